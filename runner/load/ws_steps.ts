@@ -175,7 +175,12 @@ export class WsSession {
     const match = step.match;
     const accepts = (m: ReceivedMessage) => checkPasses(match, new MessageResponse(m.text), values);
     const got = await socket.wait(accepts, step.timeoutMs, step.endpoint, ended);
-    if (typeof got === "string") return got === "stopped" || shared.stopping ? "stopped" : "failed";
+    if (typeof got === "string") {
+      if (got !== "stopped" && !shared.stopping) return "failed";
+      // Sent and awaited when the run's stop cut it: unfinished, as an HTTP request in flight then.
+      if (step.message !== null) shared.recorder.unfinished(performance.now(), 1);
+      return "stopped";
+    }
     // A message that came before the step began (queued) answers it at once.
     const atMs = Math.max(got.atMs, startMs);
     this.lastEventMs = atMs;

@@ -77,6 +77,7 @@ const GLOBALS = [
 const { getOwnPropertyDescriptor, defineProperty, deleteProperty, ownKeys } = Reflect;
 const objectIs = Object.is;
 const isExtensible = Object.isExtensible;
+const PERFORMANCE_PROTOTYPE = Object.getPrototypeOf(performance);
 const toText = String;
 
 interface Held {
@@ -136,10 +137,12 @@ export function restoreChangedIntrinsics(before: IntrinsicsSnapshot): string[] {
     if (name === "globalThis") continue;
     const now = ownKeys(target);
     for (let i = 0; i < now.length; i++) {
-      // Any property added counts on Object.prototype (every object inherits it) and on the clock (an own
-      // `now` shadows its prototype's); elsewhere only a `then` (a polyfill adding a method is left alone).
-      const anyAdded = name === "Object.prototype" || name === "performance";
-      if (own[now[i]] !== undefined || (!anyAdded && now[i] !== "then")) continue;
+      // Any property added counts on Object.prototype (every object inherits it), one shadowing the clock's
+      // own (`performance.now`: node's perf_hooks adds others); elsewhere only a `then` (a polyfill adding
+      // a method is left alone).
+      const counts = name === "Object.prototype" || now[i] === "then" ||
+        (name === "performance" && getOwnPropertyDescriptor(PERFORMANCE_PROTOTYPE, now[i]) !== undefined);
+      if (own[now[i]] !== undefined || !counts) continue;
       changed[changed.length] = `${name}.${toText(now[i])}`;
       deleteProperty(target, now[i]);
     }
