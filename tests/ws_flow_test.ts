@@ -5,7 +5,8 @@
  * closes; on both transports, with exact counts in the run's `ws` section, its flows and its endpoints.
  * A `/ws/room` session waits for the room's broadcast of its own message; a wait that nothing answers
  * ends its session as failed, counted as a timeout; a capture that finds nothing ends it as a capture
- * miss. Every load is a count of sessions on loopback; nothing here asserts speed.
+ * miss; a wait the run's end cuts is unfinished, its run failed with the messages that did come named.
+ * Every load is a count of sessions on loopback; nothing here asserts speed.
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { runLoadlab, withTempDir } from "./helpers.ts";
@@ -291,5 +292,31 @@ Deno.test("docs/websocket-flow.yaml runs as is: every session completes, each me
     assertEquals(ws.messagesReceived, 12 + ws.unsolicited);
     const hello = flow.steps.find((s) => s.label === "hello")!;
     assertEquals(hello.checks?.map((c) => [c.passed, c.failed]), [[6, 0], [6, 0]]);
+  });
+});
+
+Deno.test("a wait the run's end cuts is unfinished: sent and awaited, never 'no request was sent'", async () => {
+  await withTempDir(async (dir) => {
+    // The echo answers "ping", the rule takes only "pong": each session's wait outlives the run.
+    await Deno.writeTextFile(
+      `${dir}/exp.yaml`,
+      `name: cut
+targets: { app: { kind: builtin } }
+flows:
+  - name: nomatch
+    steps:
+      - ws: { connect: /ws/echo }
+      - ws: { send: ping, match: { contains: pong }, timeout: 30s, name: waitpong }
+loads: { l: { model: connections, connections: 2, duration: 500ms, gracefulStop: 200ms } }
+`,
+    );
+    const r = await runLoadlab(["run", `${dir}/exp.yaml`, "--out-dir", `${dir}/out`]);
+    assertEquals(r.code, 4, r.stderr + r.stdout);
+    assert(
+      /failed: no answer its rule takes, 2 other messages came \(unfinished 2\)/.test(r.stdout),
+      r.stdout,
+    );
+    const [run] = JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`)).runs;
+    assertEquals([run.unfinished, run.ws.messagesSent, run.ws.unsolicited], [2, 2, 2]);
   });
 });

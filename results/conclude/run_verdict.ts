@@ -106,12 +106,21 @@ import { describeChange } from "../schema_steering.ts";
 import { changedBuiltIns } from "./builtin_changes.ts";
 import { formatDurationMs } from "../text_format.ts";
 
-/** The `failed` flag's words: no response, or (gRPC) every call answered with a status other than OK. */
+/**
+ * The `failed` flag's words: no response, (gRPC) every call answered with a status other than OK, or
+ * (WebSocket) messages came but none was an answer the rule takes.
+ */
 function failedLabel(run: RunResult): string {
   const statuses = answeredStatuses(run);
-  return statuses === null
-    ? `failed: no response (${errorKindsText(run)})`
-    : `failed: every call answered with gRPC status ${statuses} (${errorKindsText(run)})`;
+  if (statuses !== null) {
+    return `failed: every call answered with gRPC status ${statuses} (${errorKindsText(run)})`;
+  }
+  const unsolicited = run.ws?.unsolicited ?? 0;
+  if (unsolicited > 0) {
+    return `failed: no answer its rule takes, ${unsolicited.toLocaleString("en-US")} other messages came ` +
+      `(${errorKindsText(run)})`;
+  }
+  return `failed: no response (${errorKindsText(run)})`;
 }
 
 /** What a flag says; `label` carries its number ("dropped 99.7%", "lost 12"). */
