@@ -212,6 +212,10 @@ const ERROR_CASES: Array<[string[], string | RegExp]> = [
   [[URL_, "--ws-message", "hi"], /^--ws-message needs a ws:\/\/ or wss:\/\/ URL/],
   [["ws://127.0.0.1:8080/", "-b", "x"], /^--body is for HTTP; a ws:\/\/ run sends --ws-message/],
   [["ws://127.0.0.1:8080/", "--ws-match", "first"], /^--ws-match "first": expected echo, nth:N/],
+  [
+    ["ws://127.0.0.1:8080/", "--ws-per-connection", "1000000000", "-R", "1", "-d", "1s"],
+    /^--ws-per-connection: 1,000,000,000 messages on each of 1 connections a second .*at most 10,000,000/,
+  ],
   [["ws://127.0.0.1:8080/", "--ws-match", "nth:0"], /^--ws-match: nth: n must be >= 1/],
   [
     ["ws://127.0.0.1:8080/", "--ws-max-message", "65536", "--ws-max-buffered", "100000"],

@@ -17,6 +17,7 @@ import type { LoadModel } from "../results/mod.ts";
 import { validate } from "../validation/mod.ts";
 import { ConfigError } from "../validation/config_error.ts";
 import { LOAD_MODEL_DEFS, modelDef } from "./load/models/mod.ts";
+import { MAX_RATE_PER_SEC } from "./load/models/fields.ts";
 import type { LoadModelDef } from "./load/models/model.ts";
 import type { CommonConfig } from "./load/executor.ts";
 import { commonFields } from "./config_fields.ts";
@@ -37,7 +38,26 @@ export const attackConfigSchema = z.discriminatedUnion("model", [
   // The model's own checks across its fields (runner/load/models/), then what every model shares.
   for (const issue of modelDef(c.model).check(c)) ctx.addIssue({ code: "custom", ...issue });
   for (const issue of commonFieldIssues(c)) ctx.addIssue({ code: "custom", ...issue });
+  const storm = stormRateIssue(c);
+  if (storm !== null) ctx.addIssue({ code: "custom", ...storm });
 });
+
+/**
+ * A WebSocket storm's messages a second, its connections' arrivals times each one's messages, past one
+ * load's cap (`--ws-per-connection 1000000000 -R 1` read "82,134 achieved of 1,000,000,000 requested").
+ */
+function stormRateIssue(c: { model: LoadModel; ws?: { messagesPerConnection: number } }) {
+  const perConnection = c.ws?.messagesPerConnection ?? 0;
+  const arrivals = modelDef(c.model).targetArrivalsPerSec(c as never) ?? 0;
+  if (perConnection === 0 || arrivals * perConnection <= MAX_RATE_PER_SEC) return null;
+  return {
+    path: ["ws", "messagesPerConnection"],
+    message:
+      `${perConnection.toLocaleString("en-US")} messages on each of ${arrivals} connections a second ` +
+      `ask ${(arrivals * perConnection).toLocaleString("en-US")} a second: at most ` +
+      `${MAX_RATE_PER_SEC.toLocaleString("en-US")} (one load's cap); send fewer per connection or open fewer`,
+  };
+}
 
 /** What callers pass in; defaults are filled by `parseAttackConfig`. */
 export type AttackConfigInput = z.input<typeof attackConfigSchema>;
