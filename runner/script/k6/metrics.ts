@@ -83,18 +83,33 @@ class Metric {
   }
 
   add(value: number | boolean, _tags?: Record<string, string>): void {
+    // As k6: no value, or one that is no number (NaN, "abc"), is not added, and said once per metric
+    // (it read "my_trend avg=NaN" beside the valid values); true adds 1, false 0.
+    const v = Number(value);
+    if (value === null || value === undefined || Number.isNaN(v)) return this.#refuse(value);
     let part = parts.get(this.name);
     if (part === undefined) {
       part = { name: this.name, kind: this.kind, values: [], sum: 0, trues: 0, count: 0 };
       parts.set(this.name, part);
     }
-    const v = Number(value);
     part.count++, part.sum += v;
     if (value) part.trues++;
     if (this.kind === "trend") part.values.push(v);
     else if (this.kind === "gauge") part.values = [v];
   }
+
+  #refuse(value: unknown): void {
+    if (warned.has(this.name)) return;
+    warned.add(this.name);
+    const shown = value === null || value === undefined ? "no value" : `'${String(value).slice(0, 60)}'`;
+    console.warn(
+      `${shown} is an invalid value for metric '${this.name}', a number or a boolean value is expected: not added`,
+    );
+  }
 }
+
+/** Metrics whose invalid value was said already: once each. */
+const warned = new Set<string>();
 
 export class Trend extends Metric {
   constructor(name: string, _isTime = false) {

@@ -4,8 +4,8 @@
  * is refused, as is a name taken by a metric of another kind (a `Counter` named `http_req_duration` replaced
  * the built-in trend in k6's summary).
  */
-import { ok, throws } from "node:assert/strict";
-import { Counter, Gauge, Rate, Trend } from "./metrics.ts";
+import { deepStrictEqual, ok, throws } from "node:assert/strict";
+import { Counter, flushMetrics, Gauge, type MetricPart, METRICS_CHANNEL, Rate, Trend } from "./metrics.ts";
 
 Deno.test("custom metric names outside k6's rule are refused when the metric is made", () => {
   for (
@@ -24,4 +24,25 @@ Deno.test("a name taken by a metric of another kind is refused; the same kind sh
   throws(() => new Gauge("shared_rate"), /already exists as a rate/);
   ok(new Rate("shared_rate"));
   ok(new Counter("http_reqs"));
+});
+
+Deno.test("as k6, a value that is no number is not added, said once per metric; true adds 1", async () => {
+  const channel = new BroadcastChannel(METRICS_CHANNEL);
+  const got = new Promise<MetricPart[]>((resolve) => channel.onmessage = (e) => resolve(e.data));
+  const warnings: string[] = [];
+  const warn = console.warn;
+  console.warn = (text: string) => warnings.push(text);
+  try {
+    const t = new Trend("nan_trend");
+    for (const v of [NaN, "abc", undefined, 5, true]) t.add(v as number);
+    flushMetrics();
+    const [part] = (await got).filter((p) => p.name === "nan_trend");
+    deepStrictEqual([part.count, part.values], [2, [5, 1]]);
+    deepStrictEqual(warnings, [
+      "'NaN' is an invalid value for metric 'nan_trend', a number or a boolean value is expected: not added",
+    ]);
+  } finally {
+    console.warn = warn;
+    channel.close();
+  }
 });
