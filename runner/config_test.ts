@@ -41,7 +41,7 @@ Deno.test("each model's required field is missing by name", () => {
 });
 
 Deno.test("a field the model would ignore is an error, with the model's own fields suggested", () => {
-  const phases = [{ durationMs: 1, ratePerSec: 1 }];
+  const phases = [{ durationMs: 1000, ratePerSec: 1 }];
   assert.deepEqual(issuesOf({ url, model: "rate", phases, maxConection: 5 }), [
     { path: "maxConection", message: 'unknown key; did you mean "maxConnections"?' },
   ]);

@@ -49,7 +49,7 @@ Deno.test("flows config: defaults (weight 1, keep-alive) and the connection fiel
   const perArrival = parseAttackConfig({
     url,
     model: "rate",
-    phases: [{ durationMs: 1, ratePerSec: 1 }],
+    phases: [{ durationMs: 1000, ratePerSec: 1 }],
     connection: "per-arrival",
   });
   assertEquals(perArrival.connection, "per-arrival");
