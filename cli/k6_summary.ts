@@ -206,9 +206,11 @@ async function writeSummaryOutputs(outputs: unknown): Promise<void> {
   }
 }
 
-/** A handleSummary answer's value as text or bytes: bytes as given, other values as JSON, else as text. */
+/** A handleSummary answer's value as its isolate made it (runner/script/summary_content.ts), or why not. */
 function contentOf(value: unknown): string | Uint8Array {
   if (typeof value === "string" || value instanceof Uint8Array) return value;
-  if (value instanceof ArrayBuffer) return new Uint8Array(value);
+  if (typeof value === "object" && value !== null && "unwritable" in value) {
+    throw new Error(String(value.unwritable));
+  }
   return JSON.stringify(value) ?? String(value);
 }

@@ -54,18 +54,22 @@ export default function () { http.get("${url}/"); }
     noStackTrace(run.text);
   }));
 
-Deno.test("handleSummary files that cannot be written: exit 5 naming each, the others and results.json kept", () =>
+Deno.test("handleSummary files that cannot be written or values that cannot be made text: exit 5 naming each, the others and results.json kept", () =>
   withTarget(async (url) => {
     const dir = scriptIn(`import http from "k6/http";
 export const options = { iterations: 2 };
 export default function () { http.get("${url}/"); }
 export function handleSummary() {
-  return { "": "x", ".": "x", "sub/dir/ok.txt": "written", stdout: "summary\\n" };
+  const bad = { toJSON() { throw new Error("tojson"); } };
+  return { "": "x", ".": "x", "sub/dir/ok.txt": "written", "bad.txt": bad, stdout: "summary\\n" };
 }
 `);
     const run = await loadlab(dir, "run", "script.js", "--out-dir", "out");
     assertEquals(run.code, 5, run.text);
     ok(/handleSummary\(\): cannot write "" \(an empty file name\), "\." \(/.test(run.text), run.text);
+    // A value whose toJSON throws is named; it cost the other outputs nothing (it cost them all).
+    ok(run.text.includes(`"bad.txt" (its value cannot be made text: tojson)`), run.text);
+    ok(run.text.includes("summary\n"), run.text);
     noStackTrace(run.text);
     assertEquals(Deno.readTextFileSync(`${dir}/sub/dir/ok.txt`), "written");
     const results = JSON.parse(Deno.readTextFileSync(`${dir}/out/results.json`));

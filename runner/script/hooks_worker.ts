@@ -16,6 +16,7 @@ import { MAX_EXPERIMENT_FILE_BYTES } from "../../validation/input_limits.ts";
 import { importScript, type ScriptModule } from "./script_module.ts";
 import { errorText, scriptErrorMessage } from "./script_module.ts";
 import type { HostReply, HostRequest } from "./script_host.ts";
+import { summaryContents } from "./summary_content.ts";
 
 const post = (msg: HostReply) => self.postMessage(msg);
 let module: ScriptModule | null = null;
@@ -39,7 +40,7 @@ self.onmessage = async (event: MessageEvent<HostRequest>) => {
       post({ type: "done", value: cloneable(data, "its value cannot cross to the load workers") });
     } else if (msg.type === "summary") {
       const handle = (await import(pathToFileURL(path).href)).handleSummary;
-      const answer = await handle(msg.data);
+      const answer = summaryContents(await handle(msg.data), errorText);
       post({ type: "done", value: cloneable(answer, "its answer cannot be written") });
     } else {
       await module!.teardown?.(msg.data);
