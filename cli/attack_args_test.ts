@@ -212,6 +212,11 @@ const ERROR_CASES: Array<[string[], string | RegExp]> = [
   [[URL_, "--ws-message", "hi"], /^--ws-message needs a ws:\/\/ or wss:\/\/ URL/],
   [["ws://127.0.0.1:8080/", "-b", "x"], /^--body is for HTTP; a ws:\/\/ run sends --ws-message/],
   [["ws://127.0.0.1:8080/", "--ws-match", "first"], /^--ws-match "first": expected echo, nth:N/],
+  // It failed the load worker as it started: "Failed to decode base64", no flag named.
+  [
+    ["ws://127.0.0.1:8080/", "--ws-binary", "--ws-message", "!!!x"],
+    /^--ws-message: a binary message is the base64/,
+  ],
   [
     ["ws://127.0.0.1:8080/", "--ws-per-connection", "1000000000", "-R", "1", "-d", "1s"],
     /^--ws-per-connection: 1,000,000,000 messages on each of 1 connections a second .*at most 10,000,000/,

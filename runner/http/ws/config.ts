@@ -63,7 +63,20 @@ export const wsConfigSchema = z.object({
   path: ["maxBufferedBytes"],
   message: "ws.maxBufferedBytes must hold at least two messages at the cap (2 x ws.maxMessageBytes): " +
     "raise it or lower ws.maxMessageBytes",
+}).superRefine((ws, ctx) => {
+  // A binary message is base64 of its bytes: one that is not failed the load worker as it started.
+  if (!ws.binary) return;
+  ws.messages.forEach((m, i) => {
+    if (BASE64.test(m)) return;
+    ctx.addIssue({
+      code: "custom",
+      path: ["messages", i],
+      message: "a binary message is the base64 of its bytes (A-Z a-z 0-9 + /, = padding), e.g. AAEC",
+    });
+  });
 });
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{2,3})?$/;
 
 export type WsConfig = z.infer<typeof wsConfigSchema>;
 
