@@ -91,7 +91,7 @@ export function checkPlaceholderNames(
       if (p.kind !== "name" || data?.columns.includes(p.name)) continue;
       const from = data === undefined
         ? "there is no --data-file to fill it"
-        : `${data.name} has no such column (its columns: ${data.columns.join(", ")})`;
+        : `${data.name} has no such column (its columns: ${someOf(data.columns)})`;
       throw new UsageError(
         `${flag}: {{ ${p.name} }} is unknown: ${from}; use a column of --data-file FILE, ` +
           "or a built-in function ($randomNumber(min,max), $randomString(n))",
@@ -111,4 +111,10 @@ export function checkMixPlaceholders(mix: readonly RequestInput[], pathFlag: str
     ]),
     data,
   );
+}
+
+/** The first few of `names` and how many more: a file of a million columns made one 9 MB line. */
+function someOf(names: readonly string[], shown = 10): string {
+  const more = names.length - shown;
+  return names.slice(0, shown).join(", ") + (more > 0 ? ` and ${more.toLocaleString("en-US")} more` : "");
 }

@@ -33,6 +33,19 @@ export const ATTACK: Case[] = [
   { name: "attack -m not a method", args: attack("-m", "G E T"), names: [/-m "G E T"/] },
   { name: "attack -H without colon", args: attack("-H", "nocolon"), names: [/-H "nocolon"/] },
   {
+    // A million columns made one 9 MB line naming them all.
+    name: "attack placeholder of no column of a wide data file",
+    args: (c) => {
+      const path = `${c.dir}/wide.csv`;
+      const columns = Array.from({ length: 5000 }, (_, i) => `c${i}`);
+      Deno.writeTextFileSync(path, `${columns.join(",")}\n${columns.map(() => "1").join(",")}\n`);
+      return ["attack", `${c.url}?x={{ id }}`, "--data-file", path];
+    },
+    names: [
+      /\{\{ id \}\} is unknown: wide\.csv has no such column \(its columns: c0, .*, c9 and 4,990 more\)/,
+    ],
+  },
+  {
     name: "attack --body-file missing",
     args: (c) => ["attack", c.url, "--body-file", `${c.dir}/none.json`],
     names: [/--body-file/],
