@@ -304,6 +304,8 @@ const ERROR_CASES: Array<[string[], string | RegExp]> = [
   [[URL_, "-n", "5", "--pre-connect", "5"], /^--pre-connect opens connections for open pacing only/],
   [[URL_, "-R", "5", "-c", "2", "--pre-connect", "5"], /^--pre-connect has no effect with the throughput/],
   [[URL_, "-R", "5", "--pre-connect", "-1"], /^--pre-connect "-1": must be a whole number >= 0/],
+  [["http://127.0.0.1:0/"], /^url: port 0 is no server's .*give the port the target listens on/],
+  [[URL_, "-H", "Host: a", "-H", "host: b"], /^-H sets Host twice: drop one/],
   [
     [URL_, "-H", "NoColon"],
     '-H "NoColon": not a header; write "Name: value", e.g. -H "Accept: application/json"',

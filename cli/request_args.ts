@@ -36,6 +36,9 @@ const NO_BODY_METHODS = new Set(["GET", "HEAD"]);
 /** Builds the request mix; throws `UsageError` naming the flag at fault. */
 export function buildRequestMix(flags: RequestFlags): RequestInput[] {
   const headers = flags.headers.map(parseHeader);
+  if (headers.filter(([name]) => name.toLowerCase() === "host").length > 1) {
+    throw new UsageError("-H sets Host twice: drop one (servers refuse a request with two)");
+  }
   if (flags.contentType !== undefined) {
     if (headers.some(([name]) => name.toLowerCase() === "content-type")) {
       throw new UsageError("-T and -H both set Content-Type; set it once, e.g. -T application/json");

@@ -24,6 +24,9 @@ export const commonFields = {
   url: z.string().url("url must be an absolute http://, https://, ws:// or wss:// URL").refine(
     (u) => /^(https?|wss?):\/\//.test(u),
     "url must start with http://, https://, ws:// or wss://",
+  ).refine(
+    (u) => !URL.canParse(u) || new URL(u).port !== "0",
+    "port 0 is no server's (nothing can connect to it): give the port the target listens on",
   ),
   /** WebSocket (a ws:// or wss:// url): the messages and what each connection does (runner/http/ws/). */
   ws: wsConfigSchema.optional(),

@@ -72,8 +72,12 @@ export function headerRules(
   ctx: z.RefinementCtx,
   pathOf: (name: string, k: number, part: 0 | 1) => PropertyKey[],
 ): void {
-  let k = 0;
+  let k = 0, hosts = 0;
   for (const [name, value] of headers) {
+    // Two Host fields make a request servers refuse (RFC 9112 3.2: 400): which one was meant is unknown.
+    if (name.toLowerCase() === "host" && ++hosts === 2) {
+      ctx.addIssue({ code: "custom", path: pathOf(name, k, 0), message: "Host is given twice: drop one" });
+    }
     const nameIssue = headerNameProblem(name);
     if (nameIssue !== undefined) {
       ctx.addIssue({ code: "custom", path: pathOf(name, k, 0), message: nameIssue });

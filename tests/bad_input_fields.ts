@@ -213,6 +213,11 @@ export const FIELDS: Case[] = [
     names: [/loads\.thr: runs none of the file's flows .*give it mix: or the file requests:/],
   },
   {
+    name: "flow step header Host twice",
+    yaml: add("flows: [{name: f, steps: [{get: {path: /a, headers: {Host: a, host: b}}}]}]\n"),
+    names: [/flows\[0\]\.steps\[0\]\.get\.headers\.host: Host is given twice: drop one/],
+  },
+  {
     name: "flow step header framing its own body",
     yaml: add(
       'flows: [{name: f, steps: [{post: {path: /a, body: abcdefghij, headers: {content-length: "5"}}}]}]\n',
