@@ -110,7 +110,8 @@ export function wsActionRules(action: Record<string, unknown>, ctx: z.Refinement
 export const wsActionSchema = z.strictObject({
   ...wsActionFields,
   /** How long a send's answer or a wait may take (default: the run's timeout). */
-  timeoutMs: z.number().positive().max(MAX_WS_WAIT_MS)
+  timeoutMs: z.number().positive("a ws step's timeout must be above 0, e.g. 5s")
+    .max(MAX_WS_WAIT_MS, "a ws step's timeout must be at most 10m (the run's own end cuts a longer wait)")
     .refine(Number.isInteger, "a ws step waits whole milliseconds: use e.g. 1ms").optional(),
 }).superRefine(wsActionRules);
 export type WsAction = z.infer<typeof wsActionSchema>;
