@@ -84,6 +84,9 @@ Deno.test("parseDocument: a key twice in a mapping, __proto__ anywhere and alias
   assert.match(bomb.ok ? "" : bomb.issues[0].message, /aliases \(\*name\) expand more than 100 times/);
   const shared = parseDocument("base: &b { rate: 1 }\nloads:\n  a: *b\n  c: *b\n");
   assert.equal(shared.ok, true, "a few aliases still work");
+  // A merge key (YAML 1.1's `<<`) takes the anchor's fields under the mapping's own.
+  const merged = parseDocument("a: &b { x: 1, y: 2 }\nc: { <<: *b, y: 3 }\n");
+  assert.deepEqual(merged.ok ? merged.value : merged.issues, { a: { x: 1, y: 2 }, c: { x: 1, y: 3 } });
   // An alias inside its own anchor: a value containing itself, which every later walk would recurse into.
   for (const [text, path] of [["x: &a [*a]", "x[0]"], ["t: &t { a: 1, self: *t }", "t.self"]]) {
     const cycle = parseDocument(text);

@@ -26,7 +26,8 @@ export function parseDocument(text: string): Result<unknown> {
   // The parser's own unique-key check compares each key with every earlier one of its map (quadratic:
   // seconds for a file of a few thousand loads); `duplicateKey` does it with a set per map.
   const lineCounter = new LineCounter();
-  const doc = parseYamlDocument(text, { prettyErrors: true, uniqueKeys: false, lineCounter });
+  // YAML 1.1 merge keys (`<<: *base`), which Artillery scripts and hand-written files use to share fields.
+  const doc = parseYamlDocument(text, { prettyErrors: true, uniqueKeys: false, lineCounter, merge: true });
   const syntax = syntaxIssue(doc, lineCounter);
   if (syntax !== undefined) return { ok: false, issues: [syntax] };
   const expanded = expandAliases(doc);
