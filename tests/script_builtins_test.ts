@@ -2,7 +2,8 @@
  * Scripts whose top level changes JavaScript's built-ins, through the real CLI against the built-in
  * target: loadlab's engine runs in the script's isolates, so a `then` added to Object.prototype (every
  * object a thenable), a replaced Promise.prototype.then, a throwing Array.prototype.push or a replaced
- * postMessage (or a stopped performance.now, a frozen globalThis) held the run a minute and blamed a
+ * postMessage (or a stopped performance.now, a frozen globalThis, a replaced RegExp or TextEncoder method)
+ * held the run a minute and blamed a
  * setup() the script did not have, or failed with the
  * bare value the patched built-in threw. Each is refused before any load, at once, naming the built-in;
  * a polyfill adding a method of its own to Array.prototype, a seeded Math.random, or a top level calling
@@ -27,6 +28,9 @@ for (
     // The engine's clock stopped, and a global object it can no longer add to: each held the run 51 s.
     ["performance.now = () => 0;", "performance.now"],
     ["Object.freeze(globalThis);", "globalThis (frozen)"],
+    // Every script error read "X"; every request went out empty.
+    ['RegExp.prototype[Symbol.replace] = () => "X";', "RegExp.prototype.Symbol(Symbol.replace)"],
+    ["TextEncoder.prototype.encode = () => new Uint8Array(0);", "TextEncoder.prototype.encode"],
   ]
 ) {
   Deno.test(`a session script whose top level changes ${named} is refused at once, naming it`, () =>

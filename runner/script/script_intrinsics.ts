@@ -30,6 +30,10 @@ const HOLDERS: Holder[] = [
   ["Uint8Array.prototype", () => Uint8Array.prototype],
   ["TypedArray.prototype", () => Object.getPrototypeOf(Uint8Array.prototype)],
   ["ArrayBuffer.prototype", () => ArrayBuffer.prototype],
+  // The engine's message cleaning and its codecs: a replaced Symbol.replace made every script error "X".
+  ["RegExp.prototype", () => RegExp.prototype],
+  ["TextEncoder.prototype", () => TextEncoder.prototype],
+  ["TextDecoder.prototype", () => TextDecoder.prototype],
   ["JSON", () => JSON],
   ["Math", () => Math],
   ["Reflect", () => Reflect],
