@@ -3,9 +3,8 @@
  * target: loadlab's engine runs in the script's isolates, so a `then` added to Object.prototype (every
  * object a thenable), a replaced Promise.prototype.then, a throwing Array.prototype.push or a replaced
  * postMessage (or a stopped performance.now, a frozen globalThis, a replaced RegExp or TextEncoder method)
- * held the run a minute and blamed a
- * setup() the script did not have, or failed with the
- * bare value the patched built-in threw. Each is refused before any load, at once, naming the built-in;
+ * held the run a minute and blamed a setup() the script did not have, or failed with the bare value the
+ * patched built-in threw. Each is refused before any load, at once, naming the built-in;
  * a polyfill adding a method of its own to Array.prototype, a seeded Math.random, or a top level calling
  * the globals, still runs. A session's `s` is loadlab's object: re-parented, shadowed or extended by the
  * script, it fails the session at the script's line; frozen, it runs as ever. Loads are counts of 2.
