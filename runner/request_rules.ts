@@ -89,3 +89,18 @@ export function headerRules(
     k++;
   }
 }
+
+/**
+ * A zod refinement of a request's user tags: each name is what a threshold's selector can write
+ * (`p99{tier:db}<50ms`), refused at its own path with why (a record's key rule said only "Invalid key").
+ */
+export function tagRules(tags: Record<string, string>, ctx: z.RefinementCtx): void {
+  for (const name of Object.keys(tags)) {
+    if (/^[A-Za-z_][\w.-]*$/.test(name)) continue;
+    ctx.addIssue({
+      code: "custom",
+      path: [name],
+      message: "a tag name is letters, digits, _ . - (starting with a letter or _), e.g. tier",
+    });
+  }
+}

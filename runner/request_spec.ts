@@ -5,7 +5,7 @@
  * (which reads the load models, whose runs use the encoders).
  */
 import { z } from "zod";
-import { headerRules, pathProblem, ruleOf } from "./request_rules.ts";
+import { headerRules, pathProblem, ruleOf, tagRules } from "./request_rules.ts";
 import { type GrpcBodySpec, isGrpcBodySpec } from "./http/grpc_body_spec.ts";
 
 /** One request of a mix; `weight` decides how often it is picked relative to the others. */
@@ -32,7 +32,7 @@ export const requestSpecSchema = z.object({
   name: z.string().trim().min(1, "a request name must not be empty")
     .max(200, "a request name is at most 200 characters").optional(),
   /** User tags a threshold may select by (`p99{tier:db}<50ms`), as k6's request tags. */
-  tags: z.record(z.string().regex(/^[A-Za-z_][\w.-]*$/, "a tag name is letters, digits, _ . -"), z.string())
+  tags: z.record(z.string(), z.string()).superRefine(tagRules)
     .optional(),
 });
 export type RequestSpec = z.infer<typeof requestSpecSchema>;

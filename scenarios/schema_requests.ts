@@ -12,7 +12,7 @@ import { wsActionFields, wsActionRules, wsStepIssues } from "../runner/ws_step_s
 import { grpcStepFields } from "../runner/grpc_step_spec.ts";
 import { splitCall } from "../runner/http/grpc/schema.ts";
 import type { FlowSpec } from "../runner/flow_spec.ts";
-import { headerRules, pathProblem, ruleOf } from "../runner/request_rules.ts";
+import { headerRules, pathProblem, ruleOf, tagRules } from "../runner/request_rules.ts";
 
 /** How a duration is described in errors and in the JSON Schema. */
 const DURATION_WORDS = 'a duration with a unit, e.g. "500ms", "10s", "1m"';
@@ -96,7 +96,7 @@ const requestFields = {
   /** The endpoint its numbers are reported under (default: METHOD PATH as written; a step's label). */
   name: z.string().trim().min(1, "a request name must not be empty").optional(),
   /** User tags a threshold may select by: `p99{tier:db}<50ms`. */
-  tags: z.record(z.string(), z.string()).optional(),
+  tags: z.record(z.string(), z.string()).superRefine(tagRules).optional(),
 };
 
 const requestObjectSchema = z.strictObject({

@@ -213,6 +213,11 @@ export const FIELDS: Case[] = [
     names: [/loads\.thr: runs none of the file's flows .*give it mix: or the file requests:/],
   },
   {
+    name: "request tag name a threshold cannot select by",
+    yaml: add('requests: ["/", {path: /a, tags: {"a,b": "c:d}"}}]\n'),
+    names: [/^[^:]*: requests\[1\]\.tags\["a,b"\]: a tag name is letters, digits, _ \. -/],
+  },
+  {
     name: "flow step header Host twice",
     yaml: add("flows: [{name: f, steps: [{get: {path: /a, headers: {Host: a, host: b}}}]}]\n"),
     names: [/flows\[0\]\.steps\[0\]\.get\.headers\.host: Host is given twice: drop one/],
