@@ -15,6 +15,7 @@
 import type { z } from "zod";
 import { TCHAR } from "../http1/chars.ts";
 import { hasPlaceholder } from "./http/template.ts";
+import { OTHER_ENDPOINT } from "./endpoint_limits.ts";
 
 /** Why `name` cannot be a header name, or undefined. */
 export function headerNameProblem(name: string): string | undefined {
@@ -103,4 +104,11 @@ export function tagRules(tags: Record<string, string>, ctx: z.RefinementCtx): vo
       message: "a tag name is letters, digits, _ . - (starting with a letter or _), e.g. tier",
     });
   }
+}
+
+/** Why `name` cannot name an endpoint: the name the endpoints past the cap count under is loadlab's. */
+export function endpointNameProblem(name: string): string | undefined {
+  return name.trim() === OTHER_ENDPOINT
+    ? `${OTHER_ENDPOINT} is where loadlab counts the endpoints past its cap of names: give another name`
+    : undefined;
 }

@@ -5,7 +5,7 @@
  * (which reads the load models, whose runs use the encoders).
  */
 import { z } from "zod";
-import { headerRules, pathProblem, ruleOf, tagRules } from "./request_rules.ts";
+import { endpointNameProblem, headerRules, pathProblem, ruleOf, tagRules } from "./request_rules.ts";
 import { type GrpcBodySpec, isGrpcBodySpec } from "./http/grpc_body_spec.ts";
 
 /** One request of a mix; `weight` decides how often it is picked relative to the others. */
@@ -30,7 +30,7 @@ export const requestSpecSchema = z.object({
    * method and path as written (`GET /items/{{ id }}`: one endpoint whatever the values).
    */
   name: z.string().trim().min(1, "a request name must not be empty")
-    .max(200, "a request name is at most 200 characters").optional(),
+    .max(200, "a request name is at most 200 characters").superRefine(ruleOf(endpointNameProblem)).optional(),
   /** User tags a threshold may select by (`p99{tier:db}<50ms`), as k6's request tags. */
   tags: z.record(z.string(), z.string()).superRefine(tagRules)
     .optional(),

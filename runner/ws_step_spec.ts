@@ -13,7 +13,7 @@
  */
 import { z } from "zod";
 import { checkFields, checkRules } from "./session_schema.ts";
-import { headerRules } from "./request_rules.ts";
+import { endpointNameProblem, headerRules, ruleOf } from "./request_rules.ts";
 
 const { status: _status, ...matchFields } = checkFields;
 
@@ -68,7 +68,8 @@ export const wsActionFields = {
       `${i.input} is not a code an endpoint may send: use 1000 (normal), 1001-1003, 1007-1014 or 3000-4999`,
   }).optional(),
   /** The endpoint a send's answer or a wait is counted under (default `WS SEND path` / `WS WAIT path`). */
-  name: z.string().trim().min(1, "a name must not be empty").optional(),
+  name: z.string().trim().min(1, "a name must not be empty").superRefine(ruleOf(endpointNameProblem))
+    .optional(),
 };
 
 const ACTIONS = ["connect", "send", "wait", "close"] as const;

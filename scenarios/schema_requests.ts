@@ -12,7 +12,7 @@ import { wsActionFields, wsActionRules, wsStepIssues } from "../runner/ws_step_s
 import { grpcStepFields } from "../runner/grpc_step_spec.ts";
 import { splitCall } from "../runner/http/grpc/schema.ts";
 import type { FlowSpec } from "../runner/flow_spec.ts";
-import { headerRules, pathProblem, ruleOf, tagRules } from "../runner/request_rules.ts";
+import { endpointNameProblem, headerRules, pathProblem, ruleOf, tagRules } from "../runner/request_rules.ts";
 
 /** How a duration is described in errors and in the JSON Schema. */
 const DURATION_WORDS = 'a duration with a unit, e.g. "500ms", "10s", "1m"';
@@ -94,7 +94,8 @@ const requestFields = {
   body: z.string().optional(),
   weight: z.number().positive("weight must be > 0").optional(),
   /** The endpoint its numbers are reported under (default: METHOD PATH as written; a step's label). */
-  name: z.string().trim().min(1, "a request name must not be empty").optional(),
+  name: z.string().trim().min(1, "a request name must not be empty").superRefine(ruleOf(endpointNameProblem))
+    .optional(),
   /** User tags a threshold may select by: `p99{tier:db}<50ms`. */
   tags: z.record(z.string(), z.string()).superRefine(tagRules).optional(),
 };

@@ -218,6 +218,11 @@ export const FIELDS: Case[] = [
     names: [/^[^:]*: requests\[1\]\.tags\["a,b"\]: a tag name is letters, digits, _ \. -/],
   },
   {
+    name: "request named as the endpoints past the cap",
+    yaml: add('requests: ["/", {path: /a, name: "(other)"}]\n'),
+    names: [/requests\[1\]\.name: \(other\) is where loadlab counts the endpoints past its cap/],
+  },
+  {
     name: "flow step header Host twice",
     yaml: add("flows: [{name: f, steps: [{get: {path: /a, headers: {Host: a, host: b}}}]}]\n"),
     names: [/flows\[0\]\.steps\[0\]\.get\.headers\.host: Host is given twice: drop one/],

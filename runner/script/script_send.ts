@@ -17,6 +17,7 @@ import { KEEP_ALL } from "../load/flow_plan.ts";
 import type { ScriptRequests } from "./script_request.ts";
 import type { ScriptNames } from "./script_names.ts";
 import type { RequestOptions, Response } from "./session.ts";
+import { endpointNameProblem } from "../request_rules.ts";
 
 const NO_VALUES: Uint8Array[] = [];
 const NO_HEADERS: ReadonlyArray<readonly [string, string]> = [];
@@ -86,6 +87,8 @@ function optionsProblem(options: { readonly [K in keyof RequestOptions]?: unknow
   if (name !== undefined && typeof name !== "string") {
     return `name must be text, e.g. { name: "item" } (found ${typeof name})`;
   }
+  const reserved = name === undefined ? undefined : endpointNameProblem(name);
+  if (reserved !== undefined) return reserved;
   if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && timeoutMs > 0 && timeoutMs < Infinity)) {
     return `the request's timeout (timeoutMs) must be a finite number of milliseconds above 0 (found ${
       typeof timeoutMs === "number" ? timeoutMs : typeof timeoutMs
