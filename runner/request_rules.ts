@@ -97,6 +97,16 @@ export function headerRules(
  */
 export function tagRules(tags: Record<string, string>, ctx: z.RefinementCtx): void {
   for (const name of Object.keys(tags)) {
+    // A selector's `name` and `method` are the request's own: a tag of either could never be selected.
+    if (name === "name" || name === "method") {
+      ctx.addIssue({
+        code: "custom",
+        path: [name],
+        message:
+          `a selector's {${name}:...} is the request's own ${name}: set the request's ${name}, or use another tag name`,
+      });
+      continue;
+    }
     if (/^[A-Za-z_][\w.-]*$/.test(name)) continue;
     ctx.addIssue({
       code: "custom",

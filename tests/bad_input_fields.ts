@@ -218,6 +218,11 @@ export const FIELDS: Case[] = [
     names: [/^[^:]*: requests\[1\]\.tags\["a,b"\]: a tag name is letters, digits, _ \. -/],
   },
   {
+    name: "request tag named as a selector's own key",
+    yaml: add('requests: ["/", {path: /a, tags: {method: x}}]\n'),
+    names: [/requests\[1\]\.tags\.method: a selector's \{method:\.\.\.\} is the request's own method/],
+  },
+  {
     name: "request named as the endpoints past the cap",
     yaml: add('requests: ["/", {path: /a, name: "(other)"}]\n'),
     names: [/requests\[1\]\.name: \(other\) is where loadlab counts the endpoints past its cap/],
