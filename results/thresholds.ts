@@ -96,6 +96,14 @@ const WINDOW_UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000 };
 
 /** Parses one expression; throws `ConfigError` naming the problem and the fix. */
 export function parseThreshold(expression: string): Threshold {
+  // One line: a line break or other control character broke the terminal's table of thresholds.
+  // deno-lint-ignore no-control-regex
+  if (/[\x00-\x1f\x7f]/.test(expression)) {
+    throw thresholdError(
+      expression,
+      "a threshold is one line of text: remove its line breaks and control characters",
+    );
+  }
   const k6 = fromK6(expression);
   const { rest, selector: braces, problem } = splitSelector(k6 ?? expression);
   if (problem) throw thresholdError(expression, problem);

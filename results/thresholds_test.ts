@@ -36,6 +36,8 @@ Deno.test("thresholds parse units and evaluate per run", () => {
 Deno.test("bad thresholds name the problem and the fix", () => {
   throws(() => parseThreshold("p98<1ms"), /unknown metric "p98"/);
   throws(() => parseThreshold("p99 less 5"), /not understood; write it like/);
+  // A line break reached the terminal's table of thresholds and broke it.
+  throws(() => parseThreshold("p99<200ms\nX"), /a threshold is one line of text/);
   throws(() => parseThreshold("rps>5ms"), /plain number/);
   throws(() => parseThreshold("p99<5%"), /latency takes us, ms or s/);
 });
