@@ -83,6 +83,16 @@ Deno.test("loadlab run refuses a k6 script it cannot convert, naming file:line a
   assertEquals(out.code, 2, text);
   ok(text.includes("refused.js:6: a callback that sends requests is handed to setTimeout()"), text);
   ok(text.includes("refused.js:7: a check function that sends requests"), text);
+  // No default function: named by the file alone (it named line 6 of a 3-line file, the conversion's own).
+  const dir = Deno.makeTempDirSync({ prefix: "loadlab-k6-nodefault-" });
+  Deno.writeTextFileSync(
+    `${dir}/nodefault.js`,
+    'import http from "k6/http";\nexport function other() { http.get("http://127.0.0.1/"); }\n',
+  );
+  const none = await loadlab("run", `${dir}/nodefault.js`);
+  const said = new TextDecoder().decode(none.stderr);
+  assertEquals(none.code, 2, said);
+  ok(said.includes("nodefault.js: does not load: no default function to run per iteration"), said);
 });
 
 Deno.test("loadlab run script.js: k6's options and flags as the load, thresholds judged", () =>

@@ -32,6 +32,15 @@ export interface ScriptModule {
   builtIns: IntrinsicsSnapshot;
 }
 
+/**
+ * What loadlab's own code found wrong with a script's shape as it loaded (a converted k6 script with no
+ * default function): thrown from the conversion's footer, past the script's last line, so it is named by
+ * the file alone, never by a line the file does not have.
+ */
+export class ScriptShapeError extends TypeError {
+  override name = "ScriptShapeError";
+}
+
 /** A script that cannot run: it does not load, or has no default function. */
 export class ScriptLoadError extends Error {
   override name = "ScriptLoadError";
@@ -110,7 +119,7 @@ function loadFailure(err: unknown, path: string): string {
     const message = text.replace(/ at file:\/\/\S+$/, "");
     return `${parsed}: does not load: ${message}; a module must parse before it runs`;
   }
-  const stack = stackOf(err);
+  const stack = err instanceof ScriptShapeError ? null : stackOf(err);
   const where = stack === null ? null : placeIn(stack, path);
   return where === null
     ? `${basename(path)}: does not load: ${text}`

@@ -18,6 +18,7 @@ import type { Session } from "../session.ts";
 import { flushMetrics } from "./metrics.ts";
 import { setRunTags } from "./k6_tags.ts";
 import { PART_ENV } from "../part_env.ts";
+import { ScriptShapeError } from "../script_module.ts";
 import { FileReadError, readFileCapped } from "../../../system/read_capped.ts";
 
 /** One k6 iteration: the session it runs in and the scenario's name. */
@@ -206,7 +207,7 @@ function chooseScenario(
   const names = Object.keys(scenarios);
   const name = part !== undefined && mains.has(part) ? part : names.length === 1 ? names[0] : "default";
   const fn = mains.get(name);
-  if (fn === undefined) throw new TypeError("no default function to run per iteration");
+  if (fn === undefined) throw new ScriptShapeError("no default function to run per iteration");
   scenarioName = name;
   setRunTags(runTagsOf(options, name));
   for (const [key, value] of Object.entries(scenarios[name]?.env ?? {})) {
@@ -270,7 +271,7 @@ function mainsOf(mod: ConvertedModule): Map<string, (data: unknown) => unknown> 
     mains.set(name, fn as (data: unknown) => unknown);
   }
   if (mains.size === 0) {
-    throw new TypeError(
+    throw new ScriptShapeError(
       "no default function to run per iteration: export default function () { ... }, or scenarios " +
         "naming theirs with exec",
     );
