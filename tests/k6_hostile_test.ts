@@ -183,3 +183,20 @@ export default function () { http.get("${url}/"); }
     ok(/http_reqs\.+: 2 /.test(run.text), run.text);
     assertEquals(JSON.parse(Deno.readTextFileSync(`${dir}/out/results.json`)).runs[0].flows[0].sessions, 2);
   }));
+
+Deno.test("a k6 script's own Content-Length is left out, as k6 does: its body framed whole, the next request whole", () =>
+  withTarget(async (url) => {
+    const dir = scriptIn(`import http from "k6/http";
+import { check } from "k6";
+export const options = { iterations: 3 };
+export default function () {
+  const r = http.post("${url}/echo", "abcdefghij", { headers: { "Content-Length": "5", "X-A": "b" } });
+  check(r, { "body whole": (x) => x.body === "abcdefghij" });
+}
+`);
+    const run = await loadlab(dir, "run", "script.js", "--out-dir", "out");
+    assertEquals(run.code, 0, run.text);
+    const results = JSON.parse(Deno.readTextFileSync(`${dir}/out/results.json`));
+    assertEquals([results.runs[0].requests, results.runs[0].successRate], [3, 1]);
+    ok(run.text.includes("checks") && run.text.includes("100.00% ✓ 3 ✗ 0"), run.text);
+  }));

@@ -125,18 +125,40 @@ const NO_HEADERS: Record<string, string> = Object.freeze({});
 function headersOf(params: Params, place: Place, body: Body, digest: boolean): Record<string, string> {
   const auth = digest ? null : place.auth;
   const form = isFormBody(body);
+  const own = params.headers === undefined ? NO_HEADERS : withoutFraming(params.headers);
   if (
     requestDefaults.userAgent === "" && auth === null && params.cookies === undefined && !form &&
     params.jar === undefined && !digest
   ) {
-    return params.headers ?? NO_HEADERS;
+    return own;
   }
   const headers: Record<string, string> = requestDefaults.userAgent === ""
-    ? { ...params.headers }
-    : { "User-Agent": requestDefaults.userAgent, ...params.headers };
+    ? { ...own }
+    : { "User-Agent": requestDefaults.userAgent, ...own };
   if (auth !== null) headers["Authorization"] ??= auth;
   addCookies(params.cookies, headers);
   return headers;
+}
+
+/**
+ * `headers` without a Content-Length or Transfer-Encoding of the script's: k6 (Go's HTTP client) frames the
+ * body itself and ignores both, and loadlab's sessions refuse them, so a k6 script that sets one runs as
+ * under k6. The script's own object when it has neither (no copy per request).
+ */
+function withoutFraming(headers: Record<string, string>): Record<string, string> {
+  for (const name in headers) {
+    if (!isFraming(name)) continue;
+    const kept: Record<string, string> = {};
+    for (const key in headers) if (!isFraming(key)) kept[key] = headers[key];
+    return kept;
+  }
+  return headers;
+}
+
+function isFraming(name: string): boolean {
+  if (name.length !== 14 && name.length !== 17) return false;
+  const lower = name.toLowerCase();
+  return lower === "content-length" || lower === "transfer-encoding";
 }
 
 function sameOrigin(from: string, location: string): boolean {
