@@ -8,7 +8,7 @@
  * long names still differ and a metrics label stays far below the 2,048 bytes Prometheus-compatible
  * receivers take. A name that cleaning changed is marked with a short hash of it as given the same way
  * (`ab (cleaned, sha256:1a2b3c4d)`), so it neither reads as the plain name it now looks like (`a\u200bb`
- * is not `ab`, a decomposed `e\u0301` is not the composed `é`) nor becomes empty. Applied where a name is first
+ * is not `ab`, a decomposed `e\u0301` is not the composed `é`, a lone surrogate is U+FFFD) nor becomes empty. Applied where a name is first
  * recorded, so a 1 MiB name costs its worker one pass and no output ever holds it.
  */
 import { createHash } from "node:crypto";
@@ -26,7 +26,8 @@ export function shownName(name: string): string {
   if (name.length <= MAX_NAME_CHARS && PLAIN.test(name)) return name;
   // In Unicode's composed form (NFC): "e" and a combining accent look as "é" does, so a name so written
   // is marked as cleaned rather than shown as the other.
-  const line = terminalSafe(name.replace(LINE_BREAKS, " ")).normalize("NFC");
+  // A lone surrogate (half of a pair) becomes U+FFFD: JSON keeps it only as an escape strict readers refuse.
+  const line = terminalSafe(name.replace(LINE_BREAKS, " ")).toWellFormed().normalize("NFC");
   if (line === name && line.length <= MAX_NAME_CHARS) return line;
   const hash = createHash("sha256").update(name).digest("hex").slice(0, 8);
   const cleaned = `${line}${line === "" ? "" : " "}(cleaned, sha256:${hash})`;

@@ -58,3 +58,9 @@ Deno.test("a name in a decomposed Unicode form is marked apart from the composed
   assertEquals(shownName("\u212b"), shownName("\u212b"), "the same name, the same shown name");
   ok(shownName("\u212b") !== shownName("\u00c5"), "an Angstrom sign is not the letter it looks like");
 });
+
+Deno.test("a lone surrogate becomes U+FFFD, marked: JSON kept it only as an escape strict readers refuse", () => {
+  const shown = shownName("a\ud800b");
+  ok(shown.startsWith("a\ufffdb ") && CLEANED.test(shown), JSON.stringify(shown));
+  ok(shown.isWellFormed());
+});
