@@ -134,7 +134,10 @@ function loadFailure(err: unknown, path: string): string {
 export function errorText(err: unknown): string {
   let text: string;
   try {
-    text = err instanceof Error ? String(err.message) : String(err);
+    // A thrown plain object with a message (`throw { message: "no token" }`) by its message, not
+    // "[object Object]"; one whose message getter throws, as one that cannot be shown.
+    const own = typeof err === "object" && err !== null && !(err instanceof Error) && "message" in err;
+    text = err instanceof Error || own ? String((err as { message: unknown }).message) : String(err);
   } catch {
     text = `a thrown ${typeof err} that cannot be shown as text (its toString or message throws)`;
   }
