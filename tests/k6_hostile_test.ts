@@ -200,3 +200,16 @@ export default function () {
     assertEquals([results.runs[0].requests, results.runs[0].successRate], [3, 1]);
     ok(run.text.includes("checks") && run.text.includes("100.00% ✓ 3 ✗ 0"), run.text);
   }));
+
+Deno.test("a k6 run whose every iteration threw has no iteration or request times in its summary, as k6's", () =>
+  withTarget(async (url) => {
+    const dir = scriptIn(`import http from "k6/http";
+export const options = { iterations: 3 };
+export default function () { if (__ITER >= 0) throw new Error("always"); http.get("${url}/"); }
+`);
+    const run = await loadlab(dir, "run", "script.js", "--out-dir", "out");
+    assertEquals(run.code, 4, run.text);
+    // They read avg=0.00µs min=0.00µs ...: times of iterations that never completed.
+    ok(run.text.includes("iterations....") && !run.text.includes("iteration_duration"), run.text);
+    ok(!run.text.includes("http_req_duration"), run.text);
+  }));

@@ -8,6 +8,7 @@
  * from its own send, so under a closed load they agree; an open load's queueing shows here, not in k6).
  * k6's custom metrics are not here: they are counted per worker and not yet carried to results.
  */
+import { latencySampled } from "../conclude/responses.ts";
 import type { EndpointResult, LatencySummaryMs, ResultsFile, RunResult } from "../schema.ts";
 import type { K6Metric, K6SummaryData } from "./k6_summary_text.ts";
 import { type Selector, selects } from "../threshold_selector.ts";
@@ -57,6 +58,10 @@ export function k6SummaryData(results: ResultsFile, run: RunResult): K6SummaryDa
     vus: { type: "gauge", contains: "default", values: { value: vus, min: vus, max: vus } },
     vus_max: { type: "gauge", contains: "default", values: { value: vus, min: vus, max: vus } },
   };
+  // As k6's: a trend with no samples is not in the summary (every iteration threw: it read
+  // iteration_duration avg=0.00µs min=0.00µs ..., measured times that never were).
+  if (!flow?.sessionMs) delete metrics.iteration_duration;
+  if (!latencySampled(run)) delete metrics.http_req_duration;
   for (const t of results.thresholds.filter((t) => t.run === run.name)) {
     const parsed = /^\s*([a-z_]+)(\{[^{}]*\})?\s*:?\s*(.+)$/.exec(t.expression);
     if (parsed === null) continue;
