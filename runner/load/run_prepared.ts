@@ -256,8 +256,8 @@ async function runToEnd(opts: LoadRunOptions, prepared: Prepared, run: RunState)
   const { scripted, sessions, wsStats } = run;
   // A script's promises rejected in its last turns are reported by the runtime on the next one.
   if (scripted !== null) await scripted.settled();
+  scripted?.guard();
   const endMs = performance.now();
-  scripted?.guard(endMs);
   run.meter?.tick(endMs);
   opts.onSamples(metered(run, shared.recorder.drain(endMs, true)));
   if (sessions !== null) opts.onFlows?.(sessions.recorder.take());
@@ -282,8 +282,8 @@ async function runToEnd(opts: LoadRunOptions, prepared: Prepared, run: RunState)
 
 /** The run's timer: timeouts, the cut past the graceful stop, and the finished intervals to the caller. */
 function tick(opts: LoadRunOptions, prepared: Prepared, run: RunState): void {
+  run.scripted?.guard();
   const nowMs = performance.now();
-  run.scripted?.guard(nowMs);
   watchdog(prepared.connections, nowMs);
   if (run.sides.size > 0) watchdog(run.sides, nowMs);
   run.meter?.tick(nowMs);

@@ -39,7 +39,7 @@ export function scriptArrival(
   sessions: ScriptSessions;
   arrival: Arrival;
   settled(): Promise<void>;
-  guard(nowMs: number): void;
+  guard(): void;
   dispose(): void;
 } {
   const { config } = place;
@@ -84,12 +84,14 @@ export function scriptArrival(
     settled: () => new Promise<void>((resolve) => setTimeout(resolve, 0)),
     // A session that changes a built-in the engine in this isolate relies on (`Array.prototype.push`: the
     // samples it encoded no longer decoded, and the whole run was lost) has it put back on the worker's
-    // next tick, before anything is posted, and the change counted once as a script error.
-    guard(nowMs: number) {
+    // next tick, before its clock is read or anything is posted, and the change counted once as a script
+    // error.
+    guard() {
       for (const name of restoreChangedIntrinsics(module.builtIns)) {
         if (told.has(name)) continue;
         told.add(name);
-        run.shared.recorder.recordError(nowMs, "script", builtInChangeMessage(basename(script.path), name));
+        const message = builtInChangeMessage(basename(script.path), name);
+        run.shared.recorder.recordError(performance.now(), "script", message);
       }
     },
     dispose: () => {
