@@ -305,6 +305,8 @@ const ERROR_CASES: Array<[string[], string | RegExp]> = [
   [[URL_, "-R", "5", "-c", "2", "--pre-connect", "5"], /^--pre-connect has no effect with the throughput/],
   [[URL_, "-R", "5", "--pre-connect", "-1"], /^--pre-connect "-1": must be a whole number >= 0/],
   [["http://127.0.0.1:0/"], /^url: port 0 is no server's .*give the port the target listens on/],
+  // One send at once, read as 250 times the rate asked; named by the flags written, not --phases.
+  [[URL_, "-R", "0.001", "-d", "2s"], /^-R over -d \(2 s\): plans 0\.002 sends in all, fewer than one/],
   [[URL_, "-H", "Host: a", "-H", "host: b"], /^-H sets Host twice: drop one/],
   [
     [URL_, "-H", "NoColon"],

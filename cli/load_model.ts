@@ -13,7 +13,12 @@
  * A flag the chosen model would ignore is an error, never a silent no-op.
  */
 import type { ModelInput } from "../runner/config.ts";
-import { DEFAULT_DURATION_MS, DEFAULT_MAX_CONNECTIONS, type Phase } from "../runner/load/models/fields.ts";
+import {
+  DEFAULT_DURATION_MS,
+  DEFAULT_MAX_CONNECTIONS,
+  type Phase,
+  underOneSendIssues,
+} from "../runner/load/models/fields.ts";
 import { LOAD_MODEL_DEFS, modelsWithField } from "../runner/load/models/mod.ts";
 import type { LoadModel } from "../results/mod.ts";
 import { LOAD_MODELS } from "../results/schema_values.ts";
@@ -210,6 +215,10 @@ function ratePhases(flags: FlagValues): Phase[] {
       : new UsageError("--ramp-to needs a starting rate; add -R, e.g. -R 10 --ramp-to 100");
   }
   const durationMs = flags.positiveDurationMs("duration") ?? DEFAULT_DURATION_MS;
+  // Named by the flags the user wrote, not by the phases they became.
+  const arrivals = ((ratePerSec + (rampToPerSec ?? ratePerSec)) * durationMs) / 2000;
+  const [under] = underOneSendIssues(arrivals, []);
+  if (under !== undefined) throw new UsageError(`-R over -d (${durationMs / 1000} s): ${under.message}`);
   return [rampToPerSec === undefined ? { durationMs, ratePerSec } : { durationMs, ratePerSec, rampToPerSec }];
 }
 
