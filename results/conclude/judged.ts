@@ -22,7 +22,7 @@
 import type { RunResult } from "../mod.ts";
 import { runVerdict, type VerdictKind } from "./run_verdict.ts";
 import { judgeNoise, type NoiseJudgement } from "./noise.ts";
-import type { NoiseMetric } from "./noise_samples.ts";
+import { type NoiseMetric, withinRunBlocker } from "./noise_samples.ts";
 import type { NoiseVerdict } from "../stats.ts";
 
 const NEVER_THE_TARGETS: ReadonlySet<VerdictKind> = new Set<VerdictKind>([
@@ -122,6 +122,12 @@ export function judgeChange(
   base: Side,
   metric: NoiseMetric,
 ): NoiseJudgement {
+  // A load that changes its rate within the run can never be judged by its own intervals: said before any
+  // flag, so the reason does not turn on how busy the machine was (a flag of either side is shown beside).
+  const phased = rule === "within-run" && metric !== "success"
+    ? [...side.runs, ...base.runs].map(withinRunBlocker).find((b) => b !== null)
+    : undefined;
+  if (phased) return { notJudged: phased };
   const flagged = sidesNotJudged([side, base]);
   return flagged ? { notJudged: flagged } : judgeNoise(rule, side.runs, base.runs, metric);
 }
