@@ -122,6 +122,7 @@ export function exchangeKept(
 export function exchangeKeptInto(
   conn: SessionConnection,
   sendMs: number,
+  nowMs: number,
   sent: EncodedRequest | H2Request,
   on: { settled(got: number): void; settleFailed(err: unknown): void },
 ): void {
@@ -130,7 +131,7 @@ export function exchangeKeptInto(
     return;
   }
   conn.prepareStep(NO_VALUES, null, KEEP_ALL, SCRIPT_KEPT_BYTES);
-  conn.exchangeInto(sendMs, sent as EncodedRequest, on.settled, on.settleFailed);
+  conn.exchangeInto(sendMs, nowMs, sent as EncodedRequest, on.settled, on.settleFailed);
 }
 
 /**

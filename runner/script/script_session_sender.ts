@@ -103,8 +103,17 @@ export class SessionSender {
     this.state = user.state;
   }
 
-  /** Session `s` of `chain` begins (its start `startMs`): what the last one left is reset. */
-  begin(s: SessionEnd, chain: SessionChain, startMs: number, recorder: ScriptRecorder | null): void {
+  /**
+   * Session `s` of `chain` begins (its start `startMs`; `nowMs` the clock just read, else negative): what
+   * the last one left is reset.
+   */
+  begin(
+    s: SessionEnd,
+    chain: SessionChain,
+    startMs: number,
+    recorder: ScriptRecorder | null,
+    nowMs: number,
+  ): void {
     this.#user.current = this.#current = s;
     this.over = false;
     this.responses = 0;
@@ -112,7 +121,7 @@ export class SessionSender {
     this.#run = chain.run;
     this.#conn = chain.load;
     this.#startMs = startMs;
-    this.#lateMs = Math.max(0, performance.now() - startMs);
+    this.#lateMs = Math.max(0, (nowMs < 0 ? this.#nowMs() : nowMs) - startMs);
     this.#recorder = recorder;
     this.#jar = this.#sessions.options.start ? this.#user.jar : null;
     this.#step = -1;
@@ -141,7 +150,7 @@ export class SessionSender {
    * request ended (one the script did not await ends before another session gets the connection).
    */
   concluded(s: SessionEnd, outcome: unknown, failed: boolean): void {
-    const nowMs = performance.now();
+    const nowMs = this.#nowMs();
     try {
       this.#sessions.counted(s, outcome, failed, {
         run: this.#run!,
@@ -155,7 +164,7 @@ export class SessionSender {
       const inFlight = this.#sending;
       if (inFlight === null) this.#leave(s, nowMs);
       else {
-        const leave = () => this.#leave(s, performance.now());
+        const leave = () => this.#leave(s, this.#nowMs());
         inFlight.then(leave, leave);
       }
     }
@@ -228,8 +237,9 @@ export class SessionSender {
   }
 
   #writeInto(sent: ScriptSend["sent"], timeoutMs: number | undefined): void {
-    exchangeKeptInto(this.#conn!, this.#sendMs = this.#sendTime(), sent, this);
-    ownDeadline(this.#conn!, timeoutMs);
+    const conn = this.#conn!, nowMs = this.#nowMs();
+    exchangeKeptInto(conn, this.#sendMs = this.#sendTime(nowMs), nowMs, sent, this);
+    ownDeadline(conn, timeoutMs);
   }
 
   /** A request's promise's executor: its resolver is kept for the request's end. */
@@ -379,9 +389,14 @@ export class SessionSender {
    * So an open arrival's first request still pays for a generator late to start it, but never for the
    * script's own think time, timers or checks before it, and a closed loop's is timed from its send.
    */
-  #sendTime(): number {
-    const nowMs = performance.now();
+  #sendTime(nowMs = this.#nowMs()): number {
     return this.#sent++ === 0 ? nowMs - this.#lateMs : nowMs;
+  }
+
+  /** `performance.now()`, read through the HTTP/1.1 connection's cheaper clock where it has one. */
+  #nowMs(): number {
+    const conn = this.#conn;
+    return conn instanceof Connection ? conn.nowMs() : performance.now();
   }
 
   #write(sent: ScriptGrpcCall, timeoutMs: number | undefined): Promise<number> {

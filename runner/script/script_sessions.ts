@@ -83,7 +83,7 @@ export class ScriptSessions implements SessionContext {
       );
     }
     return new Promise((done) => {
-      if (!this.#begin({ run, load, next, done }, arrivalMs)) done(0);
+      if (!this.#begin({ run, load, next, done }, arrivalMs, -1)) done(0);
     });
   }
 
@@ -96,15 +96,18 @@ export class ScriptSessions implements SessionContext {
     }
     let started = false;
     try {
-      started = this.#begin(chain, -1);
+      started = this.#begin(chain, -1, nowMs);
     } finally {
       // The loop goes on (it backs off first) whatever stopped the next session from starting.
       if (!started) chain.done(0);
     }
   }
 
-  /** Starts a session of `chain` from `arrivalMs` (negative: now); false when the data rows ran out. */
-  #begin(chain: SessionChain, arrivalMs: number): boolean {
+  /**
+   * Starts a session of `chain` from `arrivalMs` (negative: now), `nowMs` the clock just read (else
+   * negative); false when the data rows ran out.
+   */
+  #begin(chain: SessionChain, arrivalMs: number, nowMs: number): boolean {
     const o = this.options;
     const load = chain.load;
     const closed = arrivalMs < 0;
@@ -128,7 +131,7 @@ export class ScriptSessions implements SessionContext {
     // A user's sessions share its sender; each gets its own small `s` (a kept one is refused).
     const sender = user.sender ??= new SessionSender(this, user, vu);
     const s = new ScriptSession(sender, chain.run, iteration, data);
-    sender.begin(s, chain, startMs, recorder);
+    sender.begin(s, chain, startMs, recorder, nowMs);
     recorder?.sessionStarted();
     this.#live.add(s, chain.run.ended);
     // The script's function, after its `start` on the user's first session; no frame of ours around it

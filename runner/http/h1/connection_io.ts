@@ -116,6 +116,11 @@ export abstract class ConnectionIo implements LoadConnection, InlineReader {
     return this.sock !== null;
   }
 
+  /** `performance.now()`, from the inline transport's cheaper clock while it holds the socket. */
+  nowMs(): number {
+    return this.#inline === null ? performance.now() : this.#inline.nowMs();
+  }
+
   /**
    * What the open socket's TLS handshake negotiated (the epoll transport's OpenSSL client, asked now),
    * else null: plain TCP, closed, or a client that does not tell (the deno transport's).
@@ -221,9 +226,11 @@ export abstract class ConnectionIo implements LoadConnection, InlineReader {
    * of resolving a promise: on an inline transport from the pump's callback (or at once, when nothing was
    * sent), with nothing made per request; elsewhere from `exchange`'s promise (`failed` if it rejects). A
    * session script's request settles a promise of its own, which this spares the connection's.
+   * `sentMs`: now, when the caller has just read the clock (`nowMs()`), else negative.
    */
   exchangeInto(
     intendedMs: number,
+    sentMs: number,
     request: EncodedRequest,
     settle: (done: number) => void,
     failed: (err: unknown) => void,
@@ -236,7 +243,7 @@ export abstract class ConnectionIo implements LoadConnection, InlineReader {
     this.#next = null;
     let begun: boolean;
     try {
-      begun = this.#begin(intendedMs, 1, request, -1);
+      begun = this.#begin(intendedMs, 1, request, sentMs);
     } catch (err) {
       this.#settle = null;
       return failed(err);
