@@ -20,8 +20,9 @@
  *   server-bound run served short of its requested rate says so ("server-bound: served 176 of 500 req/s"); a
  *   WebSocket storm's says it in connections ("server-bound: opened 35 of 100 conn/s, 2.0 of 5 messages
  *   each", ws_storm.ts).
- * - `short storm: opened 35 of 100 conn/s`: a storm that opened fewer connections than requested, or sent
- *   fewer messages on each than asked, with neither flag above: its message rate alone would hide it.
+ * - `short storm: opened 35 of 100 conn/s`: a storm that opened fewer connections than requested, sent
+ *   fewer messages on each than asked, or whose connections outlasted the window (most messages after it),
+ *   with neither flag above: its message rate alone would hide it.
  * - `ramp not followed: 470 of 3,000 connections at 1s`: a ramping-connections run that held under half
  *   the connections its stages planned in two intervals or more (ramp_followed.ts): its numbers describe
  *   a smaller crowd than the one asked for.

@@ -8,7 +8,12 @@
  * - a storm opened short: below the requested connection rate by more than `SHORTFALL_SHARE`, with at
  *   least `MIN_HELD_SENDS` connections missing over the window (one in a sparse run says nothing);
  * - its connections sent short: fewer messages per opened connection than N by more than that share (the
- *   server closed them, or their messages were never answered).
+ *   server closed them, or their messages were never answered);
+ * - its connections outlasted the window: more than that share of its answered messages came after the load
+ *   window (`drained`), at least `MIN_HELD_SENDS` of them. A connection that takes T to send its N messages
+ *   serves the requested rate only from T on, so in a window D its rate is a ramp's, about 1 - T/2D of it:
+ *   every connection opened and sent its N (neither statement above), yet half the messages came after a
+ *   window barely longer than T (`-R 20 --ws-per-connection 100 -d 2s` on a 20 ms echo read ok).
  *
  * Null for a run that is no storm (HTTP, a closed or hold WebSocket run), or one without a requested rate
  * or a `ws` section. Pure: numbers of the results file in, statements out.
@@ -16,6 +21,7 @@
 import type { RunResult } from "../schema.ts";
 import { MIN_HELD_SENDS } from "./bound_verdict.ts";
 import { formatRate, SHORTFALL_SHARE } from "./served_rate.ts";
+import { formatCount, formatDurationMs } from "../text_format.ts";
 
 /**
  * What a run's requests are, so runs of different kinds are never compared as one (a baseline's HTTP
@@ -76,7 +82,9 @@ export function sentShort(facts: StormFacts): boolean {
  * "opened 35 of 100 conn/s, 2.0 of 5 messages each": what the storm fell short of, or "" when it opened
  * and sent what it was asked.
  */
-export function stormShortText(run: Pick<RunResult, "config" | "targetRps" | "durationSec" | "ws">): string {
+export function stormShortText(
+  run: Pick<RunResult, "config" | "targetRps" | "durationSec" | "ws" | "requests" | "drained">,
+): string {
   const facts = stormFacts(run);
   if (facts === null) return "";
   const parts: string[] = [];
@@ -85,6 +93,13 @@ export function stormShortText(run: Pick<RunResult, "config" | "targetRps" | "du
   }
   if (facts.opened > 0 && sentShort(facts)) {
     parts.push(`${facts.sentPerConnection.toFixed(1)} of ${facts.messagesPerConnection} messages each`);
+  }
+  const late = run.drained ?? 0;
+  if (late >= MIN_HELD_SENDS && late > run.requests * SHORTFALL_SHARE) {
+    parts.push(
+      `${formatCount(late)} of ${formatCount(run.requests)} messages after the ` +
+        `${formatDurationMs(run.durationSec * 1000)} window (its connections outlast the run: run it longer)`,
+    );
   }
   return parts.join(", ");
 }

@@ -87,3 +87,15 @@ Deno.test("a hold run is judged by its pings: answered is ok, refused connection
     "failed: no response (ws-refused 40)",
   );
 });
+
+Deno.test("a storm whose connections outlast the window is flagged: its message rate is a ramp's", () => {
+  // Every connection opened and sent its 5, but 40% of the answers came after the window.
+  const outlasting = storm(1000, 5000, { requests: 5000, drained: 2000 });
+  assert.equal(
+    runVerdict(outlasting).label,
+    "short storm: 2,000 of 5,000 messages after the 10.00 s window (its connections outlast the run: run it longer)",
+  );
+  // The few a storm always has in flight at its end are no finding.
+  assert.equal(runVerdict(storm(1000, 5000, { requests: 5000, drained: 400 })).label, "ok");
+  assert.equal(runVerdict(storm(2, 10, { requests: 10, drained: 4 })).label.includes("after the"), false);
+});
