@@ -99,7 +99,7 @@ import {
   unansweredAtStop,
 } from "./send_counts.ts";
 import { serverBoundLabel } from "./served_rate.ts";
-import { stormShortText } from "./ws_storm.ts";
+import { stormOutlastText, stormShortText } from "./ws_storm.ts";
 import { wsFlood, wsFloodLabel } from "./ws_flood.ts";
 import { generatorSaturation } from "./generator_saturation.ts";
 import { atText, rampShortfall } from "./ramp_followed.ts";
@@ -195,9 +195,9 @@ function boundFlags(run: RunResult): VerdictFlag[] {
   const storm = stormShortText(run);
   if (run.serverBound) {
     flags.push({ kind: "server-bound", label: storm ? `server-bound: ${storm}` : serverBoundLabel(run) });
-  } else if (storm && !run.generatorBound) {
-    flags.push({ kind: "short storm", label: `short storm: ${storm}` });
   }
+  const short = [run.serverBound || run.generatorBound ? "" : storm, stormOutlastText(run)].filter((t) => t);
+  if (short.length > 0) flags.push({ kind: "short storm", label: `short storm: ${short.join(", ")}` });
   const ramp = rampShortfall(run);
   if (ramp !== null) {
     const label = `ramp not followed: ${ramp.open.toLocaleString("en-US")} of ` +

@@ -95,6 +95,9 @@ Deno.test("a storm whose connections outlast the window is flagged: its message 
     runVerdict(outlasting).label,
     "short storm: 2,000 of 5,000 messages after the 10.00 s window (its connections outlast the run: run it longer)",
   );
+  // The window's length, not who was slower, made it a ramp: said beside a bound flag too.
+  const bound = runVerdict(storm(1000, 5000, { requests: 5000, drained: 2000, generatorBound: true })).label;
+  assert.match(bound, /^generator-bound.*, short storm: 2,000 of 5,000 messages after the 10\.00 s window/);
   // The few a storm always has in flight at its end are no finding.
   assert.equal(runVerdict(storm(1000, 5000, { requests: 5000, drained: 400 })).label, "ok");
   assert.equal(runVerdict(storm(2, 10, { requests: 10, drained: 4 })).label.includes("after the"), false);
