@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { isPackedRows, type PackedRows, packRows } from "./data_rows.ts";
+import { readJsonPath } from "./json_path.ts";
 
 /** A value name: a data column or a capture (`{{ name }}` in a request). */
 export const VALUE_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
@@ -32,12 +33,19 @@ function regexpRule(regexp: string | undefined, ctx: z.RefinementCtx): void {
   }
 }
 
+/** A JSON path (after its "$", said by the schema) that loadlab cannot read, as an issue with the fix. */
+function jsonPathRule(path: string, ctx: z.RefinementCtx): void {
+  const read = readJsonPath(path);
+  if (path.startsWith("$") && !Array.isArray(read)) ctx.addIssue({ code: "custom", message: read.problem });
+}
+
 /**
  * A value taken from a step's response for the session's later steps: a JSON path (`$.a.b[0].c`) of the
  * body, a header, or a regular expression's group over the body. One that finds nothing ends the session.
  */
 export const captureSpecSchema = z.strictObject({
-  json: z.string().startsWith("$", 'a JSON path starts with "$", e.g. "$.token"').optional(),
+  json: z.string().startsWith("$", 'a JSON path starts with "$", e.g. "$.token"').superRefine(jsonPathRule)
+    .optional(),
   header: z.string().min(1).optional(),
   regexp: z.string().min(1).optional(),
   /** The regexp's group (default 1 when it has one, else the whole match). */
@@ -58,7 +66,8 @@ export type CaptureSpec = z.infer<typeof captureSpecSchema>;
 /** The fields of a check (and of a ws step's match, which has no status: runner/ws_step_spec.ts). */
 export const checkFields = {
   status: z.number().int().min(100).max(999).optional(),
-  json: z.string().startsWith("$", 'a JSON path starts with "$", e.g. "$.ok"').optional(),
+  json: z.string().startsWith("$", 'a JSON path starts with "$", e.g. "$.ok"').superRefine(jsonPathRule)
+    .optional(),
   equals: z.union([z.string(), z.number(), z.boolean(), z.null()]).optional(),
   exists: z.boolean().optional(),
   contains: z.string().optional(),

@@ -252,6 +252,20 @@ export const FIELDS: Case[] = [
     ],
   },
   {
+    name: "flow capture JSON path loadlab cannot read",
+    yaml: add('flows: [{name: f, steps: [{get: /a, capture: [{json: "$..id", as: id}]}]}]\n'),
+    names: [
+      /flows\[0\]\.steps\[0\]\.capture\[0\]\.json: \$\.\.id: not a JSON path loadlab reads at "\.\.id": use/,
+    ],
+  },
+  {
+    name: "ws wait JSON path loadlab cannot read",
+    yaml: add(
+      'flows: [{name: f, steps: [{ws: {connect: /ws}}, {ws: {wait: {json: "$[?(@.a)]", exists: true}}}]}]\n',
+    ),
+    names: [/flows\[0\]\.steps\[1\]\.ws\.wait\.json: .*not a JSON path loadlab reads at "\[\?\(@\.a\)\]"/],
+  },
+  {
     name: "ws wait regexp that does not compile",
     yaml: add('flows: [{name: f, steps: [{ws: {connect: /ws}}, {ws: {wait: {regexp: "(("}}}]}]\n'),
     names: [

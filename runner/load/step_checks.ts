@@ -4,38 +4,18 @@
  * response (a JSON path of the body, a header, a regexp's group) into the session's values; a check
  * (status, JSON path equal or present, body contains, a regexp finds) passes or fails and is counted per
  * check; the same rule without status picks which WebSocket message a flow's ws step waits for. JSON
- * paths are a small subset: `$`, `.name`, `["name"]`, `[0]` (what logins and APIs need); the body is
- * parsed once per response, and only when a JSON capture or check asks for it. A check's text
+ * paths are runner/json_path.ts's small subset, refused there before any load; the body is parsed once
+ * per response, and only when a JSON capture or check asks for it. A check's text
  * (`contains`, a string `equals`) may hold `{{ name }}` placeholders, filled from the session's values
  * as a request's are (k6 and Artillery users compare against a captured token or a data column).
  */
 import type { CaptureSpec, CheckSpec } from "../session_schema.ts";
 import type { StepResponse } from "../http/kept_response.ts";
 import { hasPlaceholder, textParts } from "../http/template.ts";
+import { parseJsonPath, type PathStep } from "../json_path.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
-
-type PathStep = string | number;
-
-/** `$.a.b[0]["c d"]` -> ["a", "b", 0, "c d"]; throws on anything else. */
-export function parseJsonPath(path: string): PathStep[] {
-  if (!path.startsWith("$")) throw new Error(`${path}: a JSON path starts with "$"`);
-  const steps: PathStep[] = [];
-  const token = /\.([A-Za-z_$][\w$-]*)|\[(\d+)\]|\[\s*"([^"]*)"\s*\]|\[\s*'([^']*)'\s*\]/y;
-  token.lastIndex = 1;
-  while (token.lastIndex < path.length) {
-    const at = token.lastIndex;
-    const m = token.exec(path);
-    if (m === null) {
-      throw new Error(
-        `${path}: not a JSON path this tool reads ($.a.b[0].c, $["a b"]) at "${path.slice(at)}"`,
-      );
-    }
-    steps.push(m[1] ?? (m[2] !== undefined ? Number(m[2]) : m[3] ?? m[4]));
-  }
-  return steps;
-}
 
 /** The value at `steps` of `value`, or undefined. */
 function at(value: unknown, steps: readonly PathStep[]): unknown {

@@ -1,13 +1,7 @@
 import { deepStrictEqual as assertEquals, throws } from "node:assert/strict";
 import { KeptResponse } from "../http/kept_response.ts";
-import {
-  checkName,
-  checkPasses,
-  compileCheck,
-  compileExtract,
-  parseJsonPath,
-  runExtract,
-} from "./step_checks.ts";
+import { checkName, checkPasses, compileCheck, compileExtract, runExtract } from "./step_checks.ts";
+import { parseJsonPath } from "../json_path.ts";
 
 const raw = (text: string) => new TextEncoder().encode(text);
 
