@@ -39,6 +39,26 @@ function jsonPathRule(path: string, ctx: z.RefinementCtx): void {
   if (path.startsWith("$") && !Array.isArray(read)) ctx.addIssue({ code: "custom", message: read.problem });
 }
 
+/** A capture's group past its regexp's groups would find nothing in every response: refused where written. */
+function groupRule(regexp: string | undefined, group: number | undefined, ctx: z.RefinementCtx): void {
+  if (regexp === undefined || group === undefined) return;
+  let groups: number;
+  try {
+    // An alternative that matches the empty text gives an array of the pattern's groups, all unset.
+    groups = new RegExp(`(?:${regexp})|`).exec("")!.length - 1;
+  } catch {
+    return; // regexpRule says why it does not compile
+  }
+  if (group <= groups) return;
+  ctx.addIssue({
+    code: "custom",
+    path: ["group"],
+    message: `group ${group} is past the regexp's ${groups} group${
+      groups === 1 ? "" : "s"
+    }: give 0 (the whole match)${groups > 0 ? ` to ${groups}` : ""}`,
+  });
+}
+
 /**
  * A value taken from a step's response for the session's later steps: a JSON path (`$.a.b[0].c`) of the
  * body, a header, or a regular expression's group over the body. One that finds nothing ends the session.
@@ -60,6 +80,7 @@ export const captureSpecSchema = z.strictObject({
     ctx.addIssue({ code: "custom", path: ["group"], message: "group applies to regexp captures" });
   }
   regexpRule(c.regexp, ctx);
+  groupRule(c.regexp, c.group, ctx);
 });
 export type CaptureSpec = z.infer<typeof captureSpecSchema>;
 

@@ -266,6 +266,13 @@ export const FIELDS: Case[] = [
     names: [/flows\[0\]\.steps\[1\]\.ws\.wait\.json: .*not a JSON path loadlab reads at "\[\?\(@\.a\)\]"/],
   },
   {
+    name: "flow capture group past its regexp's groups",
+    yaml: add(
+      'flows: [{name: f, steps: [{get: /a, capture: [{regexp: "id=([0-9]+)", group: 2, as: id}]}]}]\n',
+    ),
+    names: [/flows\[0\]\.steps\[0\]\.capture\[0\]\.group: group 2 is past the regexp's 1 group: give 0/],
+  },
+  {
     name: "ws wait regexp that does not compile",
     yaml: add('flows: [{name: f, steps: [{ws: {connect: /ws}}, {ws: {wait: {regexp: "(("}}}]}]\n'),
     names: [
