@@ -36,6 +36,11 @@ function duration(ms: number): string {
   return `${(ms / 1000).toFixed(2)}s`;
 }
 
+/** A number as k6's summary writes one of no unit: at most 6 decimals, no trailing zeros. */
+function sixPlaces(n: number): string {
+  return String(Number(n.toFixed(6)));
+}
+
 function bytes(n: number): string {
   if (n < 1000) return `${n} B`;
   if (n < 1e6) return `${(n / 1e3).toFixed(0)} kB`;
@@ -48,7 +53,7 @@ function valuesText(m: K6Metric, trendStats: string[]): string {
   switch (m.type) {
     case "trend":
       return trendStats.filter((s) => s in v).map((s) =>
-        `${s}=${m.contains === "time" ? duration(v[s]) : v[s]}`
+        `${s}=${m.contains === "time" ? duration(v[s]) : sixPlaces(v[s])}`
       )
         .join(" ");
     case "rate":

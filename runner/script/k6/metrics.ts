@@ -12,6 +12,8 @@
 export interface MetricPart {
   name: string;
   kind: "trend" | "counter" | "rate" | "gauge";
+  /** A trend of times in ms (`new Trend(name, true)`): k6's summary shows its values as durations. */
+  time: boolean;
   /** Trend values, or the gauge's last value alone. */
   values: number[];
   sum: number;
@@ -78,7 +80,7 @@ function register(name: unknown, kind: MetricPart["kind"]): string {
 
 class Metric {
   readonly name: string;
-  constructor(name: string, readonly kind: MetricPart["kind"]) {
+  constructor(name: string, readonly kind: MetricPart["kind"], readonly time = false) {
     this.name = register(name, kind);
   }
 
@@ -89,7 +91,7 @@ class Metric {
     if (value === null || value === undefined || Number.isNaN(v)) return this.#refuse(value);
     let part = parts.get(this.name);
     if (part === undefined) {
-      part = { name: this.name, kind: this.kind, values: [], sum: 0, trues: 0, count: 0 };
+      part = { name: this.name, kind: this.kind, time: this.time, values: [], sum: 0, trues: 0, count: 0 };
       parts.set(this.name, part);
     }
     part.count++, part.sum += v;
@@ -112,8 +114,9 @@ class Metric {
 const warned = new Set<string>();
 
 export class Trend extends Metric {
-  constructor(name: string, _isTime = false) {
-    super(name, "trend");
+  constructor(name: string, isTime = false) {
+    // As k6: any truthy second argument makes it a time trend.
+    super(name, "trend", Boolean(isTime));
   }
 }
 export class Counter extends Metric {

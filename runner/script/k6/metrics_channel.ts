@@ -100,7 +100,7 @@ function metricOf(t: MetricPart, sec: number): K6Metric {
         sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
       return {
         type: "trend",
-        contains: "default",
+        contains: t.time ? "time" : "default",
         values: {
           avg: t.count > 0 ? t.sum / t.count : 0,
           min: sorted[0] ?? 0,

@@ -6,6 +6,8 @@
  */
 import { deepStrictEqual, ok, throws } from "node:assert/strict";
 import { Counter, flushMetrics, Gauge, type MetricPart, METRICS_CHANNEL, Rate, Trend } from "./metrics.ts";
+import { collectK6Metrics, k6CustomMetrics } from "./metrics_channel.ts";
+import { renderK6Summary } from "../../../results/export/k6_summary_text.ts";
 
 Deno.test("custom metric names outside k6's rule are refused when the metric is made", () => {
   for (
@@ -45,4 +47,22 @@ Deno.test("as k6, a value that is no number is not added, said once per metric; 
     console.warn = warn;
     channel.close();
   }
+});
+
+Deno.test("a time trend (new Trend(name, true), k6/ws's ws_connecting) shows durations, another at most 6 decimals", async () => {
+  // Both read 'avg=3.924795500000016 min=0.7688640000000078': a time without its unit, 15 digits.
+  collectK6Metrics();
+  new Trend("connect_time", true).add(3.9247955000000016);
+  new Trend("plain_trend").add(0.7688640000000078);
+  flushMetrics();
+  const metrics = await k6CustomMetrics(1);
+  deepStrictEqual([metrics.connect_time.contains, metrics.plain_trend.contains], ["time", "default"]);
+  const text = renderK6Summary({
+    root_group: { name: "", path: "", id: "", groups: [], checks: [] },
+    options: { summaryTrendStats: ["avg", "min"], summaryTimeUnit: "", noColor: true },
+    state: { isStdOutTTY: false, isStdErrTTY: false, testRunDurationMs: 1000 },
+    metrics,
+  });
+  ok(/connect_time\.*: avg=3\.92ms min=3\.92ms/.test(text), text);
+  ok(/plain_trend\.*: avg=0\.768864 min=0\.768864$/m.test(text), text);
 });
