@@ -11,26 +11,29 @@
  * Every phase gets a name (Artillery's, else `phase N` with Artillery's 0-based index), because the
  * report's per-phase table is how Artillery users read their results. Whatever loadlab cannot reproduce
  * (XPath and selector captures, loops over a list, JS hooks, plugins, payloads loaded whole, engines
- * other than http and ws, ...) is named with its path in one `ArtilleryError` before any load starts;
- * nothing is dropped silently. Notes that change no request
- * (an `environments` section not selected, a weaker error-rate definition) come back as `notes`.
+ * other than http and ws, ...) is named with its path before any load starts; nothing is dropped
+ * silently. `artilleryToExperiment` throws one `ArtilleryError` with every such issue; `importArtillery`,
+ * which `loadlab run` uses, returns them beside the experiment and the script's path of each of its parts
+ * (artillery_paths.ts), so the experiment's own problems are reported with them, at the script's paths.
+ * Notes that change no request (an `environments` section not selected, a weaker error-rate definition)
+ * come back as `notes`.
  */
 import { MAX_DURATION_MS } from "../validation/duration.ts";
-import { endpointNaming } from "./artillery_endpoints.ts";
 import {
   ArtilleryError,
+  type ArtilleryIssue,
   type Collector,
   isRecord,
-  join,
   rejectUnknownKeys,
   secondsToDuration,
 } from "./artillery_common.ts";
-import { convertEnsure } from "./artillery_ensure.ts";
+import { convertEnsure, type Threshold } from "./artillery_ensure.ts";
 import { convertPayload } from "./artillery_payload.ts";
 import { convertPhases, durationMs } from "./artillery_phases.ts";
 import { allWsScenarios, convertWsScenarios } from "./artillery_ws.ts";
-import { captureNames, convertScenarios } from "./artillery_flow.ts";
-import { type FlowContext, scalarMap, type Variables } from "./artillery_request.ts";
+import { flowContext } from "./artillery_context.ts";
+import { convertScenarios } from "./artillery_flow.ts";
+import { listOrigin, type Origins, type OriginTable, originTable, tagOrigin } from "./artillery_paths.ts";
 
 /** Options of the conversion. */
 export interface ArtilleryOptions {
@@ -44,6 +47,25 @@ export interface ArtilleryConversion {
   /** Printed by the CLI before the run, one line each. */
   notes: string[];
 }
+
+/**
+ * The conversion as the loader checks it: with its issues (the experiment is then incomplete, but still
+ * validated, so every problem of the script is named in one run) and where each converted part came from.
+ */
+export interface ArtilleryImport extends ArtilleryConversion {
+  issues: ArtilleryIssue[];
+  /** Converted path -> the script's path (artillery_paths.ts), for problems found in the experiment. */
+  origins: OriginTable;
+}
+
+/** The script's section each top-level part of the experiment is made from. */
+const ROOT_ORIGINS = {
+  targets: "config.target",
+  flows: "scenarios",
+  loads: "config.phases",
+  data: "config.payload",
+  thresholds: "config.ensure",
+};
 
 const CONFIG_KEYS = [
   "target",
@@ -68,16 +90,39 @@ export function isArtilleryScript(doc: unknown): boolean {
 
 /** The loadlab experiment object for an Artillery script; throws `ArtilleryError` listing every issue. */
 export function artilleryToExperiment(doc: unknown, opts: ArtilleryOptions = {}): ArtilleryConversion {
-  const out: Collector = { issues: [], warnings: [] };
+  const { experiment, notes, issues } = importArtillery(doc, opts);
+  if (issues.length > 0) throw new ArtilleryError(issues);
+  return { experiment, notes };
+}
+
+/**
+ * The experiment an Artillery script describes, with every issue of the conversion and the script's path
+ * of each converted part; throws `ArtilleryError` only for what is no script at all.
+ */
+export function importArtillery(doc: unknown, opts: ArtilleryOptions = {}): ArtilleryImport {
+  const origins: Origins = new WeakMap();
+  const out: Collector = { issues: [], warnings: [], origins };
   if (!isRecord(doc) || !isRecord(doc.config)) {
     throw new ArtilleryError([{
       path: "config",
       message: "missing: an Artillery script has config and scenarios",
     }]);
   }
-  const config = doc.config;
-  checkSections(doc, config, out);
-  if (allWsScenarios(doc.scenarios)) return wsExperiment(doc.config, doc.scenarios as unknown[], opts, out);
+  checkSections(doc, doc.config, out);
+  const experiment = allWsScenarios(doc.scenarios)
+    ? wsExperiment(doc.config, doc.scenarios as unknown[], opts, out)
+    : httpExperiment(doc, doc.config, opts, out);
+  tagOrigin(origins, experiment, { at: "(root)", keys: ROOT_ORIGINS });
+  return { experiment, notes: out.warnings, issues: out.issues, origins: originTable(experiment, origins) };
+}
+
+/** An http script's experiment: one target, its scenarios as flows, its phases as one `rate` load. */
+function httpExperiment(
+  doc: Record<string, unknown>,
+  config: Record<string, unknown>,
+  opts: ArtilleryOptions,
+  out: Collector,
+): Record<string, unknown> {
   const target = parseTarget(config.target, out);
   const payload = convertPayload(config.payload, out);
   const ctx = flowContext(config, doc.scenarios, target, payload?.fields ?? [], out);
@@ -89,18 +134,24 @@ export function artilleryToExperiment(doc: unknown, opts: ArtilleryOptions = {})
   const longestMs = longestSessionMs(flows, timeout ? durationMs(timeout) : ARTILLERY_TIMEOUT_MS);
   load.gracefulStop = `${Math.min(longestMs, MAX_DURATION_MS)}ms`;
   const thresholds = ensureThresholds(config, out);
-  if (out.issues.length > 0) throw new ArtilleryError(out.issues);
-
+  // Set in place, not copied: each flow keeps the tag naming its scenario.
+  if (payload) { for (const flow of flows) Object.assign(flow, { data: "payload" }); }
   const experiment: Record<string, unknown> = {
     name: experimentName(opts.file),
     description: `Artillery script${opts.file ? ` ${opts.file}` : ""}, imported`,
     targets: { target: { url: ctx.origin } },
-    flows: payload ? flows.map((f) => ({ ...f, data: "payload" })) : flows,
+    flows,
     loads: { artillery: load },
   };
   if (payload) experiment.data = { payload: payload.source };
-  if (thresholds.length > 0) experiment.thresholds = thresholds;
-  return { experiment, notes: out.warnings };
+  if (thresholds.length === 0) return experiment;
+  const expressions = thresholds.map((t) => t.expression);
+  experiment.thresholds = tagOrigin(
+    out.origins,
+    expressions,
+    listOrigin("config.ensure", thresholds.map((t) => t.at)),
+  );
+  return experiment;
 }
 
 /**
@@ -118,32 +169,8 @@ function checkSections(doc: Record<string, unknown>, config: Record<string, unkn
   }
 }
 
-/**
- * What the scenarios' requests are converted against: the target's origin and base path, the default
- * headers, the variables, the names only known at run time (payload `dataFields`, captures) and the
- * endpoint naming.
- */
-function flowContext(
-  config: Record<string, unknown>,
-  scenarios: unknown,
-  target: URL | undefined,
-  dataFields: string[],
-  out: Collector,
-): FlowContext {
-  const ctx: FlowContext = {
-    origin: target?.origin ?? "http://127.0.0.1",
-    basePath: target?.pathname.replace(/\/+$/, "") ?? "",
-    defaultHeaders: {},
-    variables: parseVariables(config.variables, out),
-    runtimeNames: new Set([...dataFields, ...captureNames(scenarios)]),
-    naming: endpointNaming(config.plugins, out),
-  };
-  ctx.defaultHeaders = defaultHeaders(config.defaults, ctx, out);
-  return ctx;
-}
-
 /** The thresholds of `config.ensure` and then of `config.plugins.ensure`. */
-function ensureThresholds(config: Record<string, unknown>, out: Collector): string[] {
+function ensureThresholds(config: Record<string, unknown>, out: Collector): Threshold[] {
   return [
     ...convertEnsure(config.ensure, "config.ensure", out),
     ...convertEnsure(
@@ -163,7 +190,7 @@ function wsExperiment(
   scenarios: unknown[],
   opts: ArtilleryOptions,
   out: Collector,
-): ArtilleryConversion {
+): Record<string, unknown> {
   const target = typeof config.target === "string" && /^wss?:\/\//i.test(config.target)
     ? new URL(config.target)
     : undefined;
@@ -177,15 +204,13 @@ function wsExperiment(
   }
   const load = convertPhases(config.phases, out);
   const part = target ? convertWsScenarios(scenarios, target, out) : { ws: {} };
-  if (out.issues.length > 0) throw new ArtilleryError(out.issues);
-  const origin = target!.origin.replace(/^ws/i, "http");
-  const experiment: Record<string, unknown> = {
+  return {
     name: experimentName(opts.file),
     description: `Artillery engine: ws script${opts.file ? ` ${opts.file}` : ""}, imported`,
-    targets: { target: { url: origin } },
-    loads: { artillery: { ...load, ...part } },
+    targets: { target: { url: target ? target.origin.replace(/^ws/i, "http") : "http://127.0.0.1" } },
+    // Merged in place, not copied: the load keeps the tag naming config.phases.
+    loads: { artillery: Object.assign(load, part) },
   };
-  return { experiment, notes: out.warnings };
 }
 
 /** `cms.yml` -> `cms`; characters outside the experiment-name alphabet become `-`. */
@@ -222,40 +247,6 @@ function checkPlugins(plugins: unknown, out: Collector): void {
     if (name === "ensure" || name === "metrics-by-endpoint") continue;
     out.issues.push({ path: `config.plugins.${name}`, message: "Artillery plugins do not run in loadlab" });
   }
-}
-
-function defaultHeaders(defaults: unknown, ctx: FlowContext, out: Collector): Record<string, string> {
-  if (defaults === undefined) return {};
-  if (!isRecord(defaults)) {
-    out.issues.push({ path: "config.defaults", message: "expected a mapping such as {headers: {...}}" });
-    return {};
-  }
-  rejectUnknownKeys(defaults, "config.defaults", ["headers"], out);
-  if (defaults.headers === undefined) return {};
-  return scalarMap(defaults.headers, "config.defaults.headers", ctx, out) ?? {};
-}
-
-function parseVariables(variables: unknown, out: Collector): Variables {
-  const result: Variables = new Map();
-  if (variables === undefined) return result;
-  if (!isRecord(variables)) {
-    out.issues.push({ path: "config.variables", message: "expected a mapping of names to values" });
-    return result;
-  }
-  for (const [name, value] of Object.entries(variables)) {
-    // A one-element list is one value, as Artillery would always pick it.
-    const v = Array.isArray(value) && value.length === 1 ? value[0] : value;
-    if (Array.isArray(v)) result.set(name, { listLength: v.length });
-    else if (["string", "number", "boolean"].includes(typeof v)) {
-      result.set(name, { value: v as string | number | boolean });
-    } else {
-      out.issues.push({
-        path: join("config.variables", name),
-        message: "expected a value or a list of values",
-      });
-    }
-  }
-  return result;
 }
 
 function httpTimeout(http: unknown, out: Collector): string | undefined {

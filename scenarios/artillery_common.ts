@@ -6,6 +6,7 @@
  * ensure converters agree on one wording.
  */
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../validation/duration.ts";
+import type { Origins } from "./artillery_paths.ts";
 
 /** One problem in an Artillery script, at its path (`scenarios[0].flow[2].capture`). */
 export interface ArtilleryIssue {
@@ -30,6 +31,8 @@ export class ArtilleryError extends Error {
 export interface Collector {
   issues: ArtilleryIssue[];
   warnings: string[];
+  /** Which script path each converted object came from (artillery_paths.ts); left out: not recorded. */
+  origins?: Origins;
 }
 
 /** Why each Artillery feature is refused; the key is the property name as written in scripts. */

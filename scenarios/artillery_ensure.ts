@@ -42,7 +42,13 @@ function number(value: unknown, path: string, out: Collector): number | undefine
   return undefined;
 }
 
-function thresholdsForm(list: unknown, path: string, out: Collector): string[] {
+/** One threshold expression and the script's path it was read from. */
+export interface Threshold {
+  expression: string;
+  at: string;
+}
+
+function thresholdsForm(list: unknown, path: string, out: Collector): Threshold[] {
   if (!Array.isArray(list)) {
     out.issues.push({ path, message: "expected a list such as - http.response_time.p99: 250" });
     return [];
@@ -59,11 +65,11 @@ function thresholdsForm(list: unknown, path: string, out: Collector): string[] {
     const [name, raw] = Object.entries(entry)[0];
     const value = number(raw, join(p, name), out);
     const expr = value === undefined ? undefined : expression(name, "<", value, join(p, name), out);
-    return expr ? [expr] : [];
+    return expr ? [{ expression: expr, at: join(p, name) }] : [];
   });
 }
 
-function conditionsForm(list: unknown, path: string, out: Collector): string[] {
+function conditionsForm(list: unknown, path: string, out: Collector): Threshold[] {
   if (!Array.isArray(list)) {
     out.issues.push({ path, message: "expected a list such as - expression: http.response_time.p95 < 250" });
     return [];
@@ -81,7 +87,7 @@ function conditionsForm(list: unknown, path: string, out: Collector): string[] {
       );
       return [];
     }
-    const exprs: string[] = [];
+    const exprs: Threshold[] = [];
     for (const part of entry.expression.split(/\s+and\s+/)) {
       const m = COMPARISON.exec(part);
       if (!m) {
@@ -92,33 +98,34 @@ function conditionsForm(list: unknown, path: string, out: Collector): string[] {
         continue;
       }
       const expr = expression(m[1], m[2], Number(m[3]), join(p, "expression"), out);
-      if (expr) exprs.push(expr);
+      if (expr) exprs.push({ expression: expr, at: join(p, "expression") });
     }
     return exprs;
   });
 }
 
 /**
- * Threshold expressions for loadlab's `thresholds:` list from `config.ensure` (what the plugin reads)
+ * Threshold expressions (each with its path) for loadlab's `thresholds:` list from `config.ensure` (what the plugin reads)
  * or `config.plugins.ensure` (where Artillery's docs also show the checks); problems go to `out`.
  */
-export function convertEnsure(ensure: unknown, path: string, out: Collector): string[] {
+export function convertEnsure(ensure: unknown, path: string, out: Collector): Threshold[] {
   if (ensure === undefined || ensure === null) return []; // `plugins: {ensure: }` only switches it on
   if (!isRecord(ensure)) {
     out.issues.push({ path, message: "expected a mapping such as {p99: 250, maxErrorRate: 1}" });
     return [];
   }
   rejectUnknownKeys(ensure, path, [...LEGACY, "maxErrorRate", "thresholds", "conditions"], out);
-  const result: string[] = [];
+  const result: Threshold[] = [];
   for (const key of LEGACY) {
     if (ensure[key] === undefined) continue;
     const value = number(ensure[key], join(path, key), out);
-    if (value !== undefined) result.push(`${key === "median" ? "p50" : key} < ${value}ms`);
+    const expression = `${key === "median" ? "p50" : key} < ${value}ms`;
+    if (value !== undefined) result.push({ expression, at: join(path, key) });
   }
   if (ensure.maxErrorRate !== undefined) {
     const value = number(ensure.maxErrorRate, join(path, "maxErrorRate"), out);
     if (value !== undefined) {
-      result.push(`errorRate <= ${value}%`);
+      result.push({ expression: `errorRate <= ${value}%`, at: join(path, "maxErrorRate") });
       out.warnings.push(
         `${path}.maxErrorRate: loadlab's errorRate counts failed requests including 4xx/5xx responses; ` +
           `Artillery counts virtual users that hit a network error`,

@@ -14,6 +14,7 @@ import {
   rejectUnknownKeys,
   secondsToDuration,
 } from "./artillery_common.ts";
+import { listOrigin, tagOrigin } from "./artillery_paths.ts";
 import { convertRequest, type FlowContext } from "./artillery_request.ts";
 
 /** Steps a `loop` may write out at most (count x steps), so a typo cannot build a giant flow. */
@@ -55,13 +56,16 @@ function convertStep(step: unknown, path: string, ctx: FlowContext, out: Collect
   if (action === "think") {
     const thinkPath = join(path, "think");
     noteFractionalThink(step.think, thinkPath, out);
-    return [{ think: secondsToDuration(step.think, thinkPath, out) }];
+    const think = { think: secondsToDuration(step.think, thinkPath, out) };
+    return [tagOrigin(out.origins, think, { at: path, keys: { think: thinkPath } })];
   }
   if (!action) return [undefined];
   const converted = convertRequest(step[action], join(path, action), ctx, out);
   if (converted === undefined) return [undefined];
   const capture = converted.capture?.length ? { capture: converted.capture } : {};
-  return [{ [action]: converted.request, ...capture }];
+  // A step's `capture` is the request's in the script (`get.capture`), beside it in the experiment.
+  const origin = { at: path, keys: { capture: join(join(path, action), "capture") } };
+  return [tagOrigin(out.origins, { [action]: converted.request, ...capture }, origin)];
 }
 
 /** The start of the one warning about fractional think times (it is given once per script). */
@@ -150,11 +154,21 @@ function convertScenario(scenario: unknown, i: number, used: Set<string>, ctx: F
     out.warnings.push(`${path}: weight 0, never run by Artillery; left out`);
     return undefined;
   }
-  const steps = scenario.flow.flatMap((step, j) => convertStep(step, join(join(path, "flow"), j), ctx, out));
+  // The script's step of each converted one: a loop's copies are named at the loop.
+  const stepPaths: string[] = [];
+  const steps = scenario.flow.flatMap((step, j) => {
+    const converted = convertStep(step, join(join(path, "flow"), j), ctx, out);
+    stepPaths.push(...converted.map(() => join(join(path, "flow"), j)));
+    return converted;
+  });
+  tagOrigin(out.origins, steps, listOrigin(join(path, "flow"), stepPaths));
   if (!steps.some((s) => s !== undefined && !("think" in s))) {
     out.issues.push({ path: join(path, "flow"), message: "a flow needs at least one request" });
   }
-  return { name: uniqueName(String(scenario.name ?? `scenario ${i}`), used), weight, steps };
+  const flow = { name: uniqueName(String(scenario.name ?? `scenario ${i}`), used), weight, steps };
+  const keys: Record<string, string> = { steps: join(path, "flow"), data: "config.payload" };
+  for (const key of ["name", "weight"]) if (scenario[key] !== undefined) keys[key] = join(path, key);
+  return tagOrigin(out.origins, flow, { at: path, keys });
 }
 
 /** Artillery does not require unique names; loadlab reports per flow and phase, so repeats get a suffix. */

@@ -6,6 +6,7 @@
  * their own, as the phases' (artillery_phases.ts) and the ensure checks' (artillery_ensure.ts) are.
  */
 import { type Collector, isRecord, join, rejectUnknownKeys } from "./artillery_common.ts";
+import { tagOrigin } from "./artillery_paths.ts";
 
 const PAYLOAD_KEYS = ["path", "fields", "order", "skipHeader"];
 
@@ -38,13 +39,16 @@ export function convertPayload(payload: unknown, out: Collector) {
       message: `expected random or sequence, found ${JSON.stringify(one.order)}`,
     });
   }
+  const source = {
+    file: one.path,
+    fields: fields as string[],
+    order: one.order === "sequence" ? "sequential" : "random",
+    ...(one.skipHeader === true ? { skipHeader: true } : {}),
+  };
+  // The source's keys are the payload's, but for its file (`path` in the script).
+  const keys = { file: join(path, "path") };
   return {
-    source: {
-      file: one.path,
-      fields: fields as string[],
-      order: one.order === "sequence" ? "sequential" : "random",
-      ...(one.skipHeader === true ? { skipHeader: true } : {}),
-    },
+    source: tagOrigin(out.origins, source, { at: path, keys, mirrors: true }),
     fields: fields as string[],
   };
 }

@@ -15,6 +15,7 @@ import {
   secondsToDuration,
 } from "./artillery_common.ts";
 import { uniqueName } from "./artillery_flow.ts";
+import { listOrigin, type Origin, tagOrigin } from "./artillery_paths.ts";
 
 const PHASE_KEYS = ["name", "duration", "arrivalRate", "rampTo", "arrivalCount", "pause", "maxVusers"];
 
@@ -47,11 +48,36 @@ export function convertPhases(phases: unknown, out: Collector): Record<string, u
         });}
     }
     const name = uniqueName(typeof phase.name === "string" ? phase.name : `phase ${i}`, used);
-    return { name, ...phaseRate(phase, path, out) };
+    return tagOrigin(out.origins, { name, ...phaseRate(phase, path, out) }, phaseOrigin(phase, path));
   });
+  tagOrigin(
+    out.origins,
+    load.phases,
+    listOrigin("config.phases", phases.map((_, i) => join("config.phases", i))),
+  );
   const maxConnections = connectionCap(caps, phases.length, out);
   if (maxConnections !== undefined) load.maxConnections = maxConnections;
-  return load;
+  const keys = {
+    timeout: "config.http.timeout",
+    ...(caps.length > 0 ? { maxConnections: caps[0].path } : {}),
+  };
+  return tagOrigin(out.origins, load, { at: "config.phases", keys });
+}
+
+/** Where a phase's keys came from: its duration and rate from `pause`, `arrivalRate` or `arrivalCount`. */
+function phaseOrigin(phase: Record<string, unknown>, path: string): Origin {
+  const from = phase.pause !== undefined
+    ? "pause"
+    : phase.arrivalCount !== undefined
+    ? "arrivalCount"
+    : "arrivalRate";
+  const keys: Record<string, string> = {
+    duration: join(path, phase.pause !== undefined ? "pause" : "duration"),
+    rate: join(path, from),
+    rampTo: join(path, "rampTo"),
+  };
+  if (typeof phase.name === "string") keys.name = join(path, "name");
+  return { at: path, keys };
 }
 
 /** Duration and rate of one phase: `pause`, `arrivalRate` (+ `rampTo`) or `arrivalCount`. */

@@ -12,6 +12,7 @@
  */
 import { artilleryEndpointName, type EndpointNaming } from "./artillery_endpoints.ts";
 import { type Collector, isRecord, join, rejectUnknownKeys } from "./artillery_common.ts";
+import { listOrigin, tagOrigin } from "./artillery_paths.ts";
 
 /** `config.variables`: a value to substitute, or the number of values of a list (refused when used). */
 export type Variables = Map<string, { value: string | number | boolean } | { listLength: number }>;
@@ -120,12 +121,26 @@ function toPath(url: unknown, path: string, ctx: FlowContext, out: Collector): s
   return ctx.basePath + (filled.startsWith("/") ? filled : `/${filled}`);
 }
 
-/** Merges default and step headers; the step wins, names compared without case as HTTP does. */
-function mergeHeaders(defaults: Record<string, string>, own: Record<string, string> | undefined) {
+/**
+ * Merges default and step headers; the step wins, names compared without case as HTTP does. Each header
+ * keeps its origin: the step's `headers` or `config.defaults.headers`.
+ */
+function mergeHeaders(
+  defaults: Record<string, string>,
+  own: Record<string, string> | undefined,
+  path: string,
+  out: Collector,
+) {
   const merged: Record<string, string> = {};
+  const keys: Record<string, string> = {};
   const ownNames = new Set(Object.keys(own ?? {}).map((k) => k.toLowerCase()));
-  for (const [k, v] of Object.entries(defaults)) if (!ownNames.has(k.toLowerCase())) merged[k] = v;
-  return { ...merged, ...own };
+  for (const [k, v] of Object.entries(defaults)) {
+    if (ownNames.has(k.toLowerCase())) continue;
+    merged[k] = v;
+    keys[k] = join("config.defaults.headers", k);
+  }
+  const at = own === undefined ? "config.defaults.headers" : path;
+  return tagOrigin(out.origins, { ...merged, ...own }, { at, keys, mirrors: true });
 }
 
 /** One request step as a loadlab request and its captures; undefined (and an issue) when malformed. */
@@ -146,7 +161,7 @@ export function convertRequest(spec: unknown, path: string, ctx: FlowContext, ou
   const own = spec.headers === undefined
     ? undefined
     : scalarMap(spec.headers, join(path, "headers"), ctx, out);
-  const headers = mergeHeaders(ctx.defaultHeaders, own);
+  const headers = mergeHeaders(ctx.defaultHeaders, own, join(path, "headers"), out);
   if (Object.keys(headers).length > 0) request.headers = headers;
   if (spec.json !== undefined && spec.body !== undefined) {
     out.issues.push({ path: join(path, "body"), message: "give json or body, not both" });
@@ -156,6 +171,13 @@ export function convertRequest(spec: unknown, path: string, ctx: FlowContext, ou
     const body = typeof spec.body === "string" ? spec.body : JSON.stringify(spec.body);
     request.body = String(fill(body, join(path, "body"), ctx, out));
   }
+  // The request's keys as the script names them; a name not given is made from the url.
+  const keys = {
+    path: join(path, "url"),
+    query: join(path, "qs"),
+    name: join(path, spec.name ? "name" : "url"),
+  };
+  tagOrigin(out.origins, request, { at: path, keys, mirrors: true });
   return { request, capture: convertCaptures(spec.capture, join(path, "capture"), out) };
 }
 
@@ -163,18 +185,22 @@ export function convertRequest(spec: unknown, path: string, ctx: FlowContext, ou
 function convertCaptures(value: unknown, path: string, out: Collector) {
   if (value === undefined) return undefined;
   const list = Array.isArray(value) ? value : [value];
-  return list.map((c, i) => {
+  const paths: string[] = [];
+  const captures = list.flatMap((c, i) => {
     const at = Array.isArray(value) ? join(path, i) : path;
     if (!isRecord(c) || typeof c.as !== "string") {
       out.issues.push({ path: at, message: "expected a capture such as {json: $.token, as: token}" });
-      return undefined;
+      return [];
     }
     rejectUnknownKeys(c, at, CAPTURE_KEYS, out);
     const kinds = ["json", "header", "regexp"].filter((k) => typeof c[k] === "string");
     if (kinds.length !== 1) {
       out.issues.push({ path: at, message: "a capture takes one of json, header or regexp (a string)" });
-      return undefined;
+      return [];
     }
-    return Object.fromEntries(Object.entries(c).filter(([k]) => CAPTURE_KEYS.includes(k)));
-  }).filter((c) => c !== undefined);
+    paths.push(at);
+    const read = Object.fromEntries(Object.entries(c).filter(([k]) => CAPTURE_KEYS.includes(k)));
+    return [tagOrigin(out.origins, read, { at, mirrors: true })];
+  });
+  return tagOrigin(out.origins, captures, listOrigin(path, paths));
 }

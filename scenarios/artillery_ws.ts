@@ -9,6 +9,7 @@
  * HTTP scenarios.
  */
 import { type Collector, isRecord, rejectUnknownKeys } from "./artillery_common.ts";
+import { listOrigin, tagOrigin } from "./artillery_paths.ts";
 import { unrollWs, wsFlowNeeded, wsFlowOf } from "./artillery_ws_flow.ts";
 import { MAX_STORM_THINK_MS } from "../runner/http/ws/config.ts";
 
@@ -40,15 +41,20 @@ export function convertWsScenarios(
     return { ws: {} };
   }
   const steps = unrollWs(scenario.flow, out);
-  if (wsFlowNeeded(scenario.flow)) return { flows: [wsFlowOf(steps, target)] };
+  if (wsFlowNeeded(scenario.flow)) return { flows: [wsFlowOf(steps, target, out)] };
   const messages: string[] = [];
   const thinkAfterMs: number[] = [];
   // The think step at which each message's pause went past a storm's longest, if one did.
   const overAt: string[] = [];
+  // The script's send of each message, and the first think of the pause after it (else the send).
+  const sendAt: string[] = [];
+  const thinkAt: string[] = [];
   for (const { at, step } of steps) {
     if (step.ws?.send !== undefined) {
       messages.push(step.ws.send);
       thinkAfterMs.push(0);
+      sendAt.push(`${at}.send`);
+      thinkAt.push(`${at}.send`);
     } else if (messages.length === 0) {
       out.issues.push({
         path: at,
@@ -56,6 +62,7 @@ export function convertWsScenarios(
       });
     } else {
       const k = messages.length - 1;
+      if (thinkAt[k] === sendAt[k]) thinkAt[k] = `${at}.think`;
       if ((thinkAfterMs[k] += step.thinkMs ?? 0) > MAX_STORM_THINK_MS) overAt[k] ??= `${at}.think`;
     }
   }
@@ -76,12 +83,13 @@ export function convertWsScenarios(
     // A think after the last send only keeps the connection open; Artillery counts nothing for it.
     thinkAfterMs.pop();
   }
-  return {
-    ws: {
-      path: `${target.pathname}${target.search}`,
-      messages,
-      messagesPerConnection: messages.length,
-      ...(thinkAfterMs.some((ms) => ms > 0) ? { thinkAfterMs } : {}),
-    },
+  const ws = {
+    path: `${target.pathname}${target.search}`,
+    messages: tagOrigin(out.origins, messages, listOrigin("scenarios[0].flow", sendAt)),
+    messagesPerConnection: messages.length,
+    ...(thinkAfterMs.some((ms) => ms > 0)
+      ? { thinkAfterMs: tagOrigin(out.origins, thinkAfterMs, listOrigin("scenarios[0].flow", thinkAt)) }
+      : {}),
   };
+  return { ws: tagOrigin(out.origins, ws, { at: "scenarios[0].flow", keys: { path: "config.target" } }) };
 }

@@ -11,6 +11,7 @@
  */
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../validation/duration.ts";
 import { type Collector, isRecord, join, nonNegative, rejectUnknownKeys } from "./artillery_common.ts";
+import { listOrigin, tagOrigin } from "./artillery_paths.ts";
 
 /** Most steps one virtual user's flow may have once loops are unrolled. */
 const MAX_STEPS = 10_000;
@@ -48,11 +49,27 @@ export function unrollWs(flow: unknown[], out: Collector): UnrolledStep[] {
   return steps;
 }
 
-/** The flow of a virtual user: a connect to `target`'s path, its steps, a close. */
-export function wsFlowOf(steps: readonly UnrolledStep[], target: URL): Record<string, unknown> {
+/**
+ * The flow of a virtual user: a connect to `target`'s path, its steps, a close; each step tagged with
+ * the script's (the connect with `config.target`, the close with the flow's end).
+ */
+export function wsFlowOf(
+  steps: readonly UnrolledStep[],
+  target: URL,
+  out: Collector,
+): Record<string, unknown> {
   const connect = { ws: { connect: `${target.pathname}${target.search}` } };
   const file = steps.map(({ step }) => step.thinkMs === undefined ? step : { think: `${step.thinkMs}ms` });
-  return { name: "artillery", steps: [connect, ...file, { ws: { close: true } }] };
+  const paths = ["config.target", ...steps.map(({ at }) => at), "scenarios[0].flow"];
+  const all = tagOrigin(
+    out.origins,
+    [connect, ...file, { ws: { close: true } }],
+    listOrigin("scenarios[0].flow", paths),
+  );
+  return tagOrigin(out.origins, { name: "artillery", steps: all }, {
+    at: "scenarios[0]",
+    keys: { steps: "scenarios[0].flow" },
+  });
 }
 
 function walk(flow: unknown[], path: string, steps: UnrolledStep[], out: Collector): void {
@@ -67,7 +84,11 @@ function walk(flow: unknown[], path: string, steps: UnrolledStep[], out: Collect
     } else if ("send" in step || "wait" in step) {
       const key = "send" in step ? "send" : "wait";
       rejectUnknownKeys(step, at, [key], out);
-      steps.push({ at, step: readStep(step[key], key, join(at, key), out) });
+      const keys = { ws: join(at, key), capture: join(join(at, key), "capture") };
+      steps.push({
+        at,
+        step: tagOrigin(out.origins, readStep(step[key], key, join(at, key), out), { at, keys }),
+      });
     } else if ("think" in step) {
       rejectUnknownKeys(step, at, ["think"], out);
       const seconds = nonNegative(step.think, join(at, "think"), out) ?? 0;
@@ -109,7 +130,9 @@ function walk(flow: unknown[], path: string, steps: UnrolledStep[], out: Collect
 /** One `send` or `wait` as a ws step: its payload, its match, its captures. */
 function readStep(params: unknown, key: "send" | "wait", at: string, out: Collector): UnrolledStep["step"] {
   const text = (v: unknown) => typeof v === "string" ? v : JSON.stringify(v);
-  if (key === "send" && !readsAnswer(params)) return { ws: { send: text(params) } };
+  if (key === "send" && !readsAnswer(params)) {
+    return { ws: tagOrigin(out.origins, { send: text(params) }, { at }) };
+  }
   if (!isRecord(params)) {
     out.issues.push({ path: at, message: "expected capture and/or match to wait for a message" });
     return {};
@@ -121,6 +144,8 @@ function readStep(params: unknown, key: "send" | "wait", at: string, out: Collec
   const match = params.match === undefined ? {} : readMatch(params.match, join(at, "match"), out);
   const capture = params.capture === undefined ? [] : readCaptures(params.capture, join(at, "capture"), out);
   const ws = key === "send" ? { send: text(params.payload), match } : { wait: match };
+  // The script's `payload` is the step's `send`; its `match` is a wait step's `wait`.
+  tagOrigin(out.origins, ws, { at, keys: { send: join(at, "payload"), wait: join(at, "match") } });
   return { ws, ...(capture.length > 0 ? { capture } : {}) };
 }
 
@@ -134,11 +159,14 @@ function readMatch(match: unknown, at: string, out: Collector): Record<string, u
     rejectUnknownKeys(match, at, ["json", "value", "strict"], out);
     const value = match.value;
     if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") {
-      return { json: match.json, equals: value };
+      return tagOrigin(out.origins, { json: match.json, equals: value }, {
+        at,
+        keys: { json: join(at, "json"), equals: join(at, "value") },
+      });
     }
   } else if (isRecord(match) && typeof match.regexp === "string") {
     rejectUnknownKeys(match, at, ["regexp", "strict"], out);
-    return { regexp: match.regexp };
+    return tagOrigin(out.origins, { regexp: match.regexp }, { at, keys: { regexp: join(at, "regexp") } });
   }
   out.issues.push({
     path: at,
@@ -150,7 +178,8 @@ function readMatch(match: unknown, at: string, out: Collector): Record<string, u
 /** Artillery's captures (`json` or `regexp`, with `as`) as a step's captures. */
 function readCaptures(capture: unknown, at: string, out: Collector): Record<string, unknown>[] {
   const list = Array.isArray(capture) ? capture : [capture];
-  return list.flatMap((c, k) => {
+  const paths: string[] = [];
+  const captures = list.flatMap((c, k) => {
     const path = Array.isArray(capture) ? join(at, k) : at;
     if (
       !isRecord(c) || typeof c.as !== "string" || (typeof c.json !== "string" && typeof c.regexp !== "string")
@@ -160,6 +189,9 @@ function readCaptures(capture: unknown, at: string, out: Collector): Record<stri
     }
     rejectUnknownKeys(c, path, ["json", "regexp", "group", "as"], out);
     const from = typeof c.json === "string" ? { json: c.json } : { regexp: c.regexp };
-    return [{ ...from, ...(typeof c.group === "number" ? { group: c.group } : {}), as: c.as }];
+    paths.push(path);
+    const read = { ...from, ...(typeof c.group === "number" ? { group: c.group } : {}), as: c.as };
+    return [tagOrigin(out.origins, read, { at: path, mirrors: true })];
   });
+  return tagOrigin(out.origins, captures, listOrigin(at, paths));
 }

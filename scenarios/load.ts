@@ -8,13 +8,15 @@
  * machine (scenarios/plan_preflight.ts: target files and programs, the open-file limit the caller read).
  * The experiment is planned once (twice with `--only`, which picks from a file checked in full). Each
  * step that finds problems throws one `ExperimentError` with all of them, so nothing starts and the
- * command prints every line at once. `loadExperiment` is the first half (up to the `quick:` check), for
+ * command prints every line at once. An Artillery script's conversion issues wait for validation and
+ * are thrown with its issues, and every step's issues are named at the script's own paths
+ * (scenarios/artillery_paths.ts). `loadExperiment` is the first half (up to the `quick:` check), for
  * what reads a file without planning it. `loadRunnable` also gives the experiment as it will run (the
  * overrides applied, as YAML) from the same parse, for results.json: the text is parsed once.
  */
-import { validate } from "../validation/mod.ts";
-import { ArtilleryError } from "./artillery_common.ts";
-import { artilleryToExperiment, isArtilleryScript } from "./artillery.ts";
+import { type Issue, validate } from "../validation/mod.ts";
+import { importArtillery, isArtilleryScript } from "./artillery.ts";
+import { type OriginTable, scriptIssues } from "./artillery_paths.ts";
 import { ExperimentError } from "./experiment_error.ts";
 import { applyOverrides } from "./overrides.ts";
 import { planExperiment } from "./plan.ts";
@@ -95,7 +97,25 @@ export interface Runnable {
 
 /** `loadPlan` with the experiment as it runs, from one parse of `text`. */
 export function loadRunnable(text: string, opts: LoadPlanOptions = {}): Runnable {
-  const { experiment: read, ranSource, notes } = readExperiment(text, opts);
+  const read = readExperiment(text, opts);
+  if (!read.script) return planRunnable(read, opts);
+  try {
+    return planRunnable(read, opts);
+  } catch (err) {
+    // What the later steps find in an imported script is named at the script's paths, as its own issues are.
+    if (!(err instanceof ExperimentError)) throw err;
+    throw new ExperimentError(scriptIssues([], err.issues, read.script.origins), {
+      file: opts.file,
+      cause: err,
+    });
+  }
+}
+
+/** The steps after validation, for `loadRunnable`: data and gRPC files read, planned, checked, cut. */
+function planRunnable(
+  { experiment: read, ranSource, notes }: ReturnType<typeof readExperiment>,
+  opts: LoadPlanOptions,
+): Runnable {
   // External targets run in the file's folder, as data files are read from it (none for a preset).
   const loaded = opts.file === undefined
     ? read
@@ -145,19 +165,24 @@ export function loadExperiment(text: string, opts: LoadOptions = {}): Experiment
   return readExperiment(text, opts).experiment;
 }
 
-/** `loadExperiment` with the experiment as it runs and the import's notes (`Runnable`). */
+/**
+ * `loadExperiment` with the experiment as it runs and the import's notes (`Runnable`); for an Artillery
+ * script, its conversion's issues and where its converted parts came from.
+ */
 function readExperiment(
   text: string,
   opts: LoadOptions,
-): Omit<Runnable, "plan"> & { experiment: Experiment } {
+): Omit<Runnable, "plan"> & { experiment: Experiment; script?: ScriptImport } {
   const parsed = parseDocument(text);
   if (!parsed.ok) throw new ExperimentError(parsed.issues, { file: opts.file });
-  const { doc, notes } = fromArtillery(parsed.value, opts);
+  const { doc, notes, script } = fromArtillery(parsed.value, opts);
   const overridden = applyOverrides(doc, opts);
-  if (!overridden.ok) throw new ExperimentError(overridden.issues, { file: opts.file });
-  const experiment = abortingThresholds(validateExperiment(overridden.value, opts), opts.abortOnFail);
+  if (!overridden.ok) {
+    throw new ExperimentError([...script?.issues ?? [], ...overridden.issues], { file: opts.file });
+  }
+  const experiment = abortingThresholds(validateExperiment(overridden.value, opts, script), opts.abortOnFail);
   const changed = opts.quick || (opts.set?.length ?? 0) > 0 || Object.keys(opts.targets ?? {}).length > 0;
-  if (!changed || isArtilleryScript(parsed.value)) return { experiment, ranSource: null, notes };
+  if (!changed || script) return { experiment, ranSource: null, notes, script };
   const { quick: _quick, ...ran } = overridden.value as Record<string, unknown>;
   return { experiment, ranSource: stringify(ran, { lineWidth: 0 }), notes };
 }
@@ -169,22 +194,36 @@ function abortingThresholds(exp: Experiment, abort: LoadOptions["abortOnFail"]):
   return { ...exp, thresholds: exp.thresholds.map((t) => ({ ...t, abortOnFail: true, ...delay })) };
 }
 
-/** An Artillery script becomes the experiment it describes (so --set and --target apply to it). */
-function fromArtillery(doc: unknown, opts: LoadOptions): { doc: unknown; notes: string[] } {
-  if (!isArtilleryScript(doc)) return { doc, notes: [] };
-  try {
-    const { experiment, notes } = artilleryToExperiment(doc, { file: opts.file });
-    return { doc: experiment, notes };
-  } catch (err) {
-    if (err instanceof ArtilleryError) throw new ExperimentError(err.issues, { file: opts.file, cause: err });
-    throw err;
-  }
+/** An imported Artillery script's own issues, and the script's path of each converted part. */
+interface ScriptImport {
+  issues: Issue[];
+  origins: OriginTable;
 }
 
-/** Validates an experiment object (already parsed); also checks the `quick:` section when not applied. */
-function validateExperiment(input: unknown, opts: LoadOptions): Experiment {
+/**
+ * An Artillery script becomes the experiment it describes (so --set and --target apply to it), even with
+ * issues: they are reported with the experiment's own, so one run names every problem of the script.
+ */
+function fromArtillery(
+  doc: unknown,
+  opts: LoadOptions,
+): { doc: unknown; notes: string[]; script?: ScriptImport } {
+  if (!isArtilleryScript(doc)) return { doc, notes: [] };
+  const { experiment, notes, issues, origins } = importArtillery(doc, { file: opts.file });
+  return { doc: experiment, notes, script: { issues, origins } };
+}
+
+/**
+ * Validates an experiment object (already parsed); also checks the `quick:` section when not applied. A
+ * script's issues come first, then the experiment's at the script's paths.
+ */
+function validateExperiment(input: unknown, opts: LoadOptions, script?: ScriptImport): Experiment {
   const result = validate(experimentSchema, input);
-  if (!result.ok) throw new ExperimentError(result.issues, { file: opts.file, cause: result.error });
+  const found = result.ok ? [] : result.issues;
+  const issues = script ? scriptIssues(script.issues, found, script.origins) : found;
+  if (!result.ok || issues.length > 0) {
+    throw new ExperimentError(issues, { file: opts.file, cause: result.ok ? undefined : result.error });
+  }
   if (!opts.quick && result.data.quick !== undefined) {
     // A broken quick: section should fail now, not the first time someone passes --quick.
     const quick = applyOverrides(input, { quick: true });

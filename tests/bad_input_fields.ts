@@ -455,7 +455,20 @@ export const FIELDS: Case[] = [
   {
     name: "artillery arrivalRate over the cap",
     yaml: (c) => artillery(c.url, "{ duration: 10, arrivalRate: 1000000000 }"),
-    names: [/phases\[0\]\.rate: rate must be at most 10,000,000/],
+    names: [/config\.phases\[0\]\.arrivalRate: rate must be at most 10,000,000/],
+  },
+  {
+    name: "artillery script with problems of the import and of the experiment it becomes",
+    yaml: (c) =>
+      artillery(c.url, "{ duration: 2, arrivalRate: -3 }").replace(
+        '- get: { url: "/" }',
+        '- get: { url: "/", headers: { Content-Length: "5" } }\n      - think: abc',
+      ),
+    names: [
+      /config\.phases\[0\]\.arrivalRate: expected a number >= 0/,
+      /scenarios\[0\]\.flow\[1\]\.think: expected seconds/,
+      /scenarios\[0\]\.flow\[0\]\.get\.headers\.Content-Length: .*drop the header/,
+    ],
   },
 ];
 
