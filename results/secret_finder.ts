@@ -21,8 +21,11 @@ import type { ResultsFile } from "./schema.ts";
  */
 const SECRET_NAME =
   /token|key|secret|passw|pwd|auth|cookie|credential|session|signature|(?:^|[^a-z])(?:sig|pass)(?:$|[^a-z])/i;
-/** `scheme://user:password@`: the password group. */
-export const URL_USERINFO = /([a-z][a-z0-9+.-]*:\/\/[^\s/@:?#]*:)([^\s/@?#]+)@/gi;
+/**
+ * `scheme://user:password@`: the password group. A scheme is at most 32 characters (real ones are short),
+ * so a long run of letters is not read to its end once from each of its letters.
+ */
+export const URL_USERINFO = /([a-z][a-z0-9+.-]{0,31}:\/\/[^\s/@:?#]*:)([^\s/@?#]+)@/gi;
 /**
  * `?name=value` / `&name=value` in a URL or a path; a `{{ placeholder }}` (spaces and all) is one piece of
  * a value, so a templated step label is read whole.
