@@ -71,21 +71,41 @@ interface Cell {
 
 function interleaved(exp: Experiment, targets: string[], loads: string[]): Cell[] {
   const cells: Cell[] = [];
+  const byLoad = loads.map((load) => ({ load, ...pointOrder(exp, targets, load) }));
   for (let repeat = 0; repeat < exp.repeats; repeat++) {
-    for (const load of loads) {
-      const byTarget = new Map(targets.map((t) => [t, pointsOf(exp, t, load)]));
-      const order = new Map<string, Point>();
-      for (const points of byTarget.values()) for (const p of points) order.set(JSON.stringify(p), p);
+    for (const { load, order, byTarget } of byLoad) {
       for (const [key, point] of order) {
         for (const target of targets) {
-          if (byTarget.get(target)!.some((p) => JSON.stringify(p) === key)) {
-            cells.push({ target, load, point, repeat });
-          }
+          if (byTarget.get(target)!.has(key)) cells.push({ target, load, point, repeat });
         }
       }
     }
   }
   return cells;
+}
+
+/**
+ * A load's sweep points in first-seen order over its targets, and each target's points as a set of keys:
+ * a point is looked up, not searched for (a sweep of 10,000 values searched its list for each of them,
+ * seconds of planning).
+ */
+function pointOrder(
+  exp: Experiment,
+  targets: string[],
+  load: string,
+): { order: Map<string, Point>; byTarget: Map<string, Set<string>> } {
+  const order = new Map<string, Point>();
+  const byTarget = new Map<string, Set<string>>();
+  for (const target of targets) {
+    const keys = new Set<string>();
+    for (const point of pointsOf(exp, target, load)) {
+      const key = JSON.stringify(point);
+      keys.add(key);
+      if (!order.has(key)) order.set(key, point);
+    }
+    byTarget.set(target, keys);
+  }
+  return { order, byTarget };
 }
 
 function sequential(exp: Experiment, targets: string[], loads: string[]): Cell[] {

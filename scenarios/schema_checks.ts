@@ -37,7 +37,7 @@ export function checkExperiment(exp: ExperimentFields): CheckIssue[] {
   const targetNames = Object.keys(exp.targets);
   const loadNames = Object.keys(exp.loads);
   const refer = (path: Path, name: string | undefined, names: string[], what: string) => {
-    if (name === undefined || names.includes(name)) return;
+    if (name === undefined || setOf(names).has(name)) return;
     const guess = nearest(name, names);
     add(
       path,
@@ -79,7 +79,10 @@ export function checkExperiment(exp: ExperimentFields): CheckIssue[] {
     refer(["thresholds", i, "target"], t.target, targetNames, "target");
     refer(["thresholds", i, "load"], t.load, loadNames, "load");
   });
-  for (const [name, target] of Object.entries(exp.targets)) checkUpstreams(exp, name, target, add, refer);
+  const clean = new Set<string>();
+  for (const [name, target] of Object.entries(exp.targets)) {
+    checkUpstreams(exp, { name, target, names: targetNames, clean }, add, refer);
+  }
   for (const [name, target] of Object.entries(exp.targets)) checkProfile(["targets", name], target, add);
   for (const limit of ["setupTimeout", "teardownTimeout"] as const) {
     if (exp[limit] !== undefined && exp.script === undefined) {
@@ -139,7 +142,8 @@ function checkSearch(exp: ExperimentFields, add: Add, refer: Refer): void {
     );
   }
   refer(["search", "load"], search.load, loadNames, "load");
-  search.targets?.forEach((t, j) => refer(["search", "targets", j], t, Object.keys(exp.targets), "target"));
+  const targetNames = Object.keys(exp.targets);
+  search.targets?.forEach((t, j) => refer(["search", "targets", j], t, targetNames, "target"));
   const load = search.load ?? loadNames[0];
   if (!(load in exp.loads)) return;
   for (const message of parameterProblems(search.parameter, pick(exp, search.targets, [load]))) {
@@ -262,16 +266,19 @@ function targetFieldProblems(field: string, targets: Array<[string, FileTarget]>
   return problems;
 }
 
+/**
+ * A proxy's named upstream: a known target, and no cycle. `names` are the targets' names, read once for
+ * the file (read again for each of 10,000 targets, they took 15 s); `clean` the names whose chain is
+ * known to end, so a long chain is walked once rather than once for each target on it.
+ */
 function checkUpstreams(
   exp: ExperimentFields,
-  name: string,
-  target: FileTarget,
+  at: { name: string; target: FileTarget; names: string[]; clean: Set<string> },
   add: Add,
   refer: Refer,
 ): void {
-  const names = Object.keys(exp.targets);
-  let path: Path = ["targets", name];
-  let current: FileTarget = target;
+  let path: Path = ["targets", at.name];
+  let current: FileTarget = at.target;
   while (current.kind === "proxy") {
     path = [...path, "upstream"];
     const upstream: string | FileTarget = current.upstream;
@@ -279,21 +286,50 @@ function checkUpstreams(
       current = upstream;
       continue;
     }
-    if (!names.includes(upstream)) return refer(path, upstream, names, "target");
-    const cycle = cycleFrom(exp, upstream, [name]);
+    if (!Object.hasOwn(exp.targets, upstream)) return refer(path, upstream, at.names, "target");
+    const cycle = cycleFrom(exp, upstream, at.name, at.clean);
     if (cycle) return add(path, `upstreams form a cycle: ${cycle.join(" -> ")}`);
     return;
   }
 }
 
-/** The chain of named upstreams from `name` back to one already seen, or undefined. */
-function cycleFrom(exp: ExperimentFields, name: string, seen: string[]): string[] | undefined {
-  if (seen.includes(name)) return [...seen, name];
-  let current: FileTarget | undefined = exp.targets[name];
+/**
+ * The chain of named upstreams from `first` through `name` back to one already seen, or undefined; a
+ * chain that ends puts its names in `clean`.
+ */
+function cycleFrom(
+  exp: ExperimentFields,
+  name: string,
+  first: string,
+  clean: Set<string>,
+): string[] | undefined {
+  const seen = [first];
+  const seenSet = new Set(seen);
+  for (let next: string | undefined = name; next !== undefined && !clean.has(next);) {
+    if (seenSet.has(next)) return [...seen, next];
+    seen.push(next);
+    seenSet.add(next);
+    next = namedUpstream(exp.targets[next]);
+  }
+  for (const n of seen) clean.add(n);
+  return undefined;
+}
+
+/** The target name a target's upstream chain (through inline proxy specs) ends at, if any. */
+function namedUpstream(target: FileTarget | undefined): string | undefined {
+  let current = target;
   while (current?.kind === "proxy") {
     const upstream: string | FileTarget = current.upstream;
-    if (typeof upstream === "string") return cycleFrom(exp, upstream, [...seen, name]);
+    if (typeof upstream === "string") return upstream;
     current = upstream;
   }
   return undefined;
+}
+
+/** Names as a set, made once per list: a list of 10,000 names is searched as often as it is long. */
+const nameSets = new WeakMap<readonly string[], Set<string>>();
+function setOf(names: readonly string[]): Set<string> {
+  let set = nameSets.get(names);
+  if (set === undefined) nameSets.set(names, set = new Set(names));
+  return set;
 }
