@@ -10,7 +10,7 @@ import { terminalSafe } from "../validation/terminal_text.ts";
 import type { RunResult, ThresholdResult } from "../results/mod.ts";
 import type { GateResult } from "../results/baseline_gate.ts";
 import { flaggedRuns } from "../results/conclude/run_verdict.ts";
-import { answeredStatuses, noResponse } from "../results/conclude/responses.ts";
+import { answeredStatuses, noResponse, requestSendsOf } from "../results/conclude/responses.ts";
 
 export const EXIT = {
   ok: 0,
@@ -110,9 +110,11 @@ function runsWithoutResponse(runs: RunResult[]): RunResult[] {
 function noResponseLine(command: string, runs: RunResult[], failed: RunResult[]): string {
   if (runs.filter((r) => !r.probe).length === 1) {
     const statuses = answeredStatuses(failed[0]);
-    const what = statuses === null
-      ? "no response at all: every request failed or was cut unanswered"
-      : `no successful call: the server answered every call with gRPC status ${statuses}`;
+    const what = statuses !== null
+      ? `no successful call: the server answered every call with gRPC status ${statuses}`
+      : requestSendsOf(failed[0]) === 0
+      ? "no session completed: every session failed, none sent a request"
+      : "no response at all: every request failed or was cut unanswered";
     return `loadlab ${command}: ${what} (${errorSummary(failed)})${stuckNote(failed)}`;
   }
   const each = failed.map((r) => {

@@ -21,7 +21,12 @@ import { cacheBypassSentence } from "../report/cache_bypass.ts";
 import { renderChecks } from "../report/text.ts";
 import { runVerdict } from "../results/conclude/run_verdict.ts";
 import { achievedAbove, formatShare, sendFacts } from "../results/conclude/send_counts.ts";
-import { measuredSuccessRate, sampledLatency } from "../results/conclude/responses.ts";
+import {
+  measuredSuccessRate,
+  requestSendsOf,
+  sampledLatency,
+  sessionsEnded,
+} from "../results/conclude/responses.ts";
 import { drainedNote, unfinishedNote } from "../results/conclude/served_rate.ts";
 import { busyMachineNote } from "../results/conclude/machine_change.ts";
 
@@ -81,7 +86,9 @@ export function formatEta(ms: number): string {
  */
 export function summaryLine(run: RunResult): string {
   const f = sendFacts(run);
-  const rate = f.requestedRps === null
+  const rate = requestSendsOf(run) === 0 && sessionsEnded(run) > 0
+    ? `${formatNumber(sessionsPerSec(run), 1)} sessions/s, no HTTP request`
+    : f.requestedRps === null
     ? `${formatNumber(run.rps, 1)} req/s`
     : `${formatNumber(run.rps, 1)} of ${formatNumber(f.requestedRps, 0)} req/s requested` +
       `${achievedAbove(run) ? " (above requested)" : ""}, sent ${formatCount(f.sent)}, ` +
@@ -101,4 +108,9 @@ export function summaryLine(run: RunResult): string {
     // The profiler's cost is in these numbers (docs/PROFILES.md).
     ...(run.profiles?.length ? ["(profiled)"] : []),
   ].join("  ");
+}
+
+/** Sessions ended a second over the load window (a script whose sessions sent no HTTP request). */
+function sessionsPerSec(run: RunResult): number {
+  return run.durationSec > 0 ? sessionsEnded(run) / run.durationSec : 0;
 }

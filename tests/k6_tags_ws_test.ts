@@ -59,6 +59,9 @@ Deno.test("k6/ws: messages echoed by the built-in target, handlers, timers and p
     assertEquals(m.ws_msgs_received.thresholds, { "count==12": { ok: true } });
     ok(m.ws_connecting.values.max > 0 && m.ws_ping.values.max > 0, JSON.stringify(m.ws_ping));
     assertEquals([m.checks.values.passes, m.checks.values.fails], [4, 0]);
+    // Its sessions are what it measured: no "nothing measured" beside them, no success rate of no request.
+    ok(/\d[\d.]* sessions\/s, no HTTP request[^\n]*success - /.test(text), text);
+    ok(!text.includes("nothing measured"), text);
   }));
 
 Deno.test("k6/timers: an iteration ends after its timers fired, their checks counted", () =>

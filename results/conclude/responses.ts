@@ -16,7 +16,9 @@
  *   latency of the service the target gives; the success rate counts them as failures too.
  * - "nothing measured": the run sent nothing after its warm-up (`sendsOf` = 0): a count load whose every
  *   request fell in the warm-up, a run stopped before its first send. Its success rate is no statistic
- *   (`measuredSuccessRate` is NaN, printed "-"), not the 0 the schema stores.
+ *   (`measuredSuccessRate` is NaN, printed "-"), not the 0 the schema stores. Not said of a script whose
+ *   sessions ended having opened WebSocket connections of their own (k6/ws): they measured sessions,
+ *   handshakes and messages, with no HTTP request to count.
  * - "no success": responses came back and the success rate is 0 (not one 2xx or 3xx: a 404 for every
  *   request, so the run measured the wrong path). Not said when every response was a 5xx ("server
  *   errors 100%" says it).
@@ -43,6 +45,14 @@ export function sendsOf(run: RunResult): number {
   return run.requests + errorCount(run) + run.droppedSends + (run.unfinished ?? 0);
 }
 
+/**
+ * The sends that were requests: a session's own failure (`script`, the error a session that threw is
+ * counted under) sent none. 0 for a script whose every session failed before, or without, a request.
+ */
+export function requestSendsOf(run: RunResult): number {
+  return sendsOf(run) - (run.errors.script ?? 0);
+}
+
 /** Every error of a run, any kind. */
 export function errorCount(run: RunResult): number {
   return Object.values(run.errors).reduce((a: number, n) => a + (n ?? 0), 0);
@@ -50,12 +60,22 @@ export function errorCount(run: RunResult): number {
 
 /** True when the run sent nothing after its warm-up (nor dropped a send): not one request was measured. */
 export function nothingMeasured(run: RunResult): boolean {
-  return sendsOf(run) === 0;
+  return sendsOf(run) === 0 && !sessionsOwnWork(run);
+}
+
+/** Sessions ended that opened WebSocket connections of their own (a k6/ws script): work with no request. */
+export function sessionsOwnWork(run: RunResult): boolean {
+  return sessionsEnded(run) > 0 && (run.ws?.handshakes ?? 0) > 0;
+}
+
+/** The run's script or flow sessions that ended, completed or failed. */
+export function sessionsEnded(run: RunResult): number {
+  return (run.flows ?? []).reduce((a, f) => a + f.completed + f.failed, 0);
 }
 
 /** The success rate to print: the run's own, or NaN ("-") when nothing was measured. */
 export function measuredSuccessRate(run: RunResult): number {
-  return nothingMeasured(run) ? Number.NaN : run.successRate;
+  return requestSendsOf(run) === 0 ? Number.NaN : run.successRate;
 }
 
 /** True when the run meant to send and not one response came back (any error kind, TLS included). */

@@ -85,6 +85,7 @@ import {
   errorKindsText,
   noResponse,
   nothingMeasured,
+  requestSendsOf,
   sendsOf,
   SERVER_ERROR_FLAG_SHARE,
   serverErrorResponses,
@@ -120,6 +121,11 @@ function failedLabel(run: RunResult): string {
   if (unsolicited > 0) {
     return `failed: no answer its rule takes, ${unsolicited.toLocaleString("en-US")} other messages came ` +
       `(${errorKindsText(run)})`;
+  }
+  // Every session failed before or without a request (a script that throws, a k6/ws handler): no request
+  // went unanswered, the script's own code failed.
+  if (requestSendsOf(run) === 0) {
+    return `failed: every session failed, none sent a request (${errorKindsText(run)})`;
   }
   return `failed: no response (${errorKindsText(run)})`;
 }
@@ -176,7 +182,10 @@ export function runVerdict(run: RunResult): RunVerdict {
   const sessions = sessionsFlag(run);
   if (sessions) flags.push(sessions);
   // `failed` says every request got no answer: `lost` and `errors` would repeat it with a number.
-  const shown = failed ? flags.filter((f) => f.kind !== "lost" && f.kind !== "errors") : flags;
+  // Nor, when every session failed with no request, "no session completed".
+  const repeated = new Set(failed ? ["lost", "errors"] : []);
+  if (failed && requestSendsOf(run) === 0) repeated.add("no session completed");
+  const shown = flags.filter((f) => !repeated.has(f.kind));
   return {
     ok: shown.length === 0,
     flags: shown,

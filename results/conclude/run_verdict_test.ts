@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { makeCpuSleepQuick } from "../../tests/fixtures/make_results.ts";
-import { makeRun } from "../../tests/fixtures/make_run.ts";
+import { makeRun, WS_NOTHING } from "../../tests/fixtures/make_run.ts";
 import { runVerdict } from "./run_verdict.ts";
+import { measuredSuccessRate } from "./responses.ts";
 import { achievedAbove, droppedShare, formatShare, sendFacts } from "./send_counts.ts";
 import type { RunResult } from "../schema.ts";
 
@@ -91,4 +92,28 @@ Deno.test("a run steered by hand is flagged with its changes; a replayed schedul
   assert.equal(steered.label, "steered: rate 400/s at 1.0s, pause at 2.0s, resume at 2.5s and 1 more");
   const replayed = runVerdict({ ...run, steering: steering.map((c) => ({ ...c, by: "replay" as const })) });
   assert.equal(replayed.label, "ok");
+});
+
+Deno.test("a script whose sessions did WebSocket work of their own measured them; an empty one measured nothing", () => {
+  const flow = { name: "ws.js", sessions: 40, completed: 40, failed: 0, sessionMs: null, steps: [] };
+  const noRequest = clean({
+    requests: 0,
+    rps: 0,
+    targetRps: null,
+    errors: {},
+    droppedSends: 0,
+    flows: [flow],
+  });
+  const withWs = { ...noRequest, ws: { ...WS_NOTHING, handshakes: 40, messagesSent: 40 } } as RunResult;
+  assert.equal(runVerdict(withWs).label, "ok");
+  assert.ok(Number.isNaN(measuredSuccessRate(withWs)), "no request: no success rate");
+  assert.equal(runVerdict(noRequest).label, "nothing measured: no request was sent");
+  // Every session threw without a request: the script failed, no request went unanswered.
+  const threw = {
+    ...withWs,
+    errors: { script: 40 },
+    flows: [{ ...flow, completed: 0, failed: 40 }],
+  } as RunResult;
+  assert.equal(runVerdict(threw).label, "failed: every session failed, none sent a request (script 40)");
+  assert.ok(Number.isNaN(measuredSuccessRate(threw)));
 });
