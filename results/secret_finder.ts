@@ -13,6 +13,7 @@
  */
 import { parse as parseYaml } from "yaml";
 import type { ResultsFile } from "./schema.ts";
+import { withEnvSnapshot, YAML_DEBUG_VARIABLES } from "../system/env_snapshot.ts";
 
 /**
  * Names of headers, query parameters, variables and flags whose values are secrets: signed URLs carry
@@ -275,11 +276,21 @@ export function parseSource(source: string | undefined): unknown {
   if (parsedSources.has(source)) return parsedSources.get(source);
   let parsed: unknown;
   try {
-    parsed = parseYaml(source, { maxAliasCount: 100 });
+    // Merge keys (`<<: *base`) read as the experiment loader reads them, so its data can stand for this.
+    const options = { maxAliasCount: 100, merge: true };
+    parsed = withEnvSnapshot(YAML_DEBUG_VARIABLES, () => parseYaml(source, options));
   } catch {
     parsed = undefined;
   }
+  rememberSource(source, parsed);
+  return parsed;
+}
+
+/**
+ * `source` as the experiment loader parsed it (scenarios/load.ts), so its results are redacted without
+ * parsing it again: for a flow of 100,000 steps, a parse is seconds and hundreds of megabytes.
+ */
+export function rememberSource(source: string, parsed: unknown): void {
   if (parsedSources.size >= 4) parsedSources.clear();
   parsedSources.set(source, parsed);
-  return parsed;
 }

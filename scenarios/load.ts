@@ -31,6 +31,7 @@ import { anchorTargets } from "./schema_targets.ts";
 import { dirname } from "node:path";
 import { anchorScript } from "./script_source.ts";
 import { stringify } from "yaml";
+import { rememberSource } from "../results/secret_finder.ts";
 import { grpcCallsOf } from "./grpc/experiment.ts";
 import { grpcFlowsOf } from "./grpc/flow_steps.ts";
 
@@ -175,6 +176,7 @@ function readExperiment(
 ): Omit<Runnable, "plan"> & { experiment: Experiment; script?: ScriptImport } {
   const parsed = parseDocument(text);
   if (!parsed.ok) throw new ExperimentError(parsed.issues, { file: opts.file });
+  rememberSource(text, parsed.value);
   const { doc, notes, script } = fromArtillery(parsed.value, opts);
   const overridden = applyOverrides(doc, opts);
   if (!overridden.ok) {
@@ -184,7 +186,9 @@ function readExperiment(
   const changed = opts.quick || (opts.set?.length ?? 0) > 0 || Object.keys(opts.targets ?? {}).length > 0;
   if (!changed || script) return { experiment, ranSource: null, notes, script };
   const { quick: _quick, ...ran } = overridden.value as Record<string, unknown>;
-  return { experiment, ranSource: stringify(ran, { lineWidth: 0 }), notes };
+  const ranSource = stringify(ran, { lineWidth: 0 });
+  rememberSource(ranSource, ran);
+  return { experiment, ranSource, notes };
 }
 
 /** The experiment with `--abort-on-fail` applied to every threshold (unchanged without the flag). */

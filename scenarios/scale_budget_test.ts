@@ -5,7 +5,9 @@
  * quadratic fails here on any machine, busy or not.
  */
 import assert from "node:assert/strict";
-import { loadExperiment } from "./load.ts";
+import process from "node:process";
+import { parseSource } from "../results/secret_finder.ts";
+import { loadExperiment, loadRunnable } from "./load.ts";
 import { planExperiment } from "./plan.ts";
 import { checkExperiment } from "./schema_checks.ts";
 import { experimentObject } from "./schema_object.ts";
@@ -81,4 +83,33 @@ Deno.test("plan: a sweep of 2,000 values encodes each point a few times, not onc
     JSON.stringify = stringify;
   }
   assert.ok(encoded <= 4_000 * 10, `points were encoded ${encoded} times`);
+});
+
+/** Reads of `process.env` while `fn` runs: the `yaml` package's debug switches are read through it. */
+function envReads(fn: () => void): number {
+  const real = process.env;
+  let reads = 0;
+  process.env = new Proxy(real, {
+    get(target, key) {
+      reads++;
+      return Reflect.get(target, key);
+    },
+  });
+  try {
+    fn();
+  } finally {
+    process.env = real;
+  }
+  return reads;
+}
+
+Deno.test("load: a flow of 2,000 steps is parsed once, reading the environment a few times, not per token", () => {
+  const steps = Array.from({ length: 2_000 }, () => "      - ws: { send: hi }").join("\n");
+  const text = `name: steps\ntargets:\n  t: { kind: builtin }\n${LOAD}flows:\n  - name: f\n    steps:\n` +
+    `      - ws: { connect: /ws/echo }\n${steps}\n`;
+  const loading = envReads(() => loadRunnable(text, { preflight: false }));
+  assert.ok(loading <= 10, `loading read the environment ${loading} times`);
+  // Redacting its results takes the loader's parse: a second one would read the switches again.
+  assert.equal(envReads(() => parseSource(text)), 0);
+  assert.equal((parseSource(text) as { flows: { steps: unknown[] }[] }).flows[0].steps.length, 2_001);
 });

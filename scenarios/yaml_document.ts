@@ -8,6 +8,7 @@
  */
 import { type Document, isScalar, LineCounter, parseDocument as parseYamlDocument, visit } from "yaml";
 import type { Issue } from "../validation/mod.ts";
+import { withEnvSnapshot, YAML_DEBUG_VARIABLES } from "../system/env_snapshot.ts";
 
 /** A value, or every problem found. */
 export type Result<T> = { ok: true; value: T } | { ok: false; issues: Issue[] };
@@ -27,7 +28,10 @@ export function parseDocument(text: string): Result<unknown> {
   // seconds for a file of a few thousand loads); `duplicateKey` does it with a set per map.
   const lineCounter = new LineCounter();
   // YAML 1.1 merge keys (`<<: *base`), which Artillery scripts and hand-written files use to share fields.
-  const doc = parseYamlDocument(text, { prettyErrors: true, uniqueKeys: false, lineCounter, merge: true });
+  const doc = withEnvSnapshot(
+    YAML_DEBUG_VARIABLES,
+    () => parseYamlDocument(text, { prettyErrors: true, uniqueKeys: false, lineCounter, merge: true }),
+  );
   const syntax = syntaxIssue(doc, lineCounter);
   if (syntax !== undefined) return { ok: false, issues: [syntax] };
   const expanded = expandAliases(doc);
