@@ -96,8 +96,12 @@ function metricOf(t: MetricPart, sec: number): K6Metric {
   switch (t.kind) {
     case "trend": {
       const sorted = Float64Array.from(t.values).sort();
-      const at = (q: number) =>
-        sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+      // As k6's trend sink: between the two values around rank q(n - 1), linearly ([1, 3] has median 2).
+      const at = (q: number) => {
+        if (sorted.length === 0) return 0;
+        const rank = q * (sorted.length - 1), low = Math.floor(rank);
+        return sorted[low] + (sorted[Math.ceil(rank)] - sorted[low]) * (rank - low);
+      };
       return {
         type: "trend",
         contains: t.time ? "time" : "default",

@@ -66,3 +66,16 @@ Deno.test("a time trend (new Trend(name, true), k6/ws's ws_connecting) shows dur
   ok(/connect_time\.*: avg=3\.92ms min=3\.92ms/.test(text), text);
   ok(/plain_trend\.*: avg=0\.768864 min=0\.768864$/m.test(text), text);
 });
+
+Deno.test("a trend's median and percentiles lie between its values as k6's do, not on the next value up", async () => {
+  collectK6Metrics();
+  const two = new Trend("two_values"), ten = new Trend("ten_values");
+  two.add(1), two.add(3);
+  for (let v = 1; v <= 10; v++) ten.add(v);
+  flushMetrics();
+  const metrics = await k6CustomMetrics(1);
+  deepStrictEqual([metrics.two_values.values.med, metrics.two_values.values["p(90)"]], [2, 2.8]);
+  const t = metrics.ten_values.values;
+  const rounded = [t.min, t.med, t["p(90)"], t["p(95)"], t.max].map((v) => Math.round(v * 1e9) / 1e9);
+  deepStrictEqual(rounded, [1, 5.5, 9.1, 9.55, 10]);
+});
