@@ -23,6 +23,21 @@ const flowStepSchema = z.union([
   z.strictObject({ grpc: grpcStepSchema, ...requestStepFields }),
 ]);
 
+/**
+ * Most steps one flow may have: a session runs its flow again until its load ends, so a longer flow is
+ * a generated file, not a session, and its checks and plan cost time and memory in proportion (a flow of
+ * 100,000 steps took seconds and hundreds of megabytes before any load). Artillery's unrolled loops too.
+ */
+export const MAX_FLOW_STEPS = 10_000;
+
+/** The problem of a flow of `count` steps: over `MAX_FLOW_STEPS`, with the fix. */
+export function flowLengthProblem(count: number): string | undefined {
+  if (count <= MAX_FLOW_STEPS) return undefined;
+  return `a flow has at most ${MAX_FLOW_STEPS.toLocaleString("en-US")} steps, found ` +
+    `${count.toLocaleString("en-US")}: write the part that repeats once (a session runs its flow again ` +
+    "until its load ends), or split it into flows";
+}
+
 /** A session of requests on one connection (an Artillery scenario); arrivals pick flows by weight. */
 export const flowSpecSchema = z.strictObject({
   ...flowFields,
@@ -30,6 +45,8 @@ export const flowSpecSchema = z.strictObject({
     (steps) => steps.some((s) => "request" in s || "ws" in s || "grpc" in s),
     "a flow needs at least one request, ws or grpc step",
   ).superRefine((steps, ctx) => {
+    const tooLong = flowLengthProblem(steps.length);
+    if (tooLong !== undefined) return void ctx.addIssue({ code: "custom", message: tooLong });
     for (const issue of wsStepIssues(steps)) ctx.addIssue({ code: "custom", ...issue });
   }),
 });

@@ -113,3 +113,14 @@ Deno.test("load: a flow of 2,000 steps is parsed once, reading the environment a
   assert.equal(envReads(() => parseSource(text)), 0);
   assert.equal((parseSource(text) as { flows: { steps: unknown[] }[] }).flows[0].steps.length, 2_001);
 });
+
+Deno.test("load: a flow past 10,000 steps is refused at its path with the limit and the fix", () => {
+  const flow = (n: number) =>
+    `name: steps\ntargets:\n  t: { kind: builtin }\n${LOAD}flows:\n  - name: f\n    steps:\n` +
+    Array.from({ length: n }, () => "      - get: /json").join("\n") + "\n";
+  assert.equal(loadExperiment(flow(10_000)).flows![0].steps.length, 10_000);
+  assert.throws(
+    () => loadExperiment(flow(10_001), { file: "x.yml" }),
+    /flows\[0\]\.steps: a flow has at most 10,000 steps, found 10,001: write the part that repeats once/,
+  );
+});

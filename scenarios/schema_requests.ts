@@ -11,7 +11,7 @@ import { flowFields, requestStepFields } from "../runner/session_schema.ts";
 import { wsActionFields, wsActionRules, wsStepIssues } from "../runner/ws_step_spec.ts";
 import { grpcStepFields } from "../runner/grpc_step_spec.ts";
 import { splitCall } from "../runner/http/grpc/schema.ts";
-import type { FlowSpec } from "../runner/flow_spec.ts";
+import { flowLengthProblem, type FlowSpec } from "../runner/flow_spec.ts";
 import { endpointNameProblem, headerRules, pathProblem, ruleOf, tagRules } from "../runner/request_rules.ts";
 
 /** How a duration is described in errors and in the JSON Schema. */
@@ -249,6 +249,8 @@ export const flowSchema = z.strictObject({
   /** The data source (top-level `data:`) whose rows fill this flow's sessions, one row each. */
   data: z.string().min(1).optional(),
   steps: z.array(flowStepSchema).min(1, "a flow needs at least one step").superRefine((steps, ctx) => {
+    const tooLong = flowLengthProblem(steps.length);
+    if (tooLong !== undefined) return void ctx.addIssue({ code: "custom", message: tooLong });
     for (const issue of wsStepIssues(steps)) ctx.addIssue({ code: "custom", ...issue });
   }),
 }).meta({ id: "flow" });
