@@ -61,13 +61,35 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+/** Bidi marks, embeddings, overrides and isolates: each reorders the text after it on its line. */
+const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** `\u202e` for U+202E: a bidi control as the text that names it. */
+function bidiEscape(c: string): string {
+  return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+}
+
 /**
- * JSON that is safe inside a `<script>` element: `<` cannot start `</script>` or `<!--`, and no bidi
- * override or line separator is written literally (results/json_text.ts).
+ * `text` with each bidi control written as its escape (`\u202e`), shown as such: a name in a results file
+ * holding U+202E reversed the rest of its line, so `actual: 3.31 ms` read `sm 13.3`.
+ */
+export function visibleBidi(text: string): string {
+  return text.replace(BIDI_CONTROLS, bidiEscape);
+}
+
+/**
+ * JSON that is safe inside a `<script>` element: `<` cannot start `</script>` or `<!--`, and no line
+ * separator is written literally (results/json_text.ts). Each bidi control becomes its escape as text
+ * (`visibleBidi`), since the page shows the strings it embeds.
  */
 export function jsonForScript(value: unknown): string {
+  // JSON.stringify writes bidi controls literally and only inside strings, where `\\` is one backslash.
+  const json = JSON.stringify(value).replace(/</g, "\\u003c").replace(
+    BIDI_CONTROLS,
+    (c) => `\\${bidiEscape(c)}`,
+  );
   // Invisible characters (U+2028 and U+2029 among them, which end a line in old JavaScript) escaped.
-  return escapeInvisible(JSON.stringify(value).replace(/</g, "\\u003c"));
+  return escapeInvisible(json);
 }
 
 /** Script text that cannot end its element early; `<\/` means the same as `</` in JS strings and regexes. */
@@ -165,7 +187,7 @@ export function htmlPage(p: PageParts): string {
 <meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
-${p.meta ?? ""}<title>${escapeHtml(p.title)}</title>
+${p.meta ?? ""}<title>${escapeHtml(visibleBidi(p.title))}</title>
 <style>${PAGE_CSS}</style>
 </head>
 <body>

@@ -67,6 +67,19 @@ Deno.test("jsonForScript escapes every '<' and line separators", () => {
   assert.deepEqual(JSON.parse(out), { a: "</script><!-- \u2028" });
 });
 
+Deno.test("a bidi control in any text reaches the page as its visible escape, never reordering a line", () => {
+  // U+202E in a threshold's expression reversed the rest of its line: "actual: 3.31 ms" read "sm 13.3".
+  const results = makeSeed000(1, 5);
+  results.experiment.name = "cache\u202e-burst";
+  results.thresholds[0].expression = "p99 < 500ms \u202e\u2066\u200f";
+  const page = renderReport(results);
+  assert(!/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/.test(page), "no bidi control in the page text");
+  assert.match(page, /<title>cache\\u202e-burst — loadlab report<\/title>/);
+  const data = embeddedData(page);
+  assert.equal(data.experiment.name, "cache\\u202e-burst");
+  assert.equal(data.thresholds[0].expression, "p99 < 500ms \\u202e\\u2066\\u200f");
+});
+
 Deno.test("a 50-run experiment with 250 ms intervals stays within 1.5 MB", () => {
   const page = renderReport(makeLargeExperiment(50, 60));
   const sizeBytes = new TextEncoder().encode(page).length;
