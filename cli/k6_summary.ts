@@ -14,7 +14,7 @@ import { basename, dirname, resolve } from "node:path";
 import { sessionScriptPath } from "../runner/script/k6/k6_file.ts";
 import { k6RuleHolds, k6SummaryData } from "../results/export/k6_summary.ts";
 import { k6Experiment } from "../scenarios/k6_options.ts";
-import { k6CustomMetrics } from "../runner/script/k6/metrics_channel.ts";
+import { k6CustomMetrics, percentileStats } from "../runner/script/k6/metrics_channel.ts";
 import { type K6SummaryData, renderK6Summary } from "../results/export/k6_summary_text.ts";
 import type { ResultsFile } from "../results/mod.ts";
 import { errorText } from "../runner/script/script_module.ts";
@@ -49,7 +49,12 @@ export async function k6Summaries(source: string, results: ResultsFile): Promise
   opened.host.close();
   const mapped = k6Experiment(opened.exports.options ?? {});
   const rules = mapped.ok ? mapped.value.afterRun : [];
-  const custom = await k6CustomMetrics(results.runs.reduce((a, r) => a + r.durationSec, 0));
+  const trendStats = opened.exports.options?.summaryTrendStats;
+  const stats = [...rules.map((r) => r.rule), ...(Array.isArray(trendStats) ? trendStats.map(String) : [])];
+  const custom = await k6CustomMetrics(
+    results.runs.reduce((a, r) => a + r.durationSec, 0),
+    percentileStats(stats),
+  );
   let failed = 0;
   const runs = results.runs.map((run) => {
     const data = k6SummaryData(results, run);

@@ -72,9 +72,9 @@ function judge(nowMs: number): AbortedBy | null {
   for (const r of live) {
     const total = totals.get(r.metric);
     if (nowMs < r.delayMs || total === undefined) continue;
-    const values = metricOf(total, Math.max(nowMs, 1) / 1000).values;
-    if (k6RuleHolds(values, r.rule)) continue;
     const stat = /^\s*([a-z]+(?:\([\d.]+\))?)/.exec(r.rule)?.[1] ?? "";
+    const values = metricOf(total, Math.max(nowMs, 1) / 1000, percentileStats([stat])).values;
+    if (k6RuleHolds(values, r.rule)) continue;
     failed = { threshold: `${r.metric}: ${r.rule}`, atSec: nowMs / 1000, actual: values[stat] ?? 0 };
     return failed;
   }
@@ -82,17 +82,31 @@ function judge(nowMs: number): AbortedBy | null {
 }
 
 /** Stops listening; the custom metrics as k6's summary metrics, rates over `durationSec`. */
-export async function k6CustomMetrics(durationSec: number): Promise<Record<string, K6Metric>> {
+export async function k6CustomMetrics(
+  durationSec: number,
+  percentiles: readonly string[] = [],
+): Promise<Record<string, K6Metric>> {
   // The last parts a worker sent may still be on their way: one turn of the event loop for them.
   await new Promise((resolve) => setTimeout(resolve, 10));
   listening?.close();
   listening = null;
   const out: Record<string, K6Metric> = {};
-  for (const t of totals.values()) out[t.name] = metricOf(t, durationSec > 0 ? durationSec : 1);
+  for (const t of totals.values()) out[t.name] = metricOf(t, durationSec > 0 ? durationSec : 1, percentiles);
   return out;
 }
 
-function metricOf(t: MetricPart, sec: number): K6Metric {
+/**
+ * The `p(N)` stats among `stats` (threshold rules such as `p(99.9)<100`, summaryTrendStats): a trend
+ * computes them beside its own, as k6 computes any percentile a rule or the summary names.
+ */
+export function percentileStats(stats: readonly string[]): string[] {
+  const named = stats.map((s) => /^\s*(p\((\d+(?:\.\d+)?)\))/.exec(s)).filter((m) =>
+    m !== null && Number(m[2]) <= 100
+  );
+  return named.map((m) => m![1]);
+}
+
+function metricOf(t: MetricPart, sec: number, percentiles: readonly string[] = []): K6Metric {
   switch (t.kind) {
     case "trend": {
       const sorted = Float64Array.from(t.values).sort();
@@ -102,19 +116,17 @@ function metricOf(t: MetricPart, sec: number): K6Metric {
         const rank = q * (sorted.length - 1), low = Math.floor(rank);
         return sorted[low] + (sorted[Math.ceil(rank)] - sorted[low]) * (rank - low);
       };
-      return {
-        type: "trend",
-        contains: t.time ? "time" : "default",
-        values: {
-          avg: t.count > 0 ? t.sum / t.count : 0,
-          min: sorted[0] ?? 0,
-          med: at(0.5),
-          max: sorted[sorted.length - 1] ?? 0,
-          "p(90)": at(0.9),
-          "p(95)": at(0.95),
-          "p(99)": at(0.99),
-        },
+      const values: Record<string, number> = {
+        avg: t.count > 0 ? t.sum / t.count : 0,
+        min: sorted[0] ?? 0,
+        med: at(0.5),
+        max: sorted[sorted.length - 1] ?? 0,
+        "p(90)": at(0.9),
+        "p(95)": at(0.95),
+        "p(99)": at(0.99),
       };
+      for (const stat of percentiles) values[stat] = at(Number(stat.slice(2, -1)) / 100);
+      return { type: "trend", contains: t.time ? "time" : "default", values };
     }
     case "counter":
       return { type: "counter", contains: "default", values: { count: t.sum, rate: t.sum / sec } };

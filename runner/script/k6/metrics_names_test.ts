@@ -6,7 +6,8 @@
  */
 import { deepStrictEqual, ok, throws } from "node:assert/strict";
 import { Counter, flushMetrics, Gauge, type MetricPart, METRICS_CHANNEL, Rate, Trend } from "./metrics.ts";
-import { collectK6Metrics, k6CustomMetrics } from "./metrics_channel.ts";
+import { collectK6Metrics, k6CustomMetrics, percentileStats } from "./metrics_channel.ts";
+import { k6RuleHolds } from "../../../results/export/k6_summary.ts";
 import { renderK6Summary } from "../../../results/export/k6_summary_text.ts";
 
 Deno.test("custom metric names outside k6's rule are refused when the metric is made", () => {
@@ -78,4 +79,16 @@ Deno.test("a trend's median and percentiles lie between its values as k6's do, n
   const t = metrics.ten_values.values;
   const rounded = [t.min, t.med, t["p(90)"], t["p(95)"], t.max].map((v) => Math.round(v * 1e9) / 1e9);
   deepStrictEqual(rounded, [1, 5.5, 9.1, 9.55, 10]);
+});
+
+Deno.test("a trend computes every percentile a rule or the summary names, as k6 judges p(50) and p(99.9)", async () => {
+  collectK6Metrics();
+  const t = new Trend("named_pcts");
+  for (let v = 1; v <= 1000; v++) t.add(v);
+  flushMetrics();
+  const stats = percentileStats(["p(99.9)<1000", " p(50) < 600", "avg<1", "p(101)<1", "count>1"]);
+  deepStrictEqual(stats, ["p(99.9)", "p(50)"]);
+  const values = (await k6CustomMetrics(1, stats)).named_pcts.values;
+  deepStrictEqual([values["p(50)"], Math.round(values["p(99.9)"] * 1e6) / 1e6], [500.5, 999.001]);
+  ok(k6RuleHolds(values, "p(99.9)<1000") && k6RuleHolds(values, "p(50)<600"), JSON.stringify(values));
 });
