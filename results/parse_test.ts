@@ -118,3 +118,19 @@ Deno.test("parseResultsFile refuses a histogram encoding it cannot read, by its 
   }
   assert.ok(parseResultsFile(JSON.parse(fixture)).ok, "the fixture as written reads");
 });
+
+Deno.test("parseResultsFile refuses a negative count, naming its path", () => {
+  // A run of -5 requests and -100 responses of status 200 was drawn as such, its verdict 'lost 0, errors 0%'.
+  for (
+    const spoil of [(j: any) => j.runs[0].requests = -5, (j: any) => j.runs[0].statusCodes["200"] = -100]
+  ) {
+    const json = JSON.parse(JSON.stringify(makeSeed000(1, 5)));
+    spoil(json);
+    const parsed = parseResultsFile(json);
+    assert.ok(!parsed.ok);
+    assert.match(
+      parsed.problem,
+      /^runs\[0\](\.requests|\.statusCodes\["200"\]): a count is 0 or more; restore the file loadlab wrote \(found -/,
+    );
+  }
+});

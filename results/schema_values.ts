@@ -82,8 +82,10 @@ export const ERROR_KINDS = [
 
 /** A float that JSON.stringify wrote as null (NaN, Infinity): read back as "no value". */
 export const num = z.number().nullable().transform((v) => v ?? Number.NaN);
+/** Why a negative count is refused: it would be drawn and judged as if it were one. */
+const NEGATIVE_COUNT = "a count is 0 or more; restore the file loadlab wrote";
 /** A counter; null (a file written by hand, or an older writer) reads as 0. */
-export const count = z.number().nullable().transform((v) => v ?? 0);
+export const count = z.number().min(0, NEGATIVE_COUNT).nullable().transform((v) => v ?? 0);
 /**
  * A histogram as results carry it: HdrHistogram's compressed base64 encoding of microseconds. One that
  * cannot be read is refused here, by its path, before a report or a gate adds it.
@@ -93,7 +95,7 @@ export const histogramEncoding = z.string().superRefine((encoded, ctx) => {
   if (problem !== null) ctx.addIssue({ code: "custom", message: problem });
 });
 /** Counts by key: status codes, error kinds. */
-export const counts = z.record(z.string(), z.number());
+export const counts = z.record(z.string(), z.number().min(0, NEGATIVE_COUNT));
 
 export const latencySummarySchema = z.looseObject({
   min: num,
