@@ -35,46 +35,57 @@ export interface Collector {
   origins?: Origins;
 }
 
-/** Why each Artillery feature is refused; the key is the property name as written in scripts. */
+/**
+ * Why each Artillery feature is refused, and what to do instead; the key is the property name as written
+ * in scripts. A script's JavaScript (hooks, functions, transforms) has no place in an imported file: a
+ * TypeScript session script (docs/SCRIPTS.md) is where such logic goes.
+ */
+const SCRIPT = "a TypeScript session script (docs/SCRIPTS.md)";
+const SESSION = `write the logic in ${SCRIPT}`;
 const UNSUPPORTED: Record<string, string> = {
   match: "Artillery's match is not converted; use an experiment file's expect: checks (docs/EXPERIMENTS.md)",
   expect: "the expect plugin is not converted; use an experiment file's expect: checks (docs/EXPERIMENTS.md)",
-  xpath: "XPath captures are not supported (json, header and regexp are)",
-  selector: "selector captures are not supported (json, header and regexp are)",
-  transform: "capture transforms run JavaScript; loadlab runs no script code",
-  strict: "strict captures are the only kind: a capture that finds nothing ends the session",
-  function: "runs a JavaScript function; loadlab runs no script code",
-  beforeRequest: "runs a JavaScript hook; loadlab runs no script code",
-  afterResponse: "runs a JavaScript hook; loadlab runs no script code",
-  beforeScenario: "runs a JavaScript hook; loadlab runs no script code",
-  afterScenario: "runs a JavaScript hook; loadlab runs no script code",
-  processor: "loads JavaScript hooks; loadlab runs no script code",
-  plugins: "Artillery plugins do not run in loadlab (only `ensure` and `metrics-by-endpoint` are understood)",
-  delimiter: "payload files are read as comma-separated CSV",
-  loadAll: "payloads with loadAll are not supported (one row per virtual user is)",
-  cast: "payload values are sent as written; cast is not supported",
-  skipEmptyLines: "payload files skip empty lines always",
-  tls: "TLS options are not supported by the import",
-  engine: "only the http engine is supported",
-  engines: "only the http engine is supported",
-  ifTrue: "conditional requests depend on captured values; not supported",
-  parallel: "parallel requests inside a virtual user are not supported",
-  ws: "WebSocket settings: only HTTP is supported",
-  socketio: "Socket.IO settings: only HTTP is supported",
-  send: "WebSocket steps: only HTTP is supported",
-  emit: "Socket.IO steps: only HTTP is supported",
-  connect: "WebSocket/Socket.IO steps: only HTTP is supported",
-  log: "prints during the run; loadlab has no per-request logging",
-  before: "runs a flow once before the load; not supported",
-  after: "runs a flow once after the load; not supported",
-  cookie: "per-request cookies are not supported (send a cookie header); Set-Cookie is kept per session",
-  auth: "basic auth objects are not supported (send an authorization header)",
-  form: "form bodies are not supported (use body with a content-type header)",
-  formData: "multipart bodies are not supported",
-  followRedirect: "redirect options are not supported (loadlab never follows redirects)",
-  gzip: "compression options are not supported (send an accept-encoding header)",
-  pool: "connection pools are not supported: imported scripts open one connection per virtual user",
-  maxSockets: "socket limits are not supported: imported scripts open one connection per virtual user",
+  xpath: "XPath captures are not imported: use a json, header or regexp capture",
+  selector: "selector captures are not imported: use a json, header or regexp capture",
+  transform: `capture transforms run JavaScript, which an imported script cannot: drop it, or ${SESSION}`,
+  strict: "every capture is strict here (one that finds nothing ends the session): drop strict",
+  function: `runs a JavaScript function, which an imported script cannot: drop it, or ${SESSION}`,
+  beforeRequest: `runs a JavaScript hook, which an imported script cannot: drop it, or ${SESSION}`,
+  afterResponse: `runs a JavaScript hook, which an imported script cannot: drop it, or ${SESSION}`,
+  beforeScenario: `runs a JavaScript hook, which an imported script cannot: drop it, or ${SESSION}`,
+  afterScenario: `runs a JavaScript hook, which an imported script cannot: drop it, or ${SESSION}`,
+  processor: `loads JavaScript hooks, which an imported script cannot: drop it, or ${SESSION}`,
+  plugins:
+    "Artillery plugins do not run in loadlab (only ensure and metrics-by-endpoint are read): drop this one",
+  delimiter: "payload files are read as comma-separated CSV: drop delimiter and give a comma-separated file",
+  loadAll: "payloads with loadAll are not imported (one row per virtual user is): drop loadAll",
+  cast: "payload values are sent as written: drop cast",
+  skipEmptyLines: "payload files always skip empty lines: drop skipEmptyLines",
+  tls: "TLS options are not imported: drop them",
+  engine: "only http scenarios, or a script whose one scenario is engine: ws, are imported: " +
+    "put a ws scenario in a script of its own, or drop this one",
+  engines: "engine plugins are not imported: drop them",
+  ifTrue: `conditional requests are not imported: drop ifTrue, or ${SESSION}`,
+  parallel: "parallel requests inside a virtual user are not imported: list them as steps, or send them " +
+    `with s.batch in ${SCRIPT}`,
+  ws: "ws handshake headers, subprotocols and TLS options are not imported: drop them",
+  socketio: "Socket.IO settings are not imported: drop them",
+  send:
+    "a WebSocket step runs in an engine: ws scenario, a script's only one: move it to a script of its own",
+  emit: "Socket.IO steps are not imported: rewrite the scenario as engine: ws with send steps, or drop it",
+  connect:
+    "a WebSocket step runs in an engine: ws scenario, a script's only one: move it to a script of its own",
+  log: "printing during the run is not imported: drop log",
+  before: `a flow run once before the load is not imported: drop it, or use setup() in ${SCRIPT}`,
+  after: `a flow run once after the load is not imported: drop it, or use teardown() in ${SCRIPT}`,
+  cookie: "per-request cookies are not imported: send a cookie header (Set-Cookie is kept per session)",
+  auth: "basic auth objects are not imported: send an authorization header",
+  form: "form bodies are not imported: use body with a content-type header",
+  formData: "multipart bodies are not imported: send the encoded body with its multipart content-type header",
+  followRedirect: "redirect options are not imported (loadlab never follows redirects): drop followRedirect",
+  gzip: "compression options are not imported: send an accept-encoding header",
+  pool: "connection pools are not imported (one connection per virtual user): drop pool",
+  maxSockets: "socket limits are not imported (one connection per virtual user): drop maxSockets",
 };
 
 /** Records one issue per key of `obj` that is not in `allowed`, with the reason when it is known. */
@@ -86,7 +97,8 @@ export function rejectUnknownKeys(
 ): void {
   for (const key of Object.keys(obj)) {
     if (allowed.includes(key)) continue;
-    const reason = UNSUPPORTED[key] ?? `"${key}" is not supported by loadlab's Artillery import`;
+    const reason = UNSUPPORTED[key] ??
+      `"${key}" is not read by loadlab's Artillery import: drop it (docs/EXPERIMENTS.md, "Artillery scripts", lists what is)`;
     out.issues.push({ path: join(path, key), message: reason });
   }
 }
