@@ -103,7 +103,13 @@ export async function loadResultsFile(path: string): Promise<ResultsFile> {
   try {
     data = JSON.parse(text);
   } catch (err) {
-    throw new ResultsFileError(`${path}: not JSON (${jsonErrorReason(err)})`, { cause: err });
+    throw new ResultsFileError(
+      `${path}: not JSON (${
+        jsonErrorReason(err)
+      }): give a results.json written by loadlab, whole (a run cut ` +
+        "short writes it at its end)",
+      { cause: err },
+    );
   }
   const parsed = parseResultsFile(data);
   if (!parsed.ok) throw new ResultsFileError(`${path}: not a loadlab results file: ${parsed.problem}`);

@@ -134,3 +134,17 @@ Deno.test("parseResultsFile refuses a negative count, naming its path", () => {
     );
   }
 });
+
+Deno.test("parseResultsFile refuses percentiles out of order by the first that falls, and reads a hair's rounding", () => {
+  const json = JSON.parse(JSON.stringify(makeSeed000(1, 5)));
+  json.runs[0].latencyMs.p99 = json.runs[0].latencyMs.p50 / 2;
+  const parsed = parseResultsFile(json);
+  assert.ok(!parsed.ok);
+  assert.match(
+    parsed.problem,
+    /^runs\[0\]\.latencyMs\.p99: percentiles rise from p2_5 to p9999, found p99 .* below p97_5 .*restore the file/,
+  );
+  const rounded = JSON.parse(JSON.stringify(makeSeed000(1, 5)));
+  rounded.runs[0].latencyMs.p95 = rounded.runs[0].latencyMs.p90 * (1 - 1e-12);
+  assert.ok(parseResultsFile(rounded).ok);
+});

@@ -97,6 +97,21 @@ export const histogramEncoding = z.string().superRefine((encoded, ctx) => {
 /** Counts by key: status codes, error kinds. */
 export const counts = z.record(z.string(), z.number().min(0, NEGATIVE_COUNT));
 
+/** The percentiles of a latency summary, lowest first: each at least the one before (`percentilesInOrder`). */
+const PERCENTILE_KEYS = [
+  "p2_5",
+  "p10",
+  "p25",
+  "p50",
+  "p75",
+  "p90",
+  "p95",
+  "p97_5",
+  "p99",
+  "p999",
+  "p9999",
+] as const;
+
 export const latencySummarySchema = z.looseObject({
   min: num,
   mean: num,
@@ -113,7 +128,34 @@ export const latencySummarySchema = z.looseObject({
   p999: num,
   p9999: num,
   max: num,
+}).superRefine((summary, ctx) => {
+  const problem = percentilesOutOfOrder(summary);
+  if (problem !== null) ctx.addIssue({ code: "custom", path: [problem.key], message: problem.message });
 });
+
+/**
+ * The first percentile below the one before it (a p99 under the p50 is no distribution: a report would
+ * draw it and a gate judge it as one), or null. Values with none recorded (NaN) are skipped.
+ */
+function percentilesOutOfOrder(
+  summary: Record<(typeof PERCENTILE_KEYS)[number], number>,
+): { key: string; message: string } | null {
+  let lastKey = "", last = -Infinity;
+  for (const key of PERCENTILE_KEYS) {
+    const v = summary[key];
+    if (!Number.isFinite(v)) continue;
+    // A hair below: a value rounded on its way through a merge is no disorder.
+    if (v < last - Math.abs(last) * 1e-9) {
+      return {
+        key,
+        message: `percentiles rise from p2_5 to p9999, found ${key} ${v} below ${lastKey} ${last}; ` +
+          "restore the file loadlab wrote",
+      };
+    }
+    lastKey = key, last = v;
+  }
+  return null;
+}
 
 /** The percentile fields of a latency summary (its known keys, without the pass-through ones). */
 export type LatencyKey = keyof typeof latencySummarySchema.shape;
