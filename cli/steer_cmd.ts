@@ -19,6 +19,12 @@ import {
 } from "../results/schema_steering.ts";
 import type { SteerState } from "../runner/steering.ts";
 import { terminalSafe } from "../validation/terminal_text.ts";
+import { FlagValues } from "./flag_values.ts";
+
+/** The control endpoint answers at once on a live run; a silent address must not keep steer waiting. */
+const STEER_TIMEOUT_MS = 10_000;
+/** A state with every change of a long steered run is a few KiB; more is not the endpoint's answer. */
+const MAX_ANSWER_BYTES = 1 << 20;
 
 export const STEER_HELP = `loadlab steer: change the load of a running run, attack or demo
 
@@ -51,8 +57,7 @@ export function runSteerCommand(argv: string[]): Promise<number> {
     }
     const { url, token } = controlUrlOf(address);
     const change = action === "status" ? null : changeOf(action, value);
-    const res = await send(url, token, change);
-    const body = await res.json().catch(() => null);
+    const { res, body } = await send(url, token, change);
     const answer = controlAnswer(res, body, change !== null);
     if (answer === null) {
       console.error(
@@ -81,6 +86,11 @@ function controlUrlOf(address: string): { url: URL; token: string } {
   } catch {
     throw new UsageError(`"${address}" is not a URL; give the dashboard URL the running command printed`);
   }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new UsageError(
+      "the URL must be http: or https:; give the dashboard URL the running command printed",
+    );
+  }
   const token = url.searchParams.get("token");
   if (!token) {
     throw new UsageError("the URL has no token: give the whole dashboard URL the running command printed");
@@ -101,19 +111,64 @@ function changeOf(action: string, value: string | undefined): Record<string, unk
         : `${action} takes no value`,
     );
   }
-  if (action === "rate") return { action, ratePerSec: Number(value), by: "terminal" };
-  if (action === "connections") return { action, connections: Number(value), by: "terminal" };
-  return { action, by: "terminal" };
+  if (value === undefined) return { action, by: "terminal" };
+  // Read as the load flags read them (-R, -c), so "0x10" or "" is refused here, not sent as 16 or 0.
+  const spec = { long: action, takesValue: true, example: "200" };
+  const flags = new FlagValues({
+    values: new Map([[action, [value]]]),
+    spelled: new Map([[action, action]]),
+    positionals: [],
+  }, [spec]);
+  if (action === "rate") return { action, ratePerSec: flags.rate(action), by: "terminal" };
+  return { action, connections: flags.positiveInt(action), by: "terminal" };
 }
 
-async function send(url: URL, token: string, change: Record<string, unknown> | null): Promise<Response> {
-  const headers: Record<string, string> = { [TOKEN_HEADER]: token };
+/**
+ * Sends the change (or asks the state) and reads the answer's JSON: null when it is not JSON or is over
+ * `MAX_ANSWER_BYTES`. The exchange has a time limit: a server that holds the connection, or answers
+ * without end, would otherwise keep the command waiting (and its memory growing) forever.
+ */
+async function send(
+  url: URL,
+  token: string,
+  change: Record<string, unknown> | null,
+): Promise<{ res: Response; body: unknown }> {
+  // identity: fetch would inflate a compressed answer ahead of the cap.
+  const headers: Record<string, string> = { [TOKEN_HEADER]: token, "accept-encoding": "identity" };
+  const signal = AbortSignal.timeout(STEER_TIMEOUT_MS);
   try {
-    if (change === null) return await fetch(url, { headers });
-    headers["content-type"] = "application/json";
-    return await fetch(url, { method: "POST", headers, body: JSON.stringify(change) });
+    const res = change === null ? await fetch(url, { headers, signal }) : await fetch(url, {
+      method: "POST",
+      headers: { ...headers, "content-type": "application/json" },
+      body: JSON.stringify(change),
+      signal,
+    });
+    return { res, body: await jsonCapped(res) };
   } catch (err) {
-    throw new UsageError(`cannot reach ${url.origin}: ${(err as Error).message} (is the run still going?)`);
+    const why = err instanceof DOMException && err.name === "TimeoutError"
+      ? `no answer within ${STEER_TIMEOUT_MS / 1000} s`
+      : (err as Error).message;
+    throw new UsageError(`cannot reach ${url.origin}: ${why} (is the run still going?)`);
+  }
+}
+
+/** The JSON of an answer of at most `MAX_ANSWER_BYTES`, else null. */
+async function jsonCapped(res: Response): Promise<unknown> {
+  const decoder = new TextDecoder();
+  let text = "";
+  let size = 0;
+  for await (const chunk of res.body ?? []) {
+    size += chunk.length;
+    if (size > MAX_ANSWER_BYTES) {
+      await res.body?.cancel().catch(() => {});
+      return null;
+    }
+    text += decoder.decode(chunk, { stream: true });
+  }
+  try {
+    return JSON.parse(text + decoder.decode());
+  } catch {
+    return null;
   }
 }
 

@@ -149,3 +149,62 @@ Deno.test("loadlab steer at a server that is not loadlab's dashboard: says so an
     await server.shutdown();
   }
 });
+
+Deno.test("loadlab steer reads its value before sending: NaN, hex, empty and full-width digits are exit 2 naming the value, nothing sent", async () => {
+  let requests = 0;
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => {
+    requests++;
+    return Response.json({ error: "should not be asked" }, { status: 400 });
+  });
+  try {
+    const url = `http://127.0.0.1:${server.addr.port}/?token=t`;
+    const cases = [
+      ["rate", "NaN"],
+      ["rate", "0x10"],
+      ["rate", ""],
+      ["rate", "１０"],
+      ["connections", "1.5"],
+      [
+        "connections",
+        "1e3",
+      ],
+    ];
+    for (const [action, value] of cases) {
+      const r = await steer(url, action, value);
+      ok(r.code === 2, `${action} ${value}: exit ${r.code}: ${r.stdout}${r.stderr}`);
+      ok(r.stderr.includes(`${action} ${JSON.stringify(value)}: must be`), r.stderr);
+      ok(r.stderr.trim().split("\n").length === 1, r.stderr);
+    }
+    assertEquals(requests, 0);
+  } finally {
+    await server.shutdown();
+  }
+});
+
+Deno.test("loadlab steer at a server that never answers or answers without end: exit 2 within its time limit; a file: URL is refused", async () => {
+  const silent = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const held: Deno.Conn[] = [];
+  (async () => {
+    for await (const conn of silent) held.push(conn);
+  })().catch(() => {});
+  const endless = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => {
+    const chunk = new Uint8Array(64 * 1024).fill(0x20);
+    const body = new ReadableStream({ pull: (c) => c.enqueue(chunk) });
+    return new Response(body, { headers: { "content-type": "application/json" } });
+  });
+  try {
+    for (const port of [(silent.addr as Deno.NetAddr).port, endless.addr.port]) {
+      const started = performance.now();
+      const r = await steer(`http://127.0.0.1:${port}/?token=t`, "status");
+      ok(r.code === 2, `port ${port}: exit ${r.code}: ${r.stdout}${r.stderr}`);
+      ok(performance.now() - started < 40_000, `took ${performance.now() - started} ms`);
+      ok(r.stderr.trim().split("\n").length === 1 && !r.stderr.includes("    at "), r.stderr);
+    }
+    const file = await steer("file:///etc/passwd?token=t", "pause");
+    ok(file.code === 2 && file.stderr.includes("http"), file.stderr);
+  } finally {
+    silent.close();
+    for (const conn of held) conn.close();
+    await endless.shutdown();
+  }
+});
