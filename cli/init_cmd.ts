@@ -3,13 +3,17 @@
  * `loadlab init --script [DIR]`: writes a starter session script (`session.ts`) and the types it imports
  * (`loadlab_session.ts`, a copy of runner/script/session.ts) into DIR (default: the working folder), so
  * an editor completes `s.` and `deno check session.ts` works without a checkout of loadlab. An existing
- * `session.ts` is never overwritten (exit 2); the types file is refreshed.
+ * `session.ts` is never overwritten (exit 2); a types file of another version is replaced, and said so,
+ * but never written through a symlink (it would land outside DIR). Everything is checked before a file
+ * is written.
  */
 import { join } from "node:path";
 import { EXIT } from "./exit_codes.ts";
 import { runCommand } from "./command_errors.ts";
 import { UsageError } from "./usage_error.ts";
 import { tokenize } from "./argv.ts";
+import { OutputError } from "../results/output_error.ts";
+import { osErrorText } from "../system/os_error.ts";
 
 const HELP = `loadlab init --script [DIR]: a starter session script and its types in DIR (default .)
 
@@ -60,16 +64,52 @@ export function runInitCommand(argv: string[]): Promise<number> {
       );
     }
     const dir = raw.positionals[0] ?? ".";
-    await Deno.mkdir(dir, { recursive: true });
+    if (dir === "") throw new UsageError(`--script "": empty path; e.g. loadlab init --script .`);
+    await makeFolder(dir);
     const script = join(dir, "session.ts");
-    try {
-      await Deno.writeTextFile(script, STARTER, { createNew: true });
-    } catch (err) {
-      if (!(err instanceof Deno.errors.AlreadyExists)) throw err;
-      throw new UsageError(`${script} exists; pick another folder: loadlab init --script DIR`);
-    }
-    await Deno.writeTextFile(join(dir, "loadlab_session.ts"), await Deno.readTextFile(TYPES_URL));
-    console.log(`wrote ${script} and ${join(dir, "loadlab_session.ts")}; run it: loadlab run ${script}`);
+    const typesPath = join(dir, "loadlab_session.ts");
+    const types = await Deno.readTextFile(TYPES_URL);
+    const typesBefore = await existingTypes(typesPath);
+    await writeOutput(script, () => Deno.writeTextFile(script, STARTER, { createNew: true }));
+    if (typesBefore !== types) await writeOutput(typesPath, () => Deno.writeTextFile(typesPath, types));
+    const replaced = typesBefore !== null && typesBefore !== types ? ` (replaced its older types)` : "";
+    console.log(`wrote ${script} and ${typesPath}${replaced}; run it: loadlab run ${script}`);
     return EXIT.ok;
   });
+}
+
+/** Creates `dir` (and its parents); a path that is not a folder is bad input, a refusal of the OS exit 5. */
+async function makeFolder(dir: string): Promise<void> {
+  const info = await Deno.stat(dir).catch((err) => err instanceof Deno.errors.NotFound ? null : err);
+  if (info instanceof Error) {
+    throw new UsageError(
+      `${dir}: cannot be read (${osErrorText(info)}); give a folder: loadlab init --script DIR`,
+    );
+  }
+  if (info !== null && !info.isDirectory) {
+    throw new UsageError(`${dir} is not a folder; give a folder: loadlab init --script DIR`);
+  }
+  if (info === null) await writeOutput(dir, () => Deno.mkdir(dir, { recursive: true }));
+}
+
+/** The text of the types file at `path`, null when there is none; anything but a regular file is refused. */
+async function existingTypes(path: string): Promise<string | null> {
+  const info = await Deno.lstat(path).catch((err) => err instanceof Deno.errors.NotFound ? null : err);
+  if (info === null) return null;
+  if (info instanceof Error || !info.isFile) {
+    throw new UsageError(`${path} exists and is not a regular file; remove it, or pick another folder`);
+  }
+  return await Deno.readTextFile(path);
+}
+
+/** Runs a write; an existing script is bad input (exit 2), any other refusal an output error (exit 5). */
+async function writeOutput(path: string, write: () => Promise<void>): Promise<void> {
+  try {
+    await write();
+  } catch (err) {
+    if (err instanceof Deno.errors.AlreadyExists) {
+      throw new UsageError(`${path} exists; pick another folder: loadlab init --script DIR`);
+    }
+    throw new OutputError(`${path}: cannot write: ${osErrorText(err)}`, { cause: err });
+  }
 }
