@@ -3,8 +3,11 @@
  * The loadlab command line: picks the command and hands the rest of the arguments to its `cli/` module;
  * nothing else lives here. Commands are imported on demand (string-literal dynamic imports stay in the
  * module graph for `deno compile`), so a command loads only the modules it uses: `version` starts no
- * target code, `attack` no experiment planning.
+ * target code, `attack` no experiment planning. Every command prints through a guarded console: a stdout
+ * that fails ends none of them (cli/console_guard.ts).
  */
+import { withGuardedConsole } from "./cli/console_guard.ts";
+
 async function main(args: string[]): Promise<number> {
   const [command, ...rest] = args;
   switch (command) {
@@ -52,4 +55,4 @@ async function main(args: string[]): Promise<number> {
   }
 }
 
-if (import.meta.main) Deno.exit(await main(Deno.args));
+if (import.meta.main) Deno.exit(await withGuardedConsole(() => main(Deno.args)));

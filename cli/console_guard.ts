@@ -1,0 +1,48 @@
+/**
+ * @module
+ * Printing that never ends a command. A stdout that takes no more (a full disk, /dev/full, an I/O error)
+ * makes `console.log` throw; thrown from a summary line, that ended a run before its results were written
+ * and an experiment before its later runs. Here the first failed print is said once on stderr, later
+ * prints to that stream are dropped, and the command goes on; one that would have exited 0 exits 5, as
+ * for any output that could not be written. A stderr that fails is dropped silently: nothing is left to
+ * say it on. A closed pipe (`| head`) is no failure: Deno already drops those writes.
+ */
+import { EXIT } from "./exit_codes.ts";
+import { osErrorText } from "../system/os_error.ts";
+
+const STDOUT_METHODS = ["log", "info", "debug", "dir", "table"] as const;
+const STDERR_METHODS = ["error", "warn"] as const;
+
+/** Runs `command` with the console guarded; its exit code, 5 instead of 0 when stdout failed. */
+export async function withGuardedConsole(command: () => Promise<number>): Promise<number> {
+  let stdoutFailed = false;
+  const toStderr = console.error.bind(console);
+  for (const method of STDERR_METHODS) {
+    const print = console[method].bind(console);
+    console[method] = (...args: unknown[]) => {
+      try {
+        print(...args);
+      } catch {
+        // Nowhere left to report it.
+      }
+    };
+  }
+  for (const method of STDOUT_METHODS) {
+    const print = console[method].bind(console) as (...args: unknown[]) => void;
+    console[method] = (...args: unknown[]) => {
+      if (stdoutFailed) return;
+      try {
+        print(...args);
+      } catch (err) {
+        stdoutFailed = true;
+        try {
+          toStderr(`loadlab: cannot write to stdout (${osErrorText(err)}); nothing more is printed there`);
+        } catch {
+          // stderr fails too.
+        }
+      }
+    };
+  }
+  const code = await command();
+  return code === EXIT.ok && stdoutFailed ? EXIT.outputNotWritable : code;
+}
