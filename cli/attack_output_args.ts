@@ -60,6 +60,14 @@ export function outputOf(flags: FlagValues, config: AttackConfig): AttackOutputO
     [["--body-file", flags.path("body-file")], ["--data-file", flags.path("data-file")]],
   );
   if (clash) throw new UsageError(clash);
+  if (config.logFile !== undefined && isFifo(config.logFile)) {
+    // Created with its header, then opened to append by every worker: the FIFO's reader sees its end at
+    // the first close, and with no reader the first open waits for ever.
+    throw new UsageError(
+      `--log ${config.logFile}: is a FIFO, which the request log cannot be written to (it is opened and ` +
+        `closed more than once); give a regular file`,
+    );
+  }
   return {
     json: flags.has("json"),
     outFile,
@@ -97,4 +105,12 @@ function outValues(flags: FlagValues): { outFile?: string; metricsOut: MetricsOu
 function dashboardOf(flags: FlagValues): Pick<AttackOutputOptions, "dashboard"> {
   const dashboard = dashboardOptions(flags);
   return dashboard ? { dashboard } : {};
+}
+
+function isFifo(path: string): boolean {
+  try {
+    return Deno.statSync(path).isFifo === true;
+  } catch {
+    return false;
+  }
 }

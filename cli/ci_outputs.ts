@@ -11,6 +11,7 @@ import type { ResultsFile } from "../results/mod.ts";
 import type { GateResult } from "../results/baseline_gate.ts";
 import { OutputError } from "../results/output_error.ts";
 import { writeTextAtomic } from "../system/atomic_write.ts";
+import { appendText } from "../system/output_file.ts";
 import { renderJunit, renderMarkdownSummary } from "../report/ci_summary.ts";
 import { biggerBenchPath, renderBenchJson } from "../report/bench_json.ts";
 
@@ -57,7 +58,8 @@ export async function writeCiFiles(
   const step = Deno.env.get("GITHUB_STEP_SUMMARY");
   if (!step) return;
   try {
-    await Deno.writeTextFile(step, summary + "\n", { append: true });
+    // Through output_file.ts: a FIFO there with no reader fails after a wait instead of holding the exit.
+    await appendText(step, summary + "\n");
   } catch (err) {
     console.error(
       `loadlab ${command}: warning: cannot append to GITHUB_STEP_SUMMARY (${step}): ${

@@ -86,6 +86,13 @@ export async function writeThrough(target: OutputTarget, text: string): Promise<
   }
 }
 
+/** Appends `text` to the file at `path` (created when missing); a device or a FIFO is written through. */
+export async function appendText(path: string, text: string): Promise<void> {
+  const target = await resolveOutput(path);
+  if (target.kind !== "file") return await writeThrough(target, text);
+  await Deno.writeTextFile(target.path, text, { append: true });
+}
+
 /** The same regular file by device and inode (following symlinks); false when either does not exist. */
 export function sameFile(a: string, b: string): boolean {
   const stat = (p: string) => {

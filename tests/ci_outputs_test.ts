@@ -70,6 +70,14 @@ Deno.test("attack: the step summary is appended too; an unwritable one is a warn
       const bad = await loadlab(["attack", url, "-n", "20", "-c", "2", "--no-live", "-q"], dir);
       assertEquals(bad.code, 0, bad.stderr);
       assert(bad.stderr.includes("warning: cannot append to GITHUB_STEP_SUMMARY"), bad.stderr);
+      // A FIFO nobody reads: a warning once its reader is not there, never a wait without end.
+      const fifo = `${dir}/step.fifo`;
+      await new Deno.Command("mkfifo", { args: [fifo] }).output();
+      const started = performance.now();
+      const unread = await loadlab(["attack", url, "-n", "20", "-c", "2", "--no-live", "-q"], fifo);
+      assertEquals(unread.code, 0, unread.stderr);
+      assert(unread.stderr.includes("warning: cannot append to GITHUB_STEP_SUMMARY"), unread.stderr);
+      assert(performance.now() - started < 30_000, `took ${performance.now() - started} ms`);
     } finally {
       await server.shutdown();
     }

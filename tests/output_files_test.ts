@@ -141,3 +141,23 @@ Deno.test("run --summary over the experiment file is refused with exit 2 before 
     assertEquals(listing(dir), ["exp.yaml", "summary.md"]);
   });
 });
+
+Deno.test("attack --log a FIFO is refused with exit 2 before any load, never a wait without end", async () => {
+  await withTempDir(async (dir) => {
+    let requests = 0;
+    const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => {
+      requests++;
+      return new Response("ok");
+    });
+    try {
+      sh(`mkfifo '${dir}/log.fifo'`);
+      const url = `http://127.0.0.1:${server.addr.port}/`;
+      const out = await runLoadlab(["attack", url, "-n", "5", "-c", "1", "-q", "--log", `${dir}/log.fifo`]);
+      assertEquals(out.code, 2, out.stderr);
+      assertMatch(out.stderr, /--log .*FIFO/);
+      assertEquals(requests, 0);
+    } finally {
+      await server.shutdown();
+    }
+  });
+});
