@@ -12,6 +12,10 @@
  * placeholders; its other template actions are named.
  */
 import { UsageError } from "./usage_error.ts";
+import { FileReadError, readTextFileCapped } from "../system/read_capped.ts";
+
+/** A config holds flags and one message's data; a message is capped at 4 MiB by default (--max-send). */
+const MAX_CONFIG_BYTES = 16 * 2 ** 20;
 
 /** ghz key -> what it becomes: a flag taking the value as text, or a function of the whole file. */
 const SIMPLE: Record<string, string> = {
@@ -51,15 +55,19 @@ export function expandGhzConfig(argv: readonly string[]): string[] {
     throw new UsageError("--ghz-config needs a file, e.g. --ghz-config ghz.json");
   }
   const rest = [...argv.slice(0, at), ...argv.slice(at + (inline ? 1 : 2))];
+  if (rest.some((a) => a === "--ghz-config" || a.startsWith("--ghz-config="))) {
+    throw new UsageError("--ghz-config is given twice; give one config file, and any change to it as flags");
+  }
   return [...ghzFlags(readConfig(path), path), ...rest];
 }
 
 function readConfig(path: string): Record<string, unknown> {
   let text: string;
   try {
-    text = Deno.readTextFileSync(path);
+    text = readTextFileCapped(path, MAX_CONFIG_BYTES);
   } catch (err) {
-    throw new UsageError(`--ghz-config ${path}: cannot read it (${(err as Error).message})`);
+    const why = err instanceof FileReadError ? err.reason : (err as Error).message;
+    throw new UsageError(`--ghz-config ${path}: cannot read it (${why}); give a ghz JSON config file`);
   }
   try {
     const config = JSON.parse(text);

@@ -74,6 +74,7 @@ Deno.test("a ghz key loadlab cannot honour is named, not ignored; no host is an 
   );
   throws(() => ghzFlags({ call: "a.B.C" }, "g.json"), /"host" \(HOST:PORT\) is missing/);
   throws(() => expandGhzConfig(["--ghz-config"]), /needs a file/);
+  throws(() => expandGhzConfig(["--ghz-config", "a.json", "--ghz-config=b.json"]), /given twice/);
 });
 
 Deno.test("ghz's randomString and randomInt templates become placeholders; its other actions are named", () => {
@@ -94,4 +95,25 @@ Deno.test("ghz's randomString and randomInt templates become placeholders; its o
       e instanceof UsageError &&
       /template \{\{\.RequestNumber\}\} has no loadlab counterpart/.test(e.message),
   );
+});
+
+Deno.test("a ghz config that is a device, a FIFO or a folder is refused before a byte is read", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await new Deno.Command("mkfifo", { args: [`${dir}/fifo`] }).output();
+    for (
+      const [path, why] of [["/dev/zero", /character device/], [`${dir}/fifo`, /FIFO/], [
+        dir,
+        /folder/,
+      ]] as const
+    ) {
+      throws(
+        () => expandGhzConfig(["--ghz-config", path]),
+        (e) =>
+          e instanceof UsageError && e.message.startsWith(`--ghz-config ${path}: `) && why.test(e.message),
+      );
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
