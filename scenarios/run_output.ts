@@ -140,12 +140,12 @@ async function written(path: string, write: () => Promise<void>): Promise<void> 
   }
 }
 
+/** False only when nothing is there: anything else (a symlink loop, no permission) is read, and its reading says why. */
 async function exists(path: string): Promise<boolean> {
   try {
     await Deno.stat(path);
     return true;
   } catch (err) {
-    if (err instanceof Deno.errors.NotFound) return false;
-    throw err;
+    return !(err instanceof Deno.errors.NotFound);
   }
 }
