@@ -6,7 +6,7 @@
  * (`-o /dev/null`, `-o >(gzip > x.gz)`) is written through, never replaced by a regular file. A FIFO is
  * written only once a process reads it; without one within a few seconds the write fails with a clear
  * reason instead of hanging. Also the one check that an output is not one of the command's inputs (by
- * device and inode, so a symlink or a hard link to an input counts too).
+ * device and inode, so a symlink or a hard link to an input counts too), nor another of its outputs.
  */
 
 /** What a path leads to: a regular file (or nothing yet), or a special file to write through. */
@@ -31,11 +31,16 @@ export function dirOf(path: string): string {
 }
 
 /** Follows symlinks to the path they end at, which may not exist yet (a dangling link is created through). */
-async function followLinks(path: string): Promise<string> {
+function followLinks(path: string): string {
   for (let hop = 0; hop < MAX_SYMLINK_HOPS; hop++) {
-    const info = await Deno.lstat(path).catch(() => null);
+    let info: Deno.FileInfo | null = null;
+    try {
+      info = Deno.lstatSync(path);
+    } catch {
+      // Not there: written as a new file.
+    }
     if (!info?.isSymlink) return path;
-    const link = await Deno.readLink(path);
+    const link = Deno.readLinkSync(path);
     path = link.startsWith("/") ? link : `${dirOf(path)}/${link}`;
   }
   throw new OutputPathError("too many levels of symbolic links");
@@ -43,7 +48,7 @@ async function followLinks(path: string): Promise<string> {
 
 /** Resolves `path` for writing; throws OutputPathError for a folder or a socket. */
 export async function resolveOutput(path: string): Promise<OutputTarget> {
-  const real = await followLinks(path);
+  const real = followLinks(path);
   const info = await Deno.stat(real).catch(() => null);
   if (!info || info.isFile) return { kind: "file", path: real };
   if (info.isDirectory) throw new OutputPathError("is a directory");
@@ -109,13 +114,52 @@ export function sameFile(a: string, b: string): boolean {
 }
 
 /**
+ * The file an output lands in, to tell two outputs apart: a regular file's device and inode, or where a
+ * new one would be created (its folder's real path); null for a device or a FIFO, which takes any number
+ * of writes (`-o /dev/null --report /dev/null`).
+ */
+function landingOf(path: string): string | null {
+  try {
+    const info = Deno.statSync(path);
+    return info.isFile ? `inode ${info.dev}:${info.ino}` : null;
+  } catch {
+    // Not there yet (or unreadable, which its write will say).
+  }
+  try {
+    const real = followLinks(path);
+    return `path ${Deno.realPathSync(dirOf(real))}/${real.slice(real.lastIndexOf("/") + 1)}`;
+  } catch {
+    return `path ${path}`;
+  }
+}
+
+/** The one-line problem when two outputs are one file, the later write replacing the earlier. */
+function outputsOverlap(outputs: Array<[string, string | undefined]>): string | undefined {
+  const seen = new Map<string, string>();
+  for (const [flag, out] of outputs) {
+    const landing = out === undefined ? null : landingOf(out);
+    if (landing === null) continue;
+    const first = seen.get(landing);
+    if (first !== undefined) {
+      return `${first} and ${flag} ${out} are the same file, which the later write would replace; ` +
+        `give each output its own path`;
+    }
+    seen.set(landing, `${flag} ${out}`);
+  }
+  return undefined;
+}
+
+/**
  * The one-line problem when an output (`[flag, path]`) is one of the inputs (`[what, path]`), which
- * writing it would destroy; undefined when none is. The caller exits 2 with it before anything runs.
+ * writing it would destroy, or two outputs are one file; undefined when none is. The caller exits 2 with
+ * it before anything runs.
  */
 export function outputClobbersInput(
   outputs: Array<[string, string | undefined]>,
   inputs: Array<[string, string | undefined]>,
 ): string | undefined {
+  const overlap = outputsOverlap(outputs);
+  if (overlap !== undefined) return overlap;
   for (const [flag, out] of outputs) {
     if (out === undefined) continue;
     for (const [what, input] of inputs) {

@@ -161,3 +161,35 @@ Deno.test("attack --log a FIFO is refused with exit 2 before any load, never a w
     }
   });
 });
+
+Deno.test("two outputs naming one file (by name or through a symlink) are refused with exit 2, nothing sent or written", async () => {
+  await withTempDir(async (dir) => {
+    let requests = 0;
+    const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => {
+      requests++;
+      return new Response("ok");
+    });
+    try {
+      const url = `http://127.0.0.1:${server.addr.port}/`;
+      await Deno.symlink("out.json", `${dir}/link.html`);
+      const load = ["attack", url, "-n", "5", "-c", "1", "-q"];
+      for (
+        const outputs of [
+          ["-o", `${dir}/out.json`, "--report", `${dir}/out.json`],
+          ["-o", `${dir}/out.json`, "--report", `${dir}/link.html`],
+          ["-o", `${dir}/out.json`, "--summary", `${dir}/./out.json`],
+        ]
+      ) {
+        const out = await runLoadlab([...load, ...outputs]);
+        assertEquals(out.code, 2, out.stderr);
+        assertMatch(out.stderr, /the same file/);
+      }
+      const devices = await runLoadlab([...load, "-o", "/dev/null", "--report", "/dev/null"]);
+      assertEquals(devices.code, 0, devices.stderr);
+      assertEquals(requests, 5);
+      assertEquals(listing(dir), ["link.html"]);
+    } finally {
+      await server.shutdown();
+    }
+  });
+});
