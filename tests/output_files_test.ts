@@ -142,7 +142,8 @@ Deno.test("run --summary over the experiment file is refused with exit 2 before 
   });
 });
 
-Deno.test("attack --log a FIFO is refused with exit 2 before any load, never a wait without end", async () => {
+/** `fn` with a temp folder and a loopback server that counts the requests it got; shut after. */
+async function withCountingServer(fn: (dir: string, url: string, requests: () => number) => Promise<void>) {
   await withTempDir(async (dir) => {
     let requests = 0;
     const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => {
@@ -150,46 +151,41 @@ Deno.test("attack --log a FIFO is refused with exit 2 before any load, never a w
       return new Response("ok");
     });
     try {
-      sh(`mkfifo '${dir}/log.fifo'`);
-      const url = `http://127.0.0.1:${server.addr.port}/`;
-      const out = await runLoadlab(["attack", url, "-n", "5", "-c", "1", "-q", "--log", `${dir}/log.fifo`]);
-      assertEquals(out.code, 2, out.stderr);
-      assertMatch(out.stderr, /--log .*FIFO/);
-      assertEquals(requests, 0);
+      await fn(dir, `http://127.0.0.1:${server.addr.port}/`, () => requests);
     } finally {
       await server.shutdown();
     }
   });
+}
+
+Deno.test("attack --log a FIFO is refused with exit 2 before any load, never a wait without end", async () => {
+  await withCountingServer(async (dir, url, requests) => {
+    sh(`mkfifo '${dir}/log.fifo'`);
+    const out = await runLoadlab(["attack", url, "-n", "5", "-c", "1", "-q", "--log", `${dir}/log.fifo`]);
+    assertEquals(out.code, 2, out.stderr);
+    assertMatch(out.stderr, /--log .*FIFO/);
+    assertEquals(requests(), 0);
+  });
 });
 
 Deno.test("two outputs naming one file (by name or through a symlink) are refused with exit 2, nothing sent or written", async () => {
-  await withTempDir(async (dir) => {
-    let requests = 0;
-    const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => {
-      requests++;
-      return new Response("ok");
-    });
-    try {
-      const url = `http://127.0.0.1:${server.addr.port}/`;
-      await Deno.symlink("out.json", `${dir}/link.html`);
-      const load = ["attack", url, "-n", "5", "-c", "1", "-q"];
-      for (
-        const outputs of [
-          ["-o", `${dir}/out.json`, "--report", `${dir}/out.json`],
-          ["-o", `${dir}/out.json`, "--report", `${dir}/link.html`],
-          ["-o", `${dir}/out.json`, "--summary", `${dir}/./out.json`],
-        ]
-      ) {
-        const out = await runLoadlab([...load, ...outputs]);
-        assertEquals(out.code, 2, out.stderr);
-        assertMatch(out.stderr, /the same file/);
-      }
-      const devices = await runLoadlab([...load, "-o", "/dev/null", "--report", "/dev/null"]);
-      assertEquals(devices.code, 0, devices.stderr);
-      assertEquals(requests, 5);
-      assertEquals(listing(dir), ["link.html"]);
-    } finally {
-      await server.shutdown();
+  await withCountingServer(async (dir, url, requests) => {
+    await Deno.symlink("out.json", `${dir}/link.html`);
+    const load = ["attack", url, "-n", "5", "-c", "1", "-q"];
+    for (
+      const outputs of [
+        ["-o", `${dir}/out.json`, "--report", `${dir}/out.json`],
+        ["-o", `${dir}/out.json`, "--report", `${dir}/link.html`],
+        ["-o", `${dir}/out.json`, "--summary", `${dir}/./out.json`],
+      ]
+    ) {
+      const out = await runLoadlab([...load, ...outputs]);
+      assertEquals(out.code, 2, out.stderr);
+      assertMatch(out.stderr, /the same file/);
     }
+    const devices = await runLoadlab([...load, "-o", "/dev/null", "--report", "/dev/null"]);
+    assertEquals(devices.code, 0, devices.stderr);
+    assertEquals(requests(), 5);
+    assertEquals(listing(dir), ["link.html"]);
   });
 });
