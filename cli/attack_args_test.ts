@@ -241,7 +241,7 @@ const ERROR_CASES: Array<[string[], string | RegExp]> = [
   [[URL_, "-c", "2.5"], '-c "2.5": must be a whole number >= 1, e.g. -c 50'],
   [[URL_, "-c", "ten"], /^-c "ten": must be a whole number/],
   [[URL_, "-n", "0"], '-n "0": must be a whole number >= 1, e.g. -n 1000'],
-  [[URL_, "-n", "1e3"], /^-n "1e3": must be a whole number/],
+  [[URL_, "-n", "1e3"], /^-n "1e3": must be a whole number >= 1 written in digits \(1000\)/],
   [[URL_, "-p", "0"], /^-p "0": must be a whole number/],
   [[URL_, "-p", "300"], /^-p: .*256/],
   [[URL_, "--transport", "uring"], /^--transport: .*"auto"/],

@@ -14,6 +14,15 @@ const DECIMAL = /^(\d+(\.\d+)?|\.\d+)$/;
 /** A decimal number, optionally with a power of ten (`2.5e6`). */
 const RATE = /^(\d+(\.\d+)?|\.\d+)([eE]\+?\d+)?$/;
 
+/**
+ * For a whole number written with a power of ten (`1e9`), how to write it: in digits, which is what the
+ * count flags read; "" for anything else.
+ */
+function inDigits(value: string): string {
+  const n = Number(value);
+  return RATE.test(value) && !WHOLE.test(value) && Number.isSafeInteger(n) ? ` written in digits (${n})` : "";
+}
+
 /** Read access to the flags of one command line, by long name. */
 export class FlagValues {
   constructor(private readonly raw: RawArgs, private readonly specs: FlagSpec[]) {}
@@ -53,7 +62,7 @@ export class FlagValues {
     const value = this.text(long);
     if (value === undefined) return undefined;
     if (!WHOLE.test(value) || Number(value) < 1) {
-      throw this.problem(long, value, "must be a whole number >= 1");
+      throw this.problem(long, value, `must be a whole number >= 1${inDigits(value)}`);
     }
     return Number(value);
   }
@@ -64,7 +73,7 @@ export class FlagValues {
     if (value === undefined) return undefined;
     if (!WHOLE.test(value) || Number(value) < min || Number(value) > max) {
       const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `${min}..${max}`;
-      throw this.problem(long, value, `must be a whole number ${range}`);
+      throw this.problem(long, value, `must be a whole number ${range}${inDigits(value)}`);
     }
     return Number(value);
   }
