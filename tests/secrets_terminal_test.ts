@@ -137,7 +137,10 @@ loads:
     const secrets = ["JSONSEC1111", "JSONSEC2222", "JSONSEC3333"];
     for (
       const [args, reason] of [
-        [["report", `${dir}/r.json`, "-o", `${dir}/r.html`], /r\.json: not JSON \(Unexpected token 'J'\)$/m],
+        [
+          ["report", `${dir}/r.json`, "-o", `${dir}/r.html`],
+          /r\.json: not JSON \(Unexpected token 'J'\): give a results\.json written by loadlab/m,
+        ],
         [["run", `${dir}/a.yaml`, "--out-dir", `${dir}/out`], /d\.json: is not JSON: Unexpected token 'J'$/m],
         [
           ["run", `${dir}/b.yaml`, "--out-dir", `${dir}/out`],
