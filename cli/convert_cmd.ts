@@ -13,6 +13,7 @@ import { runCommand } from "./command_errors.ts";
 import { EXIT } from "./exit_codes.ts";
 import { FlagValues } from "./flag_values.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
+import { OutputError } from "../results/output_error.ts";
 import { FileReadError, formatCap, readFileCapped } from "../system/read_capped.ts";
 import { MAX_SCRIPT_BYTES } from "../scenarios/script_source.ts";
 
@@ -68,11 +69,12 @@ function readScript(source: string, path: string): string {
   }
 }
 
+/** Writes the session to `out`; a write the system refuses is an output error (exit 5), as for any output. */
 async function writeSession(out: string, code: string): Promise<void> {
   try {
     await Deno.writeTextFile(out, code);
   } catch (err) {
-    throw new UsageError(`-o ${out}: cannot write: ${err instanceof Error ? err.message : err}`, {
+    throw new OutputError(`-o ${out}: cannot write: ${err instanceof Error ? err.message : err}`, {
       cause: err,
     });
   }
