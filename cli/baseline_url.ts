@@ -92,7 +92,7 @@ export function baselineFromBytes(
 }
 
 /** A failure whose message is already the one line to print after the URL. */
-class FetchProblem extends Error {
+export class FetchProblem extends Error {
   override name = "FetchProblem";
 }
 
@@ -152,10 +152,10 @@ function httpAdvice(status: number, url: URL, hadToken: boolean): string {
 }
 
 /**
- * The body, decoded (gzip, deflate) and refused past `maxBytes` of decoded bytes: by Content-Length at
- * once, else as it arrives, each decoded chunk counted before the next is inflated.
+ * The body, decoded (gzip, deflate) and refused past `maxBytes` of decoded bytes (`FetchProblem`): by
+ * Content-Length at once, else as it arrives, each decoded chunk counted before the next is inflated.
  */
-async function readCapped(response: Response, maxBytes: number): Promise<Uint8Array> {
+export async function readCapped(response: Response, maxBytes: number): Promise<Uint8Array> {
   const tooLarge = () => new FetchProblem(`larger than ${maxBytes} bytes, the most a results file may be`);
   if (Number(response.headers.get("content-length") ?? 0) > maxBytes) {
     await response.body?.cancel();

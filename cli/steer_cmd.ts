@@ -20,6 +20,7 @@ import {
 import type { SteerState } from "../runner/steering.ts";
 import { terminalSafe } from "../validation/terminal_text.ts";
 import { FlagValues } from "./flag_values.ts";
+import { FetchProblem, readCapped } from "./baseline_url.ts";
 
 /** The control endpoint answers at once on a live run; a silent address must not keep steer waiting. */
 const STEER_TIMEOUT_MS = 10_000;
@@ -154,21 +155,12 @@ async function send(
 
 /** The JSON of an answer of at most `MAX_ANSWER_BYTES`, else null. */
 async function jsonCapped(res: Response): Promise<unknown> {
-  const decoder = new TextDecoder();
-  let text = "";
-  let size = 0;
-  for await (const chunk of res.body ?? []) {
-    size += chunk.length;
-    if (size > MAX_ANSWER_BYTES) {
-      await res.body?.cancel().catch(() => {});
-      return null;
-    }
-    text += decoder.decode(chunk, { stream: true });
-  }
   try {
-    return JSON.parse(text + decoder.decode());
-  } catch {
-    return null;
+    return JSON.parse(new TextDecoder().decode(await readCapped(res, MAX_ANSWER_BYTES)));
+  } catch (err) {
+    // The time limit running out mid-answer is the exchange's failure, said as such by `send`.
+    if (err instanceof FetchProblem || err instanceof SyntaxError) return null;
+    throw err;
   }
 }
 
