@@ -62,7 +62,23 @@ async function resettingServer(): Promise<{ port: number; close(): void }> {
   return { port: (server.address() as net.AddressInfo).port, close: () => server.close() };
 }
 
+/**
+ * A port nobody listens on, above the kernel's ephemeral range (where port-0 servers go) and the range the
+ * suite's `freePort` picks from (below it): a port-0 one was taken by another test's server meanwhile, and
+ * both "refused" requests were answered.
+ */
 function closedPort(): number {
+  let high = 60_999;
+  try {
+    high = Number(Deno.readTextFileSync("/proc/sys/net/ipv4/ip_local_port_range").trim().split(/\s+/)[1]);
+  } catch { /* not Linux: the default range */ }
+  for (let i = 0; i < 50 && high < 65_535; i++) {
+    const port = high + 1 + Math.floor(Math.random() * (65_535 - high));
+    try {
+      Deno.listen({ hostname: "127.0.0.1", port }).close();
+      return port;
+    } catch { /* in use: another */ }
+  }
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (listener.addr as Deno.NetAddr).port;
   listener.close();
