@@ -160,6 +160,12 @@ Deno.test("--body-file sends the file's bytes as they are", async () => {
   }
 });
 
+Deno.test("--body-file of a file whose size reads 0 but holds bytes (/proc) sends what it holds", () => {
+  if (Deno.build.os !== "linux") return;
+  const body = parse(URL_, "-m", "POST", "--body-file", "/proc/self/status").config.requestMix[0].body;
+  assert.match(new TextDecoder().decode(body), /^Name:/);
+});
+
 Deno.test("parseAttackArgs collects output options and thresholds", () => {
   assert.deepEqual(parse(URL_).output, {
     json: false,

@@ -22,6 +22,7 @@ import { GrpcSchemaError } from "../runner/http/grpc/schema.ts";
 import { GrpcMessageError } from "../runner/http/grpc/message.ts";
 import type { DataSpec } from "../runner/session_schema.ts";
 import { checkPlaceholderNames } from "./data_file_args.ts";
+import { readBodyFile } from "./request_args.ts";
 
 export const GRPC_FLAGS: FlagSpec[] = [
   { long: "call", takesValue: true, example: "helloworld.Greeter/SayHello" },
@@ -72,7 +73,9 @@ export function grpcArgs(flags: FlagValues, url: URL, data?: DataSpec): GrpcArgs
   }
   const secure = url.protocol === "grpcs:";
   const bodyFile = flags.path("body-file");
-  const message = bodyFile !== undefined ? readBodyFile(bodyFile) : flags.text("body");
+  const message = bodyFile !== undefined
+    ? new TextDecoder().decode(readBodyFile(bodyFile))
+    : flags.text("body");
   const maxReceiveBytes = flags.positiveInt("max-receive");
   const metadata = flags.all("header").map(metadataOf);
   checkPlaceholderNames(metadata.map(([name, value]) => ["-H", `${name}: ${value}`]), data);
@@ -96,14 +99,6 @@ export function grpcArgs(flags: FlagValues, url: URL, data?: DataSpec): GrpcArgs
       names: data?.columns ?? [],
     },
   };
-}
-
-function readBodyFile(path: string): string {
-  try {
-    return Deno.readTextFileSync(path);
-  } catch (err) {
-    throw new UsageError(`--body-file ${path}: cannot read it (${(err as Error).message})`);
-  }
 }
 
 /** `--compress gzip` (the one encoding offered). */

@@ -70,6 +70,25 @@ Deno.test("bad gRPC input is one usage error naming the fix", () => {
   }
 });
 
+Deno.test("a gRPC --body-file is read as an HTTP one is: capped, a regular file, named when refused", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    using big = await Deno.open(`${dir}/big.json`, { create: true, write: true });
+    await big.truncate(17 * 2 ** 20);
+    const call = ["grpc://127.0.0.1:1", "--call", "a.B/C", "--body-file"];
+    throws(
+      () => parse(...call, `${dir}/big.json`),
+      /^UsageError: --body-file ".*big\.json": is 17 MiB, over the cap/,
+    );
+    throws(
+      () => parse(...call, "/dev/zero"),
+      /--body-file "\/dev\/zero": is a character device.*give the path/,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("the call is found in the schema and its message encoded once; what does not fit is exit 2 naming it", async () => {
   const p = parse(
     "grpc://127.0.0.1:50051",

@@ -144,15 +144,21 @@ function readBody(flags: RequestFlags): Uint8Array<ArrayBuffer> | undefined {
   }
   if (flags.body !== undefined) return new TextEncoder().encode(flags.body);
   if (flags.bodyFile === undefined) return undefined;
+  return readBodyFile(flags.bodyFile);
+}
+
+/**
+ * The bytes of `--body-file PATH`, for HTTP bodies and gRPC messages alike, at most
+ * `MAX_BODY_FILE_BYTES`; a file it cannot read is a usage error naming the file and the fix.
+ */
+export function readBodyFile(path: string): Uint8Array<ArrayBuffer> {
   try {
-    return readFileCapped(flags.bodyFile, MAX_BODY_FILE_BYTES);
+    return readFileCapped(path, MAX_BODY_FILE_BYTES);
   } catch (err) {
     if (!(err instanceof FileReadError)) throw err;
     const fix = err.reason.includes("over the cap")
       ? "bodies are sent whole with every request, not streamed: give a smaller file"
       : "give the path of a readable regular file";
-    throw new UsageError(`--body-file ${JSON.stringify(flags.bodyFile)}: ${err.reason}; ${fix}`, {
-      cause: err,
-    });
+    throw new UsageError(`--body-file ${JSON.stringify(path)}: ${err.reason}; ${fix}`, { cause: err });
   }
 }

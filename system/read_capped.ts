@@ -5,7 +5,9 @@
  * reading a byte. A device (`/dev/zero`), a FIFO or a socket would be read forever or block; a file over
  * its cap would be held whole in memory (and parsed) before anything could say it is too big. The file is
  * checked with `stat` before it is opened, since opening a FIFO blocks until a writer comes, and read
- * only up to the size it had then, so a file that grows after the check is refused, not read on.
+ * only up to the size it had then, so a file that grows after the check is refused, not read on. A
+ * regular file whose `stat` size is 0 may still hold bytes (`/proc` and other generated files report 0
+ * and make their text when read), so such a file is read in pieces up to the cap instead.
  */
 import { osErrorText } from "./os_error.ts";
 
@@ -44,18 +46,56 @@ export function readFileCapped(path: string, maxBytes: number): Uint8Array<Array
     throw new FileReadError(path, statProblem(err), { cause: err });
   }
   try {
-    // One byte more than the size: a file that grew since the check is caught, not read on.
-    const buf = new Uint8Array(info.size + 1);
-    let length = 0;
-    while (length < buf.length) {
-      const n = file.readSync(buf.subarray(length));
-      if (n === null) return buf.slice(0, length);
-      length += n;
-    }
-    throw new FileReadError(path, "grew while it was read; read it once it is written");
+    return info.size === 0 ? readUnsized(file, path, maxBytes) : readSized(file, path, info.size);
   } finally {
     file.close();
   }
+}
+
+/** Reads a file of a known `sizeBytes`; one byte more than that is read so that growth is caught. */
+function readSized(file: Deno.FsFile, path: string, sizeBytes: number): Uint8Array<ArrayBuffer> {
+  const buf = new Uint8Array(sizeBytes + 1);
+  let length = 0;
+  while (length < buf.length) {
+    const n = file.readSync(buf.subarray(length));
+    if (n === null) return buf.slice(0, length);
+    length += n;
+  }
+  throw new FileReadError(
+    path,
+    `grew past the ${
+      formatCap(sizeBytes)
+    } it had when looked at; give it once it is written, or a copy of it`,
+  );
+}
+
+/**
+ * Reads a file whose size is not known up front, in pieces, to one byte past the cap: the pieces are
+ * small so that the usual few hundred bytes of a generated file do not cost a buffer the size of the cap.
+ */
+function readUnsized(file: Deno.FsFile, path: string, maxBytes: number): Uint8Array<ArrayBuffer> {
+  const pieces: Uint8Array[] = [];
+  let length = 0;
+  while (length <= maxBytes) {
+    const piece = new Uint8Array(Math.min(UNSIZED_PIECE_BYTES, maxBytes + 1 - length));
+    const n = file.readSync(piece);
+    if (n === null) break;
+    pieces.push(piece.subarray(0, n));
+    length += n;
+  }
+  if (length > maxBytes) {
+    throw new FileReadError(
+      path,
+      `is over the cap of ${formatCap(maxBytes)} (its size is not known until it is read)`,
+    );
+  }
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const piece of pieces) {
+    out.set(piece, at);
+    at += piece.length;
+  }
+  return out;
 }
 
 /** Reads `file` into `buf` from where it stands until `buf` is full or the file ends; the bytes read. */
@@ -73,6 +113,9 @@ export async function readInto(file: Deno.FsFile, buf: Uint8Array): Promise<numb
 export function readTextFileCapped(path: string, maxBytes: number): string {
   return new TextDecoder().decode(readFileCapped(path, maxBytes));
 }
+
+/** The piece a file of unknown size is read in: more than a generated file usually holds. */
+const UNSIZED_PIECE_BYTES = 64 * 2 ** 10;
 
 function tooLarge(path: string, size: number, maxBytes: number): FileReadError {
   return new FileReadError(

@@ -41,3 +41,14 @@ Deno.test("formatCap: the unit a cap is written in", () => {
   assertEquals(formatCap(1536), "1.5 KiB");
   assertEquals(formatCap(300), "300 bytes");
 });
+
+Deno.test("readFileCapped: a file whose size reads 0 but holds bytes (/proc) is read to the cap", () => {
+  // Generated files report size 0 and make their text when read; only a Linux /proc shows this.
+  if (Deno.build.os !== "linux") return;
+  assertEquals(Deno.statSync("/proc/self/status").size, 0);
+  const text = readTextFileCapped("/proc/self/status", 2 ** 20);
+  assertEquals(text.startsWith("Name:"), true);
+  throws(() => readFileCapped("/proc/self/status", 10), (err) => {
+    return err instanceof FileReadError && err.reason.startsWith("is over the cap of 10 bytes");
+  });
+});
