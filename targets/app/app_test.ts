@@ -57,6 +57,40 @@ Deno.test("/static can serve a directory instead", async () => {
   }
 });
 
+Deno.test("/static from a directory serves no file whose real path leaves it, nor a FIFO", async () => {
+  const parent = await Deno.makeTempDir();
+  try {
+    const site = `${parent}/site`;
+    await Deno.mkdir(site);
+    await Deno.mkdir(`${parent}/site2`);
+    await Deno.writeTextFile(`${site}/a.txt`, "inside");
+    await Deno.writeTextFile(`${parent}/site2/secret.txt`, "outside");
+    await Deno.symlink("a.txt", `${site}/alias.txt`);
+    await Deno.symlink("/etc/passwd", `${site}/passwd`);
+    await Deno.symlink("../site2/secret.txt", `${site}/sibling.txt`);
+    await Deno.symlink(parent, `${site}/up`);
+    const made = await new Deno.Command("mkfifo", { args: [`${site}/pipe`] }).output();
+    const own = createTargetApp({ staticDir: `${site}/` }).app;
+    const status = async (path: string) => (await own.request(path)).status;
+    assertEquals(await (await own.request("/static/alias.txt")).text(), "inside", "a link that stays inside");
+    for (
+      const path of [
+        "passwd",
+        "sibling.txt",
+        "up/site2/secret.txt",
+        "up/site/a.txt/x",
+        "%zz",
+        "..%2fsite2/secret.txt",
+      ]
+    ) {
+      assertEquals(await status(`/static/${path}`), 404, path);
+    }
+    if (made.success) assertEquals(await status("/static/pipe"), 404, "a FIFO would hold the request open");
+  } finally {
+    await Deno.remove(parent, { recursive: true });
+  }
+});
+
 Deno.test("/cpu, /fib and /sleep do their work and reject bad numbers", async () => {
   const cpu = await (await app.request("/cpu?ms=5")).json();
   assertEquals(cpu.ms, 5);

@@ -2,7 +2,8 @@
  * @module
  * Files behind `/static/*`: either the sample site embedded in loadlab (decoded once at start, so a
  * request is a map lookup) or a directory the user names (read per request, like express.static without
- * its caching, so edits show up at once). Paths are normalised and may not climb out of the directory.
+ * its caching, so edits show up at once). Paths are normalised and may not climb out of the directory,
+ * neither by `..` nor by a symlink that points outside it.
  */
 import { embeddedAssets } from "./assets_embedded.ts";
 
@@ -32,10 +33,12 @@ export function contentTypeOf(path: string): string {
   return CONTENT_TYPES[path.slice(dot + 1).toLowerCase()] ?? "application/octet-stream";
 }
 
-/** `a/./b/../c` -> `a/c`; null when the path tries to leave the root or is empty. */
+/** `a/./b/../c` -> `a/c`; null when the path tries to leave the root, is empty or is not decodable. */
 export function normalizeRelPath(path: string): string | null {
+  const decoded = decodedPath(path);
+  if (decoded === null) return null;
   const parts: string[] = [];
-  for (const part of decodeURIComponent(path).split("/")) {
+  for (const part of decoded.split("/")) {
     if (part === "" || part === ".") continue;
     if (part === "..") {
       if (parts.length === 0) return null;
@@ -44,6 +47,15 @@ export function normalizeRelPath(path: string): string | null {
     else parts.push(part);
   }
   return parts.length ? parts.join("/") : null;
+}
+
+/** The path with `%xx` decoded; null for a broken escape (`%zz`), which names no file. */
+function decodedPath(path: string): string | null {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return null;
+  }
 }
 
 /** Looks up a file by its path below `/static/`; `undefined` when absent. */
@@ -65,13 +77,31 @@ function cleanPath(rel: string): string | null {
   return normalizeRelPath(rel === "" || rel.endsWith("/") ? `${rel}index.html` : rel);
 }
 
+/**
+ * A file of `dir` by its cleaned path. The path is resolved (symlinks followed) and served only when it
+ * stays under the resolved directory and is a regular file: a symlink inside the folder could otherwise
+ * hand out any file the target can read (`/etc/passwd`), and a FIFO or a device would hold the request
+ * (and the read) open forever. The resolved path is the one read, so the check and the read name one file.
+ */
 async function readFromDir(dir: string, rel: string): Promise<StaticFile | undefined> {
   const clean = cleanPath(rel);
   if (clean === null) return undefined;
   try {
-    return { bytes: await Deno.readFile(`${dir}/${clean}`), contentType: contentTypeOf(clean) };
+    const root = await Deno.realPath(dir);
+    const real = await Deno.realPath(`${dir}/${clean}`);
+    if (!isUnder(real, root) || !(await Deno.stat(real)).isFile) return undefined;
+    return { bytes: await Deno.readFile(real), contentType: contentTypeOf(clean) };
   } catch (err) {
-    if (err instanceof Deno.errors.NotFound || err instanceof Deno.errors.IsADirectory) return undefined;
+    if (NOT_SERVED.some((kind) => err instanceof kind)) return undefined;
     throw err;
   }
+}
+
+/** Errors that mean "no such file here" to a visitor: absent, a folder, or a path through a file. */
+const NOT_SERVED = [Deno.errors.NotFound, Deno.errors.IsADirectory, Deno.errors.NotADirectory];
+
+/** Whether the resolved `path` is `root` itself or below it (`/srv/a` is not below `/srv/ab`). */
+function isUnder(path: string, root: string): boolean {
+  const sep = Deno.build.os === "windows" ? "\\" : "/";
+  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
 }
