@@ -17,13 +17,13 @@ import { readOpenFileLimit } from "../system/open_file_limit.ts";
 import { maxSocketsUnder } from "../runner/socket_budget.ts";
 import {
   type CpuProfiling,
-  ENDPOINTS,
   type RunningTarget,
-  serveGrpcTarget,
   startCpuProfiles,
   startTarget,
   type TargetSpec,
 } from "../targets/mod.ts";
+import { ENDPOINTS } from "../targets/app/app.ts";
+import { serveGrpcTarget } from "../targets/app/grpc_endpoints.ts";
 import { idleWarning, isCpuProfile, summarizeProfile } from "../results/cpu_profile.ts";
 import { assertWritable, writeTextAtomic } from "../system/atomic_write.ts";
 import { OutputError } from "../results/output_error.ts";

@@ -6,7 +6,7 @@
  * targets/child_main.ts runs directly instead. Runs until SIGTERM/SIGINT or until the parent's stdin closes.
  */
 import { EXIT } from "./exit_codes.ts";
-import { runTargetChild } from "../targets/mod.ts";
+import { runTargetChild } from "../targets/child_main.ts";
 
 /** Serves the child its one JSON argument describes until told to stop; returns the exit code (0). */
 export async function runTargetChildCommand(args: string[]): Promise<number> {

@@ -8,49 +8,12 @@
  * compiled binary the hidden `__target <json>` command (cli/target_child_cmd.ts) calls `runTargetChild`.
  */
 import { createTargetApp } from "./app/app.ts";
-import { type BalanceMode, serveBalancer } from "./balancer/balancer.ts";
-import type { CompressMode } from "./app/compress.ts";
+import { serveBalancer } from "./balancer/balancer.ts";
 import { createProxy } from "./proxy/proxy.ts";
 import { connectRedis, type RedisClient, seedRedis } from "./redis.ts";
-import type { CmsSpec } from "./spec.ts";
+import { type ChildSpec, READY_PREFIX } from "./child_spec.ts";
 import { sampleThisProcess } from "./runtime_sampler.ts";
 import { serveGrpcTarget } from "./app/grpc_endpoints.ts";
-
-/** What the parent asks a child to be. */
-export type ChildSpec =
-  & {
-    host: string;
-    port: number;
-    reusePort?: boolean;
-    watchStdin?: boolean;
-    /** Serve HTTPS with these PEM files (targets/tls_cert.ts). */
-    tls?: { certFile: string; keyFile: string };
-  }
-  & (
-    | {
-      role: "app";
-      compress?: CompressMode;
-      cacheTtlSec?: number;
-      staticDir?: string;
-      redisUrl?: string;
-      cms?: CmsSpec;
-      /** Also serve the gRPC endpoints (grpc_endpoints.ts) on this port, with the same TLS. */
-      grpcPort?: number;
-    }
-    | { role: "balancer"; upstreams: string[]; mode: BalanceMode }
-    | {
-      role: "proxy";
-      upstream: string;
-      /** An `https:` upstream: the CA file to verify it with, or no verification. */
-      upstreamTls?: { caFile?: string; insecure?: boolean };
-      redisUrl: string;
-      cacheTtlSec?: number;
-      rateLimit?: { limit: number; windowMs: number };
-    }
-  );
-
-/** Prefix of the stdout line announcing `{ url, pid }` once the server listens. */
-export const READY_PREFIX = "LOADLAB_TARGET_READY ";
 
 type Handler = (req: Request, info: Deno.ServeHandlerInfo<Deno.NetAddr>) => Response | Promise<Response>;
 

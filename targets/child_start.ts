@@ -7,7 +7,7 @@
  * target and the proxy are both made of such processes; this file is apart from start.ts so that one stays
  * about which processes each kind of target needs and how they are put together.
  */
-import { type ChildSpec, READY_PREFIX } from "./child_main.ts";
+import { type ChildSpec, READY_PREFIX } from "./child_spec.ts";
 import { TargetError } from "./errors.ts";
 import { inspectFlag } from "./inspector.ts";
 import { ManagedProcess } from "./process.ts";

@@ -4,9 +4,9 @@
  * (cli/): `startTarget(spec)` starts the built-in Hono target (one or several instances, balanced or
  * sharing a port), an external app, a framework app from `examples/` (Node or Deno), or a Redis
  * caching/rate-limiting proxy in front of any, and `startTelemetry(target)` samples CPU, RSS and Redis
- * counters while a run goes. `runTargetChild` serves the hidden `__target <json>` command
- * (cli/target_child_cmd.ts) a compiled loadlab binary starts its target processes with, because there
- * they are the binary itself.
+ * counters while a run goes. The targets themselves (the Hono app, the proxy, the gRPC endpoints) run in
+ * their own processes (child_main.ts), so they are not exported here: a run that only starts them does
+ * not load their code, or Hono's, into its own memory.
  *
  * @example
  * ```ts
@@ -22,12 +22,8 @@ export { startTarget } from "./start.ts";
 export type { StartOptions } from "./start_stack.ts";
 export { startTelemetry } from "./telemetry.ts";
 export { type CpuProfiling, type ProfiledRuntime, startCpuProfiles, type TakenProfile } from "./inspector.ts";
-export { runTargetChild } from "./child_main.ts";
 export { TargetError } from "./errors.ts";
-export { createTargetApp, ENDPOINTS, type TargetAppOptions } from "./app/app.ts";
 export { parseRateLimit } from "./proxy/rate_limit.ts";
-export { CMS_DEFAULTS } from "./app/cms.ts";
-export { type GrpcTarget, serveGrpcTarget } from "./app/grpc_endpoints.ts";
 export { EXAMPLES_INSTALL_HINT } from "./example.ts";
 export {
   type BuiltinSpec,

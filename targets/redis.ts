@@ -5,7 +5,7 @@
  * `redis-server` on a free port with persistence off when the user gave no `--redis` URL. The published
  * studies run Redis next to the app on the same machine; so do we.
  */
-import { createClient } from "redis";
+import type { createClient } from "redis";
 import { TargetError } from "./errors.ts";
 import { freePort } from "../system/ports.ts";
 import { ManagedProcess, pollReady, RUN_ID } from "./process.ts";
@@ -27,6 +27,8 @@ export interface RedisHandle {
  */
 export async function connectRedis(url: string, timeoutMs = 3000): Promise<RedisClient> {
   let connected = false;
+  // The client library is loaded by the first connection: a run with no Redis keeps its 5 MB out of memory.
+  const { createClient } = await import("redis");
   const client = createClient({
     url,
     disableOfflineQueue: true,

@@ -7,7 +7,7 @@
  * the error is thrown.
  */
 import type { BalanceMode } from "./balancer/balancer.ts";
-import type { ChildSpec } from "./child_main.ts";
+import type { ChildSpec } from "./child_spec.ts";
 import { spawnChild, statsClient, sumStats, tlsFilesOf } from "./child_start.ts";
 import { TargetError } from "./errors.ts";
 import { startExample } from "./example_start.ts";

@@ -1,0 +1,45 @@
+/**
+ * @module
+ * What a parent process asks of a built-in target's process (child_main.ts) and the line that child
+ * answers with once it listens: the contract both sides share, apart from the servers' code, so the
+ * parent that starts targets (child_start.ts) does not load Hono, the proxy or the gRPC endpoints.
+ */
+import type { BalanceMode } from "./balancer/balancer.ts";
+import type { CompressMode } from "./app/compress.ts";
+import type { CmsSpec } from "./spec.ts";
+
+/** What the parent asks a child to be. */
+export type ChildSpec =
+  & {
+    host: string;
+    port: number;
+    reusePort?: boolean;
+    watchStdin?: boolean;
+    /** Serve HTTPS with these PEM files (targets/tls_cert.ts). */
+    tls?: { certFile: string; keyFile: string };
+  }
+  & (
+    | {
+      role: "app";
+      compress?: CompressMode;
+      cacheTtlSec?: number;
+      staticDir?: string;
+      redisUrl?: string;
+      cms?: CmsSpec;
+      /** Also serve the gRPC endpoints (grpc_endpoints.ts) on this port, with the same TLS. */
+      grpcPort?: number;
+    }
+    | { role: "balancer"; upstreams: string[]; mode: BalanceMode }
+    | {
+      role: "proxy";
+      upstream: string;
+      /** An `https:` upstream: the CA file to verify it with, or no verification. */
+      upstreamTls?: { caFile?: string; insecure?: boolean };
+      redisUrl: string;
+      cacheTtlSec?: number;
+      rateLimit?: { limit: number; windowMs: number };
+    }
+  );
+
+/** Prefix of the stdout line announcing `{ url, pid }` once the server listens. */
+export const READY_PREFIX = "LOADLAB_TARGET_READY ";
