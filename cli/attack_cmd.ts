@@ -22,7 +22,8 @@ import { interruptSignal, liveLine } from "./live.ts";
 import { writeReport } from "../report/write.ts";
 import { RequestLogFailed, runAttack } from "../runner/attack.ts";
 import { buildResultsFile, writeResultsFile } from "../results/io.ts";
-import { redactKnown, redactResults } from "../results/redact.ts";
+import { redactKnown } from "../results/redact.ts";
+import { redactResults } from "../results/redact_results.ts";
 import { secretsIn } from "../results/secret_finder.ts";
 import { terminalSafe } from "../validation/terminal_text.ts";
 import {

@@ -9,7 +9,7 @@
  */
 import { loadResultsFile, writeResultsFile } from "../results/io.ts";
 import { OutputError } from "../results/output_error.ts";
-import { redactResults } from "../results/redact.ts";
+import { redactResults } from "../results/redact_results.ts";
 import { outputClobbersInput } from "../system/output_file.ts";
 import type { ResultsFile, RunResult } from "../results/mod.ts";
 import { mergeShardFiles } from "../results/merge_shards.ts";

@@ -21,7 +21,7 @@ import type { Plan } from "../scenarios/plan_types.ts";
 import { runPlan, type RunPlanOutcome } from "../scenarios/run.ts";
 import { OutputError } from "../results/output_error.ts";
 import { assertWritable } from "../system/atomic_write.ts";
-import { redactResults } from "../results/redact.ts";
+import { redactResults } from "../results/redact_results.ts";
 import { terminalSafe } from "../validation/terminal_text.ts";
 import type { ResultsFile } from "../results/mod.ts";
 import { outputClobbersInput } from "../system/output_file.ts";

@@ -18,7 +18,7 @@ import { HelpRequested, UsageError } from "./usage_error.ts";
 import { isListenError, urlHost, warnIfExposed } from "./dashboard.ts";
 import { openBrowser } from "./open_browser.ts";
 import { terminalSafe } from "../validation/terminal_text.ts";
-import { redactResults } from "../results/redact.ts";
+import { redactResults } from "../results/redact_results.ts";
 import { badPathResponse, decodedPath, rejectForeignHost } from "./local_http.ts";
 import { EXIT } from "./exit_codes.ts";
 import { runCommand } from "./command_errors.ts";

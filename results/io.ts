@@ -9,7 +9,7 @@
  */
 import denoJson from "../deno.json" with { type: "json" };
 import { parseResultsFile } from "./parse.ts";
-import { redactResults } from "./redact.ts";
+import { redactResults } from "./redact_results.ts";
 import { escapeInvisible } from "./json_text.ts";
 import { jsonErrorReason } from "../validation/json_error.ts";
 import { FileReadError, readTextFileCapped } from "../system/read_capped.ts";

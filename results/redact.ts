@@ -5,7 +5,8 @@
  * environment variables and arguments, body fields, WebSocket subprotocols that carry a token) becomes
  * `[redacted 32 chars sha256:1a2b3c4d]`: the length and a short hash stay, so two runs can still be told
  * apart. Secrets are first collected from the structure, then every string of the file is rewritten, so a
- * secret echoed in the experiment's source text or an error message goes too.
+ * secret echoed in the experiment's source text or an error message goes too (redact_results.ts); here
+ * are the rules for one string, which code that never holds a results file (a load worker) uses alone.
  *
  * It runs once per write or render, on the assembled results, never on the hot path: the engine still
  * sends the real values. Idempotent: an already redacted file comes back unchanged, its count kept.
@@ -15,21 +16,16 @@
  * metrics output sends, in every form a receiver's error could echo them (`credentialForms`, `redactKnown`).
  */
 import { createHash } from "node:crypto";
-import type { ResultsFile } from "./schema.ts";
 import {
-  collectSecrets,
   isSecretParameter,
   isSecretQueryValue,
   mayHoldUrlSecret,
-  NUMBERS_ONLY,
   QUERY_PARAM,
   URL_USERINFO,
 } from "./secret_finder.ts";
 
-/** A token `redactedToken` made. */
-const TOKEN = /\[redacted \d+ chars sha256:[0-9a-f]{8}\]/g;
 /** Literal replacement only for secrets this long: shorter ones would hit unrelated text. */
-const MIN_LITERAL = 4;
+export const MIN_LITERAL = 4;
 
 /** What one redaction pass found: how many distinct secrets and of which kinds. */
 export interface RedactionSummary {
@@ -84,7 +80,7 @@ export function redactKnown(text: string, secrets: readonly string[]): string {
 }
 
 /** Rewrites one string: URL passwords and secret query values in place, then known secrets literally. */
-function rewrite(text: string, literals: Array<[string, string]>, exact: Map<string, string>): string {
+export function rewrite(text: string, literals: Array<[string, string]>, exact: Map<string, string>): string {
   const whole = exact.get(text);
   if (whole !== undefined) return whole;
   if (!mayHoldUrlSecret(text) && !literals.some(([secret]) => text.includes(secret))) return text;
@@ -101,66 +97,6 @@ function rewrite(text: string, literals: Array<[string, string]>, exact: Map<str
   );
   for (const [secret, token] of literals) if (out.includes(secret)) out = out.split(secret).join(token);
   return out;
-}
-
-/** `value` with `f` applied to its strings; parts without a change are the same objects (no copy). */
-function mapStrings(value: unknown, f: (s: string) => string, key = ""): unknown {
-  if (NUMBERS_ONLY.has(key)) return value;
-  if (typeof value === "string") return f(value);
-  if (value === null || typeof value !== "object") return value;
-  if (Array.isArray(value)) {
-    let changed = false;
-    const out = value.map((v) => {
-      const w = mapStrings(v, f, key);
-      changed ||= w !== v;
-      return w;
-    });
-    return changed ? out : value;
-  }
-  // Error messages are the keys of their count maps, and a message may echo a URL.
-  const keysToo = key === "errorMessages";
-  let changed = false;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) {
-    const k2 = keysToo ? f(k) : k;
-    const w = mapStrings(v, f, keysToo ? key : k);
-    changed ||= w !== v || k2 !== k;
-    out[k2] = w;
-  }
-  return changed ? out : value;
-}
-
-/**
- * `results` with every secret replaced by its redacted token and `redaction` saying how many were
- * redacted (distinct tokens in the result, earlier passes included; absent when none ever was). `results` is not
- * changed; unchanged parts are shared with it.
- */
-export function redactResults(results: ResultsFile): ResultsFile {
-  const collector = collectSecrets(results);
-  const exact = new Map<string, string>();
-  const literals: Array<[string, string]> = [];
-  for (const secret of collector.secrets.keys()) {
-    const token = redactedToken(secret);
-    exact.set(secret, token);
-    if (secret.length >= MIN_LITERAL) literals.push([secret, token]);
-  }
-  literals.sort((a, b) => b[0].length - a[0].length);
-  // Counted by the distinct tokens in the output, so a resumed file (old runs redacted, new ones not)
-  // and a second pass count each secret once.
-  const tokens = new Set<string>();
-  const redacted = mapStrings(results, (s) => {
-    const out = rewrite(s, literals, exact);
-    if (out.includes("[redacted ")) { for (const m of out.matchAll(TOKEN)) tokens.add(m[0]); }
-    return out;
-  }) as ResultsFile;
-  const before = results.redaction;
-  // A kind names where a secret was found; a misread name (a list of two values read as a header) must
-  // not carry a secret out, so the kinds are rewritten too.
-  const found = [...collector.secrets.values()].map((kind) => rewrite(kind, literals, exact));
-  const kinds = [...new Set([...(before?.kinds ?? []), ...found])];
-  const secrets = tokens.size || (before?.secrets ?? 0);
-  // A file without secrets stays as it was: `redaction` appears only when something was redacted.
-  return secrets === 0 ? redacted : { ...redacted, redaction: { secrets, kinds } };
 }
 
 /** One line for a reader: "3 secrets redacted: Authorization header, URL password"; null when none. */

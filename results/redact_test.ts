@@ -4,11 +4,12 @@ import {
   redactedToken,
   redactionLine,
   redactKnown,
-  redactResults,
   redactText,
   shownSweepValue,
 } from "./redact.ts";
-import { isSecretName, parseSource, secretSubprotocols } from "./secret_finder.ts";
+import { redactResults } from "./redact_results.ts";
+import { isSecretName, secretSubprotocols } from "./secret_finder.ts";
+import { parseSource } from "./source_data.ts";
 import { shownAssignment, shownHeader } from "./redact_quote.ts";
 import type { ResultsFile } from "./schema.ts";
 import { withoutPassword } from "./export/metrics_output.ts";

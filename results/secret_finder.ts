@@ -11,9 +11,7 @@
  * a structure and reads names, rewriting only replaces text, and a caller that must only decide
  * (`isSecretName`, `secretsIn`) takes the rules without the rewriting.
  */
-import { parse as parseYaml } from "yaml";
 import type { ResultsFile } from "./schema.ts";
-import { withEnvSnapshot, YAML_DEBUG_VARIABLES } from "../system/env_snapshot.ts";
 
 /**
  * Names of headers, query parameters, variables and flags whose values are secrets: signed URLs carry
@@ -103,15 +101,13 @@ export interface FoundSecrets {
 }
 
 /**
- * The secrets of a results file: from the file itself and from its experiment's source, as written and as
- * run, parsed as YAML or JSON.
+ * The secrets of a results file: from the file itself and from `sources`, its experiment's source as
+ * data (as written and as run, results/source_data.ts).
  */
-export function collectSecrets(results: ResultsFile): FoundSecrets {
+export function collectSecrets(results: ResultsFile, sources: readonly unknown[]): FoundSecrets {
   const collector = new Collector();
   collector.walk(results);
-  collector.walk(parseSource(results.experiment.source));
-  // The experiment as run (`--set`, `--quick`, `--target` applied) may hold values the file does not.
-  collector.walk(parseSource(results.experiment.ranSource));
+  for (const source of sources) collector.walk(source);
   return collector;
 }
 
@@ -261,36 +257,4 @@ function isHeaderTuple(value: unknown[]): value is [string, string] {
   return value.length === 2 && typeof value[0] === "string" && typeof value[1] === "string" &&
     // A header name, not a `--flag` (a two-item argument list is read as arguments).
     !value[0].startsWith("-") && /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(value[0]);
-}
-
-/**
- * The sources parsed so far: results are redacted at every write (after each run, for the report, the
- * terminal), and parsing an experiment of 100,000 flow steps took seconds each time, so a 1 s run ended 20
- * s later. Two experiments (as written, as run) at a time are what one process redacts.
- */
-const parsedSources = new Map<string, unknown>();
-
-/** The experiment source as data when it is YAML or JSON; undefined for a command line or bad text. */
-export function parseSource(source: string | undefined): unknown {
-  if (!source) return undefined;
-  if (parsedSources.has(source)) return parsedSources.get(source);
-  let parsed: unknown;
-  try {
-    // Merge keys (`<<: *base`) read as the experiment loader reads them, so its data can stand for this.
-    const options = { maxAliasCount: 100, merge: true };
-    parsed = withEnvSnapshot(YAML_DEBUG_VARIABLES, () => parseYaml(source, options));
-  } catch {
-    parsed = undefined;
-  }
-  rememberSource(source, parsed);
-  return parsed;
-}
-
-/**
- * `source` as the experiment loader parsed it (scenarios/load.ts), so its results are redacted without
- * parsing it again: for a flow of 100,000 steps, a parse is seconds and hundreds of megabytes.
- */
-export function rememberSource(source: string, parsed: unknown): void {
-  if (parsedSources.size >= 4) parsedSources.clear();
-  parsedSources.set(source, parsed);
 }

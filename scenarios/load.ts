@@ -31,7 +31,7 @@ import { anchorTargets } from "./schema_targets.ts";
 import { dirname } from "node:path";
 import { anchorScript } from "./script_source.ts";
 import { stringify } from "yaml";
-import { rememberSource } from "../results/secret_finder.ts";
+import { rememberSource } from "../results/source_data.ts";
 import { grpcCallsOf } from "./grpc/experiment.ts";
 import { grpcFlowsOf } from "./grpc/flow_steps.ts";
 

@@ -13,7 +13,7 @@ import { buildResultsFile, loadResultsFile, ResultsFileError, writeResultsFile }
 import { WriteError, writeTextAtomic } from "../system/atomic_write.ts";
 import type { ExperimentInfo, ResultsFile, RunResult } from "../results/mod.ts";
 import { OutputError } from "../results/output_error.ts";
-import { redactResults } from "../results/redact.ts";
+import { redactResults } from "../results/redact_results.ts";
 import { noResponse } from "../results/conclude/responses.ts";
 import { DescriptorReserve } from "../system/descriptor_reserve.ts";
 

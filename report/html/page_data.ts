@@ -9,7 +9,8 @@
  */
 import { shardsLine } from "../shards_line.ts";
 import { exportNote } from "../../results/export/summary.ts";
-import { redactionLine, redactResults } from "../../results/redact.ts";
+import { redactionLine } from "../../results/redact.ts";
+import { redactResults } from "../../results/redact_results.ts";
 import type { ResultsFile } from "../../results/mod.ts";
 import { buildCompare, buildGateRows, type CompareRow, type GateRow } from "./compare.ts";
 import type { FailOn } from "../../results/fail_on.ts";
