@@ -30,6 +30,7 @@ import {
   formatThresholdActual,
   thresholdRunVerdict,
 } from "../results/threshold_text.ts";
+import { formatCount, formatFixed } from "../results/text_format.ts";
 
 export { describeNoiseRule };
 
@@ -56,7 +57,7 @@ export function escapeXml(text: string): string {
 }
 
 function fixed(x: number, digits: number): string {
-  return Number.isFinite(x) ? x.toFixed(digits) : "–";
+  return Number.isFinite(x) ? formatFixed(x, digits) : "–";
 }
 
 /** "99.50%", or "–" when the run measured nothing (no success rate of no request). */
@@ -66,7 +67,7 @@ function successCell(run: RunResult): string {
 }
 
 function whole(x: number): string {
-  return Number.isFinite(x) ? Math.round(x).toLocaleString("en-US") : "–";
+  return Number.isFinite(x) ? formatCount(x) : "–";
 }
 
 /** A threshold's actual value in its rule's unit (results/threshold_text.ts). */

@@ -5,13 +5,14 @@
  */
 import type { RunResult } from "../results/mod.ts";
 import { endpointQualifier, endpointRows } from "./endpoint_rows.ts";
+import { formatCount, formatFixed } from "../results/text_format.ts";
 
 function fixed(x: number, digits: number): string {
-  return Number.isFinite(x) ? x.toFixed(digits) : "–";
+  return Number.isFinite(x) ? formatFixed(x, digits) : "–";
 }
 
 function whole(x: number): string {
-  return Number.isFinite(x) ? Math.round(x).toLocaleString("en-US") : "–";
+  return Number.isFinite(x) ? formatCount(x) : "–";
 }
 
 /** The tables' lines (each run's heading and rows), empty when no run has several endpoints. */

@@ -166,7 +166,8 @@ export const percentilePointSchema = z.looseObject({ percentile: z.number(), lat
 export const histogramBucketSchema = z.looseObject({
   fromMs: z.number(),
   toMs: z.number(),
-  count: z.number(),
+  // A bar's length is drawn from its count: a negative one is no count, and cannot be drawn.
+  count: z.number().min(0),
 });
 /** The value of a swept parameter of an experiment: a number, or a word (`load.protocol` = `h2`). */
 export const sweepPointSchema = z.looseObject({

@@ -3,12 +3,37 @@
  * Number formatting shared by the terminal printer (and free for the HTML report): durations, byte sizes,
  * counts and percentages, each with its unit chosen so the number stays short. Every formatter turns
  * NaN or Infinity into "-" instead of printing it, because a half-finished or empty run must still
- * produce readable text.
+ * produce readable text, and every one prints a finite number too large for its digits to mean anything
+ * in exponent form (`1.00e+308`), because a corrupt or hostile file's 1e308 would otherwise fill the
+ * terminal with 309 digits.
  */
+
+/**
+ * From this magnitude on a number prints in exponent form: past 2^53 (about 9e15) a float no longer
+ * holds every integer, so the digits after the 16th are noise, and no real count or rate comes near it.
+ */
+const EXPONENT_FROM = 1e15;
+
+/** Whether `n` is too large to print digit by digit. */
+function isHuge(n: number): boolean {
+  return Math.abs(n) >= EXPONENT_FROM;
+}
+
+/**
+ * `n` as `1.23e+18`, times 10 to the `shift`: the shift lets a share become a percent (shift 2) without
+ * multiplying, since `1e308 * 100` is Infinity.
+ */
+export function formatExponent(n: number, shift = 0): string {
+  if (!Number.isFinite(n)) return "-";
+  const [mantissa, exponent] = n.toExponential(2).split("e");
+  const power = Number(exponent) + shift;
+  return `${mantissa}e${power < 0 ? "-" : "+"}${Math.abs(power)}`;
+}
 
 /** "850 µs", "12.34 ms", "1.50 s", "2m 05s"; "-" for non-finite input. */
 export function formatDurationMs(ms: number): string {
   if (!Number.isFinite(ms)) return "-";
+  if (isHuge(ms)) return `${formatExponent(ms)} ms`;
   const abs = Math.abs(ms);
   if (abs === 0) return "0 ms";
   if (abs < 1) return `${(ms * 1000).toFixed(0)} µs`;
@@ -30,12 +55,14 @@ export function formatBytes(n: number): string {
     value /= 1024;
     unit++;
   }
+  if (isHuge(value)) return `${formatExponent(n)} B`;
   return unit === 0 ? `${Math.round(value)} B` : `${value.toFixed(2)} ${BYTE_UNITS[unit]}`;
 }
 
 /** Integer with thousands separators ("12,345"); "-" for non-finite input. */
 export function formatCount(n: number): string {
   if (!Number.isFinite(n)) return "-";
+  if (isHuge(n)) return formatExponent(n);
   const sign = n < 0 ? "-" : "";
   return sign + String(Math.round(Math.abs(n))).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }
@@ -43,19 +70,29 @@ export function formatCount(n: number): string {
 /** A rate or other float with a fixed number of decimals and separators ("4,567.89"). */
 export function formatNumber(n: number, decimals = 2): string {
   if (!Number.isFinite(n)) return "-";
+  if (isHuge(n)) return formatExponent(n);
   const [whole, fraction] = Math.abs(n).toFixed(decimals).split(".");
   const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
   return (n < 0 ? "-" : "") + (fraction === undefined ? grouped : `${grouped}.${fraction}`);
 }
 
-/** A 0..1 share as "99.50%". */
+/** `n.toFixed(decimals)` without separators ("1234.50"), for values a unit follows; "-" when not finite. */
+export function formatFixed(n: number, decimals: number): string {
+  if (!Number.isFinite(n)) return "-";
+  return isHuge(n) ? formatExponent(n) : n.toFixed(decimals);
+}
+
+/** A 0..1 share as "99.50%"; "-" for non-finite input. */
 export function formatPercent(share: number, decimals = 2): string {
   if (!Number.isFinite(share)) return "-";
+  if (isHuge(share * 100)) return `${formatExponent(share, 2)}%`;
   return `${(share * 100).toFixed(decimals)}%`;
 }
 
 /** A percentile label without trailing zeros: 50 -> "50%", 99.9 -> "99.9%", 2.5 -> "2.5%". */
 export function formatPercentile(p: number): string {
+  if (!Number.isFinite(p)) return "-";
+  if (isHuge(p)) return `${formatExponent(p)}%`;
   return `${Number(p.toFixed(4))}%`;
 }
 

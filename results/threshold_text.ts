@@ -9,13 +9,14 @@
 import type { ResultsFile, RunResult, ThresholdResult } from "./schema.ts";
 import { abortedLabel, type RunVerdict, runVerdict } from "./conclude/run_verdict.ts";
 import { fromK6, splitSelector } from "./threshold_selector.ts";
+import { formatCount, formatFixed } from "./text_format.ts";
 
 const EXPRESSION = /^(?:[^:<>=]+:)?\s*([A-Za-z][\w.]*)\s*(?:<=|>=|==|<|>)\s*-?[\d.]+\s*(us|ms|s|%)?/;
 const LATENCY_METRIC = /^(min|mean|avg|stdev|median|max|p\d+(\.\d+)?)$/;
 const RATIO_METRIC = /^(success|successRate|errorRate)$/;
 
 function fixed(x: number, digits: number): string {
-  return Number.isFinite(x) ? x.toFixed(digits) : "–";
+  return Number.isFinite(x) ? formatFixed(x, digits) : "–";
 }
 
 /** The metric and unit of a threshold expression ("" when it has none or does not parse). */
@@ -36,7 +37,7 @@ export function formatThresholdActual(expression: string, actual: number): strin
     return `${fixed(actual, 2)} ms`;
   }
   if (RATIO_METRIC.test(metric)) return unit === "%" ? `${fixed(actual * 100, 2)}%` : fixed(actual, 4);
-  return Number.isInteger(actual) ? Math.round(actual).toLocaleString("en-US") : fixed(actual, 2);
+  return Number.isInteger(actual) ? formatCount(actual) : fixed(actual, 2);
 }
 
 /** The verdict of the run a threshold was evaluated on, null when that run is not in `runs`. */

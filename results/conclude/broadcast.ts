@@ -22,7 +22,7 @@
  * Pure.
  */
 import type { ResultsFile } from "../mod.ts";
-import { formatDurationMs } from "../text_format.ts";
+import { formatCount, formatDurationMs } from "../text_format.ts";
 import { explainKnee } from "./knee_explained.ts";
 import {
   type Bend,
@@ -53,7 +53,7 @@ export interface BroadcastFinding {
   qualifiers: string | null;
 }
 
-const count = (n: number) => n.toLocaleString("en-US");
+const count = formatCount;
 
 /** "50: 1.46 ms / 4.82 ms": a point's fan-out p50 / p99. */
 function fanoutText(p: BroadcastPoint): string {

@@ -11,6 +11,7 @@
  */
 import type { RunResult } from "../schema.ts";
 import { connectionsAt, type StagePlan } from "../stage_plan.ts";
+import { formatCount } from "../text_format.ts";
 
 /** An interval holding under this share of its planned connections is short of the plan. */
 export const SHORT_SHARE = 0.5;
@@ -59,7 +60,7 @@ export function rampShortfall(run: RunResult): RampShortfall | null {
 
 /** "470 of 3,000 connections open at 1s; 5 intervals short of the stages, 3 with no response". */
 export function rampShortText(s: RampShortfall): string {
-  const n = (v: number) => v.toLocaleString("en-US");
+  const n = formatCount;
   const silent = s.silentIntervals > 0 ? `, ${s.silentIntervals} with no response` : "";
   return `${n(s.open)} of ${n(s.planned)} connections open at ${atText(s)}; ` +
     `${s.shortIntervals} intervals short of the stages${silent}`;

@@ -30,6 +30,7 @@
  */
 import type { IntervalResult, LatencySummaryMs, RunResult } from "../schema.ts";
 import { GRPC_ERROR_KINDS } from "../schema_values.ts";
+import { formatCount } from "../text_format.ts";
 
 /**
  * 5xx responses over this share of the responses flag the run, as dropped sends and lost requests over
@@ -136,9 +137,7 @@ export function serverErrorResponses(run: RunResult): number {
 export function statusCodesText(run: RunResult): string {
   const codes = Object.entries(run.statusCodes ?? {}).filter(([, n]) => (n ?? 0) > 0)
     .sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0) || a[0].localeCompare(b[0]));
-  const named = codes.slice(0, STATUSES_NAMED).map(([code, n]) =>
-    `${code} ${(n ?? 0).toLocaleString("en-US")}`
-  );
+  const named = codes.slice(0, STATUSES_NAMED).map(([code, n]) => `${code} ${formatCount(n ?? 0)}`);
   return named.join(", ") + (codes.length > STATUSES_NAMED ? ", ..." : "");
 }
 
@@ -154,5 +153,5 @@ export function errorKindsText(run: RunResult): string {
   const kinds = counted.filter(([, n]) => (n ?? 0) > 0)
     .sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0) || a[0].localeCompare(b[0]));
   if (kinds.length === 0) return "no request sent";
-  return kinds.map(([kind, n]) => `${kind} ${(n ?? 0).toLocaleString("en-US")}`).join(", ");
+  return kinds.map(([kind, n]) => `${kind} ${formatCount(n ?? 0)}`).join(", ");
 }

@@ -106,7 +106,7 @@ import { generatorSaturation } from "./generator_saturation.ts";
 import { atText, rampShortfall } from "./ramp_followed.ts";
 import { describeChange } from "../schema_steering.ts";
 import { changedBuiltIns } from "./builtin_changes.ts";
-import { formatDurationMs } from "../text_format.ts";
+import { formatCount, formatDurationMs } from "../text_format.ts";
 
 /**
  * The `failed` flag's words: no response, (gRPC) every call answered with a status other than OK, or
@@ -119,7 +119,7 @@ function failedLabel(run: RunResult): string {
   }
   const unsolicited = run.ws?.unsolicited ?? 0;
   if (unsolicited > 0) {
-    return `failed: no answer its rule takes, ${unsolicited.toLocaleString("en-US")} other messages came ` +
+    return `failed: no answer its rule takes, ${formatCount(unsolicited)} other messages came ` +
       `(${errorKindsText(run)})`;
   }
   // Every session failed before or without a request (a script that throws, a k6/ws handler): no request
@@ -209,8 +209,8 @@ function boundFlags(run: RunResult): VerdictFlag[] {
   if (short.length > 0) flags.push({ kind: "short storm", label: `short storm: ${short.join(", ")}` });
   const ramp = rampShortfall(run);
   if (ramp !== null) {
-    const label = `ramp not followed: ${ramp.open.toLocaleString("en-US")} of ` +
-      `${ramp.planned.toLocaleString("en-US")} connections at ${atText(ramp)}`;
+    const label = `ramp not followed: ${formatCount(ramp.open)} of ` +
+      `${formatCount(ramp.planned)} connections at ${atText(ramp)}`;
     flags.push({ kind: "ramp not followed", label });
   }
   return flags;
@@ -234,12 +234,12 @@ function countFlags(run: RunResult, failed: boolean): VerdictFlag[] {
   const lost = lostRequests(run);
   if (lost > DROPPED_FLAG_SHARE * sendsOf(run)) {
     const kernel = kernelDrops(run);
-    const cause = kernel > 0 ? ` (the host's kernel dropped ${kernel.toLocaleString("en-US")} connects)` : "";
-    flags.push({ kind: "lost", label: `lost ${lost.toLocaleString("en-US")}${cause}` });
+    const cause = kernel > 0 ? ` (the host's kernel dropped ${formatCount(kernel)} connects)` : "";
+    flags.push({ kind: "lost", label: `lost ${formatCount(lost)}${cause}` });
   }
   const unanswered = unansweredAtStop(run);
   if (!failed && unanswered > DROPPED_FLAG_SHARE * sendsOf(run)) {
-    flags.push({ kind: "unanswered", label: `unanswered ${unanswered.toLocaleString("en-US")} at the stop` });
+    flags.push({ kind: "unanswered", label: `unanswered ${formatCount(unanswered)} at the stop` });
   }
   const answered = answeredErrors(run);
   // A session script's own failures (a throw, a dropped rejection) end sessions as surely as a reset.
@@ -249,7 +249,7 @@ function countFlags(run: RunResult, failed: boolean): VerdictFlag[] {
   const changed = changedBuiltIns(run.errorMessages?.script);
   const builtIns = changed.length > 0 ? `script changed ${changed.join(", ")} while it ran (put back)` : "";
   if (total > DROPPED_FLAG_SHARE * sendsOf(run)) {
-    const text = [answered.text, script > 0 ? `script ${script.toLocaleString("en-US")}` : "", builtIns]
+    const text = [answered.text, script > 0 ? `script ${formatCount(script)}` : "", builtIns]
       .filter((t) => t !== "").join(", ");
     flags.push({ kind: "errors", label: `errors ${formatShare(total / sendsOf(run))} (${text})` });
   } else if (builtIns !== "") flags.push({ kind: "errors", label: builtIns });
@@ -316,8 +316,8 @@ function sessionsFlag(run: RunResult): VerdictFlag | null {
   const ended = flows.reduce((a, f) => a + f.failed, 0);
   if (started === 0 || ended < started || flows.some((f) => f.completed > 0)) return null;
   const captures = flows.reduce((a, f) => a + (f.captureFailed ?? 0), 0);
-  const cause = captures > 0 ? ` (a capture found nothing in ${captures.toLocaleString("en-US")})` : "";
-  const n = (v: number) => v.toLocaleString("en-US");
+  const cause = captures > 0 ? ` (a capture found nothing in ${formatCount(captures)})` : "";
+  const n = formatCount;
   return {
     kind: "no session completed",
     label: `no session completed: ${n(ended)} of ${n(started)} ended early${cause}`,
@@ -354,7 +354,7 @@ function incompleteLabel(run: RunResult): string {
   ];
   const unrecorded = run.unrecordedLatencies ?? 0;
   const lost = unrecorded > 0
-    ? `; latencies of ${unrecorded.toLocaleString("en-US")} answer${unrecorded === 1 ? "" : "s"} lost with it`
+    ? `; latencies of ${formatCount(unrecorded)} answer${unrecorded === 1 ? "" : "s"} lost with it`
     : "";
   return `incomplete: ${parts.join(", ")}${where}${lost}`;
 }

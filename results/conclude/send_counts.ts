@@ -11,6 +11,7 @@
 import type { RunResult } from "../schema.ts";
 import { GRPC_ERROR_KINDS } from "../schema_values.ts";
 import { errorCount, sendsOf } from "./responses.ts";
+import { formatCount } from "../text_format.ts";
 
 /** Error kinds whose requests got no answer at all. */
 export const LOST_ERROR_KINDS = ["connect", "timeout", "unfinished"] as const;
@@ -90,7 +91,7 @@ export function answeredErrors(run: RunResult): { total: number; text: string } 
     .sort((a, b) => b[1] - a[1]);
   return {
     total: kinds.reduce((a, [, n]) => a + n, 0),
-    text: kinds.map(([kind, n]) => `${kind} ${n.toLocaleString("en-US")}`).join(", "),
+    text: kinds.map(([kind, n]) => `${kind} ${formatCount(n)}`).join(", "),
   };
 }
 

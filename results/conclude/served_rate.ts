@@ -14,6 +14,7 @@ import type { IntervalResult, RunResult } from "../mod.ts";
 import { median } from "../stats.ts";
 import { MIN_HELD_SENDS } from "./bound_verdict.ts";
 import { intervalLatencySampled } from "./responses.ts";
+import { formatCount } from "../text_format.ts";
 
 /** Served below the requested rate by more than this share (beyond a short run's noise) is a shortfall. */
 export const SHORTFALL_SHARE = 0.1;
@@ -78,7 +79,7 @@ export function saturated(
 
 /** A rate for a sentence: whole req/s, one decimal below 10 ("0.8", "176", "12,400"). */
 export function formatRate(rps: number): string {
-  return rps < 10 ? rps.toFixed(1) : Math.round(rps).toLocaleString("en-US");
+  return rps < 10 ? rps.toFixed(1) : formatCount(rps);
 }
 
 /**
@@ -97,7 +98,7 @@ export function serverBoundLabel(run: Pick<RunResult, "rps" | "targetRps" | "dur
  */
 export function drainedNote(run: Pick<RunResult, "drained">): string {
   const n = run.drained ?? 0;
-  return n > 0 ? `${n.toLocaleString("en-US")} drained after the load's end` : "";
+  return n > 0 ? `${formatCount(n)} drained after the load's end` : "";
 }
 
 /**
@@ -110,5 +111,5 @@ export function unfinishedNote(run: Pick<RunResult, "unfinished" | "config">): s
   if (n === 0) return "";
   const stopMs = run.config.gracefulStopMs;
   const limit = typeof stopMs === "number" ? ` (${stopMs / 1000} s)` : "";
-  return `${n.toLocaleString("en-US")} unfinished by gracefulStop${limit}`;
+  return `${formatCount(n)} unfinished by gracefulStop${limit}`;
 }

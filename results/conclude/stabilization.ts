@@ -14,6 +14,7 @@ import type { IntervalResult, RunResult } from "../mod.ts";
 import { median, MIN_STABILIZATION_INTERVALS } from "../stats.ts";
 import { formatRate, SHORTFALL_SHARE } from "./served_rate.ts";
 import { MIN_HELD_SENDS } from "./bound_verdict.ts";
+import { formatCount } from "../text_format.ts";
 
 /** Rolling window length, in intervals (~1 s at the default 250 ms). */
 export const STABILIZATION_WINDOW = 4;
@@ -146,5 +147,5 @@ function servedShort(steady: IntervalResult[], requestedRps: number | null): str
 }
 
 function roundMs(ms: number): string {
-  return ms < 10 ? ms.toFixed(1) : Math.round(ms).toLocaleString("en-US");
+  return ms < 10 ? ms.toFixed(1) : formatCount(ms);
 }

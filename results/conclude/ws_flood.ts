@@ -14,6 +14,7 @@
  * Null otherwise. Pure: numbers of the results file in, a statement out.
  */
 import type { RunResult } from "../schema.ts";
+import { formatCount } from "../text_format.ts";
 
 /** Unsolicited messages per answered one past which the answers are taken as the flood's. */
 export const FLOOD_RATIO = 100;
@@ -56,7 +57,7 @@ export function wsFlood(run: Pick<RunResult, "url" | "config" | "ws" | "requests
  * takes any message: --ws-match is probably wrong)".
  */
 export function wsFloodLabel(flood: WsFlood): string {
-  const per = Math.round(flood.perAnswer).toLocaleString("en-US");
+  const per = formatCount(flood.perAnswer);
   return `flooded: ${per} unsolicited messages per answer (the ${flood.rule} rule takes any message: ` +
     "--ws-match is probably wrong)";
 }
