@@ -23,8 +23,9 @@ import { DEFAULT_KEPT_BYTES } from "../http/kept_bytes.ts";
 import { encodeH2Request, type H2Request } from "../http/h2/request.ts";
 import { type EncodedWsStep, encodeWsStep } from "./ws_steps.ts";
 import { wsStepLabel } from "../ws_step_spec.ts";
-import type protobuf from "protobufjs";
-import { grpcStepRequest } from "./grpc_steps.ts";
+import type { GrpcStep } from "../grpc_step_spec.ts";
+import type { RequestSpec } from "../request_spec.ts";
+import type { StepResponse } from "../http/kept_response.ts";
 
 const decoder = new TextDecoder();
 
@@ -73,8 +74,8 @@ export type EncodedStep =
     authority: string;
     /** `authority` as parts and value indexes when it has placeholders, else null. */
     authorityParts: Array<string | number> | null;
-    /** A gRPC step: the type its replies are read by (grpc_steps.ts), else null. */
-    grpc: { reply: protobuf.Type; serverStreaming: boolean } | null;
+    /** A gRPC step: how its replies are read (grpc_steps.ts), else null. */
+    grpc: GrpcStepReply | null;
   }
   | { kind: "think"; thinkMs: number }
   | EncodedWsStep;
@@ -105,12 +106,25 @@ export function valueNamesOf(flow: FlowSpec, columns: readonly string[]): string
   return names;
 }
 
+/** A gRPC step's replies as its captures and checks read them. */
+export interface GrpcStepReply {
+  read(kept: StepResponse): StepResponse;
+}
+
+/**
+ * The flows' gRPC steps made from the run's schema (grpc_steps.ts): loaded only for a run that has one,
+ * so the protobuf library stays out of every other worker.
+ */
+export interface GrpcStepMaker {
+  request(step: GrpcStep, timeoutMs: number): { spec: RequestSpec; reply: GrpcStepReply };
+}
+
 /**
  * Encodes each flow's requests once; paths are joined to the target URL as the mix's are. `columns`:
  * the data source's (the first values of every session); `cookies`: whether sessions keep a jar; `h2`:
  * whether the run speaks HTTP/2 (each step also encoded as its HEADERS frames); `endpoints`: per flow,
- * each request step's endpoint index (runner/endpoint_table.ts), 0 when not given; `grpcRoot`: the schema
- * of the flows' gRPC steps (grpc_steps.ts `grpcStepsSchema`).
+ * each request step's endpoint index (runner/endpoint_table.ts), 0 when not given; `grpcSteps`: the
+ * flows' gRPC steps made from the run's schema (grpc_steps.ts), null for a run without one.
  */
 export function encodeFlows(
   url: URL,
@@ -120,7 +134,7 @@ export function encodeFlows(
   h2 = false,
   endpoints: readonly (readonly number[])[] = [],
   timeoutMs = 10_000,
-  grpcRoot: protobuf.Root | null = null,
+  grpcSteps: GrpcStepMaker | null = null,
 ): EncodedFlow[] {
   return flows.map((flow, f) => {
     const names = valueNamesOf(flow, columns);
@@ -148,7 +162,7 @@ export function encodeFlows(
         continue;
       }
       // A gRPC step is a request step whose replies its captures and checks read as proto3 JSON.
-      const grpc = "grpc" in step ? grpcStepRequest(step.grpc, grpcRoot!, timeoutMs) : null;
+      const grpc = "grpc" in step ? grpcSteps!.request(step.grpc, timeoutMs) : null;
       const label = step.label ??
         ("grpc" in step ? step.grpc.call : `${step.request.method} ${step.request.path}`);
       const request = encodeRequestStep(
@@ -159,7 +173,7 @@ export function encodeFlows(
         labels.length,
         endpoints[f]?.[labels.length] ?? 0,
       );
-      steps.push({ ...request, grpc });
+      steps.push({ ...request, grpc: grpc?.reply ?? null });
       labels.push(shownName(label));
       checkNames.push(request.extract?.checks.map((c) => shownName(c.name)) ?? []);
     }

@@ -30,7 +30,6 @@ import { CookieJar } from "../http/cookie_jar.ts";
 import type { Feeder } from "./feeder.ts";
 import { runExtract } from "./step_checks.ts";
 import { KEEP_NONE, stepAuthority, stepPath } from "./flow_plan.ts";
-import { GrpcReplyResponse } from "./grpc_steps.ts";
 import { FlowRecorder } from "../stats/flow_recorder.ts";
 import type { EncodedFlow, EncodedStep } from "./flow_plan.ts";
 import type { Arrival } from "./executor.ts";
@@ -198,8 +197,7 @@ export class FlowSessions {
     jar?.set(kept.headers("set-cookie"), host, path, Date.now());
     if (step.extract === null) return "done";
     // A gRPC step's captures and checks read its replies as proto3 JSON.
-    const grpc = step.grpc;
-    const response = grpc === null ? kept : new GrpcReplyResponse(kept, grpc.reply, grpc.serverStreaming);
+    const response = step.grpc === null ? kept : step.grpc.read(kept);
     const counters = recorder?.checks(flowIndex, step.stepIndex) ?? SCRATCH;
     if (runExtract(step.extract, response, values, counters.passed, counters.failed) === null) return "done";
     recorder?.captureFailed(flowIndex);

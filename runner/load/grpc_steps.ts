@@ -11,7 +11,7 @@
 import type protobuf from "protobufjs";
 import protojson from "protobufjs/ext/protojson.js";
 import { gunzipSync } from "node:zlib";
-import type { RequestSpec } from "../request_spec.ts";
+import type { GrpcStepMaker } from "./flow_plan.ts";
 import type { GrpcStep } from "../grpc_step_spec.ts";
 import type { StepResponse } from "../http/kept_response.ts";
 import { H2KeptResponse } from "../http/h2/kept.ts";
@@ -19,24 +19,21 @@ import { findMethod, rootOfDescriptorSet } from "../http/grpc/schema.ts";
 import { grpcCallSpec } from "../http/grpc/call_spec.ts";
 import { MessageReader, READ_OK } from "../../grpc/framing.ts";
 
-/** The schema of a run's gRPC steps, or null for a run without one. */
-export function grpcStepsSchema(bytes: Uint8Array | undefined): protobuf.Root | null {
-  return bytes === undefined ? null : rootOfDescriptorSet(bytes, "the run's gRPC schema");
-}
-
-/** A gRPC step as the request its connection sends, and the type its replies are read by. */
-export function grpcStepRequest(
-  step: GrpcStep,
-  root: protobuf.Root,
-  timeoutMs: number,
-): { spec: RequestSpec; reply: protobuf.Type; serverStreaming: boolean } {
-  const method = findMethod(root, step.call);
-  const spec = grpcCallSpec(root, {
-    call: step.call,
-    message: JSON.stringify(step.message),
-    metadata: Object.entries(step.metadata),
-  }, timeoutMs);
-  return { spec, reply: method.responseType, serverStreaming: method.serverStreaming };
+/** The flows' gRPC steps made from the run's schema (`bytes`: its FileDescriptorSet); a bad one throws. */
+export function grpcStepMaker(bytes: Uint8Array): GrpcStepMaker {
+  const root = rootOfDescriptorSet(bytes, "the run's gRPC schema");
+  return {
+    request(step: GrpcStep, timeoutMs: number) {
+      const method = findMethod(root, step.call);
+      const spec = grpcCallSpec(root, {
+        call: step.call,
+        message: JSON.stringify(step.message),
+        metadata: Object.entries(step.metadata),
+      }, timeoutMs);
+      const { responseType, serverStreaming } = method;
+      return { spec, reply: { read: (kept) => new GrpcReplyResponse(kept, responseType, serverStreaming) } };
+    },
+  };
 }
 
 /** A kept gRPC answer as a step's captures and checks read it: its body the replies as proto3 JSON. */

@@ -44,6 +44,10 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
   opts = { ...opts, ...stripeOf(config.segment, opts.workerIndex, opts.workerCount) };
   const model = modelDef(config.model);
   const script = await loadScript(config);
+  // A flow's gRPC steps need the protobuf library: loaded for a run that has them, not for every worker.
+  const grpcSteps = config.flows !== undefined && config.grpc?.schema !== undefined
+    ? (await import("./grpc_steps.ts")).grpcStepMaker(config.grpc.schema)
+    : null;
   // ws: the burst echoes the run's messages; the http(s) form of the URL picks the transport and TLS path.
   const wsUrl = new URL(config.url);
   const isWs = wsUrl.protocol === "ws:" || wsUrl.protocol === "wss:";
@@ -85,6 +89,7 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
         factory,
         wsRun,
         script,
+        grpcSteps,
       }, startMs),
   };
 }

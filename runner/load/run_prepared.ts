@@ -12,7 +12,6 @@ import type { WsRun } from "../http/ws/run.ts";
 import { WsStats } from "../http/ws/stats.ts";
 import { MaskKeys } from "../../ws/frame_encoder.ts";
 import { BufferBudget, DEFAULT_MAX_BUFFERED_BYTES } from "../../ws/buffer_budget.ts";
-import { grpcStepsSchema } from "./grpc_steps.ts";
 import { type AttackConfig, loadBoundMs, measuredDurationMs } from "../config.ts";
 import type { ConnectionShared, LoadConnection } from "../http/load_connection.ts";
 import type { ConnectionFactory } from "../http/protocols.ts";
@@ -22,7 +21,7 @@ import type { Arrival, LoadContext } from "./executor.ts";
 import { RequestLog } from "./request_log.ts";
 import { waitUntil } from "./clock.ts";
 import { loadContextOf } from "./run_parts.ts";
-import { encodeFlows } from "./flow_plan.ts";
+import { encodeFlows, type GrpcStepMaker } from "./flow_plan.ts";
 import { arrivalFor, FlowSessions, type SessionOptions, type SessionRun } from "./flow_session.ts";
 import type { Feeder } from "./feeder.ts";
 import { connectionsShareOf, WorkerSteering } from "./steer.ts";
@@ -50,6 +49,8 @@ export interface Prepared {
   wsRun: WsRun | null;
   /** The session script's module (runner/script/), or null. */
   script: ScriptModule | null;
+  /** The flows' gRPC steps from the run's schema, or null. */
+  grpcSteps: GrpcStepMaker | null;
 }
 
 /** Flows with ws steps: their sessions' shared counts, mask keys and buffer budget. */
@@ -172,7 +173,7 @@ function flowSessionsOf(
     prepared.factory.h2Steps,
     endpointTable(config).flows,
     config.timeoutMs,
-    grpcStepsSchema(config.grpc?.schema),
+    prepared.grpcSteps,
   );
   return new FlowSessions(plans, config.flows.map((f) => f.weight), originMs, opts.workerIndex * 7919, {
     feeder: prepared.feeder,

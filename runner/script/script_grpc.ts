@@ -12,13 +12,10 @@
  * stream's replies as a list). An unknown method, a message that does not fit or a reserved metadata name
  * is thrown where the script called (a `script` error at its line), nothing sent.
  */
-import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import type protobuf from "protobufjs";
-import protojson from "protobufjs/ext/protojson.js";
 import type { ErrorKind } from "../../results/mod.ts";
-import { findMethod, type GrpcMethod, loadProtoFile, loadProtoset } from "../http/grpc/schema.ts";
-import { encodeMessage } from "../http/grpc/message.ts";
+import type { GrpcMethod } from "../http/grpc/schema.ts";
+import type { ScriptGrpcSchema } from "./script_grpc_schema.ts";
 import { grpcRequestSpec, RESERVED_METADATA } from "../http/grpc/call.ts";
 import { GrpcAnswer } from "../http/grpc/answer.ts";
 import { encodeH2Request, type H2Request } from "../http/h2/request.ts";
@@ -28,7 +25,7 @@ import { H2Slot } from "../http/h2/slot.ts";
 import { H2ArrivalConnection } from "../http/h2/arrival.ts";
 import { KEEP_ALL } from "../load/flow_plan.ts";
 import { SCRIPT_KEPT_BYTES, ScriptRequestError } from "./script_send.ts";
-import { DEFAULT_MAX_MESSAGE_BYTES, MessageReader } from "../../grpc/framing.ts";
+import { MessageReader } from "../../grpc/framing.ts";
 import {
   GRPC_CODE_NAMES,
   GRPC_DEADLINE_EXCEEDED,
@@ -42,68 +39,6 @@ import type { GrpcParams, GrpcResponse } from "./session.ts";
 const NO_VALUES: Uint8Array[] = [];
 /** Where the reply reader's messages go between reads: none are expected there. */
 const NO_REPLIES: Uint8Array[] = [];
-
-/** What a script declares as `export const grpc`: the schema its calls use. */
-export interface GrpcDeclaration {
-  proto?: string;
-  importPaths?: string[];
-  protoset?: string;
-  /** The cap of one received message, bytes (4 MiB unless set). */
-  maxReceiveBytes?: number;
-}
-
-/** A schema the script's calls use, with its methods looked up once each. */
-export class ScriptGrpcSchema {
-  readonly #methods = new Map<string, GrpcMethod>();
-
-  constructor(readonly root: protobuf.Root, readonly maxReceiveBytes = DEFAULT_MAX_MESSAGE_BYTES) {}
-
-  /** The method `name` (`pkg.Service/Method`, a leading `/` allowed); throws naming what exists. */
-  method(name: string): GrpcMethod {
-    let found = this.#methods.get(name);
-    if (found === undefined) this.#methods.set(name, found = findMethod(this.root, name));
-    return found;
-  }
-}
-
-/** The schema a script's `grpc` export declares, its files relative to `folder`; throws naming the field. */
-export function loadGrpcDeclaration(declared: unknown, folder: string): ScriptGrpcSchema {
-  const d = declared as GrpcDeclaration;
-  const problem = declarationProblem(d);
-  if (problem !== null) throw new TypeError(`export grpc${problem}`);
-  const at = (p: string) => join(folder, p);
-  const root = d.proto !== undefined
-    ? loadProtoFile(at(d.proto), (d.importPaths ?? []).map(at))
-    : loadProtoset(at(d.protoset!));
-  return new ScriptGrpcSchema(root, d.maxReceiveBytes);
-}
-
-/** What is wrong with a declaration (`.field: why`, or `: why`), or null. */
-function declarationProblem(d: GrpcDeclaration): string | null {
-  if (d === null || typeof d !== "object" || Array.isArray(d)) {
-    return ': must be { proto: "./x.proto", importPaths?: [...] } or { protoset: "./x.pb" }';
-  }
-  const known = new Set(["proto", "importPaths", "protoset", "maxReceiveBytes"]);
-  const unknown = Object.keys(d).find((k) => !known.has(k));
-  if (unknown !== undefined) {
-    return `.${unknown}: not a field (proto, importPaths, protoset, maxReceiveBytes)`;
-  }
-  if ((d.proto === undefined) === (d.protoset === undefined)) {
-    return ": give the schema as proto (with importPaths) or protoset, one of them";
-  }
-  if (d.proto !== undefined && !isText(d.proto)) return ".proto: a file path";
-  if (d.protoset !== undefined && !isText(d.protoset)) return ".protoset: a file path";
-  if (d.importPaths !== undefined && !(Array.isArray(d.importPaths) && d.importPaths.every(isText))) {
-    return ".importPaths: a list of folders";
-  }
-  const cap = d.maxReceiveBytes;
-  if (cap !== undefined && !(Number.isInteger(cap) && cap >= 1 && cap <= 0x7fff_ffff)) {
-    return ".maxReceiveBytes: a whole number of bytes, 1 to 2^31-1";
-  }
-  return null;
-}
-
-const isText = (v: unknown) => typeof v === "string" && v !== "";
 
 /** Where a call goes: the session's connection and what the worker's sessions share. */
 interface CallPlace {
@@ -152,6 +87,7 @@ export class ScriptGrpcCall {
   readonly path: string;
   readonly timeoutMs: number | undefined;
   readonly #method: GrpcMethod;
+  readonly #schema: ScriptGrpcSchema;
   readonly #slot: H2Slot | H2ArrivalConnection;
   readonly #answer: ScriptGrpcAnswer;
 
@@ -172,6 +108,7 @@ export class ScriptGrpcCall {
         "a gRPC call needs an HTTP/2 stream: give the load protocol: h2c (h2 on https:)",
       );
     }
+    this.#schema = schema;
     const method = this.#method = schema.method(call.method);
     const params = call.params ?? {};
     this.name = params.name ?? method.path;
@@ -186,7 +123,7 @@ export class ScriptGrpcCall {
     answer.kind = null;
     this.#answer = answer;
     const spec = grpcRequestSpec(
-      { method: method.path, message: messagesOf(method, call.message), metadata: metadataOf(params) },
+      { method: method.path, message: schema.messages(method, call.message), metadata: metadataOf(params) },
       params.timeoutMs ?? (conn instanceof H2Slot ? conn.shared : conn.owner.shared).timeoutMs,
     );
     this.request = place.grpcRequests.request(spec);
@@ -212,25 +149,12 @@ export class ScriptGrpcCall {
     const kept = slot.keptResponse().snapshot();
     const headers: Record<string, string[]> = {};
     for (let k = 0; k < kept.fields.length; k += 2) (headers[kept.fields[k]] ??= []).push(kept.fields[k + 1]);
-    const replies = repliesOf(kept.body);
-    const type = this.#method.responseType;
-    const message = replies.length === 0
-      ? null
-      : this.#method.serverStreaming
-      ? replies.map((r) => protojson.toJson(type, type.decode(r)))
-      : protojson.toJson(type, type.decode(replies[0]));
+    const message = this.#schema.replyMessage(this.#method, repliesOf(kept.body));
     if (status === GRPC_OK) return { status, message, headers, trailers: {}, error: null };
     const why = answer.kind !== null && answer.message !== "" ? answer.message : GRPC_CODE_NAMES[status];
     const trailers = { "grpc-status": [String(status)], "grpc-message": [why] };
     return { status, message, headers, trailers, error: { code: status, message: why } };
   }
-}
-
-/** The call's message bytes: one, or a client stream's (an array, each at `message[k]`). */
-function messagesOf(method: GrpcMethod, message: unknown): Uint8Array | Uint8Array[] {
-  if (!method.clientStreaming) return encodeMessage(method.requestType, message ?? {});
-  const list = Array.isArray(message) ? message : [message];
-  return list.map((m, k) => encodeMessage(method.requestType, m, `message[${k}]`));
 }
 
 /** The params' metadata as pairs; a name gRPC sets itself is refused. */

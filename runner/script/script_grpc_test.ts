@@ -4,7 +4,8 @@
  * HEADERS frames kept and shared only between calls that would encode the same ones.
  */
 import { deepStrictEqual as assertEquals, throws } from "node:assert/strict";
-import { loadGrpcDeclaration, ScriptGrpcRequests } from "./script_grpc.ts";
+import { ScriptGrpcRequests } from "./script_grpc.ts";
+import { loadGrpcDeclaration } from "./script_grpc_schema.ts";
 import { grpcRequestSpec } from "../http/grpc/call.ts";
 import { encodeH2Request } from "../http/h2/request.ts";
 import { frameMessage } from "../../grpc/framing.ts";

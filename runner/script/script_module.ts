@@ -8,7 +8,7 @@
  */
 import { basename, dirname } from "node:path";
 import { pathToFileURL } from "node:url";
-import { loadGrpcDeclaration, type ScriptGrpcSchema } from "./script_grpc.ts";
+import type { ScriptGrpcSchema } from "./script_grpc_schema.ts";
 import {
   type IntrinsicsSnapshot,
   restoreChangedIntrinsics,
@@ -79,7 +79,11 @@ export async function importScript(path: string): Promise<ScriptModule> {
   }
   let grpc: ScriptGrpcSchema | null = null;
   try {
-    if (mod.grpc !== undefined) grpc = loadGrpcDeclaration(mod.grpc, dirname(path));
+    // The protobuf library loads only for a script that declares a schema.
+    const declared = mod.grpc;
+    if (declared !== undefined) {
+      grpc = (await import("./script_grpc_schema.ts")).loadGrpcDeclaration(declared, dirname(path));
+    }
   } catch (err) {
     throw new ScriptLoadError(`${basename(path)}: export grpc: ${errorText(err)}`, { cause: err });
   }

@@ -20,7 +20,7 @@ import type {
   SessionCookies,
   SessionGrpc,
 } from "./session.ts";
-import type { ScriptGrpcSchema } from "./script_grpc.ts";
+import type { ScriptGrpcSchema } from "./script_grpc_schema.ts";
 import { SessionEnd } from "./script_session_end.ts";
 import type { SessionSender } from "./script_session_sender.ts";
 import { overRefusal } from "./script_send.ts";

@@ -7,7 +7,8 @@
 import type { SessionRun } from "../load/flow_session.ts";
 import type { Feeder } from "../load/feeder.ts";
 import type { Session } from "./session.ts";
-import type { ScriptGrpcAnswer, ScriptGrpcRequests, ScriptGrpcSchema } from "./script_grpc.ts";
+import type { ScriptGrpcAnswer, ScriptGrpcRequests } from "./script_grpc.ts";
+import type { ScriptGrpcSchema } from "./script_grpc_schema.ts";
 import type { ScriptRequests } from "./script_request.ts";
 import type { ScriptRecorder } from "./script_recorder.ts";
 import type { ScriptNames } from "./script_names.ts";

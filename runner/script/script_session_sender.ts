@@ -31,7 +31,8 @@ import type {
   Response,
   SessionCookies,
 } from "./session.ts";
-import { ScriptGrpcCall, type ScriptGrpcSchema } from "./script_grpc.ts";
+import { ScriptGrpcCall } from "./script_grpc.ts";
+import type { ScriptGrpcSchema } from "./script_grpc_schema.ts";
 import { copyKept, failedResponse, H2ScriptResponse, ScriptResponse } from "./script_response.ts";
 import { type ScriptRecorder, SESSION_STEP } from "./script_recorder.ts";
 import { CUT, type SessionEnd } from "./script_session_end.ts";

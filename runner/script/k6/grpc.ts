@@ -20,7 +20,7 @@ import { current, folderOf, type VuContext } from "./runtime.ts";
 import { durationMs } from "./http.ts";
 import { loadProtoFile, loadProtoset } from "../../http/grpc/schema.ts";
 import { reflectSchema } from "../../http/grpc/reflection.ts";
-import { ScriptGrpcSchema } from "../script_grpc.ts";
+import { ScriptGrpcSchema } from "../script_grpc_schema.ts";
 import type { ScriptSession } from "../script_session.ts";
 import type { GrpcResponse } from "../session.ts";
 
