@@ -31,30 +31,9 @@ import {
   thresholdRunVerdict,
 } from "../results/threshold_text.ts";
 import { formatCount, formatFixed } from "../results/text_format.ts";
+import { escapeMarkdown, escapeXml } from "./ci_escape.ts";
 
-export { describeNoiseRule };
-
-/** Markdown-safe text for a table cell or a line: HTML entities, escaped markdown, one line. */
-export function escapeMarkdown(text: string): string {
-  return text
-    .replace(/[\r\n]+/g, " ")
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/([\\`*_[\]|#~!])/g, "\\$1");
-}
-
-/** XML-safe text for element content and attribute values (control characters XML forbids removed). */
-export function escapeXml(text: string): string {
-  return text
-    // deno-lint-ignore no-control-regex
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, "")
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&apos;");
-}
+export { describeNoiseRule, escapeMarkdown, escapeXml };
 
 function fixed(x: number, digits: number): string {
   return Number.isFinite(x) ? formatFixed(x, digits) : "–";

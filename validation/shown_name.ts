@@ -18,6 +18,15 @@ import { terminalSafe } from "./terminal_text.ts";
 export const MAX_NAME_CHARS = 384;
 /** Tab, line breaks and the Unicode line and paragraph separators: a name is one line. */
 const LINE_BREAKS = /[\t\n\v\f\r\u0085\u2028\u2029]+/g;
+/**
+ * `text` on one line with nothing hidden: line breaks become a space, escape sequences and control, bidi
+ * and zero-width characters go (terminal_text.ts's rule). What every name gets, and what a format that
+ * embeds any other outside text on one line (a markdown table cell) needs too.
+ */
+export function oneLineSafe(text: string): string {
+  return terminalSafe(text.replace(LINE_BREAKS, " "));
+}
+
 /** What a name needs no work for: printable ASCII, short. */
 const PLAIN = /^[ -~]*$/;
 
@@ -27,7 +36,7 @@ export function shownName(name: string): string {
   // In Unicode's composed form (NFC): "e" and a combining accent look as "é" does, so a name so written
   // is marked as cleaned rather than shown as the other.
   // A lone surrogate (half of a pair) becomes U+FFFD: JSON keeps it only as an escape strict readers refuse.
-  const line = terminalSafe(name.replace(LINE_BREAKS, " ")).toWellFormed().normalize("NFC");
+  const line = oneLineSafe(name).toWellFormed().normalize("NFC");
   if (line === name && line.length <= MAX_NAME_CHARS) return line;
   const hash = createHash("sha256").update(name).digest("hex").slice(0, 8);
   const cleaned = `${line}${line === "" ? "" : " "}(cleaned, sha256:${hash})`;
