@@ -5,18 +5,18 @@
  * NaN or Infinity into "-" instead of printing it, because a half-finished or empty run must still
  * produce readable text, and every one prints a finite number too large for its digits to mean anything
  * in exponent form (`1.00e+308`), because a corrupt or hostile file's 1e308 would otherwise fill the
- * terminal with 309 digits.
+ * terminal with 309 digits. The report page's own formatters (report/html/client/dom.ts) share the
+ * exponent rule through `isHuge` and `formatExponent`.
  */
 
 /**
- * From this magnitude on a number prints in exponent form: past 2^53 (about 9e15) a float no longer
- * holds every integer, so the digits after the 16th are noise, and no real count or rate comes near it.
+ * Whether `n` is too large to print digit by digit: from 1e15 on, since past 2^53 (about 9e15) a float
+ * no longer holds every integer, so the digits after the 16th are noise, and no real count or rate comes
+ * near it. The report page runs this very function, inlined by its source text (report/html/render.ts),
+ * so it and `formatExponent` must use nothing from this module's scope: hence the literal.
  */
-const EXPONENT_FROM = 1e15;
-
-/** Whether `n` is too large to print digit by digit. */
-function isHuge(n: number): boolean {
-  return Math.abs(n) >= EXPONENT_FROM;
+export function isHuge(n: number): boolean {
+  return Math.abs(n) >= 1e15;
 }
 
 /**

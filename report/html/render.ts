@@ -15,6 +15,7 @@ import type { FailOn } from "../../results/fail_on.ts";
 import { CHART_JS_SOURCE, CHART_JS_VERSION } from "../assets/chart_js.ts";
 import { buildPageData } from "./page_data.ts";
 import { PAGE_CSS } from "./page_css.ts";
+import { formatExponent, isHuge } from "../../results/text_format.ts";
 import * as dom from "./client/dom.ts";
 import * as charts from "./client/charts.ts";
 import * as toolTables from "./client/tool_tables.ts";
@@ -110,7 +111,10 @@ const clientScripts = new Map<string, string>();
 export function clientSource(entry = "loadlabMain"): string {
   const cached = clientScripts.get(entry);
   if (cached !== undefined) return cached;
+  // The terminal's exponent rule, the one definition both sides print huge numbers by (client/dom.ts).
+  const shared = { isHuge, formatExponent };
   const fns = [
+    shared,
     dom,
     charts,
     toolTables,

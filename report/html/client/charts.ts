@@ -8,7 +8,8 @@
  * client module, so no module-level state: live charts are found again through `Chart.getChart`.
  */
 import type { TimeAxis } from "../page_run.ts";
-import { fmtMs, fmtNum, h } from "./dom.ts";
+import { fmtFixed, fmtMs, fmtNum, h } from "./dom.ts";
+import { isHuge } from "../../../results/text_format.ts";
 
 // The UMD bundle defines this global; its types are not worth pulling into the page's code.
 declare const Chart: any;
@@ -166,7 +167,9 @@ export function logFloor(values: Array<number | null | undefined>): number {
 /** A bar's value as printed on it: milliseconds, a percentage or a count. */
 export function barLabel(value: number, unit: "ms" | "%" | "req/s"): string {
   if (unit === "ms") return fmtMs(value);
-  if (unit === "%") return `${value >= 99.95 ? value.toFixed(1) : parseFloat(value.toPrecision(3))}%`;
+  if (unit === "%") {
+    return `${isHuge(value) || value >= 99.95 ? fmtFixed(value, 1) : parseFloat(value.toPrecision(3))}%`;
+  }
   return fmtNum(value, value < 10 ? 1 : 0);
 }
 

@@ -6,8 +6,11 @@
  * (`Function.prototype.toString`), so each must be self-contained: it may call the other exported
  * client functions and browser globals, never module-level values or imports at run time. All data
  * reaches the DOM through text nodes (`textContent`), never as markup, because names, URLs and error
- * messages come from targets and users.
+ * messages come from targets and users. A number from 1e15 on prints in exponent form (`1.00e+308`)
+ * through the terminal's own `isHuge` and `formatExponent` (results/text_format.ts), which render.ts
+ * inlines beside these, so a corrupt file's 1e308 never spells out 309 digits on the page either.
  */
+import { formatExponent, isHuge } from "../../../results/text_format.ts";
 
 /** A child of `h`: text (always inserted as a text node), an element, or nothing. */
 export type Child = string | number | Node | null | undefined | false;
@@ -31,9 +34,12 @@ export function isNum(x: unknown): x is number {
 /** A latency in ms with a unit that keeps 3-4 significant digits. */
 export function fmtMs(ms: number | null | undefined): string {
   if (!isNum(ms)) return "–";
-  if (ms < 1) return `${(ms * 1000).toFixed(ms < 0.1 ? 1 : 0)} µs`;
-  if (ms < 10) return `${ms.toFixed(2)} ms`;
-  if (ms < 1000) return `${ms.toFixed(1)} ms`;
+  if (isHuge(ms)) return `${formatExponent(ms)} ms`;
+  // By magnitude, so a negative value keeps its unit (-5 ms, not -5000 µs).
+  const abs = Math.abs(ms);
+  if (abs < 1) return `${(ms * 1000).toFixed(abs < 0.1 ? 1 : 0)} µs`;
+  if (abs < 10) return `${ms.toFixed(2)} ms`;
+  if (abs < 1000) return `${ms.toFixed(1)} ms`;
   return `${(ms / 1000).toFixed(2)} s`;
 }
 
@@ -41,6 +47,7 @@ export function fmtMs(ms: number | null | undefined): string {
 export function fmtMsBare(ms: number | null | undefined): string {
   if (!isNum(ms)) return "–";
   if (ms === 0) return "0";
+  if (isHuge(ms)) return formatExponent(ms);
   const digits = ms < 1 ? 3 : ms < 10 ? 2 : ms < 100 ? 1 : 0;
   return ms.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
 }
@@ -48,7 +55,14 @@ export function fmtMsBare(ms: number | null | undefined): string {
 /** A plain number with thousands separators and at most `digits` decimals. */
 export function fmtNum(x: number | null | undefined, digits = 1): string {
   if (!isNum(x)) return "–";
+  if (isHuge(x)) return formatExponent(x);
   return x.toLocaleString("en-US", { maximumFractionDigits: Math.abs(x) >= 100 ? 0 : digits });
+}
+
+/** `x.toFixed(digits)` without separators, for layouts copied from other tools (oha's seconds). */
+export function fmtFixed(x: number | null | undefined, digits: number): string {
+  if (!isNum(x)) return "–";
+  return isHuge(x) ? formatExponent(x) : x.toFixed(digits);
 }
 
 /** A swept value: a number as `fmtNum` shows it, a word (a categorical sweep, `h2`) as it is. */
@@ -58,13 +72,13 @@ export function fmtSweepValue(x: number | string): string {
 
 /** A percentage (already 0..100). */
 export function fmtPct(x: number | null | undefined, digits = 2): string {
-  return isNum(x) ? `${x.toFixed(digits)}%` : "–";
+  return isNum(x) ? `${fmtFixed(x, digits)}%` : "–";
 }
 
 /** A signed change in percent, e.g. `+12.3%`. */
 export function fmtChange(x: number | null | undefined): string {
   if (!isNum(x)) return "–";
-  return `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(1)}%`;
+  return `${x >= 0 ? "+" : "−"}${fmtFixed(Math.abs(x), 1)}%`;
 }
 
 /** Bytes with a binary unit. */
@@ -73,6 +87,8 @@ export function fmtBytes(n: number | null | undefined): string {
   const units = ["B", "KiB", "MiB", "GiB", "TiB"];
   let i = 0, x = n;
   while (Math.abs(x) >= 1024 && i < units.length - 1) [x, i] = [x / 1024, i + 1];
+  // Past the largest unit the count itself prints in exponent form, as the terminal shows it.
+  if (isHuge(x)) return `${formatExponent(n)} B`;
   return `${x.toFixed(i === 0 ? 0 : 2)} ${units[i]}`;
 }
 

@@ -10,7 +10,18 @@
  */
 import type { PageData } from "../page_data.ts";
 import type { PageRun } from "../page_run.ts";
-import { type Cell, facts, fmtMs, fmtNum, fmtPct, h, isNum, section, sortableTable } from "./dom.ts";
+import {
+  type Cell,
+  facts,
+  fmtFixed,
+  fmtMs,
+  fmtNum,
+  fmtPct,
+  h,
+  isNum,
+  section,
+  sortableTable,
+} from "./dom.ts";
 import { metricBarChart } from "./charts.ts";
 
 /** Sum of the 5xx status counts of a status map. */
@@ -67,7 +78,7 @@ export function phasesTable(run: PageRun): HTMLElement | null {
 /** A check's pass rate, e.g. "99.5% pass". */
 export function checkRate(passed: number, failed: number): string {
   const total = passed + failed;
-  return total === 0 ? "no responses" : `${((100 * passed) / total).toFixed(1)}% pass`;
+  return total === 0 ? "no responses" : `${fmtFixed((100 * passed) / total, 1)}% pass`;
 }
 
 /** Sessions per flow and latency per step, with each step's checks. */

@@ -12,7 +12,7 @@
  */
 import type { PageData } from "../page_data.ts";
 import type { PageRun } from "../page_run.ts";
-import { type Cell, fmtNum, fmtSweepValue, h, section, sortableTable } from "./dom.ts";
+import { type Cell, fmtFixed, fmtNum, fmtSweepValue, h, section, sortableTable } from "./dom.ts";
 import { metricBarChart } from "./charts.ts";
 import { sendCells, verdictBadge } from "./sections.ts";
 import type { OverviewSends } from "../page_verdict.ts";
@@ -108,9 +108,11 @@ export function scalingCaveat(cores: number, groups: InstanceGroup[]): string | 
   const most = Math.max(...groups.flatMap((g) => g.variants.map((v) => v.instances)));
   if (cores >= 4 && most >= 2) return null;
   const machine = cores > 0
-    ? `This machine has ${cores} core${cores === 1 ? "" : "s"}`
+    ? `This machine has ${fmtNum(cores, 0)} core${cores === 1 ? "" : "s"}`
     : "The core count is unknown";
-  return `${machine} and the most instances any variant ran is ${most}: the instances comparison cannot ` +
+  return `${machine} and the most instances any variant ran is ${
+    fmtNum(most, 0)
+  }: the instances comparison cannot ` +
     "show what several instances do here. Scaling out needs a core per instance besides the load " +
     "generator's, so at least 4 cores (3 instances); below that the variants share the same core and " +
     "their differences are noise, not scaling. Run the study on a larger machine (or set the instances, " +
@@ -143,7 +145,7 @@ export function instanceCells(group: InstanceGroup, variants: string[]): Cell[][
           { text: point?.verdict ?? "–" },
         ];
       }),
-      ratio === null ? { text: "–", sort: Number.NaN } : { text: `${ratio.toFixed(2)}×`, sort: ratio },
+      ratio === null ? { text: "–", sort: Number.NaN } : { text: `${fmtFixed(ratio, 2)}×`, sort: ratio },
     ];
   });
 }

@@ -8,7 +8,7 @@
  * is shown under the buttons, and `steer` events of the stream keep every open page in step. The panel's
  * `data-paused`, `data-model` and `data-changes` say where the steering stands, for tests and styles.
  */
-import { h } from "./dom.ts";
+import { fmtFixed, fmtNum, h } from "./dom.ts";
 
 /** What `/control` says (runner/steering.ts `SteerState`). */
 export interface LiveSteerState {
@@ -30,9 +30,9 @@ export function liveSteerMarks(state: LiveSteerState): Array<{ x: number; label:
   return state.changes.map((c) => ({
     x: c.atSec + state.warmupSec,
     label: c.action === "rate"
-      ? `rate ${c.ratePerSec}/s`
+      ? `rate ${fmtNum(c.ratePerSec)}/s`
       : c.action === "connections"
-      ? `connections ${c.connections}`
+      ? `connections ${fmtNum(c.connections, 0)}`
       : c.action,
   }));
 }
@@ -119,9 +119,9 @@ export function showSteerState(box: HTMLElement, state: LiveSteerState): void {
   const last = state.changes.at(-1);
   const what = last === undefined
     ? "no change yet"
-    : `last change: ${last.action}${last.ratePerSec ? ` ${last.ratePerSec}/s` : ""}${
-      last.connections ? ` ${last.connections}` : ""
-    } at ${last.atSec.toFixed(1)} s`;
+    : `last change: ${last.action}${last.ratePerSec ? ` ${fmtNum(last.ratePerSec)}/s` : ""}${
+      last.connections ? ` ${fmtNum(last.connections, 0)}` : ""
+    } at ${fmtFixed(last.atSec, 1)} s`;
   document.getElementById("steer-status")!.textContent = state.running
     ? `steering ${state.run} (${state.model}): ${state.paused ? "paused" : "running"}; ${what}`
     : "steering: no load is running now";

@@ -10,7 +10,7 @@
  */
 import type { PageData } from "../page_data.ts";
 import type { PageRun } from "../page_run.ts";
-import { type Cell, fmtMs, fmtNum, fmtPct, isNum, section, sortableTable } from "./dom.ts";
+import { type Cell, fmtChange, fmtMs, fmtNum, fmtPct, isNum, section, sortableTable } from "./dom.ts";
 import { count5xx } from "./experiment.ts";
 
 /** One phase of one run, with the coordinates the table groups by. */
@@ -64,7 +64,7 @@ export function phaseSummaryCells(row: PhaseRow, baseMs: number, isBase: boolean
     { text: row.variant, cls: "name", title: row.run },
     { text: fmtNum(p.requests), sort: p.requests },
     { text: fmtMs(p.latencyMs.mean), sort: p.latencyMs.mean ?? NaN },
-    { text: isNum(change) ? `${change > 0 ? "+" : "−"}${Math.abs(change).toFixed(1)}%` : "–", sort: change },
+    { text: fmtChange(change), sort: change },
     { text: fmtMs(p.latencyMs.p95), sort: p.latencyMs.p95 ?? NaN },
     { text: fmtMs(p.latencyMs.p99), sort: p.latencyMs.p99 ?? NaN },
     { text: fmtPct(isNum(p.successRate) ? p.successRate * 100 : NaN), sort: p.successRate ?? NaN },

@@ -13,7 +13,7 @@ import type { PageData } from "../page_data.ts";
 import type { PageRun } from "../page_run.ts";
 import type { ProfileRef } from "../page_profiles.ts";
 import type { ProfileSummary } from "../../../results/schema_profile.ts";
-import { type Cell, facts, fmtMs, fmtNum, fmtPct, h, section, sortableTable } from "./dom.ts";
+import { type Cell, facts, fmtFixed, fmtMs, fmtNum, fmtPct, h, section, sortableTable } from "./dom.ts";
 
 /** A function's identity across profiles: name, script and line. */
 export function profileFrameKey(s: ProfileSummary, frame: number): string {
@@ -160,7 +160,7 @@ export function profileDiffTable(
     { text: r.where },
     { text: fmtPct(r.pa, 1), sort: r.pa },
     { text: fmtPct(r.pb, 1), sort: r.pb },
-    { text: `${r.d >= 0 ? "+" : "−"}${Math.abs(r.d).toFixed(1)} pp`, sort: r.d },
+    { text: `${r.d >= 0 ? "+" : "−"}${fmtFixed(Math.abs(r.d), 1)} pp`, sort: r.d },
   ]);
   return sortableTable(
     [

@@ -8,7 +8,7 @@
  * module (see dom.ts); strings from results only ever become text nodes.
  */
 import type { PageData } from "../page_data.ts";
-import { facts, h } from "./dom.ts";
+import { facts, fmtNum, h } from "./dom.ts";
 import { npmCompatNote, targetRuntimes } from "./variant_matrix.ts";
 
 /** Title, environment, how it ran (quick, target runtimes), thresholds and the experiment source. */
@@ -44,7 +44,7 @@ export function headerFacts(data: PageData): Array<[string, string]> {
     ["loadlab", env.loadlab],
     ["Deno / V8 / TS", `${env.deno} / ${env.v8} / ${env.typescript}`],
     ["OS", `${env.os} ${env.arch}${env.hostname ? ` (${env.hostname})` : ""}`],
-    ["CPU", `${env.cpu}, ${env.cores} cores`],
+    ["CPU", `${env.cpu}, ${fmtNum(env.cores, 0)} cores`],
     ["runs", String(data.runs.length)],
     ...(data.shards ? [["load generators", data.shards] as [string, string]] : []),
     ...headerRunFacts(data),

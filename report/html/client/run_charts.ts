@@ -9,7 +9,7 @@
  * source text (see dom.ts).
  */
 import type { PageRun } from "../page_run.ts";
-import { fmtMs } from "./dom.ts";
+import { fmtMs, fmtNum } from "./dom.ts";
 import {
   addChart,
   addScaleToggle,
@@ -89,9 +89,9 @@ export function steeringMarks(run: PageRun): Array<{ x: number; label: string }>
   return (run.steering ?? []).map((c) => ({
     x: c.atSec,
     label: c.action === "rate"
-      ? `rate ${c.ratePerSec}/s`
+      ? `rate ${fmtNum(c.ratePerSec)}/s`
       : c.action === "connections"
-      ? `connections ${c.connections}`
+      ? `connections ${fmtNum(c.connections, 0)}`
       : c.action,
   }));
 }

@@ -12,6 +12,7 @@
 import type { PageData } from "../page_data.ts";
 import type { PageRun } from "../page_run.ts";
 import { type Cell, facts, fmtBytes, fmtMs, fmtNum, fmtPct, h, section, sortableTable } from "./dom.ts";
+import { formatExponent, isHuge } from "../../../results/text_format.ts";
 import { destroyCharts } from "./charts.ts";
 import { distributionCharts, timelineCharts } from "./run_charts.ts";
 import { autocannonTables, ohaText } from "./tool_tables.ts";
@@ -39,6 +40,22 @@ export function renderRunSection(data: PageData): { el: HTMLElement; pick: (name
   return { el: sec, pick };
 }
 
+/**
+ * The run's configuration as indented JSON, its huge numbers in exponent form like every other number
+ * on the page: JSON spells a number below 1e21 out in full. Each is replaced by a NUL-led mark while
+ * stringifying, then the mark's quoted string by the number's text.
+ */
+export function configJson(config: unknown): string {
+  const huge: string[] = [];
+  const json = JSON.stringify(
+    config,
+    (_key, v) => typeof v === "number" && isHuge(v) ? `\u0000${huge.push(formatExponent(v)) - 1}` : v,
+    2,
+  );
+  if (json === undefined) return ""; // a file without a config
+  return json.replace(/"\\u0000(\d+)"/g, (mark, i) => huge[Number(i)] ?? mark);
+}
+
 /** Builds everything about one run into `body`; `profileCost` states what profiling costs. */
 export function showRun(run: PageRun, body: HTMLElement, profileCost = ""): void {
   body.appendChild(h("h3", { class: "run-name" }, run.name));
@@ -50,7 +67,7 @@ export function showRun(run: PageRun, body: HTMLElement, profileCost = ""): void
       "details",
       null,
       h("summary", null, "Attack configuration"),
-      h("pre", null, JSON.stringify(run.config, null, 2)),
+      h("pre", null, configJson(run.config)),
     ),
   );
   const timeline = h("div", { class: "grid2" });
@@ -97,7 +114,9 @@ export function runFacts(run: PageRun): HTMLElement {
     ["model", run.model + (run.targetRps ? ` at ${fmtNum(run.targetRps)} req/s requested` : "")],
     [
       "measured",
-      `${fmtNum(run.durationSec, 2)} s after ${fmtNum(run.warmupSec, 2)} s warm-up, ${run.workers} worker(s)`,
+      `${fmtNum(run.durationSec, 2)} s after ${fmtNum(run.warmupSec, 2)} s warm-up, ${
+        fmtNum(run.workers, 0)
+      } worker(s)`,
     ],
     [
       "requests",

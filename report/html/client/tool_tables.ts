@@ -7,12 +7,12 @@
  * text (see dom.ts); the oha text goes into a `<pre>` through `textContent`.
  */
 import type { PageRun } from "../page_run.ts";
-import { fmtBytes, fmtMsBare, fmtNum, h, isNum } from "./dom.ts";
+import { fmtBytes, fmtFixed, fmtMsBare, fmtNum, fmtPct, h, isNum } from "./dom.ts";
 import { times } from "./charts.ts";
 
 /** Seconds with 4 decimals, as oha prints them. */
 export function secs(ms: number): string {
-  return isNum(ms) ? `${(ms / 1000).toFixed(4)} secs` : "–";
+  return isNum(ms) ? `${fmtFixed(ms / 1000, 4)} secs` : "–";
 }
 
 /** The oha-style text summary of a run. */
@@ -20,12 +20,12 @@ export function ohaText(run: PageRun): string {
   const l = run.latencyMs;
   const lines = [
     "Summary:",
-    `  Success rate:\t${(run.successRate * 100).toFixed(2)}%`,
-    `  Total:\t${run.durationSec.toFixed(4)} secs`,
+    `  Success rate:\t${fmtPct(run.successRate * 100)}`,
+    `  Total:\t${fmtFixed(run.durationSec, 4)} secs`,
     `  Slowest:\t${secs(l.max)}`,
     `  Fastest:\t${secs(l.min)}`,
     `  Average:\t${secs(l.mean)}`,
-    `  Requests/sec:\t${run.rps.toFixed(4)}`,
+    `  Requests/sec:\t${fmtFixed(run.rps, 4)}`,
     "",
     `  Total data:\t${fmtBytes(run.bytesRead)}`,
     `  Size/request:\t${fmtBytes(run.requests ? run.bytesRead / run.requests : NaN)}`,
@@ -53,10 +53,12 @@ export function ohaText(run: PageRun): string {
       ]
       : []),
     "Status code distribution:",
-    ...Object.entries(run.statusCodes).sort((a, b) => b[1] - a[1]).map(([c, n]) => `  [${c}] ${n} responses`),
+    ...Object.entries(run.statusCodes).sort((a, b) => b[1] - a[1]).map(([c, n]) =>
+      `  [${c}] ${fmtFixed(n, 0)} responses`
+    ),
   ];
   const errors = Object.entries(run.errorMessages).flatMap(([kind, msgs]) =>
-    Object.entries(msgs).map(([msg, n]) => `  [${n}] ${kind}: ${msg}`)
+    Object.entries(msgs).map(([msg, n]) => `  [${fmtFixed(n, 0)}] ${kind}: ${msg}`)
   );
   if (errors.length) lines.push("", "Error distribution:", ...errors);
   return lines.join("\n");
@@ -73,9 +75,11 @@ export function ohaHistogram(run: PageRun): string[] {
     rows.push([group[group.length - 1][1], group.reduce((a, b) => a + b[2], 0)]);
   }
   const top = Math.max(...rows.map((r) => r[1]), 1);
-  const width = Math.max(...rows.map((r) => String(r[1]).length));
+  const width = Math.max(...rows.map((r) => fmtFixed(r[1], 0).length));
   return rows.map(([upperMs, n]) =>
-    `  ${(upperMs / 1000).toFixed(3)} [${String(n).padEnd(width)}] |${"■".repeat(Math.round((n / top) * 32))}`
+    `  ${fmtFixed(upperMs / 1000, 3)} [${fmtFixed(n, 0).padEnd(width)}] |${
+      "■".repeat(Math.round((n / top) * 32))
+    }`
   );
 }
 

@@ -12,7 +12,7 @@
  */
 import type { PageData } from "../page_data.ts";
 import type { PageRun } from "../page_run.ts";
-import { type Cell, fmtNum, h, isNum, section, sortableTable } from "./dom.ts";
+import { type Cell, fmtFixed, fmtNum, h, isNum, section, sortableTable } from "./dom.ts";
 import { addChart, addScaleToggle, color, timeLineOptions, times } from "./charts.ts";
 
 /** The variants (rows) and loads (columns), in the order the runs first name them. */
@@ -113,7 +113,11 @@ export function stabilizationCells(runs: PageRun[], axes: MatrixAxes): Cell[][] 
     if (!at.length) return { text: "–", sort: NaN, title: "no run stabilized within its duration" };
     const meanSec = at.reduce((a, b) => a + b, 0) / at.length / 1000;
     const some = at.length < of.length ? ` (${at.length} of ${of.length})` : "";
-    return { text: `${meanSec.toFixed(2)} s${some}`, sort: meanSec, title: `mean over ${at.length} run(s)` };
+    return {
+      text: `${fmtFixed(meanSec, 2)} s${some}`,
+      sort: meanSec,
+      title: `mean over ${at.length} run(s)`,
+    };
   };
   const mine = matrixRuns(runs);
   return axes.variants.map((v) => [
@@ -133,7 +137,7 @@ export function warmupRatioCells(runs: PageRun[], axes: MatrixAxes): Cell[][] {
       const p50 = of.map((r) => firstToSteady(r, "p50")).filter(isNum);
       const rps = of.map((r) => firstToSteady(r, "rps")).filter(isNum);
       const [a, b] = [medianOf(p50), medianOf(rps)];
-      const fmt = (x: number) => (isNum(x) ? `${x.toFixed(2)}×` : "–");
+      const fmt = (x: number) => (isNum(x) ? `${fmtFixed(x, 2)}×` : "–");
       return {
         text: `p50 ${fmt(a)} · req/s ${fmt(b)}`,
         sort: a,
