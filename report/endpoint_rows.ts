@@ -39,11 +39,21 @@ export function endpointQualifier(run: RunResult): string {
     : "";
 }
 
+/**
+ * How an endpoint is printed: its name, then its user tags in key order as a threshold selects them
+ * (`GET /json {kind:html}`). A script's requests of one name and different tags are endpoints of their
+ * own (runner/endpoint_limits.ts), so without the tags two rows, two JUnit properties, read the same.
+ */
+export function endpointLabel(e: Pick<EndpointResult, "name" | "tags">): string {
+  const keys = Object.keys(e.tags ?? {}).sort();
+  return keys.length === 0 ? e.name : `${e.name} {${keys.map((k) => `${k}:${e.tags![k]}`).join(", ")}}`;
+}
+
 /** The run's endpoints, slowest p99 first; empty for a file without them. */
 export function endpointRows(run: RunResult): EndpointRow[] {
   const seconds = run.durationSec > 0 ? run.durationSec : Number.NaN;
   const rows = (run.endpoints ?? []).map((e): EndpointRow => ({
-    name: e.name,
+    name: endpointLabel(e),
     requests: e.requests,
     rps: e.requests / seconds,
     errors: sumValues(e.errors),

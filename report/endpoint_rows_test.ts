@@ -63,3 +63,25 @@ Deno.test("after a warm-up cut the endpoints, not cut, say they include it", asy
   ok(endpointLines(cut, (t) => t)[0].includes("include the warm-up"), endpointLines(cut, (t) => t)[0]);
   ok(renderMarkdownSummary({ ...results, runs: [cut] }).includes("include the warm-up"));
 });
+
+Deno.test("endpoints of one name told apart by their tags say the tags, in every printer", async () => {
+  const results = await fixture();
+  const run = results.runs[0];
+  const [a, b] = run.endpoints!;
+  const endpoints: typeof run.endpoints = [{ ...a, name: "same", tags: { kind: "a", tier: "db" } }, {
+    ...b,
+    name: "same",
+    tags: { kind: "b" },
+  }];
+  const tagged = { ...run, endpoints };
+  assertEquals(endpointRows(tagged).map((r) => r.name).sort(), ["same {kind:a, tier:db}", "same {kind:b}"]);
+  const md = renderMarkdownSummary({ ...results, runs: [tagged] });
+  ok(md.includes("| same {kind:a, tier:db} |") && md.includes("| same {kind:b} |"), md);
+  const junit = renderJunit({
+    ...results,
+    runs: [tagged],
+    thresholds: [{ expression: "p99<1s", run: "attack", actual: 1, ok: true }],
+  });
+  ok(junit.includes('name="loadlab.endpoint same {kind:b}"'), junit);
+  assertEquals(pageEndpoints(tagged).map((e) => e.name).sort(), ["same {kind:a, tier:db}", "same {kind:b}"]);
+});
