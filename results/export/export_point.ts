@@ -196,7 +196,14 @@ export function runLabels(run: {
     run: run.name,
   };
   if (run.repeat !== undefined) labels.repeat = String(run.repeat + 1);
-  for (const sweep of run.sweeps ?? []) labels[labelName(`sweep_${sweep.parameter}`)] = String(sweep.value);
+  for (const sweep of run.sweeps ?? []) {
+    // Two parameters can clean to one name (`query.a-b`, `query.a_b`): the later one takes Prometheus's
+    // escaped form, which keeps every character apart, instead of overwriting the other's value.
+    const name = labelName(`sweep_${sweep.parameter}`);
+    labels[Object.hasOwn(labels, name) ? escapedLabelName(`sweep_${sweep.parameter}`) : name] = String(
+      sweep.value,
+    );
+  }
   if (run.segment) labels.segment = `${run.segment.index}/${run.segment.count}`;
   return labels;
 }
@@ -205,4 +212,16 @@ export function runLabels(run: {
 export function labelName(name: string): string {
   const cleaned = name.replace(/[^a-zA-Z0-9_]/g, "_");
   return /^[a-zA-Z_]/.test(cleaned) ? cleaned : `_${cleaned}`;
+}
+
+/**
+ * `name` in Prometheus's value-escaping of a UTF-8 name to a legacy one (`U__` prefix, `_` doubled, any
+ * other character but a letter or digit as `_<hex code point>_`): distinct names stay distinct.
+ */
+function escapedLabelName(name: string): string {
+  let out = "U__";
+  for (const c of name) {
+    out += /[a-zA-Z0-9]/.test(c) ? c : c === "_" ? "__" : `_${c.codePointAt(0)!.toString(16)}_`;
+  }
+  return out;
 }
