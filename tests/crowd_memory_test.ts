@@ -42,7 +42,7 @@ const HTTPS_DURATION = "10s";
 /** Peak RSS (KB) of one `loadlab attack` run and its JSON result. */
 async function peakRss(args: string[]): Promise<{ peakKb: number; result: Record<string, unknown> }> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--v8-flags=--max-semi-space-size=4", MAIN, "attack", ...args],
+    args: ["run", "-A", "--v8-flags=--heap-growing-percent=50", MAIN, "attack", ...args],
     stdin: "null",
     stdout: "piped",
     stderr: "piped",

@@ -37,7 +37,7 @@ async function runCrowd(url: string, sessions: number): Promise<CrowdRun> {
     args: [
       "run",
       "-A",
-      "--v8-flags=--max-semi-space-size=4",
+      "--v8-flags=--heap-growing-percent=50",
       crowd,
       url,
       script,

@@ -23,6 +23,7 @@ import type { AttackConfig } from "../config.ts";
 import { idleSample, type IntervalSample } from "../stats/sample.ts";
 import type { FlowSample } from "../stats/flow_counters.ts";
 import { HEARTBEAT_MS, type WorkerToMain } from "./protocol.ts";
+import type { LoadWorker } from "./load_worker.ts";
 import { modelDef } from "../load/models/mod.ts";
 import type { LoadRunSummary } from "../load/load_run_types.ts";
 
@@ -78,7 +79,7 @@ export interface LoadSpan {
 
 /** Collects from `workers` (their heartbeats beside), started with `config` over `span`, into `sinks`. */
 export function collect(
-  workers: Worker[],
+  workers: LoadWorker[],
   heartbeats: Float64Array[],
   sinks: WorkerSinks,
   config: AttackConfig,
@@ -103,7 +104,7 @@ class WorkerCollector implements Collecting {
   #resolve: (summary: LoadRunSummary) => void = () => {};
 
   constructor(
-    readonly workers: Worker[],
+    readonly workers: LoadWorker[],
     readonly heartbeats: Float64Array[],
     readonly sinks: WorkerSinks,
     readonly config: AttackConfig,
@@ -121,7 +122,7 @@ class WorkerCollector implements Collecting {
           e.preventDefault();
           reject(new LoadError(`load worker crashed: ${e.message}`));
         };
-        w.onmessage = (e: MessageEvent<WorkerToMain>) => {
+        w.onmessage = (e) => {
           const msg = e.data;
           if (msg.type === "failed") {
             reject(new LoadError(`load worker ${msg.workerIndex} failed: ${msg.message}`));

@@ -13,11 +13,12 @@
  */
 import { type AttackConfig, loadBoundMs } from "../config.ts";
 import type { SteerChange } from "../../results/schema_steering.ts";
-import { HEARTBEAT_SLOTS, type MainToWorker, type WorkerToMain } from "./protocol.ts";
+import { HEARTBEAT_SLOTS, type MainToWorker } from "./protocol.ts";
 import { wsSinkFor } from "../load/ws_warmup_sink.ts";
 import type { LoadRunSummary, PrepareSummary } from "../load/load_run_types.ts";
 import { collect, LoadError, StoppedBeforeLoad, type WorkerSinks } from "./collect.ts";
 import { ScriptSetupError } from "../script/script_hooks.ts";
+import { LoadWorker } from "./load_worker.ts";
 
 const READY_TIMEOUT_MS = 30_000;
 /**
@@ -47,11 +48,8 @@ export interface WorkersSummary extends LoadRunSummary, PrepareSummary {
 /** Runs the load in `config.workers` isolates. */
 export async function runWorkers(config: AttackConfig, opts: PoolOptions): Promise<WorkersSummary> {
   const count = config.workers;
-  const workers = Array.from(
-    { length: count },
-    () => new Worker(new URL("./worker.ts", import.meta.url).href, { type: "module" }),
-  );
-  const send = (w: Worker, msg: MainToWorker) => w.postMessage(msg);
+  const workers = Array.from({ length: count }, () => new LoadWorker(config));
+  const send = (w: LoadWorker, msg: MainToWorker) => w.postMessage(msg);
   // Started here, not in each worker: a worker's own nested worker starts half a second later.
   const sink = wsSinkFor(config);
   // A stop before the load is not waited out (a script's slow import, a long pre-connect): no load is sent.
@@ -133,7 +131,7 @@ function leadStartOf(config: AttackConfig, earliestEpochMs: number): number {
   return Math.ceil(earliestEpochMs / config.intervalMs) * config.intervalMs;
 }
 
-function allReady(workers: Worker[]): Promise<void> {
+function allReady(workers: LoadWorker[]): Promise<void> {
   return new Promise((resolve, reject) => {
     let ready = 0;
     const timer = setTimeout(
@@ -148,7 +146,7 @@ function allReady(workers: Worker[]): Promise<void> {
         clearTimeout(timer);
         reject(new LoadError(`load worker failed to start: ${e.message}`));
       };
-      w.onmessage = (e: MessageEvent<WorkerToMain>) => {
+      w.onmessage = (e) => {
         if (e.data.type === "exited") {
           clearTimeout(timer);
           reject(new ScriptSetupError(EXITED_BEFORE_LOAD));
@@ -163,7 +161,7 @@ function allReady(workers: Worker[]): Promise<void> {
 }
 
 /** Each worker's summary of what it did before t0, in worker order. */
-function allPrepared(workers: Worker[], timeoutMs: number): Promise<PrepareSummary[]> {
+function allPrepared(workers: LoadWorker[], timeoutMs: number): Promise<PrepareSummary[]> {
   return new Promise((resolve, reject) => {
     const summaries: PrepareSummary[] = [];
     let remaining = workers.length;
@@ -178,7 +176,7 @@ function allPrepared(workers: Worker[], timeoutMs: number): Promise<PrepareSumma
         e.preventDefault();
         fail(`load worker crashed: ${e.message}`);
       };
-      w.onmessage = (e: MessageEvent<WorkerToMain>) => {
+      w.onmessage = (e) => {
         const msg = e.data;
         if (msg.type === "failed") fail(`load worker ${msg.workerIndex} failed: ${msg.message}`);
         if (msg.type === "exited") {
