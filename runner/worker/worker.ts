@@ -12,9 +12,12 @@ import { HEARTBEAT_MS, type MainToWorker, type WorkerToMain } from "./protocol.t
 import { prepareLoad } from "../load/run_load.ts";
 import type { LoadRun, PreparedLoad } from "../load/load_run_types.ts";
 
-// This isolate is a node:worker_threads worker (load_worker.ts): its global has a web worker's
-// postMessage, onmessage, close and events, but no `self`, which scripts written for a worker use.
-(globalThis as Record<string, unknown>).self ??= globalThis;
+// This isolate is a node:worker_threads worker (load_worker.ts): its global is a web worker's (a
+// DedicatedWorkerGlobalScope, with postMessage, onmessage, close and events) but for two names a script
+// tells a worker by, `self` and `WorkerGlobalScope`: put back before any script loads.
+const scope = globalThis as Record<string, unknown>;
+scope.self ??= globalThis;
+scope.WorkerGlobalScope ??= Object.getPrototypeOf(Object.getPrototypeOf(globalThis)).constructor;
 const post = (msg: WorkerToMain) => self.postMessage(msg);
 let workerIndex = 0;
 let prepared: PreparedLoad | null = null;
