@@ -26,44 +26,35 @@ export interface StepResponse {
   readonly body: string;
 }
 
-/** A kept response, its head read once; the body decoded on first use. */
+/** A kept response, read when first asked: its head once, the body decoded on first use. */
 export class KeptResponse implements StepResponse {
-  readonly status: number;
-  /** The final head's field names (lower case) and values, in order. */
-  readonly #names: string[] = [];
-  readonly #values: string[] = [];
   readonly #raw: Uint8Array;
-  readonly #bodyAt: number;
-  readonly #chunked: boolean;
+  #head: Head | null = null;
   #body: string | null = null;
 
   constructor(raw: Uint8Array) {
     this.#raw = raw;
-    // The parser's framing again, one head at a time: interim 1xx heads (100 Continue, 103 Early
-    // Hints) come first; the final head follows them.
-    const framer = new MessageFramer({ maxHeadBytes: raw.length + 1, stopAtHeads: true });
-    framer.start();
-    let at = 0, headAt = -1;
-    for (;;) {
-      const end = framer.feed(raw, at, raw.length);
-      if (end < 0) break; // no further complete head (the parser framed these bytes: not expected)
-      headAt = at + framer.leadingBytes;
-      at = end;
-      if (!isInterim(framer.status)) break;
-    }
-    this.status = framer.status;
-    this.#bodyAt = headAt < 0 ? raw.length : at;
-    // Chunked only when it is the final coding (RFC 9112 6.3): otherwise the parser read to the close.
-    this.#chunked = framer.framing === Framing.Chunked;
-    if (headAt >= 0) readFields(raw, headAt, at, this.#names, this.#values);
+  }
+
+  get status(): number {
+    return this.#read().status;
   }
 
   /** Every value of header `name` (case-insensitive), in order. */
   headers(name: string): string[] {
+    const { names, values } = this.#read();
     const lower = name.toLowerCase();
-    const values: string[] = [];
-    for (let k = 0; k < this.#names.length; k++) if (this.#names[k] === lower) values.push(this.#values[k]);
-    return values;
+    const found: string[] = [];
+    for (let k = 0; k < names.length; k++) if (names[k] === lower) found.push(values[k]);
+    return found;
+  }
+
+  /**
+   * Whether the head may hold a Set-Cookie field: a scan of the bytes, so a session keeping cookies
+   * reads (and decodes) the head of a response that sets one, not of every response.
+   */
+  mayHaveSetCookie(): boolean {
+    return mayHaveSetCookie(this.#raw);
   }
 
   /** The body as text (UTF-8), chunked encoding removed. */
@@ -74,9 +65,88 @@ export class KeptResponse implements StepResponse {
 
   /** The body's bytes, chunked encoding removed (a session script's `bytes()`). */
   get bodyBytes(): Uint8Array {
-    const bytes = this.#raw.subarray(this.#bodyAt);
-    return this.#chunked ? dechunk(bytes) : bytes;
+    const head = this.#read();
+    const bytes = this.#raw.subarray(head.bodyAt);
+    return head.chunked ? dechunk(bytes) : bytes;
   }
+
+  #read(): Head {
+    return this.#head ??= readHead(this.#raw);
+  }
+}
+
+/** What a kept response's final head says. */
+interface Head {
+  status: number;
+  /** Field names (lower case) and values, in order. */
+  names: string[];
+  values: string[];
+  bodyAt: number;
+  chunked: boolean;
+}
+
+/**
+ * The final head of `raw`, by the parser's framing again, one head at a time: interim 1xx heads (100
+ * Continue, 103 Early Hints) come first; the final head follows them.
+ */
+function readHead(raw: Uint8Array): Head {
+  const framer = new MessageFramer({ maxHeadBytes: raw.length + 1, stopAtHeads: true });
+  framer.start();
+  let at = 0, headAt = -1;
+  for (;;) {
+    const end = framer.feed(raw, at, raw.length);
+    if (end < 0) break; // no further complete head (the parser framed these bytes: not expected)
+    headAt = at + framer.leadingBytes;
+    at = end;
+    if (!isInterim(framer.status)) break;
+  }
+  const head: Head = {
+    status: framer.status,
+    names: [],
+    values: [],
+    bodyAt: headAt < 0 ? raw.length : at,
+    // Chunked only when it is the final coding (RFC 9112 6.3): otherwise the parser read to the close.
+    chunked: framer.framing === Framing.Chunked,
+  };
+  if (headAt >= 0) readFields(raw, headAt, at, head.names, head.values);
+  return head;
+}
+
+/** The Set-Cookie values of a kept response; none, its head unread, when no such line is in it. */
+export function setCookiesOf(kept: StepResponse): string[] {
+  return kept instanceof KeptResponse && !kept.mayHaveSetCookie() ? NO_VALUES : kept.headers("set-cookie");
+}
+
+const NO_VALUES: string[] = [];
+const SET_COOKIE = new TextEncoder().encode("et-cookie:");
+
+/**
+ * Whether the final head of `raw` may hold a Set-Cookie field (a quick scan for a line starting
+ * `set-cookie:`), every response of a session with cookies on: one compare a byte up to each line's end.
+ * Empty lines before a status line are passed over, and so are interim heads (1xx), as the parser does.
+ */
+export function mayHaveSetCookie(raw: Uint8Array): boolean {
+  const n = raw.length;
+  let inHead = false, interim = false;
+  for (let k = 0; k < n;) {
+    const c = raw[k];
+    if (c === LF || c === CR) {
+      // An empty line: the end of a head (the final one's ends the search), or one before a status line.
+      if (inHead && !interim) return false;
+      inHead = false;
+    } else if (!inHead) {
+      // A status line: `HTTP/1.1 1xx` is an interim head, another follows it.
+      inHead = true;
+      interim = raw[k + 9] === 49;
+    } else if ((c | 32) === 115 && k + SET_COOKIE.length < n) {
+      let j = 0;
+      while (j < SET_COOKIE.length && (raw[k + 1 + j] | 32) === SET_COOKIE[j]) j++;
+      if (j === SET_COOKIE.length) return true;
+    }
+    while (k < n && raw[k] !== LF) k++;
+    k++;
+  }
+  return false;
 }
 
 /**

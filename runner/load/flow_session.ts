@@ -27,6 +27,7 @@ import {
 } from "../http/load_connection.ts";
 import { PickCycle } from "../http/request.ts";
 import { CookieJar } from "../http/cookie_jar.ts";
+import { setCookiesOf } from "../http/kept_response.ts";
 import type { Feeder } from "./feeder.ts";
 import { runExtract } from "./step_checks.ts";
 import { KEEP_NONE, stepAuthority, stepPath } from "./flow_plan.ts";
@@ -194,7 +195,7 @@ export class FlowSessions {
     recorder?.stepResponse(flowIndex, step.stepIndex, (conn.lastEventMs - sendMs) * 1000);
     if (step.keep === KEEP_NONE) return "done";
     const kept = conn.keptResponse();
-    jar?.set(kept.headers("set-cookie"), host, path, Date.now());
+    jar?.set(setCookiesOf(kept), host, path, Date.now());
     if (step.extract === null) return "done";
     // A gRPC step's captures and checks read its replies as proto3 JSON.
     const response = step.grpc === null ? kept : step.grpc.read(kept);

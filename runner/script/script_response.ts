@@ -7,7 +7,7 @@
  * response has status 0, no fields, an empty body and its `failure` (the kind and message the run counted),
  * made once per distinct failure, not per request.
  */
-import { KeptResponse } from "../http/kept_response.ts";
+import { KeptResponse, mayHaveSetCookie } from "../http/kept_response.ts";
 import type { Response, ResponseHeaders } from "./session.ts";
 
 const EMPTY = new Uint8Array(0);
@@ -166,29 +166,6 @@ export function failedResponse(
     failedCount++;
   }
   return response;
-}
-
-const SET_COOKIE = new TextEncoder().encode("et-cookie:");
-
-/**
- * Whether the head of `raw` may hold a Set-Cookie field (a quick scan: a line starting `set-cookie:`),
- * every response of a script with cookies on: one compare a byte up to each line's end.
- */
-export function mayHaveSetCookie(raw: Uint8Array): boolean {
-  const n = raw.length;
-  let k = 0;
-  for (;;) {
-    while (k < n && raw[k] !== 10) k++;
-    if (++k + SET_COOKIE.length >= n) return false;
-    const c = raw[k];
-    // The head ends at an empty line.
-    if (c === 10 || c === 13) return false;
-    if ((c | 32) === 115) {
-      let j = 0;
-      while (j < SET_COOKIE.length && (raw[k + 1 + j] | 32) === SET_COOKIE[j]) j++;
-      if (j === SET_COOKIE.length) return true;
-    }
-  }
 }
 
 /** An HTTP/2 response (a copy of what the stream slot kept: h2/kept.ts `snapshot`). */
