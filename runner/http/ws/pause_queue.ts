@@ -15,27 +15,50 @@ export interface PauseWaiter {
   pauseEnded(): void;
 }
 
-/** One length's waits, due times in the order they began (so in time order). */
-class Fifo {
-  dueMs: number[] = [];
-  waiters: PauseWaiter[] = [];
-  head = 0;
+/** What a queue slot holds once its wait ended: the waiter is let go. */
+const DONE: PauseWaiter = { pauseDueMs: NaN, pauseEnded() {} };
 
-  get empty(): boolean {
-    return this.head === this.dueMs.length;
-  }
+/**
+ * One length's waits, due times in the order they began (so in time order), in a ring that only grows:
+ * a crowd's waits cycle through it with no array made, grown or trimmed per wait (an array moved down
+ * and grown again every half turn made a large backing store for the collector twice a second).
+ */
+class Fifo {
+  dueMs = new Float64Array(64);
+  waiters: PauseWaiter[] = new Array(64).fill(DONE);
+  head = 0;
+  size = 0;
 
   push(dueMs: number, waiter: PauseWaiter): void {
-    if (this.head > 1024 && this.head * 2 > this.dueMs.length) {
-      // Moved down in place: no array of the ended ones is made (as `splice` would).
-      const n = this.dueMs.length - this.head;
-      this.dueMs.copyWithin(0, this.head);
-      this.waiters.copyWithin(0, this.head);
-      this.dueMs.length = this.waiters.length = n;
-      this.head = 0;
+    if (this.size === this.dueMs.length) this.#grow();
+    const at = (this.head + this.size) & (this.dueMs.length - 1);
+    this.dueMs[at] = dueMs;
+    this.waiters[at] = waiter;
+    this.size++;
+  }
+
+  /** The head's waiter, its slot let go. */
+  shift(): PauseWaiter {
+    const waiter = this.waiters[this.head];
+    this.waiters[this.head] = DONE;
+    this.head = (this.head + 1) & (this.dueMs.length - 1);
+    this.size--;
+    return waiter;
+  }
+
+  /** Twice the room (a power of two), the waits laid out from 0 in order. */
+  #grow(): void {
+    const n = this.dueMs.length;
+    const dueMs = new Float64Array(2 * n);
+    const waiters: PauseWaiter[] = new Array(2 * n).fill(DONE);
+    for (let i = 0; i < n; i++) {
+      const from = (this.head + i) & (n - 1);
+      dueMs[i] = this.dueMs[from];
+      waiters[i] = this.waiters[from];
     }
-    this.dueMs.push(dueMs);
-    this.waiters.push(waiter);
+    this.dueMs = dueMs;
+    this.waiters = waiters;
+    this.head = 0;
   }
 }
 
@@ -64,7 +87,7 @@ export class PauseQueue {
   /** Waits pending (ended ones still queued included): for tests. */
   get queued(): number {
     let n = 0;
-    for (const fifo of this.#fifoList) n += fifo.dueMs.length - fifo.head;
+    for (const fifo of this.#fifoList) n += fifo.size;
     return n;
   }
 
@@ -82,8 +105,7 @@ export class PauseQueue {
     let fifo: Fifo | null;
     while ((fifo = this.#earliest()) !== null && fifo.dueMs[fifo.head] <= nowMs) {
       const dueMs = fifo.dueMs[fifo.head];
-      const waiter = fifo.waiters[fifo.head];
-      fifo.waiters[fifo.head++] = DONE;
+      const waiter = fifo.shift();
       if (waiter.pauseDueMs === dueMs) {
         waiter.pauseDueMs = NaN;
         waiter.pauseEnded();
@@ -99,11 +121,8 @@ export class PauseQueue {
     let first: Fifo | null = null;
     for (let i = 0; i < list.length; i++) {
       const fifo = list[i];
-      if (!fifo.empty && (first === null || fifo.dueMs[fifo.head] < first.dueMs[first.head])) first = fifo;
+      if (fifo.size > 0 && (first === null || fifo.dueMs[fifo.head] < first.dueMs[first.head])) first = fifo;
     }
     return first;
   }
 }
-
-/** What a queue slot holds once its wait ended: the waiter is let go. */
-const DONE: PauseWaiter = { pauseDueMs: NaN, pauseEnded() {} };
