@@ -14,18 +14,23 @@ export const CONNECT_BACKOFF_MS = 10;
 
 /**
  * Runs one connection closed-loop while `take(depth, nowMs)` grants requests; shared with `count`.
- * `nowMs` is when the previous exchange ended, so the loop costs no extra clock read per request.
+ * `nowMs` is when the previous exchange ended, so the loop costs no extra clock read per request. It
+ * starts once `opened` settles (a failed open waits the backoff first) and resolves with `conn`, so
+ * whoever runs a crowd of loops needs one end handler for all of them, not one a loop.
  */
 export async function closedLoop(
   ctx: LoadContext,
   conn: LoadConnection,
   take: (depth: number, nowMs: number) => number,
-): Promise<void> {
+  opened: boolean | Promise<boolean> = true,
+): Promise<LoadConnection> {
+  if (!(opened === true || await opened)) await sleepMs(CONNECT_BACKOFF_MS);
+  opened = true; // the loop's frame would keep the settled promise for the run
   const depth = ctx.config.pipelining;
   conn.lastEventMs = performance.now();
   while (true) {
     const granted = take(depth, conn.lastEventMs);
-    if (granted === 0) return;
+    if (granted === 0) return conn;
     // `take` lets an inline transport (epoll) chain the next exchanges without a promise each.
     const done = await conn.exchange(-1, granted, null, take);
     // Nothing completed: a connect that failed, or a request never sent (a filled value refused, counted
@@ -46,7 +51,10 @@ async function arrivalLoop(
   ctx: LoadContext,
   conn: LoadConnection,
   take: (depth: number, nowMs: number) => number,
-): Promise<void> {
+  opened: boolean | Promise<boolean> = true,
+): Promise<LoadConnection> {
+  if (!(opened === true || await opened)) await sleepMs(CONNECT_BACKOFF_MS);
+  opened = true;
   const arrival = ctx.arrival!;
   conn.lastEventMs = performance.now();
   while (take(1, conn.lastEventMs) !== 0) {
@@ -60,6 +68,7 @@ async function arrivalLoop(
       conn.lastEventMs = performance.now();
     }
   }
+  return conn;
 }
 
 /** The closed loop of this run: the plain one (pipelining) unless arrivals are sessions or own connections. */

@@ -8,55 +8,59 @@
  */
 import { type LoadContext, mayStart } from "./executor.ts";
 import type { LoadConnection } from "../http/load_connection.ts";
-import { sleepMs } from "./clock.ts";
-import { CONNECT_BACKOFF_MS } from "./closed_loop.ts";
+import type { closedLoop } from "./closed_loop.ts";
 
 /**
  * Runs `conns` (the planned ones; `opened[i]` whether it opened, or the promise of it: its loop starts once
- * that settles) closed-loop and follows the changes until the end.
+ * that settles; the array is emptied once every loop has its own) closed-loop and follows the changes
+ * until the end. A loop's failure is thrown once every loop has ended.
  */
 export async function runSteeredLoops(
   ctx: LoadContext,
   conns: LoadConnection[],
-  opened: ReadonlyArray<boolean | Promise<boolean>>,
-  loop: (
-    ctx: LoadContext,
-    conn: LoadConnection,
-    take: (depth: number, nowMs: number) => number,
-  ) => Promise<void>,
+  opened: Array<boolean | Promise<boolean>>,
+  loop: typeof closedLoop,
 ): Promise<void> {
   const steer = ctx.steer;
   const planned = conns.length;
   const activeAt = (nowMs: number) =>
     !steer.steered ? planned : steer.pausedAt(nowMs) ? 0 : steer.connectionsAt(nowMs, planned);
-  const running = new Map<number, Promise<void>>();
-  // One promise chain per connection and no async frame of its own: a crowd of 20,000 loops waits in
-  // the loops' frames only.
-  const start = (i: number, opened: boolean | Promise<boolean>) => {
-    const take = (depth: number, nowMs: number) => (mayStart(ctx, nowMs) && i < activeAt(nowMs) ? depth : 0);
-    const run = (ok: boolean) =>
-      ok ? loop(ctx, conns[i], take) : sleepMs(CONNECT_BACKOFF_MS).then(() => loop(ctx, conns[i], take));
-    const looped = typeof opened === "boolean" ? run(opened) : opened.then(run);
-    // One settlement handler each way (no `finally`): a crowd keeps one promise and two closures a loop.
-    running.set(
-      i,
-      looped.then(() => {
-        running.delete(i);
-        if (ctx.streamsPerConnection === 1 && mayStart(ctx, performance.now())) conns[i].release();
-      }, (err) => {
-        running.delete(i);
-        throw err;
-      }),
-    );
+  // The loops running, counted, and one handler each way for all of them (a loop resolves with its
+  // connection): a crowd of 20,000 keeps each loop's own frame and the closure that grants its requests.
+  const running = new Set<LoadConnection>();
+  let failure: { err: unknown } | null = null;
+  let allEnded: (() => void) | null = null;
+  let live = 0;
+  const ended = () => {
+    if (--live === 0) allEnded?.();
   };
-  conns.forEach((_, i) => start(i, opened[i]));
+  const onEnd = (conn: LoadConnection) => {
+    running.delete(conn);
+    if (ctx.streamsPerConnection === 1 && mayStart(ctx, performance.now())) conn.release();
+    ended();
+  };
+  const onFail = (err: unknown) => {
+    failure ??= { err };
+    ended();
+  };
+  const start = (i: number, open: boolean | Promise<boolean>) => {
+    const take = (depth: number, nowMs: number) => (mayStart(ctx, nowMs) && i < activeAt(nowMs) ? depth : 0);
+    running.add(conns[i]);
+    live++;
+    loop(ctx, conns[i], take, open).then(onEnd, onFail);
+  };
+  for (let i = 0; i < opened.length; i++) start(i, opened[i]);
+  opened.length = 0;
   while (mayStart(ctx, performance.now())) {
     const nowMs = performance.now();
     for (let i = 0; i < activeAt(nowMs); i++) {
       if (i === conns.length) conns.push(ctx.newConnection());
-      if (!running.has(i)) start(i, true);
+      if (!running.has(conns[i])) start(i, true);
     }
     await steer.waitChange(Math.min(ctx.endMs, steer.nextChangeAfter(nowMs)));
   }
-  while (running.size > 0) await Promise.all(running.values());
+  if (live > 0) await new Promise<void>((resolve) => allEnded = resolve);
+  // Set by the loops' handler, which the checker cannot see from here.
+  const failed = failure as { err: unknown } | null;
+  if (failed !== null) throw failed.err;
 }

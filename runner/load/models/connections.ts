@@ -59,12 +59,11 @@ export const connectionsModel = defineModel({
     // load"), so there every connection opens before the first send. A failed connect is counted here
     // and retried by its loop after the usual pause. Arrivals that are sessions or connections of their
     // own (per-arrival) open as they go.
-    const opening = ctx.arrival !== null ? null : openInSlices(conns);
-    const opened = opening === null
+    const opened = ctx.arrival !== null
       ? conns.map(() => true)
       : ctx.shared.connectsBesideTraffic
-      ? opening
-      : await Promise.all(opening);
+      ? openInSlices(conns)
+      : await Promise.all(openInSlices(conns));
     // Steering may add, retire, pause and resume connections (steer_closed.ts).
     await runSteeredLoops(ctx, conns, opened, loop);
   },
