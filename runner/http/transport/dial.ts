@@ -29,6 +29,11 @@ export interface DialWatch {
   adopt(sock: TransportConn): void;
 }
 
+/** Told once how a dial ended (`Dialer.dialThen`): its socket, or null when it failed or the run stops. */
+export interface DialEnd {
+  dialEnded(sock: TransportConn | null): void;
+}
+
 export class Dialer implements ConnectWaiter {
   /** The promise transports' connect under way (its signal aborts it). */
   #connecting: AbortController | null = null;
@@ -40,12 +45,12 @@ export class Dialer implements ConnectWaiter {
   #inCall = false;
   #startMs = 0;
   /** Told once how the dial under way ended. */
-  #done: ((sock: TransportConn | null) => void) | null = null;
+  #done: DialEnd | ((sock: TransportConn | null) => void) | null = null;
   /** What the dial ended with, for a `done` passed on later. */
   #result: TransportConn | null = null;
   /** Our own timer gave up (no watch only). */
   #timedOut = false;
-  #everOpened = false;
+  #everOpened: boolean;
   #timer: ReturnType<typeof setTimeout> | undefined = undefined;
   /** Handlers bound once (the timer's, the gate's, the promise transports', a deferred end's, `dial`'s). */
   #onTimeout: (() => void) | null = null;
@@ -55,8 +60,14 @@ export class Dialer implements ConnectWaiter {
   #onEnded: (() => void) | null = null;
   #dialing: ((resolve: (sock: TransportConn | null) => void) => void) | null = null;
 
-  /** `watch`: the watchdog enforces the timeout through it; null: a timer of our own does. */
-  constructor(readonly shared: ConnectionShared, readonly watch: DialWatch | null) {}
+  /**
+   * `watch`: the watchdog enforces the timeout through it; null: a timer of our own does. `everOpened`:
+   * the connection opened before, so its next connect is a reconnect (a connection that makes a dialer
+   * per connect says so).
+   */
+  constructor(readonly shared: ConnectionShared, readonly watch: DialWatch | null, everOpened = false) {
+    this.#everOpened = everOpened;
+  }
 
   #giveUp(): void {
     this.#timedOut = true;
@@ -86,7 +97,7 @@ export class Dialer implements ConnectWaiter {
    * call. On epoll a connect keeps no promise, async frame or abort listener (transport.ts
    * `CallbackConnect`): a crowd opening at once leaves nothing behind its connects to be promoted.
    */
-  dialThen(done: (sock: TransportConn | null) => void): void {
+  dialThen(done: DialEnd | ((sock: TransportConn | null) => void)): void {
     this.#done = done;
     const wait = this.shared.connectGate.acquire();
     if (wait === undefined) this.#start();
@@ -168,7 +179,8 @@ export class Dialer implements ConnectWaiter {
     const sock = this.#result;
     this.#done = null;
     this.#result = null;
-    done(sock);
+    if (typeof done === "function") done(sock);
+    else done.dialEnded(sock);
   }
 
   /** A connect failed: counted by kind (a timeout as one), unless the run is stopping. */

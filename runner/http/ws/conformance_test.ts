@@ -126,6 +126,8 @@ for (const transport of ["deno", "epoll", "io_uring"] as const) {
   test("hold: a server's close between pings ends the connection's wait, and it reconnects and holds on", async () => {
     const r = await attack("/bye", transport, { requests: 12, ws: { pingIntervalMs: 25 } } as never);
     ok((r.ws?.handshakes ?? 0) >= 3, `reconnected: ${r.ws?.handshakes} handshakes`);
+    // Each connect after a connection's first is counted a reconnect.
+    assertEquals(r.reconnects, r.connects - 2, `${r.connects} connects over 2 connections`);
     ok(r.requests >= 1 && r.requests === r.ws?.pongsReceived, `${r.requests} pongs answered`);
     // Every connection but those the count's end found open (two at most) was closed by the server.
     ok((r.ws?.closeCodes["1000"] ?? 0) >= (r.ws?.handshakes ?? 0) - 2, JSON.stringify(r.ws?.closeCodes));

@@ -20,39 +20,41 @@ import type { ErrorKind } from "../../../results/mod.ts";
 import { FrameParser, type FrameSink } from "../../../ws/frame_parser.ts";
 import { CLOSE_GOING_AWAY } from "../../../ws/opcodes.ts";
 import type { ConnectionShared } from "../load_connection.ts";
-import { Dialer, hangUp } from "../transport/dial.ts";
+import { type DialEnd, Dialer, hangUp } from "../transport/dial.ts";
 import { inlineOf, type TransportConn } from "../transport/transport.ts";
 import { PromiseInline } from "../transport/promise_inline.ts";
 import { giveBackHandshakeBuffer, handshake, offerOf, takeHandshakeBuffer } from "./handshake_io.ts";
-import { FrameWriter } from "./frame_writer.ts";
+import { FrameWriter, type WriteOwner } from "./frame_writer.ts";
 import { CloseHandshake, readUntilServerCloses } from "./close_handshake.ts";
 import { WS_READ_BUFFER_BYTES, type WsRun } from "./run.ts";
 import { WsPacing } from "./pacing.ts";
 import { type InlineHost, InlineReads } from "./inline_reads.ts";
 
-export abstract class WsConnectionSocket implements FrameSink, InlineHost {
+export abstract class WsConnectionSocket implements FrameSink, InlineHost, WriteOwner, DialEnd {
   readonly maxDepth = 1;
   deadlineMs = Infinity;
   timedOut = false;
   lastEventMs = 0;
   protected sock: TransportConn | null = null;
-  readonly #dialer: Dialer;
+  /** The dial under way, if any: made per connect, so an open connection keeps none. */
+  #dialer: Dialer | null = null;
+  /** A socket was opened before, so the next connect is a reconnect (unless we closed it on purpose). */
+  #everOpened = false;
   /** The connection's own buffer for promise reads (Deno's sockets only; see the module comment). */
   #buf: Uint8Array | null = null;
   protected parser: FrameParser;
   /** When the bytes being parsed were read: the frames' handlers and close frames use it. */
   protected nowMs = 0;
-  protected readonly writer = new FrameWriter(() => this.abort());
+  protected readonly writer = new FrameWriter(this);
   protected readonly close: CloseHandshake;
   protected readonly pacing: WsPacing;
   protected readonly reads: InlineReads;
-  /** `open`'s promise's executor and what follows its dial, bound once; its resolver while it dials. */
-  #opening: ((resolve: (open: boolean | Promise<boolean>) => void) => void) | null = null;
-  #onDialed: ((sock: TransportConn | null) => void) | null = null;
+  /** A handshake ran on this connection before (its parser was fed). */
+  #shaken = false;
+  /** `open`'s resolver while it dials. */
   #opened: ((open: boolean | Promise<boolean>) => void) | null = null;
 
   constructor(readonly id: number, readonly shared: ConnectionShared, readonly run: WsRun) {
-    this.#dialer = new Dialer(shared, this);
     this.parser = new FrameParser(this, run.maxMessageBytes, false, run.budget);
     this.close = new CloseHandshake(this.writer, run);
     this.pacing = new WsPacing(run);
@@ -91,26 +93,30 @@ export abstract class WsConnectionSocket implements FrameSink, InlineHost {
   /** Dials, then runs the handshake; false when either failed (counted). */
   open(): Promise<boolean> {
     // The handshake's frame starts once connected: a crowd's connects in flight hold no frame of ours,
-    // and on epoll no promise of the dial's either, only this one.
-    return new Promise(
-      this.#opening ??= (resolve) => {
-        this.#opened = resolve;
-        this.#dialer.dialThen(this.#onDialed ??= (sock) => this.#dialed(sock));
-      },
-    );
+    // and on epoll no promise of the dial's either, only this one; once open, nothing of the dial's.
+    return new Promise((resolve) => {
+      this.#opened = resolve;
+      (this.#dialer = new Dialer(this.shared, this, this.#everOpened)).dialThen(this);
+    });
   }
 
-  /** The dial's end: the handshake on its socket, or false. */
-  #dialed(sock: TransportConn | null): void {
+  /** The dial's end (transport/dial.ts `DialEnd`): the handshake on its socket, or false. */
+  dialEnded(sock: TransportConn | null): void {
     const opened = this.#opened!;
     this.#opened = null;
+    this.#dialer = null;
+    if (sock !== null) this.#everOpened = true;
     opened(sock !== null && this.#shake(sock));
   }
 
   /** The handshake on a socket just dialed; whether the connection is open after it. */
   async #shake(sock: TransportConn): Promise<boolean> {
-    this.parser.release();
-    this.parser = new FrameParser(this, this.run.maxMessageBytes, false, this.run.budget);
+    // A reconnect's parser starts anew; the first socket's is the one made with the connection.
+    if (this.#shaken) {
+      this.parser.release();
+      this.parser = new FrameParser(this, this.run.maxMessageBytes, false, this.run.budget);
+    }
+    this.#shaken = true;
     this.close.reset();
     const done = await handshake(sock, takeHandshakeBuffer(this.run), offerOf(this.run), this.shared, this);
     if (done === null || this.sock === null) {
@@ -141,9 +147,14 @@ export abstract class WsConnectionSocket implements FrameSink, InlineHost {
     if (!this.shared.stopping) this.shared.recorder.recordError(nowMs, kind, message);
   }
 
+  /** A write failed: the connection closes (its read fails with the write's error). */
+  writeFailed(): void {
+    this.abort();
+  }
+
   /** Closes now (timeout, the run's end): an open connection says so first (1001, going away). */
   abort(): void {
-    this.#dialer.abort();
+    this.#dialer?.abort();
     if (this.sock !== null && this.shared.stopping && !this.timedOut) this.closeWith(CLOSE_GOING_AWAY);
     this.closeSocket();
     // After the close: a wait ended here finds the socket gone, so it settles instead of sending.
@@ -153,13 +164,13 @@ export abstract class WsConnectionSocket implements FrameSink, InlineHost {
   /** A close of our own after a storm connection or a per-arrival session. */
   release(): void {
     this.abort();
-    this.#dialer.forgetOpened();
+    this.#everOpened = false;
   }
 
   /** A storm connection's life is over: its socket closed, and the next exchange dials anew. */
   protected closeAfterUse(): void {
     this.closeSocket();
-    this.#dialer.forgetOpened();
+    this.#everOpened = false;
   }
 
   /** Sends a close frame with `code` (0: none) once per socket. */

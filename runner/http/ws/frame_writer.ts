@@ -13,6 +13,11 @@
  */
 import type { InlineConn, TransportConn } from "../transport/transport.ts";
 
+/** The connection a writer writes for, told when a write failed (it closes the socket). */
+export interface WriteOwner {
+  writeFailed(): void;
+}
+
 export class FrameWriter {
   #sock: TransportConn | null = null;
   #inline: InlineConn | null = null;
@@ -22,7 +27,8 @@ export class FrameWriter {
   #message: Uint8Array | null = null;
   /** A pong waiting behind the write in progress (only the newest ping is answered). */
   #pong: Uint8Array | null = null;
-  readonly #queue: Uint8Array[] = [];
+  /** Made when a frame first waits: a crowd that writes whole keeps no array a connection. */
+  #queue: Uint8Array[] | null = null;
   /** Frames in `#queue`, kept apart so a write that finds none touches not the array. */
   #queued = 0;
   /** The failure of the last write, if any (the caller's read then fails: it is counted there). */
@@ -31,15 +37,15 @@ export class FrameWriter {
   #onWritten: ((n: number) => void) | null = null;
   #onError: ((err: unknown) => void) | null = null;
 
-  /** `onError`: a write failed (the caller closes the socket). */
-  constructor(readonly onError: () => void) {}
+  constructor(readonly owner: WriteOwner) {}
 
   /** A new socket (or none): anything waiting for the old one is dropped. */
   reset(sock: TransportConn | null, inline: InlineConn | null): void {
     this.#sock = sock;
     this.#inline = inline;
     this.#writing = this.#message = this.#pong = null;
-    this.#queue.length = this.#queued = 0;
+    this.#queue = null;
+    this.#queued = 0;
     this.error = null;
   }
 
@@ -68,7 +74,7 @@ export class FrameWriter {
   /** Writes now, or after the write in progress. */
   send(bytes: Uint8Array): void {
     if (this.#writing !== null) {
-      this.#queue.push(bytes);
+      (this.#queue ??= []).push(bytes);
       this.#queued++;
       return;
     }
@@ -91,7 +97,7 @@ export class FrameWriter {
     this.#written(n);
   }
 
-  /** Writes through the promise contract: the rest from its settlement, a failure to `onError`. */
+  /** Writes through the promise contract: the rest from its settlement, a failure to the owner. */
   #writeLater(sock: TransportConn, bytes: Uint8Array): void {
     this.#onWritten ??= (n: number) => this.#written(n);
     this.#onError ??= (err: unknown) => this.#failed(err);
@@ -100,7 +106,7 @@ export class FrameWriter {
 
   #failed(err: unknown): void {
     this.error = err;
-    this.onError();
+    this.owner.writeFailed();
   }
 
   #written(n: number): void {
@@ -118,7 +124,7 @@ export class FrameWriter {
     if (pong !== null) this.send(pong);
     else if (this.#queued > 0) {
       this.#queued--;
-      this.send(this.#queue.shift()!);
+      this.send(this.#queue!.shift()!);
     }
   }
 }

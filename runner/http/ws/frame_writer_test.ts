@@ -12,7 +12,7 @@ Deno.test("frame writer: a ping flood to a peer that never reads leaves one pong
   const client = await Deno.connect({ hostname: "127.0.0.1", port: listener.addr.port });
   const server = await accepted;
   let failed = 0;
-  const writer = new FrameWriter(() => failed++);
+  const writer = new FrameWriter({ writeFailed: () => failed++ });
   try {
     writer.reset(client, null);
     // More than loopback's socket buffers take: the write stays in progress while the peer reads nothing.

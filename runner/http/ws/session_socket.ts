@@ -20,7 +20,7 @@ import { classifyError, errorMessage } from "../exchange_errors.ts";
 import type { ConnectionShared } from "../load_connection.ts";
 import { Dialer, hangUp } from "../transport/dial.ts";
 import type { TransportConn } from "../transport/transport.ts";
-import { FrameWriter } from "./frame_writer.ts";
+import { FrameWriter, type WriteOwner } from "./frame_writer.ts";
 import { handshake, type HandshakeOffer } from "./handshake_io.ts";
 import { WS_READ_BUFFER_BYTES } from "./run.ts";
 import { readLoop } from "./read_loop.ts";
@@ -50,11 +50,11 @@ interface Waiter {
   resolve(outcome: WaitOutcome): void;
 }
 
-export class WsSessionSocket implements FrameSink {
+export class WsSessionSocket implements FrameSink, WriteOwner {
   #sock: TransportConn | null = null;
   readonly #buf = new Uint8Array(WS_READ_BUFFER_BYTES);
   readonly #parser: FrameParser;
-  readonly #writer = new FrameWriter(() => this.#closeSocket());
+  readonly #writer = new FrameWriter(this);
   readonly #decoder = new TextDecoder();
   readonly #queue: ReceivedMessage[] = [];
   #queueBytes = 0;
@@ -299,6 +299,11 @@ export class WsSessionSocket implements FrameSink {
 
   #fault(nowMs: number, kind: ErrorKind, message: string, endpoint: number): void {
     if (!this.shared.stopping) this.shared.recorder.recordError(nowMs, kind, message, endpoint);
+  }
+
+  /** A write failed: the socket closes (the step waiting on it fails with the write's error). */
+  writeFailed(): void {
+    this.#closeSocket();
   }
 
   #closeSocket(): void {
