@@ -9,9 +9,9 @@
  * from 50 the figure carries the heap's first steps of growth too (9-12 KB measured over HTTP/1.1), so
  * its budget leaves room for that and for a garbage collection landing in one run and not the other, and
  * still fails a connection that keeps a read buffer of its own (22-26 KB before). WebSocket hold measures
- * 5-9 KB here (a few seconds at 2,000 cannot show what its pings leave over a longer run: the crowd bench
- * does), so its budget is tighter, with room for the spread between runs (a collection in one and not the
- * other). h2c measures 18-45 KB here, the heap's first steps included (17-19 KB with the CLI's
+ * about 5 KB here (a few seconds at 2,000 cannot show what its pings leave over a longer run: the crowd
+ * bench does), so its budget is tighter, with room for the spread between runs (a collection in one and
+ * not the other). h2c measures 18-45 KB here, the heap's first steps included (17-19 KB with the CLI's
  * `--heap-growing-percent=50`, 7.6 KB from 1,000 to 10,000 in the crowd bench); a buffer of 64 KiB a
  * connection, as its input and output each were, would be 64 more. HTTPS keeps what OpenSSL holds for a connection, about 20 KB (its peer's certificates parsed
  * among it), and 1,000 TLS handshakes take seconds of a busy machine's CPU, so it runs 1,000 for longer:
@@ -32,7 +32,7 @@ const SMALL = 50;
 const CROWD = 2_000;
 /** KB of RSS a connection may add (see the module comment): HTTP/1.1 keep-alive, WebSocket hold. */
 const BUDGET_KB_PER_CONNECTION = 16;
-const WS_HOLD_BUDGET_KB_PER_CONNECTION = 12;
+const WS_HOLD_BUDGET_KB_PER_CONNECTION = 10;
 /** h2c and HTTPS (see the module comment); HTTPS's crowd, smaller, and its runs' length. */
 const H2C_BUDGET_KB_PER_CONNECTION = 64;
 const HTTPS_BUDGET_KB_PER_CONNECTION = 48;

@@ -6,7 +6,8 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { FrameParser, type FrameSink } from "./frame_parser.ts";
 import { closeFrame, MaskKeys, MessageTemplate, pongFrame } from "./frame_encoder.ts";
-import { acceptOf, handshakeRequest, HandshakeTemplate, readHandshake } from "./handshake.ts";
+import { acceptOf, handshakeRequest, HandshakeTemplate } from "./handshake.ts";
+import { readHandshake } from "./handshake_answer.ts";
 import { OP_BINARY, OP_TEXT } from "./opcodes.ts";
 import { UTF8_ACCEPT, UTF8_REJECT, utf8Step } from "./utf8.ts";
 
@@ -314,4 +315,32 @@ Deno.test("RFC 6455 4.1-4.2: fields read case-insensitively, as token lists, pad
   assertEquals(kind(new TextDecoder().decode(endless)), "handshake");
   assertEquals(kind(head(...good, ...Array.from({ length: 2500 }, (_, i) => `X${i}: y`))), "handshake");
   assertEquals(kind(head(...good, ...new Array(100).fill("X: y"))), "ok");
+});
+
+Deno.test("RFC 6455 4.1: the answer's bytes read as Latin-1 text would be: status forms, padding, line breaks", () => {
+  const key = "dGhlIHNhbXBsZSBub25jZQ==";
+  const fields = [
+    "Upgrade: websocket",
+    "Connection: Upgrade",
+    "Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=",
+  ];
+  const kind = (status: string, ...lines: string[]) => {
+    const bytes = Uint8Array.from(
+      [...`${[status, ...lines].join("\r\n")}\r\n\r\n`].map((c) => c.charCodeAt(0)),
+    );
+    const r = readHandshake(bytes, bytes.length, key);
+    return r.kind === "failed" ? `${r.fault} ${r.status}` : r.kind;
+  };
+  assertEquals(kind("HTTP/1.1 101", ...fields), "ok");
+  assertEquals(kind("HTTP/1.0 101 Switching Protocols", ...fields), "ok");
+  assertEquals(kind("HTTP/1.2 101 Switching Protocols", ...fields), "handshake 0");
+  assertEquals(kind("HTTP/1.1 1010 Switching Protocols", ...fields), "handshake 0");
+  // A no-break space (0xA0) and a tab pad a value as they would a decoded string's trim.
+  assertEquals(kind("HTTP/1.1 101 OK", "Upgrade:\xa0\twebsocket\xa0", ...fields.slice(1)), "ok");
+  // A colon only on the next line does not make the line before it a field.
+  assertEquals(kind("HTTP/1.1 101 OK", "Upgrade websocket", ...fields), "handshake 101");
+  assertEquals(kind("HTTP/1.1 101 OK", ":websocket", ...fields), "handshake 101");
+  // A token list with empty items and a bare LF inside a value.
+  assertEquals(kind("HTTP/1.1 101 OK", "Upgrade: ,, websocket ,", ...fields.slice(1)), "ok");
+  assertEquals(kind("HTTP/1.1 101 OK", "Upgrade: web\nsocket", ...fields.slice(1)), "handshake 101");
 });

@@ -9,7 +9,8 @@ import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { constants, deflateRawSync, inflateRawSync } from "node:zlib";
 import { FrameParser } from "./frame_parser.ts";
 import { MaskKeys, MessageTemplate } from "./frame_encoder.ts";
-import { acceptOf, handshakeRequest, readHandshake } from "./handshake.ts";
+import { acceptOf, handshakeRequest } from "./handshake.ts";
+import { readHandshake } from "./handshake_answer.ts";
 import { OP_BINARY, OP_TEXT } from "./opcodes.ts";
 
 type Event = [string, ...unknown[]];

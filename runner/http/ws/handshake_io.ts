@@ -7,10 +7,10 @@
  * `ws-bad-accept`, `ws-handshake`, or the socket's error (`timeout` when the watchdog cut it).
  */
 import type { ErrorKind } from "../../../results/mod.ts";
-import { readHandshake } from "../../../ws/handshake.ts";
+import { readHandshake } from "../../../ws/handshake_answer.ts";
 import { classifyError, errorMessage } from "../exchange_errors.ts";
 import type { ConnectionShared } from "../load_connection.ts";
-import type { TransportConn } from "../transport/transport.ts";
+import { inlineOf, type TransportConn } from "../transport/transport.ts";
 import type { WsStats } from "./stats.ts";
 import { WS_READ_BUFFER_BYTES, type WsRun } from "./run.ts";
 
@@ -22,8 +22,9 @@ export interface HandshakeWatch {
 }
 
 /**
- * One handshake's request (ws/handshake.ts `handshakeRequest`, or a flow's filled template) with the key
- * and subprotocols it offers, and the stats its time is counted in.
+ * One handshake's request (ws/handshake.ts `handshakeRequest` or `HandshakeTemplate`, or a flow's filled
+ * template: `handshake` writes it before any other can run, or copies it) with the key and subprotocols it
+ * offers, and the stats its time is counted in.
  */
 export interface HandshakeOffer {
   request: Uint8Array;
@@ -93,7 +94,13 @@ export async function handshake(
   watch.timedOut = false;
   let have = 0;
   try {
-    for (let written = 0; written < request.length;) written += await sock.write(request.subarray(written));
+    // What the kernel takes now (the whole request, on an event-loop transport), before anything else can
+    // run: the run's request may be its template's bytes, which the next handshake's key rewrites.
+    const inline = inlineOf(sock);
+    const taken = inline === null ? 0 : inline.writeNow(request);
+    if (taken < request.length) {
+      for (let rest = request.slice(taken); rest.length > 0;) rest = rest.subarray(await sock.write(rest));
+    }
     shared.recorder.addBytesWritten(startMs, request.length);
     while (true) {
       if (have === buf.length && buf.length < WS_READ_BUFFER_BYTES) buf = grown(buf);

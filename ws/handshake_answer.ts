@@ -1,0 +1,184 @@
+/**
+ * @module
+ * The check of a server's answer to the opening handshake (RFC 6455 4.1, client side): `101`, `Upgrade:
+ * websocket`, `Connection: upgrade`, `Sec-WebSocket-Accept` matching the key (ws/accept_key.ts), a
+ * subprotocol only among those offered, and an extension only when permessage-deflate was offered
+ * (ws/deflate.ts checks the answer to it); without the offer any extension breaks the protocol and is
+ * refused. The head is read by scanning its bytes, field names matched without case and values trimmed as
+ * text would be (Latin-1: tab to CR, space, no-break space): a crowd's handshakes make no strings, lines or
+ * maps each, only the result (a subprotocol or an extension's value, when there is one, is decoded).
+ */
+import { ACCEPT_CHARS, acceptBytesOf } from "./accept_key.ts";
+import { deflateAnswerFault } from "./deflate.ts";
+
+/** A handshake answer's head bigger than this is refused (`handshake`). */
+export const MAX_HANDSHAKE_BYTES = 16 * 1024;
+const LATIN1 = new TextDecoder("latin1");
+const MORE: HandshakeResult = Object.freeze({ kind: "more" });
+
+/** Why a handshake failed: refused (a status other than 101), a wrong accept key, or a broken answer. */
+export type HandshakeFault = "refused" | "bad-accept" | "handshake";
+
+/** The outcome of reading a handshake answer. */
+export type HandshakeResult =
+  | { kind: "more" }
+  | { kind: "ok"; headBytes: number; protocol: string | null; deflate: boolean }
+  | { kind: "failed"; fault: HandshakeFault; status: number; message: string };
+
+const UPGRADE = bytesOf("upgrade");
+const CONNECTION = bytesOf("connection");
+const ACCEPT = bytesOf("sec-websocket-accept");
+const EXTENSIONS = bytesOf("sec-websocket-extensions");
+const PROTOCOL = bytesOf("sec-websocket-protocol");
+const WEBSOCKET = bytesOf("websocket");
+
+/**
+ * Reads the answer to a handshake with `key` from buf[0, end): `more` until its head is whole, then
+ * `ok` (with the head's length: bytes after it are already frames) or `failed` with the reason. `from`:
+ * the bytes before it were read already and held no head's end, so the search for it starts there (an
+ * answer trickled a byte at a time is scanned once, not once per byte). `deflate`: permessage-deflate
+ * was offered, so the answer may agree to it (`ok`'s `deflate`). A field sent twice counts as one whose
+ * values are joined by commas.
+ */
+export function readHandshake(
+  buf: Uint8Array,
+  end: number,
+  key: string,
+  protocols: readonly string[] = [],
+  from = 0,
+  deflate = false,
+): HandshakeResult {
+  const headEnd = headEndOf(buf, end, Math.max(0, from - 3));
+  // Over the bound whether its end came or not: one big read must not let a longer head through.
+  if (headEnd < 0 ? end > MAX_HANDSHAKE_BYTES : headEnd + 4 > MAX_HANDSHAKE_BYTES) {
+    return failed("handshake", 0, `answer head over ${MAX_HANDSHAKE_BYTES} bytes`);
+  }
+  if (headEnd < 0) return MORE;
+  let lineEnd = lineEndOf(buf, 0, headEnd);
+  const code = statusOf(buf, lineEnd);
+  if (code < 0) return failed("handshake", 0, "answer is not an HTTP/1.1 status line");
+  if (code !== 101) return failed("refused", code, `status ${code} instead of 101`);
+  let upgrade = false, connection = false, accepts = 0, accepted = false;
+  let extensions: string | undefined, protocol: string | undefined;
+  for (let at = lineEnd + 2; at < headEnd; at = lineEnd + 2) {
+    lineEnd = lineEndOf(buf, at, headEnd);
+    const colon = buf.indexOf(58, at);
+    if (colon <= at || colon >= lineEnd) {
+      return failed("handshake", code, "malformed header line in the answer");
+    }
+    const nameFrom = skipSpace(buf, at, colon), nameTo = trimEnd(buf, nameFrom, colon);
+    const valueFrom = skipSpace(buf, colon + 1, lineEnd), valueTo = trimEnd(buf, valueFrom, lineEnd);
+    if (nameIs(buf, nameFrom, nameTo, UPGRADE)) upgrade ||= hasToken(buf, valueFrom, valueTo, WEBSOCKET);
+    else if (nameIs(buf, nameFrom, nameTo, CONNECTION)) {
+      connection ||= hasToken(buf, valueFrom, valueTo, UPGRADE);
+    } else if (nameIs(buf, nameFrom, nameTo, ACCEPT)) {
+      accepts++;
+      accepted = valueTo - valueFrom === ACCEPT_CHARS && sameBytes(buf, valueFrom, acceptBytesOf(key));
+    } else if (nameIs(buf, nameFrom, nameTo, EXTENSIONS)) {
+      extensions = joined(extensions, buf, valueFrom, valueTo);
+    } else if (nameIs(buf, nameFrom, nameTo, PROTOCOL)) protocol = joined(protocol, buf, valueFrom, valueTo);
+  }
+  if (!upgrade) return failed("handshake", code, "no Upgrade: websocket");
+  if (!connection) return failed("handshake", code, "no Connection: upgrade");
+  if (accepts !== 1 || !accepted) {
+    return failed("bad-accept", code, "Sec-WebSocket-Accept does not match the key");
+  }
+  if (extensions !== undefined && !deflate) {
+    return failed("handshake", code, "server answered with an extension none was offered");
+  }
+  const deflateFault = extensions === undefined ? null : deflateAnswerFault(extensions);
+  if (deflateFault !== null) return failed("handshake", code, deflateFault);
+  if (protocol !== undefined && !protocols.includes(protocol)) {
+    return failed("handshake", code, "server chose a subprotocol not offered");
+  }
+  return {
+    kind: "ok",
+    headBytes: headEnd + 4,
+    protocol: protocol ?? null,
+    deflate: extensions !== undefined,
+  };
+}
+
+function failed(fault: HandshakeFault, status: number, message: string): HandshakeResult {
+  return { kind: "failed", fault, status, message };
+}
+
+function bytesOf(text: string): Uint8Array {
+  return new TextEncoder().encode(text);
+}
+
+/** Index of the CRLFCRLF ending the head in buf[0, end) (none starts before `from`), or -1. */
+function headEndOf(buf: Uint8Array, end: number, from: number): number {
+  for (let i = from; i + 3 < end; i++) {
+    if (buf[i] === 13 && buf[i + 1] === 10 && buf[i + 2] === 13 && buf[i + 3] === 10) return i;
+  }
+  return -1;
+}
+
+/** Where the line from `at` ends (its CRLF), or `end`. */
+function lineEndOf(buf: Uint8Array, at: number, end: number): number {
+  for (let i = at; i + 1 < end; i++) if (buf[i] === 13 && buf[i + 1] === 10) return i;
+  return end;
+}
+
+/** The status of `HTTP/1.0` or `HTTP/1.1`, a space, three digits, then a space or the line's end; -1 if not. */
+function statusOf(buf: Uint8Array, end: number): number {
+  const prefix = "HTTP/1.";
+  if (end < 12) return -1;
+  for (let i = 0; i < prefix.length; i++) if (buf[i] !== prefix.charCodeAt(i)) return -1;
+  if ((buf[7] !== 48 && buf[7] !== 49) || buf[8] !== 32) return -1;
+  let code = 0;
+  for (let i = 9; i < 12; i++) {
+    if (buf[i] < 48 || buf[i] > 57) return -1;
+    code = code * 10 + buf[i] - 48;
+  }
+  return end === 12 || buf[12] === 32 ? code : -1;
+}
+
+/** What `String.prototype.trim` removes of a Latin-1 text: tab to CR, space, no-break space. */
+function isSpace(b: number): boolean {
+  return (b >= 9 && b <= 13) || b === 32 || b === 0xa0;
+}
+
+function skipSpace(buf: Uint8Array, at: number, end: number): number {
+  while (at < end && isSpace(buf[at])) at++;
+  return at;
+}
+
+function trimEnd(buf: Uint8Array, from: number, end: number): number {
+  while (end > from && isSpace(buf[end - 1])) end--;
+  return end;
+}
+
+/** buf[from, to) is `lower` (ASCII lower case) without regard to case. */
+function nameIs(buf: Uint8Array, from: number, to: number, lower: Uint8Array): boolean {
+  if (to - from !== lower.length) return false;
+  for (let i = 0; i < lower.length; i++) {
+    const b = buf[from + i];
+    if ((b >= 65 && b <= 90 ? b + 32 : b) !== lower[i]) return false;
+  }
+  return true;
+}
+
+/** Whether the comma-separated value buf[from, to) has `token` (case-insensitive, each item trimmed). */
+function hasToken(buf: Uint8Array, from: number, to: number, token: Uint8Array): boolean {
+  for (let at = from; at <= to;) {
+    let comma = buf.indexOf(44, at);
+    if (comma < 0 || comma > to) comma = to;
+    const itemFrom = skipSpace(buf, at, comma);
+    if (nameIs(buf, itemFrom, trimEnd(buf, itemFrom, comma), token)) return true;
+    at = comma + 1;
+  }
+  return false;
+}
+
+function sameBytes(buf: Uint8Array, at: number, bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; i++) if (buf[at + i] !== bytes[i]) return false;
+  return true;
+}
+
+/** A field's value as text, joined to an earlier one of the same name with a comma. */
+function joined(earlier: string | undefined, buf: Uint8Array, from: number, to: number): string {
+  const value = LATIN1.decode(buf.subarray(from, to));
+  return earlier === undefined ? value : `${earlier}, ${value}`;
+}
