@@ -5,6 +5,8 @@
  * from: a thrown error's first stack frame inside the script's folder as `file:line`, so a session's
  * failure counts under one message per place, never a stack per session. A module without a default
  * function, or one that does not load (a syntax error, a missing import), is a `ScriptLoadError`.
+ * Every isolate that runs a script imports it here, which is where that isolate loses `chdir` first
+ * (script_working_dir.ts).
  */
 import { basename, dirname } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -14,6 +16,7 @@ import {
   restoreChangedIntrinsics,
   snapshotIntrinsics,
 } from "./script_intrinsics.ts";
+import { refuseWorkingDirChanges } from "./script_working_dir.ts";
 
 const toFileUrl = (path: string) => pathToFileURL(path).href;
 
@@ -49,6 +52,7 @@ export class ScriptLoadError extends Error {
 /** Imports the script at absolute `path` and checks its exports. */
 export async function importScript(path: string): Promise<ScriptModule> {
   let mod: Record<string, unknown>;
+  refuseWorkingDirChanges();
   const builtIns = snapshotIntrinsics();
   try {
     mod = await import(toFileUrl(path));
