@@ -189,6 +189,23 @@ export const OTHERS: Case[] = [
     names: [/big\.yaml: cannot read: is 5 MiB, over the cap of 4 MiB/],
   },
   {
+    name: "run a YAML file over the YAML cap",
+    yaml: (c) => `${c.base}# ${"x".repeat(2 ** 20)}\n`,
+    names: [/case-\d+\.yaml: \(file\): over the 1 MiB read as YAML .*write it as JSON \(read up to 4 MiB\)/],
+  },
+  {
+    name: "run a YAML file of brackets nested past the limit",
+    yaml: (c) => `${c.base}description: ${"[".repeat(10_000)}${"]".repeat(10_000)}\n`,
+    names: [
+      /case-\d+\.yaml: \(file\): lists and mappings in brackets must nest at most 64 levels deep: flatten/,
+    ],
+  },
+  {
+    name: "run a YAML file of more aliases than the limit",
+    yaml: (c) => `${c.base}x: &a 1\nl: [${Array(1_001).fill("*a").join(", ")}]\n`,
+    names: [/case-\d+\.yaml: \(file\): has more than 1000 aliases \(\*name\): write the values out/],
+  },
+  {
     name: "report a device",
     args: () => ["report", "/dev/zero"],
     names: [/\/dev\/zero: cannot read: is a character device/],

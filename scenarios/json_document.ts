@@ -1,0 +1,92 @@
+/**
+ * @module
+ * The reader of experiment files too large to read as YAML (scenarios/yaml_document.ts sends them here):
+ * JSON to plain data with `JSON.parse`, which takes a few bytes of memory per byte of text where the YAML
+ * parser took up to 200, so a generated file of a few MiB is read as JSON or not at all. It keeps the
+ * YAML reader's contract for JSON text: a syntax error, a key given twice in one object or nesting past
+ * `MAX_NESTING_DEPTH` is the one problem, with its place; what the data must look like is checked by the
+ * caller, as for YAML.
+ */
+import type { Issue } from "../validation/mod.ts";
+import { MAX_NESTING_DEPTH } from "../validation/input_limits.ts";
+
+/** What a file nested past `MAX_NESTING_DEPTH` is told, YAML or JSON. */
+export const TOO_DEEP =
+  `lists and mappings in brackets must nest at most ${MAX_NESTING_DEPTH} levels deep: flatten them`;
+
+/** `text` as JSON data, or its syntax error, its first key given twice in one object or nesting too deep. */
+export function parseJsonDocument(
+  text: string,
+): { ok: true; value: unknown } | { ok: false; issues: Issue[] } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    return { ok: false, issues: [{ path: "(file)", message: `not valid JSON: ${message}` }] };
+  }
+  const found = keyOrDepthProblem(text);
+  if (found === undefined) return { ok: true, value };
+  const message = found.key === undefined
+    ? TOO_DEEP
+    : `not valid YAML or JSON: the key ${JSON.stringify(found.key)} must appear once in its mapping; keep ` +
+      "one of them";
+  return { ok: false, issues: [{ path: linePosition(text, found.offset), message }] };
+}
+
+/**
+ * Where `text`, which `JSON.parse` has accepted, first opens a list or object past `MAX_NESTING_DEPTH`
+ * (the checks after it walk the data recursively), or gives a key twice in one object (`JSON.parse`
+ * keeps the last silently): a string followed by `:` is a key of the innermost open object. One pass.
+ */
+function keyOrDepthProblem(text: string): { key?: string; offset: number } | undefined {
+  const open: Array<Set<string> | null> = [];
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if ((c === OPEN_OBJECT || c === OPEN_LIST) && open.length === MAX_NESTING_DEPTH) return { offset: i };
+    if (c === OPEN_OBJECT) open.push(new Set());
+    else if (c === OPEN_LIST) open.push(null);
+    else if (c === CLOSE_OBJECT || c === CLOSE_LIST) open.pop();
+    else if (c === QUOTE) {
+      const start = i;
+      let escaped = false;
+      for (i++; text.charCodeAt(i) !== QUOTE; i++) {
+        if (text.charCodeAt(i) === BACKSLASH) {
+          escaped = true;
+          i++;
+        }
+      }
+      let next = i + 1;
+      while (next < text.length && isJsonSpace(text.charCodeAt(next))) next++;
+      const keys = open.at(-1);
+      if (text.charCodeAt(next) !== COLON || !keys) continue;
+      const key = escaped ? JSON.parse(text.slice(start, i + 1)) as string : text.slice(start + 1, i);
+      if (keys.has(key)) return { key, offset: start };
+      keys.add(key);
+    }
+  }
+  return undefined;
+}
+
+/** `line L, column C` (both from 1) of `offset` in `text`, as the YAML reader names a place. */
+function linePosition(text: string, offset: number): string {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = text.indexOf("\n"); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  return `line ${line}, column ${offset - lineStart + 1}`;
+}
+
+function isJsonSpace(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+}
+
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+const OPEN_LIST = 0x5b;
+const CLOSE_LIST = 0x5d;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COLON = 0x3a;
