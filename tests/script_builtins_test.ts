@@ -30,6 +30,8 @@ for (
     // Every script error read "X"; every request went out empty.
     ['RegExp.prototype[Symbol.replace] = () => "X";', "RegExp.prototype.Symbol(Symbol.replace)"],
     ["TextEncoder.prototype.encode = () => new Uint8Array(0);", "TextEncoder.prototype.encode"],
+    // The epoll transport reads its events through DataView: no answer was ever read again.
+    ["DataView.prototype.getUint32 = () => 0;", "DataView.prototype.getUint32"],
   ]
 ) {
   Deno.test(`a session script whose top level changes ${named} is refused at once, naming it`, () =>

@@ -30,6 +30,9 @@ const HOLDERS: Holder[] = [
   ["Uint8Array.prototype", () => Uint8Array.prototype],
   ["TypedArray.prototype", () => Object.getPrototypeOf(Uint8Array.prototype)],
   ["ArrayBuffer.prototype", () => ArrayBuffer.prototype],
+  // The epoll and io_uring transports read the kernel's events and addresses through DataView: a
+  // replaced getUint32 left every answer unread, the run "unanswered at the stop" without a word why.
+  ["DataView.prototype", () => DataView.prototype],
   // The engine's message cleaning and its codecs: a replaced Symbol.replace made every script error "X".
   ["RegExp.prototype", () => RegExp.prototype],
   ["TextEncoder.prototype", () => TextEncoder.prototype],
@@ -62,6 +65,7 @@ const GLOBALS = [
   "Date",
   "Uint8Array",
   "ArrayBuffer",
+  "DataView",
   "TextEncoder",
   "TextDecoder",
   "structuredClone",
