@@ -30,13 +30,13 @@ const RESPONSE = new TextEncoder().encode(
   "HTTP/1.1 200 OK\r\nServer: nginx\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n" +
     "Connection: keep-alive\r\n\r\nok",
 );
-const EVENT_BYTES = 12;
+const EVENT_WORDS = 3; // x86_64's packed epoll_event: flags, then the 64-bit token
 const MAX_EVENTS = 256;
 
 /** The calls of `EpollSys` the transport makes, answered in memory: every request is answered at once. */
 class FakeSys {
-  readonly events = new DataView(new ArrayBuffer(MAX_EVENTS * EVENT_BYTES));
-  readonly idleEvents = new DataView(new ArrayBuffer(MAX_EVENTS * EVENT_BYTES));
+  readonly events = new Uint32Array(MAX_EVENTS * EVENT_WORDS);
+  readonly idleEvents = new Uint32Array(MAX_EVENTS * EVENT_WORDS);
   #nextFd = 3;
   readonly #tokens = new Map<number, number>();
   readonly #answers = new Map<number, number>();
@@ -51,8 +51,8 @@ class FakeSys {
   socketError = () => 0;
   epollWait = () => this.#fill(this.events);
   epollWaitAsync = () => Promise.resolve(this.#fill(this.idleEvents));
-  eventFlags = (events: DataView, i: number) => events.getUint32(i * EVENT_BYTES, true);
-  eventToken = (events: DataView, i: number) => events.getUint32(i * EVENT_BYTES + 4, true);
+  eventFlags = (events: Uint32Array, i: number) => events[i * EVENT_WORDS];
+  eventToken = (events: Uint32Array, i: number) => events[i * EVENT_WORDS + 1];
   write(fd: number, bytes: Uint8Array) {
     this.#answers.set(fd, 1);
     this.#ready.push(fd);
@@ -67,11 +67,11 @@ class FakeSys {
   close() {}
   closeEpoll() {}
   nowMs = () => performance.now();
-  #fill(events: DataView): number {
+  #fill(events: Uint32Array): number {
     const n = Math.min(MAX_EVENTS, this.#ready.length);
     for (let i = 0; i < n; i++) {
-      events.setUint32(i * EVENT_BYTES, EPOLLIN | EPOLLOUT, true);
-      events.setUint32(i * EVENT_BYTES + 4, this.#tokens.get(this.#ready[i])!, true);
+      events[i * EVENT_WORDS] = EPOLLIN | EPOLLOUT;
+      events[i * EVENT_WORDS + 1] = this.#tokens.get(this.#ready[i])!;
     }
     this.#ready = this.#ready.slice(n);
     return n;

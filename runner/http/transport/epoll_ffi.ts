@@ -107,6 +107,14 @@ export function libc(): Libc {
 /** x86_64 packs `struct epoll_event` (12 bytes); aarch64 aligns its u64 data (16 bytes). */
 const EVENT_BYTES = Deno.build.arch === "x86_64" ? 12 : 16;
 const EVENT_DATA_OFFSET = Deno.build.arch === "x86_64" ? 4 : 8;
+/**
+ * The same layout in 32-bit words: the event arrays are read by index, in the kernel's own (native) byte
+ * order, never through a method a session script's isolate could replace (`DataView.prototype.getUint32`
+ * replaced by a script lost the events read until it was put back, and epoll's edge-triggered events are
+ * never delivered twice: every connection waited to the end of the run).
+ */
+const EVENT_WORDS = EVENT_BYTES / 4;
+const EVENT_DATA_WORD = EVENT_DATA_OFFSET / 4;
 
 /**
  * One isolate's view of libc for the epoll transport: the scratch buffers live here and nowhere else.
@@ -120,11 +128,11 @@ export class EpollSys {
   readonly #intBytes = new Uint8Array(this.#int.buffer);
   readonly #len = new Uint32Array(1);
   readonly #lenBytes = new Uint8Array(this.#len.buffer);
-  readonly #ctlEvent = new Uint8Array(16);
-  readonly #ctlView = new DataView(this.#ctlEvent.buffer);
+  readonly #ctlWords = new Uint32Array(4);
+  readonly #ctlEvent = new Uint8Array(this.#ctlWords.buffer);
   /** Events of the synchronous wait, and of the idle (off-thread) wait: never the same buffer. */
-  readonly events = new DataView(new ArrayBuffer(MAX_EVENTS * EVENT_BYTES));
-  readonly idleEvents = new DataView(new ArrayBuffer(MAX_EVENTS * EVENT_BYTES));
+  readonly events = new Uint32Array(MAX_EVENTS * EVENT_WORDS);
+  readonly idleEvents = new Uint32Array(MAX_EVENTS * EVENT_WORDS);
   readonly #eventBytes = new Uint8Array(this.events.buffer);
   readonly #idleBytes = new Uint8Array(this.idleEvents.buffer);
   #idleWaiting = false;
@@ -216,9 +224,9 @@ export class EpollSys {
 
   /** Adds or removes `fd`; `token` comes back with each of its events. */
   epollCtl(epfd: number, op: number, fd: number, events: number, token: number): number {
-    this.#ctlView.setUint32(0, events >>> 0, true);
-    this.#ctlView.setUint32(EVENT_DATA_OFFSET, token >>> 0, true);
-    this.#ctlView.setUint32(EVENT_DATA_OFFSET + 4, 0, true);
+    this.#ctlWords[0] = events >>> 0;
+    this.#ctlWords[EVENT_DATA_WORD] = token >>> 0;
+    this.#ctlWords[EVENT_DATA_WORD + 1] = 0;
     return this.#ret(this.#c.epoll_ctl(epfd, op, fd, this.#ctlEvent));
   }
 
@@ -270,12 +278,12 @@ export class EpollSys {
   }
 
   /** Event flags and token of event `i` of a wait's buffer. */
-  eventFlags(events: DataView, i: number): number {
-    return events.getUint32(i * EVENT_BYTES, true);
+  eventFlags(events: Uint32Array, i: number): number {
+    return events[i * EVENT_WORDS];
   }
 
-  eventToken(events: DataView, i: number): number {
-    return events.getUint32(i * EVENT_BYTES + EVENT_DATA_OFFSET, true);
+  eventToken(events: Uint32Array, i: number): number {
+    return events[i * EVENT_WORDS + EVENT_DATA_WORD];
   }
 
   /** Reads into `buf[0, length)`: bytes read, 0 at end of stream, or `-errno`. */

@@ -334,7 +334,7 @@ export class EpollLoop implements SocketLoop {
     );
   }
 
-  #dispatch(events: DataView, n: number): void {
+  #dispatch(events: Uint32Array, n: number): void {
     if (this.#closed) return;
     for (let i = 0; i < n; i++) {
       const token = this.sys.eventToken(events, i);
@@ -345,7 +345,7 @@ export class EpollLoop implements SocketLoop {
     }
   }
 
-  #traceEvent(events: DataView, i: number, sock: EpollSocket | null | undefined): void {
+  #traceEvent(events: Uint32Array, i: number, sock: EpollSocket | null | undefined): void {
     const token = this.sys.eventToken(events, i);
     const flags = this.sys.eventFlags(events, i).toString(16);
     traceConn(
