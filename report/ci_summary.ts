@@ -12,7 +12,7 @@
  * results file is escaped: markdown step summaries render inline HTML, and XML breaks on a stray `<`.
  */
 import { endpointMarkdown } from "./endpoint_md.ts";
-import { endpointRows } from "./endpoint_rows.ts";
+import { shownEndpointRows } from "./endpoint_rows.ts";
 import type { Analysis, ResultsFile, RunResult, ThresholdResult } from "../results/mod.ts";
 import { describeNoiseRule } from "./html/page_experiment.ts";
 import { runVerdict } from "../results/conclude/run_verdict.ts";
@@ -193,12 +193,13 @@ function quickLines(results: ResultsFile): string[] {
 }
 
 /**
- * A run of several endpoints: one property per endpoint, slowest p99 first, so a CI test view shows which
- * endpoint is slow beside the threshold that judged the run.
+ * A run of several endpoints: one property per endpoint shown (endpoint_rows.ts), slowest p99 first, so a
+ * CI test view shows which endpoint is slow beside the threshold that judged the run; then how many more.
  */
 function endpointProperties(run: RunResult): string {
-  const rows = endpointRows(run);
+  const { rows, omitted } = shownEndpointRows(run);
   if (rows.length < 2) return "";
+  const more = omitted ? `<property name="loadlab.endpoints omitted" value="${escapeXml(omitted)}"/>` : "";
   return rows.map((r) =>
     `<property name="${escapeXml(`loadlab.endpoint ${r.name}`)}" value="${
       escapeXml(
@@ -206,7 +207,7 @@ function endpointProperties(run: RunResult): string {
           `p99 ${fixed(r.p99Ms, 2)} ms`,
       )
     }"/>`
-  ).join("");
+  ).join("") + more;
 }
 
 /** The run verdict as a JUnit property and a system-out line, which CI test views show beside the case. */

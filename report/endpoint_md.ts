@@ -1,10 +1,11 @@
 /**
  * @module
  * The markdown summary's per-endpoint tables (report/ci_summary.ts): for each run of more than one
- * endpoint, its endpoints slowest p99 first, with requests, rate, failures and latency. Pure.
+ * endpoint, its endpoints slowest p99 first, with requests, rate, failures and latency; at most
+ * `MAX_SHOWN_ENDPOINTS` rows, then a line saying how many more there are and where (endpoint_rows.ts). Pure.
  */
 import type { RunResult } from "../results/mod.ts";
-import { endpointQualifier, endpointRows } from "./endpoint_rows.ts";
+import { endpointQualifier, shownEndpointRows } from "./endpoint_rows.ts";
 import { formatCount, formatFixed } from "../results/text_format.ts";
 
 function fixed(x: number, digits: number): string {
@@ -19,7 +20,7 @@ function whole(x: number): string {
 export function endpointMarkdown(runs: RunResult[], escape: (text: string) => string): string[] {
   const lines: string[] = [];
   for (const run of runs) {
-    const rows = endpointRows(run);
+    const { rows, omitted } = shownEndpointRows(run);
     if (rows.length < 2) continue;
     lines.push(
       "",
@@ -39,6 +40,7 @@ export function endpointMarkdown(runs: RunResult[], escape: (text: string) => st
           `${fixed(r.p50Ms, 2)} | ${fixed(r.p99Ms, 2)} | ${fixed(r.maxMs, 2)} |`,
       );
     }
+    if (omitted) lines.push("", escape(omitted));
   }
   return lines;
 }

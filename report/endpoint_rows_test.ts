@@ -1,11 +1,12 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { parseResultsFile } from "../results/mod.ts";
-import { endpointRows } from "./endpoint_rows.ts";
+import { endpointRows, MAX_SHOWN_ENDPOINTS } from "./endpoint_rows.ts";
 import { endpointLines } from "./endpoint_text.ts";
 import { endpointMarkdown } from "./endpoint_md.ts";
 import { renderJunit, renderMarkdownSummary } from "./ci_summary.ts";
 import { pageEndpoints } from "./html/page_endpoints.ts";
 import { renderSummary } from "./text.ts";
+import { renderReport } from "./html/render.ts";
 import { cutWarmup } from "../results/interval_stats.ts";
 
 /** A real run of a 3:1 mix of `/json` and `/sleep?ms=20` against the built-in target (200 requests). */
@@ -33,7 +34,7 @@ Deno.test("endpoints are listed slowest p99 first in the terminal, the markdown 
   ok(md.includes("### Endpoints of attack (slowest p99 first)"), md);
   ok(/\| GET \/sleep\?ms=20 \| 50 \|/.test(md), md);
   assertEquals(endpointMarkdown([{ ...run, endpoints: run.endpoints!.slice(0, 1) }], (t) => t), []);
-  const page = pageEndpoints(run);
+  const page = pageEndpoints(run).endpoints;
   assertEquals(page.map((e) => e.name), ["GET /sleep?ms=20", "GET /json"]);
   ok(page[0].percentiles.length > 10 && page[0].percentiles.every(([, ms]) => ms >= 20));
   // A single-endpoint run prints no block: its numbers are the run's.
@@ -83,5 +84,77 @@ Deno.test("endpoints of one name told apart by their tags say the tags, in every
     thresholds: [{ expression: "p99<1s", run: "attack", actual: 1, ok: true }],
   });
   ok(junit.includes('name="loadlab.endpoint same {kind:b}"'), junit);
-  assertEquals(pageEndpoints(tagged).map((e) => e.name).sort(), ["same {kind:a, tier:db}", "same {kind:b}"]);
+  assertEquals(pageEndpoints(tagged).endpoints.map((e) => e.name).sort(), [
+    "same {kind:a, tier:db}",
+    "same {kind:b}",
+  ]);
+});
+
+/** The fixture's run with `n` endpoints: endpoint i has i+1 requests and a p99 that falls with i. */
+async function manyEndpoints(n: number) {
+  const results = await fixture();
+  const run = results.runs[0];
+  const e = run.endpoints![0];
+  const endpoints = Array.from({ length: n }, (_, i) => {
+    const scale = (n - i) / n;
+    const latencyMs = Object.fromEntries(
+      Object.entries(e.latencyMs!).map(([k, v]) => [k, Number(v) * scale]),
+    );
+    return { ...e, name: `GET /items/${i}`, requests: i + 1, latencyMs } as typeof e;
+  });
+  return { ...results, runs: [{ ...run, endpoints }] };
+}
+
+Deno.test("a run of very many endpoints: every printer shows the slowest and the busiest, and says how many more", async () => {
+  const n = 3_000;
+  const results = await manyEndpoints(n);
+  const run = results.runs[0];
+  const half = MAX_SHOWN_ENDPOINTS / 2;
+  const more = `${(n - MAX_SHOWN_ENDPOINTS).toLocaleString("en-US")} more endpoints not shown (of ${
+    n.toLocaleString("en-US")
+  }; shown: the ${half} slowest p99, then the ${half} busiest of the rest); results.json lists every one (runs[].endpoints)`;
+  const page = pageEndpoints(run);
+  assertEquals(page.endpoints.length, MAX_SHOWN_ENDPOINTS);
+  assertEquals(page.omitted, more);
+  // The slowest (the first ones) and the busiest (the last ones), slowest p99 first.
+  assertEquals(page.endpoints[0].name, "GET /items/0");
+  assertEquals(page.endpoints.at(-1)!.name, `GET /items/${n - 1}`);
+  assertEquals(page.endpoints.filter((e) => e.requests > n - half).length, half);
+  const lines = endpointLines(run, (t) => t);
+  assertEquals(lines.length, 1 + MAX_SHOWN_ENDPOINTS + 1);
+  assertEquals(lines.at(-1), `  ${more}`);
+  const md = renderMarkdownSummary(results);
+  assertEquals(md.split("\n").filter((l) => l.startsWith("| GET /items/")).length, MAX_SHOWN_ENDPOINTS);
+  ok(md.includes(more.replace("[]", "\\[\\]")), md.slice(-2000));
+  const junit = renderJunit({
+    ...results,
+    thresholds: [{ expression: "p99<1s", run: "attack", actual: 1, ok: true }],
+  });
+  assertEquals(junit.split('name="loadlab.endpoint ').length - 1, MAX_SHOWN_ENDPOINTS);
+  ok(junit.includes(`<property name="loadlab.endpoints omitted" value="${more}"/>`));
+  // The page of 3,000 endpoints is the size of the page of the 100 it shows, not 30 times it.
+  const html = renderReport(results);
+  ok(html.includes(JSON.stringify(more).slice(1, -1)));
+  const shownOnly = renderReport(await manyEndpoints(MAX_SHOWN_ENDPOINTS));
+  ok(html.length < shownOnly.length + 10_000, `${html.length} bytes against ${shownOnly.length}`);
+});
+
+Deno.test("the slowest and the busiest being the same endpoints, printers still show as many as they can", async () => {
+  const run = (await fixture()).runs[0];
+  const endpoints = Array.from(
+    { length: 300 },
+    (_, i) => ({ ...run.endpoints![0], name: `GET /items/${i}` }),
+  );
+  const page = pageEndpoints({ ...run, endpoints });
+  assertEquals(page.endpoints.length, MAX_SHOWN_ENDPOINTS);
+  ok(page.omitted.startsWith("200 more endpoints not shown (of 300;"), page.omitted);
+});
+
+Deno.test("a run of as many endpoints as printers show is shown whole, with no line about more", async () => {
+  const results = await manyEndpoints(MAX_SHOWN_ENDPOINTS);
+  const run = results.runs[0];
+  assertEquals(pageEndpoints(run), { endpoints: pageEndpoints(run).endpoints, omitted: "" });
+  assertEquals(pageEndpoints(run).endpoints.length, MAX_SHOWN_ENDPOINTS);
+  assertEquals(endpointLines(run, (t) => t).length, 1 + MAX_SHOWN_ENDPOINTS);
+  ok(!renderMarkdownSummary(results).includes("more endpoint"));
 });

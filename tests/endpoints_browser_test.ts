@@ -1,7 +1,7 @@
 /**
  * In a real browser: report.html of a run of two endpoints (a real run of a 3:1 mix of `/json` and
  * `/sleep?ms=20`) shows the endpoints' table, slowest p99 first, and draws their percentile chart, with
- * no error on the page.
+ * no error on the page; a run of more endpoints than the page shows says how many more there are.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -35,5 +35,33 @@ Deno.test("report.html: the endpoints' table by p99 and their chart", async () =
     assert.deepEqual(visit.value.names, ["GET /sleep?ms=20", "GET /json"]);
     assert.equal(visit.value.charts, 1);
     assert.deepEqual(visit.value.blank, []);
+  });
+});
+
+Deno.test("report.html: a run of 300 endpoints shows 100 rows and a line saying 200 more are in results.json", async () => {
+  if (!requireProgram("chromium")) return;
+  const json = JSON.parse(
+    await Deno.readTextFile(new URL("./fixtures/results_v3_endpoints.json", import.meta.url)),
+  );
+  const e = json.runs[0].endpoints[0];
+  json.runs[0].endpoints = Array.from({ length: 300 }, (_, i) => ({ ...e, name: `GET /items/${i}` }));
+  const parsed = parseResultsFile(json);
+  assert.ok(parsed.ok);
+  await withTempDir(async (dir) => {
+    const path = join(dir, "report.html");
+    await writeReport(path, parsed.results);
+    const visit = await openReport(path, async (page) => {
+      await page.waitForSelector("#run-endpoints");
+      return {
+        rows: await page.$$eval("#run-endpoints tbody tr", (rows) => rows.length),
+        notes: await page.$$eval("#run-endpoints p.note", (ps) => ps.map((p) => p.textContent)),
+      };
+    });
+    assert.deepEqual(visit.problems, []);
+    assert.equal(visit.value.rows, 100);
+    assert.match(
+      visit.value.notes.at(-1) ?? "",
+      /^200 more endpoints not shown \(of 300; .*results\.json lists every one/,
+    );
   });
 });

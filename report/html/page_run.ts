@@ -109,6 +109,8 @@ export type PageRun =
     endpoints: PageEndpoint[];
     /** What qualifies every endpoint's numbers (a warm-up they still include), or "". */
     endpointNote: string;
+    /** How many endpoints the page leaves out and where they all are (page_endpoints.ts), or "". */
+    endpointsOmitted: string;
     percentiles: Array<[number, number]>;
     uncorrectedPercentiles: Array<[number, number]> | null;
     /** oha-style equal-width buckets [fromMs, toMs, count] (the oha table). */
@@ -257,6 +259,7 @@ export function pageRun(run: RunResult, group: string): PageRun {
     bs.map((b): [number, number, number] => [r4(b.fromMs), r4(b.toMs), b.count]);
   const points = (ps: RunResult["percentiles"]) =>
     ps.map((p): [number, number] => [p.percentile, r4(p.latencyMs)]);
+  const shown = pageEndpoints(run);
   return {
     ...rest,
     group,
@@ -269,8 +272,9 @@ export function pageRun(run: RunResult, group: string): PageRun {
     chartHistogram: bars(logHistogram ?? histogram),
     iv: columns(intervals),
     telemetry: (telemetry ?? []).map(telemetryColumns),
-    endpoints: pageEndpoints(run),
+    endpoints: shown.endpoints,
     endpointNote: endpointQualifier(run),
+    endpointsOmitted: shown.omitted,
     generator: generatorVerdict(run),
     stabilization: stabilizationText(run),
     crowdOpenAtMs: crowdOpening(run)?.openAtMs ?? null,

@@ -3,7 +3,8 @@
  * @module
  * Browser-side per-endpoint part of a run (client/run_detail.ts), shown when the run has more than one
  * endpoint: a table sorted by p99 (slowest first; every column sortable) and the endpoints' latency by
- * percentile on one chart, so the slow endpoint the run's overall numbers average away stands out.
+ * percentile on one chart, so the slow endpoint the run's overall numbers average away stands out. A run
+ * of very many shows some of them and a line saying how many more there are and where (page_endpoints.ts).
  * Latency is from the intended send, as the run's. Inlined by source text (see dom.ts).
  */
 import type { PageRun } from "../page_run.ts";
@@ -26,6 +27,7 @@ export function endpointSection(run: PageRun): HTMLElement | null {
         (run.endpointNote ? `; ${run.endpointNote}.` : "."),
     ),
     endpointTable(endpoints),
+    run.endpointsOmitted ? h("p", { class: "note" }, run.endpointsOmitted) : null,
   );
   const grid = h("div", { class: "grid2" });
   el.appendChild(grid);
