@@ -61,13 +61,30 @@ const kinds = new Map<string, MetricPart["kind"]>([
   ].map((n) => [n, "trend"] as const),
 ]);
 
-/** Refuses a name k6 refuses: not of NAME, or taken by a metric of another kind (k6's built-ins too). */
+/**
+ * k6's built-in metrics, whose numbers loadlab's summary takes from the run's own counts. k6 adds a custom
+ * metric of the same name and kind to its built-in one; here the script's part replaced the run's in the
+ * summary (`new Counter("http_reqs")` read 4,000 requests for 4, a `Rate("checks")` hid the run's checks),
+ * so such a name is refused. k6/ws's `ws_*` metrics are not here: they are counted through this module.
+ */
+const BUILT_IN = new Set(kinds.keys());
+
+/**
+ * Refuses a name k6 refuses (not of NAME, or taken by a metric of another kind) and a name of k6's
+ * built-in metrics, whose values loadlab cannot add to.
+ */
 function register(name: unknown, kind: MetricPart["kind"]): string {
   if (typeof name !== "string" || !NAME.test(name)) {
     const shown = JSON.stringify(String(name).slice(0, 60));
     throw new TypeError(
       `invalid metric name ${shown}: a metric's name is 2 to 129 ASCII letters, digits or _, not starting ` +
         "with a digit (k6's rule)",
+    );
+  }
+  if (BUILT_IN.has(name)) {
+    throw new TypeError(
+      `metric ${name} is one of k6's built-in metrics, which loadlab counts from the run itself and cannot ` +
+        `add a script's values to (k6 would): give this ${kind} a name of its own, e.g. my_${name}`,
     );
   }
   const taken = kinds.get(name);

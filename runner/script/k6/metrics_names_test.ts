@@ -1,8 +1,8 @@
 /**
  * k6's rule for custom metric names, as k6 enforces it when a metric is made: a name with a newline, HTML,
  * quotes, braces or 200 characters (which reached the terminal summary and the metrics outputs as it was)
- * is refused, as is a name taken by a metric of another kind (a `Counter` named `http_req_duration` replaced
- * the built-in trend in k6's summary).
+ * is refused, as is a name taken by a metric of another kind, and a name of k6's built-in metrics (a
+ * `Counter` named `http_req_duration` or `http_reqs` replaced the built-in in k6's summary).
  */
 import { deepStrictEqual, ok, throws } from "node:assert/strict";
 import { Counter, flushMetrics, Gauge, type MetricPart, METRICS_CHANNEL, Rate, Trend } from "./metrics.ts";
@@ -20,13 +20,14 @@ Deno.test("custom metric names outside k6's rule are refused when the metric is 
   ok(new Counter("pages_seen") && new Trend("_t2") && new Rate("ok_rate") && new Gauge("last_vu"));
 });
 
-Deno.test("a name taken by a metric of another kind is refused; the same kind shares it", () => {
-  throws(() => new Counter("http_req_duration"), /already exists as a trend/);
-  throws(() => new Trend("checks"), /already exists as a rate/);
+Deno.test("a name taken by a metric of another kind is refused; the same kind shares it; k6's own are refused", () => {
   new Rate("shared_rate");
   throws(() => new Gauge("shared_rate"), /already exists as a rate/);
   ok(new Rate("shared_rate"));
-  ok(new Counter("http_reqs"));
+  // A built-in's name, of any kind: the summary showed the script's numbers in the run's place.
+  for (const made of [() => new Counter("http_reqs"), () => new Trend("checks"), () => new Counter("vus")]) {
+    throws(made, /is one of k6's built-in metrics, which loadlab counts from the run itself/);
+  }
 });
 
 Deno.test("as k6, a value that is no number is not added, said once per metric; true adds 1", async () => {
