@@ -163,6 +163,12 @@ Deno.test("loadlab convert k6 writes the session script, every line where it was
   const copy = `${out}.k6.js`;
   Deno.copyFileSync(fixture("throws.js"), copy);
   match(await stderr(copy, "-o", copy), /^2 .*is the k6 script itself; write the session to another file/);
+  // Nor by another name of the same file: a symbolic link to it (written through) or a hard link.
+  Deno.symlinkSync(copy, `${out}.link.js`);
+  Deno.linkSync(copy, `${out}.hard.js`);
+  for (const other of [`${out}.link.js`, `${out}.hard.js`]) {
+    match(await stderr(copy, "-o", other), /^2 .*is the k6 script itself; write the session to another file/);
+  }
   assertEquals(Deno.readTextFileSync(copy), Deno.readTextFileSync(fixture("throws.js")));
   // A file the system will not write is an output that could not be written: exit 5, as for results.json.
   match(await stderr(copy, "-o", `${out}.missing/x.js`), /^5 .*cannot write: No such file/);
