@@ -5,7 +5,7 @@
  * mapping, aliases that expand too far, a `__proto__` key, a document that is not a mapping. What makes
  * the YAML parser's memory or time explode is refused from its tokens before it parses: text over
  * `MAX_YAML_BYTES` (read as JSON instead, scenarios/json_document.ts), lists nested deeper than
- * `MAX_NESTING_DEPTH` in brackets, more than `MAX_YAML_ANCHORS` anchors or aliases. Apart from
+ * `MAX_NESTING_DEPTH` in brackets or on one line, more than `MAX_YAML_ANCHORS` anchors or aliases. Apart from
  * what the command line changes in the data it returns (scenarios/overrides.ts): reading text and
  * changing plain data share only the `Result` shape and `isRecord`.
  */
@@ -83,24 +83,29 @@ function largeDocument(text: string): Result<unknown> {
 
 /**
  * The first thing in `text`'s tokens that the parser would pay for beyond its size: anchors or aliases
- * past `MAX_YAML_ANCHORS` each, brackets nested past `MAX_NESTING_DEPTH`. The lexer streams its tokens
- * and holds none, so this costs a fraction of the parse; a quoted or block scalar is one token, so a `[`
- * or `*` inside one is not counted.
+ * past `MAX_YAML_ANCHORS` each, brackets nested past `MAX_NESTING_DEPTH`, or as many block indicators on
+ * one line (`- - - 1` nests a list per two bytes: 1 MiB of it peaked at 456 MB before the parser's stack
+ * gave out). The lexer streams its tokens and holds none, so this costs a fraction of the parse; a quoted
+ * or block scalar is one token, so a `[` or `*` inside one is not counted.
  */
 function costlyTokens(text: string): Issue | undefined {
   let depth = 0;
+  let onLine = 0;
   let anchors = 0;
   let aliases = 0;
   for (const token of new Lexer().lex(text)) {
     if (token === "[" || token === "{") depth++;
     else if (token === "]" || token === "}") depth--;
+    else if (token === "\n" || token === "\r\n") onLine = 0;
+    else if (depth === 0 && (token === "-" || token === "?" || token === ":")) onLine++;
     else if (token[0] === "&") anchors++;
     else if (token[0] === "*") aliases++;
     else continue;
-    if (depth > MAX_NESTING_DEPTH) {
+    if (depth > MAX_NESTING_DEPTH) return { path: "(file)", message: TOO_DEEP };
+    if (onLine > MAX_NESTING_DEPTH) {
       return {
         path: "(file)",
-        message: TOO_DEEP,
+        message: `a line must nest at most ${MAX_NESTING_DEPTH} lists or mappings (- - - ...): flatten it`,
       };
     }
     if (anchors > MAX_YAML_ANCHORS || aliases > MAX_YAML_ANCHORS) {

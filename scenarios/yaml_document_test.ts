@@ -82,7 +82,7 @@ Deno.test("a large JSON file keeps the YAML reader's contract: duplicate keys, _
   assert.deepEqual(fine, { ok: true, value: { l: [{ k: 1 }, { k: 2 }], v: "k", w: ["k", "k"] } });
 });
 
-Deno.test("brackets nested past the limit are refused before parsing, in YAML and in large JSON", () => {
+Deno.test("lists nested past the limit, in brackets or on one line, are refused, in YAML and in large JSON", () => {
   const nested = (n: number) => `${"[".repeat(n)}1${"]".repeat(n)}`;
   assert.deepEqual(parseDocument(`x: ${nested(MAX_NESTING_DEPTH)}\n`).ok, true);
   const limit = new RegExp(`must nest at most ${MAX_NESTING_DEPTH} levels deep: flatten them`);
@@ -93,6 +93,14 @@ Deno.test("brackets nested past the limit are refused before parsing, in YAML an
     ok: true,
     value: { x: "[".repeat(100), y: `${"{".repeat(100)}\n` },
   });
+  // Compact lists on one line nest as deep for two bytes a level; a flow mapping's keys are no nesting.
+  assert.match(
+    problem(`x:\n  ${"- ".repeat(MAX_NESTING_DEPTH + 1)}1\n`),
+    /a line must nest at most 64 lists or mappings/,
+  );
+  assert.equal(parseDocument(`x:\n  ${"- ".repeat(MAX_NESTING_DEPTH - 1)}1\n`).ok, true);
+  const keys = Array.from({ length: 200 }, (_, i) => `k${i}: ${i}`).join(", ");
+  assert.equal(parseDocument(`x: { ${keys} }\n`).ok, true);
   // JSON past the YAML cap: 100,000 levels overflowed the stack of the checks after JSON.parse.
   const deep = `{"x": ${nested(100_000)}}${" ".repeat(MAX_YAML_BYTES)}`;
   assert.match(problem(deep), new RegExp(`^line 1, column ${6 + MAX_NESTING_DEPTH}: .*${limit.source}`));

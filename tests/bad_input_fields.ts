@@ -372,7 +372,9 @@ export const FIELDS: Case[] = [
   },
   {
     name: "YAML nested past the reader's stack",
-    yaml: (c) => `${c.base}x: ${"[".repeat(5_000)}${"]".repeat(5_000)}\n`,
+    // Nested by indentation: brackets or one line past 64 levels are refused before the parser reads them.
+    yaml: (c) =>
+      `${c.base}x:\n${Array.from({ length: 1_400 }, (_, i) => `${" ".repeat(i + 1)}a:\n`).join("")}`,
     names: [
       /line \d+, column \d+: not valid YAML or JSON: nested too deep to read: lists and mappings must nest/,
     ],
