@@ -260,14 +260,16 @@ Deno.test("s.cookies.set of a name or value with a line break fails the session 
     for (const m of messages) ok(/^s\.cookies\.set\(.*\(bad_cookies\.ts:[78]\)$/.test(m), m);
   }));
 
-Deno.test("a path or header name with a line break is refused with its reason on the one line, quoted", () =>
+Deno.test("a path or header name with a line break, or a path that is not text, is refused with its reason on the one line", () =>
   withTarget(async (url) => {
-    const run = await runAttack(counted(url, "bad_paths.ts", 2));
+    const run = await runAttack(counted(url, "bad_paths.ts", 3));
     assertEquals(run.requests, 0);
-    // The line was cut at the path's own line break: "/a  (bad_paths.ts:5)", its reason lost.
+    // The line was cut at the path's own line break: "/a  (bad_paths.ts:5)", its reason lost; a URL object
+    // read "target.charCodeAt is not a function", the engine's words.
     assertEquals(Object.keys(run.errorMessages?.script ?? {}).sort(), [
-      '"/a\\r\\nX-Injected: 1": a path cannot contain spaces, tabs, line breaks or NUL; percent-encode them, e.g. %20 (bad_paths.ts:5)',
-      'header "x-a\\r\\nX-Injected": header name "x-a\\r\\nX-Injected" is not a token: use letters, digits and !#$%&\'*+-.^_`|~ only, e.g. "x-api-key" (bad_paths.ts:6)',
+      '"/a\\r\\nX-Injected: 1": a path cannot contain spaces, tabs, line breaks or NUL; percent-encode them, e.g. %20 (bad_paths.ts:6)',
+      'header "x-a\\r\\nX-Injected": header name "x-a\\r\\nX-Injected" is not a token: use letters, digits and !#$%&\'*+-.^_`|~ only, e.g. "x-api-key" (bad_paths.ts:7)',
+      's.get() takes its path as text, a path or a URL of the target (found a URL object); e.g. s.get("/items") or s.get(url.href) (bad_paths.ts:8)',
     ]);
   }));
 

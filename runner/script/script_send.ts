@@ -158,6 +158,20 @@ export function overlapRefusal(method: string): Promise<Response> {
 }
 
 /**
+ * The refusal of a path that is not text (a URL object, a number): the engine read it as a string and
+ * failed in its own words (`target.charCodeAt is not a function`).
+ */
+export function pathTypeRefusal(method: string, target: unknown): Promise<Response> {
+  const found = target instanceof URL ? "a URL object" : target === null ? "null" : typeof target;
+  return Promise.reject(
+    new ScriptRequestError(
+      `s.${method.toLowerCase()}() takes its path as text, a path or a URL of the target (found ${found}); ` +
+        'e.g. s.get("/items") or s.get(url.href)',
+    ),
+  );
+}
+
+/**
  * The refusal of a request on a session that has ended (its `s` kept by the script past it): a `script`
  * error at the caller's line, never a request on the connection another session now has.
  */

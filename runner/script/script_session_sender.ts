@@ -46,6 +46,7 @@ import {
   exchangeKeptInto,
   overlapRefusal,
   ownDeadline,
+  pathTypeRefusal,
   ScriptRequestError,
   type ScriptSend,
   type SessionConnection,
@@ -204,6 +205,7 @@ export class SessionSender {
 
   /** A request of the live session (its `s` checked the run and the session are not over). */
   request(method: string, target: string, options: RequestOptions = NO_OPTIONS): Promise<Response> {
+    if (typeof target !== "string") return pathTypeRefusal(method, target);
     const batch = this.#side === null ? null : this.#side.batch;
     if (batch !== null || target.charCodeAt(0) !== 47) return this.#placed(batch, method, target, options);
     if (this.#sending !== null) return this.#overlap ??= overlapRefusal(method);
