@@ -219,6 +219,22 @@ Deno.test("an experiment's source is parsed once, however many times its results
   assertEquals(parseSource("[unclosed"), parseSource("[unclosed"));
 });
 
+Deno.test("a results file's source is read within the experiment reader's bounds, and its secrets still found", () => {
+  // A results file may come from anywhere: 60,000 anchors and aliases in its source took minutes to read.
+  const anchors = Array.from({ length: 1_001 }, (_, i) => `  d${i}: &d${i} 1\n`).join("");
+  assertEquals(parseSource(`name: x\ndefs:\n${anchors}`), undefined);
+  assertEquals(parseSource(`name: x\nl:\n  ${"- ".repeat(100)}1\n`), undefined);
+  assertEquals(parseSource(`#${" ".repeat(8 * 2 ** 20)}\nname: x\n`), undefined);
+  // JSON past the reader's 1 MiB of YAML is read as JSON: its secret is redacted wherever it appears.
+  const requests = Array.from({ length: 60_000 }, (_, i) => ({ path: `/items/${i}` }));
+  const source = JSON.stringify({ name: "x", headers: { authorization: "Bearer JSONSECRET77" }, requests });
+  ok(source.length > 2 ** 20);
+  const out = JSON.stringify(
+    redactResults(file({ name: "r", errorMessages: { "sent Bearer JSONSECRET77": 1 } }, source)),
+  );
+  ok(!out.includes("JSONSECRET77") && out.includes("[redacted "), out.slice(0, 300));
+});
+
 Deno.test("a long text with '=' or '@' is redacted in one pass: a scheme is at most 32 letters", async () => {
   // Each letter of a long run began a scheme that was read to the run's end: a 100 KB script request
   // name with an '=' took 10 s per request (the worker was ended as stuck), and quadratically more for

@@ -1,12 +1,18 @@
 /**
  * @module
  * An experiment's source text as data (YAML or JSON), for finding the secrets it holds when its results
- * are redacted: parsed once and kept, since results are redacted at every write. Apart from the secret
- * rules (secret_finder.ts) so that code which only asks whether a name is secret (a load worker naming
- * a script's requests) does not load a YAML parser.
+ * are redacted: parsed once and kept, since results are redacted at every write. A results file may come
+ * from anywhere (`report`, `merge`, `site`), so its source is held to the experiment reader's bounds
+ * before the YAML parser sees it: JSON is read by `JSON.parse`, and YAML whose tokens would cost its
+ * parser far more than its size (validation/yaml_cost.ts) is not read. Apart from the secret rules
+ * (secret_finder.ts) so that code which only asks whether a name is secret (a load worker naming a
+ * script's requests) does not load a YAML parser.
  */
 import { parse as parseYaml } from "yaml";
 import { withEnvSnapshot, YAML_DEBUG_VARIABLES } from "../system/env_snapshot.ts";
+import { parseJsonDocument } from "../validation/json_document.ts";
+import { yamlCostIssue } from "../validation/yaml_cost.ts";
+import { MAX_EXPERIMENT_FILE_BYTES } from "../validation/input_limits.ts";
 
 /**
  * The sources parsed so far: results are redacted at every write (after each run, for the report, the
@@ -19,16 +25,32 @@ const parsedSources = new Map<string, unknown>();
 export function parseSource(source: string | undefined): unknown {
   if (!source) return undefined;
   if (parsedSources.has(source)) return parsedSources.get(source);
-  let parsed: unknown;
+  const parsed = readSource(source);
+  rememberSource(source, parsed);
+  return parsed;
+}
+
+/**
+ * `source` as data, or undefined for bad text, text longer than loadlab writes, or text the YAML parser
+ * would pay for far beyond its size: a source of 60,000 anchors and aliases took minutes, one of 4 MB of
+ * JSON peaked at 500 MB as YAML. YAML is read past the reader's 1 MiB: results written before that bound
+ * hold up to 4 MiB of it, and the experiment as run (`ranSource`) is YAML written from a file of up to
+ * 4 MiB of JSON, which its indentation may make longer; their secrets must still be found.
+ */
+function readSource(source: string): unknown {
+  if (source.length > 2 * MAX_EXPERIMENT_FILE_BYTES) return undefined;
+  if (/^\s*[[{]/.test(source)) {
+    const json = parseJsonDocument(source);
+    if (json.ok) return json.value;
+  }
+  if (yamlCostIssue(source) !== undefined) return undefined;
   try {
     // Merge keys (`<<: *base`) read as the experiment loader reads them, so its data can stand for this.
     const options = { maxAliasCount: 100, merge: true };
-    parsed = withEnvSnapshot(YAML_DEBUG_VARIABLES, () => parseYaml(source, options));
+    return withEnvSnapshot(YAML_DEBUG_VARIABLES, () => parseYaml(source, options));
   } catch {
-    parsed = undefined;
+    return undefined;
   }
-  rememberSource(source, parsed);
-  return parsed;
 }
 
 /**

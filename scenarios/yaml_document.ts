@@ -3,18 +3,19 @@
  * The reader of experiment files: YAML (JSON is YAML too) to plain data, or the one problem that stops
  * it as `{path, message}`: the first syntax error with its line and column, a key given twice in one
  * mapping, aliases that expand too far, a `__proto__` key, a document that is not a mapping. What makes
- * the YAML parser's memory or time explode is refused from its tokens before it parses: text over
- * `MAX_YAML_BYTES` (read as JSON instead, scenarios/json_document.ts), lists nested deeper than
- * `MAX_NESTING_DEPTH` in brackets or on one line, more than `MAX_YAML_ANCHORS` anchors or aliases. Apart from
+ * the YAML parser's memory or time explode is refused before it parses: text over `MAX_YAML_BYTES`
+ * (read as JSON instead, validation/json_document.ts), and what validation/yaml_cost.ts finds in its
+ * tokens (deep nesting, many anchors or aliases). Apart from
  * what the command line changes in the data it returns (scenarios/overrides.ts): reading text and
  * changing plain data share only the `Result` shape and `isRecord`.
  */
-import { type Document, isScalar, Lexer, LineCounter, parseDocument as parseYamlDocument, visit } from "yaml";
+import { type Document, isScalar, LineCounter, parseDocument as parseYamlDocument, visit } from "yaml";
 import type { Issue } from "../validation/mod.ts";
 import { withEnvSnapshot, YAML_DEBUG_VARIABLES } from "../system/env_snapshot.ts";
 import { formatCap } from "../system/read_capped.ts";
-import { MAX_EXPERIMENT_FILE_BYTES, MAX_NESTING_DEPTH, MAX_YAML_BYTES } from "../validation/input_limits.ts";
-import { parseJsonDocument, TOO_DEEP } from "./json_document.ts";
+import { MAX_EXPERIMENT_FILE_BYTES, MAX_YAML_BYTES } from "../validation/input_limits.ts";
+import { parseJsonDocument } from "../validation/json_document.ts";
+import { yamlCostIssue } from "../validation/yaml_cost.ts";
 
 /** A value, or every problem found. */
 export type Result<T> = { ok: true; value: T } | { ok: false; issues: Issue[] };
@@ -26,19 +27,13 @@ export type Result<T> = { ok: true; value: T } | { ok: false; issues: Issue[] };
 export const MAX_YAML_ALIASES = 100;
 
 /**
- * Anchors (`&name`), and aliases (`*name`), a YAML document may have: the parser finds each alias's anchor
- * by walking every anchor and alias before it, so 50,000 of each (a 3 MB file) took two minutes.
- */
-export const MAX_YAML_ANCHORS = 1_000;
-
-/**
  * Reads YAML (JSON is YAML too); a syntax error names its line and column. Only the first syntax error
  * is reported: the ones after it are mostly its echoes. Aliases expand at most `MAX_YAML_ALIASES` times.
  */
 export function parseDocument(text: string): Result<unknown> {
   // Each character is at least a byte, so text over the cap in characters is over it in bytes.
   if (text.length > MAX_YAML_BYTES) return largeDocument(text);
-  const costly = costlyTokens(text);
+  const costly = yamlCostIssue(text);
   if (costly !== undefined) return { ok: false, issues: [costly] };
   // The parser's own unique-key check compares each key with every earlier one of its map (quadratic:
   // seconds for a file of a few thousand loads); `duplicateKey` does it with a set per map.
@@ -79,45 +74,6 @@ function largeDocument(text: string): Result<unknown> {
   }
   const shape = shapeIssue(parsed.value);
   return shape === undefined ? parsed : { ok: false, issues: [shape] };
-}
-
-/**
- * The first thing in `text`'s tokens that the parser would pay for beyond its size: anchors or aliases
- * past `MAX_YAML_ANCHORS` each, brackets nested past `MAX_NESTING_DEPTH`, or as many block indicators on
- * one line (`- - - 1` nests a list per two bytes: 1 MiB of it peaked at 456 MB before the parser's stack
- * gave out). The lexer streams its tokens and holds none, so this costs a fraction of the parse; a quoted
- * or block scalar is one token, so a `[` or `*` inside one is not counted.
- */
-function costlyTokens(text: string): Issue | undefined {
-  let depth = 0;
-  let onLine = 0;
-  let anchors = 0;
-  let aliases = 0;
-  for (const token of new Lexer().lex(text)) {
-    if (token === "[" || token === "{") depth++;
-    else if (token === "]" || token === "}") depth--;
-    else if (token === "\n" || token === "\r\n") onLine = 0;
-    else if (depth === 0 && (token === "-" || token === "?" || token === ":")) onLine++;
-    else if (token[0] === "&") anchors++;
-    else if (token[0] === "*") aliases++;
-    else continue;
-    if (depth > MAX_NESTING_DEPTH) return { path: "(file)", message: TOO_DEEP };
-    if (onLine > MAX_NESTING_DEPTH) {
-      return {
-        path: "(file)",
-        message: `a line must nest at most ${MAX_NESTING_DEPTH} lists or mappings (- - - ...): flatten it`,
-      };
-    }
-    if (anchors > MAX_YAML_ANCHORS || aliases > MAX_YAML_ANCHORS) {
-      const what = anchors > MAX_YAML_ANCHORS ? "anchors (&name)" : "aliases (*name)";
-      return {
-        path: "(file)",
-        message:
-          `has more than ${MAX_YAML_ANCHORS} ${what}: write the values out, or generate the file as JSON`,
-      };
-    }
-  }
-  return undefined;
 }
 
 /** The first syntax error of `doc`, else the first key given twice in one mapping; undefined when neither. */

@@ -6,8 +6,13 @@
  * nesting).
  */
 import assert from "node:assert/strict";
-import { MAX_YAML_ANCHORS, parseDocument } from "./yaml_document.ts";
-import { MAX_EXPERIMENT_FILE_BYTES, MAX_NESTING_DEPTH, MAX_YAML_BYTES } from "../validation/input_limits.ts";
+import { parseDocument } from "./yaml_document.ts";
+import {
+  MAX_EXPERIMENT_FILE_BYTES,
+  MAX_NESTING_DEPTH,
+  MAX_YAML_ANCHORS,
+  MAX_YAML_BYTES,
+} from "../validation/input_limits.ts";
 import { loadExperiment } from "./load.ts";
 
 const JSON_HEAD = {

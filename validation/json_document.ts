@@ -1,14 +1,15 @@
 /**
  * @module
- * The reader of experiment files too large to read as YAML (scenarios/yaml_document.ts sends them here):
- * JSON to plain data with `JSON.parse`, which takes a few bytes of memory per byte of text where the YAML
- * parser took up to 200, so a generated file of a few MiB is read as JSON or not at all. It keeps the
+ * The reader of experiment text too large to read as YAML (scenarios/yaml_document.ts sends such files
+ * here, and results/source_data.ts any experiment written as JSON): JSON to plain data with `JSON.parse`,
+ * which takes a few bytes of memory per byte of text where the YAML parser took up to 200, so a generated
+ * file of a few MiB is read as JSON or not at all. It keeps the
  * YAML reader's contract for JSON text: a syntax error, a key given twice in one object or nesting past
  * `MAX_NESTING_DEPTH` is the one problem, with its place; what the data must look like is checked by the
  * caller, as for YAML.
  */
-import type { Issue } from "../validation/mod.ts";
-import { MAX_NESTING_DEPTH } from "../validation/input_limits.ts";
+import type { Issue } from "./mod.ts";
+import { MAX_NESTING_DEPTH } from "./input_limits.ts";
 
 /** What a file nested past `MAX_NESTING_DEPTH` is told, YAML or JSON. */
 export const TOO_DEEP =
