@@ -83,3 +83,25 @@ Deno.test("a script's thresholds by endpoint are judged after the run; one namin
       ["p99{name:nope} < 1s", false, true],
     ]);
   }));
+
+Deno.test("names loadlab keeps for rows of its own ((session), (other names), (other checks)) are refused at the line", () =>
+  withTarget(async (url) => {
+    // A request named (session) shared its row with the checks made before any request: one row, two
+    // meanings, and nothing said.
+    const run = await runAttack(parseAttackConfig({
+      url,
+      model: "count",
+      requests: 3,
+      connections: 1,
+      workers: 1,
+      intervalMs: 100,
+      script: { path: new URL("./fixtures/scripts/reserved_names.ts", import.meta.url).pathname },
+    }));
+    assertEquals(run.requests, 1);
+    assertEquals(Object.keys(run.errorMessages?.script ?? {}).sort(), [
+      "check name (other checks) is where loadlab counts a request's checks past its cap of 100 names: give the check another name (reserved_names.ts:8)",
+      "request name (other names) is where loadlab counts the requests past its cap of 200 names: give the request another name (reserved_names.ts:7)",
+      "request name (session) is where loadlab counts a session's checks made before its first request: give the request another name (reserved_names.ts:6)",
+    ]);
+    assertEquals(run.flows?.[0].steps.map((step) => [step.label, step.checks?.length ?? 0]), [["json", 0]]);
+  }));

@@ -22,6 +22,25 @@ export const OTHER_CHECKS = "(other checks)";
 /** The step checks count under before a session's first request. */
 export const SESSION_STEP = "(session)";
 
+/**
+ * Why `name` cannot name a script's request or check (`of`): it is one of the rows above, which a script's
+ * own row of that name would silently share (a request named `(session)` counted with the checks made
+ * before any request); else undefined.
+ */
+export function reservedNameProblem(name: string, of: "request" | "check"): string | undefined {
+  const trimmed = name.trim();
+  const counts = of === "check"
+    ? (trimmed === OTHER_CHECKS ? `a request's checks past its cap of ${MAX_CHECKS} names` : undefined)
+    : trimmed === SESSION_STEP
+    ? "a session's checks made before its first request"
+    : trimmed === OTHER_NAMES
+    ? `the requests past its cap of ${MAX_NAMES} names`
+    : undefined;
+  return counts === undefined
+    ? undefined
+    : `${of} name ${trimmed} is where loadlab counts ${counts}: give the ${of} another name`;
+}
+
 type Step = FlowCounters["steps"][number];
 
 /** Records one worker's sessions of a script by request name. */

@@ -18,6 +18,7 @@ import type { ScriptRequests } from "./script_request.ts";
 import type { ScriptNames } from "./script_names.ts";
 import type { RequestOptions, Response } from "./session.ts";
 import { endpointNameProblem } from "../request_rules.ts";
+import { reservedNameProblem } from "./script_recorder.ts";
 
 const NO_VALUES: Uint8Array[] = [];
 const NO_HEADERS: ReadonlyArray<readonly [string, string]> = [];
@@ -87,7 +88,9 @@ function optionsProblem(options: { readonly [K in keyof RequestOptions]?: unknow
   if (name !== undefined && typeof name !== "string") {
     return `name must be text, e.g. { name: "item" } (found ${typeof name})`;
   }
-  const reserved = name === undefined ? undefined : endpointNameProblem(name);
+  const reserved = name === undefined
+    ? undefined
+    : endpointNameProblem(name) ?? reservedNameProblem(name, "request");
   if (reserved !== undefined) return reserved;
   if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && timeoutMs > 0 && timeoutMs < Infinity)) {
     return `the request's timeout (timeoutMs) must be a finite number of milliseconds above 0 (found ${

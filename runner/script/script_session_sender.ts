@@ -34,7 +34,7 @@ import type {
 import { ScriptGrpcCall } from "./script_grpc.ts";
 import type { ScriptGrpcSchema } from "./script_grpc_schema.ts";
 import { copyKept, failedResponse, H2ScriptResponse, ScriptResponse } from "./script_response.ts";
-import { type ScriptRecorder, SESSION_STEP } from "./script_recorder.ts";
+import { reservedNameProblem, type ScriptRecorder, SESSION_STEP } from "./script_recorder.ts";
 import { CUT, type SessionEnd } from "./script_session_end.ts";
 import type { SessionChain, SessionContext, VirtualUser } from "./script_session_context.ts";
 import type { SessionBatch } from "./script_batch.ts";
@@ -458,6 +458,8 @@ export class SessionSender {
     if (recorder !== null) {
       const step = this.#step >= 0 ? this.#step : recorder.step(SESSION_STEP);
       const text = scriptText(name, "s.check's name", 'name the check with a string, e.g. "status 200"');
+      const reserved = reservedNameProblem(text, "check");
+      if (reserved !== undefined) throw new TypeError(reserved);
       recorder.check(step, this.#sessions.names.shown(text), Boolean(ok));
     }
     return Boolean(ok);
