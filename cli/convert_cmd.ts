@@ -16,6 +16,7 @@ import { HelpRequested, UsageError } from "./usage_error.ts";
 import { OutputError } from "../results/output_error.ts";
 import { FileReadError, formatCap, readFileCapped } from "../system/read_capped.ts";
 import { MAX_SCRIPT_BYTES } from "../scenarios/script_source.ts";
+import { sameFile } from "../system/output_file.ts";
 
 const HELP = `Usage: loadlab convert k6 SCRIPT.js [-o OUT.js]
 
@@ -39,7 +40,8 @@ export function runConvertCommand(argv: string[]): Promise<number> {
     }
     const out = new FlagValues(raw, FLAGS).path("out");
     const path = resolve(source);
-    if (out !== undefined && sameFile(out, path)) {
+    // By path, or as the same file by another name (a symbolic link the write followed, a hard link).
+    if (out !== undefined && (resolve(out) === path || sameFile(out, path))) {
       throw new UsageError(`-o ${out}: is the k6 script itself; write the session to another file`);
     }
     const text = readScript(source, path);
@@ -54,20 +56,6 @@ export function runConvertCommand(argv: string[]): Promise<number> {
     else await writeSession(out, code);
     return EXIT.ok;
   });
-}
-
-/**
- * Whether `out` names the script at `path`: by its path, or as the same file under another name (a
- * symbolic link to it, which the write followed, or a hard link), which overwrote the k6 script.
- */
-function sameFile(out: string, path: string): boolean {
-  if (resolve(out) === path) return true;
-  try {
-    const [a, b] = [Deno.statSync(out), Deno.statSync(path)];
-    return a.dev === b.dev && a.ino !== null && a.ino === b.ino;
-  } catch {
-    return false; // `out` does not exist yet (or cannot be read): it is not the script
-  }
 }
 
 /** The k6 script's text: a regular file of at most `MAX_SCRIPT_BYTES` (a device was read until memory ran out). */
