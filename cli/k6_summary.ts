@@ -19,6 +19,7 @@ import { type K6SummaryData, renderK6Summary } from "../results/export/k6_summar
 import type { ResultsFile } from "../results/mod.ts";
 import { errorText } from "../runner/script/script_module.ts";
 import { OutputError } from "../results/output_error.ts";
+import { sameFile } from "../system/output_file.ts";
 import { type HostOutcome, ScriptHost } from "../runner/script/script_host.ts";
 
 /** Each run's k6 summary data with its thresholds judged, and the script's `handleSummary` when it has one. */
@@ -115,12 +116,14 @@ const NEVER_ENDS = "a loop that never yields, or a promise that never settles?";
 export const HANDLE_SUMMARY_TIMEOUT_MS = 120_000;
 
 /**
- * Prints each run's summary in k6's text, or hands it to `handleSummary` and writes what that returns; a
- * `handleSummary` whose promise does not settle within `timeoutMs` is refused (the run's results are
- * already written), instead of holding loadlab open forever.
+ * Prints each run's summary in k6's text, or hands it to `handleSummary` and writes what that returns,
+ * except over `ownFiles` (loadlab's results.json and report.html, written already); a `handleSummary`
+ * whose promise does not settle within `timeoutMs` is refused (the run's results are already written),
+ * instead of holding loadlab open forever.
  */
 export async function showK6Summaries(
   { runs, failed, handle }: K6Summaries,
+  ownFiles: string[] = [],
   timeoutMs = HANDLE_SUMMARY_TIMEOUT_MS,
 ): Promise<void> {
   for (const { data } of runs) {
@@ -147,7 +150,7 @@ export async function showK6Summaries(
     } finally {
       clearTimeout(timer);
     }
-    await writeSummaryOutputs(written);
+    await writeSummaryOutputs(written, ownFiles);
   }
   if (failed > 0) {
     // Judged here: on checks, custom metrics or iterations (the line said "checks" for any of them).
@@ -160,11 +163,12 @@ export async function showK6Summaries(
 
 /**
  * handleSummary's answer: `{ stdout: text, stderr: text, "path/file.json": text or bytes }`. Every file it
- * names is tried; those that cannot be written (a folder, an empty name, no permission) are one
+ * names is tried; those that cannot be written (a folder, an empty name, no permission) and those that are
+ * one of loadlab's `ownFiles` (a `"results.json"` with `--out-dir .` replaced the run's results) are one
  * `OutputError` (exit 5) after the others were written, never a stack trace. An answer that is not such an
  * object is refused the same way (k6 refuses it too).
  */
-async function writeSummaryOutputs(outputs: unknown): Promise<void> {
+async function writeSummaryOutputs(outputs: unknown, ownFiles: string[]): Promise<void> {
   if (outputs === undefined || outputs === null) return;
   if (typeof outputs !== "object" || Array.isArray(outputs)) {
     throw new OutputError(
@@ -195,6 +199,13 @@ async function writeSummaryOutputs(outputs: unknown): Promise<void> {
     if (key === "stdout" || key === "stderr") {
       const text = typeof content === "string" ? content : new TextDecoder().decode(content);
       (key === "stdout" ? console.log : console.error)(text);
+      continue;
+    }
+    const own = ownFiles.find((file) => resolve(file) === resolve(key) || sameFile(file, key));
+    if (own !== undefined) {
+      failed.push(
+        `${JSON.stringify(key)} (loadlab wrote the run's ${basename(own)} there: name it otherwise)`,
+      );
       continue;
     }
     try {

@@ -12,21 +12,25 @@ const runs = [{ run: "app/k6", data: { metrics: {} } as unknown as K6SummaryData
 
 Deno.test("a handleSummary that never settles is refused after its bound; one that throws is named", async () => {
   await rejects(
-    showK6Summaries({ runs, failed: 0, handle: () => new Promise(() => {}) }, 50),
+    showK6Summaries({ runs, failed: 0, handle: () => new Promise(() => {}) }, [], 50),
     /handleSummary\(\) failed: it did not end within 0\.05 s.*results are kept/,
   );
   await rejects(
-    showK6Summaries({
-      runs,
-      failed: 0,
-      handle: () => {
-        throw new Error("nope");
+    showK6Summaries(
+      {
+        runs,
+        failed: 0,
+        handle: () => {
+          throw new Error("nope");
+        },
       },
-    }, 50),
+      [],
+      50,
+    ),
     /handleSummary\(\) failed: nope/,
   );
   const seen: unknown[] = [];
-  await showK6Summaries({ runs, failed: 0, handle: (d) => (seen.push(d), undefined) }, 50);
+  await showK6Summaries({ runs, failed: 0, handle: (d) => (seen.push(d), undefined) }, [], 50);
   assertEquals(seen, [runs[0].data]);
 });
 

@@ -80,7 +80,7 @@ async function run(command: string, argv: string[], help: string): Promise<numbe
     baseline,
   );
   if (typeof outcome === "number") return outcome;
-  if (outcome.k6) await showK6Summaries(outcome.k6);
+  if (outcome.k6) await showK6Summaries(outcome.k6, [`${outDir}/results.json`, `${outDir}/report.html`]);
   const k6Failed = outcome.k6?.failed ?? 0;
   const gate = baseline && gateAgainstBaseline(baseline, outcome.results, gateWith.failOn);
   const code = await conclude(

@@ -76,6 +76,27 @@ export function handleSummary() {
     assertEquals(results.runs[0].flows[0].sessions, 2);
   }));
 
+Deno.test("handleSummary files that are loadlab's own outputs are not written over them: exit 5 naming each, the run's results kept", () =>
+  withTarget(async (url) => {
+    // With --out-dir . a handleSummary's "results.json" replaced loadlab's results (exit 0, the run lost).
+    const dir = scriptIn(`import http from "k6/http";
+export const options = { iterations: 2 };
+export default function () { http.get("${url}/"); }
+export function handleSummary() {
+  return { "results.json": "not json", "./report.html": "<p>k6</p>", "summary.json": "{}" };
+}
+`);
+    const run = await loadlab(dir, "run", "script.js", "--out-dir", ".");
+    assertEquals(run.code, 5, run.text);
+    ok(run.text.includes(`"results.json" (loadlab wrote the run's results.json there`), run.text);
+    ok(run.text.includes(`"./report.html" (loadlab wrote the run's report.html there`), run.text);
+    noStackTrace(run.text);
+    assertEquals(Deno.readTextFileSync(`${dir}/summary.json`), "{}");
+    const results = JSON.parse(Deno.readTextFileSync(`${dir}/results.json`));
+    assertEquals(results.runs[0].flows[0].sessions, 2);
+    ok(Deno.readTextFileSync(`${dir}/report.html`).length > 1000, "loadlab's report kept");
+  }));
+
 Deno.test("thresholds on metrics named like Object's own (constructor, toString) fail as not measured, Object untouched", () =>
   withTarget(async (url) => {
     const dir = scriptIn(`import http from "k6/http";
