@@ -168,7 +168,16 @@ export class WsSession {
     const startMs = performance.now();
     if (step.message !== null) {
       const parts = step.message;
-      const buf = new Uint8Array(upperBound(parts, values));
+      // Captures are up to a message each, and a template may hold many: a send of three hundred of a
+      // 900 KiB capture was 276 MB a session. A message to send keeps the cap a received one has.
+      const bytes = upperBound(parts, values);
+      if (bytes > socket.maxMessageBytes) {
+        const message = `a message to send over the ${socket.maxMessageBytes}-byte cap (its placeholders ` +
+          `filled it to ${bytes} bytes)`;
+        shared.recorder.recordError(startMs, "ws-too-big", message, step.endpoint);
+        return "failed";
+      }
+      const buf = new Uint8Array(bytes);
       if (!socket.send(buf.subarray(0, writeParts(buf, 0, parts, values)), step.endpoint)) return "failed";
     }
     if (step.match === null) return "done";

@@ -20,8 +20,11 @@ addEventListener("unload", () => Deno.removeSync(CA_FILE));
 /**
  * `/greet`: says "welcome" on open, then echoes; `/close`: echoes once, then closes with 4001; `/token`:
  * the Authorization and Cookie headers it was opened with come back as the first message, a CR LF line
- * after them; `/set` (plain HTTP) sets a cookie.
+ * after them; `/big`: says 600 KiB of "a" on open, then echoes; `/set` (plain HTTP) sets a cookie. The
+ * largest message any socket received is kept in `largestReceived`.
  */
+let largestReceived = 0;
+
 function server(tls: boolean): { url: string; server: Deno.HttpServer } {
   const pem = tls ? { cert: PAIR.certPem, key: PAIR.keyPem } : {};
   const s = Deno.serve({ ...pem, hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
@@ -33,8 +36,10 @@ function server(tls: boolean): { url: string; server: Deno.HttpServer } {
       if (path === "/greet") socket.send("welcome");
       // A value from outside with a line break in it, as a hostile or broken server may send.
       if (path === "/token") socket.send(`auth ${auth}\r\nInjected: 1`);
+      if (path === "/big") socket.send("a".repeat(600 * 1024));
     };
     socket.onmessage = (e) => {
+      largestReceived = Math.max(largestReceived, typeof e.data === "string" ? e.data.length : 0);
       socket.send(e.data);
       if (path === "/close") socket.close(4001, "done");
     };
@@ -119,6 +124,25 @@ for (const transport of ["deno", "epoll"] as const) {
       assertEquals(r.flows?.[0].steps[2].checks?.map((c) => [c.passed, c.failed]), [[3, 0]]);
       assertEquals(r.errors, { "bad-value": 3 });
       assertEquals([r.flows?.[0].failed, r.ws?.handshakes], [3, 3]);
+    },
+  });
+
+  Deno.test({
+    name: `${transport}: a send its captures fill past the message cap is refused (ws-too-big), never sent`,
+    ignore,
+    async fn() {
+      // Two of a 600 KiB capture sent 1.2 MB; three hundred sent 276 MB a session (1.8 GB for two).
+      largestReceived = 0;
+      const r = await run(transport, [
+        { ws: { connect: "/big" } },
+        { ws: { wait: {} }, capture: [{ regexp: "^(a+)$", as: "c" }] },
+        { ws: { send: "{{ c }}{{ c }}", match: { contains: "a" }, name: "twice" } },
+      ]);
+      assertEquals(r.errors, { "ws-too-big": 3 });
+      assertEquals(Object.keys(r.errorMessages?.["ws-too-big"] ?? {}), [
+        "a message to send over the 1048576-byte cap (its placeholders filled it to 1228800 bytes)",
+      ]);
+      assertEquals([r.flows?.[0].completed, r.flows?.[0].failed, largestReceived], [0, 3, 0]);
     },
   });
 }
