@@ -260,6 +260,20 @@ Deno.test("s.cookies.set of a name or value with a line break fails the session 
     for (const m of messages) ok(/^s\.cookies\.set\(.*\(bad_cookies\.ts:[78]\)$/.test(m), m);
   }));
 
+Deno.test("a session that posts to its worker's parent (postMessage, parentPort) is refused at its line, the run whole", () =>
+  withTarget(async (url) => {
+    const run = await runAttack(counted(url, "posting.ts", 4));
+    assertEquals(run.requests, 4);
+    const messages = Object.keys(run.errorMessages?.script ?? {}).sort();
+    assertEquals(messages.map((m) => m.slice(m.lastIndexOf("("))).sort(), [
+      "(posting.ts:10)",
+      "(posting.ts:11)",
+      "(posting.ts:12)",
+    ]);
+    ok(messages.every((m) => m.includes("is loadlab's own channel from a load worker")), messages[0]);
+    assertEquals([run.flows![0].completed, run.flows![0].failed], [1, 3]);
+  }));
+
 Deno.test("a path or header name with a line break, or a path that is not text, is refused with its reason on the one line", () =>
   withTarget(async (url) => {
     const run = await runAttack(counted(url, "bad_paths.ts", 3));
