@@ -36,9 +36,25 @@ export function collectK6Metrics(rules: LiveRule[] = []): void {
   live = rules, failed = null, judgedTick = 0;
   if (listening !== null) return;
   listening = new BroadcastChannel(METRICS_CHANNEL);
-  listening.onmessage = (e: MessageEvent<MetricPart[]>) => {
-    for (const part of e.data) add(part);
+  listening.onmessage = (e: MessageEvent<unknown>) => {
+    if (!Array.isArray(e.data)) return;
+    for (const part of e.data) if (isPart(part)) add(part);
   };
+}
+
+const KINDS = new Set(["trend", "counter", "rate", "gauge"]);
+
+/**
+ * Whether `part` has the shape metrics.ts sends. The channel is named, so a script can post on it too:
+ * what it posts that is not a part is dropped, never added (a null `values` crashed loadlab's main
+ * isolate after the load with a stack trace).
+ */
+function isPart(part: unknown): part is MetricPart {
+  if (typeof part !== "object" || part === null) return false;
+  const p = part as Record<string, unknown>;
+  return typeof p.name === "string" && KINDS.has(p.kind as string) && typeof p.time === "boolean" &&
+    Array.isArray(p.values) && p.values.every((v) => typeof v === "number") &&
+    [p.sum, p.trues, p.count].every((n) => typeof n === "number");
 }
 
 function add(part: MetricPart): void {

@@ -93,3 +93,23 @@ Deno.test("a trend computes every percentile a rule or the summary names, as k6 
   deepStrictEqual([values["p(50)"], Math.round(values["p(99.9)"] * 1e6) / 1e6], [500.5, 999.001]);
   ok(k6RuleHolds(values, "p(99.9)<1000") && k6RuleHolds(values, "p(50)<600"), JSON.stringify(values));
 });
+
+Deno.test("parts on the channel that are not the runtime's shape are dropped: loadlab's main isolate is not crashed by them", async () => {
+  // A script posting on the channel by its name crashed `loadlab run` after the load ("part.values is not
+  // iterable", a stack trace, exit 1).
+  collectK6Metrics();
+  new Counter("real_count").add(2);
+  flushMetrics();
+  const forged = new BroadcastChannel(METRICS_CHANNEL);
+  forged.postMessage([
+    { name: "forged", kind: "trend", values: null, sum: 0, trues: 0, count: 1 },
+    "junk",
+    null,
+  ]);
+  forged.postMessage({ not: "a list" });
+  forged.postMessage([{ name: "real_count", kind: "counter", values: [], sum: "1e9", trues: 0, count: 1 }]);
+  forged.close();
+  const metrics = await k6CustomMetrics(1);
+  deepStrictEqual(Object.keys(metrics).filter((n) => n === "forged" || n === "real_count"), ["real_count"]);
+  deepStrictEqual(metrics.real_count.values.count, 2);
+});
