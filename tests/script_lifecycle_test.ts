@@ -56,6 +56,7 @@ for (
     ["throw", "setup() failed: no token (lifecycle_faults.ts:17); no load was sent"],
     ["function", "setup() failed: its value cannot cross to the load workers"],
     ["exit", "setup() ended the script's isolate (Deno.exit or process.exit) before it returned"],
+    ["post", "setup() failed: postMessage() is loadlab's own channel from this isolate to its main one"],
   ]
 ) {
   Deno.test(`a setup() that fails (${fault}) ends the run before any load: exit 2, one line`, () =>

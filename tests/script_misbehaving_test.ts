@@ -270,7 +270,10 @@ Deno.test("a session that posts to its worker's parent (postMessage, parentPort)
       "(posting.ts:11)",
       "(posting.ts:12)",
     ]);
-    ok(messages.every((m) => m.includes("is loadlab's own channel from a load worker")), messages[0]);
+    ok(
+      messages.every((m) => m.includes("is loadlab's own channel from this isolate to its main one")),
+      messages[0],
+    );
     assertEquals([run.flows![0].completed, run.flows![0].failed], [1, 3]);
   }));
 

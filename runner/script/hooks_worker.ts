@@ -17,8 +17,10 @@ import { importScript, type ScriptModule } from "./script_module.ts";
 import { errorText, scriptErrorMessage } from "./script_module.ts";
 import type { HostReply, HostRequest } from "./script_host.ts";
 import { summaryContents } from "./summary_content.ts";
+import { takeMainChannel } from "./script_channel.ts";
 
-const post = (msg: HostReply) => self.postMessage(msg);
+// Taken before the script loads: its own posts refuse (script_channel.ts).
+const post = takeMainChannel<HostReply>();
 let module: ScriptModule | null = null;
 let path = "";
 

@@ -4,12 +4,12 @@
  * schedule), prepares its share on "prepare" (generator warm-up, pre-connect pool: all before t0),
  * starts it at the common start time on "start", streams interval samples, and reports its summary or
  * a failure, or that its isolate is ending on its own (a script's `Deno.exit`), on a channel a script
- * cannot post on (main_channel.ts), and marks a heartbeat while its event loop turns. All load logic lives in `run_load.ts` (before t0) and `run_prepared.ts`
- * (from t0).
+ * cannot post on (script/script_channel.ts), and marks a heartbeat while its event loop turns. All load
+ * logic lives in `run_load.ts` (before t0) and `run_prepared.ts` (from t0).
  */
 /// <reference lib="deno.worker" />
-import { HEARTBEAT_MS, type MainToWorker } from "./protocol.ts";
-import { takeMainChannel } from "./main_channel.ts";
+import { HEARTBEAT_MS, type MainToWorker, type WorkerToMain } from "./protocol.ts";
+import { takeMainChannel } from "../script/script_channel.ts";
 import { prepareLoad } from "../load/run_load.ts";
 import type { LoadRun, PreparedLoad } from "../load/load_run_types.ts";
 
@@ -19,7 +19,7 @@ import type { LoadRun, PreparedLoad } from "../load/load_run_types.ts";
 const scope = globalThis as Record<string, unknown>;
 scope.self ??= globalThis;
 scope.WorkerGlobalScope ??= Object.getPrototypeOf(Object.getPrototypeOf(globalThis)).constructor;
-const post = takeMainChannel();
+const post = takeMainChannel<WorkerToMain>();
 let workerIndex = 0;
 let prepared: PreparedLoad | null = null;
 let run: LoadRun | null = null;
