@@ -26,6 +26,12 @@ import {
   refusedConstructs,
 } from "./convert_refusals.ts";
 
+/**
+ * Most places a refusal lists: each place's line is found from the start of the text, and a script
+ * refused in 60,000 places took minutes to print a line of megabytes.
+ */
+const MAX_PROBLEMS_LISTED = 20;
+
 /** A script that cannot be converted; `problems` are `file:line: why`. */
 export class K6ConvertError extends Error {
   override name = "K6ConvertError";
@@ -96,7 +102,14 @@ export function convertK6(source: string, file: string, dir: string, readable = 
   const exported = exportEdits(ast, source, edits, problems);
   if (problems.length > 0) {
     const sorted = problems.sort((a, b) => a.pos - b.pos);
-    throw new K6ConvertError(sorted.map((p) => `${file}:${lineOf(p.pos)}: ${p.why}`));
+    const listed = sorted.slice(0, MAX_PROBLEMS_LISTED).map((p) => `${file}:${lineOf(p.pos)}: ${p.why}`);
+    const more = sorted.length - listed.length;
+    if (more > 0) {
+      listed.push(
+        `and ${more.toLocaleString("en-US")} more places of the same kinds (fix these and run again)`,
+      );
+    }
+    throw new K6ConvertError(listed);
   }
   const html = parsesHtml(ast) ? `import ${JSON.stringify(moduleUrl("k6/html"))}; ` : "";
   const header = `import * as __k6 from ${JSON.stringify(RUNTIME_URL)}; ${html}__k6.scriptDir(${

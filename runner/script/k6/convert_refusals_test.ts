@@ -183,3 +183,15 @@ Deno.test("a k6 call in a class field or static block is refused at its line: no
     [],
   );
 });
+
+Deno.test("a script refused in thousands of places lists the first 20 and counts the rest", () => {
+  // A 5.6 MB script of 60,000 such places spent minutes finding each place's line from the start of the
+  // text, to print a line of megabytes.
+  const body = Array.from({ length: 5_000 }, (_, i) => `const f${i} = () => eval("1");`).join("\n") +
+    "\nexport default function () {}\n";
+  const found = problems(body);
+  assertEquals(found.length, 21);
+  ok(found[0].startsWith("t.js:3: eval() makes code from text"), found[0]);
+  ok(found[19].startsWith("t.js:22: "), found[19]);
+  assertEquals(found[20], "and 4,980 more places of the same kinds (fix these and run again)");
+});
