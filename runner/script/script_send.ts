@@ -42,6 +42,12 @@ export interface ScriptSend {
   path: string;
 }
 
+/**
+ * What a header's value may be: text, or a number or boolean written as text. A Symbol (or an object)
+ * failed deep in the encoder, where the stack no longer reached the script's line.
+ */
+const HEADER_VALUE_TYPES = new Set(["string", "number", "boolean"]);
+
 /** Encodes the script's request for `conn` (a refusal throws `ScriptRequestError`: nothing is sent). */
 export function encodeScriptRequest(
   at: { requests: ScriptRequests; names: ScriptNames; shared: ConnectionShared },
@@ -56,6 +62,8 @@ export function encodeScriptRequest(
   let headers: ReadonlyArray<readonly [string, string]> = options.headers === undefined
     ? NO_HEADERS
     : Object.entries(options.headers);
+  const badValue = headerValueProblem(headers);
+  if (badValue !== undefined) throw new ScriptRequestError(badValue);
   let body = typeof options.body === "string" ? encoder.encode(options.body) : options.body;
   if (options.json !== undefined) {
     body = encoder.encode(JSON.stringify(options.json));
@@ -76,6 +84,17 @@ export function encodeScriptRequest(
   const endpoint = at.shared.recorder.endpointIndex(name, options.tags);
   const sent = encoded.request.endpoint === endpoint ? encoded.request : { ...encoded.request, endpoint };
   return { sent, name, path };
+}
+
+/** Why a header's value cannot be sent (one that is not text, a number or a boolean), or undefined. */
+function headerValueProblem(headers: ReadonlyArray<readonly [string, unknown]>): string | undefined {
+  for (const [name, value] of headers) {
+    if (HEADER_VALUE_TYPES.has(typeof value)) continue;
+    return `header ${
+      JSON.stringify(name)
+    }: its value must be text, e.g. { "x-id": "7" } (found ${typeof value})`;
+  }
+  return undefined;
 }
 
 /**
