@@ -196,6 +196,10 @@ Deno.test("what loadlab cannot honour is refused at its path, never dropped", ()
     ],
   );
   assertEquals(problems({ vus: 2, duration: "1x" }), ["options.duration"]);
+  // A percentile past 100 has no value to judge: it read as a failed threshold (exit 1), as k6 refuses it.
+  assertEquals(problems({ thresholds: { my_trend: ["p(150)<5", "p(100)<5", "p(99.9)<5"] } }), [
+    "options.thresholds.my_trend[0]",
+  ]);
 });
 
 Deno.test("thresholds by any tag of the requests (their own, options.tags, a scenario's name) are kept", () => {
