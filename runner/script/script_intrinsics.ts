@@ -1,6 +1,7 @@
 /**
  * @module
- * The built-ins a script's top level must leave as JavaScript defines them. loadlab's engine runs in the
+ * The built-ins a script's top level must leave as JavaScript defines them (and the few of Deno's functions
+ * the engine calls as the load runs, `Deno.connect`...). loadlab's engine runs in the
  * script's isolate (the load workers, the setup/teardown isolate), so a module that replaces
  * `Promise.prototype.then`, `Array.prototype.push`, `JSON.stringify` or `postMessage`, or adds a `then`
  * to `Object.prototype` (every object becomes a thenable), broke the engine's own code: the run waited a
@@ -44,7 +45,15 @@ const HOLDERS: Holder[] = [
   // The engine's clock: `performance.now = () => 0` shadows the prototype's with an own property.
   ["performance", () => performance],
   ["Performance.prototype", () => Object.getPrototypeOf(performance)],
+  ["Deno.errors", () => Deno.errors],
 ];
+
+/**
+ * Deno's functions the engine calls as the load runs: the deno transport's connects and TLS (a replaced
+ * `Deno.connect` failed every later connection, the run reading "lost" with no word why), its timers'
+ * unref, and the error classes it tells failures apart by.
+ */
+const DENO_KEYS = ["connect", "connectTls", "startTls", "unrefTimer", "errors"];
 
 /** Globals the engine calls by name (a worker's messages, its timers, its text codecs). */
 const GLOBALS = [
@@ -108,6 +117,7 @@ export function snapshotIntrinsics(): IntrinsicsSnapshot {
     heldOf(name, get(), ownKeys(get()).filter((key) => !(name === "Math" && key === "random")))
   );
   held.push(heldOf("globalThis", globalThis, GLOBALS));
+  held.push(heldOf("Deno", Deno, DENO_KEYS));
   return {
     held,
     onmessage: (globalThis as { onmessage?: unknown }).onmessage,
@@ -142,7 +152,7 @@ export function restoreChangedIntrinsics(before: IntrinsicsSnapshot): string[] {
       if (was === undefined) deleteProperty(target, keys[i]);
       else defineProperty(target, keys[i], was);
     }
-    if (name === "globalThis") continue;
+    if (name === "globalThis" || name === "Deno") continue;
     const now = ownKeys(target);
     for (let i = 0; i < now.length; i++) {
       // Any property added counts on Object.prototype (every object inherits it), one shadowing the clock's
