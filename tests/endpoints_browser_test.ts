@@ -10,11 +10,16 @@ import { writeReport } from "../report/write.ts";
 import { blankCanvases, openReport } from "./browser.ts";
 import { requireProgram, withTempDir } from "./helpers.ts";
 
-Deno.test("report.html: the endpoints' table by p99 and their chart", async () => {
-  if (!requireProgram("chromium")) return;
-  const json = JSON.parse(
+/** A results file of one run with two endpoints, parsed as JSON (each test changes its own copy). */
+async function endpointsFixture() {
+  return JSON.parse(
     await Deno.readTextFile(new URL("./fixtures/results_v3_endpoints.json", import.meta.url)),
   );
+}
+
+Deno.test("report.html: the endpoints' table by p99 and their chart", async () => {
+  if (!requireProgram("chromium")) return;
+  const json = await endpointsFixture();
   const parsed = parseResultsFile(json);
   assert.ok(parsed.ok);
   await withTempDir(async (dir) => {
@@ -40,9 +45,7 @@ Deno.test("report.html: the endpoints' table by p99 and their chart", async () =
 
 Deno.test("report.html: a run of 300 endpoints shows 100 rows and a line saying 200 more are in results.json", async () => {
   if (!requireProgram("chromium")) return;
-  const json = JSON.parse(
-    await Deno.readTextFile(new URL("./fixtures/results_v3_endpoints.json", import.meta.url)),
-  );
+  const json = await endpointsFixture();
   const e = json.runs[0].endpoints[0];
   json.runs[0].endpoints = Array.from({ length: 300 }, (_, i) => ({ ...e, name: `GET /items/${i}` }));
   const parsed = parseResultsFile(json);
