@@ -9,6 +9,7 @@
 import type { AttackConfigInput } from "../runner/config.ts";
 import { UsageError } from "./usage_error.ts";
 import { hasPlaceholder } from "../runner/http/template.ts";
+import { MAX_BODY_BYTES } from "../runner/http/fill_values.ts";
 import { headerNameProblem, headerValueProblem } from "../runner/request_rules.ts";
 import { shownHeader } from "../results/redact_quote.ts";
 import { FileReadError, readFileCapped } from "../system/read_capped.ts";
@@ -132,12 +133,6 @@ export function parseMixEntry(text: string): { method: string; path: string; wei
   return { method: methodText.toUpperCase(), path, weight: Number(weightText) };
 }
 
-/**
- * The largest `--body-file`: the body is encoded into every request a connection sends (and held once
- * per worker), so a file of gigabytes would exhaust memory before the first request.
- */
-export const MAX_BODY_FILE_BYTES = 16 * 2 ** 20;
-
 function readBody(flags: RequestFlags): Uint8Array<ArrayBuffer> | undefined {
   if (flags.body !== undefined && flags.bodyFile !== undefined) {
     throw new UsageError("-b and --body-file both set the body; use one of them");
@@ -149,11 +144,11 @@ function readBody(flags: RequestFlags): Uint8Array<ArrayBuffer> | undefined {
 
 /**
  * The bytes of `--body-file PATH`, for HTTP bodies and gRPC messages alike, at most
- * `MAX_BODY_FILE_BYTES`; a file it cannot read is a usage error naming the file and the fix.
+ * `MAX_BODY_BYTES`; a file it cannot read is a usage error naming the file and the fix.
  */
 export function readBodyFile(path: string): Uint8Array<ArrayBuffer> {
   try {
-    return readFileCapped(path, MAX_BODY_FILE_BYTES);
+    return readFileCapped(path, MAX_BODY_BYTES);
   } catch (err) {
     if (!(err instanceof FileReadError)) throw err;
     const fix = err.reason.includes("over the cap")

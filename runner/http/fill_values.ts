@@ -7,9 +7,10 @@
  * not sent; the caller counts it as `bad-value`); in the path a value is percent-encoded (bytes outside
  * the path's own characters: `?`, `#`, `%`, spaces, controls, non-ASCII), in the query too, and there
  * also `&`, `=`, `+`, `;` and the other separators, so a value is one value of one parameter; `{{ name |
- * raw }}` sends it as it is (still without CR, LF or NUL). A body takes any bytes, unencoded. HOT PATH:
- * byte loops over the value, tables built once.
+ * raw }}` sends it as it is (still without CR, LF or NUL). A body takes any bytes, unencoded, up to 16 MiB
+ * filled. HOT PATH: byte loops over the value, tables built once.
  */
+import { formatCap } from "../../system/read_capped.ts";
 
 /** A body: any bytes, as they are. */
 export const FILL_BODY = 0;
@@ -97,4 +98,17 @@ export function urlPlace(text: string, offset: number, raw: boolean): FillPlace 
 /** A header field value's place. */
 export function fieldPlace(name: string): FillPlace {
   return { fill: FILL_FIELD, label: `header "${name}"` };
+}
+
+/**
+ * The largest body a request may have, filled or read from a file (`--body-file`): it is held in every
+ * connection's buffer, and a template repeating a large capture could otherwise fill hundreds of megabytes
+ * a request.
+ */
+export const MAX_BODY_BYTES = 16 * 2 ** 20;
+
+/** The count message of a body its values would fill past MAX_BODY_BYTES (`bound`: its bytes at most). */
+export function bodyTooBigMessage(bound: number): string {
+  return `the body its values fill is up to ${formatCap(bound)}, past the ${formatCap(MAX_BODY_BYTES)} a ` +
+    "request's body may be: not sent (send a smaller capture or value)";
 }

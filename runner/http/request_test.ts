@@ -91,3 +91,31 @@ Deno.test("a filled value: path and query percent-encoded (raw as is), a line br
   assertEquals(writer.fill(header.template!, [new TextEncoder().encode("a\nB: 1")], null), null);
   assertEquals(writer.refused, '{{ a }} in header "X-A" holds CR, LF or NUL: not sent');
 });
+
+Deno.test("a body its values would fill past 16 MiB is refused before any buffer grows; 16 MiB is sent", () => {
+  const spec = {
+    method: "POST",
+    path: "/",
+    headers: [],
+    body: new TextEncoder().encode("{{ c }}".repeat(17)),
+    weight: 1,
+  };
+  const r = encodeRequest("h", spec as never, ["c"]);
+  const writer = new TemplateWriter();
+  const mib = new Uint8Array(2 ** 20).fill(120);
+  assertEquals(writer.fill(r.template!, [mib], null), null);
+  assertEquals(
+    writer.refused,
+    "the body its values fill is up to 17 MiB, past the 16 MiB a request's body may be: not sent " +
+      "(send a smaller capture or value)",
+  );
+  const sixteen = encodeRequest(
+    "h",
+    { ...spec, body: new TextEncoder().encode("{{ c }}".repeat(16)) } as never,
+    [
+      "c",
+    ],
+  );
+  const filled = writer.fill(sixteen.template!, [mib], null)!;
+  ok(decode(filled.subarray(0, 80)).includes("Content-Length: 16777216"));
+});

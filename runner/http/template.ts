@@ -15,6 +15,7 @@
 import { copyBytes } from "../../system/copy_bytes.ts";
 import {
   BODY_PLACE,
+  bodyTooBigMessage,
   fieldPlace,
   FILL_BODY,
   FILL_PATH,
@@ -22,6 +23,7 @@ import {
   filledBytes,
   type FillPlace,
   fitsOnLine,
+  MAX_BODY_BYTES,
   refusedMessage,
   urlPlace,
   writeEncoded,
@@ -293,9 +295,14 @@ export class TemplateWriter {
     values: ReadonlyArray<Uint8Array>,
     extraHead: Uint8Array | null,
   ): Uint8Array | null {
+    const bodyMax = upperBound(t.body, values);
+    if (bodyMax > MAX_BODY_BYTES) {
+      this.refused = bodyTooBigMessage(bodyMax);
+      return null;
+    }
     const extraBytes = extraHead === null ? 0 : extraHead.length;
     const headMax = upperBound(t.head, values) + CONTENT_LENGTH.length + 18 + extraBytes + 2;
-    const need = headMax + upperBound(t.body, values);
+    const need = headMax + bodyMax;
     if (this.#buf.length < need) this.#buf = new Uint8Array(Math.max(need, 2 * this.#buf.length));
     const buf = this.#buf;
     const bodyBytes = writeParts(buf, headMax, t.body, values) - headMax;

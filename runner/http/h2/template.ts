@@ -25,7 +25,7 @@ import {
   writeFrameHeader,
 } from "../../../http2/frames.ts";
 import { hasPlaceholder, type Parts, partsOf, upperBound, writeInt, writeParts } from "../template.ts";
-import { fieldPlace, urlPlace } from "../fill_values.ts";
+import { bodyTooBigMessage, fieldPlace, MAX_BODY_BYTES, urlPlace } from "../fill_values.ts";
 import {
   grpcBodyBound,
   type GrpcBodyTemplate,
@@ -262,6 +262,11 @@ export class H2TemplateWriter {
   #fillBody(body: Parts, values: ReadonlyArray<Uint8Array>): number {
     const need = upperBound(body, values);
     if (need === 0) return 0;
+    if (need > MAX_BODY_BYTES) {
+      this.refused = bodyTooBigMessage(need);
+      this.refusedKind = "bad-value";
+      return -1;
+    }
     if (this.#body.length < need) this.#body = new Uint8Array(Math.max(need, 2 * this.#body.length, 256));
     return writeParts(this.#body, 0, body, values);
   }

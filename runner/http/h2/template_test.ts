@@ -168,3 +168,18 @@ Deno.test("a filled field with a line break, or a space at an end, is refused; :
     'header "authorization" as filled starts or ends with a space or tab: not sent',
   );
 });
+
+Deno.test("h2 template: a body its values would fill past 16 MiB is refused as a bad value, nothing sent", () => {
+  const r = encodeH2Request(
+    url,
+    requestSpec({ method: "POST", body: enc.encode("{{ id }}".repeat(17)) }),
+    names,
+  );
+  const writer = new H2TemplateWriter();
+  const mib = "x".repeat(2 ** 20);
+  assertEquals(writer.fill(r.template!, row(mib, "ada")), null);
+  assertEquals([writer.refusedKind, writer.refused.startsWith("the body its values fill is up to 17 MiB")], [
+    "bad-value",
+    true,
+  ]);
+});
