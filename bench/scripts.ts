@@ -10,7 +10,9 @@
  * `http.get`) also runs converted on loadlab (`k6 script` side, runner/script/k6/): the same file under
  * both tools, goal >= 5x k6's req/s and, as a session script, >= 0.6x the fixed request's, with its CPU
  * per request; and k6's login + 3 requests script under both against the built-in target (goal >= 3x);
- * the exit status is 1 when a goal is missed. Beside it, a login + 3
+ * the exit status is 1 when a goal is missed. k6's CPU per request is shown beside loadlab's, and how busy
+ * the target's core was on the fixed request and the k6 script (bench/scripts_summary.ts says when that
+ * made a side's rate the target's). Beside it, a login + 3
  * requests session against the built-in target (sessions and requests per second, no goal). The load
  * average before and after goes with the numbers (`bench/last_run_scripts.json`; another connection count than
  * 50: `bench/last_run_scripts_c<count>.json`). `--connections 50,1000,10000` measures each count in turn (the
@@ -24,10 +26,10 @@ import { runAttack } from "../runner/attack.ts";
 import { findProgram, isExecutable } from "../system/path_lookup.ts";
 import { freePort, waitForPort } from "../system/ports.ts";
 import { startNginx } from "./nginx.ts";
-import { readProcStat } from "../system/proc_stat.ts";
-import { median } from "../results/stats.ts";
+import { readProcStat, treeCpuSec } from "../system/proc_stat.ts";
+import { type Round, summarize, summaryLines } from "./scripts_summary.ts";
 import { parseK6Summary } from "./tools.ts";
-import { measureInPinnedChild } from "./tool_run.ts";
+import { childrenCpuSec, measureInPinnedChild } from "./tool_run.ts";
 import { sessionScriptPath } from "../runner/script/k6/k6_file.ts";
 
 export interface ScriptBenchOptions {
@@ -38,31 +40,11 @@ export interface ScriptBenchOptions {
 
 interface ChildPlan extends ScriptBenchOptions {
   nginxUrl: string;
+  /** nginx's master: its tree's CPU over a side is how busy the target's core was. */
+  nginxPid: number;
   appUrl: string;
   dir: string;
   k6: string | null;
-}
-
-interface Round {
-  fixedRps: number;
-  scriptRps: number;
-  k6Rps: number | null;
-  fixedCpuUs: number | null;
-  scriptCpuUs: number | null;
-  scriptVsFixed: number;
-  scriptVsK6: number | null;
-  /** k6's one-GET script converted and run on loadlab. */
-  k6ScriptRps: number;
-  k6ScriptCpuUs: number | null;
-  /** Against the fixed request of the round (the script sessions' goal, >= 0.6x, holds for it too). */
-  k6ScriptVsFixed: number;
-  k6ScriptVsK6: number | null;
-  /** The k6 login script converted on loadlab, and under k6 (null without k6), against the built-in target. */
-  k6LoginRps: number;
-  k6LoginOnK6Rps: number | null;
-  loginSessionsPerSec: number;
-  loginRps: number;
-  loginFailed: number;
 }
 
 const PEERS = Deno.env.get("PEERS") ?? "/tmp/peers";
@@ -119,10 +101,15 @@ function closed(plan: ChildPlan, url: string, extra: Record<string, unknown>) {
   }));
 }
 
-/** k6 with `connections` virtual users for the duration, on this process's CPU; its req/s. */
-async function k6Rps(plan: ChildPlan, file = "k6.js", url = `${plan.nginxUrl}/`): Promise<number> {
+/** k6 with `connections` virtual users for the duration, on this process's CPU; its req/s and CPU seconds. */
+async function k6Run(
+  plan: ChildPlan,
+  file = "k6.js",
+  url = `${plan.nginxUrl}/`,
+): Promise<{ rps: number; cpuSec: number | null }> {
   const summary = join(plan.dir, "k6-summary.json");
   const script = join(plan.dir, file);
+  const before = childrenCpuSec();
   const out = await new Deno.Command(plan.k6!, {
     args: ["run", "--quiet", "--vus", `${plan.connections}`, "--duration", `${plan.durationSec}s`]
       .concat(["--summary-export", summary, "-e", `TARGET_URL=${url}`, script]),
@@ -130,7 +117,9 @@ async function k6Rps(plan: ChildPlan, file = "k6.js", url = `${plan.nginxUrl}/`)
     stderr: "null",
   }).output();
   if (!out.success) throw new Error(`k6 failed (exit ${out.code})`);
-  return parseK6Summary(await Deno.readTextFile(summary));
+  const after = childrenCpuSec();
+  const cpuSec = before === null || after === null ? null : after - before;
+  return { rps: parseK6Summary(await Deno.readTextFile(summary)), cpuSec };
 }
 
 /** The measuring side, pinned to the generator's CPU: interleaved rounds, JSON on stdout. */
@@ -147,11 +136,15 @@ async function child(plan: ChildPlan): Promise<void> {
     const order = [...sides.slice(k % sides.length), ...sides.slice(0, k % sides.length)];
     const rps: Record<string, number> = {};
     const cpuUs: Record<string, number | null> = {};
+    const busyPct: Record<string, number | null> = {};
     for (const side of order) {
       if (side === "k6") {
-        rps.k6 = await k6Rps(plan);
+        const k6 = await k6Run(plan);
+        rps.k6 = k6.rps;
+        cpuUs.k6 = k6.cpuSec === null ? null : (k6.cpuSec * 1e6) / (k6.rps * plan.durationSec);
         continue;
       }
+      const targetBefore = treeCpuSec(plan.nginxPid);
       const before = ownCpuSec();
       const r = await closed(
         plan,
@@ -159,6 +152,10 @@ async function child(plan: ChildPlan): Promise<void> {
         side === "fixed" ? fixed : side === "script" ? oneGet : k6Script,
       );
       const after = ownCpuSec();
+      const targetAfter = treeCpuSec(plan.nginxPid);
+      busyPct[side] = targetBefore === null || targetAfter === null || r.durationSec === 0
+        ? null
+        : ((targetAfter - targetBefore) / r.durationSec) * 100;
       rps[side] = r.rps;
       cpuUs[side] = before === null || after === null || r.requests === 0
         ? null
@@ -170,11 +167,14 @@ async function child(plan: ChildPlan): Promise<void> {
       script: { path: sessionScriptPath(join(plan.dir, "k6_login.js")) },
     });
     Deno.env.set("TARGET_URL", `${plan.nginxUrl}/`);
-    const k6LoginOnK6 = plan.k6 === null ? null : await k6Rps(plan, "k6_login.js", `${plan.appUrl}/`);
+    const k6LoginOnK6 = plan.k6 === null ? null : (await k6Run(plan, "k6_login.js", `${plan.appUrl}/`)).rps;
     rounds.push({
       fixedRps: rps.fixed,
       scriptRps: rps.script,
       k6Rps: rps.k6 ?? null,
+      k6CpuUs: cpuUs.k6 ?? null,
+      fixedTargetBusyPct: busyPct.fixed,
+      k6ScriptTargetBusyPct: busyPct.k6script,
       fixedCpuUs: cpuUs.fixed,
       scriptCpuUs: cpuUs.script,
       scriptVsFixed: rps.script / rps.fixed,
@@ -232,6 +232,7 @@ export async function runScriptBench(opts: ScriptBenchOptions): Promise<number> 
     const plan: ChildPlan = {
       ...opts,
       nginxUrl: nginx.url.replace(/\/$/, ""),
+      nginxPid: nginx.pid,
       appUrl: `http://127.0.0.1:${appPort}`,
       dir,
       k6,
@@ -244,52 +245,11 @@ export async function runScriptBench(opts: ScriptBenchOptions): Promise<number> 
     );
     const { rounds } = await measureInPinnedChild<{ rounds: Round[] }>(import.meta.url, pinGenerator, plan);
     const loadAfter = loadAverage();
-    const med = (f: (r: Round) => number | null) => median(rounds.map((r) => f(r) ?? NaN));
-    const summary = {
-      fixedRpsMedian: med((r) => r.fixedRps),
-      scriptRpsMedian: med((r) => r.scriptRps),
-      k6RpsMedian: k6 === null ? null : med((r) => r.k6Rps),
-      scriptVsFixedMedian: med((r) => r.scriptVsFixed),
-      scriptVsK6Median: k6 === null ? null : med((r) => r.scriptVsK6),
-      fixedCpuUsMedian: med((r) => r.fixedCpuUs),
-      scriptCpuUsMedian: med((r) => r.scriptCpuUs),
-      k6ScriptRpsMedian: med((r) => r.k6ScriptRps),
-      k6ScriptCpuUsMedian: med((r) => r.k6ScriptCpuUs),
-      k6ScriptVsFixedMedian: med((r) => r.k6ScriptVsFixed),
-      k6ScriptVsK6Median: k6 === null ? null : med((r) => r.k6ScriptVsK6),
-      k6LoginRpsMedian: med((r) => r.k6LoginRps),
-      k6LoginVsK6Median: k6 === null ? null : med((r) => r.k6LoginRps / r.k6LoginOnK6Rps!),
-      loginSessionsPerSecMedian: med((r) => r.loginSessionsPerSec),
-      loginRpsMedian: med((r) => r.loginRps),
-    };
+    const summary = summarize(rounds, k6 !== null);
     console.log(
-      `\nfixed ${Math.round(summary.fixedRpsMedian)} req/s, script ${
-        Math.round(summary.scriptRpsMedian)
-      } req/s: ` +
-        `${
-          summary.scriptVsFixedMedian.toFixed(3)
-        }x (median of ${rounds.length} rounds' ratios; goal >= 0.6x)\n` +
-        (summary.k6RpsMedian === null
-          ? "k6: skipped (not built)\n"
-          : `k6 ${Math.round(summary.k6RpsMedian)} req/s: script ${
-            summary.scriptVsK6Median!.toFixed(2)
-          }x k6 ` +
-            "(goal >= 5x)\n") +
-        `generator CPU per request (medians): fixed ${summary.fixedCpuUsMedian.toFixed(1)} us, script ` +
-        `${summary.scriptCpuUsMedian.toFixed(1)} us\n` +
-        `k6 script on loadlab: ${Math.round(summary.k6ScriptRpsMedian)} req/s, ` +
-        `${summary.k6ScriptCpuUsMedian.toFixed(1)} us CPU per request, ` +
-        `${summary.k6ScriptVsFixedMedian.toFixed(3)}x the fixed request (goal >= 0.6x); ` +
-        (summary.k6ScriptVsK6Median === null
-          ? "vs k6: skipped (k6 not built)\n"
-          : `${summary.k6ScriptVsK6Median.toFixed(2)}x k6 (goal >= 5x)\n`) +
-        `login + 3 requests session (built-in target): ${Math.round(summary.loginSessionsPerSecMedian)} ` +
-        `sessions/s, ${Math.round(summary.loginRpsMedian)} req/s\n` +
-        `k6's login + 3 requests script on loadlab: ${Math.round(summary.k6LoginRpsMedian)} req/s; ` +
-        (summary.k6LoginVsK6Median === null
-          ? "vs k6: skipped (k6 not built)"
-          : `${summary.k6LoginVsK6Median.toFixed(2)}x k6 (goal >= 3x)`) +
-        `\nload average before ${loadBefore}, after ${loadAfter}`,
+      `\n${
+        summaryLines(summary, rounds.length).join("\n")
+      }\nload average before ${loadBefore}, after ${loadAfter}`,
     );
     const record = {
       createdAt: new Date().toISOString(),
