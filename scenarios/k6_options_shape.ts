@@ -3,7 +3,8 @@
  * The types of a k6 script's `options` checked before they are mapped onto loads (k6_options.ts): counts
  * are whole numbers (not `"ten"`, NaN or Infinity, which JSON would carry as null), `stages` a list of
  * `{ duration, target }`, `scenarios` and `thresholds` objects by name (not lists), `tags` of text, and
- * switches true or false. Each wrong one is a problem at its options path naming what it should be, so a
+ * switches true or false, `summaryTrendStats` k6's stats (`avg`, `min`, `med`, `max`, `count`, `p(N)`) and
+ * `summaryTimeUnit` one of k6's units. Each wrong one is a problem at its options path naming what it should be, so a
  * hostile or mistyped option is refused before any load instead of crashing the mapping or being read
  * as something else (a list of scenarios as a scenario named `0`, `noConnectionReuse: "no"` as true).
  */
@@ -44,7 +45,44 @@ export function checkOptionsShape(options: Options, problem: Problem): boolean {
     );
   }
   if (options.scenarios !== undefined) scenarios(options.scenarios, bad);
+  summaryOptions(options, bad);
   return ok;
+}
+
+/** The stats k6's summary computes for a trend: `p(N)` is any percentile from 0 to 100, `p(99.9)` too. */
+const TREND_STAT = /^(?:avg|min|med|max|count|p\((\d+(?:\.\d+)?)\))$/;
+const TREND_STATS_TOLD = "avg, min, med, max, count or p(N) with N from 0 to 100 (e.g. p(95), p(99.9))";
+const TIME_UNITS = ["s", "ms", "us"];
+
+/**
+ * `summaryTrendStats` and `summaryTimeUnit` as k6 checks them before a run (k6 refuses an unknown stat):
+ * a stat that is none of k6's was dropped silently, its column or percentile missing after the load.
+ */
+function summaryOptions(options: Options, bad: Problem): void {
+  const stats = options.summaryTrendStats;
+  if (stats !== undefined && !Array.isArray(stats)) {
+    bad(
+      ["options", "summaryTrendStats"],
+      `summaryTrendStats is a list of stats (${TREND_STATS_TOLD}), found ${shown(stats)}`,
+    );
+  } else if (stats !== undefined) {
+    stats.forEach((stat, k) => {
+      const m = typeof stat === "string" ? TREND_STAT.exec(stat) : null;
+      if (m === null || (m[1] !== undefined && Number(m[1]) > 100)) {
+        bad(
+          ["options", "summaryTrendStats", k],
+          `${shown(stat)} is not a trend stat: k6's are ${TREND_STATS_TOLD}`,
+        );
+      }
+    });
+  }
+  const unit = options.summaryTimeUnit;
+  if (unit !== undefined && unit !== "" && !TIME_UNITS.includes(unit as string)) {
+    bad(
+      ["options", "summaryTimeUnit"],
+      `summaryTimeUnit is one of ${TIME_UNITS.join(", ")}, found ${shown(unit)}`,
+    );
+  }
 }
 
 function scenarios(value: unknown, bad: Problem): void {

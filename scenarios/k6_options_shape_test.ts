@@ -69,6 +69,39 @@ Deno.test("switches are true or false and tags are text", () => {
   refused(si({ env: { A: null } }), "options.scenarios.a.env.A", /text/);
 });
 
+Deno.test("summary stats and time units that are not k6's are refused at their path, the valid forms named", () => {
+  refused(
+    { iterations: 1, summaryTrendStats: ["avg", "p95"] },
+    "options.summaryTrendStats[1]",
+    /"p95" is not a trend stat: k6's are avg, min, med, max, count or p\(N\)/,
+  );
+  refused(
+    { iterations: 1, summaryTrendStats: ["p(100.5)"] },
+    "options.summaryTrendStats[0]",
+    /N from 0 to 100/,
+  );
+  refused({ iterations: 1, summaryTrendStats: ["mean"] }, "options.summaryTrendStats[0]", /not a trend stat/);
+  refused(
+    { iterations: 1, summaryTrendStats: [" p(90)"] },
+    "options.summaryTrendStats[0]",
+    /not a trend stat/,
+  );
+  refused(
+    { iterations: 1, summaryTrendStats: [95] },
+    "options.summaryTrendStats[0]",
+    /95 is not a trend stat/,
+  );
+  refused({ iterations: 1, summaryTrendStats: "avg,p(95)" }, "options.summaryTrendStats", /list of stats/);
+  refused(
+    { iterations: 1, summaryTimeUnit: "sec" },
+    "options.summaryTimeUnit",
+    /one of s, ms, us, found "sec"/,
+  );
+  const all = ["avg", "min", "med", "max", "count", "p(0)", "p(95)", "p(99.9)", "p(99.99)", "p(100)"];
+  assertEquals(problems({ iterations: 1, summaryTrendStats: all, summaryTimeUnit: "ms" }), []);
+  assertEquals(problems({ iterations: 1, summaryTimeUnit: "us" }), []);
+});
+
 Deno.test("well-typed options still map", () => {
   assertEquals(problems({ vus: 2, duration: "1s", tags: { team: "a" }, noConnectionReuse: true }), []);
   assertEquals(problems({ stages: [{ duration: "1s", target: 0 }, { duration: "1s", target: 5 }] }), []);

@@ -1,6 +1,6 @@
 /**
  * Hostile k6 scripts through `loadlab run` as users run them: options of the wrong type (a stack trace)
- * and handleSummary answers that cannot be written (a folder, an empty name: a stack trace after the
+ * or summary stats and units k6 does not know (dropped silently), and handleSummary answers that cannot be written (a folder, an empty name: a stack trace after the
  * run), or that throw as they are read (a Proxy's keys, a toJSON: an uncaught error), or a handleSummary
  * that throws (was exit 2, bad input, after the load), a fail() of a value whose toString throws and a
  * check() of a Proxy whose traps throw (each counted as the bare thrown value, no line). Each is refused with its file:line or path and why, no stack
@@ -8,6 +8,7 @@
  * summary once imported it) leaves the summary and exit code alone. Loads are bounded counts.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { existsSync } from "node:fs";
 import { withTarget } from "./helpers.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
@@ -51,6 +52,27 @@ export default function () { http.get("${url}/"); }
     assertEquals(run.code, 2, run.text);
     ok(run.text.includes("options.stages[0]: a stage must be { duration, target }"), run.text);
     ok(run.text.includes("options.thresholds: thresholds is an object of metric: rules"), run.text);
+    noStackTrace(run.text);
+  }));
+
+Deno.test("summaryTrendStats and summaryTimeUnit k6 does not know are refused before the load, at their path", () =>
+  withTarget(async (url) => {
+    const dir = scriptIn(`import http from "k6/http";
+export const options = { iterations: 1, summaryTrendStats: ["avg", "p95", "p(99.9)"], summaryTimeUnit: "sec" };
+export default function () { http.get("${url}/"); }
+`);
+    const run = await loadlab(dir, "run", "script.js", "--out-dir", "out");
+    assertEquals(run.code, 2, run.text);
+    ok(
+      run.text.includes('options.summaryTrendStats[1]: "p95" is not a trend stat: k6\'s are avg,'),
+      run.text,
+    );
+    ok(
+      run.text.includes('options.summaryTimeUnit: summaryTimeUnit is one of s, ms, us, found "sec"'),
+      run.text,
+    );
+    ok(!run.text.includes("summaryTrendStats[2]"), run.text);
+    assertEquals(existsSync(`${dir}/out/results.json`), false, "no load ran");
     noStackTrace(run.text);
   }));
 
