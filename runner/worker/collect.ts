@@ -1,8 +1,8 @@
 /**
  * @module
  * The main isolate's side of the workers once they are started (worker/pool.ts starts them): each
- * worker's samples passed on as they come, the summaries the workers send when done added up (the
- * longest active time, connects in flight, TLS handshakes, WebSocket totals), and the deadline past
+ * worker's samples passed on as they come, the summaries the workers send when done added up
+ * (worker/done_totals.ts), and the deadline past
  * which a worker not yet done is stuck: from the end of its graceful stop, a worker whose heartbeat is
  * silent (`SILENT_MS`: code that never yields its event loop, a script's busy loop, a capture's regexp)
  * is stuck at once, and one whose loop still turns gets `STUCK_MARGIN_MS` more; before that, one whose
@@ -17,8 +17,6 @@
  * sooner), so the run's duration is never shorter than that: a rate is never over time the run did not
  * have. Apart from the pool because this part lives for the whole run and keeps state per worker.
  */
-import type { WsSample } from "../http/ws/stats.ts";
-import { addWsParts } from "../../results/ws_totals.ts";
 import type { AttackConfig } from "../config.ts";
 import { idleSample, type IntervalSample } from "../stats/sample.ts";
 import type { FlowSample } from "../stats/flow_counters.ts";
@@ -26,6 +24,7 @@ import { HEARTBEAT_MS, type WorkerToMain } from "./protocol.ts";
 import type { LoadWorker } from "./load_worker.ts";
 import { modelDef } from "../load/models/mod.ts";
 import type { LoadRunSummary } from "../load/load_run_types.ts";
+import { DoneTotals } from "./done_totals.ts";
 
 /**
  * How long past its graceful stop a worker whose event loop still turns may take to report it is done
@@ -243,67 +242,4 @@ class WorkerCollector implements Collecting {
     this.sinks.onSamples([sample], k);
     this.#finish(k);
   }
-}
-
-/** The done workers' summaries, added up. */
-class DoneTotals {
-  #activeMs = 0;
-  #maxConnectsInFlight = 0;
-  #logError: string | undefined;
-  #dataRanOut = 0;
-  stuck = 0;
-  exited = 0;
-  /** Answers a stuck worker counted that reached no sample: counted, their latencies lost with it. */
-  unrecorded = 0;
-  #endedBy: LoadRunSummary["endedBy"];
-  #tlsSession: LoadRunSummary["tlsSession"] = null;
-  #maxStreamsPerConnection = 0;
-  readonly #ws: WsSample[] = [];
-
-  add(summary: LoadRunSummary): void {
-    this.addActive(summary.activeMs);
-    // Each worker's own maximum, summed: an upper bound of the run's.
-    this.#maxConnectsInFlight += summary.maxConnectsInFlight;
-    this.#logError ??= summary.logError;
-    this.#endedBy ??= summary.endedBy;
-    this.#tlsSession = mergeTlsSessions(this.#tlsSession, summary.tlsSession);
-    if (summary.dataRanOut) this.#dataRanOut++;
-    if (summary.ws) this.#ws.push(summary.ws);
-    this.#maxStreamsPerConnection = Math.max(this.#maxStreamsPerConnection, summary.maxStreamsPerConnection);
-  }
-
-  /** A worker's time from the measured start to the end of its load: the run's is the longest. */
-  addActive(activeMs: number): void {
-    this.#activeMs = Math.max(this.#activeMs, activeMs);
-  }
-
-  summary(): LoadRunSummary {
-    return {
-      activeMs: this.#activeMs,
-      maxConnectsInFlight: this.#maxConnectsInFlight,
-      tlsSession: this.#tlsSession,
-      maxStreamsPerConnection: this.#maxStreamsPerConnection,
-      ...(this.#ws.length > 0 ? { wsResult: addWsParts(this.#ws) } : {}),
-      ...(this.#logError ? { logError: this.#logError } : {}),
-      ...(this.#dataRanOut > 0 ? { dataRanOutWorkers: this.#dataRanOut } : {}),
-      ...(this.stuck > 0 ? { stuckWorkers: this.stuck } : {}),
-      ...(this.unrecorded > 0 ? { unrecordedLatencies: this.unrecorded } : {}),
-      ...(this.exited > 0 ? { exitedWorkers: this.exited } : {}),
-      ...(this.#endedBy ? { endedBy: this.#endedBy } : {}),
-    };
-  }
-}
-
-/** The first worker's negotiated session, with every worker's handshake counts added up. */
-function mergeTlsSessions(
-  first: LoadRunSummary["tlsSession"],
-  next: LoadRunSummary["tlsSession"],
-): LoadRunSummary["tlsSession"] {
-  if (first === null || next === null) return first ?? next;
-  const sum = (a: number | null, b: number | null) => a === null || b === null ? a ?? b : a + b;
-  return {
-    ...first,
-    handshakes: sum(first.handshakes, next.handshakes),
-    resumed: sum(first.resumed, next.resumed),
-  };
 }
