@@ -33,9 +33,12 @@ function trend(l: LatencySummaryMs | null | undefined): K6Metric {
   };
 }
 
-/** Requests that got no answer, by error kind (a `script` error is a session's throw, not a request). */
+/**
+ * Requests that got no answer, by error kind: a `script` error is a session's throw, and a `ws-` one a
+ * k6/ws socket's (a message past its cap), neither an HTTP request, as k6's `http_reqs` leaves them out.
+ */
 const failedOf = (errors: Record<string, number>) =>
-  Object.entries(errors).reduce((a, [kind, n]) => kind === "script" ? a : a + n, 0);
+  Object.entries(errors).reduce((a, [kind, n]) => kind === "script" || kind.startsWith("ws-") ? a : a + n, 0);
 
 /** `run`'s summary data with the thresholds of `results` judged on it. */
 export function k6SummaryData(results: ResultsFile, run: RunResult): K6SummaryData {

@@ -24,6 +24,7 @@ import type { ScriptGrpcSchema } from "./script_grpc_schema.ts";
 import { SessionEnd } from "./script_session_end.ts";
 import type { SessionSender } from "./script_session_sender.ts";
 import { overRefusal } from "./script_send.ts";
+import { COUNT_ERROR, type ScriptWsErrorKind } from "./script_ws_stats.ts";
 
 const NO_OPTIONS: RequestOptions = {};
 
@@ -148,5 +149,10 @@ export class ScriptSession extends SessionEnd implements Session {
 
   get cookies(): SessionCookies {
     return this.#sender.cookies;
+  }
+
+  /** Counts an error of what the session opened beside the engine (k6/ws's sockets) in its run. */
+  [COUNT_ERROR](kind: ScriptWsErrorKind, message: string): void {
+    this.#sender.run.shared.recorder.recordError(performance.now(), kind, message);
   }
 }

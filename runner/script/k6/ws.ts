@@ -12,7 +12,8 @@
  * in k6's own WebSocket metrics (`ws_sessions`, `ws_msgs_sent`, `ws_msgs_received`, `ws_connecting`,
  * `ws_session_duration`, `ws_ping`) in k6's summary, and in the run's `ws` section as a flow's ws steps
  * count there (handshakes and their time, messages and payload bytes each way, pings, pongs, closes;
- * runner/script/script_ws_stats.ts); as under k6, not in the run's HTTP requests or endpoints.
+ * runner/script/script_ws_stats.ts); as under k6, not in the run's HTTP requests or endpoints. A message
+ * past 16 MiB either way is refused (ws_cap.ts).
  */
 // By its npm address, not the import map: converted scripts are checked from the cache folder.
 // deno-lint-ignore no-import-prefix
@@ -21,6 +22,7 @@ import type { IncomingMessage } from "node:http";
 import { current } from "./runtime.ts";
 import { Counter, Trend } from "./metrics.ts";
 import { openScriptWsStats } from "../script_ws_stats.ts";
+import { checkSendSize, K6_WS_MAX_MESSAGE_BYTES, tooBig, tooBigReceived } from "./ws_cap.ts";
 
 /** k6's `ws.connect` params (those honoured; another key is refused). */
 export interface WsParams {
@@ -74,16 +76,19 @@ export class K6Socket {
   }
 
   send(data: unknown): void {
-    if (this.#ws.readyState !== WebSocket.OPEN) return;
     const text = String(data);
+    // Bytes only for a text that may be past the cap: UTF-8 takes at most 3 bytes a UTF-16 unit.
+    if (text.length > K6_WS_MAX_MESSAGE_BYTES / 3) checkSendSize("socket.send", utf8Length(text));
+    if (this.#ws.readyState !== WebSocket.OPEN) return;
     this.#ws.send(text);
     metrics.sent.add(1);
     if (totals.counts(performance.now())) totals.messagesSent++, totals.payloadBytesSent += utf8Length(text);
   }
 
   sendBinary(data: ArrayBuffer | Uint8Array): void {
-    if (this.#ws.readyState !== WebSocket.OPEN) return;
     const bytes = data instanceof Uint8Array ? data : new Uint8Array(data);
+    checkSendSize("socket.sendBinary", bytes.byteLength);
+    if (this.#ws.readyState !== WebSocket.OPEN) return;
     this.#ws.send(bytes);
     metrics.sent.add(1);
     if (totals.counts(performance.now())) totals.messagesSent++, totals.payloadBytesSent += bytes.byteLength;
@@ -184,10 +189,12 @@ export async function connect(
     if (!PARAMS.has(key)) throw new TypeError(`ws params.${key} is not supported by loadlab's k6 runtime`);
   }
   if (typeof callback !== "function") throw new TypeError("ws.connect needs a function that uses the socket");
-  const ended = current()?.s.ended;
+  const session = current()?.s;
+  const ended = session?.ended;
   const ws = new WebSocket(targetUrl(url), {
     headers: given.headers,
     perMessageDeflate: given.compression === "deflate",
+    maxPayload: K6_WS_MAX_MESSAGE_BYTES,
   });
   const response: WsResponse = { url, status: 0, headers: {}, body: "", error: "" };
   const socket = new K6Socket(ws);
@@ -240,8 +247,11 @@ export async function connect(
       socket.emit("pong", []);
     });
     ws.on("error", (err: Error) => {
-      response.error ||= err.message;
-      if (response.status === 101) socket.emit("error", [{ error: () => err.message }]);
+      // The package closes the socket with 1009 itself; the run counts the refusal and that close.
+      const message = tooBig(err) ? tooBigReceived(session, url) : err.message;
+      if (tooBig(err) && totals.counts(performance.now())) totals.closesSent++;
+      response.error ||= message;
+      if (response.status === 101) socket.emit("error", [{ error: () => message }]);
     });
     ws.on("close", (code: number) => {
       socket.stopTimers();
