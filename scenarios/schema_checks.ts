@@ -21,6 +21,7 @@ import { modelDef, modelsWithField } from "../runner/load/models/mod.ts";
 import { LOAD_MODELS } from "../results/schema_values.ts";
 import { togetherProblems } from "./together.ts";
 import { runCountProblem } from "./run_count.ts";
+import { caseFoldIssues } from "./name_folds.ts";
 
 type Path = (string | number)[];
 
@@ -36,6 +37,7 @@ export function checkExperiment(exp: ExperimentFields): CheckIssue[] {
   const add = (path: Path, message: string) => issues.push({ path, message });
   const targetNames = Object.keys(exp.targets);
   const loadNames = Object.keys(exp.loads);
+  issues.push(...caseFoldIssues(targetNames));
   const refer = (path: Path, name: string | undefined, names: string[], what: string) => {
     if (name === undefined || setOf(names).has(name)) return;
     const guess = nearest(name, names);

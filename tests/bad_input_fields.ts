@@ -415,6 +415,11 @@ export const FIELDS: Case[] = [
     names: [/targets\["\.\."\]: target name "\.\." is a path segment/],
   },
   {
+    name: "targets differing only in case",
+    yaml: (c) => edit('t: { url: "', 'T: { url: "http://127.0.0.1:1/" }\n  t: { url: "')(c),
+    names: [/targets\.t: "t" and "T" differ only in case; each names its log folder/],
+  },
+  {
     name: "load named NUL",
     yaml: edit("burst:", "NUL:"),
     names: [/loads\.NUL: load name "NUL" is a device/],

@@ -1,0 +1,36 @@
+/**
+ * @module
+ * Target names that differ only in case (`App` and `app`). Each is valid alone, but a target names a
+ * folder on disk, `logs/<target>` (its process's log and its runtime samples, written while the runs
+ * interleave, every target up at once). On a filesystem that folds case (macOS's and Windows' by
+ * default, a mounted FAT or SMB share) the two are one folder, and one target's log overwrote the
+ * other's. Refused at the later name, naming the earlier one, in time linear in the names (a file may
+ * hold 10,000 targets). Load names need no such rule: their runs' files carry a hash of any name with a
+ * capital (validation/file_stem.ts), and loads run together share one run. Pure.
+ */
+
+/** One problem at the path of the later name. */
+export interface FoldIssue {
+  path: (string | number)[];
+  message: string;
+}
+
+/** Each target name that equals an earlier one once both are lower-cased. */
+export function caseFoldIssues(names: readonly string[]): FoldIssue[] {
+  const first = new Map<string, string>();
+  const issues: FoldIssue[] = [];
+  for (const name of names) {
+    const folded = name.toLowerCase();
+    const earlier = first.get(folded);
+    if (earlier === undefined) {
+      first.set(folded, name);
+      continue;
+    }
+    issues.push({
+      path: ["targets", name],
+      message: `"${name}" and "${earlier}" differ only in case; each names its log folder (logs/<target>), ` +
+        `one folder on a filesystem that ignores case (macOS, Windows): rename one, e.g. "${name}-2"`,
+    });
+  }
+  return issues;
+}
