@@ -261,8 +261,13 @@ export class WsSessionSocket implements FrameSink, WriteOwner {
     }
   }
 
+  /**
+   * Answers the newest ping only while a write is under way (RFC 6455 5.5.3), as the load's connections
+   * do: a server sending pings in bursts, each answered on its own, queued a pong a ping without end
+   * (thousands a read, more with each pong it read) and stalled the worker, its run lost.
+   */
   onPing(buf: Uint8Array, start: number, end: number): void {
-    this.#writer.send(pongFrame(buf.slice(start, end), this.keys));
+    this.#writer.sendPong(pongFrame(buf.slice(start, end), this.keys));
   }
 
   onPong(): void {}
