@@ -139,6 +139,10 @@ for (const transport of ["deno", "epoll"] as const) {
   test("a half-close after the 101, the message awaited: ws-closed", async () => {
     failedAs(await flow({ halfClose: true }, transport), "ws-closed", /./);
   });
+  test("a break right after the 101, before the step waits: counted once, under the step", async () => {
+    const r = await flow({ greeting: TEXT([0xc3, 0x28]) }, transport);
+    failedAs(r, "ws-bad-utf8", /./);
+  });
   test("the message comes, the close is never answered: timeout at the close, the session's work kept", async () => {
     const r = await flow({ reply: OK }, transport);
     assertEquals([r.requests, r.flows?.[0].completed, r.errors], [SESSIONS, SESSIONS, { timeout: SESSIONS }]);

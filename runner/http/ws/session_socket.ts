@@ -64,6 +64,12 @@ export class WsSessionSocket implements FrameSink, WriteOwner {
   #nowMs = 0;
   /** Resolves a close step once the server's close (or the end of the stream) came. */
   #closed: (() => void) | null = null;
+  /**
+   * A frame fault that came while no step waited: counted by the next step that needs the socket (under
+   * its endpoint, in place of `ws-closed`), or when the session ends, so the session's one failure is
+   * one error, of the kind that names it (it was counted twice: the fault, then the send's `ws-closed`).
+   */
+  #unclaimed: { kind: ErrorKind; message: string } | null = null;
 
   constructor(
     readonly shared: ConnectionShared,
@@ -113,7 +119,7 @@ export class WsSessionSocket implements FrameSink, WriteOwner {
   send(payload: Uint8Array, endpoint: number): boolean {
     const nowMs = performance.now();
     if (this.#sock === null || this.#closeSent) {
-      this.#fault(nowMs, "ws-closed", "the WebSocket closed before a send", endpoint);
+      this.#claim(endpoint, "a send");
       return false;
     }
     const bytes = new MessageTemplate(OP_TEXT, payload, 0, this.#parser.deflate).mask(this.keys);
@@ -143,7 +149,7 @@ export class WsSessionSocket implements FrameSink, WriteOwner {
       this.#unsolicited(message.atMs);
     }
     if (this.#sock === null) {
-      this.#fault(performance.now(), "ws-closed", "the WebSocket closed before its message came", endpoint);
+      this.#claim(endpoint, "its message came");
       return Promise.resolve("closed");
     }
     return new Promise((resolve) => {
@@ -169,6 +175,7 @@ export class WsSessionSocket implements FrameSink, WriteOwner {
    * server's, then closes the socket; a server that never answers counts as a timeout.
    */
   async close(code: number, timeoutMs: number, signal: AbortSignal): Promise<void> {
+    this.#claim(-1);
     if (this.#sock === null) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let stop = () => {};
@@ -192,6 +199,7 @@ export class WsSessionSocket implements FrameSink, WriteOwner {
 
   /** The session is over: an open socket says so (1000) and closes. */
   release(): void {
+    this.#claim(-1);
     this.#closeWith(1000);
     this.#closeSocket();
     this.#dropQueue();
@@ -230,7 +238,9 @@ export class WsSessionSocket implements FrameSink, WriteOwner {
     this.#nowMs = nowMs;
     if (!this.#parser.feed(this.#buf, 0, n)) {
       const fault = this.#parser.fault!;
-      this.#fault(nowMs, FAULT_KINDS[fault], this.#parser.faultMessage, this.#waiter?.endpoint ?? -1);
+      const counted = { kind: FAULT_KINDS[fault], message: this.#parser.faultMessage };
+      if (this.#waiter === null) this.#unclaimed = counted;
+      else this.#fault(nowMs, counted.kind, counted.message, this.#waiter.endpoint);
       this.#closeWith(FAULT_CODES[fault]);
       this.#lost(null, "");
       return false;
@@ -300,6 +310,18 @@ export class WsSessionSocket implements FrameSink, WriteOwner {
     this.#closed?.();
     this.#closed = null;
     this.#closeSocket();
+  }
+
+  /**
+   * Counts the fault no step has claimed yet under `endpoint` (-1: the run's, as the session ends); else,
+   * for a step that found the socket gone (`before` what), `ws-closed`.
+   */
+  #claim(endpoint: number, before?: string): void {
+    const fault = this.#unclaimed;
+    this.#unclaimed = null;
+    const nowMs = performance.now();
+    if (fault !== null) this.#fault(nowMs, fault.kind, fault.message, endpoint);
+    else if (before) this.#fault(nowMs, "ws-closed", `the WebSocket closed before ${before}`, endpoint);
   }
 
   #fault(nowMs: number, kind: ErrorKind, message: string, endpoint: number): void {
