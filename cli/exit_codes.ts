@@ -128,15 +128,21 @@ function noResponseLine(command: string, runs: RunResult[], failed: RunResult[])
 }
 
 /**
- * Said beside exit 4 when load workers were ended as stuck: their requests' outcome is unknown, so the
- * line must not read as the target's silence alone.
+ * Said beside exit 4 when load workers were ended as stuck or over loadlab's memory limit: their
+ * requests' outcome is unknown, so the line must not read as the target's silence alone.
  */
 function stuckNote(runs: RunResult[]): string {
   const stuck = runs.reduce((a, r) => a + (r.stuckWorkers ?? 0), 0);
-  return stuck > 0
-    ? `; ${stuck} load worker${stuck === 1 ? " was" : "s were"} stuck ${stuckIn(runs)} and ended by ` +
-      "loadlab, so what the target answered them is unknown"
+  const overMemory = runs.reduce((a, r) => a + (r.memoryCut?.workers ?? 0), 0);
+  const were = (n: number) => `${n} load worker${n === 1 ? " was" : "s were"}`;
+  const memoryNote = overMemory > 0
+    ? `; ${were(overMemory)} ended by loadlab when its memory passed its limit (--max-memory-mb), so ` +
+      "what the target answered them is unknown"
     : "";
+  return stuck > 0
+    ? `; ${were(stuck)} stuck ${stuckIn(runs)} and ended by loadlab, so what the target answered them is ` +
+      `unknown${memoryNote}`
+    : memoryNote;
 }
 
 /** What the stuck workers ran: a session script's own code, a flow's steps, or the load itself. */

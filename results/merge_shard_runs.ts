@@ -274,6 +274,12 @@ function summed(runs: RunResult[], key: "stuckWorkers" | "exitedWorkers" | "unre
   return total > 0 ? { [key]: total } : {};
 }
 
+/** The first shard's memory cut that has one, with every shard's workers ended so added up. */
+function memoryCutOf(runs: RunResult[]) {
+  const cut = runs.find((r) => r.memoryCut)?.memoryCut;
+  return cut ? { memoryCut: { ...cut, workers: sum(runs, (r) => r.memoryCut?.workers ?? 0) } } : {};
+}
+
 /** The parts a run does not always have: the incomplete flag and its cut workers, telemetry, flows, endpoints, the ws section. */
 function mergeSections(runs: RunResult[], alignment: Alignment, intervalCount: number) {
   const endpoints = mergeEndpoints(runs.map((r) => r.endpoints), alignment.offsets, intervalCount);
@@ -284,6 +290,7 @@ function mergeSections(runs: RunResult[], alignment: Alignment, intervalCount: n
     ...summed(runs, "stuckWorkers"),
     ...summed(runs, "exitedWorkers"),
     ...summed(runs, "unrecordedLatencies"),
+    ...memoryCutOf(runs),
     ...(runs.some((r) => r.telemetry) ? { telemetry: mergeTelemetry(runs) } : {}),
     ...(runs[0].flows ? { flows: mergeFlows(runs) } : {}),
     ...(endpoints !== undefined ? { endpoints } : {}),

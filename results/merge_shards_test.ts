@@ -226,6 +226,11 @@ Deno.test("merge: shards' stuck workers and the answers whose latencies they los
     42,
     undefined,
   ]);
+  // A shard's memory cut is the merged run's, every shard's workers ended so added up.
+  const overMemory = cut(1, 0, 0);
+  overMemory.results.runs[0].memoryCut = { limitMb: 2_048, rssMb: 2_100, workers: 2 };
+  const limited = mergeShardFiles([cut(0, 1, 0), overMemory]).runs[0];
+  assertEquals([limited.incomplete, limited.memoryCut], [true, { limitMb: 2_048, rssMb: 2_100, workers: 2 }]);
   const whole = mergeShardFiles([shard(0, 2, [[1000]]), shard(1, 2, [[2000]])]).runs[0];
   assertEquals([whole.incomplete, whole.stuckWorkers, whole.unrecordedLatencies], [
     undefined,

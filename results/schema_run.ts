@@ -172,6 +172,12 @@ export const runResultSchema = z.looseObject({
    */
   exitedWorkers: count.optional(),
   /**
+   * loadlab's own memory (its RSS, workers included) passed its limit (`maxMemoryMb`, else one chosen from
+   * the machine): `rssMb` as seen, and the `workers` still running then, ended there as stuck ones are
+   * (what they counted kept, what they had in flight `unfinished`); the run is `incomplete`.
+   */
+  memoryCut: z.strictObject({ limitMb: z.number(), rssMb: z.number(), workers: count }).optional(),
+  /**
    * Why a count ended before its count (the run is `incomplete`): `maxDuration`, its max duration passed
    * (k6's `maxDuration`); `idle`, every session waited on its own code (not a request, not `s.sleep`)
    * longer than the request timeout, so nothing would ever be sent again.

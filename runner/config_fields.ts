@@ -19,6 +19,10 @@ import { scriptSpecSchema } from "./script/script_spec.ts";
 import { grpcStepSchema } from "./grpc_step_spec.ts";
 import { flowSpecSchema } from "./flow_spec.ts";
 
+/** Bounds of `maxMemoryMb`: below the least loadlab holds, a run would be ended as it starts. */
+const MIN_MEMORY_MB = 256;
+const MAX_MEMORY_MB = 1_048_576;
+
 /** Fields every model has. A new common field is one line here. */
 export const commonFields = {
   url: z.string().url("url must be an absolute http://, https://, ws:// or wss:// URL").refine(
@@ -106,6 +110,16 @@ export const commonFields = {
   /** TLS options (runner/http/tls/options.ts); `connectTo` applies to http: too. */
   tls: tlsOptionsSchema.optional(),
   workers: z.number().int().min(1, "workers must be >= 1").max(64).default(1),
+  /**
+   * loadlab's own memory (its RSS: the main isolate and every worker) past which the workers still running
+   * are ended and the run is flagged incomplete, naming memory (runner/worker/memory_limit.ts); absent: half
+   * of what the machine has available at the start, from 1,024 MB to 2,048 MB (more with more workers).
+   */
+  maxMemoryMb: z.number().int().min(
+    MIN_MEMORY_MB,
+    `max memory must be >= ${MIN_MEMORY_MB} MB (loadlab itself holds 150-200 MB as a load starts), or left out to ` +
+      "have it chosen from the machine's free memory",
+  ).max(MAX_MEMORY_MB, `max memory must be <= ${MAX_MEMORY_MB} MB (1 TiB)`).optional(),
   intervalMs: z.number().min(10, "interval must be >= 10ms").default(250),
   /** Keep each interval's encoded histogram in results (exact warm-up cuts, per-phase percentiles). */
   intervalHistograms: z.boolean().default(true),

@@ -102,6 +102,20 @@ Deno.test("rates are capped at MAX_RATE_PER_SEC and durations at 7 days, every m
   assert.deepEqual(paths({ url, model: "connections", timeoutMs: week + 1 }), ["timeoutMs"]);
 });
 
+Deno.test("maxMemoryMb: a whole number of MB from 256 to 1 TiB, or absent (chosen from the machine)", () => {
+  assert.equal(parseAttackConfig({ url, model: "connections" }).maxMemoryMb, undefined);
+  assert.equal(parseAttackConfig({ url, model: "connections", maxMemoryMb: 4096 }).maxMemoryMb, 4096);
+  for (const maxMemoryMb of [100, 255, 2048.5, 2 ** 21]) {
+    const issues = issuesOf({ url, model: "connections", maxMemoryMb });
+    assert.deepEqual(issues.map((i) => i.path), ["maxMemoryMb"], String(maxMemoryMb));
+    assert.match(issues[0].message, /^(max memory must be |expected a whole number)/);
+  }
+  assert.match(
+    issuesOf({ url, model: "connections", maxMemoryMb: 100 })[0].message,
+    /or left out to have it chosen from the machine's free memory \(found 100\)$/,
+  );
+});
+
 Deno.test("HTTP/2 takes a connection per arrival, one stream each: streams beside it are refused", () => {
   const h2 = parseAttackConfig({
     url,

@@ -66,6 +66,8 @@ export function runResultOf(config: AttackConfig, parts: RunParts): RunResult {
     ...(workers.unrecordedLatencies ? { unrecordedLatencies: workers.unrecordedLatencies } : {}),
     // A worker whose isolate ended on its own (a script's Deno.exit): its share stopped there.
     ...(workers.exitedWorkers ? { incomplete: true, exitedWorkers: workers.exitedWorkers } : {}),
+    // loadlab's memory passed its limit: the workers still running were ended there (worker/memory_limit.ts).
+    ...(workers.memoryCut ? { incomplete: true, memoryCut: workers.memoryCut } : {}),
     // A count its max duration or its idle sessions ended short of its count.
     ...(workers.endedBy ? { incomplete: true, endedBy: workers.endedBy } : {}),
   };

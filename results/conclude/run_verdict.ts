@@ -42,7 +42,8 @@
  *   requests in flight are `unfinished`, its counts since its last interval lost; `1 worker exited` when a
  *   session script ended a worker's isolate (`Deno.exit`), ended the same way at once; `count not reached
  *   within its max duration (10m 00s)` or `idle, every session waiting on its own code` when a count
- *   ended short of its count (`endedBy`).
+ *   ended short of its count (`endedBy`); `loadlab's memory passed 2,048 MB` when loadlab's own memory
+ *   passed its limit and the workers still running were ended there (`memoryCut`).
  * - `aborted at 12.0s by p99<100ms`: stopped early by a threshold with `abortOnFail`; it replaces
  *   `incomplete` and names the rule and the measured time, so the run's numbers carry why they are short.
  * - `warm-up not reached`: `warmup: auto` was asked and latency never stabilized, so the statistics
@@ -344,19 +345,34 @@ export function flaggedRuns(runs: RunResult[]): Array<{ run: RunResult; verdict:
 function incompleteLabel(run: RunResult): string {
   const stuck = run.stuckWorkers ?? 0;
   const exited = run.exitedWorkers ?? 0;
-  if (stuck === 0 && exited === 0) return run.endedBy ? endedByLabel(run) : "incomplete";
   const script = (run.config as { script?: { path?: unknown } } | undefined)?.script?.path;
   const where = typeof script === "string" ? ` in ${script.slice(script.lastIndexOf("/") + 1)}` : "";
+  const unrecorded = run.unrecordedLatencies ?? 0;
+  const lost = (them: string) =>
+    unrecorded > 0
+      ? `; latencies of ${formatCount(unrecorded)} answer${unrecorded === 1 ? "" : "s"} lost with ${them}`
+      : "";
+  if (run.memoryCut) return memoryLabel(run.memoryCut, where) + lost("the workers");
+  if (stuck === 0 && exited === 0) return run.endedBy ? endedByLabel(run) : "incomplete";
   const workers = (n: number) => `${n} worker${n === 1 ? "" : "s"}`;
   const parts = [
     ...(stuck > 0 ? [`${workers(stuck)} stuck`] : []),
     ...(exited > 0 ? [`${workers(exited)} exited (Deno.exit)`] : []),
   ];
-  const unrecorded = run.unrecordedLatencies ?? 0;
-  const lost = unrecorded > 0
-    ? `; latencies of ${formatCount(unrecorded)} answer${unrecorded === 1 ? "" : "s"} lost with it`
-    : "";
-  return `incomplete: ${parts.join(", ")}${where}${lost}`;
+  return `incomplete: ${parts.join(", ")}${where}${lost("it")}`;
+}
+
+/**
+ * Why loadlab ended its workers when its memory passed its limit, and how to raise it: with a script
+ * (`where` names it), one that keeps what each iteration makes is the cause seen; without one, the load
+ * itself held that much.
+ */
+function memoryLabel(cut: NonNullable<RunResult["memoryCut"]>, where: string): string {
+  const why = where !== ""
+    ? "a session script that keeps what each iteration makes grows without bound"
+    : "the load held more than that";
+  return `incomplete: loadlab's memory passed ${formatCount(cut.limitMb)} MB (its limit; --max-memory-mb ` +
+    `or maxMemoryMb to change)${where}: ${why}`;
 }
 
 /** Why a count ended short of its count: its max duration (as configured), or its sessions idle. */

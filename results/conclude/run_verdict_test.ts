@@ -37,6 +37,28 @@ Deno.test("a clean run is ok; each recorded fact flags it, in a fixed order", ()
   assert.equal(runVerdict(clean({ serverBound: true })).label, "server-bound");
 });
 
+Deno.test("a run loadlab's memory limit ended names memory, the limit's flag, and the script when there is one", () => {
+  const memoryCut = { limitMb: 2_048, rssMb: 2_090, workers: 2 };
+  const scripted = clean({
+    incomplete: true,
+    memoryCut,
+    unrecordedLatencies: 3,
+    config: { script: { path: "/home/me/session.ts" } },
+  });
+  assert.equal(
+    runVerdict(scripted).label,
+    "incomplete: loadlab's memory passed 2,048 MB (its limit; --max-memory-mb or maxMemoryMb to change) in " +
+      "session.ts: a session script that keeps what each iteration makes grows without bound; latencies of 3 " +
+      "answers lost with the workers",
+  );
+  // A stuck worker before it is named too, behind memory, which ended the run.
+  assert.equal(
+    runVerdict(clean({ incomplete: true, memoryCut, stuckWorkers: 1 })).label,
+    "incomplete: loadlab's memory passed 2,048 MB (its limit; --max-memory-mb or maxMemoryMb to change): the " +
+      "load held more than that",
+  );
+});
+
 Deno.test("a handful of dropped sends is shown but does not flag; over 0.1% does", () => {
   const few = clean({ droppedSends: 0 });
   few.droppedSends = Math.floor(few.requests * 0.0005);

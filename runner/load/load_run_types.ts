@@ -69,6 +69,11 @@ export interface LoadRunSummary {
   unrecordedLatencies?: number;
   /** Workers whose isolate ended on its own mid-load (a script's `Deno.exit`); set by the pool only. */
   exitedWorkers?: number;
+  /**
+   * loadlab's memory passed its limit (worker/memory_limit.ts): the limit and the RSS seen (MB), and the
+   * workers still running then, ended there; set by the pool only.
+   */
+  memoryCut?: { limitMb: number; rssMb: number; workers: number };
   /** A count that ended short of its count: its max duration passed, or its sessions all sat idle. */
   endedBy?: "maxDuration" | "idle";
 }

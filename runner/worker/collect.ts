@@ -13,7 +13,9 @@
  * as `unfinished` (cut by loadlab, not failed by the target), so the run always ends, a busy loop's within a second of its
  * graceful stop, and the other workers' results stay whole. A worker whose isolate
  * ended on its own (a session script's `Deno.exit`: its last word is "exited") is cut the same way at
- * once and counted apart (`exitedWorkers`). A cut worker ran until it was cut (or the load's end, if
+ * once and counted apart (`exitedWorkers`); when loadlab's memory passes its limit (worker/memory_limit.ts:
+ * a session script that keeps what it makes), every worker still running is cut so at once (`memoryCut`). A
+ * cut worker ran until it was cut (or the load's end, if
  * sooner), so the run's duration is never shorter than that: a rate is never over time the run did not
  * have. Apart from the pool because this part lives for the whole run and keeps state per worker.
  */
@@ -25,6 +27,7 @@ import type { LoadWorker } from "./load_worker.ts";
 import { modelDef } from "../load/models/mod.ts";
 import type { LoadRunSummary } from "../load/load_run_types.ts";
 import { DoneTotals } from "./done_totals.ts";
+import { type MemoryWatch, watchMemory } from "./memory_limit.ts";
 
 /**
  * How long past its graceful stop a worker whose event loop still turns may take to report it is done
@@ -69,11 +72,15 @@ export interface Collecting {
   endBy(deadlineMs: number): void;
 }
 
-/** The measured run's span in `performance.now()` time: where a cut worker's active time is counted. */
+/**
+ * The measured run's span in `performance.now()` time: where a cut worker's active time is counted; and
+ * loadlab's memory limit, past which every worker still running is cut (worker/memory_limit.ts).
+ */
 export interface LoadSpan {
   originMs: number;
   /** The load's own end (a count's max duration when it has no duration). */
   endMs: number;
+  memoryLimitMb: number;
 }
 
 /** Collects from `workers` (their heartbeats beside), started with `config` over `span`, into `sinks`. */
@@ -100,6 +107,7 @@ class WorkerCollector implements Collecting {
   #deadlineMs = Infinity;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #watch: ReturnType<typeof setInterval> | undefined;
+  readonly #memory: MemoryWatch;
   #resolve: (summary: LoadRunSummary) => void = () => {};
 
   constructor(
@@ -130,9 +138,11 @@ class WorkerCollector implements Collecting {
       }
     });
     this.#watch = setInterval(() => this.#endSilent(), SILENT_MS);
+    this.#memory = watchMemory(span.memoryLimitMb, (rssMb) => this.#endOverMemory(rssMb));
     this.done.finally(() => {
       clearTimeout(this.#timer);
       clearInterval(this.#watch);
+      this.#memory.stop();
     }).catch(() => {});
   }
 
@@ -147,6 +157,18 @@ class WorkerCollector implements Collecting {
     const boundMs = this.config.timeoutMs + this.config.gracefulStopMs;
     this.workers.forEach((_, k) => {
       if (!this.#finished[k] && epochMs - this.heartbeats[k][0] > boundMs) this.#cut(k, "stuck");
+    });
+  }
+
+  /**
+   * loadlab's memory passed its limit: every worker still running is cut, as a stuck one is. Which isolate
+   * holds the memory cannot be told (they share one process, and one in a synchronous loop cannot answer),
+   * and the run is ended either way, so none is left to grow it further.
+   */
+  #endOverMemory(rssMb: number): void {
+    this.#totals.overMemory = { limitMb: this.span.memoryLimitMb, rssMb: Math.round(rssMb) };
+    this.workers.forEach((_, k) => {
+      if (!this.#finished[k]) this.#cut(k, "memory");
     });
   }
 
@@ -214,8 +236,11 @@ class WorkerCollector implements Collecting {
     this.#resolve(this.#totals.summary());
   }
 
-  /** Ends worker `k` (stuck, or its isolate exited): what it had in flight counts as cut, not failed. */
-  #cut(k: number, why: "stuck" | "exited"): void {
+  /**
+   * Ends worker `k` (stuck, its isolate exited, or loadlab over its memory limit): what it had in flight
+   * counts as cut, not failed.
+   */
+  #cut(k: number, why: "stuck" | "exited" | "memory"): void {
     this.workers[k].terminate();
     this.#totals[why]++;
     const { originMs, endMs } = this.span;
@@ -224,7 +249,7 @@ class WorkerCollector implements Collecting {
     // What a stuck worker counted since its last sample comes from its heartbeat (an exited one flushed
     // before its end): answers and failed statuses, not their latencies, which were in its isolate.
     const [answers, failed] = this.#received[k];
-    const unsent = why === "stuck" ? Math.max(0, this.heartbeats[k][2] - answers) : 0;
+    const unsent = why === "exited" ? 0 : Math.max(0, this.heartbeats[k][2] - answers);
     if (unsent > 0) {
       sample.requests = unsent;
       sample.failedStatus = Math.max(0, this.heartbeats[k][3] - failed);
@@ -232,11 +257,13 @@ class WorkerCollector implements Collecting {
       this.#totals.unrecorded += unsent;
     }
     // A stuck worker was handling a response: one it counted, else one in flight (its sample never
-    // came); its script sessions in progress at its last heartbeat are cut with it. An exited one had
-    // what its last sample said.
-    const inFlight = why === "stuck"
-      ? Math.max(unsent > 0 ? 0 : 1, this.#lastInFlight[k] - unsent, this.heartbeats[k][1])
-      : this.#lastInFlight[k];
+    // came); its script sessions in progress at its last heartbeat are cut with it, as a running one's
+    // are when memory ends it. An exited one had what its last sample said.
+    const inFlight = why === "exited" ? this.#lastInFlight[k] : Math.max(
+      why === "stuck" && unsent === 0 ? 1 : 0,
+      this.#lastInFlight[k] - unsent,
+      this.heartbeats[k][1],
+    );
     // Cut by loadlab, not failed by the target: unfinished, as requests the graceful stop cut.
     sample.unfinished = inFlight;
     this.sinks.onSamples([sample], k);

@@ -17,6 +17,9 @@ export class DoneTotals {
   #dataRanOut = 0;
   stuck = 0;
   exited = 0;
+  /** Workers ended when loadlab's memory passed `overMemory.limitMb`. */
+  memory = 0;
+  overMemory: { limitMb: number; rssMb: number } | undefined;
   /** Answers a stuck worker counted that reached no sample: counted, their latencies lost with it. */
   unrecorded = 0;
   #endedBy: LoadRunSummary["endedBy"];
@@ -53,6 +56,7 @@ export class DoneTotals {
       ...(this.stuck > 0 ? { stuckWorkers: this.stuck } : {}),
       ...(this.unrecorded > 0 ? { unrecordedLatencies: this.unrecorded } : {}),
       ...(this.exited > 0 ? { exitedWorkers: this.exited } : {}),
+      ...(this.overMemory ? { memoryCut: { ...this.overMemory, workers: this.memory } } : {}),
       ...(this.#endedBy ? { endedBy: this.#endedBy } : {}),
     };
   }

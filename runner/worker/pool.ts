@@ -19,6 +19,7 @@ import type { LoadRunSummary, PrepareSummary } from "../load/load_run_types.ts";
 import { collect, LoadError, StoppedBeforeLoad, type WorkerSinks } from "./collect.ts";
 import { ScriptSetupError } from "../script/script_hooks.ts";
 import { LoadWorker } from "./load_worker.ts";
+import { memoryLimitMbOf } from "./memory_limit.ts";
 
 const READY_TIMEOUT_MS = 30_000;
 /**
@@ -48,6 +49,8 @@ export interface WorkersSummary extends LoadRunSummary, PrepareSummary {
 /** Runs the load in `config.workers` isolates. */
 export async function runWorkers(config: AttackConfig, opts: PoolOptions): Promise<WorkersSummary> {
   const count = config.workers;
+  // Chosen from what the machine has before the workers take their share.
+  const memoryLimitMb = memoryLimitMbOf(config);
   const workers = Array.from({ length: count }, () => new LoadWorker(config));
   const send = (w: LoadWorker, msg: MainToWorker) => w.postMessage(msg);
   // Started here, not in each worker: a worker's own nested worker starts half a second later.
@@ -83,7 +86,7 @@ export async function runWorkers(config: AttackConfig, opts: PoolOptions): Promi
     const originMs = startAtEpochMs - performance.timeOrigin + config.warmupMs;
     const endMs = originMs + loadBoundMs(config);
     const beats = heartbeats.map((buffer) => new Float64Array(buffer));
-    const collecting = collect(workers, beats, opts, config, { originMs, endMs });
+    const collecting = collect(workers, beats, opts, config, { originMs, endMs, memoryLimitMb });
     opts.onStart?.(startAtEpochMs);
     workers.forEach((w) => send(w, { type: "start", startAtEpochMs }));
     opts.onSteerable?.((change) => workers.forEach((w) => send(w, { type: "steer", change })));

@@ -1,0 +1,76 @@
+/**
+ * @module
+ * loadlab's own memory while the load runs, and its limit. The load workers are threads of this one
+ * process, so its resident size (RSS) is theirs with the main isolate's, and a session script that keeps
+ * what each iteration makes (a module-level array it pushes to) grows it without bound: at GB/s in a
+ * synchronous loop. V8 neither stops that in time (a worker's `maxOldGenerationSizeMb` did not hold a
+ * synchronous loop) nor says so: at its heap limit a worker's isolate stalls (4.3 GB, then ended as stuck)
+ * and a web Worker's aborts the whole process, results unwritten. So the main isolate reads the RSS every
+ * `MEMORY_CHECK_MS` and, once past the limit, worker/collect.ts ends the workers still running (what they
+ * counted kept) and the run names memory. Apart from the collector because the limit is chosen from the
+ * machine, before the workers start, and the watch is a timer of its own.
+ */
+import { getHeapStatistics } from "node:v8";
+import type { AttackConfig } from "../config.ts";
+
+/**
+ * How often the RSS is read (a read takes ~2 µs): a synchronous loop that allocates 2 GB/s passes the
+ * limit by ~40 MB before it is seen, and by a few tens more while its worker is ended.
+ */
+const MEMORY_CHECK_MS = 20;
+/**
+ * The default limit is never below this (and 128 MB per worker past the first, each isolate's own heap
+ * and young generation): the largest crowd measured, 19,950 script sessions on one worker, holds ~410 MB;
+ * a crowd of fixed requests ~250 MB.
+ */
+const FLOOR_MB = 1_024;
+const FLOOR_MB_PER_WORKER = 128;
+/**
+ * Nor above this (and 256 MB per worker past the first) unless asked for: far past any run measured, and
+ * close enough that a script which keeps what it makes is named in seconds, not after minutes of swap.
+ */
+const CAP_MB = 2_048;
+const CAP_MB_PER_WORKER = 256;
+
+/**
+ * The memory limit of `config`'s run in MB: its `maxMemoryMb`, else half of what the machine has available
+ * now (`availableBytes`, before the workers start), between the floor and the cap above, and below one
+ * isolate's heap limit (`heapLimitBytes`), at which a worker stalls before the process would pass the
+ * limit. The floor wins over the rest: a smaller machine gets the memory the runs measured need.
+ */
+export function memoryLimitMbOf(
+  config: AttackConfig,
+  availableBytes = Deno.systemMemoryInfo().available,
+  heapLimitBytes = getHeapStatistics().heap_size_limit,
+): number {
+  if (config.maxMemoryMb !== undefined) return config.maxMemoryMb;
+  const more = config.workers - 1;
+  const floorMb = FLOOR_MB + FLOOR_MB_PER_WORKER * more;
+  const capMb = Math.min(CAP_MB + CAP_MB_PER_WORKER * more, heapLimitBytes / 2 ** 20);
+  // 0 where the system does not say (not Linux, macOS or Windows): the cap, as if the machine had plenty.
+  const halfMb = availableBytes > 0 ? availableBytes / 2 ** 21 : Infinity;
+  return Math.max(floorMb, Math.floor(Math.min(capMb, halfMb)));
+}
+
+/** A watch of loadlab's RSS; `stop()` ends it. */
+export interface MemoryWatch {
+  stop(): void;
+}
+
+/**
+ * Calls `onOver` once, with the RSS in MB, when loadlab's RSS passes `limitMb`; `readRssBytes` is
+ * `Deno.memoryUsage().rss` unless a test gives its own.
+ */
+export function watchMemory(
+  limitMb: number,
+  onOver: (rssMb: number) => void,
+  readRssBytes = () => Deno.memoryUsage().rss,
+): MemoryWatch {
+  const timer = setInterval(() => {
+    const rssMb = readRssBytes() / 2 ** 20;
+    if (rssMb <= limitMb) return;
+    clearInterval(timer);
+    onOver(rssMb);
+  }, MEMORY_CHECK_MS);
+  return { stop: () => clearInterval(timer) };
+}
