@@ -110,7 +110,7 @@ function requestMixOf(flags: FlagValues, url: URL, typedUrl: string, data?: Data
 
 /**
  * The config fields that one flag each sets, besides the URL, the load and the requests: timeouts,
- * protocol, TLS, workers, intervals, warm-up, log and the run's segment. Read in this order, so the first
+ * protocol, TLS, workers and their memory limit, intervals, warm-up, log and the run's segment. Read in this order, so the first
  * bad flag is the one reported.
  */
 function runInputOf(flags: FlagValues) {
@@ -125,6 +125,7 @@ function runInputOf(flags: FlagValues) {
     h2WindowBytes: flags.positiveInt("h2-window"),
     tls: tlsOf(flags),
     workers: flags.positiveInt("workers"),
+    maxMemoryMb: flags.positiveInt("max-memory-mb"),
     intervalMs: flags.positiveDurationMs("interval"),
     intervalHistograms: intervalHistograms(flags.text("interval-histograms")),
     warmupMs: flags.durationMs("warmup"),

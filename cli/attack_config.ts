@@ -40,6 +40,7 @@ const CONFIG_PATH_FLAGS: Record<string, string> = {
   "tls.connectTo": "--connect-to",
   "tls.resume": "--tls-resume",
   workers: "--workers",
+  maxMemoryMb: "--max-memory-mb",
   intervalMs: "--interval",
   intervalHistograms: "--interval-histograms",
   warmupMs: "--warmup",

@@ -52,6 +52,7 @@ export const ATTACK_FLAGS: FlagSpec[] = [
   { long: "connect-to", takesValue: true, example: "127.0.0.1:8443" },
   { long: "tls-resume", takesValue: true, example: "off" },
   { long: "workers", short: "w", takesValue: true, example: "2" },
+  { long: "max-memory-mb", takesValue: true, example: "4096" },
   { long: "interval", takesValue: true, example: "250ms" },
   { long: "interval-histograms", takesValue: true, example: "none" },
   { long: "warmup", takesValue: true, example: "5s" },

@@ -100,6 +100,9 @@ gRPC (a grpc:// or grpcs:// URL: h2c or h2; -b the message as JSON, -H metadata;
       --ghz-config FILE    a ghz JSON config file read as the flags it stands for
       --compress gzip      send every message gzip-compressed (and accept gzip replies)
   -w, --workers N          worker isolates sharing the load (like wrk -t)             [1]
+      --max-memory-mb N    loadlab's own memory (RSS) past which its workers are ended
+                           and the run flagged incomplete, naming memory (default: half
+                           the memory free at the start, 1024-2048 MB, more per worker)
       --warmup D           run this long first and leave it out of the statistics    [0]
                            (the target's warm-up: its requests reach the target)
       --no-generator-warmup

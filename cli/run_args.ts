@@ -5,6 +5,7 @@
  * handed to the experiment loader, which validates them with the file.
  */
 import { RESERVED_KEYS } from "../scenarios/overrides.ts";
+import { commonFields } from "../runner/config_fields.ts";
 import { type FlagSpec, tokenize } from "./argv.ts";
 import { FlagValues } from "./flag_values.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
@@ -49,6 +50,10 @@ Usage: loadlab run FILE|preset:NAME [options]
   --no-redact               keep secrets (URL passwords, Authorization/Cookie/*token*/*key*/
                             *signature* headers, such query parameters and target env vars) in
                             every output
+  --max-memory-mb N         loadlab's own memory (RSS) past which a run's workers are ended and
+                            the run flagged incomplete, naming memory (over every load's
+                            maxMemoryMb; default: half the memory free at the start of each run,
+                            1024-2048 MB, more per worker)
   --strict                  exit 6 when a run is flagged (generator-bound, server-bound, dropped
                             sends, lost, unanswered or failed requests, server errors, no
                             2xx/3xx, no session completed, nothing measured, incomplete,
@@ -95,6 +100,7 @@ const SPECS: FlagSpec[] = [
   },
   { long: "no-redact", takesValue: false },
   { long: "strict", takesValue: false },
+  { long: "max-memory-mb", takesValue: true, example: "4096" },
   ...ABORT_FLAGS,
   ...BASELINE_FLAGS,
   ...DASHBOARD_FLAGS,
@@ -126,6 +132,8 @@ export interface RunArgs extends BaselineArgs {
   keepSecrets: boolean;
   /** `--strict`: a flagged run (results/conclude/run_verdict.ts) exits 6. */
   strict: boolean;
+  /** `--max-memory-mb`: loadlab's memory limit for every run (runner/worker/memory_limit.ts). */
+  maxMemoryMb?: number;
   /** `--dashboard` and its options. */
   dashboard?: ServeOptions;
   /** `--out KIND=URL`: metrics streamed while the runs go (cli/metrics_out/). */
@@ -163,6 +171,7 @@ export function parseRunArgs(argv: string[], command = "run", help = RUN_HELP): 
     ...(flags.has("output-bench") ? { benchFile: flags.path("output-bench") } : {}),
     keepSecrets: flags.has("no-redact"),
     strict: flags.has("strict"),
+    ...maxMemoryOf(flags),
     ...(flags.has("out")
       ? {
         metricsOut: distinctMetricsOuts(
@@ -178,6 +187,17 @@ export function parseRunArgs(argv: string[], command = "run", help = RUN_HELP): 
     ...abortOf(flags),
     ...scriptLoadOf(flags),
   };
+}
+
+/** `{maxMemoryMb}` when `--max-memory-mb` was given, checked by the config's own rule for the field. */
+function maxMemoryOf(flags: FlagValues): Pick<RunArgs, "maxMemoryMb"> {
+  const maxMemoryMb = flags.positiveInt("max-memory-mb");
+  if (maxMemoryMb === undefined) return {};
+  const checked = commonFields.maxMemoryMb.safeParse(maxMemoryMb);
+  if (!checked.success) {
+    throw new UsageError(`--max-memory-mb ${maxMemoryMb}: ${checked.error.issues[0].message}`);
+  }
+  return { maxMemoryMb };
 }
 
 /** `{abortOnFail}` when the flag was given, else nothing (so the parsed args stay as they were). */

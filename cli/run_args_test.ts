@@ -67,6 +67,14 @@ Deno.test("run args: problems are one UsageError line naming the flag", () => {
   throws(() => parseRunArgs(["a.yaml", "--set", "repeats"]), /--set "repeats": write PATH=VALUE/);
   throws(() => parseRunArgs(["a.yaml", "--target", "mine"]), /--target "mine": write NAME=URL/);
   throws(() => parseRunArgs(["a.yaml", "--out-dir"]), UsageError);
+  throws(
+    () => parseRunArgs(["a.yaml", "--max-memory-mb", "100"]),
+    /--max-memory-mb 100: max memory must be >= 256 MB/,
+  );
+  throws(
+    () => parseRunArgs(["a.yaml", "--max-memory-mb", "2GB"]),
+    /--max-memory-mb "2GB": must be a whole number/,
+  );
   throws(() => parseRunArgs(["a.yaml", "--bogus"]), UsageError);
   throws(() => parseRunArgs(["--help"]), HelpRequested);
 });

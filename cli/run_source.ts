@@ -105,6 +105,7 @@ function loadSource(args: RunArgs, scriptText?: string): RunSource {
     openFileLimit: readOpenFileLimit(),
     abortOnFail: args.abortOnFail,
     keepSecrets: args.keepSecrets,
+    maxMemoryMb: args.maxMemoryMb,
   };
   if (args.source.startsWith("preset:")) {
     const name = args.source.slice("preset:".length);

@@ -22,7 +22,7 @@ import { applyOverrides } from "./overrides.ts";
 import { planExperiment } from "./plan.ts";
 import { checkPlan } from "./plan_check.ts";
 import { preflightPlan } from "./plan_preflight.ts";
-import type { Plan, PlanOptions } from "./plan_types.ts";
+import type { Plan, PlannedRun, PlanOptions } from "./plan_types.ts";
 import { type Experiment, experimentSchema } from "./schema.ts";
 import { type PlanSegment, segmentPlan } from "./segment_plan.ts";
 import { parseDocument } from "./yaml_document.ts";
@@ -64,6 +64,8 @@ export interface LoadPlanOptions extends LoadOptions {
   segment?: PlanSegment;
   /** `--start-at`: when the first run of a segment starts. */
   startAtEpochMs?: number;
+  /** `--max-memory-mb`: loadlab's memory limit for every run, over what the loads say. */
+  maxMemoryMb?: number;
   /** Soft RLIMIT_NOFILE as the caller read it; `null` or left out: unknown, the socket check skipped. */
   openFileLimit?: number | null;
   /**
@@ -139,7 +141,10 @@ function planRunnable(
   if (placeholderIssues.length > 0) throw new ExperimentError(placeholderIssues, { file: opts.file });
   if (grpc && grpc.issues.length > 0) throw new ExperimentError(grpc.issues, { file: opts.file });
   if (grpcFlows.issues.length > 0) throw new ExperimentError(grpcFlows.issues, { file: opts.file });
-  const full = planExperiment(experiment, { keepSecrets: opts.keepSecrets });
+  const full = withMemoryLimit(
+    planExperiment(experiment, { keepSecrets: opts.keepSecrets }),
+    opts.maxMemoryMb,
+  );
   // What only the engine's own schema knows (workers > connections, flows on a throughput load, ...),
   // checked for every run of the file now rather than when that run's turn comes.
   const runIssues = checkPlan(full);
@@ -147,13 +152,27 @@ function planRunnable(
   // --only picks from a file checked in full (a broken run is a broken file even when not picked); the
   // picked runs are ordered among themselves, so they are planned as such.
   let plan = opts.only
-    ? planExperiment(experiment, { only: opts.only, keepSecrets: opts.keepSecrets })
+    ? withMemoryLimit(
+      planExperiment(experiment, { only: opts.only, keepSecrets: opts.keepSecrets }),
+      opts.maxMemoryMb,
+    )
     : full;
   if (opts.segment) plan = segmentPlan(plan, opts.segment, opts.startAtEpochMs);
   if (opts.preflight !== false) {
     plan = preflightPlan(plan, { file: opts.file, openFileLimit: opts.openFileLimit });
   }
   return { plan, ranSource, notes };
+}
+
+/** `plan` with `maxMemoryMb` (`--max-memory-mb`) on every run's attack; as it was without one. */
+function withMemoryLimit(plan: Plan, maxMemoryMb: number | undefined): Plan {
+  if (maxMemoryMb === undefined) return plan;
+  const limited = (run: PlannedRun) => ({ ...run, attack: { ...run.attack, maxMemoryMb } });
+  return {
+    ...plan,
+    runs: plan.runs.map(limited),
+    searches: plan.searches.map((search) => ({ ...search, base: limited(search.base) })),
+  };
 }
 
 /**

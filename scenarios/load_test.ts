@@ -31,6 +31,13 @@ Deno.test("loadPlan: planned, picked by --only, cut by --segment, fitted to the 
   const shard = loadPlan(FILE, { segment: { index: 1, count: 2 }, startAtEpochMs: 1_800_000_000_000 });
   assert.deepEqual(shard.runs[0].attack.segment, { index: 1, count: 2 });
   assert.equal(shard.runs[0].attack.startAtEpochMs, 1_800_000_000_000);
+  // --max-memory-mb goes on every run's attack.
+  assert.deepEqual(loadPlan(FILE, { maxMemoryMb: 4096 }).runs.map((r) => r.attack.maxMemoryMb), [
+    4096,
+    4096,
+    4096,
+    4096,
+  ]);
   const fitted = loadPlan(FILE, { openFileLimit: 256 }).runs.find((r) => r.load === "y")!;
   assert.equal((fitted.attack as { maxConnections?: number }).maxConnections, 206);
 });
@@ -42,6 +49,12 @@ Deno.test("loadPlan: every step's problems at once, the file named where the fil
     "p.yaml: loads.x.workers: workers (4) must not exceed connections (2) (in run a/x)",
   ]);
   assert.match(linesOf(() => loadPlan(FILE, { only: { target: ["c"] } }))[0], /^--only: no target named "c"/);
+  // A load's memory limit is checked by the engine's rule, at the load's key.
+  const small = FILE.replace("connections: 4,", "connections: 4, maxMemoryMb: 100,");
+  assert.match(
+    linesOf(() => loadPlan(small, { file: "p.yaml" }))[0],
+    /^p\.yaml: loads\.x\.maxMemoryMb: max memory must be >= 256 MB .* \(in run a\/x\)$/,
+  );
   const big = FILE.replace("connections: 4,", "connections: 300,");
   const lines = linesOf(() => loadPlan(big, { file: "p.yaml", openFileLimit: 256 }));
   assert.equal(lines.length, 1);

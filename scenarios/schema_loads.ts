@@ -45,6 +45,8 @@ const commonFields = {
   timeout: durationSchema.optional(),
   pipelining: positiveInt("pipelining").optional(),
   workers: positiveInt("workers").optional(),
+  /** loadlab's own memory limit for the load's runs, MB (runner/config_fields.ts checks it). */
+  maxMemoryMb: z.number().optional(),
   lateBound: durationSchema.optional(),
   gracefulStop: durationSchema.optional(),
   /** Socket transport (runner/config.ts): `auto` (deno for now), `deno`, or the experimental `epoll`. */
@@ -87,6 +89,7 @@ function commonOut(l: CommonIn) {
     timeoutMs: l.timeout,
     pipelining: l.pipelining,
     workers: l.workers,
+    maxMemoryMb: l.maxMemoryMb,
     lateBoundMs: l.lateBound,
     gracefulStopMs: l.gracefulStop,
     transport: l.transport,
