@@ -40,16 +40,25 @@ const CAP_MB_PER_WORKER = 256;
  */
 export function memoryLimitMbOf(
   config: AttackConfig,
-  availableBytes = Deno.systemMemoryInfo().available,
+  availableBytes = freeBytes(),
   heapLimitBytes = getHeapStatistics().heap_size_limit,
 ): number {
   if (config.maxMemoryMb !== undefined) return config.maxMemoryMb;
   const more = config.workers - 1;
   const floorMb = FLOOR_MB + FLOOR_MB_PER_WORKER * more;
   const capMb = Math.min(CAP_MB + CAP_MB_PER_WORKER * more, heapLimitBytes / 2 ** 20);
-  // 0 where the system does not say (not Linux, macOS or Windows): the cap, as if the machine had plenty.
+  // 0 where the system does not say: the cap, as if the machine had plenty.
   const halfMb = availableBytes > 0 ? availableBytes / 2 ** 21 : Infinity;
   return Math.max(floorMb, Math.floor(Math.min(capMb, halfMb)));
+}
+
+/** What the machine has free now, in bytes; 0 when the system does not say (or sys access was not granted). */
+function freeBytes(): number {
+  try {
+    return Deno.systemMemoryInfo().available;
+  } catch {
+    return 0;
+  }
 }
 
 /** A watch of loadlab's RSS; `stop()` ends it. */
