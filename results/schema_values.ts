@@ -61,7 +61,8 @@ export const ERROR_KINDS = [
   // NUL in a header or the path, or an HTTP/2 field value with a space at an end. The request is not sent.
   "bad-value",
   // A response past the bytes its flow step keeps for captures and checks (`maxKeptBytes`, 1 MiB unless
-  // set): the connection (HTTP/2: the stream) is closed, the step fails.
+  // set): the connection (HTTP/2: the stream) is closed, the step fails. Also a capture that would take a
+  // session's captures past 16 MiB in all: not kept, the session ends.
   "body-too-large",
   // WebSocket: the handshake refused (a status other than 101, named in the message), a wrong
   // Sec-WebSocket-Accept, an answer that is no upgrade (no Upgrade or Connection field, an extension or

@@ -29,7 +29,7 @@ import { PickCycle } from "../http/request.ts";
 import { CookieJar } from "../http/cookie_jar.ts";
 import { setCookiesOf } from "../http/kept_response.ts";
 import type { Feeder } from "./feeder.ts";
-import { runExtract } from "./step_checks.ts";
+import { type CapturedBytes, runExtract } from "./step_checks.ts";
 import { KEEP_NONE, stepAuthority, stepPath } from "./flow_plan.ts";
 import { FlowRecorder } from "../stats/flow_recorder.ts";
 import type { EncodedFlow, EncodedStep } from "./flow_plan.ts";
@@ -72,6 +72,8 @@ interface Session {
   flowIndex: number;
   recorder: FlowRecorder | null;
   values: Uint8Array[];
+  /** The bytes its captures keep (step_checks.ts caps them). */
+  captured: CapturedBytes;
   jar: CookieJar | null;
 }
 
@@ -125,7 +127,8 @@ export class FlowSessions {
       : null;
     recorder?.sessionStarted(flowIndex);
     try {
-      return await this.#steps({ run, conn, flowIndex, recorder, values, jar, ws }, startMs, arrivalMs < 0);
+      const session = { run, conn, flowIndex, recorder, values, captured: { bytes: 0 }, jar, ws };
+      return await this.#steps(session, startMs, arrivalMs < 0);
     } finally {
       ws?.end();
       conn.endSession();
@@ -200,7 +203,16 @@ export class FlowSessions {
     // A gRPC step's captures and checks read its replies as proto3 JSON.
     const response = step.grpc === null ? kept : step.grpc.read(kept);
     const counters = recorder?.checks(flowIndex, step.stepIndex) ?? SCRATCH;
-    if (runExtract(step.extract, response, values, counters.passed, counters.failed) === null) return "done";
+    const miss = runExtract(step.extract, response, values, counters, session.captured);
+    if (miss === null) return "done";
+    if (miss.kind === "too-big") {
+      run.shared.recorder.recordError(
+        performance.now(),
+        "body-too-large",
+        miss.message,
+        step.request.endpoint,
+      );
+    }
     recorder?.captureFailed(flowIndex);
     return "captureFailed";
   }
@@ -215,7 +227,7 @@ export class FlowSessions {
     const cookieLine = jar === null || step.handshake === null
       ? null
       : jar.line(step.host, step.path, Date.now());
-    const outcome = await ws.step(step, values, counters, cookieLine);
+    const outcome = await ws.step(step, values, counters, cookieLine, session.captured);
     if (outcome === "failed") {
       if (timed) recorder?.stepError(flowIndex, step.stepIndex);
       recorder?.sessionFailed(flowIndex);

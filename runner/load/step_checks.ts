@@ -170,25 +170,51 @@ export function checkPasses(
 }
 
 /**
+ * The most a session's captures keep together, bytes. Each is at most its step's kept bytes (a message's
+ * cap), but a flow of many steps capturing under many names kept them all: 3,000 captures of a 1 MB
+ * message took a worker past 2 GB and ended it, the run's flows lost. A request body its values fill is
+ * never sent past 16 MiB either (runner/http/fill_values.ts), so no capture past this could be sent.
+ */
+export const SESSION_CAPTURE_BYTES = 16 * 1024 * 1024;
+
+/** What a session's captures keep in all (a new record per session). */
+export interface CapturedBytes {
+  bytes: number;
+}
+
+/** Why a step's captures stopped: one found nothing, or would take the session past its bytes. */
+export type ExtractMiss = { kind: "missed"; as: string } | { kind: "too-big"; message: string };
+
+/**
  * Runs `extract` on `response`: checks first (each counted into `passed`/`failed` by its index), then
- * captures into `values`. Returns the first capture that found nothing (its `as`), or null.
+ * captures into `values`, `kept` counting their bytes. Returns the first capture that found nothing or
+ * would keep more than SESSION_CAPTURE_BYTES in all (not kept), or null.
  */
 export function runExtract(
   extract: StepExtract,
   response: StepResponse,
   values: Uint8Array[],
-  passed: Uint32Array,
-  failed: Uint32Array,
-): string | null {
+  counters: { passed: Uint32Array; failed: Uint32Array },
+  kept: CapturedBytes,
+): ExtractMiss | null {
   const json = new JsonBody(response);
   extract.checks.forEach((c, k) => {
-    if (passes(c, response, json, values)) passed[k]++;
-    else failed[k]++;
+    if (passes(c, response, json, values)) counters.passed[k]++;
+    else counters.failed[k]++;
   });
   for (const c of extract.captures) {
     const value = captured(c, response, json);
-    if (value === undefined) return c.spec.as;
-    values[c.index] = encoder.encode(value);
+    if (value === undefined) return { kind: "missed", as: c.spec.as };
+    const bytes = encoder.encode(value);
+    // A capture of a name again replaces its value (a data column's, never counted, counts as none).
+    const total = Math.max(0, kept.bytes - (values[c.index]?.length ?? 0)) + bytes.length;
+    if (total > SESSION_CAPTURE_BYTES) {
+      const message = `capture "${c.spec.as}" would keep the session's captures at ${total} bytes, past ` +
+        `the ${SESSION_CAPTURE_BYTES} a session keeps: capture a part (a regexp's group, a JSON field)`;
+      return { kind: "too-big", message };
+    }
+    kept.bytes = total;
+    values[c.index] = bytes;
   }
   return null;
 }

@@ -29,6 +29,7 @@ import type { ConnectionShared } from "../http/load_connection.ts";
 import type { WsStats } from "../http/ws/stats.ts";
 import { type ReceivedMessage, WsSessionSocket } from "../http/ws/session_socket.ts";
 import {
+  type CapturedBytes,
   type Check,
   checkPasses,
   compileCheck,
@@ -148,14 +149,16 @@ export class WsSession {
   constructor(readonly run: WsSessionRun) {}
 
   /**
-   * Runs `step` with the session's `values` (captures land there); `counters` count its checks, and
-   * `cookieLine` (the jar's, or null) goes with a handshake. Resolves with the outcome.
+   * Runs `step` with the session's `values` (captures land there, `captured` counting their bytes);
+   * `counters` count its checks, and `cookieLine` (the jar's, or null) goes with a handshake. Resolves
+   * with the outcome.
    */
   async step(
     step: EncodedWsStep,
     values: Uint8Array[],
     counters: { passed: Uint32Array; failed: Uint32Array },
     cookieLine: Uint8Array | null,
+    captured: CapturedBytes,
   ): Promise<StepOutcome> {
     const { shared, ended } = this.run;
     if (step.handshake !== null) return await this.#connect(step, values, cookieLine);
@@ -197,8 +200,12 @@ export class WsSession {
     shared.recorder.recordMessage(atMs, latencyUs, latencyUs, step.endpoint);
     if (step.extract === null) return "done";
     const response = new MessageResponse(got.text);
-    const missed = runExtract(step.extract, response, values, counters.passed, counters.failed);
-    return missed === null ? "done" : "captureFailed";
+    const missed = runExtract(step.extract, response, values, counters, captured);
+    if (missed === null) return "done";
+    if (missed.kind === "too-big") {
+      shared.recorder.recordError(atMs, "body-too-large", missed.message, step.endpoint);
+    }
+    return "captureFailed";
   }
 
   async #connect(

@@ -145,4 +145,37 @@ for (const transport of ["deno", "epoll"] as const) {
       assertEquals([r.flows?.[0].completed, r.flows?.[0].failed, largestReceived], [0, 3, 0]);
     },
   });
+
+  Deno.test({
+    name:
+      `${transport}: captures past the session's 16 MiB end it (body-too-large), the run's other numbers kept`,
+    ignore,
+    async fn() {
+      // Each step echoes a 600 KiB capture back and captures it under a name of its own: 3,000 such
+      // captures of a 1 MB message ended a worker out of memory.
+      const steps: unknown[] = [
+        { ws: { connect: "/big" } },
+        { ws: { wait: {} }, capture: [{ regexp: "^(a+)$", as: "c0" }] },
+      ];
+      for (let i = 1; i < 32; i++) {
+        steps.push({
+          ws: { send: "{{ c0 }}", match: {}, name: "echo" },
+          capture: [{ regexp: "^(a+)$", as: `c${i}` }],
+        });
+      }
+      const r = await run(transport, steps);
+      assertEquals(r.errors, { "body-too-large": 3 });
+      const [message] = Object.keys(r.errorMessages?.["body-too-large"] ?? {});
+      assertEquals(
+        message.replace(/\d{8}/g, "N"),
+        'capture "c27" would keep the session\'s captures at N ' +
+          "bytes, past the N a session keeps: capture a part (a regexp's group, a JSON field)",
+      );
+      assertEquals([r.flows?.[0].completed, r.flows?.[0].failed, r.flows?.[0].captureFailed], [0, 3, 3]);
+      assertEquals(r.endpoints?.map((e) => [e.name, e.requests, e.errors]), [
+        ["WS WAIT /big", 3, {}],
+        ["echo", 3 * 27, { "body-too-large": 3 }],
+      ]);
+    },
+  });
 }
