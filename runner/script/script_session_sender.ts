@@ -7,40 +7,24 @@
  * reused here (connection, step, jar, the request in flight and its callbacks) is allocated once per user
  * instead. Each `s.get(...)` is an exchange on the session's connection (connection.ts: the same
  * transports, TLS and recording as fixed requests), so requests count in the run's intervals and, by
- * name, in the script's steps (script_recorder.ts) and under the endpoint of that name. The first
- * request's latency counts from its send less how late the session began (an open arrival's lateness
- * against the schedule), never from the session's start: a think time, a timer or a check before it is
- * the script's own time. Later ones count from their send, as a flow's do (flow_session.ts). A failed
- * request gives a status-0 response saying why (`failure`: the kind it is counted under, and its message)
- * and the script goes on. A session has
- * one request in flight at a time: another sent meanwhile (not awaited) is refused as a `script` error at
- * its line; the refusals and the encoding are script_send.ts's, the outcome, cut and sleeps
- * script_session_end.ts's. Inside `s.batch` requests go in parallel (script_batch.ts), and a request to
- * another origin (script_origins.ts) goes on a connection the virtual user dials (side_connections.ts):
- * each such exchange keeps its own send time, step and path, and the session counts them in flight until
- * the last one ends.
+ * name, in the script's steps (script_recorder.ts) and under the endpoint of that name; how the request
+ * in flight ends and is counted, its latency and its response are script_session_exchange.ts's. A
+ * session has one request in flight at a time: another sent meanwhile (not awaited) is refused as a
+ * `script` error at its line; the refusals and the encoding are script_send.ts's, the outcome, cut and
+ * sleeps script_session_end.ts's. Inside `s.batch` requests go in parallel (script_batch.ts), and a
+ * request to another origin (script_origins.ts) goes on a connection the virtual user dials
+ * (side_connections.ts): each such exchange keeps its own send time, step and path, and the session
+ * counts them in flight until the last one ends.
  */
-import { Connection } from "../http/h1/connection.ts";
-import { CookieJar } from "../http/cookie_jar.ts";
-import type { SessionRun } from "../load/flow_session.ts";
-import type {
-  BatchLimits,
-  GrpcParams,
-  GrpcResponse,
-  RequestOptions,
-  Response,
-  SessionCookies,
-} from "./session.ts";
+import type { BatchLimits, GrpcParams, GrpcResponse, RequestOptions, Response } from "./session.ts";
 import { ScriptGrpcCall } from "./script_grpc.ts";
 import type { ScriptGrpcSchema } from "./script_grpc_schema.ts";
-import { copyKept, failedResponse, H2ScriptResponse, ScriptResponse } from "./script_response.ts";
-import { reservedNameProblem, type ScriptRecorder, SESSION_STEP } from "./script_recorder.ts";
+import type { ScriptRecorder } from "./script_recorder.ts";
 import { CUT, type SessionEnd } from "./script_session_end.ts";
 import type { SessionChain, SessionContext, VirtualUser } from "./script_session_context.ts";
 import type { SessionBatch } from "./script_batch.ts";
 import { SideConnections } from "./side_connections.ts";
 import { SessionSides } from "./script_side.ts";
-import { sessionCookies } from "./session_cookies.ts";
 import {
   encodeScriptRequest,
   exchangeKeptInto,
@@ -49,9 +33,8 @@ import {
   pathTypeRefusal,
   ScriptRequestError,
   type ScriptSend,
-  type SessionConnection,
 } from "./script_send.ts";
-import { scriptText } from "./script_text.ts";
+import { SessionExchange } from "./script_session_exchange.ts";
 
 const NO_OPTIONS: RequestOptions = {};
 
@@ -59,47 +42,23 @@ const NO_OPTIONS: RequestOptions = {};
 type User = VirtualUser<SessionEnd>;
 
 /** A virtual user's requests, session after session: one at a time, on the session's connection. */
-export class SessionSender {
+export class SessionSender extends SessionExchange {
   readonly vu: number;
   /** The user's own object (`s.state`). */
   readonly state: Record<string, unknown>;
   readonly #user: User;
-  readonly #sessions: SessionContext;
-  /** The session in progress (the last one once it ended), its run, connection and arrival's chain. */
-  #current: SessionEnd | null = null;
   /** Its session concluded: a request of its `s` is refused (the connection is another session's). */
   over = false;
-  /** The session's responses so far. */
-  responses = 0;
+  /** The session's arrival's chain. */
   #chain: SessionChain | null = null;
-  #run: SessionRun | null = null;
-  #conn: SessionConnection | null = null;
   #startMs = 0;
-  /**
-   * How late the session began against its start (an open arrival's generator queue or wait for a
-   * connection; next to nothing for a closed loop's, begun as its connection's last session ended).
-   */
-  #lateMs = 0;
-  #recorder: ScriptRecorder | null = null;
-  /** Made when first used: a Set-Cookie kept (cookies on) or the script's own `s.cookies.set`. */
-  #jar: CookieJar | null = null;
-  /** The step checks count under: the last request's. */
-  #step = -1;
-  #sent = 0;
-  /** The request in flight (one at a time: the session has one connection), else null. */
-  #sending: Promise<unknown> | null = null;
   /** What every request sent while another is in flight gets (made once: a loop of them costs nothing). */
   #overlap: Promise<Response> | null = null;
-  /** The request in flight's send time and path (its latency and cookies). */
-  #sendMs = 0;
-  #path = "";
   /** Its exchanges beside its one request at a time (a batch's, another origin's), once it sent one. */
   #side: SessionSides | null = null;
-  /** The resolver of the request in flight's promise (`#sending`), but a gRPC call's. */
-  #resolve: ((response: Response | Promise<Response>) => void) | null = null;
 
   constructor(sessions: SessionContext, user: User, vu: number) {
-    this.#sessions = sessions;
+    super(sessions);
     this.#user = user;
     this.vu = vu;
     this.state = user.state;
@@ -116,35 +75,24 @@ export class SessionSender {
     recorder: ScriptRecorder | null,
     nowMs: number,
   ): void {
-    this.#user.current = this.#current = s;
+    this.#user.current = s;
     this.over = false;
-    this.responses = 0;
     this.#chain = chain;
-    this.#run = chain.run;
-    this.#conn = chain.load;
     this.#startMs = startMs;
-    this.#lateMs = Math.max(0, (nowMs < 0 ? this.#nowMs() : nowMs) - startMs);
-    this.#recorder = recorder;
-    this.#jar = this.#sessions.options.start ? this.#user.jar : null;
-    this.#step = -1;
-    this.#sent = 0;
-    this.#sending = null;
+    const jar = this.sessions.options.start ? this.#user.jar : null;
+    this.beginExchanges(s, chain.run, chain.load, { startMs, nowMs }, recorder, jar);
     this.#overlap = null;
     this.#side = null;
   }
 
   /** Whether `s` is the session in progress (not one kept past its end). */
   live(s: SessionEnd): boolean {
-    return this.#current === s && !this.over;
+    return this.current === s && !this.over;
   }
 
   /** Whether a request of `s` is in flight (its end cuts the session if the run ended). */
   inFlight(s: SessionEnd): boolean {
-    return this.#current === s && this.#sending !== null;
-  }
-
-  get run(): SessionRun {
-    return this.#run!;
+    return this.current === s && this.sending !== null;
   }
 
   /**
@@ -152,21 +100,21 @@ export class SessionSender {
    * request ended (one the script did not await ends before another session gets the connection).
    */
   concluded(s: SessionEnd, outcome: unknown, failed: boolean): void {
-    const nowMs = this.#nowMs();
+    const nowMs = this.nowMs();
     try {
-      this.#sessions.counted(s, outcome, failed, {
-        run: this.#run!,
-        recorder: this.#recorder,
+      this.sessions.counted(s, outcome, failed, {
+        run: this.run,
+        recorder: this.recorder,
         startMs: this.#startMs,
         nowMs,
       });
     } finally {
       this.over = true;
-      if (this.#sessions.options.start) this.#user.jar = this.#jar;
-      const inFlight = this.#sending;
+      if (this.sessions.options.start) this.#user.jar = this.jar;
+      const inFlight = this.sending;
       if (inFlight === null) this.#leave(s, nowMs);
       else {
-        const leave = () => this.#leave(s, this.#nowMs());
+        const leave = () => this.#leave(s, this.nowMs());
         inFlight.then(leave, leave);
       }
     }
@@ -174,10 +122,10 @@ export class SessionSender {
 
   /** The connection goes to the next session (when `s` ended: a closed loop starts none past the load's end). */
   #leave(s: SessionEnd, nowMs: number): void {
-    const conn = this.#conn!;
+    const conn = this.conn!;
     conn.endSession();
     conn.lastEventMs = nowMs;
-    this.#sessions.handOn(this.#chain!, this.responses, nowMs);
+    this.sessions.handOn(this.#chain!, this.responses, nowMs);
     // The user's next session did not start (an arrival's user, or a loop that ended): its side connections close.
     const user = this.#user;
     if (user.sides !== undefined && user.current === s) {
@@ -187,20 +135,20 @@ export class SessionSender {
   }
 
   get target(): string {
-    return this.#sessions.options.url.href;
+    return this.sessions.options.url.href;
   }
 
   get setup(): unknown {
-    return this.#sessions.options.setupData;
+    return this.sessions.options.setupData;
   }
 
   get env(): Readonly<Record<string, string>> {
-    return this.#sessions.options.env;
+    return this.sessions.options.env;
   }
 
   /** The script's gRPC schema (`export const grpc`), else null. */
   get grpcSchema(): ScriptGrpcSchema | null {
-    return this.#sessions.options.grpc ?? null;
+    return this.sessions.options.grpc ?? null;
   }
 
   /** A request of the live session (its `s` checked the run and the session are not over). */
@@ -208,7 +156,7 @@ export class SessionSender {
     if (typeof target !== "string") return pathTypeRefusal(method, target);
     const batch = this.#side === null ? null : this.#side.batch;
     if (batch !== null || target.charCodeAt(0) !== 47) return this.#placed(batch, method, target, options);
-    if (this.#sending !== null) return this.#overlap ??= overlapRefusal(method);
+    if (this.sending !== null) return this.#overlap ??= overlapRefusal(method);
     return this.#own(method, target, options);
   }
 
@@ -226,9 +174,9 @@ export class SessionSender {
     } catch (err) {
       return Promise.reject(err);
     }
-    const response = new Promise<Response>(this.#awaited);
-    this.#sending = response;
-    const conn = this.#conn!, timeoutMs = options.timeoutMs;
+    const response = new Promise<Response>(this.awaited);
+    this.sending = response;
+    const conn = this.conn!, timeoutMs = options.timeoutMs;
     // Opened first, so this request's own timeout counts from its send.
     if (timeoutMs !== undefined && !conn.isOpen) {
       conn.open().then(
@@ -240,46 +188,10 @@ export class SessionSender {
   }
 
   #writeInto(sent: ScriptSend["sent"], timeoutMs: number | undefined): void {
-    const conn = this.#conn!, nowMs = this.#nowMs();
-    exchangeKeptInto(conn, this.#sendMs = this.#sendTime(nowMs), nowMs, sent, this);
+    const conn = this.conn!, nowMs = this.nowMs();
+    exchangeKeptInto(conn, this.sendMs = this.sendTime(nowMs), nowMs, sent, this);
     ownDeadline(conn, timeoutMs);
   }
-
-  /** A request's promise's executor: its resolver is kept for the request's end. */
-  readonly #awaited = (resolve: (response: Response | Promise<Response>) => void): void => {
-    this.#resolve = resolve;
-  };
-
-  /** The request in flight ended (`got` responses): its response settles its promise. */
-  readonly settled = (got: number): void => {
-    const resolve = this.#resolve!;
-    this.#resolve = null;
-    let response: Response;
-    try {
-      response = this.#exchanged(got);
-    } catch (err) {
-      return resolve(Promise.reject(err));
-    }
-    resolve(response);
-  };
-
-  /** The request in flight failed (not the target: our own code threw): its promise rejects. */
-  readonly settleFailed = (err: unknown): void => {
-    const resolve = this.#resolve!;
-    this.#resolve = null;
-    this.#ended();
-    resolve(Promise.reject(err));
-  };
-
-  /** A gRPC call's exchange failed: the call is no longer in flight, and its promise rejects. */
-  readonly #exchangeFailed = (err: unknown): never => {
-    this.#ended();
-    throw err;
-  };
-
-  /** The script function's value or error: the session in progress ends (`SessionEnd.settle`). */
-  readonly value = (value: unknown): void => this.#current!.settle(value, false);
-  readonly error = (err: unknown): void => this.#current!.settle(err, true);
 
   /**
    * A request of a batch, or with a URL: in the batch (its own order and limits), on the session's own
@@ -291,10 +203,10 @@ export class SessionSender {
     target: string,
     options: RequestOptions,
   ): Promise<Response> {
-    const place = this.#sessions.origins.placeOf(target, this.#run!.shared);
+    const place = this.sessions.origins.placeOf(target, this.run.shared);
     if (typeof place === "string") return Promise.reject(new ScriptRequestError(place));
     if (batch !== null) return batch.request({ place, method, target, options });
-    if (this.#sending !== null) return this.#overlap ??= overlapRefusal(method);
+    if (this.sending !== null) return this.#overlap ??= overlapRefusal(method);
     if (place.target) return this.#own(method, target, options);
     return this.#sides().send({ place, method, target, options }, null);
   }
@@ -302,25 +214,25 @@ export class SessionSender {
   /** Requests `send` makes before it settles go in parallel (script_side.ts); its value. */
   batch<T>(send: () => Promise<T>, limits: BatchLimits = {}): Promise<T> {
     const sides = this.#sides();
-    if (sides.batch === null && this.#sending !== null) return overlapRefusal("batch") as Promise<never>;
+    if (sides.batch === null && this.sending !== null) return overlapRefusal("batch") as Promise<never>;
     return sides.inBatch(send, limits);
   }
 
   /** The session's side exchanges (script_side.ts), made at its first. */
   #sides(): SessionSides {
     if (this.#side !== null) return this.#side;
-    const sessions = this.#sessions, user = this.#user, run = this.#run!, s = this.#current!;
+    const sessions = this.sessions, user = this.#user, run = this.run, s = this.current!;
     return this.#side = new SessionSides({
-      conn: this.#conn!,
+      conn: this.conn!,
       run,
       names: sessions.names,
-      step: (name) => this.#step = this.#recorder === null ? -1 : this.#recorder.step(name),
-      jar: () => this.#jar,
+      step: (name) => this.step = this.recorder === null ? -1 : this.recorder.step(name),
+      jar: () => this.jar,
       sides: () => user.sides ??= new SideConnections(run.sides, () => sessions.sideId()),
-      sendMs: () => this.#sendTime(),
-      sending: (wait) => this.#sending = wait,
-      counted: (step, got, latencyMs) => this.#counted(step, got, latencyMs),
-      responseOf: (conn, host, path) => this.#responseOf(conn, host, path),
+      sendMs: () => this.sendTime(),
+      sending: (wait) => this.sending = wait,
+      counted: (step, got, latencyMs) => this.counted(step, got, latencyMs),
+      responseOf: (conn, host, path) => this.responseOf(conn, host, path),
       cut: () => s.settle(CUT, false),
     });
   }
@@ -336,50 +248,43 @@ export class SessionSender {
     params?: GrpcParams,
   ): Promise<GrpcResponse> {
     // In a batch the session's stream may be the batch's (script_side.ts): a call waits for its end.
-    if (this.#sending !== null || this.#side?.busy) return overlapRefusal("grpc.invoke") as Promise<never>;
+    if (this.sending !== null || this.#side?.busy) return overlapRefusal("grpc.invoke") as Promise<never>;
     let call: ScriptGrpcCall, exchange: Promise<number>;
-    const conn = this.#conn!;
+    const conn = this.conn!;
     try {
-      call = new ScriptGrpcCall(schema, conn, this.#sessions, { method, message, params });
-      const name = this.#sessions.names.shown(call.name);
-      call.request.endpoint = this.#run!.shared.recorder.endpointIndex(name);
-      this.#stepOf(name, call.path);
+      call = new ScriptGrpcCall(schema, conn, this.sessions, { method, message, params });
+      const name = this.sessions.names.shown(call.name);
+      call.request.endpoint = this.run.shared.recorder.endpointIndex(name);
+      this.stepOf(name, call.path);
       exchange = this.#dispatch(call, call.timeoutMs);
     } catch (err) {
       return Promise.reject(err);
     }
     const done = exchange.then((got) => {
-      this.#ended();
-      this.#counted(this.#step, got, conn.lastEventMs - this.#sendMs);
+      this.ended();
+      this.counted(this.step, got, conn.lastEventMs - this.sendMs);
       return call.response(got);
-    }, this.#exchangeFailed);
-    this.#sending = done;
+    }, this.exchangeFailed);
+    this.sending = done;
     return done;
   }
 
   /** Encodes the request for the session's connection, under its step (a refusal throws: nothing sent). */
   #encode(method: string, target: string, options: RequestOptions): ScriptSend["sent"] {
-    const sessions = this.#sessions;
+    const sessions = this.sessions;
     const { sent, name, path } = encodeScriptRequest(
-      { requests: sessions.requests, names: sessions.names, shared: this.#run!.shared },
-      this.#conn!,
-      this.#jar,
+      { requests: sessions.requests, names: sessions.names, shared: this.run.shared },
+      this.conn!,
+      this.jar,
       { method, target, options },
     );
-    this.#stepOf(name, path);
+    this.stepOf(name, path);
     return sent;
-  }
-
-  /** The request about to go counts under step `name`; `path` is where its cookies come from. */
-  #stepOf(name: string, path: string): void {
-    const recorder = this.#recorder;
-    this.#step = recorder === null ? -1 : recorder.step(name);
-    this.#path = path;
   }
 
   /** Sends a gRPC call; its exchange's response count. */
   #dispatch(sent: ScriptGrpcCall, timeoutMs: number | undefined): Promise<number> {
-    const conn = this.#conn!;
+    const conn = this.conn!;
     // Opened first, so this request's own timeout counts from its send.
     if (timeoutMs !== undefined && !conn.isOpen) {
       return conn.open().then((opened) => opened ? this.#write(sent, timeoutMs) : 0);
@@ -387,85 +292,9 @@ export class SessionSender {
     return this.#write(sent, timeoutMs);
   }
 
-  /**
-   * A request's send time, its latency's start: now, less the session's lateness for its first request.
-   * So an open arrival's first request still pays for a generator late to start it, but never for the
-   * script's own think time, timers or checks before it, and a closed loop's is timed from its send.
-   */
-  #sendTime(nowMs = this.#nowMs()): number {
-    return this.#sent++ === 0 ? nowMs - this.#lateMs : nowMs;
-  }
-
-  /** `performance.now()`, read through the HTTP/1.1 connection's cheaper clock where it has one. */
-  #nowMs(): number {
-    const conn = this.#conn;
-    return conn instanceof Connection ? conn.nowMs() : performance.now();
-  }
-
   #write(sent: ScriptGrpcCall, timeoutMs: number | undefined): Promise<number> {
-    const exchange = sent.exchange(this.#sendMs = this.#sendTime());
-    ownDeadline(this.#conn!, timeoutMs);
+    const exchange = sent.exchange(this.sendMs = this.sendTime());
+    ownDeadline(this.conn!, timeoutMs);
     return exchange;
-  }
-
-  /** The request in flight ended: cut the session if the run ended meanwhile. */
-  #ended(): void {
-    this.#sending = null;
-    if (this.#run!.ended.aborted) this.#current!.settle(CUT, false);
-  }
-
-  /** The exchange's end: the script's response (its bytes copied: the connection reuses its own). */
-  #exchanged(got: number): Response {
-    this.#ended();
-    const conn = this.#conn!;
-    if (!this.#counted(this.#step, got, conn.lastEventMs - this.#sendMs)) {
-      return failedResponse(conn, this.#run!.shared.recorder);
-    }
-    return this.#responseOf(conn, this.#sessions.requests.url.host, this.#path);
-  }
-
-  /** `conn`'s response to a request to `host` and `path`, its cookies kept. */
-  #responseOf(conn: SessionConnection, host: string, path: string): Response {
-    const response = conn instanceof Connection
-      ? new ScriptResponse(copyKept(conn.keptBytes()), conn)
-      : new H2ScriptResponse(conn.keptResponse().snapshot());
-    // The jar is made by the first Set-Cookie it keeps (cookies on), or by the script's own `s.cookies`.
-    if ((this.#jar !== null || this.#sessions.options.cookies) && response.mayHaveSetCookie()) {
-      const set = response.getAll("set-cookie");
-      if (set.length > 0) this.#jarOrNew().set(set, host, path, Date.now());
-    }
-    return response;
-  }
-
-  #jarOrNew(): CookieJar {
-    return this.#jar ??= new CookieJar(this.#sessions.options.url.protocol === "https:");
-  }
-
-  /** Counts an exchange's end under `step` (`latencyMs` after its send); false when it failed (counted by kind). */
-  #counted(step: number, got: number, latencyMs: number): boolean {
-    if (got === 0) {
-      // Our own stop aborted it: not the target's failure, not counted (as the request is not).
-      if (!this.#run!.shared.stopping && step >= 0) this.#recorder?.stepError(step);
-      return false;
-    }
-    this.responses++;
-    this.#recorder?.stepResponse(step, latencyMs * 1000);
-    return true;
-  }
-
-  check(ok: boolean, name: string): boolean {
-    const recorder = this.#recorder;
-    if (recorder !== null) {
-      const step = this.#step >= 0 ? this.#step : recorder.step(SESSION_STEP);
-      const text = scriptText(name, "s.check's name", 'name the check with a string, e.g. "status 200"');
-      const reserved = reservedNameProblem(text, "check");
-      if (reserved !== undefined) throw new TypeError(reserved);
-      recorder.check(step, this.#sessions.names.shown(text), Boolean(ok));
-    }
-    return Boolean(ok);
-  }
-
-  get cookies(): SessionCookies {
-    return sessionCookies(this.#sessions.options.url.host, () => this.#jar, () => this.#jarOrNew());
   }
 }
