@@ -23,6 +23,9 @@
  *   request, so the run measured the wrong path). Not said when every response was a 5xx ("server
  *   errors 100%" says it).
  *
+ * - A run whose sessions received WebSocket messages on connections of their own (k6/ws) with no HTTP
+ *   response got answers all the same: not "failed"; its errors are a share of those connections.
+ *
  * - "answered with a status": a gRPC run without a response whose every call the server answered with a
  *   status other than OK (`answeredStatuses`): failed all the same, in words that name the status.
  *
@@ -74,14 +77,31 @@ export function sessionsEnded(run: RunResult): number {
   return (run.flows ?? []).reduce((a, f) => a + f.completed + f.failed, 0);
 }
 
-/** The success rate to print: the run's own, or NaN ("-") when nothing was measured. */
+/**
+ * The success rate to print: the run's own, or NaN ("-") when nothing was measured or only its sessions'
+ * own WebSocket connections answered (no HTTP response to rate).
+ */
 export function measuredSuccessRate(run: RunResult): number {
-  return requestSendsOf(run) === 0 ? Number.NaN : run.successRate;
+  return requestSendsOf(run) === 0 || (run.requests === 0 && !noResponse(run)) ? Number.NaN : run.successRate;
 }
 
-/** True when the run meant to send and not one response came back (any error kind, TLS included). */
+/**
+ * True when the run meant to send and not one response came back (any error kind, TLS included). A
+ * message received on a WebSocket the sessions opened themselves (a k6/ws script) is an answer too: such
+ * a run has no HTTP response to count, and its sockets' errors (a message past the cap) are not silence.
+ */
 export function noResponse(run: RunResult): boolean {
-  return run.requests === 0 && sendsOf(run) > 0;
+  return run.requests === 0 && sendsOf(run) > 0 && (run.ws?.messagesReceived ?? 0) === 0;
+}
+
+/**
+ * What a run's errors are a share of: its sends, or for a run answered only on its sessions' own
+ * WebSocket connections (no HTTP response, messages received) the connections it opened when more: one
+ * socket's error among 58 sessions' sockets is 2% of them, not 100% of the one send it counted.
+ */
+export function errorShareBase(run: RunResult): number {
+  if (run.requests > 0 || noResponse(run)) return sendsOf(run);
+  return Math.max(sendsOf(run), run.ws?.handshakes ?? 0);
 }
 
 /** gRPC's status kinds (`grpc UNAVAILABLE`, ...): a call the server answered with a status other than OK. */

@@ -84,6 +84,7 @@ import type { RunResult } from "../schema.ts";
 import {
   answeredStatuses,
   errorKindsText,
+  errorShareBase,
   noResponse,
   nothingMeasured,
   requestSendsOf,
@@ -249,10 +250,11 @@ function countFlags(run: RunResult, failed: boolean): VerdictFlag[] {
   // A built-in the sessions changed broke the engine until it was put back: named whatever its share.
   const changed = changedBuiltIns(run.errorMessages?.script);
   const builtIns = changed.length > 0 ? `script changed ${changed.join(", ")} while it ran (put back)` : "";
-  if (total > DROPPED_FLAG_SHARE * sendsOf(run)) {
+  const base = errorShareBase(run);
+  if (total > DROPPED_FLAG_SHARE * base) {
     const text = [answered.text, script > 0 ? `script ${formatCount(script)}` : "", builtIns]
       .filter((t) => t !== "").join(", ");
-    flags.push({ kind: "errors", label: `errors ${formatShare(total / sendsOf(run))} (${text})` });
+    flags.push({ kind: "errors", label: `errors ${formatShare(total / base)} (${text})` });
   } else if (builtIns !== "") flags.push({ kind: "errors", label: builtIns });
   return flags;
 }

@@ -139,3 +139,21 @@ Deno.test("a script whose sessions did WebSocket work of their own measured them
   assert.equal(runVerdict(threw).label, "failed: every session failed, none sent a request (script 40)");
   assert.ok(Number.isNaN(measuredSuccessRate(threw)));
 });
+
+Deno.test("a k6/ws script's socket error among answered sessions is a share of their sockets, not silence", () => {
+  const flow = { name: "ws.js", sessions: 58, completed: 58, failed: 0, sessionMs: null, steps: [] };
+  const answered = clean({
+    requests: 0,
+    rps: 0,
+    targetRps: null,
+    errors: { "ws-too-big": 1 },
+    droppedSends: 0,
+    flows: [flow],
+    ws: { ...WS_NOTHING, handshakes: 58, messagesSent: 58, messagesReceived: 57 },
+  } as Partial<RunResult>);
+  assert.equal(runVerdict(answered).label, "errors 2% (ws-too-big 1)");
+  assert.ok(Number.isNaN(measuredSuccessRate(answered)), "no HTTP response: no success rate");
+  // Not one message came back: the sockets' errors are all the run got.
+  const silent = { ...answered, ws: { ...answered.ws!, messagesReceived: 0 } } as RunResult;
+  assert.match(runVerdict(silent).label, /^failed/);
+});
