@@ -50,15 +50,22 @@ export async function k6Summaries(source: string, results: ResultsFile): Promise
   opened.host.close();
   const mapped = k6Experiment(opened.exports.options ?? {});
   const rules = mapped.ok ? mapped.value.afterRun : [];
-  const trendStats = opened.exports.options?.summaryTrendStats;
-  const stats = [...rules.map((r) => r.rule), ...(Array.isArray(trendStats) ? trendStats.map(String) : [])];
+  const options = opened.exports.options ?? {};
+  const trendStats = Array.isArray(options.summaryTrendStats)
+    ? options.summaryTrendStats.map(String)
+    : undefined;
+  const asked = {
+    trendStats,
+    timeUnit: typeof options.summaryTimeUnit === "string" ? options.summaryTimeUnit : "",
+  };
+  const stats = [...rules.map((r) => r.rule), ...(trendStats ?? [])];
   const custom = await k6CustomMetrics(
     results.runs.reduce((a, r) => a + r.durationSec, 0),
     percentileStats(stats),
   );
   let failed = 0;
   const runs = results.runs.map((run) => {
-    const data = k6SummaryData(results, run);
+    const data = k6SummaryData(results, run, asked);
     Object.assign(data.metrics, custom);
     for (const { metric, rule } of rules) {
       // Own metrics only: a rule on `constructor` or `toString` judged Object's, and wrote onto it.

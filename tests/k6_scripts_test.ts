@@ -145,6 +145,24 @@ Deno.test("handleSummary gets k6's summary data; textSummary prints it with thre
     ]);
   }));
 
+Deno.test("k6's summary shows the script's summaryTrendStats, p(99.9) and count too, in its summaryTimeUnit", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-k6-trend-stats-" });
+    Deno.writeTextFileSync(
+      `${dir}/script.js`,
+      `import http from "k6/http";
+export const options = { vus: 2, iterations: 6, summaryTrendStats: ["avg", "p(99.9)", "count"], summaryTimeUnit: "ms" };
+export default function () { http.get("${url}/json"); }
+`,
+    );
+    const out = await loadlabIn(dir, "run", "script.js", "--out-dir", "out");
+    const stdout = new TextDecoder().decode(out.stdout);
+    assertEquals(out.code, 0, stdout + new TextDecoder().decode(out.stderr));
+    // Every time in ms, however small (k6 writes 420.00µs as 0.42ms under summaryTimeUnit: ms).
+    match(stdout, /http_req_duration\.+: avg=\d+\.\d\dms p\(99\.9\)=\d+\.\d\dms count=6\n/);
+    match(stdout, /iteration_duration\.+: avg=\d+\.\d\dms p\(99\.9\)=\d+\.\d\dms count=6\n/);
+  }));
+
 Deno.test("loadlab convert k6 writes the session script, every line where it was", async () => {
   const out = `${Deno.makeTempDirSync({ prefix: "loadlab-k6-convert-" })}/session.js`;
   const done = await loadlab("convert", "k6", fixture("throws.js"), "-o", out);

@@ -6,31 +6,67 @@
  * submetric such as `http_req_duration{name:me}`), their `thresholds` marked ok or not, and `root_group.checks` with
  * passes and fails. The durations are loadlab's: corrected latency from the intended send (k6 measures
  * from its own send, so under a closed load they agree; an open load's queueing shows here, not in k6).
- * k6's custom metrics are not here: they are counted per worker and not yet carried to results.
+ * Trends show the stats the script's `summaryTrendStats` names (a `p(N)` beyond the run's own percentiles
+ * read from its histogram) and times in its `summaryTimeUnit`. k6's custom metrics are not here: the
+ * workers count them and cli/k6_summary.ts adds them.
  */
 import { latencySampled } from "../conclude/responses.ts";
+import { decodeHistogram, type Histogram } from "../histogram.ts";
 import type { EndpointResult, LatencySummaryMs, ResultsFile, RunResult } from "../schema.ts";
 import type { K6Metric, K6SummaryData } from "./k6_summary_text.ts";
 import { type Selector, selects } from "../threshold_selector.ts";
 
-const TREND_STATS = ["avg", "min", "med", "max", "p(90)", "p(95)"];
+/** The stats k6 shows of a trend when the script's `summaryTrendStats` does not say. */
+export const K6_TREND_STATS = ["avg", "min", "med", "max", "p(90)", "p(95)"];
 
-/** A latency summary as a k6 trend (ms). */
-function trend(l: LatencySummaryMs | null | undefined): K6Metric {
-  const v = l ?? { mean: 0, min: 0, p50: 0, max: 0, p90: 0, p95: 0, p99: 0 };
-  return {
-    type: "trend",
-    contains: "time",
-    values: {
-      avg: v.mean,
-      min: v.min,
-      med: v.p50,
-      max: v.max,
-      "p(90)": v.p90,
-      "p(95)": v.p95,
-      "p(99)": v.p99,
-    },
-  };
+/** What the script's options ask of the summary: its trend columns and time unit (k6's own when unset). */
+export interface K6SummaryOptions {
+  trendStats?: readonly string[];
+  timeUnit?: string;
+}
+
+/** The percentiles a results latency summary keeps, by the number k6's `p(N)` names. */
+const SUMMARY_PERCENTILES: Record<string, keyof LatencySummaryMs> = {
+  "2.5": "p2_5",
+  "10": "p10",
+  "25": "p25",
+  "50": "p50",
+  "75": "p75",
+  "90": "p90",
+  "95": "p95",
+  "97.5": "p97_5",
+  "99": "p99",
+  "99.9": "p999",
+  "99.99": "p9999",
+};
+
+/**
+ * A latency summary as a k6 trend (ms). A `p(N)` stat `stats` names is the summary's own percentile when it
+ * keeps that one, else read from the histogram `encoded` when there is one (else left out, as unknown);
+ * `count` is `samples`.
+ */
+function trend(
+  l: LatencySummaryMs | null | undefined,
+  stats: readonly string[] = [],
+  samples = 0,
+  encoded?: string | null,
+): K6Metric {
+  const v = l ?? { mean: 0, min: 0, p50: 0, max: 0, p90: 0, p95: 0, p99: 0 } as LatencySummaryMs;
+  const values: Record<string, number> = { avg: v.mean, min: v.min, med: v.p50, max: v.max };
+  let h: Histogram | null | undefined;
+  for (const stat of new Set([...stats, "p(90)", "p(95)", "p(99)"])) {
+    if (stat === "count") values.count = samples;
+    if (!stat.startsWith("p(")) continue;
+    const n = Number(stat.slice(2, -1));
+    const key = SUMMARY_PERCENTILES[String(n)];
+    if (key !== undefined && typeof v[key] === "number") {
+      values[stat] = v[key] as number;
+      continue;
+    }
+    h ??= encoded ? decodeHistogram(encoded) : null;
+    if (h && h.totalCount > 0) values[stat] = h.getValueAtPercentile(n) / 1000;
+  }
+  return { type: "trend", contains: "time", values };
 }
 
 /**
@@ -40,8 +76,16 @@ function trend(l: LatencySummaryMs | null | undefined): K6Metric {
 const failedOf = (errors: Record<string, number>) =>
   Object.entries(errors).reduce((a, [kind, n]) => kind === "script" || kind.startsWith("ws-") ? a : a + n, 0);
 
-/** `run`'s summary data with the thresholds of `results` judged on it. */
-export function k6SummaryData(results: ResultsFile, run: RunResult): K6SummaryData {
+/**
+ * `run`'s summary data with the thresholds of `results` judged on it, its trends with the stats and its
+ * times in the unit the script's options ask for.
+ */
+export function k6SummaryData(
+  results: ResultsFile,
+  run: RunResult,
+  asked: K6SummaryOptions = {},
+): K6SummaryData {
+  const stats = asked.trendStats ?? K6_TREND_STATS;
   const sec = run.durationSec > 0 ? run.durationSec : 1;
   const flow = run.flows?.[0];
   const checks = (flow?.steps ?? []).flatMap((s) => s.checks ?? []);
@@ -53,10 +97,10 @@ export function k6SummaryData(results: ResultsFile, run: RunResult): K6SummaryDa
     checks: rate(passes, fails),
     data_received: counter(run.bytesRead, sec, "data"),
     data_sent: counter(run.bytesWritten, sec, "data"),
-    http_req_duration: trend(run.latencyMs),
+    http_req_duration: trend(run.latencyMs, stats, run.requests, run.histogramEncoded),
     http_req_failed: rate(failed, sent - failed),
     http_reqs: counter(sent, sec, "default"),
-    iteration_duration: trend(flow?.sessionMs),
+    iteration_duration: trend(flow?.sessionMs, stats, flow?.completed ?? 0),
     iterations: counter(flow?.completed ?? 0, sec, "default"),
     vus: { type: "gauge", contains: "default", values: { value: vus, min: vus, max: vus } },
     vus_max: { type: "gauge", contains: "default", values: { value: vus, min: vus, max: vus } },
@@ -69,7 +113,7 @@ export function k6SummaryData(results: ResultsFile, run: RunResult): K6SummaryDa
     const parsed = /^\s*([a-z_]+)(\{[^{}]*\})?\s*:?\s*(.+)$/.exec(t.expression);
     if (parsed === null) continue;
     const name = parsed[1] + (parsed[2] ?? "");
-    metrics[name] ??= submetric(parsed[1], parsed[2], run, sec);
+    metrics[name] ??= submetric(parsed[1], parsed[2], run, sec, stats);
     (metrics[name].thresholds ??= {})[parsed[3].trim()] = { ok: t.ok };
   }
   return {
@@ -86,7 +130,7 @@ export function k6SummaryData(results: ResultsFile, run: RunResult): K6SummaryDa
         fails: c.failed,
       })),
     },
-    options: { summaryTrendStats: TREND_STATS, summaryTimeUnit: "", noColor: false },
+    options: { summaryTrendStats: [...stats], summaryTimeUnit: asked.timeUnit ?? "", noColor: false },
     state: { isStdOutTTY: false, isStdErrTTY: false, testRunDurationMs: run.durationSec * 1000 },
     metrics,
   };
@@ -111,7 +155,13 @@ function failedStatus(codes: Record<string, number>): number {
 }
 
 /** A submetric `metric{name:x}` from the run's endpoints the selector picks (pooled). */
-function submetric(metric: string, selector: string | undefined, run: RunResult, sec: number): K6Metric {
+function submetric(
+  metric: string,
+  selector: string | undefined,
+  run: RunResult,
+  sec: number,
+  stats: readonly string[],
+): K6Metric {
   // Split at each pair's first colon: a value may hold one (`{name:http://host/post}`).
   const pairs = (selector ?? "").replace(/^\{|\}$/g, "").split(",").map((p) => p.trim()).filter((p) =>
     p !== ""
@@ -123,7 +173,8 @@ function submetric(metric: string, selector: string | undefined, run: RunResult,
   const failed = picked.reduce((a, e) => a + failedOf(e.errors) + failedStatus(e.statusCodes), 0);
   if (metric === "http_reqs") return counter(requests, sec, "default");
   if (metric === "http_req_failed") return rate(failed, requests - failed);
-  return trend(picked.length === 1 ? picked[0].latencyMs : null);
+  const one = picked.length === 1 ? picked[0] : null;
+  return trend(one?.latencyMs, stats, one?.requests ?? 0, one?.histogramEncoded);
 }
 
 /** Whether a k6 rule such as `rate>0.9` holds on a metric's values (an unknown aggregation fails). */

@@ -2,7 +2,7 @@
  * @module
  * k6's end-of-test summary as text, from its summary data (results/export/k6_summary.ts): the checks
  * with their pass ratio (a failing one with its counts), then every metric on a dotted line, trends by
- * `summaryTrendStats`, rates as a percentage with their true and false counts, counters with their rate,
+ * `summaryTrendStats` (times in `summaryTimeUnit` when set), rates as a percentage with their true and false counts, counters with their rate,
  * each metric with thresholds marked ✓ or ✗ and its submetrics (`{ name:me }`) under it. A k6 user reads
  * it as k6's own; loadlab's verdict and report stand beside it. The data's types are here, importing
  * nothing, so a converted script's `textSummary` (runner/script/k6/jslib_summary.ts) type-checks anywhere.
@@ -29,8 +29,18 @@ export interface K6SummaryData {
   metrics: Record<string, K6Metric>;
 }
 
-/** Milliseconds as k6 writes them: µs below 1 ms, s from 1 s. */
-function duration(ms: number): string {
+/** k6's `summaryTimeUnit` values: each a unit every time of the summary is written in. */
+const TIME_UNITS: Record<string, [unit: string, perMs: number]> = {
+  s: ["s", 0.001],
+  ms: ["ms", 1],
+  us: ["µs", 1000],
+};
+
+/** Milliseconds as k6 writes them: in the summary's time unit when set, else µs below 1 ms, s from 1 s. */
+function duration(ms: number, timeUnit = ""): string {
+  if (Object.hasOwn(TIME_UNITS, timeUnit)) {
+    return `${(ms * TIME_UNITS[timeUnit][1]).toFixed(2)}${TIME_UNITS[timeUnit][0]}`;
+  }
   if (ms < 1) return `${(ms * 1000).toFixed(2)}µs`;
   if (ms < 1000) return `${ms.toFixed(2)}ms`;
   return `${(ms / 1000).toFixed(2)}s`;
@@ -48,12 +58,14 @@ function bytes(n: number): string {
 }
 
 /** One metric's values as k6 prints them. */
-function valuesText(m: K6Metric, trendStats: string[]): string {
+function valuesText(m: K6Metric, options: K6SummaryData["options"]): string {
   const v = m.values;
   switch (m.type) {
     case "trend":
-      return trendStats.filter((s) => s in v).map((s) =>
-        `${s}=${m.contains === "time" ? duration(v[s]) : sixPlaces(v[s])}`
+      return options.summaryTrendStats.filter((s) => s in v).map((s) =>
+        `${s}=${
+          m.contains === "time" && s !== "count" ? duration(v[s], options.summaryTimeUnit) : sixPlaces(v[s])
+        }`
       )
         .join(" ");
     case "rate":
@@ -87,15 +99,15 @@ export function renderK6Summary(data: K6SummaryData): string {
   const names = Object.keys(data.metrics).sort();
   const width = Math.max(30, ...names.map((n) => n.length + 3));
   for (const name of names.filter((n) => !n.includes("{"))) {
-    lines.push(row(name, data.metrics[name], width, data.options.summaryTrendStats));
+    lines.push(row(name, data.metrics[name], width, data.options));
     for (const sub of names.filter((n) => n.startsWith(`${name}{`))) {
       const label = `{ ${sub.slice(name.length + 1, -1)} }`;
-      lines.push(row(`  ${label}`, data.metrics[sub], width, data.options.summaryTrendStats));
+      lines.push(row(`  ${label}`, data.metrics[sub], width, data.options));
     }
   }
   return lines.join("\n") + "\n";
 }
 
-function row(name: string, m: K6Metric, width: number, trendStats: string[]): string {
-  return `   ${mark(m)} ${name}${".".repeat(Math.max(3, width - name.length))}: ${valuesText(m, trendStats)}`;
+function row(name: string, m: K6Metric, width: number, options: K6SummaryData["options"]): string {
+  return `   ${mark(m)} ${name}${".".repeat(Math.max(3, width - name.length))}: ${valuesText(m, options)}`;
 }

@@ -142,6 +142,7 @@ function metricOf(t: MetricPart, sec: number, percentiles: readonly string[] = [
         "p(99)": at(0.99),
       };
       for (const stat of percentiles) values[stat] = at(Number(stat.slice(2, -1)) / 100);
+      values.count = t.count;
       return { type: "trend", contains: t.time ? "time" : "default", values };
     }
     case "counter":
