@@ -1,6 +1,7 @@
 /**
  * @module
- * A load worker's isolate with a young generation sized for its run. V8 keeps a session's objects in its
+ * A load worker's isolate with a young generation sized for its run, and an old generation capped at
+ * loadlab's memory limit (worker/memory_limit.ts). V8 keeps a session's objects in its
  * young generation only if that generation outlasts a turn of the whole crowd: 10,000 script sessions
  * waiting on one worker need 20 MB semi-spaces or more (their objects then die young instead of filling
  * the old generation and its full collections: 0.62-0.70x the fixed request's rate instead of 0.52x), while
@@ -31,9 +32,18 @@ export class LoadWorker {
   onerror: ((event: { message: string; preventDefault(): void }) => void) | null = null;
   readonly #worker: NodeWorker;
 
-  constructor(config: AttackConfig) {
+  /**
+   * `memoryLimitMb` is loadlab's (worker/memory_limit.ts), and caps the worker's old generation too: a
+   * worker is ended by asking its isolate to stop, which Deno forces only 2 s later, and a synchronous loop
+   * that allocates grew 4 GB more meanwhile (a following run was then cut as it started, the memory not yet
+   * given back). At its cap the isolate stalls where it is, until it is forced to end.
+   */
+  constructor(config: AttackConfig, memoryLimitMb: number) {
     this.#worker = new NodeWorker(new URL("./worker.ts", import.meta.url), {
-      resourceLimits: { maxYoungGenerationSizeMb: youngGenerationMbOf(config) },
+      resourceLimits: {
+        maxYoungGenerationSizeMb: youngGenerationMbOf(config),
+        maxOldGenerationSizeMb: memoryLimitMb,
+      },
     });
     this.#worker.on("message", (data: WorkerToMain) => this.onmessage?.({ data }));
     this.#worker.on("error", (err: unknown) => {

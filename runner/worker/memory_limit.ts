@@ -3,12 +3,14 @@
  * loadlab's own memory while the load runs, and its limit. The load workers are threads of this one
  * process, so its resident size (RSS) is theirs with the main isolate's, and a session script that keeps
  * what each iteration makes (a module-level array it pushes to) grows it without bound: at GB/s in a
- * synchronous loop. V8 neither stops that in time (a worker's `maxOldGenerationSizeMb` did not hold a
- * synchronous loop) nor says so: at its heap limit a worker's isolate stalls (4.3 GB, then ended as stuck)
- * and a web Worker's aborts the whole process, results unwritten. So the main isolate reads the RSS every
- * `MEMORY_CHECK_MS` and, once past the limit, worker/collect.ts ends the workers still running (what they
- * counted kept) and the run names memory. Apart from the collector because the limit is chosen from the
- * machine, before the workers start, and the watch is a timer of its own.
+ * synchronous loop. V8 does not say so: at its heap limit (~4 GB by default, or its `maxOldGenerationSizeMb`)
+ * a worker's isolate stalls, silent (at 4.3 GB the run ended as "1 worker stuck"), and a web Worker's aborts
+ * the whole process, results unwritten. So the main isolate reads the RSS every `MEMORY_CHECK_MS` and, once
+ * past the limit, worker/collect.ts ends the workers still running (what they counted kept) and the run
+ * names memory. Deno forces an isolate asked to end only 2 s later, so each worker's old generation is
+ * capped at the limit too (worker/load_worker.ts): one in a synchronous loop stalls there instead of growing
+ * on meanwhile, and the run's end waits for that memory to be given back. Apart from the collector because
+ * the limit is chosen from the machine, before the workers start, and the watch is a timer of its own.
  */
 import { getHeapStatistics } from "node:v8";
 import type { AttackConfig } from "../config.ts";
@@ -58,6 +60,26 @@ function freeBytes(): number {
     return Deno.systemMemoryInfo().available;
   } catch {
     return 0;
+  }
+}
+
+/**
+ * How long a worker ended over the limit may take to give its memory back: Deno forces an isolate asked to
+ * stop to end 2 s later, and one in a synchronous loop ends no sooner.
+ */
+const GIVE_BACK_MS = 3_000;
+
+/**
+ * Resolves once loadlab's RSS is back under `limitMb` (the workers ended over it are gone), or after
+ * `GIVE_BACK_MS`: a run that follows would otherwise start over the limit and be cut as it starts.
+ */
+export async function memoryGivenBack(
+  limitMb: number,
+  readRssBytes = () => Deno.memoryUsage().rss,
+): Promise<void> {
+  const untilMs = performance.now() + GIVE_BACK_MS;
+  while (readRssBytes() / 2 ** 20 > limitMb && performance.now() < untilMs) {
+    await new Promise((resolve) => setTimeout(resolve, MEMORY_CHECK_MS));
   }
 }
 

@@ -1,12 +1,13 @@
 /**
  * @module
  * loadlab's memory limit: the one asked for, else half the machine's free memory between the floor and
- * the cap (both growing with the workers) and below one isolate's heap limit; and its watch, which says
- * once, with the RSS, when the limit is passed, and nothing after it is stopped.
+ * the cap (both growing with the workers) and below one isolate's heap limit; its watch, which says once,
+ * with the RSS, when the limit is passed, and nothing after it is stopped; and the wait for the memory of
+ * the workers it ended, which ends as the RSS is back under the limit.
  */
 import assert from "node:assert/strict";
 import { parseAttackConfig } from "../config.ts";
-import { memoryLimitMbOf, watchMemory } from "./memory_limit.ts";
+import { memoryGivenBack, memoryLimitMbOf, watchMemory } from "./memory_limit.ts";
 
 const MB = 2 ** 20;
 const config = (fields: { workers?: number; maxMemoryMb?: number } = {}) =>
@@ -45,4 +46,14 @@ Deno.test("watchMemory: says once, with the RSS, when it passes the limit; nothi
   quiet.stop();
   await new Promise((r) => setTimeout(r, 60));
   assert.deepEqual(seen, [320]);
+});
+
+Deno.test("memoryGivenBack: at once under the limit; else as soon as the RSS is back under it", async () => {
+  let reads = 0;
+  await memoryGivenBack(300, () => (reads++, 100 * MB));
+  assert.equal(reads, 1);
+  const startedMs = performance.now();
+  await memoryGivenBack(300, () => (++reads < 5 ? 400 * MB : 200 * MB));
+  assert.equal(reads, 5);
+  assert.ok(performance.now() - startedMs < 2_000, "not the whole bound");
 });

@@ -19,7 +19,7 @@ import type { LoadRunSummary, PrepareSummary } from "../load/load_run_types.ts";
 import { collect, LoadError, StoppedBeforeLoad, type WorkerSinks } from "./collect.ts";
 import { ScriptSetupError } from "../script/script_hooks.ts";
 import { LoadWorker } from "./load_worker.ts";
-import { memoryLimitMbOf } from "./memory_limit.ts";
+import { memoryGivenBack, memoryLimitMbOf } from "./memory_limit.ts";
 
 const READY_TIMEOUT_MS = 30_000;
 /**
@@ -51,7 +51,7 @@ export async function runWorkers(config: AttackConfig, opts: PoolOptions): Promi
   const count = config.workers;
   // Chosen from what the machine has before the workers take their share.
   const memoryLimitMb = memoryLimitMbOf(config);
-  const workers = Array.from({ length: count }, () => new LoadWorker(config));
+  const workers = Array.from({ length: count }, () => new LoadWorker(config, memoryLimitMb));
   const send = (w: LoadWorker, msg: MainToWorker) => w.postMessage(msg);
   // Started here, not in each worker: a worker's own nested worker starts half a second later.
   const sink = wsSinkFor(config);
@@ -98,7 +98,9 @@ export async function runWorkers(config: AttackConfig, opts: PoolOptions): Promi
     if (opts.signal?.aborted) onAbort();
     opts.signal?.addEventListener("abort", onAbort, { once: true });
     try {
-      return { ...prepared, ...await collecting.done, startAtEpochMs, startLateMs };
+      const summary = await collecting.done;
+      if (summary.memoryCut) await memoryGivenBack(memoryLimitMb);
+      return { ...prepared, ...summary, startAtEpochMs, startLateMs };
     } finally {
       opts.onSteerable?.(null);
       opts.signal?.removeEventListener("abort", onAbort);
