@@ -28,9 +28,11 @@ interface Behaviour {
   reply?: number[];
   /** Ends its side of the TCP connection after the 101 (a half-close: it still reads). */
   halfClose?: boolean;
+  /** Reads nothing after the handshake until the test ends. */
+  deaf?: boolean;
 }
 
-async function serve(conn: Deno.TcpConn, how: Behaviour): Promise<void> {
+async function serve(conn: Deno.TcpConn, how: Behaviour, ended: Promise<void>): Promise<void> {
   const key = await readUpgrade(conn);
   if (key === null) return;
   const head = how.head ? how.head(key) : answer101(key);
@@ -42,12 +44,24 @@ async function serve(conn: Deno.TcpConn, how: Behaviour): Promise<void> {
   await writeAll(conn, head);
   if (how.greeting) await writeAll(conn, Uint8Array.from(how.greeting));
   if (how.halfClose) await conn.closeWrite();
+  if (how.deaf) return await ended;
   while ((await conn.read(buf)) !== null) if (how.reply) await writeAll(conn, Uint8Array.from(how.reply));
 }
 
-async function flow(how: Behaviour, transport: "deno" | "epoll"): Promise<RunResult> {
+const STEPS = [
+  { ws: { connect: "/ws" } },
+  { ws: { send: "hi", match: { contains: "ok" }, name: "wait" } },
+  { ws: { close: 1000 } },
+];
+
+async function flow(
+  how: Behaviour,
+  transport: "deno" | "epoll",
+  steps: unknown[] = STEPS,
+): Promise<RunResult> {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const server = acceptEach(listener, (conn) => serve(conn, how));
+  const ended = Promise.withResolvers<void>();
+  const server = acceptEach(listener, (conn) => serve(conn, how, ended.promise));
   const started = performance.now();
   try {
     const r = await runAttack(parseAttackConfig({
@@ -58,18 +72,12 @@ async function flow(how: Behaviour, transport: "deno" | "epoll"): Promise<RunRes
       timeoutMs: TIMEOUT_MS,
       transport,
       generatorWarmup: false,
-      flows: [{
-        name: "f",
-        steps: [
-          { ws: { connect: "/ws" } },
-          { ws: { send: "hi", match: { contains: "ok" }, name: "wait" } },
-          { ws: { close: 1000 } },
-        ],
-      }],
+      flows: [{ name: "f", steps }],
     } as AttackConfigInput));
     ok(performance.now() - started < BOUND_MS, "the run ended in bounded time");
     return r;
   } finally {
+    ended.resolve();
     await server.close();
   }
 }
@@ -147,5 +155,14 @@ for (const transport of ["deno", "epoll"] as const) {
     const r = await flow({ reply: OK }, transport);
     assertEquals([r.requests, r.flows?.[0].completed, r.errors], [SESSIONS, SESSIONS, { timeout: SESSIONS }]);
     assertEquals(Object.keys(r.errorMessages.timeout), ["no close frame from the server within 600 ms"]);
+  });
+  test("a server that reads nothing: a send waits for the last one's write, then the step's timeout", async () => {
+    // 300 sends of 128 KiB that wait for no answer: each used to queue behind the last, 38 MiB here,
+    // and 3,000 of 900 KB ended the worker. Now one waits at most, and the kernel's buffers hold the rest.
+    const big = "a".repeat(128 * 1024);
+    const sends = Array.from({ length: 300 }, () => ({ ws: { send: big } }));
+    const r = await flow({ deaf: true }, transport, [{ ws: { connect: "/ws" } }, ...sends]);
+    failedAs(r, "timeout", /the server took no more of the last message within 600 ms/);
+    ok((r.ws?.messagesSent ?? 0) < 200, `${r.ws?.messagesSent} messages handed to the socket`);
   });
 }

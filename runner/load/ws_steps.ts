@@ -180,6 +180,8 @@ export class WsSession {
         shared.recorder.recordError(startMs, "ws-too-big", message, step.endpoint);
         return "failed";
       }
+      const ready = await socket.writable(step.timeoutMs, step.endpoint, ended);
+      if (ready !== "ready") return ready === "stopped" || shared.stopping ? "stopped" : "failed";
       const buf = new Uint8Array(bytes);
       if (!socket.send(buf.subarray(0, writeParts(buf, 0, parts, values)), step.endpoint)) return "failed";
     }

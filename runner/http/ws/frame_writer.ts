@@ -9,7 +9,8 @@
  * What waits is bounded whatever the server does: at most one pong (a ping flood from a server that
  * never reads replaces the waiting pong with the newest, as RFC 6455 5.5.3 allows: "only the most
  * recently processed Ping"), one message (the connection sends the next only once the last was answered,
- * and `writingMessage` says an answer cannot have come before it was written whole) and one close.
+ * and `writingMessage` says an answer cannot have come before it was written whole) and one close. A
+ * flow's socket, whose sends wait for no answer, waits for `onIdle` before its next send instead.
  */
 import type { InlineConn, TransportConn } from "../transport/transport.ts";
 
@@ -36,6 +37,8 @@ export class FrameWriter {
   /** Handlers of a write through the promise contract, bound on first use (a crowd that writes whole makes none). */
   #onWritten: ((n: number) => void) | null = null;
   #onError: ((err: unknown) => void) | null = null;
+  /** Called when a write ends with nothing waiting behind it (a flow's socket holds its next send till then). */
+  onIdle: (() => void) | null = null;
 
   constructor(readonly owner: WriteOwner) {}
 
@@ -52,6 +55,11 @@ export class FrameWriter {
   /** Frames waiting behind the write in progress (bounded: see the module comment). */
   get waitingFrames(): number {
     return this.#queued + (this.#pong === null ? 0 : 1);
+  }
+
+  /** A write is under way (the kernel has not taken all of it). */
+  get busy(): boolean {
+    return this.#writing !== null;
   }
 
   /** A message's frame(s) handed over are not all written yet: no answer to it can have come. */
@@ -125,6 +133,6 @@ export class FrameWriter {
     else if (this.#queued > 0) {
       this.#queued--;
       this.send(this.#queue!.shift()!);
-    }
+    } else this.onIdle?.();
   }
 }
