@@ -91,7 +91,15 @@ export function measuredSuccessRate(run: RunResult): number {
  * a run has no HTTP response to count, and its sockets' errors (a message past the cap) are not silence.
  */
 export function noResponse(run: RunResult): boolean {
-  return run.requests === 0 && sendsOf(run) > 0 && (run.ws?.messagesReceived ?? 0) === 0;
+  return run.requests === 0 && sendsOf(run) > 0 && ownSocketAnswers(run) === 0;
+}
+
+/**
+ * Messages received on WebSocket connections the sessions opened themselves (k6/ws) that answered: the
+ * messages received less those that answered no send (a flow's message its rule did not take is one).
+ */
+function ownSocketAnswers(run: RunResult): number {
+  return Math.max(0, (run.ws?.messagesReceived ?? 0) - (run.ws?.unsolicited ?? 0));
 }
 
 /**
