@@ -27,7 +27,8 @@ import type { BufferBudget } from "../../ws/buffer_budget.ts";
 import type { StepResponse } from "../http/kept_response.ts";
 import type { ConnectionShared } from "../http/load_connection.ts";
 import type { WsStats } from "../http/ws/stats.ts";
-import { type ReceivedMessage, WsSessionSocket } from "../http/ws/session_socket.ts";
+import { WsSessionSocket } from "../http/ws/session_socket.ts";
+import type { ReceivedMessage } from "../http/ws/session_queue.ts";
 import {
   type CapturedBytes,
   type Check,

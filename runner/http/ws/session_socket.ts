@@ -5,8 +5,8 @@
  * the same TLS path), its handshake request a filled template (runner/load/ws_steps.ts), then one read
  * loop feeding the frame parser. It uses promise reads on every transport: a session waits for a few
  * messages, not thousands a second, so the inline fast path of the load's connections buys nothing
- * here. Messages no step has asked for yet wait in a queue bounded in bytes (the oldest go first); a
- * step takes the first that matches and passes over the others, which count as unsolicited. Failures
+ * here. Messages no step has asked for yet wait in a bounded queue (session_queue.ts); a step takes the
+ * first that matches and passes over the others, which count as unsolicited. Failures
  * are counted by kind as the load's WebSocket connections count them (the handshake's `ws-refused`...,
  * frame faults, `ws-closed`, `timeout`), under the endpoint of the step that waits when one does; a
  * wait cut by the run's end or a stop request counts nothing.
@@ -26,20 +26,8 @@ import { WS_READ_BUFFER_BYTES } from "./run.ts";
 import { readLoop } from "./read_loop.ts";
 import { FAULT_CODES, FAULT_KINDS } from "./close_handshake.ts";
 import type { WsStats } from "./stats.ts";
-
-/**
- * Most bytes, and most messages, kept for later steps; past either the oldest are let go (unsolicited). A
- * session waits for a few messages: the count keeps a flood of empty ones from queueing millions, each an
- * object, that a step would then have to pass over one by one.
- */
-const QUEUE_BYTES = 4 * 1024 * 1024;
-const QUEUE_MESSAGES = 1_024;
-
-/** A message received: its text (a binary one decoded as UTF-8) and when it arrived. */
-export interface ReceivedMessage {
-  text: string;
-  atMs: number;
-}
+import { type ReceivedMessage, SessionQueue } from "./session_queue.ts";
+import { timedWait } from "../../../system/sleep.ts";
 
 /** What a wait ends with: the message, or why none came (counted, except `stopped`). */
 export type WaitOutcome = ReceivedMessage | "timeout" | "closed" | "stopped";
@@ -56,8 +44,7 @@ export class WsSessionSocket implements FrameSink, WriteOwner {
   readonly #parser: FrameParser;
   readonly #writer = new FrameWriter(this);
   readonly #decoder = new TextDecoder();
-  readonly #queue: ReceivedMessage[] = [];
-  #queueBytes = 0;
+  readonly #queue = new SessionQueue((atMs) => this.#unsolicited(atMs));
   #waiter: Waiter | null = null;
   #closeSent = false;
   /** When the bytes being parsed were read. */
@@ -130,24 +117,14 @@ export class WsSessionSocket implements FrameSink, WriteOwner {
     signal: AbortSignal,
   ): Promise<"ready" | "failed" | "stopped"> {
     if (!this.#writer.busy || this.#sock === null) return Promise.resolve("ready");
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        const message = `the server took no more of the last message within ${timeoutMs} ms`;
-        this.#fault(performance.now(), "timeout", message, endpoint);
-        end("failed");
-      }, timeoutMs);
-      const stop = () => end("stopped");
-      const end = (outcome: "ready" | "failed" | "stopped") => {
-        clearTimeout(timer);
-        signal.removeEventListener("abort", stop);
-        this.#idle = null;
-        resolve(outcome);
-      };
-      if (signal.aborted) return end("stopped");
-      signal.addEventListener("abort", stop);
-      // Also when the socket goes: the send then counts why.
-      this.#idle = () => end("ready");
-    });
+    const late = (): "ready" | "failed" => {
+      const message = `the server took no more of the last message within ${timeoutMs} ms`;
+      this.#fault(performance.now(), "timeout", message, endpoint);
+      return "failed";
+    };
+    // Also when the socket goes: the send then counts why.
+    const arm = (end: (outcome: "ready" | "failed") => void) => this.#idle = () => end("ready");
+    return timedWait(timeoutMs, signal, late, arm, () => this.#idle = null);
   }
 
   /** Writes one text message; false when the socket is closed (counted under `endpoint`). */
@@ -177,32 +154,18 @@ export class WsSessionSocket implements FrameSink, WriteOwner {
     endpoint: number,
     signal: AbortSignal,
   ): Promise<WaitOutcome> {
-    while (this.#queue.length > 0) {
-      const message = this.#queue.shift()!;
-      this.#queueBytes -= message.text.length;
-      if (accepts(message)) return Promise.resolve(message);
-      this.#unsolicited(message.atMs);
-    }
+    const queued = this.#queue.take(accepts);
+    if (queued !== null) return Promise.resolve(queued);
     if (this.#sock === null) {
       this.#claim(endpoint, "its message came");
       return Promise.resolve("closed");
     }
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.#fault(performance.now(), "timeout", `no matching message within ${timeoutMs} ms`, endpoint);
-        end("timeout");
-      }, timeoutMs);
-      const stop = () => end("stopped");
-      const end = (outcome: WaitOutcome) => {
-        clearTimeout(timer);
-        signal.removeEventListener("abort", stop);
-        this.#waiter = null;
-        resolve(outcome);
-      };
-      if (signal.aborted) return end("stopped");
-      signal.addEventListener("abort", stop);
-      this.#waiter = { accepts, endpoint, resolve: end };
-    });
+    const late = () => {
+      this.#fault(performance.now(), "timeout", `no matching message within ${timeoutMs} ms`, endpoint);
+      return "timeout" as const;
+    };
+    const arm = (end: (outcome: WaitOutcome) => void) => this.#waiter = { accepts, endpoint, resolve: end };
+    return timedWait<WaitOutcome>(timeoutMs, signal, late, arm, () => this.#waiter = null);
   }
 
   /**
@@ -212,24 +175,16 @@ export class WsSessionSocket implements FrameSink, WriteOwner {
   async close(code: number, timeoutMs: number, signal: AbortSignal): Promise<void> {
     this.#claim(-1);
     if (this.#sock === null) return;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let stop = () => {};
     // "late": no close frame in time; "stopped": the run's end, which counts nothing.
-    const ended = await new Promise<"answered" | "late" | "stopped">((resolve) => {
-      this.#closed = () => resolve("answered");
-      timer = setTimeout(() => resolve("late"), timeoutMs);
-      stop = () => resolve("stopped");
-      signal.addEventListener("abort", stop);
-      if (signal.aborted) stop();
-      this.#closeWith(code);
-    });
-    clearTimeout(timer);
-    signal.removeEventListener("abort", stop);
+    const arm = (end: (outcome: "answered") => void) => this.#closed = () => end("answered");
+    const answered = timedWait(timeoutMs, signal, () => "late" as const, arm, () => this.#closed = null);
+    this.#closeWith(code);
+    const ended = await answered;
     if (ended === "late" && this.#sock !== null) {
       this.#fault(performance.now(), "timeout", `no close frame from the server within ${timeoutMs} ms`, -1);
     }
     this.#closeSocket();
-    this.#dropQueue();
+    this.#queue.clear();
   }
 
   /** The session is over: an open socket says so (1000) and closes. */
@@ -237,14 +192,7 @@ export class WsSessionSocket implements FrameSink, WriteOwner {
     this.#claim(-1);
     this.#closeWith(1000);
     this.#closeSocket();
-    this.#dropQueue();
-  }
-
-  /** Messages still queued were never asked for: unsolicited. */
-  #dropQueue(): void {
-    for (const m of this.#queue) this.#unsolicited(m.atMs);
-    this.#queue.length = 0;
-    this.#queueBytes = 0;
+    this.#queue.clear();
   }
 
   /**
@@ -297,13 +245,6 @@ export class WsSessionSocket implements FrameSink, WriteOwner {
       return;
     }
     this.#queue.push(message);
-    this.#queueBytes += message.text.length;
-    const queue = this.#queue;
-    while ((this.#queueBytes > QUEUE_BYTES && queue.length > 1) || queue.length > QUEUE_MESSAGES) {
-      const old = this.#queue.shift()!;
-      this.#queueBytes -= old.text.length;
-      this.#unsolicited(old.atMs);
-    }
   }
 
   /**
