@@ -15,18 +15,20 @@ import { k6Experiment } from "../scenarios/k6_options.ts";
 import type { K6Paths } from "../scenarios/k6_paths.ts";
 import { formatIssues } from "../validation/mod.ts";
 import { checkScript } from "./script_check.ts";
+import { memoryLimitMbBesideRuns } from "../runner/worker/memory_limit.ts";
 import { UsageError } from "./usage_error.ts";
 import type { ScriptLoadArgs } from "./script_load_flags.ts";
 
 /**
  * The experiment (JSON text) for k6 script `source`, and where its fields came from in the script's
  * `options` (a problem found in the experiment is told at the option's path); `targets` are the run's
- * `--target` flags.
+ * `--target` flags, `maxMemoryMb` its `--max-memory-mb` (the limit the script is imported under).
  */
 export async function k6ExperimentText(
   source: string,
   targets: Record<string, string>,
   overrides: ScriptLoadArgs = { env: {} },
+  maxMemoryMb?: number,
 ): Promise<{ text: string; paths: K6Paths }> {
   const path = resolve(source);
   let converted: string;
@@ -36,7 +38,7 @@ export async function k6ExperimentText(
     if (err instanceof K6ConvertError) throw new UsageError(err.message, { cause: err });
     throw err;
   }
-  const module = await checkScript(converted);
+  const module = await checkScript(converted, memoryLimitMbBesideRuns(maxMemoryMb));
   const options = { ...(module.options ?? {}), ...overridesOf(overrides) };
   const mapped = k6Experiment(options);
   if (!mapped.ok) throw new UsageError(`${basename(path)}: ${formatIssues(mapped.issues).join("; ")}`);

@@ -21,6 +21,7 @@ import { errorText } from "../runner/script/script_module.ts";
 import { OutputError } from "../results/output_error.ts";
 import { sameFile } from "../system/output_file.ts";
 import { type HostOutcome, ScriptHost } from "../runner/script/script_host.ts";
+import { memoryLimitMbBesideRuns, memoryPassedText } from "../runner/worker/memory_limit.ts";
 
 /** Each run's k6 summary data with its thresholds judged, and the script's `handleSummary` when it has one. */
 export interface K6Summaries {
@@ -33,13 +34,18 @@ export interface K6Summaries {
 /**
  * The k6 summary of every run of `results` of k6 script `source`, with the custom metrics its workers
  * sent and the thresholds judged after the run (on `checks`, custom metrics, iterations). Once per
- * command: the custom metrics' listener closes here.
+ * command: the custom metrics' listener closes here. The script's isolates (its exports read again, its
+ * handleSummary) run under loadlab's memory limit `memoryLimitMb`.
  */
-export async function k6Summaries(source: string, results: ResultsFile): Promise<K6Summaries> {
+export async function k6Summaries(
+  source: string,
+  results: ResultsFile,
+  memoryLimitMb = memoryLimitMbBesideRuns(),
+): Promise<K6Summaries> {
   // Read in an isolate of the script's own, as before the run: imported into loadlab's process, a top
   // level that changes built-ins only there (outside a worker) broke loadlab after its results.
   const path = sessionScriptPath(resolve(source));
-  const opened = await ScriptHost.open(path, HANDLE_SUMMARY_TIMEOUT_MS);
+  const opened = await ScriptHost.open(path, HANDLE_SUMMARY_TIMEOUT_MS, memoryLimitMb);
   if (opened.host === null) {
     throw new OutputError(
       `${basename(source)}: its exports could not be read again after the run: ${
@@ -81,20 +87,24 @@ export async function k6Summaries(source: string, results: ResultsFile): Promise
     }
     return { run: run.name, data };
   });
-  return { runs, failed, handle: opened.exports.summary ? isolatedHandleSummary(path) : undefined };
+  const handle = opened.exports.summary
+    ? isolatedHandleSummary(path, HANDLE_SUMMARY_TIMEOUT_MS, memoryLimitMb)
+    : undefined;
+  return { runs, failed, handle };
 }
 
 /**
  * `handleSummary(data)` of the converted script at `path` in an isolate of its own (script_host.ts),
- * ended when it does not end within `timeoutMs`: in loadlab's own process a loop that never yields held
- * loadlab open past its results for ever, and no timer could end it.
+ * ended when it does not end within `timeoutMs` or grows loadlab past `memoryLimitMb`: in loadlab's own
+ * process a loop that never yields held loadlab open past its results for ever, and no timer could end it.
  */
 export function isolatedHandleSummary(
   path: string,
   timeoutMs = HANDLE_SUMMARY_TIMEOUT_MS,
+  memoryLimitMb = memoryLimitMbBesideRuns(),
 ): (data: unknown) => Promise<unknown> {
   return async (data) => {
-    const opened = await ScriptHost.open(path, timeoutMs);
+    const opened = await ScriptHost.open(path, timeoutMs, memoryLimitMb);
     if (opened.host === null) throw new Error(outcomeText(opened.outcome));
     try {
       const outcome = await opened.host.call({ type: "summary", data }, timeoutMs);
@@ -112,6 +122,7 @@ function outcomeText(outcome: HostOutcome): string {
   if (outcome.kind === "timeout") {
     return `it did not end within ${outcome.timeoutMs / 1000} s (${NEVER_ENDS})`;
   }
+  if (outcome.kind === "memory") return `it ${memoryPassedText(outcome.limitMb)}`;
   if (outcome.kind === "exited") return "it ended its isolate (Deno.exit or process.exit) before it answered";
   return "it was stopped before it answered";
 }

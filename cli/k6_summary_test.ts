@@ -57,3 +57,47 @@ export function handleSummary(data) {
     Deno.removeSync(dir, { recursive: true });
   }
 });
+
+Deno.test("a handleSummary that grows loadlab in a synchronous loop is ended past its memory limit, named", async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "loadlab-summary-" });
+  const path = `${dir}/script.js`;
+  // Up to 1.6 GB (2,000 arrays of 800 KB): a loadlab without the limit still ends, having grown past it.
+  Deno.writeTextFileSync(
+    path,
+    `export default () => {};
+export function handleSummary(data) {
+  const keep = [];
+  if (data.grow) for (let i = 0; i < 2000; i++) keep.push(new Array(1e5).fill(0));
+  return { stdout: "kept " + keep.length };
+}
+`,
+  );
+  // This process is loadlab here: its limit 256 MB past what it holds now.
+  const limitMb = Math.ceil(Deno.memoryUsage().rss / 2 ** 20) + 256;
+  let peakMb = 0;
+  const sampler = setInterval(() => peakMb = Math.max(peakMb, Deno.memoryUsage().rss / 2 ** 20), 10);
+  try {
+    const handle = isolatedHandleSummary(path, 60_000, limitMb);
+    assertEquals(await handle({}), { stdout: "kept 0" });
+    const started = performance.now();
+    await rejects(
+      showK6Summaries({
+        runs: [{ run: "app/k6", data: { grow: true } as unknown as K6SummaryData }],
+        failed: 0,
+        handle,
+      }),
+      {
+        message:
+          `handleSummary() failed: it grew loadlab's memory past ${limitMb} MB (its limit; --max-memory-mb ` +
+          "or maxMemoryMb to change); the run's results are kept",
+      },
+    );
+    const seconds = (performance.now() - started) / 1000;
+    console.log(`peak ${peakMb.toFixed(0)} MB (limit ${limitMb}), ${seconds.toFixed(1)} s`);
+    ok(seconds < 15, `${seconds} s`);
+    ok(peakMb < limitMb + 300, `${peakMb} MB`);
+  } finally {
+    clearInterval(sampler);
+    Deno.removeSync(dir, { recursive: true });
+  }
+});

@@ -14,6 +14,7 @@ import { UsageError } from "./usage_error.ts";
 import { runCommand } from "./command_errors.ts";
 import { resolve } from "node:path";
 import { isK6File } from "../runner/script/k6/k6_file.ts";
+import { memoryLimitMbBesideRuns } from "../runner/worker/memory_limit.ts";
 import { type K6Summaries, k6Summaries, showK6Summaries } from "./k6_summary.ts";
 import { k6NamedSamples } from "../results/export/k6_series.ts";
 import { readRunPlan, type RunSource } from "./run_source.ts";
@@ -161,7 +162,10 @@ async function execute(
       renderReport: (results) =>
         renderReport(results, { keepSecrets, compare: baseline, failOn: args.failOn }),
     });
-    const k6Source = isK6File(resolve(args.source)) ? args.source : null;
+    // A k6 script is read again after its runs, under the command's memory limit.
+    const k6Source = isK6File(resolve(args.source))
+      ? { path: args.source, maxMemoryMb: args.maxMemoryMb }
+      : null;
     const finished = await finishOutputs(planned, exporter, keepSecrets, dashboard, k6Source);
     return { ...finished, stopExitCode: interrupt.exitCode() };
   } finally {
@@ -191,12 +195,13 @@ async function finishOutputs(
   exporter: MetricsExporter | null,
   keepSecrets: boolean,
   dashboard: Dashboard | undefined,
-  k6Source: string | null,
+  k6Source: { path: string; maxMemoryMb?: number } | null,
 ): Promise<RunPlanOutcome & { k6: K6Summaries | null }> {
   // A k6 script's metrics, as its own outputs name them, go out as each run's last point.
   const k6 = k6Source === null ? null : await k6Summaries(
-    k6Source,
+    k6Source.path,
     keepSecrets ? planned.output.results : redactResults(planned.output.results),
+    memoryLimitMbBesideRuns(k6Source.maxMemoryMb),
   );
   if (k6 && exporter) {
     for (const { run, data } of k6.runs) exporter.endOfRun(run, k6NamedSamples(data.metrics));

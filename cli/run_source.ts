@@ -69,8 +69,10 @@ async function scriptText(args: RunArgs): Promise<{ text: string; paths?: K6Path
   if (problem !== null) throw new UsageError(`${args.source}: ${problem}`);
   const flags = args.scriptLoad ?? { env: {} };
   for (const [key, value] of Object.entries(flags.env)) Deno.env.set(key, value);
-  if (isK6File(resolve(args.source))) return k6ExperimentText(args.source, args.targets, flags);
-  const text = await scriptExperimentText(args.source);
+  if (isK6File(resolve(args.source))) {
+    return k6ExperimentText(args.source, args.targets, flags, args.maxMemoryMb);
+  }
+  const text = await scriptExperimentText(args.source, args.maxMemoryMb);
   if (!hasLoadFlags(flags)) return { text };
   return { text: JSON.stringify({ ...JSON.parse(text), loads: { session: sessionLoadOf(flags) } }) };
 }

@@ -3,8 +3,8 @@
  * A session script checked before any target starts or load is sent (exit 2 on a problem): type-checked
  * with `deno check` when loadlab runs from source (a compiled loadlab has no type checker inside; its
  * import below still refuses a syntax error), then imported to see it loads and has a default function,
- * in an isolate of its own (script_host.ts): its top-level code cannot end loadlab (`Deno.exit`) or hold
- * it (an await that never settles is refused after a minute). Problems name the script's file:line. `scriptExperimentText` is the experiment `loadlab run
+ * in an isolate of its own (script_host.ts): its top-level code cannot end loadlab (`Deno.exit`), hold
+ * it (an await that never settles is refused after a minute) or grow it past its memory limit. Problems name the script's file:line. `scriptExperimentText` is the experiment `loadlab run
  * session.ts` runs: the script's `options` (what a file would say) over a default of the built-in target
  * under 10 connections for 10 s.
  */
@@ -12,6 +12,7 @@ import { basename, dirname, extname, resolve } from "node:path";
 import { type HostOutcome, type ScriptExports, ScriptHost } from "../runner/script/script_host.ts";
 import { UsageError } from "./usage_error.ts";
 import { EXIT } from "./exit_codes.ts";
+import { memoryLimitMbBesideRuns, memoryLimitMbOf, memoryPassedText } from "../runner/worker/memory_limit.ts";
 import { inGroupOfItsOwn, signalGroup } from "../targets/process_group.ts";
 import type { Plan } from "../scenarios/plan_types.ts";
 
@@ -28,15 +29,20 @@ const IMPORT_TIMEOUT_MS = 60_000;
 
 /**
  * Type-checks (from source) and imports the script at `path` in an isolate of its own (so its top-level
- * code cannot end loadlab); throws `UsageError` naming file:line, or why the import never ended.
+ * code cannot end loadlab), under loadlab's memory limit `memoryLimitMb` (before the plan: the one of
+ * `--max-memory-mb`, else one worker's default); throws `UsageError` naming file:line, or why the import
+ * never ended.
  */
-export async function checkScript(path: string): Promise<ScriptExports> {
+export async function checkScript(
+  path: string,
+  memoryLimitMb = memoryLimitMbBesideRuns(),
+): Promise<ScriptExports> {
   const problems = typeChecked.has(path) ? [] : await typeProblems(path);
   if (problems.length > 0) {
     throw new UsageError(`${basename(path)} does not type-check: ${problems.slice(0, 5).join("; ")}`);
   }
   typeChecked.add(path);
-  const opened = await ScriptHost.open(path, IMPORT_TIMEOUT_MS);
+  const opened = await ScriptHost.open(path, IMPORT_TIMEOUT_MS, memoryLimitMb);
   if (opened.host === null) throw new UsageError(importProblem(basename(path), opened.outcome));
   opened.host.close();
   return opened.exports;
@@ -45,6 +51,10 @@ export async function checkScript(path: string): Promise<ScriptExports> {
 /** Why importing the script `name` gave no module, in words. */
 function importProblem(name: string, outcome: HostOutcome): string {
   if (outcome.kind === "failed") return outcome.message;
+  if (outcome.kind === "memory") {
+    return `${name}: its top level ${memoryPassedText(outcome.limitMb)} as it was imported: a script that ` +
+      "keeps what it makes grows without bound";
+  }
   if (outcome.kind === "exited") {
     return `${name}: its module ended its isolate (Deno.exit or process.exit at its top level): a session ` +
       "script must not exit; throw to refuse to run";
@@ -133,10 +143,13 @@ export function problemsOf(text: string, folder: string): string[] {
   return problems.length > 0 ? problems : [text.trim().split("\n")[0]];
 }
 
-/** The experiment (JSON text) `loadlab run session.ts` runs, and the script as checked. */
-export async function scriptExperimentText(source: string): Promise<string> {
+/**
+ * The experiment (JSON text) `loadlab run session.ts` runs, and the script as checked (under
+ * `--max-memory-mb`, `maxMemoryMb`, when given).
+ */
+export async function scriptExperimentText(source: string, maxMemoryMb?: number): Promise<string> {
   const path = resolve(source);
-  const module = await checkScript(path);
+  const module = await checkScript(path, memoryLimitMbBesideRuns(maxMemoryMb));
   const options = module.options ?? {};
   const experiment = {
     name: basename(path, extname(path)).replace(/[^A-Za-z0-9_.-]/g, "-"),
@@ -148,8 +161,15 @@ export async function scriptExperimentText(source: string): Promise<string> {
   return JSON.stringify(experiment);
 }
 
-/** Checks every script the plan's runs use (once each) before any of them starts. */
+/**
+ * Checks every script the plan's runs use (once each) before any of them starts, under the memory limit
+ * of the first run that uses it.
+ */
 export async function checkPlanScripts(plan: Plan): Promise<void> {
-  const paths = new Set(plan.runs.flatMap((r) => r.attack.script ? [r.attack.script.path] : []));
-  for (const path of paths) await checkScript(path);
+  const limits = new Map<string, number>();
+  for (const { attack } of plan.runs) {
+    if (attack.script === undefined || limits.has(attack.script.path)) continue;
+    limits.set(attack.script.path, memoryLimitMbOf({ ...attack, workers: attack.workers ?? 1 }));
+  }
+  for (const [path, limitMb] of limits) await checkScript(path, limitMb);
 }

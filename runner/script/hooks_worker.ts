@@ -6,7 +6,8 @@
  * that never settles or a loop that never yields is ended by `terminate()` when the time limit or a
  * signal comes, and a throw is a message naming the script's line. One isolate for the script's
  * lifecycle, so setup and teardown share module state as they would in one process; a k6 script's
- * handleSummary runs in one too. The main side is
+ * handleSummary runs in one too. Started with `node:worker_threads` (its
+ * heap capped at loadlab's memory limit), so `self` is put back before the script loads. The main side is
  * script_host.ts.
  */
 /// <reference lib="deno.worker" />
@@ -18,7 +19,9 @@ import { errorText, scriptErrorMessage } from "./script_module.ts";
 import type { HostReply, HostRequest } from "./script_host.ts";
 import { summaryContents } from "./summary_content.ts";
 import { takeMainChannel } from "./script_channel.ts";
+import { restoreWorkerNames } from "./worker_scope.ts";
 
+restoreWorkerNames();
 // Taken before the script loads: its own posts refuse (script_channel.ts).
 const post = takeMainChannel<HostReply>();
 let module: ScriptModule | null = null;

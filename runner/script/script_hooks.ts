@@ -5,15 +5,17 @@
  * cloneable: it crosses into the worker isolates), teardown once after the load with that value, also
  * when the load failed. Both run in the script's own isolate (script_host.ts) and reach the target with
  * `fetch`; their requests are not measured. Setup ends the run before any load when it throws, returns
- * what cannot be cloned, passes its time limit (`setupTimeout`, 60 s unless set) or ends its isolate
- * (`Deno.exit`): a `ScriptSetupError` naming why (exit 2); a signal during it is `ScriptSetupStopped`.
- * Teardown cannot lose the run: its throw, time limit (`teardownTimeout`) or exit is the result's
- * `teardownError`, said after the results are written; after a stop it has at most `STOPPED_TEARDOWN_MS`.
+ * what cannot be cloned, passes its time limit (`setupTimeout`, 60 s unless set) or loadlab's memory limit,
+ * or ends its isolate (`Deno.exit`): a `ScriptSetupError` naming why (exit 2); a signal during it is
+ * `ScriptSetupStopped`. Teardown cannot lose the run: its throw, time limit (`teardownTimeout`), memory or
+ * exit is the result's `teardownError`, said after the results are written; after a stop it has at most
+ * `STOPPED_TEARDOWN_MS`.
  */
 import type { AttackConfig } from "../config.ts";
 import type { RunResult } from "../../results/mod.ts";
 import { type HostOutcome, ScriptHost } from "./script_host.ts";
 import { ScriptNames } from "./script_names.ts";
+import { memoryLimitMbOf, memoryPassedText } from "../worker/memory_limit.ts";
 
 /** setup() did not give a value to run with: the message says why, naming the script's line. */
 export class ScriptSetupError extends Error {
@@ -40,8 +42,8 @@ export async function withScriptSetup(
   // are redacted from what setup and teardown say, as from the sessions' names (script_names.ts).
   const env = Object.keys(script.env).length > 0 ? script.env : Deno.env.toObject();
   const names = new ScriptNames(env);
-  const opened = await ScriptHost.open(script.path, script.setupTimeoutMs, signal);
-  if (opened.host === null) throw setupFailure(opened.outcome, "loading the script", names);
+  const opened = await ScriptHost.open(script.path, script.setupTimeoutMs, memoryLimitMbOf(config), signal);
+  if (opened.host === null) throw setupFailure(opened.outcome, loading(opened.outcome), names);
   const { host, exports } = opened;
   try {
     let setupData: unknown = undefined;
@@ -86,6 +88,11 @@ async function teardown(
   return `teardown() ${endText(outcome, "teardownTimeout")}`;
 }
 
+/** The step that imports the script, named for how it ended: past the memory limit, its top level did it. */
+function loading(outcome: HostOutcome): string {
+  return outcome.kind === "memory" ? "the script's top level" : "loading the script";
+}
+
 /** The error that ends a run whose setup (or the script's loading) did not give a value. */
 function setupFailure(outcome: HostOutcome, what: string, names: ScriptNames): Error {
   if (outcome.kind === "stopped") return new ScriptSetupStopped(`stopped during ${what}: no load was sent`);
@@ -103,6 +110,8 @@ function endText(outcome: HostOutcome, limit: string): string {
       return "ended the script's isolate (Deno.exit or process.exit) before it returned";
     case "stopped":
       return "was stopped before it ended";
+    case "memory":
+      return memoryPassedText(outcome.limitMb);
     default:
       return "ended";
   }

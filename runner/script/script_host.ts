@@ -2,11 +2,22 @@
  * @module
  * The main side of a session script's own isolate (hooks_worker.ts): `ScriptHost.open` imports the
  * script there and learns what it exports (its `options`, whether it has `setup` and `teardown`);
- * `call` runs setup, teardown or a k6 script's handleSummary. Every step ends in one outcome: its value, the script's throw (its
- * message with file:line), the time limit, the signal, or the isolate's own end (`Deno.exit`); on the
- * last three the isolate is terminated, so nothing a script does there keeps loadlab waiting or ends
- * loadlab itself.
+ * `call` runs setup, teardown or a k6 script's handleSummary. Every step ends in one outcome: its value,
+ * the script's throw (its message with file:line), the time limit, loadlab's memory limit, the signal, or
+ * the isolate's own end (`Deno.exit`); on all but the first two the isolate is terminated, so nothing a
+ * script does there keeps loadlab waiting, grows it without bound or ends loadlab itself. The isolate is a
+ * `node:worker_threads` one, its old generation capped at what loadlab has left under its memory limit, as
+ * a load worker's is capped (worker/load_worker.ts): a synchronous loop that allocates stalls there (or
+ * its import ends there), where a web Worker's grew at GB/s for the whole time limit (and at V8's heap
+ * limit would have aborted loadlab), until the step's memory watch (worker/memory_limit.ts) ends it.
  */
+import { Worker as NodeWorker } from "node:worker_threads";
+import {
+  cutPastMemoryLimit,
+  type MemoryCut,
+  reachedHeapCap,
+  scriptHeapCapMb,
+} from "../worker/memory_limit.ts";
 
 /** The isolate's name (`self.name` there): how a script tells it from a load worker, should it need to. */
 export const SCRIPT_HOST_NAME = "loadlab-script-host";
@@ -39,6 +50,8 @@ export type HostOutcome =
   /** The script threw (or returned what cannot be cloned): `message` names its line. */
   | { kind: "failed"; message: string }
   | { kind: "timeout"; timeoutMs: number }
+  /** loadlab's RSS passed its memory limit (`limitMb`) during the step. */
+  | { kind: "memory"; limitMb: number }
   | { kind: "stopped" }
   /** The isolate ended on its own (`Deno.exit`, `process.exit`). */
   | { kind: "exited" };
@@ -54,23 +67,47 @@ export interface ScriptExports {
 
 /** A session script loaded in an isolate of its own. */
 export class ScriptHost {
-  readonly #worker: Worker;
+  readonly #worker: NodeWorker;
+  readonly #memoryLimitMb: number;
+  /** Where the isolate's replies, errors and exit go: the step waiting on them. */
+  #pending: ((outcome: HostOutcome) => void) | null = null;
+  /** The step's memory watch. */
+  #memory: MemoryCut | null = null;
   #ended = false;
 
-  private constructor() {
-    this.#worker = new Worker(new URL("./hooks_worker.ts", import.meta.url).href, {
-      type: "module",
+  private constructor(memoryLimitMb: number) {
+    this.#memoryLimitMb = memoryLimitMb;
+    this.#worker = new NodeWorker(new URL("./hooks_worker.ts", import.meta.url), {
       name: SCRIPT_HOST_NAME,
+      resourceLimits: { maxOldGenerationSizeMb: scriptHeapCapMb(memoryLimitMb) },
+    });
+    this.#worker.on("message", (reply: HostReply) => {
+      // "ready": the isolate has loaded; the step goes on.
+      if (reply.type !== "ready") this.#pending?.(outcomeOf(reply));
+    });
+    this.#worker.on("error", (err: unknown) => {
+      // At its heap's cap (the limit) the isolate may end itself before the memory watch reads the RSS.
+      if (reachedHeapCap(err)) return this.#memory?.cut();
+      this.#pending?.({ kind: "failed", message: err instanceof Error ? err.message : String(err) });
+    });
+    // An uncaught throw ends a node:worker_threads isolate (after its error): a later step is not waited on.
+    this.#worker.on("exit", () => {
+      this.#ended = true;
+      this.#pending?.({ kind: "exited" });
     });
   }
 
-  /** Imports the script at `path` in a new isolate: the host and its exports, or how the import ended. */
+  /**
+   * Imports the script at `path` in a new isolate under loadlab's memory limit `memoryLimitMb` (its old
+   * generation capped at what is left of it): the host and its exports, or how the import ended.
+   */
   static async open(
     path: string,
     timeoutMs: number,
+    memoryLimitMb: number,
     signal?: AbortSignal,
   ): Promise<{ host: ScriptHost; exports: ScriptExports } | { host: null; outcome: HostOutcome }> {
-    const host = new ScriptHost();
+    const host = new ScriptHost(memoryLimitMb);
     const outcome = await host.#ask({ type: "import", path }, timeoutMs, signal);
     if (outcome.kind !== "done") {
       host.close();
@@ -88,37 +125,61 @@ export class ScriptHost {
   close(): void {
     if (this.#ended) return;
     this.#ended = true;
-    this.#worker.terminate();
+    // The promise says when the thread is gone; a step past the memory limit waits for its memory instead.
+    this.#worker.terminate().catch(() => {});
   }
 
-  /** Sends `request` and waits for its one outcome; the isolate is ended unless it answered. */
+  /**
+   * Sends `request` and waits for its one outcome, loadlab's memory watched meanwhile; the isolate is
+   * ended unless it answered.
+   */
   #ask(request: HostRequest, timeoutMs: number, signal?: AbortSignal): Promise<HostOutcome> {
     if (this.#ended) return Promise.resolve({ kind: "exited" });
     return new Promise((resolve) => {
-      const end = (outcome: HostOutcome) => {
+      let settled = false;
+      const settle = () => {
+        settled = true;
+        this.#pending = null;
+        this.#memory = null;
         clearTimeout(timer);
+        memory.stop();
         signal?.removeEventListener("abort", onAbort);
-        this.#worker.onmessage = null;
-        this.#worker.onerror = null;
+      };
+      const end = (outcome: HostOutcome) => {
+        if (settled) return;
+        settle();
         if (outcome.kind !== "done" && outcome.kind !== "failed") this.close();
         resolve(outcome);
       };
       const onAbort = () => end({ kind: "stopped" });
       const timer = setTimeout(() => end({ kind: "timeout", timeoutMs }), timeoutMs);
+      // Past the limit the isolate is ended at once; the outcome waits until its memory is given back.
+      const limitMb = this.#memoryLimitMb;
+      const memory = cutPastMemoryLimit(limitMb, () => {
+        if (settled) return;
+        settle();
+        this.close();
+      });
+      memory.over.then(() => resolve({ kind: "memory", limitMb }));
+      this.#pending = end;
+      this.#memory = memory;
       signal?.addEventListener("abort", onAbort, { once: true });
-      this.#worker.onerror = (e) => {
-        e.preventDefault();
-        end({ kind: "failed", message: e.message });
-      };
-      this.#worker.onmessage = (e: MessageEvent<HostReply>) => {
-        const reply = e.data;
-        if (reply.type === "exited") end({ kind: "exited" });
-        else if (reply.type === "failed") end({ kind: "failed", message: reply.message });
-        else if (reply.type === "done") end({ kind: "done", value: reply.value });
-        else if (reply.type === "imported") end({ kind: "done", value: reply });
-      };
       if (signal?.aborted) return onAbort();
       this.#worker.postMessage(request);
     });
+  }
+}
+
+/** The outcome a reply of the isolate is. */
+function outcomeOf(reply: Exclude<HostReply, { type: "ready" }>): HostOutcome {
+  switch (reply.type) {
+    case "exited":
+      return { kind: "exited" };
+    case "failed":
+      return { kind: "failed", message: reply.message };
+    case "done":
+      return { kind: "done", value: reply.value };
+    case "imported":
+      return { kind: "done", value: reply };
   }
 }

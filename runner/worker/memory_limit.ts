@@ -9,8 +9,11 @@
  * past the limit, worker/collect.ts ends the workers still running (what they counted kept) and the run
  * names memory. Deno forces an isolate asked to end only 2 s later, so each worker's old generation is
  * capped at the limit too (worker/load_worker.ts): one in a synchronous loop stalls there instead of growing
- * on meanwhile, and the run's end waits for that memory to be given back. Apart from the collector because
- * the limit is chosen from the machine, before the workers start, and the watch is a timer of its own.
+ * on meanwhile, and the run's end waits for that memory to be given back. The same watch and cap bound a
+ * session script where no load runs: its top level as the load workers import it (worker/pool.ts), and
+ * its own isolate's import, setup(), teardown() and k6 handleSummary (script/script_host.ts), each ended
+ * past the limit with an error naming its phase. Apart from the collector because the limit is chosen from
+ * the machine, before the workers start, and the watch is a timer of its own.
  */
 import { getHeapStatistics } from "node:v8";
 import type { AttackConfig } from "../config.ts";
@@ -41,7 +44,7 @@ const CAP_MB_PER_WORKER = 256;
  * limit. The floor wins over the rest: a smaller machine gets the memory the runs measured need.
  */
 export function memoryLimitMbOf(
-  config: AttackConfig,
+  config: Pick<AttackConfig, "maxMemoryMb" | "workers">,
   availableBytes = freeBytes(),
   heapLimitBytes = getHeapStatistics().heap_size_limit,
 ): number {
@@ -52,6 +55,19 @@ export function memoryLimitMbOf(
   // 0 where the system does not say: the cap, as if the machine had plenty.
   const halfMb = availableBytes > 0 ? availableBytes / 2 ** 21 : Infinity;
   return Math.max(floorMb, Math.floor(Math.min(capMb, halfMb)));
+}
+
+/**
+ * The limit where no run's config says it (a script's isolate read before the plan, or after the runs):
+ * `maxMemoryMb` (`--max-memory-mb`) when given, else one worker's default.
+ */
+export function memoryLimitMbBesideRuns(maxMemoryMb?: number): number {
+  return memoryLimitMbOf({ maxMemoryMb, workers: 1 });
+}
+
+/** How a phase that grew loadlab past `limitMb` is named, after the phase ("setup() grew ..."). */
+export function memoryPassedText(limitMb: number): string {
+  return `grew loadlab's memory past ${limitMb} MB (its limit; --max-memory-mb or maxMemoryMb to change)`;
 }
 
 /** What the machine has free now, in bytes; 0 when the system does not say (or sys access was not granted). */
@@ -104,4 +120,67 @@ export function watchMemory(
     onOver(rssMb);
   }, MEMORY_CHECK_MS);
   return { stop: () => clearInterval(timer) };
+}
+
+/** The least old generation a script's own isolate gets: its module graph (k6's shims too) loads in far less. */
+const SCRIPT_HEAP_FLOOR_MB = 128;
+/**
+ * How far past what loadlab has left its cap lets a script's isolate grow: an isolate stalled at its cap is
+ * not heard from, so the stall must take loadlab past the limit for the watch to see it and end it.
+ */
+const SCRIPT_HEAP_PAST_MB = 64;
+
+/**
+ * The old generation's cap of an isolate started now to run a script's code outside a load: what loadlab
+ * has left under `limitMb` and a little more, at least the floor above. A synchronous loop that allocates
+ * outgrows the watch's reads and stalls, or ends, at its cap: capped at the whole limit, a loadlab that
+ * held 400 MB reached 1.07 GB past a 666 MB limit before the isolate was ended.
+ */
+export function scriptHeapCapMb(limitMb: number, readRssBytes = () => Deno.memoryUsage().rss): number {
+  const leftMb = Math.floor(limitMb - readRssBytes() / 2 ** 20);
+  return Math.max(SCRIPT_HEAP_FLOOR_MB, leftMb + SCRIPT_HEAP_PAST_MB);
+}
+
+/**
+ * Whether `err`, a node:worker_threads worker's error event, says its isolate ended at its heap's cap: it
+ * does so when its module's evaluation reaches the cap (in a later task it stalls there instead).
+ */
+export function reachedHeapCap(err: unknown): boolean {
+  return (err as { code?: unknown } | null)?.code === "ERR_WORKER_OUT_OF_MEMORY";
+}
+
+/** A watch that ends what grew loadlab past its limit: `over` resolves once that memory is given back. */
+export interface MemoryCut {
+  /** The RSS in MB seen past the limit, once `end` ran and the memory was given back (or its wait passed). */
+  over: Promise<number>;
+  /** Cuts now, as past the limit: an isolate said it reached its heap's cap (the limit) before the watch saw it. */
+  cut(): void;
+  stop(): void;
+}
+
+/**
+ * Watches loadlab's RSS while isolates that run a script's code do what no load's collector watches (its
+ * import, setup(), teardown(), handleSummary): past `limitMb` it calls `end` (which terminates them) and
+ * resolves `over` once their memory is given back, so what follows does not start over the limit.
+ */
+export function cutPastMemoryLimit(limitMb: number, end: () => void): MemoryCut {
+  let resolveOver = (_rssMb: number) => {};
+  const over = new Promise<number>((resolve) => resolveOver = resolve);
+  let done = false;
+  const cut = (rssMb: number) => {
+    if (done) return;
+    done = true;
+    watch.stop();
+    end();
+    memoryGivenBack(limitMb).then(() => resolveOver(rssMb));
+  };
+  const watch = watchMemory(limitMb, cut);
+  return {
+    over,
+    cut: () => cut(Deno.memoryUsage().rss / 2 ** 20),
+    stop: () => {
+      done = true;
+      watch.stop();
+    },
+  };
 }

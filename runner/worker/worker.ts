@@ -10,15 +10,13 @@
 /// <reference lib="deno.worker" />
 import { HEARTBEAT_MS, type MainToWorker, type WorkerToMain } from "./protocol.ts";
 import { takeMainChannel } from "../script/script_channel.ts";
+import { restoreWorkerNames } from "../script/worker_scope.ts";
 import { prepareLoad } from "../load/run_load.ts";
 import type { LoadRun, PreparedLoad } from "../load/load_run_types.ts";
 
-// This isolate is a node:worker_threads worker (load_worker.ts): its global is a web worker's (a
-// DedicatedWorkerGlobalScope, with postMessage, onmessage, close and events) but for two names a script
-// tells a worker by, `self` and `WorkerGlobalScope`: put back before any script loads.
-const scope = globalThis as Record<string, unknown>;
-scope.self ??= globalThis;
-scope.WorkerGlobalScope ??= Object.getPrototypeOf(Object.getPrototypeOf(globalThis)).constructor;
+// This isolate is a node:worker_threads worker (load_worker.ts): `self` and `WorkerGlobalScope` are put
+// back before any script loads.
+restoreWorkerNames();
 const post = takeMainChannel<WorkerToMain>();
 let workerIndex = 0;
 let prepared: PreparedLoad | null = null;
