@@ -15,6 +15,7 @@ import { Worker as NodeWorker } from "node:worker_threads";
 import type { AttackConfig } from "../config.ts";
 import { socketsOf } from "../socket_budget.ts";
 import type { MainToWorker, WorkerToMain } from "./protocol.ts";
+import { reachedHeapCap } from "./memory_limit.ts";
 
 /**
  * Semi-spaces of a worker that runs session scripts: 24 MB for up to 10,000 of its sessions, more for more
@@ -30,6 +31,8 @@ const DEFAULT_YOUNG_MB = 12;
 export class LoadWorker {
   onmessage: ((event: { data: WorkerToMain }) => void) | null = null;
   onerror: ((event: { message: string; preventDefault(): void }) => void) | null = null;
+  /** When set, told instead of `onerror` that the isolate ended at its old generation's cap (pool.ts, before the load). */
+  onheapcap: (() => void) | null = null;
   readonly #worker: NodeWorker;
 
   /**
@@ -47,6 +50,7 @@ export class LoadWorker {
     });
     this.#worker.on("message", (data: WorkerToMain) => this.onmessage?.({ data }));
     this.#worker.on("error", (err: unknown) => {
+      if (this.onheapcap !== null && reachedHeapCap(err)) return this.onheapcap();
       const message = err instanceof Error ? err.message : String(err);
       this.onerror?.({ message, preventDefault: () => {} });
     });

@@ -9,8 +9,11 @@
  * that never yields (a session's busy loop, a capture's regexp backtracking without end): collect.ts
  * terminates it and counts what it had in flight as `unfinished`, the run is flagged
  * `incomplete: N worker(s) stuck` (`stuckWorkers`), so a run (and Ctrl-C, SIGTERM, a CI timeout)
- * always ends and the other workers' results are kept whole.
+ * always ends and the other workers' results are kept whole. Before the load, while the workers import a
+ * session script (its top level) and prepare, loadlab's memory is watched too: past its limit they are
+ * ended and the run fails before any load, naming memory.
  */
+import { basename } from "node:path";
 import { type AttackConfig, loadBoundMs } from "../config.ts";
 import type { SteerChange } from "../../results/schema_steering.ts";
 import { HEARTBEAT_SLOTS, type MainToWorker } from "./protocol.ts";
@@ -19,7 +22,7 @@ import type { LoadRunSummary, PrepareSummary } from "../load/load_run_types.ts";
 import { collect, LoadError, StoppedBeforeLoad, type WorkerSinks } from "./collect.ts";
 import { ScriptSetupError } from "../script/script_hooks.ts";
 import { LoadWorker } from "./load_worker.ts";
-import { memoryGivenBack, memoryLimitMbOf } from "./memory_limit.ts";
+import { cutPastMemoryLimit, memoryGivenBack, memoryLimitMbOf, memoryPassedText } from "./memory_limit.ts";
 
 const READY_TIMEOUT_MS = 30_000;
 /**
@@ -57,8 +60,9 @@ export async function runWorkers(config: AttackConfig, opts: PoolOptions): Promi
   const sink = wsSinkFor(config);
   // A stop before the load is not waited out (a script's slow import, a long pre-connect): no load is sent.
   const stop = stopBeforeLoad(opts.signal);
+  const overMemory = memoryBeforeLoad(config, workers, memoryLimitMb);
   try {
-    await Promise.race([allReady(workers), stop.stopped]);
+    await Promise.race([allReady(workers), stop.stopped, overMemory.cut]);
     const warmupSinkUrl = (await sink)?.url;
     const preparing = allPrepared(workers, READY_TIMEOUT_MS + 2 * config.timeoutMs);
     const heartbeats = workers.map(() =>
@@ -74,8 +78,9 @@ export async function runWorkers(config: AttackConfig, opts: PoolOptions): Promi
         heartbeat: heartbeats[workerIndex],
       })
     );
-    const prepared = mergePrepared(await Promise.race([preparing, stop.stopped]));
+    const prepared = mergePrepared(await Promise.race([preparing, stop.stopped, overMemory.cut]));
     stop.dispose();
+    overMemory.dispose();
     sink.then((s) => s?.close());
     // A shared start (segments on several machines) is kept even when it has passed: sends already
     // due go out late and are counted so, and the shard says how late it started.
@@ -107,6 +112,7 @@ export async function runWorkers(config: AttackConfig, opts: PoolOptions): Promi
     }
   } finally {
     stop.dispose();
+    overMemory.dispose();
     workers.forEach((w) => w.terminate());
     sink.then((s) => s?.close()); // a failed prepare
   }
@@ -124,6 +130,39 @@ function stopBeforeLoad(signal: AbortSignal | undefined): { stopped: Promise<nev
   if (signal?.aborted) onAbort();
   else signal?.addEventListener("abort", onAbort, { once: true });
   return { stopped, dispose: () => signal?.removeEventListener("abort", onAbort) };
+}
+
+/**
+ * A promise that rejects once loadlab's memory passes `limitMb` before the load (no collector watches it
+ * yet: a session script's top level, as each worker imports it, may grow it at GB/s), until disposed. The
+ * workers are ended first and their memory given back; what they still say meanwhile is not heard.
+ */
+function memoryBeforeLoad(config: AttackConfig, workers: LoadWorker[], limitMb: number) {
+  const watch = cutPastMemoryLimit(limitMb, () => {
+    for (const w of workers) {
+      w.onmessage = null;
+      w.onerror = null;
+      w.terminate();
+    }
+  });
+  // A worker whose module reached its heap's cap (the limit) ends itself, maybe before the RSS is read.
+  for (const w of workers) w.onheapcap = () => watch.cut();
+  const cut = watch.over.then((): never => {
+    const passed = memoryPassedText(limitMb);
+    if (config.script === undefined) throw new LoadError(`preparing the load ${passed}; no load was sent`);
+    throw new ScriptSetupError(
+      `${
+        basename(config.script.path)
+      }: its top level ${passed} as the load workers imported it; no load was sent`,
+    );
+  });
+  // Handled by the races that await it.
+  cut.catch(() => {});
+  const dispose = () => {
+    watch.stop();
+    for (const w of workers) w.onheapcap = null;
+  };
+  return { cut, dispose };
 }
 
 /**
