@@ -20,6 +20,7 @@ import { setRunTags } from "./k6_tags.ts";
 import { PART_ENV } from "../part_env.ts";
 import { ScriptShapeError } from "../script_module.ts";
 import { FileReadError, readFileCapped } from "../../../system/read_capped.ts";
+import { runArrayCall } from "./array_calls.ts";
 
 /** One k6 iteration: the session it runs in and the scenario's name. */
 export interface VuContext {
@@ -279,37 +280,17 @@ function mainsOf(mod: ConvertedModule): Map<string, (data: unknown) => unknown> 
   return mains;
 }
 
-/** `xs.method(callback, ...)` with an async callback, one element after another (as k6 ran them). */
-export async function array(
+/** `xs.method(callback, ...)` with an async callback, one element after another (array_calls.ts). */
+export function array(
   method: string,
-  xs: unknown[],
+  xs: unknown,
   // deno-lint-ignore no-explicit-any
   callback: (...args: any[]) => unknown,
   ...rest: unknown[]
 ): Promise<unknown> {
-  if (!Array.isArray(xs)) {
-    return (xs as Record<string, (...a: unknown[]) => unknown>)[method](callback, ...rest);
-  }
-  const results: unknown[] = [];
   // Each callback starts with the caller's VU current (the one before it resumed elsewhere).
   const ctx = resumed;
-  if (method === "reduce") {
-    let k = 0, acc = rest.length > 0 ? rest[0] : (k++, xs[0]);
-    for (; k < xs.length; k++) acc = await callback(back(ctx, acc), xs[k], k, xs);
-    return acc;
-  }
-  for (let k = 0; k < xs.length; k++) {
-    const r = await callback(back(ctx, xs[k]), k, xs);
-    if (method === "some" && r) return true;
-    if (method === "every" && !r) return false;
-    if (method === "find" && r) return xs[k];
-    if (method === "findIndex" && r) return k;
-    if (method === "filter" && r) results.push(xs[k]);
-    if (method === "map") results.push(r);
-    if (method === "flatMap") results.push(...(Array.isArray(r) ? r : [r]));
-  }
-  const ends: Record<string, unknown> = { some: false, every: true, find: undefined, findIndex: -1 };
-  return method in ends ? ends[method] : method === "forEach" ? undefined : results;
+  return runArrayCall(method, xs, callback, rest, (value) => back(ctx, value));
 }
 
 /** The scenario the iterations run (its `options.scenarios` key, or `default`). */

@@ -1,0 +1,82 @@
+/**
+ * @module
+ * An array method whose callback the conversion made async (`urls.forEach((u) => http.get(u))`), run one
+ * element after another and awaited, as k6 ran it: the runtime's `array` hands each call here. Only a
+ * receiver whose elements can be walked this way is: an array, and a Map's or Set's `forEach`. Any other
+ * (a k6/html selection's `map`, a typed array, an object of the script's own) was handed the callback to
+ * call without waiting for it, as a Set's forEach was: its requests raced with nothing awaiting them (the
+ * second refused as in flight, checks judged on promises) and the iteration ended before them. Such a
+ * call is refused at the script's line, naming the fix.
+ */
+
+/** Gives `value` back with the caller's VU current again (each callback starts with it). */
+export type Resume = (value: unknown) => unknown;
+
+// deno-lint-ignore no-explicit-any
+type Callback = (...args: any[]) => unknown;
+
+/** `xs.method(callback, ...rest)` with an async callback, element after element; `resume` restores the VU. */
+export async function runArrayCall(
+  method: string,
+  xs: unknown,
+  callback: Callback,
+  rest: unknown[],
+  resume: Resume,
+): Promise<unknown> {
+  if (Array.isArray(xs)) return await overArray(method, xs, callback, rest, resume);
+  if (method === "forEach" && (xs instanceof Map || xs instanceof Set)) {
+    // Live, as the native forEach: an entry the callback adds is visited, one it deletes is not.
+    for (const [key, value] of xs.entries()) await callback(resume(value), key, xs);
+    return undefined;
+  }
+  throw new TypeError(unwalkable(method, xs));
+}
+
+/** Why `xs.method(...)` cannot have its callback awaited, in the words the script's error shows. */
+function unwalkable(method: string, xs: unknown): string {
+  if (xs === null || xs === undefined) return `Cannot read properties of ${xs} (reading '${method}')`;
+  const kind = xs instanceof Map ? "a Map" : xs instanceof Set ? "a Set" : `${kindOf(xs)}`;
+  return `${method}() with a callback that sends requests or sleeps, called on ${kind}: loadlab awaits such ` +
+    `a callback only on an array (or a Map's or Set's forEach); make it one first, Array.from(...) or ` +
+    `[...values], or use a for...of loop`;
+}
+
+/** "an object of class X", "a Uint8Array", "a number": the receiver as a script's author would name it. */
+function kindOf(xs: unknown): string {
+  if (typeof xs !== "object" && typeof xs !== "function") return `a ${typeof xs}`;
+  let name: unknown;
+  try {
+    name = Object.getPrototypeOf(xs)?.constructor?.name;
+  } catch {
+    // a Proxy whose traps throw: named as any object
+  }
+  return typeof name === "string" && name !== "" && name !== "Object" ? `a ${name}` : "an object";
+}
+
+/** The array methods the conversion routes here, over an array. */
+async function overArray(
+  method: string,
+  xs: unknown[],
+  callback: Callback,
+  rest: unknown[],
+  resume: Resume,
+): Promise<unknown> {
+  const results: unknown[] = [];
+  if (method === "reduce") {
+    let k = 0, acc = rest.length > 0 ? rest[0] : (k++, xs[0]);
+    for (; k < xs.length; k++) acc = await callback(resume(acc), xs[k], k, xs);
+    return acc;
+  }
+  for (let k = 0; k < xs.length; k++) {
+    const r = await callback(resume(xs[k]), k, xs);
+    if (method === "some" && r) return true;
+    if (method === "every" && !r) return false;
+    if (method === "find" && r) return xs[k];
+    if (method === "findIndex" && r) return k;
+    if (method === "filter" && r) results.push(xs[k]);
+    if (method === "map") results.push(r);
+    if (method === "flatMap") results.push(...(Array.isArray(r) ? r : [r]));
+  }
+  const ends: Record<string, unknown> = { some: false, every: true, find: undefined, findIndex: -1 };
+  return method in ends ? ends[method] : method === "forEach" ? undefined : results;
+}
