@@ -53,7 +53,14 @@ function kindOf(xs: unknown): string {
   return typeof name === "string" && name !== "" && name !== "Object" ? `a ${name}` : "an object";
 }
 
-/** The array methods the conversion routes here, over an array. */
+/** Methods that skip an array's holes, as the native ones do (find and findIndex visit them). */
+const SKIPS_HOLES = new Set(["forEach", "map", "filter", "some", "every", "flatMap", "reduce"]);
+
+/**
+ * The array methods the conversion routes here, over an array: over the elements it had when the call
+ * began, as the native methods are (a callback that pushed what it found onto the array it walked never
+ * ended: k6 sent one request, this ran on to the run's end).
+ */
 async function overArray(
   method: string,
   xs: unknown[],
@@ -61,20 +68,28 @@ async function overArray(
   rest: unknown[],
   resume: Resume,
 ): Promise<unknown> {
-  const results: unknown[] = [];
+  const length = xs.length;
+  const present = SKIPS_HOLES.has(method) ? (k: number) => k in xs : () => true;
   if (method === "reduce") {
-    let k = 0, acc = rest.length > 0 ? rest[0] : (k++, xs[0]);
-    for (; k < xs.length; k++) acc = await callback(resume(acc), xs[k], k, xs);
+    let k = 0, acc = rest[0];
+    if (rest.length === 0) {
+      while (k < length && !present(k)) k++;
+      if (k === length) throw new TypeError("Reduce of empty array with no initial value");
+      acc = xs[k++];
+    }
+    for (; k < length; k++) if (present(k)) acc = await callback(resume(acc), xs[k], k, xs);
     return acc;
   }
-  for (let k = 0; k < xs.length; k++) {
+  const results: unknown[] = method === "map" ? new Array(length) : [];
+  for (let k = 0; k < length; k++) {
+    if (!present(k)) continue;
     const r = await callback(resume(xs[k]), k, xs);
     if (method === "some" && r) return true;
     if (method === "every" && !r) return false;
     if (method === "find" && r) return xs[k];
     if (method === "findIndex" && r) return k;
     if (method === "filter" && r) results.push(xs[k]);
-    if (method === "map") results.push(r);
+    if (method === "map") results[k] = r;
     if (method === "flatMap") results.push(...(Array.isArray(r) ? r : [r]));
   }
   const ends: Record<string, unknown> = { some: false, every: true, find: undefined, findIndex: -1 };

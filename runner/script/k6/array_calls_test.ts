@@ -61,3 +61,38 @@ Deno.test("a receiver whose callbacks cannot be awaited is refused naming it and
   );
   assertEquals(log, []);
 });
+
+Deno.test("an array's callbacks walk the elements it had when the call began, skipping holes as the native methods", async () => {
+  const { callback } = recorder();
+  // A callback that pushes what it found onto the array it walks: one call, as the native forEach makes.
+  const queue = ["/"];
+  const calls: unknown[] = [];
+  await runArrayCall(
+    "forEach",
+    queue,
+    async (path: unknown) => {
+      calls.push(path);
+      await Promise.resolve();
+      if (queue.length < 10) queue.push(`${path}next`); // bounded, should the walk follow the pushes
+    },
+    [],
+    same,
+  );
+  assertEquals([calls, queue.length], [["/"], 2]);
+  // deno-lint-ignore no-sparse-arrays
+  const sparse = [1, , 3];
+  const mapped = await runArrayCall("map", sparse, callback, [], same) as unknown[];
+  assertEquals([mapped.length, 1 in mapped, mapped[2]], [3, false, 3]);
+  assertEquals(
+    await runArrayCall("reduce", sparse, (a: number, x: number) => Promise.resolve(a + x), [], same),
+    4,
+  );
+  assertEquals(
+    await runArrayCall("findIndex", sparse, (x: unknown) => Promise.resolve(x === undefined), [], same),
+    1,
+  );
+  await rejects(
+    runArrayCall("reduce", [], callback, [], same),
+    /Reduce of empty array with no initial value/,
+  );
+});
