@@ -18,6 +18,7 @@ import {
   storageReason,
 } from "./convert_context.ts";
 import { jslibUrl, K6_REFUSED, moduleUrl, RUNTIME_URL } from "./k6_modules.ts";
+import { type Edit, exportEdits } from "./convert_exports.ts";
 import {
   importsK6ByTokens,
   namesK6Module,
@@ -44,14 +45,6 @@ export class K6ConvertError extends Error {
 export interface K6Conversion {
   code: string;
   origins: string[];
-}
-
-interface Edit {
-  start: number;
-  end: number;
-  text: string;
-  /** Among insertions at one position, the higher goes first (an outer call's `(await ` before an inner's). */
-  rank?: number;
 }
 
 /**
@@ -223,54 +216,6 @@ function awaitedInParameters(
     }
   }
   return problems;
-}
-
-/**
- * The default export becomes `const __k6_main = ...` (the runtime's session calls it); returns the names
- * the script exports (setup, teardown, handleSummary, scenario functions), handed to the runtime.
- */
-function exportEdits(
-  ast: Node,
-  source: string,
-  edits: Edit[],
-  problems: Array<{ pos: number; why: string }>,
-): string[] {
-  const names: string[] = [];
-  let main = false;
-  for (const s of ast.body) {
-    if (s.type === "ExportDefaultDeclaration") {
-      main = true;
-      edits.push({ start: s.start, end: s.declaration.start, text: "const __k6_main = " });
-      edits.push({ start: s.declaration.end, end: s.declaration.end, text: ";" });
-    } else if (s.type === "ExportNamedDeclaration") {
-      if (s.source) problems.push({ pos: s.start, why: "re-exports from another module are not converted" });
-      const d = s.declaration;
-      if (d?.type === "FunctionDeclaration") names.push(d.id.name);
-      else if (d?.type === "VariableDeclaration") {
-        for (const v of d.declarations) if (v.id.type === "Identifier") names.push(v.id.name);
-      }
-      const specs: Node[] = s.specifiers ?? [];
-      const kept: string[] = [];
-      let local: string | null = null;
-      for (const spec of specs) {
-        const exportedAs = spec.exported.name ?? spec.exported.value;
-        if (exportedAs === "default") local = spec.local.name;
-        else {
-          kept.push(source.slice(spec.start, spec.end));
-          if (exportedAs === spec.local.name) names.push(exportedAs);
-        }
-      }
-      if (local !== null && !s.source) {
-        // `export { main as default }` leaves the module: the runtime's footer is its one default export.
-        main = true;
-        const rest = kept.length > 0 ? `export { ${kept.join(", ")} };` : "";
-        edits.push({ start: s.start, end: s.end, text: `${rest} const __k6_main = ${local};` });
-      }
-    }
-  }
-  // A script of scenario functions only: the runtime is told it has no default.
-  if (!main) edits.push({ start: ast.end, end: ast.end, text: "\nconst __k6_main = undefined;" });
-  return names;
 }
 
 /** The source with `edits` made; a replaced span keeps its line breaks, so every line keeps its number. */

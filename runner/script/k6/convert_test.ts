@@ -222,3 +222,24 @@ Deno.test("timers reached as a property, and a class method's catch, are seen", 
   ok(method.includes(`async m() {const __k6c = __k6.context();  try {`), method);
   ok(method.includes(`catch (e) {__k6.back(__k6c);  return __VU;`), method);
 });
+
+Deno.test("a named default function stays callable by its name from the script's other functions", async () => {
+  const code = convert(`import http from "k6/http";
+export default function main() { http.get("http://h/"); return 1; }
+export function twice() { return main() + main(); }`);
+  ok(
+    code.includes(`async function main() { ${A}http.get("http://h/")); return 1; } const __k6_main = main;`),
+    code,
+  );
+  ok(code.includes(`export async function twice() { return ${A}main()) + ${A}main()); }`), code);
+  // Loaded as the workers load it: a scenario's function calling main() found no such name.
+  const file = Deno.makeTempFileSync({ suffix: ".js" });
+  Deno.writeTextFileSync(
+    file,
+    convert(`export default function main() { return 1; }
+export function other() { return main() + 1; }`),
+  );
+  const mod = await import(`file://${file}`);
+  assertEquals(mod.other(), 2);
+  Deno.removeSync(file);
+});

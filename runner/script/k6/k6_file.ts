@@ -14,7 +14,7 @@ import { convertK6, isK6Source } from "./convert.ts";
 import { RUNTIME_URL } from "./k6_modules.ts";
 
 /** Bumped when the conversion changes, so older cached conversions are not reused. */
-const CONVERSION_VERSION = "7";
+const CONVERSION_VERSION = "8";
 
 /** Where converted scripts are kept. */
 export function k6CacheDir(): string {
