@@ -32,18 +32,26 @@ const PLAIN = /^[ -~]*$/;
 
 /** `name` as outputs keep it (see the module comment); a plain short name comes back as it is. */
 export function shownName(name: string): string {
-  if (name.length <= MAX_NAME_CHARS && PLAIN.test(name)) return name;
+  return shownNameWithin(name, MAX_NAME_CHARS);
+}
+
+/**
+ * `name` as `shownName` keeps it, in at most `maxChars` (64 or more): room left for what follows it, as a
+ * thrown message's `(file:line)`.
+ */
+export function shownNameWithin(name: string, maxChars: number): string {
+  if (name.length <= maxChars && PLAIN.test(name)) return name;
   // In Unicode's composed form (NFC): "e" and a combining accent look as "é" does, so a name so written
   // is marked as cleaned rather than shown as the other.
   // A lone surrogate (half of a pair) becomes U+FFFD: JSON keeps it only as an escape strict readers refuse.
   const line = oneLineSafe(name).toWellFormed().normalize("NFC");
-  if (line === name && line.length <= MAX_NAME_CHARS) return line;
+  if (line === name && line.length <= maxChars) return line;
   const hash = createHash("sha256").update(name).digest("hex").slice(0, 8);
   const cleaned = `${line}${line === "" ? "" : " "}(cleaned, sha256:${hash})`;
-  if (cleaned.length <= MAX_NAME_CHARS) return cleaned;
+  if (cleaned.length <= maxChars) return cleaned;
   const tail = `… (${line.length.toLocaleString("en-US")} chars, sha256:${hash})`;
   // Cut on a code point, not inside a surrogate pair.
-  let cut = MAX_NAME_CHARS - tail.length;
+  let cut = maxChars - tail.length;
   if (/[\ud800-\udbff]/.test(line[cut - 1])) cut--;
   return line.slice(0, cut) + tail;
 }

@@ -166,10 +166,14 @@ export function errorText(err: unknown): string {
  * or the message alone when the stack does not say.
  */
 export function scriptErrorMessage(err: unknown, scriptPath: string): string {
-  const stack = stackOf(err);
-  const where = stack === null ? null : placeIn(stack, scriptPath);
-  const message = errorText(err);
+  const { message, where } = scriptError(err, scriptPath);
   return where === null ? message : `${message} (${where})`;
+}
+
+/** A thrown value's message on one line and the script's `file:line` it was thrown at, null when unknown. */
+export function scriptError(err: unknown, scriptPath: string): { message: string; where: string | null } {
+  const stack = stackOf(err);
+  return { message: errorText(err), where: stack === null ? null : placeIn(stack, scriptPath) };
 }
 
 /** `err`'s stack when it is an Error with one; null when it has none or reading it throws (a getter). */

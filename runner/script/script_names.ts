@@ -11,7 +11,7 @@
  */
 import { credentialForms, redactKnown } from "../../results/redact.ts";
 import { isSecretName } from "../../results/secret_finder.ts";
-import { shownName } from "../../validation/shown_name.ts";
+import { MAX_NAME_CHARS, shownName, shownNameWithin } from "../../validation/shown_name.ts";
 
 /** Most distinct secret values a worker remembers (per-session tokens past it are not known). */
 const MAX_SECRETS = 1_024;
@@ -38,9 +38,32 @@ export class ScriptNames {
 
   /** `name` as results keep it (see the module comment). */
   shown(name: string): string {
+    return this.#remembered(name, () => shownName(this.#redacted(name)));
+  }
+
+  /**
+   * A thrown message as results keep it, with the script's place after it (`message (file:line)`): the
+   * message is cut to leave the place whole, where cutting the line as a whole lost the place of any
+   * message past the length names keep.
+   */
+  shownError(message: string, where: string | null): string {
+    const room = where === null ? 0 : MAX_NAME_CHARS - where.length - 3;
+    if (where === null || room < 64) return this.shown(where === null ? message : `${message} (${where})`);
+    return this.#remembered(
+      `${message} (${where})`,
+      () => shownName(`${shownNameWithin(this.#redacted(message), room)} (${where})`),
+    );
+  }
+
+  #redacted(text: string): string {
+    return this.#forms.length > 0 ? redactKnown(text, this.#forms) : text;
+  }
+
+  /** What `make` gives for `name`, remembered for short names (a bounded number of them). */
+  #remembered(name: string, make: () => string): string {
     const known = this.#shown.get(name);
     if (known !== undefined) return known;
-    const out = shownName(this.#forms.length > 0 ? redactKnown(name, this.#forms) : name);
+    const out = make();
     if (name.length <= REMEMBERED_CHARS && this.#shown.size < MAX_REMEMBERED) this.#shown.set(name, out);
     return out;
   }

@@ -19,7 +19,7 @@ import { H2Slot } from "../http/h2/slot.ts";
 import { H2ArrivalConnection } from "../http/h2/arrival.ts";
 import { ScriptRecorder } from "./script_recorder.ts";
 import { ScriptNames } from "./script_names.ts";
-import { scriptErrorMessage } from "./script_module.ts";
+import { scriptError } from "./script_module.ts";
 import { ScriptSession } from "./script_session.ts";
 import { SessionSender } from "./script_session_sender.ts";
 import type {
@@ -154,7 +154,8 @@ export class ScriptSessions implements SessionContext {
     if (failed) {
       // A session cut by the run's own stop is neither completed nor failed.
       if (run.shared.stopping) return;
-      const message = this.names.shown(scriptErrorMessage(outcome, this.options.path));
+      const { message: thrown, where } = scriptError(outcome, this.options.path);
+      const message = this.names.shownError(thrown, where);
       run.shared.recorder.recordError(at.nowMs, "script", message);
       recorder?.sessionFailed();
     } else if (outcome === CUT) {
@@ -198,7 +199,8 @@ export class ScriptSessions implements SessionContext {
 
   /** Counts an unhandled rejection of a script's promise (it ends no session: none is known). */
   unhandled(reason: unknown, shared: SessionRun["shared"]): void {
-    const message = this.names.shown(`unhandled rejection: ${scriptErrorMessage(reason, this.options.path)}`);
+    const { message: thrown, where } = scriptError(reason, this.options.path);
+    const message = this.names.shownError(`unhandled rejection: ${thrown}`, where);
     shared.recorder.recordError(performance.now(), "script", message);
   }
 }
