@@ -19,6 +19,7 @@ import { type K6SummaryData, renderK6Summary } from "../results/export/k6_summar
 import type { ResultsFile } from "../results/mod.ts";
 import { errorText } from "../runner/script/script_module.ts";
 import { OutputError } from "../results/output_error.ts";
+import { ScriptNames } from "../runner/script/script_names.ts";
 import { sameFile } from "../system/output_file.ts";
 import { type HostOutcome, ScriptHost } from "../runner/script/script_host.ts";
 import { memoryLimitMbBesideRuns, memoryPassedText } from "../runner/worker/memory_limit.ts";
@@ -162,9 +163,12 @@ export async function showK6Summaries(
     } catch (err) {
       // After the run, so not bad input (exit 2): what the run measured is written, as with an answer
       // that cannot be written.
-      throw new OutputError(`handleSummary() failed: ${errorText(err)}; the run's results are kept`, {
-        cause: err,
-      });
+      // Bounded, its place kept and the environment's secrets redacted, as setup's failures are told.
+      const told = new ScriptNames(Deno.env.toObject()).shownPlaced(
+        `handleSummary() failed: ${errorText(err)}`,
+        "; the run's results are kept",
+      );
+      throw new OutputError(told, { cause: err });
     } finally {
       clearTimeout(timer);
     }

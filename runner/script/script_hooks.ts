@@ -65,7 +65,7 @@ export async function withScriptSetup(
       throw err;
     }
     const teardownError = await end();
-    return teardownError === null ? run : { ...run, teardownError: names.shown(teardownError) };
+    return teardownError === null ? run : { ...run, teardownError: names.shownPlaced(teardownError) };
   } finally {
     host.close();
   }
@@ -96,7 +96,9 @@ function loading(outcome: HostOutcome): string {
 /** The error that ends a run whose setup (or the script's loading) did not give a value. */
 function setupFailure(outcome: HostOutcome, what: string, names: ScriptNames): Error {
   if (outcome.kind === "stopped") return new ScriptSetupStopped(`stopped during ${what}: no load was sent`);
-  return new ScriptSetupError(names.shown(`${what} ${endText(outcome, "setupTimeout")}; no load was sent`));
+  return new ScriptSetupError(
+    names.shownPlaced(`${what} ${endText(outcome, "setupTimeout")}`, "; no load was sent"),
+  );
 }
 
 /** How a step in the script's isolate ended, after its name ("failed: ..."); `limit` names its time limit. */

@@ -19,6 +19,9 @@ const MAX_SECRETS = 1_024;
 const MAX_REMEMBERED = 4_096;
 const REMEMBERED_CHARS = 1_024;
 
+/** A script's place at the end of a line, ` (session.ts:12)`, as script_module.ts writes it. */
+const PLACE_AT_END = / \([^\s()]+:\d+\)$/;
+
 export class ScriptNames {
   readonly #secrets = new Set<string>();
   /** The secrets' forms, longest first (what `redactKnown` replaces). */
@@ -52,6 +55,22 @@ export class ScriptNames {
     return this.#remembered(
       `${message} (${where})`,
       () => shownName(`${shownNameWithin(this.#redacted(message), room)} (${where})`),
+    );
+  }
+
+  /**
+   * A line that ends in the script's place (`setup() failed: message (file:line)`, as its isolate reports
+   * a throw), then `after`: cut before the place as `shownError` cuts, where cutting it whole lost the
+   * place and `after` (a setup() that threw a long body read with neither its line nor "no load was sent").
+   */
+  shownPlaced(text: string, after = ""): string {
+    const redacted = this.#redacted(text);
+    const place = PLACE_AT_END.exec(redacted);
+    const tail = (place === null ? "" : place[0]) + after;
+    const room = MAX_NAME_CHARS - tail.length;
+    if (room < 64) return shownName(redacted + after);
+    return shownName(
+      shownNameWithin(place === null ? redacted : redacted.slice(0, place.index), room) + tail,
     );
   }
 
