@@ -11,6 +11,7 @@
 import { basename, dirname, extname, resolve } from "node:path";
 import { type HostOutcome, type ScriptExports, ScriptHost } from "../runner/script/script_host.ts";
 import { UsageError } from "./usage_error.ts";
+import { ScriptNames } from "../runner/script/script_names.ts";
 import { EXIT } from "./exit_codes.ts";
 import { memoryLimitMbBesideRuns, memoryLimitMbOf, memoryPassedText } from "../runner/worker/memory_limit.ts";
 import { inGroupOfItsOwn, signalGroup } from "../targets/process_group.ts";
@@ -50,7 +51,9 @@ export async function checkScript(
 
 /** Why importing the script `name` gave no module, in words. */
 function importProblem(name: string, outcome: HostOutcome): string {
-  if (outcome.kind === "failed") return outcome.message;
+  // One bounded line, its place kept at its start and the environment's secrets redacted: a top level
+  // that threw a 5 MB message printed all of it.
+  if (outcome.kind === "failed") return new ScriptNames(Deno.env.toObject()).shownPlaced(outcome.message);
   if (outcome.kind === "memory") {
     return `${name}: its top level ${memoryPassedText(outcome.limitMb)} as it was imported: a script that ` +
       "keeps what it makes grows without bound";

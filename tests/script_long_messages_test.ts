@@ -2,7 +2,7 @@
  * A script's thrown messages far past the length names keep (100,000 characters; non-ASCII text cleaned
  * as well as cut) keep the script's `file:line` at their end, where cutting the whole line lost it: a
  * session's (through a real worker isolate), setup()'s and teardown()'s (with "no load was sent" after
- * setup's), and a k6 handleSummary's, which was printed whole (a 5 MB line). Against the built-in target;
+ * setup's), and a k6 handleSummary's and a top level's, each printed whole (a 5 MB line). Against the built-in target;
  * counts of a few sessions.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
@@ -83,3 +83,16 @@ export function handleSummary() {
     );
     ok(existsSync(`${run.dir}/out/results.json`));
   }));
+
+Deno.test("a top level that throws a long message is refused on one bounded line from its place", async () => {
+  const run = await runScriptFile(
+    "long_top.ts",
+    `throw new Error("not configured: " + "c".repeat(100_000));\nexport default async () => {};\n`,
+  );
+  assertEquals(run.code, 2, run.text.slice(0, 2_000));
+  ok(run.text.length < 2_000, `${run.text.length} characters of output`);
+  ok(
+    /long_top\.ts:1: does not load: not configured: c+… \([\d,]+ chars, sha256:[0-9a-f]{8}\)/.test(run.text),
+    run.text,
+  );
+});
