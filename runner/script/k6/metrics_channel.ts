@@ -2,7 +2,8 @@
  * @module
  * The main isolate's side of k6's custom metrics: `collectK6Metrics` listens on the channel the workers'
  * runtimes send their parts on (metrics.ts) from before the load, and `k6CustomMetrics` adds them up as
- * k6's summary shows them: a trend's avg, min, med, max and percentiles over every value, a counter's
+ * k6's summary shows them: a trend's avg, min, med, max and percentiles over every value (its median and
+ * percentiles over a uniform sample past a million values, trend_sample.ts), a counter's
  * count and rate, a rate's share of true values, a gauge's last value. The parts of every run of the
  * process add up (`loadlab run script.js` has one run). A threshold with `abortOnFail` on one of them is
  * judged here while the load runs (`k6LiveJudge`), and stops the run when it fails, as under k6.
@@ -10,6 +11,7 @@
 import type { K6Metric } from "../../../results/export/k6_summary_text.ts";
 import { k6RuleHolds } from "../../../results/export/k6_summary.ts";
 import type { AbortedBy } from "../../../results/threshold_abort.ts";
+import { MAX_TREND_VALUES, TrendSample } from "./trend_sample.ts";
 import { type MetricPart, METRICS_CHANNEL } from "./metrics.ts";
 
 /** A threshold with `abortOnFail` on a metric sent here: `rate<=0.05` on `check_failure_rate`. */
@@ -24,6 +26,8 @@ export interface LiveRule {
 const JUDGE_EVERY_MS = 2_000;
 
 const totals = new Map<string, MetricPart>();
+/** Each trend's values, kept apart from its part (whose `values` stay empty). */
+const trends = new Map<string, TrendSample>();
 let listening: BroadcastChannel | null = null;
 let live: LiveRule[] = [];
 /** The live rule that failed first: every later judgement (each load of the run) sees it. */
@@ -58,14 +62,21 @@ function isPart(part: unknown): part is MetricPart {
 }
 
 function add(part: MetricPart): void {
-  const total = totals.get(part.name);
+  let total = totals.get(part.name);
   if (total === undefined) {
-    totals.set(part.name, { ...part, values: [...part.values] });
-    return;
+    total = { ...part, values: [], count: 0, sum: 0, trues: 0 };
+    totals.set(part.name, total);
   }
   total.count += part.count, total.sum += part.sum, total.trues += part.trues;
-  if (part.kind === "trend") { for (const v of part.values) total.values.push(v); }
+  if (part.kind === "trend") trendOf(part.name).add(part.values);
   else if (part.kind === "gauge") total.values = part.values;
+}
+
+/** The kept values of trend `name` (trend_sample.ts: bounded, a sample past its cap). */
+function trendOf(name: string): TrendSample {
+  let trend = trends.get(name);
+  if (trend === undefined) trends.set(name, trend = new TrendSample());
+  return trend;
 }
 
 /**
@@ -108,6 +119,14 @@ export async function k6CustomMetrics(
   listening = null;
   const out: Record<string, K6Metric> = {};
   for (const t of totals.values()) out[t.name] = metricOf(t, durationSec > 0 ? durationSec : 1, percentiles);
+  for (const [name, trend] of trends) {
+    if (!trend.sampled) continue;
+    console.error(
+      `warning: ${name}: its median and percentiles are read from a uniform sample of ` +
+        `${MAX_TREND_VALUES.toLocaleString("en-US")} of its ${trend.seen.toLocaleString("en-US")} values ` +
+        "(loadlab keeps at most that many a trend); its count, avg, min and max are exact",
+    );
+  }
   return out;
 }
 
@@ -125,7 +144,8 @@ export function percentileStats(stats: readonly string[]): string[] {
 function metricOf(t: MetricPart, sec: number, percentiles: readonly string[] = []): K6Metric {
   switch (t.kind) {
     case "trend": {
-      const sorted = Float64Array.from(t.values).sort();
+      const trend = trendOf(t.name);
+      const sorted = Float64Array.from(trend.values).sort();
       // As k6's trend sink: between the two values around rank q(n - 1), linearly ([1, 3] has median 2).
       const at = (q: number) => {
         if (sorted.length === 0) return 0;
@@ -134,9 +154,9 @@ function metricOf(t: MetricPart, sec: number, percentiles: readonly string[] = [
       };
       const values: Record<string, number> = {
         avg: t.count > 0 ? t.sum / t.count : 0,
-        min: sorted[0] ?? 0,
+        min: trend.seen > 0 ? trend.min : 0,
         med: at(0.5),
-        max: sorted[sorted.length - 1] ?? 0,
+        max: trend.seen > 0 ? trend.max : 0,
         "p(90)": at(0.9),
         "p(95)": at(0.95),
         "p(99)": at(0.99),
