@@ -119,10 +119,15 @@ export const CPU_FULL_PCT = 85;
 export const CPU_DEMAND_PCT = 50;
 
 /** "the profile's top function, sort (app.js:12), took 64% of the target process's busy CPU time". */
-function hotSpot(above: TelemetryDigest): string | null {
+function hotSpot(below: TelemetryDigest, above: TelemetryDigest): string | null {
   const top = above.profileTop;
   if (!top || top.sharePct < PROFILE_HOT_SHARE_PCT) return null;
-  if (above.cpuPct !== null && above.cpuPct + (above.runQueueWaitPct ?? 0) < CPU_DEMAND_PCT) return null;
+  // A main thread whose wait for a core rose past the bar with the load wanted more CPU than a busy
+  // machine gave it: what it ran is evidence all the same (a steady wait is the machine's, not demand).
+  const wait = above.runQueueWaitPct ?? 0;
+  const starvedByLoad = wait >= RUN_QUEUE_STARVED_PCT &&
+    wait >= 1.5 * Math.max(below.runQueueWaitPct ?? 0, 1);
+  if (above.cpuPct !== null && above.cpuPct + wait < CPU_DEMAND_PCT && !starvedByLoad) return null;
   const where = top.where ? ` (${top.where})` : "";
   return `the profile's top function, ${top.name}${where}, took ${
     one(top.sharePct)
@@ -132,7 +137,8 @@ function hotSpot(above: TelemetryDigest): string | null {
 
 /**
  * What saturated above the knee, as [resource, words], citing the strongest evidence recorded, in this
- * order: a profile's hot function when the CPU was in demand (`CPU_DEMAND_PCT`: it names the code that
+ * order: a profile's hot function when the CPU was in demand (`CPU_DEMAND_PCT`, or a main thread's wait
+ * for a core risen past `RUN_QUEUE_STARVED_PCT` with the load: it names the code that
  * used the CPU, so it beats any ratio, and a process that waited for a core still spent what it ran on
  * that function); the CPU full; Redis
  * full; GC; the pool's queue; a main thread that waited for a core (a CPU-wait ratio over the bar beats
@@ -144,7 +150,7 @@ function verdict(below: TelemetryDigest, above: TelemetryDigest): [string, strin
     above[k] !== null && (below[k] === null || above[k]! >= factor * Math.max(below[k]!, 1));
   const waited = (above.runQueueWaitPct ?? 0) >= RUN_QUEUE_STARVED_PCT;
   const cpuFull = (above.cpuPct ?? 0) >= CPU_FULL_PCT;
-  const hot = hotSpot(above);
+  const hot = hotSpot(below, above);
   if (hot) {
     // The profile names what ran; a wait for a core is said beside it, never blamed on other processes.
     const state = cpuFull

@@ -116,6 +116,17 @@ Deno.test("the strongest evidence wins: a profile's hot function, then a CPU wai
   );
   assert.equal(idle.resource, "CPU (shared)");
   assert.match(idle.sentence, /waited for a core 31% of the time \(33% below the knee already\)/);
+  // Starved by the load on a busy machine (its wait risen 8% -> 29%, its CPU 15%): the profile still says
+  // what it ran whenever it had a core.
+  const starved = explain(
+    point(1, { cpuPercent: 12, runQueueWaitPct: 8 }),
+    profiled(point(2, { cpuPercent: 15, runQueueWaitPct: 29 }), "sort", 64),
+  );
+  assert.equal(starved.resource, "CPU (profiled)");
+  assert.match(
+    starved.sentence,
+    /CPU-starved \(its main thread waited for a core 29% of the time\): the profile's top function, sort/,
+  );
   // Nothing of a remote target saturated: what to look at is beyond it.
   const remote = { url: "http://10.0.0.7:8080/home", targetInfo: { kind: "url" as const } };
   const calm = explain(
