@@ -74,6 +74,14 @@ const BUILT_IN = new Set(kinds.keys());
  * built-in metrics, whose values loadlab cannot add to.
  */
 function register(name: unknown, kind: MetricPart["kind"]): string {
+  if (closed) {
+    throw new TypeError(
+      // Not named: a script making one a name an iteration would count an error message of each.
+      "a metric is made after the script's init code: as k6, " +
+        "metrics are made at the script's top level, once (k6 refuses one made in an iteration, setup or " +
+        "teardown: each iteration made another, without bound)",
+    );
+  }
   if (typeof name !== "string" || !NAME.test(name)) {
     const shown = JSON.stringify(String(name).slice(0, 60));
     throw new TypeError(
@@ -91,8 +99,26 @@ function register(name: unknown, kind: MetricPart["kind"]): string {
   if (taken !== undefined && taken !== kind) {
     throw new TypeError(`metric ${name} already exists as a ${taken}: give this ${kind} another name`);
   }
+  if (taken === undefined && kinds.size - BUILT_IN.size >= MAX_SCRIPT_METRICS) {
+    throw new TypeError(
+      `metric ${name} is past the ${MAX_SCRIPT_METRICS.toLocaleString("en-US")} custom metrics loadlab ` +
+        "keeps apart (each a line of k6's summary and a series of the metrics outputs): tell values apart " +
+        "by tags, not by metrics of their own",
+    );
+  }
   kinds.set(name, kind);
   return name;
+}
+
+/** Most custom metrics a script makes (k6 has no bound; each is a summary line and an output series). */
+export const MAX_SCRIPT_METRICS = 1_000;
+
+/** Whether the script's init code is over: a metric made later is refused, as k6 refuses it. */
+let closed = false;
+
+/** Ends the script's init code (the runtime's footer, as the module's top level ends). */
+export function closeMetricRegistration(): void {
+  closed = true;
 }
 
 class Metric {

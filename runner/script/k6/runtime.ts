@@ -15,7 +15,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { isAbsolute, join } from "node:path";
 import type { Session } from "../session.ts";
-import { flushMetrics } from "./metrics.ts";
+import { closeMetricRegistration, flushMetrics } from "./metrics.ts";
 import { setRunTags } from "./k6_tags.ts";
 import { PART_ENV } from "../part_env.ts";
 import { ScriptShapeError } from "../script_module.ts";
@@ -152,6 +152,8 @@ export interface ConvertedModule {
  * or with several the one whose load this isolate runs: `s.env.LOADLAB_PART`), in a VU context.
  */
 export function session(mod: ConvertedModule): (s: Session) => unknown {
+  // The footer runs as the module's top level ends: k6's init context is over.
+  closeMetricRegistration();
   const options = (mod.exports.options ?? {}) as Record<string, unknown>;
   // Every scenario's function is looked up now: a missing one is refused when the script is checked.
   const mains = mainsOf(mod);

@@ -1,0 +1,54 @@
+/**
+ * k6 custom metrics made where k6 makes none, or past what loadlab keeps apart: a metric made in an
+ * iteration (a new name each one) fails that iteration at its line, as k6 refuses it outside the init
+ * code, where 100 names an iteration crashed loadlab's k6 summary after the run (a stack trace, exit 1);
+ * a top level making more than 1,000 is refused before the load at its line. Against the built-in
+ * target; loads of a few iterations.
+ */
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { runScriptFile, withTarget } from "./helpers.ts";
+
+Deno.test("a metric made in an iteration fails it at its line, as k6; the summary is written", () =>
+  withTarget(async (url) => {
+    const run = await runScriptFile(
+      "made.js",
+      `import http from "k6/http";
+import { Counter } from "k6/metrics";
+export const options = { iterations: 3 };
+export default function () {
+  http.get("${url}/");
+  for (let i = 0; i < 100; i++) new Counter(\`c_\${__ITER}_\${i}\`).add(1);
+}
+`,
+    );
+    ok(!/^\s+at /m.test(run.text), run.text);
+    ok(/http_reqs\.+: 3 /.test(run.text), run.text);
+    const results = JSON.parse(Deno.readTextFileSync(`${run.dir}/out/results.json`));
+    const messages = Object.entries(results.runs[0].errorMessages.script);
+    assertEquals(messages.length, 1, JSON.stringify(messages));
+    ok(
+      /^a metric is made after the script's init code: as k6, .*\(made\.js:6\)$/.test(messages[0][0]),
+      messages[0][0],
+    );
+    assertEquals(messages[0][1], 3);
+  }));
+
+Deno.test("a top level making more than 1,000 custom metrics is refused before the load at its line", () =>
+  withTarget(async (url) => {
+    const run = await runScriptFile(
+      "many.js",
+      `import http from "k6/http";
+import { Trend } from "k6/metrics";
+const trends = [];
+for (let i = 0; i < 1_001; i++) trends.push(new Trend(\`t_\${i}\`));
+export default function () { http.get("${url}/"); }
+`,
+    );
+    assertEquals(run.code, 2, run.text);
+    ok(
+      /many\.js:4: does not load: metric t_1000 is past the 1,000 custom metrics loadlab keeps apart/.test(
+        run.text,
+      ),
+      run.text,
+    );
+  }));
