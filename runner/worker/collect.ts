@@ -166,7 +166,8 @@ class WorkerCollector implements Collecting {
    * and the run is ended either way, so none is left to grow it further.
    */
   #endOverMemory(rssMb: number): void {
-    this.#totals.overMemory = { limitMb: this.span.memoryLimitMb, rssMb: Math.round(rssMb) };
+    // Up: an RSS a fraction past the limit rounded down would read as at it, not past it.
+    this.#totals.overMemory = { limitMb: this.span.memoryLimitMb, rssMb: Math.ceil(rssMb) };
     this.workers.forEach((_, k) => {
       if (!this.#finished[k]) this.#cut(k, "memory");
     });
