@@ -91,7 +91,7 @@ Deno.test("a session's s re-parented, shadowed or frozen by the script: its erro
         [
           "shadow.js",
           "s.sleep = () => 0;",
-          "Cannot add property sleep, object is not extensible (shadow.js:3)",
+          "Cannot assign to read only property 'sleep' of object '#<ScriptSession>' (shadow.js:3)",
         ],
         ["added.js", "s.mine = 1;", "Cannot add property mine, object is not extensible (added.js:3)"],
       ]

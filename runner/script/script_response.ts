@@ -219,3 +219,6 @@ export class H2ScriptResponse implements Response, ResponseHeaders {
     return this.#body;
   }
 }
+
+// Shared by every session's responses: a script's change to one (a `json` of its own) reached the others'.
+for (const made of [ScriptResponse, FailedResponse, H2ScriptResponse]) Object.freeze(made.prototype);

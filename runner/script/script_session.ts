@@ -156,3 +156,10 @@ export class ScriptSession extends SessionEnd implements Session {
     this.#sender.run.shared.recorder.recordError(performance.now(), kind, message);
   }
 }
+
+// The engine calls loadlab's methods on every session (endWithBody, concluded, settle...): a script that
+// replaced one on the prototype all sessions share (`Object.getPrototypeOf(s).endWithBody = ...`) stalled
+// every later session of its worker, the run reading 'still waiting at the end of the graceful stop'.
+// Frozen, such an assignment throws at the script's line and fails that session alone.
+Object.freeze(ScriptSession.prototype);
+Object.freeze(SessionEnd.prototype);
