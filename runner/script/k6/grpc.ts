@@ -16,7 +16,8 @@
 import { existsSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import protobuf from "protobufjs";
-import { current, folderOf, type VuContext } from "./runtime.ts";
+import { current, type VuContext } from "./runtime.ts";
+import { folderOf } from "./init_files.ts";
 import { durationMs } from "./http.ts";
 import { loadProtoFile, loadProtoset } from "../../http/grpc/schema.ts";
 import { reflectSchema } from "../../http/grpc/reflection.ts";

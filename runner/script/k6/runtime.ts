@@ -13,13 +13,12 @@
  * from) and its footer `session` (the default export loadlab calls per session).
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { isAbsolute, join } from "node:path";
 import type { Session } from "../session.ts";
 import { closeMetricRegistration, flushMetrics } from "./metrics.ts";
 import { setRunTags } from "./k6_tags.ts";
 import { PART_ENV } from "../part_env.ts";
 import { ScriptShapeError } from "../script_module.ts";
-import { FileReadError, readFileCapped } from "../../../system/read_capped.ts";
+import { endInit, open, setScriptFolder } from "./init_files.ts";
 import { runArrayCall } from "./array_calls.ts";
 
 /** One k6 iteration: the session it runs in and the scenario's name. */
@@ -37,7 +36,6 @@ export interface VuContext {
 }
 
 const storage = new AsyncLocalStorage<VuContext>();
-let folder = ".";
 let scenarioName = "default";
 
 /** The options k6 applies to every request, which the runtime honours (http.ts reads them). */
@@ -97,33 +95,7 @@ export function back<T>(ctx: VuContext | undefined, value?: T): T | undefined {
 
 /** The folder `open()` reads relative paths from: the k6 script's own (set by the converted header). */
 export function scriptDir(dir: string): void {
-  folder = dir;
-}
-
-/** The k6 script's own folder (where `open()` and gRPC's `client.load` read relative paths from). */
-export function folderOf(): string {
-  return folder;
-}
-
-/** The largest file `open()` reads: each worker holds its own copy (a V8 string is at most ~512 MiB). */
-export const MAX_OPEN_BYTES = 256 * 2 ** 20;
-
-/**
- * k6's `open(path, "b"?)`: a file's text, or its bytes as an ArrayBuffer with `"b"`. Only a regular file
- * of at most MAX_OPEN_BYTES: a device (`/dev/zero`) or a FIFO would be read forever (the script's check
- * waited a minute for it), a folder or a missing file is named with why.
- */
-export function open(path: string, mode?: string): string | ArrayBuffer {
-  const full = isAbsolute(String(path)) ? String(path) : join(folder, String(path));
-  let bytes: Uint8Array<ArrayBuffer>;
-  try {
-    bytes = readFileCapped(full, MAX_OPEN_BYTES);
-  } catch (err) {
-    if (!(err instanceof FileReadError)) throw err;
-    throw new TypeError(`open(${JSON.stringify(path)}): ${full} ${err.reason}`, { cause: err });
-  }
-  if (mode === "b") return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
-  return new TextDecoder().decode(bytes);
+  setScriptFolder(dir);
 }
 
 Object.defineProperties(globalThis, {
@@ -154,6 +126,7 @@ export interface ConvertedModule {
 export function session(mod: ConvertedModule): (s: Session) => unknown {
   // The footer runs as the module's top level ends: k6's init context is over.
   closeMetricRegistration();
+  endInit();
   const options = (mod.exports.options ?? {}) as Record<string, unknown>;
   // Every scenario's function is looked up now: a missing one is refused when the script is checked.
   const mains = mainsOf(mod);

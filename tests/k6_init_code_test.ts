@@ -1,9 +1,10 @@
 /**
- * k6 custom metrics made where k6 makes none, or past what loadlab keeps apart: a metric made in an
- * iteration (a new name each one) fails that iteration at its line, as k6 refuses it outside the init
- * code, where 100 names an iteration crashed loadlab's k6 summary after the run (a stack trace, exit 1);
- * a top level making more than 1,000 is refused before the load at its line. Against the built-in
- * target; loads of a few iterations.
+ * What k6 allows in a script's init code only, done after it: a custom metric made in an iteration (a new
+ * name each one) fails that iteration at its line, as k6 refuses it, where 100 names an iteration crashed
+ * loadlab's k6 summary after the run (a stack trace, exit 1); a top level making more than 1,000 is
+ * refused before the load at its line; an `open()` in an iteration fails there too, where it read the file
+ * again each iteration (a 200 MB one had the run cut at once for memory, nothing measured). Against the
+ * built-in target; loads of a few iterations.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { runScriptFile, withTarget } from "./helpers.ts";
@@ -51,4 +52,30 @@ export default function () { http.get("${url}/"); }
       ),
       run.text,
     );
+  }));
+
+Deno.test("open() in an iteration fails it at its line, as k6; at the top level it reads", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-k6-open-" });
+    Deno.writeTextFileSync(`${dir}/body.txt`, "payload");
+    const run = await runScriptFile(
+      "opens.js",
+      `import http from "k6/http";
+const first = open("${dir}/body.txt");
+export const options = { iterations: 2 };
+export default function () {
+  http.post("${url}/echo", first);
+  http.post("${url}/echo", open("${dir}/body.txt"));
+}
+`,
+    );
+    const results = JSON.parse(Deno.readTextFileSync(`${run.dir}/out/results.json`));
+    assertEquals(results.runs[0].requests, 2, run.text);
+    const messages = Object.entries(results.runs[0].errorMessages.script);
+    assertEquals(messages.length, 1, JSON.stringify(messages));
+    ok(
+      /^open\(".*body\.txt"\) after the script's init code: as k6, .*\(opens\.js:6\)$/.test(messages[0][0]),
+      messages[0][0],
+    );
+    Deno.removeSync(dir, { recursive: true });
   }));
