@@ -47,6 +47,10 @@ export function readFileCapped(path: string, maxBytes: number): Uint8Array<Array
   }
   try {
     return info.size === 0 ? readUnsized(file, path, maxBytes) : readSized(file, path, info.size);
+  } catch (err) {
+    // A read the kernel refuses (/proc/self/mem: EIO) is named with its path, as a refused open is.
+    if (err instanceof FileReadError) throw err;
+    throw new FileReadError(path, statProblem(err), { cause: err });
   } finally {
     file.close();
   }

@@ -52,3 +52,12 @@ Deno.test("readFileCapped: a file whose size reads 0 but holds bytes (/proc) is 
     return err instanceof FileReadError && err.reason.startsWith("is over the cap of 10 bytes");
   });
 });
+
+Deno.test("readFileCapped: a read the kernel refuses (/proc/self/mem) is named with its path", () => {
+  // The process's own memory reads as EIO at offset 0: it came out bare, without the path it was of.
+  if (Deno.build.os !== "linux") return;
+  throws(() => readFileCapped("/proc/self/mem", 2 ** 20), (err) => {
+    return err instanceof FileReadError && err.path === "/proc/self/mem" &&
+      /^cannot be read \(.*os error 5\)/.test(err.reason);
+  });
+});
