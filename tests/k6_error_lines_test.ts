@@ -6,30 +6,12 @@
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { withTarget } from "./helpers.ts";
+import { runK6Text } from "./k6_run.ts";
 
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
-const cache = Deno.makeTempDirSync({ prefix: "loadlab-k6-lines-cache-" });
-
-/** `loadlab run script.js` of `text` against `url`: exit code, output, the run's script errors. */
+/** `loadlab run script.js` of `text` against `url`: output, the run's script errors. */
 async function runScript(text: string, url: string) {
-  const dir = Deno.makeTempDirSync({ prefix: "loadlab-k6-lines-" });
-  Deno.writeTextFileSync(`${dir}/script.js`, text);
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "run", "script.js", "--target", `app=${url}`, "--out-dir", "out"],
-    cwd: dir,
-    env: { XDG_CACHE_HOME: cache, NO_COLOR: "1", DENO_DIR: denoDir() },
-    stdout: "piped",
-    stderr: "piped",
-    signal: AbortSignal.timeout(60_000),
-  }).output();
-  const output = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
-  const run = JSON.parse(Deno.readTextFileSync(`${dir}/out/results.json`)).runs[0];
-  return { text: output, messages: Object.keys(run.errorMessages?.script ?? {}) };
-}
-
-/** Deno's own cache, kept when XDG_CACHE_HOME moves loadlab's (Deno would look for its cache there too). */
-function denoDir(): string {
-  return Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME") ?? "/root"}/.cache/deno`;
+  const { text: output, results } = await runK6Text(text, url);
+  return { text: output, messages: Object.keys(results.runs[0].errorMessages?.script ?? {}) };
 }
 
 Deno.test("a k6 call refused deep in the engine (http.batch's bad header) fails at the script's line", () =>

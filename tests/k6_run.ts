@@ -1,6 +1,6 @@
 /**
  * @module
- * `loadlab run` of a k6 script fixture (tests/fixtures/k6/) against a target URL, as a user runs it: a
+ * `loadlab run` of a k6 script fixture (tests/fixtures/k6/), or of a script's text, against a target URL, as a user runs it: a
  * process of its own in a fresh folder, its conversions cached in one folder for the test file. Read by
  * the k6 tests that judge a whole run's output and results.json.
  */
@@ -11,18 +11,37 @@ const cache = Deno.makeTempDirSync({ prefix: "loadlab-k6-cache-" });
 /** The path of fixture `name`. */
 export const k6Fixture = (name: string) => new URL(`./fixtures/k6/${name}`, import.meta.url).pathname;
 
+/** Deno's own cache, kept when XDG_CACHE_HOME moves loadlab's (Deno would look for its cache there too). */
+const denoDir = () => Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME") ?? "/root"}/.cache/deno`;
+
 /**
  * `loadlab run FIXTURE --target app=URL [extra...]` in a fresh folder: exit code, output, results.json, the
  * folder.
  */
-export async function runK6Fixture(name: string, url: string, extra: string[] = []) {
+export function runK6Fixture(name: string, url: string, extra: string[] = []) {
+  return runK6(k6Fixture(name), url, extra);
+}
+
+/** `loadlab run script.js --target app=URL` of a script's `text`, written in a fresh folder, as above. */
+export function runK6Text(text: string, url: string) {
   const dir = Deno.makeTempDirSync({ prefix: "loadlab-k6-run-" });
+  Deno.writeTextFileSync(`${dir}/script.js`, text);
+  return runK6("script.js", url, [], dir);
+}
+
+async function runK6(
+  script: string,
+  url: string,
+  extra: string[],
+  dir = Deno.makeTempDirSync({ prefix: "loadlab-k6-run-" }),
+) {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "run", k6Fixture(name), "--target", `app=${url}`, "--out-dir", "out", ...extra],
+    args: ["run", "-A", MAIN, "run", script, "--target", `app=${url}`, "--out-dir", "out", ...extra],
     cwd: dir,
-    env: { XDG_CACHE_HOME: cache, NO_COLOR: "1" },
+    env: { XDG_CACHE_HOME: cache, NO_COLOR: "1", DENO_DIR: denoDir() },
     stdout: "piped",
     stderr: "piped",
+    signal: AbortSignal.timeout(90_000),
   }).output();
   const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
   const results = JSON.parse(Deno.readTextFileSync(`${dir}/out/results.json`));

@@ -6,10 +6,15 @@
  * line and never reaches the server. One iteration each, the process bounded in time.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { runK6Text } from "./k6_run.ts";
 
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
+/** `loadlab run script.js` of `text` against `url`: exit code, output, the run. */
+async function runScript(text: string, url: string) {
+  const { code, text: output, results } = await runK6Text(text, url);
+  return { code, text: output, run: results.runs[0] };
+}
+
 const MIB = 1024 * 1024;
-const cache = Deno.makeTempDirSync({ prefix: "loadlab-k6-ws-cap-cache-" });
 
 /** A WebSocket server: `/big` sends 2 MiB then 16 MiB + 1; `/sink` records each message's size. */
 async function withWsServer(fn: (url: string, received: number[]) => Promise<void>): Promise<void> {
@@ -32,28 +37,6 @@ async function withWsServer(fn: (url: string, received: number[]) => Promise<voi
   } finally {
     await server.shutdown();
   }
-}
-
-/** `loadlab run script.js` of `text` against `url`: exit code, output, results.json. */
-async function runScript(text: string, url: string) {
-  const dir = Deno.makeTempDirSync({ prefix: "loadlab-k6-ws-cap-" });
-  Deno.writeTextFileSync(`${dir}/script.js`, text);
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "run", "script.js", "--target", `app=${url}`, "--out-dir", "out"],
-    cwd: dir,
-    env: { XDG_CACHE_HOME: cache, NO_COLOR: "1", DENO_DIR: denoDir() },
-    stdout: "piped",
-    stderr: "piped",
-    signal: AbortSignal.timeout(90_000),
-  }).output();
-  const output = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
-  const results = JSON.parse(Deno.readTextFileSync(`${dir}/out/results.json`));
-  return { code: out.code, text: output, run: results.runs[0] };
-}
-
-/** Deno's own cache, kept when XDG_CACHE_HOME moves loadlab's (Deno would look for its cache there too). */
-function denoDir(): string {
-  return Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME") ?? "/root"}/.cache/deno`;
 }
 
 Deno.test("k6/ws: a server message past 16 MiB closes the socket, on('error') sees ws-too-big, the run counts it", () =>

@@ -11,11 +11,10 @@
  * grown far past it.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { watchPeakRssKb } from "../system/proc_stat.ts";
+import { runWatched } from "./watched_run.ts";
 import { runVerdict } from "../results/conclude/run_verdict.ts";
 import type { RunResult } from "../results/schema.ts";
 
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const SESSION_TYPES = new URL("../runner/script/session.ts", import.meta.url).pathname;
 const LIMIT_MB = 300;
 /**
@@ -54,23 +53,11 @@ const KEEPS_IN_A_LOOP = `export default async (s: Session) => {
 };`;
 
 /** `loadlab run session.ts --max-memory-mb 300` of `source` from a fresh folder, its RSS watched. */
-async function runWatched(source: string) {
+async function runSession(source: string) {
   const dir = await Deno.makeTempDir({ prefix: "loadlab-memory-" });
   await Deno.writeTextFile(`${dir}/session.ts`, source);
-  const startedMs = performance.now();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "run", "session.ts", "--out-dir", "out", "--max-memory-mb", String(LIMIT_MB)],
-    cwd: dir,
-    env: { NO_COLOR: "1" },
-    stdout: "piped",
-    stderr: "piped",
-    signal: AbortSignal.timeout(90_000),
-  }).spawn();
-  const rss = watchPeakRssKb(child.pid, 10);
-  const out = await child.output();
-  const peakMb = rss.stop() / 1024;
-  const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
-  return { code: out.code, text, dir, peakMb, seconds: (performance.now() - startedMs) / 1000 };
+  const args = ["run", "session.ts", "--out-dir", "out", "--max-memory-mb", String(LIMIT_MB)];
+  return { dir, ...await runWatched(args, dir) };
 }
 
 /** Runs `fn` with a target on 127.0.0.1 that answers "ok" and counts what it received. */
@@ -90,7 +77,7 @@ async function withTarget(fn: (url: string, received: () => number) => Promise<v
 /** Each run ended on memory, in bounded time and memory, its counts kept and written. */
 async function assertEndedOnMemory(body: string, workers: number) {
   await withTarget(async (url, received) => {
-    const { code, text, dir, peakMb, seconds } = await runWatched(scriptText(url, workers, body));
+    const { code, text, dir, peakMb, seconds } = await runSession(scriptText(url, workers, body));
     try {
       console.log(`loadlab's peak ${peakMb.toFixed(0)} MB, ${seconds.toFixed(1)} s for two runs`);
       // Start-up, then each run's second of load, its cut and its workers' end; 60 s would pass only without it.

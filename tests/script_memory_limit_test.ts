@@ -10,10 +10,9 @@
  * a loadlab without the limit still ends, having grown far past it.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { watchPeakRssKb } from "../system/proc_stat.ts";
+import { runWatched } from "./watched_run.ts";
 import { withTempDir } from "./helpers.ts";
 
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const SCRIPT = new URL("./fixtures/scripts/memory_phases.ts", import.meta.url).pathname;
 const LIMIT_MB = 300;
 /**
@@ -33,34 +32,14 @@ function runGrowing(phase: string, check: (out: Outcome) => Promise<void> | void
       return new Response("ok");
     });
     try {
-      const startedMs = performance.now();
-      const child = new Deno.Command(Deno.execPath(), {
-        args: [
-          "run",
-          "-A",
-          MAIN,
-          "run",
-          SCRIPT,
-          "--out-dir",
-          `${dir}/out`,
-          "--max-memory-mb",
-          String(LIMIT_MB),
-        ],
-        env: { NO_COLOR: "1", MEMORY_PHASE: phase, TARGET_URL: `http://127.0.0.1:${server.addr.port}` },
-        stdout: "piped",
-        stderr: "piped",
-        signal: AbortSignal.timeout(90_000),
-      }).spawn();
-      const rss = watchPeakRssKb(child.pid, 10);
-      const out = await child.output();
-      const peakMb = rss.stop() / 1024;
-      const seconds = (performance.now() - startedMs) / 1000;
-      const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+      const args = ["run", SCRIPT, "--out-dir", `${dir}/out`, "--max-memory-mb", String(LIMIT_MB)];
+      const env = { MEMORY_PHASE: phase, TARGET_URL: `http://127.0.0.1:${server.addr.port}` };
+      const { code, text, peakMb, seconds } = await runWatched(args, dir, env);
       console.log(`${phase}: loadlab's peak ${peakMb.toFixed(0)} MB, ${seconds.toFixed(1)} s`);
       // Start-up (a type check), then a second or two of growing and its end; 60 s is the setup timeout.
       ok(seconds < 30, `ran ${seconds} s\n${text}`);
       ok(peakMb < LIMIT_MB + MARGIN_MB, `loadlab reached ${peakMb} MB\n${text}`);
-      await check({ code: out.code, text, dir, received });
+      await check({ code, text, dir, received });
     } finally {
       await server.shutdown();
     }
