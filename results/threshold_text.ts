@@ -7,7 +7,8 @@
  * generator-bound run"). Pure; the grammar itself is results/thresholds.ts's.
  */
 import type { ResultsFile, RunResult, ThresholdResult } from "./schema.ts";
-import { abortedLabel, type RunVerdict, runVerdict } from "./conclude/run_verdict.ts";
+import { type RunVerdict, runVerdict } from "./conclude/run_verdict.ts";
+import { abortedLabel } from "./conclude/run_stops.ts";
 import { fromK6, splitSelector } from "./threshold_selector.ts";
 import { formatCount, formatFixed } from "./text_format.ts";
 
