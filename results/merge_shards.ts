@@ -10,7 +10,8 @@
  */
 import type { ResultsFile, RunResult, ShardsSummary, ThresholdResult } from "./mod.ts";
 import { evaluateThresholds, parseThreshold } from "./thresholds.ts";
-import { alignShards, mergeShardRuns } from "./merge_shard_runs.ts";
+import { mergeShardRuns } from "./merge_shard_runs.ts";
+import { alignShards } from "./merge_intervals.ts";
 
 /** One shard's results file and the name it was given as. */
 export interface ShardFile {
