@@ -9,7 +9,7 @@
  * so a token the script puts in a path, a name or a message reaches no output in clear. Names are
  * remembered (short ones, a bounded number), so a request costs one map lookup for its name.
  */
-import { credentialForms, redactKnown } from "../../results/redact.ts";
+import { credentialForms, knowSecrets, redactKnown } from "../../results/redact.ts";
 import { isSecretName } from "../../results/secret_finder.ts";
 import { MAX_NAME_CHARS, shownName, shownNameWithin } from "../../validation/shown_name.ts";
 
@@ -92,6 +92,8 @@ export class ScriptNames {
     this.#secrets.add(value);
     const forms = credentialForms(value).filter((f) => !this.#forms.includes(f));
     if (forms.length === 0) return;
+    // Known to the isolate's other outputs too: its console, and in loadlab's own one every file and line.
+    knowSecrets(forms.map((form) => [form, "script's secret variable or header"]));
     this.#forms = [...this.#forms, ...forms].sort((a, b) => b.length - a.length);
     // Names made before this secret was known are made again.
     this.#shown.clear();

@@ -1,0 +1,119 @@
+/**
+ * End to end: secrets a server sends back, and lines a server forges. A gRPC server (node:http2) that puts
+ * the request's headers into its grpc-message: `attack -H authorization -H x-api-key`, and a k6 script
+ * whose metadata carries a secret `__ENV` value, show neither value in clear in any output (the terminal
+ * with its exit line, `-q` too, results.json, report.html, summary.md, JUnit); a grpc-message holding CR,
+ * LF, NUL and U+202E shows on one line with them escaped (`\r`, `\n`, `\u202e`) on the terminal and in the
+ * report, forging no line of its own, and results.json keeps it as sent. Bounded counts on loopback.
+ */
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { runLoadlab, withTempDir } from "./helpers.ts";
+import { startEchoGrpcServer } from "./fixtures/echo_grpc_server.ts";
+
+const PROTO = new URL("../examples/grpc/greeter.proto", import.meta.url).pathname;
+const BEARER = "BearerTok-Q81zLm44Xw";
+const API_KEY = "apiKey-Hh27Vv90Pp";
+const ENV_TOKEN = "envTok-Rt55Kd83Yc";
+
+/** Every file under `dir` as text. */
+async function filesIn(dir: string): Promise<Array<[string, string]>> {
+  const files: Array<[string, string]> = [];
+  for await (const entry of Deno.readDir(dir)) {
+    if (entry.isFile) files.push([entry.name, await Deno.readTextFile(`${dir}/${entry.name}`)]);
+  }
+  return files;
+}
+
+function assertNoSecret(where: Array<[string, string]>, secrets: string[]): void {
+  for (const [name, text] of where) {
+    for (const secret of secrets) {
+      ok(!text.includes(secret), `${name} holds ${secret}:\n${text.slice(-3000)}`);
+    }
+  }
+}
+
+Deno.test("attack: header values a gRPC server echoes in its message are redacted everywhere, -q too", async () => {
+  const server = await startEchoGrpcServer();
+  try {
+    await withTempDir(async (dir) => {
+      for (const quiet of [[], ["-q"]]) {
+        const { code, stdout, stderr } = await runLoadlab([
+          "attack",
+          server.origin.replace("http:", "grpc:"),
+          "--proto",
+          PROTO,
+          "--call",
+          "helloworld.Greeter/SayHello",
+          "-n",
+          "3",
+          "-c",
+          "1",
+          "-H",
+          `authorization: Bearer ${BEARER}`,
+          "-H",
+          `x-api-key: ${API_KEY}`,
+          "--out",
+          `${dir}/results.json`,
+          "--report",
+          `${dir}/report.html`,
+          "--junit",
+          `${dir}/junit.xml`,
+          "--summary",
+          `${dir}/summary.md`,
+          ...quiet,
+        ]);
+        assertEquals(code, 4, stderr);
+        ok(/grpc INTERNAL: 3, e\.g\. ".*authorization=\[redacted /.test(stderr), stderr);
+        assertNoSecret([["stdout", stdout], ["stderr", stderr], ...await filesIn(dir)], [BEARER, API_KEY]);
+      }
+    });
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("run: a k6 script's secret __ENV value in gRPC metadata, echoed by the server, reaches no output", async () => {
+  const server = await startEchoGrpcServer();
+  try {
+    await withTempDir(async (dir) => {
+      await Deno.writeTextFile(
+        `${dir}/echo.js`,
+        `import grpc from "k6/net/grpc";
+const client = new grpc.Client();
+client.load([${JSON.stringify(PROTO.replace(/\/[^/]+$/, ""))}], "greeter.proto");
+export const options = { iterations: 2, vus: 1 };
+export default () => {
+  client.connect(__ENV.GRPC_ADDR, { plaintext: true });
+  const r = client.invoke("helloworld.Greeter/SayHello", { name: "x" },
+    { metadata: { "x-trace": __ENV.SECRET_TOKEN } });
+  console.log("the server said " + r.error.message);
+  client.close();
+};
+`,
+      );
+      const { stdout, stderr } = await runLoadlab(
+        [
+          "run",
+          `${dir}/echo.js`,
+          "--target",
+          `app=${server.origin}`,
+          "--out-dir",
+          `${dir}/out`,
+          "--summary",
+          `${dir}/out/summary.md`,
+        ],
+        {
+          SECRET_TOKEN: ENV_TOKEN,
+          GRPC_ADDR: server.origin.slice("http://".length),
+          XDG_CACHE_HOME: `${dir}/cache`,
+        },
+      );
+      const files = await filesIn(`${dir}/out`);
+      ok(files.some(([name]) => name === "results.json") && files.some(([name]) => name === "report.html"));
+      ok(stdout.includes("the server said ") && stderr.includes("grpc INTERNAL"), stdout + stderr);
+      assertNoSecret([["stdout", stdout], ["stderr", stderr], ...files], [ENV_TOKEN]);
+    });
+  } finally {
+    await server.close();
+  }
+});
