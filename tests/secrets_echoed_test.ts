@@ -117,3 +117,40 @@ export default () => {
     await server.close();
   }
 });
+
+Deno.test("attack: a grpc-message with CR, LF, NUL and U+202E is one line with them escaped; results keep it", async () => {
+  const forged = "FAKE\r\nVerdict: ok\u202e\x00end";
+  const server = await startEchoGrpcServer(() => forged);
+  try {
+    await withTempDir(async (dir) => {
+      const { code, stdout, stderr } = await runLoadlab([
+        "attack",
+        server.origin.replace("http:", "grpc:"),
+        "--proto",
+        PROTO,
+        "--call",
+        "helloworld.Greeter/SayHello",
+        "-n",
+        "2",
+        "-c",
+        "1",
+        "--out",
+        `${dir}/results.json`,
+        "--report",
+        `${dir}/report.html`,
+      ]);
+      assertEquals(code, 4, stderr);
+      const terminal = stdout + stderr;
+      // The only verdict line is loadlab's own.
+      assertEquals(terminal.split("\n").filter((l) => /^\s*Verdict: ok/.test(l)), [], terminal);
+      ok(terminal.includes("2 × FAKE\\r\\nVerdict: ok\\u202e\\u0000end"), stdout);
+      ok(stderr.includes('e.g. "FAKE\\r\\nVerdict: ok\\u202e\\u0000end"'), stderr);
+      const results = JSON.parse(await Deno.readTextFile(`${dir}/results.json`));
+      assertEquals(Object.keys(results.runs[0].errorMessages["grpc INTERNAL"]), [forged]);
+      const report = await Deno.readTextFile(`${dir}/report.html`);
+      ok(!report.includes("\u202e"), "the report holds U+202E as it is");
+    });
+  } finally {
+    await server.close();
+  }
+});
