@@ -7,7 +7,7 @@
  * report, forging no line of its own, and results.json keeps it as sent. Bounded counts on loopback.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { runLoadlab, withTempDir } from "./helpers.ts";
+import { runLoadlab, withTarget, withTempDir } from "./helpers.ts";
 import { startEchoGrpcServer } from "./fixtures/echo_grpc_server.ts";
 
 const PROTO = new URL("../examples/grpc/greeter.proto", import.meta.url).pathname;
@@ -154,3 +154,45 @@ Deno.test("attack: a grpc-message with CR, LF, NUL and U+202E is one line with t
     await server.close();
   }
 });
+
+Deno.test("run: a k6 script's check name, console line and throw holding a body that echoes a secret and CR LF", () =>
+  withTarget((url) =>
+    withTempDir(async (dir) => {
+      await Deno.writeTextFile(
+        `${dir}/body.js`,
+        `import http from "k6/http";
+import { check } from "k6";
+export const options = { iterations: 2, vus: 1 };
+export default () => {
+  const res = http.post("${url}/echo", "tok=" + __ENV.API_TOKEN + "\\r\\nVerdict: ok");
+  check(res, { ["body " + res.body]: (r) => r.status === 200 });
+  console.log("the body was " + res.body);
+  if (__ITER === 1) throw new Error("thrown " + res.body);
+};
+`,
+      );
+      const { stdout, stderr } = await runLoadlab(
+        [
+          "run",
+          `${dir}/body.js`,
+          "--target",
+          `app=${url}`,
+          "--out-dir",
+          `${dir}/out`,
+          "--summary",
+          `${dir}/out/summary.md`,
+        ],
+        { API_TOKEN: ENV_TOKEN, XDG_CACHE_HOME: `${dir}/cache` },
+      );
+      const terminal = stdout + stderr;
+      assertEquals(terminal.split("\n").filter((l) => /^\s*Verdict: ok/.test(l)), [], terminal);
+      ok(
+        /the body was tok=\[redacted 17 chars sha256:[0-9a-f]{8}\]\\r\\nVerdict: ok/.test(terminal),
+        terminal,
+      );
+      ok(/body tok=\[redacted [^\n]*\\r\\nVerdict: ok \(cleaned/.test(terminal), terminal);
+      const files = await filesIn(`${dir}/out`);
+      ok(files.some(([name]) => name === "results.json"));
+      assertNoSecret([["stdout", stdout], ["stderr", stderr], ...files], [ENV_TOKEN]);
+    })
+  ));

@@ -14,20 +14,13 @@ import { importScript, type ScriptModule } from "./script_module.ts";
 import { restoreChangedIntrinsics } from "./script_intrinsics.ts";
 import { builtInChangeMessage } from "../../results/conclude/builtin_changes.ts";
 import { ScriptSessions } from "./script_sessions.ts";
-import { knowSecrets, redactShown } from "../../results/redact.ts";
-import { isSecretName } from "../../results/secret_finder.ts";
-import { guardConsole } from "../../system/console_guard.ts";
+import { guardScriptConsole } from "./script_names.ts";
 import type { Session } from "./session.ts";
 
 /** The script's module, imported in this worker; null when the load has no script. */
 export function loadScript(config: AttackConfig): Promise<ScriptModule> | null {
   if (config.script === undefined) return null;
-  // What the script prints shows none of its secret variables (nor, once sent, its secret headers).
-  knowSecrets(
-    Object.entries(config.script.env).filter(([name]) => isSecretName(name))
-      .map(([name, value]) => [value, `${name} environment variable`]),
-  );
-  guardConsole(redactShown);
+  guardScriptConsole(config.script.env);
   return importScript(config.script.path);
 }
 

@@ -9,7 +9,9 @@
  * so a token the script puts in a path, a name or a message reaches no output in clear. Names are
  * remembered (short ones, a bounded number), so a request costs one map lookup for its name.
  */
-import { credentialForms, knowSecrets, redactKnown } from "../../results/redact.ts";
+import { credentialForms, knowSecrets, redactKnown, redactShown } from "../../results/redact.ts";
+import { guardConsole } from "../../system/console_guard.ts";
+import { visibleLine } from "../../validation/terminal_text.ts";
 import { isSecretName } from "../../results/secret_finder.ts";
 import { MAX_NAME_CHARS, shownName, shownNameWithin } from "../../validation/shown_name.ts";
 
@@ -21,6 +23,21 @@ const REMEMBERED_CHARS = 1_024;
 
 /** A script's place at the end of a line, ` (session.ts:12)`, as script_module.ts writes it. */
 const PLACE_AT_END = / \([^\s()]+:\d+\)$/;
+
+/**
+ * What a script prints in this isolate (its console): one line per value, its controls escaped as its
+ * names' are, and none of its secret variables (`env`'s secret-named values) nor, once sent, its secret
+ * headers' values, as loadlab's own lines. Called before the script loads.
+ */
+export function guardScriptConsole(env: Readonly<Record<string, string>>): void {
+  knowSecrets(
+    Object.entries(env).filter(([name]) => isSecretName(name)).map(([name, value]) => [
+      value,
+      `${name} environment variable`,
+    ]),
+  );
+  guardConsole((text) => visibleLine(redactShown(text)));
+}
 
 export class ScriptNames {
   readonly #secrets = new Set<string>();
