@@ -22,7 +22,7 @@ import { interruptSignal, liveLine } from "./live.ts";
 import { writeReport } from "../report/write.ts";
 import { RequestLogFailed, runAttack } from "../runner/attack.ts";
 import { buildResultsFile, writeResultsFile } from "../results/io.ts";
-import { knowSecrets, redactKnown, redactShown } from "../results/redact.ts";
+import { keepSecretsShown, knowSecrets, redactKnown, redactShown } from "../results/redact.ts";
 import { guardConsole } from "../system/console_guard.ts";
 import { redactResults } from "../results/redact_results.ts";
 import { secretsFoundIn, secretsIn } from "../results/secret_finder.ts";
@@ -67,7 +67,7 @@ async function attack(argv: string[]): Promise<number> {
     // From here on the terminal shows no secret of the command line, whatever text carries it back.
     knowSecrets(secretsFoundIn(expanded));
     guardConsole(redactShown);
-  }
+  } else keepSecretsShown();
   if (parsed.grpc !== undefined) parsed.config = await withGrpcCalls(parsed.config, parsed.grpc);
   const thresholds = parsed.thresholds.map(parseThreshold);
   const { config, output } = parsed;

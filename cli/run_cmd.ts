@@ -23,7 +23,7 @@ import { runPlan, type RunPlanOutcome } from "../scenarios/run.ts";
 import { OutputError } from "../results/output_error.ts";
 import { assertWritable } from "../system/atomic_write.ts";
 import { redactResults } from "../results/redact_results.ts";
-import { knowSecrets, redactShown } from "../results/redact.ts";
+import { keepSecretsShown, knowSecrets, redactShown } from "../results/redact.ts";
 import { secretsFoundIn } from "../results/secret_finder.ts";
 import { guardConsole } from "../system/console_guard.ts";
 import { terminalSafe } from "../validation/terminal_text.ts";
@@ -69,7 +69,7 @@ async function run(command: string, argv: string[], help: string): Promise<numbe
     // From here on the terminal shows no secret of the command line or the experiment, whatever carries it.
     knowSecrets(secretsFoundIn([argv, plan.experiment]));
     guardConsole(redactShown);
-  }
+  } else keepSecretsShown();
   // Read before any load or output folder: a missing or wrong baseline is exit 2, not a wasted run.
   const gateWith = gateArgs(args, plan.experiment);
   const baseline = gateWith.baselinePath === undefined

@@ -130,8 +130,20 @@ export function knownSecrets(): ReadonlyMap<string, string> {
   return KNOWN;
 }
 
-/** `text` as it may be shown or written: every known secret, URL password and secret query value redacted. */
+/** `--no-redact`: `redactShown` gives text as it is. */
+let keepingSecrets = false;
+
+/** From now on outputs keep their secrets (`--no-redact`, `redact: false`). */
+export function keepSecretsShown(): void {
+  keepingSecrets = true;
+}
+
+/**
+ * `text` as it may be shown or written: every known secret, URL password and secret query value redacted
+ * (unless `keepSecretsShown`).
+ */
 export function redactShown(text: string): string {
+  if (keepingSecrets) return text;
   knownLiterals ??= [...KNOWN.keys()].sort((a, b) => b.length - a.length).map((s) => [s, redactedToken(s)]);
   return rewrite(text, knownLiterals, new Map());
 }
