@@ -196,3 +196,41 @@ export default () => {
       assertNoSecret([["stdout", stdout], ["stderr", stderr], ...files], [ENV_TOKEN]);
     })
   ));
+
+Deno.test("run: a cookie a server set and then echoes in a body is redacted in a k6 script's check and console", async () => {
+  const COOKIE = "CookieVal-77665544";
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    (req) =>
+      new URL(req.url).pathname === "/set"
+        ? new Response("set", { headers: { "set-cookie": `sid=${COOKIE}; Path=/` } })
+        : new Response(`cookie was ${req.headers.get("cookie")}`),
+  );
+  const origin = `http://127.0.0.1:${server.addr.port}`;
+  try {
+    await withTempDir(async (dir) => {
+      await Deno.writeTextFile(
+        `${dir}/cookie.js`,
+        `import http from "k6/http";
+import { check } from "k6";
+export const options = { iterations: 2, vus: 1 };
+export default () => {
+  http.get("${origin}/set");
+  const res = http.get("${origin}/echo");
+  check(res, { ["got " + res.body]: (r) => r.status === 200 });
+  console.log("echo: " + res.body);
+};
+`,
+      );
+      const { code, stdout, stderr } = await runLoadlab(
+        ["run", `${dir}/cookie.js`, "--target", `app=${origin}`, "--out-dir", `${dir}/out`],
+        { XDG_CACHE_HOME: `${dir}/cache` },
+      );
+      assertEquals(code, 0, stderr);
+      ok(stdout.includes("echo: cookie was sid=[redacted 18 chars sha256:"), stdout);
+      assertNoSecret([["stdout", stdout], ["stderr", stderr], ...await filesIn(`${dir}/out`)], [COOKIE]);
+    });
+  } finally {
+    await server.shutdown();
+  }
+});

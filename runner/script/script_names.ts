@@ -3,10 +3,10 @@
  * The names a session script records (its requests' names and default `METHOD path` names, its check
  * names, its thrown messages) as results keep them, made once where they are first recorded in the
  * worker: the values of the secrets the script handles redacted (results/redact.ts's token), then one
- * line, no control characters, bounded in length (validation/shown_name.ts). The secrets are the values
- * of its secret-named environment variables (`s.env`, by results/secret_finder.ts's name rule) and of the
- * secret-named headers its requests sent (`Authorization`, `x-api-key`...: known from the first send on),
- * so a token the script puts in a path, a name or a message reaches no output in clear. Names are
+ * line, controls escaped, bounded in length (validation/shown_name.ts). The secrets are the values of its
+ * secret-named environment variables (`s.env`, by results/secret_finder.ts's name rule), of the
+ * secret-named headers its requests sent (`Authorization`, `x-api-key`...: known from the first send on)
+ * and of the cookies servers set in its jar (from the Set-Cookie on), at most `MAX_SECRETS`, so a token the script puts in a path, a name or a message reaches no output in clear. Names are
  * remembered (short ones, a bounded number), so a request costs one map lookup for its name.
  */
 import { credentialForms, knowSecrets, redactKnown, redactShown } from "../../results/redact.ts";
