@@ -14,6 +14,8 @@ const PROTO = new URL("../examples/grpc/greeter.proto", import.meta.url).pathnam
 const BEARER = "BearerTok-Q81zLm44Xw";
 const API_KEY = "apiKey-Hh27Vv90Pp";
 const ENV_TOKEN = "envTok-Rt55Kd83Yc";
+/** A secret-named metadata value written in a script's own text: known to its worker once sent. */
+const LITERAL_KEY = "litKey-Wq38Nb61Zs";
 
 /** Every file under `dir` as text. */
 async function filesIn(dir: string): Promise<Array<[string, string]>> {
@@ -72,7 +74,7 @@ Deno.test("attack: header values a gRPC server echoes in its message are redacte
   }
 });
 
-Deno.test("run: a k6 script's secret __ENV value in gRPC metadata, echoed by the server, reaches no output", async () => {
+Deno.test("run: a k6 script's secret __ENV and literal values in gRPC metadata, echoed by the server, reaches no output", async () => {
   const server = await startEchoGrpcServer();
   try {
     await withTempDir(async (dir) => {
@@ -85,7 +87,7 @@ export const options = { iterations: 2, vus: 1 };
 export default () => {
   client.connect(__ENV.GRPC_ADDR, { plaintext: true });
   const r = client.invoke("helloworld.Greeter/SayHello", { name: "x" },
-    { metadata: { "x-trace": __ENV.SECRET_TOKEN } });
+    { metadata: { "x-trace": __ENV.SECRET_TOKEN, "x-api-key": "${LITERAL_KEY}" } });
   console.log("the server said " + r.error.message);
   client.close();
 };
@@ -111,7 +113,7 @@ export default () => {
       const files = await filesIn(`${dir}/out`);
       ok(files.some(([name]) => name === "results.json") && files.some(([name]) => name === "report.html"));
       ok(stdout.includes("the server said ") && stderr.includes("grpc INTERNAL"), stdout + stderr);
-      assertNoSecret([["stdout", stdout], ["stderr", stderr], ...files], [ENV_TOKEN]);
+      assertNoSecret([["stdout", stdout], ["stderr", stderr], ...files], [ENV_TOKEN, LITERAL_KEY]);
     });
   } finally {
     await server.close();
