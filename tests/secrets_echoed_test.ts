@@ -151,6 +151,8 @@ Deno.test("attack: a grpc-message with CR, LF, NUL and U+202E is one line with t
       assertEquals(Object.keys(results.runs[0].errorMessages["grpc INTERNAL"]), [forged]);
       const report = await Deno.readTextFile(`${dir}/report.html`);
       ok(!report.includes("\u202e"), "the report holds U+202E as it is");
+      // The page's data (JSON in the page) holds the message with its escapes shown.
+      ok(report.includes("FAKE\\\\r\\\\nVerdict: ok\\\\u202e\\\\u0000end"), "the report's message escaped");
     });
   } finally {
     await server.close();
