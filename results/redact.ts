@@ -16,10 +16,11 @@
  * metrics output sends, in every form a receiver's error could echo them (`credentialForms`, `redactKnown`).
  *
  * What leaves loadlab meets one list: every secret this process found (in a command line, a configuration,
- * a script's environment, a results file) is known from then on (`knowSecrets`), so text that carries one
+ * a script's environment, a results file) or a load worker came to know (a script's secret headers,
+ * metadata and cookies) is known from then on (`knowSecrets`), so text that carries one
  * back from elsewhere (a server's status message echoing the request's headers, a script's console line)
  * is redacted wherever it is shown or written: results files and reports (redact_results.ts), the
- * terminal (cli/terminal_guard.ts), metrics outputs' labels (`redactShown`).
+ * terminal and a script's console (system/console_guard.ts), metrics outputs' labels (`redactShown`).
  */
 import { createHash } from "node:crypto";
 import {
