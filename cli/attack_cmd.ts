@@ -22,9 +22,10 @@ import { interruptSignal, liveLine } from "./live.ts";
 import { writeReport } from "../report/write.ts";
 import { RequestLogFailed, runAttack } from "../runner/attack.ts";
 import { buildResultsFile, writeResultsFile } from "../results/io.ts";
-import { redactKnown } from "../results/redact.ts";
+import { keepSecretsShown, knowSecrets, redactKnown, redactShown } from "../results/redact.ts";
+import { guardConsole } from "../system/console_guard.ts";
 import { redactResults } from "../results/redact_results.ts";
-import { secretsIn } from "../results/secret_finder.ts";
+import { secretsFoundIn, secretsIn } from "../results/secret_finder.ts";
 import { terminalSafe } from "../validation/terminal_text.ts";
 import {
   evaluateThresholds,
@@ -60,7 +61,13 @@ export function runAttackCommand(argv: string[]): Promise<number> {
 }
 
 async function attack(argv: string[]): Promise<number> {
-  const parsed = parseAttackArgs(expandGhzConfig(argv));
+  const expanded = expandGhzConfig(argv);
+  const parsed = parseAttackArgs(expanded);
+  if (!parsed.output.keepSecrets) {
+    // From here on the terminal shows no secret of the command line, whatever text carries it back.
+    knowSecrets(secretsFoundIn(expanded));
+    guardConsole(redactShown);
+  } else keepSecretsShown();
   if (parsed.grpc !== undefined) parsed.config = await withGrpcCalls(parsed.config, parsed.grpc);
   const thresholds = parsed.thresholds.map(parseThreshold);
   const { config, output } = parsed;
@@ -225,7 +232,7 @@ async function finish(
   if (logFailure) console.error(`loadlab attack: ${terminalSafe(logFailure.message)}`);
   return exitCodeOf({
     command: "attack",
-    runs: [run],
+    runs: results.runs,
     thresholds: checked,
     written: written && !logFailure,
     stoppedWith: done.stoppedWith,

@@ -9,7 +9,7 @@
  * command loads the planner, the engine or the targets only when it uses them.
  * Lines are made terminal-safe and secrets in them redacted: messages may quote a file or a flag value.
  */
-import { redactText } from "../results/redact.ts";
+import { redactShown } from "../results/redact.ts";
 import { terminalSafe } from "../validation/terminal_text.ts";
 import { EXIT } from "./exit_codes.ts";
 import { HelpRequested, oneLine } from "./usage_error.ts";
@@ -44,7 +44,7 @@ function exitCodeOfThrown(name: string, err: unknown): number {
     return EXIT.ok;
   }
   if (!(err instanceof Error)) throw err;
-  const line = (text: string) => terminalSafe(redactText(text));
+  const line = (text: string) => terminalSafe(redactShown(text));
   if (err.name === "ExperimentError") {
     // Each line already names the file and the field.
     for (const text of err.message.split("\n")) console.error(line(text));

@@ -6,7 +6,7 @@
  * an ended load command's outcome picks its code, so `attack` and `run` cannot drift apart: a CI job reads
  * the same number from either. What a command throws is mapped in cli/command_errors.ts.
  */
-import { terminalSafe } from "../validation/terminal_text.ts";
+import { visibleLine } from "../validation/terminal_text.ts";
 import type { RunResult, ThresholdResult } from "../results/mod.ts";
 import type { GateResult } from "../results/baseline_gate.ts";
 import { flaggedRuns } from "../results/conclude/run_verdict.ts";
@@ -120,7 +120,7 @@ function noResponseLine(command: string, runs: RunResult[], failed: RunResult[])
   const each = failed.map((r) => {
     const statuses = answeredStatuses(r);
     const answered = statuses === null ? "" : `answered with gRPC status ${statuses}: `;
-    return `${terminalSafe(r.name)} (${answered}${errorSummary([r])})`;
+    return `${visibleLine(r.name)} (${answered}${errorSummary([r])})`;
   }).join("; ");
   return `loadlab ${command}: no response at all in ${failed.length} of ${
     runs.filter((r) => !r.probe).length
@@ -182,11 +182,11 @@ function errorSummary(runs: RunResult[]): string {
     }
   }
   const parts = [...counts].filter(([, n]) => n > 0).map(([kind, n]) =>
-    `${kind}: ${n}${messages.has(kind) ? `, e.g. "${messages.get(kind)}"` : ""}`
+    `${kind}: ${n}${messages.has(kind) ? `, e.g. "${visibleLine(messages.get(kind)!)}"` : ""}`
   );
   // Still waiting when the run's own stop came: no failure, yet no response either.
   const unfinished = runs.reduce((a, r) => a + (r.unfinished ?? 0), 0);
   if (unfinished > 0) parts.push(`unfinished (cut by the stop): ${unfinished}`);
-  // Messages may quote what a server sent.
-  return terminalSafe(parts.join("; ")) || "no request was sent";
+  // Messages quote what a server sent: one line each, with nothing hidden.
+  return parts.join("; ") || "no request was sent";
 }

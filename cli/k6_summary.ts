@@ -184,6 +184,21 @@ export async function showK6Summaries(
 }
 
 /**
+ * The keys that name loadlab's own streams: written to after what loadlab printed, as k6 does, never
+ * opened as a path (opening `/dev/stdout` when stdout is a file truncated that file under its output).
+ */
+const STREAMS: Readonly<Record<string, "stdout" | "stderr">> = Object.assign(Object.create(null), {
+  stdout: "stdout",
+  "/dev/stdout": "stdout",
+  "/dev/fd/1": "stdout",
+  "/proc/self/fd/1": "stdout",
+  stderr: "stderr",
+  "/dev/stderr": "stderr",
+  "/dev/fd/2": "stderr",
+  "/proc/self/fd/2": "stderr",
+});
+
+/**
  * handleSummary's answer: `{ stdout: text, stderr: text, "path/file.json": text or bytes }`. Every file it
  * names is tried; those that cannot be written (a folder, an empty name, no permission) and those that are
  * one of loadlab's `ownFiles` (a `"results.json"` with `--out-dir .` replaced the run's results) are one
@@ -218,9 +233,10 @@ async function writeSummaryOutputs(outputs: unknown, ownFiles: string[]): Promis
       failed.push(`${JSON.stringify(key)} (its value cannot be made text: ${errorText(err)})`);
       continue;
     }
-    if (key === "stdout" || key === "stderr") {
+    const stream = STREAMS[key];
+    if (stream !== undefined) {
       const text = typeof content === "string" ? content : new TextDecoder().decode(content);
-      (key === "stdout" ? console.log : console.error)(text);
+      (stream === "stdout" ? console.log : console.error)(text);
       continue;
     }
     const own = ownFiles.find((file) => resolve(file) === resolve(key) || sameFile(file, key));

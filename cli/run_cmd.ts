@@ -23,6 +23,9 @@ import { runPlan, type RunPlanOutcome } from "../scenarios/run.ts";
 import { OutputError } from "../results/output_error.ts";
 import { assertWritable } from "../system/atomic_write.ts";
 import { redactResults } from "../results/redact_results.ts";
+import { keepSecretsShown, knowSecrets, redactShown } from "../results/redact.ts";
+import { secretsFoundIn } from "../results/secret_finder.ts";
+import { guardConsole } from "../system/console_guard.ts";
 import { terminalSafe } from "../validation/terminal_text.ts";
 import type { ResultsFile } from "../results/mod.ts";
 import { outputClobbersInput } from "../system/output_file.ts";
@@ -62,6 +65,11 @@ export function runRunCommand(argv: string[], opts: RunCommandOptions = {}): Pro
 async function run(command: string, argv: string[], help: string): Promise<number> {
   const args = parseRunArgs(argv, command, help);
   const { source, plan } = await readRunPlan(args);
+  if (!args.keepSecrets && plan.experiment.redact !== false) {
+    // From here on the terminal shows no secret of the command line or the experiment, whatever carries it.
+    knowSecrets(secretsFoundIn([argv, plan.experiment]));
+    guardConsole(redactShown);
+  } else keepSecretsShown();
   // Read before any load or output folder: a missing or wrong baseline is exit 2, not a wasted run.
   const gateWith = gateArgs(args, plan.experiment);
   const baseline = gateWith.baselinePath === undefined

@@ -6,17 +6,16 @@
  * markdown cell or line stays one line with nothing hidden, and XML holds only characters a conforming
  * parser accepts (it stops at the first other one, and CI tools then drop the whole report). Pure.
  */
-import { oneLineSafe } from "../validation/shown_name.ts";
-import { terminalSafe } from "../validation/terminal_text.ts";
+import { terminalSafe, visibleLine } from "../validation/terminal_text.ts";
 
 /**
  * Markdown-safe text for a table cell or a line: one line (CR, LF, U+0085 and U+2028 would end a row or
- * start a forged one), no control, escape-sequence or bidi character (GitHub shows a step summary as it
- * is, so U+202E would reverse what it seems to say), HTML entities (summaries render inline HTML), and
+ * start a forged one), each control, escape-sequence or bidi character as its escape (GitHub shows a step
+ * summary as it is, so U+202E would reverse what it seems to say), HTML entities (summaries render inline HTML), and
  * markdown's punctuation escaped.
  */
 export function escapeMarkdown(text: string): string {
-  return oneLineSafe(text)
+  return visibleLine(text)
     .replace(/&/g, "&amp;")
     .replace(/</g, "&lt;")
     .replace(/>/g, "&gt;")

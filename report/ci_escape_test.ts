@@ -22,7 +22,10 @@ Deno.test("the markdown summary holds no control, bidi or line-separator charact
   const bad = md.split("\n").find((l) => CONTROL.test(l));
   assert.equal(bad, undefined, `a line with a hidden character: ${JSON.stringify(bad)}`);
   assert.ok(!/^run 9\/9 fake/m.test(md), "no forged line");
-  assert.equal(escapeMarkdown(HIDDEN), "abcdef run 9/9 fake g h i");
+  assert.equal(
+    escapeMarkdown(HIDDEN),
+    String.raw`a\\u0001b\\u001b\[2Jc\\u202ed\\u2066e\\u200bf\\u0085run 9/9 fake\\u2028g\\u2029h\\r\\ni`,
+  );
 });
 
 Deno.test("escapeXml gives only characters XML 1.0 holds, and none that hide text", () => {

@@ -11,7 +11,7 @@
  * for every latency statistic (it has no samples), never "0 ms" and never NaN.
  */
 
-import { terminalSafe } from "../validation/terminal_text.ts";
+import { visibleLine } from "../validation/terminal_text.ts";
 import type { RunResult } from "../results/mod.ts";
 import type { LatencyKey } from "../results/schema_values.ts";
 import {
@@ -197,7 +197,7 @@ function errorLines(run: RunResult, c: Palette): string[] {
     out.push(c.red(`  [${formatCount(count ?? 0)}] ${kind}`));
     const messages = Object.entries(run.errorMessages[kind] ?? {}).sort((a, b) => b[1] - a[1]);
     for (const [message, n] of messages.slice(0, TOP_MESSAGES)) {
-      out.push(`      ${formatCount(n)} × ${terminalSafe(message)}`);
+      out.push(`      ${formatCount(n)} × ${visibleLine(message)}`);
     }
     if (messages.length > TOP_MESSAGES) out.push(`      … ${messages.length - TOP_MESSAGES} more messages`);
   }
@@ -233,7 +233,7 @@ function checkLines(run: RunResult, c: Palette): string[] {
           ? "no responses"
           : `${((100 * check.passed) / total).toFixed(1)}% of ${formatCount(total)} passed ` +
             `(✓ ${formatCount(check.passed)} / ✗ ${formatCount(check.failed)})`;
-        const line = `  ${f.name} / ${terminalSafe(s.label)}: ${terminalSafe(check.name)}: ${rate}`;
+        const line = `  ${f.name} / ${visibleLine(s.label)}: ${visibleLine(check.name)}: ${rate}`;
         out.push(check.failed > 0 ? c.red(line) : line);
       }
     }

@@ -14,6 +14,13 @@
  * a swept secret (`query.api_key`) in the plan's run names and sweep points (`shownSweepValue`), so the
  * terminal, the dashboard, metrics labels and file names show what results.json shows; the credentials a
  * metrics output sends, in every form a receiver's error could echo them (`credentialForms`, `redactKnown`).
+ *
+ * What leaves loadlab meets one list: every secret this process found (in a command line, a configuration,
+ * a script's environment, a results file) or a load worker came to know (a script's secret headers,
+ * metadata and cookies) is known from then on (`knowSecrets`), so text that carries one
+ * back from elsewhere (a server's status message echoing the request's headers, a script's console line)
+ * is redacted wherever it is shown or written: results files and reports (redact_results.ts), the
+ * terminal and a script's console (system/console_guard.ts), metrics outputs' labels (`redactShown`).
  */
 import { createHash } from "node:crypto";
 import {
@@ -97,6 +104,49 @@ export function rewrite(text: string, literals: Array<[string, string]>, exact: 
   );
   for (const [secret, token] of literals) if (out.includes(secret)) out = out.split(secret).join(token);
   return out;
+}
+
+/** Every secret found in this process, by its value: the kind of place it was first found in. */
+const KNOWN = new Map<string, string>();
+/** KNOWN's forms as `rewrite` takes them, longest first; made again after a new one is known. */
+let knownLiterals: Array<[string, string]> | null = null;
+
+/**
+ * Makes each of `found` (value, kind) known to every output from now on; a credential header's value in
+ * each form it can come back in (`credentialForms`: `Bearer X` and `X`).
+ */
+export function knowSecrets(found: Iterable<readonly [string, string]>): void {
+  for (const [value, kind] of found) {
+    const forms = /header|metadata/i.test(kind) ? credentialForms(value) : [value];
+    for (const form of forms) {
+      if (form.length < MIN_LITERAL || KNOWN.has(form) || form.includes("[redacted")) continue;
+      KNOWN.set(form, kind);
+      knownLiterals = null;
+    }
+  }
+}
+
+/** The secrets known so far (see `knowSecrets`), with their kinds. */
+export function knownSecrets(): ReadonlyMap<string, string> {
+  return KNOWN;
+}
+
+/** `--no-redact`: `redactShown` gives text as it is. */
+let keepingSecrets = false;
+
+/** From now on outputs keep their secrets (`--no-redact`, `redact: false`). */
+export function keepSecretsShown(): void {
+  keepingSecrets = true;
+}
+
+/**
+ * `text` as it may be shown or written: every known secret, URL password and secret query value redacted
+ * (unless `keepSecretsShown`).
+ */
+export function redactShown(text: string): string {
+  if (keepingSecrets) return text;
+  knownLiterals ??= [...KNOWN.keys()].sort((a, b) => b.length - a.length).map((s) => [s, redactedToken(s)]);
+  return rewrite(text, knownLiterals, new Map());
 }
 
 /** One line for a reader: "3 secrets redacted: Authorization header, URL password"; null when none. */

@@ -6,7 +6,7 @@
  */
 import type { ResultsFile } from "./schema.ts";
 import { collectSecrets, NUMBERS_ONLY } from "./secret_finder.ts";
-import { MIN_LITERAL, redactedToken, rewrite } from "./redact.ts";
+import { knownSecrets, knowSecrets, MIN_LITERAL, redactedToken, rewrite } from "./redact.ts";
 import { parseSource } from "./source_data.ts";
 
 /** A token `redactedToken` made. */
@@ -48,9 +48,11 @@ export function redactResults(results: ResultsFile): ResultsFile {
   // The experiment as run (`--set`, `--quick`, `--target` applied) may hold values the file does not.
   const sources = [parseSource(results.experiment.source), parseSource(results.experiment.ranSource)];
   const collector = collectSecrets(results, sources);
+  // What this file holds is known to every other output too; what others found is redacted here.
+  knowSecrets(collector.secrets);
   const exact = new Map<string, string>();
   const literals: Array<[string, string]> = [];
-  for (const secret of collector.secrets.keys()) {
+  for (const secret of new Set([...collector.secrets.keys(), ...knownSecrets().keys()])) {
     const token = redactedToken(secret);
     exact.set(secret, token);
     if (secret.length >= MIN_LITERAL) literals.push([secret, token]);
@@ -67,7 +69,9 @@ export function redactResults(results: ResultsFile): ResultsFile {
   const before = results.redaction;
   // A kind names where a secret was found; a misread name (a list of two values read as a header) must
   // not carry a secret out, so the kinds are rewritten too.
-  const found = [...collector.secrets.values()].map((kind) => rewrite(kind, literals, exact));
+  const shownKnown = [...knownSecrets()].filter(([secret]) => tokens.has(redactedToken(secret)));
+  const found = [...collector.secrets.values(), ...shownKnown.map(([, kind]) => kind)]
+    .map((kind) => rewrite(kind, literals, exact));
   const kinds = [...new Set([...(before?.kinds ?? []), ...found])];
   const secrets = tokens.size || (before?.secrets ?? 0);
   // A file without secrets stays as it was: `redaction` appears only when something was redacted.

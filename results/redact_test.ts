@@ -1,9 +1,11 @@
 import { deepStrictEqual as assertEquals, match as assertMatch, ok } from "node:assert/strict";
 import {
   credentialForms,
+  knowSecrets,
   redactedToken,
   redactionLine,
   redactKnown,
+  redactShown,
   redactText,
   shownSweepValue,
 } from "./redact.ts";
@@ -256,4 +258,24 @@ Deno.test("a long text with '=' or '@' is redacted in one pass: a scheme is at m
   const shown: string[] = JSON.parse(new TextDecoder().decode(out.stdout));
   assertEquals(shown.slice(0, 3), ["x".repeat(60), "x".repeat(60), "a://" + "x".repeat(56)]);
   assertMatch(shown[3], /^1http:\/\/u:\[redacted 7 chars sha256:[0-9a-f]{8}\]@h /);
+});
+
+Deno.test("a known secret is redacted from any text and any results file, a header's token alone too", () => {
+  knowSecrets([["Bearer knownTok-7Yq2", "authorization header"], [
+    "envVal-Kk31",
+    "API_TOKEN environment variable",
+  ]]);
+  const line = "server said: authorization=Bearer knownTok-7Yq2 token knownTok-7Yq2 env envVal-Kk31";
+  assertEquals(
+    redactShown(line),
+    `server said: authorization=${redactedToken("Bearer knownTok-7Yq2")} token ${
+      redactedToken("knownTok-7Yq2")
+    } ` +
+      `env ${redactedToken("envVal-Kk31")}`,
+  );
+  // A results file whose own structure holds neither value: the known ones go, their kinds named.
+  const redacted = redactResults(file({ name: "r", errorMessages: { "grpc INTERNAL": { [line]: 2 } } }));
+  const [message] = Object.keys(redacted.runs[0].errorMessages["grpc INTERNAL"]!);
+  ok(!message.includes("knownTok-7Yq2") && !message.includes("envVal-Kk31"), message);
+  ok(redacted.redaction!.kinds.includes("API_TOKEN environment variable"), String(redacted.redaction!.kinds));
 });

@@ -89,9 +89,14 @@ export function isSecretParameter(parameter: string): boolean {
  * configuration before any results exist (a target that failed to start echoes its command line and output).
  */
 export function secretsIn(value: unknown): string[] {
+  return [...secretsFoundIn(value).keys()];
+}
+
+/** The secrets `value` holds (as `secretsIn`), each with the kind of place it was found in. */
+export function secretsFoundIn(value: unknown): Map<string, string> {
   const collector = new Collector();
   collector.walk(value);
-  return [...collector.secrets.keys()];
+  return collector.secrets;
 }
 
 /** Secrets found, each with the kind of place it was found in. */
@@ -224,6 +229,11 @@ class Collector {
     args.forEach((arg, i) => {
       if (/^(?:-b|--body)$/.test(arg) && args[i + 1] !== undefined) this.bodyText(args[i + 1]);
       if (arg.startsWith("--body=")) this.bodyText(arg.slice("--body=".length));
+      // A script's variable, `-e NAME=VALUE` (s.env, k6's __ENV).
+      const variable = /^(?:-e|--env)$/.test(args[i - 1] ?? "") ? /^([^=]+)=(.+)$/.exec(arg) : null;
+      if (variable && isSecretName(variable[1])) {
+        return this.add(variable[2], `${variable[1]} environment variable`);
+      }
       const eq = /^--?([A-Za-z0-9_.-]+)=(.+)$/.exec(arg);
       if (eq && isSecretName(eq[1])) return this.add(eq[2], `--${eq[1]} argument`);
       const flag = /^--?([A-Za-z0-9_.-]+)$/.exec(arg);

@@ -279,3 +279,30 @@ export default function () { http.get("${url}/"); mine.add(1000); }
       noStackTrace(run.text);
     }));
 }
+
+Deno.test("handleSummary to /dev/stdout and /dev/stderr appends to loadlab's streams, a file's earlier output kept", () =>
+  withTarget(async (url) => {
+    const dir = scriptIn(`import http from "k6/http";
+export const options = { iterations: 1 };
+export default function () { http.get("${url}/"); }
+export function handleSummary() { return { "/dev/stdout": "SUMMARY-OUT\\n", "/dev/stderr": "SUMMARY-ERR\\n" }; }
+`);
+    // The child's own stdout and stderr are files, as `loadlab run ... > out.txt` makes them.
+    const out = await new Deno.Command("sh", {
+      args: [
+        "-c",
+        '"$0" run -A "$1" run script.js --out-dir out >stdout.txt 2>stderr.txt',
+        Deno.execPath(),
+        MAIN,
+      ],
+      cwd: dir,
+      env: { XDG_CACHE_HOME: cache, NO_COLOR: "1", DENO_DIR: denoDir() },
+      signal: AbortSignal.timeout(60_000),
+    }).output();
+    const stdout = Deno.readTextFileSync(`${dir}/stdout.txt`);
+    const stderr = Deno.readTextFileSync(`${dir}/stderr.txt`);
+    assertEquals(out.code, 0, stdout + stderr);
+    ok(!stdout.includes("\0") && !stderr.includes("\0"), "NUL bytes where loadlab's output was");
+    ok(/^run 1\/1 app\/k6 [\s\S]*\nSUMMARY-OUT\n[\s\S]*results: out\/results\.json/.test(stdout), stdout);
+    ok(stderr.includes("SUMMARY-ERR\n"), stderr);
+  }));

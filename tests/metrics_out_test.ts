@@ -11,7 +11,7 @@ import { NATIVE_BUCKET_WIDTH } from "../results/export/native_histogram.ts";
 import type { ResultsFile } from "../results/mod.ts";
 import { exportNote } from "../results/export/summary.ts";
 import { freePort } from "../system/ports.ts";
-import { dataPoints, metricsReceiver } from "./fixtures/metrics_receiver.ts";
+import { dataPoints, metricsReceiver, otlpAttributes } from "./fixtures/metrics_receiver.ts";
 import { startPrometheus } from "./fixtures/prometheus_server.ts";
 
 /** One native bucket plus one HDR bucket (3 significant digits) and results.json's rounding. */
@@ -353,4 +353,43 @@ Deno.test("the same metrics output given twice is exit 2 (every point would reac
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("run --out: a step's secret query value is redacted in the endpoint label, kept with --no-redact", async () => {
+  await withTempDir(async (dir) => {
+    await Deno.writeTextFile(
+      `${dir}/e.yaml`,
+      `name: labelled
+targets:
+  plain: { kind: builtin }
+flows:
+  - name: f
+    steps:
+      - get: /json?token=STEPTOKEN12345
+      - get: /
+loads:
+  short: { model: count, requests: 10, connections: 1 }
+`,
+    );
+    for (const keep of [false, true]) {
+      const receiver = metricsReceiver();
+      try {
+        const r = await runLoadlab([
+          "run",
+          `${dir}/e.yaml`,
+          "--out-dir",
+          `${dir}/out-${keep}`,
+          "--out",
+          `otlp=${receiver.url}`,
+          ...(keep ? ["--no-redact"] : []),
+        ]);
+        assertEquals(r.code, 0, r.stderr);
+        const endpoints = new Set(otlpAttributes(receiver.otlp).map((a) => a.endpoint).filter(Boolean));
+        const shown = keep ? "STEPTOKEN12345" : "[redacted 14 chars sha256:5ae3b556]";
+        assertEquals([...endpoints].sort(), ["GET /", `GET /json?token=${shown}`]);
+      } finally {
+        await receiver.close();
+      }
+    }
+  });
 });

@@ -68,7 +68,10 @@ for (const [what, source] of [["script", SCRIPT], ["flow", "flow.yaml"]] as cons
             "a readable prefix and hash",
           );
           ok(files[1][1].includes('"admin"'), "the plain check name as given");
-          ok(/"admin \(cleaned, sha256:[0-9a-f]{8}\)"/.test(files[1][1]), "the cleaned one marked apart");
+          ok(
+            /"ad\\\\u200bmin\\\\u200e \(cleaned, sha256:[0-9a-f]{8}\)"/.test(files[1][1]),
+            "the cleaned one marked apart, its hidden characters shown",
+          );
         }
         const labels = otlpAttributes(receiver.otlp);
         ok(labels.length > 0, "metrics delivered");

@@ -1,9 +1,9 @@
 /**
  * @module
  * A name a user gave (a request's, a check's, a step's or flow's, a script's thrown message) as every
- * output keeps it: one line, no escape sequences or control characters (CR LF would forge terminal lines,
- * ESC recolour or rewrite them, NUL and bidi overrides such as U+202E hide what a summary.md says: they
- * become a space or go, by terminal_text.ts's rule, as do bidi marks and zero-width characters), and at
+ * output keeps it: one line with nothing hidden (CR LF would forge terminal lines, ESC recolour or rewrite
+ * them, NUL and bidi overrides such as U+202E hide what a summary.md says: each is written as its escape,
+ * `\r\n`, `\u001b`, `\u202e`, by terminal_text.ts's `visibleLine`, as are bidi marks and zero-width characters), and at
  * most `MAX_NAME_CHARS` long, a longer one kept as a readable prefix and a short hash of the whole, so two
  * long names still differ and a metrics label stays far below the 2,048 bytes Prometheus-compatible
  * receivers take. A name that cleaning changed is marked with a short hash of it as given the same way
@@ -12,21 +12,10 @@
  * recorded, so a 1 MiB name costs its worker one pass and no output ever holds it.
  */
 import { createHash } from "node:crypto";
-import { terminalSafe } from "./terminal_text.ts";
+import { visibleLine } from "./terminal_text.ts";
 
 /** Longest name kept whole (UTF-16 units: at most 1,536 bytes of UTF-8). */
 export const MAX_NAME_CHARS = 384;
-/** Tab, line breaks and the Unicode line and paragraph separators: a name is one line. */
-const LINE_BREAKS = /[\t\n\v\f\r\u0085\u2028\u2029]+/g;
-/**
- * `text` on one line with nothing hidden: line breaks become a space, escape sequences and control, bidi
- * and zero-width characters go (terminal_text.ts's rule). What every name gets, and what a format that
- * embeds any other outside text on one line (a markdown table cell) needs too.
- */
-export function oneLineSafe(text: string): string {
-  return terminalSafe(text.replace(LINE_BREAKS, " "));
-}
-
 /** What a name needs no work for: printable ASCII, short. */
 const PLAIN = /^[ -~]*$/;
 
@@ -44,7 +33,7 @@ export function shownNameWithin(name: string, maxChars: number): string {
   // In Unicode's composed form (NFC): "e" and a combining accent look as "é" does, so a name so written
   // is marked as cleaned rather than shown as the other.
   // A lone surrogate (half of a pair) becomes U+FFFD: JSON keeps it only as an escape strict readers refuse.
-  const line = oneLineSafe(name).toWellFormed().normalize("NFC");
+  const line = visibleLine(name).toWellFormed().normalize("NFC");
   if (line === name && line.length <= maxChars) return line;
   const hash = createHash("sha256").update(name).digest("hex").slice(0, 8);
   const cleaned = `${line}${line === "" ? "" : " "}(cleaned, sha256:${hash})`;

@@ -28,3 +28,23 @@ const CONTROL =
 export function terminalSafe(text: string): string {
   return text.replace(ESCAPE_SEQUENCE, "").replace(CONTROL, "");
 }
+
+/** What `visibleLine` writes as an escape: controls, line and paragraph separators, bidi and zero-width ones. */
+const UNSEEN =
+  // deno-lint-ignore no-control-regex -- matching control characters is the point
+  /[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060\u2066-\u2069\ufeff]/g;
+const NAMED_ESCAPES: Record<string, string> = { "\r": "\\r", "\n": "\\n", "\t": "\\t" };
+
+/**
+ * `text` on one line with nothing hidden, for what a server or a script said (a status message, a header
+ * value, a body, an error string, a check's name) where a reader reads lines: CR, LF, tab, every other
+ * control and the bidi and zero-width characters become their escapes (`\r`, `\n`, `\u202e`), so a reply
+ * neither prints a line of its own (`FAKE\r\nVerdict: ok`) nor reverses one; ESC becomes `\u001b`, its
+ * sequence inert text. Results files keep the text as it came.
+ */
+export function visibleLine(text: string): string {
+  return text.replace(
+    UNSEEN,
+    (c) => NAMED_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}

@@ -1,5 +1,5 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { terminalSafe } from "./terminal_text.ts";
+import { terminalSafe, visibleLine } from "./terminal_text.ts";
 
 Deno.test("terminalSafe drops escape sequences and control characters, keeps tabs, newlines and text", () => {
   assertEquals(terminalSafe("a\x1b[2J\x1b[1;1Hb"), "ab");
@@ -10,4 +10,11 @@ Deno.test("terminalSafe drops escape sequences and control characters, keeps tab
   assertEquals(terminalSafe("trailing \x1b"), "trailing ");
   // Bidi marks and zero-width characters show nothing and change what the text seems to say.
   assertEquals(terminalSafe("a\u200eb\u200fc\u061cd\u200be\u200cf\u200dg\u2060h\ufeffi"), "abcdefghi");
+});
+
+Deno.test("visibleLine writes line breaks, controls, bidi and zero-width characters as escapes", () => {
+  assertEquals(visibleLine("FAKE\r\nVerdict: ok"), "FAKE\\r\\nVerdict: ok");
+  assertEquals(visibleLine("a\tb\x00c\x1b[2Jd\x9b"), "a\\tb\\u0000c\\u001b[2Jd\\u009b");
+  assertEquals(visibleLine("x\u202ey\u2028z\u200b\ufeff"), "x\\u202ey\\u2028z\\u200b\\ufeff");
+  assertEquals(visibleLine("plain é 漢 text"), "plain é 漢 text");
 });

@@ -18,6 +18,7 @@ import {
   type TelemetryGauge,
 } from "../../results/export/export_point.ts";
 import { RunSeries } from "../../results/export/run_series.ts";
+import { redactShown } from "../../results/redact.ts";
 import { encodeWriteRequest } from "../../results/export/remote_write.ts";
 import { otlpRequest } from "../../results/export/otlp_json.ts";
 import { encodeOtlpRequest } from "../../results/export/otlp_protobuf.ts";
@@ -61,7 +62,7 @@ export class MetricsExporter {
 
   constructor(outputs: MetricsOutput[], opts: ExporterOptions = {}) {
     const senderOptions = { ...DEFAULT_SENDER_OPTIONS, ...opts.sender };
-    this.#senders = outputs.map((o) => new OutputSender(o, encoderOf(o), senderOptions));
+    this.#senders = outputs.map((o) => new OutputSender(o, redacting(encoderOf(o)), senderOptions));
     this.#pumpEveryMs = opts.pumpEveryMs ?? 1_000;
   }
 
@@ -231,6 +232,22 @@ export function encoderOf(output: MetricsOutput): Encoder {
     );
   }
   return encoder;
+}
+
+/**
+ * `encode` of points whose labels show no secret (results/redact.ts `redactShown`): a step's label may
+ * carry a `?token=` value, a run's name a secret the command line gave.
+ */
+function redacting(encode: Encoder): Encoder {
+  const shown = (labels: Record<string, string>) =>
+    Object.fromEntries(Object.entries(labels).map(([name, value]) => [name, redactShown(value)]));
+  return (points) =>
+    encode(points.map((p) => ({
+      ...p,
+      labels: shown(p.labels),
+      endpoints: p.endpoints.map((e) => ({ ...e, name: redactShown(e.name) })),
+      ...(p.named ? { named: p.named.map((n) => ({ ...n, labels: shown(n.labels) })) } : {}),
+    })));
 }
 
 /** Snappy's block format (not its framing format), as remote write requires. */

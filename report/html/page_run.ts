@@ -18,6 +18,7 @@ import { groupSends, groupVerdict, type OverviewSends } from "./page_verdict.ts"
 import { intervalLatencySampled, sampledLatency } from "../../results/conclude/responses.ts";
 import { type PageEndpoint, pageEndpoints } from "./page_endpoints.ts";
 import { endpointQualifier } from "../endpoint_rows.ts";
+import { visibleLine } from "../../validation/terminal_text.ts";
 
 const r4 = round4;
 
@@ -282,5 +283,12 @@ export function pageRun(run: RunResult, group: string): PageRun {
     wsDeflate: run.ws?.deflateOffered ? deflateLine(run.ws) : null,
     verdict: groupVerdict([run]),
     sends: groupSends([run]),
+    // What servers said, each on one line with nothing hidden (the results file keeps it as it came).
+    errorMessages: Object.fromEntries(
+      Object.entries(run.errorMessages).map(([kind, byMessage]) => [
+        kind,
+        Object.fromEntries(Object.entries(byMessage ?? {}).map(([message, n]) => [visibleLine(message), n])),
+      ]),
+    ),
   };
 }

@@ -20,8 +20,11 @@ import type { HostReply, HostRequest } from "./script_host.ts";
 import { summaryContents } from "./summary_content.ts";
 import { takeMainChannel } from "./script_channel.ts";
 import { restoreWorkerNames } from "./worker_scope.ts";
+import { guardScriptConsole } from "./script_names.ts";
 
 restoreWorkerNames();
+// setup() and teardown() read loadlab's environment (script_hooks.ts).
+guardScriptConsole(Deno.env.toObject());
 // Taken before the script loads: its own posts refuse (script_channel.ts).
 const post = takeMainChannel<HostReply>();
 let module: ScriptModule | null = null;

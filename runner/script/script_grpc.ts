@@ -35,6 +35,7 @@ import {
   GRPC_UNAVAILABLE,
 } from "../../grpc/status.ts";
 import type { GrpcParams, GrpcResponse } from "./session.ts";
+import type { ScriptNames } from "./script_names.ts";
 
 const NO_VALUES: Uint8Array[] = [];
 /** Where the reply reader's messages go between reads: none are expected there. */
@@ -44,6 +45,8 @@ const NO_REPLIES: Uint8Array[] = [];
 interface CallPlace {
   readonly grpcRequests: ScriptGrpcRequests;
   readonly grpcAnswers: WeakMap<object, ScriptGrpcAnswer>;
+  /** Told the metadata each call sends: a secret-named entry's value is a secret from then on. */
+  readonly names: Pick<ScriptNames, "sent">;
 }
 
 /** Distinct call heads kept encoded; past it the cache starts over (a script varying its metadata). */
@@ -122,8 +125,10 @@ export class ScriptGrpcCall {
     // A call that never opens its stream (a failed connect) must not read the slot's last call's kind.
     answer.kind = null;
     this.#answer = answer;
+    const metadata = metadataOf(params);
+    place.names.sent(metadata);
     const spec = grpcRequestSpec(
-      { method: method.path, message: schema.messages(method, call.message), metadata: metadataOf(params) },
+      { method: method.path, message: schema.messages(method, call.message), metadata },
       params.timeoutMs ?? (conn instanceof H2Slot ? conn.shared : conn.owner.shared).timeoutMs,
     );
     this.request = place.grpcRequests.request(spec);

@@ -14,11 +14,14 @@ import { importScript, type ScriptModule } from "./script_module.ts";
 import { restoreChangedIntrinsics } from "./script_intrinsics.ts";
 import { builtInChangeMessage } from "../../results/conclude/builtin_changes.ts";
 import { ScriptSessions } from "./script_sessions.ts";
+import { guardScriptConsole } from "./script_names.ts";
 import type { Session } from "./session.ts";
 
 /** The script's module, imported in this worker; null when the load has no script. */
 export function loadScript(config: AttackConfig): Promise<ScriptModule> | null {
-  return config.script === undefined ? null : importScript(config.script.path);
+  if (config.script === undefined) return null;
+  guardScriptConsole(config.script.env);
+  return importScript(config.script.path);
 }
 
 /** Where the worker is, for `scriptArrival`. */

@@ -3,13 +3,15 @@
  * The names a session script records (its requests' names and default `METHOD path` names, its check
  * names, its thrown messages) as results keep them, made once where they are first recorded in the
  * worker: the values of the secrets the script handles redacted (results/redact.ts's token), then one
- * line, no control characters, bounded in length (validation/shown_name.ts). The secrets are the values
- * of its secret-named environment variables (`s.env`, by results/secret_finder.ts's name rule) and of the
- * secret-named headers its requests sent (`Authorization`, `x-api-key`...: known from the first send on),
- * so a token the script puts in a path, a name or a message reaches no output in clear. Names are
+ * line, controls escaped, bounded in length (validation/shown_name.ts). The secrets are the values of its
+ * secret-named environment variables (`s.env`, by results/secret_finder.ts's name rule), of the
+ * secret-named headers its requests sent (`Authorization`, `x-api-key`...: known from the first send on)
+ * and of the cookies servers set in its jar (from the Set-Cookie on), at most `MAX_SECRETS`, so a token the script puts in a path, a name or a message reaches no output in clear. Names are
  * remembered (short ones, a bounded number), so a request costs one map lookup for its name.
  */
-import { credentialForms, redactKnown } from "../../results/redact.ts";
+import { credentialForms, knowSecrets, redactKnown, redactShown } from "../../results/redact.ts";
+import { guardConsole } from "../../system/console_guard.ts";
+import { visibleLine } from "../../validation/terminal_text.ts";
 import { isSecretName } from "../../results/secret_finder.ts";
 import { MAX_NAME_CHARS, shownName, shownNameWithin } from "../../validation/shown_name.ts";
 
@@ -21,6 +23,21 @@ const REMEMBERED_CHARS = 1_024;
 
 /** A script's place at the end of a line, ` (session.ts:12)`, as script_module.ts writes it. */
 const PLACE_AT_END = / \([^\s()]+:\d+\)$/;
+
+/**
+ * What a script prints in this isolate (its console): one line per value, its controls escaped as its
+ * names' are, and none of its secret variables (`env`'s secret-named values) nor, once sent, its secret
+ * headers' values, as loadlab's own lines. Called before the script loads.
+ */
+export function guardScriptConsole(env: Readonly<Record<string, string>>): void {
+  knowSecrets(
+    Object.entries(env).filter(([name]) => isSecretName(name)).map(([name, value]) => [
+      value,
+      `${name} environment variable`,
+    ]),
+  );
+  guardConsole((text) => visibleLine(redactShown(text)));
+}
 
 export class ScriptNames {
   readonly #secrets = new Set<string>();
@@ -92,6 +109,8 @@ export class ScriptNames {
     this.#secrets.add(value);
     const forms = credentialForms(value).filter((f) => !this.#forms.includes(f));
     if (forms.length === 0) return;
+    // Known to the isolate's other outputs too: its console, and in loadlab's own one every file and line.
+    knowSecrets(forms.map((form) => [form, "script's secret variable or header"]));
     this.#forms = [...this.#forms, ...forms].sort((a, b) => b.length - a.length);
     // Names made before this secret was known are made again.
     this.#shown.clear();

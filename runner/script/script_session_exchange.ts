@@ -166,7 +166,13 @@ export abstract class SessionExchange {
     // The jar is made by the first Set-Cookie it keeps (cookies on), or by the script's own `s.cookies`.
     if ((this.jar !== null || this.sessions.options.cookies) && response.mayHaveSetCookie()) {
       const set = response.getAll("set-cookie");
-      if (set.length > 0) this.#jarOrNew().set(set, host, path, Date.now());
+      if (set.length > 0) {
+        this.#jarOrNew().set(set, host, path, Date.now());
+        // A cookie's value is a secret from now on, as a secret header's is once sent.
+        this.sessions.names.sent(
+          set.map((line) => ["cookie", /^[^=;]*=([^;]*)/.exec(line)?.[1]?.trim() ?? ""]),
+        );
+      }
     }
     return response;
   }

@@ -28,6 +28,7 @@ import { modelDef } from "../load/models/mod.ts";
 import type { LoadRunSummary } from "../load/load_run_types.ts";
 import { DoneTotals } from "./done_totals.ts";
 import { type MemoryWatch, watchMemory } from "./memory_limit.ts";
+import { knowSecrets } from "../../results/redact.ts";
 
 /**
  * How long past its graceful stop a worker whose event loop still turns may take to report it is done
@@ -221,6 +222,7 @@ class WorkerCollector implements Collecting {
         this.sinks.onFlows?.(msg.flows);
         break;
       case "done":
+        knowSecrets(msg.secrets);
         this.#totals.add(msg.summary);
         this.#finish(msg.workerIndex);
         break;

@@ -52,7 +52,11 @@ export type WorkerToMain =
   | { type: "samples"; workerIndex: number; samples: IntervalSample[] }
   /** A worker's flow totals (histograms HDR-encoded), once, before its "done"; only when there are flows. */
   | { type: "flows"; workerIndex: number; flows: FlowSample[] }
-  | { type: "done"; workerIndex: number; summary: LoadRunSummary }
+  /**
+   * Its totals, and the secrets it came to know (a script's secret headers and cookies, results/redact.ts
+   * `knownSecrets`), so what the main side writes or shows redacts them too.
+   */
+  | { type: "done"; workerIndex: number; summary: LoadRunSummary; secrets: [string, string][] }
   | { type: "failed"; workerIndex: number; message: string }
   /**
    * The isolate is ending on its own (`Deno.exit`, `process.exit` in a session script): its last word,

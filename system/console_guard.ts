@@ -1,0 +1,29 @@
+/**
+ * @module
+ * The one door of an isolate's console: from `guardConsole(shown)` on, every string `console.log`, `info`,
+ * `warn`, `error` and `debug` print (an object as Deno shows it) passes through `shown` first, so a secret
+ * a server or a script echoes is redacted on the terminal whichever line carries it (cli/ guards loadlab's
+ * own isolate, a load worker the console of the script it runs). Guarded once: a second call does nothing.
+ */
+
+const METHODS = ["log", "info", "warn", "error", "debug"] as const;
+let guarded = false;
+
+/** Sends every printed string through `shown` (see the module comment). */
+export function guardConsole(shown: (text: string) => string): void {
+  if (guarded) return;
+  guarded = true;
+  for (const method of METHODS) {
+    const print = console[method].bind(console);
+    console[method] = (...args: unknown[]) =>
+      print(
+        ...args.map((arg) =>
+          typeof arg === "string"
+            ? shown(arg)
+            : arg !== null && (typeof arg === "object" || typeof arg === "function")
+            ? shown(Deno.inspect(arg))
+            : arg
+        ),
+      );
+  }
+}
