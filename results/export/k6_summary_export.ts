@@ -3,11 +3,13 @@
  * k6's `--summary-export` file from a run's k6 summary data (k6_summary.ts): k6 v1 still writes its legacy
  * shape there, which a team's jq reads: `options` and `state` left out, each metric its values alone
  * (a trend's the summary's stats: `{"avg": .., "p(95)": .., "thresholds": {"p(95)<500": false}}`, a
- * threshold's value true when it failed), a rate's `rate` as `value`, and `root_group`'s groups and checks as objects by name. Pure.
+ * threshold's value true when it failed), a rate's `rate` as `value`, and `root_group`'s groups and checks as
+ * objects by name (a check's name checked at several places is one check, its counts summed). Pure.
  */
 import type { K6SummaryData } from "./k6_summary_text.ts";
 
 type Group = { groups?: unknown; checks?: unknown; [key: string]: unknown };
+type Check = { name: string; passes: number; fails: number };
 
 /** The legacy export of `data`, indented by 4 as k6 writes it. */
 export function k6SummaryExport(data: K6SummaryData): string {
@@ -35,7 +37,15 @@ function byName(group: Group): Group {
     group.groups = Object.fromEntries(group.groups.map((g: Group) => [g.name, byName(g)]));
   }
   if (Array.isArray(group.checks)) {
-    group.checks = Object.fromEntries(group.checks.map((c: { name: string }) => [c.name, c]));
+    // One check per name in a group, as k6 counts a name checked at several places.
+    const byCheck: Record<string, Check> = {};
+    for (const c of group.checks as Check[]) {
+      const had = byCheck[c.name];
+      byCheck[c.name] = had === undefined
+        ? { ...c }
+        : { ...had, passes: had.passes + c.passes, fails: had.fails + c.fails };
+    }
+    group.checks = byCheck;
   }
   return group;
 }
