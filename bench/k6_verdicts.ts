@@ -6,12 +6,12 @@
  * built-in target (bench/k6_examples.ts), counting the requests they answer. A row compares the exit
  * codes, every threshold's outcome (from each tool's summary export), each check's passes and fails (the
  * same within 10%) and the requests each server answered (both servers reached or not alike). The corpus
- * is bench/k6_verdicts/ (written as teams write their tests) and, with `--examples DIR`, k6's own
- * examples/ that need no internet (their `http://httpbin.org` sent to :18481: k6's `hosts` in a `--config`
- * file, loadlab's `--target app=URL`; `-u 1 -i 2` on both). Without k6 (`--k6-bin`, `$K6`, else `k6` on
- * PATH) it prints why and runs nothing.
+ * is bench/k6_verdicts/ (written as teams write their tests; `--corpus DIR` names another folder of scripts
+ * with `// args:` lines) and, with `--examples DIR`, k6's own examples/ that need no internet (their
+ * `http://httpbin.org` sent to :18481: k6's `hosts` in a `--config` file, loadlab's `--target app=URL`;
+ * `-u 1 -i 2` on both). Without k6 (`--k6-bin`, `$K6`, else `k6` on PATH) it prints why and runs nothing.
  *
- *   deno task bench --k6-verdicts [--k6-bin PATH] [--examples DIR] [--only NAME]
+ *   deno task bench --k6-verdicts [--k6-bin PATH] [--corpus DIR] [--examples DIR] [--only NAME]
  */
 import { dirname, join, resolve } from "node:path";
 import { tokenize } from "../cli/argv.ts";
@@ -56,6 +56,7 @@ export async function main(argv: string[]): Promise<number> {
     { long: "k6-verdicts", takesValue: false },
     { long: "k6-bin", takesValue: true, example: "/usr/local/bin/k6" },
     { long: "examples", takesValue: true, example: "k6/examples" },
+    { long: "corpus", takesValue: true, example: "tests/k6" },
     { long: "only", takesValue: true, example: "abort" },
   ];
   const flags = new FlagValues(tokenize(argv, specs, {}, "bench"), specs);
@@ -66,7 +67,8 @@ export async function main(argv: string[]): Promise<number> {
   }
   const only = flags.text("only");
   const examples = flags.text("examples");
-  const cases = [...corpusCases(), ...(examples === undefined ? [] : exampleCases(resolve(examples)))]
+  const corpus = resolve(flags.text("corpus") ?? CORPUS);
+  const cases = [...corpusCases(corpus), ...(examples === undefined ? [] : exampleCases(resolve(examples)))]
     .filter((c) => only === undefined || c.name.includes(only));
   const servers = PORTS.map((port) => startExamplesServer(port));
   const work = Deno.makeTempDirSync({ prefix: "loadlab-k6-verdicts-" });
@@ -98,9 +100,9 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 /** The corpus's scripts, each with its `// args:` line (none: no flags). */
-function corpusCases(): Case[] {
-  return [...Deno.readDirSync(CORPUS)].filter((e) => e.isFile && e.name.endsWith(".js")).map((e) => {
-    const path = join(CORPUS, e.name);
+function corpusCases(folder: string): Case[] {
+  return [...Deno.readDirSync(folder)].filter((e) => e.isFile && e.name.endsWith(".js")).map((e) => {
+    const path = join(folder, e.name);
     const line = /^\/\/ args:(.*)$/m.exec(Deno.readTextFileSync(path));
     const args = (line?.[1] ?? "").trim().split(/\s+/).filter((a) => a !== "");
     return { name: e.name, path, args, k6Extra: [], loadlabExtra: [] };
