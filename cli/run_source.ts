@@ -91,7 +91,7 @@ async function scriptText(args: RunArgs): Promise<{ text: string; paths?: K6Path
  * (runner/script/k6/isolate_flags.ts); `--out json=FILE` starts its file empty, as k6 does.
  */
 function passToIsolates(k6: K6Flags): void {
-  const { tags, httpDebug, jsonOut } = k6;
+  const { tags, httpDebug, jsonOut, noThresholds } = k6;
   if (jsonOut !== undefined) {
     try {
       Deno.writeTextFileSync(jsonOut, "");
@@ -100,7 +100,7 @@ function passToIsolates(k6: K6Flags): void {
     }
   }
   const jsonPath = jsonOut === undefined ? undefined : resolve(jsonOut);
-  Deno.env.set(K6_FLAGS_ENV, JSON.stringify({ tags, httpDebug, jsonOut: jsonPath }));
+  Deno.env.set(K6_FLAGS_ENV, JSON.stringify({ tags, httpDebug, jsonOut: jsonPath, noThresholds }));
 }
 
 /**

@@ -52,19 +52,45 @@ Deno.test("k6's flags: -i, --tag, --summary-export, --summary-trend-stats, --htt
     assertEquals(points[0].data.value, 1);
     assertEquals(points[0].data.tags.env, "staging");
     assertEquals(points[0].data.tags.status, "200");
-    ok(lines.some((l) => l.type === "Metric" && l.metric === "http_req_duration" && l.data.type === "trend"));
+    const duration = lines.find((l) => l.type === "Metric" && l.metric === "http_req_duration");
+    assertEquals([duration.data.type, duration.data.contains, duration.data.thresholds], [
+      "trend",
+      "time",
+      [],
+    ]);
+    assertEquals(duration.data.submetrics.map((m: { name: string }) => m.name), [
+      "http_req_duration{expected_response:true}",
+    ]);
     ok(lines.some((l) => l.type === "Point" && l.metric === "checks" && l.data.tags.check === "is 200"));
   }));
 
 Deno.test("--tag is on every request: a threshold by it holds; without --no-thresholds a failed one is judged", () =>
   withTarget(async (url) => {
-    const run = await runK6Text(SCRIPT, url, ["-u", "1", "-i", "2", "--tag", "env=staging"]);
+    const run = await runK6Text(SCRIPT, url, [
+      "-u",
+      "1",
+      "-i",
+      "2",
+      "--tag",
+      "env=staging",
+      "--out",
+      "json=p.json",
+    ]);
     const tagged = run.results.thresholds.find((t: { expression: string }) =>
       t.expression.includes("env:staging")
     );
     assertEquals(tagged?.ok, true, run.text);
     ok(run.code !== 0, run.text);
     ok(/checks/.test(run.text), run.text);
+    // k6's Metric lines: a metric's own rules, a submetric per threshold on tags.
+    const metrics = Deno.readTextFileSync(`${run.dir}/p.json`).trim().split("\n").map((l) => JSON.parse(l))
+      .filter((l) => l.type === "Metric");
+    assertEquals(metrics.find((l) => l.metric === "checks").data.thresholds, ["rate<0"]);
+    assertEquals(metrics.find((l) => l.metric === "http_req_duration").data.submetrics[0], {
+      name: "http_req_duration{env:staging}",
+      suffix: "env:staging",
+      tags: { env: "staging" },
+    });
   }));
 
 Deno.test("setupTimeout in a k6 script's options bounds its setup()", () =>

@@ -16,6 +16,8 @@ export interface IsolateFlags {
   httpDebug?: "headers" | "full";
   /** `--out json=FILE`: where the samples' NDJSON lines are appended. */
   jsonOut?: string;
+  /** `--no-thresholds`: the NDJSON's `Metric` lines name no threshold. */
+  noThresholds?: boolean;
 }
 
 /** This isolate's flags. */

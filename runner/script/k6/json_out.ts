@@ -1,7 +1,7 @@
 /**
  * @module
  * k6's `--out json=FILE`: every sample as a line of k6's NDJSON, a `Metric` line the first time this
- * isolate writes a metric, then `Point` lines (`{"metric", "type": "Point", "data": {"time", "value",
+ * isolate writes a metric (with its thresholds' rules and submetrics, as k6 writes them), then `Point` lines (`{"metric", "type": "Point", "data": {"time", "value",
  * "tags"}}`, tags sorted by name as k6's encoder writes them). Samples are the session's requests (each hop:
  * `http_reqs`, `http_req_duration` and the timings `res.timings` has, `http_req_failed`), checks, iterations
  * and the script's own metrics. Each worker appends its lines at the end of every iteration (one write of
@@ -17,6 +17,54 @@ type Kind = "counter" | "gauge" | "rate" | "trend";
 const FLUSH_LINES = 1_000;
 
 let lines: string[] = [];
+/** Each metric's thresholds' rules and submetrics, as its `Metric` line carries them (setJsonThresholds). */
+const described = new Map<string, { thresholds: string[]; submetrics: Submetric[] }>();
+
+interface Submetric {
+  name: string;
+  suffix: string;
+  tags: Record<string, string>;
+}
+
+/**
+ * The script's `options.thresholds` (none with `--no-thresholds`), as k6's `Metric` lines carry them: a
+ * metric's own rules, and a submetric for each threshold on tags; `http_req_duration` has k6's
+ * `{expected_response:true}` too, as k6 always makes it.
+ */
+export function setJsonThresholds(thresholds: unknown): void {
+  if (!jsonOut) return;
+  described.set("http_req_duration", { thresholds: [], submetrics: [] });
+  const given = isolateFlags.noThresholds || typeof thresholds !== "object" || thresholds === null
+    ? {}
+    : thresholds as Record<string, unknown>;
+  for (const [key, rules] of Object.entries(given)) {
+    const brace = key.indexOf("{");
+    const metric = (brace < 0 ? key : key.slice(0, brace)).trim();
+    const entry = described.get(metric) ?? { thresholds: [], submetrics: [] };
+    described.set(metric, entry);
+    if (brace >= 0) {
+      const suffix = key.slice(brace + 1, key.lastIndexOf("}"));
+      const tags = Object.fromEntries(
+        suffix.split(",").map((pair) => {
+          const colon = pair.indexOf(":");
+          return [pair.slice(0, colon).trim(), pair.slice(colon + 1).trim()];
+        }),
+      );
+      entry.submetrics.push({ name: key, suffix, tags });
+      continue;
+    }
+    for (const rule of Array.isArray(rules) ? rules : [rules]) {
+      const source = typeof rule === "string" ? rule : (rule as { threshold?: unknown } | null)?.threshold;
+      if (typeof source === "string") entry.thresholds.push(source);
+    }
+  }
+  described.get("http_req_duration")!.submetrics.push({
+    name: "http_req_duration{expected_response:true}",
+    suffix: "expected_response:true",
+    tags: { expected_response: "true" },
+  });
+}
+
 let file: Deno.FsFile | null = null;
 const seen = new Set<string>();
 const encoder = new TextEncoder();
@@ -31,12 +79,13 @@ export function point(
 ): void {
   if (!seen.has(metric)) {
     seen.add(metric);
+    const about = described.get(metric);
     const data = {
       name: metric,
       type: kind,
       contains: time ? "time" : "default",
-      thresholds: [],
-      submetrics: null,
+      thresholds: about?.thresholds ?? [],
+      submetrics: about?.submetrics.length ? about.submetrics : null,
     };
     lines.push(JSON.stringify({ type: "Metric", data, metric }));
   }

@@ -16,7 +16,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { Session } from "../session.ts";
 import { closeMetricRegistration, flushMetrics } from "./metrics.ts";
 import { sampleTags, setRunTags } from "./k6_tags.ts";
-import { flushPoints, jsonOut, point } from "./json_out.ts";
+import { flushPoints, jsonOut, point, setJsonThresholds } from "./json_out.ts";
 import { isolateFlags } from "./isolate_flags.ts";
 import { PART_ENV } from "../part_env.ts";
 import { ScriptShapeError } from "../script_module.ts";
@@ -137,6 +137,7 @@ export function session(mod: ConvertedModule): (s: Session) => unknown {
   if (typeof options.userAgent === "string") requestDefaults.userAgent = options.userAgent;
   requestDefaults.noCookiesReset = options.noCookiesReset === true;
   requestDefaults.timed = mod.timings !== false;
+  setJsonThresholds(options.thresholds);
   // k6's 0 is "no limit": a batch then sends all its requests at once.
   if (typeof options.batch === "number") requestDefaults.batch = options.batch || Infinity;
   if (typeof options.batchPerHost === "number") {
