@@ -1,11 +1,12 @@
 /**
  * @module
  * k6's `--out json=FILE`: every sample as a line of k6's NDJSON, a `Metric` line the first time this
- * isolate writes a metric (with its thresholds' rules and submetrics, as k6 writes them), then `Point` lines (`{"metric", "type": "Point", "data": {"time", "value",
- * "tags"}}`, tags sorted by name as k6's encoder writes them). Samples are the session's requests (each hop:
- * `http_reqs`, `http_req_duration` and the timings `res.timings` has, `http_req_failed`), checks, iterations
- * and the script's own metrics. Each worker appends its lines at the end of every iteration (one write of
- * whole lines, so workers' lines never interleave); a worker's `Metric` line may repeat another's.
+ * isolate writes a metric (with its thresholds' rules and submetrics, as k6 writes them), then `Point`
+ * lines (`{"metric", "type": "Point", "data": {"time", "value", "tags"}}`, tags sorted by name as k6's
+ * encoder writes them). Samples are the session's requests (each hop: `http_reqs`, `http_req_duration`,
+ * `http_req_failed`; k6's connection timings and `data_*` are not written), checks, iterations and the
+ * script's own metrics. Each worker appends its lines at the end of every iteration (one write of whole
+ * lines, so workers' lines never interleave); a worker's `Metric` line may repeat another's.
  */
 import { isolateFlags } from "./isolate_flags.ts";
 
