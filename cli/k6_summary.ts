@@ -38,8 +38,9 @@ export interface K6Summaries {
 /**
  * The k6 summary of every run of `results` of k6 script `source`, with the custom metrics its workers
  * sent and the thresholds judged after the run (on `checks`, custom metrics, iterations), k6's flags
- * `k6Flags` over the script's options. Once per command: the custom metrics' listener closes here. The script's isolates (its exports read again, its
- * handleSummary) run under loadlab's memory limit `memoryLimitMb`.
+ * `k6Flags` over the script's options. Once per command: the custom metrics' listener closes here. The
+ * script's isolates (its exports read again, its handleSummary) run under loadlab's memory limit
+ * `memoryLimitMb`.
  */
 export async function k6Summaries(
   source: string,

@@ -192,7 +192,7 @@ function maxMemoryOf(flags: FlagValues): Pick<RunArgs, "maxMemoryMb"> {
   return { maxMemoryMb };
 }
 
-/** `{metricsOut}` of the `--out KIND=URL` flags; k6's `--out json=FILE` is a script's (script_load_flags.ts). */
+/** `{metricsOut}` of the `--out KIND=URL` flags (`--out json=FILE` is k6's). */
 function metricsOutsOf(flags: FlagValues): Pick<RunArgs, "metricsOut"> {
   const outs = flags.all("out").filter((v) => !v.startsWith("json="));
   if (outs.length === 0) return {};

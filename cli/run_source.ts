@@ -77,8 +77,9 @@ async function scriptText(args: RunArgs): Promise<{ text: string; paths?: K6Path
   }
   if (flags.k6 !== undefined) {
     throw new UsageError(
-      `${args.source}: --tag, --no-thresholds, -q, --summary-export, --summary-trend-stats, --http-debug and ` +
-        "--out json= are k6's flags, for a k6 script (a session's thresholds and outputs are its experiment's)",
+      `${args.source}: --tag, --no-thresholds, -q, --summary-export, --summary-trend-stats, ` +
+        "--http-debug and --out json= are k6's flags, for a k6 script (a session's thresholds and outputs " +
+        "are its experiment's)",
     );
   }
   const text = await scriptExperimentText(args.source, args.maxMemoryMb);

@@ -54,7 +54,7 @@ Deno.test("script load flags' problems name the flag", () => {
   );
 });
 
-Deno.test("k6's own spellings: -u, -i, -s/--stage (repeatable, k6's D:N), and its flags for a k6 script", () => {
+Deno.test("k6's spellings: -u, -i, -s/--stage (repeatable, k6's D:N), and its flags for a k6 script", () => {
   const a = load("-u", "5", "-i", "20", "-s", "10s:5", "--stage", "5s:0,1s:1")!;
   assertEquals([a.vus, a.iterations], [5, 20]);
   assertEquals(a.stages, [

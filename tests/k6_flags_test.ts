@@ -23,7 +23,7 @@ export default function () {
 }
 `;
 
-Deno.test("k6's flags: -i, --tag, --summary-export, --summary-trend-stats, --http-debug, --out json, -q", () =>
+Deno.test("k6's flags: -i, --tag, --summary-export, --summary-trend-stats, --http-debug, --out json", () =>
   withTarget(async (url) => {
     const run = await runK6Text(SCRIPT, url, [
       ...["-i", "3", "--tag", "env=staging", "--no-thresholds", "-q"],
@@ -64,7 +64,7 @@ Deno.test("k6's flags: -i, --tag, --summary-export, --summary-trend-stats, --htt
     ok(lines.some((l) => l.type === "Point" && l.metric === "checks" && l.data.tags.check === "is 200"));
   }));
 
-Deno.test("--tag is on every request: a threshold by it holds; without --no-thresholds a failed one is judged", () =>
+Deno.test("--tag on every request: a threshold by it holds, a failed one judged, both in Metric lines", () =>
   withTarget(async (url) => {
     const run = await runK6Text(SCRIPT, url, [
       "-u",
