@@ -35,6 +35,7 @@
  * `--ws`: WebSocket closed echo instead, loadlab vs gcannon `--ws` on a C echo server (bench/ws.ts).
  * `--h2`: the HTTP/2 rows instead, loadlab vs h2load over h2 on nginx and the built-in target (bench/h2.ts).
  * `--grpc`: unary gRPC calls instead, loadlab vs ghz on a grpc-go greeter (bench/grpc.ts).
+ * `--k6-verdicts`: k6 scripts under k6 and loadlab, same command line: same verdict? (bench/k6_verdicts.ts).
  */
 import { tokenize } from "../cli/argv.ts";
 import { FlagValues } from "../cli/flag_values.ts";
@@ -335,6 +336,8 @@ if (import.meta.main) {
     ? import("./ws.ts").then((ws) => ws.main(Deno.args))
     : Deno.args.includes("--grpc")
     ? import("./grpc.ts").then((grpc) => grpc.main(Deno.args))
+    : Deno.args.includes("--k6-verdicts")
+    ? import("./k6_verdicts.ts").then((verdicts) => verdicts.main(Deno.args))
     : Deno.args.includes("--sessions")
     ? sessionsMain(Deno.args)
     : Deno.args.includes("--scripts") || Deno.args.includes("--k6")

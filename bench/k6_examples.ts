@@ -183,16 +183,34 @@ async function formFields(req: Request) {
   return { form: formOf(fields), files };
 }
 
+/** The examples' local server: its URL, how many requests it answered so far, and its end. */
+export interface ExamplesServer {
+  url: string;
+  requests(): number;
+  shutdown(): Promise<void>;
+}
+
+/** httpbin's echo paths and the built-in target on 127.0.0.1:`port` (0: a free one), counting requests. */
+export function startExamplesServer(port = 0): ExamplesServer {
+  const target = createTargetApp();
+  let requests = 0;
+  const server = Deno.serve({ hostname: "127.0.0.1", port, onListen() {} }, async (req) => {
+    requests++;
+    return await httpbin(req) ?? target.fetch(req);
+  });
+  return {
+    url: `http://127.0.0.1:${server.addr.port}`,
+    requests: () => requests,
+    shutdown: () => server.shutdown(),
+  };
+}
+
 /** Every script of `folder`, one after another, against one local server. */
 export async function runExamples(folder: string): Promise<ExampleOutcome[]> {
   const files = [...Deno.readDirSync(folder)].filter((e) => e.isFile && e.name.endsWith(".js"))
     .map((e) => join(folder, e.name)).sort();
-  const target = createTargetApp();
-  const server = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, onListen() {} },
-    async (req) => await httpbin(req) ?? target.fetch(req),
-  );
-  const http = { url: `http://127.0.0.1:${server.addr.port}` };
+  const server = startExamplesServer();
+  const http = { url: server.url };
   const grpc = files.some(isGrpcScript);
   try {
     if (!grpc) return await runEach(files, http, null);
@@ -211,7 +229,7 @@ export async function runExamples(folder: string): Promise<ExampleOutcome[]> {
 }
 
 /** Whether the script at `path` calls gRPC (imports k6/net/grpc). */
-function isGrpcScript(path: string): boolean {
+export function isGrpcScript(path: string): boolean {
   return isK6File(path) && importsK6Module(path, "k6/net/grpc");
 }
 

@@ -6,11 +6,14 @@
  * command. Errors remember how the user typed the flag, so messages echo `-c`, not `--connections`.
  */
 import { UsageError } from "./usage_error.ts";
+import { nearest } from "../validation/suggest.ts";
 
 /** One accepted flag. `long` is the key of the parsed values. */
 export interface FlagSpec {
   long: string;
   short?: string;
+  /** Other spellings of the same flag: a letter is a short one (k6's `-u` beside `-c`), else a long one. */
+  aliases?: string[];
   takesValue: boolean;
   /** With `takesValue: false`: a value may still follow `=` (`--compress=gzip`); bare, it reads as "". */
   optionalValue?: boolean;
@@ -48,9 +51,12 @@ export function tokenize(
       raw.positionals.push(arg);
       continue;
     }
-    const spec = specs.find((s) => split.isLong ? s.long === split.name : s.short === split.name);
-    if (!spec) throw unknownFlag(split.isLong ? `--${split.name}` : `-${split.name}`, hints, command);
-    const typed = split.isLong ? `--${spec.long}` : `-${spec.short}`;
+    const spec = specs.find((s) =>
+      (split.isLong ? s.long === split.name : s.short === split.name) ||
+      (s.aliases?.includes(split.name) && (split.name.length === 1) !== split.isLong)
+    );
+    if (!spec) throw unknownFlag(split, specs, hints, command);
+    const typed = split.isLong ? `--${split.name}` : `-${split.name}`;
     let value = split.inlineValue;
     if (!spec.takesValue && !spec.optionalValue && value !== undefined) {
       throw new UsageError(`${typed} takes no value; write just ${typed}`);
@@ -94,6 +100,18 @@ function looksLikeFlag(arg: string): boolean {
   return splitFlag(arg) !== undefined;
 }
 
-function unknownFlag(flag: string, hints: Record<string, string>, command: string): UsageError {
+/** An unknown flag: another tool's advice when there is one, else the nearest long flag when one is close. */
+function unknownFlag(
+  split: { name: string; isLong: boolean },
+  specs: FlagSpec[],
+  hints: Record<string, string>,
+  command: string,
+): UsageError {
+  const flag = split.isLong ? `--${split.name}` : `-${split.name}`;
+  const longs = specs.flatMap((s) => [s.long, ...(s.aliases ?? []).filter((a) => a.length > 1)]);
+  const near = split.isLong && hints[flag] === undefined ? nearest(split.name, longs) : undefined;
+  if (near !== undefined) {
+    return new UsageError(`${flag}: unknown flag; did you mean --${near}? (loadlab ${command} --help)`);
+  }
   return new UsageError(`${flag}: unknown flag; ${hints[flag] ?? `see loadlab ${command} --help`}`);
 }

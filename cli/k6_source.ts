@@ -17,7 +17,7 @@ import { formatIssues } from "../validation/mod.ts";
 import { checkScript } from "./script_check.ts";
 import { memoryLimitMbBesideRuns } from "../runner/worker/memory_limit.ts";
 import { UsageError } from "./usage_error.ts";
-import type { ScriptLoadArgs } from "./script_load_flags.ts";
+import { type ScriptLoadArgs, withK6Flags } from "./script_load_flags.ts";
 
 /**
  * The experiment (JSON text) for k6 script `source`, and where its fields came from in the script's
@@ -39,10 +39,10 @@ export async function k6ExperimentText(
     throw err;
   }
   const module = await checkScript(converted, memoryLimitMbBesideRuns(maxMemoryMb));
-  const options = { ...(module.options ?? {}), ...overridesOf(overrides) };
+  const options = withK6Flags({ ...(module.options ?? {}), ...overridesOf(overrides) }, overrides.k6);
   const mapped = k6Experiment(options);
   if (!mapped.ok) throw new UsageError(`${basename(path)}: ${formatIssues(mapped.issues).join("; ")}`);
-  const { loads, together, thresholds, afterRun, paths } = mapped.value;
+  const { loads, together, thresholds, afterRun, paths, hooksTimeouts } = mapped.value;
   // From before any worker starts: their custom metrics reach the main isolate as they run, where the
   // thresholds with abortOnFail on them are judged.
   collectK6Metrics(
@@ -57,6 +57,7 @@ export async function k6ExperimentText(
     loads: importsK6Module(path, "k6/net/grpc") ? overHttp2(loads, url) : loads,
     ...(together ? { together } : {}),
     ...(thresholds.length > 0 ? { thresholds } : {}),
+    ...hooksTimeouts,
     script: path,
   });
   return { text, paths };

@@ -23,6 +23,9 @@ import { ScriptNames } from "../runner/script/script_names.ts";
 import { sameFile } from "../system/output_file.ts";
 import { type HostOutcome, ScriptHost } from "../runner/script/script_host.ts";
 import { memoryLimitMbBesideRuns, memoryPassedText } from "../runner/worker/memory_limit.ts";
+import { type K6Flags, withK6Flags } from "./script_load_flags.ts";
+import { k6SummaryExport } from "../results/export/k6_summary_export.ts";
+import { writeTextAtomic } from "../system/atomic_write.ts";
 
 /** Each run's k6 summary data with its thresholds judged, and the script's `handleSummary` when it has one. */
 export interface K6Summaries {
@@ -34,14 +37,16 @@ export interface K6Summaries {
 
 /**
  * The k6 summary of every run of `results` of k6 script `source`, with the custom metrics its workers
- * sent and the thresholds judged after the run (on `checks`, custom metrics, iterations). Once per
- * command: the custom metrics' listener closes here. The script's isolates (its exports read again, its
- * handleSummary) run under loadlab's memory limit `memoryLimitMb`.
+ * sent and the thresholds judged after the run (on `checks`, custom metrics, iterations), k6's flags
+ * `k6Flags` over the script's options. Once per command: the custom metrics' listener closes here. The
+ * script's isolates (its exports read again, its handleSummary) run under loadlab's memory limit
+ * `memoryLimitMb`.
  */
 export async function k6Summaries(
   source: string,
   results: ResultsFile,
   memoryLimitMb = memoryLimitMbBesideRuns(),
+  k6Flags?: K6Flags,
 ): Promise<K6Summaries> {
   // Read in an isolate of the script's own, as before the run: imported into loadlab's process, a top
   // level that changes built-ins only there (outside a worker) broke loadlab after its results.
@@ -55,9 +60,9 @@ export async function k6Summaries(
     );
   }
   opened.host.close();
-  const mapped = k6Experiment(opened.exports.options ?? {});
+  const options = withK6Flags(opened.exports.options ?? {}, k6Flags);
+  const mapped = k6Experiment(options);
   const rules = mapped.ok ? mapped.value.afterRun : [];
-  const options = opened.exports.options ?? {};
   const trendStats = Array.isArray(options.summaryTrendStats)
     ? options.summaryTrendStats.map(String)
     : undefined;
@@ -197,6 +202,20 @@ const STREAMS: Readonly<Record<string, "stdout" | "stderr">> = Object.assign(Obj
   "/dev/fd/2": "stderr",
   "/proc/self/fd/2": "stderr",
 });
+
+/**
+ * k6's `--summary-export` of the last run (a k6 script's runs are one, its scenarios together) to `path`;
+ * written whatever handleSummary returned, as k6 writes it.
+ */
+export async function writeK6SummaryExport({ runs }: K6Summaries, path: string): Promise<void> {
+  const last = runs.at(-1);
+  if (last === undefined) return;
+  try {
+    await writeTextAtomic(path, k6SummaryExport(last.data) + "\n");
+  } catch (err) {
+    throw new OutputError(`--summary-export ${path}: cannot write: ${errorText(err)}`, { cause: err });
+  }
+}
 
 /**
  * handleSummary's answer: `{ stdout: text, stderr: text, "path/file.json": text or bytes }`. Every file it

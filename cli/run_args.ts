@@ -172,15 +172,7 @@ export function parseRunArgs(argv: string[], command = "run", help = RUN_HELP): 
     keepSecrets: flags.has("no-redact"),
     strict: flags.has("strict"),
     ...maxMemoryOf(flags),
-    ...(flags.has("out")
-      ? {
-        metricsOut: distinctMetricsOuts(
-          flags.typed("out"),
-          flags.all("out"),
-          flags.all("out").map((v) => metricsOutOf(flags.typed("out"), v)),
-        ),
-      }
-      : {}),
+    ...metricsOutsOf(flags),
     ...(flags.has("replay") ? { replay: flags.path("replay") } : {}),
     ...baselineArgs(flags),
     ...dashboardOf(flags),
@@ -198,6 +190,14 @@ function maxMemoryOf(flags: FlagValues): Pick<RunArgs, "maxMemoryMb"> {
     throw new UsageError(`--max-memory-mb ${maxMemoryMb}: ${checked.error.issues[0].message}`);
   }
   return { maxMemoryMb };
+}
+
+/** `{metricsOut}` of the `--out KIND=URL` flags (`--out json=FILE` is k6's). */
+function metricsOutsOf(flags: FlagValues): Pick<RunArgs, "metricsOut"> {
+  const outs = flags.all("out").filter((v) => !v.startsWith("json="));
+  if (outs.length === 0) return {};
+  const typed = flags.typed("out");
+  return { metricsOut: distinctMetricsOuts(typed, outs, outs.map((v) => metricsOutOf(typed, v))) };
 }
 
 /** `{abortOnFail}` when the flag was given, else nothing (so the parsed args stay as they were). */
@@ -229,10 +229,11 @@ function segmentOf(flags: FlagValues): Pick<RunArgs, "segment" | "startAtEpochMs
   return { ...(segment ? { segment } : {}), ...(startAtEpochMs !== undefined ? { startAtEpochMs } : {}) };
 }
 
-/** `{scriptLoad}` when a script load flag or `-e` was given, else nothing. */
+/** `{scriptLoad}` when a script load flag, `-e` or a k6 flag was given, else nothing. */
 function scriptLoadOf(flags: FlagValues): Pick<RunArgs, "scriptLoad"> {
   const scriptLoad = scriptLoadArgs(flags);
-  return hasLoadFlags(scriptLoad) || Object.keys(scriptLoad.env).length > 0 ? { scriptLoad } : {};
+  const given = hasLoadFlags(scriptLoad) || Object.keys(scriptLoad.env).length > 0 || scriptLoad.k6;
+  return given ? { scriptLoad } : {};
 }
 
 /** `{dashboard}` when a dashboard flag was given, else nothing (so the parsed args stay as they were). */

@@ -15,9 +15,10 @@ import { runCommand } from "./command_errors.ts";
 import { resolve } from "node:path";
 import { isK6File } from "../runner/script/k6/k6_file.ts";
 import { memoryLimitMbBesideRuns } from "../runner/worker/memory_limit.ts";
-import { type K6Summaries, k6Summaries, showK6Summaries } from "./k6_summary.ts";
+import { type K6Summaries, k6Summaries, showK6Summaries, writeK6SummaryExport } from "./k6_summary.ts";
 import { k6NamedSamples } from "../results/export/k6_series.ts";
 import { readRunPlan, type RunSource } from "./run_source.ts";
+import type { K6Flags } from "./script_load_flags.ts";
 import type { Plan } from "../scenarios/plan_types.ts";
 import { runPlan, type RunPlanOutcome } from "../scenarios/run.ts";
 import { OutputError } from "../results/output_error.ts";
@@ -90,6 +91,8 @@ async function run(command: string, argv: string[], help: string): Promise<numbe
   );
   if (typeof outcome === "number") return outcome;
   if (outcome.k6) await showK6Summaries(outcome.k6, [`${outDir}/results.json`, `${outDir}/report.html`]);
+  const exportTo = args.scriptLoad?.k6?.summaryExport;
+  if (outcome.k6 && exportTo !== undefined) await writeK6SummaryExport(outcome.k6, exportTo);
   const k6Failed = outcome.k6?.failed ?? 0;
   const gate = baseline && gateAgainstBaseline(baseline, outcome.results, gateWith.failOn);
   const code = await conclude(
@@ -150,8 +153,10 @@ async function execute(
     ? startDashboard(command, plan.experiment.name, { ...args.dashboard, keepSecrets, steering })
     : undefined;
   if (dashboard === null) return EXIT.badInput;
-  const live = liveLine(true);
-  const progress = runProgress({ live, terminal: Deno.stderr.isTerminal() });
+  // k6's -q: no live line and no per-run header, only each run's summary line.
+  const quiet = args.scriptLoad?.k6?.quiet === true;
+  const live = liveLine(!quiet);
+  const progress = runProgress({ live, terminal: Deno.stderr.isTerminal() && !quiet });
   const interrupt = interruptSignal();
   const outputs = metricsOutputs(args, plan);
   const exporter = outputs.length > 0 ? new MetricsExporter(outputs) : null;
@@ -172,7 +177,7 @@ async function execute(
     });
     // A k6 script is read again after its runs, under the command's memory limit.
     const k6Source = isK6File(resolve(args.source))
-      ? { path: args.source, maxMemoryMb: args.maxMemoryMb }
+      ? { path: args.source, maxMemoryMb: args.maxMemoryMb, flags: args.scriptLoad?.k6 }
       : null;
     const finished = await finishOutputs(planned, exporter, keepSecrets, dashboard, k6Source);
     return { ...finished, stopExitCode: interrupt.exitCode() };
@@ -203,13 +208,14 @@ async function finishOutputs(
   exporter: MetricsExporter | null,
   keepSecrets: boolean,
   dashboard: Dashboard | undefined,
-  k6Source: { path: string; maxMemoryMb?: number } | null,
+  k6Source: { path: string; maxMemoryMb?: number; flags?: K6Flags } | null,
 ): Promise<RunPlanOutcome & { k6: K6Summaries | null }> {
   // A k6 script's metrics, as its own outputs name them, go out as each run's last point.
   const k6 = k6Source === null ? null : await k6Summaries(
     k6Source.path,
     keepSecrets ? planned.output.results : redactResults(planned.output.results),
     memoryLimitMbBesideRuns(k6Source.maxMemoryMb),
+    k6Source.flags,
   );
   if (k6 && exporter) {
     for (const { run, data } of k6.runs) exporter.endOfRun(run, k6NamedSamples(data.metrics));

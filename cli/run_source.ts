@@ -16,7 +16,9 @@ import type { K6Paths } from "../scenarios/k6_paths.ts";
 import { ExperimentError } from "../scenarios/experiment_error.ts";
 import { isK6File } from "../runner/script/k6/k6_file.ts";
 import { scriptFileProblem } from "../scenarios/script_source.ts";
-import { hasLoadFlags, sessionLoadOf } from "./script_load_flags.ts";
+import { hasLoadFlags, type K6Flags, sessionLoadOf } from "./script_load_flags.ts";
+import { K6_FLAGS_ENV } from "../runner/script/k6/isolate_flags.ts";
+import { OutputError } from "../results/output_error.ts";
 import { readOpenFileLimit } from "../system/open_file_limit.ts";
 import { FileReadError, readTextFileCapped } from "../system/read_capped.ts";
 import { MAX_EXPERIMENT_FILE_BYTES } from "../validation/input_limits.ts";
@@ -43,7 +45,7 @@ export async function readRunPlan(args: RunArgs): Promise<{ source: RunSource; p
   const script = isScriptPath(args.source);
   if (!script && args.scriptLoad !== undefined) {
     throw new UsageError(
-      `${args.source}: -c, -d, --vus, --iterations, --stages, --ramp-up and -e are for a script; an experiment ` +
+      `${args.source}: -c/-u, -d, -i, -s, --ramp-up, -e and k6's flags are for a script; an experiment ` +
         "file's loads say its load (change them with --set)",
     );
   }
@@ -70,11 +72,36 @@ async function scriptText(args: RunArgs): Promise<{ text: string; paths?: K6Path
   const flags = args.scriptLoad ?? { env: {} };
   for (const [key, value] of Object.entries(flags.env)) Deno.env.set(key, value);
   if (isK6File(resolve(args.source))) {
+    if (flags.k6 !== undefined) passToIsolates(flags.k6);
     return k6ExperimentText(args.source, args.targets, flags, args.maxMemoryMb);
+  }
+  if (flags.k6 !== undefined) {
+    throw new UsageError(
+      `${args.source}: --tag, --no-thresholds, -q, --summary-export, --summary-trend-stats, ` +
+        "--http-debug and --out json= are k6's flags, for a k6 script (a session's thresholds and outputs " +
+        "are its experiment's)",
+    );
   }
   const text = await scriptExperimentText(args.source, args.maxMemoryMb);
   if (!hasLoadFlags(flags)) return { text };
   return { text: JSON.stringify({ ...JSON.parse(text), loads: { session: sessionLoadOf(flags) } }) };
+}
+
+/**
+ * k6's flags the script's isolates honour, set in loadlab's environment before the script is imported
+ * (runner/script/k6/isolate_flags.ts); `--out json=FILE` starts its file empty, as k6 does.
+ */
+function passToIsolates(k6: K6Flags): void {
+  const { tags, httpDebug, jsonOut, noThresholds } = k6;
+  if (jsonOut !== undefined) {
+    try {
+      Deno.writeTextFileSync(jsonOut, "");
+    } catch (err) {
+      throw new OutputError(`--out json=${jsonOut}: cannot write: ${(err as Error).message}`, { cause: err });
+    }
+  }
+  const jsonPath = jsonOut === undefined ? undefined : resolve(jsonOut);
+  Deno.env.set(K6_FLAGS_ENV, JSON.stringify({ tags, httpDebug, jsonOut: jsonPath, noThresholds }));
 }
 
 /**

@@ -53,3 +53,55 @@ Deno.test("script load flags' problems name the flag", () => {
     /give --stages or --ramp-up, not both/,
   );
 });
+
+Deno.test("k6's spellings: -u, -i, -s/--stage (repeatable, k6's D:N), and its flags for a k6 script", () => {
+  const a = load("-u", "5", "-i", "20", "-s", "10s:5", "--stage", "5s:0,1s:1")!;
+  assertEquals([a.vus, a.iterations], [5, 20]);
+  assertEquals(a.stages, [
+    { durationMs: 10_000, target: 5 },
+    { durationMs: 5_000, target: 0 },
+    { durationMs: 1_000, target: 1 },
+  ]);
+  assertEquals(
+    load(
+      "--tag",
+      "env=staging",
+      "--tag",
+      "team=a=b",
+      "--no-thresholds",
+      "-q",
+      "--summary-export",
+      "s.json",
+      "--summary-trend-stats",
+      "avg,p(95),p(99.9),count",
+      "--http-debug=full",
+    )?.k6,
+    {
+      tags: { env: "staging", team: "a=b" },
+      noThresholds: true,
+      quiet: true,
+      summaryExport: "s.json",
+      summaryTrendStats: ["avg", "p(95)", "p(99.9)", "count"],
+      httpDebug: "full",
+    },
+  );
+  assertEquals(load("--http-debug")?.k6, { httpDebug: "headers" });
+  throws(
+    () => load("--tag", "novalue"),
+    /^UsageError: --tag "novalue": write NAME=VALUE, e.g. --tag env=staging/,
+  );
+  throws(() => load("--http-debug=all"), /^UsageError: --http-debug "all": must be one of headers, full/);
+  throws(
+    () => load("--summary-trend-stats", "avg,p95"),
+    /^UsageError: --summary-trend-stats "avg,p95": "p95"/,
+  );
+});
+
+Deno.test("an unknown flag names the closest known one", () => {
+  throws(
+    () => load("--vu", "5"),
+    /^UsageError: --vu: unknown flag; did you mean --vus\? \(loadlab run --help\)$/,
+  );
+  throws(() => load("--stgae", "1s:1"), /did you mean --stage\?/);
+  throws(() => load("--bogus"), /^UsageError: --bogus: unknown flag; see loadlab run --help$/);
+});

@@ -32,6 +32,8 @@ export interface K6Experiment {
   afterRun: AfterRunRule[];
   /** The option each field came from: a problem found in the experiment names the script's option. */
   paths: K6Paths;
+  /** `setupTimeout` and `teardownTimeout`: the experiment's fields of the same names. */
+  hooksTimeouts: { setupTimeout?: string; teardownTimeout?: string };
 }
 
 /**
@@ -82,9 +84,14 @@ export function k6Experiment(
     issues.push({ path: formatPath(path), message });
   if (!checkOptionsShape(options, problem)) return { ok: false, issues };
   const extra: Record<string, unknown> = {};
+  const paths = new K6Paths();
+  const hooksTimeouts: K6Experiment["hooksTimeouts"] = {};
   for (const [key, value] of Object.entries(options)) {
     if (LOAD_KEYS.has(key) || HONOURED.has(key) || key === "thresholds") continue;
-    if (key === "noConnectionReuse") extra.connection = value ? "per-arrival" : "keep-alive";
+    if (key === "setupTimeout" || key === "teardownTimeout") {
+      const ms = k6Duration(value, ["options", key], problem);
+      if (ms !== undefined) hooksTimeouts[key] = ms, paths.add([key], ["options", key]);
+    } else if (key === "noConnectionReuse") extra.connection = value ? "per-arrival" : "keep-alive";
     else if (key === "insecureSkipTLSVerify") extra.tls = { ...extra.tls ?? {}, insecure: Boolean(value) };
     else if (key === "tlsVersion" || key === "tlsCipherSuites") {
       extra.tls = { ...extra.tls ?? {}, ...tlsOf(key, value, problem) };
@@ -93,20 +100,22 @@ export function k6Experiment(
   const afterRun: AfterRunRule[] = [];
   const origins: Array<Array<string | number>> = [];
   const thresholds = thresholdsOf(options.thresholds, problem, afterRun, origins);
-  const paths = new K6Paths();
   paths.add(["thresholds"], ["options", "thresholds"]);
   origins.forEach((origin, k) => paths.add(["thresholds", k], origin));
   if (options.scenarios === undefined) {
     const loads = { k6: { ...shortcutLoad(options, problem), ...extra } };
     if (issues.length > 0) return { ok: false, issues };
     addLoadPaths(paths, options, loads);
-    return { ok: true, value: { loads, thresholds, afterRun, paths } };
+    return { ok: true, value: { loads, thresholds, afterRun, paths, hooksTimeouts } };
   }
   const { loads, together } = scenarioLoads(options, problem);
   if (issues.length > 0) return { ok: false, issues };
   for (const name of Object.keys(loads)) loads[name] = { ...loads[name], ...extra };
   addLoadPaths(paths, options, loads);
-  return { ok: true, value: { loads, ...(together ? { together } : {}), thresholds, afterRun, paths } };
+  return {
+    ok: true,
+    value: { loads, ...(together ? { together } : {}), thresholds, afterRun, paths, hooksTimeouts },
+  };
 }
 
 /**

@@ -51,8 +51,15 @@ export function checkOptionsShape(options: Options, problem: Problem): boolean {
 
 /** The stats k6's summary computes for a trend: `p(N)` is any percentile from 0 to 100, `p(99.9)` too. */
 const TREND_STAT = /^(?:avg|min|med|max|count|p\((\d+(?:\.\d+)?)\))$/;
-const TREND_STATS_TOLD = "avg, min, med, max, count or p(N) with N from 0 to 100 (e.g. p(95), p(99.9))";
+export const TREND_STATS_TOLD =
+  "avg, min, med, max, count or p(N) with N from 0 to 100 (e.g. p(95), p(99.9))";
 const TIME_UNITS = ["s", "ms", "us"];
+
+/** Whether `stat` is one of k6's trend stats. */
+export function isTrendStat(stat: unknown): boolean {
+  const m = typeof stat === "string" ? TREND_STAT.exec(stat) : null;
+  return m !== null && (m[1] === undefined || Number(m[1]) <= 100);
+}
 
 /**
  * `summaryTrendStats` and `summaryTimeUnit` as k6 checks them before a run (k6 refuses an unknown stat):
@@ -67,8 +74,7 @@ function summaryOptions(options: Options, bad: Problem): void {
     );
   } else if (stats !== undefined) {
     stats.forEach((stat, k) => {
-      const m = typeof stat === "string" ? TREND_STAT.exec(stat) : null;
-      if (m === null || (m[1] !== undefined && Number(m[1]) > 100)) {
+      if (!isTrendStat(stat)) {
         bad(
           ["options", "summaryTrendStats", k],
           `${shown(stat)} is not a trend stat: k6's are ${TREND_STATS_TOLD}`,

@@ -268,3 +268,9 @@ Deno.test("a stage of 0s is k6's jump to its target: a 1 ms ramp, for VUs and fo
     { duration: "2000ms", rate: 50, rampTo: 50 },
   ]);
 });
+
+Deno.test("setupTimeout and teardownTimeout are the experiment's, at their options' paths", () => {
+  const value = mapped({ iterations: 1, setupTimeout: "90s", teardownTimeout: 2500 });
+  assertEquals(value.hooksTimeouts, { setupTimeout: "90000ms", teardownTimeout: "2500ms" });
+  assertEquals(problems({ iterations: 1, setupTimeout: "soon" }), ["options.setupTimeout"]);
+});

@@ -5,6 +5,8 @@
  * the k6 tests that judge a whole run's output and results.json.
  */
 
+import { existsSync } from "node:fs";
+
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const cache = Deno.makeTempDirSync({ prefix: "loadlab-k6-cache-" });
 
@@ -22,11 +24,11 @@ export function runK6Fixture(name: string, url: string, extra: string[] = []) {
   return runK6(k6Fixture(name), url, extra);
 }
 
-/** `loadlab run script.js --target app=URL` of a script's `text`, written in a fresh folder, as above. */
-export function runK6Text(text: string, url: string) {
+/** `loadlab run script.js --target app=URL [extra...]` of a script's `text`, in a fresh folder, as above. */
+export function runK6Text(text: string, url: string, extra: string[] = []) {
   const dir = Deno.makeTempDirSync({ prefix: "loadlab-k6-run-" });
   Deno.writeTextFileSync(`${dir}/script.js`, text);
-  return runK6("script.js", url, [], dir);
+  return runK6("script.js", url, extra, dir);
 }
 
 async function runK6(
@@ -44,6 +46,9 @@ async function runK6(
     signal: AbortSignal.timeout(90_000),
   }).output();
   const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
-  const results = JSON.parse(Deno.readTextFileSync(`${dir}/out/results.json`));
+  // None when the run ended before its load (a refused option, a setup() past its setupTimeout).
+  const results = existsSync(`${dir}/out/results.json`)
+    ? JSON.parse(Deno.readTextFileSync(`${dir}/out/results.json`))
+    : null;
   return { code: out.code, text, results, dir };
 }

@@ -81,6 +81,14 @@ export class ScriptResponse implements Response, ResponseHeaders {
     return mayHaveSetCookie(this.#raw);
   }
 
+  /** The head as received (status line and fields, CRLF between them; k6's --http-debug); "" when failed. */
+  headText(): string {
+    const raw = this.#raw;
+    let end = 0;
+    while (end + 3 < raw.length && !(raw[end] === 13 && raw[end + 1] === 10 && raw[end + 2] === 13)) end++;
+    return decoder.decode(raw.subarray(0, end));
+  }
+
   #read(): KeptResponse {
     return this.#kept ??= new KeptResponse(this.#raw);
   }

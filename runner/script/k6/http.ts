@@ -19,6 +19,8 @@ import { type Body, encodeBody, file, isFormBody } from "./http_body.ts";
 import { authKind, digestAuthorization, digestChallenge } from "./digest_auth.ts";
 import { CookieJar } from "./local_jar.ts";
 import { TLS_NAMES } from "./tls_info.ts";
+import { debugExchange, httpDebug } from "./http_debug.ts";
+import { jsonOut, requestPoints } from "./json_out.ts";
 import type { Response, Session } from "../session.ts";
 
 /** k6's request params (those loadlab honours; another key is refused when the request is sent). */
@@ -72,11 +74,16 @@ export async function request(
     answered = false;
   const responseType = params.responseType ?? (requestDefaults.discardResponseBodies ? "none" : "text");
   // Taken now: a redirect's or a Digest answer's next hop resumes where another VU may be current.
-  const s = current()?.s, timed = requestDefaults.timed;
+  const vu = current(), s = vu?.s, timed = requestDefaults.timed || jsonOut;
   for (;;) {
     const startMs = timed ? performance.now() : 0;
     jar?.addCookies(absolute(at), headers, givenCookie);
     const raw = await send(s, verb, at, place, sent, headers, name, tags, params.timeout);
+    if (httpDebug !== null && s !== undefined) debugExchange(verb, absolute(at), headers, sent, raw);
+    if (jsonOut && s !== undefined) {
+      const hopMs = performance.now() - startMs;
+      requestPoints(verb, absolute(at), name, raw.status, hopMs, vu!.scenario, tags);
+    }
     jar?.keep(absolute(at), raw.headers.getAll("set-cookie"));
     const challenge = digest && !answered && raw.status === 401
       ? digestChallenge(raw.headers.get("www-authenticate"))

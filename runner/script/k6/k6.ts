@@ -6,7 +6,9 @@
  * ends as a `script` error with its line). Outside a session (setup, teardown) checks are only judged.
  */
 import { current } from "./runtime.ts";
+import { sampleTags } from "./k6_tags.ts";
 import { flushMetrics } from "./metrics.ts";
+import { jsonOut, point } from "./json_out.ts";
 import { scriptText } from "../script_text.ts";
 
 /** Judges every condition of `sets` on `value`; counts each under its name; true when all passed. */
@@ -32,6 +34,9 @@ export function check(
     }
     const ok = Boolean(typeof condition === "function" ? condition(value) : condition);
     s?.check(ok, name);
+    if (jsonOut && s !== undefined) {
+      point("checks", "rate", false, ok ? 1 : 0, { ...sampleTags(), check: name });
+    }
     all &&= ok;
   }
   return all;

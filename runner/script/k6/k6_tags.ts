@@ -9,11 +9,18 @@
  */
 
 let runTags: Readonly<Record<string, string>> | undefined;
+let runScenario = "default";
 
-/** Sets the tags every request of this isolate carries (none: undefined). */
-export function setRunTags(tags: Record<string, unknown> | undefined): void {
+/** Sets the tags every request of this isolate carries (none: undefined) and the scenario it runs. */
+export function setRunTags(tags: Record<string, unknown> | undefined, scenario = "default"): void {
   const entries = Object.entries(tags ?? {}).filter(([k]) => k !== "name").map(([k, v]) => [k, String(v)]);
   runTags = entries.length === 0 ? undefined : Object.freeze(Object.fromEntries(entries));
+  runScenario = scenario;
+}
+
+/** The tags of a sample k6 writes (`--out json`): the scenario, the run's tags and the root group. */
+export function sampleTags(): Record<string, string> {
+  return { scenario: runScenario, ...runTags, group: "" };
 }
 
 /** A request's tags: the run's with its own `params.tags` over them (its `name` left out), or undefined. */

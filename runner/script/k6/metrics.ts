@@ -8,6 +8,9 @@
  * them), the others their sums.
  */
 
+import { jsonOut, point } from "./json_out.ts";
+import { sampleTags } from "./k6_tags.ts";
+
 /** What one isolate added to a metric since its last send. */
 export interface MetricPart {
   name: string;
@@ -127,7 +130,7 @@ class Metric {
     this.name = register(name, kind);
   }
 
-  add(value: number | boolean, _tags?: Record<string, string>): void {
+  add(value: number | boolean, tags?: Record<string, string>): void {
     // As k6: no value, or one that is no number (NaN, "abc"), is not added, and said once per metric
     // (it read "my_trend avg=NaN" beside the valid values); true adds 1, false 0.
     const v = Number(value);
@@ -137,6 +140,7 @@ class Metric {
       part = { name: this.name, kind: this.kind, time: this.time, values: [], sum: 0, trues: 0, count: 0 };
       parts.set(this.name, part);
     }
+    if (jsonOut) point(this.name, this.kind, this.time, v, { ...sampleTags(), ...tags });
     part.count++, part.sum += v;
     if (value) part.trues++;
     if (this.kind === "trend") part.values.push(v);

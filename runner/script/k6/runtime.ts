@@ -15,7 +15,9 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Session } from "../session.ts";
 import { closeMetricRegistration, flushMetrics } from "./metrics.ts";
-import { setRunTags } from "./k6_tags.ts";
+import { sampleTags, setRunTags } from "./k6_tags.ts";
+import { flushPoints, jsonOut, point, setJsonThresholds } from "./json_out.ts";
+import { isolateFlags } from "./isolate_flags.ts";
 import { PART_ENV } from "../part_env.ts";
 import { ScriptShapeError } from "../script_module.ts";
 import { endInit, open, setScriptFolder } from "./init_files.ts";
@@ -135,6 +137,7 @@ export function session(mod: ConvertedModule): (s: Session) => unknown {
   if (typeof options.userAgent === "string") requestDefaults.userAgent = options.userAgent;
   requestDefaults.noCookiesReset = options.noCookiesReset === true;
   requestDefaults.timed = mod.timings !== false;
+  setJsonThresholds(options.thresholds);
   // k6's 0 is "no limit": a batch then sends all its requests at once.
   if (typeof options.batch === "number") requestDefaults.batch = options.batch || Infinity;
   if (typeof options.batchPerHost === "number") {
@@ -151,7 +154,7 @@ export function session(mod: ConvertedModule): (s: Session) => unknown {
     resumed = ctx;
     try {
       // No timers (they keep the context above) and, without k6/metrics, nothing to send after it.
-      return mod.metrics === false ? fn(s.setup) : iterate(ctx, fn);
+      return mod.metrics === false && !jsonOut ? fn(s.setup) : iterate(ctx, fn);
     } finally {
       resumed = undefined;
     }
@@ -160,6 +163,7 @@ export function session(mod: ConvertedModule): (s: Session) => unknown {
 
 /** One iteration in its context: the function, then its timers; metrics added on the way are sent. */
 async function iterate(ctx: VuContext, main: (data: unknown) => unknown): Promise<unknown> {
+  const startMs = jsonOut ? performance.now() : 0;
   try {
     const out = await main(ctx.s.setup);
     if (ctx.timers > 0) await timersFired(ctx);
@@ -167,7 +171,16 @@ async function iterate(ctx: VuContext, main: (data: unknown) => unknown): Promis
     return out;
   } finally {
     flushMetrics();
+    if (jsonOut) iterationPoints(performance.now() - startMs);
   }
+}
+
+/** `--out json`: the iteration's samples (k6 writes them for an iteration that threw too), then the lines. */
+function iterationPoints(durationMs: number): void {
+  const tags = sampleTags();
+  point("iterations", "counter", false, 1, tags);
+  point("iteration_duration", "trend", true, durationMs, tags);
+  flushPoints();
 }
 
 /**
@@ -185,7 +198,7 @@ function chooseScenario(
   const fn = mains.get(name);
   if (fn === undefined) throw new ScriptShapeError("no default function to run per iteration");
   scenarioName = name;
-  setRunTags(runTagsOf(options, name));
+  setRunTags(runTagsOf(options, name), name);
   for (const [key, value] of Object.entries(scenarios[name]?.env ?? {})) {
     (globalThis as unknown as { __ENV: Record<string, string> }).__ENV[key] = String(value);
   }
@@ -207,15 +220,16 @@ function timersFired(ctx: VuContext): Promise<void> {
   });
 }
 
-/** The tags of every request: `options.tags`, the scenario's `tags` and its name when scenarios are declared. */
+/**
+ * The tags of every request: `options.tags` and `--tag`, the scenario's `tags` and its name when scenarios
+ * are declared.
+ */
 function runTagsOf(options: Record<string, unknown>, name: string): Record<string, unknown> {
   const scenarios = options.scenarios as Record<string, { tags?: Record<string, unknown> }> | undefined;
-  if (scenarios === undefined) return { ...(options.tags as Record<string, unknown> | undefined) };
-  return {
-    ...(options.tags as Record<string, unknown> | undefined),
-    ...scenarios[name]?.tags,
-    scenario: name,
-  };
+  // k6's `--tag` flags over the script's tags, as k6 merges its command line over `options`.
+  const tags = { ...(options.tags as Record<string, unknown> | undefined), ...isolateFlags.tags };
+  if (scenarios === undefined) return tags;
+  return { ...tags, ...scenarios[name]?.tags, scenario: name };
 }
 
 /** Each scenario's function (its `exec`, else the default), and the default's as `default`. */

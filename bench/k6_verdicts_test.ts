@@ -1,0 +1,53 @@
+/**
+ * The verdict bench's comparison: a row is "same" only when exit codes, every threshold, each check's counts
+ * (within 10%) and the servers reached all agree; checks in groups are keyed by their group's name.
+ */
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { collectChecks, compareRuns, type ToolRun } from "./k6_verdicts.ts";
+
+const run = (over: Partial<ToolRun>): ToolRun => ({
+  code: 0,
+  thresholds: new Map([["checks: rate>0.9", true]]),
+  checks: new Map([["is 200", [100, 0]]]),
+  origins: [10, 0],
+  note: "",
+  ...over,
+});
+
+Deno.test("a row is the same only when every part agrees; checks within 10%", () => {
+  assertEquals(compareRuns("a.js", run({}), run({ checks: new Map([["is 200", [95, 0]]]) })).at(-1), "same");
+  const row = compareRuns(
+    "a.js",
+    run({ code: 99 }),
+    run({
+      code: 1,
+      thresholds: new Map([["checks: rate>0.9", false]]),
+      checks: new Map([["is 200", [80, 0]]]),
+      origins: [0, 10],
+    }),
+  );
+  assertEquals(row, [
+    "a.js",
+    "99/1",
+    "checks: rate>0.9 k6 held, ll failed",
+    "is 200 k6 100/0, ll 80/0",
+    "10+0",
+    "0+10",
+    "differs",
+  ]);
+  const refused = compareRuns("a.js", run({}), run({ code: 2, thresholds: null, note: "refused: why" }));
+  assertEquals([refused[2], refused.at(-1)], ["ll: no export", "differs: refused: why"]);
+});
+
+Deno.test("checks of the export's root group and its groups, by group name", () => {
+  const into = new Map<string, [number, number]>();
+  collectChecks(
+    {
+      checks: { top: { name: "top", passes: 1, fails: 0 } },
+      groups: { api: { name: "api", checks: { ok: { name: "ok", passes: 2, fails: 1 } } } as never },
+    },
+    "",
+    into,
+  );
+  assertEquals([...into], [["top", [1, 0]], ["api / ok", [2, 1]]]);
+});

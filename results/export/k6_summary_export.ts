@@ -1,0 +1,51 @@
+/**
+ * @module
+ * k6's `--summary-export` file from a run's k6 summary data (k6_summary.ts): k6 v1 still writes its legacy
+ * shape there, which a team's jq reads: `options` and `state` left out, each metric its values alone
+ * (a trend's the summary's stats: `{"avg": .., "p(95)": .., "thresholds": {"p(95)<500": false}}`, a
+ * threshold's value true when it failed), a rate's `rate` as `value`, and `root_group`'s groups and checks as
+ * objects by name (a check's name checked at several places is one check, its counts summed). Pure.
+ */
+import type { K6SummaryData } from "./k6_summary_text.ts";
+
+type Group = { groups?: unknown; checks?: unknown; [key: string]: unknown };
+type Check = { name: string; passes: number; fails: number };
+
+/** The legacy export of `data`, indented by 4 as k6 writes it. */
+export function k6SummaryExport(data: K6SummaryData): string {
+  const metrics: Record<string, Record<string, unknown>> = {};
+  for (const [name, metric] of Object.entries(data.metrics)) {
+    const stats = data.options.summaryTrendStats;
+    // A trend's values are the summary's stats alone (the data may hold more for thresholds).
+    const values: Record<string, unknown> = metric.type === "trend"
+      ? Object.fromEntries(Object.entries(metric.values).filter(([stat]) => stats.includes(stat)))
+      : { ...metric.values };
+    if (metric.type === "rate" && "rate" in values) {
+      values.value = values.rate;
+      delete values.rate;
+    }
+    const rules = Object.entries(metric.thresholds ?? {});
+    if (rules.length > 0) values.thresholds = Object.fromEntries(rules.map(([rule, t]) => [rule, !t.ok]));
+    metrics[name] = values;
+  }
+  return JSON.stringify({ root_group: byName(structuredClone(data.root_group)), metrics }, null, 4);
+}
+
+/** A group whose `groups` and `checks` lists are objects by name, as k6's legacy summary keys them. */
+function byName(group: Group): Group {
+  if (Array.isArray(group.groups)) {
+    group.groups = Object.fromEntries(group.groups.map((g: Group) => [g.name, byName(g)]));
+  }
+  if (Array.isArray(group.checks)) {
+    // One check per name in a group, as k6 counts a name checked at several places.
+    const byCheck: Record<string, Check> = {};
+    for (const c of group.checks as Check[]) {
+      const had = byCheck[c.name];
+      byCheck[c.name] = had === undefined
+        ? { ...c }
+        : { ...had, passes: had.passes + c.passes, fails: had.fails + c.fails };
+    }
+    group.checks = byCheck;
+  }
+  return group;
+}

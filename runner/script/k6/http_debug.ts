@@ -1,0 +1,80 @@
+/**
+ * @module
+ * k6's `--http-debug[=full]` (its `httpDebug`): each request a k6 script's session sends and the response it
+ * gets, on stderr as k6 dumps them (`Request:` then the request line and header fields, `Response:` then
+ * the status line and fields; with `full`, the bodies too). Bounded: the first `HTTP_DEBUG_MAX` exchanges
+ * of each worker, bodies cut at `HTTP_DEBUG_BODY_CHARS`; the values of credential fields (Authorization,
+ * Cookie, Set-Cookie, names with token, key, secret, ...: results/secret_finder.ts) read `[redacted]`.
+ */
+import { isSecretName } from "../../../results/secret_finder.ts";
+import { isolateFlags } from "./isolate_flags.ts";
+import type { Response } from "../session.ts";
+
+/** How many exchanges `--http-debug` prints per worker: a long run's debug stays readable. */
+export const HTTP_DEBUG_MAX = 100;
+/** The longest body `--http-debug=full` prints. */
+export const HTTP_DEBUG_BODY_CHARS = 2_048;
+
+/** `headers` or `full` when asked, else null (no exchange is printed). */
+export const httpDebug: "headers" | "full" | null = isolateFlags.httpDebug ?? null;
+
+let printed = 0;
+const encoder = new TextEncoder();
+
+/** Prints one exchange (a hop of a redirect is one), unless `HTTP_DEBUG_MAX` were printed already. */
+export function debugExchange(
+  method: string,
+  url: string,
+  headers: Readonly<Record<string, string>>,
+  body: string | Uint8Array | undefined,
+  raw: Response,
+): void {
+  if (httpDebug === null || printed > HTTP_DEBUG_MAX) return;
+  if (++printed > HTTP_DEBUG_MAX) {
+    return write(`http-debug: ${HTTP_DEBUG_MAX} exchanges printed by this worker; the rest are not\n`);
+  }
+  const u = new URL(url, "http://localhost");
+  const sent = [`${method} ${u.pathname}${u.search} HTTP/1.1`, `Host: ${u.host}`];
+  for (const [name, value] of Object.entries(headers)) sent.push(field(name, value));
+  let text = `Request:\n${sent.join("\n")}\n${bodyText(body)}\n`;
+  if (raw.status === 0) {
+    text += `Response:\n(none: ${raw.failure?.kind ?? "failed"}: ${raw.failure?.message ?? ""})\n`;
+  } else {
+    text += `Response:\n${headOf(raw)}\n${bodyText(httpDebug === "full" ? raw.text() : undefined)}\n`;
+  }
+  write(text);
+}
+
+/** The status line and fields as received (HTTP/1.1), else as the status shows them. */
+function headOf(raw: Response): string {
+  const head = (raw as { headText?: () => string }).headText?.();
+  if (head === undefined) return `HTTP/2.0 ${raw.status}`;
+  const [status, ...lines] = head.split("\r\n");
+  return [
+    status,
+    ...lines.map((line) => {
+      const colon = line.indexOf(":");
+      return colon <= 0 ? line : field(line.slice(0, colon), line.slice(colon + 1).trim());
+    }),
+  ].join("\n");
+}
+
+function field(name: string, value: string): string {
+  return `${name}: ${isSecretName(name) ? "[redacted]" : value}`;
+}
+
+/** With `full`, the body after a blank line (cut, bytes counted); else nothing. */
+function bodyText(body: string | Uint8Array | undefined): string {
+  if (httpDebug !== "full" || body === undefined || body.length === 0) return "";
+  if (typeof body !== "string") return `\n(${body.length} bytes)\n`;
+  const cut = body.length > HTTP_DEBUG_BODY_CHARS;
+  return `\n${body.slice(0, HTTP_DEBUG_BODY_CHARS)}${cut ? `... (${body.length} chars)` : ""}\n`;
+}
+
+function write(text: string): void {
+  try {
+    Deno.stderr.writeSync(encoder.encode(text));
+  } catch {
+    // A stderr that takes no more loses the debug, never the run.
+  }
+}

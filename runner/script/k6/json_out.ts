@@ -1,0 +1,141 @@
+/**
+ * @module
+ * k6's `--out json=FILE`: every sample as a line of k6's NDJSON, a `Metric` line the first time this
+ * isolate writes a metric (with its thresholds' rules and submetrics, as k6 writes them), then `Point`
+ * lines (`{"metric", "type": "Point", "data": {"time", "value", "tags"}}`, tags sorted by name as k6's
+ * encoder writes them). Samples are the session's requests (each hop: `http_reqs`, `http_req_duration`,
+ * `http_req_failed`; k6's connection timings and `data_*` are not written), checks, iterations and the
+ * script's own metrics. Each worker appends its lines at the end of every iteration (one write of whole
+ * lines, so workers' lines never interleave); a worker's `Metric` line may repeat another's.
+ */
+import { isolateFlags } from "./isolate_flags.ts";
+
+/** Whether samples are written (`--out json=FILE` given). */
+export const jsonOut = isolateFlags.jsonOut !== undefined;
+
+type Kind = "counter" | "gauge" | "rate" | "trend";
+/** Lines past which a long iteration writes before it ends. */
+const FLUSH_LINES = 1_000;
+
+let lines: string[] = [];
+/** Each metric's thresholds' rules and submetrics, as its `Metric` line carries them (setJsonThresholds). */
+const described = new Map<string, { thresholds: string[]; submetrics: Submetric[] }>();
+
+interface Submetric {
+  name: string;
+  suffix: string;
+  tags: Record<string, string>;
+}
+
+/**
+ * The script's `options.thresholds` (none with `--no-thresholds`), as k6's `Metric` lines carry them: a
+ * metric's own rules, and a submetric for each threshold on tags; `http_req_duration` has k6's
+ * `{expected_response:true}` too, as k6 always makes it.
+ */
+export function setJsonThresholds(thresholds: unknown): void {
+  if (!jsonOut) return;
+  described.set("http_req_duration", { thresholds: [], submetrics: [] });
+  const given = isolateFlags.noThresholds || typeof thresholds !== "object" || thresholds === null
+    ? {}
+    : thresholds as Record<string, unknown>;
+  for (const [key, rules] of Object.entries(given)) {
+    const brace = key.indexOf("{");
+    const metric = (brace < 0 ? key : key.slice(0, brace)).trim();
+    const entry = described.get(metric) ?? { thresholds: [], submetrics: [] };
+    described.set(metric, entry);
+    if (brace >= 0) {
+      const suffix = key.slice(brace + 1, key.lastIndexOf("}"));
+      const tags = Object.fromEntries(
+        suffix.split(",").map((pair) => {
+          const colon = pair.indexOf(":");
+          return [pair.slice(0, colon).trim(), pair.slice(colon + 1).trim()];
+        }),
+      );
+      entry.submetrics.push({ name: key, suffix, tags });
+      continue;
+    }
+    for (const rule of Array.isArray(rules) ? rules : [rules]) {
+      const source = typeof rule === "string" ? rule : (rule as { threshold?: unknown } | null)?.threshold;
+      if (typeof source === "string") entry.thresholds.push(source);
+    }
+  }
+  described.get("http_req_duration")!.submetrics.push({
+    name: "http_req_duration{expected_response:true}",
+    suffix: "expected_response:true",
+    tags: { expected_response: "true" },
+  });
+}
+
+let file: Deno.FsFile | null = null;
+const seen = new Set<string>();
+const encoder = new TextEncoder();
+
+/** One sample of `metric` (of `kind`, `time` when its values are milliseconds) with its tags. */
+export function point(
+  metric: string,
+  kind: Kind,
+  time: boolean,
+  value: number,
+  tags: Readonly<Record<string, string>>,
+): void {
+  if (!seen.has(metric)) {
+    seen.add(metric);
+    const about = described.get(metric);
+    const data = {
+      name: metric,
+      type: kind,
+      contains: time ? "time" : "default",
+      thresholds: about?.thresholds ?? [],
+      submetrics: about?.submetrics.length ? about.submetrics : null,
+    };
+    lines.push(JSON.stringify({ type: "Metric", data, metric }));
+  }
+  const sorted: Record<string, string> = {};
+  for (const key of Object.keys(tags).sort()) sorted[key] = tags[key];
+  const data = { time: new Date().toISOString(), value, tags: sorted };
+  lines.push(JSON.stringify({ metric, type: "Point", data }));
+  if (lines.length >= FLUSH_LINES) flushPoints();
+}
+
+/** Appends the lines made since the last write. */
+export function flushPoints(): void {
+  if (lines.length === 0 || isolateFlags.jsonOut === undefined) return;
+  const bytes = encoder.encode(lines.join("\n") + "\n");
+  lines = [];
+  try {
+    file ??= Deno.openSync(isolateFlags.jsonOut, { append: true, create: true });
+    for (let at = 0; at < bytes.length;) at += file.writeSync(bytes.subarray(at));
+  } catch {
+    // The file was checked writable before the load; a disk that fills loses samples, never the run.
+  }
+}
+
+/**
+ * One request hop's samples, tagged as k6 tags them (`expected_response` is k6's default: 200-399); `tags`
+ * are the request's own (the run's, `--tag`, `params.tags`).
+ */
+export function requestPoints(
+  method: string,
+  url: string,
+  name: string | undefined,
+  status: number,
+  durationMs: number,
+  scenario: string,
+  tags: Readonly<Record<string, string>> | undefined,
+): void {
+  const expected = status >= 200 && status < 400;
+  const all = {
+    scenario,
+    ...tags,
+    expected_response: String(expected),
+    group: "",
+    method,
+    name: name ?? url,
+    proto: "HTTP/1.1",
+    status: String(status),
+    url,
+  };
+  point("http_reqs", "counter", false, 1, all);
+  point("http_req_duration", "trend", true, durationMs, all);
+  point("http_req_failed", "rate", false, expected ? 0 : 1, all);
+}

@@ -1,0 +1,107 @@
+/**
+ * k6's command line on a k6 script, through `loadlab run` against the built-in target: `-i`, `--tag` on
+ * every sample (a threshold selects by it), `--no-thresholds`, `--summary-export` in k6's legacy JSON
+ * shape, `--summary-trend-stats`, `--http-debug` on stderr with its credentials redacted, `--out json=FILE`
+ * as k6's NDJSON, `-q`, and `setupTimeout`/`teardownTimeout` in the script's options. A few iterations each.
+ */
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { withTarget } from "./helpers.ts";
+import { runK6Text } from "./k6_run.ts";
+
+const SCRIPT = `import http from "k6/http";
+import { check, sleep } from "k6";
+export const options = {
+  iterations: 5,
+  setupTimeout: "20s",
+  teardownTimeout: "20s",
+  thresholds: { "http_req_duration{env:staging}": ["max>=0"], checks: ["rate<0"] },
+};
+export function setup() { return { n: 1 }; }
+export default function () {
+  const r = http.get("http://app.test/json", { headers: { Authorization: "Bearer s3cr3t-t0ken" } });
+  check(r, { "is 200": (r) => r.status === 200 });
+}
+`;
+
+Deno.test("k6's flags: -i, --tag, --summary-export, --summary-trend-stats, --http-debug, --out json", () =>
+  withTarget(async (url) => {
+    const run = await runK6Text(SCRIPT, url, [
+      ...["-i", "3", "--tag", "env=staging", "--no-thresholds", "-q"],
+      ...["--summary-export", "export.json", "--summary-trend-stats", "avg,p(99.9),count"],
+      ...["--http-debug", "--out", "json=points.ndjson"],
+    ]);
+    assertEquals(run.code, 0, run.text);
+    assertEquals(run.results.runs[0].requests, 3, run.text);
+    const exported = JSON.parse(Deno.readTextFileSync(`${run.dir}/export.json`));
+    assertEquals([exported.metrics.checks.passes, exported.metrics.checks.fails], [3, 0]);
+    assertEquals(exported.metrics.http_reqs.count, 3);
+    assertEquals(Object.keys(exported.metrics.http_req_duration).sort(), ["avg", "count", "p(99.9)"]);
+    assertEquals(exported.metrics.checks.thresholds, undefined);
+    ok(
+      exported.root_group && !Array.isArray(exported.root_group.checks),
+      JSON.stringify(exported.root_group),
+    );
+    ok(/Request:\nGET \/json HTTP\/1\.1\n/.test(run.text), run.text);
+    ok(/Response:\nHTTP\/1\.1 200 OK\n/.test(run.text), run.text);
+    ok(!run.text.includes("s3cr3t-t0ken") && run.text.includes("Authorization: [redacted]"), run.text);
+    const lines = Deno.readTextFileSync(`${run.dir}/points.ndjson`).trim().split("\n").map((l) =>
+      JSON.parse(l)
+    );
+    const points = lines.filter((l) => l.type === "Point" && l.metric === "http_reqs");
+    assertEquals(points.length, 3);
+    assertEquals(points[0].data.value, 1);
+    assertEquals(points[0].data.tags.env, "staging");
+    assertEquals(points[0].data.tags.status, "200");
+    const duration = lines.find((l) => l.type === "Metric" && l.metric === "http_req_duration");
+    assertEquals([duration.data.type, duration.data.contains, duration.data.thresholds], [
+      "trend",
+      "time",
+      [],
+    ]);
+    assertEquals(duration.data.submetrics.map((m: { name: string }) => m.name), [
+      "http_req_duration{expected_response:true}",
+    ]);
+    ok(lines.some((l) => l.type === "Point" && l.metric === "checks" && l.data.tags.check === "is 200"));
+  }));
+
+Deno.test("--tag on every request: a threshold by it holds, a failed one judged, both in Metric lines", () =>
+  withTarget(async (url) => {
+    const run = await runK6Text(SCRIPT, url, [
+      "-u",
+      "1",
+      "-i",
+      "2",
+      "--tag",
+      "env=staging",
+      "--out",
+      "json=p.json",
+    ]);
+    const tagged = run.results.thresholds.find((t: { expression: string }) =>
+      t.expression.includes("env:staging")
+    );
+    assertEquals(tagged?.ok, true, run.text);
+    ok(run.code !== 0, run.text);
+    ok(/checks/.test(run.text), run.text);
+    // k6's Metric lines: a metric's own rules, a submetric per threshold on tags.
+    const metrics = Deno.readTextFileSync(`${run.dir}/p.json`).trim().split("\n").map((l) => JSON.parse(l))
+      .filter((l) => l.type === "Metric");
+    assertEquals(metrics.find((l) => l.metric === "checks").data.thresholds, ["rate<0"]);
+    assertEquals(metrics.find((l) => l.metric === "http_req_duration").data.submetrics[0], {
+      name: "http_req_duration{env:staging}",
+      suffix: "env:staging",
+      tags: { env: "staging" },
+    });
+  }));
+
+Deno.test("setupTimeout in a k6 script's options bounds its setup()", () =>
+  withTarget(async (url) => {
+    const run = await runK6Text(
+      `import http from "k6/http";
+export const options = { iterations: 1, setupTimeout: "1s" };
+export async function setup() { await new Promise((r) => setTimeout(r, 5000)); }
+export default function () { http.get("http://app.test/"); }
+`,
+      url,
+    );
+    ok(/setupTimeout/.test(run.text) && /1 s/.test(run.text), run.text);
+  }));
