@@ -3,13 +3,13 @@
  * The experiment `loadlab run script.js` runs for a k6 script: the script converted (refused with
  * `file:line: why` when it cannot be, exit 2), its converted module checked and imported to read k6's
  * `options` (after the k6-style flags' overrides: `--vus`, `--duration`, `--iterations`, `--stages`),
- * which scenarios/k6_options.ts maps onto loads (several scenarios: loads run together) and thresholds. The target is the one origin the
- * script's URLs name (`--target app=URL` replaces it, as for any experiment); a script whose URLs name
- * none needs that flag.
+ * which scenarios/k6_options.ts maps onto loads (several scenarios: loads run together) and thresholds. The
+ * requests go where the script's URLs say as it runs; the target is the origin its URLs name first (with
+ * its `__ENV`), or `--target app=URL`, onto which the one origin the script spells is sent, said at start.
  */
 import { basename, extname, resolve } from "node:path";
 import { K6ConvertError } from "../runner/script/k6/convert.ts";
-import { importsK6Module, k6Origins, sessionScriptPath } from "../runner/script/k6/k6_file.ts";
+import { importsK6Module, sessionScriptPath } from "../runner/script/k6/k6_file.ts";
 import { collectK6Metrics } from "../runner/script/k6/metrics_channel.ts";
 import { k6Experiment } from "../scenarios/k6_options.ts";
 import type { K6Paths } from "../scenarios/k6_paths.ts";
@@ -17,6 +17,8 @@ import { formatIssues } from "../validation/mod.ts";
 import { checkScript } from "./script_check.ts";
 import { memoryLimitMbBesideRuns } from "../runner/worker/memory_limit.ts";
 import { UsageError } from "./usage_error.ts";
+import { scriptOrigins } from "../runner/script/k6/k6_origins.ts";
+import { terminalSafe } from "../validation/terminal_text.ts";
 import type { ScriptLoadArgs } from "./script_load_flags.ts";
 
 /**
@@ -50,14 +52,14 @@ export async function k6ExperimentText(
       abortOnFail ? [{ metric, rule, delayMs: abortOnFail.delayMs }] : []
     ),
   );
-  const url = targets.app ?? onlyOrigin(path);
+  const { url, routes } = whereRequestsGo(path, targets);
   const text = JSON.stringify({
     name: basename(path, extname(path)).replace(/[^A-Za-z0-9_.-]/g, "-"),
     targets: { app: { url } },
     loads: importsK6Module(path, "k6/net/grpc") ? overHttp2(loads, url) : loads,
     ...(together ? { together } : {}),
     ...(thresholds.length > 0 ? { thresholds } : {}),
-    script: path,
+    script: Object.keys(routes).length === 0 ? path : { file: path, routes },
   });
   return { text, paths };
 }
@@ -88,14 +90,41 @@ function overridesOf(a: ScriptLoadArgs): Record<string, unknown> {
   return out;
 }
 
-/** The one origin the script's URLs name, else a usage error asking for `--target app=URL`. */
-function onlyOrigin(path: string): string {
-  const origins = k6Origins(path);
-  if (origins.length === 1) return origins[0];
-  const found = origins.length === 0
-    ? "names no URL"
-    : `names ${origins.length} origins (${origins.join(", ")})`;
-  throw new UsageError(
-    `${basename(path)} ${found}: give the server its requests go to with --target app=URL`,
-  );
+/**
+ * The run's target and the origins sent elsewhere, read from the script's URLs with its environment (k6's
+ * `__ENV`: the process's, `-e` over it). Requests go to the URLs the script computes as it runs, each
+ * origin's counted apart; the target is the origin whose requests take the load's own connections: the
+ * first the script names, or `--target app=URL`. An origin goes elsewhere only when asked, each said on
+ * stderr: `--target ORIGIN=URL`, and with `--target app=URL` the one origin the script's text spells.
+ */
+function whereRequestsGo(path: string, targets: Record<string, string>) {
+  const origins = scriptOrigins(Deno.readTextFileSync(path), Deno.env.toObject());
+  const routes: Record<string, string> = {};
+  const said: string[] = [];
+  for (const [name, url] of Object.entries(targets)) {
+    if (!isOriginName(name)) continue;
+    routes[new URL(name).origin] = new URL(url).origin;
+    said.push(`requests to ${new URL(name).origin} go to ${url} (--target ${name}=URL)`);
+  }
+  const given = targets.app;
+  const url = given ?? origins.find((o) => routes[o.origin] === undefined)?.origin;
+  if (url === undefined) {
+    throw new UsageError(
+      `${basename(path)} names no URL loadlab can read before the load (a variable it reads unset?): ` +
+        "set it with -e NAME=URL, or give the server with --target app=URL",
+    );
+  }
+  const target = new URL(url).origin;
+  const free = origins.filter((o) => o.origin !== target && routes[o.origin] === undefined);
+  if (given !== undefined && free.length === 1 && free[0].literal) {
+    routes[free[0].origin] = target;
+    said.push(`requests to ${free[0].origin} go to ${given} (--target app)`);
+  }
+  for (const line of said) console.error(terminalSafe(`${basename(path)}: ${line}`));
+  return { url, routes };
+}
+
+/** Whether a `--target` name is an origin the script names (`https://test.k6.io`), not a target's name. */
+export function isOriginName(name: string): boolean {
+  return /^https?:\/\//.test(name);
 }

@@ -11,7 +11,7 @@ import type { RunArgs } from "./run_args.ts";
 import { UsageError } from "./usage_error.ts";
 import { checkPlanScripts, isScriptPath, scriptExperimentText } from "./script_check.ts";
 import { withReplayedSchedule } from "./replay.ts";
-import { k6ExperimentText } from "./k6_source.ts";
+import { isOriginName, k6ExperimentText } from "./k6_source.ts";
 import type { K6Paths } from "../scenarios/k6_paths.ts";
 import { ExperimentError } from "../scenarios/experiment_error.ts";
 import { isK6File } from "../runner/script/k6/k6_file.ts";
@@ -99,7 +99,10 @@ function loadSource(args: RunArgs, scriptText?: string): RunSource {
     file: args.source,
     quick: args.quick,
     set: args.set,
-    targets: args.targets,
+    // `--target ORIGIN=URL` sends a k6 script's origin (cli/k6_source.ts), naming no target of the plan.
+    targets: scriptText === undefined ? args.targets : Object.fromEntries(
+      Object.entries(args.targets).filter(([name]) => !isOriginName(name)),
+    ),
     profile: args.profile,
     only: args.only,
     segment: args.segment,

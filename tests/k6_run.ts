@@ -22,28 +22,47 @@ export function runK6Fixture(name: string, url: string, extra: string[] = []) {
   return runK6(k6Fixture(name), url, extra);
 }
 
-/** `loadlab run script.js --target app=URL` of a script's `text`, written in a fresh folder, as above. */
-export function runK6Text(text: string, url: string) {
+/**
+ * `loadlab run script.js [--target app=URL] [extra...]` of a script's `text`, written in a fresh folder (with
+ * `files` beside it, by relative path), as above; `url` null gives no `--target`, `env` the process's own.
+ */
+export function runK6Text(
+  text: string,
+  url: string | null,
+  extra: string[] = [],
+  { env = {}, files = {} }: { env?: Record<string, string>; files?: Record<string, string> } = {},
+) {
   const dir = Deno.makeTempDirSync({ prefix: "loadlab-k6-run-" });
   Deno.writeTextFileSync(`${dir}/script.js`, text);
-  return runK6("script.js", url, [], dir);
+  for (const [name, content] of Object.entries(files)) {
+    Deno.mkdirSync(`${dir}/${name}/..`, { recursive: true });
+    Deno.writeTextFileSync(`${dir}/${name}`, content);
+  }
+  return runK6("script.js", url, extra, dir, env);
 }
 
 async function runK6(
   script: string,
-  url: string,
+  url: string | null,
   extra: string[],
   dir = Deno.makeTempDirSync({ prefix: "loadlab-k6-run-" }),
+  env: Record<string, string> = {},
 ) {
+  const target = url === null ? [] : ["--target", `app=${url}`];
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "run", script, "--target", `app=${url}`, "--out-dir", "out", ...extra],
+    args: ["run", "-A", MAIN, "run", script, ...target, "--out-dir", "out", ...extra],
     cwd: dir,
-    env: { XDG_CACHE_HOME: cache, NO_COLOR: "1", DENO_DIR: denoDir() },
+    env: { ...env, XDG_CACHE_HOME: cache, NO_COLOR: "1", DENO_DIR: denoDir() },
     stdout: "piped",
     stderr: "piped",
     signal: AbortSignal.timeout(90_000),
   }).output();
   const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
-  const results = JSON.parse(Deno.readTextFileSync(`${dir}/out/results.json`));
+  let results;
+  try {
+    results = JSON.parse(Deno.readTextFileSync(`${dir}/out/results.json`));
+  } catch {
+    results = null; // refused before the load
+  }
   return { code: out.code, text, results, dir };
 }

@@ -7,7 +7,8 @@
  * the target's) and the connection settings its connections dial with, the run's read through (recorder,
  * connect gate, timeout, the stop flag as it changes) with its own host and port over Deno's TCP, TLS for
  * https: (the load's epoll loop is bound to the target's one address). `routes` sends an origin the
- * script names to another URL (a local server in place of a public host), as `--target` does the target.
+ * script names to another URL (a local server in place of a public host); one routed to the target's
+ * origin takes the target's place (its requests on the session's own connection, named by path).
  */
 import type { ConnectionShared } from "../http/load_connection.ts";
 import { dialTarget, transportFor } from "../http/transport/transport.ts";
@@ -34,9 +35,9 @@ export class ScriptOrigins {
   readonly #places = new Map<string, OriginPlace>();
   #target: OriginPlace | null = null;
 
-  constructor(readonly requests: ScriptRequests, routes: Readonly<Record<string, string>> = {}) {
+  constructor(readonly requests: ScriptRequests) {
     this.#targetOrigin = requests.url.origin;
-    this.#routes = routes;
+    this.#routes = requests.routes;
   }
 
   /** The target's place (its connections the run's `shared`). */
@@ -57,7 +58,9 @@ export class ScriptOrigins {
       return `${JSON.stringify(target)} is neither a path (starting with /) nor a URL`;
     }
     const origin = url.origin;
-    if (origin === this.#targetOrigin) return this.target(shared);
+    if (origin === this.#targetOrigin || this.#routes[origin] === this.#targetOrigin) {
+      return this.target(shared);
+    }
     const known = this.#places.get(origin);
     if (known !== undefined) return known;
     if (url.protocol !== "http:" && url.protocol !== "https:") {

@@ -41,10 +41,9 @@ export class K6ConvertError extends Error {
   }
 }
 
-/** The converted session script and the origins its URLs name (`http://host:port`). */
+/** The converted session script. */
 export interface K6Conversion {
   code: string;
-  origins: string[];
 }
 
 /**
@@ -115,7 +114,7 @@ export function convertK6(source: string, file: string, dir: string, readable = 
   const footer = `\n;export default __k6.session({ main: __k6_main, exports: { ${
     exported.join(", ")
   } }${skips} });\n`;
-  return { code: header + applyEdits(source, edits) + footer, origins: originsOf(ast) };
+  return { code: header + applyEdits(source, edits) + footer };
 }
 
 /** Whether the script calls `.html(...)` (a response's `res.html()`): its conversion loads the HTML parser. */
@@ -232,33 +231,4 @@ function applyEdits(source: string, edits: Edit[]): string {
     at = Math.max(at, e.end);
   }
   return out + source.slice(at);
-}
-
-/** The origins named by the script's string and template literals (`https://test.k6.io/...`). */
-function originsOf(ast: Node): string[] {
-  const origins = new Set<string>();
-  const visit = (text: unknown) => {
-    if (typeof text !== "string") return;
-    const m = /^(https?|wss?)(:\/\/[^/?#\s`'"$]+)/.exec(text);
-    if (m === null) return;
-    try {
-      // A WebSocket URL (k6/ws) names the HTTP origin it upgrades from.
-      origins.add(new URL(`${m[1].replace(/^ws/, "http")}${m[2]}`).origin);
-    } catch {
-      // not a URL: not an origin
-    }
-  };
-  const walkNode = (n: Node): void => {
-    if (n === null || typeof n !== "object") return;
-    if (n.type === "ImportDeclaration") return;
-    if (n.type === "Literal") visit(n.value);
-    if (n.type === "TemplateElement") visit(n.value.cooked);
-    for (const key of Object.keys(n)) {
-      const v = n[key];
-      if (Array.isArray(v)) v.forEach(walkNode);
-      else if (v && typeof v === "object" && typeof v.type === "string") walkNode(v);
-    }
-  };
-  walkNode(ast);
-  return [...origins];
 }

@@ -73,11 +73,6 @@ function writeImportMap(folder: string): void {
   Deno.writeTextFileSync(join(folder, "deno.json"), JSON.stringify({ imports }, null, 2));
 }
 
-/** The origins a k6 script's URLs name (for the run's default target). */
-export function k6Origins(path: string): string[] {
-  return convertK6(Deno.readTextFileSync(path), basename(path), dirname(path)).origins;
-}
-
 /** Whether the k6 script at `path` imports k6 module `name` (`k6/net/grpc`: its load speaks HTTP/2). */
 export function importsK6Module(path: string, name: string): boolean {
   // deno-lint-ignore no-explicit-any
