@@ -18,6 +18,7 @@ import { checkScript } from "./script_check.ts";
 import { memoryLimitMbBesideRuns } from "../runner/worker/memory_limit.ts";
 import { UsageError } from "./usage_error.ts";
 import { scriptOrigins } from "../runner/script/k6/k6_origins.ts";
+import { readK6Files } from "../runner/script/k6/k6_local_modules.ts";
 import { terminalSafe } from "../validation/terminal_text.ts";
 import type { ScriptLoadArgs } from "./script_load_flags.ts";
 
@@ -98,7 +99,10 @@ function overridesOf(a: ScriptLoadArgs): Record<string, unknown> {
  * stderr: `--target ORIGIN=URL`, and with `--target app=URL` the one origin the script's text spells.
  */
 function whereRequestsGo(path: string, targets: Record<string, string>) {
-  const origins = scriptOrigins(Deno.readTextFileSync(path), Deno.env.toObject());
+  const env = Deno.env.toObject(), seen = new Set<string>();
+  // The script's own first, then its local modules'.
+  const origins = readK6Files(path).reverse().flatMap((f) => scriptOrigins(f.source, env))
+    .filter((o) => !seen.has(o.origin) && seen.add(o.origin));
   const routes: Record<string, string> = {};
   const said: string[] = [];
   for (const [name, url] of Object.entries(targets)) {

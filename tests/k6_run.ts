@@ -4,6 +4,7 @@
  * process of its own in a fresh folder, its conversions cached in one folder for the test file. Read by
  * the k6 tests that judge a whole run's output and results.json.
  */
+import { dirname } from "node:path";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const cache = Deno.makeTempDirSync({ prefix: "loadlab-k6-cache-" });
@@ -35,7 +36,7 @@ export function runK6Text(
   const dir = Deno.makeTempDirSync({ prefix: "loadlab-k6-run-" });
   Deno.writeTextFileSync(`${dir}/script.js`, text);
   for (const [name, content] of Object.entries(files)) {
-    Deno.mkdirSync(`${dir}/${name}/..`, { recursive: true });
+    Deno.mkdirSync(dirname(`${dir}/${name}`), { recursive: true });
     Deno.writeTextFileSync(`${dir}/${name}`, content);
   }
   return runK6("script.js", url, extra, dir, env);
