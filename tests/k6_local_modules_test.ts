@@ -75,3 +75,34 @@ export default function () { http.get("${url}/"); }
     ok(text.includes("script.js:2: https://example.com/libs/thing/1.0.0/index.js"), text);
     ok(text.includes("download it beside the script and import it by its relative path"), text);
   }));
+
+Deno.test("the jslib modules teams import run offline: httpx's requests awaited, papaparse, url", () =>
+  withTarget(async (url) => {
+    const script = `import { check } from "k6";
+import papaparse from "https://jslib.k6.io/papaparse/5.1.1/index.js";
+import { URL } from "https://jslib.k6.io/url/1.0.0/index.js";
+import { Httpx } from "https://jslib.k6.io/httpx/0.1.0/index.js";
+import { randomItem } from "https://jslib.k6.io/k6-utils/1.5.0/index.js";
+const users = papaparse.parse(open("./users.csv"), { header: true, skipEmptyLines: true }).data;
+const session = new Httpx({ baseURL: __ENV.BASE, headers: { "X-Team": "qa" }, tags: { kind: "api" } });
+export const options = { iterations: 3 };
+export default function () {
+  const at = new URL(\`\${__ENV.BASE}/json\`);
+  at.searchParams.append("user", randomItem(users).name);
+  const res = session.get(at.pathname + at.search);
+  check(res, {
+    "httpx 200": (r) => r.status === 200,
+    "two users read": () => users.length === 2 && users[1].name === "bo, the second",
+  });
+}
+`;
+    const { code, text, results } = await runK6Text(script, null, ["-e", `BASE=${url}`], {
+      files: { "users.csv": 'name,age\nal,3\n"bo, the second",4\n' },
+    });
+    ok(results !== null, text);
+    assertEquals(code, 0, text);
+    const checks = results.runs[0].flows[0].steps.flatMap((
+      s: { checks?: Array<{ name: string; passed: number }> },
+    ) => (s.checks ?? []).map((c) => [c.name, c.passed]));
+    assertEquals(checks, [["httpx 200", 3], ["two users read", 3]], text);
+  }));

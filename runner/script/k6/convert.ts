@@ -17,7 +17,7 @@ import {
   RESUMING_AWAIT,
   storageReason,
 } from "./convert_context.ts";
-import { jslibUrl, K6_REFUSED, moduleUrl, RUNTIME_URL } from "./k6_modules.ts";
+import { jslibOf, K6_REFUSED, moduleUrl, RUNTIME_URL } from "./k6_modules.ts";
 import { type Edit, exportEdits } from "./convert_exports.ts";
 import {
   importsK6ByTokens,
@@ -214,19 +214,13 @@ function importEdits(
     const from = String(s.source.value);
     const calls = locals?.get(from);
     if (calls !== undefined) {
-      for (const spec of s.specifiers) {
-        const name = spec.type === "ImportDefaultSpecifier"
-          ? LOCAL_DEFAULT
-          : spec.type === "ImportNamespaceSpecifier"
-          ? "*"
-          : spec.imported.name ?? spec.imported.value;
-        bindings.set(spec.local.name, { module: from, name, calls });
-      }
+      bind(s, from, bindings, calls);
       continue;
     }
-    const jslib = jslibUrl(from);
+    const jslib = jslibOf(from);
     if (jslib !== undefined) {
-      edits.push({ start: s.source.start, end: s.source.end, text: JSON.stringify(jslib) });
+      edits.push({ start: s.source.start, end: s.source.end, text: JSON.stringify(jslib.url) });
+      bind(s, jslib.module, bindings);
       continue;
     }
     if (from !== "k6" && !from.startsWith("k6/")) {
@@ -240,23 +234,32 @@ function importEdits(
       continue;
     }
     edits.push({ start: s.source.start, end: s.source.end, text: JSON.stringify(url) });
-    for (const spec of s.specifiers) {
-      const name = spec.type === "ImportDefaultSpecifier"
-        ? "default"
-        : spec.type === "ImportNamespaceSpecifier"
-        ? "*"
-        : spec.imported.name ?? spec.imported.value;
-      bindings.set(spec.local.name, { module: from, name });
-    }
+    bind(s, from, bindings);
   }
   return bindings;
+}
+
+/**
+ * The names import `s` binds from `module`: `default`, `*` or the imported name; a local module's
+ * (with its `calls`) binds its default as LOCAL_DEFAULT, a function rather than a namespace.
+ */
+function bind(s: Node, module: string, bindings: Map<string, Binding>, calls?: ReadonlySet<string>): void {
+  for (const spec of s.specifiers) {
+    const name = spec.type === "ImportDefaultSpecifier"
+      ? (calls === undefined ? "default" : LOCAL_DEFAULT)
+      : spec.type === "ImportNamespaceSpecifier"
+      ? "*"
+      : spec.imported.name ?? spec.imported.value;
+    bindings.set(spec.local.name, calls === undefined ? { module, name } : { module, name, calls });
+  }
 }
 
 /** Why an import of another module is refused, or null when it loads as it is. */
 function importProblem(from: string): string | null {
   if (/^https?:\/\//.test(from)) {
-    return `${from}: loadlab fetches no remote module (it runs offline, and ships only k6's own jslib ` +
-      "modules): download it beside the script and import it by its relative path (./name.js)";
+    return `${from}: loadlab fetches no remote module (it runs offline; of jslib.k6.io it ships k6-utils, ` +
+      "k6-summary, papaparse, url and httpx): download it beside the script and import it by its relative " +
+      "path (./name.js)";
   }
   if (from.startsWith(".") || from.startsWith("/")) {
     return `${from}: a local module converts with the script it is imported by (loadlab run the script)`;
