@@ -119,10 +119,11 @@ function whereRequestsGo(path: string, targets: Record<string, string>) {
     );
   }
   const target = new URL(url).origin;
-  const free = origins.filter((o) => o.origin !== target && routes[o.origin] === undefined);
-  if (given !== undefined && free.length === 1 && free[0].literal) {
-    routes[free[0].origin] = target;
-    said.push(`requests to ${free[0].origin} go to ${given} (--target app)`);
+  // An origin the environment gives is where the user sends; only one the text spells may be sent.
+  const spelled = origins.filter((o) => o.literal && o.origin !== target && routes[o.origin] === undefined);
+  if (given !== undefined && spelled.length === 1) {
+    routes[spelled[0].origin] = target;
+    said.push(`requests to ${spelled[0].origin} go to ${given} (--target app)`);
   }
   for (const line of said) console.error(terminalSafe(`${basename(path)}: ${line}`));
   return { url, routes };

@@ -116,3 +116,18 @@ export default function () {
     );
     ok(text.includes(`requests to https://test.k6.io go to ${a} (--target app)`), text);
   }));
+
+Deno.test("--target app sends the host the script spells, never one the environment gives", () =>
+  withTwoServers(async (a, b, counts) => {
+    const script = `import http from "k6/http";
+export const options = { iterations: 2 };
+export default function () {
+  http.get("https://test.k6.io/one");
+  http.get(\`\${__ENV.OTHER}/two\`);
+}
+`;
+    const { code, text } = await runK6Text(script, a, ["-e", `OTHER=${b}`]);
+    assertEquals(code, 0, text);
+    assertEquals(counts(), [2, 2], text);
+    ok(text.includes(`requests to https://test.k6.io go to ${a} (--target app)`), text);
+  }));
