@@ -33,8 +33,14 @@ export function scriptOrigins(source: string, env: Readonly<Record<string, strin
   const walkNode = (n: Node): void => {
     if (n === null || typeof n !== "object" || n.type === "ImportDeclaration") return;
     const read = envRead(n, env);
-    if (read !== null) return read.value === undefined ? undefined : visit(read.value, false);
+    if (read !== null) {
+      if (read.value !== undefined) visit(read.value, false);
+      return;
+    }
     if (n.type === "Literal") visit(n.value, true);
+    // `http://${__ENV.HOST}:8080/`: the whole URL, when each of its parts is known.
+    const whole = n.type === "TemplateLiteral" ? templateText(n, env) : null;
+    if (whole !== null && originOf(whole) !== null) return visit(whole, n.expressions.length === 0);
     if (n.type === "TemplateElement") visit(n.value.cooked, true);
     // `a || b`, `a ?? b`: the fallback is named only when the variable before it is unset (or empty).
     if (n.type === "LogicalExpression" && n.operator !== "&&") {
@@ -61,6 +67,18 @@ function envRead(n: Node, env: Readonly<Record<string, string>>): { value: strin
   const name = n.computed ? (n.property.type === "Literal" ? n.property.value : undefined) : n.property.name;
   if (typeof name !== "string") return null;
   return { value: Object.hasOwn(env, name) ? env[name] : undefined };
+}
+
+/** A template's text when each expression in it is a set `__ENV` variable or a string literal, else null. */
+function templateText(n: Node, env: Readonly<Record<string, string>>): string | null {
+  let text = n.quasis[0].value.cooked ?? "";
+  for (let k = 0; k < n.expressions.length; k++) {
+    const e = n.expressions[k];
+    const value = e.type === "Literal" && typeof e.value === "string" ? e.value : envRead(e, env)?.value;
+    if (value === undefined) return null;
+    text += value + (n.quasis[k + 1].value.cooked ?? "");
+  }
+  return text;
 }
 
 /** The origin a text starting with a URL names (a WebSocket URL's HTTP one), else null. */
