@@ -47,6 +47,13 @@ export async function readRunPlan(args: RunArgs): Promise<{ source: RunSource; p
         "file's loads say its load (change them with --set)",
     );
   }
+  const origin = Object.keys(args.targets).find(isOriginName);
+  if (origin !== undefined && !(script && isK6File(resolve(args.source)))) {
+    throw new UsageError(
+      `--target ${origin}=URL sends a k6 script's requests to that origin elsewhere, and ${args.source} is no ` +
+        "k6 script; name a target of the file (--target NAME=URL), or use a script's routes",
+    );
+  }
   const source = loadK6Aware(args, script ? await scriptText(args) : undefined);
   for (const note of source.notes) console.error(terminalSafe(`${args.source}: note: ${note}`));
   const plan = args.replay ? await withReplayedSchedule(source.plan, args.replay) : source.plan;
@@ -100,9 +107,7 @@ function loadSource(args: RunArgs, scriptText?: string): RunSource {
     quick: args.quick,
     set: args.set,
     // `--target ORIGIN=URL` sends a k6 script's origin (cli/k6_source.ts), naming no target of the plan.
-    targets: scriptText === undefined ? args.targets : Object.fromEntries(
-      Object.entries(args.targets).filter(([name]) => !isOriginName(name)),
-    ),
+    targets: Object.fromEntries(Object.entries(args.targets).filter(([name]) => !isOriginName(name))),
     profile: args.profile,
     only: args.only,
     segment: args.segment,

@@ -131,3 +131,12 @@ export default function () {
     assertEquals(counts(), [2, 2], text);
     ok(text.includes(`requests to https://test.k6.io go to ${a} (--target app)`), text);
   }));
+
+Deno.test("--target ORIGIN=URL on anything but a k6 script is refused, naming the flag", async () => {
+  const { code, text } = await runK6Text('export default async function (s) { await s.get("/"); }\n', null, [
+    "--target",
+    "https://api.test=http://127.0.0.1:9",
+  ]);
+  assertEquals(code, 2, text);
+  ok(text.includes("--target https://api.test=URL sends a k6 script's requests"), text);
+});
