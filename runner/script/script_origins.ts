@@ -27,12 +27,15 @@ export interface OriginPlace {
 
 /** Origins sessions named beyond the target; past it a script walking hosts is refused. */
 const MAX_ORIGINS = 64;
+/** URLs whose target path is kept; past it the table starts again (a script naming ids in URLs). */
+const MAX_PATHS = 1024;
 
 /** The places of one run's sessions of a script (one worker's). */
 export class ScriptOrigins {
   readonly #targetOrigin: string;
   readonly #routes: Readonly<Record<string, string>>;
   readonly #places = new Map<string, OriginPlace>();
+  readonly #paths = new Map<string, string | null>();
   #target: OriginPlace | null = null;
 
   constructor(readonly requests: ScriptRequests) {
@@ -43,6 +46,28 @@ export class ScriptOrigins {
   /** The target's place (its connections the run's `shared`). */
   target(shared: ConnectionShared): OriginPlace {
     return this.#target ??= { origin: this.#targetOrigin, target: true, requests: this.requests, shared };
+  }
+
+  /**
+   * The request path of URL `href` when its origin is the target's or routed to it, else null (another
+   * origin's, or not a URL): kept by href, so a script naming a few URLs parses each once.
+   */
+  pathOnTarget(href: string): string | null {
+    const known = this.#paths.get(href);
+    if (known !== undefined) return known;
+    let path: string | null = null;
+    try {
+      const url = new URL(href);
+      const origin = url.origin;
+      if (origin === this.#targetOrigin || this.#routes[origin] === this.#targetOrigin) {
+        path = url.pathname + url.search;
+      }
+    } catch {
+      // not a URL: placeOf says why
+    }
+    if (this.#paths.size >= MAX_PATHS) this.#paths.clear();
+    this.#paths.set(href, path);
+    return path;
   }
 
   /**
