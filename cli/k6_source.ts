@@ -111,7 +111,9 @@ function whereRequestsGo(path: string, targets: Record<string, string>) {
     said.push(`requests to ${new URL(name).origin} go to ${url} (--target ${name}=URL)`);
   }
   const given = targets.app;
-  const url = given ?? origins.find((o) => routes[o.origin] === undefined)?.origin;
+  // Else the first origin sent nowhere else, or where the first one sent elsewhere goes.
+  const url = given ?? origins.find((o) => routes[o.origin] === undefined)?.origin ??
+    Object.values(routes)[0];
   if (url === undefined) {
     throw new UsageError(
       `${basename(path)} names no URL loadlab can read before the load (a variable it reads unset?): ` +

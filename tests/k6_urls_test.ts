@@ -140,3 +140,15 @@ Deno.test("--target ORIGIN=URL on anything but a k6 script is refused, naming th
   assertEquals(code, 2, text);
   ok(text.includes("--target https://api.test=URL sends a k6 script's requests"), text);
 });
+
+Deno.test("--target ORIGIN=URL alone: the script's one host sent there, the run's target", () =>
+  withTwoServers(async (a, _b, counts) => {
+    const script = `import http from "k6/http";
+export const options = { iterations: 2 };
+export default function () { http.get("https://test.k6.io/one"); }
+`;
+    const { code, text, results } = await runK6Text(script, null, ["--target", `https://test.k6.io=${a}`]);
+    assertEquals(code, 0, text);
+    assertEquals(counts(), [2, 0], text);
+    assertEquals(results.runs[0].flows[0].steps.map((s: { label: string }) => s.label), ["GET /one"]);
+  }));
