@@ -152,3 +152,20 @@ export default function () { http.get("https://test.k6.io/one"); }
     assertEquals(counts(), [2, 0], text);
     assertEquals(results.runs[0].flows[0].steps.map((s: { label: string }) => s.label), ["GET /one"]);
   }));
+
+Deno.test("setup() and teardown() send where the run's redirects say, as the iterations do", () =>
+  withTwoServers(async (a, _b, counts) => {
+    const script = `import http from "k6/http";
+import { check } from "k6";
+export const options = { iterations: 2 };
+export function setup() { return { status: http.get("https://test.k6.io/setup").status }; }
+export default function (data) {
+  check(data, { "setup reached the server": (d) => d.status === 200 });
+  http.get("https://test.k6.io/one");
+}
+export function teardown() { http.get("https://test.k6.io/teardown"); }
+`;
+    const { code, text } = await runK6Text(script, a);
+    assertEquals(code, 0, text);
+    assertEquals(counts(), [4, 0], text);
+  }));
