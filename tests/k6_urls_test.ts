@@ -169,3 +169,35 @@ export function teardown() { http.get("https://test.k6.io/teardown"); }
     assertEquals(code, 0, text);
     assertEquals(counts(), [4, 0], text);
   }));
+
+Deno.test("k6/ws connects to the URL the script gives, not to the run's target", () =>
+  withTwoServers(async (a, _b, counts) => {
+    let sockets = 0;
+    const echo = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
+      const { socket, response } = Deno.upgradeWebSocket(req);
+      sockets++;
+      socket.onmessage = (e) => socket.send(e.data);
+      return response;
+    });
+    try {
+      const script = `import http from "k6/http";
+import ws from "k6/ws";
+import { check } from "k6";
+export const options = { iterations: 2 };
+export default function () {
+  http.get(\`\${__ENV.BASE}/json\`);
+  const res = ws.connect(\`\${__ENV.WS}/echo\`, null, (socket) => {
+    socket.on("open", () => socket.send("hi"));
+    socket.on("message", () => socket.close());
+  });
+  check(res, { "ws 101": (r) => r.status === 101 });
+}
+`;
+      const ws = `ws://127.0.0.1:${echo.addr.port}`;
+      const { code, text } = await runK6Text(script, null, ["-e", `BASE=${a}`, "-e", `WS=${ws}`]);
+      assertEquals(code, 0, text);
+      assertEquals([counts(), sockets], [[2, 0], 2], text);
+    } finally {
+      await echo.shutdown();
+    }
+  }));

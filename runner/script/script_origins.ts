@@ -70,6 +70,18 @@ export class ScriptOrigins {
     return path;
   }
 
+  /** `url` (http:, https:, ws:, wss:) with its origin where the routes say: see `Session.route`. */
+  routed(url: string): string {
+    const given = new URL(url);
+    const socket = given.protocol === "ws:" || given.protocol === "wss:";
+    const origin = socket ? new URL(url.replace(/^ws/, "http")).origin : given.origin;
+    const to = origin === this.#targetOrigin ? origin : this.#routes[origin];
+    if (to === undefined) return url;
+    const goes = new URL(to), secure = goes.protocol === "https:";
+    const scheme = socket ? (secure ? "wss:" : "ws:") : goes.protocol;
+    return `${scheme}//${goes.host}${given.pathname}${given.search}`;
+  }
+
   /**
    * The place `target` (a path, or a URL) goes to: the target's for a path or a URL of its origin, else
    * the origin's own; a sentence when `target` is neither a path nor a URL of http: or https:.

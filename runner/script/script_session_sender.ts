@@ -138,6 +138,10 @@ export class SessionSender extends SessionExchange {
     return this.sessions.options.url.href;
   }
 
+  route(url: string): string {
+    return this.sessions.origins.routed(url);
+  }
+
   get setup(): unknown {
     return this.sessions.options.setupData;
   }
