@@ -1,10 +1,10 @@
 /**
  * @module
  * k6 scripts nobody here wrote, run as they are: every `.js` of a folder (k6's repository `examples/`)
- * converted (runner/script/k6/), its `options` mapped (scenarios/k6_options.ts) and two iterations run on
- * loadlab's engine, with the graceful stop its options give (k6's 30 s default where none) against a local server (in this process, loopback only: a script's public host is
- * replaced by it, as `loadlab run --target` does, and a second public host sent to it by the script's
- * `routes`). k6's examples were written against httpbin, so the
+ * run by `loadlab run FILE --vus 1 --iterations 2`, the command a user runs, in a process of its own,
+ * against a local server (in this process, loopback only: the public hosts the examples name sent to it
+ * with `--target ORIGIN=URL`, a script's one other host with `--target app=URL`). k6's examples were
+ * written against httpbin, so the
  * server answers httpbin's echo paths (`/get`, `/post`, ..., `/cookies`, `/redirect/N`, `/basic-auth/U/P`) as httpbin
  * does and everything else as the built-in target; a script of `k6/net/grpc` calls k6's own gRPC example
  * server instead (k6_grpc_server.ts, at `GRPC_ADDR`, over h2c). Each script ends as one of: runs (no script error;
@@ -16,13 +16,7 @@
  */
 import { basename, join } from "node:path";
 import { createTargetApp } from "../targets/app/app.ts";
-import { parseAttackConfig } from "../runner/config.ts";
-import { runAttack } from "../runner/attack.ts";
-import { importsK6Module, isK6File, sessionScriptPath } from "../runner/script/k6/k6_file.ts";
-import { K6ConvertError } from "../runner/script/k6/convert.ts";
-import { importScript } from "../runner/script/script_module.ts";
-import { k6Experiment } from "../scenarios/k6_options.ts";
-import { formatIssues } from "../validation/mod.ts";
+import { importsK6Module, isK6File } from "../runner/script/k6/k6_file.ts";
 import { withK6GrpcServer } from "./k6_grpc_server.ts";
 import { digestAuthResponse } from "./httpbin_digest.ts";
 
@@ -33,71 +27,54 @@ export interface ExampleOutcome {
   detail: string;
 }
 
-/** Where a script's requests go: its server's URL, and the HTTP version (h2c for gRPC). */
+/** Where a script's requests go: its server's URL (a gRPC script's calls go over h2c, as loadlab run sends them). */
 interface ExampleTarget {
   url: string;
-  protocol?: "h2c";
 }
 
-/** Converts, maps and runs one script against `target`. */
+/** Where `loadlab run` is: the same command a user runs, so a script loads here exactly as there. */
+const MAIN = new URL("../main.ts", import.meta.url).pathname;
+
+/** Runs one script against `target` with `loadlab run`, two iterations of one VU. */
 async function tryScript(path: string, target: ExampleTarget): Promise<ExampleOutcome> {
   const file = basename(path);
   if (!isK6File(path)) return { file, outcome: "not k6", detail: "imports no k6 module" };
-  let converted: string;
+  const dir = Deno.makeTempDirSync({ prefix: "loadlab-k6-example-" });
   try {
-    converted = sessionScriptPath(path);
-  } catch (err) {
-    if (err instanceof K6ConvertError) return { file, outcome: "refused", detail: err.problems.join("; ") };
-    throw err;
+    const routes = PUBLIC_ORIGINS.flatMap((origin) => ["--target", `${origin}=${target.url}`]);
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", MAIN, "run", path, "--target", `app=${target.url}`, ...routes, "--vus", "1"]
+        .concat(["--iterations", "2", "--out-dir", dir]),
+      env: { NO_COLOR: "1" },
+      stdout: "null",
+      stderr: "piped",
+      signal: AbortSignal.timeout(SCRIPT_TIMEOUT_MS),
+    }).output();
+    const said = new TextDecoder().decode(out.stderr).trim().split("\n").filter((l) => !l.includes("go to"));
+    const last = (said.at(-1) ?? `exit ${out.code}`).replace(/^loadlab run: /, "");
+    let run;
+    try {
+      run = JSON.parse(Deno.readTextFileSync(join(dir, "results.json"))).runs[0];
+    } catch {
+      return { file, outcome: out.code === 2 ? "refused" : "does not load", detail: last };
+    }
+    const messages = Object.keys(run.errorMessages?.script ?? {});
+    if (messages.length > 0) return { file, outcome: "script errors", detail: messages[0] };
+    const checks: Array<{ passed: number; failed: number }> = (run.flows?.[0]?.steps ?? [])
+      .flatMap((s: { checks?: unknown[] }) => s.checks ?? []);
+    const passed = checks.reduce((a, c) => a + c.passed, 0),
+      total = checks.reduce((a, c) => a + c.passed + c.failed, 0);
+    return { file, outcome: "runs", detail: `${run.requests} requests, checks ${passed} of ${total} passed` };
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
   }
-  let options: Record<string, unknown>;
-  try {
-    options = (await importScript(converted)).options ?? {};
-  } catch (err) {
-    return { file, outcome: "does not load", detail: err instanceof Error ? err.message : String(err) };
-  }
-  const mapped = k6Experiment(options);
-  if (!mapped.ok) return { file, outcome: "refused", detail: formatIssues(mapped.issues).join("; ") };
-  const run = await runAttack(parseAttackConfig({
-    ...target,
-    model: "count",
-    requests: 2,
-    connections: 1,
-    intervalMs: 100,
-    timeoutMs: 2_000,
-    gracefulStopMs: gracefulStopMs(mapped.value.loads),
-    script: { path: converted, routes: routesTo(target.url) },
-  }));
-  const messages = Object.keys(run.errorMessages?.script ?? {});
-  if (messages.length > 0) return { file, outcome: "script errors", detail: messages[0] };
-  const checks = (run.flows?.[0]?.steps ?? []).flatMap((s) => s.checks ?? []);
-  const passed = checks.reduce((a, c) => a + c.passed, 0),
-    total = checks.reduce((a, c) => a + c.passed + c.failed, 0);
-  return { file, outcome: "runs", detail: `${run.requests} requests, checks ${passed} of ${total} passed` };
 }
 
-/** k6's default `gracefulStop` of a scenario (its lib/executor/base_config.go). */
-const K6_GRACEFUL_STOP_MS = 30_000;
+/** How long one script may take: its iterations, k6's 30 s graceful stop at most, and loadlab's start. */
+const SCRIPT_TIMEOUT_MS = 120_000;
 
-/**
- * The graceful stop the script's options give (the longest of its scenarios'), k6's 30 s where they give
- * none: an iteration that holds a socket for seconds (websocket.js) ends as under k6 instead of being cut.
- */
-function gracefulStopMs(loads: Record<string, Record<string, unknown>>): number {
-  const each = Object.values(loads).map((load) => {
-    const given = typeof load.gracefulStop === "string" ? Number.parseFloat(load.gracefulStop) : NaN;
-    return Number.isFinite(given) ? given : K6_GRACEFUL_STOP_MS;
-  });
-  return each.length === 0 ? K6_GRACEFUL_STOP_MS : Math.max(...each);
-}
-
-/** The public hosts k6's examples name: a second one in a script goes to the local server too. */
+/** The public hosts k6's examples name: each sent to the local server (`--target ORIGIN=URL`). */
 const PUBLIC_ORIGINS = ["http://httpbin.org", "https://httpbin.org", "https://quickpizza.grafana.com"];
-
-/** Each public origin routed to `url` (the script's first origin is the target already). */
-function routesTo(url: string): Record<string, string> {
-  return Object.fromEntries(PUBLIC_ORIGINS.map((origin) => [origin, url]));
-}
 
 /** A header name as httpbin spells it: each word's first letter upper case (`x-test` -> `X-Test`). */
 function titleCase(name: string): string {
@@ -221,7 +198,7 @@ export async function runExamples(folder: string): Promise<ExampleOutcome[]> {
         "GRPC_PROTO_PATH",
         join(folder, "../internal/lib/testutils/grpcservice/route_guide.proto"),
       );
-      return runEach(files, http, addr === null ? why : { url: `http://${addr}`, protocol: "h2c" });
+      return runEach(files, http, addr === null ? why : { url: `http://${addr}` });
     });
   } finally {
     await server.shutdown();

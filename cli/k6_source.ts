@@ -3,13 +3,13 @@
  * The experiment `loadlab run script.js` runs for a k6 script: the script converted (refused with
  * `file:line: why` when it cannot be, exit 2), its converted module checked and imported to read k6's
  * `options` (after the k6-style flags' overrides: `--vus`, `--duration`, `--iterations`, `--stages`),
- * which scenarios/k6_options.ts maps onto loads (several scenarios: loads run together) and thresholds. The target is the one origin the
- * script's URLs name (`--target app=URL` replaces it, as for any experiment); a script whose URLs name
- * none needs that flag.
+ * which scenarios/k6_options.ts maps onto loads (several scenarios: loads run together) and thresholds. The
+ * requests go where the script's URLs say as it runs; the target is the origin its URLs name first (with
+ * its `__ENV`), or `--target app=URL`, onto which the one origin the script spells is sent, said at start.
  */
 import { basename, extname, resolve } from "node:path";
 import { K6ConvertError } from "../runner/script/k6/convert.ts";
-import { importsK6Module, k6Origins, sessionScriptPath } from "../runner/script/k6/k6_file.ts";
+import { importsK6Module, sessionScriptPath } from "../runner/script/k6/k6_file.ts";
 import { collectK6Metrics } from "../runner/script/k6/metrics_channel.ts";
 import { k6Experiment } from "../scenarios/k6_options.ts";
 import type { K6Paths } from "../scenarios/k6_paths.ts";
@@ -18,6 +18,9 @@ import { checkScript } from "./script_check.ts";
 import { memoryLimitMbBesideRuns } from "../runner/worker/memory_limit.ts";
 import { UsageError } from "./usage_error.ts";
 import { type ScriptLoadArgs, withK6Flags } from "./script_load_flags.ts";
+import { scriptOrigins } from "../runner/script/k6/k6_origins.ts";
+import { readK6Files } from "../runner/script/k6/k6_local_modules.ts";
+import { terminalSafe } from "../validation/terminal_text.ts";
 
 /**
  * The experiment (JSON text) for k6 script `source`, and where its fields came from in the script's
@@ -50,7 +53,7 @@ export async function k6ExperimentText(
       abortOnFail ? [{ metric, rule, delayMs: abortOnFail.delayMs }] : []
     ),
   );
-  const url = targets.app ?? onlyOrigin(path);
+  const { url, routes } = whereRequestsGo(path, targets);
   const text = JSON.stringify({
     name: basename(path, extname(path)).replace(/[^A-Za-z0-9_.-]/g, "-"),
     targets: { app: { url } },
@@ -58,7 +61,7 @@ export async function k6ExperimentText(
     ...(together ? { together } : {}),
     ...(thresholds.length > 0 ? { thresholds } : {}),
     ...hooksTimeouts,
-    script: path,
+    script: Object.keys(routes).length === 0 ? path : { file: path, routes },
   });
   return { text, paths };
 }
@@ -89,14 +92,47 @@ function overridesOf(a: ScriptLoadArgs): Record<string, unknown> {
   return out;
 }
 
-/** The one origin the script's URLs name, else a usage error asking for `--target app=URL`. */
-function onlyOrigin(path: string): string {
-  const origins = k6Origins(path);
-  if (origins.length === 1) return origins[0];
-  const found = origins.length === 0
-    ? "names no URL"
-    : `names ${origins.length} origins (${origins.join(", ")})`;
-  throw new UsageError(
-    `${basename(path)} ${found}: give the server its requests go to with --target app=URL`,
-  );
+/**
+ * The run's target and the origins sent elsewhere, read from the script's URLs with its environment (k6's
+ * `__ENV`: the process's, `-e` over it). Requests go to the URLs the script computes as it runs, each
+ * origin's counted apart; the target is the origin whose requests take the load's own connections: the
+ * first the script names, or `--target app=URL`. An origin goes elsewhere only when asked, each said on
+ * stderr: `--target ORIGIN=URL`, and with `--target app=URL` the one origin the script's text spells.
+ */
+function whereRequestsGo(path: string, targets: Record<string, string>) {
+  const env = Deno.env.toObject(), seen = new Set<string>();
+  // The script's own first, then its local modules'.
+  const origins = readK6Files(path).reverse().flatMap((f) => scriptOrigins(f.source, env))
+    .filter((o) => !seen.has(o.origin) && seen.add(o.origin));
+  const routes: Record<string, string> = {};
+  const said: string[] = [];
+  for (const [name, url] of Object.entries(targets)) {
+    if (!isOriginName(name)) continue;
+    routes[new URL(name).origin] = new URL(url).origin;
+    said.push(`requests to ${new URL(name).origin} go to ${url} (--target ${name}=URL)`);
+  }
+  const given = targets.app;
+  // Else the first origin sent nowhere else, or where the first one sent elsewhere goes.
+  const url = given ?? origins.find((o) => routes[o.origin] === undefined)?.origin ??
+    Object.values(routes)[0];
+  if (url === undefined) {
+    throw new UsageError(
+      `${basename(path)} names no URL loadlab can read before the load (a variable it reads unset?): ` +
+        "set it with -e NAME=URL, or give the server with --target app=URL",
+    );
+  }
+  const target = new URL(url).origin;
+  // An origin the environment gives is where the user sends; only one the text spells may be sent.
+  const spelled = origins.filter((o) => o.literal && o.origin !== target && routes[o.origin] === undefined);
+  if (given !== undefined && spelled.length === 1) {
+    routes[spelled[0].origin] = target;
+    said.push(`requests to ${spelled[0].origin} go to ${given} (--target app)`);
+  }
+  for (const line of said) console.error(terminalSafe(`${basename(path)}: ${line}`));
+  return { url, routes };
+}
+
+/** Whether a `--target` name is an origin the script names (`https://test.k6.io`), not a target's name. */
+export function isOriginName(name: string): boolean {
+  return /^https?:\/\//.test(name);
 }

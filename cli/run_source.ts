@@ -11,7 +11,7 @@ import type { RunArgs } from "./run_args.ts";
 import { UsageError } from "./usage_error.ts";
 import { checkPlanScripts, isScriptPath, scriptExperimentText } from "./script_check.ts";
 import { withReplayedSchedule } from "./replay.ts";
-import { k6ExperimentText } from "./k6_source.ts";
+import { isOriginName, k6ExperimentText } from "./k6_source.ts";
 import type { K6Paths } from "../scenarios/k6_paths.ts";
 import { ExperimentError } from "../scenarios/experiment_error.ts";
 import { isK6File } from "../runner/script/k6/k6_file.ts";
@@ -47,6 +47,13 @@ export async function readRunPlan(args: RunArgs): Promise<{ source: RunSource; p
     throw new UsageError(
       `${args.source}: -c/-u, -d, -i, -s, --ramp-up, -e and k6's flags are for a script; an experiment ` +
         "file's loads say its load (change them with --set)",
+    );
+  }
+  const origin = Object.keys(args.targets).find(isOriginName);
+  if (origin !== undefined && !(script && isK6File(resolve(args.source)))) {
+    throw new UsageError(
+      `--target ${origin}=URL sends a k6 script's requests to that origin elsewhere, and ${args.source} is no ` +
+        "k6 script; name a target of the file (--target NAME=URL), or use a script's routes",
     );
   }
   const source = loadK6Aware(args, script ? await scriptText(args) : undefined);
@@ -126,7 +133,8 @@ function loadSource(args: RunArgs, scriptText?: string): RunSource {
     file: args.source,
     quick: args.quick,
     set: args.set,
-    targets: args.targets,
+    // `--target ORIGIN=URL` sends a k6 script's origin (cli/k6_source.ts), naming no target of the plan.
+    targets: Object.fromEntries(Object.entries(args.targets).filter(([name]) => !isOriginName(name))),
     profile: args.profile,
     only: args.only,
     segment: args.segment,

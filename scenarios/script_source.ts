@@ -1,7 +1,8 @@
 /**
  * @module
  * An experiment's `script:` (docs/SCRIPTS.md): a session script's path, relative to the experiment file,
- * as a string or with the data source its sessions read (`data: NAME`). `anchorScript` makes the path absolute once the
+ * as a string or with the data source its sessions read (`data: NAME`) and where origins it names go
+ * (`routes`). `anchorScript` makes the path absolute once the
  * file is known; `scriptAttackOf` is what a load's attack carries (a k6 script's conversion in its place).
  */
 import { z } from "zod";
@@ -9,12 +10,15 @@ import { isAbsolute, join, resolve } from "node:path";
 import { K6ConvertError } from "../runner/script/k6/convert.ts";
 import { sessionScriptPath } from "../runner/script/k6/k6_file.ts";
 import { ExperimentError } from "./experiment_error.ts";
+import { scriptSpecSchema } from "../runner/script/script_spec.ts";
 import { FileReadError, formatCap, readFileCapped } from "../system/read_capped.ts";
 
 const scriptFields = z.strictObject({
   file: z.string().regex(/\.(ts|js|mts|mjs)$/, "a session script is a .ts or .js file, e.g. ./session.ts"),
   /** The data source each session takes one row of (`s.data`). */
   data: z.string().optional(),
+  /** Origins the script names, each sent to another origin (`{"https://api.example.com": URL}`). */
+  routes: scriptSpecSchema.shape.routes.optional(),
 });
 
 export const scriptSourceSchema = z.union([
@@ -59,7 +63,8 @@ export function scriptAttackOf(script: ScriptSource | undefined) {
     throw new ExperimentError([{ path: "script", message: `${script.file}: ${problem}` }]);
   }
   try {
-    return { path: sessionScriptPath(resolve(script.file)) };
+    const path = sessionScriptPath(resolve(script.file));
+    return script.routes === undefined ? { path } : { path, routes: script.routes };
   } catch (err) {
     if (!(err instanceof K6ConvertError)) throw err;
     throw new ExperimentError(err.problems.map((message) => ({ path: "script", message })), { cause: err });

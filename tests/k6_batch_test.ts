@@ -23,7 +23,7 @@ Deno.test("a k6 script's http.batch in parallel, and its second origin", () =>
         connections: 1,
         intervalMs: 100,
         timeoutMs: 10_000,
-        script: { path: sessionScriptPath(path) },
+        script: { path: sessionScriptPath(path), routes: { "http://app.test": url } },
       }));
       assertEquals(run.errorMessages ?? {}, {});
       assertEquals(checksOf(run), [

@@ -34,7 +34,10 @@ Deno.test("k6/http's request forms: redirects, Basic auth, forms, batch, http.ur
       requests: 2,
       connections: 1,
       intervalMs: 100,
-      script: { path: sessionScriptPath(new URL("./fixtures/k6/http_api.js", import.meta.url).pathname) },
+      script: {
+        path: sessionScriptPath(new URL("./fixtures/k6/http_api.js", import.meta.url).pathname),
+        routes: { "http://api.example": `http://127.0.0.1:${server.addr.port}` },
+      },
     }));
     assertEquals(run.errorMessages ?? {}, {});
     const flow = run.flows![0];

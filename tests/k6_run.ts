@@ -4,8 +4,7 @@
  * process of its own in a fresh folder, its conversions cached in one folder for the test file. Read by
  * the k6 tests that judge a whole run's output and results.json.
  */
-
-import { existsSync } from "node:fs";
+import { dirname } from "node:path";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const cache = Deno.makeTempDirSync({ prefix: "loadlab-k6-cache-" });
@@ -24,31 +23,47 @@ export function runK6Fixture(name: string, url: string, extra: string[] = []) {
   return runK6(k6Fixture(name), url, extra);
 }
 
-/** `loadlab run script.js --target app=URL [extra...]` of a script's `text`, in a fresh folder, as above. */
-export function runK6Text(text: string, url: string, extra: string[] = []) {
+/**
+ * `loadlab run script.js [--target app=URL] [extra...]` of a script's `text`, written in a fresh folder (with
+ * `files` beside it, by relative path), as above; `url` null gives no `--target`, `env` the process's own.
+ */
+export function runK6Text(
+  text: string,
+  url: string | null,
+  extra: string[] = [],
+  { env = {}, files = {} }: { env?: Record<string, string>; files?: Record<string, string> } = {},
+) {
   const dir = Deno.makeTempDirSync({ prefix: "loadlab-k6-run-" });
   Deno.writeTextFileSync(`${dir}/script.js`, text);
-  return runK6("script.js", url, extra, dir);
+  for (const [name, content] of Object.entries(files)) {
+    Deno.mkdirSync(dirname(`${dir}/${name}`), { recursive: true });
+    Deno.writeTextFileSync(`${dir}/${name}`, content);
+  }
+  return runK6("script.js", url, extra, dir, env);
 }
 
 async function runK6(
   script: string,
-  url: string,
+  url: string | null,
   extra: string[],
   dir = Deno.makeTempDirSync({ prefix: "loadlab-k6-run-" }),
+  env: Record<string, string> = {},
 ) {
+  const target = url === null ? [] : ["--target", `app=${url}`];
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "run", script, "--target", `app=${url}`, "--out-dir", "out", ...extra],
+    args: ["run", "-A", MAIN, "run", script, ...target, "--out-dir", "out", ...extra],
     cwd: dir,
-    env: { XDG_CACHE_HOME: cache, NO_COLOR: "1", DENO_DIR: denoDir() },
+    env: { ...env, XDG_CACHE_HOME: cache, NO_COLOR: "1", DENO_DIR: denoDir() },
     stdout: "piped",
     stderr: "piped",
     signal: AbortSignal.timeout(90_000),
   }).output();
   const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
-  // None when the run ended before its load (a refused option, a setup() past its setupTimeout).
-  const results = existsSync(`${dir}/out/results.json`)
-    ? JSON.parse(Deno.readTextFileSync(`${dir}/out/results.json`))
-    : null;
+  let results;
+  try {
+    results = JSON.parse(Deno.readTextFileSync(`${dir}/out/results.json`));
+  } catch {
+    results = null; // refused before the load
+  }
   return { code: out.code, text, results, dir };
 }

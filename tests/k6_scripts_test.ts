@@ -27,7 +27,7 @@ Deno.test("a k6 script's requests, checks and groups on loadlab's engine", () =>
       connections: 2,
       workers: 2,
       intervalMs: 100,
-      script: { path },
+      script: { path, routes: { "https://test.k6.io": url } },
     }));
     assertEquals(run.errors, {});
     const flow = run.flows![0];
@@ -60,7 +60,7 @@ Deno.test("a throw in a k6 script counts under the k6 file's own line", () =>
       requests: 3,
       connections: 1,
       intervalMs: 100,
-      script: { path: sessionScriptPath(fixture("throws.js")) },
+      script: { path: sessionScriptPath(fixture("throws.js")), routes: { "http://127.0.0.1": url } },
     }));
     assertEquals(run.errors.script, 3);
     const messages = Object.keys(run.errorMessages?.script ?? {});
@@ -202,7 +202,7 @@ Deno.test("noCookiesReset: a VU's session cookie outlives its iteration; without
         requests: 6,
         connections: 2,
         intervalMs: 100,
-        script: { path },
+        script: { path, routes: { "http://app.test": url } },
       }));
       const me = run.flows![0].steps.find((s) => s.label === "me");
       return me?.checks?.map((c) => [c.name, c.passed, c.failed]);
@@ -224,7 +224,7 @@ Deno.test("a scenario's exec names the function each iteration runs", () =>
       requests: 4,
       connections: 2,
       intervalMs: 100,
-      script: { path: sessionScriptPath(fixture("scenario_exec.js")) },
+      script: { path: sessionScriptPath(fixture("scenario_exec.js")), routes: { "http://app.test": url } },
     }));
     const steps = run.flows![0].steps;
     assertEquals(steps.map((s) => [s.label, s.requests]), [["browse", 4]]);

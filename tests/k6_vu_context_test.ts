@@ -32,7 +32,7 @@ Deno.test("eight k6 VUs of one worker each stay themselves across every wait of 
       connections: 8,
       workers: 1,
       intervalMs: 100,
-      script: { path },
+      script: { path, routes: { "http://api.example": `http://127.0.0.1:${server.addr.port}` } },
     }));
     assertEquals(run.errors, {});
     const flow = run.flows![0];

@@ -6,7 +6,8 @@
  * that never settles or a loop that never yields is ended by `terminate()` when the time limit or a
  * signal comes, and a throw is a message naming the script's line. One isolate for the script's
  * lifecycle, so setup and teardown share module state as they would in one process; a k6 script's
- * handleSummary runs in one too. Started with `node:worker_threads` (its
+ * handleSummary runs in one too. Its `fetch` follows the run's routes (a public host sent to a local server).
+ * Started with `node:worker_threads` (its
  * heap capped at loadlab's memory limit), so `self` is put back before the script loads. The main side is
  * script_host.ts.
  */
@@ -35,6 +36,7 @@ self.onmessage = async (event: MessageEvent<HostRequest>) => {
   try {
     if (msg.type === "import") {
       path = msg.path;
+      if (msg.routes !== undefined && Object.keys(msg.routes).length > 0) routeFetch(msg.routes);
       module = await importScript(path);
       post({
         type: "imported",
@@ -59,6 +61,21 @@ self.onmessage = async (event: MessageEvent<HostRequest>) => {
     post({ type: "failed", message });
   }
 };
+
+/**
+ * This isolate's `fetch` sends a request to an origin `routes` names to the origin it gives instead (the
+ * path and query kept): setup and teardown reach the servers the run's requests reach.
+ */
+function routeFetch(routes: Readonly<Record<string, string>>): void {
+  const fetched = globalThis.fetch;
+  globalThis.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    const to = Object.hasOwn(routes, url.origin) ? routes[url.origin] : undefined;
+    if (to === undefined) return fetched(input, init);
+    const routed = new URL(url.pathname + url.search, to).href;
+    return fetched(input instanceof Request ? new Request(routed, input) : routed, init);
+  };
+}
 
 /** `value` when the structured clone takes it (workers receive a clone), else a throw naming `what`. */
 function cloneable<T>(value: T, what: string): T {

@@ -42,7 +42,13 @@ export async function withScriptSetup(
   // are redacted from what setup and teardown say, as from the sessions' names (script_names.ts).
   const env = Object.keys(script.env).length > 0 ? script.env : Deno.env.toObject();
   const names = new ScriptNames(env);
-  const opened = await ScriptHost.open(script.path, script.setupTimeoutMs, memoryLimitMbOf(config), signal);
+  const opened = await ScriptHost.open(
+    script.path,
+    script.setupTimeoutMs,
+    memoryLimitMbOf(config),
+    signal,
+    script.routes,
+  );
   if (opened.host === null) throw setupFailure(opened.outcome, loading(opened.outcome), names);
   const { host, exports } = opened;
   try {

@@ -24,7 +24,8 @@ export const SCRIPT_HOST_NAME = "loadlab-script-host";
 
 /** What the main side asks of the script's isolate. */
 export type HostRequest =
-  | { type: "import"; path: string }
+  /** `routes`: the script's (its fetches to an origin named there go where it says, as its sessions' do). */
+  | { type: "import"; path: string; routes?: Readonly<Record<string, string>> }
   | { type: "setup" }
   | { type: "teardown"; data: unknown }
   /** A k6 script's `handleSummary(data)`: its answer. */
@@ -106,9 +107,10 @@ export class ScriptHost {
     timeoutMs: number,
     memoryLimitMb: number,
     signal?: AbortSignal,
+    routes?: Readonly<Record<string, string>>,
   ): Promise<{ host: ScriptHost; exports: ScriptExports } | { host: null; outcome: HostOutcome }> {
     const host = new ScriptHost(memoryLimitMb);
-    const outcome = await host.#ask({ type: "import", path }, timeoutMs, signal);
+    const outcome = await host.#ask({ type: "import", path, routes }, timeoutMs, signal);
     if (outcome.kind !== "done") {
       host.close();
       return { host: null, outcome };

@@ -7,7 +7,8 @@
  * the target's) and the connection settings its connections dial with, the run's read through (recorder,
  * connect gate, timeout, the stop flag as it changes) with its own host and port over Deno's TCP, TLS for
  * https: (the load's epoll loop is bound to the target's one address). `routes` sends an origin the
- * script names to another URL (a local server in place of a public host), as `--target` does the target.
+ * script names to another URL (a local server in place of a public host); one routed to the target's
+ * origin takes the target's place (its requests on the session's own connection, named by path).
  */
 import type { ConnectionShared } from "../http/load_connection.ts";
 import { dialTarget, transportFor } from "../http/transport/transport.ts";
@@ -26,22 +27,59 @@ export interface OriginPlace {
 
 /** Origins sessions named beyond the target; past it a script walking hosts is refused. */
 const MAX_ORIGINS = 64;
+/** URLs whose target path is kept; past it the table starts again (a script naming ids in URLs). */
+const MAX_PATHS = 1024;
 
 /** The places of one run's sessions of a script (one worker's). */
 export class ScriptOrigins {
   readonly #targetOrigin: string;
   readonly #routes: Readonly<Record<string, string>>;
   readonly #places = new Map<string, OriginPlace>();
+  readonly #paths = new Map<string, string | null>();
   #target: OriginPlace | null = null;
 
-  constructor(readonly requests: ScriptRequests, routes: Readonly<Record<string, string>> = {}) {
+  constructor(readonly requests: ScriptRequests) {
     this.#targetOrigin = requests.url.origin;
-    this.#routes = routes;
+    this.#routes = requests.routes;
   }
 
   /** The target's place (its connections the run's `shared`). */
   target(shared: ConnectionShared): OriginPlace {
     return this.#target ??= { origin: this.#targetOrigin, target: true, requests: this.requests, shared };
+  }
+
+  /**
+   * The request path of URL `href` when its origin is the target's or routed to it, else null (another
+   * origin's, or not a URL): kept by href, so a script naming a few URLs parses each once.
+   */
+  pathOnTarget(href: string): string | null {
+    const known = this.#paths.get(href);
+    if (known !== undefined) return known;
+    let path: string | null = null;
+    try {
+      const url = new URL(href);
+      const origin = url.origin;
+      if (origin === this.#targetOrigin || this.#routes[origin] === this.#targetOrigin) {
+        path = url.pathname + url.search;
+      }
+    } catch {
+      // not a URL: placeOf says why
+    }
+    if (this.#paths.size >= MAX_PATHS) this.#paths.clear();
+    this.#paths.set(href, path);
+    return path;
+  }
+
+  /** `url` (http:, https:, ws:, wss:) with its origin where the routes say: see `Session.route`. */
+  routed(url: string): string {
+    const given = new URL(url);
+    const socket = given.protocol === "ws:" || given.protocol === "wss:";
+    const origin = socket ? new URL(url.replace(/^ws/, "http")).origin : given.origin;
+    const to = origin === this.#targetOrigin ? origin : this.#routes[origin];
+    if (to === undefined) return url;
+    const goes = new URL(to), secure = goes.protocol === "https:";
+    const scheme = socket ? (secure ? "wss:" : "ws:") : goes.protocol;
+    return `${scheme}//${goes.host}${given.pathname}${given.search}`;
   }
 
   /**
@@ -57,7 +95,9 @@ export class ScriptOrigins {
       return `${JSON.stringify(target)} is neither a path (starting with /) nor a URL`;
     }
     const origin = url.origin;
-    if (origin === this.#targetOrigin) return this.target(shared);
+    if (origin === this.#targetOrigin || this.#routes[origin] === this.#targetOrigin) {
+      return this.target(shared);
+    }
     const known = this.#places.get(origin);
     if (known !== undefined) return known;
     if (url.protocol !== "http:" && url.protocol !== "https:") {

@@ -40,8 +40,15 @@ export class ScriptRequests {
   readonly #cache = new Map<string, ScriptEncoded>();
   readonly #h2Cache = new Map<string, ScriptEncodedH2>();
 
-  /** `url`: where the requests go; `shownOrigin`: another origin as the script names it (its URLs' origin). */
-  constructor(readonly url: URL, shownOrigin?: string) {
+  /**
+   * `url`: where the requests go; `shownOrigin`: another origin as the script names it (its URLs' origin);
+   * `routes`: the run's (an origin routed to the target's is the target's too).
+   */
+  constructor(
+    readonly url: URL,
+    shownOrigin?: string,
+    readonly routes: Readonly<Record<string, string>> = {},
+  ) {
     this.#host = hostHeaderOf(url);
     this.#origin = shownOrigin ?? url.origin;
     this.#namePrefix = shownOrigin ?? "";
@@ -56,7 +63,7 @@ export class ScriptRequests {
     } catch {
       return { problem: `${JSON.stringify(target)} is neither a path (starting with /) nor a URL` };
     }
-    if (url.origin !== this.#origin) {
+    if (url.origin !== this.#origin && this.routes[url.origin] !== this.#origin) {
       return {
         problem: `${url.origin} is not the target (${this.#origin}): sessions send on the run's ` +
           "connections to its target; use a path",

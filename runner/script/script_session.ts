@@ -81,6 +81,10 @@ export class ScriptSession extends SessionEnd implements Session {
     return this.#sender.target;
   }
 
+  route(url: string): string {
+    return this.#sender.route(url);
+  }
+
   get ended(): AbortSignal {
     return this.#sender.run.ended;
   }

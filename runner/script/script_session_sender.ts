@@ -138,6 +138,10 @@ export class SessionSender extends SessionExchange {
     return this.sessions.options.url.href;
   }
 
+  route(url: string): string {
+    return this.sessions.origins.routed(url);
+  }
+
   get setup(): unknown {
     return this.sessions.options.setupData;
   }
@@ -155,9 +159,12 @@ export class SessionSender extends SessionExchange {
   request(method: string, target: string, options: RequestOptions = NO_OPTIONS): Promise<Response> {
     if (typeof target !== "string") return pathTypeRefusal(method, target);
     const batch = this.#side === null ? null : this.#side.batch;
-    if (batch !== null || target.charCodeAt(0) !== 47) return this.#placed(batch, method, target, options);
+    if (batch !== null) return this.#placed(batch, method, target, options);
+    // A URL of the target's origin, or of one routed to it, goes as its path (looked up, not parsed again).
+    const path = target.charCodeAt(0) === 47 ? target : this.sessions.origins.pathOnTarget(target);
+    if (path === null) return this.#placed(batch, method, target, options);
     if (this.sending !== null) return this.#overlap ??= overlapRefusal(method);
-    return this.#own(method, target, options);
+    return this.#own(method, path, options);
   }
 
   /**

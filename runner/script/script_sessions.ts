@@ -56,10 +56,10 @@ export class ScriptSessions implements SessionContext {
 
   constructor(readonly fn: (s: Session) => unknown, readonly options: ScriptSessionOptions, name: string) {
     this.recorder = new ScriptRecorder(name);
-    this.requests = new ScriptRequests(options.url);
+    this.requests = new ScriptRequests(options.url, undefined, options.routes);
     this.grpcRequests = new ScriptGrpcRequests(options.url);
     this.names = new ScriptNames(options.env);
-    this.origins = new ScriptOrigins(this.requests, options.routes);
+    this.origins = new ScriptOrigins(this.requests);
   }
 
   /** An id of the worker's range (the load's from its start, side connections from its middle). */

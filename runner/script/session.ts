@@ -170,6 +170,12 @@ export interface Session<SetupData = unknown> {
   readonly cookies: SessionCookies;
   /** The run's target URL (`http://127.0.0.1:8080/`): where a client of the script's own connects. */
   readonly target: string;
+  /**
+   * Where a client of the script's own (a WebSocket) connects for `url` (http:, https:, ws: or wss:): a URL
+   * of the target's origin, or of one the run's routes send to it, on the target (`ws:`/`wss:` kept after
+   * the target's scheme); one of another routed origin where its route says; else `url` as it is.
+   */
+  route(url: string): string;
   /** Aborts when the run ends: a client of the script's own (a WebSocket) closes then. */
   readonly ended: AbortSignal;
   /** gRPC calls (the run's target must speak HTTP/2: a load with `protocol: h2c`, or h2 on https:). */

@@ -43,7 +43,12 @@ Deno.test("paced scripts, k6 scripts and flows over HTTP/1.1 read the target's o
     const reference = h1Reference(target.url, PATH);
     const sessions = [
       ["script", { script: { path: script } }],
-      ["k6 script", { script: { path: sessionScriptPath(k6Script) } }],
+      ["k6 script", {
+        script: {
+          path: sessionScriptPath(k6Script),
+          routes: { "http://app.test": new URL(target.url).origin },
+        },
+      }],
       ["flow", { flows: [flow] }],
     ] as const;
     // A k6 script is a script to the transports: its rows are the runtime's, on the two main ones.

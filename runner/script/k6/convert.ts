@@ -17,7 +17,7 @@ import {
   RESUMING_AWAIT,
   storageReason,
 } from "./convert_context.ts";
-import { jslibUrl, K6_REFUSED, moduleUrl, RUNTIME_URL } from "./k6_modules.ts";
+import { jslibOf, K6_REFUSED, moduleUrl, RUNTIME_URL } from "./k6_modules.ts";
 import { type Edit, exportEdits } from "./convert_exports.ts";
 import {
   importsK6ByTokens,
@@ -41,11 +41,24 @@ export class K6ConvertError extends Error {
   }
 }
 
-/** The converted session script and the origins its URLs name (`http://host:port`). */
+/** The converted session script (or module), and a module's exports made asynchronous. */
 export interface K6Conversion {
   code: string;
-  origins: string[];
+  asyncExports: ReadonlySet<string>;
 }
+
+/** Where a script's local modules take part in its conversion (k6_local_modules.ts). */
+export interface K6ModuleContext {
+  /** Each local module the text imports, by its specifier as written: its exports made asynchronous. */
+  locals: ReadonlyMap<string, ReadonlySet<string>>;
+  /** A module the script imports (no session of its own: its exports stay as they are). */
+  library: boolean;
+  /** Whether the script or any of its modules reads `timings`, imports k6/metrics, or holds callbacks. */
+  facts: { timings: boolean; metrics: boolean; stores: boolean };
+}
+
+/** The name a local module's default export is bound by (its async calls list it under this name). */
+export const LOCAL_DEFAULT = "(default)";
 
 /**
  * Whether `source` names a k6 module (`k6`, `k6/...`; imported, re-exported, or by `import()` or
@@ -65,8 +78,15 @@ export function isK6Source(source: string): boolean {
 /**
  * Converts k6 script `source` (named `file` in problems); `dir` is its folder (for `open()`). `readable`:
  * for a person to read on (`loadlab convert k6`): awaits left plain, each iteration in a context of its own.
+ * `modules`: its local modules' (without, importing one is refused).
  */
-export function convertK6(source: string, file: string, dir: string, readable = false): K6Conversion {
+export function convertK6(
+  source: string,
+  file: string,
+  dir: string,
+  readable = false,
+  modules?: K6ModuleContext,
+): K6Conversion {
   let ast: Node;
   try {
     ast = acorn.parse(source, { ecmaVersion: "latest", sourceType: "module", locations: true });
@@ -79,7 +99,7 @@ export function convertK6(source: string, file: string, dir: string, readable = 
   if (deep !== null) throw new K6ConvertError([`${file}:${lineOf(deep.pos)}: ${deep.why}`]);
   const edits: Edit[] = [];
   const problems: Array<{ pos: number; why: string }> = [];
-  const bindings = importEdits(ast, edits, problems);
+  const bindings = importEdits(ast, edits, problems, modules?.locals);
   problems.push(...refusedConstructs(ast, bindings));
   const plan = planAsync(ast, bindings);
   problems.push(...plan.problems);
@@ -88,11 +108,13 @@ export function convertK6(source: string, file: string, dir: string, readable = 
   }
   problems.push(...awaitedInParameters(plan.asyncFunctions, plan.awaited));
   // Awaits carry the VU (convert_context.ts) unless the script hands callbacks over to run later.
-  const resumes = !readable && storageReason(ast) === null;
+  const resumes = !readable && storageReason(ast) === null && !modules?.facts.stores;
   const opener = resumes ? RESUMING_AWAIT : "(await ";
   for (const call of plan.awaited) awaitEdits(call, plan.arrayCalls.has(call), opener, edits);
   if (resumes) edits.push(...contextEdits(ast, plan.asyncFunctions));
-  const exported = exportEdits(ast, source, edits, problems);
+  const library = modules?.library ?? false;
+  const ownExports = library ? libraryExports(ast, problems) : [];
+  const exported = library ? [] : exportEdits(ast, source, edits, problems);
   if (problems.length > 0) {
     const sorted = problems.sort((a, b) => a.pos - b.pos);
     const listed = sorted.slice(0, MAX_PROBLEMS_LISTED).map((p) => `${file}:${lineOf(p.pos)}: ${p.why}`);
@@ -105,17 +127,61 @@ export function convertK6(source: string, file: string, dir: string, readable = 
     throw new K6ConvertError(listed);
   }
   const html = parsesHtml(ast) ? `import ${JSON.stringify(moduleUrl("k6/html"))}; ` : "";
-  const header = `import * as __k6 from ${JSON.stringify(RUNTIME_URL)}; ${html}__k6.scriptDir(${
-    JSON.stringify(dir)
-  }); `;
+  const runtime = `import * as __k6 from ${JSON.stringify(RUNTIME_URL)}; ${html}`;
+  if (library) {
+    const made = ownExports.filter((e) =>
+      e.local !== undefined ? plan.asyncNames.has(e.local) : plan.asyncFunctions.has(e.node)
+    );
+    const asyncExports = new Set(made.map((e) => e.exported));
+    return { code: runtime + applyEdits(source, edits), asyncExports };
+  }
+  const header = `${runtime}__k6.scriptDir(${JSON.stringify(dir)}); `;
   // What the runtime may skip for this script; a readable conversion, edited on, skips nothing.
-  const skips = readable
-    ? ""
-    : `, resumes: ${resumes}, timings: ${readsTimings(ast)}, metrics: ${importsMetrics(ast)}`;
+  const timings = readsTimings(ast) || (modules?.facts.timings ?? false);
+  const metrics = importsMetrics(ast) || (modules?.facts.metrics ?? false);
+  const skips = readable ? "" : `, resumes: ${resumes}, timings: ${timings}, metrics: ${metrics}`;
   const footer = `\n;export default __k6.session({ main: __k6_main, exports: { ${
     exported.join(", ")
   } }${skips} });\n`;
-  return { code: header + applyEdits(source, edits) + footer, origins: originsOf(ast) };
+  return { code: header + applyEdits(source, edits) + footer, asyncExports: new Set() };
+}
+
+/** A local module's export: its name outside, and the local name or the function node it exports. */
+interface LibraryExport {
+  exported: string;
+  local?: string;
+  node?: Node;
+}
+
+/**
+ * A local module's exports (the default's named LOCAL_DEFAULT); a re-export from another module is
+ * refused, as for the script.
+ */
+function libraryExports(ast: Node, problems: Array<{ pos: number; why: string }>): LibraryExport[] {
+  const out: LibraryExport[] = [];
+  for (const s of ast.body) {
+    if (s.type === "ExportDefaultDeclaration") {
+      const d = s.declaration;
+      out.push(
+        d.type === "Identifier"
+          ? { exported: LOCAL_DEFAULT, local: d.name }
+          : { exported: LOCAL_DEFAULT, node: d },
+      );
+    } else if (s.type === "ExportAllDeclaration" || (s.type === "ExportNamedDeclaration" && s.source)) {
+      problems.push({ pos: s.start, why: "re-exports from another module are not converted" });
+    } else if (s.type === "ExportNamedDeclaration") {
+      const d = s.declaration;
+      if (d?.type === "FunctionDeclaration") out.push({ exported: d.id.name, local: d.id.name });
+      for (const v of d?.type === "VariableDeclaration" ? d.declarations : []) {
+        if (v.id.type === "Identifier") out.push({ exported: v.id.name, local: v.id.name });
+      }
+      for (const spec of s.specifiers ?? []) {
+        const as = spec.exported.name ?? spec.exported.value;
+        out.push({ exported: as === "default" ? LOCAL_DEFAULT : as, local: spec.local.name });
+      }
+    }
+  }
+  return out;
 }
 
 /** Whether the script calls `.html(...)` (a response's `res.html()`): its conversion loads the HTML parser. */
@@ -132,15 +198,29 @@ function parsesHtml(ast: Node): boolean {
   return found;
 }
 
-/** Points k6's imports at this folder's files; returns the names they bind. */
-function importEdits(ast: Node, edits: Edit[], problems: Array<{ pos: number; why: string }>) {
+/**
+ * Points k6's imports at this folder's files; returns the names they and the local modules (`locals`, by
+ * specifier) bind.
+ */
+function importEdits(
+  ast: Node,
+  edits: Edit[],
+  problems: Array<{ pos: number; why: string }>,
+  locals?: ReadonlyMap<string, ReadonlySet<string>>,
+) {
   const bindings = new Map<string, Binding>();
   for (const s of ast.body) {
     if (s.type !== "ImportDeclaration") continue;
     const from = String(s.source.value);
-    const jslib = jslibUrl(from);
+    const calls = locals?.get(from);
+    if (calls !== undefined) {
+      bind(s, from, bindings, calls);
+      continue;
+    }
+    const jslib = jslibOf(from);
     if (jslib !== undefined) {
-      edits.push({ start: s.source.start, end: s.source.end, text: JSON.stringify(jslib) });
+      edits.push({ start: s.source.start, end: s.source.end, text: JSON.stringify(jslib.url) });
+      bind(s, jslib.module, bindings);
       continue;
     }
     if (from !== "k6" && !from.startsWith("k6/")) {
@@ -154,25 +234,35 @@ function importEdits(ast: Node, edits: Edit[], problems: Array<{ pos: number; wh
       continue;
     }
     edits.push({ start: s.source.start, end: s.source.end, text: JSON.stringify(url) });
-    for (const spec of s.specifiers) {
-      const name = spec.type === "ImportDefaultSpecifier"
-        ? "default"
-        : spec.type === "ImportNamespaceSpecifier"
-        ? "*"
-        : spec.imported.name ?? spec.imported.value;
-      bindings.set(spec.local.name, { module: from, name });
-    }
+    bind(s, from, bindings);
   }
   return bindings;
+}
+
+/**
+ * The names import `s` binds from `module`: `default`, `*` or the imported name; a local module's
+ * (with its `calls`) binds its default as LOCAL_DEFAULT, a function rather than a namespace.
+ */
+function bind(s: Node, module: string, bindings: Map<string, Binding>, calls?: ReadonlySet<string>): void {
+  for (const spec of s.specifiers) {
+    const name = spec.type === "ImportDefaultSpecifier"
+      ? (calls === undefined ? "default" : LOCAL_DEFAULT)
+      : spec.type === "ImportNamespaceSpecifier"
+      ? "*"
+      : spec.imported.name ?? spec.imported.value;
+    bindings.set(spec.local.name, calls === undefined ? { module, name } : { module, name, calls });
+  }
 }
 
 /** Why an import of another module is refused, or null when it loads as it is. */
 function importProblem(from: string): string | null {
   if (/^https?:\/\//.test(from)) {
-    return `${from}: a remote module is not fetched (loadlab runs offline); copy it beside the script`;
+    return `${from}: loadlab fetches no remote module (it runs offline; of jslib.k6.io it ships k6-utils, ` +
+      "k6-summary, papaparse, url and httpx): download it beside the script and import it by its relative " +
+      "path (./name.js)";
   }
   if (from.startsWith(".") || from.startsWith("/")) {
-    return `${from}: a local module is not converted yet; put its functions in the script`;
+    return `${from}: a local module converts with the script it is imported by (loadlab run the script)`;
   }
   return null;
 }
@@ -232,33 +322,4 @@ function applyEdits(source: string, edits: Edit[]): string {
     at = Math.max(at, e.end);
   }
   return out + source.slice(at);
-}
-
-/** The origins named by the script's string and template literals (`https://test.k6.io/...`). */
-function originsOf(ast: Node): string[] {
-  const origins = new Set<string>();
-  const visit = (text: unknown) => {
-    if (typeof text !== "string") return;
-    const m = /^(https?|wss?)(:\/\/[^/?#\s`'"$]+)/.exec(text);
-    if (m === null) return;
-    try {
-      // A WebSocket URL (k6/ws) names the HTTP origin it upgrades from.
-      origins.add(new URL(`${m[1].replace(/^ws/, "http")}${m[2]}`).origin);
-    } catch {
-      // not a URL: not an origin
-    }
-  };
-  const walkNode = (n: Node): void => {
-    if (n === null || typeof n !== "object") return;
-    if (n.type === "ImportDeclaration") return;
-    if (n.type === "Literal") visit(n.value);
-    if (n.type === "TemplateElement") visit(n.value.cooked);
-    for (const key of Object.keys(n)) {
-      const v = n[key];
-      if (Array.isArray(v)) v.forEach(walkNode);
-      else if (v && typeof v === "object" && typeof v.type === "string") walkNode(v);
-    }
-  };
-  walkNode(ast);
-  return [...origins];
 }

@@ -14,15 +14,27 @@ import { ARRAY_METHODS, ASYNC_CALLS, ASYNC_METHODS } from "./k6_modules.ts";
 // deno-lint-ignore no-explicit-any
 export type Node = any;
 
-/** A local name bound by an import of a k6 module: `default`, `*` or the imported name. */
+/**
+ * A local name bound by an import of a k6 module or of a local one (`./lib/auth.js`): `default`, `*` or
+ * the imported name; a local module's `calls` are its exports made asynchronous by its own conversion.
+ */
 export interface Binding {
   module: string;
   name: string;
+  calls?: ReadonlySet<string>;
+}
+
+/** The asynchronous calls of the module `b` binds from (undefined when it has none). */
+export function asyncCallsOf(b: Binding): ReadonlySet<string> | undefined {
+  if (b.calls === undefined) return ASYNC_CALLS[b.module];
+  return b.calls.size === 0 ? undefined : b.calls;
 }
 
 /** What the analysis found: the calls to await (array ones rewritten) and the functions made async. */
 export interface AsyncPlan {
   awaited: Node[];
+  /** The names of the functions made async (`function f`, `const f = () => ...`). */
+  asyncNames: ReadonlySet<string>;
   arrayCalls: Set<Node>;
   asyncFunctions: Set<Node>;
   problems: Array<{ pos: number; why: string }>;
@@ -87,7 +99,7 @@ export function planAsync(ast: Node, imported: Map<string, Binding>): AsyncPlan 
     ...referenceProblems(identifiers, asyncNames, bindings),
     ...classBodyProblems(calls, awaited),
   ];
-  return { awaited: [...awaited], arrayCalls, asyncFunctions, problems };
+  return { awaited: [...awaited], asyncNames, arrayCalls, asyncFunctions, problems };
 }
 
 /**
@@ -163,11 +175,11 @@ export function isApiCall(call: Node, bindings: Map<string, Binding>): boolean {
 function apiOf(callee: Node, bindings: Map<string, Binding>): string | null {
   if (callee.type === "Identifier") {
     const b = bindings.get(callee.name);
-    return b && ASYNC_CALLS[b.module]?.has(b.name) ? `${b.module}.${b.name}` : null;
+    return b && asyncCallsOf(b)?.has(b.name) ? `${b.module}.${b.name}` : null;
   }
   if (callee.type === "MemberExpression" && !callee.computed && callee.object.type === "Identifier") {
     const b = bindings.get(callee.object.name);
-    if (b && (b.name === "default" || b.name === "*") && ASYNC_CALLS[b.module]?.has(callee.property.name)) {
+    if (b && (b.name === "default" || b.name === "*") && asyncCallsOf(b)?.has(callee.property.name)) {
       return `${b.module}.${callee.property.name}`;
     }
     const methods = b?.name.startsWith("new ") ? ASYNC_METHODS[b.module]?.[b.name.slice(4)] : undefined;

@@ -5,8 +5,7 @@
  * destructured name, a computed member or a namespace's `.default` went unawaited, its response a promise
  * every check failed on while the run read as clean. Read by convert_refusals.ts for each node.
  */
-import type { Binding, Node } from "./convert_async.ts";
-import { ASYNC_CALLS } from "./k6_modules.ts";
+import { asyncCallsOf, type Binding, type Node } from "./convert_async.ts";
 
 /**
  * Why `node` reaches an asynchronous k6 API other than by calling it directly (`const get = http.get`,
@@ -21,7 +20,7 @@ export function apiReferenceProblem(node: Node, parent: Node, bindings: Map<stri
   const b = bindings.get(node.name);
   if (b === undefined || b.name.startsWith("new ")) return null;
   const whole = b.name === "default" || b.name === "*";
-  if (whole ? ASYNC_CALLS[b.module] === undefined : !ASYNC_CALLS[b.module]?.has(b.name)) return null;
+  if (whole ? asyncCallsOf(b) === undefined : !asyncCallsOf(b)?.has(b.name)) return null;
   switch (parent?.type) {
     case "ImportSpecifier":
     case "ImportDefaultSpecifier":
@@ -44,7 +43,7 @@ export function apiReferenceProblem(node: Node, parent: Node, bindings: Map<stri
 /** Why member `node` of a whole k6 module (`http.get`, `http[m]`, `ns.default`) is not a direct call, or null. */
 function memberReferenceProblem(node: Node, parent: Node, bindings: Map<string, Binding>): string | null {
   const b = bindings.get(node.object.name);
-  const calls = b && (b.name === "default" || b.name === "*") ? ASYNC_CALLS[b.module] : undefined;
+  const calls = b && (b.name === "default" || b.name === "*") ? asyncCallsOf(b) : undefined;
   if (calls === undefined) return null;
   const name = node.object.name, key = memberKey(node);
   // A name computed as the script runs (`http[method](u)`) may be any of the module's calls.

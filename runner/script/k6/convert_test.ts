@@ -92,7 +92,9 @@ Deno.test("what cannot be awaited is refused with file:line and why", () => {
     refused(`import { browser } from "k6/browser";\nimport { x } from "https://jslib.k6.io/x.js";`),
     [
       "t.js:1: k6/browser drives a browser; loadlab's sessions send HTTP requests only",
-      "t.js:2: https://jslib.k6.io/x.js: a remote module is not fetched (loadlab runs offline); copy it beside the script",
+      "t.js:2: https://jslib.k6.io/x.js: loadlab fetches no remote module (it runs offline; of jslib.k6.io it " +
+      "ships k6-utils, k6-summary, papaparse, url and httpx): download it beside the script and import it " +
+      "by its relative path (./name.js)",
     ],
   );
   throws(

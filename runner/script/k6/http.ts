@@ -1,10 +1,9 @@
 /**
  * @module
- * k6's `k6/http` for converted scripts. In a session a request to the script's first origin (the first seen
- * in this isolate; `--target app=URL` points it elsewhere) goes to the run's target with its path and
- * query, so a k6 script written against a public host runs against a local server unchanged; a URL of
- * another origin goes to that origin as written (or where the script's `routes` send it), on connections
- * the virtual user dials. Redirects are followed as k6 follows them (`redirects`, default 10; each hop is
+ * k6's `k6/http` for converted scripts. In a session a request goes to the URL the script gives: one of
+ * the run's target's origin by its path and query on the session's connection; another as written (the
+ * runner sends an origin the run's `routes` name where they say: a public host onto the target with
+ * `--target`), on connections the virtual user dials. Redirects are followed as k6 follows them (`redirects`, default 10; each hop is
  * a request of the run). Outside a session (setup, teardown) requests go through `fetch` to the URL as
  * written, unmeasured. `http.batch` sends its requests in parallel as k6 does (`s.batch`: at most the
  * options' `batch` at once, `batchPerHost` to one host, each on a connection of the VU's). `params.auth:
@@ -39,8 +38,8 @@ export interface Params {
 const PARAMS = new Set(["headers", "tags", "timeout", "redirects", "responseType", "cookies", "jar", "auth"]);
 type Url = string | { url: string; name: string };
 
-/** The origin this isolate's sessions send to (the first an absolute URL named). */
-let scriptOrigin: string | null = null;
+/** The origin of this isolate's target (read from the first session that sends). */
+let targetOrigin: string | null = null;
 
 /** k6's `http.url` tag: the URL, named by its template (`/items/${}`) so one endpoint counts them all. */
 export function url(strings: TemplateStringsArray, ...values: unknown[]): { url: string; name: string } {
@@ -119,7 +118,7 @@ function credentialsOf(href: string): { user: string; password: string; path: st
 
 /** A URL as the script names it: a path is read against the script's origin. */
 function absolute(href: string): string {
-  return href.startsWith("/") ? new URL(href, scriptOrigin ?? "http://localhost").href : href;
+  return href.startsWith("/") ? new URL(href, targetOrigin ?? "http://localhost").href : href;
 }
 
 const NO_PARAMS: Params = {};
@@ -196,7 +195,7 @@ function send(
   }
   // No headers of its own: the session's plain request, encoded once per method and path.
   const own = headers === NO_HEADERS ? undefined : headers;
-  const path = pathOf(place, href), plain = own === undefined && body === undefined && name === undefined;
+  const path = pathOf(s, place, href), plain = own === undefined && body === undefined && name === undefined;
   const sending = plain && tags === undefined && timeoutMs === undefined
     ? s.request(method, path)
     : s.request(method, path, { headers: own, body, name, tags, timeoutMs });
@@ -232,11 +231,11 @@ function placeOf(href: string): Place {
   return place;
 }
 
-/** The path and query of a URL of the script's first origin (the run's target); another's URL as it is. */
-function pathOf(place: Place, href: string): string {
+/** The path and query of a URL of the target's origin; another's URL as it is. */
+function pathOf(s: Session, place: Place, href: string): string {
   if (place.origin === "") return place.path;
-  scriptOrigin ??= place.origin;
-  return place.origin === scriptOrigin ? place.path : href;
+  targetOrigin ??= new URL(s.target).origin;
+  return place.origin === targetOrigin ? place.path : href;
 }
 
 /** `http://user:pass@host/`: k6 sends the URL's credentials as Basic authorization. */

@@ -2,19 +2,20 @@
  * @module
  * A k6 script file converted once and kept: the converted session script is written under loadlab's
  * cache folder (`$XDG_CACHE_HOME/loadlab/k6`, else `~/.cache/loadlab/k6`), in a folder named by a hash
- * of the script's text and of this runtime's place, with the script's own file name, so an error's
- * `file:line` reads as the k6 file's. The same text converts once; a changed script gets a new folder.
+ * of the texts of the script and its local modules and of this runtime's place, each file with its own
+ * name, so an error's `file:line` reads as the k6 file's. The same texts convert once.
  * `sessionScriptPath` is what the plan, the workers and setup/teardown load in place of a k6 script; a
  * `deno.json` beside it lends it loadlab's imports for its type check.
  */
 import { createHash } from "node:crypto";
 import * as acorn from "acorn";
-import { basename, dirname, join } from "node:path";
-import { convertK6, isK6Source } from "./convert.ts";
+import { dirname, join } from "node:path";
+import { isK6Source } from "./convert.ts";
+import { convertK6Files, readK6Files } from "./k6_local_modules.ts";
 import { RUNTIME_URL } from "./k6_modules.ts";
 
 /** Bumped when the conversion changes, so older cached conversions are not reused. */
-const CONVERSION_VERSION = "8";
+const CONVERSION_VERSION = "9";
 
 /** Where converted scripts are kept. */
 export function k6CacheDir(): string {
@@ -34,27 +35,34 @@ export function isK6File(path: string): boolean {
 
 /**
  * The session script to load for `path`: the path itself unless it is a k6 script, else its conversion
- * (converted now unless cached). Throws `K6ConvertError` naming each place that cannot be converted.
+ * (converted now unless cached), its local modules converted beside it at the same places relative to it.
+ * Throws `K6ConvertError` naming each place that cannot be converted.
  */
 export function sessionScriptPath(path: string): string {
   if (!isK6File(path)) return path;
-  const source = Deno.readTextFileSync(path);
-  const hash = createHash("sha256").update(`${CONVERSION_VERSION}\0${RUNTIME_URL}\0${path}\0${source}`)
-    .digest("hex").slice(0, 24);
-  const out = join(k6CacheDir(), hash, basename(path));
+  const files = readK6Files(path);
+  const hashed = createHash("sha256").update(`${CONVERSION_VERSION}\0${RUNTIME_URL}`);
+  for (const f of files) hashed.update(`\0${f.path}\0${f.source}`);
+  const root = join(k6CacheDir(), hashed.digest("hex").slice(0, 24));
+  // Every file under the folder at its own absolute path: `./lib/x.js` and `../x.js` resolve as beside it.
+  const out = join(root, path);
   try {
     Deno.statSync(out);
     return out;
   } catch {
     // not converted yet
   }
-  const { code } = convertK6(source, basename(path), dirname(path));
+  const converted = convertK6Files(files);
   Deno.mkdirSync(dirname(out), { recursive: true });
   writeImportMap(dirname(out));
-  // Written beside and renamed: a concurrent loadlab never imports half a file.
-  const partial = `${out}.${Deno.pid}.partial`;
-  Deno.writeTextFileSync(partial, code);
-  Deno.renameSync(partial, out);
+  // The script last, each written beside and renamed: a concurrent loadlab never imports half a file.
+  for (const [file, code] of converted) {
+    const at = join(root, file);
+    Deno.mkdirSync(dirname(at), { recursive: true });
+    const partial = `${at}.${Deno.pid}.partial`;
+    Deno.writeTextFileSync(partial, code);
+    Deno.renameSync(partial, at);
+  }
   return out;
 }
 
@@ -71,11 +79,6 @@ function writeImportMap(folder: string): void {
     return;
   }
   Deno.writeTextFileSync(join(folder, "deno.json"), JSON.stringify({ imports }, null, 2));
-}
-
-/** The origins a k6 script's URLs name (for the run's default target). */
-export function k6Origins(path: string): string[] {
-  return convertK6(Deno.readTextFileSync(path), basename(path), dirname(path)).origins;
 }
 
 /** Whether the k6 script at `path` imports k6 module `name` (`k6/net/grpc`: its load speaks HTTP/2). */

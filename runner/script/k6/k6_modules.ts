@@ -51,6 +51,20 @@ export const ASYNC_CALLS: Readonly<Record<string, ReadonlySet<string>>> = {
  */
 export const ASYNC_METHODS: Readonly<Record<string, Readonly<Record<string, ReadonlySet<string>>>>> = {
   "k6/net/grpc": { Client: new Set(["connect", "invoke", "asyncInvoke", "healthCheck"]) },
+  "jslib/httpx": {
+    Httpx: new Set([
+      "request",
+      "asyncRequest",
+      "get",
+      "post",
+      "put",
+      "patch",
+      "delete",
+      "head",
+      "options",
+      "batch",
+    ]),
+  },
 };
 
 /** Array methods whose callback may send requests: run one element after another, awaited. */
@@ -71,21 +85,23 @@ export function moduleUrl(name: string): string | undefined {
   return Object.hasOwn(K6_MODULES, name) ? K6_MODULES[name] : undefined;
 }
 
-/** k6's remote helper libraries this folder replaces, by the address scripts import them from. */
-const JSLIB: ReadonlyArray<{ address: RegExp; url: string }> = [
-  {
-    address: /^https:\/\/jslib\.k6\.io\/k6-utils\/[\w.-]+\/index\.js$/,
-    url: new URL("./jslib_utils.ts", import.meta.url).href,
-  },
-  {
-    address: /^https:\/\/jslib\.k6\.io\/k6-summary\/[\w.-]+\/index\.js$/,
-    url: new URL("./jslib_summary.ts", import.meta.url).href,
-  },
+/**
+ * k6's remote helper libraries (jslib.k6.io) this folder replaces, each by the address scripts import it
+ * from, any version: the module name its imports bind under (`jslib/httpx`, for ASYNC_METHODS) and the file.
+ */
+const JSLIB: ReadonlyArray<{ name: string; url: string }> = [
+  { name: "k6-utils", url: new URL("./jslib_utils.ts", import.meta.url).href },
+  { name: "k6-summary", url: new URL("./jslib_summary.ts", import.meta.url).href },
+  { name: "papaparse", url: new URL("./jslib_papaparse.ts", import.meta.url).href },
+  { name: "url", url: new URL("./jslib_url.ts", import.meta.url).href },
+  { name: "httpx", url: new URL("./jslib_httpx.ts", import.meta.url).href },
 ];
 
-/** The URL that stands in for remote library `address`, or undefined when none does. */
-export function jslibUrl(address: string): string | undefined {
-  return JSLIB.find((j) => j.address.test(address))?.url;
+/** The library that stands in for remote module `address` (its module name and file), or undefined. */
+export function jslibOf(address: string): { module: string; url: string } | undefined {
+  const m = /^https:\/\/jslib\.k6\.io\/([\w.-]+)\/[\w.-]+\/index\.js$/.exec(address);
+  const found = m === null ? undefined : JSLIB.find((j) => j.name === m[1]);
+  return found && { module: `jslib/${found.name}`, url: found.url };
 }
 
 /** The URL of the runtime every converted script imports as `__k6`. */

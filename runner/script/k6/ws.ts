@@ -6,8 +6,8 @@
  * `message`, `binaryMessage`, `ping`, `pong`, `error` and `close` to the handlers `socket.on` set, runs
  * the socket's `setTimeout`/`setInterval` callbacks, and returns k6's response (`status`, `headers`,
  * `url`, `error`) once the socket closed; the converted script awaits it, as k6's VU blocked on it. In
- * a session the URL's path goes to the run's target (its origin replaced, `ws:`/`wss:` after the
- * target's scheme), as http.ts sends every request there; the socket closes when the run ends. The
+ * a session the socket goes where the run sends the URL's origin (`s.route`: the target for its own
+ * origin or one routed to it, `ws:`/`wss:` after its scheme), as http.ts's requests; it closes when the run ends. The
  * client is the `ws` package beside the session's connection, not loadlab's engine: its messages count
  * in k6's own WebSocket metrics (`ws_sessions`, `ws_msgs_sent`, `ws_msgs_received`, `ws_connecting`,
  * `ws_session_duration`, `ws_ping`) in k6's summary, and in the run's `ws` section as a flow's ws steps
@@ -168,13 +168,9 @@ export class K6Socket {
   }
 }
 
-/** Where the socket connects: in a session, the URL's path on the run's target. */
+/** Where the socket connects: in a session, where the run sends the URL's origin (the URL's own else). */
 function targetUrl(url: string): string {
-  const s = current()?.s;
-  if (s === undefined) return url;
-  const given = new URL(url), target = new URL(s.target);
-  const scheme = target.protocol === "https:" ? "wss:" : "ws:";
-  return `${scheme}//${target.host}${given.pathname}${given.search}`;
+  return current()?.s.route(url) ?? url;
 }
 
 /** k6's `ws.connect(url, params?, callback)`: resolves with the handshake's answer once the socket closed. */

@@ -1,0 +1,108 @@
+/**
+ * A k6 script's local modules, through `loadlab run script.js` against the built-in target: relative
+ * imports (nested, `../` too) converted as the script is, their requests awaited where the script calls
+ * them, their lines kept; a construct a module cannot have refused at the module's own file:line; a remote
+ * module refused before the load, naming how to vendor it. A few iterations each.
+ */
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { withTarget } from "./helpers.ts";
+import { runK6Text } from "./k6_run.ts";
+
+const SCRIPT = `import { check } from "k6";
+import { login, odd } from "./lib/auth.js";
+export const options = { iterations: 4 };
+export default function () {
+  const token = login();
+  check(token, { "logged in": (t) => t === "from /json" });
+  if (__ITER === 1) odd();
+}
+`;
+
+const FILES = {
+  "lib/auth.js": `import http from "k6/http";
+import { pathOf } from "./paths/names.js";
+export function login() {
+  const res = http.get(\`\${__ENV.BASE}\${pathOf("json")}\`);
+  return res.status === 200 ? "from /json" : "failed";
+}
+export function odd() {
+  throw new Error("odd iteration");
+}
+`,
+  "lib/paths/names.js": `import { PREFIX } from "../config.js";
+export const pathOf = (name) => PREFIX + name;
+`,
+  "lib/config.js": `export const PREFIX = "/";\n`,
+};
+
+Deno.test("a k6 script's local modules (nested, ../) are converted: their requests awaited, lines kept", () =>
+  withTarget(async (url) => {
+    const { code, text, results } = await runK6Text(SCRIPT, null, ["-e", `BASE=${url}`], { files: FILES });
+    ok(results !== null, text);
+    const run = results.runs[0];
+    const steps = Object.fromEntries(
+      run.flows[0].steps.map((s: { label: string; requests: number }) => [s.label, s.requests]),
+    );
+    assertEquals(steps["GET /json"], 4, text);
+    const checks = run.flows[0].steps.flatMap((s: { checks?: Array<{ name: string; passed: number }> }) =>
+      (s.checks ?? []).map((c) => [c.name, c.passed])
+    );
+    assertEquals(checks, [["logged in", 4]], text);
+    assertEquals(Object.keys(run.errorMessages?.script ?? {}), ["odd iteration (lib/auth.js:8)"], text);
+    ok(code !== 2, text);
+  }));
+
+Deno.test("a refused construct in a local module is named at the module's own file:line", () =>
+  withTarget(async (url) => {
+    const { code, text } = await runK6Text(SCRIPT, url, [], {
+      files: {
+        ...FILES,
+        "lib/paths/names.js": `import { browser } from "k6/browser";\nexport const pathOf = (n) => n;\n`,
+      },
+    });
+    assertEquals(code, 2, text);
+    ok(text.includes("lib/paths/names.js:1: k6/browser drives a browser"), text);
+  }));
+
+Deno.test("a remote module is refused before the load, naming how to vendor it", () =>
+  withTarget(async (url) => {
+    const script = `import http from "k6/http";
+import { thing } from "https://example.com/libs/thing/1.0.0/index.js";
+export default function () { http.get("${url}/"); }
+`;
+    const { code, text } = await runK6Text(script, url);
+    assertEquals(code, 2, text);
+    ok(text.includes("script.js:2: https://example.com/libs/thing/1.0.0/index.js"), text);
+    ok(text.includes("download it beside the script and import it by its relative path"), text);
+  }));
+
+Deno.test("the jslib modules teams import run offline: httpx's requests awaited, papaparse, url", () =>
+  withTarget(async (url) => {
+    const script = `import { check } from "k6";
+import papaparse from "https://jslib.k6.io/papaparse/5.1.1/index.js";
+import { URL } from "https://jslib.k6.io/url/1.0.0/index.js";
+import { Httpx } from "https://jslib.k6.io/httpx/0.1.0/index.js";
+import { randomItem } from "https://jslib.k6.io/k6-utils/1.5.0/index.js";
+const users = papaparse.parse(open("./users.csv"), { header: true, skipEmptyLines: true }).data;
+const session = new Httpx({ baseURL: __ENV.BASE, headers: { "X-Team": "qa" }, tags: { kind: "api" } });
+export const options = { iterations: 3 };
+export default function () {
+  const at = new URL(\`\${__ENV.BASE}/json\`);
+  at.searchParams.append("user", randomItem(users).name);
+  const res = session.get(at.pathname + at.search);
+  check(res, {
+    "httpx 200": (r) => r.status === 200,
+    "two users read": () => users.length === 2 && users[1].name === "bo, the second",
+  });
+}
+`;
+    const { code, text, results } = await runK6Text(script, null, ["-e", `BASE=${url}`], {
+      files: { "users.csv": 'name,age\nal,3\n"bo, the second",4\n' },
+    });
+    ok(results !== null, text);
+    assertEquals(code, 0, text);
+    const checks = results.runs[0].flows[0].steps.flatMap((
+      s: { checks?: Array<{ name: string; passed: number }> },
+    ) => (s.checks ?? []).map((c) => [c.name, c.passed]));
+    assertEquals(checks, [["httpx 200", 3], ["two users read", 3]], text);
+  }));

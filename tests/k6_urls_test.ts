@@ -1,0 +1,203 @@
+/**
+ * A k6 script's requests go where the script sends them, through `loadlab run script.js` as a k6 user runs
+ * it: the URL read from `__ENV` (`-e`, the process's environment, `-e` over it), with a fallback or
+ * without, no `--target` needed; with `--target` the one origin the script spells is sent to it, said at
+ * start-up; requests to several origins counted per origin. Two servers of the test's count what reached
+ * each. A handful of iterations each.
+ */
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { runK6Text } from "./k6_run.ts";
+
+/** Two servers on 127.0.0.1, each counting the requests it answered. */
+async function withTwoServers(fn: (a: string, b: string, counts: () => number[]) => Promise<void>) {
+  const counts = [0, 0];
+  const servers = [0, 1].map((k) =>
+    Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => {
+      counts[k]++;
+      return new Response("ok");
+    })
+  );
+  try {
+    await fn(
+      `http://127.0.0.1:${servers[0].addr.port}`,
+      `http://127.0.0.1:${servers[1].addr.port}`,
+      () => [...counts],
+    );
+  } finally {
+    for (const s of servers) await s.shutdown();
+  }
+}
+
+const FALLBACK = (a: string) =>
+  `import http from "k6/http";
+const BASE = __ENV.BASE_URL || "${a}";
+export const options = { iterations: 4 };
+export default function () { http.get(\`\${BASE}/json\`); }
+`;
+
+Deno.test("-e BASE_URL sends every request there, past the script's fallback, with no --target", () =>
+  withTwoServers(async (a, b, counts) => {
+    const { code, text } = await runK6Text(FALLBACK(a), null, ["-e", `BASE_URL=${b}`]);
+    assertEquals(code, 0, text);
+    assertEquals(counts(), [0, 4], text);
+  }));
+
+Deno.test("a variable of the process's environment is __ENV too; -e wins over it", () =>
+  withTwoServers(async (a, b, counts) => {
+    const { code, text } = await runK6Text(FALLBACK("http://127.0.0.1:9"), null, [], {
+      env: { BASE_URL: b },
+    });
+    assertEquals(code, 0, text);
+    assertEquals(counts(), [0, 4], text);
+    const over = await runK6Text(FALLBACK("http://127.0.0.1:9"), null, ["-e", `BASE_URL=${a}`], {
+      env: { BASE_URL: b },
+    });
+    assertEquals(over.code, 0, over.text);
+    assertEquals(counts(), [4, 4], over.text);
+  }));
+
+Deno.test("a URL with no fallback (`${__ENV.BASE}/json`) runs with -e BASE alone", () =>
+  withTwoServers(async (_a, b, counts) => {
+    const script = `import http from "k6/http";
+export const options = { iterations: 3 };
+export default function () { http.get(\`\${__ENV.BASE}/json\`); }
+`;
+    const { code, text } = await runK6Text(script, null, ["-e", `BASE=${b}`]);
+    assertEquals(code, 0, text);
+    assertEquals(counts(), [0, 3], text);
+  }));
+
+Deno.test("--target sends the origin the script spells there, and says so at start-up", () =>
+  withTwoServers(async (_a, b, counts) => {
+    const script = `import http from "k6/http";
+export const options = { iterations: 2 };
+export default function () { http.get("https://test.k6.io/json"); }
+`;
+    const { code, text } = await runK6Text(script, b);
+    assertEquals(code, 0, text);
+    assertEquals(counts(), [0, 2], text);
+    ok(text.includes(`script.js: requests to https://test.k6.io go to ${b} (--target app)`), text);
+  }));
+
+Deno.test("requests to two origins reach both, counted per origin", () =>
+  withTwoServers(async (a, b, counts) => {
+    const script = `import http from "k6/http";
+export const options = { iterations: 2 };
+export default function () {
+  http.get(\`\${__ENV.FIRST}/one\`);
+  http.get(\`\${__ENV.SECOND}/two\`);
+  http.get(\`\${__ENV.SECOND}/two\`);
+}
+`;
+    const { code, text, results } = await runK6Text(script, null, ["-e", `FIRST=${a}`, "-e", `SECOND=${b}`]);
+    assertEquals(code, 0, text);
+    assertEquals(counts(), [2, 4], text);
+    const steps = Object.fromEntries(
+      results.runs[0].flows[0].steps.map((s: { label: string; requests: number }) => [s.label, s.requests]),
+    );
+    assertEquals(steps, { "GET /one": 2, [`GET ${b}/two`]: 4 });
+  }));
+
+Deno.test("--target ORIGIN=URL sends a second origin the script spells to a local server, said at start-up", () =>
+  withTwoServers(async (a, b, counts) => {
+    const script = `import http from "k6/http";
+export const options = { iterations: 2 };
+export default function () {
+  http.get("https://test.k6.io/one");
+  http.get("https://httpbin.test/two");
+}
+`;
+    const { code, text } = await runK6Text(script, a, ["--target", `https://httpbin.test=${b}`]);
+    assertEquals(code, 0, text);
+    assertEquals(counts(), [2, 2], text);
+    ok(
+      text.includes(`requests to https://httpbin.test go to ${b} (--target https://httpbin.test=URL)`),
+      text,
+    );
+    ok(text.includes(`requests to https://test.k6.io go to ${a} (--target app)`), text);
+  }));
+
+Deno.test("--target app sends the host the script spells, never one the environment gives", () =>
+  withTwoServers(async (a, b, counts) => {
+    const script = `import http from "k6/http";
+export const options = { iterations: 2 };
+export default function () {
+  http.get("https://test.k6.io/one");
+  http.get(\`\${__ENV.OTHER}/two\`);
+}
+`;
+    const { code, text } = await runK6Text(script, a, ["-e", `OTHER=${b}`]);
+    assertEquals(code, 0, text);
+    assertEquals(counts(), [2, 2], text);
+    ok(text.includes(`requests to https://test.k6.io go to ${a} (--target app)`), text);
+  }));
+
+Deno.test("--target ORIGIN=URL on anything but a k6 script is refused, naming the flag", async () => {
+  const { code, text } = await runK6Text('export default async function (s) { await s.get("/"); }\n', null, [
+    "--target",
+    "https://api.test=http://127.0.0.1:9",
+  ]);
+  assertEquals(code, 2, text);
+  ok(text.includes("--target https://api.test=URL sends a k6 script's requests"), text);
+});
+
+Deno.test("--target ORIGIN=URL alone: the script's one host sent there, the run's target", () =>
+  withTwoServers(async (a, _b, counts) => {
+    const script = `import http from "k6/http";
+export const options = { iterations: 2 };
+export default function () { http.get("https://test.k6.io/one"); }
+`;
+    const { code, text, results } = await runK6Text(script, null, ["--target", `https://test.k6.io=${a}`]);
+    assertEquals(code, 0, text);
+    assertEquals(counts(), [2, 0], text);
+    assertEquals(results.runs[0].flows[0].steps.map((s: { label: string }) => s.label), ["GET /one"]);
+  }));
+
+Deno.test("setup() and teardown() send where the run's redirects say, as the iterations do", () =>
+  withTwoServers(async (a, _b, counts) => {
+    const script = `import http from "k6/http";
+import { check } from "k6";
+export const options = { iterations: 2 };
+export function setup() { return { status: http.get("https://test.k6.io/setup").status }; }
+export default function (data) {
+  check(data, { "setup reached the server": (d) => d.status === 200 });
+  http.get("https://test.k6.io/one");
+}
+export function teardown() { http.get("https://test.k6.io/teardown"); }
+`;
+    const { code, text } = await runK6Text(script, a);
+    assertEquals(code, 0, text);
+    assertEquals(counts(), [4, 0], text);
+  }));
+
+Deno.test("k6/ws connects to the URL the script gives, not to the run's target", () =>
+  withTwoServers(async (a, _b, counts) => {
+    let sockets = 0;
+    const echo = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
+      const { socket, response } = Deno.upgradeWebSocket(req);
+      sockets++;
+      socket.onmessage = (e) => socket.send(e.data);
+      return response;
+    });
+    try {
+      const script = `import http from "k6/http";
+import ws from "k6/ws";
+import { check } from "k6";
+export const options = { iterations: 2 };
+export default function () {
+  http.get(\`\${__ENV.BASE}/json\`);
+  const res = ws.connect(\`\${__ENV.WS}/echo\`, null, (socket) => {
+    socket.on("open", () => socket.send("hi"));
+    socket.on("message", () => socket.close());
+  });
+  check(res, { "ws 101": (r) => r.status === 101 });
+}
+`;
+      const ws = `ws://127.0.0.1:${echo.addr.port}`;
+      const { code, text } = await runK6Text(script, null, ["-e", `BASE=${a}`, "-e", `WS=${ws}`]);
+      assertEquals(code, 0, text);
+      assertEquals([counts(), sockets], [[2, 0], 2], text);
+    } finally {
+      await echo.shutdown();
+    }
+  }));
