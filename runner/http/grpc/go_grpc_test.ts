@@ -107,6 +107,29 @@ test("half the calls answered INVALID_ARGUMENT: every call a request, half of th
   });
 });
 
+test("concurrency 5 over 4 connections: 5 calls in flight, dealt over the 4 in turn", async () => {
+  await withGoGreeter(async (port) => {
+    // SayHellos with count -1 never ends: each slot's call stays in flight until its deadline.
+    const endless = Uint8Array.from([...message("go", 0), 16, ...Array(9).fill(0xff), 1]);
+    const r = await runAttack(parseAttackConfig({
+      url: `http://127.0.0.1:${port}/`,
+      protocol: "h2c",
+      grpc: {},
+      model: "connections",
+      connections: 4,
+      streams: 2,
+      concurrency: 5,
+      durationMs: 1000,
+      intervalMs: 100,
+      timeoutMs: 700,
+      generatorWarmup: false,
+      requestMix: [grpcRequestSpec({ method: "helloworld.Greeter/SayHellos", message: endless }, 700)],
+    }));
+    const inFlight = Math.max(...r.intervals.map((iv) => iv.inFlight));
+    assertEquals([inFlight, r.connects, r.maxStreamsPerConnection], [5, 4, 2]);
+  });
+});
+
 test("gzip both ways: a compressed call is answered compressed and inflated; past the cap inflated, too big", async () => {
   await withGoGreeter(async (port) => {
     const zipped = (count: number): GrpcCall => ({
