@@ -11,6 +11,8 @@ import { UsageError } from "./usage_error.ts";
 export interface FlagSpec {
   long: string;
   short?: string;
+  /** Other long spellings of the same flag (another tool's name for it, e.g. ghz's `--format`). */
+  aliases?: readonly string[];
   takesValue: boolean;
   /** With `takesValue: false`: a value may still follow `=` (`--compress=gzip`); bare, it reads as "". */
   optionalValue?: boolean;
@@ -48,9 +50,11 @@ export function tokenize(
       raw.positionals.push(arg);
       continue;
     }
-    const spec = specs.find((s) => split.isLong ? s.long === split.name : s.short === split.name);
+    const spec = specs.find((s) =>
+      split.isLong ? s.long === split.name || s.aliases?.includes(split.name) : s.short === split.name
+    );
     if (!spec) throw unknownFlag(split.isLong ? `--${split.name}` : `-${split.name}`, hints, command);
-    const typed = split.isLong ? `--${spec.long}` : `-${spec.short}`;
+    const typed = split.isLong ? `--${split.name}` : `-${spec.short}`;
     let value = split.inlineValue;
     if (!spec.takesValue && !spec.optionalValue && value !== undefined) {
       throw new UsageError(`${typed} takes no value; write just ${typed}`);

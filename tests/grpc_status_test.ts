@@ -64,6 +64,18 @@ Deno.test({
       assert.deepEqual(results.thresholds?.map((t) => [t.ok, t.actual]), [[true, 20], [false, 1], [true, 0]]);
       assert.equal((await attack()).code, 0);
       assert.equal((await attack("--strict")).code, 6);
+      // ghz's JSON on stdout, as a team's jq reads it; loadlab's verdict beside it on stderr.
+      const json = await attack("-O", "json", "-c", "4", "--connections", "2");
+      assert.equal(json.code, 0, json.stderr);
+      const ghz = JSON.parse(json.stdout);
+      assert.deepEqual([ghz.count, ghz.statusCodeDistribution, ghz.errorDistribution], [
+        20,
+        { InvalidArgument: 20 },
+        { "rpc error: code = InvalidArgument desc = n is 0..40": 20 },
+      ]);
+      assert.ok(ghz.average > 0 && ghz.slowest >= ghz.fastest && ghz.latencyDistribution.length === 7);
+      assert.match(json.stderr, /4 calls in flight over 2 connections \(ghz's -c and --connections\)/);
+      assert.match(json.stderr, /verdict: errors 100%/);
 
       const typo = await attack("--threshold", "errors{kind:grpc INVALID_ARGUEMNT}<1");
       assert.equal(typo.code, 2, typo.stderr);
