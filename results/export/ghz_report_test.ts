@@ -43,8 +43,8 @@ Deno.test("ghz's JSON: every call counted, statuses and errors keyed as grpc-go 
 
 Deno.test("ghz's summary text: its headings and lines", () => {
   const text = ghzOutput(run(), "summary");
-  match(text, /\nSummary:\n  Count:\t10\n  Total:\t500\.00 ms\n/);
+  match(text, /\nSummary:\n {2}Count:\t10\n {2}Total:\t500\.00 ms\n/);
   match(text, /Requests\/sec:\t20\.00\n/);
-  match(text, /Status code distribution:\n  \[OK\] +6 responses/);
-  match(text, /Error distribution:\n  \[2\] +rpc error: code = Unavailable desc = down/);
+  match(text, /Status code distribution:\n {2}\[OK\] +6 responses/);
+  match(text, /Error distribution:\n {2}\[2\] +rpc error: code = Unavailable desc = down/);
 });
