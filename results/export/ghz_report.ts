@@ -175,7 +175,7 @@ function ghzSummary(r: ReturnType<typeof ghzReport>): string {
     "",
     "Response time histogram:",
     ...(r.histogram ?? []).map((b, i) =>
-      `  ${marks[i].padEnd(width)} [${String(b.count).padEnd(countWidth)}] |${
+      `  ${marks[i].padEnd(width)} ${`[${b.count}]`.padEnd(countWidth + 2)} |${
         "∎".repeat(Math.round((b.count * 40) / most))
       }`
     ),

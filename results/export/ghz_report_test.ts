@@ -48,3 +48,18 @@ Deno.test("ghz's summary text: its headings and lines", () => {
   match(text, /Status code distribution:\n {2}\[OK\] +6 responses/);
   match(text, /Error distribution:\n {2}\[2\] +rpc error: code = Unavailable desc = down/);
 });
+
+Deno.test("ghz's summary histogram: marks in ms, each count in brackets padded after them", () => {
+  const h = createHistogram();
+  for (let k = 0; k < 12; k++) h.recordValue(1000);
+  h.recordValue(10_000);
+  const many = {
+    ...run(),
+    requests: 13,
+    statusCodes: { "200": 13 },
+    errors: {},
+    latencyMs: summarizeMs(h),
+    histogramEncoded: encodeHistogram(h),
+  } as unknown as RunResult;
+  match(ghzOutput(many, "summary"), /\n {2}1\.000 {2}\[12\] \|∎{40}\n {2}1\.901 {2}\[0\] {2}\|\n/);
+});
