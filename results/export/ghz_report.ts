@@ -6,8 +6,9 @@
  * and `errorDistribution` keyed as grpc-go names statuses and errors) and its summary text. `count` is
  * every call, answered or not, as ghz counts them; the latencies are the answered calls'. A call that got
  * no answer is under the status grpc-go gives such a call (`timeout` DeadlineExceeded, a refused or reset
- * connection Unavailable, a broken answer Internal). `details` (ghz's every call) is empty: loadlab keeps
- * no list of calls. Pure.
+ * connection Unavailable, a broken answer Internal). `options` holds those of ghz's the run has (the call,
+ * host, concurrency, connections, total, duration, timeout in ns, CPUs as workers); `details` (ghz's every
+ * call) is empty: loadlab keeps no list of calls. Pure.
  */
 import type { RunResult } from "../mod.ts";
 import { decodeHistogram } from "../histogram.ts";
@@ -99,6 +100,7 @@ export function ghzReport(run: RunResult, date: Date) {
       : run.config.model === "count"
       ? "normal"
       : "timeout",
+    options: ghzOptions(run),
     count,
     total: Math.round(run.durationSec * 1e9),
     average: ns(l.mean),
@@ -113,6 +115,26 @@ export function ghzReport(run: RunResult, date: Date) {
     histogram: answered ? ghzHistogram(run) : null,
     details: [],
   };
+}
+
+/** ghz's `options` the run's config has, under ghz's names. */
+function ghzOptions(run: RunResult): Record<string, unknown> {
+  const c = run.config as Record<string, unknown>;
+  const url = new URL(String(c.url));
+  const connections = typeof c.connections === "number" ? c.connections : undefined;
+  const streams = typeof c.streams === "number" ? c.streams : 1;
+  const options: Record<string, unknown> = {
+    call: (c.requestMix as Array<{ name?: string }> | undefined)?.[0]?.name,
+    host: url.host,
+    insecure: url.protocol === "http:",
+    concurrency: c.concurrency ?? (connections === undefined ? undefined : connections * streams),
+    total: c.model === "count" ? c.requests : undefined,
+    connections,
+    duration: typeof c.durationMs === "number" && c.model !== "count" ? c.durationMs * NS_PER_MS : undefined,
+    timeout: typeof c.timeoutMs === "number" ? c.timeoutMs * NS_PER_MS : undefined,
+    CPUs: c.workers,
+  };
+  return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
 }
 
 /** ghz's 11 buckets: marks (seconds) from the fastest to the slowest in tenths, each call in the first mark at or above it. */

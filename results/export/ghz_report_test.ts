@@ -16,7 +16,17 @@ function run(): RunResult {
     errorMessages: { "grpc UNAVAILABLE": { "down": 2 }, timeout: { "no answer within 1s": 2 } },
     latencyMs: summarizeMs(h),
     histogramEncoded: encodeHistogram(h),
-    config: { model: "count" },
+    config: {
+      model: "count",
+      url: "http://127.0.0.1:50051/",
+      requestMix: [{ name: "helloworld.Greeter/SayHello" }],
+      requests: 10,
+      connections: 4,
+      streams: 13,
+      concurrency: 50,
+      timeoutMs: 20_000,
+      workers: 1,
+    },
   } as unknown as RunResult;
 }
 
