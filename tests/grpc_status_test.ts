@@ -40,6 +40,8 @@ Deno.test({
       const out = await attack(
         "-o",
         `${dir}/results.json`,
+        "--log",
+        `${dir}/calls.csv`,
         "--threshold",
         "errors{kind:grpc INVALID_ARGUMENT}>=20",
         "--threshold",
@@ -61,6 +63,9 @@ Deno.test({
         "grpc INVALID_ARGUMENT": 20,
       }]);
       assert.ok(run.latencyMs.max > 0, "every answered call's latency is measured");
+      // The request log has a line per answered call, its code 1000 + the gRPC status's (3).
+      const lines = (await Deno.readTextFile(`${dir}/calls.csv`)).trim().split("\n").slice(1);
+      assert.deepEqual([lines.length, new Set(lines.map((l) => l.split(";")[0]))], [20, new Set(["1003"])]);
       assert.deepEqual(results.thresholds?.map((t) => [t.ok, t.actual]), [[true, 20], [false, 1], [true, 0]]);
       assert.equal((await attack()).code, 0);
       assert.equal((await attack("--strict")).code, 6);

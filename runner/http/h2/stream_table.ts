@@ -192,6 +192,7 @@ export class StreamTable {
       const latencyUs = elapsedUs(stream.intendedMs, nowMs);
       const rawUs = elapsedUs(stream.sentMs, nowMs);
       shared.recorder.recordAnswered(nowMs, statusSlot, kind, message, latencyUs, rawUs, stream.endpoint);
+      shared.log?.write(statusSlot, stream.intendedMs, nowMs, this.#core.id);
     } else if (!shared.stopping) shared.recorder.recordError(nowMs, kind, message, stream.endpoint);
     this.settled = true;
     this.startPending();
