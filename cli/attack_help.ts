@@ -100,7 +100,7 @@ gRPC (a grpc:// or grpcs:// URL: h2c or h2; -b the message as JSON, -H metadata;
       --max-receive N      cap of a received message; a bigger one is grpc-too-big [4194304]
       --max-send N         cap of a sent message; a bigger one is refused before the load [4194304]
                            (a filled template's: counted grpc RESOURCE_EXHAUSTED, not sent)
-      --ghz-config FILE    a ghz JSON config file read as the flags it stands for
+      --ghz-config FILE    a ghz config (JSON, .toml or .yaml) read as the flags it stands for
   -O, --format F           ghz's report on stdout (or its -o file, then no results.json):
                            summary, json or pretty (docs/GRPC.md)
       --compress gzip      send every message gzip-compressed (and accept gzip replies)

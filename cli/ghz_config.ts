@@ -1,6 +1,6 @@
 /**
  * @module
- * A ghz config file read as is (`loadlab attack --ghz-config ghz.json`): its JSON keys are ghz's long flags,
+ * A ghz config file read as is (`loadlab attack --ghz-config ghz.json`, or ghz.toml): its keys are ghz's long flags,
  * and each that has a loadlab counterpart becomes that flag, so the file goes through the same parser,
  * checks and errors as typed flags (flags typed after it win, as they come later). `host` with `insecure`
  * is a grpc:// URL (plaintext), without it grpcs:// (ghz's default is TLS); `skipTLS` is `-k`;
@@ -13,6 +13,8 @@
  */
 import { UsageError } from "./usage_error.ts";
 import { FileReadError, readTextFileCapped } from "../system/read_capped.ts";
+import { parse as parseToml } from "smol-toml";
+import { parse as parseYaml } from "yaml";
 
 /** A config holds flags and one message's data; a message is capped at 4 MiB by default (--max-send). */
 const MAX_CONFIG_BYTES = 16 * 2 ** 20;
@@ -72,15 +74,17 @@ function readConfig(path: string): Record<string, unknown> {
     const why = err instanceof FileReadError ? err.reason : (err as Error).message;
     throw new UsageError(`--ghz-config ${path}: cannot read it (${why}); give a ghz JSON config file`);
   }
+  // As ghz, by the file's extension: .toml is TOML, .yaml and .yml YAML, anything else JSON.
+  const ext = /\.(toml|ya?ml)$/i.exec(path)?.[1].toLowerCase();
+  const kind = ext === "toml" ? "TOML" : ext === undefined ? "JSON" : "YAML";
   try {
-    const config = JSON.parse(text);
+    const config = kind === "TOML" ? parseToml(text) : kind === "YAML" ? parseYaml(text) : JSON.parse(text);
     if (config !== null && typeof config === "object" && !Array.isArray(config)) return config;
   } catch (err) {
-    throw new UsageError(
-      `--ghz-config ${path}: not JSON (${(err as Error).message}); TOML files are not read`,
-    );
+    const first = (err as Error).message.split("\n")[0];
+    throw new UsageError(`--ghz-config ${path}: not ${kind} (${first})`);
   }
-  throw new UsageError(`--ghz-config ${path}: expected a JSON object of ghz's options`);
+  throw new UsageError(`--ghz-config ${path}: expected an object of ghz's options`);
 }
 
 /** The loadlab flags a ghz config stands for. */

@@ -136,3 +136,48 @@ Deno.test("a ghz config that is a device, a FIFO or a folder is refused before a
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("a ghz TOML config is read as its JSON one is", async () => {
+  const file = await Deno.makeTempFile({ suffix: ".toml" });
+  try {
+    await Deno.writeTextFile(
+      file,
+      [
+        'host = "127.0.0.1:50051"',
+        "insecure = true",
+        'call = "helloworld.Greeter.SayHello"',
+        "total = 200",
+        "concurrency = 8",
+        "connections = 2",
+        'format = "pretty"',
+        "",
+        "[data]",
+        'name = "Joe"',
+        "",
+        "[metadata]",
+        'foo = "bar"',
+      ].join("\n"),
+    );
+    assertEquals(expandGhzConfig(["--ghz-config", file]), [
+      "grpc://127.0.0.1:50051",
+      "--call",
+      "helloworld.Greeter.SayHello",
+      "-n",
+      "200",
+      "-O",
+      "pretty",
+      "--connections",
+      "2",
+      "-c",
+      "8",
+      "-b",
+      '{"name":"Joe"}',
+      "-H",
+      "foo: bar",
+    ]);
+    await Deno.writeTextFile(file, "host = ");
+    throws(() => expandGhzConfig(["--ghz-config", file]), /not TOML \(/);
+  } finally {
+    await Deno.remove(file);
+  }
+});
