@@ -124,8 +124,15 @@ function compressOf(value: string | undefined): { compress?: "gzip" } {
  * elsewhere: a gRPC call has no HTTP method to choose).
  */
 function jsonMetadata(flags: FlagValues): Array<[string, string]> {
-  const texts = [flags.typed("method") === "-m" ? flags.text("method") : undefined, flags.text("metadata")];
-  return texts.filter((t): t is string => t !== undefined).flatMap((text) => {
+  const given: Array<[string, string | undefined]> = [
+    [
+      "-m (ghz's metadata on a grpc:// URL)",
+      flags.typed("method") === "-m" ? flags.text("method") : undefined,
+    ],
+    ["--metadata", flags.text("metadata")],
+  ];
+  return given.flatMap(([flag, text]) => {
+    if (text === undefined) return [];
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -133,7 +140,7 @@ function jsonMetadata(flags: FlagValues): Array<[string, string]> {
       parsed = null;
     }
     if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
-      throw new UsageError(`--metadata: expected a JSON object of names and values, e.g. '{"x-user":"ann"}'`);
+      throw new UsageError(`${flag}: expected a JSON object of names and values, e.g. '{"x-user":"ann"}'`);
     }
     return Object.entries(parsed).map(([name, value]) => metadataOf(`${name}: ${String(value)}`));
   });
