@@ -223,7 +223,9 @@ async function finish(
   printThresholds(checked, [run], output.json || (output.format !== undefined && !output.ghzFile));
   const gate = done.baseline && gateAgainstBaseline(done.baseline, results, output.failOn ?? []);
   await done.reserve.around(() => writeCiFiles("attack", results, output, gate));
-  if (gate && !output.quiet) (output.json ? console.error : console.log)(terminalSafe(gateTable(gate)));
+  if (gate && !output.quiet) {
+    (output.json || output.format !== undefined ? console.error : console.log)(terminalSafe(gateTable(gate)));
+  }
   if (!output.json && !output.quiet && written) {
     const say = output.format === undefined ? console.log : console.error;
     if (output.outFile) say(`results: ${output.outFile}`);
@@ -282,7 +284,8 @@ async function printRun(
     console.log(renderSummary(shown, { color: Deno.stdout.isTerminal() && !Deno.noColor }));
   }
   if (!output.quiet) {
-    for (const s of exported ?? []) (output.json ? console.error : console.log)(terminalSafe(exportLine(s)));
+    const say = output.json || output.format !== undefined ? console.error : console.log;
+    for (const s of exported ?? []) say(terminalSafe(exportLine(s)));
   }
   return true;
 }
