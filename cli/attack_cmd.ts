@@ -76,7 +76,8 @@ async function attack(argv: string[]): Promise<number> {
     ? startDashboard("attack", "attack", { ...output.dashboard, keepSecrets: output.keepSecrets, steering })
     : undefined;
   if (dashboard === null) return EXIT.badInput;
-  if (config.tls?.insecure) {
+  // Over plaintext there is no certificate: a ghz command line's --insecure there says what the URL says.
+  if (config.tls?.insecure && config.url.startsWith("https:")) {
     console.error(
       "loadlab attack: warning: --insecure: server certificates are not verified (recorded in results)",
     );
