@@ -35,7 +35,7 @@ Load models (how requests are paced)
 Load
   -c, --concurrency N      connections to keep busy (closed, throughput, count)     [10]
       --connections N      the same; on a grpc:// URL without --streams, ghz's: -c calls
-                           in flight dealt over --connections N in turn               [1]
+                           in flight dealt over N connections in turn (N 1 there)
   -d, --duration D         measured duration: 500ms, 10s, 1.5s, 1m, 1m30s, 2h; a bare
                            number is seconds; at most 7 days                         [10s]
                            (with -n an optional upper bound; -n alone runs to the count)
