@@ -2,14 +2,15 @@
  * @module
  * `deno task bench --grpc`: unary gRPC calls, loadlab against ghz (the tool people pick for gRPC), each on
  * one core (`taskset`), against grpc-go (bench/grpc_greeter/, its own Go module, built here with `go build`)
- * pinned to the other core. Both tools make 50 calls at once on one connection (ghz's `-c 50
- * --connections 1 --cpus 1`, loadlab's `-c 1 --streams 50`) of `helloworld.Greeter/SayHello` for the same
- * duration, start-up included for both (neither is warmed up). Rounds run the tools in turn, every other
- * round in reverse, and print calls per second (OK answers only), the ratio to ghz in each round and the
- * CPU time per call (the tool's user + system time from this process's reaped-children times, start-up
- * included), then the medians.
+ * pinned to the other core. Both tools get ghz's own flags, `-c 50 --connections 4 --cpus 1 --format json`
+ * (50 calls in flight over 4 connections, one core's worth of threads), and call
+ * `helloworld.Greeter/SayHello` for the same duration (ghz's `-z`, loadlab's `-d`), start-up included for
+ * both (neither is warmed up). Rounds run the tools in turn, every other round in reverse, and print calls
+ * per second (OK answers in each one's ghz JSON), the ratio to ghz in each round and the CPU time per call
+ * (the tool's user + system time from this process's reaped-children times, start-up included), then the
+ * medians.
  *
- *   deno task bench --grpc [--duration 5s] [--concurrency 50] [--rounds 3] [--server go|node]
+ *   deno task bench --grpc [--duration 5s] [--concurrency 50] [--connections 4] [--rounds 3] [--server go|node]
  *
  * `--server node` runs the grpc-js greeter instead (examples/grpc/server.js): one Node thread serves far
  * fewer calls than either tool makes, so there both are bound by the server and the CPU per call is what
@@ -30,6 +31,7 @@ const FLAGS = [
   { long: "grpc", takesValue: false },
   { long: "duration", short: "d", takesValue: true, example: "5s" },
   { long: "concurrency", short: "c", takesValue: true, example: "50" },
+  { long: "connections", takesValue: true, example: "4" },
   { long: "rounds", takesValue: true, example: "3" },
   { long: "server", takesValue: true, example: "node" },
 ];
@@ -57,8 +59,11 @@ const MESSAGE = '{"name":"loadlab"}';
 interface Tool {
   name: string;
   argv: string[];
-  /** OK calls from the tool's stdout. */
-  calls(stdout: string): number;
+}
+
+/** OK calls from a tool's stdout: ghz's JSON report, which both print. */
+function okCalls(stdout: string): number {
+  return JSON.parse(stdout).statusCodeDistribution?.OK ?? 0;
 }
 
 interface Row {
@@ -112,8 +117,19 @@ async function toolsOf(
   pin: string[],
   durationSec: number,
   concurrency: number,
+  connections: number,
 ): Promise<Tool[]> {
   const tools: Tool[] = [];
+  const ghzFlags = [
+    "-c",
+    `${concurrency}`,
+    "--connections",
+    `${connections}`,
+    "--cpus",
+    "1",
+    "--format",
+    "json",
+  ];
   const ghz = findGhz();
   if (ghz.path) {
     tools.push({
@@ -129,18 +145,14 @@ async function toolsOf(
         "-d",
         MESSAGE,
       ]
-        .concat(["-c", `${concurrency}`, "--connections", "1", "--cpus", "1", "-z", `${durationSec}s`])
-        .concat(["--format", "json", `127.0.0.1:${port}`]),
-      calls: (s) => JSON.parse(s).statusCodeDistribution?.OK ?? 0,
+        .concat([...ghzFlags, "-z", `${durationSec}s`, `127.0.0.1:${port}`]),
     });
   } else console.log(`ghz rows skipped: ${ghz.why}; go install github.com/bojand/ghz/cmd/ghz@latest`);
   tools.push({
     name: "loadlab",
     argv: [...pin, Deno.execPath(), "run", "-A", ...await loadlabV8Flags()]
       .concat([new URL("../main.ts", import.meta.url).pathname, "attack", `grpc://127.0.0.1:${port}`])
-      .concat(["--call", CALL, "--proto", PROTO, "-b", MESSAGE, "-c", "1", "--streams", `${concurrency}`])
-      .concat(["-d", `${durationSec}s`, "--json"]),
-    calls: (s) => JSON.parse(s).requests,
+      .concat(["--call", CALL, "--proto", PROTO, "-b", MESSAGE, ...ghzFlags, "-d", `${durationSec}s`]),
   });
   return tools;
 }
@@ -150,7 +162,7 @@ async function round(tools: Tool[], order: number[], durationSec: number): Promi
   const rows: Row[] = new Array(tools.length);
   for (const k of order) {
     const { stdout, cpuSec } = await timed(tools[k].argv);
-    const calls = tools[k].calls(stdout);
+    const calls = okCalls(stdout);
     rows[k] = { tool: tools[k].name, callsPerSec: calls / durationSec, cpuUsPerCall: (cpuSec * 1e6) / calls };
   }
   return rows;
@@ -160,6 +172,7 @@ export async function main(argv: string[]): Promise<number> {
   const flags = new FlagValues(tokenize(argv, FLAGS, {}), FLAGS);
   const durationSec = (flags.positiveDurationMs("duration") ?? 5000) / 1000;
   const concurrency = flags.positiveInt("concurrency") ?? 50;
+  const connections = flags.positiveInt("connections") ?? 4;
   const rounds = flags.positiveInt("rounds") ?? 3;
   const pin = await pinning();
   const dir = await Deno.makeTempDir({ prefix: "loadlab-bench-grpc-" });
@@ -167,9 +180,10 @@ export async function main(argv: string[]): Promise<number> {
   const { child, port } = await startGreeter(server.command, pin.target);
   const all: Row[][] = [];
   try {
-    const tools = await toolsOf(port, pin.generator, durationSec, concurrency);
+    const tools = await toolsOf(port, pin.generator, durationSec, concurrency, connections);
     console.log(
-      `gRPC unary ${CALL}: ${concurrency} calls at once on 1 connection, ${durationSec}s x ${rounds} rounds ` +
+      `gRPC unary ${CALL}: ${concurrency} calls at once over ${connections} connections (-c ${concurrency} ` +
+        `--connections ${connections} --cpus 1), ${durationSec}s x ${rounds} rounds ` +
         `against ${server.name}; ${pin.note}; start-up included for every tool`,
     );
     const loadBefore = loadAvg();

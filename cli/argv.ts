@@ -13,7 +13,7 @@ export interface FlagSpec {
   long: string;
   short?: string;
   /** Other spellings of the same flag: a letter is a short one (k6's `-u` beside `-c`), else a long one. */
-  aliases?: string[];
+  aliases?: readonly string[];
   takesValue: boolean;
   /** With `takesValue: false`: a value may still follow `=` (`--compress=gzip`); bare, it reads as "". */
   optionalValue?: boolean;

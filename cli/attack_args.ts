@@ -22,7 +22,7 @@ import { readLocalPorts } from "../system/local_ports.ts";
 import { unbindableAddress } from "../system/bindable.ts";
 import { buildRequestMix, type RequestInput } from "./request_args.ts";
 import { wsArgs } from "./ws_args.ts";
-import { grpcArgs } from "./grpc_args.ts";
+import { foldConcurrency, grpcArgs } from "./grpc_args.ts";
 import { checkMixPlaceholders, dataFileArgs } from "./data_file_args.ts";
 import type { DataSpec } from "../runner/session_schema.ts";
 import type { GrpcSource } from "../scenarios/grpc/calls.ts";
@@ -60,6 +60,7 @@ export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}
   if (raw.values.has("help")) throw new HelpRequested(attackHelp());
   const flags = new FlagValues(raw, ATTACK_FLAGS);
   const url = parseUrl(raw.positionals);
+  const concurrency = foldConcurrency(raw, flags, url);
   const data = dataFileArgs(flags, url);
   const ws = wsArgs(flags, url);
   const grpc = grpcArgs(flags, url, data);
@@ -76,6 +77,7 @@ export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}
     ...(ws !== undefined ? { ws } : {}),
     ...runInputOf(flags),
     ...grpc?.config,
+    ...(concurrency !== undefined ? { concurrency } : {}),
   });
   checkSockets(config, limit, options.localPorts === undefined ? readLocalPorts() : options.localPorts);
   checkSourceAddresses(config);

@@ -36,7 +36,8 @@ import {
 import { renderSummary } from "../report/text.ts";
 import type { ResultsFile, RunResult, ThresholdResult } from "../results/mod.ts";
 import { EXIT, exitCodeOf } from "./exit_codes.ts";
-import { assertFileWritable } from "../system/atomic_write.ts";
+import { assertFileWritable, writeTextAtomic } from "../system/atomic_write.ts";
+import { ghzOutput } from "../results/export/ghz_report.ts";
 import { thresholdLine } from "../results/threshold_text.ts";
 import { type Dashboard, startDashboard } from "./dashboard.ts";
 import { steeringFor } from "./dashboard_flags.ts";
@@ -50,7 +51,7 @@ import { MetricsExporter } from "./metrics_out/exporter.ts";
 import { exportLine, type ExportSummary } from "../results/export/summary.ts";
 import { checkSelectors } from "../results/threshold_selector.ts";
 import { endpointTable } from "../runner/endpoint_table.ts";
-import { withGrpcCalls } from "./grpc_args.ts";
+import { inFlightLine, withGrpcCalls } from "./grpc_args.ts";
 import { expandGhzConfig } from "./ghz_config.ts";
 import { DescriptorReserve } from "../system/descriptor_reserve.ts";
 import { StoppedBeforeLoad } from "../runner/worker/collect.ts";
@@ -68,7 +69,11 @@ async function attack(argv: string[]): Promise<number> {
     knowSecrets(secretsFoundIn(expanded));
     guardConsole(redactShown);
   } else keepSecretsShown();
-  if (parsed.grpc !== undefined) parsed.config = await withGrpcCalls(parsed.config, parsed.grpc);
+  if (parsed.grpc !== undefined) {
+    parsed.config = await withGrpcCalls(parsed.config, parsed.grpc);
+    const inFlight = inFlightLine(parsed.config);
+    if (inFlight !== null && !parsed.output.quiet) console.error(`loadlab attack: ${inFlight}`);
+  }
   const thresholds = parsed.thresholds.map(parseThreshold);
   const { config, output } = parsed;
   const baseline = await checkBeforeLoad(parsed, thresholds);
@@ -78,7 +83,8 @@ async function attack(argv: string[]): Promise<number> {
     ? startDashboard("attack", "attack", { ...output.dashboard, keepSecrets: output.keepSecrets, steering })
     : undefined;
   if (dashboard === null) return EXIT.badInput;
-  if (config.tls?.insecure) {
+  // Over plaintext there is no certificate: a ghz command line's --insecure there says what the URL says.
+  if (config.tls?.insecure && config.url.startsWith("https:")) {
     console.error(
       "loadlab attack: warning: --insecure: server certificates are not verified (recorded in results)",
     );
@@ -113,7 +119,7 @@ async function checkBeforeLoad(
     checkSelectors([...thresholds, ...(output.failOn ?? [])], endpointTable(config).endpoints);
   }
   const files: Array<[string, string | undefined]> = [
-    ["--out", output.outFile],
+    ["--out", output.outFile ?? output.ghzFile],
     ["--report", output.reportFile],
     ["--log", config.logFile],
     ...ciFilesToProbe(output),
@@ -220,21 +226,25 @@ async function finish(
   const results = output.keepSecrets ? assembled : redactResults(assembled);
   await done.dashboard?.finish(results);
   const written = await done.reserve.around(() => writeOutputs(output, results, done.baseline));
-  printRun(output, results.runs[0], exported);
-  printThresholds(checked, [run], output.json);
+  const ghzWritten = await done.reserve.around(() => printRun(output, results.runs[0], exported));
+  // ghz's report on stdout stays what a jq reads: the threshold lines go to stderr then.
+  printThresholds(checked, [run], output.json || (output.format !== undefined && !output.ghzFile));
   const gate = done.baseline && gateAgainstBaseline(done.baseline, results, output.failOn ?? []);
   await done.reserve.around(() => writeCiFiles("attack", results, output, gate));
-  if (gate && !output.quiet) (output.json ? console.error : console.log)(terminalSafe(gateTable(gate)));
+  if (gate && !output.quiet) {
+    (output.json || output.format !== undefined ? console.error : console.log)(terminalSafe(gateTable(gate)));
+  }
   if (!output.json && !output.quiet && written) {
-    if (output.outFile) console.log(`results: ${output.outFile}`);
-    if (output.reportFile) console.log(`report:  ${output.reportFile}`);
+    const say = output.format === undefined ? console.log : console.error;
+    if (output.outFile) say(`results: ${output.outFile}`);
+    if (output.reportFile) say(`report:  ${output.reportFile}`);
   }
   if (logFailure) console.error(`loadlab attack: ${terminalSafe(logFailure.message)}`);
   return exitCodeOf({
     command: "attack",
     runs: results.runs,
     thresholds: checked,
-    written: written && !logFailure,
+    written: written && ghzWritten && !logFailure,
     stoppedWith: done.stoppedWith,
     strict: output.strict,
     gate,
@@ -252,19 +262,40 @@ function checkedThresholds(thresholds: Threshold[], run: RunResult): ThresholdRe
   return run.segment ? pendingThresholds(thresholds, run) : evaluateThresholds(thresholds, [run]);
 }
 
-/** The summary or the `--json` object on stdout, and the metrics outputs' lines. */
-function printRun(
+/**
+ * The summary, the `--json` object or ghz's report (`-O`, to its `-o` file when given) on stdout, and the
+ * metrics outputs' lines; false when ghz's report file could not be written.
+ */
+async function printRun(
   output: AttackOutputOptions,
   shown: RunResult,
   exported: ExportSummary[] | undefined,
-): void {
-  if (output.json) console.log(JSON.stringify(jsonOutput(shown)));
+): Promise<boolean> {
+  if (output.format !== undefined) {
+    const report = ghzOutput(shown, output.format);
+    // ghz's report has no verdict: loadlab's, when it flags the run, goes beside it on stderr.
+    const verdict = runVerdict(shown);
+    if (!verdict.ok && !output.quiet) {
+      console.error(`loadlab attack: verdict: ${terminalSafe(verdict.label)}`);
+    }
+    if (output.ghzFile === undefined) console.log(report);
+    else {
+      try {
+        await writeTextAtomic(output.ghzFile, report);
+      } catch (err) {
+        console.error(`loadlab attack: cannot write ${output.ghzFile}: ${(err as Error).message}`);
+        return false;
+      }
+    }
+  } else if (output.json) console.log(JSON.stringify(jsonOutput(shown)));
   else if (!output.quiet) {
     console.log(renderSummary(shown, { color: Deno.stdout.isTerminal() && !Deno.noColor }));
   }
   if (!output.quiet) {
-    for (const s of exported ?? []) (output.json ? console.error : console.log)(terminalSafe(exportLine(s)));
+    const say = output.json || output.format !== undefined ? console.error : console.log;
+    for (const s of exported ?? []) say(terminalSafe(exportLine(s)));
   }
+  return true;
 }
 
 /**

@@ -31,6 +31,7 @@ const CONFIG_PATH_FLAGS: Record<string, string> = {
   sourceAddresses: "--source-addresses",
   protocol: "--protocol",
   streams: "--streams",
+  concurrency: "-c",
   h2WindowBytes: "--h2-window",
   "tls.insecure": "--insecure",
   "tls.caFile": "--cacert",

@@ -33,11 +33,13 @@ Load models (how requests are paced)
   A flag the chosen model would ignore is an error, not a silent no-op.
 
 Load
-  -c, --connections N      connections to keep busy (closed, throughput, count)     [10]
+  -c, --concurrency N      connections to keep busy (closed, throughput, count)     [10]
+      --connections N      the same; on a grpc:// URL without --streams, ghz's: -c calls
+                           in flight dealt over N connections in turn (N 1 there)
   -d, --duration D         measured duration: 500ms, 10s, 1.5s, 1m, 1m30s, 2h; a bare
                            number is seconds; at most 7 days                         [10s]
                            (with -n an optional upper bound; -n alone runs to the count)
-  -n, --requests N         send exactly N requests (count model)
+  -n, --requests N         send exactly N requests (count model; ghz's --total too)
       --max-duration D     a count without -d stops here, flagged incomplete (k6's
                            maxDuration; past the last send with -R)                   [10m]
   -R, --rate N             requests per second, at most 10000000 (1e7) for the whole load
@@ -91,15 +93,18 @@ WebSocket (a ws:// or wss:// URL; -H headers go on the handshake; docs/WEBSOCKET
 gRPC (a grpc:// or grpcs:// URL: h2c or h2; -b the message as JSON, -H metadata; docs/GRPC.md):
       --call M             the method, pkg.Service/Method (or pkg.Service.Method)
       --proto FILE         the schema as a .proto file
-  -i, --import-path DIR    where its imports are (repeatable)
+  -i, --import-path DIR    where its imports are (repeatable; --import-paths A,B too)
+      --metadata JSON      ghz's metadata object, as -H lines (-m JSON on a grpc:// URL)
       --protoset FILE      the schema as a FileDescriptorSet (protoc --descriptor_set_out)
       --reflect            the schema from the server's reflection service
       --max-receive N      cap of a received message; a bigger one is grpc-too-big [4194304]
       --max-send N         cap of a sent message; a bigger one is refused before the load [4194304]
                            (a filled template's: counted grpc RESOURCE_EXHAUSTED, not sent)
-      --ghz-config FILE    a ghz JSON config file read as the flags it stands for
+      --ghz-config FILE    a ghz config (JSON, .toml or .yaml) read as the flags it stands for
+  -O, --format F           ghz's report on stdout (or its -o file, then no results.json):
+                           summary, json or pretty (docs/GRPC.md)
       --compress gzip      send every message gzip-compressed (and accept gzip replies)
-  -w, --workers N          worker isolates sharing the load (like wrk -t)             [1]
+  -w, --workers N          worker isolates sharing the load (like wrk -t; --cpus)     [1]
       --max-memory-mb N    loadlab's own memory (RSS) past which its workers are ended
                            and the run flagged incomplete, naming memory (default: half
                            the memory free at the start, 1024-2048 MB, more per worker)
@@ -117,8 +122,8 @@ Requests
   -m, --method M           HTTP method                                               [GET]
   -H, --header "N: v"      add a header to every request; repeatable
   -T, --content-type T     shorthand for -H "Content-Type: T"
-  -b, --body TEXT          request body
-      --body-file PATH     request body read from a regular file of at most 16 MiB (bytes as
+  -b, --body TEXT          request body (--data too)
+  -D, --body-file PATH     request body read from a regular file of at most 16 MiB (bytes as
                            they are)
       --mix "M /path [W]"  a request mix instead of the URL's path; repeatable. Each entry is
                            METHOD, a path relative to the URL's origin, and an optional weight
@@ -163,7 +168,7 @@ Scale-out (docs/scale-out.md)
 Output
       --json               print one JSON object (rps, latencyMs, statusCodes, errors, ...) on
                            stdout instead of the summary
-  -o, --out FILE           write results.json (loadlab.results/v3)
+  -o, --out FILE           write results.json (loadlab.results/v3; --output too)
       --out KIND=URL       stream metrics per interval while the load runs (repeatable):
                            prometheus-remote-write=URL (native histograms), otlp=URL (OTLP/HTTP
                            protobuf) or otlp-json=URL; never slows the load, drops counted

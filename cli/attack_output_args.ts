@@ -16,11 +16,15 @@ import type { FlagValues } from "./flag_values.ts";
 import { UsageError } from "./usage_error.ts";
 import { distinctMetricsOuts, parseMetricsOut } from "./metrics_out/out_flags.ts";
 import { isMetricsOut, type MetricsOutput } from "../results/export/metrics_output.ts";
+import { GHZ_FORMATS, type GhzFormat } from "../results/export/ghz_report.ts";
 
 /** Where and how results are shown; everything not part of the load itself. */
 export interface AttackOutputOptions extends BaselineArgs {
   json: boolean;
   outFile?: string;
+  /** `-O`: a gRPC run's report in ghz's format, on stdout or (ghz's `-o`) in `ghzFile` in place of results.json. */
+  format?: GhzFormat;
+  ghzFile?: string;
   reportFile?: string;
   /** `--output-bench`: github-action-benchmark JSON (two files, report/bench_json.ts). */
   benchFile?: string;
@@ -45,14 +49,19 @@ export interface AttackOutputOptions extends BaselineArgs {
  * usage error, before any load.
  */
 export function outputOf(flags: FlagValues, config: AttackConfig): AttackOutputOptions {
-  const { outFile, metricsOut } = outValues(flags);
+  const format = formatOf(flags, config);
+  const files = outValues(flags);
+  const { metricsOut } = files;
+  // With -O, -o is where ghz writes its report (ghz's -o): results.json is not written then.
+  const outFile = format === undefined ? files.outFile : undefined;
+  const ghzFile = format === undefined ? undefined : files.outFile;
   const reportFile = flags.path("report");
   const benchFile = flags.path("output-bench");
   const summaryFile = flags.path("summary");
   const junitFile = flags.path("junit");
   const clash = outputClobbersInput(
     [
-      ["-o", outFile],
+      ["-o", outFile ?? ghzFile],
       ["--report", reportFile],
       ["--log", config.logFile],
       ...ciFilesToProbe({ benchFile, summaryFile, junitFile }),
@@ -71,6 +80,7 @@ export function outputOf(flags: FlagValues, config: AttackConfig): AttackOutputO
   return {
     json: flags.has("json"),
     outFile,
+    ...(format === undefined ? {} : { format, ...(ghzFile === undefined ? {} : { ghzFile }) }),
     ...(metricsOut.length > 0 ? { metricsOut } : {}),
     reportFile,
     ...(benchFile === undefined ? {} : { benchFile }),
@@ -83,6 +93,29 @@ export function outputOf(flags: FlagValues, config: AttackConfig): AttackOutputO
     ...baselineArgs(flags),
     ...dashboardOf(flags),
   };
+}
+
+/** `-O`/`--format`: ghz's summary, json or pretty report of a gRPC run; undefined without it. */
+function formatOf(flags: FlagValues, config: AttackConfig): GhzFormat | undefined {
+  const value = flags.text("format");
+  if (value === undefined) return undefined;
+  const typed = flags.typed("format");
+  if (config.grpc === undefined) {
+    throw new UsageError(`${typed} is ghz's report of a gRPC run: give a grpc:// URL, or use --json`);
+  }
+  if (flags.has("json")) throw new UsageError(`${typed} and --json both choose what stdout holds; give one`);
+  if (value === "csv") {
+    throw new UsageError(
+      `${typed} csv lists every call, which loadlab does not keep; --log FILE writes a line per answered call`,
+    );
+  }
+  const format = GHZ_FORMATS.find((f) => f === value);
+  if (format === undefined) {
+    throw new UsageError(
+      `${typed} ${JSON.stringify(value)}: one of ${GHZ_FORMATS.join(", ")}, as ghz prints them`,
+    );
+  }
+  return format;
 }
 
 /**

@@ -10,7 +10,7 @@ import { visibleLine } from "../validation/terminal_text.ts";
 import type { RunResult, ThresholdResult } from "../results/mod.ts";
 import type { GateResult } from "../results/baseline_gate.ts";
 import { flaggedRuns } from "../results/conclude/run_verdict.ts";
-import { answeredStatuses, noResponse, requestSendsOf } from "../results/conclude/responses.ts";
+import { noResponse, requestSendsOf } from "../results/conclude/responses.ts";
 
 export const EXIT = {
   ok: 0,
@@ -103,25 +103,16 @@ function runsWithoutResponse(runs: RunResult[]): RunResult[] {
 
 /**
  * The stderr line of exit 4: "no response at all: every request failed or was cut unanswered (tls: 160, ...)" for one run, or
- * the runs that got none among several, each with its errors by kind. A gRPC run whose every call the
- * server answered with a status other than OK says so instead ("the server answered every call with gRPC
- * status UNAVAILABLE"): it was answered, only not with OK.
+ * the runs that got none among several, each with its errors by kind.
  */
 function noResponseLine(command: string, runs: RunResult[], failed: RunResult[]): string {
   if (runs.filter((r) => !r.probe).length === 1) {
-    const statuses = answeredStatuses(failed[0]);
-    const what = statuses !== null
-      ? `no successful call: the server answered every call with gRPC status ${statuses}`
-      : requestSendsOf(failed[0]) === 0
+    const what = requestSendsOf(failed[0]) === 0
       ? "no session completed: every session failed, none sent a request"
       : "no response at all: every request failed or was cut unanswered";
     return `loadlab ${command}: ${what} (${errorSummary(failed)})${stuckNote(failed)}`;
   }
-  const each = failed.map((r) => {
-    const statuses = answeredStatuses(r);
-    const answered = statuses === null ? "" : `answered with gRPC status ${statuses}: `;
-    return `${visibleLine(r.name)} (${answered}${errorSummary([r])})`;
-  }).join("; ");
+  const each = failed.map((r) => `${visibleLine(r.name)} (${errorSummary([r])})`).join("; ");
   return `loadlab ${command}: no response at all in ${failed.length} of ${
     runs.filter((r) => !r.probe).length
   } runs: ${each}${stuckNote(failed)}`;

@@ -1,18 +1,20 @@
 /**
  * @module
- * A ghz config file read as is (`loadlab attack --ghz-config ghz.json`): its JSON keys are ghz's long flags,
+ * A ghz config file read as is (`loadlab attack --ghz-config ghz.json`, or ghz.toml): its keys are ghz's long flags,
  * and each that has a loadlab counterpart becomes that flag, so the file goes through the same parser,
  * checks and errors as typed flags (flags typed after it win, as they come later). `host` with `insecure`
- * is a grpc:// URL (plaintext), without it grpcs:// (ghz's default is TLS); `skipTLS` is `-k`; ghz's
- * `concurrency` workers over `connections` connections are loadlab's `-c connections --streams
- * concurrency/connections` (rounded up: ghz spreads workers over its connections in turn); `name`, ghz's
- * report title, changes nothing of the run and is passed over. Any other key loadlab
+ * is a grpc:// URL (plaintext), without it grpcs:// (ghz's default is TLS); `skipTLS` is `-k`;
+ * `concurrency` (ghz's default 50) and `connections` (1) are ghz's `-c` and `--connections`, as loadlab
+ * reads them on a grpc:// URL; `format` and `output` are `-O` and `-o`, `cpus` is `--cpus` (workers);
+ * `name`, ghz's report title, changes nothing of the run and is passed over. Any other key loadlab
  * has no counterpart for is named, not ignored: the run would not be the one the file describes. In
  * `data` and `metadata`, ghz's `randomString` and `randomInt` template functions become loadlab's
  * placeholders; its other template actions are named.
  */
 import { UsageError } from "./usage_error.ts";
 import { FileReadError, readTextFileCapped } from "../system/read_capped.ts";
+import { parse as parseToml } from "smol-toml";
+import { parse as parseYaml } from "yaml";
 
 /** A config holds flags and one message's data; a message is capped at 4 MiB by default (--max-send). */
 const MAX_CONFIG_BYTES = 16 * 2 ** 20;
@@ -30,6 +32,9 @@ const SIMPLE: Record<string, string> = {
   cert: "--cert",
   key: "--key",
   cname: "--sni",
+  format: "-O",
+  output: "-o",
+  cpus: "--cpus",
 };
 /** Keys read by the other rules below. */
 const OTHER = new Set([
@@ -69,15 +74,17 @@ function readConfig(path: string): Record<string, unknown> {
     const why = err instanceof FileReadError ? err.reason : (err as Error).message;
     throw new UsageError(`--ghz-config ${path}: cannot read it (${why}); give a ghz JSON config file`);
   }
+  // As ghz, by the file's extension: .toml is TOML, .yaml and .yml YAML, anything else JSON.
+  const ext = /\.(toml|ya?ml)$/i.exec(path)?.[1].toLowerCase();
+  const kind = ext === "toml" ? "TOML" : ext === undefined ? "JSON" : "YAML";
   try {
-    const config = JSON.parse(text);
+    const config = kind === "TOML" ? parseToml(text) : kind === "YAML" ? parseYaml(text) : JSON.parse(text);
     if (config !== null && typeof config === "object" && !Array.isArray(config)) return config;
   } catch (err) {
-    throw new UsageError(
-      `--ghz-config ${path}: not JSON (${(err as Error).message}); TOML files are not read`,
-    );
+    const first = (err as Error).message.split("\n")[0];
+    throw new UsageError(`--ghz-config ${path}: not ${kind} (${first})`);
   }
-  throw new UsageError(`--ghz-config ${path}: expected a JSON object of ghz's options`);
+  throw new UsageError(`--ghz-config ${path}: expected an object of ghz's options`);
 }
 
 /** The loadlab flags a ghz config stands for. */
@@ -99,9 +106,7 @@ export function ghzFlags(config: Record<string, unknown>, path: string): string[
     if (config[key] !== undefined) flags.push(flag, String(config[key]));
   }
   if (config.skipTLS === true) flags.push("-k");
-  const connections = Number(config.connections ?? 1);
-  const concurrency = Number(config.concurrency ?? 50);
-  flags.push("-c", String(connections), "--streams", String(Math.ceil(concurrency / connections)));
+  flags.push("--connections", String(config.connections ?? 1), "-c", String(config.concurrency ?? 50));
   for (const dir of asList(config["import-paths"])) flags.push("-i", dir);
   if (config.data !== undefined) flags.push("-b", ghzTemplates(JSON.stringify(config.data), path));
   for (const [name, value] of Object.entries(asObject(config.metadata, path))) {

@@ -23,9 +23,9 @@ Deno.test("ghz's example config becomes the flags it stands for, flags typed aft
     "/path/to/greeter.proto",
     "-n",
     "2000",
-    "-c",
+    "--connections",
     "1",
-    "--streams",
+    "-c",
     "50",
     "-i",
     "/path/to/protos",
@@ -38,7 +38,15 @@ Deno.test("ghz's example config becomes the flags it stands for, flags typed aft
   try {
     await Deno.writeTextFile(
       file,
-      JSON.stringify({ ...config, connections: 4, skipTLS: true, insecure: false }),
+      JSON.stringify({
+        ...config,
+        connections: 4,
+        skipTLS: true,
+        insecure: false,
+        format: "json",
+        output: "ghz.json",
+        cpus: 1,
+      }),
     );
     const argv = expandGhzConfig(["--ghz-config", file, "-n", "10"]);
     const parsed = parseAttackArgs(argv, { openFileLimit: 1024 });
@@ -46,12 +54,22 @@ Deno.test("ghz's example config becomes the flags it stands for, flags typed aft
       parsed.config.url,
       parsed.config.protocol,
       (parsed.config as { connections?: number }).connections,
+      parsed.config.concurrency,
       parsed.config.streams,
+      parsed.config.workers,
+      parsed.output.format,
+      parsed.output.ghzFile,
+      parsed.output.outFile,
     ], [
       "https://0.0.0.0:50051/",
       "h2",
       4,
+      50,
       13,
+      1,
+      "json",
+      "ghz.json",
+      undefined,
     ]);
     assertEquals([
       parsed.config.model,
@@ -69,8 +87,9 @@ Deno.test("ghz's example config becomes the flags it stands for, flags typed aft
 
 Deno.test("a ghz key loadlab cannot honour is named, not ignored; no host is an error", () => {
   throws(
-    () => ghzFlags({ host: "h:1", "load-schedule": "step", "cpus": 2 }, "g.json"),
-    (e) => e instanceof UsageError && /load-schedule, cpus have no loadlab counterpart/.test(e.message),
+    () => ghzFlags({ host: "h:1", "load-schedule": "step", "lb-strategy": "x" }, "g.json"),
+    (e) =>
+      e instanceof UsageError && /load-schedule, lb-strategy have no loadlab counterpart/.test(e.message),
   );
   throws(() => ghzFlags({ call: "a.B.C" }, "g.json"), /"host" \(HOST:PORT\) is missing/);
   throws(() => expandGhzConfig(["--ghz-config"]), /needs a file/);
@@ -115,5 +134,50 @@ Deno.test("a ghz config that is a device, a FIFO or a folder is refused before a
     }
   } finally {
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a ghz TOML config is read as its JSON one is", async () => {
+  const file = await Deno.makeTempFile({ suffix: ".toml" });
+  try {
+    await Deno.writeTextFile(
+      file,
+      [
+        'host = "127.0.0.1:50051"',
+        "insecure = true",
+        'call = "helloworld.Greeter.SayHello"',
+        "total = 200",
+        "concurrency = 8",
+        "connections = 2",
+        'format = "pretty"',
+        "",
+        "[data]",
+        'name = "Joe"',
+        "",
+        "[metadata]",
+        'foo = "bar"',
+      ].join("\n"),
+    );
+    assertEquals(expandGhzConfig(["--ghz-config", file]), [
+      "grpc://127.0.0.1:50051",
+      "--call",
+      "helloworld.Greeter.SayHello",
+      "-n",
+      "200",
+      "-O",
+      "pretty",
+      "--connections",
+      "2",
+      "-c",
+      "8",
+      "-b",
+      '{"name":"Joe"}',
+      "-H",
+      "foo: bar",
+    ]);
+    await Deno.writeTextFile(file, "host = ");
+    throws(() => expandGhzConfig(["--ghz-config", file]), /not TOML \(/);
+  } finally {
+    await Deno.remove(file);
   }
 });

@@ -11,7 +11,7 @@
  * HTTP are a usage error naming the fix, as gRPC flags on an http URL are. The schema itself is read
  * after parsing (`withGrpcCalls`), as reflection asks the server.
  */
-import type { FlagSpec } from "./argv.ts";
+import type { FlagSpec, RawArgs } from "./argv.ts";
 import type { FlagValues } from "./flag_values.ts";
 import { UsageError } from "./usage_error.ts";
 import type { AttackConfig } from "../runner/config.ts";
@@ -27,7 +27,15 @@ import { readBodyFile } from "./request_args.ts";
 export const GRPC_FLAGS: FlagSpec[] = [
   { long: "call", takesValue: true, example: "helloworld.Greeter/SayHello" },
   { long: "proto", takesValue: true, example: "greeter.proto" },
-  { long: "import-path", short: "i", takesValue: true, repeatable: true, example: "protos/" },
+  {
+    long: "import-path",
+    short: "i",
+    aliases: ["import-paths"],
+    takesValue: true,
+    repeatable: true,
+    example: "protos/",
+  },
+  { long: "metadata", takesValue: true, example: '\'{"x-user":"ann"}\'' },
   { long: "protoset", takesValue: true, example: "bundle.protoset" },
   { long: "reflect", takesValue: false },
   { long: "max-receive", takesValue: true, example: "4194304" },
@@ -36,7 +44,7 @@ export const GRPC_FLAGS: FlagSpec[] = [
 ];
 
 /** HTTP-only flags, refused with a grpc:// URL. */
-const HTTP_ONLY = ["mix", "method", "content-type", "pipelining", "h2", "protocol"];
+const HTTP_ONLY = ["mix", "content-type", "pipelining", "h2", "protocol"];
 
 /** A grpc: or grpcs: URL. */
 export function isGrpcUrl(url: URL): boolean {
@@ -63,7 +71,9 @@ export function grpcArgs(flags: FlagValues, url: URL, data?: DataSpec): GrpcArgs
     }
     return undefined;
   }
-  const http = HTTP_ONLY.find((f) => flags.has(f));
+  const http = [...HTTP_ONLY, ...(flags.typed("method") === "-m" ? [] : ["method"])].find((f) =>
+    flags.has(f)
+  );
   if (http) {
     throw new UsageError(`--${http} is for HTTP; a grpc:// run calls --call pkg.Service/Method over HTTP/2`);
   }
@@ -77,7 +87,7 @@ export function grpcArgs(flags: FlagValues, url: URL, data?: DataSpec): GrpcArgs
     ? new TextDecoder().decode(readBodyFile(bodyFile))
     : flags.text("body");
   const maxReceiveBytes = flags.positiveInt("max-receive");
-  const metadata = flags.all("header").map(metadataOf);
+  const metadata = [...flags.all("header").map(metadataOf), ...jsonMetadata(flags)];
   checkPlaceholderNames(metadata.map(([name, value]) => ["-H", `${name}: ${value}`]), data);
   return {
     url: new URL(`${secure ? "https" : "http"}://${url.host}/`).href,
@@ -88,7 +98,8 @@ export function grpcArgs(flags: FlagValues, url: URL, data?: DataSpec): GrpcArgs
     source: {
       call,
       proto: flags.path("proto"),
-      importPaths: flags.all("import-path"),
+      // ghz's --import-paths is one comma-separated list.
+      importPaths: flags.all("import-path").flatMap((dirs) => dirs.split(",")),
       protoset: flags.path("protoset"),
       reflect: flags.has("reflect") || undefined,
       message,
@@ -106,6 +117,86 @@ function compressOf(value: string | undefined): { compress?: "gzip" } {
   if (value === undefined) return {};
   if (value === "gzip") return { compress: "gzip" };
   throw new UsageError(`--compress ${JSON.stringify(value)}: gzip is the one gRPC compression offered`);
+}
+
+/**
+ * ghz's `-m`/`--metadata` JSON object of names and string values, as `-H` metadata (`-m` is --method
+ * elsewhere: a gRPC call has no HTTP method to choose).
+ */
+function jsonMetadata(flags: FlagValues): Array<[string, string]> {
+  const given: Array<[string, string | undefined]> = [
+    [
+      "-m (ghz's metadata on a grpc:// URL)",
+      flags.typed("method") === "-m" ? flags.text("method") : undefined,
+    ],
+    ["--metadata", flags.text("metadata")],
+  ];
+  return given.flatMap(([flag, text]) => {
+    if (text === undefined) return [];
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = null;
+    }
+    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+      throw new UsageError(`${flag}: expected a JSON object of names and values, e.g. '{"x-user":"ann"}'`);
+    }
+    return Object.entries(parsed).map(([name, value]) => metadataOf(`${name}: ${String(value)}`));
+  });
+}
+
+/**
+ * `-c` and `--connections` as the URL reads them, folded into the flags' values: on a grpc:// URL without
+ * `--streams` they are ghz's, `-c` (`--concurrency`) the calls in flight dealt over `--connections`
+ * (default 1) in turn, returned as the run's concurrency; anywhere else both are loadlab's connections.
+ */
+export function foldConcurrency(raw: RawArgs, flags: FlagValues, url: URL): number | undefined {
+  const typed = flags.typed("concurrency");
+  const n = flags.positiveInt("concurrency");
+  raw.values.delete("concurrency");
+  raw.spelled.delete("concurrency");
+  if (n === undefined) return undefined;
+  if (!isGrpcUrl(url) || flags.has("streams")) {
+    if (flags.has("connections")) {
+      throw new UsageError(
+        `${typed} and --connections both set the connections; give one` +
+          (isGrpcUrl(url) ? " (without --streams, -c is ghz's calls in flight over --connections)" : ""),
+      );
+    }
+    raw.values.set("connections", [String(n)]);
+    raw.spelled.set("connections", typed);
+    return undefined;
+  }
+  const connections = flags.positiveInt("connections") ?? 1;
+  if (n < connections) {
+    throw new UsageError(
+      `${typed} ${n}: fewer calls in flight than --connections ${connections}; give ${typed} ${connections} or more`,
+    );
+  }
+  raw.values.set("connections", [String(connections)]);
+  raw.spelled.set("connections", "--connections");
+  raw.values.set("streams", [String(Math.ceil(n / connections))]);
+  return n;
+}
+
+/**
+ * What a gRPC run keeps in flight, said at start-up: "50 calls in flight over 4 connections (ghz's -c and
+ * --connections)", or loadlab's "64 calls in flight: 4 connections x 16 streams"; null for a model that
+ * opens connections as it goes.
+ */
+export function inFlightLine(config: AttackConfig): string | null {
+  if (!("connections" in config) || (config.model === "count" && config.ratePerSec !== undefined)) {
+    return null;
+  }
+  const m = config.connections;
+  const over = `${m} connection${m === 1 ? "" : "s"}`;
+  if (config.concurrency !== undefined) {
+    return `${config.concurrency} calls in flight over ${over} (ghz's -c and --connections)`;
+  }
+  return `${m * config.streams} calls in flight: ${over} x ${config.streams} stream${
+    config.streams === 1 ? "" : "s"
+  }`;
 }
 
 /** `-H "name: value"` as metadata: a lower-case-able token name that gRPC itself does not set. */

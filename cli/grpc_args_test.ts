@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals, ok, rejects, throws } from "node:assert/strict";
 import { parseAttackArgs } from "./attack_args.ts";
-import { withGrpcCalls } from "./grpc_args.ts";
+import { inFlightLine, withGrpcCalls } from "./grpc_args.ts";
 import { UsageError } from "./usage_error.ts";
 
 const parse = (...argv: string[]) => parseAttackArgs(argv, { openFileLimit: 1024 });
@@ -200,4 +200,78 @@ Deno.test("the call is found in the schema and its message encoded once; what do
   const [c] = (await withGrpcCalls(packed.config, packed.grpc!)).requestMix;
   assertEquals([c.grpcMessage?.compress, c.grpcMessage?.maxSendBytes], ["gzip", 64]);
   ok(c.headers.some(([n, v]) => n === "grpc-encoding" && v === "gzip"));
+});
+
+const grpc = (...argv: string[]) =>
+  parse("grpc://127.0.0.1:50051", "--call", "helloworld.Greeter/SayHello", "--proto", PROTO, ...argv);
+
+Deno.test("on grpc:// -c is ghz's calls in flight dealt over --connections (default 1); with --streams loadlab's", () => {
+  const ghz = grpc("-c", "50", "--connections", "4", "-n", "2000");
+  const c = ghz.config as { connections?: number };
+  assertEquals([ghz.config.concurrency, c.connections, ghz.config.streams], [50, 4, 13]);
+  assertEquals(
+    inFlightLine(ghz.config),
+    "50 calls in flight over 4 connections (ghz's -c and --connections)",
+  );
+  const one = grpc("--concurrency", "8");
+  assertEquals([one.config.concurrency, (one.config as { connections?: number }).connections], [8, 1]);
+  const own = grpc("-c", "4", "--streams", "16");
+  assertEquals([own.config.concurrency, (own.config as { connections?: number }).connections], [
+    undefined,
+    4,
+  ]);
+  assertEquals(inFlightLine(own.config), "64 calls in flight: 4 connections x 16 streams");
+  throws(() => grpc("-c", "3", "--connections", "4"), /-c 3: fewer calls in flight than --connections 4/);
+  throws(() => grpc("-c", "4", "--connections", "2", "--streams", "2"), /both set the connections/);
+  // HTTP keeps -c and --connections as loadlab's connections.
+  const http = parse("http://127.0.0.1:8080/", "--connections", "20");
+  assertEquals([(http.config as { connections?: number }).connections, http.config.concurrency], [
+    20,
+    undefined,
+  ]);
+  throws(
+    () => parse("http://127.0.0.1:8080/", "-c", "10", "--connections", "20"),
+    /both set the connections/,
+  );
+});
+
+Deno.test("ghz's spellings: -m/--metadata JSON, --import-paths a,b, -D the message file, -O and its -o", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/m.json`, '{"name":"from a file"}');
+    const p = grpc(
+      ...[
+        "-m",
+        '{"x-user":"ann"}',
+        "--metadata",
+        '{"x-team":"b"}',
+        "--import-paths",
+        "a,b",
+        "-D",
+        `${dir}/m.json`,
+      ],
+      ...["-O", "json", "-o", `${dir}/ghz.json`, "--total", "10"],
+    );
+    assertEquals([p.grpc?.metadata, p.grpc?.importPaths, p.grpc?.message], [
+      [["x-user", "ann"], ["x-team", "b"]],
+      ["a", "b"],
+      '{"name":"from a file"}',
+    ]);
+    assertEquals([p.output.format, p.output.ghzFile, p.output.outFile], [
+      "json",
+      `${dir}/ghz.json`,
+      undefined,
+    ]);
+    throws(() => grpc("-m", "POST"), /-m \(ghz's metadata on a grpc:\/\/ URL\): expected a JSON object/);
+    throws(() => grpc("--metadata", "x-user: ann"), /--metadata: expected a JSON object/);
+    throws(() => grpc("-O", "csv"), /-O csv lists every call, which loadlab does not keep/);
+    throws(() => grpc("--format", "html"), /--format "html": one of summary, json, pretty/);
+    throws(() => parse("http://127.0.0.1:8080/", "-O", "json"), /-O is ghz's report of a gRPC run/);
+    throws(
+      () => parse("http://127.0.0.1:8080/", "--metadata", "{}"),
+      /--metadata needs a grpc:\/\/ or grpcs:\/\/ URL/,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

@@ -27,10 +27,11 @@ export interface EndpointRow {
   endpoint: EndpointResult;
 }
 
+/** Responses with a failed status: not 2xx or 3xx (a gRPC status other than OK is one). */
 function non2xxOf(e: EndpointResult): number {
   return Object.entries(e.statusCodes).reduce((a, [c, n]) => {
     const code = Number(c);
-    return code < 200 || code >= 400 ? a + n : a;
+    return code >= 200 && code < 400 ? a : a + n;
   }, 0);
 }
 

@@ -158,3 +158,12 @@ Deno.test("a run of as many endpoints as printers show is shown whole, with no l
   assertEquals(endpointLines(run, (t) => t).length, 1 + MAX_SHOWN_ENDPOINTS);
   ok(!renderMarkdownSummary(results).includes("more endpoint"));
 });
+
+Deno.test("an endpoint's calls answered with a gRPC status other than OK are failed statuses", async () => {
+  const run = (await fixture()).runs[0];
+  const grpc = run.endpoints!.map((e, i) =>
+    i === 0 ? { ...e, statusCodes: { "200": e.requests - 10, "grpc UNAVAILABLE": 10 } } : e
+  );
+  const row = endpointRows({ ...run, endpoints: grpc }).find((r) => r.name === grpc[0].name);
+  assertEquals(row?.non2xx, 10);
+});

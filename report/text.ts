@@ -174,15 +174,16 @@ function distributionLines(run: RunResult, c: Palette): string[] {
   ];
 }
 
+/** The status codes, each answered gRPC status with the messages its calls ended with. */
 function statusLines(run: RunResult, c: Palette): string[] {
   const entries = Object.entries(run.statusCodes).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
   if (entries.length === 0) return [];
   return [
     c.bold("Status code distribution:"),
-    ...entries.map(([code, count]) => {
+    ...entries.flatMap(([code, count]) => {
       const line = `  [${code}] ${formatCount(count)} responses`;
       const ok = Number(code) >= 200 && Number(code) < 400;
-      return ok ? line : c.yellow(line);
+      return [ok ? line : c.yellow(line), ...messageLines(run, code)];
     }),
   ];
 }
@@ -194,13 +195,18 @@ function errorLines(run: RunResult, c: Palette): string[] {
   if (kinds.length === 0) return [];
   const out = [c.bold("Error distribution:")];
   for (const [kind, count] of kinds) {
-    out.push(c.red(`  [${formatCount(count ?? 0)}] ${kind}`));
-    const messages = Object.entries(run.errorMessages[kind] ?? {}).sort((a, b) => b[1] - a[1]);
-    for (const [message, n] of messages.slice(0, TOP_MESSAGES)) {
-      out.push(`      ${formatCount(n)} × ${visibleLine(message)}`);
-    }
-    if (messages.length > TOP_MESSAGES) out.push(`      … ${messages.length - TOP_MESSAGES} more messages`);
+    out.push(c.red(`  [${formatCount(count ?? 0)}] ${kind}`), ...messageLines(run, kind));
   }
+  return out;
+}
+
+/** The most frequent messages kept under `kind`, one line each. */
+function messageLines(run: RunResult, kind: string): string[] {
+  const messages = Object.entries(run.errorMessages[kind] ?? {}).sort((a, b) => b[1] - a[1]);
+  const out = messages.slice(0, TOP_MESSAGES).map(([message, n]) =>
+    `      ${formatCount(n)} × ${visibleLine(message)}`
+  );
+  if (messages.length > TOP_MESSAGES) out.push(`      … ${messages.length - TOP_MESSAGES} more messages`);
   return out;
 }
 

@@ -39,6 +39,24 @@ export const GRPC_ERROR_KINDS = [
   "grpc UNAUTHENTICATED",
 ] as const;
 /**
+ * A call the server answered with a gRPC status other than OK is a response (a request, its latency in
+ * the percentiles), counted among the status codes under its kind's name ("grpc INVALID_ARGUMENT"): in
+ * the recorders' counts at slot `GRPC_STATUS_SLOTS_FROM + code`, past the HTTP statuses (000-999).
+ */
+export const GRPC_STATUS_SLOTS_FROM = 1000;
+/** Status slots of a recorder's counts: the HTTP statuses, then gRPC's codes. */
+export const STATUS_SLOTS = GRPC_STATUS_SLOTS_FROM + 17;
+
+/** The slot `status` counts at: itself (000-999, or a gRPC status's slot), else 0 ("no valid status"). */
+export function statusSlotOf(status: number): number {
+  return status >= 0 && status < STATUS_SLOTS && status !== GRPC_STATUS_SLOTS_FROM ? status : 0;
+}
+
+/** The status-code key of recorder slot `slot`: an HTTP status's number, or a gRPC status's kind. */
+export function statusKey(slot: number): string {
+  return slot < GRPC_STATUS_SLOTS_FROM ? String(slot) : GRPC_ERROR_KINDS[slot - GRPC_STATUS_SLOTS_FROM + 1];
+}
+/**
  * Error kinds counted on the hot path; never one object per failure. `unfinished`: a request still
  * unanswered when the graceful stop ended (sent, neither answered nor timed out).
  */

@@ -38,9 +38,13 @@ export function kindProblem(metric: string, kind: string, windowMs: number | und
   return null;
 }
 
-/** `metric` (errors or errorRate) of `run` counting only the failures of `kind`. */
+/**
+ * `metric` (errors or errorRate) of `run` counting only the failures of `kind`; a gRPC status's kind counts
+ * the calls answered with it too (responses under that status).
+ */
 export function kindValue(run: RunResult, metric: string, kind: string): number {
-  const count = (run.errors as Record<string, number | undefined>)[kind] ?? 0;
+  const count = ((run.errors as Record<string, number | undefined>)[kind] ?? 0) +
+    (run.statusCodes[kind] ?? 0);
   if (metric === "errors") return count;
   const sends = run.requests + sumValues(run.errors);
   return sends > 0 ? count / sends : 0;

@@ -45,3 +45,19 @@ Deno.test("a kind that does not exist, a metric it cannot take, a window, an abo
     /not an endpoint's or an error kind's/,
   );
 });
+
+Deno.test("a gRPC status's kind counts the calls answered with it, which are responses", () => {
+  const answered = {
+    ...run,
+    requests: 960,
+    errors: { timeout: 40 },
+    statusCodes: { "200": 900, "grpc UNAVAILABLE": 60 },
+  } as unknown as RunResult;
+  const rules = ["errors{kind:grpc UNAVAILABLE}==60", "errorRate{kind:grpc UNAVAILABLE}<=6%"].map(
+    parseThreshold,
+  );
+  assertEquals(evaluateThresholds(rules, [answered]).map((r) => [r.ok, r.actual]), [[true, 60], [
+    true,
+    0.06,
+  ]]);
+});

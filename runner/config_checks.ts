@@ -121,6 +121,27 @@ function sourceIssues(c: CheckedConfig): Issue[] {
   return [];
 }
 
+/** `concurrency` needs fixed connections, at least one stream on each and no more than `streams`. */
+function concurrencyIssues(c: CheckedConfig): Issue[] {
+  const n = c.concurrency;
+  if (n === undefined) return [];
+  const path = ["concurrency"];
+  const f = c as CheckedConfig & { connections?: number; ratePerSec?: number };
+  const fixed = c.model === "connections" || c.model === "throughput" ||
+    (c.model === "count" && f.ratePerSec === undefined);
+  if (!fixed || f.connections === undefined || c.connection === "per-arrival") {
+    const message =
+      "concurrency is dealt over fixed connections: use the connections, count or throughput model";
+    return [{ path, message }];
+  }
+  const most = f.connections * c.streams;
+  if (n >= f.connections && n <= most) return [];
+  return [{
+    path,
+    message: `concurrency must be between connections (${f.connections}) and connections x streams (${most})`,
+  }];
+}
+
 /**
  * What HTTP/2 excludes (for now): flows, pipelining, placeholders in header names; streams on a
  * per-arrival connection (one request each); h2c on https:. Over HTTP/1.1, streams.
@@ -162,6 +183,7 @@ function protocolIssues(c: CheckedConfig): Issue[] {
       message: `${what} sends concurrent streams: use streams, not pipelining`,
     });
   }
+  issues.push(...concurrencyIssues(c));
   if (c.connection === "per-arrival" && c.streams > 1) {
     issues.push({
       path: ["streams"],

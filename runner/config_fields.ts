@@ -104,6 +104,11 @@ export const commonFields = {
   }).optional(),
   /** HTTP/2: concurrent streams per connection (h2load's `-m`). */
   streams: z.number().int().min(1, "streams must be >= 1").max(1000, "streams must be <= 1000").default(1),
+  /**
+   * HTTP/2 over fixed connections: the streams in flight over all of them, dealt over the connections in
+   * turn (ghz's `-c` over `--connections`), each holding at most `streams`; absent: `streams` on each.
+   */
+  concurrency: z.number().int().min(1, "concurrency must be >= 1").optional(),
   /** HTTP/2: the receive windows advertised (each stream's and the connection's), bytes. */
   h2WindowBytes: z.number().int().min(65_535, "h2 window must be >= 65535 bytes")
     .max(0x7fff_ffff, "h2 window must be < 2 GiB").default(16 * 1024 * 1024),

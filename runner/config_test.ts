@@ -212,3 +212,21 @@ Deno.test("HTTP/2 takes data sources, placeholders in paths, values and bodies, 
     ["flows[0].steps[0].request.headers"],
   );
 });
+
+Deno.test("concurrency is dealt over fixed HTTP/2 connections, between one stream on each and all their streams", () => {
+  const h2 = { url, protocol: "h2c" as const, connections: 4, streams: 13 };
+  assert.equal(parseAttackConfig({ ...h2, model: "connections", concurrency: 50 }).concurrency, 50);
+  assert.match(
+    issuesOf({ ...h2, model: "connections", concurrency: 53 })[0].message,
+    /between connections \(4\) and connections x streams \(52\)/,
+  );
+  assert.match(issuesOf({ ...h2, model: "connections", concurrency: 3 })[0].message, /between connections/);
+  const open = {
+    url,
+    protocol: "h2c",
+    streams: 13,
+    model: "rate",
+    phases: [{ durationMs: 500, ratePerSec: 10 }],
+  };
+  assert.match(issuesOf({ ...open, concurrency: 5 })[0].message, /dealt over fixed connections/);
+});

@@ -80,7 +80,7 @@ Deno.test("gRPC steps: data rows fill messages, a reply field is captured into t
       assertEquals(flow.steps[3].checks, [{ name: '$.data == "{{ tok }}"', passed: 8, failed: 0 }]);
       assertEquals(flow.steps[0].checks, [{ name: '$.value == "{{ fib_n }}"', passed: 8, failed: 0 }]);
       assertEquals(flow.steps[2].checks.map((c: { passed: number }) => c.passed), [8, 8]);
-      assertEquals(run.errors, { "grpc INVALID_ARGUMENT": 4 });
+      assertEquals([run.errors, run.statusCodes["grpc INVALID_ARGUMENT"]], [{}, 4]);
       // results.json names the schema by its size, as it does bodies.
       assertEquals([run.config.grpc.schema, run.config.grpc.schemaBytes > 100], [undefined, true]);
       // Each step's method is an endpoint: its responses, and its failures by kind.
@@ -90,7 +90,7 @@ Deno.test("gRPC steps: data rows fill messages, a reply field is captured into t
         ) => [e.name, [e.requests, e.errors]]),
       );
       assertEquals(endpoints, {
-        "loadlab.target.Target/Cpu": [8, { "grpc INVALID_ARGUMENT": 4 }],
+        "loadlab.target.Target/Cpu": [12, {}],
         "sleep fib": [8, {}],
         "loadlab.target.Target/Stream": [8, {}],
         "loadlab.target.Target/Echo": [8, {}],

@@ -44,11 +44,13 @@ loads:
       const r = await runLoadlab(["run", `${dir}/exp.yaml`, "--out-dir", `${dir}/out`]);
       assertEquals(r.code === 0 || r.code === 1, true, r.stdout + r.stderr);
       const run = JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`)).runs[0];
-      assertEquals(run.errors, { "grpc INVALID_ARGUMENT": 10, "bad-value": 10 });
+      assertEquals([run.errors, run.statusCodes], [{ "bad-value": 10 }, {
+        "200": 10,
+        "grpc INVALID_ARGUMENT": 10,
+      }]);
       assertEquals(Object.keys(run.errorMessages["bad-value"]), [
         "message.n as filled is not a int32: not sent",
       ]);
-      assertEquals(run.statusCodes, { "200": 10 });
       // results.json says the message is a template, not its encoded pieces.
       assertEquals([run.config.requestMix[0].grpcTemplate, run.config.requestMix[0].grpcMessage], [
         true,

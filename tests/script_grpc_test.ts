@@ -62,7 +62,7 @@ test("s.grpc.invoke: each call kind, its method an endpoint, a failed status by 
     for (const name of ["hello", "three replies", "collected", "metadata sent", "not found"]) {
       assertEquals(checks[name], [4, 0], name);
     }
-    assertEquals(result.errors, { "grpc NOT_FOUND": 4 });
+    assertEquals([result.errors, result.statusCodes["grpc NOT_FOUND"]], [{}, 4]);
     assertEquals(Object.keys(result.errorMessages?.["grpc NOT_FOUND"] ?? {}), ["no such thing"]);
     const endpoints = (result.endpoints ?? []).map((e) => e.name).sort();
     ok(endpoints.includes("helloworld.Greeter/Fail") && endpoints.includes("metadata"), String(endpoints));
@@ -73,7 +73,7 @@ test("s.grpc.invoke on a connection of its own per session (per-arrival)", () =>
     const result = await run(port, script("grpc_greeter.ts"), 2, "per-arrival");
     const flow = result.flows![0];
     assertEquals([flow.sessions, flow.completed, flow.failed], [2, 2, 0]);
-    assertEquals(result.errors, { "grpc NOT_FOUND": 2 });
+    assertEquals([result.errors, result.statusCodes["grpc NOT_FOUND"]], [{}, 2]);
     for (const c of flow.steps.flatMap((s) => s.checks ?? [])) assertEquals([c.name, c.failed], [c.name, 0]);
   }));
 
@@ -134,7 +134,7 @@ test("k6/net/grpc converted: load, connect, invoke against grpc.StatusOK, a Stre
       unavailable: [4, 0],
       "three replies": [4, 0],
     });
-    assertEquals(result.errors, { "grpc UNAVAILABLE": 4 });
+    assertEquals([result.errors, result.statusCodes["grpc UNAVAILABLE"]], [{}, 4]);
     const reflected = await run(port, sessionScriptPath(k6Fixture("grpc_reflect.js")), 2);
     assertEquals([reflected.flows![0].completed, reflected.errors], [2, {}]);
     assertEquals(reflected.flows![0].steps[0].checks?.[0].passed, 2);

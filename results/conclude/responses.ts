@@ -26,13 +26,9 @@
  * - A run whose sessions received WebSocket messages on connections of their own (k6/ws) with no HTTP
  *   response got answers all the same: not "failed"; its errors are a share of those connections.
  *
- * - "answered with a status": a gRPC run without a response whose every call the server answered with a
- *   status other than OK (`answeredStatuses`): failed all the same, in words that name the status.
- *
  * Pure; imports only the results schema.
  */
 import type { IntervalResult, LatencySummaryMs, RunResult } from "../schema.ts";
-import { GRPC_ERROR_KINDS } from "../schema_values.ts";
 import { formatCount } from "../text_format.ts";
 
 /**
@@ -110,23 +106,6 @@ function ownSocketAnswers(run: RunResult): number {
 export function errorShareBase(run: RunResult): number {
   if (run.requests > 0 || noResponse(run)) return sendsOf(run);
   return Math.max(sendsOf(run), run.ws?.handshakes ?? 0);
-}
-
-/** gRPC's status kinds (`grpc UNAVAILABLE`, ...): a call the server answered with a status other than OK. */
-const GRPC_STATUS_KINDS: ReadonlySet<string> = new Set(GRPC_ERROR_KINDS.filter((k) => k.startsWith("grpc ")));
-
-/**
- * The gRPC statuses that answered every call of a run without a response ("INVALID_ARGUMENT",
- * "UNAVAILABLE and INTERNAL"), when each failure was a call the server answered with a status other than
- * OK and no send was dropped or cut; else null. Such a run got no response the percentiles hold, yet the
- * server answered each call: its words must say so, not "no response at all".
- */
-export function answeredStatuses(run: RunResult): string | null {
-  if (!noResponse(run) || run.droppedSends > 0 || (run.unfinished ?? 0) > 0) return null;
-  const kinds = Object.entries(run.errors).filter(([, n]) => (n ?? 0) > 0).map(([kind]) => kind);
-  if (kinds.length === 0 || !kinds.every((k) => GRPC_STATUS_KINDS.has(k))) return null;
-  const names = kinds.map((k) => k.slice("grpc ".length));
-  return names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
 }
 
 /**

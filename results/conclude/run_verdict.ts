@@ -11,9 +11,8 @@
  *   may have answered the warm-up, so this is not `failed`: exit 0 unless `--strict` (6).
  * - `failed: no response (tls 160)`: not one request got any response, whatever the error kind (a TLS
  *   handshake the client refused, a refused connect, timeouts, resets: responses.ts says when). It
- *   replaces `lost`, which it includes, and makes the command exit 4 (cli/exit_codes.ts). A gRPC run whose
- *   every call the server answered with a status other than OK is `failed: every call answered with gRPC
- *   status UNAVAILABLE (grpc UNAVAILABLE 50)`: answered, only never with OK.
+ *   replaces `lost`, which it includes, and makes the command exit 4 (cli/exit_codes.ts). A gRPC call the
+ *   server answered with a status other than OK is a response: a run of them is never `failed`.
  * - `generator-bound` / `server-bound`: the runner's flags (who limited the run); a closed run's
  *   generator-bound flag names its evidence ("generator-bound: load worker saturated in 6 of 6 intervals": its
  *   thread ran or waited for a core nearly all the time, its timers late, generator_saturation.ts); a
@@ -58,14 +57,15 @@
  *   server closed or reset the connection, a malformed or refused answer, a request refused past its
  *   re-sends, a value the session's data made unsendable: `ANSWERED_ERROR_KINDS`), and a session script's
  *   own failures (`script`: a throw, a dropped rejection, a session cut waiting on its own promise), over
- *   0.1% of sends.
+ *   0.1% of sends; with them, gRPC calls the server answered with a status other than OK (`errors 50% (grpc
+ *   INVALID_ARGUMENT 1,000)`: responses, their latencies in the percentiles, as ghz counts them).
  *   Like lost ones they have no latency in the percentiles, and a run whose success rate says 75% must not
  *   read `ok`. A GOAWAY or REFUSED_STREAM refusal that was sent again is no error: only its final outcome
  *   counts, and `retried` beside it.
  * - `server errors 25%`: 5xx responses over 0.1% of the responses: their latencies, the server's error
  *   path, are in the percentiles (responses.ts).
  * - `no success: not one response was 2xx/3xx (429 40)` (with the statuses that came back: every one a
- *   404, a 429 of a rate limiter...), unless every one was a 5xx
+ *   404, a 429 of a rate limiter...; for gRPC `not one call answered OK`), unless every one was a 5xx
  *   (`server errors 100%` says so). A run with answers is not `failed` whatever their status: it exits
  *   0 unless `--strict` (6) or a threshold such as `success>=99%` (1) says otherwise.
  * - `flooded: 1,259 unsolicited messages per answer (the echo rule takes any message: --ws-match is
@@ -82,7 +82,6 @@
  */
 import type { RunResult } from "../schema.ts";
 import {
-  answeredStatuses,
   errorKindsText,
   errorShareBase,
   noResponse,
@@ -111,14 +110,9 @@ import { changedBuiltIns } from "./builtin_changes.ts";
 import { formatCount } from "../text_format.ts";
 
 /**
- * The `failed` flag's words: no response, (gRPC) every call answered with a status other than OK, or
- * (WebSocket) messages came but none was an answer the rule takes.
+ * The `failed` flag's words: no response, or (WebSocket) messages came but none was an answer the rule takes.
  */
 function failedLabel(run: RunResult): string {
-  const statuses = answeredStatuses(run);
-  if (statuses !== null) {
-    return `failed: every call answered with gRPC status ${statuses} (${errorKindsText(run)})`;
-  }
   const unsolicited = run.ws?.unsolicited ?? 0;
   if (unsolicited > 0) {
     return `failed: no answer its rule takes, ${formatCount(unsolicited)} other messages came ` +
@@ -286,7 +280,8 @@ function answerFlags(run: RunResult): VerdictFlag[] {
   // The success rate is the run's own count of 2xx/3xx over sends: 0 with responses is "not one".
   if (run.requests > 0 && run.successRate === 0 && serverErrors < run.requests) {
     const statuses = statusCodesText(run);
-    const label = `no success: not one response was 2xx/3xx${statuses ? ` (${statuses})` : ""}`;
+    const what = statuses.startsWith("grpc ") ? "call answered OK" : "response was 2xx/3xx";
+    const label = `no success: not one ${what}${statuses ? ` (${statuses})` : ""}`;
     flags.push({ kind: "no success", label });
   }
   return flags;

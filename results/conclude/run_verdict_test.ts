@@ -157,3 +157,18 @@ Deno.test("a k6/ws script's socket error among answered sessions is a share of t
   const silent = { ...answered, ws: { ...answered.ws!, messagesReceived: 0 } } as RunResult;
   assert.match(runVerdict(silent).label, /^failed/);
 });
+
+Deno.test("gRPC calls answered with a status other than OK: flagged as errors, never failed", () => {
+  const half = clean({
+    requests: 200,
+    errors: {},
+    successRate: 0.5,
+    statusCodes: { "200": 100, "grpc INVALID_ARGUMENT": 100 },
+  });
+  assert.equal(runVerdict(half).label, "errors 50% (grpc INVALID_ARGUMENT 100)");
+  const none = clean({ requests: 200, errors: {}, successRate: 0, statusCodes: { "grpc UNAVAILABLE": 200 } });
+  assert.equal(
+    runVerdict(none).label,
+    "errors 100% (grpc UNAVAILABLE 200), no success: not one call answered OK (grpc UNAVAILABLE 200)",
+  );
+});

@@ -21,7 +21,7 @@ export const LOST_ERROR_KINDS = ["connect", "timeout", "unfinished"] as const;
  * the connection, or answered in a way loadlab could not read or that refused the stream; or the session's
  * own data made the request unsendable (`bad-value`: a filled value with CR, LF or NUL) or its answer
  * unkeepable (`body-too-large`: past the step's `maxKeptBytes`); or a gRPC call whose answer broke gRPC's
- * framing, or that ended with a status other than OK (`grpc UNAVAILABLE`, ...). `goaway` and `h2-refused-stream` count a
+ * framing, or one refused unsent by gRPC's own rule (`grpc RESOURCE_EXHAUSTED`: past `--max-send`). `goaway` and `h2-refused-stream` count a
  * request only once its re-sends are spent (refused 4 times): a refusal sent again is no error.
  */
 export const ANSWERED_ERROR_KINDS = [
@@ -83,12 +83,14 @@ export function unansweredAtStop(run: RunResult): number {
   return typeof stopMs === "number" && stopMs > 0 ? unfinished : 0;
 }
 
-/** Requests the target failed without a response (`ANSWERED_ERROR_KINDS`): their number and "reset 9, parse 1". */
+/**
+ * Requests the target failed: without a response (`ANSWERED_ERROR_KINDS`), or (gRPC) answered with a status
+ * other than OK (a response, among the status codes); their number and "reset 9, grpc INVALID_ARGUMENT 1".
+ */
 export function answeredErrors(run: RunResult): { total: number; text: string } {
-  const kinds = ANSWERED_ERROR_KINDS.map((kind) => [kind, run.errors[kind] ?? 0] as const).filter(([, n]) =>
-    n > 0
-  )
-    .sort((a, b) => b[1] - a[1]);
+  const statuses = Object.entries(run.statusCodes ?? {}).filter(([key]) => key.startsWith("grpc "));
+  const kinds = [...ANSWERED_ERROR_KINDS.map((kind) => [kind, run.errors[kind] ?? 0] as const), ...statuses]
+    .filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]);
   return {
     total: kinds.reduce((a, [, n]) => a + n, 0),
     text: kinds.map(([kind, n]) => `${kind} ${formatCount(n)}`).join(", "),

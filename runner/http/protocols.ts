@@ -91,6 +91,11 @@ export interface ProtocolSetup {
   readonly pipelining: number;
   /** HTTP/2 streams per connection. */
   readonly streams: number;
+  /**
+   * HTTP/2 with a run's `concurrency`: the worker's connections, its stream slots dealt over them in turn
+   * (h2/slot.ts `H2Slots`); 0 fills each with `streams` before opening the next.
+   */
+  readonly spread?: number;
   /** Each arrival dials a connection of its own (`connection: per-arrival`). */
   readonly perArrival: boolean;
   /** HTTP/2 receive windows, bytes. */
@@ -137,7 +142,7 @@ function h2Connections(setup: ProtocolSetup, answer?: () => StreamAnswer): Conne
   };
   const lanes = setup.perArrival
     ? new H2Arrivals(setup.shared, run)
-    : new H2Slots(setup.shared, run, setup.streams, setup.idBase);
+    : new H2Slots(setup.shared, run, setup.streams, setup.idBase, setup.spread ?? 0);
   return {
     perConnection: setup.streams,
     h2Steps: true,

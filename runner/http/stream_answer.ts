@@ -17,6 +17,12 @@ export interface StreamAnswer {
   readonly fields: FieldBytesSink;
   /** Why the last answer failed (valid when a step returned a kind). */
   readonly message: string;
+  /**
+   * The recorder's status slot of the status the server failed the last answer with (a gRPC status other
+   * than OK: results/schema_values.ts `GRPC_STATUS_SLOTS_FROM`), so it counts as a response; 0 when it
+   * failed without one (a broken answer).
+   */
+  readonly statusSlot: number;
   /** A request starts on the stream: nothing of its answer seen yet. */
   start(): void;
   /** The final head came with HTTP `status`; `endStream`: it also ended the answer (trailers-only). */

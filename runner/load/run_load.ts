@@ -22,7 +22,7 @@ import { connectToOf } from "../http/tls/options.ts";
 import { chooseTransport, type ChosenTransport } from "../http/transport/choice.ts";
 import { RequestMix } from "../http/request.ts";
 import { type AnyModelDef, modelDef, poolSizeOf } from "./models/mod.ts";
-import { stripeOf } from "./schedule.ts";
+import { shareOf, stripeOf } from "./schedule.ts";
 import { preConnect } from "./pre_connect.ts";
 import type { PoolSize } from "./models/model.ts";
 import { warmUpGenerator } from "./generator_warmup.ts";
@@ -136,7 +136,10 @@ async function linkOf(
     const connections: LoadConnection[] = [];
     const idBase = opts.workerIndex * 1_000_000;
     const row = protocolRowOf(wsUrl, protocol, config.grpc !== undefined);
-    const factory = factoryOf(config, { shared, url, row, idBase, wsRun, endpoints });
+    const spread = config.concurrency !== undefined && "connections" in config
+      ? shareOf(config.connections, opts.workerIndex, opts.workerCount)
+      : 0;
+    const factory = factoryOf(config, { shared, url, row, idBase, wsRun, endpoints, spread });
     const newConnection = () => {
       const conn = factory.next(idBase + connections.length);
       connections.push(conn);
@@ -202,6 +205,7 @@ function factoryOf(
     idBase: number;
     wsRun: WsRun | null;
     endpoints: readonly number[];
+    spread: number;
   },
 ): ConnectionFactory {
   return PROTOCOLS[parts.row]({
@@ -212,6 +216,7 @@ function factoryOf(
     columns: config.data?.columns,
     pipelining: config.pipelining,
     streams: config.streams,
+    spread: parts.spread,
     perArrival: config.connection === "per-arrival",
     windowBytes: config.h2WindowBytes,
     idBase: parts.idBase,

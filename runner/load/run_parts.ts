@@ -46,6 +46,7 @@ export function loadContextOf(f: ContextFields): LoadContext<AttackConfig> {
     newConnection: f.newConnection,
     pool: f.pool,
     streamsPerConnection: f.streamsPerConnection,
+    concurrency: f.concurrency,
     arrival: f.arrival,
     steer: f.steer,
   };

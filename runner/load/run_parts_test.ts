@@ -24,6 +24,7 @@ const CONTEXT_ORDER = [
   "newConnection",
   "pool",
   "streamsPerConnection",
+  "concurrency",
   "arrival",
   "steer",
 ];

@@ -203,6 +203,7 @@ function contextOf(
     newConnection: prepared.newConnection,
     pool: prepared.pool,
     streamsPerConnection: prepared.factory.perConnection,
+    concurrency: config.concurrency,
     arrival,
     steer: new WorkerSteering(config, startMs, spanMs, (endMs) => {
       ctx.endMs = Math.min(ctx.endMs, Math.max(endMs, performance.now()));

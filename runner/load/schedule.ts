@@ -91,6 +91,26 @@ export function shareOf(total: number, workerIndex: number, workers: number): nu
   return Math.floor(total / workers) + (workerIndex < total % workers ? 1 : 0);
 }
 
+/**
+ * The stream slots a worker runs over its share of a fixed crowd of `connections`: `streamsPerConnection`
+ * on each, or with a `concurrency` (ghz's -c over --connections) its connections' part of it, the slots
+ * being dealt over all the connections in turn (connection j holds ceil or floor of the quotient).
+ */
+export function slotsOf(
+  ctx: { streamsPerConnection: number; concurrency?: number; workerIndex: number; workerCount: number },
+  connections: number,
+): number {
+  const { workerIndex, workerCount } = ctx;
+  const mine = shareOf(connections, workerIndex, workerCount);
+  const n = ctx.concurrency;
+  if (n === undefined) return ctx.streamsPerConnection * mine;
+  let first = 0;
+  for (let w = 0; w < workerIndex; w++) first += shareOf(connections, w, workerCount);
+  let slots = 0;
+  for (let j = first; j < first + mine; j++) slots += shareOf(n, j, connections);
+  return slots;
+}
+
 /** One execution segment of a load split over several generators: `index` of `count`, from 0. */
 export interface Segment {
   index: number;

@@ -1,5 +1,5 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { constantSchedule, phasesSchedule, shareOf, withWarmup } from "./schedule.ts";
+import { constantSchedule, phasesSchedule, shareOf, slotsOf, withWarmup } from "./schedule.ts";
 
 const near = (actual: number, expected: number, delta: number, what: string) =>
   ok(Math.abs(actual - expected) <= delta, `${what}: ${actual} not within ${expected} +- ${delta}`);
@@ -66,4 +66,19 @@ Deno.test("count schedule and warm-up and worker shares", () => {
     name: "warm-up",
   });
   assertEquals([0, 1, 2].map((w) => shareOf(10, w, 3)), [4, 3, 3]);
+});
+
+Deno.test("slotsOf: streams on each connection, or a concurrency dealt over all connections in turn", () => {
+  const ctx = (workerIndex: number, workerCount: number, concurrency?: number) => ({
+    streamsPerConnection: 13,
+    concurrency,
+    workerIndex,
+    workerCount,
+  });
+  assertEquals(slotsOf(ctx(0, 1), 4), 52);
+  assertEquals(slotsOf(ctx(0, 1, 50), 4), 50);
+  // Connections 13, 13, 12, 12: two workers hold two each, three workers 2, 1 and 1 of them.
+  assertEquals([0, 1].map((w) => slotsOf(ctx(w, 2, 50), 4)), [26, 24]);
+  assertEquals([0, 1, 2].map((w) => slotsOf(ctx(w, 3, 50), 4)), [26, 12, 12]);
+  assertEquals([0, 1, 2].map((w) => slotsOf(ctx(w, 3, 5), 4)), [3, 1, 1]);
 });

@@ -188,6 +188,9 @@ export class ScriptGrpcAnswer implements StreamAnswer {
   get message(): string {
     return this.#answer.message;
   }
+  get statusSlot(): number {
+    return this.#answer.statusSlot;
+  }
   start(): void {
     this.kind = null;
     this.#answer.start();

@@ -11,6 +11,7 @@
  * each name on first use (`indexOf`, bounded like the endpoint table: `MAX_ENDPOINTS` names, then
  * `OTHER_ENDPOINT`), and its samples carry the name, since each worker numbers its names in its own order.
  */
+import { STATUS_SLOTS, statusSlotOf } from "../../results/schema_values.ts";
 import type { ErrorKind } from "../../results/mod.ts";
 import { createHistogram, encodeHistogram, type Histogram } from "../../results/histogram.ts";
 import { type EndpointSample, ERROR_KINDS } from "./sample.ts";
@@ -26,9 +27,6 @@ import { shownName } from "../../validation/shown_name.ts";
 function shownTags(tags: Readonly<Record<string, string>>): Record<string, string> {
   return Object.fromEntries(Object.entries(tags).map(([k, v]) => [shownName(k), shownName(String(v))]));
 }
-
-/** Status codes counted apart per endpoint (000-999; others count at 0, as the run's). */
-const STATUS_SLOTS = 1000;
 
 /** Counts of `count` endpoints for the open interval. */
 export class EndpointRecorder {
@@ -115,7 +113,7 @@ export class EndpointRecorder {
   response(e: number, status: number, latencyUs: number): void {
     if (e < 0 || e >= this.#count) e = this.#names === null ? 0 : this.indexOf(OTHER_ENDPOINT);
     this.#requests[e]++;
-    this.#statuses[e * STATUS_SLOTS + (status >= 0 && status < STATUS_SLOTS ? status : 0)]++;
+    this.#statuses[e * STATUS_SLOTS + statusSlotOf(status)]++;
     this.#histograms[e].recordValue(latencyUs);
     this.#touched[e] = 1;
   }

@@ -17,6 +17,7 @@ import { clampUs, createHistogram, encodeHistogram, type Histogram } from "../..
 import { addCounters, type Counters, emptyCounters } from "../../results/interval_counts.ts";
 import type { WsIntervalCounts } from "../../results/ws_totals.ts";
 import { errorKindIndex, idleSample, type IntervalSample } from "./sample.ts";
+import { STATUS_SLOTS, statusSlotOf } from "../../results/schema_values.ts";
 import { EndpointRecorder } from "./endpoint_recorder.ts";
 import { ErrorTally, takeStatusCodes, WsSampler } from "./tallies.ts";
 
@@ -65,8 +66,8 @@ export class IntervalRecorder {
 
   /** The open interval's counters: one object for the recorder's life, incremented field by field. */
   readonly #c: Counters = emptyCounters();
-  /** Index = status code; out-of-range codes count at 0 ("no valid status"). */
-  readonly #statusCounts = new Uint32Array(1000);
+  /** Index = status slot (schema_values.ts `statusKey`); out-of-range codes count at 0 ("no valid status"). */
+  readonly #statusCounts = new Uint32Array(STATUS_SLOTS);
   readonly #errors: ErrorTally;
   readonly #histogram: Histogram = createHistogram();
   readonly #rawHistogram: Histogram | null;
@@ -133,7 +134,7 @@ export class IntervalRecorder {
       progress[2]++;
       if (failed) progress[3]++;
     }
-    this.#statusCounts[status >= 0 && status < 1000 ? status : 0]++;
+    this.#statusCounts[statusSlotOf(status)]++;
     // One record per response: with endpoints, in its endpoint's histogram (the run's is their sum).
     const endpoints = this.#endpoints;
     if (endpoints === null) this.#histogram.recordValue(clampUs(latencyUs));
@@ -168,6 +169,27 @@ export class IntervalRecorder {
   recordFirstMessage(nowMs: number, latencyUs: number): void {
     if (!this.#slot(nowMs) || nowMs - latencyUs / 1000 < this.#originMs - WARMUP_LINE_SLACK_MS) return;
     (this.#firstMessageHistogram ??= createHistogram()).recordValue(clampUs(latencyUs));
+  }
+
+  /**
+   * A response whose answer failed by the status the server gave (`statusSlot`, a gRPC status past the
+   * HTTP ones): a request like any response, its latency recorded; its `kind` and `message` are the
+   * last failure's (a session's failed call) and the message is kept, under its kind, as a failure's is.
+   */
+  recordAnswered(
+    nowMs: number,
+    statusSlot: number,
+    kind: ErrorKind,
+    message: string,
+    latencyUs: number,
+    rawLatencyUs: number,
+    endpoint = 0,
+  ): void {
+    this.lastErrorKind = kind;
+    this.lastErrorMessage = message;
+    if (!this.#slot(nowMs) || nowMs - latencyUs / 1000 < this.#originMs - WARMUP_LINE_SLACK_MS) return;
+    this.recordResponse(nowMs, statusSlot, latencyUs, rawLatencyUs, endpoint);
+    this.#errors.note(errorKindIndex(kind), message);
   }
 
   /**

@@ -129,14 +129,22 @@ Deno.test("an event stamped in an already drained interval still counts, in the 
   assertEquals([late.index, late.requests], [2, 1]);
 });
 
-Deno.test("any 3-digit status counts as itself; out-of-range codes under 0; both failed statuses", () => {
+Deno.test("any 3-digit status and a gRPC status count as themselves; out-of-range codes under 0; each failed", () => {
   const r = recorder();
   r.recordResponse(1010, 999, 10, 10);
   r.recordResponse(1010, 600, 10, 10);
   r.recordResponse(1010, 1000, 10, 10);
   r.recordResponse(1010, -1, 10, 10);
+  r.recordResponse(1010, 2000, 10, 10);
+  r.recordAnswered(1010, 1003, "grpc INVALID_ARGUMENT", "bad name", 10, 10);
   const [s] = r.drain(1100, false);
-  assertEquals([s.statusCodes, s.failedStatus], [{ "0": 2, "600": 1, "999": 1 }, 4]);
+  assertEquals([s.statusCodes, s.failedStatus, s.requests, s.errors], [
+    { "0": 3, "600": 1, "999": 1, "grpc INVALID_ARGUMENT": 1 },
+    6,
+    6,
+    {},
+  ]);
+  assertEquals(s.errorMessages, { "grpc INVALID_ARGUMENT": { "bad name": 1 } });
 });
 
 Deno.test("each interval's sample counts its own errors by kind and its server-bound sends", () => {

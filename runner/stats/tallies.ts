@@ -13,12 +13,13 @@ import {
   type WsIntervalCounts,
 } from "../../results/ws_totals.ts";
 import { ERROR_KINDS, type IntervalSample, OTHER_MESSAGES } from "./sample.ts";
+import { statusKey } from "../../results/schema_values.ts";
 
-/** The nonzero counts of `counts` (index = status code) by code, and the counts zeroed for reuse. */
+/** The nonzero counts of `counts` (index = status slot) by status key, and the counts zeroed for reuse. */
 export function takeStatusCodes(counts: Uint32Array): Record<string, number> {
   const out: Record<string, number> = {};
-  for (let code = 0; code < counts.length; code++) {
-    if (counts[code] !== 0) out[String(code)] = counts[code];
+  for (let slot = 0; slot < counts.length; slot++) {
+    if (counts[slot] !== 0) out[statusKey(slot)] = counts[slot];
   }
   counts.fill(0);
   return out;
@@ -34,6 +35,11 @@ export class ErrorTally {
   /** One failure of kind index `k`; its message kept while the kind has fewer than the bound. */
   record(k: number, message: string): void {
     this.#counts[k]++;
+    this.note(k, message);
+  }
+
+  /** The message of an answer counted under its status (a gRPC status), not as a failure of kind `k`. */
+  note(k: number, message: string): void {
     const messages = this.#messages[k];
     const seen = messages.get(message);
     if (seen !== undefined) messages.set(message, seen + 1);
@@ -41,11 +47,14 @@ export class ErrorTally {
     else messages.set(OTHER_MESSAGES, (messages.get(OTHER_MESSAGES) ?? 0) + 1);
   }
 
-  /** Moves the counts and messages into `sample` (kinds without a failure stay absent), then zeroes. */
+  /**
+   * Moves the counts and messages into `sample` (kinds without a failure or a noted message stay absent),
+   * then zeroes.
+   */
   takeInto(sample: IntervalSample): void {
     for (let k = 0; k < ERROR_KINDS.length; k++) {
-      if (this.#counts[k] === 0) continue;
-      sample.errors[ERROR_KINDS[k]] = this.#counts[k];
+      if (this.#counts[k] !== 0) sample.errors[ERROR_KINDS[k]] = this.#counts[k];
+      if (this.#messages[k].size === 0) continue;
       sample.errorMessages[ERROR_KINDS[k]] = Object.fromEntries(this.#messages[k]);
       this.#messages[k].clear();
     }

@@ -16,7 +16,7 @@
  * (`firstMessageMs`, one clock read per call) so its latency stands beside the whole stream's.
  */
 import type { ErrorKind } from "../../../results/mod.ts";
-import { GRPC_ERROR_KINDS } from "../../../results/schema_values.ts";
+import { GRPC_ERROR_KINDS, GRPC_STATUS_SLOTS_FROM } from "../../../results/schema_values.ts";
 import {
   DEFAULT_MAX_MESSAGE_BYTES,
   MessageReader,
@@ -26,13 +26,18 @@ import {
 } from "../../../grpc/framing.ts";
 import { callOutcome, GrpcFields, STATUS_GARBLED } from "../../../grpc/trailers.ts";
 import { decodeGrpcMessage } from "../../../grpc/message_text.ts";
-import { GRPC_OK, grpcCodeName } from "../../../grpc/status.ts";
+import { GRPC_OK, GRPC_UNKNOWN, grpcCodeName } from "../../../grpc/status.ts";
 import type { StreamAnswer } from "../stream_answer.ts";
 import { gunzipSync } from "node:zlib";
 
+/** The code a call that ended with gRPC code `code` counts under: 1..16, another UNKNOWN. */
+function knownCode(code: number): number {
+  return code >= 1 && code <= 16 ? code : GRPC_UNKNOWN;
+}
+
 /** The error kind of a call that ended with gRPC code `code` (1..16; another: UNKNOWN's). */
 export function grpcErrorKind(code: number): ErrorKind {
-  return GRPC_ERROR_KINDS[(code >= 1 && code <= 16 ? code : 2) + 1];
+  return GRPC_ERROR_KINDS[knownCode(code) + 1];
 }
 
 const NO_TRAILERS = "the stream ended without trailers (no grpc-status)";
@@ -51,6 +56,7 @@ export interface GrpcRun {
 /** One stream slot's judge of its gRPC answers. */
 export class GrpcAnswer implements StreamAnswer {
   message = "";
+  statusSlot = 0;
   /** When a streamed answer's first message came (`performance.now()`); NaN before it, or for a unary one. */
   firstMessageMs = Number.NaN;
   /** The gRPC fields of the answer's header blocks, gathered as the HPACK decoder hands them over. */
@@ -95,6 +101,7 @@ export class GrpcAnswer implements StreamAnswer {
     this.#reader.reset();
     this.#httpStatus = 0;
     this.message = "";
+    this.statusSlot = 0;
     this.#inflateFailed = null;
     this.#reader.onMessage = null;
     this.firstMessageMs = Number.NaN;
@@ -143,6 +150,7 @@ export class GrpcAnswer implements StreamAnswer {
   #failed(code: number): ErrorKind {
     const text = this.fields.message;
     this.message = text === "" ? grpcCodeName(code) : decodeGrpcMessage(text);
+    this.statusSlot = GRPC_STATUS_SLOTS_FROM + knownCode(code);
     return grpcErrorKind(code);
   }
 

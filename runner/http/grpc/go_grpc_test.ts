@@ -77,19 +77,56 @@ test("unary calls on 16 streams and a server stream of 20, each OK", async () =>
   });
 });
 
-test("every code but OK is its own kind, its grpc-message the message; an unknown method UNIMPLEMENTED", async () => {
+test("a call answered with any code is a request, counted under its status with its grpc-message", async () => {
   await withGoGreeter(async (port) => {
     for (let code = 1; code <= 16; code++) {
       const r = await attack(port, [{
         method: "helloworld.Greeter/Fail",
         message: message(`why ${code}`, code, false),
       }], 2);
-      const kind = `grpc ${GRPC_CODE_NAMES[code]}`;
-      assertEquals([r.requests, r.errors], [0, { [kind]: 2 }]);
-      assertEquals(Object.keys(r.errorMessages?.[kind] ?? {}), [`why ${code}`]);
+      const status = `grpc ${GRPC_CODE_NAMES[code]}`;
+      assertEquals([r.requests, r.errors, r.statusCodes, r.successRate], [2, {}, { [status]: 2 }, 0]);
+      assertEquals(Object.keys(r.errorMessages?.[status] ?? {}), [`why ${code}`]);
+      assertEquals(r.latencyMs.max > 0, true);
     }
     const r = await attack(port, [{ method: "helloworld.Greeter/Nope", message: new Uint8Array(0) }], 3);
-    assertEquals(r.errors, { "grpc UNIMPLEMENTED": 3 });
+    assertEquals([r.requests, r.statusCodes], [3, { "grpc UNIMPLEMENTED": 3 }]);
+  });
+});
+
+test("half the calls answered INVALID_ARGUMENT: every call a request, half of them failed", async () => {
+  await withGoGreeter(async (port) => {
+    const r = await attack(port, [
+      { method: "helloworld.Greeter/SayHello", message: message("go", 0) },
+      { method: "helloworld.Greeter/Fail", message: message("bad name", 3, false) },
+    ], 200);
+    const failed = r.statusCodes["grpc INVALID_ARGUMENT"];
+    assertEquals([r.requests, r.errors, r.statusCodes["200"] + failed], [200, {}, 200]);
+    assertEquals(failed > 50 && failed < 150, true, `${failed} of 200 failed`);
+    assertEquals(r.successRate, (200 - failed) / 200);
+  });
+});
+
+test("concurrency 5 over 4 connections: 5 calls in flight, dealt over the 4 in turn", async () => {
+  await withGoGreeter(async (port) => {
+    // SayHellos with count -1 never ends: each slot's call stays in flight until its deadline.
+    const endless = Uint8Array.from([...message("go", 0), 16, ...Array(9).fill(0xff), 1]);
+    const r = await runAttack(parseAttackConfig({
+      url: `http://127.0.0.1:${port}/`,
+      protocol: "h2c",
+      grpc: {},
+      model: "connections",
+      connections: 4,
+      streams: 2,
+      concurrency: 5,
+      durationMs: 1000,
+      intervalMs: 100,
+      timeoutMs: 700,
+      generatorWarmup: false,
+      requestMix: [grpcRequestSpec({ method: "helloworld.Greeter/SayHellos", message: endless }, 700)],
+    }));
+    const inFlight = Math.max(...r.intervals.map((iv) => iv.inFlight));
+    assertEquals([inFlight, r.connects, r.maxStreamsPerConnection], [5, 4, 2]);
   });
 });
 

@@ -60,7 +60,7 @@ Deno.test("the built-in target's gRPC endpoints: each method OK, a bad argument 
       ["loadlab.target.Target/Stream", true],
     ]);
     const bad = await attack(url, [call("Cpu", { n: 99 })], 3);
-    assertEquals([bad.errors, Object.keys(bad.errorMessages?.["grpc INVALID_ARGUMENT"] ?? {})], [
+    assertEquals([bad.statusCodes, Object.keys(bad.errorMessages?.["grpc INVALID_ARGUMENT"] ?? {})], [
       { "grpc INVALID_ARGUMENT": 3 },
       ["n is 0..40"],
     ]);
@@ -69,7 +69,7 @@ Deno.test("the built-in target's gRPC endpoints: each method OK, a bad argument 
       [{ method: "loadlab.target.Target/Nope", message: new Uint8Array(0) }],
       3,
     );
-    assertEquals(unknown.errors, { "grpc UNIMPLEMENTED": 3 });
+    assertEquals(unknown.statusCodes, { "grpc UNIMPLEMENTED": 3 });
     // A reply over the engine's cap is refused from its prefix.
     const big = await runAttack(parseAttackConfig({
       url,

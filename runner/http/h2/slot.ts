@@ -300,10 +300,20 @@ export class H2Slots {
     readonly run: H2Run,
     readonly streams: number,
     readonly idBase: number,
+    readonly spread = 0,
   ) {}
 
-  /** The next slot: on the current connection while it has fewer than `streams`, else on a new one. */
+  /**
+   * The next slot: on the current connection while it has fewer than `streams`, else on a new one; with a
+   * `spread`, on the next of that many connections in turn (ghz's workers over its connections).
+   */
   next(id: number): H2Slot {
+    if (this.spread > 0) {
+      const k = this.#inSession++ % this.spread;
+      const session = this.sessions[k] ??
+        (this.sessions[k] = new H2Connection(this.idBase + this.#sessions++, this.shared, this.run));
+      return new H2Slot(id, session, this.run);
+    }
     if (this.#session === null || this.#inSession === this.streams) {
       this.#session = new H2Connection(this.idBase + this.#sessions++, this.shared, this.run);
       this.sessions.push(this.#session);

@@ -157,8 +157,11 @@ export class StreamTable {
     }
   }
 
-  /** A stream ended (answered, or failed and counted): its slot goes on; a waiting stream may start. */
-  endStream(stream: H2Stream, nowMs: number, kind: ErrorKind | null, message: string): void {
+  /**
+   * A stream ended (answered, or failed and counted): its slot goes on; a waiting stream may start. A
+   * failure with a `statusSlot` (the server's gRPC status) was answered: a response under that status.
+   */
+  endStream(stream: H2Stream, nowMs: number, kind: ErrorKind | null, message: string, statusSlot = 0): void {
     if (this.byId.get(stream.streamId) === stream) this.byId.delete(stream.streamId);
     this.unblock(stream);
     const shared = this.#shared;
@@ -185,6 +188,11 @@ export class StreamTable {
         shared.recorder.recordFirstMessage(nowMs, elapsedUs(stream.intendedMs, firstMs));
       }
       shared.log?.write(stream.status, stream.intendedMs, nowMs, this.#core.id);
+    } else if (statusSlot > 0) {
+      const latencyUs = elapsedUs(stream.intendedMs, nowMs);
+      const rawUs = elapsedUs(stream.sentMs, nowMs);
+      shared.recorder.recordAnswered(nowMs, statusSlot, kind, message, latencyUs, rawUs, stream.endpoint);
+      shared.log?.write(statusSlot, stream.intendedMs, nowMs, this.#core.id);
     } else if (!shared.stopping) shared.recorder.recordError(nowMs, kind, message, stream.endpoint);
     this.settled = true;
     this.startPending();
@@ -198,8 +206,9 @@ export class StreamTable {
    */
   endAnswer(stream: H2Stream, nowMs: number, trailers: boolean): void {
     const answer = stream.answer;
-    if (answer === null) this.endStream(stream, nowMs, null, "");
-    else this.endStream(stream, nowMs, answer.end(trailers), answer.message);
+    if (answer === null) return this.endStream(stream, nowMs, null, "");
+    const kind = answer.end(trailers);
+    this.endStream(stream, nowMs, kind, answer.message, kind === null ? 0 : answer.statusSlot);
   }
 
   /**
@@ -208,7 +217,7 @@ export class StreamTable {
    */
   answerFailed(stream: H2Stream, kind: ErrorKind, nowMs: number, sending: boolean): boolean {
     if (sending) this.resetStream(stream.streamId, CANCEL);
-    this.endStream(stream, nowMs, kind, stream.answer!.message);
+    this.endStream(stream, nowMs, kind, stream.answer!.message, stream.answer!.statusSlot);
     return true;
   }
 

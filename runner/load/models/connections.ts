@@ -7,7 +7,7 @@
  */
 import { connections, connectionShareIssues, DEFAULT_DURATION_MS, durationMs } from "./fields.ts";
 import { defineModel } from "./model.ts";
-import { shareOf } from "../schedule.ts";
+import { slotsOf } from "../schedule.ts";
 import { closedLoopOf } from "../closed_loop.ts";
 import { runSteeredLoops } from "../steer_closed.ts";
 import { nextTurn } from "../clock.ts";
@@ -47,8 +47,7 @@ export const connectionsModel = defineModel({
   measuredDurationMs: (c) => c.durationMs,
   warmupFields: (_c, burst) => ({ connections: burst.connections, durationMs: burst.durationMs }),
   async run(ctx): Promise<void> {
-    const count = ctx.streamsPerConnection *
-      shareOf(ctx.config.connections, ctx.workerIndex, ctx.workerCount);
+    const count = slotsOf(ctx, ctx.config.connections);
     const loop = closedLoopOf(ctx);
     const conns = Array.from({ length: count }, () => ctx.newConnection());
     // Like wrk, each connection starts its loop as soon as it is open (still after t0: connects belong

@@ -20,7 +20,7 @@ import {
 } from "./fields.ts";
 import { defineModel, type ModelIssue } from "./model.ts";
 import { type LoadContext, mayStart } from "../executor.ts";
-import { constantSchedule, shareOf } from "../schedule.ts";
+import { constantSchedule, shareOf, slotsOf } from "../schedule.ts";
 import { closedLoopOf } from "../closed_loop.ts";
 import { pace } from "../pacer.ts";
 import { SharedLanes } from "../lanes.ts";
@@ -100,8 +100,7 @@ export const countModel = defineModel({
       remaining -= granted;
       return granted;
     };
-    const connections = ctx.streamsPerConnection *
-      shareOf(config.connections, ctx.workerIndex, ctx.workerCount);
+    const connections = slotsOf(ctx, config.connections);
     const loop = closedLoopOf(ctx);
     await Promise.all(Array.from({ length: connections }, () => loop(ctx, ctx.newConnection(), take)));
   },

@@ -15,7 +15,7 @@ import {
   underOneSendIssues,
 } from "./fields.ts";
 import { defineModel } from "./model.ts";
-import { constantSchedule, shareOf } from "../schedule.ts";
+import { constantSchedule, slotsOf } from "../schedule.ts";
 import { pace } from "../pacer.ts";
 import { FixedLanes } from "../lanes.ts";
 
@@ -41,8 +41,7 @@ export const throughputModel = defineModel({
     "over fixed connections",
   async run(ctx): Promise<void> {
     const rate = ctx.config.ratePerSec;
-    const connections = ctx.streamsPerConnection *
-      Math.max(1, shareOf(ctx.config.connections, ctx.workerIndex, ctx.workerCount));
+    const connections = Math.max(1, slotsOf(ctx, ctx.config.connections));
     const lanes = new FixedLanes(ctx, connections);
     const spanMs = ctx.endMs - ctx.startMs;
     await pace(ctx, constantSchedule(rate, { durationMs: spanMs }), (t, late) => lanes.dispatch(t, late));
