@@ -64,8 +64,9 @@ Deno.test("attack: header values a gRPC server echoes in its message are redacte
           `${dir}/summary.md`,
           ...quiet,
         ]);
-        assertEquals(code, 4, stderr);
-        ok(/grpc INTERNAL: 3, e\.g\. ".*authorization=\[redacted /.test(stderr), stderr);
+        // Answered calls, whatever their status, as ghz counts them: the run ends 0 with its errors shown.
+        assertEquals(code, 0, stderr);
+        if (quiet.length === 0) ok(/authorization=\[redacted /.test(stdout), stdout);
         assertNoSecret([["stdout", stdout], ["stderr", stderr], ...await filesIn(dir)], [BEARER, API_KEY]);
       }
     });
@@ -112,7 +113,7 @@ export default () => {
       );
       const files = await filesIn(`${dir}/out`);
       ok(files.some(([name]) => name === "results.json") && files.some(([name]) => name === "report.html"));
-      ok(stdout.includes("the server said ") && stderr.includes("grpc INTERNAL"), stdout + stderr);
+      ok(stdout.includes("the server said ") && (stdout + stderr).includes("grpc INTERNAL"), stdout + stderr);
       assertNoSecret([["stdout", stdout], ["stderr", stderr], ...files], [ENV_TOKEN, LITERAL_KEY]);
     });
   } finally {
@@ -141,12 +142,11 @@ Deno.test("attack: a grpc-message with CR, LF, NUL and U+202E is one line with t
         "--report",
         `${dir}/report.html`,
       ]);
-      assertEquals(code, 4, stderr);
+      assertEquals(code, 0, stderr);
       const terminal = stdout + stderr;
       // The only verdict line is loadlab's own.
       assertEquals(terminal.split("\n").filter((l) => /^\s*Verdict: ok/.test(l)), [], terminal);
       ok(terminal.includes("2 × FAKE\\r\\nVerdict: ok\\u202e\\u0000end"), stdout);
-      ok(stderr.includes('e.g. "FAKE\\r\\nVerdict: ok\\u202e\\u0000end"'), stderr);
       const results = JSON.parse(await Deno.readTextFile(`${dir}/results.json`));
       assertEquals(Object.keys(results.runs[0].errorMessages["grpc INTERNAL"]), [forged]);
       const report = await Deno.readTextFile(`${dir}/report.html`);
