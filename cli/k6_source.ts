@@ -7,14 +7,14 @@
  * script's URLs name (`--target app=URL` replaces it, as for any experiment); a script whose URLs name
  * none needs that flag.
  */
-import { basename, extname, resolve } from "node:path";
+import { basename, resolve } from "node:path";
 import { K6ConvertError } from "../runner/script/k6/convert.ts";
 import { importsK6Module, k6Origins, sessionScriptPath } from "../runner/script/k6/k6_file.ts";
 import { collectK6Metrics } from "../runner/script/k6/metrics_channel.ts";
 import { k6Experiment } from "../scenarios/k6_options.ts";
 import type { K6Paths } from "../scenarios/k6_paths.ts";
 import { formatIssues } from "../validation/mod.ts";
-import { checkScript } from "./script_check.ts";
+import { checkScript, scriptExperimentName } from "./script_check.ts";
 import { memoryLimitMbBesideRuns } from "../runner/worker/memory_limit.ts";
 import { UsageError } from "./usage_error.ts";
 import type { ScriptLoadArgs } from "./script_load_flags.ts";
@@ -29,6 +29,7 @@ export async function k6ExperimentText(
   targets: Record<string, string>,
   overrides: ScriptLoadArgs = { env: {} },
   maxMemoryMb?: number,
+  signal?: AbortSignal,
 ): Promise<{ text: string; paths: K6Paths }> {
   const path = resolve(source);
   let converted: string;
@@ -38,7 +39,7 @@ export async function k6ExperimentText(
     if (err instanceof K6ConvertError) throw new UsageError(err.message, { cause: err });
     throw err;
   }
-  const module = await checkScript(converted, memoryLimitMbBesideRuns(maxMemoryMb));
+  const module = await checkScript(converted, memoryLimitMbBesideRuns(maxMemoryMb), signal);
   const options = { ...(module.options ?? {}), ...overridesOf(overrides) };
   const mapped = k6Experiment(options);
   if (!mapped.ok) throw new UsageError(`${basename(path)}: ${formatIssues(mapped.issues).join("; ")}`);
@@ -52,7 +53,7 @@ export async function k6ExperimentText(
   );
   const url = targets.app ?? onlyOrigin(path);
   const text = JSON.stringify({
-    name: basename(path, extname(path)).replace(/[^A-Za-z0-9_.-]/g, "-"),
+    name: scriptExperimentName(path),
     targets: { app: { url } },
     loads: importsK6Module(path, "k6/net/grpc") ? overHttp2(loads, url) : loads,
     ...(together ? { together } : {}),

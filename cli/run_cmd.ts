@@ -7,6 +7,8 @@
  * summaries. `loadlab demo` is this command on `preset:demo`. Exit codes as in docs/EXPERIMENTS.md.
  */
 import { interruptSignal, liveLine } from "./live.ts";
+import { stoppedBeforeRun, writeStopped } from "./run_stopped.ts";
+import { ScriptCheckStopped, scriptExperimentName } from "./script_check.ts";
 import { parseRunArgs, RUN_HELP, type RunArgs } from "./run_args.ts";
 import { runProgress } from "./run_progress.ts";
 import { assertOutputsWritable, lockOutDir } from "./run_preflight.ts";
@@ -61,7 +63,31 @@ export function runRunCommand(argv: string[], opts: RunCommandOptions = {}): Pro
 
 async function run(command: string, argv: string[], help: string): Promise<number> {
   const args = parseRunArgs(argv, command, help);
-  const { source, plan } = await readRunPlan(args);
+  const interrupt = interruptSignal();
+  try {
+    return await runStoppable(command, args, interrupt);
+  } finally {
+    interrupt.dispose();
+  }
+}
+
+/** `run` with `interrupt` answering Ctrl-C and SIGTERM from the script's check to the end of the load. */
+async function runStoppable(command: string, args: RunArgs, interrupt: Interrupt): Promise<number> {
+  const render = (results: ResultsFile) => renderReport(results, { keepSecrets: args.keepSecrets });
+  const before = (phase: string, name = scriptExperimentName(args.source)) =>
+    stoppedBeforeRun(args, name, phase, render, args.keepSecrets);
+  // A second signal before the plan's own writer opens leaves the file of a run stopped before any load.
+  interrupt.beforeQuit(() => writeStopped(before("reading the experiment, before any run"), args.resume));
+  const read = await readRunPlan(args, interrupt.signal).catch((err) => {
+    if (err instanceof ScriptCheckStopped) return err;
+    throw err;
+  });
+  if (read instanceof ScriptCheckStopped) {
+    const path = writeStopped(before(read.phase, read.experiment), args.resume);
+    console.error(`loadlab ${command}: ${read.message}${path === null ? "" : `; results: ${path}`}`);
+    return interrupt.exitCode();
+  }
+  const { source, plan } = read;
   // Read before any load or output folder: a missing or wrong baseline is exit 2, not a wasted run.
   const gateWith = gateArgs(args, plan.experiment);
   const baseline = gateWith.baselinePath === undefined
@@ -76,9 +102,7 @@ async function run(command: string, argv: string[], help: string): Promise<numbe
     command,
     plan,
     { ...args, failOn: gateWith.failOn },
-    source,
-    outDir,
-    baseline,
+    { source, outDir, baseline, interrupt },
   );
   if (typeof outcome === "number") return outcome;
   if (outcome.k6) await showK6Summaries(outcome.k6, [`${outDir}/results.json`, `${outDir}/report.html`]);
@@ -120,6 +144,8 @@ async function checkedOutDir(args: RunArgs, plan: Plan): Promise<string> {
   return outDir;
 }
 
+type Interrupt = ReturnType<typeof interruptSignal>;
+
 /** A plan's outcome and the exit code a stop by a signal gives (130 Ctrl-C, 143 SIGTERM). */
 type Stopped = RunPlanOutcome & { stopExitCode: number; k6: K6Summaries | null };
 
@@ -131,9 +157,12 @@ async function execute(
   command: string,
   plan: Plan,
   args: RunArgs,
-  source: RunSource,
-  outDir: string,
-  baseline: ResultsFile | undefined,
+  { source, outDir, baseline, interrupt }: {
+    source: RunSource;
+    outDir: string;
+    baseline: ResultsFile | undefined;
+    interrupt: Interrupt;
+  },
 ): Promise<Stopped | number> {
   const keepSecrets = args.keepSecrets || plan.experiment.redact === false;
   // Thresholds gate a run file's result: steering it takes --steer (cli/dashboard_flags.ts).
@@ -144,7 +173,6 @@ async function execute(
   if (dashboard === null) return EXIT.badInput;
   const live = liveLine(true);
   const progress = runProgress({ live, terminal: Deno.stderr.isTerminal() });
-  const interrupt = interruptSignal();
   const outputs = metricsOutputs(args, plan);
   const exporter = outputs.length > 0 ? new MetricsExporter(outputs) : null;
   const baseHooks = dashboard
@@ -156,6 +184,7 @@ async function execute(
       resume: args.resume,
       keepSecrets,
       signal: interrupt.signal,
+      onOutput: (output) => interrupt.beforeQuit(() => output.writeSync()),
       ...(typeof steering === "object" ? { steering } : {}),
       hooks: exporter ? exporter.planHooks(plan.experiment.name, baseHooks) : baseHooks,
       experiment: experimentInfo(args, source),
@@ -171,6 +200,7 @@ async function execute(
   } finally {
     live.done();
     await exporter?.close(0);
+    // A k6 script's handleSummary follows: a signal then ends loadlab as the system does.
     interrupt.dispose();
     await dashboard?.finish();
   }

@@ -39,6 +39,8 @@ export interface RunPlanOptions extends RunOptions {
   renderReport: RenderReport;
   /** `--no-redact` (or `redact: false` in the file): outputs keep secrets as they are. */
   keepSecrets?: boolean;
+  /** Told the writer of results.json as it opens (a second Ctrl-C writes it before quitting). */
+  onOutput?: (output: ExperimentOutput) => void;
 }
 
 export interface RunPlanOutcome {
@@ -60,6 +62,7 @@ export async function runPlan(plan: Plan, opts: RunPlanOptions): Promise<RunPlan
   const thresholds = parseAllThresholds(plan);
   const exp = plan.experiment;
   const output = await openOutput(plan, opts);
+  opts.onOutput?.(output);
   const done = output.completedNames();
   const todo = plan.runs.filter((r) => !done.has(r.name));
   const pool = new TargetPool({ logDir: `${opts.outDir}/logs`, signal: opts.signal });

@@ -29,6 +29,7 @@ let path = "";
 
 self.onmessage = async (event: MessageEvent<HostRequest>) => {
   const msg = event.data;
+  if (msg.type === "ping") return post({ type: "pong" });
   try {
     if (msg.type === "import") {
       path = msg.path;

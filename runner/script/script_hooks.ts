@@ -13,7 +13,7 @@
  */
 import type { AttackConfig } from "../config.ts";
 import type { RunResult } from "../../results/mod.ts";
-import { type HostOutcome, ScriptHost } from "./script_host.ts";
+import { busyText, type HostOutcome, ScriptHost } from "./script_host.ts";
 import { ScriptNames } from "./script_names.ts";
 import { memoryLimitMbOf, memoryPassedText } from "../worker/memory_limit.ts";
 
@@ -90,7 +90,9 @@ async function teardown(
 
 /** The step that imports the script, named for how it ended: past the memory limit, its top level did it. */
 function loading(outcome: HostOutcome): string {
-  return outcome.kind === "memory" ? "the script's top level" : "loading the script";
+  return outcome.kind === "memory" || outcome.kind === "busy"
+    ? "the script's top level"
+    : "loading the script";
 }
 
 /** The error that ends a run whose setup (or the script's loading) did not give a value. */
@@ -114,6 +116,8 @@ function endText(outcome: HostOutcome, limit: string): string {
       return "was stopped before it ended";
     case "memory":
       return memoryPassedText(outcome.limitMb);
+    case "busy":
+      return busyText(outcome.busyMs).replace("its top level ", "");
     default:
       return "ended";
   }
