@@ -55,7 +55,12 @@ for (const [signal, code] of [["SIGTERM", 143], ["SIGINT", 130]] as const) {
         assertEquals(out.code, code, new TextDecoder().decode(out.stderr));
         ok(tookMs < 2_000, `ended ${Math.round(tookMs)} ms after ${signal}`);
         const results = JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`));
-        assertEquals([results.runs, results.complete, results.stoppedIn], [[], false, "the script's type check"]);
+        const { runs, complete, stoppedIn } = results;
+        assertEquals({ runs, complete, stoppedIn }, {
+          runs: [],
+          complete: false,
+          stoppedIn: "the script's type check",
+        });
         const left = await waitUntilGone(runId, 1_000);
         ok(left.length === 0, `left running:\n${describeProcesses(left)}`);
       }),
