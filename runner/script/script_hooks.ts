@@ -48,7 +48,13 @@ export async function withScriptSetup(
   try {
     let setupData: unknown = undefined;
     if (exports.setup) {
-      const outcome = await host.call({ type: "setup" }, script.setupTimeoutMs, signal);
+      // Its value is copied to the main isolate and to each load worker.
+      const request = {
+        type: "setup",
+        limitMb: memoryLimitMbOf(config),
+        copies: config.workers + 1,
+      } as const;
+      const outcome = await host.call(request, script.setupTimeoutMs, signal);
       if (outcome.kind !== "done") throw setupFailure(outcome, "setup()", names);
       setupData = outcome.value;
     }

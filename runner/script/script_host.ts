@@ -25,7 +25,8 @@ export const SCRIPT_HOST_NAME = "loadlab-script-host";
 /** What the main side asks of the script's isolate. */
 export type HostRequest =
   | { type: "import"; path: string }
-  | { type: "setup" }
+  /** `copies`: of its value (loadlab's main isolate's and each load worker's), to fit in `limitMb`. */
+  | { type: "setup"; limitMb: number; copies: number }
   | { type: "teardown"; data: unknown }
   /** A k6 script's `handleSummary(data)`: its answer. */
   | { type: "summary"; data: unknown }
