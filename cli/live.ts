@@ -26,6 +26,9 @@ export function liveLine(enabled: boolean): { onProgress?: (p: AttackProgress) =
   };
 }
 
+/** Ctrl-C and SIGTERM as a command answers them (`interruptSignal`). */
+export type Interrupt = ReturnType<typeof interruptSignal>;
+
 /**
  * An AbortSignal fired by the first SIGINT (Ctrl-C) or SIGTERM (a supervisor's stop: kill, Kubernetes,
  * systemd, CI cancel), which both stop gracefully and keep the results; a second one of either exits at

@@ -6,9 +6,8 @@
  * terminal; one plain line per run otherwise), then prints the failed thresholds and writes the CI
  * summaries. `loadlab demo` is this command on `preset:demo`. Exit codes as in docs/EXPERIMENTS.md.
  */
-import { interruptSignal, liveLine } from "./live.ts";
-import { stoppedBeforeRun, writeStopped } from "./run_stopped.ts";
-import { ScriptCheckStopped, scriptExperimentName } from "./script_check.ts";
+import { type Interrupt, interruptSignal, liveLine } from "./live.ts";
+import { readRunPlanOrStop } from "./run_stopped.ts";
 import { parseRunArgs, RUN_HELP, type RunArgs } from "./run_args.ts";
 import { runProgress } from "./run_progress.ts";
 import { assertOutputsWritable, lockOutDir } from "./run_preflight.ts";
@@ -19,7 +18,7 @@ import { isK6File } from "../runner/script/k6/k6_file.ts";
 import { memoryLimitMbBesideRuns } from "../runner/worker/memory_limit.ts";
 import { type K6Summaries, k6Summaries, showK6Summaries } from "./k6_summary.ts";
 import { k6NamedSamples } from "../results/export/k6_series.ts";
-import { readRunPlan, type RunSource } from "./run_source.ts";
+import type { RunSource } from "./run_source.ts";
 import type { Plan } from "../scenarios/plan_types.ts";
 import { runPlan, type RunPlanOutcome } from "../scenarios/run.ts";
 import { OutputError } from "../results/output_error.ts";
@@ -63,31 +62,22 @@ export function runRunCommand(argv: string[], opts: RunCommandOptions = {}): Pro
 
 async function run(command: string, argv: string[], help: string): Promise<number> {
   const args = parseRunArgs(argv, command, help);
+  // Ctrl-C and SIGTERM are answered from the script's check to the end of the load.
   const interrupt = interruptSignal();
   try {
-    return await runStoppable(command, args, interrupt);
+    const read = await readRunPlanOrStop(command, args, interrupt);
+    return typeof read === "number" ? read : await runRead(command, args, read, interrupt);
   } finally {
     interrupt.dispose();
   }
 }
 
-/** `run` with `interrupt` answering Ctrl-C and SIGTERM from the script's check to the end of the load. */
-async function runStoppable(command: string, args: RunArgs, interrupt: Interrupt): Promise<number> {
-  const render = (results: ResultsFile) => renderReport(results, { keepSecrets: args.keepSecrets });
-  const before = (phase: string, name = scriptExperimentName(args.source)) =>
-    stoppedBeforeRun(args, name, phase, render, args.keepSecrets);
-  // A second signal before the plan's own writer opens leaves the file of a run stopped before any load.
-  interrupt.beforeQuit(() => writeStopped(before("reading the experiment, before any run"), args.resume));
-  const read = await readRunPlan(args, interrupt.signal).catch((err) => {
-    if (err instanceof ScriptCheckStopped) return err;
-    throw err;
-  });
-  if (read instanceof ScriptCheckStopped) {
-    const path = writeStopped(before(read.phase, read.experiment), args.resume);
-    console.error(`loadlab ${command}: ${read.message}${path === null ? "" : `; results: ${path}`}`);
-    return interrupt.exitCode();
-  }
-  const { source, plan } = read;
+async function runRead(
+  command: string,
+  args: RunArgs,
+  { source, plan }: { source: RunSource; plan: Plan },
+  interrupt: Interrupt,
+): Promise<number> {
   // Read before any load or output folder: a missing or wrong baseline is exit 2, not a wasted run.
   const gateWith = gateArgs(args, plan.experiment);
   const baseline = gateWith.baselinePath === undefined
@@ -143,8 +133,6 @@ async function checkedOutDir(args: RunArgs, plan: Plan): Promise<string> {
   await assertOutputsWritable(plan, ciFilesToProbe(args));
   return outDir;
 }
-
-type Interrupt = ReturnType<typeof interruptSignal>;
 
 /** A plan's outcome and the exit code a stop by a signal gives (130 Ctrl-C, 143 SIGTERM). */
 type Stopped = RunPlanOutcome & { stopExitCode: number; k6: K6Summaries | null };
