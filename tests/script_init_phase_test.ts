@@ -59,7 +59,8 @@ for (
     ["hang", ["SIGTERM", "SIGTERM"], 143],
   ] as const
 ) {
-  Deno.test(`${signals.join(" + ")} while the top level ${fault === "busy" ? "never yields" : "awaits"}: exit ${code}, results.json written`, () =>
+  const doing = fault === "busy" ? "never yields" : "awaits";
+  Deno.test(`${signals.join(" + ")} while the top level ${doing}: exit ${code}, results.json written`, () =>
     withTempDir(async (dir) => {
       const { code: exit, tookMs, text, results } = await signalDuringInit(fault, [...signals], dir);
       assertEquals(exit, code, text);

@@ -59,7 +59,7 @@ self.onmessage = async (event: MessageEvent<HostRequest>) => {
   }
 };
 
-/** Posts `value` as the step's answer (one structured clone), or throws naming `what` when it cannot be cloned. */
+/** Posts `value` as the step's answer (one structured clone); a throw names `what` if it cannot be. */
 function postDone(value: unknown, what: string): void {
   try {
     post({ type: "done", value });
