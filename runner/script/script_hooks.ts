@@ -25,6 +25,10 @@ export class ScriptSetupError extends Error {
 /** A stop (Ctrl-C, SIGTERM) came while setup() ran: no load was sent. */
 export class ScriptSetupStopped extends Error {
   override name = "ScriptSetupStopped";
+  /** What ran when the stop came: `setup()`, or loading the script. */
+  constructor(readonly phase: string) {
+    super(`stopped during ${phase}: no load was sent`);
+  }
 }
 
 /** Teardown's time after a stop: a stopped run ends within a second or two whatever teardown does. */
@@ -103,7 +107,7 @@ function loading(outcome: HostOutcome): string {
 
 /** The error that ends a run whose setup (or the script's loading) did not give a value. */
 function setupFailure(outcome: HostOutcome, what: string, names: ScriptNames): Error {
-  if (outcome.kind === "stopped") return new ScriptSetupStopped(`stopped during ${what}: no load was sent`);
+  if (outcome.kind === "stopped") return new ScriptSetupStopped(what);
   return new ScriptSetupError(
     names.shownPlaced(`${what} ${endText(outcome, "setupTimeout")}`, "; no load was sent"),
   );
