@@ -7,14 +7,14 @@
  * requests go where the script's URLs say as it runs; the target is the origin its URLs name first (with
  * its `__ENV`), or `--target app=URL`, onto which the one origin the script spells is sent, said at start.
  */
-import { basename, extname, resolve } from "node:path";
+import { basename, resolve } from "node:path";
 import { K6ConvertError } from "../runner/script/k6/convert.ts";
 import { importsK6Module, sessionScriptPath } from "../runner/script/k6/k6_file.ts";
 import { collectK6Metrics } from "../runner/script/k6/metrics_channel.ts";
 import { k6Experiment } from "../scenarios/k6_options.ts";
 import type { K6Paths } from "../scenarios/k6_paths.ts";
 import { formatIssues } from "../validation/mod.ts";
-import { checkScript } from "./script_check.ts";
+import { checkScript, scriptExperimentName } from "./script_check.ts";
 import { memoryLimitMbBesideRuns } from "../runner/worker/memory_limit.ts";
 import { UsageError } from "./usage_error.ts";
 import { type ScriptLoadArgs, withK6Flags } from "./script_load_flags.ts";
@@ -32,6 +32,7 @@ export async function k6ExperimentText(
   targets: Record<string, string>,
   overrides: ScriptLoadArgs = { env: {} },
   maxMemoryMb?: number,
+  signal?: AbortSignal,
 ): Promise<{ text: string; paths: K6Paths }> {
   const path = resolve(source);
   let converted: string;
@@ -41,7 +42,7 @@ export async function k6ExperimentText(
     if (err instanceof K6ConvertError) throw new UsageError(err.message, { cause: err });
     throw err;
   }
-  const module = await checkScript(converted, memoryLimitMbBesideRuns(maxMemoryMb));
+  const module = await checkScript(converted, memoryLimitMbBesideRuns(maxMemoryMb), signal);
   const options = withK6Flags({ ...(module.options ?? {}), ...overridesOf(overrides) }, overrides.k6);
   const mapped = k6Experiment(options);
   if (!mapped.ok) throw new UsageError(`${basename(path)}: ${formatIssues(mapped.issues).join("; ")}`);
@@ -55,7 +56,7 @@ export async function k6ExperimentText(
   );
   const { url, routes } = whereRequestsGo(path, targets);
   const text = JSON.stringify({
-    name: basename(path, extname(path)).replace(/[^A-Za-z0-9_.-]/g, "-"),
+    name: scriptExperimentName(path),
     targets: { app: { url } },
     loads: importsK6Module(path, "k6/net/grpc") ? overHttp2(loads, url) : loads,
     ...(together ? { together } : {}),

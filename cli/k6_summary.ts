@@ -21,7 +21,7 @@ import { errorText } from "../runner/script/script_module.ts";
 import { OutputError } from "../results/output_error.ts";
 import { ScriptNames } from "../runner/script/script_names.ts";
 import { sameFile } from "../system/output_file.ts";
-import { type HostOutcome, ScriptHost } from "../runner/script/script_host.ts";
+import { busyText, type HostOutcome, ScriptHost } from "../runner/script/script_host.ts";
 import { memoryLimitMbBesideRuns, memoryPassedText } from "../runner/worker/memory_limit.ts";
 import { type K6Flags, withK6Flags } from "./script_load_flags.ts";
 import { k6SummaryExport } from "../results/export/k6_summary_export.ts";
@@ -129,6 +129,7 @@ function outcomeText(outcome: HostOutcome): string {
     return `it did not end within ${outcome.timeoutMs / 1000} s (${NEVER_ENDS})`;
   }
   if (outcome.kind === "memory") return `it ${memoryPassedText(outcome.limitMb)}`;
+  if (outcome.kind === "busy") return busyText(outcome.busyMs);
   if (outcome.kind === "exited") return "it ended its isolate (Deno.exit or process.exit) before it answered";
   return "it was stopped before it answered";
 }

@@ -3,7 +3,7 @@
  * Terminal plumbing shared by commands that run load: the live progress line (only on a terminal,
  * redrawn in place on stderr so stdout stays clean for `--json` and pipes), and Ctrl-C handling where
  * the first Ctrl-C (or SIGTERM) stops the load gracefully and keeps the results, and a second one exits at
- * once.
+ * once, once what `beforeQuit` registered (results.json's last state) is written.
  */
 import { renderLiveLine } from "../report/live_line.ts";
 import type { AttackProgress } from "../results/mod.ts";
@@ -26,17 +26,34 @@ export function liveLine(enabled: boolean): { onProgress?: (p: AttackProgress) =
   };
 }
 
+/** Ctrl-C and SIGTERM as a command answers them (`interruptSignal`). */
+export type Interrupt = ReturnType<typeof interruptSignal>;
+
 /**
  * An AbortSignal fired by the first SIGINT (Ctrl-C) or SIGTERM (a supervisor's stop: kill, Kubernetes,
  * systemd, CI cancel), which both stop gracefully and keep the results; a second one of either exits at
- * once. `exitCode()` is 128 + the number of the first signal, as shells report it: 130 for SIGINT, 143
+ * once, after the synchronous `beforeQuit` function (the last one registered) has written what must not be
+ * lost. `exitCode()` is 128 + the number of the first signal, as shells report it: 130 for SIGINT, 143
  * for SIGTERM (README's exit code table).
  */
-export function interruptSignal(): { signal: AbortSignal; exitCode(): number; dispose(): void } {
+export function interruptSignal(): {
+  signal: AbortSignal;
+  exitCode(): number;
+  beforeQuit(write: () => void): void;
+  dispose(): void;
+} {
   const controller = new AbortController();
   let exitCode: number = EXIT.interrupted;
+  let beforeQuit = () => {};
   const on = (code: number, what: string) => () => {
-    if (controller.signal.aborted) Deno.exit(code);
+    if (controller.signal.aborted) {
+      try {
+        beforeQuit();
+      } catch (err) {
+        console.error(`loadlab: quitting without the results written: ${(err as Error).message}`);
+      }
+      Deno.exit(code);
+    }
     exitCode = code;
     console.error(`\nstopping (${what}): finishing in-flight requests (Ctrl-C again to quit now)`);
     controller.abort();
@@ -53,6 +70,7 @@ export function interruptSignal(): { signal: AbortSignal; exitCode(): number; di
   return {
     signal: controller.signal,
     exitCode: () => exitCode,
+    beforeQuit: (write) => beforeQuit = write,
     dispose() {
       for (const [signal, listener] of listeners) {
         try {

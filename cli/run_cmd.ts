@@ -6,7 +6,8 @@
  * terminal; one plain line per run otherwise), then prints the failed thresholds and writes the CI
  * summaries. `loadlab demo` is this command on `preset:demo`. Exit codes as in docs/EXPERIMENTS.md.
  */
-import { interruptSignal, liveLine } from "./live.ts";
+import { type Interrupt, interruptSignal, liveLine } from "./live.ts";
+import { readRunPlanOrStop } from "./run_stopped.ts";
 import { parseRunArgs, RUN_HELP, type RunArgs } from "./run_args.ts";
 import { runProgress } from "./run_progress.ts";
 import { assertOutputsWritable, lockOutDir } from "./run_preflight.ts";
@@ -17,7 +18,7 @@ import { isK6File } from "../runner/script/k6/k6_file.ts";
 import { memoryLimitMbBesideRuns } from "../runner/worker/memory_limit.ts";
 import { type K6Summaries, k6Summaries, showK6Summaries, writeK6SummaryExport } from "./k6_summary.ts";
 import { k6NamedSamples } from "../results/export/k6_series.ts";
-import { readRunPlan, type RunSource } from "./run_source.ts";
+import type { RunSource } from "./run_source.ts";
 import type { K6Flags } from "./script_load_flags.ts";
 import type { Plan } from "../scenarios/plan_types.ts";
 import { runPlan, type RunPlanOutcome } from "../scenarios/run.ts";
@@ -65,7 +66,23 @@ export function runRunCommand(argv: string[], opts: RunCommandOptions = {}): Pro
 
 async function run(command: string, argv: string[], help: string): Promise<number> {
   const args = parseRunArgs(argv, command, help);
-  const { source, plan } = await readRunPlan(args);
+  // Ctrl-C and SIGTERM are answered from the script's check to the end of the load.
+  const interrupt = interruptSignal();
+  try {
+    const read = await readRunPlanOrStop(command, args, interrupt);
+    return typeof read === "number" ? read : await runRead(command, argv, args, read, interrupt);
+  } finally {
+    interrupt.dispose();
+  }
+}
+
+async function runRead(
+  command: string,
+  argv: string[],
+  args: RunArgs,
+  { source, plan }: { source: RunSource; plan: Plan },
+  interrupt: Interrupt,
+): Promise<number> {
   if (!args.keepSecrets && plan.experiment.redact !== false) {
     // From here on the terminal shows no secret of the command line or the experiment, whatever carries it.
     knowSecrets(secretsFoundIn([argv, plan.experiment]));
@@ -85,9 +102,7 @@ async function run(command: string, argv: string[], help: string): Promise<numbe
     command,
     plan,
     { ...args, failOn: gateWith.failOn },
-    source,
-    outDir,
-    baseline,
+    { source, outDir, baseline, interrupt },
   );
   if (typeof outcome === "number") return outcome;
   if (outcome.k6) await showK6Summaries(outcome.k6, [`${outDir}/results.json`, `${outDir}/report.html`]);
@@ -142,9 +157,12 @@ async function execute(
   command: string,
   plan: Plan,
   args: RunArgs,
-  source: RunSource,
-  outDir: string,
-  baseline: ResultsFile | undefined,
+  { source, outDir, baseline, interrupt }: {
+    source: RunSource;
+    outDir: string;
+    baseline: ResultsFile | undefined;
+    interrupt: Interrupt;
+  },
 ): Promise<Stopped | number> {
   const keepSecrets = args.keepSecrets || plan.experiment.redact === false;
   // Thresholds gate a run file's result: steering it takes --steer (cli/dashboard_flags.ts).
@@ -157,7 +175,6 @@ async function execute(
   const quiet = args.scriptLoad?.k6?.quiet === true;
   const live = liveLine(!quiet);
   const progress = runProgress({ live, terminal: Deno.stderr.isTerminal() && !quiet });
-  const interrupt = interruptSignal();
   const outputs = metricsOutputs(args, plan);
   const exporter = outputs.length > 0 ? new MetricsExporter(outputs) : null;
   const baseHooks = dashboard
@@ -169,6 +186,7 @@ async function execute(
       resume: args.resume,
       keepSecrets,
       signal: interrupt.signal,
+      onOutput: (output) => interrupt.beforeQuit(() => output.writeSync()),
       ...(typeof steering === "object" ? { steering } : {}),
       hooks: exporter ? exporter.planHooks(plan.experiment.name, baseHooks) : baseHooks,
       experiment: experimentInfo(args, source),
@@ -184,6 +202,7 @@ async function execute(
   } finally {
     live.done();
     await exporter?.close(0);
+    // A k6 script's handleSummary follows: a signal then ends loadlab as the system does.
     interrupt.dispose();
     await dashboard?.finish();
   }

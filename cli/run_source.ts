@@ -9,7 +9,7 @@
 import { resolve } from "node:path";
 import type { RunArgs } from "./run_args.ts";
 import { UsageError } from "./usage_error.ts";
-import { checkPlanScripts, isScriptPath, scriptExperimentText } from "./script_check.ts";
+import { checkPlanScripts, isScriptPath, ScriptCheckStopped, scriptExperimentText } from "./script_check.ts";
 import { withReplayedSchedule } from "./replay.ts";
 import { isOriginName, k6ExperimentText } from "./k6_source.ts";
 import type { K6Paths } from "../scenarios/k6_paths.ts";
@@ -40,7 +40,10 @@ export interface RunSource extends Runnable {
  * The experiment `args` name and the plan that runs: its notes printed, its schedule replayed when asked,
  * its scripts checked and `--abort-on-fail` refused without a threshold to act on.
  */
-export async function readRunPlan(args: RunArgs): Promise<{ source: RunSource; plan: Plan }> {
+export async function readRunPlan(
+  args: RunArgs,
+  signal?: AbortSignal,
+): Promise<{ source: RunSource; plan: Plan }> {
   // A session script runs as the experiment its options describe; any script is checked before a load.
   const script = isScriptPath(args.source);
   if (!script && args.scriptLoad !== undefined) {
@@ -56,10 +59,14 @@ export async function readRunPlan(args: RunArgs): Promise<{ source: RunSource; p
         "k6 script; name a target of the file (--target NAME=URL), or use a script's routes",
     );
   }
-  const source = loadK6Aware(args, script ? await scriptText(args) : undefined);
+  const source = loadK6Aware(args, script ? await scriptText(args, signal) : undefined);
   for (const note of source.notes) console.error(terminalSafe(`${args.source}: note: ${note}`));
   const plan = args.replay ? await withReplayedSchedule(source.plan, args.replay) : source.plan;
-  await checkPlanScripts(plan);
+  await checkPlanScripts(plan, signal).catch((err) => {
+    // Stopped while a file's script was checked: the results written then carry the experiment's name.
+    if (err instanceof ScriptCheckStopped) err.experiment = plan.experiment.name;
+    throw err;
+  });
   if (args.abortOnFail && plan.experiment.thresholds.length === 0) {
     throw new UsageError(
       `--abort-on-fail stops a run when a threshold fails, and ${args.source} has none; ` +
@@ -73,14 +80,14 @@ export async function readRunPlan(args: RunArgs): Promise<{ source: RunSource; p
  * The experiment of session script `args.source`: a k6 script's from its options, else the script's own;
  * the command line's load flags over either, its `-e` variables set first (the script reads them).
  */
-async function scriptText(args: RunArgs): Promise<{ text: string; paths?: K6Paths }> {
+async function scriptText(args: RunArgs, signal?: AbortSignal): Promise<{ text: string; paths?: K6Paths }> {
   const problem = scriptFileProblem(resolve(args.source));
   if (problem !== null) throw new UsageError(`${args.source}: ${problem}`);
   const flags = args.scriptLoad ?? { env: {} };
   for (const [key, value] of Object.entries(flags.env)) Deno.env.set(key, value);
   if (isK6File(resolve(args.source))) {
     if (flags.k6 !== undefined) passToIsolates(flags.k6);
-    return k6ExperimentText(args.source, args.targets, flags, args.maxMemoryMb);
+    return k6ExperimentText(args.source, args.targets, flags, args.maxMemoryMb, signal);
   }
   if (flags.k6 !== undefined) {
     throw new UsageError(
@@ -89,7 +96,7 @@ async function scriptText(args: RunArgs): Promise<{ text: string; paths?: K6Path
         "are its experiment's)",
     );
   }
-  const text = await scriptExperimentText(args.source, args.maxMemoryMb);
+  const text = await scriptExperimentText(args.source, args.maxMemoryMb, signal);
   if (!hasLoadFlags(flags)) return { text };
   return { text: JSON.stringify({ ...JSON.parse(text), loads: { session: sessionLoadOf(flags) } }) };
 }

@@ -4,15 +4,16 @@
  * with `deno check` when loadlab runs from source (a compiled loadlab has no type checker inside; its
  * import below still refuses a syntax error), then imported to see it loads and has a default function,
  * in an isolate of its own (script_host.ts): its top-level code cannot end loadlab (`Deno.exit`), hold
- * it (an await that never settles is refused after a minute) or grow it past its memory limit. Problems name the script's file:line. `scriptExperimentText` is the experiment `loadlab run
- * session.ts` runs: the script's `options` (what a file would say) over a default of the built-in target
- * under 10 connections for 10 s.
+ * it (a loop that never yields is refused within seconds, an await that never settles after a minute) or
+ * grow it past its memory limit. Problems name the script's file:line. A stop (Ctrl-C, SIGTERM) during
+ * the check or the import ends either at once: `ScriptCheckStopped` names the phase. `scriptExperimentText`
+ * is the experiment `loadlab run session.ts` runs: the script's `options` (what a file would say) over a
+ * default of the built-in target under 10 connections for 10 s.
  */
 import { basename, dirname, extname, resolve } from "node:path";
-import { type HostOutcome, type ScriptExports, ScriptHost } from "../runner/script/script_host.ts";
+import { busyText, type HostOutcome, type ScriptExports, ScriptHost } from "../runner/script/script_host.ts";
 import { UsageError } from "./usage_error.ts";
 import { ScriptNames } from "../runner/script/script_names.ts";
-import { EXIT } from "./exit_codes.ts";
 import { memoryLimitMbBesideRuns, memoryLimitMbOf, memoryPassedText } from "../runner/worker/memory_limit.ts";
 import { inGroupOfItsOwn, signalGroup } from "../targets/process_group.ts";
 import type { Plan } from "../scenarios/plan_types.ts";
@@ -25,6 +26,21 @@ export function isScriptPath(source: string): boolean {
   return /\.(ts|js|mts|mjs)$/.test(source);
 }
 
+/** A stop (Ctrl-C, SIGTERM) came while the script was checked or imported: `phase` names which. */
+export class ScriptCheckStopped extends Error {
+  override name = "ScriptCheckStopped";
+  /** The experiment's name when a file's plan was read (else the script's file names it). */
+  experiment?: string;
+  constructor(readonly phase: string) {
+    super(`stopped during ${phase}: no load was sent`);
+  }
+}
+
+/** The name of the experiment a session or k6 script at `path` runs as: its file's name, made a safe one. */
+export function scriptExperimentName(path: string): string {
+  return basename(path, extname(path)).replace(/[^A-Za-z0-9_.-]/g, "-");
+}
+
 /** How long importing a script (its top-level code) may take before it is refused. */
 const IMPORT_TIMEOUT_MS = 60_000;
 
@@ -32,19 +48,23 @@ const IMPORT_TIMEOUT_MS = 60_000;
  * Type-checks (from source) and imports the script at `path` in an isolate of its own (so its top-level
  * code cannot end loadlab), under loadlab's memory limit `memoryLimitMb` (before the plan: the one of
  * `--max-memory-mb`, else one worker's default); throws `UsageError` naming file:line, or why the import
- * never ended.
+ * never ended, and `ScriptCheckStopped` when `signal` aborts meanwhile.
  */
 export async function checkScript(
   path: string,
   memoryLimitMb = memoryLimitMbBesideRuns(),
+  signal?: AbortSignal,
 ): Promise<ScriptExports> {
-  const problems = typeChecked.has(path) ? [] : await typeProblems(path);
+  const problems = typeChecked.has(path) ? [] : await typeProblems(path, signal);
   if (problems.length > 0) {
     throw new UsageError(`${basename(path)} does not type-check: ${problems.slice(0, 5).join("; ")}`);
   }
   typeChecked.add(path);
-  const opened = await ScriptHost.open(path, IMPORT_TIMEOUT_MS, memoryLimitMb);
-  if (opened.host === null) throw new UsageError(importProblem(basename(path), opened.outcome));
+  const opened = await ScriptHost.open(path, IMPORT_TIMEOUT_MS, memoryLimitMb, signal);
+  if (opened.host === null) {
+    if (opened.outcome.kind === "stopped") throw new ScriptCheckStopped("the script's top level");
+    throw new UsageError(importProblem(basename(path), opened.outcome));
+  }
   opened.host.close();
   return opened.exports;
 }
@@ -62,6 +82,7 @@ function importProblem(name: string, outcome: HostOutcome): string {
     return `${name}: its module ended its isolate (Deno.exit or process.exit at its top level): a session ` +
       "script must not exit; throw to refuse to run";
   }
+  if (outcome.kind === "busy") return `${name}: ${busyText(outcome.busyMs)}`;
   return `${name}: importing it did not end within ${IMPORT_TIMEOUT_MS / 1000} s (a top-level await that ` +
     "never settles?)";
 }
@@ -72,21 +93,21 @@ function importProblem(name: string, outcome: HostOutcome): string {
  * node_modules (an npm project not installed) cannot find `@types/node`: then checked again with npm
  * packages from Deno's cache (`--node-modules-dir=none`), so that is not taken for the script's error.
  */
-async function typeProblems(path: string): Promise<string[]> {
+async function typeProblems(path: string, signal?: AbortSignal): Promise<string[]> {
   if (Deno.build.standalone) return [];
-  let text = await denoCheck(path, []);
+  let text = await denoCheck(path, [], signal);
   if (text !== null && text.includes("Could not find a matching package")) {
-    text = await denoCheck(path, ["--node-modules-dir=none"]);
+    text = await denoCheck(path, ["--node-modules-dir=none"], signal);
   }
   return text === null ? [] : problemsOf(text, dirname(path));
 }
 
 /**
  * The output of `deno check` on `path` when it failed, else null. The check runs in a process group of
- * its own, ended with loadlab: a Ctrl-C or SIGTERM meanwhile ends the group and exits 130 or 143 at once
- * (nothing was started yet), so no checker is left running for seconds after loadlab is gone.
+ * its own: `signal` (Ctrl-C, SIGTERM) ends the group at once and throws `ScriptCheckStopped`, so no
+ * checker is left running for seconds after loadlab is gone.
  */
-async function denoCheck(path: string, flags: string[]): Promise<string | null> {
+async function denoCheck(path: string, flags: string[], signal?: AbortSignal): Promise<string | null> {
   const { command, args, grouped } = inGroupOfItsOwn(Deno.execPath(), ["check", "--quiet", ...flags, path]);
   const child = new Deno.Command(command, {
     args,
@@ -95,35 +116,19 @@ async function denoCheck(path: string, flags: string[]): Promise<string | null> 
     stdout: "piped",
     stderr: "piped",
   }).spawn();
-  const ending = endWithSignals(() => {
+  const end = () => {
     if (!grouped || !signalGroup(child.pid, "SIGKILL")) child.kill("SIGKILL");
-  });
+  };
+  signal?.addEventListener("abort", end, { once: true });
+  if (signal?.aborted) end();
   try {
     const out = await child.output();
+    if (signal?.aborted) throw new ScriptCheckStopped("the script's type check");
     if (out.success) return null;
     return new TextDecoder().decode(out.stderr) + new TextDecoder().decode(out.stdout);
   } finally {
-    ending.dispose();
+    signal?.removeEventListener("abort", end);
   }
-}
-
-/** Until disposed, SIGINT and SIGTERM run `end` and exit with 130 or 143 (README's exit codes). */
-function endWithSignals(end: () => void): { dispose(): void } {
-  const on = (signal: Deno.Signal, code: number): [Deno.Signal, () => void] => [signal, () => {
-    end();
-    console.error(`loadlab: stopped (${signal}) while the session script was type-checked; nothing was run`);
-    Deno.exit(code);
-  }];
-  const listeners = [on("SIGINT", EXIT.interrupted), on("SIGTERM", EXIT.terminated)];
-  const each = (fn: (signal: Deno.Signal, listener: () => void) => void) => {
-    for (const [signal, listener] of listeners) {
-      try {
-        fn(signal, listener);
-      } catch { /* signals unsupported (SIGTERM on Windows): that signal then just exits */ }
-    }
-  };
-  each(Deno.addSignalListener);
-  return { dispose: () => each(Deno.removeSignalListener) };
 }
 
 /** Each `TS... [ERROR]: message` of `deno check`'s output with the place its `at file://...` line gives. */
@@ -150,12 +155,16 @@ export function problemsOf(text: string, folder: string): string[] {
  * The experiment (JSON text) `loadlab run session.ts` runs, and the script as checked (under
  * `--max-memory-mb`, `maxMemoryMb`, when given).
  */
-export async function scriptExperimentText(source: string, maxMemoryMb?: number): Promise<string> {
+export async function scriptExperimentText(
+  source: string,
+  maxMemoryMb?: number,
+  signal?: AbortSignal,
+): Promise<string> {
   const path = resolve(source);
-  const module = await checkScript(path, memoryLimitMbBesideRuns(maxMemoryMb));
+  const module = await checkScript(path, memoryLimitMbBesideRuns(maxMemoryMb), signal);
   const options = module.options ?? {};
   const experiment = {
-    name: basename(path, extname(path)).replace(/[^A-Za-z0-9_.-]/g, "-"),
+    name: scriptExperimentName(path),
     targets: { app: { kind: "builtin" } },
     loads: { session: { model: "connections", connections: 10, duration: "10s" } },
     ...options,
@@ -168,11 +177,11 @@ export async function scriptExperimentText(source: string, maxMemoryMb?: number)
  * Checks every script the plan's runs use (once each) before any of them starts, under the memory limit
  * of the first run that uses it.
  */
-export async function checkPlanScripts(plan: Plan): Promise<void> {
+export async function checkPlanScripts(plan: Plan, signal?: AbortSignal): Promise<void> {
   const limits = new Map<string, number>();
   for (const { attack } of plan.runs) {
     if (attack.script === undefined || limits.has(attack.script.path)) continue;
     limits.set(attack.script.path, memoryLimitMbOf({ ...attack, workers: attack.workers ?? 1 }));
   }
-  for (const [path, limitMb] of limits) await checkScript(path, limitMb);
+  for (const [path, limitMb] of limits) await checkScript(path, limitMb, signal);
 }

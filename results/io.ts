@@ -69,8 +69,13 @@ export async function writeResultsFile(
   results: ResultsFile,
   opts: { keepSecrets?: boolean } = {},
 ): Promise<void> {
+  await writeTextAtomic(path, resultsText(results, opts));
+}
+
+/** The text of `results.json`: secrets redacted unless `keepSecrets`, invisible characters escaped. */
+export function resultsText(results: ResultsFile, opts: { keepSecrets?: boolean } = {}): string {
   const shown = opts.keepSecrets ? results : redactResults(results);
-  await writeTextAtomic(path, escapeInvisible(JSON.stringify(shown, null, 2)) + "\n");
+  return escapeInvisible(JSON.stringify(shown, null, 2)) + "\n";
 }
 
 /** A results file that could not be used; the message is one line naming the file. */

@@ -181,6 +181,8 @@ export const resultsFileSchema = z.looseObject({
    * aborted run is in `runs`, with its `abortedBy`).
    */
   notRun: z.array(z.string()).optional(),
+  /** What a stop (Ctrl-C, SIGTERM) cut before a run's load: "the script's top level", "setup() (run r1)". */
+  stoppedIn: z.string().optional(),
   analysis: analysisSchema.optional(),
   /** Present on a file made by `loadlab merge` of several segments' shards. */
   shards: shardsSummarySchema.optional(),

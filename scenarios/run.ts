@@ -19,7 +19,7 @@ import { parseSlo, searchCapacity, sloP99Ms } from "./search.ts";
 import type { Analysis, ExperimentInfo, RunResult } from "../results/mod.ts";
 import type { Threshold } from "../results/thresholds.ts";
 import { judgeThresholds, parseAllThresholds } from "./run_thresholds.ts";
-import { executeRun, type RunHooks, type RunOptions } from "./run_one.ts";
+import { executeRun, type RunHooks, type RunOptions, StoppedRun } from "./run_one.ts";
 
 /** Progress callbacks for the CLI: before and after each run, and those of the run under way. */
 export interface RunPlanHooks extends RunHooks {
@@ -39,6 +39,8 @@ export interface RunPlanOptions extends RunOptions {
   renderReport: RenderReport;
   /** `--no-redact` (or `redact: false` in the file): outputs keep secrets as they are. */
   keepSecrets?: boolean;
+  /** Told the writer of results.json as it opens (a second Ctrl-C writes it before quitting). */
+  onOutput?: (output: ExperimentOutput) => void;
 }
 
 export interface RunPlanOutcome {
@@ -60,6 +62,7 @@ export async function runPlan(plan: Plan, opts: RunPlanOptions): Promise<RunPlan
   const thresholds = parseAllThresholds(plan);
   const exp = plan.experiment;
   const output = await openOutput(plan, opts);
+  opts.onOutput?.(output);
   const done = output.completedNames();
   const todo = plan.runs.filter((r) => !done.has(r.name));
   const pool = new TargetPool({ logDir: `${opts.outDir}/logs`, signal: opts.signal });
@@ -72,7 +75,10 @@ export async function runPlan(plan: Plan, opts: RunPlanOptions): Promise<RunPlan
       const etaMs = estimateDurationMs({ ...plan, runs: todo.slice(i) });
       opts.hooks?.onRunStart?.(run, i, todo.length, etaMs);
       const result = await executeRun(run, pool, opts, exp, thresholds);
-      if (!result) break;
+      if (result instanceof StoppedRun) {
+        await output.update({ stoppedIn: `${result.stoppedIn} (run ${run.name})` });
+        break;
+      }
       const died = await pool.checkAlive(run);
       // The run line and the dashboard show the run as results.json holds it: `incomplete` when it died.
       const marked = died ? { ...result, incomplete: true } : result;
@@ -170,7 +176,7 @@ async function probe(search: SearchPlan, value: number, ctx: RunContext): Promis
     warmupAuto: false,
   };
   const result = await executeRun(run, ctx.pool, ctx.opts, ctx.plan.experiment, new Map());
-  if (!result) throw new Interrupted();
+  if (result instanceof StoppedRun) throw new Interrupted();
   const died = await ctx.pool.checkAlive(run);
   const marked: RunResult = {
     ...result,

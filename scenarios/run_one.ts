@@ -58,9 +58,14 @@ export interface RunOptions {
   steering?: RunSteering;
 }
 
+/** A run a stop (Ctrl-C, SIGTERM) cut before its load: `stoppedIn` names the phase. */
+export class StoppedRun {
+  constructor(readonly stoppedIn: string) {}
+}
+
 /**
  * Runs one planned run (its requests logged with `exp.log`, a fresh target's cold start probed with
- * `exp`'s `coldStartRequests`); null when Ctrl-C came before its load started (a script's setup included).
+ * `exp`'s `coldStartRequests`); a `StoppedRun` when Ctrl-C came before its load started.
  */
 export async function executeRun(
   run: PlannedRun,
@@ -68,9 +73,9 @@ export async function executeRun(
   opts: RunOptions,
   exp: Plan["experiment"],
   thresholds: Map<string, Threshold>,
-): Promise<RunResult | null> {
+): Promise<RunResult | StoppedRun> {
   const prepared = await prepareRun(run, pool, opts, Boolean(exp.log), thresholds);
-  if (prepared === null) return null;
+  if (prepared instanceof StoppedRun) return prepared;
   const { target, config, parts, logFile } = prepared;
   const coldStart = target.startedNow && target.running
     ? await measureColdStart(target.running, target.startedNow, config, coldStartRequests(exp), opts.signal)
@@ -79,11 +84,16 @@ export async function executeRun(
     (err) => {
       // Ctrl-C or SIGTERM while a session script's setup() ran or the load workers prepared: no load was
       // sent, as when it came before.
-      if (err instanceof Error && ["ScriptSetupStopped", "StoppedBeforeLoad"].includes(err.name)) return null;
+      if (err instanceof Error && err.name === "ScriptSetupStopped") {
+        return new StoppedRun((err as Error & { phase: string }).phase);
+      }
+      if (err instanceof Error && err.name === "StoppedBeforeLoad") {
+        return new StoppedRun("the load workers' start");
+      }
       throw err;
     },
   );
-  if (watched === null) return null;
+  if (watched instanceof StoppedRun) return watched;
   const profiles = watched.taken.length
     ? await saveRunProfiles(watched.taken, opts.outDir, run.name, watched.loadStartUs)
     : [];
@@ -97,7 +107,7 @@ export async function executeRun(
 
 /**
  * The run's cooldown, its target, and its load's config against that target (requests logged when
- * `log`); null when Ctrl-C came first. A threshold selector matching none of its endpoints throws.
+ * `log`); a `StoppedRun` when Ctrl-C came first. A threshold selector matching none of its endpoints throws.
  */
 async function prepareRun(
   run: PlannedRun,
@@ -106,12 +116,12 @@ async function prepareRun(
   log: boolean,
   thresholds: Map<string, Threshold>,
 ): Promise<
-  { target: RunTarget; config: AttackConfig; parts?: AttackPart[]; logFile: string | undefined } | null
+  { target: RunTarget; config: AttackConfig; parts?: AttackPart[]; logFile: string | undefined } | StoppedRun
 > {
   if (run.cooldownMs > 0) await sleepUnlessAborted(run.cooldownMs, opts.signal);
-  if (opts.signal?.aborted) return null;
+  if (opts.signal?.aborted) return new StoppedRun("the cooldown");
   const target = await pool.acquire(run);
-  if (!target || opts.signal?.aborted) return null;
+  if (!target || opts.signal?.aborted) return new StoppedRun("the target's start");
   const logFile = log ? requestLogPath(opts.outDir, run.name) : undefined;
   if (logFile) await Deno.mkdir(`${opts.outDir}/requests`, { recursive: true });
   const config = parseAttackConfig({

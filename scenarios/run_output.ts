@@ -9,8 +9,14 @@
  * descriptor is held in reserve from the start until `close()`, so the files are written even when the
  * load left the process without one (EMFILE: a script's leaked files, a stuck worker's sockets).
  */
-import { buildResultsFile, loadResultsFile, ResultsFileError, writeResultsFile } from "../results/io.ts";
-import { WriteError, writeTextAtomic } from "../system/atomic_write.ts";
+import {
+  buildResultsFile,
+  loadResultsFile,
+  ResultsFileError,
+  resultsText,
+  writeResultsFile,
+} from "../results/io.ts";
+import { WriteError, writeTextAtomic, writeTextAtomicSync } from "../system/atomic_write.ts";
 import type { ExperimentInfo, ResultsFile, RunResult } from "../results/mod.ts";
 import { OutputError } from "../results/output_error.ts";
 import { redactResults } from "../results/redact_results.ts";
@@ -58,10 +64,8 @@ export class ExperimentOutput {
     render: RenderReport,
     keepSecrets = false,
   ): Promise<ExperimentOutput> {
-    const fresh: ResultsFile = { ...buildResultsFile({ experiment, runs: [] }), complete: false };
-    if (!resume || !(await exists(`${outDir}/results.json`))) {
-      return new ExperimentOutput(outDir, fresh, render, keepSecrets);
-    }
+    const fresh = ExperimentOutput.fresh(outDir, experiment, render, keepSecrets);
+    if (!resume || !(await exists(`${outDir}/results.json`))) return fresh;
     const previous = await loadResultsFile(`${outDir}/results.json`);
     if (previous.experiment.name !== experiment.name) {
       throw new ResultsFileError(
@@ -72,7 +76,7 @@ export class ExperimentOutput {
     return new ExperimentOutput(
       outDir,
       {
-        ...fresh,
+        ...fresh.results,
         createdAt: previous.createdAt,
         environment: previous.environment,
         runs: previous.runs.filter(keptOnResume),
@@ -81,6 +85,12 @@ export class ExperimentOutput {
       render,
       keepSecrets,
     );
+  }
+
+  /** A new file with no run yet (`complete: false`), nothing written. */
+  static fresh(outDir: string, experiment: ExperimentInfo, render: RenderReport, keepSecrets: boolean) {
+    const results: ResultsFile = { ...buildResultsFile({ experiment, runs: [] }), complete: false };
+    return new ExperimentOutput(outDir, results, render, keepSecrets);
   }
 
   /** Names of the runs already complete in the file. */
@@ -123,6 +133,16 @@ export class ExperimentOutput {
       );
       await written(this.reportPath, () => writeTextAtomic(this.reportPath, this.render(this.results)));
     });
+  }
+
+  /**
+   * Writes both files as they stand, synchronously: what a second Ctrl-C or SIGTERM leaves before loadlab
+   * quits, without waiting for a write under way (each file is replaced whole, so either is whole).
+   */
+  writeSync(): void {
+    Deno.mkdirSync(this.resultsPath.slice(0, this.resultsPath.lastIndexOf("/")) || ".", { recursive: true });
+    writeTextAtomicSync(this.resultsPath, resultsText(this.results, { keepSecrets: this.keepSecrets }));
+    writeTextAtomicSync(this.reportPath, this.render(this.results));
   }
 
   /** Gives back the reserved descriptor; later writes still work, without the reserve. */

@@ -32,6 +32,21 @@ export async function writeTextAtomic(path: string, text: string): Promise<void>
   }
 }
 
+/**
+ * `writeTextAtomic` for the moment loadlab quits (a second Ctrl-C): synchronous, so it is done before the
+ * process exits; a symlink is followed, anything but a file written through.
+ */
+export function writeTextAtomicSync(path: string, text: string): void {
+  let real = path;
+  try {
+    real = Deno.realPathSync(path);
+    if (!Deno.statSync(real).isFile) return Deno.writeTextFileSync(real, text);
+  } catch { /* not there yet: written new */ }
+  const tmp = `${real}.${Deno.pid}.quit.tmp`;
+  Deno.writeTextFileSync(tmp, text);
+  Deno.renameSync(tmp, real);
+}
+
 /** An output file could not be written: `reason` is the OS error, e.g. "No space left on device (os error 28)". */
 export class WriteError extends Error {
   override name = "WriteError";

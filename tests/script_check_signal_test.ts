@@ -1,8 +1,8 @@
 /**
  * @module
  * A signal while a session script is type-checked (`deno check`, a child process of loadlab's) ends
- * loadlab at once with 130 or 143 and leaves no `deno check` behind: the child's process group is ended
- * with it. The script is written fresh (never in the check's cache) with types that take the checker
+ * loadlab at once with 130 or 143, results.json written naming the phase, and leaves no `deno check`
+ * behind: the child's process group is ended with it. The script is written fresh (never in the check's cache) with types that take the checker
  * seconds, so the signal comes while the check runs; processes are found by the mark every child of
  * loadlab inherits (LOADLAB_RUN_ID), as the suite's orphan check finds them.
  */
@@ -54,6 +54,13 @@ for (const [signal, code] of [["SIGTERM", 143], ["SIGINT", 130]] as const) {
         const tookMs = performance.now() - signalledMs;
         assertEquals(out.code, code, new TextDecoder().decode(out.stderr));
         ok(tookMs < 2_000, `ended ${Math.round(tookMs)} ms after ${signal}`);
+        const results = JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`));
+        const { runs, complete, stoppedIn } = results;
+        assertEquals({ runs, complete, stoppedIn }, {
+          runs: [],
+          complete: false,
+          stoppedIn: "the script's type check",
+        });
         const left = await waitUntilGone(runId, 1_000);
         ok(left.length === 0, `left running:\n${describeProcesses(left)}`);
       }),

@@ -100,7 +100,12 @@ async function termDuring(phase: string, env: Record<string, string>, dir: strin
 Deno.test("SIGTERM while setup() waits on a promise nothing settles: exit 143 at once, results.json written", () =>
   withTempDir(async (dir) => {
     await termDuring("setup", { SCRIPT_SETUP: "hang" }, dir);
-    assertEquals(await runsIn(dir), []);
+    const { runs, complete, stoppedIn } = JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`));
+    assertEquals({ runs, complete, stoppedIn }, {
+      runs: [],
+      complete: false,
+      stoppedIn: "setup() (run app/l)",
+    });
   }));
 
 Deno.test("SIGTERM while teardown() never yields: exit 143 at once, the run's results written", () =>

@@ -24,7 +24,11 @@ const PASSED =
   `grew loadlab's memory past ${LIMIT_MB} MB (its limit; --max-memory-mb or maxMemoryMb to change)`;
 
 /** `loadlab run memory_phases.ts --max-memory-mb 300` growing in `phase`, against a counting target. */
-function runGrowing(phase: string, check: (out: Outcome) => Promise<void> | void) {
+function runGrowing(
+  phase: string,
+  check: (out: Outcome) => Promise<void> | void,
+  { limitMb, marginMb } = { limitMb: LIMIT_MB, marginMb: MARGIN_MB },
+) {
   return withTempDir(async (dir) => {
     let received = 0;
     const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => {
@@ -32,13 +36,13 @@ function runGrowing(phase: string, check: (out: Outcome) => Promise<void> | void
       return new Response("ok");
     });
     try {
-      const args = ["run", SCRIPT, "--out-dir", `${dir}/out`, "--max-memory-mb", String(LIMIT_MB)];
+      const args = ["run", SCRIPT, "--out-dir", `${dir}/out`, "--max-memory-mb", String(limitMb)];
       const env = { MEMORY_PHASE: phase, TARGET_URL: `http://127.0.0.1:${server.addr.port}` };
       const { code, text, peakMb, seconds } = await runWatched(args, dir, env);
       console.log(`${phase}: loadlab's peak ${peakMb.toFixed(0)} MB, ${seconds.toFixed(1)} s`);
       // Start-up (a type check), then a second or two of growing and its end; 60 s is the setup timeout.
       ok(seconds < 30, `ran ${seconds} s\n${text}`);
-      ok(peakMb < LIMIT_MB + MARGIN_MB, `loadlab reached ${peakMb} MB\n${text}`);
+      ok(peakMb < limitMb + marginMb, `loadlab reached ${peakMb} MB\n${text}`);
       await check({ code, text, dir, received });
     } finally {
       await server.shutdown();
@@ -65,6 +69,14 @@ function endedBeforeLoad(says: string) {
 
 Deno.test("a setup() that grows loadlab in a synchronous loop is ended past the memory limit: exit 2, named", () =>
   runGrowing("setup", endedBeforeLoad(`loadlab run: setup() ${PASSED}; no load was sent`)));
+
+Deno.test("a setup() returning 400 MB under a 600 MB limit is refused before it is copied: exit 2, named", () =>
+  runGrowing(
+    "setup-value",
+    endedBeforeLoad("setup() failed: its value holds at least "),
+    // Built (400 MB) within the limit; copied, it reached 1.3 GB.
+    { limitMb: 600, marginMb: 100 },
+  ));
 
 Deno.test("a top level that grows loadlab in a synchronous loop is refused past the memory limit: exit 2", () =>
   runGrowing(

@@ -62,10 +62,14 @@ Deno.test("balancer: round-robin spreads requests evenly over the instances", as
 Deno.test("balancer: least-connections avoids the instance busy with a slow request", async () => {
   const target = await startTarget({ kind: "builtin", instances: 2, balance: "least-connections" });
   try {
-    const slow = fetch(`${target.url}/sleep?ms=600`).then((r) => r.json());
-    await new Promise((r) => setTimeout(r, 150));
+    // Long enough to outlast the 4 requests on a busy machine; they start once the balancer has sent it.
+    const slow = fetch(`${target.url}/sleep?ms=3000`).then((r) => r.json());
+    const deadline = Date.now() + 10_000;
+    while (Object.values(await target.stats()).every((n) => n === 0) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
     for (let i = 0; i < 4; i++) await (await fetch(`${target.url}/json`)).text();
-    assertEquals(await slow, { sleptMs: 600 });
+    assertEquals(await slow, { sleptMs: 3000 });
     const { instance1, instance2 } = await target.stats();
     assertEquals({ instance1, instance2 }, { instance1: 1, instance2: 4 });
   } finally {

@@ -19,6 +19,7 @@ import { importScript, type ScriptModule } from "./script_module.ts";
 import { errorText, scriptErrorMessage } from "./script_module.ts";
 import type { HostReply, HostRequest } from "./script_host.ts";
 import { summaryContents } from "./summary_content.ts";
+import { cloneBytes } from "./clone_bytes.ts";
 import { takeMainChannel } from "./script_channel.ts";
 import { restoreWorkerNames } from "./worker_scope.ts";
 import { guardScriptConsole } from "./script_names.ts";
@@ -33,6 +34,7 @@ let path = "";
 
 self.onmessage = async (event: MessageEvent<HostRequest>) => {
   const msg = event.data;
+  if (msg.type === "ping") return post({ type: "pong" });
   try {
     if (msg.type === "import") {
       path = msg.path;
@@ -47,11 +49,11 @@ self.onmessage = async (event: MessageEvent<HostRequest>) => {
       });
     } else if (msg.type === "setup") {
       const data = await module!.setup?.();
-      post({ type: "done", value: cloneable(data, "its value cannot cross to the load workers") });
+      fitInMemory(data, msg.limitMb, msg.copies);
+      postDone(data, "its value cannot cross to the load workers");
     } else if (msg.type === "summary") {
       const handle = (await import(pathToFileURL(path).href)).handleSummary;
-      const answer = summaryContents(await handle(msg.data), errorText);
-      post({ type: "done", value: cloneable(answer, "its answer cannot be written") });
+      postDone(summaryContents(await handle(msg.data), errorText), "its answer cannot be written");
     } else {
       await module!.teardown?.(msg.data);
       post({ type: "done", value: undefined });
@@ -77,14 +79,45 @@ function routeFetch(routes: Readonly<Record<string, string>>): void {
   };
 }
 
-/** `value` when the structured clone takes it (workers receive a clone), else a throw naming `what`. */
+/** Posts `value` as the step's answer (one structured clone); a throw names `what` if it cannot be. */
+function postDone(value: unknown, what: string): void {
+  try {
+    post({ type: "done", value });
+  } catch (err) {
+    throw new Error(`${what}: ${cloneRefusal(err)}`);
+  }
+}
+
+/** `value` when the structured clone takes it, else a throw naming `what`. */
 function cloneable<T>(value: T, what: string): T {
   try {
     structuredClone(value);
   } catch (err) {
-    throw new Error(`${what}: ${errorText(err)} (a function, a class instance with private state...)`);
+    throw new Error(`${what}: ${cloneRefusal(err)}`);
   }
   return value;
+}
+
+function cloneRefusal(err: unknown): string {
+  return `${errorText(err)} (a function, a class instance with private state...)`;
+}
+
+/**
+ * Throws unless `copies` of setup()'s `value` fit in what loadlab has left under `limitMb`: each copy is
+ * made in one step no memory watch can cut (400 MB of bytes grew loadlab to 1.3 GB past a 600 MB limit).
+ */
+function fitInMemory(value: unknown, limitMb: number, copies: number): void {
+  const leftBytes = limitMb * 2 ** 20 - Deno.memoryUsage().rss;
+  const bytes = cloneBytes(value, leftBytes / copies);
+  if (bytes * copies <= leftBytes) return;
+  const mb = (n: number) => Math.max(0, Math.round(n / 2 ** 20));
+  const workers = copies - 1;
+  throw new Error(
+    `its value holds at least ${mb(bytes)} MB, and loadlab's main isolate and ${workers} load worker${
+      workers === 1 ? "" : "s"
+    } each get a copy: past loadlab's memory limit of ${limitMb} MB (${mb(leftBytes)} MB left; ` +
+      "--max-memory-mb or maxMemoryMb to change); return less and let each session fetch or build the rest",
+  );
 }
 
 /**

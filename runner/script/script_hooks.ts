@@ -13,7 +13,7 @@
  */
 import type { AttackConfig } from "../config.ts";
 import type { RunResult } from "../../results/mod.ts";
-import { type HostOutcome, ScriptHost } from "./script_host.ts";
+import { busyText, type HostOutcome, ScriptHost } from "./script_host.ts";
 import { ScriptNames } from "./script_names.ts";
 import { memoryLimitMbOf, memoryPassedText } from "../worker/memory_limit.ts";
 
@@ -25,6 +25,10 @@ export class ScriptSetupError extends Error {
 /** A stop (Ctrl-C, SIGTERM) came while setup() ran: no load was sent. */
 export class ScriptSetupStopped extends Error {
   override name = "ScriptSetupStopped";
+  /** What ran when the stop came: `setup()`, or loading the script. */
+  constructor(readonly phase: string) {
+    super(`stopped during ${phase}: no load was sent`);
+  }
 }
 
 /** Teardown's time after a stop: a stopped run ends within a second or two whatever teardown does. */
@@ -54,7 +58,13 @@ export async function withScriptSetup(
   try {
     let setupData: unknown = undefined;
     if (exports.setup) {
-      const outcome = await host.call({ type: "setup" }, script.setupTimeoutMs, signal);
+      // Its value is copied to the main isolate and to each load worker.
+      const request = {
+        type: "setup",
+        limitMb: memoryLimitMbOf(config),
+        copies: config.workers + 1,
+      } as const;
+      const outcome = await host.call(request, script.setupTimeoutMs, signal);
       if (outcome.kind !== "done") throw setupFailure(outcome, "setup()", names);
       setupData = outcome.value;
     }
@@ -96,12 +106,14 @@ async function teardown(
 
 /** The step that imports the script, named for how it ended: past the memory limit, its top level did it. */
 function loading(outcome: HostOutcome): string {
-  return outcome.kind === "memory" ? "the script's top level" : "loading the script";
+  return outcome.kind === "memory" || outcome.kind === "busy"
+    ? "the script's top level"
+    : "loading the script";
 }
 
 /** The error that ends a run whose setup (or the script's loading) did not give a value. */
 function setupFailure(outcome: HostOutcome, what: string, names: ScriptNames): Error {
-  if (outcome.kind === "stopped") return new ScriptSetupStopped(`stopped during ${what}: no load was sent`);
+  if (outcome.kind === "stopped") return new ScriptSetupStopped(what);
   return new ScriptSetupError(
     names.shownPlaced(`${what} ${endText(outcome, "setupTimeout")}`, "; no load was sent"),
   );
@@ -120,6 +132,8 @@ function endText(outcome: HostOutcome, limit: string): string {
       return "was stopped before it ended";
     case "memory":
       return memoryPassedText(outcome.limitMb);
+    case "busy":
+      return busyText(outcome.busyMs).replace("its top level ", "");
     default:
       return "ended";
   }

@@ -26,14 +26,18 @@ export const SCRIPT_HOST_NAME = "loadlab-script-host";
 export type HostRequest =
   /** `routes`: the script's (its fetches to an origin named there go where it says, as its sessions' do). */
   | { type: "import"; path: string; routes?: Readonly<Record<string, string>> }
-  | { type: "setup" }
+  /** `copies`: of its value (loadlab's main isolate's and each load worker's), to fit in `limitMb`. */
+  | { type: "setup"; limitMb: number; copies: number }
   | { type: "teardown"; data: unknown }
   /** A k6 script's `handleSummary(data)`: its answer. */
-  | { type: "summary"; data: unknown };
+  | { type: "summary"; data: unknown }
+  /** Answered at once by an isolate whose event loop turns: one in a loop that never yields cannot. */
+  | { type: "ping" };
 
 /** What the script's isolate answers. */
 export type HostReply =
   | { type: "ready" }
+  | { type: "pong" }
   | {
     type: "imported";
     setup: boolean;
@@ -51,6 +55,8 @@ export type HostOutcome =
   /** The script threw (or returned what cannot be cloned): `message` names its line. */
   | { kind: "failed"; message: string }
   | { kind: "timeout"; timeoutMs: number }
+  /** The script's top level ran `busyMs` without yielding (a loop that never ends): no ping was answered. */
+  | { kind: "busy"; busyMs: number }
   /** loadlab's RSS passed its memory limit (`limitMb`) during the step. */
   | { kind: "memory"; limitMb: number }
   | { kind: "stopped" }
@@ -75,6 +81,10 @@ export class ScriptHost {
   /** The step's memory watch. */
   #memory: MemoryCut | null = null;
   #ended = false;
+  /** When the isolate last answered (its "ready" or a ping); null until it has loaded. */
+  #answeredMs: number | null = null;
+  /** When the last ping went (or the step began). */
+  #pingedMs = performance.now();
 
   private constructor(memoryLimitMb: number) {
     this.#memoryLimitMb = memoryLimitMb;
@@ -83,8 +93,9 @@ export class ScriptHost {
       resourceLimits: { maxOldGenerationSizeMb: scriptHeapCapMb(memoryLimitMb) },
     });
     this.#worker.on("message", (reply: HostReply) => {
-      // "ready": the isolate has loaded; the step goes on.
-      if (reply.type !== "ready") this.#pending?.(outcomeOf(reply));
+      // "ready" (the isolate has loaded) and "pong" say its event loop turns; the step goes on.
+      if (reply.type === "ready" || reply.type === "pong") this.#answeredMs = performance.now();
+      else this.#pending?.(outcomeOf(reply));
     });
     this.#worker.on("error", (err: unknown) => {
       // At its heap's cap (the limit) the isolate may end itself before the memory watch reads the RSS.
@@ -131,6 +142,18 @@ export class ScriptHost {
     this.#worker.terminate().catch(() => {});
   }
 
+  /** Asks the isolate to answer; `end`s the step as busy once it has not answered for `BUSY_MS`. */
+  #ping(end: (outcome: HostOutcome) => void): void {
+    const nowMs = performance.now();
+    // A tick far behind its time (this isolate, or the whole process, held): answers may be queued behind it.
+    const late = nowMs - this.#pingedMs > 4 * PING_EVERY_MS;
+    this.#pingedMs = nowMs;
+    if (this.#answeredMs === null) return;
+    const silentMs = nowMs - this.#answeredMs;
+    if (silentMs >= BUSY_MS && !late) return end({ kind: "busy", busyMs: Math.round(silentMs) });
+    this.#worker.postMessage({ type: "ping" } satisfies HostRequest);
+  }
+
   /**
    * Sends `request` and waits for its one outcome, loadlab's memory watched meanwhile; the isolate is
    * ended unless it answered.
@@ -144,6 +167,7 @@ export class ScriptHost {
         this.#pending = null;
         this.#memory = null;
         clearTimeout(timer);
+        clearInterval(pings);
         memory.stop();
         signal?.removeEventListener("abort", onAbort);
       };
@@ -155,6 +179,9 @@ export class ScriptHost {
       };
       const onAbort = () => end({ kind: "stopped" });
       const timer = setTimeout(() => end({ kind: "timeout", timeoutMs }), timeoutMs);
+      // A top level that does not answer for BUSY_MS cannot be awaiting: it is a loop, ended now.
+      this.#pingedMs = performance.now();
+      const pings = request.type === "import" ? setInterval(() => this.#ping(end), PING_EVERY_MS) : undefined;
       // Past the limit the isolate is ended at once; the outcome waits until its memory is given back.
       const limitMb = this.#memoryLimitMb;
       const memory = cutPastMemoryLimit(limitMb, () => {
@@ -172,8 +199,22 @@ export class ScriptHost {
   }
 }
 
+/** How often an import's isolate is asked whether its event loop turns. */
+const PING_EVERY_MS = 250;
+/**
+ * How long a script's top level may run without yielding (docs/SCRIPTS.md): past it, it is a loop that
+ * never ends, told apart from a top-level await (its isolate answers) within seconds, not at the minute.
+ */
+export const BUSY_MS = 5_000;
+
+/** What a top level ended as `busy` did, after the script's name. */
+export function busyText(busyMs: number): string {
+  return `its top level ran ${Math.floor(busyMs / 1000)} s without yielding (a loop that never ends?): ` +
+    `loadlab ends a top level that does not yield within ${BUSY_MS / 1000} s`;
+}
+
 /** The outcome a reply of the isolate is. */
-function outcomeOf(reply: Exclude<HostReply, { type: "ready" }>): HostOutcome {
+function outcomeOf(reply: Exclude<HostReply, { type: "ready" } | { type: "pong" }>): HostOutcome {
   switch (reply.type) {
     case "exited":
       return { kind: "exited" };
