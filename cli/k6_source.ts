@@ -17,6 +17,8 @@ import { formatIssues } from "../validation/mod.ts";
 import { checkScript } from "./script_check.ts";
 import { memoryLimitMbBesideRuns } from "../runner/worker/memory_limit.ts";
 import { UsageError } from "./usage_error.ts";
+import { K6_EXIT } from "./exit_codes.ts";
+import { TEST_ABORTED } from "../runner/script/k6/test_abort.ts";
 import type { ScriptLoadArgs } from "./script_load_flags.ts";
 
 /**
@@ -38,10 +40,21 @@ export async function k6ExperimentText(
     if (err instanceof K6ConvertError) throw new UsageError(err.message, { cause: err });
     throw err;
   }
-  const module = await checkScript(converted, memoryLimitMbBesideRuns(maxMemoryMb));
+  const module = await checkScript(converted, memoryLimitMbBesideRuns(maxMemoryMb)).catch((err) => {
+    if (!(err instanceof UsageError)) throw err;
+    const aborted = err.message.includes(TEST_ABORTED);
+    throw new UsageError(err.message, {
+      cause: err,
+      exitCode: aborted ? K6_EXIT.scriptAborted : K6_EXIT.scriptException,
+    });
+  });
   const options = { ...(module.options ?? {}), ...overridesOf(overrides) };
   const mapped = k6Experiment(options);
-  if (!mapped.ok) throw new UsageError(`${basename(path)}: ${formatIssues(mapped.issues).join("; ")}`);
+  if (!mapped.ok) {
+    throw new UsageError(`${basename(path)}: ${formatIssues(mapped.issues).join("; ")}`, {
+      exitCode: K6_EXIT.invalidConfig,
+    });
+  }
   const { loads, together, thresholds, afterRun, paths } = mapped.value;
   // From before any worker starts: their custom metrics reach the main isolate as they run, where the
   // thresholds with abortOnFail on them are judged.

@@ -28,7 +28,7 @@ import type { ResultsFile } from "../results/mod.ts";
 import { outputClobbersInput } from "../system/output_file.ts";
 import { boxTable } from "../report/text_tables.ts";
 import { renderReport } from "../report/html/mod.ts";
-import { EXIT, exitCodeOf } from "./exit_codes.ts";
+import { EXIT, exitCodeOf, k6ExitCodeOf } from "./exit_codes.ts";
 import { ciFilesToProbe, writeCiFiles } from "./ci_outputs.ts";
 import { buildFindings } from "../results/conclude/findings.ts";
 import {
@@ -90,7 +90,8 @@ async function run(command: string, argv: string[], help: string): Promise<numbe
     { ...args, strict: args.strict || plan.experiment.strict },
     gate,
   );
-  return k6Failed > 0 && code === EXIT.ok ? EXIT.thresholdFailed : code;
+  const withK6 = k6Failed > 0 && code === EXIT.ok ? EXIT.thresholdFailed : code;
+  return outcome.k6 ? k6ExitCodeOf(withK6, outcome.results.runs) : withK6;
 }
 
 /**

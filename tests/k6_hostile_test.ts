@@ -131,9 +131,8 @@ export function handleSummary(data) {
 }
 `);
     const run = await loadlab(dir, "run", "script.js", "--out-dir", "out");
-    assertEquals(run.code, 1, run.text);
-    // Not "checks thresholds": neither is on checks.
-    ok(run.text.includes("2 thresholds on k6's checks, custom metrics or iterations failed"), run.text);
+    assertEquals(run.code, 99, run.text);
+    ok(run.text.includes("thresholds on metrics 'constructor, toString' have been crossed"), run.text);
     assertEquals(JSON.parse(Deno.readTextFileSync(`${dir}/seen.json`)), {
       own: true,
       rules: [{ "count>0": { ok: false } }, { "count<1": { ok: false } }],

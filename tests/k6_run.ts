@@ -22,11 +22,14 @@ export function runK6Fixture(name: string, url: string, extra: string[] = []) {
   return runK6(k6Fixture(name), url, extra);
 }
 
-/** `loadlab run script.js --target app=URL` of a script's `text`, written in a fresh folder, as above. */
-export function runK6Text(text: string, url: string) {
+/**
+ * `loadlab run script.js --target app=URL [extra...]` of a script's `text`, written in a fresh folder, as
+ * above; `results` is null when the run wrote none (a script refused before its load).
+ */
+export function runK6Text(text: string, url: string, extra: string[] = []) {
   const dir = Deno.makeTempDirSync({ prefix: "loadlab-k6-run-" });
   Deno.writeTextFileSync(`${dir}/script.js`, text);
-  return runK6("script.js", url, [], dir);
+  return runK6("script.js", url, extra, dir);
 }
 
 async function runK6(
@@ -43,7 +46,12 @@ async function runK6(
     stderr: "piped",
     signal: AbortSignal.timeout(90_000),
   }).output();
-  const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
-  const results = JSON.parse(Deno.readTextFileSync(`${dir}/out/results.json`));
-  return { code: out.code, text, results, dir };
+  const stdout = new TextDecoder().decode(out.stdout), stderr = new TextDecoder().decode(out.stderr);
+  let results = null;
+  try {
+    results = JSON.parse(Deno.readTextFileSync(`${dir}/out/results.json`));
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotFound)) throw err;
+  }
+  return { code: out.code, text: stdout + stderr, stdout, stderr, results, dir };
 }

@@ -1,0 +1,75 @@
+/**
+ * A k6 script reaches k6's verdict: k6's exit codes (99 thresholds crossed, 104 invalid options, 107 a
+ * script exception in init, 108 `exec.test.abort()`), a metric with no samples judged as k6 judges it
+ * (a Counter never added to holds `count==0`), the crossed thresholds named on stderr as k6 logs them,
+ * and k6 v1's summary. Against the built-in target; each load bounded in time and count.
+ */
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { withTarget } from "./helpers.ts";
+import { runK6Text } from "./k6_run.ts";
+
+Deno.test("a crossed threshold exits 99, named on stderr; a Counter never added to holds count==0", () =>
+  withTarget(async (url) => {
+    const { code, text, stdout, stderr } = await runK6Text(
+      `import http from "k6/http";
+import { check } from "k6";
+import { Counter } from "k6/metrics";
+const errors = new Counter("errors");
+export const options = {
+  vus: 1,
+  iterations: 4,
+  thresholds: { errors: ["count==0"], http_reqs: ["count<2"], checks: ["rate>0.5"] },
+};
+export default function () {
+  const res = http.get("http://app.test/json");
+  check(res, { "is 200": (r) => r.status === 200 });
+}
+`,
+      url,
+    );
+    assertEquals(code, 99, text);
+    ok(stderr.includes("thresholds on metrics 'http_reqs' have been crossed"), stderr);
+    ok(!text.includes("TypeError"), text);
+    // k6 v1's summary: the thresholds first, then the checks' totals.
+    ok(/█ THRESHOLDS/.test(stdout) && /█ TOTAL RESULTS/.test(stdout), stdout);
+    ok(/errors\n\s+✓ 'count==0' count=0/.test(stdout), stdout);
+    ok(/http_reqs\n\s+✗ 'count<2' count=4/.test(stdout), stdout);
+    ok(/checks_total\.+: 4 /.test(stdout) && /checks_succeeded\.+: 100\.00% 4 out of 4/.test(stdout), stdout);
+  }));
+
+Deno.test("k6's init-error codes: 107 for a throw at the top level, 104 for invalid options", () =>
+  withTarget(async (url) => {
+    const thrown = await runK6Text(
+      `import http from "k6/http";\nthrow new Error("boom");\nexport default function () { http.get("http://app.test/"); }\n`,
+      url,
+    );
+    assertEquals(thrown.code, 107, thrown.text);
+    ok(thrown.stderr.includes("boom"), thrown.stderr);
+    const invalid = await runK6Text(
+      `import http from "k6/http";\nexport const options = { vus: "x", duration: "1s" };\nexport default function () { http.get("http://app.test/"); }\n`,
+      url,
+    );
+    assertEquals(invalid.code, 104, invalid.text);
+  }));
+
+Deno.test("exec.test.abort() stops the whole test at once and exits 108, results and summary written", () =>
+  withTarget(async (url) => {
+    const started = performance.now();
+    const { code, text, results, stdout } = await runK6Text(
+      `import http from "k6/http";
+import exec from "k6/execution";
+export const options = { vus: 4, duration: "20s" };
+export default function () {
+  http.get("http://app.test/json");
+  if (exec.vu.iterationInScenario >= 2) exec.test.abort("enough");
+}
+`,
+      url,
+    );
+    assertEquals(code, 108, text);
+    // Stopped at once: well before the 20 s of load (a busy machine's start-up is bounded apart).
+    ok(results.runs[0].durationSec < 8, `ran ${results.runs[0].durationSec} s`);
+    ok(performance.now() - started < 60_000);
+    ok(/enough/.test(text), text);
+    ok(/█ TOTAL RESULTS/.test(stdout), stdout);
+  }));
