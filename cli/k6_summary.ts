@@ -5,9 +5,10 @@
  * answer is written as k6 writes it (`stdout`, `stderr`, else a file path relative to the working
  * folder), or else k6's text summary printed. loadlab's own verdict, report and results come first.
  * Thresholds on k6's `checks`, custom metrics and iteration metrics are judged here, on that summary
- * (loadlab's thresholds have no such metrics): a failed one is marked in the summary and makes the exit
- * code 1, as a failed threshold does; one on a metric the run never added to fails as not measured, and
- * one whose `abortOnFail` stopped the run fails.
+ * (loadlab's thresholds have no such metrics): a failed one is marked in the summary and fails the run
+ * as any threshold does (k6's exit code 99); one on a metric the run never added to is judged as k6 judges
+ * an empty one (every value 0), and one whose `abortOnFail` stopped the run fails. The metrics whose
+ * thresholds failed are named on stderr, as k6 logs them.
  * The same data goes to the metrics outputs, under k6's names, before they close (cli/run_cmd.ts).
  */
 import { basename, dirname, resolve } from "node:path";
@@ -16,6 +17,7 @@ import { k6RuleHolds, k6SummaryData } from "../results/export/k6_summary.ts";
 import { k6Experiment } from "../scenarios/k6_options.ts";
 import { k6CustomMetrics, percentileStats } from "../runner/script/k6/metrics_channel.ts";
 import { type K6Metric, type K6SummaryData, renderK6Summary } from "../results/export/k6_summary_text.ts";
+import { type K6SummaryMode, renderK6SummaryV1 } from "../results/export/k6_summary_v1.ts";
 import type { ResultsFile } from "../results/mod.ts";
 import { errorText } from "../runner/script/script_module.ts";
 import { OutputError } from "../results/output_error.ts";
@@ -133,19 +135,20 @@ const NEVER_ENDS = "a loop that never yields, or a promise that never settles?";
 export const HANDLE_SUMMARY_TIMEOUT_MS = 120_000;
 
 /**
- * Prints each run's summary in k6's text, or hands it to `handleSummary` and writes what that returns,
+ * Prints each run's summary in k6's text (v1's `compact` or `full`, or 0.x's `legacy` layout), or hands it to `handleSummary` and writes what that returns,
  * except over `ownFiles` (loadlab's results.json and report.html, written already); a `handleSummary`
  * whose promise does not settle within `timeoutMs` is refused (the run's results are already written),
  * instead of holding loadlab open forever.
  */
 export async function showK6Summaries(
-  { runs, failed, handle }: K6Summaries,
+  { runs, handle }: K6Summaries,
   ownFiles: string[] = [],
   timeoutMs = HANDLE_SUMMARY_TIMEOUT_MS,
+  mode: K6SummaryMode = "compact",
 ): Promise<void> {
   for (const { data } of runs) {
     if (handle === undefined) {
-      console.log(renderK6Summary(data));
+      console.log(mode === "legacy" ? renderK6Summary(data) : renderK6SummaryV1(data, mode));
       continue;
     }
     let written: unknown;

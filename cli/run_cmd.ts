@@ -15,7 +15,7 @@ import { runCommand } from "./command_errors.ts";
 import { resolve } from "node:path";
 import { isK6File } from "../runner/script/k6/k6_file.ts";
 import { memoryLimitMbBesideRuns } from "../runner/worker/memory_limit.ts";
-import { type K6Summaries, k6Summaries, showK6Summaries } from "./k6_summary.ts";
+import { HANDLE_SUMMARY_TIMEOUT_MS, type K6Summaries, k6Summaries, showK6Summaries } from "./k6_summary.ts";
 import { k6NamedSamples } from "../results/export/k6_series.ts";
 import { readRunPlan, type RunSource } from "./run_source.ts";
 import type { Plan } from "../scenarios/plan_types.ts";
@@ -61,6 +61,9 @@ export function runRunCommand(argv: string[], opts: RunCommandOptions = {}): Pro
 
 async function run(command: string, argv: string[], help: string): Promise<number> {
   const args = parseRunArgs(argv, command, help);
+  if (args.summaryMode !== undefined && !isK6File(resolve(args.source))) {
+    throw new UsageError("--summary-mode: k6's end-of-test summary is a k6 script's; drop it here");
+  }
   const { source, plan } = await readRunPlan(args);
   // Read before any load or output folder: a missing or wrong baseline is exit 2, not a wasted run.
   const gateWith = gateArgs(args, plan.experiment);
@@ -81,7 +84,10 @@ async function run(command: string, argv: string[], help: string): Promise<numbe
     baseline,
   );
   if (typeof outcome === "number") return outcome;
-  if (outcome.k6) await showK6Summaries(outcome.k6, [`${outDir}/results.json`, `${outDir}/report.html`]);
+  if (outcome.k6) {
+    const own = [`${outDir}/results.json`, `${outDir}/report.html`];
+    await showK6Summaries(outcome.k6, own, HANDLE_SUMMARY_TIMEOUT_MS, args.summaryMode);
+  }
   const k6Failed = outcome.k6?.failed ?? 0;
   const gate = baseline && gateAgainstBaseline(baseline, outcome.results, gateWith.failOn);
   const code = await conclude(

@@ -14,7 +14,7 @@ export interface MetricPart {
   kind: "trend" | "counter" | "rate" | "gauge";
   /** A trend of times in ms (`new Trend(name, true)`): k6's summary shows its values as durations. */
   time: boolean;
-  /** Trend values, or the gauge's last value alone. */
+  /** Trend values, or the gauge's last value, its least and its greatest. */
   values: number[];
   sum: number;
   trues: number;
@@ -140,7 +140,10 @@ class Metric {
     part.count++, part.sum += v;
     if (value) part.trues++;
     if (this.kind === "trend") part.values.push(v);
-    else if (this.kind === "gauge") part.values = [v];
+    else if (this.kind === "gauge") {
+      const [, min, max] = part.values;
+      part.values = part.values.length === 0 ? [v, v, v] : [v, Math.min(min, v), Math.max(max, v)];
+    }
   }
 
   #refuse(value: unknown): void {

@@ -113,3 +113,14 @@ Deno.test("parts on the channel that are not the runtime's shape are dropped: lo
   deepStrictEqual(Object.keys(metrics).filter((n) => n === "forged" || n === "real_count"), ["real_count"]);
   deepStrictEqual(metrics.real_count.values.count, 2);
 });
+
+Deno.test("a Gauge's summary keeps its last value and the least and greatest ever added, over every part", async () => {
+  collectK6Metrics();
+  const g = new Gauge("gauge_span");
+  g.add(5), g.add(1), g.add(9), g.add(4);
+  flushMetrics();
+  g.add(12), g.add(7);
+  flushMetrics();
+  const m = (await k6CustomMetrics(1)).gauge_span;
+  deepStrictEqual(m.values, { value: 7, min: 1, max: 12 });
+});
