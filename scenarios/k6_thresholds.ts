@@ -39,7 +39,6 @@ const NOT_MEASURED = new Set([
   "http_req_tls_handshaking",
   "vus_max",
   "group_duration",
-  "dropped_iterations",
 ]);
 /** k6's metrics counted in the load's workers' results, known once the run is over (not sent live). */
 const COUNTED_AFTER = new Set([
@@ -49,6 +48,7 @@ const COUNTED_AFTER = new Set([
   "vus",
   "data_sent",
   "data_received",
+  "dropped_iterations",
 ]);
 /** A rule on a metric judged after the run; a percentile is of 0 to 100 (`p(150)` read as a failed rule). */
 const AFTER_RUN_RULE =

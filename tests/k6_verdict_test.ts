@@ -73,3 +73,37 @@ export default function () {
     ok(/enough/.test(text), text);
     ok(/█ TOTAL RESULTS/.test(stdout), stdout);
   }));
+
+Deno.test("thresholds on a group's requests ({group:::api}) and on dropped_iterations are judged", () =>
+  withTarget(async (url) => {
+    const { code, text, results } = await runK6Text(
+      `import http from "k6/http";
+import { group } from "k6";
+export const options = {
+  vus: 1,
+  iterations: 3,
+  thresholds: {
+    "http_req_duration{group:::api}": ["p(95)<60000"],
+    "http_reqs{group:::api::inner}": ["count==3"],
+    dropped_iterations: ["count==0"],
+  },
+};
+export default function () {
+  http.get("http://app.test/");
+  group("api", () => {
+    http.get("http://app.test/json");
+    group("inner", () => http.get("http://app.test/json"));
+  });
+}
+`,
+      url,
+    );
+    assertEquals(code, 0, text);
+    assertEquals(
+      results.thresholds.map((t: { expression: string; ok: boolean }) => [t.expression, t.ok]),
+      [["http_req_duration{group:::api}: p(95)<60000", true], [
+        "http_reqs{group:::api::inner}: count==3",
+        true,
+      ]],
+    );
+  }));

@@ -2,7 +2,8 @@
  * @module
  * One run's results in the shape of k6's end-of-test summary data (what k6 hands `handleSummary(data)`
  * and prints): `metrics` by k6's names (`http_reqs`, `http_req_duration`, `http_req_failed`, `iterations`,
- * `iteration_duration`, `checks`, `vus`, `vus_max`, `data_received`, `data_sent`, and each threshold's
+ * `iteration_duration`, `checks`, `vus`, `vus_max`, `data_received`, `data_sent`, `dropped_iterations` (the
+ * open model's dropped sends), and each threshold's
  * submetric such as `http_req_duration{name:me}`), their `thresholds` marked ok or not, and `root_group.checks` with
  * passes and fails. The durations are loadlab's: corrected latency from the intended send (k6 measures
  * from its own send, so under a closed load they agree; an open load's queueing shows here, not in k6).
@@ -105,6 +106,8 @@ export function k6SummaryData(
     vus: { type: "gauge", contains: "default", values: { value: vus, min: vus, max: vus } },
     vus_max: { type: "gauge", contains: "default", values: { value: vus, min: vus, max: vus } },
   };
+  // The open model's sends that found no free VU: k6's iterations dropped for the same reason.
+  if (run.droppedSends > 0) metrics.dropped_iterations = counter(run.droppedSends, sec, "default");
   // As k6's: a trend with no samples is not in the summary (every iteration threw: it read
   // iteration_duration avg=0.00µs min=0.00µs ..., measured times that never were).
   if (!flow?.sessionMs) delete metrics.iteration_duration;

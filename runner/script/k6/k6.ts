@@ -63,9 +63,20 @@ export function sleep(seconds: number): Promise<void> {
   return s ? s.sleep(ms) : new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** Runs `body` (k6's group; its requests keep their own names) and returns what it returned. */
-export async function group<T>(_name: string, body: () => T | Promise<T>): Promise<T> {
-  return await body();
+/**
+ * Runs `body` (k6's group) and returns what it returned; its requests carry k6's `group` tag, the path of
+ * the groups they are in (`::api::inner`), which thresholds select by (`http_req_duration{group:::api}`).
+ */
+export async function group<T>(name: string, body: () => T | Promise<T>): Promise<T> {
+  const ctx = current();
+  if (ctx === undefined) return await body();
+  const outer = ctx.group;
+  ctx.group = `${outer ?? ""}::${name}`;
+  try {
+    return await body();
+  } finally {
+    ctx.group = outer;
+  }
 }
 
 /** Ends the iteration with `message` (k6's fail). */

@@ -33,6 +33,8 @@ export interface VuContext {
   settle: ((err?: unknown) => void) | null;
   /** A timer callback's throw before the iteration's own function returned. */
   thrown?: unknown;
+  /** The path of the k6 groups the iteration is in (`::api::inner`), its requests' `group` tag. */
+  group?: string;
 }
 
 const storage = new AsyncLocalStorage<VuContext>();
