@@ -11,6 +11,7 @@ import { basename, extname, resolve } from "node:path";
 import { K6ConvertError } from "../runner/script/k6/convert.ts";
 import { importsK6Module, k6Origins, sessionScriptPath } from "../runner/script/k6/k6_file.ts";
 import { collectK6Metrics } from "../runner/script/k6/metrics_channel.ts";
+import { isKnownMetric } from "../runner/script/k6/metrics.ts";
 import { k6Experiment } from "../scenarios/k6_options.ts";
 import type { K6Paths } from "../scenarios/k6_paths.ts";
 import { formatIssues } from "../validation/mod.ts";
@@ -19,6 +20,7 @@ import { memoryLimitMbBesideRuns } from "../runner/worker/memory_limit.ts";
 import { UsageError } from "./usage_error.ts";
 import { K6_EXIT } from "./exit_codes.ts";
 import { TEST_ABORTED } from "../runner/script/k6/test_abort.ts";
+import { NO_DEFAULT } from "../runner/script/k6/runtime.ts";
 import type { ScriptLoadArgs } from "./script_load_flags.ts";
 
 /**
@@ -42,11 +44,13 @@ export async function k6ExperimentText(
   }
   const module = await checkScript(converted, memoryLimitMbBesideRuns(maxMemoryMb)).catch((err) => {
     if (!(err instanceof UsageError)) throw err;
-    const aborted = err.message.includes(TEST_ABORTED);
-    throw new UsageError(err.message, {
-      cause: err,
-      exitCode: aborted ? K6_EXIT.scriptAborted : K6_EXIT.scriptException,
-    });
+    // As k6: its abort in init code 108, no default function an invalid configuration (104), else 107.
+    const exitCode = err.message.includes(TEST_ABORTED)
+      ? K6_EXIT.scriptAborted
+      : err.message.includes(NO_DEFAULT)
+      ? K6_EXIT.invalidConfig
+      : K6_EXIT.scriptException;
+    throw new UsageError(err.message, { cause: err, exitCode });
   });
   const options = { ...(module.options ?? {}), ...overridesOf(overrides) };
   const mapped = k6Experiment(options);
@@ -56,6 +60,17 @@ export async function k6ExperimentText(
     });
   }
   const { loads, together, thresholds, afterRun, paths } = mapped.value;
+  // As k6: a threshold on a metric that is neither built in nor made by the script is invalid (104).
+  const unknown = [...new Set(afterRun.map((r) => r.metric))].filter((m) =>
+    !isKnownMetric(m, module.metrics)
+  );
+  if (unknown.length > 0) {
+    const each = unknown.map((m) =>
+      `options.thresholds.${m}: no metric named "${m}": neither one of k6's nor made by the script ` +
+      `(make it in the init code, e.g. new Counter("${m}"))`
+    );
+    throw new UsageError(`${basename(path)}: ${each.join("; ")}`, { exitCode: K6_EXIT.invalidConfig });
+  }
   // From before any worker starts: their custom metrics reach the main isolate as they run, where the
   // thresholds with abortOnFail on them are judged.
   collectK6Metrics(

@@ -78,7 +78,9 @@ export async function k6Summaries(
     Object.assign(data.metrics, custom);
     for (const { metric, rule } of rules) {
       // Own metrics only: a rule on `constructor` or `toString` judged Object's, and wrote onto it.
-      if (!Object.hasOwn(data.metrics, metric)) data.metrics[metric] = emptyMetric(rule);
+      if (!Object.hasOwn(data.metrics, metric)) {
+        data.metrics[metric] = emptyMetric(rule, opened.exports.metrics?.[metric]);
+      }
       const values = data.metrics[metric].values;
       // The rule that stopped the run (abortOnFail) failed, whatever the numbers after it say.
       const stopped = run.abortedBy?.threshold === `${metric}: ${rule}`;
@@ -195,17 +197,19 @@ export function crossedMetrics(runs: K6SummaryData[]): string[] {
 
 /**
  * A metric no sample reached, as k6 judges its thresholds at the end: an empty sink, every value 0 (a
- * Counter never added to holds `count==0`). Its kind is read from the rule's aggregation: `count` a
- * counter, `rate` a rate, `value` a gauge, any other a trend.
+ * Counter never added to holds `count==0`). Its kind is the one the script `made` it with; a built-in's
+ * is read from the rule's aggregation: `count` a counter, `rate` a rate, `value` a gauge, else a trend.
  */
-function emptyMetric(rule: string): K6Metric {
+function emptyMetric(rule: string, made?: { kind: K6Metric["type"]; time: boolean }): K6Metric {
   const stat = /^\s*([a-z]+(?:\([\d.]+\))?)/.exec(rule)?.[1] ?? "";
-  if (stat === "count") return { type: "counter", contains: "default", values: { count: 0, rate: 0 } };
-  if (stat === "rate") return { type: "rate", contains: "default", values: { rate: 0, passes: 0, fails: 0 } };
-  if (stat === "value") return { type: "gauge", contains: "default", values: { value: 0, min: 0, max: 0 } };
+  const kind = made?.kind ??
+    (stat === "count" ? "counter" : stat === "rate" ? "rate" : stat === "value" ? "gauge" : "trend");
+  if (kind === "counter") return { type: kind, contains: "default", values: { count: 0, rate: 0 } };
+  if (kind === "rate") return { type: kind, contains: "default", values: { rate: 0, passes: 0, fails: 0 } };
+  if (kind === "gauge") return { type: kind, contains: "default", values: { value: 0, min: 0, max: 0 } };
   const values: Record<string, number> = { avg: 0, min: 0, med: 0, max: 0, "p(90)": 0, "p(95)": 0 };
   if (stat.startsWith("p(")) values[stat] = 0;
-  return { type: "trend", contains: "default", values };
+  return { type: "trend", contains: made?.time ? "time" : "default", values };
 }
 
 /**

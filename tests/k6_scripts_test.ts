@@ -91,7 +91,8 @@ Deno.test("loadlab run refuses a k6 script it cannot convert, naming file:line a
   );
   const none = await loadlab("run", `${dir}/nodefault.js`);
   const said = new TextDecoder().decode(none.stderr);
-  assertEquals(none.code, 2, said);
+  // k6's invalid configuration: "function 'default' not found in exports".
+  assertEquals(none.code, 104, said);
   ok(said.includes("nodefault.js: does not load: no default function to run per iteration"), said);
 });
 

@@ -121,10 +121,31 @@ export function closeMetricRegistration(): void {
   closed = true;
 }
 
+/** The metrics the script made in this isolate: their kind and whether a trend holds times. */
+const made = new Map<string, { kind: MetricPart["kind"]; time: boolean }>();
+
+/**
+ * The script's own metrics, by name: what loadlab's main isolate reads when it imports the script, so a
+ * threshold on a name the script never makes is refused as k6 refuses it, and one on a metric never added
+ * to is judged as the empty metric of its kind.
+ */
+export function madeMetrics(): Record<string, { kind: MetricPart["kind"]; time: boolean }> {
+  return Object.fromEntries(made);
+}
+
+/**
+ * Whether a threshold may name `metric`: one of k6's built-in metrics (k6/ws's, k6/net/grpc's and the
+ * browser's included) or one the script made (`made`); k6 refuses any other before the test.
+ */
+export function isKnownMetric(metric: string, made: Readonly<Record<string, unknown>>): boolean {
+  return BUILT_IN.has(metric) || Object.hasOwn(made, metric) || /^(ws|grpc|browser)_/.test(metric);
+}
+
 class Metric {
   readonly name: string;
   constructor(name: string, readonly kind: MetricPart["kind"], readonly time = false) {
     this.name = register(name, kind);
+    if (!made.get(this.name)?.time) made.set(this.name, { kind, time: Boolean(time) });
   }
 
   add(value: number | boolean, _tags?: Record<string, string>): void {

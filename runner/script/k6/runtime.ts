@@ -37,6 +37,9 @@ export interface VuContext {
   group?: string;
 }
 
+/** Why a script has nothing to run (k6's invalid configuration, exit 104). */
+export const NO_DEFAULT = "no default function to run per iteration";
+
 const storage = new AsyncLocalStorage<VuContext>();
 let scenarioName = "default";
 
@@ -185,7 +188,7 @@ function chooseScenario(
   const names = Object.keys(scenarios);
   const name = part !== undefined && mains.has(part) ? part : names.length === 1 ? names[0] : "default";
   const fn = mains.get(name);
-  if (fn === undefined) throw new ScriptShapeError("no default function to run per iteration");
+  if (fn === undefined) throw new ScriptShapeError(NO_DEFAULT);
   scenarioName = name;
   setRunTags(runTagsOf(options, name));
   for (const [key, value] of Object.entries(scenarios[name]?.env ?? {})) {
@@ -250,8 +253,7 @@ function mainsOf(mod: ConvertedModule): Map<string, (data: unknown) => unknown> 
   }
   if (mains.size === 0) {
     throw new ScriptShapeError(
-      "no default function to run per iteration: export default function () { ... }, or scenarios " +
-        "naming theirs with exec",
+      `${NO_DEFAULT}: export default function () { ... }, or scenarios naming theirs with exec`,
     );
   }
   return mains;
