@@ -9,12 +9,13 @@
  * was. Each load's requests stay apart by their endpoints (a k6 request carries its scenario's name as
  * the `scenario` tag). The config shown is the first load's with `connections` (and `maxConnections`) the
  * loads' sum, the virtual users of all of them as k6 counts `vus_max`; the loads' own configs are the plan's.
- * A flow's session durations pool as k6's `iteration_duration` pools its scenarios' samples: mean, spread,
- * min and max exact from the parts' summaries, each percentile the largest of the parts' (the pooled
- * percentile cannot be above it; the samples themselves are not in the results). Pure.
+ * A flow's session durations pool as k6's `iteration_duration` pools its scenarios' samples: their
+ * histograms added; a part without one (an older results file) pools by its summary: mean, spread, min and
+ * max exact, each percentile the largest of the parts' (an upper bound of the pooled one). Pure.
  */
 import type { LatencySummaryMs, RunResult } from "./mod.ts";
 import { mergeShardRuns } from "./merge_shard_runs.ts";
+import { encodeHistogram, mergeEncoded, summarizeMs } from "./histogram.ts";
 
 type Flow = NonNullable<RunResult["flows"]>[number];
 type Step = Flow["steps"][number];
@@ -63,7 +64,7 @@ function mergeFlowsByName(runs: RunResult[]): Flow[] {
       });
       continue;
     }
-    into.sessionMs = pooledDurations(into.sessionMs, into.completed, flow.sessionMs, flow.completed);
+    poolSessions(into, flow);
     into.sessions += flow.sessions;
     into.completed += flow.completed;
     into.failed += flow.failed;
@@ -86,6 +87,22 @@ function addStep(flow: Flow, step: Step): void {
     if (same === undefined) (into.checks ??= []).push({ ...check });
     else same.passed += check.passed, same.failed += check.failed;
   }
+}
+
+/**
+ * `flow`'s session durations pooled into `into`'s: their histograms added when both have one (exact, as
+ * k6 pools its scenarios' samples), else their summaries (`pooledDurations`).
+ */
+function poolSessions(into: Flow, flow: Flow): void {
+  const [a, b] = [into.sessionHistogramEncoded, flow.sessionHistogramEncoded];
+  if (typeof a === "string" && typeof b === "string") {
+    const pooled = mergeEncoded([a, b]);
+    into.sessionMs = summarizeMs(pooled);
+    into.sessionHistogramEncoded = encodeHistogram(pooled);
+    return;
+  }
+  into.sessionMs = pooledDurations(into.sessionMs, into.completed, flow.sessionMs, flow.completed);
+  delete into.sessionHistogramEncoded;
 }
 
 /**

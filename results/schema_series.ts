@@ -159,6 +159,8 @@ export const flowResultSchema = z.looseObject({
   /** Arrivals that found no data row left (`whenDone: stop`), so ran no session. */
   noData: count.optional(),
   sessionMs: latencySummarySchema.nullable(),
+  /** The session durations' HDR histogram (µs), so flows of loads run together pool exactly. */
+  sessionHistogramEncoded: histogramEncoding.optional(),
   steps: z.array(z.looseObject({
     label: z.string(),
     requests: count,

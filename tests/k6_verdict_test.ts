@@ -50,6 +50,13 @@ Deno.test("k6's init-error codes: 107 for a throw at the top level, 104 for inva
       url,
     );
     assertEquals(invalid.code, 104, invalid.text);
+    // A threshold on a metric neither k6's nor made by the script is k6's invalid threshold.
+    const unmade = await runK6Text(
+      `import http from "k6/http";\nexport const options = { iterations: 1, thresholds: { nosuch: ["count<1"] } };\nexport default function () { http.get("http://app.test/"); }\n`,
+      url,
+    );
+    assertEquals(unmade.code, 104, unmade.text);
+    ok(/no metric named "nosuch"/.test(unmade.stderr), unmade.stderr);
   }));
 
 Deno.test("exec.test.abort() stops the whole test at once and exits 108, results and summary written", () =>
@@ -106,4 +113,30 @@ export default function () {
         true,
       ]],
     );
+  }));
+
+Deno.test("two scenarios: vus and vus_max from the run's users, iteration_duration pooled from every sample", () =>
+  withTarget(async (url) => {
+    const { code, text, dir } = await runK6Text(
+      `import http from "k6/http";
+import { sleep } from "k6";
+export const options = {
+  scenarios: {
+    quick: { executor: "constant-vus", vus: 2, duration: "2s" },
+    slow: { executor: "per-vu-iterations", vus: 1, iterations: 3, exec: "slow" },
+  },
+};
+export default function () { http.get("http://app.test/json"); sleep(0.01); }
+export function slow() { http.get("http://app.test/json"); sleep(0.4); }
+export function handleSummary(data) { return { "data.json": JSON.stringify(data.metrics) }; }
+`,
+      url,
+    );
+    assertEquals(code, 0, text);
+    const m = JSON.parse(Deno.readTextFileSync(`${dir}/data.json`));
+    assertEquals(m.vus_max.values.value, 3, JSON.stringify(m.vus_max));
+    ok(m.vus.values.max >= 2 && m.vus.values.max <= 3, JSON.stringify(m.vus));
+    // Most iterations are the quick scenario's ~10 ms: the median is theirs, not the slow one's 400 ms.
+    const d = m.iteration_duration.values;
+    ok(d.med < 200 && d.max >= 400, JSON.stringify(d));
   }));
