@@ -140,3 +140,24 @@ export function handleSummary(data) { return { "data.json": JSON.stringify(data.
     const d = m.iteration_duration.values;
     ok(d.med < 200 && d.max >= 400, JSON.stringify(d));
   }));
+
+Deno.test("ramping and arrival-rate scenarios: vus and vus_max are the users the run had, never 0", () =>
+  withTarget(async (url) => {
+    const { code, text, dir } = await runK6Text(
+      `import http from "k6/http";
+export const options = {
+  scenarios: {
+    ramp: { executor: "ramping-vus", startVUs: 1, stages: [{ duration: "1s", target: 3 }, { duration: "1s", target: 1 }] },
+    rate: { executor: "constant-arrival-rate", rate: 20, timeUnit: "1s", duration: "2s", preAllocatedVUs: 2, maxVUs: 4 },
+  },
+};
+export default function () { http.get("http://app.test/json"); }
+export function handleSummary(data) { return { "data.json": JSON.stringify(data.metrics) }; }
+`,
+      url,
+    );
+    assertEquals(code, 0, text);
+    const m = JSON.parse(Deno.readTextFileSync(`${dir}/data.json`));
+    ok(m.vus.values.max >= 2 && m.vus.values.min <= m.vus.values.max, JSON.stringify(m.vus));
+    ok(m.vus_max.values.value >= m.vus.values.max && m.vus_max.values.value <= 7, JSON.stringify(m.vus_max));
+  }));

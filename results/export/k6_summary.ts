@@ -93,7 +93,7 @@ export function k6SummaryData(
   const passes = checks.reduce((a, c) => a + c.passed, 0), fails = checks.reduce((a, c) => a + c.failed, 0);
   const unanswered = failedOf(run.errors), sent = run.requests + unanswered;
   const failed = unanswered + failedStatus(run.statusCodes);
-  const vus = Number(run.config.connections ?? run.config.maxConnections ?? 0);
+  const users = vusOf(run);
   const metrics: Record<string, K6Metric> = {
     checks: rate(passes, fails),
     data_received: counter(run.bytesRead, sec, "data"),
@@ -103,8 +103,8 @@ export function k6SummaryData(
     http_reqs: counter(sent, sec, "default"),
     iteration_duration: trend(flow?.sessionMs, stats, flow?.completed ?? 0),
     iterations: counter(flow?.completed ?? 0, sec, "default"),
-    vus: { type: "gauge", contains: "default", values: { value: vus, min: vus, max: vus } },
-    vus_max: { type: "gauge", contains: "default", values: { value: vus, min: vus, max: vus } },
+    vus: { type: "gauge", contains: "default", values: users.vus },
+    vus_max: { type: "gauge", contains: "default", values: users.vusMax },
   };
   // The open model's sends that found no free VU: k6's iterations dropped for the same reason.
   if (run.droppedSends > 0) metrics.dropped_iterations = counter(run.droppedSends, sec, "default");
@@ -136,6 +136,25 @@ export function k6SummaryData(
     options: { summaryTrendStats: [...stats], summaryTimeUnit: asked.timeUnit ?? "", noColor: false },
     state: { isStdOutTTY: false, isStdErrTTY: false, testRunDurationMs: run.durationSec * 1000 },
     metrics,
+  };
+}
+
+/**
+ * k6's `vus` and `vus_max` gauges from the run's users: `vus` the connections open in each interval with
+ * any (its last, least and most), `vus_max` the users the loads name (a closed load's), or else the most ever open
+ * (a ramping or arrival-rate load's users are made as it goes).
+ */
+function vusOf(run: RunResult): { vus: Record<string, number>; vusMax: Record<string, number> } {
+  // Intervals before the first connection or after the last closed are the run's edges, not its users.
+  const open = run.intervals.map((iv) => Number(iv.connections)).filter((n) => Number.isFinite(n) && n > 0);
+  const configured = Number(run.config.connections ?? run.config.maxConnections ?? 0) || 0;
+  const most = Math.max(0, ...open);
+  const last = open.at(-1) ?? configured;
+  const least = open.length > 0 ? Math.min(...open) : configured;
+  const max = Math.max(configured, most);
+  return {
+    vus: { value: last, min: Math.min(least, last), max: Math.max(most, last) },
+    vusMax: { value: max, min: max, max },
   };
 }
 
