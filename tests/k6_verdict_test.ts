@@ -161,3 +161,58 @@ export function handleSummary(data) { return { "data.json": JSON.stringify(data.
     ok(m.vus.values.max >= 2 && m.vus.values.min <= m.vus.values.max, JSON.stringify(m.vus));
     ok(m.vus_max.values.value >= m.vus.values.max && m.vus_max.values.value <= 7, JSON.stringify(m.vus_max));
   }));
+
+Deno.test("a check in a group is in that group of root_group, its path ::group::name, as k6 gives handleSummary", () =>
+  withTarget(async (url) => {
+    const { code, text, dir, stdout } = await runK6Text(
+      `import http from "k6/http";
+import { check, group } from "k6";
+export const options = { vus: 1, iterations: 2 };
+export default function () {
+  check(http.get("http://app.test/"), { "root ok": (r) => r.status === 200 });
+  group("api", () => {
+    check(http.get("http://app.test/json"), { "json ok": (r) => r.status === 200 });
+    group("inner", () => check(null, { "never": () => false }));
+  });
+}
+export function handleSummary(data) {
+  return { "root.json": JSON.stringify(data.root_group), stdout: "" };
+}
+`,
+      url,
+      ["--summary-mode", "compact"],
+    );
+    assertEquals(code, 0, text);
+    const root = JSON.parse(Deno.readTextFileSync(`${dir}/root.json`));
+    const brief = (
+      g: {
+        name: string;
+        path: string;
+        checks: Array<{ name: string; path: string; passes: number; fails: number }>;
+        groups: unknown[];
+      },
+    ): unknown => ({
+      name: g.name,
+      path: g.path,
+      checks: g.checks.map((c) => [c.name, c.path, c.passes, c.fails]),
+      groups: (g.groups as typeof g[]).map(brief),
+    });
+    assertEquals(brief(root), {
+      name: "",
+      path: "",
+      checks: [["root ok", "::root ok", 2, 0]],
+      groups: [{
+        name: "api",
+        path: "::api",
+        checks: [["json ok", "::api::json ok", 2, 0]],
+        groups: [{
+          name: "inner",
+          path: "::api::inner",
+          checks: [["never", "::api::inner::never", 0, 2]],
+          groups: [],
+        }],
+      }],
+    });
+    assertEquals(root.id, "d41d8cd98f00b204e9800998ecf8427e");
+    ok(!stdout.includes("TOTAL RESULTS"), stdout);
+  }));

@@ -14,7 +14,8 @@
 import { latencySampled } from "../conclude/responses.ts";
 import { decodeHistogram, type Histogram } from "../histogram.ts";
 import type { EndpointResult, LatencySummaryMs, ResultsFile, RunResult } from "../schema.ts";
-import type { K6Metric, K6SummaryData } from "./k6_summary_text.ts";
+import type { K6Group, K6Metric, K6SummaryData } from "./k6_summary_text.ts";
+import { createHash } from "node:crypto";
 import { type Selector, selects } from "../threshold_selector.ts";
 
 /** The stats k6 shows of a trend when the script's `summaryTrendStats` does not say. */
@@ -120,19 +121,7 @@ export function k6SummaryData(
     (metrics[name].thresholds ??= {})[parsed[3].trim()] = { ok: t.ok };
   }
   return {
-    root_group: {
-      name: "",
-      path: "",
-      id: "d41d8cd98f00b204e9800998ecf8427e",
-      groups: [],
-      checks: checks.map((c) => ({
-        name: c.name,
-        path: `::${c.name}`,
-        id: c.name,
-        passes: c.passed,
-        fails: c.failed,
-      })),
-    },
+    root_group: groupsOf(checks),
     options: { summaryTrendStats: [...stats], summaryTimeUnit: asked.timeUnit ?? "", noColor: false },
     state: { isStdOutTTY: false, isStdErrTTY: false, testRunDurationMs: run.durationSec * 1000 },
     metrics,
@@ -156,6 +145,36 @@ function vusOf(run: RunResult): { vus: Record<string, number>; vusMax: Record<st
     vus: { value: last, min: Math.min(least, last), max: Math.max(most, last) },
     vusMax: { value: max, min: max, max },
   };
+}
+
+/**
+ * k6's root group from the run's checks: a check counted in a group is named by its path (`::api::ok`,
+ * runner/script/k6/k6.ts), so it goes in that group, nested as its path says; checks of one path add up.
+ * Ids are the MD5 of the path, as k6's.
+ */
+function groupsOf(checks: ReadonlyArray<{ name: string; passed: number; failed: number }>): K6Group {
+  const root: K6Group = { name: "", path: "", id: md5(""), groups: [], checks: [] };
+  for (const c of checks) {
+    const grouped = c.name.startsWith("::") ? c.name.split("::").slice(1) : [c.name];
+    let group = root;
+    for (const name of grouped.slice(0, -1)) {
+      const path = `${group.path}::${name}`;
+      let inner = group.groups.find((g) => g.path === path);
+      if (inner === undefined) {
+        group.groups.push(inner = { name, path, id: md5(path), groups: [], checks: [] });
+      }
+      group = inner;
+    }
+    const name = grouped.at(-1)!, path = `${group.path}::${name}`;
+    const same = group.checks.find((k) => k.path === path);
+    if (same) same.passes += c.passed, same.fails += c.failed;
+    else group.checks.push({ name, path, id: md5(path), passes: c.passed, fails: c.failed });
+  }
+  return root;
+}
+
+function md5(text: string): string {
+  return createHash("md5").update(text).digest("hex");
 }
 
 function counter(count: number, sec: number, contains: "default" | "data"): K6Metric {

@@ -8,7 +8,7 @@
  * truncated to a hundredth of a percent). Compact leaves out k6's HTTP timing phases, as k6 does; `full`
  * keeps them (k6's per-scenario and per-group sections are not drawn). Pure.
  */
-import type { K6Metric, K6SummaryData } from "./k6_summary_text.ts";
+import { allChecks, type K6Metric, type K6SummaryData } from "./k6_summary_text.ts";
 
 /** k6's summary modes: v1's `compact` (default) and `full`, and `legacy`, the 0.x layout. */
 export type K6SummaryMode = "compact" | "full" | "legacy";
@@ -100,7 +100,7 @@ function judgedValue(name: string, m: K6Metric, stat: string, info: Columns): st
 
 /** The checks' totals and each check, passed ✓, failed ✗ with its share and counts. */
 function checkLines(data: K6SummaryData): string[] {
-  const checks = data.root_group.checks;
+  const checks = allChecks(data.root_group);
   if (checks.length === 0) return [];
   const passes = checks.reduce((a, c) => a + c.passes, 0), fails = checks.reduce((a, c) => a + c.fails, 0);
   const total = passes + fails;

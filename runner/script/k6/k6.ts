@@ -15,7 +15,10 @@ export function check(
   sets: Record<string, unknown>,
   _tags?: Record<string, string>,
 ): boolean {
-  const s = current()?.s;
+  const ctx = current();
+  const s = ctx?.s;
+  // In a group, counted under k6's path (`::api::status 200`): the summary's root_group nests it there.
+  const prefix = ctx?.group === undefined ? "" : `${ctx.group}::`;
   let all = true;
   let names: string[];
   try {
@@ -31,7 +34,7 @@ export function check(
       throw unreadable(err);
     }
     const ok = Boolean(typeof condition === "function" ? condition(value) : condition);
-    s?.check(ok, name);
+    s?.check(ok, prefix + name);
     all &&= ok;
   }
   return all;
