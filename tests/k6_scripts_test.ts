@@ -43,12 +43,13 @@ Deno.test("a k6 script's requests, checks and groups on loadlab's engine", () =>
     const checks = Object.fromEntries(
       flow.steps.flatMap((s) => s.checks ?? []).map((c) => [c.name, [c.passed, c.failed]]),
     );
+    // Those in group("browse") under k6's path.
     assertEquals(checks, {
       "logged in": [6, 0],
-      "me is me": [6, 0],
-      json: [6, 0],
-      vu: [6, 0],
-      "pages 200": [6, 0],
+      "::browse::me is me": [6, 0],
+      "::browse::json": [6, 0],
+      "::browse::vu": [6, 0],
+      "::browse::pages 200": [6, 0],
     });
   }));
 
