@@ -61,7 +61,7 @@ export async function k6ExperimentText(
   }
   const { loads, together, thresholds, afterRun, paths } = mapped.value;
   // As k6: a threshold on a metric that is neither built in nor made by the script is invalid (104).
-  const unknown = [...new Set(afterRun.map((r) => r.metric))].filter((m) =>
+  const unknown = [...new Set(afterRun.map((r) => r.metric.split("{", 1)[0]))].filter((m) =>
     !isKnownMetric(m, module.metrics)
   );
   if (unknown.length > 0) {

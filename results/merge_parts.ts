@@ -55,7 +55,7 @@ function summedLoads(runs: RunResult[]): Record<string, number> {
 /** Flows with one name added up; their steps by label and each step's checks by name. */
 function mergeFlowsByName(runs: RunResult[]): Flow[] {
   const byName = new Map<string, Flow>();
-  for (const flow of runs.flatMap((r) => r.flows ?? [])) {
+  for (const flow of runs.flatMap((r) => (r.flows ?? []).map((f) => withLoad(f, r.name)))) {
     const into = byName.get(flow.name);
     if (into === undefined) {
       byName.set(flow.name, {
@@ -85,8 +85,23 @@ function addStep(flow: Flow, step: Step): void {
   for (const check of step.checks ?? []) {
     const same = into.checks?.find((c) => c.name === check.name);
     if (same === undefined) (into.checks ??= []).push({ ...check });
-    else same.passed += check.passed, same.failed += check.failed;
+    else {
+      same.passed += check.passed, same.failed += check.failed;
+      for (const [load, n] of Object.entries(check.loads ?? {})) {
+        const seen = (same.loads ??= {})[load];
+        same.loads[load] = { passed: (seen?.passed ?? 0) + n.passed, failed: (seen?.failed ?? 0) + n.failed };
+      }
+    }
   }
+}
+
+/** `flow` with each check's counts also kept under `load` (k6's scenario), so a threshold can pick one. */
+function withLoad(flow: Flow, load: string): Flow {
+  const steps = flow.steps.map((s) => ({
+    ...s,
+    checks: s.checks?.map((c) => ({ ...c, loads: { [load]: { passed: c.passed, failed: c.failed } } })),
+  }));
+  return { ...flow, steps };
 }
 
 /**

@@ -167,6 +167,12 @@ export const flowResultSchema = z.looseObject({
     errors: count,
     latencyMs: latencySummarySchema.nullable(),
     /** The step's checks (k6's checks): responses each passed and failed. */
-    checks: z.array(z.looseObject({ name: z.string(), passed: count, failed: count })).optional(),
+    checks: z.array(z.looseObject({
+      name: z.string(),
+      passed: count,
+      failed: count,
+      /** Loads run together (k6's scenarios): each one's counts, which k6's `checks{scenario:x}` picks. */
+      loads: z.record(z.string(), z.object({ passed: count, failed: count })).optional(),
+    })).optional(),
   })),
 });

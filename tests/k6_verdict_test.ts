@@ -216,3 +216,31 @@ export function handleSummary(data) {
     assertEquals(root.id, "d41d8cd98f00b204e9800998ecf8427e");
     ok(!stdout.includes("TOTAL RESULTS"), stdout);
   }));
+
+Deno.test("thresholds on checks by scenario, group and check name are judged on those checks", () =>
+  withTarget(async (url) => {
+    const { code, text, stderr } = await runK6Text(
+      `import http from "k6/http";
+import { check, group } from "k6";
+export const options = {
+  scenarios: {
+    api: { executor: "per-vu-iterations", vus: 1, iterations: 3 },
+    web: { executor: "per-vu-iterations", vus: 1, iterations: 2, exec: "web" },
+  },
+  thresholds: {
+    "checks{scenario:api}": ["rate==1"],
+    "checks{scenario:web}": ["rate==0"],
+    "checks{group:::api}": ["rate==1"],
+    "checks{check:web ok}": ["rate>0.5"],
+  },
+};
+export default function () {
+  group("api", () => check(http.get("http://app.test/json"), { "api ok": (r) => r.status === 200 }));
+}
+export function web() { check(http.get("http://app.test/json"), { "web ok": () => false }); }
+`,
+      url,
+    );
+    assertEquals(code, 99, text);
+    ok(stderr.includes("thresholds on metrics 'checks{check:web ok}' have been crossed"), stderr);
+  }));

@@ -203,12 +203,7 @@ function submetric(
   sec: number,
   stats: readonly string[],
 ): K6Metric {
-  // Split at each pair's first colon: a value may hold one (`{name:http://host/post}`).
-  const pairs = (selector ?? "").replace(/^\{|\}$/g, "").split(",").map((p) => p.trim()).filter((p) =>
-    p !== ""
-  )
-    .map((p) => [p.slice(0, Math.max(p.indexOf(":"), 0)).trim(), p.slice(p.indexOf(":") + 1).trim()]);
-  const wanted: Selector = Object.fromEntries(pairs);
+  const wanted: Selector = pairsOf(selector ?? "");
   const picked = (run.endpoints ?? []).filter((e: EndpointResult) => selects(wanted, e));
   const requests = picked.reduce((a, e) => a + e.requests + failedOf(e.errors), 0);
   const failed = picked.reduce((a, e) => a + failedOf(e.errors) + failedStatus(e.statusCodes), 0);
@@ -216,6 +211,43 @@ function submetric(
   if (metric === "http_req_failed") return rate(failed, requests - failed);
   const one = picked.length === 1 ? picked[0] : null;
   return trend(one?.latencyMs, stats, one?.requests ?? 0, one?.histogramEncoded);
+}
+
+/**
+ * `checks{scenario:api}`, `checks{group:::api}` or `checks{check:status 200}`: the pass rate of the run's
+ * checks with those tags, as k6 tags each check's sample (a scenario's counts from its load's, a group from
+ * the check's path, `""` the root). A script without scenarios ran k6's `default` one.
+ */
+export function checksSubmetric(run: RunResult, selector: string): K6Metric {
+  const wanted = pairsOf(selector);
+  let passes = 0, fails = 0;
+  for (const c of (run.flows?.[0]?.steps ?? []).flatMap((s) => s.checks ?? [])) {
+    const path = c.name.startsWith("::") ? c.name.split("::").slice(1) : [c.name];
+    const tags: Record<string, string> = {
+      check: path.at(-1)!,
+      group: path.slice(0, -1).map((g) => `::${g}`).join(""),
+    };
+    let counts = { passed: c.passed, failed: c.failed };
+    if ("scenario" in wanted) {
+      const own = c.loads?.[wanted.scenario];
+      if (c.loads !== undefined) counts = own ?? { passed: 0, failed: 0 };
+      else if (wanted.scenario !== (run.load === "k6" || run.load === undefined ? "default" : run.load)) {
+        continue;
+      }
+    }
+    if (Object.entries(wanted).every(([k, v]) => k === "scenario" || tags[k] === v)) {
+      passes += counts.passed, fails += counts.failed;
+    }
+  }
+  return rate(passes, fails);
+}
+
+/** `{name:x, group:::api}` as its pairs, each split at its first colon (a value may hold more). */
+function pairsOf(selector: string): Record<string, string> {
+  const pairs = selector.replace(/^\{|\}$/g, "").split(",").map((p) => p.trim()).filter((p) => p !== "");
+  return Object.fromEntries(
+    pairs.map((p) => [p.slice(0, Math.max(p.indexOf(":"), 0)).trim(), p.slice(p.indexOf(":") + 1).trim()]),
+  );
 }
 
 /** Whether a k6 rule such as `rate>0.9` holds on a metric's values (an unknown aggregation fails). */
