@@ -244,3 +244,30 @@ export function web() { check(http.get("http://app.test/json"), { "web ok": () =
     assertEquals(code, 99, text);
     ok(stderr.includes("thresholds on metrics 'checks{check:web ok}' have been crossed"), stderr);
   }));
+
+Deno.test("res.timings.connecting is the request's own TCP connect: above 0 when it opened its connection", () =>
+  withTarget(async (url) => {
+    const { code, text, results } = await runK6Text(
+      `import http from "k6/http";
+import { check } from "k6";
+export const options = { vus: 1, iterations: 1 };
+export default function () {
+  const first = http.get("http://app.test/json"), second = http.get("http://app.test/json");
+  const t = first.timings;
+  check(null, {
+    "first connected": () => t.connecting > 0 && t.connecting < t.duration + t.connecting + 1000,
+    "first blocked": () => t.blocked >= t.connecting,
+    "second reused": () => second.timings.connecting === 0,
+    "no tls": () => t.tls_handshaking === 0,
+  });
+}
+`,
+      url,
+    );
+    assertEquals(code, 0, text);
+    const checks = results.runs[0].flows[0].steps.flatMap((s: { checks?: unknown[] }) => s.checks ?? []);
+    assertEquals(
+      checks.map((c: { name: string; passed: number }) => [c.name, c.passed]),
+      [["first connected", 1], ["first blocked", 1], ["second reused", 1], ["no tls", 1]],
+    );
+  }));
