@@ -271,3 +271,33 @@ export default function () {
       [["first connected", 1], ["first blocked", 1], ["second reused", 1], ["no tls", 1]],
     );
   }));
+
+Deno.test("HTTP thresholds by k6's status, expected_response and url tags are judged on those responses", () =>
+  withTarget(async (url) => {
+    const { code, text, results } = await runK6Text(
+      `import http from "k6/http";
+export const options = {
+  vus: 1,
+  iterations: 3,
+  thresholds: {
+    "http_reqs{status:404}": ["count==3"],
+    "http_req_failed{status:200}": ["rate==0"],
+    "http_reqs{expected_response:true}": ["count==6"],
+    "http_req_duration{expected_response:true}": ["p(95)<60000"],
+    "http_reqs{url:http://app.test/json}": ["count==3"],
+    "http_req_duration{status:404}": ["max<60000"],
+  },
+};
+export default function () {
+  http.get("http://app.test/json");
+  http.get("http://app.test/");
+  http.get("http://app.test/no-such-page");
+}
+`,
+      url,
+    );
+    assertEquals(code, 0, text);
+    const outcomes = results.thresholds.map((t: { expression: string; ok: boolean }) => [t.expression, t.ok]);
+    ok(outcomes.every(([, passed]: [string, boolean]) => passed), JSON.stringify(outcomes));
+    assertEquals(outcomes.length, 6);
+  }));

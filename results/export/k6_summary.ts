@@ -16,7 +16,7 @@ import { decodeHistogram, type Histogram } from "../histogram.ts";
 import type { EndpointResult, LatencySummaryMs, ResultsFile, RunResult } from "../schema.ts";
 import type { K6Group, K6Metric, K6SummaryData } from "./k6_summary_text.ts";
 import { createHash } from "node:crypto";
-import { type Selector, selects } from "../threshold_selector.ts";
+import { selectedRun, type Selector, selects } from "../threshold_selector.ts";
 
 /** The stats k6 shows of a trend when the script's `summaryTrendStats` does not say. */
 export const K6_TREND_STATS = ["avg", "min", "med", "max", "p(90)", "p(95)"];
@@ -204,13 +204,15 @@ function submetric(
   stats: readonly string[],
 ): K6Metric {
   const wanted: Selector = pairsOf(selector ?? "");
-  const picked = (run.endpoints ?? []).filter((e: EndpointResult) => selects(wanted, e));
-  const requests = picked.reduce((a, e) => a + e.requests + failedOf(e.errors), 0);
-  const failed = picked.reduce((a, e) => a + failedOf(e.errors) + failedStatus(e.statusCodes), 0);
+  // The view the threshold was judged on: the picked endpoints' (and responses') counts and latency.
+  const view = selectedRun(run, wanted);
+  const requests = view === null ? 0 : view.requests + failedOf(view.errors);
+  const failed = view === null ? 0 : failedOf(view.errors) + failedStatus(view.statusCodes);
   if (metric === "http_reqs") return counter(requests, sec, "default");
   if (metric === "http_req_failed") return rate(failed, requests - failed);
-  const one = picked.length === 1 ? picked[0] : null;
-  return trend(one?.latencyMs, stats, one?.requests ?? 0, one?.histogramEncoded);
+  const picked = (run.endpoints ?? []).filter((e: EndpointResult) => selects(wanted, e));
+  const whole = picked.length === 1 && picked[0].requests === view?.requests;
+  return trend(view?.latencyMs, stats, view?.requests ?? 0, whole ? picked[0].histogramEncoded : undefined);
 }
 
 /**
