@@ -113,6 +113,19 @@ export function k6SummaryData(
   // iteration_duration avg=0.00µs min=0.00µs ..., measured times that never were).
   if (!flow?.sessionMs) delete metrics.iteration_duration;
   if (!latencySampled(run)) delete metrics.http_req_duration;
+  // k6 shows the expected responses' durations under every run's: here where they are measured apart.
+  const expected = selectedRun(run, { expected_response: "true" });
+  if (
+    metrics.http_req_duration && expected && expected.requests > 0 && Number.isFinite(expected.latencyMs.mean)
+  ) {
+    metrics["http_req_duration{expected_response:true}"] = submetric(
+      "http_req_duration",
+      "{expected_response:true}",
+      run,
+      sec,
+      stats,
+    );
+  }
   for (const t of results.thresholds.filter((t) => t.run === run.name)) {
     const parsed = /^\s*([a-z_]+)(\{[^{}]*\})?\s*:?\s*(.+)$/.exec(t.expression);
     if (parsed === null) continue;
