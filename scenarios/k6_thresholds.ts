@@ -84,7 +84,10 @@ export function thresholdsOf(
           path,
           `${key}: checks are judged by ${[...CHECK_TAGS].join(", ")} only, not yet by other tags`,
         );
-      } else problem(path, `${key}: a custom metric's threshold by tag is not judged yet`);
+      } else {
+        const what = COUNTED_AFTER.has(m[1]) ? `${m[1]}'s` : "a custom metric's";
+        problem(path, `${key}: ${what} threshold by tag is not judged yet (judge ${m[1]} without tags)`);
+      }
       continue;
     }
     const selected = metric + (m[2] ?? "");
