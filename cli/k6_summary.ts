@@ -139,10 +139,10 @@ const NEVER_ENDS = "a loop that never yields, or a promise that never settles?";
 export const HANDLE_SUMMARY_TIMEOUT_MS = 120_000;
 
 /**
- * Prints each run's summary in k6's text (v1's `compact` or `full`, or 0.x's `legacy` layout), or hands it to `handleSummary` and writes what that returns,
- * except over `ownFiles` (loadlab's results.json and report.html, written already); a `handleSummary`
- * whose promise does not settle within `timeoutMs` is refused (the run's results are already written),
- * instead of holding loadlab open forever.
+ * Prints each run's summary in k6's text (v1's `compact` or `full`, or 0.x's `legacy` layout), or hands it to
+ * `handleSummary` and writes what that returns, except over `ownFiles` (loadlab's results.json and
+ * report.html, written already); a `handleSummary` whose promise does not settle within `timeoutMs` is
+ * refused (the run's results are already written), instead of holding loadlab open forever.
  */
 export async function showK6Summaries(
   { runs, handle }: K6Summaries,
@@ -187,7 +187,7 @@ export async function showK6Summaries(
 }
 
 /** The metrics (and submetrics) with a failed threshold in any run's summary, sorted as k6 lists them. */
-export function crossedMetrics(runs: K6SummaryData[]): string[] {
+function crossedMetrics(runs: K6SummaryData[]): string[] {
   const names = new Set<string>();
   for (const data of runs) {
     for (const [name, m] of Object.entries(data.metrics)) {

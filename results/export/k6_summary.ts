@@ -1,15 +1,15 @@
 /**
  * @module
- * One run's results in the shape of k6's end-of-test summary data (what k6 hands `handleSummary(data)`
- * and prints): `metrics` by k6's names (`http_reqs`, `http_req_duration`, `http_req_failed`, `iterations`,
+ * One run's results in the shape of k6's end-of-test summary data (what k6 hands `handleSummary(data)` and
+ * prints): `metrics` by k6's names (`http_reqs`, `http_req_duration`, `http_req_failed`, `iterations`,
  * `iteration_duration`, `checks`, `vus`, `vus_max`, `data_received`, `data_sent`, `dropped_iterations` (the
- * open model's dropped sends), and each threshold's
- * submetric such as `http_req_duration{name:me}`), their `thresholds` marked ok or not, and `root_group.checks` with
- * passes and fails. The durations are loadlab's: corrected latency from the intended send (k6 measures
- * from its own send, so under a closed load they agree; an open load's queueing shows here, not in k6).
- * Trends show the stats the script's `summaryTrendStats` names (a `p(N)` beyond the run's own percentiles
- * read from its histogram) and times in its `summaryTimeUnit`. k6's custom metrics are not here: the
- * workers count them and cli/k6_summary.ts adds them.
+ * open model's dropped sends), and each threshold's submetric such as `http_req_duration{name:me}`), their
+ * `thresholds` marked ok or not, and `root_group` (its checks and groups by path). The durations are loadlab's:
+ * corrected latency from the intended send (k6 measures from its own send, so under a closed load they agree;
+ * an open load's queueing shows here, not in k6). Trends show the stats the script's `summaryTrendStats`
+ * names (a `p(N)` beyond the run's own percentiles read from its histogram) and times in its
+ * `summaryTimeUnit`. k6's custom metrics are not here: the workers count them and cli/k6_summary.ts adds
+ * them.
  */
 import { latencySampled } from "../conclude/responses.ts";
 import { decodeHistogram, type Histogram } from "../histogram.ts";
@@ -142,9 +142,9 @@ export function k6SummaryData(
 }
 
 /**
- * k6's `vus` and `vus_max` gauges from the run's users: `vus` the connections open in each interval with
- * any (its last, least and most), `vus_max` the users the loads name (a closed load's), or else the most ever open
- * (a ramping or arrival-rate load's users are made as it goes).
+ * k6's `vus` and `vus_max` gauges from the run's users: `vus` the connections open in each interval with any
+ * (its last, least and most), `vus_max` the users the loads name (a closed load's), or else the most ever
+ * open (a ramping or arrival-rate load's users are made as it goes).
  */
 function vusOf(run: RunResult): { vus: Record<string, number>; vusMax: Record<string, number> } {
   // Intervals before the first connection or after the last closed are the run's edges, not its users.

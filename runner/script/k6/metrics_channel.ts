@@ -1,11 +1,11 @@
 /**
  * @module
  * The main isolate's side of k6's custom metrics: `collectK6Metrics` listens on the channel the workers'
- * runtimes send their parts on (metrics.ts) from before the load, and `k6CustomMetrics` adds them up as
- * k6's summary shows them: a trend's avg, min, med, max and percentiles over every value (its median and
- * percentiles over a uniform sample past a million values, trend_sample.ts), a counter's
- * count and rate, a rate's share of true values, a gauge's last value with its least and greatest. The parts of every run of the
- * process add up (`loadlab run script.js` has one run). A threshold with `abortOnFail` on one of them is
+ * runtimes send their parts on (metrics.ts) from before the load, and `k6CustomMetrics` adds them up as k6's
+ * summary shows them: a trend's avg, min, med, max and percentiles over every value (its median and
+ * percentiles over a uniform sample past a million values, trend_sample.ts), a counter's count and rate, a
+ * rate's share of true values, a gauge's last value with its least and greatest. The parts of every run of
+ * the process add up (`loadlab run script.js` has one run). A threshold with `abortOnFail` on one of them is
  * judged here while the load runs (`k6LiveJudge`), and stops the run when it fails, as under k6.
  */
 import type { K6Metric } from "../../../results/export/k6_summary_text.ts";
