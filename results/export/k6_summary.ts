@@ -4,11 +4,11 @@
  * prints): `metrics` by k6's names (`http_reqs`, `http_req_duration`, `http_req_failed`, `iterations`,
  * `iteration_duration`, `checks`, `vus`, `vus_max`, `data_received`, `data_sent`, `dropped_iterations` (the
  * open model's dropped sends), and each threshold's submetric such as `http_req_duration{name:me}`), their
- * `thresholds` marked ok or not, and `root_group` (its checks and groups by path). The durations are loadlab's:
- * corrected latency from the intended send (k6 measures from its own send, so under a closed load they agree;
- * an open load's queueing shows here, not in k6). Trends show the stats the script's `summaryTrendStats`
- * names (a `p(N)` beyond the run's own percentiles read from its histogram) and times in its
- * `summaryTimeUnit`. k6's custom metrics are not here: the workers count them and cli/k6_summary.ts adds
+ * `thresholds` marked ok or not, and `root_group` (its checks and groups by path). The durations are
+ * loadlab's: corrected latency from the intended send (k6 measures from its own send, so under a closed load
+ * they agree; an open load's queueing shows here, not in k6). Trends show the stats the script's
+ * `summaryTrendStats` names (a `p(N)` beyond the run's own percentiles read from its histogram) and times in
+ * its `summaryTimeUnit`. k6's custom metrics are not here: the workers count them and cli/k6_summary.ts adds
  * them.
  */
 import { latencySampled } from "../conclude/responses.ts";
