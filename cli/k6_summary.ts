@@ -81,7 +81,7 @@ export async function k6Summaries(
       if (!Object.hasOwn(data.metrics, metric)) {
         data.metrics[metric] = metric.startsWith("checks{")
           ? checksSubmetric(run, metric.slice("checks".length))
-          : emptyMetric(rule, opened.exports.metrics?.[metric]);
+          : emptyMetric(rule, opened.exports.metrics?.[metric.split("{", 1)[0]]);
       }
       const values = data.metrics[metric].values;
       // The rule that stopped the run (abortOnFail) failed, whatever the numbers after it say.

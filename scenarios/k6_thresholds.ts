@@ -6,8 +6,9 @@
  * with `abortOnFail` on a custom metric judged live as well, runner/script/k6/metrics_channel.ts). A
  * threshold on the HTTP metrics selects requests by `name`, `method` or any tag the script's requests
  * carry (`{kind:html}`, `{scenario:browse}`: runner/script/k6/k6_tags.ts); one on `checks` by a check's
- * `scenario`, `group` or `check` name. A threshold on a metric the summary has no numbers for, or a custom
- * metric's by tag, is a problem at its path. k6's gRPC metrics are
+ * `scenario`, `group` or `check` name; one on a custom metric by any tag of its values (the runtime keeps
+ * that submetric, runner/script/k6/metrics.ts). A threshold on a metric the summary has no numbers for is
+ * a problem at its path. k6's gRPC metrics are
  * read as the HTTP ones: a gRPC call is one of loadlab's requests, so `grpc_req_duration` is judged on
  * `http_req_duration`'s numbers (every request of the run, calls and HTTP requests alike; `{name:...}`
  * selects one method).
@@ -84,10 +85,9 @@ export function thresholdsOf(
           path,
           `${key}: checks are judged by ${[...CHECK_TAGS].join(", ")} only, not yet by other tags`,
         );
-      } else {
-        const what = COUNTED_AFTER.has(m[1]) ? `${m[1]}'s` : "a custom metric's";
-        problem(path, `${key}: ${what} threshold by tag is not judged yet (judge ${m[1]} without tags)`);
-      }
+      } else if (COUNTED_AFTER.has(m[1])) {
+        problem(path, `${key}: ${m[1]}'s threshold by tag is not judged yet (judge ${m[1]} without tags)`);
+      } else afterRun.push(...afterRunRules(`${m[1]}${m[2]}`, list, path, problem));
       continue;
     }
     const selected = metric + (m[2] ?? "");

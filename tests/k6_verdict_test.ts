@@ -301,3 +301,34 @@ export default function () {
     ok(outcomes.every(([, passed]: [string, boolean]) => passed), JSON.stringify(outcomes));
     assertEquals(outcomes.length, 6);
   }));
+
+Deno.test("a custom metric's threshold by tag is judged on the values added with that tag", () =>
+  withTarget(async (url) => {
+    const { code, text, stdout } = await runK6Text(
+      `import http from "k6/http";
+import { group } from "k6";
+import { Counter, Trend } from "k6/metrics";
+const pages = new Counter("pages");
+const size = new Trend("size");
+export const options = {
+  vus: 1,
+  iterations: 4,
+  thresholds: {
+    "pages{kind:html}": ["count==4"],
+    "pages{kind:css}": ["count==0"],
+    "size{group:::api}": ["max<1"],
+    "size": ["max>=100"],
+  },
+};
+export default function () {
+  http.get("http://app.test/");
+  pages.add(1, { kind: "html" });
+  size.add(100);
+  group("api", () => size.add(0.5));
+}
+`,
+      url,
+    );
+    assertEquals(code, 0, text);
+    ok(/pages\{kind:html\}\n\s+✓ 'count==4' count=4/.test(stdout), stdout);
+  }));

@@ -17,6 +17,18 @@ export function setRunTags(tags: Record<string, unknown> | undefined): void {
   runTags = entries.length === 0 ? undefined : Object.freeze(Object.fromEntries(entries));
 }
 
+/** The group path of the iteration running now (runtime.ts sets it: it knows the VU in progress). */
+let groupNow: () => string | undefined = () => undefined;
+
+export function setGroupSource(source: () => string | undefined): void {
+  groupNow = source;
+}
+
+/** The tags a sample added now carries (a custom metric's): the run's and the group's, with `given` over them. */
+export function sampleTags(given?: Record<string, string>): Readonly<Record<string, string>> | undefined {
+  return requestTags(given, groupNow());
+}
+
 /** The run's tags with each group's path, frozen once per path. */
 const groupTags = new Map<string, Readonly<Record<string, string>>>();
 

@@ -5,8 +5,10 @@
  * iteration (only when something was added) on a `BroadcastChannel`, which reaches loadlab's main isolate
  * from every worker of the process; metrics_channel.ts adds the workers' parts up there for k6's summary
  * and the thresholds on custom metrics. A trend sends its values (their percentiles are taken from all of
- * them), the others their sums.
+ * them), the others their sums. A submetric a threshold names (`pages{kind:html}`) is sent as a metric of
+ * that name, of the values added with those tags.
  */
+import { sampleTags } from "./k6_tags.ts";
 
 /** What one isolate added to a metric since its last send. */
 export interface MetricPart {
@@ -141,6 +143,49 @@ export function isKnownMetric(metric: string, made: Readonly<Record<string, unkn
   return BUILT_IN.has(metric) || Object.hasOwn(made, metric) || /^(ws|grpc|browser)_/.test(metric);
 }
 
+/** The submetrics the script's thresholds name (`pages{kind:html}`), by metric: the tags each picks. */
+const wanted = new Map<string, Array<{ name: string; tags: Array<[string, string]> }>>();
+
+/**
+ * Keeps the submetrics `thresholds` (the script's `options.thresholds`) name of its own metrics: a value
+ * added with those tags (its own, the run's, its group's) is also added to each, as k6 keeps a submetric.
+ */
+export function wantSubmetrics(thresholds: unknown): void {
+  wanted.clear();
+  if (thresholds === null || typeof thresholds !== "object") return;
+  for (const key of Object.keys(thresholds)) {
+    const m = /^([a-z_0-9]+)\{([^{}]*)\}$/i.exec(key.trim());
+    if (m === null || BUILT_IN.has(m[1])) continue;
+    const tags = m[2].split(",").map((p) => p.trim()).filter((p) => p !== "").map((p) =>
+      [p.slice(0, Math.max(p.indexOf(":"), 0)).trim(), p.slice(p.indexOf(":") + 1).trim()] as [string, string]
+    );
+    const list = wanted.get(m[1]) ?? [];
+    list.push({ name: key.trim(), tags });
+    wanted.set(m[1], list);
+  }
+}
+
+/** What this isolate added to metric (or submetric) `name` since its last send, made on first use. */
+function partOf(name: string, kind: MetricPart["kind"], time: boolean): MetricPart {
+  let part = parts.get(name);
+  if (part === undefined) {
+    part = { name, kind, time, values: [], sum: 0, trues: 0, count: 0 };
+    parts.set(name, part);
+  }
+  return part;
+}
+
+/** Adds `v` (given as `value`) to `part`. */
+function addTo(part: MetricPart, v: number, value: unknown): void {
+  part.count++, part.sum += v;
+  if (value) part.trues++;
+  if (part.kind === "trend") part.values.push(v);
+  else if (part.kind === "gauge") {
+    const [, min, max] = part.values;
+    part.values = part.values.length === 0 ? [v, v, v] : [v, Math.min(min, v), Math.max(max, v)];
+  }
+}
+
 class Metric {
   readonly name: string;
   constructor(name: string, readonly kind: MetricPart["kind"], readonly time = false) {
@@ -148,22 +193,17 @@ class Metric {
     if (!made.get(this.name)?.time) made.set(this.name, { kind, time: Boolean(time) });
   }
 
-  add(value: number | boolean, _tags?: Record<string, string>): void {
+  add(value: number | boolean, tags?: Record<string, string>): void {
     // As k6: no value, or one that is no number (NaN, "abc"), is not added, and said once per metric
     // (it read "my_trend avg=NaN" beside the valid values); true adds 1, false 0.
     const v = Number(value);
     if (value === null || value === undefined || Number.isNaN(v)) return this.#refuse(value);
-    let part = parts.get(this.name);
-    if (part === undefined) {
-      part = { name: this.name, kind: this.kind, time: this.time, values: [], sum: 0, trues: 0, count: 0 };
-      parts.set(this.name, part);
-    }
-    part.count++, part.sum += v;
-    if (value) part.trues++;
-    if (this.kind === "trend") part.values.push(v);
-    else if (this.kind === "gauge") {
-      const [, min, max] = part.values;
-      part.values = part.values.length === 0 ? [v, v, v] : [v, Math.min(min, v), Math.max(max, v)];
+    addTo(partOf(this.name, this.kind, this.time), v, value);
+    const subs = wanted.get(this.name);
+    if (subs === undefined) return;
+    const all = sampleTags(tags) ?? {};
+    for (const sub of subs) {
+      if (sub.tags.every(([k, t]) => all[k] === t)) addTo(partOf(sub.name, this.kind, this.time), v, value);
     }
   }
 

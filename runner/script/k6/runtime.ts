@@ -14,8 +14,8 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Session } from "../session.ts";
-import { closeMetricRegistration, flushMetrics } from "./metrics.ts";
-import { setRunTags } from "./k6_tags.ts";
+import { closeMetricRegistration, flushMetrics, wantSubmetrics } from "./metrics.ts";
+import { setGroupSource, setRunTags } from "./k6_tags.ts";
 import { PART_ENV } from "../part_env.ts";
 import { ScriptShapeError } from "../script_module.ts";
 import { endInit, open, setScriptFolder } from "./init_files.ts";
@@ -41,6 +41,7 @@ export interface VuContext {
 export const NO_DEFAULT = "no default function to run per iteration";
 
 const storage = new AsyncLocalStorage<VuContext>();
+setGroupSource(() => current()?.group);
 let scenarioName = "default";
 
 /** The options k6 applies to every request, which the runtime honours (http.ts reads them). */
@@ -191,6 +192,7 @@ function chooseScenario(
   if (fn === undefined) throw new ScriptShapeError(NO_DEFAULT);
   scenarioName = name;
   setRunTags(runTagsOf(options, name));
+  wantSubmetrics(options.thresholds);
   for (const [key, value] of Object.entries(scenarios[name]?.env ?? {})) {
     (globalThis as unknown as { __ENV: Record<string, string> }).__ENV[key] = String(value);
   }
