@@ -114,8 +114,14 @@ export function selects(selector: Selector, e: Pick<EndpointResult, "name" | "me
   );
 }
 
-/** k6's tags of a response rather than of its request: they pick some of an endpoint's responses. */
-const RESPONSE_TAGS = new Set(["status", "expected_response"]);
+/**
+ * k6's tags of a response rather than of its request: `status` and `expected_response` pick some of an
+ * endpoint's responses, `proto` all of the run's or none (one protocol a run).
+ */
+const RESPONSE_TAGS = new Set(["status", "expected_response", "proto"]);
+
+/** k6's `proto` tag of a run's requests. */
+const PROTO: Record<string, string> = { http1: "HTTP/1.1", h2: "HTTP/2.0", h2c: "HTTP/2.0" };
 
 /**
  * The responses `status` and `expected_response` pick, by status code, and whether requests that got none
@@ -202,7 +208,10 @@ export function selectedRun(run: RunResult, selector: Selector): RunResult | nul
   const matched = (run.endpoints ?? []).filter((e) => selects(selector, e));
   if (matched.length === 0) return null;
   const answers = answersOf(selector);
-  const chosen = answers === null
+  const otherProto = selector.proto !== undefined && selector.proto !== PROTO[run.protocol ?? "http1"];
+  const chosen = otherProto
+    ? []
+    : answers === null
     ? matched
     : matched.map((e) => narrowed(e, answers)).filter((e) => e.requests + sumValues(e.errors) > 0);
   // A latency over some of an endpoint's responses is not kept: unmeasured (NaN), never the wrong one.

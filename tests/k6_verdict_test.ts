@@ -272,7 +272,7 @@ export default function () {
     );
   }));
 
-Deno.test("HTTP thresholds by k6's status, expected_response and url tags are judged on those responses", () =>
+Deno.test("HTTP thresholds by k6's status, expected_response, url and proto tags are judged on those responses", () =>
   withTarget(async (url) => {
     const { code, text, results } = await runK6Text(
       `import http from "k6/http";
@@ -286,6 +286,8 @@ export const options = {
     "http_req_duration{expected_response:true}": ["p(95)<60000"],
     "http_reqs{url:http://app.test/json}": ["count==3"],
     "http_req_duration{status:404}": ["max<60000"],
+    "http_reqs{proto:HTTP/1.1}": ["count==9"],
+    "http_reqs{proto:HTTP/2.0}": ["count==0"],
   },
 };
 export default function () {
@@ -299,7 +301,7 @@ export default function () {
     assertEquals(code, 0, text);
     const outcomes = results.thresholds.map((t: { expression: string; ok: boolean }) => [t.expression, t.ok]);
     ok(outcomes.every(([, passed]: [string, boolean]) => passed), JSON.stringify(outcomes));
-    assertEquals(outcomes.length, 6);
+    assertEquals(outcomes.length, 8);
   }));
 
 Deno.test("a custom metric's threshold by tag is judged on the values added with that tag", () =>
