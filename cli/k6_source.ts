@@ -39,7 +39,13 @@ export async function k6ExperimentText(
   try {
     converted = sessionScriptPath(path);
   } catch (err) {
-    if (err instanceof K6ConvertError) throw new UsageError(err.message, { cause: err });
+    // A syntax error is the script's own (k6's 107); a construct loadlab refuses is bad input (2).
+    if (err instanceof K6ConvertError) {
+      throw new UsageError(err.message, {
+        cause: err,
+        ...(err.syntax ? { exitCode: K6_EXIT.scriptException } : {}),
+      });
+    }
     throw err;
   }
   const module = await checkScript(converted, memoryLimitMbBesideRuns(maxMemoryMb)).catch((err) => {

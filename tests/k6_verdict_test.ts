@@ -37,7 +37,7 @@ export default function () {
     ok(/checks_total\.+: 4 /.test(stdout) && /checks_succeeded\.+: 100\.00% 4 out of 4/.test(stdout), stdout);
   }));
 
-Deno.test("k6's init-error codes: 107 for a throw at the top level, 104 for invalid options", () =>
+Deno.test("k6's init-error codes: 107 for a throw at the top level or a syntax error, 104 for invalid options", () =>
   withTarget(async (url) => {
     const thrown = await runK6Text(
       `import http from "k6/http";\nthrow new Error("boom");\nexport default function () { http.get("http://app.test/"); }\n`,
@@ -45,6 +45,8 @@ Deno.test("k6's init-error codes: 107 for a throw at the top level, 104 for inva
     );
     assertEquals(thrown.code, 107, thrown.text);
     ok(thrown.stderr.includes("boom"), thrown.stderr);
+    const unparsed = await runK6Text(`import http from "k6/http";\nexport default function () {{\n`, url);
+    assertEquals(unparsed.code, 107, unparsed.text);
     const invalid = await runK6Text(
       `import http from "k6/http";\nexport const options = { vus: "x", duration: "1s" };\nexport default function () { http.get("http://app.test/"); }\n`,
       url,
