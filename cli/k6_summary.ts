@@ -13,7 +13,7 @@
  */
 import { basename, dirname, resolve } from "node:path";
 import { sessionScriptPath } from "../runner/script/k6/k6_file.ts";
-import { checksSubmetric, k6RuleHolds, k6SummaryData } from "../results/export/k6_summary.ts";
+import { afterRunSubmetric, k6RuleHolds, k6SummaryData } from "../results/export/k6_summary.ts";
 import { k6Experiment } from "../scenarios/k6_options.ts";
 import { k6CustomMetrics, percentileStats } from "../runner/script/k6/metrics_channel.ts";
 import { type K6Metric, type K6SummaryData, renderK6Summary } from "../results/export/k6_summary_text.ts";
@@ -79,9 +79,8 @@ export async function k6Summaries(
     for (const { metric, rule } of rules) {
       // Own metrics only: a rule on `constructor` or `toString` judged Object's, and wrote onto it.
       if (!Object.hasOwn(data.metrics, metric)) {
-        data.metrics[metric] = metric.startsWith("checks{")
-          ? checksSubmetric(run, metric.slice("checks".length))
-          : emptyMetric(rule, opened.exports.metrics?.[metric.split("{", 1)[0]]);
+        data.metrics[metric] = afterRunSubmetric(run, metric, data.options.summaryTrendStats) ??
+          emptyMetric(rule, opened.exports.metrics?.[metric.split("{", 1)[0]]);
       }
       const values = data.metrics[metric].values;
       // The rule that stopped the run (abortOnFail) failed, whatever the numbers after it say.

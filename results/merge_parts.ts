@@ -65,6 +65,7 @@ function mergeFlowsByName(runs: RunResult[]): Flow[] {
       continue;
     }
     poolSessions(into, flow);
+    into.loads = { ...into.loads, ...flow.loads };
     into.sessions += flow.sessions;
     into.completed += flow.completed;
     into.failed += flow.failed;
@@ -95,13 +96,20 @@ function addStep(flow: Flow, step: Step): void {
   }
 }
 
-/** `flow` with each check's counts also kept under `load` (k6's scenario), so a threshold can pick one. */
+/**
+ * `flow` with its completed sessions and their durations, and each check's counts, also kept under `load`
+ * (k6's scenario), so a threshold can pick one.
+ */
 function withLoad(flow: Flow, load: string): Flow {
   const steps = flow.steps.map((s) => ({
     ...s,
     checks: s.checks?.map((c) => ({ ...c, loads: { [load]: { passed: c.passed, failed: c.failed } } })),
   }));
-  return { ...flow, steps };
+  const own = {
+    completed: flow.completed,
+    ...(flow.sessionHistogramEncoded ? { sessionHistogramEncoded: flow.sessionHistogramEncoded } : {}),
+  };
+  return { ...flow, steps, loads: { ...flow.loads, [load]: own } };
 }
 
 /**

@@ -161,6 +161,11 @@ export const flowResultSchema = z.looseObject({
   sessionMs: latencySummarySchema.nullable(),
   /** The session durations' HDR histogram (µs), so flows of loads run together pool exactly. */
   sessionHistogramEncoded: histogramEncoding.optional(),
+  /** Loads run together (k6's scenarios): each one's completed sessions and their durations' histogram. */
+  loads: z.record(
+    z.string(),
+    z.object({ completed: count, sessionHistogramEncoded: histogramEncoding.optional() }),
+  ).optional(),
   steps: z.array(z.looseObject({
     label: z.string(),
     requests: count,

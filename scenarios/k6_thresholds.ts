@@ -52,6 +52,10 @@ const COUNTED_AFTER = new Set([
   "data_received",
   "dropped_iterations",
 ]);
+/** k6's tags of a response, which the bytes of a request's endpoint are not kept by. */
+const RESPONSE_TAGS = new Set(["status", "expected_response", "proto", "error_code"]);
+/** The iteration metrics judged by scenario (`iterations{scenario:api}`): each scenario's sessions are kept. */
+const BY_SCENARIO = new Set(["iterations", "iteration_duration"]);
 /** The tags a threshold on `checks` selects by: a check's scenario, group path (`::api`) and name. */
 const CHECK_TAGS = new Set(["scenario", "group", "check"]);
 /** A rule on a metric judged after the run; a percentile is of 0 to 100 (`p(150)` read as a failed rule). */
@@ -85,8 +89,18 @@ export function thresholdsOf(
           path,
           `${key}: checks are judged by ${[...CHECK_TAGS].join(", ")} only, not yet by other tags`,
         );
+      } else if (BY_SCENARIO.has(m[1]) && tags.every((t) => t === "scenario")) {
+        afterRun.push(...afterRunRules(`${m[1]}${m[2]}`, list, path, problem));
+      } else if (
+        (m[1] === "data_sent" || m[1] === "data_received") && !tags.some((t) => RESPONSE_TAGS.has(t))
+      ) {
+        afterRun.push(...afterRunRules(`${m[1]}${m[2]}`, list, path, problem));
       } else if (COUNTED_AFTER.has(m[1])) {
-        problem(path, `${key}: ${m[1]}'s threshold by tag is not judged yet (judge ${m[1]} without tags)`);
+        const by = BY_SCENARIO.has(m[1]) ? " but by scenario" : "";
+        problem(
+          path,
+          `${key}: ${m[1]}'s threshold by tag is not judged yet${by} (judge ${m[1]} without tags)`,
+        );
       } else afterRun.push(...afterRunRules(`${m[1]}${m[2]}`, list, path, problem));
       continue;
     }

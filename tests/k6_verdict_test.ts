@@ -336,3 +336,31 @@ export default function () {
     assertEquals(code, 0, text);
     ok(/pages\{kind:html\}\n\s+✓ 'count==4' count=4/.test(stdout), stdout);
   }));
+
+Deno.test("iterations, iteration_duration and data_* by scenario are judged on that scenario's own", () =>
+  withTarget(async (url) => {
+    const { code, text, stdout } = await runK6Text(
+      `import http from "k6/http";
+import { sleep } from "k6";
+export const options = {
+  scenarios: {
+    quick: { executor: "per-vu-iterations", vus: 1, iterations: 4 },
+    slow: { executor: "per-vu-iterations", vus: 1, iterations: 2, exec: "slow" },
+  },
+  thresholds: {
+    "iterations{scenario:quick}": ["count==4"],
+    "iterations{scenario:slow}": ["count==2"],
+    "iteration_duration{scenario:slow}": ["min>=300"],
+    "iteration_duration{scenario:quick}": ["max<300"],
+    "data_sent{scenario:slow}": ["count>0"],
+    "data_received{scenario:nothing}": ["count==0"],
+  },
+};
+export default function () { http.get("http://app.test/json"); }
+export function slow() { http.get("http://app.test/json"); sleep(0.3); }
+`,
+      url,
+    );
+    assertEquals(code, 0, text);
+    ok(/iterations\{scenario:slow\}\n\s+✓ 'count==2' count=2/.test(stdout), stdout);
+  }));

@@ -12,7 +12,7 @@
  * them.
  */
 import { latencySampled } from "../conclude/responses.ts";
-import { decodeHistogram, type Histogram } from "../histogram.ts";
+import { decodeHistogram, type Histogram, summarizeMs } from "../histogram.ts";
 import type { EndpointResult, LatencySummaryMs, ResultsFile, RunResult } from "../schema.ts";
 import type { K6Group, K6Metric, K6SummaryData } from "./k6_summary_text.ts";
 import { createHash } from "node:crypto";
@@ -229,11 +229,50 @@ function submetric(
 }
 
 /**
+ * A submetric judged after the run on the run's own counts: `checks{...}` (`checksSubmetric`),
+ * `iterations{scenario:x}` and `iteration_duration{scenario:x}` from that scenario's sessions, `data_sent`
+ * and `data_received` by any tag of the requests (their endpoints' bytes); null for another.
+ */
+export function afterRunSubmetric(run: RunResult, metric: string, stats: readonly string[]): K6Metric | null {
+  const brace = metric.indexOf("{");
+  if (brace < 0) return null;
+  const [name, selector] = [metric.slice(0, brace), metric.slice(brace)];
+  const sec = run.durationSec > 0 ? run.durationSec : 1;
+  if (name === "checks") return checksSubmetric(run, selector);
+  if (name === "data_sent" || name === "data_received") {
+    const wanted = pairsOf(selector);
+    const picked = (run.endpoints ?? []).filter((e) => selects(wanted, e));
+    const bytes = picked.reduce((a, e) => a + (name === "data_sent" ? e.bytesWritten : e.bytesRead), 0);
+    return counter(bytes, sec, "data");
+  }
+  if (name !== "iterations" && name !== "iteration_duration") return null;
+  const scenario = pairsOf(selector).scenario;
+  const flow = run.flows?.[0];
+  const own = flow?.loads?.[scenario] ??
+    (flow && flow.loads === undefined && scenario === scenarioOf(run)
+      ? { completed: flow.completed, sessionHistogramEncoded: flow.sessionHistogramEncoded }
+      : { completed: 0 });
+  if (name === "iterations") return counter(own.completed, sec, "default");
+  const h = own.sessionHistogramEncoded ? decodeHistogram(own.sessionHistogramEncoded) : null;
+  return trend(
+    h && h.totalCount > 0 ? summarizeMs(h) : null,
+    stats,
+    own.completed,
+    own.sessionHistogramEncoded,
+  );
+}
+
+/** k6's scenario of a run of one load: its name, `default` for a script without scenarios. */
+function scenarioOf(run: RunResult): string {
+  return run.load === undefined || run.load === "k6" ? "default" : run.load;
+}
+
+/**
  * `checks{scenario:api}`, `checks{group:::api}` or `checks{check:status 200}`: the pass rate of the run's
  * checks with those tags, as k6 tags each check's sample (a scenario's counts from its load's, a group from
  * the check's path, `""` the root). A script without scenarios ran k6's `default` one.
  */
-export function checksSubmetric(run: RunResult, selector: string): K6Metric {
+function checksSubmetric(run: RunResult, selector: string): K6Metric {
   const wanted = pairsOf(selector);
   let passes = 0, fails = 0;
   for (const c of (run.flows?.[0]?.steps ?? []).flatMap((s) => s.checks ?? [])) {
@@ -246,9 +285,7 @@ export function checksSubmetric(run: RunResult, selector: string): K6Metric {
     if ("scenario" in wanted) {
       const own = c.loads?.[wanted.scenario];
       if (c.loads !== undefined) counts = own ?? { passed: 0, failed: 0 };
-      else if (wanted.scenario !== (run.load === "k6" || run.load === undefined ? "default" : run.load)) {
-        continue;
-      }
+      else if (wanted.scenario !== scenarioOf(run)) continue;
     }
     if (Object.entries(wanted).every(([k, v]) => k === "scenario" || tags[k] === v)) {
       passes += counts.passed, fails += counts.failed;
