@@ -118,7 +118,7 @@ export function selects(selector: Selector, e: Pick<EndpointResult, "name" | "me
  * k6's tags of a response rather than of its request: `status` and `expected_response` pick some of an
  * endpoint's responses, `proto` all of the run's or none (one protocol a run).
  */
-const RESPONSE_TAGS = new Set(["status", "expected_response", "proto"]);
+const RESPONSE_TAGS = new Set(["status", "expected_response", "proto", "error_code"]);
 
 /** k6's `proto` tag of a run's requests. */
 const PROTO: Record<string, string> = { http1: "HTTP/1.1", h2: "HTTP/2.0", h2c: "HTTP/2.0" };
@@ -128,7 +128,13 @@ const PROTO: Record<string, string> = { http1: "HTTP/1.1", h2: "HTTP/2.0", h2c: 
  * are among them (k6 tags them status 0, not expected); null when the selector has neither.
  */
 function answersOf(selector: Selector): { picks: (code: string) => boolean; unanswered: boolean } | null {
-  const status = selector.status, expected = selector.expected_response;
+  const expected = selector.expected_response;
+  // k6's error_code of an answer of status 400 and over is 1000 + its status (1404, 1500).
+  const answered = Number(selector.error_code) - 1000;
+  const status = selector.error_code === undefined ? selector.status : String(answered);
+  if (selector.error_code !== undefined && selector.status !== undefined && selector.status !== status) {
+    return { picks: () => false, unanswered: false };
+  }
   if (status === undefined && expected === undefined) return null;
   const isExpected = (code: string) => Number(code) >= 200 && Number(code) < 400;
   return {
@@ -206,7 +212,11 @@ export function checkSelectors(
  */
 export function selectedRun(run: RunResult, selector: Selector): RunResult | null {
   const matched = (run.endpoints ?? []).filter((e) => selects(selector, e));
-  if (matched.length === 0) return null;
+  // A failure's own error_code (a refused connect's 1212) is not kept per endpoint: unmatched, not 0.
+  const code = Number(selector.error_code);
+  if (matched.length === 0 || (selector.error_code !== undefined && !(code >= 1400 && code < 1600))) {
+    return null;
+  }
   const answers = answersOf(selector);
   const otherProto = selector.proto !== undefined && selector.proto !== PROTO[run.protocol ?? "http1"];
   const chosen = otherProto

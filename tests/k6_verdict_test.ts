@@ -274,7 +274,7 @@ export default function () {
     );
   }));
 
-Deno.test("HTTP thresholds by k6's status, expected_response, url and proto tags are judged on those responses", () =>
+Deno.test("HTTP thresholds by k6's status, expected_response, url, proto and error_code tags are judged on those responses", () =>
   withTarget(async (url) => {
     const { code, text, results } = await runK6Text(
       `import http from "k6/http";
@@ -290,6 +290,7 @@ export const options = {
     "http_req_duration{status:404}": ["max<60000"],
     "http_reqs{proto:HTTP/1.1}": ["count==9"],
     "http_reqs{proto:HTTP/2.0}": ["count==0"],
+    "http_reqs{error_code:1404}": ["count==3"],
   },
 };
 export default function () {
@@ -303,7 +304,7 @@ export default function () {
     assertEquals(code, 0, text);
     const outcomes = results.thresholds.map((t: { expression: string; ok: boolean }) => [t.expression, t.ok]);
     ok(outcomes.every(([, passed]: [string, boolean]) => passed), JSON.stringify(outcomes));
-    assertEquals(outcomes.length, 8);
+    assertEquals(outcomes.length, 9);
   }));
 
 Deno.test("a custom metric's threshold by tag is judged on the values added with that tag", () =>
