@@ -13,11 +13,20 @@
  */
 import { basename, dirname, resolve } from "node:path";
 import { sessionScriptPath } from "../runner/script/k6/k6_file.ts";
-import { afterRunSubmetric, k6RuleHolds, k6SummaryData } from "../results/export/k6_summary.ts";
+import {
+  afterRunSubmetric,
+  k6RuleHolds,
+  k6ScenarioParts,
+  k6SummaryData,
+} from "../results/export/k6_summary.ts";
 import { k6Experiment } from "../scenarios/k6_options.ts";
 import { k6CustomMetrics, percentileStats } from "../runner/script/k6/metrics_channel.ts";
 import { type K6Metric, type K6SummaryData, renderK6Summary } from "../results/export/k6_summary_text.ts";
-import { type K6SummaryMode, renderK6SummaryV1 } from "../results/export/k6_summary_v1.ts";
+import {
+  type K6ScenarioPart,
+  type K6SummaryMode,
+  renderK6SummaryV1,
+} from "../results/export/k6_summary_v1.ts";
 import type { ResultsFile } from "../results/mod.ts";
 import { errorText } from "../runner/script/script_module.ts";
 import { OutputError } from "../results/output_error.ts";
@@ -28,7 +37,8 @@ import { memoryLimitMbBesideRuns, memoryPassedText } from "../runner/worker/memo
 
 /** Each run's k6 summary data with its thresholds judged, and the script's `handleSummary` when it has one. */
 export interface K6Summaries {
-  runs: { run: string; data: K6SummaryData }[];
+  /** Each run's summary data, and its scenarios' parts (`--summary-mode full`). */
+  runs: { run: string; data: K6SummaryData; scenarios?: Record<string, K6ScenarioPart> }[];
   /** Thresholds judged here that failed. */
   failed: number;
   handle: ((data: unknown) => unknown) | undefined;
@@ -89,7 +99,7 @@ export async function k6Summaries(
       (data.metrics[metric].thresholds ??= {})[rule] = { ok };
       if (!ok) failed++;
     }
-    return { run: run.name, data };
+    return { run: run.name, data, scenarios: k6ScenarioParts(run, data.options.summaryTrendStats) };
   });
   const handle = opened.exports.summary
     ? isolatedHandleSummary(path, HANDLE_SUMMARY_TIMEOUT_MS, memoryLimitMb)
@@ -149,9 +159,9 @@ export async function showK6Summaries(
   timeoutMs = HANDLE_SUMMARY_TIMEOUT_MS,
   mode: K6SummaryMode = "compact",
 ): Promise<void> {
-  for (const { data } of runs) {
+  for (const { data, scenarios } of runs) {
     if (handle === undefined) {
-      console.log(mode === "legacy" ? renderK6Summary(data) : renderK6SummaryV1(data, mode));
+      console.log(mode === "legacy" ? renderK6Summary(data) : renderK6SummaryV1(data, mode, scenarios));
       continue;
     }
     let written: unknown;

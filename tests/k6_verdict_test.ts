@@ -338,7 +338,7 @@ export default function () {
     ok(/pages\{kind:html\}\n\s+✓ 'count==4' count=4/.test(stdout), stdout);
   }));
 
-Deno.test("iterations, iteration_duration and data_* by scenario are judged on that scenario's own", () =>
+Deno.test("iterations, iteration_duration and data_* by scenario are judged on that scenario's own; full mode", () =>
   withTarget(async (url) => {
     const { code, text, stdout } = await runK6Text(
       `import http from "k6/http";
@@ -361,7 +361,11 @@ export default function () { http.get("http://app.test/json"); }
 export function slow() { http.get("http://app.test/json"); sleep(0.3); }
 `,
       url,
+      ["--summary-mode", "full"],
     );
     assertEquals(code, 0, text);
     ok(/iterations\{scenario:slow\}\n\s+✓ 'count==2' count=2/.test(stdout), stdout);
+    // k6's full mode: a section per scenario, with its own iterations.
+    ok(/█ SCENARIO: quick [^█]*iterations\.+: 4 /.test(stdout), stdout);
+    ok(/█ SCENARIO: slow [^█]*iterations\.+: 2 /.test(stdout), stdout);
   }));

@@ -14,7 +14,8 @@
 import { latencySampled } from "../conclude/responses.ts";
 import { decodeHistogram, type Histogram, summarizeMs } from "../histogram.ts";
 import type { EndpointResult, LatencySummaryMs, ResultsFile, RunResult } from "../schema.ts";
-import type { K6Group, K6Metric, K6SummaryData } from "./k6_summary_text.ts";
+import { allChecks, type K6Group, type K6Metric, type K6SummaryData } from "./k6_summary_text.ts";
+import type { K6ScenarioPart } from "./k6_summary_v1.ts";
 import { createHash } from "node:crypto";
 import { selectedRun, type Selector, selects } from "../threshold_selector.ts";
 
@@ -260,6 +261,38 @@ export function afterRunSubmetric(run: RunResult, metric: string, stats: readonl
     own.completed,
     own.sessionHistogramEncoded,
   );
+}
+
+/**
+ * Each scenario's part of a run of several (`--summary-mode full`): its checks, the HTTP metrics of its
+ * requests, its iterations and their durations, its bytes; none when the run is of one scenario.
+ */
+export function k6ScenarioParts(run: RunResult, stats: readonly string[]): Record<string, K6ScenarioPart> {
+  const flow = run.flows?.[0];
+  const out: Record<string, K6ScenarioPart> = {};
+  const sec = run.durationSec > 0 ? run.durationSec : 1;
+  for (const name of Object.keys(flow?.loads ?? {})) {
+    const picked = `{scenario:${name}}`;
+    const checks = (flow?.steps ?? []).flatMap((s) => s.checks ?? []).flatMap((c) => {
+      const own = c.loads?.[name];
+      return own && own.passed + own.failed > 0 ? [{ name: c.name, ...own }] : [];
+    });
+    const metrics: Record<string, K6Metric> = {};
+    const http = selectedRun(run, { scenario: name });
+    if (http !== null && http.requests + failedOf(http.errors) > 0) {
+      for (const m of ["http_req_duration", "http_req_failed", "http_reqs"]) {
+        metrics[m] = submetric(m, picked, run, sec, stats);
+      }
+      if (!latencySampled(http)) delete metrics.http_req_duration;
+    }
+    for (const m of ["iterations", "iteration_duration", "data_received", "data_sent"]) {
+      const part = afterRunSubmetric(run, `${m}${picked}`, stats);
+      if (part !== null) metrics[m] = part;
+    }
+    if (metrics.iterations?.values.count === 0) delete metrics.iteration_duration;
+    out[name] = { checks: allChecks(groupsOf(checks)), metrics };
+  }
+  return out;
 }
 
 /** k6's scenario of a run of one load: its name, `default` for a script without scenarios. */

@@ -6,9 +6,9 @@
  * check, then the metrics by section (CUSTOM, HTTP, EXECUTION, NETWORK, GRPC, WEBSOCKETS), each on a dotted
  * line aligned within its block, numbers written as k6 writes them (durations truncated to 2 places, rates
  * truncated to a hundredth of a percent). Compact leaves out k6's HTTP timing phases, as k6 does; `full`
- * keeps them (k6's per-scenario and per-group sections are not drawn). Pure.
+ * keeps them and adds a section per scenario (k6's per-group sections are not drawn). Pure.
  */
-import { allChecks, type K6Metric, type K6SummaryData } from "./k6_summary_text.ts";
+import { allChecks, type K6Check, type K6Metric, type K6SummaryData } from "./k6_summary_text.ts";
 
 /** k6's summary modes: v1's `compact` (default) and `full`, and `legacy`, the 0.x layout. */
 export type K6SummaryMode = "compact" | "full" | "legacy";
@@ -38,33 +38,56 @@ const COMPACT_SKIPPED = [
 /** A block's marker for a blank line (k6 joins lines so that one marker adds one line break). */
 const BREAK = "\n";
 
-/** k6 v1's summary text of `data`. */
-export function renderK6SummaryV1(data: K6SummaryData, mode: "compact" | "full" = "compact"): string {
-  const opts = data.options;
+/** One scenario's part of the run (`--summary-mode full`): its checks and its metrics. */
+export interface K6ScenarioPart {
+  checks: K6Check[];
+  metrics: Record<string, K6Metric>;
+}
+
+/**
+ * k6 v1's summary text of `data`; in `full` mode each of `scenarios` (the script's, by name) gets a
+ * `█ SCENARIO: name` section of its own checks and metrics, as k6's full mode draws them.
+ */
+export function renderK6SummaryV1(
+  data: K6SummaryData,
+  mode: "compact" | "full" = "compact",
+  scenarios: Record<string, K6ScenarioPart> = {},
+): string {
   const sections: Array<{ title: string; lines: string[] }> = [];
   const withRules = Object.keys(data.metrics).filter((n) =>
     Object.keys(data.metrics[n].thresholds ?? {}).length
   );
   if (withRules.length > 0) sections.push({ title: "THRESHOLDS", lines: thresholdLines(data, withRules) });
-  const total: string[] = [...checkLines(data)];
   const skipped = mode === "compact" ? [...SKIPPED, ...COMPACT_SKIPPED] : SKIPPED;
-  const shown = Object.keys(data.metrics).filter((n) => !skipped.some((s) => n.startsWith(s)));
-  const blocks: Array<[string, string[]]> = [[
-    "CUSTOM",
-    shown.filter((n) => !SECTIONS.some(([, h]) => h(n))),
-  ]];
-  for (const [title, holds] of SECTIONS) blocks.push([title, shown.filter(holds)]);
-  const info = columns(data.metrics, shown, opts);
-  for (const [title, names] of blocks) {
-    if (names.length === 0) continue;
-    total.push(`    ${title}`, ...sortByName(names).map((n) => metricLine(n, data.metrics[n], info)), BREAK);
+  const part = { checks: allChecks(data.root_group), metrics: data.metrics };
+  sections.push({ title: "TOTAL RESULTS", lines: resultLines(part, data, skipped) });
+  if (mode === "full") {
+    for (const name of Object.keys(scenarios).sort((a, b) => a.localeCompare(b))) {
+      sections.push({ title: `SCENARIO: ${name}`, lines: resultLines(scenarios[name], data, skipped) });
+    }
   }
-  sections.push({ title: "TOTAL RESULTS", lines: total });
   let out = "";
   for (const { title, lines } of sections) {
     for (const line of [`  █ ${title} \n`, ...lines, BREAK]) out += line === BREAK ? BREAK : `\n${line}`;
   }
   return out;
+}
+
+/** A part's checks (their totals, then each) and its metrics by section, the totals' skipped ones left out. */
+function resultLines(part: K6ScenarioPart, data: K6SummaryData, skipped: readonly string[]): string[] {
+  const lines = checkLines(part.checks, data);
+  const shown = Object.keys(part.metrics).filter((n) => !skipped.some((s) => n.startsWith(s)));
+  const blocks: Array<[string, string[]]> = [[
+    "CUSTOM",
+    shown.filter((n) => !SECTIONS.some(([, h]) => h(n))),
+  ]];
+  for (const [title, holds] of SECTIONS) blocks.push([title, shown.filter(holds)]);
+  const info = columns(part.metrics, shown, data.options);
+  for (const [title, names] of blocks) {
+    if (names.length === 0) continue;
+    lines.push(`    ${title}`, ...sortByName(names).map((n) => metricLine(n, part.metrics[n], info)), BREAK);
+  }
+  return lines;
 }
 
 /** Each metric with thresholds, a submetric under its parent's line, each rule with its judged value. */
@@ -99,8 +122,7 @@ function judgedValue(name: string, m: K6Metric, stat: string, info: Columns): st
 }
 
 /** The checks' totals and each check, passed ✓, failed ✗ with its share and counts. */
-function checkLines(data: K6SummaryData): string[] {
-  const checks = allChecks(data.root_group);
+function checkLines(checks: K6Check[], data: K6SummaryData): string[] {
   if (checks.length === 0) return [];
   const passes = checks.reduce((a, c) => a + c.passes, 0), fails = checks.reduce((a, c) => a + c.fails, 0);
   const total = passes + fails;
