@@ -21,6 +21,7 @@ import { UsageError } from "./usage_error.ts";
 import { K6_EXIT } from "./exit_codes.ts";
 import { TEST_ABORTED } from "../runner/script/k6/test_abort.ts";
 import { NO_DEFAULT } from "../runner/script/k6/runtime.ts";
+import { DOES_NOT_LOAD } from "../runner/script/script_module.ts";
 import type { ScriptLoadArgs } from "./script_load_flags.ts";
 
 /**
@@ -50,13 +51,16 @@ export async function k6ExperimentText(
   }
   const module = await checkScript(converted, memoryLimitMbBesideRuns(maxMemoryMb)).catch((err) => {
     if (!(err instanceof UsageError)) throw err;
-    // As k6: its abort in init code 108, no default function an invalid configuration (104), else 107.
+    // As k6: its abort in init code 108, no default function an invalid configuration (104), a throw of
+    // its own 107; what loadlab refuses of a script that loads (its options' size, built-ins changed) is 2.
     const exitCode = err.message.includes(TEST_ABORTED)
       ? K6_EXIT.scriptAborted
       : err.message.includes(NO_DEFAULT)
       ? K6_EXIT.invalidConfig
-      : K6_EXIT.scriptException;
-    throw new UsageError(err.message, { cause: err, exitCode });
+      : err.message.includes(DOES_NOT_LOAD)
+      ? K6_EXIT.scriptException
+      : undefined;
+    throw new UsageError(err.message, { cause: err, ...(exitCode === undefined ? {} : { exitCode }) });
   });
   const options = { ...(module.options ?? {}), ...overridesOf(overrides) };
   const mapped = k6Experiment(options);
