@@ -28,7 +28,8 @@ import type { ResultsFile } from "../results/mod.ts";
 import { outputClobbersInput } from "../system/output_file.ts";
 import { boxTable } from "../report/text_tables.ts";
 import { renderReport } from "../report/html/mod.ts";
-import { EXIT, exitCodeOf, k6ExitCodeOf } from "./exit_codes.ts";
+import { EXIT, exitCodeOf, K6_EXIT, k6ExitCodeOf } from "./exit_codes.ts";
+import { TEST_ABORTED } from "../runner/script/k6/test_abort.ts";
 import { ciFilesToProbe, writeCiFiles } from "./ci_outputs.ts";
 import { buildFindings } from "../results/conclude/findings.ts";
 import {
@@ -82,7 +83,15 @@ async function run(command: string, argv: string[], help: string): Promise<numbe
     source,
     outDir,
     baseline,
-  );
+  ).catch((err: unknown) => {
+    // A k6 script's exec.test.abort() in setup(): no load, k6's exit code of an abort.
+    const aborted = err instanceof Error && err.name === "ScriptSetupError" &&
+      err.message.includes(TEST_ABORTED);
+    if (aborted && isK6File(resolve(args.source))) {
+      throw new UsageError(err.message, { cause: err, exitCode: K6_EXIT.scriptAborted });
+    }
+    throw err;
+  });
   if (typeof outcome === "number") return outcome;
   if (outcome.k6) {
     const own = [`${outDir}/results.json`, `${outDir}/report.html`];

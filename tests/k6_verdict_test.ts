@@ -61,7 +61,7 @@ Deno.test("k6's init-error codes: 107 for a throw at the top level or a syntax e
     ok(/no metric named "nosuch"/.test(unmade.stderr), unmade.stderr);
   }));
 
-Deno.test("exec.test.abort() stops the whole test at once and exits 108, results and summary written", () =>
+Deno.test("exec.test.abort() stops the whole test at once and exits 108, results and summary written; in setup too", () =>
   withTarget(async (url) => {
     const started = performance.now();
     const { code, text, results, stdout } = await runK6Text(
@@ -81,6 +81,18 @@ export default function () {
     ok(performance.now() - started < 60_000);
     ok(/enough/.test(text), text);
     ok(/█ TOTAL RESULTS/.test(stdout), stdout);
+    // In setup(): no load is sent, the same exit code.
+    const inSetup = await runK6Text(
+      `import http from "k6/http";
+import exec from "k6/execution";
+export const options = { vus: 1, duration: "20s" };
+export function setup() { exec.test.abort("no data"); }
+export default function () { http.get("http://app.test/json"); }
+`,
+      url,
+    );
+    assertEquals(inSetup.code, 108, inSetup.text);
+    ok(inSetup.stderr.includes("no data"), inSetup.stderr);
   }));
 
 Deno.test("thresholds on a group's requests ({group:::api}) and on dropped_iterations are judged", () =>
