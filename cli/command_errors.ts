@@ -56,7 +56,7 @@ function exitCodeOfThrown(name: string, err: unknown): number {
   }
   if (BAD_INPUT.has(err.name)) {
     console.error(`loadlab ${name}: ${line(oneLine(err.message))}`);
-    return EXIT.badInput;
+    return (err as { exitCode?: number }).exitCode ?? EXIT.badInput;
   }
   if (err.name === "OutputError") {
     console.error(`loadlab ${name}: ${line(err.message)}`);

@@ -48,6 +48,31 @@ export const EXIT = {
   terminated: 143,
 } as const;
 
+/**
+ * k6's exit codes (its errext/exitcodes), which `loadlab run script.js` gives for a k6 script in place of
+ * loadlab's: a team's CI reads the same number from either tool. A TypeScript session keeps loadlab's.
+ */
+export const K6_EXIT = {
+  /** A threshold failed (loadlab's 1). */
+  thresholdsFailed: 99,
+  /** The script's options are invalid (loadlab's 2). */
+  invalidConfig: 104,
+  /** The script threw in its init code (loadlab's 2). */
+  scriptException: 107,
+  /** The script called `exec.test.abort()`. */
+  scriptAborted: 108,
+} as const;
+
+/**
+ * The exit code of a k6 script's run from loadlab's `code`: 108 when its `exec.test.abort()` stopped a
+ * run (a signal's stop, 130 or 143, still wins), 99 for a failed threshold, loadlab's code otherwise.
+ */
+export function k6ExitCodeOf(code: number, runs: RunResult[]): number {
+  if (code === EXIT.interrupted || code === EXIT.terminated) return code;
+  if (runs.some((r) => r.abortedBy?.testAbort !== undefined)) return K6_EXIT.scriptAborted;
+  return code === EXIT.thresholdFailed ? K6_EXIT.thresholdsFailed : code;
+}
+
 /** How a load command (`attack`, `run`) ended, as far as its exit code cares. */
 export interface CommandOutcome {
   /** `attack` or `run` (or `demo`): the name the stderr lines start with. */

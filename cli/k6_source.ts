@@ -11,6 +11,7 @@ import { basename, resolve } from "node:path";
 import { K6ConvertError } from "../runner/script/k6/convert.ts";
 import { importsK6Module, sessionScriptPath } from "../runner/script/k6/k6_file.ts";
 import { collectK6Metrics } from "../runner/script/k6/metrics_channel.ts";
+import { isKnownMetric } from "../runner/script/k6/metrics.ts";
 import { k6Experiment } from "../scenarios/k6_options.ts";
 import type { K6Paths } from "../scenarios/k6_paths.ts";
 import { formatIssues } from "../validation/mod.ts";
@@ -21,6 +22,10 @@ import { type ScriptLoadArgs, withK6Flags } from "./script_load_flags.ts";
 import { scriptOrigins } from "../runner/script/k6/k6_origins.ts";
 import { readK6Files } from "../runner/script/k6/k6_local_modules.ts";
 import { terminalSafe } from "../validation/terminal_text.ts";
+import { K6_EXIT } from "./exit_codes.ts";
+import { TEST_ABORTED } from "../runner/script/k6/test_abort.ts";
+import { NO_DEFAULT } from "../runner/script/k6/runtime.ts";
+import { DOES_NOT_LOAD } from "../runner/script/script_module.ts";
 
 /**
  * The experiment (JSON text) for k6 script `source`, and where its fields came from in the script's
@@ -39,14 +44,47 @@ export async function k6ExperimentText(
   try {
     converted = sessionScriptPath(path);
   } catch (err) {
-    if (err instanceof K6ConvertError) throw new UsageError(err.message, { cause: err });
+    // A syntax error is the script's own (k6's 107); a construct loadlab refuses is bad input (2).
+    if (err instanceof K6ConvertError) {
+      throw new UsageError(err.message, {
+        cause: err,
+        ...(err.syntax ? { exitCode: K6_EXIT.scriptException } : {}),
+      });
+    }
     throw err;
   }
-  const module = await checkScript(converted, memoryLimitMbBesideRuns(maxMemoryMb), signal);
+  const module = await checkScript(converted, memoryLimitMbBesideRuns(maxMemoryMb), signal).catch((err) => {
+    if (!(err instanceof UsageError)) throw err;
+    // As k6: its abort in init code 108, no default function an invalid configuration (104), a throw of
+    // its own 107; what loadlab refuses of a script that loads (its options' size, built-ins changed) is 2.
+    const exitCode = err.message.includes(TEST_ABORTED)
+      ? K6_EXIT.scriptAborted
+      : err.message.includes(NO_DEFAULT)
+      ? K6_EXIT.invalidConfig
+      : err.message.includes(DOES_NOT_LOAD)
+      ? K6_EXIT.scriptException
+      : undefined;
+    throw new UsageError(err.message, { cause: err, ...(exitCode === undefined ? {} : { exitCode }) });
+  });
   const options = withK6Flags({ ...(module.options ?? {}), ...overridesOf(overrides) }, overrides.k6);
   const mapped = k6Experiment(options);
-  if (!mapped.ok) throw new UsageError(`${basename(path)}: ${formatIssues(mapped.issues).join("; ")}`);
+  if (!mapped.ok) {
+    throw new UsageError(`${basename(path)}: ${formatIssues(mapped.issues).join("; ")}`, {
+      exitCode: K6_EXIT.invalidConfig,
+    });
+  }
   const { loads, together, thresholds, afterRun, paths, hooksTimeouts } = mapped.value;
+  // As k6: a threshold on a metric that is neither built in nor made by the script is invalid (104).
+  const unknown = [...new Set(afterRun.map((r) => r.metric.split("{", 1)[0]))].filter((m) =>
+    !isKnownMetric(m, module.metrics)
+  );
+  if (unknown.length > 0) {
+    const each = unknown.map((m) =>
+      `options.thresholds.${m}: no metric named "${m}": neither one of k6's nor made by the script ` +
+      `(make it in the init code, e.g. new Counter("${m}"))`
+    );
+    throw new UsageError(`${basename(path)}: ${each.join("; ")}`, { exitCode: K6_EXIT.invalidConfig });
+  }
   // From before any worker starts: their custom metrics reach the main isolate as they run, where the
   // thresholds with abortOnFail on them are judged.
   collectK6Metrics(

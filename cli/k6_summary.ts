@@ -5,17 +5,28 @@
  * answer is written as k6 writes it (`stdout`, `stderr`, else a file path relative to the working
  * folder), or else k6's text summary printed. loadlab's own verdict, report and results come first.
  * Thresholds on k6's `checks`, custom metrics and iteration metrics are judged here, on that summary
- * (loadlab's thresholds have no such metrics): a failed one is marked in the summary and makes the exit
- * code 1, as a failed threshold does; one on a metric the run never added to fails as not measured, and
- * one whose `abortOnFail` stopped the run fails.
+ * (loadlab's thresholds have no such metrics): a failed one is marked in the summary and fails the run
+ * as any threshold does (k6's exit code 99); one on a metric the run never added to is judged as k6 judges
+ * an empty one (every value 0), and one whose `abortOnFail` stopped the run fails. The metrics whose
+ * thresholds failed are named on stderr, as k6 logs them.
  * The same data goes to the metrics outputs, under k6's names, before they close (cli/run_cmd.ts).
  */
 import { basename, dirname, resolve } from "node:path";
 import { sessionScriptPath } from "../runner/script/k6/k6_file.ts";
-import { k6RuleHolds, k6SummaryData } from "../results/export/k6_summary.ts";
+import {
+  afterRunSubmetric,
+  k6RuleHolds,
+  k6ScenarioParts,
+  k6SummaryData,
+} from "../results/export/k6_summary.ts";
 import { k6Experiment } from "../scenarios/k6_options.ts";
 import { k6CustomMetrics, percentileStats } from "../runner/script/k6/metrics_channel.ts";
-import { type K6SummaryData, renderK6Summary } from "../results/export/k6_summary_text.ts";
+import { type K6Metric, type K6SummaryData, renderK6Summary } from "../results/export/k6_summary_text.ts";
+import {
+  type K6ScenarioPart,
+  type K6SummaryMode,
+  renderK6SummaryV1,
+} from "../results/export/k6_summary_v1.ts";
 import type { ResultsFile } from "../results/mod.ts";
 import { errorText } from "../runner/script/script_module.ts";
 import { OutputError } from "../results/output_error.ts";
@@ -29,7 +40,8 @@ import { writeTextAtomic } from "../system/atomic_write.ts";
 
 /** Each run's k6 summary data with its thresholds judged, and the script's `handleSummary` when it has one. */
 export interface K6Summaries {
-  runs: { run: string; data: K6SummaryData }[];
+  /** Each run's summary data, and its scenarios' parts (`--summary-mode full`). */
+  runs: { run: string; data: K6SummaryData; scenarios?: Record<string, K6ScenarioPart> }[];
   /** Thresholds judged here that failed. */
   failed: number;
   handle: ((data: unknown) => unknown) | undefined;
@@ -82,7 +94,8 @@ export async function k6Summaries(
     for (const { metric, rule } of rules) {
       // Own metrics only: a rule on `constructor` or `toString` judged Object's, and wrote onto it.
       if (!Object.hasOwn(data.metrics, metric)) {
-        data.metrics[metric] = { type: "counter", contains: "default", values: {} };
+        data.metrics[metric] = afterRunSubmetric(run, metric, data.options.summaryTrendStats) ??
+          emptyMetric(rule, opened.exports.metrics?.[metric.split("{", 1)[0]]);
       }
       const values = data.metrics[metric].values;
       // The rule that stopped the run (abortOnFail) failed, whatever the numbers after it say.
@@ -91,7 +104,7 @@ export async function k6Summaries(
       (data.metrics[metric].thresholds ??= {})[rule] = { ok };
       if (!ok) failed++;
     }
-    return { run: run.name, data };
+    return { run: run.name, data, scenarios: k6ScenarioParts(run, data.options.summaryTrendStats) };
   });
   const handle = opened.exports.summary
     ? isolatedHandleSummary(path, HANDLE_SUMMARY_TIMEOUT_MS, memoryLimitMb)
@@ -141,19 +154,20 @@ const NEVER_ENDS = "a loop that never yields, or a promise that never settles?";
 export const HANDLE_SUMMARY_TIMEOUT_MS = 120_000;
 
 /**
- * Prints each run's summary in k6's text, or hands it to `handleSummary` and writes what that returns,
- * except over `ownFiles` (loadlab's results.json and report.html, written already); a `handleSummary`
- * whose promise does not settle within `timeoutMs` is refused (the run's results are already written),
- * instead of holding loadlab open forever.
+ * Prints each run's summary in k6's text (v1's `compact` or `full`, or 0.x's `legacy` layout), or hands it to
+ * `handleSummary` and writes what that returns, except over `ownFiles` (loadlab's results.json and
+ * report.html, written already); a `handleSummary` whose promise does not settle within `timeoutMs` is
+ * refused (the run's results are already written), instead of holding loadlab open forever.
  */
 export async function showK6Summaries(
-  { runs, failed, handle }: K6Summaries,
+  { runs, handle }: K6Summaries,
   ownFiles: string[] = [],
   timeoutMs = HANDLE_SUMMARY_TIMEOUT_MS,
+  mode: K6SummaryMode = "compact",
 ): Promise<void> {
-  for (const { data } of runs) {
+  for (const { data, scenarios } of runs) {
     if (handle === undefined) {
-      console.log(renderK6Summary(data));
+      console.log(mode === "legacy" ? renderK6Summary(data) : renderK6SummaryV1(data, mode, scenarios));
       continue;
     }
     let written: unknown;
@@ -180,13 +194,39 @@ export async function showK6Summaries(
     }
     await writeSummaryOutputs(written, ownFiles);
   }
-  if (failed > 0) {
-    // Judged here: on checks, custom metrics or iterations (the line said "checks" for any of them).
-    console.log(
-      `${failed} threshold${failed === 1 ? "" : "s"} on k6's checks, custom metrics or iterations failed ` +
-        "(marked in the summary)",
-    );
+  const crossed = crossedMetrics(runs.map((r) => r.data));
+  // As k6 logs it, whatever handleSummary printed: a CI log names the metrics whose thresholds failed.
+  if (crossed.length > 0) {
+    console.error(`loadlab run: thresholds on metrics '${crossed.join(", ")}' have been crossed`);
   }
+}
+
+/** The metrics (and submetrics) with a failed threshold in any run's summary, sorted as k6 lists them. */
+function crossedMetrics(runs: K6SummaryData[]): string[] {
+  const names = new Set<string>();
+  for (const data of runs) {
+    for (const [name, m] of Object.entries(data.metrics)) {
+      if (Object.values(m.thresholds ?? {}).some((t) => !t.ok)) names.add(name);
+    }
+  }
+  return [...names].sort();
+}
+
+/**
+ * A metric no sample reached, as k6 judges its thresholds at the end: an empty sink, every value 0 (a
+ * Counter never added to holds `count==0`). Its kind is the one the script `made` it with; a built-in's
+ * is read from the rule's aggregation: `count` a counter, `rate` a rate, `value` a gauge, else a trend.
+ */
+function emptyMetric(rule: string, made?: { kind: K6Metric["type"]; time: boolean }): K6Metric {
+  const stat = /^\s*([a-z]+(?:\([\d.]+\))?)/.exec(rule)?.[1] ?? "";
+  const kind = made?.kind ??
+    (stat === "count" ? "counter" : stat === "rate" ? "rate" : stat === "value" ? "gauge" : "trend");
+  if (kind === "counter") return { type: kind, contains: "default", values: { count: 0, rate: 0 } };
+  if (kind === "rate") return { type: kind, contains: "default", values: { rate: 0, passes: 0, fails: 0 } };
+  if (kind === "gauge") return { type: kind, contains: "default", values: { value: 0, min: 0, max: 0 } };
+  const values: Record<string, number> = { avg: 0, min: 0, med: 0, max: 0, "p(90)": 0, "p(95)": 0 };
+  if (stat.startsWith("p(")) values[stat] = 0;
+  return { type: "trend", contains: made?.time ? "time" : "default", values };
 }
 
 /**

@@ -8,6 +8,7 @@ import { RESERVED_KEYS } from "../scenarios/overrides.ts";
 import { commonFields } from "../runner/config_fields.ts";
 import { type FlagSpec, tokenize } from "./argv.ts";
 import { FlagValues } from "./flag_values.ts";
+import { K6_SUMMARY_MODES, type K6SummaryMode } from "../results/export/k6_summary_v1.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
 import { parseSegment, parseStartAt, type SegmentArg } from "./segment_args.ts";
 import { DASHBOARD_FLAGS, dashboardHelp, dashboardOptions } from "./dashboard_flags.ts";
@@ -40,6 +41,8 @@ Usage: loadlab run FILE|preset:NAME [options]
                             profiles/*.cpuprofile beside results.json, top functions and flame
                             graphs in the report (the numbers are then "profiled"; docs/PROFILES.md)
   --summary <file.md>       write a markdown summary (for CI step summaries)
+  --summary-mode <mode>     a k6 script's end-of-test summary: compact (k6 v1's, the default), full,
+                            or legacy (k6 0.x's layout)
   --junit <file.xml>        write JUnit XML: one test case per threshold and run
   --output-bench <file>     github-action-benchmark JSON: latency (customSmallerIsBetter) to <file>,
                             req/s and success (customBiggerIsBetter) to <file minus .json>.bigger.json
@@ -90,6 +93,7 @@ const SPECS: FlagSpec[] = [
   { long: "target", takesValue: true, repeatable: true, example: "mine=http://127.0.0.1:3000" },
   { long: "profile", takesValue: false },
   { long: "summary", takesValue: true, example: "summary.md" },
+  { long: "summary-mode", takesValue: true, example: "compact" },
   { long: "junit", takesValue: true, example: "junit.xml" },
   { long: "output-bench", takesValue: true, example: "bench.json" },
   {
@@ -125,6 +129,8 @@ export interface RunArgs extends BaselineArgs {
   /** `--profile`: `profile: cpu` on every target loadlab starts. */
   profile?: boolean;
   summaryFile?: string;
+  /** `--summary-mode`: the layout of a k6 script's end-of-test summary. */
+  summaryMode?: K6SummaryMode;
   junitFile?: string;
   /** `--output-bench`: github-action-benchmark JSON (two files, report/bench_json.ts). */
   benchFile?: string;
@@ -167,6 +173,7 @@ export function parseRunArgs(argv: string[], command = "run", help = RUN_HELP): 
     targets: parseTargets(flags.all("target")),
     ...(flags.has("profile") ? { profile: true } : {}),
     summaryFile: flags.path("summary"),
+    ...summaryModeOf(flags.text("summary-mode")),
     junitFile: flags.path("junit"),
     ...(flags.has("output-bench") ? { benchFile: flags.path("output-bench") } : {}),
     keepSecrets: flags.has("no-redact"),
@@ -285,4 +292,16 @@ function metricsOutOf(typed: string, value: string): MetricsOutput {
     `${typed} ${value}: run writes its results to --out-dir; ${typed} takes KIND=URL, e.g. ` +
       `${typed} prometheus-remote-write=http://127.0.0.1:9090/api/v1/write or ${typed} otlp=http://127.0.0.1:4318`,
   );
+}
+
+/** `--summary-mode compact|full|legacy`, k6's modes; another is refused naming them. */
+function summaryModeOf(text: string | undefined): Pick<RunArgs, "summaryMode"> {
+  if (text === undefined) return {};
+  const mode = K6_SUMMARY_MODES.find((m) => m === text);
+  if (mode === undefined) {
+    throw new UsageError(
+      `--summary-mode "${text}": one of ${K6_SUMMARY_MODES.join(", ")}, e.g. --summary-mode full`,
+    );
+  }
+  return { summaryMode: mode };
 }

@@ -16,7 +16,13 @@ import { runCommand } from "./command_errors.ts";
 import { resolve } from "node:path";
 import { isK6File } from "../runner/script/k6/k6_file.ts";
 import { memoryLimitMbBesideRuns } from "../runner/worker/memory_limit.ts";
-import { type K6Summaries, k6Summaries, showK6Summaries, writeK6SummaryExport } from "./k6_summary.ts";
+import {
+  HANDLE_SUMMARY_TIMEOUT_MS,
+  type K6Summaries,
+  k6Summaries,
+  showK6Summaries,
+  writeK6SummaryExport,
+} from "./k6_summary.ts";
 import { k6NamedSamples } from "../results/export/k6_series.ts";
 import type { RunSource } from "./run_source.ts";
 import type { K6Flags } from "./script_load_flags.ts";
@@ -33,7 +39,8 @@ import type { ResultsFile } from "../results/mod.ts";
 import { outputClobbersInput } from "../system/output_file.ts";
 import { boxTable } from "../report/text_tables.ts";
 import { renderReport } from "../report/html/mod.ts";
-import { EXIT, exitCodeOf } from "./exit_codes.ts";
+import { EXIT, exitCodeOf, K6_EXIT, k6ExitCodeOf } from "./exit_codes.ts";
+import { TEST_ABORTED } from "../runner/script/k6/test_abort.ts";
 import { ciFilesToProbe, writeCiFiles } from "./ci_outputs.ts";
 import { buildFindings } from "../results/conclude/findings.ts";
 import {
@@ -66,6 +73,9 @@ export function runRunCommand(argv: string[], opts: RunCommandOptions = {}): Pro
 
 async function run(command: string, argv: string[], help: string): Promise<number> {
   const args = parseRunArgs(argv, command, help);
+  if (args.summaryMode !== undefined && !isK6File(resolve(args.source))) {
+    throw new UsageError("--summary-mode: k6's end-of-test summary is a k6 script's; drop it here");
+  }
   // Ctrl-C and SIGTERM are answered from the script's check to the end of the load.
   const interrupt = interruptSignal();
   try {
@@ -103,9 +113,20 @@ async function runRead(
     plan,
     { ...args, failOn: gateWith.failOn },
     { source, outDir, baseline, interrupt },
-  );
+  ).catch((err: unknown) => {
+    // A k6 script's exec.test.abort() in setup(): no load, k6's exit code of an abort.
+    const aborted = err instanceof Error && err.name === "ScriptSetupError" &&
+      err.message.includes(TEST_ABORTED);
+    if (aborted && isK6File(resolve(args.source))) {
+      throw new UsageError(err.message, { cause: err, exitCode: K6_EXIT.scriptAborted });
+    }
+    throw err;
+  });
   if (typeof outcome === "number") return outcome;
-  if (outcome.k6) await showK6Summaries(outcome.k6, [`${outDir}/results.json`, `${outDir}/report.html`]);
+  if (outcome.k6) {
+    const own = [`${outDir}/results.json`, `${outDir}/report.html`];
+    await showK6Summaries(outcome.k6, own, HANDLE_SUMMARY_TIMEOUT_MS, args.summaryMode);
+  }
   const exportTo = args.scriptLoad?.k6?.summaryExport;
   if (outcome.k6 && exportTo !== undefined) await writeK6SummaryExport(outcome.k6, exportTo);
   const k6Failed = outcome.k6?.failed ?? 0;
@@ -116,7 +137,8 @@ async function runRead(
     { ...args, strict: args.strict || plan.experiment.strict },
     gate,
   );
-  return k6Failed > 0 && code === EXIT.ok ? EXIT.thresholdFailed : code;
+  const withK6 = k6Failed > 0 && code === EXIT.ok ? EXIT.thresholdFailed : code;
+  return outcome.k6 ? k6ExitCodeOf(withK6, outcome.results.runs) : withK6;
 }
 
 /**

@@ -6,9 +6,17 @@
  * is not an error, so it travels as its own type and exits 0.
  */
 
-/** Bad command-line input; print `message` and exit 2. */
+/**
+ * Bad command-line input; print `message` and exit 2, or `exitCode` when the input's own tool gives its
+ * own code (k6's 104 invalid options, 107 a script exception in init).
+ */
 export class UsageError extends Error {
   override name = "UsageError";
+  readonly exitCode?: number;
+  constructor(message: string, options?: ErrorOptions & { exitCode?: number }) {
+    super(message, options);
+    if (options?.exitCode !== undefined) this.exitCode = options.exitCode;
+  }
 }
 
 /** A message on one line (a JSON parser's message may hold the offending text with its newlines). */

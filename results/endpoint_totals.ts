@@ -121,9 +121,9 @@ function fitted(values: readonly number[], length: number): number[] {
 }
 
 /**
- * The endpoints of several runs of one load (shards) added by name, in first-seen order; `offsets[r]` is
- * where run r's interval 0 lands, `intervals` the merged run's interval count. Undefined when no run has
- * endpoints (files of an older loadlab).
+ * The endpoints of several runs of one load (shards) added by name and tags, in first-seen order;
+ * `offsets[r]` is where run r's interval 0 lands, `intervals` the merged run's interval count. Undefined when
+ * no run has endpoints (files of an older loadlab).
  */
 export function mergeEndpoints(
   runs: ReadonlyArray<readonly EndpointResult[] | undefined>,
@@ -134,8 +134,12 @@ export function mergeEndpoints(
   const byName = new Map<string, EndpointTotals>();
   runs.forEach((endpoints, r) => {
     for (const e of endpoints ?? []) {
-      let t = byName.get(e.name);
-      if (t === undefined) byName.set(e.name, t = emptyEndpointTotals(e));
+      // One name with other tags is another endpoint (a k6 request of each scenario): kept apart.
+      const key = e.tags === undefined
+        ? e.name
+        : `${e.name}\u0000${JSON.stringify(Object.entries(e.tags).sort())}`;
+      let t = byName.get(key);
+      if (t === undefined) byName.set(key, t = emptyEndpointTotals(e));
       const part = { ...e, histogram: e.histogramEncoded };
       addEndpointPart(t, part, offsets[r], e.intervals.requests, e.intervals.errors);
     }

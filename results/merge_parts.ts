@@ -9,12 +9,13 @@
  * was. Each load's requests stay apart by their endpoints (a k6 request carries its scenario's name as
  * the `scenario` tag). The config shown is the first load's with `connections` (and `maxConnections`) the
  * loads' sum, the virtual users of all of them as k6 counts `vus_max`; the loads' own configs are the plan's.
- * A flow's session durations pool as k6's `iteration_duration` pools its scenarios' samples: mean, spread,
- * min and max exact from the parts' summaries, each percentile the largest of the parts' (the pooled
- * percentile cannot be above it; the samples themselves are not in the results). Pure.
+ * A flow's session durations pool as k6's `iteration_duration` pools its scenarios' samples: their
+ * histograms added; a part without one (an older results file) pools by its summary: mean, spread, min and
+ * max exact, each percentile the largest of the parts' (an upper bound of the pooled one). Pure.
  */
 import type { LatencySummaryMs, RunResult } from "./mod.ts";
 import { mergeShardRuns } from "./merge_shard_runs.ts";
+import { encodeHistogram, mergeEncoded, summarizeMs } from "./histogram.ts";
 
 type Flow = NonNullable<RunResult["flows"]>[number];
 type Step = Flow["steps"][number];
@@ -54,7 +55,7 @@ function summedLoads(runs: RunResult[]): Record<string, number> {
 /** Flows with one name added up; their steps by label and each step's checks by name. */
 function mergeFlowsByName(runs: RunResult[]): Flow[] {
   const byName = new Map<string, Flow>();
-  for (const flow of runs.flatMap((r) => r.flows ?? [])) {
+  for (const flow of runs.flatMap((r) => (r.flows ?? []).map((f) => withLoad(f, r.name)))) {
     const into = byName.get(flow.name);
     if (into === undefined) {
       byName.set(flow.name, {
@@ -63,7 +64,8 @@ function mergeFlowsByName(runs: RunResult[]): Flow[] {
       });
       continue;
     }
-    into.sessionMs = pooledDurations(into.sessionMs, into.completed, flow.sessionMs, flow.completed);
+    poolSessions(into, flow);
+    into.loads = { ...into.loads, ...flow.loads };
     into.sessions += flow.sessions;
     into.completed += flow.completed;
     into.failed += flow.failed;
@@ -84,8 +86,46 @@ function addStep(flow: Flow, step: Step): void {
   for (const check of step.checks ?? []) {
     const same = into.checks?.find((c) => c.name === check.name);
     if (same === undefined) (into.checks ??= []).push({ ...check });
-    else same.passed += check.passed, same.failed += check.failed;
+    else {
+      same.passed += check.passed, same.failed += check.failed;
+      for (const [load, n] of Object.entries(check.loads ?? {})) {
+        const seen = (same.loads ??= {})[load];
+        same.loads[load] = { passed: (seen?.passed ?? 0) + n.passed, failed: (seen?.failed ?? 0) + n.failed };
+      }
+    }
   }
+}
+
+/**
+ * `flow` with its completed sessions and their durations, and each check's counts, also kept under `load`
+ * (k6's scenario), so a threshold can pick one.
+ */
+function withLoad(flow: Flow, load: string): Flow {
+  const steps = flow.steps.map((s) => ({
+    ...s,
+    checks: s.checks?.map((c) => ({ ...c, loads: { [load]: { passed: c.passed, failed: c.failed } } })),
+  }));
+  const own = {
+    completed: flow.completed,
+    ...(flow.sessionHistogramEncoded ? { sessionHistogramEncoded: flow.sessionHistogramEncoded } : {}),
+  };
+  return { ...flow, steps, loads: { ...flow.loads, [load]: own } };
+}
+
+/**
+ * `flow`'s session durations pooled into `into`'s: their histograms added when both have one (exact, as
+ * k6 pools its scenarios' samples), else their summaries (`pooledDurations`).
+ */
+function poolSessions(into: Flow, flow: Flow): void {
+  const [a, b] = [into.sessionHistogramEncoded, flow.sessionHistogramEncoded];
+  if (typeof a === "string" && typeof b === "string") {
+    const pooled = mergeEncoded([a, b]);
+    into.sessionMs = summarizeMs(pooled);
+    into.sessionHistogramEncoded = encodeHistogram(pooled);
+    return;
+  }
+  into.sessionMs = pooledDurations(into.sessionMs, into.completed, flow.sessionMs, flow.completed);
+  delete into.sessionHistogramEncoded;
 }
 
 /**

@@ -226,16 +226,23 @@ function mergeTelemetry(runs: RunResult[]): NonNullable<RunResult["telemetry"]> 
   );
 }
 
-/** Session and request counts summed; latency summaries cannot be added, so they are left out. */
+/**
+ * Session and request counts summed; session durations pooled from their histograms when every shard has
+ * one, else left out with the step latencies (summaries cannot be added).
+ */
 function mergeFlows(runs: RunResult[]): NonNullable<RunResult["flows"]> {
   return (runs[0].flows ?? []).map((flow, f) => {
     const same = runs.map((r) => r.flows?.[f]).filter((x) => x !== undefined);
+    const { sessionHistogramEncoded: _, ...rest } = flow;
+    const encoded = same.map((x) => x.sessionHistogramEncoded);
+    const pooled = encoded.every((e) => typeof e === "string") ? mergeEncoded(encoded as string[]) : null;
     return {
-      ...flow,
+      ...rest,
+      ...(pooled ? { sessionHistogramEncoded: encodeHistogram(pooled) } : {}),
       sessions: same.reduce((s, x) => s + x.sessions, 0),
       completed: same.reduce((s, x) => s + x.completed, 0),
       failed: same.reduce((s, x) => s + x.failed, 0),
-      sessionMs: same.length === 1 ? flow.sessionMs : null,
+      sessionMs: pooled ? summarizeMs(pooled) : same.length === 1 ? flow.sessionMs : null,
       steps: flow.steps.map((step, i) => ({
         ...step,
         requests: same.reduce((s, x) => s + (x.steps[i]?.requests ?? 0), 0),

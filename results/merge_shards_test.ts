@@ -2,6 +2,8 @@ import { deepStrictEqual as assertEquals, ok, throws } from "node:assert/strict"
 import { parseResultsFile, type ResultsFile } from "./mod.ts";
 import { createHistogram, encodeHistogram, summarizeMs } from "./histogram.ts";
 import { MergeError, mergeShardFiles, type ShardFile } from "./merge_shards.ts";
+import { mergeShardRuns } from "./merge_shard_runs.ts";
+import { makeRun } from "../tests/fixtures/make_run.ts";
 
 const START = "2026-11-21T17:00:00.000Z";
 const INTERVAL_MS = 250;
@@ -237,4 +239,31 @@ Deno.test("merge: shards' stuck workers and the answers whose latencies they los
     undefined,
     undefined,
   ]);
+});
+
+Deno.test("shards' session durations pool from their histograms; without them they are left out", () => {
+  const histogramOf = (ms: number, n: number) => {
+    const h = createHistogram();
+    for (let i = 0; i < n; i++) h.recordValue(ms * 1000);
+    return h;
+  };
+  const run = makeRun({ name: "x", rps: 10, durationSec: 1, dist: { medianMs: 5, sigma: 0.3 }, seed: 1 });
+  const flowOf = (h: ReturnType<typeof createHistogram>, encoded: boolean) => ({
+    name: "f",
+    sessions: h.totalCount,
+    completed: h.totalCount,
+    failed: 0,
+    sessionMs: summarizeMs(h),
+    ...(encoded ? { sessionHistogramEncoded: encodeHistogram(h) } : {}),
+    steps: [],
+  });
+  const [fast, slow] = [histogramOf(1, 90), histogramOf(500, 10)];
+  const pooled =
+    mergeShardRuns([{ ...run, flows: [flowOf(fast, true)] }, { ...run, flows: [flowOf(slow, true)] }])
+      .flows![0];
+  ok(pooled.sessionMs!.p50 < 1.1 && pooled.sessionMs!.max > 400, JSON.stringify(pooled.sessionMs));
+  const bare =
+    mergeShardRuns([{ ...run, flows: [flowOf(fast, true)] }, { ...run, flows: [flowOf(slow, false)] }])
+      .flows![0];
+  assertEquals([bare.sessionMs, bare.sessionHistogramEncoded], [null, undefined]);
 });

@@ -52,10 +52,16 @@ export const runResultSchema = z.looseObject({
   incomplete: z.boolean().optional(),
   /**
    * Stopped early by a threshold with `abortOnFail` (results/threshold_abort.ts), judged while the load
-   * ran: its expression, the measured time it failed at (s after the warm-up) and the value it saw.
-   * Such a run is also `incomplete`.
+   * ran: its expression, the measured time it failed at (s after the warm-up) and the value it saw; or by
+   * a k6 script's `exec.test.abort()` (`testAbort`, its message). Such a run is also `incomplete`.
    */
-  abortedBy: z.looseObject({ threshold: z.string(), atSec: z.number(), actual: num }).optional(),
+  abortedBy: z.looseObject({
+    threshold: z.string(),
+    atSec: z.number(),
+    actual: num,
+    /** The message of the k6 script's `exec.test.abort()` that stopped it (no threshold did). */
+    testAbort: z.string().optional(),
+  }).optional(),
   /**
    * Changes made while the load ran (pause, rate, connections, end of a phase, stop), or replayed from a
    * recorded run, in order: the run followed this schedule, not only its configuration.

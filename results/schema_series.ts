@@ -159,12 +159,25 @@ export const flowResultSchema = z.looseObject({
   /** Arrivals that found no data row left (`whenDone: stop`), so ran no session. */
   noData: count.optional(),
   sessionMs: latencySummarySchema.nullable(),
+  /** The session durations' HDR histogram (µs), so flows of loads run together pool exactly. */
+  sessionHistogramEncoded: histogramEncoding.optional(),
+  /** Loads run together (k6's scenarios): each one's completed sessions and their durations' histogram. */
+  loads: z.record(
+    z.string(),
+    z.object({ completed: count, sessionHistogramEncoded: histogramEncoding.optional() }),
+  ).optional(),
   steps: z.array(z.looseObject({
     label: z.string(),
     requests: count,
     errors: count,
     latencyMs: latencySummarySchema.nullable(),
     /** The step's checks (k6's checks): responses each passed and failed. */
-    checks: z.array(z.looseObject({ name: z.string(), passed: count, failed: count })).optional(),
+    checks: z.array(z.looseObject({
+      name: z.string(),
+      passed: count,
+      failed: count,
+      /** Loads run together (k6's scenarios): each one's counts, which k6's `checks{scenario:x}` picks. */
+      loads: z.record(z.string(), z.object({ passed: count, failed: count })).optional(),
+    })).optional(),
   })),
 });

@@ -2,14 +2,16 @@
  * @module
  * Thresholds on some endpoints of a run: a selector in braces after the metric, `p99{name:GET /json}<200ms`
  * or `errorRate{tier:db}<1%`, picks the endpoints whose `name`, `method` or user tag has the given value
- * (every `key:value` of the braces must match; commas separate them; a value may be quoted). k6's form
- * is the same rule: `http_req_duration{name:/login}: p(99)<200` (or without the colon), with k6's
- * metrics `http_req_duration` (p(N), avg, med, min, max), `http_reqs` (count, rate) and `http_req_failed`
- * (rate), written in loadlab's terms by `fromK6`; a `name` that is an absolute URL also picks the requests
- * to it left unnamed, as k6 names them by their URL. The endpoints a selector picks pool into one view of
- * the run (`selectedRun`): their requests, failures and added histograms, as k6 pools the requests of
- * one tag. A selector that picks nothing is a configuration error naming the known endpoints
- * (`checkSelectors`, called before any load). Pure.
+ * (every `key:value` of the braces must match; commas separate them; a value may be quoted). k6's form is the
+ * same rule: `http_req_duration{name:/login}: p(99)<200` (or without the colon), with k6's metrics
+ * `http_req_duration` (p(N), avg, med, min, max), `http_reqs` (count, rate) and `http_req_failed` (rate),
+ * written in loadlab's terms by `fromK6`; a `name` that is an absolute URL also picks the requests to it left
+ * unnamed, as k6 names them by their URL. The endpoints a selector picks pool into one view of the run
+ * (`selectedRun`): their requests, failures and added histograms, as k6 pools the requests of one tag; k6's
+ * `url` picks unnamed requests by their URL, `status` and `expected_response` some responses of those
+ * endpoints (counts exact, latency only where every response of an endpoint is picked). A selector that picks
+ * nothing is a configuration error naming the known endpoints (`checkSelectors`, called before any load).
+ * Pure.
  */
 import type { EndpointResult, RunResult } from "./mod.ts";
 import { decodeHistogram, mergeEncoded, summarizeMs } from "./histogram.ts";
@@ -98,15 +100,66 @@ export function fromK6(expression: string): string | null {
   return `${run !== undefined ? `${run.trim()}:` : ""}${name}${braces ?? ""}${op}${value.trim()}${unit}`;
 }
 
-/** Whether endpoint `e` matches every pair of `selector`. */
+/**
+ * Whether endpoint `e` matches every pair of `selector`: `name`, `method`, k6's `url` (an unnamed request's
+ * URL) or a tag of its requests; k6's `status` and `expected_response` pick its responses (`answersOf`).
+ */
 export function selects(selector: Selector, e: Pick<EndpointResult, "name" | "method" | "tags">): boolean {
   return Object.entries(selector).every(([key, value]) =>
-    key === "name"
+    key === "name" || key === "url"
       ? e.name === value || urlNamed(e.name, value)
       : key === "method"
       ? e.method === value
-      : e.tags?.[key] === value
+      : RESPONSE_TAGS.has(key) || e.tags?.[key] === value
   );
+}
+
+/**
+ * k6's tags of a response rather than of its request: `status` and `expected_response` pick some of an
+ * endpoint's responses, `proto` all of the run's or none (one protocol a run).
+ */
+const RESPONSE_TAGS = new Set(["status", "expected_response", "proto", "error_code"]);
+
+/** k6's `proto` tag of a run's requests. */
+const PROTO: Record<string, string> = { http1: "HTTP/1.1", h2: "HTTP/2.0", h2c: "HTTP/2.0" };
+
+/**
+ * The responses `status` and `expected_response` pick, by status code, and whether requests that got none
+ * are among them (k6 tags them status 0, not expected); null when the selector has neither.
+ */
+function answersOf(selector: Selector): { picks: (code: string) => boolean; unanswered: boolean } | null {
+  const expected = selector.expected_response;
+  // k6's error_code of an answer of status 400 and over is 1000 + its status (1404, 1500).
+  const answered = Number(selector.error_code) - 1000;
+  const status = selector.error_code === undefined ? selector.status : String(answered);
+  if (selector.error_code !== undefined && selector.status !== undefined && selector.status !== status) {
+    return { picks: () => false, unanswered: false };
+  }
+  if (status === undefined && expected === undefined) return null;
+  const isExpected = (code: string) => Number(code) >= 200 && Number(code) < 400;
+  return {
+    picks: (code) =>
+      (status === undefined || code === status) &&
+      (expected === undefined || isExpected(code) === (expected === "true")),
+    unanswered: (status === undefined || status === "0") && expected !== "true",
+  };
+}
+
+/**
+ * Endpoint `e` with only the responses `answers` picks: their counts, and its histogram when every response
+ * it had is picked (latencies are kept per endpoint, not per status: else null, the latency unmeasured).
+ */
+function narrowed(e: EndpointResult, answers: NonNullable<ReturnType<typeof answersOf>>) {
+  const statusCodes = Object.fromEntries(Object.entries(e.statusCodes).filter(([c]) => answers.picks(c)));
+  const requests = sumValues(statusCodes);
+  const errors = answers.unanswered ? e.errors : {};
+  return {
+    ...e,
+    statusCodes,
+    requests,
+    errors,
+    histogramEncoded: requests === e.requests ? e.histogramEncoded : null,
+  };
 }
 
 /**
@@ -158,8 +211,21 @@ export function checkSelectors(
  * is NaN here); null when no endpoint matches (or the file has none).
  */
 export function selectedRun(run: RunResult, selector: Selector): RunResult | null {
-  const chosen = (run.endpoints ?? []).filter((e) => selects(selector, e));
-  if (chosen.length === 0) return null;
+  const matched = (run.endpoints ?? []).filter((e) => selects(selector, e));
+  // A failure's own error_code (a refused connect's 1212) is not kept per endpoint: unmatched, not 0.
+  const code = Number(selector.error_code);
+  if (matched.length === 0 || (selector.error_code !== undefined && !(code >= 1400 && code < 1600))) {
+    return null;
+  }
+  const answers = answersOf(selector);
+  const otherProto = selector.proto !== undefined && selector.proto !== PROTO[run.protocol ?? "http1"];
+  const chosen = otherProto
+    ? []
+    : answers === null
+    ? matched
+    : matched.map((e) => narrowed(e, answers)).filter((e) => e.requests + sumValues(e.errors) > 0);
+  // A latency over some of an endpoint's responses is not kept: unmeasured (NaN), never the wrong one.
+  const unmeasured = chosen.some((e) => e.requests > 0 && e.histogramEncoded === null);
   const errors: Record<string, number> = {};
   const statusCodes: Record<string, number> = {};
   for (const e of chosen) {
@@ -193,6 +259,10 @@ export function selectedRun(run: RunResult, selector: Selector): RunResult | nul
     statusCodes,
     successRate: successRateOf({ requests, errors: sumValues(errors), failedStatus: non2xx }, 0),
     rps: run.durationSec > 0 ? requests / run.durationSec : 0,
-    latencyMs: summarizeMs(histogram),
+    latencyMs: unmeasured ? nanSummary(summarizeMs(histogram)) : summarizeMs(histogram),
   };
+}
+
+function nanSummary<T extends object>(summary: T): T {
+  return Object.fromEntries(Object.keys(summary).map((k) => [k, Number.NaN])) as T;
 }

@@ -94,5 +94,6 @@ export function abortNote(results: Pick<ResultsFile, "runs" | "notRun">): string
   const rest = notRun.length
     ? `; ${notRun.length} planned run${notRun.length > 1 ? "s" : ""} not run: ${names}`
     : "";
-  return `run ${run.name} ${abortedLabel(run.abortedBy)} (abortOnFail)${rest}`;
+  const why = run.abortedBy.testAbort === undefined ? " (abortOnFail)" : "";
+  return `run ${run.name} ${abortedLabel(run.abortedBy)}${why}${rest}`;
 }

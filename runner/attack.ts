@@ -27,6 +27,7 @@ import { withScriptSetup } from "./script/script_hooks.ts";
 import { type RunSteering, steeredArrivalsPerSec } from "./steering.ts";
 import { wsStepWaits } from "./ws_step_spec.ts";
 import { k6LiveJudge } from "./script/k6/metrics_channel.ts";
+import { onTestAbort } from "./script/k6/test_abort.ts";
 import type { SteerChange } from "../results/schema_steering.ts";
 
 export interface AttackHooks {
@@ -94,11 +95,22 @@ export async function runLoaded(config: AttackConfig, hooks: AttackHooks): Promi
   const startedAt = new Date().toISOString();
   const tcpBefore = readHostTcp();
   const cpuBefore = readHostCpu();
+  // A k6 script's exec.test.abort() stops the run at once, whatever interval it is in.
+  const stopListening = config.script
+    ? onTestAbort((message) =>
+      abort.stop({
+        threshold: `exec.test.abort(): ${message}`,
+        atSec: clock.originEpochMs > 0 ? Math.max(0, (Date.now() - clock.originEpochMs) / 1000) : 0,
+        actual: Number.NaN,
+        testAbort: message,
+      })
+    )
+    : null;
   const { workers, steered, flowSamples } = await runSteered(config, hooks, name, {
     aggregator,
     clock,
     abort,
-  });
+  }).finally(() => stopListening?.());
   // A steered open load asked for its steered schedule, not its plan (a pause is no shortfall).
   if (requestedRps !== null && steered.length > 0 && Number.isFinite(plannedMs)) {
     const arrivals = steeredArrivalsPerSec(config, steered, plannedMs, Math.min(workers.activeMs, plannedMs));
@@ -244,6 +256,12 @@ function abortOnFail(
     },
     /** The load ended: intervals completed from now on (at the end) no longer stop anything. */
     done: () => (running = false),
+    /** Stops the load now for `by` (a script's exec.test.abort()), unless it ended or stopped already. */
+    stop: (by: AbortedBy) => {
+      if (!running || state.abortedBy !== null) return;
+      state.abortedBy = by;
+      controller.abort();
+    },
   };
   return state;
 }

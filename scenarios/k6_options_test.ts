@@ -183,14 +183,14 @@ Deno.test("what loadlab cannot honour is refused at its path, never dropped", ()
     problems({
       thresholds: {
         checks: ["count>1"],
-        "my_trend{kind:a}": ["avg<1"],
+        "iterations{kind:a}": ["count<1"],
         http_req_waiting: ["p(95)<1"],
         iterations: [{ threshold: "count>1", abortOnFail: true }],
       },
     }),
     [
       "options.thresholds.checks[0]",
-      'options.thresholds["my_trend{kind:a}"]',
+      'options.thresholds["iterations{kind:a}"]',
       "options.thresholds.http_req_waiting",
       "options.thresholds.iterations[0]",
     ],

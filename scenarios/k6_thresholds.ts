@@ -5,8 +5,10 @@
  * rules judged after the run on k6's summary for `checks`, custom metrics and the iteration metrics (those
  * with `abortOnFail` on a custom metric judged live as well, runner/script/k6/metrics_channel.ts). A
  * threshold on the HTTP metrics selects requests by `name`, `method` or any tag the script's requests
- * carry (`{kind:html}`, `{scenario:browse}`: runner/script/k6/k6_tags.ts). A threshold on a metric the
- * summary has no numbers for, or a custom metric's by tag, is a problem at its path. k6's gRPC metrics are
+ * carry (`{kind:html}`, `{scenario:browse}`: runner/script/k6/k6_tags.ts); one on `checks` by a check's
+ * `scenario`, `group` or `check` name; one on a custom metric by any tag of its values (the runtime keeps
+ * that submetric, runner/script/k6/metrics.ts). A threshold on a metric the summary has no numbers for is
+ * a problem at its path. k6's gRPC metrics are
  * read as the HTTP ones: a gRPC call is one of loadlab's requests, so `grpc_req_duration` is judged on
  * `http_req_duration`'s numbers (every request of the run, calls and HTTP requests alike; `{name:...}`
  * selects one method).
@@ -39,7 +41,6 @@ const NOT_MEASURED = new Set([
   "http_req_tls_handshaking",
   "vus_max",
   "group_duration",
-  "dropped_iterations",
 ]);
 /** k6's metrics counted in the load's workers' results, known once the run is over (not sent live). */
 const COUNTED_AFTER = new Set([
@@ -49,7 +50,14 @@ const COUNTED_AFTER = new Set([
   "vus",
   "data_sent",
   "data_received",
+  "dropped_iterations",
 ]);
+/** k6's tags of a response, which the bytes of a request's endpoint are not kept by. */
+const RESPONSE_TAGS = new Set(["status", "expected_response", "proto", "error_code"]);
+/** The iteration metrics judged by scenario (`iterations{scenario:api}`): each scenario's sessions are kept. */
+const BY_SCENARIO = new Set(["iterations", "iteration_duration"]);
+/** The tags a threshold on `checks` selects by: a check's scenario, group path (`::api`) and name. */
+const CHECK_TAGS = new Set(["scenario", "group", "check"]);
 /** A rule on a metric judged after the run; a percentile is of 0 to 100 (`p(150)` read as a failed rule). */
 const AFTER_RUN_RULE =
   /^(avg|min|max|med|p\((100(\.0+)?|\d{1,2}(\.\d+)?)\)|count|rate|value)\s*(<=|>=|==|!=|<|>)\s*-?\d+(\.\d+)?$/;
@@ -72,8 +80,28 @@ export function thresholdsOf(
     }
     const metric = GRPC_METRICS[m[1]] ?? m[1];
     if (!METRICS.has(metric)) {
-      if (m[2] !== undefined) problem(path, `${key}: a custom metric's threshold by tag is not judged yet`);
-      else afterRun.push(...afterRunRules(m[1], list, path, problem));
+      const tags = m[3] === undefined ? [] : m[3].split(",").map((p) => p.split(":")[0].trim());
+      if (m[2] === undefined) afterRun.push(...afterRunRules(m[1], list, path, problem));
+      else if (m[1] === "checks" && tags.every((t) => CHECK_TAGS.has(t))) {
+        afterRun.push(...afterRunRules(`checks${m[2]}`, list, path, problem));
+      } else if (m[1] === "checks") {
+        problem(
+          path,
+          `${key}: checks are judged by ${[...CHECK_TAGS].join(", ")} only, not yet by other tags`,
+        );
+      } else if (BY_SCENARIO.has(m[1]) && tags.every((t) => t === "scenario")) {
+        afterRun.push(...afterRunRules(`${m[1]}${m[2]}`, list, path, problem));
+      } else if (
+        (m[1] === "data_sent" || m[1] === "data_received") && !tags.some((t) => RESPONSE_TAGS.has(t))
+      ) {
+        afterRun.push(...afterRunRules(`${m[1]}${m[2]}`, list, path, problem));
+      } else if (COUNTED_AFTER.has(m[1])) {
+        const by = BY_SCENARIO.has(m[1]) ? " but by scenario" : "";
+        problem(
+          path,
+          `${key}: ${m[1]}'s threshold by tag is not judged yet${by} (judge ${m[1]} without tags)`,
+        );
+      } else afterRun.push(...afterRunRules(`${m[1]}${m[2]}`, list, path, problem));
       continue;
     }
     const selected = metric + (m[2] ?? "");
@@ -104,12 +132,13 @@ function afterRunRules(metric: string, list: unknown, path: Array<string | numbe
   for (const [k, item] of (Array.isArray(list) ? list : [list]).entries()) {
     const t = typeof item === "string" ? { threshold: item } : item as Options;
     const rule = typeof t?.threshold === "string" ? t.threshold.trim() : "";
-    if (!AFTER_RUN_RULE.test(rule) || (metric === "checks" && !rule.startsWith("rate"))) {
+    const checks = metric === "checks" || metric.startsWith("checks{");
+    if (!AFTER_RUN_RULE.test(rule) || (checks && !rule.startsWith("rate"))) {
       problem(
         [...path, k],
         `${rule}: not a rule loadlab judges on ${metric} (e.g. rate>0.95, p(95)<200, count>10)`,
       );
-    } else if (t.abortOnFail && COUNTED_AFTER.has(metric)) {
+    } else if (t.abortOnFail && (checks || COUNTED_AFTER.has(metric))) {
       problem(
         [...path, k],
         `abortOnFail on ${metric} is not honoured: ${metric} is counted in the run's results, judged after it`,

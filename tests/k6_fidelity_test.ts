@@ -13,7 +13,7 @@ import { EPOLL_TLS_BLOCKER, withTlsTarget } from "./tls_fixtures.ts";
 Deno.test("abortOnFail on a custom Rate stops the run live, after its delayAbortEval", () =>
   withTarget(async (url) => {
     const { code, text, results, dir } = await runIn("abort_custom.js", url);
-    assertEquals(code, 1, text);
+    assertEquals(code, 99, text);
     const run = results.runs[0];
     assertEquals([run.abortedBy.threshold, run.abortedBy.actual, run.incomplete], [
       "check_failure_rate: rate<=0.05",

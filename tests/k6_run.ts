@@ -58,12 +58,12 @@ async function runK6(
     stderr: "piped",
     signal: AbortSignal.timeout(90_000),
   }).output();
-  const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
-  let results;
+  const stdout = new TextDecoder().decode(out.stdout), stderr = new TextDecoder().decode(out.stderr);
+  let results = null;
   try {
     results = JSON.parse(Deno.readTextFileSync(`${dir}/out/results.json`));
-  } catch {
-    results = null; // refused before the load
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotFound)) throw err;
   }
-  return { code: out.code, text, results, dir };
+  return { code: out.code, text: stdout + stderr, stdout, stderr, results, dir };
 }

@@ -6,10 +6,12 @@
  * threshold's value true when it failed), a rate's `rate` as `value`, and `root_group`'s groups and checks as
  * objects by name (a check's name checked at several places is one check, its counts summed). Pure.
  */
-import type { K6SummaryData } from "./k6_summary_text.ts";
+import type { K6Check, K6Group, K6SummaryData } from "./k6_summary_text.ts";
 
-type Group = { groups?: unknown; checks?: unknown; [key: string]: unknown };
-type Check = { name: string; passes: number; fails: number };
+type ExportedGroup = Omit<K6Group, "groups" | "checks"> & {
+  groups: Record<string, ExportedGroup>;
+  checks: Record<string, K6Check>;
+};
 
 /** The legacy export of `data`, indented by 4 as k6 writes it. */
 export function k6SummaryExport(data: K6SummaryData): string {
@@ -28,24 +30,18 @@ export function k6SummaryExport(data: K6SummaryData): string {
     if (rules.length > 0) values.thresholds = Object.fromEntries(rules.map(([rule, t]) => [rule, !t.ok]));
     metrics[name] = values;
   }
-  return JSON.stringify({ root_group: byName(structuredClone(data.root_group)), metrics }, null, 4);
+  return JSON.stringify({ root_group: byName(data.root_group), metrics }, null, 4);
 }
 
 /** A group whose `groups` and `checks` lists are objects by name, as k6's legacy summary keys them. */
-function byName(group: Group): Group {
-  if (Array.isArray(group.groups)) {
-    group.groups = Object.fromEntries(group.groups.map((g: Group) => [g.name, byName(g)]));
+function byName(group: K6Group): ExportedGroup {
+  // One check per name in a group, as k6 counts a name checked at several places.
+  const checks: Record<string, K6Check> = {};
+  for (const c of group.checks) {
+    const had = checks[c.name];
+    checks[c.name] = had === undefined
+      ? { ...c }
+      : { ...had, passes: had.passes + c.passes, fails: had.fails + c.fails };
   }
-  if (Array.isArray(group.checks)) {
-    // One check per name in a group, as k6 counts a name checked at several places.
-    const byCheck: Record<string, Check> = {};
-    for (const c of group.checks as Check[]) {
-      const had = byCheck[c.name];
-      byCheck[c.name] = had === undefined
-        ? { ...c }
-        : { ...had, passes: had.passes + c.passes, fails: had.fails + c.fails };
-    }
-    group.checks = byCheck;
-  }
-  return group;
+  return { ...group, groups: Object.fromEntries(group.groups.map((g) => [g.name, byName(g)])), checks };
 }

@@ -1,11 +1,12 @@
 /**
  * @module
- * k6's end-of-test summary as text, from its summary data (results/export/k6_summary.ts): the checks
- * with their pass ratio (a failing one with its counts), then every metric on a dotted line, trends by
- * `summaryTrendStats` (times in `summaryTimeUnit` when set), rates as a percentage with their true and false counts, counters with their rate,
- * each metric with thresholds marked ✓ or ✗ and its submetrics (`{ name:me }`) under it. A k6 user reads
- * it as k6's own; loadlab's verdict and report stand beside it. The data's types are here, importing
- * nothing, so a converted script's `textSummary` (runner/script/k6/jslib_summary.ts) type-checks anywhere.
+ * k6 0.x's end-of-test summary as text, from its summary data (results/export/k6_summary.ts): the checks with
+ * their pass ratio (a failing one with its counts), each group's under `█ name`, then every metric on a
+ * dotted line, trends by `summaryTrendStats` (times in `summaryTimeUnit` when set), rates as a percentage
+ * with their true and false counts, counters with their rate, each metric with thresholds marked ✓ or ✗ and
+ * its submetrics (`{ name:me }`) under it. A k6 user reads it as k6's own; loadlab's verdict and report stand
+ * beside it. The data's types are here, importing nothing, so a converted script's `textSummary`
+ * (runner/script/k6/jslib_summary.ts) type-checks anywhere.
  */
 /** A metric of k6's summary. */
 export interface K6Metric {
@@ -15,15 +16,32 @@ export interface K6Metric {
   thresholds?: Record<string, { ok: boolean }>;
 }
 
+/** A check of k6's summary: its name, its path through the groups (`::api::status 200`), its counts. */
+export interface K6Check {
+  name: string;
+  path: string;
+  id: string;
+  passes: number;
+  fails: number;
+}
+
+/** A group of k6's summary (the root one has no name): its checks and the groups in it. */
+export interface K6Group {
+  name: string;
+  path: string;
+  id: string;
+  groups: K6Group[];
+  checks: K6Check[];
+}
+
+/** Every check of `group` and the groups in it, in their order. */
+export function allChecks(group: K6Group): K6Check[] {
+  return [...group.checks, ...group.groups.flatMap(allChecks)];
+}
+
 /** k6's summary data for one run. */
 export interface K6SummaryData {
-  root_group: {
-    name: string;
-    path: string;
-    id: string;
-    groups: unknown[];
-    checks: Array<{ name: string; path: string; id: string; passes: number; fails: number }>;
-  };
+  root_group: K6Group;
   options: { summaryTrendStats: string[]; summaryTimeUnit: string; noColor: boolean };
   state: { isStdOutTTY: boolean; isStdErrTTY: boolean; testRunDurationMs: number };
   metrics: Record<string, K6Metric>;
@@ -88,14 +106,7 @@ function mark(m: K6Metric): string {
 /** k6's summary text of `data`. */
 export function renderK6Summary(data: K6SummaryData): string {
   const lines: string[] = [""];
-  for (const c of data.root_group.checks) {
-    const total = c.passes + c.fails;
-    lines.push(`     ${c.fails === 0 ? "✓" : "✗"} ${c.name}`);
-    if (c.fails > 0) {
-      lines.push(`      ↳  ${Math.round((c.passes / total) * 100)}% — ✓ ${c.passes} / ✗ ${c.fails}`);
-    }
-  }
-  if (data.root_group.checks.length > 0) lines.push("");
+  groupLines(data.root_group, "", lines);
   const names = Object.keys(data.metrics).sort();
   const width = Math.max(30, ...names.map((n) => n.length + 3));
   for (const name of names.filter((n) => !n.includes("{"))) {
@@ -106,6 +117,22 @@ export function renderK6Summary(data: K6SummaryData): string {
     }
   }
   return lines.join("\n") + "\n";
+}
+
+/** A group's checks, then each group in it under `█ name`, indented one step further, as k6 0.x. */
+function groupLines(group: K6Group, indent: string, lines: string[]): void {
+  for (const c of group.checks) {
+    const total = c.passes + c.fails;
+    lines.push(`${indent}     ${c.fails === 0 ? "✓" : "✗"} ${c.name}`);
+    if (c.fails > 0) {
+      lines.push(`${indent}      ↳  ${Math.round((c.passes / total) * 100)}% — ✓ ${c.passes} / ✗ ${c.fails}`);
+    }
+  }
+  if (group.checks.length > 0) lines.push("");
+  for (const inner of group.groups) {
+    lines.push(`${indent}     █ ${inner.name}`, "");
+    groupLines(inner, `${indent}  `, lines);
+  }
 }
 
 function row(name: string, m: K6Metric, width: number, options: K6SummaryData["options"]): string {

@@ -20,6 +20,7 @@ import { errorText, scriptErrorMessage } from "./script_module.ts";
 import type { HostReply, HostRequest } from "./script_host.ts";
 import { summaryContents } from "./summary_content.ts";
 import { cloneBytes } from "./clone_bytes.ts";
+import { madeMetrics } from "./k6/metrics.ts";
 import { takeMainChannel } from "./script_channel.ts";
 import { restoreWorkerNames } from "./worker_scope.ts";
 import { guardScriptConsole } from "./script_names.ts";
@@ -46,6 +47,7 @@ self.onmessage = async (event: MessageEvent<HostRequest>) => {
         summary: typeof (await import(pathToFileURL(path).href)).handleSummary === "function",
         teardown: module.teardown !== null,
         options: plainOptions(module.options),
+        metrics: madeMetrics(),
       });
     } else if (msg.type === "setup") {
       const data = await module!.setup?.();

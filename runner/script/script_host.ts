@@ -44,6 +44,7 @@ export type HostReply =
     teardown: boolean;
     summary: boolean;
     options: Record<string, unknown> | null;
+    metrics: ScriptExports["metrics"];
   }
   | { type: "done"; value: unknown }
   | { type: "failed"; message: string }
@@ -70,6 +71,8 @@ export interface ScriptExports {
   /** A k6 script's `handleSummary`. */
   summary: boolean;
   options: Record<string, unknown> | null;
+  /** A k6 script's own metrics (`new Counter("errors")`), by name. */
+  metrics: Record<string, { kind: "trend" | "counter" | "rate" | "gauge"; time: boolean }>;
 }
 
 /** A session script loaded in an isolate of its own. */

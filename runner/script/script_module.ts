@@ -129,18 +129,21 @@ function refuseChangedIntrinsics(before: ReturnType<typeof snapshotIntrinsics>, 
  * becomes the line's `file:line`; a throw of the script's own code as it ran (a SharedArray's function, a
  * check of its config) is placed by its stack.
  */
+/** What a script's own failure to load says after its place (a throw, a parse error, no default). */
+export const DOES_NOT_LOAD = ": does not load: ";
+
 function loadFailure(err: unknown, path: string): string {
   const text = errorText(err);
   const parsed = placeIn(text, path);
   if (parsed !== null) {
     const message = text.replace(/ at file:\/\/\S+$/, "");
-    return `${parsed}: does not load: ${message}; a module must parse before it runs`;
+    return `${parsed}${DOES_NOT_LOAD}${message}; a module must parse before it runs`;
   }
   const stack = err instanceof ScriptShapeError ? null : stackOf(err);
   const where = stack === null ? null : placeIn(stack, path);
   return where === null
-    ? `${basename(path)}: does not load: ${text}`
-    : `${where}: does not load: ${text}; its top level must run without throwing`;
+    ? `${basename(path)}${DOES_NOT_LOAD}${text}`
+    : `${where}${DOES_NOT_LOAD}${text}; its top level must run without throwing`;
 }
 
 /**

@@ -15,6 +15,7 @@ const EMPTY = new Uint8Array(0);
 /** A connection that tells what its TLS handshake negotiated (h1/connection_io.ts). */
 interface NegotiatingConn {
   tlsNegotiated(): { version: string | null; cipher: string | null } | null;
+  takeDial?(): { connectingMs: number; tlsHandshakingMs: number } | null;
 }
 const decoder = new TextDecoder();
 
@@ -30,9 +31,14 @@ export class ScriptResponse implements Response, ResponseHeaders {
    * `raw`: the response's bytes as received (head and body), owned by this response; empty: failed.
    * `conn`: the connection it came on.
    */
+  /** The connect its request waited for (session.ts `Response.dial`), when it opened the connection. */
+  readonly dial?: Readonly<{ connectingMs: number; tlsHandshakingMs: number }>;
+
   constructor(raw: Uint8Array, conn: NegotiatingConn | null = null) {
     this.#raw = raw;
     this.#conn = conn;
+    const dial = conn?.takeDial?.();
+    if (dial) this.dial = dial;
     if (raw.length === 0) {
       this.status = 0;
       return;

@@ -51,6 +51,11 @@ export interface Response {
    * the connection is open; undefined elsewhere (plain HTTP, HTTP/2, the deno transport, a closed connection).
    */
   readonly tls?: Readonly<{ version: string | null; cipher: string | null }>;
+  /**
+   * When the request opened its connection (HTTP/1.1): its TCP connect's time and its TLS handshake's
+   * (0 over plain HTTP), in ms; undefined on a connection reused or another protocol.
+   */
+  readonly dial?: Readonly<{ connectingMs: number; tlsHandshakingMs: number }>;
   /** The response's header fields (names case-insensitive). */
   readonly headers: ResponseHeaders;
   /** The body as text (UTF-8). */

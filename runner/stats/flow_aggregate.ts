@@ -6,7 +6,7 @@
  * flows and steps line up by index; a mismatch is a bug of ours and throws.
  */
 import type { FlowResult } from "../../results/mod.ts";
-import { type Histogram, summarizeMs } from "../../results/histogram.ts";
+import { encodeHistogram, type Histogram, summarizeMs } from "../../results/histogram.ts";
 import {
   addFlowCounters,
   checkCounts,
@@ -38,6 +38,9 @@ export class FlowAggregator {
       ...(f.captureFailed > 0 ? { captureFailed: f.captureFailed } : {}),
       ...(f.noData > 0 ? { noData: f.noData } : {}),
       sessionMs: summaryOrNull(f.sessionHistogram),
+      ...(f.sessionHistogram.totalCount > 0
+        ? { sessionHistogramEncoded: encodeHistogram(f.sessionHistogram) }
+        : {}),
       steps: f.steps.map((s) => ({
         label: s.label,
         requests: s.requests,

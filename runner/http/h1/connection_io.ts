@@ -46,6 +46,9 @@ export abstract class ConnectionIo implements LoadConnection, InlineReader {
   timedOut = false;
   /** `performance.now()` when the last exchange ended: closed loops reuse it instead of asking again. */
   lastEventMs = 0;
+  /** The last connect's TCP and TLS times (ms), until a script's response takes them (`takeDial`). */
+  dialedConnectMs = -1;
+  dialedTlsMs = -1;
   protected sock: TransportConn | null = null;
   /** The same socket when its transport has the inline contract (epoll), else null. */
   #inline: InlineConn | null = null;
@@ -125,6 +128,17 @@ export abstract class ConnectionIo implements LoadConnection, InlineReader {
    * What the open socket's TLS handshake negotiated (the epoll transport's OpenSSL client, asked now),
    * else null: plain TCP, closed, or a client that does not tell (the deno transport's).
    */
+  /**
+   * The connect that opened this connection, once: for the first response read on it (the request that
+   * waited for it), null after and on a connection opened for an earlier request.
+   */
+  takeDial(): { connectingMs: number; tlsHandshakingMs: number } | null {
+    if (this.dialedConnectMs < 0) return null;
+    const dial = { connectingMs: this.dialedConnectMs, tlsHandshakingMs: Math.max(this.dialedTlsMs, 0) };
+    this.dialedConnectMs = -1;
+    return dial;
+  }
+
   tlsNegotiated(): SslNegotiated | null {
     const ssl = (this.sock as { ssl?: SslConn | null } | null)?.ssl;
     return ssl === undefined || ssl === null ? null : ssl.negotiated();

@@ -27,6 +27,9 @@ export interface DialWatch {
   lastEventMs: number;
   /** Takes the new socket in the turn it connected, before anything else can run. */
   adopt(sock: TransportConn): void;
+  /** The last connect's TCP time and TLS handshake's (ms; -1: none), for a script's `res.timings`. */
+  dialedConnectMs?: number;
+  dialedTlsMs?: number;
 }
 
 /** Told once how a dial ended (`Dialer.dialThen`): its socket, or null when it failed or the run stops. */
@@ -210,7 +213,9 @@ export class Dialer implements ConnectWaiter {
     recorder.connections++;
     // A TLS transport times its handshake; the connect time is the TCP part (the dial without it).
     const tlsMs = (sock as { tlsMs?: number }).tlsMs ?? -1;
-    recorder.connected(nowMs, (nowMs - startMs - Math.max(tlsMs, 0)) * 1000, tlsMs * 1000);
+    const connectMs = nowMs - startMs - Math.max(tlsMs, 0);
+    recorder.connected(nowMs, connectMs * 1000, tlsMs * 1000);
+    if (watch !== null) watch.dialedConnectMs = connectMs, watch.dialedTlsMs = tlsMs;
     if (this.#everOpened) recorder.reconnected(nowMs);
     this.#everOpened = true;
   }

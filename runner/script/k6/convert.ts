@@ -36,7 +36,8 @@ const MAX_PROBLEMS_LISTED = 20;
 /** A script that cannot be converted; `problems` are `file:line: why`. */
 export class K6ConvertError extends Error {
   override name = "K6ConvertError";
-  constructor(readonly problems: string[]) {
+  /** `syntax`: the script does not parse (its own error, k6's script exception), not a construct refused. */
+  constructor(readonly problems: string[], readonly syntax = false) {
     super(`cannot run this k6 script: ${problems.join("; ")}`);
   }
 }
@@ -91,8 +92,8 @@ export function convertK6(
   try {
     ast = acorn.parse(source, { ecmaVersion: "latest", sourceType: "module", locations: true });
   } catch (err) {
-    const { line, why } = parseProblem(err);
-    throw new K6ConvertError([`${file}:${line}: ${why}`]);
+    const { line, why, syntax } = parseProblem(err);
+    throw new K6ConvertError([`${file}:${line}: ${why}`], syntax);
   }
   const lineOf = (pos: number) => acorn.getLineInfo(source, pos).line;
   const deep = nestingProblem(ast);

@@ -183,17 +183,22 @@ export function nestingProblem(ast: Node): Problem | null {
   return null;
 }
 
-/** The line and why of acorn's parse failure `err` (a stack overflow read as nesting too deep). */
-export function parseProblem(err: unknown): { line: number; why: string } {
+/**
+ * The line and why of acorn's parse failure `err`, and whether it is the script's syntax error (a stack
+ * overflow is read as nesting too deep, loadlab's limit).
+ */
+export function parseProblem(err: unknown): { line: number; why: string; syntax: boolean } {
   const e = err as { loc?: { line: number }; message: string };
   if (err instanceof RangeError || /stack space/i.test(e.message)) {
     return {
       line: e.loc?.line ?? 1,
       why: `nested too deep to parse: loadlab converts scripts nested at most ${MAX_NESTING} levels; ` +
         "flatten it into functions or data",
+      syntax: false,
     };
   }
-  return { line: e.loc?.line ?? 1, why: `syntax error: ${e.message.replace(/ \(\d+:\d+\)$/, "")}` };
+  const why = `syntax error: ${e.message.replace(/ \(\d+:\d+\)$/, "")}`;
+  return { line: e.loc?.line ?? 1, why, syntax: true };
 }
 
 /** Whether `name` is a k6 module's (`k6`, `k6/http`...). */

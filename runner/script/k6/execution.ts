@@ -1,10 +1,12 @@
 /**
  * @module
  * k6's `k6/execution` for converted scripts: `exec.vu` (the session's virtual user and iteration),
- * `exec.scenario` (its name, the iteration) and `exec.test.abort()`. A field loadlab does not know
- * (instance-wide VU counts, a scenario's progress) throws when read rather than answering wrongly.
+ * `exec.scenario` (its name, the iteration) and `exec.test.abort()` (test_abort.ts: it stops the whole run).
+ * A field loadlab does not know (instance-wide VU counts, a scenario's progress) throws when read rather than
+ * answering wrongly.
  */
 import { current, scenario } from "./runtime.ts";
+import { abortTest } from "./test_abort.ts";
 
 function session() {
   const ctx = current();
@@ -66,8 +68,8 @@ export const instance = {
 };
 
 export const test = {
-  abort(message = "test aborted"): never {
-    throw new Error(`exec.test.abort() is not supported (it would stop every VU): ${message}`);
+  abort(message?: unknown): never {
+    return abortTest(message);
   },
   options: {},
 };

@@ -6,7 +6,7 @@
  * ends as a `script` error with its line). Outside a session (setup, teardown) checks are only judged.
  */
 import { current } from "./runtime.ts";
-import { sampleTags } from "./k6_tags.ts";
+import { jsonPointTags } from "./k6_tags.ts";
 import { flushMetrics } from "./metrics.ts";
 import { jsonOut, point } from "./json_out.ts";
 import { scriptText } from "../script_text.ts";
@@ -17,7 +17,10 @@ export function check(
   sets: Record<string, unknown>,
   _tags?: Record<string, string>,
 ): boolean {
-  const s = current()?.s;
+  const ctx = current();
+  const s = ctx?.s;
+  // In a group, counted under k6's path (`::api::status 200`): the summary's root_group nests it there.
+  const prefix = ctx?.group === undefined ? "" : `${ctx.group}::`;
   let all = true;
   let names: string[];
   try {
@@ -33,9 +36,9 @@ export function check(
       throw unreadable(err);
     }
     const ok = Boolean(typeof condition === "function" ? condition(value) : condition);
-    s?.check(ok, name);
+    s?.check(ok, prefix + name);
     if (jsonOut && s !== undefined) {
-      point("checks", "rate", false, ok ? 1 : 0, { ...sampleTags(), check: name });
+      point("checks", "rate", false, ok ? 1 : 0, { ...jsonPointTags(), check: name });
     }
     all &&= ok;
   }
@@ -68,9 +71,20 @@ export function sleep(seconds: number): Promise<void> {
   return s ? s.sleep(ms) : new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** Runs `body` (k6's group; its requests keep their own names) and returns what it returned. */
-export async function group<T>(_name: string, body: () => T | Promise<T>): Promise<T> {
-  return await body();
+/**
+ * Runs `body` (k6's group) and returns what it returned; its requests carry k6's `group` tag, the path of
+ * the groups they are in (`::api::inner`), which thresholds select by (`http_req_duration{group:::api}`).
+ */
+export async function group<T>(name: string, body: () => T | Promise<T>): Promise<T> {
+  const ctx = current();
+  if (ctx === undefined) return await body();
+  const outer = ctx.group;
+  ctx.group = `${outer ?? ""}::${name}`;
+  try {
+    return await body();
+  } finally {
+    ctx.group = outer;
+  }
 }
 
 /** Ends the iteration with `message` (k6's fail). */

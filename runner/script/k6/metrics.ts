@@ -5,11 +5,11 @@
  * iteration (only when something was added) on a `BroadcastChannel`, which reaches loadlab's main isolate
  * from every worker of the process; metrics_channel.ts adds the workers' parts up there for k6's summary
  * and the thresholds on custom metrics. A trend sends its values (their percentiles are taken from all of
- * them), the others their sums.
+ * them), the others their sums. A submetric a threshold names (`pages{kind:html}`) is sent as a metric of
+ * that name, of the values added with those tags.
  */
-
+import { jsonPointTags, sampleTags } from "./k6_tags.ts";
 import { jsonOut, point } from "./json_out.ts";
-import { sampleTags } from "./k6_tags.ts";
 
 /** What one isolate added to a metric since its last send. */
 export interface MetricPart {
@@ -17,7 +17,7 @@ export interface MetricPart {
   kind: "trend" | "counter" | "rate" | "gauge";
   /** A trend of times in ms (`new Trend(name, true)`): k6's summary shows its values as durations. */
   time: boolean;
-  /** Trend values, or the gauge's last value alone. */
+  /** Trend values, or the gauge's last value, its least and its greatest. */
   values: number[];
   sum: number;
   trues: number;
@@ -124,10 +124,74 @@ export function closeMetricRegistration(): void {
   closed = true;
 }
 
+/** The metrics the script made in this isolate: their kind and whether a trend holds times. */
+const made = new Map<string, { kind: MetricPart["kind"]; time: boolean }>();
+
+/**
+ * The script's own metrics, by name: what loadlab's main isolate reads when it imports the script, so a
+ * threshold on a name the script never makes is refused as k6 refuses it, and one on a metric never added
+ * to is judged as the empty metric of its kind.
+ */
+export function madeMetrics(): Record<string, { kind: MetricPart["kind"]; time: boolean }> {
+  return Object.fromEntries(made);
+}
+
+/**
+ * Whether a threshold may name `metric`: one of k6's built-in metrics (k6/ws's, k6/net/grpc's and the
+ * browser's included) or one the script made (`made`); k6 refuses any other before the test.
+ */
+export function isKnownMetric(metric: string, made: Readonly<Record<string, unknown>>): boolean {
+  return BUILT_IN.has(metric) || Object.hasOwn(made, metric) || /^(ws|grpc|browser)_/.test(metric);
+}
+
+/** The submetrics the script's thresholds name (`pages{kind:html}`), by metric: the tags each picks. */
+const wanted = new Map<string, Array<{ name: string; tags: Array<[string, string]> }>>();
+
+/**
+ * Keeps the submetrics `thresholds` (the script's `options.thresholds`) name of its own metrics: a value
+ * added with those tags (its own, the run's, its group's) is also added to each, as k6 keeps a submetric.
+ */
+export function wantSubmetrics(thresholds: unknown): void {
+  wanted.clear();
+  if (thresholds === null || typeof thresholds !== "object") return;
+  for (const key of Object.keys(thresholds)) {
+    const m = /^([a-z_0-9]+)\{([^{}]*)\}$/i.exec(key.trim());
+    if (m === null || BUILT_IN.has(m[1])) continue;
+    const tags = m[2].split(",").map((p) => p.trim()).filter((p) => p !== "").map((p) =>
+      [p.slice(0, Math.max(p.indexOf(":"), 0)).trim(), p.slice(p.indexOf(":") + 1).trim()] as [string, string]
+    );
+    const list = wanted.get(m[1]) ?? [];
+    list.push({ name: key.trim(), tags });
+    wanted.set(m[1], list);
+  }
+}
+
+/** What this isolate added to metric (or submetric) `name` since its last send, made on first use. */
+function partOf(name: string, kind: MetricPart["kind"], time: boolean): MetricPart {
+  let part = parts.get(name);
+  if (part === undefined) {
+    part = { name, kind, time, values: [], sum: 0, trues: 0, count: 0 };
+    parts.set(name, part);
+  }
+  return part;
+}
+
+/** Adds `v` (given as `value`) to `part`. */
+function addTo(part: MetricPart, v: number, value: unknown): void {
+  part.count++, part.sum += v;
+  if (value) part.trues++;
+  if (part.kind === "trend") part.values.push(v);
+  else if (part.kind === "gauge") {
+    const [, min, max] = part.values;
+    part.values = part.values.length === 0 ? [v, v, v] : [v, Math.min(min, v), Math.max(max, v)];
+  }
+}
+
 class Metric {
   readonly name: string;
   constructor(name: string, readonly kind: MetricPart["kind"], readonly time = false) {
     this.name = register(name, kind);
+    if (!made.get(this.name)?.time) made.set(this.name, { kind, time: Boolean(time) });
   }
 
   add(value: number | boolean, tags?: Record<string, string>): void {
@@ -135,16 +199,14 @@ class Metric {
     // (it read "my_trend avg=NaN" beside the valid values); true adds 1, false 0.
     const v = Number(value);
     if (value === null || value === undefined || Number.isNaN(v)) return this.#refuse(value);
-    let part = parts.get(this.name);
-    if (part === undefined) {
-      part = { name: this.name, kind: this.kind, time: this.time, values: [], sum: 0, trues: 0, count: 0 };
-      parts.set(this.name, part);
+    addTo(partOf(this.name, this.kind, this.time), v, value);
+    const subs = wanted.get(this.name);
+    if (subs === undefined) return;
+    const all = sampleTags(tags) ?? {};
+    for (const sub of subs) {
+      if (sub.tags.every(([k, t]) => all[k] === t)) addTo(partOf(sub.name, this.kind, this.time), v, value);
     }
-    if (jsonOut) point(this.name, this.kind, this.time, v, { ...sampleTags(), ...tags });
-    part.count++, part.sum += v;
-    if (value) part.trues++;
-    if (this.kind === "trend") part.values.push(v);
-    else if (this.kind === "gauge") part.values = [v];
+    if (jsonOut) point(this.name, this.kind, this.time, v, { ...jsonPointTags(), ...tags });
   }
 
   #refuse(value: unknown): void {

@@ -1,11 +1,11 @@
 /**
  * @module
  * The main isolate's side of k6's custom metrics: `collectK6Metrics` listens on the channel the workers'
- * runtimes send their parts on (metrics.ts) from before the load, and `k6CustomMetrics` adds them up as
- * k6's summary shows them: a trend's avg, min, med, max and percentiles over every value (its median and
- * percentiles over a uniform sample past a million values, trend_sample.ts), a counter's
- * count and rate, a rate's share of true values, a gauge's last value. The parts of every run of the
- * process add up (`loadlab run script.js` has one run). A threshold with `abortOnFail` on one of them is
+ * runtimes send their parts on (metrics.ts) from before the load, and `k6CustomMetrics` adds them up as k6's
+ * summary shows them: a trend's avg, min, med, max and percentiles over every value (its median and
+ * percentiles over a uniform sample past a million values, trend_sample.ts), a counter's count and rate, a
+ * rate's share of true values, a gauge's last value with its least and greatest. The parts of every run of
+ * the process add up (`loadlab run script.js` has one run). A threshold with `abortOnFail` on one of them is
  * judged here while the load runs (`k6LiveJudge`), and stops the run when it fails, as under k6.
  */
 import type { K6Metric } from "../../../results/export/k6_summary_text.ts";
@@ -69,7 +69,12 @@ function add(part: MetricPart): void {
   }
   total.count += part.count, total.sum += part.sum, total.trues += part.trues;
   if (part.kind === "trend") trendOf(part.name).add(part.values);
-  else if (part.kind === "gauge") total.values = part.values;
+  else if (part.kind === "gauge") {
+    // The parts' spans joined: the last part's value, the least and greatest of any part.
+    const [value, min = value, max = value] = part.values;
+    const [, seenMin = min, seenMax = max] = total.values;
+    total.values = [value, Math.min(min, seenMin), Math.max(max, seenMax)];
+  }
 }
 
 /** The kept values of trend `name` (trend_sample.ts: bounded, a sample past its cap). */
@@ -174,8 +179,8 @@ function metricOf(t: MetricPart, sec: number, percentiles: readonly string[] = [
         values: { rate: t.count > 0 ? t.trues / t.count : 0, passes: t.trues, fails: t.count - t.trues },
       };
     default: {
-      const value = t.values[0] ?? 0;
-      return { type: "gauge", contains: "default", values: { value, min: value, max: value } };
+      const [value = 0, min = value, max = value] = t.values;
+      return { type: "gauge", contains: "default", values: { value, min, max } };
     }
   }
 }

@@ -113,3 +113,16 @@ Deno.test("parts on the channel that are not the runtime's shape are dropped: lo
   deepStrictEqual(Object.keys(metrics).filter((n) => n === "forged" || n === "real_count"), ["real_count"]);
   deepStrictEqual(metrics.real_count.values.count, 2);
 });
+
+Deno.test("a Gauge's summary keeps its last value and the least and greatest ever added, over every part", async () => {
+  collectK6Metrics();
+  const g = new Gauge("gauge_span");
+  g.add(5), g.add(1), g.add(9), g.add(4);
+  flushMetrics();
+  g.add(12), g.add(7);
+  flushMetrics();
+  // The channel delivers in its own time: a busy machine took longer than k6CustomMetrics' own wait.
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const m = (await k6CustomMetrics(1)).gauge_span;
+  deepStrictEqual(m.values, { value: 7, min: 1, max: 12 });
+});

@@ -88,15 +88,21 @@ export class K6Response {
     return { method: this.#method, url: this.url, headers: this.#headers, body };
   }
 
-  /** `duration` and `waiting`: how long the script waited; the phases k6 splits out are 0 here. */
+  /**
+   * k6's phases: `connecting` and `tls_handshaking` the connect the request opened its connection with
+   * (0 on a reused one), `blocked` both; `duration` and `waiting` how long the script waited past them (k6's
+   * duration leaves the connect out); sending and receiving are not split out (0).
+   */
   get timings(): Record<string, number> {
-    const ms = this.#waitedMs;
+    const dial = this.#raw.dial;
+    const connecting = dial?.connectingMs ?? 0, tls = dial?.tlsHandshakingMs ?? 0;
+    const ms = Math.max(0, this.#waitedMs - connecting - tls);
     return {
       duration: ms,
       waiting: ms,
-      blocked: 0,
-      connecting: 0,
-      tls_handshaking: 0,
+      blocked: connecting + tls,
+      connecting,
+      tls_handshaking: tls,
       sending: 0,
       receiving: 0,
     };

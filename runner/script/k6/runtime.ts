@@ -14,8 +14,8 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Session } from "../session.ts";
-import { closeMetricRegistration, flushMetrics } from "./metrics.ts";
-import { sampleTags, setRunTags } from "./k6_tags.ts";
+import { closeMetricRegistration, flushMetrics, wantSubmetrics } from "./metrics.ts";
+import { jsonPointTags, setGroupSource, setRunTags } from "./k6_tags.ts";
 import { flushPoints, jsonOut, point, setJsonThresholds } from "./json_out.ts";
 import { isolateFlags } from "./isolate_flags.ts";
 import { PART_ENV } from "../part_env.ts";
@@ -35,9 +35,15 @@ export interface VuContext {
   settle: ((err?: unknown) => void) | null;
   /** A timer callback's throw before the iteration's own function returned. */
   thrown?: unknown;
+  /** The path of the k6 groups the iteration is in (`::api::inner`), its requests' `group` tag. */
+  group?: string;
 }
 
+/** Why a script has nothing to run (k6's invalid configuration, exit 104). */
+export const NO_DEFAULT = "no default function to run per iteration";
+
 const storage = new AsyncLocalStorage<VuContext>();
+setGroupSource(() => current()?.group);
 let scenarioName = "default";
 
 /** The options k6 applies to every request, which the runtime honours (http.ts reads them). */
@@ -177,7 +183,7 @@ async function iterate(ctx: VuContext, main: (data: unknown) => unknown): Promis
 
 /** `--out json`: the iteration's samples (k6 writes them for an iteration that threw too), then the lines. */
 function iterationPoints(durationMs: number): void {
-  const tags = sampleTags();
+  const tags = jsonPointTags();
   point("iterations", "counter", false, 1, tags);
   point("iteration_duration", "trend", true, durationMs, tags);
   flushPoints();
@@ -196,9 +202,10 @@ function chooseScenario(
   const names = Object.keys(scenarios);
   const name = part !== undefined && mains.has(part) ? part : names.length === 1 ? names[0] : "default";
   const fn = mains.get(name);
-  if (fn === undefined) throw new ScriptShapeError("no default function to run per iteration");
+  if (fn === undefined) throw new ScriptShapeError(NO_DEFAULT);
   scenarioName = name;
   setRunTags(runTagsOf(options, name), name);
+  wantSubmetrics(options.thresholds);
   for (const [key, value] of Object.entries(scenarios[name]?.env ?? {})) {
     (globalThis as unknown as { __ENV: Record<string, string> }).__ENV[key] = String(value);
   }
@@ -262,8 +269,7 @@ function mainsOf(mod: ConvertedModule): Map<string, (data: unknown) => unknown> 
   }
   if (mains.size === 0) {
     throw new ScriptShapeError(
-      "no default function to run per iteration: export default function () { ... }, or scenarios " +
-        "naming theirs with exec",
+      `${NO_DEFAULT}: export default function () { ... }, or scenarios naming theirs with exec`,
     );
   }
   return mains;

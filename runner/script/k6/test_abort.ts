@@ -1,0 +1,36 @@
+/**
+ * @module
+ * k6's `exec.test.abort(message)`: the VU that calls it tells loadlab's main isolate on a channel every
+ * worker of the process reaches, and its iteration ends with the abort's error. The main isolate stops the
+ * run at once when told (runner/attack.ts), its results and summary written, and the command exits 108 as
+ * k6 does. Called in init code (no run to stop yet), the import fails with the marker the command reads.
+ */
+
+/** What an abort's error message starts with: the command tells an init-time abort (108) by it. */
+export const TEST_ABORTED = "test aborted by exec.test.abort()";
+
+const CHANNEL = "loadlab-k6-test-abort";
+let sender: BroadcastChannel | null = null;
+
+/** Tells the main isolate to stop the run and throws the abort's error, ending the iteration. */
+export function abortTest(message: unknown): never {
+  const text = message === undefined ? "test aborted" : String(message);
+  sender ??= new BroadcastChannel(CHANNEL);
+  sender.postMessage(text);
+  throw new Error(`${TEST_ABORTED}: ${text}`);
+}
+
+/**
+ * In the main isolate: calls `onAbort` with the message of the first abort any worker sends, until the
+ * returned function stops listening.
+ */
+export function onTestAbort(onAbort: (message: string) => void): () => void {
+  const channel = new BroadcastChannel(CHANNEL);
+  let told = false;
+  channel.onmessage = (e: MessageEvent<unknown>) => {
+    if (told || typeof e.data !== "string") return;
+    told = true;
+    onAbort(e.data);
+  };
+  return () => channel.close();
+}

@@ -1,0 +1,383 @@
+/**
+ * A k6 script reaches k6's verdict: k6's exit codes (99 thresholds crossed, 104 invalid options, 107 a
+ * script exception in init, 108 `exec.test.abort()`), a metric with no samples judged as k6 judges it
+ * (a Counter never added to holds `count==0`), the crossed thresholds named on stderr as k6 logs them,
+ * and k6 v1's summary. Against the built-in target; each load bounded in time and count.
+ */
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { withTarget } from "./helpers.ts";
+import { runK6Text } from "./k6_run.ts";
+
+Deno.test("a crossed threshold exits 99, named on stderr; a Counter never added to holds count==0", () =>
+  withTarget(async (url) => {
+    const { code, text, stdout, stderr } = await runK6Text(
+      `import http from "k6/http";
+import { check } from "k6";
+import { Counter } from "k6/metrics";
+const errors = new Counter("errors");
+export const options = {
+  vus: 1,
+  iterations: 4,
+  thresholds: { errors: ["count==0"], http_reqs: ["count<2"], checks: ["rate>0.5"] },
+};
+export default function () {
+  const res = http.get("http://app.test/json");
+  check(res, { "is 200": (r) => r.status === 200 });
+}
+`,
+      url,
+    );
+    assertEquals(code, 99, text);
+    ok(stderr.includes("thresholds on metrics 'http_reqs' have been crossed"), stderr);
+    ok(!text.includes("TypeError"), text);
+    // k6 v1's summary: the thresholds first, then the checks' totals.
+    ok(/█ THRESHOLDS/.test(stdout) && /█ TOTAL RESULTS/.test(stdout), stdout);
+    ok(/errors\n\s+✓ 'count==0' count=0/.test(stdout), stdout);
+    ok(/http_reqs\n\s+✗ 'count<2' count=4/.test(stdout), stdout);
+    ok(/checks_total\.+: 4 /.test(stdout) && /checks_succeeded\.+: 100\.00% 4 out of 4/.test(stdout), stdout);
+  }));
+
+Deno.test("k6's init-error codes: 107 for a throw at the top level or a syntax error, 104 for invalid options", () =>
+  withTarget(async (url) => {
+    const thrown = await runK6Text(
+      `import http from "k6/http";\nthrow new Error("boom");\nexport default function () { http.get("http://app.test/"); }\n`,
+      url,
+    );
+    assertEquals(thrown.code, 107, thrown.text);
+    ok(thrown.stderr.includes("boom"), thrown.stderr);
+    const unparsed = await runK6Text(`import http from "k6/http";\nexport default function () {{\n`, url);
+    assertEquals(unparsed.code, 107, unparsed.text);
+    const invalid = await runK6Text(
+      `import http from "k6/http";\nexport const options = { vus: "x", duration: "1s" };\nexport default function () { http.get("http://app.test/"); }\n`,
+      url,
+    );
+    assertEquals(invalid.code, 104, invalid.text);
+    // A threshold on a metric neither k6's nor made by the script is k6's invalid threshold.
+    const unmade = await runK6Text(
+      `import http from "k6/http";\nexport const options = { iterations: 1, thresholds: { nosuch: ["count<1"] } };\nexport default function () { http.get("http://app.test/"); }\n`,
+      url,
+    );
+    assertEquals(unmade.code, 104, unmade.text);
+    ok(/no metric named "nosuch"/.test(unmade.stderr), unmade.stderr);
+  }));
+
+Deno.test("exec.test.abort() stops the whole test at once and exits 108, results and summary written; in setup too", () =>
+  withTarget(async (url) => {
+    const started = performance.now();
+    const { code, text, results, stdout } = await runK6Text(
+      `import http from "k6/http";
+import exec from "k6/execution";
+export const options = { vus: 4, duration: "20s" };
+export default function () {
+  http.get("http://app.test/json");
+  if (exec.vu.iterationInScenario >= 2) exec.test.abort("enough");
+}
+`,
+      url,
+    );
+    assertEquals(code, 108, text);
+    // Stopped at once: well before the 20 s of load (a busy machine's start-up is bounded apart).
+    ok(results.runs[0].durationSec < 8, `ran ${results.runs[0].durationSec} s`);
+    ok(performance.now() - started < 60_000);
+    ok(/enough/.test(text), text);
+    ok(/█ TOTAL RESULTS/.test(stdout), stdout);
+    // In setup(): no load is sent, the same exit code.
+    const inSetup = await runK6Text(
+      `import http from "k6/http";
+import exec from "k6/execution";
+export const options = { vus: 1, duration: "20s" };
+export function setup() { exec.test.abort("no data"); }
+export default function () { http.get("http://app.test/json"); }
+`,
+      url,
+    );
+    assertEquals(inSetup.code, 108, inSetup.text);
+    ok(inSetup.stderr.includes("no data"), inSetup.stderr);
+  }));
+
+Deno.test("thresholds on a group's requests ({group:::api}) and on dropped_iterations are judged", () =>
+  withTarget(async (url) => {
+    const { code, text, results } = await runK6Text(
+      `import http from "k6/http";
+import { group } from "k6";
+export const options = {
+  vus: 1,
+  iterations: 3,
+  thresholds: {
+    "http_req_duration{group:::api}": ["p(95)<60000"],
+    "http_reqs{group:::api::inner}": ["count==3"],
+    dropped_iterations: ["count==0"],
+  },
+};
+export default function () {
+  http.get("http://app.test/");
+  group("api", () => {
+    http.get("http://app.test/json");
+    group("inner", () => http.get("http://app.test/json"));
+  });
+}
+`,
+      url,
+    );
+    assertEquals(code, 0, text);
+    assertEquals(
+      results.thresholds.map((t: { expression: string; ok: boolean }) => [t.expression, t.ok]),
+      [["http_req_duration{group:::api}: p(95)<60000", true], [
+        "http_reqs{group:::api::inner}: count==3",
+        true,
+      ]],
+    );
+  }));
+
+Deno.test("two scenarios: vus and vus_max from the run's users, iteration_duration pooled from every sample", () =>
+  withTarget(async (url) => {
+    const { code, text, dir } = await runK6Text(
+      `import http from "k6/http";
+import { sleep } from "k6";
+export const options = {
+  scenarios: {
+    quick: { executor: "constant-vus", vus: 2, duration: "2s" },
+    slow: { executor: "per-vu-iterations", vus: 1, iterations: 3, exec: "slow" },
+  },
+};
+export default function () { http.get("http://app.test/json"); sleep(0.01); }
+export function slow() { http.get("http://app.test/json"); sleep(0.4); }
+export function handleSummary(data) { return { "data.json": JSON.stringify(data.metrics) }; }
+`,
+      url,
+    );
+    assertEquals(code, 0, text);
+    const m = JSON.parse(Deno.readTextFileSync(`${dir}/data.json`));
+    assertEquals(m.vus_max.values.value, 3, JSON.stringify(m.vus_max));
+    ok(m.vus.values.max >= 2 && m.vus.values.max <= 3, JSON.stringify(m.vus));
+    // Most iterations are the quick scenario's ~10 ms: the median is theirs, not the slow one's 400 ms.
+    const d = m.iteration_duration.values;
+    ok(d.med < 200 && d.max >= 400, JSON.stringify(d));
+  }));
+
+Deno.test("ramping and arrival-rate scenarios: vus and vus_max are the users the run had, never 0", () =>
+  withTarget(async (url) => {
+    const { code, text, dir } = await runK6Text(
+      `import http from "k6/http";
+export const options = {
+  scenarios: {
+    ramp: { executor: "ramping-vus", startVUs: 1, stages: [{ duration: "1s", target: 3 }, { duration: "1s", target: 1 }] },
+    rate: { executor: "constant-arrival-rate", rate: 20, timeUnit: "1s", duration: "2s", preAllocatedVUs: 2, maxVUs: 4 },
+  },
+};
+export default function () { http.get("http://app.test/json"); }
+export function handleSummary(data) { return { "data.json": JSON.stringify(data.metrics) }; }
+`,
+      url,
+    );
+    assertEquals(code, 0, text);
+    const m = JSON.parse(Deno.readTextFileSync(`${dir}/data.json`));
+    ok(m.vus.values.max >= 2 && m.vus.values.min <= m.vus.values.max, JSON.stringify(m.vus));
+    ok(m.vus_max.values.value >= m.vus.values.max && m.vus_max.values.value <= 7, JSON.stringify(m.vus_max));
+  }));
+
+Deno.test("a check in a group is in that group of root_group, its path ::group::name, as k6 gives handleSummary", () =>
+  withTarget(async (url) => {
+    const { code, text, dir, stdout } = await runK6Text(
+      `import http from "k6/http";
+import { check, group } from "k6";
+export const options = { vus: 1, iterations: 2 };
+export default function () {
+  check(http.get("http://app.test/"), { "root ok": (r) => r.status === 200 });
+  group("api", () => {
+    check(http.get("http://app.test/json"), { "json ok": (r) => r.status === 200 });
+    group("inner", () => check(null, { "never": () => false }));
+  });
+}
+export function handleSummary(data) {
+  return { "root.json": JSON.stringify(data.root_group), stdout: "" };
+}
+`,
+      url,
+      ["--summary-mode", "compact"],
+    );
+    assertEquals(code, 0, text);
+    const root = JSON.parse(Deno.readTextFileSync(`${dir}/root.json`));
+    const brief = (
+      g: {
+        name: string;
+        path: string;
+        checks: Array<{ name: string; path: string; passes: number; fails: number }>;
+        groups: unknown[];
+      },
+    ): unknown => ({
+      name: g.name,
+      path: g.path,
+      checks: g.checks.map((c) => [c.name, c.path, c.passes, c.fails]),
+      groups: (g.groups as typeof g[]).map(brief),
+    });
+    assertEquals(brief(root), {
+      name: "",
+      path: "",
+      checks: [["root ok", "::root ok", 2, 0]],
+      groups: [{
+        name: "api",
+        path: "::api",
+        checks: [["json ok", "::api::json ok", 2, 0]],
+        groups: [{
+          name: "inner",
+          path: "::api::inner",
+          checks: [["never", "::api::inner::never", 0, 2]],
+          groups: [],
+        }],
+      }],
+    });
+    assertEquals(root.id, "d41d8cd98f00b204e9800998ecf8427e");
+    ok(!stdout.includes("TOTAL RESULTS"), stdout);
+  }));
+
+Deno.test("thresholds on checks by scenario, group and check name are judged on those checks", () =>
+  withTarget(async (url) => {
+    const { code, text, stderr } = await runK6Text(
+      `import http from "k6/http";
+import { check, group } from "k6";
+export const options = {
+  scenarios: {
+    api: { executor: "per-vu-iterations", vus: 1, iterations: 3 },
+    web: { executor: "per-vu-iterations", vus: 1, iterations: 2, exec: "web" },
+  },
+  thresholds: {
+    "checks{scenario:api}": ["rate==1"],
+    "checks{scenario:web}": ["rate==0"],
+    "checks{group:::api}": ["rate==1"],
+    "checks{check:web ok}": ["rate>0.5"],
+  },
+};
+export default function () {
+  group("api", () => check(http.get("http://app.test/json"), { "api ok": (r) => r.status === 200 }));
+}
+export function web() { check(http.get("http://app.test/json"), { "web ok": () => false }); }
+`,
+      url,
+    );
+    assertEquals(code, 99, text);
+    ok(stderr.includes("thresholds on metrics 'checks{check:web ok}' have been crossed"), stderr);
+  }));
+
+Deno.test("res.timings.connecting is the request's own TCP connect: above 0 when it opened its connection", () =>
+  withTarget(async (url) => {
+    const { code, text, results } = await runK6Text(
+      `import http from "k6/http";
+import { check } from "k6";
+export const options = { vus: 1, iterations: 1 };
+export default function () {
+  const first = http.get("http://app.test/json"), second = http.get("http://app.test/json");
+  const t = first.timings;
+  check(null, {
+    "first connected": () => t.connecting > 0 && t.connecting < t.duration + t.connecting + 1000,
+    "first blocked": () => t.blocked >= t.connecting,
+    "second reused": () => second.timings.connecting === 0,
+    "no tls": () => t.tls_handshaking === 0,
+  });
+}
+`,
+      url,
+    );
+    assertEquals(code, 0, text);
+    const checks = results.runs[0].flows[0].steps.flatMap((s: { checks?: unknown[] }) => s.checks ?? []);
+    assertEquals(
+      checks.map((c: { name: string; passed: number }) => [c.name, c.passed]),
+      [["first connected", 1], ["first blocked", 1], ["second reused", 1], ["no tls", 1]],
+    );
+  }));
+
+Deno.test("HTTP thresholds by k6's status, expected_response, url, proto and error_code tags are judged on those responses", () =>
+  withTarget(async (url) => {
+    const { code, text, results } = await runK6Text(
+      `import http from "k6/http";
+export const options = {
+  vus: 1,
+  iterations: 3,
+  thresholds: {
+    "http_reqs{status:404}": ["count==3"],
+    "http_req_failed{status:200}": ["rate==0"],
+    "http_reqs{expected_response:true}": ["count==6"],
+    "http_req_duration{expected_response:true}": ["p(95)<60000"],
+    "http_reqs{url:http://app.test/json}": ["count==3"],
+    "http_req_duration{status:404}": ["max<60000"],
+    "http_reqs{proto:HTTP/1.1}": ["count==9"],
+    "http_reqs{proto:HTTP/2.0}": ["count==0"],
+    "http_reqs{error_code:1404}": ["count==3"],
+  },
+};
+export default function () {
+  http.get("http://app.test/json");
+  http.get("http://app.test/");
+  http.get("http://app.test/no-such-page");
+}
+`,
+      url,
+    );
+    assertEquals(code, 0, text);
+    const outcomes = results.thresholds.map((t: { expression: string; ok: boolean }) => [t.expression, t.ok]);
+    ok(outcomes.every(([, passed]: [string, boolean]) => passed), JSON.stringify(outcomes));
+    assertEquals(outcomes.length, 9);
+  }));
+
+Deno.test("a custom metric's threshold by tag is judged on the values added with that tag", () =>
+  withTarget(async (url) => {
+    const { code, text, stdout } = await runK6Text(
+      `import http from "k6/http";
+import { group } from "k6";
+import { Counter, Trend } from "k6/metrics";
+const pages = new Counter("pages");
+const size = new Trend("size");
+export const options = {
+  vus: 1,
+  iterations: 4,
+  thresholds: {
+    "pages{kind:html}": ["count==4"],
+    "pages{kind:css}": ["count==0"],
+    "size{group:::api}": ["max<1"],
+    "size": ["max>=100"],
+  },
+};
+export default function () {
+  http.get("http://app.test/");
+  pages.add(1, { kind: "html" });
+  size.add(100);
+  group("api", () => size.add(0.5));
+}
+`,
+      url,
+    );
+    assertEquals(code, 0, text);
+    ok(/pages\{kind:html\}\n\s+✓ 'count==4' count=4/.test(stdout), stdout);
+  }));
+
+Deno.test("iterations, iteration_duration and data_* by scenario are judged on that scenario's own; full mode", () =>
+  withTarget(async (url) => {
+    const { code, text, stdout } = await runK6Text(
+      `import http from "k6/http";
+import { sleep } from "k6";
+export const options = {
+  scenarios: {
+    quick: { executor: "per-vu-iterations", vus: 1, iterations: 4 },
+    slow: { executor: "per-vu-iterations", vus: 1, iterations: 2, exec: "slow" },
+  },
+  thresholds: {
+    "iterations{scenario:quick}": ["count==4"],
+    "iterations{scenario:slow}": ["count==2"],
+    "iteration_duration{scenario:slow}": ["min>=300"],
+    "iteration_duration{scenario:quick}": ["max<300"],
+    "data_sent{scenario:slow}": ["count>0"],
+    "data_received{scenario:nothing}": ["count==0"],
+  },
+};
+export default function () { http.get("http://app.test/json"); }
+export function slow() { http.get("http://app.test/json"); sleep(0.3); }
+`,
+      url,
+      ["--summary-mode", "full"],
+    );
+    assertEquals(code, 0, text);
+    ok(/iterations\{scenario:slow\}\n\s+✓ 'count==2' count=2/.test(stdout), stdout);
+    // k6's full mode: a section per scenario, with its own iterations.
+    ok(/█ SCENARIO: quick [^█]*iterations\.+: 4 /.test(stdout), stdout);
+    ok(/█ SCENARIO: slow [^█]*iterations\.+: 2 /.test(stdout), stdout);
+  }));
