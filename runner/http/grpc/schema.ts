@@ -32,11 +32,34 @@ export interface GrpcMethod {
   readonly serverStreaming: boolean;
 }
 
+/**
+ * protobufjs checks each field added to a message against its fields by id, which it rebuilds from every
+ * field after each add: a message of n fields cost n^2 (20,000 fields parsed in 100 s). The index is kept
+ * up to date here instead, so each add costs the same whatever the message's size.
+ */
+function addFieldsInLinearTime(): void {
+  // deno-lint-ignore no-explicit-any
+  const type = protobuf.Type.prototype as any;
+  const add = type.add;
+  type.add = function (this: any, object: protobuf.ReflectionObject) {
+    const isField = object instanceof protobuf.Field && object.extend === undefined;
+    const byId = isField ? this.fieldsById : null;
+    const added = add.call(this, object);
+    if (byId !== null && this.fields[object.name] === object) {
+      byId[(object as protobuf.Field).id] = object;
+      this._fieldsById = byId;
+    }
+    return added;
+  };
+}
+addFieldsInLinearTime();
+
 /** The largest schema file read (a .proto or a protoset); real ones are kilobytes. */
 export const MAX_SCHEMA_BYTES = 16 * 2 ** 20;
 
 /**
- * `file` and what it imports, looked up beside the importing file, then in `importPaths` (protoc's `-I`).
+ * `file` and what it imports, looked up beside the importing file, then in `importPaths` (protoc's `-I`); an
+ * import by an absolute path or through `..` is refused, as protoc refuses it.
  * Each file is checked to be a regular file under MAX_SCHEMA_BYTES before protobufjs reads it: a device or
  * a FIFO (`/dev/zero`) would be read forever.
  */
@@ -44,8 +67,16 @@ export function loadProtoFile(file: string, importPaths: readonly string[] = [])
   const root = new protobuf.Root();
   const base = root.resolvePath;
   const find = (origin: string, target: string) => {
-    if (isAbsolute(target)) return target;
-    const beside = origin === "" ? resolve(target) : join(dirname(origin), target);
+    if (origin === "") return resolve(target);
+    if (isAbsolute(target) || target.split(/[\\/]/).includes("..")) {
+      // Nothing of a file outside the schema's folders is read: an error would show its first token.
+      const paths = [dirname(origin), ...importPaths.map((p) => resolve(p))].join(", ");
+      throw new GrpcSchemaError(
+        `--proto ${file}: import ${JSON.stringify(target)} leaves the import paths (${paths})`,
+        'name an import by its path under an import path (-i DIR), without ".." or a leading "/"',
+      );
+    }
+    const beside = join(dirname(origin), target);
     if (existsSync(beside)) return beside;
     for (const dir of importPaths) {
       const found = join(dir, target);
@@ -63,6 +94,7 @@ export function loadProtoFile(file: string, importPaths: readonly string[] = [])
     root.loadSync(resolve(file), { keepCase: true }).resolveAll();
     return root;
   } catch (err) {
+    if (err instanceof GrpcSchemaError) throw err;
     const what = err instanceof Error ? err.message : String(err);
     const missing = /ENOENT|no such file/i.test(what);
     throw new GrpcSchemaError(
