@@ -25,6 +25,7 @@ import { H2Slot } from "../http/h2/slot.ts";
 import { H2ArrivalConnection } from "../http/h2/arrival.ts";
 import { KEEP_ALL } from "../load/flow_plan.ts";
 import { SCRIPT_KEPT_BYTES, ScriptRequestError } from "./script_send.ts";
+import { DEFAULT_KEPT_BYTES } from "../http/kept_bytes.ts";
 import { MessageReader } from "../../grpc/framing.ts";
 import {
   GRPC_CODE_NAMES,
@@ -120,7 +121,7 @@ export class ScriptGrpcCall {
       place.grpcAnswers.set(conn, answer = new ScriptGrpcAnswer(schema.maxReceiveBytes));
     }
     // A call that never opens its stream (a failed connect) must not read the slot's last call's kind.
-    answer.kind = null;
+    answer.call(method);
     this.#answer = answer;
     const spec = grpcRequestSpec(
       { method: method.path, message: schema.messages(method, call.message), metadata: metadataOf(params) },
@@ -167,31 +168,58 @@ function metadataOf(params: GrpcParams): [string, string][] {
   return pairs;
 }
 
-/** A stream slot's judge of a script's call: gRPC's (`GrpcAnswer`), remembering the kind it ended with. */
+/**
+ * A stream slot's judge of a script's call: gRPC's (`GrpcAnswer`), remembering the kind it ended with, and
+ * the call's own rules: a unary call answered with a second message is broken (grpc-go and grpc-js fail it
+ * INTERNAL), and a server stream is cut past the bytes a flow's step keeps (1 MiB), named by its method.
+ */
 export class ScriptGrpcAnswer implements StreamAnswer {
   readonly #answer: GrpcAnswer;
   /** The kind the last call failed with by gRPC's rules, or null. */
   kind: ErrorKind | null = null;
+  #method: GrpcMethod | null = null;
+  #receivedBytes = 0;
+  /** Why the call failed by its own rules, or "". */
+  #own = "";
 
   constructor(maxReceiveBytes: number) {
     this.#answer = new GrpcAnswer({ maxReceiveBytes });
   }
 
+  /** The next call is of `method`. */
+  call(method: GrpcMethod): void {
+    this.kind = null;
+    this.#method = method;
+  }
   get fields() {
     return this.#answer.fields;
   }
   get message(): string {
-    return this.#answer.message;
+    return this.#own === "" ? this.#answer.message : this.#own;
   }
   start(): void {
     this.kind = null;
+    this.#receivedBytes = 0;
+    this.#own = "";
     this.#answer.start();
   }
   head(status: number, endStream: boolean): ErrorKind | null {
     return this.kind = this.#answer.head(status, endStream);
   }
   data(buf: Uint8Array, from: number, to: number): ErrorKind | null {
-    return this.kind = this.#answer.data(buf, from, to);
+    const method = this.#method!;
+    this.#receivedBytes += to - from;
+    if (method.serverStreaming && this.#receivedBytes > DEFAULT_KEPT_BYTES) {
+      this.#own = `a server stream of ${method.path} passed its ${DEFAULT_KEPT_BYTES / 2 ** 20} MiB cap ` +
+        "(what a call keeps of its replies, as a flow's step does)";
+      return this.kind = "grpc-too-big";
+    }
+    this.kind = this.#answer.data(buf, from, to);
+    if (this.kind === null && !method.serverStreaming && this.#answer.messages > 1) {
+      this.#own = `a unary call of ${method.path} answered with more than one message`;
+      this.kind = "grpc-protocol";
+    }
+    return this.kind;
   }
   end(trailers: boolean): ErrorKind | null {
     return this.kind = this.#answer.end(trailers);
