@@ -17,8 +17,8 @@ export interface StreamAnswer {
   readonly fields: FieldBytesSink;
   /** Why the last answer failed (valid when a step returned a kind). */
   readonly message: string;
-  /** A request starts on the stream: nothing of its answer seen yet. */
-  start(): void;
+  /** A request starts on the stream: nothing of its answer seen yet; `oneMessage`: a unary gRPC call's. */
+  start(oneMessage: boolean): void;
   /** The final head came with HTTP `status`; `endStream`: it also ended the answer (trailers-only). */
   head(status: number, endStream: boolean): ErrorKind | null;
   /** A DATA frame's payload `buf[from, to)` (padding removed). */

@@ -74,7 +74,14 @@ export class ScriptGrpcRequests {
       this.#heads.set(key, head);
     }
     // The body is this call's own (framed for it), sent as its DATA frames; the head's frames are only read.
-    return { frames: head.frames, frameStarts: head.frameStarts, body, template: null, head: false };
+    return {
+      frames: head.frames,
+      frameStarts: head.frameStarts,
+      body,
+      template: null,
+      head: false,
+      oneMessage: spec.grpcUnary === true,
+    };
   }
 }
 
@@ -124,7 +131,12 @@ export class ScriptGrpcCall {
     answer.call(method);
     this.#answer = answer;
     const spec = grpcRequestSpec(
-      { method: method.path, message: schema.messages(method, call.message), metadata: metadataOf(params) },
+      {
+        method: method.path,
+        message: schema.messages(method, call.message),
+        metadata: metadataOf(params),
+        unary: !method.serverStreaming,
+      },
       params.timeoutMs ?? (conn instanceof H2Slot ? conn.shared : conn.owner.shared).timeoutMs,
     );
     this.request = place.grpcRequests.request(spec);
@@ -170,8 +182,7 @@ function metadataOf(params: GrpcParams): [string, string][] {
 
 /**
  * A stream slot's judge of a script's call: gRPC's (`GrpcAnswer`), remembering the kind it ended with, and
- * the call's own rules: a unary call answered with a second message is broken (grpc-go and grpc-js fail it
- * INTERNAL), and a server stream is cut past the bytes a flow's step keeps (1 MiB), named by its method.
+ * a server stream cut past the bytes a flow's step keeps (1 MiB), named by its method.
  */
 export class ScriptGrpcAnswer implements StreamAnswer {
   readonly #answer: GrpcAnswer;
@@ -197,11 +208,11 @@ export class ScriptGrpcAnswer implements StreamAnswer {
   get message(): string {
     return this.#own === "" ? this.#answer.message : this.#own;
   }
-  start(): void {
+  start(oneMessage: boolean): void {
     this.kind = null;
     this.#receivedBytes = 0;
     this.#own = "";
-    this.#answer.start();
+    this.#answer.start(oneMessage);
   }
   head(status: number, endStream: boolean): ErrorKind | null {
     return this.kind = this.#answer.head(status, endStream);
@@ -214,12 +225,7 @@ export class ScriptGrpcAnswer implements StreamAnswer {
         "(what a call keeps of its replies, as a flow's step does)";
       return this.kind = "grpc-too-big";
     }
-    this.kind = this.#answer.data(buf, from, to);
-    if (this.kind === null && !method.serverStreaming && this.#answer.messages > 1) {
-      this.#own = `a unary call of ${method.path} answered with more than one message`;
-      this.kind = "grpc-protocol";
-    }
-    return this.kind;
+    return this.kind = this.#answer.data(buf, from, to);
   }
   end(trailers: boolean): ErrorKind | null {
     return this.kind = this.#answer.end(trailers);
