@@ -10,6 +10,7 @@
  */
 import protobuf from "protobufjs";
 import "protobufjs/ext/descriptor/index.js";
+import "./protobuf_linear.ts";
 import { existsSync } from "node:fs";
 import { FileReadError, readFileCapped } from "../../../system/read_capped.ts";
 import { dirname, isAbsolute, join, resolve } from "node:path";
@@ -31,28 +32,6 @@ export interface GrpcMethod {
   readonly clientStreaming: boolean;
   readonly serverStreaming: boolean;
 }
-
-/**
- * protobufjs checks each field added to a message against its fields by id, which it rebuilds from every
- * field after each add: a message of n fields cost n^2 (20,000 fields parsed in 100 s). The index is kept
- * up to date here instead, so each add costs the same whatever the message's size.
- */
-function addFieldsInLinearTime(): void {
-  // deno-lint-ignore no-explicit-any
-  const type = protobuf.Type.prototype as any;
-  const add = type.add;
-  type.add = function (this: any, object: protobuf.ReflectionObject) {
-    const isField = object instanceof protobuf.Field && object.extend === undefined;
-    const byId = isField ? this.fieldsById : null;
-    const added = add.call(this, object);
-    if (byId !== null && this.fields[object.name] === object) {
-      byId[(object as protobuf.Field).id] = object;
-      this._fieldsById = byId;
-    }
-    return added;
-  };
-}
-addFieldsInLinearTime();
 
 /** The largest schema file read (a .proto or a protoset); real ones are kilobytes. */
 export const MAX_SCHEMA_BYTES = 16 * 2 ** 20;
