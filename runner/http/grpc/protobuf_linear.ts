@@ -1,30 +1,75 @@
 /**
  * @module
- * protobufjs's schema building made linear in the schema's size, by two wraps of its prototypes (imported
- * once, for their effect, by schema.ts). Unwrapped, a message of n fields cost n^2 (20,000 fields parsed in
- * 100 s: each add rebuilt the message's fields by id), and n extensions declared before the messages cost
- * more than n^2 (5,000 of each: 27 s: each message added retried every waiting extension, each failed
- * retry a walk of the whole schema).
+ * protobufjs's schema building made linear in the schema's size, by wraps of its prototypes (imported once,
+ * for their effect, by schema.ts). Unwrapped, a message of n fields cost n^2 (20,000 fields parsed in 100 s:
+ * each add rebuilt the message's fields by id; 5,000 oneofs: 2 s, 20,000: over a minute), n reserved
+ * entries beside n fields n^2, and n extensions declared before the messages more than n^2 (5,000 of each:
+ * 27 s: each message added retried every waiting extension, each failed retry a walk of the schema).
  */
 import protobuf from "protobufjs";
 
 // deno-lint-ignore no-explicit-any
 type Any = any;
 
-/** Each field added to a message goes into its fields by id, which protobufjs would rebuild after every add. */
+/**
+ * Each field added to a message goes into its fields by id, which protobufjs would rebuild after every add
+ * (of a field, or of a oneof, whose fields come as adds of their own).
+ */
 function addFieldsInLinearTime(): void {
   const type = protobuf.Type.prototype as Any;
   const add = type.add;
+  /** A message's fields by id as its last field add left them (a oneof's add clears them after its fields'). */
+  const kept = new WeakMap<object, Record<number, protobuf.Field>>();
   type.add = function (this: Any, object: protobuf.ReflectionObject) {
-    const isField = object instanceof protobuf.Field && object.extend === undefined;
-    const byId = isField ? this.fieldsById : null;
-    const added = add.call(this, object);
-    if (byId !== null && this.fields[object.name] === object) {
-      byId[(object as protobuf.Field).id] = object;
-      this._fieldsById = byId;
+    if (!(object instanceof protobuf.Field && object.extend === undefined)) {
+      kept.delete(this);
+      const before = this._fieldsById;
+      const added = add.call(this, object);
+      this._fieldsById = kept.get(this) ?? before;
+      return added;
     }
+    const byId = this.fieldsById;
+    const added = add.call(this, object);
+    if (this.fields[object.name] !== object) return added;
+    byId[object.id] = object;
+    kept.set(this, this._fieldsById = byId);
     return added;
   };
+}
+
+/** What a message's or an enum's `reserved` list holds, read once per entry. */
+interface Reserved {
+  seen: number;
+  ids: Set<number>;
+  ranges: number[][];
+  names: Set<string>;
+}
+
+/**
+ * Whether an id or a name is reserved, from sets of the list's entries (protobufjs scans the whole list for
+ * each field added: a message of n reserved entries and n fields cost n^2).
+ */
+function checkReservedInLinearTime(): void {
+  const namespace = protobuf.Namespace as Any;
+  const read = new WeakMap<object, Reserved>();
+  const of = (list: (number[] | string)[]): Reserved => {
+    let r = read.get(list);
+    if (r === undefined) read.set(list, r = { seen: 0, ids: new Set(), ranges: [], names: new Set() });
+    for (; r.seen < list.length; r.seen++) {
+      const entry = list[r.seen];
+      if (typeof entry === "string") r.names.add(entry);
+      else if (entry[0] === entry[1]) r.ids.add(entry[0]);
+      else r.ranges.push(entry);
+    }
+    return r;
+  };
+  namespace.isReservedId = (list: (number[] | string)[] | undefined, id: number): boolean => {
+    if (!list) return false;
+    const r = of(list);
+    return r.ids.has(id) || r.ranges.some(([from, to]) => from <= id && id <= to);
+  };
+  namespace.isReservedName = (list: (number[] | string)[] | undefined, name: string): boolean =>
+    list ? of(list).names.has(name) : false;
 }
 
 /**
@@ -113,4 +158,5 @@ function retryExtensionsByName(): void {
 }
 
 addFieldsInLinearTime();
+checkReservedInLinearTime();
 retryExtensionsByName();
