@@ -13,6 +13,7 @@ import type { LatencyKey } from "./schema_values.ts";
 import { mergeEncoded, summarizeMs } from "./histogram.ts";
 import { successRateOf } from "./interval_counts.ts";
 import { servedRps } from "./conclude/served_rate.ts";
+import { maxOf } from "../system/large_arrays.ts";
 
 /** What a window's value of a threshold metric is measured from. */
 export type WindowMetric = { kind: "latency"; key: LatencyKey } | { kind: "rps" } | {
@@ -49,7 +50,7 @@ function latencyOf(window: IntervalResult[], key: LatencyKey): number {
     return summarizeMs(mergeEncoded(withRequests.map((iv) => iv.histogramEncoded!)))[key];
   }
   if (!INTERVAL_KEYS.has(key)) return Number.NaN;
-  return Math.max(...withRequests.map((iv) => iv[key as "p50" | "p75" | "p90" | "p99"]));
+  return maxOf(withRequests.map((iv) => iv[key as "p50" | "p75" | "p90" | "p99"]));
 }
 
 /** The value of `metric` in one window (NaN when the window says nothing about it). */

@@ -27,6 +27,7 @@ import {
   splitSelector,
 } from "./threshold_selector.ts";
 import { kindProblem, kindValue, splitKind } from "./threshold_kind.ts";
+import { maxOf, minOf } from "../system/large_arrays.ts";
 
 type Op = "<" | "<=" | ">" | ">=" | "==";
 
@@ -279,7 +280,7 @@ function windowResult(t: Threshold, run: RunResult): ThresholdResult {
   const values = windowValues(run, t.windowMs!, windowMetric(t.metric)!).filter(Number.isFinite);
   const failing = values.filter((v) => !compare(v, t.op, t.value));
   const pick = (xs: number[]) =>
-    t.op === "<" || t.op === "<=" ? Math.max(...xs) : t.op === "==" ? xs[0] : Math.min(...xs);
+    t.op === "<" || t.op === "<=" ? maxOf(xs) : t.op === "==" ? xs[0] : minOf(xs);
   const actual = values.length === 0 ? Number.NaN : pick(failing.length ? failing : values);
   return { expression: t.expression, run: run.name, actual, ok: values.length > 0 && failing.length === 0 };
 }

@@ -24,6 +24,8 @@ export const requestSpecSchema = z.object({
    * of a `body`: read against the schema before the load, filled and protobuf-encoded per call.
    */
   grpcMessage: z.custom<GrpcBodySpec>(isGrpcBodySpec, "a gRPC message template").optional(),
+  /** A gRPC call of a method that answers one message: a second one breaks the answer. */
+  grpcUnary: z.boolean().optional(),
   weight: z.number().positive("weight must be > 0").default(1),
   /**
    * The endpoint this request's numbers are reported under (runner/endpoint_table.ts); default its

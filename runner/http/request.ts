@@ -16,6 +16,7 @@ import {
   type RequestFields,
   requestFieldsOf,
 } from "./request_fields.ts";
+import { maxOf, minOf } from "../../system/large_arrays.ts";
 
 const encoder = new TextEncoder();
 
@@ -99,13 +100,13 @@ const MAX_TABLE = 1000;
  */
 export function buildPickTable(weights: readonly number[]): Uint16Array {
   if (weights.length === 1) return Uint16Array.of(0);
-  const min = Math.min(...weights);
+  const min = minOf(weights);
   let ints = weights.map((w) => Math.max(1, Math.round(w / min)));
   const total = ints.reduce((a, b) => a + b, 0);
   if (!(total <= MAX_TABLE)) {
     // Scaled down as shares of the largest weight, each finite: ratios to the smallest overflow for
     // weights far apart (1e308 beside 5e-324), which made an empty table, no entry ever picked.
-    const max = Math.max(...weights);
+    const max = maxOf(weights);
     const shares = weights.map((w) => w / max);
     const sum = shares.reduce((a, b) => a + b, 0);
     ints = shares.map((s) => Math.max(1, Math.round((s * MAX_TABLE) / sum)));

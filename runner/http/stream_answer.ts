@@ -23,8 +23,8 @@ export interface StreamAnswer {
    * failed without one (a broken answer).
    */
   readonly statusSlot: number;
-  /** A request starts on the stream: nothing of its answer seen yet. */
-  start(): void;
+  /** A request starts on the stream: nothing of its answer seen yet; `oneMessage`: a unary gRPC call's. */
+  start(oneMessage: boolean): void;
   /** The final head came with HTTP `status`; `endStream`: it also ended the answer (trailers-only). */
   head(status: number, endStream: boolean): ErrorKind | null;
   /** A DATA frame's payload `buf[from, to)` (padding removed). */

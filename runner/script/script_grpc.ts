@@ -25,6 +25,7 @@ import { H2Slot } from "../http/h2/slot.ts";
 import { H2ArrivalConnection } from "../http/h2/arrival.ts";
 import { KEEP_ALL } from "../load/flow_plan.ts";
 import { SCRIPT_KEPT_BYTES, ScriptRequestError } from "./script_send.ts";
+import { DEFAULT_KEPT_BYTES } from "../http/kept_bytes.ts";
 import { MessageReader } from "../../grpc/framing.ts";
 import {
   GRPC_CODE_NAMES,
@@ -76,7 +77,14 @@ export class ScriptGrpcRequests {
       this.#heads.set(key, head);
     }
     // The body is this call's own (framed for it), sent as its DATA frames; the head's frames are only read.
-    return { frames: head.frames, frameStarts: head.frameStarts, body, template: null, head: false };
+    return {
+      frames: head.frames,
+      frameStarts: head.frameStarts,
+      body,
+      template: null,
+      head: false,
+      oneMessage: spec.grpcUnary === true,
+    };
   }
 }
 
@@ -123,12 +131,17 @@ export class ScriptGrpcCall {
       place.grpcAnswers.set(conn, answer = new ScriptGrpcAnswer(schema.maxReceiveBytes));
     }
     // A call that never opens its stream (a failed connect) must not read the slot's last call's kind.
-    answer.kind = null;
+    answer.call(method);
     this.#answer = answer;
     const metadata = metadataOf(params);
     place.names.sent(metadata);
     const spec = grpcRequestSpec(
-      { method: method.path, message: schema.messages(method, call.message), metadata },
+      {
+        method: method.path,
+        message: schema.messages(method, call.message),
+        metadata,
+        unary: !method.serverStreaming,
+      },
       params.timeoutMs ?? (conn instanceof H2Slot ? conn.shared : conn.owner.shared).timeoutMs,
     );
     this.request = place.grpcRequests.request(spec);
@@ -172,33 +185,54 @@ function metadataOf(params: GrpcParams): [string, string][] {
   return pairs;
 }
 
-/** A stream slot's judge of a script's call: gRPC's (`GrpcAnswer`), remembering the kind it ended with. */
+/**
+ * A stream slot's judge of a script's call: gRPC's (`GrpcAnswer`), remembering the kind it ended with, and
+ * a server stream cut past the bytes a flow's step keeps (1 MiB), named by its method.
+ */
 export class ScriptGrpcAnswer implements StreamAnswer {
   readonly #answer: GrpcAnswer;
   /** The kind the last call failed with by gRPC's rules, or null. */
   kind: ErrorKind | null = null;
+  #method: GrpcMethod | null = null;
+  #receivedBytes = 0;
+  /** Why the call failed by its own rules, or "". */
+  #own = "";
 
   constructor(maxReceiveBytes: number) {
     this.#answer = new GrpcAnswer({ maxReceiveBytes });
   }
 
+  /** The next call is of `method`. */
+  call(method: GrpcMethod): void {
+    this.kind = null;
+    this.#method = method;
+  }
   get fields() {
     return this.#answer.fields;
   }
   get message(): string {
-    return this.#answer.message;
+    return this.#own === "" ? this.#answer.message : this.#own;
   }
   get statusSlot(): number {
     return this.#answer.statusSlot;
   }
-  start(): void {
+  start(oneMessage: boolean): void {
     this.kind = null;
-    this.#answer.start();
+    this.#receivedBytes = 0;
+    this.#own = "";
+    this.#answer.start(oneMessage);
   }
   head(status: number, endStream: boolean): ErrorKind | null {
     return this.kind = this.#answer.head(status, endStream);
   }
   data(buf: Uint8Array, from: number, to: number): ErrorKind | null {
+    const method = this.#method!;
+    this.#receivedBytes += to - from;
+    if (method.serverStreaming && this.#receivedBytes > DEFAULT_KEPT_BYTES) {
+      this.#own = `a server stream of ${method.path} passed its ${DEFAULT_KEPT_BYTES / 2 ** 20} MiB cap ` +
+        "(what a call keeps of its replies, as a flow's step does)";
+      return this.kind = "grpc-too-big";
+    }
     return this.kind = this.#answer.data(buf, from, to);
   }
   end(trailers: boolean): ErrorKind | null {

@@ -157,13 +157,13 @@ export function exchangeKeptInto(
 }
 
 /**
- * A request of a script with a timeout of its own, just sent: its deadline counts from now, and on HTTP/1.1
- * its failure names that timeout rather than the run's.
+ * A request of a script with a timeout of its own, just sent: its deadline counts from now, and its failure
+ * names that timeout rather than the run's.
  */
 export function ownDeadline(conn: SessionConnection, timeoutMs: number | undefined): void {
   if (timeoutMs === undefined || conn.deadlineMs === Infinity) return;
   conn.deadlineMs = performance.now() + timeoutMs;
-  if (conn instanceof Connection) conn.exchangeTimeoutMs = timeoutMs;
+  conn.exchangeTimeoutMs = timeoutMs;
 }
 
 /**

@@ -47,6 +47,7 @@ const CUT_SHORT = "the stream ended inside a message (its length prefix promised
 const BAD_FLAG = "a message prefix whose compressed flag is neither 0 nor 1";
 const NO_ENCODING = "a compressed message without grpc-encoding";
 const NOT_GZIP = "a compressed message that is not gzip (grpc-encoding: gzip)";
+const TWO_MESSAGES = "a unary call's answer with more than one message";
 
 /** What the gRPC room needs of a run: the cap of a received message. */
 export interface GrpcRun {
@@ -63,6 +64,8 @@ export class GrpcAnswer implements StreamAnswer {
   readonly fields = new GrpcFields();
   readonly #reader: MessageReader;
   #httpStatus = 0;
+  /** The call is unary: a second message breaks its answer (grpc-go and grpc-js fail it INTERNAL). */
+  #oneMessage = false;
   /** What inflating the last compressed message found wrong, or null. */
   #inflateFailed: ErrorKind | null = null;
   /** Inflates each compressed message of a gzip answer (the reader's sink while the answer is gzip). */
@@ -96,7 +99,8 @@ export class GrpcAnswer implements StreamAnswer {
     return this.#reader.messages;
   }
 
-  start(): void {
+  start(oneMessage: boolean): void {
+    this.#oneMessage = oneMessage;
     this.fields.reset();
     this.#reader.reset();
     this.#httpStatus = 0;
@@ -123,6 +127,7 @@ export class GrpcAnswer implements StreamAnswer {
   data(buf: Uint8Array, from: number, to: number): ErrorKind | null {
     const read = this.#reader.feed(buf, from, to);
     if (read === READ_OK) {
+      if (this.#oneMessage && this.#reader.messages > 1) return this.#broken(TWO_MESSAGES);
       // The first message's time, read once per call: a server stream is timed to it and to its end.
       if (this.firstMessageMs !== this.firstMessageMs && this.#reader.messages > 0) {
         this.firstMessageMs = performance.now();

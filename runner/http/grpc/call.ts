@@ -32,6 +32,8 @@ export interface GrpcCall {
   readonly compress?: "gzip";
   /** The messages with placeholders, filled and encoded per call (protobuf_template.ts) in place of `message`. */
   readonly template?: GrpcBodySpec;
+  /** The method answers one message (not a server stream): a second one is a broken answer. */
+  readonly unary?: boolean;
 }
 
 /** Header fields gRPC itself sets: metadata may not name them. */
@@ -72,6 +74,7 @@ export function grpcRequestSpec(call: GrpcCall, timeoutMs: number): RequestSpec 
       : { body: bodyOf(call.message, call.compress === "gzip") }),
     weight: call.weight ?? 1,
     name: call.name ?? call.method,
+    ...(call.unary === true ? { grpcUnary: true } : {}),
   };
 }
 

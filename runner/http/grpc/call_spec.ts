@@ -42,7 +42,12 @@ export interface GrpcCallSource {
 export function grpcCallSpec(root: Root, source: GrpcCallSource, timeoutMs: number): RequestSpec {
   const method = findMethod(root, source.call);
   const text = source.message ?? (method.clientStreaming ? "[]" : "{}");
-  const call = { method: method.path, metadata: source.metadata, compress: source.compress };
+  const call = {
+    method: method.path,
+    metadata: source.metadata,
+    compress: source.compress,
+    unary: !method.serverStreaming,
+  };
   if (hasPlaceholder(text)) {
     return grpcRequestSpec({ ...call, ...templateOf(method, text, source), message: EMPTY }, timeoutMs);
   }

@@ -11,9 +11,9 @@ import http2 from "node:http2";
 import { readFileSync } from "node:fs";
 import protobuf from "protobufjs";
 import type { Root } from "protobufjs";
-import { frameMessage, MessageReader, READ_OK } from "../../../grpc/framing.ts";
+import { frameMessage, MessageReader, READ_OK, READ_TOO_BIG } from "../../../grpc/framing.ts";
 import { grpcStatusValue } from "../../../grpc/status.ts";
-import { GrpcSchemaError, rootOfDescriptorSet } from "./schema.ts";
+import { GrpcSchemaError, MAX_SCHEMA_BYTES, rootOfDescriptorSet } from "./schema.ts";
 
 const REFLECTION_PROTO = `syntax = "proto3";
 message ServerReflectionRequest {
@@ -85,22 +85,14 @@ export async function reflectSchema(origin: string, timeoutMs: number, tls: Refl
 /** Each distinct file of the replies as field 1 of a FileDescriptorSet. */
 function descriptorSet(replies: Reply[]): Uint8Array {
   const seen = new Set<string>();
-  const parts: number[] = [];
+  const writer = protobuf.Writer.create();
   for (const file of replies.flatMap((r) => r.file_descriptor_response?.file_descriptor_proto ?? [])) {
     const key = Array.from(file.subarray(0, 64)).join(",") + `:${file.length}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    parts.push(0x0a);
-    for (let n = file.length;; n >>>= 7) {
-      if (n < 0x80) {
-        parts.push(n);
-        break;
-      }
-      parts.push((n & 0x7f) | 0x80);
-    }
-    parts.push(...file);
+    writer.uint32(0x0a).bytes(file);
   }
-  return Uint8Array.from(parts);
+  return writer.finish();
 }
 
 /** One call of the reflection stream: its requests sent, its replies and status read. */
@@ -122,12 +114,25 @@ function call(
       fail(new GrpcSchemaError(`reflection: no answer within ${timeoutMs} ms`, "raise --timeout"));
     }, timeoutMs);
     const replies: Reply[] = [];
-    const reader = new MessageReader();
+    // One reply may be the whole schema; all of a call's together may not pass what a schema file may.
+    const reader = new MessageReader(MAX_SCHEMA_BYTES);
+    let receivedBytes = 0;
     reader.onMessage = (payload) => replies.push(Response.toObject(Response.decode(payload)) as Reply);
     let head: http2.IncomingHttpHeaders = {};
     stream.on("response", (h) => (head = h));
     stream.on("data", (chunk: Uint8Array) => {
-      if (reader.feed(chunk, 0, chunk.length) !== READ_OK) stream.close();
+      if (stream.closed) return;
+      receivedBytes += chunk.length;
+      const read = receivedBytes > MAX_SCHEMA_BYTES ? READ_TOO_BIG : reader.feed(chunk, 0, chunk.length);
+      if (read === READ_OK) return;
+      stream.close();
+      if (read !== READ_TOO_BIG) return;
+      clearTimeout(timer);
+      fail(
+        new GrpcSchemaError(
+          `reflection: the server's answer passed ${MAX_SCHEMA_BYTES} bytes, a schema's cap`,
+        ),
+      );
     });
     stream.on(
       "error",

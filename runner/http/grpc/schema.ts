@@ -10,6 +10,7 @@
  */
 import protobuf from "protobufjs";
 import "protobufjs/ext/descriptor/index.js";
+import "./protobuf_linear.ts";
 import { existsSync } from "node:fs";
 import { FileReadError, readFileCapped } from "../../../system/read_capped.ts";
 import { dirname, isAbsolute, join, resolve } from "node:path";
@@ -36,7 +37,8 @@ export interface GrpcMethod {
 export const MAX_SCHEMA_BYTES = 16 * 2 ** 20;
 
 /**
- * `file` and what it imports, looked up beside the importing file, then in `importPaths` (protoc's `-I`).
+ * `file` and what it imports, looked up beside the importing file, then in `importPaths` (protoc's `-I`); an
+ * import by an absolute path or through `..` is refused, as protoc refuses it.
  * Each file is checked to be a regular file under MAX_SCHEMA_BYTES before protobufjs reads it: a device or
  * a FIFO (`/dev/zero`) would be read forever.
  */
@@ -44,8 +46,16 @@ export function loadProtoFile(file: string, importPaths: readonly string[] = [])
   const root = new protobuf.Root();
   const base = root.resolvePath;
   const find = (origin: string, target: string) => {
-    if (isAbsolute(target)) return target;
-    const beside = origin === "" ? resolve(target) : join(dirname(origin), target);
+    if (origin === "") return resolve(target);
+    if (isAbsolute(target) || target.split(/[\\/]/).includes("..")) {
+      // Nothing of a file outside the schema's folders is read: an error would show its first token.
+      const paths = [dirname(origin), ...importPaths.map((p) => resolve(p))].join(", ");
+      throw new GrpcSchemaError(
+        `--proto ${file}: import ${JSON.stringify(target)} leaves the import paths (${paths})`,
+        'name an import by its path under an import path (-i DIR), without ".." or a leading "/"',
+      );
+    }
+    const beside = join(dirname(origin), target);
     if (existsSync(beside)) return beside;
     for (const dir of importPaths) {
       const found = join(dir, target);
@@ -63,6 +73,7 @@ export function loadProtoFile(file: string, importPaths: readonly string[] = [])
     root.loadSync(resolve(file), { keepCase: true }).resolveAll();
     return root;
   } catch (err) {
+    if (err instanceof GrpcSchemaError) throw err;
     const what = err instanceof Error ? err.message : String(err);
     const missing = /ENOENT|no such file/i.test(what);
     throw new GrpcSchemaError(

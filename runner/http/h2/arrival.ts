@@ -56,6 +56,11 @@ export class H2ArrivalConnection implements StepConnection {
     if (this.#slot !== null) this.#slot.deadlineMs = ms;
   }
 
+  /** The exchange in flight's timeout (a script's request may set its own). */
+  set exchangeTimeoutMs(ms: number) {
+    if (this.#slot !== null) this.#slot.exchangeTimeoutMs = ms;
+  }
+
   get timedOut(): boolean {
     return this.#slot?.timedOut ?? this.#timedOut;
   }

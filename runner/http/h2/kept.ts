@@ -12,6 +12,7 @@ import { isInterim } from "../../../http1/body_framing.ts";
 import type { StepResponse } from "../kept_response.ts";
 import { DEFAULT_KEPT_BYTES, KeptBytes } from "../kept_bytes.ts";
 import type { FieldBytesSink } from "../../../http2/hpack_decoder.ts";
+import { octetString } from "../../../system/large_arrays.ts";
 
 const decoder = new TextDecoder();
 
@@ -20,11 +21,6 @@ function utf8(octets: string): string {
   // deno-lint-ignore no-control-regex
   if (/^[\x00-\x7f]*$/.test(octets)) return octets;
   return decoder.decode(Uint8Array.from(octets, (c) => c.charCodeAt(0)));
-}
-
-/** `buf[at, at + len)` as a string of its octets (the decoder's Latin-1 reading). */
-function latin1(buf: Uint8Array, at: number, len: number): string {
-  return String.fromCharCode(...buf.subarray(at, at + len));
 }
 
 export class H2KeptResponse implements StepResponse {
@@ -46,7 +42,7 @@ export class H2KeptResponse implements StepResponse {
   readonly #tee: FieldBytesSink = {
     fieldBytes: (name, nameOff, nameLen, value, valueOff, valueLen) => {
       this.#also!.fieldBytes(name, nameOff, nameLen, value, valueOff, valueLen);
-      this.#fields.push(latin1(name, nameOff, nameLen), latin1(value, valueOff, valueLen));
+      this.#fields.push(octetString(name, nameOff, nameLen), octetString(value, valueOff, valueLen));
     },
   };
 

@@ -46,6 +46,8 @@ export interface H2Request {
   readonly head: boolean;
   /** Index of the endpoint its responses are recorded under (runner/endpoint_table.ts); 0 when absent. */
   endpoint?: number;
+  /** A gRPC call of a unary method (`RequestSpec.grpcUnary`): its answer is one message. */
+  readonly oneMessage?: boolean;
 }
 
 /** Header fields HTTP/2 forbids (RFC 9113 8.2.2), and Host, which becomes :authority. */
@@ -97,6 +99,7 @@ export function encodeH2Request(
     const template = buildH2Template(all, bodyTextOf(spec), autoLength, indexOf, encodeField);
     // A gRPC message with placeholders is filled and encoded per call (protobuf_template.ts).
     if (spec.grpcMessage !== undefined) template.grpc = grpcBodyTemplate(spec.grpcMessage, indexOf);
+    template.oneMessage = spec.grpcUnary === true;
     return {
       frames: new Uint8Array(0),
       frameStarts: new Uint32Array(0),
@@ -112,7 +115,13 @@ export function encodeH2Request(
   }
   const block = encodeRequestHeaders(spec.method, scheme, authority, path, headers);
   const sent = body === null ? null : body.slice();
-  return { ...framesOf(block, body === null), body: sent, template: null, head: fields.isHead };
+  return {
+    ...framesOf(block, body === null),
+    body: sent,
+    template: null,
+    head: fields.isHead,
+    oneMessage: spec.grpcUnary === true,
+  };
 }
 
 /** HEADERS then CONTINUATION frames carrying `block`, at most 16 KiB of it each. */

@@ -39,6 +39,8 @@ export function cookieValueOf(cookieLine: Uint8Array | null): Uint8Array | null 
 export class H2Slot implements StepConnection, H2Stream {
   deadlineMs = Infinity;
   timedOut = false;
+  /** The timeout of the exchange in flight: the run's, or a script's request's own (its failure names it). */
+  exchangeTimeoutMs = 0;
   lastEventMs = 0;
   readonly maxDepth = 1;
   // H2Stream: the request in flight (stream_table.ts fills the stream fields).
@@ -212,6 +214,7 @@ export class H2Slot implements StepConnection, H2Stream {
     this.intendedMs = intendedMs < 0 ? nowMs : intendedMs;
     this.sentMs = nowMs;
     this.deadlineMs = nowMs + shared.timeoutMs;
+    this.exchangeTimeoutMs = shared.timeoutMs;
     this.timedOut = false;
     this.receivedBytes = 0;
     this.resends = 0;
@@ -260,7 +263,7 @@ export class H2Slot implements StepConnection, H2Stream {
    */
   #timeoutMessage(): string {
     const session = this.session;
-    const timeoutMs = session.shared.timeoutMs;
+    const timeoutMs = this.exchangeTimeoutMs;
     const streams = this.#streams;
     if (streams.pending.includes(this)) {
       const limit = session.peer.maxConcurrentStreams;

@@ -121,7 +121,7 @@ export class StreamTable {
     stream.contentRemaining = -1;
     stream.recvUnacked = 0;
     stream.bodyOffset = 0;
-    stream.answer?.start();
+    stream.answer?.start(request.oneMessage === true);
     stream.sendWindow = this.#core.peer.initialWindowBytes;
     this.byId.set(id, stream);
     if (this.byId.size > this.maxOpenStreams) this.maxOpenStreams = this.byId.size;

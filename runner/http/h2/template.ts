@@ -53,6 +53,8 @@ export interface H2Template {
   readonly head: boolean;
   /** A gRPC call's messages, filled and encoded per call in place of `body` (protobuf_template.ts). */
   grpc: GrpcBodyTemplate | null;
+  /** A unary gRPC call (see `H2Request.oneMessage`). */
+  oneMessage: boolean;
 }
 
 /** Most bytes an HPACK length prefix takes here (a length below 2^35). */
@@ -90,7 +92,15 @@ export function buildH2Template(
   }
   pieces.push(concat(fixed));
   const head = fields.some(([name, value]) => name === ":method" && value === "HEAD");
-  return { pieces, fields: templated, body: partsOf(bodyText, indexOf), autoLength, head, grpc: null };
+  return {
+    pieces,
+    fields: templated,
+    body: partsOf(bodyText, indexOf),
+    autoLength,
+    head,
+    grpc: null,
+    oneMessage: false,
+  };
 }
 
 function concat(chunks: Uint8Array[]): Uint8Array {
@@ -159,6 +169,7 @@ export class FilledH2Request {
   body: Uint8Array | null = null;
   readonly template = null;
   head = false;
+  oneMessage = false;
 }
 
 const EMPTY = new Uint8Array(0);
@@ -214,6 +225,7 @@ export class H2TemplateWriter {
   ): FilledH2Request | null {
     const filled = this.#filled;
     filled.head = t.head;
+    filled.oneMessage = t.oneMessage;
     const bodyBytes = t.grpc === null ? this.#fillBody(t.body, values) : this.#fillGrpc(t.grpc, values);
     if (bodyBytes < 0) return null;
     filled.body = bodyBytes === 0 ? null : this.#bodyViews.of(this.#body, bodyBytes);

@@ -90,7 +90,10 @@ async function overArray(
     if (method === "findIndex" && r) return k;
     if (method === "filter" && r) results.push(xs[k]);
     if (method === "map") results[k] = r;
-    if (method === "flatMap") results.push(...(Array.isArray(r) ? r : [r]));
+    if (method === "flatMap") {
+      if (Array.isArray(r)) { for (const x of r) results.push(x); }
+      else results.push(r);
+    }
   }
   const ends: Record<string, unknown> = { some: false, every: true, find: undefined, findIndex: -1 };
   return method in ends ? ends[method] : method === "forEach" ? undefined : results;

@@ -96,3 +96,14 @@ Deno.test("an array's callbacks walk the elements it had when the call began, sk
     /Reduce of empty array with no initial value/,
   );
 });
+
+Deno.test("an async flatMap's callback may return an array of any length", async () => {
+  const out = await runArrayCall(
+    "flatMap",
+    [1, 2],
+    (x: unknown) => Promise.resolve(new Array(200_000).fill(x)),
+    [],
+    same,
+  ) as unknown[];
+  assertEquals([out.length, out[0], out[399_999]], [400_000, 1, 2]);
+});
