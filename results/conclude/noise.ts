@@ -166,6 +166,19 @@ export function normalErrors(
   return explained ? null : z;
 }
 
+/**
+ * The statistic `judgedChange` compares, in words: "geometric mean of the batch means of interval p99s"
+ * within a run, "geometric mean of the repeats' p99s" over repeats, the success share of all sends.
+ */
+export function judgedStatistic(rule: "repeats" | "within-run", metric: NoiseMetric): string {
+  if (metric === "success") return "successes of all sends";
+  const what = metric === "rps" ? "served req/s" : `${metric}s`;
+  const mean = metric === "rps" ? "mean" : "geometric mean";
+  return rule === "repeats"
+    ? `${mean} of the repeats' ${what}`
+    : `${mean} of the batch means of interval ${what}`;
+}
+
 /** A change as `judgeNoise` weighs it, in the metric's unit (success in percent, so changes in points). */
 export interface JudgedChange {
   /** The baseline's level: the mean on the judged scale turned back (a geometric mean for latency). */
