@@ -7,7 +7,8 @@
  * run nothing, and a busy machine shows here only as far as it held the run's own threads up.
  *
  * A thread that waited share w of the time for a core stretches what it does by at most 1 / (1 - w)
- * (the shares of the load worker and the target's main thread add: a request waits for both in turn), and
+ * (a request's part in the load worker and its part in the target's main thread each by its own share, so
+ * the whole by at most the larger), and
  * each wait adds at most its own length to a latency: two mean waits at a wake-up each of the worker and
  * the target (a tail, `WAKE_WAITS` times the longest interval's), plus, where the load is open (a send
  * is timed from its intended start), the latest the worker's timers fired. A latency L of the faster side
@@ -85,9 +86,12 @@ export function ownWaits(runs: RunResult[]): OwnWaits | null {
   };
 }
 
-/** The share of the time (0 to `MAX_WAIT_SHARE`) a request waits for a core on its way: worker's plus target's. */
+/**
+ * The share of the time (0 to `MAX_WAIT_SHARE`) that stretches a request: the larger of the worker's and
+ * the target's, since each stretches its own part of the request and the whole no more than its worst part.
+ */
 export function waitShare(w: OwnWaits): number {
-  return Math.min(MAX_WAIT_SHARE, ((w.workerWaitPct ?? 0) + (w.targetWaitPct ?? 0)) / 100);
+  return Math.min(MAX_WAIT_SHARE, Math.max(w.workerWaitPct ?? 0, w.targetWaitPct ?? 0) / 100);
 }
 
 /**

@@ -41,16 +41,17 @@ function run(
 }
 
 Deno.test("a wait share stretches a latency by 1 / (1 - share) and adds its waits; a rate moves with the share", () => {
-  // 20% + 30% of the time waiting: work takes up to twice as long; two mean waits of 1 ms each way add 2 ms.
-  assert.equal(explainedBound("p50", 10, 10, waits(20, 30, 1, 5)), 22);
+  // The target waited half the time (the worker 20%): its part, and so the whole, takes up to twice as long;
+  // two mean waits of 1 ms each way add 2 ms.
+  assert.equal(explainedBound("p50", 10, 10, waits(20, 50, 1, 5)), 22);
   // A tail meets the longest waits, four of them.
-  assert.equal(explainedBound("p99", 10, 10, waits(20, 30, 1, 5)), 40);
+  assert.equal(explainedBound("p99", 10, 10, waits(20, 50, 1, 5)), 40);
   // A closed rate moves as its mean latency does: 1000 req/s at 10 ms to 1000 / (2 + 2 / 10).
-  assert.equal(Math.round(explainedBound("rps", 1000, 10, waits(20, 30, 1, 5))), 455);
+  assert.equal(Math.round(explainedBound("rps", 1000, 10, waits(50, 20, 1, 5))), 455);
   // No waits, no room: the bound is the value itself.
   assert.equal(explainedBound("p99", 10, 10, waits(0, 0)), 10);
   // Past 90% waiting the stretch is capped at 10x rather than infinite.
-  assert.equal(Math.round(explainedBound("p50", 10, 10, waits(60, 60))), 100);
+  assert.equal(Math.round(explainedBound("p50", 10, 10, waits(95, 10))), 100);
 });
 
 Deno.test("the share that settles a latency gap is the one whose stretch no longer reaches it", () => {
@@ -81,15 +82,15 @@ Deno.test("a difference past what the slower side's own waits can make is judged
 });
 
 Deno.test("a difference the slower side's own waits can make is not judged, with what would settle it", () => {
-  // 5 ms against 8 ms while the slower run's threads waited 50% of the time between them: up to 2x.
-  const verdict = judgeNoise("within-run", run("this", 8, 30, 20), run("base", 5, 2, 2), "p50");
+  // 5 ms against 8 ms while the slower run's target waited half the time for a core: up to 2x.
+  const verdict = judgeNoise("within-run", run("this", 8, 30, 50), run("base", 5, 2, 2), "p50");
   assert.ok("notJudged" in verdict, JSON.stringify(verdict));
   assert.match(
     verdict.notJudged,
-    /but the slower side's own waits \(the load worker waited for a core 30% of the time, the target's main thread 20%, 0\.2 ms at each wake-up \(up to 0\.2 ms in an interval\)\) move \S+ ms to \S+ ms at most, \S+ ms measured: judged with its threads waiting for a core under \d+(\.\d)?% of the time \(a quieter machine\) or with repeats \(repeats: 3\)$/,
+    /but the slower side's own waits \(the load worker waited for a core 30% of the time, the target's main thread 50%, 0\.2 ms at each wake-up \(up to 0\.2 ms in an interval\)\) move \S+ ms to \S+ ms at most, \S+ ms measured: judged with its threads waiting for a core under \d+(\.\d)?% of the time \(a quieter machine\) or with repeats \(repeats: 3\)$/,
   );
   // The faster side's waits explain nothing of the slower side's numbers: the same gap, waits swapped, is judged.
-  const swapped = judgeNoise("within-run", run("this", 8, 2, 2), run("base", 5, 30, 20), "p50");
+  const swapped = judgeNoise("within-run", run("this", 8, 2, 2), run("base", 5, 30, 50), "p50");
   assert.ok("beyond" in swapped && swapped.beyond, JSON.stringify(swapped));
 });
 
