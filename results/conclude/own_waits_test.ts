@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { makeRun } from "../../tests/fixtures/make_run.ts";
 import type { RunResult } from "../mod.ts";
 import { judgeNoise } from "./noise.ts";
+import { judgePair } from "./judged.ts";
 import { explainedBound, judgeOwnWaits, type OwnWaits, ownWaits, settlingSharePct } from "./own_waits.ts";
 
 /** Waits of a worker and a target: shares in %, mean and longest waits at a wake-up in ms. */
@@ -102,4 +103,12 @@ Deno.test("a pair within noise is the same however long its threads waited", () 
 Deno.test("judgeOwnWaits says nothing of success shares nor of a side that recorded no waits", () => {
   assert.equal(judgeOwnWaits(run("a", 5), run("b", 20), "p50", 5, 20), null);
   assert.equal(judgeOwnWaits(run("a", 5, 10, 10), run("b", 20, 10, 10), "success", 99, 90), null);
+});
+
+Deno.test("report --compare and the findings read the same rule: a gap the waits can make is not judged", () => {
+  const pair = judgePair(run("base", 5, 2, 2)[0], run("this", 8, 30, 50)[0], "p50");
+  assert.equal(pair.verdict, "unknown");
+  assert.match(pair.notJudged ?? "", /but the slower side's own waits \(/);
+  // Past what they can make, the pair is beyond noise.
+  assert.equal(judgePair(run("base", 5, 2, 2)[0], run("this", 20, 10, 10)[0], "p50").verdict, "beyond-noise");
 });
