@@ -6,12 +6,14 @@
  * on each core, and beside two `nice 0` busy loops (started and killed by pid here). Prints one markdown
  * row per case: the machine's load average, the exit code, and the p99 cell. Self-compare must never exit
  * 7; a sleep 2x or 4x slower exits 7 unless its own waits could explain it (8, with that reason). About
- * five minutes. `deno run -A bench/gate_truth.ts [seconds per run] [main.ts of the loadlab to check]`.
+ * fifteen minutes on a busy machine:
+ * `deno run -A bench/gate_truth.ts [seconds per run] [main.ts of the loadlab to check] [sleep,cpu]`.
  */
 import { startTarget } from "../targets/mod.ts";
 
 const seconds = Number(Deno.args[0] ?? 10);
 const main = Deno.args[1] ?? new URL("../main.ts", import.meta.url).pathname;
+const only = (Deno.args[2] ?? "sleep,cpu").split(",");
 const dir = Deno.makeTempDirSync({ prefix: "loadlab-gate-truth-" });
 
 /** The endpoints of one kind: its baseline and the slower cases, by name. */
@@ -55,7 +57,7 @@ try {
       new Deno.Command("nice", { args: [...nice, "sh", "-c", "while :; do :; done"] }).spawn()
     );
     try {
-      for (const [kind, { base, cases }] of Object.entries(KINDS)) {
+      for (const [kind, { base, cases }] of Object.entries(KINDS).filter(([k]) => only.includes(k))) {
         const file = `${dir}/${kind}.json`;
         const made = await attack(`${target.url}${base}`, ["-o", file]);
         if (made.code !== 0) {

@@ -31,7 +31,7 @@ const WAKES_PER_REQUEST = 2;
 export interface OwnWaits {
   /** Mean % of the time the busiest load worker's thread waited for a core; null where not recorded. */
   workerWaitPct: number | null;
-  /** Mean % of the time the target's busiest-waiting process's main thread waited; null where not recorded. */
+  /** Mean % of the time the target's most-waiting main thread waited; null where not recorded. */
   targetWaitPct: number | null;
   /** The mean wait at each wake-up, worker's and target's together, over the intervals (ms)... */
   wakeWaitMs: number;
@@ -132,7 +132,10 @@ export function settlingSharePct(
 const one = (x: number) => Number(x.toFixed(1));
 const ms = (x: number) => `${Number(x.toPrecision(3))} ms`;
 
-/** "the load worker waited for a core 21% of the time, the target 35%, up to 0.72 ms at each wake-up". */
+/**
+ * "the load worker waited for a core 21% of the time, the target's main thread 35%, 0.4 ms at each wake-up
+ * (up to 1.2 ms in an interval)", with an open load's late timers and sends.
+ */
 export function waitsText(w: OwnWaits): string {
   const shares = [
     w.workerWaitPct !== null ? `the load worker waited for a core ${one(w.workerWaitPct)}% of the time` : "",
