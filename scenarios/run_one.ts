@@ -134,10 +134,14 @@ async function prepareRun(
   return { target, config, ...(parts ? { parts } : {}), logFile };
 }
 
-/** Where `run` is sent: a gRPC run to a built-in target's gRPC endpoints when it serves them. */
+/**
+ * Where `run` is sent: a gRPC run, or a load on the `grpc` listener, to a built-in target's gRPC
+ * listener when it serves one.
+ */
 function baseUrlOf(run: PlannedRun, target: RunTarget): string {
   const grpcUrl = target.running?.grpcUrl;
-  return run.attack.grpc !== undefined && grpcUrl !== undefined ? grpcUrl : target.url;
+  const grpc = run.attack.grpc !== undefined || run.listener === "grpc";
+  return grpc && grpcUrl !== undefined ? grpcUrl : target.url;
 }
 
 /** What the attack and the watches around it gave. */
