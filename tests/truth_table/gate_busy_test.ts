@@ -82,16 +82,15 @@ Deno.test({
             p50,
             /: [\d.]+ → [\d.]+ ms, [+-][\d.]+% \(geometric mean of the batch means of interval p50s; /,
           );
-          // Exit 8 only for a reason of the rule: the slower run's own waits could make the gap, or a
-          // loaded machine's short runs left it short of the bar. Never passed, never the machine's CPU.
+          // Exit 8 only for a reason of the rule: the slower run's own waits could make the gap, a loaded
+          // machine's short runs left it short of the bar, or so wide a noise interval that "same" vouches for
+          // nothing. Never passed, never the machine's CPU.
           if (slow.code !== 7) {
             assert.equal(slow.code, 8, slow.stdout);
-            assert.match(
-              p50,
-              /but the slower side's own waits \(.*\) move .* at most|beyond noise needs/,
-              slow.stdout,
-            );
-          } else assert.match(p50, /^worse: .*FAILS p50 \+50%/, slow.stdout);
+            const own = /but the slower side's own waits \(.*\) move .* at most|beyond noise needs/.test(p50);
+            const wide = /"p50 \+50%" checked no run: p50 is within noise, but its noise interval reaches/;
+            assert.ok(own || wide.test(slow.stdout), slow.stdout);
+          } else assert.match(slow.stdout, /worse: .*FAILS p(50|99) \+50%/);
         })
       )
     ),
