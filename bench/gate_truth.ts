@@ -12,7 +12,7 @@
 import { startTarget } from "../targets/mod.ts";
 
 const seconds = Number(Deno.args[0] ?? 10);
-const main = Deno.args[1] ?? new URL("../main.ts", import.meta.url).pathname;
+const main = Deno.args[1] || new URL("../main.ts", import.meta.url).pathname;
 const only = (Deno.args[2] ?? "sleep,cpu").split(",");
 const dir = Deno.makeTempDirSync({ prefix: "loadlab-gate-truth-" });
 
