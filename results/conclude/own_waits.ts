@@ -10,7 +10,8 @@
  * (a request's part in the load worker and its part in the target's main thread each by its own share, so
  * the whole by at most the larger), and
  * each wait adds at most its own length to a latency: two mean waits at a wake-up each of the worker and
- * the target (a tail, `WAKE_WAITS` times the longest interval's), plus, where the load is open (a send
+ * the target (a tail, `WAKE_WAITS` of them: the levels compared are means over intervals, so the mean
+ * wait, not the longest interval's), plus, where the load is open (a send
  * is timed from its intended start), the latest the worker's timers fired. A latency L of the faster side
  * can so become at most L / (1 - w) + that add on the slower side; a closed rate, set by the mean latency,
  * moves as far as the mean does; a rate bound by a starved core moves with its share, 1 / (1 - w).
@@ -33,10 +34,8 @@ export interface OwnWaits {
   workerWaitPct: number | null;
   /** Mean % of the time the target's most-waiting main thread waited; null where not recorded. */
   targetWaitPct: number | null;
-  /** The mean wait at each wake-up, worker's and target's together, over the intervals (ms)... */
+  /** The mean wait at each wake-up, worker's and target's together, over the intervals (ms). */
   wakeWaitMs: number;
-  /** ...and the longest of any interval: what a tail latency may meet (ms). */
-  maxWakeWaitMs: number;
   /** Open loads: the latest the worker's timers fired in any interval (ms); 0 for closed loads. */
   lagMs: number;
   /** Open loads: sends that went out late, summed over the runs. */
@@ -62,7 +61,6 @@ function runWaits(run: RunResult): OwnWaits | null {
     workerWaitPct,
     targetWaitPct,
     wakeWaitMs: (meanOf(workerWakes) ?? 0) + (meanOf(targetWakes) ?? 0),
-    maxWakeWaitMs: maxOf(workerWakes) + maxOf(targetWakes),
     lagMs: open ? maxOf(nums(ivs.map((iv) => iv.loopLagMs))) : 0,
     lateSends: open ? run.lateSends : 0,
   };
@@ -80,7 +78,6 @@ export function ownWaits(runs: RunResult[]): OwnWaits | null {
     workerWaitPct: most((w) => w.workerWaitPct),
     targetWaitPct: most((w) => w.targetWaitPct),
     wakeWaitMs: most((w) => w.wakeWaitMs) ?? 0,
-    maxWakeWaitMs: most((w) => w.maxWakeWaitMs) ?? 0,
     lagMs: most((w) => w.lagMs) ?? 0,
     lateSends: each.reduce((a, w) => a + w.lateSends, 0),
   };
@@ -96,10 +93,10 @@ export function waitShare(w: OwnWaits): number {
 
 /**
  * What a latency can gain from the waits alone, on top of its stretch (ms): a tail (`p99`) `WAKE_WAITS`
- * of the longest waits at a wake-up, any other `WAKES_PER_REQUEST` of the mean ones; a late timer's lag.
+ * waits at a wake-up, any other `WAKES_PER_REQUEST`; a late timer's lag.
  */
 export function addedMs(w: OwnWaits, metric: NoiseMetric): number {
-  const wakes = metric === "p99" ? WAKE_WAITS * w.maxWakeWaitMs : WAKES_PER_REQUEST * w.wakeWaitMs;
+  const wakes = (metric === "p99" ? WAKE_WAITS : WAKES_PER_REQUEST) * w.wakeWaitMs;
   return wakes + w.lagMs;
 }
 
@@ -133,17 +130,15 @@ const one = (x: number) => Number(x.toFixed(1));
 const ms = (x: number) => `${Number(x.toPrecision(3))} ms`;
 
 /**
- * "the load worker waited for a core 21% of the time, the target's main thread 35%, 0.4 ms at each wake-up
- * (up to 1.2 ms in an interval)", with an open load's late timers and sends.
+ * "the load worker waited for a core 21% of the time, the target's main thread 35%, 0.4 ms at each
+ * wake-up", with an open load's late timers and sends.
  */
 export function waitsText(w: OwnWaits): string {
   const shares = [
     w.workerWaitPct !== null ? `the load worker waited for a core ${one(w.workerWaitPct)}% of the time` : "",
     w.targetWaitPct !== null ? `the target's main thread ${one(w.targetWaitPct)}%` : "",
   ].filter((s) => s !== "");
-  const wake = w.wakeWaitMs > 0
-    ? [`${ms(w.wakeWaitMs)} at each wake-up (up to ${ms(w.maxWakeWaitMs)} in an interval)`]
-    : [];
+  const wake = w.wakeWaitMs > 0 ? [`${ms(w.wakeWaitMs)} at each wake-up`] : [];
   const lag = w.lagMs > 0 ? [`timers up to ${ms(w.lagMs)} late, ${w.lateSends} sends late`] : [];
   return [...shares, ...wake, ...lag].join(", ");
 }

@@ -5,9 +5,9 @@ import { judgeNoise } from "./noise.ts";
 import { judgePair } from "./judged.ts";
 import { explainedBound, judgeOwnWaits, type OwnWaits, ownWaits, settlingSharePct } from "./own_waits.ts";
 
-/** Waits of a worker and a target: shares in %, mean and longest waits at a wake-up in ms. */
-function waits(workerWaitPct: number, targetWaitPct: number, wakeWaitMs = 0, maxWakeWaitMs = 0): OwnWaits {
-  return { workerWaitPct, targetWaitPct, wakeWaitMs, maxWakeWaitMs, lagMs: 0, lateSends: 0 };
+/** Waits of a worker and a target: shares in %, the mean wait at a wake-up in ms. */
+function waits(workerWaitPct: number, targetWaitPct: number, wakeWaitMs = 0): OwnWaits {
+  return { workerWaitPct, targetWaitPct, wakeWaitMs, lagMs: 0, lateSends: 0 };
 }
 
 /**
@@ -44,11 +44,11 @@ function run(
 Deno.test("a wait share stretches a latency by 1 / (1 - share) and adds its waits; a rate moves with the share", () => {
   // The target waited half the time (the worker 20%): its part, and so the whole, takes up to twice as long;
   // two mean waits of 1 ms each way add 2 ms.
-  assert.equal(explainedBound("p50", 10, 10, waits(20, 50, 1, 5)), 22);
-  // A tail meets the longest waits, four of them.
-  assert.equal(explainedBound("p99", 10, 10, waits(20, 50, 1, 5)), 40);
+  assert.equal(explainedBound("p50", 10, 10, waits(20, 50, 1)), 22);
+  // A tail meets four of them.
+  assert.equal(explainedBound("p99", 10, 10, waits(20, 50, 1)), 24);
   // A closed rate moves as its mean latency does: 1000 req/s at 10 ms to 1000 / (2 + 2 / 10).
-  assert.equal(Math.round(explainedBound("rps", 1000, 10, waits(50, 20, 1, 5))), 455);
+  assert.equal(Math.round(explainedBound("rps", 1000, 10, waits(50, 20, 1))), 455);
   // No waits, no room: the bound is the value itself.
   assert.equal(explainedBound("p99", 10, 10, waits(0, 0)), 10);
   // Past 90% waiting the stretch is capped at 10x rather than infinite.
@@ -57,15 +57,15 @@ Deno.test("a wait share stretches a latency by 1 / (1 - share) and adds its wait
 
 Deno.test("the share that settles a latency gap is the one whose stretch no longer reaches it", () => {
   // 5 -> 20 ms with 1 ms added: a stretch under 19 / 5 needs waits under 73.7% of the time.
-  assert.equal(Number(settlingSharePct(5, 20, waits(10, 10, 0.5, 0.5), "p50")!.toFixed(1)), 73.7);
+  assert.equal(Number(settlingSharePct(5, 20, waits(10, 10, 0.5), "p50")!.toFixed(1)), 73.7);
   // A gap the added waits alone cover is settled by no quieter share.
-  assert.equal(settlingSharePct(5, 6, waits(10, 10, 1, 1), "p50"), null);
+  assert.equal(settlingSharePct(5, 6, waits(10, 10, 1), "p50"), null);
 });
 
 Deno.test("own waits: the most any run of a side recorded, null without any record", () => {
   const side = [...run("a#1", 5, 10, 20, 0.5), ...run("a#2", 5, 30, 5, 0.2)];
   const w = ownWaits(side)!;
-  assert.deepEqual([w.workerWaitPct, w.targetWaitPct, w.wakeWaitMs, w.maxWakeWaitMs], [30, 20, 1, 1]);
+  assert.deepEqual([w.workerWaitPct, w.targetWaitPct, w.wakeWaitMs], [30, 20, 1]);
   assert.equal(ownWaits(run("old", 5)), null);
 });
 
@@ -88,7 +88,7 @@ Deno.test("a difference the slower side's own waits can make is not judged, with
   assert.ok("notJudged" in verdict, JSON.stringify(verdict));
   assert.match(
     verdict.notJudged,
-    /but the slower side's own waits \(the load worker waited for a core 30% of the time, the target's main thread 50%, 0\.2 ms at each wake-up \(up to 0\.2 ms in an interval\)\) move \S+ ms to \S+ ms at most, \S+ ms measured: judged with its threads waiting for a core under \d+(\.\d)?% of the time \(a quieter machine\) or with repeats \(repeats: 3\)$/,
+    /but the slower side's own waits \(the load worker waited for a core 30% of the time, the target's main thread 50%, 0\.2 ms at each wake-up\) move \S+ ms to \S+ ms at most, \S+ ms measured: judged with its threads waiting for a core under \d+(\.\d)?% of the time \(a quieter machine\) or with repeats \(repeats: 3\)$/,
   );
   // The faster side's waits explain nothing of the slower side's numbers: the same gap, waits swapped, is judged.
   const swapped = judgeNoise("within-run", run("this", 8, 2, 2), run("base", 5, 30, 50), "p50");
