@@ -47,7 +47,8 @@ export function verdictText(m: MetricVerdict, group: GroupVerdict, gate: GateRes
     ? `not judged: ${m.notJudged ?? "noise not measured"}`
     : ci === null
     ? "noise not measured"
-    : `noise interval ${signed(ci[0])}${unit === "%" ? "%" : ""} to ${signed(ci[1])}${unit}`;
+    : `noise interval ${signed(ci[0])}${unit === "%" ? "%" : ""} to ${signed(ci[1])}${unit}` +
+      (m.waits ? `, ${m.waits}` : "");
   const parts = [`${label}: ${change} (${m.statistic}; ${why}; ${noiseText(m, group)})`];
   if (m.failed.length) parts.push(`FAILS ${m.failed.join(", ")}`);
   if (gate.otherMachine.length) {

@@ -56,6 +56,8 @@ export interface MetricVerdict {
   verdict: "better" | "same" | "worse" | "unknown";
   /** Why the rule did not judge this change ("the load ramp changes its rate within the run, ..."). */
   notJudged?: string;
+  /** A change beyond noise on a busy machine: how far past what the slower side's own waits can make. */
+  waits?: string;
   noise: NoiseSource;
   /** The `--fail-on` expressions this change fails. */
   failed: string[];
@@ -168,6 +170,7 @@ function metricVerdict(
     changeCi95Pct: round(ci95 && [pct(ci95[0]), pct(ci95[1])]),
     verdict,
     ...(notJudged !== undefined ? { notJudged } : {}),
+    ...("waits" in judged && judged.waits ? { waits: judged.waits } : {}),
     noise,
     failed,
   };

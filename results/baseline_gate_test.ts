@@ -193,3 +193,25 @@ Deno.test("a 'same' whose noise interval reaches past a rule's tolerance passes 
     /^p99 is within noise, but its noise interval reaches \+[\d.]+%, past the rule's \+10%: a change that large reads as noise in these runs; run repeats \(repeats: 3\) or on a quieter machine$/,
   );
 });
+
+Deno.test("a change past what the slower run's own waits can make is judged, the margin in its cell", () => {
+  const base = makeSingleAttack(), slow = structuredClone(base);
+  for (const [file, factor] of [[base, 1], [slow, 4]] as const) {
+    for (const run of file.runs) {
+      run.intervals = run.intervals.map((iv) => ({
+        ...iv,
+        p50: iv.p50 * factor,
+        p99: iv.p99 * factor,
+        generatorWaitPct: 10,
+        wakeWaitMs: 0.1,
+      }));
+    }
+  }
+  const gate = gateAgainstBaseline(base, slow, [parseFailOn("p50 +50%")]);
+  const p50 = gate.groups[0].metrics.find((m) => m.metric === "p50")!;
+  assert.equal(p50.verdict, "worse");
+  assert.match(
+    verdictText(p50, gate.groups[0], gate),
+    /; noise interval \+[\d.]+% to \+[\d.]+%, beyond what the slower side's own waits \(the load worker waited for a core 10% of the time, 0\.1 ms at each wake-up\) move [\d.]+ ms to [\d.]+ ms at most, [\d.]+ ms measured; /,
+  );
+});

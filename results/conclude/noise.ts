@@ -50,8 +50,11 @@ import {
 } from "./noise_samples.ts";
 import { judgeOwnWaits, type WaitsJudgement } from "./own_waits.ts";
 
-/** A noise judgement: beyond noise or not with the test and its margin (`how`), or why not judged. */
-export type NoiseJudgement = { beyond: boolean; how: string } | { notJudged: string };
+/**
+ * A noise judgement: beyond noise or not with the test and its margin (`how`; `waits`: how far past what
+ * the slower side's own waits can make, where they were weighed), or why not judged.
+ */
+export type NoiseJudgement = { beyond: boolean; how: string; waits?: string } | { notJudged: string };
 
 /** Fewer batches than this on a side give no within-run verdict (`noiseVerdict`'s own floor). */
 const TOO_FEW = "too few repeats, or runs too short for three batches";
@@ -98,7 +101,7 @@ export function withinRunJudgement(
   // Batch means see no wait that held a whole run up: the run's own waits bound what they could move.
   const waits = ownWaitsOf(after, before, metric);
   if (waits?.explains) return { notJudged: `${how}, but ${waits.text}` };
-  return { beyond: true, how: waits ? `${how}, ${waits.text}` : how };
+  return waits ? { beyond: true, how: `${how}, ${waits.text}`, waits: waits.text } : { beyond: true, how };
 }
 
 /** What the slower side's own waits could move between the two levels the within-run rule compares. */
