@@ -21,6 +21,7 @@ import { OutputError } from "../results/output_error.ts";
 import { interruptSignal, liveLine } from "./live.ts";
 import { writeReport } from "../report/write.ts";
 import { RequestLogFailed, runAttack } from "../runner/attack.ts";
+import { loopbackListener, startTelemetry } from "../targets/mod.ts";
 import { buildResultsFile, writeResultsFile } from "../results/io.ts";
 import { keepSecretsShown, knowSecrets, redactKnown, redactShown } from "../results/redact.ts";
 import { guardConsole } from "../system/console_guard.ts";
@@ -158,6 +159,9 @@ async function runLoad(
   let exported: ExportSummary[] | undefined;
   let run: RunResult | undefined;
   let logFailure: Error | null = null;
+  // A server on this host is watched as a started target is: its waits for a core bound the gate's verdicts.
+  const watched = loopbackListener(config.url);
+  const telemetry = watched ? startTelemetry(watched, { intervalMs: config.intervalMs }) : null;
   try {
     const plannedMs = measuredDurationMs(config) + config.warmupMs;
     dashboard?.runStarted("attack", 0, 1, Number.isFinite(plannedMs) ? plannedMs : 0);
@@ -188,6 +192,8 @@ async function runLoad(
     run = err.run;
     logFailure = unwritable;
   } finally {
+    const series = telemetry?.stop();
+    if (run && series?.length) run = { ...run, telemetry: series };
     live.done();
     exported = await exporter?.close();
     interrupt.dispose();

@@ -24,8 +24,9 @@ export function noiseText(m: MetricVerdict, group: GroupVerdict): string {
 }
 
 /**
- * `worse: +21.3% (noise interval +15.2% to +27.7%; Welch over 3+3 repeats)`, or `no verdict: +210.4% (not
- * judged: <why>; ...)`, plus the failed tolerances and the machine flag.
+ * `worse: 10.3 → 12.5 ms, +21.3% (geometric mean of the repeats' p99s; noise interval +15.2% to +27.7%;
+ * Welch over 3+3 repeats)`, or `no verdict: 6.5 → 20.4 ms, +210.4% (...; not judged: <why>; ...)`, plus
+ * the failed tolerances and the machine flag: the two numbers the rule compared, with what they are.
  */
 export function verdictText(m: MetricVerdict, group: GroupVerdict, gate: GateResult): string {
   const label = m.verdict === "same"
@@ -36,13 +37,19 @@ export function verdictText(m: MetricVerdict, group: GroupVerdict, gate: GateRes
   const signed = (x: number) => `${x > 0 ? "+" : ""}${m.metric === "success" ? x : x.toFixed(1)}`;
   const unit = m.metric === "success" ? " pp" : "%";
   const [point, ci] = m.metric === "success" ? [m.diff, m.diffCi95] : [m.changePct, m.changeCi95Pct];
-  const change = Number.isFinite(point) ? `${signed(point)}${unit}` : "no change measured";
+  const level = (x: number) => `${Number(x.toPrecision(4))}`;
+  const [from, to] = m.compared;
+  const levels = Number.isFinite(from) && Number.isFinite(to)
+    ? `${level(from)} → ${level(to)} ${METRIC_UNITS[m.metric]}, `
+    : "";
+  const change = Number.isFinite(point) ? `${levels}${signed(point)}${unit}` : "no change measured";
   const why = m.verdict === "unknown"
     ? `not judged: ${m.notJudged ?? "noise not measured"}`
     : ci === null
     ? "noise not measured"
-    : `noise interval ${signed(ci[0])}${unit === "%" ? "%" : ""} to ${signed(ci[1])}${unit}`;
-  const parts = [`${label}: ${change} (${why}; ${noiseText(m, group)})`];
+    : `noise interval ${signed(ci[0])}${unit === "%" ? "%" : ""} to ${signed(ci[1])}${unit}` +
+      (m.waits ? `, ${m.waits}` : "");
+  const parts = [`${label}: ${change} (${m.statistic}; ${why}; ${noiseText(m, group)})`];
   if (m.failed.length) parts.push(`FAILS ${m.failed.join(", ")}`);
   if (gate.otherMachine.length) {
     parts.push(`baseline from another machine/build: ${gate.otherMachine.join(", ")} differ`);

@@ -18,7 +18,7 @@
  * are left out and listed. Pure: results in, verdicts out.
  */
 import type { ResultsFile, RunResult } from "./mod.ts";
-import { judgedChange } from "./conclude/noise.ts";
+import { judgedChange, judgedStatistic } from "./conclude/noise.ts";
 import { COMPARE_METRICS, type CompareMetric, runValue } from "./conclude/noise_samples.ts";
 import { judgeChange } from "./conclude/judged.ts";
 import { meanCi, round4 } from "./stats.ts";
@@ -44,12 +44,20 @@ export interface MetricVerdict {
    */
   diff: number;
   diffCi95: [number, number] | null;
+  /**
+   * The two levels the rule compared (baseline's, this run's: `judgedChange`'s, in the metric's unit) and
+   * the statistic they are (`judgedStatistic`): a run's p99 is not what a within-run rule weighs.
+   */
+  compared: [number, number];
+  statistic: string;
   /** The same change and interval in percent of the baseline's level. */
   changePct: number;
   changeCi95Pct: [number, number] | null;
   verdict: "better" | "same" | "worse" | "unknown";
   /** Why the rule did not judge this change ("the load ramp changes its rate within the run, ..."). */
   notJudged?: string;
+  /** A change beyond noise on a busy machine: how far past what the slower side's own waits can make. */
+  waits?: string;
   noise: NoiseSource;
   /** The `--fail-on` expressions this change fails. */
   failed: string[];
@@ -154,12 +162,15 @@ function metricVerdict(
     metric,
     baseline: figure(before),
     current: figure(after),
+    compared: [round4(change.base), round4(change.base + change.diff)],
+    statistic: judgedStatistic(noise, metric),
     diff: round4(change.diff),
     diffCi95: round(ci95),
     changePct: round4(pct(change.diff)),
     changeCi95Pct: round(ci95 && [pct(ci95[0]), pct(ci95[1])]),
     verdict,
     ...(notJudged !== undefined ? { notJudged } : {}),
+    ...("waits" in judged && judged.waits ? { waits: judged.waits } : {}),
     noise,
     failed,
   };
@@ -211,22 +222,45 @@ function unjudgedReason(f: FailOn, pairs: GroupVerdict[]): string {
     : `no trusted pair has a verdict on ${what} (no samples, or too few intervals to measure noise)`;
 }
 
+/**
+ * How far past rule `f`'s tolerance the bad end of a `same` change's noise interval reaches ("+137.1%"), or
+ * null when it stays within: a change as large as the rule forbids would read as noise in these runs, so
+ * "same" passes nothing there. Other verdicts check the rule by their shown change.
+ */
+function sameReachesPast(m: MetricVerdict, f: FailOn): string | null {
+  const ci = f.unit === "pp" ? m.diffCi95 : m.changeCi95Pct;
+  if (m.verdict !== "same" || ci === null) return null;
+  const end = f.tolerance > 0 ? ci[1] : ci[0];
+  if (f.tolerance > 0 ? end <= f.tolerance : end >= f.tolerance) return null;
+  return `${end > 0 ? "+" : ""}${Number(end.toFixed(1))}${f.unit === "pp" ? " pp" : "%"}`;
+}
+
+/** Whether pair metric `m` checks rule `f`: a verdict, and for `same` an interval within the tolerance. */
+const checks = (m: MetricVerdict, f: FailOn) =>
+  m.metric === f.metric && m.verdict !== "unknown" && sameReachesPast(m, f) === null;
+
 /** The rules no trusted pair has a verdict on, each with the reason that holds for it. */
 function unjudgedRules(groups: GroupVerdict[], failOn: FailOn[]): UnjudgedRule[] {
   const trusted = groups.filter((g) => !g.flagged);
   const mine = (f: FailOn) => (g: GroupVerdict) => g.selector === (f.selector && selectorText(f.selector));
-  return failOn.filter((f) =>
-    !trusted.filter(mine(f)).some((g) =>
-      g.metrics.some((m) => m.metric === f.metric && m.verdict !== "unknown")
-    )
-  ).map((f) => ({
-    rule: f.expression,
-    reason: groups.length === 0
-      ? "no run of this experiment has a run of the same name in the baseline: nothing paired"
-      : trusted.length === 0
-      ? "every paired run is flagged, on one side or both: untrusted numbers pass no rule"
-      : unjudgedReason(f, trusted.filter(mine(f))),
-  }));
+  return failOn.filter((f) => !trusted.filter(mine(f)).some((g) => g.metrics.some((m) => checks(m, f))))
+    .map((f) => {
+      const wide = trusted.filter(mine(f)).flatMap((g) =>
+        g.metrics.flatMap((m) => m.metric === f.metric && sameReachesPast(m, f) || [])
+      );
+      return {
+        rule: f.expression,
+        reason: groups.length === 0
+          ? "no run of this experiment has a run of the same name in the baseline: nothing paired"
+          : trusted.length === 0
+          ? "every paired run is flagged, on one side or both: untrusted numbers pass no rule"
+          : wide.length
+          ? `${f.metric} is within noise, but its noise interval reaches ${wide[0]}, past the rule's ` +
+            `${f.tolerance > 0 ? "+" : ""}${f.tolerance}${f.unit}: a change that large reads as noise in ` +
+            "these runs; run repeats (repeats: 3) or on a quieter machine"
+          : unjudgedReason(f, trusted.filter(mine(f))),
+      };
+    });
 }
 
 /**

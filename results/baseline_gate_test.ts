@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { makeSeed000 } from "../tests/fixtures/make_results.ts";
+import { makeSeed000, makeSingleAttack } from "../tests/fixtures/make_results.ts";
 import { environmentDiff, gateAgainstBaseline } from "./baseline_gate.ts";
 import { parseFailOn } from "./fail_on.ts";
 import { verdictText } from "../report/baseline_gate_text.ts";
@@ -36,7 +36,7 @@ Deno.test("a 50% slower variant is worse beyond noise and fails a 10% rule, not 
   assert.ok(untouched.metrics.every((m) => m.failed.length === 0));
   assert.match(
     verdictText(p50, cached, gate),
-    /^worse: \+\d+\.\d% \(noise interval \+\d+\.\d% to \+\d+\.\d%; Welch over 3\+3 repeats\); FAILS p50 \+10%$/,
+    /^worse: [\d.]+ → [\d.]+ ms, \+\d+\.\d% \(geometric mean of the repeats' p50s; noise interval \+\d+\.\d% to \+\d+\.\d%; Welch over 3\+3 repeats\); FAILS p50 \+10%$/,
   );
 });
 
@@ -99,7 +99,7 @@ Deno.test("the markdown summary carries the gate's verdicts", () => {
   const gate = gateAgainstBaseline(base, slow, [parseFailOn("p50 +10%")]);
   const md = renderMarkdownSummary(slow, { gate });
   assert.match(md, /### Against the baseline: ❌ worse than the baseline past a --fail-on rule/);
-  assert.match(md, /\| redis-cache\/high \| p50 ms \| [\d.]+ \| [\d.]+ \| ❌ worse: \+/);
+  assert.match(md, /\| redis-cache\/high \| p50 ms \| [\d.]+ \| [\d.]+ \| ❌ worse: [\d.]+ → [\d.]+ ms, \+/);
   assert.ok(!renderMarkdownSummary(slow).includes("Against the baseline"), "no section without a gate");
 });
 
@@ -155,9 +155,15 @@ Deno.test("the interval shown never contradicts the verdict; an unknown one says
       for (const m of g.metrics) {
         seen.add(m.verdict);
         const where = `${g.key} ${m.metric}: ${verdictText(m, g, gate)}`;
+        // The cell's two numbers are the ones the change was taken between, whatever the run's own figure.
+        const [from, to] = m.compared;
+        if (m.metric !== "success" && from > 0) {
+          assert.ok(Math.abs(((to - from) / from) * 100 - m.changePct) < 0.1, where);
+        }
+        assert.ok(verdictText(m, g, gate).includes(`(${m.statistic}; `), where);
         if (m.verdict === "unknown") {
           assert.ok(m.notJudged && m.changeCi95Pct === null && m.diffCi95 === null, where);
-          assert.ok(verdictText(m, g, gate).includes(`(not judged: ${m.notJudged};`), where);
+          assert.ok(verdictText(m, g, gate).includes(`; not judged: ${m.notJudged};`), where);
           continue;
         }
         for (const [low, high] of [m.changeCi95Pct!, m.diffCi95!]) {
@@ -167,4 +173,45 @@ Deno.test("the interval shown never contradicts the verdict; an unknown one says
     }
   }
   assert.deepEqual([...seen].sort(), ["better", "same", "unknown", "worse"], "every verdict met");
+});
+
+Deno.test("a 'same' whose noise interval reaches past a rule's tolerance passes nothing: not judged, with how far", () => {
+  // One run twice, every third interval's p99 six times the rest (a machine's stalls): wide noise.
+  const base = makeSingleAttack(), spiky = structuredClone(base);
+  for (const run of [...base.runs, ...spiky.runs]) {
+    run.intervals = run.intervals.map((iv, i) => i % 3 === 0 ? { ...iv, p99: iv.p99 * 6 } : iv);
+  }
+  const gate = gateAgainstBaseline(base, spiky, [parseFailOn("p99 +10%"), parseFailOn("p99 +900%")]);
+  const p99 = gate.groups[0].metrics.find((m) => m.metric === "p99")!;
+  assert.equal(p99.verdict, "same");
+  assert.ok(p99.changeCi95Pct![1] > 10 && p99.changeCi95Pct![1] < 900, JSON.stringify(p99));
+  // "+10%" cannot be told from noise here; "+900%" can.
+  assert.equal(gate.unjudged.length, 1, JSON.stringify(gate.unjudged));
+  assert.equal(gate.unjudged[0].rule, "p99 +10%");
+  assert.match(
+    gate.unjudged[0].reason,
+    /^p99 is within noise, but its noise interval reaches \+[\d.]+%, past the rule's \+10%: a change that large reads as noise in these runs; run repeats \(repeats: 3\) or on a quieter machine$/,
+  );
+});
+
+Deno.test("a change past what the slower run's own waits can make is judged, the margin in its cell", () => {
+  const base = makeSingleAttack(), slow = structuredClone(base);
+  for (const [file, factor] of [[base, 1], [slow, 4]] as const) {
+    for (const run of file.runs) {
+      run.intervals = run.intervals.map((iv) => ({
+        ...iv,
+        p50: iv.p50 * factor,
+        p99: iv.p99 * factor,
+        generatorWaitPct: 10,
+        wakeWaitMs: 0.1,
+      }));
+    }
+  }
+  const gate = gateAgainstBaseline(base, slow, [parseFailOn("p50 +50%")]);
+  const p50 = gate.groups[0].metrics.find((m) => m.metric === "p50")!;
+  assert.equal(p50.verdict, "worse");
+  assert.match(
+    verdictText(p50, gate.groups[0], gate),
+    /; noise interval \+[\d.]+% to \+[\d.]+%, beyond what the slower side's own waits \(the load worker waited for a core 10% of the time, 0\.1 ms at each wake-up\) move [\d.]+ ms to [\d.]+ ms at most, [\d.]+ ms measured; /,
+  );
 });

@@ -112,6 +112,8 @@ export const telemetrySchema = z.looseObject({
     rssBytes: z.number().optional(),
     /** Process: % of the interval its main thread waited in the run queue for a core (schedstat). */
     runQueueWaitPct: z.number().optional(),
+    /** Process: its main thread's mean wait for a core each time it was put on one (ms, schedstat). */
+    runQueueWakeWaitMs: z.number().optional(),
     opsPerSec: z.number().optional(),
     hits: z.number().optional(),
     misses: z.number().optional(),

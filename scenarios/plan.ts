@@ -168,6 +168,7 @@ function buildRun(
     target,
     freshTarget: false,
     attack: baseAttack(exp, exp.loads[load], load),
+    ...(exp.loads[load].listener === "grpc" ? { listener: "grpc" as const } : {}),
     cooldownMs: 0,
     thresholds: scoped.map((t) => t.expr),
     ...(aborting.length ? { abortOn: aborting } : {}),

@@ -80,7 +80,7 @@ function hasGrpcStep(flow: FileFlow): boolean {
  * else the file's flows (not for throughput loads) or requests, else the engine's default `GET /`.
  */
 export function baseAttack(exp: ExperimentWithData, load: LoadSpec, loadName: string): RelativeAttackInput {
-  const { mix, flows, data: _data, ...fields } = load;
+  const { mix, flows, data: _data, listener: _listener, ...fields } = load;
   const data = dataSpecOf(exp, load);
   const common = {
     intervalMs: exp.intervalMs,

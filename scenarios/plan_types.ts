@@ -46,6 +46,8 @@ export interface PlannedRun {
   attack: RelativeAttackInput;
   /** Pause before this run (0 for the first). */
   cooldownMs: number;
+  /** `grpc`: its HTTP requests go to the built-in target's gRPC listener (node:http2), not its HTTP port. */
+  listener?: "grpc";
   /** Threshold expressions that apply to this run. */
   thresholds: string[];
   /** Those of them with `abortOnFail`, judged during the run; each with its `delayAbortEval` (ms). */

@@ -27,7 +27,7 @@ import type { Threshold } from "../results/thresholds.ts";
 import { checkSelectors } from "../results/threshold_selector.ts";
 import { endpointTable } from "../runner/endpoint_table.ts";
 import { abortRules } from "./run_thresholds.ts";
-import { startTelemetry, type TakenProfile } from "../targets/mod.ts";
+import { loopbackListener, startTelemetry, type TakenProfile } from "../targets/mod.ts";
 import { coldStartRequests, measureColdStart } from "./cold_start.ts";
 import { sleepUnlessAborted } from "../system/sleep.ts";
 import type { IntervalDelta } from "../results/export/interval_delta.ts";
@@ -144,10 +144,14 @@ async function prepareRun(
   return { target, config, ...(parts ? { parts } : {}), logFile };
 }
 
-/** Where `run` is sent: a gRPC run to a built-in target's gRPC endpoints when it serves them. */
+/**
+ * Where `run` is sent: a gRPC run, or a load on the `grpc` listener, to a built-in target's gRPC
+ * listener when it serves one.
+ */
 function baseUrlOf(run: PlannedRun, target: RunTarget): string {
   const grpcUrl = target.running?.grpcUrl;
-  return run.attack.grpc !== undefined && grpcUrl !== undefined ? grpcUrl : target.url;
+  const grpc = run.attack.grpc !== undefined || run.listener === "grpc";
+  return grpc && grpcUrl !== undefined ? grpcUrl : target.url;
 }
 
 /** What the attack and the watches around it gave. */
@@ -170,7 +174,8 @@ async function attackWatched(
   logFile: string | undefined,
 ): Promise<Watched> {
   const statsBefore = await target.stats();
-  const telemetry = target.running ? startTelemetry(target.running, { intervalMs: config.intervalMs }) : null;
+  const watched = target.running ?? loopbackListener(target.url);
+  const telemetry = watched ? startTelemetry(watched, { intervalMs: config.intervalMs }) : null;
   await telemetry?.ready;
   if (telemetry) opts.hooks?.onTelemetry?.(telemetry.peek);
   const warmupEnd = warmupSnapshot(target, config.warmupMs);

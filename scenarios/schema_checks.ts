@@ -70,7 +70,8 @@ export function checkExperiment(exp: ExperimentFields): CheckIssue[] {
   // The section's call and the flows' gRPC steps alike go to the target's gRPC endpoints.
   const grpcSteps = [exp.flows, ...Object.values(exp.loads).map((l) => l.flows)]
     .some((flows) => flows?.some((f) => f.steps.some((s) => "grpc" in s)));
-  issues.push(...grpcTargetIssues(exp.targets, exp.grpc?.call !== undefined || grpcSteps));
+  const listener = Object.entries(exp.loads).find(([, l]) => l.listener === "grpc")?.[0];
+  issues.push(...grpcTargetIssues(exp.targets, exp.grpc?.call !== undefined || grpcSteps, listener));
   if (exp.grid && exp.sweeps.length !== 2) {
     add(["grid"], `a grid crosses exactly two sweeps; found ${exp.sweeps.length}`);
   }

@@ -61,6 +61,12 @@ const commonFields = {
    * (ALPN's choice on https:).
    */
   protocol: WORD_FIELDS.protocol.optional(),
+  /**
+   * `grpc`: send this load's HTTP/2 requests to the built-in target's gRPC listener (node:http2, `grpc:
+   * true`), which answers `POST /echo` too, so JSON and gRPC can be compared on one stack; `http` (the
+   * default): its HTTP port (Deno.serve).
+   */
+  listener: z.enum(["http", "grpc"]).optional(),
   /** HTTP/2: concurrent streams per connection (h2load's -m). */
   streams: positiveInt("streams").optional(),
   /** HTTP/2: receive windows advertised, bytes. */
@@ -95,6 +101,7 @@ function commonOut(l: CommonIn) {
     transport: l.transport,
     sourceAddresses: l.sourceAddresses,
     protocol: l.protocol,
+    listener: l.listener,
     streams: l.streams,
     h2WindowBytes: l.h2WindowBytes,
     tls: l.tls,

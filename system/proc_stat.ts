@@ -96,12 +96,12 @@ export function treeCpuSec(pid: number): number | null {
 
 /**
  * Seconds the main thread of `pid` (the event loop of a Node or Deno process) waited in the run queue for a
- * core, from /proc/<pid>/schedstat; null where the kernel does not keep it.
+ * core, and the times it was put on one, from /proc/<pid>/schedstat; null where the kernel does not keep it.
  */
-export function readRunQueueWaitSec(pid: number): number | null {
+export function readRunQueueWait(pid: number): { waitSec: number; slices: number } | null {
   try {
-    const waitNs = Number(Deno.readTextFileSync(`/proc/${pid}/schedstat`).split(" ")[1]);
-    return Number.isFinite(waitNs) ? waitNs / 1e9 : null;
+    const [, wait, slices] = Deno.readTextFileSync(`/proc/${pid}/schedstat`).split(" ").map(Number);
+    return Number.isFinite(wait) ? { waitSec: wait / 1e9, slices } : null;
   } catch {
     return null;
   }

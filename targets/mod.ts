@@ -20,7 +20,7 @@
  */
 export { startTarget } from "./start.ts";
 export type { StartOptions } from "./start_stack.ts";
-export { startTelemetry } from "./telemetry.ts";
+export { loopbackListener, startTelemetry } from "./telemetry.ts";
 export { type CpuProfiling, type ProfiledRuntime, startCpuProfiles, type TakenProfile } from "./inspector.ts";
 export { TargetError } from "./errors.ts";
 export { parseRateLimit } from "./proxy/rate_limit.ts";

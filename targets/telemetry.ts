@@ -13,9 +13,10 @@
  */
 import type { TelemetrySeries } from "../results/mod.ts";
 import { connectRedis, type RedisClient } from "./redis.ts";
-import type { RunningTarget } from "./spec.ts";
+import type { RunningTarget, TargetProcess } from "./spec.ts";
 import { RuntimeReader } from "./runtime_telemetry.ts";
-import { readProcSample, readRunQueueWaitSec } from "../system/proc_stat.ts";
+import { readProcSample, readRunQueueWait } from "../system/proc_stat.ts";
+import { listeningPid } from "../system/port_listener.ts";
 
 /** The fields of `INFO` (its default sections) we plot; counters are totals since Redis started. */
 export function parseRedisInfo(info: string): RedisInfo {
@@ -51,7 +52,7 @@ type Sample = TelemetrySeries["samples"][number];
 /** Turns successive cumulative /proc readings of one process into per-interval samples. */
 class ProcessSeries {
   readonly series: TelemetrySeries;
-  #last: { cpuSec: number; waitSec: number | null; atMs: number } | null = null;
+  #last: { cpuSec: number; wait: { waitSec: number; slices: number } | null; atMs: number } | null = null;
   constructor(name: string, kind: "process" | "redis", readonly pid: number) {
     this.series = { name, kind, samples: [] };
     this.sample(0, performance.now(), false);
@@ -61,14 +62,16 @@ class ProcessSeries {
     const proc = readProcSample(this.pid);
     if (!proc) return null;
     const last = this.#last;
-    const waitSec = readRunQueueWaitSec(this.pid);
-    this.#last = { cpuSec: proc.cpuSec, waitSec, atMs: nowMs };
+    const wait = readRunQueueWait(this.pid);
+    this.#last = { cpuSec: proc.cpuSec, wait, atMs: nowMs };
     if (!record || !last) return null;
     const wallSec = (nowMs - last.atMs) / 1000;
     const cpuPercent = ((proc.cpuSec - last.cpuSec) / wallSec) * 100;
     const sample: Sample = { tMs, cpuPercent: Math.round(cpuPercent * 10) / 10, rssBytes: proc.rssBytes };
-    if (waitSec !== null && last.waitSec !== null) {
-      sample.runQueueWaitPct = Math.round(((waitSec - last.waitSec) / wallSec) * 1000) / 10;
+    if (wait !== null && last.wait !== null) {
+      const waitSec = wait.waitSec - last.wait.waitSec, slices = wait.slices - last.wait.slices;
+      sample.runQueueWaitPct = Math.round((waitSec / wallSec) * 1000) / 10;
+      if (slices > 0) sample.runQueueWakeWaitMs = Math.round((waitSec / slices) * 1e5) / 100;
     }
     this.series.samples.push(sample);
     return sample;
@@ -129,7 +132,7 @@ class RedisSeries {
  * and requests made before it arrives would vanish into the baseline.
  */
 export function startTelemetry(
-  target: RunningTarget,
+  target: Pick<RunningTarget, "processes" | "redisUrl" | "redisPid" | "runtimeDir">,
   opts: { intervalMs: number; redisUrl?: string },
 ): { ready: Promise<void>; stop(): TelemetrySeries[]; peek(): TelemetrySeries[] } {
   const startMs = performance.now();
@@ -164,4 +167,16 @@ export function startTelemetry(
       return all();
     },
   };
+}
+
+/**
+ * The process behind a URL served from this host (a loopback address), so its telemetry reads
+ * its CPU and its waits for a core as a started target's is; undefined elsewhere and when none is found.
+ */
+export function loopbackListener(url: string): { processes: TargetProcess[] } | undefined {
+  const u = URL.canParse(url) ? new URL(url) : null;
+  if (!u || !(u.hostname === "localhost" || u.hostname === "[::1]" || u.hostname.startsWith("127."))) return;
+  const port = Number(u.port || (u.protocol === "https:" || u.protocol === "wss:" ? 443 : 80));
+  const pid = listeningPid(port);
+  return pid === null ? undefined : { processes: [{ name: "target", pid }] };
 }

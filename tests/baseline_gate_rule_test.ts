@@ -46,7 +46,9 @@ Deno.test("a ramping load on both sides: a 3x slower build is not judged (exit 8
     const ramp =
       "the load ramp changes its rate within the run, so its intervals differ by the load, not by noise";
     assert(
-      new RegExp(`p99 .*no verdict: \\+\\d+\\.\\d% \\(not judged: ${ramp};`).test(slow.stdout),
+      new RegExp(
+        `p99 .*no verdict: [\\d.]+ → [\\d.]+ ms, \\+\\d+\\.\\d% \\(geometric mean of the batch means of interval p99s; not judged: ${ramp};`,
+      ).test(slow.stdout),
       slow.stdout,
     );
     assert(
@@ -91,7 +93,7 @@ Deno.test("two repeats a side that cannot resolve a 4x gap: not judged (exit 8),
     const slow = await run("slow", 60, ["--baseline", `${dir}/mixed.json`, "--fail-on", "p50 +10%"]);
     assertEquals(slow.code, 8, slow.stdout + slow.stderr);
     assert(
-      /p50 .*no verdict: \+\d+\.\d% \(not judged: by Welch's t-test over repeats, [\d.]+ standard errors apart, 2 repeats each: beyond noise needs 5; Welch over 2\+2 repeats\)/
+      /p50 .*no verdict: [\d.]+ → [\d.]+ ms, \+\d+\.\d% \(geometric mean of the repeats' p50s; not judged: by Welch's t-test over repeats, [\d.]+ standard errors apart, 2 repeats each: beyond noise needs 5; Welch over 2\+2 repeats\)/
         .test(slow.stdout),
       slow.stdout,
     );

@@ -55,7 +55,7 @@ Deno.test("run --baseline: never fails against itself, fails (exit 7) a 4x slowe
     );
     assertEquals(slow.code, 7, slow.stdout + slow.stderr);
     assert(
-      /p50 .*worse: \+\d+\.\d% \(noise interval \+[\d.]+% to \+[\d.]+%; Welch over 3\+3 repeats\); FAILS p50 \+10%/
+      /p50 .*worse: [\d.]+ → [\d.]+ ms, \+\d+\.\d% \(geometric mean of the repeats' p50s; noise interval \+[\d.]+% to \+[\d.]+%; Welch over 3\+3 repeats\); FAILS p50 \+10%/
         .test(
           slow.stdout,
         ),
@@ -106,9 +106,10 @@ Deno.test("attack --baseline: one run a side is judged on its own intervals, and
       // Judged on its intervals (7), or not, for a reason of that rule: a busy machine's drift, counted as
       // spread, leaving the gap short of the bar, or other work that started or stopped between the two
       // runs (8). Never passed.
-      const judged = /p50 .*worse: \+\d+\.\d% .*within-run interval variation: 1\+1 runs.*FAILS p50 \+10%/;
+      const judged =
+        /p50 .*worse: [\d.]+ → [\d.]+ ms, \+\d+\.\d% \(geometric mean of the batch means of interval p50s; .*within-run interval variation: 1\+1 runs.*FAILS p50 \+10%/;
       const declined =
-        /p50 .*no verdict: \+\d+\.\d% \(not judged: (by batch means, .*beyond noise needs 5|other processes took .* cores during .*: run repeats .*); within-run interval variation: 1\+1 runs/;
+        /p50 .*no verdict: [\d.]+ → [\d.]+ ms, \+\d+\.\d% \(geometric mean of the batch means of interval p50s; not judged: by batch means, .*(beyond noise needs 5|but the slower side's own waits \(.*\) move .* at most, .* measured: judged .* or with repeats \(repeats: 3\)); within-run interval variation: 1\+1 runs/;
       assert(
         slow.code === 7 ? judged.test(slow.stdout) : slow.code === 8 && declined.test(slow.stdout),
         slow.stdout,

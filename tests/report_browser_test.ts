@@ -82,7 +82,7 @@ Deno.test({
         assert.ok(gate!.includes("Verdicts by run group"), String(gate));
         assert.match(
           gate!,
-          /worse: \+66\.7% \(noise interval \+[\d.]+% to \+[\d.]+%; Welch over 2\+2 repeats\)/,
+          /worse: [\d.]+ → [\d.]+ ms, \+66\.7% \(geometric mean of the repeats' p\d+s; noise interval \+[\d.]+% to \+[\d.]+%; Welch over 2\+2 repeats\)/,
         );
 
         // The overview shows the results' own numbers (a run without repeats: no ± part).

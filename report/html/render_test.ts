@@ -108,7 +108,7 @@ Deno.test("the comparison view carries the baseline gate's verdicts by run group
   assert.deepEqual([slower.verdict, slower.failed], ["worse", true]);
   assert.match(
     slower.text,
-    /^worse: \+\d+\.\d% \(noise interval \+[\d.]+% to \+[\d.]+%; Welch over 3\+3 repeats\); FAILS p50 \+10%$/,
+    /^worse: [\d.]+ → [\d.]+ ms, \+\d+\.\d% \(geometric mean of the repeats' p50s; noise interval \+[\d.]+% to \+[\d.]+%; Welch over 3\+3 repeats\); FAILS p50 \+10%$/,
   );
   const same = rows.find((r) => r.key === "no-cache/high" && r.metric === "p50")!;
   assert.deepEqual([same.verdict, same.failed], ["same", false]);

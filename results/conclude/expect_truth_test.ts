@@ -252,3 +252,27 @@ Deno.test("a sweep: the points weighed together when each alone falls short, nev
     }
   }
 });
+
+Deno.test("a direction between loads served by different servers says so on its line", () => {
+  const builtin = { targetInfo: { kind: "builtin" as const } };
+  const http1 = runOf("builtin", "http1", seq(8, (i) => interval(i, 2000, 1)), {
+    ...builtin,
+    url: "http://127.0.0.1:41000/echo",
+  });
+  const grpc = runOf("builtin", "grpc", seq(8, (i) => interval(i, 400, 5)), {
+    ...builtin,
+    url: "http://127.0.0.1:41001/loadlab.target.Target/Echo",
+    config: { ...http1.config, grpc: { call: "loadlab.target.Target/Echo" } },
+  });
+  const h2 = { ...http1, name: "builtin/h2", load: "h2" };
+  const [grpcLine, h2Line] = verdicts([http1, grpc, h2], [
+    { metric: "rps", better: "http1", than: "grpc", between: "loads" },
+    { metric: "rps", better: "http1", than: "h2", between: "loads" },
+  ]);
+  assert.match(
+    grpcLine,
+    /^Expected: load http1's req\/s higher than load grpc's \[not only the load differs: http1 was served on 127\.0\.0\.1:41000, grpc on 127\.0\.0\.1:41001: the built-in target's HTTP is Deno\.serve, its gRPC node:http2\]: /,
+  );
+  // Two loads on one server differ by the load alone: nothing to add.
+  assert.doesNotMatch(h2Line, /not only the load differs/);
+});

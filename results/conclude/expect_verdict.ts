@@ -180,9 +180,10 @@ export function judgeExpectation(e: Expectation, results: ResultsFile): ExpectVe
   const direction = higherIsBetter(e.metric) ? "higher" : "lower";
   const name = e.metric === "rps" ? "req/s" : e.metric;
   const of = e.between === "loads" ? "load " : "";
-  const claim = `Expected: ${of}${e.better}'s ${name} ${direction} than ${of}${e.than}'s` +
+  const said = `Expected: ${of}${e.better}'s ${name} ${direction} than ${of}${e.than}'s` +
     (e.load ? ` at load ${e.load}` : "") + (e.says ? ` (“${e.says}”)` : "");
   const runs = [...pointsOf(e, results.runs)];
+  const claim = said + otherServers(e, runs.map(([, at]) => at));
   const points = runs.map(([point, at]): PointVerdict => ({
     point,
     better: meanOf(at.better, e),
@@ -208,6 +209,30 @@ export function judgeExpectation(e: Expectation, results: ResultsFile): ExpectVe
   );
   const more = points.length > MAX_SHOWN_POINTS ? "; …" : "";
   return { text: `${claim}: ${verdict}${quickHint(points, results)} (${shown.join("; ")}${more}).`, tone };
+}
+
+/** The hosts (host:port) a side's runs were sent to. */
+const hostsOf = (
+  runs: RunResult[],
+) => [...new Set(runs.map((r) => URL.canParse(r.url) ? new URL(r.url).host : r.url))];
+
+/**
+ * Between two loads of one target, where their runs went to different servers (no host:port in common:
+ * the built-in target answers HTTP from Deno.serve and gRPC from node:http2 on a port of its own), the
+ * sides differ in more than the load: said on the line, naming both; "" otherwise.
+ */
+function otherServers(e: Expectation, points: PointRuns[]): string {
+  if (e.between !== "loads" || points.length === 0) return "";
+  const [better, than] = [points.flatMap((p) => p.better), points.flatMap((p) => p.than)];
+  const [a, b] = [hostsOf(better), hostsOf(than)];
+  if (a.some((host) => b.includes(host))) return "";
+  const grpc = (runs: RunResult[]) => runs.some((r) => r.config?.grpc !== undefined);
+  const builtin = [...better, ...than].every((r) => r.targetInfo?.kind === "builtin") &&
+    grpc(better) !== grpc(than);
+  const stacks = builtin ? ": the built-in target's HTTP is Deno.serve, its gRPC node:http2" : "";
+  return ` [not only the load differs: ${e.better} was served on ${a.join(", ")}, ${e.than} on ${
+    b.join(", ")
+  }${stacks}]`;
 }
 
 /**

@@ -11,8 +11,8 @@
  *   the spread instead of passing for a level). A batch is one second when the part judged holds four,
  *   else one interval (250 ms): a 2 s run's final half still has four. A load whose rate changes within the run (phases, a ramp: cache-burst's spike runs 1, 50 and
  *   2 req/s in three seconds) has batches that differ by the load, so its rates and latencies are not
- *   judged within the run (`withinRunBlocker`), nor a difference the machine's own change between the two
- *   runs can explain (machine_change.ts: other processes' CPU and the wait for a core, as each run recorded);
+ *   judged within the run (`withinRunBlocker`), nor a difference beyond noise that the slower side's own
+ *   waits for a core can explain (own_waits.ts: the load worker's and the target's, as each run recorded);
  * - with two repeats a side or more (`repeats`): Welch's t-test over the repeats, whose spread holds what
  *   differs from one run to the next.
  *
@@ -48,10 +48,13 @@ import {
   sideBatches,
   withinRunBlocker,
 } from "./noise_samples.ts";
-import { machineChangeBlocker } from "./machine_change.ts";
+import { judgeOwnWaits, type WaitsJudgement } from "./own_waits.ts";
 
-/** A noise judgement: beyond noise or not with the test and its margin (`how`), or why not judged. */
-export type NoiseJudgement = { beyond: boolean; how: string } | { notJudged: string };
+/**
+ * A noise judgement: beyond noise or not with the test and its margin (`how`; `waits`: how far past what
+ * the slower side's own waits can make, where they were weighed), or why not judged.
+ */
+export type NoiseJudgement = { beyond: boolean; how: string; waits?: string } | { notJudged: string };
 
 /** Fewer batches than this on a side give no within-run verdict (`noiseVerdict`'s own floor). */
 const TOO_FEW = "too few repeats, or runs too short for three batches";
@@ -84,8 +87,7 @@ export function withinRunJudgement(
   metric: NoiseMetric,
 ): NoiseJudgement {
   if (metric === "success") return judgeShares(before, after);
-  const blocker = [...before, ...after].map(withinRunBlocker).find((b) => b !== null) ??
-    machineChangeBlocker(before, after, metric);
+  const blocker = [...before, ...after].map(withinRunBlocker).find((b) => b !== null);
   if (blocker) return { notJudged: blocker };
   const [x, y] = [sideBatches(before, metric), sideBatches(after, metric)];
   const [a, b] = [judgedNoise(x, metric), judgedNoise(y, metric)];
@@ -93,8 +95,19 @@ export function withinRunJudgement(
   if (verdict === "unknown") return { notJudged: TOO_FEW };
   const se = standardErrorsApart(a, b), bar = batchBar(a, b);
   const how = `by batch means, ${standardErrorsText(se)} apart, ${batchesText(x, y)}`;
-  if (verdict === "beyond-noise" && se >= bar) return { beyond: true, how };
-  return se < WITHIN_NOISE_MAX_SE ? { beyond: false, how } : { notJudged: shortOfBar(how, bar) };
+  if (!(verdict === "beyond-noise" && se >= bar)) {
+    return se < WITHIN_NOISE_MAX_SE ? { beyond: false, how } : { notJudged: shortOfBar(how, bar) };
+  }
+  // Batch means see no wait that held a whole run up: the run's own waits bound what they could move.
+  const waits = ownWaitsOf(after, before, metric);
+  if (waits?.explains) return { notJudged: `${how}, but ${waits.text}` };
+  return waits ? { beyond: true, how: `${how}, ${waits.text}`, waits: waits.text } : { beyond: true, how };
+}
+
+/** What the slower side's own waits could move between the two levels the within-run rule compares. */
+function ownWaitsOf(runs: RunResult[], baseRuns: RunResult[], metric: NoiseMetric): WaitsJudgement | null {
+  const change = judgedChange("within-run", runs, baseRuns, metric);
+  return judgeOwnWaits(baseRuns, runs, metric, change.base, change.base + change.diff);
 }
 
 /**
@@ -141,8 +154,7 @@ export function normalErrors(
   }
   if (
     rule === "within-run" &&
-    ([...runs, ...baseRuns].some((r) => withinRunBlocker(r) !== null) ||
-      machineChangeBlocker(baseRuns, runs, metric) !== null)
+    [...runs, ...baseRuns].some((r) => withinRunBlocker(r) !== null)
   ) return null;
   const scale = judgedScale(metric);
   const [a, b] = rule === "repeats"
@@ -150,7 +162,24 @@ export function normalErrors(
     : [sideBatches(baseRuns, metric), sideBatches(runs, metric)].map((x) => judgedNoise(x, metric));
   const { diff, se, ci95 } = welchDiff(a, b);
   if (ci95 === null || !(se > 0) || Math.min(a.n, b.n) < 3) return null;
-  return diff / se / (batchBar(a, b) / BEYOND_NOISE_MIN_SE);
+  const z = diff / se / (batchBar(a, b) / BEYOND_NOISE_MIN_SE);
+  // A gap the slower side's own waits can explain weighs nothing within the run: repeats must show it.
+  const explained = rule === "within-run" && Math.abs(z) >= WITHIN_NOISE_MAX_SE &&
+    ownWaitsOf(runs, baseRuns, metric)?.explains;
+  return explained ? null : z;
+}
+
+/**
+ * The statistic `judgedChange` compares, in words: "geometric mean of the batch means of interval p99s"
+ * within a run, "geometric mean of the repeats' p99s" over repeats, the success share of all sends.
+ */
+export function judgedStatistic(rule: "repeats" | "within-run", metric: NoiseMetric): string {
+  if (metric === "success") return "successes of all sends";
+  const what = metric === "rps" ? "served req/s" : `${metric}s`;
+  const mean = metric === "rps" ? "mean" : "geometric mean";
+  return rule === "repeats"
+    ? `${mean} of the repeats' ${what}`
+    : `${mean} of the batch means of interval ${what}`;
 }
 
 /** A change as `judgeNoise` weighs it, in the metric's unit (success in percent, so changes in points). */

@@ -3,10 +3,10 @@
  * What the rest of the machine did while a run ran: the CPU every process of the host used besides
  * loadlab and the processes under it (built-in targets, started apps, a Redis it started), in cores, and
  * the share of the run some task waited for a core (Linux pressure accounting), read before and after the
- * run. Two runs a side compared one run each cannot tell a machine that got busier between them from a
- * target that got slower (a starved A/A twin read 2x slower, far beyond its own noise), so the noise rule
- * reads these (results/conclude/machine_change.ts). A target loadlab did not start counts as other work
- * when it runs on this host, which is why the wait share must change too. Null elsewhere (not Linux).
+ * run, said beside the run's rate (results/conclude/machine_change.ts). It judges nothing: a nice'd job
+ * yields its core at once, so what a comparison may blame on the machine is the run's own threads' waits
+ * for a core (results/conclude/own_waits.ts). A target loadlab did not start counts as other work when it
+ * runs on this host. Null elsewhere (not Linux).
  */
 import { readCpuStallUs, readHostCpuSec } from "../../system/proc_cpu.ts";
 import { treeCpuSec } from "../../system/proc_stat.ts";

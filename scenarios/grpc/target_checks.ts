@@ -13,17 +13,39 @@ export interface TargetIssue {
   message: string;
 }
 
-/** The problems of `targets` receiving a `grpc:` section's calls (`calls`: the section names a call). */
-export function grpcTargetIssues(targets: Record<string, FileTarget>, calls: boolean): TargetIssue[] {
+/**
+ * The problems of `targets` receiving a `grpc:` section's calls (`calls`: the section names a call) or
+ * loads on the gRPC listener (`listener`: the first such load's name).
+ */
+export function grpcTargetIssues(
+  targets: Record<string, FileTarget>,
+  calls: boolean,
+  listener?: string,
+): TargetIssue[] {
   const issues: TargetIssue[] = [];
   for (const [name, target] of Object.entries(targets)) {
-    if (target.kind !== "builtin") continue;
+    if (target.kind !== "builtin") {
+      if (listener !== undefined) {
+        issues.push({
+          path: ["targets", name],
+          message: `load "${listener}" is sent to the gRPC listener (listener: grpc), which only the ` +
+            "built-in target has (kind: builtin, grpc: true)",
+        });
+      }
+      continue;
+    }
     if (target.grpc && target.instances !== undefined && target.instances !== 1) {
       issues.push({
         path: ["targets", name, "grpc"],
         message:
           `grpc: true serves one instance's gRPC endpoints, not ${JSON.stringify(target.instances)}: ` +
           "drop instances (or set it to 1)",
+      });
+    }
+    if (listener !== undefined && !target.grpc) {
+      issues.push({
+        path: ["targets", name],
+        message: `load "${listener}" is sent to the gRPC listener (listener: grpc): add grpc: true`,
       });
     }
     if (calls && !target.grpc) {

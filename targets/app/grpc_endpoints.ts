@@ -6,8 +6,10 @@
  * cannot send the trailers every gRPC answer ends with (grpc-status). Messages are framed and read by the
  * engine's own rule book (grpc/framing.ts) and their few fields read and written by hand, so an answer costs
  * no schema library; a message over the cap, a bad prefix or an unknown method is answered with its
- * status, as a gRPC server would.
+ * status, as a gRPC server would. A request that is not gRPC (`POST /echo` with a JSON body) is answered
+ * as plain HTTP/2 on the same listener: one stack for both sides of a protocol comparison.
  */
+import { Buffer } from "node:buffer";
 import http2 from "node:http2";
 import { frameMessage, MessageReader, READ_OK, READ_TOO_BIG } from "../../grpc/framing.ts";
 import {
@@ -155,6 +157,35 @@ function serveCall(
   });
 }
 
+/**
+ * A plain HTTP/2 request on this listener: `POST /echo` answers its body back as it came, as the HTTP
+ * target's /echo does, so JSON and gRPC can be compared on one stack (node:http2); anything else is 404.
+ */
+function serveHttp(
+  stream: http2.ServerHttp2Stream,
+  headers: http2.IncomingHttpHeaders,
+  maxBytes: number,
+): void {
+  const echo = headers[":method"] === "POST" && String(headers[":path"]).split("?")[0] === "/echo";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  stream.on("data", (chunk: Uint8Array) => {
+    size += chunk.length;
+    if (echo && size <= maxBytes) chunks.push(chunk);
+  });
+  stream.on("error", () => {});
+  stream.on("end", () => {
+    if (stream.closed || stream.destroyed) return;
+    if (!echo) return void stream.respond({ ":status": 404 }, { endStream: true });
+    if (size > maxBytes) return void stream.respond({ ":status": 413 }, { endStream: true });
+    stream.respond({
+      ":status": 200,
+      "content-type": String(headers["content-type"] ?? "application/octet-stream"),
+    });
+    stream.end(Buffer.concat(chunks));
+  });
+}
+
 /** A paced stream: each message `gapMs` after the one before (the first at once), then its end. */
 async function pace(stream: http2.ServerHttp2Stream, messages: Uint8Array[], gapMs: number): Promise<void> {
   for (let k = 0; k < messages.length; k++) {
@@ -182,7 +213,11 @@ export function serveGrpcTarget(options: {
   const server = options.tls
     ? http2.createSecureServer({ cert: options.tls.cert, key: options.tls.key, allowHTTP1: false })
     : http2.createServer();
-  server.on("stream", (stream, headers) => serveCall(stream, headers, maxBytes));
+  server.on("stream", (stream, headers) => {
+    const grpc = String(headers["content-type"] ?? "").startsWith("application/grpc");
+    if (grpc) serveCall(stream, headers, maxBytes);
+    else serveHttp(stream, headers, maxBytes);
+  });
   server.on("sessionError", () => {});
   return new Promise((resolve, reject) => {
     server.once("error", reject);

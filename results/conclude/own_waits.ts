@@ -1,0 +1,191 @@
+/**
+ * @module
+ * How much a run's own waits for a core can move its numbers, from what the run itself recorded per
+ * interval: the load worker's thread (`generatorWaitPct`, `wakeWaitMs`, `loopLagMs`,
+ * runner/stats/generator_meter.ts) and the target's processes (`runQueueWaitPct`, `runQueueWakeWaitMs`,
+ * targets/telemetry.ts), never other processes' CPU: a nice'd job that yields its core at once costs the
+ * run nothing, and a busy machine shows here only as far as it held the run's own threads up.
+ *
+ * A thread that waited share w of the time for a core stretches what it does by at most 1 / (1 - w)
+ * (a request's part in the load worker and its part in the target's main thread each by its own share, so
+ * the whole by at most the larger), and
+ * each wait adds at most its own length to a latency: two mean waits at a wake-up each of the worker and
+ * the target (a tail, `WAKE_WAITS` of them: the levels compared are means over intervals, so the mean
+ * wait, not the longest interval's), plus, where the load is open (a send
+ * is timed from its intended start), the latest the worker's timers fired. A latency L of the faster side
+ * can so become at most L / (1 - w) + that add on the slower side; a closed rate, set by the mean latency,
+ * moves as far as the mean does; a rate bound by a starved core moves with its share, 1 / (1 - w).
+ * A difference past that bound is the target's, however busy the machine was; one within it is not
+ * judged within the run, with the wait share under which it would be and repeats (their spread holds what
+ * moves between runs) named as what settles it. Pure.
+ */
+import type { RunResult } from "../schema.ts";
+import type { NoiseMetric } from "./noise_samples.ts";
+import { WAKE_WAITS } from "./generator_saturation.ts";
+
+/** The share of the time a run's threads waited, capped: past it the stretch bound means nothing. */
+const MAX_WAIT_SHARE = 0.9;
+/** Times a request wakes each of the worker and the target (a request in, an answer out). */
+const WAKES_PER_REQUEST = 2;
+
+/** What one side's runs recorded of their own waits for a core (the most over its runs). */
+export interface OwnWaits {
+  /** Mean % of the time the busiest load worker's thread waited for a core; null where not recorded. */
+  workerWaitPct: number | null;
+  /** Mean % of the time the target's most-waiting main thread waited; null where not recorded. */
+  targetWaitPct: number | null;
+  /** The mean wait at each wake-up, worker's and target's together, over the intervals (ms). */
+  wakeWaitMs: number;
+  /** Open loads: the latest the worker's timers fired in any interval (ms); 0 for closed loads. */
+  lagMs: number;
+  /** Open loads: sends that went out late, summed over the runs. */
+  lateSends: number;
+}
+
+const meanOf = (xs: number[]) => xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null;
+const maxOf = (xs: number[]) => xs.reduce((a, b) => Math.max(a, b), 0);
+const nums = (xs: Array<number | undefined>) => xs.filter((x): x is number => typeof x === "number");
+
+/** One run's own waits, or null when it recorded none (an older file, a kernel without schedstat). */
+function runWaits(run: RunResult): OwnWaits | null {
+  const ivs = run.intervals ?? [];
+  const procs = (run.telemetry ?? []).filter((t) => t.kind === "process" && t.name !== "redis");
+  const workerWaitPct = meanOf(nums(ivs.map((iv) => iv.generatorWaitPct)));
+  const targetWaits = procs.flatMap((p) => meanOf(nums(p.samples.map((s) => s.runQueueWaitPct))) ?? []);
+  const targetWaitPct = targetWaits.length ? Math.max(...targetWaits) : null;
+  if (workerWaitPct === null && targetWaitPct === null) return null;
+  const workerWakes = nums(ivs.map((iv) => iv.wakeWaitMs));
+  const targetWakes = procs.flatMap((p) => nums(p.samples.map((s) => s.runQueueWakeWaitMs)));
+  const open = run.targetRps !== null;
+  return {
+    workerWaitPct,
+    targetWaitPct,
+    wakeWaitMs: (meanOf(workerWakes) ?? 0) + (meanOf(targetWakes) ?? 0),
+    lagMs: open ? maxOf(nums(ivs.map((iv) => iv.loopLagMs))) : 0,
+    lateSends: open ? run.lateSends : 0,
+  };
+}
+
+/** A side's own waits: the most any of its runs recorded; null when none recorded any. */
+export function ownWaits(runs: RunResult[]): OwnWaits | null {
+  const each = runs.map(runWaits).filter((w): w is OwnWaits => w !== null);
+  if (each.length === 0) return null;
+  const most = (pick: (w: OwnWaits) => number | null) => {
+    const xs = each.map(pick).filter((x): x is number => x !== null);
+    return xs.length ? Math.max(...xs) : null;
+  };
+  return {
+    workerWaitPct: most((w) => w.workerWaitPct),
+    targetWaitPct: most((w) => w.targetWaitPct),
+    wakeWaitMs: most((w) => w.wakeWaitMs) ?? 0,
+    lagMs: most((w) => w.lagMs) ?? 0,
+    lateSends: each.reduce((a, w) => a + w.lateSends, 0),
+  };
+}
+
+/**
+ * The share of the time (0 to `MAX_WAIT_SHARE`) that stretches a request: the larger of the worker's and
+ * the target's, since each stretches its own part of the request and the whole no more than its worst part.
+ */
+export function waitShare(w: OwnWaits): number {
+  return Math.min(MAX_WAIT_SHARE, Math.max(w.workerWaitPct ?? 0, w.targetWaitPct ?? 0) / 100);
+}
+
+/**
+ * What a latency can gain from the waits alone, on top of its stretch (ms): a tail (`p99`) `WAKE_WAITS`
+ * waits at a wake-up, any other `WAKES_PER_REQUEST`; a late timer's lag.
+ */
+export function addedMs(w: OwnWaits, metric: NoiseMetric): number {
+  const wakes = (metric === "p99" ? WAKE_WAITS : WAKES_PER_REQUEST) * w.wakeWaitMs;
+  return wakes + w.lagMs;
+}
+
+/**
+ * The farthest the waits `w` of the slower side can move the faster side's `fast` value of `metric`: a
+ * latency up to fast / (1 - share) + `addedMs`; a rate down to fast / (1 / (1 - share) + added / mean),
+ * `meanMs` the faster side's mean latency (a closed rate moves as the mean latency does).
+ */
+export function explainedBound(metric: NoiseMetric, fast: number, meanMs: number, w: OwnWaits): number {
+  const stretch = 1 / (1 - waitShare(w));
+  if (metric === "rps") return fast / (stretch + (meanMs > 0 ? addedMs(w, metric) / meanMs : 0));
+  return fast * stretch + addedMs(w, metric);
+}
+
+/**
+ * The wait share under which the slower side's waits could no longer explain `slow` against `fast`
+ * (a latency), in %: what a quieter machine must give the run; null when the added waits alone explain it.
+ */
+export function settlingSharePct(
+  fast: number,
+  slow: number,
+  w: OwnWaits,
+  metric: NoiseMetric,
+): number | null {
+  const room = slow - addedMs(w, metric);
+  if (!(room > fast)) return null;
+  return (1 - fast / room) * 100;
+}
+
+const one = (x: number) => Number(x.toFixed(1));
+const ms = (x: number) => `${Number(x.toPrecision(3))} ms`;
+
+/**
+ * "the load worker waited for a core 21% of the time, the target's main thread 35%, 0.4 ms at each
+ * wake-up", with an open load's late timers and sends.
+ */
+export function waitsText(w: OwnWaits): string {
+  const shares = [
+    w.workerWaitPct !== null ? `the load worker waited for a core ${one(w.workerWaitPct)}% of the time` : "",
+    w.targetWaitPct !== null ? `the target's main thread ${one(w.targetWaitPct)}%` : "",
+  ].filter((s) => s !== "");
+  const wake = w.wakeWaitMs > 0 ? [`${ms(w.wakeWaitMs)} at each wake-up`] : [];
+  const lag = w.lagMs > 0 ? [`timers up to ${ms(w.lagMs)} late, ${w.lateSends} sends late`] : [];
+  return [...shares, ...wake, ...lag].join(", ");
+}
+
+/** Whether the slower side's own waits explain a change, and the sentence that says how far they reach. */
+export interface WaitsJudgement {
+  explains: boolean;
+  text: string;
+}
+
+/**
+ * Whether the own waits of the slower of two sides can explain the change from `baseLevel` (of `before`) to
+ * `level` (of `after`), the two numbers the noise rule compared; null when the slower side recorded no
+ * waits (then nothing of its own is known to have held it up).
+ */
+export function judgeOwnWaits(
+  before: RunResult[],
+  after: RunResult[],
+  metric: NoiseMetric,
+  baseLevel: number,
+  level: number,
+): WaitsJudgement | null {
+  if (metric === "success" || !Number.isFinite(baseLevel) || !Number.isFinite(level)) return null;
+  const higherIsWorse = metric !== "rps";
+  const afterWorse = higherIsWorse ? level > baseLevel : level < baseLevel;
+  const [slowRuns, fastRuns] = afterWorse ? [after, before] : [before, after];
+  const [slow, fast] = afterWorse ? [level, baseLevel] : [baseLevel, level];
+  const w = ownWaits(slowRuns);
+  if (w === null) return null;
+  const meanMs = meanOf(fastRuns.map((r) => r.latencyMs.mean).filter(Number.isFinite)) ?? 0;
+  const bound = explainedBound(metric, fast, meanMs, w);
+  const unit = metric === "rps" ? (x: number) => `${Number(x.toPrecision(3))} req/s` : ms;
+  const explains = higherIsWorse ? slow <= bound : slow >= bound;
+  const reach = `the slower side's own waits (${waitsText(w)}) move ${unit(fast)} to ${unit(bound)} at most`;
+  if (!explains) return { explains, text: `beyond what ${reach}, ${unit(slow)} measured` };
+  // A rate's stretch is fast / slow less what the added waits take of the mean latency.
+  const rateRoom = fast / slow - (meanMs > 0 ? addedMs(w, metric) / meanMs : 0);
+  const share = higherIsWorse
+    ? settlingSharePct(fast, slow, w, metric)
+    : rateRoom > 1
+    ? (1 - 1 / rateRoom) * 100
+    : null;
+  const quieter = share !== null && share > 0
+    ? `with its threads waiting for a core under ${one(share)}% of the time (a quieter machine)`
+    : "on a quieter machine";
+  return {
+    explains,
+    text: `${reach}, ${unit(slow)} measured: judged ${quieter} or with repeats (repeats: 3)`,
+  };
+}

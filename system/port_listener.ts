@@ -1,0 +1,45 @@
+/**
+ * @module
+ * Which process on this host listens on a TCP port (Linux: the listening socket's inode in
+ * `/proc/net/tcp{,6}`, then the process holding it among `/proc/<pid>/fd`), so a run against a server
+ * loadlab did not start can still read that server's waits for a core (targets/telemetry.ts). Null where
+ * the files cannot be read, nothing listens, or the owner is another user's process this one cannot see.
+ */
+
+/** The inodes of sockets listening on `port` (state 0A), from the text of `/proc/net/tcp` or `tcp6`. */
+export function listeningInodes(table: string, port: number): string[] {
+  return table.split("\n").slice(1).flatMap((line) => {
+    const f = line.trim().split(/\s+/);
+    return f.length >= 10 && f[3] === "0A" && parseInt(f[1].split(":")[1], 16) === port ? [f[9]] : [];
+  });
+}
+
+/** The pid of the lowest-numbered process holding a socket listening on `port`, or null. */
+export function listeningPid(port: number): number | null {
+  const inodes = new Set<string>();
+  for (const name of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+    try {
+      for (const inode of listeningInodes(Deno.readTextFileSync(name), port)) inodes.add(inode);
+    } catch {
+      continue;
+    }
+  }
+  if (inodes.size === 0) return null;
+  let pids: number[];
+  try {
+    pids = [...Deno.readDirSync("/proc")].map((e) => Number(e.name)).filter(Number.isInteger);
+  } catch {
+    return null;
+  }
+  for (const pid of pids.sort((a, b) => a - b)) {
+    try {
+      for (const fd of Deno.readDirSync(`/proc/${pid}/fd`)) {
+        const link = /^socket:\[(\d+)\]$/.exec(Deno.readLinkSync(`/proc/${pid}/fd/${fd.name}`));
+        if (link && inodes.has(link[1])) return pid;
+      }
+    } catch {
+      continue;
+    }
+  }
+  return null;
+}
