@@ -17,9 +17,12 @@ import { ScriptNames } from "../runner/script/script_names.ts";
 import { memoryLimitMbBesideRuns, memoryLimitMbOf, memoryPassedText } from "../runner/worker/memory_limit.ts";
 import { inGroupOfItsOwn, signalGroup } from "../targets/process_group.ts";
 import type { Plan } from "../scenarios/plan_types.ts";
+import { k6CacheDir } from "../runner/script/k6/k6_file.ts";
 
 /** Scripts already type-checked by this process (`run session.ts` checks before and after planning). */
 const typeChecked = new Set<string>();
+/** Each script's exports as this process imported it, and the memory limit its top level ran under. */
+const imported = new Map<string, { exports: ScriptExports; limitMb: number }>();
 
 /** Whether `source` names a session script rather than an experiment file. */
 export function isScriptPath(source: string): boolean {
@@ -55,17 +58,30 @@ export async function checkScript(
   memoryLimitMb = memoryLimitMbBesideRuns(),
   signal?: AbortSignal,
 ): Promise<ScriptExports> {
-  const problems = typeChecked.has(path) ? [] : await typeProblems(path, signal);
+  const known = imported.get(path);
+  // Its top level ran within this limit already (the plan's check after the options' one).
+  if (known !== undefined && known.limitMb <= memoryLimitMb) return known.exports;
+  // The type check and the import each take a process or an isolate to start: they run at once.
+  const opening = ScriptHost.open(path, IMPORT_TIMEOUT_MS, memoryLimitMb, signal);
+  opening.catch(() => {}); // awaited below, after the type check
+  let problems: string[];
+  try {
+    problems = typeChecked.has(path) ? [] : await typeProblems(path, signal);
+  } catch (err) {
+    (await opening.catch(() => null))?.host?.close();
+    throw err;
+  }
+  const opened = await opening;
+  opened.host?.close();
   if (problems.length > 0) {
     throw new UsageError(`${basename(path)} does not type-check: ${problems.slice(0, 5).join("; ")}`);
   }
   typeChecked.add(path);
-  const opened = await ScriptHost.open(path, IMPORT_TIMEOUT_MS, memoryLimitMb, signal);
   if (opened.host === null) {
     if (opened.outcome.kind === "stopped") throw new ScriptCheckStopped("the script's top level");
     throw new UsageError(importProblem(basename(path), opened.outcome));
   }
-  opened.host.close();
+  imported.set(path, { exports: opened.exports, limitMb: memoryLimitMb });
   return opened.exports;
 }
 
@@ -94,7 +110,9 @@ function importProblem(name: string, outcome: HostOutcome): string {
  * packages from Deno's cache (`--node-modules-dir=none`), so that is not taken for the script's error.
  */
 async function typeProblems(path: string, signal?: AbortSignal): Promise<string[]> {
-  if (Deno.build.standalone) return [];
+  // A k6 script's conversion is JavaScript loadlab wrote: Deno checks no types in it, and its imports are
+  // loadlab's own runtime, checked with loadlab.
+  if (Deno.build.standalone || path.startsWith(k6CacheDir() + "/")) return [];
   let text = await denoCheck(path, [], signal);
   if (text !== null && text.includes("Could not find a matching package")) {
     text = await denoCheck(path, ["--node-modules-dir=none"], signal);

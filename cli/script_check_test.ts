@@ -1,9 +1,10 @@
 /**
  * What `deno check` says, as the one line per problem a script's author reads: the place relative to the
- * script's folder, then the message; a syntax error's `error:` line too.
+ * script's folder, then the message; a syntax error's `error:` line too. A script's top level runs once per
+ * process however often it is checked, and a k6 conversion is not handed to the type checker.
  */
-import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { isScriptPath, problemsOf } from "./script_check.ts";
+import { deepStrictEqual as assertEquals, rejects } from "node:assert/strict";
+import { checkScript, isScriptPath, problemsOf } from "./script_check.ts";
 
 Deno.test("type errors read as file:line:col: message", () => {
   const text = "TS2322 [ERROR]: Type 'number' is not assignable to type 'string'.\n" +
@@ -29,4 +30,52 @@ Deno.test("scripts are told from experiment files by their extension", () => {
     false,
     true,
   ]);
+});
+
+Deno.test({
+  name: "a script checked twice runs its top level once; a type error is still refused",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    try {
+      const marks = `${dir}/marks.txt`;
+      const script = `${dir}/s.ts`;
+      await Deno.writeTextFile(
+        script,
+        `Deno.writeTextFileSync(${JSON.stringify(marks)}, "x", { append: true });\n` +
+          "export default async () => {};\n",
+      );
+      await checkScript(script, 512);
+      await checkScript(script, 1024);
+      assertEquals(await Deno.readTextFile(marks), "x");
+      const typed = `${dir}/typed.ts`;
+      await Deno.writeTextFile(typed, 'const n: number = "one";\nexport default async () => n;\n');
+      await rejects(checkScript(typed, 512), /does not type-check: typed\.ts:1:7/);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "a k6 conversion (JavaScript loadlab wrote) is imported without a type check",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const cache = await Deno.makeTempDir();
+    const before = Deno.env.get("XDG_CACHE_HOME");
+    Deno.env.set("XDG_CACHE_HOME", cache);
+    try {
+      // Only a type check refuses this file (JavaScript checked on request): its import is fine.
+      const script = `${cache}/loadlab/k6/0123/one.js`;
+      await Deno.mkdir(`${cache}/loadlab/k6/0123`, { recursive: true });
+      await Deno.writeTextFile(script, "// @ts-check\nconst n = 1;\nn.trim?.();\nexport default () => {};\n");
+      await checkScript(script, 512);
+    } finally {
+      if (before === undefined) Deno.env.delete("XDG_CACHE_HOME");
+      else Deno.env.set("XDG_CACHE_HOME", before);
+      await Deno.remove(cache, { recursive: true });
+    }
+  },
 });

@@ -108,6 +108,26 @@ Deno.test({
 });
 
 Deno.test({
+  name: "a count's burst sends no more than the count: -n 1 is one exchange with the sink",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    for (const ratePerSec of [undefined, 100]) {
+      const config = parseAttackConfig({
+        url: "http://127.0.0.1:9/",
+        transport: "deno",
+        model: "count",
+        requests: 1,
+        connections: 1,
+        ...(ratePerSec === undefined ? {} : { ratePerSec }),
+      } as AttackConfigInput);
+      const warm = await warmUpGenerator(config, modelDef(config.model));
+      assertEquals(warm.answered, 1, `rate ${ratePerSec}`);
+    }
+  },
+});
+
+Deno.test({
   name:
     "a ws run through the pool (auto: io_uring where it runs) warms up before t0 and sends the target nothing then",
   sanitizeOps: false,

@@ -78,11 +78,12 @@ export const countModel = defineModel({
   measuredDurationMs: (c) => c.durationMs ?? Infinity,
   maxDurationMs: (c) =>
     c.maxDurationMs + (c.ratePerSec === undefined ? 0 : Math.ceil((c.requests / c.ratePerSec) * 1000)),
+  // The burst never sends more than the run will: `-n 1` is not held back by 200 ms of warming.
   warmupFields: (c, burst) =>
     c.ratePerSec === undefined
-      ? { connections: burst.connections, requests: 1_000_000, durationMs: burst.durationMs }
+      ? { connections: burst.connections, requests: c.requests, durationMs: burst.durationMs }
       : {
-        requests: 1_000_000,
+        requests: c.requests,
         ratePerSec: burst.ratePerSec,
         maxConnections: 64,
         durationMs: burst.durationMs,
