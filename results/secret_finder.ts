@@ -158,7 +158,9 @@ class Collector {
       for (const v of value) this.walk(v, parentKey);
       return;
     }
-    if (value === null || typeof value !== "object") return;
+    // Bytes (a data file's packed rows) are no JSON-like value: walked, each byte was a key.
+    if (value === null || typeof value !== "object" || ArrayBuffer.isView(value)) return;
+    if (value instanceof ArrayBuffer || value instanceof SharedArrayBuffer) return;
     if (parentKey === "json") this.bodyFields(value as Record<string, unknown>);
     this.checkValue(value as Record<string, unknown>);
     this.sweepValues(value as Record<string, unknown>);
