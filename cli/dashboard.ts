@@ -16,6 +16,7 @@
 import type { AttackProgress, ResultsFile, TelemetrySeries } from "../results/mod.ts";
 import type { LiveProgress } from "../report/html/client/live.ts";
 import { buildResultsFile, loadResultsFile } from "../results/io.ts";
+import { printOwnLine } from "../system/console_guard.ts";
 import { buildPageData } from "../report/html/page_data.ts";
 import { renderReport } from "../report/html/render.ts";
 import type { RunPlanHooks } from "../scenarios/run.ts";
@@ -88,9 +89,10 @@ export class Dashboard {
     // The token rides in the URL (the page reads it from there), so a printed URL steers and a bare one watches.
     const url = `http://${urlHost(opts.host)}:${port}/${steering ? `?token=${token}` : ""}`;
     warnIfExposed(opts.command, opts.host);
-    console.error(`dashboard: ${url}`);
+    // The URL's token is loadlab's own, made for whoever started it: shown as it is.
+    printOwnLine(`dashboard: ${url}`);
     if (steering) {
-      console.error(`steer: loadlab steer '${url}' pause|resume|rate N|connections N|end-phase|stop`);
+      printOwnLine(`steer: loadlab steer '${url}' pause|resume|rate N|connections N|end-phase|stop`);
       steering.onChange = (change, state) => {
         hub.send("steer", { change, state });
         // On its own line: the live progress line redraws below it.
