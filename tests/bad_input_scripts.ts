@@ -37,6 +37,7 @@ export const SCRIPTS: Case[] = [
     name: "run a k6 script with a syntax error",
     args: run(k6Script("syntax.js", (u) => `export default function () {\n  http.get("${u}" ;\n}\n`)),
     names: [/syntax\.js:3: syntax error: Unexpected token/],
+    code: 107,
   },
   {
     name: "run a k6 script that sends a request at its top level",
@@ -100,6 +101,7 @@ export const SCRIPTS: Case[] = [
       ),
     ),
     names: [/vus\.js: options\.vus: vus must be a whole number/],
+    code: 104,
   },
   {
     // Problems found once the options are loads and thresholds name the script's options, not those.
@@ -162,6 +164,7 @@ export const SCRIPTS: Case[] = [
       ),
     ),
     names: [/unit\.js: options\.scenarios\.a\.timeUnit: timeUnit must be more than 0, e.g\. "1s"/],
+    code: 104,
   },
   {
     name: "run a k6 script whose SharedArray function throws as it loads",
@@ -173,6 +176,7 @@ export const SCRIPTS: Case[] = [
       ),
     ),
     names: [/shared\.js:4: does not load: no rows; its top level must run without throwing/],
+    code: 107,
   },
   {
     // Without a static import: k6 is named only by import(), which is found and refused at its line.

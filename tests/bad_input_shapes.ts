@@ -28,6 +28,8 @@ export interface Case {
   names: RegExp[];
   /** Run under `ulimit -n` this low. */
   ulimit?: number;
+  /** The exit code when not 2: a k6 script's bad options or init code exit as k6's do (104, 107). */
+  code?: number;
 }
 
 export const BASE = (url: string) =>

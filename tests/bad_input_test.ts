@@ -3,7 +3,7 @@
  * Bad input end to end: every command run as users run it with a wrong type, an out-of-range
  * value, an unknown name (flag, command, field, preset, target, load), a missing file or an unreadable
  * one (a folder given as a file, a path under a regular file), and more connections than the open-file
- * limit allows (under `ulimit -n 256`). Each case must exit 2 with the problem on stderr naming the item
+ * limit allows (under `ulimit -n 256`). Each case must exit 2 (a k6 script's own errors k6's codes) with the problem on stderr naming the item
  * (the flag, or the field path such as `loads.burst.phases[1].rampTo`) and the fix, before any load.
  *
  * One line, except for experiment files: those print one line per problem, every problem at once (k6's
@@ -56,7 +56,7 @@ async function runCase(c: Case, ctx: Ctx, i: number): Promise<void> {
   const stderr = new TextDecoder().decode(out.stderr);
   const lines = stderr.split("\n").filter((l) => l.trim() !== "");
   const what = `${c.name} (${args.join(" ")}):\n${stderr}`;
-  assertEquals(out.code, 2, what);
+  assertEquals(out.code, c.code ?? 2, what);
   assertEquals(lines.length, c.names.length, `one line per problem: ${what}`);
   c.names.forEach((pattern, j) =>
     ok(pattern.test(lines[j]), `line ${j + 1} names the item ${pattern}: ${what}`)
