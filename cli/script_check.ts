@@ -68,7 +68,12 @@ export async function checkScript(
   try {
     problems = typeChecked.has(path) ? [] : await typeProblems(path, signal);
   } catch (err) {
-    (await opening.catch(() => null))?.host?.close();
+    const opened = await opening.catch(() => null);
+    opened?.host?.close();
+    // Stopped while both ran: both are named.
+    if (err instanceof ScriptCheckStopped && opened?.host === null && opened.outcome.kind === "stopped") {
+      throw new ScriptCheckStopped("the script's type check and its top level");
+    }
     throw err;
   }
   const opened = await opening;

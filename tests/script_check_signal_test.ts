@@ -56,11 +56,9 @@ for (const [signal, code] of [["SIGTERM", 143], ["SIGINT", 130]] as const) {
         ok(tookMs < 2_000, `ended ${Math.round(tookMs)} ms after ${signal}`);
         const results = JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`));
         const { runs, complete, stoppedIn } = results;
-        assertEquals({ runs, complete, stoppedIn }, {
-          runs: [],
-          complete: false,
-          stoppedIn: "the script's type check",
-        });
+        // The script's top level is imported while it is type-checked: the stop may name both.
+        assertEquals({ runs, complete }, { runs: [], complete: false });
+        ok(/^the script's type check/.test(stoppedIn), stoppedIn);
         const left = await waitUntilGone(runId, 1_000);
         ok(left.length === 0, `left running:\n${describeProcesses(left)}`);
       }),
