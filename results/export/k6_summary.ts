@@ -14,7 +14,7 @@
 import { latencySampled } from "../conclude/responses.ts";
 import { decodeHistogram, type Histogram, summarizeMs } from "../histogram.ts";
 import type { EndpointResult, LatencySummaryMs, ResultsFile, RunResult } from "../schema.ts";
-import { allChecks, type K6Group, type K6Metric, type K6SummaryData } from "./k6_summary_text.ts";
+import { allChecks, type K6Group, type K6Metric, type K6SummaryData, rateMetric } from "./k6_summary_text.ts";
 import type { K6ScenarioPart } from "./k6_summary_v1.ts";
 import { createHash } from "node:crypto";
 import { selectedRun, type Selector, selects } from "../threshold_selector.ts";
@@ -97,11 +97,11 @@ export function k6SummaryData(
   const failed = unanswered + failedStatus(run.statusCodes);
   const users = vusOf(run);
   const metrics: Record<string, K6Metric> = {
-    checks: rate(passes, fails),
+    checks: rateMetric(passes, fails),
     data_received: counter(run.bytesRead, sec, "data"),
     data_sent: counter(run.bytesWritten, sec, "data"),
     http_req_duration: trend(run.latencyMs, stats, run.requests, run.histogramEncoded),
-    http_req_failed: rate(failed, sent - failed),
+    http_req_failed: rateMetric(failed, sent - failed),
     http_reqs: counter(sent, sec, "default"),
     iteration_duration: trend(flow?.sessionMs, stats, flow?.completed ?? 0),
     iterations: counter(flow?.completed ?? 0, sec, "default"),
@@ -195,15 +195,6 @@ function counter(count: number, sec: number, contains: "default" | "data"): K6Me
   return { type: "counter", contains, values: { count, rate: count / sec } };
 }
 
-function rate(trues: number, falses: number): K6Metric {
-  const total = trues + falses;
-  return {
-    type: "rate",
-    contains: "default",
-    values: { rate: total > 0 ? trues / total : 0, passes: trues, fails: falses },
-  };
-}
-
 /** 4xx and 5xx answers: k6's default expected statuses are 200-399. */
 function failedStatus(codes: Record<string, number>): number {
   return Object.entries(codes).filter(([code]) => Number(code) >= 400).reduce((a, [, n]) => a + n, 0);
@@ -223,7 +214,7 @@ function submetric(
   const requests = view === null ? 0 : view.requests + failedOf(view.errors);
   const failed = view === null ? 0 : failedOf(view.errors) + failedStatus(view.statusCodes);
   if (metric === "http_reqs") return counter(requests, sec, "default");
-  if (metric === "http_req_failed") return rate(failed, requests - failed);
+  if (metric === "http_req_failed") return rateMetric(failed, requests - failed);
   const picked = (run.endpoints ?? []).filter((e: EndpointResult) => selects(wanted, e));
   const whole = picked.length === 1 && picked[0].requests === view?.requests;
   return trend(view?.latencyMs, stats, view?.requests ?? 0, whole ? picked[0].histogramEncoded : undefined);
@@ -324,7 +315,7 @@ function checksSubmetric(run: RunResult, selector: string): K6Metric {
       passes += counts.passed, fails += counts.failed;
     }
   }
-  return rate(passes, fails);
+  return rateMetric(passes, fails);
 }
 
 /** `{name:x, group:::api}` as its pairs, each split at its first colon (a value may hold more). */

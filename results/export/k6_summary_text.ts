@@ -34,6 +34,16 @@ export interface K6Group {
   checks: K6Check[];
 }
 
+/** A k6 rate metric of `trues` against `falses` (a pass ratio: checks, http_req_failed). */
+export function rateMetric(trues: number, falses: number): K6Metric {
+  const total = trues + falses;
+  return {
+    type: "rate",
+    contains: "default",
+    values: { rate: total > 0 ? trues / total : 0, passes: trues, fails: falses },
+  };
+}
+
 /** Every check of `group` and the groups in it, in their order. */
 export function allChecks(group: K6Group): K6Check[] {
   return [...group.checks, ...group.groups.flatMap(allChecks)];

@@ -8,7 +8,7 @@
  * truncated to a hundredth of a percent). Compact leaves out k6's HTTP timing phases, as k6 does; `full`
  * keeps them and adds a section per scenario (k6's per-group sections are not drawn). Pure.
  */
-import { allChecks, type K6Check, type K6Metric, type K6SummaryData } from "./k6_summary_text.ts";
+import { allChecks, type K6Check, type K6Metric, type K6SummaryData, rateMetric } from "./k6_summary_text.ts";
 
 /** k6's summary modes: v1's `compact` (default) and `full`, and `legacy`, the 0.x layout. */
 export type K6SummaryMode = "compact" | "full" | "legacy";
@@ -133,8 +133,8 @@ function checkLines(checks: K6Check[], data: K6SummaryData): string[] {
       contains: "default",
       values: { count: total, rate: sec > 0 ? total / sec : 0 },
     },
-    checks_succeeded: rate(passes, fails),
-    checks_failed: rate(fails, passes),
+    checks_succeeded: rateMetric(passes, fails),
+    checks_failed: rateMetric(fails, passes),
   };
   const names = Object.keys(metrics);
   const info = columns(metrics, names, data.options);
@@ -149,15 +149,6 @@ function checkLines(checks: K6Check[], data: K6SummaryData): string[] {
   }
   lines.push(BREAK);
   return lines;
-}
-
-function rate(trues: number, falses: number): K6Metric {
-  const total = trues + falses;
-  return {
-    type: "rate",
-    contains: "default",
-    values: { rate: total > 0 ? trues / total : 0, passes: trues, fails: falses },
-  };
 }
 
 /** Every metric's values as text, and the widths that align them in one block. */
