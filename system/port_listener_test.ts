@@ -11,12 +11,13 @@ Deno.test("listeningInodes keeps the port's listening sockets only", () => {
   assert.deepEqual(listeningInodes(table, 0x1f90), ["111"]);
 });
 
-Deno.test("listeningPid finds this process behind its own listener, and nothing on a closed port", async () => {
+Deno.test("listeningPid finds this process behind its own listener, and not once it is closed", async () => {
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => new Response("ok"));
   try {
     assert.equal(listeningPid(server.addr.port), Deno.pid);
   } finally {
     await server.shutdown();
   }
-  assert.equal(listeningPid(server.addr.port), null);
+  // Another process (a test beside this one) may listen on the port by now: only this one must be gone.
+  assert.notEqual(listeningPid(server.addr.port), Deno.pid);
 });
