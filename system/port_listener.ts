@@ -32,14 +32,24 @@ export function listeningPid(port: number): number | null {
     return null;
   }
   for (const pid of pids.sort((a, b) => a - b)) {
+    let fds: Deno.DirEntry[];
     try {
-      for (const fd of Deno.readDirSync(`/proc/${pid}/fd`)) {
-        const link = /^socket:\[(\d+)\]$/.exec(Deno.readLinkSync(`/proc/${pid}/fd/${fd.name}`));
-        if (link && inodes.has(link[1])) return pid;
-      }
+      fds = [...Deno.readDirSync(`/proc/${pid}/fd`)];
     } catch {
-      continue;
+      continue; // gone, or another user's
+    }
+    for (const fd of fds) {
+      if (inodes.has(socketInode(`/proc/${pid}/fd/${fd.name}`) ?? "")) return pid;
     }
   }
   return null;
+}
+
+/** The socket inode `fdPath` links to, or null: not a socket, or closed since the folder was read. */
+function socketInode(fdPath: string): string | null {
+  try {
+    return /^socket:\[(\d+)\]$/.exec(Deno.readLinkSync(fdPath))?.[1] ?? null;
+  } catch {
+    return null;
+  }
 }
