@@ -1,16 +1,9 @@
 /**
  * @module
- * gRPC calls from a session script, in k6's `client.invoke` shape: `s.grpc.invoke(method, message,
- * { metadata, timeoutMs })` resolves with `{ status, message, headers, trailers, error }`. The schema is
- * declared by the script (`export const grpc = { proto, importPaths }` or `{ protoset }`, relative to
- * the script's folder), read once per isolate when the script is imported, so a schema that does not
- * load refuses the script before any load. A call is a request of the session like `s.post` (its
- * connection, one in flight, its latency, its name: the method, an endpoint of its own), encoded from
- * the message (proto3 JSON, checked against its type) at the call, sent on the session's HTTP/2 stream
- * slot with a `GrpcAnswer` judging its answer, so every code but OK counts as its own error kind
- * (`grpc UNAVAILABLE`), as `attack grpc://` counts them. The reply is decoded for the script (a server
- * stream's replies as a list). An unknown method, a message that does not fit or a reserved metadata name
- * is thrown where the script called (a `script` error at its line), nothing sent.
+ * gRPC calls from a session script, in k6's `client.invoke` shape. The schema the script declares
+ * (`export const grpc`) is read once per isolate at import, so one that does not load refuses the script
+ * before any load. A call is a request of the session like `s.post`, sent on its HTTP/2 stream slot; every
+ * code but OK counts as its own error kind (`grpc UNAVAILABLE`), as `attack grpc://` counts them.
  */
 import { gunzipSync } from "node:zlib";
 import type { ErrorKind } from "../../results/mod.ts";
@@ -39,10 +32,8 @@ import type { GrpcParams, GrpcResponse } from "./session.ts";
 import type { ScriptNames } from "./script_names.ts";
 
 const NO_VALUES: Uint8Array[] = [];
-/** Where the reply reader's messages go between reads: none are expected there. */
 const NO_REPLIES: Uint8Array[] = [];
 
-/** Where a call goes: the session's connection and what the worker's sessions share. */
 interface CallPlace {
   readonly grpcRequests: ScriptGrpcRequests;
   readonly grpcAnswers: WeakMap<object, ScriptGrpcAnswer>;
@@ -54,11 +45,8 @@ interface CallPlace {
 const MAX_CACHED_HEADS = 1024;
 
 /**
- * A worker's gRPC calls as HTTP/2 requests for its target: the HEADERS frames of a call are encoded
- * (HPACK, each field checked) once per path, header fields and body length, and kept, since a script's
- * loop sends the same method with the same metadata call after call; each call gets them with its own
- * body. The key holds every input of the encoding, each part length-prefixed, so two calls share frames
- * only when they would encode to the same bytes.
+ * A worker's gRPC calls as HTTP/2 requests: a call's HEADERS frames are encoded once per path, fields and
+ * body length, keyed by every input of the encoding, since a script's loop repeats the same call.
  */
 export class ScriptGrpcRequests {
   readonly #heads = new Map<string, H2Request>();
@@ -88,10 +76,7 @@ export class ScriptGrpcRequests {
   }
 }
 
-/**
- * One call of a session: made from the method, message and params (a refusal throws, nothing sent),
- * exchanged on the session's stream slot with the slot's `ScriptGrpcAnswer`, read back as a response.
- */
+/** One call of a session: refused (thrown) or exchanged on the session's stream slot, read back. */
 export class ScriptGrpcCall {
   readonly request: H2Request;
   readonly name: string;
@@ -185,10 +170,7 @@ function metadataOf(params: GrpcParams): [string, string][] {
   return pairs;
 }
 
-/**
- * A stream slot's judge of a script's call: gRPC's (`GrpcAnswer`), remembering the kind it ended with, and
- * a server stream cut past the bytes a flow's step keeps (1 MiB), named by its method.
- */
+/** A stream slot's judge of a script's call: gRPC's, remembering the kind it ended with. */
 export class ScriptGrpcAnswer implements StreamAnswer {
   readonly #answer: GrpcAnswer;
   /** The kind the last call failed with by gRPC's rules, or null. */
@@ -202,7 +184,6 @@ export class ScriptGrpcAnswer implements StreamAnswer {
     this.#answer = new GrpcAnswer({ maxReceiveBytes });
   }
 
-  /** The next call is of `method`. */
   call(method: GrpcMethod): void {
     this.kind = null;
     this.#method = method;

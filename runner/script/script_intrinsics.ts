@@ -1,15 +1,9 @@
 /**
  * @module
- * The built-ins a script's top level must leave as JavaScript defines them (and the few of Deno's functions
- * the engine calls as the load runs, `Deno.connect`...). loadlab's engine runs in the
- * script's isolate (the load workers, the setup/teardown isolate), so a module that replaces
- * `Promise.prototype.then`, `Array.prototype.push`, `JSON.stringify` or `postMessage`, or adds a `then`
- * to `Object.prototype` (every object becomes a thenable), broke the engine's own code: the run waited a
- * minute and blamed a setup() the script did not have, or failed with the bare value the patched
- * built-in threw. A snapshot taken before the import is compared after it; what changed is named, and put
- * back so the isolate can report it. A global object made non-extensible (`Object.freeze(globalThis)`)
- * cannot be put back: it is named for the refusal all the same. `Math.random` is the script's to seed: the engine draws its own
- * numbers from the generator it took as it loaded (runner/http/template.ts `engineRandom`).
+ * The built-ins a script's top level must leave as JavaScript defines them (and the Deno functions the engine
+ * calls), since the engine runs in the script's isolate: a replaced `Promise.prototype.then` breaks it. A
+ * snapshot taken before the import is compared after it; what changed is named and put back so the isolate
+ * can report it. `Math.random` is the script's to seed: the engine draws from its own generator.
  */
 
 type Holder = [name: string, get: () => object];
@@ -31,10 +25,9 @@ const HOLDERS: Holder[] = [
   ["Uint8Array.prototype", () => Uint8Array.prototype],
   ["TypedArray.prototype", () => Object.getPrototypeOf(Uint8Array.prototype)],
   ["ArrayBuffer.prototype", () => ArrayBuffer.prototype],
-  // The epoll and io_uring transports read the kernel's events and addresses through DataView: a
-  // replaced getUint32 left every answer unread, the run "unanswered at the stop" without a word why.
+  // The epoll and io_uring transports read the kernel's events through DataView.
   ["DataView.prototype", () => DataView.prototype],
-  // The engine's message cleaning and its codecs: a replaced Symbol.replace made every script error "X".
+  // The engine's message cleaning and its codecs.
   ["RegExp.prototype", () => RegExp.prototype],
   ["TextEncoder.prototype", () => TextEncoder.prototype],
   ["TextDecoder.prototype", () => TextDecoder.prototype],
@@ -48,11 +41,7 @@ const HOLDERS: Holder[] = [
   ["Deno.errors", () => Deno.errors],
 ];
 
-/**
- * Deno's functions the engine calls as the load runs: the deno transport's connects and TLS (a replaced
- * `Deno.connect` failed every later connection, the run reading "lost" with no word why), its timers'
- * unref, and the error classes it tells failures apart by.
- */
+/** Deno's functions the engine calls as the load runs (connects, TLS, timers' unref, error classes). */
 const DENO_KEYS = ["connect", "connectTls", "startTls", "unrefTimer", "errors"];
 
 /** Globals the engine calls by name (a worker's messages, its timers, its text codecs). */
@@ -135,10 +124,8 @@ function heldOf(name: string, target: object, keys: PropertyKey[]): Held {
 }
 
 /**
- * The built-ins changed since `before` (`Promise.prototype.then`, `Object.prototype.then`), each put
- * back as it was; [] when none changed. Added properties count only on Object.prototype (every object
- * inherits them) and a `then` anywhere (it makes the holder's objects thenables); a polyfill adding a
- * method Deno lacks elsewhere is left alone.
+ * The built-ins changed since `before`, each put back; [] when none changed. Added properties count only on
+ * Object.prototype and a `then` anywhere, so a polyfill adding a method Deno lacks is left alone.
  */
 export function restoreChangedIntrinsics(before: IntrinsicsSnapshot): string[] {
   const changed: string[] = [];
@@ -155,9 +142,7 @@ export function restoreChangedIntrinsics(before: IntrinsicsSnapshot): string[] {
     if (name === "globalThis" || name === "Deno") continue;
     const now = ownKeys(target);
     for (let i = 0; i < now.length; i++) {
-      // Any property added counts on Object.prototype (every object inherits it), one shadowing the clock's
-      // own (`performance.now`: node's perf_hooks adds others); elsewhere only a `then` (a polyfill adding
-      // a method is left alone).
+      // Any property added counts on Object.prototype, or one shadowing the clock's own; elsewhere a `then`.
       const counts = name === "Object.prototype" || now[i] === "then" ||
         (name === "performance" && getOwnPropertyDescriptor(PERFORMANCE_PROTOTYPE, now[i]) !== undefined);
       if (own[now[i]] !== undefined || !counts) continue;
@@ -174,7 +159,7 @@ export function restoreChangedIntrinsics(before: IntrinsicsSnapshot): string[] {
   return changed;
 }
 
-/** Whether `a` and `b` hold the same value or accessors (Deno flips a global's enumerable as it first runs). */
+/** Whether `a` and `b` hold the same value or accessors (Deno flips a global's enumerable on first run). */
 function sameDescriptor(a: PropertyDescriptor | undefined, b: PropertyDescriptor | undefined): boolean {
   if (a === undefined || b === undefined) return a === b;
   return objectIs(a.value, b.value) && a.get === b.get && a.set === b.set;

@@ -1,11 +1,7 @@
 /**
  * @module
- * A session script's response (session.ts `Response`): a copy of the bytes the connection kept, read
- * only as far as the script asks. The status is read from the status line; the head is decoded into
- * fields on the first header lookup, the body on the first `text()`/`json()`/`bytes()` (chunked coding
- * removed by kept_response.ts); over HTTP/2 a copy of the stream's head and body. A failed request's
- * response has status 0, no fields, an empty body and its `failure` (the kind and message the run counted),
- * made once per distinct failure, not per request.
+ * A session script's response: a copy of the bytes the connection kept, decoded only as far as the script
+ * asks. A failed request's response has status 0 and its `failure`, made once per distinct failure.
  */
 import { KeptResponse, mayHaveSetCookie } from "../http/kept_response.ts";
 import type { Response, ResponseHeaders } from "./session.ts";
@@ -24,13 +20,9 @@ export class ScriptResponse implements Response, ResponseHeaders {
   readonly #raw: Uint8Array;
   #kept: KeptResponse | null = null;
 
-  /** The connection it came on, asked for its TLS only when `tls` is read; null: none. */
+  /** The connection it came on, asked for its TLS only when `tls` is read. */
   readonly #conn: NegotiatingConn | null;
 
-  /**
-   * `raw`: the response's bytes as received (head and body), owned by this response; empty: failed.
-   * `conn`: the connection it came on.
-   */
   /** The connect its request waited for (session.ts `Response.dial`), when it opened the connection. */
   readonly dial?: Readonly<{ connectingMs: number; tlsHandshakingMs: number }>;
 
@@ -82,7 +74,6 @@ export class ScriptResponse implements Response, ResponseHeaders {
     return this.#raw.length === 0 ? EMPTY : this.#read().bodyBytes;
   }
 
-  /** Whether the head may hold a Set-Cookie field (a scan of the bytes, no decoding). */
   mayHaveSetCookie(): boolean {
     return mayHaveSetCookie(this.#raw);
   }
@@ -107,10 +98,8 @@ let slab = new Uint8Array(SLAB_BYTES);
 let slabUsed = 0;
 
 /**
- * A copy of a response's kept bytes that the script owns (the connection reuses its buffer). A small
- * one is a view of a shared slab (as Node's small Buffers are), so a response costs a view and its
- * bytes instead of a buffer of its own with its allocation, accounting and sweep; a slab is freed once
- * no response of it is referenced.
+ * A copy of a response's kept bytes that the script owns (the connection reuses its buffer). A small one is
+ * a view of a shared slab, as Node's small Buffers are.
  */
 export function copyKept(bytes: Uint8Array): Uint8Array {
   const n = bytes.length;
@@ -125,10 +114,7 @@ export function copyKept(bytes: Uint8Array): Uint8Array {
   return copy;
 }
 
-/**
- * The status of the first head in `raw` (the three digits after "HTTP/1.x ", the parser checked them),
- * past the empty lines a server may send first; 0 when too short.
- */
+/** The status of the first head in `raw`, past the empty lines a server may send first; 0 when too short. */
 function statusOf(raw: Uint8Array): number {
   let at = 0;
   while (at < raw.length && (raw[at] === 13 || raw[at] === 10)) at++;
@@ -136,8 +122,7 @@ function statusOf(raw: Uint8Array): number {
   return (raw[at + 9] - 48) * 100 + (raw[at + 10] - 48) * 10 + raw[at + 11] - 48;
 }
 
-/** The response of a request that got none (its failure not known). */
-export const NO_RESPONSE = new ScriptResponse(EMPTY);
+const NO_RESPONSE = new ScriptResponse(EMPTY);
 
 /** A failed request's response with why it failed: status 0, no fields, an empty body. */
 class FailedResponse extends ScriptResponse {
@@ -155,9 +140,8 @@ let failedCount = 0;
 const MAX_FAILED = 256;
 
 /**
- * The response of a request that failed on `conn`: as the connection counted its failure (HTTP/1.1), else as
- * `recorder` last counted one (HTTP/2: its exchange settles in the turn its failure is counted); NO_RESPONSE
- * when neither knows.
+ * The response of a request that failed on `conn`: as the connection (HTTP/1.1) or else `recorder` last
+ * counted its failure; NO_RESPONSE when neither knows.
  */
 export function failedResponse(
   conn: object,
@@ -216,7 +200,6 @@ export class H2ScriptResponse implements Response, ResponseHeaders {
     return values;
   }
 
-  /** Whether a Set-Cookie field came (the fields are decoded already). */
   mayHaveSetCookie(): boolean {
     return this.has("set-cookie");
   }
@@ -234,5 +217,5 @@ export class H2ScriptResponse implements Response, ResponseHeaders {
   }
 }
 
-// Shared by every session's responses: a script's change to one (a `json` of its own) reached the others'.
+// Shared by every session's responses: a script's change to one would reach the others.
 for (const made of [ScriptResponse, FailedResponse, H2ScriptResponse]) Object.freeze(made.prototype);

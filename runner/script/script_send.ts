@@ -1,10 +1,8 @@
 /**
  * @module
- * What a script session's request becomes: refused (a request the script wrote badly, one sent while the
- * session's previous request is in flight, one on an `s` kept past its session, a batch limit that is
- * not a whole number), or encoded once and exchanged on a connection with its response kept for the
- * script. Each refusal is a rejected promise made where the script called, so it counts as a `script`
- * error at the script's line and nothing is sent: after the session its connection is another session's.
+ * What a script session's request becomes: refused, or encoded once and exchanged on a connection with its
+ * response kept. A refusal is a rejected promise made where the script called, so it counts as a `script`
+ * error at the script's line and nothing is sent.
  */
 import { Connection } from "../http/h1/connection.ts";
 import type { H2Slot } from "../http/h2/slot.ts";
@@ -42,10 +40,7 @@ export interface ScriptSend {
   path: string;
 }
 
-/**
- * What a header's value may be: text, or a number or boolean written as text. A Symbol (or an object)
- * failed deep in the encoder, where the stack no longer reached the script's line.
- */
+/** What a header's value may be: text, or a number or boolean written as text. */
 const HEADER_VALUE_TYPES = new Set(["string", "number", "boolean"]);
 
 /** Encodes the script's request for `conn` (a refusal throws `ScriptRequestError`: nothing is sent). */
@@ -97,11 +92,7 @@ function headerValueProblem(headers: ReadonlyArray<readonly [string, unknown]>):
   return undefined;
 }
 
-/**
- * Why `options` cannot be sent as the script wrote them, or undefined. Checked before anything is
- * encoded: a name that is not text failed after the response, away from the script's line; a NaN or
- * Infinity timeout is none a timer keeps; a Blob or number body failed inside the encoder in its words.
- */
+/** Why `options` cannot be sent as written, or undefined; checked before anything is encoded. */
 function optionsProblem(options: { readonly [K in keyof RequestOptions]?: unknown }): string | undefined {
   const { name, timeoutMs, body } = options;
   if (name !== undefined && typeof name !== "string") {
@@ -137,10 +128,7 @@ export function exchangeKept(
   return conn.exchangeStep(sendMs, sent as H2Request, NO_VALUES, null, KEEP_ALL, SCRIPT_KEPT_BYTES);
 }
 
-/**
- * The same, its end told to `on.settled` rather than by a promise: on an HTTP/1.1 connection straight
- * from the exchange's end (h1/connection_io.ts `exchangeInto`), with no promise of the exchange's.
- */
+/** The same, its end told to `on.settled` rather than by a promise. */
 export function exchangeKeptInto(
   conn: SessionConnection,
   sendMs: number,
@@ -156,20 +144,14 @@ export function exchangeKeptInto(
   conn.exchangeInto(sendMs, nowMs, sent as EncodedRequest, on.settled, on.settleFailed);
 }
 
-/**
- * A request of a script with a timeout of its own, just sent: its deadline counts from now, and its failure
- * names that timeout rather than the run's.
- */
+/** A request with its own timeout, just sent: its deadline counts from now and its failure names it. */
 export function ownDeadline(conn: SessionConnection, timeoutMs: number | undefined): void {
   if (timeoutMs === undefined || conn.deadlineMs === Infinity) return;
   conn.deadlineMs = performance.now() + timeoutMs;
   conn.exchangeTimeoutMs = timeoutMs;
 }
 
-/**
- * The refusal of a request sent while the session's previous one is in flight: a rejected promise (a
- * `script` error at the caller's line when awaited or dropped), never a second connection.
- */
+/** The refusal of a request sent while the session's previous one is in flight. */
 export function overlapRefusal(method: string): Promise<Response> {
   return Promise.reject(
     new ScriptRequestError(
@@ -179,10 +161,7 @@ export function overlapRefusal(method: string): Promise<Response> {
   );
 }
 
-/**
- * The refusal of a path that is not text (a URL object, a number): the engine read it as a string and
- * failed in its own words (`target.charCodeAt is not a function`).
- */
+/** The refusal of a path that is not text (a URL object, a number). */
 export function pathTypeRefusal(method: string, target: unknown): Promise<Response> {
   const found = target instanceof URL ? "a URL object" : target === null ? "null" : typeof target;
   return Promise.reject(
@@ -193,10 +172,7 @@ export function pathTypeRefusal(method: string, target: unknown): Promise<Respon
   );
 }
 
-/**
- * The refusal of a request on a session that has ended (its `s` kept by the script past it): a `script`
- * error at the caller's line, never a request on the connection another session now has.
- */
+/** The refusal of a request on a session that has ended (its `s` kept by the script past it). */
 export function overRefusal(method: string): Promise<Response> {
   return Promise.reject(
     new ScriptRequestError(
@@ -206,7 +182,7 @@ export function overRefusal(method: string): Promise<Response> {
   );
 }
 
-/** A batch limit the script gave (`s.batch(send, { parallel })`): a whole number from 1 (or Infinity), else `fallback`. */
+/** A batch limit the script gave: a whole number from 1 (or Infinity), else `fallback`. */
 export function batchLimit(given: number | undefined, name: string, fallback: number): number {
   if (given === undefined) return fallback;
   if (given === Infinity || (Number.isInteger(given) && given >= 1)) return given;

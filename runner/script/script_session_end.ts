@@ -1,12 +1,9 @@
 /**
  * @module
- * How a script session ends, apart from what it sends: its outcome (the script function's value or
- * error, or `CUT` once the run ended and nothing of loadlab's is in progress for it, whichever comes
- * first) and its think times (`s.sleep`, on the worker's one sleep queue: sleep_queue.ts), which end at
- * once when the run does. A request or sleep asked
- * for after the run ended never returns, so no script loop spins on them and a session waiting on its own
- * promise cannot hold the worker. A base class of the session (script_session.ts) rather than an object
- * beside it: thousands of sessions wait at once, so each costs its fields and no second object.
+ * How a script session ends: its outcome (the function's value or error, or `CUT` once the run ended and
+ * nothing of loadlab's is in progress for it) and its think times. A request or sleep asked for after the
+ * run ended never returns, so no script loop spins on them. A base class of the session, not an object
+ * beside it: thousands of sessions wait at once.
  */
 import type { SessionRun } from "../load/flow_session.ts";
 import { sleepUnlessAborted } from "../../system/sleep.ts";
@@ -20,9 +17,8 @@ const NEVER = new Promise<never>(() => {});
 const SLEEPS = new SleepQueue();
 
 /**
- * A session's outcome, its cut and its sleeps; the session itself says whether a request is in flight and
- * what its end does (`concluded`). The outcome is no promise of its own: the script function's promise is
- * watched by its user's two handlers, and whichever of it and the cut comes first calls `concluded`, once.
+ * A session's outcome, its cut and its sleeps. The script function's promise is watched by its user's two
+ * handlers; whichever of it and the cut comes first calls `concluded`, once.
  */
 export abstract class SessionEnd implements Sleeper {
   // Private, behind accessors: a script that freezes its `s` cannot stop loadlab writing them.
@@ -58,7 +54,6 @@ export abstract class SessionEnd implements Sleeper {
     this.#liveAt = at;
   }
 
-  /** Whether a request of the session is in flight (its end cuts the session if the run ended). */
   protected abstract inFlight(): boolean;
 
   /** Waiting on the script's own code: no request of its in flight and no `s.sleep` (a count's idle rule). */
@@ -66,10 +61,7 @@ export abstract class SessionEnd implements Sleeper {
     return this.#sleeps === 0 && !this.inFlight();
   }
 
-  /**
-   * The session's outcome, once: the script function's value, its error (`failed`), or `CUT` once the
-   * run ended and nothing of loadlab's is in progress for the session.
-   */
+  /** The session's outcome, once: the function's value, its error (`failed`), or `CUT`. */
   protected abstract concluded(outcome: unknown, failed: boolean): void;
 
   /** The run ended: cut the session now, unless a request of its is in flight (its end cuts it). */
@@ -95,10 +87,8 @@ export abstract class SessionEnd implements Sleeper {
   }
 
   /**
-   * The script function's result (a promise or a value) ends the session, unless it was cut first.
-   * `onValue` and `onError` settle it (`settle`): made once per virtual user, who runs one session at a
-   * time, not per session. A thenable that is not a Promise (an object with a `then`) is awaited as
-   * `await` would: ended at once, its sends went out after the session had ended.
+   * The script function's result ends the session, unless it was cut first; `onValue` and `onError` are
+   * made once per virtual user. A non-Promise thenable is awaited as `await` would.
    */
   endWith(body: unknown, onValue: (value: unknown) => void, onError: (err: unknown) => void): void {
     if (body instanceof Promise) return void body.then(onValue, onError);
@@ -108,7 +98,6 @@ export abstract class SessionEnd implements Sleeper {
     Promise.resolve(body).then(onValue, onError);
   }
 
-  /** The session's outcome came (see `concluded`); one after the first is not. */
   settle(outcome: unknown, failed: boolean): void {
     if (this.#settled) return;
     this.#settled = true;
@@ -134,7 +123,6 @@ export abstract class SessionEnd implements Sleeper {
     return sleep === this.#sleepNo && this.#wakeUp();
   }
 
-  /** Ends the session's sleep, if it sleeps (it is due, or the run ended); whether it slept. */
   #wakeUp(): boolean {
     const wake = this.#wake;
     if (wake === null) return false;

@@ -1,13 +1,9 @@
 /**
  * @module
- * A worker's sessions of a session script on the engine: one call of the script's default export per
- * arrival (open models) or per turn of a connection (closed models: each connection is a virtual user
- * looping the function), many at once in each worker isolate. Each session gets its `s`
- * (script_session.ts) and its data row; it ends by the script's function, counted as completed, or by a
- * throw, counted as a `script` error by message and file:line and a failed session. Once the run stops
- * (a stop request, the end of the graceful stop) a session is cut as soon as nothing of loadlab's is in
- * progress for it (script_session_end.ts, told by one listener for all: live_sessions.ts). Its
- * connection goes to the next session only after its last request ended, and its `s` sends no more.
+ * A worker's sessions of a session script: one call of the script's default export per arrival (open
+ * models) or per turn of a connection (closed models). A session ends by its function (completed) or a
+ * throw (a `script` error by message and file:line); once the run stops it is cut as soon as nothing of
+ * loadlab's is in progress for it.
  */
 import { basename } from "node:path";
 import { Connection } from "../http/h1/connection.ts";
@@ -40,10 +36,8 @@ const decoder = new TextDecoder();
 export class ScriptSessions implements SessionContext {
   readonly recorder: ScriptRecorder;
   readonly requests: ScriptRequests;
-  /** Its names and messages as results keep them: secrets redacted, one line, bounded. */
   readonly names: ScriptNames;
   readonly grpcAnswers = new WeakMap<object, ScriptGrpcAnswer>();
-  /** Its gRPC calls' HEADERS frames, encoded once per method and metadata. */
   readonly grpcRequests: ScriptGrpcRequests;
   readonly origins: ScriptOrigins;
   /** Connections dialled beside the load's so far (their ids follow the load's in the worker's range). */
@@ -51,7 +45,6 @@ export class ScriptSessions implements SessionContext {
   /** Closed loads' virtual users by id: their `s.state` (and jar, with a start hook). */
   #users = new Map<number, VirtualUser<ScriptSession, SessionSender>>();
   #arrivals = 0;
-  /** Sessions in progress, told when their run ends. */
   readonly #live = new LiveSessions<ScriptSession>();
 
   constructor(readonly fn: (s: Session) => unknown, readonly options: ScriptSessionOptions, name: string) {
@@ -67,10 +60,7 @@ export class ScriptSessions implements SessionContext {
     return this.options.workerIndex * 1_000_000 + 500_000 + this.#sides++ % 500_000;
   }
 
-  /**
-   * One session on `load` from `arrivalMs` (negative: now, a closed loop), and with `next` (the closed
-   * loop's grant) the connection's next ones as each ends; resolves with the last one's responses.
-   */
+  /** One session on `load` from `arrivalMs` (negative: now), and with `next` the loop's next ones. */
   run(
     run: SessionRun,
     load: LoadConnection,
@@ -98,15 +88,11 @@ export class ScriptSessions implements SessionContext {
     try {
       started = this.#begin(chain, -1, nowMs);
     } finally {
-      // The loop goes on (it backs off first) whatever stopped the next session from starting.
       if (!started) chain.done(0);
     }
   }
 
-  /**
-   * Starts a session of `chain` from `arrivalMs` (negative: now), `nowMs` the clock just read (else
-   * negative); false when the data rows ran out.
-   */
+  /** Starts a session of `chain` from `arrivalMs` (negative: now); false when the data rows ran out. */
   #begin(chain: SessionChain, arrivalMs: number, nowMs: number): boolean {
     const o = this.options;
     const load = chain.load;
@@ -128,21 +114,18 @@ export class ScriptSessions implements SessionContext {
     const vu = local * o.workerCount + o.workerIndex + 1;
     const user = closed ? this.#user(vu) : { state: {}, jar: null, sessions: 0 };
     const iteration = user.sessions++;
-    // A user's sessions share its sender; each gets its own small `s` (a kept one is refused).
     const sender = user.sender ??= new SessionSender(this, user, vu);
     const s = new ScriptSession(sender, chain.run, iteration, data);
     sender.begin(s, chain, startMs, recorder, nowMs);
     recorder?.sessionStarted();
     this.#live.add(s, chain.run.ended);
-    // The script's function, after its `start` on the user's first session; no frame of ours around it
-    // (a session waiting holds as few as it can): its end counts it (`counted`) and hands its connection on.
+    // The script's function, after its `start` on the user's first session; no frame of ours around it.
     let body: unknown;
     try {
       body = o.start && iteration === 0 ? this.#started(s) : this.fn(s);
     } catch (err) {
       body = Promise.reject(err);
     }
-    // A session still running when the run ends is cut once nothing of loadlab's is in progress for it.
     s.endWithBody(body);
     return true;
   }
@@ -152,7 +135,6 @@ export class ScriptSessions implements SessionContext {
     const { run, recorder } = at;
     this.#live.delete(s);
     if (failed) {
-      // A session cut by the run's own stop is neither completed nor failed.
       if (run.shared.stopping) return;
       const { message: thrown, where } = scriptError(outcome, this.options.path);
       const message = this.names.shownError(thrown, where);
@@ -163,23 +145,18 @@ export class ScriptSessions implements SessionContext {
     } else if (!run.ended.aborted) recorder?.sessionCompleted((at.nowMs - at.startMs) * 1000);
   }
 
-  /** Closed-load user `vu`, made at its first session. */
   #user(vu: number): VirtualUser<ScriptSession, SessionSender> {
     let user = this.#users.get(vu);
     if (user === undefined) this.#users.set(vu, user = { state: {}, jar: null, sessions: 0 });
     return user;
   }
 
-  /** The user's first session with a `start`: it, then the script's function. */
   async #started(s: ScriptSession): Promise<unknown> {
     await this.options.start!(s);
     return await this.fn(s);
   }
 
-  /**
-   * A session that waited on its own promise (neither a request nor `s.sleep`) past the graceful stop:
-   * the script's doing, so a `script` error and a failed session; the run ends on time all the same.
-   */
+  /** A session that waited on its own promise past the graceful stop: a `script` error, a failed session. */
   #pendingAtStop(run: SessionRun, recorder: ScriptRecorder | null): void {
     const message = "session still waiting at the end of the graceful stop on neither a request nor " +
       `s.sleep: cut (${basename(this.options.path)})`;
@@ -187,7 +164,6 @@ export class ScriptSessions implements SessionContext {
     recorder?.sessionFailed();
   }
 
-  /** How many sessions are in progress. */
   inProgress(): number {
     return this.#live.size;
   }

@@ -1,12 +1,8 @@
 /**
  * @module
- * Which calls of a k6 script become awaited and which of its functions become `async`, found on the
- * syntax tree (acorn): a call into an asynchronous k6 API (`http.get`, `sleep`, `group`, ...) is one; a
- * function containing one becomes async, and then every direct call of that function is one too, until
- * nothing changes. An array method whose callback becomes async (`urls.forEach((u) => http.get(u))`) is
- * run element after element by the runtime. Whatever cannot be awaited this way (a callback handed to
- * another function, a method, a function used as a value, a generator) is a problem with its line, so
- * the script is refused before any load rather than sending requests nobody waits for.
+ * Which calls of a k6 script become awaited and which functions become `async`: a call into an async k6 API
+ * is one, a function containing one becomes async and so do its direct calls, until nothing changes. What
+ * cannot be awaited this way (a callback handed elsewhere, a method, a generator) is refused at its line.
  */
 import * as walk from "acorn-walk";
 import { ARRAY_METHODS, ASYNC_CALLS, ASYNC_METHODS } from "./k6_modules.ts";
@@ -14,10 +10,7 @@ import { ARRAY_METHODS, ASYNC_CALLS, ASYNC_METHODS } from "./k6_modules.ts";
 // deno-lint-ignore no-explicit-any
 export type Node = any;
 
-/**
- * A local name bound by an import of a k6 module or of a local one (`./lib/auth.js`): `default`, `*` or
- * the imported name; a local module's `calls` are its exports made asynchronous by its own conversion.
- */
+/** A name an import binds: `default`, `*` or the imported name; `calls`: a local module's async exports. */
 export interface Binding {
   module: string;
   name: string;
@@ -31,9 +24,8 @@ export function asyncCallsOf(b: Binding): ReadonlySet<string> | undefined {
 }
 
 /** What the analysis found: the calls to await (array ones rewritten) and the functions made async. */
-export interface AsyncPlan {
+interface AsyncPlan {
   awaited: Node[];
-  /** The names of the functions made async (`function f`, `const f = () => ...`). */
   asyncNames: ReadonlySet<string>;
   arrayCalls: Set<Node>;
   asyncFunctions: Set<Node>;
@@ -102,10 +94,7 @@ export function planAsync(ast: Node, imported: Map<string, Binding>): AsyncPlan 
   return { awaited: [...awaited], asyncNames, arrayCalls, asyncFunctions, problems };
 }
 
-/**
- * Awaited calls in a class field's initializer or a static block, where JavaScript allows no `await`: the
- * converted module did not parse, and the line blamed the script's own syntax.
- */
+/** Awaited calls in a class field's initializer or a static block, where JavaScript allows no `await`. */
 function classBodyProblems(calls: Node[][], awaited: Set<Node>): Array<{ pos: number; why: string }> {
   const problems: Array<{ pos: number; why: string }> = [];
   for (const path of calls) {
@@ -125,10 +114,7 @@ function classBodyProblems(calls: Node[][], awaited: Set<Node>): Array<{ pos: nu
   return problems;
 }
 
-/**
- * `bindings` and the names bound to an instance of a k6 class with asynchronous methods (`const client =
- * new grpc.Client()`, or an assignment), as `new Client` of its module.
- */
+/** `bindings` and the names bound to an instance of a k6 class with async methods (`new grpc.Client()`). */
 function withInstances(ast: Node, bindings: Map<string, Binding>): Map<string, Binding> {
   const all = new Map(bindings);
   walk.full(ast, (node: Node) => {
@@ -263,7 +249,7 @@ function referenceProblems(
   return problems;
 }
 
-/** Whether identifier `id` under `parent` is a declaration, a direct call, an export or an awaited callback. */
+/** Whether identifier `id` under `parent` is a declaration, direct call, export or awaited callback. */
 function isPlainUse(id: Node, parent: Node, bindings: Map<string, Binding>): boolean {
   switch (parent?.type) {
     case "CallExpression":

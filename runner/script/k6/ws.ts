@@ -1,19 +1,9 @@
 /**
  * @module
- * k6's legacy `k6/ws` for converted scripts: `ws.connect(url, params, (socket) => { ... })` opens a
- * WebSocket, calls the function with the socket once the handshake answered 101 (else throws, as k6
- * does, with the status), dispatches `open`,
- * `message`, `binaryMessage`, `ping`, `pong`, `error` and `close` to the handlers `socket.on` set, runs
- * the socket's `setTimeout`/`setInterval` callbacks, and returns k6's response (`status`, `headers`,
- * `url`, `error`) once the socket closed; the converted script awaits it, as k6's VU blocked on it. In
- * a session the socket goes where the run sends the URL's origin (`s.route`: the target for its own
- * origin or one routed to it, `ws:`/`wss:` after its scheme), as http.ts's requests; it closes when the run ends. The
- * client is the `ws` package beside the session's connection, not loadlab's engine: its messages count
- * in k6's own WebSocket metrics (`ws_sessions`, `ws_msgs_sent`, `ws_msgs_received`, `ws_connecting`,
- * `ws_session_duration`, `ws_ping`) in k6's summary, and in the run's `ws` section as a flow's ws steps
- * count there (handshakes and their time, messages and payload bytes each way, pings, pongs, closes;
- * runner/script/script_ws_stats.ts); as under k6, not in the run's HTTP requests or endpoints. A message
- * past 16 MiB either way is refused (ws_cap.ts).
+ * k6's legacy `k6/ws`: `ws.connect(url, params, (socket) => ...)` opens a WebSocket (the `ws` package, beside
+ * the session's connection) where the run sends the URL's origin, dispatches the handlers `socket.on` set,
+ * and resolves with k6's response once the socket closed. Its messages count in k6's `ws_*` metrics and in
+ * the run's `ws` section, not in the run's HTTP requests; a message past 16 MiB is refused (ws_cap.ts).
  */
 // By its npm address, not the import map: converted scripts are checked from the cache folder.
 // deno-lint-ignore no-import-prefix
@@ -25,7 +15,7 @@ import { openScriptWsStats } from "../script_ws_stats.ts";
 import { checkSendSize, K6_WS_MAX_MESSAGE_BYTES, tooBig, tooBigReceived } from "./ws_cap.ts";
 
 /** k6's `ws.connect` params (those honoured; another key is refused). */
-export interface WsParams {
+interface WsParams {
   headers?: Record<string, string>;
   tags?: Record<string, string>;
   compression?: string;
@@ -33,7 +23,6 @@ export interface WsParams {
 
 const PARAMS = new Set(["headers", "tags", "compression"]);
 
-/** The run's ws totals in this worker (handshakes, messages and bytes each way, pings, closes). */
 const totals = openScriptWsStats();
 const encoder = new TextEncoder();
 
@@ -47,7 +36,7 @@ const metrics = {
 };
 
 /** What `ws.connect` returns: the handshake's answer. */
-export interface WsResponse {
+interface WsResponse {
   url: string;
   status: number;
   headers: Record<string, string>;
@@ -58,7 +47,7 @@ export interface WsResponse {
 type Handler = (...args: unknown[]) => unknown;
 
 /** The socket the script's function receives. */
-export class K6Socket {
+class K6Socket {
   readonly #ws: WebSocket;
   readonly #handlers = new Map<string, Handler[]>();
   readonly #timers = new Set<ReturnType<typeof setTimeout>>();
@@ -68,7 +57,6 @@ export class K6Socket {
     this.#ws = ws;
   }
 
-  /** Adds a handler of `event` (several per event run in order). */
   on(event: string, handler: Handler): void {
     const list = this.#handlers.get(event);
     if (list === undefined) this.#handlers.set(event, [handler]);
@@ -148,7 +136,6 @@ export class K6Socket {
     if (totals.counts(nowMs)) totals.pongsReceived++;
   }
 
-  /** The socket is gone: its timers stop. */
   stopTimers(): void {
     for (const timer of this.#timers) clearTimeout(timer);
     this.#timers.clear();
@@ -168,7 +155,7 @@ export class K6Socket {
   }
 }
 
-/** Where the socket connects: in a session, where the run sends the URL's origin (the URL's own else). */
+/** Where the socket connects: in a session, where the run sends the URL's origin. */
 function targetUrl(url: string): string {
   return current()?.s.route(url) ?? url;
 }
