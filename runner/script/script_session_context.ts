@@ -1,8 +1,7 @@
 /**
  * @module
- * What a worker's script sessions share (script_session.ts's `ScriptSession`, run by script_sessions.ts):
- * the run's options for them, the worker's encoders, names and origins, and where each session's end is
- * counted and its connection handed on, and what a virtual user keeps between its sessions. Types only.
+ * What a worker's script sessions share: the run's options for them, the worker's encoders, names and
+ * origins, where each session's end is counted, and what a virtual user keeps between sessions. Types only.
  */
 import type { SessionRun } from "../load/flow_session.ts";
 import type { Feeder } from "../load/feeder.ts";
@@ -21,7 +20,6 @@ import type { SideConnections } from "./side_connections.ts";
 /** What script sessions need beyond the run. */
 export interface ScriptSessionOptions {
   url: URL;
-  /** The script's path (its errors are placed relative to its folder). */
   path: string;
   /** Start of the measured run: sessions before it run but are not counted. */
   originMs: number;
@@ -32,10 +30,7 @@ export interface ScriptSessionOptions {
   env: Readonly<Record<string, string>>;
   workerIndex: number;
   workerCount: number;
-  /**
-   * The script's `start(s)` (Locust's `on_start`), else null: run once per virtual user before its first
-   * session, and then the user's cookie jar is kept from one of its sessions to the next.
-   */
+  /** `start(s)` (Locust's `on_start`), run once per virtual user; with it the user's jar is kept. */
   start?: ((s: Session) => unknown) | null;
   /** Origins the script names (`https://api.example.com`) sent to another URL each, else its own. */
   routes?: Readonly<Record<string, string>>;
@@ -50,7 +45,6 @@ export interface SessionContext {
   readonly names: ScriptNames;
   /** Each stream slot's judge of the script's gRPC calls on it, made at its first call. */
   readonly grpcAnswers: WeakMap<object, ScriptGrpcAnswer>;
-  /** The script's gRPC calls as HTTP/2 requests, their heads encoded once each. */
   readonly grpcRequests: ScriptGrpcRequests;
   /** The origins its sessions send to: the target, and any other one a script names by URL. */
   readonly origins: ScriptOrigins;
@@ -62,10 +56,7 @@ export interface SessionContext {
   handOn(chain: SessionChain, responses: number, nowMs: number): void;
 }
 
-/**
- * The sessions one arrival runs on its connection: one, or a closed loop's one after another while its
- * `next` grants them (executor.ts `Arrival`), and what resolves the arrival when they end.
- */
+/** The sessions one arrival runs on its connection: one, or a closed loop's while `next` grants them. */
 export interface SessionChain {
   readonly run: SessionRun;
   readonly load: SessionConnection;
@@ -81,19 +72,14 @@ export interface SessionCount {
   readonly nowMs: number;
 }
 
-/**
- * What a closed load's virtual user keeps from one session to the next: `S` its sessions, `Sender` what
- * they send with (script_session_sender.ts, which reads this type, so it is named by its user).
- */
+/** What a closed load's virtual user keeps from one session to the next. */
 export interface VirtualUser<S, Sender = unknown> {
   state: Record<string, unknown>;
   jar: CookieJar | null;
   /** Its sessions started so far (the next one's `iteration`). */
   sessions: number;
-  /** Its session in progress (a user runs one at a time; the last one once they ended). */
+  /** Its session in progress (the last one once they ended). */
   current?: S;
-  /** What its sessions send with (script_session_sender.ts): made at its first session, not at each. */
   sender?: Sender;
-  /** The connections it dialled beside its load connection (a batch's, another origin's), once it did. */
   sides?: SideConnections;
 }
