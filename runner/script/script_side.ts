@@ -1,13 +1,9 @@
 /**
  * @module
- * A session's exchanges beside its one request at a time: a batch's (`s.batch`: in parallel, within
- * script_batch.ts's limits) and a request to another origin. The batch's first request to the target
- * goes on the session's own connection while it is free; every other one on a connection of the
- * virtual user's to its origin (side_connections.ts). Each exchange keeps its own send time, step and
- * path (its latency, name and cookies), and the session counts them in flight until the last one ended
- * (its `#sending`: the session ends, and a plain request is refused, until then); the run's end then
- * cuts the session. Made at the session's first such request, so a session that sends none costs a
- * field; what it needs of the session is `SideHost`'s callbacks, made then too.
+ * A session's exchanges beside its one request at a time: a batch's (`s.batch`, within script_batch.ts's
+ * limits) and a request to another origin, on the session's own connection while it is free or on a
+ * connection of the virtual user's to its origin. Each keeps its own send time, step and path; the session
+ * counts them in flight until the last one ended. Made at the session's first such request.
  */
 import { Connection } from "../http/h1/connection.ts";
 import type { CookieJar } from "../http/cookie_jar.ts";
@@ -28,14 +24,13 @@ import {
 } from "./script_send.ts";
 
 /** What the session's side exchanges need of it. */
-export interface SideHost {
+interface SideHost {
   readonly conn: SessionConnection;
   readonly run: SessionRun;
   readonly names: ScriptNames;
   /** The step of a request named `name` (-1 unrecorded); it becomes the session's checks' step. */
   step(name: string): number;
   jar(): CookieJar | null;
-  /** The user's side connections, made at their first use. */
   sides(): SideConnections;
   /** A request's send time: the arrival's intended time for the session's first, else now. */
   sendMs(): number;
@@ -56,7 +51,6 @@ interface SideExchange {
 }
 
 export class SessionSides {
-  /** The batch in progress, else null. */
   batch: SessionBatch | null = null;
   #inFlight = 0;
   #drained: (() => void) | null = null;
@@ -90,7 +84,6 @@ export class SessionSides {
     }
   }
 
-  /** `request` on its connection (see the module); its response once counted. */
   send(request: BatchRequest, batch: SessionBatch | null): Promise<Response> {
     const host = this.host;
     const { place } = request;
@@ -131,7 +124,6 @@ export class SessionSides {
     return exchange;
   }
 
-  /** An exchange ended: counted, its connection free, the batch's next sent; its response. */
   #ended(x: SideExchange, got: number, batch: SessionBatch | null): Response {
     const host = this.host;
     const { conn, place } = x;

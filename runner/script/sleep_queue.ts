@@ -1,11 +1,8 @@
 /**
  * @module
- * The think times (`s.sleep`) of a worker's script sessions on one timer: a queue ordered by wake-up
- * time (a binary heap in three parallel arrays) and one runtime timer armed for the earliest. Thousands
- * of sessions asleep at once cost an entry each instead of a timer, its handle and its callback each,
- * and a sleep costs a push and a pop instead of arming and clearing a timer. A sleeper woken early (the
- * run ended) leaves its entry behind: each entry carries the sleep's number, so a stale one wakes nothing,
- * and once no sleep waits the queue drops them all and its timer, so nothing holds the event loop.
+ * The think times (`s.sleep`) of a worker's script sessions on one timer: a binary heap by wake-up time and
+ * one runtime timer armed for the earliest, so thousands asleep cost an entry each, not a timer each. A
+ * sleeper woken early leaves a stale entry, told apart by its sleep number.
  */
 
 /** What sleeps: woken with the number its sleep was queued under; false when that sleep had ended. */
@@ -27,7 +24,6 @@ export class SleepQueue {
   #waiting = 0;
   readonly #onTimer = () => this.#fire();
 
-  /** Entries queued (stale ones included). */
   get size(): number {
     return this.#due.length;
   }
@@ -76,12 +72,10 @@ export class SleepQueue {
   #arm(dueMs: number): void {
     clearTimeout(this.#timer);
     this.#armedMs = dueMs;
-    // A runtime timer holds at most 2^31-1 ms (a longer one fires after 1 ms, with a warning each time: a
-    // sleep of 1e12 ms printed thousands a second); one that long fires early and is armed again.
+    // A runtime timer holds at most 2^31-1 ms (longer fires after 1 ms): one that long is armed again.
     this.#timer = setTimeout(this.#onTimer, Math.min(MAX_TIMER_MS, Math.max(0, dueMs - performance.now())));
   }
 
-  /** Removes the earliest entry. */
   #popRoot(): void {
     const last = this.#due.length - 1;
     const dueMs = this.#due[last];

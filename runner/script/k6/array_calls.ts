@@ -1,12 +1,8 @@
 /**
  * @module
  * An array method whose callback the conversion made async (`urls.forEach((u) => http.get(u))`), run one
- * element after another and awaited, as k6 ran it: the runtime's `array` hands each call here. Only a
- * receiver whose elements can be walked this way is: an array, and a Map's or Set's `forEach`. Any other
- * (a k6/html selection's `map`, a typed array, an object of the script's own) was handed the callback to
- * call without waiting for it, as a Set's forEach was: its requests raced with nothing awaiting them (the
- * second refused as in flight, checks judged on promises) and the iteration ended before them. Such a
- * call is refused at the script's line, naming the fix.
+ * element after another and awaited, as k6 ran it. Only arrays and a Map's or Set's `forEach` can be walked
+ * so; any other receiver is refused at the script's line, naming the fix.
  */
 
 /** Gives `value` back with the caller's VU current again (each callback starts with it). */
@@ -56,11 +52,7 @@ function kindOf(xs: unknown): string {
 /** Methods that skip an array's holes, as the native ones do (find and findIndex visit them). */
 const SKIPS_HOLES = new Set(["forEach", "map", "filter", "some", "every", "flatMap", "reduce"]);
 
-/**
- * The array methods the conversion routes here, over an array: over the elements it had when the call
- * began, as the native methods are (a callback that pushed what it found onto the array it walked never
- * ended: k6 sent one request, this ran on to the run's end).
- */
+/** The array methods over an array: over the elements it had when the call began, as the native ones. */
 async function overArray(
   method: string,
   xs: unknown[],

@@ -1,16 +1,11 @@
 /**
  * @module
- * k6's `res.error_code` and `res.error` of a failed request, from the error kind and message loadlab
- * counted it under (session.ts `Response.failure`), in k6's codes and words (k6's
- * lib/netext/httpext/error_codes.go): 1050 request timeout, 1101 no such host, 1201 broken pipe, 1211 dial
- * timeout, 1212 connection refused, 1220 reset by peer, 1300-1311 TLS (1010 for a server's handshake
- * alert, as k6 gives it), 1610/1630/1650 plus 1 + the HTTP/2 error code for a GOAWAY, a stream error and
- * a connection error; 1000 for a failure k6 has no code of its own for (a connection closed early: Go's
- * "EOF"). Read only when the script reads `error` or `error_code`.
+ * k6's `res.error_code` and `res.error` of a failed request, from the error kind and message loadlab counted
+ * it under, in k6's codes and words (k6's lib/netext/httpext/error_codes.go). Read only when the script
+ * reads them.
  */
 import { ERROR_NAMES } from "../../../http2/frames.ts";
 
-/** A failed request as k6 shows it. */
 export interface K6Error {
   code: number;
   text: string;
