@@ -1,11 +1,7 @@
 /**
  * @module
- * A session's batch (`s.batch`, k6's `http.batch`): which of its requests go now and which wait. At most
- * `parallel` in flight at once and `perHost` to one origin (k6's `batch`, default 20, and `batchPerHost`,
- * default 6); the target's may be fewer (`targetMax`: one on an HTTP/2 stream slot, the session's only
- * lane to it). A request that does not fit waits in order and is sent (encoded then, so it carries the
- * cookies of the responses before it) as soon as one in flight ends with room for it; none is sent once
- * the run ended (the session is cut).
+ * A session's batch (`s.batch`, k6's `http.batch`): at most `parallel` requests in flight and `perHost`
+ * to one origin; the rest wait in order, encoded when sent so they carry earlier responses' cookies.
  */
 import type { OriginPlace } from "./script_origins.ts";
 import type { RequestOptions, Response } from "./session.ts";
@@ -23,7 +19,7 @@ export interface BatchRequest {
 }
 
 /** What sends a batch's request (the session): its response, once `ended` has been told. */
-export type BatchSend = (request: BatchRequest, batch: SessionBatch) => Promise<Response>;
+type BatchSend = (request: BatchRequest, batch: SessionBatch) => Promise<Response>;
 
 interface Waiting extends BatchRequest {
   resolve(response: Promise<Response>): void;

@@ -1,10 +1,7 @@
 /**
  * @module
- * The schema of a session script's gRPC calls (script_grpc.ts): what the script declares as `export const
- * grpc` (a .proto with its import paths, or a protoset, relative to the script's folder), read once when
- * the script is imported, with each method looked up once; a call's message encoded from proto3 JSON
- * (checked against its type) and its replies decoded back. The protobuf library is here alone, loaded
- * only for a script that declares a schema, so no other worker carries it.
+ * The schema of a session script's gRPC calls, declared as `export const grpc` (a .proto or a protoset) and
+ * read once at import, each method looked up once. The protobuf library loads only for a script with one.
  */
 import { join } from "node:path";
 import type protobuf from "protobufjs";
@@ -13,8 +10,8 @@ import { findMethod, type GrpcMethod, loadProtoFile, loadProtoset } from "../htt
 import { encodeMessage } from "../http/grpc/message.ts";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "../../grpc/framing.ts";
 
-/** What a script declares as `export const grpc`: the schema its calls use. */
-export interface GrpcDeclaration {
+/** What a script declares as `export const grpc`. */
+interface GrpcDeclaration {
   proto?: string;
   importPaths?: string[];
   protoset?: string;

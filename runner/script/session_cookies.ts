@@ -44,10 +44,7 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 // deno-lint-ignore no-control-regex -- matching control characters is the point
 const LINE_BREAK = /[\x00-\x08\x0a-\x1f\x7f]/;
 
-/**
- * Why `name=value` cannot be sent as the script set it, or null: a CR LF in either started a header of its
- * own on the next request's Cookie line (the jar now drops such a cookie; the script is told at its line).
- */
+/** Why `name=value` cannot be sent (a CR LF would start a header of its own), or null. */
 function cookieProblem(name: unknown, value: unknown): string | null {
   if (typeof name !== "string" || !TOKEN.test(name)) {
     return "a cookie's name must be a token: letters, digits and !#$%&'*+-.^_`|~, e.g. session_id";

@@ -1,15 +1,12 @@
 /**
  * @module
- * k6's CSV library (`https://jslib.k6.io/papaparse/<version>/index.js`: Papa Parse), served locally with
- * the part of `Papa.parse` scripts use on a string they `open()`ed: `delimiter` (default `,`), `quoteChar`
- * (`"`, doubled inside a quoted field), `header` (rows as objects by the first row's fields),
- * `dynamicTyping` (numbers and booleans), `skipEmptyLines` (`true`, or `"greedy"` for lines of blanks too)
- * and `transformHeader`. The answer has Papa Parse's shape: `data`, `errors` (a row of another field count
- * than the header's), `meta`. A line break is `\r\n` or `\n`; an empty last line is a row, as in Papa Parse.
+ * k6's CSV library (jslib's Papa Parse), served locally with the part of `Papa.parse` scripts use on text
+ * they `open()`ed: delimiter, quoteChar, header, dynamicTyping, skipEmptyLines and transformHeader, answered
+ * in Papa Parse's shape.
  */
 
 /** The options of `parse` honoured here. */
-export interface ParseConfig {
+interface ParseConfig {
   delimiter?: string;
   quoteChar?: string;
   header?: boolean;
@@ -19,15 +16,15 @@ export interface ParseConfig {
 }
 
 /** One problem with a row, as Papa Parse reports it. */
-export interface ParseError {
+interface ParseError {
   type: "FieldMismatch" | "Quotes";
   code: "TooFewFields" | "TooManyFields" | "MissingQuotes";
   message: string;
   row: number;
 }
 
-/** What `parse` answers, in Papa Parse's shape (`meta.fields` with `header`). */
-export interface ParseResult {
+/** What `parse` answers, in Papa Parse's shape. */
+interface ParseResult {
   data: unknown[];
   errors: ParseError[];
   meta: {
