@@ -1,10 +1,7 @@
 /**
  * @module
- * k6's `http.cookieJar()` for converted scripts: the VU's jar is the session's own (`s.cookies`), set and
- * read by name, deleted by name and cleared; with `noCookiesReset` a cookie set here is carried to the
- * VU's next iteration as the ones its responses set are. `set`'s `domain` option drops a cookie whose
- * domain the URL's host is not in (as k6's jar does); the session's jar holds a cookie set here on every
- * path of the target, so a `path` option does not narrow it.
+ * k6's `http.cookieJar()`: the VU's jar is the session's own (`s.cookies`). It holds a cookie set here on
+ * every path of the target, so a `path` option does not narrow it.
  */
 import { current, keepCookies } from "./runtime.ts";
 import { domainMatches } from "../../http/cookie_jar.ts";
