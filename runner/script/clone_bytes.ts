@@ -1,7 +1,8 @@
 /**
  * @module
  * About how many bytes a structured clone of a value holds, read before the clone is made, so a setup()
- * value too large for the memory limit is refused before its first copy. A lower bound within tens of percent.
+ * value too large for the memory limit is refused before its first copy. A lower bound, within tens of
+ * percent.
  */
 
 /** The estimate for `value`; it stops counting once past `atMostBytes` (the answer is then past it too). */
