@@ -1,9 +1,7 @@
 /**
  * @module
- * gRPC calls from a session script, in k6's `client.invoke` shape. The schema the script declares
- * (`export const grpc`) is read once per isolate at import, so one that does not load refuses the script
- * before any load. A call is a request of the session like `s.post`, sent on its HTTP/2 stream slot; every
- * code but OK counts as its own error kind (`grpc UNAVAILABLE`), as `attack grpc://` counts them.
+ * gRPC calls from a session script, in k6's `client.invoke` shape, sent on the session's HTTP/2 stream slot
+ * like `s.post`; every code but OK counts as its own error kind (`grpc UNAVAILABLE`), as `attack grpc://`'s.
  */
 import { gunzipSync } from "node:zlib";
 import type { ErrorKind } from "../../results/mod.ts";
@@ -44,10 +42,7 @@ interface CallPlace {
 /** Distinct call heads kept encoded; past it the cache starts over (a script varying its metadata). */
 const MAX_CACHED_HEADS = 1024;
 
-/**
- * A worker's gRPC calls as HTTP/2 requests: a call's HEADERS frames are encoded once per path, fields and
- * body length, keyed by every input of the encoding, since a script's loop repeats the same call.
- */
+/** A worker's gRPC calls as HTTP/2 requests, HEADERS frames encoded once per path, fields and body length. */
 export class ScriptGrpcRequests {
   readonly #heads = new Map<string, H2Request>();
 
@@ -76,7 +71,6 @@ export class ScriptGrpcRequests {
   }
 }
 
-/** One call of a session: refused (thrown) or exchanged on the session's stream slot, read back. */
 export class ScriptGrpcCall {
   readonly request: H2Request;
   readonly name: string;
@@ -132,7 +126,6 @@ export class ScriptGrpcCall {
     this.request = place.grpcRequests.request(spec);
   }
 
-  /** The call on its slot from `sendMs`, its answer and body kept; 1 when it succeeded, else 0. */
   exchange(sendMs: number): Promise<number> {
     return this.#slot.exchangeStep(
       sendMs,
@@ -145,7 +138,6 @@ export class ScriptGrpcCall {
     );
   }
 
-  /** What the script's call resolves with, once it ended (`got`: what `exchange` resolved with). */
   response(got: number): GrpcResponse {
     const slot = this.#slot, answer = this.#answer;
     const status = codeOf(got > 0, answer.kind, slot.timedOut);
@@ -160,7 +152,6 @@ export class ScriptGrpcCall {
   }
 }
 
-/** The params' metadata as pairs; a name gRPC sets itself is refused. */
 function metadataOf(params: GrpcParams): [string, string][] {
   const pairs = Object.entries(params.metadata ?? {}).map(([k, v]) => [k, String(v)] as [string, string]);
   const reserved = pairs.find(([k]) => RESERVED_METADATA.has(k.toLowerCase()));
@@ -173,7 +164,6 @@ function metadataOf(params: GrpcParams): [string, string][] {
 /** A stream slot's judge of a script's call: gRPC's, remembering the kind it ended with. */
 export class ScriptGrpcAnswer implements StreamAnswer {
   readonly #answer: GrpcAnswer;
-  /** The kind the last call failed with by gRPC's rules, or null. */
   kind: ErrorKind | null = null;
   #method: GrpcMethod | null = null;
   #receivedBytes = 0;
@@ -221,7 +211,6 @@ export class ScriptGrpcAnswer implements StreamAnswer {
   }
 }
 
-/** The gRPC code of an ended call: OK, its error kind's code, or what a call without an answer gets. */
 function codeOf(answered: boolean, kind: ErrorKind | null, timedOut: boolean): number {
   if (answered) return GRPC_OK;
   if (kind === null) return timedOut ? GRPC_DEADLINE_EXCEEDED : GRPC_UNAVAILABLE;
@@ -236,7 +225,6 @@ const replyReader = new MessageReader(0x7fff_ffff);
 let replies: Uint8Array[] = [];
 replyReader.onMessage = (payload, compressed) => replies.push(compressed ? gunzipSync(payload) : payload);
 
-/** The messages of a gRPC body (length-prefixed, a compressed one gunzipped). */
 function repliesOf(body: Uint8Array): Uint8Array[] {
   const out = replies = [];
   replyReader.reset();

@@ -17,22 +17,16 @@ import { refuseWorkingDirChanges } from "./script_working_dir.ts";
 
 const toFileUrl = (path: string) => pathToFileURL(path).href;
 
-/**
- * Stack frames an error keeps in an isolate that runs a script: V8's 10 do not reach the script's line
- * from a throw deep in the engine. A higher `--stack-trace-limit` is kept.
- */
+/** Stack frames an error keeps where a script runs: V8's 10 miss its line from deep in the engine. */
 const SCRIPT_STACK_FRAMES = 64;
 
 export interface ScriptModule {
   run: (s: unknown) => unknown;
   setup: (() => unknown) | null;
   teardown: ((data: unknown) => unknown) | null;
-  /** `start(s)`: once per virtual user before its first session (Locust's `on_start`). */
   start: ((s: unknown) => unknown) | null;
   options: Record<string, unknown> | null;
-  /** The schema of its gRPC calls (`export const grpc`), read when it is imported; else null. */
   grpc: ScriptGrpcSchema | null;
-  /** The built-ins as they were before the import, to put back what its sessions change. */
   builtIns: IntrinsicsSnapshot;
 }
 
@@ -46,7 +40,6 @@ class ScriptLoadError extends Error {
   override name = "ScriptLoadError";
 }
 
-/** Imports the script at absolute `path` and checks its exports. */
 export async function importScript(path: string): Promise<ScriptModule> {
   let mod: Record<string, unknown>;
   refuseWorkingDirChanges();
@@ -129,10 +122,7 @@ function loadFailure(err: unknown, path: string): string {
     : `${where}${DOES_NOT_LOAD}${text}; its top level must run without throwing`;
 }
 
-/**
- * A thrown value's message in one line. It never throws itself: a script throws anything (`null`, a Proxy
- * whose traps throw, a getter that throws).
- */
+/** A thrown value's message in one line; never throws itself, whatever a script throws. */
 export function errorText(err: unknown): string {
   let text: string;
   try {
@@ -151,13 +141,11 @@ export function scriptErrorMessage(err: unknown, scriptPath: string): string {
   return where === null ? message : `${message} (${where})`;
 }
 
-/** A thrown value's message on one line and the script's `file:line` it was thrown at, null when unknown. */
 export function scriptError(err: unknown, scriptPath: string): { message: string; where: string | null } {
   const stack = stackOf(err);
   return { message: errorText(err), where: stack === null ? null : placeIn(stack, scriptPath) };
 }
 
-/** `err`'s stack when it is an Error with one; null when it has none or reading it throws (a getter). */
 function stackOf(err: unknown): string | null {
   try {
     const stack = err instanceof Error ? err.stack : undefined;

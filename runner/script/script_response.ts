@@ -8,7 +8,6 @@ import type { Response, ResponseHeaders } from "./session.ts";
 
 const EMPTY = new Uint8Array(0);
 
-/** A connection that tells what its TLS handshake negotiated (h1/connection_io.ts). */
 interface NegotiatingConn {
   tlsNegotiated(): { version: string | null; cipher: string | null } | null;
   takeDial?(): { connectingMs: number; tlsHandshakingMs: number } | null;
@@ -20,10 +19,9 @@ export class ScriptResponse implements Response, ResponseHeaders {
   readonly #raw: Uint8Array;
   #kept: KeptResponse | null = null;
 
-  /** The connection it came on, asked for its TLS only when `tls` is read. */
+  /** Asked for its TLS only when `tls` is read. */
   readonly #conn: NegotiatingConn | null;
 
-  /** The connect its request waited for (session.ts `Response.dial`), when it opened the connection. */
   readonly dial?: Readonly<{ connectingMs: number; tlsHandshakingMs: number }>;
 
   constructor(raw: Uint8Array, conn: NegotiatingConn | null = null) {
@@ -44,7 +42,6 @@ export class ScriptResponse implements Response, ResponseHeaders {
     return this;
   }
 
-  /** What its connection's TLS negotiated (session.ts `Response.tls`), asked now; undefined when unknown. */
   get tls(): Readonly<{ version: string | null; cipher: string | null }> | undefined {
     return this.#conn?.tlsNegotiated() ?? undefined;
   }
@@ -78,7 +75,7 @@ export class ScriptResponse implements Response, ResponseHeaders {
     return mayHaveSetCookie(this.#raw);
   }
 
-  /** The head as received (status line and fields, CRLF between them; k6's --http-debug); "" when failed. */
+  /** The head as received (k6's --http-debug); "" when failed. */
   headText(): string {
     const raw = this.#raw;
     let end = 0;
@@ -124,7 +121,6 @@ function statusOf(raw: Uint8Array): number {
 
 const NO_RESPONSE = new ScriptResponse(EMPTY);
 
-/** A failed request's response with why it failed: status 0, no fields, an empty body. */
 class FailedResponse extends ScriptResponse {
   readonly failure: Readonly<{ kind: string; message: string }>;
 
@@ -139,10 +135,7 @@ const failed = new Map<string, Map<string, FailedResponse>>();
 let failedCount = 0;
 const MAX_FAILED = 256;
 
-/**
- * The response of a request that failed on `conn`: as the connection (HTTP/1.1) or else `recorder` last
- * counted its failure; NO_RESPONSE when neither knows.
- */
+/** The response of a request that failed on `conn`, as its connection or `recorder` counted the failure. */
 export function failedResponse(
   conn: object,
   recorder: { lastErrorKind: string | null; lastErrorMessage: string },
@@ -166,7 +159,6 @@ export function failedResponse(
   return response;
 }
 
-/** An HTTP/2 response (a copy of what the stream slot kept: h2/kept.ts `snapshot`). */
 export class H2ScriptResponse implements Response, ResponseHeaders {
   readonly status: number;
   readonly #fields: string[];

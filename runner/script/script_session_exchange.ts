@@ -16,10 +16,8 @@ import type { SessionConnection } from "./script_send.ts";
 import { sessionCookies } from "./session_cookies.ts";
 import { scriptText } from "./script_text.ts";
 
-/** The request in flight of a virtual user's session, and the counting of its end. */
 export abstract class SessionExchange {
   protected readonly sessions: SessionContext;
-  /** The session in progress (the last one once it ended). */
   protected current: SessionEnd | null = null;
   #run: SessionRun | null = null;
   protected conn: SessionConnection | null = null;
@@ -71,7 +69,6 @@ export abstract class SessionExchange {
     this.#resolve = resolve;
   };
 
-  /** The request in flight ended (`got` responses): its response settles its promise. */
   readonly settled = (got: number): void => {
     const resolve = this.#resolve!;
     this.#resolve = null;
@@ -101,17 +98,13 @@ export abstract class SessionExchange {
   readonly value = (value: unknown): void => this.current!.settle(value, false);
   readonly error = (err: unknown): void => this.current!.settle(err, true);
 
-  /** The request about to go counts under step `name`; `path` is where its cookies come from. */
   protected stepOf(name: string, path: string): void {
     const recorder = this.recorder;
     this.step = recorder === null ? -1 : recorder.step(name);
     this.#path = path;
   }
 
-  /**
-   * A request's send time, its latency's start: now, less the session's lateness for its first request, so
-   * an open arrival pays for a late generator but never for the script's own think time before it.
-   */
+  /** A request's send time: now, less the session's lateness for its first request (never its think time). */
   protected sendTime(nowMs = this.nowMs()): number {
     return this.#sent++ === 0 ? nowMs - this.#lateMs : nowMs;
   }
@@ -127,7 +120,6 @@ export abstract class SessionExchange {
     if (this.#run!.ended.aborted) this.current!.settle(CUT, false);
   }
 
-  /** The exchange's end: the script's response (its bytes copied: the connection reuses its own). */
   #exchanged(got: number): Response {
     this.ended();
     const conn = this.conn!;
@@ -137,7 +129,6 @@ export abstract class SessionExchange {
     return this.responseOf(conn, this.sessions.requests.url.host, this.#path);
   }
 
-  /** `conn`'s response to a request to `host` and `path`, its cookies kept. */
   protected responseOf(conn: SessionConnection, host: string, path: string): Response {
     const response = conn instanceof Connection
       ? new ScriptResponse(copyKept(conn.keptBytes()), conn)
@@ -160,7 +151,6 @@ export abstract class SessionExchange {
     return this.jar ??= new CookieJar(this.sessions.options.url.protocol === "https:");
   }
 
-  /** Counts an exchange's end under `step` (`latencyMs` after its send); false when it failed. */
   protected counted(step: number, got: number, latencyMs: number): boolean {
     if (got === 0) {
       // Our own stop aborted it: not the target's failure, not counted (as the request is not).

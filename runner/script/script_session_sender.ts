@@ -28,7 +28,6 @@ const NO_OPTIONS: RequestOptions = {};
 
 type User = VirtualUser<SessionEnd>;
 
-/** A virtual user's requests, session after session: one at a time, on the session's connection. */
 export class SessionSender extends SessionExchange {
   readonly vu: number;
   readonly state: Record<string, unknown>;
@@ -67,12 +66,10 @@ export class SessionSender extends SessionExchange {
     this.#side = null;
   }
 
-  /** Whether `s` is the session in progress (not one kept past its end). */
   live(s: SessionEnd): boolean {
     return this.current === s && !this.over;
   }
 
-  /** Whether a request of `s` is in flight (its end cuts the session if the run ended). */
   inFlight(s: SessionEnd): boolean {
     return this.current === s && this.sending !== null;
   }
@@ -99,7 +96,6 @@ export class SessionSender extends SessionExchange {
     }
   }
 
-  /** The connection goes to the next session (a closed loop starts none past the load's end). */
   #leave(s: SessionEnd, nowMs: number): void {
     const conn = this.conn!;
     conn.endSession();
@@ -133,7 +129,6 @@ export class SessionSender extends SessionExchange {
     return this.sessions.options.grpc ?? null;
   }
 
-  /** A request of the live session (its `s` checked the run and the session are not over). */
   request(method: string, target: string, options: RequestOptions = NO_OPTIONS): Promise<Response> {
     if (typeof target !== "string") return pathTypeRefusal(method, target);
     const batch = this.#side === null ? null : this.#side.batch;
@@ -145,10 +140,7 @@ export class SessionSender extends SessionExchange {
     return this.#own(method, path, options);
   }
 
-  /**
-   * A request on the session's own connection. Its callbacks are made once per user and the exchange's end
-   * settles the script's promise itself, so a waiting session holds that promise and its resolver only.
-   */
+  /** A request on the session's own connection; the exchange's end settles the script's promise itself. */
   #own(method: string, target: string, options: RequestOptions): Promise<Response> {
     let sent: ScriptSend["sent"];
     try {
@@ -190,7 +182,6 @@ export class SessionSender extends SessionExchange {
     return this.#sides().send({ place, method, target, options }, null);
   }
 
-  /** Requests `send` makes before it settles go in parallel (script_side.ts); its value. */
   batch<T>(send: () => Promise<T>, limits: BatchLimits = {}): Promise<T> {
     const sides = this.#sides();
     if (sides.batch === null && this.sending !== null) return overlapRefusal("batch") as Promise<never>;
@@ -244,7 +235,6 @@ export class SessionSender extends SessionExchange {
     return done;
   }
 
-  /** Encodes the request for the session's connection, under its step (a refusal throws: nothing sent). */
   #encode(method: string, target: string, options: RequestOptions): ScriptSend["sent"] {
     const sessions = this.sessions;
     const { sent, name, path } = encodeScriptRequest(
@@ -259,7 +249,6 @@ export class SessionSender extends SessionExchange {
 
   #dispatch(sent: ScriptGrpcCall, timeoutMs: number | undefined): Promise<number> {
     const conn = this.conn!;
-    // Opened first, so this request's own timeout counts from its send.
     if (timeoutMs !== undefined && !conn.isOpen) {
       return conn.open().then((opened) => opened ? this.#write(sent, timeoutMs) : 0);
     }

@@ -1,8 +1,7 @@
 /**
  * @module
- * k6's response object over a loadlab session response (or, outside a session, a fetched one): status,
- * body, `json()`, `html()`, headers by any spelling, cookies, timings, k6's `error` and `error_code`, and
- * TLS facts asked of the connection when read. The body is decoded only when read.
+ * k6's response object over a loadlab session response (or, outside a session, a fetched one); the body
+ * and `res.request` are made only when read.
  */
 import type { Response } from "../session.ts";
 import { current } from "./runtime.ts";
@@ -16,7 +15,6 @@ export function setHtmlParser(parse: (text: string) => { find(selector: string):
   parseHtml = parse;
 }
 
-/** What a request asked for, as k6's `res.request` shows it. */
 interface SentRequest {
   method: string;
   url: string;
@@ -24,7 +22,6 @@ interface SentRequest {
   body: string;
 }
 
-/** A k6 response: `request` and the body's forms are made when the script reads them. */
 export class K6Response {
   readonly status: number;
   readonly proto = "HTTP/1.1";
@@ -56,12 +53,10 @@ export class K6Response {
     this.#waitedMs = waitedMs;
   }
 
-  /** k6's text of why the request failed (error_codes.ts), "" when it did not. */
   get error(): string {
     return this.status === 0 ? this.#k6Error().text : "";
   }
 
-  /** k6's code of why the request failed (1050 timeout, 1212 refused, ...), 0 when it did not. */
   get error_code(): number {
     return this.status === 0 ? this.#k6Error().code : 0;
   }
@@ -75,7 +70,6 @@ export class K6Response {
     return this.status === 0 ? "" : String(this.status);
   }
 
-  /** What was sent: method, URL, header fields and the body's text (empty when none or bytes). */
   get request(): SentRequest {
     const body = typeof this.#body === "string" ? this.#body : "";
     return { method: this.#method, url: this.url, headers: this.#headers, body };
@@ -100,12 +94,10 @@ export class K6Response {
     };
   }
 
-  /** k6's `tls1.3` and the like: what the response's connection negotiated (tls_info.ts), asked now. */
   get tls_version(): string | undefined {
     return tlsNamesOf(this.#origin(), this.#raw.tls).version;
   }
 
-  /** k6's `TLS_AES_128_GCM_SHA256` and the like: the suite the connection negotiated, asked now. */
   get tls_cipher_suite(): string | undefined {
     return tlsNamesOf(this.#origin(), this.#raw.tls).cipher;
   }
@@ -114,7 +106,7 @@ export class K6Response {
     return this.url.startsWith("/") ? current()?.s.target ?? "" : this.url;
   }
 
-  /** k6's stapled OCSP answer: loadlab asks for none, so over TLS k6's "unknown" (tls_info.ts). */
+  /** k6's stapled OCSP answer: loadlab asks for none, so over TLS k6's "unknown". */
   get ocsp(): Readonly<Ocsp> {
     return ocspOf(current()?.s.target ?? this.url);
   }
@@ -147,13 +139,11 @@ export class K6Response {
     return cookies;
   }
 
-  /** The body as JSON, or the value at `selector` (`items.0.id`, `#` for a length) of it. */
   json(selector?: string): unknown {
     const value = JSON.parse(this.#raw.text());
     return selector === undefined ? value : select(value, selector);
   }
 
-  /** The body as k6's HTML selection, or the elements `selector` selects in it. */
   html(selector?: string): unknown {
     if (parseHtml === null) throw new Error("res.html(): the HTML parser was not loaded for this script");
     const doc = parseHtml(this.#raw.status === 0 ? "" : this.#raw.text());

@@ -14,7 +14,6 @@ import { Counter, Trend } from "./metrics.ts";
 import { openScriptWsStats } from "../script_ws_stats.ts";
 import { checkSendSize, K6_WS_MAX_MESSAGE_BYTES, tooBig, tooBigReceived } from "./ws_cap.ts";
 
-/** k6's `ws.connect` params (those honoured; another key is refused). */
 interface WsParams {
   headers?: Record<string, string>;
   tags?: Record<string, string>;
@@ -35,7 +34,6 @@ const metrics = {
   ping: new Trend("ws_ping", true),
 };
 
-/** What `ws.connect` returns: the handshake's answer. */
 interface WsResponse {
   url: string;
   status: number;
@@ -46,7 +44,6 @@ interface WsResponse {
 
 type Handler = (...args: unknown[]) => unknown;
 
-/** The socket the script's function receives. */
 class K6Socket {
   readonly #ws: WebSocket;
   readonly #handlers = new Map<string, Handler[]>();
@@ -123,12 +120,10 @@ class K6Socket {
     this.clearTimeout(timer);
   }
 
-  /** Runs the handlers of `event`; a handler's throw closes the socket and becomes connect's throw. */
   emit(event: string, args: unknown[]): void {
     for (const handler of this.#handlers.get(event) ?? []) this.#call(handler, args);
   }
 
-  /** A pong came: the round trip of the oldest ping unanswered. */
   ponged(): void {
     const nowMs = performance.now();
     const sentMs = this.#pings.shift();
@@ -155,7 +150,6 @@ class K6Socket {
   }
 }
 
-/** Where the socket connects: in a session, where the run sends the URL's origin. */
 function targetUrl(url: string): string {
   return current()?.s.route(url) ?? url;
 }
