@@ -8,7 +8,6 @@
 
 type Holder = [name: string, get: () => object];
 
-/** The objects whose own properties the engine relies on, by the name a script writes. */
 const HOLDERS: Holder[] = [
   ["Object", () => Object],
   ["Object.prototype", () => Object.prototype],
@@ -44,7 +43,6 @@ const HOLDERS: Holder[] = [
 /** Deno's functions the engine calls as the load runs (connects, TLS, timers' unref, error classes). */
 const DENO_KEYS = ["connect", "connectTls", "startTls", "unrefTimer", "errors"];
 
-/** Globals the engine calls by name (a worker's messages, its timers, its text codecs). */
 const GLOBALS = [
   "Object",
   "Function",
@@ -93,14 +91,12 @@ interface Held {
   own: Record<PropertyKey, PropertyDescriptor>;
 }
 
-/** What the built-ins are now: each holder's own property descriptors, and the global's. */
 export interface IntrinsicsSnapshot {
   held: Held[];
   onmessage: unknown;
   extensible: boolean;
 }
 
-/** The built-ins' own properties as they are before a script loads. */
 export function snapshotIntrinsics(): IntrinsicsSnapshot {
   const held: Held[] = HOLDERS.map(([name, get]) =>
     heldOf(name, get(), ownKeys(get()).filter((key) => !(name === "Math" && key === "random")))

@@ -33,14 +33,12 @@ export class ScriptRequestError extends Error {
   override name = "ScriptRequestError";
 }
 
-/** A request encoded for the session's connection: what goes out, under which name, to which path. */
 export interface ScriptSend {
   sent: EncodedRequest | H2Request;
   name: string;
   path: string;
 }
 
-/** What a header's value may be: text, or a number or boolean written as text. */
 const HEADER_VALUE_TYPES = new Set(["string", "number", "boolean"]);
 
 /** Encodes the script's request for `conn` (a refusal throws `ScriptRequestError`: nothing is sent). */
@@ -81,7 +79,6 @@ export function encodeScriptRequest(
   return { sent, name, path };
 }
 
-/** Why a header's value cannot be sent (one that is not text, a number or a boolean), or undefined. */
 function headerValueProblem(headers: ReadonlyArray<readonly [string, unknown]>): string | undefined {
   for (const [name, value] of headers) {
     if (HEADER_VALUE_TYPES.has(typeof value)) continue;
@@ -115,7 +112,7 @@ function optionsProblem(options: { readonly [K in keyof RequestOptions]?: unknow
   return undefined;
 }
 
-/** The exchange of `sent` from `sendMs` on `conn`, its response kept for the script; its response count. */
+/** The exchange of `sent` on `conn`, its response kept for the script; its response count. */
 export function exchangeKept(
   conn: SessionConnection,
   sendMs: number,
@@ -161,7 +158,6 @@ export function overlapRefusal(method: string): Promise<Response> {
   );
 }
 
-/** The refusal of a path that is not text (a URL object, a number). */
 export function pathTypeRefusal(method: string, target: unknown): Promise<Response> {
   const found = target instanceof URL ? "a URL object" : target === null ? "null" : typeof target;
   return Promise.reject(
@@ -172,7 +168,6 @@ export function pathTypeRefusal(method: string, target: unknown): Promise<Respon
   );
 }
 
-/** The refusal of a request on a session that has ended (its `s` kept by the script past it). */
 export function overRefusal(method: string): Promise<Response> {
   return Promise.reject(
     new ScriptRequestError(

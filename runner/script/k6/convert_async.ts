@@ -17,13 +17,11 @@ export interface Binding {
   calls?: ReadonlySet<string>;
 }
 
-/** The asynchronous calls of the module `b` binds from (undefined when it has none). */
 export function asyncCallsOf(b: Binding): ReadonlySet<string> | undefined {
   if (b.calls === undefined) return ASYNC_CALLS[b.module];
   return b.calls.size === 0 ? undefined : b.calls;
 }
 
-/** What the analysis found: the calls to await (array ones rewritten) and the functions made async. */
 interface AsyncPlan {
   awaited: Node[];
   asyncNames: ReadonlySet<string>;
@@ -46,7 +44,6 @@ function collect(ast: Node): { calls: Node[][]; functions: Node[][]; identifiers
   return { calls, functions, identifiers };
 }
 
-/** The name a function is called by (`function f`, `const f = () => ...`), or null. */
 function nameOf(path: Node[]): string | null {
   const fn = path[path.length - 1], parent = path[path.length - 2];
   if (fn.type === "FunctionDeclaration" && fn.id) return fn.id.name;
@@ -56,13 +53,11 @@ function nameOf(path: Node[]): string | null {
   return null;
 }
 
-/** The innermost function around the last node of `path`, or null at the module's top level. */
 function enclosing(path: Node[]): Node | null {
   for (let k = path.length - 2; k >= 0; k--) if (isFunction(path[k])) return path[k];
   return null;
 }
 
-/** Finds the calls to await and the functions to make async in `ast`. */
 export function planAsync(ast: Node, imported: Map<string, Binding>): AsyncPlan {
   const bindings = withInstances(ast, imported);
   const { calls, functions, identifiers } = collect(ast);
@@ -146,7 +141,6 @@ function classOf(callee: Node, bindings: Map<string, Binding>): Binding | null {
     : null;
 }
 
-/** `X.m(...)` where m is an array method that takes a callback first. */
 function isArrayCall(call: Node): boolean {
   const c = call.callee;
   return c.type === "MemberExpression" && !c.computed && ARRAY_METHODS.has(c.property.name);
@@ -157,7 +151,6 @@ export function isApiCall(call: Node, bindings: Map<string, Binding>): boolean {
   return apiOf(call.callee, bindings) !== null;
 }
 
-/** The `module.name` a callee reaches when it is an asynchronous k6 API, else null. */
 function apiOf(callee: Node, bindings: Map<string, Binding>): string | null {
   if (callee.type === "Identifier") {
     const b = bindings.get(callee.name);
@@ -224,7 +217,6 @@ function callbackProblem(fn: Node, call: Node, bindings: Map<string, Binding>): 
   return `a callback that sends requests is handed to ${callee}(): loadlab cannot await where it is called`;
 }
 
-/** `f` of `f(...)` or `x.f(...)`, else "a call". */
 function calleeName(call: Node): string {
   const c = call.callee;
   if (c.type === "Identifier") return c.name;

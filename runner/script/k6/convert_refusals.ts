@@ -15,7 +15,6 @@ export const MAX_NESTING = 400;
 
 type Problem = { pos: number; why: string };
 
-/** Node types a default export cannot be a function as. */
 const NOT_A_FUNCTION = new Set([
   "Literal",
   "ObjectExpression",
@@ -28,7 +27,6 @@ const NOT_A_FUNCTION = new Set([
   "UpdateExpression",
 ]);
 
-/** Each construct of `ast` that cannot run converted, with its position and why. */
 export function refusedConstructs(ast: Node, bindings: Map<string, Binding>): Problem[] {
   const problems: Problem[] = [];
   const declared = declaredNames(ast);
@@ -51,7 +49,6 @@ export function refusedConstructs(ast: Node, bindings: Map<string, Binding>): Pr
   return problems;
 }
 
-/** Why `node` (under `above`, its parent first) cannot run converted, or null. */
 function nodeProblem(
   node: Node,
   above: Node[],
@@ -108,7 +105,6 @@ function groupSeparatorProblem(node: Node, bindings: Map<string, Binding>): stri
     : `${JSON.stringify(bad.value)}: group and check names may not contain "::" (k6's group path separator)`;
 }
 
-/** Why a bare module name (`lodash`) is refused, or null for any other name. */
 function bareImportProblem(from: string): string | null {
   if (from === "k6" || from.startsWith("k6/") || /^[a-z][a-z0-9+.-]*:/i.test(from)) return null;
   if (from.startsWith(".") || from.startsWith("/")) return null;
@@ -118,7 +114,7 @@ function bareImportProblem(from: string): string | null {
 const isFunction = (n: Node) =>
   n.type === "FunctionDeclaration" || n.type === "FunctionExpression" || n.type === "ArrowFunctionExpression";
 
-/** Names the script declares itself (a function, variable, parameter or import named `eval` shadows it). */
+/** Names the script declares itself (an `eval` it declares shadows the global). */
 function declaredNames(ast: Node): Set<string> {
   const names = new Set<string>();
   visit(ast, [], (node, above) => {
@@ -185,7 +181,6 @@ export function parseProblem(err: unknown): { line: number; why: string; syntax:
   return { line: e.loc?.line ?? 1, why, syntax: true };
 }
 
-/** Whether `name` is a k6 module's (`k6`, `k6/http`...). */
 const isK6Module = (name: unknown): boolean => name === "k6" || String(name).startsWith("k6/");
 
 function specifierOf(node: Node | undefined): unknown {
@@ -194,10 +189,7 @@ function specifierOf(node: Node | undefined): unknown {
   return undefined;
 }
 
-/**
- * Whether parsed script `ast` names a k6 module anywhere (an import, re-export, `import()` or `require()`),
- * so its conversion refuses those forms at their lines.
- */
+/** Whether parsed script `ast` names a k6 module anywhere (import, re-export, `import()`, `require()`). */
 export function namesK6Module(ast: Node, source: string): boolean {
   const declared = ast.body.some((s: Node) =>
     (s.type === "ImportDeclaration" || s.type === "ExportNamedDeclaration" ||
@@ -242,7 +234,7 @@ export function importsK6ByTokens(source: string): boolean {
         : "";
     }
   } catch {
-    // the error the parse already found: what came before it was read
+    // the parse already found the error: what came before it was read
   }
   return false;
 }

@@ -19,7 +19,6 @@ export function k6CacheDir(): string {
   return join(base, "loadlab", "k6");
 }
 
-/** Whether the file at `path` is a k6 script (a `.js` file importing `k6` or `k6/...`). */
 export function isK6File(path: string): boolean {
   if (!/\.(js|mjs)$/.test(path)) return false;
   try {
@@ -29,10 +28,7 @@ export function isK6File(path: string): boolean {
   }
 }
 
-/**
- * The session script to load for `path`: the path itself unless it is a k6 script, else its conversion,
- * local modules beside it. Throws `K6ConvertError` naming each place that cannot be converted.
- */
+/** The session script to load for `path`: itself unless it is a k6 script, else its (cached) conversion. */
 export function sessionScriptPath(path: string): string {
   if (!isK6File(path)) return path;
   const files = readK6Files(path);
