@@ -1,9 +1,7 @@
 /**
  * @module
- * The isolate a session script's module, `setup()`, `teardown()` and handleSummary run in: a worker of the
- * main process, so whatever the script does there cannot take loadlab with it. One isolate per script's
- * lifecycle, so setup and teardown share module state. Its `fetch` follows the run's routes. The main side
- * is script_host.ts.
+ * The isolate a session script's module, `setup()`, `teardown()` and handleSummary run in, so whatever the
+ * script does there cannot take loadlab with it; one per script, so setup and teardown share module state.
  */
 /// <reference lib="deno.worker" />
 import { basename } from "node:path";
@@ -72,7 +70,6 @@ function routeFetch(routes: Readonly<Record<string, string>>): void {
   };
 }
 
-/** Posts `value` as the step's answer (one structured clone); a throw names `what` if it cannot be. */
 function postDone(value: unknown, what: string): void {
   try {
     post({ type: "done", value });
@@ -109,10 +106,7 @@ function fitInMemory(value: unknown, limitMb: number, copies: number): void {
   );
 }
 
-/**
- * The script's `options` when they are what an experiment file could say (JSON, within a file's size cap),
- * else a throw naming the file.
- */
+/** The script's `options` when an experiment file could say them (JSON, within its cap), else a throw. */
 function plainOptions<T>(options: T): T {
   const what = `${basename(path)}: export options must be plain data (what an experiment file says)`;
   cloneable(options, what);

@@ -27,7 +27,6 @@ export class ScriptSetupStopped extends Error {
 /** Teardown's time after a stop: a stopped run ends within a second or two whatever teardown does. */
 const STOPPED_TEARDOWN_MS = 1_000;
 
-/** Runs `load` with `config.script.setupData` set from the script's setup(), then its teardown(). */
 export async function withScriptSetup(
   config: AttackConfig,
   load: (config: AttackConfig) => Promise<RunResult>,
@@ -77,7 +76,6 @@ export async function withScriptSetup(
   }
 }
 
-/** Runs teardown(data): null when it ended, else what went wrong in one line. */
 async function teardown(
   host: ScriptHost,
   data: unknown,
@@ -100,7 +98,6 @@ function loading(outcome: HostOutcome): string {
     : "loading the script";
 }
 
-/** The error that ends a run whose setup (or the script's loading) did not give a value. */
 function setupFailure(outcome: HostOutcome, what: string, names: ScriptNames): Error {
   if (outcome.kind === "stopped") return new ScriptSetupStopped(what);
   return new ScriptSetupError(

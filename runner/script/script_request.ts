@@ -15,19 +15,16 @@ const EMPTY = new Uint8Array(0);
 const MAX_CACHED = 1024;
 const METHOD = /^[A-Z][A-Z0-9-]*$/;
 
-/** An encoded request and the name it counts under when the script gives none (`METHOD path`). */
 interface ScriptEncoded {
   request: EncodedRequest;
   defaultName: string;
 }
 
-/** The same over HTTP/2. */
 interface ScriptEncodedH2 {
   request: H2Request;
   defaultName: string;
 }
 
-/** Encodes a session script's requests for one worker's target. */
 export class ScriptRequests {
   readonly #host: string;
   readonly #origin: string;
@@ -47,7 +44,6 @@ export class ScriptRequests {
     this.#namePrefix = shownOrigin ?? "";
   }
 
-  /** The request path of `target` (a path, or a URL of the target's origin), or a problem in words. */
   pathOf(target: string): string | { problem: string } {
     if (target.startsWith("/")) return target;
     let url: URL;
@@ -65,7 +61,6 @@ export class ScriptRequests {
     return url.pathname + url.search;
   }
 
-  /** The bytes of a request to `path` with `cookieLine` (or null), or a problem in words. */
   encode(
     method: string,
     path: string,
@@ -112,7 +107,7 @@ export class ScriptRequests {
     return encoded;
   }
 
-  /** The same request as HTTP/2 HEADERS (and DATA) frames, `cookie` as a field; cached like `encode`. */
+  /** The same request as HTTP/2 frames, `cookie` as a field; cached like `encode`. */
   encodeH2(
     method: string,
     path: string,
@@ -158,7 +153,6 @@ function nameOf(method: string, origin: string, path: string): string {
   return `${method} ${origin}${q < 0 ? path : path.slice(0, q)}`;
 }
 
-/** Why a request cannot be sent as written, or undefined. */
 function requestProblem(
   method: string,
   path: string,

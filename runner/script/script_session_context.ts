@@ -17,7 +17,6 @@ import type { ScriptOrigins } from "./script_origins.ts";
 import type { CookieJar } from "../http/cookie_jar.ts";
 import type { SideConnections } from "./side_connections.ts";
 
-/** What script sessions need beyond the run. */
 export interface ScriptSessionOptions {
   url: URL;
   path: string;
@@ -38,7 +37,6 @@ export interface ScriptSessionOptions {
   grpc?: ScriptGrpcSchema | null;
 }
 
-/** What a session shares with the worker's other sessions of the script. */
 export interface SessionContext {
   readonly options: ScriptSessionOptions;
   readonly requests: ScriptRequests;
@@ -46,13 +44,9 @@ export interface SessionContext {
   /** Each stream slot's judge of the script's gRPC calls on it, made at its first call. */
   readonly grpcAnswers: WeakMap<object, ScriptGrpcAnswer>;
   readonly grpcRequests: ScriptGrpcRequests;
-  /** The origins its sessions send to: the target, and any other one a script names by URL. */
   readonly origins: ScriptOrigins;
-  /** An id for a connection a virtual user dials beside its load connection (side_connections.ts). */
   sideId(): number;
-  /** Counts a session's outcome (completed, failed, cut) as it ends; it is no longer live. */
   counted(s: SessionEnd, outcome: unknown, failed: boolean, at: SessionCount): void;
-  /** The session's connection is free (`nowMs`): the chain's next session starts, or the chain ends. */
   handOn(chain: SessionChain, responses: number, nowMs: number): void;
 }
 
@@ -64,7 +58,6 @@ export interface SessionChain {
   readonly done: (responses: number) => void;
 }
 
-/** Where and when a session ending is counted. */
 export interface SessionCount {
   readonly run: SessionRun;
   readonly recorder: ScriptRecorder | null;
@@ -76,9 +69,7 @@ export interface SessionCount {
 export interface VirtualUser<S, Sender = unknown> {
   state: Record<string, unknown>;
   jar: CookieJar | null;
-  /** Its sessions started so far (the next one's `iteration`). */
   sessions: number;
-  /** Its session in progress (the last one once they ended). */
   current?: S;
   sender?: Sender;
   sides?: SideConnections;

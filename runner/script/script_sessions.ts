@@ -1,9 +1,8 @@
 /**
  * @module
- * A worker's sessions of a session script: one call of the script's default export per arrival (open
- * models) or per turn of a connection (closed models). A session ends by its function (completed) or a
- * throw (a `script` error by message and file:line); once the run stops it is cut as soon as nothing of
- * loadlab's is in progress for it.
+ * A worker's sessions of a session script: one call of the default export per arrival (open models) or per
+ * turn of a connection (closed models). Once the run stops a session is cut as soon as nothing of loadlab's
+ * is in progress for it.
  */
 import { basename } from "node:path";
 import { Connection } from "../http/h1/connection.ts";
@@ -32,7 +31,6 @@ import { type ScriptGrpcAnswer, ScriptGrpcRequests } from "./script_grpc.ts";
 
 const decoder = new TextDecoder();
 
-/** Runs one worker's sessions of a script. */
 export class ScriptSessions implements SessionContext {
   readonly recorder: ScriptRecorder;
   readonly requests: ScriptRequests;
@@ -55,12 +53,10 @@ export class ScriptSessions implements SessionContext {
     this.origins = new ScriptOrigins(this.requests);
   }
 
-  /** An id of the worker's range (the load's from its start, side connections from its middle). */
   sideId(): number {
     return this.options.workerIndex * 1_000_000 + 500_000 + this.#sides++ % 500_000;
   }
 
-  /** One session on `load` from `arrivalMs` (negative: now), and with `next` the loop's next ones. */
   run(
     run: SessionRun,
     load: LoadConnection,
@@ -77,7 +73,6 @@ export class ScriptSessions implements SessionContext {
     });
   }
 
-  /** The session's connection is free: the chain's next session starts while its loop grants one. */
   handOn(chain: SessionChain, responses: number, nowMs: number): void {
     const next = chain.next;
     // A session with no response ends the chain: its loop backs off before the next (a down target).
@@ -92,7 +87,6 @@ export class ScriptSessions implements SessionContext {
     }
   }
 
-  /** Starts a session of `chain` from `arrivalMs` (negative: now); false when the data rows ran out. */
   #begin(chain: SessionChain, arrivalMs: number, nowMs: number): boolean {
     const o = this.options;
     const load = chain.load;
@@ -168,7 +162,6 @@ export class ScriptSessions implements SessionContext {
     return this.#live.size;
   }
 
-  /** Every session in progress waits on the script's own code (not a request, not `s.sleep`). */
   idle(): boolean {
     return this.#live.allWaiting();
   }

@@ -8,7 +8,6 @@
  */
 import type { Node } from "./convert_async.ts";
 
-/** An edit of the converted source (convert.ts applies them by position). */
 interface ContextEdit {
   start: number;
   end: number;
@@ -96,7 +95,6 @@ export function contextEdits(ast: Node, madeAsync: ReadonlySet<Node>): ContextEd
   return edits;
 }
 
-/** The VU taken at the function's entry and restored first in each catch and finally block of its own. */
 function restoreEdits(body: Node): ContextEdit[] {
   const blocks: Node[] = [];
   everyNode(body, (n: Node) => {
