@@ -76,7 +76,6 @@ export class ScriptNames {
     return this.#forms.length > 0 ? redactKnown(text, this.#forms) : text;
   }
 
-  /** What `make` gives for `name`, remembered for short names (a bounded number of them). */
   #remembered(name: string, make: () => string): string {
     const known = this.#shown.get(name);
     if (known !== undefined) return known;

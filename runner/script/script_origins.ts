@@ -9,7 +9,6 @@ import type { ConnectionShared } from "../http/load_connection.ts";
 import { dialTarget, transportFor } from "../http/transport/transport.ts";
 import { ScriptRequests } from "./script_request.ts";
 
-/** An origin sessions send to, with what its requests and connections need. */
 export interface OriginPlace {
   readonly origin: string;
   /** Whether it is the run's target (its requests may go on the session's own connection). */
@@ -23,7 +22,6 @@ const MAX_ORIGINS = 64;
 /** URLs whose target path is kept; past it the table starts again (a script naming ids in URLs). */
 const MAX_PATHS = 1024;
 
-/** The places of one run's sessions of a script (one worker's). */
 export class ScriptOrigins {
   readonly #targetOrigin: string;
   readonly #routes: Readonly<Record<string, string>>;
@@ -59,7 +57,7 @@ export class ScriptOrigins {
     return path;
   }
 
-  /** `url` (http:, https:, ws:, wss:) with its origin where the routes say: see `Session.route`. */
+  /** `url` with its origin where the routes say: see `Session.route`. */
   routed(url: string): string {
     const given = new URL(url);
     const socket = given.protocol === "ws:" || given.protocol === "wss:";

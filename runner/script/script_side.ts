@@ -1,9 +1,8 @@
 /**
  * @module
- * A session's exchanges beside its one request at a time: a batch's (`s.batch`, within script_batch.ts's
- * limits) and a request to another origin, on the session's own connection while it is free or on a
- * connection of the virtual user's to its origin. Each keeps its own send time, step and path; the session
- * counts them in flight until the last one ended. Made at the session's first such request.
+ * A session's exchanges beside its one request at a time: a batch's (`s.batch`) and requests to other
+ * origins, on the session's connection while free or on the user's side connections. The session counts
+ * them in flight until the last one ends.
  */
 import { Connection } from "../http/h1/connection.ts";
 import type { CookieJar } from "../http/cookie_jar.ts";
@@ -23,7 +22,6 @@ import {
   type SessionConnection,
 } from "./script_send.ts";
 
-/** What the session's side exchanges need of it. */
 interface SideHost {
   readonly conn: SessionConnection;
   readonly run: SessionRun;
@@ -34,14 +32,12 @@ interface SideHost {
   sides(): SideConnections;
   /** A request's send time: the arrival's intended time for the session's first, else now. */
   sendMs(): number;
-  /** The session's wait on its exchanges in flight (null: none). */
   sending(wait: Promise<unknown> | null): void;
   counted(step: number, got: number, latencyMs: number): boolean;
   responseOf(conn: SessionConnection, host: string, path: string): Response;
   cut(): void;
 }
 
-/** One exchange: its connection, origin, step and path, and its send time once sent. */
 interface SideExchange {
   readonly conn: SessionConnection;
   readonly place: OriginPlace;
@@ -64,7 +60,6 @@ export class SessionSides {
     return this.batch !== null || this.#inFlight > 0;
   }
 
-  /** Runs `send` with its requests in a batch (one inside another adds to it); its value. */
   async inBatch<T>(send: () => Promise<T>, limits: BatchLimits): Promise<T> {
     if (this.batch !== null) return await send();
     const host = this.host;

@@ -28,7 +28,6 @@ export async function runArrayCall(
   throw new TypeError(unwalkable(method, xs));
 }
 
-/** Why `xs.method(...)` cannot have its callback awaited, in the words the script's error shows. */
 function unwalkable(method: string, xs: unknown): string {
   if (xs === null || xs === undefined) return `Cannot read properties of ${xs} (reading '${method}')`;
   const kind = xs instanceof Map ? "a Map" : xs instanceof Set ? "a Set" : `${kindOf(xs)}`;
@@ -37,7 +36,6 @@ function unwalkable(method: string, xs: unknown): string {
     `[...values], or use a for...of loop`;
 }
 
-/** "an object of class X", "a Uint8Array", "a number": the receiver as a script's author would name it. */
 function kindOf(xs: unknown): string {
   if (typeof xs !== "object" && typeof xs !== "function") return `a ${typeof xs}`;
   let name: unknown;

@@ -1,8 +1,7 @@
 /**
  * @module
- * k6's `res.error_code` and `res.error` of a failed request, from the error kind and message loadlab counted
- * it under, in k6's codes and words (k6's lib/netext/httpext/error_codes.go). Read only when the script
- * reads them.
+ * k6's `res.error_code` and `res.error` of a failed request, from the kind and message loadlab counted it
+ * under, in k6's codes and words (k6's lib/netext/httpext/error_codes.go).
  */
 import { ERROR_NAMES } from "../../../http2/frames.ts";
 
@@ -11,7 +10,7 @@ export interface K6Error {
   text: string;
 }
 
-/** The HTTP/2 error code a message names (`RST_STREAM CANCEL`, `GOAWAY ENHANCE_YOUR_CALM`), else `fallback`. */
+/** The HTTP/2 error code a message names (`RST_STREAM CANCEL`), else `fallback`. */
 function h2CodeIn(message: string, fallback: string): string {
   for (const name of ERROR_NAMES) if (message.includes(name)) return name;
   return fallback;
@@ -21,7 +20,6 @@ function h2Error(base: number, words: string, name: string): K6Error {
   return { code: base + 1 + ERROR_NAMES.indexOf(name), text: `http2: ${words} with http2 ErrCode ${name}` };
 }
 
-/** k6's code and text of a request that failed as `kind` with `message` (loadlab's). */
 export function k6ErrorOf(kind: string, message: string): K6Error {
   const m = message.toLowerCase();
   switch (kind) {

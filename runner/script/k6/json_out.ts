@@ -13,7 +13,6 @@ type Kind = "counter" | "gauge" | "rate" | "trend";
 const FLUSH_LINES = 1_000;
 
 let lines: string[] = [];
-/** Each metric's thresholds' rules and submetrics, as its `Metric` line carries them (setJsonThresholds). */
 const described = new Map<string, { thresholds: string[]; submetrics: Submetric[] }>();
 
 interface Submetric {
@@ -64,7 +63,6 @@ let file: Deno.FsFile | null = null;
 const seen = new Set<string>();
 const encoder = new TextEncoder();
 
-/** One sample of `metric` (of `kind`, `time` when its values are milliseconds) with its tags. */
 export function point(
   metric: string,
   kind: Kind,

@@ -1,7 +1,7 @@
 /**
  * @module
  * k6's `k6` module for converted scripts: `check` counts as a loadlab check of the session, `sleep` is its
- * think time, `group` runs its body, `fail` throws. Outside a session (setup, teardown) checks are only judged.
+ * think time, `group` runs its body, `fail` throws. Outside a session checks are only judged.
  */
 import { current } from "./runtime.ts";
 import { jsonPointTags } from "./k6_tags.ts";
@@ -9,7 +9,6 @@ import { flushMetrics } from "./metrics.ts";
 import { jsonOut, point } from "./json_out.ts";
 import { scriptText } from "../script_text.ts";
 
-/** Judges every condition of `sets` on `value`; counts each under its name; true when all passed. */
 export function check(
   value: unknown,
   sets: Record<string, unknown>,
@@ -65,7 +64,6 @@ export function sleep(seconds: number): Promise<void> {
   return s ? s.sleep(ms) : new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** Runs `body` (k6's group); its requests carry k6's `group` tag (`::api::inner`). */
 export async function group<T>(name: string, body: () => T | Promise<T>): Promise<T> {
   const ctx = current();
   if (ctx === undefined) return await body();

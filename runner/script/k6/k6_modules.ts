@@ -75,12 +75,11 @@ export const ARRAY_METHODS: ReadonlySet<string> = new Set([
   "reduce",
 ]);
 
-/** The URL of this folder's replacement of k6 module `name`, or undefined when it has none. */
 export function moduleUrl(name: string): string | undefined {
   return Object.hasOwn(K6_MODULES, name) ? K6_MODULES[name] : undefined;
 }
 
-/** k6's remote helper libraries (jslib.k6.io) this folder replaces, by the address scripts import, any version. */
+/** k6's remote libraries (jslib.k6.io) this folder replaces, by the address scripts import, any version. */
 const JSLIB: ReadonlyArray<{ name: string; url: string }> = [
   { name: "k6-utils", url: new URL("./jslib_utils.ts", import.meta.url).href },
   { name: "k6-summary", url: new URL("./jslib_summary.ts", import.meta.url).href },
@@ -89,7 +88,6 @@ const JSLIB: ReadonlyArray<{ name: string; url: string }> = [
   { name: "httpx", url: new URL("./jslib_httpx.ts", import.meta.url).href },
 ];
 
-/** The library that stands in for remote module `address` (its module name and file), or undefined. */
 export function jslibOf(address: string): { module: string; url: string } | undefined {
   const m = /^https:\/\/jslib\.k6\.io\/([\w.-]+)\/[\w.-]+\/index\.js$/.exec(address);
   const found = m === null ? undefined : JSLIB.find((j) => j.name === m[1]);
