@@ -108,7 +108,7 @@ export class ScriptHost {
     routes?: Readonly<Record<string, string>>,
   ): Promise<{ host: ScriptHost; exports: ScriptExports } | { host: null; outcome: HostOutcome }> {
     const host = new ScriptHost(memoryLimitMb);
-    const outcome = await host.#ask({ type: "import", path, routes }, timeoutMs, signal);
+    const outcome = await host.call({ type: "import", path, routes }, timeoutMs, signal);
     if (outcome.kind !== "done") {
       host.close();
       return { host: null, outcome };
@@ -116,11 +116,7 @@ export class ScriptHost {
     return { host, exports: outcome.value as ScriptExports };
   }
 
-  call(request: HostRequest, timeoutMs: number, signal?: AbortSignal): Promise<HostOutcome> {
-    return this.#ask(request, timeoutMs, signal);
-  }
-
-  /** Ends the isolate (whatever the script left running in it). */
+  /** Ends the isolate, whatever the script left running in it. */
   close(): void {
     if (this.#ended) return;
     this.#ended = true;
@@ -140,7 +136,7 @@ export class ScriptHost {
   }
 
   /** Sends `request` and waits for its one outcome; the isolate is ended unless it answered. */
-  #ask(request: HostRequest, timeoutMs: number, signal?: AbortSignal): Promise<HostOutcome> {
+  call(request: HostRequest, timeoutMs: number, signal?: AbortSignal): Promise<HostOutcome> {
     if (this.#ended) return Promise.resolve({ kind: "exited" });
     return new Promise((resolve) => {
       let settled = false;
