@@ -150,10 +150,6 @@ class K6Socket {
   }
 }
 
-function targetUrl(url: string): string {
-  return current()?.s.route(url) ?? url;
-}
-
 /** k6's `ws.connect(url, params?, callback)`: resolves with the handshake's answer once the socket closed. */
 export async function connect(
   url: string,
@@ -168,7 +164,7 @@ export async function connect(
   if (typeof callback !== "function") throw new TypeError("ws.connect needs a function that uses the socket");
   const session = current()?.s;
   const ended = session?.ended;
-  const ws = new WebSocket(targetUrl(url), {
+  const ws = new WebSocket(session?.route(url) ?? url, {
     headers: given.headers,
     perMessageDeflate: given.compression === "deflate",
     maxPayload: K6_WS_MAX_MESSAGE_BYTES,
@@ -232,8 +228,8 @@ export async function connect(
     });
     ws.on("close", (code: number) => {
       socket.stopTimers();
-      if (response.status === 101) totals.closeCode(performance.now(), code);
       if (response.status === 101) {
+        totals.closeCode(performance.now(), code);
         metrics.duration.add(performance.now() - openMs);
         socket.emit("close", [code]);
       }
