@@ -1,9 +1,7 @@
 /**
  * @module
- * The main side of a session script's own isolate (hooks_worker.ts): imports the script and runs setup,
- * teardown or handleSummary. Every step ends in one outcome; on a timeout, the memory limit, a stop or the
- * isolate's own exit the isolate is terminated, so nothing a script does there keeps loadlab waiting. Its
- * old generation is capped under loadlab's memory limit, so an allocating loop stalls rather than grows.
+ * The main side of a session script's own isolate (hooks_worker.ts). Every step ends in one outcome, and on
+ * any but a value or a throw the isolate is terminated, so nothing a script does there keeps loadlab waiting.
  */
 import { Worker as NodeWorker } from "node:worker_threads";
 import {
@@ -16,7 +14,6 @@ import {
 /** The isolate's name (`self.name` there): how a script tells it from a load worker. */
 const SCRIPT_HOST_NAME = "loadlab-script-host";
 
-/** What the main side asks of the script's isolate. */
 export type HostRequest =
   /** `routes`: where the script's fetches to an origin named there go. */
   | { type: "import"; path: string; routes?: Readonly<Record<string, string>> }
@@ -42,7 +39,6 @@ export type HostReply =
   | { type: "failed"; message: string }
   | { type: "exited" };
 
-/** How one step in the script's isolate ended. */
 export type HostOutcome =
   | { kind: "done"; value: unknown }
   /** The script threw (or returned what cannot be cloned): `message` names its line. */
@@ -54,7 +50,6 @@ export type HostOutcome =
   | { kind: "stopped" }
   | { kind: "exited" };
 
-/** What a script exports, as its isolate reported it. */
 export interface ScriptExports {
   setup: boolean;
   teardown: boolean;
@@ -65,7 +60,6 @@ export interface ScriptExports {
   metrics: Record<string, { kind: "trend" | "counter" | "rate" | "gauge"; time: boolean }>;
 }
 
-/** A session script loaded in an isolate of its own. */
 export class ScriptHost {
   readonly #worker: NodeWorker;
   readonly #memoryLimitMb: number;
@@ -99,7 +93,6 @@ export class ScriptHost {
     });
   }
 
-  /** Imports the script in a new isolate: the host and its exports, or how the import ended. */
   static async open(
     path: string,
     timeoutMs: number,
@@ -116,7 +109,6 @@ export class ScriptHost {
     return { host, exports: outcome.value as ScriptExports };
   }
 
-  /** Ends the isolate, whatever the script left running in it. */
   close(): void {
     if (this.#ended) return;
     this.#ended = true;
@@ -135,7 +127,6 @@ export class ScriptHost {
     this.#worker.postMessage({ type: "ping" } satisfies HostRequest);
   }
 
-  /** Sends `request` and waits for its one outcome; the isolate is ended unless it answered. */
   call(request: HostRequest, timeoutMs: number, signal?: AbortSignal): Promise<HostOutcome> {
     if (this.#ended) return Promise.resolve({ kind: "exited" });
     return new Promise((resolve) => {
@@ -177,12 +168,10 @@ export class ScriptHost {
   }
 }
 
-/** How often an import's isolate is asked whether its event loop turns. */
 const PING_EVERY_MS = 250;
 /** How long a script's top level may run without yielding before it counts as a loop that never ends. */
 const BUSY_MS = 5_000;
 
-/** What a top level ended as `busy` did, after the script's name. */
 export function busyText(busyMs: number): string {
   return `its top level ran ${Math.floor(busyMs / 1000)} s without yielding (a loop that never ends?): ` +
     `loadlab ends a top level that does not yield within ${BUSY_MS / 1000} s`;

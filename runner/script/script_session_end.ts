@@ -1,9 +1,7 @@
 /**
  * @module
- * How a script session ends: its outcome (the function's value or error, or `CUT` once the run ended and
- * nothing of loadlab's is in progress for it) and its think times. A request or sleep asked for after the
- * run ended never returns, so no script loop spins on them. A base class of the session, not an object
- * beside it: thousands of sessions wait at once.
+ * How a script session ends: its function's value or error, or `CUT` once the run ended and nothing of
+ * loadlab's is in progress for it; and its think times. A base class of the session: thousands wait at once.
  */
 import type { SessionRun } from "../load/flow_session.ts";
 import { sleepUnlessAborted } from "../../system/sleep.ts";
@@ -13,22 +11,16 @@ import { type Sleeper, SleepQueue } from "./sleep_queue.ts";
 export const CUT = Symbol("cut");
 /** A request or sleep of a session the run ended: it never returns (the session is cut, not spun on). */
 const NEVER = new Promise<never>(() => {});
-/** The worker's think times, on one timer (each isolate has its own). */
 const SLEEPS = new SleepQueue();
 
-/**
- * A session's outcome, its cut and its sleeps. The script function's promise is watched by its user's two
- * handlers; whichever of it and the cut comes first calls `concluded`, once.
- */
+/** A session's outcome, its cut and its sleeps: whichever of the function and the cut ends first, once. */
 export abstract class SessionEnd implements Sleeper {
   // Private, behind accessors: a script that freezes its `s` cannot stop loadlab writing them.
   #pending = false;
   #liveAt = -1;
   readonly #run: SessionRun;
-  /** The outcome came (the script's function settled, or the session was cut): later ones are not. */
   #settled = false;
   #sleeps = 0;
-  /** The sleep in progress: its promise's resolve, and its number in the worker's sleep queue. */
   #wake: (() => void) | null = null;
   #sleepNo = 0;
 
@@ -45,7 +37,6 @@ export abstract class SessionEnd implements Sleeper {
     this.#pending = cut;
   }
 
-  /** Its place in the worker's list of live sessions (live_sessions.ts), -1 when not in it. */
   get liveAt(): number {
     return this.#liveAt;
   }
@@ -80,7 +71,6 @@ export abstract class SessionEnd implements Sleeper {
     this.settle(CUT, false);
   }
 
-  /** A request or sleep asked for after the run ended: the session is cut, and it never returns. */
   protected cutNow(): Promise<never> {
     this.cut();
     return NEVER;
@@ -118,7 +108,6 @@ export abstract class SessionEnd implements Sleeper {
     });
   }
 
-  /** The sleep queue's call: sleep number `sleep` is due (one woken early by the run's end wakes nothing). */
   wake(sleep: number): boolean {
     return sleep === this.#sleepNo && this.#wakeUp();
   }
@@ -133,7 +122,6 @@ export abstract class SessionEnd implements Sleeper {
   }
 }
 
-/** Why `s.sleep(ms)` cannot wait `ms`: the value as the script wrote it, and what it must be. */
 function badSleep(ms: unknown): string {
   const shown = typeof ms === "number"
     ? String(ms)

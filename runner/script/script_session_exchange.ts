@@ -40,7 +40,6 @@ export abstract class SessionExchange {
     this.sessions = sessions;
   }
 
-  /** Session `s` of `run` begins on `conn` (`at.nowMs` the clock just read, else negative). */
   protected beginExchanges(
     s: SessionEnd,
     run: SessionRun,
@@ -89,7 +88,6 @@ export abstract class SessionExchange {
     resolve(Promise.reject(err));
   };
 
-  /** A gRPC call's exchange failed: the call is no longer in flight, and its promise rejects. */
   protected readonly exchangeFailed = (err: unknown): never => {
     this.ended();
     throw err;

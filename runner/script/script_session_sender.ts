@@ -48,7 +48,6 @@ export class SessionSender extends SessionExchange {
     this.state = user.state;
   }
 
-  /** Session `s` of `chain` begins (`nowMs` the clock just read, else negative). */
   begin(
     s: SessionEnd,
     chain: SessionChain,
@@ -167,7 +166,6 @@ export class SessionSender extends SessionExchange {
     ownDeadline(conn, timeoutMs);
   }
 
-  /** A request of a batch or with a URL: in the batch, on the session's connection, or on a side one. */
   #placed(
     batch: SessionBatch | null,
     method: string,

@@ -27,7 +27,6 @@ import {
 /** Most places a refusal lists: each place's line is found by scanning the text from its start. */
 const MAX_PROBLEMS_LISTED = 20;
 
-/** A script that cannot be converted; `problems` are `file:line: why`. */
 export class K6ConvertError extends Error {
   override name = "K6ConvertError";
   /** `syntax`: the script does not parse (its own error, k6's script exception), not a construct refused. */
@@ -36,13 +35,11 @@ export class K6ConvertError extends Error {
   }
 }
 
-/** The converted session script (or module), and a module's exports made asynchronous. */
 interface K6Conversion {
   code: string;
   asyncExports: ReadonlySet<string>;
 }
 
-/** Where a script's local modules take part in its conversion (k6_local_modules.ts). */
 export interface K6ModuleContext {
   /** Each local module the text imports, by its specifier as written: its exports made asynchronous. */
   locals: ReadonlyMap<string, ReadonlySet<string>>;
@@ -137,7 +134,6 @@ export function convertK6(
   return { code: header + applyEdits(source, edits) + footer, asyncExports: new Set() };
 }
 
-/** A local module's export: its name outside, and the local name or the function node it exports. */
 interface LibraryExport {
   exported: string;
   local?: string;
@@ -186,7 +182,6 @@ function parsesHtml(ast: Node): boolean {
   return found;
 }
 
-/** Points k6's imports at this folder's files; returns the names imports bind. */
 function importEdits(
   ast: Node,
   edits: Edit[],
@@ -236,7 +231,6 @@ function bind(s: Node, module: string, bindings: Map<string, Binding>, calls?: R
   }
 }
 
-/** Why an import of another module is refused, or null when it loads as it is. */
 function importProblem(from: string): string | null {
   if (/^https?:\/\//.test(from)) {
     return `${from}: loadlab fetches no remote module (it runs offline; of jslib.k6.io it ships k6-utils, ` +
