@@ -48,7 +48,6 @@ export class ScriptGrpcRequests {
 
   constructor(readonly url: URL) {}
 
-  /** `spec` (a gRPC call's: a body, no template) as a request; a bad field throws, nothing kept. */
   request(spec: RequestSpec): H2Request {
     const body = spec.body!;
     let key = `${spec.path.length}:${spec.path}${body.length}`;
@@ -161,13 +160,11 @@ function metadataOf(params: GrpcParams): [string, string][] {
   return pairs;
 }
 
-/** A stream slot's judge of a script's call: gRPC's, remembering the kind it ended with. */
 export class ScriptGrpcAnswer implements StreamAnswer {
   readonly #answer: GrpcAnswer;
   kind: ErrorKind | null = null;
   #method: GrpcMethod | null = null;
   #receivedBytes = 0;
-  /** Why the call failed by its own rules, or "". */
   #own = "";
 
   constructor(maxReceiveBytes: number) {

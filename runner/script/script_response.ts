@@ -88,16 +88,12 @@ export class ScriptResponse implements Response, ResponseHeaders {
   }
 }
 
-/** Responses up to this size are copied into a shared slab; larger ones get a buffer of their own. */
 const SLAB_COPY_MAX_BYTES = 4 * 1024;
 const SLAB_BYTES = 64 * 1024;
 let slab = new Uint8Array(SLAB_BYTES);
 let slabUsed = 0;
 
-/**
- * A copy of a response's kept bytes that the script owns (the connection reuses its buffer). A small one is
- * a view of a shared slab, as Node's small Buffers are.
- */
+/** A copy of a response's kept bytes the script owns; a small one is a view of a shared slab. */
 export function copyKept(bytes: Uint8Array): Uint8Array {
   const n = bytes.length;
   if (n > SLAB_COPY_MAX_BYTES) return bytes.slice();
@@ -111,7 +107,6 @@ export function copyKept(bytes: Uint8Array): Uint8Array {
   return copy;
 }
 
-/** The status of the first head in `raw`, past the empty lines a server may send first; 0 when too short. */
 function statusOf(raw: Uint8Array): number {
   let at = 0;
   while (at < raw.length && (raw[at] === 13 || raw[at] === 10)) at++;
@@ -135,7 +130,6 @@ const failed = new Map<string, Map<string, FailedResponse>>();
 let failedCount = 0;
 const MAX_FAILED = 256;
 
-/** The response of a request that failed on `conn`, as its connection or `recorder` counted the failure. */
 export function failedResponse(
   conn: object,
   recorder: { lastErrorKind: string | null; lastErrorMessage: string },

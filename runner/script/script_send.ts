@@ -1,8 +1,7 @@
 /**
  * @module
- * What a script session's request becomes: refused, or encoded once and exchanged on a connection with its
- * response kept. A refusal is a rejected promise made where the script called, so it counts as a `script`
- * error at the script's line and nothing is sent.
+ * What a script session's request becomes: refused (a rejected promise made where the script called, so a
+ * `script` error at its line, nothing sent), or encoded once and exchanged with its response kept.
  */
 import { Connection } from "../http/h1/connection.ts";
 import type { H2Slot } from "../http/h2/slot.ts";
@@ -25,7 +24,6 @@ const decoder = new TextDecoder();
 /** The most bytes of one response a session keeps (what `text()` can read); past it `body-too-large`. */
 export const SCRIPT_KEPT_BYTES = 16 * 1024 * 1024;
 
-/** What a session's requests go on: an HTTP/1.1 connection, an h2 stream slot, or a per-arrival h2 lane. */
 export type SessionConnection = Connection | H2Slot | H2ArrivalConnection;
 
 /** A refusal of a request the script wrote (bad path, header, URL): ends the session. */
@@ -41,7 +39,6 @@ export interface ScriptSend {
 
 const HEADER_VALUE_TYPES = new Set(["string", "number", "boolean"]);
 
-/** Encodes the script's request for `conn` (a refusal throws `ScriptRequestError`: nothing is sent). */
 export function encodeScriptRequest(
   at: { requests: ScriptRequests; names: ScriptNames; shared: ConnectionShared },
   conn: SessionConnection,
@@ -112,7 +109,6 @@ function optionsProblem(options: { readonly [K in keyof RequestOptions]?: unknow
   return undefined;
 }
 
-/** The exchange of `sent` on `conn`, its response kept for the script; its response count. */
 export function exchangeKept(
   conn: SessionConnection,
   sendMs: number,
@@ -125,7 +121,6 @@ export function exchangeKept(
   return conn.exchangeStep(sendMs, sent as H2Request, NO_VALUES, null, KEEP_ALL, SCRIPT_KEPT_BYTES);
 }
 
-/** The same, its end told to `on.settled` rather than by a promise. */
 export function exchangeKeptInto(
   conn: SessionConnection,
   sendMs: number,
@@ -148,7 +143,6 @@ export function ownDeadline(conn: SessionConnection, timeoutMs: number | undefin
   conn.exchangeTimeoutMs = timeoutMs;
 }
 
-/** The refusal of a request sent while the session's previous one is in flight. */
 export function overlapRefusal(method: string): Promise<Response> {
   return Promise.reject(
     new ScriptRequestError(
@@ -186,7 +180,6 @@ export function batchLimit(given: number | undefined, name: string, fallback: nu
   );
 }
 
-/** The value of the jar's `Cookie: ...\r\n` line (HTTP/2 sends it as a `cookie` field). */
 function cookieValue(line: Uint8Array): string {
   return decoder.decode(line.subarray(8, line.length - 2));
 }

@@ -1,8 +1,7 @@
 /**
  * @module
- * Which calls of a k6 script become awaited and which functions become `async`: a call into an async k6 API
- * is one, a function containing one becomes async and so do its direct calls, until nothing changes. What
- * cannot be awaited this way (a callback handed elsewhere, a method, a generator) is refused at its line.
+ * Which calls of a k6 script become awaited and which functions `async`, until nothing changes; what cannot
+ * be awaited so (a callback handed elsewhere, a method, a generator) is refused at its line.
  */
 import * as walk from "acorn-walk";
 import { ARRAY_METHODS, ASYNC_CALLS, ASYNC_METHODS } from "./k6_modules.ts";
@@ -33,7 +32,6 @@ interface AsyncPlan {
 const isFunction = (n: Node) =>
   n.type === "FunctionDeclaration" || n.type === "FunctionExpression" || n.type === "ArrowFunctionExpression";
 
-/** Every call and function node with its ancestors (outermost first, the node last). */
 function collect(ast: Node): { calls: Node[][]; functions: Node[][]; identifiers: Node[][] } {
   const calls: Node[][] = [], functions: Node[][] = [], identifiers: Node[][] = [];
   walk.fullAncestor(ast, (node: Node, _state: unknown, ancestors: Node[]) => {
@@ -125,7 +123,6 @@ function withInstances(ast: Node, bindings: Map<string, Binding>): Map<string, B
   return all;
 }
 
-/** The k6 class with asynchronous methods a `new` expression's callee names, else null. */
 function classOf(callee: Node, bindings: Map<string, Binding>): Binding | null {
   if (callee.type === "Identifier") {
     const b = bindings.get(callee.name);
@@ -146,7 +143,6 @@ function isArrayCall(call: Node): boolean {
   return c.type === "MemberExpression" && !c.computed && ARRAY_METHODS.has(c.property.name);
 }
 
-/** A call of an asynchronous k6 API: `http.get(...)`, `sleep(...)`, `k6.group(...)`. */
 export function isApiCall(call: Node, bindings: Map<string, Binding>): boolean {
   return apiOf(call.callee, bindings) !== null;
 }
@@ -191,7 +187,6 @@ function functionProblems(
   return problems;
 }
 
-/** Why an async function under `above` (its parent first) cannot be awaited, or null when it can. */
 function placeProblem(fn: Node, above: Node[], bindings: Map<string, Binding>): string | null {
   const parent = above[0];
   if (parent === undefined || fn.type === "FunctionDeclaration") return null;
@@ -241,7 +236,6 @@ function referenceProblems(
   return problems;
 }
 
-/** Whether identifier `id` under `parent` is a declaration, direct call, export or awaited callback. */
 function isPlainUse(id: Node, parent: Node, bindings: Map<string, Binding>): boolean {
   switch (parent?.type) {
     case "CallExpression":

@@ -1,8 +1,7 @@
 /**
  * @module
- * What a k6 script may hold that parses but cannot run converted, found on its syntax tree before any load
- * (`eval`, `require`, `import()`, k6 calls at the top level, nesting that would overflow Deno's parser), and
- * whether a script names a k6 module at all, so it is taken for a k6 script.
+ * What a k6 script may hold that parses but cannot run converted, found on its syntax tree before any load,
+ * and whether a script names a k6 module at all, so it is taken for a k6 script.
  */
 import * as acorn from "acorn";
 import * as walk from "acorn-walk";
@@ -130,7 +129,6 @@ function declaredNames(ast: Node): Set<string> {
   return names;
 }
 
-/** Calls `fn` on every node with its ancestors (parent first); recursive: trees within MAX_NESTING. */
 function visit(node: Node, above: Node[], fn: (node: Node, above: Node[]) => void): void {
   fn(node, above);
   const inner = [node, ...above];
@@ -166,7 +164,6 @@ export function nestingProblem(ast: Node): Problem | null {
   return null;
 }
 
-/** The line and why of acorn's parse failure `err`, and whether it is the script's syntax error. */
 export function parseProblem(err: unknown): { line: number; why: string; syntax: boolean } {
   const e = err as { loc?: { line: number }; message: string };
   if (err instanceof RangeError || /stack space/i.test(e.message)) {
@@ -189,7 +186,6 @@ function specifierOf(node: Node | undefined): unknown {
   return undefined;
 }
 
-/** Whether parsed script `ast` names a k6 module anywhere (import, re-export, `import()`, `require()`). */
 export function namesK6Module(ast: Node, source: string): boolean {
   const declared = ast.body.some((s: Node) =>
     (s.type === "ImportDeclaration" || s.type === "ExportNamedDeclaration" ||
@@ -214,7 +210,6 @@ export function namesK6Module(ast: Node, source: string): boolean {
   }
 }
 
-/** Whether a script that does not parse names `k6` or `k6/...` in its tokens before its error. */
 export function importsK6ByTokens(source: string): boolean {
   let previous = "";
   try {

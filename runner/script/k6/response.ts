@@ -151,7 +151,6 @@ export class K6Response {
   }
 }
 
-/** A gjson path's simple form: keys and indexes by `.`, `#` for an array's length. */
 function select(value: unknown, selector: string): unknown {
   let at: unknown = value;
   for (const key of selector.split(".")) {
@@ -186,7 +185,6 @@ const NO_FETCH: Response = {
   bytes: () => new Uint8Array(0),
 };
 
-/** A fetched response held whole, readable as a session response; null reads as status 0. */
 export async function fetchedResponse(res: globalThis.Response | null): Promise<Response> {
   const bytes = res === null ? new Uint8Array(0) : new Uint8Array(await res.arrayBuffer());
   const headers = res?.headers ?? new Headers();
