@@ -58,7 +58,7 @@ self.onmessage = async (event: MessageEvent<HostRequest>) => {
   }
 };
 
-/** Sends this isolate's `fetch` to an origin `routes` names to the origin it gives instead. */
+/** Sends this isolate's `fetch` for an origin `routes` names to the origin it gives instead. */
 function routeFetch(routes: Readonly<Record<string, string>>): void {
   const fetched = globalThis.fetch;
   globalThis.fetch = (input: RequestInfo | URL, init?: RequestInit) => {

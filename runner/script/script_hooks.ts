@@ -1,9 +1,7 @@
 /**
  * @module
- * A session script's `setup()` and `teardown()` around one run, in the script's own isolate: setup's value
- * (structured-cloneable) goes to every session as `s.setup`. A setup that fails ends the run before any
- * load (`ScriptSetupError`, exit 2); teardown cannot lose the run: its failure is the result's
- * `teardownError`.
+ * A session script's `setup()` and `teardown()` around one run, in the script's own isolate. A failed
+ * setup ends the run before any load (exit 2); a failed teardown is the result's `teardownError`.
  */
 import type { AttackConfig } from "../config.ts";
 import type { RunResult } from "../../results/mod.ts";
@@ -105,7 +103,6 @@ function setupFailure(outcome: HostOutcome, what: string, names: ScriptNames): E
   );
 }
 
-/** How a step in the script's isolate ended, after its name ("failed: ..."); `limit` names its time limit. */
 function endText(outcome: HostOutcome, limit: string): string {
   switch (outcome.kind) {
     case "failed":

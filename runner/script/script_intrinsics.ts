@@ -1,9 +1,8 @@
 /**
  * @module
- * The built-ins a script's top level must leave as JavaScript defines them (and the Deno functions the engine
- * calls), since the engine runs in the script's isolate: a replaced `Promise.prototype.then` breaks it. A
- * snapshot taken before the import is compared after it; what changed is named and put back so the isolate
- * can report it. `Math.random` is the script's to seed: the engine draws from its own generator.
+ * The built-ins a script's top level must leave as JavaScript defines them, since the engine runs in the
+ * script's isolate: a snapshot taken before the import is compared after it, and what changed is named and
+ * put back. `Math.random` is the script's to seed: the engine draws from its own generator.
  */
 
 type Holder = [name: string, get: () => object];
@@ -76,8 +75,7 @@ const GLOBALS = [
   "Deno",
 ];
 
-// Taken as this module loads, before any script: the comparison and the putting back use nothing a
-// script's top level could have replaced (no Map, Set, spread or push: indexes and these functions).
+// Taken before any script loads: the comparison and restoring use nothing a script could have replaced.
 const { getOwnPropertyDescriptor, defineProperty, deleteProperty, ownKeys } = Reflect;
 const objectIs = Object.is;
 const isExtensible = Object.isExtensible;
@@ -119,10 +117,7 @@ function heldOf(name: string, target: object, keys: PropertyKey[]): Held {
   return { name, target, keys, own };
 }
 
-/**
- * The built-ins changed since `before`, each put back; [] when none changed. Added properties count only on
- * Object.prototype and a `then` anywhere, so a polyfill adding a method Deno lacks is left alone.
- */
+/** The built-ins changed since `before`, each put back; added properties count on Object.prototype only. */
 export function restoreChangedIntrinsics(before: IntrinsicsSnapshot): string[] {
   const changed: string[] = [];
   const held = before.held;

@@ -1,9 +1,8 @@
 /**
  * @module
- * The origins a worker's script sessions send to: the run's target, on the load's connections, and every
- * other origin a script names by URL, with its own encoder (requests named `METHOD origin/path`) and
- * connections over Deno's TCP/TLS. `routes` sends an origin the script names to another URL; one routed
- * to the target's origin takes the target's place.
+ * The origins a worker's script sessions send to: the run's target, on the load's connections, and any
+ * other a script names by URL (requests named `METHOD origin/path`, over Deno's TCP/TLS). `routes` sends an
+ * origin to another URL.
  */
 import type { ConnectionShared } from "../http/load_connection.ts";
 import { dialTarget, transportFor } from "../http/transport/transport.ts";
@@ -102,7 +101,6 @@ export class ScriptOrigins {
   }
 }
 
-/** The run's shared parts for connections to `url`, read through, with the origin's host and port. */
 function sharedFor(run: ConnectionShared, url: URL): ConnectionShared {
   const { hostname, port } = dialTarget(url);
   return Object.create(run, {

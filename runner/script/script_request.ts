@@ -1,8 +1,7 @@
 /**
  * @module
- * A session script's request as the bytes loadlab's connections send: the same head as a fixed request,
- * the session's Cookie line, then the body. Never a template: `{{` is the script's own text. A request
- * without headers, body or cookie is encoded once per method and path and kept (a bounded cache).
+ * A session script's request as the bytes loadlab's connections send. Never a template: `{{` is the
+ * script's own text. A plain request is encoded once per method and path and kept (a bounded cache).
  */
 import { type EncodedRequest, headOf, hostHeaderOf } from "../http/request.ts";
 import { addsLength, requestFieldsOf } from "../http/request_fields.ts";
@@ -33,7 +32,6 @@ export class ScriptRequests {
   readonly #cache = new Map<string, ScriptEncoded>();
   readonly #h2Cache = new Map<string, ScriptEncodedH2>();
 
-  /** `url`: where the requests go; `shownOrigin`: another origin as the script names it. */
   constructor(
     readonly url: URL,
     shownOrigin?: string,
@@ -107,7 +105,6 @@ export class ScriptRequests {
     return encoded;
   }
 
-  /** The same request as HTTP/2 frames, `cookie` as a field; cached like `encode`. */
   encodeH2(
     method: string,
     path: string,
@@ -147,7 +144,6 @@ export class ScriptRequests {
   }
 }
 
-/** A request's name when the script gives none: its method, `origin` and path without the query. */
 function nameOf(method: string, origin: string, path: string): string {
   const q = path.indexOf("?");
   return `${method} ${origin}${q < 0 ? path : path.slice(0, q)}`;

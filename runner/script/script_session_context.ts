@@ -1,7 +1,6 @@
 /**
  * @module
- * What a worker's script sessions share: the run's options for them, the worker's encoders, names and
- * origins, where each session's end is counted, and what a virtual user keeps between sessions. Types only.
+ * What a worker's script sessions share, and what a virtual user keeps between its sessions. Types only.
  */
 import type { SessionRun } from "../load/flow_session.ts";
 import type { Feeder } from "../load/feeder.ts";
@@ -33,7 +32,6 @@ export interface ScriptSessionOptions {
   start?: ((s: Session) => unknown) | null;
   /** Origins the script names (`https://api.example.com`) sent to another URL each, else its own. */
   routes?: Readonly<Record<string, string>>;
-  /** The schema the script declares for `s.grpc` (`export const grpc`), else null. */
   grpc?: ScriptGrpcSchema | null;
 }
 
@@ -41,7 +39,6 @@ export interface SessionContext {
   readonly options: ScriptSessionOptions;
   readonly requests: ScriptRequests;
   readonly names: ScriptNames;
-  /** Each stream slot's judge of the script's gRPC calls on it, made at its first call. */
   readonly grpcAnswers: WeakMap<object, ScriptGrpcAnswer>;
   readonly grpcRequests: ScriptGrpcRequests;
   readonly origins: ScriptOrigins;
@@ -65,7 +62,6 @@ export interface SessionCount {
   readonly nowMs: number;
 }
 
-/** What a closed load's virtual user keeps from one session to the next. */
 export interface VirtualUser<S, Sender = unknown> {
   state: Record<string, unknown>;
   jar: CookieJar | null;

@@ -38,9 +38,7 @@ export class ScriptSessions implements SessionContext {
   readonly grpcAnswers = new WeakMap<object, ScriptGrpcAnswer>();
   readonly grpcRequests: ScriptGrpcRequests;
   readonly origins: ScriptOrigins;
-  /** Connections dialled beside the load's so far (their ids follow the load's in the worker's range). */
   #sides = 0;
-  /** Closed loads' virtual users by id: their `s.state` (and jar, with a start hook). */
   #users = new Map<number, VirtualUser<ScriptSession, SessionSender>>();
   #arrivals = 0;
   readonly #live = new LiveSessions<ScriptSession>();
@@ -124,7 +122,6 @@ export class ScriptSessions implements SessionContext {
     return true;
   }
 
-  /** A session's outcome, counted as it ends: completed, failed, or cut (neither, unless left pending). */
   counted(s: ScriptSession, outcome: unknown, failed: boolean, at: SessionCount): void {
     const { run, recorder } = at;
     this.#live.delete(s);
@@ -166,7 +163,6 @@ export class ScriptSessions implements SessionContext {
     return this.#live.allWaiting();
   }
 
-  /** Counts an unhandled rejection of a script's promise (it ends no session: none is known). */
   unhandled(reason: unknown, shared: SessionRun["shared"]): void {
     const { message: thrown, where } = scriptError(reason, this.options.path);
     const message = this.names.shownError(`unhandled rejection: ${thrown}`, where);

@@ -50,7 +50,6 @@ export class SessionSides {
   batch: SessionBatch | null = null;
   #inFlight = 0;
   #drained: (() => void) | null = null;
-  /** The session's own connection carries one of the batch's requests. */
   #loadBusy = false;
 
   constructor(readonly host: SideHost) {}

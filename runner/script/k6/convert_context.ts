@@ -1,10 +1,8 @@
 /**
  * @module
  * How a converted script's code knows its virtual user without a context entered per iteration (an
- * `AsyncLocalStorage` run cost about 1.5 us an iteration): every `await` becomes
- * `__k6.back(__k6.context(), await X)`, making the VU current again when its function resumes, and catch
- * and finally blocks restore it. A script that hands callbacks over to run later keeps the per-iteration
- * context (`storageReason`). Scripts that never name `timings` or import k6/metrics skip that work.
+ * `AsyncLocalStorage` run cost about 1.5 us): every `await` becomes `__k6.back(__k6.context(), await X)`,
+ * making the VU current again when its function resumes. Scripts that defer callbacks keep the context.
  */
 import type { Node } from "./convert_async.ts";
 
@@ -57,7 +55,6 @@ export function importsMetrics(ast: Node): boolean {
   return ast.body.some((s: Node) => s.type === "ImportDeclaration" && s.source.value === "k6/metrics");
 }
 
-/** Calls `visit` on every node under `node` (keys too, which acorn-walk skips). */
 function everyNode(node: Node, visit: (n: Node) => void, intoFunctions = true): void {
   if (node === null || typeof node !== "object") return;
   visit(node);
@@ -81,7 +78,6 @@ function isReaction(callee: Node): boolean {
   return callee.type === "MemberExpression" && !callee.computed && REACTIONS.has(callee.property.name);
 }
 
-/** The edits that carry the VU across the script's awaits and into its catch and finally blocks. */
 export function contextEdits(ast: Node, madeAsync: ReadonlySet<Node>): ContextEdit[] {
   const edits: ContextEdit[] = [];
   everyNode(ast, (n: Node) => {

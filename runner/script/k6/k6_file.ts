@@ -1,8 +1,7 @@
 /**
  * @module
- * A k6 script file converted once and kept under loadlab's cache folder, in a folder named by a hash of the
- * script's and its local modules' texts, each file under its own name so an error's `file:line` reads as
- * the k6 file's. `sessionScriptPath` is what loads in place of a k6 script.
+ * A k6 script file converted once and kept in loadlab's cache, in a folder named by a hash of its texts,
+ * each file under its own name so an error's `file:line` reads as the k6 file's.
  */
 import { createHash } from "node:crypto";
 import * as acorn from "acorn";
@@ -57,10 +56,7 @@ export function sessionScriptPath(path: string): string {
   return out;
 }
 
-/**
- * A `deno.json` beside a conversion with loadlab's imports, so `deno check` of the converted script resolves
- * the runtime's npm packages. A compiled loadlab has none to read: then none is written.
- */
+/** A `deno.json` beside a conversion, so `deno check` of it resolves the runtime's npm packages. */
 function writeImportMap(folder: string): void {
   let imports: unknown;
   try {
