@@ -5,7 +5,6 @@
  * (`liveAt`) so it leaves in constant time.
  */
 
-/** What a live session is told when its run ends, and what it says of its wait. */
 interface EndsWithRun {
   /** Its place in the live list, -1 when not in it. */
   liveAt: number;
@@ -14,7 +13,6 @@ interface EndsWithRun {
   waitingOnOwnCode(): boolean;
 }
 
-/** The worker's sessions in progress, and the one listener that tells them their run ended. */
 export class LiveSessions<S extends EndsWithRun> {
   readonly #live: S[] = [];
   #watched: AbortSignal | null = null;

@@ -19,7 +19,6 @@ interface GrpcDeclaration {
   maxReceiveBytes?: number;
 }
 
-/** A schema the script's calls use, with its methods looked up once each. */
 export class ScriptGrpcSchema {
   readonly #methods = new Map<string, GrpcMethod>();
 
@@ -32,7 +31,6 @@ export class ScriptGrpcSchema {
     return found;
   }
 
-  /** A call's message bytes: one, or a client stream's (an array, each at `message[k]`). */
   messages(method: GrpcMethod, message: unknown): Uint8Array | Uint8Array[] {
     if (!method.clientStreaming) return encodeMessage(method.requestType, message ?? {});
     const list = Array.isArray(message) ? message : [message];
@@ -48,7 +46,7 @@ export class ScriptGrpcSchema {
   }
 }
 
-/** The schema a script's `grpc` export declares, its files relative to `folder`; throws naming the field. */
+/** The schema a script's `grpc` export declares, files relative to `folder`; throws naming the field. */
 export function loadGrpcDeclaration(declared: unknown, folder: string): ScriptGrpcSchema {
   const d = declared as GrpcDeclaration;
   const problem = declarationProblem(d);
@@ -60,7 +58,6 @@ export function loadGrpcDeclaration(declared: unknown, folder: string): ScriptGr
   return new ScriptGrpcSchema(root, d.maxReceiveBytes);
 }
 
-/** What is wrong with a declaration (`.field: why`, or `: why`), or null. */
 function declarationProblem(d: GrpcDeclaration): string | null {
   if (d === null || typeof d !== "object" || Array.isArray(d)) {
     return ': must be { proto: "./x.proto", importPaths?: [...] } or { protoset: "./x.pb" }';

@@ -1,9 +1,8 @@
 /**
  * @module
- * The names a session script records (request names, check names, thrown messages) as results keep them:
- * the secrets the script handles redacted (secret-named env values, secret headers once sent, cookies
- * servers set), then one line, controls escaped, bounded. Names are remembered, so a request costs one
- * map lookup for its name.
+ * The names a session script records as results keep them: the secrets it handles redacted (secret-named
+ * env values, secret headers once sent, cookies servers set), one line, bounded; remembered, so a request
+ * costs one map lookup for its name.
  */
 import { credentialForms, knowSecrets, redactKnown, redactShown } from "../../results/redact.ts";
 import { guardConsole } from "../../system/console_guard.ts";
@@ -39,7 +38,6 @@ export class ScriptNames {
     for (const [name, value] of Object.entries(env)) if (isSecretName(name)) this.#add(value);
   }
 
-  /** A request's headers were sent: a secret-named one's value is a secret from now on. */
   sent(headers: ReadonlyArray<readonly [string, string]>): void {
     for (const [name, value] of headers) {
       if (!this.#secrets.has(value) && isSecretName(name)) this.#add(String(value));

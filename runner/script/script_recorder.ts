@@ -33,7 +33,6 @@ export function reservedNameProblem(name: string, of: "request" | "check"): stri
 
 type Step = FlowCounters["steps"][number];
 
-/** Records one worker's sessions of a script by request name. */
 export class ScriptRecorder {
   readonly #flow: FlowCounters;
   readonly #steps = new Map<string, number>();
@@ -78,7 +77,6 @@ export class ScriptRecorder {
     this.#flow.sessionHistogram.recordValue(clampUs(durationUs));
   }
 
-  /** The script threw (or sent what cannot be sent): the session ended there. */
   sessionFailed(): void {
     this.#flow.failed++;
   }

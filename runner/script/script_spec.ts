@@ -7,7 +7,6 @@ import { z } from "zod";
 
 export const scriptSpecSchema = z.strictObject({
   path: z.string().startsWith("/", "a script path is absolute (the plan resolves it)"),
-  /** What `setup()` returned (structured-cloneable), when the script has a setup. */
   setupData: z.unknown().optional(),
   /** `s.env`: environment variables handed to sessions (kept out of results). */
   env: z.record(z.string(), z.string()).default({}),
@@ -23,7 +22,6 @@ export const scriptSpecSchema = z.strictObject({
 });
 export type ScriptSpec = z.infer<typeof scriptSpecSchema>;
 
-/** Whether `text` is an http: or https: origin as `URL.origin` spells it. */
 function isOrigin(text: string): boolean {
   try {
     const url = new URL(text);
@@ -33,7 +31,6 @@ function isOrigin(text: string): boolean {
   }
 }
 
-/** The fields of an attack config a script excludes. */
 interface ScriptExcludes {
   model: string;
   flows?: unknown;

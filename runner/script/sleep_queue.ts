@@ -18,7 +18,6 @@ export class SleepQueue {
   readonly #who: Sleeper[] = [];
   readonly #sleep: number[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined = undefined;
-  /** When the armed timer is due; Infinity when none is armed. */
   #armedMs = Infinity;
   /** Sleeps queued and not yet woken, early or on time (the rest of the entries are stale). */
   #waiting = 0;
@@ -28,7 +27,6 @@ export class SleepQueue {
     return this.#due.length;
   }
 
-  /** Wakes `who` (with `sleep`) at `dueMs`, or on the next timer turn when that has passed. */
   add(who: Sleeper, sleep: number, dueMs: number): void {
     this.#waiting++;
     let k = this.#due.length;
@@ -45,7 +43,6 @@ export class SleepQueue {
     if (dueMs < this.#armedMs) this.#arm(dueMs);
   }
 
-  /** The timer fired: wakes every sleeper due by now, then arms for the next. */
   #fire(): void {
     this.#armedMs = Infinity;
     this.#timer = undefined;

@@ -10,11 +10,10 @@ export interface Edit {
   start: number;
   end: number;
   text: string;
-  /** Among insertions at one position, the higher goes first (an outer call's `(await ` before an inner's). */
+  /** Among insertions at one position, the higher goes first (an outer call's `(await ` first). */
   rank?: number;
 }
 
-/** Makes the default export `const __k6_main = ...`; returns the names the script exports. */
 export function exportEdits(
   ast: Node,
   source: string,
@@ -58,10 +57,7 @@ export function exportEdits(
   return names;
 }
 
-/**
- * `export default X` made `const __k6_main = X;`. A named function stays a declaration, so its name stays
- * in the module's scope for other functions that call it.
- */
+/** `export default X` made `const __k6_main = X;`; a named function stays a declaration. */
 function defaultEdits(s: Node, edits: Edit[]): void {
   const d = s.declaration;
   if (d.type === "FunctionDeclaration" && d.id) {

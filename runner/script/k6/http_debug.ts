@@ -9,10 +9,8 @@ import type { Response } from "../session.ts";
 
 /** How many exchanges `--http-debug` prints per worker: a long run's debug stays readable. */
 export const HTTP_DEBUG_MAX = 100;
-/** The longest body `--http-debug=full` prints. */
 const HTTP_DEBUG_BODY_CHARS = 2_048;
 
-/** `headers` or `full` when asked, else null (no exchange is printed). */
 export const httpDebug: "headers" | "full" | null = isolateFlags.httpDebug ?? null;
 
 let printed = 0;
@@ -42,7 +40,6 @@ export function debugExchange(
   write(text);
 }
 
-/** The status line and fields as received (HTTP/1.1), else as the status shows them. */
 function headOf(raw: Response): string {
   const head = (raw as { headText?: () => string }).headText?.();
   if (head === undefined) return `HTTP/2.0 ${raw.status}`;
@@ -60,7 +57,6 @@ function field(name: string, value: string): string {
   return `${name}: ${isSecretName(name) ? "[redacted]" : value}`;
 }
 
-/** With `full`, the body after a blank line (cut, bytes counted); else nothing. */
 function bodyText(body: string | Uint8Array | undefined): string {
   if (httpDebug !== "full" || body === undefined || body.length === 0) return "";
   if (typeof body !== "string") return `\n(${body.length} bytes)\n`;

@@ -13,12 +13,10 @@ export function setScriptFolder(dir: string): void {
   folder = dir;
 }
 
-/** The k6 script's own folder (where `open()` and gRPC's `client.load` read relative paths from). */
 export function folderOf(): string {
   return folder;
 }
 
-/** The script's init code is over (its module's top level ran): `open()` is refused from now on. */
 export function endInit(): void {
   initOver = true;
 }
@@ -26,10 +24,7 @@ export function endInit(): void {
 /** The largest file `open()` reads: each worker holds its own copy (a V8 string is at most ~512 MiB). */
 export const MAX_OPEN_BYTES = 256 * 2 ** 20;
 
-/**
- * k6's `open(path, "b"?)`: a file's text, or its bytes with `"b"`. Only in init code, and only a regular
- * file of at most MAX_OPEN_BYTES (a device or FIFO would be read forever).
- */
+/** k6's `open(path, "b"?)`: only in init code, only a regular file (a device or FIFO would read forever). */
 export function open(path: string, mode?: string): string | ArrayBuffer {
   if (initOver) {
     throw new TypeError(

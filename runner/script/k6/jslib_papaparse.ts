@@ -1,11 +1,9 @@
 /**
  * @module
- * k6's CSV library (jslib's Papa Parse), served locally with the part of `Papa.parse` scripts use on text
- * they `open()`ed: delimiter, quoteChar, header, dynamicTyping, skipEmptyLines and transformHeader, answered
- * in Papa Parse's shape.
+ * k6's CSV library (jslib's Papa Parse), served locally: the part of `Papa.parse` scripts use on text they
+ * `open()`ed, answered in Papa Parse's shape.
  */
 
-/** The options of `parse` honoured here. */
 interface ParseConfig {
   delimiter?: string;
   quoteChar?: string;
@@ -15,7 +13,6 @@ interface ParseConfig {
   transformHeader?: (header: string, index: number) => string;
 }
 
-/** One problem with a row, as Papa Parse reports it. */
 interface ParseError {
   type: "FieldMismatch" | "Quotes";
   code: "TooFewFields" | "TooManyFields" | "MissingQuotes";
@@ -23,7 +20,6 @@ interface ParseError {
   row: number;
 }
 
-/** What `parse` answers, in Papa Parse's shape. */
 interface ParseResult {
   data: unknown[];
   errors: ParseError[];
@@ -77,7 +73,6 @@ export function parse(text: string, config: ParseConfig = {}): ParseResult {
   return { data, errors, meta: { ...meta, fields, cursor: text.length } };
 }
 
-/** The rows of `text`, each its fields, quotes undone. */
 function splitRows(text: string, delimiter: string, quote: string, errors: ParseError[]): string[][] {
   const rows: string[][] = [];
   let row: string[] = [], field = "", at = 0;
@@ -112,7 +107,6 @@ function splitRows(text: string, delimiter: string, quote: string, errors: Parse
   return rows;
 }
 
-/** Where the quoted field from `from` ends (its closing quote), or -1. */
 function closingQuote(text: string, from: number, quote: string): number {
   for (let at = from;;) {
     const next = text.indexOf(quote, at);

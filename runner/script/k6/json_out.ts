@@ -101,7 +101,6 @@ export function flushPoints(): void {
   }
 }
 
-/** One request hop's samples, tagged as k6 tags them; `tags` are the request's own. */
 export function requestPoints(
   method: string,
   url: string,

@@ -25,7 +25,6 @@ const MAX_MODULES = 256;
 /** Whether an import specifier names a local file (k6 resolves these against the importing file). */
 const isLocal = (specifier: string) => /^\.{1,2}\//.test(specifier) || specifier.startsWith("/");
 
-/** The script at `path` and every local module it reaches, each after the modules it imports. */
 export function readK6Files(path: string): K6File[] {
   const root = dirname(path);
   const done = new Map<string, K6File>(), order: K6File[] = [], reading: string[] = [];
@@ -69,7 +68,6 @@ export function readK6Files(path: string): K6File[] {
   return order;
 }
 
-/** Converts `files` (readK6Files' order): each file's converted text by its path. */
 export function convertK6Files(files: K6File[]): Map<string, string> {
   const script = files[files.length - 1];
   const asts = files.map((f) => f.ast).filter((a) => a !== null);

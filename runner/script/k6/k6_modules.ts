@@ -4,7 +4,6 @@
  * of their calls become asynchronous (k6's are synchronous: a VU owns its interpreter; loadlab's share one).
  */
 
-/** k6 module -> the URL of this folder's file that replaces it. */
 const K6_MODULES: Readonly<Record<string, string>> = {
   "k6": new URL("./k6.ts", import.meta.url).href,
   "k6/http": new URL("./http.ts", import.meta.url).href,
@@ -24,7 +23,6 @@ export const K6_REFUSED: Readonly<Record<string, string>> = {
   "k6/browser": "k6/browser drives a browser; loadlab's sessions send HTTP requests only",
 };
 
-/** The calls of each module that become asynchronous (awaited by the converted script). */
 export const ASYNC_CALLS: Readonly<Record<string, ReadonlySet<string>>> = {
   "k6": new Set(["sleep", "group"]),
   "k6/http": new Set([
@@ -94,5 +92,4 @@ export function jslibOf(address: string): { module: string; url: string } | unde
   return found && { module: `jslib/${found.name}`, url: found.url };
 }
 
-/** The URL of the runtime every converted script imports as `__k6`. */
 export const RUNTIME_URL = new URL("./runtime.ts", import.meta.url).href;

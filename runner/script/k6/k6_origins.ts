@@ -1,8 +1,7 @@
 /**
  * @module
- * The origins a k6 script's URLs name, read from its text with the environment it runs with (`__ENV`), and
- * whether the text spells each (which `--target` may send to the target) or the environment gives it. Read
- * before the load; the requests go to the URLs the script computes as it runs.
+ * The origins a k6 script's URLs name, read from its text with its `__ENV`, and whether the text spells
+ * each (which `--target` may send to the target) or the environment gives it.
  */
 import * as acorn from "acorn";
 import type { Node } from "./convert_async.ts";
@@ -13,7 +12,6 @@ interface ScriptOrigin {
   literal: boolean;
 }
 
-/** The origins `source` names with `env` as its `__ENV`, in the order the text names them. */
 export function scriptOrigins(source: string, env: Readonly<Record<string, string>>): ScriptOrigin[] {
   let ast: Node;
   try {
@@ -77,7 +75,6 @@ function templateText(n: Node, env: Readonly<Record<string, string>>): string | 
   return text;
 }
 
-/** The origin a text starting with a URL names (a WebSocket URL's HTTP one), else null. */
 function originOf(text: unknown): string | null {
   if (typeof text !== "string") return null;
   const m = /^(https?|wss?)(:\/\/[^/?#\s`'"$]+)/.exec(text);

@@ -1,8 +1,7 @@
 /**
  * @module
- * k6's `new http.CookieJar()`: a jar of the script's own, passed as `params.jar`, by RFC 6265's rules and
- * keyed by the host the script's URL names. The session's own jar still keeps what responses set: k6 leaves
- * the VU's jar untouched by a request with a jar of its own.
+ * k6's `new http.CookieJar()`: a jar of the script's own (`params.jar`), keyed by the host the script's URL
+ * names. As in k6, a request with its own jar leaves the VU's jar untouched.
  */
 import { CookieJar as Jar, domainMatches } from "../../http/cookie_jar.ts";
 
@@ -28,7 +27,6 @@ export class CookieJar {
     this.#jar.set([setCookieLine(name, value, options)], u.host, u.pathname, Date.now());
   }
 
-  /** The cookies `url` would be sent: name -> its values (k6's shape). */
   cookiesForURL(url: string): Record<string, string[]> {
     const out: Record<string, string[]> = {};
     const line = this.cookieHeader(url);
@@ -70,7 +68,6 @@ export class CookieJar {
   }
 }
 
-/** A `Set-Cookie` value of `jar.set`'s arguments. */
 function setCookieLine(name: string, value: string, o: CookieOptions): string {
   let line = `${name}=${value}; Path=${o.path ?? "/"}`;
   if (o.domain !== undefined) line += `; Domain=${o.domain}`;

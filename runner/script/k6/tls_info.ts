@@ -25,7 +25,6 @@ const OVER_TLS: Readonly<Ocsp> = Object.freeze({
 });
 const PLAIN: Readonly<Ocsp> = Object.freeze({ ...OVER_TLS, status: "" });
 
-/** `res.ocsp` of a response from `origin` (the run's target, where the request went). */
 export function ocspOf(origin: string): Readonly<Ocsp> {
   return origin.startsWith("https:") || origin.startsWith("wss:") ? OVER_TLS : PLAIN;
 }
@@ -52,7 +51,6 @@ export const TLS_NAMES = {
   TLS_1_3: "tls1.3",
 } as const;
 
-/** OpenSSL's protocol names as k6 spells them. */
 const K6_VERSIONS: Readonly<Record<string, string>> = {
   TLSv1: "tls1.0",
   "TLSv1.1": "tls1.1",
@@ -60,10 +58,7 @@ const K6_VERSIONS: Readonly<Record<string, string>> = {
   "TLSv1.3": "tls1.3",
 };
 
-/**
- * k6's `res.tls_version` and `res.tls_cipher_suite` of a response whose connection negotiated `tls`: "" over
- * plain HTTP, as k6's; undefined over TLS when the connection cannot tell.
- */
+/** k6's `res.tls_version` and `res.tls_cipher_suite`: "" over plain HTTP; undefined when unknown. */
 export function tlsNamesOf(
   origin: string,
   tls: Readonly<{ version: string | null; cipher: string | null }> | undefined,
