@@ -10,7 +10,6 @@ import type { RequestOptions, Response } from "./session.ts";
 export const BATCH_PARALLEL = 20;
 export const BATCH_PER_HOST = 6;
 
-/** A request of the batch, as the script asked it. */
 export interface BatchRequest {
   readonly place: OriginPlace;
   readonly method: string;
@@ -38,7 +37,6 @@ export class SessionBatch {
     readonly stopped: () => boolean,
   ) {}
 
-  /** Sends `request` now when there is room, else once there is. */
   request(request: BatchRequest): Promise<Response> {
     if (this.#fits(request.place)) return this.#start(request);
     return new Promise((resolve) => this.#waiting.push({ ...request, resolve }));

@@ -30,7 +30,6 @@ interface ScriptPlace {
   workerCount: number;
 }
 
-/** The sessions of `module` and the arrival that runs them. */
 export function scriptArrival(
   module: ScriptModule,
   run: SessionRun,

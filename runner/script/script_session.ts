@@ -23,7 +23,6 @@ import { COUNT_ERROR, type ScriptWsErrorKind } from "./script_ws_stats.ts";
 
 const NO_OPTIONS: RequestOptions = {};
 
-/** The `s` a script's default export receives. */
 export class ScriptSession extends SessionEnd implements Session {
   readonly iteration: number;
   readonly #sender: SessionSender;
@@ -63,7 +62,6 @@ export class ScriptSession extends SessionEnd implements Session {
     return this.#sender.inFlight(this);
   }
 
-  /** The script function's result (a promise or a value) ends the session. */
   endWithBody(body: unknown): void {
     const sender = this.#sender;
     this.endWith(body, sender.value, sender.error);

@@ -13,7 +13,6 @@ export function openScriptWsStats(): WsStats {
   return stats ??= new WsStats();
 }
 
-/** The totals, when a module of the script opens WebSockets; else null. */
 export function scriptWsStats(): WsStats | null {
   return stats;
 }
@@ -21,7 +20,6 @@ export function scriptWsStats(): WsStats | null {
 /** The key of a session's method that counts an error in its run (script_session.ts implements it). */
 export const COUNT_ERROR = Symbol("count error");
 
-/** An error of a script's own WebSocket, by the kind loadlab's flows count it under. */
 export type ScriptWsErrorKind = "ws-too-big";
 
 /** Counts an error of `kind` in the run of session `s`; nothing when `s` is not one of loadlab's sessions. */

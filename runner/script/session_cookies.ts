@@ -1,7 +1,6 @@
 /**
  * @module
- * `s.cookies`: the session's cookie jar as a script reads and sets it, for the target's host at its root
- * path. The jar is the session's (made when first needed: `jarOrNew`); this reads it, never keeps it.
+ * `s.cookies`: the session's cookie jar as a script reads and sets it, for the target's host at path `/`.
  */
 import type { CookieJar } from "../http/cookie_jar.ts";
 import type { SessionCookies } from "./session.ts";
@@ -38,7 +37,6 @@ export function sessionCookies(
   };
 }
 
-/** A cookie's name as HTTP's token: what a Cookie line can carry as one name. */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** What ends the Cookie line a value is sent on: control characters but tab. */
 // deno-lint-ignore no-control-regex -- matching control characters is the point

@@ -8,7 +8,6 @@ import { Connection } from "../http/h1/connection.ts";
 import type { LoadConnection } from "../http/load_connection.ts";
 import type { OriginPlace } from "./script_origins.ts";
 
-/** A virtual user's side connections. */
 export class SideConnections {
   readonly #idle = new Map<OriginPlace, Connection[]>();
   readonly #all: Connection[] = [];

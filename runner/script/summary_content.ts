@@ -5,7 +5,6 @@
  * written.
  */
 
-/** One output's content, or why it has none. */
 type SummaryContent = string | Uint8Array | { unwritable: string };
 
 /** `answer` with each value made text or bytes; a value that is not an object is returned as it is. */
@@ -22,7 +21,6 @@ export function summaryContents(answer: unknown, describe: (err: unknown) => str
   return out;
 }
 
-/** A value as text or bytes: bytes as given, other values as JSON, else as text. */
 function contentOf(value: unknown): string | Uint8Array {
   if (typeof value === "string" || value instanceof Uint8Array) return value;
   if (value instanceof ArrayBuffer) return new Uint8Array(value);

@@ -1,8 +1,7 @@
 /**
  * @module
  * An array method whose callback the conversion made async (`urls.forEach((u) => http.get(u))`), run one
- * element after another and awaited, as k6 ran it. Only arrays and a Map's or Set's `forEach` can be walked
- * so; any other receiver is refused at the script's line, naming the fix.
+ * element after another and awaited, as k6 ran it; a receiver that cannot be walked so is refused.
  */
 
 /** Gives `value` back with the caller's VU current again (each callback starts with it). */

@@ -11,7 +11,6 @@ export function authKind(auth: string | undefined): "basic" | "digest" {
   throw new TypeError(`http params.auth: ${auth} is not supported by loadlab's k6 runtime (basic, digest)`);
 }
 
-/** A Digest challenge's parameters (names lower case). */
 type Challenge = Record<string, string>;
 
 /** The Digest challenge of a `WWW-Authenticate` value, or null when it is none. */

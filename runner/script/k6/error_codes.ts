@@ -80,5 +80,4 @@ export function k6ErrorOf(kind: string, message: string): K6Error {
   }
 }
 
-/** What k6 gives a request that failed with no reason known. */
 export const UNKNOWN_FAILURE: Readonly<K6Error> = Object.freeze({ code: 1000, text: "request failed" });

@@ -42,7 +42,6 @@ export class Element {
   }
 }
 
-/** k6's Selection over cheerio's. */
 export class Selection {
   constructor(readonly $: CheerioAPI, readonly nodes: Nodes) {}
 
@@ -110,7 +109,6 @@ export class Selection {
   }
 }
 
-/** k6's `parseHTML`: the document as a selection. */
 export function parseHTML(text: string): Selection {
   const $ = load(text);
   return new Selection($, $.root());

@@ -6,7 +6,6 @@
 
 const encoder = new TextEncoder();
 
-/** What `http.file(data, filename, contentType)` returns: a file a form body sends as a multipart part. */
 class FileData {
   constructor(
     readonly data: string | ArrayBuffer | Uint8Array,

@@ -6,7 +6,6 @@
 
 export const K6_FLAGS_ENV = "LOADLAB_K6_FLAGS";
 
-/** The flags an isolate honours. */
 interface IsolateFlags {
   /** `--tag NAME=VALUE`: over the script's `options.tags`, on every request and sample. */
   tags?: Record<string, string>;

@@ -9,7 +9,6 @@ export function randomIntBetween(min: number, max: number): number {
   return Math.floor(Math.random() * (max - min + 1) + min);
 }
 
-/** One element of `items`, any. */
 export function randomItem<T>(items: readonly T[]): T {
   return items[Math.floor(Math.random() * items.length)];
 }
@@ -21,7 +20,6 @@ export function randomString(length: number, charset = "abcdefghijklmnopqrstuvwx
   return out;
 }
 
-/** A random UUID (version 4). */
 export function uuidv4(_secure?: boolean): string {
   return crypto.randomUUID();
 }

@@ -51,10 +51,7 @@ function unreadable(err: unknown): unknown {
   );
 }
 
-/**
- * Waits `seconds` (k6's unit). The iteration's custom metrics go to the main isolate first, so an
- * `abortOnFail` threshold sees them while the VU sleeps.
- */
+/** Waits `seconds`; custom metrics go out first, so `abortOnFail` sees them while the VU sleeps. */
 export function sleep(seconds: number): Promise<void> {
   flushMetrics();
   // What is not a number of seconds (NaN, Infinity, text) waits nothing, never fails the iteration.

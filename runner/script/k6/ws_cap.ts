@@ -18,7 +18,6 @@ export function checkSendSize(what: string, payloadBytes: number): void {
   throw new RangeError(`${what}: a message of ${payloadBytes} bytes is past ${CAP_TEXT}; it is not sent`);
 }
 
-/** Whether `err` is the `ws` package's refusal of an incoming message past the cap. */
 export function tooBig(err: Error): boolean {
   return (err as Error & { code?: unknown }).code === "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH";
 }
