@@ -37,10 +37,7 @@ export interface Response {
   readonly status: number;
   /** Why the request failed (status 0): its error kind as results count it, and message. */
   readonly failure?: Readonly<{ kind: string; message: string }>;
-  /**
-   * The TLS version and suite its connection negotiated, by OpenSSL's names; undefined where the connection
-   * cannot tell (plain HTTP, HTTP/2, the deno transport, a closed connection).
-   */
+  /** The TLS version and suite its connection negotiated (OpenSSL's names); undefined where it cannot tell. */
   readonly tls?: Readonly<{ version: string | null; cipher: string | null }>;
   /** When the request opened its connection (HTTP/1.1): its TCP connect and TLS handshake times in ms. */
   readonly dial?: Readonly<{ connectingMs: number; tlsHandshakingMs: number }>;
@@ -50,11 +47,9 @@ export interface Response {
   text(): string;
   /** The body parsed as JSON; throws (ending the session as a `script` error) when it is not JSON. */
   json<T = any>(): T;
-  /** The body's bytes. */
   bytes(): Uint8Array;
 }
 
-/** A response's header fields. */
 export interface ResponseHeaders {
   /** Every value of `name` joined with ", ", or null when absent. */
   get(name: string): string | null;

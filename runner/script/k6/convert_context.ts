@@ -5,13 +5,7 @@
  * making the VU current again when its function resumes. Scripts that defer callbacks keep the context.
  */
 import type { Node } from "./convert_async.ts";
-
-interface ContextEdit {
-  start: number;
-  end: number;
-  text: string;
-  rank?: number;
-}
+import type { Edit } from "./convert_exports.ts";
 
 /** What the converter inserts before an awaited call: restoring the VU once the call resumes. */
 export const RESUMING_AWAIT = "__k6.back(__k6.context(), await ";
@@ -78,8 +72,8 @@ function isReaction(callee: Node): boolean {
   return callee.type === "MemberExpression" && !callee.computed && REACTIONS.has(callee.property.name);
 }
 
-export function contextEdits(ast: Node, madeAsync: ReadonlySet<Node>): ContextEdit[] {
-  const edits: ContextEdit[] = [];
+export function contextEdits(ast: Node, madeAsync: ReadonlySet<Node>): Edit[] {
+  const edits: Edit[] = [];
   everyNode(ast, (n: Node) => {
     if (n.type === "AwaitExpression") {
       edits.push({ start: n.start, end: n.start, text: "__k6.back(__k6.context(), ", rank: n.end });
@@ -91,7 +85,7 @@ export function contextEdits(ast: Node, madeAsync: ReadonlySet<Node>): ContextEd
   return edits;
 }
 
-function restoreEdits(body: Node): ContextEdit[] {
+function restoreEdits(body: Node): Edit[] {
   const blocks: Node[] = [];
   everyNode(body, (n: Node) => {
     if (n.type !== "TryStatement") return;
