@@ -27,14 +27,7 @@ export type HostRequest =
 export type HostReply =
   | { type: "ready" }
   | { type: "pong" }
-  | {
-    type: "imported";
-    setup: boolean;
-    teardown: boolean;
-    summary: boolean;
-    options: Record<string, unknown> | null;
-    metrics: ScriptExports["metrics"];
-  }
+  | ({ type: "imported" } & ScriptExports)
   | { type: "done"; value: unknown }
   | { type: "failed"; message: string }
   | { type: "exited" };
