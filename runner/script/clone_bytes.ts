@@ -1,8 +1,7 @@
 /**
  * @module
- * About how many bytes a structured clone of a value holds, read before the clone is made, so a setup()
- * value too large for the memory limit is refused before its first copy. A lower bound, within tens of
- * percent.
+ * About how many bytes a structured clone of a value holds (a lower bound, within tens of percent), read
+ * before the clone, so a setup() value too large for the memory limit is refused before its first copy.
  */
 
 /** The estimate for `value`; it stops counting once past `atMostBytes` (the answer is then past it too). */
@@ -23,7 +22,6 @@ export function cloneBytes(value: unknown, atMostBytes = Infinity): number {
   return bytes;
 }
 
-/** The bytes `v` holds itself (a buffer's); what it refers to is pushed on `todo`. */
 function objectBytes(v: object, todo: unknown[], seen: Set<object>): number {
   if (v instanceof ArrayBuffer || v instanceof SharedArrayBuffer) return v.byteLength;
   if (ArrayBuffer.isView(v)) {

@@ -1,9 +1,7 @@
 /**
  * @module
- * Loading a session script (`import()` of its file URL, in a checkout or a compiled loadlab) and naming
- * where its errors come from: a thrown error's first stack frame inside the script's folder as `file:line`,
- * so a session's failure counts under one message per place. A script that does not load, or has no
- * default function, is a `ScriptLoadError`.
+ * Loading a session script and naming where its errors come from: a thrown error's first stack frame inside
+ * the script's folder as `file:line`, so a session's failure counts under one message per place.
  */
 import { basename, dirname } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -35,7 +33,6 @@ export class ScriptShapeError extends TypeError {
   override name = "ScriptShapeError";
 }
 
-/** A script that cannot run: it does not load, or has no default function. */
 class ScriptLoadError extends Error {
   override name = "ScriptLoadError";
 }
@@ -155,7 +152,6 @@ function stackOf(err: unknown): string | null {
   }
 }
 
-/** The first `file:line` of `stack` in the script's folder, the file relative to it. */
 function placeIn(stack: string, scriptPath: string): string | null {
   const folder = toFileUrl(dirname(scriptPath)) + "/";
   for (const line of stack.split("\n")) {

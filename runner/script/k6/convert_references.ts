@@ -56,7 +56,6 @@ function memberReferenceProblem(node: Node, parent: Node, bindings: Map<string, 
     `written as ${name}.${key}(...)`;
 }
 
-/** The name member `node` reads (`.get`, `["get"]`, a template without expressions), null when computed. */
 function memberKey(node: Node): string | null {
   const p = node.property;
   if (!node.computed) return p.name;

@@ -7,7 +7,6 @@ import { batch as httpBatch, type Params, request as httpRequest } from "./http.
 
 import type { Body } from "./http_body.ts";
 
-/** A Httpx's own settings: its base URL and the params every request gets. */
 interface HttpxParams extends Params {
   baseURL?: string;
 }

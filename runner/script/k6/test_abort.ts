@@ -10,7 +10,6 @@ export const TEST_ABORTED = "test aborted by exec.test.abort()";
 const CHANNEL = "loadlab-k6-test-abort";
 let sender: BroadcastChannel | null = null;
 
-/** Tells the main isolate to stop the run and throws the abort's error, ending the iteration. */
 export function abortTest(message: unknown): never {
   const text = message === undefined ? "test aborted" : String(message);
   sender ??= new BroadcastChannel(CHANNEL);

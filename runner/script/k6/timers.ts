@@ -8,7 +8,6 @@ import { current, type VuContext } from "./runtime.ts";
 type Callback = (...args: unknown[]) => unknown;
 type Timer = ReturnType<typeof globalThis.setTimeout>;
 
-/** The iteration each live timer holds, to release it when cleared. */
 const held = new Map<Timer, VuContext>();
 
 function release(timer: Timer, err?: unknown): void {

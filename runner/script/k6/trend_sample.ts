@@ -8,7 +8,6 @@
 /** Most values a trend keeps (8 MiB of them): past it, a uniform sample of this many. */
 export const MAX_TREND_VALUES = 1_048_576;
 
-/** A trend's values: all of them, or a uniform sample once past `cap`; `min`/`max` over all. */
 export class TrendSample {
   readonly values: number[] = [];
   seen = 0;

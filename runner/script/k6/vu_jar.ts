@@ -21,7 +21,6 @@ function setCookie(name: string, value: string, expired: boolean): void {
   keepCookies(s.vu, [expired ? `${name}=; Max-Age=0` : `${name}=${value}`]);
 }
 
-/** The VU's cookie jar (the session's): set, read by name, delete, clear. */
 export function cookieJar() {
   return {
     set: (url: string, name: string, value: string, options?: CookieOptions) => {

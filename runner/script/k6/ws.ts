@@ -1,9 +1,8 @@
 /**
  * @module
- * k6's legacy `k6/ws`: `ws.connect(url, params, (socket) => ...)` opens a WebSocket (the `ws` package, beside
- * the session's connection) where the run sends the URL's origin, dispatches the handlers `socket.on` set,
- * and resolves with k6's response once the socket closed. Its messages count in k6's `ws_*` metrics and in
- * the run's `ws` section, not in the run's HTTP requests; a message past 16 MiB is refused (ws_cap.ts).
+ * k6's legacy `k6/ws`: `ws.connect` opens a WebSocket (the `ws` package, beside the session's connection)
+ * where the run sends the URL's origin and resolves once it closed. Its messages count in k6's `ws_*`
+ * metrics and the run's `ws` section, not in its HTTP requests.
  */
 // By its npm address, not the import map: converted scripts are checked from the cache folder.
 // deno-lint-ignore no-import-prefix
@@ -254,7 +253,6 @@ function headersOf(raw: Record<string, string | string[] | undefined>): Record<s
   return out;
 }
 
-/** A text message's payload bytes (UTF-8), without a copy for ASCII. */
 function utf8Length(text: string): number {
   // deno-lint-ignore no-control-regex
   return /^[\x00-\x7f]*$/.test(text) ? text.length : encoder.encode(text).byteLength;
