@@ -116,7 +116,7 @@ function plainOptions<T>(options: T): T {
   } catch (err) {
     throw new Error(`${what}: ${errorText(err)}`);
   }
-  // As large as an experiment file may be: planning a few MB of thresholds took gigabytes.
+  // As large as an experiment file may be: planning a few MB of thresholds takes gigabytes.
   if (text !== undefined && text.length > MAX_EXPERIMENT_FILE_BYTES) {
     const mib = (text.length / 2 ** 20).toFixed(1);
     throw new Error(

@@ -95,7 +95,7 @@ export abstract class SessionEnd implements Sleeper {
   }
 
   sleep(ms: number): Promise<void> {
-    // A NaN one was due at NaN and never woke: a count load held until its max duration.
+    // A NaN one would be due at NaN and never wake.
     if (!(typeof ms === "number" && ms >= 0 && ms < Infinity)) throw new TypeError(badSleep(ms));
     const ended = this.#run.ended;
     if (ended.aborted) return this.cutNow();
