@@ -14,7 +14,30 @@ interface NegotiatingConn {
 }
 const decoder = new TextDecoder();
 
-export class ScriptResponse implements Response, ResponseHeaders {
+/** What a response's fields and body answer from its `getAll` and `text`, over either protocol. */
+abstract class Fields implements ResponseHeaders {
+  abstract getAll(name: string): string[];
+  abstract text(): string;
+
+  get headers(): ResponseHeaders {
+    return this;
+  }
+
+  get(name: string): string | null {
+    const values = this.getAll(name);
+    return values.length === 0 ? null : values.join(", ");
+  }
+
+  has(name: string): boolean {
+    return this.getAll(name).length > 0;
+  }
+
+  json<T = any>(): T {
+    return JSON.parse(this.text());
+  }
+}
+
+export class ScriptResponse extends Fields implements Response {
   readonly status: number;
   readonly #raw: Uint8Array;
   #kept: KeptResponse | null = null;
@@ -25,6 +48,7 @@ export class ScriptResponse implements Response, ResponseHeaders {
   readonly dial?: Readonly<{ connectingMs: number; tlsHandshakingMs: number }>;
 
   constructor(raw: Uint8Array, conn: NegotiatingConn | null = null) {
+    super();
     this.#raw = raw;
     this.#conn = conn;
     const dial = conn?.takeDial?.();
@@ -38,21 +62,8 @@ export class ScriptResponse implements Response, ResponseHeaders {
     this.status = status >= 200 ? status : this.#read().status;
   }
 
-  get headers(): ResponseHeaders {
-    return this;
-  }
-
   get tls(): Readonly<{ version: string | null; cipher: string | null }> | undefined {
     return this.#conn?.tlsNegotiated() ?? undefined;
-  }
-
-  get(name: string): string | null {
-    const values = this.getAll(name);
-    return values.length === 0 ? null : values.join(", ");
-  }
-
-  has(name: string): boolean {
-    return this.getAll(name).length > 0;
   }
 
   getAll(name: string): string[] {
@@ -61,10 +72,6 @@ export class ScriptResponse implements Response, ResponseHeaders {
 
   text(): string {
     return this.#raw.length === 0 ? "" : this.#read().body;
-  }
-
-  json<T = any>(): T {
-    return JSON.parse(this.text());
   }
 
   bytes(): Uint8Array {
@@ -153,28 +160,16 @@ export function failedResponse(
   return response;
 }
 
-export class H2ScriptResponse implements Response, ResponseHeaders {
+export class H2ScriptResponse extends Fields implements Response {
   readonly status: number;
   readonly #fields: string[];
   readonly #body: Uint8Array;
 
   constructor(kept: { status: number; fields: string[]; body: Uint8Array }) {
+    super();
     this.status = kept.status;
     this.#fields = kept.fields;
     this.#body = kept.body;
-  }
-
-  get headers(): ResponseHeaders {
-    return this;
-  }
-
-  get(name: string): string | null {
-    const values = this.getAll(name);
-    return values.length === 0 ? null : values.join(", ");
-  }
-
-  has(name: string): boolean {
-    return this.getAll(name).length > 0;
   }
 
   getAll(name: string): string[] {
@@ -194,14 +189,10 @@ export class H2ScriptResponse implements Response, ResponseHeaders {
     return decoder.decode(this.#body);
   }
 
-  json<T = any>(): T {
-    return JSON.parse(this.text());
-  }
-
   bytes(): Uint8Array {
     return this.#body;
   }
 }
 
 // Shared by every session's responses: a script's change to one would reach the others.
-for (const made of [ScriptResponse, FailedResponse, H2ScriptResponse]) Object.freeze(made.prototype);
+for (const made of [Fields, ScriptResponse, FailedResponse, H2ScriptResponse]) Object.freeze(made.prototype);
