@@ -32,7 +32,6 @@ export async function withScriptSetup(
 ): Promise<RunResult> {
   const script = config.script;
   if (script === undefined) return load(config);
-  // Sessions read loadlab's environment as `s.env` unless the config gives one.
   const env = Object.keys(script.env).length > 0 ? script.env : Deno.env.toObject();
   const names = new ScriptNames(env);
   const opened = await ScriptHost.open(

@@ -25,7 +25,6 @@ const HOLDERS: Holder[] = [
   ["ArrayBuffer.prototype", () => ArrayBuffer.prototype],
   // The epoll and io_uring transports read the kernel's events through DataView.
   ["DataView.prototype", () => DataView.prototype],
-  // The engine's message cleaning and its codecs.
   ["RegExp.prototype", () => RegExp.prototype],
   ["TextEncoder.prototype", () => TextEncoder.prototype],
   ["TextDecoder.prototype", () => TextDecoder.prototype],

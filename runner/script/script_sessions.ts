@@ -101,7 +101,6 @@ export class ScriptSessions implements SessionContext {
       }
       data = rowObject(o.columns, row);
     }
-    // A closed loop's virtual user is its connection; an open arrival is a user of its own.
     const local = closed ? load.id % 1_000_000 : this.#arrivals++;
     const vu = local * o.workerCount + o.workerIndex + 1;
     const user = closed ? this.#user(vu) : { state: {}, jar: null, sessions: 0 };
