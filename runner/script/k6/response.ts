@@ -169,9 +169,7 @@ export function fetchFailed(err: unknown): Response {
     ? "timeout"
     : /certificate|tls|handshake/i.test(message)
     ? "tls"
-    : /dns|lookup|resolve/i.test(message)
-    ? "connect"
-    : /connect/i.test(message) && !/reset/i.test(message)
+    : /dns|lookup|resolve/i.test(message) || (/connect/i.test(message) && !/reset/i.test(message))
     ? "connect"
     : "reset";
   return { ...NO_FETCH, failure: { kind, message } };
