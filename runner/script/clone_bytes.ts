@@ -1,10 +1,7 @@
 /**
  * @module
- * About how many bytes a structured clone of a value holds, read before the clone is made: what setup()
- * returns is copied to loadlab's main isolate and to every load worker, each copy made in one synchronous
- * step no memory watch can cut, so a value too large for the memory limit is refused before its first copy.
- * A lower bound within a few tens of percent: bytes of buffers and strings (one byte a character), 8 a
- * number, 16 an object or array and each of its keys' characters; each object counted once.
+ * About how many bytes a structured clone of a value holds (a lower bound, within tens of percent), read
+ * before the clone, so a setup() value too large for the memory limit is refused before its first copy.
  */
 
 /** The estimate for `value`; it stops counting once past `atMostBytes` (the answer is then past it too). */
@@ -25,7 +22,6 @@ export function cloneBytes(value: unknown, atMostBytes = Infinity): number {
   return bytes;
 }
 
-/** The bytes `v` holds itself (a buffer's); what it refers to is pushed on `todo`. */
 function objectBytes(v: object, todo: unknown[], seen: Set<object>): number {
   if (v instanceof ArrayBuffer || v instanceof SharedArrayBuffer) return v.byteLength;
   if (ArrayBuffer.isView(v)) {

@@ -1,15 +1,7 @@
 /**
  * @module
- * The isolate a session script's module, `setup()` and `teardown()` run in on loadlab's side (k6 runs
- * them in a VU of their own): a worker of the main process, so whatever the script does there cannot
- * take loadlab with it. `Deno.exit` ends this isolate only (its `unload` event says so), a promise
- * that never settles or a loop that never yields is ended by `terminate()` when the time limit or a
- * signal comes, and a throw is a message naming the script's line. One isolate for the script's
- * lifecycle, so setup and teardown share module state as they would in one process; a k6 script's
- * handleSummary runs in one too. Its `fetch` follows the run's routes (a public host sent to a local server).
- * Started with `node:worker_threads` (its
- * heap capped at loadlab's memory limit), so `self` is put back before the script loads. The main side is
- * script_host.ts.
+ * The isolate a session script's module, `setup()`, `teardown()` and handleSummary run in, so whatever the
+ * script does there cannot take loadlab with it; one per script, so setup and teardown share module state.
  */
 /// <reference lib="deno.worker" />
 import { basename } from "node:path";
@@ -66,10 +58,7 @@ self.onmessage = async (event: MessageEvent<HostRequest>) => {
   }
 };
 
-/**
- * This isolate's `fetch` sends a request to an origin `routes` names to the origin it gives instead (the
- * path and query kept): setup and teardown reach the servers the run's requests reach.
- */
+/** Sends this isolate's `fetch` for an origin `routes` names to the origin it gives instead. */
 function routeFetch(routes: Readonly<Record<string, string>>): void {
   const fetched = globalThis.fetch;
   globalThis.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
@@ -81,7 +70,6 @@ function routeFetch(routes: Readonly<Record<string, string>>): void {
   };
 }
 
-/** Posts `value` as the step's answer (one structured clone); a throw names `what` if it cannot be. */
 function postDone(value: unknown, what: string): void {
   try {
     post({ type: "done", value });
@@ -90,7 +78,6 @@ function postDone(value: unknown, what: string): void {
   }
 }
 
-/** `value` when the structured clone takes it, else a throw naming `what`. */
 function cloneable<T>(value: T, what: string): T {
   try {
     structuredClone(value);
@@ -104,10 +91,7 @@ function cloneRefusal(err: unknown): string {
   return `${errorText(err)} (a function, a class instance with private state...)`;
 }
 
-/**
- * Throws unless `copies` of setup()'s `value` fit in what loadlab has left under `limitMb`: each copy is
- * made in one step no memory watch can cut (400 MB of bytes grew loadlab to 1.3 GB past a 600 MB limit).
- */
+/** Throws unless `copies` of setup()'s `value` fit in what loadlab has left under `limitMb`. */
 function fitInMemory(value: unknown, limitMb: number, copies: number): void {
   const leftBytes = limitMb * 2 ** 20 - Deno.memoryUsage().rss;
   const bytes = cloneBytes(value, leftBytes / copies);
@@ -122,11 +106,7 @@ function fitInMemory(value: unknown, limitMb: number, copies: number): void {
   );
 }
 
-/**
- * The script's `options` when they are what an experiment file could say, else a throw naming the file:
- * they are written as JSON for the run, so a cycle or a BigInt ended loadlab there with a stack trace.
- * The same size cap as a file's: a few lines making millions of thresholds ran loadlab out of memory.
- */
+/** The script's `options` when an experiment file could say them (JSON, within its cap), else a throw. */
 function plainOptions<T>(options: T): T {
   const what = `${basename(path)}: export options must be plain data (what an experiment file says)`;
   cloneable(options, what);
@@ -136,7 +116,7 @@ function plainOptions<T>(options: T): T {
   } catch (err) {
     throw new Error(`${what}: ${errorText(err)}`);
   }
-  // As large as an experiment file may be: planning a few MB of thresholds took gigabytes.
+  // As large as an experiment file may be: planning a few MB of thresholds takes gigabytes.
   if (text !== undefined && text.length > MAX_EXPERIMENT_FILE_BYTES) {
     const mib = (text.length / 2 ** 20).toFixed(1);
     throw new Error(

@@ -1,29 +1,22 @@
 /**
  * @module
- * The run-wide end listener of a worker's script sessions: the sessions in progress, each told when its
- * run ends (a stop request, the end of the graceful stop) by one listener on the run's signal for them
- * all. A listener each would cost every session a closure, and its removal a scan of thousands of
- * listeners; a list costs a slot, and a session keeps its place in it (`liveAt`), so it leaves in constant
- * time (the last one takes its slot) and a session started makes nothing (a set's entries are remade as
- * thousands come and go). It also says when every session waits on the script's own code, which a
- * count's idle rule reads.
+ * The worker's script sessions in progress, told when their run ends by one listener on the run's signal. A
+ * listener each would cost every session a closure; a list costs a slot, and a session keeps its place
+ * (`liveAt`) so it leaves in constant time.
  */
 
-/** What a live session is told when its run ends, and what it says of its wait. */
-export interface EndsWithRun {
-  /** Its place in the live list, -1 when not in it (the list's to set). */
+interface EndsWithRun {
+  /** Its place in the live list, -1 when not in it. */
   liveAt: number;
   runEnded(): void;
   /** Waiting on the script's own code (no request in flight, no think time). */
   waitingOnOwnCode(): boolean;
 }
 
-/** The worker's sessions in progress, and the one listener that tells them their run ended. */
 export class LiveSessions<S extends EndsWithRun> {
   readonly #live: S[] = [];
   #watched: AbortSignal | null = null;
 
-  /** `s` is in progress in the run that `ended` ends (shared by the run's sessions). */
   add(s: S, ended: AbortSignal): void {
     this.#watch(ended);
     if (s.liveAt >= 0) return;
@@ -31,7 +24,6 @@ export class LiveSessions<S extends EndsWithRun> {
     this.#live.push(s);
   }
 
-  /** `s` ended. */
   delete(s: S): void {
     const at = s.liveAt;
     const live = this.#live;
@@ -44,7 +36,6 @@ export class LiveSessions<S extends EndsWithRun> {
     s.liveAt = -1;
   }
 
-  /** How many sessions are in progress. */
   get size(): number {
     return this.#live.length;
   }
@@ -56,7 +47,6 @@ export class LiveSessions<S extends EndsWithRun> {
     return true;
   }
 
-  /** Listens once to the run's end for every live session. */
   #watch(ended: AbortSignal): void {
     if (this.#watched === ended) return;
     this.#watched = ended;

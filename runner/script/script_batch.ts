@@ -1,11 +1,7 @@
 /**
  * @module
- * A session's batch (`s.batch`, k6's `http.batch`): which of its requests go now and which wait. At most
- * `parallel` in flight at once and `perHost` to one origin (k6's `batch`, default 20, and `batchPerHost`,
- * default 6); the target's may be fewer (`targetMax`: one on an HTTP/2 stream slot, the session's only
- * lane to it). A request that does not fit waits in order and is sent (encoded then, so it carries the
- * cookies of the responses before it) as soon as one in flight ends with room for it; none is sent once
- * the run ended (the session is cut).
+ * A session's batch (`s.batch`, k6's `http.batch`): at most `parallel` requests in flight and `perHost`
+ * to one origin; the rest wait in order, encoded when sent so they carry earlier responses' cookies.
  */
 import type { OriginPlace } from "./script_origins.ts";
 import type { RequestOptions, Response } from "./session.ts";
@@ -14,7 +10,6 @@ import type { RequestOptions, Response } from "./session.ts";
 export const BATCH_PARALLEL = 20;
 export const BATCH_PER_HOST = 6;
 
-/** A request of the batch, as the script asked it. */
 export interface BatchRequest {
   readonly place: OriginPlace;
   readonly method: string;
@@ -23,7 +18,7 @@ export interface BatchRequest {
 }
 
 /** What sends a batch's request (the session): its response, once `ended` has been told. */
-export type BatchSend = (request: BatchRequest, batch: SessionBatch) => Promise<Response>;
+type BatchSend = (request: BatchRequest, batch: SessionBatch) => Promise<Response>;
 
 interface Waiting extends BatchRequest {
   resolve(response: Promise<Response>): void;
@@ -42,7 +37,6 @@ export class SessionBatch {
     readonly stopped: () => boolean,
   ) {}
 
-  /** Sends `request` now when there is room, else once there is. */
   request(request: BatchRequest): Promise<Response> {
     if (this.#fits(request.place)) return this.#start(request);
     return new Promise((resolve) => this.#waiting.push({ ...request, resolve }));

@@ -1,12 +1,8 @@
 /**
  * @module
- * An isolate's one channel to loadlab's main isolate, kept from the script that runs in it (a load
- * worker's sessions, the setup/teardown isolate's hooks). Its messages travel on the global's
- * `postMessage`, which node:worker_threads' `parentPort.postMessage` reaches too, so a script's post (a
- * library written for web workers) was read as loadlab's own: a malformed sample crashed the main isolate
- * with a stack trace, a "done" ended a run with nothing measured, a "failed" failed it, and a setup()
- * posting null crashed loadlab before the load. The isolate takes the function once, before any script
- * loads, and both names then refuse, saying why.
+ * An isolate's one channel to loadlab's main isolate, kept from the script that runs in it: a script's
+ * `postMessage` would be read as loadlab's own message. The isolate takes the function once, before any
+ * script loads, and both names then refuse.
  */
 import { parentPort } from "node:worker_threads";
 

@@ -1,16 +1,7 @@
 /**
  * @module
- * gRPC calls from a session script, in k6's `client.invoke` shape: `s.grpc.invoke(method, message,
- * { metadata, timeoutMs })` resolves with `{ status, message, headers, trailers, error }`. The schema is
- * declared by the script (`export const grpc = { proto, importPaths }` or `{ protoset }`, relative to
- * the script's folder), read once per isolate when the script is imported, so a schema that does not
- * load refuses the script before any load. A call is a request of the session like `s.post` (its
- * connection, one in flight, its latency, its name: the method, an endpoint of its own), encoded from
- * the message (proto3 JSON, checked against its type) at the call, sent on the session's HTTP/2 stream
- * slot with a `GrpcAnswer` judging its answer, so every code but OK counts as its own error kind
- * (`grpc UNAVAILABLE`), as `attack grpc://` counts them. The reply is decoded for the script (a server
- * stream's replies as a list). An unknown method, a message that does not fit or a reserved metadata name
- * is thrown where the script called (a `script` error at its line), nothing sent.
+ * gRPC calls from a session script, in k6's `client.invoke` shape, sent on the session's HTTP/2 stream slot
+ * like `s.post`; every code but OK counts as its own error kind (`grpc UNAVAILABLE`), as `attack grpc://`'s.
  */
 import { gunzipSync } from "node:zlib";
 import type { ErrorKind } from "../../results/mod.ts";
@@ -39,10 +30,8 @@ import type { GrpcParams, GrpcResponse } from "./session.ts";
 import type { ScriptNames } from "./script_names.ts";
 
 const NO_VALUES: Uint8Array[] = [];
-/** Where the reply reader's messages go between reads: none are expected there. */
 const NO_REPLIES: Uint8Array[] = [];
 
-/** Where a call goes: the session's connection and what the worker's sessions share. */
 interface CallPlace {
   readonly grpcRequests: ScriptGrpcRequests;
   readonly grpcAnswers: WeakMap<object, ScriptGrpcAnswer>;
@@ -53,19 +42,12 @@ interface CallPlace {
 /** Distinct call heads kept encoded; past it the cache starts over (a script varying its metadata). */
 const MAX_CACHED_HEADS = 1024;
 
-/**
- * A worker's gRPC calls as HTTP/2 requests for its target: the HEADERS frames of a call are encoded
- * (HPACK, each field checked) once per path, header fields and body length, and kept, since a script's
- * loop sends the same method with the same metadata call after call; each call gets them with its own
- * body. The key holds every input of the encoding, each part length-prefixed, so two calls share frames
- * only when they would encode to the same bytes.
- */
+/** A worker's gRPC calls as HTTP/2 requests, HEADERS frames encoded once per path, fields and body length. */
 export class ScriptGrpcRequests {
   readonly #heads = new Map<string, H2Request>();
 
   constructor(readonly url: URL) {}
 
-  /** `spec` (a gRPC call's: a body, no template) as a request; a bad field throws, nothing kept. */
   request(spec: RequestSpec): H2Request {
     const body = spec.body!;
     let key = `${spec.path.length}:${spec.path}${body.length}`;
@@ -88,10 +70,6 @@ export class ScriptGrpcRequests {
   }
 }
 
-/**
- * One call of a session: made from the method, message and params (a refusal throws, nothing sent),
- * exchanged on the session's stream slot with the slot's `ScriptGrpcAnswer`, read back as a response.
- */
 export class ScriptGrpcCall {
   readonly request: H2Request;
   readonly name: string;
@@ -147,7 +125,6 @@ export class ScriptGrpcCall {
     this.request = place.grpcRequests.request(spec);
   }
 
-  /** The call on its slot from `sendMs`, its answer and body kept; 1 when it succeeded, else 0. */
   exchange(sendMs: number): Promise<number> {
     return this.#slot.exchangeStep(
       sendMs,
@@ -160,7 +137,6 @@ export class ScriptGrpcCall {
     );
   }
 
-  /** What the script's call resolves with, once it ended (`got`: what `exchange` resolved with). */
   response(got: number): GrpcResponse {
     const slot = this.#slot, answer = this.#answer;
     const status = codeOf(got > 0, answer.kind, slot.timedOut);
@@ -175,7 +151,6 @@ export class ScriptGrpcCall {
   }
 }
 
-/** The params' metadata as pairs; a name gRPC sets itself is refused. */
 function metadataOf(params: GrpcParams): [string, string][] {
   const pairs = Object.entries(params.metadata ?? {}).map(([k, v]) => [k, String(v)] as [string, string]);
   const reserved = pairs.find(([k]) => RESERVED_METADATA.has(k.toLowerCase()));
@@ -185,24 +160,17 @@ function metadataOf(params: GrpcParams): [string, string][] {
   return pairs;
 }
 
-/**
- * A stream slot's judge of a script's call: gRPC's (`GrpcAnswer`), remembering the kind it ended with, and
- * a server stream cut past the bytes a flow's step keeps (1 MiB), named by its method.
- */
 export class ScriptGrpcAnswer implements StreamAnswer {
   readonly #answer: GrpcAnswer;
-  /** The kind the last call failed with by gRPC's rules, or null. */
   kind: ErrorKind | null = null;
   #method: GrpcMethod | null = null;
   #receivedBytes = 0;
-  /** Why the call failed by its own rules, or "". */
   #own = "";
 
   constructor(maxReceiveBytes: number) {
     this.#answer = new GrpcAnswer({ maxReceiveBytes });
   }
 
-  /** The next call is of `method`. */
   call(method: GrpcMethod): void {
     this.kind = null;
     this.#method = method;
@@ -240,7 +208,6 @@ export class ScriptGrpcAnswer implements StreamAnswer {
   }
 }
 
-/** The gRPC code of an ended call: OK, its error kind's code, or what a call without an answer gets. */
 function codeOf(answered: boolean, kind: ErrorKind | null, timedOut: boolean): number {
   if (answered) return GRPC_OK;
   if (kind === null) return timedOut ? GRPC_DEADLINE_EXCEEDED : GRPC_UNAVAILABLE;
@@ -255,7 +222,6 @@ const replyReader = new MessageReader(0x7fff_ffff);
 let replies: Uint8Array[] = [];
 replyReader.onMessage = (payload, compressed) => replies.push(compressed ? gunzipSync(payload) : payload);
 
-/** The messages of a gRPC body (length-prefixed, a compressed one gunzipped). */
 function repliesOf(body: Uint8Array): Uint8Array[] {
   const out = replies = [];
   replyReader.reset();

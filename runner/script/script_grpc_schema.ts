@@ -1,10 +1,7 @@
 /**
  * @module
- * The schema of a session script's gRPC calls (script_grpc.ts): what the script declares as `export const
- * grpc` (a .proto with its import paths, or a protoset, relative to the script's folder), read once when
- * the script is imported, with each method looked up once; a call's message encoded from proto3 JSON
- * (checked against its type) and its replies decoded back. The protobuf library is here alone, loaded
- * only for a script that declares a schema, so no other worker carries it.
+ * The schema of a session script's gRPC calls, declared as `export const grpc` (a .proto or a protoset) and
+ * read once at import, each method looked up once. The protobuf library loads only for a script with one.
  */
 import { join } from "node:path";
 import type protobuf from "protobufjs";
@@ -13,8 +10,8 @@ import { findMethod, type GrpcMethod, loadProtoFile, loadProtoset } from "../htt
 import { encodeMessage } from "../http/grpc/message.ts";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "../../grpc/framing.ts";
 
-/** What a script declares as `export const grpc`: the schema its calls use. */
-export interface GrpcDeclaration {
+/** What a script declares as `export const grpc`. */
+interface GrpcDeclaration {
   proto?: string;
   importPaths?: string[];
   protoset?: string;
@@ -22,7 +19,6 @@ export interface GrpcDeclaration {
   maxReceiveBytes?: number;
 }
 
-/** A schema the script's calls use, with its methods looked up once each. */
 export class ScriptGrpcSchema {
   readonly #methods = new Map<string, GrpcMethod>();
 
@@ -35,7 +31,6 @@ export class ScriptGrpcSchema {
     return found;
   }
 
-  /** A call's message bytes: one, or a client stream's (an array, each at `message[k]`). */
   messages(method: GrpcMethod, message: unknown): Uint8Array | Uint8Array[] {
     if (!method.clientStreaming) return encodeMessage(method.requestType, message ?? {});
     const list = Array.isArray(message) ? message : [message];
@@ -51,7 +46,7 @@ export class ScriptGrpcSchema {
   }
 }
 
-/** The schema a script's `grpc` export declares, its files relative to `folder`; throws naming the field. */
+/** The schema a script's `grpc` export declares, files relative to `folder`; throws naming the field. */
 export function loadGrpcDeclaration(declared: unknown, folder: string): ScriptGrpcSchema {
   const d = declared as GrpcDeclaration;
   const problem = declarationProblem(d);
@@ -63,7 +58,6 @@ export function loadGrpcDeclaration(declared: unknown, folder: string): ScriptGr
   return new ScriptGrpcSchema(root, d.maxReceiveBytes);
 }
 
-/** What is wrong with a declaration (`.field: why`, or `: why`), or null. */
 function declarationProblem(d: GrpcDeclaration): string | null {
   if (d === null || typeof d !== "object" || Array.isArray(d)) {
     return ': must be { proto: "./x.proto", importPaths?: [...] } or { protoset: "./x.pb" }';

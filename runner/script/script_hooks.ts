@@ -1,15 +1,7 @@
 /**
  * @module
- * A session script's `setup()` and `teardown()` around one run (k6's lifecycle): setup once before the
- * workers start, its return value handed to every session (`s.setup`, so it must be structured-
- * cloneable: it crosses into the worker isolates), teardown once after the load with that value, also
- * when the load failed. Both run in the script's own isolate (script_host.ts) and reach the target with
- * `fetch`; their requests are not measured. Setup ends the run before any load when it throws, returns
- * what cannot be cloned, passes its time limit (`setupTimeout`, 60 s unless set) or loadlab's memory limit,
- * or ends its isolate (`Deno.exit`): a `ScriptSetupError` naming why (exit 2); a signal during it is
- * `ScriptSetupStopped`. Teardown cannot lose the run: its throw, time limit (`teardownTimeout`), memory or
- * exit is the result's `teardownError`, said after the results are written; after a stop it has at most
- * `STOPPED_TEARDOWN_MS`.
+ * A session script's `setup()` and `teardown()` around one run, in the script's own isolate. A failed
+ * setup ends the run before any load (exit 2); a failed teardown is the result's `teardownError`.
  */
 import type { AttackConfig } from "../config.ts";
 import type { RunResult } from "../../results/mod.ts";
@@ -25,16 +17,14 @@ export class ScriptSetupError extends Error {
 /** A stop (Ctrl-C, SIGTERM) came while setup() ran: no load was sent. */
 export class ScriptSetupStopped extends Error {
   override name = "ScriptSetupStopped";
-  /** What ran when the stop came: `setup()`, or loading the script. */
   constructor(readonly phase: string) {
     super(`stopped during ${phase}: no load was sent`);
   }
 }
 
 /** Teardown's time after a stop: a stopped run ends within a second or two whatever teardown does. */
-export const STOPPED_TEARDOWN_MS = 1_000;
+const STOPPED_TEARDOWN_MS = 1_000;
 
-/** Runs `load` with `config.script.setupData` set from the script's setup(), then its teardown(). */
 export async function withScriptSetup(
   config: AttackConfig,
   load: (config: AttackConfig) => Promise<RunResult>,
@@ -42,8 +32,6 @@ export async function withScriptSetup(
 ): Promise<RunResult> {
   const script = config.script;
   if (script === undefined) return load(config);
-  // Sessions read loadlab's environment as `s.env` (k6's __ENV) unless the config gives one; its secrets
-  // are redacted from what setup and teardown say, as from the sessions' names (script_names.ts).
   const env = Object.keys(script.env).length > 0 ? script.env : Deno.env.toObject();
   const names = new ScriptNames(env);
   const opened = await ScriptHost.open(
@@ -58,7 +46,6 @@ export async function withScriptSetup(
   try {
     let setupData: unknown = undefined;
     if (exports.setup) {
-      // Its value is copied to the main isolate and to each load worker.
       const request = {
         type: "setup",
         limitMb: memoryLimitMbOf(config),
@@ -68,8 +55,7 @@ export async function withScriptSetup(
       if (outcome.kind !== "done") throw setupFailure(outcome, "setup()", names);
       setupData = outcome.value;
     }
-    // Without a teardown the script's isolate has nothing left to do: ended before the load, so the
-    // load does not share the process with a second copy of the script's module graph.
+    // Without a teardown the isolate ends before the load, not sharing the process with it.
     if (!exports.teardown) host.close();
     const end = () => exports.teardown ? teardown(host, setupData, script.teardownTimeoutMs, signal) : null;
     let run: RunResult;
@@ -87,14 +73,12 @@ export async function withScriptSetup(
   }
 }
 
-/** Runs teardown(data): null when it ended, else what went wrong in one line. */
 async function teardown(
   host: ScriptHost,
   data: unknown,
   timeoutMs: number,
   signal?: AbortSignal,
 ): Promise<string | null> {
-  // After a stop the run has already been asked to end: teardown gets a moment, not its full limit.
   const limitMs = signal?.aborted ? Math.min(timeoutMs, STOPPED_TEARDOWN_MS) : timeoutMs;
   const outcome = await host.call({ type: "teardown", data }, limitMs, signal?.aborted ? undefined : signal);
   if (outcome.kind === "done") return null;
@@ -111,7 +95,6 @@ function loading(outcome: HostOutcome): string {
     : "loading the script";
 }
 
-/** The error that ends a run whose setup (or the script's loading) did not give a value. */
 function setupFailure(outcome: HostOutcome, what: string, names: ScriptNames): Error {
   if (outcome.kind === "stopped") return new ScriptSetupStopped(what);
   return new ScriptSetupError(
@@ -119,7 +102,6 @@ function setupFailure(outcome: HostOutcome, what: string, names: ScriptNames): E
   );
 }
 
-/** How a step in the script's isolate ended, after its name ("failed: ..."); `limit` names its time limit. */
 function endText(outcome: HostOutcome, limit: string): string {
   switch (outcome.kind) {
     case "failed":

@@ -1,15 +1,7 @@
 /**
  * @module
- * The main side of a session script's own isolate (hooks_worker.ts): `ScriptHost.open` imports the
- * script there and learns what it exports (its `options`, whether it has `setup` and `teardown`);
- * `call` runs setup, teardown or a k6 script's handleSummary. Every step ends in one outcome: its value,
- * the script's throw (its message with file:line), the time limit, loadlab's memory limit, the signal, or
- * the isolate's own end (`Deno.exit`); on all but the first two the isolate is terminated, so nothing a
- * script does there keeps loadlab waiting, grows it without bound or ends loadlab itself. The isolate is a
- * `node:worker_threads` one, its old generation capped at what loadlab has left under its memory limit, as
- * a load worker's is capped (worker/load_worker.ts): a synchronous loop that allocates stalls there (or
- * its import ends there), where a web Worker's grew at GB/s for the whole time limit (and at V8's heap
- * limit would have aborted loadlab), until the step's memory watch (worker/memory_limit.ts) ends it.
+ * The main side of a session script's own isolate (hooks_worker.ts). Every step ends in one outcome, and on
+ * any but a value or a throw the isolate is terminated, so nothing a script does there keeps loadlab waiting.
  */
 import { Worker as NodeWorker } from "node:worker_threads";
 import {
@@ -19,14 +11,12 @@ import {
   scriptHeapCapMb,
 } from "../worker/memory_limit.ts";
 
-/** The isolate's name (`self.name` there): how a script tells it from a load worker, should it need to. */
-export const SCRIPT_HOST_NAME = "loadlab-script-host";
+/** The isolate's name (`self.name` there): how a script tells it from a load worker. */
+const SCRIPT_HOST_NAME = "loadlab-script-host";
 
-/** What the main side asks of the script's isolate. */
 export type HostRequest =
-  /** `routes`: the script's (its fetches to an origin named there go where it says, as its sessions' do). */
+  /** `routes`: where the script's fetches to an origin named there go. */
   | { type: "import"; path: string; routes?: Readonly<Record<string, string>> }
-  /** `copies`: of its value (loadlab's main isolate's and each load worker's), to fit in `limitMb`. */
   | { type: "setup"; limitMb: number; copies: number }
   | { type: "teardown"; data: unknown }
   /** A k6 script's `handleSummary(data)`: its answer. */
@@ -34,37 +24,25 @@ export type HostRequest =
   /** Answered at once by an isolate whose event loop turns: one in a loop that never yields cannot. */
   | { type: "ping" };
 
-/** What the script's isolate answers. */
 export type HostReply =
   | { type: "ready" }
   | { type: "pong" }
-  | {
-    type: "imported";
-    setup: boolean;
-    teardown: boolean;
-    summary: boolean;
-    options: Record<string, unknown> | null;
-    metrics: ScriptExports["metrics"];
-  }
+  | ({ type: "imported" } & ScriptExports)
   | { type: "done"; value: unknown }
   | { type: "failed"; message: string }
   | { type: "exited" };
 
-/** How one step in the script's isolate ended. */
 export type HostOutcome =
   | { kind: "done"; value: unknown }
   /** The script threw (or returned what cannot be cloned): `message` names its line. */
   | { kind: "failed"; message: string }
   | { kind: "timeout"; timeoutMs: number }
-  /** The script's top level ran `busyMs` without yielding (a loop that never ends): no ping was answered. */
+  /** The top level ran `busyMs` without yielding: no ping was answered. */
   | { kind: "busy"; busyMs: number }
-  /** loadlab's RSS passed its memory limit (`limitMb`) during the step. */
   | { kind: "memory"; limitMb: number }
   | { kind: "stopped" }
-  /** The isolate ended on its own (`Deno.exit`, `process.exit`). */
   | { kind: "exited" };
 
-/** What a script exports, as its isolate reported it. */
 export interface ScriptExports {
   setup: boolean;
   teardown: boolean;
@@ -75,18 +53,14 @@ export interface ScriptExports {
   metrics: Record<string, { kind: "trend" | "counter" | "rate" | "gauge"; time: boolean }>;
 }
 
-/** A session script loaded in an isolate of its own. */
 export class ScriptHost {
   readonly #worker: NodeWorker;
   readonly #memoryLimitMb: number;
-  /** Where the isolate's replies, errors and exit go: the step waiting on them. */
   #pending: ((outcome: HostOutcome) => void) | null = null;
-  /** The step's memory watch. */
   #memory: MemoryCut | null = null;
   #ended = false;
   /** When the isolate last answered (its "ready" or a ping); null until it has loaded. */
   #answeredMs: number | null = null;
-  /** When the last ping went (or the step began). */
   #pingedMs = performance.now();
 
   private constructor(memoryLimitMb: number) {
@@ -112,10 +86,6 @@ export class ScriptHost {
     });
   }
 
-  /**
-   * Imports the script at `path` in a new isolate under loadlab's memory limit `memoryLimitMb` (its old
-   * generation capped at what is left of it): the host and its exports, or how the import ended.
-   */
   static async open(
     path: string,
     timeoutMs: number,
@@ -124,7 +94,7 @@ export class ScriptHost {
     routes?: Readonly<Record<string, string>>,
   ): Promise<{ host: ScriptHost; exports: ScriptExports } | { host: null; outcome: HostOutcome }> {
     const host = new ScriptHost(memoryLimitMb);
-    const outcome = await host.#ask({ type: "import", path, routes }, timeoutMs, signal);
+    const outcome = await host.call({ type: "import", path, routes }, timeoutMs, signal);
     if (outcome.kind !== "done") {
       host.close();
       return { host: null, outcome };
@@ -132,16 +102,9 @@ export class ScriptHost {
     return { host, exports: outcome.value as ScriptExports };
   }
 
-  /** Runs the script's setup (or teardown with `data`). */
-  call(request: HostRequest, timeoutMs: number, signal?: AbortSignal): Promise<HostOutcome> {
-    return this.#ask(request, timeoutMs, signal);
-  }
-
-  /** Ends the isolate (whatever the script left running in it). */
   close(): void {
     if (this.#ended) return;
     this.#ended = true;
-    // The promise says when the thread is gone; a step past the memory limit waits for its memory instead.
     this.#worker.terminate().catch(() => {});
   }
 
@@ -157,11 +120,7 @@ export class ScriptHost {
     this.#worker.postMessage({ type: "ping" } satisfies HostRequest);
   }
 
-  /**
-   * Sends `request` and waits for its one outcome, loadlab's memory watched meanwhile; the isolate is
-   * ended unless it answered.
-   */
-  #ask(request: HostRequest, timeoutMs: number, signal?: AbortSignal): Promise<HostOutcome> {
+  call(request: HostRequest, timeoutMs: number, signal?: AbortSignal): Promise<HostOutcome> {
     if (this.#ended) return Promise.resolve({ kind: "exited" });
     return new Promise((resolve) => {
       let settled = false;
@@ -202,21 +161,15 @@ export class ScriptHost {
   }
 }
 
-/** How often an import's isolate is asked whether its event loop turns. */
 const PING_EVERY_MS = 250;
-/**
- * How long a script's top level may run without yielding (docs/SCRIPTS.md): past it, it is a loop that
- * never ends, told apart from a top-level await (its isolate answers) within seconds, not at the minute.
- */
-export const BUSY_MS = 5_000;
+/** How long a script's top level may run without yielding before it counts as a loop that never ends. */
+const BUSY_MS = 5_000;
 
-/** What a top level ended as `busy` did, after the script's name. */
 export function busyText(busyMs: number): string {
   return `its top level ran ${Math.floor(busyMs / 1000)} s without yielding (a loop that never ends?): ` +
     `loadlab ends a top level that does not yield within ${BUSY_MS / 1000} s`;
 }
 
-/** The outcome a reply of the isolate is. */
 function outcomeOf(reply: Exclude<HostReply, { type: "ready" } | { type: "pong" }>): HostOutcome {
   switch (reply.type) {
     case "exited":

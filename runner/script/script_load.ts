@@ -1,9 +1,7 @@
 /**
  * @module
- * The worker's side of a session script, as run_load.ts uses it: `loadScript` imports the script before
- * t0 (so its loading never eats into the schedule) and counts its unhandled rejections from then on;
- * `scriptArrival` makes the arrival the executors call (one session per arrival or per turn of a
- * connection, a connection per arrival with `per-arrival`).
+ * The worker's side of a session script: `loadScript` imports it before t0 and `scriptArrival` makes the
+ * arrival the executors call, counting its unhandled rejections.
  */
 import { basename } from "node:path";
 import type { AttackConfig } from "../config.ts";
@@ -24,8 +22,7 @@ export function loadScript(config: AttackConfig): Promise<ScriptModule> | null {
   return importScript(config.script.path);
 }
 
-/** Where the worker is, for `scriptArrival`. */
-export interface ScriptPlace {
+interface ScriptPlace {
   config: AttackConfig;
   originMs: number;
   feeder: Feeder | null;
@@ -33,7 +30,6 @@ export interface ScriptPlace {
   workerCount: number;
 }
 
-/** The sessions of `module` and the arrival that runs them. */
 export function scriptArrival(
   module: ScriptModule,
   run: SessionRun,
@@ -62,8 +58,7 @@ export function scriptArrival(
     start: module.start as ((s: Session) => unknown) | null,
     grpc: module.grpc,
   }, basename(script.path));
-  // A promise the script dropped and that failed: counted, and kept from ending the worker. The listener
-  // stays for the isolate's life: a rejection noticed after the load (its last session's) ends nothing.
+  // A promise the script dropped and that failed: counted; the listener stays for the isolate's life.
   let counting = true;
   globalThis.addEventListener("unhandledrejection", (e: PromiseRejectionEvent) => {
     e.preventDefault();
@@ -83,12 +78,8 @@ export function scriptArrival(
   return {
     sessions,
     arrival,
-    // One event-loop turn: the runtime reports the rejections of the last turns (counted above).
     settled: () => new Promise<void>((resolve) => setTimeout(resolve, 0)),
-    // A session that changes a built-in the engine in this isolate relies on (`Array.prototype.push`: the
-    // samples it encoded no longer decoded, and the whole run was lost) has it put back on the worker's
-    // next tick, before its clock is read or anything is posted, and the change counted once as a script
-    // error.
+    // A built-in the engine relies on, changed by a session, is put back before the next tick and counted.
     guard() {
       for (const name of restoreChangedIntrinsics(module.builtIns)) {
         if (told.has(name)) continue;

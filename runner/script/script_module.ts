@@ -1,12 +1,7 @@
 /**
  * @module
- * Loading a session script (`import()` of its file URL: the same in a checkout and in a `deno compile`d
- * loadlab, which imports a file outside its bundle like any module) and naming where its errors come
- * from: a thrown error's first stack frame inside the script's folder as `file:line`, so a session's
- * failure counts under one message per place, never a stack per session. A module without a default
- * function, or one that does not load (a syntax error, a missing import), is a `ScriptLoadError`.
- * Every isolate that runs a script imports it here, which is where that isolate loses `chdir` first
- * (script_working_dir.ts) and keeps enough stack frames to reach the script's line (`SCRIPT_STACK_FRAMES`).
+ * Loading a session script and naming where its errors come from: a thrown error's first stack frame inside
+ * the script's folder as `file:line`, so a session's failure counts under one message per place.
  */
 import { basename, dirname } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -20,44 +15,28 @@ import { refuseWorkingDirChanges } from "./script_working_dir.ts";
 
 const toFileUrl = (path: string) => pathToFileURL(path).href;
 
-/**
- * Stack frames an error keeps in an isolate that runs a script. V8 keeps 10, and a throw deep in the
- * engine is further than that from the script's call (a bad header in `http.batch` is thrown 17 frames
- * below it), so the error lost its `file:line`. Frames are collected only as an Error is made, never on a
- * request that succeeds; a higher limit given to V8 (`--stack-trace-limit`) is kept.
- */
-export const SCRIPT_STACK_FRAMES = 64;
+/** Stack frames an error keeps where a script runs: V8's 10 miss its line from deep in the engine. */
+const SCRIPT_STACK_FRAMES = 64;
 
-/** What a script module exports. */
 export interface ScriptModule {
-  /** The session function. */
   run: (s: unknown) => unknown;
   setup: (() => unknown) | null;
   teardown: ((data: unknown) => unknown) | null;
-  /** `start(s)`: once per virtual user before its first session (Locust's `on_start`). */
   start: ((s: unknown) => unknown) | null;
   options: Record<string, unknown> | null;
-  /** The schema of its gRPC calls (`export const grpc`), read when it is imported; else null. */
   grpc: ScriptGrpcSchema | null;
-  /** The built-ins as they were before the import, to put back what its sessions change (script_load.ts). */
   builtIns: IntrinsicsSnapshot;
 }
 
-/**
- * What loadlab's own code found wrong with a script's shape as it loaded (a converted k6 script with no
- * default function): thrown from the conversion's footer, past the script's last line, so it is named by
- * the file alone, never by a line the file does not have.
- */
+/** A script of the wrong shape found by loadlab's own code: named by the file alone, never a line. */
 export class ScriptShapeError extends TypeError {
   override name = "ScriptShapeError";
 }
 
-/** A script that cannot run: it does not load, or has no default function. */
-export class ScriptLoadError extends Error {
+class ScriptLoadError extends Error {
   override name = "ScriptLoadError";
 }
 
-/** Imports the script at absolute `path` and checks its exports. */
 export async function importScript(path: string): Promise<ScriptModule> {
   let mod: Record<string, unknown>;
   refuseWorkingDirChanges();
@@ -123,12 +102,6 @@ function refuseChangedIntrinsics(before: ReturnType<typeof snapshotIntrinsics>, 
   );
 }
 
-/**
- * Why the script at `path` did not load, on one line from its place: a module the parser refused says
- * where in its message (` at file:///...:6:9`, the URL of a converted k6 script's cache copy), which
- * becomes the line's `file:line`; a throw of the script's own code as it ran (a SharedArray's function, a
- * check of its config) is placed by its stack.
- */
 /** What a script's own failure to load says after its place (a throw, a parse error, no default). */
 export const DOES_NOT_LOAD = ": does not load: ";
 
@@ -146,16 +119,11 @@ function loadFailure(err: unknown, path: string): string {
     : `${where}${DOES_NOT_LOAD}${text}; its top level must run without throwing`;
 }
 
-/**
- * A thrown value's message in one line. It never throws itself: a script throws or rejects with anything
- * (`null`, an object whose `toString` or `message` getter throws, one without a prototype, a Proxy whose
- * traps throw), and a describer that threw lost that session's count or ended its worker's isolate.
- */
+/** A thrown value's message in one line; never throws itself, whatever a script throws. */
 export function errorText(err: unknown): string {
   let text: string;
   try {
-    // A thrown plain object with a message (`throw { message: "no token" }`) by its message, not
-    // "[object Object]"; one whose message getter throws, as one that cannot be shown.
+    // A thrown plain object by its message, not "[object Object]".
     const own = typeof err === "object" && err !== null && !(err instanceof Error) && "message" in err;
     text = err instanceof Error || own ? String((err as { message: unknown }).message) : String(err);
   } catch {
@@ -164,22 +132,17 @@ export function errorText(err: unknown): string {
   return text.split("\n")[0];
 }
 
-/**
- * `message (file:line)`: where in the script's folder `err` was thrown (its first stack frame there),
- * or the message alone when the stack does not say.
- */
+/** `message (file:line)`: where in the script's folder `err` was thrown, or the message alone. */
 export function scriptErrorMessage(err: unknown, scriptPath: string): string {
   const { message, where } = scriptError(err, scriptPath);
   return where === null ? message : `${message} (${where})`;
 }
 
-/** A thrown value's message on one line and the script's `file:line` it was thrown at, null when unknown. */
 export function scriptError(err: unknown, scriptPath: string): { message: string; where: string | null } {
   const stack = stackOf(err);
   return { message: errorText(err), where: stack === null ? null : placeIn(stack, scriptPath) };
 }
 
-/** `err`'s stack when it is an Error with one; null when it has none or reading it throws (a getter). */
 function stackOf(err: unknown): string | null {
   try {
     const stack = err instanceof Error ? err.stack : undefined;
@@ -189,7 +152,6 @@ function stackOf(err: unknown): string | null {
   }
 }
 
-/** The first `file:line` of `stack` in the script's folder, the file relative to it. */
 function placeIn(stack: string, scriptPath: string): string | null {
   const folder = toFileUrl(dirname(scriptPath)) + "/";
   for (const line of stack.split("\n")) {

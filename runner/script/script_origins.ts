@@ -1,27 +1,18 @@
 /**
  * @module
- * The origins a worker's script sessions send to. The run's target: its requests encoded by the
- * sessions' own `ScriptRequests`, its connections the load's (the same transport, TLS and recording).
- * Every other origin a script names by URL (`s.get("http://127.0.0.1:9000/x")`, a k6 script's second
- * host): its own encoder (its Host; requests named `METHOD origin/path`, so its numbers stand apart from
- * the target's) and the connection settings its connections dial with, the run's read through (recorder,
- * connect gate, timeout, the stop flag as it changes) with its own host and port over Deno's TCP, TLS for
- * https: (the load's epoll loop is bound to the target's one address). `routes` sends an origin the
- * script names to another URL (a local server in place of a public host); one routed to the target's
- * origin takes the target's place (its requests on the session's own connection, named by path).
+ * The origins a worker's script sessions send to: the run's target, on the load's connections, and any
+ * other a script names by URL (requests named `METHOD origin/path`, over Deno's TCP/TLS). `routes` sends an
+ * origin to another URL.
  */
 import type { ConnectionShared } from "../http/load_connection.ts";
 import { dialTarget, transportFor } from "../http/transport/transport.ts";
 import { ScriptRequests } from "./script_request.ts";
 
-/** An origin sessions send to, with what its requests and connections need. */
 export interface OriginPlace {
-  /** The origin as the script names it (`https://api.example.com`). */
   readonly origin: string;
   /** Whether it is the run's target (its requests may go on the session's own connection). */
   readonly target: boolean;
   readonly requests: ScriptRequests;
-  /** What its connections dial with (the run's own for the target). */
   readonly shared: ConnectionShared;
 }
 
@@ -30,7 +21,6 @@ const MAX_ORIGINS = 64;
 /** URLs whose target path is kept; past it the table starts again (a script naming ids in URLs). */
 const MAX_PATHS = 1024;
 
-/** The places of one run's sessions of a script (one worker's). */
 export class ScriptOrigins {
   readonly #targetOrigin: string;
   readonly #routes: Readonly<Record<string, string>>;
@@ -43,15 +33,11 @@ export class ScriptOrigins {
     this.#routes = requests.routes;
   }
 
-  /** The target's place (its connections the run's `shared`). */
   target(shared: ConnectionShared): OriginPlace {
     return this.#target ??= { origin: this.#targetOrigin, target: true, requests: this.requests, shared };
   }
 
-  /**
-   * The request path of URL `href` when its origin is the target's or routed to it, else null (another
-   * origin's, or not a URL): kept by href, so a script naming a few URLs parses each once.
-   */
+  /** The request path of URL `href` when its origin is the target's or routed to it, else null. */
   pathOnTarget(href: string): string | null {
     const known = this.#paths.get(href);
     if (known !== undefined) return known;
@@ -70,7 +56,7 @@ export class ScriptOrigins {
     return path;
   }
 
-  /** `url` (http:, https:, ws:, wss:) with its origin where the routes say: see `Session.route`. */
+  /** `url` with its origin where the routes say: see `Session.route`. */
   routed(url: string): string {
     const given = new URL(url);
     const socket = given.protocol === "ws:" || given.protocol === "wss:";
@@ -82,10 +68,7 @@ export class ScriptOrigins {
     return `${scheme}//${goes.host}${given.pathname}${given.search}`;
   }
 
-  /**
-   * The place `target` (a path, or a URL) goes to: the target's for a path or a URL of its origin, else
-   * the origin's own; a sentence when `target` is neither a path nor a URL of http: or https:.
-   */
+  /** Where `target` (a path or URL) goes: the target's place or the origin's own; a sentence when neither. */
   placeOf(target: string, shared: ConnectionShared): OriginPlace | string {
     if (target.charCodeAt(0) === 47) return this.target(shared);
     let url: URL;
@@ -118,10 +101,6 @@ export class ScriptOrigins {
   }
 }
 
-/**
- * The run's shared parts for connections to `url`: read through (the stop flag, the log and the counts
- * are the run's as they change), with the origin's host, port and transport.
- */
 function sharedFor(run: ConnectionShared, url: URL): ConnectionShared {
   const { hostname, port } = dialTarget(url);
   return Object.create(run, {

@@ -1,32 +1,22 @@
 /**
  * @module
- * The worker-side totals of a session script, in the shape flows have (flow_counters.ts), so results,
- * the report and the merge of workers treat a script as one flow: its sessions started, completed and
- * failed with their durations, and one step per request name (`name`, else `METHOD path`) with its
- * responses, errors, latency histogram and the checks the session made after it. Names appear as the
- * script sends them, so each worker's steps come in its own order: the main side lines them up by name
- * (runner/stats/flow_align.ts). Checks made before any request count under a step named `(session)`.
+ * The worker-side totals of a session script in the shape flows have, so results, the report and the merge
+ * treat a script as one flow: one step per request name with its responses, errors, latency and checks.
+ * Checks made before any request count under a step named `(session)`.
  */
 import { clampUs, createHistogram } from "../../results/histogram.ts";
 import { type FlowCounters, type FlowSample, flowSample } from "../stats/flow_counters.ts";
 
 /** Most distinct request names; past it they count under `OTHER_NAMES` (a name built from ids). */
-export const MAX_NAMES = 200;
-export const OTHER_NAMES = "(other names)";
-/**
- * Most distinct check names of one step; past it they count under `OTHER_CHECKS`, so a failure there is
- * still in the totals (k6's `checks` rate and its thresholds read them): dropped, they read as all passed.
- */
+const MAX_NAMES = 200;
+const OTHER_NAMES = "(other names)";
+/** Most distinct check names of one step; past it they count under `OTHER_CHECKS`, still in the totals. */
 const MAX_CHECKS = 100;
 export const OTHER_CHECKS = "(other checks)";
 /** The step checks count under before a session's first request. */
 export const SESSION_STEP = "(session)";
 
-/**
- * Why `name` cannot name a script's request or check (`of`): it is one of the rows above, which a script's
- * own row of that name would silently share (a request named `(session)` counted with the checks made
- * before any request); else undefined.
- */
+/** Why `name` cannot name a script's request or check: one of the reserved rows above, else undefined. */
 export function reservedNameProblem(name: string, of: "request" | "check"): string | undefined {
   const trimmed = name.trim();
   const counts = of === "check"
@@ -43,12 +33,10 @@ export function reservedNameProblem(name: string, of: "request" | "check"): stri
 
 type Step = FlowCounters["steps"][number];
 
-/** Records one worker's sessions of a script by request name. */
 export class ScriptRecorder {
   readonly #flow: FlowCounters;
   readonly #steps = new Map<string, number>();
 
-  /** `name`: what results call the script (its file name). */
   constructor(name: string) {
     this.#flow = {
       name,
@@ -62,7 +50,6 @@ export class ScriptRecorder {
     };
   }
 
-  /** The index of the step of request `name`, added on first use. */
   step(name: string): number {
     const known = this.#steps.get(name);
     if (known !== undefined) return known;
@@ -90,7 +77,6 @@ export class ScriptRecorder {
     this.#flow.sessionHistogram.recordValue(clampUs(durationUs));
   }
 
-  /** The script threw (or sent what cannot be sent): the session ended there. */
   sessionFailed(): void {
     this.#flow.failed++;
   }
@@ -109,7 +95,6 @@ export class ScriptRecorder {
     this.#flow.steps[step].errors++;
   }
 
-  /** Counts check `name` of `step` as passed or failed. */
   check(step: number, name: string, ok: boolean): void {
     const s = this.#flow.steps[step];
     let k = s.checkNames.indexOf(name);

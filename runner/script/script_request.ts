@@ -1,12 +1,7 @@
 /**
  * @module
- * A session script's request (`s.get(path, options)`) as the bytes loadlab's HTTP/1.1 connections send:
- * the same head as a fixed request of a mix (request.ts `headOf`: Host, User-Agent; Content-Length), the
- * session's Cookie line after the headers, then the body. Never a template: what a script sends is its
- * own text, `{{` included. A request without headers, body or cookie is encoded once per method and
- * path and kept (a bounded cache) with the name it counts under, so a loop of the same GET costs a map
- * lookup. A bad method, path or
- * header is refused with a sentence (the session then ends as a `script` error), never sent.
+ * A session script's request as the bytes loadlab's connections send. Never a template: `{{` is the
+ * script's own text. A plain request is encoded once per method and path and kept (a bounded cache).
  */
 import { type EncodedRequest, headOf, hostHeaderOf } from "../http/request.ts";
 import { addsLength, requestFieldsOf } from "../http/request_fields.ts";
@@ -19,19 +14,16 @@ const EMPTY = new Uint8Array(0);
 const MAX_CACHED = 1024;
 const METHOD = /^[A-Z][A-Z0-9-]*$/;
 
-/** An encoded request and the name it counts under when the script gives none (`METHOD path`). */
-export interface ScriptEncoded {
+interface ScriptEncoded {
   request: EncodedRequest;
   defaultName: string;
 }
 
-/** The same over HTTP/2. */
-export interface ScriptEncodedH2 {
+interface ScriptEncodedH2 {
   request: H2Request;
   defaultName: string;
 }
 
-/** Encodes a session script's requests for one worker's target. */
 export class ScriptRequests {
   readonly #host: string;
   readonly #origin: string;
@@ -40,10 +32,6 @@ export class ScriptRequests {
   readonly #cache = new Map<string, ScriptEncoded>();
   readonly #h2Cache = new Map<string, ScriptEncodedH2>();
 
-  /**
-   * `url`: where the requests go; `shownOrigin`: another origin as the script names it (its URLs' origin);
-   * `routes`: the run's (an origin routed to the target's is the target's too).
-   */
   constructor(
     readonly url: URL,
     shownOrigin?: string,
@@ -54,7 +42,6 @@ export class ScriptRequests {
     this.#namePrefix = shownOrigin ?? "";
   }
 
-  /** The request path of `target` (a path, or a URL of the target's origin), or a problem in words. */
   pathOf(target: string): string | { problem: string } {
     if (target.startsWith("/")) return target;
     let url: URL;
@@ -72,10 +59,6 @@ export class ScriptRequests {
     return url.pathname + url.search;
   }
 
-  /**
-   * The bytes of a request to `path` (a path: see `pathOf`) with `cookieLine` (the jar's `Cookie: ...\r\n`,
-   * or null), or a problem in words when the method, path or a header cannot be sent.
-   */
   encode(
     method: string,
     path: string,
@@ -91,7 +74,6 @@ export class ScriptRequests {
     }
     const problem = requestProblem(method, path, headers);
     if (problem !== undefined) return { problem };
-    // The head's fields read only whether there is a body (its bytes go after the head, as they are).
     const spec = {
       method,
       path,
@@ -112,7 +94,7 @@ export class ScriptRequests {
     bytes[headBytes.length + extra.length + 1] = 10;
     bytes.set(content, headBytes.length + extra.length + 2);
     const encoded: ScriptEncoded = {
-      // Endpoint 0: a script names its requests at run time (its steps, script_recorder.ts), not in the table.
+      // Endpoint 0: a script names its requests at run time (its steps), not in the table.
       request: { bytes, isHead: method === "HEAD", method, path, template: null, fixed: true, endpoint: 0 },
       defaultName: nameOf(method, this.#namePrefix, path),
     };
@@ -123,10 +105,6 @@ export class ScriptRequests {
     return encoded;
   }
 
-  /**
-   * The same request as HTTP/2 HEADERS (and DATA) frames; `cookie` (the jar's line's value, or null)
-   * joins as a `cookie` field. Cached like `encode`.
-   */
   encodeH2(
     method: string,
     path: string,
@@ -146,7 +124,6 @@ export class ScriptRequests {
     if (cookie !== null) fields.push(["cookie", cookie]);
     let request: H2Request;
     try {
-      // The encoder only reads the body (and copies it for the DATA frames).
       const spec = {
         method,
         path,
@@ -167,13 +144,11 @@ export class ScriptRequests {
   }
 }
 
-/** A request's name when the script gives none: its method, `origin` (another's) and path without the query. */
 function nameOf(method: string, origin: string, path: string): string {
   const q = path.indexOf("?");
   return `${method} ${origin}${q < 0 ? path : path.slice(0, q)}`;
 }
 
-/** Why a request cannot be sent as written, or undefined. */
 function requestProblem(
   method: string,
   path: string,
@@ -189,10 +164,7 @@ function requestProblem(
   return undefined;
 }
 
-/**
- * `text` as a problem line shows it: as it is when printable, else quoted with its escapes; its own line
- * break cut the line (errors are one line) and lost the reason after it.
- */
+/** `text` as a problem line shows it: as it is when printable, else quoted with its escapes. */
 function quoted(text: string): string {
   return /^[ -~]*$/.test(text) ? text : JSON.stringify(text);
 }

@@ -1,40 +1,54 @@
 /**
  * @module
- * A session script's response (session.ts `Response`): a copy of the bytes the connection kept, read
- * only as far as the script asks. The status is read from the status line; the head is decoded into
- * fields on the first header lookup, the body on the first `text()`/`json()`/`bytes()` (chunked coding
- * removed by kept_response.ts); over HTTP/2 a copy of the stream's head and body. A failed request's
- * response has status 0, no fields, an empty body and its `failure` (the kind and message the run counted),
- * made once per distinct failure, not per request.
+ * A session script's response: a copy of the bytes the connection kept, decoded only as far as the script
+ * asks. A failed request's response has status 0 and its `failure`, made once per distinct failure.
  */
 import { KeptResponse, mayHaveSetCookie } from "../http/kept_response.ts";
 import type { Response, ResponseHeaders } from "./session.ts";
 
 const EMPTY = new Uint8Array(0);
 
-/** A connection that tells what its TLS handshake negotiated (h1/connection_io.ts). */
 interface NegotiatingConn {
   tlsNegotiated(): { version: string | null; cipher: string | null } | null;
   takeDial?(): { connectingMs: number; tlsHandshakingMs: number } | null;
 }
 const decoder = new TextDecoder();
 
-export class ScriptResponse implements Response, ResponseHeaders {
+/** What a response's fields and body answer from its `getAll` and `text`, over either protocol. */
+abstract class Fields implements ResponseHeaders {
+  abstract getAll(name: string): string[];
+  abstract text(): string;
+
+  get headers(): ResponseHeaders {
+    return this;
+  }
+
+  get(name: string): string | null {
+    const values = this.getAll(name);
+    return values.length === 0 ? null : values.join(", ");
+  }
+
+  has(name: string): boolean {
+    return this.getAll(name).length > 0;
+  }
+
+  json<T = any>(): T {
+    return JSON.parse(this.text());
+  }
+}
+
+export class ScriptResponse extends Fields implements Response {
   readonly status: number;
   readonly #raw: Uint8Array;
   #kept: KeptResponse | null = null;
 
-  /** The connection it came on, asked for its TLS only when `tls` is read; null: none. */
+  /** Asked for its TLS only when `tls` is read. */
   readonly #conn: NegotiatingConn | null;
 
-  /**
-   * `raw`: the response's bytes as received (head and body), owned by this response; empty: failed.
-   * `conn`: the connection it came on.
-   */
-  /** The connect its request waited for (session.ts `Response.dial`), when it opened the connection. */
   readonly dial?: Readonly<{ connectingMs: number; tlsHandshakingMs: number }>;
 
   constructor(raw: Uint8Array, conn: NegotiatingConn | null = null) {
+    super();
     this.#raw = raw;
     this.#conn = conn;
     const dial = conn?.takeDial?.();
@@ -48,22 +62,8 @@ export class ScriptResponse implements Response, ResponseHeaders {
     this.status = status >= 200 ? status : this.#read().status;
   }
 
-  get headers(): ResponseHeaders {
-    return this;
-  }
-
-  /** What its connection's TLS negotiated (session.ts `Response.tls`), asked now; undefined when unknown. */
   get tls(): Readonly<{ version: string | null; cipher: string | null }> | undefined {
     return this.#conn?.tlsNegotiated() ?? undefined;
-  }
-
-  get(name: string): string | null {
-    const values = this.getAll(name);
-    return values.length === 0 ? null : values.join(", ");
-  }
-
-  has(name: string): boolean {
-    return this.getAll(name).length > 0;
   }
 
   getAll(name: string): string[] {
@@ -74,20 +74,15 @@ export class ScriptResponse implements Response, ResponseHeaders {
     return this.#raw.length === 0 ? "" : this.#read().body;
   }
 
-  json<T = any>(): T {
-    return JSON.parse(this.text());
-  }
-
   bytes(): Uint8Array {
     return this.#raw.length === 0 ? EMPTY : this.#read().bodyBytes;
   }
 
-  /** Whether the head may hold a Set-Cookie field (a scan of the bytes, no decoding). */
   mayHaveSetCookie(): boolean {
     return mayHaveSetCookie(this.#raw);
   }
 
-  /** The head as received (status line and fields, CRLF between them; k6's --http-debug); "" when failed. */
+  /** The head as received (k6's --http-debug); "" when failed. */
   headText(): string {
     const raw = this.#raw;
     let end = 0;
@@ -100,18 +95,12 @@ export class ScriptResponse implements Response, ResponseHeaders {
   }
 }
 
-/** Responses up to this size are copied into a shared slab; larger ones get a buffer of their own. */
 const SLAB_COPY_MAX_BYTES = 4 * 1024;
 const SLAB_BYTES = 64 * 1024;
 let slab = new Uint8Array(SLAB_BYTES);
 let slabUsed = 0;
 
-/**
- * A copy of a response's kept bytes that the script owns (the connection reuses its buffer). A small
- * one is a view of a shared slab (as Node's small Buffers are), so a response costs a view and its
- * bytes instead of a buffer of its own with its allocation, accounting and sweep; a slab is freed once
- * no response of it is referenced.
- */
+/** A copy of a response's kept bytes the script owns; a small one is a view of a shared slab. */
 export function copyKept(bytes: Uint8Array): Uint8Array {
   const n = bytes.length;
   if (n > SLAB_COPY_MAX_BYTES) return bytes.slice();
@@ -125,10 +114,6 @@ export function copyKept(bytes: Uint8Array): Uint8Array {
   return copy;
 }
 
-/**
- * The status of the first head in `raw` (the three digits after "HTTP/1.x ", the parser checked them),
- * past the empty lines a server may send first; 0 when too short.
- */
 function statusOf(raw: Uint8Array): number {
   let at = 0;
   while (at < raw.length && (raw[at] === 13 || raw[at] === 10)) at++;
@@ -136,10 +121,8 @@ function statusOf(raw: Uint8Array): number {
   return (raw[at + 9] - 48) * 100 + (raw[at + 10] - 48) * 10 + raw[at + 11] - 48;
 }
 
-/** The response of a request that got none (its failure not known). */
-export const NO_RESPONSE = new ScriptResponse(EMPTY);
+const NO_RESPONSE = new ScriptResponse(EMPTY);
 
-/** A failed request's response with why it failed: status 0, no fields, an empty body. */
 class FailedResponse extends ScriptResponse {
   readonly failure: Readonly<{ kind: string; message: string }>;
 
@@ -154,11 +137,6 @@ const failed = new Map<string, Map<string, FailedResponse>>();
 let failedCount = 0;
 const MAX_FAILED = 256;
 
-/**
- * The response of a request that failed on `conn`: as the connection counted its failure (HTTP/1.1), else as
- * `recorder` last counted one (HTTP/2: its exchange settles in the turn its failure is counted); NO_RESPONSE
- * when neither knows.
- */
 export function failedResponse(
   conn: object,
   recorder: { lastErrorKind: string | null; lastErrorMessage: string },
@@ -182,29 +160,16 @@ export function failedResponse(
   return response;
 }
 
-/** An HTTP/2 response (a copy of what the stream slot kept: h2/kept.ts `snapshot`). */
-export class H2ScriptResponse implements Response, ResponseHeaders {
+export class H2ScriptResponse extends Fields implements Response {
   readonly status: number;
   readonly #fields: string[];
   readonly #body: Uint8Array;
 
   constructor(kept: { status: number; fields: string[]; body: Uint8Array }) {
+    super();
     this.status = kept.status;
     this.#fields = kept.fields;
     this.#body = kept.body;
-  }
-
-  get headers(): ResponseHeaders {
-    return this;
-  }
-
-  get(name: string): string | null {
-    const values = this.getAll(name);
-    return values.length === 0 ? null : values.join(", ");
-  }
-
-  has(name: string): boolean {
-    return this.getAll(name).length > 0;
   }
 
   getAll(name: string): string[] {
@@ -216,7 +181,6 @@ export class H2ScriptResponse implements Response, ResponseHeaders {
     return values;
   }
 
-  /** Whether a Set-Cookie field came (the fields are decoded already). */
   mayHaveSetCookie(): boolean {
     return this.has("set-cookie");
   }
@@ -225,14 +189,10 @@ export class H2ScriptResponse implements Response, ResponseHeaders {
     return decoder.decode(this.#body);
   }
 
-  json<T = any>(): T {
-    return JSON.parse(this.text());
-  }
-
   bytes(): Uint8Array {
     return this.#body;
   }
 }
 
-// Shared by every session's responses: a script's change to one (a `json` of its own) reached the others'.
-for (const made of [ScriptResponse, FailedResponse, H2ScriptResponse]) Object.freeze(made.prototype);
+// Shared by every session's responses: a script's change to one would reach the others.
+for (const made of [Fields, ScriptResponse, FailedResponse, H2ScriptResponse]) Object.freeze(made.prototype);

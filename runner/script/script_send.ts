@@ -1,10 +1,7 @@
 /**
  * @module
- * What a script session's request becomes: refused (a request the script wrote badly, one sent while the
- * session's previous request is in flight, one on an `s` kept past its session, a batch limit that is
- * not a whole number), or encoded once and exchanged on a connection with its response kept for the
- * script. Each refusal is a rejected promise made where the script called, so it counts as a `script`
- * error at the script's line and nothing is sent: after the session its connection is another session's.
+ * What a script session's request becomes: refused (a rejected promise made where the script called, so a
+ * `script` error at its line, nothing sent), or encoded once and exchanged with its response kept.
  */
 import { Connection } from "../http/h1/connection.ts";
 import type { H2Slot } from "../http/h2/slot.ts";
@@ -27,7 +24,6 @@ const decoder = new TextDecoder();
 /** The most bytes of one response a session keeps (what `text()` can read); past it `body-too-large`. */
 export const SCRIPT_KEPT_BYTES = 16 * 1024 * 1024;
 
-/** What a session's requests go on: an HTTP/1.1 connection, an h2 stream slot, or a per-arrival h2 lane. */
 export type SessionConnection = Connection | H2Slot | H2ArrivalConnection;
 
 /** A refusal of a request the script wrote (bad path, header, URL): ends the session. */
@@ -35,20 +31,14 @@ export class ScriptRequestError extends Error {
   override name = "ScriptRequestError";
 }
 
-/** A request encoded for the session's connection: what goes out, under which name, to which path. */
 export interface ScriptSend {
   sent: EncodedRequest | H2Request;
   name: string;
   path: string;
 }
 
-/**
- * What a header's value may be: text, or a number or boolean written as text. A Symbol (or an object)
- * failed deep in the encoder, where the stack no longer reached the script's line.
- */
 const HEADER_VALUE_TYPES = new Set(["string", "number", "boolean"]);
 
-/** Encodes the script's request for `conn` (a refusal throws `ScriptRequestError`: nothing is sent). */
 export function encodeScriptRequest(
   at: { requests: ScriptRequests; names: ScriptNames; shared: ConnectionShared },
   conn: SessionConnection,
@@ -86,7 +76,6 @@ export function encodeScriptRequest(
   return { sent, name, path };
 }
 
-/** Why a header's value cannot be sent (one that is not text, a number or a boolean), or undefined. */
 function headerValueProblem(headers: ReadonlyArray<readonly [string, unknown]>): string | undefined {
   for (const [name, value] of headers) {
     if (HEADER_VALUE_TYPES.has(typeof value)) continue;
@@ -97,11 +86,7 @@ function headerValueProblem(headers: ReadonlyArray<readonly [string, unknown]>):
   return undefined;
 }
 
-/**
- * Why `options` cannot be sent as the script wrote them, or undefined. Checked before anything is
- * encoded: a name that is not text failed after the response, away from the script's line; a NaN or
- * Infinity timeout is none a timer keeps; a Blob or number body failed inside the encoder in its words.
- */
+/** Why `options` cannot be sent as written, or undefined; checked before anything is encoded. */
 function optionsProblem(options: { readonly [K in keyof RequestOptions]?: unknown }): string | undefined {
   const { name, timeoutMs, body } = options;
   if (name !== undefined && typeof name !== "string") {
@@ -124,7 +109,6 @@ function optionsProblem(options: { readonly [K in keyof RequestOptions]?: unknow
   return undefined;
 }
 
-/** The exchange of `sent` from `sendMs` on `conn`, its response kept for the script; its response count. */
 export function exchangeKept(
   conn: SessionConnection,
   sendMs: number,
@@ -137,10 +121,6 @@ export function exchangeKept(
   return conn.exchangeStep(sendMs, sent as H2Request, NO_VALUES, null, KEEP_ALL, SCRIPT_KEPT_BYTES);
 }
 
-/**
- * The same, its end told to `on.settled` rather than by a promise: on an HTTP/1.1 connection straight
- * from the exchange's end (h1/connection_io.ts `exchangeInto`), with no promise of the exchange's.
- */
 export function exchangeKeptInto(
   conn: SessionConnection,
   sendMs: number,
@@ -156,20 +136,13 @@ export function exchangeKeptInto(
   conn.exchangeInto(sendMs, nowMs, sent as EncodedRequest, on.settled, on.settleFailed);
 }
 
-/**
- * A request of a script with a timeout of its own, just sent: its deadline counts from now, and its failure
- * names that timeout rather than the run's.
- */
+/** A request with its own timeout, just sent: its deadline counts from now and its failure names it. */
 export function ownDeadline(conn: SessionConnection, timeoutMs: number | undefined): void {
   if (timeoutMs === undefined || conn.deadlineMs === Infinity) return;
   conn.deadlineMs = performance.now() + timeoutMs;
   conn.exchangeTimeoutMs = timeoutMs;
 }
 
-/**
- * The refusal of a request sent while the session's previous one is in flight: a rejected promise (a
- * `script` error at the caller's line when awaited or dropped), never a second connection.
- */
 export function overlapRefusal(method: string): Promise<Response> {
   return Promise.reject(
     new ScriptRequestError(
@@ -179,10 +152,6 @@ export function overlapRefusal(method: string): Promise<Response> {
   );
 }
 
-/**
- * The refusal of a path that is not text (a URL object, a number): the engine read it as a string and
- * failed in its own words (`target.charCodeAt is not a function`).
- */
 export function pathTypeRefusal(method: string, target: unknown): Promise<Response> {
   const found = target instanceof URL ? "a URL object" : target === null ? "null" : typeof target;
   return Promise.reject(
@@ -193,10 +162,6 @@ export function pathTypeRefusal(method: string, target: unknown): Promise<Respon
   );
 }
 
-/**
- * The refusal of a request on a session that has ended (its `s` kept by the script past it): a `script`
- * error at the caller's line, never a request on the connection another session now has.
- */
 export function overRefusal(method: string): Promise<Response> {
   return Promise.reject(
     new ScriptRequestError(
@@ -206,7 +171,7 @@ export function overRefusal(method: string): Promise<Response> {
   );
 }
 
-/** A batch limit the script gave (`s.batch(send, { parallel })`): a whole number from 1 (or Infinity), else `fallback`. */
+/** A batch limit the script gave: a whole number from 1 (or Infinity), else `fallback`. */
 export function batchLimit(given: number | undefined, name: string, fallback: number): number {
   if (given === undefined) return fallback;
   if (given === Infinity || (Number.isInteger(given) && given >= 1)) return given;
@@ -215,7 +180,6 @@ export function batchLimit(given: number | undefined, name: string, fallback: nu
   );
 }
 
-/** The value of the jar's `Cookie: ...\r\n` line (HTTP/2 sends it as a `cookie` field). */
 function cookieValue(line: Uint8Array): string {
   return decoder.decode(line.subarray(8, line.length - 2));
 }

@@ -1,13 +1,8 @@
 /**
  * @module
- * The `s` a session script's default export receives, one per session (script_sessions.ts runs them):
- * the session's own end, think times and identity (its iteration and data row), every request handed to
- * its virtual user's `SessionSender` (script_session_sender.ts), which is made once per user and taken up
- * by each of its sessions in turn. So a session that waits in a crowd holds this small object, not the
- * sender's thirty fields: at 10,000 sessions each waits long enough for what it allocated to reach V8's old
- * generation. A request on an `s` kept past its session is refused as a `script` error at its line (the
- * connection is another session's by then), and so is one sent while the session's previous request is in
- * flight (script_send.ts); the outcome, cut and sleeps are script_session_end.ts's.
+ * The `s` a session script's default export receives, one small object per session: its end, think times
+ * and identity, every request handed to its virtual user's `SessionSender`. A session waiting in a crowd
+ * holds this object, not the sender's thirty fields.
  */
 import type { SessionRun } from "../load/flow_session.ts";
 import type {
@@ -28,7 +23,6 @@ import { COUNT_ERROR, type ScriptWsErrorKind } from "./script_ws_stats.ts";
 
 const NO_OPTIONS: RequestOptions = {};
 
-/** The `s` a script's default export receives. */
 export class ScriptSession extends SessionEnd implements Session {
   readonly iteration: number;
   readonly #sender: SessionSender;
@@ -44,12 +38,10 @@ export class ScriptSession extends SessionEnd implements Session {
     this.#sender = sender;
     this.iteration = iteration;
     this.#data = data;
-    // loadlab's own object: a script that re-parents it or shadows its methods (`Object.setPrototypeOf(s,
-    // null)`, `s.settle = ...`) fails at its line, instead of breaking the engine that calls them.
+    // A script that re-parents `s` or shadows its methods fails at its line, not in the engine.
     Object.preventExtensions(this);
   }
 
-  /** The session's data row (column -> value), an empty object made when first read without one. */
   get data(): Readonly<Record<string, string>> {
     return this.#data ??= {};
   }
@@ -62,7 +54,6 @@ export class ScriptSession extends SessionEnd implements Session {
     return this.#sender.state;
   }
 
-  /** The session's outcome came: its sender counts it and hands its connection on. */
   protected concluded(outcome: unknown, failed: boolean): void {
     this.#sender.concluded(this, outcome, failed);
   }
@@ -71,7 +62,6 @@ export class ScriptSession extends SessionEnd implements Session {
     return this.#sender.inFlight(this);
   }
 
-  /** The script function's result (a promise or a value) ends the session, watched by its user's callbacks. */
   endWithBody(body: unknown): void {
     const sender = this.#sender;
     this.endWith(body, sender.value, sender.error);
@@ -113,10 +103,7 @@ export class ScriptSession extends SessionEnd implements Session {
     return this.request("DELETE", path, options);
   }
 
-  /**
-   * A request or call after the run ended cuts the session and never returns; one on an `s` kept past its
-   * session is refused (null: neither, the session's sender takes it).
-   */
+  /** A request after the run ended is cut; one on an `s` kept past its session refused; else null. */
   #refusal(what: string): Promise<never> | null {
     if (this.ended.aborted) return this.cutNow();
     return this.#sender.live(this) ? null : overRefusal(what) as Promise<never>;
@@ -126,7 +113,6 @@ export class ScriptSession extends SessionEnd implements Session {
     return this.#refusal(method) ?? this.#sender.request(method, target, options);
   }
 
-  /** Requests `send` makes before it settles go in parallel (script_side.ts); its value. */
   batch<T>(send: () => Promise<T>, limits: BatchLimits = {}): Promise<T> {
     return this.#refusal("batch") ?? this.#sender.batch(send, limits);
   }
@@ -137,7 +123,6 @@ export class ScriptSession extends SessionEnd implements Session {
     };
   }
 
-  /** A gRPC call with `schema` (the script's declared one, or a k6 client's): see `SessionSender`. */
   invokeGrpc(
     schema: ScriptGrpcSchema | null,
     method: string,
@@ -161,9 +146,6 @@ export class ScriptSession extends SessionEnd implements Session {
   }
 }
 
-// The engine calls loadlab's methods on every session (endWithBody, concluded, settle...): a script that
-// replaced one on the prototype all sessions share (`Object.getPrototypeOf(s).endWithBody = ...`) stalled
-// every later session of its worker, the run reading 'still waiting at the end of the graceful stop'.
-// Frozen, such an assignment throws at the script's line and fails that session alone.
+// The engine calls these methods on every session: frozen, a script's assignment to one throws at its line.
 Object.freeze(ScriptSession.prototype);
 Object.freeze(SessionEnd.prototype);

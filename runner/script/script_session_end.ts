@@ -1,12 +1,7 @@
 /**
  * @module
- * How a script session ends, apart from what it sends: its outcome (the script function's value or
- * error, or `CUT` once the run ended and nothing of loadlab's is in progress for it, whichever comes
- * first) and its think times (`s.sleep`, on the worker's one sleep queue: sleep_queue.ts), which end at
- * once when the run does. A request or sleep asked
- * for after the run ended never returns, so no script loop spins on them and a session waiting on its own
- * promise cannot hold the worker. A base class of the session (script_session.ts) rather than an object
- * beside it: thousands of sessions wait at once, so each costs its fields and no second object.
+ * How a script session ends: its function's value or error, or `CUT` once the run ended and nothing of
+ * loadlab's is in progress for it; and its think times. A base class of the session: thousands wait at once.
  */
 import type { SessionRun } from "../load/flow_session.ts";
 import { sleepUnlessAborted } from "../../system/sleep.ts";
@@ -16,23 +11,16 @@ import { type Sleeper, SleepQueue } from "./sleep_queue.ts";
 export const CUT = Symbol("cut");
 /** A request or sleep of a session the run ended: it never returns (the session is cut, not spun on). */
 const NEVER = new Promise<never>(() => {});
-/** The worker's think times, on one timer (each isolate has its own). */
 const SLEEPS = new SleepQueue();
 
-/**
- * A session's outcome, its cut and its sleeps; the session itself says whether a request is in flight and
- * what its end does (`concluded`). The outcome is no promise of its own: the script function's promise is
- * watched by its user's two handlers, and whichever of it and the cut comes first calls `concluded`, once.
- */
+/** A session's outcome, its cut and its sleeps: whichever of the function and the cut ends first, once. */
 export abstract class SessionEnd implements Sleeper {
   // Private, behind accessors: a script that freezes its `s` cannot stop loadlab writing them.
   #pending = false;
   #liveAt = -1;
   readonly #run: SessionRun;
-  /** The outcome came (the script's function settled, or the session was cut): later ones are not. */
   #settled = false;
   #sleeps = 0;
-  /** The sleep in progress: its promise's resolve, and its number in the worker's sleep queue. */
   #wake: (() => void) | null = null;
   #sleepNo = 0;
 
@@ -49,7 +37,6 @@ export abstract class SessionEnd implements Sleeper {
     this.#pending = cut;
   }
 
-  /** Its place in the worker's list of live sessions (live_sessions.ts), -1 when not in it. */
   get liveAt(): number {
     return this.#liveAt;
   }
@@ -58,7 +45,6 @@ export abstract class SessionEnd implements Sleeper {
     this.#liveAt = at;
   }
 
-  /** Whether a request of the session is in flight (its end cuts the session if the run ended). */
   protected abstract inFlight(): boolean;
 
   /** Waiting on the script's own code: no request of its in flight and no `s.sleep` (a count's idle rule). */
@@ -66,10 +52,7 @@ export abstract class SessionEnd implements Sleeper {
     return this.#sleeps === 0 && !this.inFlight();
   }
 
-  /**
-   * The session's outcome, once: the script function's value, its error (`failed`), or `CUT` once the
-   * run ended and nothing of loadlab's is in progress for the session.
-   */
+  /** The session's outcome, once: the function's value, its error (`failed`), or `CUT`. */
   protected abstract concluded(outcome: unknown, failed: boolean): void;
 
   /** The run ended: cut the session now, unless a request of its is in flight (its end cuts it). */
@@ -88,17 +71,14 @@ export abstract class SessionEnd implements Sleeper {
     this.settle(CUT, false);
   }
 
-  /** A request or sleep asked for after the run ended: the session is cut, and it never returns. */
   protected cutNow(): Promise<never> {
     this.cut();
     return NEVER;
   }
 
   /**
-   * The script function's result (a promise or a value) ends the session, unless it was cut first.
-   * `onValue` and `onError` settle it (`settle`): made once per virtual user, who runs one session at a
-   * time, not per session. A thenable that is not a Promise (an object with a `then`) is awaited as
-   * `await` would: ended at once, its sends went out after the session had ended.
+   * The script function's result ends the session, unless it was cut first; `onValue` and `onError` are
+   * made once per virtual user. A non-Promise thenable is awaited as `await` would.
    */
   endWith(body: unknown, onValue: (value: unknown) => void, onError: (err: unknown) => void): void {
     if (body instanceof Promise) return void body.then(onValue, onError);
@@ -108,7 +88,6 @@ export abstract class SessionEnd implements Sleeper {
     Promise.resolve(body).then(onValue, onError);
   }
 
-  /** The session's outcome came (see `concluded`); one after the first is not. */
   settle(outcome: unknown, failed: boolean): void {
     if (this.#settled) return;
     this.#settled = true;
@@ -116,7 +95,7 @@ export abstract class SessionEnd implements Sleeper {
   }
 
   sleep(ms: number): Promise<void> {
-    // A NaN one was due at NaN and never woke: a count load held until its max duration.
+    // A NaN one would be due at NaN and never wake.
     if (!(typeof ms === "number" && ms >= 0 && ms < Infinity)) throw new TypeError(badSleep(ms));
     const ended = this.#run.ended;
     if (ended.aborted) return this.cutNow();
@@ -129,12 +108,10 @@ export abstract class SessionEnd implements Sleeper {
     });
   }
 
-  /** The sleep queue's call: sleep number `sleep` is due (one woken early by the run's end wakes nothing). */
   wake(sleep: number): boolean {
     return sleep === this.#sleepNo && this.#wakeUp();
   }
 
-  /** Ends the session's sleep, if it sleeps (it is due, or the run ended); whether it slept. */
   #wakeUp(): boolean {
     const wake = this.#wake;
     if (wake === null) return false;
@@ -145,7 +122,6 @@ export abstract class SessionEnd implements Sleeper {
   }
 }
 
-/** Why `s.sleep(ms)` cannot wait `ms`: the value as the script wrote it, and what it must be. */
 function badSleep(ms: unknown): string {
   const shown = typeof ms === "number"
     ? String(ms)

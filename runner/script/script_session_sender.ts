@@ -1,20 +1,8 @@
 /**
  * @module
- * What a virtual user's sessions send with: one `SessionSender` per user, made at its first session and
- * taken up again by each next one (`begin`), while each session's `s` (script_session.ts) is a small
- * object of its own. In a crowd every session waits about as long as the crowd takes to answer, so
- * whatever a session allocates lives past a scavenge or two and reaches V8's old generation; what is
- * reused here (connection, step, jar, the request in flight and its callbacks) is allocated once per user
- * instead. Each `s.get(...)` is an exchange on the session's connection (connection.ts: the same
- * transports, TLS and recording as fixed requests), so requests count in the run's intervals and, by
- * name, in the script's steps (script_recorder.ts) and under the endpoint of that name; how the request
- * in flight ends and is counted, its latency and its response are script_session_exchange.ts's. A
- * session has one request in flight at a time: another sent meanwhile (not awaited) is refused as a
- * `script` error at its line; the refusals and the encoding are script_send.ts's, the outcome, cut and
- * sleeps script_session_end.ts's. Inside `s.batch` requests go in parallel (script_batch.ts), and a
- * request to another origin (script_origins.ts) goes on a connection the virtual user dials
- * (side_connections.ts): each such exchange keeps its own send time, step and path, and the session
- * counts them in flight until the last one ends.
+ * What a virtual user's sessions send with: one `SessionSender` per user, reused by each of its sessions
+ * (`begin`), so a session waiting in a crowd allocates nothing that would reach V8's old generation. One
+ * request in flight at a time on the session's connection; `s.batch` and other origins go beside it.
  */
 import type { BatchLimits, GrpcParams, GrpcResponse, RequestOptions, Response } from "./session.ts";
 import { ScriptGrpcCall } from "./script_grpc.ts";
@@ -38,18 +26,14 @@ import { SessionExchange } from "./script_session_exchange.ts";
 
 const NO_OPTIONS: RequestOptions = {};
 
-/** A virtual user of these sessions. */
 type User = VirtualUser<SessionEnd>;
 
-/** A virtual user's requests, session after session: one at a time, on the session's connection. */
 export class SessionSender extends SessionExchange {
   readonly vu: number;
-  /** The user's own object (`s.state`). */
   readonly state: Record<string, unknown>;
   readonly #user: User;
   /** Its session concluded: a request of its `s` is refused (the connection is another session's). */
   over = false;
-  /** The session's arrival's chain. */
   #chain: SessionChain | null = null;
   #startMs = 0;
   /** What every request sent while another is in flight gets (made once: a loop of them costs nothing). */
@@ -64,10 +48,6 @@ export class SessionSender extends SessionExchange {
     this.state = user.state;
   }
 
-  /**
-   * Session `s` of `chain` begins (its start `startMs`; `nowMs` the clock just read, else negative): what
-   * the last one left is reset.
-   */
   begin(
     s: SessionEnd,
     chain: SessionChain,
@@ -85,20 +65,15 @@ export class SessionSender extends SessionExchange {
     this.#side = null;
   }
 
-  /** Whether `s` is the session in progress (not one kept past its end). */
   live(s: SessionEnd): boolean {
     return this.current === s && !this.over;
   }
 
-  /** Whether a request of `s` is in flight (its end cuts the session if the run ended). */
   inFlight(s: SessionEnd): boolean {
     return this.current === s && this.sending !== null;
   }
 
-  /**
-   * Session `s`'s outcome came: counted, its user's jar kept, and its connection handed on once its last
-   * request ended (one the script did not await ends before another session gets the connection).
-   */
+  /** Session `s`'s outcome came: counted, the jar kept, the connection handed on after its last request. */
   concluded(s: SessionEnd, outcome: unknown, failed: boolean): void {
     const nowMs = this.nowMs();
     try {
@@ -120,13 +95,12 @@ export class SessionSender extends SessionExchange {
     }
   }
 
-  /** The connection goes to the next session (when `s` ended: a closed loop starts none past the load's end). */
   #leave(s: SessionEnd, nowMs: number): void {
     const conn = this.conn!;
     conn.endSession();
     conn.lastEventMs = nowMs;
     this.sessions.handOn(this.#chain!, this.responses, nowMs);
-    // The user's next session did not start (an arrival's user, or a loop that ended): its side connections close.
+    // The user's next session did not start: its side connections close.
     const user = this.#user;
     if (user.sides !== undefined && user.current === s) {
       user.sides.close();
@@ -150,12 +124,10 @@ export class SessionSender extends SessionExchange {
     return this.sessions.options.env;
   }
 
-  /** The script's gRPC schema (`export const grpc`), else null. */
   get grpcSchema(): ScriptGrpcSchema | null {
     return this.sessions.options.grpc ?? null;
   }
 
-  /** A request of the live session (its `s` checked the run and the session are not over). */
   request(method: string, target: string, options: RequestOptions = NO_OPTIONS): Promise<Response> {
     if (typeof target !== "string") return pathTypeRefusal(method, target);
     const batch = this.#side === null ? null : this.#side.batch;
@@ -167,13 +139,7 @@ export class SessionSender extends SessionExchange {
     return this.#own(method, path, options);
   }
 
-  /**
-   * A request on the session's own connection (the target's path or URL). No async frame waits per
-   * request: what the response needs is on the sender (one request at a time), and its callbacks are
-   * made once per user. The exchange's end settles the script's promise itself (on HTTP/1.1 no promise
-   * of the connection's to chain on, no turn between the response and the script), so in a crowd a
-   * waiting session holds that promise and its resolver only.
-   */
+  /** A request on the session's own connection; the exchange's end settles the script's promise itself. */
   #own(method: string, target: string, options: RequestOptions): Promise<Response> {
     let sent: ScriptSend["sent"];
     try {
@@ -200,10 +166,6 @@ export class SessionSender extends SessionExchange {
     ownDeadline(conn, timeoutMs);
   }
 
-  /**
-   * A request of a batch, or with a URL: in the batch (its own order and limits), on the session's own
-   * connection (a URL of the target), or on a connection of the user's to the URL's origin.
-   */
   #placed(
     batch: SessionBatch | null,
     method: string,
@@ -218,14 +180,12 @@ export class SessionSender extends SessionExchange {
     return this.#sides().send({ place, method, target, options }, null);
   }
 
-  /** Requests `send` makes before it settles go in parallel (script_side.ts); its value. */
   batch<T>(send: () => Promise<T>, limits: BatchLimits = {}): Promise<T> {
     const sides = this.#sides();
     if (sides.batch === null && this.sending !== null) return overlapRefusal("batch") as Promise<never>;
     return sides.inBatch(send, limits);
   }
 
-  /** The session's side exchanges (script_side.ts), made at its first. */
   #sides(): SessionSides {
     if (this.#side !== null) return this.#side;
     const sessions = this.sessions, user = this.#user, run = this.run, s = this.current!;
@@ -244,10 +204,7 @@ export class SessionSender extends SessionExchange {
     });
   }
 
-  /**
-   * A gRPC call with `schema` (the script's declared one, or a k6 client's) on the session's stream slot,
-   * under a request's rules: one in flight, none after the session or the run ended.
-   */
+  /** A gRPC call with `schema` on the session's stream slot, under a request's rules (one in flight). */
   invokeGrpc(
     schema: ScriptGrpcSchema | null,
     method: string,
@@ -276,7 +233,6 @@ export class SessionSender extends SessionExchange {
     return done;
   }
 
-  /** Encodes the request for the session's connection, under its step (a refusal throws: nothing sent). */
   #encode(method: string, target: string, options: RequestOptions): ScriptSend["sent"] {
     const sessions = this.sessions;
     const { sent, name, path } = encodeScriptRequest(
@@ -289,10 +245,8 @@ export class SessionSender extends SessionExchange {
     return sent;
   }
 
-  /** Sends a gRPC call; its exchange's response count. */
   #dispatch(sent: ScriptGrpcCall, timeoutMs: number | undefined): Promise<number> {
     const conn = this.conn!;
-    // Opened first, so this request's own timeout counts from its send.
     if (timeoutMs !== undefined && !conn.isOpen) {
       return conn.open().then((opened) => opened ? this.#write(sent, timeoutMs) : 0);
     }

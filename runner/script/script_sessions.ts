@@ -1,13 +1,8 @@
 /**
  * @module
- * A worker's sessions of a session script on the engine: one call of the script's default export per
- * arrival (open models) or per turn of a connection (closed models: each connection is a virtual user
- * looping the function), many at once in each worker isolate. Each session gets its `s`
- * (script_session.ts) and its data row; it ends by the script's function, counted as completed, or by a
- * throw, counted as a `script` error by message and file:line and a failed session. Once the run stops
- * (a stop request, the end of the graceful stop) a session is cut as soon as nothing of loadlab's is in
- * progress for it (script_session_end.ts, told by one listener for all: live_sessions.ts). Its
- * connection goes to the next session only after its last request ended, and its `s` sends no more.
+ * A worker's sessions of a session script: one call of the default export per arrival (open models) or per
+ * turn of a connection (closed models). Once the run stops a session is cut as soon as nothing of loadlab's
+ * is in progress for it.
  */
 import { basename } from "node:path";
 import { Connection } from "../http/h1/connection.ts";
@@ -36,22 +31,16 @@ import { type ScriptGrpcAnswer, ScriptGrpcRequests } from "./script_grpc.ts";
 
 const decoder = new TextDecoder();
 
-/** Runs one worker's sessions of a script. */
 export class ScriptSessions implements SessionContext {
   readonly recorder: ScriptRecorder;
   readonly requests: ScriptRequests;
-  /** Its names and messages as results keep them: secrets redacted, one line, bounded. */
   readonly names: ScriptNames;
   readonly grpcAnswers = new WeakMap<object, ScriptGrpcAnswer>();
-  /** Its gRPC calls' HEADERS frames, encoded once per method and metadata. */
   readonly grpcRequests: ScriptGrpcRequests;
   readonly origins: ScriptOrigins;
-  /** Connections dialled beside the load's so far (their ids follow the load's in the worker's range). */
   #sides = 0;
-  /** Closed loads' virtual users by id: their `s.state` (and jar, with a start hook). */
   #users = new Map<number, VirtualUser<ScriptSession, SessionSender>>();
   #arrivals = 0;
-  /** Sessions in progress, told when their run ends. */
   readonly #live = new LiveSessions<ScriptSession>();
 
   constructor(readonly fn: (s: Session) => unknown, readonly options: ScriptSessionOptions, name: string) {
@@ -62,15 +51,10 @@ export class ScriptSessions implements SessionContext {
     this.origins = new ScriptOrigins(this.requests);
   }
 
-  /** An id of the worker's range (the load's from its start, side connections from its middle). */
   sideId(): number {
     return this.options.workerIndex * 1_000_000 + 500_000 + this.#sides++ % 500_000;
   }
 
-  /**
-   * One session on `load` from `arrivalMs` (negative: now, a closed loop), and with `next` (the closed
-   * loop's grant) the connection's next ones as each ends; resolves with the last one's responses.
-   */
   run(
     run: SessionRun,
     load: LoadConnection,
@@ -87,7 +71,6 @@ export class ScriptSessions implements SessionContext {
     });
   }
 
-  /** The session's connection is free: the chain's next session starts while its loop grants one. */
   handOn(chain: SessionChain, responses: number, nowMs: number): void {
     const next = chain.next;
     // A session with no response ends the chain: its loop backs off before the next (a down target).
@@ -98,15 +81,10 @@ export class ScriptSessions implements SessionContext {
     try {
       started = this.#begin(chain, -1, nowMs);
     } finally {
-      // The loop goes on (it backs off first) whatever stopped the next session from starting.
       if (!started) chain.done(0);
     }
   }
 
-  /**
-   * Starts a session of `chain` from `arrivalMs` (negative: now), `nowMs` the clock just read (else
-   * negative); false when the data rows ran out.
-   */
   #begin(chain: SessionChain, arrivalMs: number, nowMs: number): boolean {
     const o = this.options;
     const load = chain.load;
@@ -123,36 +101,30 @@ export class ScriptSessions implements SessionContext {
       }
       data = rowObject(o.columns, row);
     }
-    // A closed loop's virtual user is its connection; an open arrival is a user of its own.
     const local = closed ? load.id % 1_000_000 : this.#arrivals++;
     const vu = local * o.workerCount + o.workerIndex + 1;
     const user = closed ? this.#user(vu) : { state: {}, jar: null, sessions: 0 };
     const iteration = user.sessions++;
-    // A user's sessions share its sender; each gets its own small `s` (a kept one is refused).
     const sender = user.sender ??= new SessionSender(this, user, vu);
     const s = new ScriptSession(sender, chain.run, iteration, data);
     sender.begin(s, chain, startMs, recorder, nowMs);
     recorder?.sessionStarted();
     this.#live.add(s, chain.run.ended);
-    // The script's function, after its `start` on the user's first session; no frame of ours around it
-    // (a session waiting holds as few as it can): its end counts it (`counted`) and hands its connection on.
+    // The script's function, after its `start` on the user's first session; no frame of ours around it.
     let body: unknown;
     try {
       body = o.start && iteration === 0 ? this.#started(s) : this.fn(s);
     } catch (err) {
       body = Promise.reject(err);
     }
-    // A session still running when the run ends is cut once nothing of loadlab's is in progress for it.
     s.endWithBody(body);
     return true;
   }
 
-  /** A session's outcome, counted as it ends: completed, failed, or cut (neither, unless left pending). */
   counted(s: ScriptSession, outcome: unknown, failed: boolean, at: SessionCount): void {
     const { run, recorder } = at;
     this.#live.delete(s);
     if (failed) {
-      // A session cut by the run's own stop is neither completed nor failed.
       if (run.shared.stopping) return;
       const { message: thrown, where } = scriptError(outcome, this.options.path);
       const message = this.names.shownError(thrown, where);
@@ -163,23 +135,18 @@ export class ScriptSessions implements SessionContext {
     } else if (!run.ended.aborted) recorder?.sessionCompleted((at.nowMs - at.startMs) * 1000);
   }
 
-  /** Closed-load user `vu`, made at its first session. */
   #user(vu: number): VirtualUser<ScriptSession, SessionSender> {
     let user = this.#users.get(vu);
     if (user === undefined) this.#users.set(vu, user = { state: {}, jar: null, sessions: 0 });
     return user;
   }
 
-  /** The user's first session with a `start`: it, then the script's function. */
   async #started(s: ScriptSession): Promise<unknown> {
     await this.options.start!(s);
     return await this.fn(s);
   }
 
-  /**
-   * A session that waited on its own promise (neither a request nor `s.sleep`) past the graceful stop:
-   * the script's doing, so a `script` error and a failed session; the run ends on time all the same.
-   */
+  /** A session that waited on its own promise past the graceful stop: a `script` error, a failed session. */
   #pendingAtStop(run: SessionRun, recorder: ScriptRecorder | null): void {
     const message = "session still waiting at the end of the graceful stop on neither a request nor " +
       `s.sleep: cut (${basename(this.options.path)})`;
@@ -187,17 +154,14 @@ export class ScriptSessions implements SessionContext {
     recorder?.sessionFailed();
   }
 
-  /** How many sessions are in progress. */
   inProgress(): number {
     return this.#live.size;
   }
 
-  /** Every session in progress waits on the script's own code (not a request, not `s.sleep`). */
   idle(): boolean {
     return this.#live.allWaiting();
   }
 
-  /** Counts an unhandled rejection of a script's promise (it ends no session: none is known). */
   unhandled(reason: unknown, shared: SessionRun["shared"]): void {
     const { message: thrown, where } = scriptError(reason, this.options.path);
     const message = this.names.shownError(`unhandled rejection: ${thrown}`, where);

@@ -1,13 +1,8 @@
 /**
  * @module
- * A session's exchanges beside its one request at a time: a batch's (`s.batch`: in parallel, within
- * script_batch.ts's limits) and a request to another origin. The batch's first request to the target
- * goes on the session's own connection while it is free; every other one on a connection of the
- * virtual user's to its origin (side_connections.ts). Each exchange keeps its own send time, step and
- * path (its latency, name and cookies), and the session counts them in flight until the last one ended
- * (its `#sending`: the session ends, and a plain request is refused, until then); the run's end then
- * cuts the session. Made at the session's first such request, so a session that sends none costs a
- * field; what it needs of the session is `SideHost`'s callbacks, made then too.
+ * A session's exchanges beside its one request at a time: a batch's (`s.batch`) and requests to other
+ * origins, on the session's connection while free or on the user's side connections. The session counts
+ * them in flight until the last one ends.
  */
 import { Connection } from "../http/h1/connection.ts";
 import type { CookieJar } from "../http/cookie_jar.ts";
@@ -27,26 +22,22 @@ import {
   type SessionConnection,
 } from "./script_send.ts";
 
-/** What the session's side exchanges need of it. */
-export interface SideHost {
+interface SideHost {
   readonly conn: SessionConnection;
   readonly run: SessionRun;
   readonly names: ScriptNames;
   /** The step of a request named `name` (-1 unrecorded); it becomes the session's checks' step. */
   step(name: string): number;
   jar(): CookieJar | null;
-  /** The user's side connections, made at their first use. */
   sides(): SideConnections;
   /** A request's send time: the arrival's intended time for the session's first, else now. */
   sendMs(): number;
-  /** The session's wait on its exchanges in flight (null: none). */
   sending(wait: Promise<unknown> | null): void;
   counted(step: number, got: number, latencyMs: number): boolean;
   responseOf(conn: SessionConnection, host: string, path: string): Response;
   cut(): void;
 }
 
-/** One exchange: its connection, origin, step and path, and its send time once sent. */
 interface SideExchange {
   readonly conn: SessionConnection;
   readonly place: OriginPlace;
@@ -56,11 +47,9 @@ interface SideExchange {
 }
 
 export class SessionSides {
-  /** The batch in progress, else null. */
   batch: SessionBatch | null = null;
   #inFlight = 0;
   #drained: (() => void) | null = null;
-  /** The session's own connection carries one of the batch's requests. */
   #loadBusy = false;
 
   constructor(readonly host: SideHost) {}
@@ -70,7 +59,6 @@ export class SessionSides {
     return this.batch !== null || this.#inFlight > 0;
   }
 
-  /** Runs `send` with its requests in a batch (one inside another adds to it); its value. */
   async inBatch<T>(send: () => Promise<T>, limits: BatchLimits): Promise<T> {
     if (this.batch !== null) return await send();
     const host = this.host;
@@ -90,7 +78,6 @@ export class SessionSides {
     }
   }
 
-  /** `request` on its connection (see the module); its response once counted. */
   send(request: BatchRequest, batch: SessionBatch | null): Promise<Response> {
     const host = this.host;
     const { place } = request;
@@ -131,7 +118,6 @@ export class SessionSides {
     return exchange;
   }
 
-  /** An exchange ended: counted, its connection free, the batch's next sent; its response. */
   #ended(x: SideExchange, got: number, batch: SessionBatch | null): Response {
     const host = this.host;
     const { conn, place } = x;

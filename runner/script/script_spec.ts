@@ -1,23 +1,16 @@
 /**
  * @module
- * The script part of an attack's config (runner/config.ts): which session script the workers import,
- * what its `setup()` returned (set by the attack after running it, handed to every session), the
- * environment sessions read as `s.env`, where other origins it names are sent.
- * `scriptIssues` says what a script excludes (the throughput model, a request mix, flows, pipelining).
+ * The script part of an attack's config: which session script the workers import, what its `setup()`
+ * returned, the environment sessions read as `s.env`, and where other origins it names are sent.
  */
 import { z } from "zod";
 
 export const scriptSpecSchema = z.strictObject({
-  /** The script's absolute path. */
   path: z.string().startsWith("/", "a script path is absolute (the plan resolves it)"),
-  /** What `setup()` returned (structured-cloneable), when the script has a setup. */
   setupData: z.unknown().optional(),
   /** `s.env`: environment variables handed to sessions (kept out of results). */
   env: z.record(z.string(), z.string()).default({}),
-  /**
-   * Origins the script names, each sent to another URL instead (`{"https://api.example.com":
-   * "http://127.0.0.1:9000"}`): a second origin's requests to a local server, as `url` does the target's.
-   */
+  /** Origins the script names, each sent to another URL instead (a second origin to a local server). */
   routes: z.record(
     z.string().refine(isOrigin, "a key is an origin: scheme, host and port only (https://api.example.com)"),
     z.string().refine(isOrigin, "a route goes to an origin: http://host:port, no path"),
@@ -29,7 +22,6 @@ export const scriptSpecSchema = z.strictObject({
 });
 export type ScriptSpec = z.infer<typeof scriptSpecSchema>;
 
-/** Whether `text` is an http: or https: origin as `URL.origin` spells it (no path, query or trailing slash). */
 function isOrigin(text: string): boolean {
   try {
     const url = new URL(text);
@@ -39,7 +31,6 @@ function isOrigin(text: string): boolean {
   }
 }
 
-/** The fields of an attack config a script excludes. */
 interface ScriptExcludes {
   model: string;
   flows?: unknown;

@@ -1,11 +1,7 @@
 /**
  * @module
- * A script may not move loadlab's working directory. Deno keeps one per process, shared by every isolate,
- * so a script's `Deno.chdir` or `process.chdir` (at its top level, in a session, in setup()) moved it under
- * the running loadlab, whose relative paths (`--out-dir out`, the default `out/<name>`) then named other
- * places: results.json was written under `/` or could not be written at the end, and the run was lost.
- * Node refuses `process.chdir` in worker threads for the same reason; every isolate that imports a script
- * replaces both functions with one that throws, naming the call and the fix, before the import.
+ * A script may not move loadlab's working directory: Deno keeps one per process, and loadlab's relative
+ * paths (`--out-dir out`) would then name other places. `Deno.chdir` and `process.chdir` refuse instead.
  */
 import process from "node:process";
 

@@ -1,12 +1,8 @@
 /**
  * @module
- * The WebSocket totals of a script load whose sessions open WebSockets of their own (k6's `k6/ws`,
- * runner/script/k6/ws.ts): one `WsStats` per worker isolate, made when such a module loads, which the load
- * (runner/load/run_prepared.ts) counts as it counts a flow's ws steps: handshakes and their time, messages
- * and payload bytes each way, pings, pongs and closes, in the run's `ws` section and its intervals. A
- * script that loads no such module leaves it null, and its run has no `ws` section. Their errors (a
- * message past k6/ws's cap) count in the session's run through `COUNT_ERROR`, a method of loadlab's
- * sessions (script_session.ts) a k6 module reaches without importing the engine behind them.
+ * The WebSocket totals of a script whose sessions open WebSockets of their own (k6/ws): one `WsStats` per
+ * worker isolate, counted as a flow's ws steps are. Their errors count in the session's run through
+ * `COUNT_ERROR`, so a k6 module reaches it without importing the engine.
  */
 import { WsStats } from "../http/ws/stats.ts";
 
@@ -17,7 +13,6 @@ export function openScriptWsStats(): WsStats {
   return stats ??= new WsStats();
 }
 
-/** The totals, when a module of the script opens WebSockets; else null. */
 export function scriptWsStats(): WsStats | null {
   return stats;
 }
@@ -25,7 +20,6 @@ export function scriptWsStats(): WsStats | null {
 /** The key of a session's method that counts an error in its run (script_session.ts implements it). */
 export const COUNT_ERROR = Symbol("count error");
 
-/** An error of a script's own WebSocket, by the kind loadlab's flows count it under. */
 export type ScriptWsErrorKind = "ws-too-big";
 
 /** Counts an error of `kind` in the run of session `s`; nothing when `s` is not one of loadlab's sessions. */

@@ -1,11 +1,9 @@
 /**
  * @module
- * The types a session script is written against: `import type { Session } from "./loadlab_session.ts"`
- * (the copy `loadlab init --script` writes beside a starter script) or from this file in a checkout. A
- * script's default export is `async (s: Session) => { ... }`, called once per session: each virtual user
- * of a closed load calls it again and again, each arrival of an open load once. Requests go to the run's
- * target on loadlab's own connections (HTTP/1.1 or HTTP/2, TLS, epoll), not through `fetch`. This file
- * holds types only (it imports nothing), so a script that imports it runs anywhere.
+ * The types a session script is written against (`loadlab init --script` copies this file beside a starter
+ * script as `loadlab_session.ts`). A script's default export is called once per session; requests go to the
+ * run's target on loadlab's own connections, not through `fetch`. Types only, so a script importing it runs
+ * anywhere.
  *
  * @example
  * import type { Session } from "./loadlab_session.ts";
@@ -27,10 +25,7 @@ export interface RequestOptions {
   json?: unknown;
   /** What results name this request (per-endpoint numbers); default `METHOD path` without the query. */
   name?: string;
-  /**
-   * User tags of this request (`{ kind: "html" }`): its endpoint carries them, so a threshold selects by
-   * them (`p95{kind:html}<300ms`); one name with another tag set counts as another endpoint.
-   */
+  /** User tags of this request: its endpoint carries them, which thresholds select by. */
   tags?: Readonly<Record<string, string>>;
   /** This request's response timeout in ms (default: the load's `timeout`). */
   timeoutMs?: number;
@@ -40,21 +35,11 @@ export interface RequestOptions {
 export interface Response {
   /** The status code; 0 when the request failed (no response: its error is counted by kind). */
   readonly status: number;
-  /**
-   * Why the request failed (status 0): its error kind as the run's results count it (`connect`, `timeout`,
-   * `reset`, `tls`, ...) and the message counted with it; undefined for a response.
-   */
+  /** Why the request failed (status 0): its error kind as results count it, and message. */
   readonly failure?: Readonly<{ kind: string; message: string }>;
-  /**
-   * The TLS version and suite its connection negotiated, by OpenSSL's names (`TLSv1.3`,
-   * `TLS_AES_128_GCM_SHA256`), asked when read: HTTP/1.1 over the epoll transport's OpenSSL client while
-   * the connection is open; undefined elsewhere (plain HTTP, HTTP/2, the deno transport, a closed connection).
-   */
+  /** The TLS version and suite its connection negotiated (OpenSSL's names); undefined where it cannot tell. */
   readonly tls?: Readonly<{ version: string | null; cipher: string | null }>;
-  /**
-   * When the request opened its connection (HTTP/1.1): its TCP connect's time and its TLS handshake's
-   * (0 over plain HTTP), in ms; undefined on a connection reused or another protocol.
-   */
+  /** When the request opened its connection (HTTP/1.1): its TCP connect and TLS handshake times in ms. */
   readonly dial?: Readonly<{ connectingMs: number; tlsHandshakingMs: number }>;
   /** The response's header fields (names case-insensitive). */
   readonly headers: ResponseHeaders;
@@ -62,11 +47,9 @@ export interface Response {
   text(): string;
   /** The body parsed as JSON; throws (ending the session as a `script` error) when it is not JSON. */
   json<T = any>(): T;
-  /** The body's bytes. */
   bytes(): Uint8Array;
 }
 
-/** A response's header fields. */
 export interface ResponseHeaders {
   /** Every value of `name` joined with ", ", or null when absent. */
   get(name: string): string | null;
@@ -99,10 +82,7 @@ export interface GrpcParams {
 export interface GrpcResponse {
   /** The gRPC code: 0 OK, else the code it failed with (4 when no answer came in time, 14 unreachable). */
   readonly status: number;
-  /**
-   * The reply in proto3 JSON form (field names in lowerCamelCase, 64-bit integers as strings); a server
-   * stream's replies as an array; null when none came.
-   */
+  /** The reply in proto3 JSON form; a server stream's replies as an array; null when none came. */
   readonly message: any;
   /** The answer's head fields (its metadata), name -> values. */
   readonly headers: Readonly<Record<string, string[]>>;
@@ -112,15 +92,9 @@ export interface GrpcResponse {
   readonly error: { code: number; message: string } | null;
 }
 
-/**
- * gRPC calls on the session's connection, with the schema the script declares as
- * `export const grpc = { proto: "./greeter.proto", importPaths: ["./protos"] }` (or `{ protoset }`).
- */
+/** gRPC calls on the session's connection, with the schema the script declares as `export const grpc`. */
 export interface SessionGrpc {
-  /**
-   * One call of `method` (`pkg.Service/Method`) with `message` (proto3 JSON; a client stream's messages
-   * as an array), counted under the method's name; every code but OK is an error of its own kind.
-   */
+  /** One call of `method` (`pkg.Service/Method`) with `message` (proto3 JSON), named by the method. */
   invoke(method: string, message: unknown, params?: GrpcParams): Promise<GrpcResponse>;
 }
 
@@ -140,17 +114,14 @@ export interface Session<SetupData = unknown> {
   patch(path: string, options?: RequestOptions): Promise<Response>;
   delete(path: string, options?: RequestOptions): Promise<Response>;
   /**
-   * Any method. `path` is a path (`/items?page=2`) or a URL: one of the target's origin goes on the
-   * session's connection; one of another origin (`http://127.0.0.1:9000/x`) on a connection the virtual
-   * user dials to it, counted in the run under `METHOD origin/path`.
+   * Any method. `path` is a path or a URL: one of the target's origin goes on the session's connection, one
+   * of another origin on a connection the virtual user dials to it.
    */
   request(method: string, path: string, options?: RequestOptions): Promise<Response>;
   /**
-   * Requests sent in parallel: every request `send` makes before its promise settles goes on a
-   * connection of the virtual user's (its own load connection first, then ones it dials and keeps for
-   * its next batches), at most `limits.parallel` at once (default 20) and `limits.perHost` to one origin
-   * (default 6), the rest queued in order; each counted with its own latency and name. A response's
-   * cookies go with the requests sent after it. `await s.batch(() => Promise.all([s.get("/a"), s.get("/b")]))`.
+   * Requests sent in parallel: every request `send` makes before its promise settles, at most
+   * `limits.parallel` at once (default 20) and `limits.perHost` to one origin (default 6), the rest queued.
+   * `await s.batch(() => Promise.all([s.get("/a"), s.get("/b")]))`.
    */
   batch<T>(send: () => Promise<T>, limits?: BatchLimits): Promise<T>;
   /** Counts a check under `name` (passed when `ok`), as a flow's checks are; never ends the session. */
@@ -163,10 +134,7 @@ export interface Session<SetupData = unknown> {
   readonly vu: number;
   /** How many sessions this virtual user ran before this one (from 0). */
   readonly iteration: number;
-  /**
-   * This virtual user's own object, the same in each of its sessions (a closed load's user; an open
-   * load's arrival is a user of its own): what Locust keeps on `self`, such as a token.
-   */
+  /** This virtual user's own object, the same in each of its sessions (what Locust keeps on `self`). */
   readonly state: Record<string, unknown>;
   /** What `setup()` returned (undefined without a setup). */
   readonly setup: SetupData;
@@ -175,11 +143,7 @@ export interface Session<SetupData = unknown> {
   readonly cookies: SessionCookies;
   /** The run's target URL (`http://127.0.0.1:8080/`): where a client of the script's own connects. */
   readonly target: string;
-  /**
-   * Where a client of the script's own (a WebSocket) connects for `url` (http:, https:, ws: or wss:): a URL
-   * of the target's origin, or of one the run's routes send to it, on the target (`ws:`/`wss:` kept after
-   * the target's scheme); one of another routed origin where its route says; else `url` as it is.
-   */
+  /** Where a client of the script's own (a WebSocket) connects for `url`: the target, or where routes say. */
   route(url: string): string;
   /** Aborts when the run ends: a client of the script's own (a WebSocket) closes then. */
   readonly ended: AbortSignal;
@@ -190,8 +154,5 @@ export interface Session<SetupData = unknown> {
 /** A session script's default export. */
 export type SessionFunction<SetupData = unknown> = (s: Session<SetupData>) => Promise<void> | void;
 
-/**
- * A script's `options`: what an experiment file would say (targets, loads, thresholds, data...), used
- * when the script is run on its own (`loadlab run session.ts`). See docs/EXPERIMENTS.md.
- */
+/** A script's `options`: what an experiment file would say, used when the script runs on its own. */
 export type SessionOptions = Record<string, unknown>;

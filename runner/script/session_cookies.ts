@@ -1,7 +1,6 @@
 /**
  * @module
- * `s.cookies`: the session's cookie jar as a script reads and sets it, for the target's host at its root
- * path. The jar is the session's (made when first needed: `jarOrNew`); this reads it, never keeps it.
+ * `s.cookies`: the session's cookie jar as a script reads and sets it, for the target's host at path `/`.
  */
 import type { CookieJar } from "../http/cookie_jar.ts";
 import type { SessionCookies } from "./session.ts";
@@ -38,16 +37,12 @@ export function sessionCookies(
   };
 }
 
-/** A cookie's name as HTTP's token: what a Cookie line can carry as one name. */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** What ends the Cookie line a value is sent on: control characters but tab. */
 // deno-lint-ignore no-control-regex -- matching control characters is the point
 const LINE_BREAK = /[\x00-\x08\x0a-\x1f\x7f]/;
 
-/**
- * Why `name=value` cannot be sent as the script set it, or null: a CR LF in either started a header of its
- * own on the next request's Cookie line (the jar now drops such a cookie; the script is told at its line).
- */
+/** Why `name=value` cannot be sent (a CR LF would start a header of its own), or null. */
 function cookieProblem(name: unknown, value: unknown): string | null {
   if (typeof name !== "string" || !TOKEN.test(name)) {
     return "a cookie's name must be a token: letters, digits and !#$%&'*+-.^_`|~, e.g. session_id";

@@ -1,22 +1,18 @@
 /**
  * @module
- * The connections a virtual user dials beside its load connection (HTTP/1.1, one request in flight on
- * each): a batch's requests in parallel (`s.batch`, k6's `http.batch`) and requests to another origin.
- * Kept idle per origin between uses, so a user's next batches reuse them as k6's VUs do, and closed with
- * the user (its open arrival's end, or its closed loop's). Each is in the run's set of side connections
- * while it lives, so the worker's watchdog times its exchanges out and the run's end cuts them (counted
- * as `unfinished`, as the load's own); they count in the open-connections gauge by their dials.
+ * The connections a virtual user dials beside its load connection (HTTP/1.1): for a batch and for other
+ * origins, kept idle per origin between uses as k6's VUs do and closed with the user. Each is watched by the
+ * worker's watchdog and cut at the run's end, as the load's own.
  */
 import { Connection } from "../http/h1/connection.ts";
 import type { LoadConnection } from "../http/load_connection.ts";
 import type { OriginPlace } from "./script_origins.ts";
 
-/** A virtual user's side connections. */
 export class SideConnections {
   readonly #idle = new Map<OriginPlace, Connection[]>();
   readonly #all: Connection[] = [];
 
-  /** `watched`: the run's side connections (watchdog, end of run); `nextId`: a connection id of the worker's. */
+  /** `watched`: the run's side connections (watchdog, end of run); `nextId`: a worker's id. */
   constructor(readonly watched: Set<LoadConnection> | undefined, readonly nextId: () => number) {}
 
   /** An idle connection to `place`, else a new one (dialled by its first exchange). */

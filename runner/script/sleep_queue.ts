@@ -1,11 +1,8 @@
 /**
  * @module
- * The think times (`s.sleep`) of a worker's script sessions on one timer: a queue ordered by wake-up
- * time (a binary heap in three parallel arrays) and one runtime timer armed for the earliest. Thousands
- * of sessions asleep at once cost an entry each instead of a timer, its handle and its callback each,
- * and a sleep costs a push and a pop instead of arming and clearing a timer. A sleeper woken early (the
- * run ended) leaves its entry behind: each entry carries the sleep's number, so a stale one wakes nothing,
- * and once no sleep waits the queue drops them all and its timer, so nothing holds the event loop.
+ * The think times (`s.sleep`) of a worker's script sessions on one timer: a binary heap by wake-up time and
+ * one runtime timer armed for the earliest, so thousands asleep cost an entry each, not a timer each. A
+ * sleeper woken early leaves a stale entry, told apart by its sleep number.
  */
 
 /** What sleeps: woken with the number its sleep was queued under; false when that sleep had ended. */
@@ -21,18 +18,15 @@ export class SleepQueue {
   readonly #who: Sleeper[] = [];
   readonly #sleep: number[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined = undefined;
-  /** When the armed timer is due; Infinity when none is armed. */
   #armedMs = Infinity;
   /** Sleeps queued and not yet woken, early or on time (the rest of the entries are stale). */
   #waiting = 0;
   readonly #onTimer = () => this.#fire();
 
-  /** Entries queued (stale ones included). */
   get size(): number {
     return this.#due.length;
   }
 
-  /** Wakes `who` (with `sleep`) at `dueMs`, or on the next timer turn when that has passed. */
   add(who: Sleeper, sleep: number, dueMs: number): void {
     this.#waiting++;
     let k = this.#due.length;
@@ -49,7 +43,6 @@ export class SleepQueue {
     if (dueMs < this.#armedMs) this.#arm(dueMs);
   }
 
-  /** The timer fired: wakes every sleeper due by now, then arms for the next. */
   #fire(): void {
     this.#armedMs = Infinity;
     this.#timer = undefined;
@@ -76,12 +69,10 @@ export class SleepQueue {
   #arm(dueMs: number): void {
     clearTimeout(this.#timer);
     this.#armedMs = dueMs;
-    // A runtime timer holds at most 2^31-1 ms (a longer one fires after 1 ms, with a warning each time: a
-    // sleep of 1e12 ms printed thousands a second); one that long fires early and is armed again.
+    // A runtime timer holds at most 2^31-1 ms (longer fires after 1 ms): one that long is armed again.
     this.#timer = setTimeout(this.#onTimer, Math.min(MAX_TIMER_MS, Math.max(0, dueMs - performance.now())));
   }
 
-  /** Removes the earliest entry. */
   #popRoot(): void {
     const last = this.#due.length - 1;
     const dueMs = this.#due[last];

@@ -1,14 +1,11 @@
 /**
  * @module
- * A k6 script's handleSummary answer (`{ stdout: text, "out/summary.json": JSON.stringify(data), ... }`)
- * made plain in the isolate that made it, before it crosses to loadlab's side: each value as text or
- * bytes, its own `toJSON`, getters and `toString` run where they live. A value that cannot be made so (its
- * `toJSON` throws, a Symbol's description that throws) is marked with why, so the other outputs are still
- * written (one such value lost every output, since the whole answer could not be cloned). Pure.
+ * A k6 script's handleSummary answer made plain (text or bytes) in the isolate that made it, before it
+ * crosses to loadlab's side; a value that cannot be is marked with why, so the other outputs are still
+ * written.
  */
 
-/** One output's content, or why it has none. */
-export type SummaryContent = string | Uint8Array | { unwritable: string };
+type SummaryContent = string | Uint8Array | { unwritable: string };
 
 /** `answer` with each value made text or bytes; a value that is not an object is returned as it is. */
 export function summaryContents(answer: unknown, describe: (err: unknown) => string): unknown {
@@ -24,7 +21,6 @@ export function summaryContents(answer: unknown, describe: (err: unknown) => str
   return out;
 }
 
-/** A value as text or bytes: bytes as given, other values as JSON, else as text. */
 function contentOf(value: unknown): string | Uint8Array {
   if (typeof value === "string" || value instanceof Uint8Array) return value;
   if (value instanceof ArrayBuffer) return new Uint8Array(value);

@@ -1,12 +1,7 @@
 /**
  * @module
  * An array method whose callback the conversion made async (`urls.forEach((u) => http.get(u))`), run one
- * element after another and awaited, as k6 ran it: the runtime's `array` hands each call here. Only a
- * receiver whose elements can be walked this way is: an array, and a Map's or Set's `forEach`. Any other
- * (a k6/html selection's `map`, a typed array, an object of the script's own) was handed the callback to
- * call without waiting for it, as a Set's forEach was: its requests raced with nothing awaiting them (the
- * second refused as in flight, checks judged on promises) and the iteration ended before them. Such a
- * call is refused at the script's line, naming the fix.
+ * element after another and awaited, as k6 ran it; a receiver that cannot be walked so is refused.
  */
 
 /** Gives `value` back with the caller's VU current again (each callback starts with it). */
@@ -32,7 +27,6 @@ export async function runArrayCall(
   throw new TypeError(unwalkable(method, xs));
 }
 
-/** Why `xs.method(...)` cannot have its callback awaited, in the words the script's error shows. */
 function unwalkable(method: string, xs: unknown): string {
   if (xs === null || xs === undefined) return `Cannot read properties of ${xs} (reading '${method}')`;
   const kind = xs instanceof Map ? "a Map" : xs instanceof Set ? "a Set" : `${kindOf(xs)}`;
@@ -41,7 +35,6 @@ function unwalkable(method: string, xs: unknown): string {
     `[...values], or use a for...of loop`;
 }
 
-/** "an object of class X", "a Uint8Array", "a number": the receiver as a script's author would name it. */
 function kindOf(xs: unknown): string {
   if (typeof xs !== "object" && typeof xs !== "function") return `a ${typeof xs}`;
   let name: unknown;
@@ -56,11 +49,7 @@ function kindOf(xs: unknown): string {
 /** Methods that skip an array's holes, as the native ones do (find and findIndex visit them). */
 const SKIPS_HOLES = new Set(["forEach", "map", "filter", "some", "every", "flatMap", "reduce"]);
 
-/**
- * The array methods the conversion routes here, over an array: over the elements it had when the call
- * began, as the native methods are (a callback that pushed what it found onto the array it walked never
- * ended: k6 sent one request, this ran on to the run's end).
- */
+/** The array methods over an array: over the elements it had when the call began, as the native ones. */
 async function overArray(
   method: string,
   xs: unknown[],

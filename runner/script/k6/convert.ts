@@ -1,11 +1,8 @@
 /**
  * @module
- * A k6 script made a loadlab session script: parsed with a real JavaScript parser (acorn), then edited
- * by position, so every line keeps its number (an error's `file:line` is the k6 file's). The edits: k6's
- * module imports point at this folder's replacements; the calls found by convert_async.ts are awaited
- * and their functions made `async`; the default export becomes the session function the runtime wraps
- * (`export default __k6.session(...)` on a line added after the last). What cannot be converted is a
- * `K6ConvertError` listing each place (`file:line: why`), before any load.
+ * A k6 script made a loadlab session script: parsed with acorn, then edited by position so every line keeps
+ * its number (an error's `file:line` is the k6 file's). What cannot be converted is a `K6ConvertError`
+ * listing each place (`file:line: why`), before any load.
  */
 import * as acorn from "acorn";
 import * as walk from "acorn-walk";
@@ -27,13 +24,9 @@ import {
   refusedConstructs,
 } from "./convert_refusals.ts";
 
-/**
- * Most places a refusal lists: each place's line is found from the start of the text, and a script
- * refused in 60,000 places took minutes to print a line of megabytes.
- */
+/** Most places a refusal lists: each place's line is found by scanning the text from its start. */
 const MAX_PROBLEMS_LISTED = 20;
 
-/** A script that cannot be converted; `problems` are `file:line: why`. */
 export class K6ConvertError extends Error {
   override name = "K6ConvertError";
   /** `syntax`: the script does not parse (its own error, k6's script exception), not a construct refused. */
@@ -42,13 +35,11 @@ export class K6ConvertError extends Error {
   }
 }
 
-/** The converted session script (or module), and a module's exports made asynchronous. */
-export interface K6Conversion {
+interface K6Conversion {
   code: string;
   asyncExports: ReadonlySet<string>;
 }
 
-/** Where a script's local modules take part in its conversion (k6_local_modules.ts). */
 export interface K6ModuleContext {
   /** Each local module the text imports, by its specifier as written: its exports made asynchronous. */
   locals: ReadonlyMap<string, ReadonlySet<string>>;
@@ -59,12 +50,9 @@ export interface K6ModuleContext {
 }
 
 /** The name a local module's default export is bound by (its async calls list it under this name). */
-export const LOCAL_DEFAULT = "(default)";
+const LOCAL_DEFAULT = "(default)";
 
-/**
- * Whether `source` names a k6 module (`k6`, `k6/...`; imported, re-exported, or by `import()` or
- * `require()`): a k6 script rather than a session script.
- */
+/** Whether `source` names a k6 module (imported, re-exported, `import()`, `require()`): a k6 script. */
 export function isK6Source(source: string): boolean {
   let ast: Node;
   try {
@@ -77,9 +65,8 @@ export function isK6Source(source: string): boolean {
 }
 
 /**
- * Converts k6 script `source` (named `file` in problems); `dir` is its folder (for `open()`). `readable`:
- * for a person to read on (`loadlab convert k6`): awaits left plain, each iteration in a context of its own.
- * `modules`: its local modules' (without, importing one is refused).
+ * Converts k6 script `source` (named `file` in problems; `dir` for `open()`). `readable`: for a person to
+ * read on (`loadlab convert k6`). Without `modules`, importing a local module is refused.
  */
 export function convertK6(
   source: string,
@@ -147,17 +134,13 @@ export function convertK6(
   return { code: header + applyEdits(source, edits) + footer, asyncExports: new Set() };
 }
 
-/** A local module's export: its name outside, and the local name or the function node it exports. */
 interface LibraryExport {
   exported: string;
   local?: string;
   node?: Node;
 }
 
-/**
- * A local module's exports (the default's named LOCAL_DEFAULT); a re-export from another module is
- * refused, as for the script.
- */
+/** A local module's exports (the default's named LOCAL_DEFAULT); a re-export is refused. */
 function libraryExports(ast: Node, problems: Array<{ pos: number; why: string }>): LibraryExport[] {
   const out: LibraryExport[] = [];
   for (const s of ast.body) {
@@ -185,7 +168,7 @@ function libraryExports(ast: Node, problems: Array<{ pos: number; why: string }>
   return out;
 }
 
-/** Whether the script calls `.html(...)` (a response's `res.html()`): its conversion loads the HTML parser. */
+/** Whether the script calls `.html(...)` (`res.html()`): its conversion loads the HTML parser. */
 function parsesHtml(ast: Node): boolean {
   let found = false;
   walk.simple(ast, {
@@ -199,10 +182,6 @@ function parsesHtml(ast: Node): boolean {
   return found;
 }
 
-/**
- * Points k6's imports at this folder's files; returns the names they and the local modules (`locals`, by
- * specifier) bind.
- */
 function importEdits(
   ast: Node,
   edits: Edit[],
@@ -240,10 +219,7 @@ function importEdits(
   return bindings;
 }
 
-/**
- * The names import `s` binds from `module`: `default`, `*` or the imported name; a local module's
- * (with its `calls`) binds its default as LOCAL_DEFAULT, a function rather than a namespace.
- */
+/** The names import `s` binds from `module`; a local module's default binds as LOCAL_DEFAULT. */
 function bind(s: Node, module: string, bindings: Map<string, Binding>, calls?: ReadonlySet<string>): void {
   for (const spec of s.specifiers) {
     const name = spec.type === "ImportDefaultSpecifier"
@@ -255,7 +231,6 @@ function bind(s: Node, module: string, bindings: Map<string, Binding>, calls?: R
   }
 }
 
-/** Why an import of another module is refused, or null when it loads as it is. */
 function importProblem(from: string): string | null {
   if (/^https?:\/\//.test(from)) {
     return `${from}: loadlab fetches no remote module (it runs offline; of jslib.k6.io it ships k6-utils, ` +
@@ -268,10 +243,7 @@ function importProblem(from: string): string | null {
   return null;
 }
 
-/**
- * `(await call)`, or for an array method `(await __k6.array("m", xs, callback, ...))`; `opener` is the
- * `(await ` or the one that restores the VU when the call resumes.
- */
+/** `(await call)`, or for an array method `(await __k6.array("m", xs, callback, ...))`. */
 function awaitEdits(call: Node, array: boolean, opener: string, edits: Edit[]): void {
   if (!array) {
     edits.push({ start: call.start, end: call.start, text: opener, rank: call.end });
@@ -285,10 +257,7 @@ function awaitEdits(call: Node, array: boolean, opener: string, edits: Edit[]): 
   edits.push({ start: call.end, end: call.end, text: ")" });
 }
 
-/**
- * Calls to await in a parameter's default value (`function f(r = http.get(url))`): JavaScript allows no
- * await there, so the converted module would not load; the line says to move the call into the body.
- */
+/** Calls to await in a parameter's default value, where JavaScript allows no await: refused. */
 function awaitedInParameters(
   functions: Iterable<Node>,
   awaited: Iterable<Node>,

@@ -1,12 +1,7 @@
 /**
  * @module
- * Which calls of a k6 script become awaited and which of its functions become `async`, found on the
- * syntax tree (acorn): a call into an asynchronous k6 API (`http.get`, `sleep`, `group`, ...) is one; a
- * function containing one becomes async, and then every direct call of that function is one too, until
- * nothing changes. An array method whose callback becomes async (`urls.forEach((u) => http.get(u))`) is
- * run element after element by the runtime. Whatever cannot be awaited this way (a callback handed to
- * another function, a method, a function used as a value, a generator) is a problem with its line, so
- * the script is refused before any load rather than sending requests nobody waits for.
+ * Which calls of a k6 script become awaited and which functions `async`, until nothing changes; what cannot
+ * be awaited so (a callback handed elsewhere, a method, a generator) is refused at its line.
  */
 import * as walk from "acorn-walk";
 import { ARRAY_METHODS, ASYNC_CALLS, ASYNC_METHODS } from "./k6_modules.ts";
@@ -14,26 +9,20 @@ import { ARRAY_METHODS, ASYNC_CALLS, ASYNC_METHODS } from "./k6_modules.ts";
 // deno-lint-ignore no-explicit-any
 export type Node = any;
 
-/**
- * A local name bound by an import of a k6 module or of a local one (`./lib/auth.js`): `default`, `*` or
- * the imported name; a local module's `calls` are its exports made asynchronous by its own conversion.
- */
+/** A name an import binds: `default`, `*` or the imported name; `calls`: a local module's async exports. */
 export interface Binding {
   module: string;
   name: string;
   calls?: ReadonlySet<string>;
 }
 
-/** The asynchronous calls of the module `b` binds from (undefined when it has none). */
 export function asyncCallsOf(b: Binding): ReadonlySet<string> | undefined {
   if (b.calls === undefined) return ASYNC_CALLS[b.module];
   return b.calls.size === 0 ? undefined : b.calls;
 }
 
-/** What the analysis found: the calls to await (array ones rewritten) and the functions made async. */
-export interface AsyncPlan {
+interface AsyncPlan {
   awaited: Node[];
-  /** The names of the functions made async (`function f`, `const f = () => ...`). */
   asyncNames: ReadonlySet<string>;
   arrayCalls: Set<Node>;
   asyncFunctions: Set<Node>;
@@ -43,7 +32,6 @@ export interface AsyncPlan {
 const isFunction = (n: Node) =>
   n.type === "FunctionDeclaration" || n.type === "FunctionExpression" || n.type === "ArrowFunctionExpression";
 
-/** Every call and function node with its ancestors (outermost first, the node last). */
 function collect(ast: Node): { calls: Node[][]; functions: Node[][]; identifiers: Node[][] } {
   const calls: Node[][] = [], functions: Node[][] = [], identifiers: Node[][] = [];
   walk.fullAncestor(ast, (node: Node, _state: unknown, ancestors: Node[]) => {
@@ -54,7 +42,6 @@ function collect(ast: Node): { calls: Node[][]; functions: Node[][]; identifiers
   return { calls, functions, identifiers };
 }
 
-/** The name a function is called by (`function f`, `const f = () => ...`), or null. */
 function nameOf(path: Node[]): string | null {
   const fn = path[path.length - 1], parent = path[path.length - 2];
   if (fn.type === "FunctionDeclaration" && fn.id) return fn.id.name;
@@ -64,13 +51,11 @@ function nameOf(path: Node[]): string | null {
   return null;
 }
 
-/** The innermost function around the last node of `path`, or null at the module's top level. */
 function enclosing(path: Node[]): Node | null {
   for (let k = path.length - 2; k >= 0; k--) if (isFunction(path[k])) return path[k];
   return null;
 }
 
-/** Finds the calls to await and the functions to make async in `ast`. */
 export function planAsync(ast: Node, imported: Map<string, Binding>): AsyncPlan {
   const bindings = withInstances(ast, imported);
   const { calls, functions, identifiers } = collect(ast);
@@ -102,10 +87,7 @@ export function planAsync(ast: Node, imported: Map<string, Binding>): AsyncPlan 
   return { awaited: [...awaited], asyncNames, arrayCalls, asyncFunctions, problems };
 }
 
-/**
- * Awaited calls in a class field's initializer or a static block, where JavaScript allows no `await`: the
- * converted module did not parse, and the line blamed the script's own syntax.
- */
+/** Awaited calls in a class field's initializer or a static block, where JavaScript allows no `await`. */
 function classBodyProblems(calls: Node[][], awaited: Set<Node>): Array<{ pos: number; why: string }> {
   const problems: Array<{ pos: number; why: string }> = [];
   for (const path of calls) {
@@ -125,10 +107,7 @@ function classBodyProblems(calls: Node[][], awaited: Set<Node>): Array<{ pos: nu
   return problems;
 }
 
-/**
- * `bindings` and the names bound to an instance of a k6 class with asynchronous methods (`const client =
- * new grpc.Client()`, or an assignment), as `new Client` of its module.
- */
+/** `bindings` and the names bound to an instance of a k6 class with async methods (`new grpc.Client()`). */
 function withInstances(ast: Node, bindings: Map<string, Binding>): Map<string, Binding> {
   const all = new Map(bindings);
   walk.full(ast, (node: Node) => {
@@ -144,7 +123,6 @@ function withInstances(ast: Node, bindings: Map<string, Binding>): Map<string, B
   return all;
 }
 
-/** The k6 class with asynchronous methods a `new` expression's callee names, else null. */
 function classOf(callee: Node, bindings: Map<string, Binding>): Binding | null {
   if (callee.type === "Identifier") {
     const b = bindings.get(callee.name);
@@ -160,18 +138,15 @@ function classOf(callee: Node, bindings: Map<string, Binding>): Binding | null {
     : null;
 }
 
-/** `X.m(...)` where m is an array method that takes a callback first. */
 function isArrayCall(call: Node): boolean {
   const c = call.callee;
   return c.type === "MemberExpression" && !c.computed && ARRAY_METHODS.has(c.property.name);
 }
 
-/** A call of an asynchronous k6 API: `http.get(...)`, `sleep(...)`, `k6.group(...)`. */
 export function isApiCall(call: Node, bindings: Map<string, Binding>): boolean {
   return apiOf(call.callee, bindings) !== null;
 }
 
-/** The `module.name` a callee reaches when it is an asynchronous k6 API, else null. */
 function apiOf(callee: Node, bindings: Map<string, Binding>): string | null {
   if (callee.type === "Identifier") {
     const b = bindings.get(callee.name);
@@ -212,7 +187,6 @@ function functionProblems(
   return problems;
 }
 
-/** Why an async function under `above` (its parent first) cannot be awaited, or null when it can. */
 function placeProblem(fn: Node, above: Node[], bindings: Map<string, Binding>): string | null {
   const parent = above[0];
   if (parent === undefined || fn.type === "FunctionDeclaration") return null;
@@ -238,7 +212,6 @@ function callbackProblem(fn: Node, call: Node, bindings: Map<string, Binding>): 
   return `a callback that sends requests is handed to ${callee}(): loadlab cannot await where it is called`;
 }
 
-/** `f` of `f(...)` or `x.f(...)`, else "a call". */
 function calleeName(call: Node): string {
   const c = call.callee;
   if (c.type === "Identifier") return c.name;
@@ -263,7 +236,6 @@ function referenceProblems(
   return problems;
 }
 
-/** Whether identifier `id` under `parent` is a declaration, a direct call, an export or an awaited callback. */
 function isPlainUse(id: Node, parent: Node, bindings: Map<string, Binding>): boolean {
   switch (parent?.type) {
     case "CallExpression":

@@ -1,36 +1,18 @@
 /**
  * @module
  * How a converted script's code knows its virtual user without a context entered per iteration (an
- * `AsyncLocalStorage` run cost about 1.5 us an iteration, most of what the k6 layer added to a request).
- * Every `await` of the script becomes `__k6.back(__k6.context(), await X)`: the VU that was current when
- * the await began is current again when its function resumes, so `http.get`, `check` and `__VU` read it
- * from one variable (runtime.ts). A `catch` or `finally` block of an async function restores the VU the
- * function began with (a rejected await resumes there, not through `back`). Code the script hands over
- * to be called later (a promise's `then`, a timer, a WebSocket's or gRPC stream's handlers, `for await`,
- * an async generator) resumes through no such await: a script with any keeps the context entered per
- * iteration, as before (`storageReason` says which construct). Likewise a script that never names
- * `timings` cannot read `res.timings`, so its requests are not timed a second time (`readsTimings`: two
- * clock reads per request, each 0.2 to 0.6 us here; loadlab's own latency of each request is kept as ever),
- * and one that imports no k6/metrics has no custom metric to send at an iteration's end (`importsMetrics`).
+ * `AsyncLocalStorage` run cost about 1.5 us): every `await` becomes `__k6.back(__k6.context(), await X)`,
+ * making the VU current again when its function resumes. Scripts that defer callbacks keep the context.
  */
 import type { Node } from "./convert_async.ts";
-
-/** An edit of the converted source (convert.ts applies them by position). */
-export interface ContextEdit {
-  start: number;
-  end: number;
-  text: string;
-  rank?: number;
-}
+import type { Edit } from "./convert_exports.ts";
 
 /** What the converter inserts before an awaited call: restoring the VU once the call resumes. */
 export const RESUMING_AWAIT = "__k6.back(__k6.context(), await ";
 
 /** k6 modules whose callbacks run later, from events (their scripts keep the per-iteration context). */
 const EVENT_MODULES = new Set(["k6/ws", "k6/net/grpc", "k6/timers"]);
-/** Platform calls that run a callback later. */
 const LATER = new Set(["setTimeout", "setInterval", "setImmediate", "queueMicrotask"]);
-/** Promise methods whose callbacks run later. */
 const REACTIONS = new Set(["then", "catch", "finally"]);
 
 /** Why the script needs the context entered per iteration, or null when its awaits carry the VU. */
@@ -67,10 +49,6 @@ export function importsMetrics(ast: Node): boolean {
   return ast.body.some((s: Node) => s.type === "ImportDeclaration" && s.source.value === "k6/metrics");
 }
 
-/**
- * Calls `visit` on every node under `node` (a property's name and a member's key too, which acorn-walk
- * skips); not into functions when `intoFunctions` is false.
- */
 function everyNode(node: Node, visit: (n: Node) => void, intoFunctions = true): void {
   if (node === null || typeof node !== "object") return;
   visit(node);
@@ -94,12 +72,8 @@ function isReaction(callee: Node): boolean {
   return callee.type === "MemberExpression" && !callee.computed && REACTIONS.has(callee.property.name);
 }
 
-/**
- * The edits that carry the VU across the script's own awaits and into its catch and finally blocks;
- * `madeAsync` are the functions the converter makes async (their awaits are its own, made resuming).
- */
-export function contextEdits(ast: Node, madeAsync: ReadonlySet<Node>): ContextEdit[] {
-  const edits: ContextEdit[] = [];
+export function contextEdits(ast: Node, madeAsync: ReadonlySet<Node>): Edit[] {
+  const edits: Edit[] = [];
   everyNode(ast, (n: Node) => {
     if (n.type === "AwaitExpression") {
       edits.push({ start: n.start, end: n.start, text: "__k6.back(__k6.context(), ", rank: n.end });
@@ -111,8 +85,7 @@ export function contextEdits(ast: Node, madeAsync: ReadonlySet<Node>): ContextEd
   return edits;
 }
 
-/** The VU taken at the function's entry and restored first in each catch and finally block of its own. */
-function restoreEdits(body: Node): ContextEdit[] {
+function restoreEdits(body: Node): Edit[] {
   const blocks: Node[] = [];
   everyNode(body, (n: Node) => {
     if (n.type !== "TryStatement") return;

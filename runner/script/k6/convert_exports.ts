@@ -1,8 +1,7 @@
 /**
  * @module
- * The converter's edits of a k6 script's exports: its default export becomes `__k6_main`, the function
- * the runtime's footer runs per iteration, and its other exports' names (setup, teardown, handleSummary,
- * scenario functions) are collected for that footer. Also the shape of one edit, shared with convert.ts.
+ * The converter's edits of a k6 script's exports: its default export becomes `__k6_main`, run per iteration
+ * by the runtime's footer, and its other exports' names are collected for that footer.
  */
 import type { Node } from "./convert_async.ts";
 
@@ -11,14 +10,10 @@ export interface Edit {
   start: number;
   end: number;
   text: string;
-  /** Among insertions at one position, the higher goes first (an outer call's `(await ` before an inner's). */
+  /** Among insertions at one position, the higher goes first (an outer call's `(await ` first). */
   rank?: number;
 }
 
-/**
- * The default export becomes `const __k6_main = ...` (the runtime's session calls it); returns the names
- * the script exports (setup, teardown, handleSummary, scenario functions), handed to the runtime.
- */
 export function exportEdits(
   ast: Node,
   source: string,
@@ -62,11 +57,7 @@ export function exportEdits(
   return names;
 }
 
-/**
- * `export default X` made `const __k6_main = X;`. A named function stays the declaration it was
- * (`function main() {...} const __k6_main = main;`): made an expression, its name left the module's scope,
- * and a scenario's function calling `main()` failed every iteration with "main is not defined".
- */
+/** `export default X` made `const __k6_main = X;`; a named function stays a declaration. */
 function defaultEdits(s: Node, edits: Edit[]): void {
   const d = s.declaration;
   if (d.type === "FunctionDeclaration" && d.id) {

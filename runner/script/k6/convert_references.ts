@@ -1,17 +1,11 @@
 /**
  * @module
- * How a k6 script reaches an asynchronous k6 API other than by calling it directly, each a refusal with
- * why: the converter awaits only calls it can see (`http.get(u)`), so a call through an alias, a
- * destructured name, a computed member or a namespace's `.default` went unawaited, its response a promise
- * every check failed on while the run read as clean. Read by convert_refusals.ts for each node.
+ * How a k6 script reaches an async k6 API other than by calling it directly (an alias, a destructured name,
+ * a computed member, `.default`): the converter awaits only calls it can see, so each is refused with why.
  */
 import { asyncCallsOf, type Binding, type Node } from "./convert_async.ts";
 
-/**
- * Why `node` reaches an asynchronous k6 API other than by calling it directly (`const get = http.get`,
- * `http["get"](u)`, `const { get } = http`, `helper(http)`): its calls would go unawaited, their responses
- * promises. Null for a direct call (`http.get(u)`, `sleep(1)`) and for what is not such an API.
- */
+/** Why `node` reaches an async k6 API other than by a direct call (`const get = http.get`), or null. */
 export function apiReferenceProblem(node: Node, parent: Node, bindings: Map<string, Binding>): string | null {
   if (node.type === "MemberExpression" && node.object.type === "Identifier") {
     return memberReferenceProblem(node, parent, bindings);
@@ -40,7 +34,7 @@ export function apiReferenceProblem(node: Node, parent: Node, bindings: Map<stri
     (whole ? `${node.name}.get(url)` : `${node.name}(...)`);
 }
 
-/** Why member `node` of a whole k6 module (`http.get`, `http[m]`, `ns.default`) is not a direct call, or null. */
+/** Why member `node` of a whole k6 module (`http[m]`, `ns.default`) is not a direct call, or null. */
 function memberReferenceProblem(node: Node, parent: Node, bindings: Map<string, Binding>): string | null {
   const b = bindings.get(node.object.name);
   const calls = b && (b.name === "default" || b.name === "*") ? asyncCallsOf(b) : undefined;
@@ -51,7 +45,7 @@ function memberReferenceProblem(node: Node, parent: Node, bindings: Map<string, 
     return `${name}[...] picks a member of ${b!.module} by a name computed as it runs: loadlab awaits only ` +
       `calls written as ${name}.${[...calls][0]}(...)`;
   }
-  // `ns.default` of `import * as ns` is the whole module again: its calls were never awaited.
+  // `ns.default` of `import * as ns` is the whole module again: its calls would go unawaited.
   if (b!.name === "*" && key === "default") {
     return `${name}.default is ${b!.module} itself, whose calls loadlab awaits only when ` +
       `written as ${name}.${[...calls][0]}(...): drop the .default`;
@@ -62,7 +56,6 @@ function memberReferenceProblem(node: Node, parent: Node, bindings: Map<string, 
     `written as ${name}.${key}(...)`;
 }
 
-/** The name member `node` reads (`.get`, `["get"]`, a template without expressions), null when computed. */
 function memberKey(node: Node): string | null {
   const p = node.property;
   if (!node.computed) return p.name;

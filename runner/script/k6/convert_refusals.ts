@@ -1,13 +1,7 @@
 /**
  * @module
- * What a k6 script may hold that parses but cannot run converted, found on its syntax tree before any
- * load: code made from text (`eval`, `Function`), CommonJS `require`, a dynamic `import()`, a k6 call that
- * sends or waits at the module's top level (k6's init context, which refuses them too), a default export
- * that is not a function, a bare module name, and nesting deep enough to overflow a parser's stack (Deno's
- * own parser aborts the whole process on it, so the converter refuses first). Also what a parse failure
- * says (`parseProblem`), and whether a script names a k6 module at all, by an import or by `import()` or
- * `require()` (`namesK6Module`; `importsK6ByTokens` for one that does not parse), so it is taken for a k6
- * script and such a form, or a syntax error, is reported as a k6 script's rather than as an unknown key.
+ * What a k6 script may hold that parses but cannot run converted, found on its syntax tree before any load,
+ * and whether a script names a k6 module at all, so it is taken for a k6 script.
  */
 import * as acorn from "acorn";
 import * as walk from "acorn-walk";
@@ -20,7 +14,6 @@ export const MAX_NESTING = 400;
 
 type Problem = { pos: number; why: string };
 
-/** Node types a default export cannot be a function as. */
 const NOT_A_FUNCTION = new Set([
   "Literal",
   "ObjectExpression",
@@ -33,7 +26,6 @@ const NOT_A_FUNCTION = new Set([
   "UpdateExpression",
 ]);
 
-/** Each construct of `ast` that cannot run converted, with its position and why. */
 export function refusedConstructs(ast: Node, bindings: Map<string, Binding>): Problem[] {
   const problems: Problem[] = [];
   const declared = declaredNames(ast);
@@ -56,7 +48,6 @@ export function refusedConstructs(ast: Node, bindings: Map<string, Binding>): Pr
   return problems;
 }
 
-/** Why `node` (under `above`, its parent first) cannot run converted, or null. */
 function nodeProblem(
   node: Node,
   above: Node[],
@@ -89,14 +80,10 @@ function nodeProblem(
   return null;
 }
 
-/**
- * Why a `group` or `check` name written in the script holds `::`, k6's separator of group paths (k6 throws
- * on it; here it would split a summary's group path wrongly), or null.
- */
+/** Why a `group` or `check` name holds `::`, k6's separator of group paths (k6 throws on it), or null. */
 function groupSeparatorProblem(node: Node, bindings: Map<string, Binding>): string | null {
   if (node.type !== "CallExpression") return null;
   const callee = node.callee;
-  // k6's own group and check: imported by name, or read off the module (`k6.group`).
   const bound = callee.type === "Identifier"
     ? bindings.get(callee.name)
     : callee.type === "MemberExpression" && !callee.computed && callee.object.type === "Identifier"
@@ -117,7 +104,6 @@ function groupSeparatorProblem(node: Node, bindings: Map<string, Binding>): stri
     : `${JSON.stringify(bad.value)}: group and check names may not contain "::" (k6's group path separator)`;
 }
 
-/** Why a bare module name (`lodash`) is refused, or null for any other name. */
 function bareImportProblem(from: string): string | null {
   if (from === "k6" || from.startsWith("k6/") || /^[a-z][a-z0-9+.-]*:/i.test(from)) return null;
   if (from.startsWith(".") || from.startsWith("/")) return null;
@@ -127,7 +113,7 @@ function bareImportProblem(from: string): string | null {
 const isFunction = (n: Node) =>
   n.type === "FunctionDeclaration" || n.type === "FunctionExpression" || n.type === "ArrowFunctionExpression";
 
-/** Names the script declares itself (a function, variable, parameter or import named `eval` shadows it). */
+/** Names the script declares itself (an `eval` it declares shadows the global). */
 function declaredNames(ast: Node): Set<string> {
   const names = new Set<string>();
   visit(ast, [], (node, above) => {
@@ -143,14 +129,12 @@ function declaredNames(ast: Node): Set<string> {
   return names;
 }
 
-/** Calls `fn` on every node with its ancestors (parent first). Recursive: only on trees within MAX_NESTING. */
 function visit(node: Node, above: Node[], fn: (node: Node, above: Node[]) => void): void {
   fn(node, above);
   const inner = [node, ...above];
   for (const child of childrenOf(node)) visit(child, inner, fn);
 }
 
-/** The child nodes of `node`, in source order. */
 function childrenOf(node: Node): Node[] {
   const out: Node[] = [];
   for (const key of Object.keys(node)) {
@@ -163,10 +147,7 @@ function childrenOf(node: Node): Node[] {
   return out;
 }
 
-/**
- * The first node deeper than MAX_NESTING, as a problem, else null; walked without recursion. Checked
- * before any other walk of the tree (those recurse).
- */
+/** The first node deeper than MAX_NESTING, as a problem, else null; walked without recursion. */
 export function nestingProblem(ast: Node): Problem | null {
   const stack: Array<[Node, number]> = [[ast, 0]];
   while (stack.length > 0) {
@@ -183,10 +164,6 @@ export function nestingProblem(ast: Node): Problem | null {
   return null;
 }
 
-/**
- * The line and why of acorn's parse failure `err`, and whether it is the script's syntax error (a stack
- * overflow is read as nesting too deep, loadlab's limit).
- */
 export function parseProblem(err: unknown): { line: number; why: string; syntax: boolean } {
   const e = err as { loc?: { line: number }; message: string };
   if (err instanceof RangeError || /stack space/i.test(e.message)) {
@@ -201,21 +178,14 @@ export function parseProblem(err: unknown): { line: number; why: string; syntax:
   return { line: e.loc?.line ?? 1, why, syntax: true };
 }
 
-/** Whether `name` is a k6 module's (`k6`, `k6/http`...). */
 const isK6Module = (name: unknown): boolean => name === "k6" || String(name).startsWith("k6/");
 
-/** The text of a module specifier node: a string, or a template without expressions. */
 function specifierOf(node: Node | undefined): unknown {
   if (node?.type === "Literal") return node.value;
   if (node?.type === "TemplateLiteral" && node.expressions.length === 0) return node.quasis[0].value.cooked;
   return undefined;
 }
 
-/**
- * Whether parsed script `ast` names a k6 module anywhere: an import or re-export, and a dynamic
- * `import("k6/http")` or `require("k6/http")` too, so such a script is taken for the k6 script it is and
- * its conversion refuses those forms at their lines (not read as a session script, whose options it lacks).
- */
 export function namesK6Module(ast: Node, source: string): boolean {
   const declared = ast.body.some((s: Node) =>
     (s.type === "ImportDeclaration" || s.type === "ExportNamedDeclaration" ||
@@ -240,10 +210,6 @@ export function namesK6Module(ast: Node, source: string): boolean {
   }
 }
 
-/**
- * Whether a script that does not parse names `k6` or `k6/...` before its error: its tokens read up to
- * the error, a string right after `import` or `from`, or as the first argument of `import(` or `require(`.
- */
 export function importsK6ByTokens(source: string): boolean {
   let previous = "";
   try {
@@ -263,7 +229,7 @@ export function importsK6ByTokens(source: string): boolean {
         : "";
     }
   } catch {
-    // the error the parse already found: what came before it was read
+    // the parse already found the error: what came before it was read
   }
   return false;
 }

@@ -46,12 +46,10 @@ const algorithm = (name: string) => {
   return a;
 };
 
-/** k6's `createHash(algorithm)`. */
 export function createHash(name: string) {
   return hasher(nodeCrypto.createHash(algorithm(name)));
 }
 
-/** k6's `createHMAC(algorithm, secret)`. */
 export function createHMAC(name: string, secret: Input) {
   return hasher(nodeCrypto.createHmac(algorithm(name), bytesOf(secret)));
 }
@@ -68,7 +66,6 @@ function hasher(h: { update(b: Buffer): unknown; digest(): Buffer }) {
   };
 }
 
-/** k6's `hmac(algorithm, secret, data, encoding)`. */
 export function hmac(name: string, secret: Input, data: Input, encoding?: string): Digest {
   return createHMAC(name, secret).update(data).digest(encoding);
 }
@@ -86,7 +83,6 @@ export const sha512_224 = digestOf("sha512_224");
 export const sha512_256 = digestOf("sha512_256");
 export const ripemd160 = digestOf("ripemd160");
 
-/** `size` random bytes as an ArrayBuffer. */
 export function randomBytes(size: number): ArrayBuffer {
   return encode(nodeCrypto.randomBytes(size)) as ArrayBuffer;
 }

@@ -1,11 +1,9 @@
 /**
  * @module
- * k6's `k6/data` for converted scripts: a `SharedArray` is built once per worker isolate (k6 builds it
- * once and shares it read-only between VUs; here the isolate's sessions share it) and frozen.
+ * k6's `k6/data`: a `SharedArray` is built once per worker isolate, frozen, and shared by its sessions.
  */
 const built = new Map<string, readonly unknown[]>();
 
-/** k6's SharedArray: `new SharedArray(name, () => rows)` is the rows, read-only, built once per isolate. */
 export class SharedArray {
   constructor(name: string, build: () => unknown[]) {
     let rows = built.get(name);

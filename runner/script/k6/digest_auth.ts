@@ -1,10 +1,7 @@
 /**
  * @module
- * HTTP Digest authentication (RFC 7616 with RFC 2617's MD5 forms) for k6's `params.auth: "digest"`: the
- * request goes first without credentials, and a 401 whose `WWW-Authenticate` is a Digest challenge is
- * answered once with the URL's user and password (`http://user:pass@host/...`), as k6 does; both
- * requests are requests of the run. Algorithms MD5 and MD5-sess, SHA-256 and SHA-256-sess; `qop=auth`
- * (or none). `authKind` reads `params.auth`: basic (the default) or digest.
+ * HTTP Digest authentication (RFC 7616, RFC 2617's MD5 forms) for k6's `params.auth: "digest"`: a 401 with a
+ * Digest challenge is answered once with the URL's user and password, as k6 does.
  */
 import { createHash, randomBytes } from "node:crypto";
 
@@ -14,8 +11,7 @@ export function authKind(auth: string | undefined): "basic" | "digest" {
   throw new TypeError(`http params.auth: ${auth} is not supported by loadlab's k6 runtime (basic, digest)`);
 }
 
-/** A Digest challenge's parameters (names lower case). */
-export type Challenge = Record<string, string>;
+type Challenge = Record<string, string>;
 
 /** The Digest challenge of a `WWW-Authenticate` value, or null when it is none. */
 export function digestChallenge(header: string | null): Challenge | null {

@@ -1,22 +1,16 @@
 /**
  * @module
- * k6's `res.error_code` and `res.error` of a failed request, from the error kind and message loadlab
- * counted it under (session.ts `Response.failure`), in k6's codes and words (k6's
- * lib/netext/httpext/error_codes.go): 1050 request timeout, 1101 no such host, 1201 broken pipe, 1211 dial
- * timeout, 1212 connection refused, 1220 reset by peer, 1300-1311 TLS (1010 for a server's handshake
- * alert, as k6 gives it), 1610/1630/1650 plus 1 + the HTTP/2 error code for a GOAWAY, a stream error and
- * a connection error; 1000 for a failure k6 has no code of its own for (a connection closed early: Go's
- * "EOF"). Read only when the script reads `error` or `error_code`.
+ * k6's `res.error_code` and `res.error` of a failed request, from the kind and message loadlab counted it
+ * under, in k6's codes and words (k6's lib/netext/httpext/error_codes.go).
  */
 import { ERROR_NAMES } from "../../../http2/frames.ts";
 
-/** A failed request as k6 shows it. */
 export interface K6Error {
   code: number;
   text: string;
 }
 
-/** The HTTP/2 error code a message names (`RST_STREAM CANCEL`, `GOAWAY ENHANCE_YOUR_CALM`), else `fallback`. */
+/** The HTTP/2 error code a message names (`RST_STREAM CANCEL`), else `fallback`. */
 function h2CodeIn(message: string, fallback: string): string {
   for (const name of ERROR_NAMES) if (message.includes(name)) return name;
   return fallback;
@@ -26,7 +20,6 @@ function h2Error(base: number, words: string, name: string): K6Error {
   return { code: base + 1 + ERROR_NAMES.indexOf(name), text: `http2: ${words} with http2 ErrCode ${name}` };
 }
 
-/** k6's code and text of a request that failed as `kind` with `message` (loadlab's). */
 export function k6ErrorOf(kind: string, message: string): K6Error {
   const m = message.toLowerCase();
   switch (kind) {
@@ -87,5 +80,4 @@ export function k6ErrorOf(kind: string, message: string): K6Error {
   }
 }
 
-/** What k6 gives a request that failed with no reason known. */
 export const UNKNOWN_FAILURE: Readonly<K6Error> = Object.freeze({ code: 1000, text: "request failed" });

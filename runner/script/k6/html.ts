@@ -1,11 +1,7 @@
 /**
  * @module
- * k6's `k6/html` for converted scripts: `parseHTML(text)` and the response's `res.html(selector?)` give a
- * jQuery-like selection (`find`, `attr`, `text`, `html`, `each`, `map`, `first`, `last`, `eq`, `size`,
- * `children`, `parent`, `filter`, `is`, `val`, `get`, `toArray`), parsed by cheerio (htmlparser2, in its
- * slim build). This module is imported only by a script that parses HTML (the converter adds it when a
- * script calls `.html(` or imports `k6/html`), so no other script loads the parser; importing it makes
- * `res.html()` of response.ts parse.
+ * k6's `k6/html`: `parseHTML(text)` and `res.html()` give a jQuery-like selection, parsed by cheerio. Only a
+ * script that parses HTML imports this module, so no other loads the parser.
  */
 import { type Cheerio, type CheerioAPI, load } from "cheerio/slim";
 import { setHtmlParser } from "./response.ts";
@@ -46,7 +42,6 @@ export class Element {
   }
 }
 
-/** k6's Selection over cheerio's. */
 export class Selection {
   constructor(readonly $: CheerioAPI, readonly nodes: Nodes) {}
 
@@ -114,7 +109,6 @@ export class Selection {
   }
 }
 
-/** k6's `parseHTML`: the document as a selection. */
 export function parseHTML(text: string): Selection {
   const $ = load(text);
   return new Selection($, $.root());

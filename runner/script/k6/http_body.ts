@@ -1,17 +1,12 @@
 /**
  * @module
- * A k6 request's body as k6 encodes it: text and bytes as they are; an object as a form, each array
- * value a repeated field (`topping=onion&topping=bacon`), null as an empty value and a nested object as
- * an empty one (k6 warns and does the same), `application/x-www-form-urlencoded`; an object holding an
- * `http.file(...)` as `multipart/form-data`, each file a part with its filename and content type and
- * every other field a part of its own, as k6's Go multipart writer lays them out. `http.file` itself is
- * here too.
+ * A k6 request's body as k6 encodes it: text and bytes as they are, an object as a urlencoded form, one
+ * holding an `http.file(...)` as `multipart/form-data` laid out as Go's writer does; and `http.file` itself.
  */
 
 const encoder = new TextEncoder();
 
-/** What `http.file(data, filename, contentType)` returns: a file a form body sends as a multipart part. */
-export class FileData {
+class FileData {
   constructor(
     readonly data: string | ArrayBuffer | Uint8Array,
     readonly filename: string,
@@ -33,10 +28,8 @@ export function file(
   return new FileData(data, name, contentType ?? "application/octet-stream");
 }
 
-/** A request body k6 accepts. */
 export type Body = string | ArrayBuffer | Uint8Array | Record<string, unknown> | null | undefined;
 
-/** Whether `body` is an object k6 sends as a form (neither text nor bytes). */
 export function isFormBody(body: Body): body is Record<string, unknown> {
   return body !== null && typeof body === "object" && !(body instanceof ArrayBuffer) &&
     !(body instanceof Uint8Array);

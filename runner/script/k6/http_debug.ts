@@ -1,10 +1,7 @@
 /**
  * @module
- * k6's `--http-debug[=full]` (its `httpDebug`): each request a k6 script's session sends and the response it
- * gets, on stderr as k6 dumps them (`Request:` then the request line and header fields, `Response:` then
- * the status line and fields; with `full`, the bodies too). Bounded: the first `HTTP_DEBUG_MAX` exchanges
- * of each worker, bodies cut at `HTTP_DEBUG_BODY_CHARS`; the values of credential fields (Authorization,
- * Cookie, Set-Cookie, names with token, key, secret, ...: results/secret_finder.ts) read `[redacted]`.
+ * k6's `--http-debug[=full]`: each request a k6 script's session sends and its response, on stderr as k6
+ * dumps them. Bounded per worker, bodies cut, credential fields' values `[redacted]`.
  */
 import { isSecretName } from "../../../results/secret_finder.ts";
 import { isolateFlags } from "./isolate_flags.ts";
@@ -12,10 +9,8 @@ import type { Response } from "../session.ts";
 
 /** How many exchanges `--http-debug` prints per worker: a long run's debug stays readable. */
 export const HTTP_DEBUG_MAX = 100;
-/** The longest body `--http-debug=full` prints. */
-export const HTTP_DEBUG_BODY_CHARS = 2_048;
+const HTTP_DEBUG_BODY_CHARS = 2_048;
 
-/** `headers` or `full` when asked, else null (no exchange is printed). */
 export const httpDebug: "headers" | "full" | null = isolateFlags.httpDebug ?? null;
 
 let printed = 0;
@@ -45,7 +40,6 @@ export function debugExchange(
   write(text);
 }
 
-/** The status line and fields as received (HTTP/1.1), else as the status shows them. */
 function headOf(raw: Response): string {
   const head = (raw as { headText?: () => string }).headText?.();
   if (head === undefined) return `HTTP/2.0 ${raw.status}`;
@@ -63,7 +57,6 @@ function field(name: string, value: string): string {
   return `${name}: ${isSecretName(name) ? "[redacted]" : value}`;
 }
 
-/** With `full`, the body after a blank line (cut, bytes counted); else nothing. */
 function bodyText(body: string | Uint8Array | undefined): string {
   if (httpDebug !== "full" || body === undefined || body.length === 0) return "";
   if (typeof body !== "string") return `\n(${body.length} bytes)\n`;

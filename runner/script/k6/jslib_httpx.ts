@@ -1,16 +1,13 @@
 /**
  * @module
- * k6's HTTP session library (`https://jslib.k6.io/httpx/<version>/index.js`), served locally: a `Httpx`
- * holds a base URL and the headers, tags and timeout every request of it gets (a request's own params over
- * them), and sends through this folder's k6/http, so its requests are the run's. Its sending methods are
- * asynchronous here like k6/http's, and the converter awaits them on an instance (k6_modules.ts).
+ * k6's HTTP session library (jslib's httpx), served locally: a `Httpx` holds a base URL and the params every
+ * request of it gets, and sends through this folder's k6/http, so its requests are the run's.
  */
 import { batch as httpBatch, type Params, request as httpRequest } from "./http.ts";
 
 import type { Body } from "./http_body.ts";
 
-/** A Httpx's own settings: its base URL and the params every request gets. */
-export interface HttpxParams extends Params {
+interface HttpxParams extends Params {
   baseURL?: string;
 }
 
@@ -84,7 +81,7 @@ export class Httpx {
     return this.request("OPTIONS", url, body, params);
   }
 
-  /** Requests as `http.batch` takes them (`[method, url, body, params]` or objects), the base URL before each. */
+  /** Requests as `http.batch` takes them (arrays or objects), the base URL before each. */
   batch(
     requests: Array<
       [string, string, Body?, Params?] | { method: string; url: string; body?: Body; params?: Params }

@@ -1,15 +1,10 @@
 /**
  * @module
- * k6's CSV library (`https://jslib.k6.io/papaparse/<version>/index.js`: Papa Parse), served locally with
- * the part of `Papa.parse` scripts use on a string they `open()`ed: `delimiter` (default `,`), `quoteChar`
- * (`"`, doubled inside a quoted field), `header` (rows as objects by the first row's fields),
- * `dynamicTyping` (numbers and booleans), `skipEmptyLines` (`true`, or `"greedy"` for lines of blanks too)
- * and `transformHeader`. The answer has Papa Parse's shape: `data`, `errors` (a row of another field count
- * than the header's), `meta`. A line break is `\r\n` or `\n`; an empty last line is a row, as in Papa Parse.
+ * k6's CSV library (jslib's Papa Parse), served locally: the part of `Papa.parse` scripts use on text they
+ * `open()`ed, answered in Papa Parse's shape.
  */
 
-/** The options of `parse` honoured here. */
-export interface ParseConfig {
+interface ParseConfig {
   delimiter?: string;
   quoteChar?: string;
   header?: boolean;
@@ -18,16 +13,14 @@ export interface ParseConfig {
   transformHeader?: (header: string, index: number) => string;
 }
 
-/** One problem with a row, as Papa Parse reports it. */
-export interface ParseError {
+interface ParseError {
   type: "FieldMismatch" | "Quotes";
   code: "TooFewFields" | "TooManyFields" | "MissingQuotes";
   message: string;
   row: number;
 }
 
-/** What `parse` answers, in Papa Parse's shape (`meta.fields` with `header`). */
-export interface ParseResult {
+interface ParseResult {
   data: unknown[];
   errors: ParseError[];
   meta: {
@@ -80,7 +73,6 @@ export function parse(text: string, config: ParseConfig = {}): ParseResult {
   return { data, errors, meta: { ...meta, fields, cursor: text.length } };
 }
 
-/** The rows of `text`, each its fields, quotes undone. */
 function splitRows(text: string, delimiter: string, quote: string, errors: ParseError[]): string[][] {
   const rows: string[][] = [];
   let row: string[] = [], field = "", at = 0;
@@ -115,7 +107,6 @@ function splitRows(text: string, delimiter: string, quote: string, errors: Parse
   return rows;
 }
 
-/** Where the quoted field from `from` ends (its closing quote), or -1. */
 function closingQuote(text: string, from: number, quote: string): number {
   for (let at = from;;) {
     const next = text.indexOf(quote, at);

@@ -1,8 +1,6 @@
 /**
  * @module
- * k6's summary helper library (`https://jslib.k6.io/k6-summary/<version>/index.js`), which scripts import
- * for `textSummary` inside `handleSummary`: the converter points that import here, so a script that
- * prints or writes k6's text summary runs without fetching anything.
+ * k6's summary helper library (jslib's k6-summary) for `textSummary` in `handleSummary`, served locally.
  */
 import { type K6SummaryData, renderK6Summary } from "../../../results/export/k6_summary_text.ts";
 

@@ -1,7 +1,6 @@
 /**
  * @module
- * k6's URL library (`https://jslib.k6.io/url/<version>/index.js`), served locally: k6's interpreter has no
- * `URL`, so scripts import the WHATWG one from jslib; loadlab's isolates have it built in, and this is it.
+ * k6's URL library (jslib's url), served locally: loadlab's isolates have the WHATWG `URL` built in.
  */
 const { URL, URLSearchParams } = globalThis;
 

@@ -1,9 +1,7 @@
 /**
  * @module
- * k6's utility library (`https://jslib.k6.io/k6-utils/<version>/index.js`), served locally like the
- * summary library: the random helpers scripts use for test data (`randomIntBetween`, `randomItem`,
- * `randomString`, `uuidv4`) and `findBetween` for picking a value out of a response body. The stage
- * helpers (`tagWithCurrentStageIndex`, ...) are not here: an import of one fails to load, before the load.
+ * k6's utility library (jslib's k6-utils), served locally: the random helpers scripts use for test data and
+ * `findBetween`. The stage helpers are not here: importing one fails before the load.
  */
 
 /** A whole number from `min` to `max`, both included. */
@@ -11,7 +9,6 @@ export function randomIntBetween(min: number, max: number): number {
   return Math.floor(Math.random() * (max - min + 1) + min);
 }
 
-/** One element of `items`, any. */
 export function randomItem<T>(items: readonly T[]): T {
   return items[Math.floor(Math.random() * items.length)];
 }
@@ -23,7 +20,6 @@ export function randomString(length: number, charset = "abcdefghijklmnopqrstuvwx
   return out;
 }
 
-/** A random UUID (version 4). */
 export function uuidv4(_secure?: boolean): string {
   return crypto.randomUUID();
 }

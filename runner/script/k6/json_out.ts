@@ -1,16 +1,11 @@
 /**
  * @module
- * k6's `--out json=FILE`: every sample as a line of k6's NDJSON, a `Metric` line the first time this
- * isolate writes a metric (with its thresholds' rules and submetrics, as k6 writes them), then `Point`
- * lines (`{"metric", "type": "Point", "data": {"time", "value", "tags"}}`, tags sorted by name as k6's
- * encoder writes them). Samples are the session's requests (each hop: `http_reqs`, `http_req_duration`,
- * `http_req_failed`; k6's connection timings and `data_*` are not written), checks, iterations and the
- * script's own metrics. Each worker appends its lines at the end of every iteration (one write of whole
- * lines, so workers' lines never interleave); a worker's `Metric` line may repeat another's.
+ * k6's `--out json=FILE`: every sample as a line of k6's NDJSON, a `Metric` line the first time this isolate
+ * writes a metric, then `Point` lines (tags sorted as k6 writes them). Each worker appends its lines at the
+ * end of every iteration in one write of whole lines, so workers' lines never interleave.
  */
 import { isolateFlags } from "./isolate_flags.ts";
 
-/** Whether samples are written (`--out json=FILE` given). */
 export const jsonOut = isolateFlags.jsonOut !== undefined;
 
 type Kind = "counter" | "gauge" | "rate" | "trend";
@@ -18,7 +13,6 @@ type Kind = "counter" | "gauge" | "rate" | "trend";
 const FLUSH_LINES = 1_000;
 
 let lines: string[] = [];
-/** Each metric's thresholds' rules and submetrics, as its `Metric` line carries them (setJsonThresholds). */
 const described = new Map<string, { thresholds: string[]; submetrics: Submetric[] }>();
 
 interface Submetric {
@@ -28,9 +22,8 @@ interface Submetric {
 }
 
 /**
- * The script's `options.thresholds` (none with `--no-thresholds`), as k6's `Metric` lines carry them: a
- * metric's own rules, and a submetric for each threshold on tags; `http_req_duration` has k6's
- * `{expected_response:true}` too, as k6 always makes it.
+ * The script's `options.thresholds` as k6's `Metric` lines carry them: a metric's own rules and a submetric
+ * per threshold on tags (`http_req_duration{expected_response:true}` always, as k6 makes it).
  */
 export function setJsonThresholds(thresholds: unknown): void {
   if (!jsonOut) return;
@@ -70,7 +63,6 @@ let file: Deno.FsFile | null = null;
 const seen = new Set<string>();
 const encoder = new TextEncoder();
 
-/** One sample of `metric` (of `kind`, `time` when its values are milliseconds) with its tags. */
 export function point(
   metric: string,
   kind: Kind,
@@ -97,7 +89,6 @@ export function point(
   if (lines.length >= FLUSH_LINES) flushPoints();
 }
 
-/** Appends the lines made since the last write. */
 export function flushPoints(): void {
   if (lines.length === 0 || isolateFlags.jsonOut === undefined) return;
   const bytes = encoder.encode(lines.join("\n") + "\n");
@@ -110,10 +101,6 @@ export function flushPoints(): void {
   }
 }
 
-/**
- * One request hop's samples, tagged as k6 tags them (`expected_response` is k6's default: 200-399); `tags`
- * are the request's own (the run's, `--tag`, `params.tags`).
- */
 export function requestPoints(
   method: string,
   url: string,

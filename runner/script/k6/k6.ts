@@ -1,9 +1,7 @@
 /**
  * @module
- * k6's `k6` module for converted scripts: `check` counts each named condition as a loadlab check of the
- * session (its pass ratio is k6's `checks`), `sleep` is the session's think time (ends at once when the
- * run stops), `group` runs its body (awaited, as the converter made it), `fail` throws (the iteration
- * ends as a `script` error with its line). Outside a session (setup, teardown) checks are only judged.
+ * k6's `k6` module for converted scripts: `check` counts as a loadlab check of the session, `sleep` is its
+ * think time, `group` runs its body, `fail` throws. Outside a session checks are only judged.
  */
 import { current } from "./runtime.ts";
 import { jsonPointTags } from "./k6_tags.ts";
@@ -11,7 +9,6 @@ import { flushMetrics } from "./metrics.ts";
 import { jsonOut, point } from "./json_out.ts";
 import { scriptText } from "../script_text.ts";
 
-/** Judges every condition of `sets` on `value`; counts each under its name; true when all passed. */
 export function check(
   value: unknown,
   sets: Record<string, unknown>,
@@ -45,10 +42,7 @@ export function check(
   return all;
 }
 
-/**
- * What reading check()'s conditions threw. A Proxy whose traps throw a bare value (no stack) would be
- * counted as that value with no line; it becomes a TypeError, whose stack names the script's line.
- */
+/** What reading check()'s conditions threw, a bare value made a TypeError so its stack names the line. */
 function unreadable(err: unknown): unknown {
   if (err instanceof Error) return err;
   return new TypeError(
@@ -57,11 +51,7 @@ function unreadable(err: unknown): unknown {
   );
 }
 
-/**
- * Waits `seconds` (k6's unit); the session's sleep ends at once when the run stops. What the iteration
- * added to custom metrics goes to the main isolate first (as at the iteration's end), so a threshold
- * with `abortOnFail` sees it while the VU sleeps, as k6 sees a sample once added.
- */
+/** Waits `seconds`; custom metrics go out first, so `abortOnFail` sees them while the VU sleeps. */
 export function sleep(seconds: number): Promise<void> {
   flushMetrics();
   // What is not a number of seconds (NaN, Infinity, text) waits nothing, never fails the iteration.
@@ -71,10 +61,6 @@ export function sleep(seconds: number): Promise<void> {
   return s ? s.sleep(ms) : new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/**
- * Runs `body` (k6's group) and returns what it returned; its requests carry k6's `group` tag, the path of
- * the groups they are in (`::api::inner`), which thresholds select by (`http_req_duration{group:::api}`).
- */
 export async function group<T>(name: string, body: () => T | Promise<T>): Promise<T> {
   const ctx = current();
   if (ctx === undefined) return await body();
@@ -87,7 +73,6 @@ export async function group<T>(name: string, body: () => T | Promise<T>): Promis
   }
 }
 
-/** Ends the iteration with `message` (k6's fail). */
 export function fail(message: unknown = ""): never {
   throw new Error(
     scriptText(message, "fail()'s message", 'give fail() a string, e.g. fail("status was not 200")'),

@@ -1,11 +1,7 @@
 /**
  * @module
- * A k6 script file converted once and kept: the converted session script is written under loadlab's
- * cache folder (`$XDG_CACHE_HOME/loadlab/k6`, else `~/.cache/loadlab/k6`), in a folder named by a hash
- * of the texts of the script and its local modules and of this runtime's place, each file with its own
- * name, so an error's `file:line` reads as the k6 file's. The same texts convert once.
- * `sessionScriptPath` is what the plan, the workers and setup/teardown load in place of a k6 script; a
- * `deno.json` beside it lends it loadlab's imports for its type check.
+ * A k6 script file converted once and kept in loadlab's cache, in a folder named by a hash of its texts,
+ * each file under its own name so an error's `file:line` reads as the k6 file's.
  */
 import { createHash } from "node:crypto";
 import * as acorn from "acorn";
@@ -17,13 +13,11 @@ import { RUNTIME_URL } from "./k6_modules.ts";
 /** Bumped when the conversion changes, so older cached conversions are not reused. */
 const CONVERSION_VERSION = "9";
 
-/** Where converted scripts are kept. */
 export function k6CacheDir(): string {
   const base = Deno.env.get("XDG_CACHE_HOME") ?? join(Deno.env.get("HOME") ?? Deno.cwd(), ".cache");
   return join(base, "loadlab", "k6");
 }
 
-/** Whether the file at `path` is a k6 script (a `.js` file importing `k6` or `k6/...`). */
 export function isK6File(path: string): boolean {
   if (!/\.(js|mjs)$/.test(path)) return false;
   try {
@@ -33,11 +27,7 @@ export function isK6File(path: string): boolean {
   }
 }
 
-/**
- * The session script to load for `path`: the path itself unless it is a k6 script, else its conversion
- * (converted now unless cached), its local modules converted beside it at the same places relative to it.
- * Throws `K6ConvertError` naming each place that cannot be converted.
- */
+/** The session script to load for `path`: itself unless it is a k6 script, else its (cached) conversion. */
 export function sessionScriptPath(path: string): string {
   if (!isK6File(path)) return path;
   const files = readK6Files(path);
@@ -66,11 +56,7 @@ export function sessionScriptPath(path: string): string {
   return out;
 }
 
-/**
- * A `deno.json` beside a conversion with loadlab's own imports, so `deno check` of the converted script (run
- * from its folder) resolves the npm packages the runtime's modules use (protobufjs for k6/net/grpc). A
- * compiled loadlab has no deno.json to read and checks no script: then none is written.
- */
+/** A `deno.json` beside a conversion, so `deno check` of it resolves the runtime's npm packages. */
 function writeImportMap(folder: string): void {
   let imports: unknown;
   try {

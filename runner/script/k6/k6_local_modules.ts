@@ -1,10 +1,8 @@
 /**
  * @module
- * A k6 script with the local modules it imports (`./lib/auth.js`, nested, `../` too), as k6 resolves them:
- * each path against the folder of the file that imports it. Read dependencies first, so each module is
- * converted (convert.ts, in place: its lines kept) knowing which exports of the modules it imports became
- * asynchronous, and awaits its calls of them. A module is named in problems by its path from the script's
- * folder (`lib/auth.js:4: ...`). A missing module or a cycle of imports is refused before any load.
+ * A k6 script with the local modules it imports, each path resolved against its importer's folder as k6
+ * does. Read dependencies first, so each module converts knowing which imported exports became async. A
+ * missing module or a cycle of imports is refused before any load.
  */
 import * as acorn from "acorn";
 import { basename, dirname, relative, resolve } from "node:path";
@@ -13,7 +11,7 @@ import type { Node } from "./convert_async.ts";
 import { importsMetrics, readsTimings, storageReason } from "./convert_context.ts";
 
 /** One file of a script: its absolute path, text, name in problems and local imports (specifier -> path). */
-export interface K6File {
+interface K6File {
   path: string;
   source: string;
   name: string;
@@ -27,7 +25,6 @@ const MAX_MODULES = 256;
 /** Whether an import specifier names a local file (k6 resolves these against the importing file). */
 const isLocal = (specifier: string) => /^\.{1,2}\//.test(specifier) || specifier.startsWith("/");
 
-/** The script at `path` and every local module it reaches, each after the modules it imports. */
 export function readK6Files(path: string): K6File[] {
   const root = dirname(path);
   const done = new Map<string, K6File>(), order: K6File[] = [], reading: string[] = [];
@@ -71,10 +68,6 @@ export function readK6Files(path: string): K6File[] {
   return order;
 }
 
-/**
- * Converts `files` (readK6Files' order, the script last): each file's converted text by its path. A
- * problem in any of them is a `K6ConvertError` naming its file.
- */
 export function convertK6Files(files: K6File[]): Map<string, string> {
   const script = files[files.length - 1];
   const asts = files.map((f) => f.ast).filter((a) => a !== null);

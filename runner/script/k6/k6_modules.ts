@@ -1,13 +1,10 @@
 /**
  * @module
- * Which k6 modules a converted script may import and the file of this folder that stands in for each,
- * and which of their calls are asynchronous once converted (k6's are synchronous: a VU owns its
- * interpreter; loadlab's sessions share one, so a request is a promise the converted script awaits).
- * Read by the converter; the modules themselves are the files named here.
+ * Which k6 modules a converted script may import, the file of this folder that stands in for each, and which
+ * of their calls become asynchronous (k6's are synchronous: a VU owns its interpreter; loadlab's share one).
  */
 
-/** k6 module -> the URL of this folder's file that replaces it (each a module the converted script imports). */
-export const K6_MODULES: Readonly<Record<string, string>> = {
+const K6_MODULES: Readonly<Record<string, string>> = {
   "k6": new URL("./k6.ts", import.meta.url).href,
   "k6/http": new URL("./http.ts", import.meta.url).href,
   "k6/metrics": new URL("./metrics.ts", import.meta.url).href,
@@ -26,7 +23,6 @@ export const K6_REFUSED: Readonly<Record<string, string>> = {
   "k6/browser": "k6/browser drives a browser; loadlab's sessions send HTTP requests only",
 };
 
-/** The calls of each module that become asynchronous (awaited by the converted script). */
 export const ASYNC_CALLS: Readonly<Record<string, ReadonlySet<string>>> = {
   "k6": new Set(["sleep", "group"]),
   "k6/http": new Set([
@@ -45,10 +41,7 @@ export const ASYNC_CALLS: Readonly<Record<string, ReadonlySet<string>>> = {
   "k6/ws": new Set(["connect"]),
 };
 
-/**
- * Classes of a module whose instances' methods are asynchronous: `const client = new grpc.Client()`
- * makes `client.invoke(...)` an awaited call (the instance bound by a declaration or assignment).
- */
+/** Classes whose instances' methods are asynchronous (`new grpc.Client()` makes `client.invoke` awaited). */
 export const ASYNC_METHODS: Readonly<Record<string, Readonly<Record<string, ReadonlySet<string>>>>> = {
   "k6/net/grpc": { Client: new Set(["connect", "invoke", "asyncInvoke", "healthCheck"]) },
   "jslib/httpx": {
@@ -80,15 +73,11 @@ export const ARRAY_METHODS: ReadonlySet<string> = new Set([
   "reduce",
 ]);
 
-/** The URL of this folder's replacement of k6 module `name`, or undefined when it has none. */
 export function moduleUrl(name: string): string | undefined {
   return Object.hasOwn(K6_MODULES, name) ? K6_MODULES[name] : undefined;
 }
 
-/**
- * k6's remote helper libraries (jslib.k6.io) this folder replaces, each by the address scripts import it
- * from, any version: the module name its imports bind under (`jslib/httpx`, for ASYNC_METHODS) and the file.
- */
+/** k6's remote libraries (jslib.k6.io) this folder replaces, by the address scripts import, any version. */
 const JSLIB: ReadonlyArray<{ name: string; url: string }> = [
   { name: "k6-utils", url: new URL("./jslib_utils.ts", import.meta.url).href },
   { name: "k6-summary", url: new URL("./jslib_summary.ts", import.meta.url).href },
@@ -97,12 +86,10 @@ const JSLIB: ReadonlyArray<{ name: string; url: string }> = [
   { name: "httpx", url: new URL("./jslib_httpx.ts", import.meta.url).href },
 ];
 
-/** The library that stands in for remote module `address` (its module name and file), or undefined. */
 export function jslibOf(address: string): { module: string; url: string } | undefined {
   const m = /^https:\/\/jslib\.k6\.io\/([\w.-]+)\/[\w.-]+\/index\.js$/.exec(address);
   const found = m === null ? undefined : JSLIB.find((j) => j.name === m[1]);
   return found && { module: `jslib/${found.name}`, url: found.url };
 }
 
-/** The URL of the runtime every converted script imports as `__k6`. */
 export const RUNTIME_URL = new URL("./runtime.ts", import.meta.url).href;

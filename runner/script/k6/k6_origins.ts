@@ -1,23 +1,17 @@
 /**
  * @module
- * The origins a k6 script's URLs name, read from its text with the environment it runs with (k6's
- * `__ENV`: the process's variables, `-e` over them): `__ENV.BASE_URL || "http://127.0.0.1:8080"` names
- * the variable's origin when it is set and the fallback only when it is not, `${__ENV.BASE}/json` the
- * variable's. Each origin says whether the script's text spells it (a literal, which `--target` may send
- * to the target) or the environment gives it (where the user sends the requests, never redirected).
- * Read before the load for the run's target and the start-up line; the requests themselves go to the
- * URLs the script computes as it runs.
+ * The origins a k6 script's URLs name, read from its text with its `__ENV`, and whether the text spells
+ * each (which `--target` may send to the target) or the environment gives it.
  */
 import * as acorn from "acorn";
 import type { Node } from "./convert_async.ts";
 
 /** An origin a script's URLs name, and whether its text spells it (else the environment gives it). */
-export interface ScriptOrigin {
+interface ScriptOrigin {
   origin: string;
   literal: boolean;
 }
 
-/** The origins `source` names with `env` as its `__ENV`, in the order the text names them. */
 export function scriptOrigins(source: string, env: Readonly<Record<string, string>>): ScriptOrigin[] {
   let ast: Node;
   try {
@@ -81,7 +75,6 @@ function templateText(n: Node, env: Readonly<Record<string, string>>): string | 
   return text;
 }
 
-/** The origin a text starting with a URL names (a WebSocket URL's HTTP one), else null. */
 function originOf(text: unknown): string | null {
   if (typeof text !== "string") return null;
   const m = /^(https?|wss?)(:\/\/[^/?#\s`'"$]+)/.exec(text);

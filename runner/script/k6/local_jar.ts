@@ -1,15 +1,10 @@
 /**
  * @module
- * k6's `new http.CookieJar()`: a jar of the script's own, passed as `params.jar`. Its cookies go with the
- * requests that name it (a `Cookie` header beside the session's) and the `Set-Cookie` of their responses
- * are kept in it, by RFC 6265's rules (loadlab's own jar: domain, path, expiry), keyed by the host the
- * script's URL names (`httpbin.org` when the run sends to a local target instead). The session's own jar
- * (the VU's) still keeps what its responses set and sends it with later requests: k6 leaves the VU's jar
- * untouched by a request with a jar of its own.
+ * k6's `new http.CookieJar()`: a jar of the script's own (`params.jar`), keyed by the host the script's URL
+ * names. As in k6, a request with its own jar leaves the VU's jar untouched.
  */
 import { CookieJar as Jar, domainMatches } from "../../http/cookie_jar.ts";
 
-/** The options of `jar.set(url, name, value, options)`. */
 export interface CookieOptions {
   domain?: string;
   path?: string;
@@ -21,7 +16,6 @@ export interface CookieOptions {
 
 const decoder = new TextDecoder();
 
-/** A script's own cookie jar. */
 export class CookieJar {
   // Secure cookies are sent over either scheme: the run's target may be plain where the script says https.
   readonly #jar = new Jar(true);
@@ -33,7 +27,6 @@ export class CookieJar {
     this.#jar.set([setCookieLine(name, value, options)], u.host, u.pathname, Date.now());
   }
 
-  /** The cookies `url` would be sent: name -> its values (k6's shape). */
   cookiesForURL(url: string): Record<string, string[]> {
     const out: Record<string, string[]> = {};
     const line = this.cookieHeader(url);
@@ -45,13 +38,11 @@ export class CookieJar {
     return out;
   }
 
-  /** Forgets cookie `name` of `url`. */
   delete(url: string, name: string): void {
     const u = new URL(url);
     this.#jar.set([`${name}=; Max-Age=0; Path=/`], u.host, u.pathname, Date.now());
   }
 
-  /** Forgets the cookies `url` would be sent. */
   clear(url: string): void {
     for (const name of Object.keys(this.cookiesForURL(url))) this.delete(url, name);
   }
@@ -71,14 +62,12 @@ export class CookieJar {
     else headers["Cookie"] = line;
   }
 
-  /** Keeps a response's `Set-Cookie` lines for the request to `url`. */
   keep(url: string, setCookies: readonly string[]): void {
     const u = new URL(url);
     this.#jar.set(setCookies, u.host, u.pathname, Date.now());
   }
 }
 
-/** A `Set-Cookie` value of `jar.set`'s arguments. */
 function setCookieLine(name: string, value: string, o: CookieOptions): string {
   let line = `${name}=${value}; Path=${o.path ?? "/"}`;
   if (o.domain !== undefined) line += `; Domain=${o.domain}`;

@@ -1,9 +1,7 @@
 /**
  * @module
- * k6's `exec.test.abort(message)`: the VU that calls it tells loadlab's main isolate on a channel every
- * worker of the process reaches, and its iteration ends with the abort's error. The main isolate stops the
- * run at once when told (runner/attack.ts), its results and summary written, and the command exits 108 as
- * k6 does. Called in init code (no run to stop yet), the import fails with the marker the command reads.
+ * k6's `exec.test.abort(message)`: the VU tells the main isolate on a channel, which stops the run (exit 108
+ * as k6). Called in init code, the import fails with the marker the command reads.
  */
 
 /** What an abort's error message starts with: the command tells an init-time abort (108) by it. */
@@ -12,7 +10,6 @@ export const TEST_ABORTED = "test aborted by exec.test.abort()";
 const CHANNEL = "loadlab-k6-test-abort";
 let sender: BroadcastChannel | null = null;
 
-/** Tells the main isolate to stop the run and throws the abort's error, ending the iteration. */
 export function abortTest(message: unknown): never {
   const text = message === undefined ? "test aborted" : String(message);
   sender ??= new BroadcastChannel(CHANNEL);
@@ -20,10 +17,7 @@ export function abortTest(message: unknown): never {
   throw new Error(`${TEST_ABORTED}: ${text}`);
 }
 
-/**
- * In the main isolate: calls `onAbort` with the message of the first abort any worker sends, until the
- * returned function stops listening.
- */
+/** In the main isolate: calls `onAbort` with the first abort's message, until the returned function stops. */
 export function onTestAbort(onAbort: (message: string) => void): () => void {
   const channel = new BroadcastChannel(CHANNEL);
   let told = false;

@@ -1,17 +1,13 @@
 /**
  * @module
- * k6's `k6/timers` for converted scripts: `setTimeout`, `clearTimeout`, `setInterval`, `clearInterval`.
- * As k6's event loop, an iteration ends only once its timers fired or were cleared (an interval holds
- * it until cleared), and a callback's throw ends the iteration as the script's error; the run's end stops
- * waiting. Outside an iteration (init code) they are the platform's timers. A callback cannot send
- * requests (the converter refuses one that does: nothing would await it).
+ * k6's `k6/timers`. As in k6's event loop, an iteration ends only once its timers fired or were cleared, and
+ * a callback's throw ends it as the script's error. Outside an iteration they are the platform's timers.
  */
 import { current, type VuContext } from "./runtime.ts";
 
 type Callback = (...args: unknown[]) => unknown;
 type Timer = ReturnType<typeof globalThis.setTimeout>;
 
-/** The iteration each live timer holds, to release it when cleared. */
 const held = new Map<Timer, VuContext>();
 
 function release(timer: Timer, err?: unknown): void {

@@ -1,11 +1,7 @@
 /**
  * @module
- * What k6's response says of its TLS connection's certificate status (`res.ocsp`) and k6/http's names for
- * it (`http.OCSP_STATUS_GOOD`, the revocation reasons, `http.TLS_1_2`). k6 reads a stapled OCSP answer
- * from the handshake; loadlab's TLS clients ask for none, so a response over TLS says what k6 says when
- * the server stapled nothing (`status: "unknown"`, the times 0, no reason), and one over plain HTTP what
- * k6 leaves there (every field empty). `res.tls_version` and `res.tls_cipher_suite` in k6's spelling
- * (`tls1.3`, `TLS_AES_128_GCM_SHA256`) from what the response's connection negotiated, when it can tell.
+ * k6's `res.ocsp`, `res.tls_version` and `res.tls_cipher_suite`, and k6/http's constants for them. loadlab's
+ * TLS clients ask for no stapled OCSP answer, so a TLS response says what k6 says when none was stapled.
  */
 import { standardCipherName } from "../../http/tls/cipher_names.ts";
 
@@ -29,7 +25,6 @@ const OVER_TLS: Readonly<Ocsp> = Object.freeze({
 });
 const PLAIN: Readonly<Ocsp> = Object.freeze({ ...OVER_TLS, status: "" });
 
-/** `res.ocsp` of a response from `origin` (the run's target, where the request went). */
 export function ocspOf(origin: string): Readonly<Ocsp> {
   return origin.startsWith("https:") || origin.startsWith("wss:") ? OVER_TLS : PLAIN;
 }
@@ -56,7 +51,6 @@ export const TLS_NAMES = {
   TLS_1_3: "tls1.3",
 } as const;
 
-/** OpenSSL's protocol names as k6 spells them. */
 const K6_VERSIONS: Readonly<Record<string, string>> = {
   TLSv1: "tls1.0",
   "TLSv1.1": "tls1.1",
@@ -64,11 +58,7 @@ const K6_VERSIONS: Readonly<Record<string, string>> = {
   "TLSv1.3": "tls1.3",
 };
 
-/**
- * k6's `res.tls_version` and `res.tls_cipher_suite` of a response from `origin` whose connection
- * negotiated `tls` (session.ts `Response.tls`): "" over plain HTTP, as k6's; undefined over TLS when the
- * connection cannot tell (HTTP/2, the deno transport, a connection closed before the script read them).
- */
+/** k6's `res.tls_version` and `res.tls_cipher_suite`: "" over plain HTTP; undefined when unknown. */
 export function tlsNamesOf(
   origin: string,
   tls: Readonly<{ version: string | null; cipher: string | null }> | undefined,

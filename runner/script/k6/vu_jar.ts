@@ -1,10 +1,7 @@
 /**
  * @module
- * k6's `http.cookieJar()` for converted scripts: the VU's jar is the session's own (`s.cookies`), set and
- * read by name, deleted by name and cleared; with `noCookiesReset` a cookie set here is carried to the
- * VU's next iteration as the ones its responses set are. `set`'s `domain` option drops a cookie whose
- * domain the URL's host is not in (as k6's jar does); the session's jar holds a cookie set here on every
- * path of the target, so a `path` option does not narrow it.
+ * k6's `http.cookieJar()`: the VU's jar is the session's own (`s.cookies`). It holds a cookie set here on
+ * every path of the target, so a `path` option does not narrow it.
  */
 import { current, keepCookies } from "./runtime.ts";
 import { domainMatches } from "../../http/cookie_jar.ts";
@@ -24,7 +21,6 @@ function setCookie(name: string, value: string, expired: boolean): void {
   keepCookies(s.vu, [expired ? `${name}=; Max-Age=0` : `${name}=${value}`]);
 }
 
-/** The VU's cookie jar (the session's): set, read by name, delete, clear. */
 export function cookieJar() {
   return {
     set: (url: string, name: string, value: string, options?: CookieOptions) => {

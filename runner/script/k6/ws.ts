@@ -1,19 +1,8 @@
 /**
  * @module
- * k6's legacy `k6/ws` for converted scripts: `ws.connect(url, params, (socket) => { ... })` opens a
- * WebSocket, calls the function with the socket once the handshake answered 101 (else throws, as k6
- * does, with the status), dispatches `open`,
- * `message`, `binaryMessage`, `ping`, `pong`, `error` and `close` to the handlers `socket.on` set, runs
- * the socket's `setTimeout`/`setInterval` callbacks, and returns k6's response (`status`, `headers`,
- * `url`, `error`) once the socket closed; the converted script awaits it, as k6's VU blocked on it. In
- * a session the socket goes where the run sends the URL's origin (`s.route`: the target for its own
- * origin or one routed to it, `ws:`/`wss:` after its scheme), as http.ts's requests; it closes when the run ends. The
- * client is the `ws` package beside the session's connection, not loadlab's engine: its messages count
- * in k6's own WebSocket metrics (`ws_sessions`, `ws_msgs_sent`, `ws_msgs_received`, `ws_connecting`,
- * `ws_session_duration`, `ws_ping`) in k6's summary, and in the run's `ws` section as a flow's ws steps
- * count there (handshakes and their time, messages and payload bytes each way, pings, pongs, closes;
- * runner/script/script_ws_stats.ts); as under k6, not in the run's HTTP requests or endpoints. A message
- * past 16 MiB either way is refused (ws_cap.ts).
+ * k6's legacy `k6/ws`: `ws.connect` opens a WebSocket (the `ws` package, beside the session's connection)
+ * where the run sends the URL's origin and resolves once it closed. Its messages count in k6's `ws_*`
+ * metrics and the run's `ws` section, not in its HTTP requests.
  */
 // By its npm address, not the import map: converted scripts are checked from the cache folder.
 // deno-lint-ignore no-import-prefix
@@ -24,8 +13,7 @@ import { Counter, Trend } from "./metrics.ts";
 import { openScriptWsStats } from "../script_ws_stats.ts";
 import { checkSendSize, K6_WS_MAX_MESSAGE_BYTES, tooBig, tooBigReceived } from "./ws_cap.ts";
 
-/** k6's `ws.connect` params (those honoured; another key is refused). */
-export interface WsParams {
+interface WsParams {
   headers?: Record<string, string>;
   tags?: Record<string, string>;
   compression?: string;
@@ -33,7 +21,6 @@ export interface WsParams {
 
 const PARAMS = new Set(["headers", "tags", "compression"]);
 
-/** The run's ws totals in this worker (handshakes, messages and bytes each way, pings, closes). */
 const totals = openScriptWsStats();
 const encoder = new TextEncoder();
 
@@ -46,8 +33,7 @@ const metrics = {
   ping: new Trend("ws_ping", true),
 };
 
-/** What `ws.connect` returns: the handshake's answer. */
-export interface WsResponse {
+interface WsResponse {
   url: string;
   status: number;
   headers: Record<string, string>;
@@ -57,8 +43,7 @@ export interface WsResponse {
 
 type Handler = (...args: unknown[]) => unknown;
 
-/** The socket the script's function receives. */
-export class K6Socket {
+class K6Socket {
   readonly #ws: WebSocket;
   readonly #handlers = new Map<string, Handler[]>();
   readonly #timers = new Set<ReturnType<typeof setTimeout>>();
@@ -68,7 +53,6 @@ export class K6Socket {
     this.#ws = ws;
   }
 
-  /** Adds a handler of `event` (several per event run in order). */
   on(event: string, handler: Handler): void {
     const list = this.#handlers.get(event);
     if (list === undefined) this.#handlers.set(event, [handler]);
@@ -135,12 +119,10 @@ export class K6Socket {
     this.clearTimeout(timer);
   }
 
-  /** Runs the handlers of `event`; a handler's throw closes the socket and becomes connect's throw. */
   emit(event: string, args: unknown[]): void {
     for (const handler of this.#handlers.get(event) ?? []) this.#call(handler, args);
   }
 
-  /** A pong came: the round trip of the oldest ping unanswered. */
   ponged(): void {
     const nowMs = performance.now();
     const sentMs = this.#pings.shift();
@@ -148,7 +130,6 @@ export class K6Socket {
     if (totals.counts(nowMs)) totals.pongsReceived++;
   }
 
-  /** The socket is gone: its timers stop. */
   stopTimers(): void {
     for (const timer of this.#timers) clearTimeout(timer);
     this.#timers.clear();
@@ -168,11 +149,6 @@ export class K6Socket {
   }
 }
 
-/** Where the socket connects: in a session, where the run sends the URL's origin (the URL's own else). */
-function targetUrl(url: string): string {
-  return current()?.s.route(url) ?? url;
-}
-
 /** k6's `ws.connect(url, params?, callback)`: resolves with the handshake's answer once the socket closed. */
 export async function connect(
   url: string,
@@ -187,7 +163,7 @@ export async function connect(
   if (typeof callback !== "function") throw new TypeError("ws.connect needs a function that uses the socket");
   const session = current()?.s;
   const ended = session?.ended;
-  const ws = new WebSocket(targetUrl(url), {
+  const ws = new WebSocket(session?.route(url) ?? url, {
     headers: given.headers,
     perMessageDeflate: given.compression === "deflate",
     maxPayload: K6_WS_MAX_MESSAGE_BYTES,
@@ -251,8 +227,8 @@ export async function connect(
     });
     ws.on("close", (code: number) => {
       socket.stopTimers();
-      if (response.status === 101) totals.closeCode(performance.now(), code);
       if (response.status === 101) {
+        totals.closeCode(performance.now(), code);
         metrics.duration.add(performance.now() - openMs);
         socket.emit("close", [code]);
       }
@@ -277,7 +253,6 @@ function headersOf(raw: Record<string, string | string[] | undefined>): Record<s
   return out;
 }
 
-/** A text message's payload bytes (UTF-8), without a copy for ASCII. */
 function utf8Length(text: string): number {
   // deno-lint-ignore no-control-regex
   return /^[\x00-\x7f]*$/.test(text) ? text.length : encoder.encode(text).byteLength;

@@ -1,13 +1,8 @@
 /**
  * @module
- * The cap on one k6/ws message (ws.ts), each way: 16 MiB. The `ws` package that carries k6/ws takes up
- * to 100 MiB by default, so a hostile or broken server could make every session hold 100 MiB a message;
- * an incoming message past the cap is refused at its header before its payload is read (the package's
- * `maxPayload`, also on a compressed message as it inflates), the socket closed with 1009 and the error
- * handed to the script's `on('error')` and counted in the run as `ws-too-big`, as loadlab's own
- * WebSocket flows count theirs. An outgoing one past it is refused at the script's line, never sent. It is
- * not loadlab's flows' 1 MiB: a flow raises that with `maxMessageBytes`, while k6/ws has no parameter to
- * raise it and k6 itself no cap, so scripts that exchange a few MiB still run unchanged.
+ * The cap on one k6/ws message, each way: 16 MiB (the `ws` package takes 100 MiB by default). An incoming
+ * one past it is refused at its header, the socket closed with 1009 and counted as `ws-too-big`; an outgoing
+ * one is refused at the script's line. k6/ws has no parameter to raise it, so it sits above flows' 1 MiB.
  */
 import type { Session } from "../session.ts";
 import { countSessionError } from "../script_ws_stats.ts";
@@ -23,15 +18,11 @@ export function checkSendSize(what: string, payloadBytes: number): void {
   throw new RangeError(`${what}: a message of ${payloadBytes} bytes is past ${CAP_TEXT}; it is not sent`);
 }
 
-/** Whether `err` is the `ws` package's refusal of an incoming message past the cap. */
 export function tooBig(err: Error): boolean {
   return (err as Error & { code?: unknown }).code === "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH";
 }
 
-/**
- * What the script's `on('error')` sees for a message past the cap, counted in session `s`'s run as
- * `ws-too-big` (outside a session, in setup or teardown, there is no run to count it in).
- */
+/** What `on('error')` sees for a message past the cap, counted as `ws-too-big` in session `s`'s run. */
 export function tooBigReceived(s: Session | undefined, url: string): string {
   const message = `ws-too-big: a message from ${url} is past ${CAP_TEXT}; the socket is closed (1009)`;
   if (s !== undefined) countSessionError(s, "ws-too-big", message);
