@@ -1,12 +1,8 @@
 /**
  * @module
- * gRPC's length-prefixed messages (gRPC over HTTP/2, "Length-Prefixed-Message"): a 1-byte compressed
- * flag, a 4-byte big-endian length, then that many bytes, any number of them back to back in a stream's
- * DATA, split across frames anywhere. `frameMessage` writes one; `MessageReader` reads them as DATA
- * arrives, one frame's payload at a time, by scanning bytes: it counts whole messages, refuses one past
- * its cap (from the prefix, before a byte of it is kept), a flag other than 0 or 1, and a compressed one
- * when the answer named no `grpc-encoding`; it copies a payload only when asked to (`onMessage`), so the
- * load's path counts messages without keeping them. Shared by the engine and the targets. Pure.
+ * gRPC length-prefixed messages (flag, 4-byte length, bytes), shared by engine and targets. `frameMessage`
+ * writes one; `MessageReader` scans DATA as it arrives, counts messages, refuses one past its cap (from
+ * its prefix), a bad flag or an unannounced compression, and copies a payload only when asked. Pure.
  */
 
 /** The prefix before each message: flag, then the length. */

@@ -1,14 +1,8 @@
 /**
  * @module
- * How the body of a final head is delimited and whether its connection stays open, from the facts its
- * framing fields gave (framing_fields.ts): RFC 9112 6.3, one rule book for the engine and the balancer.
- * No body for HEAD, 1xx, 204 and 304; Transfer-Encoding with `chunked` final is chunked; Transfer-Encoding
- * without it runs until the close (a response; a request is refused); Content-Length otherwise; else
- * until the close (response) or no body (request). Transfer-Encoding together with Content-Length, or in
- * an HTTP/1.0 message, is read by Transfer-Encoding and then the connection closes (RFC 9112 6.1, 6.3
- * rule 3: it is a smuggling sign); a forwarder (`verbatim`) and a request refuse it, as they would have
- * to rewrite the head; `chunked` listed twice is an error. Pure functions of a few numbers, called once
- * per head.
+ * How a final head's body is delimited and whether the connection stays open (RFC 9112 6.3), one rule
+ * for the engine and the balancer. Transfer-Encoding with Content-Length, or in HTTP/1.0, is read by
+ * Transfer-Encoding and then closes; a forwarder and a request refuse it.
  */
 import type { FramingFields } from "./framing_fields.ts";
 

@@ -1,11 +1,8 @@
 /**
  * @module
- * The size line of a chunk in a chunked body (RFC 9112 7.1), scanned byte by byte as it arrives: hex
- * digits, then only SP or HTAB, then `;` extensions (visible bytes and HTAB, not interpreted). Sizes are
- * exact (below 2^53) or an error, never a wrap-around, so a reader cannot be steered into finding another
- * end of the data than the sender meant. The line end itself (CRLF only in a chunked body) is the line
- * states' business (head_lines.ts): `scan` stops at it, as the start line's does. HOT PATH: a few numbers of
- * state, no allocation.
+ * The size line of a chunk (RFC 9112 7.1), scanned byte by byte: hex digits, SP/HTAB, `;` extensions
+ * (not interpreted). Sizes are exact below 2^53 or an error, never a wrap-around; `scan` stops at the line
+ * end. No allocation.
  */
 import { hexValue } from "./chars.ts";
 

@@ -1,14 +1,8 @@
 /**
  * @module
- * The field lines of a head or of a chunked body's trailer section (RFC 9112 5), scanned byte by byte as
- * they arrive: each name up to its colon, each value up to its line end, and the values of the three
- * fields that decide framing handed to framing_fields.ts. Strict, because a reader that frames a message
- * differently from its sender can be steered: a name must be a token (no space before the colon) and is
- * compared with the framing names over ASCII letters only; a value holds HTAB, SP, visible ASCII and
- * obs-text, nothing else. Tolerated, as robust user agents do: an obs-fold line is joined to the field
- * before it with a space (RFC 9112 5.2), unless the head is forwarded as it is (`verbatim`). Framing
- * fields in the trailers are not framing (RFC 9110 6.5.1): names there are not matched. The line ends are
- * the line states' business (head_lines.ts). HOT PATH: a few numbers of state, no strings.
+ * Field lines of a head or trailer section (RFC 9112 5), scanned byte by byte: a token name up to its
+ * colon, a value of HTAB, SP, VCHAR and obs-text; framing fields go to framing_fields.ts (not in
+ * trailers). An obs-fold line joins the field before it unless the head is forwarded `verbatim`.
  */
 import {
   FIELD_NONE,

@@ -1,18 +1,8 @@
 /**
  * @module
- * The values of the three header fields that decide HTTP/1.1 framing, parsed byte by byte as they
- * arrive, so a value split across reads, or continued on an obs-fold line, parses exactly as a whole
- * one and nothing is held but a few numbers:
- *
- * - `Content-Length` (RFC 9110 8.6, RFC 9112 6.3 rule 5): 1*DIGIT with optional whitespace around it; a
- *   list of identical values (`5, 5`, or the same value on two lines) is one value; anything else
- *   (`5x`, `1 2`, `+5`, an empty value or element, conflicting values, a value of 2^53 or more) is an
- *   error, never a guess and never a wrap-around.
- * - `Transfer-Encoding` (RFC 9112 6.1): a comma-separated list of codings over all its field lines,
- *   empty elements ignored; `chunked` counts only as a whole element (case-insensitive), and what matters
- *   is whether it is the final coding. A coding with parameters (`chunked;x=1`) is not `chunked`.
- * - `Connection` (RFC 9110 7.6.1): a list of tokens over all its lines; any `close` closes, `keep-alive`
- *   keeps an HTTP/1.0 connection.
+ * The three framing fields of HTTP/1.1, parsed byte by byte across reads and obs-folds:
+ * `Content-Length` (digits; identical list values are one; anything else is an error, never a guess),
+ * `Transfer-Encoding` (whether `chunked` is the final coding) and `Connection` (`close`, `keep-alive`).
  */
 import {
   CONNECTION_WORDS,

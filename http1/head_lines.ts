@@ -1,17 +1,8 @@
 /**
  * @module
- * The line states of HTTP/1.1 framing (RFC 9112): the empty lines before a start line, the start line,
- * the field lines up to the empty line that ends a head (or a chunked body's trailer section), and each
- * chunk-size line. message_framer.ts drives it over a head's bytes and takes over at every line that ends
- * something (a head, the trailers, a chunk-size line): what a head means for the body is the framer's
- * business, where lines end and which bytes they may hold is this file's. Each kind of line is scanned by
- * its own file (start_line.ts, field_lines.ts, chunk_line.ts), byte by byte, with fast paths for what
- * came whole. HOT PATH: no strings or objects per message; errors are constant strings.
- *
- * Strict where a reader that ends a line elsewhere than its sender can be steered: a CR not followed by
- * LF is an error, and so is a bare LF in a chunked body (chunk lines, trailers and its last line end in
- * CRLF, RFC 9112 7.1) or anywhere in a `verbatim` head. Tolerated otherwise: up to 8 empty lines before a
- * start line and a bare LF as the end of a head's line.
+ * The line states of HTTP/1.1 framing: empty lines before a start line, the start line, field lines up
+ * to the end of a head or trailers, chunk-size lines, each scanned by its own file. message_framer.ts
+ * drives it. A CR without LF is an error, as is a bare LF in a chunked body or a `verbatim` head.
  */
 import { BAD_CHUNK_LINE, ChunkLine } from "./chunk_line.ts";
 import { BAD_FIELD_LINE, FieldLines } from "./field_lines.ts";

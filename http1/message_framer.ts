@@ -1,21 +1,9 @@
 /**
  * @module
- * HTTP/1.1 message framing (RFC 9112) for both sides of loadlab: the load engine's response parser and
- * the balancer's forwarder use this one rule book, so they agree on where every message ends. It scans
- * bytes as they arrive, any split across reads giving the same outcome, and holds no bytes between
- * calls: this state machine hands a message's lines to head_lines.ts (the start line, field lines and
- * chunk-size lines, each with its own scanner), decides at the end of each head how its body is framed
- * (body_framing.ts, RFC 9112 6.3) and counts the body's bytes. The head's cap (`maxHeadBytes`) is counted
- * here, over every line state. HOT PATH: no strings or objects per message; errors are constant strings.
- *
- * Strict, because a reader that frames a message differently from its sender can be steered: a CR not
- * followed by LF, or any other control byte but HTAB, in a start line, field line or chunk line is an
- * error; chunk data must end with CRLF.
- *
- * Tolerated, as robust user agents do: up to 8 empty lines before a start line; a bare LF as the end of
- * a head's line (never in a chunked body: chunk lines, trailers and its last line end in CRLF, RFC 9112 7.1).
- * A forwarder (`verbatim`) passes heads on as they are, so it gets none of the tolerances that would need
- * a rewrite: bare LF, obs-fold and Transfer-Encoding with Content-Length or in HTTP/1.0 are errors there.
+ * HTTP/1.1 message framing (RFC 9112), one rule book for the engine's parser and the balancer: scans
+ * bytes as they arrive (any split gives the same outcome), hands lines to head_lines.ts, body framing to
+ * body_framing.ts, counts body bytes and the head cap. Strict where a reader could be steered; tolerant
+ * (leading empty lines, bare LF) as user agents are, except in `verbatim` (forwarding) mode.
  */
 import {
   bodyFraming,

@@ -1,13 +1,8 @@
 /**
  * @module
- * The start line of an HTTP/1.1 message (RFC 9112 3, 4), scanned byte by byte as it arrives: a status
- * line `HTTP/1.x SP 3DIGIT [SP reason-phrase]` (the reason and its space may be missing, as robust
- * clients accept; any three digits, 000-999, as RFC 9112 4's grammar and llhttp, h11 and Go read them:
- * RFC 9110 15 has a client process a code outside 100-599 as an error answer, not refuse it; a minor
- * version above 1 reads as 1.1) or a request line
- * `method SP request-target SP HTTP/1.x`. The version is case-sensitive; the reason phrase may hold HTAB,
- * SP, visible ASCII and obs-text, nothing else. The line end itself (CRLF or LF) is the line states'
- * business (head_lines.ts): `scan` stops at it. HOT PATH: a status line that came whole is checked in one go.
+ * The start line of an HTTP/1.1 message (RFC 9112 3, 4), scanned byte by byte: a status line (any three
+ * digits, an optional reason; minor version above 1 reads as 1.1) or a request line. `scan` stops at the
+ * line end (head_lines.ts's business). A status line that came whole is checked in one go.
  */
 import { TCHAR } from "./chars.ts";
 

@@ -1,24 +1,9 @@
 /**
  * @module
- * HPACK decoder (RFC 7541) for the HTTP/2 client's responses: it reads one complete header block, keeps the
- * dynamic table in step, and answers what the engine needs, the `:status` and `content-length`, by
- * scanning bytes. HOT PATH: no strings or objects per field unless the caller passes `onField`; literal
- * strings are read where they lie or Huffman-decoded (hpack_huffman.ts) into one buffer shared by every
- * decoder of the isolate (decoding is synchronous); the dynamic table (hpack_table.ts) has a fixed size.
- *
- * Every rule a peer can break is a negative code, never an exception. Decoding errors stop at once and
- * the connection must fail with COMPRESSION_ERROR (the table is now out of step): an index of 0 or past
- * the tables, an integer above 2^31 or with more than 5 continuation octets, a string or block cut short,
- * a bad Huffman string, a dynamic table size update after a field or above the size we advertised, and a
- * header list past its bound (RFC 9113 SETTINGS_MAX_HEADER_LIST_SIZE semantics: name + value + 32 per
- * field). A malformed field (RFC 9113 8.1.1) is only a stream error, so the block is decoded to its end,
- * the table kept in step, and `HPACK_BAD_FIELD` or `HPACK_BAD_STATUS` returned then: a name or value
- * RFC 9113 8.2 forbids or a connection-specific field (hpack_field_rules.ts), a pseudo-header after a
- * regular field, a `:status` that is repeated or not three digits (000 included), and a `content-length` that
- * is not digits or differs from another one. A table entry keeps what
- * was malformed in it, so a later reference to it is malformed too. Other pseudo-headers pass, reported
- * by `otherPseudo` (the decoder also reads request blocks, for tests and servers; a response must not
- * carry them).
+ * HPACK decoder (RFC 7541) for HTTP/2 responses: reads one header block, keeps the dynamic table in step
+ * and answers `:status` and `content-length` by scanning bytes (no per-field strings without `onField`).
+ * A decoding error is a negative code and fails the connection (COMPRESSION_ERROR); a malformed field
+ * (RFC 9113 8.1.1, 8.2) only fails its stream, so the block is decoded to its end first.
  */
 import {
   connectionSpecific,

@@ -1,16 +1,8 @@
 /**
  * @module
- * Encodes a request's HPACK header block once, when the request is built, so the HTTP/2 client sends the
- * same bytes on every stream and keeps no encoder state: nothing is added to the peer's dynamic table.
- * Pseudo-headers come first (RFC 9113 8.3.1), by full static-table index where the table has the pair
- * (`:method` GET/POST, `:scheme` http/https, `:path` /), otherwise as a literal without indexing naming the
- * static entry; regular headers are lower-cased and sent as literals without indexing, naming a static
- * entry where one has the name. No Huffman: the block is built once, so its size matters little.
- *
- * Refused with `H2HeaderError` (RFC 9113 8.2.2, 8.2.1): connection-specific headers (connection,
- * keep-alive, proxy-connection, transfer-encoding, upgrade, and te other than "trailers"), pseudo-header
- * names, names that are not tokens, and values with NUL, CR or LF or leading or trailing whitespace. A
- * `host` header is not sent: its value becomes `:authority`, as the authority it names (curl does the same).
+ * Encodes a request's HPACK block once, when the request is built: static-table indexes where the pair
+ * exists, literals without indexing otherwise, no Huffman and no dynamic table, so every stream sends
+ * the same bytes. Headers RFC 9113 8.2 forbids throw `H2HeaderError`; `host` becomes `:authority`.
  */
 import { TCHAR } from "../http1/chars.ts";
 import { STATIC_TABLE } from "./hpack_static.ts";

@@ -1,17 +1,8 @@
 /**
  * @module
- * The HPACK Huffman code (RFC 7541 Appendix B) and its decoder. The code is canonical: codes of one
- * length are consecutive and ordered by symbol, so the bit lengths of the 257 symbols (256 octets and EOS)
- * are all that is written down here; the codes and the decoding tables are built from them once, at module
- * load. Decoding peeks at 30 bits at a time (the longest code): one 256-entry table answers every code of
- * up to 8 bits (the common letters) in one step, longer codes are found by length from the first code of
- * each length. The 32-bit window holds 25-32 bits mid-string, so a long code (19-30 bits: octets above
- * 0x7f, controls) is completed from the next octet. HOT PATH: no allocation; output goes to a caller's
- * buffer. `huffmanDecodeCached` keeps the last strings decoded per isolate (a server repeats most of its
- * header values), answering a repeat by a compare. `huffmanEncode` is the encoder, for tests.
- *
- * Errors per RFC 7541 5.2: the EOS symbol inside a string, padding longer than 7 bits, or padding that is
- * not the most significant bits of EOS (all ones) fail the string.
+ * The HPACK Huffman code (RFC 7541 Appendix B), built at load from the 257 canonical code lengths, and
+ * its decoder: one table step for codes up to 8 bits, by length beyond; no allocation; EOS or bad
+ * padding fails the string (5.2). `huffmanDecodeCached` answers repeated values by a compare.
  */
 
 /** Bit lengths of symbols 0..256 (256 is EOS), in symbol order, from the RFC's table. */

@@ -1,17 +1,8 @@
 /**
  * @module
- * The HPACK dynamic table of one decoder (RFC 7541 2.3.2, 4): a FIFO of fields, newest first, whose size is
- * the sum of name + value + 32 octets per entry, evicting the oldest entries when a new one or a smaller
- * maximum needs the room. Fields are kept as bytes in one buffer of at most twice the maximum size (entries
- * are appended; when the end is reached, the live entries, never more than the maximum, are moved to the
- * start), with each entry's offset, name and value lengths and marks in one ring of integers. A table
- * holds nothing until its first entry (a peer that never indexes a field costs no table); then its ring
- * (from 8 entries) and its byte buffer (from 256 octets) grow by doubling to what its entries use (the
- * buffer to twice its live bytes, compacted in place otherwise), up to the most entries that fit and twice
- * the maximum size: its memory is bounded whatever a peer sends, and once grown, adding a field allocates
- * nothing. MEMORY: one ring, not one typed array per field, as a crowd's connection holds a table each (a
- * server indexes its `server` and `date` fields) and each typed array costs about 200 octets of objects
- * beside its contents.
+ * The HPACK dynamic table of one decoder (RFC 7541 2.3.2, 4): entries' bytes in one buffer of at most
+ * twice the maximum size, their offsets and lengths in one integer ring (not an array per field: a
+ * crowd of connections holds a table each). Empty until the first entry; grows by doubling to a bound.
  */
 import { copyBytes } from "../system/copy_bytes.ts";
 

@@ -1,12 +1,8 @@
 /**
  * @module
- * One writer per output folder: `lockFolder` takes an exclusive advisory lock (flock) on `DIR/.loadlab.lock`
- * for as long as the caller runs, with the holder's pid written in the file, so a second process refuses
- * at once naming the first instead of both rewriting the same results.json. The kernel drops the lock
- * when its process dies, however it dies (SIGKILL, a crash), so a lock file left behind is never in the
- * way: the next process takes it over and says whose it was. The file is removed on release; a process
- * that locked the removed file (opened just before the removal) notices the path now names another file
- * and tries again, so two holders are never both sure.
+ * One writer per output folder: an flock on `DIR/.loadlab.lock` holding the holder's pid, so a second
+ * process refuses at once naming the first. The kernel drops the lock however its process dies; a
+ * holder whose file was removed under it tries again, so two holders are never both sure.
  */
 import { sleepUnlessAborted } from "./sleep.ts";
 import { readInto } from "./read_capped.ts";

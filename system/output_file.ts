@@ -1,12 +1,8 @@
 /**
  * @module
- * Where an output path (`-o`, `--report`, `--summary`, `--junit`, results.json, report.html) really
- * leads, and how to write there. Replace-by-rename is right for a regular file only: a symlink is
- * followed and the file it names replaced (the link stays), and a character or block device or a FIFO
- * (`-o /dev/null`, `-o >(gzip > x.gz)`) is written through, never replaced by a regular file. A FIFO is
- * written only once a process reads it; without one within a few seconds the write fails with a clear
- * reason instead of hanging. Also the one check that an output is not one of the command's inputs (by
- * device and inode, so a symlink or a hard link to an input counts too), nor another of its outputs.
+ * Where an output path really leads and how to write there: a regular file is replaced by rename, a
+ * symlink's file replaced, a device or FIFO written through (a FIFO with no reader fails after a few
+ * seconds). Also the check that an output is none of the command's inputs or other outputs (by inode).
  */
 
 /** What a path leads to: a regular file (or nothing yet), or a special file to write through. */

@@ -1,12 +1,8 @@
 /**
  * @module
- * Free loopback ports and waiting for a port to accept, for targets, Redis, bench/ and tests. A free port
- * is picked at random outside the kernel's ephemeral range (`/proc/sys/net/ipv4/ip_local_port_range`),
- * checked by binding it and released at once. Outside that range no outgoing connection is ever given
- * the port as its local one: a port the kernel picked (bind to 0) comes from the same range as every
- * client socket's, and on a machine making thousands of loopback connections one of them took such a port
- * between our release and the server's listen ("address in use"). The race left, with another process
- * binding the same random port in that moment, fails loudly rather than measuring the wrong server.
+ * Free loopback ports, and waiting for a port to accept. A free port is picked at random outside the
+ * kernel's ephemeral range, so no client socket of a busy machine takes it between our check and the
+ * server's listen; a remaining race fails loudly rather than measuring the wrong server.
  */
 
 /** Lowest port handed out: clear of the well-known and most registered service ports. */

@@ -1,13 +1,8 @@
 /**
  * @module
- * The one reader of input files (request bodies, experiment files, results files): it reads a regular
- * file of at most a given number of bytes, and refuses anything else with a reason in words before
- * reading a byte. A device (`/dev/zero`), a FIFO or a socket would be read forever or block; a file over
- * its cap would be held whole in memory (and parsed) before anything could say it is too big. The file is
- * checked with `stat` before it is opened, since opening a FIFO blocks until a writer comes, and read
- * only up to the size it had then, so a file that grows after the check is refused, not read on. A
- * regular file whose `stat` size is 0 may still hold bytes (`/proc` and other generated files report 0
- * and make their text when read), so such a file is read in pieces up to the cap instead.
+ * The one reader of input files: a regular file up to a byte cap, anything else (device, FIFO, socket,
+ * too big) refused in words before a byte is read. Checked by `stat` before opening (opening a FIFO
+ * blocks); a size-0 file (/proc) is read in pieces up to the cap.
  */
 import { osErrorText } from "./os_error.ts";
 

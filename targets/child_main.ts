@@ -1,11 +1,8 @@
 /**
  * @module
- * Entry point of the processes a built-in target consists of: an app instance, the balancer, or the
- * caching/rate-limiting proxy. Each runs in its own OS process so it can be pinned to other cores than
- * the load generator. The parent passes one JSON argument and waits for the READY line on stdout; the
- * child exits on SIGTERM/SIGINT and also (with `watchStdin`) when its stdin closes, which happens when the parent dies by any
- * means, so a crashed loadlab leaves no server behind. Under `deno run` this file is run directly; in a
- * compiled binary the hidden `__target <json>` command (cli/target_child_cmd.ts) calls `runTargetChild`.
+ * Entry point of a built-in target's processes (app instance, balancer, proxy), each its own OS process so
+ * it can be pinned apart from the generator. Takes one JSON argument, prints READY, exits on
+ * SIGTERM/SIGINT or when stdin closes (the parent died). A compiled binary runs it as `__target <json>`.
  */
 import { createTargetApp } from "./app/app.ts";
 import { serveBalancer } from "./balancer/balancer.ts";

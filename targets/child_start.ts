@@ -1,11 +1,8 @@
 /**
  * @module
- * loadlab's own target processes, the ones `child_main.ts` runs (app instances, the balancer, the proxy):
- * the command that starts one (a compiled binary runs itself with the hidden `__target` command, a source
- * checkout runs the file with `deno run`), spawning it and waiting for its READY line, the certificate
- * files it serves HTTPS with, and summing the counters these processes answer at `STATS_PATH`. The built-in
- * target and the proxy are both made of such processes; this file is apart from start.ts so that one stays
- * about which processes each kind of target needs and how they are put together.
+ * loadlab's own target processes (app instances, balancer, proxy): the command that starts one (the binary's
+ * hidden `__target` command or `deno run`), spawning it and waiting for READY, its certificate files,
+ * and summing the counters they answer at `STATS_PATH`.
  */
 import { type ChildSpec, READY_PREFIX } from "./child_spec.ts";
 import { TargetError } from "./errors.ts";

@@ -1,11 +1,8 @@
 /**
  * @module
- * How to run a framework app from `examples/` (docs/studies/frameworks.md): under Node when `node` is on PATH
- * and the examples' packages are installed (`npm install --prefix examples`), else under Deno's npm
- * compatibility, which fetches the packages of `examples/package.json` into Deno's own cache on first use and
- * runs offline after that. The choice is made once per start and reported (`info.runtime`), because the
- * frameworks study's finding (JIT warm-up, framework differences) is about the runtime as much as the framework.
- * `--no-lock` keeps Deno from writing the app's npm packages into loadlab's own lockfile.
+ * Runs a framework app from `examples/`: under Node when it is on PATH and the examples' packages are
+ * installed, else under Deno's npm compatibility (`--no-lock`). The runtime chosen is reported, since the
+ * frameworks study's finding is about the runtime as much as the framework.
  */
 import { TargetError } from "./errors.ts";
 import { findProgram } from "../system/path_lookup.ts";

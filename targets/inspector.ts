@@ -1,21 +1,9 @@
 /**
  * @module
- * CPU profiles of a target's Node and Deno processes through the V8 inspector (`profile: cpu`). Each
- * such process is started with `--inspect=127.0.0.1:<port>`; around each run loadlab opens one inspector
- * session per process, sends `Profiler.start` just before the load and `Profiler.stop` just after it, and
- * gets the profile back in the `.cpuprofile` format Chrome DevTools and speedscope open. This is chosen
- * over `--cpu-prof` (a profile written when the process exits) because it is exact: one profile covers
- * one run's window and nothing else (no start-up, no idle time between runs), the target stays up
- * between runs as the experiment's `restart` policy says (so a profiled run is warmed up exactly like an
- * unprofiled one), and it does not depend on the app exiting cleanly: Node's `--cpu-prof` writes nothing
- * when SIGTERM ends a process that does not handle it. Only the `Profiler` domain is used (never
- * `Debugger`, which would deoptimize code), and one `Runtime.evaluate` of the process's pid before the
- * profiler starts: the inspector port was free when loadlab picked it, but another process may have taken
- * it before the target bound it (the target then runs without an inspector), and a profile of that other
- * process would be read as the target's. A process whose pid is not the one loadlab started is refused.
- * `Profiler.stop` answers with the whole profile in one WebSocket message, which a long run's profile
- * makes larger than the 64 MiB Deno's WebSocket client takes: the session speaks WebSocket itself
- * (inspector_socket.ts), up to 256 MiB per message, and names that cap when a profile passes it.
+ * CPU profiles (`profile: cpu`) of a target's Node and Deno processes through the V8 inspector: one
+ * `Profiler.start`/`stop` around each run, so a profile covers exactly that run and needs no clean exit
+ * (unlike `--cpu-prof`). The process's pid is checked first, since another process may hold the port;
+ * profiles come in one WebSocket message, read by inspector_socket.ts up to 256 MiB.
  */
 import { TargetError } from "./errors.ts";
 import { InspectorSocket, MAX_INSPECTOR_MESSAGE_BYTES } from "./inspector_socket.ts";

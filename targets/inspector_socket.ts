@@ -1,11 +1,8 @@
 /**
  * @module
- * The WebSocket client of an inspector session (RFC 6455, the part a loopback inspector needs): one
- * `ws://127.0.0.1:PORT/ID` connection, text messages out (masked, as a client's must be) and in (whole or
- * fragmented; pings answered). It exists for one reason: `Profiler.stop` answers with the whole profile in
- * one message, and Deno's WebSocket client refuses a message over 64 MiB ("Frame too large"), which a long
- * run's profile passes. Here a message may be up to `maxMessageBytes` (256 MiB by default: the JSON text is
- * parsed whole afterwards, a few times its size in memory); past it the connection ends with that named.
+ * The WebSocket client of an inspector session, since Deno's refuses a message over 64 MiB and
+ * `Profiler.stop` sends a long run's profile in one message: text messages up to `maxMessageBytes`
+ * (256 MiB), pings answered, past the cap the connection ends with that named.
  */
 import { writeAll } from "../system/write_all.ts";
 

@@ -1,22 +1,8 @@
 /**
  * @module
- * The targets loadlab measures, behind one entry point for the experiments (scenarios/) and the commands
- * (cli/): `startTarget(spec)` starts the built-in Hono target (one or several instances, balanced or
- * sharing a port), an external app, a framework app from `examples/` (Node or Deno), or a Redis
- * caching/rate-limiting proxy in front of any, and `startTelemetry(target)` samples CPU, RSS and Redis
- * counters while a run goes. The targets themselves (the Hono app, the proxy, the gRPC endpoints) run in
- * their own processes (child_main.ts), so they are not exported here: a run that only starts them does
- * not load their code, or Hono's, into its own memory.
- *
- * @example
- * ```ts
- * const target = await startTarget({ kind: "builtin", instances: 2, balance: "least-connections" });
- * const telemetry = startTelemetry(target, { intervalMs: 250 });
- * await telemetry.ready; // counters are measured from here
- * // ... run the load against `${target.url}/json` ...
- * const series = telemetry.stop();
- * await target.stop();
- * ```
+ * The targets loadlab measures, behind `startTarget(spec)` (built-in Hono target, external app, example
+ * framework app, Redis proxy) and `startTelemetry(target)`. Targets run in their own processes
+ * (child_main.ts), so a run that only starts them never loads their code.
  */
 export { startTarget } from "./start.ts";
 export type { StartOptions } from "./start_stack.ts";

@@ -1,21 +1,9 @@
 /**
  * @module
- * Child processes the targets consist of (external apps, built-in target instances, the balancer, the
- * proxy, redis-server). Spawned without a shell, arguments as an array; stdout and stderr are drained
- * into a log file (or dropped) so a chatty app never blocks on a full pipe, while the last few KiB of
- * each are kept for error messages. Stopping is SIGTERM, a grace period, then SIGKILL, and idempotent.
- * A process-wide registry SIGKILLs whatever is still alive when loadlab exits, so an error path that
- * forgets `stop()` still leaves no orphan behind.
- *
- * Two guards for when loadlab cannot clean up (SIGKILL, a crash): every child carries `LOADLAB_RUN_ID`
- * in its environment (inherited from loadlab's own environment when set, so a test suite or a parent
- * loadlab marks a whole tree; a scan of /proc/<pid>/environ then finds anything left), and on Linux every
- * child is started through `setpriv --pdeathsig KILL` (util-linux), so the kernel kills it the moment its
- * parent dies. setpriv execs the program, so the pid stays the program's; a child of our own Deno
- * target also watches its stdin, but redis-server and external apps cannot, and this is what ends
- * them. The death signal follows the spawning thread: children are spawned from the main thread only.
- * Each child also gets a process group of its own (process_group.ts), so stopping reaches the
- * grandchildren a wrapper command starts, and a watchdog ends them when loadlab is killed.
+ * Child processes of the targets, spawned without a shell; output drained to a log (last KiB kept for
+ * errors); stopped by SIGTERM, grace, SIGKILL. No orphans: a registry kills what is alive at exit, each
+ * child carries `LOADLAB_RUN_ID`, is started under `setpriv --pdeathsig KILL` (so children are spawned
+ * from the main thread only) and in a process group of its own (process_group.ts).
  */
 import { TargetError } from "./errors.ts";
 import { findExecutable, findProgram } from "../system/path_lookup.ts";

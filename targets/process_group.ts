@@ -1,14 +1,8 @@
 /**
  * @module
- * Process groups for the children loadlab starts. An app's command is often a wrapper (`sh -c "node
- * app.mjs"`, `npm start`) whose real server is a grandchild: signalling only the direct child leaves
- * the server running, holding the port and our output pipes. So on Linux every child is started in a
- * session of its own through `setsid` (util-linux; it execs in place, so the child's pid is also its
- * process group id), stopped by signalling the whole group, and known gone only when no process of the
- * group is left. The parent-death signal (`setpriv --pdeathsig`) reaches the direct child only; for the
- * rest of the group one small watchdog shell per loadlab reads the list of live groups on its stdin and
- * SIGKILLs them all when that pipe closes, which the kernel does however loadlab dies (`kill -9`
- * included). The watchdog has a session of its own too, so a Ctrl-C at the terminal does not end it.
+ * Process groups for loadlab's children, so a wrapper command's grandchildren (`npm start`, `sh -c`) stop
+ * too: each child starts under `setsid`, is signalled as a group, and one watchdog shell SIGKILLs every
+ * live group when loadlab dies (its stdin pipe closes), `kill -9` included.
  */
 import { findProgram } from "../system/path_lookup.ts";
 import { readProcStat } from "../system/proc_stat.ts";

@@ -1,11 +1,8 @@
 /**
  * @module
- * Injecting the runtime sampler (targets/runtime_sampler.ts) into the targets loadlab starts: its source
- * text is written as two small preload files into the target's runtime folder (a real file, so a
- * compiled loadlab binary can inject it too), Node processes get `--require <preload.cjs>` through
- * `NODE_OPTIONS` (which reaches a node that a wrapper like `npm start` forks), `deno run` commands get
- * `--preload <preload.mjs>`, and loadlab's own target processes call the sampler themselves
- * (targets/child_main.ts). `runtimeTelemetry: false` on a target turns all of it off.
+ * Injects the runtime sampler into the targets loadlab starts: two preload files in the target's runtime
+ * folder, `--require` through `NODE_OPTIONS` for Node (reaching a node a wrapper forks), `--preload` for
+ * `deno run`; loadlab's own target processes call it directly. `runtimeTelemetry: false` turns it off.
  */
 import { basename, resolve } from "node:path";
 import { RUNTIME_DIR_ENV, samplerSource } from "./runtime_sampler.ts";

@@ -1,19 +1,9 @@
 /**
  * @module
- * The sampler that runs inside a Node or Deno target process: event-loop delay (a 10 ms timer and how
- * late it fires, the same method on both runtimes, because Deno 2.9.6's `monitorEventLoopDelay` records
- * no delay while the loop is blocked), GC pauses by kind (Node's `PerformanceObserver` on `gc`; Deno
- * delivers no GC entries, so its lines carry none) and heap used. Every `LOADLAB_RUNTIME_TICK_MS` (250)
- * it appends one JSON line to `<LOADLAB_RUNTIME_DIR>/<pid>.jsonl`, which targets/runtime_telemetry.ts
- * reads on the run's time axis: a file per process is the cheapest channel that needs no port, works
- * for every process a wrapper command forks, and survives the reader being late.
- *
- * The sampler is written into the preload files by its source text (`samplerSource`, used by
- * targets/runtime_preload.ts), so its functions use only their parameters, globals and each other, never
- * an import or a constant of this module. loadlab's own target processes call it through
- * `sampleThisProcess`. It never throws and never keeps the process alive (its timers are unref'd); the
- * first error stops it and is written once, as an `error` line (on stderr when its file cannot be opened,
- * as when a symlink was planted in its place).
+ * Runs inside a Node or Deno target process: event-loop delay (a 10 ms timer's lateness), GC pauses
+ * (Node only) and heap, one JSON line per tick to `<LOADLAB_RUNTIME_DIR>/<pid>.jsonl` (read by
+ * runtime_telemetry.ts). Injected by source text (runtime_preload.ts), so it uses no imports; it never
+ * throws and never keeps the process alive.
  */
 import * as perfHooks from "node:perf_hooks";
 import * as fs from "node:fs";

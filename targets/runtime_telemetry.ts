@@ -1,11 +1,8 @@
 /**
  * @module
- * Reads what the runtime samplers inside a target's processes wrote (targets/runtime_sampler.ts: one
- * JSON line per process per tick in `<dir>/<pid>.jsonl`) into `runtime` telemetry series on the run's
- * time axis: event-loop delay p50/p99/max, GC count and pause time by kind, heap used. Only lines written
- * after the reader started count (a target shared by several runs keeps one file); a line still being
- * written waits for the next read. A process is named as the target names it ("target", "proxy"), else `pid N`
- * (a server a wrapper command forked).
+ * Reads the runtime samplers' JSON lines (`<dir>/<pid>.jsonl`) into `runtime` telemetry series on the
+ * run's time axis: event-loop delay p50/p99/max, GC count and pause by kind, heap used. Only lines written
+ * after the reader started count; a partial line waits for the next read.
  */
 import type { TelemetrySeries } from "../results/mod.ts";
 import type { SamplerLine } from "./runtime_sampler.ts";

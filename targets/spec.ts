@@ -19,6 +19,12 @@ export const compressSchema = z.union([z.boolean(), z.enum(["gzip", "brotli"])])
  */
 export const profileSchema = z.enum(["cpu"]);
 
+/**
+ * Sample event-loop delay, GC and heap inside the target's Node/Deno processes (targets/runtime_sampler.ts);
+ * default: on in experiments (a log folder), off elsewhere.
+ */
+const runtimeTelemetrySchema = z.boolean().optional();
+const redisUrlSchema = z.string().url("redisUrl must be a URL like redis://127.0.0.1:6379").optional();
 const hostSchema = z.string().min(1, "host must not be empty, e.g. 127.0.0.1");
 const portSchema = z.number().int().min(0).max(65535, "port must be 0..65535 (0 picks a free port)");
 
@@ -68,7 +74,7 @@ export const builtinSpecSchema = z.object({
     .optional(),
   balance: z.enum(["round-robin", "least-connections", "reuse-port"]).optional(),
   /** Redis for `/redis/:key`; without it and with `redis: true` loadlab starts its own. */
-  redisUrl: z.string().url("redisUrl must be a URL like redis://127.0.0.1:6379").optional(),
+  redisUrl: redisUrlSchema,
   /** The experiment uses `/redis/:key`: make sure a Redis is there (start one if no redisUrl). */
   redis: z.boolean().optional(),
   /** Serve `/static/*` from this directory instead of the sample files shipped inside loadlab. */
@@ -80,11 +86,7 @@ export const builtinSpecSchema = z.object({
   cpuAffinity: z.union([z.array(z.number().int().min(0)).min(1), z.literal("auto")]).optional(),
   /** Cost of the CMS-like `/home` page (docs/studies/cache-burst.md). */
   cms: cmsSchema.optional(),
-  /**
-   * Sample event-loop delay, GC and heap inside the target's Node/Deno processes (targets/runtime_sampler.ts);
-   * default: on in experiments (a log folder), off elsewhere.
-   */
-  runtimeTelemetry: z.boolean().optional(),
+  runtimeTelemetry: runtimeTelemetrySchema,
   /**
    * Also serve the gRPC endpoints (targets/app/target.proto) from the same process, on a port of their
    * own; gRPC runs against this target go there (`RunningTarget.grpcUrl`). One instance only.
@@ -107,11 +109,7 @@ export const externalSpecSchema = z.object({
     timeoutMs: z.number().positive("ready.timeoutMs must be > 0").optional(),
   }).optional(),
   logFile: z.string().optional(),
-  /**
-   * Sample event-loop delay, GC and heap inside the target's Node/Deno processes (targets/runtime_sampler.ts);
-   * default: on in experiments (a log folder), off elsewhere.
-   */
-  runtimeTelemetry: z.boolean().optional(),
+  runtimeTelemetry: runtimeTelemetrySchema,
 });
 
 export const rateLimitSchema = z.object({
@@ -130,17 +128,13 @@ export const exampleSpecSchema = z.object({
   app: z.enum(["express", "fastify", "koa", "chat"]),
   /** The experiment uses `/redis/:key`: pass REDIS_URL (start a Redis if no redisUrl) and seed it. */
   redis: z.boolean().optional(),
-  redisUrl: z.string().url("redisUrl must be a URL like redis://127.0.0.1:6379").optional(),
+  redisUrl: redisUrlSchema,
   /** `auto` (default): Node when it is on PATH and examples/node_modules exists, else Deno. */
   runtime: z.enum(["auto", "node", "deno"]).optional(),
   host: hostSchema.optional(),
   port: portSchema.optional(),
   cpuAffinity: z.array(z.number().int().min(0)).min(1).optional(),
-  /**
-   * Sample event-loop delay, GC and heap inside the target's Node/Deno processes (targets/runtime_sampler.ts);
-   * default: on in experiments (a log folder), off elsewhere.
-   */
-  runtimeTelemetry: z.boolean().optional(),
+  runtimeTelemetry: runtimeTelemetrySchema,
 });
 
 export type CmsSpec = z.infer<typeof cmsSchema>;
@@ -188,15 +182,11 @@ export const proxySpecSchema = z.object({
   upstream: upstreamSchema,
   cacheTtlSec: z.number().min(0, "cacheTtlSec must be >= 0").optional(),
   rateLimit: rateLimitSchema.optional(),
-  redisUrl: z.string().url("redisUrl must be a URL like redis://127.0.0.1:6379").optional(),
+  redisUrl: redisUrlSchema,
   host: hostSchema.optional(),
   port: portSchema.optional(),
   cpuAffinity: z.array(z.number().int().min(0)).min(1).optional(),
-  /**
-   * Sample event-loop delay, GC and heap inside the target's Node/Deno processes (targets/runtime_sampler.ts);
-   * default: on in experiments (a log folder), off elsewhere.
-   */
-  runtimeTelemetry: z.boolean().optional(),
+  runtimeTelemetry: runtimeTelemetrySchema,
 });
 
 /** Validates any target spec by its `kind`; errors name the path (e.g. `upstream.url`). */
@@ -213,10 +203,7 @@ export interface TargetProcess {
   pid: number;
 }
 
-/**
- * What serves the requests, for the results file (`targetInfo`) and the report. A type, not an
- * interface, so it fits the results schema's loose object.
- */
+/** What serves the requests, for the results file (`targetInfo`); a type so it fits a loose object. */
 export type TargetInfo = {
   kind: "builtin" | "external" | "example" | "proxy";
   /** `deno 2.9.6`, `node v20.20.2`, `deno 2.9.6 (npm compat)`; absent when unknown (external apps). */

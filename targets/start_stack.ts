@@ -1,11 +1,8 @@
 /**
  * @module
- * What every way of starting a target shares (start.ts for the built-in target, external apps and the
- * proxy; example_start.ts for the framework apps of `examples/`): the options, the `Stack` of everything
- * started so far (stopped in reverse order when a later step fails, and marking the cold start: first
- * spawn, last listening), what a start function hands back, where a process's log goes, the Redis a
- * target may need, and the runtime samplers' folder. Its own file so the two starters import
- * it instead of each other.
+ * What every way of starting a target shares (start.ts, example_start.ts): options, the `Stack` of what
+ * was started (stopped in reverse on failure; marks the cold start), a starter's result, log paths, the
+ * Redis a target needs and the runtime samplers' folder.
  */
 import { type RedisHandle, resolveRedis } from "./redis.ts";
 import { makeRuntimeDir, type RuntimeDir } from "./runtime_preload.ts";

@@ -1,15 +1,8 @@
 /**
  * @module
- * Per-interval telemetry of a running target: CPU % and RSS of each target process from `/proc`, and the
- * share of the interval its main thread waited for a core (run-queue wait, `schedstat`: on a shared
- * machine a loop can be slow without its CPU being full); Redis
- * ops/s, keyspace hits and misses, evicted keys, used memory and connected clients from `INFO`, and slow
- * log entries added (the growth of the newest `SLOWLOG` id); and the event-loop delay, GC and heap the
- * runtime samplers inside the target's processes wrote (targets/runtime_telemetry.ts). All in the
- * `TelemetrySeries` shape the results file stores so the report can plot them on the latency time axis.
- * CPU % is of one core (a process using two cores fully shows 200). Hits, misses, evictions and slow log
- * entries are counts within the interval, not totals. Runs in the runner's process on a timer; a sample
- * costs a few small file reads and two Redis round trips.
+ * Per-interval telemetry of a running target in the results' `TelemetrySeries` shape: each process's CPU
+ * % (of one core), RSS and run-queue wait from /proc; Redis ops, hits, misses, evictions, memory, clients
+ * and slow-log growth from INFO; the runtime samplers' loop delay, GC and heap. Counts are per interval.
  */
 import type { TelemetrySeries } from "../results/mod.ts";
 import { connectRedis, type RedisClient } from "./redis.ts";

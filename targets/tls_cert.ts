@@ -1,12 +1,8 @@
 /**
  * @module
- * TLS for the built-in targets (`tls: { cert, key }` or `tls: self-signed`). A self-signed target gets a
- * throwaway CA and a server certificate it signed (ECDSA P-256 through WebCrypto and `@peculiar/x509`,
- * made in about 25 ms, valid for a week, for `localhost`, 127.0.0.1 and ::1): rustls refuses a CA
- * certificate used as the server's own, so the pair is what clients can verify. The files are written
- * into the target's folder (the key readable by its owner only) and the CA's path is handed back, so a
- * load can verify with it (`--cacert`). `@peculiar/x509` needs the `reflect-metadata` polyfill, loaded
- * here only, when a self-signed target starts.
+ * TLS for the built-in targets: PEM files, or `self-signed`: a throwaway CA and a server certificate it
+ * signed (ECDSA P-256, a week, localhost and loopback addresses), written to the target's folder, the CA's
+ * path handed back for `--cacert`. `reflect-metadata` is loaded only here, when needed.
  */
 import type { ServeTls } from "./spec.ts";
 

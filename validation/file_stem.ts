@@ -1,12 +1,8 @@
 /**
  * @module
- * A name a user gave (a run's, made of target, load and sweep values) as the stem of a file name in the
- * output folder: characters a file name should not hold become `_`, and unless the caller knows the
- * cleaned name cannot be another's (`unique`), a short hash of the name as given is added, so two names
- * that clean alike (`a_b/once`, `a/b_once`) never write one file. A name with a capital letter gets the
- * hash too: macOS and Windows ignore case in file names, so the runs of a word sweep over `A` and `a`
- * wrote one request log, the second over the first. At most `MAX_STEM_CHARS` long, cut with the hash: a
- * 300-character sweep value made a name the filesystem refused (255 bytes), failing the run. Pure.
+ * A user-given name as a file-name stem in the output folder: unsafe characters become `_`, a short hash
+ * of the original is added unless the caller knows it is unique (or when it has capitals, for
+ * case-insensitive file systems), and it is cut to `MAX_STEM_CHARS`. Pure.
  */
 import { createHash } from "node:crypto";
 

@@ -1,12 +1,8 @@
 /**
  * @module
- * The reader of experiment text too large to read as YAML (scenarios/yaml_document.ts sends such files
- * here, and results/source_data.ts any experiment written as JSON): JSON to plain data with `JSON.parse`,
- * which takes a few bytes of memory per byte of text where the YAML parser took up to 200, so a generated
- * file of a few MiB is read as JSON or not at all. It keeps the
- * YAML reader's contract for JSON text: a syntax error, a key given twice in one object or nesting past
- * `MAX_NESTING_DEPTH` is the one problem, with its place; what the data must look like is checked by the
- * caller, as for YAML.
+ * The reader of experiment text too large for the YAML parser (and of JSON experiments): `JSON.parse`
+ * with the YAML reader's contract: a syntax error, a duplicate key or nesting past `MAX_NESTING_DEPTH` is
+ * the one problem, with its place.
  */
 import type { Issue } from "./mod.ts";
 import { MAX_NESTING_DEPTH } from "./input_limits.ts";

@@ -1,17 +1,8 @@
 /**
  * @module
- * The one zod-issue formatter of loadlab. A validation error stays data, `{path, message}`, until the
- * edge that prints it: the CLI maps paths to flags, experiment files show them as written
- * (`loads.burst.phases[1].rampTo`), and neither parses message text. Messages say what was expected
- * and what was found, "missing" for an absent required value, and for an unknown key (zod 4
- * `unrecognized_keys`, from strict objects) the nearest allowed key ("did you mean").
- *
- * Zod only keeps the offending value in an issue when parsing with `{ reportInput: true }`;
- * {@link validate} does that. Without it the formatter still works, with less to say about what was found.
- *
- * @example
- * const result = validate(schema, data);
- * if (!result.ok) console.error(formatIssues(result.issues).join("\n"));
+ * The one zod-issue formatter: errors stay `{path, message}` data until the edge that prints them (the
+ * CLI maps paths to flags, files show them as written). Messages say what was expected and found, and
+ * name the nearest allowed key for an unknown one. `validate` parses with `reportInput` so values show.
  */
 import type { z } from "zod";
 import { allowedKeysAt, describe, oneOf, schemasAt } from "./schema_walk.ts";

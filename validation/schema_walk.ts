@@ -1,11 +1,8 @@
 /**
  * @module
- * Reads a zod 4 schema the way the issue formatter needs it: the schemas found at an issue's path (a
- * path can cross a union, so there may be several), the keys an object at a path allows (for "did you
- * mean"), and a short English description of what a schema expects ("a whole number", "one of "a",
- * "b""). Wrappers that do not change what the user writes (optional, default, pipe, lazy, ...) are
- * looked through. Only zod's public `_zod.def` is read; anything unknown yields "no information", so a
- * new schema kind degrades the wording, never the validation.
+ * Reads a zod 4 schema as the issue formatter needs: the schemas at an issue's path, the keys an object
+ * allows there (for "did you mean") and a short description of what it expects. Reads only `_zod.def`;
+ * an unknown kind degrades the wording, never the validation.
  */
 import { z } from "zod";
 

@@ -1,11 +1,8 @@
 /**
  * @module
- * The bytes a worker's WebSocket connections may hold together in messages in progress (a message cut
- * across reads or into fragments is gathered before it is handed over, ws/frame_parser.ts). Each
- * connection's own cap bounds one message; this bounds their sum, so a server that keeps every one of
- * thousands of connections a few bytes short of a capped message cannot take the machine's memory: past
- * the budget a message is refused as too big to process (close 1009), counted with its reason, and the
- * run goes on. Shared by the worker's connections; nothing here runs per message unless a buffer grows.
+ * The bytes a worker's WebSocket connections may hold together in messages in progress: each connection's
+ * cap bounds one message, this bounds their sum, so thousands of connections held a few bytes short of
+ * their cap cannot take the machine's memory (past it: close 1009, counted).
  */
 
 /** What a worker's connections may hold in messages in progress, unless the config says otherwise. */

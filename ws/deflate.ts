@@ -1,13 +1,8 @@
 /**
  * @module
- * permessage-deflate (RFC 7692), client side, in its one stateless form: the offer asks for no context
- * takeover in either direction (`client_no_context_takeover; server_no_context_takeover`), so every
- * message is a deflate stream of its own and is compressed or inflated by one `node:zlib` call, with no
- * window kept per connection (a load generator holds thousands of connections; a 32 KiB window each way
- * on each would cost more memory than its read buffers). Here: the offer, the strict check of a server's
- * answer (RFC 7692 5 and 7.1), and the two per-message calls. Inflating is held to the message cap
- * (`maxOutputLength`), so a small compressed message cannot expand past it (a decompression bomb stops
- * at the cap, with the cap's memory).
+ * permessage-deflate (RFC 7692), client side, stateless: no context takeover either way, so each message
+ * is one `node:zlib` call and no connection keeps a 32 KiB window. The offer, the strict check of the
+ * answer, and the two calls; inflating stops at the message cap (no decompression bomb).
  */
 import { constants, deflateRawSync, inflateRawSync } from "node:zlib";
 

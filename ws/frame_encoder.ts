@@ -1,15 +1,8 @@
 /**
  * @module
- * Client frames (RFC 6455 5.2/5.3). A client masks every frame with a fresh 4-byte key. HOT PATH: a
- * message template builds its frame once (header, key slot, plain payload kept aside), and each send
- * writes a new key and XORs the payload into the same buffer, 4 bytes a word: the buffer is laid out
- * so the key slot and the payload start on a 4-byte boundary, so the XOR runs over `Uint32Array` views
- * of both in native byte order (the key is written through the same kind of view, so the order
- * matches). Keys come from a pool of random words refilled 1024 at a time, not one crypto call a send.
- * Control frames (pong, close) are rare and built when needed. With permessage-deflate agreed, a
- * template compresses its message once, when built (ws/deflate.ts: no context takeover, so the same
- * message always compresses to the same bytes), and sets RSV1 on its first frame; sends still cost one
- * mask. Control frames are never compressed (RFC 7692 6.1).
+ * Client WebSocket frames (RFC 6455 5.2/5.3): a template builds its frame once and each send writes a
+ * fresh key from a pooled random block and XORs the payload a 32-bit word at a time in place. With
+ * permessage-deflate the template compresses once (no context takeover) and sets RSV1.
  */
 import { MAX_CONTROL_PAYLOAD_BYTES, OP_CLOSE, OP_PING, OP_PONG } from "./opcodes.ts";
 import { deflateMessage } from "./deflate.ts";

@@ -1,31 +1,10 @@
 /**
  * @module
- * The client's reader of server frames (RFC 6455 5.2): fed the bytes of each read, it finds frames by
- * scanning bytes and hands whole messages and control frames to a `FrameSink`. HOT PATH: a frame that
- * arrived whole in one read (the usual echo) is handed over as a view of the read buffer, with no copy
- * and no allocation; only a message cut across reads or into fragments is gathered into the
- * connection's message buffer, which grows up to the cap and no further (and is let go once it held
- * more than `KEPT_BUFFER_BYTES`, so a few big messages do not pin memory on every connection). Every
- * byte of it is taken from the worker's `BufferBudget` (ws/buffer_budget.ts) and given back when the
- * buffer is let go or the connection ends (`release`): past the budget a message is refused (`too-big`).
- *
- * With permessage-deflate agreed (`deflate`, RFC 7692), RSV1 on a data message's first frame marks it
- * compressed: its payload is gathered whole, then inflated (ws/deflate.ts) and handed over like any
- * other. A message that arrives uncompressed takes the same path as without the extension.
- *
- * Everything RFC 6455 forbids a server is a fault, counted by kind by the caller (the parser stops at
- * the first one): `protocol` (reserved bits no extension allows, reserved opcodes, a masked frame, a
- * control frame over 125 bytes or fragmented, a continuation with no message or a new message inside a
- * fragmented one, a message in more frames than `maxFramesOf` allows (bytes alone bound no message: empty
- * continuation frames add none, and would keep a connection parsing one message for ever), a close frame of 1 byte or with a code no peer may send, a 64-bit length with its top
- * bit set, a length not in its shortest form, which 5.2 requires, compressed data that does not
- * inflate), `too-big` (a message past `maxMessageBytes`, refused at its header, before its payload is
- * read; a compressed one also once it inflates past it), `bad-utf8` (a text message, or a close reason,
- * that is not UTF-8, checked across fragments; a compressed text once inflated).
- *
- * The server's close frame is the last thing read (RFC 6455 5.5.1: nothing may follow it): once it was
- * handed over, the parser takes no more bytes, so data after it is neither counted nor answered (a ping
- * after it gets no pong).
+ * The client's reader of server WebSocket frames (RFC 6455 5.2): scans each read and hands whole
+ * messages and control frames to a `FrameSink`, a whole frame as a view of the read buffer (no copy);
+ * fragmented or split messages are gathered within the worker's `BufferBudget`. RSV1 marks a
+ * permessage-deflate message, inflated whole. Anything RFC 6455 forbids a server is a fault
+ * (`protocol`, `too-big`, `bad-utf8`), the first stops the parser; nothing after a close frame is read.
  */
 import {
   CLOSE_NO_STATUS,

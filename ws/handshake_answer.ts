@@ -1,12 +1,8 @@
 /**
  * @module
- * The check of a server's answer to the opening handshake (RFC 6455 4.1, client side): `101`, `Upgrade:
- * websocket`, `Connection: upgrade`, `Sec-WebSocket-Accept` matching the key (ws/accept_key.ts), a
- * subprotocol only among those offered, and an extension only when permessage-deflate was offered
- * (ws/deflate.ts checks the answer to it); without the offer any extension breaks the protocol and is
- * refused. The head is read by scanning its bytes, field names matched without case and values trimmed as
- * text would be (Latin-1: tab to CR, space, no-break space): a crowd's handshakes make no strings, lines or
- * maps each, only the result (a subprotocol or an extension's value, when there is one, is decoded).
+ * Checks a server's answer to the WebSocket handshake (RFC 6455 4.1): 101, Upgrade, Connection, the
+ * Accept key, a subprotocol among those offered, an extension only if permessage-deflate was offered.
+ * Scans the head's bytes, making no strings but the result.
  */
 import { ACCEPT_CHARS, acceptBytesOf } from "./accept_key.ts";
 import { deflateAnswerFault } from "./deflate.ts";

@@ -1,14 +1,8 @@
 /**
  * @module
- * The built-in target: a Hono app with the endpoints every published study needs, plus a fast path in front
- * of it. `/` and `/json` are answered from constant strings before Hono routes anything, because the
- * benchmark compares them with the fastest bare `Deno.serve` and the goal is >= 0.97x of it (docs/PERFORMANCE.md;
- * docs/lab/PERFORMANCE_NOTES.md, "Target overhead":
- * a string body costs less CPU than a `Uint8Array`, which `Response` copies per request). Both bodies are below
- * the compression threshold and never change, so skipping compression and the response cache there
- * sends the same bytes those would. Everything else goes through Hono (frameworks are measured in
- * docs/studies/frameworks.md). The app's counters (response cache, CMS pool) are answered at `STATS_PATH`
- * before Hono too, so the response cache can never store them.
+ * The built-in target: a Hono app with the endpoints the studies need. `/`, `/json` and the stats path
+ * are answered from constant strings before Hono routes anything (goal: >= 0.97x bare `Deno.serve`,
+ * docs/PERFORMANCE.md); both bodies are below the compression threshold, so nothing else changes.
  */
 import { login, LOGIN_PASSWORD, whoAmI } from "./session_auth.ts";
 import { Hono } from "hono";

@@ -1,13 +1,8 @@
 /**
  * @module
- * The CMS-like page behind `/home`, standing in for the Wiki.js of docs/studies/cache-burst.md: each page
- * runs a few "queries" against a bounded pool, like a CMS on a database connection pool (Wiki.js uses knex
- * over PostgreSQL). A query holds one slot for `queryMs` and waits on a timer, the way a database round trip
- * leaves the event loop free, so the page's capacity is set by the pool, not by the CPU: about
- * `poolSize / (queries * queryMs)` pages per second (4 / (3 x 20 ms) = 66/s by default). Requests beyond
- * that queue for a slot in arrival order and the wait is part of their latency; a query that waits longer
- * than `acquireTimeoutMs` fails the page with 503, as knex's acquire timeout does. The counters
- * are cumulative, so a runner can take their differences over a run.
+ * The CMS-like `/home` page (docs/studies/cache-burst.md): each page runs `queries` timer-bound queries
+ * on a pool of `poolSize` slots, so capacity is about `poolSize / (queries * queryMs)` pages/s (66/s by
+ * default); a slot wait over `acquireTimeoutMs` answers 503, as knex does. Counters are cumulative.
  */
 import type { CmsSpec } from "../spec.ts";
 

@@ -1,11 +1,8 @@
 /**
  * @module
- * Regenerates `generated/binary_assets.ts` from the binary files under `targets/app/assets/`. The sample
- * static site must survive `deno compile`, which embeds what is imported, not what is read at run time. Its
- * text files are text imports (`assets_embedded.ts`); bytes imports still need `--unstable-raw-imports`, so
- * the images live in a generated module of base64, wrapped at 100 characters per line so a change shows as
- * a readable diff. Run after editing an image: `deno run -A targets/app/gen_assets.ts` (a unit test fails
- * when the two drift apart).
+ * Regenerates `generated/binary_assets.ts` (base64, 100-character lines) from the images in
+ * `targets/app/assets/`, so `deno compile` embeds them. Run after editing an image:
+ * `deno run -A targets/app/gen_assets.ts` (a unit test fails when the two drift apart).
  */
 import { encodeBase64 } from "./base64.ts";
 

@@ -1,13 +1,8 @@
 /**
  * @module
- * The built-in target's gRPC endpoints (targets/app/target.proto, service `loadlab.target.Target`): Echo,
- * Sleep, Cpu and a server Stream, doing the work of the HTTP endpoints (endpoints.ts) so gRPC and
- * HTTP/JSON can be compared on one handler. Served by node:http2 (h2c, or TLS with PEM files): Deno.serve
- * cannot send the trailers every gRPC answer ends with (grpc-status). Messages are framed and read by the
- * engine's own rule book (grpc/framing.ts) and their few fields read and written by hand, so an answer costs
- * no schema library; a message over the cap, a bad prefix or an unknown method is answered with its
- * status, as a gRPC server would. A request that is not gRPC (`POST /echo` with a JSON body) is answered
- * as plain HTTP/2 on the same listener: one stack for both sides of a protocol comparison.
+ * The built-in target's gRPC service (target.proto: Echo, Sleep, Cpu, Stream) on node:http2, since
+ * Deno.serve cannot send trailers. Messages framed by grpc/framing.ts and read by hand (no schema
+ * library). Plain HTTP/2 JSON (`POST /echo`) is served on the same listener: one stack for comparisons.
  */
 import { Buffer } from "node:buffer";
 import http2 from "node:http2";

@@ -1,13 +1,8 @@
 /**
  * @module
- * An in-process response cache with a TTL, like Express `apicache` in docs/studies/static-concurrency.md. It
- * keys on method, URL and the negotiated content encoding, so a hit returns already-compressed bytes instead
- * of compressing again. Only 200 answers to GET are stored, and the entry count is bounded so a load with
- * unique query strings cannot grow memory without limit. The clock is injected for tests.
- *
- * That study's pitfall is a TTL longer than the content lives: a page that declares its version in
- * `versionCheck.header` is checked on every hit against `versionCheck.currentVersion(path)`, and hits that served an older
- * version are counted as `staleHits`, so the cost of the TTL shows up next to its gain.
+ * An in-process response cache with a TTL (Express `apicache`-like), keyed on method, URL and content
+ * encoding, storing 200 GET answers, bounded in entries. With `versionCheck`, hits that served an older
+ * version count as `staleHits`, so the TTL's cost shows beside its gain.
  */
 import type { MiddlewareHandler } from "hono";
 

@@ -1,12 +1,8 @@
 /**
  * @module
- * The built-in target's WebSocket endpoints, on `Deno.upgradeWebSocket`: `/ws/echo` sends every
- * message back as it came (text or binary); `/ws/room?room=NAME` joins a room (`main` by default) and
- * broadcasts every text message to every member as JSON `{"room","from","self","sentAt","data"}`:
- * `sentAt` is the target's clock (epoch ms) when it broadcast, so a client times the fan-out from it;
- * `self` is true only in the sender's own copy, so a load generator matches its answer with
- * `json:self=true` and counts the others' copies as unsolicited. Counters (open sockets, messages in
- * and out, rooms) join the app's stats, which the target's telemetry reads.
+ * The built-in target's WebSocket endpoints: `/ws/echo` echoes; `/ws/room?room=NAME` broadcasts each text
+ * message to the room as JSON `{room, from, self, sentAt, data}` (`self` marks the sender's copy, so a
+ * generator matches it with `json:self=true`). Counters join the app's stats.
  */
 import type { Hono } from "hono";
 

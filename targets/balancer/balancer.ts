@@ -1,21 +1,9 @@
 /**
  * @module
- * The built-in HTTP balancer in front of N instances of the built-in target (docs/studies/cpu-sleep.md put
- * NGINX in front of a Node cluster). Balancing is per request, not per connection, so a load generator with a
- * few keep-alive connections still spreads. `least-connections` counts requests in flight per instance and
- * breaks ties round-robin; docs/studies/frameworks.md recommends it while instances are still warming up
- * (slow ones accumulate in-flight requests and get fewer new ones).
- *
- * It forwards HTTP/1.1 as bytes over a keep-alive pool per instance (forward_exchange.ts) instead of
- * parsing each request into a `Request` and sending it with an HTTP client: heads pass through verbatim,
- * bodies stream, and a request costs a read and a write on each side. The node:http client it replaced
- * cost about 90 µs of CPU per `/` request, ten times an instance (docs/TARGETS.md has the numbers).
- * Requests on one client connection are forwarded one after another, so pipelined requests are answered
- * in order. HTTP/2 (h2c, or h2 by ALPN with `tls`) is relayed per connection instead (forward_h2.ts).
- * A client gets `headTimeoutMs` (30 s) from connecting to finish its first head (or the h2 preface), and
- * as long from the first byte of each later head; then its connection is closed, so a client that sends
- * nothing, or a head a byte at a time, holds no connection for ever. Idle keep-alive between requests is
- * not limited.
+ * The built-in HTTP balancer in front of N built-in target instances, per request (round-robin or
+ * least-connections), forwarding HTTP/1.1 as bytes over keep-alive pools (forward_exchange.ts) and
+ * relaying HTTP/2 per connection (forward_h2.ts). A client has `headTimeoutMs` to finish each head, so
+ * a silent or byte-at-a-time client holds no connection for ever.
  */
 import { writeAll } from "../../system/write_all.ts";
 import { Framing } from "../../http1/body_framing.ts";

@@ -1,15 +1,8 @@
 /**
  * @module
- * One request/answer exchange of the balancer: the client's request goes to one upstream connection from
- * that upstream's keep-alive pool, the answer comes back to the client as it arrives, and the upstream
- * connection returns to the pool. A request that is wholly in the buffer (no body, or a body that came
- * with the head: the common case) is sent in one write; if a pooled connection turns out to have been
- * closed by the upstream meanwhile (nothing came back), it is sent again once on a fresh connection, as
- * browsers and NGINX do. A larger or chunked body is streamed up while the answer is awaited, so an
- * upstream that answers `100 Continue` first works. Until the answer's head has arrived, any failure
- * becomes a 502 with the reason (counted per upstream), and so does an answer whose framing is refused
- * (forward_http1.ts) before any byte of it went out; after that, the client connection is closed, as no
- * other answer can be sent anymore.
+ * One balancer exchange: the request goes to a pooled upstream connection (sent again once on a fresh one
+ * if the pooled one was closed meanwhile), the answer streams back. Failures before the answer's head
+ * become a 502 with the reason; after it, the client connection closes.
  */
 import { writeAll } from "../../system/write_all.ts";
 import { Framing, isInterim } from "../../http1/body_framing.ts";

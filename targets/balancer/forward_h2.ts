@@ -1,13 +1,8 @@
 /**
  * @module
- * HTTP/2 through the balancer, per connection: a client connection that opens with the HTTP/2 preface (h2c
- * with prior knowledge, or h2 chosen by ALPN on the balancer's TLS listener, RFC 9113 3.4) is relayed as
- * bytes, both ways, to one instance picked by the balancing mode; the instances' Deno.serve reads the same
- * preface and speaks h2c. So h2 is balanced per connection, not per request as HTTP/1.1 is: all the
- * streams of one client connection go to one instance (a load of many connections still spreads; a few
- * connections with many streams do not). The balancer's own stats path is not answered on such a
- * connection (the instance answers its own). Parsing frames to balance each stream would make the
- * balancer an HTTP/2 server and client of its own; relaying keeps its cost one read and one write.
+ * HTTP/2 through the balancer, per connection: a connection opening with the h2 preface (h2c or ALPN h2)
+ * is relayed as bytes to one instance, so all its streams go there. Balancing per stream would make the
+ * balancer an HTTP/2 server and client; relaying costs one read and one write.
  */
 import { CLIENT_PREFACE } from "../../http2/frames.ts";
 import { writeAll } from "../../system/write_all.ts";

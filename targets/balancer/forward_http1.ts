@@ -1,15 +1,8 @@
 /**
  * @module
- * The balancer's view of HTTP/1.1 heads, framed by the shared rule book (http1/message_framer.ts, the
- * one the load engine parses responses by): where a request or response head ends, how its body is
- * framed (none, Content-Length, chunked, or until the upstream closes) and whether the connection stays
- * open afterwards. Heads are forwarded verbatim, so the framer runs in its `verbatim` mode: besides every
- * rule the engine applies, anything a downstream could read differently from us is refused rather than
- * rewritten (bare LF line ends, obs-fold lines, Transfer-Encoding with Content-Length or in HTTP/1.0,
- * Transfer-Encoding without a final `chunked` in a request), because a balancer that frames a message
- * differently from its peers splices one client's bytes into another's message (request smuggling).
- * HOT PATH: one pass over the head per message, no allocation; a head is described by one reused
- * object per connection.
+ * The balancer's view of HTTP/1.1 heads through the shared framer in `verbatim` mode: where a head ends,
+ * how its body is framed, whether the connection stays open. Anything a downstream could frame
+ * differently is refused, not rewritten (request smuggling). One pass per head, no allocation.
  */
 import { Framing } from "../../http1/body_framing.ts";
 import { MessageFramer, NEED_MORE, PARSE_ERROR } from "../../http1/message_framer.ts";

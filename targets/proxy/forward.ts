@@ -1,11 +1,8 @@
 /**
  * @module
- * Forwarding one request to an upstream for the caching proxy, which needs the whole answer to store it
- * (the balancer forwards bytes as they come: forward_exchange.ts). It uses
- * `node:http` with a keep-alive agent rather than `fetch` because Deno's `fetch` always decompresses
- * bodies while keeping the `content-encoding` header (denoland/deno#12291), which would corrupt
- * compressed answers passing through. Bodies are buffered: the proxy has to store them anyway, and the
- * built-in endpoints answer small bodies.
+ * Forwards one request to the caching proxy's upstream and buffers the answer (the proxy stores it), with
+ * `node:http` and a keep-alive agent: Deno's `fetch` decompresses bodies but keeps `content-encoding`,
+ * which would corrupt compressed answers passing through.
  */
 import { Agent, request as httpRequest } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
