@@ -75,6 +75,20 @@ async function attack(argv: string[]): Promise<number> {
     const inFlight = inFlightLine(parsed.config);
     if (inFlight !== null && !parsed.output.quiet) console.error(`loadlab attack: ${inFlight}`);
   }
+  // ghz's csv lists every call: from the request log, a temporary one unless --log names one.
+  const callLog = parsed.output.format === "csv" && !parsed.config.logFile
+    ? await Deno.makeTempFile({ prefix: "loadlab-calls-", suffix: ".csv" })
+    : undefined;
+  if (callLog !== undefined) parsed.config = { ...parsed.config, logFile: callLog };
+  try {
+    return await attackParsed(argv, parsed, callLog !== undefined);
+  } finally {
+    if (callLog !== undefined) await Deno.remove(callLog).catch(() => {});
+  }
+}
+
+/** `tempLog`: the request log is csv's own, not the user's (the run does not name it). */
+async function attackParsed(argv: string[], parsed: ParsedAttack, tempLog: boolean): Promise<number> {
   const thresholds = parsed.thresholds.map(parseThreshold);
   const { config, output } = parsed;
   const baseline = await checkBeforeLoad(parsed, thresholds);
@@ -99,6 +113,7 @@ async function attack(argv: string[]): Promise<number> {
       typeof steering === "object" ? steering : undefined,
     );
     if (typeof loaded === "number") return loaded;
+    if (tempLog) delete loaded.run.logFile;
     return await finish(argv, parsed, { thresholds, baseline, dashboard, reserve, ...loaded });
   } finally {
     reserve.close();
@@ -232,7 +247,9 @@ async function finish(
   const results = output.keepSecrets ? assembled : redactResults(assembled);
   await done.dashboard?.finish(results);
   const written = await done.reserve.around(() => writeOutputs(output, results, done.baseline));
-  const ghzWritten = await done.reserve.around(() => printRun(output, results.runs[0], exported));
+  const ghzWritten = await done.reserve.around(() =>
+    printRun(output, results.runs[0], exported, parsed.config.logFile)
+  );
   // ghz's report on stdout stays what a jq reads: the threshold lines go to stderr then.
   printThresholds(checked, [run], output.json || (output.format !== undefined && !output.ghzFile));
   const gate = done.baseline && gateAgainstBaseline(done.baseline, results, output.failOn ?? []);
@@ -276,15 +293,18 @@ async function printRun(
   output: AttackOutputOptions,
   shown: RunResult,
   exported: ExportSummary[] | undefined,
+  logFile: string | undefined,
 ): Promise<boolean> {
   if (output.format !== undefined) {
-    const report = ghzOutput(shown, output.format);
+    const log = output.format === "csv" && logFile !== undefined ? await Deno.readTextFile(logFile) : "";
+    const report = ghzOutput(shown, output.format, new Date(), log);
     // ghz's report has no verdict: loadlab's, when it flags the run, goes beside it on stderr.
     const verdict = runVerdict(shown);
     if (!verdict.ok && !output.quiet) {
       console.error(`loadlab attack: verdict: ${terminalSafe(verdict.label)}`);
     }
-    if (output.ghzFile === undefined) console.log(report);
+    // ghz's CSV ends with its last row's newline, which console.log adds.
+    if (output.ghzFile === undefined) console.log(output.format === "csv" ? report.slice(0, -1) : report);
     else {
       try {
         await writeTextAtomic(output.ghzFile, report);

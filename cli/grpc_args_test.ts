@@ -264,8 +264,8 @@ Deno.test("ghz's spellings: -m/--metadata JSON, --import-paths a,b, -D the messa
     ]);
     throws(() => grpc("-m", "POST"), /-m \(ghz's metadata on a grpc:\/\/ URL\): expected a JSON object/);
     throws(() => grpc("--metadata", "x-user: ann"), /--metadata: expected a JSON object/);
-    throws(() => grpc("-O", "csv"), /-O csv lists every call, which loadlab does not keep/);
-    throws(() => grpc("--format", "html"), /--format "html": one of summary, json, pretty/);
+    assertEquals(grpc("-O", "csv").output.format, "csv");
+    throws(() => grpc("--format", "html"), /--format "html": one of summary, json, pretty, csv/);
     throws(() => parse("http://127.0.0.1:8080/", "-O", "json"), /-O is ghz's report of a gRPC run/);
     throws(
       () => parse("http://127.0.0.1:8080/", "--metadata", "{}"),

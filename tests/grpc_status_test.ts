@@ -2,8 +2,9 @@
  * `loadlab attack grpc://` against the built-in target's gRPC endpoints (in-process, node:http2) where every
  * call is answered with a status other than OK (`Cpu` with n past its bound: INVALID_ARGUMENT): each call
  * is a request (ghz's count), its latency measured, counted under its status with its message; the run
- * exits 0 as ghz does, its verdict flagging the errors (exit 6 with --strict); thresholds select the kind by name (`errors{kind:...}`, `errorRate{kind:"..."}`), each judged
- * on that kind's count alone; a kind that does not exist is exit 2 before any load, naming the nearest.
+ * exits 0 as ghz does, its verdict flagging the errors (exit 6 with --strict); ghz's JSON and CSV list them;
+ * thresholds select the kind by name (`errors{kind:...}`, `errorRate{kind:"..."}`), each judged on that
+ * kind's count alone; a kind that does not exist is exit 2 before any load, naming the nearest.
  */
 import assert from "node:assert/strict";
 import type { ResultsFile } from "../results/mod.ts";
@@ -83,6 +84,17 @@ Deno.test({
       assert.ok(ghz.average > 0 && ghz.slowest >= ghz.fastest && ghz.latencyDistribution.length === 7);
       assert.match(json.stderr, /4 calls in flight over 2 connections \(ghz's -c and --connections\)/);
       assert.match(json.stderr, /verdict: errors 100%/);
+      // ghz's CSV: a blank line, its header, then a row per call (duration in ms with 2 decimals).
+      const csv = await attack("-O", "csv");
+      assert.equal(csv.code, 0, csv.stderr);
+      const [blank, header, ...rows] = csv.stdout.trimEnd().split("\n");
+      assert.deepEqual([blank, header, rows.length], ["", "duration (ms),status,error", 20]);
+      for (const row of rows) {
+        assert.match(
+          row,
+          /^\d+\.\d\d,InvalidArgument,rpc error: code = InvalidArgument desc = n is 0\.\.40$/,
+        );
+      }
 
       const typo = await attack("--threshold", "errors{kind:grpc INVALID_ARGUEMNT}<1");
       assert.equal(typo.code, 2, typo.stderr);

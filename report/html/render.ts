@@ -16,6 +16,7 @@ import { CHART_JS_SOURCE, CHART_JS_VERSION } from "../assets/chart_js.ts";
 import { buildPageData } from "./page_data.ts";
 import { PAGE_CSS } from "./page_css.ts";
 import { formatExponent, isHuge } from "../../results/text_format.ts";
+import { maxOf, minOf } from "../../system/large_arrays.ts";
 import * as dom from "./client/dom.ts";
 import * as charts from "./client/charts.ts";
 import * as toolTables from "./client/tool_tables.ts";
@@ -111,8 +112,9 @@ const clientScripts = new Map<string, string>();
 export function clientSource(entry = "loadlabMain"): string {
   const cached = clientScripts.get(entry);
   if (cached !== undefined) return cached;
-  // The terminal's exponent rule, the one definition both sides print huge numbers by (client/dom.ts).
-  const shared = { isHuge, formatExponent };
+  // The terminal's exponent rule, the one definition both sides print huge numbers by (client/dom.ts), and
+  // the extremes of arrays of any length.
+  const shared = { isHuge, formatExponent, maxOf, minOf };
   const fns = [
     shared,
     dom,

@@ -1,22 +1,23 @@
 /**
  * @module
- * A gRPC run in ghz's report shapes (`loadlab attack grpc://... -O json|pretty|summary`), so a team's jq and
- * eyes read what they read from ghz: its JSON fields (`count`, `total`, `average`, `fastest`, `slowest` in
+ * A gRPC run in ghz's report shapes (`loadlab attack grpc://... -O json|pretty|summary|csv`), so a team's
+ * jq and eyes read what they read from ghz: its JSON fields (`count`, `total`, `average`, `fastest`, `slowest` in
  * nanoseconds, `rps`, `latencyDistribution`, `histogram` with marks in seconds, `statusCodeDistribution`
  * and `errorDistribution` keyed as grpc-go names statuses and errors) and its summary text. `count` is
  * every call, answered or not, as ghz counts them; the latencies are the answered calls'. A call that got
  * no answer is under the status grpc-go gives such a call (`timeout` DeadlineExceeded, a refused or reset
  * connection Unavailable, a broken answer Internal). `options` holds those of ghz's the run has (the call,
  * host, concurrency, connections, total, duration, timeout in ns, CPUs as workers); `details` (ghz's every
- * call) is empty: loadlab keeps no list of calls. Pure.
+ * call) is empty: loadlab keeps no list of calls; its CSV reads the calls from the run's request log. Pure.
  */
 import type { RunResult } from "../mod.ts";
 import { decodeHistogram } from "../histogram.ts";
 import { bucketValuesUs, forEachBucket } from "../histogram_views.ts";
-import { GRPC_ERROR_KINDS } from "../schema_values.ts";
+import { GRPC_ERROR_KINDS, statusKey, statusSlotOf } from "../schema_values.ts";
+import { visibleLine } from "../../validation/terminal_text.ts";
 
 /** The formats `-O` takes. */
-export const GHZ_FORMATS = ["summary", "json", "pretty"] as const;
+export const GHZ_FORMATS = ["summary", "json", "pretty", "csv"] as const;
 export type GhzFormat = (typeof GHZ_FORMATS)[number];
 
 /** grpc-go's names of the codes (`codes.Code.String()`), index = code. */
@@ -159,12 +160,56 @@ function ghzHistogram(run: RunResult) {
   }));
 }
 
-/** ghz's `-O` output of `run`: its JSON (`pretty` indented) or its summary text. */
-export function ghzOutput(run: RunResult, format: GhzFormat, date = new Date()): string {
+/**
+ * ghz's `-O` output of `run`: its JSON (`pretty` indented), its summary text, or its CSV of the calls in
+ * `log` (the run's request log, runner/load/request_log.ts).
+ */
+export function ghzOutput(run: RunResult, format: GhzFormat, date = new Date(), log = ""): string {
+  if (format === "csv") return ghzCsv(run, log);
   const report = ghzReport(run, date);
   if (format === "json") return JSON.stringify(report);
   if (format === "pretty") return JSON.stringify(report, null, 2);
   return ghzSummary(report);
+}
+
+/**
+ * ghz's CSV: `duration (ms),status,error` and a row per call, the answered ones from the request log's
+ * lines (`code;startUs;endUs;connection`), then one per call that got no answer, with no duration (the log
+ * has none). A row's error is the kind's message when the kind has one, else the kind (which call had
+ * which message is not kept). Fields are on one line, and quoted when they hold a comma or a quote.
+ */
+function ghzCsv(run: RunResult, log: string): string {
+  const errorOf = new Map<string, string>();
+  const error = (key: string): string => {
+    let text = errorOf.get(key);
+    if (text === undefined) {
+      const status = ghzStatus(key);
+      const messages = Object.keys(run.errorMessages[key] ?? {});
+      const desc = messages.length === 1 ? messages[0] : key;
+      text = status === GO_NAMES[0]
+        ? `${status},`
+        : `${status},${csvField(`rpc error: code = ${status} desc = ${desc}`)}`;
+      errorOf.set(key, text);
+    }
+    return text;
+  };
+  const rows = ["", "duration (ms),status,error"];
+  for (const line of log.split("\n")) {
+    const [code, startUs, endUs] = line.split(";").map(Number);
+    if (!(endUs >= startUs)) continue;
+    rows.push(`${((endUs - startUs) / 1000).toFixed(2)},${error(statusKey(statusSlotOf(code)))}`);
+  }
+  for (const [kind, n] of Object.entries(run.errors)) {
+    for (let k = 0; k < (n ?? 0); k++) rows.push(`,${error(kind)}`);
+  }
+  rows.push("");
+  return rows.join("\n");
+}
+
+/** A CSV field: on one line (controls escaped), quoted when it holds a comma or a quote (RFC 4180). */
+function csvField(text: string): string {
+  const line = visibleLine(text);
+  return /[",]/.test(line) ? `"${line.replaceAll('"', '""')}"` : line;
 }
 
 /** ghz's duration text: ns under 10 µs, else ms, else s. */

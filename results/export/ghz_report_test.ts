@@ -73,3 +73,34 @@ Deno.test("ghz's summary histogram: marks in ms, each count in brackets padded a
   } as unknown as RunResult;
   match(ghzOutput(many, "summary"), /\n {2}1\.000 {2}\[12\] \|∎{40}\n {2}1\.901 {2}\[0\] {2}\|\n/);
 });
+
+Deno.test("ghz's CSV: its header, a row per call from the request log, then one per unanswered call", () => {
+  const log = [
+    "code;startUs;endUs;connection",
+    "200;1000;2234;0",
+    "200;5000;11000;1",
+    "1014;7000;17000;0",
+    "1014;8000;18125;1",
+    "",
+  ].join("\n");
+  const many = run();
+  many.errorMessages.timeout = { "no answer, within 1s": 1, "no answer\r\nVerdict: ok": 1 };
+  // ghz's layout: a blank line, `duration (ms),status,error`, then `ms with 2 decimals,status,error`.
+  assertEquals(ghzOutput(many, "csv", new Date(), log).split("\n"), [
+    "",
+    "duration (ms),status,error",
+    "1.23,OK,",
+    "6.00,OK,",
+    "10.00,Unavailable,rpc error: code = Unavailable desc = down",
+    "10.13,Unavailable,rpc error: code = Unavailable desc = down",
+    // Two messages: which call had which is not kept, so the kind stands for both.
+    ",DeadlineExceeded,rpc error: code = DeadlineExceeded desc = timeout",
+    ",DeadlineExceeded,rpc error: code = DeadlineExceeded desc = timeout",
+    "",
+  ]);
+  many.errorMessages.timeout = { 'no answer, within "1s"\n': 2 };
+  match(
+    ghzOutput(many, "csv", new Date(), log),
+    /\n,DeadlineExceeded,"rpc error: code = DeadlineExceeded desc = no answer, within ""1s""\\n"\n/,
+  );
+});

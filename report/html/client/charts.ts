@@ -10,6 +10,7 @@
 import type { TimeAxis } from "../page_run.ts";
 import { fmtFixed, fmtMs, fmtNum, h } from "./dom.ts";
 import { isHuge } from "../../../results/text_format.ts";
+import { maxOf, minOf } from "../../../system/large_arrays.ts";
 
 // The UMD bundle defines this global; its types are not worth pulling into the page's code.
 declare const Chart: any;
@@ -152,7 +153,7 @@ export function errorBarPlugin(): any {
 export function autoScaleType(values: Array<number | null | undefined>): "logarithmic" | "linear" {
   const positive = values.filter((v): v is number => typeof v === "number" && Number.isFinite(v) && v > 0);
   if (positive.length < 2) return "linear";
-  return Math.max(...positive) / Math.min(...positive) > 100 ? "logarithmic" : "linear";
+  return maxOf(positive) / minOf(positive) > 100 ? "logarithmic" : "linear";
 }
 
 /**
@@ -161,7 +162,7 @@ export function autoScaleType(values: Array<number | null | undefined>): "logari
  */
 export function logFloor(values: Array<number | null | undefined>): number {
   const positive = values.filter((v): v is number => typeof v === "number" && Number.isFinite(v) && v > 0);
-  return positive.length ? 10 ** (Math.ceil(Math.log10(Math.min(...positive))) - 1) : 1;
+  return positive.length ? 10 ** (Math.ceil(Math.log10(minOf(positive))) - 1) : 1;
 }
 
 /** A bar's value as printed on it: milliseconds, a percentage or a count. */
@@ -243,7 +244,7 @@ export function metricBarChart(
   }));
   const type = autoScaleType(series.flatMap((s) => s.values));
   // Leave room for the whiskers and the printed values, which Chart.js does not count when it scales.
-  const top = Math.max(0, ...series.flatMap((s) => s.values.map((v, j) => (v ?? 0) + (s.ci?.[j] ?? 0))));
+  const top = Math.max(0, maxOf(series.flatMap((s) => s.values.map((v, j) => (v ?? 0) + (s.ci?.[j] ?? 0)))));
   const chart = addChart(parent, title, {
     type: "bar",
     data: { labels, datasets },

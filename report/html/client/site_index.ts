@@ -11,6 +11,7 @@
 import type { SiteEntry } from "../site_data.ts";
 import { type Cell, fmtNum, h, section, sortableTable } from "./dom.ts";
 import { siteHref, siteNavData, siteSelect } from "./site_nav.ts";
+import { maxOf } from "../../../system/large_arrays.ts";
 
 /** A 120 x 24 line of `values` (scaled to their own maximum), with the values as its tooltip. */
 export function sparkline(values: number[]): Element {
@@ -25,7 +26,7 @@ export function sparkline(values: number[]): Element {
   const title = document.createElementNS(ns, "title");
   title.textContent = values.map((v) => fmtNum(v)).join(" · ");
   svg.appendChild(title);
-  const max = Math.max(...values, 1e-9);
+  const max = Math.max(maxOf(values), 1e-9);
   const step = values.length > 1 ? (width - 4) / (values.length - 1) : 0;
   const points = values.map((v, i) => `${2 + i * step},${height - 2 - (v / max) * (height - 4)}`);
   const line = document.createElementNS(ns, values.length > 1 ? "polyline" : "circle");
@@ -77,7 +78,7 @@ export function renderIndexTable(entries: SiteEntry[]): HTMLElement {
       sort: e.thresholdsFailed,
     },
     metricsOutCell(e.metricsOut),
-    { node: sparkline(e.rps), sort: Math.max(0, ...e.rps) },
+    { node: sparkline(e.rps), sort: Math.max(0, maxOf(e.rps)) },
   ]);
   return sortableTable(headers, rows, "site-index");
 }

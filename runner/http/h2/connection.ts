@@ -86,6 +86,13 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
   gotSettings = false;
   /** The error code of the peer's last GOAWAY (-1: none), named when the connection then ends. */
   goawayCode = -1;
+  /**
+   * The lane's other connection: after a GOAWAY, new and refused requests go to it while this one drains,
+   * and back on the next GOAWAY, so a lane holds two connections at most whatever the GOAWAYs.
+   */
+  partner: H2Connection | null = null;
+  /** A GOAWAY handed this connection's requests to `partner`; it drains, then closes. */
+  handedOver = false;
 
   /**
    * Frames to send, written once per batch (h2/output.ts). The connection is the output's owner and its
@@ -100,8 +107,15 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
   /** Reads the frames of each read: heads to `#heads`, control frames to its `ControlFrames`. */
   readonly #frames: FrameReader;
 
-  constructor(readonly id: number, readonly shared: ConnectionShared, readonly run: H2Run) {
-    this.#dialer = new Dialer(shared, null);
+  /** `partnerOf`: the connection this one is the partner of (its first connect is a reconnect). */
+  constructor(
+    readonly id: number,
+    readonly shared: ConnectionShared,
+    readonly run: H2Run,
+    partnerOf: H2Connection | null = null,
+  ) {
+    this.#dialer = new Dialer(shared, null, partnerOf !== null);
+    this.partner = partnerOf;
     this.streams = new StreamTable(this);
     this.#heads = new HeaderBlocks(this, this.streams);
     this.#frames = new FrameReader(this, this.streams, this.#heads, new ControlFrames(this, this.streams));
@@ -345,10 +359,48 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
     if (streams.pending.length > 0) this.reconnect();
   }
 
-  /** After GOAWAY, once its last stream ended: a new connection for the streams waiting, if any. */
+  /**
+   * After GOAWAY, once its last stream ended: the streams waiting go to the partner when this connection
+   * handed over, else on a new connection of its own.
+   */
   reconnect(): void {
     this.#close();
-    if (this.streams.pending.length === 0 || this.shared.stopping) return;
+    if (this.handedOver) this.#passOn();
+    else this.wake();
+  }
+
+  /**
+   * A GOAWAY left streams the server processes (RFC 9113 6.8): they end here, while the refused ones and
+   * every new request go to the partner at once. A partner still draining a GOAWAY of its own takes
+   * nothing: the streams wait here for this connection to drain.
+   */
+  handOver(): void {
+    if (!this.handedOver) {
+      const partner = this.partner ??= new H2Connection(this.id, this.shared, this.run, this);
+      if (partner.#sock !== null || partner.#opening !== null) return;
+      this.handedOver = true;
+      partner.handedOver = false;
+    }
+    this.#passOn();
+  }
+
+  /** The streams waiting here move to the partner (their slots with them), which opens for them. */
+  #passOn(): void {
+    const waiting = this.streams.pending;
+    if (waiting.length === 0) return;
+    const partner = this.partner!;
+    for (const stream of waiting) {
+      stream.rehome();
+      partner.streams.pending.push(stream);
+    }
+    waiting.length = 0;
+    partner.wake();
+  }
+
+  /** Opens the connection for the streams waiting, unless it is open or opening; open: they start. */
+  wake(): void {
+    if (this.#sock !== null) return this.streams.startPending();
+    if (this.#opening !== null || this.streams.pending.length === 0 || this.shared.stopping) return;
     this.open().then((ok) => {
       if (ok) this.streams.startPending();
       else this.fail("connect", "", performance.now());

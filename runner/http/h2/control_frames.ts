@@ -108,9 +108,10 @@ export class ControlFrames {
   }
 
   /**
-   * GOAWAY: streams above `lastId` were not processed; they go again on a new connection, each counted as
-   * `retried` (a server ending a connection after its N requests is healthy): the request counts once,
-   * as the outcome of its re-send. One refused past its re-sends counts as `goaway`.
+   * GOAWAY: streams above `lastId` were not processed; they go again at once on a new connection, each
+   * counted as `retried` (a server ending a connection after its N requests is healthy): the request
+   * counts once, as the outcome of its re-send. One refused past its re-sends counts as `goaway`. The
+   * streams up to `lastId` complete here; new requests go to the new connection meanwhile.
    */
   goaway(lastId: number, code: number, nowMs: number): void {
     const core = this.#core;
@@ -134,5 +135,6 @@ export class ControlFrames {
       shared.recorder.recordError(nowMs, "goaway", `GOAWAY ${errorCodeName(code)}`);
     }
     if (streams.byId.size === 0) core.reconnect();
+    else core.handOver();
   }
 }

@@ -32,6 +32,8 @@ export interface H2Core {
   protocolError(errorCode: number, message: string, nowMs: number): void;
   /** `protocolError` with the code's name leading the message; false, so a frame handler stops. */
   frameError(code: number, message: string, nowMs: number): boolean;
-  /** After GOAWAY, once its last stream ended: a new connection for the streams waiting, if any. */
+  /** After GOAWAY, once its last stream ended: the streams waiting go on a new connection, if any. */
   reconnect(): void;
+  /** After GOAWAY with streams still processed: the waiting and new ones go on a new connection now. */
+  handOver(): void;
 }

@@ -290,10 +290,14 @@ export class FrameReader {
     }
     this.#streams.closedAs(id, CLOSED_RESET);
     if (code === REFUSED_STREAM) {
-      // Not processed (RFC 9113 8.7): sent again on this connection, as its stream limit allows.
+      // Not processed (RFC 9113 8.7): sent again on this connection as its stream limit allows, or on the
+      // new one after a GOAWAY.
       if (this.#streams.resend(stream, nowMs)) {
         this.#streams.startPending();
-        if (this.#streams.goingAway && this.#byId.size === 0) this.#core.reconnect();
+        if (this.#streams.goingAway) {
+          if (this.#byId.size === 0) this.#core.reconnect();
+          else this.#core.handOver();
+        }
       } else {
         this.#streams.endStream(
           stream,

@@ -75,12 +75,12 @@ export class H2Slot implements StepConnection, H2Stream {
   readonly #mix: RequestMix;
   readonly #requests: readonly H2Request[];
   /** The connection's streams (its part that sends, cancels and ends them). */
-  readonly #streams: StreamTable;
+  #streams: StreamTable;
 
   /** `writer`: where templated requests are filled (a per-arrival lane passes its own, kept across arrivals). */
   constructor(
     readonly id: number,
-    readonly session: H2Connection,
+    public session: H2Connection,
     run: H2Run,
     readonly writer = new H2TemplateWriter(),
   ) {
@@ -115,6 +115,7 @@ export class H2Slot implements StepConnection, H2Stream {
     _request: EncodedRequest | null = null,
     next: NextExchange | null = null,
   ): Promise<number> {
+    if (this.session.handedOver) this.rehome();
     if (!this.session.isOpen && !(await this.session.open())) return 0;
     return new Promise((resolve) => {
       this.#settle = resolve;
@@ -220,8 +221,17 @@ export class H2Slot implements StepConnection, H2Stream {
     this.resends = 0;
     this.#active = true;
     shared.recorder.inFlight++;
+    const rehomed = this.session.handedOver;
+    if (rehomed) this.rehome();
     this.#streams.send(this);
+    if (rehomed) this.session.wake();
     return true;
+  }
+
+  /** H2Stream: its connection handed over after a GOAWAY; this slot goes on its partner. */
+  rehome(): void {
+    this.session = this.session.partner!;
+    this.#streams = this.session.streams;
   }
 
   /** H2Stream: the request ended; the chain's next one starts here, or the exchange settles. */
@@ -329,7 +339,7 @@ export class H2Slots {
   /** Most streams open at once on any one connection so far. */
   get maxOpenStreams(): number {
     let most = 0;
-    for (const s of this.sessions) most = Math.max(most, s.maxOpenStreams);
+    for (const s of this.sessions) most = Math.max(most, s.maxOpenStreams, s.partner?.maxOpenStreams ?? 0);
     return most;
   }
 }

@@ -56,6 +56,8 @@ export interface H2Stream {
    * not counted (the run is stopping, or a connect failed, counted once by the dialer).
    */
   ended(nowMs: number, counted: boolean): void;
+  /** Its connection handed over after a GOAWAY: the request and the ones after go on the partner. */
+  rehome(): void;
 }
 
 /** The run's HTTP/2 settings, shared by every connection of a worker. */
