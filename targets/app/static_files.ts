@@ -1,11 +1,10 @@
 /**
  * @module
- * Files behind `/static/*`: either the sample site embedded in loadlab (decoded once at start, so a
+ * Files behind `/static/*`: either the sample site shipped with loadlab (read once at start, so a
  * request is a map lookup) or a directory the user names (read per request, like express.static without
  * its caching, so edits show up at once). Paths are normalised and may not climb out of the directory,
  * neither by `..` nor by a symlink that points outside it.
  */
-import { embeddedAssets } from "./assets_embedded.ts";
 
 export interface StaticFile {
   bytes: Uint8Array<ArrayBuffer>;
@@ -61,11 +60,23 @@ function decodedPath(path: string): string | null {
 /** Looks up a file by its path below `/static/`; `undefined` when absent. */
 export type StaticStore = (relPath: string) => Promise<StaticFile | undefined>;
 
-/** The embedded sample site, or the files of `dir` when given. */
+/** The sample site beside this file; `deno compile --include targets/app/assets` puts it in the binary. */
+const SAMPLE_SITE = new URL("./assets/", import.meta.url);
+
+/** The sample site read once (a request is then a map lookup), or the files of `dir` when given. */
 export function createStaticStore(dir?: string): StaticStore {
   if (dir) return (rel) => readFromDir(dir, rel);
   const files = new Map<string, StaticFile>();
-  for (const [rel, bytes] of embeddedAssets()) files.set(rel, { bytes, contentType: contentTypeOf(rel) });
+  const readAll = (folder: URL, prefix: string) => {
+    for (const entry of Deno.readDirSync(folder)) {
+      if (entry.isDirectory) readAll(new URL(`${entry.name}/`, folder), `${prefix}${entry.name}/`);
+      else {
+        const bytes = Deno.readFileSync(new URL(entry.name, folder));
+        files.set(prefix + entry.name, { bytes, contentType: contentTypeOf(entry.name) });
+      }
+    }
+  };
+  readAll(SAMPLE_SITE, "");
   return (rel) => {
     const clean = cleanPath(rel);
     return Promise.resolve(clean === null ? undefined : files.get(clean));
