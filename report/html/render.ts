@@ -42,6 +42,7 @@ import * as live from "./client/live.ts";
 import * as liveControls from "./client/live_controls.ts";
 import * as main from "./client/main.ts";
 import type { SiteNav } from "./site_data.ts";
+import { loadModelFacts, modelFactsOf } from "../../results/load_models.ts";
 
 /** Options of `renderReport`. */
 export interface RenderOptions {
@@ -112,7 +113,7 @@ export function clientSource(entry = "loadlabMain"): string {
   const cached = clientScripts.get(entry);
   if (cached !== undefined) return cached;
   // The terminal's exponent rule, the one definition both sides print huge numbers by (client/dom.ts).
-  const shared = { isHuge, formatExponent };
+  const shared = { isHuge, formatExponent, modelFactsOf, loadModelFacts };
   const fns = [
     shared,
     dom,

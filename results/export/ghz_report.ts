@@ -14,6 +14,7 @@ import type { RunResult } from "../mod.ts";
 import { decodeHistogram } from "../histogram.ts";
 import { bucketValuesUs, forEachBucket } from "../histogram_views.ts";
 import { GRPC_ERROR_KINDS } from "../schema_values.ts";
+import { modelFactsOf } from "../load_models.ts";
 
 /** The formats `-O` takes. */
 export const GHZ_FORMATS = ["summary", "json", "pretty"] as const;
@@ -97,7 +98,7 @@ export function ghzReport(run: RunResult, date: Date) {
     date: date.toISOString().replace(/\.\d+Z$/, "Z"),
     endReason: run.abortedBy || run.incomplete
       ? "cancel"
-      : run.config.model === "count"
+      : modelFactsOf(String(run.config.model))?.counted
       ? "normal"
       : "timeout",
     options: ghzOptions(run),
@@ -123,14 +124,15 @@ function ghzOptions(run: RunResult): Record<string, unknown> {
   const url = new URL(String(c.url));
   const connections = typeof c.connections === "number" ? c.connections : undefined;
   const streams = typeof c.streams === "number" ? c.streams : 1;
+  const counted = modelFactsOf(String(c.model))?.counted ?? false;
   const options: Record<string, unknown> = {
     call: (c.requestMix as Array<{ name?: string }> | undefined)?.[0]?.name,
     host: url.host,
     insecure: url.protocol === "http:",
     concurrency: c.concurrency ?? (connections === undefined ? undefined : connections * streams),
-    total: c.model === "count" ? c.requests : undefined,
+    total: counted ? c.requests : undefined,
     connections,
-    duration: typeof c.durationMs === "number" && c.model !== "count" ? c.durationMs * NS_PER_MS : undefined,
+    duration: typeof c.durationMs === "number" && !counted ? c.durationMs * NS_PER_MS : undefined,
     timeout: typeof c.timeoutMs === "number" ? c.timeoutMs * NS_PER_MS : undefined,
     CPUs: c.workers,
   };

@@ -6,6 +6,7 @@
  * `scriptIssues` says what a script excludes (the throughput model, a request mix, flows, pipelining).
  */
 import { z } from "zod";
+import { modelFactsOf } from "../../results/load_models.ts";
 
 export const scriptSpecSchema = z.strictObject({
   /** The script's absolute path. */
@@ -50,7 +51,7 @@ interface ScriptExcludes {
 /** What a script excludes, as issues at their paths. */
 export function scriptIssues(c: ScriptExcludes): Array<{ path: string[]; message: string }> {
   const issues: Array<{ path: string[]; message: string }> = [];
-  if (c.model === "throughput") {
+  if (modelFactsOf(c.model)?.noFlows !== undefined) {
     issues.push({
       path: ["script"],
       message: "a script needs a rate, connections or count load: throughput spreads single requests",

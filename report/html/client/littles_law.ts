@@ -14,6 +14,7 @@ import type { PageData } from "../page_data.ts";
 import type { PageRun } from "../page_run.ts";
 import { type Cell, fmtMs, fmtNum, h, isNum, section, sortableTable } from "./dom.ts";
 import { addChart, color } from "./charts.ts";
+import { modelFactsOf } from "../../../results/load_models.ts";
 
 /** The fields of a run this section reads (so tests can pass plain results runs). */
 export type LittleRun = Pick<
@@ -75,7 +76,7 @@ export function fitLine(xs: number[], ys: number[]): { slope: number; intercept:
 
 /** The connection count of a closed-model run (the swept value, else its config); null for other models. */
 export function connectionsOf(run: LittleRun): number | null {
-  if (run.model !== "connections") return null;
+  if (!modelFactsOf(run.model)?.closedConnections) return null;
   const swept = [run.sweep, run.sweep2].find((s) => s?.parameter === "load.connections")?.value;
   if (typeof swept === "number") return swept;
   const n = run.config?.connections;

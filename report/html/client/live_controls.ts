@@ -9,6 +9,7 @@
  * `data-paused`, `data-model` and `data-changes` say where the steering stands, for tests and styles.
  */
 import { fmtFixed, fmtNum, h } from "./dom.ts";
+import { modelFactsOf } from "../../../results/load_models.ts";
 
 /** What `/control` says (runner/steering.ts `SteerState`). */
 export interface LiveSteerState {
@@ -113,9 +114,9 @@ export function showSteerState(box: HTMLElement, state: LiveSteerState): void {
   box.dataset.model = state.model ?? "";
   box.dataset.changes = String(state.changes.length);
   document.getElementById("steer-pause")!.textContent = state.paused ? "Resume" : "Pause";
-  const open = state.model === "rate" || state.model === "throughput";
-  document.getElementById("steer-rate-box")!.hidden = !open;
-  document.getElementById("steer-connections-box")!.hidden = state.model !== "connections";
+  const steers = modelFactsOf(state.model)?.steers ?? [];
+  document.getElementById("steer-rate-box")!.hidden = !steers.includes("rate");
+  document.getElementById("steer-connections-box")!.hidden = !steers.includes("connections");
   const last = state.changes.at(-1);
   const what = last === undefined
     ? "no change yet"
