@@ -1,10 +1,7 @@
 /**
  * @module
- * The one escaper of each CI format (report/ci_summary.ts): markdown for step summaries and XML for
- * JUnit. Everything they embed comes from outside (an experiment's description, names, threshold
- * expressions, a results file someone edited), so each escaper decides alone what reaches the file: a
- * markdown cell or line stays one line with nothing hidden, and XML holds only characters a conforming
- * parser accepts (it stops at the first other one, and CI tools then drop the whole report). Pure.
+ * The one escaper of each CI format: markdown cells stay one line with nothing hidden, and XML holds
+ * only characters a conforming parser accepts. Pure.
  */
 import { terminalSafe, visibleLine } from "../validation/terminal_text.ts";
 

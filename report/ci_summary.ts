@@ -1,15 +1,7 @@
 /**
  * @module
- * What CI systems read after `loadlab run --summary FILE.md --junit FILE.xml`: a markdown summary for
- * step summaries (GitHub's `$GITHUB_STEP_SUMMARY`, GitLab and Buildkite annotations) with the runs, the
- * thresholds and the changes beyond noise, and a JUnit XML file with one test case per threshold and run,
- * so a failed threshold shows up as a failed test with its actual value next to the expected one. Each run
- * carries its verdict (results/conclude/run_verdict.ts: a badge column, a property and a system-out
- * line; under `--strict` also a "run verdict" test case that fails when the run is flagged; without it, a
- * failing "got a response" case for a run that got none), and
- * open-model runs their requested rate, sends made and dropped beside the achieved rate. Pure: reads
- * the stored `results.analysis` (written by `loadlab run`), never recomputes it. Every string from a
- * results file is escaped: markdown step summaries render inline HTML, and XML breaks on a stray `<`.
+ * What CI reads after `loadlab run --summary FILE.md --junit FILE.xml`: a markdown step summary and
+ * JUnit XML with a test case per threshold and run, each run with its verdict. Pure; strings escaped.
  */
 import { endpointMarkdown } from "./endpoint_md.ts";
 import { shownEndpointRows } from "./endpoint_rows.ts";

@@ -1,8 +1,6 @@
 /**
  * @module
- * The markdown summary's per-endpoint tables (report/ci_summary.ts): for each run of more than one
- * endpoint, its endpoints slowest p99 first, with requests, rate, failures and latency; at most
- * `MAX_SHOWN_ENDPOINTS` rows, then a line saying how many more there are and where (endpoint_rows.ts). Pure.
+ * The markdown summary's per-endpoint tables, slowest p99 first, at most `MAX_SHOWN_ENDPOINTS` rows. Pure.
  */
 import type { RunResult } from "../results/mod.ts";
 import { endpointQualifier, shownEndpointRows } from "./endpoint_rows.ts";

@@ -1,17 +1,14 @@
 /**
  * @module
- * A run's endpoints as rows for every printer (terminal, page, markdown, JUnit): the slowest p99 first,
- * each with its requests, rate over the run's measured duration, failures (error kinds and 4xx/5xx
- * statuses) and latency figures. An endpoint without a response has no latency (NaN, shown as a dash),
- * sorted last. A printer shows at most `MAX_SHOWN_ENDPOINTS` of them and says how many it left out and
- * where they all are: a results file of 100,000 endpoints made a page of 88 MB in 30 s. Pure.
+ * A run's endpoints as rows for every printer, slowest p99 first (no response: NaN, last); a printer
+ * shows at most `MAX_SHOWN_ENDPOINTS` and says how many it left out. Pure.
  */
 import type { EndpointResult, RunResult } from "../results/mod.ts";
 import { sumValues } from "../results/interval_counts.ts";
 import { formatCount } from "../results/text_format.ts";
 
 /** One endpoint's figures as printed. */
-export interface EndpointRow {
+interface EndpointRow {
   name: string;
   requests: number;
   rps: number;
@@ -47,7 +44,7 @@ export function endpointQualifier(run: RunResult): string {
  * (`GET /json {kind:html}`). A script's requests of one name and different tags are endpoints of their
  * own (runner/endpoint_limits.ts), so without the tags two rows, two JUnit properties, read the same.
  */
-export function endpointLabel(e: Pick<EndpointResult, "name" | "tags">): string {
+function endpointLabel(e: Pick<EndpointResult, "name" | "tags">): string {
   const keys = Object.keys(e.tags ?? {}).sort();
   return keys.length === 0 ? e.name : `${e.name} {${keys.map((k) => `${k}:${e.tags![k]}`).join(", ")}}`;
 }

@@ -1,8 +1,6 @@
 /**
  * @module
- * The values a `--quick` run actually ran, per load: a preset's description tells the full study (its
- * durations, rates and timeouts), which a quick run does not use, so the report's header and the CI
- * summary set these beside it. Read from each run's recorded config. Pure.
+ * The values a `--quick` run actually ran, per load, read from each run's recorded config. Pure.
  */
 import type { ResultsFile, RunResult } from "../results/mod.ts";
 import { round4 } from "../results/stats.ts";

@@ -1,14 +1,7 @@
 /**
  * @module
- * The terminal printer: a `RunResult` in, text out, nothing else (no `Deno.*`, no clock). The summary
- * follows oha (success rate, totals, a ■ histogram, the latency distribution, status codes and errors)
- * and then autocannon's box tables, because those are the two layouts people doing this kind of test
- * already read fluently. Late and dropped sends are printed next to the latency they distort, under a
- * one-line verdict on who limited the run (report/generator_text.ts, in the page's words) and with a
- * warning when the generator, not the target, limited it. The run verdict
- * (results/conclude/run_verdict.ts) is the first line, and an open-model run shows its requested rate, sends made and dropped beside the achieved
- * rate, so "success 100%" never stands alone beside dropped sends. A run without a response prints "-"
- * for every latency statistic (it has no samples), never "0 ms" and never NaN.
+ * The terminal summary: a `RunResult` in, text out. oha's layout then autocannon's tables, the run
+ * verdict first, dropped and late sends beside the latency they distort, "-" for a run without samples.
  */
 
 import { visibleLine } from "../validation/terminal_text.ts";
@@ -33,7 +26,7 @@ import { drainedNote, unfinishedNote } from "../results/conclude/served_rate.ts"
 import { busyMachineNote } from "../results/conclude/machine_change.ts";
 
 /** Options of `renderSummary`. */
-export interface SummaryOptions {
+interface SummaryOptions {
   /** ANSI colors (bold headings, red errors, yellow warnings); off by default for files and pipes. */
   color?: boolean;
 }

@@ -1,8 +1,7 @@
 /**
  * @module
- * autocannon-style box tables for the terminal printer: latency percentiles, and requests and bytes per
- * second. Per-second figures are recomputed from the run's intervals (grouped into 1-second buckets), so
- * they need no extra data in results.json and work for any interval length. Pure functions, no I/O.
+ * autocannon-style box tables for the terminal: latency percentiles and per-second requests and bytes
+ * from the run's intervals. Pure.
  */
 
 import type { IntervalResult, LatencySummaryMs, RunResult } from "../results/mod.ts";
@@ -27,7 +26,7 @@ export function boxTable(rows: string[][]): string {
 }
 
 /** Distribution of a small sample set (one value per second). */
-export interface SeriesStats {
+interface SeriesStats {
   p2_5: number;
   p50: number;
   p97_5: number;

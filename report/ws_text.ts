@@ -1,10 +1,6 @@
 /**
  * @module
- * The WebSocket block of the terminal summary (a run with a `ws` section): what its "requests" are
- * (messages answered, their round trip the latency above), handshakes and their time, messages and
- * payload bytes each way, unsolicited messages and their fan-out (and, when a flood's messages were
- * taken as answers, that `--ws-match` is probably wrong: results/conclude/ws_flood.ts), pings, and the
- * close codes. Pure: results in, lines out.
+ * The WebSocket block of the terminal summary. Pure.
  */
 import type { RunResult } from "../results/mod.ts";
 import { formatBytes, formatCount, formatDurationMs } from "../results/text_format.ts";

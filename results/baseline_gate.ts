@@ -1,21 +1,8 @@
 /**
  * @module
- * The relative gate of `--baseline FILE --fail-on "p99 +10%"`: this run's results against a saved
- * baseline results file. Runs are paired by name without the `#repeat` suffix (variant/load/sweep
- * point, the pairing of `report --compare`); per metric (p99, p50, req/s, success) the verdict is the one
- * rule the analysis and `report --compare` conclude by (`judgeChange`, results/conclude/judged.ts): over
- * the repeats when both sides have two or more, else over each side's within-run one-second batch means,
- * latency on a log scale. Where that rule does not judge (a load whose rate changes within the run, a
- * run that never settled, a gap too wide for the samples to call noise, a side loadlab itself limited)
- * the verdict is `unknown` with its reason, and a rule left with no verdict is unjudged (exit 8), never
- * passed. The change and interval shown are the ones the rule weighed (`judgedChange`): for latency a
- * ratio of geometric means with its log-scale interval turned back into percent, so it is not symmetric
- * and may differ a little from the ratio of the two figures beside it, but a `worse` or `better` change
- * always has an interval that excludes no change and a `same` one an interval that includes it. A
- * `--fail-on` tolerance (results/fail_on.ts) fails only a `worse` change whose shown change is also past
- * the tolerance. A baseline from another machine or build (CPU, cores, loadlab or Deno version) is
- * flagged on every verdict. Runs that stopped early (`incomplete`, also after a threshold's abortOnFail)
- * are left out and listed. Pure: results in, verdicts out.
+ * The relative gate of `--baseline FILE --fail-on "p99 +10%"`: runs paired by name with the baseline's,
+ * each metric judged by `judgeChange` (results/conclude/judged.ts); where that rule cannot judge, the
+ * verdict is `unknown` with its reason and an unjudged rule exits 8, never passes. Pure.
  */
 import type { ResultsFile, RunResult } from "./mod.ts";
 import { judgedChange, judgedStatistic } from "./conclude/noise.ts";
@@ -28,7 +15,7 @@ import { requestKind } from "./conclude/ws_storm.ts";
 import { selectedRun, selectorText } from "./threshold_selector.ts";
 
 /** How the noise behind a verdict was measured. */
-export type NoiseSource = "repeats" | "within-run";
+type NoiseSource = "repeats" | "within-run";
 
 /** One metric of one paired group. */
 export interface MetricVerdict {
@@ -79,7 +66,7 @@ export interface GroupVerdict {
 }
 
 /** A `--fail-on` rule no trusted pair could check, and why: the gate cannot pass on it. */
-export interface UnjudgedRule {
+interface UnjudgedRule {
   rule: string;
   reason: string;
 }

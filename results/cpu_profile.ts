@@ -1,13 +1,7 @@
 /**
  * @module
- * Reading a V8 CPU profile (the `.cpuprofile` JSON Chrome DevTools, Node's `--cpu-prof` and the inspector's
- * `Profiler.stop` produce) into the bounded summary results.json keeps (results/schema_profile.ts): each
- * sample is weighted by the time until the next one, the V8 nodes are merged into a call tree keyed by
- * function (V8 may list one function under several nodes), nodes under a share of the whole are dropped
- * and the tree capped in size, and the top functions get their self time and their total time (a
- * recursive function's samples counted once, not once per frame on the stack). Self time is also split
- * into the load's first second and the rest, for warm-up (JIT, GC) against steady state. The call tree's
- * own rules (merging, totals, recursion, pruning) are in results/cpu_profile_tree.ts. Pure.
+ * A V8 `.cpuprofile` read into the bounded summary results.json keeps (results/schema_profile.ts): the
+ * merged call tree, top functions by self and total time, and self time in the first second and after.
  */
 import type { ProfileFrame, ProfileFunction, ProfileSummary, ProfileWindow } from "./schema_profile.ts";
 import { callTree, functionTimes, pruneTree, sumTotals, type TreeNode } from "./cpu_profile_tree.ts";
@@ -26,7 +20,7 @@ export interface CpuProfile {
 }
 
 /** How much of a profile the summary keeps. */
-export interface SummaryLimits {
+interface SummaryLimits {
   /** Tree nodes with less than this share (0..1) of the whole are dropped. */
   minShare: number;
   /** At most this many tree nodes; the share is raised until the tree fits. */
@@ -35,7 +29,7 @@ export interface SummaryLimits {
   topCount: number;
 }
 
-export const SUMMARY_LIMITS: SummaryLimits = { minShare: 0.005, maxNodes: 200, topCount: 20 };
+const SUMMARY_LIMITS: SummaryLimits = { minShare: 0.005, maxNodes: 200, topCount: 20 };
 
 /** The first window: warm-up (JIT compiling, first GCs) shows here, steady state after it. */
 const FIRST_WINDOW_US = 1_000_000;
@@ -237,7 +231,7 @@ function compactFrames(s: ProfileSummary): ProfileSummary {
 }
 
 /** Above this idle share a profile shows too little of the work to be read as the target's CPU. */
-export const MOSTLY_IDLE_SHARE = 0.95;
+const MOSTLY_IDLE_SHARE = 0.95;
 
 /**
  * What qualifies a profile that is almost all idle, or null: a node:cluster primary or a process whose

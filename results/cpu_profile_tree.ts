@@ -1,13 +1,7 @@
 /**
  * @module
- * The merged call tree a CPU profile's summary is cut from (results/cpu_profile.ts reads the `.cpuprofile`
- * and makes the summary). V8 may list one function under several nodes, so the tree keys each node's
- * children by function (a frame's index) and a V8 node lands on the tree node its path of functions leads
- * to; then each node's total time, each function's self and total time (a recursive function's samples
- * counted once, not once per frame on the stack), and the tree pruned to the size results.json keeps. It is
- * separate because these rules are about the tree alone: they know nothing of the file's format, of its
- * sample times or of the load's windows. Pure but for the tree itself, which `land` grows and `sumTotals`
- * fills in.
+ * The merged call tree of a CPU profile, keyed by function (V8 may list one function under several
+ * nodes): totals, self and total time per function (recursion counted once), and pruning.
  */
 import type { ProfileSummary } from "./schema_profile.ts";
 

@@ -1,10 +1,7 @@
 /**
  * @module
- * The one merge path of per-endpoint numbers: a worker's interval sample (runner/stats/run_totals.ts) and a
- * shard's whole endpoint (results/merge_shard_runs.ts) are both a part added to an endpoint's totals by
- * `addEndpointPart`: counts summed, the encoded HDR histogram decoded and added (exact, never an average of
- * percentiles), interval counts added at their interval index. `endpointResult` summarises totals once;
- * `mergeEndpoints` adds the endpoints of several runs by name. Pure.
+ * The one merge path of per-endpoint numbers (a worker's interval sample, a shard's endpoint): counts
+ * summed, HDR histograms added, interval counts added by index. Pure.
  */
 import type { EndpointResult, ErrorKind } from "./mod.ts";
 import { addCounts, sumValues } from "./interval_counts.ts";
@@ -27,7 +24,7 @@ export interface EndpointTotals {
 }
 
 /** What one part adds: counts, a histogram encoding (null: no response) and interval counts. */
-export interface EndpointPart {
+interface EndpointPart {
   requests: number;
   errors: Partial<Record<string, number>>;
   statusCodes: Record<string, number>;

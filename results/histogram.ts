@@ -1,11 +1,7 @@
 /**
  * @module
- * A thin wrapper over `hdr-histogram-js` that fixes one histogram shape for the whole program (integer
- * microseconds, 1 us to 1 hour, 3 significant digits, plain JS counts) so that every encoding produced by
- * any worker can be added to any other without range mismatches. Histograms cross isolates as compressed
- * base64 strings and are merged by one function whether there is one worker or many. The summary helpers
- * turn a histogram into the millisecond figures of `results/schema.ts`; they return zeros (never NaN) for an
- * empty histogram because the printers format whatever they get.
+ * One HDR histogram shape for the whole program (integer µs, 1 µs to 1 hour, 3 digits), so every
+ * encoding adds to any other; summaries in ms, zeros for an empty histogram.
  */
 
 import * as hdr from "hdr-histogram-js";

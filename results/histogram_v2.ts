@@ -1,17 +1,7 @@
 /**
  * @module
- * Reads the counts of an HdrHistogram V2 compressed encoding (the form histograms cross isolates in,
- * results/histogram.ts) without building a histogram of their own. The library's decoder allocates a
- * full counts array (~90 KB for loadlab's shape) per encoding and reads it through Node buffers, and
- * its add then walks that whole array: 60-115 us an encoding warm, more cold, spent by the main isolate
- * on every worker sample during the load (on the core a pinned run shares with the generator) and on
- * every interval after a long run. The format: base64 of a big-endian header (cookie, length) and a
- * zlib stream; inside, a 40-byte header (cookie, payload length, index offset, significant digits,
- * lowest and highest trackable values, a ratio; the library reads neither the offset nor the ratio)
- * and the counts in index order as ZigZag LEB128 varints, a negative one skipping that many empty
- * indexes. Anything else is left to the library (null). Every encoding a results file carries passes
- * through here before the library sees it, as the bound on indexes is also what keeps a corrupt one from
- * spinning the library's decoder (it walks every index up to the last count).
+ * Reads the counts of an HdrHistogram V2 compressed encoding without the library's 90 KB decoder
+ * (the main isolate reads one per worker sample); the bound on indexes also stops a corrupt encoding.
  */
 import { inflateSync } from "node:zlib";
 

@@ -1,9 +1,7 @@
 /**
  * @module
- * The views of a latency histogram a run stores beside its summary (results/histogram.ts): oha-style
- * equal-width bars, log-spaced bars, the walk over its HDR buckets that other histogram formats are built
- * from, and the latency block that assembles them for a run, so the aggregator, the warm-up cut and merged
- * shards store one shape.
+ * The views of a latency histogram a run stores beside its summary: equal-width bars, log-spaced bars,
+ * the walk over HDR buckets, and the latency block that assembles them.
  */
 import * as hdr from "hdr-histogram-js";
 import type { HistogramBucket, LatencySummaryMs, PercentilePoint } from "./mod.ts";
@@ -105,7 +103,7 @@ export function bucketValuesUs(h: Histogram, slot: number): { highestUs: number;
 }
 
 /** The latency fields a run stores, all from its one corrected histogram. */
-export interface LatencyBlock {
+interface LatencyBlock {
   latencyMs: LatencySummaryMs;
   percentiles: PercentilePoint[];
   histogram: HistogramBucket[];

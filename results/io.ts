@@ -1,11 +1,7 @@
 /**
  * @module
- * Reads and writes `results.json`; the only part of `results/` that touches `Deno.*`. A results file
- * records the runs, the thresholds and where they ran (versions; OS, CPU and git commit as
- * system/host_info.ts reads them) so a report or a CI
- * job can be read months later. Writes go to a temporary file in the same directory that is then renamed,
- * so a crash mid-write never leaves a truncated file in place of a good one (experiments rewrite the file
- * after every run).
+ * Reads and writes `results.json`, the only part of `results/` that touches `Deno.*`; writes go to
+ * a temporary file renamed into place, so a crash never leaves a truncated file.
  */
 import denoJson from "../deno.json" with { type: "json" };
 import { parseResultsFile } from "./parse.ts";
@@ -24,10 +20,10 @@ import {
 } from "./schema.ts";
 
 /** The program's version, from deno.json (the single place it is set). */
-export const LOADLAB_VERSION: string = denoJson.version;
+const LOADLAB_VERSION: string = denoJson.version;
 
 /** Describes this machine and runtime for the report header (the machine's facts: system/host_info.ts). */
-export function environmentInfo(): EnvironmentInfo {
+function environmentInfo(): EnvironmentInfo {
   const gitCommit = currentGitCommit();
   const { os, arch, cpu, cores, hostname } = hostInfo();
   return {

@@ -1,9 +1,7 @@
 /**
  * @module
- * The shards' intervals on one grid (results/merge_shard_runs.ts rebuilds the run around them): each
- * shard's intervals placed by absolute time (its schedule start plus warm-up, so a shared `--start-at`
- * gives the same index on every shard), then added per interval: counts summed, latency percentiles from
- * the added HDR histograms, left unknown (NaN) where a shard that answered in it kept no histogram. Pure.
+ * The shards' intervals on one grid by absolute time, added per interval (percentiles from the added
+ * HDR histograms, NaN where a shard kept none). Pure.
  */
 import type { IntervalResult, RunResult } from "./mod.ts";
 import {

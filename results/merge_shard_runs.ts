@@ -1,15 +1,7 @@
 /**
  * @module
- * One run rebuilt from the shards that each generated one execution segment of it (`--segment i/N`):
- * the exact sum, never an average. Latency comes from adding the shards' encoded HDR histograms (the
- * run's and each interval's), so merged percentiles are those of every request together within HDR
- * precision; counters are summed (each interval's errors by kind too, and a WebSocket run's `ws` section:
- * results/ws_totals.ts); intervals are aligned by absolute time (each shard's schedule start
- * plus warm-up), which with a shared `--start-at` is the same index on every shard. What cannot be
- * added exactly is left out rather than guessed (the endpoints' numbers add exactly, by name, and so do
- * streams' first messages:
- * results/endpoint_totals.ts): the uncorrected latency of the throughput model (only
- * its summary is stored) and the flows' latency summaries. Pure; `merge_shards.ts` checks the set first.
+ * One run rebuilt exactly from its shards (`--segment i/N`): HDR histograms added, counters summed,
+ * intervals aligned by absolute time; what cannot add exactly is left out. Pure.
  */
 import type { IntervalResult, RunResult } from "./mod.ts";
 import { addCounters, addCounts, emptyCounters, sumValues } from "./interval_counts.ts";

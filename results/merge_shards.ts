@@ -1,12 +1,7 @@
 /**
  * @module
- * `loadlab merge`: the results files of the shards of one segment set (each written by a generator
- * run with `--segment i/N`) become one results file of the whole load. The set is checked first and
- * every problem is named, since a wrong merge would look like a right one: shards of different
- * experiments or loads, a file that is not a shard, two shards of one segment (overlap), and missing
- * segments (merged anyway only with `allowPartial`, and then marked `shards.partial`). Each run is
- * merged exactly by `mergeShardRuns`; the thresholds the shards recorded as pending are evaluated on the
- * merged runs. Each shard's environment is kept in `shards.shards[i]`. Pure: the CLI reads the files.
+ * `loadlab merge`: the shards of one segment set become one results file; the set is checked first
+ * (mixed experiments, overlaps, missing segments) and pending thresholds judged on the merged runs. Pure.
  */
 import type { ResultsFile, RunResult, ShardsSummary, ThresholdResult } from "./mod.ts";
 import { evaluateThresholds, parseThreshold } from "./thresholds.ts";

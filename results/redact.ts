@@ -1,26 +1,7 @@
 /**
  * @module
- * Takes secrets out of results before anything is written or shown. A report is meant to be shared, so
- * every secret results/secret_finder.ts finds (URL passwords, credential headers, secret query parameters,
- * environment variables and arguments, body fields, WebSocket subprotocols that carry a token) becomes
- * `[redacted 32 chars sha256:1a2b3c4d]`: the length and a short hash stay, so two runs can still be told
- * apart. Secrets are first collected from the structure, then every string of the file is rewritten, so a
- * secret echoed in the experiment's source text or an error message goes too (redact_results.ts); here
- * are the rules for one string, which code that never holds a results file (a load worker) uses alone.
- *
- * It runs once per write or render, on the assembled results, never on the hot path: the engine still
- * sends the real values. Idempotent: an already redacted file comes back unchanged, its count kept.
- * Values that become names before any results exist are redacted where they enter, by the same rule:
- * a swept secret (`query.api_key`) in the plan's run names and sweep points (`shownSweepValue`), so the
- * terminal, the dashboard, metrics labels and file names show what results.json shows; the credentials a
- * metrics output sends, in every form a receiver's error could echo them (`credentialForms`, `redactKnown`).
- *
- * What leaves loadlab meets one list: every secret this process found (in a command line, a configuration,
- * a script's environment, a results file) or a load worker came to know (a script's secret headers,
- * metadata and cookies) is known from then on (`knowSecrets`), so text that carries one
- * back from elsewhere (a server's status message echoing the request's headers, a script's console line)
- * is redacted wherever it is shown or written: results files and reports (redact_results.ts), the
- * terminal and a script's console (system/console_guard.ts), metrics outputs' labels (`redactShown`).
+ * Takes secrets out of what is written or shown: each becomes `[redacted N chars sha256:...]`, and
+ * every secret found is known from then on (`knowSecrets`), so text echoing one is redacted anywhere.
  */
 import { createHash } from "node:crypto";
 import {
@@ -35,7 +16,7 @@ import {
 export const MIN_LITERAL = 4;
 
 /** What one redaction pass found: how many distinct secrets and of which kinds. */
-export interface RedactionSummary {
+interface RedactionSummary {
   secrets: number;
   kinds: string[];
 }

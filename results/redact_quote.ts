@@ -1,8 +1,6 @@
 /**
  * @module
- * How an exit-2 line quotes what the user typed when it holds a secret: a `--set PATH=VALUE` of a secret
- * field, an `-H` of a secret header. The value becomes its redacted token by the rule of results/redact.ts,
- * so the terminal never shows in clear what results.json would not.
+ * How an exit-2 line quotes a secret the user typed (`--set`, `-H`): as its redacted token.
  */
 import { redactedToken, redactText } from "./redact.ts";
 import { isSecretName } from "./secret_finder.ts";

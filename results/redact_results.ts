@@ -1,8 +1,7 @@
 /**
  * @module
- * A results file with its secrets taken out (results/redact.ts's rules over the whole file): the secrets
- * found in the file and in its experiment's source (results/source_data.ts) become their redacted tokens in
- * every string, keys of error counts included, and `redaction` says how many there were.
+ * A results file with its secrets (in the file and its experiment's source) replaced by their
+ * redacted tokens in every string, and `redaction` counting them.
  */
 import type { ResultsFile } from "./schema.ts";
 import { collectSecrets, NUMBERS_ONLY } from "./secret_finder.ts";

@@ -1,9 +1,6 @@
 /**
  * @module
- * One endpoint's numbers in a run of `results.json` (`runs[i].endpoints`): the requests given one name
- * (runner/endpoint_table.ts), their latency (summary and the encoded HDR histogram, the run's precision,
- * so shards and files add exactly), status codes, error kinds, bytes and per-interval counts (aligned
- * with the run's `intervals`). The run's own totals stay as they are; endpoints split them.
+ * One endpoint's numbers in a run (`runs[i].endpoints`), with its HDR encoding so files add exactly.
  */
 import { z } from "zod";
 import { count, counts, histogramEncoding, latencySummarySchema } from "./schema_values.ts";

@@ -1,10 +1,6 @@
 /**
  * @module
- * The CPU profile of a target process over one run, as `results.json` holds it (`profiles` of a run): the
- * relative path of the full `.cpuprofile` beside results.json, and a bounded summary that the report
- * draws (results/cpu_profile.ts makes it): the functions (frames), a pruned call tree, the top functions
- * by self and total time, and self time per function in the load's first second and after it. Times are
- * whole microseconds of sampled CPU time. Pure.
+ * A run's CPU profile in `results.json`: the `.cpuprofile`'s path and a bounded summary (µs). Pure.
  */
 import { z } from "zod";
 
@@ -12,14 +8,14 @@ import { z } from "zod";
  * One function of the profile: its name, its script shortened (`npm:express/lib/router/index.js`,
  * `app/endpoints.ts`) and its 1-based line.
  */
-export const profileFrameSchema = z.looseObject({
+const profileFrameSchema = z.looseObject({
   name: z.string(),
   url: z.string(),
   line: z.number(),
 });
 
 /** A function's self and total time; `frame` indexes `frames`. */
-export const profileFunctionSchema = z.looseObject({
+const profileFunctionSchema = z.looseObject({
   frame: z.number().int().min(0),
   selfUs: z.number(),
   totalUs: z.number(),
@@ -29,7 +25,7 @@ export const profileFunctionSchema = z.looseObject({
  * Self time per function within a window of the profile, from `fromUs` to `toUs` after its start: the load's
  * first second (from when the load started, which may be after the profile's start) and the rest.
  */
-export const profileWindowSchema = z.looseObject({
+const profileWindowSchema = z.looseObject({
   label: z.string(),
   fromUs: z.number(),
   toUs: z.number(),
@@ -40,7 +36,7 @@ export const profileWindowSchema = z.looseObject({
 });
 
 /** The bounded summary of one profile. */
-export const profileSummarySchema = z.looseObject({
+const profileSummarySchema = z.looseObject({
   /** From the first to the last sample. */
   durationUs: z.number(),
   samples: z.number().int().min(0),

@@ -1,9 +1,6 @@
 /**
  * @module
- * The parts of a run that describe it over time or by part: the per-interval statistics (merged across
- * workers, the data of every timeline chart and of every recomputation after the run), telemetry of the
- * target's processes and Redis, per-phase results of open-model loads, and flows' sessions. Pure;
- * results/schema_run.ts puts them in a run.
+ * A run over time or by part: intervals, telemetry, phases and flows. Pure.
  */
 import { z } from "zod";
 import { count, counts, histogramEncoding, latencySummarySchema, num } from "./schema_values.ts";

@@ -1,10 +1,7 @@
 /**
  * @module
- * The small value schemas every part of `results.json` is built from: the list of load models and error
- * kinds, a latency that JSON may have turned into `null` (read back as NaN, so the page shows a dash), a
- * count that reads `null` as 0, maps of counts by key, and the latency summary, percentile point,
- * histogram bucket and sweep point. One place, so a run, an interval and a phase read a latency the same
- * way. Pure; results/schema.ts assembles the file from these.
+ * The small value schemas every part of `results.json` is built from (latency read back as NaN from
+ * `null`, counts, summaries, the lists of load models and error kinds). Pure.
  */
 import { z } from "zod";
 import { encodingProblem } from "./histogram_v2.ts";

@@ -1,10 +1,6 @@
 /**
  * @module
- * The `ws` section of a WebSocket run in `results.json`: handshakes and their time (apart from the TCP
- * connect and TLS, which stay in `connectTimeMs`/`tlsMs`), messages and payload bytes each way, server
- * messages that answered no send (broadcasts) and their fan-out latency when they carried the target's
- * send time, pings and pongs, and the close codes the server closed with (1006: closed without a close
- * frame). The two timings keep their encoded histograms so shards and workers add exactly. Round trips of answered messages are the run's own latency (`latency`, `requests`).
+ * The `ws` section of a WebSocket run in `results.json`.
  */
 import { z } from "zod";
 import { count, counts, histogramEncoding, latencySummarySchema } from "./schema_values.ts";

@@ -1,15 +1,7 @@
 /**
  * @module
- * Where the secrets are in a configuration, a command line or a results file: the one place that decides
- * what a secret is. URL passwords, credential headers (`Authorization`, `Proxy-Authorization`, `Cookie`,
- * `Set-Cookie`, any name containing token, key, secret, password, pwd, auth or signature), query
- * parameters (a signed URL's `sig` too), environment variables, `--flag value` arguments, fields of a
- * request's JSON or form body with such names, and WebSocket subprotocols that carry a token
- * (`secretSubprotocols`) are collected from the structure (request headers of the configuration, the
- * experiment source parsed as YAML or JSON, URLs in any string), each with the kind of place it was found
- * in. It is separate from results/redact.ts, which rewrites strings with what is found here: finding walks
- * a structure and reads names, rewriting only replaces text, and a caller that must only decide
- * (`isSecretName`, `secretsIn`) takes the rules without the rewriting.
+ * Where the secrets are in a configuration, a command line or a results file: the one place that
+ * decides what a secret is; results/redact.ts rewrites what is found here.
  */
 import type { ResultsFile } from "./schema.ts";
 
@@ -100,7 +92,7 @@ export function secretsFoundIn(value: unknown): Map<string, string> {
 }
 
 /** Secrets found, each with the kind of place it was found in. */
-export interface FoundSecrets {
+interface FoundSecrets {
   /** Read anew each time: it takes in the variables filled into the secrets found by then. */
   readonly secrets: Map<string, string>;
 }

@@ -1,12 +1,7 @@
 /**
  * @module
- * An experiment's source text as data (YAML or JSON), for finding the secrets it holds when its results
- * are redacted: parsed once and kept, since results are redacted at every write. A results file may come
- * from anywhere (`report`, `merge`, `site`), so its source is held to the experiment reader's bounds
- * before the YAML parser sees it: JSON is read by `JSON.parse`, and YAML whose tokens would cost its
- * parser far more than its size (validation/yaml_cost.ts) is not read. Apart from the secret rules
- * (secret_finder.ts) so that code which only asks whether a name is secret (a load worker naming a
- * script's requests) does not load a YAML parser.
+ * An experiment's source text as data, parsed once within the reader's bounds, for finding its
+ * secrets; apart so code asking only whether a name is secret loads no YAML parser.
  */
 import { parse as parseYaml } from "yaml";
 import { withEnvSnapshot, YAML_DEBUG_VARIABLES } from "../system/env_snapshot.ts";

@@ -1,8 +1,6 @@
 /**
  * @module
- * The plan of a ramping-connections load (`stages`): how many connections the whole load holds at an
- * instant. One function for both sides: the model follows it (runner/load/models/ramping_connections.ts)
- * and the verdict judges the run against it (results/conclude/ramp_followed.ts). Pure.
+ * How many connections a ramping-connections load holds at an instant, for the model and the verdict.
  */
 
 /** One stage: linear from the previous target to `target` connections over `durationMs`. */

@@ -1,11 +1,7 @@
 /**
  * @module
- * The statistics shared by the analysis stored in results.json (`results/conclude/analysis.ts`) and the report
- * that draws it, kept in one copy here: a mean with its 95% confidence interval (Student's t, because
- * repeats and batches are few), the median, Welch's t-test for two sets of repeats, batch means over intervals
- * (consecutive intervals are autocorrelated, so their raw spread understates noise), a noise verdict for
- * before/after comparisons, and knee detection for sweeps with the order and axes of their values (a sweep
- * over words is categories: kept in the file's order, never given a knee). Pure.
+ * The statistics shared by the analysis and the report: means with Student's t intervals, Welch's test,
+ * batch means, a noise verdict, and knee detection for sweeps. Pure.
  */
 
 /** A sample mean with the half-width of its 95% confidence interval (null when n < 2). */
@@ -252,7 +248,7 @@ export function findKnee(
 }
 
 /** req/s spread under this share of its highest value across a sweep is flat: its bends are noise. */
-export const FLAT_REQ_SHARE = 0.1;
+const FLAT_REQ_SHARE = 0.1;
 
 /** The spread of req/s over the highest (0.05 for 5%) when it is under `FLAT_REQ_SHARE`, else null. */
 export function flatShare(points: SweepPoint[]): number | null {

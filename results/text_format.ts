@@ -1,12 +1,7 @@
 /**
  * @module
- * Number formatting shared by the terminal printer (and free for the HTML report): durations, byte sizes,
- * counts and percentages, each with its unit chosen so the number stays short. Every formatter turns
- * NaN or Infinity into "-" instead of printing it, because a half-finished or empty run must still
- * produce readable text, and every one prints a finite number too large for its digits to mean anything
- * in exponent form (`1.00e+308`), because a corrupt or hostile file's 1e308 would otherwise fill the
- * terminal with 309 digits. The report page's own formatters (report/html/client/dom.ts) share the
- * exponent rule through `isHuge` and `formatExponent`.
+ * Number formatting for the terminal (durations, bytes, counts, percentages): NaN and Infinity print
+ * "-", and a number too large to mean anything prints in exponent form.
  */
 
 /**

@@ -1,17 +1,7 @@
 /**
  * @module
- * Thresholds that stop the run when they fail (`abortOnFail`, k6's name and semantics). While the load
- * runs, each interval every worker has reported is added here as it completes, and each such rule is
- * judged on the data so far: a whole-run rule (`p99<100ms`) on every measured interval up to now, as k6
- * judges its thresholds during a test; a windowed one (`p99<100ms over 10s`) on each window once it is
- * full (the windows of results/threshold_windows.ts, a whole number of intervals each). Nothing is judged
- * before the rule's `delayAbortEval` of measured time (after the warm-up): the first seconds of a run
- * are its most variable, and k6 has the same delay for that reason. A lower bound on a whole run's count
- * (`requests>1000`) is left to the end: the run so far is short of it by nature. The first rule that fails is the
- * run's `abortedBy`: its expression, the measured time it failed at (the end of the interval that made
- * it fail) and the value it saw; the caller stops the load. Latencies come from the intervals' HDR
- * encodings: each decoded once into a running histogram for whole-run rules, merged per window for
- * windowed ones. Only a run with such a rule pays for this. Pure.
+ * Thresholds that stop the run when they fail (`abortOnFail`, k6's semantics): judged on each
+ * completed interval after `delayAbortEval`; the first failure is the run's `abortedBy`. Pure.
  */
 import { ConfigError } from "../validation/config_error.ts";
 import type { RunResult } from "./schema.ts";

@@ -1,11 +1,6 @@
 /**
  * @module
- * Thresholds on one error kind: `kind` in a rule's braces (`errorRate{kind:grpc UNAVAILABLE}<1%`,
- * `errors{kind:"timeout"}<10`, with an endpoint selector too: `errorRate{name:pkg.Svc/Get, kind:timeout}<1%`)
- * judges only the failures of that kind: `errors` counts them, `errorRate` is their share of the sends
- * (answered requests and failures, the denominator of the run's success rate). The kind must be one the
- * engine counts (results/schema_values.ts `ERROR_KINDS`); another is a configuration error naming the
- * nearest. Judged on the whole run (no `over` windows, no abortOnFail). Pure.
+ * Thresholds on one error kind (`errorRate{kind:timeout}<1%`), judged on the whole run. Pure.
  */
 import type { RunResult } from "./mod.ts";
 import { ERROR_KINDS } from "./schema_values.ts";

@@ -1,17 +1,7 @@
 /**
  * @module
- * Thresholds on some endpoints of a run: a selector in braces after the metric, `p99{name:GET /json}<200ms`
- * or `errorRate{tier:db}<1%`, picks the endpoints whose `name`, `method` or user tag has the given value
- * (every `key:value` of the braces must match; commas separate them; a value may be quoted). k6's form is the
- * same rule: `http_req_duration{name:/login}: p(99)<200` (or without the colon), with k6's metrics
- * `http_req_duration` (p(N), avg, med, min, max), `http_reqs` (count, rate) and `http_req_failed` (rate),
- * written in loadlab's terms by `fromK6`; a `name` that is an absolute URL also picks the requests to it left
- * unnamed, as k6 names them by their URL. The endpoints a selector picks pool into one view of the run
- * (`selectedRun`): their requests, failures and added histograms, as k6 pools the requests of one tag; k6's
- * `url` picks unnamed requests by their URL, `status` and `expected_response` some responses of those
- * endpoints (counts exact, latency only where every response of an endpoint is picked). A selector that picks
- * nothing is a configuration error naming the known endpoints (`checkSelectors`, called before any load).
- * Pure.
+ * Thresholds on some endpoints of a run (`p99{name:GET /json}<200ms`, k6's
+ * `http_req_duration{name:/login}`): the picked endpoints pooled into one view. Pure.
  */
 import type { EndpointResult, RunResult } from "./mod.ts";
 import { decodeHistogram, mergeEncoded, summarizeMs } from "./histogram.ts";

@@ -1,10 +1,7 @@
 /**
  * @module
- * How a threshold's outcome reads wherever it is printed (terminal, report, `--summary`, `--junit`):
- * the measured value in the unit the rule was written in (`success>=99%` -> `73.33%`, `p99<500us` ->
- * `734 us`, `p99<2s` -> `1.234 s`, `success>=0.99` -> `0.7333`), and the verdict of the run it was
- * evaluated on, so a threshold passed or failed on numbers loadlab does not trust says so ("on a
- * generator-bound run"). Pure; the grammar itself is results/thresholds.ts's.
+ * How a threshold's outcome reads wherever it is printed: the value in the rule's unit and the
+ * verdict of the run it was judged on. Pure.
  */
 import type { ResultsFile, RunResult, ThresholdResult } from "./schema.ts";
 import { type RunVerdict, runVerdict } from "./conclude/run_verdict.ts";
@@ -21,7 +18,7 @@ function fixed(x: number, digits: number): string {
 }
 
 /** The metric and unit of a threshold expression ("" when it has none or does not parse). */
-export function thresholdUnit(expression: string): { metric: string; unit: string } {
+function thresholdUnit(expression: string): { metric: string; unit: string } {
   // An endpoint selector and k6's form say nothing of the unit: read the rule as loadlab writes it.
   const m = EXPRESSION.exec(splitSelector(fromK6(expression) ?? expression).rest.trim());
   return { metric: m?.[1] ?? "", unit: m?.[2] ?? "" };

@@ -1,16 +1,7 @@
 /**
  * @module
- * Pass/fail thresholds for CI (`--threshold "p99<200ms"`, k6's thresholds in a one-line form). Expressions
- * are parsed before any load is sent, so a typo exits 2 instead of wasting a run; after the run each
- * one is evaluated against every run it applies to. Grammar: `[run:]metric op value[unit]` with
- * metric one of the names in `METRICS`, op `< <= > >= ==`, latency units us/ms/s (default ms), and `%`
- * for rates (`success>99.5%`). A trailing `over 10s` (latency, rps, success rates) judges every window of
- * that length of the interval data instead of the whole run (results/threshold_windows.ts): the worst
- * window is the actual value. An unknown metric names the nearest known one. A selector in braces
- * (`p99{name:GET /json}<200ms`, or k6's `http_req_duration{name:/login}: p(99)<200`) judges the rule on
- * the endpoints it picks (results/threshold_selector.ts); `kind` in the braces
- * (`errorRate{kind:grpc UNAVAILABLE}<1%`) the failures of one error kind (results/threshold_kind.ts),
- * except in k6's form, where every key is a tag of the requests (`http_req_duration{kind:html}`).
+ * Pass/fail thresholds for CI (`--threshold "p99<200ms"`): parsed before any load is sent, judged
+ * against every run they apply to after it. Grammar: `[run:]metric op value[unit] [over 10s]`.
  */
 import type { RunResult, ThresholdResult } from "./mod.ts";
 import type { LatencyKey } from "./schema_values.ts";

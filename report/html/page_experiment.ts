@@ -1,12 +1,7 @@
 /**
  * @module
- * The parts of the page data that come from experiments (`loadlab run`): the stored analysis
- * (`results.analysis`: noise rule, verdicts, knees, capacity searches with what qualifies each value, in
- * results/conclude/capacity.ts's words) mapped onto the page's overview
- * rows and sweeps, and the per-phase comparison across variants that the cache-burst study
- * (docs/studies/cache-burst.md) draws as bar charts (mean, p99 and success per phase, with and without the
- * cache). The stored analysis is preferred because it is what `loadlab run` judged and CI gated on; files
- * without it (v1, `attack`) get what the page computes itself. Pure.
+ * The page data from experiments: the stored analysis mapped onto overview rows and sweeps, and
+ * the per-phase comparison across variants. Pure.
  */
 import type { Analysis, ResultsFile, RunResult } from "../../results/mod.ts";
 import { curveAxes, meanCi, round4 } from "../../results/stats.ts";

@@ -1,10 +1,7 @@
 /**
  * @module
- * The overview part of the page data (report/html/page_data.ts): one row per run or group of repeats,
- * each metric a mean over the repeats with its CI and a change against the baseline variant, and the
- * grouped bar chart of variants against every load and sweep point built from those rows. Kept apart
- * because the rows have their own grouping and baseline rules, which the overview table and the charts
- * across the experiment both read. Pure.
+ * The overview rows of the page data (means over repeats with CIs and changes against the baseline
+ * variant) and the grouped bar chart built from them. Pure.
  */
 import { protocolTag } from "../../results/text_format.ts";
 import type { LatencySummaryMs, ResultsFile, RunResult } from "../../results/mod.ts";
@@ -15,7 +12,7 @@ import { busyMachineNote } from "../../results/conclude/machine_change.ts";
 import { storedComparison } from "./page_experiment.ts";
 
 /** The overview metrics, each a mean over repeats with its CI (n = 1 without repeats). */
-export const OVERVIEW_METRICS = [
+const OVERVIEW_METRICS = [
   "rps",
   "mean",
   "p50",
@@ -161,7 +158,7 @@ function withStoredComparisons(rows: OverviewRow[], results: ResultsFile): Overv
 }
 
 /** A run's sweep point as the reader set it (`concurrency=200`, both parameters of a 2-D sweep); "" outside. */
-export function sweepPointLabel(run: RunResult | undefined): string {
+function sweepPointLabel(run: RunResult | undefined): string {
   if (!run?.sweep) return "";
   const second = run.sweep2 ? `, ${run.sweep2.parameter}=${run.sweep2.value}` : "";
   return `${run.sweep.parameter}=${run.sweep.value}${second}`;

@@ -1,10 +1,7 @@
 /**
  * @module
- * One run as report.html embeds it (`pageRun`): the results fields without the bulky re-analysis data
- * (encoded histograms), per-interval and telemetry series stored column-wise with evenly spaced times as
- * start and step, all-zero columns left empty, and numbers rounded to 3-4 significant digits, which is
- * what keeps a 50-run experiment within the page's size budget. Pure; report/html/page_data.ts builds the
- * rest of the page data around it.
+ * One run as report.html embeds it (`pageRun`): no encoded histograms, series column-wise, numbers
+ * rounded to keep a 50-run page within its size budget. Pure.
  */
 import type { IntervalResult, RunResult, TelemetrySeries } from "../../results/mod.ts";
 import { round3, round4 } from "../../results/stats.ts";
@@ -29,7 +26,7 @@ const r4 = round4;
 export type TimeAxis = number[] | { startSec: number; stepSec: number; count: number };
 
 /** Per-interval series, one array per field, index-aligned with `t`. */
-export interface IntervalColumns {
+interface IntervalColumns {
   t: TimeAxis;
   /** Duration of one interval in seconds (the runner's interval setting). */
   durSec: number;
@@ -137,7 +134,7 @@ export type PageRun =
   };
 
 /** Stores evenly spaced times (within 1 ms) as start and step instead of a list. */
-export function timeAxis(timesMs: number[]): TimeAxis {
+function timeAxis(timesMs: number[]): TimeAxis {
   const n = timesMs.length;
   const stepMs = n > 1 ? (timesMs[n - 1] - timesMs[0]) / (n - 1) : 0;
   const even = timesMs.every((t, i) => Math.abs(t - (timesMs[0] + i * stepMs)) <= 1);

@@ -1,9 +1,6 @@
 /**
  * @module
- * The sweep curves of the page data (report/html/page_data.ts): each variant's runs over a swept
- * parameter as points of mean rate and p99, with a table row per point (requested, sent and dropped
- * beside achieved, and the verdict) and the knee with the reason the stored analysis gave. Kept apart
- * from the overview because a curve groups runs by their swept value, not by their repeats. Pure.
+ * The sweep curves of the page data: each variant's points over the swept parameter and the knee. Pure.
  */
 import type { Analysis, ResultsFile, RunResult } from "../../results/mod.ts";
 import {
@@ -35,7 +32,7 @@ export interface PageSweep {
 }
 
 /** A sweep point as the sweep table lists it: requested, sent and dropped beside achieved, and the verdict. */
-export interface PageSweepRow {
+interface PageSweepRow {
   x: number | string;
   /** Open and throughput models: requested rate, sends made and dropped (over repeats); else null. */
   sends: OverviewSends | null;

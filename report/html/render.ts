@@ -1,12 +1,7 @@
 /**
  * @module
- * `renderReport`: results in, one self-contained report.html out. Chart.js, the page's CSS and script
- * and the data are all inlined; the data sits in a `<script type="application/json">` block with every
- * `<` escaped, so no string from a target can close the block, and the page reads it with
- * `JSON.parse`, never as code. The Content-Security-Policy allows nothing external and only the page's
- * own script and style blocks, by SHA-256 hash, so even injected markup could not run. The browser
- * script is the client modules' functions inlined by their source text, which keeps it type-checked
- * and part of the module graph (the same output from `deno run` and a compiled binary). Pure.
+ * `renderReport`: results in, one self-contained report.html out. Data sits in a JSON block with `<`
+ * escaped; the CSP allows only the page's own blocks by hash; the script is the client functions' source.
  */
 import { escapeInvisible } from "../../results/json_text.ts";
 import { createHash } from "node:crypto";
@@ -75,7 +70,7 @@ function bidiEscape(c: string): string {
  * `text` with each bidi control written as its escape (`\u202e`), shown as such: a name in a results file
  * holding U+202E reversed the rest of its line, so `actual: 3.31 ms` read `sm 13.3`.
  */
-export function visibleBidi(text: string): string {
+function visibleBidi(text: string): string {
   return text.replace(BIDI_CONTROLS, bidiEscape);
 }
 
@@ -95,7 +90,7 @@ export function jsonForScript(value: unknown): string {
 }
 
 /** Script text that cannot end its element early; `<\/` means the same as `</` in JS strings and regexes. */
-export function scriptSafe(js: string): string {
+function scriptSafe(js: string): string {
   return js.replace(/<\/(script)/gi, "<\\/$1").replace(/<!--/g, "<\\!--");
 }
 
@@ -151,7 +146,7 @@ export function clientSource(entry = "loadlabMain"): string {
 }
 
 /** The Content-Security-Policy: nothing external, only these exact script and style blocks. */
-export function contentSecurityPolicy(scripts: string[], styles: string[], connectSelf = false): string {
+function contentSecurityPolicy(scripts: string[], styles: string[], connectSelf = false): string {
   return [
     "default-src 'none'",
     `script-src ${scripts.map(sha256).join(" ")}`,
@@ -164,7 +159,7 @@ export function contentSecurityPolicy(scripts: string[], styles: string[], conne
 }
 
 /** What differs between loadlab's pages; `htmlPage` adds the common head, CSP, `#app` and footer. */
-export interface PageParts {
+interface PageParts {
   title: string;
   /** Head lines after the common ones, each ending in a newline. */
   meta?: string;

@@ -1,8 +1,6 @@
 /**
  * @module
- * The data a page of `loadlab site` embeds: the index rows (`SiteEntry`) and every page's navigation
- * (`SiteNav`). Built by site.ts, embedded by render.ts, read in the browser by client/site_nav.ts and
- * client/site_index.ts; its own file so those import the shapes and not each other. Types only.
+ * The data a page of `loadlab site` embeds (`SiteEntry`, `SiteNav`). Types only.
  */
 import type { CompareRow } from "./compare.ts";
 

@@ -1,12 +1,7 @@
 /**
  * @module
- * What a metrics exporter sends for one run at one instant (`ExportPoint`: counters since the run's
- * start, the interval's gauges, the latency as a native histogram, the target's telemetry, per-endpoint
- * totals) and what every series is called: `COUNTERS`, `WS_COUNTERS` (a WebSocket run's) and `METRICS`
- * name each once for both formats (results/export/remote_write.ts, otlp_json.ts) and the docs, and
- * `runLabels` labels a run's series. `NamedSample`s are series named as another tool names them (a k6
- * script's metrics at the run's end, k6_series.ts), which the encoders send as they are. Apart from the
- * running totals (run_series.ts) because the encoders and the sender read points without making them.
+ * What a metrics exporter sends for one run at one instant (`ExportPoint`) and what each series is
+ * called (`COUNTERS`, `WS_COUNTERS`, `METRICS`, `runLabels`), once for every format and the docs.
  */
 import type { Counters } from "../interval_counts.ts";
 import type { NativeHistogram } from "./native_histogram.ts";
@@ -122,7 +117,7 @@ export const METRICS = {
 } as const;
 
 /** One endpoint's totals since the run's start in a point. */
-export interface EndpointPoint {
+interface EndpointPoint {
   /** The value of the `endpoint` label. */
   name: string;
   requests: number;

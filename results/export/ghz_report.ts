@@ -1,14 +1,7 @@
 /**
  * @module
- * A gRPC run in ghz's report shapes (`loadlab attack grpc://... -O json|pretty|summary`), so a team's jq and
- * eyes read what they read from ghz: its JSON fields (`count`, `total`, `average`, `fastest`, `slowest` in
- * nanoseconds, `rps`, `latencyDistribution`, `histogram` with marks in seconds, `statusCodeDistribution`
- * and `errorDistribution` keyed as grpc-go names statuses and errors) and its summary text. `count` is
- * every call, answered or not, as ghz counts them; the latencies are the answered calls'. A call that got
- * no answer is under the status grpc-go gives such a call (`timeout` DeadlineExceeded, a refused or reset
- * connection Unavailable, a broken answer Internal). `options` holds those of ghz's the run has (the call,
- * host, concurrency, connections, total, duration, timeout in ns, CPUs as workers); `details` (ghz's every
- * call) is empty: loadlab keeps no list of calls. Pure.
+ * A gRPC run in ghz's report shapes (`-O json|pretty|summary`): ghz's JSON fields in nanoseconds,
+ * statuses and errors keyed as grpc-go names them, and its summary text. Pure.
  */
 import type { RunResult } from "../mod.ts";
 import { decodeHistogram } from "../histogram.ts";

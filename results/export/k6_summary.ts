@@ -1,15 +1,7 @@
 /**
  * @module
- * One run's results in the shape of k6's end-of-test summary data (what k6 hands `handleSummary(data)` and
- * prints): `metrics` by k6's names (`http_reqs`, `http_req_duration`, `http_req_failed`, `iterations`,
- * `iteration_duration`, `checks`, `vus`, `vus_max`, `data_received`, `data_sent`, `dropped_iterations` (the
- * open model's dropped sends), and each threshold's submetric such as `http_req_duration{name:me}`), their
- * `thresholds` marked ok or not, and `root_group` (its checks and groups by path). The durations are
- * loadlab's: corrected latency from the intended send (k6 measures from its own send, so under a closed load
- * they agree; an open load's queueing shows here, not in k6). Trends show the stats the script's
- * `summaryTrendStats` names (a `p(N)` beyond the run's own percentiles read from its histogram) and times in
- * its `summaryTimeUnit`. k6's custom metrics are not here: the workers count them and cli/k6_summary.ts adds
- * them.
+ * One run's results as k6's end-of-test summary data (what `handleSummary(data)` gets): metrics by
+ * k6's names, thresholds, `root_group`; durations are loadlab's corrected latency.
  */
 import { latencySampled } from "../conclude/responses.ts";
 import { decodeHistogram, type Histogram, summarizeMs } from "../histogram.ts";
@@ -20,10 +12,10 @@ import { createHash } from "node:crypto";
 import { selectedRun, type Selector, selects } from "../threshold_selector.ts";
 
 /** The stats k6 shows of a trend when the script's `summaryTrendStats` does not say. */
-export const K6_TREND_STATS = ["avg", "min", "med", "max", "p(90)", "p(95)"];
+const K6_TREND_STATS = ["avg", "min", "med", "max", "p(90)", "p(95)"];
 
 /** What the script's options ask of the summary: its trend columns and time unit (k6's own when unset). */
-export interface K6SummaryOptions {
+interface K6SummaryOptions {
   trendStats?: readonly string[];
   timeUnit?: string;
 }

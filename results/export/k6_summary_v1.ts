@@ -1,12 +1,7 @@
 /**
  * @module
- * k6 v1's end-of-test summary as text (`--summary-mode compact`, k6's default, or `full`): `█ THRESHOLDS`,
- * each metric with a threshold and every rule's ✓ or ✗ with the value it was judged on; then
- * `█ TOTAL RESULTS`, the checks' totals (`checks_total`, `checks_succeeded`, `checks_failed`) and each
- * check, then the metrics by section (CUSTOM, HTTP, EXECUTION, NETWORK, GRPC, WEBSOCKETS), each on a dotted
- * line aligned within its block, numbers written as k6 writes them (durations truncated to 2 places, rates
- * truncated to a hundredth of a percent). Compact leaves out k6's HTTP timing phases, as k6 does; `full`
- * keeps them and adds a section per scenario (k6's per-group sections are not drawn). Pure.
+ * k6 v1's end-of-test summary text (`--summary-mode compact` or `full`): thresholds, totals and
+ * metrics by section, numbers written as k6 writes them. Pure.
  */
 import { allChecks, type K6Check, type K6Metric, type K6SummaryData, rateMetric } from "./k6_summary_text.ts";
 
@@ -260,7 +255,7 @@ function trendValue(value: number, stat: string, m: K6Metric, timeUnit: string):
 }
 
 /** A value as k6's summary writes it: a rate as a percentage, bytes, a duration, else up to 6 places. */
-export function humanize(value: number, m: Pick<K6Metric, "type" | "contains">, timeUnit = ""): string {
+function humanize(value: number, m: Pick<K6Metric, "type" | "contains">, timeUnit = ""): string {
   if (m.type === "rate") return (Math.trunc(value * 100 * 100) / 100).toFixed(2) + "%";
   if (m.contains === "data") return bytes(value);
   if (m.contains === "time") return duration(value, timeUnit);

@@ -1,10 +1,7 @@
 /**
  * @module
- * A metrics output as written after `--out` or in an experiment's `out:` list: `KIND=URL`, KIND one of
- * `prometheus-remote-write`, `otlp` (OTLP/HTTP protobuf) and `otlp-json` (OTLP/HTTP JSON), URL http(s). `parseMetricsOutput` gives the output or the one
- * sentence saying what is wrong and how to write it (the caller prefixes the flag or field). Credentials
- * in the URL become a basic `Authorization` header (fetch refuses them in a URL) and leave the URL that
- * results keep; an OTLP URL without a path gets `/v1/metrics`, as OTEL_EXPORTER_OTLP_ENDPOINT does. Pure.
+ * A metrics output (`--out KIND=URL`, an experiment's `out:`): parsed, or one sentence saying what is
+ * wrong; URL credentials become an `Authorization` header. Pure.
  */
 import { nearest } from "../../validation/suggest.ts";
 import { redactedToken, redactText } from "../redact.ts";
@@ -20,7 +17,7 @@ export interface MetricsOutput {
 }
 
 /** One example of each kind, for messages and help. */
-export const METRICS_OUT_EXAMPLES: Record<MetricsOutKind, string> = {
+const METRICS_OUT_EXAMPLES: Record<MetricsOutKind, string> = {
   "prometheus-remote-write": "prometheus-remote-write=http://127.0.0.1:9090/api/v1/write",
   otlp: "otlp=http://127.0.0.1:4318/v1/metrics",
   "otlp-json": "otlp-json=http://127.0.0.1:4318/v1/metrics",

@@ -1,13 +1,7 @@
 /**
  * @module
- * Export points (results/export/export_point.ts) as an OpenTelemetry `ExportMetricsServiceRequest` in
- * OTLP/HTTP's JSON encoding (opentelemetry-proto metrics.proto, the protobuf JSON mapping: lowerCamelCase
- * names, enums as numbers, 64-bit integers as decimal strings): counters as monotonic cumulative sums,
- * the latency as a cumulative exponential histogram (scale 8, the Prometheus native histogram's buckets
- * with the index shifted by one), gauges as gauges. One resource (`service.name` loadlab), one scope.
- * This object is the message: `--out otlp-json` sends it as JSON, `--out otlp` (OTLP/HTTP's default
- * encoding) as protobuf bytes written from it (results/export/otlp_protobuf.ts), so both carry the same
- * numbers. Pure.
+ * Export points as an OTLP `ExportMetricsServiceRequest` in OTLP/HTTP's JSON mapping: counters as
+ * cumulative sums, latency as an exponential histogram (scale 8), gauges; otlp_protobuf.ts encodes it. Pure.
  */
 import { COUNTERS, type ExportPoint, METRICS, WS_COUNTERS } from "./export_point.ts";
 import { denseBuckets } from "./native_histogram.ts";

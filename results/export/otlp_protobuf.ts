@@ -1,12 +1,7 @@
 /**
  * @module
- * The OTLP request (results/export/otlp_json.ts builds it in the JSON mapping) as protobuf bytes, the
- * encoding OTLP/HTTP uses by default (`Content-Type: application/x-protobuf`) and the one every
- * collector and backend takes. Field numbers are those of opentelemetry-proto's
- * collector/metrics/v1/metrics_service.proto, metrics/v1/metrics.proto, common/v1/common.proto and
- * resource/v1/resource.proto. The JSON mapping's decimal strings of 64-bit integers become fixed64 (times,
- * counts), sfixed64 (`as_int`) or packed uint64 (bucket counts); a field at its default is left out, as
- * protobuf writers do, except the one set member of a oneof. Pure.
+ * The OTLP request (otlp_json.ts) as protobuf bytes, OTLP/HTTP's default encoding; field numbers
+ * are opentelemetry-proto's. Pure.
  */
 import { ProtoWriter } from "./protobuf_writer.ts";
 import type {

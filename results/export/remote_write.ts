@@ -1,10 +1,7 @@
 /**
  * @module
- * Export points (results/export/export_point.ts) as a Prometheus remote-write 1.0 `WriteRequest`
- * (prometheus/prompb types.proto and remote.proto): one time series per metric and label set, its samples
- * in time order, the latency as a native histogram (schema 8, integer counts, deltas over spans), plus
- * each metric family's type and help. The bytes still need snappy's block compression before the POST
- * (cli/metrics_out/sender.ts). Pure.
+ * Export points as a Prometheus remote-write 1.0 `WriteRequest` (latency as a native histogram,
+ * schema 8); cli/metrics_out/sender.ts compresses and posts it. Pure.
  */
 import { ProtoWriter } from "./protobuf_writer.ts";
 import { COUNTERS, type ExportPoint, METRICS, WS_COUNTERS } from "./export_point.ts";

@@ -1,13 +1,7 @@
 /**
  * @module
- * One run's metrics as an exporter streams them: `RunSeries` folds the engine's interval deltas
- * (results/export/interval_delta.ts) into running totals and one cumulative HDR histogram, and takes an
- * `ExportPoint` after each interval: every counter since the run's start, the gauges of that interval,
- * the latency as a native histogram and the target's telemetry. Cumulative, as Prometheus counters and
- * OpenTelemetry's cumulative temporality are: a point that is never sent loses nothing, the next one has
- * it all. The point and the names of its series are export_point.ts's; a run's `endPoint` may carry
- * `NamedSample`s (a k6 script's metrics at the run's end), which the encoders send as they are. Pure but
- * for the clock the caller passes.
+ * One run's metrics as an exporter streams them: `RunSeries` folds interval deltas into running
+ * totals and one cumulative histogram and takes an `ExportPoint` after each interval.
  */
 import { addCounters, addCounts, emptyCounters, emptyIntervalCounts } from "../interval_counts.ts";
 import { ERROR_KINDS } from "../schema_values.ts";

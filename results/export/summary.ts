@@ -1,10 +1,7 @@
 /**
  * @module
- * What a metrics output did, as results.json keeps it (`export`, one entry per `--out KIND=URL`), the
- * terminal prints it and a report's header and the site's index show it: points (one per run and interval) sent and acknowledged, dropped (the queue was
- * full, or the flush at the end ran out of time) and failed (the receiver refused them or could not be
- * reached after the retries), the POSTs and retries made and the last error. Cumulative counters lose
- * nothing when a point is dropped or failed: the next point sent carries the totals. Pure.
+ * What a metrics output did, as results.json keeps it (`export`, one per `--out`): points sent,
+ * acknowledged, dropped and failed, the POSTs, retries and last error. Pure.
  */
 import { z } from "zod";
 

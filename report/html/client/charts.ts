@@ -1,11 +1,8 @@
 /// <reference lib="dom" />
 /**
  * @module
- * Browser-side chart helpers of report.html on top of the inlined Chart.js UMD global: a themed chart
- * factory, the palette, three tiny plugins (a vertical marker for the stabilization point and the knee,
- * error bars for 95% CIs, each bar's value printed on it), the automatic log/linear choice, the grouped bar
- * chart of one metric across variants, and the HDR-style percentile axis. Inlined by source text like every
- * client module, so no module-level state: live charts are found again through `Chart.getChart`.
+ * Chart helpers of report.html over the inlined Chart.js global: themed factory, palette, plugins,
+ * log/linear choice and the percentile axis. Inlined by source text: no module-level state.
  */
 import type { TimeAxis } from "../page_run.ts";
 import { fmtFixed, fmtMs, fmtNum, h } from "./dom.ts";

@@ -1,14 +1,8 @@
 /// <reference lib="dom" />
 /**
  * @module
- * One instance against several behind the balancer (docs/studies/cpu-sleep.md): for every load, the
- * achieved req/s of each variant at each sweep point, the variants labelled with their instance count
- * (`targetInfo.instances`, recorded for built-in targets whose spec sets `instances`), and the ratio of
- * the most instances to the fewest. The section appears when some run records its instances. Scaling out
- * needs cores to scale onto: with fewer than 4 cores (or one instance everywhere) the section says the
- * comparison cannot show it, from `environment.cores`, so a reader of a 2-core run is not misled by noise
- * between two equal targets. Inlined by source text like every client module (see dom.ts), so every
- * helper is exported and nothing lives at module level.
+ * One instance against several behind the balancer: each variant's req/s by instance count, and why
+ * fewer than 4 cores cannot show scaling. Inlined by source text (see dom.ts).
  */
 import type { PageData } from "../page_data.ts";
 import type { PageRun } from "../page_run.ts";

@@ -1,14 +1,8 @@
 /// <reference lib="dom" />
 /**
  * @module
- * Little's law for closed-model runs at several connection counts (docs/studies/static-concurrency.md):
- * with N connections and no think time, N requests are always in flight, so mean latency L = N / X where X
- * is the throughput. When the server is saturated X stays flat as N grows, and L grows in proportion to N:
- * more connections only lengthen the queue. The section draws each variant's mean latency against N next to
- * the line N / X (X the mean throughput over its points) and the least-squares line through the points,
- * and a table compares the fitted slope with Little's (1000 / X ms per connection); a slope ratio near 1
- * with flat throughput is the finding. Inlined by source text like every client module (see dom.ts), so
- * every helper is exported and nothing lives at module level.
+ * Little's law for closed-model runs at several connection counts: mean latency against N beside
+ * N / X and the fitted line, and their slopes compared. Inlined by source text (see dom.ts).
  */
 import type { PageData } from "../page_data.ts";
 import type { PageRun } from "../page_run.ts";

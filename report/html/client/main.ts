@@ -1,10 +1,8 @@
 /// <reference lib="dom" />
 /**
  * @module
- * Entry point of report.html's script: reads the embedded results JSON (as text, never evaluated),
- * applies the light or dark chart theme, builds every section, and keeps charts right when the colour
- * scheme changes or the page is printed (print opens every collapsed block and uses light colours).
- * Inlined by source text like every client module (see dom.ts); `loadlabMain()` is called last.
+ * Entry point of report.html's script (`loadlabMain`): reads the embedded JSON, sets the theme,
+ * builds every section. Inlined by source text (see dom.ts).
  */
 import type { PageData } from "../page_data.ts";
 import { h } from "./dom.ts";

@@ -1,10 +1,8 @@
 /// <reference lib="dom" />
 /**
  * @module
- * Browser-side charts that cover the whole experiment: bars of req/s, mean, p99 and success across variants,
- * loads and sweep points, the percentile overlay of the runs ticked in the overview (client/sections.ts), and one
- * chart per sweep with its knee (bars per category, in the file's order, for a sweep over words). Inlined by source text like every client module (see dom.ts); strings
- * from results only ever become text nodes.
+ * Charts across the whole experiment: bars per variant, the percentile overlay and one chart per
+ * sweep with its knee. Inlined by source text (see dom.ts).
  */
 import type { PageData } from "../page_data.ts";
 import type { OverviewMetric } from "../page_overview.ts";

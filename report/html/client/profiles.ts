@@ -1,13 +1,8 @@
 /// <reference lib="dom" />
 /**
  * @module
- * Browser-side CPU profiles of report.html (`profile: cpu`): per run and process the top functions by
- * self and total time, a flame graph drawn here as SVG (the root at the top, each function as wide as
- * its total time; click a frame to zoom into it, the root to zoom out) and the first second against the
- * rest; and one section to diff two profiles (per-function self time as a share of busy CPU time), with
- * the pairs worth comparing offered ready-made (report/html/page_profiles.ts). Every profiled number says
- * it is profiled and what profiling costs. Inlined by source text (see dom.ts); all text goes in as text
- * nodes and SVG attributes, never markup.
+ * CPU profiles on the page: top functions, an SVG flame graph, first second against the rest, and
+ * a diff of two profiles. Inlined by source text (see dom.ts).
  */
 import type { PageData } from "../page_data.ts";
 import type { PageRun } from "../page_run.ts";

@@ -1,12 +1,8 @@
 /// <reference lib="dom" />
 /**
  * @module
- * Browser-side charts of one run, drawn by the run section (client/run_detail.ts): the warm-up timeline
- * (p50/p75/p90/p99 per interval, log or linear) with the target's event loop beside it, throughput,
- * errors by kind and telemetry (client/runtime_charts.ts for the loop and the Redis server) on one time axis with
- * the stabilization point marked, then the latency histogram and HDR percentile plot (corrected and
- * uncorrected). Changes made to the running load (steering) are marked on every timeline. Inlined by
- * source text (see dom.ts).
+ * The charts of one run on one time axis (latency, throughput, errors, telemetry, steering marks),
+ * then its histogram and percentile plot. Inlined by source text (see dom.ts).
  */
 import type { PageRun } from "../page_run.ts";
 import { fmtMs, fmtNum } from "./dom.ts";

@@ -1,13 +1,8 @@
 /// <reference lib="dom" />
 /**
  * @module
- * Browser-side per-run section of report.html: a run picker, then for the chosen run its facts, the
- * generator's verdict (who limited the run, with late and server-bound sends and the start-up facts), its
- * charts (client/run_charts.ts: the warm-up timeline, throughput, errors and telemetry on one time axis,
- * the latency histogram and HDR percentile plot), status and error tables, the endpoints (client/endpoints.ts:
- * a table by p99 and their percentile curves, when there are several), and oha- and
- * autocannon-style summaries. Only one run is drawn at a time so a 50-run report stays light. Inlined by
- * source text (see dom.ts).
+ * The per-run section: a picker, then the chosen run's facts, verdict, charts and tables (one run
+ * drawn at a time). Inlined by source text (see dom.ts).
  */
 import type { PageData } from "../page_data.ts";
 import type { PageRun } from "../page_run.ts";

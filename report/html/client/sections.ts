@@ -1,11 +1,8 @@
 /// <reference lib="dom" />
 /**
  * @module
- * Browser-side sections of report.html that cover the whole experiment: the findings block, the
- * before/after comparison of `--compare`, and the sortable overview (with each row's run verdict badge and,
- * for open models, requested rate, sent and dropped beside the achieved rate; the header above them is in
- * report_header.ts, the charts across the experiment in overview_charts.ts). Inlined by source text like
- * every client module (see dom.ts); strings from results only ever become text nodes.
+ * The sections of report.html over the whole experiment: findings, `--compare` and the sortable
+ * overview. Inlined by source text (see dom.ts).
  */
 import type { PageData } from "../page_data.ts";
 import type { OverviewMetric, OverviewRow } from "../page_overview.ts";

@@ -1,10 +1,7 @@
 /// <reference lib="dom" />
 /**
  * @module
- * Browser-side summaries of one run in the layouts people know from oha (text summary, histogram,
- * percentile list, status and error distribution) and autocannon (latency table, per-second req/s and
- * bytes/s tables), so results can be read side by side with those tools' output. Inlined by source
- * text (see dom.ts); the oha text goes into a `<pre>` through `textContent`.
+ * One run in oha's and autocannon's layouts. Inlined by source text (see dom.ts).
  */
 import type { PageRun } from "../page_run.ts";
 import { fmtBytes, fmtFixed, fmtMsBare, fmtNum, fmtPct, h, isNum } from "./dom.ts";

@@ -1,14 +1,8 @@
 /// <reference lib="dom" />
 /**
  * @module
- * Variants × loads at a glance, the way the frameworks study (docs/studies/frameworks.md) tabulates them:
- * mean req/s over repeats with its 95% CI (the overview rows' numbers, computed as `results.analysis.groups`
- * computes them) next to the runtime that served each variant; the mean stabilization time (when the
- * median latency stopped drifting: the JIT warm-up); the first interval's median latency and req/s
- * against the steady state; and per load one chart of every variant's median latency per interval (the
- * median over repeats), the study's "median latency in each 250 ms interval by framework". Drawn when the
- * experiment has at least two variants and two loads outside sweeps. Inlined by source text like every
- * client module (see dom.ts): helpers are exported so the page has them; strings only become text nodes.
+ * Variants × loads at a glance: req/s with its CI, runtime, stabilization time and first interval
+ * against the steady state. Inlined by source text (see dom.ts).
  */
 import type { PageData } from "../page_data.ts";
 import type { PageRun } from "../page_run.ts";
