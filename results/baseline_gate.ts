@@ -14,7 +14,6 @@ import { runVerdict } from "./conclude/run_verdict.ts";
 import { requestKind } from "./conclude/ws_storm.ts";
 import { selectedRun, selectorText } from "./threshold_selector.ts";
 
-/** How the noise behind a verdict was measured. */
 type NoiseSource = "repeats" | "within-run";
 
 /** One metric of one paired group. */
@@ -23,18 +22,10 @@ export interface MetricVerdict {
   /** Each side's own figure, the mean over its runs (the p99 of each run, not of its batches). */
   baseline: number;
   current: number;
-  /**
-   * The change as the rule weighed it (`judgedChange`), in the metric's unit (success in percent, so
-   * this is in points), and its noise interval [low, high] (the test's 95% interval, never narrower than
-   * `BEYOND_NOISE_MIN_SE` standard errors: beyond noise exactly when it excludes no change); null when the
-   * change was not judged.
-   */
+  /** The change the rule weighed, in the metric's unit, and its 95% noise interval; null if not judged. */
   diff: number;
   diffCi95: [number, number] | null;
-  /**
-   * The two levels the rule compared (baseline's, this run's: `judgedChange`'s, in the metric's unit) and
-   * the statistic they are (`judgedStatistic`): a run's p99 is not what a within-run rule weighs.
-   */
+  /** The two levels the rule compared and the statistic they are (`judgedStatistic`). */
   compared: [number, number];
   statistic: string;
   /** The same change and interval in percent of the baseline's level. */
@@ -56,10 +47,7 @@ export interface GroupVerdict {
   baselineRuns: number;
   currentRuns: number;
   metrics: MetricVerdict[];
-  /**
-   * Why this pair's numbers cannot pass a `--fail-on` rule ("this run: server-bound"), when a run on
-   * either side is flagged (results/conclude/run_verdict.ts); absent when both sides are trusted.
-   */
+  /** Why this pair's numbers cannot pass a `--fail-on` rule (a flagged run); absent when both are trusted. */
   flagged?: string;
   /** The endpoint selector of the pair's rules (`{name:GET /json}`); absent for the runs as a whole. */
   selector?: string;
@@ -78,19 +66,12 @@ export interface GateResult {
   unpaired: string[];
   /** Groups of the baseline this run has no runs for (a renamed load, another experiment's file). */
   baselineOnly: string[];
-  /**
-   * Runs left out on either side because they stopped early (`incomplete`: Ctrl-C, a target that died,
-   * a threshold's abortOnFail): their numbers cover part of a run, as the analysis leaves them out too.
-   */
+  /** Runs left out because they stopped early (`incomplete`). */
   leftOut: string[];
   /** Environment fields that differ ("cpu", "cores", "loadlab", "deno"): every verdict is weak. */
   otherMachine: string[];
   failed: boolean;
-  /**
-   * The `--fail-on` rules that checked no pair: nothing paired, every pair is flagged, or no trusted
-   * pair has a verdict on the rule's metric (no samples, too few intervals for noise). Such a gate did
-   * not pass: the command exits 8 (after 7: a rule that fired is the stronger finding).
-   */
+  /** The `--fail-on` rules no trusted pair checked: the gate did not pass (exit 8). */
   unjudged: UnjudgedRule[];
 }
 
@@ -111,10 +92,7 @@ function groupRuns(runs: RunResult[]): Map<string, RunResult[]> {
 const round = (pair: [number, number] | null): [number, number] | null =>
   pair && [round4(pair[0]), round4(pair[1])];
 
-/**
- * The verdict of `judgeChange` on one metric of a pair (this run against the baseline), the change it
- * weighed, and the rules of `failOn` it fails: only a `worse` change past the rule's tolerance.
- */
+/** `judgeChange`'s verdict on one metric of a pair and the `failOn` rules it fails. */
 function metricVerdict(
   before: RunResult[],
   after: RunResult[],
@@ -175,11 +153,7 @@ function stoppedEarly(runs: RunResult[], prefix: string): string[] {
   return runs.filter((r) => !r.probe && r.incomplete).map((r) => `${prefix}${r.name}`);
 }
 
-/**
- * "baseline: server-bound; this run: lost 12" for the flagged runs of a pair, or undefined; a pair whose
- * sides measured different things (HTTP requests against WebSocket messages, a storm against kept
- * connections) is flagged too: its numbers are no change of one service, so it passes no rule.
- */
+/** The flagged runs of a pair ("baseline: server-bound"), or sides that measured different things. */
 function pairFlags(base: RunResult[], runs: RunResult[]): string | undefined {
   const flags = (side: string, list: RunResult[]) => {
     const labels = [...new Set(list.map(runVerdict).filter((v) => !v.ok).map((v) => v.label))];
@@ -193,10 +167,7 @@ function pairFlags(base: RunResult[], runs: RunResult[]): string | undefined {
   return parts.length ? parts.join("; ") : undefined;
 }
 
-/**
- * Why no trusted pair has a verdict on rule `f`: the rule's own reasons where its pairs have any (the
- * load ramp changes its rate, too few repeats for the gap), each once; else what the pairs lacked.
- */
+/** Why no trusted pair judged rule `f`: its pairs' reasons, else what they lacked. */
 function unjudgedReason(f: FailOn, pairs: GroupVerdict[]): string {
   const what = f.selector ? `${f.metric} of ${selectorText(f.selector)}` : f.metric;
   const own = [
@@ -209,11 +180,7 @@ function unjudgedReason(f: FailOn, pairs: GroupVerdict[]): string {
     : `no trusted pair has a verdict on ${what} (no samples, or too few intervals to measure noise)`;
 }
 
-/**
- * How far past rule `f`'s tolerance the bad end of a `same` change's noise interval reaches ("+137.1%"), or
- * null when it stays within: a change as large as the rule forbids would read as noise in these runs, so
- * "same" passes nothing there. Other verdicts check the rule by their shown change.
- */
+/** How far past `f`'s tolerance a `same` change's interval reaches ("+137.1%"), or null within it. */
 function sameReachesPast(m: MetricVerdict, f: FailOn): string | null {
   const ci = f.unit === "pp" ? m.diffCi95 : m.changeCi95Pct;
   if (m.verdict !== "same" || ci === null) return null;
@@ -250,10 +217,6 @@ function unjudgedRules(groups: GroupVerdict[], failOn: FailOn[]): UnjudgedRule[]
     });
 }
 
-/**
- * The pair's verdicts on the endpoints each selector of `failOn` picks (both sides' runs as those
- * endpoints make them), one group per selector, keyed `load {name:...}`.
- */
 function endpointGroups(
   key: string,
   base: RunResult[],

@@ -27,21 +27,13 @@ export function redactedToken(secret: string): string {
   return `[redacted ${secret.length} chars sha256:${hash}]`;
 }
 
-/**
- * A sweep value as every output shows it (run names, results, metrics labels, the terminal, file names):
- * the redacted token for a secret parameter's value, a word with its URL passwords and secret query values
- * redacted (`target.redisUrl: [redis://:PW@…]`), else the value. The load still sends the value.
- */
+/** A sweep value as every output shows it: redacted when secret (the load still sends the value). */
 export function shownSweepValue(parameter: string, value: number | string): number | string {
   if (isSecretParameter(parameter)) return redactedToken(String(value));
   return typeof value === "string" ? redactText(value) : value;
 }
 
-/**
- * The forms in which a credential header's value can come back in text (a receiver's error echoing what
- * it was sent): the whole value, the token after its scheme, and for `Basic` the decoded `user:password`
- * and the password alone.
- */
+/** The forms a credential header's value can come back in: whole, after its scheme, Basic decoded. */
 export function credentialForms(value: string): string[] {
   const forms = [value];
   const token = /^\s*[A-Za-z-]+\s+(\S+)\s*$/.exec(value)?.[1];
@@ -57,10 +49,7 @@ export function credentialForms(value: string): string[] {
   return forms.filter((f) => f.length >= MIN_LITERAL);
 }
 
-/**
- * `text` with each of `secrets` (longest first) replaced by its token, then its URL passwords and secret
- * query values.
- */
+/** `text` with `secrets` (longest first), URL passwords and secret query values redacted. */
 export function redactKnown(text: string, secrets: readonly string[]): string {
   const literals = [...new Set(secrets)].filter((s) => s.length >= MIN_LITERAL)
     .sort((a, b) => b.length - a.length).map((s): [string, string] => [s, redactedToken(s)]);
@@ -89,13 +78,9 @@ export function rewrite(text: string, literals: Array<[string, string]>, exact: 
 
 /** Every secret found in this process, by its value: the kind of place it was first found in. */
 const KNOWN = new Map<string, string>();
-/** KNOWN's forms as `rewrite` takes them, longest first; made again after a new one is known. */
 let knownLiterals: Array<[string, string]> | null = null;
 
-/**
- * Makes each of `found` (value, kind) known to every output from now on; a credential header's value in
- * each form it can come back in (`credentialForms`: `Bearer X` and `X`).
- */
+/** Makes each of `found` known to every output from now on, in every form it can come back in. */
 export function knowSecrets(found: Iterable<readonly [string, string]>): void {
   for (const [value, kind] of found) {
     const forms = /header|metadata/i.test(kind) ? credentialForms(value) : [value];
@@ -112,7 +97,6 @@ export function knownSecrets(): ReadonlyMap<string, string> {
   return KNOWN;
 }
 
-/** `--no-redact`: `redactShown` gives text as it is. */
 let keepingSecrets = false;
 
 /** From now on outputs keep their secrets (`--no-redact`, `redact: false`). */
@@ -120,10 +104,7 @@ export function keepSecretsShown(): void {
   keepingSecrets = true;
 }
 
-/**
- * `text` as it may be shown or written: every known secret, URL password and secret query value redacted
- * (unless `keepSecretsShown`).
- */
+/** `text` as it may be shown or written: every known secret redacted (unless `keepSecretsShown`). */
 export function redactShown(text: string): string {
   if (keepingSecrets) return text;
   knownLiterals ??= [...KNOWN.keys()].sort((a, b) => b.length - a.length).map((s) => [s, redactedToken(s)]);
