@@ -31,7 +31,6 @@ function fixed(x: number, digits: number): string {
   return Number.isFinite(x) ? formatFixed(x, digits) : "–";
 }
 
-/** "99.50%", or "–" when the run measured nothing (no success rate of no request). */
 function successCell(run: RunResult): string {
   const rate = measuredSuccessRate(run);
   return Number.isFinite(rate) ? `${fixed(rate * 100, 2)}%` : "–";
@@ -41,12 +40,10 @@ function whole(x: number): string {
   return Number.isFinite(x) ? formatCount(x) : "–";
 }
 
-/** A threshold's actual value in its rule's unit (results/threshold_text.ts). */
 function actualOf(t: ThresholdResult): string {
   return formatThresholdActual(t.expression, t.actual);
 }
 
-/** Requested rate, sends made and dropped, achieved rate: "–" where a closed model has none. */
 function sendCells(r: RunResult): string {
   const f = sendFacts(r);
   const requested = f.requestedRps === null ? "–" : whole(f.requestedRps);
@@ -143,7 +140,7 @@ function searchAndKneeLines(analysis: Analysis | undefined, runs: RunResult[]): 
   return lines.length ? ["", "### Capacity", "", ...lines] : [];
 }
 
-/** The report's findings block (results/conclude/findings.ts) as a list, first: what a reader should take away. */
+/** The findings block (results/conclude/findings.ts) as a list, first. */
 function findingLines(results: ResultsFile): string[] {
   const findings = buildFindings(results);
   if (findings.length === 0) return [];
@@ -178,16 +175,12 @@ export function renderMarkdownSummary(results: ResultsFile, opts: { gate?: GateR
   return lines.join("\n") + "\n";
 }
 
-/** Under --quick, the values each load ran, beside a description that tells the full study. */
 function quickLines(results: ResultsFile): string[] {
   const values = quickRanValues(results);
   return values ? [`Ran with --quick, not the values described above: ${escapeMarkdown(values)}.`, ""] : [];
 }
 
-/**
- * A run of several endpoints: one property per endpoint shown (endpoint_rows.ts), slowest p99 first, so a
- * CI test view shows which endpoint is slow beside the threshold that judged the run; then how many more.
- */
+/** One property per shown endpoint of a run of several, slowest p99 first, then how many more. */
 function endpointProperties(run: RunResult): string {
   const { rows, omitted } = shownEndpointRows(run);
   if (rows.length < 2) return "";
@@ -227,11 +220,7 @@ function testcase(t: ThresholdResult, run: RunResult | undefined): string {
   return body ? `    <testcase ${attrs}>\n${body}    </testcase>` : `    <testcase ${attrs}/>`;
 }
 
-/**
- * Under `--strict` each run (not a search probe) is a test case of its own, "run verdict", failing with
- * the verdict's label when the run is flagged: the run fails the job (exit 6), so CI test views name it
- * beside the thresholds instead of hiding it in a property.
- */
+/** Under `--strict`, a "run verdict" test case per run, failing when it is flagged (exit 6). */
 function verdictTestcase(run: RunResult): { xml: string; failed: boolean } {
   const attrs = `classname="${escapeXml(`loadlab.${run.name}`)}" name="run verdict" ` +
     `time="${fixed(run.durationSec, 3)}"`;
@@ -246,7 +235,6 @@ function verdictTestcase(run: RunResult): { xml: string; failed: boolean } {
   };
 }
 
-/** A failing "got a response" case for a run that got none (its verdict `failed`, exit 4). */
 function noResponseTestcase(run: RunResult): string {
   const label = escapeXml(runVerdict(run).label);
   return `    <testcase classname="${escapeXml(`loadlab.${run.name}`)}" name="got a response" ` +
@@ -255,11 +243,7 @@ function noResponseTestcase(run: RunResult): string {
     `    </testcase>`;
 }
 
-/**
- * JUnit XML: one test case per threshold and run; a failed threshold is a failure with actual vs expected.
- * With `strict` (`--strict` or `strict: true`), also one "run verdict" case per run, failing when flagged;
- * without it, a failing "got a response" case per run that got none (it exits 4 either way).
- */
+/** JUnit XML: a test case per threshold and run; `strict` adds run verdicts, else a no-response case. */
 export function renderJunit(results: ResultsFile, options: { strict?: boolean } = {}): string {
   const byName = new Map(results.runs.map((r) => [r.name, r]));
   const cases = results.thresholds.map((t) => testcase(t, byName.get(t.run)));

@@ -22,25 +22,13 @@ export interface Counters {
   connects: number;
   /** Connections the server closed that were reopened. */
   reconnects: number;
-  /**
-   * Responses that arrived after the load's end, during the graceful stop (the drain): among `requests`
-   * (their latency is the run's), never in the achieved rate, which is served per second over the window.
-   */
+  /** Responses during the graceful stop's drain: among `requests`, never in the achieved rate. */
   drained: number;
-  /**
-   * Requests sent again on a new connection after the server refused them unprocessed (HTTP/2 GOAWAY):
-   * each counts once, as its final outcome, and its re-sends are counted here, never as failures.
-   */
+  /** Requests re-sent after an HTTP/2 GOAWAY refused them; each counts once, never as a failure. */
   retried: number;
-  /**
-   * Requests still unanswered when the graceful stop ran out (`gracefulStop: 0s` cuts every one in
-   * flight): cut by the experiment's own stop, shown apart, never a failure of the target.
-   */
+  /** Requests unanswered when the graceful stop ran out: shown apart, never a failure of the target. */
   unfinished: number;
-  /**
-   * Of `requests`, answers a stuck worker counted after its last sample: their latencies ended with its
-   * isolate, so an interval of only these has no latency to show (a gap, not 0 ms).
-   */
+  /** Of `requests`, answers a stuck worker counted after its last sample, with no latency. */
   unrecordedLatencies: number;
 }
 

@@ -17,7 +17,6 @@ function fixed(x: number, digits: number): string {
   return Number.isFinite(x) ? formatFixed(x, digits) : "–";
 }
 
-/** The metric and unit of a threshold expression ("" when it has none or does not parse). */
 function thresholdUnit(expression: string): { metric: string; unit: string } {
   // An endpoint selector and k6's form say nothing of the unit: read the rule as loadlab writes it.
   const m = EXPRESSION.exec(splitSelector(fromK6(expression) ?? expression).rest.trim());
@@ -44,21 +43,14 @@ export function thresholdRunVerdict(t: ThresholdResult, runs: RunResult[]): RunV
   return run ? runVerdict(run) : null;
 }
 
-/**
- * " — on a generator-bound run" when the run is flagged, "" when its verdict is ok or unknown; a run a
- * threshold stopped adds " — run aborted at 12.0s by p99<100ms"; a selector that matched no endpoint (a
- * script's, judged only after its run) says so first.
- */
+/** " — on a generator-bound run" when the run is flagged (or aborted by a threshold), else "". */
 export function flaggedRunNote(t: ThresholdResult, runs: RunResult[]): string {
   const v = thresholdRunVerdict(t, runs);
   const unmatched = t.unmatched ? " — matches no endpoint of the run: failed, nothing measured" : "";
   return unmatched + (v && !v.ok ? ` — ${flaggedRunPhrase(v)}` : "");
 }
 
-/**
- * What a flagged verdict says beside a threshold: "on a generator-bound run", "run aborted at 12.0s by
- * p99<100ms", or both joined by " — ".
- */
+/** What a flagged verdict says beside a threshold ("on a generator-bound run", "run aborted at ..."). */
 export function flaggedRunPhrase(v: RunVerdict): string {
   const others = v.flags.filter((f) => f.kind !== "aborted").map((f) => f.label).join(", ");
   const aborted = v.flags.find((f) => f.kind === "aborted");
@@ -67,10 +59,7 @@ export function flaggedRunPhrase(v: RunVerdict): string {
   );
 }
 
-/**
- * One threshold as the terminal prints it: `PASS  p99<100ms  (attack: 84.20 ms) — on a generator-bound run`,
- * `FAIL ...`, or `PENDING  expr  (evaluated on the merged shards by loadlab merge)` for a shard.
- */
+/** One threshold as the terminal prints it: `PASS  p99<100ms  (attack: 84.20 ms)`. */
 export function thresholdLine(t: ThresholdResult, runs: RunResult[]): string {
   if (t.pending) return `PENDING  ${t.expression}  (evaluated on the merged shards by loadlab merge)`;
   return `${t.ok ? "PASS" : "FAIL"}  ${t.expression}  (${t.run}: ${
@@ -80,8 +69,7 @@ export function thresholdLine(t: ThresholdResult, runs: RunResult[]): string {
 }
 
 /**
- * "run app/steady aborted at 12.0s by p99<100ms (abortOnFail); 2 planned runs not run: a, b" when a
- * threshold stopped the experiment, else null.
+ * "run app/steady aborted at 12.0s by p99<100ms (abortOnFail); ..." when a threshold stopped it, else null.
  */
 export function abortNote(results: Pick<ResultsFile, "runs" | "notRun">): string | null {
   const run = results.runs.find((r) => r.abortedBy);

@@ -58,38 +58,26 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** Bidi marks, embeddings, overrides and isolates: each reorders the text after it on its line. */
 const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
-/** `\u202e` for U+202E: a bidi control as the text that names it. */
 function bidiEscape(c: string): string {
   return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
 }
 
-/**
- * `text` with each bidi control written as its escape (`\u202e`), shown as such: a name in a results file
- * holding U+202E reversed the rest of its line, so `actual: 3.31 ms` read `sm 13.3`.
- */
+/** `text` with each bidi control written as its escape, so a name cannot reverse its line. */
 function visibleBidi(text: string): string {
   return text.replace(BIDI_CONTROLS, bidiEscape);
 }
 
-/**
- * JSON that is safe inside a `<script>` element: `<` cannot start `</script>` or `<!--`, and no line
- * separator is written literally (results/json_text.ts). Each bidi control becomes its escape as text
- * (`visibleBidi`), since the page shows the strings it embeds.
- */
+/** JSON safe inside a `<script>` element, invisible characters escaped and bidi controls shown. */
 export function jsonForScript(value: unknown): string {
-  // JSON.stringify writes bidi controls literally and only inside strings, where `\\` is one backslash.
   const json = JSON.stringify(value).replace(/</g, "\\u003c").replace(
     BIDI_CONTROLS,
     (c) => `\\${bidiEscape(c)}`,
   );
-  // Invisible characters (U+2028 and U+2029 among them, which end a line in old JavaScript) escaped.
   return escapeInvisible(json);
 }
 
-/** Script text that cannot end its element early; `<\/` means the same as `</` in JS strings and regexes. */
 function scriptSafe(js: string): string {
   return js.replace(/<\/(script)/gi, "<\\/$1").replace(/<!--/g, "<\\!--");
 }
@@ -100,14 +88,10 @@ function sha256(text: string): string {
 
 const clientScripts = new Map<string, string>();
 
-/**
- * The page's own script: every exported client function by source text, then the entry call
- * (`loadlabMain` for report.html, `loadlabLive` for the dashboard, `loadlabIndex` for the site's index).
- */
+/** The page's script: every exported client function by source text, then the entry call. */
 export function clientSource(entry = "loadlabMain"): string {
   const cached = clientScripts.get(entry);
   if (cached !== undefined) return cached;
-  // The terminal's exponent rule, the one definition both sides print huge numbers by (client/dom.ts).
   const shared = { isHuge, formatExponent, modelFactsOf, loadModelFacts };
   const fns = [
     shared,

@@ -77,10 +77,7 @@ export function timelineCharts(run: PageRun, grid: HTMLElement): void {
   redisServerChart(run, grid, maxSec, marks);
 }
 
-/**
- * A marker per change made to the running load (results' `steering`: the dashboard's controls,
- * `loadlab steer`, a replay), at its instant on the run's time axis, so a bend is read against its cause.
- */
+/** A marker per change made to the running load, at its instant on the run's time axis. */
 export function steeringMarks(run: PageRun): Array<{ x: number; label: string }> {
   return (run.steering ?? []).map((c) => ({
     x: c.atSec,
@@ -92,10 +89,7 @@ export function steeringMarks(run: PageRun): Array<{ x: number; label: string }>
   }));
 }
 
-/**
- * The run's concurrency per interval as a line: open connections at each interval's end for a closed
- * model (no requested rate), requests in flight for an open one.
- */
+/** The run's concurrency per interval: open connections (closed model) or requests in flight (open). */
 export function concurrency(run: PageRun) {
   const closed = !run.targetRps;
   return {
@@ -119,11 +113,7 @@ export function withRightAxis(opts: any): any {
   return opts;
 }
 
-/**
- * Errors per interval as stacked bars, one color per kind (timeout, connect, reset, ...) when the
- * intervals record their kinds, else the total, with 4xx/5xx responses; late and server-bound sends as
- * lines on their own axis (a server-bound run waits for most sends, which would flatten the errors).
- */
+/** Errors per interval stacked by kind with 4xx/5xx; late and server-bound sends on their own axis. */
 export function errorCharts(
   run: PageRun,
   grid: HTMLElement,

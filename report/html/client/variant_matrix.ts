@@ -37,10 +37,7 @@ export function runtimeOf(runs: PageRun[], variant: string): string {
   return [...new Set(names)].join(", ");
 }
 
-/**
- * Which runtime served each target of the experiment (`express: node v20.20.2; builtin: deno 2.9.6`), for
- * the report's header; null when no run knows its target's runtime.
- */
+/** Which runtime served each target (`express: node v20.20.2; builtin: deno 2.9.6`); null when unknown. */
 export function targetRuntimes(runs: PageRun[]): string | null {
   const pairs = new Set<string>();
   for (const r of runs) {
@@ -69,15 +66,7 @@ export function medianOf(values: Array<number | null>): number {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-/**
- * The run's first interval against the rest of it, in median latency (`p50`: the first non-empty interval's
- * p50 over the median p50 of the later non-empty ones) or in throughput (`rps`: the first interval's req/s
- * over the median of the later intervals'). A run that starts slower has a p50 ratio above 1 and a req/s
- * ratio below 1. In a closed loop the first interval's p50 is also lowered by the queue still filling (the
- * 50th request waits for 49 others only once all are in), most when answers are slow; its req/s is not, so
- * that ratio shows a warm-up more reliably. The median of all later intervals, not only the last ones,
- * keeps one slow stretch (another process taking the core) from deciding the ratio.
- */
+/** The run's first interval over the median of the later ones, in p50 or req/s (req/s shows warm-up best). */
 export function firstToSteady(run: PageRun, column: "p50" | "rps" = "p50"): number {
   const values = column === "rps" ? run.iv.rps : run.iv.p50.filter(isNum);
   if (values.length < 2) return NaN;
@@ -144,10 +133,7 @@ export function warmupRatioCells(runs: PageRun[], axes: MatrixAxes): Cell[][] {
   ]);
 }
 
-/**
- * Per variant, the median over its repeats of each interval's p50 (index-aligned), as points; an interval
- * that no repeat completed anything in is a gap (`y: null`), as in each run's own latency chart.
- */
+/** Per variant, the median over repeats of each interval's p50, as points (gaps stay gaps). */
 export function medianP50Series(
   runs: PageRun[],
   variant: string,
