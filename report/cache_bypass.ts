@@ -7,11 +7,7 @@ import type { RunResult } from "../results/mod.ts";
 import { formatCount } from "../results/text_format.ts";
 import { shareOf } from "./generator_verdict.ts";
 
-/**
- * "cache bypassed for 1,234 of 2,000 cacheable requests (62%): Redis failed or was too slow, so they
- * went to the upstream uncached", with the limiter's unchecked requests when there were any; null
- * when the run's target counted no bypass.
- */
+/** "cache bypassed for 1,234 of 2,000 cacheable requests (62%): ..."; null when nothing bypassed. */
 export function cacheBypassSentence(run: RunResult): string | null {
   const stats = run.targetStats;
   if (!stats) return null;

@@ -8,10 +8,7 @@ import { formatCount, formatDurationMs, protocolTag } from "../results/text_form
 import { generatorVerdict, HOST_TCP_LABEL, hostTcpLine, hostTcpTroubled } from "./generator_verdict.ts";
 import { crowdOpening, crowdOpeningText } from "../results/conclude/crowd_opening.ts";
 
-/**
- * The verdict line (report/generator_verdict.ts, the same words as the page), the late, waiting and
- * dropped counts, the start-up facts, and a warning with what to do when the run was bound.
- */
+/** The verdict line, late, waiting and dropped counts, start-up facts, and a warning when bound. */
 export function generatorLines(
   run: RunResult,
   bold: (text: string) => string,

@@ -60,7 +60,7 @@ function sentenceOf(run: RunResult, sends: number): Pick<GeneratorVerdict, "kind
       sentence: "closed model: each connection sends when its previous response ends, so no send is late",
     };
   }
-  // The same dropped share the run verdict flags (results/conclude/run_verdict.ts): the two never disagree.
+  // The same dropped share the run verdict flags, so the two never disagree.
   const dropped = run.droppedSends > 0
     ? `; ${shareOf(run.droppedSends, sends)} of intended sends dropped`
     : "";
@@ -128,10 +128,7 @@ function factsOf(run: RunResult, sends: number): Array<[string, string]> {
 /** Label of the kernel's counters: they count every process of the generator's host, not this run. */
 export const HOST_TCP_LABEL = "kernel TCP (this host, all processes)";
 
-/**
- * The generator host's kernel TCP counters over the run in words ("0 accept-queue overflows, 0 listen
- * drops, 3 SYN retransmits, ..."); null when the file has none.
- */
+/** The host's kernel TCP counters over the run in words; null when the file has none. */
 export function hostTcpLine(run: RunResult): string | null {
   const tcp = run.hostTcp;
   if (tcp === undefined) return null;
@@ -153,10 +150,7 @@ export function hostTcpTroubled(run: RunResult): boolean {
       (tcp.retransSegs ?? 0) > 0;
 }
 
-/**
- * The verdict of a run, or null for a file that records nothing of the generator side (a closed-model
- * run from before start-up facts were kept, with no late, waiting or dropped send).
- */
+/** The verdict of a run, or null for a file that records nothing of the generator side. */
 export function generatorVerdict(run: RunResult): GeneratorVerdict | null {
   const known = hasSchedule(run) || run.generatorBound || generatorSaturation(run.intervals) !== null ||
     run.transport !== undefined ||

@@ -8,10 +8,7 @@ import { formatCount, formatDurationMs, formatNumber } from "../results/text_for
 /** Numbers for the live progress line. */
 type LiveLineStats = AttackProgress;
 
-/**
- * One progress line for `\r` updates (no newline, no escape codes). Fields are padded to fixed widths so
- * successive lines rarely change length; the caller still clears the rest of the line when it can.
- */
+/** One progress line for `\r` updates, fields padded to fixed widths. */
 export function renderLiveLine(s: LiveLineStats): string {
   const elapsed = Number.isFinite(s.elapsedSec) ? s.elapsedSec.toFixed(1) : "-";
   const total = s.totalSec === null || !Number.isFinite(s.totalSec) ? "" : ` / ${s.totalSec.toFixed(0)}s`;

@@ -137,10 +137,7 @@ function histogramLines(run: RunResult, c: Palette): string[] {
   ];
 }
 
-/**
- * The latency percentiles, with the uncorrected ones (throughput model) and a stream's first message
- * (gRPC server streams: the main column times each whole stream) beside them when the run has them.
- */
+/** The latency percentiles, with uncorrected ones and a stream's first message when the run has them. */
 function distributionLines(run: RunResult, c: Palette): string[] {
   const columns = [
     ...(run.uncorrectedLatencyMs === null ? [] : [{ name: "uncorrected", of: run.uncorrectedLatencyMs }]),
@@ -203,11 +200,7 @@ function messageLines(run: RunResult, kind: string): string[] {
   return out;
 }
 
-/**
- * Checks of flow steps (k6's checks), one line each with its pass rate and its passed and failed
- * counts, and the sessions a capture ended; empty when no step checks or captures. `attack`'s summary
- * and `run`'s line per run (cli/run_progress.ts) print it.
- */
+/** Flow steps' checks, a line each with pass rate and counts, and sessions a capture ended. */
 export function renderChecks(run: RunResult, opts: SummaryOptions = {}): string[] {
   return checkLines(run, palette(opts.color ?? false));
 }
@@ -253,10 +246,7 @@ function segmentLines(run: RunResult, c: Palette): string[] {
   ];
 }
 
-/**
- * The verdict in its colour: green `ok`, red when no request got any response (`failed`), else yellow
- * (the numbers are there, qualified).
- */
+/** The verdict in its colour: green `ok`, red `failed`, else yellow. */
 function verdictText(verdict: RunVerdict, c: Palette): string {
   if (verdict.ok) return c.green("ok");
   return verdict.flags.some((f) => f.kind === "failed") ? c.red(verdict.label) : c.yellow(verdict.label);

@@ -20,10 +20,7 @@ interface V8Node<CallFrame> {
   children?: number[];
 }
 
-/**
- * The merged call tree's root, with no time on it yet, and `land`: the tree node a V8 node's path from the
- * root (as frames) lands on, made when first asked for and remembered. `frameOf` interns a call frame.
- */
+/** The merged tree's root and `land`, the tree node a V8 node's path of frames lands on (made once). */
 export function callTree<CallFrame>(
   nodes: V8Node<CallFrame>[],
   frameOf: (callFrame: CallFrame) => number,
@@ -59,10 +56,7 @@ export function sumTotals(node: TreeNode): number {
   return node.totalUs;
 }
 
-/**
- * Self and total time per function over the whole tree: total counts a node's subtree only where the
- * function is not already on the path above it, so recursion is not counted twice.
- */
+/** Self and total time per function; total skips a function already on the path (recursion once). */
 export function functionTimes(root: TreeNode, frameCount: number): { self: number[]; total: number[] } {
   const self = new Array<number>(frameCount).fill(0);
   const total = new Array<number>(frameCount).fill(0);
@@ -78,11 +72,7 @@ export function functionTimes(root: TreeNode, frameCount: number): { self: numbe
   return { self, total };
 }
 
-/**
- * The tree in pre-order without nodes under `minShare` of the whole; when more than `maxNodes` remain, the
- * largest are kept (a parent is never smaller than its child, so no kept node loses its parent) and the
- * share reported is the one the tree was cut at.
- */
+/** The tree in pre-order without nodes under `minShare`, cut to `maxNodes` (the share it was cut at). */
 export function pruneTree(
   root: TreeNode,
   limits: { minShare: number; maxNodes: number },

@@ -56,10 +56,7 @@ export function buildResultsFile(opts: {
   };
 }
 
-/**
- * Writes `results.json` atomically, secrets redacted (results/redact.ts) unless `keepSecrets`
- * (`--no-redact`).
- */
+/** Writes `results.json` atomically, secrets redacted unless `keepSecrets` (`--no-redact`). */
 export async function writeResultsFile(
   path: string,
   results: ResultsFile,
@@ -79,10 +76,7 @@ export class ResultsFileError extends Error {
   override name = "ResultsFileError";
 }
 
-/**
- * The largest results file read (report, merge, site, --resume): an hour-long run writes about 10-14 MB,
- * so this leaves room for long soaks while a wrong file (a disk image, `/dev/zero`) is refused unread.
- */
+/** The largest results file read: an hour-long run writes 10-14 MB; a wrong file is refused unread. */
 export const MAX_RESULTS_FILE_BYTES = 256 * 2 ** 20;
 
 /** Reads and validates one results file (v1 or v2, read as v2), or throws `ResultsFileError`. */

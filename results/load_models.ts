@@ -7,10 +7,7 @@
 import type { LoadModel } from "./schema.ts";
 import type { SteerAction } from "./schema_steering.ts";
 
-/**
- * `closed`: each connection sends again when answered; `open`: sends follow a schedule on connections
- * opened on demand; `fixed`: sends follow a schedule over a fixed set of connections (wrk2).
- */
+/** How a model paces: `closed` (send when answered), `open` (a schedule, connections on demand), `fixed`. */
 export type Pacing = "closed" | "open" | "fixed";
 
 /** One model's facts. */

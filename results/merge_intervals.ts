@@ -56,7 +56,6 @@ export function mergeIntervals(runs: RunResult[], alignment: Alignment): Interva
 
 function mergeInterval(parts: IntervalResult[], index: number, alignment: Alignment): IntervalResult {
   const counts = emptyIntervalCounts();
-  // Errors by kind and server-bound sends only when every shard's interval has them (else an undercount).
   const detail = emptyIntervalDetail();
   let inFlight = 0, connections = 0;
   let generator: GeneratorLoad | undefined;
@@ -67,7 +66,6 @@ function mergeInterval(parts: IntervalResult[], index: number, alignment: Alignm
     connections += iv.connections;
     generator = busierLoad(generator, loadOf(iv));
   }
-  // Exact only when every shard that answered in this interval kept its histogram.
   const exact = parts.every((iv) => iv.requests === 0 || iv.histogramEncoded !== undefined);
   const histogram = mergeEncoded(parts.flatMap((iv) => (iv.histogramEncoded ? [iv.histogramEncoded] : [])));
   const summary = summarizeMs(histogram);

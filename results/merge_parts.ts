@@ -86,10 +86,7 @@ function addStep(flow: Flow, step: Step): void {
   }
 }
 
-/**
- * `flow` with its completed sessions and their durations, and each check's counts, also kept under `load`
- * (k6's scenario), so a threshold can pick one.
- */
+/** `flow` with its counts also kept under `load` (k6's scenario), so a threshold can pick one. */
 function withLoad(flow: Flow, load: string): Flow {
   const steps = flow.steps.map((s) => ({
     ...s,
@@ -102,10 +99,7 @@ function withLoad(flow: Flow, load: string): Flow {
   return { ...flow, steps, loads: { ...flow.loads, [load]: own } };
 }
 
-/**
- * `flow`'s session durations pooled into `into`'s: their histograms added when both have one (exact, as
- * k6 pools its scenarios' samples), else their summaries (`pooledDurations`).
- */
+/** `flow`'s session durations pooled into `into`'s: histograms added, else summaries. */
 function poolSessions(into: Flow, flow: Flow): void {
   const [a, b] = [into.sessionHistogramEncoded, flow.sessionHistogramEncoded];
   if (typeof a === "string" && typeof b === "string") {
@@ -118,10 +112,7 @@ function poolSessions(into: Flow, flow: Flow): void {
   delete into.sessionHistogramEncoded;
 }
 
-/**
- * Two summaries of `n` and `m` durations as one: mean and spread weighted by count, min and max exact,
- * each percentile the larger of the two (an upper bound of the pooled one). Null when either is missing.
- */
+/** Two duration summaries as one: weighted mean and spread, exact min and max, larger percentiles. */
 export function pooledDurations(
   a: LatencySummaryMs | null,
   n: number,

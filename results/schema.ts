@@ -39,10 +39,7 @@ const thresholdResultSchema = z.looseObject({
   scope: z.looseObject({ target: z.string().optional(), load: z.string().optional() }).optional(),
   /** Not evaluated: a shard's threshold waits for `loadlab merge`, which evaluates it on the whole load. */
   pending: z.boolean().optional(),
-  /**
-   * Its endpoint selector matched no endpoint of the run (a script's endpoints are known only after it
-   * ran, so such a selector is not refused before the load): failed, with no value measured.
-   */
+  /** Its selector matched no endpoint of the run (known only after a script ran): failed, unmeasured. */
   unmatched: z.boolean().optional(),
 });
 
@@ -170,10 +167,7 @@ export const resultsFileSchema = z.looseObject({
   thresholds: z.array(thresholdResultSchema).default([]),
   /** Every planned run is in the file (false while an experiment is running or after Ctrl-C). */
   complete: z.boolean().optional(),
-  /**
-   * Planned runs never started because a threshold with `abortOnFail` stopped the experiment (the
-   * aborted run is in `runs`, with its `abortedBy`).
-   */
+  /** Planned runs a threshold's `abortOnFail` kept from starting. */
   notRun: z.array(z.string()).optional(),
   /** What a stop (Ctrl-C, SIGTERM) cut before a run's load: "the script's top level", "setup() (run r1)". */
   stoppedIn: z.string().optional(),

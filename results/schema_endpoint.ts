@@ -24,10 +24,7 @@ export const endpointResultSchema = z.looseObject({
   latencyMs: latencySummarySchema.nullable(),
   /** Compressed base64 HdrHistogram of its latencies (µs); null when it had no response. */
   histogramEncoded: histogramEncoding.nullable(),
-  /**
-   * The run's warm-up was cut after it ran (`warmup: auto`) and this endpoint's numbers were not: an
-   * endpoint keeps no histogram per interval, so they still include the warm-up.
-   */
+  /** `warmup: auto` cut the run's warm-up but not these numbers (no histogram per interval). */
   warmupIncluded: z.boolean().optional(),
   /** Responses and errors per interval, index for index with the run's `intervals`. */
   intervals: z.looseObject({ requests: z.array(z.number()), errors: z.array(z.number()) }),

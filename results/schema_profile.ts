@@ -4,10 +4,7 @@
  */
 import { z } from "zod";
 
-/**
- * One function of the profile: its name, its script shortened (`npm:express/lib/router/index.js`,
- * `app/endpoints.ts`) and its 1-based line.
- */
+/** One function: name, shortened script (`npm:express/lib/router/index.js`), 1-based line. */
 const profileFrameSchema = z.looseObject({
   name: z.string(),
   url: z.string(),
@@ -21,10 +18,7 @@ const profileFunctionSchema = z.looseObject({
   totalUs: z.number(),
 });
 
-/**
- * Self time per function within a window of the profile, from `fromUs` to `toUs` after its start: the load's
- * first second (from when the load started, which may be after the profile's start) and the rest.
- */
+/** Self time per function from `fromUs` to `toUs`: the load's first second, then the rest. */
 const profileWindowSchema = z.looseObject({
   label: z.string(),
   fromUs: z.number(),
@@ -45,10 +39,7 @@ const profileSummarySchema = z.looseObject({
   /** Sampled time the process was idle (waiting for I/O or timers): `(idle)`. */
   idleUs: z.number(),
   frames: z.array(profileFrameSchema),
-  /**
-   * The call tree in pre-order, nodes under `minShare` of the whole dropped (their time stays in their
-   * parent's total): [frame, parent index or -1, totalUs, selfUs].
-   */
+  /** The call tree in pre-order, small nodes dropped: [frame, parent index or -1, totalUs, selfUs]. */
   tree: z.array(z.tuple([z.number().int().min(0), z.number().int(), z.number(), z.number()])),
   /** The smallest share (0..1) of the whole time a tree node kept has. */
   minShare: z.number(),

@@ -6,18 +6,11 @@ import { z } from "zod";
 import { count, counts, histogramEncoding, latencySummarySchema } from "./schema_values.ts";
 
 export const wsResultSchema = z.looseObject({
-  /**
-   * Handshakes completed (101 checked) by the run's connections, the pre-connected ones' included (so with
-   * every connection closed cleanly it equals the closes). Files from before `preConnectedHandshakes`
-   * counted only the measured run's.
-   */
+  /** Handshakes completed by the run's connections, pre-connected ones included. */
   handshakes: count,
   /** Of `handshakes`, those completed before the measured run: the pre-connected pool's (and a warm-up's). */
   preConnectedHandshakes: count.optional(),
-  /**
-   * Of `handshakes`, those that offered permessage-deflate (`--ws-deflate`) and those the server agreed it
-   * on; the others ran uncompressed. Absent when none offered it.
-   */
+  /** Of `handshakes`, those that offered permessage-deflate and those that got it. */
   deflateOffered: count.optional(),
   deflateAgreed: count.optional(),
   /** Time from the Upgrade request written to its 101 read (ms), measured run only; null without one. */

@@ -9,12 +9,7 @@ export interface StagePlan {
   target: number;
 }
 
-/**
- * The whole load's connections at `tMs` from the start of the stages: linear from the previous stage's
- * target (0 before the first) to this one's, rounded down; the last target after the end.
- *
- * @example connectionsAt([{ durationMs: 1000, target: 10 }], 550) // 5
- */
+/** The load's connections at `tMs`: linear from the previous stage's target to this one's, rounded down. */
 export function connectionsAt(stages: readonly StagePlan[], tMs: number): number {
   let from = 0, startMs = 0;
   for (const s of stages) {

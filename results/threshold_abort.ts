@@ -16,10 +16,7 @@ export interface AbortRule {
   delayMs: number;
 }
 
-/**
- * What the watch reads of an interval the engine hands over during the run (the same `IntervalDelta`
- * a metrics exporter gets): its counts and its workers' HDR encodings of latency (µs).
- */
+/** What the watch reads of an interval handed over during the run: counts and HDR encodings (µs). */
 export type LiveInterval = Pick<
   IntervalDelta,
   "index" | "requests" | "errors" | "failedStatus" | "lateSends" | "droppedSends" | "histograms"
@@ -133,11 +130,7 @@ export class AbortWatch {
 /** Counts of a whole run, which only grow while it runs. */
 const COUNTS = new Set(["requests", "errors", "failedStatus", "non2xx", "late", "lateSends", "dropped"]);
 
-/**
- * Whether a whole run's count short of its rule may still meet it by the end (`requests>1000` at 200 so far,
- * `requests==500` at 300): the rest of the run only adds to it, so only the end can judge. A count past an
- * upper bound (`errors<10`, `errors==0`) stays past it, so that fails now.
- */
+/** Whether a count short of its rule may still meet it by the end (only the end judges those). */
 function mayStillReach(t: Threshold, actual: number): boolean {
   return COUNTS.has(t.metric) && (t.op === ">" || t.op === ">=" || (t.op === "==" && actual < t.value));
 }

@@ -33,10 +33,7 @@ export function kindProblem(metric: string, kind: string, windowMs: number | und
   return null;
 }
 
-/**
- * `metric` (errors or errorRate) of `run` counting only the failures of `kind`; a gRPC status's kind counts
- * the calls answered with it too (responses under that status).
- */
+/** `metric` (errors or errorRate) of `run` counting only failures of `kind` (and a gRPC status's answers). */
 export function kindValue(run: RunResult, metric: string, kind: string): number {
   const count = ((run.errors as Record<string, number | undefined>)[kind] ?? 0) +
     (run.statusCodes[kind] ?? 0);

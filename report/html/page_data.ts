@@ -65,10 +65,7 @@ export interface PageData {
   metricsOut: string | null;
 }
 
-/**
- * Builds the page data; `compare` is a baseline results file for the before/after view, `failOn` the
- * `--fail-on` rules its gate verdicts apply.
- */
+/** Builds the page data; `compare` is a baseline file, `failOn` the rules its gate verdicts apply. */
 export function buildPageData(
   shown: ResultsFile,
   shownCompare?: ResultsFile,

@@ -23,10 +23,7 @@ export interface PageEndpoint {
   percentiles: Array<[number, number]>;
 }
 
-/**
- * The run's endpoints shown on the page, slowest p99 first (empty for a run without them), and the line
- * saying how many more there are and where ("" when none is left out).
- */
+/** The endpoints shown on the page, slowest p99 first, and the line saying how many were left out. */
 export function pageEndpoints(run: RunResult): { endpoints: PageEndpoint[]; omitted: string } {
   const { rows, omitted } = shownEndpointRows(run);
   const endpoints = rows.map(({ endpoint, ...row }) => ({

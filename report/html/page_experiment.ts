@@ -48,10 +48,7 @@ export function pageAnalysis(results: ResultsFile): PageAnalysis | null {
   return { noiseRule: a.noiseRule, noiseText: describeNoiseRule(a), searches };
 }
 
-/**
- * The stored comparisons of the analysis group that holds `runName`: change in % and the noise verdict
- * per metric, or null when the analysis compared no such group.
- */
+/** The stored comparisons of the analysis group holding `runName`, or null. */
 export function storedComparison(
   analysis: Analysis | undefined,
   runName: string,
@@ -68,10 +65,7 @@ export function storedComparison(
   return out;
 }
 
-/**
- * The stored knee of a run's sweep curve (same variant, load and parameter, and in a grid the same point
- * of the other axis, which the analysis names at the end of the reason), when there is one.
- */
+/** The stored knee of a run's sweep curve (same variant, load, parameter and grid point), if any. */
 export function storedKnee(
   analysis: Analysis | undefined,
   run: RunResult,
@@ -84,11 +78,7 @@ export function storedKnee(
   );
 }
 
-/**
- * Per-phase bar data for every load whose runs have more than one phase; variants as series, means over
- * repeats. A one-phase load is left out: its bars would repeat the across-loads charts (cache-burst runs
- * each of its study's tests as its own one-phase load).
- */
+/** Per-phase bar data for every load with more than one phase; variants as series, repeat means. */
 export function buildPhaseComparisons(runs: RunResult[]): PhaseComparison[] {
   const phased = runs.filter((r) => !r.probe && r.phases?.length);
   const multi = (load: string | null) =>

@@ -51,10 +51,7 @@ export function buildPageProfiles(results: ResultsFile): PageProfiles | null {
   return { cost: PROFILING_COST.sentence, refs, pairs };
 }
 
-/**
- * Per stored knee with sides (results/conclude/knee_explained.ts: the knee and the next point above it
- * that may be judged) and per process profiled at both: the first profiled run of each side.
- */
+/** Per stored knee with sides and process profiled at both: the first profiled run of each side. */
 function kneePairs(results: ResultsFile, whole: Map<string, number>): PageProfiles["pairs"] {
   const pairs: PageProfiles["pairs"] = [];
   for (const k of kneeSides(results)) {

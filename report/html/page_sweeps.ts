@@ -42,10 +42,7 @@ interface PageSweepRow {
   verdict: string;
 }
 
-/**
- * One curve per variant × load (× the other axis of a 2-D sweep) over its swept parameter, probes left
- * out, with each point's mean rate and p99 and the knee the stored analysis found (or the findings' rule).
- */
+/** One curve per variant × load over its swept parameter, probes left out, with its knee. */
 export function buildSweeps(results: ResultsFile): PageSweep[] {
   // A file with no stored analysis (merged, older) gets the knees the findings' rule finds.
   const analysis = results.analysis ?? analyze(results.runs);

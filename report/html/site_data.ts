@@ -19,10 +19,7 @@ export interface SiteEntry {
   complete: boolean | null;
   /** Run with `--quick` (shorter runs of the same shape): its numbers are not the full study's. */
   quick: boolean;
-  /**
-   * `--out` metrics outputs: each one's kind and counts (no URL or error: the index is not redacted), and
-   * the points not delivered over all of them; null without `--out`.
-   */
+  /** `--out` outputs' kinds and counts (no URL: the index is not redacted); null without `--out`. */
   metricsOut: { outputs: string; undelivered: number } | null;
 }
 

@@ -10,10 +10,7 @@ import type { WsIntervalCounts } from "../ws_totals.ts";
 export interface IntervalDelta extends IntervalCounts {
   /** Interval index from the start of the measured run (after warm-up). */
   index: number;
-  /**
-   * The interval's nominal end, ms since the epoch; a last, partial interval is handed on before it, and the
-   * exporter (cli/metrics_out/exporter.ts) stamps its point no later than that moment.
-   */
+  /** The interval's nominal end, ms since the epoch (a last, partial interval is handed on before it). */
   endEpochMs: number;
   /** Failed requests by kind (results' error kinds). */
   errorKinds: Record<string, number>;

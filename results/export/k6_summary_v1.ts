@@ -39,10 +39,7 @@ export interface K6ScenarioPart {
   metrics: Record<string, K6Metric>;
 }
 
-/**
- * k6 v1's summary text of `data`; in `full` mode each of `scenarios` (the script's, by name) gets a
- * `█ SCENARIO: name` section of its own checks and metrics, as k6's full mode draws them.
- */
+/** k6 v1's summary text of `data`; `full` mode adds a `█ SCENARIO: name` section per scenario. */
 export function renderK6SummaryV1(
   data: K6SummaryData,
   mode: "compact" | "full" = "compact",

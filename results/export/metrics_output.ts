@@ -33,12 +33,7 @@ export function isMetricsOut(value: string): boolean {
     /^[a-z][a-z0-9+.-]*:\/\//i.test(match[2]);
 }
 
-/**
- * `text` (a URL, or `KIND=URL`) with the password before its `@` redacted, with or without a scheme: a
- * value refused as a URL is echoed in the message, and `user:pw@host` (no scheme) is not a URL the later
- * redaction recognises; secret query values (a signed URL's) are redacted by results/redact.ts, by the one
- * rule of what is secret (results/secret_finder.ts).
- */
+/** `text` (a URL or `KIND=URL`) with the password before its `@` redacted, with or without a scheme. */
 export function withoutPassword(text: string): string {
   return redactText(text.replace(
     /^((?:[a-z][a-z0-9-]*=)?(?:[a-z][a-z0-9+.-]*:)?(?:\/\/)?[^\s/?#@:]*:)([^/?#]+)@/i,

@@ -71,11 +71,7 @@ function writeNumberPoint(w: ProtoWriter, p: OtlpNumberPoint): void {
   else w.double(4, p.asDouble);
 }
 
-/**
- * ExponentialHistogramDataPoint: attributes = 1, times = 2/3, count = 4 and zero_count = 7 (fixed64),
- * sum = 5, scale = 6 (sint32), positive = 8 (Buckets: offset = 1 sint32, bucket_counts = 2 packed
- * uint64), min = 12, max = 13, zero_threshold = 14.
- */
+/** ExponentialHistogramDataPoint's fields (times 2/3, counts fixed64, scale sint32, positive 8, min 12). */
 function writeExponentialPoint(w: ProtoWriter, p: OtlpExponentialPoint): void {
   writeAttributes(w, 1, p.attributes);
   w.fixed64(2, BigInt(p.startTimeUnixNano)).fixed64(3, BigInt(p.timeUnixNano));

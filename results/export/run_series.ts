@@ -76,19 +76,12 @@ export class RunSeries {
     return this.#last;
   }
 
-  /**
-   * After the run's last interval, a point at `nowEpochMs` (at least 1 ms after the last one) when late
-   * samples were folded since (a worker's last responses): else the series would end short of the run's
-   * totals. Null when none.
-   */
+  /** After the last interval, a point at `nowEpochMs` when late samples were folded since; else null. */
   closingPoint(nowEpochMs: number): ExportPoint | null {
     return this.#unsent ? this.endPoint(nowEpochMs, []) : null;
   }
 
-  /**
-   * The run's totals again at `nowEpochMs` (at least 1 ms after the last point) with `named`, the series
-   * known only once the run is over (a k6 script's metrics); null when the run never had a point.
-   */
+  /** The run's totals again at `nowEpochMs` with `named` (known only at the end); null without points. */
   endPoint(nowEpochMs: number, named: NamedSample[]): ExportPoint | null {
     if (this.#last === null) return null;
     const { inFlight, connections, telemetry } = this.#last;

@@ -48,12 +48,7 @@ export function undelivered(s: ExportSummary): number {
   return s.intervalsDropped + s.intervalsFailed;
 }
 
-/**
- * The outputs of a results file in one short line for a report's header: each output's clause and
- * receiver, and when points were not delivered "incomplete at the receiver", since the dashboards fed
- * from it then miss stretches of the run (its cumulative totals arrive only if a later point did). Null
- * without `--out`.
- */
+/** The outputs in one line for a report's header, "incomplete at the receiver" when points were lost. */
 export function exportNote(summaries: ExportSummary[] | undefined): string | null {
   if (!summaries?.length) return null;
   return summaries.map((s) => {

@@ -113,11 +113,7 @@ export function scalingCaveat(cores: number, groups: InstanceGroup[]): string | 
     "e.g. --set targets.cluster.instances=3, where the cores exist).";
 }
 
-/**
- * Table rows: load, sweep value, and for each of `variants` its requested rate, sent, dropped, achieved
- * req/s and verdict side by side (a variant that could not send what was asked shows it beside its rate),
- * then most-instances / fewest-instances.
- */
+/** Rows: load, sweep value, each variant's requested, sent, dropped, req/s and verdict, then the ratio. */
 export function instanceCells(group: InstanceGroup, variants: string[]): Cell[][] {
   const sorted = [...group.variants].sort((a, b) => a.instances - b.instances);
   const [few, most] = [sorted[0], sorted[sorted.length - 1]];
@@ -160,7 +156,6 @@ export function renderInstances(data: PageData): HTMLElement | null {
   sec.appendChild(grid);
   for (const g of groups) {
     const labels = g.values.map((x) => x === null ? g.load : `${g.parameter}=${fmtSweepValue(x)}`);
-    // cpuTime spans 1000/ms req/s, from tens of thousands down to tens: the axis goes log by itself then.
     metricBarChart(
       grid,
       `Achieved req/s vs instances: ${g.load}${g.parameter ? ` by ${g.parameter}` : ""}`,

@@ -77,10 +77,7 @@ export function connectionsOf(run: LittleRun): number | null {
   return typeof n === "number" ? n : null;
 }
 
-/**
- * Curves of every variant × load (× the other sweep's value) whose closed-model runs cover at least three
- * connection counts; probes and stopped runs are left out.
- */
+/** Curves of each variant × load whose closed-model runs cover three connection counts or more. */
 export function littlesLawCurves(runs: LittleRun[]): LittleCurve[] {
   const groups = new Map<string, Array<{ run: LittleRun; n: number }>>();
   for (const run of runs) {

@@ -11,7 +11,6 @@ import { addChart, applyChartTheme, color, markerPlugin } from "./charts.ts";
 import { renderApp, watchThemeAndPrint } from "./main.ts";
 import { liveSteerMarks, type LiveSteerState, renderSteerControls, steerToken } from "./live_controls.ts";
 
-// The UMD bundle defines this global.
 declare const Chart: any;
 
 /** A progress sample of the stream: the engine's numbers plus the targets' latest telemetry. */
@@ -172,8 +171,7 @@ export function loadlabLive(): void {
     prev = null;
     startLiveRun(charts, run);
   });
-  // The steering's state comes with the stream's first frames, at each load's start and end, and after
-  // each change (cli/dashboard.ts): the page never asks, so it cannot ask too early.
+  // The steering's state arrives with the stream (first frames, each load's start and end, each change).
   on("steer", (event: { state: LiveSteerState }) => showSteer?.(event.state));
   on("backlog", (points: LiveProgress[]) => {
     for (const p of points) {

@@ -19,10 +19,7 @@ export interface LiveSteerState {
   changes: Array<{ atSec: number; action: string; ratePerSec?: number; connections?: number; by?: string }>;
 }
 
-/**
- * The changes as markers of the live timeline, whose seconds count from the start of the run's load
- * (its warm-up included): each at its `atSec` past the warm-up.
- */
+/** The changes as live timeline markers, at each `atSec` past the warm-up. */
 export function liveSteerMarks(state: LiveSteerState): Array<{ x: number; label: string }> {
   return state.changes.map((c) => ({
     x: c.atSec + state.warmupSec,

@@ -22,7 +22,6 @@ import { renderKnees } from "./knee_table.ts";
 import { renderSiteNav, siteData } from "./site_nav.ts";
 import { renderProfileDiff } from "./profiles.ts";
 
-// The UMD bundle defines this global.
 declare const Chart: any;
 
 /** Builds the page from the `#loadlab-data` JSON block (with `loadlab site`'s choice of baseline). */
@@ -33,10 +32,7 @@ export function loadlabMain(): void {
   watchThemeAndPrint();
 }
 
-/**
- * Builds every section into `#app`, replacing what was there (the live dashboard calls it again with
- * each new snapshot, so the charts of the previous one are destroyed first).
- */
+/** Builds every section into `#app`, destroying the previous snapshot's charts first. */
 export function renderApp(data: PageData): void {
   const app = document.getElementById("app")!;
   destroyCharts(app);

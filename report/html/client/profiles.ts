@@ -78,10 +78,7 @@ export function profileColor(name: string, url: string): string {
     : `hsl(${15 + (Math.abs(hash) % 30)}, 80%, ${shade}%)`;
 }
 
-/**
- * The flame graph of `s` from tree node `rootIndex` (0: the whole profile) into `holder`: one row per
- * stack depth, each node as wide as its total time under the shown root.
- */
+/** The flame graph of `s` from tree node `rootIndex`: a row per depth, each node as wide as its total. */
 export function drawFlameGraph(s: ProfileSummary, holder: HTMLElement, rootIndex = 0): void {
   const ns = "http://www.w3.org/2000/svg";
   const width = 1200, rowPx = 18;

@@ -90,10 +90,7 @@ export function headerRunFacts(data: PageData): Array<[string, string]> {
   return out;
 }
 
-/**
- * The experiment that ran: with --quick, --set or --target that is the file with them applied (the
- * durations and repeats that ran), the file as written below it.
- */
+/** The experiment that ran (with --quick, --set or --target applied), the file as written below it. */
 export function experimentSource(data: PageData): HTMLElement | DocumentFragment {
   const out = document.createDocumentFragment();
   const ran = data.experiment.ranSource;

@@ -14,10 +14,7 @@ export function siteNavData(): SiteNav | null {
   return el ? JSON.parse(el.textContent ?? "null") : null;
 }
 
-/**
- * "frameworks (quick, 2026-11-21 16:02, folder frameworks-2)": experiments often share a name; the mode,
- * the date and the folder they were read from tell them apart.
- */
+/** "frameworks (quick, 2026-11-21 16:02, folder frameworks-2)": mode, date and folder tell runs apart. */
 export function siteLabel(e: { id?: string; name: string; createdAt: string; quick?: boolean }): string {
   const parts = [
     e.quick ? "quick" : "",

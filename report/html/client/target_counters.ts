@@ -19,10 +19,7 @@ export function counterNames(runs: PageRun[]): string[] {
   return names;
 }
 
-/**
- * A counter as the table shows it: after the warm-up (the requests the latency statistics cover) with the
- * whole run's count, warm-up included, beside it when the run had a warm-up; else the whole run's.
- */
+/** A counter after the warm-up, with the whole run's count beside it when there was a warm-up. */
 export function counterText(run: PageRun, name: string): Cell {
   const whole = run.targetStats ?? {}, measured = run.targetStatsMeasured;
   if (!(name in whole)) return { text: "–", sort: NaN };

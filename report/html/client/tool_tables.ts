@@ -99,8 +99,7 @@ export function perSecond(run: PageRun, values: number[]): number[] {
 /** autocannon's latency table and its req/s and bytes/s tables. */
 export function autocannonTables(run: PageRun): HTMLElement {
   const l = run.latencyMs;
-  // 3-4 significant digits: autocannon's "1009 ms" for slow runs, sub-millisecond detail for fast ones,
-  // and the 8-column row still fits beside the oha summary.
+  // 3-4 significant digits: autocannon's "1009 ms", and the row still fits beside the oha summary.
   const ms = (x: number) => (isNum(x) ? `${fmtMsBare(x)} ms` : "–");
   const table = (head: string[], rows: string[][]) =>
     h(
