@@ -22,22 +22,14 @@ import {
   formatThresholdActual,
   thresholdRunVerdict,
 } from "../results/threshold_text.ts";
-import { formatCount, formatFixed } from "../results/text_format.ts";
+import { countOrDash, fixedOrDash } from "../results/text_format.ts";
 import { escapeMarkdown, escapeXml } from "./ci_escape.ts";
 
 export { describeNoiseRule, escapeMarkdown, escapeXml };
 
-function fixed(x: number, digits: number): string {
-  return Number.isFinite(x) ? formatFixed(x, digits) : "–";
-}
-
 function successCell(run: RunResult): string {
   const rate = measuredSuccessRate(run);
-  return Number.isFinite(rate) ? `${fixed(rate * 100, 2)}%` : "–";
-}
-
-function whole(x: number): string {
-  return Number.isFinite(x) ? formatCount(x) : "–";
+  return Number.isFinite(rate) ? `${fixedOrDash(rate * 100, 2)}%` : "–";
 }
 
 function actualOf(t: ThresholdResult): string {
@@ -46,11 +38,11 @@ function actualOf(t: ThresholdResult): string {
 
 function sendCells(r: RunResult): string {
   const f = sendFacts(r);
-  const requested = f.requestedRps === null ? "–" : whole(f.requestedRps);
-  const dropped = f.dropped > 0 ? `${whole(f.dropped)} (${formatShare(f.droppedShare)})` : "0";
+  const requested = f.requestedRps === null ? "–" : countOrDash(f.requestedRps);
+  const dropped = f.dropped > 0 ? `${countOrDash(f.dropped)} (${formatShare(f.droppedShare)})` : "0";
   // The drain is among the sends, never in the achieved rate (results/conclude/served_rate.ts).
-  const drained = (r.drained ?? 0) > 0 ? ` (${whole(r.drained!)} drained)` : "";
-  return `${requested} | ${whole(f.sent)}${drained} | ${dropped} | ${whole(r.rps)}`;
+  const drained = (r.drained ?? 0) > 0 ? ` (${countOrDash(r.drained!)} drained)` : "";
+  return `${requested} | ${countOrDash(f.sent)}${drained} | ${dropped} | ${countOrDash(r.rps)}`;
 }
 
 function runsTable(runs: RunResult[]): string[] {
@@ -65,8 +57,8 @@ function runsTable(runs: RunResult[]): string[] {
       : `${v.flags.some((f) => f.kind === "failed") ? "❌" : "⚠️"} ${escapeMarkdown(v.label)}`;
     const latency = sampledLatency(r); // "–" without a response, not 0
     lines.push(
-      `| ${escapeMarkdown(r.name)} | ${verdict} | ${sendCells(r)} | ${fixed(latency.p50, 2)} | ` +
-        `${fixed(latency.p99, 2)} | ${successCell(r)} |`,
+      `| ${escapeMarkdown(r.name)} | ${verdict} | ${sendCells(r)} | ${fixedOrDash(latency.p50, 2)} | ` +
+        `${fixedOrDash(latency.p99, 2)} | ${successCell(r)} |`,
     );
   }
   return lines;
@@ -117,8 +109,10 @@ function comparisonLines(results: ResultsFile): string[] {
     const sign = c.changePct > 0 ? "+" : "";
     lines.push(
       `| ${escapeMarkdown(c.group)} | ${METRIC_NAMES[c.metric] ?? c.metric} | ` +
-        `${fixed(base?.metrics[c.metric].mean ?? Number.NaN, digits)} | ` +
-        `${fixed(mine?.metrics[c.metric].mean ?? Number.NaN, digits)} | ${sign}${fixed(c.changePct, 1)}% |`,
+        `${fixedOrDash(base?.metrics[c.metric].mean ?? Number.NaN, digits)} | ` +
+        `${fixedOrDash(mine?.metrics[c.metric].mean ?? Number.NaN, digits)} | ${sign}${
+          fixedOrDash(c.changePct, 1)
+        }% |`,
     );
   }
   return lines;
@@ -188,8 +182,10 @@ function endpointProperties(run: RunResult): string {
   return rows.map((r) =>
     `<property name="${escapeXml(`loadlab.endpoint ${r.name}`)}" value="${
       escapeXml(
-        `requests ${whole(r.requests)}, failed ${whole(r.errors + r.non2xx)}, p50 ${fixed(r.p50Ms, 2)} ms, ` +
-          `p99 ${fixed(r.p99Ms, 2)} ms`,
+        `requests ${countOrDash(r.requests)}, failed ${countOrDash(r.errors + r.non2xx)}, p50 ${
+          fixedOrDash(r.p50Ms, 2)
+        } ms, ` +
+          `p99 ${fixedOrDash(r.p99Ms, 2)} ms`,
       )
     }"/>`
   ).join("") + more;
@@ -208,7 +204,7 @@ function verdictXml(run: RunResult | undefined): { properties: string; systemOut
 
 function testcase(t: ThresholdResult, run: RunResult | undefined): string {
   const attrs = `classname="${escapeXml(`loadlab.${t.run}`)}" name="${escapeXml(t.expression)}"` +
-    (run ? ` time="${fixed(run.durationSec, 3)}"` : "");
+    (run ? ` time="${fixedOrDash(run.durationSec, 3)}"` : "");
   const { properties, systemOut } = verdictXml(run);
   let failure = "";
   if (!t.ok) {
@@ -223,7 +219,7 @@ function testcase(t: ThresholdResult, run: RunResult | undefined): string {
 /** Under `--strict`, a "run verdict" test case per run, failing when it is flagged (exit 6). */
 function verdictTestcase(run: RunResult): { xml: string; failed: boolean } {
   const attrs = `classname="${escapeXml(`loadlab.${run.name}`)}" name="run verdict" ` +
-    `time="${fixed(run.durationSec, 3)}"`;
+    `time="${fixedOrDash(run.durationSec, 3)}"`;
   const verdict = runVerdict(run);
   if (verdict.ok) return { xml: `    <testcase ${attrs}/>`, failed: false };
   const label = escapeXml(verdict.label);
@@ -238,7 +234,7 @@ function verdictTestcase(run: RunResult): { xml: string; failed: boolean } {
 function noResponseTestcase(run: RunResult): string {
   const label = escapeXml(runVerdict(run).label);
   return `    <testcase classname="${escapeXml(`loadlab.${run.name}`)}" name="got a response" ` +
-    `time="${fixed(run.durationSec, 3)}">\n` +
+    `time="${fixedOrDash(run.durationSec, 3)}">\n` +
     `      <failure type="no-response" message="${label}">${escapeXml(run.name)}: ${label}</failure>\n` +
     `    </testcase>`;
 }

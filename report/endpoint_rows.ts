@@ -7,7 +7,6 @@ import type { EndpointResult, RunResult } from "../results/mod.ts";
 import { sumValues } from "../results/interval_counts.ts";
 import { formatCount } from "../results/text_format.ts";
 
-/** One endpoint's figures as printed. */
 interface EndpointRow {
   name: string;
   requests: number;

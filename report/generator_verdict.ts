@@ -14,7 +14,6 @@ import { crowdOpening, crowdOpeningText } from "../results/conclude/crowd_openin
 /** The verdict on one run: which side limited it, said once, and the numbers it rests on. */
 export interface GeneratorVerdict {
   kind: "generator-bound" | "server-bound" | "kept-up" | "closed";
-  /** One plain-words sentence starting with the verdict. */
   sentence: string;
   /** Label and value, in reading order; only the facts the results file holds. */
   facts: Array<[string, string]>;

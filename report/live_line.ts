@@ -5,7 +5,6 @@
 import type { AttackProgress } from "../results/mod.ts";
 import { formatCount, formatDurationMs, formatNumber } from "../results/text_format.ts";
 
-/** Numbers for the live progress line. */
 type LiveLineStats = AttackProgress;
 
 /** One progress line for `\r` updates, fields padded to fixed widths. */

@@ -25,7 +25,6 @@ import { latencySampled, measuredSuccessRate, sampledLatency } from "../results/
 import { drainedNote, unfinishedNote } from "../results/conclude/served_rate.ts";
 import { busyMachineNote } from "../results/conclude/machine_change.ts";
 
-/** Options of `renderSummary`. */
 interface SummaryOptions {
   /** ANSI colors (bold headings, red errors, yellow warnings); off by default for files and pipes. */
   color?: boolean;
@@ -58,7 +57,6 @@ function palette(color: boolean): Palette {
   return { bold: ansi(1), red: ansi(31), yellow: ansi(33), green: ansi(32) };
 }
 
-/** Aligned "label: value" lines. */
 function fields(pairs: Array<[string, string]>): string[] {
   const width = Math.max(...pairs.map(([label]) => label.length)) + 1;
   return pairs.map(([label, value]) => `  ${(label + ":").padEnd(width)}  ${value}`);

@@ -25,7 +25,6 @@ export function boxTable(rows: string[][]): string {
   return out.join("\n");
 }
 
-/** Distribution of a small sample set (one value per second). */
 interface SeriesStats {
   p2_5: number;
   p50: number;

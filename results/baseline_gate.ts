@@ -148,7 +148,6 @@ export function environmentDiff(baseline: ResultsFile, current: ResultsFile): st
   return ENV_FIELDS.filter((f) => baseline.environment[f] !== current.environment[f]);
 }
 
-/** The names of the runs (not probes) that stopped early, each after `prefix`. */
 function stoppedEarly(runs: RunResult[], prefix: string): string[] {
   return runs.filter((r) => !r.probe && r.incomplete).map((r) => `${prefix}${r.name}`);
 }

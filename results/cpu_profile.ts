@@ -19,7 +19,6 @@ export interface CpuProfile {
   timeDeltas: number[];
 }
 
-/** How much of a profile the summary keeps. */
 interface SummaryLimits {
   minShare: number;
   /** At most this many tree nodes; the share is raised until the tree fits. */
@@ -44,9 +43,7 @@ export function isCpuProfile(value: unknown): value is CpuProfile {
     Array.isArray(p.timeDeltas) && typeof p.startTime === "number";
 }
 
-/**
- * A script URL shortened: a package's file as `npm:` and its path, `node:`/`ext:` as is, else two segments.
- */
+/** A script URL shortened: `npm:` package paths, `node:`/`ext:` as is, else the last two segments. */
 export function shortUrl(url: string): string {
   const path = url.replace(/[?#].*$/, "");
   const pkg = /\/node_modules\/(?!.*\/node_modules\/)(.+)$/.exec(path) ??

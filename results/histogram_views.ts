@@ -39,7 +39,6 @@ interface BucketLayout {
   n: number;
   /** Bucket of a value in [min, max] (clamped by the caller to 0..n-1). */
   index(valueUs: number): number;
-  /** Lower edge of bucket i. */
   edgeUs(i: number): number;
 }
 
@@ -89,7 +88,6 @@ export function bucketValuesUs(h: Histogram, slot: number): { highestUs: number;
   return { highestUs: js.highestEquivalentValue(lowestUs), medianUs: js.medianEquivalentValue(lowestUs) };
 }
 
-/** The latency fields a run stores, all from its one corrected histogram. */
 interface LatencyBlock {
   latencyMs: LatencySummaryMs;
   percentiles: PercentilePoint[];

@@ -7,7 +7,6 @@ import type { IntervalResult } from "./schema.ts";
 
 /** The additive counters of a run, of an interval and of one worker's share of one. */
 export interface Counters {
-  /** Responses, any status. */
   requests: number;
   /** Responses with a status outside 2xx/3xx. */
   failedStatus: number;

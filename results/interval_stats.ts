@@ -75,9 +75,7 @@ function unknownLatency(): LatencySummaryMs {
   return Object.fromEntries(Object.keys(zero).map((k) => [k, Number.NaN])) as LatencySummaryMs;
 }
 
-/**
- * The run's totals from the intervals starting at `atMs` on (`warmup: auto`); unchanged without histograms.
- */
+/** The run's totals from the intervals starting at `atMs` (`warmup: auto`); as is without histograms. */
 export function cutWarmup(run: RunResult, atMs: number): RunResult {
   const kept = run.intervals.filter((iv) => iv.startMs >= atMs);
   if (kept.length === 0) {

@@ -19,10 +19,8 @@ import {
   type ThresholdResult,
 } from "./schema.ts";
 
-/** The program's version, from deno.json (the single place it is set). */
 const LOADLAB_VERSION: string = denoJson.version;
 
-/** Describes this machine and runtime for the report header (the machine's facts: system/host_info.ts). */
 function environmentInfo(): EnvironmentInfo {
   const gitCommit = currentGitCommit();
   const { os, arch, cpu, cores, hostname } = hostInfo();

@@ -144,7 +144,6 @@ export function mergeShardFiles(files: ShardFile[], opts: { allowPartial?: boole
   };
 }
 
-/** The shards' thresholds, each evaluated once on the merged runs. */
 function evaluatePending(shards: Shard[], runs: RunResult[]): ThresholdResult[] {
   const seen = new Set<string>();
   const out: ThresholdResult[] = [];

@@ -15,7 +15,6 @@ import {
 /** Literal replacement only for secrets this long: shorter ones would hit unrelated text. */
 export const MIN_LITERAL = 4;
 
-/** What one redaction pass found: how many distinct secrets and of which kinds. */
 interface RedactionSummary {
   secrets: number;
   kinds: string[];

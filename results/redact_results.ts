@@ -8,7 +8,6 @@ import { collectSecrets, NUMBERS_ONLY } from "./secret_finder.ts";
 import { knownSecrets, knowSecrets, MIN_LITERAL, redactedToken, rewrite } from "./redact.ts";
 import { parseSource } from "./source_data.ts";
 
-/** A token `redactedToken` made. */
 const TOKEN = /\[redacted \d+ chars sha256:[0-9a-f]{8}\]/g;
 
 /** `value` with `f` applied to its strings; parts without a change are the same objects (no copy). */

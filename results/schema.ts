@@ -43,7 +43,6 @@ const thresholdResultSchema = z.looseObject({
   unmatched: z.boolean().optional(),
 });
 
-/** Where the runs happened, for the report header. */
 const environmentSchema = z.looseObject({
   loadlab: z.string().default("?"),
   deno: z.string().default("?"),
@@ -83,7 +82,6 @@ const shardsSummarySchema = z.looseObject({
   unaligned: z.boolean().optional(),
 });
 
-/** The experiment the runs belong to. */
 const experimentInfoSchema = z.looseObject({
   name: z.string(),
   description: z.string().optional(),

@@ -29,7 +29,6 @@ const profileWindowSchema = z.looseObject({
   self: z.array(z.tuple([z.number().int().min(0), z.number()])),
 });
 
-/** The bounded summary of one profile. */
 const profileSummarySchema = z.looseObject({
   /** From the first to the last sample. */
   durationUs: z.number(),

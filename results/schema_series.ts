@@ -48,9 +48,7 @@ export const intervalSchema = z.preprocess(
     inFlight: count,
     /** Open connections at the end of the interval. */
     connections: count,
-    /**
-     * Closed models: the busiest load worker's % on a core and in the run queue, and its latest timer (ms).
-     */
+    /** Closed models: the busiest worker's % on a core and in the run queue, its latest timer (ms). */
     generatorBusyPct: z.number().optional(),
     generatorWaitPct: z.number().optional(),
     loopLagMs: z.number().optional(),

@@ -63,7 +63,6 @@ export function secretsFoundIn(value: unknown): Map<string, string> {
   return collector.secrets;
 }
 
-/** Secrets found, each with the kind of place it was found in. */
 interface FoundSecrets {
   /** Read anew each time: it takes in the variables filled into the secrets found by then. */
   readonly secrets: Map<string, string>;
@@ -94,7 +93,6 @@ class Collector {
     }
     return this.#secrets;
   }
-  /** Finds URL passwords and secret query values in free text. */
   scanText(text: string): void {
     if (!mayHoldUrlSecret(text)) return;
     for (const m of text.matchAll(URL_USERINFO)) this.add(m[2], "URL password");

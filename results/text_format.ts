@@ -69,6 +69,16 @@ export function formatFixed(n: number, decimals: number): string {
   return isHuge(n) ? formatExponent(n) : n.toFixed(decimals);
 }
 
+/** `formatFixed` with the tables' dash "–" when not finite. */
+export function fixedOrDash(n: number, decimals: number): string {
+  return Number.isFinite(n) ? formatFixed(n, decimals) : "–";
+}
+
+/** `formatCount` with the tables' dash "–" when not finite. */
+export function countOrDash(n: number): string {
+  return Number.isFinite(n) ? formatCount(n) : "–";
+}
+
 /** A 0..1 share as "99.50%"; "-" for non-finite input. */
 export function formatPercent(share: number, decimals = 2): string {
   if (!Number.isFinite(share)) return "-";

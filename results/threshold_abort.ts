@@ -25,7 +25,6 @@ export type LiveInterval = Pick<
 /** Why and when a run was stopped (results' `abortedBy`). */
 export type AbortedBy = NonNullable<RunResult["abortedBy"]>;
 
-/** Additive counts of a stretch of intervals. */
 interface Tally {
   requests: number;
   errors: number;
@@ -36,7 +35,6 @@ interface Tally {
 
 interface WindowRule {
   rule: AbortRule;
-  /** Intervals per window. */
   span: number;
   /** Windows being filled, by window number: counts and encodings. */
   open: Map<number, { tally: Tally; histograms: string[] }>;

@@ -8,7 +8,6 @@ import type { Selector } from "./threshold_selector.ts";
 import { nearest } from "../validation/suggest.ts";
 import { sumValues } from "./interval_counts.ts";
 
-/** The metrics a kind selects: its count and its share of the sends. */
 const KIND_METRICS = new Set(["errors", "errorRate"]);
 
 /** `selector` without its `kind` (undefined when nothing else was selected), and the kind. */

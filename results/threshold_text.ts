@@ -7,15 +7,11 @@ import type { ResultsFile, RunResult, ThresholdResult } from "./schema.ts";
 import { type RunVerdict, runVerdict } from "./conclude/run_verdict.ts";
 import { abortedLabel } from "./conclude/run_stops.ts";
 import { fromK6, splitSelector } from "./threshold_selector.ts";
-import { formatCount, formatFixed } from "./text_format.ts";
+import { fixedOrDash, formatCount } from "./text_format.ts";
 
 const EXPRESSION = /^(?:[^:<>=]+:)?\s*([A-Za-z][\w.]*)\s*(?:<=|>=|==|<|>)\s*-?[\d.]+\s*(us|ms|s|%)?/;
 const LATENCY_METRIC = /^(min|mean|avg|stdev|median|max|p\d+(\.\d+)?)$/;
 const RATIO_METRIC = /^(success|successRate|errorRate)$/;
-
-function fixed(x: number, digits: number): string {
-  return Number.isFinite(x) ? formatFixed(x, digits) : "–";
-}
 
 function thresholdUnit(expression: string): { metric: string; unit: string } {
   // An endpoint selector and k6's form say nothing of the unit: read the rule as loadlab writes it.
@@ -29,12 +25,14 @@ export function formatThresholdActual(expression: string, actual: number): strin
   const { metric, unit } = thresholdUnit(expression);
   if (LATENCY_METRIC.test(metric)) {
     // Latencies are stored in ms; the rule's unit chooses the scale (a bare number means ms).
-    if (unit === "us") return `${fixed(actual * 1000, 0)} us`;
-    if (unit === "s") return `${fixed(actual / 1000, 3)} s`;
-    return `${fixed(actual, 2)} ms`;
+    if (unit === "us") return `${fixedOrDash(actual * 1000, 0)} us`;
+    if (unit === "s") return `${fixedOrDash(actual / 1000, 3)} s`;
+    return `${fixedOrDash(actual, 2)} ms`;
   }
-  if (RATIO_METRIC.test(metric)) return unit === "%" ? `${fixed(actual * 100, 2)}%` : fixed(actual, 4);
-  return Number.isInteger(actual) ? formatCount(actual) : fixed(actual, 2);
+  if (RATIO_METRIC.test(metric)) {
+    return unit === "%" ? `${fixedOrDash(actual * 100, 2)}%` : fixedOrDash(actual, 4);
+  }
+  return Number.isInteger(actual) ? formatCount(actual) : fixedOrDash(actual, 2);
 }
 
 /** The verdict of the run a threshold was evaluated on, null when that run is not in `runs`. */
@@ -68,9 +66,7 @@ export function thresholdLine(t: ThresholdResult, runs: RunResult[]): string {
     flaggedRunNote(t, runs);
 }
 
-/**
- * "run app/steady aborted at 12.0s by p99<100ms (abortOnFail); ..." when a threshold stopped it, else null.
- */
+/** "run app/steady aborted at 12.0s by p99<100ms (abortOnFail); ..." when a rule stopped it, else null. */
 export function abortNote(results: Pick<ResultsFile, "runs" | "notRun">): string | null {
   const run = results.runs.find((r) => r.abortedBy);
   if (!run?.abortedBy) return null;

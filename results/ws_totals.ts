@@ -8,7 +8,6 @@ import type { WsResult } from "./schema_ws.ts";
 
 /** What adds: a ws section's counters and its histograms' encodings (a worker's sample, or a shard's run). */
 export interface WsParts {
-  /** Every completed handshake, those before the measured run included. */
   handshakes: number;
   /** Of them, completed before the measured run (absent in files from before they were counted). */
   preConnectedHandshakes?: number;

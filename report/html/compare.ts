@@ -23,7 +23,6 @@ export interface CompareCell {
   changePct: number;
   beforeCi: number | null;
   afterCi: number | null;
-  /** "unknown" when not judged. */
   verdict: NoiseVerdict;
   /** Why the change was not judged ("candidate is generator-bound"); null when it was. */
   notJudged: string | null;

@@ -18,7 +18,6 @@ export interface ProfileRef {
 
 /** The page's profile data: refs index-aligned, pairs as indices into `refs`. */
 export interface PageProfiles {
-  /** What profiling costs, with how and where it was measured. */
   cost: string;
   refs: ProfileRef[];
   pairs: Array<{ label: string; a: number; b: number }>;

@@ -145,14 +145,12 @@ function contentSecurityPolicy(scripts: string[], styles: string[], connectSelf 
 /** What differs between loadlab's pages; `htmlPage` adds the common head, CSP, `#app` and footer. */
 interface PageParts {
   title: string;
-  /** Head lines after the common ones, each ending in a newline. */
   meta?: string;
   /** Inside `<noscript>`: what the page would show and where its data is. */
   noscript: string;
   footer: string;
   /** `<script type="application/json">` blocks, by element id, in order. */
   json: Array<[id: string, value: unknown]>;
-  /** Script blocks, in order; the CSP allows exactly these. */
   scripts: string[];
   /** The CSP's `connect-src 'self'` (the live dashboard's stream). */
   connectSelf?: boolean;

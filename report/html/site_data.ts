@@ -14,7 +14,6 @@ export interface SiteEntry {
   runs: number;
   thresholdsPassed: number;
   thresholdsFailed: number;
-  /** Req/s of every run in file order, for the sparkline. */
   rps: number[];
   complete: boolean | null;
   /** Run with `--quick` (shorter runs of the same shape): its numbers are not the full study's. */

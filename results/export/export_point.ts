@@ -114,7 +114,6 @@ export const METRICS = {
   },
 } as const;
 
-/** One endpoint's totals since the run's start in a point. */
 interface EndpointPoint {
   name: string;
   requests: number;
@@ -134,7 +133,6 @@ export interface ExportPoint {
   labels: Record<string, string>;
   /** When the cumulative counts began (the run's start), ms since the epoch. */
   startEpochMs: number;
-  /** The interval's end, ms since the epoch. */
   timestampMs: number;
   counters: Counters;
   /** Failed requests by kind, every kind (0 when none). */
@@ -160,7 +158,6 @@ export interface NamedSample {
   /** OpenTelemetry's unit ("" when none). */
   unit: string;
   help: string;
-  /** Labels beside the run's. */
   labels: Record<string, string>;
 }
 

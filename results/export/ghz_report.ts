@@ -111,7 +111,6 @@ export function ghzReport(run: RunResult, date: Date) {
   };
 }
 
-/** ghz's `options` the run's config has, under ghz's names. */
 function ghzOptions(run: RunResult): Record<string, unknown> {
   const c = run.config as Record<string, unknown>;
   const url = new URL(String(c.url));
@@ -169,7 +168,6 @@ function nanoUnit(ns: number): string {
   return ms < 1000 ? `${ms.toFixed(2)} ms` : `${(ms / 1000).toFixed(2)} s`;
 }
 
-/** ghz's summary text of a report. */
 function ghzSummary(r: ReturnType<typeof ghzReport>): string {
   const bars = (r.histogram ?? []).map((b) => b.count);
   const most = Math.max(1, ...bars);

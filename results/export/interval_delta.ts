@@ -12,7 +12,6 @@ export interface IntervalDelta extends IntervalCounts {
   index: number;
   /** The interval's nominal end, ms since the epoch (a last, partial interval is handed on before it). */
   endEpochMs: number;
-  /** Failed requests by kind (results' error kinds). */
   errorKinds: Record<string, number>;
   /** Requests in flight and open connections when the interval closed (summed over workers). */
   inFlight: number;

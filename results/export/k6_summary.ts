@@ -280,7 +280,6 @@ function checksSubmetric(run: RunResult, selector: string): K6Metric {
   return rateMetric(passes, fails);
 }
 
-/** `{name:x, group:::api}` as its pairs, each split at its first colon (a value may hold more). */
 function pairsOf(selector: string): Record<string, string> {
   const pairs = selector.replace(/^\{|\}$/g, "").split(",").map((p) => p.trim()).filter((p) => p !== "");
   return Object.fromEntries(

@@ -80,7 +80,6 @@ function bytes(n: number): string {
   return `${(n / 1e6).toFixed(1)} MB`;
 }
 
-/** One metric's values as k6 prints them. */
 function valuesText(m: K6Metric, options: K6SummaryData["options"]): string {
   const v = m.values;
   switch (m.type) {

@@ -143,7 +143,6 @@ function checkLines(checks: K6Check[], data: K6SummaryData): string[] {
   return lines;
 }
 
-/** Every metric's values as text, and the widths that align them in one block. */
 interface Columns {
   nameWidth: number;
   trendStats: string[];
@@ -207,7 +206,6 @@ function metricLine(name: string, m: K6Metric, c: Columns): string {
   return `    ${shown}${dots}: ${data}`;
 }
 
-/** A submetric as `  { tag:value }` under its metric. */
 function displayName(name: string): string {
   const brace = name.indexOf("{");
   return brace < 0 ? name : `  { ${name.slice(brace + 1, -1)} }`;

@@ -10,13 +10,11 @@ import { METRICS_OUT_KINDS, type MetricsOutKind } from "./summary.ts";
 /** One parsed `KIND=URL`. */
 export interface MetricsOutput {
   kind: MetricsOutKind;
-  /** Where to POST, without credentials. */
   url: string;
   /** `Authorization` from the URL's user and password, when it had them. */
   headers: Record<string, string>;
 }
 
-/** One example of each kind, for messages and help. */
 const METRICS_OUT_EXAMPLES: Record<MetricsOutKind, string> = {
   "prometheus-remote-write": "prometheus-remote-write=http://127.0.0.1:9090/api/v1/write",
   otlp: "otlp=http://127.0.0.1:4318/v1/metrics",

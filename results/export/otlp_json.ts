@@ -101,7 +101,6 @@ function pointBase(p: ExportPoint, extra: Record<string, string> = {}): OtlpPoin
   };
 }
 
-/** A counter: a monotonic cumulative sum. */
 function sumMetric(
   name: string,
   description: string,
@@ -116,12 +115,10 @@ function sumMetric(
   };
 }
 
-/** A value at each point's time, sent without a description. */
 function gaugeMetric(name: string, unit: string, dataPoints: OtlpNumberPoint[]): OtlpMetric {
   return { name, unit, gauge: { dataPoints } };
 }
 
-/** A latency histogram, in seconds. */
 function histogramMetric(name: string, description: string, dataPoints: OtlpExponentialPoint[]): OtlpMetric {
   return {
     name,
@@ -161,7 +158,6 @@ function counterMetrics(points: ExportPoint[]): OtlpMetric[] {
   ];
 }
 
-/** Each endpoint's responses, failed requests and latency, labelled with its name. */
 function endpointMetrics(points: ExportPoint[]): OtlpMetric[] {
   return [
     sumMetric(

@@ -108,7 +108,6 @@ export class ProtoWriter {
     return this;
   }
 
-  /** bytes field. */
   bytes(field: number, value: Uint8Array): this {
     this.#tag(field, WIRE_LENGTH);
     this.#varint(value.length);
@@ -118,7 +117,6 @@ export class ProtoWriter {
     return this;
   }
 
-  /** string field (UTF-8). */
   string(field: number, value: string): this {
     let encoded = encodedStrings.get(value);
     if (encoded === undefined) {

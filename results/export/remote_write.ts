@@ -7,7 +7,6 @@ import { ProtoWriter } from "./protobuf_writer.ts";
 import { COUNTERS, type ExportPoint, METRICS, WS_COUNTERS } from "./export_point.ts";
 import { type NativeHistogram, spansAndDeltas } from "./native_histogram.ts";
 
-/** One series being built: its sorted labels, float samples or histograms. */
 interface Series {
   labels: [string, string][];
   samples: { value: number; timestampMs: number }[];

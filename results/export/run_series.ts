@@ -20,9 +20,7 @@ export class RunSeries {
   readonly #endpoints = new Map<string, { requests: number; errors: number; latency: Histogram }>();
   /** A WebSocket run's totals, from its first delta that carried them. */
   #ws: WsIntervalCounts | null = null;
-  /** The last point taken, null before the first. */
   #last: ExportPoint | null = null;
-  /** Counts folded since the last point. */
   #unsent = false;
 
   readonly startEpochMs: number;

@@ -14,7 +14,6 @@ const count = z.number().int().min(0);
 /** One output's record in results.json. */
 export const exportSummarySchema = z.looseObject({
   kind: z.enum(METRICS_OUT_KINDS),
-  /** The receiver, without credentials. */
   url: z.string(),
   /** Points (one per run and interval) the receiver acknowledged. */
   intervalsSent: count,
