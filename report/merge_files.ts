@@ -5,7 +5,6 @@
  */
 import type { ResultsFile } from "../results/mod.ts";
 
-/** One loaded file and the label that disambiguates its run names (usually the file name). */
 interface LabelledResults {
   label: string;
   results: ResultsFile;

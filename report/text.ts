@@ -188,7 +188,6 @@ function errorLines(run: RunResult, c: Palette): string[] {
   return out;
 }
 
-/** The most frequent messages kept under `kind`, one line each. */
 function messageLines(run: RunResult, kind: string): string[] {
   const messages = Object.entries(run.errorMessages[kind] ?? {}).sort((a, b) => b[1] - a[1]);
   const out = messages.slice(0, TOP_MESSAGES).map(([message, n]) =>

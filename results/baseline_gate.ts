@@ -192,7 +192,6 @@ function sameReachesPast(m: MetricVerdict, f: FailOn): string | null {
 const checks = (m: MetricVerdict, f: FailOn) =>
   m.metric === f.metric && m.verdict !== "unknown" && sameReachesPast(m, f) === null;
 
-/** The rules no trusted pair has a verdict on, each with the reason that holds for it. */
 function unjudgedRules(groups: GroupVerdict[], failOn: FailOn[]): UnjudgedRule[] {
   const trusted = groups.filter((g) => !g.flagged);
   const mine = (f: FailOn) => (g: GroupVerdict) => g.selector === (f.selector && selectorText(f.selector));

@@ -42,7 +42,6 @@ function summedLoads(runs: RunResult[]): Record<string, number> {
   return out;
 }
 
-/** Flows with one name added up; their steps by label and each step's checks by name. */
 function mergeFlowsByName(runs: RunResult[]): Flow[] {
   const byName = new Map<string, Flow>();
   for (const flow of runs.flatMap((r) => (r.flows ?? []).map((f) => withLoad(f, r.name)))) {

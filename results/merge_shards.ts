@@ -30,7 +30,6 @@ interface Shard extends ShardFile {
   count: number;
 }
 
-/** Every shard's segment, or the problems that make the set unmergeable. */
 function identify(files: ShardFile[], problems: string[]): Shard[] {
   const shards: Shard[] = [];
   for (const f of files) {
@@ -47,7 +46,6 @@ function identify(files: ShardFile[], problems: string[]): Shard[] {
   return shards;
 }
 
-/** Problems of the set as a whole: experiments, segment counts, overlaps, run names and configs. */
 function checkSet(shards: Shard[], problems: string[]): void {
   const names = new Set(shards.map((s) => s.results.experiment.name));
   if (names.size > 1) {

@@ -57,7 +57,6 @@ export function buildSweeps(results: ResultsFile): PageSweep[] {
   return [...byCurve.values()].map((runs) => sweepCurve(runs, analysis));
 }
 
-/** One curve from its runs: the points in sweep order, a table row per point, and the stored knee. */
 function sweepCurve(runs: RunResult[], analysis: Analysis): PageSweep {
   const axes = curveAxes(runs[0])!;
   const parameter = axes.axis.parameter;

@@ -252,7 +252,6 @@ export function k6ScenarioParts(run: RunResult, stats: readonly string[]): Recor
   return out;
 }
 
-/** k6's scenario of a run of one load: its name, `default` for a script without scenarios. */
 function scenarioOf(run: RunResult): string {
   return run.load === undefined || run.load === "k6" ? "default" : run.load;
 }

@@ -123,7 +123,6 @@ export function renderK6Summary(data: K6SummaryData): string {
   return lines.join("\n") + "\n";
 }
 
-/** A group's checks, then each group in it under `█ name`, indented one step further, as k6 0.x. */
 function groupLines(group: K6Group, indent: string, lines: string[]): void {
   for (const c of group.checks) {
     const total = c.passes + c.fails;

@@ -65,7 +65,6 @@ export function renderK6SummaryV1(
   return out;
 }
 
-/** A part's checks (their totals, then each) and its metrics by section, the totals' skipped ones left out. */
 function resultLines(part: K6ScenarioPart, data: K6SummaryData, skipped: readonly string[]): string[] {
   const lines = checkLines(part.checks, data);
   const shown = Object.keys(part.metrics).filter((n) => !skipped.some((s) => n.startsWith(s)));
@@ -82,7 +81,6 @@ function resultLines(part: K6ScenarioPart, data: K6SummaryData, skipped: readonl
   return lines;
 }
 
-/** Each metric with thresholds, a submetric under its parent's line, each rule with its judged value. */
 function thresholdLines(data: K6SummaryData, names: string[]): string[] {
   const metrics = Object.fromEntries(names.map((n) => [n, data.metrics[n]]));
   const info = columns(metrics, names, data.options);
@@ -103,7 +101,6 @@ function thresholdLines(data: K6SummaryData, names: string[]): string[] {
   return lines;
 }
 
-/** The value a rule was judged on, written as the summary writes that metric's. */
 function judgedValue(name: string, m: K6Metric, stat: string, info: Columns): string {
   if (m.type === "trend") {
     const i = info.trendStats.indexOf(stat);
@@ -113,7 +110,6 @@ function judgedValue(name: string, m: K6Metric, stat: string, info: Columns): st
   return info.main[name];
 }
 
-/** The checks' totals and each check, passed ✓, failed ✗ with its share and counts. */
 function checkLines(checks: K6Check[], data: K6SummaryData): string[] {
   if (checks.length === 0) return [];
   const passes = checks.reduce((a, c) => a + c.passes, 0), fails = checks.reduce((a, c) => a + c.fails, 0);
@@ -223,7 +219,6 @@ function width(text: string): number {
   return [...text.normalize("NFKC")].length;
 }
 
-/** A counter's count and rate, a gauge's value, min and max, a rate's share and counts. */
 function plainValues(m: K6Metric, timeUnit: string): string[] {
   const v = m.values;
   switch (m.type) {
@@ -249,7 +244,6 @@ function trendValue(value: number, stat: string, m: K6Metric, timeUnit: string):
   return stat === "count" ? String(value) : humanize(value, m, timeUnit);
 }
 
-/** A value as k6's summary writes it: a rate as a percentage, bytes, a duration, else up to 6 places. */
 function humanize(value: number, m: Pick<K6Metric, "type" | "contains">, timeUnit = ""): string {
   if (m.type === "rate") return (Math.trunc(value * 100 * 100) / 100).toFixed(2) + "%";
   if (m.contains === "data") return bytes(value);

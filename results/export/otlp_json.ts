@@ -92,7 +92,6 @@ export function otlpRequest(points: ExportPoint[], version: string): OtlpRequest
   };
 }
 
-/** The fields every data point of `p` has, its labels joined by `extra` (a kind, an endpoint, a process). */
 function pointBase(p: ExportPoint, extra: Record<string, string> = {}): OtlpPointBase {
   return {
     attributes: attributes({ ...p.labels, ...extra }),
@@ -128,7 +127,6 @@ function histogramMetric(name: string, description: string, dataPoints: OtlpExpo
   };
 }
 
-/** The run's counters, the WebSocket counters (points of a ws run only) and the errors by kind. */
 function counterMetrics(points: ExportPoint[]): OtlpMetric[] {
   return [
     ...COUNTERS.map((c) =>
@@ -218,7 +216,6 @@ function histogramPoint(base: (p: ExportPoint) => OtlpPointBase) {
   };
 }
 
-/** The named series (a k6 script's) the points carry, one metric per name, each sample a data point. */
 function namedMetrics(points: ExportPoint[]): OtlpMetric[] {
   const byName = new Map<string, OtlpMetric>();
   for (const p of points) {

@@ -94,7 +94,6 @@ export function encodeWriteRequest(points: ExportPoint[]): Uint8Array {
   return w.finish();
 }
 
-/** The type and help of each named series (a k6 script's) the batch carries, once per name. */
 function namedFamilies(points: ExportPoint[]): { name: string; type: number; help: string }[] {
   const byName = new Map<string, { name: string; type: number; help: string }>();
   for (const n of points.flatMap((p) => p.named ?? [])) {
