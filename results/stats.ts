@@ -63,8 +63,8 @@ export function meanCi(values: number[]): MeanCi {
 }
 
 /** The median of the finite values; NaN when there are none. */
-export function median(values: readonly number[]): number {
-  const s = values.filter(Number.isFinite).sort((a, b) => a - b);
+export function median(values: ReadonlyArray<number | null>): number {
+  const s = values.filter((v): v is number => Number.isFinite(v)).sort((a, b) => a - b);
   const mid = s.length >> 1;
   return s.length === 0 ? NaN : s.length % 2 === 1 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 }

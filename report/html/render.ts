@@ -38,6 +38,7 @@ import * as liveControls from "./client/live_controls.ts";
 import * as main from "./client/main.ts";
 import type { SiteNav } from "./site_data.ts";
 import { loadModelFacts, modelFactsOf } from "../../results/load_models.ts";
+import { median } from "../../results/stats.ts";
 
 /** Options of `renderReport`. */
 export interface RenderOptions {
@@ -92,7 +93,7 @@ const clientScripts = new Map<string, string>();
 export function clientSource(entry = "loadlabMain"): string {
   const cached = clientScripts.get(entry);
   if (cached !== undefined) return cached;
-  const shared = { isHuge, formatExponent, modelFactsOf, loadModelFacts };
+  const shared = { isHuge, formatExponent, median, modelFactsOf, loadModelFacts };
   const fns = [
     shared,
     dom,

@@ -8,6 +8,7 @@ import type { PageData } from "../page_data.ts";
 import type { PageRun } from "../page_run.ts";
 import { type Cell, fmtFixed, fmtNum, h, isNum, section, sortableTable } from "./dom.ts";
 import { addChart, addScaleToggle, color, timeLineOptions, times } from "./charts.ts";
+import { median } from "../../../results/stats.ts";
 
 /** The variants (rows) and loads (columns), in the order the runs first name them. */
 export interface MatrixAxes {
@@ -58,19 +59,11 @@ export function npmCompatNote(runs: PageRun[]): string | null {
     "two. Run 'npm install --prefix examples' once to measure them under Node.";
 }
 
-/** The median of the finite values (nulls, gaps, are left out); NaN for none. */
-export function medianOf(values: Array<number | null>): number {
-  const sorted = values.filter(isNum).sort((a, b) => a - b);
-  if (!sorted.length) return NaN;
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
 /** The run's first interval over the median of the later ones, in p50 or req/s (req/s shows warm-up best). */
 export function firstToSteady(run: PageRun, column: "p50" | "rps" = "p50"): number {
   const values = column === "rps" ? run.iv.rps : run.iv.p50.filter(isNum);
   if (values.length < 2) return NaN;
-  const steady = medianOf(values.slice(1));
+  const steady = median(values.slice(1));
   return steady > 0 ? values[0] / steady : NaN;
 }
 
@@ -119,7 +112,7 @@ export function warmupRatioCells(runs: PageRun[], axes: MatrixAxes): Cell[][] {
       const of = mine.filter((r) => r.variant === v && r.load === l);
       const p50 = of.map((r) => firstToSteady(r, "p50")).filter(isNum);
       const rps = of.map((r) => firstToSteady(r, "rps")).filter(isNum);
-      const [a, b] = [medianOf(p50), medianOf(rps)];
+      const [a, b] = [median(p50), median(rps)];
       const fmt = (x: number) => (isNum(x) ? `${fmtFixed(x, 2)}×` : "–");
       return {
         text: `p50 ${fmt(a)} · req/s ${fmt(b)}`,
@@ -144,7 +137,7 @@ export function medianP50Series(
   const longest = of.reduce((a, b) => (b.iv.p50.length > a.iv.p50.length ? b : a));
   const xs = times(longest.iv.t);
   return xs.map((x, i) => {
-    const y = medianOf(of.map((r) => r.iv.p50[i] ?? NaN));
+    const y = median(of.map((r) => r.iv.p50[i] ?? NaN));
     return { x, y: isNum(y) ? y : null };
   });
 }
