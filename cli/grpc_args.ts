@@ -23,6 +23,7 @@ import { GrpcMessageError } from "../runner/http/grpc/message.ts";
 import type { DataSpec } from "../runner/session_schema.ts";
 import { checkPlaceholderNames } from "./data_file_args.ts";
 import { readBodyFile } from "./request_args.ts";
+import { LOAD_MODEL_FACTS } from "../results/load_models.ts";
 
 export const GRPC_FLAGS: FlagSpec[] = [
   { long: "call", takesValue: true, example: "helloworld.Greeter/SayHello" },
@@ -186,7 +187,8 @@ export function foldConcurrency(raw: RawArgs, flags: FlagValues, url: URL): numb
  * opens connections as it goes.
  */
 export function inFlightLine(config: AttackConfig): string | null {
-  if (!("connections" in config) || (config.model === "count" && config.ratePerSec !== undefined)) {
+  const hasRate = "ratePerSec" in config && config.ratePerSec !== undefined;
+  if (!("connections" in config) || LOAD_MODEL_FACTS[config.model].pacing(hasRate) === "open") {
     return null;
   }
   const m = config.connections;

@@ -22,6 +22,7 @@ import { HelpRequested, UsageError } from "./usage_error.ts";
 import { runCommand } from "./command_errors.ts";
 import { EXIT } from "./exit_codes.ts";
 import { thresholdLine } from "../results/threshold_text.ts";
+import { modelFactsOf } from "../results/load_models.ts";
 
 /** `loadlab merge --help`. */
 export const MERGE_HELP = `loadlab merge: one results file from the shards of a segmented load
@@ -85,7 +86,7 @@ export function finishMerged(results: ResultsFile): ResultsFile {
 
 function withPhases(run: RunResult): RunResult {
   const phases = run.config.phases as Array<{ name?: string; durationMs: number }> | undefined;
-  if (run.model !== "rate" || !Array.isArray(phases)) return run;
+  if (modelFactsOf(run.model)?.durationIn !== "phases" || !Array.isArray(phases)) return run;
   const spans = phases.map((p, i) => ({ name: p.name ?? `phase ${i + 1}`, durationMs: p.durationMs }));
   return { ...run, phases: phaseStats(run, spans) };
 }

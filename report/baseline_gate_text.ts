@@ -1,9 +1,7 @@
 /**
  * @module
- * The `--baseline` gate's verdicts in words, one sentence per metric, the same in the terminal table,
- * the markdown summary and the report's compare view: the verdict, the change the rule weighed with its
- * noise interval (the interval it must leave to be beyond noise), or why it was not judged, how the noise was measured, the rules it fails and the
- * other-machine flag (results/baseline_gate.ts makes the verdicts).
+ * The `--baseline` gate's verdicts in words, one sentence per metric, shared by the terminal, the
+ * markdown summary and the report's compare view.
  */
 import type { CompareMetric } from "../results/conclude/noise_samples.ts";
 import type { GateResult, GroupVerdict, MetricVerdict } from "../results/baseline_gate.ts";
@@ -23,11 +21,7 @@ export function noiseText(m: MetricVerdict, group: GroupVerdict): string {
     : `within-run interval variation: ${group.baselineRuns}+${group.currentRuns} runs, too few repeats for Welch`;
 }
 
-/**
- * `worse: 10.3 → 12.5 ms, +21.3% (geometric mean of the repeats' p99s; noise interval +15.2% to +27.7%;
- * Welch over 3+3 repeats)`, or `no verdict: 6.5 → 20.4 ms, +210.4% (...; not judged: <why>; ...)`, plus
- * the failed tolerances and the machine flag: the two numbers the rule compared, with what they are.
- */
+/** `worse: 10.3 → 12.5 ms, +21.3% (...; noise interval ...)` or `no verdict: ...`, with failed rules. */
 export function verdictText(m: MetricVerdict, group: GroupVerdict, gate: GateResult): string {
   const label = m.verdict === "same"
     ? "same (within noise)"

@@ -1,12 +1,7 @@
 /**
  * @module
- * `--output-bench FILE`: the runs as github-action-benchmark's custom JSON, an array of
- * `{name, unit, value, range?, extra?}`. That action takes one direction per file (its `tool:` input), so
- * latency goes to FILE as `customSmallerIsBetter` (p50 and p99 in ms) and throughput to a sibling file
- * as `customBiggerIsBetter` (req/s and success in %), named by `biggerBenchPath`. One entry per run group
- * (the name without `#repeat`, as the baseline gate pairs them) and metric: the mean over the repeats,
- * `range` its 95% confidence interval when there are two or more, `extra` the repeats and the flagged
- * runs (a number from an untrusted run must not be charted without saying so). Pure.
+ * `--output-bench FILE`: the runs as github-action-benchmark's custom JSON, latency to FILE
+ * (`customSmallerIsBetter`) and throughput to a sibling file (`customBiggerIsBetter`). Pure.
  */
 import type { ResultsFile, RunResult } from "../results/mod.ts";
 import { type CompareMetric, runValue } from "../results/conclude/noise_samples.ts";

@@ -1,20 +1,13 @@
 /**
  * @module
- * The caching proxy keeps serving when Redis dies or stalls: each such request goes straight to the
- * upstream and is counted as a bypass (targets/proxy/proxy.ts), and a rate limiter that cannot reach Redis
- * lets requests through unchecked. The run still "succeeds", so without a word it would pass for a run
- * of the cached setup. This turns those counters into one sentence for the terminal (cli/run_progress.ts)
- * and the run's detail in report.html (report/html/page_run.ts). Pure.
+ * The sentence saying a caching proxy's requests bypassed a dead or stalled Redis, so the run does not
+ * pass for one of the cached setup. Pure.
  */
 import type { RunResult } from "../results/mod.ts";
 import { formatCount } from "../results/text_format.ts";
 import { shareOf } from "./generator_verdict.ts";
 
-/**
- * "cache bypassed for 1,234 of 2,000 cacheable requests (62%): Redis failed or was too slow, so they
- * went to the upstream uncached", with the limiter's unchecked requests when there were any; null
- * when the run's target counted no bypass.
- */
+/** "cache bypassed for 1,234 of 2,000 cacheable requests (62%): ..."; null when nothing bypassed. */
 export function cacheBypassSentence(run: RunResult): string | null {
   const stats = run.targetStats;
   if (!stats) return null;

@@ -1,15 +1,7 @@
 /**
  * @module
- * What CI systems read after `loadlab run --summary FILE.md --junit FILE.xml`: a markdown summary for
- * step summaries (GitHub's `$GITHUB_STEP_SUMMARY`, GitLab and Buildkite annotations) with the runs, the
- * thresholds and the changes beyond noise, and a JUnit XML file with one test case per threshold and run,
- * so a failed threshold shows up as a failed test with its actual value next to the expected one. Each run
- * carries its verdict (results/conclude/run_verdict.ts: a badge column, a property and a system-out
- * line; under `--strict` also a "run verdict" test case that fails when the run is flagged; without it, a
- * failing "got a response" case for a run that got none), and
- * open-model runs their requested rate, sends made and dropped beside the achieved rate. Pure: reads
- * the stored `results.analysis` (written by `loadlab run`), never recomputes it. Every string from a
- * results file is escaped: markdown step summaries render inline HTML, and XML breaks on a stray `<`.
+ * What CI reads after `loadlab run --summary FILE.md --junit FILE.xml`: a markdown step summary and
+ * JUnit XML with a test case per threshold and run, each run with its verdict. Pure; strings escaped.
  */
 import { endpointMarkdown } from "./endpoint_md.ts";
 import { shownEndpointRows } from "./endpoint_rows.ts";
@@ -30,38 +22,27 @@ import {
   formatThresholdActual,
   thresholdRunVerdict,
 } from "../results/threshold_text.ts";
-import { formatCount, formatFixed } from "../results/text_format.ts";
+import { countOrDash, fixedOrDash } from "../results/text_format.ts";
 import { escapeMarkdown, escapeXml } from "./ci_escape.ts";
 
 export { describeNoiseRule, escapeMarkdown, escapeXml };
 
-function fixed(x: number, digits: number): string {
-  return Number.isFinite(x) ? formatFixed(x, digits) : "–";
-}
-
-/** "99.50%", or "–" when the run measured nothing (no success rate of no request). */
 function successCell(run: RunResult): string {
   const rate = measuredSuccessRate(run);
-  return Number.isFinite(rate) ? `${fixed(rate * 100, 2)}%` : "–";
+  return Number.isFinite(rate) ? `${fixedOrDash(rate * 100, 2)}%` : "–";
 }
 
-function whole(x: number): string {
-  return Number.isFinite(x) ? formatCount(x) : "–";
-}
-
-/** A threshold's actual value in its rule's unit (results/threshold_text.ts). */
 function actualOf(t: ThresholdResult): string {
   return formatThresholdActual(t.expression, t.actual);
 }
 
-/** Requested rate, sends made and dropped, achieved rate: "–" where a closed model has none. */
 function sendCells(r: RunResult): string {
   const f = sendFacts(r);
-  const requested = f.requestedRps === null ? "–" : whole(f.requestedRps);
-  const dropped = f.dropped > 0 ? `${whole(f.dropped)} (${formatShare(f.droppedShare)})` : "0";
+  const requested = f.requestedRps === null ? "–" : countOrDash(f.requestedRps);
+  const dropped = f.dropped > 0 ? `${countOrDash(f.dropped)} (${formatShare(f.droppedShare)})` : "0";
   // The drain is among the sends, never in the achieved rate (results/conclude/served_rate.ts).
-  const drained = (r.drained ?? 0) > 0 ? ` (${whole(r.drained!)} drained)` : "";
-  return `${requested} | ${whole(f.sent)}${drained} | ${dropped} | ${whole(r.rps)}`;
+  const drained = (r.drained ?? 0) > 0 ? ` (${countOrDash(r.drained!)} drained)` : "";
+  return `${requested} | ${countOrDash(f.sent)}${drained} | ${dropped} | ${countOrDash(r.rps)}`;
 }
 
 function runsTable(runs: RunResult[]): string[] {
@@ -76,8 +57,8 @@ function runsTable(runs: RunResult[]): string[] {
       : `${v.flags.some((f) => f.kind === "failed") ? "❌" : "⚠️"} ${escapeMarkdown(v.label)}`;
     const latency = sampledLatency(r); // "–" without a response, not 0
     lines.push(
-      `| ${escapeMarkdown(r.name)} | ${verdict} | ${sendCells(r)} | ${fixed(latency.p50, 2)} | ` +
-        `${fixed(latency.p99, 2)} | ${successCell(r)} |`,
+      `| ${escapeMarkdown(r.name)} | ${verdict} | ${sendCells(r)} | ${fixedOrDash(latency.p50, 2)} | ` +
+        `${fixedOrDash(latency.p99, 2)} | ${successCell(r)} |`,
     );
   }
   return lines;
@@ -128,8 +109,10 @@ function comparisonLines(results: ResultsFile): string[] {
     const sign = c.changePct > 0 ? "+" : "";
     lines.push(
       `| ${escapeMarkdown(c.group)} | ${METRIC_NAMES[c.metric] ?? c.metric} | ` +
-        `${fixed(base?.metrics[c.metric].mean ?? Number.NaN, digits)} | ` +
-        `${fixed(mine?.metrics[c.metric].mean ?? Number.NaN, digits)} | ${sign}${fixed(c.changePct, 1)}% |`,
+        `${fixedOrDash(base?.metrics[c.metric].mean ?? Number.NaN, digits)} | ` +
+        `${fixedOrDash(mine?.metrics[c.metric].mean ?? Number.NaN, digits)} | ${sign}${
+          fixedOrDash(c.changePct, 1)
+        }% |`,
     );
   }
   return lines;
@@ -151,7 +134,7 @@ function searchAndKneeLines(analysis: Analysis | undefined, runs: RunResult[]): 
   return lines.length ? ["", "### Capacity", "", ...lines] : [];
 }
 
-/** The report's findings block (results/conclude/findings.ts) as a list, first: what a reader should take away. */
+/** The findings block (results/conclude/findings.ts) as a list, first. */
 function findingLines(results: ResultsFile): string[] {
   const findings = buildFindings(results);
   if (findings.length === 0) return [];
@@ -186,16 +169,12 @@ export function renderMarkdownSummary(results: ResultsFile, opts: { gate?: GateR
   return lines.join("\n") + "\n";
 }
 
-/** Under --quick, the values each load ran, beside a description that tells the full study. */
 function quickLines(results: ResultsFile): string[] {
   const values = quickRanValues(results);
   return values ? [`Ran with --quick, not the values described above: ${escapeMarkdown(values)}.`, ""] : [];
 }
 
-/**
- * A run of several endpoints: one property per endpoint shown (endpoint_rows.ts), slowest p99 first, so a
- * CI test view shows which endpoint is slow beside the threshold that judged the run; then how many more.
- */
+/** One property per shown endpoint of a run of several, slowest p99 first, then how many more. */
 function endpointProperties(run: RunResult): string {
   const { rows, omitted } = shownEndpointRows(run);
   if (rows.length < 2) return "";
@@ -203,8 +182,10 @@ function endpointProperties(run: RunResult): string {
   return rows.map((r) =>
     `<property name="${escapeXml(`loadlab.endpoint ${r.name}`)}" value="${
       escapeXml(
-        `requests ${whole(r.requests)}, failed ${whole(r.errors + r.non2xx)}, p50 ${fixed(r.p50Ms, 2)} ms, ` +
-          `p99 ${fixed(r.p99Ms, 2)} ms`,
+        `requests ${countOrDash(r.requests)}, failed ${countOrDash(r.errors + r.non2xx)}, p50 ${
+          fixedOrDash(r.p50Ms, 2)
+        } ms, ` +
+          `p99 ${fixedOrDash(r.p99Ms, 2)} ms`,
       )
     }"/>`
   ).join("") + more;
@@ -223,7 +204,7 @@ function verdictXml(run: RunResult | undefined): { properties: string; systemOut
 
 function testcase(t: ThresholdResult, run: RunResult | undefined): string {
   const attrs = `classname="${escapeXml(`loadlab.${t.run}`)}" name="${escapeXml(t.expression)}"` +
-    (run ? ` time="${fixed(run.durationSec, 3)}"` : "");
+    (run ? ` time="${fixedOrDash(run.durationSec, 3)}"` : "");
   const { properties, systemOut } = verdictXml(run);
   let failure = "";
   if (!t.ok) {
@@ -235,14 +216,10 @@ function testcase(t: ThresholdResult, run: RunResult | undefined): string {
   return body ? `    <testcase ${attrs}>\n${body}    </testcase>` : `    <testcase ${attrs}/>`;
 }
 
-/**
- * Under `--strict` each run (not a search probe) is a test case of its own, "run verdict", failing with
- * the verdict's label when the run is flagged: the run fails the job (exit 6), so CI test views name it
- * beside the thresholds instead of hiding it in a property.
- */
+/** Under `--strict`, a "run verdict" test case per run, failing when it is flagged (exit 6). */
 function verdictTestcase(run: RunResult): { xml: string; failed: boolean } {
   const attrs = `classname="${escapeXml(`loadlab.${run.name}`)}" name="run verdict" ` +
-    `time="${fixed(run.durationSec, 3)}"`;
+    `time="${fixedOrDash(run.durationSec, 3)}"`;
   const verdict = runVerdict(run);
   if (verdict.ok) return { xml: `    <testcase ${attrs}/>`, failed: false };
   const label = escapeXml(verdict.label);
@@ -254,20 +231,15 @@ function verdictTestcase(run: RunResult): { xml: string; failed: boolean } {
   };
 }
 
-/** A failing "got a response" case for a run that got none (its verdict `failed`, exit 4). */
 function noResponseTestcase(run: RunResult): string {
   const label = escapeXml(runVerdict(run).label);
   return `    <testcase classname="${escapeXml(`loadlab.${run.name}`)}" name="got a response" ` +
-    `time="${fixed(run.durationSec, 3)}">\n` +
+    `time="${fixedOrDash(run.durationSec, 3)}">\n` +
     `      <failure type="no-response" message="${label}">${escapeXml(run.name)}: ${label}</failure>\n` +
     `    </testcase>`;
 }
 
-/**
- * JUnit XML: one test case per threshold and run; a failed threshold is a failure with actual vs expected.
- * With `strict` (`--strict` or `strict: true`), also one "run verdict" case per run, failing when flagged;
- * without it, a failing "got a response" case per run that got none (it exits 4 either way).
- */
+/** JUnit XML: a test case per threshold and run; `strict` adds run verdicts, else a no-response case. */
 export function renderJunit(results: ResultsFile, options: { strict?: boolean } = {}): string {
   const byName = new Map(results.runs.map((r) => [r.name, r]));
   const cases = results.thresholds.map((t) => testcase(t, byName.get(t.run)));

@@ -1,17 +1,13 @@
 /**
  * @module
- * A run's endpoints as rows for every printer (terminal, page, markdown, JUnit): the slowest p99 first,
- * each with its requests, rate over the run's measured duration, failures (error kinds and 4xx/5xx
- * statuses) and latency figures. An endpoint without a response has no latency (NaN, shown as a dash),
- * sorted last. A printer shows at most `MAX_SHOWN_ENDPOINTS` of them and says how many it left out and
- * where they all are: a results file of 100,000 endpoints made a page of 88 MB in 30 s. Pure.
+ * A run's endpoints as rows for every printer, slowest p99 first (no response: NaN, last); a printer
+ * shows at most `MAX_SHOWN_ENDPOINTS` and says how many it left out. Pure.
  */
 import type { EndpointResult, RunResult } from "../results/mod.ts";
 import { sumValues } from "../results/interval_counts.ts";
 import { formatCount } from "../results/text_format.ts";
 
-/** One endpoint's figures as printed. */
-export interface EndpointRow {
+interface EndpointRow {
   name: string;
   requests: number;
   rps: number;
@@ -42,12 +38,8 @@ export function endpointQualifier(run: RunResult): string {
     : "";
 }
 
-/**
- * How an endpoint is printed: its name, then its user tags in key order as a threshold selects them
- * (`GET /json {kind:html}`). A script's requests of one name and different tags are endpoints of their
- * own (runner/endpoint_limits.ts), so without the tags two rows, two JUnit properties, read the same.
- */
-export function endpointLabel(e: Pick<EndpointResult, "name" | "tags">): string {
+/** An endpoint's name, then its tags in key order (`GET /json {kind:html}`), so rows read apart. */
+function endpointLabel(e: Pick<EndpointResult, "name" | "tags">): string {
   const keys = Object.keys(e.tags ?? {}).sort();
   return keys.length === 0 ? e.name : `${e.name} {${keys.map((k) => `${k}:${e.tags![k]}`).join(", ")}}`;
 }
@@ -72,17 +64,10 @@ export function endpointRows(run: RunResult): EndpointRow[] {
   return rows.sort((a, b) => key(b) - key(a));
 }
 
-/**
- * The most endpoints a printer shows of one run: the engine keeps 64 names and "other", so a run it
- * measured is shown whole; more come from a file written elsewhere, or shards of different names merged.
- */
+/** The most endpoints a printer shows of one run (the engine keeps 64 names and "other"). */
 export const MAX_SHOWN_ENDPOINTS = 100;
 
-/**
- * The run's endpoints a printer shows, slowest p99 first: all of them up to `MAX_SHOWN_ENDPOINTS`, else
- * the half that many slowest by p99, then the busiest by requests of the rest, with `omitted`, the line
- * that says how many more there are and where every one is; "" when none is left out.
- */
+/** The endpoints shown, slowest p99 first, and `omitted`, the line saying how many more and where. */
 export function shownEndpointRows(run: RunResult): { rows: EndpointRow[]; omitted: string } {
   const rows = endpointRows(run);
   if (rows.length <= MAX_SHOWN_ENDPOINTS) return { rows, omitted: "" };

@@ -1,9 +1,6 @@
 /**
  * @module
- * The terminal's per-endpoint block, printed when a run has more than one endpoint: one line per
- * endpoint, the slowest p99 first, with its requests, rate, failures and latency (from the intended send,
- * as the run's), and a note once for each name given to several different requests (pooled). At most
- * `MAX_SHOWN_ENDPOINTS` lines, then one saying how many more there are and where (endpoint_rows.ts). Pure.
+ * The terminal's per-endpoint block, slowest p99 first, with a note for names pooling several requests.
  */
 import { terminalSafe } from "../validation/terminal_text.ts";
 import type { RunResult } from "../results/mod.ts";

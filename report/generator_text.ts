@@ -1,21 +1,14 @@
 /**
  * @module
- * The generator block of the terminal summary (report/text.ts): the verdict on who limited the run
- * (report/generator_verdict.ts, the same words as the page), the late, waiting and dropped sends, the
- * start-up facts (pool, connects in flight, warm-up, transport, protocol, TLS), data rows that ran out,
- * the host's TCP trouble, and a warning with what to do when the run was bound. Kept apart from the rest
- * of the summary because it is the part about loadlab itself rather than the target's answers. Pure:
- * results in, lines out.
+ * The generator block of the terminal summary: who limited the run, late, waiting and dropped sends,
+ * start-up facts and what to do when the run was bound. Pure.
  */
 import type { RunResult } from "../results/mod.ts";
 import { formatCount, formatDurationMs, protocolTag } from "../results/text_format.ts";
 import { generatorVerdict, HOST_TCP_LABEL, hostTcpLine, hostTcpTroubled } from "./generator_verdict.ts";
 import { crowdOpening, crowdOpeningText } from "../results/conclude/crowd_opening.ts";
 
-/**
- * The verdict line (report/generator_verdict.ts, the same words as the page), the late, waiting and
- * dropped counts, the start-up facts, and a warning with what to do when the run was bound.
- */
+/** The verdict line, late, waiting and dropped counts, start-up facts, and a warning when bound. */
 export function generatorLines(
   run: RunResult,
   bold: (text: string) => string,

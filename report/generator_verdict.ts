@@ -1,12 +1,7 @@
 /**
  * @module
- * Who held a run up, in plain words, for the terminal summary (report/generator_text.ts) and the run detail of
- * report.html (report/html/page_run.ts) alike: one sentence ("server-bound: 93% of sends waited for a
- * connection the server held") and the facts behind it (late, server-bound and dropped sends with their
- * share of sends, the two flags, the pre-connected pool, the most connects in flight, the generator's
- * warm-up and the transport). The sentence follows the runner's flags (results/conclude/bound_verdict.ts) rather
- * than judging again, so the page, the summary and a CI job reading `generatorBound` always agree, and its
- * facts end with the run verdict (results/conclude/run_verdict.ts) that the badges show. Pure.
+ * Who held a run up, in one sentence and its facts, for the terminal and the page alike; the sentence
+ * follows the runner's flags (results/conclude/bound_verdict.ts) rather than judging again. Pure.
  */
 import type { RunResult } from "../results/mod.ts";
 import { formatCount, formatDurationMs, protocolTag } from "../results/text_format.ts";
@@ -19,7 +14,6 @@ import { crowdOpening, crowdOpeningText } from "../results/conclude/crowd_openin
 /** The verdict on one run: which side limited it, said once, and the numbers it rests on. */
 export interface GeneratorVerdict {
   kind: "generator-bound" | "server-bound" | "kept-up" | "closed";
-  /** One plain-words sentence starting with the verdict. */
   sentence: string;
   /** Label and value, in reading order; only the facts the results file holds. */
   facts: Array<[string, string]>;
@@ -65,7 +59,7 @@ function sentenceOf(run: RunResult, sends: number): Pick<GeneratorVerdict, "kind
       sentence: "closed model: each connection sends when its previous response ends, so no send is late",
     };
   }
-  // The same dropped share the run verdict flags (results/conclude/run_verdict.ts): the two never disagree.
+  // The same dropped share the run verdict flags, so the two never disagree.
   const dropped = run.droppedSends > 0
     ? `; ${shareOf(run.droppedSends, sends)} of intended sends dropped`
     : "";
@@ -133,10 +127,7 @@ function factsOf(run: RunResult, sends: number): Array<[string, string]> {
 /** Label of the kernel's counters: they count every process of the generator's host, not this run. */
 export const HOST_TCP_LABEL = "kernel TCP (this host, all processes)";
 
-/**
- * The generator host's kernel TCP counters over the run in words ("0 accept-queue overflows, 0 listen
- * drops, 3 SYN retransmits, ..."); null when the file has none.
- */
+/** The host's kernel TCP counters over the run in words; null when the file has none. */
 export function hostTcpLine(run: RunResult): string | null {
   const tcp = run.hostTcp;
   if (tcp === undefined) return null;
@@ -158,10 +149,7 @@ export function hostTcpTroubled(run: RunResult): boolean {
       (tcp.retransSegs ?? 0) > 0;
 }
 
-/**
- * The verdict of a run, or null for a file that records nothing of the generator side (a closed-model
- * run from before start-up facts were kept, with no late, waiting or dropped send).
- */
+/** The verdict of a run, or null for a file that records nothing of the generator side. */
 export function generatorVerdict(run: RunResult): GeneratorVerdict | null {
   const known = hasSchedule(run) || run.generatorBound || generatorSaturation(run.intervals) !== null ||
     run.transport !== undefined ||

@@ -1,20 +1,13 @@
 /**
  * @module
- * The live progress line that commands running load redraw in place on a terminal (cli/live.ts): elapsed
- * time, requests, rate, p99 and errors so far. It reads the live numbers, not a finished `RunResult`, so
- * it is kept apart from the end-of-run summary (report/text.ts), which it shares only the number formats
- * with. Pure: no escape codes, no clock.
+ * The live progress line commands redraw on a terminal: elapsed, requests, rate, p99, errors. Pure.
  */
 import type { AttackProgress } from "../results/mod.ts";
 import { formatCount, formatDurationMs, formatNumber } from "../results/text_format.ts";
 
-/** Numbers for the live progress line. */
-export type LiveLineStats = AttackProgress;
+type LiveLineStats = AttackProgress;
 
-/**
- * One progress line for `\r` updates (no newline, no escape codes). Fields are padded to fixed widths so
- * successive lines rarely change length; the caller still clears the rest of the line when it can.
- */
+/** One progress line for `\r` updates, fields padded to fixed widths. */
 export function renderLiveLine(s: LiveLineStats): string {
   const elapsed = Number.isFinite(s.elapsedSec) ? s.elapsedSec.toFixed(1) : "-";
   const total = s.totalSec === null || !Number.isFinite(s.totalSec) ? "" : ` / ${s.totalSec.toFixed(0)}s`;

@@ -1,13 +1,11 @@
 /**
  * @module
- * Combines several results files into one for `loadlab report a.json b.json`: their runs are shown
- * together, so a run name that occurs in more than one file is prefixed with its file's label (and the
- * thresholds that point at it follow the new name). Pure; the CLI reads the files.
+ * Several results files as one for `loadlab report a.json b.json`; a repeated run name gets its
+ * file's label. Pure.
  */
 import type { ResultsFile } from "../results/mod.ts";
 
-/** One loaded file and the label that disambiguates its run names (usually the file name). */
-export interface LabelledResults {
+interface LabelledResults {
   label: string;
   results: ResultsFile;
 }

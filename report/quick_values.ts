@@ -1,8 +1,6 @@
 /**
  * @module
- * The values a `--quick` run actually ran, per load: a preset's description tells the full study (its
- * durations, rates and timeouts), which a quick run does not use, so the report's header and the CI
- * summary set these beside it. Read from each run's recorded config. Pure.
+ * The values a `--quick` run actually ran, per load, read from each run's recorded config. Pure.
  */
 import type { ResultsFile, RunResult } from "../results/mod.ts";
 import { round4 } from "../results/stats.ts";
@@ -30,11 +28,7 @@ function runValues(config: Record<string, unknown>): string {
   return parts.filter((p) => p !== null).join(", ");
 }
 
-/**
- * The values a `--quick` run actually ran, per load ("high: 5 s at 100/s, timeout 5 s"), with a swept
- * parameter's values; null for a full run. A preset's description tells the full study (its durations,
- * rates and timeouts), which a quick run does not use, so the header sets these beside it.
- */
+/** The values a `--quick` run ran, per load ("high: 5 s at 100/s, timeout 5 s"); null for a full run. */
 export function quickRanValues(results: ResultsFile): string | null {
   if (!results.experiment.quick) return null;
   const byLoad = new Map<string, RunResult[]>();

@@ -1,8 +1,6 @@
 /**
  * @module
- * The one sentence a report shows about generators split over several machines: for a merged file how
- * many shards on how many hosts (and what is missing), for a lone shard that it is only part of the
- * load. Pure; used by the HTML header and the `report` command's warning.
+ * The one sentence about generators split over machines (shards, hosts, what is missing). Pure.
  */
 import type { ResultsFile } from "../results/mod.ts";
 

@@ -1,14 +1,7 @@
 /**
  * @module
- * The terminal printer: a `RunResult` in, text out, nothing else (no `Deno.*`, no clock). The summary
- * follows oha (success rate, totals, a ■ histogram, the latency distribution, status codes and errors)
- * and then autocannon's box tables, because those are the two layouts people doing this kind of test
- * already read fluently. Late and dropped sends are printed next to the latency they distort, under a
- * one-line verdict on who limited the run (report/generator_text.ts, in the page's words) and with a
- * warning when the generator, not the target, limited it. The run verdict
- * (results/conclude/run_verdict.ts) is the first line, and an open-model run shows its requested rate, sends made and dropped beside the achieved
- * rate, so "success 100%" never stands alone beside dropped sends. A run without a response prints "-"
- * for every latency statistic (it has no samples), never "0 ms" and never NaN.
+ * The terminal summary: a `RunResult` in, text out. oha's layout then autocannon's tables, the run
+ * verdict first, dropped and late sends beside the latency they distort, "-" for a run without samples.
  */
 
 import { visibleLine } from "../validation/terminal_text.ts";
@@ -32,8 +25,7 @@ import { latencySampled, measuredSuccessRate, sampledLatency } from "../results/
 import { drainedNote, unfinishedNote } from "../results/conclude/served_rate.ts";
 import { busyMachineNote } from "../results/conclude/machine_change.ts";
 
-/** Options of `renderSummary`. */
-export interface SummaryOptions {
+interface SummaryOptions {
   /** ANSI colors (bold headings, red errors, yellow warnings); off by default for files and pipes. */
   color?: boolean;
 }
@@ -65,7 +57,6 @@ function palette(color: boolean): Palette {
   return { bold: ansi(1), red: ansi(31), yellow: ansi(33), green: ansi(32) };
 }
 
-/** Aligned "label: value" lines. */
 function fields(pairs: Array<[string, string]>): string[] {
   const width = Math.max(...pairs.map(([label]) => label.length)) + 1;
   return pairs.map(([label, value]) => `  ${(label + ":").padEnd(width)}  ${value}`);
@@ -144,10 +135,7 @@ function histogramLines(run: RunResult, c: Palette): string[] {
   ];
 }
 
-/**
- * The latency percentiles, with the uncorrected ones (throughput model) and a stream's first message
- * (gRPC server streams: the main column times each whole stream) beside them when the run has them.
- */
+/** The latency percentiles, with uncorrected ones and a stream's first message when the run has them. */
 function distributionLines(run: RunResult, c: Palette): string[] {
   const columns = [
     ...(run.uncorrectedLatencyMs === null ? [] : [{ name: "uncorrected", of: run.uncorrectedLatencyMs }]),
@@ -200,7 +188,6 @@ function errorLines(run: RunResult, c: Palette): string[] {
   return out;
 }
 
-/** The most frequent messages kept under `kind`, one line each. */
 function messageLines(run: RunResult, kind: string): string[] {
   const messages = Object.entries(run.errorMessages[kind] ?? {}).sort((a, b) => b[1] - a[1]);
   const out = messages.slice(0, TOP_MESSAGES).map(([message, n]) =>
@@ -210,11 +197,7 @@ function messageLines(run: RunResult, kind: string): string[] {
   return out;
 }
 
-/**
- * Checks of flow steps (k6's checks), one line each with its pass rate and its passed and failed
- * counts, and the sessions a capture ended; empty when no step checks or captures. `attack`'s summary
- * and `run`'s line per run (cli/run_progress.ts) print it.
- */
+/** Flow steps' checks, a line each with pass rate and counts, and sessions a capture ended. */
 export function renderChecks(run: RunResult, opts: SummaryOptions = {}): string[] {
   return checkLines(run, palette(opts.color ?? false));
 }
@@ -260,10 +243,7 @@ function segmentLines(run: RunResult, c: Palette): string[] {
   ];
 }
 
-/**
- * The verdict in its colour: green `ok`, red when no request got any response (`failed`), else yellow
- * (the numbers are there, qualified).
- */
+/** The verdict in its colour: green `ok`, red `failed`, else yellow. */
 function verdictText(verdict: RunVerdict, c: Palette): string {
   if (verdict.ok) return c.green("ok");
   return verdict.flags.some((f) => f.kind === "failed") ? c.red(verdict.label) : c.yellow(verdict.label);

@@ -1,8 +1,7 @@
 /**
  * @module
- * autocannon-style box tables for the terminal printer: latency percentiles, and requests and bytes per
- * second. Per-second figures are recomputed from the run's intervals (grouped into 1-second buckets), so
- * they need no extra data in results.json and work for any interval length. Pure functions, no I/O.
+ * autocannon-style box tables for the terminal: latency percentiles and per-second requests and bytes
+ * from the run's intervals. Pure.
  */
 
 import type { IntervalResult, LatencySummaryMs, RunResult } from "../results/mod.ts";
@@ -26,8 +25,7 @@ export function boxTable(rows: string[][]): string {
   return out.join("\n");
 }
 
-/** Distribution of a small sample set (one value per second). */
-export interface SeriesStats {
+interface SeriesStats {
   p2_5: number;
   p50: number;
   p97_5: number;
@@ -55,11 +53,7 @@ export function seriesStats(values: number[]): SeriesStats {
   };
 }
 
-/**
- * Per-second rates of `pick(interval)`: intervals grouped by the second they start in, each sum divided by
- * the time the group covers. A trailing partial second is left out when there is at least one full
- * second, because its low count would read as a throughput dip that never happened.
- */
+/** Per-second rates of `pick`; a trailing partial second is left out (it would read as a dip). */
 export function perSecond(intervals: IntervalResult[], pick: (i: IntervalResult) => number): number[] {
   const buckets = new Map<number, { total: number; coveredMs: number }>();
   for (const interval of intervals) {
@@ -78,10 +72,7 @@ function latencyRow(label: string, s: LatencySummaryMs): string[] {
   return [label, ...[s.p2_5, s.p50, s.p97_5, s.p99, s.mean, s.stdev, s.max].map(formatDurationMs)];
 }
 
-/**
- * Latency table (2.5%, 50%, 97.5%, 99%, Avg, Stdev, Max); a second row when uncorrected is present; "-"
- * cells without a response.
- */
+/** Latency table (2.5%, 50%, 97.5%, 99%, Avg, Stdev, Max), uncorrected as a second row. */
 export function latencyTable(run: RunResult): string {
   const rows = [["Stat", "2.5%", "50%", "97.5%", "99%", "Avg", "Stdev", "Max"]];
   if (run.uncorrectedLatencyMs === null) {

@@ -1,10 +1,6 @@
 /**
  * @module
- * The WebSocket block of the terminal summary (a run with a `ws` section): what its "requests" are
- * (messages answered, their round trip the latency above), handshakes and their time, messages and
- * payload bytes each way, unsolicited messages and their fan-out (and, when a flood's messages were
- * taken as answers, that `--ws-match` is probably wrong: results/conclude/ws_flood.ts), pings, and the
- * close codes. Pure: results in, lines out.
+ * The WebSocket block of the terminal summary. Pure.
  */
 import type { RunResult } from "../results/mod.ts";
 import { formatBytes, formatCount, formatDurationMs } from "../results/text_format.ts";
@@ -49,10 +45,7 @@ export function wsLines(run: RunResult, bold: (s: string) => string): string[] {
   return out;
 }
 
-/**
- * How many handshakes that offered permessage-deflate got it: those that did not ran uncompressed, so a
- * run that asked for compression says how much of it was.
- */
+/** How many handshakes that offered permessage-deflate got it. */
 export function deflateLine(ws: NonNullable<RunResult["ws"]>): string {
   const offered = ws.deflateOffered ?? 0, agreed = ws.deflateAgreed ?? 0;
   const rest = offered - agreed;
@@ -62,10 +55,7 @@ export function deflateLine(ws: NonNullable<RunResult["ws"]>): string {
     (rest > 0 ? `; ${formatCount(rest)} ran uncompressed` : "");
 }
 
-/**
- * Every handshake, those made before the measured run said apart (the pre-connected pool's): the
- * times are of the measured run's only.
- */
+/** Every handshake, the pre-connected pool's said apart (the times are the measured run's). */
 function handshakeLine(ws: NonNullable<RunResult["ws"]>): string {
   const early = ws.preConnectedHandshakes ?? 0;
   const times = ws.handshakeMs

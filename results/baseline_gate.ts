@@ -1,21 +1,8 @@
 /**
  * @module
- * The relative gate of `--baseline FILE --fail-on "p99 +10%"`: this run's results against a saved
- * baseline results file. Runs are paired by name without the `#repeat` suffix (variant/load/sweep
- * point, the pairing of `report --compare`); per metric (p99, p50, req/s, success) the verdict is the one
- * rule the analysis and `report --compare` conclude by (`judgeChange`, results/conclude/judged.ts): over
- * the repeats when both sides have two or more, else over each side's within-run one-second batch means,
- * latency on a log scale. Where that rule does not judge (a load whose rate changes within the run, a
- * run that never settled, a gap too wide for the samples to call noise, a side loadlab itself limited)
- * the verdict is `unknown` with its reason, and a rule left with no verdict is unjudged (exit 8), never
- * passed. The change and interval shown are the ones the rule weighed (`judgedChange`): for latency a
- * ratio of geometric means with its log-scale interval turned back into percent, so it is not symmetric
- * and may differ a little from the ratio of the two figures beside it, but a `worse` or `better` change
- * always has an interval that excludes no change and a `same` one an interval that includes it. A
- * `--fail-on` tolerance (results/fail_on.ts) fails only a `worse` change whose shown change is also past
- * the tolerance. A baseline from another machine or build (CPU, cores, loadlab or Deno version) is
- * flagged on every verdict. Runs that stopped early (`incomplete`, also after a threshold's abortOnFail)
- * are left out and listed. Pure: results in, verdicts out.
+ * The relative gate of `--baseline FILE --fail-on "p99 +10%"`: runs paired by name with the baseline's,
+ * each metric judged by `judgeChange` (results/conclude/judged.ts); where that rule cannot judge, the
+ * verdict is `unknown` with its reason and an unjudged rule exits 8, never passes. Pure.
  */
 import type { ResultsFile, RunResult } from "./mod.ts";
 import { judgedChange, judgedStatistic } from "./conclude/noise.ts";
@@ -27,8 +14,7 @@ import { runVerdict } from "./conclude/run_verdict.ts";
 import { requestKind } from "./conclude/ws_storm.ts";
 import { selectedRun, selectorText } from "./threshold_selector.ts";
 
-/** How the noise behind a verdict was measured. */
-export type NoiseSource = "repeats" | "within-run";
+type NoiseSource = "repeats" | "within-run";
 
 /** One metric of one paired group. */
 export interface MetricVerdict {
@@ -36,18 +22,10 @@ export interface MetricVerdict {
   /** Each side's own figure, the mean over its runs (the p99 of each run, not of its batches). */
   baseline: number;
   current: number;
-  /**
-   * The change as the rule weighed it (`judgedChange`), in the metric's unit (success in percent, so
-   * this is in points), and its noise interval [low, high] (the test's 95% interval, never narrower than
-   * `BEYOND_NOISE_MIN_SE` standard errors: beyond noise exactly when it excludes no change); null when the
-   * change was not judged.
-   */
+  /** The change the rule weighed, in the metric's unit, and its 95% noise interval; null if not judged. */
   diff: number;
   diffCi95: [number, number] | null;
-  /**
-   * The two levels the rule compared (baseline's, this run's: `judgedChange`'s, in the metric's unit) and
-   * the statistic they are (`judgedStatistic`): a run's p99 is not what a within-run rule weighs.
-   */
+  /** The two levels the rule compared and the statistic they are (`judgedStatistic`). */
   compared: [number, number];
   statistic: string;
   /** The same change and interval in percent of the baseline's level. */
@@ -69,17 +47,14 @@ export interface GroupVerdict {
   baselineRuns: number;
   currentRuns: number;
   metrics: MetricVerdict[];
-  /**
-   * Why this pair's numbers cannot pass a `--fail-on` rule ("this run: server-bound"), when a run on
-   * either side is flagged (results/conclude/run_verdict.ts); absent when both sides are trusted.
-   */
+  /** Why this pair's numbers cannot pass a `--fail-on` rule (a flagged run); absent when both are trusted. */
   flagged?: string;
   /** The endpoint selector of the pair's rules (`{name:GET /json}`); absent for the runs as a whole. */
   selector?: string;
 }
 
 /** A `--fail-on` rule no trusted pair could check, and why: the gate cannot pass on it. */
-export interface UnjudgedRule {
+interface UnjudgedRule {
   rule: string;
   reason: string;
 }
@@ -91,19 +66,12 @@ export interface GateResult {
   unpaired: string[];
   /** Groups of the baseline this run has no runs for (a renamed load, another experiment's file). */
   baselineOnly: string[];
-  /**
-   * Runs left out on either side because they stopped early (`incomplete`: Ctrl-C, a target that died,
-   * a threshold's abortOnFail): their numbers cover part of a run, as the analysis leaves them out too.
-   */
+  /** Runs left out because they stopped early (`incomplete`). */
   leftOut: string[];
   /** Environment fields that differ ("cpu", "cores", "loadlab", "deno"): every verdict is weak. */
   otherMachine: string[];
   failed: boolean;
-  /**
-   * The `--fail-on` rules that checked no pair: nothing paired, every pair is flagged, or no trusted
-   * pair has a verdict on the rule's metric (no samples, too few intervals for noise). Such a gate did
-   * not pass: the command exits 8 (after 7: a rule that fired is the stronger finding).
-   */
+  /** The `--fail-on` rules no trusted pair checked: the gate did not pass (exit 8). */
   unjudged: UnjudgedRule[];
 }
 
@@ -124,10 +92,7 @@ function groupRuns(runs: RunResult[]): Map<string, RunResult[]> {
 const round = (pair: [number, number] | null): [number, number] | null =>
   pair && [round4(pair[0]), round4(pair[1])];
 
-/**
- * The verdict of `judgeChange` on one metric of a pair (this run against the baseline), the change it
- * weighed, and the rules of `failOn` it fails: only a `worse` change past the rule's tolerance.
- */
+/** `judgeChange`'s verdict on one metric of a pair and the `failOn` rules it fails. */
 function metricVerdict(
   before: RunResult[],
   after: RunResult[],
@@ -183,16 +148,11 @@ export function environmentDiff(baseline: ResultsFile, current: ResultsFile): st
   return ENV_FIELDS.filter((f) => baseline.environment[f] !== current.environment[f]);
 }
 
-/** The names of the runs (not probes) that stopped early, each after `prefix`. */
 function stoppedEarly(runs: RunResult[], prefix: string): string[] {
   return runs.filter((r) => !r.probe && r.incomplete).map((r) => `${prefix}${r.name}`);
 }
 
-/**
- * "baseline: server-bound; this run: lost 12" for the flagged runs of a pair, or undefined; a pair whose
- * sides measured different things (HTTP requests against WebSocket messages, a storm against kept
- * connections) is flagged too: its numbers are no change of one service, so it passes no rule.
- */
+/** The flagged runs of a pair ("baseline: server-bound"), or sides that measured different things. */
 function pairFlags(base: RunResult[], runs: RunResult[]): string | undefined {
   const flags = (side: string, list: RunResult[]) => {
     const labels = [...new Set(list.map(runVerdict).filter((v) => !v.ok).map((v) => v.label))];
@@ -206,10 +166,7 @@ function pairFlags(base: RunResult[], runs: RunResult[]): string | undefined {
   return parts.length ? parts.join("; ") : undefined;
 }
 
-/**
- * Why no trusted pair has a verdict on rule `f`: the rule's own reasons where its pairs have any (the
- * load ramp changes its rate, too few repeats for the gap), each once; else what the pairs lacked.
- */
+/** Why no trusted pair judged rule `f`: its pairs' reasons, else what they lacked. */
 function unjudgedReason(f: FailOn, pairs: GroupVerdict[]): string {
   const what = f.selector ? `${f.metric} of ${selectorText(f.selector)}` : f.metric;
   const own = [
@@ -222,11 +179,7 @@ function unjudgedReason(f: FailOn, pairs: GroupVerdict[]): string {
     : `no trusted pair has a verdict on ${what} (no samples, or too few intervals to measure noise)`;
 }
 
-/**
- * How far past rule `f`'s tolerance the bad end of a `same` change's noise interval reaches ("+137.1%"), or
- * null when it stays within: a change as large as the rule forbids would read as noise in these runs, so
- * "same" passes nothing there. Other verdicts check the rule by their shown change.
- */
+/** How far past `f`'s tolerance a `same` change's interval reaches ("+137.1%"), or null within it. */
 function sameReachesPast(m: MetricVerdict, f: FailOn): string | null {
   const ci = f.unit === "pp" ? m.diffCi95 : m.changeCi95Pct;
   if (m.verdict !== "same" || ci === null) return null;
@@ -239,7 +192,6 @@ function sameReachesPast(m: MetricVerdict, f: FailOn): string | null {
 const checks = (m: MetricVerdict, f: FailOn) =>
   m.metric === f.metric && m.verdict !== "unknown" && sameReachesPast(m, f) === null;
 
-/** The rules no trusted pair has a verdict on, each with the reason that holds for it. */
 function unjudgedRules(groups: GroupVerdict[], failOn: FailOn[]): UnjudgedRule[] {
   const trusted = groups.filter((g) => !g.flagged);
   const mine = (f: FailOn) => (g: GroupVerdict) => g.selector === (f.selector && selectorText(f.selector));
@@ -263,10 +215,6 @@ function unjudgedRules(groups: GroupVerdict[], failOn: FailOn[]): UnjudgedRule[]
     });
 }
 
-/**
- * The pair's verdicts on the endpoints each selector of `failOn` picks (both sides' runs as those
- * endpoints make them), one group per selector, keyed `load {name:...}`.
- */
 function endpointGroups(
   key: string,
   base: RunResult[],

@@ -1,13 +1,7 @@
 /**
  * @module
- * Reading a V8 CPU profile (the `.cpuprofile` JSON Chrome DevTools, Node's `--cpu-prof` and the inspector's
- * `Profiler.stop` produce) into the bounded summary results.json keeps (results/schema_profile.ts): each
- * sample is weighted by the time until the next one, the V8 nodes are merged into a call tree keyed by
- * function (V8 may list one function under several nodes), nodes under a share of the whole are dropped
- * and the tree capped in size, and the top functions get their self time and their total time (a
- * recursive function's samples counted once, not once per frame on the stack). Self time is also split
- * into the load's first second and the rest, for warm-up (JIT, GC) against steady state. The call tree's
- * own rules (merging, totals, recursion, pruning) are in results/cpu_profile_tree.ts. Pure.
+ * A V8 `.cpuprofile` read into the bounded summary results.json keeps (results/schema_profile.ts): the
+ * merged call tree, top functions by self and total time, and self time in the first second and after.
  */
 import type { ProfileFrame, ProfileFunction, ProfileSummary, ProfileWindow } from "./schema_profile.ts";
 import { callTree, functionTimes, pruneTree, sumTotals, type TreeNode } from "./cpu_profile_tree.ts";
@@ -25,9 +19,7 @@ export interface CpuProfile {
   timeDeltas: number[];
 }
 
-/** How much of a profile the summary keeps. */
-export interface SummaryLimits {
-  /** Tree nodes with less than this share (0..1) of the whole are dropped. */
+interface SummaryLimits {
   minShare: number;
   /** At most this many tree nodes; the share is raised until the tree fits. */
   maxNodes: number;
@@ -35,7 +27,7 @@ export interface SummaryLimits {
   topCount: number;
 }
 
-export const SUMMARY_LIMITS: SummaryLimits = { minShare: 0.005, maxNodes: 200, topCount: 20 };
+const SUMMARY_LIMITS: SummaryLimits = { minShare: 0.005, maxNodes: 200, topCount: 20 };
 
 /** The first window: warm-up (JIT compiling, first GCs) shows here, steady state after it. */
 const FIRST_WINDOW_US = 1_000_000;
@@ -51,11 +43,7 @@ export function isCpuProfile(value: unknown): value is CpuProfile {
     Array.isArray(p.timeDeltas) && typeof p.startTime === "number";
 }
 
-/**
- * A script URL shortened (the full one stays in the .cpuprofile): a package's file as `npm:` and its path in
- * the package (from node_modules or Deno's npm cache), a runtime's own (`node:`, `ext:`) as it is, any
- * other file as its last two path segments.
- */
+/** A script URL shortened: `npm:` package paths, `node:`/`ext:` as is, else the last two segments. */
 export function shortUrl(url: string): string {
   const path = url.replace(/[?#].*$/, "");
   const pkg = /\/node_modules\/(?!.*\/node_modules\/)(.+)$/.exec(path) ??
@@ -65,7 +53,6 @@ export function shortUrl(url: string): string {
   return path.split("/").filter(Boolean).slice(-2).join("/");
 }
 
-/** Each sample's weight: the time until the next sample (the last one: until the profile's end). */
 function sampleWeights(p: CpuProfile): number[] {
   const n = p.samples.length;
   const weights = new Array<number>(n);
@@ -94,11 +81,7 @@ class Frames {
   }
 }
 
-/**
- * Summarizes a `.cpuprofile` into what results.json keeps; see the module comment. `loadStartUs`: when the
- * load started, after the profile's start (the profile may begin while the load generator still starts up);
- * the windows count from there.
- */
+/** Summarizes a `.cpuprofile`; windows count from `loadStartUs`, when the load started. */
 export function summarizeProfile(
   p: CpuProfile,
   limits: SummaryLimits = SUMMARY_LIMITS,
@@ -126,18 +109,14 @@ export function summarizeProfile(
   });
 }
 
-/** Where the samples' time went: how much was idle, and each window's busy time and self time by frame. */
 interface SampleTimes {
   idleUs: number;
   firstBusyUs: number;
   restBusyUs: number;
-  /** Self time per frame in the load's first second. */
   firstSelfUs: Map<number, number>;
-  /** Self time per frame after it. */
   restSelfUs: Map<number, number>;
 }
 
-/** Adds each sample's weight to the self time of the tree node it lands on, and counts it per window. */
 function landSamples(
   p: CpuProfile,
   weights: number[],
@@ -171,7 +150,6 @@ function landSamples(
   return times;
 }
 
-/** The load's first second and, when the profile goes on past it, the rest. */
 function loadWindows(
   p: CpuProfile,
   times: SampleTimes,
@@ -216,7 +194,6 @@ function topFunctions(root: TreeNode, frames: ProfileFrame[], topCount: number):
   return chosen.map((f) => ({ frame: f, selfUs: Math.round(self[f]), totalUs: Math.round(total[f]) }));
 }
 
-/** Keeps only the frames the tree, the top list and the windows use, renumbered. */
 function compactFrames(s: ProfileSummary): ProfileSummary {
   const used = new Map<number, number>();
   const frames: ProfileFrame[] = [];
@@ -237,14 +214,9 @@ function compactFrames(s: ProfileSummary): ProfileSummary {
 }
 
 /** Above this idle share a profile shows too little of the work to be read as the target's CPU. */
-export const MOSTLY_IDLE_SHARE = 0.95;
+const MOSTLY_IDLE_SHARE = 0.95;
 
-/**
- * What qualifies a profile that is almost all idle, or null: a node:cluster primary or a process whose
- * worker threads or children do the work profiles as waiting; a Deno process also counts its Rust side's
- * work (HTTP serving) as idle (docs/PROFILES.md). `children`: the processes under it and the CPU seconds
- * they used while it was profiled (null: not known), named when they did work.
- */
+/** What qualifies a mostly idle profile (work in threads, children or Deno's Rust side), or null. */
 export function idleWarning(
   s: ProfileSummary,
   runtime: "node" | "deno",
@@ -263,11 +235,7 @@ export function idleWarning(
   return `profile mostly idle (${share}): the work may run in another process (workers/cluster)${deno}${busy}`;
 }
 
-/**
- * What profiling costs the target, as measured with docs/profile-cost.yaml and bench/profile_cost.ts
- * (docs/PROFILES.md has the rounds): the profiled target against the unprofiled one, same machine,
- * interleaved rounds, in req/s and in CPU time per request. Shown beside every profile in the report.
- */
+/** What profiling costs the target (docs/PROFILES.md), shown beside every profile in the report. */
 export const PROFILING_COST = {
   sentence:
     "Profiling cost, measured on a busy 2-core machine (2026-11-22, load average 10-20, docs/PROFILES.md): " +

@@ -1,13 +1,7 @@
 /**
  * @module
- * The merged call tree a CPU profile's summary is cut from (results/cpu_profile.ts reads the `.cpuprofile`
- * and makes the summary). V8 may list one function under several nodes, so the tree keys each node's
- * children by function (a frame's index) and a V8 node lands on the tree node its path of functions leads
- * to; then each node's total time, each function's self and total time (a recursive function's samples
- * counted once, not once per frame on the stack), and the tree pruned to the size results.json keeps. It is
- * separate because these rules are about the tree alone: they know nothing of the file's format, of its
- * sample times or of the load's windows. Pure but for the tree itself, which `land` grows and `sumTotals`
- * fills in.
+ * The merged call tree of a CPU profile, keyed by function (V8 may list one function under several
+ * nodes): totals, self and total time per function (recursion counted once), and pruning.
  */
 import type { ProfileSummary } from "./schema_profile.ts";
 
@@ -26,10 +20,7 @@ interface V8Node<CallFrame> {
   children?: number[];
 }
 
-/**
- * The merged call tree's root, with no time on it yet, and `land`: the tree node a V8 node's path from the
- * root (as frames) lands on, made when first asked for and remembered. `frameOf` interns a call frame.
- */
+/** The merged tree's root and `land`, the tree node a V8 node's path of frames lands on (made once). */
 export function callTree<CallFrame>(
   nodes: V8Node<CallFrame>[],
   frameOf: (callFrame: CallFrame) => number,
@@ -65,10 +56,7 @@ export function sumTotals(node: TreeNode): number {
   return node.totalUs;
 }
 
-/**
- * Self and total time per function over the whole tree: total counts a node's subtree only where the
- * function is not already on the path above it, so recursion is not counted twice.
- */
+/** Self and total time per function; total skips a function already on the path (recursion once). */
 export function functionTimes(root: TreeNode, frameCount: number): { self: number[]; total: number[] } {
   const self = new Array<number>(frameCount).fill(0);
   const total = new Array<number>(frameCount).fill(0);
@@ -84,11 +72,7 @@ export function functionTimes(root: TreeNode, frameCount: number): { self: numbe
   return { self, total };
 }
 
-/**
- * The tree in pre-order without nodes under `minShare` of the whole; when more than `maxNodes` remain, the
- * largest are kept (a parent is never smaller than its child, so no kept node loses its parent) and the
- * share reported is the one the tree was cut at.
- */
+/** The tree in pre-order without nodes under `minShare`, cut to `maxNodes` (the share it was cut at). */
 export function pruneTree(
   root: TreeNode,
   limits: { minShare: number; maxNodes: number },

@@ -1,10 +1,7 @@
 /**
  * @module
- * The one merge path of per-endpoint numbers: a worker's interval sample (runner/stats/run_totals.ts) and a
- * shard's whole endpoint (results/merge_shard_runs.ts) are both a part added to an endpoint's totals by
- * `addEndpointPart`: counts summed, the encoded HDR histogram decoded and added (exact, never an average of
- * percentiles), interval counts added at their interval index. `endpointResult` summarises totals once;
- * `mergeEndpoints` adds the endpoints of several runs by name. Pure.
+ * The one merge path of per-endpoint numbers (a worker's interval sample, a shard's endpoint): counts
+ * summed, HDR histograms added, interval counts added by index. Pure.
  */
 import type { EndpointResult, ErrorKind } from "./mod.ts";
 import { addCounts, sumValues } from "./interval_counts.ts";
@@ -27,7 +24,7 @@ export interface EndpointTotals {
 }
 
 /** What one part adds: counts, a histogram encoding (null: no response) and interval counts. */
-export interface EndpointPart {
+interface EndpointPart {
   requests: number;
   errors: Partial<Record<string, number>>;
   statusCodes: Record<string, number>;
@@ -56,10 +53,7 @@ export function emptyEndpointTotals(
   };
 }
 
-/**
- * Adds one part into `into`: its counts, its histogram, and its interval counts `requests[k]` and
- * `errors[k]` at interval `firstInterval + k` (a worker's sample: one interval; a shard: its series).
- */
+/** Adds one part into `into`: counts, histogram, and interval counts from interval `firstInterval`. */
 export function addEndpointPart(
   into: EndpointTotals,
   part: EndpointPart,
@@ -89,10 +83,7 @@ export function partErrors(part: Pick<EndpointPart, "errors">): number {
   return sumValues(part.errors);
 }
 
-/**
- * The endpoint's result; its interval counts cut to the run's `intervals` intervals, those past it added
- * into the last (as the run folds the responses of the graceful stop into its last interval).
- */
+/** The endpoint's result; intervals past the run's `intervals` are added into its last. */
 export function endpointResult(t: EndpointTotals, intervals: number): EndpointResult {
   const h = t.histogram;
   return {
@@ -120,11 +111,7 @@ function fitted(values: readonly number[], length: number): number[] {
   return out;
 }
 
-/**
- * The endpoints of several runs of one load (shards) added by name and tags, in first-seen order;
- * `offsets[r]` is where run r's interval 0 lands, `intervals` the merged run's interval count. Undefined when
- * no run has endpoints (files of an older loadlab).
- */
+/** The endpoints of several runs of one load added by name and tags; undefined when none has any. */
 export function mergeEndpoints(
   runs: ReadonlyArray<readonly EndpointResult[] | undefined>,
   offsets: readonly number[],
@@ -134,7 +121,6 @@ export function mergeEndpoints(
   const byName = new Map<string, EndpointTotals>();
   runs.forEach((endpoints, r) => {
     for (const e of endpoints ?? []) {
-      // One name with other tags is another endpoint (a k6 request of each scenario): kept apart.
       const key = e.tags === undefined
         ? e.name
         : `${e.name}\u0000${JSON.stringify(Object.entries(e.tags).sort())}`;

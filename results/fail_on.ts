@@ -1,9 +1,7 @@
 /**
  * @module
- * The grammar of a `--fail-on` rule (`failOn:` in an experiment file): a compared metric, how far it may
- * move its bad way, in percent or percentage points, and optionally the endpoints it is judged on
- * (`p99{name:GET /json} +10%`). Parsed before any load is sent, so a rule that cannot be understood
- * stops the command at once with a one-line `ConfigError`; results/baseline_gate.ts applies the rules.
+ * The grammar of a `--fail-on` rule (`failOn:`): a compared metric, how far it may move its bad way
+ * and optionally its endpoints; results/baseline_gate.ts applies the rules.
  */
 import { COMPARE_METRICS, type CompareMetric } from "./conclude/noise_samples.ts";
 import { ConfigError } from "../validation/config_error.ts";

@@ -1,11 +1,7 @@
 /**
  * @module
- * A thin wrapper over `hdr-histogram-js` that fixes one histogram shape for the whole program (integer
- * microseconds, 1 us to 1 hour, 3 significant digits, plain JS counts) so that every encoding produced by
- * any worker can be added to any other without range mismatches. Histograms cross isolates as compressed
- * base64 strings and are merged by one function whether there is one worker or many. The summary helpers
- * turn a histogram into the millisecond figures of `results/schema.ts`; they return zeros (never NaN) for an
- * empty histogram because the printers format whatever they get.
+ * One HDR histogram shape for the whole program (integer µs, 1 µs to 1 hour, 3 digits), so every
+ * encoding adds to any other; summaries in ms, zeros for an empty histogram.
  */
 
 import * as hdr from "hdr-histogram-js";
@@ -30,12 +26,7 @@ interface IndexedShape {
   highestEquivalentValue(value: number): number;
 }
 
-/**
- * The counts index of `value`, as the library computes it, without its `log2` and two `pow` per value
- * (a measurable share of a message's cost in the hot path): for an integer below 2^32 (every latency
- * the recorders clamp to `MAX_LATENCY_US`), the bucket is the highest set bit above the sub-bucket
- * range and the sub-bucket a shift. Anything else goes to the library's own.
- */
+/** The counts index of `value` as the library computes it, without `log2` and `pow` (hot path). */
 function fastCountsIndex(this: IndexedShape, value: number): number {
   if ((value >>> 0) !== value) return Object.getPrototypeOf(this).countsArrayIndex.call(this, value);
   const half = this.subBucketHalfCountMagnitude;
@@ -60,21 +51,14 @@ export function createHistogram(): Histogram {
   return h;
 }
 
-/**
- * Clamps a latency to the recordable range and rounds it to an integer. Sub-microsecond latencies still
- * count as 1 us so that a response is never lost from the count.
- */
+/** Clamps a latency to the recordable range as an integer; under 1 µs counts as 1, never lost. */
 export function clampUs(valueUs: number): number {
   if (!(valueUs >= 1)) return 1; // also catches NaN
   if (valueUs > MAX_LATENCY_US) return MAX_LATENCY_US;
   return Math.round(valueUs);
 }
 
-/**
- * The whole microseconds from `fromMs` to `nowMs`, as the histograms keep a latency. Rounded by the caller,
- * a latency passes to the recorder (runner/stats/recorder.ts) as a small integer; a double handed to a
- * call V8 does not inline is a heap number each time, an allocation per response or message.
- */
+/** Whole µs from `fromMs` to `nowMs`: a small integer, not a heap number per response. */
 export function elapsedUs(fromMs: number, nowMs: number): number {
   return Math.round((nowMs - fromMs) * 1000);
 }
@@ -84,11 +68,7 @@ export function encodeHistogram(h: Histogram): string {
   return hdr.encodeIntoCompressedBase64(h);
 }
 
-/**
- * Decodes an encoding made by `encodeHistogram` (or any HdrHistogram V2 compressed encoding). Loadlab's
- * shape is read by results/histogram_v2.ts; another shape by the library, once that reader has bounded
- * its counts (a corrupt run of them spins the library's decoder).
- */
+/** Decodes an HdrHistogram V2 encoding (loadlab's shape by histogram_v2.ts, another by the library). */
 export function decodeHistogram(encoded: string): Histogram {
   const read = readV2Counts(encoded);
   if (read === null || !isOwnShape(read)) return hdr.decodeFromCompressedBase64(encoded, 32, false);
@@ -97,11 +77,7 @@ export function decodeHistogram(encoded: string): Histogram {
   return h;
 }
 
-/**
- * Adds an encoding into `into`, as `into.add(decodeHistogram(encoded))` would, without a decoded
- * histogram in between (results/histogram_v2.ts says why). An encoding of another shape goes through
- * the library.
- */
+/** Adds an encoding into `into` without a decoded histogram in between. */
 export function addEncoded(into: Histogram, encoded: string): void {
   const read = readV2Counts(encoded);
   const intoOwn = (into as unknown as IndexedShape).unitMagnitude === 0 &&
@@ -114,11 +90,7 @@ function isOwnShape(read: V2Counts): boolean {
   return read.significantDigits === SIGNIFICANT_DIGITS && read.lowestValue === 1;
 }
 
-/**
- * Records `counts` (`[index, count, ...]`, indexes rising) into `into` of loadlab's shape: each at its
- * index's lowest value, then the top index's highest value with no count, the max a decoded histogram
- * reports.
- */
+/** Records `[index, count, ...]` into `into`, then the top index's highest value (a decoded max). */
 function addCounts(into: Histogram, counts: number[]): void {
   const shape = into as unknown as IndexedShape;
   for (let k = 0; k < counts.length; k += 2) {
@@ -140,11 +112,7 @@ export function usToMs(us: number): number {
   return us / 1000;
 }
 
-/**
- * The largest value as a decoded histogram reports it: the top of its HDR bucket (within 0.1%). The exact
- * `maxValue` survives only in the recording isolate, so using it would make one worker's summary differ
- * from the merged one and put p99.99 above max.
- */
+/** The largest value as a decoded histogram reports it (its bucket's top), so workers and merges agree. */
 export function maxUs(h: Histogram): number {
   return h.getValueAtPercentile(100);
 }
@@ -193,11 +161,7 @@ export function summarizeMs(h: Histogram): LatencySummaryMs {
 /** Percentiles people look for on the plot; added to the log-spaced ticks so they are exact points. */
 const NAMED_PERCENTILES = [90, 95, 99, 99.9, 99.99, 99.999];
 
-/**
- * The percentile ticks of an HDR percentile-distribution plot: two ticks per halving of the remaining
- * tail (0, 25, 50, 62.5, 75, 81.25, 87.5, ...) up to 99.999, plus the named percentiles and 100.
- * Computed once; the result is the same for every histogram.
- */
+/** The ticks of an HDR percentile plot: two per halving of the tail up to 99.999, named ones, 100. */
 export const CURVE_PERCENTILES: readonly number[] = (() => {
   const ticks = new Set<number>(NAMED_PERCENTILES);
   for (let remaining = 1; 100 * (1 - remaining) < 99.999; remaining /= 2) {

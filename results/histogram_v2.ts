@@ -1,17 +1,7 @@
 /**
  * @module
- * Reads the counts of an HdrHistogram V2 compressed encoding (the form histograms cross isolates in,
- * results/histogram.ts) without building a histogram of their own. The library's decoder allocates a
- * full counts array (~90 KB for loadlab's shape) per encoding and reads it through Node buffers, and
- * its add then walks that whole array: 60-115 us an encoding warm, more cold, spent by the main isolate
- * on every worker sample during the load (on the core a pinned run shares with the generator) and on
- * every interval after a long run. The format: base64 of a big-endian header (cookie, length) and a
- * zlib stream; inside, a 40-byte header (cookie, payload length, index offset, significant digits,
- * lowest and highest trackable values, a ratio; the library reads neither the offset nor the ratio)
- * and the counts in index order as ZigZag LEB128 varints, a negative one skipping that many empty
- * indexes. Anything else is left to the library (null). Every encoding a results file carries passes
- * through here before the library sees it, as the bound on indexes is also what keeps a corrupt one from
- * spinning the library's decoder (it walks every index up to the last count).
+ * Reads the counts of an HdrHistogram V2 compressed encoding without the library's 90 KB decoder
+ * (the main isolate reads one per worker sample); the bound on indexes also stops a corrupt encoding.
  */
 import { inflateSync } from "node:zlib";
 
@@ -19,9 +9,7 @@ import { inflateSync } from "node:zlib";
 const V2_COOKIE = 0x1c849303;
 const V2_COMPRESSED_COOKIE = 0x1c849304;
 const WORD_SIZE_NIBBLE = 0xf0;
-/** Bytes of the inner header before the counts. */
 const V2_HEADER_BYTES = 40;
-/** The most significant digits HdrHistogram allows. */
 const MAX_DIGITS = 5;
 /** A varint's most bytes: eight of seven bits, then one of eight (64 bits). */
 const VARINT_MAX_BYTES = 9;
@@ -35,17 +23,11 @@ export interface V2Counts {
   counts: number[];
 }
 
-/**
- * The shape and nonzero counts of `encoded` (indexes rising), or null when it is not a V2 compressed
- * encoding of a shape HdrHistogram allows (the caller then decodes it with the library, whose errors name
- * what is wrong). Throws on counts cut short and on a count past any index a histogram of that shape has:
- * the library's decoder walks every index up to the last count, so such a run would spin it.
- */
+/** `encoded`'s shape and nonzero counts, or null if not V2; throws on counts that would spin the library. */
 export function readV2Counts(encoded: string): V2Counts | null {
   return readInto(encoded, []);
 }
 
-/** What `readV2Counts` reads, with the nonzero counts pushed to `counts`, or only checked when it is null. */
 function readInto(encoded: string, counts: number[] | null): V2Counts | null {
   const inner = innerEncoding(encoded);
   if (inner === null || inner.length < V2_HEADER_BYTES) return null;
@@ -62,11 +44,7 @@ function readInto(encoded: string, counts: number[] | null): V2Counts | null {
   return { significantDigits, lowestValue, counts: counts ?? [] };
 }
 
-/**
- * How many indexes the library's histogram of this shape has at its largest range, up to 2^53 (the
- * integers a double holds; it sizes no histogram past them): sub-buckets of `2^(half + 1)` for `digits`
- * decimal digits, one bucket per doubling from their range, each adding `2^half` indexes.
- */
+/** How many indexes a histogram of this shape has at its largest range (up to 2^53). */
 function indexCount(digits: number, lowestValue: number): number {
   const half = Math.max(Math.ceil(Math.log2(2 * 10 ** digits)) - 1, 0);
   const unitMagnitude = Math.floor(Math.log2(lowestValue));
@@ -74,11 +52,7 @@ function indexCount(digits: number, lowestValue: number): number {
   return (buckets + 1) * 2 ** half;
 }
 
-/**
- * Why `encoded` cannot be read as a histogram, or null when it can ("" is none, and reads). Results
- * files are checked with it as they are read (results/schema_values.ts), so a changed or damaged
- * encoding is named by its path there rather than failing, or hanging, whatever adds it later.
- */
+/** Why `encoded` cannot be read as a histogram, or null (results files are checked with it as read). */
 export function encodingProblem(encoded: string): string | null {
   if (encoded === "") return null;
   try {
@@ -90,7 +64,6 @@ export function encodingProblem(encoded: string): string | null {
     "writes; restore the file loadlab wrote, or remove this histogram";
 }
 
-/** The inflated inner encoding, or null when `encoded` is not base64 of a V2 compressed wrapper. */
 function innerEncoding(encoded: string): Uint8Array | null {
   let packed: Uint8Array;
   try {
@@ -110,11 +83,7 @@ function innerEncoding(encoded: string): Uint8Array | null {
   }
 }
 
-/**
- * The ZigZag LEB128 counts in `bytes[from, end)`, nonzero ones pushed to `out` as index-count pairs (a
- * check alone, half the time, when it is null). A count past `maxIndex` (a run of empty indexes no
- * histogram has) is corrupt input: it throws.
- */
+/** The ZigZag LEB128 counts in `bytes[from, end)` as index-count pairs; throws past `maxIndex`. */
 function countsOf(
   bytes: Uint8Array,
   from: number,

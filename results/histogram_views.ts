@@ -1,9 +1,7 @@
 /**
  * @module
- * The views of a latency histogram a run stores beside its summary (results/histogram.ts): oha-style
- * equal-width bars, log-spaced bars, the walk over its HDR buckets that other histogram formats are built
- * from, and the latency block that assembles them for a run, so the aggregator, the warm-up cut and merged
- * shards store one shape.
+ * The views of a latency histogram a run stores beside its summary: equal-width bars, log-spaced bars,
+ * the walk over HDR buckets, and the latency block that assembles them.
  */
 import * as hdr from "hdr-histogram-js";
 import type { HistogramBucket, LatencySummaryMs, PercentilePoint } from "./mod.ts";
@@ -17,11 +15,7 @@ function jsHistogram(h: Histogram): hdr.JsHistogram {
   return h;
 }
 
-/**
- * oha-style equal-width buckets between the smallest and the largest latency, in ms. Each recorded HDR
- * bucket is attributed by its lowest equivalent value (clamped to [min, max]); the last bucket is closed
- * so the maximum lands in it. An empty histogram gives no buckets; values all in one HDR bucket give one.
- */
+/** oha-style equal-width buckets from the smallest to the largest latency, in ms; the last one closed. */
 export function histogramBuckets(h: Histogram, n = 20): HistogramBucket[] {
   return bucketize(h, (minUs, topUs) => {
     const widthUs = (topUs - minUs) / n;
@@ -29,11 +23,7 @@ export function histogramBuckets(h: Histogram, n = 20): HistogramBucket[] {
   });
 }
 
-/**
- * Log-spaced buckets (`perDecade` per factor of ten) from the smallest to the largest latency, in ms.
- * Latency spans orders of magnitude, so equal widths put nearly everything into the first bar; these
- * show the body and the tail alike, as HDR plots do.
- */
+/** Log-spaced buckets (`perDecade` per decade), in ms: the body and the tail alike, as HDR plots. */
 export function logHistogramBuckets(h: Histogram, perDecade = 8): HistogramBucket[] {
   return bucketize(h, (minUs, topUs) => {
     const n = Math.min(80, Math.max(1, Math.ceil(Math.log10(topUs / minUs) * perDecade)));
@@ -49,11 +39,9 @@ interface BucketLayout {
   n: number;
   /** Bucket of a value in [min, max] (clamped by the caller to 0..n-1). */
   index(valueUs: number): number;
-  /** Lower edge of bucket i. */
   edgeUs(i: number): number;
 }
 
-/** Counts the recorded HDR buckets into the layout's buckets between min and max. */
 function bucketize(
   h: Histogram,
   layoutOf: (minUs: number, topUs: number) => BucketLayout,
@@ -83,11 +71,7 @@ function bucketize(
   }));
 }
 
-/**
- * Calls `each` for every HDR bucket that holds values, lowest first, with its slot in the counts array
- * (the same slots in every histogram of the shared shape) and its count: how other histogram formats are
- * built from this one exactly (results/export/native_histogram.ts). Empty slots cost one array read.
- */
+/** Calls `each` for every nonempty HDR bucket, lowest first, with its slot and count. */
 export function forEachBucket(h: Histogram, each: (slot: number, count: number) => void): void {
   if (h.totalCount === 0) return;
   const js = jsHistogram(h);
@@ -104,8 +88,7 @@ export function bucketValuesUs(h: Histogram, slot: number): { highestUs: number;
   return { highestUs: js.highestEquivalentValue(lowestUs), medianUs: js.medianEquivalentValue(lowestUs) };
 }
 
-/** The latency fields a run stores, all from its one corrected histogram. */
-export interface LatencyBlock {
+interface LatencyBlock {
   latencyMs: LatencySummaryMs;
   percentiles: PercentilePoint[];
   histogram: HistogramBucket[];
@@ -113,10 +96,7 @@ export interface LatencyBlock {
   histogramEncoded: string;
 }
 
-/**
- * A run's latency fields from its histogram: the one builder for a run as the aggregator finishes it,
- * after the warm-up cut, and for shards merged into one, so the three cannot store different shapes.
- */
+/** A run's latency fields from its histogram, the one builder for finished, cut and merged runs. */
 export function latencyBlock(h: Histogram): LatencyBlock {
   return {
     latencyMs: summarizeMs(h),

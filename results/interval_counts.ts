@@ -1,22 +1,12 @@
 /**
  * @module
- * The counters of a run and how they add. `Counters` is the one record of the run's counters: a worker's
- * recorder increments one (runner/stats/recorder.ts), each interval sample carries one, and `addCounters`
- * sums them over workers (runner/stats/run_totals.ts, interval_accumulator.ts), over the intervals of part
- * of a run (results/interval_stats.ts: the warm-up cut, per-phase statistics) and over shards
- * (merge_shard_runs.ts). Results keep a subset: an interval has no dropped sends, connects, reconnects,
- * re-sends or unfinished requests, a run no failed-status count, and files from before server-bound sends were
- * recorded lack them; a counter missing from what is added adds nothing. `IntervalCounts` adds what a results
- * interval counts besides: its errors and status codes. Gauges (`inFlight`, `connections`) are sampled, not
- * summed, and are not among them. Errors by kind and server-bound sends of results intervals are summed by
- * `IntervalDetail` only while every interval has them, so a sum is exact or absent, never an undercount.
- * Pure.
+ * The counters of a run and how they add (`Counters`, `addCounters`, `IntervalCounts`) over workers,
+ * intervals and shards; a counter missing from a part adds nothing. Pure.
  */
 import type { IntervalResult } from "./schema.ts";
 
 /** The additive counters of a run, of an interval and of one worker's share of one. */
 export interface Counters {
-  /** Responses, any status. */
   requests: number;
   /** Responses with a status outside 2xx/3xx. */
   failedStatus: number;
@@ -31,25 +21,13 @@ export interface Counters {
   connects: number;
   /** Connections the server closed that were reopened. */
   reconnects: number;
-  /**
-   * Responses that arrived after the load's end, during the graceful stop (the drain): among `requests`
-   * (their latency is the run's), never in the achieved rate, which is served per second over the window.
-   */
+  /** Responses during the graceful stop's drain: among `requests`, never in the achieved rate. */
   drained: number;
-  /**
-   * Requests sent again on a new connection after the server refused them unprocessed (HTTP/2 GOAWAY):
-   * each counts once, as its final outcome, and its re-sends are counted here, never as failures.
-   */
+  /** Requests re-sent after an HTTP/2 GOAWAY refused them; each counts once, never as a failure. */
   retried: number;
-  /**
-   * Requests still unanswered when the graceful stop ran out (`gracefulStop: 0s` cuts every one in
-   * flight): cut by the experiment's own stop, shown apart, never a failure of the target.
-   */
+  /** Requests unanswered when the graceful stop ran out: shown apart, never a failure of the target. */
   unfinished: number;
-  /**
-   * Of `requests`, answers a stuck worker counted after its last sample: their latencies ended with its
-   * isolate, so an interval of only these has no latency to show (a gap, not 0 ms).
-   */
+  /** Of `requests`, answers a stuck worker counted after its last sample, with no latency. */
   unrecordedLatencies: number;
 }
 

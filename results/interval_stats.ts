@@ -1,17 +1,7 @@
 /**
  * @module
- * Statistics recomputed after a run from its per-interval HDR histograms (`histogramEncoded`), which add
- * exactly: `cutWarmup` for `warmup: auto` (totals from the stabilization time on) and `phaseStats` for
- * open-model phases (Artillery's per-phase summary). Both work at interval resolution: an interval counts
- * wholly toward the part of the run in which it starts, so a phase boundary that falls inside an interval
- * (a 1.1 s boundary with 250 ms intervals) is moved to that interval's start. Pure.
- *
- * Per-interval data hold requests, errors by kind, failed statuses (4xx/5xx), status codes, bytes, late and server-bound
- * sends, so those are recomputed exactly: a phase's timeouts are the timeouts of its own intervals. Only
- * files from before intervals carried `errorKinds` fall back to apportioning the interval error counts
- * by the whole run's mix of kinds (exact when the run has one kind), and to the whole run's server-bound
- * count for the verdict. Dropped sends, connects, connect times, uncorrected latency, streams' first
- * messages and error messages exist only for the whole run and are kept as they are.
+ * Statistics recomputed from a run's per-interval HDR histograms: `cutWarmup` (`warmup: auto`) and
+ * `phaseStats`, at interval resolution (an interval counts toward the part it starts in). Pure.
  */
 import type { IntervalResult, LatencySummaryMs, PhaseResult, RunResult } from "./mod.ts";
 import { verdict } from "./conclude/bound_verdict.ts";
@@ -35,10 +25,7 @@ export interface PhaseSpan {
   durationMs: number;
 }
 
-/**
- * The counters that intervals carry, summed over some of them. Errors by kind and server-bound sends are
- * read from `detail` (null when an interval lacked them), not from the counters' zero-filled sum.
- */
+/** The counters intervals carry, summed; errors by kind and server-bound from `detail` (null if missing). */
 interface IntervalTotals extends IntervalCounts {
   detail: IntervalDetail;
   spanMs: number;
@@ -54,10 +41,7 @@ function totalsOf(intervals: IntervalResult[]): IntervalTotals {
   return t;
 }
 
-/**
- * Splits `total` errors over the kinds of `mix` in proportion (largest remainder, so the parts add up
- * to `total`); all of them to the one kind when the mix has a single kind.
- */
+/** Splits `total` errors over `mix`'s kinds in proportion (largest remainder). */
 export function apportionErrors(total: number, mix: Record<string, number>): Record<string, number> {
   const kinds = Object.entries(mix).filter(([, n]) => n > 0);
   const sum = kinds.reduce((a, [, n]) => a + n, 0);
@@ -86,20 +70,12 @@ function encodingsOf(intervals: IntervalResult[]): string[] {
   return intervals.flatMap((iv) => (iv.requests > 0 && iv.histogramEncoded ? [iv.histogramEncoded] : []));
 }
 
-/** A latency summary of NaN (written as null): the intervals carried no histograms to compute it from. */
 function unknownLatency(): LatencySummaryMs {
   const zero = summarizeMs(mergeEncoded([]));
   return Object.fromEntries(Object.keys(zero).map((k) => [k, Number.NaN])) as LatencySummaryMs;
 }
 
-/**
- * The run with its totals recomputed from the intervals that start at or after `atMs` (the
- * stabilization time, for `warmup: auto`): requests, rate, success, latency summary, percentiles,
- * histogram buckets, status codes, errors, bytes and late sends. `intervals` stay whole (their times
- * unchanged, so the report still draws the warm-up and phases still line up) and `stabilizedAtMs` is
- * kept; `warmupSec` grows by the cut and `warmupAuto` is set. A run whose intervals carry no histograms
- * cannot be cut exactly and is returned as it is (without `warmupAuto`).
- */
+/** The run's totals from the intervals starting at `atMs` (`warmup: auto`); as is without histograms. */
 export function cutWarmup(run: RunResult, atMs: number): RunResult {
   const kept = run.intervals.filter((iv) => iv.startMs >= atMs);
   if (kept.length === 0) {
@@ -117,9 +93,8 @@ export function cutWarmup(run: RunResult, atMs: number): RunResult {
     ...run,
     warmupAuto: true,
     warmupSec: run.warmupSec + kept[0].startMs / 1000,
-    // An endpoint keeps no histogram per interval: its numbers stay whole, and say so.
+    // An endpoint keeps no histogram per interval, nor do streams' first messages: they say so.
     ...(run.endpoints ? { endpoints: run.endpoints.map((e) => ({ ...e, warmupIncluded: true })) } : {}),
-    // Nor do streams' first messages.
     ...(run.firstMessage ? { firstMessage: { ...run.firstMessage, warmupIncluded: true } } : {}),
     durationSec,
     requests: t.requests,
@@ -132,7 +107,6 @@ export function cutWarmup(run: RunResult, atMs: number): RunResult {
     bytesRead: t.bytesRead,
     bytesWritten: t.bytesWritten,
     lateSends: t.lateSends,
-    // The aggregator's rule; in files whose intervals carry no server-bound count the whole run's stands in.
     ...verdict(
       t.lateSends,
       t.detail.serverBoundSends ?? run.serverBoundSends ?? 0,
@@ -143,7 +117,6 @@ export function cutWarmup(run: RunResult, atMs: number): RunResult {
   };
 }
 
-/** The intervals of each phase: those starting inside it; any past the last phase go to the last one. */
 function intervalsByPhase(intervals: IntervalResult[], phases: PhaseSpan[]): IntervalResult[][] {
   const ends: number[] = [];
   let endMs = 0;
@@ -156,13 +129,7 @@ function intervalsByPhase(intervals: IntervalResult[], phases: PhaseSpan[]): Int
   return out;
 }
 
-/**
- * Per-phase statistics of an open-model run (Artillery's per-phase summary), exact from the interval
- * histograms. Phases start at the measured start (a fixed warm-up is a phase of its own before it) and follow
- * each other; each takes the intervals that start inside it. `rps` is over the time its intervals cover (the
- * phase's length unless the run stopped early), the drain left out. Latency is NaN when the intervals carry
- * no histograms.
- */
+/** Per-phase statistics of an open-model run, exact from the interval histograms. */
 export function phaseStats(run: RunResult, phases: PhaseSpan[]): PhaseResult[] {
   if (phases.length === 0) return [];
   const groups = intervalsByPhase(run.intervals, phases);

@@ -1,11 +1,7 @@
 /**
  * @module
- * Reads and writes `results.json`; the only part of `results/` that touches `Deno.*`. A results file
- * records the runs, the thresholds and where they ran (versions; OS, CPU and git commit as
- * system/host_info.ts reads them) so a report or a CI
- * job can be read months later. Writes go to a temporary file in the same directory that is then renamed,
- * so a crash mid-write never leaves a truncated file in place of a good one (experiments rewrite the file
- * after every run).
+ * Reads and writes `results.json`, the only part of `results/` that touches `Deno.*`; writes go to
+ * a temporary file renamed into place, so a crash never leaves a truncated file.
  */
 import denoJson from "../deno.json" with { type: "json" };
 import { parseResultsFile } from "./parse.ts";
@@ -23,11 +19,9 @@ import {
   type ThresholdResult,
 } from "./schema.ts";
 
-/** The program's version, from deno.json (the single place it is set). */
-export const LOADLAB_VERSION: string = denoJson.version;
+const LOADLAB_VERSION: string = denoJson.version;
 
-/** Describes this machine and runtime for the report header (the machine's facts: system/host_info.ts). */
-export function environmentInfo(): EnvironmentInfo {
+function environmentInfo(): EnvironmentInfo {
   const gitCommit = currentGitCommit();
   const { os, arch, cpu, cores, hostname } = hostInfo();
   return {
@@ -60,10 +54,7 @@ export function buildResultsFile(opts: {
   };
 }
 
-/**
- * Writes `results.json` atomically, secrets redacted (results/redact.ts) unless `keepSecrets`
- * (`--no-redact`).
- */
+/** Writes `results.json` atomically, secrets redacted unless `keepSecrets` (`--no-redact`). */
 export async function writeResultsFile(
   path: string,
   results: ResultsFile,
@@ -83,10 +74,7 @@ export class ResultsFileError extends Error {
   override name = "ResultsFileError";
 }
 
-/**
- * The largest results file read (report, merge, site, --resume): an hour-long run writes about 10-14 MB,
- * so this leaves room for long soaks while a wrong file (a disk image, `/dev/zero`) is refused unread.
- */
+/** The largest results file read: an hour-long run writes 10-14 MB; a wrong file is refused unread. */
 export const MAX_RESULTS_FILE_BYTES = 256 * 2 ** 20;
 
 /** Reads and validates one results file (v1 or v2, read as v2), or throws `ResultsFileError`. */

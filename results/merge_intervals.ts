@@ -1,9 +1,7 @@
 /**
  * @module
- * The shards' intervals on one grid (results/merge_shard_runs.ts rebuilds the run around them): each
- * shard's intervals placed by absolute time (its schedule start plus warm-up, so a shared `--start-at`
- * gives the same index on every shard), then added per interval: counts summed, latency percentiles from
- * the added HDR histograms, left unknown (NaN) where a shard that answered in it kept no histogram. Pure.
+ * The shards' intervals on one grid by absolute time, added per interval (percentiles from the added
+ * HDR histograms, NaN where a shard kept none). Pure.
  */
 import type { IntervalResult, RunResult } from "./mod.ts";
 import {
@@ -58,7 +56,6 @@ export function mergeIntervals(runs: RunResult[], alignment: Alignment): Interva
 
 function mergeInterval(parts: IntervalResult[], index: number, alignment: Alignment): IntervalResult {
   const counts = emptyIntervalCounts();
-  // Errors by kind and server-bound sends only when every shard's interval has them (else an undercount).
   const detail = emptyIntervalDetail();
   let inFlight = 0, connections = 0;
   let generator: GeneratorLoad | undefined;
@@ -69,7 +66,6 @@ function mergeInterval(parts: IntervalResult[], index: number, alignment: Alignm
     connections += iv.connections;
     generator = busierLoad(generator, loadOf(iv));
   }
-  // Exact only when every shard that answered in this interval kept its histogram.
   const exact = parts.every((iv) => iv.requests === 0 || iv.histogramEncoded !== undefined);
   const histogram = mergeEncoded(parts.flatMap((iv) => (iv.histogramEncoded ? [iv.histogramEncoded] : [])));
   const summary = summarizeMs(histogram);

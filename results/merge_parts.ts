@@ -1,17 +1,7 @@
 /**
  * @module
- * One run from the loads that ran at the same time against one target (an experiment's `together:`,
- * k6's scenarios): added up as shards of one run are (results/merge_shard_runs.ts: counters summed,
- * histograms added, intervals aligned by their absolute start, so a load that started 30 s later lands
- * 30 s into the run; the verdict made again from the sums), except what differs between loads: a
- * script's sessions are one flow whose steps and checks add up by their label and name (each load ran
- * its own function, so steps are not in one order), and the run was stopped by a threshold if any load
- * was. Each load's requests stay apart by their endpoints (a k6 request carries its scenario's name as
- * the `scenario` tag). The config shown is the first load's with `connections` (and `maxConnections`) the
- * loads' sum, the virtual users of all of them as k6 counts `vus_max`; the loads' own configs are the plan's.
- * A flow's session durations pool as k6's `iteration_duration` pools its scenarios' samples: their
- * histograms added; a part without one (an older results file) pools by its summary: mean, spread, min and
- * max exact, each percentile the largest of the parts' (an upper bound of the pooled one). Pure.
+ * One run from the loads that ran together against one target (`together:`, k6's scenarios), added
+ * up as shards are; sessions pool by step label, endpoints stay apart. Pure.
  */
 import type { LatencySummaryMs, RunResult } from "./mod.ts";
 import { mergeShardRuns } from "./merge_shard_runs.ts";
@@ -52,7 +42,6 @@ function summedLoads(runs: RunResult[]): Record<string, number> {
   return out;
 }
 
-/** Flows with one name added up; their steps by label and each step's checks by name. */
 function mergeFlowsByName(runs: RunResult[]): Flow[] {
   const byName = new Map<string, Flow>();
   for (const flow of runs.flatMap((r) => (r.flows ?? []).map((f) => withLoad(f, r.name)))) {
@@ -96,10 +85,7 @@ function addStep(flow: Flow, step: Step): void {
   }
 }
 
-/**
- * `flow` with its completed sessions and their durations, and each check's counts, also kept under `load`
- * (k6's scenario), so a threshold can pick one.
- */
+/** `flow` with its counts also kept under `load` (k6's scenario), so a threshold can pick one. */
 function withLoad(flow: Flow, load: string): Flow {
   const steps = flow.steps.map((s) => ({
     ...s,
@@ -112,10 +98,7 @@ function withLoad(flow: Flow, load: string): Flow {
   return { ...flow, steps, loads: { ...flow.loads, [load]: own } };
 }
 
-/**
- * `flow`'s session durations pooled into `into`'s: their histograms added when both have one (exact, as
- * k6 pools its scenarios' samples), else their summaries (`pooledDurations`).
- */
+/** `flow`'s session durations pooled into `into`'s: histograms added, else summaries. */
 function poolSessions(into: Flow, flow: Flow): void {
   const [a, b] = [into.sessionHistogramEncoded, flow.sessionHistogramEncoded];
   if (typeof a === "string" && typeof b === "string") {
@@ -128,10 +111,7 @@ function poolSessions(into: Flow, flow: Flow): void {
   delete into.sessionHistogramEncoded;
 }
 
-/**
- * Two summaries of `n` and `m` durations as one: mean and spread weighted by count, min and max exact,
- * each percentile the larger of the two (an upper bound of the pooled one). Null when either is missing.
- */
+/** Two duration summaries as one: weighted mean and spread, exact min and max, larger percentiles. */
 export function pooledDurations(
   a: LatencySummaryMs | null,
   n: number,

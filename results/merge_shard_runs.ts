@@ -1,15 +1,7 @@
 /**
  * @module
- * One run rebuilt from the shards that each generated one execution segment of it (`--segment i/N`):
- * the exact sum, never an average. Latency comes from adding the shards' encoded HDR histograms (the
- * run's and each interval's), so merged percentiles are those of every request together within HDR
- * precision; counters are summed (each interval's errors by kind too, and a WebSocket run's `ws` section:
- * results/ws_totals.ts); intervals are aligned by absolute time (each shard's schedule start
- * plus warm-up), which with a shared `--start-at` is the same index on every shard. What cannot be
- * added exactly is left out rather than guessed (the endpoints' numbers add exactly, by name, and so do
- * streams' first messages:
- * results/endpoint_totals.ts): the uncorrected latency of the throughput model (only
- * its summary is stored) and the flows' latency summaries. Pure; `merge_shards.ts` checks the set first.
+ * One run rebuilt exactly from its shards (`--segment i/N`): HDR histograms added, counters summed,
+ * intervals aligned by absolute time; what cannot add exactly is left out. Pure.
  */
 import type { IntervalResult, RunResult } from "./mod.ts";
 import { addCounters, addCounts, emptyCounters, sumValues } from "./interval_counts.ts";
@@ -26,16 +18,12 @@ import { addWsParts } from "./ws_totals.ts";
 const sum = (runs: RunResult[], of: (r: RunResult) => number | undefined) =>
   runs.reduce((total, r) => total + (of(r) ?? 0), 0);
 
-/** Successful responses of a run, back from its rate (an integer, up to float noise). */
 function successes(run: RunResult): number {
   const attempted = run.requests + sumValues(run.errors);
   return Number.isFinite(run.successRate) ? Math.round(run.successRate * attempted) : 0;
 }
 
-/**
- * The whole run from its shards, one run per segment present (same name, same load). `runs[k]` is the
- * shard of segment `runs[k].segment.index`; order does not matter.
- */
+/** The whole run from its shards, one run per segment present, in any order. */
 export function mergeShardRuns(runs: RunResult[]): RunResult {
   if (runs.length === 0) throw new RangeError("mergeShardRuns needs at least one shard");
   const alignment = alignShards(runs);
@@ -69,7 +57,6 @@ export function mergeShardRuns(runs: RunResult[]): RunResult {
   };
 }
 
-/** The shards' counters, status codes, errors by kind and error messages, added. */
 function addShardCounts(runs: RunResult[]) {
   // A run stores no failed-status count and older files no server-bound sends: those add nothing.
   const counters = emptyCounters();
@@ -87,7 +74,6 @@ function addShardCounts(runs: RunResult[]) {
   return { counters, statusCodes, errors, errorMessages };
 }
 
-/** The run's requests and what follows from them: rate, success rate, latency, errors, the verdict. */
 function mergeTotals(
   runs: RunResult[],
   intervals: IntervalResult[],
@@ -134,7 +120,6 @@ function mergeTotals(
   };
 }
 
-/** Streamed answers' first messages over the shards: their counts summed, their histograms added exactly. */
 function mergeFirstMessages(runs: RunResult[]): Pick<RunResult, "firstMessage"> {
   const parts = runs.flatMap((r) => r.firstMessage ? [r.firstMessage] : []);
   if (parts.length === 0) return {};
@@ -148,7 +133,6 @@ function mergeFirstMessages(runs: RunResult[]): Pick<RunResult, "firstMessage"> 
   };
 }
 
-/** What the generators did besides requests: connecting, their workers, their transport, their host. */
 function mergeGenerators(runs: RunResult[]) {
   const first = runs[0];
   return {
@@ -170,19 +154,17 @@ function mergeGenerators(runs: RunResult[]) {
   };
 }
 
-/** `{ [key]: the shards' sum }` when a shard has it, else nothing. */
 function summed(runs: RunResult[], key: "stuckWorkers" | "exitedWorkers" | "unrecordedLatencies") {
   const total = sum(runs, (r) => r[key] ?? 0);
   return total > 0 ? { [key]: total } : {};
 }
 
-/** The first shard's memory cut that has one, with every shard's workers ended so added up. */
 function memoryCutOf(runs: RunResult[]) {
   const cut = runs.find((r) => r.memoryCut)?.memoryCut;
   return cut ? { memoryCut: { ...cut, workers: sum(runs, (r) => r.memoryCut?.workers ?? 0) } } : {};
 }
 
-/** The parts a run does not always have: the incomplete flag and its cut workers, telemetry, flows, endpoints, the ws section. */
+/** The parts a run does not always have: incomplete, cut workers, telemetry, flows, endpoints, ws. */
 function mergeSections(runs: RunResult[], alignment: Alignment, intervalCount: number) {
   const endpoints = mergeEndpoints(runs.map((r) => r.endpoints), alignment.offsets, intervalCount);
   const ws = runs.flatMap((r) => (r.ws ? [r.ws] : []));
@@ -200,10 +182,7 @@ function mergeSections(runs: RunResult[], alignment: Alignment, intervalCount: n
   };
 }
 
-/**
- * Connect (or TLS handshake) times: min and max exact; the mean weighted by connects; p99 the largest
- * shard's (an upper bound). The first shard's negotiated TLS stands for all (one config, one target).
- */
+/** Connect and TLS times: min and max exact, mean weighted, p99 the largest shard's (an upper bound). */
 function mergeConnectTimes(
   runs: RunResult[],
   times: (r: RunResult) => RunResult["connectTimeMs"],
@@ -219,17 +198,13 @@ function mergeConnectTimes(
   };
 }
 
-/** Each shard's telemetry kept, named after its segment. */
 function mergeTelemetry(runs: RunResult[]): NonNullable<RunResult["telemetry"]> {
   return runs.flatMap((r) =>
     (r.telemetry ?? []).map((t) => ({ ...t, name: `${t.name} (segment ${r.segment?.index ?? "?"})` }))
   );
 }
 
-/**
- * Session and request counts summed; session durations pooled from their histograms when every shard has
- * one, else left out with the step latencies (summaries cannot be added).
- */
+/** Flows: counts summed; session durations pooled from histograms when every shard has one. */
 function mergeFlows(runs: RunResult[]): NonNullable<RunResult["flows"]> {
   return (runs[0].flows ?? []).map((flow, f) => {
     const same = runs.map((r) => r.flows?.[f]).filter((x) => x !== undefined);

@@ -1,12 +1,7 @@
 /**
  * @module
- * `loadlab merge`: the results files of the shards of one segment set (each written by a generator
- * run with `--segment i/N`) become one results file of the whole load. The set is checked first and
- * every problem is named, since a wrong merge would look like a right one: shards of different
- * experiments or loads, a file that is not a shard, two shards of one segment (overlap), and missing
- * segments (merged anyway only with `allowPartial`, and then marked `shards.partial`). Each run is
- * merged exactly by `mergeShardRuns`; the thresholds the shards recorded as pending are evaluated on the
- * merged runs. Each shard's environment is kept in `shards.shards[i]`. Pure: the CLI reads the files.
+ * `loadlab merge`: the shards of one segment set become one results file; the set is checked first
+ * (mixed experiments, overlaps, missing segments) and pending thresholds judged on the merged runs. Pure.
  */
 import type { ResultsFile, RunResult, ShardsSummary, ThresholdResult } from "./mod.ts";
 import { evaluateThresholds, parseThreshold } from "./thresholds.ts";
@@ -35,7 +30,6 @@ interface Shard extends ShardFile {
   count: number;
 }
 
-/** Every shard's segment, or the problems that make the set unmergeable. */
 function identify(files: ShardFile[], problems: string[]): Shard[] {
   const shards: Shard[] = [];
   for (const f of files) {
@@ -52,7 +46,6 @@ function identify(files: ShardFile[], problems: string[]): Shard[] {
   return shards;
 }
 
-/** Problems of the set as a whole: experiments, segment counts, overlaps, run names and configs. */
 function checkSet(shards: Shard[], problems: string[]): void {
   const names = new Set(shards.map((s) => s.results.experiment.name));
   if (names.size > 1) {
@@ -149,7 +142,6 @@ export function mergeShardFiles(files: ShardFile[], opts: { allowPartial?: boole
   };
 }
 
-/** The shards' thresholds, each evaluated once on the merged runs. */
 function evaluatePending(shards: Shard[], runs: RunResult[]): ThresholdResult[] {
   const seen = new Set<string>();
   const out: ThresholdResult[] = [];

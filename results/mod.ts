@@ -1,10 +1,7 @@
 /**
  * @module
- * The neutral results format every part of loadlab imports: the zod schema of `results.json` with its
- * inferred types, `parseResultsFile` (v1 files upgraded to v2), and the live-progress type shared by the
- * runner and the printer. Pure (no `Deno.*`). The other files of `results/` work on this data (reading
- * and writing files in `io.ts`, thresholds, HDR histograms, merging shards, statistics), so `report/`
- * needs nothing but `results/` to draw a run.
+ * The neutral results format every part of loadlab imports: the schema of `results.json`, its types,
+ * `parseResultsFile`, and the live-progress type. Pure.
  */
 export * from "./schema.ts";
 export { type ParseOutcome, parseResultsFile } from "./parse.ts";

@@ -1,8 +1,6 @@
 /**
  * @module
- * `OutputError`: a file loadlab writes (results.json, report.html, a request log, a CI summary) could not
- * be written. Whichever layer writes the file throws it naming the path and the system's reason; the
- * commands turn it into exit code 5 (`EXIT.outputNotWritable`, cli/exit_codes.ts).
+ * `OutputError`: a file loadlab writes could not be written; the commands exit 5 with its path.
  */
 
 /** An output file could not be written; exit code 5 at the CLI. */

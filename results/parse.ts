@@ -1,9 +1,6 @@
 /**
  * @module
- * Validates a `results.json` read back from disk (already parsed from JSON) before anything uses it. Pure:
- * the report calls it without touching `Deno.*`. A v1 file comes back as v2 (the schema accepts both
- * tags; v2 only added optional fields). The problem names the first bad path and what it expected (worded
- * by the one issue formatter, `validation/`), so `loadlab report` can print one line per bad file.
+ * Validates a `results.json` read back from disk, naming the first bad path. Pure.
  */
 import { validate } from "../validation/mod.ts";
 import { type ResultsFile, resultsFileSchema } from "./schema.ts";

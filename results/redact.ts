@@ -1,26 +1,7 @@
 /**
  * @module
- * Takes secrets out of results before anything is written or shown. A report is meant to be shared, so
- * every secret results/secret_finder.ts finds (URL passwords, credential headers, secret query parameters,
- * environment variables and arguments, body fields, WebSocket subprotocols that carry a token) becomes
- * `[redacted 32 chars sha256:1a2b3c4d]`: the length and a short hash stay, so two runs can still be told
- * apart. Secrets are first collected from the structure, then every string of the file is rewritten, so a
- * secret echoed in the experiment's source text or an error message goes too (redact_results.ts); here
- * are the rules for one string, which code that never holds a results file (a load worker) uses alone.
- *
- * It runs once per write or render, on the assembled results, never on the hot path: the engine still
- * sends the real values. Idempotent: an already redacted file comes back unchanged, its count kept.
- * Values that become names before any results exist are redacted where they enter, by the same rule:
- * a swept secret (`query.api_key`) in the plan's run names and sweep points (`shownSweepValue`), so the
- * terminal, the dashboard, metrics labels and file names show what results.json shows; the credentials a
- * metrics output sends, in every form a receiver's error could echo them (`credentialForms`, `redactKnown`).
- *
- * What leaves loadlab meets one list: every secret this process found (in a command line, a configuration,
- * a script's environment, a results file) or a load worker came to know (a script's secret headers,
- * metadata and cookies) is known from then on (`knowSecrets`), so text that carries one
- * back from elsewhere (a server's status message echoing the request's headers, a script's console line)
- * is redacted wherever it is shown or written: results files and reports (redact_results.ts), the
- * terminal and a script's console (system/console_guard.ts), metrics outputs' labels (`redactShown`).
+ * Takes secrets out of what is written or shown: each becomes `[redacted N chars sha256:...]`, and
+ * every secret found is known from then on (`knowSecrets`), so text echoing one is redacted anywhere.
  */
 import { createHash } from "node:crypto";
 import {
@@ -34,8 +15,7 @@ import {
 /** Literal replacement only for secrets this long: shorter ones would hit unrelated text. */
 export const MIN_LITERAL = 4;
 
-/** What one redaction pass found: how many distinct secrets and of which kinds. */
-export interface RedactionSummary {
+interface RedactionSummary {
   secrets: number;
   kinds: string[];
 }
@@ -46,21 +26,13 @@ export function redactedToken(secret: string): string {
   return `[redacted ${secret.length} chars sha256:${hash}]`;
 }
 
-/**
- * A sweep value as every output shows it (run names, results, metrics labels, the terminal, file names):
- * the redacted token for a secret parameter's value, a word with its URL passwords and secret query values
- * redacted (`target.redisUrl: [redis://:PW@…]`), else the value. The load still sends the value.
- */
+/** A sweep value as every output shows it: redacted when secret (the load still sends the value). */
 export function shownSweepValue(parameter: string, value: number | string): number | string {
   if (isSecretParameter(parameter)) return redactedToken(String(value));
   return typeof value === "string" ? redactText(value) : value;
 }
 
-/**
- * The forms in which a credential header's value can come back in text (a receiver's error echoing what
- * it was sent): the whole value, the token after its scheme, and for `Basic` the decoded `user:password`
- * and the password alone.
- */
+/** The forms a credential header's value can come back in: whole, after its scheme, Basic decoded. */
 export function credentialForms(value: string): string[] {
   const forms = [value];
   const token = /^\s*[A-Za-z-]+\s+(\S+)\s*$/.exec(value)?.[1];
@@ -76,10 +48,7 @@ export function credentialForms(value: string): string[] {
   return forms.filter((f) => f.length >= MIN_LITERAL);
 }
 
-/**
- * `text` with each of `secrets` (longest first) replaced by its token, then its URL passwords and secret
- * query values.
- */
+/** `text` with `secrets` (longest first), URL passwords and secret query values redacted. */
 export function redactKnown(text: string, secrets: readonly string[]): string {
   const literals = [...new Set(secrets)].filter((s) => s.length >= MIN_LITERAL)
     .sort((a, b) => b.length - a.length).map((s): [string, string] => [s, redactedToken(s)]);
@@ -108,13 +77,9 @@ export function rewrite(text: string, literals: Array<[string, string]>, exact: 
 
 /** Every secret found in this process, by its value: the kind of place it was first found in. */
 const KNOWN = new Map<string, string>();
-/** KNOWN's forms as `rewrite` takes them, longest first; made again after a new one is known. */
 let knownLiterals: Array<[string, string]> | null = null;
 
-/**
- * Makes each of `found` (value, kind) known to every output from now on; a credential header's value in
- * each form it can come back in (`credentialForms`: `Bearer X` and `X`).
- */
+/** Makes each of `found` known to every output from now on, in every form it can come back in. */
 export function knowSecrets(found: Iterable<readonly [string, string]>): void {
   for (const [value, kind] of found) {
     const forms = /header|metadata/i.test(kind) ? credentialForms(value) : [value];
@@ -131,7 +96,6 @@ export function knownSecrets(): ReadonlyMap<string, string> {
   return KNOWN;
 }
 
-/** `--no-redact`: `redactShown` gives text as it is. */
 let keepingSecrets = false;
 
 /** From now on outputs keep their secrets (`--no-redact`, `redact: false`). */
@@ -139,10 +103,7 @@ export function keepSecretsShown(): void {
   keepingSecrets = true;
 }
 
-/**
- * `text` as it may be shown or written: every known secret, URL password and secret query value redacted
- * (unless `keepSecretsShown`).
- */
+/** `text` as it may be shown or written: every known secret redacted (unless `keepSecretsShown`). */
 export function redactShown(text: string): string {
   if (keepingSecrets) return text;
   knownLiterals ??= [...KNOWN.keys()].sort((a, b) => b.length - a.length).map((s) => [s, redactedToken(s)]);

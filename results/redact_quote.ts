@@ -1,17 +1,11 @@
 /**
  * @module
- * How an exit-2 line quotes what the user typed when it holds a secret: a `--set PATH=VALUE` of a secret
- * field, an `-H` of a secret header. The value becomes its redacted token by the rule of results/redact.ts,
- * so the terminal never shows in clear what results.json would not.
+ * How an exit-2 line quotes a secret the user typed (`--set`, `-H`): as its redacted token.
  */
 import { redactedToken, redactText } from "./redact.ts";
 import { isSecretName } from "./secret_finder.ts";
 
-/**
- * A `--set PATH=VALUE` as messages quote it: the value as its token when the field's name is a secret one
- * (`headers.authorization`, `env.API_TOKEN`), else with its URL passwords and secret query values
- * redacted. A load's own fields (`loads.NAME.cookies`) are knobs of the engine, never secrets.
- */
+/** A `--set PATH=VALUE` as messages quote it: secret fields as their token, else URL secrets redacted. */
 export function shownAssignment(assignment: string): string {
   const eq = assignment.indexOf("=");
   if (eq < 0) return redactText(assignment);
@@ -19,10 +13,7 @@ export function shownAssignment(assignment: string): string {
   return `${path}=${shownFieldValue(path, assignment.slice(eq + 1))}`;
 }
 
-/**
- * The value of the field at `path` as messages quote it (see `shownAssignment`); a YAML map given as the
- * value (`env={API_TOKEN: X}`, valid or not) has its secret-named entries' values redacted.
- */
+/** The value of the field at `path` as messages quote it (a YAML map's secret entries redacted). */
 export function shownFieldValue(path: string, value: string): string {
   const last = path.replace(/\[[^\]]*\]$/, "").split(".").pop() ?? "";
   const loadKnob = /^loads\.[^.]+\.[^.]+$/.test(path);
@@ -37,10 +28,7 @@ export function shownFieldValue(path: string, value: string): string {
 /** `name: value` in a YAML flow map (`{a: 1, b: "x"}`): the value up to its quote, comma or brace. */
 const MAP_ENTRY = /([A-Za-z0-9_.-]+)(\s*:\s*)(["']?)([^,}"'\s][^,}"']*)/g;
 
-/**
- * A `Name: value` header as messages quote it (a refused `-H`): the value as its token when the name (the
- * text before `:`, else the first word, for a header missing its colon) is a secret one.
- */
+/** A `Name: value` header as messages quote it: the value as its token under a secret name. */
 export function shownHeader(text: string): string {
   const m = /^([^:\s]+)(:\s*|\s+)([\s\S]*)$/.exec(text);
   if (!m || m[3].trim() === "" || !isSecretName(m[1])) return redactText(text);

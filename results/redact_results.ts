@@ -1,15 +1,13 @@
 /**
  * @module
- * A results file with its secrets taken out (results/redact.ts's rules over the whole file): the secrets
- * found in the file and in its experiment's source (results/source_data.ts) become their redacted tokens in
- * every string, keys of error counts included, and `redaction` says how many there were.
+ * A results file with its secrets (in the file and its experiment's source) replaced by their
+ * redacted tokens in every string, and `redaction` counting them.
  */
 import type { ResultsFile } from "./schema.ts";
 import { collectSecrets, NUMBERS_ONLY } from "./secret_finder.ts";
 import { knownSecrets, knowSecrets, MIN_LITERAL, redactedToken, rewrite } from "./redact.ts";
 import { parseSource } from "./source_data.ts";
 
-/** A token `redactedToken` made. */
 const TOKEN = /\[redacted \d+ chars sha256:[0-9a-f]{8}\]/g;
 
 /** `value` with `f` applied to its strings; parts without a change are the same objects (no copy). */
@@ -39,16 +37,11 @@ function mapStrings(value: unknown, f: (s: string) => string, key = ""): unknown
   return changed ? out : value;
 }
 
-/**
- * `results` with every secret replaced by its redacted token and `redaction` saying how many were
- * redacted (distinct tokens in the result, earlier passes included; absent when none ever was). `results` is not
- * changed; unchanged parts are shared with it.
- */
+/** `results` with every secret as its token and `redaction` counting them; `results` is not changed. */
 export function redactResults(results: ResultsFile): ResultsFile {
   // The experiment as run (`--set`, `--quick`, `--target` applied) may hold values the file does not.
   const sources = [parseSource(results.experiment.source), parseSource(results.experiment.ranSource)];
   const collector = collectSecrets(results, sources);
-  // What this file holds is known to every other output too; what others found is redacted here.
   knowSecrets(collector.secrets);
   const exact = new Map<string, string>();
   const literals: Array<[string, string]> = [];
@@ -58,8 +51,7 @@ export function redactResults(results: ResultsFile): ResultsFile {
     if (secret.length >= MIN_LITERAL) literals.push([secret, token]);
   }
   literals.sort((a, b) => b[0].length - a[0].length);
-  // Counted by the distinct tokens in the output, so a resumed file (old runs redacted, new ones not)
-  // and a second pass count each secret once.
+  // Counted by distinct tokens, so a resumed file and a second pass count each secret once.
   const tokens = new Set<string>();
   const redacted = mapStrings(results, (s) => {
     const out = rewrite(s, literals, exact);
@@ -67,13 +59,11 @@ export function redactResults(results: ResultsFile): ResultsFile {
     return out;
   }) as ResultsFile;
   const before = results.redaction;
-  // A kind names where a secret was found; a misread name (a list of two values read as a header) must
-  // not carry a secret out, so the kinds are rewritten too.
+  // The kinds are rewritten too: a misread name must not carry a secret out.
   const shownKnown = [...knownSecrets()].filter(([secret]) => tokens.has(redactedToken(secret)));
   const found = [...collector.secrets.values(), ...shownKnown.map(([, kind]) => kind)]
     .map((kind) => rewrite(kind, literals, exact));
   const kinds = [...new Set([...(before?.kinds ?? []), ...found])];
   const secrets = tokens.size || (before?.secrets ?? 0);
-  // A file without secrets stays as it was: `redaction` appears only when something was redacted.
   return secrets === 0 ? redacted : { ...redacted, redaction: { secrets, kinds } };
 }

@@ -1,13 +1,7 @@
 /**
  * @module
- * The one schema of `results.json`, the file the runner writes and users, CI jobs and the report read.
- * Every type of the format is inferred from it (`z.output`), so the writer and the reader cannot drift
- * apart. It is lenient where files from other versions differ: unknown keys pass through (`looseObject`,
- * so files of a newer loadlab still load), optional detail gets empty defaults, and JSON's `null` for a
- * NaN latency comes back as NaN (the page shows a dash). Latencies are in milliseconds (floats with
- * microsecond precision) because that is what people read; the encoded HDR histograms keep microseconds.
- * Versions 2 and 3 only add optional fields (3: numbers per endpoint, `runs[i].endpoints`), so a v1 or
- * v2 file is a v3 file with another tag: the `schema` field accepts all three and always reads as v3.
+ * The one schema of `results.json`; every type of the format is inferred from it. Lenient across
+ * versions: unknown keys pass, optional detail gets defaults, v1 and v2 files read as v3.
  */
 import { z } from "zod";
 import {
@@ -33,11 +27,11 @@ import { exportSummarySchema } from "./export/summary.ts";
 /** The tag of the format this module writes. */
 export const RESULTS_SCHEMA = "loadlab.results/v3";
 /** The tags of the previous formats, still read. */
-export const RESULTS_SCHEMA_V2 = "loadlab.results/v2";
-export const RESULTS_SCHEMA_V1 = "loadlab.results/v1";
+const RESULTS_SCHEMA_V2 = "loadlab.results/v2";
+const RESULTS_SCHEMA_V1 = "loadlab.results/v1";
 
 /** Pass/fail of one threshold, e.g. `p99 < 200ms`, and the runs it applies to. */
-export const thresholdResultSchema = z.looseObject({
+const thresholdResultSchema = z.looseObject({
   expression: z.string(),
   run: z.string(),
   actual: num,
@@ -45,15 +39,11 @@ export const thresholdResultSchema = z.looseObject({
   scope: z.looseObject({ target: z.string().optional(), load: z.string().optional() }).optional(),
   /** Not evaluated: a shard's threshold waits for `loadlab merge`, which evaluates it on the whole load. */
   pending: z.boolean().optional(),
-  /**
-   * Its endpoint selector matched no endpoint of the run (a script's endpoints are known only after it
-   * ran, so such a selector is not refused before the load): failed, with no value measured.
-   */
+  /** Its selector matched no endpoint of the run (known only after a script ran): failed, unmeasured. */
   unmatched: z.boolean().optional(),
 });
 
-/** Where the runs happened, for the report header. */
-export const environmentSchema = z.looseObject({
+const environmentSchema = z.looseObject({
   loadlab: z.string().default("?"),
   deno: z.string().default("?"),
   v8: z.string().default("?"),
@@ -68,7 +58,7 @@ export const environmentSchema = z.looseObject({
 });
 
 /** One shard of a merged file: its segment, where it ran, and its own environment. */
-export const shardInfoSchema = z.looseObject({
+const shardInfoSchema = z.looseObject({
   index: z.number().int().min(0),
   /** The shard's file as given to `loadlab merge`. */
   file: z.string(),
@@ -79,7 +69,7 @@ export const shardInfoSchema = z.looseObject({
 });
 
 /** What `loadlab merge` made this file of: `count` segments, the shards present, the missing ones. */
-export const shardsSummarySchema = z.looseObject({
+const shardsSummarySchema = z.looseObject({
   count: z.number().int().min(1),
   /** Distinct hostnames the shards ran on. */
   hosts: z.array(z.string()),
@@ -92,8 +82,7 @@ export const shardsSummarySchema = z.looseObject({
   unaligned: z.boolean().optional(),
 });
 
-/** The experiment the runs belong to. */
-export const experimentInfoSchema = z.looseObject({
+const experimentInfoSchema = z.looseObject({
   name: z.string(),
   description: z.string().optional(),
   /** Source text of the experiment file (or the command line for `attack`). */
@@ -119,7 +108,7 @@ const meanStats = z.looseObject({ n: z.number(), mean: num, stdev: num, ci95: nu
 const runRef = z.looseObject({ value: z.number(), run: z.string() });
 
 /** Analysis stored with the runs: repeat statistics, baseline comparisons, knees, capacity searches. */
-export const analysisSchema = z.looseObject({
+const analysisSchema = z.looseObject({
   noiseRule: z.enum(["repeats", "within-run"]),
   groups: z.array(z.looseObject({
     key: z.string(),
@@ -176,10 +165,7 @@ export const resultsFileSchema = z.looseObject({
   thresholds: z.array(thresholdResultSchema).default([]),
   /** Every planned run is in the file (false while an experiment is running or after Ctrl-C). */
   complete: z.boolean().optional(),
-  /**
-   * Planned runs never started because a threshold with `abortOnFail` stopped the experiment (the
-   * aborted run is in `runs`, with its `abortedBy`).
-   */
+  /** Planned runs a threshold's `abortOnFail` kept from starting. */
   notRun: z.array(z.string()).optional(),
   /** What a stop (Ctrl-C, SIGTERM) cut before a run's load: "the script's top level", "setup() (run r1)". */
   stoppedIn: z.string().optional(),

@@ -1,9 +1,6 @@
 /**
  * @module
- * One endpoint's numbers in a run of `results.json` (`runs[i].endpoints`): the requests given one name
- * (runner/endpoint_table.ts), their latency (summary and the encoded HDR histogram, the run's precision,
- * so shards and files add exactly), status codes, error kinds, bytes and per-interval counts (aligned
- * with the run's `intervals`). The run's own totals stay as they are; endpoints split them.
+ * One endpoint's numbers in a run (`runs[i].endpoints`), with its HDR encoding so files add exactly.
  */
 import { z } from "zod";
 import { count, counts, histogramEncoding, latencySummarySchema } from "./schema_values.ts";
@@ -27,10 +24,7 @@ export const endpointResultSchema = z.looseObject({
   latencyMs: latencySummarySchema.nullable(),
   /** Compressed base64 HdrHistogram of its latencies (µs); null when it had no response. */
   histogramEncoded: histogramEncoding.nullable(),
-  /**
-   * The run's warm-up was cut after it ran (`warmup: auto`) and this endpoint's numbers were not: an
-   * endpoint keeps no histogram per interval, so they still include the warm-up.
-   */
+  /** `warmup: auto` cut the run's warm-up but not these numbers (no histogram per interval). */
   warmupIncluded: z.boolean().optional(),
   /** Responses and errors per interval, index for index with the run's `intervals`. */
   intervals: z.looseObject({ requests: z.array(z.number()), errors: z.array(z.number()) }),

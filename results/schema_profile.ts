@@ -1,35 +1,25 @@
 /**
  * @module
- * The CPU profile of a target process over one run, as `results.json` holds it (`profiles` of a run): the
- * relative path of the full `.cpuprofile` beside results.json, and a bounded summary that the report
- * draws (results/cpu_profile.ts makes it): the functions (frames), a pruned call tree, the top functions
- * by self and total time, and self time per function in the load's first second and after it. Times are
- * whole microseconds of sampled CPU time. Pure.
+ * A run's CPU profile in `results.json`: the `.cpuprofile`'s path and a bounded summary (µs). Pure.
  */
 import { z } from "zod";
 
-/**
- * One function of the profile: its name, its script shortened (`npm:express/lib/router/index.js`,
- * `app/endpoints.ts`) and its 1-based line.
- */
-export const profileFrameSchema = z.looseObject({
+/** One function: name, shortened script (`npm:express/lib/router/index.js`), 1-based line. */
+const profileFrameSchema = z.looseObject({
   name: z.string(),
   url: z.string(),
   line: z.number(),
 });
 
 /** A function's self and total time; `frame` indexes `frames`. */
-export const profileFunctionSchema = z.looseObject({
+const profileFunctionSchema = z.looseObject({
   frame: z.number().int().min(0),
   selfUs: z.number(),
   totalUs: z.number(),
 });
 
-/**
- * Self time per function within a window of the profile, from `fromUs` to `toUs` after its start: the load's
- * first second (from when the load started, which may be after the profile's start) and the rest.
- */
-export const profileWindowSchema = z.looseObject({
+/** Self time per function from `fromUs` to `toUs`: the load's first second, then the rest. */
+const profileWindowSchema = z.looseObject({
   label: z.string(),
   fromUs: z.number(),
   toUs: z.number(),
@@ -39,8 +29,7 @@ export const profileWindowSchema = z.looseObject({
   self: z.array(z.tuple([z.number().int().min(0), z.number()])),
 });
 
-/** The bounded summary of one profile. */
-export const profileSummarySchema = z.looseObject({
+const profileSummarySchema = z.looseObject({
   /** From the first to the last sample. */
   durationUs: z.number(),
   samples: z.number().int().min(0),
@@ -49,10 +38,7 @@ export const profileSummarySchema = z.looseObject({
   /** Sampled time the process was idle (waiting for I/O or timers): `(idle)`. */
   idleUs: z.number(),
   frames: z.array(profileFrameSchema),
-  /**
-   * The call tree in pre-order, nodes under `minShare` of the whole dropped (their time stays in their
-   * parent's total): [frame, parent index or -1, totalUs, selfUs].
-   */
+  /** The call tree in pre-order, small nodes dropped: [frame, parent index or -1, totalUs, selfUs]. */
   tree: z.array(z.tuple([z.number().int().min(0), z.number().int(), z.number(), z.number()])),
   /** The smallest share (0..1) of the whole time a tree node kept has. */
   minShare: z.number(),

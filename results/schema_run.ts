@@ -1,10 +1,6 @@
 /**
  * @module
- * The result of one run of one load against one target, as `results.json` holds it: what ran (URL,
- * model, configuration, target), the totals (requests, latency summary and distribution, status codes,
- * errors by kind with their messages, bytes), the open-model verdict (late, server-bound and dropped
- * sends, the pre-connected pool, the generator's warm-up, the transport), and the series over time
- * (intervals, telemetry, phases, flows) and the same numbers per endpoint. Pure; results/schema.ts puts runs in a file.
+ * The result of one run of one load against one target, as `results.json` holds it. Pure.
  */
 import { wsResultSchema } from "./schema_ws.ts";
 import { z } from "zod";
@@ -37,10 +33,7 @@ export const targetInfoSchema = z.looseObject({
 export const runResultSchema = z.looseObject({
   /** Unique within a results file, e.g. "cached/burst#1" or "attack". */
   name: z.string().min(1),
-  /**
-   * Variant and load name when part of an experiment: a file's target is a variant in results (the
-   * `targets:` key of the experiment file names the variants compared).
-   */
+  /** Variant and load name when part of an experiment. */
   variant: z.string().optional(),
   load: z.string().optional(),
   /** Value of the swept parameter, and of the second one in a grid. */
@@ -50,11 +43,7 @@ export const runResultSchema = z.looseObject({
   repeat: z.number().int().min(0).optional(),
   /** Stopped early (Ctrl-C, target died): the numbers cover only part of the planned run. */
   incomplete: z.boolean().optional(),
-  /**
-   * Stopped early by a threshold with `abortOnFail` (results/threshold_abort.ts), judged while the load
-   * ran: its expression, the measured time it failed at (s after the warm-up) and the value it saw; or by
-   * a k6 script's `exec.test.abort()` (`testAbort`, its message). Such a run is also `incomplete`.
-   */
+  /** Stopped early by an `abortOnFail` threshold (expression, time, value) or a k6 `exec.test.abort()`. */
   abortedBy: z.looseObject({
     threshold: z.string(),
     atSec: z.number(),
@@ -62,10 +51,7 @@ export const runResultSchema = z.looseObject({
     /** The message of the k6 script's `exec.test.abort()` that stopped it (no threshold did). */
     testAbort: z.string().optional(),
   }).optional(),
-  /**
-   * Changes made while the load ran (pause, rate, connections, end of a phase, stop), or replayed from a
-   * recorded run, in order: the run followed this schedule, not only its configuration.
-   */
+  /** Changes made while the load ran, or replayed, in order: the run followed this schedule. */
   steering: steeringSchema.optional(),
   /** A short probe run of a capacity search. */
   probe: z.boolean().optional(),
@@ -83,10 +69,7 @@ export const runResultSchema = z.looseObject({
   warmupSec: z.number().default(0),
   /** Completed requests (responses received, any status), excluding warm-up; `drained` included. */
   requests: count,
-  /**
-   * Of `requests`, responses that arrived after the load's end, during the graceful stop (the drain):
-   * their latency is the run's, but they were not served within the measured window. Absent in older files.
-   */
+  /** Of `requests`, responses that arrived during the graceful stop after the load's end. */
   drained: count.optional(),
   /** The achieved rate: (requests - drained) / durationSec, served per second over the load window. */
   rps: num,
@@ -99,11 +82,7 @@ export const runResultSchema = z.looseObject({
   uncorrectedLatencyMs: latencySummarySchema.nullable().default(null),
   percentiles: z.array(percentilePointSchema).default([]),
   uncorrectedPercentiles: z.array(percentilePointSchema).nullable().default(null),
-  /**
-   * Streamed answers (gRPC server streams of two messages or more): how many, and their first message's
-   * latency from the same intended send as `latencyMs` (which times each whole stream), with its HDR
-   * encoding (µs) so shards add exactly. Absent when the run had none.
-   */
+  /** gRPC server streams of two messages or more: their count and first message's latency (HDR, µs). */
   firstMessage: z.looseObject({
     streams: count,
     latencyMs: latencySummarySchema,
@@ -128,10 +107,7 @@ export const runResultSchema = z.looseObject({
   lateSends: count,
   /** Sends dropped because they were later than the bound. */
   droppedSends: count.default(0),
-  /**
-   * True when sends the generator dispatched late (the isolate was behind) exceed 1% of sends and
-   * outnumber server-bound ones, or exceed 10%: the generator, not the target, limited the run.
-   */
+  /** The generator, not the target, limited the run: late dispatches over 1% and above server-bound, or 10%. */
   generatorBound: z.boolean().default(false),
   /** Open models: sends that waited for a connection, every one busy at the server (none could open). */
   serverBoundSends: count.optional(),
@@ -139,10 +115,7 @@ export const runResultSchema = z.looseObject({
   serverBound: z.boolean().optional(),
   /** The socket transport the run used (`--transport`); absent in files from before it was chosen. */
   transport: z.enum(["epoll", "deno", "io_uring"]).optional(),
-  /**
-   * Why the transport asked for was not used: epoll (`--transport epoll` or `auto`) for `deno` (https:,
-   * not Linux, no FFI), or io_uring for `epoll` (https:, an open model, no io_uring here).
-   */
+  /** Why the transport asked for was not used (https:, not Linux, no FFI, no io_uring). */
   transportFallback: z.string().optional(),
   /** The HTTP version spoken (`protocol: auto` resolved by ALPN); absent in files from before HTTP/2. */
   protocol: z.enum(["http1", "h2", "h2c"]).optional(),
@@ -157,45 +130,21 @@ export const runResultSchema = z.looseObject({
   generatorWarmupMs: z.number().optional(),
   /** Most connects to the target in flight at once (summed over workers), pre-connect included. */
   maxConnectsInFlight: count.optional(),
-  /**
-   * Workers whose data rows ran out (`whenDone: stop`, or `order: unique`): each stopped starting
-   * arrivals there, so the run may have sent less than its load asked for.
-   */
+  /** Workers whose data rows ran out; each stopped starting arrivals there. */
   dataRanOutWorkers: count.optional(),
-  /**
-   * Workers ended because they did not stop past the graceful stop (code that never yields, such as a
-   * capture's regexp backtracking without end); the run is `incomplete`; their counts since their last sample come from their heartbeat.
-   */
+  /** Workers ended for not stopping past the graceful stop; the run is `incomplete`. */
   stuckWorkers: count.optional(),
-  /**
-   * Answers the stuck workers counted after their last sample: among `requests` (and their failed
-   * statuses among the failures), but not in any latency, which ended with the worker.
-   */
+  /** Answers stuck workers counted after their last sample: in `requests`, in no latency. */
   unrecordedLatencies: count.optional(),
-  /**
-   * Workers whose isolate ended on its own during the load (a session script's `Deno.exit` or
-   * `process.exit`); the run is `incomplete`, their share stopped there.
-   */
+  /** Workers whose isolate exited on its own (`Deno.exit`); the run is `incomplete`. */
   exitedWorkers: count.optional(),
-  /**
-   * loadlab's own memory (its RSS, workers included) passed its limit (`maxMemoryMb`, else one chosen from
-   * the machine): `rssMb` as seen, and the `workers` still running then, ended there as stuck ones are
-   * (what they counted kept, what they had in flight `unfinished`); the run is `incomplete`.
-   */
+  /** loadlab's RSS passed `maxMemoryMb`: the workers then running were ended; the run is `incomplete`. */
   memoryCut: z.strictObject({ limitMb: z.number(), rssMb: z.number(), workers: count }).optional(),
-  /**
-   * Why a count ended before its count (the run is `incomplete`): `maxDuration`, its max duration passed
-   * (k6's `maxDuration`); `idle`, every session waited on its own code (not a request, not `s.sleep`)
-   * longer than the request timeout, so nothing would ever be sent again.
-   */
+  /** Why a count ended short (`incomplete`): its `maxDuration` passed, or every session sat `idle`. */
   endedBy: z.enum(["maxDuration", "idle"]).optional(),
   /** What went wrong in a session script's teardown() after the load (a throw, its time limit, an exit). */
   teardownError: z.string().optional(),
-  /**
-   * The kernel's TCP counters of the generator's host over the run (deltas; this host, all processes,
-   * not only this run): accept-queue overflows and drops, SYNs sent again, retransmission timeouts and
-   * segments. Absent where they cannot be read (not Linux) and in older files.
-   */
+  /** The host's kernel TCP counters over the run (deltas, all processes); absent off Linux. */
   hostTcp: z.looseObject({
     listenOverflows: count,
     listenDrops: count,
@@ -203,11 +152,7 @@ export const runResultSchema = z.looseObject({
     timeouts: count.optional(),
     retransSegs: count.optional(),
   }).optional(),
-  /**
-   * What the rest of the host did over the run (runner/stats/host_cpu.ts): other processes' CPU in cores,
-   * the % of the run some task waited for a core, and the host's cores. Absent where they cannot be read
-   * (not Linux) and in older files.
-   */
+  /** The rest of the host over the run: other processes' CPU in cores, % stalled for a core, cores. */
   hostCpu: z.looseObject({
     otherCores: z.number().nonnegative(),
     stallPct: z.number().nonnegative().optional(),
@@ -216,25 +161,14 @@ export const runResultSchema = z.looseObject({
   connects: count.default(0),
   /** Connections closed by the server (Connection: close or EOF) and reopened. */
   reconnects: count.default(0),
-  /**
-   * Re-sends of requests the server refused unprocessed (HTTP/2 GOAWAY above its last stream id): each
-   * request counts once, as its final outcome (answered, or failed by kind); absent in older files.
-   */
+  /** Re-sends of requests refused unprocessed (HTTP/2 GOAWAY); each request counts once. */
   retried: count.optional(),
-  /**
-   * Requests still unanswered when the graceful stop ran out, cut by the experiment's own stop
-   * (`gracefulStop`): shown, never among the failures of `successRate` nor lost. Older files counted them
-   * as errors of kind `unfinished`.
-   */
+  /** Requests unanswered when the graceful stop ran out: shown, never failures nor lost. */
   unfinished: count.optional(),
   connectTimeMs: z.looseObject({ min: num, mean: num, max: num, p99: num }).nullable().default(null),
   /** https: TLS handshake time per connection, apart from the TCP connect (`connectTimeMs`). */
   tlsMs: z.looseObject({ min: num, mean: num, max: num, p99: num }).nullable().optional(),
-  /**
-   * https: what the run's first handshake negotiated and how: the client (`deno` = Deno.startTls,
-   * `node:tls` for --insecure or a client certificate), ALPN, and the version and cipher where the
-   * client exposes them (null otherwise); `insecure` when verification was skipped.
-   */
+  /** https: what the first handshake negotiated: client, ALPN, version, cipher; `insecure` if unverified. */
   tls: z.looseObject({
     client: z.string(),
     alpn: z.string().nullable(),
@@ -263,24 +197,13 @@ export const runResultSchema = z.looseObject({
   /** Numbers per endpoint (request name), sorted as the run's endpoint table; absent in older files. */
   endpoints: z.array(endpointResultSchema).optional(),
   targetInfo: targetInfoSchema.optional(),
-  /**
-   * CPU profiles of the target's processes over the run (`profile: cpu`), one per process. Their numbers
-   * are "profiled": the sampling profiler costs the target some throughput (docs/PROFILES.md).
-   */
+  /** CPU profiles of the target's processes (`profile: cpu`); their numbers are "profiled". */
   profiles: z.array(runProfileSchema).optional(),
-  /**
-   * Counter deltas of the target over the run (proxy hits/misses/bypasses, staleHits, limited, ...), warm-up
-   * requests included (the counters are cumulative).
-   */
+  /** Counter deltas of the target over the run, warm-up included (the counters are cumulative). */
   targetStats: z.record(z.string(), z.number()).optional(),
   /** The same counters from the warm-up's end (a snapshot then) to the run's end; only with a warm-up. */
   targetStatsMeasured: z.record(z.string(), z.number()).optional(),
-  /**
-   * The first run after loadlab started its target (scenarios/cold_start.ts): ms from the first process's
-   * spawn to listening (null when not observed), to ready, to the first 2xx (null: none of the probe
-   * requests got one), the latency of the probe requests sent one at a time to `path` (null: failed), and
-   * ms from spawn to this run's start. `start` counts the starts of this variant, from 1.
-   */
+  /** The first run after loadlab started its target: ms from spawn to listening, ready, first 2xx. */
   coldStart: z.looseObject({
     start: z.number().int().min(1),
     path: z.string(),
@@ -290,12 +213,7 @@ export const runResultSchema = z.looseObject({
     firstRequestsMs: z.array(z.number().nullable()),
     runStartMs: z.number(),
   }).optional(),
-  /**
-   * One execution segment of a load split over several generators (`--segment index/count`): the run
-   * holds only this shard's share until `loadlab merge` adds the shards up. `startAt` is when its
-   * schedule started (warm-up included; the shared `--start-at` when given), `lateMs` how late this
-   * shard was for it.
-   */
+  /** One shard of a load split over generators (`--segment index/count`); `loadlab merge` adds them up. */
   segment: z.looseObject({
     index: z.number().int().min(0),
     count: z.number().int().min(1),

@@ -1,17 +1,11 @@
 /**
  * @module
- * The parts of a run that describe it over time or by part: the per-interval statistics (merged across
- * workers, the data of every timeline chart and of every recomputation after the run), telemetry of the
- * target's processes and Redis, per-phase results of open-model loads, and flows' sessions. Pure;
- * results/schema_run.ts puts them in a run.
+ * A run over time or by part: intervals, telemetry, phases and flows. Pure.
  */
 import { z } from "zod";
 import { count, counts, histogramEncoding, latencySummarySchema, num } from "./schema_values.ts";
 
-/**
- * Files from before the count of failed statuses got its name call it `non2xx` (a misnomer: a 3xx was
- * never in it). It is read under its name, so an older results.json still loads, merges and renders.
- */
+/** Files from before the failed-status count got its name call it `non2xx`; read under its name. */
 function renamedNon2xx(value: unknown): unknown {
   if (typeof value !== "object" || value === null || !("non2xx" in value) || "failedStatus" in value) {
     return value;
@@ -29,28 +23,15 @@ export const intervalSchema = z.preprocess(
     durationMs: z.number().positive(),
     /** Completed requests (any status). */
     requests: count,
-    /**
-     * Of `requests`, those that arrived after the load's end (the graceful stop's drain, folded into the
-     * last interval): not served within the window. Written when non-zero; absent in older files.
-     */
+    /** Of `requests`, those that arrived during the graceful stop's drain (folded into the last interval). */
     drained: count.optional(),
-    /**
-     * Of `requests`, answers a stuck worker counted after its last sample, their latencies lost with it:
-     * an interval of only these has no latency (its p50... read 0, drawn as a gap). Written when non-zero.
-     */
+    /** Of `requests`, answers a stuck worker counted after its last sample, with no latency. */
     unrecordedLatencies: count.optional(),
     /** Failed requests (error kinds, not HTTP status). */
     errors: count,
-    /**
-     * `errors` by kind (`ERROR_KINDS`: timeout, connect, reset, ...), so a phase or the part after a
-     * warm-up cut counts each kind exactly. Always written by the runner (empty when the interval had no
-     * error); absent in files from before it was recorded.
-     */
+    /** `errors` by kind (`ERROR_KINDS`), so a phase or a warm-up cut counts each kind exactly. */
     errorKinds: counts.optional(),
-    /**
-     * Responses that count as failed by their status: 4xx and 5xx (and any status below 200); a 3xx is
-     * success. Named `non2xx` in older files (`renamedNon2xx`).
-     */
+    /** Responses failed by status: 4xx, 5xx and below 200 (a 3xx is success); `non2xx` in older files. */
     failedStatus: count,
     p50: num,
     p75: num,
@@ -67,25 +48,13 @@ export const intervalSchema = z.preprocess(
     inFlight: count,
     /** Open connections at the end of the interval. */
     connections: count,
-    /**
-     * Closed models: the busiest load worker's thread, % of the interval it ran on a core and waited in the
-     * run queue for one, and the most its timers fired late (ms); a thread that hardly slept was the
-     * run's queue (results/conclude/generator_saturation.ts). Absent for open models and in older files.
-     */
+    /** Closed models: the busiest worker's % on a core and in the run queue, its latest timer (ms). */
     generatorBusyPct: z.number().optional(),
     generatorWaitPct: z.number().optional(),
     loopLagMs: z.number().optional(),
-    /**
-     * Closed models: how long a response that reached the kernel (or the runtime) waited for the load
-     * worker to read it (ms, the mean of a probe's waits in the interval; the most over workers): near
-     * zero while the worker keeps up, a large part of the latency when its own queue holds the responses
-     * (results/conclude/generator_saturation.ts). Absent elsewhere and in older files.
-     */
+    /** Closed models: how long a response waited for the load worker to read it (ms, most over workers). */
     readyWaitMs: z.number().optional(),
-    /**
-     * The busiest worker's mean wait for a core each time its thread was put on one (ms): what a busy
-     * machine's run queue alone adds to a response the worker is woken for. Absent in older files.
-     */
+    /** The busiest worker's mean wait for a core each time it was put on one (ms). */
     wakeWaitMs: z.number().optional(),
     statusCodes: counts.default({}),
     /** Base64 HDR histogram (microseconds) of this interval; absent with `--interval-histograms none`. */
@@ -93,11 +62,7 @@ export const intervalSchema = z.preprocess(
   }),
 );
 
-/**
- * Telemetry of a target process or a Redis server, sampled per interval (`process`: CPU and RSS from
- * /proc; `redis`: its INFO; `runtime`: what the sampler inside a Node or Deno target process measured,
- * targets/runtime_sampler.ts, per its own tick).
- */
+/** Telemetry of a target process (`process`), a Redis server (`redis`) or a runtime sampler, per interval. */
 export const telemetrySchema = z.looseObject({
   /** e.g. "target", "target#2", "redis". */
   name: z.string(),
@@ -117,7 +82,7 @@ export const telemetrySchema = z.looseObject({
     opsPerSec: z.number().optional(),
     hits: z.number().optional(),
     misses: z.number().optional(),
-    /** Redis INFO: memory in use, connected clients (gauges); keys evicted, slow log entries added (in the interval). */
+    /** Redis INFO: memory, clients (gauges); evictions, slow log entries (in the interval). */
     usedMemoryBytes: z.number().optional(),
     connectedClients: z.number().optional(),
     evictedKeys: z.number().optional(),

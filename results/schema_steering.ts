@@ -1,9 +1,6 @@
 /**
  * @module
- * The changes made to a running load by hand (the live dashboard's controls, `loadlab steer`) or replayed
- * from an earlier run (`loadlab run --replay`), as results.json records them beside the run: each with
- * its instant on the run's time axis, so a steered run can be drawn, judged as steered, and run again as
- * the same schedule. Pure; older files have no `steering` and load as unsteered.
+ * The changes made to a running load by hand or replayed, as results.json records them. Pure.
  */
 import { z } from "zod";
 

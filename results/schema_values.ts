@@ -1,23 +1,14 @@
 /**
  * @module
- * The small value schemas every part of `results.json` is built from: the list of load models and error
- * kinds, a latency that JSON may have turned into `null` (read back as NaN, so the page shows a dash), a
- * count that reads `null` as 0, maps of counts by key, and the latency summary, percentile point,
- * histogram bucket and sweep point. One place, so a run, an interval and a phase read a latency the same
- * way. Pure; results/schema.ts assembles the file from these.
+ * The small value schemas every part of `results.json` is built from (latency read back as NaN from
+ * `null`, counts, summaries, the lists of load models and error kinds). Pure.
  */
 import { z } from "zod";
 import { encodingProblem } from "./histogram_v2.ts";
 
 /** The load models an executor implements; the one list of them. */
 export const LOAD_MODELS = ["connections", "rate", "throughput", "count", "ramping-connections"] as const;
-/**
- * gRPC's error kinds: an answer that broke gRPC over HTTP/2 (no trailers, a missing or garbled
- * grpc-status, a content-type not gRPC's, a bad message prefix, a compressed message without
- * grpc-encoding, a stream ending inside a message), a message past the receive cap; then a call answered
- * with a status other than OK, by its code's name (code k at index k + 1). Each is a request that failed
- * with an answer, so the run verdict's answered errors (conclude/send_counts.ts) list them too.
- */
+/** gRPC's error kinds: a broken gRPC answer, a message past the cap, then each non-OK status by name. */
 export const GRPC_ERROR_KINDS = [
   "grpc-protocol",
   "grpc-too-big",
@@ -38,11 +29,7 @@ export const GRPC_ERROR_KINDS = [
   "grpc DATA_LOSS",
   "grpc UNAUTHENTICATED",
 ] as const;
-/**
- * A call the server answered with a gRPC status other than OK is a response (a request, its latency in
- * the percentiles), counted among the status codes under its kind's name ("grpc INVALID_ARGUMENT"): in
- * the recorders' counts at slot `GRPC_STATUS_SLOTS_FROM + code`, past the HTTP statuses (000-999).
- */
+/** A non-OK gRPC status is a response, counted at slot `GRPC_STATUS_SLOTS_FROM + code` past HTTP's. */
 export const GRPC_STATUS_SLOTS_FROM = 1000;
 /** Status slots of a recorder's counts: the HTTP statuses, then gRPC's codes. */
 export const STATUS_SLOTS = GRPC_STATUS_SLOTS_FROM + 17;
@@ -56,10 +43,7 @@ export function statusSlotOf(status: number): number {
 export function statusKey(slot: number): string {
   return slot < GRPC_STATUS_SLOTS_FROM ? String(slot) : GRPC_ERROR_KINDS[slot - GRPC_STATUS_SLOTS_FROM + 1];
 }
-/**
- * Error kinds counted on the hot path; never one object per failure. `unfinished`: a request still
- * unanswered when the graceful stop ended (sent, neither answered nor timed out).
- */
+/** Error kinds counted on the hot path; `unfinished`: unanswered when the graceful stop ended. */
 export const ERROR_KINDS = [
   "connect",
   "timeout",
@@ -69,23 +53,15 @@ export const ERROR_KINDS = [
   "write",
   "tls",
   "unfinished",
-  // HTTP/2: a frame that broke the protocol (or a stream reset other than REFUSED_STREAM), a request the
-  // server refused with RST_STREAM REFUSED_STREAM past its re-sends, a GOAWAY's (older files: every stream
-  // a GOAWAY refused; now sent again).
+  // HTTP/2: a protocol error, a REFUSED_STREAM past its re-sends, a GOAWAY's.
   "h2-protocol",
   "h2-refused-stream",
   "goaway",
-  // A filled value (a capture, a data-file field) that may not go where its placeholder is: CR, LF or
-  // NUL in a header or the path, or an HTTP/2 field value with a space at an end. The request is not sent.
+  // A filled value that may not go where its placeholder is (CR, LF, NUL); the request is not sent.
   "bad-value",
-  // A response past the bytes its flow step keeps for captures and checks (`maxKeptBytes`, 1 MiB unless
-  // set): the connection (HTTP/2: the stream) is closed, the step fails. Also a capture that would take a
-  // session's captures past 16 MiB in all: not kept, the session ends.
+  // A response past its step's `maxKeptBytes`, or captures past 16 MiB: the step fails.
   "body-too-large",
-  // WebSocket: the handshake refused (a status other than 101, named in the message), a wrong
-  // Sec-WebSocket-Accept, an answer that is no upgrade (no Upgrade or Connection field, an extension or
-  // subprotocol never offered); a frame that broke RFC 6455; a message past the cap; a text message that
-  // is not UTF-8; the connection closed (by a close frame or without one) with a message unanswered.
+  // WebSocket: a refused or malformed handshake, a broken frame, an oversized or non-UTF-8 message.
   "ws-refused",
   "ws-bad-accept",
   "ws-handshake",
@@ -93,22 +69,17 @@ export const ERROR_KINDS = [
   "ws-too-big",
   "ws-bad-utf8",
   "ws-closed",
-  // A session script's own failure (a throw, a request it could not send, an unhandled rejection),
-  // counted per message with the script's file:line; the session ends, the run goes on.
+  // A session script's own failure (counted with its file:line); the session ends, the run goes on.
   "script",
   ...GRPC_ERROR_KINDS,
 ] as const;
 
 /** A float that JSON.stringify wrote as null (NaN, Infinity): read back as "no value". */
 export const num = z.number().nullable().transform((v) => v ?? Number.NaN);
-/** Why a negative count is refused: it would be drawn and judged as if it were one. */
 const NEGATIVE_COUNT = "a count is 0 or more; restore the file loadlab wrote";
 /** A counter; null (a file written by hand, or an older writer) reads as 0. */
 export const count = z.number().min(0, NEGATIVE_COUNT).nullable().transform((v) => v ?? 0);
-/**
- * A histogram as results carry it: HdrHistogram's compressed base64 encoding of microseconds. One that
- * cannot be read is refused here, by its path, before a report or a gate adds it.
- */
+/** A histogram as results carry it (compressed base64, µs); one that cannot be read is refused here. */
 export const histogramEncoding = z.string().superRefine((encoded, ctx) => {
   const problem = encodingProblem(encoded);
   if (problem !== null) ctx.addIssue({ code: "custom", message: problem });
@@ -116,7 +87,7 @@ export const histogramEncoding = z.string().superRefine((encoded, ctx) => {
 /** Counts by key: status codes, error kinds. */
 export const counts = z.record(z.string(), z.number().min(0, NEGATIVE_COUNT));
 
-/** The percentiles of a latency summary, lowest first: each at least the one before (`percentilesInOrder`). */
+/** The percentiles of a latency summary, lowest first. */
 const PERCENTILE_KEYS = [
   "p2_5",
   "p10",
@@ -152,10 +123,7 @@ export const latencySummarySchema = z.looseObject({
   if (problem !== null) ctx.addIssue({ code: "custom", path: [problem.key], message: problem.message });
 });
 
-/**
- * The first percentile below the one before it (a p99 under the p50 is no distribution: a report would
- * draw it and a gate judge it as one), or null. Values with none recorded (NaN) are skipped.
- */
+/** The first percentile below the one before it, or null (NaN skipped). */
 function percentilesOutOfOrder(
   summary: Record<(typeof PERCENTILE_KEYS)[number], number>,
 ): { key: string; message: string } | null {
@@ -163,7 +131,7 @@ function percentilesOutOfOrder(
   for (const key of PERCENTILE_KEYS) {
     const v = summary[key];
     if (!Number.isFinite(v)) continue;
-    // A hair below: a value rounded on its way through a merge is no disorder.
+    // A hair below is rounding from a merge, not disorder.
     if (v < last - Math.abs(last) * 1e-9) {
       return {
         key,
@@ -185,7 +153,6 @@ export const percentilePointSchema = z.looseObject({ percentile: z.number(), lat
 export const histogramBucketSchema = z.looseObject({
   fromMs: z.number(),
   toMs: z.number(),
-  // A bar's length is drawn from its count: a negative one is no count, and cannot be drawn.
   count: z.number().min(0),
 });
 /** The value of a swept parameter of an experiment: a number, or a word (`load.protocol` = `h2`). */

@@ -1,40 +1,19 @@
 /**
  * @module
- * Where the secrets are in a configuration, a command line or a results file: the one place that decides
- * what a secret is. URL passwords, credential headers (`Authorization`, `Proxy-Authorization`, `Cookie`,
- * `Set-Cookie`, any name containing token, key, secret, password, pwd, auth or signature), query
- * parameters (a signed URL's `sig` too), environment variables, `--flag value` arguments, fields of a
- * request's JSON or form body with such names, and WebSocket subprotocols that carry a token
- * (`secretSubprotocols`) are collected from the structure (request headers of the configuration, the
- * experiment source parsed as YAML or JSON, URLs in any string), each with the kind of place it was found
- * in. It is separate from results/redact.ts, which rewrites strings with what is found here: finding walks
- * a structure and reads names, rewriting only replaces text, and a caller that must only decide
- * (`isSecretName`, `secretsIn`) takes the rules without the rewriting.
+ * Where the secrets are in a configuration, a command line or a results file: the one place that
+ * decides what a secret is; results/redact.ts rewrites what is found here.
  */
 import type { ResultsFile } from "./schema.ts";
 
-/**
- * Names of headers, query parameters, variables and flags whose values are secrets: signed URLs carry
- * theirs as `sig`, `signature`, `X-Amz-Signature` or `X-Goog-Signature`; passwords are also `pwd` and
- * `pass` (`sig` and `pass` only as whole words, so `signal`, `design`, `bypass` or `passive` stay).
- */
+/** Names whose values are secrets, signed URLs' signatures too (`sig`, `pass` as whole words only). */
 const SECRET_NAME =
   /token|key|secret|passw|pwd|auth|cookie|credential|session|signature|(?:^|[^a-z])(?:sig|pass)(?:$|[^a-z])/i;
-/**
- * `scheme://user:password@`: the password group. A scheme is at most 32 characters (real ones are short),
- * so a long run of letters is not read to its end once from each of its letters.
- */
+/** `scheme://user:password@`: the password group (a scheme of at most 32 characters bounds the scan). */
 export const URL_USERINFO = /([a-z][a-z0-9+.-]{0,31}:\/\/[^\s/@:?#]*:)([^\s/@?#]+)@/gi;
-/**
- * `?name=value` / `&name=value` in a URL or a path; a `{{ placeholder }}` (spaces and all) is one piece of
- * a value, so a templated step label is read whole.
- */
+/** `?name=value` / `&name=value`; a `{{ placeholder }}` is one piece of a value. */
 export const QUERY_PARAM = /([?&;])([^=&#\s?;]+)=((?:\{\{[^{}]*\}\}|[^&#\s;"'])*)/g;
-/** A form-encoded body: `name=value` pairs joined by `&`, nothing else. */
 const FORM_BODY = /^[^=&\s]+=[^&\s]*(?:&[^=&\s]+=[^&\s]*)*$/;
-/** A `{{ name }}` placeholder: its name. */
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}/g;
-/** A value that is only placeholders: filled per request, the label shows no secret of its own. */
 const ONLY_PLACEHOLDERS = /^(?:\{\{[^{}]*\}\})+$/;
 /** Fields of bulk numbers or encoded histograms: never a secret, and most of a big file. */
 export const NUMBERS_ONLY = new Set([
@@ -44,9 +23,7 @@ export const NUMBERS_ONLY = new Set([
   "histogram",
   "logHistogram",
 ]);
-/** A subprotocol that is a credential: a JWT, or a long word of letters and digits (browsers pass tokens so). */
 const CREDENTIAL_LIKE = /^eyJ[\w-]*\.[\w-]*\.|^(?=.*[A-Za-z])(?=.*\d)[\w.~+/=-]{20,}$/;
-/** The header that carries WebSocket subprotocols (and, from browsers, tokens). */
 const SUBPROTOCOL_HEADER = /^sec-websocket-protocol$/i;
 
 /** Whether a header, parameter, variable or flag of this name carries a secret. */
@@ -54,12 +31,7 @@ export function isSecretName(name: string): boolean {
   return SECRET_NAME.test(name);
 }
 
-/**
- * The offered WebSocket subprotocols that are secrets: a browser cannot set headers on a WebSocket, so
- * tokens travel as subprotocols: one after a secret-named entry (`access_token, <token>`), one that names
- * a secret and carries more (`base64url.bearer.authorization.k8s.io.<token>`), or one that looks like a
- * credential (a JWT, a long word of letters and digits). Plain names (`chat`, `graphql-ws`) stay.
- */
+/** The offered WebSocket subprotocols that carry a token (after a secret name, naming one, or token-like). */
 export function secretSubprotocols(protocols: readonly string[]): string[] {
   return protocols.filter((p, i) =>
     p !== "" && (
@@ -74,20 +46,12 @@ export function isSecretQueryValue(name: string, value: string): boolean {
   return value !== "" && isSecretName(name) && !ONLY_PLACEHOLDERS.test(value);
 }
 
-/**
- * Whether the values of a sweep over `parameter` are secrets: its last name is a secret one
- * (`query.api_key`, `query.token`), by the same rule as a query parameter's. A `load.*` field is a knob of
- * the engine (`load.cookies` takes a mode), never data a secret could be.
- */
+/** Whether a sweep over `parameter` sweeps secrets: its last name is a secret one (`query.api_key`). */
 export function isSecretParameter(parameter: string): boolean {
   return !parameter.startsWith("load.") && isSecretName(parameter.slice(parameter.lastIndexOf(".") + 1));
 }
 
-/**
- * The secrets `value` holds, found by the rules results.json's are (credential headers, secret `env:`
- * variables, `--flag value` arguments, URL passwords, secret query values): for a message built from a
- * configuration before any results exist (a target that failed to start echoes its command line and output).
- */
+/** The secrets `value` holds, by results.json's rules, for a message built before any results exist. */
 export function secretsIn(value: unknown): string[] {
   return [...secretsFoundIn(value).keys()];
 }
@@ -99,16 +63,12 @@ export function secretsFoundIn(value: unknown): Map<string, string> {
   return collector.secrets;
 }
 
-/** Secrets found, each with the kind of place it was found in. */
-export interface FoundSecrets {
+interface FoundSecrets {
   /** Read anew each time: it takes in the variables filled into the secrets found by then. */
   readonly secrets: Map<string, string>;
 }
 
-/**
- * The secrets of a results file: from the file itself and from `sources`, its experiment's source as
- * data (as written and as run, results/source_data.ts).
- */
+/** The secrets of a results file and of its experiment's source as data (results/source_data.ts). */
 export function collectSecrets(results: ResultsFile, sources: readonly unknown[]): FoundSecrets {
   const collector = new Collector();
   collector.walk(results);
@@ -126,17 +86,13 @@ class Collector {
     this.#secrets.set(value, kind);
     for (const m of value.matchAll(PLACEHOLDER)) this.#filledIn.add(m[1]);
   }
-  /**
-   * Every secret found, with its kind: a variable filled into a secret value (`Authorization: Bearer {{
-   * bearer }}`) is one too, whatever its name.
-   */
+  /** Every secret found with its kind, a variable filled into a secret value too. */
   get secrets(): Map<string, string> {
     for (const [name, value] of this.#variables) {
       if (this.#filledIn.has(name)) this.add(value, `${name} variable`);
     }
     return this.#secrets;
   }
-  /** Finds URL passwords and secret query values in free text. */
   scanText(text: string): void {
     if (!mayHoldUrlSecret(text)) return;
     for (const m of text.matchAll(URL_USERINFO)) this.add(m[2], "URL password");
@@ -178,10 +134,7 @@ class Collector {
       if (!NUMBERS_ONLY.has(k)) this.walk(v, k);
     }
   }
-  /**
-   * A request body given as text (`body:`, `attack -b`): a JSON object's secret-named fields, a form's
-   * (`password=…&user=…`) secret parameters, the first one included.
-   */
+  /** A request body as text: a JSON object's or a form's secret-named fields. */
   bodyText(text: string): void {
     if (/^\s*\{/.test(text)) {
       try {

@@ -1,8 +1,6 @@
 /**
  * @module
- * The plan of a ramping-connections load (`stages`): how many connections the whole load holds at an
- * instant. One function for both sides: the model follows it (runner/load/models/ramping_connections.ts)
- * and the verdict judges the run against it (results/conclude/ramp_followed.ts). Pure.
+ * How many connections a ramping-connections load holds at an instant, for the model and the verdict.
  */
 
 /** One stage: linear from the previous target to `target` connections over `durationMs`. */
@@ -11,12 +9,7 @@ export interface StagePlan {
   target: number;
 }
 
-/**
- * The whole load's connections at `tMs` from the start of the stages: linear from the previous stage's
- * target (0 before the first) to this one's, rounded down; the last target after the end.
- *
- * @example connectionsAt([{ durationMs: 1000, target: 10 }], 550) // 5
- */
+/** The load's connections at `tMs`: linear from the previous stage's target to this one's, rounded down. */
 export function connectionsAt(stages: readonly StagePlan[], tMs: number): number {
   let from = 0, startMs = 0;
   for (const s of stages) {

@@ -1,11 +1,7 @@
 /**
  * @module
- * The statistics shared by the analysis stored in results.json (`results/conclude/analysis.ts`) and the report
- * that draws it, kept in one copy here: a mean with its 95% confidence interval (Student's t, because
- * repeats and batches are few), the median, Welch's t-test for two sets of repeats, batch means over intervals
- * (consecutive intervals are autocorrelated, so their raw spread understates noise), a noise verdict for
- * before/after comparisons, and knee detection for sweeps with the order and axes of their values (a sweep
- * over words is categories: kept in the file's order, never given a knee). Pure.
+ * The statistics shared by the analysis and the report: means with Student's t intervals, Welch's test,
+ * batch means, a noise verdict, and knee detection for sweeps. Pure.
  */
 
 /** A sample mean with the half-width of its 95% confidence interval (null when n < 2). */
@@ -15,7 +11,7 @@ export interface MeanCi {
   n: number;
 }
 
-// Two-sided 97.5% quantiles of Student's t for 1..30 degrees of freedom; beyond that 1.96 is close.
+// Two-sided 97.5% quantiles of Student's t for 1..30 degrees of freedom.
 const T_975 = [
   12.706,
   4.303,
@@ -66,9 +62,9 @@ export function meanCi(values: number[]): MeanCi {
   return { mean, ci95: tQuantile95(n - 1) * Math.sqrt(variance / n), n };
 }
 
-/** The median of the finite values (the mean of the middle two for an even count); NaN when there are none. */
-export function median(values: readonly number[]): number {
-  const s = values.filter(Number.isFinite).sort((a, b) => a - b);
+/** The median of the finite values; NaN when there are none. */
+export function median(values: ReadonlyArray<number | null>): number {
+  const s = values.filter((v): v is number => Number.isFinite(v)).sort((a, b) => a - b);
   const mid = s.length >> 1;
   return s.length === 0 ? NaN : s.length % 2 === 1 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 }
@@ -81,24 +77,14 @@ export function stdev(values: number[]): number {
   return Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (xs.length - 1));
 }
 
-/**
- * Welch's t-test at the 95% level: whether the means of two samples (the repeats of two groups) differ
- * by more than their spread explains, and the difference in standard errors (`t`; Infinity for two
- * spread-free samples that differ). Welch rather than Student because variants rarely share a variance
- * (a cached variant is steadier). Null when either side has fewer than two values.
- */
+/** Welch's t-test at 95% on two samples' means (variants rarely share a variance); null under two values. */
 export function welchTest(a: number[], b: number[]): { differs: boolean; t: number } | null {
   const [ma, mb] = [meanCi(a), meanCi(b)];
   const d = welchDiff(ma, mb);
   return d.ci95 === null ? null : { differs: Math.abs(d.diff) > d.ci95, t: standardErrorsApart(ma, mb) };
 }
 
-/**
- * The difference `b - a` of two means with its standard error and the half-width of its 95% interval
- * (Welch-Satterthwaite degrees of freedom, rounded down: the conservative side of the table); the
- * half-width is null when a side has fewer than two values. `welchTest` calls a change beyond noise
- * exactly when this interval excludes zero, so a reader shown the interval sees the test's verdict.
- */
+/** `b - a` with its standard error and 95% half-width (Welch-Satterthwaite df, rounded down). */
 export function welchDiff(a: MeanCi, b: MeanCi): { diff: number; se: number; ci95: number | null } {
   const diff = b.mean - a.mean;
   if (a.ci95 === null || b.ci95 === null) return { diff, se: Number.NaN, ci95: null };
@@ -112,18 +98,10 @@ export function welchDiff(a: MeanCi, b: MeanCi): { diff: number; se: number; ci9
   };
 }
 
-/**
- * A difference of this many standard errors or more would be beyond noise with many samples (the normal
- * 95% quantile): when few samples cannot show it, it is "not judged", never "within noise".
- */
+/** Standard errors a difference needs to be beyond noise with many samples: fewer leave it unjudged. */
 export const WITHIN_NOISE_MAX_SE = 1.96;
 
-/**
- * A difference is beyond noise only at this many standard errors or more, whatever the rule (batch means,
- * repeats, a two-proportion test): the samples each rule has are correlated (neighbouring intervals, the
- * requests of one stall, repeats on a machine whose load changes), so their standard error understates the
- * spread, and a finding a reader acts on must not come from a null difference (the same target twice).
- */
+/** Standard errors a difference needs to be beyond noise under any rule (correlated samples). */
 export const BEYOND_NOISE_MIN_SE = 5;
 
 /** How many standard errors apart two means with 95% CIs are (half-widths from Student's t). */
@@ -144,15 +122,11 @@ export interface IntervalSample {
   startMs: number;
   durationMs: number;
   value: number;
-  /** Weight of the interval in its batch (requests); intervals without requests are skipped. */
+  /** Weight in its batch (requests); intervals without requests are skipped. */
   weight: number;
 }
 
-/**
- * Averages consecutive intervals into batches of at least `batchMs` (weighted by requests), starting
- * at `fromMs` so warm-up does not count as noise. Batches that span less than half of `batchMs` at the
- * end are dropped because they would be noisier than the others.
- */
+/** Means of consecutive intervals in batches of `batchMs` from `fromMs`; a short last batch is dropped. */
 export function batchMeans(samples: IntervalSample[], fromMs: number, batchMs: number): number[] {
   const out: number[] = [];
   let sum = 0, weight = 0, spanMs = 0;
@@ -175,28 +149,19 @@ export function batchMeans(samples: IntervalSample[], fromMs: number, batchMs: n
 /** Whether a before/after difference stands out from the run-to-run noise. */
 export type NoiseVerdict = "beyond-noise" | "within-noise" | "unknown";
 
-/**
- * Beyond noise when the two 95% confidence intervals do not overlap. Non-overlap is a conservative
- * test (roughly p < 0.01 for equal spreads), which is what a report that people act on should use.
- */
+/** Beyond noise when the two 95% CIs do not overlap (conservative: roughly p < 0.01). */
 export function noiseVerdict(before: MeanCi, after: MeanCi): NoiseVerdict {
   const margin = overlapMargin(before, after);
   if (margin === null) return "unknown";
   return Math.abs(after.mean - before.mean) > margin ? "beyond-noise" : "within-noise";
 }
 
-/**
- * How far apart two means must be for their 95% intervals not to overlap (`noiseVerdict`): the sum of
- * the half-widths; null when a side has fewer than three values.
- */
+/** The gap two means need for their 95% CIs not to overlap; null when a side has under three values. */
 export function overlapMargin(a: MeanCi, b: MeanCi): number | null {
   return a.ci95 === null || b.ci95 === null || a.n < 3 || b.n < 3 ? null : a.ci95 + b.ci95;
 }
 
-/**
- * One point of a sweep: swept value (a word on a categorical axis, `load.protocol` = `h2`), achieved
- * req/s, p99 and (rate sweeps) the requested rate.
- */
+/** One point of a sweep: swept value (a word on a categorical axis), req/s, p99, requested rate. */
 export interface SweepPoint {
   x: number | string;
   rps: number;
@@ -207,16 +172,7 @@ export interface SweepPoint {
 /** A rate sweep's point kept up when it achieved at least this share of the requested rate. */
 export const KEPT_UP_SHARE = 0.95;
 
-/**
- * Index of the knee of a sweep, or null. For rate sweeps it is the highest requested rate the target
- * still sustained (achieved >= 95% of requested and p99 within 3x of the lowest rate's p99) with none
- * sustained above it, because that is the number capacity planning needs; a point short of either counts
- * only when `bent(index)` says its bend is beyond noise (results/conclude/knee_bend.ts; every one by
- * default). For other parameters it is the Kneedle point: the largest
- * distance between the normalized req/s curve and the chord from its first to its last point, on the side
- * where a curve levels off, and none when req/s is flat (`flatShare`): normalizing would blow noise up
- * to a full-scale bend.
- */
+/** The sweep's knee: a rate sweep's highest sustained rate, else the Kneedle point; null when flat. */
 export function findKnee(
   points: SweepPoint[],
   isRateSweep: boolean,
@@ -228,8 +184,7 @@ export function findKnee(
     const healthy = points.map((p, i) =>
       (p.rps >= KEPT_UP_SHARE * (p.targetRps ?? (p.x as number)) && !(p.p99Ms > 3 * baseP99)) || !bent(i)
     );
-    // The last rate kept up, when none above it was: a short point below one kept up again is a dip (a
-    // stall of the machine), not where the target stopped keeping up.
+    // A short point below a kept-up one is a dip (a stall), not where the target stopped keeping up.
     const last = healthy.lastIndexOf(true);
     return last >= 0 && last < points.length - 1 ? last : null;
   }
@@ -239,8 +194,7 @@ export function findKnee(
   if (x1 === x0 || y1 === y0 || flatShare(points) !== null) return null;
   const nx = xs.map((x) => (x - x0) / (x1 - x0)), ny = ys.map((y) => (y - y0) / (y1 - y0));
   const last = points.length - 1;
-  // A knee levels off: above the chord of a rising curve, below that of a falling one. A point on the
-  // other side (a dip from noise before the curve rises on) is no bend of a saturating target.
+  // A knee levels off: above the chord of a rising curve, below that of a falling one.
   const rising = ny[last] >= ny[0] ? 1 : -1;
   let best = -1, bestDist = 0;
   for (let i = 1; i < last; i++) {
@@ -251,8 +205,7 @@ export function findKnee(
   return best > 0 && bestDist > 0.1 ? best : null;
 }
 
-/** req/s spread under this share of its highest value across a sweep is flat: its bends are noise. */
-export const FLAT_REQ_SHARE = 0.1;
+const FLAT_REQ_SHARE = 0.1;
 
 /** The spread of req/s over the highest (0.05 for 5%) when it is under `FLAT_REQ_SHARE`, else null. */
 export function flatShare(points: SweepPoint[]): number | null {
@@ -267,21 +220,14 @@ export function isCategorical(values: ReadonlyArray<number | string | null | und
   return values.some((v) => typeof v === "string");
 }
 
-/**
- * The distinct values of a sweep in the order a reader expects: numbers ascending, words (a categorical
- * sweep) in the order given, which is the experiment file's (runs are planned in it).
- */
+/** Distinct sweep values as a reader expects them: numbers ascending, words in the file's order. */
 export function orderedSweepValues<T extends number | string>(values: readonly T[]): T[] {
   const distinct = [...new Set(values)];
   const numbers = distinct.filter((v) => typeof v === "number").sort((a, b) => (a as number) - (b as number));
   return [...numbers, ...distinct.filter((v) => typeof v === "string")];
 }
 
-/**
- * The axis a run's sweep curve runs along, and the grid coordinate the curve is drawn at: the first sweep
- * and the second, except in a grid of words by numbers (`protocol: [h2, h2c]` × `streams: [1, 10]`), where
- * the curve runs along the numbers, one per word: a curve needs a scale, and words have none.
- */
+/** The axis a sweep curve runs along and its grid coordinate (a mixed grid runs along its numbers). */
 export function curveAxes<P extends { parameter: string; value: number | string }>(
   run: { sweep?: P; sweep2?: P },
 ): { axis: P; at?: P } | undefined {
@@ -293,20 +239,17 @@ export function curveAxes<P extends { parameter: string; value: number | string 
   return sweep2 ? { axis: sweep, at: sweep2 } : { axis: sweep };
 }
 
-/** Rounds to 4 significant digits: enough to read, and it keeps the embedded JSON small. */
+/** Rounds to 4 significant digits (keeps the embedded JSON small). */
 export function round4(x: number): number {
   if (!Number.isFinite(x) || x === 0) return x;
   return Number(x.toPrecision(4));
 }
 
-/** Rounds to 3 significant digits, for per-interval series where a chart is the reader. */
+/** Rounds to 3 significant digits, for per-interval series. */
 export function round3(x: number): number {
   if (!Number.isFinite(x) || x === 0) return x;
   return Number(x.toPrecision(3));
 }
 
-/**
- * Fewer intervals with responses than this give no stabilization verdict (results/conclude/stabilization.ts);
- * the report says "too few intervals to judge" then, not "kept drifting".
- */
+/** Fewer intervals with responses than this give no stabilization verdict. */
 export const MIN_STABILIZATION_INTERVALS = 8;

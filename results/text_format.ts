@@ -1,28 +1,15 @@
 /**
  * @module
- * Number formatting shared by the terminal printer (and free for the HTML report): durations, byte sizes,
- * counts and percentages, each with its unit chosen so the number stays short. Every formatter turns
- * NaN or Infinity into "-" instead of printing it, because a half-finished or empty run must still
- * produce readable text, and every one prints a finite number too large for its digits to mean anything
- * in exponent form (`1.00e+308`), because a corrupt or hostile file's 1e308 would otherwise fill the
- * terminal with 309 digits. The report page's own formatters (report/html/client/dom.ts) share the
- * exponent rule through `isHuge` and `formatExponent`.
+ * Number formatting for the terminal (durations, bytes, counts, percentages): NaN and Infinity print
+ * "-", and a number too large to mean anything prints in exponent form.
  */
 
-/**
- * Whether `n` is too large to print digit by digit: from 1e15 on, since past 2^53 (about 9e15) a float
- * no longer holds every integer, so the digits after the 16th are noise, and no real count or rate comes
- * near it. The report page runs this very function, inlined by its source text (report/html/render.ts),
- * so it and `formatExponent` must use nothing from this module's scope: hence the literal.
- */
+/** Whether `n` is too large to print digit by digit (1e15 on). Inlined into the page: no module scope. */
 export function isHuge(n: number): boolean {
   return Math.abs(n) >= 1e15;
 }
 
-/**
- * `n` as `1.23e+18`, times 10 to the `shift`: the shift lets a share become a percent (shift 2) without
- * multiplying, since `1e308 * 100` is Infinity.
- */
+/** `n` as `1.23e+18`, times 10 to the `shift` (a percent without multiplying to Infinity). */
 export function formatExponent(n: number, shift = 0): string {
   if (!Number.isFinite(n)) return "-";
   const [mantissa, exponent] = n.toExponential(2).split("e");
@@ -82,6 +69,16 @@ export function formatFixed(n: number, decimals: number): string {
   return isHuge(n) ? formatExponent(n) : n.toFixed(decimals);
 }
 
+/** `formatFixed` with the tables' dash "–" when not finite. */
+export function fixedOrDash(n: number, decimals: number): string {
+  return Number.isFinite(n) ? formatFixed(n, decimals) : "–";
+}
+
+/** `formatCount` with the tables' dash "–" when not finite. */
+export function countOrDash(n: number): string {
+  return Number.isFinite(n) ? formatCount(n) : "–";
+}
+
 /** A 0..1 share as "99.50%"; "-" for non-finite input. */
 export function formatPercent(share: number, decimals = 2): string {
   if (!Number.isFinite(share)) return "-";
@@ -96,10 +93,7 @@ export function formatPercentile(p: number): string {
   return `${Number(p.toFixed(4))}%`;
 }
 
-/**
- * The HTTP version of a run for names, lines and tables: "" over HTTP/1.1 (and in files from before
- * HTTP/2), else e.g. "h2, 10 streams/conn" (h2c: cleartext HTTP/2).
- */
+/** A run's HTTP version for names and tables: "" for HTTP/1.1, else e.g. "h2, 10 streams/conn". */
 export function protocolTag(run: { protocol?: string; streams?: number }): string {
   if (run.protocol === undefined || run.protocol === "http1") return "";
   const streams = run.streams ?? 1;

@@ -1,17 +1,7 @@
 /**
  * @module
- * Thresholds that stop the run when they fail (`abortOnFail`, k6's name and semantics). While the load
- * runs, each interval every worker has reported is added here as it completes, and each such rule is
- * judged on the data so far: a whole-run rule (`p99<100ms`) on every measured interval up to now, as k6
- * judges its thresholds during a test; a windowed one (`p99<100ms over 10s`) on each window once it is
- * full (the windows of results/threshold_windows.ts, a whole number of intervals each). Nothing is judged
- * before the rule's `delayAbortEval` of measured time (after the warm-up): the first seconds of a run
- * are its most variable, and k6 has the same delay for that reason. A lower bound on a whole run's count
- * (`requests>1000`) is left to the end: the run so far is short of it by nature. The first rule that fails is the
- * run's `abortedBy`: its expression, the measured time it failed at (the end of the interval that made
- * it fail) and the value it saw; the caller stops the load. Latencies come from the intervals' HDR
- * encodings: each decoded once into a running histogram for whole-run rules, merged per window for
- * windowed ones. Only a run with such a rule pays for this. Pure.
+ * Thresholds that stop the run when they fail (`abortOnFail`, k6's semantics): judged on each
+ * completed interval after `delayAbortEval`; the first failure is the run's `abortedBy`. Pure.
  */
 import { ConfigError } from "../validation/config_error.ts";
 import type { RunResult } from "./schema.ts";
@@ -26,10 +16,7 @@ export interface AbortRule {
   delayMs: number;
 }
 
-/**
- * What the watch reads of an interval the engine hands over during the run (the same `IntervalDelta`
- * a metrics exporter gets): its counts and its workers' HDR encodings of latency (µs).
- */
+/** What the watch reads of an interval handed over during the run: counts and HDR encodings (µs). */
 export type LiveInterval = Pick<
   IntervalDelta,
   "index" | "requests" | "errors" | "failedStatus" | "lateSends" | "droppedSends" | "histograms"
@@ -38,7 +25,6 @@ export type LiveInterval = Pick<
 /** Why and when a run was stopped (results' `abortedBy`). */
 export type AbortedBy = NonNullable<RunResult["abortedBy"]>;
 
-/** Additive counts of a stretch of intervals. */
 interface Tally {
   requests: number;
   errors: number;
@@ -49,7 +35,6 @@ interface Tally {
 
 interface WindowRule {
   rule: AbortRule;
-  /** Intervals per window. */
   span: number;
   /** Windows being filled, by window number: counts and encodings. */
   open: Map<number, { tally: Tally; histograms: string[] }>;
@@ -143,11 +128,7 @@ export class AbortWatch {
 /** Counts of a whole run, which only grow while it runs. */
 const COUNTS = new Set(["requests", "errors", "failedStatus", "non2xx", "late", "lateSends", "dropped"]);
 
-/**
- * Whether a whole run's count short of its rule may still meet it by the end (`requests>1000` at 200 so far,
- * `requests==500` at 300): the rest of the run only adds to it, so only the end can judge. A count past an
- * upper bound (`errors<10`, `errors==0`) stays past it, so that fails now.
- */
+/** Whether a count short of its rule may still meet it by the end (only the end judges those). */
 function mayStillReach(t: Threshold, actual: number): boolean {
   return COUNTS.has(t.metric) && (t.op === ">" || t.op === ">=" || (t.op === "==" && actual < t.value));
 }

@@ -1,11 +1,6 @@
 /**
  * @module
- * Thresholds on one error kind: `kind` in a rule's braces (`errorRate{kind:grpc UNAVAILABLE}<1%`,
- * `errors{kind:"timeout"}<10`, with an endpoint selector too: `errorRate{name:pkg.Svc/Get, kind:timeout}<1%`)
- * judges only the failures of that kind: `errors` counts them, `errorRate` is their share of the sends
- * (answered requests and failures, the denominator of the run's success rate). The kind must be one the
- * engine counts (results/schema_values.ts `ERROR_KINDS`); another is a configuration error naming the
- * nearest. Judged on the whole run (no `over` windows, no abortOnFail). Pure.
+ * Thresholds on one error kind (`errorRate{kind:timeout}<1%`), judged on the whole run. Pure.
  */
 import type { RunResult } from "./mod.ts";
 import { ERROR_KINDS } from "./schema_values.ts";
@@ -13,7 +8,6 @@ import type { Selector } from "./threshold_selector.ts";
 import { nearest } from "../validation/suggest.ts";
 import { sumValues } from "./interval_counts.ts";
 
-/** The metrics a kind selects: its count and its share of the sends. */
 const KIND_METRICS = new Set(["errors", "errorRate"]);
 
 /** `selector` without its `kind` (undefined when nothing else was selected), and the kind. */
@@ -38,10 +32,7 @@ export function kindProblem(metric: string, kind: string, windowMs: number | und
   return null;
 }
 
-/**
- * `metric` (errors or errorRate) of `run` counting only the failures of `kind`; a gRPC status's kind counts
- * the calls answered with it too (responses under that status).
- */
+/** `metric` (errors or errorRate) of `run` counting only failures of `kind` (and a gRPC status's answers). */
 export function kindValue(run: RunResult, metric: string, kind: string): number {
   const count = ((run.errors as Record<string, number | undefined>)[kind] ?? 0) +
     (run.statusCodes[kind] ?? 0);

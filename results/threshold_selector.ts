@@ -1,17 +1,7 @@
 /**
  * @module
- * Thresholds on some endpoints of a run: a selector in braces after the metric, `p99{name:GET /json}<200ms`
- * or `errorRate{tier:db}<1%`, picks the endpoints whose `name`, `method` or user tag has the given value
- * (every `key:value` of the braces must match; commas separate them; a value may be quoted). k6's form is the
- * same rule: `http_req_duration{name:/login}: p(99)<200` (or without the colon), with k6's metrics
- * `http_req_duration` (p(N), avg, med, min, max), `http_reqs` (count, rate) and `http_req_failed` (rate),
- * written in loadlab's terms by `fromK6`; a `name` that is an absolute URL also picks the requests to it left
- * unnamed, as k6 names them by their URL. The endpoints a selector picks pool into one view of the run
- * (`selectedRun`): their requests, failures and added histograms, as k6 pools the requests of one tag; k6's
- * `url` picks unnamed requests by their URL, `status` and `expected_response` some responses of those
- * endpoints (counts exact, latency only where every response of an endpoint is picked). A selector that picks
- * nothing is a configuration error naming the known endpoints (`checkSelectors`, called before any load).
- * Pure.
+ * Thresholds on some endpoints of a run (`p99{name:GET /json}<200ms`, k6's
+ * `http_req_duration{name:/login}`): the picked endpoints pooled into one view. Pure.
  */
 import type { EndpointResult, RunResult } from "./mod.ts";
 import { decodeHistogram, mergeEncoded, summarizeMs } from "./histogram.ts";
@@ -82,10 +72,7 @@ const K6_AGGREGATIONS: Record<string, Record<string, string>> = {
   http_req_failed: { rate: "errorRate" },
 };
 
-/**
- * A k6 threshold (`http_req_duration{name:/login}: p(99)<200`) written as loadlab's one-line rule
- * (`p99{name:/login}<200ms`), or null when `expression` is not in k6's form. k6's durations are ms.
- */
+/** A k6 threshold (`http_req_duration{name:/login}: p(99)<200`) as loadlab's rule, or null. */
 export function fromK6(expression: string): string | null {
   const m = K6_RULE.exec(expression.trim());
   if (!m) return null;
@@ -100,10 +87,7 @@ export function fromK6(expression: string): string | null {
   return `${run !== undefined ? `${run.trim()}:` : ""}${name}${braces ?? ""}${op}${value.trim()}${unit}`;
 }
 
-/**
- * Whether endpoint `e` matches every pair of `selector`: `name`, `method`, k6's `url` (an unnamed request's
- * URL) or a tag of its requests; k6's `status` and `expected_response` pick its responses (`answersOf`).
- */
+/** Whether `e` matches every pair: `name`, `method`, k6's `url`, or a tag (`status` picks responses). */
 export function selects(selector: Selector, e: Pick<EndpointResult, "name" | "method" | "tags">): boolean {
   return Object.entries(selector).every(([key, value]) =>
     key === "name" || key === "url"
@@ -114,19 +98,12 @@ export function selects(selector: Selector, e: Pick<EndpointResult, "name" | "me
   );
 }
 
-/**
- * k6's tags of a response rather than of its request: `status` and `expected_response` pick some of an
- * endpoint's responses, `proto` all of the run's or none (one protocol a run).
- */
+/** k6's tags of a response rather than of its request. */
 const RESPONSE_TAGS = new Set(["status", "expected_response", "proto", "error_code"]);
 
-/** k6's `proto` tag of a run's requests. */
 const PROTO: Record<string, string> = { http1: "HTTP/1.1", h2: "HTTP/2.0", h2c: "HTTP/2.0" };
 
-/**
- * The responses `status` and `expected_response` pick, by status code, and whether requests that got none
- * are among them (k6 tags them status 0, not expected); null when the selector has neither.
- */
+/** The responses `status` and `expected_response` pick, and whether unanswered ones are among them. */
 function answersOf(selector: Selector): { picks: (code: string) => boolean; unanswered: boolean } | null {
   const expected = selector.expected_response;
   // k6's error_code of an answer of status 400 and over is 1000 + its status (1404, 1500).
@@ -145,10 +122,7 @@ function answersOf(selector: Selector): { picks: (code: string) => boolean; unan
   };
 }
 
-/**
- * Endpoint `e` with only the responses `answers` picks: their counts, and its histogram when every response
- * it had is picked (latencies are kept per endpoint, not per status: else null, the latency unmeasured).
- */
+/** `e` with only the picked responses; its histogram only when every response is picked. */
 function narrowed(e: EndpointResult, answers: NonNullable<ReturnType<typeof answersOf>>) {
   const statusCodes = Object.fromEntries(Object.entries(e.statusCodes).filter(([c]) => answers.picks(c)));
   const requests = sumValues(statusCodes);
@@ -162,11 +136,7 @@ function narrowed(e: EndpointResult, answers: NonNullable<ReturnType<typeof answ
   };
 }
 
-/**
- * Whether `name` is how loadlab names a request to absolute `url` left unnamed: `METHOD /path?query` (the
- * script's first origin, sent to the run's target) or `METHOD url` (another origin). k6 names such a
- * request by its URL, so k6's `{name:http://host/post}` selects it (k6's thresholds.js).
- */
+/** Whether `name` is loadlab's name of an unnamed request to `url` (k6 names it by its URL). */
 function urlNamed(name: string, url: string): boolean {
   if (!url.startsWith("http://") && !url.startsWith("https://")) return false;
   const space = name.indexOf(" ");
@@ -187,10 +157,7 @@ export function selectorText(selector: Selector): string {
   return `{${Object.entries(selector).map(([k, v]) => `${k}:${v}`).join(", ")}}`;
 }
 
-/**
- * Refuses (exit 2, before any load) thresholds whose selector picks none of `endpoints`, naming the
- * endpoints there are.
- */
+/** Refuses (exit 2) thresholds whose selector picks no endpoint, naming those there are. */
 export function checkSelectors(
   thresholds: ReadonlyArray<{ expression: string; selector?: Selector }>,
   endpoints: ReadonlyArray<Pick<EndpointResult, "name" | "method" | "tags">>,
@@ -205,11 +172,7 @@ export function checkSelectors(
   if (issues.length > 0) throw new ConfigError(issues);
 }
 
-/**
- * The run as the selected endpoints make it: their requests, failures, rate over the run's duration and
- * added histograms pooled, and their interval counts (an interval's latency is the run's only, so it
- * is NaN here); null when no endpoint matches (or the file has none).
- */
+/** The run as the selected endpoints make it (interval latency NaN); null when none matches. */
 export function selectedRun(run: RunResult, selector: Selector): RunResult | null {
   const matched = (run.endpoints ?? []).filter((e) => selects(selector, e));
   // A failure's own error_code (a refused connect's 1212) is not kept per endpoint: unmatched, not 0.
@@ -224,7 +187,6 @@ export function selectedRun(run: RunResult, selector: Selector): RunResult | nul
     : answers === null
     ? matched
     : matched.map((e) => narrowed(e, answers)).filter((e) => e.requests + sumValues(e.errors) > 0);
-  // A latency over some of an endpoint's responses is not kept: unmeasured (NaN), never the wrong one.
   const unmeasured = chosen.some((e) => e.requests > 0 && e.histogramEncoded === null);
   const errors: Record<string, number> = {};
   const statusCodes: Record<string, number> = {};
@@ -236,7 +198,6 @@ export function selectedRun(run: RunResult, selector: Selector): RunResult | nul
   const non2xx = Object.entries(statusCodes).reduce((a, [c, n]) => (c < "200" || c >= "400" ? a + n : a), 0);
   const encodings = chosen.flatMap((e) => e.histogramEncoded === null ? [] : [e.histogramEncoded]);
   const histogram = encodings.length === 1 ? decodeHistogram(encodings[0]) : mergeEncoded(encodings);
-  // The endpoints' own counts per interval; their latency per interval is not kept (NaN: unmeasured).
   const intervals = run.intervals.map((iv, k) => ({
     ...iv,
     requests: chosen.reduce((a, e) => a + (e.intervals.requests[k] ?? 0), 0),

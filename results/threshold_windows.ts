@@ -1,12 +1,7 @@
 /**
  * @module
- * Thresholds over windows (`p99<100ms over 10s`): the run's intervals are cut into consecutive windows
- * of the given length from its start (a last part shorter than half a window joins the one before; a
- * run shorter than one window is one window), and the rule must hold in every one: a spike the whole
- * run's p99 averages away still fails it. A window's latency comes exactly from its intervals' HDR
- * histograms; a file without them (`intervalHistograms: none`) falls back to the highest interval value
- * for p50/p75/p90/p99 (a mixture's percentile never exceeds its largest part's, so a `<` rule is judged
- * on the safe side). Rates: req/s is requests over the window's time, success counts as the run's.
+ * Thresholds over windows (`p99<100ms over 10s`): the rule must hold in every window of the run,
+ * latency exact from the intervals' HDR histograms.
  */
 import type { IntervalResult, RunResult } from "./schema.ts";
 import type { LatencyKey } from "./schema_values.ts";
@@ -54,7 +49,7 @@ function latencyOf(window: IntervalResult[], key: LatencyKey): number {
 }
 
 /** The value of `metric` in one window (NaN when the window says nothing about it). */
-export function windowValue(window: IntervalResult[], metric: WindowMetric): number {
+function windowValue(window: IntervalResult[], metric: WindowMetric): number {
   if (metric.kind === "latency") return latencyOf(window, metric.key);
   const requests = window.reduce((a, iv) => a + iv.requests, 0);
   if (metric.kind === "rps") {

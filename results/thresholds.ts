@@ -1,16 +1,7 @@
 /**
  * @module
- * Pass/fail thresholds for CI (`--threshold "p99<200ms"`, k6's thresholds in a one-line form). Expressions
- * are parsed before any load is sent, so a typo exits 2 instead of wasting a run; after the run each
- * one is evaluated against every run it applies to. Grammar: `[run:]metric op value[unit]` with
- * metric one of the names in `METRICS`, op `< <= > >= ==`, latency units us/ms/s (default ms), and `%`
- * for rates (`success>99.5%`). A trailing `over 10s` (latency, rps, success rates) judges every window of
- * that length of the interval data instead of the whole run (results/threshold_windows.ts): the worst
- * window is the actual value. An unknown metric names the nearest known one. A selector in braces
- * (`p99{name:GET /json}<200ms`, or k6's `http_req_duration{name:/login}: p(99)<200`) judges the rule on
- * the endpoints it picks (results/threshold_selector.ts); `kind` in the braces
- * (`errorRate{kind:grpc UNAVAILABLE}<1%`) the failures of one error kind (results/threshold_kind.ts),
- * except in k6's form, where every key is a tag of the requests (`http_req_duration{kind:html}`).
+ * Pass/fail thresholds for CI (`--threshold "p99<200ms"`): parsed before any load is sent, judged
+ * against every run they apply to after it. Grammar: `[run:]metric op value[unit] [over 10s]`.
  */
 import type { RunResult, ThresholdResult } from "./mod.ts";
 import type { LatencyKey } from "./schema_values.ts";
@@ -70,7 +61,6 @@ const RATIOS: Record<string, (r: RunResult) => number> = {
   errorRate: (r) => 1 - r.successRate,
 };
 
-/** Responses counted as failed by their status: 4xx, 5xx and any below 200 (a 3xx is success). */
 function failedStatusOf(r: RunResult): number {
   return Object.entries(r.statusCodes).reduce((a, [c, n]) => (c < "200" || c >= "400" ? a + n : a), 0);
 }
@@ -80,7 +70,7 @@ const COUNTS: Record<string, (r: RunResult) => number> = {
   requests: (r) => r.requests,
   errors: (r) => Object.values(r.errors).reduce((a, b) => a + (b ?? 0), 0),
   failedStatus: failedStatusOf,
-  /** The earlier name of `failedStatus`, kept so existing files and flags still work. */
+  /** The earlier name of `failedStatus`, for existing files and flags. */
   non2xx: failedStatusOf,
   lateSends: (r) => r.lateSends,
   late: (r) => r.lateSends,
@@ -97,7 +87,7 @@ const WINDOW_UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000 };
 
 /** Parses one expression; throws `ConfigError` naming the problem and the fix. */
 export function parseThreshold(expression: string): Threshold {
-  // One line: a line break or other control character broke the terminal's table of thresholds.
+  // A control character would break the terminal's table of thresholds.
   // deno-lint-ignore no-control-regex
   if (/[\x00-\x1f\x7f]/.test(expression)) {
     throw thresholdError(
@@ -152,7 +142,6 @@ export function parseThreshold(expression: string): Threshold {
   };
 }
 
-/** A rule on endpoints takes what endpoints measure, over the whole run. */
 function checkEndpointRule(expression: string, metric: string, selector: Selector, windowMs?: number): void {
   if (!ENDPOINT_METRICS.has(metric)) {
     throw thresholdError(
@@ -169,7 +158,6 @@ function checkEndpointRule(expression: string, metric: string, selector: Selecto
   }
 }
 
-/** `over 10s` -> 10000; only metrics a window has (latency, rps, success rates), a positive length. */
 function parseWindow(expression: string, metric: string, over: string): number {
   const w = WINDOW.exec(over);
   const ms = w ? Number(w[1]) * WINDOW_UNIT_MS[w[2]] : 0;
@@ -190,16 +178,11 @@ export function windowMetric(metric: string): WindowMetric | null {
   return null;
 }
 
-/** A threshold problem: the expression is where, so the line reads `threshold "p99<x": not understood`. */
 function thresholdError(expression: string, message: string): ConfigError {
   return new ConfigError([{ path: `threshold "${expression}"`, message }]);
 }
 
-/**
- * The measured value of a metric for a run (latencies in ms, rates as 0..1). A latency without a sample
- * (no response at all) is NaN, so its rule fails as a windowed rule without data does, never passing on
- * the 0 the schema stores.
- */
+/** A metric's value for a run (ms, rates 0..1); NaN without a sample, so its rule fails. */
 export function metricValue(run: RunResult, metric: string): number {
   const key = LATENCY_KEYS[metric];
   if (key) return sampledLatency(run)[key];
@@ -222,10 +205,7 @@ export function compare(actual: number, op: Op, limit: number): boolean {
   }
 }
 
-/**
- * The thresholds of a shard (`--segment`), recorded unevaluated (`pending`): a shard holds part of the
- * load, so `loadlab merge` evaluates them on the whole.
- */
+/** A shard's thresholds, recorded `pending`: `loadlab merge` evaluates them on the whole. */
 export function pendingThresholds(thresholds: Threshold[], run: RunResult): ThresholdResult[] {
   return thresholds.map((t) => ({
     expression: t.expression,
@@ -236,11 +216,7 @@ export function pendingThresholds(thresholds: Threshold[], run: RunResult): Thre
   }));
 }
 
-/**
- * Evaluates every threshold against every run it applies to. The rule that stopped a run
- * (`abortedBy`) fails on it whatever the rest of the run did after: the stop is its verdict, and the
- * actual shown is the one it failed with while the run went on unless the whole run fails it too.
- */
+/** Evaluates each threshold on every run it applies to; the rule that stopped a run fails on it. */
 export function evaluateThresholds(thresholds: Threshold[], runs: RunResult[]): ThresholdResult[] {
   const results: ThresholdResult[] = [];
   for (const t of thresholds) {
@@ -272,10 +248,7 @@ function wholeRunResult(t: Threshold, run: RunResult): ThresholdResult {
   };
 }
 
-/**
- * A windowed rule: ok when every window with data passes; the actual value is the worst window (the
- * highest for `<`/`<=`, the lowest for `>`/`>=`, the first unequal one for `==`).
- */
+/** A windowed rule: ok when every window with data passes; the actual is the worst window. */
 function windowResult(t: Threshold, run: RunResult): ThresholdResult {
   const values = windowValues(run, t.windowMs!, windowMetric(t.metric)!).filter(Number.isFinite);
   const failing = values.filter((v) => !compare(v, t.op, t.value));

@@ -1,18 +1,13 @@
 /**
  * @module
- * Adding `ws` sections: a pool's workers into one run's, or the shards of a `--segment` set into the
- * merged run's. The one way both add, so 2 segments give what 1 run of both would: counters summed
- * (close codes by code), handshake and fan-out times summarized from their added HDR encodings
- * (results/histogram.ts, as the run's latency). A part that recorded times without keeping their
- * encoding (a file written before they were kept) makes that summary inexact: it is left out (null),
- * unless it is the only part.
+ * Adding `ws` sections (workers into a run, shards into a merged run): counters summed, times from
+ * added HDR encodings, null when a part kept no encoding.
  */
 import { encodeHistogram, mergeEncoded, summarizeMs } from "./histogram.ts";
 import type { WsResult } from "./schema_ws.ts";
 
 /** What adds: a ws section's counters and its histograms' encodings (a worker's sample, or a shard's run). */
 export interface WsParts {
-  /** Every completed handshake, those before the measured run included. */
   handshakes: number;
   /** Of them, completed before the measured run (absent in files from before they were counted). */
   preConnectedHandshakes?: number;

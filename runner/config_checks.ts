@@ -8,12 +8,12 @@
  */
 import { isIP } from "node:net";
 import type { LoadModel } from "../results/mod.ts";
-import { modelDef } from "./load/models/mod.ts";
 import { hasPlaceholder } from "./http/template.ts";
 import { scriptIssues } from "./script/script_spec.ts";
 import { grpcFlowIssues } from "./grpc_step_spec.ts";
 import type { CommonFields } from "./config_fields.ts";
 import { endpointTable } from "./endpoint_table.ts";
+import { LOAD_MODEL_FACTS } from "../results/load_models.ts";
 
 /** A cross-field problem: the path of the field to change, and why. */
 export type Issue = { path: Array<string | number>; message: string };
@@ -39,7 +39,7 @@ export function commonFieldIssues(c: CheckedConfig): Issue[] {
  */
 function flowIssues(c: CheckedConfig): Issue[] {
   const issues: Issue[] = [];
-  const noFlows = modelDef(c.model).noFlows;
+  const noFlows = LOAD_MODEL_FACTS[c.model].noFlows;
   if (noFlows !== undefined) issues.push({ path: ["flows"], message: noFlows });
   // The mix defaults to one `GET /`; anything else was given, and flows would silently ignore it.
   const [only, ...more] = c.requestMix;
@@ -127,8 +127,7 @@ function concurrencyIssues(c: CheckedConfig): Issue[] {
   if (n === undefined) return [];
   const path = ["concurrency"];
   const f = c as CheckedConfig & { connections?: number; ratePerSec?: number };
-  const fixed = c.model === "connections" || c.model === "throughput" ||
-    (c.model === "count" && f.ratePerSec === undefined);
+  const fixed = LOAD_MODEL_FACTS[c.model].pacing(f.ratePerSec !== undefined) !== "open";
   if (!fixed || f.connections === undefined || c.connection === "per-arrival") {
     const message =
       "concurrency is dealt over fixed connections: use the connections, count or throughput model";

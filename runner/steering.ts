@@ -19,6 +19,8 @@ import { basePhasesOf, scheduleChangesOf } from "./load/steer.ts";
 import { steeredDurationMs, steeredPhases } from "./load/steer_schedule.ts";
 import { phasesSchedule } from "./load/schedule.ts";
 import { firstDueFrom } from "./load/pacer.ts";
+import { LOAD_MODEL_FACTS } from "../results/load_models.ts";
+import { LOAD_MODELS } from "../results/schema_values.ts";
 
 /** How far ahead of the request a change takes effect: time for the message to reach every worker. */
 export const STEER_LEAD_MS = 100;
@@ -72,7 +74,8 @@ export class RunSteering {
 
   /** A run begins (not yet started: requests wait for `started`). */
   begin(name: string, config: AttackConfig): void {
-    const connections = config.model === "connections" ? config.connections : null;
+    const steered = LOAD_MODEL_FACTS[config.model].steers.includes("connections") && "connections" in config;
+    const connections = steered ? config.connections : null;
     this.#run = {
       name,
       config,
@@ -163,17 +166,13 @@ function checkRequest(req: SteerRequest, run: RunUnderWay, atSec: number): Check
 
 /** Why `action` cannot apply to a run of `model`, or null (the live check and `--replay`'s). */
 export function modelMisfit(action: SteerAction, model: LoadModel): string | null {
-  if (model === "count" && action !== "stop") return "a count run can only be stopped";
-  if (model === "ramping-connections" && !["pause", "resume", "stop"].includes(action)) {
-    return "a ramping-connections run follows its stages: it can be paused, resumed or stopped";
-  }
-  if (action === "rate" && model !== "rate" && model !== "throughput") {
-    return `a rate applies to the open models (rate, throughput); this run's model is ${model}`;
-  }
-  if (action === "connections" && model !== "connections") {
-    return `connections apply to the closed model (connections); this run's model is ${model}`;
-  }
-  return null;
+  const facts = LOAD_MODEL_FACTS[model];
+  if (facts.steers.includes(action)) return null;
+  if (facts.steerRefusal !== undefined) return facts.steerRefusal;
+  const fits = LOAD_MODELS.filter((m) => LOAD_MODEL_FACTS[m].steers.includes(action)).join(", ");
+  return action === "rate"
+    ? `a rate applies to the open models (${fits}); this run's model is ${model}`
+    : `connections apply to the closed model (${fits}); this run's model is ${model}`;
 }
 
 /** The change `action` makes to `run` now, or why its value or the run's state refuses it. */

@@ -19,6 +19,7 @@ import type { FileTarget } from "./schema_targets.ts";
 import { ExperimentError } from "./experiment_error.ts";
 import type { Plan, PlannedRun, PlanOptions, SearchPlan, SweepPoint } from "./plan_types.ts";
 import { plannedLoads, togetherParts } from "./together.ts";
+import { LOAD_MODEL_FACTS } from "../results/load_models.ts";
 
 interface Point {
   sweep?: SweepPoint;
@@ -250,8 +251,9 @@ function searchPlans(exp: Experiment, targets: string[], loads: string[]): Searc
  * ramping connections (their shape is their stages).
  */
 function probeAttack(attack: RelativeAttackInput, probeMs: number): RelativeAttackInput {
-  if (attack.model === "count" || attack.model === "ramping-connections") return attack;
-  if (attack.model === "rate" && attack.phases.length > 1) return attack;
+  const facts = LOAD_MODEL_FACTS[attack.model];
+  if (facts.counted || facts.durationIn === "stages") return attack;
+  if (facts.durationIn === "phases" && "phases" in attack && attack.phases.length > 1) return attack;
   return withDurationMs(attack, probeMs);
 }
 
@@ -267,13 +269,16 @@ export function estimateDurationMs(plan: Plan): number {
 
 function runDurationMs(attack: RelativeAttackInput): number {
   const warmupMs = attack.warmupMs ?? 0;
-  if (attack.model === "rate") return warmupMs + attack.phases.reduce((sum, p) => sum + p.durationMs, 0);
-  if (attack.model === "count") {
+  const facts = LOAD_MODEL_FACTS[attack.model];
+  if (facts.durationIn === "phases" && "phases" in attack) {
+    return warmupMs + attack.phases.reduce((sum, p) => sum + p.durationMs, 0);
+  }
+  if (facts.counted && "requests" in attack) {
     const pacedMs = attack.ratePerSec ? (attack.requests / attack.ratePerSec) * 1000 : 0;
     return warmupMs + Math.min(attack.durationMs ?? Infinity, pacedMs);
   }
-  if (attack.model === "ramping-connections") {
+  if (facts.durationIn === "stages" && "stages" in attack) {
     return warmupMs + attack.stages.reduce((sum, s) => sum + s.durationMs, 0);
   }
-  return warmupMs + (attack.durationMs ?? DEFAULT_DURATION_MS);
+  return warmupMs + (("durationMs" in attack ? attack.durationMs : undefined) ?? DEFAULT_DURATION_MS);
 }

@@ -12,8 +12,8 @@ import type { LoadSpec } from "./schema_loads.ts";
 import type { PlannedRun } from "./plan_types.ts";
 import { dataSpecOf, type ExperimentWithData } from "./plan_data.ts";
 import { scriptAttackOf } from "./script_source.ts";
-import { modelDef } from "../runner/load/models/mod.ts";
 import { grpcAttackFields, grpcFlowAttackFields, grpcReflectAttackFields } from "./grpc/experiment.ts";
+import { LOAD_MODEL_FACTS } from "../results/load_models.ts";
 
 type RequestInput = NonNullable<RelativeAttackInput["requestMix"]>[number];
 type FlowInput = NonNullable<RelativeAttackInput["flows"]>[number];
@@ -88,10 +88,11 @@ export function baseAttack(exp: ExperimentWithData, load: LoadSpec, loadName: st
     intervalHistograms: exp.intervalHistograms === "keep",
   };
   // The file's flows do not apply to a model they cannot drive (throughput: single requests over fixed connections).
-  const fileFlows = modelDef(load.model).noFlows === undefined ? exp.flows : undefined;
+  const sessions = LOAD_MODEL_FACTS[load.model].noFlows === undefined;
+  const fileFlows = sessions ? exp.flows : undefined;
   const ownFlows = flows ?? (mix ? undefined : fileFlows);
   // A script is the file's sessions too: loads with a mix of their own (or throughput) keep theirs.
-  const script = mix || flows || load.model === "throughput" ? undefined : scriptAttackOf(exp.script);
+  const script = mix || flows || !sessions ? undefined : scriptAttackOf(exp.script);
   const scriptLimits = {
     ...(exp.setupTimeout === undefined ? {} : { setupTimeoutMs: exp.setupTimeout }),
     ...(exp.teardownTimeout === undefined ? {} : { teardownTimeoutMs: exp.teardownTimeout }),
@@ -166,13 +167,12 @@ function setLoadField(
     return { ...attack, [key]: value };
   }
   if (field === "rate") {
-    if (attack.model === "rate") {
+    const rateIn = LOAD_MODEL_FACTS[attack.model].rateIn;
+    if (rateIn === "phases" && "phases" in attack) {
       return { ...attack, phases: attack.phases.map((p) => ({ ...p, ratePerSec: value })) };
     }
-    if (attack.model === "connections" || attack.model === "ramping-connections") {
-      throw new Error(`load.rate: a ${attack.model} load has no rate`);
-    }
-    return { ...attack, ratePerSec: value };
+    if (rateIn === null) throw new Error(`load.rate: a ${attack.model} load has no rate`);
+    return { ...attack, ratePerSec: value } as RelativeAttackInput;
   }
   if (field === "duration") return withDurationMs(attack, value);
   const key = LOAD_KEYS[field];
@@ -182,10 +182,11 @@ function setLoadField(
 
 /** The measured duration set to `durationMs` (a one-phase rate load: its phase). */
 export function withDurationMs(attack: RelativeAttackInput, durationMs: number): RelativeAttackInput {
-  if (attack.model === "ramping-connections") {
-    throw new Error("load.duration: a ramping-connections load lasts its stages");
+  const durationIn = LOAD_MODEL_FACTS[attack.model].durationIn;
+  if (durationIn === "stages") throw new Error(`load.duration: a ${attack.model} load lasts its stages`);
+  if (durationIn !== "phases" || !("phases" in attack)) {
+    return { ...attack, durationMs } as RelativeAttackInput;
   }
-  if (attack.model !== "rate") return { ...attack, durationMs };
   return { ...attack, phases: attack.phases.map((p) => ({ ...p, durationMs })) };
 }
 

@@ -16,7 +16,7 @@ import type { Experiment } from "./schema.ts";
 import type { RequestSpec } from "../runner/request_spec.ts";
 import type { FileFlow, FileRequest } from "./schema_requests.ts";
 import type { LoadSpec } from "./schema_loads.ts";
-import { modelDef } from "../runner/load/models/mod.ts";
+import { LOAD_MODEL_FACTS } from "../results/load_models.ts";
 
 /** An experiment with its data files read (`dataTables` by source name). */
 export type ExperimentWithData = Experiment & {
@@ -50,14 +50,16 @@ export function readDataTables(exp: Experiment, experimentFile?: string): {
 /** The data source a load uses: its own `data:`, else the one its flows name (all the same). */
 export function dataNameOf(exp: Experiment, load: LoadSpec): string | undefined {
   if (load.data !== undefined) return load.data;
-  if (exp.script !== undefined && !load.mix && load.model !== "throughput") return exp.script.data;
+  if (exp.script !== undefined && !load.mix && LOAD_MODEL_FACTS[load.model].noFlows === undefined) {
+    return exp.script.data;
+  }
   return flowsOf(exp, load)?.find((f) => f.data !== undefined)?.data;
 }
 
 /** The flows a load runs (its own, else the file's unless a throughput load or a mix of its own). */
 function flowsOf(exp: Experiment, load: LoadSpec): FileFlow[] | undefined {
   if (load.flows) return load.flows;
-  if (load.mix || modelDef(load.model).noFlows !== undefined) return undefined;
+  if (load.mix || LOAD_MODEL_FACTS[load.model].noFlows !== undefined) return undefined;
   return exp.flows;
 }
 
@@ -123,7 +125,7 @@ export function templateIssues(exp: ExperimentWithData): Issue[] {
       const texts = [JSON.stringify(exp.grpc!.message), ...Object.values(exp.grpc!.metadata)];
       issues.push(...textIssues(texts, new Set(columns), "grpc.message", source));
     } else {
-      const where = load.mix ? `${at}.${load.model === "count" ? "mix" : "requests"}` : "requests";
+      const where = load.mix ? `${at}.${LOAD_MODEL_FACTS[load.model].mixKey}` : "requests";
       for (const r of load.mix ?? exp.requests ?? []) {
         issues.push(...requestIssues(r, new Set(columns), where, source));
       }

@@ -19,6 +19,7 @@ import { formatPath, type Issue } from "../validation/mod.ts";
 import { ExperimentError } from "./experiment_error.ts";
 import type { Plan, PlannedRun } from "./plan_types.ts";
 import { checkTargetFiles } from "./schema_files.ts";
+import { LOAD_MODEL_FACTS } from "../results/load_models.ts";
 
 export interface PreflightOptions {
   /** Shown in front of each problem, as for any file error. */
@@ -92,13 +93,14 @@ function socketIssues(plan: Plan, limit: number | null, ports: number | null): I
 /** An open load without its own `maxConnections`: the default lowered to what the limit allows. */
 function fitDefaultPool(run: PlannedRun, limit: number): PlannedRun {
   const attack = run.attack;
-  const open = attack.model === "rate" || (attack.model === "count" && attack.ratePerSec !== undefined);
+  const hasRate = "ratePerSec" in attack && attack.ratePerSec !== undefined;
+  const open = LOAD_MODEL_FACTS[attack.model].pacing(hasRate) === "open";
   if (!open || hasOwnPool(run)) return run;
   const parsed = attackConfigSchema.safeParse({ ...attack, url: "http://127.0.0.1/" });
   if (!parsed.success) return run;
   const { sockets } = socketsOf(parsed.data);
   if (sockets <= maxSocketsUnder(limit)) return run;
-  return { ...run, attack: { ...attack, maxConnections: maxSocketsUnder(limit) } };
+  return { ...run, attack: { ...attack, maxConnections: maxSocketsUnder(limit) } as typeof attack };
 }
 
 /** The load sets `maxConnections` itself (in the file, a sweep or --set). */

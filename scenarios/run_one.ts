@@ -31,6 +31,7 @@ import { loopbackListener, startTelemetry, type TakenProfile } from "../targets/
 import { coldStartRequests, measureColdStart } from "./cold_start.ts";
 import { sleepUnlessAborted } from "../system/sleep.ts";
 import type { IntervalDelta } from "../results/export/interval_delta.ts";
+import { LOAD_MODEL_FACTS } from "../results/load_models.ts";
 
 /** What a run under way reports (the plan's own hooks, before and after each run: scenarios/run.ts). */
 export interface RunHooks {
@@ -244,7 +245,7 @@ function completeRunResult(
   } else if (run.warmupAuto) {
     result = { ...result, warmupNotReached: true };
   }
-  if (config.model === "rate" && config.phases) {
+  if (LOAD_MODEL_FACTS[config.model].durationIn === "phases" && "phases" in config && config.phases) {
     const spans = config.phases.map((p, i) => ({
       name: p.name ?? `phase ${i + 1}`,
       durationMs: p.durationMs,

@@ -17,11 +17,12 @@ import { grpcTargetIssues } from "./grpc/target_checks.ts";
 import { type ExperimentFields, expressionProblems } from "./schema_object.ts";
 import { type LoadSpec, WORD_FIELDS } from "./schema_loads.ts";
 import type { FileTarget } from "./schema_targets.ts";
-import { modelDef, modelsWithField } from "../runner/load/models/mod.ts";
+import { modelsWithField } from "../runner/load/models/mod.ts";
 import { LOAD_MODELS } from "../results/schema_values.ts";
 import { togetherProblems } from "./together.ts";
 import { runCountProblem } from "./run_count.ts";
 import { caseFoldIssues } from "./name_folds.ts";
+import { LOAD_MODEL_FACTS } from "../results/load_models.ts";
 
 type Path = (string | number)[];
 
@@ -111,7 +112,7 @@ function checkSessionsOnly(exp: ExperimentFields, add: Add): void {
   if (exp.requests !== undefined || exp.grpc?.call !== undefined) return;
   if (exp.flows === undefined && exp.script === undefined) return;
   for (const [name, load] of Object.entries(exp.loads)) {
-    const noSessions = modelDef(load.model).noFlows;
+    const noSessions = LOAD_MODEL_FACTS[load.model].noFlows;
     if (noSessions === undefined || load.mix !== undefined) continue;
     add(
       ["loads", name],
@@ -235,7 +236,10 @@ function loadFieldProblems(field: string, loads: Array<[string, LoadSpec]>): str
           models.join(" or ")
         } loads`,
       );
-    } else if (load.model === "rate" && (field === "rate" || field === "duration") && !onePhase(load)) {
+    } else if (
+      LOAD_MODEL_FACTS[load.model].durationIn === "phases" && "phases" in load &&
+      (field === "rate" || field === "duration") && !onePhase(load)
+    ) {
       problems.push(
         `load.${field} needs a load with one rate; load "${name}" has ${load.phases.length} phases or a ramp (write it as rate: + duration:)`,
       );

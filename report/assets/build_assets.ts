@@ -1,11 +1,7 @@
 /**
  * @module
- * Copies the installed Chart.js UMD bundle to `vendor/chart.umd.min.js`, which `chart_js.ts` text-imports
- * into report.html. The package does not export its UMD file, so an import of it does not resolve, and
- * reading the npm cache at run time would break inside a `deno compile`d binary; a vendored file is part of
- * the module graph everywhere. Run after bumping chart.js in deno.json:
- * `deno run --allow-read --allow-write report/assets/build_assets.ts`; `chart_js_test.ts` fails until
- * you do.
+ * Copies the installed Chart.js UMD bundle to `vendor/chart.umd.min.js` (the package does not export it).
+ * Run after bumping chart.js: `deno run --allow-read --allow-write report/assets/build_assets.ts`.
  */
 import { Chart } from "chart.js";
 

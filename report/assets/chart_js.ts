@@ -1,9 +1,7 @@
 /**
  * @module
- * Chart.js (MIT licence, https://www.chartjs.org), inlined into report.html. The package does not export
- * its UMD bundle, so the bundle is vendored byte for byte in `vendor/chart.umd.min.js` (copied by
- * `build_assets.ts`) and read as a text import, which keeps it in the module graph: `deno compile` embeds
- * it and no run reads the npm cache. `chart_js_test.ts` checks it is the installed chart.js.
+ * Chart.js (MIT licence), vendored byte for byte and read as a text import, so `deno compile` embeds it
+ * and no run reads the npm cache.
  */
 import umdSource from "./vendor/chart.umd.min.js" with { type: "text" };
 

@@ -1,13 +1,7 @@
 /**
  * @module
- * The baseline-vs-candidate view of `loadlab report --compare`: runs are matched by name, and for
- * req/s, p50, p99 and success the change is reported with the judgement of `judgePair`
- * (`results/conclude/judged.ts`): not judged, with why, when a side is generator-bound, incomplete, steered
- * or another run whose numbers are loadlab's own ("candidate is generator-bound"), else the within-run noise
- * rule of `results/conclude/noise.ts` (unknown, with why, where its preconditions fail). This file only
- * lays the judgement out beside the changes; the CIs shown are in the metric's own unit. Beside it, the
- * verdicts of the `--baseline` gate by run group (`buildGateRows`), the same text the terminal and the
- * summary print.
+ * The baseline-vs-candidate view of `loadlab report --compare`: runs matched by name, each change
+ * with `judgePair`'s judgement (results/conclude/judged.ts), and the `--baseline` gate's verdicts.
  */
 import type { ResultsFile, RunResult } from "../../results/mod.ts";
 import {
@@ -29,7 +23,6 @@ export interface CompareCell {
   changePct: number;
   beforeCi: number | null;
   afterCi: number | null;
-  /** "unknown" when not judged. */
   verdict: NoiseVerdict;
   /** Why the change was not judged ("candidate is generator-bound"); null when it was. */
   notJudged: string | null;

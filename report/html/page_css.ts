@@ -1,8 +1,6 @@
 /**
  * @module
- * The stylesheet inlined into report.html. Colours are CSS variables so one rule set serves light and
- * dark mode (the charts read the same variables), and print switches to light colours, removes the
- * interactive chrome and keeps charts and table rows from splitting across pages.
+ * The stylesheet inlined into report.html: CSS variables for light and dark, and print rules.
  */
 
 /** The page's CSS, inlined in a `<style>` element whose hash the CSP allows. */

@@ -1,11 +1,7 @@
 /**
  * @module
- * Turns a `ResultsFile` into the data the page embeds: the same runs, but with per-interval series
- * stored column-wise and numbers rounded to 4 significant digits (report/html/page_run.ts; an object
- * per 250 ms interval would put a 50-run, one-minute-per-run experiment well past the 1.5 MB budget),
- * plus what the browser should not have to compute: overview rows with repeat means and CIs, baseline
- * changes and comparison matrices (report/html/page_overview.ts), sweeps with their knees
- * (report/html/page_sweeps.ts). Pure; the page only draws what this returns.
+ * A `ResultsFile` as the data the page embeds: series column-wise, numbers rounded, and what the
+ * browser should not compute (overview rows, changes, sweeps). Pure.
  */
 import { shardsLine } from "../shards_line.ts";
 import { exportNote } from "../../results/export/summary.ts";
@@ -69,10 +65,7 @@ export interface PageData {
   metricsOut: string | null;
 }
 
-/**
- * Builds the page data; `compare` is a baseline results file for the before/after view, `failOn` the
- * `--fail-on` rules its gate verdicts apply.
- */
+/** Builds the page data; `compare` is a baseline file, `failOn` the rules its gate verdicts apply. */
 export function buildPageData(
   shown: ResultsFile,
   shownCompare?: ResultsFile,

@@ -1,9 +1,6 @@
 /**
  * @module
- * A run's endpoints as report.html embeds them: the figures of each shown (report/endpoint_rows.ts, slowest
- * p99 first, at most `MAX_SHOWN_ENDPOINTS`) and its HDR percentile curve, decoded from its encoded
- * histogram here so the page carries points, not encodings; and the line saying how many were left out.
- * Pure.
+ * A run's endpoints as report.html embeds them: the shown rows and their decoded percentile curves.
  */
 import type { RunResult } from "../../results/mod.ts";
 import { decodeHistogram, percentileCurve } from "../../results/histogram.ts";
@@ -26,10 +23,7 @@ export interface PageEndpoint {
   percentiles: Array<[number, number]>;
 }
 
-/**
- * The run's endpoints shown on the page, slowest p99 first (empty for a run without them), and the line
- * saying how many more there are and where ("" when none is left out).
- */
+/** The endpoints shown on the page, slowest p99 first, and the line saying how many were left out. */
 export function pageEndpoints(run: RunResult): { endpoints: PageEndpoint[]; omitted: string } {
   const { rows, omitted } = shownEndpointRows(run);
   const endpoints = rows.map(({ endpoint, ...row }) => ({

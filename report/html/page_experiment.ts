@@ -1,12 +1,7 @@
 /**
  * @module
- * The parts of the page data that come from experiments (`loadlab run`): the stored analysis
- * (`results.analysis`: noise rule, verdicts, knees, capacity searches with what qualifies each value, in
- * results/conclude/capacity.ts's words) mapped onto the page's overview
- * rows and sweeps, and the per-phase comparison across variants that the cache-burst study
- * (docs/studies/cache-burst.md) draws as bar charts (mean, p99 and success per phase, with and without the
- * cache). The stored analysis is preferred because it is what `loadlab run` judged and CI gated on; files
- * without it (v1, `attack`) get what the page computes itself. Pure.
+ * The page data from experiments: the stored analysis mapped onto overview rows and sweeps, and
+ * the per-phase comparison across variants. Pure.
  */
 import type { Analysis, ResultsFile, RunResult } from "../../results/mod.ts";
 import { curveAxes, meanCi, round4 } from "../../results/stats.ts";
@@ -53,10 +48,7 @@ export function pageAnalysis(results: ResultsFile): PageAnalysis | null {
   return { noiseRule: a.noiseRule, noiseText: describeNoiseRule(a), searches };
 }
 
-/**
- * The stored comparisons of the analysis group that holds `runName`: change in % and the noise verdict
- * per metric, or null when the analysis compared no such group.
- */
+/** The stored comparisons of the analysis group holding `runName`, or null. */
 export function storedComparison(
   analysis: Analysis | undefined,
   runName: string,
@@ -73,10 +65,7 @@ export function storedComparison(
   return out;
 }
 
-/**
- * The stored knee of a run's sweep curve (same variant, load and parameter, and in a grid the same point
- * of the other axis, which the analysis names at the end of the reason), when there is one.
- */
+/** The stored knee of a run's sweep curve (same variant, load, parameter and grid point), if any. */
 export function storedKnee(
   analysis: Analysis | undefined,
   run: RunResult,
@@ -89,11 +78,7 @@ export function storedKnee(
   );
 }
 
-/**
- * Per-phase bar data for every load whose runs have more than one phase; variants as series, means over
- * repeats. A one-phase load is left out: its bars would repeat the across-loads charts (cache-burst runs
- * each of its study's tests as its own one-phase load).
- */
+/** Per-phase bar data for every load with more than one phase; variants as series, repeat means. */
 export function buildPhaseComparisons(runs: RunResult[]): PhaseComparison[] {
   const phased = runs.filter((r) => !r.probe && r.phases?.length);
   const multi = (load: string | null) =>

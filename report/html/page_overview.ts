@@ -1,10 +1,7 @@
 /**
  * @module
- * The overview part of the page data (report/html/page_data.ts): one row per run or group of repeats,
- * each metric a mean over the repeats with its CI and a change against the baseline variant, and the
- * grouped bar chart of variants against every load and sweep point built from those rows. Kept apart
- * because the rows have their own grouping and baseline rules, which the overview table and the charts
- * across the experiment both read. Pure.
+ * The overview rows of the page data (means over repeats with CIs and changes against the baseline
+ * variant) and the grouped bar chart built from them. Pure.
  */
 import { protocolTag } from "../../results/text_format.ts";
 import type { LatencySummaryMs, ResultsFile, RunResult } from "../../results/mod.ts";
@@ -15,7 +12,7 @@ import { busyMachineNote } from "../../results/conclude/machine_change.ts";
 import { storedComparison } from "./page_experiment.ts";
 
 /** The overview metrics, each a mean over repeats with its CI (n = 1 without repeats). */
-export const OVERVIEW_METRICS = [
+const OVERVIEW_METRICS = [
   "rps",
   "mean",
   "p50",
@@ -42,10 +39,7 @@ export interface OverviewRow {
   changePct: Partial<Record<OverviewMetric, number>> | null;
   /** The stored analysis' verdict per compared metric (rps, p50, p99, success); null without one. */
   beyondNoise: Partial<Record<OverviewMetric, boolean>> | null;
-  /**
-   * The run verdict (results/conclude/run_verdict.ts): "ok", or each flagged run's label (with its name in
-   * a group).
-   */
+  /** The run verdict: "ok", or each flagged run's label. */
   verdict: string;
   /** Open and throughput models: requested rate, sends made and dropped (summed over repeats); else null. */
   sends: OverviewSends | null;
@@ -62,7 +56,6 @@ export interface ComparisonMatrix {
 }
 
 function metricOf(run: RunResult, m: OverviewMetric): number {
-  // NaN without a response: no sample, so the cell shows "–" and the mean over repeats leaves it out.
   const l: LatencySummaryMs = sampledLatency(run);
   switch (m) {
     case "rps":
@@ -100,13 +93,9 @@ function plainGroupLabel(run: RunResult): string {
   return parts.length ? parts.join(" / ") : run.name.replace(/[#/ ._-]*r?\d+$/, "");
 }
 
-/**
- * One overview row per run, or per group of repeats (`groupKey`), with each metric's mean and CI; changes
- * against the baseline variant as the stored analysis judged them, else computed here.
- */
+/** One overview row per run or group of repeats, with means, CIs and changes against the baseline. */
 export function buildOverview(results: ResultsFile): OverviewRow[] {
   const byKey = new Map<string, RunResult[]>();
-  // Capacity-search probes are short runs at many values: the search section shows them.
   for (const run of results.runs.filter((r) => !r.probe)) {
     const key = groupKey(run);
     byKey.set(key, [...(byKey.get(key) ?? []), run]);
@@ -149,7 +138,6 @@ export function buildOverview(results: ResultsFile): OverviewRow[] {
   return rows;
 }
 
-/** Changes and verdicts as `loadlab run` stored them (the same change in %, plus beyond-noise). */
 function withStoredComparisons(rows: OverviewRow[], results: ResultsFile): OverviewRow[] {
   for (const row of rows) {
     const stored = storedComparison(results.analysis, row.runs[0]);
@@ -160,22 +148,16 @@ function withStoredComparisons(rows: OverviewRow[], results: ResultsFile): Overv
   return rows;
 }
 
-/** A run's sweep point as the reader set it (`concurrency=200`, both parameters of a 2-D sweep); "" outside. */
-export function sweepPointLabel(run: RunResult | undefined): string {
+function sweepPointLabel(run: RunResult | undefined): string {
   if (!run?.sweep) return "";
   const second = run.sweep2 ? `, ${run.sweep2.parameter}=${run.sweep2.value}` : "";
   return `${run.sweep.parameter}=${run.sweep.value}${second}`;
 }
 
-/**
- * Variants (series) against every load × sweep point (labels, sorted by load in run order, then by sweep
- * value), so a sweep is never shown at one of its points only; a plain list of runs when there are no
- * variants or nothing to put on x.
- */
+/** Variants (series) against every load × sweep point (labels), or a plain list of runs. */
 export function buildComparison(rows: OverviewRow[], runs: RunResult[]): ComparisonMatrix {
   const byName = new Map(runs.map((r) => [r.name, r]));
   const loads = [...new Set(rows.map((r) => r.load))];
-  // Numbers by value; words (a categorical sweep) by their place in the file, after the numbers.
   const words = [...new Set(runs.flatMap((r) => [r.sweep?.value, r.sweep2?.value]))]
     .filter((v) => typeof v === "string");
   const rank = (v: number | string | undefined, none: number) =>
@@ -204,7 +186,6 @@ export function buildComparison(rows: OverviewRow[], runs: RunResult[]): Compari
   };
 }
 
-/** The busy-machine note of the group's run whose machine did the most other work, if any said one. */
 function busiestNote(runs: RunResult[]): { busyMachine?: string } {
   const busiest = runs.reduce((a, r) => (r.hostCpu?.otherCores ?? 0) > (a.hostCpu?.otherCores ?? 0) ? r : a);
   const note = busyMachineNote(busiest);

@@ -1,10 +1,7 @@
 /**
  * @module
- * What the report's CPU profile section needs beyond the runs' own `profiles` (results/schema_profile.ts):
- * every profile (and each of its time windows) as something to pick for a diff, the pairs worth comparing
- * offered ready-made (a stored knee's point against the next one above it that may be judged; the load's first
- * second against the rest, where JIT compiling and the first GCs show), and the sentence that states what
- * profiling costs. Pure; the browser draws it (client/profiles.ts).
+ * The CPU profile section's data: profiles to pick for a diff, the pairs worth comparing, and what
+ * profiling costs. Pure.
  */
 import type { ResultsFile } from "../../results/mod.ts";
 import { kneeSides } from "../../results/conclude/knee_explained.ts";
@@ -21,7 +18,6 @@ export interface ProfileRef {
 
 /** The page's profile data: refs index-aligned, pairs as indices into `refs`. */
 export interface PageProfiles {
-  /** What profiling costs, with how and where it was measured. */
   cost: string;
   refs: ProfileRef[];
   pairs: Array<{ label: string; a: number; b: number }>;
@@ -54,10 +50,7 @@ export function buildPageProfiles(results: ResultsFile): PageProfiles | null {
   return { cost: PROFILING_COST.sentence, refs, pairs };
 }
 
-/**
- * Per stored knee with sides (results/conclude/knee_explained.ts: the knee and the next point above it
- * that may be judged) and per process profiled at both: the first profiled run of each side.
- */
+/** Per stored knee with sides and process profiled at both: the first profiled run of each side. */
 function kneePairs(results: ResultsFile, whole: Map<string, number>): PageProfiles["pairs"] {
   const pairs: PageProfiles["pairs"] = [];
   for (const k of kneeSides(results)) {

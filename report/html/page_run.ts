@@ -1,10 +1,7 @@
 /**
  * @module
- * One run as report.html embeds it (`pageRun`): the results fields without the bulky re-analysis data
- * (encoded histograms), per-interval and telemetry series stored column-wise with evenly spaced times as
- * start and step, all-zero columns left empty, and numbers rounded to 3-4 significant digits, which is
- * what keeps a 50-run experiment within the page's size budget. Pure; report/html/page_data.ts builds the
- * rest of the page data around it.
+ * One run as report.html embeds it (`pageRun`): no encoded histograms, series column-wise, numbers
+ * rounded to keep a 50-run page within its size budget. Pure.
  */
 import type { IntervalResult, RunResult, TelemetrySeries } from "../../results/mod.ts";
 import { round3, round4 } from "../../results/stats.ts";
@@ -22,23 +19,17 @@ import { visibleLine } from "../../validation/terminal_text.ts";
 
 const r4 = round4;
 
-/**
- * Times in seconds from the measured start: a list, or (the usual case, and much smaller) an evenly
- * spaced axis of `count` points from `startSec`.
- */
+/** Times in seconds from the measured start: a list, or an evenly spaced axis (smaller). */
 export type TimeAxis = number[] | { startSec: number; stepSec: number; count: number };
 
 /** Per-interval series, one array per field, index-aligned with `t`. */
-export interface IntervalColumns {
+interface IntervalColumns {
   t: TimeAxis;
   /** Duration of one interval in seconds (the runner's interval setting). */
   durSec: number;
   rps: number[];
   errors: number[];
-  /**
-   * `errors` by kind, one column per kind that occurred; empty when some interval does not record its
-   * kinds (files from before they were kept), and the page draws the total instead.
-   */
+  /** `errors` by kind, a column per kind; empty when some interval lacks kinds (the page draws the total). */
   errorKinds: Record<string, number[]>;
   failedStatus: number[];
   lateSends: number[];
@@ -74,10 +65,7 @@ export interface PageTelemetry {
   connectedClients?: Array<number | null>;
   evictedPerSec?: Array<number | null>;
   slowlogAdded?: Array<number | null>;
-  /**
-   * Runtime series (Node/Deno sampler): event-loop delay per tick (ms), heap, GC pause ms per second (all
-   * kinds: results.json keeps them apart; one column keeps a long experiment's page within its budget).
-   */
+  /** Runtime sampler series: loop delay per tick (ms), heap, GC pause ms per second (all kinds in one). */
   loopP50Ms?: Array<number | null>;
   loopP99Ms?: Array<number | null>;
   loopMaxMs?: Array<number | null>;
@@ -88,7 +76,6 @@ export interface PageTelemetry {
   error?: string;
 }
 
-/** `Omit` that keeps the known keys of results types (their index signature passes unknown keys through). */
 type Without<T, K extends PropertyKey> = { [P in keyof T as P extends K ? never : P]: T[P] };
 
 /** One run as the page sees it: the results fields minus bulky re-analysis data, intervals as columns. */
@@ -136,8 +123,7 @@ export type PageRun =
     sends: OverviewSends | null;
   };
 
-/** Stores evenly spaced times (within 1 ms) as start and step instead of a list. */
-export function timeAxis(timesMs: number[]): TimeAxis {
+function timeAxis(timesMs: number[]): TimeAxis {
   const n = timesMs.length;
   const stepMs = n > 1 ? (timesMs[n - 1] - timesMs[0]) / (n - 1) : 0;
   const even = timesMs.every((t, i) => Math.abs(t - (timesMs[0] + i * stepMs)) <= 1);
@@ -145,12 +131,10 @@ export function timeAxis(timesMs: number[]): TimeAxis {
   return timesMs.map((t) => Math.round(t) / 1000);
 }
 
-/** An all-zero column is stored empty (the page treats missing values as zero). */
 function sparse(values: number[]): number[] {
   return values.some((v) => v !== 0) ? values : [];
 }
 
-/** One column per error kind that occurred, when every interval records its kinds. */
 function errorKindColumns(intervals: IntervalResult[]): Record<string, number[]> {
   if (!intervals.every((iv) => iv.errorKinds !== undefined)) return {};
   const kinds = new Set(
@@ -161,11 +145,7 @@ function errorKindColumns(intervals: IntervalResult[]): Record<string, number[]>
   return out;
 }
 
-/**
- * An interval's latency statistic, or null when nothing completed in it: the runner stores 0 ms there, which
- * a chart would draw as a fast dip where the target in fact stalled. Every interval chart of the page (each
- * run's and the comparisons across variants) reads these columns, so all of them draw a stall as a gap.
- */
+/** An interval's latency, or null when nothing completed in it: a stall draws as a gap, not a fast dip. */
 export function latencyOrGap(iv: IntervalResult, ms: number): number | null {
   return intervalLatencySampled(iv) ? round3(ms) : null;
 }
@@ -206,7 +186,6 @@ function telemetryColumns(series: TelemetrySeries): PageTelemetry {
       ? values.map((v) => (v === undefined ? null : round3(v)))
       : undefined;
   };
-  // Each sample's counters cover the time since the one before (the first: one interval, as recorded).
   const perSec = (s: Sample, i: number, value: number | undefined) => {
     if (value === undefined) return undefined;
     const prev = ss[i - 1];

@@ -1,9 +1,6 @@
 /**
  * @module
- * The sweep curves of the page data (report/html/page_data.ts): each variant's runs over a swept
- * parameter as points of mean rate and p99, with a table row per point (requested, sent and dropped
- * beside achieved, and the verdict) and the knee with the reason the stored analysis gave. Kept apart
- * from the overview because a curve groups runs by their swept value, not by their repeats. Pure.
+ * The sweep curves of the page data: each variant's points over the swept parameter and the knee. Pure.
  */
 import type { Analysis, ResultsFile, RunResult } from "../../results/mod.ts";
 import {
@@ -35,7 +32,7 @@ export interface PageSweep {
 }
 
 /** A sweep point as the sweep table lists it: requested, sent and dropped beside achieved, and the verdict. */
-export interface PageSweepRow {
+interface PageSweepRow {
   x: number | string;
   /** Open and throughput models: requested rate, sends made and dropped (over repeats); else null. */
   sends: OverviewSends | null;
@@ -45,10 +42,7 @@ export interface PageSweepRow {
   verdict: string;
 }
 
-/**
- * One curve per variant × load (× the other axis of a 2-D sweep) over its swept parameter, probes left
- * out, with each point's mean rate and p99 and the knee the stored analysis found (or the findings' rule).
- */
+/** One curve per variant × load over its swept parameter, probes left out, with its knee. */
 export function buildSweeps(results: ResultsFile): PageSweep[] {
   // A file with no stored analysis (merged, older) gets the knees the findings' rule finds.
   const analysis = results.analysis ?? analyze(results.runs);
@@ -63,7 +57,6 @@ export function buildSweeps(results: ResultsFile): PageSweep[] {
   return [...byCurve.values()].map((runs) => sweepCurve(runs, analysis));
 }
 
-/** One curve from its runs: the points in sweep order, a table row per point, and the stored knee. */
 function sweepCurve(runs: RunResult[], analysis: Analysis): PageSweep {
   const axes = curveAxes(runs[0])!;
   const parameter = axes.axis.parameter;

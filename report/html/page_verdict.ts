@@ -1,10 +1,7 @@
 /**
  * @module
- * The run verdict's share of the page data (results/conclude/run_verdict.ts): each overview row's
- * verdict label and, for open and throughput models, its requested rate, sends made and dropped, so the overview never
- * shows "success 100%" without them; and each threshold with its actual in the rule's unit and the flag
- * of the run it was evaluated on. Pure; report/html/page_overview.ts, page_sweeps.ts and page_data.ts put
- * these in the page.
+ * The run verdict's share of the page data: each row's verdict label with requested, sent and
+ * dropped, and each threshold's actual. Pure.
  */
 import type { ResultsFile, RunResult, ThresholdResult } from "../../results/mod.ts";
 import { runVerdict } from "../../results/conclude/run_verdict.ts";

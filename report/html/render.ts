@@ -1,12 +1,7 @@
 /**
  * @module
- * `renderReport`: results in, one self-contained report.html out. Chart.js, the page's CSS and script
- * and the data are all inlined; the data sits in a `<script type="application/json">` block with every
- * `<` escaped, so no string from a target can close the block, and the page reads it with
- * `JSON.parse`, never as code. The Content-Security-Policy allows nothing external and only the page's
- * own script and style blocks, by SHA-256 hash, so even injected markup could not run. The browser
- * script is the client modules' functions inlined by their source text, which keeps it type-checked
- * and part of the module graph (the same output from `deno run` and a compiled binary). Pure.
+ * `renderReport`: results in, one self-contained report.html out. Data sits in a JSON block with `<`
+ * escaped; the CSP allows only the page's own blocks by hash; the script is the client functions' source.
  */
 import { escapeInvisible } from "../../results/json_text.ts";
 import { createHash } from "node:crypto";
@@ -43,6 +38,8 @@ import * as live from "./client/live.ts";
 import * as liveControls from "./client/live_controls.ts";
 import * as main from "./client/main.ts";
 import type { SiteNav } from "./site_data.ts";
+import { loadModelFacts, modelFactsOf } from "../../results/load_models.ts";
+import { median } from "../../results/stats.ts";
 
 /** Options of `renderReport`. */
 export interface RenderOptions {
@@ -63,39 +60,27 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** Bidi marks, embeddings, overrides and isolates: each reorders the text after it on its line. */
 const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
-/** `\u202e` for U+202E: a bidi control as the text that names it. */
 function bidiEscape(c: string): string {
   return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
 }
 
-/**
- * `text` with each bidi control written as its escape (`\u202e`), shown as such: a name in a results file
- * holding U+202E reversed the rest of its line, so `actual: 3.31 ms` read `sm 13.3`.
- */
-export function visibleBidi(text: string): string {
+/** `text` with each bidi control written as its escape, so a name cannot reverse its line. */
+function visibleBidi(text: string): string {
   return text.replace(BIDI_CONTROLS, bidiEscape);
 }
 
-/**
- * JSON that is safe inside a `<script>` element: `<` cannot start `</script>` or `<!--`, and no line
- * separator is written literally (results/json_text.ts). Each bidi control becomes its escape as text
- * (`visibleBidi`), since the page shows the strings it embeds.
- */
+/** JSON safe inside a `<script>` element, invisible characters escaped and bidi controls shown. */
 export function jsonForScript(value: unknown): string {
-  // JSON.stringify writes bidi controls literally and only inside strings, where `\\` is one backslash.
   const json = JSON.stringify(value).replace(/</g, "\\u003c").replace(
     BIDI_CONTROLS,
     (c) => `\\${bidiEscape(c)}`,
   );
-  // Invisible characters (U+2028 and U+2029 among them, which end a line in old JavaScript) escaped.
   return escapeInvisible(json);
 }
 
-/** Script text that cannot end its element early; `<\/` means the same as `</` in JS strings and regexes. */
-export function scriptSafe(js: string): string {
+function scriptSafe(js: string): string {
   return js.replace(/<\/(script)/gi, "<\\/$1").replace(/<!--/g, "<\\!--");
 }
 
@@ -105,16 +90,11 @@ function sha256(text: string): string {
 
 const clientScripts = new Map<string, string>();
 
-/**
- * The page's own script: every exported client function by source text, then the entry call
- * (`loadlabMain` for report.html, `loadlabLive` for the dashboard, `loadlabIndex` for the site's index).
- */
+/** The page's script: every exported client function by source text, then the entry call. */
 export function clientSource(entry = "loadlabMain"): string {
   const cached = clientScripts.get(entry);
   if (cached !== undefined) return cached;
-  // The terminal's exponent rule, the one definition both sides print huge numbers by (client/dom.ts), and
-  // the extremes of arrays of any length.
-  const shared = { isHuge, formatExponent, maxOf, minOf };
+  const shared = { isHuge, formatExponent, maxOf, minOf, median, modelFactsOf, loadModelFacts };
   const fns = [
     shared,
     dom,
@@ -152,7 +132,7 @@ export function clientSource(entry = "loadlabMain"): string {
 }
 
 /** The Content-Security-Policy: nothing external, only these exact script and style blocks. */
-export function contentSecurityPolicy(scripts: string[], styles: string[], connectSelf = false): string {
+function contentSecurityPolicy(scripts: string[], styles: string[], connectSelf = false): string {
   return [
     "default-src 'none'",
     `script-src ${scripts.map(sha256).join(" ")}`,
@@ -165,16 +145,14 @@ export function contentSecurityPolicy(scripts: string[], styles: string[], conne
 }
 
 /** What differs between loadlab's pages; `htmlPage` adds the common head, CSP, `#app` and footer. */
-export interface PageParts {
+interface PageParts {
   title: string;
-  /** Head lines after the common ones, each ending in a newline. */
   meta?: string;
   /** Inside `<noscript>`: what the page would show and where its data is. */
   noscript: string;
   footer: string;
   /** `<script type="application/json">` blocks, by element id, in order. */
   json: Array<[id: string, value: unknown]>;
-  /** Script blocks, in order; the CSP allows exactly these. */
   scripts: string[];
   /** The CSP's `connect-src 'self'` (the live dashboard's stream). */
   connectSelf?: boolean;

@@ -1,12 +1,7 @@
 /**
  * @module
- * The pages of `loadlab site` (the server and `--static` writer live in cli/site_cmd.ts): an index of
- * experiments and one report page per experiment. Both are plain files with their data embedded, so one
- * layout serves from `loadlab site` and opens from file:// alike: `index.html` and `e/<id>.html`, linked
- * by relative paths. A report page is report.html itself plus the navigation, and it embeds the
- * `report --compare` table (`buildCompare`, runs paired by name) against every other experiment, so
- * picking a baseline (`e/<candidate>.html?base=<baseline>`, the URL keeps the choice) needs no server.
- * Pure: results in, HTML out.
+ * The pages of `loadlab site`: an index and one report per experiment, plain files linked by relative
+ * paths, each embedding its comparisons so picking a baseline needs no server. Pure.
  */
 import type { ResultsFile } from "../../results/mod.ts";
 import { buildCompare, type CompareRow } from "./compare.ts";

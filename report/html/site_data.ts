@@ -1,8 +1,6 @@
 /**
  * @module
- * The data a page of `loadlab site` embeds: the index rows (`SiteEntry`) and every page's navigation
- * (`SiteNav`). Built by site.ts, embedded by render.ts, read in the browser by client/site_nav.ts and
- * client/site_index.ts; its own file so those import the shapes and not each other. Types only.
+ * The data a page of `loadlab site` embeds (`SiteEntry`, `SiteNav`). Types only.
  */
 import type { CompareRow } from "./compare.ts";
 
@@ -16,15 +14,11 @@ export interface SiteEntry {
   runs: number;
   thresholdsPassed: number;
   thresholdsFailed: number;
-  /** Req/s of every run in file order, for the sparkline. */
   rps: number[];
   complete: boolean | null;
   /** Run with `--quick` (shorter runs of the same shape): its numbers are not the full study's. */
   quick: boolean;
-  /**
-   * `--out` metrics outputs: each one's kind and counts (no URL or error: the index is not redacted), and
-   * the points not delivered over all of them; null without `--out`.
-   */
+  /** `--out` outputs' kinds and counts (no URL: the index is not redacted); null without `--out`. */
   metricsOut: { outputs: string; undelivered: number } | null;
 }
 

@@ -14,6 +14,7 @@
 import type { RunResult } from "../schema.ts";
 import { MIN_PLANNED } from "./ramp_followed.ts";
 import { formatCount } from "../text_format.ts";
+import { modelFactsOf } from "../load_models.ts";
 
 /** The share of the planned connections open from which the crowd counts as open. */
 export const OPEN_SHARE = 0.99;
@@ -33,7 +34,7 @@ export interface CrowdOpening {
 /** How the run's crowd opened; null when it opened within the first interval or is not judged. */
 export function crowdOpening(run: RunResult): CrowdOpening | null {
   const config = run.config as Record<string, unknown>;
-  if (run.model !== "connections" || (run.steering?.length ?? 0) > 0) return null;
+  if (!modelFactsOf(run.model)?.closedConnections || (run.steering?.length ?? 0) > 0) return null;
   if (config.connection === "per-arrival" || typeof config.connections !== "number") return null;
   const planned = Math.floor(config.connections / (run.segment?.count ?? 1));
   if (planned < MIN_PLANNED || run.intervals.length === 0) return null;

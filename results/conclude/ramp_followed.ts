@@ -12,6 +12,7 @@
 import type { RunResult } from "../schema.ts";
 import { connectionsAt, type StagePlan } from "../stage_plan.ts";
 import { formatCount } from "../text_format.ts";
+import { modelFactsOf } from "../load_models.ts";
 
 /** An interval holding under this share of its planned connections is short of the plan. */
 export const SHORT_SHARE = 0.5;
@@ -33,7 +34,7 @@ export interface RampShortfall {
 
 /** The run's shortfall against its stages; null when it followed them (or had none). */
 export function rampShortfall(run: RunResult): RampShortfall | null {
-  if (run.model !== "ramping-connections" || (run.steering?.length ?? 0) > 0) return null;
+  if (modelFactsOf(run.model)?.durationIn !== "stages" || (run.steering?.length ?? 0) > 0) return null;
   const stages = stagesOf(run.config);
   if (stages === null) return null;
   // A segment holds its share of the whole load's plan.

@@ -1,12 +1,7 @@
 /**
  * @module
- * What a metrics exporter sends for one run at one instant (`ExportPoint`: counters since the run's
- * start, the interval's gauges, the latency as a native histogram, the target's telemetry, per-endpoint
- * totals) and what every series is called: `COUNTERS`, `WS_COUNTERS` (a WebSocket run's) and `METRICS`
- * name each once for both formats (results/export/remote_write.ts, otlp_json.ts) and the docs, and
- * `runLabels` labels a run's series. `NamedSample`s are series named as another tool names them (a k6
- * script's metrics at the run's end, k6_series.ts), which the encoders send as they are. Apart from the
- * running totals (run_series.ts) because the encoders and the sender read points without making them.
+ * What a metrics exporter sends for one run at one instant (`ExportPoint`) and what each series is
+ * called (`COUNTERS`, `WS_COUNTERS`, `METRICS`, `runLabels`), once for every format and the docs.
  */
 import type { Counters } from "../interval_counts.ts";
 import type { NativeHistogram } from "./native_histogram.ts";
@@ -110,9 +105,7 @@ export const METRICS = {
   connections: { prom: "loadlab_open_connections", otlp: "loadlab.connections" },
   cpu: { prom: "loadlab_target_cpu_percent", otlp: "loadlab.target.cpu" },
   rss: { prom: "loadlab_target_rss_bytes", otlp: "loadlab.target.rss" },
-  // Per endpoint, labelled `endpoint` (names from the configuration or a script's request names, at most
-  // MAX_ENDPOINTS + "(other)"): series of their own, so a sum over the label is the run's and never
-  // counts the run's series twice.
+  // Per endpoint, labelled `endpoint`: series of their own, so summing the label never counts the run twice.
   endpointRequests: { prom: "loadlab_endpoint_requests_total", otlp: "loadlab.endpoint.requests" },
   endpointErrors: { prom: "loadlab_endpoint_errors_total", otlp: "loadlab.endpoint.errors" },
   endpointLatency: {
@@ -121,9 +114,7 @@ export const METRICS = {
   },
 } as const;
 
-/** One endpoint's totals since the run's start in a point. */
-export interface EndpointPoint {
-  /** The value of the `endpoint` label. */
+interface EndpointPoint {
   name: string;
   requests: number;
   errors: number;
@@ -142,7 +133,6 @@ export interface ExportPoint {
   labels: Record<string, string>;
   /** When the cumulative counts began (the run's start), ms since the epoch. */
   startEpochMs: number;
-  /** The interval's end, ms since the epoch. */
   timestampMs: number;
   counters: Counters;
   /** Failed requests by kind, every kind (0 when none). */
@@ -159,10 +149,7 @@ export interface ExportPoint {
   named?: NamedSample[];
 }
 
-/**
- * One value of a series named as another tool names it, for either format or both (a name left out is
- * not sent in that format): the encoders send these as they are, knowing nothing of the tool.
- */
+/** One value of a series named as another tool names it; the encoders send it as it is. */
 export interface NamedSample {
   prom?: string;
   otlp?: string;
@@ -171,14 +158,10 @@ export interface NamedSample {
   /** OpenTelemetry's unit ("" when none). */
   unit: string;
   help: string;
-  /** Labels beside the run's. */
   labels: Record<string, string>;
 }
 
-/**
- * A run's labels: experiment, variant (the target), load, run (its name), repeat, one `sweep_<parameter>`
- * per sweep axis (names made valid Prometheus label names) and, for a shard, segment ("i/N").
- */
+/** A run's labels: experiment, variant, load, run, repeat, `sweep_<parameter>`, segment. */
 export function runLabels(run: {
   experiment: string;
   variant?: string;
@@ -197,8 +180,7 @@ export function runLabels(run: {
   };
   if (run.repeat !== undefined) labels.repeat = String(run.repeat + 1);
   for (const sweep of run.sweeps ?? []) {
-    // Two parameters can clean to one name (`query.a-b`, `query.a_b`): the later one takes Prometheus's
-    // escaped form, which keeps every character apart, instead of overwriting the other's value.
+    // Two parameters can clean to one name: the later takes Prometheus's escaped form.
     const name = labelName(`sweep_${sweep.parameter}`);
     labels[Object.hasOwn(labels, name) ? escapedLabelName(`sweep_${sweep.parameter}`) : name] = String(
       sweep.value,
@@ -214,10 +196,7 @@ export function labelName(name: string): string {
   return /^[a-zA-Z_]/.test(cleaned) ? cleaned : `_${cleaned}`;
 }
 
-/**
- * `name` in Prometheus's value-escaping of a UTF-8 name to a legacy one (`U__` prefix, `_` doubled, any
- * other character but a letter or digit as `_<hex code point>_`): distinct names stay distinct.
- */
+/** `name` in Prometheus's value-escaping (`U__` prefix), so distinct names stay distinct. */
 function escapedLabelName(name: string): string {
   let out = "U__";
   for (const c of name) {

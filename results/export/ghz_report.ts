@@ -1,20 +1,15 @@
 /**
  * @module
- * A gRPC run in ghz's report shapes (`loadlab attack grpc://... -O json|pretty|summary|csv`), so a team's
- * jq and eyes read what they read from ghz: its JSON fields (`count`, `total`, `average`, `fastest`, `slowest` in
- * nanoseconds, `rps`, `latencyDistribution`, `histogram` with marks in seconds, `statusCodeDistribution`
- * and `errorDistribution` keyed as grpc-go names statuses and errors) and its summary text. `count` is
- * every call, answered or not, as ghz counts them; the latencies are the answered calls'. A call that got
- * no answer is under the status grpc-go gives such a call (`timeout` DeadlineExceeded, a refused or reset
- * connection Unavailable, a broken answer Internal). `options` holds those of ghz's the run has (the call,
- * host, concurrency, connections, total, duration, timeout in ns, CPUs as workers); `details` (ghz's every
- * call) is empty: loadlab keeps no list of calls; its CSV reads the calls from the run's request log. Pure.
+ * A gRPC run in ghz's report shapes (`-O json|pretty|summary|csv`): ghz's JSON fields in nanoseconds,
+ * statuses and errors keyed as grpc-go names them, its summary text, and its CSV (read from the run's
+ * request log: loadlab keeps no list of calls). Pure.
  */
 import type { RunResult } from "../mod.ts";
 import { decodeHistogram } from "../histogram.ts";
 import { bucketValuesUs, forEachBucket } from "../histogram_views.ts";
 import { GRPC_ERROR_KINDS, statusKey, statusSlotOf } from "../schema_values.ts";
 import { visibleLine } from "../../validation/terminal_text.ts";
+import { modelFactsOf } from "../load_models.ts";
 
 /** The formats `-O` takes. */
 export const GHZ_FORMATS = ["summary", "json", "pretty", "csv"] as const;
@@ -98,7 +93,7 @@ export function ghzReport(run: RunResult, date: Date) {
     date: date.toISOString().replace(/\.\d+Z$/, "Z"),
     endReason: run.abortedBy || run.incomplete
       ? "cancel"
-      : run.config.model === "count"
+      : modelFactsOf(String(run.config.model))?.counted
       ? "normal"
       : "timeout",
     options: ghzOptions(run),
@@ -118,20 +113,20 @@ export function ghzReport(run: RunResult, date: Date) {
   };
 }
 
-/** ghz's `options` the run's config has, under ghz's names. */
 function ghzOptions(run: RunResult): Record<string, unknown> {
   const c = run.config as Record<string, unknown>;
   const url = new URL(String(c.url));
   const connections = typeof c.connections === "number" ? c.connections : undefined;
   const streams = typeof c.streams === "number" ? c.streams : 1;
+  const counted = modelFactsOf(String(c.model))?.counted ?? false;
   const options: Record<string, unknown> = {
     call: (c.requestMix as Array<{ name?: string }> | undefined)?.[0]?.name,
     host: url.host,
     insecure: url.protocol === "http:",
     concurrency: c.concurrency ?? (connections === undefined ? undefined : connections * streams),
-    total: c.model === "count" ? c.requests : undefined,
+    total: counted ? c.requests : undefined,
     connections,
-    duration: typeof c.durationMs === "number" && c.model !== "count" ? c.durationMs * NS_PER_MS : undefined,
+    duration: typeof c.durationMs === "number" && !counted ? c.durationMs * NS_PER_MS : undefined,
     timeout: typeof c.timeoutMs === "number" ? c.timeoutMs * NS_PER_MS : undefined,
     CPUs: c.workers,
   };
@@ -219,7 +214,6 @@ function nanoUnit(ns: number): string {
   return ms < 1000 ? `${ms.toFixed(2)} ms` : `${(ms / 1000).toFixed(2)} s`;
 }
 
-/** ghz's summary text of a report. */
 function ghzSummary(r: ReturnType<typeof ghzReport>): string {
   const bars = (r.histogram ?? []).map((b) => b.count);
   const most = Math.max(1, ...bars);

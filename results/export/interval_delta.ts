@@ -1,11 +1,7 @@
 /**
  * @module
- * What the engine hands a metrics exporter while a run goes: `IntervalDelta`, the counts and latency
- * encodings of one interval once every worker reported it (or, rarely, a worker's sample that came after
- * its interval was handed on: `late`, to be added to the totals all the same). Plain data the aggregator
- * (runner/stats/aggregate.ts) already holds, copied by reference, so handing it on costs no merging: the
- * exporter decodes the encodings off the engine's path. Its timestamp is the interval's end on the wall
- * clock, the time its counts are true as of.
+ * What the engine hands a metrics exporter per interval (`IntervalDelta`): counts and latency encodings
+ * by reference, so handing them on costs no merging; its timestamp is the interval's wall-clock end.
  */
 import type { IntervalCounts } from "../interval_counts.ts";
 import type { WsIntervalCounts } from "../ws_totals.ts";
@@ -14,12 +10,8 @@ import type { WsIntervalCounts } from "../ws_totals.ts";
 export interface IntervalDelta extends IntervalCounts {
   /** Interval index from the start of the measured run (after warm-up). */
   index: number;
-  /**
-   * The interval's nominal end, ms since the epoch; a last, partial interval is handed on before it, and the
-   * exporter (cli/metrics_out/exporter.ts) stamps its point no later than that moment.
-   */
+  /** The interval's nominal end, ms since the epoch (a last, partial interval is handed on before it). */
   endEpochMs: number;
-  /** Failed requests by kind (results' error kinds). */
   errorKinds: Record<string, number>;
   /** Requests in flight and open connections when the interval closed (summed over workers). */
   inFlight: number;

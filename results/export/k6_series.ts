@@ -1,15 +1,7 @@
 /**
  * @module
- * A k6 script's end-of-run metrics (k6's summary metrics, results/export/k6_summary.ts, with the
- * script's own Counter, Trend, Rate and Gauge) as the series k6's own outputs name them, for the one
- * point the metrics exporter adds when the run is over. Prometheus remote write as k6's
- * `experimental-prometheus-rw` output writes them: `k6_<name>_total` for a counter, `k6_<name>` for a
- * gauge, `k6_<name>_rate` for a rate, and `k6_<name>_<stat>` for each statistic of a trend (`p(99)` as
- * `p99`; a time trend in seconds). OpenTelemetry as k6's `opentelemetry` output with its prefix set to
- * `k6_`: `k6_<name>` for a counter (a monotonic sum) and a gauge, a rate as one counter with the attribute
- * `condition` zero or nonzero; a trend, which k6 sends as a histogram of every value, goes as the gauges
- * of its statistics under the Prometheus names (the values themselves are not kept past the run; the
- * request latency's histogram is loadlab's own `loadlab.request.duration`). Pure.
+ * A k6 script's end-of-run metrics as k6's own outputs name them (Prometheus remote write's
+ * `k6_<name>_total`/`_rate`/`_<stat>`, OpenTelemetry's `k6_<name>`), for the run's last export point. Pure.
  */
 import type { K6Metric } from "./k6_summary_text.ts";
 import { labelName, type NamedSample } from "./export_point.ts";

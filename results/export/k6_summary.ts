@@ -1,15 +1,7 @@
 /**
  * @module
- * One run's results in the shape of k6's end-of-test summary data (what k6 hands `handleSummary(data)` and
- * prints): `metrics` by k6's names (`http_reqs`, `http_req_duration`, `http_req_failed`, `iterations`,
- * `iteration_duration`, `checks`, `vus`, `vus_max`, `data_received`, `data_sent`, `dropped_iterations` (the
- * open model's dropped sends), and each threshold's submetric such as `http_req_duration{name:me}`), their
- * `thresholds` marked ok or not, and `root_group` (its checks and groups by path). The durations are
- * loadlab's: corrected latency from the intended send (k6 measures from its own send, so under a closed load
- * they agree; an open load's queueing shows here, not in k6). Trends show the stats the script's
- * `summaryTrendStats` names (a `p(N)` beyond the run's own percentiles read from its histogram) and times in
- * its `summaryTimeUnit`. k6's custom metrics are not here: the workers count them and cli/k6_summary.ts adds
- * them.
+ * One run's results as k6's end-of-test summary data (what `handleSummary(data)` gets): metrics by
+ * k6's names, thresholds, `root_group`; durations are loadlab's corrected latency.
  */
 import { latencySampled } from "../conclude/responses.ts";
 import { decodeHistogram, type Histogram, summarizeMs } from "../histogram.ts";
@@ -20,10 +12,10 @@ import { createHash } from "node:crypto";
 import { selectedRun, type Selector, selects } from "../threshold_selector.ts";
 
 /** The stats k6 shows of a trend when the script's `summaryTrendStats` does not say. */
-export const K6_TREND_STATS = ["avg", "min", "med", "max", "p(90)", "p(95)"];
+const K6_TREND_STATS = ["avg", "min", "med", "max", "p(90)", "p(95)"];
 
 /** What the script's options ask of the summary: its trend columns and time unit (k6's own when unset). */
-export interface K6SummaryOptions {
+interface K6SummaryOptions {
   trendStats?: readonly string[];
   timeUnit?: string;
 }
@@ -43,11 +35,7 @@ const SUMMARY_PERCENTILES: Record<string, keyof LatencySummaryMs> = {
   "99.99": "p9999",
 };
 
-/**
- * A latency summary as a k6 trend (ms). A `p(N)` stat `stats` names is the summary's own percentile when it
- * keeps that one, else read from the histogram `encoded` when there is one (else left out, as unknown);
- * `count` is `samples`.
- */
+/** A latency summary as a k6 trend (ms); a `p(N)` the summary lacks is read from the histogram. */
 function trend(
   l: LatencySummaryMs | null | undefined,
   stats: readonly string[] = [],
@@ -72,17 +60,11 @@ function trend(
   return { type: "trend", contains: "time", values };
 }
 
-/**
- * Requests that got no answer, by error kind: a `script` error is a session's throw, and a `ws-` one a
- * k6/ws socket's (a message past its cap), neither an HTTP request, as k6's `http_reqs` leaves them out.
- */
+/** Requests that got no answer, by kind, less script and `ws-` errors (not HTTP requests, as in k6). */
 const failedOf = (errors: Record<string, number>) =>
   Object.entries(errors).reduce((a, [kind, n]) => kind === "script" || kind.startsWith("ws-") ? a : a + n, 0);
 
-/**
- * `run`'s summary data with the thresholds of `results` judged on it, its trends with the stats and its
- * times in the unit the script's options ask for.
- */
+/** `run`'s summary data with `results`' thresholds judged on it, in the stats and unit the script asks. */
 export function k6SummaryData(
   results: ResultsFile,
   run: RunResult,
@@ -110,8 +92,7 @@ export function k6SummaryData(
   };
   // The open model's sends that found no free VU: k6's iterations dropped for the same reason.
   if (run.droppedSends > 0) metrics.dropped_iterations = counter(run.droppedSends, sec, "default");
-  // As k6's: a trend with no samples is not in the summary (every iteration threw: it read
-  // iteration_duration avg=0.00µs min=0.00µs ..., measured times that never were).
+  // As k6's: a trend with no samples is not in the summary.
   if (!flow?.sessionMs) delete metrics.iteration_duration;
   if (!latencySampled(run)) delete metrics.http_req_duration;
   // k6 shows the expected responses' durations under every run's: here where they are measured apart.
@@ -142,11 +123,7 @@ export function k6SummaryData(
   };
 }
 
-/**
- * k6's `vus` and `vus_max` gauges from the run's users: `vus` the connections open in each interval with any
- * (its last, least and most), `vus_max` the users the loads name (a closed load's), or else the most ever
- * open (a ramping or arrival-rate load's users are made as it goes).
- */
+/** k6's `vus` (connections open per interval) and `vus_max` (the loads' users, else the most open). */
 function vusOf(run: RunResult): { vus: Record<string, number>; vusMax: Record<string, number> } {
   // Intervals before the first connection or after the last closed are the run's edges, not its users.
   const open = run.intervals.map((iv) => Number(iv.connections)).filter((n) => Number.isFinite(n) && n > 0);
@@ -161,11 +138,7 @@ function vusOf(run: RunResult): { vus: Record<string, number>; vusMax: Record<st
   };
 }
 
-/**
- * k6's root group from the run's checks: a check counted in a group is named by its path (`::api::ok`,
- * runner/script/k6/k6.ts), so it goes in that group, nested as its path says; checks of one path add up.
- * Ids are the MD5 of the path, as k6's.
- */
+/** k6's root group from the run's checks, nested by each check's path; ids are the path's MD5, as k6's. */
 function groupsOf(checks: ReadonlyArray<{ name: string; passed: number; failed: number }>): K6Group {
   const root: K6Group = { name: "", path: "", id: md5(""), groups: [], checks: [] };
   for (const c of checks) {
@@ -220,11 +193,7 @@ function submetric(
   return trend(view?.latencyMs, stats, view?.requests ?? 0, whole ? picked[0].histogramEncoded : undefined);
 }
 
-/**
- * A submetric judged after the run on the run's own counts: `checks{...}` (`checksSubmetric`),
- * `iterations{scenario:x}` and `iteration_duration{scenario:x}` from that scenario's sessions, `data_sent`
- * and `data_received` by any tag of the requests (their endpoints' bytes); null for another.
- */
+/** A submetric judged on the run's own counts (`checks{...}`, `iterations{scenario:x}`, bytes); else null. */
 export function afterRunSubmetric(run: RunResult, metric: string, stats: readonly string[]): K6Metric | null {
   const brace = metric.indexOf("{");
   if (brace < 0) return null;
@@ -254,10 +223,7 @@ export function afterRunSubmetric(run: RunResult, metric: string, stats: readonl
   );
 }
 
-/**
- * Each scenario's part of a run of several (`--summary-mode full`): its checks, the HTTP metrics of its
- * requests, its iterations and their durations, its bytes; none when the run is of one scenario.
- */
+/** Each scenario's part of a run of several (`--summary-mode full`); none for a run of one. */
 export function k6ScenarioParts(run: RunResult, stats: readonly string[]): Record<string, K6ScenarioPart> {
   const flow = run.flows?.[0];
   const out: Record<string, K6ScenarioPart> = {};
@@ -286,16 +252,11 @@ export function k6ScenarioParts(run: RunResult, stats: readonly string[]): Recor
   return out;
 }
 
-/** k6's scenario of a run of one load: its name, `default` for a script without scenarios. */
 function scenarioOf(run: RunResult): string {
   return run.load === undefined || run.load === "k6" ? "default" : run.load;
 }
 
-/**
- * `checks{scenario:api}`, `checks{group:::api}` or `checks{check:status 200}`: the pass rate of the run's
- * checks with those tags, as k6 tags each check's sample (a scenario's counts from its load's, a group from
- * the check's path, `""` the root). A script without scenarios ran k6's `default` one.
- */
+/** `checks{scenario:api}`, `checks{group:::api}`, `checks{check:...}`: the pass rate of those checks. */
 function checksSubmetric(run: RunResult, selector: string): K6Metric {
   const wanted = pairsOf(selector);
   let passes = 0, fails = 0;
@@ -318,7 +279,6 @@ function checksSubmetric(run: RunResult, selector: string): K6Metric {
   return rateMetric(passes, fails);
 }
 
-/** `{name:x, group:::api}` as its pairs, each split at its first colon (a value may hold more). */
 function pairsOf(selector: string): Record<string, string> {
   const pairs = selector.replace(/^\{|\}$/g, "").split(",").map((p) => p.trim()).filter((p) => p !== "");
   return Object.fromEntries(

@@ -1,10 +1,6 @@
 /**
  * @module
- * k6's `--summary-export` file from a run's k6 summary data (k6_summary.ts): k6 v1 still writes its legacy
- * shape there, which a team's jq reads: `options` and `state` left out, each metric its values alone
- * (a trend's the summary's stats: `{"avg": .., "p(95)": .., "thresholds": {"p(95)<500": false}}`, a
- * threshold's value true when it failed), a rate's `rate` as `value`, and `root_group`'s groups and checks as
- * objects by name (a check's name checked at several places is one check, its counts summed). Pure.
+ * k6's `--summary-export` file (k6 v1's legacy shape) from a run's k6 summary data. Pure.
  */
 import type { K6Check, K6Group, K6SummaryData } from "./k6_summary_text.ts";
 

@@ -1,12 +1,7 @@
 /**
  * @module
- * k6 0.x's end-of-test summary as text, from its summary data (results/export/k6_summary.ts): the checks with
- * their pass ratio (a failing one with its counts), each group's under `█ name`, then every metric on a
- * dotted line, trends by `summaryTrendStats` (times in `summaryTimeUnit` when set), rates as a percentage
- * with their true and false counts, counters with their rate, each metric with thresholds marked ✓ or ✗ and
- * its submetrics (`{ name:me }`) under it. A k6 user reads it as k6's own; loadlab's verdict and report stand
- * beside it. The data's types are here, importing nothing, so a converted script's `textSummary`
- * (runner/script/k6/jslib_summary.ts) type-checks anywhere.
+ * k6 0.x's end-of-test summary text from its summary data, and the data's types (importing nothing, so a
+ * converted script's `textSummary` type-checks anywhere).
  */
 /** A metric of k6's summary. */
 export interface K6Metric {
@@ -85,7 +80,6 @@ function bytes(n: number): string {
   return `${(n / 1e6).toFixed(1)} MB`;
 }
 
-/** One metric's values as k6 prints them. */
 function valuesText(m: K6Metric, options: K6SummaryData["options"]): string {
   const v = m.values;
   switch (m.type) {
@@ -129,7 +123,6 @@ export function renderK6Summary(data: K6SummaryData): string {
   return lines.join("\n") + "\n";
 }
 
-/** A group's checks, then each group in it under `█ name`, indented one step further, as k6 0.x. */
 function groupLines(group: K6Group, indent: string, lines: string[]): void {
   for (const c of group.checks) {
     const total = c.passes + c.fails;

@@ -1,12 +1,7 @@
 /**
  * @module
- * k6 v1's end-of-test summary as text (`--summary-mode compact`, k6's default, or `full`): `█ THRESHOLDS`,
- * each metric with a threshold and every rule's ✓ or ✗ with the value it was judged on; then
- * `█ TOTAL RESULTS`, the checks' totals (`checks_total`, `checks_succeeded`, `checks_failed`) and each
- * check, then the metrics by section (CUSTOM, HTTP, EXECUTION, NETWORK, GRPC, WEBSOCKETS), each on a dotted
- * line aligned within its block, numbers written as k6 writes them (durations truncated to 2 places, rates
- * truncated to a hundredth of a percent). Compact leaves out k6's HTTP timing phases, as k6 does; `full`
- * keeps them and adds a section per scenario (k6's per-group sections are not drawn). Pure.
+ * k6 v1's end-of-test summary text (`--summary-mode compact` or `full`): thresholds, totals and
+ * metrics by section, numbers written as k6 writes them. Pure.
  */
 import { allChecks, type K6Check, type K6Metric, type K6SummaryData, rateMetric } from "./k6_summary_text.ts";
 
@@ -44,10 +39,7 @@ export interface K6ScenarioPart {
   metrics: Record<string, K6Metric>;
 }
 
-/**
- * k6 v1's summary text of `data`; in `full` mode each of `scenarios` (the script's, by name) gets a
- * `█ SCENARIO: name` section of its own checks and metrics, as k6's full mode draws them.
- */
+/** k6 v1's summary text of `data`; `full` mode adds a `█ SCENARIO: name` section per scenario. */
 export function renderK6SummaryV1(
   data: K6SummaryData,
   mode: "compact" | "full" = "compact",
@@ -73,7 +65,6 @@ export function renderK6SummaryV1(
   return out;
 }
 
-/** A part's checks (their totals, then each) and its metrics by section, the totals' skipped ones left out. */
 function resultLines(part: K6ScenarioPart, data: K6SummaryData, skipped: readonly string[]): string[] {
   const lines = checkLines(part.checks, data);
   const shown = Object.keys(part.metrics).filter((n) => !skipped.some((s) => n.startsWith(s)));
@@ -90,7 +81,6 @@ function resultLines(part: K6ScenarioPart, data: K6SummaryData, skipped: readonl
   return lines;
 }
 
-/** Each metric with thresholds, a submetric under its parent's line, each rule with its judged value. */
 function thresholdLines(data: K6SummaryData, names: string[]): string[] {
   const metrics = Object.fromEntries(names.map((n) => [n, data.metrics[n]]));
   const info = columns(metrics, names, data.options);
@@ -111,7 +101,6 @@ function thresholdLines(data: K6SummaryData, names: string[]): string[] {
   return lines;
 }
 
-/** The value a rule was judged on, written as the summary writes that metric's. */
 function judgedValue(name: string, m: K6Metric, stat: string, info: Columns): string {
   if (m.type === "trend") {
     const i = info.trendStats.indexOf(stat);
@@ -121,7 +110,6 @@ function judgedValue(name: string, m: K6Metric, stat: string, info: Columns): st
   return info.main[name];
 }
 
-/** The checks' totals and each check, passed ✓, failed ✗ with its share and counts. */
 function checkLines(checks: K6Check[], data: K6SummaryData): string[] {
   if (checks.length === 0) return [];
   const passes = checks.reduce((a, c) => a + c.passes, 0), fails = checks.reduce((a, c) => a + c.fails, 0);
@@ -151,7 +139,6 @@ function checkLines(checks: K6Check[], data: K6SummaryData): string[] {
   return lines;
 }
 
-/** Every metric's values as text, and the widths that align them in one block. */
 interface Columns {
   nameWidth: number;
   trendStats: string[];
@@ -215,7 +202,6 @@ function metricLine(name: string, m: K6Metric, c: Columns): string {
   return `    ${shown}${dots}: ${data}`;
 }
 
-/** A submetric as `  { tag:value }` under its metric. */
 function displayName(name: string): string {
   const brace = name.indexOf("{");
   return brace < 0 ? name : `  { ${name.slice(brace + 1, -1)} }`;
@@ -233,7 +219,6 @@ function width(text: string): number {
   return [...text.normalize("NFKC")].length;
 }
 
-/** A counter's count and rate, a gauge's value, min and max, a rate's share and counts. */
 function plainValues(m: K6Metric, timeUnit: string): string[] {
   const v = m.values;
   switch (m.type) {
@@ -259,8 +244,7 @@ function trendValue(value: number, stat: string, m: K6Metric, timeUnit: string):
   return stat === "count" ? String(value) : humanize(value, m, timeUnit);
 }
 
-/** A value as k6's summary writes it: a rate as a percentage, bytes, a duration, else up to 6 places. */
-export function humanize(value: number, m: Pick<K6Metric, "type" | "contains">, timeUnit = ""): string {
+function humanize(value: number, m: Pick<K6Metric, "type" | "contains">, timeUnit = ""): string {
   if (m.type === "rate") return (Math.trunc(value * 100 * 100) / 100).toFixed(2) + "%";
   if (m.contains === "data") return bytes(value);
   if (m.contains === "time") return duration(value, timeUnit);

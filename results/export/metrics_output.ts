@@ -1,10 +1,7 @@
 /**
  * @module
- * A metrics output as written after `--out` or in an experiment's `out:` list: `KIND=URL`, KIND one of
- * `prometheus-remote-write`, `otlp` (OTLP/HTTP protobuf) and `otlp-json` (OTLP/HTTP JSON), URL http(s). `parseMetricsOutput` gives the output or the one
- * sentence saying what is wrong and how to write it (the caller prefixes the flag or field). Credentials
- * in the URL become a basic `Authorization` header (fetch refuses them in a URL) and leave the URL that
- * results keep; an OTLP URL without a path gets `/v1/metrics`, as OTEL_EXPORTER_OTLP_ENDPOINT does. Pure.
+ * A metrics output (`--out KIND=URL`, an experiment's `out:`): parsed, or one sentence saying what is
+ * wrong; URL credentials become an `Authorization` header. Pure.
  */
 import { nearest } from "../../validation/suggest.ts";
 import { redactedToken, redactText } from "../redact.ts";
@@ -13,14 +10,12 @@ import { METRICS_OUT_KINDS, type MetricsOutKind } from "./summary.ts";
 /** One parsed `KIND=URL`. */
 export interface MetricsOutput {
   kind: MetricsOutKind;
-  /** Where to POST, without credentials. */
   url: string;
   /** `Authorization` from the URL's user and password, when it had them. */
   headers: Record<string, string>;
 }
 
-/** One example of each kind, for messages and help. */
-export const METRICS_OUT_EXAMPLES: Record<MetricsOutKind, string> = {
+const METRICS_OUT_EXAMPLES: Record<MetricsOutKind, string> = {
   "prometheus-remote-write": "prometheus-remote-write=http://127.0.0.1:9090/api/v1/write",
   otlp: "otlp=http://127.0.0.1:4318/v1/metrics",
   "otlp-json": "otlp-json=http://127.0.0.1:4318/v1/metrics",
@@ -36,12 +31,7 @@ export function isMetricsOut(value: string): boolean {
     /^[a-z][a-z0-9+.-]*:\/\//i.test(match[2]);
 }
 
-/**
- * `text` (a URL, or `KIND=URL`) with the password before its `@` redacted, with or without a scheme: a
- * value refused as a URL is echoed in the message, and `user:pw@host` (no scheme) is not a URL the later
- * redaction recognises; secret query values (a signed URL's) are redacted by results/redact.ts, by the one
- * rule of what is secret (results/secret_finder.ts).
- */
+/** `text` (a URL or `KIND=URL`) with the password before its `@` redacted, with or without a scheme. */
 export function withoutPassword(text: string): string {
   return redactText(text.replace(
     /^((?:[a-z][a-z0-9-]*=)?(?:[a-z][a-z0-9+.-]*:)?(?:\/\/)?[^\s/?#@:]*:)([^/?#]+)@/i,

@@ -1,11 +1,7 @@
 /**
  * @module
- * An HDR latency histogram (µs) as an exponential histogram in seconds: Prometheus' native histogram
- * and OpenTelemetry's exponential histogram share the bucket layout (base 2^(2^-schema)). Each HDR bucket
- * goes whole into the exponential bucket that holds its top value (the value HDR percentiles report), so
- * counts are exact and a quantile read from the result lies in the same exponential bucket as HDR's:
- * within one bucket width, 2^(1/256) - 1 = 0.27% at schema 8 (the finest both formats allow), on top of
- * HDR's own 0.1%. Pure.
+ * An HDR latency histogram (µs) as an exponential histogram in seconds (Prometheus native, OTel
+ * exponential): each HDR bucket goes whole into the bucket holding its top value, so counts are exact. Pure.
  */
 import type { Histogram } from "../histogram.ts";
 import { bucketValuesUs, forEachBucket } from "../histogram_views.ts";

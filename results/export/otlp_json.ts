@@ -1,13 +1,7 @@
 /**
  * @module
- * Export points (results/export/export_point.ts) as an OpenTelemetry `ExportMetricsServiceRequest` in
- * OTLP/HTTP's JSON encoding (opentelemetry-proto metrics.proto, the protobuf JSON mapping: lowerCamelCase
- * names, enums as numbers, 64-bit integers as decimal strings): counters as monotonic cumulative sums,
- * the latency as a cumulative exponential histogram (scale 8, the Prometheus native histogram's buckets
- * with the index shifted by one), gauges as gauges. One resource (`service.name` loadlab), one scope.
- * This object is the message: `--out otlp-json` sends it as JSON, `--out otlp` (OTLP/HTTP's default
- * encoding) as protobuf bytes written from it (results/export/otlp_protobuf.ts), so both carry the same
- * numbers. Pure.
+ * Export points as an OTLP `ExportMetricsServiceRequest` in OTLP/HTTP's JSON mapping: counters as
+ * cumulative sums, latency as an exponential histogram (scale 8), gauges; otlp_protobuf.ts encodes it. Pure.
  */
 import { COUNTERS, type ExportPoint, METRICS, WS_COUNTERS } from "./export_point.ts";
 import { denseBuckets } from "./native_histogram.ts";
@@ -98,7 +92,6 @@ export function otlpRequest(points: ExportPoint[], version: string): OtlpRequest
   };
 }
 
-/** The fields every data point of `p` has, its labels joined by `extra` (a kind, an endpoint, a process). */
 function pointBase(p: ExportPoint, extra: Record<string, string> = {}): OtlpPointBase {
   return {
     attributes: attributes({ ...p.labels, ...extra }),
@@ -107,7 +100,6 @@ function pointBase(p: ExportPoint, extra: Record<string, string> = {}): OtlpPoin
   };
 }
 
-/** A counter: a monotonic cumulative sum. */
 function sumMetric(
   name: string,
   description: string,
@@ -122,12 +114,10 @@ function sumMetric(
   };
 }
 
-/** A value at each point's time, sent without a description. */
 function gaugeMetric(name: string, unit: string, dataPoints: OtlpNumberPoint[]): OtlpMetric {
   return { name, unit, gauge: { dataPoints } };
 }
 
-/** A latency histogram, in seconds. */
 function histogramMetric(name: string, description: string, dataPoints: OtlpExponentialPoint[]): OtlpMetric {
   return {
     name,
@@ -137,7 +127,6 @@ function histogramMetric(name: string, description: string, dataPoints: OtlpExpo
   };
 }
 
-/** The run's counters, the WebSocket counters (points of a ws run only) and the errors by kind. */
 function counterMetrics(points: ExportPoint[]): OtlpMetric[] {
   return [
     ...COUNTERS.map((c) =>
@@ -167,7 +156,6 @@ function counterMetrics(points: ExportPoint[]): OtlpMetric[] {
   ];
 }
 
-/** Each endpoint's responses, failed requests and latency, labelled with its name. */
 function endpointMetrics(points: ExportPoint[]): OtlpMetric[] {
   return [
     sumMetric(
@@ -228,7 +216,6 @@ function histogramPoint(base: (p: ExportPoint) => OtlpPointBase) {
   };
 }
 
-/** The named series (a k6 script's) the points carry, one metric per name, each sample a data point. */
 function namedMetrics(points: ExportPoint[]): OtlpMetric[] {
   const byName = new Map<string, OtlpMetric>();
   for (const p of points) {

@@ -1,12 +1,7 @@
 /**
  * @module
- * The OTLP request (results/export/otlp_json.ts builds it in the JSON mapping) as protobuf bytes, the
- * encoding OTLP/HTTP uses by default (`Content-Type: application/x-protobuf`) and the one every
- * collector and backend takes. Field numbers are those of opentelemetry-proto's
- * collector/metrics/v1/metrics_service.proto, metrics/v1/metrics.proto, common/v1/common.proto and
- * resource/v1/resource.proto. The JSON mapping's decimal strings of 64-bit integers become fixed64 (times,
- * counts), sfixed64 (`as_int`) or packed uint64 (bucket counts); a field at its default is left out, as
- * protobuf writers do, except the one set member of a oneof. Pure.
+ * The OTLP request (otlp_json.ts) as protobuf bytes, OTLP/HTTP's default encoding; field numbers
+ * are opentelemetry-proto's. Pure.
  */
 import { ProtoWriter } from "./protobuf_writer.ts";
 import type {
@@ -76,11 +71,7 @@ function writeNumberPoint(w: ProtoWriter, p: OtlpNumberPoint): void {
   else w.double(4, p.asDouble);
 }
 
-/**
- * ExponentialHistogramDataPoint: attributes = 1, times = 2/3, count = 4 and zero_count = 7 (fixed64),
- * sum = 5, scale = 6 (sint32), positive = 8 (Buckets: offset = 1 sint32, bucket_counts = 2 packed
- * uint64), min = 12, max = 13, zero_threshold = 14.
- */
+/** ExponentialHistogramDataPoint's fields (times 2/3, counts fixed64, scale sint32, positive 8, min 12). */
 function writeExponentialPoint(w: ProtoWriter, p: OtlpExponentialPoint): void {
   writeAttributes(w, 1, p.attributes);
   w.fixed64(2, BigInt(p.startTimeUnixNano)).fixed64(3, BigInt(p.timeUnixNano));

@@ -1,12 +1,7 @@
 /**
  * @module
- * The few protocol-buffers wire types Prometheus' remote-write `WriteRequest` and OTLP's
- * `ExportMetricsServiceRequest` need, written by hand: varints (uint64, int64 of non-negative values,
- * sint32/sint64 zig-zag, packed or not), fixed64/sfixed64, doubles and length-delimited strings and nested
- * messages. Numbers are JS numbers, exact up to 2^53 (counts, millisecond timestamps); fixed64 takes a
- * bigint, as OTLP's nanosecond timestamps are beyond 2^53.
- * A nested message is written into its own writer and copied in with its length, which is simple and,
- * for a request of a few hundred series, cheap. Pure.
+ * The few protobuf wire types remote write and OTLP need, written by hand: varints, fixed64, doubles,
+ * length-delimited strings and nested messages. Pure.
  */
 
 const WIRE_VARINT = 0;
@@ -113,7 +108,6 @@ export class ProtoWriter {
     return this;
   }
 
-  /** bytes field. */
   bytes(field: number, value: Uint8Array): this {
     this.#tag(field, WIRE_LENGTH);
     this.#varint(value.length);
@@ -123,7 +117,6 @@ export class ProtoWriter {
     return this;
   }
 
-  /** string field (UTF-8). */
   string(field: number, value: string): this {
     let encoded = encodedStrings.get(value);
     if (encoded === undefined) {

@@ -1,16 +1,12 @@
 /**
  * @module
- * Export points (results/export/export_point.ts) as a Prometheus remote-write 1.0 `WriteRequest`
- * (prometheus/prompb types.proto and remote.proto): one time series per metric and label set, its samples
- * in time order, the latency as a native histogram (schema 8, integer counts, deltas over spans), plus
- * each metric family's type and help. The bytes still need snappy's block compression before the POST
- * (cli/metrics_out/sender.ts). Pure.
+ * Export points as a Prometheus remote-write 1.0 `WriteRequest` (latency as a native histogram,
+ * schema 8); cli/metrics_out/sender.ts compresses and posts it. Pure.
  */
 import { ProtoWriter } from "./protobuf_writer.ts";
 import { COUNTERS, type ExportPoint, METRICS, WS_COUNTERS } from "./export_point.ts";
 import { type NativeHistogram, spansAndDeltas } from "./native_histogram.ts";
 
-/** One series being built: its sorted labels, float samples or histograms. */
 interface Series {
   labels: [string, string][];
   samples: { value: number; timestampMs: number }[];
@@ -98,7 +94,6 @@ export function encodeWriteRequest(points: ExportPoint[]): Uint8Array {
   return w.finish();
 }
 
-/** The type and help of each named series (a k6 script's) the batch carries, once per name. */
 function namedFamilies(points: ExportPoint[]): { name: string; type: number; help: string }[] {
   const byName = new Map<string, { name: string; type: number; help: string }>();
   for (const n of points.flatMap((p) => p.named ?? [])) {

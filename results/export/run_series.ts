@@ -1,13 +1,7 @@
 /**
  * @module
- * One run's metrics as an exporter streams them: `RunSeries` folds the engine's interval deltas
- * (results/export/interval_delta.ts) into running totals and one cumulative HDR histogram, and takes an
- * `ExportPoint` after each interval: every counter since the run's start, the gauges of that interval,
- * the latency as a native histogram and the target's telemetry. Cumulative, as Prometheus counters and
- * OpenTelemetry's cumulative temporality are: a point that is never sent loses nothing, the next one has
- * it all. The point and the names of its series are export_point.ts's; a run's `endPoint` may carry
- * `NamedSample`s (a k6 script's metrics at the run's end), which the encoders send as they are. Pure but
- * for the clock the caller passes.
+ * One run's metrics as an exporter streams them: `RunSeries` folds interval deltas into running
+ * totals and one cumulative histogram and takes an `ExportPoint` after each interval.
  */
 import { addCounters, addCounts, emptyCounters, emptyIntervalCounts } from "../interval_counts.ts";
 import { ERROR_KINDS } from "../schema_values.ts";
@@ -26,9 +20,7 @@ export class RunSeries {
   readonly #endpoints = new Map<string, { requests: number; errors: number; latency: Histogram }>();
   /** A WebSocket run's totals, from its first delta that carried them. */
   #ws: WsIntervalCounts | null = null;
-  /** The last point taken, null before the first. */
   #last: ExportPoint | null = null;
-  /** Counts folded since the last point. */
   #unsent = false;
 
   readonly startEpochMs: number;
@@ -82,19 +74,12 @@ export class RunSeries {
     return this.#last;
   }
 
-  /**
-   * After the run's last interval, a point at `nowEpochMs` (at least 1 ms after the last one) when late
-   * samples were folded since (a worker's last responses): else the series would end short of the run's
-   * totals. Null when none.
-   */
+  /** After the last interval, a point at `nowEpochMs` when late samples were folded since; else null. */
   closingPoint(nowEpochMs: number): ExportPoint | null {
     return this.#unsent ? this.endPoint(nowEpochMs, []) : null;
   }
 
-  /**
-   * The run's totals again at `nowEpochMs` (at least 1 ms after the last point) with `named`, the series
-   * known only once the run is over (a k6 script's metrics); null when the run never had a point.
-   */
+  /** The run's totals again at `nowEpochMs` with `named` (known only at the end); null without points. */
   endPoint(nowEpochMs: number, named: NamedSample[]): ExportPoint | null {
     if (this.#last === null) return null;
     const { inFlight, connections, telemetry } = this.#last;

@@ -1,10 +1,7 @@
 /**
  * @module
- * What a metrics output did, as results.json keeps it (`export`, one entry per `--out KIND=URL`), the
- * terminal prints it and a report's header and the site's index show it: points (one per run and interval) sent and acknowledged, dropped (the queue was
- * full, or the flush at the end ran out of time) and failed (the receiver refused them or could not be
- * reached after the retries), the POSTs and retries made and the last error. Cumulative counters lose
- * nothing when a point is dropped or failed: the next point sent carries the totals. Pure.
+ * What a metrics output did, as results.json keeps it (`export`, one per `--out`): points sent,
+ * acknowledged, dropped and failed, the POSTs, retries and last error. Pure.
  */
 import { z } from "zod";
 
@@ -17,7 +14,6 @@ const count = z.number().int().min(0);
 /** One output's record in results.json. */
 export const exportSummarySchema = z.looseObject({
   kind: z.enum(METRICS_OUT_KINDS),
-  /** The receiver, without credentials. */
   url: z.string(),
   /** Points (one per run and interval) the receiver acknowledged. */
   intervalsSent: count,
@@ -51,12 +47,7 @@ export function undelivered(s: ExportSummary): number {
   return s.intervalsDropped + s.intervalsFailed;
 }
 
-/**
- * The outputs of a results file in one short line for a report's header: each output's clause and
- * receiver, and when points were not delivered "incomplete at the receiver", since the dashboards fed
- * from it then miss stretches of the run (its cumulative totals arrive only if a later point did). Null
- * without `--out`.
- */
+/** The outputs in one line for a report's header, "incomplete at the receiver" when points were lost. */
 export function exportNote(summaries: ExportSummary[] | undefined): string | null {
   if (!summaries?.length) return null;
   return summaries.map((s) => {

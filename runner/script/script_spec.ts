@@ -4,6 +4,7 @@
  * returned, the environment sessions read as `s.env`, and where other origins it names are sent.
  */
 import { z } from "zod";
+import { modelFactsOf } from "../../results/load_models.ts";
 
 export const scriptSpecSchema = z.strictObject({
   path: z.string().startsWith("/", "a script path is absolute (the plan resolves it)"),
@@ -41,7 +42,7 @@ interface ScriptExcludes {
 /** What a script excludes, as issues at their paths. */
 export function scriptIssues(c: ScriptExcludes): Array<{ path: string[]; message: string }> {
   const issues: Array<{ path: string[]; message: string }> = [];
-  if (c.model === "throughput") {
+  if (modelFactsOf(c.model)?.noFlows !== undefined) {
     issues.push({
       path: ["script"],
       message: "a script needs a rate, connections or count load: throughput spreads single requests",

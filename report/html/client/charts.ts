@@ -1,11 +1,8 @@
 /// <reference lib="dom" />
 /**
  * @module
- * Browser-side chart helpers of report.html on top of the inlined Chart.js UMD global: a themed chart
- * factory, the palette, three tiny plugins (a vertical marker for the stabilization point and the knee,
- * error bars for 95% CIs, each bar's value printed on it), the automatic log/linear choice, the grouped bar
- * chart of one metric across variants, and the HDR-style percentile axis. Inlined by source text like every
- * client module, so no module-level state: live charts are found again through `Chart.getChart`.
+ * Chart helpers of report.html over the inlined Chart.js global: themed factory, palette, plugins,
+ * log/linear choice and the percentile axis. Inlined by source text: no module-level state.
  */
 import type { TimeAxis } from "../page_run.ts";
 import { fmtFixed, fmtMs, fmtNum, h } from "./dom.ts";
@@ -68,7 +65,7 @@ export function addScaleToggle(chart: any): void {
     const y = chart.options.scales.y;
     y.type = y.type === "logarithmic" ? "linear" : "logarithmic";
     y.beginAtZero = y.type === "linear";
-    // Bars grow from the axis' bottom: on a log axis that must lie below the smallest bar, or it vanishes.
+    // A log axis starts below the smallest bar, or the bar vanishes.
     if (chart.config.type === "bar") {
       y.min = y.type === "logarithmic"
         ? logFloor(chart.data.datasets.flatMap((d: any) => d.data))
@@ -146,20 +143,14 @@ export function errorBarPlugin(): any {
   };
 }
 
-/**
- * "logarithmic" when the positive values span more than two decades (a cached 3 ms bar beside 2,900 ms, a
- * 0.38% success beside 100%), where a linear axis would draw the small bars as missing; else "linear".
- */
+/** "logarithmic" when positive values span more than two decades, else "linear". */
 export function autoScaleType(values: Array<number | null | undefined>): "logarithmic" | "linear" {
   const positive = values.filter((v): v is number => typeof v === "number" && Number.isFinite(v) && v > 0);
   if (positive.length < 2) return "linear";
   return maxOf(positive) / minOf(positive) > 100 ? "logarithmic" : "linear";
 }
 
-/**
- * The power of ten strictly below the smallest positive value (the bottom of a log bar axis: a bar of
- * exactly 10 on an axis starting at 10 would have no height); 1 for none.
- */
+/** The power of ten strictly below the smallest positive value (a log bar axis' bottom); 1 for none. */
 export function logFloor(values: Array<number | null | undefined>): number {
   const positive = values.filter((v): v is number => typeof v === "number" && Number.isFinite(v) && v > 0);
   return positive.length ? 10 ** (Math.ceil(Math.log10(minOf(positive))) - 1) : 1;
@@ -174,10 +165,7 @@ export function barLabel(value: number, unit: "ms" | "%" | "req/s"): string {
   return fmtNum(value, value < 10 ? 1 : 0);
 }
 
-/**
- * A plugin printing each bar's value above it; turned upright when the bar is narrower than the text, and
- * inside the bar's top when there is no room above it.
- */
+/** A plugin printing each bar's value above it (upright or inside when there is no room). */
 export function barValuePlugin(unit: "ms" | "%" | "req/s"): any {
   return {
     id: "loadlabBarValues",
@@ -223,11 +211,7 @@ export interface BarSeries {
   ci?: Array<number | null>;
 }
 
-/**
- * A grouped bar chart of one metric (labels on x, one colour per series) with CI whiskers, every bar's
- * value printed, and the y axis logarithmic from the start when the values span more than two decades (the
- * caption's button switches it).
- */
+/** A grouped bar chart of one metric with CI whiskers, printed values and an automatic log axis. */
 export function metricBarChart(
   parent: HTMLElement,
   title: string,
@@ -319,21 +303,13 @@ export function times(axis: TimeAxis): number[] {
   );
 }
 
-/**
- * Point radii for a series with gaps: a dot where a value has no value beside it (a line needs two in a
- * row, so a sparse run, one response a second at 250 ms intervals, would otherwise draw nothing), none
- * elsewhere (the line shows those).
- */
+/** Point radii for a series with gaps: a dot where a value stands alone, as a line needs two. */
 export function isolatedPointRadii(data: Array<{ y: number | null }>, radius = 3): number[] {
   const has = (i: number) => i >= 0 && i < data.length && data[i].y !== null;
   return data.map((_, i) => (has(i) && !has(i - 1) && !has(i + 1) ? radius : 0));
 }
 
-/**
- * Pairs index-aligned x and y arrays into chart points. A null value (an interval without completions, a
- * missing telemetry sample) stays as a `y: null` point, which Chart.js draws as a gap in the line; values
- * past the end of a shorter column (an all-zero column stored empty) are left out.
- */
+/** Index-aligned x and y as chart points; null stays a gap, values past a shorter column are left out. */
 export function xy(axis: TimeAxis, ys: Array<number | null>): Array<{ x: number; y: number | null }> {
   const xs = times(axis);
   const out: Array<{ x: number; y: number | null }> = [];

@@ -1,12 +1,8 @@
 /// <reference lib="dom" />
 /**
  * @module
- * The cold-start section of report.html: per target start (scenarios/cold_start.ts), ms from the first
- * process's spawn to listening, to ready and to the first 2xx, with the first probe requests' latency; and
- * the cold-start curve per variant (one chart per load, one colour per variant, a line per start), on a time
- * axis from the spawn: the probe requests one by one, then the median latency of each interval of the run
- * that followed (placed from the run's start, so within tens of ms). With `restart: per-run` or `per-repeat` every run starts cold and each start is its own line.
- * Inlined by source text (see dom.ts).
+ * The cold-start section: per target start the ms to listening, ready and first 2xx, and each
+ * variant's cold-start curve. Inlined by source text (see dom.ts).
  */
 import type { PageData } from "../page_data.ts";
 import type { PageRun } from "../page_run.ts";

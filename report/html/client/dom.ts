@@ -1,14 +1,9 @@
 /// <reference lib="dom" />
 /**
  * @module
- * Browser-side helpers of report.html: building elements, formatting numbers with units, and sortable
- * tables. Every exported function here is inlined into the page by its source text
- * (`Function.prototype.toString`), so each must be self-contained: it may call the other exported
- * client functions and browser globals, never module-level values or imports at run time. All data
- * reaches the DOM through text nodes (`textContent`), never as markup, because names, URLs and error
- * messages come from targets and users. A number from 1e15 on prints in exponent form (`1.00e+308`)
- * through the terminal's own `isHuge` and `formatExponent` (results/text_format.ts), which render.ts
- * inlines beside these, so a corrupt file's 1e308 never spells out 309 digits on the page either.
+ * Browser helpers of report.html: elements, number formats and sortable tables. Every exported client
+ * function is inlined into the page by its source text, so each calls only other exported client functions
+ * and browser globals. Data reaches the DOM as text nodes, never markup.
  */
 import { formatExponent, isHuge } from "../../../results/text_format.ts";
 

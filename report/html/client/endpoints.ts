@@ -1,11 +1,7 @@
 /// <reference lib="dom" />
 /**
  * @module
- * Browser-side per-endpoint part of a run (client/run_detail.ts), shown when the run has more than one
- * endpoint: a table sorted by p99 (slowest first; every column sortable) and the endpoints' latency by
- * percentile on one chart, so the slow endpoint the run's overall numbers average away stands out. A run
- * of very many shows some of them and a line saying how many more there are and where (page_endpoints.ts).
- * Latency is from the intended send, as the run's. Inlined by source text (see dom.ts).
+ * A run's endpoints on the page: a table by p99 and their percentile curves. Inlined by source text.
  */
 import type { PageRun } from "../page_run.ts";
 import type { PageEndpoint } from "../page_endpoints.ts";

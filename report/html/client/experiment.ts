@@ -1,12 +1,8 @@
 /// <reference lib="dom" />
 /**
  * @module
- * Browser-side parts of report.html that only experiments (`loadlab run`) produce: per run the phases
- * table in Artillery's layout (requests, mean, p95, p99, success, timeouts, 5xx per phase), flows
- * (sessions and per-step latency), the target's runtime and counters (cache hits, stale hits, limited);
- * for the experiment the per-phase bar charts across variants (mean, p99 and success with and without the
- * cache, as in docs/studies/cache-burst.md) and the capacity searches with their probes. Each part is drawn
- * only when the results have it. Inlined by source text (see dom.ts); strings only ever become text nodes.
+ * The parts of report.html only experiments produce: phases, flows, target counters, per-phase charts
+ * and capacity searches. Inlined by source text (see dom.ts).
  */
 import type { PageData } from "../page_data.ts";
 import type { PageRun } from "../page_run.ts";

@@ -1,8 +1,6 @@
 /**
  * @module
- * The `--baseline` gate's verdicts in the report's compare view: one row per run group (repeats
- * pooled) and metric, better / same (within noise) / worse with the change's noise interval, or no verdict
- * with why, and how the noise was measured, in the words the terminal and the markdown summary use.
+ * The `--baseline` gate's verdicts in the report's compare view, in the terminal's words.
  */
 import type { PageData } from "../page_data.ts";
 import { type Cell, fmtNum, h, sortableTable } from "./dom.ts";

@@ -1,14 +1,8 @@
 /// <reference lib="dom" />
 /**
  * @module
- * One instance against several behind the balancer (docs/studies/cpu-sleep.md): for every load, the
- * achieved req/s of each variant at each sweep point, the variants labelled with their instance count
- * (`targetInfo.instances`, recorded for built-in targets whose spec sets `instances`), and the ratio of
- * the most instances to the fewest. The section appears when some run records its instances. Scaling out
- * needs cores to scale onto: with fewer than 4 cores (or one instance everywhere) the section says the
- * comparison cannot show it, from `environment.cores`, so a reader of a 2-core run is not misled by noise
- * between two equal targets. Inlined by source text like every client module (see dom.ts), so every
- * helper is exported and nothing lives at module level.
+ * One instance against several behind the balancer: each variant's req/s by instance count, and why
+ * fewer than 4 cores cannot show scaling. Inlined by source text (see dom.ts).
  */
 import type { PageData } from "../page_data.ts";
 import type { PageRun } from "../page_run.ts";
@@ -119,11 +113,7 @@ export function scalingCaveat(cores: number, groups: InstanceGroup[]): string | 
     "e.g. --set targets.cluster.instances=3, where the cores exist).";
 }
 
-/**
- * Table rows: load, sweep value, and for each of `variants` its requested rate, sent, dropped, achieved
- * req/s and verdict side by side (a variant that could not send what was asked shows it beside its rate),
- * then most-instances / fewest-instances.
- */
+/** Rows: load, sweep value, each variant's requested, sent, dropped, req/s and verdict, then the ratio. */
 export function instanceCells(group: InstanceGroup, variants: string[]): Cell[][] {
   const sorted = [...group.variants].sort((a, b) => a.instances - b.instances);
   const [few, most] = [sorted[0], sorted[sorted.length - 1]];
@@ -166,7 +156,6 @@ export function renderInstances(data: PageData): HTMLElement | null {
   sec.appendChild(grid);
   for (const g of groups) {
     const labels = g.values.map((x) => x === null ? g.load : `${g.parameter}=${fmtSweepValue(x)}`);
-    // cpuTime spans 1000/ms req/s, from tens of thousands down to tens: the axis goes log by itself then.
     metricBarChart(
       grid,
       `Achieved req/s vs instances: ${g.load}${g.parameter ? ` by ${g.parameter}` : ""}`,

@@ -1,19 +1,14 @@
 /// <reference lib="dom" />
 /**
  * @module
- * Little's law for closed-model runs at several connection counts (docs/studies/static-concurrency.md):
- * with N connections and no think time, N requests are always in flight, so mean latency L = N / X where X
- * is the throughput. When the server is saturated X stays flat as N grows, and L grows in proportion to N:
- * more connections only lengthen the queue. The section draws each variant's mean latency against N next to
- * the line N / X (X the mean throughput over its points) and the least-squares line through the points,
- * and a table compares the fitted slope with Little's (1000 / X ms per connection); a slope ratio near 1
- * with flat throughput is the finding. Inlined by source text like every client module (see dom.ts), so
- * every helper is exported and nothing lives at module level.
+ * Little's law for closed-model runs at several connection counts: mean latency against N beside
+ * N / X and the fitted line, and their slopes compared. Inlined by source text (see dom.ts).
  */
 import type { PageData } from "../page_data.ts";
 import type { PageRun } from "../page_run.ts";
 import { type Cell, fmtMs, fmtNum, h, isNum, section, sortableTable } from "./dom.ts";
 import { addChart, color } from "./charts.ts";
+import { modelFactsOf } from "../../../results/load_models.ts";
 
 /** The fields of a run this section reads (so tests can pass plain results runs). */
 export type LittleRun = Pick<
@@ -75,17 +70,14 @@ export function fitLine(xs: number[], ys: number[]): { slope: number; intercept:
 
 /** The connection count of a closed-model run (the swept value, else its config); null for other models. */
 export function connectionsOf(run: LittleRun): number | null {
-  if (run.model !== "connections") return null;
+  if (!modelFactsOf(run.model)?.closedConnections) return null;
   const swept = [run.sweep, run.sweep2].find((s) => s?.parameter === "load.connections")?.value;
   if (typeof swept === "number") return swept;
   const n = run.config?.connections;
   return typeof n === "number" ? n : null;
 }
 
-/**
- * Curves of every variant × load (× the other sweep's value) whose closed-model runs cover at least three
- * connection counts; probes and stopped runs are left out.
- */
+/** Curves of each variant × load whose closed-model runs cover three connection counts or more. */
 export function littlesLawCurves(runs: LittleRun[]): LittleCurve[] {
   const groups = new Map<string, Array<{ run: LittleRun; n: number }>>();
   for (const run of runs) {

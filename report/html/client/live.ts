@@ -1,17 +1,8 @@
 /// <reference lib="dom" />
 /**
  * @module
- * The live dashboard's entry (`loadlabLive`, served by cli/dashboard.ts): the report page itself, fed
- * from a Server-Sent Events stream instead of only the embedded JSON. A panel above the report shows run
- * i of N, the run under way, the ETA, and a timeline of req/s, p99 and errors/s that grows with every
- * progress event; each finished run brings a `snapshot` (the page data of results.json so far), drawn
- * by the same `renderApp` as report.html, so the overview fills run by run. The `end` event brings the
- * final snapshot's data; the panel goes and the page is then what report.html shows. With target
- * telemetry, each sample also carries every target process' CPU % and RSS, drawn in a second chart.
- * Stream events: `snapshot` (PageData), `run-start` ({index, total, name, etaMs}), `progress`
- * (LiveProgress), `backlog` (the run's progress so far, for a browser that connects mid-run), `steer`
- * (the steering's state, after a change made to the run or a load's start or end: live_controls.ts),
- * `end`.
+ * The live dashboard's entry (`loadlabLive`): report.html fed from a Server-Sent Events stream
+ * (`snapshot`, `run-start`, `progress`, `backlog`, `steer`, `end`) with a live panel above it.
  */
 import type { PageData } from "../page_data.ts";
 import type { AttackProgress } from "../../../results/mod.ts";
@@ -20,7 +11,6 @@ import { addChart, applyChartTheme, color, markerPlugin } from "./charts.ts";
 import { renderApp, watchThemeAndPrint } from "./main.ts";
 import { liveSteerMarks, type LiveSteerState, renderSteerControls, steerToken } from "./live_controls.ts";
 
-// The UMD bundle defines this global.
 declare const Chart: any;
 
 /** A progress sample of the stream: the engine's numbers plus the targets' latest telemetry. */
@@ -181,8 +171,7 @@ export function loadlabLive(): void {
     prev = null;
     startLiveRun(charts, run);
   });
-  // The steering's state comes with the stream's first frames, at each load's start and end, and after
-  // each change (cli/dashboard.ts): the page never asks, so it cannot ask too early.
+  // The steering's state arrives with the stream (first frames, each load's start and end, each change).
   on("steer", (event: { state: LiveSteerState }) => showSteer?.(event.state));
   on("backlog", (points: LiveProgress[]) => {
     for (const p of points) {

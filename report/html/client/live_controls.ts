@@ -1,14 +1,11 @@
 /// <reference lib="dom" />
 /**
  * @module
- * The live dashboard's steering controls (shown only when the page's URL carries the run's `token`, as
- * the running command prints it): pause/resume, a rate for the open models, connections for the closed
- * one, end the phase under way, stop. Each click POSTs one change to `/control` (cli/steer_control.ts)
- * with the token in a header; the endpoint's answer (the new state, or the reason a change was refused)
- * is shown under the buttons, and `steer` events of the stream keep every open page in step. The panel's
- * `data-paused`, `data-model` and `data-changes` say where the steering stands, for tests and styles.
+ * The live dashboard's steering controls (shown when the URL carries the run's token): each click
+ * POSTs one change to `/control` and shows the answer; `steer` events keep every page in step.
  */
 import { fmtFixed, fmtNum, h } from "./dom.ts";
+import { modelFactsOf } from "../../../results/load_models.ts";
 
 /** What `/control` says (runner/steering.ts `SteerState`). */
 export interface LiveSteerState {
@@ -22,10 +19,7 @@ export interface LiveSteerState {
   changes: Array<{ atSec: number; action: string; ratePerSec?: number; connections?: number; by?: string }>;
 }
 
-/**
- * The changes as markers of the live timeline, whose seconds count from the start of the run's load
- * (its warm-up included): each at its `atSec` past the warm-up.
- */
+/** The changes as live timeline markers, at each `atSec` past the warm-up. */
 export function liveSteerMarks(state: LiveSteerState): Array<{ x: number; label: string }> {
   return state.changes.map((c) => ({
     x: c.atSec + state.warmupSec,
@@ -113,9 +107,9 @@ export function showSteerState(box: HTMLElement, state: LiveSteerState): void {
   box.dataset.model = state.model ?? "";
   box.dataset.changes = String(state.changes.length);
   document.getElementById("steer-pause")!.textContent = state.paused ? "Resume" : "Pause";
-  const open = state.model === "rate" || state.model === "throughput";
-  document.getElementById("steer-rate-box")!.hidden = !open;
-  document.getElementById("steer-connections-box")!.hidden = state.model !== "connections";
+  const steers = modelFactsOf(state.model)?.steers ?? [];
+  document.getElementById("steer-rate-box")!.hidden = !steers.includes("rate");
+  document.getElementById("steer-connections-box")!.hidden = !steers.includes("connections");
   const last = state.changes.at(-1);
   const what = last === undefined
     ? "no change yet"

@@ -1,10 +1,8 @@
 /// <reference lib="dom" />
 /**
  * @module
- * Entry point of report.html's script: reads the embedded results JSON (as text, never evaluated),
- * applies the light or dark chart theme, builds every section, and keeps charts right when the colour
- * scheme changes or the page is printed (print opens every collapsed block and uses light colours).
- * Inlined by source text like every client module (see dom.ts); `loadlabMain()` is called last.
+ * Entry point of report.html's script (`loadlabMain`): reads the embedded JSON, sets the theme,
+ * builds every section. Inlined by source text (see dom.ts).
  */
 import type { PageData } from "../page_data.ts";
 import { h } from "./dom.ts";
@@ -24,7 +22,6 @@ import { renderKnees } from "./knee_table.ts";
 import { renderSiteNav, siteData } from "./site_nav.ts";
 import { renderProfileDiff } from "./profiles.ts";
 
-// The UMD bundle defines this global.
 declare const Chart: any;
 
 /** Builds the page from the `#loadlab-data` JSON block (with `loadlab site`'s choice of baseline). */
@@ -35,10 +32,7 @@ export function loadlabMain(): void {
   watchThemeAndPrint();
 }
 
-/**
- * Builds every section into `#app`, replacing what was there (the live dashboard calls it again with
- * each new snapshot, so the charts of the previous one are destroyed first).
- */
+/** Builds every section into `#app`, destroying the previous snapshot's charts first. */
 export function renderApp(data: PageData): void {
   const app = document.getElementById("app")!;
   destroyCharts(app);

@@ -1,10 +1,8 @@
 /// <reference lib="dom" />
 /**
  * @module
- * Browser-side charts that cover the whole experiment: bars of req/s, mean, p99 and success across variants,
- * loads and sweep points, the percentile overlay of the runs ticked in the overview (client/sections.ts), and one
- * chart per sweep with its knee (bars per category, in the file's order, for a sweep over words). Inlined by source text like every client module (see dom.ts); strings
- * from results only ever become text nodes.
+ * Charts across the whole experiment: bars per variant, the percentile overlay and one chart per
+ * sweep with its knee. Inlined by source text (see dom.ts).
  */
 import type { PageData } from "../page_data.ts";
 import type { OverviewMetric } from "../page_overview.ts";
@@ -13,10 +11,7 @@ import { type Cell, fmtMs, fmtNum, fmtSweepValue, h, section, sortableTable } fr
 import { sendCells, verdictBadge } from "./sections.ts";
 import { addChart, color, markerPlugin, metricBarChart, ninesAxis, percentileData } from "./charts.ts";
 
-/**
- * Bar charts of req/s, mean, p99 and success for every load and sweep point (x) and variant (series), with
- * CI whiskers and each bar's value; an axis spanning more than two decades starts logarithmic.
- */
+/** Bar charts of req/s, mean, p99 and success per load and sweep point (x) and variant (series). */
 export function renderComparisonCharts(data: PageData): HTMLElement | null {
   const { labels, series } = data.comparison;
   if (labels.length < 2 && series.length < 2) return null;
@@ -186,10 +181,7 @@ export function kneeReasons(sweeps: PageSweep[]): HTMLElement | null {
   );
 }
 
-/**
- * A sweep over words (`load.protocol`: http1, h2) as categories in the file's order: achieved req/s and p99
- * as bars, one per value; no line and no knee, since the values have no scale between them.
- */
+/** A sweep over words as categories in the file's order: req/s and p99 as bars, no line and no knee. */
 export function categoricalSweepCharts(grid: HTMLElement, sw: PageSweep): void {
   const labels = sw.points.map((p) => fmtSweepValue(p.x));
   const rps = sw.points.map((p) => p.rps), p99 = sw.points.map((p) => p.p99Ms);
@@ -203,11 +195,7 @@ export function categoricalSweepCharts(grid: HTMLElement, sw: PageSweep): void {
   metricBarChart(grid, `${sw.title} sweep: p99`, labels, [{ name: "p99", values: p99 }], "ms");
 }
 
-/**
- * Every sweep point in one table: requested rate, sends made and dropped beside the achieved rate for open
- * and throughput models, p99 and the point's run verdict, so a point that could not send what was asked is
- * never read off the curve alone.
- */
+/** Every sweep point in one table with sends beside the achieved rate, never read off the curve alone. */
 export function sweepTable(sweeps: PageSweep[]): HTMLElement {
   const headers = [
     { label: "sweep" },

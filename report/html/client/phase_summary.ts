@@ -1,12 +1,8 @@
 /// <reference lib="dom" />
 /**
  * @module
- * One table of every run's phases side by side, the "summary of results" of docs/studies/cache-burst.md:
- * per load and phase, each variant's requests, mean, p95, p99, success, timeouts and 5xx, with the mean's
- * change against the baseline variant, so "uncached fails with timeouts, cached holds with the mean cut by
- * over 90%" reads off one table instead of one run at a time (each run's own phases table is in its
- * details). Rows are ordered load, phase, variant, so the variants of one test sit together. Inlined by
- * source text like every client module (see dom.ts); strings only ever become text nodes.
+ * Every run's phases in one table by load, phase and variant, with the mean's change against the
+ * baseline variant. Inlined by source text (see dom.ts).
  */
 import type { PageData } from "../page_data.ts";
 import type { PageRun } from "../page_run.ts";

@@ -1,13 +1,8 @@
 /// <reference lib="dom" />
 /**
  * @module
- * Browser-side CPU profiles of report.html (`profile: cpu`): per run and process the top functions by
- * self and total time, a flame graph drawn here as SVG (the root at the top, each function as wide as
- * its total time; click a frame to zoom into it, the root to zoom out) and the first second against the
- * rest; and one section to diff two profiles (per-function self time as a share of busy CPU time), with
- * the pairs worth comparing offered ready-made (report/html/page_profiles.ts). Every profiled number says
- * it is profiled and what profiling costs. Inlined by source text (see dom.ts); all text goes in as text
- * nodes and SVG attributes, never markup.
+ * CPU profiles on the page: top functions, an SVG flame graph, first second against the rest, and
+ * a diff of two profiles. Inlined by source text (see dom.ts).
  */
 import type { PageData } from "../page_data.ts";
 import type { PageRun } from "../page_run.ts";
@@ -83,10 +78,7 @@ export function profileColor(name: string, url: string): string {
     : `hsl(${15 + (Math.abs(hash) % 30)}, 80%, ${shade}%)`;
 }
 
-/**
- * The flame graph of `s` from tree node `rootIndex` (0: the whole profile) into `holder`: one row per
- * stack depth, each node as wide as its total time under the shown root.
- */
+/** The flame graph of `s` from tree node `rootIndex`: a row per depth, each node as wide as its total. */
 export function drawFlameGraph(s: ProfileSummary, holder: HTMLElement, rootIndex = 0): void {
   const ns = "http://www.w3.org/2000/svg";
   const width = 1200, rowPx = 18;

@@ -1,11 +1,8 @@
 /// <reference lib="dom" />
 /**
  * @module
- * Browser-side header of report.html: the experiment's title and description, the environment it ran in,
- * how it ran (quick, target runtimes), the thresholds (each with its actual in the rule's unit and a badge
- * when its run is flagged) and the experiment source. Its own file because it says how the results were
- * made, while sections.ts holds the sections that read them. Inlined by source text like every client
- * module (see dom.ts); strings from results only ever become text nodes.
+ * The header of report.html: title, environment, how it ran, thresholds and the experiment source.
+ * Inlined by source text (see dom.ts).
  */
 import type { PageData } from "../page_data.ts";
 import { facts, fmtNum, h } from "./dom.ts";
@@ -93,10 +90,7 @@ export function headerRunFacts(data: PageData): Array<[string, string]> {
   return out;
 }
 
-/**
- * The experiment that ran: with --quick, --set or --target that is the file with them applied (the
- * durations and repeats that ran), the file as written below it.
- */
+/** The experiment that ran (with --quick, --set or --target applied), the file as written below it. */
 export function experimentSource(data: PageData): HTMLElement | DocumentFragment {
   const out = document.createDocumentFragment();
   const ran = data.experiment.ranSource;

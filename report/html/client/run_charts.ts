@@ -1,12 +1,8 @@
 /// <reference lib="dom" />
 /**
  * @module
- * Browser-side charts of one run, drawn by the run section (client/run_detail.ts): the warm-up timeline
- * (p50/p75/p90/p99 per interval, log or linear) with the target's event loop beside it, throughput,
- * errors by kind and telemetry (client/runtime_charts.ts for the loop and the Redis server) on one time axis with
- * the stabilization point marked, then the latency histogram and HDR percentile plot (corrected and
- * uncorrected). Changes made to the running load (steering) are marked on every timeline. Inlined by
- * source text (see dom.ts).
+ * The charts of one run on one time axis (latency, throughput, errors, telemetry, steering marks),
+ * then its histogram and percentile plot. Inlined by source text (see dom.ts).
  */
 import type { PageRun } from "../page_run.ts";
 import { fmtMs, fmtNum } from "./dom.ts";
@@ -81,10 +77,7 @@ export function timelineCharts(run: PageRun, grid: HTMLElement): void {
   redisServerChart(run, grid, maxSec, marks);
 }
 
-/**
- * A marker per change made to the running load (results' `steering`: the dashboard's controls,
- * `loadlab steer`, a replay), at its instant on the run's time axis, so a bend is read against its cause.
- */
+/** A marker per change made to the running load, at its instant on the run's time axis. */
 export function steeringMarks(run: PageRun): Array<{ x: number; label: string }> {
   return (run.steering ?? []).map((c) => ({
     x: c.atSec,
@@ -96,10 +89,7 @@ export function steeringMarks(run: PageRun): Array<{ x: number; label: string }>
   }));
 }
 
-/**
- * The run's concurrency per interval as a line: open connections at each interval's end for a closed
- * model (no requested rate), requests in flight for an open one.
- */
+/** The run's concurrency per interval: open connections (closed model) or requests in flight (open). */
 export function concurrency(run: PageRun) {
   const closed = !run.targetRps;
   return {
@@ -123,11 +113,7 @@ export function withRightAxis(opts: any): any {
   return opts;
 }
 
-/**
- * Errors per interval as stacked bars, one color per kind (timeout, connect, reset, ...) when the
- * intervals record their kinds, else the total, with 4xx/5xx responses; late and server-bound sends as
- * lines on their own axis (a server-bound run waits for most sends, which would flatten the errors).
- */
+/** Errors per interval stacked by kind with 4xx/5xx; late and server-bound sends on their own axis. */
 export function errorCharts(
   run: PageRun,
   grid: HTMLElement,

@@ -1,13 +1,8 @@
 /// <reference lib="dom" />
 /**
  * @module
- * Browser-side per-run section of report.html: a run picker, then for the chosen run its facts, the
- * generator's verdict (who limited the run, with late and server-bound sends and the start-up facts), its
- * charts (client/run_charts.ts: the warm-up timeline, throughput, errors and telemetry on one time axis,
- * the latency histogram and HDR percentile plot), status and error tables, the endpoints (client/endpoints.ts:
- * a table by p99 and their percentile curves, when there are several), and oha- and
- * autocannon-style summaries. Only one run is drawn at a time so a 50-run report stays light. Inlined by
- * source text (see dom.ts).
+ * The per-run section: a picker, then the chosen run's facts, verdict, charts and tables (one run
+ * drawn at a time). Inlined by source text (see dom.ts).
  */
 import type { PageData } from "../page_data.ts";
 import type { PageRun } from "../page_run.ts";
@@ -40,11 +35,7 @@ export function renderRunSection(data: PageData): { el: HTMLElement; pick: (name
   return { el: sec, pick };
 }
 
-/**
- * The run's configuration as indented JSON, its huge numbers in exponent form like every other number
- * on the page: JSON spells a number below 1e21 out in full. Each is replaced by a NUL-led mark while
- * stringifying, then the mark's quoted string by the number's text.
- */
+/** The config as indented JSON with huge numbers in exponent form, like every number on the page. */
 export function configJson(config: unknown): string {
   const huge: string[] = [];
   const json = JSON.stringify(
@@ -91,10 +82,7 @@ export function showRun(run: PageRun, body: HTMLElement, profileCost = ""): void
   body.appendChild(tools);
 }
 
-/**
- * Streamed answers (gRPC server streams): the first message's latency beside the whole stream's, both from
- * the intended send; none without streams.
- */
+/** gRPC server streams: the first message's latency beside the whole stream's; none without streams. */
 export function streamFacts(run: PageRun): Array<[string, string]> {
   const first = run.firstMessage;
   if (!first) return [];
@@ -143,11 +131,7 @@ export function runFacts(run: PageRun): HTMLElement {
   ]);
 }
 
-/**
- * Who limited the run, in plain words, and the facts behind it: late and server-bound sends, the flags,
- * the pre-connected pool, connects in flight, the generator's warm-up and the transport. The sentence is
- * marked as a warning when the generator or the server bound the run.
- */
+/** Who limited the run and the facts behind it, marked as a warning when the run was bound. */
 export function generatorSection(run: PageRun): HTMLElement | null {
   const v = run.generator;
   if (!v) return null;

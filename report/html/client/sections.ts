@@ -1,11 +1,8 @@
 /// <reference lib="dom" />
 /**
  * @module
- * Browser-side sections of report.html that cover the whole experiment: the findings block, the
- * before/after comparison of `--compare`, and the sortable overview (with each row's run verdict badge and,
- * for open models, requested rate, sent and dropped beside the achieved rate; the header above them is in
- * report_header.ts, the charts across the experiment in overview_charts.ts). Inlined by source text like
- * every client module (see dom.ts); strings from results only ever become text nodes.
+ * The sections of report.html over the whole experiment: findings, `--compare` and the sortable
+ * overview. Inlined by source text (see dom.ts).
  */
 import type { PageData } from "../page_data.ts";
 import type { OverviewMetric, OverviewRow } from "../page_overview.ts";
@@ -25,13 +22,9 @@ import {
 } from "./dom.ts";
 import { renderGateTable } from "./gate_table.ts";
 
-/**
- * The findings block at the top of the report: one sentence per load comparing the variants, the runs
- * loadlab does not trust, and whether the expected directions were reproduced (results/conclude/findings.ts).
- */
+/** The findings block: a sentence per load comparing variants, untrusted runs, expected directions. */
 export function renderFindings(data: PageData): HTMLElement | null {
   if (data.findings.length === 0) return null;
-  // The expected directions are named only where the file states some (a plain attack has none).
   const expected = data.findings.some((f) => f.kind === "expect") ? ", and the expected directions" : "";
   const sec = section(
     "findings",
@@ -47,10 +40,7 @@ export function renderFindings(data: PageData): HTMLElement | null {
   return sec;
 }
 
-/**
- * The run verdict as a badge: green "ok", red when a run got no response at all (`failed`, also as
- * "name: failed: ..." in a group of repeats), else the flags on the accent colour.
- */
+/** The run verdict as a badge: green "ok", red `failed`, else the flags on the accent colour. */
 export function verdictBadge(verdict: string): HTMLElement {
   const cls = verdict === "ok"
     ? "badge"
@@ -120,10 +110,7 @@ export function renderCompare(data: PageData): HTMLElement | null {
   return sec;
 }
 
-/**
- * The before, after and change cells of one metric `m` of a matched pair; the change is marked good or bad
- * by `higherIsBetter` when beyond noise, and its title gives both intervals and the verdict.
- */
+/** The before, after and change cells of metric `m` of a matched pair (marked when beyond noise). */
 export function compareCells(c: CompareCell, m: CompareMetric, higherIsBetter: boolean): Cell[] {
   const fmt = (v: number) => m === "rps" ? fmtNum(v) : m === "success" ? fmtPct(v) : fmtMs(v);
   const good = isNum(c.changePct) && (c.changePct > 0) === higherIsBetter;
@@ -141,11 +128,7 @@ export function compareCells(c: CompareCell, m: CompareMetric, higherIsBetter: b
   ];
 }
 
-/**
- * Why some changes carry `?`, in the judgement's own words, each reason once: "noise not judged: candidate
- * is generator-bound". Short runs (--quick ones: 2-5 s) rarely have the three one-second batches the noise
- * rule needs, which the note says. Null when every change has a verdict.
- */
+/** Why some changes carry `?`, each reason once (short runs lack the noise rule's batches); null if none. */
 export function noVerdictNote(data: PageData): string | null {
   const cells = (data.compare ?? []).flatMap((row) => Object.values(row.cells));
   const unknown = cells.filter((c) => c.verdict === "unknown");
@@ -175,7 +158,6 @@ export function overviewCell(row: OverviewRow, m: OverviewMetric): Cell {
   const change = row.changePct?.[m];
   if (isNum(change)) {
     const higherIsBetter = m === "rps" || m === "success";
-    // With a stored verdict, colour only what is beyond noise; without one, changes under 1% are grey.
     const verdict = row.beyondNoise?.[m];
     const small = verdict === undefined ? Math.abs(change) < 1 : !verdict;
     const cls = small ? "muted" : (change > 0) === higherIsBetter ? "good" : "bad";

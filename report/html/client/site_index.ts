@@ -1,12 +1,8 @@
 /// <reference lib="dom" />
 /**
  * @module
- * The index page of `loadlab site` (report/html/site.ts): one row per experiment (name linking to its
- * report, the folder it was read from, quick or full, date, git commit, runs, thresholds passed and failed,
- * what its `--out` metrics outputs delivered, a sparkline of every run's req/s) and
- * the baseline/candidate picker that opens the comparison. Every string reaches the DOM as text; the
- * sparkline is SVG built with attributes, no markup, no inline style (the CSP allows none). Inlined by
- * source text like every client module (see dom.ts); `loadlabIndex()` is the page's entry.
+ * The index page of `loadlab site` (`loadlabIndex`): one row per experiment and the comparison
+ * picker. Inlined by source text (see dom.ts).
  */
 import type { SiteEntry } from "../site_data.ts";
 import { type Cell, fmtNum, h, section, sortableTable } from "./dom.ts";

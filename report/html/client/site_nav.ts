@@ -1,11 +1,8 @@
 /// <reference lib="dom" />
 /**
  * @module
- * The navigation of `loadlab site`'s report pages (report/html/site.ts embeds it as `#loadlab-site`; a
- * plain report.html has none and shows none): a link to the index, and the candidate and baseline
- * pickers. The baseline lives in the URL (`?base=<id>`) so a comparison can be bookmarked; the page
- * embeds the `report --compare` rows against every other experiment, so choosing one needs no server
- * and works from file://. Inlined by source text like every client module (see dom.ts).
+ * The navigation of `loadlab site`'s report pages; the baseline lives in the URL (`?base=<id>`).
+ * Inlined by source text (see dom.ts).
  */
 import type { PageData } from "../page_data.ts";
 import type { SiteNav } from "../site_data.ts";
@@ -17,10 +14,7 @@ export function siteNavData(): SiteNav | null {
   return el ? JSON.parse(el.textContent ?? "null") : null;
 }
 
-/**
- * "frameworks (quick, 2026-11-21 16:02, folder frameworks-2)": experiments often share a name; the mode,
- * the date and the folder they were read from tell them apart.
- */
+/** "frameworks (quick, 2026-11-21 16:02, folder frameworks-2)": mode, date and folder tell runs apart. */
 export function siteLabel(e: { id?: string; name: string; createdAt: string; quick?: boolean }): string {
   const parts = [
     e.quick ? "quick" : "",

@@ -1,12 +1,8 @@
 /// <reference lib="dom" />
 /**
  * @module
- * The target's own counters of every run in one table (each run's details show only that run's): cache
- * hits, misses and `staleHits` of the response cache, proxy hits and bypasses, the CMS pool's queueing. It
- * is where the stale-cache pitfall of docs/studies/static-concurrency.md reads off at a glance: the cached
- * variant's hits that served an outdated copy of a page, run after run, next to the uncached variant's none.
- * Counters that stay zero in every run (the CMS pool when no run asks for /home) are left out. Inlined by
- * source text like every client module (see dom.ts).
+ * The target's own counters of every run in one table (cache, proxy, CMS pool); all-zero counters
+ * are left out. Inlined by source text (see dom.ts).
  */
 import type { PageData } from "../page_data.ts";
 import type { PageRun } from "../page_run.ts";
@@ -23,10 +19,7 @@ export function counterNames(runs: PageRun[]): string[] {
   return names;
 }
 
-/**
- * A counter as the table shows it: after the warm-up (the requests the latency statistics cover) with the
- * whole run's count, warm-up included, beside it when the run had a warm-up; else the whole run's.
- */
+/** A counter after the warm-up, with the whole run's count beside it when there was a warm-up. */
 export function counterText(run: PageRun, name: string): Cell {
   const whole = run.targetStats ?? {}, measured = run.targetStatsMeasured;
   if (!(name in whole)) return { text: "–", sort: NaN };

@@ -1,10 +1,7 @@
 /// <reference lib="dom" />
 /**
  * @module
- * Browser-side summaries of one run in the layouts people know from oha (text summary, histogram,
- * percentile list, status and error distribution) and autocannon (latency table, per-second req/s and
- * bytes/s tables), so results can be read side by side with those tools' output. Inlined by source
- * text (see dom.ts); the oha text goes into a `<pre>` through `textContent`.
+ * One run in oha's and autocannon's layouts. Inlined by source text (see dom.ts).
  */
 import type { PageRun } from "../page_run.ts";
 import { fmtBytes, fmtFixed, fmtMsBare, fmtNum, fmtPct, h, isNum } from "./dom.ts";
@@ -102,8 +99,7 @@ export function perSecond(run: PageRun, values: number[]): number[] {
 /** autocannon's latency table and its req/s and bytes/s tables. */
 export function autocannonTables(run: PageRun): HTMLElement {
   const l = run.latencyMs;
-  // 3-4 significant digits: autocannon's "1009 ms" for slow runs, sub-millisecond detail for fast ones,
-  // and the 8-column row still fits beside the oha summary.
+  // 3-4 significant digits: autocannon's "1009 ms", and the row still fits beside the oha summary.
   const ms = (x: number) => (isNum(x) ? `${fmtMsBare(x)} ms` : "–");
   const table = (head: string[], rows: string[][]) =>
     h(

@@ -1,19 +1,14 @@
 /// <reference lib="dom" />
 /**
  * @module
- * Variants × loads at a glance, the way the frameworks study (docs/studies/frameworks.md) tabulates them:
- * mean req/s over repeats with its 95% CI (the overview rows' numbers, computed as `results.analysis.groups`
- * computes them) next to the runtime that served each variant; the mean stabilization time (when the
- * median latency stopped drifting: the JIT warm-up); the first interval's median latency and req/s
- * against the steady state; and per load one chart of every variant's median latency per interval (the
- * median over repeats), the study's "median latency in each 250 ms interval by framework". Drawn when the
- * experiment has at least two variants and two loads outside sweeps. Inlined by source text like every
- * client module (see dom.ts): helpers are exported so the page has them; strings only become text nodes.
+ * Variants × loads at a glance: req/s with its CI, runtime, stabilization time and first interval
+ * against the steady state. Inlined by source text (see dom.ts).
  */
 import type { PageData } from "../page_data.ts";
 import type { PageRun } from "../page_run.ts";
 import { type Cell, fmtFixed, fmtNum, h, isNum, section, sortableTable } from "./dom.ts";
 import { addChart, addScaleToggle, color, timeLineOptions, times } from "./charts.ts";
+import { median } from "../../../results/stats.ts";
 
 /** The variants (rows) and loads (columns), in the order the runs first name them. */
 export interface MatrixAxes {
@@ -43,10 +38,7 @@ export function runtimeOf(runs: PageRun[], variant: string): string {
   return [...new Set(names)].join(", ");
 }
 
-/**
- * Which runtime served each target of the experiment (`express: node v20.20.2; builtin: deno 2.9.6`), for
- * the report's header; null when no run knows its target's runtime.
- */
+/** Which runtime served each target (`express: node v20.20.2; builtin: deno 2.9.6`); null when unknown. */
 export function targetRuntimes(runs: PageRun[]): string | null {
   const pairs = new Set<string>();
   for (const r of runs) {
@@ -67,27 +59,11 @@ export function npmCompatNote(runs: PageRun[]): string | null {
     "two. Run 'npm install --prefix examples' once to measure them under Node.";
 }
 
-/** The median of the finite values (nulls, gaps, are left out); NaN for none. */
-export function medianOf(values: Array<number | null>): number {
-  const sorted = values.filter(isNum).sort((a, b) => a - b);
-  if (!sorted.length) return NaN;
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
-/**
- * The run's first interval against the rest of it, in median latency (`p50`: the first non-empty interval's
- * p50 over the median p50 of the later non-empty ones) or in throughput (`rps`: the first interval's req/s
- * over the median of the later intervals'). A run that starts slower has a p50 ratio above 1 and a req/s
- * ratio below 1. In a closed loop the first interval's p50 is also lowered by the queue still filling (the
- * 50th request waits for 49 others only once all are in), most when answers are slow; its req/s is not, so
- * that ratio shows a warm-up more reliably. The median of all later intervals, not only the last ones,
- * keeps one slow stretch (another process taking the core) from deciding the ratio.
- */
+/** The run's first interval over the median of the later ones, in p50 or req/s (req/s shows warm-up best). */
 export function firstToSteady(run: PageRun, column: "p50" | "rps" = "p50"): number {
   const values = column === "rps" ? run.iv.rps : run.iv.p50.filter(isNum);
   if (values.length < 2) return NaN;
-  const steady = medianOf(values.slice(1));
+  const steady = median(values.slice(1));
   return steady > 0 ? values[0] / steady : NaN;
 }
 
@@ -136,7 +112,7 @@ export function warmupRatioCells(runs: PageRun[], axes: MatrixAxes): Cell[][] {
       const of = mine.filter((r) => r.variant === v && r.load === l);
       const p50 = of.map((r) => firstToSteady(r, "p50")).filter(isNum);
       const rps = of.map((r) => firstToSteady(r, "rps")).filter(isNum);
-      const [a, b] = [medianOf(p50), medianOf(rps)];
+      const [a, b] = [median(p50), median(rps)];
       const fmt = (x: number) => (isNum(x) ? `${fmtFixed(x, 2)}×` : "–");
       return {
         text: `p50 ${fmt(a)} · req/s ${fmt(b)}`,
@@ -150,10 +126,7 @@ export function warmupRatioCells(runs: PageRun[], axes: MatrixAxes): Cell[][] {
   ]);
 }
 
-/**
- * Per variant, the median over its repeats of each interval's p50 (index-aligned), as points; an interval
- * that no repeat completed anything in is a gap (`y: null`), as in each run's own latency chart.
- */
+/** Per variant, the median over repeats of each interval's p50, as points (gaps stay gaps). */
 export function medianP50Series(
   runs: PageRun[],
   variant: string,
@@ -164,7 +137,7 @@ export function medianP50Series(
   const longest = of.reduce((a, b) => (b.iv.p50.length > a.iv.p50.length ? b : a));
   const xs = times(longest.iv.t);
   return xs.map((x, i) => {
-    const y = medianOf(of.map((r) => r.iv.p50[i] ?? NaN));
+    const y = median(of.map((r) => r.iv.p50[i] ?? NaN));
     return { x, y: isNum(y) ? y : null };
   });
 }

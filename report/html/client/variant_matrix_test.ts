@@ -5,13 +5,13 @@ import { buildPageData } from "../page_data.ts";
 import {
   firstToSteady,
   matrixAxes,
-  medianOf,
   medianP50Series,
   rpsCells,
   runtimeOf,
   stabilizationCells,
   warmupRatioCells,
 } from "./variant_matrix.ts";
+import { median } from "../../../results/stats.ts";
 
 /** Two frameworks x two scenarios x three repeats; only "slow" warms up (latency decays from 4x). */
 function frameworks(): ResultsFile {
@@ -89,7 +89,7 @@ Deno.test("stabilization: mean over runs per cell and over all loads; warm-up ra
   const rps = fast.iv.rps;
   assert.equal(
     firstToSteady(fast, "rps"),
-    rps[0] / medianOf(rps.slice(1)),
+    rps[0] / median(rps.slice(1)),
   );
 });
 
@@ -98,8 +98,8 @@ Deno.test("warm-up series: per interval the median over repeats of p50", () => {
   const series = medianP50Series(data.runs, "slow", "json");
   const runs = data.runs.filter((r) => r.variant === "slow" && r.load === "json");
   assert.equal(series.length, runs[0].iv.p50.length);
-  assert.equal(series[0].y, medianOf(runs.map((r) => r.iv.p50[0])));
+  assert.equal(series[0].y, median(runs.map((r) => r.iv.p50[0])));
   assert.ok(series[0].y! > series[series.length - 1].y!, "starts above where it ends");
   assert.deepEqual(medianP50Series(data.runs, "slow", "nothing"), []);
-  assert.ok(Number.isNaN(medianOf([])));
+  assert.ok(Number.isNaN(median([])));
 });

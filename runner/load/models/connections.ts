@@ -39,7 +39,6 @@ function openInSlices(conns: LoadConnection[]): Promise<boolean>[] {
 export const connectionsModel = defineModel({
   model: "connections",
   fields: { connections, durationMs: durationMs.default(DEFAULT_DURATION_MS) },
-  pacing: () => "closed",
   keepsUncorrected: false,
   check: (c) => connectionShareIssues(c),
   poolSize: () => null,

@@ -50,7 +50,6 @@ export const countModel = defineModel({
       DEFAULT_MAX_DURATION_MS,
     ),
   },
-  pacing: (c) => (c.ratePerSec === undefined ? "closed" : "open"),
   keepsUncorrected: false,
   check(c) {
     // Open pacing opens its connections on demand: the segments need no fixed share of them.

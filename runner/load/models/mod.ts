@@ -7,12 +7,13 @@
  */
 import type { LoadModel } from "../../../results/mod.ts";
 import { shareOf } from "../schedule.ts";
-import type { LoadModelDef, ModelConfig, Pacing, PoolSize } from "./model.ts";
+import type { LoadModelDef, ModelConfig, PoolSize } from "./model.ts";
 import { connectionsModel } from "./connections.ts";
 import { rateModel } from "./rate.ts";
 import { throughputModel } from "./throughput.ts";
 import { countModel } from "./count.ts";
 import { rampingConnectionsModel } from "./ramping_connections.ts";
+import { LOAD_MODEL_FACTS, type Pacing } from "../../../results/load_models.ts";
 
 /** Every load model's record, by name. */
 export const LOAD_MODEL_DEFS = {
@@ -39,8 +40,8 @@ export function modelDef(model: LoadModel): AnyModelDef {
 export type AnyConfig = ModelConfig<LoadModel, any>;
 
 /** How a config's model paces its sends. Takes inputs too (only the model's own fields are read). */
-export function pacingOf(c: { readonly model: LoadModel }): Pacing {
-  return modelDef(c.model).pacing(c);
+export function pacingOf(c: { readonly model: LoadModel; readonly ratePerSec?: unknown }): Pacing {
+  return LOAD_MODEL_FACTS[c.model].pacing(c.ratePerSec !== undefined);
 }
 
 /** The models that have any of the config fields `fields` (e.g. `connections`), in the table's order. */

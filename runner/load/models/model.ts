@@ -1,11 +1,8 @@
 /**
  * @module
  * The record every load model fills in, in its own file under runner/load/models/: its config fields
- * and their checks, how it paces (open or closed), what it pre-connects, whether it keeps the
- * uncorrected latency beside the corrected one, the rate it asks for, its generator warm-up burst,
- * whether flows apply, and its run. runner/config.ts builds the config union from the fields, the
- * worker runs `run`, and the CLI, planning and pre-connect read the rest from the one table (mod.ts).
- * A model file imports no config module: its config type is its own fields plus `CommonConfig`.
+ * and their checks, what it pre-connects, whether it keeps the uncorrected latency, the rate it asks for,
+ * its generator warm-up burst and its run. Its pacing and other layer-wide facts are results/load_models.ts's.
  */
 import type { z } from "zod";
 import type { LoadModel } from "../../../results/mod.ts";
@@ -24,9 +21,6 @@ export interface ModelIssue {
   path: Array<string | number>;
   message: string;
 }
-
-/** How a model paces its sends (see `LoadModelDef.pacing`). */
-export type Pacing = "closed" | "open" | "fixed";
 
 /** How one worker sizes its pre-connect pool: a fixed count, Little's law at a rate, or nothing. */
 export type PoolSize = { count: number } | { ratePerSec: number; max: number } | null;
@@ -51,12 +45,6 @@ export interface LoadModelDef<M extends LoadModel, F extends z.ZodRawShape> {
   /** What the model adds to the common config fields (zod, defaults stated here once). */
   readonly fields: F;
   /**
-   * `closed`: each connection sends again when answered (no schedule); `open`: sends follow a schedule
-   * on connections opened on demand (up to `maxConnections`); `fixed`: sends follow a schedule over a
-   * fixed set of connections (wrk2). Reads inputs as well as parsed configs.
-   */
-  pacing(c: Partial<OwnConfig<F>>): Pacing;
-  /**
    * wrk2's correction over fixed connections: latency counts from the intended send, and the latency
    * from the actual send is kept beside it (`uncorrected`). Open models measure from the intended
    * send too, but keep nothing uncorrected; closed ones have no intended time but the actual.
@@ -77,11 +65,6 @@ export interface LoadModelDef<M extends LoadModel, F extends z.ZodRawShape> {
   maxDurationMs?(c: ModelConfig<M, F>): number;
   /** The model's own fields for the generator's warm-up burst against its in-process sink. */
   warmupFields(c: ModelConfig<M, F>, burst: WarmupBurst): Partial<OwnConfig<F>>;
-  /**
-   * Why flows (sessions) cannot drive this model, as the error says it; absent when they can. The
-   * experiment file's flows apply only to models they can drive.
-   */
-  readonly noFlows?: string;
   /** Starts this worker's share of the load; resolves when all its requests have ended. */
   run(ctx: LoadContext<ModelConfig<M, F>>): Promise<void>;
 }

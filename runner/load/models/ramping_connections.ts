@@ -94,7 +94,6 @@ export const rampingConnectionsModel = defineModel({
       `at most ${MAX_STAGES} stages`,
     ),
   },
-  pacing: () => "closed",
   keepsUncorrected: false,
   check(c) {
     const issues: ModelIssue[] = [];

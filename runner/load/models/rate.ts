@@ -35,7 +35,6 @@ export const rateModel = defineModel({
     maxConnections,
     preConnect,
   },
-  pacing: () => "open",
   keepsUncorrected: false,
   check: (c) =>
     phasesMs(c) > MAX_DURATION_MS

@@ -23,7 +23,6 @@ export const throughputModel = defineModel({
   model: "throughput",
   /** wrk2: a constant total rate over fixed connections, latency from the intended send time. */
   fields: { ratePerSec, connections, durationMs: durationMs.default(DEFAULT_DURATION_MS) },
-  pacing: () => "fixed",
   keepsUncorrected: true,
   check: (c) => [
     ...connectionShareIssues(c),
@@ -37,8 +36,6 @@ export const throughputModel = defineModel({
     ratePerSec: burst.ratePerSec,
     durationMs: burst.durationMs,
   }),
-  noFlows: "flows need a rate, connections or count load: throughput spreads single requests " +
-    "over fixed connections",
   async run(ctx): Promise<void> {
     const rate = ctx.config.ratePerSec;
     const connections = Math.max(1, slotsOf(ctx, ctx.config.connections));

@@ -1,0 +1,98 @@
+/**
+ * @module
+ * What every layer asks of a load model, one record per model: planning, steering, merging, export and
+ * the report read these facts rather than branch on model names. runner/load/models/ holds each model's
+ * fields and run, and reads its pacing and its sessions rule from here. Pure, no runtime imports.
+ */
+import type { LoadModel } from "./schema.ts";
+import type { SteerAction } from "./schema_steering.ts";
+
+/** How a model paces: `closed` (send when answered), `open` (a schedule, connections on demand), `fixed`. */
+export type Pacing = "closed" | "open" | "fixed";
+
+/** One model's facts. */
+export interface LoadModelFacts {
+  /** How it paces its sends, given whether its config sets a `ratePerSec`. */
+  pacing(hasRate: boolean): Pacing;
+  /** The live changes that apply to a run of it. */
+  readonly steers: readonly SteerAction[];
+  /** Why no other change applies, when one reason covers them all. */
+  readonly steerRefusal?: string;
+  /** Where a load's `rate` goes: each phase's rate, `ratePerSec`, or nowhere (it has none). */
+  readonly rateIn: "phases" | "ratePerSec" | null;
+  /** Where a load's duration goes: each phase's, `durationMs`, or nowhere (its stages are its length). */
+  readonly durationIn: "phases" | "durationMs" | "stages";
+  /** It ends at a count of requests: a probe keeps its length, ghz calls its end normal. */
+  readonly counted: boolean;
+  /** Its concurrency is its `connections`, each sending again when answered (Little's law's N). */
+  readonly closedConnections: boolean;
+  /** Why flows (sessions) cannot drive it, as the error says it; absent when they can. */
+  readonly noFlows?: string;
+  /** The experiment file's key for a load's own requests. */
+  readonly mixKey: "mix" | "requests";
+}
+
+/** Every load model's facts, by name; a function, so report.html inlines it by its source text. */
+export function loadModelFacts(): { readonly [M in LoadModel]: LoadModelFacts } {
+  const ANY_CHANGE: readonly SteerAction[] = ["pause", "resume", "end-phase", "stop"];
+  return {
+    connections: {
+      pacing: () => "closed",
+      steers: [...ANY_CHANGE, "connections"],
+      rateIn: null,
+      durationIn: "durationMs",
+      counted: false,
+      closedConnections: true,
+      mixKey: "requests",
+    },
+    rate: {
+      pacing: () => "open",
+      steers: [...ANY_CHANGE, "rate"],
+      rateIn: "phases",
+      durationIn: "phases",
+      counted: false,
+      closedConnections: false,
+      mixKey: "requests",
+    },
+    throughput: {
+      pacing: () => "fixed",
+      steers: [...ANY_CHANGE, "rate"],
+      rateIn: "ratePerSec",
+      durationIn: "durationMs",
+      counted: false,
+      closedConnections: false,
+      noFlows: "flows need a rate, connections or count load: throughput spreads single requests " +
+        "over fixed connections",
+      mixKey: "requests",
+    },
+    count: {
+      pacing: (hasRate) => hasRate ? "open" : "closed",
+      steers: ["stop"],
+      steerRefusal: "a count run can only be stopped",
+      rateIn: "ratePerSec",
+      durationIn: "durationMs",
+      counted: true,
+      closedConnections: false,
+      mixKey: "mix",
+    },
+    "ramping-connections": {
+      pacing: () => "closed",
+      steers: ["pause", "resume", "stop"],
+      steerRefusal: "a ramping-connections run follows its stages: it can be paused, resumed or stopped",
+      rateIn: null,
+      durationIn: "stages",
+      counted: false,
+      closedConnections: false,
+      mixKey: "requests",
+    },
+  };
+}
+
+/** Every load model's facts, by name. */
+export const LOAD_MODEL_FACTS = loadModelFacts();
+
+/** The facts of a model named in untyped data (a page's run, a config read as JSON); undefined if unknown. */
+export function modelFactsOf(model: string | null | undefined): LoadModelFacts | undefined {
+  const facts = loadModelFacts();
+  return model != null && Object.hasOwn(facts, model) ? facts[model as LoadModel] : undefined;
+}
