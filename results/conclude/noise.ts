@@ -40,6 +40,7 @@ import {
 import { judgeShares, shareCounts, standardErrorsText, twoProportion } from "./success_share.ts";
 import {
   batchesText,
+  byMedian,
   fromJudgedScale,
   judgedNoise,
   judgedScale,
@@ -90,11 +91,12 @@ export function withinRunJudgement(
   const blocker = [...before, ...after].map(withinRunBlocker).find((b) => b !== null);
   if (blocker) return { notJudged: blocker };
   const [x, y] = [sideBatches(before, metric), sideBatches(after, metric)];
-  const [a, b] = [judgedNoise(x, metric), judgedNoise(y, metric)];
+  const [a, b] = judgedNoise(x, y, metric);
   const verdict = noiseVerdict(a, b);
   if (verdict === "unknown") return { notJudged: TOO_FEW };
   const se = standardErrorsApart(a, b), bar = batchBar(a, b);
-  const how = `by batch means, ${standardErrorsText(se)} apart, ${batchesText(x, y)}`;
+  const how = `by batch ${byMedian(metric, x, y) ? "medians" : "means"}, ${standardErrorsText(se)} apart, ` +
+    batchesText(x, y);
   if (!(verdict === "beyond-noise" && se >= bar)) {
     return se < WITHIN_NOISE_MAX_SE ? { beyond: false, how } : { notJudged: shortOfBar(how, bar) };
   }
@@ -159,7 +161,7 @@ export function normalErrors(
   const scale = judgedScale(metric);
   const [a, b] = rule === "repeats"
     ? [baseRuns, runs].map((list) => meanCi(list.map((r) => scale(runValue(r, metric)))))
-    : [sideBatches(baseRuns, metric), sideBatches(runs, metric)].map((x) => judgedNoise(x, metric));
+    : judgedNoise(sideBatches(baseRuns, metric), sideBatches(runs, metric), metric);
   const { diff, se, ci95 } = welchDiff(a, b);
   if (ci95 === null || !(se > 0) || Math.min(a.n, b.n) < 3) return null;
   const z = diff / se / (batchBar(a, b) / BEYOND_NOISE_MIN_SE);
@@ -170,13 +172,13 @@ export function normalErrors(
 }
 
 /**
- * The statistic `judgedChange` compares, in words: "geometric mean of the batch means of interval p99s"
- * within a run, "geometric mean of the repeats' p99s" over repeats, the success share of all sends.
+ * The statistic `judgedChange` compares, in words: "median of the batch means of interval p99s" within a
+ * run (`byMedian`, else the mean), "geometric mean of the repeats' p99s" over repeats, the success share.
  */
-export function judgedStatistic(rule: "repeats" | "within-run", metric: NoiseMetric): string {
+function judgedStatistic(rule: "repeats" | "within-run", metric: NoiseMetric, median: boolean): string {
   if (metric === "success") return "successes of all sends";
   const what = metric === "rps" ? "served req/s" : `${metric}s`;
-  const mean = metric === "rps" ? "mean" : "geometric mean";
+  const mean = median ? "median" : metric === "rps" ? "mean" : "geometric mean";
   return rule === "repeats"
     ? `${mean} of the repeats' ${what}`
     : `${mean} of the batch means of interval ${what}`;
@@ -189,6 +191,8 @@ export interface JudgedChange {
   /** The change from `base`, and the interval [low, high] it must leave to be beyond noise; null when noise was not measured. */
   diff: number;
   ci95: [number, number] | null;
+  /** What `base` and `base + diff` are ("median of the batch means of interval p99s"). */
+  statistic: string;
 }
 
 /** The margin a difference must pass: the test's 95% interval, and never under `bar` standard errors. */
@@ -214,14 +218,17 @@ export function judgedChange(
     const [x, y] = [shareCounts(baseRuns), shareCounts(runs)];
     const test = twoProportion(x, y);
     const base = x.sent ? (x.succeeded / x.sent) * 100 : Number.NaN;
-    if (test === null) return { base, diff: Number.NaN, ci95: null };
+    const statistic = judgedStatistic(rule, metric, false);
+    if (test === null) return { base, diff: Number.NaN, ci95: null, statistic };
     const bar = BEYOND_NOISE_MIN_SE * test.sePct;
-    return { base, diff: test.diffPct, ci95: [test.diffPct - bar, test.diffPct + bar] };
+    return { base, diff: test.diffPct, ci95: [test.diffPct - bar, test.diffPct + bar], statistic };
   }
   const scale = judgedScale(metric);
+  const [x, y] = [sideBatches(baseRuns, metric), sideBatches(runs, metric)];
+  const median = rule === "within-run" && byMedian(metric, x, y);
   const [a, b] = rule === "repeats"
     ? [baseRuns, runs].map((list) => meanCi(list.map((r) => scale(runValue(r, metric)))))
-    : [sideBatches(baseRuns, metric), sideBatches(runs, metric)].map((x) => judgedNoise(x, metric));
+    : judgedNoise(x, y, metric);
   const { se, ci95 } = welchDiff(a, b);
   const margin = rule === "repeats"
     ? barOf(ci95, se, BEYOND_NOISE_MIN_SE)
@@ -232,5 +239,6 @@ export function judgedChange(
     base,
     diff: from(b.mean),
     ci95: margin === null ? null : [from(b.mean - margin), from(b.mean + margin)],
+    statistic: judgedStatistic(rule, metric, median),
   };
 }
