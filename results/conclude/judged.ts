@@ -1,48 +1,19 @@
 /**
  * @module
- * Which runs a finding may judge the target on: one rule for the knee of every sweep (analysis.ts, its
- * explanation in knee_explained.ts), the bend of a broadcast sweep (broadcast_points.ts), a comparison
- * against the baseline (analysis.ts) and an expected direction (expect_verdict.ts), so no finding calls
- * the target's what loadlab's own numbers made. It reads the flags of the run verdict (run_verdict.ts):
- *
- * - never the target's (`loadlabFlags`: a compared side or an expected direction is not judged):
- *   `generator-bound` (loadlab's generator was the limit), `incomplete` and `aborted` (stopped early),
- *   `warm-up not reached`, `nothing measured`, `data ran out` and `steered` (not the load planned), and
- *   `flooded` (a WebSocket rule that took a flood's messages as answers: round trips of nothing);
- * - for a knee (`notJudgedFlags`), also these unless the runner found the server was the limit
- *   (`server-bound`): `dropped`, `lost`, `unanswered`, `errors` and `failed`. Without that finding, sends
- *   never made or never answered may be the generator's (a busy machine, its sockets) as much as the
- *   target's.
- *
- * Server errors, statuses that were no success and sessions that ended early are answers the target gave:
- * they never keep a point from being judged. A change between two sides (`judgeChange`: the analysis's
- * variants against the baseline, `report --compare`'s pair of runs, the `--baseline` gate's pairs) is
- * judged against noise (noise.ts) only when neither side has a `loadlabFlags` flag. Pure.
+ * Which runs a finding may judge the target on, one rule for every finding: the knee of a sweep
+ * (analysis.ts, knee_explained.ts), the bend of a broadcast sweep (broadcast_points.ts), a comparison of
+ * two sides (analysis.ts, `report --compare`, the `--baseline` gate) and an expected direction
+ * (expect_verdict.ts). It reads which findings each run-verdict flag blocks from `VERDICT_FLAGS`
+ * (run_verdict.ts). A change between two sides is judged against noise (noise.ts) only when neither side
+ * has a flag that makes its numbers loadlab's. Pure.
  */
 import type { RunResult } from "../mod.ts";
-import { runVerdict, type VerdictKind } from "./run_verdict.ts";
+import { type FlagBlocks, runVerdict, VERDICT_FLAGS, type VerdictKind } from "./run_verdict.ts";
 import { judgeNoise, type NoiseJudgement } from "./noise.ts";
 import { type NoiseMetric, withinRunBlocker } from "./noise_samples.ts";
 import type { NoiseVerdict } from "../stats.ts";
 
-const NEVER_THE_TARGETS: ReadonlySet<VerdictKind> = new Set<VerdictKind>([
-  "generator-bound",
-  "incomplete",
-  "aborted",
-  "warm-up not reached",
-  "nothing measured",
-  "data ran out",
-  "steered",
-  "flooded",
-]);
-
-const TARGETS_WHEN_SERVER_BOUND: ReadonlySet<VerdictKind> = new Set<VerdictKind>([
-  "dropped",
-  "lost",
-  "unanswered",
-  "errors",
-  "failed",
-]);
+const BLOCKS = new Map<VerdictKind, FlagBlocks>(VERDICT_FLAGS.map((f) => [f.kind, f.blocks]));
 
 function flagLabels(runs: RunResult[], keep: (kind: VerdictKind, run: RunResult) => boolean): string[] {
   const labels = runs.flatMap((run) =>
@@ -58,7 +29,7 @@ function flagLabels(runs: RunResult[], keep: (kind: VerdictKind, run: RunResult)
  * them are about, so it never blocks a side.
  */
 export function loadlabFlags(runs: RunResult[]): string[] {
-  return flagLabels(runs, (kind) => NEVER_THE_TARGETS.has(kind));
+  return flagLabels(runs, (kind) => BLOCKS.get(kind) === "loadlab");
 }
 
 /**
@@ -69,7 +40,7 @@ export function loadlabFlags(runs: RunResult[]): string[] {
 export function notJudgedFlags(runs: RunResult[]): string[] {
   return flagLabels(
     runs,
-    (kind, run) => NEVER_THE_TARGETS.has(kind) || (TARGETS_WHEN_SERVER_BOUND.has(kind) && !run.serverBound),
+    (kind, run) => BLOCKS.get(kind) === "loadlab" || (BLOCKS.get(kind) === "knee" && !run.serverBound),
   );
 }
 
