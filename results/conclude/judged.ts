@@ -22,21 +22,12 @@ function flagLabels(runs: RunResult[], keep: (kind: VerdictKind, run: RunResult)
   return [...new Set(labels)];
 }
 
-/**
- * The flag labels of these runs that make their numbers loadlab's or a cut-short run's, never the
- * target's ("generator-bound", "warm-up not reached"); empty when none. What a comparison of two sides
- * and an expected direction decline on: a target's own overload (dropped or lost sends) is what many of
- * them are about, so it never blocks a side.
- */
+/** The flag labels that make these runs' numbers loadlab's or a cut-short run's; empty when none. */
 export function loadlabFlags(runs: RunResult[]): string[] {
   return flagLabels(runs, (kind) => BLOCKS.get(kind) === "loadlab");
 }
 
-/**
- * The flag labels that keep these runs (one sweep point) from being judged for a knee; empty when it may
- * be. Stricter than `loadlabFlags`: a knee says where the target bent, so a point whose sends were
- * dropped or lost with no finding that the server was the limit cannot place it.
- */
+/** The flag labels that keep these runs (one sweep point) from placing a knee; empty when none. */
 export function notJudgedFlags(runs: RunResult[]): string[] {
   return flagLabels(
     runs,
@@ -50,10 +41,7 @@ export interface NotJudged {
   flags: string[];
 }
 
-/**
- * "400, 800 not judged: generator-bound", or one clause per reason when they differ ("400 not judged:
- * generator-bound; 800 not judged: dropped 5.0%"); "" when none. `count` formats a value.
- */
+/** "400, 800 not judged: generator-bound", one clause per reason; "" when none. */
 export function notJudgedText(points: NotJudged[], count = (x: number) => String(x)): string {
   const byWhy = new Map<string, number[]>();
   for (const p of points) {
@@ -63,11 +51,7 @@ export function notJudgedText(points: NotJudged[], count = (x: number) => String
   return [...byWhy].map(([why, values]) => `${values.map(count).join(", ")} not judged: ${why}`).join("; ");
 }
 
-/**
- * Why a change between sides cannot be judged against noise: "new is generator-bound" for each side
- * (variant and its runs) with `loadlabFlags`; null when no side has any. A side loadlab limited differs
- * by loadlab's doing, so neither "beyond noise" nor "within noise" would be the target's.
- */
+/** Why a change between sides cannot be judged against noise ("new is generator-bound"), or null. */
 function sidesNotJudged(sides: Array<{ name: string; runs: RunResult[] }>): string | null {
   const why = sides.flatMap((s) => {
     const flags = loadlabFlags(s.runs);
@@ -82,11 +66,7 @@ export interface Side {
   runs: RunResult[];
 }
 
-/**
- * A change of `metric` from `base` to `side`, judged by the one rule: `{ notJudged: "new is
- * generator-bound" }` when a side has `loadlabFlags` (`sidesNotJudged`, this side first), else the noise
- * rule's verdict (`judgeNoise`: `repeats`, or `within-run` for one run a side).
- */
+/** A change of `metric` from `base` to `side`: not judged on `loadlabFlags`, else the noise rule's. */
 export function judgeChange(
   rule: "repeats" | "within-run",
   side: Side,
@@ -104,17 +84,14 @@ export function judgeChange(
 }
 
 /** A change of one pair of runs in the words of `report --compare`: the verdict, and why none when none. */
-export interface PairJudgement {
+interface PairJudgement {
   /** "unknown" when not judged. */
   verdict: NoiseVerdict;
   /** Why it was not judged ("candidate is generator-bound", "too few repeats, ..."); null when it was. */
   notJudged: string | null;
 }
 
-/**
- * `report --compare`'s judgement of `metric` between a baseline run and the candidate run of the same
- * name: `judgeChange` by the within-run rule, the sides named "baseline" and "candidate".
- */
+/** `report --compare`'s judgement of `metric` between a baseline run and its candidate (within-run). */
 export function judgePair(before: RunResult, after: RunResult, metric: NoiseMetric): PairJudgement {
   const j = judgeChange("within-run", { name: "candidate", runs: [after] }, {
     name: "baseline",

@@ -54,9 +54,8 @@ function failedLabel(run: RunResult): string {
 }
 
 /**
- * Which findings a flag keeps from judging the target: `loadlab` (a compared side, an expected direction,
- * a knee: the numbers are loadlab's or a cut-short run's), `knee` (a knee's point, unless the runner found
- * the server was the limit: sends never made or answered may be the generator's as much as the target's).
+ * Which findings a flag keeps from judging the target: `loadlab` every one (the numbers are loadlab's or
+ * a cut-short run's), `knee` a knee's point unless the runner found the server was the limit.
  */
 export type FlagBlocks = "loadlab" | "knee" | null;
 
@@ -77,11 +76,8 @@ const rule = <K extends string>(
   label: FlagRule<K>["label"],
 ): FlagRule<K> => ({ kind, means, blocks, label });
 
-/**
- * Dropped sends, and lost requests, over this share of intended sends flag the run: a handful in a long
- * run is shown but does not fail `--strict` (a hard stop always leaves a connection's worth unfinished).
- */
-export const DROPPED_FLAG_SHARE = 0.001;
+/** Dropped sends and lost requests over this share of intended sends flag the run. */
+const DROPPED_FLAG_SHARE = 0.001;
 
 const overShare = (run: RunResult, n: number) => n > DROPPED_FLAG_SHARE * sendsOf(run);
 
@@ -248,7 +244,7 @@ export const VERDICT_FLAGS = [
 export type VerdictKind = typeof VERDICT_FLAGS[number]["kind"];
 
 /** One reason not to trust a run's numbers. */
-export interface VerdictFlag {
+interface VerdictFlag {
   kind: VerdictKind;
   label: string;
 }
@@ -271,20 +267,14 @@ export function runVerdict(run: RunResult): RunVerdict {
   return { ok: flags.length === 0, flags, label: flags.length ? flags.map((f) => f.label).join(", ") : "ok" };
 }
 
-/**
- * "generator-bound", or for a closed run judged by its load worker's thread "generator-bound: load worker
- * saturated in 6 of 6 intervals" (generator_saturation.ts).
- */
+/** "generator-bound", with a closed run's saturated intervals where they say it. */
 function generatorBoundLabel(run: RunResult): string {
   const busy = generatorSaturation(run.intervals);
   if (busy === null || !busy.bound) return "generator-bound";
   return `generator-bound: load worker saturated in ${busy.saturated} of ${busy.judged} intervals`;
 }
 
-/**
- * "errors 25% (closed-early 10)": answered errors and a session script's own failures (which end sessions
- * as surely as a reset) past the share; a built-in the sessions changed is named whatever its share.
- */
+/** "errors 25% (closed-early 10)", or a changed built-in whatever its share. */
 function errorsLabel(run: RunResult): string | null {
   const answered = answeredErrors(run);
   const script = run.errors.script ?? 0;
