@@ -216,21 +216,9 @@ Deno.test("a change past what the slower run's own waits can make is judged, the
   );
 });
 
-Deno.test("one starved interval moves a p99 weighed by the median of its batches too little to judge", () => {
-  const base = makeSingleAttack(), starved = structuredClone(base);
-  const ivs = starved.runs[0].intervals;
-  ivs[ivs.length - 3] = { ...ivs[ivs.length - 3], p99: ivs[ivs.length - 3].p99 * 20 };
-  const gate = gateAgainstBaseline(base, starved, [parseFailOn("p99 +50%")]);
-  const p99 = gate.groups[0].metrics.find((m) => m.metric === "p99")!;
-  assert.equal(p99.statistic, "median of the batch means of interval p99s");
-  assert.equal(p99.verdict, "same", JSON.stringify(p99));
-  assert.ok(p99.changeCi95Pct![1] < 50, JSON.stringify(p99));
-  assert.deepEqual(gate.unjudged, []);
-});
-
 Deno.test("a change past the rule that wide noise calls 'same' is not judged, with the batches that settle it", () => {
   const base = makeSingleAttack(), slower = structuredClone(base);
-  for (const [file, factor] of [[base, 1], [slower, 1.2]] as const) {
+  for (const [file, factor] of [[base, 1], [slower, 1.15]] as const) {
     file.runs[0].intervals = file.runs[0].intervals.map((iv, i) => ({
       ...iv,
       p99: iv.p99 * factor * (1 + ((i * 37) % 11)) ** 2,

@@ -73,20 +73,6 @@ export function median(values: readonly number[]): number {
   return s.length === 0 ? NaN : s.length % 2 === 1 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 }
 
-/**
- * The median of the finite values as a `MeanCi` whose `mean` is the median: its 95% half-width from the
- * median absolute deviation (1.4826 MAD estimates a normal's sd, the median's se is 1.2533 sd / sqrt(n)),
- * so one outlying value moves neither the level nor the width; the sample sd where the MAD is zero.
- */
-export function medianCi(values: number[]): MeanCi {
-  const xs = values.filter(Number.isFinite);
-  const n = xs.length, mid = median(xs);
-  if (n < 2) return { mean: mid, ci95: null, n };
-  const mad = median(xs.map((x) => Math.abs(x - mid)));
-  const sd = mad > 0 ? 1.4826 * mad : stdev(xs);
-  return { mean: mid, ci95: (tQuantile95(n - 1) * 1.2533 * sd) / Math.sqrt(n), n };
-}
-
 /** Sample standard deviation (n - 1 in the denominator) of the finite values; 0 below two values. */
 export function stdev(values: number[]): number {
   const xs = values.filter(Number.isFinite);

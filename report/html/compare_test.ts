@@ -10,7 +10,7 @@ Deno.test("report --compare: each cell names the two levels the noise rule compa
     p99: iv.p99 * 2,
   }));
   const [row] = buildCompare(base, slower);
-  assert.equal(row.cells.p99.statistic, "median of the batch means of interval p99s");
+  assert.equal(row.cells.p99.statistic, "geometric mean of the batch means of interval p99s");
   assert.equal(row.cells.p50.statistic, "geometric mean of the batch means of interval p50s");
   const [from, to] = row.cells.p99.compared;
   assert.ok(Math.abs(to / from - 2) < 0.01, `${from} → ${to}`);

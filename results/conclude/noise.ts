@@ -2,7 +2,7 @@
  * @module
  * The noise rules shared by the analysis, `report --compare`, the `--baseline` gate and expected
  * directions: success shares by a two-proportion test; one run a side (`within-run`) by batch means of its
- * judged part (a p99 by their median, noise_samples.ts), not for a load whose rate changes within the run,
+ * judged part (noise_samples.ts), not for a load whose rate changes within the run,
  * and not for a gap the slower side's own waits can explain (own_waits.ts); two repeats a side or more by
  * Welch's t-test. Beyond noise needs `BEYOND_NOISE_MIN_SE` standard errors, within noise is under
  * `WITHIN_NOISE_MAX_SE`, between is "not judged" with the number. Pure.
@@ -22,7 +22,6 @@ import {
 import { judgeShares, shareCounts, standardErrorsText, twoProportion } from "./success_share.ts";
 import {
   batchesText,
-  byMedian,
   fromJudgedScale,
   judgedNoise,
   judgedScale,
@@ -60,12 +59,11 @@ function withinRunJudgement(
   const blocker = [...before, ...after].map(withinRunBlocker).find((b) => b !== null);
   if (blocker) return { notJudged: blocker };
   const [x, y] = [sideBatches(before, metric), sideBatches(after, metric)];
-  const [a, b] = judgedNoise(x, y, metric);
+  const [a, b] = [judgedNoise(x, metric), judgedNoise(y, metric)];
   const verdict = noiseVerdict(a, b);
   if (verdict === "unknown") return { notJudged: TOO_FEW };
   const se = standardErrorsApart(a, b), bar = batchBar(a, b);
-  const how = `by batch ${byMedian(metric, x, y) ? "medians" : "means"}, ${standardErrorsText(se)} apart, ` +
-    batchesText(x, y);
+  const how = `by batch means, ${standardErrorsText(se)} apart, ${batchesText(x, y)}`;
   if (!(verdict === "beyond-noise" && se >= bar)) {
     return se < WITHIN_NOISE_MAX_SE ? { beyond: false, how } : { notJudged: shortOfBar(how, bar) };
   }
@@ -121,7 +119,7 @@ export function normalErrors(
   const scale = judgedScale(metric);
   const [a, b] = rule === "repeats"
     ? [baseRuns, runs].map((list) => meanCi(list.map((r) => scale(runValue(r, metric)))))
-    : judgedNoise(sideBatches(baseRuns, metric), sideBatches(runs, metric), metric);
+    : [sideBatches(baseRuns, metric), sideBatches(runs, metric)].map((x) => judgedNoise(x, metric));
   const { diff, se, ci95 } = welchDiff(a, b);
   if (ci95 === null || !(se > 0) || Math.min(a.n, b.n) < 3) return null;
   const z = diff / se / (batchBar(a, b) / BEYOND_NOISE_MIN_SE);
@@ -131,11 +129,11 @@ export function normalErrors(
   return explained ? null : z;
 }
 
-/** The statistic `judgedChange` compares, in words ("median of the batch means of interval p99s"). */
-function judgedStatistic(rule: "repeats" | "within-run", metric: NoiseMetric, median: boolean): string {
+/** The statistic `judgedChange` compares, in words ("geometric mean of the batch means of interval p99s"). */
+function judgedStatistic(rule: "repeats" | "within-run", metric: NoiseMetric): string {
   if (metric === "success") return "successes of all sends";
   const what = metric === "rps" ? "served req/s" : `${metric}s`;
-  const mean = median ? "median" : metric === "rps" ? "mean" : "geometric mean";
+  const mean = metric === "rps" ? "mean" : "geometric mean";
   return rule === "repeats"
     ? `${mean} of the repeats' ${what}`
     : `${mean} of the batch means of interval ${what}`;
@@ -148,7 +146,7 @@ interface JudgedChange {
   /** The change from `base`, and the interval [low, high] it must leave to be beyond noise; null when noise was not measured. */
   diff: number;
   ci95: [number, number] | null;
-  /** What `base` and `base + diff` are ("median of the batch means of interval p99s"). */
+  /** What `base` and `base + diff` are ("geometric mean of the batch means of interval p99s"). */
   statistic: string;
 }
 
@@ -172,17 +170,15 @@ export function judgedChange(
     const [x, y] = [shareCounts(baseRuns), shareCounts(runs)];
     const test = twoProportion(x, y);
     const base = x.sent ? (x.succeeded / x.sent) * 100 : Number.NaN;
-    const statistic = judgedStatistic(rule, metric, false);
+    const statistic = judgedStatistic(rule, metric);
     if (test === null) return { base, diff: Number.NaN, ci95: null, statistic };
     const bar = BEYOND_NOISE_MIN_SE * test.sePct;
     return { base, diff: test.diffPct, ci95: [test.diffPct - bar, test.diffPct + bar], statistic };
   }
   const scale = judgedScale(metric);
-  const [x, y] = [sideBatches(baseRuns, metric), sideBatches(runs, metric)];
-  const median = rule === "within-run" && byMedian(metric, x, y);
   const [a, b] = rule === "repeats"
     ? [baseRuns, runs].map((list) => meanCi(list.map((r) => scale(runValue(r, metric)))))
-    : judgedNoise(x, y, metric);
+    : [sideBatches(baseRuns, metric), sideBatches(runs, metric)].map((x) => judgedNoise(x, metric));
   const { se, ci95 } = welchDiff(a, b);
   const margin = rule === "repeats"
     ? barOf(ci95, se, BEYOND_NOISE_MIN_SE)
@@ -193,6 +189,6 @@ export function judgedChange(
     base,
     diff: from(b.mean),
     ci95: margin === null ? null : [from(b.mean - margin), from(b.mean + margin)],
-    statistic: judgedStatistic(rule, metric, median),
+    statistic: judgedStatistic(rule, metric),
   };
 }

@@ -7,7 +7,7 @@
 import type { IntervalResult, RunResult } from "../schema.ts";
 import { servedRps } from "./served_rate.ts";
 import { intervalLatencySampled } from "./responses.ts";
-import { batchMeans, type IntervalSample, type MeanCi, meanCi, medianCi } from "../stats.ts";
+import { batchMeans, type IntervalSample, type MeanCi, meanCi } from "../stats.ts";
 
 /** The metrics compared between runs and groups; `success` is in percent. */
 export const COMPARE_METRICS = ["rps", "p50", "p99", "success"] as const;
@@ -111,18 +111,9 @@ export function fromJudgedScale(metric: NoiseMetric): (x: number) => number {
   return metric === "rps" || metric === "success" ? (x) => x : Math.exp;
 }
 
-/** Batches a side needs before a p99 is weighed by their median: fewer leave its spread to chance. */
-const MIN_MEDIAN_BATCHES = 5;
-
-/** Whether a p99 is weighed by its batches' median, which one starved interval hardly moves. */
-export function byMedian(metric: NoiseMetric, x: Batches, y: Batches): boolean {
-  return metric === "p99" && Math.min(x.values.length, y.values.length) >= MIN_MEDIAN_BATCHES;
-}
-
-/** Two sides' batch levels on the judged scale with their 95% CIs: medians where `byMedian`, else means. */
-export function judgedNoise(x: Batches, y: Batches, metric: NoiseMetric): [MeanCi, MeanCi] {
-  const level = byMedian(metric, x, y) ? medianCi : meanCi;
-  return [level(x.values.map(judgedScale(metric))), level(y.values.map(judgedScale(metric)))];
+/** A side's batch means on the judged scale, with their 95% CI. */
+export function judgedNoise(batches: Batches, metric: NoiseMetric): MeanCi {
+  return meanCi(batches.values.map(judgedScale(metric)));
 }
 
 /** Whether the run's load asked for one rate throughout: no phases of other rates, no ramp. */
