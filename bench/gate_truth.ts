@@ -7,14 +7,16 @@
  * row per case: the machine's load average, the exit code, and the p99 cell. Self-compare must never exit
  * 7; a sleep 2x or 4x slower exits 7 unless its own waits could explain it (8, with that reason). About
  * fifteen minutes on a busy machine:
- * `deno run -A bench/gate_truth.ts [seconds per run] [main.ts of the loadlab to check] [sleep,cpu]`.
+ * `deno run -A bench/gate_truth.ts [seconds per run] [main.ts of the loadlab to check] [sleep,cpu] [dir]`;
+ * with a dir, every run's results.json is kept there (`<state>-<kind>-<case>.json`) to judge again.
  */
 import { startTarget } from "../targets/mod.ts";
 
 const seconds = Number(Deno.args[0] ?? 10);
 const main = Deno.args[1] || new URL("../main.ts", import.meta.url).pathname;
 const only = (Deno.args[2] ?? "sleep,cpu").split(",");
-const dir = Deno.makeTempDirSync({ prefix: "loadlab-gate-truth-" });
+const keep = Deno.args[3];
+const dir = keep ?? Deno.makeTempDirSync({ prefix: "loadlab-gate-truth-" });
 
 /** The endpoints of one kind: its baseline and the slower cases, by name. */
 const KINDS = {
@@ -58,14 +60,15 @@ try {
     );
     try {
       for (const [kind, { base, cases }] of Object.entries(KINDS).filter(([k]) => only.includes(k))) {
-        const file = `${dir}/${kind}.json`;
+        const file = `${dir}/${state.replaceAll(" ", "-")}-${kind}-baseline.json`;
         const made = await attack(`${target.url}${base}`, ["-o", file]);
         if (made.code !== 0) {
           console.log(`| ${state} | ${kind} | baseline | ${loadavg()} | ${made.code} | | | |`);
         }
         for (const [name, ms] of Object.entries(cases)) {
           const url = `${target.url}${base.replace(/=[\d.]+$/, `=${ms}`)}`;
-          const r = await attack(url, ["--baseline", file, "--fail-on", "p99 +50%"]);
+          const out = `${dir}/${state.replaceAll(" ", "-")}-${kind}-${name}.json`;
+          const r = await attack(url, ["--baseline", file, "--fail-on", "p99 +50%", "-o", out]);
           const cells = `${row(r.stdout, "p50", false)} | ${row(r.stdout, "p99", true)}`;
           console.log(`| ${state} | ${kind} | ${name} | ${loadavg()} | ${r.code} | ${cells} |`);
         }
@@ -79,5 +82,5 @@ try {
   }
 } finally {
   await target.stop();
-  Deno.removeSync(dir, { recursive: true });
+  if (!keep) Deno.removeSync(dir, { recursive: true });
 }

@@ -209,8 +209,9 @@ ${dashboardHelp(6, 27)}
 Exit codes: 0 ok, 1 a threshold failed (only that), 2 bad usage (one line naming the problem and the
 fix), 4 no response at all (any error kind, TLS included), 5 an output cannot be written (checked
 before the load), 6 with --strict the run is flagged, 7 worse than --baseline past a --fail-on rule,
-8 a --fail-on rule checked no run (nothing paired with the baseline, or only flagged runs), 130 Ctrl-C,
-143 SIGTERM (both stop gracefully and keep the partial results).
+8 not judged: a --fail-on rule no pair could check (nothing paired with the baseline, only flagged
+runs, or noise or the run's own waits for a core could explain the change; the reason says what would
+settle it), 130 Ctrl-C, 143 SIGTERM (both stop gracefully and keep the partial results).
 
 Examples
   loadlab attack http://127.0.0.1:8080/ -c 50 -d 30s

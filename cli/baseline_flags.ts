@@ -35,8 +35,8 @@ export function baselineHelp(indent: number, column: number): string {
     more("may be an http(s) URL giving JSON or a zip holding it (a GitHub artifact;"),
     more("GITHUB_TOKEN is sent to api.github.com/*.githubusercontent.com only)"),
     flag("--fail-on <rule>", `with --baseline: exit 7 when a change is beyond noise AND past the`),
-    more(`rule, e.g. "p99 +10%", "rps -5%", "success -0.1pp" (repeatable); exit 8 when a`),
-    more("rule checked no run (nothing paired with the baseline, or only flagged runs);"),
+    more(`rule, e.g. "p99 +10%", "rps -5%", "success -0.1pp" (repeatable); exit 8, not`),
+    more("judged, when no pair could check a rule (see Exit codes);"),
     more(`per endpoint: "p99{name:GET /json} +10%" (its latency noise needs repeats)`),
   ].join("\n");
 }

@@ -36,10 +36,10 @@ export const EXIT = {
    */
   baselineWorse: 7,
   /**
-   * `--baseline` with `--fail-on`, and a rule that checked no pair: nothing paired with the baseline
-   * (a renamed load, another experiment's file), every pair is flagged, or no pair has a verdict on the
-   * rule's metric (results/baseline_gate.ts `unjudged`). A gate that judged nothing did not pass. After
-   * 7 (a rule that fired is the stronger finding), before 1.
+   * Not judged: `--baseline` with `--fail-on`, and a rule no pair could check: nothing paired with the
+   * baseline, every pair flagged, or noise or the run's own waits could explain the change on the rule's
+   * metric (results/baseline_gate.ts `unjudged`). A gate that judged nothing did not pass. After 7 (a
+   * rule that fired is the stronger finding), before 1.
    */
   baselineUnjudged: 8,
   /** 128 + SIGINT, as shells report a process stopped by Ctrl-C. */

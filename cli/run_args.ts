@@ -78,8 +78,9 @@ ${SCRIPT_LOAD_HELP}
 The file format: docs/EXPERIMENTS.md. 'loadlab presets' lists the presets.
 Exit codes: 0 ok, 1 a threshold failed, 2 bad input, 3 a target failed, 4 a run got no
 response at all (any one run, any error kind), 5 output not writable, 6 a run flagged with
---strict, 7 worse than --baseline past --fail-on, 8 a --fail-on rule checked no run (nothing
-paired, or only flagged runs), 130 interrupted (Ctrl-C), 143 stopped by SIGTERM.`;
+--strict, 7 worse than --baseline past --fail-on, 8 not judged: a --fail-on rule no pair could
+check (nothing paired, only flagged runs, or noise or the run's own waits for a core could explain
+the change; the reason says what would settle it), 130 interrupted (Ctrl-C), 143 stopped by SIGTERM.`;
 
 const SPECS: FlagSpec[] = [
   { long: "quick", takesValue: false },

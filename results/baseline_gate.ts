@@ -5,7 +5,7 @@
  * verdict is `unknown` with its reason and an unjudged rule exits 8, never passes. Pure.
  */
 import type { ResultsFile, RunResult } from "./mod.ts";
-import { judgedChange, judgedStatistic } from "./conclude/noise.ts";
+import { judgedChange } from "./conclude/noise.ts";
 import { COMPARE_METRICS, type CompareMetric, runValue } from "./conclude/noise_samples.ts";
 import { judgeChange } from "./conclude/judged.ts";
 import { meanCi, round4 } from "./stats.ts";
@@ -25,7 +25,7 @@ export interface MetricVerdict {
   /** The change the rule weighed, in the metric's unit, and its 95% noise interval; null if not judged. */
   diff: number;
   diffCi95: [number, number] | null;
-  /** The two levels the rule compared and the statistic they are (`judgedStatistic`). */
+  /** The two levels the rule compared and the statistic they are (`judgedChange`'s). */
   compared: [number, number];
   statistic: string;
   /** The same change and interval in percent of the baseline's level. */
@@ -108,27 +108,37 @@ function metricVerdict(
   );
   const change = judgedChange(noise, after, before, metric);
   const pct = (x: number) => (change.base === 0 ? Number.NaN : (x / Math.abs(change.base)) * 100);
-  const notJudged = "notJudged" in judged ? judged.notJudged : undefined;
+  const past = failOn.filter((f) => f.metric === metric).filter((f) => {
+    const moved = f.unit === "pp" ? change.diff : pct(change.diff);
+    return f.tolerance > 0 ? moved > f.tolerance : moved < f.tolerance;
+  });
+  const wideSame = "beyond" in judged && !judged.beyond && past.length > 0
+    ? wideSameText(
+      metric,
+      pct(change.diff),
+      change.diff,
+      change.ci95 && [pct(change.ci95[0]), pct(change.ci95[1])],
+      past[0],
+    )
+    : undefined;
+  const notJudged = "notJudged" in judged ? judged.notJudged : wideSame;
   const ci95 = notJudged === undefined ? change.ci95 : null;
   const worseWay = LOWER_IS_BETTER[metric] ? change.diff > 0 : change.diff < 0;
-  const verdict: MetricVerdict["verdict"] = "notJudged" in judged
+  const verdict: MetricVerdict["verdict"] = notJudged !== undefined
     ? "unknown"
-    : !judged.beyond
+    : !("beyond" in judged && judged.beyond)
     ? "same"
     : worseWay
     ? "worse"
     : "better";
-  const failed = verdict !== "worse" ? [] : failOn.filter((f) => f.metric === metric).filter((f) => {
-    const moved = f.unit === "pp" ? change.diff : pct(change.diff);
-    return f.tolerance > 0 ? moved > f.tolerance : moved < f.tolerance;
-  }).map((f) => f.expression);
+  const failed = verdict === "worse" ? past.map((f) => f.expression) : [];
   const figure = (runs: RunResult[]) => round4(meanCi(runs.map((r) => runValue(r, metric))).mean);
   return {
     metric,
     baseline: figure(before),
     current: figure(after),
     compared: [round4(change.base), round4(change.base + change.diff)],
-    statistic: judgedStatistic(noise, metric),
+    statistic: change.statistic,
     diff: round4(change.diff),
     diffCi95: round(ci95),
     changePct: round4(pct(change.diff)),
@@ -139,6 +149,29 @@ function metricVerdict(
     noise,
     failed,
   };
+}
+
+/**
+ * Why a change past rule `f`'s tolerance that the noise rule calls "same" is not judged, with how many
+ * times the batches would narrow the noise interval until the change leaves it (a run that many times as
+ * long): its width is noise, and "same" would pass a change as large as the rule forbids.
+ */
+function wideSameText(
+  metric: CompareMetric,
+  changePct: number,
+  diff: number,
+  ciPct: [number, number] | null,
+  f: FailOn,
+): string {
+  // Latency's interval is a ratio's: its width and the change are weighed on the log scale it was judged on.
+  const scale = metric === "p50" || metric === "p99" ? (x: number) => Math.log1p(x / 100) : (x: number) => x;
+  const change = scale(changePct), half = ciPct && (scale(ciPct[1]) - scale(ciPct[0])) / 2;
+  const times = half === null || change === 0 ? null : Math.ceil((half / Math.abs(change)) ** 2);
+  const settle = times === null ? "" : `about ${times} times the batches (runs ${times} times as long), `;
+  const shown = `${changePct > 0 ? "+" : ""}${Number(changePct.toFixed(1))}%`;
+  return `${metric} ${f.unit === "pp" ? `${Number(diff.toFixed(2))} pp` : shown} is past the rule's ` +
+    `${f.tolerance > 0 ? "+" : ""}${f.tolerance}${f.unit} but within noise: judged with ${settle}` +
+    "repeats (repeats: 3) or a quieter machine";
 }
 
 const ENV_FIELDS = ["cpu", "cores", "loadlab", "deno"] as const;

@@ -215,3 +215,22 @@ Deno.test("a change past what the slower run's own waits can make is judged, the
     /; noise interval \+[\d.]+% to \+[\d.]+%, beyond what the slower side's own waits \(the load worker waited for a core 10% of the time, 0\.1 ms at each wake-up\) move [\d.]+ ms to [\d.]+ ms at most, [\d.]+ ms measured; /,
   );
 });
+
+Deno.test("a change past the rule that wide noise calls 'same' is not judged, with the batches that settle it", () => {
+  const base = makeSingleAttack(), slower = structuredClone(base);
+  for (const [file, factor] of [[base, 1], [slower, 1.15]] as const) {
+    file.runs[0].intervals = file.runs[0].intervals.map((iv, i) => ({
+      ...iv,
+      p99: iv.p99 * factor * (1 + ((i * 37) % 11)) ** 2,
+    }));
+  }
+  const gate = gateAgainstBaseline(base, slower, [parseFailOn("p99 +10%")]);
+  const p99 = gate.groups[0].metrics.find((m) => m.metric === "p99")!;
+  assert.equal(p99.verdict, "unknown", JSON.stringify(p99));
+  assert.match(
+    p99.notJudged!,
+    /^p99 \+[\d.]+% is past the rule's \+10% but within noise: judged with about \d+ times the batches \(runs \d+ times as long\), repeats \(repeats: 3\) or a quieter machine$/,
+  );
+  assert.equal(gate.unjudged[0].rule, "p99 +10%");
+  assert.equal(gate.failed, false);
+});

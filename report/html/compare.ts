@@ -11,6 +11,7 @@ import {
   runValue,
 } from "../../results/conclude/noise_samples.ts";
 import { judgePair } from "../../results/conclude/judged.ts";
+import { judgedChange } from "../../results/conclude/noise.ts";
 import { changePct, type NoiseVerdict, round4 } from "../../results/stats.ts";
 import { gateAgainstBaseline, type MetricVerdict } from "../../results/baseline_gate.ts";
 import type { FailOn } from "../../results/fail_on.ts";
@@ -26,6 +27,9 @@ export interface CompareCell {
   verdict: NoiseVerdict;
   /** Why the change was not judged ("candidate is generator-bound"); null when it was. */
   notJudged: string | null;
+  /** The two levels the noise rule compared, and what they are ("median of the batch means ..."). */
+  compared: [number, number];
+  statistic: string;
 }
 
 /** One matched run: the name plus a cell per metric. */
@@ -37,6 +41,7 @@ export interface CompareRow {
 function compareCell(before: RunResult, after: RunResult, metric: CompareMetric): CompareCell {
   const a = runNoise(before, metric), b = runNoise(after, metric);
   const [x, y] = [runValue(before, metric), runValue(after, metric)];
+  const change = judgedChange("within-run", [after], [before], metric);
   return {
     before: round4(x),
     after: round4(y),
@@ -44,6 +49,8 @@ function compareCell(before: RunResult, after: RunResult, metric: CompareMetric)
     beforeCi: a.ci95 === null ? null : round4(a.ci95),
     afterCi: b.ci95 === null ? null : round4(b.ci95),
     ...judgePair(before, after, metric),
+    compared: [round4(change.base), round4(change.base + change.diff)],
+    statistic: change.statistic,
   };
 }
 

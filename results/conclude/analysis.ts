@@ -1,19 +1,10 @@
 /**
  * @module
- * The analysis stored in results.json beside the runs (`results.analysis`), computed once after every
- * run so CI jobs and the report read the same verdicts: runs grouped by variant × load × sweep point(s),
- * each group's mean, stdev and 95% CI (Student's t) of req/s, p50, p99 and success over its repeats; the
- * change of every group against the baseline variant's group at the same load and sweep point, and
- * whether it is beyond noise; and the knee of every sweep curve (none over words such as protocols, which
- * are categories; a grid of words by numbers has one curve per word along the numbers). Probe runs of a
- * capacity search and incomplete runs (Ctrl-C) are left out: they would mix short or partial runs into the
- * repeats.
- *
- * Noise is judged by one rule for the whole analysis, named in `noiseRule` so the page can say which:
- * `repeats` when every compared group has at least two repeats (Welch's t-test on the repeats: the spread
- * between runs includes what differs from one run to the next, which within-run noise cannot see), else
- * `within-run`, the rule `loadlab report --compare` uses (batch means after stabilization, pooled over a
- * group's runs, non-overlapping 95% CIs). Pure.
+ * The analysis stored in results.json (`results.analysis`): runs grouped by variant, load and sweep
+ * point with each group's mean and 95% CI over its repeats, the change of every group against the
+ * baseline variant's and whether it is beyond noise, and the knee of every sweep curve. Probes and
+ * incomplete runs are left out. One noise rule for the whole analysis (`noiseRule`): `repeats` when every
+ * compared group has two, else `within-run`. Pure.
  */
 import type { Analysis, RunResult } from "../mod.ts";
 import { COMPARE_METRICS, runValue } from "./noise_samples.ts";
@@ -34,7 +25,7 @@ import { judgeChange, type NotJudged, notJudgedFlags, notJudgedText } from "./ju
 import { bentBeyondNoise, unbentText } from "./knee_bend.ts";
 
 /** Options of `analyze`. */
-export interface AnalyzeOptions {
+interface AnalyzeOptions {
   /** The variant the others are compared with. */
   baseline?: string;
   /** The p99 limit of the SLO in ms: a sweep's knee is also where p99 first goes over it. */
@@ -48,8 +39,7 @@ type Knee = Analysis["knees"][number];
 const point = (p: RunResult["sweep"]) => (p ? `${p.parameter}=${p.value}` : "");
 
 /**
- * The group of a run: `variant/load[/param=value][/param2=value]`; a run outside an experiment (no
- * variant, load or sweep) is its own group under its name without a `#repeat` suffix.
+ * The group of a run: `variant/load[/param=value]...`, or its name without `#repeat` outside an experiment.
  */
 export function analysisGroupKey(run: RunResult): string {
   if (run.variant === undefined && run.load === undefined && !run.sweep) return run.name.replace(/#\d+$/, "");
@@ -129,14 +119,11 @@ export function analyze(runs: RunResult[], opts: AnalyzeOptions = {}): Analysis 
 }
 
 /** Whether a swept parameter is the requested rate (its knee is where the target stops keeping up). */
-export function isRateParameter(parameter: string): boolean {
+function isRateParameter(parameter: string): boolean {
   return /(^|\.)(rate|ratePerSec|requestedRate)$/i.test(parameter);
 }
 
-/**
- * One curve per variant × load × swept parameter (× value of a grid's other axis), by swept value; the
- * axis as `curveAxes` picks it (a grid of words by numbers runs along the numbers).
- */
+/** One curve per variant, load, swept parameter and value of a grid's other axis, by swept value. */
 function sweepCurves(runs: RunResult[]): RunResult[][] {
   const byCurve = new Map<string, RunResult[]>();
   for (const run of runs) {
@@ -162,12 +149,7 @@ function curvePoints(runs: RunResult[]): SweepPoint[] {
   });
 }
 
-/**
- * Why a rate sweep has no knee. "Kept up with every requested rate" holds only when the achieved rate was
- * within `KEPT_UP_SHARE` of the requested one at every point; else the first point that fell short is
- * named (a curve short from its lowest rate has no sustained rate to call its knee), and, when the highest
- * rate was kept up again, that too: the short point was a dip, not a limit.
- */
+/** Why a rate sweep has no knee: every rate kept up, or the first point short (and a dip if recovered). */
 function noKneeOfRate(points: SweepPoint[]): string {
   const keptUp = (p: SweepPoint) => p.rps >= KEPT_UP_SHARE * (p.targetRps ?? (p.x as number));
   const short = points.find((p) => !keptUp(p));
@@ -189,10 +171,7 @@ function tooFewOrFlat(points: SweepPoint[]): string | null {
   return flat === null ? null : `no knee: req/s stayed within ${Math.round(flat * 100)}% across the sweep`;
 }
 
-/**
- * The knee of one curve and why; value null when there is none in the swept range. `bent` (rate sweeps)
- * says whether a point's shortfall or p99 rise is beyond noise (knee_bend.ts); one that is not is no bend.
- */
+/** The knee of one curve and why; `bent` says whether a rate point's bend is beyond noise. */
 export function kneeOf(
   parameter: string,
   points: SweepPoint[],
@@ -239,10 +218,7 @@ export function kneeOf(
   return { value: points[index].x as number, reason };
 }
 
-/**
- * The points of a numeric curve that may not be judged (judged.ts), by swept value; none of a curve of
- * words, which has no knee to judge.
- */
+/** The points of a numeric curve that may not be judged (judged.ts), by swept value. */
 function notJudgedPoints(curve: RunResult[]): NotJudged[] {
   const x = (r: RunResult) => curveAxes(r)!.axis.value;
   const values = orderedSweepValues(curve.map(x));
@@ -254,10 +230,7 @@ function notJudgedPoints(curve: RunResult[]): NotJudged[] {
     .filter((p) => p.flags.length > 0);
 }
 
-/**
- * The knee of one curve, found among its judged points only: a bend a flagged point made (loadlab's
- * generator behind, sends dropped, a run cut short) is not the target's, so it is named, never claimed.
- */
+/** The knee of one curve among its judged points only: a bend a flagged point made is named, not claimed. */
 function curveKnee(
   curve: RunResult[],
   parameter: string,

@@ -1,25 +1,9 @@
 /**
  * @module
- * The finding of a broadcast sweep (a chat room swept over its members, broadcast_points.ts): how many
- * members the target held, where its fan-out latency bent, what saturated above the bend (the target's
- * telemetry, knee_explained.ts), and what qualifies those numbers. Preconditions, one per statement:
- *
- * - "held N members": at N every member's handshake completed, none was lost, the room's requested rate
- *   was served, and the point may be judged (judged.ts: loadlab's generator was not the limit, nothing
- *   cut it short); the largest such N at or below the knee (all points when nothing bent). A
- *   generator-bound point never counts: its numbers are loadlab's.
- * - "the knee at N members": the next point that may be judged is the first bent one
- *   (broadcast_points.ts); points between the two that may not are named as not judged, with why. When
- *   only such points bent, the bend is said with their reason and no knee is claimed: the load generator
- *   receives every copy the target sends, so on a small machine it can run out of CPU first, and members
- *   lost or sends dropped without the server being the limit may be loadlab's sockets as much as the
- *   target's.
- * - "no knee between A and B": no point bent ("one member count swept, so no knee to find" when A is B: a
- *   room of one size has no range to bend in). "bent from the lowest member count": the first point bent
- *   already (it served short or lost members), so there is no knee in the range either.
- * - the qualifiers: every point the run verdict flags (generator-bound, dropped sends, errors,
- *   incomplete, unanswered at the stop), by member count.
- * Pure.
+ * The finding of a broadcast sweep (broadcast_points.ts): the members the target held (every handshake
+ * completed, none lost, the rate served, the point judged), the knee where fan-out bent, what saturated
+ * above it (knee_explained.ts), and the points the run verdict flags. A generator-bound point never
+ * counts: the generator receives every copy the target sends. Pure.
  */
 import type { ResultsFile } from "../mod.ts";
 import { formatCount, formatDurationMs } from "../text_format.ts";
@@ -35,7 +19,7 @@ import { KEPT_UP_SHARE } from "../stats.ts";
 import { notJudgedText } from "./judged.ts";
 
 /** How a curve's finding came out. */
-export type BroadcastOutcome = "knee" | "no knee" | "generator" | "not judged" | "lowest" | "no fan-out";
+type BroadcastOutcome = "knee" | "no knee" | "generator" | "not judged" | "lowest" | "no fan-out";
 
 export interface BroadcastFinding {
   /** "deno / room" */
@@ -151,7 +135,7 @@ function bentFinding(c: Context, bend: Bend): BroadcastFinding {
 }
 
 /** The finding of one curve. */
-export function concludeCurve(curve: BroadcastCurve): BroadcastFinding {
+function concludeCurve(curve: BroadcastCurve): BroadcastFinding {
   const points = curve.points;
   const [lowest, highest] = [points[0].members, points[points.length - 1].members].map(count);
   const c: Context = {

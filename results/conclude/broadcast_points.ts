@@ -1,14 +1,8 @@
 /**
  * @module
- * A broadcast sweep read off its runs: WebSocket runs of one variant and load swept over their
- * connections (the room's members), each member count a point with its fan-out (receive time minus the
- * target's `sentAt`, results/schema_ws.ts), its served share of the requested message rate, whether every
- * member stayed connected, and what the run verdict says against its numbers. Then the first point where
- * the fan-out bent: where the target stopped keeping up. broadcast.ts says it in words. Pure.
- *
- * Why the bend is not "p99 over 3x the lowest": every message goes to every member one send after the
- * other, so even a target with CPU to spare delivers its last copy later the more members there are, and
- * fan-out p99 grows with the members by design. It bends when it grows much faster than they do: a queue.
+ * A broadcast sweep read off its runs: per member count its fan-out, served share, whether every member
+ * stayed and its verdict flags, then the first point where fan-out bent. Fan-out grows with the members by
+ * design (each message goes to each member in turn), so a bend is growth much faster than theirs. Pure.
  */
 import type { RunResult } from "../mod.ts";
 import { KEPT_UP_SHARE, meanCi } from "../stats.ts";
@@ -19,9 +13,9 @@ import { notJudgedFlags } from "./judged.ts";
 export const MEMBERS_PARAMETER = "load.connections";
 
 /** Fan-out p99 growing this many times faster than the members between two points is a bend. */
-export const BEND_GROWTH_OVER_MEMBERS = 2;
+const BEND_GROWTH_OVER_MEMBERS = 2;
 /** ... and only once it is this many times the lowest point's, so jitter of a few ms is no bend. */
-export const BEND_OVER_LOWEST = 3;
+const BEND_OVER_LOWEST = 3;
 
 /** One member count of a broadcast sweep (its repeats' means). */
 export interface BroadcastPoint {
@@ -41,10 +35,7 @@ export interface BroadcastPoint {
   flags: string[];
 }
 
-/**
- * Where a curve bent: the point before it (the knee; null when the first point bent), the first bent point,
- * why, and the points between the two that may not be judged (judged.ts).
- */
+/** Where a curve bent: the knee before it, the first bent point, why, and the points not judged. */
 export interface Bend {
   knee: BroadcastPoint | null;
   above: BroadcastPoint;
@@ -138,12 +129,7 @@ function bendAmong(points: BroadcastPoint[]): Omit<Bend, "notJudged"> | null {
   return null;
 }
 
-/**
- * The target's bend: the first bent point among those that may be judged (judged.ts: a generator-bound
- * point's numbers are loadlab's as much as the target's, so it is skipped and named in `notJudged`). When
- * none of those bent, the bend of all points, which then is at a point not judged (`above.notJudged`):
- * latency bent, but not as the target's knee. Null when nothing bent.
- */
+/** The target's bend: the first bent judged point, else the first bent of all; null when none bent. */
 export function firstBend(points: BroadcastPoint[]): Bend | null {
   const judged = bendAmong(points.filter((p) => p.notJudged.length === 0));
   if (judged !== null) {

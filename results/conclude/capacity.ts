@@ -1,14 +1,8 @@
 /**
  * @module
- * What a capacity search's result may claim, in one sentence for the terminal's findings, the CI summary,
- * report.html and results.json alike. The value found rests on its probe runs (the passing probe at the
- * value and the confirming run), the bracket above on the failing probe; each carries its run verdict's
- * flags (run_verdict.ts), and the judged rule (judged.ts `loadlabFlags`) says which of them make a number
- * loadlab's rather than the target's. A value whose runs were generator-bound, incomplete or short of their
- * warm-up is what loadlab sustained, never "the target's capacity": the target's limit may be higher. A
- * failing probe above with such a flag may have failed by loadlab's doing, so the limit may be higher too.
- * Other flags (dropped or lost sends, errors) go beside the value so no number is read without them. Pure:
- * computed from the stored search and the file's runs.
+ * What a capacity search's result may claim, in one sentence for every output: a value whose probes have
+ * flags that make numbers loadlab's (judged.ts) is what loadlab sustained, never the target's capacity;
+ * other flags go beside the value. Pure.
  */
 import type { Analysis, RunResult } from "../mod.ts";
 import { loadlabFlags } from "./judged.ts";
@@ -38,12 +32,7 @@ function allFlags(runs: RunResult[]): string[] {
   return [...byKind.values()];
 }
 
-/**
- * What qualifies a search's result, one clause each: "generator-bound at 800, the value found: loadlab's
- * numbers, not the target's; the target's limit may be higher", "dropped 5.0% at 400, the value found", and
- * for a failing probe with a loadlab flag, "generator-bound at 1600, where the SLO failed: the failure may
- * be loadlab's; the target's limit may be higher". Empty when the runs it rests on are clean.
- */
+/** What qualifies a search's result, one clause each; empty when its runs are clean. */
 export function capacityQualifiers(search: StoredSearch, runs: RunResult[]): string[] {
   const out: string[] = [];
   if (search.value !== null) {
@@ -71,15 +60,12 @@ export function capacityQualifiers(search: StoredSearch, runs: RunResult[]): str
 }
 
 /** Whether the value found rests on runs loadlab limited (then it is never called the target's capacity). */
-export function capacityIsLoadlabs(search: StoredSearch, runs: RunResult[]): boolean {
+function capacityIsLoadlabs(search: StoredSearch, runs: RunResult[]): boolean {
   return search.value !== null &&
     loadlabFlags(runsNamed(runs, [search.low?.run, search.confirmRun])).length > 0;
 }
 
-/**
- * The value part of the sentence: "65 (fails at 110)", "800 (the top of the range passed; generator-bound
- * at 800, ...)", "not met even at the low end of the range".
- */
+/** The value part of the sentence: "65 (fails at 110)", "not met even at the low end of the range". */
 export function capacityFound(search: StoredSearch, runs: RunResult[]): string {
   const bracket = search.value === null
     ? []
@@ -89,11 +75,7 @@ export function capacityFound(search: StoredSearch, runs: RunResult[]): string {
   return why.length ? `${value} (${why.join("; ")})` : value;
 }
 
-/**
- * The search's result in one sentence: "capacity of t/l: load.rate = 65 (fails at 110) under p99 < 100ms,
- * 5 probes", or, when the value rests on runs loadlab limited, "capacity search of t/l: load.rate = 800
- * (the top of the range passed; generator-bound at 800, the value found: loadlab's numbers, ...) ...".
- */
+/** The search's result in one sentence ("capacity of t/l: load.rate = 65 (fails at 110) ..."). */
 export function capacityText(search: StoredSearch, runs: RunResult[]): string {
   const where = `${search.target}/${search.load}`;
   const probes = `${search.probes.length} probe${search.probes.length === 1 ? "" : "s"}`;

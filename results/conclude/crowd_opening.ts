@@ -1,15 +1,9 @@
 /**
  * @module
- * When a closed run's crowd was open, so the first intervals are read for what they are: a crowd still
- * opening, not the server's steady answer to the whole crowd. A `connections` run of 10,000 opens its
- * sockets a slice per event-loop turn, 1-2 s on one worker; on epoll and io_uring each connection sends
- * from the moment it is open (as wrk's do), so those intervals ran fewer connections than asked; the
- * deno transport opens the whole crowd before the first send, so they sent nothing. Which of the two a
- * file shows is read from its intervals (answers before the crowd was open or not), not from its
- * transport, so older files read right too. The crowd counts as open at the end of the first interval
- * whose open-connections gauge holds `OPEN_SHARE` of the plan (a connection the server closed and the
- * loop reopens is a gap of one). Said only when opening took longer than the first interval, for plans of
- * `MIN_PLANNED` connections or more, unsteered, with connections kept (not one per arrival). Pure.
+ * When a closed run's crowd of connections was open, so its first intervals read as a crowd still
+ * opening, not the server's answer to the whole crowd: the end of the first interval whose open gauge
+ * holds `OPEN_SHARE` of the plan, said only when that took longer than one interval, for plans of
+ * `MIN_PLANNED` connections or more, unsteered, with connections kept. Pure.
  */
 import type { RunResult } from "../schema.ts";
 import { MIN_PLANNED } from "./ramp_followed.ts";
@@ -17,10 +11,10 @@ import { formatCount } from "../text_format.ts";
 import { modelFactsOf } from "../load_models.ts";
 
 /** The share of the planned connections open from which the crowd counts as open. */
-export const OPEN_SHARE = 0.99;
+const OPEN_SHARE = 0.99;
 
 /** How a run's crowd opened. */
-export interface CrowdOpening {
+interface CrowdOpening {
   /** Connections planned (this segment's share of them). */
   planned: number;
   /** When the crowd was open (ms after the warm-up, the end of that interval); null: never. */
@@ -50,13 +44,7 @@ export function crowdOpening(run: RunResult): CrowdOpening | null {
   return { planned, openAtMs: null, mostOpen, answeredBefore };
 }
 
-/**
- * In words, what qualifies the first intervals: "10,000 connections open at 1.50 s: the intervals
- * before ran a crowd still opening (4,096 at most), each connection sending from its connect on",
- * "3,000 connections open at 0.75 s: the intervals before are its connects, nothing sent until the whole
- * crowd was open", or "never all open: at most 4,872 of 5,000 connections, the run measured that
- * smaller crowd".
- */
+/** In words, what qualifies the first intervals: when the crowd was open, or that it never was. */
 export function crowdOpeningText(o: CrowdOpening): string {
   if (o.openAtMs === null) {
     return `never all open: at most ${formatCount(o.mostOpen)} of ${formatCount(o.planned)} connections, ` +

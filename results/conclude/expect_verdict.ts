@@ -1,26 +1,10 @@
 /**
  * @module
- * Whether these runs reproduced an expected direction (`expect:` of an experiment file, copied into
- * `results.experiment.expect`): "cluster's req/s higher than single's at load sleepTime". A direction is
- * "reproduced" at a load and sweep point only when all of these held, each written beside its check:
- *
- * - both variants ran there, and no run of theirs carries a flag that makes its numbers not the target's
- *   (judged.ts `loadlabFlags`: generator-bound, stopped early, warm-up not reached, data ran out), except
- *   a flag of the better side that can only have worked against the direction (`onlyAgainst`: its
- *   generator was behind, yet the target got the whole load, or the better side's req/s is the one it
- *   held down); a target's own overload (server-bound, dropped, lost sends) is what many directions are
- *   about and does not block;
- * - the machine has the cores the direction needs (`cores`), and the condition it depends on held
- *   (`needs: instances`: the better variant ran more instances than the other, with a core each besides
- *   the load generator's; else two equal targets are compared and any difference between them is noise,
- *   not scaling);
- * - the difference points the expected way and is beyond noise by the test that fits the number
- *   (noise.ts: a two-proportion test for success, batch means or repeats for rates and latencies), said
- *   beside it with its margin; a change within noise, or one the rule could not judge, reproduces nothing.
- *
- * Otherwise the sentence says "not reproduced here" with why (the opposite direction, within noise) or
- * "not judged" with the precondition that failed, in words a reader can act on. Pure: computed from the
- * results file only.
+ * Whether these runs reproduced an expected direction (`expect:`): at a load and sweep point, both
+ * variants ran, no run has a flag that makes its numbers loadlab's (judged.ts, except a flag that only
+ * worked against the direction), the machine has the cores and condition the direction needs, and the
+ * difference points the expected way beyond noise (noise.ts). Otherwise "not reproduced here" or "not
+ * judged", with why. Pure.
  */
 import type { ResultsFile, RunResult } from "../mod.ts";
 import { type Expectation, higherIsBetter } from "./expectation.ts";
@@ -31,7 +15,7 @@ import { acrossPoints, type PointRuns } from "./across_points.ts";
 import { formatDurationMs, formatNumber } from "../text_format.ts";
 
 /** The verdict on one expectation: its sentence and how the page colours it. */
-export interface ExpectVerdict {
+interface ExpectVerdict {
   text: string;
   /** good: reproduced everywhere; bad: not reproduced (opposite, or within noise); warn: not judged. */
   tone: "good" | "bad" | "warn" | "plain";
@@ -57,10 +41,7 @@ function instancesOf(run: RunResult): number | null {
   return run.targetInfo?.kind === "builtin" ? 1 : null;
 }
 
-/**
- * Why the condition `needs` names did not hold, or null when it did. `instances`: the better variant ran
- * more instances than the other, and the machine has a core for each of them plus one for the generator.
- */
+/** Why the condition `needs` names did not hold, or null. */
 function unmetNeed(e: Expectation, better: RunResult[], than: RunResult[], cores: number): string | null {
   if (e.cores !== undefined && cores < e.cores) {
     return `needs ${e.cores} cores, this machine has ${cores}: run it on ${e.cores} cores or more`;
@@ -84,12 +65,7 @@ function unmetNeed(e: Expectation, better: RunResult[], than: RunResult[], cores
 
 const meanOf = (runs: RunResult[], e: Expectation) => finiteMean(runs.map((r) => metricValue(r, e.metric)));
 
-/**
- * Whether the flags of a run of the better side can only have worked against the direction: a
- * generator-bound open run that dropped no send (the target got the whole load, and a late send's wait
- * counts in its latency, from the intended time), or a generator-bound run compared on req/s (the target
- * could have served more than loadlab sent it). Any other flag blocks.
- */
+/** Whether a better-side run's flags can only have worked against the direction. */
 function onlyAgainst(run: RunResult, metric: Expectation["metric"]): boolean {
   const flags = loadlabFlags([run]);
   if (flags.length !== 1 || flags[0] !== "generator-bound") return false;
@@ -134,10 +110,7 @@ function showMetric(m: Expectation["metric"], x: number): string {
   return formatDurationMs(x);
 }
 
-/**
- * The points both variants ran (non-probe, complete runs), by "load at sweep point"; with `between: loads`
- * the points both loads ran, by "target at sweep point".
- */
+/** The points both variants ran, by "load at sweep point" (with `between: loads`, both loads). */
 function pointsOf(
   e: Expectation,
   runs: RunResult[],
@@ -216,11 +189,7 @@ const hostsOf = (
   runs: RunResult[],
 ) => [...new Set(runs.map((r) => URL.canParse(r.url) ? new URL(r.url).host : r.url))];
 
-/**
- * Between two loads of one target, where their runs went to different servers (no host:port in common:
- * the built-in target answers HTTP from Deno.serve and gRPC from node:http2 on a port of its own), the
- * sides differ in more than the load: said on the line, naming both; "" otherwise.
- */
+/** Between two loads of one target whose runs went to different servers: said on the line; "" otherwise. */
 function otherServers(e: Expectation, points: PointRuns[]): string {
   if (e.between !== "loads" || points.length === 0) return "";
   const [better, than] = [points.flatMap((p) => p.better), points.flatMap((p) => p.than)];
@@ -235,10 +204,7 @@ function otherServers(e: Expectation, points: PointRuns[]): string {
   }${stacks}]`;
 }
 
-/**
- * The direction weighed across the points (across_points.ts) when it went the expected way at every one
- * and only noise kept some from being reproduced on their own: the test and its margin, or null.
- */
+/** The direction weighed across the points when only noise kept some from being reproduced, or null. */
 function heldTogether(
   e: Expectation,
   points: PointVerdict[],
@@ -255,10 +221,7 @@ function heldTogether(
   return acrossPoints(rule, runs, e.metric, higherIsBetter(e.metric));
 }
 
-/**
- * What a reader of a `--quick` run whose noise could not be judged at some point can do: the full run's
- * longer runs and repeats narrow the spread the short ones left; "" otherwise.
- */
+/** What a `--quick` run's reader can do where noise could not be judged; "" otherwise. */
 function quickHint(points: PointVerdict[], results: ResultsFile): string {
   const noise = points.some((p) => p.outcome.startsWith("not judged: noise not judged"));
   return noise && results.experiment.quick ? "; run without --quick for longer runs and more repeats" : "";

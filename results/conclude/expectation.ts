@@ -1,14 +1,12 @@
 /**
  * @module
- * What a study expects, as data: "cached's p99 is lower than direct's under the burst load". An
- * experiment file (a preset) states it in `expect:` (validated strictly there, scenarios/schema.ts);
- * `loadlab run` copies it into `results.experiment.expect` (read leniently here), and
- * expect_verdict.ts says whether these runs reproduced it. Pure.
+ * What a study expects, as data ("cached's p99 is lower than direct's under burst"), read leniently from
+ * `results.experiment.expect`; expect_verdict.ts judges it. Pure.
  */
 import { z } from "zod";
 
 /** The metrics an expectation may compare; the direction of "better" is fixed per metric. */
-export const EXPECT_METRICS = ["rps", "mean", "p50", "p99", "success"] as const;
+const EXPECT_METRICS = ["rps", "mean", "p50", "p99", "success"] as const;
 
 /** The fields of one expectation, shared by the strict file schema and the lenient results schema. */
 export const expectationShape = {
@@ -19,30 +17,23 @@ export const expectationShape = {
   /** ... than this one. */
   than: z.string().min(1),
   /**
-   * What `better` and `than` name: `targets` (the default) or `loads`, the same target under two loads
-   * (HTTP/1.1 JSON against gRPC on one server), compared target by target.
+   * What `better` and `than` name: `targets` (default) or `loads` of one target, compared target by target.
    */
   between: z.enum(["targets", "loads"]).optional(),
   /** Only at this load; every load both variants ran when absent (not with `between: loads`). */
   load: z.string().optional(),
   /** The study's own words, shown beside the verdict. */
   says: z.string().optional(),
-  /**
-   * The condition the direction depends on; where it did not hold the direction is "not judged"
-   * (expect_verdict.ts). `instances`: `better` runs more instances than `than`, each on a core of its own.
-   */
+  /** The condition the direction depends on (`instances`: `better` runs more, each on a core of its own). */
   needs: z.enum(["instances"]).optional(),
-  /**
-   * The fewest cores the machine needs for the direction to show (the instances `needs` and a core for the
-   * load generator besides); below it the direction is "not judged", and the sentence says how many.
-   */
+  /** The fewest cores the direction needs to show; below it the direction is "not judged". */
   cores: z.number().int().min(1).optional(),
 };
 
 /** One expectation as results.json holds it. */
 export const expectationSchema = z.looseObject(expectationShape);
 export type Expectation = z.output<typeof expectationSchema>;
-export type ExpectMetric = (typeof EXPECT_METRICS)[number];
+type ExpectMetric = (typeof EXPECT_METRICS)[number];
 
 /** Whether a higher value of `metric` is better. */
 export function higherIsBetter(metric: ExpectMetric): boolean {

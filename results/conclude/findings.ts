@@ -1,13 +1,8 @@
 /**
  * @module
- * The "Findings" block at the top of every experiment report (and of `--summary`): one sentence per
- * load (and sweep point) comparing the variants' req/s, p99 and success, with the change against the
- * baseline and, when the stored analysis judged it, whether it is beyond noise and the 95% CI of the
- * repeats; one sentence naming the runs loadlab does not trust (run_verdict.ts); and for an
- * experiment that states expected directions (`expect:` in a preset), whether these runs reproduced each
- * one (expect_verdict.ts, with its preconditions); and each capacity search's value with what qualifies it
- * (capacity.ts: never the target's capacity when its probes were generator-bound). Computed from the results
- * file only (runs, `analysis`, `experiment.expect`). Pure.
+ * The "Findings" block of every experiment report and `--summary`: per load and sweep point the variants'
+ * req/s, p99 and success against the baseline with the analysis's noise verdict, the runs loadlab does
+ * not trust, each expected direction (expect_verdict.ts) and each capacity search (capacity.ts). Pure.
  */
 import type { Analysis, ResultsFile, RunResult } from "../mod.ts";
 import { judgeExpectation } from "./expect_verdict.ts";
@@ -161,11 +156,7 @@ function broadcastFindings(b: BroadcastFinding): Finding[] {
   return out;
 }
 
-/**
- * The findings of a results file: the answer of each broadcast sweep first (results/conclude/broadcast.ts:
- * members held, the fan-out's knee, what saturated, its qualifiers), load sentences, what saturated above
- * each knee (results/conclude/knee_explained.ts), flagged runs, then the expected directions.
- */
+/** The findings of a results file, broadcast sweeps first and expected directions last. */
 export function buildFindings(results: ResultsFile): Finding[] {
   return [
     ...concludeBroadcasts(results).flatMap(broadcastFindings),

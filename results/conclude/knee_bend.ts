@@ -1,12 +1,7 @@
 /**
  * @module
- * Whether a rate sweep's point bent beyond noise: a knee is only named where the rate or the latency
- * bends by more than noise can. A point counts as past the knee (findKnee in results/stats.ts) when it
- * achieved under 95% of its requested rate or its p99 went over 3x the lowest rate's; on one machine a
- * 1 s run's p99 can triple by a stall of the machine, so each of the two is also judged against noise:
- * the shortfall by the point's achieved rate (its repeats, else its runs' batch means) against 95% of the
- * requested one, at `BEYOND_NOISE_MIN_SE` standard errors or more; the p99 by the noise rule that fits
- * it (noise.ts) against the lowest rate's runs. A bend the noise could not judge is not one. Pure.
+ * Whether a rate sweep's point bent beyond noise: short of 95% of its requested rate, or a p99 past 3x
+ * the lowest rate's, each judged against noise (noise.ts); a bend noise could not judge is none. Pure.
  */
 import type { RunResult } from "../mod.ts";
 import { judgeNoise } from "./noise.ts";
@@ -34,10 +29,7 @@ function errorsBelow(m: MeanCi, bar: number): number {
   return se > 0 ? (bar - m.mean) / se : bar > m.mean ? Infinity : 0;
 }
 
-/**
- * The judge of `findKnee` for one rate curve (`curve` its runs, `points` from them in order): true for the
- * point at `index` when the way it failed (short of the rate, or p99 over 3x the lowest's) is beyond noise.
- */
+/** Whether the point at `index` of a rate curve failed (short, or p99 past 3x) beyond noise. */
 export function bentBeyondNoise(curve: RunResult[], points: SweepPoint[]): (index: number) => boolean {
   const at = (i: number) => curve.filter((r) => curveAxes(r)!.axis.value === points[i].x);
   return (index) => {

@@ -1,17 +1,10 @@
 /**
  * @module
- * "The knee, explained": for each sweep knee and capacity search the stored analysis found, the target
- * telemetry of the last point below it beside the first point above it (results/conclude/telemetry_digest.ts), the
- * resources that changed most between the two (by ratio, each above a floor so noise near zero does not
- * win), and a verdict on what saturated that cites the strongest evidence recorded (`verdict`): a CPU
- * profile's hot function, the target's CPU (85% of a core or more), a core it had to wait for (its main
- * thread in the run queue 20% of the time or more: a shared machine), Redis's CPU, GC (100 ms of pauses
- * per second), the CMS pool's queue, an event loop blocked without the CPU being full, or the generator
- * (knee_generator.ts: generator-bound, its late sends risen, its load worker never idle). When nothing of
- * the target saturated and the target shares the generator's machine, the knee is said to be the
- * generator's or the machine's, never a downstream service's: there is none to look at. One sentence with the numbers, for
- * the findings block and the report's sweep section. Points without telemetry (a `url` target) are not
- * explained. Pure.
+ * "The knee, explained": the target telemetry of the last point below each knee beside the first above it
+ * (telemetry_digest.ts), the resources that changed most, and one sentence on what saturated citing the
+ * strongest evidence (a profile's hot function, CPU, a wait for a core, Redis, GC, the CMS pool, a
+ * blocked event loop, or the generator: knee_generator.ts). Points without telemetry are not explained.
+ * Pure.
  */
 import type { ResultsFile, RunResult } from "../mod.ts";
 import { formatNumber } from "../text_format.ts";
@@ -33,10 +26,7 @@ export interface KneeExplanation {
   parameter: string;
   below: KneeSide;
   above: KneeSide;
-  /**
-   * What saturated: "CPU (profiled)", "CPU", "CPU (shared)", "Redis", "GC", "pool", "event loop",
-   * "generator", "machine" (nothing of the target's, on the generator's machine), or "none seen".
-   */
+  /** What saturated: "CPU (profiled)", "CPU", "Redis", "GC", "generator", "none seen"... */
   resource: string;
   sentence: string;
 }
@@ -105,18 +95,14 @@ function changes(below: TelemetryDigest, above: TelemetryDigest): string[] {
 }
 
 /** A profile's top function at this share of its process's busy time or more is a hot spot worth naming. */
-export const PROFILE_HOT_SHARE_PCT = 20;
+const PROFILE_HOT_SHARE_PCT = 20;
 /** A main thread in the run queue this share of the time or more was starved of a core. */
-export const RUN_QUEUE_STARVED_PCT = 20;
+const RUN_QUEUE_STARVED_PCT = 20;
 /** The target's CPU at this % of a core or more is full. */
-export const CPU_FULL_PCT = 85;
+const CPU_FULL_PCT = 85;
 
-/**
- * The target used or waited for a core this share of the time or more (its CPU % of a core plus its main
- * thread's run-queue wait %): only then is the CPU a cause, and a profile of what ran on it evidence. A
- * mostly idle process (a sleep endpoint at 8% of a core) has a top function too, but it explains nothing.
- */
-export const CPU_DEMAND_PCT = 50;
+/** The target used or waited for a core this share of the time or more: its CPU is a cause. */
+const CPU_DEMAND_PCT = 50;
 
 /** "the profile's top function, sort (app.js:12), took 64% of the target process's busy CPU time". */
 function hotSpot(below: TelemetryDigest, above: TelemetryDigest): string | null {
@@ -136,14 +122,9 @@ function hotSpot(below: TelemetryDigest, above: TelemetryDigest): string | null 
 }
 
 /**
- * What saturated above the knee, as [resource, words], citing the strongest evidence recorded, in this
- * order: a profile's hot function when the CPU was in demand (`CPU_DEMAND_PCT`, or a main thread's wait
- * for a core risen past `RUN_QUEUE_STARVED_PCT` with the load: it names the code that
- * used the CPU, so it beats any ratio, and a process that waited for a core still spent what it ran on
- * that function); the CPU full; Redis
- * full; GC; the pool's queue; a main thread that waited for a core (a CPU-wait ratio over the bar beats
- * "nothing saturated" whether or not it rose at the knee); a blocked event loop; the generator (bound, or
- * its late sends risen); the machine, when the target shares the generator's; nothing seen.
+ * What saturated above the knee, as [resource, words], citing the strongest evidence in this order: a
+ * profile's hot function when the CPU was in demand, the CPU full, Redis, GC, the pool's queue, a wait
+ * for a core, a blocked event loop, the generator, the shared machine, nothing seen.
  */
 function verdict(below: TelemetryDigest, above: TelemetryDigest): [string, string] {
   const rose = (k: Measure, factor: number) =>
@@ -216,20 +197,14 @@ export function explainKnee(
 }
 
 /** A stored sweep knee's two sides: the knee's point and the next point above it that may be judged. */
-export interface KneeSides {
+interface KneeSides {
   title: string;
   parameter: string;
   below: { x: number; runs: RunResult[] };
   above: { x: number; runs: RunResult[] };
 }
 
-/**
- * The sides of every stored sweep knee, the knee and the next point above it that may be judged
- * (judged.ts); a knee on a point that may not has none. Not the req/s knee of a broadcast sweep (a
- * WebSocket room over its members): its knee is its fan-out's (broadcast.ts), which skips the points
- * loadlab's generator limited, where this one would explain them as the target's. What the findings
- * explain and what the report's profiles offer as "at the knee vs above it".
- */
+/** The sides of every stored sweep knee: the knee and the next judged point above it. */
 export function kneeSides(results: ResultsFile): KneeSides[] {
   const rooms = new Set(broadcastCurves(results.runs).map((c) => `${c.variant}\u0000${c.load}`));
   return (results.analysis?.knees ?? [])
@@ -256,7 +231,7 @@ function sidesOf(knee: StoredKnee, runs: RunResult[]): KneeSides | null {
     (r.load ?? null) === knee.load && !r.sweep2
   );
   const at = (x: number) => curve.filter((r) => r.sweep!.value === x);
-  // Only judged points (judged.ts): a stored knee from before that rule may sit on one.
+  // A stored knee may sit on a point not judged (judged.ts): only judged points are explained.
   const values = curve.map((r) => r.sweep!.value).filter((x): x is number =>
     typeof x === "number" && notJudgedFlags(at(x)).length === 0
   );
@@ -272,8 +247,7 @@ function sidesOf(knee: StoredKnee, runs: RunResult[]): KneeSides | null {
 }
 
 /**
- * A capacity search's last passing probe beside its first failing one above; null when either is
- * missing or may not be judged (a probe loadlab's generator limited failed by loadlab's doing).
+ * A capacity search's last passing probe beside its first failing one; null when either may not be judged.
  */
 function explainSearch(search: StoredSearch, runs: RunResult[]): KneeExplanation | null {
   if (search.value === null || !search.high) return null;

@@ -1,12 +1,8 @@
 /**
  * @module
- * The generator's part in a knee nothing of the target explains (knee_explained.ts), from what the
- * generator measured of itself: it limited the run (`generatorBound`); an open run's generator let 1% of
- * its sends out late or more, twice the share below the knee (its event loop behind: it was the queue);
- * a closed run's load worker never slept (it ran or waited for a core `SATURATED_PCT` of the time or more,
- * its timers late: results/conclude/generator_saturation.ts). Short of these, a target on the generator's
- * own machine shares its cores with it and with whatever else runs there, so the knee is the generator's
- * or the machine's: there is no downstream service to look at. Pure.
+ * The generator's part in a knee nothing of the target explains: it limited the run, an open run let
+ * more of its sends out late, or a closed run's load worker never slept (generator_saturation.ts); else a
+ * target on the generator's machine makes the knee the generator's or the machine's. Pure.
  */
 import type { TelemetryDigest } from "./telemetry_digest.ts";
 import { SATURATED_PCT } from "./generator_saturation.ts";

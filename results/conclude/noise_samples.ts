@@ -1,11 +1,8 @@
 /**
  * @module
- * What the noise rules (noise.ts) weigh, taken from a results file: the metrics compared between runs and
- * groups, an interval's and a whole run's value of each, a run's batch means over its judged part (from
- * its stabilization point when it settled in its first half, else its final half, the drift there counted
- * as spread), the scale a metric's noise is judged on, and whether a run's load held one rate, without
- * which its batches differ by the load. Apart from the rules because the report and the baseline gate read
- * the metrics and their values without judging anything. Pure.
+ * What the noise rules (noise.ts) weigh: the compared metrics, an interval's and a run's value of each,
+ * a run's batch means over its judged part (from its stabilization point, else its final half), the scale
+ * a metric is judged on, and whether a run's load held one rate. Pure.
  */
 import type { IntervalResult, RunResult } from "../schema.ts";
 import { servedRps } from "./served_rate.ts";
@@ -19,11 +16,11 @@ export type CompareMetric = typeof COMPARE_METRICS[number];
 export type NoiseMetric = CompareMetric | "mean";
 
 /** Length of one batch in the batch-means noise estimate, when the part judged holds `MIN_LONG_BATCHES`. */
-export const BATCH_MS = 1000;
+const BATCH_MS = 1000;
 const MIN_LONG_BATCHES = 4;
 
 /** One interval's value of a metric (NaN when the interval says nothing about it). */
-export function intervalValue(iv: IntervalResult, metric: NoiseMetric): number {
+function intervalValue(iv: IntervalResult, metric: NoiseMetric): number {
   switch (metric) {
     case "mean":
       return intervalLatencySampled(iv) ? iv.mean : Number.NaN;
@@ -56,11 +53,8 @@ export interface Batches {
 
 /**
  * Batch means of one metric over a run's judged part: from its stabilization point when it settled in its
- * first half, else its final half (a cold start's or a warm-up's climb left out, the drift that goes on
- * counted as spread: a queue that keeps growing still widens it; a run that settled late keeps the
- * batches of half a run, not the few after its stabilization; a run too short for three intervals in its
- * half, the whole of it); one-second batches when there are `MIN_LONG_BATCHES` of them, else one
- * interval each.
+ * first half, else its final half (drift counted as spread), the whole run when that is under three
+ * intervals; one-second batches when there are `MIN_LONG_BATCHES`, else one interval each.
  */
 function batchesOf(run: RunResult, metric: NoiseMetric): Batches {
   const samples: IntervalSample[] = run.intervals.map((iv) => ({
@@ -107,11 +101,7 @@ export function runNoise(runs: RunResult | RunResult[], metric: NoiseMetric): Me
   return meanCi(sideBatches(Array.isArray(runs) ? runs : [runs], metric).values);
 }
 
-/**
- * The scale a metric's noise is judged on: latency on a log scale, because its noise is multiplicative
- * (a stall doubles a p99, it does not add 5 ms) and one slow repeat or batch among fast ones would
- * otherwise widen the spread until a 20x gap reads as noise; throughput and success as they are.
- */
+/** The scale a metric's noise is judged on: a log scale for latency, whose noise multiplies. */
 export function judgedScale(metric: NoiseMetric): (x: number) => number {
   return metric === "rps" || metric === "success" ? (x) => x : (x) => (x > 0 ? Math.log(x) : Number.NaN);
 }
@@ -136,11 +126,7 @@ function steadyLoad(run: RunResult): boolean {
   return new Set(rates).size === 1;
 }
 
-/**
- * Why a run's own intervals cannot tell the noise of its rates and latencies, or null when they can: the
- * load changed its rate within the run, so its batches differ by the load. A run that never settled is
- * judged on its final half, its drift counted as spread (`batchesOf`); success shares need no intervals.
- */
+/** Why a run's intervals cannot tell its noise (its load changed rate within the run), or null. */
 export function withinRunBlocker(run: RunResult): string | null {
   if (steadyLoad(run)) return null;
   const load = run.load ? `load ${run.load}` : `${run.name}'s load`;

@@ -1,23 +1,10 @@
 /**
  * @module
- * How much a run's own waits for a core can move its numbers, from what the run itself recorded per
- * interval: the load worker's thread (`generatorWaitPct`, `wakeWaitMs`, `loopLagMs`,
- * runner/stats/generator_meter.ts) and the target's processes (`runQueueWaitPct`, `runQueueWakeWaitMs`,
- * targets/telemetry.ts), never other processes' CPU: a nice'd job that yields its core at once costs the
- * run nothing, and a busy machine shows here only as far as it held the run's own threads up.
- *
- * A thread that waited share w of the time for a core stretches what it does by at most 1 / (1 - w)
- * (a request's part in the load worker and its part in the target's main thread each by its own share, so
- * the whole by at most the larger), and
- * each wait adds at most its own length to a latency: two mean waits at a wake-up each of the worker and
- * the target (a tail, `WAKE_WAITS` of them: the levels compared are means over intervals, so the mean
- * wait, not the longest interval's), plus, where the load is open (a send
- * is timed from its intended start), the latest the worker's timers fired. A latency L of the faster side
- * can so become at most L / (1 - w) + that add on the slower side; a closed rate, set by the mean latency,
- * moves as far as the mean does; a rate bound by a starved core moves with its share, 1 / (1 - w).
- * A difference past that bound is the target's, however busy the machine was; one within it is not
- * judged within the run, with the wait share under which it would be and repeats (their spread holds what
- * moves between runs) named as what settles it. Pure.
+ * How far a run's own waits for a core can move its numbers, from what it recorded per interval (the
+ * load worker's and the target's run-queue waits, timer lag), never other processes' CPU: a nice'd job
+ * that yields its core costs the run nothing. A thread waiting share w stretches its work by at most
+ * 1 / (1 - w), and each wait adds at most its length to a latency; a difference past that bound is the
+ * target's, one within it is not judged, with what would settle it. Pure.
  */
 import type { RunResult } from "../schema.ts";
 import type { NoiseMetric } from "./noise_samples.ts";
@@ -83,38 +70,25 @@ export function ownWaits(runs: RunResult[]): OwnWaits | null {
   };
 }
 
-/**
- * The share of the time (0 to `MAX_WAIT_SHARE`) that stretches a request: the larger of the worker's and
- * the target's, since each stretches its own part of the request and the whole no more than its worst part.
- */
-export function waitShare(w: OwnWaits): number {
+/** The share of the time that stretches a request: the larger of the worker's and the target's, capped. */
+function waitShare(w: OwnWaits): number {
   return Math.min(MAX_WAIT_SHARE, Math.max(w.workerWaitPct ?? 0, w.targetWaitPct ?? 0) / 100);
 }
 
-/**
- * What a latency can gain from the waits alone, on top of its stretch (ms): a tail (`p99`) `WAKE_WAITS`
- * waits at a wake-up, any other `WAKES_PER_REQUEST`; a late timer's lag.
- */
-export function addedMs(w: OwnWaits, metric: NoiseMetric): number {
+/** What a latency can gain from the waits alone (ms): waits at wake-ups and a timer's lag. */
+function addedMs(w: OwnWaits, metric: NoiseMetric): number {
   const wakes = (metric === "p99" ? WAKE_WAITS : WAKES_PER_REQUEST) * w.wakeWaitMs;
   return wakes + w.lagMs;
 }
 
-/**
- * The farthest the waits `w` of the slower side can move the faster side's `fast` value of `metric`: a
- * latency up to fast / (1 - share) + `addedMs`; a rate down to fast / (1 / (1 - share) + added / mean),
- * `meanMs` the faster side's mean latency (a closed rate moves as the mean latency does).
- */
+/** The farthest the slower side's waits `w` can move the faster side's `fast` value. */
 export function explainedBound(metric: NoiseMetric, fast: number, meanMs: number, w: OwnWaits): number {
   const stretch = 1 / (1 - waitShare(w));
   if (metric === "rps") return fast / (stretch + (meanMs > 0 ? addedMs(w, metric) / meanMs : 0));
   return fast * stretch + addedMs(w, metric);
 }
 
-/**
- * The wait share under which the slower side's waits could no longer explain `slow` against `fast`
- * (a latency), in %: what a quieter machine must give the run; null when the added waits alone explain it.
- */
+/** The wait share (%) under which the waits could no longer explain `slow`; null if never. */
 export function settlingSharePct(
   fast: number,
   slow: number,
@@ -129,11 +103,8 @@ export function settlingSharePct(
 const one = (x: number) => Number(x.toFixed(1));
 const ms = (x: number) => `${Number(x.toPrecision(3))} ms`;
 
-/**
- * "the load worker waited for a core 21% of the time, the target's main thread 35%, 0.4 ms at each
- * wake-up", with an open load's late timers and sends.
- */
-export function waitsText(w: OwnWaits): string {
+/** "the load worker waited for a core 21% of the time, the target's main thread 35%, ...". */
+function waitsText(w: OwnWaits): string {
   const shares = [
     w.workerWaitPct !== null ? `the load worker waited for a core ${one(w.workerWaitPct)}% of the time` : "",
     w.targetWaitPct !== null ? `the target's main thread ${one(w.targetWaitPct)}%` : "",
@@ -149,11 +120,7 @@ export interface WaitsJudgement {
   text: string;
 }
 
-/**
- * Whether the own waits of the slower of two sides can explain the change from `baseLevel` (of `before`) to
- * `level` (of `after`), the two numbers the noise rule compared; null when the slower side recorded no
- * waits (then nothing of its own is known to have held it up).
- */
+/** Whether the slower side's own waits can explain the change; null when it recorded none. */
 export function judgeOwnWaits(
   before: RunResult[],
   after: RunResult[],

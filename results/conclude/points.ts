@@ -1,9 +1,7 @@
 /**
  * @module
- * What the findings and the expected directions both read off the runs: the point a run belongs to
- * ("sleepTime at query.ms=10", "runs" outside an experiment) and a run's value of a metric, where a run
- * without a response has no latency or success (its summary holds zeros, which must not read as 0 ms).
- * Pure.
+ * The point a run belongs to ("sleepTime at query.ms=10") and a run's value of a metric, where a run
+ * without a response has no latency or success. Pure.
  */
 import type { RunResult } from "../mod.ts";
 import type { NoiseMetric } from "./noise_samples.ts";
@@ -16,11 +14,7 @@ export function pointKey(run: RunResult): string {
   return [run.load ?? "", sweep].filter(Boolean).join(" at ") || "runs";
 }
 
-/**
- * A run's value of `metric` (success in percent); NaN for the latency of a run with no response, and for
- * the success of a run that sent nothing. Success is over the sends: a run whose every send failed is at
- * 0%, as its run line says.
- */
+/** A run's value of `metric`; NaN where a run with no response or no send has none. */
 export function metricValue(run: RunResult, metric: NoiseMetric): number {
   if (metric === "rps") return run.rps;
   if (metric === "success") return errorCount(run) + run.requests > 0 ? run.successRate * 100 : Number.NaN;

@@ -1,13 +1,8 @@
 /**
  * @module
- * Whether a ramping-connections run held the connections its stages asked for. A ramp the generator could
- * not follow (15,000 connections in 1 s from one worker: connects queue behind each other and behind the
- * responses of those already open) runs a smaller crowd than planned, and its rate and latency describe
- * that smaller crowd; nothing else in the verdict says so, since every request it sent was answered. Each
- * interval's open connections (the gauge sampled at its end) are held against the plan at its start
- * (results/stage_plan.ts: one interval's grace for the connects in flight); an interval holding under half
- * of that is short. The last interval is left out (connections close as the run ends), as are plans of
- * fewer than `MIN_PLANNED` connections and steered runs (their plan changed by hand). Pure.
+ * Whether a ramping-connections run held the connections its stages planned: an interval whose open
+ * connections are under half the plan at its start is short (the last interval, small plans and steered
+ * runs left out). Pure.
  */
 import type { RunResult } from "../schema.ts";
 import { connectionsAt, type StagePlan } from "../stage_plan.ts";
@@ -15,14 +10,14 @@ import { formatCount } from "../text_format.ts";
 import { modelFactsOf } from "../load_models.ts";
 
 /** An interval holding under this share of its planned connections is short of the plan. */
-export const SHORT_SHARE = 0.5;
+const SHORT_SHARE = 0.5;
 /** Fewest short intervals that flag a run: one slow interval on a busy machine is not a ramp missed. */
-export const MIN_SHORT_INTERVALS = 2;
+const MIN_SHORT_INTERVALS = 2;
 /** Plans below this many connections are not judged: a handful of connects in flight is half of them. */
 export const MIN_PLANNED = 20;
 
 /** How far a run fell short of its stages. */
-export interface RampShortfall {
+interface RampShortfall {
   /** The interval furthest short: its start (s after the warm-up), its open and planned connections. */
   atSec: number;
   open: number;

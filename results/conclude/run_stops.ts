@@ -1,9 +1,7 @@
 /**
  * @module
- * The words of a run that did not go as asked (run_verdict.ts flags it): stopped by a threshold
- * (`aborted at 12.0s by p99<100ms`), incomplete (its load workers ended stuck, exited or over loadlab's
- * memory limit, or a count that ran out of time or of work), or steered by hand. Each says what ended it
- * and, where the user can change it, how. Pure; reads the results schema only.
+ * The words of a run that did not go as asked: aborted by a threshold, incomplete (stuck, exited or
+ * memory-cut workers, a count out of time or work), or steered by hand, with how to change it. Pure.
  */
 import type { RunResult } from "../schema.ts";
 import { describeChange } from "../schema_steering.ts";
@@ -28,11 +26,7 @@ export function abortedLabel(abortedBy: NonNullable<RunResult["abortedBy"]>): st
   return `aborted at ${abortedBy.atSec.toFixed(1)}s by ${abortedBy.threshold}`;
 }
 
-/**
- * "incomplete", naming the load workers loadlab had to end when there were any (stuck, or whose isolate
- * exited on its own), and the session script they were running (a script's loop that never yields, its
- * `Deno.exit`, are the usual causes), and the answers counted whose latencies ended with them.
- */
+/** "incomplete", naming the load workers loadlab ended and the script they ran. */
 export function incompleteLabel(run: RunResult): string {
   const stuck = run.stuckWorkers ?? 0;
   const exited = run.exitedWorkers ?? 0;
@@ -53,11 +47,7 @@ export function incompleteLabel(run: RunResult): string {
   return `incomplete: ${parts.join(", ")}${where}${lost("it")}`;
 }
 
-/**
- * Why loadlab ended its workers when its memory passed its limit, and how to raise it: with a script
- * (`where` names it), one that keeps what each iteration makes is the cause seen; without one, the load
- * itself held that much.
- */
+/** Why loadlab ended its workers past its memory limit, and how to raise it. */
 function memoryLabel(cut: NonNullable<RunResult["memoryCut"]>, where: string): string {
   const why = where !== ""
     ? "a session script that keeps what each iteration makes grows without bound"

@@ -1,12 +1,8 @@
 /**
  * @module
- * What a run's sends came to, counted from the results file: the share dropped for being late, the
- * requests that never got an answer (lost, or still waiting when a graceful stop ran out), the ones the
- * target failed without a response, the host's kernel listen-queue drops, and an open run's requested rate
- * beside what it sent and achieved. The run verdict (run_verdict.ts) flags these counts past its shares and
- * the reports show them beside it, so both read them from here and the two never disagree. Apart from the
- * verdict because they are numbers, not judgements. Pure; imports only the results schema and what answers
- * a run got (responses.ts).
+ * What a run's sends came to: the share dropped, the requests lost or unanswered at the stop, the ones
+ * failed without a response, the kernel's listen-queue drops, and an open run's requested, sent and
+ * achieved rates; the verdict and the reports both read them here. Pure.
  */
 import type { RunResult } from "../schema.ts";
 import { GRPC_ERROR_KINDS } from "../schema_values.ts";
@@ -14,17 +10,14 @@ import { errorCount, sendsOf } from "./responses.ts";
 import { formatCount } from "../text_format.ts";
 
 /** Error kinds whose requests got no answer at all. */
-export const LOST_ERROR_KINDS = ["connect", "timeout", "unfinished"] as const;
+const LOST_ERROR_KINDS = ["connect", "timeout", "unfinished"] as const;
 
 /**
- * Error kinds of requests that failed without a response the percentiles hold: the target closed or reset
- * the connection, or answered in a way loadlab could not read or that refused the stream; or the session's
- * own data made the request unsendable (`bad-value`: a filled value with CR, LF or NUL) or its answer
- * unkeepable (`body-too-large`: past the step's `maxKeptBytes`); or a gRPC call whose answer broke gRPC's
- * framing, or one refused unsent by gRPC's own rule (`grpc RESOURCE_EXHAUSTED`: past `--max-send`). `goaway` and `h2-refused-stream` count a
- * request only once its re-sends are spent (refused 4 times): a refusal sent again is no error.
+ * Error kinds of requests failed without a response: closed, reset, unreadable or refused answers,
+ * unsendable values, answers too large to keep, broken gRPC framing or a send gRPC refused; `goaway` and
+ * `h2-refused-stream` only once their re-sends are spent.
  */
-export const ANSWERED_ERROR_KINDS = [
+const ANSWERED_ERROR_KINDS = [
   "reset",
   "closed-early",
   "parse",
@@ -71,11 +64,7 @@ export function lostRequests(run: RunResult): number {
   return LOST_ERROR_KINDS.reduce((a, kind) => a + (run.errors[kind] ?? 0), 0);
 }
 
-/**
- * Requests still unanswered when a graceful stop longer than 0 ran out: they waited the whole stop, so
- * the slowest latencies are missing from the percentiles (as lost ones are), whatever cut them. 0 when the
- * experiment asked for a hard stop (`gracefulStop: 0s` cuts what is in flight by design: shown, no flag).
- */
+/** Requests still unanswered when a graceful stop longer than 0 ran out. */
 export function unansweredAtStop(run: RunResult): number {
   const unfinished = run.unfinished ?? 0;
   if (unfinished === 0) return 0;
@@ -83,10 +72,7 @@ export function unansweredAtStop(run: RunResult): number {
   return typeof stopMs === "number" && stopMs > 0 ? unfinished : 0;
 }
 
-/**
- * Requests the target failed: without a response (`ANSWERED_ERROR_KINDS`), or (gRPC) answered with a status
- * other than OK (a response, among the status codes); their number and "reset 9, grpc INVALID_ARGUMENT 1".
- */
+/** Requests the target failed, without a response or with a non-OK gRPC status: their number and words. */
 export function answeredErrors(run: RunResult): { total: number; text: string } {
   const statuses = Object.entries(run.statusCodes ?? {}).filter(([key]) => key.startsWith("grpc "));
   const kinds = [...ANSWERED_ERROR_KINDS.map((kind) => [kind, run.errors[kind] ?? 0] as const), ...statuses]
@@ -106,7 +92,7 @@ export function kernelDrops(run: RunResult): number {
 }
 
 /** What an open or throughput run was asked for and what it did, side by side. */
-export interface SendFacts {
+interface SendFacts {
   /** The requested rate (req/s); null for closed models. */
   requestedRps: number | null;
   /** Requests that went out (answered, failed, or unfinished when the graceful stop ran out). */
@@ -128,13 +114,9 @@ export function sendFacts(run: RunResult): SendFacts {
 }
 
 /** Achieved req/s may exceed the requested rate by this share before it is labelled (noise of a short run). */
-export const ACHIEVED_ABOVE_SHARE = 0.02;
+const ACHIEVED_ABOVE_SHARE = 0.02;
 
-/**
- * True when an open or throughput run achieved more than the requested rate beyond noise: responses
- * count by their intended send since the warm-up cut, so this is a backlog of the run's own late sends
- * caught up in the window, which the reader must see labelled rather than read as spare capacity.
- */
+/** True when an open run achieved more than its requested rate beyond noise: a late backlog. */
 export function achievedAbove(run: RunResult): boolean {
   return run.targetRps !== null && run.targetRps > 0 && run.rps > run.targetRps * (1 + ACHIEVED_ABOVE_SHARE);
 }

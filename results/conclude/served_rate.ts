@@ -1,14 +1,8 @@
 /**
  * @module
- * What loadlab concludes about the rate a run was served at, each statement with its preconditions beside
- * it. The achieved rate is the responses served within the load window per second of it: responses that
- * arrived after the load's end (the graceful stop's drain) are counted apart (`drained`) and never raise
- * it, so a server that queued half the requests no longer reads as having kept up once its queue drained.
- * A run fell short of its requested rate when it was served well below it, and it was saturated (the
- * server could not keep up, whatever the connections) when it fell short while its latency kept rising:
- * a queue growing at the server. Beside the achieved rate stand the drain and the requests the run's own
- * stop cut (`unfinished by gracefulStop`): shown, never failures of the target. Pure: numbers of the results
- * file in, statements out.
+ * The rate a run was served at: responses within the load window per second of it (the drain after the
+ * window is counted apart), whether it fell short of the requested rate, and whether it was saturated
+ * (short while its latency kept rising). Pure.
  */
 import type { IntervalResult, RunResult } from "../mod.ts";
 import { median } from "../stats.ts";
@@ -31,18 +25,12 @@ export function servedRps(requests: number, drained: number, durationSec: number
 }
 
 /** A run served below its requested rate: both rates, req/s. */
-export interface Shortfall {
+interface Shortfall {
   servedRps: number;
   requestedRps: number;
 }
 
-/**
- * The served and requested rates when an open or throughput run (one with a requested rate) was served
- * below it by more than `SHORTFALL_SHARE`, with at least `MIN_HELD_SENDS` responses missing over the
- * window (one missing response in a sparse run is not a shortfall); null otherwise. A server that keeps
- * up serves a window's sends less the last latency's worth still in flight at its end, so the share
- * stands well above a short run's in-flight tail.
- */
+/** The served and requested rates of a run served short of its requested rate; null otherwise. */
 export function servedShortfall(run: Pick<RunResult, "rps" | "targetRps" | "durationSec">): Shortfall | null {
   const requested = run.targetRps;
   if (requested === null || !(requested > 0)) return null;
@@ -51,12 +39,7 @@ export function servedShortfall(run: Pick<RunResult, "rps" | "targetRps" | "dura
   return { servedRps: run.rps, requestedRps: requested };
 }
 
-/**
- * True when the latency kept rising through the run: the median p50 of the last third of the intervals
- * with responses over twice (and 1 ms above) that of the first third. A warm-up makes latency fall, a
- * steady slow server keeps it flat; only a queue that grows makes it climb from start to end. Needs at
- * least three intervals with responses.
- */
+/** True when latency kept rising through the run (last third's p50 over twice the first's). */
 export function latencyRising(intervals: IntervalResult[]): boolean {
   const busy = intervals.filter(intervalLatencySampled);
   if (busy.length < 3) return false;
@@ -66,11 +49,7 @@ export function latencyRising(intervals: IntervalResult[]): boolean {
   return lastMs > firstMs * RISING_FACTOR && lastMs - firstMs >= RISING_MIN_MS;
 }
 
-/**
- * True when an open or throughput run saturated its server: served short of the requested rate
- * (`servedShortfall`) while latency kept rising (`latencyRising`). With connections free to open, such a
- * server never makes a send wait for a connection, so this, not the server-bound send count, names it.
- */
+/** True when an open run saturated its server: served short while latency kept rising. */
 export function saturated(
   run: Pick<RunResult, "rps" | "targetRps" | "durationSec" | "intervals">,
 ): boolean {
@@ -82,30 +61,20 @@ export function formatRate(rps: number): string {
   return rps < 10 ? rps.toFixed(1) : formatCount(rps);
 }
 
-/**
- * The server-bound flag's label: with a shortfall, what was served of what was asked ("server-bound:
- * served 176 of 500 req/s"), so the flag carries the number that makes it; else "server-bound".
- */
+/** The server-bound flag's label ("server-bound: served 176 of 500 req/s" where short). */
 export function serverBoundLabel(run: Pick<RunResult, "rps" | "targetRps" | "durationSec">): string {
   const short = servedShortfall(run);
   if (short === null) return "server-bound";
   return `server-bound: served ${formatRate(short.servedRps)} of ${formatRate(short.requestedRps)} req/s`;
 }
 
-/**
- * Beside an achieved rate: the responses that came after the load's end, which it leaves out ("714
- * drained after the load's end"); "" without any.
- */
+/** Beside an achieved rate: "714 drained after the load's end"; "" without any. */
 export function drainedNote(run: Pick<RunResult, "drained">): string {
   const n = run.drained ?? 0;
   return n > 0 ? `${formatCount(n)} drained after the load's end` : "";
 }
 
-/**
- * Requests the experiment's own stop cut, in words ("250 unfinished by gracefulStop (0 s)"): still
- * unanswered when the graceful stop after the load's end ran out. Shown beside the counts, never as a
- * failure of the target; "" without any.
- */
+/** Requests the stop cut ("250 unfinished by gracefulStop (0 s)"); "" without any. */
 export function unfinishedNote(run: Pick<RunResult, "unfinished" | "config">): string {
   const n = run.unfinished ?? 0;
   if (n === 0) return "";

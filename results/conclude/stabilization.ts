@@ -1,13 +1,8 @@
 /**
  * @module
- * Detects when a run settled (JIT warm-up, cache filling, connection pools growing are over), so the report
- * can mark "stable from t = X s" and readers can ignore the warm-up part, and says in words why a run was
- * not judged or never settled. Pure: intervals in, a start time or a reason out. A run is stable from a
- * point on only when its latency AND its throughput are flat from there, and never while a queue grows:
- * latency that keeps climbing inside the band, or (open models) a served rate below the requested one,
- * is a server falling behind, not a steady state. The reference of each metric is the median of the last
- * third of the run, on the reasoning that the end of a run is the steady state if there is one; a rolling
- * median of ~4 intervals smooths single noisy intervals without hiding a trend.
+ * When a run settled: stable from a point on when its latency and throughput are flat from there against
+ * the median of the run's last third, and never while a queue grows (latency climbing, an open run served
+ * below its rate); else why it was not judged or never settled. Pure.
  */
 
 import type { IntervalResult, RunResult } from "../mod.ts";
@@ -17,7 +12,7 @@ import { MIN_HELD_SENDS } from "./bound_verdict.ts";
 import { formatCount } from "../text_format.ts";
 
 /** Rolling window length, in intervals (~1 s at the default 250 ms). */
-export const STABILIZATION_WINDOW = 4;
+const STABILIZATION_WINDOW = 4;
 const RELATIVE_BAND = 0.2;
 const ABSOLUTE_BAND_MS = 0.2;
 
@@ -25,12 +20,9 @@ const ABSOLUTE_BAND_MS = 0.2;
 type Judgement = { atMs: number } | { reason: string };
 
 /**
- * The start (ms) of the first interval from which both the rolling p50 and the rolling served rate stay
- * within ±20% (or ±0.2 ms; for the rate, two Poisson deviations of a count) of their medians over the
- * last third of the run, with no trend beyond that band over the steady part; 0 for a run stable from
- * the start. Null when there are fewer than 8 non-empty intervals (empty ones are skipped), when either
- * metric does not settle, when latency keeps rising or falling through the steady part, or when an open
- * model (`requestedRps`) was served more than 10% below its requested rate there.
+ * The start (ms) of the first interval from which rolling p50 and served rate stay within their bands of
+ * the last third's medians with no trend; 0 when stable from the start. Null for fewer than 8 non-empty
+ * intervals, a metric that never settles, a latency trend, or an open run served 10% short.
  */
 export function detectStabilization(
   intervals: IntervalResult[],
@@ -40,11 +32,7 @@ export function detectStabilization(
   return "atMs" in judged ? judged.atMs : null;
 }
 
-/**
- * The run's stabilization in words: "after 2.00 s", or why not ("not judged: too few intervals: 6, 8
- * needed", "never: latency kept rising (p50 3 ms to 900 ms)"). The stored `stabilizedAtMs` is what the
- * run concluded; a file whose intervals now judge otherwise reads as drifting.
- */
+/** The run's stabilization in words: "after 2.00 s", or why not ("never: latency kept rising ..."). */
 export function stabilizationText(
   run: Pick<RunResult, "stabilizedAtMs" | "intervals" | "targetRps">,
 ): string {
@@ -90,11 +78,7 @@ function served(iv: IntervalResult): number {
   return iv.requests - (iv.drained ?? 0);
 }
 
-/**
- * The index of the first value from which the rolling median stays within `band(reference)` of the
- * median of the last third, starting at a value itself in the band; null when the last third itself is
- * not in the band (the reference would then describe no steady state).
- */
+/** The first index from which the rolling median stays in `band`; null if the end is out. */
 function flatFrom(values: number[], band: (reference: number) => number): number | null {
   const n = values.length;
   const lastThirdStart = n - Math.ceil(n / 3);
@@ -113,10 +97,7 @@ function flatFrom(values: number[], band: (reference: number) => number): number
   return stableFrom;
 }
 
-/**
- * The least-squares line's change from the first value to the last when it is a trend: beyond three
- * standard errors of the fit (a busy machine's noisy intervals tilt a short line by chance); else 0.
- */
+/** The least-squares line's change over the values when beyond three standard errors of the fit; else 0. */
 function rise(values: number[]): number {
   const m = values.length;
   if (m < 3) return 0;

@@ -1,14 +1,8 @@
 /**
  * @module
- * Whether two sides' success shares differ beyond noise. A share is a proportion over the requests a side
- * sent (hundreds or thousands), so a two-proportion z-test on the counts decides it, whether or not the
- * run's intervals drifted: an overloaded run whose queue grows until every request times out has
- * intervals that differ by the drift, yet its 500 requests still give its share to a few points. The
- * requests of a run are not independent (one stall fails many at once, a timeout comes in runs), which
- * the binomial standard error does not see: so a difference is beyond noise only at `BEYOND_NOISE_MIN_SE`
- * standard errors or more (the bar every noise rule uses), within noise under `WITHIN_NOISE_MAX_SE`, and
- * not judged between, with the number said. The repeats of a side are pooled: their requests together.
- * Pure.
+ * Whether two sides' success shares differ beyond noise: a two-proportion z-test on the counts of the
+ * requests sent (repeats pooled), at the bars every noise rule uses, since a run's requests are not
+ * independent (one stall fails many). Pure.
  */
 import type { RunResult } from "../schema.ts";
 import { errorCount } from "./responses.ts";
@@ -16,7 +10,7 @@ import { BEYOND_NOISE_MIN_SE, WITHIN_NOISE_MAX_SE } from "../stats.ts";
 import { formatCount } from "../text_format.ts";
 
 /** A side's requests: sent (answered or failed), and of them those answered 2xx/3xx. */
-export interface ShareCounts {
+interface ShareCounts {
   sent: number;
   succeeded: number;
 }
@@ -33,7 +27,7 @@ export function shareCounts(runs: RunResult[]): ShareCounts {
 }
 
 /** The difference `b - a` of two shares in points, its pooled standard error, and how many it is. */
-export interface ShareTest {
+interface ShareTest {
   diffPct: number;
   sePct: number;
   /** |diff| / se; 0 for two equal shares with no spread (both 100%), Infinity for unequal ones. */
@@ -65,7 +59,7 @@ export function standardErrorsText(z: number): string {
 }
 
 /** The verdict on a success share: beyond noise or not with the test said, or why not judged. */
-export type ShareJudgement = { beyond: boolean; how: string } | { notJudged: string };
+type ShareJudgement = { beyond: boolean; how: string } | { notJudged: string };
 
 /** The verdict of the two-proportion test on the success share of `runs` against `baseRuns`. */
 export function judgeShares(baseRuns: RunResult[], runs: RunResult[]): ShareJudgement {

@@ -1,14 +1,8 @@
 /**
  * @module
- * One run's target telemetry boiled down to the numbers that say what limited it: CPU of the busiest
- * target process (% of one core) and how long its main thread waited for a core, its event-loop delay p99 (mean over the sampler's ticks), GC pause ms
- * per second, Redis's CPU and ops/s, the CMS pool's share of queued queries, whether the generator
- * limited the run and the share of its sends it let out late (open models: its own event loop behind) or
- * how much of the time its load worker ran or waited for a core (closed models: it never slept),
- * whether the target shared the generator's machine (a loopback address, or a target loadlab started), and
- * the hottest function of the run's CPU profiles (`profile: cpu`) with its share of the profiled process's
- * busy time. A field is null when the run did not sample it. Used by the knee explanation
- * (results/conclude/knee_explained.ts). Pure.
+ * One run's target telemetry boiled down to what limited it: the busiest target process's CPU and wait
+ * for a core, event-loop delay, GC, Redis, the CMS pool, the generator's part, whether the target shared
+ * the generator's machine, and the hottest profiled function. Null fields were not sampled. Pure.
  */
 import type { RunResult, TelemetrySeries } from "../mod.ts";
 import { sendsOf } from "./responses.ts";
@@ -31,10 +25,7 @@ export interface TelemetryDigest {
   generatorBound: boolean;
   /** Open models: % of the sends the generator let out late (its event loop behind); null for closed ones. */
   lateSendsPct: number | null;
-  /**
-   * Closed models: % of the time the busiest load worker ran on a core or waited for one, and the most its
-   * timers fired late (ms), over the run's intervals (generator_saturation.ts); null where not recorded.
-   */
+  /** Closed models: the busiest load worker's run-or-wait share and timer lag; null if unrecorded. */
   generatorDemandPct: number | null;
   generatorLoopLagMs: number | null;
   /** The target ran on the generator's machine: the two shared its cores. */
@@ -43,11 +34,8 @@ export interface TelemetryDigest {
   profileTop: ProfileTop | null;
 }
 
-/**
- * The hottest function of a profile: its name, where it is (`app/endpoints.ts:12`; "" for a built-in such
- * as `(garbage collector)`), its share, its process.
- */
-export interface ProfileTop {
+/** The hottest function of a profile: its name, where it is ("" for a built-in), its share, its process. */
+interface ProfileTop {
   name: string;
   where: string;
   sharePct: number;

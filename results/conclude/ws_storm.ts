@@ -1,33 +1,16 @@
 /**
  * @module
- * What a WebSocket connection storm (`ws.messagesPerConnection` N with a requested rate) asked for and did,
- * like with like: connections per second requested (the run's `targetRps` counts messages, N per
- * connection, so it is divided back) against connections opened in the measured run (handshakes less the
- * pre-connected pool's), and messages per connection sent against N. Statements with their preconditions:
- *
- * - a storm opened short: below the requested connection rate by more than `SHORTFALL_SHARE`, with at
- *   least `MIN_HELD_SENDS` connections missing over the window (one in a sparse run says nothing);
- * - its connections sent short: fewer messages per opened connection than N by more than that share (the
- *   server closed them, or their messages were never answered);
- * - its connections outlasted the window: more than that share of its answered messages came after the load
- *   window (`drained`), at least `MIN_HELD_SENDS` of them. A connection that takes T to send its N messages
- *   serves the requested rate only from T on, so in a window D its rate is a ramp's, about 1 - T/2D of it:
- *   every connection opened and sent its N (neither statement above), yet half the messages came after a
- *   window barely longer than T (`-R 20 --ws-per-connection 100 -d 2s` on a 20 ms echo read ok).
- *
- * Null for a run that is no storm (HTTP, a closed or hold WebSocket run), or one without a requested rate
- * or a `ws` section. Pure: numbers of the results file in, statements out.
+ * What a WebSocket connection storm asked for and did, like with like: connections per second requested
+ * against opened, messages per connection sent against asked, and answers that came after the window (a
+ * connection taking T to send its messages serves the rate only from T on). Null for a run that is no
+ * storm. Pure.
  */
 import type { RunResult } from "../schema.ts";
 import { MIN_HELD_SENDS } from "./bound_verdict.ts";
 import { formatRate, SHORTFALL_SHARE } from "./served_rate.ts";
 import { formatCount, formatDurationMs } from "../text_format.ts";
 
-/**
- * What a run's requests are, so runs of different kinds are never compared as one (a baseline's HTTP
- * requests against WebSocket messages): HTTP requests, WebSocket messages on kept connections, a storm's
- * (N per connection, connect and handshake on every N), or hold's pings.
- */
+/** What a run's requests are, so runs of different kinds are never compared as one. */
 export function requestKind(run: Pick<RunResult, "url" | "config">): string {
   if (!/^wss?:/i.test(run.url)) return "HTTP requests";
   const ws = (run.config?.ws ?? {}) as { messagesPerConnection?: unknown; pingIntervalMs?: unknown };
@@ -39,7 +22,7 @@ export function requestKind(run: Pick<RunResult, "url" | "config">): string {
 }
 
 /** A storm's requested and opened connections, and its messages per connection. */
-export interface StormFacts {
+interface StormFacts {
   /** Messages each connection was to send (N). */
   messagesPerConnection: number;
   /** Connections per second requested; opened in the measured run, per second and in all. */
@@ -68,20 +51,17 @@ export function stormFacts(
 }
 
 /** True when the storm opened connections short of the requested rate (see the module comment). */
-export function openedShort(facts: StormFacts, durationSec: number): boolean {
+function openedShort(facts: StormFacts, durationSec: number): boolean {
   const missing = (facts.requestedPerSec - facts.openedPerSec) * durationSec;
   return facts.openedPerSec < facts.requestedPerSec * (1 - SHORTFALL_SHARE) && missing >= MIN_HELD_SENDS;
 }
 
 /** True when its connections sent fewer messages each than N (see the module comment). */
-export function sentShort(facts: StormFacts): boolean {
+function sentShort(facts: StormFacts): boolean {
   return facts.sentPerConnection < facts.messagesPerConnection * (1 - SHORTFALL_SHARE);
 }
 
-/**
- * "opened 35 of 100 conn/s, 2.0 of 5 messages each": what the storm fell short of, or "" when it opened
- * and sent what it was asked.
- */
+/** "opened 35 of 100 conn/s, 2.0 of 5 messages each", or "" when the storm did what it was asked. */
 export function stormShortText(run: Pick<RunResult, "config" | "targetRps" | "durationSec" | "ws">): string {
   const facts = stormFacts(run);
   if (facts === null) return "";
@@ -95,11 +75,7 @@ export function stormShortText(run: Pick<RunResult, "config" | "targetRps" | "du
   return parts.join(", ");
 }
 
-/**
- * "2,066 of 3,998 messages after the 2.00 s window (...)": a storm whose connections outlasted the window,
- * else "". Its own statement, beside any bound flag: the window's length, not who was slower, made the
- * rate a ramp's.
- */
+/** "2,066 of 3,998 messages after the 2.00 s window (...)" for a storm that outlasted its window; "". */
 export function stormOutlastText(
   run: Pick<RunResult, "config" | "targetRps" | "durationSec" | "ws" | "requests" | "drained">,
 ): string {

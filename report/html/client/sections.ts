@@ -122,7 +122,8 @@ export function compareCells(c: CompareCell, m: CompareMetric, higherIsBetter: b
       text: fmtChange(c.changePct) + mark,
       sort: c.changePct,
       cls: c.verdict === "beyond-noise" ? (good ? "good" : "bad") : "muted",
-      title: `95% CI ± ${fmtNum(c.beforeCi, 3)} → ± ${fmtNum(c.afterCi, 3)}: ` +
+      title: `${c.statistic}: ${fmt(c.compared[0])} → ${fmt(c.compared[1])}; ` +
+        `95% CI ± ${fmtNum(c.beforeCi, 3)} → ± ${fmtNum(c.afterCi, 3)}: ` +
         (c.notJudged === null ? c.verdict : `noise not judged: ${c.notJudged}`),
     },
   ];

@@ -1,0 +1,43 @@
+import assert from "node:assert/strict";
+import { EXIT } from "./exit_codes.ts";
+import { attackHelp } from "./attack_help.ts";
+import { RUN_HELP } from "./run_args.ts";
+
+const read = (path: string) => Deno.readTextFileSync(new URL(`../${path}`, import.meta.url));
+/** The text after `code` in a help's "Exit codes:" paragraph, up to the next code. */
+const helpCode = (help: string, code: number) =>
+  help.slice(help.indexOf("Exit codes:")).replace(/\s+/g, " ")
+    .match(new RegExp(`[:,] ${code} (.+?)(?=, \\d+ |$)`))?.[1];
+/** The first cell after `code` in a markdown table row. */
+const tableCode = (md: string, code: number) =>
+  md.match(new RegExp(`^\\| ${code} +\\| ([^|]+)\\|`, "m"))?.[1];
+
+/** A table's row for `code` with the rows that continue it (an empty first cell). */
+const tableRows = (md: string, code: number) =>
+  md.match(new RegExp(`^\\| ${code} [^]*?(?=^\\| \\d)`, "m"))?.[0];
+
+Deno.test("every exit code is in the README's and the experiments doc's tables and in run's --help", () => {
+  for (const code of Object.values(EXIT)) {
+    assert.ok(tableCode(read("README.md"), code), `README.md has no row for ${code}`);
+    assert.ok(tableCode(read("docs/EXPERIMENTS.md"), code), `docs/EXPERIMENTS.md has no row for ${code}`);
+    if (code !== EXIT.ok) assert.ok(helpCode(RUN_HELP, code), `run --help says nothing of ${code}`);
+    if (code !== EXIT.ok && code !== EXIT.targetFailed) {
+      assert.ok(helpCode(attackHelp(), code), `attack --help says nothing of ${code}`);
+    }
+  }
+});
+
+Deno.test("exit 8 reads 'not judged' wherever it is described, with a verdict the noise withheld", () => {
+  const where = {
+    "attack --help": helpCode(attackHelp(), EXIT.baselineUnjudged),
+    "run --help": helpCode(RUN_HELP, EXIT.baselineUnjudged),
+    "README.md": tableRows(read("README.md"), EXIT.baselineUnjudged),
+    "docs/EXPERIMENTS.md": tableRows(read("docs/EXPERIMENTS.md"), EXIT.baselineUnjudged),
+  };
+  for (const [doc, text] of Object.entries(where)) {
+    const words = (text ?? "").replace(/[|\s]+/g, " ");
+    assert.match(words, /not judged/, `${doc}: ${words}`);
+    assert.match(words, /noise/, `${doc}: ${words}`);
+    assert.match(words, /own waits/, `${doc}: ${words}`);
+  }
+});
