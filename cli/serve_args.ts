@@ -13,7 +13,7 @@ import { FlagValues } from "./flag_values.ts";
 import { UsageError } from "./usage_error.ts";
 import { findProgram } from "../system/path_lookup.ts";
 import { notAFolder } from "../scenarios/schema_files.ts";
-import { isListenError } from "./dashboard.ts";
+import { isListenError } from "./dashboard/server.ts";
 import { parseRateLimit, type RateLimit, type TargetSpec } from "../targets/mod.ts";
 
 export const SERVE_USAGE = `usage: loadlab serve [--host 127.0.0.1] [--port 0] [--instances N]

@@ -213,7 +213,7 @@ function messageLines(run: RunResult, kind: string): string[] {
 /**
  * Checks of flow steps (k6's checks), one line each with its pass rate and its passed and failed
  * counts, and the sessions a capture ended; empty when no step checks or captures. `attack`'s summary
- * and `run`'s line per run (cli/run_progress.ts) print it.
+ * and `run`'s line per run (cli/run/progress.ts) print it.
  */
 export function renderChecks(run: RunResult, opts: SummaryOptions = {}): string[] {
   return checkLines(run, palette(opts.color ?? false));

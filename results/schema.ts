@@ -104,7 +104,7 @@ export const experimentInfoSchema = z.looseObject({
   preset: z.string().optional(),
   /** Run with `--quick`. */
   quick: z.boolean().optional(),
-  /** The experiment as it ran, YAML, when --quick, --set or --target changed the file (cli/run_notes.ts). */
+  /** The experiment as it ran, YAML, when --quick, --set or --target changed the file (cli/run/notes.ts). */
   ranSource: z.string().optional(),
   /** Name of the baseline variant for change-in-% columns. */
   baseline: z.string().optional(),

@@ -26,7 +26,7 @@ export interface K6Experiment {
   together?: Record<string, string>;
   thresholds: Array<string | Record<string, unknown>>;
   /**
-   * Thresholds judged after the run on k6's summary (cli/k6_summary.ts): on `checks`, on the custom
+   * Thresholds judged after the run on k6's summary (cli/k6/summary.ts): on `checks`, on the custom
    * metrics (`Trend`, `Counter`, `Rate`, `Gauge`) and on `iterations`, `iteration_duration`, `vus`, `data_*`.
    */
   afterRun: AfterRunRule[];

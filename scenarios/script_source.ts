@@ -47,7 +47,7 @@ export function scriptFileProblem(path: string): string | null {
     return null;
   } catch (err) {
     if (!(err instanceof FileReadError)) throw err;
-    // A missing script is named where scripts are checked (cli/script_check.ts), with its import.
+    // A missing script is named where scripts are checked (cli/run/script_check.ts), with its import.
     if (err.reason === "no such file") return null;
     return `${err.reason}: a script must be a regular .ts or .js file of at most ${
       formatCap(MAX_SCRIPT_BYTES)

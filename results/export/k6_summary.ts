@@ -8,7 +8,7 @@
  * loadlab's: corrected latency from the intended send (k6 measures from its own send, so under a closed load
  * they agree; an open load's queueing shows here, not in k6). Trends show the stats the script's
  * `summaryTrendStats` names (a `p(N)` beyond the run's own percentiles read from its histogram) and times in
- * its `summaryTimeUnit`. k6's custom metrics are not here: the workers count them and cli/k6_summary.ts adds
+ * its `summaryTimeUnit`. k6's custom metrics are not here: the workers count them and cli/k6/summary.ts adds
  * them.
  */
 import { latencySampled } from "../conclude/responses.ts";

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 /**
  * @module
- * The live dashboard's entry (`loadlabLive`, served by cli/dashboard.ts): the report page itself, fed
+ * The live dashboard's entry (`loadlabLive`, served by cli/dashboard/server.ts): the report page itself, fed
  * from a Server-Sent Events stream instead of only the embedded JSON. A panel above the report shows run
  * i of N, the run under way, the ETA, and a timeline of req/s, p99 and errors/s that grows with every
  * progress event; each finished run brings a `snapshot` (the page data of results.json so far), drawn
@@ -182,7 +182,7 @@ export function loadlabLive(): void {
     startLiveRun(charts, run);
   });
   // The steering's state comes with the stream's first frames, at each load's start and end, and after
-  // each change (cli/dashboard.ts): the page never asks, so it cannot ask too early.
+  // each change (cli/dashboard/server.ts): the page never asks, so it cannot ask too early.
   on("steer", (event: { state: LiveSteerState }) => showSteer?.(event.state));
   on("backlog", (points: LiveProgress[]) => {
     for (const p of points) {
