@@ -65,7 +65,7 @@ function exitCodeOfThrown(name: string, err: unknown): number {
   if (TARGET_FAILED.has(err.name)) {
     // A target's message may end with the tail of its own log, several lines.
     console.error(`loadlab ${name}: ${line(err.message)}`);
-    // `run` stopped by a target keeps the runs it finished (scenarios/run.ts names their file).
+    // `run` stopped by a target keeps the runs it finished (scenarios/run/run_plan.ts names their file).
     const kept = (err as { keptIn?: unknown }).keptIn;
     if (typeof kept === "string") console.error(`finished runs are kept in ${line(kept)}`);
     return EXIT.targetFailed;

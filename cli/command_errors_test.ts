@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { runCommand } from "./command_errors.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
 import { ExperimentError } from "../scenarios/experiment_error.ts";
-import { TargetFailedError } from "../scenarios/run_targets.ts";
+import { TargetFailedError } from "../scenarios/run/targets.ts";
 import { TargetError } from "../targets/errors.ts";
 import { ConfigError } from "../validation/config_error.ts";
 import { OutputError } from "../results/output_error.ts";

@@ -12,7 +12,7 @@ import { tokenize } from "./argv.ts";
 import { FlagValues } from "./flag_values.ts";
 import { UsageError } from "./usage_error.ts";
 import { findProgram } from "../system/path_lookup.ts";
-import { notAFolder } from "../scenarios/schema_files.ts";
+import { notAFolder } from "../scenarios/schema/files.ts";
 import { isListenError } from "./dashboard/server.ts";
 import { parseRateLimit, type RateLimit, type TargetSpec } from "../targets/mod.ts";
 

@@ -12,7 +12,7 @@ import { HelpRequested, UsageError } from "./usage_error.ts";
 import { checkListen, parseFlags, SERVE_USAGE, serveSpecFromFlags } from "./serve_args.ts";
 import { EXIT } from "./exit_codes.ts";
 import { runCommand } from "./command_errors.ts";
-import { notAFolder } from "../scenarios/schema_files.ts";
+import { notAFolder } from "../scenarios/schema/files.ts";
 import { readOpenFileLimit } from "../system/open_file_limit.ts";
 import { maxSocketsUnder } from "../runner/socket_budget.ts";
 import {

@@ -22,7 +22,7 @@ import { redactResults } from "../results/redact_results.ts";
 import { badPathResponse, decodedPath, rejectForeignHost } from "./dashboard/local_http.ts";
 import { EXIT } from "./exit_codes.ts";
 import { runCommand } from "./command_errors.ts";
-import { notAFolder } from "../scenarios/schema_files.ts";
+import { notAFolder } from "../scenarios/schema/files.ts";
 
 export const SITE_HELP = `loadlab site: browse and compare every results.json under a folder
 

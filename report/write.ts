@@ -5,7 +5,7 @@
  * `assets/build_assets.ts` is the other), kept apart so the rendering stays pure. The page replaces the old
  * one only once it is fully written (temp file beside it, then rename), so a failure never leaves a
  * truncated or lost report. `loadlab run` and `demo` write theirs the same way from
- * `scenarios/run_output.ts`, with the render function the command passes in.
+ * `scenarios/run/output.ts`, with the render function the command passes in.
  */
 import type { ResultsFile } from "../results/mod.ts";
 import { writeTextAtomic } from "../system/atomic_write.ts";

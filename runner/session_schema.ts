@@ -147,7 +147,7 @@ export const maxKeptBytesSchema = z.number().int()
   .max(MAX_KEPT_BYTES, `maxKeptBytes must be <= ${MAX_KEPT_BYTES} (256 MiB)`);
 
 /**
- * What a flow is beyond its steps, the same in an experiment file (scenarios/schema_requests.ts) and in
+ * What a flow is beyond its steps, the same in an experiment file (scenarios/schema/requests.ts) and in
  * the attack config (runner/config.ts): stated once so the two cannot hold different rules.
  */
 export const flowFields = {

@@ -19,7 +19,7 @@ import { buildResultsFile, loadResultsFile } from "../../results/io.ts";
 import { printOwnLine } from "../../system/console_guard.ts";
 import { buildPageData } from "../../report/html/page_data.ts";
 import { renderReport } from "../../report/html/render.ts";
-import type { RunPlanHooks } from "../../scenarios/run.ts";
+import type { RunPlanHooks } from "../../scenarios/run/run_plan.ts";
 import { EventHub, type HubStats, sseFrame } from "./sse.ts";
 import { openBrowser } from "./open_browser.ts";
 import { rejectForeignHost } from "./local_http.ts";

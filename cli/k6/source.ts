@@ -3,7 +3,7 @@
  * The experiment `loadlab run script.js` runs for a k6 script: the script converted (refused with
  * `file:line: why` when it cannot be, exit 2), its converted module checked and imported to read k6's
  * `options` (after the k6-style flags' overrides: `--vus`, `--duration`, `--iterations`, `--stages`),
- * which scenarios/k6_options.ts maps onto loads (several scenarios: loads run together) and thresholds. The
+ * which scenarios/k6/options.ts maps onto loads (several scenarios: loads run together) and thresholds. The
  * requests go where the script's URLs say as it runs; the target is the origin its URLs name first (with
  * its `__ENV`), or `--target app=URL`, onto which the one origin the script spells is sent, said at start.
  */
@@ -12,8 +12,8 @@ import { K6ConvertError } from "../../runner/script/k6/convert.ts";
 import { importsK6Module, sessionScriptPath } from "../../runner/script/k6/k6_file.ts";
 import { collectK6Metrics } from "../../runner/script/k6/metrics_channel.ts";
 import { isKnownMetric } from "../../runner/script/k6/metrics.ts";
-import { k6Experiment } from "../../scenarios/k6_options.ts";
-import type { K6Paths } from "../../scenarios/k6_paths.ts";
+import { k6Experiment } from "../../scenarios/k6/options.ts";
+import type { K6Paths } from "../../scenarios/k6/paths.ts";
 import { formatIssues } from "../../validation/mod.ts";
 import { checkScript, scriptExperimentName } from "../run/script_check.ts";
 import { memoryLimitMbBesideRuns } from "../../runner/worker/memory_limit.ts";

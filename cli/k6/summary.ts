@@ -19,7 +19,7 @@ import {
   k6ScenarioParts,
   k6SummaryData,
 } from "../../results/export/k6_summary.ts";
-import { k6Experiment } from "../../scenarios/k6_options.ts";
+import { k6Experiment } from "../../scenarios/k6/options.ts";
 import { k6CustomMetrics, percentileStats } from "../../runner/script/k6/metrics_channel.ts";
 import { type K6Metric, type K6SummaryData, renderK6Summary } from "../../results/export/k6_summary_text.ts";
 import {

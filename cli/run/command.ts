@@ -26,8 +26,8 @@ import {
 import { k6NamedSamples } from "../../results/export/k6_series.ts";
 import type { RunSource } from "./source.ts";
 import type { K6Flags } from "./script_load_flags.ts";
-import type { Plan } from "../../scenarios/plan_types.ts";
-import { runPlan, type RunPlanOutcome } from "../../scenarios/run.ts";
+import type { Plan } from "../../scenarios/plan/types.ts";
+import { runPlan, type RunPlanOutcome } from "../../scenarios/run/run_plan.ts";
 import { OutputError } from "../../results/output_error.ts";
 import { assertWritable } from "../../system/atomic_write.ts";
 import { redactResults } from "../../results/redact_results.ts";

@@ -5,7 +5,7 @@
  * they fell back to Deno's npm compatibility (a framework's numbers differ a lot between the two). The
  * experiment as it ran after `--quick`, `--set` or `--target` comes from scenarios/load.ts `loadRunnable`.
  */
-import type { Plan } from "../../scenarios/plan_types.ts";
+import type { Plan } from "../../scenarios/plan/types.ts";
 import { exampleCommand, EXAMPLES_DIR, EXAMPLES_INSTALL_HINT } from "../../targets/example.ts";
 import { findProgram } from "../../system/path_lookup.ts";
 

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { exampleRuntimeLines } from "./notes.ts";
 import { findPreset } from "../../scenarios/presets/mod.ts";
 import { loadExperiment } from "../../scenarios/load.ts";
-import { planExperiment } from "../../scenarios/plan.ts";
+import { planExperiment } from "../../scenarios/plan/plan.ts";
 
 const frameworks = findPreset("frameworks")!.text;
 

@@ -3,11 +3,11 @@
  * What `loadlab run` checks about its outputs before any target starts or any load is sent, as it
  * checks the output folder: the CI files (`--summary`, `--junit`) and external targets' log files can
  * be written; an unwritable one throws `OutputError` (exit 5). The checks of the plan itself (target
- * files, the open-file limit) are scenarios/plan_preflight.ts, run when the plan is loaded. And the
+ * files, the open-file limit) are scenarios/plan/preflight.ts, run when the plan is loaded. And the
  * output folder is locked for the run's life (system/folder_lock.ts): a second `run` into it refuses
  * with exit 5 naming the first one's pid, instead of both rewriting the same results.json.
  */
-import type { Plan } from "../../scenarios/plan_types.ts";
+import type { Plan } from "../../scenarios/plan/types.ts";
 import { OutputError } from "../../results/output_error.ts";
 import { formatPath } from "../../validation/mod.ts";
 import { assertFileWritable } from "../../system/atomic_write.ts";

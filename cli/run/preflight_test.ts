@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { loadExperiment } from "../../scenarios/load.ts";
-import { planExperiment } from "../../scenarios/plan.ts";
+import { planExperiment } from "../../scenarios/plan/plan.ts";
 import { OutputError } from "../../results/output_error.ts";
 import { assertOutputsWritable } from "./preflight.ts";
 

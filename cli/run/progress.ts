@@ -9,7 +9,7 @@
  */
 import { terminalSafe } from "../../validation/terminal_text.ts";
 import type { AttackProgress, RunResult } from "../../results/mod.ts";
-import type { RunPlanHooks } from "../../scenarios/run.ts";
+import type { RunPlanHooks } from "../../scenarios/run/run_plan.ts";
 import {
   formatCount,
   formatDurationMs,

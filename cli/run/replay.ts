@@ -8,7 +8,7 @@
  */
 import { loadResultsFile } from "../../results/io.ts";
 import { describeChange } from "../../results/schema_steering.ts";
-import type { Plan } from "../../scenarios/plan_types.ts";
+import type { Plan } from "../../scenarios/plan/types.ts";
 import { UsageError } from "../usage_error.ts";
 import { modelMisfit } from "../../runner/steering.ts";
 

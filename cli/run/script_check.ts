@@ -25,7 +25,7 @@ import {
   memoryPassedText,
 } from "../../runner/worker/memory_limit.ts";
 import { inGroupOfItsOwn, signalGroup } from "../../targets/process_group.ts";
-import type { Plan } from "../../scenarios/plan_types.ts";
+import type { Plan } from "../../scenarios/plan/types.ts";
 import { k6CacheDir } from "../../runner/script/k6/k6_file.ts";
 
 /** Scripts already type-checked by this process (`run session.ts` checks before and after planning). */

@@ -13,7 +13,7 @@ import { parseDurationMs } from "../duration.ts";
 import { parseStages, rampUpStages } from "../attack/stages.ts";
 import { UsageError } from "../usage_error.ts";
 import { HTTP_DEBUG_MAX } from "../../runner/script/k6/http_debug.ts";
-import { isTrendStat, TREND_STATS_TOLD } from "../../scenarios/k6_options_shape.ts";
+import { isTrendStat, TREND_STATS_TOLD } from "../../scenarios/k6/options_shape.ts";
 import type { Stage } from "../../runner/load/models/ramping_connections.ts";
 
 export const SCRIPT_LOAD_FLAGS: FlagSpec[] = [

@@ -12,7 +12,7 @@ import { UsageError } from "../usage_error.ts";
 import { checkPlanScripts, isScriptPath, ScriptCheckStopped, scriptExperimentText } from "./script_check.ts";
 import { withReplayedSchedule } from "./replay.ts";
 import { isOriginName, k6ExperimentText } from "../k6/source.ts";
-import type { K6Paths } from "../../scenarios/k6_paths.ts";
+import type { K6Paths } from "../../scenarios/k6/paths.ts";
 import { ExperimentError } from "../../scenarios/experiment_error.ts";
 import { isK6File } from "../../runner/script/k6/k6_file.ts";
 import { scriptFileProblem } from "../../scenarios/script_source.ts";
@@ -23,7 +23,7 @@ import { readOpenFileLimit } from "../../system/open_file_limit.ts";
 import { FileReadError, readTextFileCapped } from "../../system/read_capped.ts";
 import { MAX_EXPERIMENT_FILE_BYTES } from "../../validation/input_limits.ts";
 import { loadRunnable, type Runnable } from "../../scenarios/load.ts";
-import type { Plan } from "../../scenarios/plan_types.ts";
+import type { Plan } from "../../scenarios/plan/types.ts";
 import { findPreset, PRESETS } from "../../scenarios/presets/mod.ts";
 import { terminalSafe } from "../../validation/terminal_text.ts";
 

@@ -10,8 +10,8 @@ import type { RunArgs } from "./args.ts";
 import type { Interrupt } from "../live.ts";
 import { readRunPlan, type RunSource } from "./source.ts";
 import { ScriptCheckStopped, scriptExperimentName } from "./script_check.ts";
-import type { Plan } from "../../scenarios/plan_types.ts";
-import { ExperimentOutput, type RenderReport } from "../../scenarios/run_output.ts";
+import type { Plan } from "../../scenarios/plan/types.ts";
+import { ExperimentOutput, type RenderReport } from "../../scenarios/run/output.ts";
 import type { ResultsFile } from "../../results/mod.ts";
 import { renderReport } from "../../report/html/mod.ts";
 
