@@ -7,7 +7,7 @@ import { TargetError } from "../targets/errors.ts";
 import { ConfigError } from "../validation/config_error.ts";
 import { OutputError } from "../results/output_error.ts";
 import { ResultsFileError } from "../results/io.ts";
-import { MergeError } from "../results/merge_shards.ts";
+import { MergeError } from "../results/merge/shards.ts";
 
 /** The exit code of a command that throws `err`, and what it printed to stdout and stderr. */
 async function outcome(err: unknown): Promise<{ code: number; out: string[]; errors: string[] }> {

@@ -10,7 +10,7 @@ import { loadPlan } from "../scenarios/load.ts";
 import { type DurationRange, estimateRangeMs } from "../scenarios/plan/estimate.ts";
 import { PRESETS } from "../scenarios/presets/mod.ts";
 import { formatDurationMs } from "../results/text_format.ts";
-import { boxTable } from "../report/text_tables.ts";
+import { boxTable } from "../report/terminal/tables.ts";
 import { tokenize } from "./argv.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
 import { EXIT } from "./exit_codes.ts";

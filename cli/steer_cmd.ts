@@ -16,7 +16,7 @@ import {
   STEER_ACTIONS,
   type SteerChange,
   steerChangeSchema,
-} from "../results/schema_steering.ts";
+} from "../results/schema/steering.ts";
 import type { SteerState } from "../runner/steering.ts";
 import { terminalSafe } from "../validation/terminal_text.ts";
 import { FlagValues } from "./flag_values.ts";

@@ -4,7 +4,7 @@
  * upstream and is counted as a bypass (targets/proxy/proxy.ts), and a rate limiter that cannot reach Redis
  * lets requests through unchecked. The run still "succeeds", so without a word it would pass for a run
  * of the cached setup. This turns those counters into one sentence for the terminal (cli/run/progress.ts)
- * and the run's detail in report.html (report/html/page_run.ts). Pure.
+ * and the run's detail in report.html (report/html/page/run.ts). Pure.
  */
 import type { RunResult } from "../results/mod.ts";
 import { formatCount } from "../results/text_format.ts";

@@ -1,7 +1,7 @@
 /**
  * @module
- * Who held a run up, in plain words, for the terminal summary (report/generator_text.ts) and the run detail of
- * report.html (report/html/page_run.ts) alike: one sentence ("server-bound: 93% of sends waited for a
+ * Who held a run up, in plain words, for the terminal summary (report/terminal/generator.ts) and the run detail of
+ * report.html (report/html/page/run.ts) alike: one sentence ("server-bound: 93% of sends waited for a
  * connection the server held") and the facts behind it (late, server-bound and dropped sends with their
  * share of sends, the two flags, the pre-connected pool, the most connects in flight, the generator's
  * warm-up and the transport). The sentence follows the runner's flags (results/conclude/bound_verdict.ts) rather

@@ -1,7 +1,7 @@
 /**
  * @module
  * Reading a V8 CPU profile (the `.cpuprofile` JSON Chrome DevTools, Node's `--cpu-prof` and the inspector's
- * `Profiler.stop` produce) into the bounded summary results.json keeps (results/schema_profile.ts): each
+ * `Profiler.stop` produce) into the bounded summary results.json keeps (results/schema/profile.ts): each
  * sample is weighted by the time until the next one, the V8 nodes are merged into a call tree keyed by
  * function (V8 may list one function under several nodes), nodes under a share of the whole are dropped
  * and the tree capped in size, and the top functions get their self time and their total time (a
@@ -9,7 +9,7 @@
  * into the load's first second and the rest, for warm-up (JIT, GC) against steady state. The call tree's
  * own rules (merging, totals, recursion, pruning) are in results/cpu_profile_tree.ts. Pure.
  */
-import type { ProfileFrame, ProfileFunction, ProfileSummary, ProfileWindow } from "./schema_profile.ts";
+import type { ProfileFrame, ProfileFunction, ProfileSummary, ProfileWindow } from "./schema/profile.ts";
 import { callTree, functionTimes, pruneTree, sumTotals, type TreeNode } from "./cpu_profile_tree.ts";
 
 /** The parts of a `.cpuprofile` this module reads. */

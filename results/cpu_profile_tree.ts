@@ -9,7 +9,7 @@
  * sample times or of the load's windows. Pure but for the tree itself, which `land` grows and `sumTotals`
  * fills in.
  */
-import type { ProfileSummary } from "./schema_profile.ts";
+import type { ProfileSummary } from "./schema/profile.ts";
 
 /** Merged call tree node while summarizing. */
 export interface TreeNode {

@@ -1,7 +1,7 @@
 /**
  * @module
  * The one merge path of per-endpoint numbers: a worker's interval sample (runner/stats/run_totals.ts) and a
- * shard's whole endpoint (results/merge_shard_runs.ts) are both a part added to an endpoint's totals by
+ * shard's whole endpoint (results/merge/shard_runs.ts) are both a part added to an endpoint's totals by
  * `addEndpointPart`: counts summed, the encoded HDR histogram decoded and added (exact, never an average of
  * percentiles), interval counts added at their interval index. `endpointResult` summarises totals once;
  * `mergeEndpoints` adds the endpoints of several runs by name. Pure.

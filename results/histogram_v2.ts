@@ -76,7 +76,7 @@ function indexCount(digits: number, lowestValue: number): number {
 
 /**
  * Why `encoded` cannot be read as a histogram, or null when it can ("" is none, and reads). Results
- * files are checked with it as they are read (results/schema_values.ts), so a changed or damaged
+ * files are checked with it as they are read (results/schema/values.ts), so a changed or damaged
  * encoding is named by its path there rather than failing, or hanging, whatever adds it later.
  */
 export function encodingProblem(encoded: string): string | null {

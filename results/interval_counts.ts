@@ -4,7 +4,7 @@
  * recorder increments one (runner/stats/recorder.ts), each interval sample carries one, and `addCounters`
  * sums them over workers (runner/stats/run_totals.ts, interval_accumulator.ts), over the intervals of part
  * of a run (results/interval_stats.ts: the warm-up cut, per-phase statistics) and over shards
- * (merge_shard_runs.ts). Results keep a subset: an interval has no dropped sends, connects, reconnects,
+ * (merge/shard_runs.ts). Results keep a subset: an interval has no dropped sends, connects, reconnects,
  * re-sends or unfinished requests, a run no failed-status count, and files from before server-bound sends were
  * recorded lack them; a counter missing from what is added adds nothing. `IntervalCounts` adds what a results
  * interval counts besides: its errors and status codes. Gauges (`inFlight`, `connections`) are sampled, not
@@ -12,7 +12,7 @@
  * `IntervalDetail` only while every interval has them, so a sum is exact or absent, never an undercount.
  * Pure.
  */
-import type { IntervalResult } from "./schema.ts";
+import type { IntervalResult } from "./schema/results.ts";
 
 /** The additive counters of a run, of an interval and of one worker's share of one. */
 export interface Counters {

@@ -21,7 +21,7 @@ import {
   type ResultsFile,
   type RunResult,
   type ThresholdResult,
-} from "./schema.ts";
+} from "./schema/results.ts";
 
 /** The program's version, from deno.json (the single place it is set). */
 export const LOADLAB_VERSION: string = denoJson.version;

@@ -6,7 +6,7 @@
  * and writing files in `io.ts`, thresholds, HDR histograms, merging shards, statistics), so `report/`
  * needs nothing but `results/` to draw a run.
  */
-export * from "./schema.ts";
+export * from "./schema/results.ts";
 export { type ParseOutcome, parseResultsFile } from "./parse.ts";
 
 /** Live numbers of a run in progress, for the progress line (sent a few times a second); not file content. */

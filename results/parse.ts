@@ -6,7 +6,7 @@
  * by the one issue formatter, `validation/`), so `loadlab report` can print one line per bad file.
  */
 import { validate } from "../validation/mod.ts";
-import { type ResultsFile, resultsFileSchema } from "./schema.ts";
+import { type ResultsFile, resultsFileSchema } from "./schema/results.ts";
 
 /** Outcome of validating untrusted JSON: the results, or one line saying where and what is wrong. */
 export type ParseOutcome = { ok: true; results: ResultsFile } | { ok: false; problem: string };

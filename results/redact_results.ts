@@ -4,7 +4,7 @@
  * found in the file and in its experiment's source (results/source_data.ts) become their redacted tokens in
  * every string, keys of error counts included, and `redaction` says how many there were.
  */
-import type { ResultsFile } from "./schema.ts";
+import type { ResultsFile } from "./schema/results.ts";
 import { collectSecrets, NUMBERS_ONLY } from "./secret_finder.ts";
 import { knownSecrets, knowSecrets, MIN_LITERAL, redactedToken, rewrite } from "./redact.ts";
 import { parseSource } from "./source_data.ts";

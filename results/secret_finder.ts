@@ -11,7 +11,7 @@
  * a structure and reads names, rewriting only replaces text, and a caller that must only decide
  * (`isSecretName`, `secretsIn`) takes the rules without the rewriting.
  */
-import type { ResultsFile } from "./schema.ts";
+import type { ResultsFile } from "./schema/results.ts";
 
 /**
  * Names of headers, query parameters, variables and flags whose values are secrets: signed URLs carry

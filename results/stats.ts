@@ -211,7 +211,7 @@ export const KEPT_UP_SHARE = 0.95;
  * Index of the knee of a sweep, or null. For rate sweeps it is the highest requested rate the target
  * still sustained (achieved >= 95% of requested and p99 within 3x of the lowest rate's p99) with none
  * sustained above it, because that is the number capacity planning needs; a point short of either counts
- * only when `bent(index)` says its bend is beyond noise (results/conclude/knee_bend.ts; every one by
+ * only when `bent(index)` says its bend is beyond noise (results/conclude/knee/bend.ts; every one by
  * default). For other parameters it is the Kneedle point: the largest
  * distance between the normalized req/s curve and the chord from its first to its last point, on the side
  * where a curve levels off, and none when req/s is flat (`flatShare`): normalizing would blow noise up

@@ -8,7 +8,7 @@
  * unless it is the only part.
  */
 import { encodeHistogram, mergeEncoded, summarizeMs } from "./histogram.ts";
-import type { WsResult } from "./schema_ws.ts";
+import type { WsResult } from "./schema/ws.ts";
 
 /** What adds: a ws section's counters and its histograms' encodings (a worker's sample, or a shard's run). */
 export interface WsParts {

@@ -19,7 +19,7 @@ import { modelDef } from "./load/models/mod.ts";
 import { hostTcpDelta } from "./stats/host_tcp.ts";
 import { hostCpuDelta, readHostCpu } from "./stats/host_cpu.ts";
 import { readHostTcp } from "../system/proc_net.ts";
-import { type AbortedBy, type AbortRule, AbortWatch } from "../results/threshold_abort.ts";
+import { type AbortedBy, type AbortRule, AbortWatch } from "../results/thresholds/abort.ts";
 import type { IntervalDelta } from "../results/export/interval_delta.ts";
 import type { FlowSample } from "./stats/flow_counters.ts";
 import { alignFlowSamples } from "./stats/flow_align.ts";
@@ -28,7 +28,7 @@ import { type RunSteering, steeredArrivalsPerSec } from "./steering.ts";
 import { wsStepWaits } from "./ws_step_spec.ts";
 import { k6LiveJudge } from "./script/k6/metrics_channel.ts";
 import { onTestAbort } from "./script/k6/test_abort.ts";
-import type { SteerChange } from "../results/schema_steering.ts";
+import type { SteerChange } from "../results/schema/steering.ts";
 
 export interface AttackHooks {
   /** Name of the run in the results; default "attack". */

@@ -14,7 +14,7 @@ import {
   STEER_ACTIONS,
   type SteerAction,
   type SteerChange,
-} from "../results/schema_steering.ts";
+} from "../results/schema/steering.ts";
 import { basePhasesOf, scheduleChangesOf } from "./load/steer.ts";
 import { steeredDurationMs, steeredPhases } from "./load/steer_schedule.ts";
 import { phasesSchedule } from "./load/schedule.ts";

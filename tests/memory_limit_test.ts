@@ -13,7 +13,7 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { runWatched } from "./watched_run.ts";
 import { runVerdict } from "../results/conclude/run_verdict.ts";
-import type { RunResult } from "../results/schema.ts";
+import type { RunResult } from "../results/schema/results.ts";
 
 const SESSION_TYPES = new URL("../runner/script/session.ts", import.meta.url).pathname;
 const LIMIT_MB = 300;

@@ -12,7 +12,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { ResultsFile } from "../results/mod.ts";
 import { parseResultsFile } from "../results/parse.ts";
-import { resultsFileSchema } from "../results/schema.ts";
+import { resultsFileSchema } from "../results/schema/results.ts";
 import { validate } from "../validation/mod.ts";
 import { writeReport } from "../report/write.ts";
 import { blankCanvases, openReport } from "./browser.ts";

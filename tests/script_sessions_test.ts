@@ -12,7 +12,7 @@ import { withTarget } from "./helpers.ts";
 import { runAttack } from "../runner/attack.ts";
 import { runVerdict } from "../results/conclude/run_verdict.ts";
 import { sampledLatency } from "../results/conclude/responses.ts";
-import { latencyOrGap } from "../report/html/page_run.ts";
+import { latencyOrGap } from "../report/html/page/run.ts";
 
 const script = (name: string) => new URL(`./fixtures/scripts/${name}`, import.meta.url).pathname;
 

@@ -33,13 +33,13 @@ import {
   parseThreshold,
   pendingThresholds,
   type Threshold,
-} from "../../results/thresholds.ts";
-import { renderSummary } from "../../report/text.ts";
+} from "../../results/thresholds/threshold.ts";
+import { renderSummary } from "../../report/terminal/summary.ts";
 import type { ResultsFile, RunResult, ThresholdResult } from "../../results/mod.ts";
 import { EXIT, exitCodeOf } from "../exit_codes.ts";
 import { assertFileWritable, writeTextAtomic } from "../../system/atomic_write.ts";
-import { ghzOutput } from "../../results/export/ghz_report.ts";
-import { thresholdLine } from "../../results/threshold_text.ts";
+import { ghzOutput } from "../../results/export/ghz/report.ts";
+import { thresholdLine } from "../../results/thresholds/text.ts";
 import { type Dashboard, startDashboard } from "../dashboard/server.ts";
 import { steeringFor } from "../dashboard/flags.ts";
 import type { RunSteering } from "../../runner/steering.ts";
@@ -50,7 +50,7 @@ import { sendFacts } from "../../results/conclude/send_counts.ts";
 import { sampledLatency } from "../../results/conclude/responses.ts";
 import { MetricsExporter } from "../metrics_out/exporter.ts";
 import { exportLine, type ExportSummary } from "../../results/export/summary.ts";
-import { checkSelectors } from "../../results/threshold_selector.ts";
+import { checkSelectors } from "../../results/thresholds/selector.ts";
 import { endpointTable } from "../../runner/endpoint_table.ts";
 import { inFlightLine, withGrpcCalls } from "./grpc_args.ts";
 import { expandGhzConfig } from "../ghz/config.ts";

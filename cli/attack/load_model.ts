@@ -21,7 +21,7 @@ import {
 } from "../../runner/load/models/fields.ts";
 import { LOAD_MODEL_DEFS, modelsWithField } from "../../runner/load/models/mod.ts";
 import type { LoadModel } from "../../results/mod.ts";
-import { LOAD_MODELS } from "../../results/schema_values.ts";
+import { LOAD_MODELS } from "../../results/schema/values.ts";
 import type { FlagValues } from "../flag_values.ts";
 import { parsePhases } from "./phases.ts";
 import { parseStages, rampUpStages } from "./stages.ts";

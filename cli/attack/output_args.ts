@@ -16,7 +16,7 @@ import type { FlagValues } from "../flag_values.ts";
 import { UsageError } from "../usage_error.ts";
 import { distinctMetricsOuts, parseMetricsOut } from "../metrics_out/out_flags.ts";
 import { isMetricsOut, type MetricsOutput } from "../../results/export/metrics_output.ts";
-import { GHZ_FORMATS, type GhzFormat } from "../../results/export/ghz_report.ts";
+import { GHZ_FORMATS, type GhzFormat } from "../../results/export/ghz/report.ts";
 
 /** Where and how results are shown; everything not part of the load itself. */
 export interface AttackOutputOptions extends BaselineArgs {
@@ -26,9 +26,9 @@ export interface AttackOutputOptions extends BaselineArgs {
   format?: GhzFormat;
   ghzFile?: string;
   reportFile?: string;
-  /** `--output-bench`: github-action-benchmark JSON (two files, report/bench_json.ts). */
+  /** `--output-bench`: github-action-benchmark JSON (two files, report/ci/bench_json.ts). */
   benchFile?: string;
-  /** `--summary`: the markdown step summary, as `run` writes it (report/ci_summary.ts). */
+  /** `--summary`: the markdown step summary, as `run` writes it (report/ci/summary.ts). */
   summaryFile?: string;
   /** `--junit`: JUnit XML, a test case per threshold (and per run under `--strict`), as `run` writes it. */
   junitFile?: string;

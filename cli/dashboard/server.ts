@@ -17,7 +17,7 @@ import type { AttackProgress, ResultsFile, TelemetrySeries } from "../../results
 import type { LiveProgress } from "../../report/html/client/live.ts";
 import { buildResultsFile, loadResultsFile } from "../../results/io.ts";
 import { printOwnLine } from "../../system/console_guard.ts";
-import { buildPageData } from "../../report/html/page_data.ts";
+import { buildPageData } from "../../report/html/page/data.ts";
 import { renderReport } from "../../report/html/render.ts";
 import type { RunPlanHooks } from "../../scenarios/run/run_plan.ts";
 import { EventHub, type HubStats, sseFrame } from "./sse.ts";
@@ -25,7 +25,7 @@ import { openBrowser } from "./open_browser.ts";
 import { rejectForeignHost } from "./local_http.ts";
 import { type ControlOptions, controlResponse, newSteerToken } from "./steer_control.ts";
 import type { RunSteering } from "../../runner/steering.ts";
-import { describeChange } from "../../results/schema_steering.ts";
+import { describeChange } from "../../results/schema/steering.ts";
 
 /** How to serve: `port` 0 picks a free one. */
 export interface ServeOptions {

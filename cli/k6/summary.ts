@@ -1,7 +1,7 @@
 /**
  * @module
  * The end of `loadlab run script.js` for a k6 script: each run's results in k6's summary shape
- * (results/export/k6_summary.ts) handed to the script's `handleSummary(data)` when it exports one, whose
+ * (results/export/k6/summary.ts) handed to the script's `handleSummary(data)` when it exports one, whose
  * answer is written as k6 writes it (`stdout`, `stderr`, else a file path relative to the working
  * folder), or else k6's text summary printed. loadlab's own verdict, report and results come first.
  * Thresholds on k6's `checks`, custom metrics and iteration metrics are judged here, on that summary
@@ -18,15 +18,15 @@ import {
   k6RuleHolds,
   k6ScenarioParts,
   k6SummaryData,
-} from "../../results/export/k6_summary.ts";
+} from "../../results/export/k6/summary.ts";
 import { k6Experiment } from "../../scenarios/k6/options.ts";
 import { k6CustomMetrics, percentileStats } from "../../runner/script/k6/metrics_channel.ts";
-import { type K6Metric, type K6SummaryData, renderK6Summary } from "../../results/export/k6_summary_text.ts";
+import { type K6Metric, type K6SummaryData, renderK6Summary } from "../../results/export/k6/summary_text.ts";
 import {
   type K6ScenarioPart,
   type K6SummaryMode,
   renderK6SummaryV1,
-} from "../../results/export/k6_summary_v1.ts";
+} from "../../results/export/k6/summary_v1.ts";
 import type { ResultsFile } from "../../results/mod.ts";
 import { errorText } from "../../runner/script/script_module.ts";
 import { OutputError } from "../../results/output_error.ts";
@@ -35,7 +35,7 @@ import { sameFile } from "../../system/output_file.ts";
 import { busyText, type HostOutcome, ScriptHost } from "../../runner/script/script_host.ts";
 import { memoryLimitMbBesideRuns, memoryPassedText } from "../../runner/worker/memory_limit.ts";
 import { type K6Flags, withK6Flags } from "../run/script_load_flags.ts";
-import { k6SummaryExport } from "../../results/export/k6_summary_export.ts";
+import { k6SummaryExport } from "../../results/export/k6/summary_export.ts";
 import { writeTextAtomic } from "../../system/atomic_write.ts";
 
 /** Each run's k6 summary data with its thresholds judged, and the script's `handleSummary` when it has one. */

@@ -6,7 +6,7 @@
  */
 import { deepStrictEqual as assertEquals, ok, rejects } from "node:assert/strict";
 import { isolatedHandleSummary, showK6Summaries } from "./summary.ts";
-import type { K6SummaryData } from "../../results/export/k6_summary_text.ts";
+import type { K6SummaryData } from "../../results/export/k6/summary_text.ts";
 
 const runs = [{ run: "app/k6", data: { metrics: {} } as unknown as K6SummaryData }];
 

@@ -8,7 +8,7 @@ import { RESERVED_KEYS } from "../../scenarios/overrides.ts";
 import { commonFields } from "../../runner/config_fields.ts";
 import { type FlagSpec, tokenize } from "../argv.ts";
 import { FlagValues } from "../flag_values.ts";
-import { K6_SUMMARY_MODES, type K6SummaryMode } from "../../results/export/k6_summary_v1.ts";
+import { K6_SUMMARY_MODES, type K6SummaryMode } from "../../results/export/k6/summary_v1.ts";
 import { HelpRequested, UsageError } from "../usage_error.ts";
 import { parseSegment, parseStartAt, type SegmentArg } from "../segment_args.ts";
 import { DASHBOARD_FLAGS, dashboardHelp, dashboardOptions } from "../dashboard/flags.ts";
@@ -132,7 +132,7 @@ export interface RunArgs extends BaselineArgs {
   /** `--summary-mode`: the layout of a k6 script's end-of-test summary. */
   summaryMode?: K6SummaryMode;
   junitFile?: string;
-  /** `--output-bench`: github-action-benchmark JSON (two files, report/bench_json.ts). */
+  /** `--output-bench`: github-action-benchmark JSON (two files, report/ci/bench_json.ts). */
   benchFile?: string;
   /** `--no-redact`: outputs keep secrets as they are (results/redact.ts). */
   keepSecrets: boolean;

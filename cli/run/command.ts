@@ -23,7 +23,7 @@ import {
   showK6Summaries,
   writeK6SummaryExport,
 } from "../k6/summary.ts";
-import { k6NamedSamples } from "../../results/export/k6_series.ts";
+import { k6NamedSamples } from "../../results/export/k6/series.ts";
 import type { RunSource } from "./source.ts";
 import type { K6Flags } from "./script_load_flags.ts";
 import type { Plan } from "../../scenarios/plan/types.ts";
@@ -37,7 +37,7 @@ import { guardConsole } from "../../system/console_guard.ts";
 import { terminalSafe } from "../../validation/terminal_text.ts";
 import type { ResultsFile } from "../../results/mod.ts";
 import { outputClobbersInput } from "../../system/output_file.ts";
-import { boxTable } from "../../report/text_tables.ts";
+import { boxTable } from "../../report/terminal/tables.ts";
 import { renderReport } from "../../report/html/mod.ts";
 import { EXIT, exitCodeOf, K6_EXIT, k6ExitCodeOf } from "../exit_codes.ts";
 import { TEST_ABORTED } from "../../runner/script/k6/test_abort.ts";
@@ -49,7 +49,7 @@ import {
   formatThresholdActual,
   thresholdLine,
   thresholdRunVerdict,
-} from "../../results/threshold_text.ts";
+} from "../../results/thresholds/text.ts";
 import { type Dashboard, mergeHooks, startDashboard } from "../dashboard/server.ts";
 import { steeringFor } from "../dashboard/flags.ts";
 import { exampleRuntimeLines } from "./notes.ts";

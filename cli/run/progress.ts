@@ -18,7 +18,7 @@ import {
   protocolTag,
 } from "../../results/text_format.ts";
 import { cacheBypassSentence } from "../../report/cache_bypass.ts";
-import { renderChecks } from "../../report/text.ts";
+import { renderChecks } from "../../report/terminal/summary.ts";
 import { runVerdict } from "../../results/conclude/run_verdict.ts";
 import { achievedAbove, formatShare, sendFacts } from "../../results/conclude/send_counts.ts";
 import {

@@ -7,7 +7,7 @@
  * of this plan, and each change must fit the run's model; each problem names the run and the change.
  */
 import { loadResultsFile } from "../../results/io.ts";
-import { describeChange } from "../../results/schema_steering.ts";
+import { describeChange } from "../../results/schema/steering.ts";
 import type { Plan } from "../../scenarios/plan/types.ts";
 import { UsageError } from "../usage_error.ts";
 import { modelMisfit } from "../../runner/steering.ts";

@@ -10,4 +10,4 @@
  * ```
  */
 export { type RenderOptions, renderReport } from "./render.ts";
-export { buildPageData, type PageData } from "./page_data.ts";
+export { buildPageData, type PageData } from "./page/data.ts";

@@ -31,7 +31,7 @@ import {
   type SweepPoint,
 } from "../stats.ts";
 import { judgeChange, type NotJudged, notJudgedFlags, notJudgedText } from "./judged.ts";
-import { bentBeyondNoise, unbentText } from "./knee_bend.ts";
+import { bentBeyondNoise, unbentText } from "./knee/bend.ts";
 
 /** Options of `analyze`. */
 export interface AnalyzeOptions {
@@ -191,7 +191,7 @@ function tooFewOrFlat(points: SweepPoint[]): string | null {
 
 /**
  * The knee of one curve and why; value null when there is none in the swept range. `bent` (rate sweeps)
- * says whether a point's shortfall or p99 rise is beyond noise (knee_bend.ts); one that is not is no bend.
+ * says whether a point's shortfall or p99 rise is beyond noise (knee/bend.ts); one that is not is no bend.
  */
 export function kneeOf(
   parameter: string,

@@ -2,7 +2,7 @@
  * @module
  * The verdict of a run on who held it up, from its late and server-bound send counts: the same rule for
  * a run as the aggregator finishes it (runner/stats/run_totals.ts), for a phase of a run
- * (results/interval_stats.ts) and for shards merged into one (merge_shard_runs.ts). Pure.
+ * (results/interval_stats.ts) and for shards merged into one (merge/shard_runs.ts). Pure.
  */
 import type { RunResult } from "../mod.ts";
 

@@ -2,7 +2,7 @@
  * @module
  * The finding of a broadcast sweep (a chat room swept over its members, broadcast_points.ts): how many
  * members the target held, where its fan-out latency bent, what saturated above the bend (the target's
- * telemetry, knee_explained.ts), and what qualifies those numbers. Preconditions, one per statement:
+ * telemetry, knee/explained.ts), and what qualifies those numbers. Preconditions, one per statement:
  *
  * - "held N members": at N every member's handshake completed, none was lost, the room's requested rate
  *   was served, and the point may be judged (judged.ts: loadlab's generator was not the limit, nothing
@@ -23,7 +23,7 @@
  */
 import type { ResultsFile } from "../mod.ts";
 import { formatCount, formatDurationMs } from "../text_format.ts";
-import { explainKnee } from "./knee_explained.ts";
+import { explainKnee } from "./knee/explained.ts";
 import {
   type Bend,
   type BroadcastCurve,

@@ -2,7 +2,7 @@
  * @module
  * A broadcast sweep read off its runs: WebSocket runs of one variant and load swept over their
  * connections (the room's members), each member count a point with its fan-out (receive time minus the
- * target's `sentAt`, results/schema_ws.ts), its served share of the requested message rate, whether every
+ * target's `sentAt`, results/schema/ws.ts), its served share of the requested message rate, whether every
  * member stayed connected, and what the run verdict says against its numbers. Then the first point where
  * the fan-out bent: where the target stopped keeping up. broadcast.ts says it in words. Pure.
  *

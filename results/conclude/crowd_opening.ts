@@ -11,7 +11,7 @@
  * loop reopens is a gap of one). Said only when opening took longer than the first interval, for plans of
  * `MIN_PLANNED` connections or more, unsteered, with connections kept (not one per arrival). Pure.
  */
-import type { RunResult } from "../schema.ts";
+import type { RunResult } from "../schema/results.ts";
 import { MIN_PLANNED } from "./ramp_followed.ts";
 import { formatCount } from "../text_format.ts";
 

@@ -14,7 +14,7 @@ import { judgeExpectation } from "./expect_verdict.ts";
 import { finiteMean, metricValue, pointKey } from "./points.ts";
 import { flaggedRuns, runVerdict } from "./run_verdict.ts";
 import { formatDurationMs, formatNumber } from "../text_format.ts";
-import { explainKnees } from "./knee_explained.ts";
+import { explainKnees } from "./knee/explained.ts";
 import { type BroadcastFinding, concludeBroadcasts } from "./broadcast.ts";
 import { capacityQualifiers, capacityText } from "./capacity.ts";
 
@@ -164,7 +164,7 @@ function broadcastFindings(b: BroadcastFinding): Finding[] {
 /**
  * The findings of a results file: the answer of each broadcast sweep first (results/conclude/broadcast.ts:
  * members held, the fan-out's knee, what saturated, its qualifiers), load sentences, what saturated above
- * each knee (results/conclude/knee_explained.ts), flagged runs, then the expected directions.
+ * each knee (results/conclude/knee/explained.ts), flagged runs, then the expected directions.
  */
 export function buildFindings(results: ResultsFile): Finding[] {
   return [

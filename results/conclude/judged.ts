@@ -1,7 +1,7 @@
 /**
  * @module
  * Which runs a finding may judge the target on: one rule for the knee of every sweep (analysis.ts, its
- * explanation in knee_explained.ts), the bend of a broadcast sweep (broadcast_points.ts), a comparison
+ * explanation in knee/explained.ts), the bend of a broadcast sweep (broadcast_points.ts), a comparison
  * against the baseline (analysis.ts) and an expected direction (expect_verdict.ts), so no finding calls
  * the target's what loadlab's own numbers made. It reads the flags of the run verdict (run_verdict.ts):
  *

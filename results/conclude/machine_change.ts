@@ -5,7 +5,7 @@
  * CPU is no measure of what a run lost (a nice'd job yields its core at once); what a comparison may blame on
  * a busy machine is the run's own waits for a core (own_waits.ts). Pure.
  */
-import type { RunResult } from "../schema.ts";
+import type { RunResult } from "../schema/results.ts";
 
 /** Other processes' CPU this large (cores) during a run is said beside it. */
 export const MIN_OTHER_CORES = 0.25;

@@ -25,7 +25,7 @@
  * the analysis compares, and the mean latency an expectation may name), their values and the batch means
  * are noise_samples.ts's.
  */
-import type { RunResult } from "../schema.ts";
+import type { RunResult } from "../schema/results.ts";
 import {
   BEYOND_NOISE_MIN_SE,
   type MeanCi,

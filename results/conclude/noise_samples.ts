@@ -7,7 +7,7 @@
  * which its batches differ by the load. Apart from the rules because the report and the baseline gate read
  * the metrics and their values without judging anything. Pure.
  */
-import type { IntervalResult, RunResult } from "../schema.ts";
+import type { IntervalResult, RunResult } from "../schema/results.ts";
 import { servedRps } from "./served_rate.ts";
 import { intervalLatencySampled } from "./responses.ts";
 import { batchMeans, type IntervalSample, type MeanCi, meanCi } from "../stats.ts";

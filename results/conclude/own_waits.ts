@@ -19,7 +19,7 @@
  * judged within the run, with the wait share under which it would be and repeats (their spread holds what
  * moves between runs) named as what settles it. Pure.
  */
-import type { RunResult } from "../schema.ts";
+import type { RunResult } from "../schema/results.ts";
 import type { NoiseMetric } from "./noise_samples.ts";
 import { WAKE_WAITS } from "./generator_saturation.ts";
 

@@ -9,7 +9,7 @@
  * of that is short. The last interval is left out (connections close as the run ends), as are plans of
  * fewer than `MIN_PLANNED` connections and steered runs (their plan changed by hand). Pure.
  */
-import type { RunResult } from "../schema.ts";
+import type { RunResult } from "../schema/results.ts";
 import { connectionsAt, type StagePlan } from "../stage_plan.ts";
 import { formatCount } from "../text_format.ts";
 

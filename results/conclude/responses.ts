@@ -28,7 +28,7 @@
  *
  * Pure; imports only the results schema.
  */
-import type { IntervalResult, LatencySummaryMs, RunResult } from "../schema.ts";
+import type { IntervalResult, LatencySummaryMs, RunResult } from "../schema/results.ts";
 import { formatCount } from "../text_format.ts";
 
 /**

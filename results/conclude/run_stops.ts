@@ -5,8 +5,8 @@
  * memory limit, or a count that ran out of time or of work), or steered by hand. Each says what ended it
  * and, where the user can change it, how. Pure; reads the results schema only.
  */
-import type { RunResult } from "../schema.ts";
-import { describeChange } from "../schema_steering.ts";
+import type { RunResult } from "../schema/results.ts";
+import { describeChange } from "../schema/steering.ts";
 import { formatCount, formatDurationMs } from "../text_format.ts";
 
 /** Changes listed in a steered run's flag; more are counted. */

@@ -80,7 +80,7 @@
  * (send_counts.ts), the served-rate statements (served_rate.ts), a WebSocket storm's (ws_storm.ts) and
  * flood's (ws_flood.ts) and the load worker's saturation (generator_saturation.ts).
  */
-import type { RunResult } from "../schema.ts";
+import type { RunResult } from "../schema/results.ts";
 import {
   errorKindsText,
   errorShareBase,

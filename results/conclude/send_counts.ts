@@ -8,8 +8,8 @@
  * verdict because they are numbers, not judgements. Pure; imports only the results schema and what answers
  * a run got (responses.ts).
  */
-import type { RunResult } from "../schema.ts";
-import { GRPC_ERROR_KINDS } from "../schema_values.ts";
+import type { RunResult } from "../schema/results.ts";
+import { GRPC_ERROR_KINDS } from "../schema/values.ts";
 import { errorCount, sendsOf } from "./responses.ts";
 import { formatCount } from "../text_format.ts";
 

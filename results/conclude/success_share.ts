@@ -10,7 +10,7 @@
  * not judged between, with the number said. The repeats of a side are pooled: their requests together.
  * Pure.
  */
-import type { RunResult } from "../schema.ts";
+import type { RunResult } from "../schema/results.ts";
 import { errorCount } from "./responses.ts";
 import { BEYOND_NOISE_MIN_SE, WITHIN_NOISE_MAX_SE } from "../stats.ts";
 import { formatCount } from "../text_format.ts";

@@ -8,7 +8,7 @@
  * whether the target shared the generator's machine (a loopback address, or a target loadlab started), and
  * the hottest function of the run's CPU profiles (`profile: cpu`) with its share of the profiled process's
  * busy time. A field is null when the run did not sample it. Used by the knee explanation
- * (results/conclude/knee_explained.ts). Pure.
+ * (results/conclude/knee/explained.ts). Pure.
  */
 import type { RunResult, TelemetrySeries } from "../mod.ts";
 import { sendsOf } from "./responses.ts";

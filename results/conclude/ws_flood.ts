@@ -13,7 +13,7 @@
  *
  * Null otherwise. Pure: numbers of the results file in, a statement out.
  */
-import type { RunResult } from "../schema.ts";
+import type { RunResult } from "../schema/results.ts";
 import { formatCount } from "../text_format.ts";
 
 /** Unsolicited messages per answered one past which the answers are taken as the flood's. */

@@ -18,7 +18,7 @@
  * Null for a run that is no storm (HTTP, a closed or hold WebSocket run), or one without a requested rate
  * or a `ws` section. Pure: numbers of the results file in, statements out.
  */
-import type { RunResult } from "../schema.ts";
+import type { RunResult } from "../schema/results.ts";
 import { MIN_HELD_SENDS } from "./bound_verdict.ts";
 import { formatRate, SHORTFALL_SHARE } from "./served_rate.ts";
 import { formatCount, formatDurationMs } from "../text_format.ts";

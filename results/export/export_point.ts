@@ -5,7 +5,7 @@
  * totals) and what every series is called: `COUNTERS`, `WS_COUNTERS` (a WebSocket run's) and `METRICS`
  * name each once for both formats (results/export/remote_write.ts, otlp_json.ts) and the docs, and
  * `runLabels` labels a run's series. `NamedSample`s are series named as another tool names them (a k6
- * script's metrics at the run's end, k6_series.ts), which the encoders send as they are. Apart from the
+ * script's metrics at the run's end, k6/series.ts), which the encoders send as they are. Apart from the
  * running totals (run_series.ts) because the encoders and the sender read points without making them.
  */
 import type { Counters } from "../interval_counts.ts";

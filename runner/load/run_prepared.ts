@@ -25,7 +25,7 @@ import { encodeFlows, type GrpcStepMaker } from "./flow_plan.ts";
 import { arrivalFor, FlowSessions, type SessionOptions, type SessionRun } from "./flow_session.ts";
 import type { Feeder } from "./feeder.ts";
 import { connectionsShareOf, WorkerSteering } from "./steer.ts";
-import type { SteerChange } from "../../results/schema_steering.ts";
+import type { SteerChange } from "../../results/schema/steering.ts";
 import { endpointTable } from "../endpoint_table.ts";
 import { scriptArrival } from "../script/script_load.ts";
 import type { ScriptModule } from "../script/script_module.ts";

@@ -17,7 +17,7 @@ import { clampUs, createHistogram, encodeHistogram, type Histogram } from "../..
 import { addCounters, type Counters, emptyCounters } from "../../results/interval_counts.ts";
 import type { WsIntervalCounts } from "../../results/ws_totals.ts";
 import { errorKindIndex, idleSample, type IntervalSample } from "./sample.ts";
-import { STATUS_SLOTS, statusSlotOf } from "../../results/schema_values.ts";
+import { STATUS_SLOTS, statusSlotOf } from "../../results/schema/values.ts";
 import { EndpointRecorder } from "./endpoint_recorder.ts";
 import { ErrorTally, takeStatusCodes, WsSampler } from "./tallies.ts";
 
@@ -66,7 +66,7 @@ export class IntervalRecorder {
 
   /** The open interval's counters: one object for the recorder's life, incremented field by field. */
   readonly #c: Counters = emptyCounters();
-  /** Index = status slot (schema_values.ts `statusKey`); out-of-range codes count at 0 ("no valid status"). */
+  /** Index = status slot (results/schema/values.ts `statusKey`); out-of-range codes count at 0 ("no valid status"). */
   readonly #statusCounts = new Uint32Array(STATUS_SLOTS);
   readonly #errors: ErrorTally;
   readonly #histogram: Histogram = createHistogram();

@@ -7,7 +7,7 @@
  * empty histogram; with more than one endpoint, each endpoint's counts of the interval (`EndpointSample`). Its errors are by kind, and so is every interval the aggregator builds from it.
  */
 import type { ErrorKind } from "../../results/mod.ts";
-import { ERROR_KINDS as RESULT_ERROR_KINDS } from "../../results/schema_values.ts";
+import { ERROR_KINDS as RESULT_ERROR_KINDS } from "../../results/schema/values.ts";
 import { createHistogram, encodeHistogram } from "../../results/histogram.ts";
 import { type Counters, emptyCounters } from "../../results/interval_counts.ts";
 import type { WsIntervalCounts } from "../../results/ws_totals.ts";

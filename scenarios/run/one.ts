@@ -23,8 +23,8 @@ import {
   parseAttackConfig,
   type RelativeAttackInput,
 } from "../../runner/config.ts";
-import type { Threshold } from "../../results/thresholds.ts";
-import { checkSelectors } from "../../results/threshold_selector.ts";
+import type { Threshold } from "../../results/thresholds/threshold.ts";
+import { checkSelectors } from "../../results/thresholds/selector.ts";
 import { endpointTable } from "../../runner/endpoint_table.ts";
 import { abortRules } from "./thresholds.ts";
 import { loopbackListener, startTelemetry, type TakenProfile } from "../../targets/mod.ts";

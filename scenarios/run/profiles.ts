@@ -11,7 +11,7 @@
 import { type CpuProfiling, startCpuProfiles, type TakenProfile } from "../../targets/mod.ts";
 import type { RunTarget } from "./targets.ts";
 import { idleWarning, isCpuProfile, summarizeProfile } from "../../results/cpu_profile.ts";
-import type { RunProfile } from "../../results/schema_profile.ts";
+import type { RunProfile } from "../../results/schema/profile.ts";
 import { writeTextAtomic } from "../../system/atomic_write.ts";
 import { fileStem } from "../../validation/file_stem.ts";
 

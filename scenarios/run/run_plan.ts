@@ -17,7 +17,7 @@ import { ExperimentOutput, type RenderReport } from "./output.ts";
 import { TargetFailedError, TargetPool } from "./targets.ts";
 import { parseSlo, searchCapacity, sloP99Ms } from "../search.ts";
 import type { Analysis, ExperimentInfo, RunResult } from "../../results/mod.ts";
-import type { Threshold } from "../../results/thresholds.ts";
+import type { Threshold } from "../../results/thresholds/threshold.ts";
 import { judgeThresholds, parseAllThresholds } from "./thresholds.ts";
 import { executeRun, type RunHooks, type RunOptions, StoppedRun } from "./one.ts";
 

@@ -12,8 +12,8 @@ import {
   parseThreshold,
   pendingThresholds,
   type Threshold,
-} from "../../results/thresholds.ts";
-import type { AbortRule } from "../../results/threshold_abort.ts";
+} from "../../results/thresholds/threshold.ts";
+import type { AbortRule } from "../../results/thresholds/abort.ts";
 import type { Plan, PlannedRun } from "../plan/types.ts";
 
 /** Every threshold expression of the plan, parsed before any load so a typo costs no run. */

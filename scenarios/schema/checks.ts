@@ -18,7 +18,7 @@ import { type ExperimentFields, expressionProblems } from "./object.ts";
 import { type LoadSpec, WORD_FIELDS } from "./loads.ts";
 import type { FileTarget } from "./targets.ts";
 import { modelDef, modelsWithField } from "../../runner/load/models/mod.ts";
-import { LOAD_MODELS } from "../../results/schema_values.ts";
+import { LOAD_MODELS } from "../../results/schema/values.ts";
 import { togetherProblems } from "../together.ts";
 import { runCountProblem } from "../run/count.ts";
 import { caseFoldIssues } from "../name_folds.ts";

@@ -13,7 +13,7 @@ import {
 import { parseFailOn } from "../../results/fail_on.ts";
 import { z } from "zod";
 import { expectationShape } from "../../results/conclude/expectation.ts";
-import { parseThreshold } from "../../results/thresholds.ts";
+import { parseThreshold } from "../../results/thresholds/threshold.ts";
 import { durationSchema, flowListSchema, nameSchema, requestListSchema } from "./requests.ts";
 import { loadSchema } from "./loads.ts";
 import { namedRecord, targetsSchema } from "./targets.ts";
@@ -223,7 +223,7 @@ function failOnProblems(rule: string): string[] {
   }
 }
 
-/** Why a threshold expression does not parse (results/thresholds.ts), or nothing. */
+/** Why a threshold expression does not parse (results/thresholds/threshold.ts), or nothing. */
 export function expressionProblems(expression: string): string[] {
   try {
     parseThreshold(expression);

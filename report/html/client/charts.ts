@@ -7,7 +7,7 @@
  * chart of one metric across variants, and the HDR-style percentile axis. Inlined by source text like every
  * client module, so no module-level state: live charts are found again through `Chart.getChart`.
  */
-import type { TimeAxis } from "../page_run.ts";
+import type { TimeAxis } from "../page/run.ts";
 import { fmtFixed, fmtMs, fmtNum, h } from "./dom.ts";
 import { isHuge } from "../../../results/text_format.ts";
 

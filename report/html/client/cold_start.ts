@@ -8,8 +8,8 @@
  * that followed (placed from the run's start, so within tens of ms). With `restart: per-run` or `per-repeat` every run starts cold and each start is its own line.
  * Inlined by source text (see dom.ts).
  */
-import type { PageData } from "../page_data.ts";
-import type { PageRun } from "../page_run.ts";
+import type { PageData } from "../page/data.ts";
+import type { PageRun } from "../page/run.ts";
 import { type Cell, fmtMs, fmtNum, h, section, sortableTable } from "./dom.ts";
 import { addChart, color, times } from "./charts.ts";
 

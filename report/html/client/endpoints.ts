@@ -4,11 +4,11 @@
  * Browser-side per-endpoint part of a run (client/run_detail.ts), shown when the run has more than one
  * endpoint: a table sorted by p99 (slowest first; every column sortable) and the endpoints' latency by
  * percentile on one chart, so the slow endpoint the run's overall numbers average away stands out. A run
- * of very many shows some of them and a line saying how many more there are and where (page_endpoints.ts).
+ * of very many shows some of them and a line saying how many more there are and where (page/endpoints.ts).
  * Latency is from the intended send, as the run's. Inlined by source text (see dom.ts).
  */
-import type { PageRun } from "../page_run.ts";
-import type { PageEndpoint } from "../page_endpoints.ts";
+import type { PageRun } from "../page/run.ts";
+import type { PageEndpoint } from "../page/endpoints.ts";
 import { type Cell, fmtMs, fmtNum, h, sortableTable } from "./dom.ts";
 import { addChart, color, ninesAxis, percentileData } from "./charts.ts";
 

@@ -8,8 +8,8 @@
  * cache, as in docs/studies/cache-burst.md) and the capacity searches with their probes. Each part is drawn
  * only when the results have it. Inlined by source text (see dom.ts); strings only ever become text nodes.
  */
-import type { PageData } from "../page_data.ts";
-import type { PageRun } from "../page_run.ts";
+import type { PageData } from "../page/data.ts";
+import type { PageRun } from "../page/run.ts";
 import {
   type Cell,
   facts,

@@ -4,7 +4,7 @@
  * pooled) and metric, better / same (within noise) / worse with the change's noise interval, or no verdict
  * with why, and how the noise was measured, in the words the terminal and the markdown summary use.
  */
-import type { PageData } from "../page_data.ts";
+import type { PageData } from "../page/data.ts";
 import { type Cell, fmtNum, h, sortableTable } from "./dom.ts";
 
 /** The table with a heading, or null when the page has no baseline. */

@@ -10,12 +10,12 @@
  * between two equal targets. Inlined by source text like every client module (see dom.ts), so every
  * helper is exported and nothing lives at module level.
  */
-import type { PageData } from "../page_data.ts";
-import type { PageRun } from "../page_run.ts";
+import type { PageData } from "../page/data.ts";
+import type { PageRun } from "../page/run.ts";
 import { type Cell, fmtFixed, fmtNum, fmtSweepValue, h, section, sortableTable } from "./dom.ts";
 import { metricBarChart } from "./charts.ts";
 import { sendCells, verdictBadge } from "./sections.ts";
-import type { OverviewSends } from "../page_verdict.ts";
+import type { OverviewSends } from "../page/verdict.ts";
 
 /** The fields of a run this section reads (so tests can pass plain results runs, without verdict or sends). */
 export type InstanceRun =

@@ -10,8 +10,8 @@
  * with flat throughput is the finding. Inlined by source text like every client module (see dom.ts), so
  * every helper is exported and nothing lives at module level.
  */
-import type { PageData } from "../page_data.ts";
-import type { PageRun } from "../page_run.ts";
+import type { PageData } from "../page/data.ts";
+import type { PageRun } from "../page/run.ts";
 import { type Cell, fmtMs, fmtNum, h, isNum, section, sortableTable } from "./dom.ts";
 import { addChart, color } from "./charts.ts";
 

@@ -13,7 +13,7 @@
  * (the steering's state, after a change made to the run or a load's start or end: live_controls.ts),
  * `end`.
  */
-import type { PageData } from "../page_data.ts";
+import type { PageData } from "../page/data.ts";
 import type { AttackProgress } from "../../../results/mod.ts";
 import { fmtMs, fmtNum, h } from "./dom.ts";
 import { addChart, applyChartTheme, color, markerPlugin } from "./charts.ts";

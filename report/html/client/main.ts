@@ -6,7 +6,7 @@
  * scheme changes or the page is printed (print opens every collapsed block and uses light colours).
  * Inlined by source text like every client module (see dom.ts); `loadlabMain()` is called last.
  */
-import type { PageData } from "../page_data.ts";
+import type { PageData } from "../page/data.ts";
 import { h } from "./dom.ts";
 import { applyChartTheme, destroyCharts } from "./charts.ts";
 import { renderCompare, renderFindings, renderOverview } from "./sections.ts";

@@ -6,9 +6,9 @@
  * chart per sweep with its knee (bars per category, in the file's order, for a sweep over words). Inlined by source text like every client module (see dom.ts); strings
  * from results only ever become text nodes.
  */
-import type { PageData } from "../page_data.ts";
-import type { OverviewMetric } from "../page_overview.ts";
-import type { PageSweep } from "../page_sweeps.ts";
+import type { PageData } from "../page/data.ts";
+import type { OverviewMetric } from "../page/overview.ts";
+import type { PageSweep } from "../page/sweeps.ts";
 import { type Cell, fmtMs, fmtNum, fmtSweepValue, h, section, sortableTable } from "./dom.ts";
 import { sendCells, verdictBadge } from "./sections.ts";
 import { addChart, color, markerPlugin, metricBarChart, ninesAxis, percentileData } from "./charts.ts";

@@ -8,8 +8,8 @@
  * details). Rows are ordered load, phase, variant, so the variants of one test sit together. Inlined by
  * source text like every client module (see dom.ts); strings only ever become text nodes.
  */
-import type { PageData } from "../page_data.ts";
-import type { PageRun } from "../page_run.ts";
+import type { PageData } from "../page/data.ts";
+import type { PageRun } from "../page/run.ts";
 import { type Cell, fmtChange, fmtMs, fmtNum, fmtPct, isNum, section, sortableTable } from "./dom.ts";
 import { count5xx } from "./experiment.ts";
 

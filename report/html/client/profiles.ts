@@ -5,14 +5,14 @@
  * self and total time, a flame graph drawn here as SVG (the root at the top, each function as wide as
  * its total time; click a frame to zoom into it, the root to zoom out) and the first second against the
  * rest; and one section to diff two profiles (per-function self time as a share of busy CPU time), with
- * the pairs worth comparing offered ready-made (report/html/page_profiles.ts). Every profiled number says
+ * the pairs worth comparing offered ready-made (report/html/page/profiles.ts). Every profiled number says
  * it is profiled and what profiling costs. Inlined by source text (see dom.ts); all text goes in as text
  * nodes and SVG attributes, never markup.
  */
-import type { PageData } from "../page_data.ts";
-import type { PageRun } from "../page_run.ts";
-import type { ProfileRef } from "../page_profiles.ts";
-import type { ProfileSummary } from "../../../results/schema_profile.ts";
+import type { PageData } from "../page/data.ts";
+import type { PageRun } from "../page/run.ts";
+import type { ProfileRef } from "../page/profiles.ts";
+import type { ProfileSummary } from "../../../results/schema/profile.ts";
 import { type Cell, facts, fmtFixed, fmtMs, fmtNum, fmtPct, h, section, sortableTable } from "./dom.ts";
 
 /** A function's identity across profiles: name, script and line. */

@@ -7,7 +7,7 @@
  * made, while sections.ts holds the sections that read them. Inlined by source text like every client
  * module (see dom.ts); strings from results only ever become text nodes.
  */
-import type { PageData } from "../page_data.ts";
+import type { PageData } from "../page/data.ts";
 import { facts, fmtNum, h } from "./dom.ts";
 import { npmCompatNote, targetRuntimes } from "./variant_matrix.ts";
 

@@ -8,7 +8,7 @@
  * uncorrected). Changes made to the running load (steering) are marked on every timeline. Inlined by
  * source text (see dom.ts).
  */
-import type { PageRun } from "../page_run.ts";
+import type { PageRun } from "../page/run.ts";
 import { fmtMs, fmtNum } from "./dom.ts";
 import {
   addChart,

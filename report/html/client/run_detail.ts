@@ -9,8 +9,8 @@
  * autocannon-style summaries. Only one run is drawn at a time so a 50-run report stays light. Inlined by
  * source text (see dom.ts).
  */
-import type { PageData } from "../page_data.ts";
-import type { PageRun } from "../page_run.ts";
+import type { PageData } from "../page/data.ts";
+import type { PageRun } from "../page/run.ts";
 import { type Cell, facts, fmtBytes, fmtMs, fmtNum, fmtPct, h, section, sortableTable } from "./dom.ts";
 import { formatExponent, isHuge } from "../../../results/text_format.ts";
 import { destroyCharts } from "./charts.ts";

@@ -7,7 +7,7 @@
  * view (keyspace hit ratio, memory, connected clients, evictions and slow log entries per interval).
  * A sampler that stopped on an error says so under the chart. Inlined by source text (see dom.ts).
  */
-import type { PageRun, PageTelemetry } from "../page_run.ts";
+import type { PageRun, PageTelemetry } from "../page/run.ts";
 import { h } from "./dom.ts";
 import { addChart, color, markerPlugin, timeLineOptions, xy } from "./charts.ts";
 

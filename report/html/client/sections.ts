@@ -7,8 +7,8 @@
  * report_header.ts, the charts across the experiment in overview_charts.ts). Inlined by source text like
  * every client module (see dom.ts); strings from results only ever become text nodes.
  */
-import type { PageData } from "../page_data.ts";
-import type { OverviewMetric, OverviewRow } from "../page_overview.ts";
+import type { PageData } from "../page/data.ts";
+import type { OverviewMetric, OverviewRow } from "../page/overview.ts";
 import type { CompareCell } from "../compare.ts";
 import type { CompareMetric } from "../../../results/conclude/noise_samples.ts";
 import {

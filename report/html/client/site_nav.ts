@@ -7,7 +7,7 @@
  * embeds the `report --compare` rows against every other experiment, so choosing one needs no server
  * and works from file://. Inlined by source text like every client module (see dom.ts).
  */
-import type { PageData } from "../page_data.ts";
+import type { PageData } from "../page/data.ts";
 import type { SiteNav } from "../site_data.ts";
 import { h } from "./dom.ts";
 

@@ -8,8 +8,8 @@
  * Counters that stay zero in every run (the CMS pool when no run asks for /home) are left out. Inlined by
  * source text like every client module (see dom.ts).
  */
-import type { PageData } from "../page_data.ts";
-import type { PageRun } from "../page_run.ts";
+import type { PageData } from "../page/data.ts";
+import type { PageRun } from "../page/run.ts";
 import { type Cell, fmtNum, fmtPct, isNum, section, sortableTable } from "./dom.ts";
 
 /** Counter names that are non-zero in at least one run, in the order runs first report them. */

@@ -6,7 +6,7 @@
  * bytes/s tables), so results can be read side by side with those tools' output. Inlined by source
  * text (see dom.ts); the oha text goes into a `<pre>` through `textContent`.
  */
-import type { PageRun } from "../page_run.ts";
+import type { PageRun } from "../page/run.ts";
 import { fmtBytes, fmtFixed, fmtMsBare, fmtNum, fmtPct, h, isNum } from "./dom.ts";
 import { times } from "./charts.ts";
 

@@ -10,8 +10,8 @@
  * experiment has at least two variants and two loads outside sweeps. Inlined by source text like every
  * client module (see dom.ts): helpers are exported so the page has them; strings only become text nodes.
  */
-import type { PageData } from "../page_data.ts";
-import type { PageRun } from "../page_run.ts";
+import type { PageData } from "../page/data.ts";
+import type { PageRun } from "../page/run.ts";
 import { type Cell, fmtFixed, fmtNum, h, isNum, section, sortableTable } from "./dom.ts";
 import { addChart, addScaleToggle, color, timeLineOptions, times } from "./charts.ts";
 

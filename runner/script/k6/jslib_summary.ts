@@ -4,7 +4,7 @@
  * for `textSummary` inside `handleSummary`: the converter points that import here, so a script that
  * prints or writes k6's text summary runs without fetching anything.
  */
-import { type K6SummaryData, renderK6Summary } from "../../../results/export/k6_summary_text.ts";
+import { type K6SummaryData, renderK6Summary } from "../../../results/export/k6/summary_text.ts";
 
 /** k6's text summary of `data` (its `indent` and `enableColors` options change nothing here). */
 export function textSummary(

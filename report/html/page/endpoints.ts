@@ -1,0 +1,46 @@
+/**
+ * @module
+ * A run's endpoints as report.html embeds them: the figures of each shown (report/endpoint_rows.ts, slowest
+ * p99 first, at most `MAX_SHOWN_ENDPOINTS`) and its HDR percentile curve, decoded from its encoded
+ * histogram here so the page carries points, not encodings; and the line saying how many were left out.
+ * Pure.
+ */
+import type { RunResult } from "../../../results/mod.ts";
+import { decodeHistogram, percentileCurve } from "../../../results/histogram.ts";
+import { round4 } from "../../../results/stats.ts";
+import { shownEndpointRows } from "../../endpoint_rows.ts";
+
+/** One endpoint on the page. */
+export interface PageEndpoint {
+  name: string;
+  requests: number;
+  rps: number;
+  errors: number;
+  non2xx: number;
+  p50Ms: number;
+  p90Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  pooledRequests: number;
+  /** [percentile, ms] points of its latency; empty without a response. */
+  percentiles: Array<[number, number]>;
+}
+
+/**
+ * The run's endpoints shown on the page, slowest p99 first (empty for a run without them), and the line
+ * saying how many more there are and where ("" when none is left out).
+ */
+export function pageEndpoints(run: RunResult): { endpoints: PageEndpoint[]; omitted: string } {
+  const { rows, omitted } = shownEndpointRows(run);
+  const endpoints = rows.map(({ endpoint, ...row }) => ({
+    ...row,
+    rps: round4(row.rps),
+    percentiles: endpoint.histogramEncoded === null
+      ? []
+      : percentileCurve(decodeHistogram(endpoint.histogramEncoded)).map((p): [number, number] => [
+        p.percentile,
+        round4(p.latencyMs),
+      ]),
+  }));
+  return { endpoints, omitted };
+}

@@ -1,0 +1,150 @@
+/**
+ * @module
+ * k6 0.x's end-of-test summary as text, from its summary data (results/export/k6/summary.ts): the checks with
+ * their pass ratio (a failing one with its counts), each group's under `█ name`, then every metric on a
+ * dotted line, trends by `summaryTrendStats` (times in `summaryTimeUnit` when set), rates as a percentage
+ * with their true and false counts, counters with their rate, each metric with thresholds marked ✓ or ✗ and
+ * its submetrics (`{ name:me }`) under it. A k6 user reads it as k6's own; loadlab's verdict and report stand
+ * beside it. The data's types are here, importing nothing, so a converted script's `textSummary`
+ * (runner/script/k6/jslib_summary.ts) type-checks anywhere.
+ */
+/** A metric of k6's summary. */
+export interface K6Metric {
+  type: "counter" | "gauge" | "rate" | "trend";
+  contains: "default" | "time" | "data";
+  values: Record<string, number>;
+  thresholds?: Record<string, { ok: boolean }>;
+}
+
+/** A check of k6's summary: its name, its path through the groups (`::api::status 200`), its counts. */
+export interface K6Check {
+  name: string;
+  path: string;
+  id: string;
+  passes: number;
+  fails: number;
+}
+
+/** A group of k6's summary (the root one has no name): its checks and the groups in it. */
+export interface K6Group {
+  name: string;
+  path: string;
+  id: string;
+  groups: K6Group[];
+  checks: K6Check[];
+}
+
+/** A k6 rate metric of `trues` against `falses` (a pass ratio: checks, http_req_failed). */
+export function rateMetric(trues: number, falses: number): K6Metric {
+  const total = trues + falses;
+  return {
+    type: "rate",
+    contains: "default",
+    values: { rate: total > 0 ? trues / total : 0, passes: trues, fails: falses },
+  };
+}
+
+/** Every check of `group` and the groups in it, in their order. */
+export function allChecks(group: K6Group): K6Check[] {
+  return [...group.checks, ...group.groups.flatMap(allChecks)];
+}
+
+/** k6's summary data for one run. */
+export interface K6SummaryData {
+  root_group: K6Group;
+  options: { summaryTrendStats: string[]; summaryTimeUnit: string; noColor: boolean };
+  state: { isStdOutTTY: boolean; isStdErrTTY: boolean; testRunDurationMs: number };
+  metrics: Record<string, K6Metric>;
+}
+
+/** k6's `summaryTimeUnit` values: each a unit every time of the summary is written in. */
+const TIME_UNITS: Record<string, [unit: string, perMs: number]> = {
+  s: ["s", 0.001],
+  ms: ["ms", 1],
+  us: ["µs", 1000],
+};
+
+/** Milliseconds as k6 writes them: in the summary's time unit when set, else µs below 1 ms, s from 1 s. */
+function duration(ms: number, timeUnit = ""): string {
+  if (Object.hasOwn(TIME_UNITS, timeUnit)) {
+    return `${(ms * TIME_UNITS[timeUnit][1]).toFixed(2)}${TIME_UNITS[timeUnit][0]}`;
+  }
+  if (ms < 1) return `${(ms * 1000).toFixed(2)}µs`;
+  if (ms < 1000) return `${ms.toFixed(2)}ms`;
+  return `${(ms / 1000).toFixed(2)}s`;
+}
+
+/** A number as k6's summary writes one of no unit: at most 6 decimals, no trailing zeros. */
+function sixPlaces(n: number): string {
+  return String(Number(n.toFixed(6)));
+}
+
+function bytes(n: number): string {
+  if (n < 1000) return `${n} B`;
+  if (n < 1e6) return `${(n / 1e3).toFixed(0)} kB`;
+  return `${(n / 1e6).toFixed(1)} MB`;
+}
+
+/** One metric's values as k6 prints them. */
+function valuesText(m: K6Metric, options: K6SummaryData["options"]): string {
+  const v = m.values;
+  switch (m.type) {
+    case "trend":
+      return options.summaryTrendStats.filter((s) => s in v).map((s) =>
+        `${s}=${
+          m.contains === "time" && s !== "count" ? duration(v[s], options.summaryTimeUnit) : sixPlaces(v[s])
+        }`
+      )
+        .join(" ");
+    case "rate":
+      return `${(v.rate * 100).toFixed(2)}% ✓ ${v.passes} ✗ ${v.fails}`;
+    case "counter":
+      return m.contains === "data"
+        ? `${bytes(v.count)} ${bytes(v.rate)}/s`
+        : `${v.count} ${v.rate.toFixed(2)}/s`;
+    default:
+      return `${v.value} min=${v.min} max=${v.max}`;
+  }
+}
+
+/** The mark before a metric: ✓ all its thresholds passed, ✗ one failed, blank without any. */
+function mark(m: K6Metric): string {
+  if (m.thresholds === undefined) return " ";
+  return Object.values(m.thresholds).every((t) => t.ok) ? "✓" : "✗";
+}
+
+/** k6's summary text of `data`. */
+export function renderK6Summary(data: K6SummaryData): string {
+  const lines: string[] = [""];
+  groupLines(data.root_group, "", lines);
+  const names = Object.keys(data.metrics).sort();
+  const width = Math.max(30, ...names.map((n) => n.length + 3));
+  for (const name of names.filter((n) => !n.includes("{"))) {
+    lines.push(row(name, data.metrics[name], width, data.options));
+    for (const sub of names.filter((n) => n.startsWith(`${name}{`))) {
+      const label = `{ ${sub.slice(name.length + 1, -1)} }`;
+      lines.push(row(`  ${label}`, data.metrics[sub], width, data.options));
+    }
+  }
+  return lines.join("\n") + "\n";
+}
+
+/** A group's checks, then each group in it under `█ name`, indented one step further, as k6 0.x. */
+function groupLines(group: K6Group, indent: string, lines: string[]): void {
+  for (const c of group.checks) {
+    const total = c.passes + c.fails;
+    lines.push(`${indent}     ${c.fails === 0 ? "✓" : "✗"} ${c.name}`);
+    if (c.fails > 0) {
+      lines.push(`${indent}      ↳  ${Math.round((c.passes / total) * 100)}% — ✓ ${c.passes} / ✗ ${c.fails}`);
+    }
+  }
+  if (group.checks.length > 0) lines.push("");
+  for (const inner of group.groups) {
+    lines.push(`${indent}     █ ${inner.name}`, "");
+    groupLines(inner, `${indent}  `, lines);
+  }
+}
+
+function row(name: string, m: K6Metric, width: number, options: K6SummaryData["options"]): string {
+  return `   ${mark(m)} ${name}${".".repeat(Math.max(3, width - name.length))}: ${valuesText(m, options)}`;
+}
