@@ -16,7 +16,7 @@
  */
 import { basename, join } from "node:path";
 import { createTargetApp } from "../targets/app/app.ts";
-import { importsK6Module, isK6File } from "../runner/script/k6/k6_file.ts";
+import { importsK6Module, isK6File } from "../runner/script/k6/convert/converted_file.ts";
 import { withK6GrpcServer } from "./k6_grpc_server.ts";
 import { digestAuthResponse } from "./httpbin_digest.ts";
 

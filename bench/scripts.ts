@@ -30,7 +30,7 @@ import { readProcStat, treeCpuSec } from "../system/proc_stat.ts";
 import { type Round, summarize, summaryLines } from "./scripts_summary.ts";
 import { parseK6Summary } from "./tools.ts";
 import { childrenCpuSec, measureInPinnedChild } from "./tool_run.ts";
-import { sessionScriptPath } from "../runner/script/k6/k6_file.ts";
+import { sessionScriptPath } from "../runner/script/k6/convert/converted_file.ts";
 
 export interface ScriptBenchOptions {
   durationSec: number;

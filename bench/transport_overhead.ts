@@ -14,9 +14,9 @@
  */
 import process from "node:process";
 import { parseArgs } from "node:util";
-import { EPOLLIN, EPOLLOUT, type EpollSys } from "../runner/http/transport/epoll_ffi.ts";
+import { EPOLLIN, EPOLLOUT, type EpollSys } from "../runner/http/transport/epoll/ffi.ts";
 import { sockAddrOf } from "../runner/http/transport/sock_addr.ts";
-import { EpollLoop } from "../runner/http/transport/epoll_transport.ts";
+import { EpollLoop } from "../runner/http/transport/epoll/transport.ts";
 import { Connection } from "../runner/http/h1/connection.ts";
 import type { ConnectionShared } from "../runner/http/load_connection.ts";
 import { CLOSED_MODEL_BLOCK_MS } from "../runner/http/transport/choice.ts";

@@ -23,7 +23,7 @@ import { type AbortedBy, type AbortRule, AbortWatch } from "../results/threshold
 import type { IntervalDelta } from "../results/export/interval_delta.ts";
 import type { FlowSample } from "./stats/flow_counters.ts";
 import { alignFlowSamples } from "./stats/flow_align.ts";
-import { withScriptSetup } from "./script/script_hooks.ts";
+import { withScriptSetup } from "./script/host/hooks.ts";
 import { type RunSteering, steeredArrivalsPerSec } from "./steering.ts";
 import { wsStepWaits } from "./ws_step_spec.ts";
 import { k6LiveJudge } from "./script/k6/metrics_channel.ts";

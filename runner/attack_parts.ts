@@ -12,7 +12,7 @@
 import type { AttackConfig } from "./config.ts";
 import type { RunResult } from "../results/mod.ts";
 import { type AttackHooks, runLoaded } from "./attack.ts";
-import { withScriptSetup } from "./script/script_hooks.ts";
+import { withScriptSetup } from "./script/host/hooks.ts";
 import { mergeParts } from "../results/merge/parts.ts";
 import { PART_ENV } from "./script/part_env.ts";
 import { withReflectedSchema } from "./http/grpc/reflected_run.ts";

@@ -15,7 +15,7 @@ import { tlsOptionsSchema } from "./http/tls/options.ts";
 import { steeringSchema } from "../results/schema/steering.ts";
 import { requestSpecSchema } from "./request_spec.ts";
 import { dataSpecSchema } from "./session_schema.ts";
-import { scriptSpecSchema } from "./script/script_spec.ts";
+import { scriptSpecSchema } from "./script/spec.ts";
 import { grpcStepSchema } from "./grpc_step_spec.ts";
 import { flowSpecSchema } from "./flow_spec.ts";
 

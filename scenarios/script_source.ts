@@ -7,10 +7,10 @@
  */
 import { z } from "zod";
 import { isAbsolute, join, resolve } from "node:path";
-import { K6ConvertError } from "../runner/script/k6/convert.ts";
-import { sessionScriptPath } from "../runner/script/k6/k6_file.ts";
+import { K6ConvertError } from "../runner/script/k6/convert/convert.ts";
+import { sessionScriptPath } from "../runner/script/k6/convert/converted_file.ts";
 import { ExperimentError } from "./experiment_error.ts";
-import { scriptSpecSchema } from "../runner/script/script_spec.ts";
+import { scriptSpecSchema } from "../runner/script/spec.ts";
 import { FileReadError, formatCap, readFileCapped } from "../system/read_capped.ts";
 
 const scriptFields = z.strictObject({

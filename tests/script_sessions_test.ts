@@ -219,7 +219,7 @@ Deno.test({
       const binary = `${dir}/loadlab`;
       const compiled = await new Deno.Command(Deno.execPath(), {
         args: ["compile", "-A", "--unstable-net", "--include", "runner/worker/worker.ts", "--include"]
-          .concat(["runner/script/session.ts", "--include", "runner/script/hooks_worker.ts"])
+          .concat(["runner/script/session.ts", "--include", "runner/script/host/hooks_worker.ts"])
           .concat(["-o", binary, "main.ts"]),
         cwd: root,
         stderr: "piped",

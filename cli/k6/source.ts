@@ -8,8 +8,8 @@
  * its `__ENV`), or `--target app=URL`, onto which the one origin the script spells is sent, said at start.
  */
 import { basename, resolve } from "node:path";
-import { K6ConvertError } from "../../runner/script/k6/convert.ts";
-import { importsK6Module, sessionScriptPath } from "../../runner/script/k6/k6_file.ts";
+import { K6ConvertError } from "../../runner/script/k6/convert/convert.ts";
+import { importsK6Module, sessionScriptPath } from "../../runner/script/k6/convert/converted_file.ts";
 import { collectK6Metrics } from "../../runner/script/k6/metrics_channel.ts";
 import { isKnownMetric } from "../../runner/script/k6/metrics.ts";
 import { k6Experiment } from "../../scenarios/k6/options.ts";
@@ -19,13 +19,13 @@ import { checkScript, scriptExperimentName } from "../run/script_check.ts";
 import { memoryLimitMbBesideRuns } from "../../runner/worker/memory_limit.ts";
 import { UsageError } from "../usage_error.ts";
 import { type ScriptLoadArgs, withK6Flags } from "../run/script_load_flags.ts";
-import { scriptOrigins } from "../../runner/script/k6/k6_origins.ts";
-import { readK6Files } from "../../runner/script/k6/k6_local_modules.ts";
+import { scriptOrigins } from "../../runner/script/k6/convert/origins.ts";
+import { readK6Files } from "../../runner/script/k6/convert/local_modules.ts";
 import { terminalSafe } from "../../validation/terminal_text.ts";
 import { K6_EXIT } from "../exit_codes.ts";
 import { TEST_ABORTED } from "../../runner/script/k6/test_abort.ts";
 import { NO_DEFAULT } from "../../runner/script/k6/runtime.ts";
-import { DOES_NOT_LOAD } from "../../runner/script/script_module.ts";
+import { DOES_NOT_LOAD } from "../../runner/script/module.ts";
 
 /**
  * The experiment (JSON text) for k6 script `source`, and where its fields came from in the script's

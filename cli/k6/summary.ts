@@ -12,7 +12,7 @@
  * The same data goes to the metrics outputs, under k6's names, before they close (cli/run/command.ts).
  */
 import { basename, dirname, resolve } from "node:path";
-import { sessionScriptPath } from "../../runner/script/k6/k6_file.ts";
+import { sessionScriptPath } from "../../runner/script/k6/convert/converted_file.ts";
 import {
   afterRunSubmetric,
   k6RuleHolds,
@@ -28,11 +28,11 @@ import {
   renderK6SummaryV1,
 } from "../../results/export/k6/summary_v1.ts";
 import type { ResultsFile } from "../../results/mod.ts";
-import { errorText } from "../../runner/script/script_module.ts";
+import { errorText } from "../../runner/script/module.ts";
 import { OutputError } from "../../results/output_error.ts";
-import { ScriptNames } from "../../runner/script/script_names.ts";
+import { ScriptNames } from "../../runner/script/sessions/names.ts";
 import { sameFile } from "../../system/output_file.ts";
-import { busyText, type HostOutcome, ScriptHost } from "../../runner/script/script_host.ts";
+import { busyText, type HostOutcome, ScriptHost } from "../../runner/script/host/host.ts";
 import { memoryLimitMbBesideRuns, memoryPassedText } from "../../runner/worker/memory_limit.ts";
 import { type K6Flags, withK6Flags } from "../run/script_load_flags.ts";
 import { k6SummaryExport } from "../../results/export/k6/summary_export.ts";
@@ -113,7 +113,7 @@ export async function k6Summaries(
 }
 
 /**
- * `handleSummary(data)` of the converted script at `path` in an isolate of its own (script_host.ts),
+ * `handleSummary(data)` of the converted script at `path` in an isolate of its own (runner/script/host/host.ts),
  * ended when it does not end within `timeoutMs` or grows loadlab past `memoryLimitMb`: in loadlab's own
  * process a loop that never yields held loadlab open past its results for ever, and no timer could end it.
  */
@@ -320,7 +320,7 @@ async function writeSummaryOutputs(outputs: unknown, ownFiles: string[]): Promis
   }
 }
 
-/** A handleSummary answer's value as its isolate made it (runner/script/summary_content.ts), or why not. */
+/** A handleSummary answer's value as its isolate made it (runner/script/host/summary_content.ts), or why not. */
 function contentOf(value: unknown): string | Uint8Array {
   if (typeof value === "string" || value instanceof Uint8Array) return value;
   if (typeof value === "object" && value !== null && "unwritable" in value) {

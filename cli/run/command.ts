@@ -14,7 +14,7 @@ import { assertOutputsWritable, lockOutDir } from "./preflight.ts";
 import { UsageError } from "../usage_error.ts";
 import { runCommand } from "../command_errors.ts";
 import { resolve } from "node:path";
-import { isK6File } from "../../runner/script/k6/k6_file.ts";
+import { isK6File } from "../../runner/script/k6/convert/converted_file.ts";
 import { memoryLimitMbBesideRuns } from "../../runner/worker/memory_limit.ts";
 import {
   HANDLE_SUMMARY_TIMEOUT_MS,

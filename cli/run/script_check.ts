@@ -3,7 +3,7 @@
  * A session script checked before any target starts or load is sent (exit 2 on a problem): type-checked
  * with `deno check` when loadlab runs from source (a compiled loadlab has no type checker inside; its
  * import below still refuses a syntax error), then imported to see it loads and has a default function,
- * in an isolate of its own (script_host.ts): its top-level code cannot end loadlab (`Deno.exit`), hold
+ * in an isolate of its own (runner/script/host/host.ts): its top-level code cannot end loadlab (`Deno.exit`), hold
  * it (a loop that never yields is refused within seconds, an await that never settles after a minute) or
  * grow it past its memory limit. Problems name the script's file:line. A stop (Ctrl-C, SIGTERM) during
  * the check or the import ends either at once: `ScriptCheckStopped` names the phase. `scriptExperimentText`
@@ -11,14 +11,9 @@
  * default of the built-in target under 10 connections for 10 s.
  */
 import { basename, dirname, extname, resolve } from "node:path";
-import {
-  busyText,
-  type HostOutcome,
-  type ScriptExports,
-  ScriptHost,
-} from "../../runner/script/script_host.ts";
+import { busyText, type HostOutcome, type ScriptExports, ScriptHost } from "../../runner/script/host/host.ts";
 import { UsageError } from "../usage_error.ts";
-import { ScriptNames } from "../../runner/script/script_names.ts";
+import { ScriptNames } from "../../runner/script/sessions/names.ts";
 import {
   memoryLimitMbBesideRuns,
   memoryLimitMbOf,
@@ -26,7 +21,7 @@ import {
 } from "../../runner/worker/memory_limit.ts";
 import { inGroupOfItsOwn, signalGroup } from "../../targets/process_group.ts";
 import type { Plan } from "../../scenarios/plan/types.ts";
-import { k6CacheDir } from "../../runner/script/k6/k6_file.ts";
+import { k6CacheDir } from "../../runner/script/k6/convert/converted_file.ts";
 
 /** Scripts already type-checked by this process (`run session.ts` checks before and after planning). */
 const typeChecked = new Set<string>();

@@ -14,7 +14,7 @@ import { withReplayedSchedule } from "./replay.ts";
 import { isOriginName, k6ExperimentText } from "../k6/source.ts";
 import type { K6Paths } from "../../scenarios/k6/paths.ts";
 import { ExperimentError } from "../../scenarios/experiment_error.ts";
-import { isK6File } from "../../runner/script/k6/k6_file.ts";
+import { isK6File } from "../../runner/script/k6/convert/converted_file.ts";
 import { scriptFileProblem } from "../../scenarios/script_source.ts";
 import { hasLoadFlags, type K6Flags, sessionLoadOf } from "./script_load_flags.ts";
 import { K6_FLAGS_ENV } from "../../runner/script/k6/isolate_flags.ts";

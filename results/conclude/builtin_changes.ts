@@ -2,7 +2,7 @@
  * @module
  * A session script that changes a JavaScript built-in while the load runs (`Array.prototype.push`,
  * `Object.prototype.then`) breaks loadlab's engine in its isolate; the worker puts it back on its next tick
- * and counts one `script` error in these words (runner/script/script_load.ts), and the run's verdict names
+ * and counts one `script` error in these words (runner/script/load.ts), and the run's verdict names
  * the change from them whatever its share of the sends (run_verdict.ts): the numbers of the moments before
  * the put-back may be the broken engine's. Pure.
  */

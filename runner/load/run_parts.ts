@@ -25,7 +25,7 @@ export function recorderOf(config: AttackConfig, model: AnyModelDef): IntervalRe
     originMs: Infinity,
     uncorrected: model.keepsUncorrected,
     endpoints: endpointTable(config).endpoints.length,
-    // A script's requests name their endpoints as they are sent (runner/script/script_send.ts).
+    // A script's requests name their endpoints as they are sent (runner/script/sessions/send.ts).
     namedEndpoints: config.script !== undefined,
   });
 }

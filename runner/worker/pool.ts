@@ -20,7 +20,7 @@ import { HEARTBEAT_SLOTS, type MainToWorker } from "./protocol.ts";
 import { wsSinkFor } from "../load/ws_warmup_sink.ts";
 import type { LoadRunSummary, PrepareSummary } from "../load/load_run_types.ts";
 import { collect, LoadError, StoppedBeforeLoad, type WorkerSinks } from "./collect.ts";
-import { ScriptSetupError } from "../script/script_hooks.ts";
+import { ScriptSetupError } from "../script/host/hooks.ts";
 import { LoadWorker } from "./load_worker.ts";
 import { cutPastMemoryLimit, memoryGivenBack, memoryLimitMbOf, memoryPassedText } from "./memory_limit.ts";
 

@@ -51,7 +51,7 @@ const HONOURED = new Set([
   "maxRedirects",
   "userAgent",
   "noCookiesReset",
-  // Every request's tags (runner/script/k6/k6_tags.ts), which thresholds select by.
+  // Every request's tags (runner/script/k6/tags.ts), which thresholds select by.
   "tags",
 ]);
 const LOAD_KEYS = new Set(["vus", "duration", "iterations", "stages", "scenarios"]);

@@ -5,7 +5,7 @@
  * rules judged after the run on k6's summary for `checks`, custom metrics and the iteration metrics (those
  * with `abortOnFail` on a custom metric judged live as well, runner/script/k6/metrics_channel.ts). A
  * threshold on the HTTP metrics selects requests by `name`, `method` or any tag the script's requests
- * carry (`{kind:html}`, `{scenario:browse}`: runner/script/k6/k6_tags.ts); one on `checks` by a check's
+ * carry (`{kind:html}`, `{scenario:browse}`: runner/script/k6/tags.ts); one on `checks` by a check's
  * `scenario`, `group` or `check` name; one on a custom metric by any tag of its values (the runtime keeps
  * that submetric, runner/script/k6/metrics.ts). A threshold on a metric the summary has no numbers for is
  * a problem at its path. k6's gRPC metrics are

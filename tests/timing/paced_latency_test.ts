@@ -13,8 +13,8 @@ import { ok } from "node:assert/strict";
 import { startTarget } from "../../targets/mod.ts";
 import { parseAttackConfig } from "../../runner/config.ts";
 import { runAttack } from "../../runner/attack.ts";
-import { sessionScriptPath } from "../../runner/script/k6/k6_file.ts";
-import { uringUnavailableReason } from "../../runner/http/transport/uring_probe.ts";
+import { sessionScriptPath } from "../../runner/script/k6/convert/converted_file.ts";
+import { uringUnavailableReason } from "../../runner/http/transport/uring/probe.ts";
 import { checkRows, h1Reference, type PacedRow } from "./paced_rows.ts";
 
 const PATH = "/json";

@@ -6,7 +6,7 @@
  * with their true and false counts, counters with their rate, each metric with thresholds marked ✓ or ✗ and
  * its submetrics (`{ name:me }`) under it. A k6 user reads it as k6's own; loadlab's verdict and report stand
  * beside it. The data's types are here, importing nothing, so a converted script's `textSummary`
- * (runner/script/k6/jslib_summary.ts) type-checks anywhere.
+ * (runner/script/k6/jslib/summary.ts) type-checks anywhere.
  */
 /** A metric of k6's summary. */
 export interface K6Metric {

@@ -7,7 +7,7 @@
  * (tls/openssl_client.ts, which holds the `SSL_CTX` and the session cache) and freed here, once, on every exit
  * path; callers pass only their own `Uint8Array`s, whose lengths are bounded before each call.
  */
-import { EAGAIN, MAX_IO_BYTES } from "../transport/epoll_ffi.ts";
+import { EAGAIN, MAX_IO_BYTES } from "../transport/epoll/ffi.ts";
 import {
   BIO_CTRL_EOF,
   ECONNRESET,

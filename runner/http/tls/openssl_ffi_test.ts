@@ -5,8 +5,8 @@
  * cannot be loaded. Loopback only; no speed asserted.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { EpollSys } from "../transport/epoll_ffi.ts";
-import { EpollLoop } from "../transport/epoll_transport.ts";
+import { EpollSys } from "../transport/epoll/ffi.ts";
+import { EpollLoop } from "../transport/epoll/transport.ts";
 import { resolveOnce } from "../transport/host_resolver.ts";
 import { OpenSslClient } from "./openssl_client.ts";
 import { verifyResultMessage } from "./openssl_ffi.ts";

@@ -16,12 +16,12 @@
 import { type CallbackConnect, dialTarget, type Transport, transportFor } from "./transport.ts";
 import { type TlsSessionInfo, tlsTransport } from "../tls/deno_tls.ts";
 import { connectToOf, loadTlsMaterial, type TlsOptions } from "../tls/options.ts";
-import { EpollSys, epollUnavailableReason } from "./epoll_ffi.ts";
-import { EpollLoop } from "./epoll_transport.ts";
+import { EpollSys, epollUnavailableReason } from "./epoll/ffi.ts";
+import { EpollLoop } from "./epoll/transport.ts";
 import { resolveOnce } from "./host_resolver.ts";
 import { OpenSslClient } from "../tls/openssl_client.ts";
-import { uringUnavailableReason } from "./uring_probe.ts";
-import { UringLoop } from "./uring_transport.ts";
+import { uringUnavailableReason } from "./uring/probe.ts";
+import { UringLoop } from "./uring/transport.ts";
 import { opensslUnavailableReason } from "../tls/openssl_ffi.ts";
 import { AF_INET, type SockAddr, sockAddrOf } from "./sock_addr.ts";
 import type { ReadyWaitSum } from "./ready_wait.ts";

@@ -7,9 +7,9 @@
  * and may start TLS on it, io_uring gives the socket's slot a generation and polls for the connect's
  * end. Once per connect, never per message.
  */
-import { EINPROGRESS, type EpollSys } from "./epoll_ffi.ts";
+import { EINPROGRESS, type EpollSys } from "./epoll/ffi.ts";
 import type { SockAddr } from "./sock_addr.ts";
-import { connectError, notAttemptedError } from "./epoll_errors.ts";
+import { connectError, notAttemptedError } from "./epoll/errors.ts";
 
 /**
  * A non-blocking TCP socket for `addr`, bound to `source` when given (`--source-addresses`), or the error

@@ -6,10 +6,10 @@
  * ends as a `script` error with its line). Outside a session (setup, teardown) checks are only judged.
  */
 import { current } from "./runtime.ts";
-import { jsonPointTags } from "./k6_tags.ts";
+import { jsonPointTags } from "./tags.ts";
 import { flushMetrics } from "./metrics.ts";
 import { jsonOut, point } from "./json_out.ts";
-import { scriptText } from "../script_text.ts";
+import { scriptText } from "../text.ts";
 
 /** Judges every condition of `sets` on `value`; counts each under its name; true when all passed. */
 export function check(

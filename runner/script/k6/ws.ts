@@ -12,7 +12,7 @@
  * in k6's own WebSocket metrics (`ws_sessions`, `ws_msgs_sent`, `ws_msgs_received`, `ws_connecting`,
  * `ws_session_duration`, `ws_ping`) in k6's summary, and in the run's `ws` section as a flow's ws steps
  * count there (handshakes and their time, messages and payload bytes each way, pings, pongs, closes;
- * runner/script/script_ws_stats.ts); as under k6, not in the run's HTTP requests or endpoints. A message
+ * runner/script/sessions/ws_stats.ts); as under k6, not in the run's HTTP requests or endpoints. A message
  * past 16 MiB either way is refused (ws_cap.ts).
  */
 // By its npm address, not the import map: converted scripts are checked from the cache folder.
@@ -21,7 +21,7 @@ import WebSocket from "npm:ws@^8.18.0";
 import type { IncomingMessage } from "node:http";
 import { current } from "./runtime.ts";
 import { Counter, Trend } from "./metrics.ts";
-import { openScriptWsStats } from "../script_ws_stats.ts";
+import { openScriptWsStats } from "../sessions/ws_stats.ts";
 import { checkSendSize, K6_WS_MAX_MESSAGE_BYTES, tooBig, tooBigReceived } from "./ws_cap.ts";
 
 /** k6's `ws.connect` params (those honoured; another key is refused). */

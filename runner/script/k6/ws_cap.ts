@@ -10,7 +10,7 @@
  * raise it and k6 itself no cap, so scripts that exchange a few MiB still run unchanged.
  */
 import type { Session } from "../session.ts";
-import { countSessionError } from "../script_ws_stats.ts";
+import { countSessionError } from "../sessions/ws_stats.ts";
 
 /** The largest k6/ws message, each way: its payload (a text message's UTF-8 bytes). */
 export const K6_WS_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;

@@ -1,0 +1,129 @@
+/**
+ * @module
+ * How a converted script's code knows its virtual user without a context entered per iteration (an
+ * `AsyncLocalStorage` run cost about 1.5 us an iteration, most of what the k6 layer added to a request).
+ * Every `await` of the script becomes `__k6.back(__k6.context(), await X)`: the VU that was current when
+ * the await began is current again when its function resumes, so `http.get`, `check` and `__VU` read it
+ * from one variable (runtime.ts). A `catch` or `finally` block of an async function restores the VU the
+ * function began with (a rejected await resumes there, not through `back`). Code the script hands over
+ * to be called later (a promise's `then`, a timer, a WebSocket's or gRPC stream's handlers, `for await`,
+ * an async generator) resumes through no such await: a script with any keeps the context entered per
+ * iteration, as before (`storageReason` says which construct). Likewise a script that never names
+ * `timings` cannot read `res.timings`, so its requests are not timed a second time (`readsTimings`: two
+ * clock reads per request, each 0.2 to 0.6 us here; loadlab's own latency of each request is kept as ever),
+ * and one that imports no k6/metrics has no custom metric to send at an iteration's end (`importsMetrics`).
+ */
+import type { Node } from "./async.ts";
+
+/** An edit of the converted source (convert.ts applies them by position). */
+export interface ContextEdit {
+  start: number;
+  end: number;
+  text: string;
+  rank?: number;
+}
+
+/** What the converter inserts before an awaited call: restoring the VU once the call resumes. */
+export const RESUMING_AWAIT = "__k6.back(__k6.context(), await ";
+
+/** k6 modules whose callbacks run later, from events (their scripts keep the per-iteration context). */
+const EVENT_MODULES = new Set(["k6/ws", "k6/net/grpc", "k6/timers"]);
+/** Platform calls that run a callback later. */
+const LATER = new Set(["setTimeout", "setInterval", "setImmediate", "queueMicrotask"]);
+/** Promise methods whose callbacks run later. */
+const REACTIONS = new Set(["then", "catch", "finally"]);
+
+/** Why the script needs the context entered per iteration, or null when its awaits carry the VU. */
+export function storageReason(ast: Node): string | null {
+  let why: string | null = null;
+  const found = (reason: string) => why ??= reason;
+  for (const s of ast.body) {
+    if (s.type === "ImportDeclaration" && EVENT_MODULES.has(String(s.source.value))) {
+      found(`imports ${s.source.value}`);
+    }
+  }
+  everyNode(ast, (n: Node) => {
+    if (n.type === "Identifier" && LATER.has(n.name)) found(`calls ${n.name}`);
+    else if (n.type === "ForOfStatement" && n.await) found("for await");
+    else if (isFunction(n) && n.async && n.generator) found("an async generator");
+    else if (n.type === "CallExpression" && isReaction(n.callee)) found(`.${n.callee.property.name}()`);
+  });
+  return why;
+}
+
+/** Whether the script names `timings` (a property, a binding or in a string): else it cannot read them. */
+export function readsTimings(ast: Node): boolean {
+  let named = false;
+  everyNode(ast, (n: Node) => {
+    if (n.type === "Identifier" && n.name === "timings") named = true;
+    else if (n.type === "Literal" && typeof n.value === "string" && n.value.includes("timings")) named = true;
+    else if (n.type === "TemplateElement" && String(n.value.cooked).includes("timings")) named = true;
+  });
+  return named;
+}
+
+/** Whether the script imports k6/metrics (else an iteration of it adds to no custom metric). */
+export function importsMetrics(ast: Node): boolean {
+  return ast.body.some((s: Node) => s.type === "ImportDeclaration" && s.source.value === "k6/metrics");
+}
+
+/**
+ * Calls `visit` on every node under `node` (a property's name and a member's key too, which acorn-walk
+ * skips); not into functions when `intoFunctions` is false.
+ */
+function everyNode(node: Node, visit: (n: Node) => void, intoFunctions = true): void {
+  if (node === null || typeof node !== "object") return;
+  visit(node);
+  for (const key of Object.keys(node)) {
+    const v = node[key];
+    if (Array.isArray(v)) {
+      for (const item of v) {
+        if (isNode(item) && (intoFunctions || !isFunction(item))) everyNode(item, visit, intoFunctions);
+      }
+    } else if (isNode(v) && (intoFunctions || !isFunction(v))) everyNode(v, visit, intoFunctions);
+  }
+}
+
+const isNode = (v: unknown): v is Node =>
+  v !== null && typeof v === "object" && typeof (v as { type?: unknown }).type === "string";
+
+const isFunction = (n: Node) =>
+  n.type === "FunctionDeclaration" || n.type === "FunctionExpression" || n.type === "ArrowFunctionExpression";
+
+function isReaction(callee: Node): boolean {
+  return callee.type === "MemberExpression" && !callee.computed && REACTIONS.has(callee.property.name);
+}
+
+/**
+ * The edits that carry the VU across the script's own awaits and into its catch and finally blocks;
+ * `madeAsync` are the functions the converter makes async (their awaits are its own, made resuming).
+ */
+export function contextEdits(ast: Node, madeAsync: ReadonlySet<Node>): ContextEdit[] {
+  const edits: ContextEdit[] = [];
+  everyNode(ast, (n: Node) => {
+    if (n.type === "AwaitExpression") {
+      edits.push({ start: n.start, end: n.start, text: "__k6.back(__k6.context(), ", rank: n.end });
+      edits.push({ start: n.end, end: n.end, text: ")" });
+    } else if (isFunction(n) && (n.async || madeAsync.has(n)) && n.body.type === "BlockStatement") {
+      edits.push(...restoreEdits(n.body));
+    }
+  });
+  return edits;
+}
+
+/** The VU taken at the function's entry and restored first in each catch and finally block of its own. */
+function restoreEdits(body: Node): ContextEdit[] {
+  const blocks: Node[] = [];
+  everyNode(body, (n: Node) => {
+    if (n.type !== "TryStatement") return;
+    if (n.handler) blocks.push(n.handler.body);
+    if (n.finalizer) blocks.push(n.finalizer);
+  }, false);
+  if (blocks.length === 0) return [];
+  // First at its position (before an await's opener right after the brace).
+  const first = Number.MAX_SAFE_INTEGER, at = body.start + 1;
+  return [
+    { start: at, end: at, text: "const __k6c = __k6.context(); ", rank: first },
+    ...blocks.map((b) => ({ start: b.start + 1, end: b.start + 1, text: "__k6.back(__k6c); ", rank: first })),
+  ];
+}

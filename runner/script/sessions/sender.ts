@@ -1,0 +1,307 @@
+/**
+ * @module
+ * What a virtual user's sessions send with: one `SessionSender` per user, made at its first session and
+ * taken up again by each next one (`begin`), while each session's `s` (session.ts) is a small
+ * object of its own. In a crowd every session waits about as long as the crowd takes to answer, so
+ * whatever a session allocates lives past a scavenge or two and reaches V8's old generation; what is
+ * reused here (connection, step, jar, the request in flight and its callbacks) is allocated once per user
+ * instead. Each `s.get(...)` is an exchange on the session's connection (connection.ts: the same
+ * transports, TLS and recording as fixed requests), so requests count in the run's intervals and, by
+ * name, in the script's steps (recorder.ts) and under the endpoint of that name; how the request
+ * in flight ends and is counted, its latency and its response are exchange.ts's. A
+ * session has one request in flight at a time: another sent meanwhile (not awaited) is refused as a
+ * `script` error at its line; the refusals and the encoding are send.ts's, the outcome, cut and
+ * sleeps end.ts's. Inside `s.batch` requests go in parallel (batch.ts), and a
+ * request to another origin (origins.ts) goes on a connection the virtual user dials
+ * (side_connections.ts): each such exchange keeps its own send time, step and path, and the session
+ * counts them in flight until the last one ends.
+ */
+import type { BatchLimits, GrpcParams, GrpcResponse, RequestOptions, Response } from "../session.ts";
+import { ScriptGrpcCall } from "./grpc.ts";
+import type { ScriptGrpcSchema } from "./grpc_schema.ts";
+import type { ScriptRecorder } from "./recorder.ts";
+import { CUT, type SessionEnd } from "./end.ts";
+import type { SessionChain, SessionContext, VirtualUser } from "./context.ts";
+import type { SessionBatch } from "./batch.ts";
+import { SideConnections } from "./side_connections.ts";
+import { SessionSides } from "./side.ts";
+import {
+  encodeScriptRequest,
+  exchangeKeptInto,
+  overlapRefusal,
+  ownDeadline,
+  pathTypeRefusal,
+  ScriptRequestError,
+  type ScriptSend,
+} from "./send.ts";
+import { SessionExchange } from "./exchange.ts";
+
+const NO_OPTIONS: RequestOptions = {};
+
+/** A virtual user of these sessions. */
+type User = VirtualUser<SessionEnd>;
+
+/** A virtual user's requests, session after session: one at a time, on the session's connection. */
+export class SessionSender extends SessionExchange {
+  readonly vu: number;
+  /** The user's own object (`s.state`). */
+  readonly state: Record<string, unknown>;
+  readonly #user: User;
+  /** Its session concluded: a request of its `s` is refused (the connection is another session's). */
+  over = false;
+  /** The session's arrival's chain. */
+  #chain: SessionChain | null = null;
+  #startMs = 0;
+  /** What every request sent while another is in flight gets (made once: a loop of them costs nothing). */
+  #overlap: Promise<Response> | null = null;
+  /** Its exchanges beside its one request at a time (a batch's, another origin's), once it sent one. */
+  #side: SessionSides | null = null;
+
+  constructor(sessions: SessionContext, user: User, vu: number) {
+    super(sessions);
+    this.#user = user;
+    this.vu = vu;
+    this.state = user.state;
+  }
+
+  /**
+   * Session `s` of `chain` begins (its start `startMs`; `nowMs` the clock just read, else negative): what
+   * the last one left is reset.
+   */
+  begin(
+    s: SessionEnd,
+    chain: SessionChain,
+    startMs: number,
+    recorder: ScriptRecorder | null,
+    nowMs: number,
+  ): void {
+    this.#user.current = s;
+    this.over = false;
+    this.#chain = chain;
+    this.#startMs = startMs;
+    const jar = this.sessions.options.start ? this.#user.jar : null;
+    this.beginExchanges(s, chain.run, chain.load, { startMs, nowMs }, recorder, jar);
+    this.#overlap = null;
+    this.#side = null;
+  }
+
+  /** Whether `s` is the session in progress (not one kept past its end). */
+  live(s: SessionEnd): boolean {
+    return this.current === s && !this.over;
+  }
+
+  /** Whether a request of `s` is in flight (its end cuts the session if the run ended). */
+  inFlight(s: SessionEnd): boolean {
+    return this.current === s && this.sending !== null;
+  }
+
+  /**
+   * Session `s`'s outcome came: counted, its user's jar kept, and its connection handed on once its last
+   * request ended (one the script did not await ends before another session gets the connection).
+   */
+  concluded(s: SessionEnd, outcome: unknown, failed: boolean): void {
+    const nowMs = this.nowMs();
+    try {
+      this.sessions.counted(s, outcome, failed, {
+        run: this.run,
+        recorder: this.recorder,
+        startMs: this.#startMs,
+        nowMs,
+      });
+    } finally {
+      this.over = true;
+      if (this.sessions.options.start) this.#user.jar = this.jar;
+      const inFlight = this.sending;
+      if (inFlight === null) this.#leave(s, nowMs);
+      else {
+        const leave = () => this.#leave(s, this.nowMs());
+        inFlight.then(leave, leave);
+      }
+    }
+  }
+
+  /** The connection goes to the next session (when `s` ended: a closed loop starts none past the load's end). */
+  #leave(s: SessionEnd, nowMs: number): void {
+    const conn = this.conn!;
+    conn.endSession();
+    conn.lastEventMs = nowMs;
+    this.sessions.handOn(this.#chain!, this.responses, nowMs);
+    // The user's next session did not start (an arrival's user, or a loop that ended): its side connections close.
+    const user = this.#user;
+    if (user.sides !== undefined && user.current === s) {
+      user.sides.close();
+      user.sides = undefined;
+    }
+  }
+
+  get target(): string {
+    return this.sessions.options.url.href;
+  }
+
+  route(url: string): string {
+    return this.sessions.origins.routed(url);
+  }
+
+  get setup(): unknown {
+    return this.sessions.options.setupData;
+  }
+
+  get env(): Readonly<Record<string, string>> {
+    return this.sessions.options.env;
+  }
+
+  /** The script's gRPC schema (`export const grpc`), else null. */
+  get grpcSchema(): ScriptGrpcSchema | null {
+    return this.sessions.options.grpc ?? null;
+  }
+
+  /** A request of the live session (its `s` checked the run and the session are not over). */
+  request(method: string, target: string, options: RequestOptions = NO_OPTIONS): Promise<Response> {
+    if (typeof target !== "string") return pathTypeRefusal(method, target);
+    const batch = this.#side === null ? null : this.#side.batch;
+    if (batch !== null) return this.#placed(batch, method, target, options);
+    // A URL of the target's origin, or of one routed to it, goes as its path (looked up, not parsed again).
+    const path = target.charCodeAt(0) === 47 ? target : this.sessions.origins.pathOnTarget(target);
+    if (path === null) return this.#placed(batch, method, target, options);
+    if (this.sending !== null) return this.#overlap ??= overlapRefusal(method);
+    return this.#own(method, path, options);
+  }
+
+  /**
+   * A request on the session's own connection (the target's path or URL). No async frame waits per
+   * request: what the response needs is on the sender (one request at a time), and its callbacks are
+   * made once per user. The exchange's end settles the script's promise itself (on HTTP/1.1 no promise
+   * of the connection's to chain on, no turn between the response and the script), so in a crowd a
+   * waiting session holds that promise and its resolver only.
+   */
+  #own(method: string, target: string, options: RequestOptions): Promise<Response> {
+    let sent: ScriptSend["sent"];
+    try {
+      sent = this.#encode(method, target, options);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    const response = new Promise<Response>(this.awaited);
+    this.sending = response;
+    const conn = this.conn!, timeoutMs = options.timeoutMs;
+    // Opened first, so this request's own timeout counts from its send.
+    if (timeoutMs !== undefined && !conn.isOpen) {
+      conn.open().then(
+        (opened) => opened ? this.#writeInto(sent, timeoutMs) : this.settled(0),
+        this.settleFailed,
+      );
+    } else this.#writeInto(sent, timeoutMs);
+    return response;
+  }
+
+  #writeInto(sent: ScriptSend["sent"], timeoutMs: number | undefined): void {
+    const conn = this.conn!, nowMs = this.nowMs();
+    exchangeKeptInto(conn, this.sendMs = this.sendTime(nowMs), nowMs, sent, this);
+    ownDeadline(conn, timeoutMs);
+  }
+
+  /**
+   * A request of a batch, or with a URL: in the batch (its own order and limits), on the session's own
+   * connection (a URL of the target), or on a connection of the user's to the URL's origin.
+   */
+  #placed(
+    batch: SessionBatch | null,
+    method: string,
+    target: string,
+    options: RequestOptions,
+  ): Promise<Response> {
+    const place = this.sessions.origins.placeOf(target, this.run.shared);
+    if (typeof place === "string") return Promise.reject(new ScriptRequestError(place));
+    if (batch !== null) return batch.request({ place, method, target, options });
+    if (this.sending !== null) return this.#overlap ??= overlapRefusal(method);
+    if (place.target) return this.#own(method, target, options);
+    return this.#sides().send({ place, method, target, options }, null);
+  }
+
+  /** Requests `send` makes before it settles go in parallel (side.ts); its value. */
+  batch<T>(send: () => Promise<T>, limits: BatchLimits = {}): Promise<T> {
+    const sides = this.#sides();
+    if (sides.batch === null && this.sending !== null) return overlapRefusal("batch") as Promise<never>;
+    return sides.inBatch(send, limits);
+  }
+
+  /** The session's side exchanges (side.ts), made at its first. */
+  #sides(): SessionSides {
+    if (this.#side !== null) return this.#side;
+    const sessions = this.sessions, user = this.#user, run = this.run, s = this.current!;
+    return this.#side = new SessionSides({
+      conn: this.conn!,
+      run,
+      names: sessions.names,
+      step: (name) => this.step = this.recorder === null ? -1 : this.recorder.step(name),
+      jar: () => this.jar,
+      sides: () => user.sides ??= new SideConnections(run.sides, () => sessions.sideId()),
+      sendMs: () => this.sendTime(),
+      sending: (wait) => this.sending = wait,
+      counted: (step, got, latencyMs) => this.counted(step, got, latencyMs),
+      responseOf: (conn, host, path) => this.responseOf(conn, host, path),
+      cut: () => s.settle(CUT, false),
+    });
+  }
+
+  /**
+   * A gRPC call with `schema` (the script's declared one, or a k6 client's) on the session's stream slot,
+   * under a request's rules: one in flight, none after the session or the run ended.
+   */
+  invokeGrpc(
+    schema: ScriptGrpcSchema | null,
+    method: string,
+    message: unknown,
+    params?: GrpcParams,
+  ): Promise<GrpcResponse> {
+    // In a batch the session's stream may be the batch's (side.ts): a call waits for its end.
+    if (this.sending !== null || this.#side?.busy) return overlapRefusal("grpc.invoke") as Promise<never>;
+    let call: ScriptGrpcCall, exchange: Promise<number>;
+    const conn = this.conn!;
+    try {
+      call = new ScriptGrpcCall(schema, conn, this.sessions, { method, message, params });
+      const name = this.sessions.names.shown(call.name);
+      call.request.endpoint = this.run.shared.recorder.endpointIndex(name);
+      this.stepOf(name, call.path);
+      exchange = this.#dispatch(call, call.timeoutMs);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    const done = exchange.then((got) => {
+      this.ended();
+      this.counted(this.step, got, conn.lastEventMs - this.sendMs);
+      return call.response(got);
+    }, this.exchangeFailed);
+    this.sending = done;
+    return done;
+  }
+
+  /** Encodes the request for the session's connection, under its step (a refusal throws: nothing sent). */
+  #encode(method: string, target: string, options: RequestOptions): ScriptSend["sent"] {
+    const sessions = this.sessions;
+    const { sent, name, path } = encodeScriptRequest(
+      { requests: sessions.requests, names: sessions.names, shared: this.run.shared },
+      this.conn!,
+      this.jar,
+      { method, target, options },
+    );
+    this.stepOf(name, path);
+    return sent;
+  }
+
+  /** Sends a gRPC call; its exchange's response count. */
+  #dispatch(sent: ScriptGrpcCall, timeoutMs: number | undefined): Promise<number> {
+    const conn = this.conn!;
+    // Opened first, so this request's own timeout counts from its send.
+    if (timeoutMs !== undefined && !conn.isOpen) {
+      return conn.open().then((opened) => opened ? this.#write(sent, timeoutMs) : 0);
+    }
+    return this.#write(sent, timeoutMs);
+  }
+
+  #write(sent: ScriptGrpcCall, timeoutMs: number | undefined): Promise<number> {
+    const exchange = sent.exchange(this.sendMs = this.sendTime());
+    ownDeadline(this.conn!, timeoutMs);
+    return exchange;
+  }
+}
