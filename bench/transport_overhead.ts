@@ -7,7 +7,8 @@
  * `deno task bench` (there the kernel's share and the target's speed dominate). Pin it for steadier
  * figures; no test asserts a speed.
  *
- *   taskset -c 1 deno run -A bench/transport_overhead.ts [--duration-ms 2000] [--connections 50] [--endpoints 2]
+ *   taskset -c 1 deno run -A bench/transport_overhead.ts [--duration-ms 2000] [--connections 50]
+ *     [--endpoints 2]
  *
  * The mix is two requests; `--endpoints 2` records them as two endpoints (runner/stats/endpoint_recorder.ts),
  * `--endpoints 1` (the default) as one: the single histogram of a run of one endpoint.

@@ -58,7 +58,10 @@ export function runConvertCommand(argv: string[]): Promise<number> {
   });
 }
 
-/** The k6 script's text: a regular file of at most `MAX_SCRIPT_BYTES` (a device was read until memory ran out). */
+/**
+ * The k6 script's text: a regular file of at most `MAX_SCRIPT_BYTES` (a device was read until memory ran
+ * out).
+ */
 function readScript(source: string, path: string): string {
   try {
     return new TextDecoder().decode(readFileCapped(path, MAX_SCRIPT_BYTES));

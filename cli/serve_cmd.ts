@@ -79,7 +79,8 @@ export function runServeCommand(argv: string[]): Promise<number> {
       if (why) {
         throw new UsageError(`--profile=${profileDir}: ${why}; give a folder for the .cpuprofile files`);
       }
-      // Checked now: the profiles are written only at Ctrl-C, and a folder that takes no file would lose them.
+      // Checked now: the profiles are written only at Ctrl-C, and a folder that takes no file would lose
+      // them.
       await assertWritable(profileDir).catch((err) => {
         throw new OutputError(`--profile=${profileDir}: cannot write: ${osErrorText(err)}`, { cause: err });
       });

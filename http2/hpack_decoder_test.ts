@@ -364,7 +364,8 @@ Deno.test("integers at every prefix size: 2^N - 1 exactly, leading zero continua
     const block = Uint8Array.from(bytes);
     assertEquals(e.decodeStatus(block, 0, block.length, (n) => names.push(n)), 0);
   }
-  // Index 63 = dynamic 2 = x64 (before the new entry); then index 127 = dynamic 66 (x1, the new entry counted).
+  // Index 63 = dynamic 2 = x64 (before the new entry); then index 127 = dynamic 66 (x1, the new entry
+  // counted).
   assertEquals(names, ["x64", "x1"]);
 });
 

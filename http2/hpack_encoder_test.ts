@@ -12,7 +12,8 @@ import { encodeRequestHeaders, H2HeaderError } from "./hpack_encoder.ts";
 const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
 
 Deno.test("GET / over http: the fields of RFC 7541 C.3.1, all static, :authority literal", () => {
-  // C.3.1 orders :path before :authority and indexes :authority; ours sends it as a literal, in RFC 9113 order.
+  // C.3.1 orders :path before :authority and indexes :authority; ours sends it as a literal, in RFC 9113
+  // order.
   assertEquals(
     hex(encodeRequestHeaders("GET", "http", "www.example.com", "/", [])),
     "8286010f7777772e6578616d706c652e636f6d84",

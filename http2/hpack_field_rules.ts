@@ -2,9 +2,9 @@
  * @module
  * The field rules of RFC 9113 8.2 that the HPACK decoder (hpack_decoder.ts) applies to every field it
  * decodes, on bytes where they lie: what makes a name or a value malformed (8.2.1) and which fields are
- * connection-specific (8.2.2), and the values of `:status` and `content-length`. A malformed field makes its message malformed, a stream error (8.1.1),
- * never a decoding error. HOT PATH: byte loops over the field only, no strings; a name is compared only
- * when its length is one of a connection-specific field's.
+ * connection-specific (8.2.2), and the values of `:status` and `content-length`. A malformed field makes its
+ * message malformed, a stream error (8.1.1), never a decoding error. HOT PATH: byte loops over the field
+ * only, no strings; a name is compared only when its length is one of a connection-specific field's.
  */
 const ascii = (text: string) => new TextEncoder().encode(text);
 export const NAME_STATUS = ascii(":status");

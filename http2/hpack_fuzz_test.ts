@@ -1,13 +1,13 @@
 /**
  * @module
- * Fuzz test of the HPACK decoder: 100,000 inputs from a fixed seed (HPACK_FUZZ_INPUTS scales a quick local run;
- * with CI=true all of them run). Each input is a short sequence of header blocks for one fresh decoder, as
- * one connection's responses arrive: valid blocks written by an independent encoder (hpack.js, with Huffman
- * strings, dynamic table indexing and eviction at random table sizes), then maybe damaged (bytes flipped,
- * cut short, junk spliced in, a table size update or a huge integer put in front), or random bytes. Intact
- * sequences must decode to exactly the fields that were encoded; every input must end as a status, 0 or one
- * negative HPACK_* code, never an exception, with the dynamic table never above its advertised maximum.
- * Deterministic: a failure names the input index to replay.
+ * Fuzz test of the HPACK decoder: 100,000 inputs from a fixed seed (HPACK_FUZZ_INPUTS scales a quick local
+ * run; with CI=true all of them run). Each input is a short sequence of header blocks for one fresh decoder,
+ * as one connection's responses arrive: valid blocks written by an independent encoder (hpack.js, with
+ * Huffman strings, dynamic table indexing and eviction at random table sizes), then maybe damaged (bytes
+ * flipped, cut short, junk spliced in, a table size update or a huge integer put in front), or random bytes.
+ * Intact sequences must decode to exactly the fields that were encoded; every input must end as a status, 0
+ * or one negative HPACK_* code, never an exception, with the dynamic table never above its advertised
+ * maximum. Deterministic: a failure names the input index to replay.
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import hpack from "hpack.js";

@@ -172,7 +172,9 @@ export class DynamicTable {
     return this.sizeBytes - this.count * ENTRY_OVERHEAD;
   }
 
-  /** Moves the live entries (oldest first, at rising offsets) to the start of `into`, which becomes `data`. */
+  /**
+   * Moves the live entries (oldest first, at rising offsets) to the start of `into`, which becomes `data`.
+   */
   private compact(into: Uint8Array): void {
     let to = 0;
     for (let i = this.count; i >= 1; i--) {

@@ -1,12 +1,12 @@
 /**
  * @module
- * Who held a run up, in plain words, for the terminal summary (report/terminal/generator.ts) and the run detail of
- * report.html (report/html/page/run.ts) alike: one sentence ("server-bound: 93% of sends waited for a
- * connection the server held") and the facts behind it (late, server-bound and dropped sends with their
+ * Who held a run up, in plain words, for the terminal summary (report/terminal/generator.ts) and the run
+ * detail of report.html (report/html/page/run.ts) alike: one sentence ("server-bound: 93% of sends waited for
+ * a connection the server held") and the facts behind it (late, server-bound and dropped sends with their
  * share of sends, the two flags, the pre-connected pool, the most connects in flight, the generator's
- * warm-up and the transport). The sentence follows the runner's flags (results/conclude/bound_verdict.ts) rather
- * than judging again, so the page, the summary and a CI job reading `generatorBound` always agree, and its
- * facts end with the run verdict (results/conclude/run_verdict.ts) that the badges show. Pure.
+ * warm-up and the transport). The sentence follows the runner's flags (results/conclude/bound_verdict.ts)
+ * rather than judging again, so the page, the summary and a CI job reading `generatorBound` always agree, and
+ * its facts end with the run verdict (results/conclude/run_verdict.ts) that the badges show. Pure.
  */
 import type { RunResult } from "../results/mod.ts";
 import { formatCount, formatDurationMs, protocolTag } from "../results/text_format.ts";

@@ -4,8 +4,8 @@
  * microseconds, 1 us to 1 hour, 3 significant digits, plain JS counts) so that every encoding produced by
  * any worker can be added to any other without range mismatches. Histograms cross isolates as compressed
  * base64 strings and are merged by one function whether there is one worker or many. The summary helpers
- * turn a histogram into the millisecond figures of `results/schema/results.ts`; they return zeros (never NaN) for an
- * empty histogram because the printers format whatever they get.
+ * turn a histogram into the millisecond figures of `results/schema/results.ts`; they return zeros (never NaN)
+ * for an empty histogram because the printers format whatever they get.
  */
 
 import * as hdr from "hdr-histogram-js";

@@ -5,10 +5,11 @@
  * sums them over workers (runner/stats/run_totals.ts, interval_accumulator.ts), over the intervals of part
  * of a run (results/interval_stats.ts: the warm-up cut, per-phase statistics) and over shards
  * (merge/shard_runs.ts). Results keep a subset: an interval has no dropped sends, connects, reconnects,
- * re-sends or unfinished requests, a run no failed-status count, and files from before server-bound sends were
- * recorded lack them; a counter missing from what is added adds nothing. `IntervalCounts` adds what a results
- * interval counts besides: its errors and status codes. Gauges (`inFlight`, `connections`) are sampled, not
- * summed, and are not among them. Errors by kind and server-bound sends of results intervals are summed by
+ * re-sends or unfinished requests, a run no failed-status count, and files from before server-bound sends
+ * were recorded lack them; a counter missing from what is added adds nothing. `IntervalCounts` adds what a
+ * results interval counts besides: its errors and status codes. Gauges (`inFlight`, `connections`) are
+ * sampled, not summed, and are not among them. Errors by kind and server-bound sends of results intervals are
+ * summed by
  * `IntervalDetail` only while every interval has them, so a sum is exact or absent, never an undercount.
  * Pure.
  */

@@ -6,12 +6,12 @@
  * wholly toward the part of the run in which it starts, so a phase boundary that falls inside an interval
  * (a 1.1 s boundary with 250 ms intervals) is moved to that interval's start. Pure.
  *
- * Per-interval data hold requests, errors by kind, failed statuses (4xx/5xx), status codes, bytes, late and server-bound
- * sends, so those are recomputed exactly: a phase's timeouts are the timeouts of its own intervals. Only
- * files from before intervals carried `errorKinds` fall back to apportioning the interval error counts
- * by the whole run's mix of kinds (exact when the run has one kind), and to the whole run's server-bound
- * count for the verdict. Dropped sends, connects, connect times, uncorrected latency, streams' first
- * messages and error messages exist only for the whole run and are kept as they are.
+ * Per-interval data hold requests, errors by kind, failed statuses (4xx/5xx), status codes, bytes, late and
+ * server-bound sends, so those are recomputed exactly: a phase's timeouts are the timeouts of its own
+ * intervals. Only files from before intervals carried `errorKinds` fall back to apportioning the interval
+ * error counts by the whole run's mix of kinds (exact when the run has one kind), and to the whole run's
+ * server-bound count for the verdict. Dropped sends, connects, connect times, uncorrected latency, streams'
+ * first messages and error messages exist only for the whole run and are kept as they are.
  */
 import type { IntervalResult, LatencySummaryMs, PhaseResult, RunResult } from "./mod.ts";
 import { verdict } from "./conclude/bound_verdict.ts";

@@ -41,8 +41,8 @@ function mapStrings(value: unknown, f: (s: string) => string, key = ""): unknown
 
 /**
  * `results` with every secret replaced by its redacted token and `redaction` saying how many were
- * redacted (distinct tokens in the result, earlier passes included; absent when none ever was). `results` is not
- * changed; unchanged parts are shared with it.
+ * redacted (distinct tokens in the result, earlier passes included; absent when none ever was). `results` is
+ * not changed; unchanged parts are shared with it.
  */
 export function redactResults(results: ResultsFile): ResultsFile {
   // The experiment as run (`--set`, `--quick`, `--target` applied) may hold values the file does not.

@@ -44,7 +44,9 @@ export const NUMBERS_ONLY = new Set([
   "histogram",
   "logHistogram",
 ]);
-/** A subprotocol that is a credential: a JWT, or a long word of letters and digits (browsers pass tokens so). */
+/**
+ * A subprotocol that is a credential: a JWT, or a long word of letters and digits (browsers pass tokens so).
+ */
 const CREDENTIAL_LIKE = /^eyJ[\w-]*\.[\w-]*\.|^(?=.*[A-Za-z])(?=.*\d)[\w.~+/=-]{20,}$/;
 /** The header that carries WebSocket subprotocols (and, from browsers, tokens). */
 const SUBPROTOCOL_HEADER = /^sec-websocket-protocol$/i;

@@ -1,11 +1,11 @@
 /**
  * @module
- * The statistics shared by the analysis stored in results.json (`results/conclude/analysis.ts`) and the report
- * that draws it, kept in one copy here: a mean with its 95% confidence interval (Student's t, because
- * repeats and batches are few), the median, Welch's t-test for two sets of repeats, batch means over intervals
- * (consecutive intervals are autocorrelated, so their raw spread understates noise), a noise verdict for
- * before/after comparisons, and knee detection for sweeps with the order and axes of their values (a sweep
- * over words is categories: kept in the file's order, never given a knee). Pure.
+ * The statistics shared by the analysis stored in results.json (`results/conclude/analysis.ts`) and the
+ * report that draws it, kept in one copy here: a mean with its 95% confidence interval (Student's t, because
+ * repeats and batches are few), the median, Welch's t-test for two sets of repeats, batch means over
+ * intervals (consecutive intervals are autocorrelated, so their raw spread understates noise), a noise
+ * verdict for before/after comparisons, and knee detection for sweeps with the order and axes of their values
+ * (a sweep over words is categories: kept in the file's order, never given a knee). Pure.
  */
 
 /** A sample mean with the half-width of its 95% confidence interval (null when n < 2). */
@@ -66,7 +66,9 @@ export function meanCi(values: number[]): MeanCi {
   return { mean, ci95: tQuantile95(n - 1) * Math.sqrt(variance / n), n };
 }
 
-/** The median of the finite values (the mean of the middle two for an even count); NaN when there are none. */
+/**
+ * The median of the finite values (the mean of the middle two for an even count); NaN when there are none.
+ */
 export function median(values: readonly number[]): number {
   const s = values.filter(Number.isFinite).sort((a, b) => a - b);
   const mid = s.length >> 1;

@@ -64,7 +64,10 @@ export class RequestLogFailed extends Error {
   }
 }
 
-/** Runs the attack described by a validated config; throws `RequestLogFailed` (with the result) when the log failed. */
+/**
+ * Runs the attack described by a validated config; throws `RequestLogFailed` (with the result) when the log
+ * failed.
+ */
 export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): Promise<RunResult> {
   // A gRPC run whose schema is the server's asks for it now, before any worker (the target is up).
   config = await withReflectedSchema(config);

@@ -1,8 +1,8 @@
 /**
  * @module
  * The session parts of an attack's config (runner/config.ts): a data source as the workers take it,
- * a flow step's captures and checks, and the flow and step fields an experiment file's flows share. Value names are what `{{ name }}` may say: data columns and
- * capture names.
+ * a flow step's captures and checks, and the flow and step fields an experiment file's flows share. Value
+ * names are what `{{ name }}` may say: data columns and capture names.
  */
 import { z } from "zod";
 import { isPackedRows, type PackedRows, packRows } from "./data_rows.ts";

@@ -2,15 +2,15 @@
  * @module
  * The one way from an experiment's text to a plan ready to run, `loadPlan`: parse (YAML or JSON) ->
  * convert an Artillery script (scenarios/artillery/convert.ts) -> overrides (`--quick`, `--set`, `--target`:
- * scenarios/overrides.ts) -> validate (scenarios/schema/experiment.ts) -> check the `quick:` section when it is not
- * applied -> `--abort-on-fail` on every threshold -> plan once (scenarios/plan/plan.ts) -> check every run against the engine's schema
- * (scenarios/plan/check.ts) -> cut one `--segment` (scenarios/plan/segments.ts) -> preflight on this
- * machine (scenarios/plan/preflight.ts: target files and programs, the open-file limit the caller read).
- * The experiment is planned once (twice with `--only`, which picks from a file checked in full). Each
- * step that finds problems throws one `ExperimentError` with all of them, so nothing starts and the
- * command prints every line at once. An Artillery script's conversion issues wait for validation and
- * are thrown with its issues, and every step's issues are named at the script's own paths
- * (scenarios/artillery/paths.ts). `loadExperiment` is the first half (up to the `quick:` check), for
+ * scenarios/overrides.ts) -> validate (scenarios/schema/experiment.ts) -> check the `quick:` section when it
+ * is not applied -> `--abort-on-fail` on every threshold -> plan once (scenarios/plan/plan.ts) -> check every
+ * run against the engine's schema (scenarios/plan/check.ts) -> cut one `--segment`
+ * (scenarios/plan/segments.ts) -> preflight on this machine (scenarios/plan/preflight.ts: target files and
+ * programs, the open-file limit the caller read). The experiment is planned once (twice with `--only`, which
+ * picks from a file checked in full). Each step that finds problems throws one `ExperimentError` with all of
+ * them, so nothing starts and the command prints every line at once. An Artillery script's conversion issues
+ * wait for validation and are thrown with its issues, and every step's issues are named at the script's own
+ * paths (scenarios/artillery/paths.ts). `loadExperiment` is the first half (up to the `quick:` check), for
  * what reads a file without planning it. `loadRunnable` also gives the experiment as it will run (the
  * overrides applied, as YAML) from the same parse, for results.json: the text is parsed once.
  */

@@ -2,10 +2,11 @@
  * @module
  * The one reader of `/proc/<pid>/stat`: the fields loadlab and its benches use (state, process group,
  * start time, CPU time of the process and of its reaped children), parsed from after the command name,
- * which may hold spaces and parentheses. Also the process tree under a pid (`/proc/<pid>/task/<tid>/children`),
- * so a target that forks workers (nginx's master and its workers) is measured whole, and the samples a
- * target's telemetry takes (`status` for RSS, `schedstat` for run-queue wait), and a child's peak RSS over
- * its run (`watchPeakRssKb`). Linux only: the readers return null elsewhere, and for a process that is gone.
+ * which may hold spaces and parentheses. Also the process tree under a pid
+ * (`/proc/<pid>/task/<tid>/children`), so a target that forks workers (nginx's master and its workers) is
+ * measured whole, and the samples a target's telemetry takes (`status` for RSS, `schedstat` for run-queue
+ * wait), and a child's peak RSS over its run (`watchPeakRssKb`). Linux only: the readers return null
+ * elsewhere, and for a process that is gone.
  */
 
 /** USER_HZ: `/proc` counts CPU time in these ticks on every architecture Deno runs on. */

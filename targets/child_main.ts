@@ -3,9 +3,10 @@
  * Entry point of the processes a built-in target consists of: an app instance, the balancer, or the
  * caching/rate-limiting proxy. Each runs in its own OS process so it can be pinned to other cores than
  * the load generator. The parent passes one JSON argument and waits for the READY line on stdout; the
- * child exits on SIGTERM/SIGINT and also (with `watchStdin`) when its stdin closes, which happens when the parent dies by any
- * means, so a crashed loadlab leaves no server behind. Under `deno run` this file is run directly; in a
- * compiled binary the hidden `__target <json>` command (cli/target_child_cmd.ts) calls `runTargetChild`.
+ * child exits on SIGTERM/SIGINT and also (with `watchStdin`) when its stdin closes, which happens when the
+ * parent dies by any means, so a crashed loadlab leaves no server behind. Under `deno run` this file is run
+ * directly; in a compiled binary the hidden `__target <json>` command (cli/target_child_cmd.ts) calls
+ * `runTargetChild`.
  */
 import { createTargetApp } from "./app/app.ts";
 import { serveBalancer } from "./balancer/balancer.ts";

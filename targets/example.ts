@@ -4,7 +4,8 @@
  * and the examples' packages are installed (`npm install --prefix examples`), else under Deno's npm
  * compatibility, which fetches the packages of `examples/package.json` into Deno's own cache on first use and
  * runs offline after that. The choice is made once per start and reported (`info.runtime`), because the
- * frameworks study's finding (JIT warm-up, framework differences) is about the runtime as much as the framework.
+ * frameworks study's finding (JIT warm-up, framework differences) is about the runtime as much as the
+ * framework.
  * `--no-lock` keeps Deno from writing the app's npm packages into loadlab's own lockfile.
  */
 import { TargetError } from "./errors.ts";

@@ -4,8 +4,8 @@
  * JSON line per process per tick in `<dir>/<pid>.jsonl`) into `runtime` telemetry series on the run's
  * time axis: event-loop delay p50/p99/max, GC count and pause time by kind, heap used. Only lines written
  * after the reader started count (a target shared by several runs keeps one file); a line still being
- * written waits for the next read. A process is named as the target names it ("target", "proxy"), else `pid N`
- * (a server a wrapper command forked).
+ * written waits for the next read. A process is named as the target names it ("target", "proxy"), else
+ * `pid N` (a server a wrapper command forked).
  */
 import type { TelemetrySeries } from "../results/mod.ts";
 import type { SamplerLine } from "./runtime_sampler.ts";

@@ -2,8 +2,9 @@
  * `loadlab attack grpc://` against the built-in target's gRPC endpoints (in-process, node:http2) where every
  * call is answered with a status other than OK (`Cpu` with n past its bound: INVALID_ARGUMENT): each call
  * is a request (ghz's count), its latency measured, counted under its status with its message; the run
- * exits 0 as ghz does, its verdict flagging the errors (exit 6 with --strict); thresholds select the kind by name (`errors{kind:...}`, `errorRate{kind:"..."}`), each judged
- * on that kind's count alone; a kind that does not exist is exit 2 before any load, naming the nearest.
+ * exits 0 as ghz does, its verdict flagging the errors (exit 6 with --strict); thresholds select the kind by
+ * name (`errors{kind:...}`, `errorRate{kind:"..."}`), each judged on that kind's count alone; a kind that
+ * does not exist is exit 2 before any load, naming the nearest.
  */
 import assert from "node:assert/strict";
 import type { ResultsFile } from "../results/mod.ts";

@@ -37,7 +37,9 @@ function places(value: unknown, path: Path = [], out = { leaves: [] as Path[], m
   return out;
 }
 
-/** `results` with the payload added to every string and one key per object, where the schema still accepts it. */
+/**
+ * `results` with the payload added to every string and one key per object, where the schema still accepts it.
+ */
 function poisoned(results: ResultsFile): ResultsFile {
   const data = structuredClone(results) as unknown as Record<string, unknown>;
   const at = (p: Path) => p.reduce((o: any, k) => o[k], data);

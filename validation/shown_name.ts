@@ -3,13 +3,14 @@
  * A name a user gave (a request's, a check's, a step's or flow's, a script's thrown message) as every
  * output keeps it: one line with nothing hidden (CR LF would forge terminal lines, ESC recolour or rewrite
  * them, NUL and bidi overrides such as U+202E hide what a summary.md says: each is written as its escape,
- * `\r\n`, `\u001b`, `\u202e`, by terminal_text.ts's `visibleLine`, as are bidi marks and zero-width characters), and at
- * most `MAX_NAME_CHARS` long, a longer one kept as a readable prefix and a short hash of the whole, so two
- * long names still differ and a metrics label stays far below the 2,048 bytes Prometheus-compatible
- * receivers take. A name that cleaning changed is marked with a short hash of it as given the same way
- * (`ab (cleaned, sha256:1a2b3c4d)`), so it neither reads as the plain name it now looks like (`a\u200bb`
- * is not `ab`, a decomposed `e\u0301` is not the composed `é`, a lone surrogate is U+FFFD) nor becomes empty. Applied where a name is first
- * recorded, so a 1 MiB name costs its worker one pass and no output ever holds it.
+ * `\r\n`, `\u001b`, `\u202e`, by terminal_text.ts's `visibleLine`, as are bidi marks and zero-width
+ * characters), and at most `MAX_NAME_CHARS` long, a longer one kept as a readable prefix and a short hash of
+ * the whole, so two long names still differ and a metrics label stays far below the 2,048 bytes
+ * Prometheus-compatible receivers take. A name that cleaning changed is marked with a short hash of it as
+ * given the same way (`ab (cleaned, sha256:1a2b3c4d)`), so it neither reads as the plain name it now looks
+ * like (`a\u200bb` is not `ab`, a decomposed `e\u0301` is not the composed `é`, a lone surrogate is U+FFFD)
+ * nor becomes empty. Applied where a name is first recorded, so a 1 MiB name costs its worker one pass and no
+ * output ever holds it.
  */
 import { createHash } from "node:crypto";
 import { visibleLine } from "./terminal_text.ts";

@@ -17,11 +17,12 @@
  * the first one): `protocol` (reserved bits no extension allows, reserved opcodes, a masked frame, a
  * control frame over 125 bytes or fragmented, a continuation with no message or a new message inside a
  * fragmented one, a message in more frames than `maxFramesOf` allows (bytes alone bound no message: empty
- * continuation frames add none, and would keep a connection parsing one message for ever), a close frame of 1 byte or with a code no peer may send, a 64-bit length with its top
- * bit set, a length not in its shortest form, which 5.2 requires, compressed data that does not
- * inflate), `too-big` (a message past `maxMessageBytes`, refused at its header, before its payload is
- * read; a compressed one also once it inflates past it), `bad-utf8` (a text message, or a close reason,
- * that is not UTF-8, checked across fragments; a compressed text once inflated).
+ * continuation frames add none, and would keep a connection parsing one message for ever), a close frame of 1
+ * byte or with a code no peer may send, a 64-bit length with its top bit set, a length not in its shortest
+ * form, which 5.2 requires, compressed data that does not inflate), `too-big` (a message past
+ * `maxMessageBytes`, refused at its header, before its payload is read; a compressed one also once it
+ * inflates past it), `bad-utf8` (a text message, or a close reason, that is not UTF-8, checked across
+ * fragments; a compressed text once inflated).
  *
  * The server's close frame is the last thing read (RFC 6455 5.5.1: nothing may follow it): once it was
  * handed over, the parser takes no more bytes, so data after it is neither counted nor answered (a ping
@@ -89,7 +90,9 @@ export class FrameParser {
   #opcode = 0;
   #fin = false;
   #remaining = 0;
-  /** The data message in progress across frames or reads: its opcode (0 none), bytes gathered, UTF-8 state. */
+  /**
+   * The data message in progress across frames or reads: its opcode (0 none), bytes gathered, UTF-8 state.
+   */
   #msgOpcode = 0;
   #msgLen = 0;
   /** Frames of the message in progress, and the most one may take (`maxFramesOf`). */
@@ -105,7 +108,9 @@ export class FrameParser {
    */
   readonly #compressedCap: number;
   /** A control frame cut across reads. */
-  /** A control frame's payload cut across reads; made the first time one is (a crowd of parsers holds none). */
+  /**
+   * A control frame's payload cut across reads; made the first time one is (a crowd of parsers holds none).
+   */
   #ctl: Uint8Array | null = null;
   #ctlLen = 0;
 

@@ -37,7 +37,10 @@ export interface ParsedAttack {
   output: AttackOutputOptions;
   /** `--threshold` expressions as typed, e.g. `p99<200ms`; evaluated after the run. */
   thresholds: string[];
-  /** `--abort-on-fail`: the thresholds are judged during the run too, not before `delayMs` (`--delay-abort-eval`). */
+  /**
+   * `--abort-on-fail`: the thresholds are judged during the run too, not before `delayMs`
+   * (`--delay-abort-eval`).
+   */
   abortOnFail?: { delayMs: number };
   /** A grpc:// run: where its calls come from, made into the request mix by `withGrpcCalls`. */
   grpc?: GrpcSource;
@@ -112,8 +115,8 @@ function requestMixOf(flags: FlagValues, url: URL, typedUrl: string, data?: Data
 
 /**
  * The config fields that one flag each sets, besides the URL, the load and the requests: timeouts,
- * protocol, TLS, workers and their memory limit, intervals, warm-up, log and the run's segment. Read in this order, so the first
- * bad flag is the one reported.
+ * protocol, TLS, workers and their memory limit, intervals, warm-up, log and the run's segment. Read in this
+ * order, so the first bad flag is the one reported.
  */
 function runInputOf(flags: FlagValues) {
   return {

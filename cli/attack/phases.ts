@@ -15,7 +15,8 @@ const RATE = /^(\d+(?:\.\d+)?|\.\d+)$/;
 /**
  * Parses a comma-separated phase list.
  *
- * @example parsePhases("10s@5,20s@5->50") // [{durationMs: 10000, ratePerSec: 5}, {durationMs: 20000, ratePerSec: 5, rampToPerSec: 50}]
+ * @example parsePhases("10s@5,20s@5->50") // [{durationMs: 10000, ratePerSec: 5}, {durationMs: 20000,
+ * ratePerSec: 5, rampToPerSec: 50}]
  */
 export function parsePhases(text: string, flag = "--phases"): Phase[] {
   const phases = text.split(",").map((part) => parsePhase(part.trim(), text, flag));

@@ -9,8 +9,8 @@
  * (cli/dashboard/sse.ts): a stuck browser is dropped, never slowing the load. Binds 127.0.0.1 unless `--host`
  * says otherwise (with a warning). `finish` sends the final snapshot (the same data report.html
  * embeds), ends every stream and stops the server. With steering, `/control` changes the run under way
- * (cli/dashboard/steer_control.ts: the run's token, printed with the URL, is required); each change, and each start
- * and end of a run's load, goes to the browsers as a `steer` event with the steering's state, which a
+ * (cli/dashboard/steer_control.ts: the run's token, printed with the URL, is required); each change, and each
+ * start and end of a run's load, goes to the browsers as a `steer` event with the steering's state, which a
  * browser connecting also gets with its first frames.
  */
 import type { AttackProgress, ResultsFile, TelemetrySeries } from "../../results/mod.ts";
@@ -35,8 +35,8 @@ export interface ServeOptions {
   /** `--no-redact`: the page shows secrets as they are (results/redact.ts). */
   keepSecrets?: boolean;
   /**
-   * Steering of the command's runs through `/control` (cli/dashboard/steer_control.ts), or the reason it is off
-   * (a string): `--no-steer`, or thresholds that gate the result without `--steer`.
+   * Steering of the command's runs through `/control` (cli/dashboard/steer_control.ts), or the reason it is
+   * off (a string): `--no-steer`, or thresholds that gate the result without `--steer`.
    */
   steering?: RunSteering | string;
   /** `--steer` (true) or `--no-steer` (false); absent: the command's default (cli/dashboard/flags.ts). */
@@ -86,7 +86,8 @@ export class Dashboard {
     const port = (server.addr as Deno.NetAddr).port;
     const steering = typeof opts.steering === "object" ? opts.steering : null;
     const token = newSteerToken();
-    // The token rides in the URL (the page reads it from there), so a printed URL steers and a bare one watches.
+    // The token rides in the URL (the page reads it from there), so a printed URL steers and a bare one
+    // watches.
     const url = `http://${urlHost(opts.host)}:${port}/${steering ? `?token=${token}` : ""}`;
     warnIfExposed(opts.command, opts.host);
     // The URL's token is loadlab's own, made for whoever started it: shown as it is.
@@ -221,7 +222,9 @@ export class Dashboard {
     return new Response("not found", { status: 404 });
   }
 
-  /** What a browser connecting now needs: the latest snapshot, the run under way, its samples and steering. */
+  /**
+   * What a browser connecting now needs: the latest snapshot, the run under way, its samples and steering.
+   */
   #initialFrames(): Uint8Array[] {
     const snapshot = this.#snapshotFrame();
     const frames = snapshot ? [snapshot] : [];

@@ -1,7 +1,7 @@
 /**
  * @module
- * A ghz config file read as is (`loadlab attack --ghz-config ghz.json`, or ghz.toml): its keys are ghz's long flags,
- * and each that has a loadlab counterpart becomes that flag, so the file goes through the same parser,
+ * A ghz config file read as is (`loadlab attack --ghz-config ghz.json`, or ghz.toml): its keys are ghz's long
+ * flags, and each that has a loadlab counterpart becomes that flag, so the file goes through the same parser,
  * checks and errors as typed flags (flags typed after it win, as they come later). `host` with `insecure`
  * is a grpc:// URL (plaintext), without it grpcs:// (ghz's default is TLS); `skipTLS` is `-k`;
  * `concurrency` (ghz's default 50) and `connections` (1) are ghz's `-c` and `--connections`, as loadlab

@@ -38,7 +38,9 @@ import { type K6Flags, withK6Flags } from "../run/script_load_flags.ts";
 import { k6SummaryExport } from "../../results/export/k6/summary_export.ts";
 import { writeTextAtomic } from "../../system/atomic_write.ts";
 
-/** Each run's k6 summary data with its thresholds judged, and the script's `handleSummary` when it has one. */
+/**
+ * Each run's k6 summary data with its thresholds judged, and the script's `handleSummary` when it has one.
+ */
 export interface K6Summaries {
   /** Each run's summary data, and its scenarios' parts (`--summary-mode full`). */
   runs: { run: string; data: K6SummaryData; scenarios?: Record<string, K6ScenarioPart> }[];
@@ -113,9 +115,10 @@ export async function k6Summaries(
 }
 
 /**
- * `handleSummary(data)` of the converted script at `path` in an isolate of its own (runner/script/host/host.ts),
- * ended when it does not end within `timeoutMs` or grows loadlab past `memoryLimitMb`: in loadlab's own
- * process a loop that never yields held loadlab open past its results for ever, and no timer could end it.
+ * `handleSummary(data)` of the converted script at `path` in an isolate of its own
+ * (runner/script/host/host.ts), ended when it does not end within `timeoutMs` or grows loadlab past
+ * `memoryLimitMb`: in loadlab's own process a loop that never yields held loadlab open past its results for
+ * ever, and no timer could end it.
  */
 export function isolatedHandleSummary(
   path: string,
@@ -320,7 +323,9 @@ async function writeSummaryOutputs(outputs: unknown, ownFiles: string[]): Promis
   }
 }
 
-/** A handleSummary answer's value as its isolate made it (runner/script/host/summary_content.ts), or why not. */
+/**
+ * A handleSummary answer's value as its isolate made it (runner/script/host/summary_content.ts), or why not.
+ */
 function contentOf(value: unknown): string | Uint8Array {
   if (typeof value === "string" || value instanceof Uint8Array) return value;
   if (typeof value === "object" && value !== null && "unwritable" in value) {

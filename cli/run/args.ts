@@ -146,7 +146,9 @@ export interface RunArgs extends BaselineArgs {
   metricsOut?: MetricsOutput[];
   /** `--replay`: a results file whose steered runs' changes this run applies again (cli/run/replay.ts). */
   replay?: string;
-  /** `--abort-on-fail` (and `--delay-abort-eval`): every threshold of the experiment stops its run on failure. */
+  /**
+   * `--abort-on-fail` (and `--delay-abort-eval`): every threshold of the experiment stops its run on failure.
+   */
   abortOnFail?: AbortOnFailArg;
   /** A script's load and variables from the command line (cli/run/script_load_flags.ts). */
   scriptLoad?: ScriptLoadArgs;

@@ -3,8 +3,8 @@
  * A session script checked before any target starts or load is sent (exit 2 on a problem): type-checked
  * with `deno check` when loadlab runs from source (a compiled loadlab has no type checker inside; its
  * import below still refuses a syntax error), then imported to see it loads and has a default function,
- * in an isolate of its own (runner/script/host/host.ts): its top-level code cannot end loadlab (`Deno.exit`), hold
- * it (a loop that never yields is refused within seconds, an await that never settles after a minute) or
+ * in an isolate of its own (runner/script/host/host.ts): its top-level code cannot end loadlab (`Deno.exit`),
+ * hold it (a loop that never yields is refused within seconds, an await that never settles after a minute) or
  * grow it past its memory limit. Problems name the script's file:line. A stop (Ctrl-C, SIGTERM) during
  * the check or the import ends either at once: `ScriptCheckStopped` names the phase. `scriptExperimentText`
  * is the experiment `loadlab run session.ts` runs: the script's `options` (what a file would say) over a

@@ -1,9 +1,9 @@
 /**
  * @module
  * The `--baseline` gate's verdicts as a markdown section of the CI step summary: one row per paired
- * run and metric with both values and the verdict text of report/terminal/baseline_gate.ts (change, noise interval
- * or why it was not judged, how noise was measured, the rules it fails, the other-machine flag), then
- * each unjudged rule with its reason. Names are escaped: they come from results files.
+ * run and metric with both values and the verdict text of report/terminal/baseline_gate.ts (change, noise
+ * interval or why it was not judged, how noise was measured, the rules it fails, the other-machine flag),
+ * then each unjudged rule with its reason. Names are escaped: they come from results files.
  */
 import type { GateResult } from "../../results/baseline_gate.ts";
 import { METRIC_UNITS, verdictText } from "../terminal/baseline_gate.ts";

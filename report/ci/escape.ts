@@ -11,8 +11,8 @@ import { terminalSafe, visibleLine } from "../../validation/terminal_text.ts";
 /**
  * Markdown-safe text for a table cell or a line: one line (CR, LF, U+0085 and U+2028 would end a row or
  * start a forged one), each control, escape-sequence or bidi character as its escape (GitHub shows a step
- * summary as it is, so U+202E would reverse what it seems to say), HTML entities (summaries render inline HTML), and
- * markdown's punctuation escaped.
+ * summary as it is, so U+202E would reverse what it seems to say), HTML entities (summaries render inline
+ * HTML), and markdown's punctuation escaped.
  */
 export function escapeMarkdown(text: string): string {
   return visibleLine(text)

@@ -151,7 +151,10 @@ function searchAndKneeLines(analysis: Analysis | undefined, runs: RunResult[]): 
   return lines.length ? ["", "### Capacity", "", ...lines] : [];
 }
 
-/** The report's findings block (results/conclude/findings.ts) as a list, first: what a reader should take away. */
+/**
+ * The report's findings block (results/conclude/findings.ts) as a list, first: what a reader should take
+ * away.
+ */
 function findingLines(results: ResultsFile): string[] {
   const findings = buildFindings(results);
   if (findings.length === 0) return [];

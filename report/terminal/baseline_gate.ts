@@ -2,8 +2,8 @@
  * @module
  * The `--baseline` gate's verdicts in words, one sentence per metric, the same in the terminal table,
  * the markdown summary and the report's compare view: the verdict, the change the rule weighed with its
- * noise interval (the interval it must leave to be beyond noise), or why it was not judged, how the noise was measured, the rules it fails and the
- * other-machine flag (results/baseline_gate.ts makes the verdicts).
+ * noise interval (the interval it must leave to be beyond noise), or why it was not judged, how the noise was
+ * measured, the rules it fails and the other-machine flag (results/baseline_gate.ts makes the verdicts).
  */
 import type { CompareMetric } from "../../results/conclude/noise_samples.ts";
 import type { GateResult, GroupVerdict, MetricVerdict } from "../../results/baseline_gate.ts";

@@ -1,7 +1,7 @@
 /**
  * @module
- * The generator block of the terminal summary (report/terminal/summary.ts): the verdict on who limited the run
- * (report/generator_verdict.ts, the same words as the page), the late, waiting and dropped sends, the
+ * The generator block of the terminal summary (report/terminal/summary.ts): the verdict on who limited the
+ * run (report/generator_verdict.ts, the same words as the page), the late, waiting and dropped sends, the
  * start-up facts (pool, connects in flight, warm-up, transport, protocol, TLS), data rows that ran out,
  * the host's TCP trouble, and a warning with what to do when the run was bound. Kept apart from the rest
  * of the summary because it is the part about loadlab itself rather than the target's answers. Pure:

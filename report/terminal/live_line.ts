@@ -2,8 +2,8 @@
  * @module
  * The live progress line that commands running load redraw in place on a terminal (cli/live.ts): elapsed
  * time, requests, rate, p99 and errors so far. It reads the live numbers, not a finished `RunResult`, so
- * it is kept apart from the end-of-run summary (report/terminal/summary.ts), which it shares only the number formats
- * with. Pure: no escape codes, no clock.
+ * it is kept apart from the end-of-run summary (report/terminal/summary.ts), which it shares only the number
+ * formats with. Pure: no escape codes, no clock.
  */
 import type { AttackProgress } from "../../results/mod.ts";
 import { formatCount, formatDurationMs, formatNumber } from "../../results/text_format.ts";

@@ -6,9 +6,9 @@
  * already read fluently. Late and dropped sends are printed next to the latency they distort, under a
  * one-line verdict on who limited the run (report/terminal/generator.ts, in the page's words) and with a
  * warning when the generator, not the target, limited it. The run verdict
- * (results/conclude/run_verdict.ts) is the first line, and an open-model run shows its requested rate, sends made and dropped beside the achieved
- * rate, so "success 100%" never stands alone beside dropped sends. A run without a response prints "-"
- * for every latency statistic (it has no samples), never "0 ms" and never NaN.
+ * (results/conclude/run_verdict.ts) is the first line, and an open-model run shows its requested rate, sends
+ * made and dropped beside the achieved rate, so "success 100%" never stands alone beside dropped sends. A run
+ * without a response prints "-" for every latency statistic (it has no samples), never "0 ms" and never NaN.
  */
 
 import { visibleLine } from "../../validation/terminal_text.ts";

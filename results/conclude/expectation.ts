@@ -1,7 +1,8 @@
 /**
  * @module
  * What a study expects, as data: "cached's p99 is lower than direct's under the burst load". An
- * experiment file (a preset) states it in `expect:` (validated strictly there, scenarios/schema/experiment.ts);
+ * experiment file (a preset) states it in `expect:` (validated strictly there,
+ * scenarios/schema/experiment.ts);
  * `loadlab run` copies it into `results.experiment.expect` (read leniently here), and
  * expect_verdict.ts says whether these runs reproduced it. Pure.
  */

@@ -20,10 +20,10 @@
  * the sheer crowd (10,000 connections on one core) shows it another way: its responses wait. Each
  * transport's probe (runner/http/transport/ready_wait.ts: a timerfd on epoll, a timeout request on
  * io_uring, an off-thread sleep's completion on the deno transport) measures how long a response that
- * reached the kernel (or the runtime) waited for the worker to read it (`readyWaitMs`); when that wait is at least `QUEUED_SHARE` of
- * the interval's median latency and at least `QUEUED_MIN_MS` (`OWN_QUEUE_MIN_MS` when the worker itself ran
- * on its core most of the interval; `WAKE_WAITS` times the worker's wait for a core at each wake-up where
- * that was counted), the latency is mostly loadlab's own queue.
+ * reached the kernel (or the runtime) waited for the worker to read it (`readyWaitMs`); when that wait is at
+ * least `QUEUED_SHARE` of the interval's median latency and at least `QUEUED_MIN_MS` (`OWN_QUEUE_MIN_MS` when
+ * the worker itself ran on its core most of the interval; `WAKE_WAITS` times the worker's wait for a core at
+ * each wake-up where that was counted), the latency is mostly loadlab's own queue.
  * Against a slow server the same probe reads a few ms (7 ms of 170 ms against a 50 ms sleep at c=3,000,
  * load 5): the requests wait at the server, not in the worker. A light worker on a busy machine waits
  * for a core at each wake-up, as long as its timers are late there (tens of ms), never `QUEUED_MIN_MS`.
@@ -44,7 +44,9 @@ export interface GeneratorLoad {
   loopLagMs: number;
   /** Mean wait of a ready response for the worker to read it (ms); absent where not measured. */
   readyWaitMs?: number;
-  /** Mean wait of the worker's thread for a core each time it was put on one (ms); absent where not counted. */
+  /**
+   * Mean wait of the worker's thread for a core each time it was put on one (ms); absent where not counted.
+   */
   wakeWaitMs?: number;
 }
 
@@ -113,7 +115,10 @@ function demandPct(load: GeneratorLoad): number {
 
 /** What the intervals of a closed run say about its generator. */
 export interface GeneratorSaturation {
-  /** Intervals with evidence, and those whose busiest worker was saturated and late (`SATURATED_PCT`, `LATE_LOOP_MS`). */
+  /**
+   * Intervals with evidence, and those whose busiest worker was saturated and late (`SATURATED_PCT`,
+   * `LATE_LOOP_MS`).
+   */
   judged: number;
   saturated: number;
   /** Means over the judged intervals of the busiest worker's running and waiting shares (%). */

@@ -7,12 +7,13 @@
  *   whatever the intervals did;
  * - rates and latencies of one run a side (`within-run`): batch means over the run's own intervals, from
  *   its stabilization point when it settled in its first half (the settled part), else over its final
- *   half with the drift there as part of the spread (a cold start's climb left out; a queue that keeps growing widens
- *   the spread instead of passing for a level). A batch is one second when the part judged holds four,
- *   else one interval (250 ms): a 2 s run's final half still has four. A load whose rate changes within the run (phases, a ramp: cache-burst's spike runs 1, 50 and
- *   2 req/s in three seconds) has batches that differ by the load, so its rates and latencies are not
- *   judged within the run (`withinRunBlocker`), nor a difference beyond noise that the slower side's own
- *   waits for a core can explain (own_waits.ts: the load worker's and the target's, as each run recorded);
+ *   half with the drift there as part of the spread (a cold start's climb left out; a queue that keeps
+ *   growing widens the spread instead of passing for a level). A batch is one second when the part judged
+ *   holds four, else one interval (250 ms): a 2 s run's final half still has four. A load whose rate changes
+ *   within the run (phases, a ramp: cache-burst's spike runs 1, 50 and 2 req/s in three seconds) has batches
+ *   that differ by the load, so its rates and latencies are not judged within the run (`withinRunBlocker`),
+ *   nor a difference beyond noise that the slower side's own waits for a core can explain (own_waits.ts: the
+ *   load worker's and the target's, as each run recorded);
  * - with two repeats a side or more (`repeats`): Welch's t-test over the repeats, whose spread holds what
  *   differs from one run to the next.
  *
@@ -186,7 +187,10 @@ export function judgedStatistic(rule: "repeats" | "within-run", metric: NoiseMet
 export interface JudgedChange {
   /** The baseline's level: the mean on the judged scale turned back (a geometric mean for latency). */
   base: number;
-  /** The change from `base`, and the interval [low, high] it must leave to be beyond noise; null when noise was not measured. */
+  /**
+   * The change from `base`, and the interval [low, high] it must leave to be beyond noise; null when noise
+   * was not measured.
+   */
   diff: number;
   ci95: [number, number] | null;
 }

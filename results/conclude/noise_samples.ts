@@ -84,7 +84,9 @@ function batchesOf(run: RunResult, metric: NoiseMetric): Batches {
   return { ...batchesFrom(samples, 0, run), settled: false };
 }
 
-/** Batch means from `fromMs` on: one-second batches when there are `MIN_LONG_BATCHES`, else one interval each. */
+/**
+ * Batch means from `fromMs` on: one-second batches when there are `MIN_LONG_BATCHES`, else one interval each.
+ */
 function batchesFrom(samples: IntervalSample[], fromMs: number, run: RunResult): Omit<Batches, "settled"> {
   const long = batchMeans(samples, fromMs, BATCH_MS);
   if (long.length >= MIN_LONG_BATCHES) return { values: long, lengthsMs: [BATCH_MS] };

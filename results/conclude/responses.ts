@@ -140,7 +140,9 @@ export function serverErrorResponses(run: RunResult): number {
   }, 0);
 }
 
-/** "429 40", "404 12, 401 8": the status codes a run got, most first (at most `STATUSES_NAMED`, then "..."). */
+/**
+ * "429 40", "404 12, 401 8": the status codes a run got, most first (at most `STATUSES_NAMED`, then "...").
+ */
 export function statusCodesText(run: RunResult): string {
   const codes = Object.entries(run.statusCodes ?? {}).filter(([, n]) => (n ?? 0) > 0)
     .sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0) || a[0].localeCompare(b[0]));
@@ -151,7 +153,9 @@ export function statusCodesText(run: RunResult): string {
 /** The most status codes a verdict label names. */
 const STATUSES_NAMED = 3;
 
-/** "tls 160", "connect 90, timeout 3": the error kinds of a run, most first; "no request sent" without any. */
+/**
+ * "tls 160", "connect 90, timeout 3": the error kinds of a run, most first; "no request sent" without any.
+ */
 export function errorKindsText(run: RunResult): string {
   const counted: [string, number | undefined][] = [...Object.entries(run.errors), [
     "unfinished",

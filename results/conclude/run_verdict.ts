@@ -14,8 +14,8 @@
  *   replaces `lost`, which it includes, and makes the command exit 4 (cli/exit_codes.ts). A gRPC call the
  *   server answered with a status other than OK is a response: a run of them is never `failed`.
  * - `generator-bound` / `server-bound`: the runner's flags (who limited the run); a closed run's
- *   generator-bound flag names its evidence ("generator-bound: load worker saturated in 6 of 6 intervals": its
- *   thread ran or waited for a core nearly all the time, its timers late, generator_saturation.ts); a
+ *   generator-bound flag names its evidence ("generator-bound: load worker saturated in 6 of 6 intervals":
+ *   its thread ran or waited for a core nearly all the time, its timers late, generator_saturation.ts); a
  *   server-bound run served short of its requested rate says so ("server-bound: served 176 of 500 req/s"); a
  *   WebSocket storm's says it in connections ("server-bound: opened 35 of 100 conn/s, 2.0 of 5 messages
  *   each", ws_storm.ts).
@@ -31,8 +31,8 @@
  *   of kind `connect`, `timeout` and `unfinished` (still in flight when the run ended), over 0.1% of
  *   sends, as for dropped ones. The host's kernel listen-queue drops (`hostTcp`, when recorded) are named
  *   beside them as a likely cause, but never flag a run alone: they count every process of the host, and
- *   a busy machine's other listeners overflow without touching this run. `reset` and `closed-early` are not lost:
- *   the server answered by closing (the `errors` flag below).
+ *   a busy machine's other listeners overflow without touching this run. `reset` and `closed-early` are not
+ *   lost: the server answered by closing (the `errors` flag below).
  * - `unanswered N at the stop`: requests still waiting for an answer when a graceful stop longer than 0 ran
  *   out (`unfinished`), over 0.1% of sends: their latencies, the run's slowest, are not in the percentiles.
  *   A hard stop (`gracefulStop: 0s`) cuts what is in flight by design: shown beside the counts, no flag.
@@ -268,7 +268,9 @@ function stopFlags(run: RunResult): VerdictFlag[] {
   return flags;
 }
 
-/** The flags of what the answers were: server errors, not one success, or a flood's messages taken as answers. */
+/**
+ * The flags of what the answers were: server errors, not one success, or a flood's messages taken as answers.
+ */
 function answerFlags(run: RunResult): VerdictFlag[] {
   const flags: VerdictFlag[] = [];
   const flood = wsFlood(run);

@@ -21,8 +21,9 @@ export const LOST_ERROR_KINDS = ["connect", "timeout", "unfinished"] as const;
  * the connection, or answered in a way loadlab could not read or that refused the stream; or the session's
  * own data made the request unsendable (`bad-value`: a filled value with CR, LF or NUL) or its answer
  * unkeepable (`body-too-large`: past the step's `maxKeptBytes`); or a gRPC call whose answer broke gRPC's
- * framing, or one refused unsent by gRPC's own rule (`grpc RESOURCE_EXHAUSTED`: past `--max-send`). `goaway` and `h2-refused-stream` count a
- * request only once its re-sends are spent (refused 4 times): a refusal sent again is no error.
+ * framing, or one refused unsent by gRPC's own rule (`grpc RESOURCE_EXHAUSTED`: past `--max-send`). `goaway`
+ * and `h2-refused-stream` count a request only once its re-sends are spent (refused 4 times): a refusal sent
+ * again is no error.
  */
 export const ANSWERED_ERROR_KINDS = [
   "reset",
@@ -127,7 +128,9 @@ export function sendFacts(run: RunResult): SendFacts {
   };
 }
 
-/** Achieved req/s may exceed the requested rate by this share before it is labelled (noise of a short run). */
+/**
+ * Achieved req/s may exceed the requested rate by this share before it is labelled (noise of a short run).
+ */
 export const ACHIEVED_ABOVE_SHARE = 0.02;
 
 /**

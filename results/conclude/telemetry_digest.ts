@@ -1,13 +1,13 @@
 /**
  * @module
  * One run's target telemetry boiled down to the numbers that say what limited it: CPU of the busiest
- * target process (% of one core) and how long its main thread waited for a core, its event-loop delay p99 (mean over the sampler's ticks), GC pause ms
- * per second, Redis's CPU and ops/s, the CMS pool's share of queued queries, whether the generator
- * limited the run and the share of its sends it let out late (open models: its own event loop behind) or
- * how much of the time its load worker ran or waited for a core (closed models: it never slept),
- * whether the target shared the generator's machine (a loopback address, or a target loadlab started), and
- * the hottest function of the run's CPU profiles (`profile: cpu`) with its share of the profiled process's
- * busy time. A field is null when the run did not sample it. Used by the knee explanation
+ * target process (% of one core) and how long its main thread waited for a core, its event-loop delay p99
+ * (mean over the sampler's ticks), GC pause ms per second, Redis's CPU and ops/s, the CMS pool's share of
+ * queued queries, whether the generator limited the run and the share of its sends it let out late (open
+ * models: its own event loop behind) or how much of the time its load worker ran or waited for a core (closed
+ * models: it never slept), whether the target shared the generator's machine (a loopback address, or a target
+ * loadlab started), and the hottest function of the run's CPU profiles (`profile: cpu`) with its share of the
+ * profiled process's busy time. A field is null when the run did not sample it. Used by the knee explanation
  * (results/conclude/knee/explained.ts). Pure.
  */
 import type { RunResult, TelemetrySeries } from "../mod.ts";

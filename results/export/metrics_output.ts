@@ -1,10 +1,11 @@
 /**
  * @module
  * A metrics output as written after `--out` or in an experiment's `out:` list: `KIND=URL`, KIND one of
- * `prometheus-remote-write`, `otlp` (OTLP/HTTP protobuf) and `otlp-json` (OTLP/HTTP JSON), URL http(s). `parseMetricsOutput` gives the output or the one
- * sentence saying what is wrong and how to write it (the caller prefixes the flag or field). Credentials
- * in the URL become a basic `Authorization` header (fetch refuses them in a URL) and leave the URL that
- * results keep; an OTLP URL without a path gets `/v1/metrics`, as OTEL_EXPORTER_OTLP_ENDPOINT does. Pure.
+ * `prometheus-remote-write`, `otlp` (OTLP/HTTP protobuf) and `otlp-json` (OTLP/HTTP JSON), URL http(s).
+ * `parseMetricsOutput` gives the output or the one sentence saying what is wrong and how to write it (the
+ * caller prefixes the flag or field). Credentials in the URL become a basic `Authorization` header (fetch
+ * refuses them in a URL) and leave the URL that results keep; an OTLP URL without a path gets `/v1/metrics`,
+ * as OTEL_EXPORTER_OTLP_ENDPOINT does. Pure.
  */
 import { nearest } from "../../validation/suggest.ts";
 import { redactedToken, redactText } from "../redact.ts";
@@ -81,7 +82,10 @@ export function parseMetricsOutput(value: string): MetricsOutput | string {
   return { kind, url: url.href, headers };
 }
 
-/** What is wrong with `outputs[i]` given after the others: the same kind and URL as an earlier one, or nothing. */
+/**
+ * What is wrong with `outputs[i]` given after the others: the same kind and URL as an earlier one, or
+ * nothing.
+ */
 export function repeatedOutput(outputs: readonly MetricsOutput[], i: number): string | undefined {
   const earlier = outputs.slice(0, i).findIndex((o) =>
     o.kind === outputs[i].kind && o.url === outputs[i].url

@@ -1,10 +1,11 @@
 /**
  * @module
  * What a metrics output did, as results.json keeps it (`export`, one entry per `--out KIND=URL`), the
- * terminal prints it and a report's header and the site's index show it: points (one per run and interval) sent and acknowledged, dropped (the queue was
- * full, or the flush at the end ran out of time) and failed (the receiver refused them or could not be
- * reached after the retries), the POSTs and retries made and the last error. Cumulative counters lose
- * nothing when a point is dropped or failed: the next point sent carries the totals. Pure.
+ * terminal prints it and a report's header and the site's index show it: points (one per run and interval)
+ * sent and acknowledged, dropped (the queue was full, or the flush at the end ran out of time) and failed
+ * (the receiver refused them or could not be reached after the retries), the POSTs and retries made and the
+ * last error. Cumulative counters lose nothing when a point is dropped or failed: the next point sent carries
+ * the totals. Pure.
  */
 import { z } from "zod";
 
@@ -32,7 +33,9 @@ export const exportSummarySchema = z.looseObject({
 
 export type ExportSummary = z.output<typeof exportSummarySchema>;
 
-/** "metrics out: prometheus-remote-write 120 intervals sent, 0 dropped" (and failures with the last error). */
+/**
+ * "metrics out: prometheus-remote-write 120 intervals sent, 0 dropped" (and failures with the last error).
+ */
 export function exportLine(s: ExportSummary): string {
   return `metrics out: ${exportClause(s)}`;
 }

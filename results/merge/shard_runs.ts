@@ -182,7 +182,10 @@ function memoryCutOf(runs: RunResult[]) {
   return cut ? { memoryCut: { ...cut, workers: sum(runs, (r) => r.memoryCut?.workers ?? 0) } } : {};
 }
 
-/** The parts a run does not always have: the incomplete flag and its cut workers, telemetry, flows, endpoints, the ws section. */
+/**
+ * The parts a run does not always have: the incomplete flag and its cut workers, telemetry, flows, endpoints,
+ * the ws section.
+ */
 function mergeSections(runs: RunResult[], alignment: Alignment, intervalCount: number) {
   const endpoints = mergeEndpoints(runs.map((r) => r.endpoints), alignment.offsets, intervalCount);
   const ws = runs.flatMap((r) => (r.ws ? [r.ws] : []));

@@ -4,7 +4,8 @@
  * model, configuration, target), the totals (requests, latency summary and distribution, status codes,
  * errors by kind with their messages, bytes), the open-model verdict (late, server-bound and dropped
  * sends, the pre-connected pool, the generator's warm-up, the transport), and the series over time
- * (intervals, telemetry, phases, flows) and the same numbers per endpoint. Pure; results/schema/results.ts puts runs in a file.
+ * (intervals, telemetry, phases, flows) and the same numbers per endpoint. Pure; results/schema/results.ts
+ * puts runs in a file.
  */
 import { wsResultSchema } from "./ws.ts";
 import { z } from "zod";
@@ -164,7 +165,8 @@ export const runResultSchema = z.looseObject({
   dataRanOutWorkers: count.optional(),
   /**
    * Workers ended because they did not stop past the graceful stop (code that never yields, such as a
-   * capture's regexp backtracking without end); the run is `incomplete`; their counts since their last sample come from their heartbeat.
+   * capture's regexp backtracking without end); the run is `incomplete`; their counts since their last sample
+   * come from their heartbeat.
    */
   stuckWorkers: count.optional(),
   /**

@@ -117,7 +117,10 @@ export const telemetrySchema = z.looseObject({
     opsPerSec: z.number().optional(),
     hits: z.number().optional(),
     misses: z.number().optional(),
-    /** Redis INFO: memory in use, connected clients (gauges); keys evicted, slow log entries added (in the interval). */
+    /**
+     * Redis INFO: memory in use, connected clients (gauges); keys evicted, slow log entries added (in the
+     * interval).
+     */
     usedMemoryBytes: z.number().optional(),
     connectedClients: z.number().optional(),
     evictedKeys: z.number().optional(),

@@ -116,7 +116,9 @@ export const histogramEncoding = z.string().superRefine((encoded, ctx) => {
 /** Counts by key: status codes, error kinds. */
 export const counts = z.record(z.string(), z.number().min(0, NEGATIVE_COUNT));
 
-/** The percentiles of a latency summary, lowest first: each at least the one before (`percentilesInOrder`). */
+/**
+ * The percentiles of a latency summary, lowest first: each at least the one before (`percentilesInOrder`).
+ */
 const PERCENTILE_KEYS = [
   "p2_5",
   "p10",

@@ -4,7 +4,8 @@
  * connect and TLS, which stay in `connectTimeMs`/`tlsMs`), messages and payload bytes each way, server
  * messages that answered no send (broadcasts) and their fan-out latency when they carried the target's
  * send time, pings and pongs, and the close codes the server closed with (1006: closed without a close
- * frame). The two timings keep their encoded histograms so shards and workers add exactly. Round trips of answered messages are the run's own latency (`latency`, `requests`).
+ * frame). The two timings keep their encoded histograms so shards and workers add exactly. Round trips of
+ * answered messages are the run's own latency (`latency`, `requests`).
  */
 import { z } from "zod";
 import { count, counts, histogramEncoding, latencySummarySchema } from "./values.ts";
@@ -35,13 +36,18 @@ export const wsResultSchema = z.looseObject({
   payloadBytesReceived: count,
   /** Server messages that answered no send: broadcasts, or answers past the match rule. */
   unsolicited: count,
-  /** Receive time minus the send time the target wrote into an unsolicited message (ms); null: none carried one. */
+  /**
+   * Receive time minus the send time the target wrote into an unsolicited message (ms); null: none carried
+   * one.
+   */
   fanoutMs: latencySummarySchema.nullable(),
   /** The fan-out latencies' HDR histogram, base64, added like the handshakes'. Absent: none. */
   fanoutHistogramEncoded: histogramEncoding.optional(),
   pingsSent: count,
   pongsReceived: count,
-  /** Close frames we sent (end of a storm connection, a fault, the run's end) and the server's close codes. */
+  /**
+   * Close frames we sent (end of a storm connection, a fault, the run's end) and the server's close codes.
+   */
   closesSent: count,
   closeCodes: counts,
 });

@@ -7,8 +7,8 @@
  * full (the windows of results/thresholds/windows.ts, a whole number of intervals each). Nothing is judged
  * before the rule's `delayAbortEval` of measured time (after the warm-up): the first seconds of a run
  * are its most variable, and k6 has the same delay for that reason. A lower bound on a whole run's count
- * (`requests>1000`) is left to the end: the run so far is short of it by nature. The first rule that fails is the
- * run's `abortedBy`: its expression, the measured time it failed at (the end of the interval that made
+ * (`requests>1000`) is left to the end: the run so far is short of it by nature. The first rule that fails is
+ * the run's `abortedBy`: its expression, the measured time it failed at (the end of the interval that made
  * it fail) and the value it saw; the caller stops the load. Latencies come from the intervals' HDR
  * encodings: each decoded once into a running histogram for whole-run rules, merged per window for
  * windowed ones. Only a run with such a rule pays for this. Pure.
@@ -161,7 +161,10 @@ function abortedBy(t: Threshold, atMs: number, actual: number): AbortedBy {
   return { threshold: t.expression, atSec: atMs / 1000, actual };
 }
 
-/** A metric over a stretch of `spanMs` with these counts (latencies in ms, rates 0..1), as thresholds.ts reads it. */
+/**
+ * A metric over a stretch of `spanMs` with these counts (latencies in ms, rates 0..1), as thresholds.ts reads
+ * it.
+ */
 function valueOf(metric: string, tally: Tally, spanMs: number, histogram: () => Histogram): number {
   const kind = windowMetric(metric);
   if (kind?.kind === "latency") return tally.requests > 0 ? summarizeMs(histogram())[kind.key] : Number.NaN;

@@ -22,7 +22,9 @@ function interval(i: number, requests: number, latencyMs: number, bare = false):
   } as IntervalResult;
 }
 
-/** Nine calm seconds of 1000 answers at 10 ms and one of 20 answers at 300 ms: the whole run's p99 is 10 ms. */
+/**
+ * Nine calm seconds of 1000 answers at 10 ms and one of 20 answers at 300 ms: the whole run's p99 is 10 ms.
+ */
 function spikyRun(bare = false): RunResult {
   const intervals = Array.from(
     { length: 10 },

@@ -52,7 +52,9 @@ export function loadContextOf(f: ContextFields): LoadContext<AttackConfig> {
   };
 }
 
-/** Connects in flight at once: bounded for the open models, free for the closed ones (see connect_gate.ts). */
+/**
+ * Connects in flight at once: bounded for the open models, free for the closed ones (see connect_gate.ts).
+ */
 export function connectGateOf(config: AttackConfig): ConnectGate {
   return new ConnectGate(isClosedModel(config) ? Infinity : CONNECTS_IN_FLIGHT_PER_WORKER);
 }

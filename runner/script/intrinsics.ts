@@ -8,8 +8,9 @@
  * minute and blamed a setup() the script did not have, or failed with the bare value the patched
  * built-in threw. A snapshot taken before the import is compared after it; what changed is named, and put
  * back so the isolate can report it. A global object made non-extensible (`Object.freeze(globalThis)`)
- * cannot be put back: it is named for the refusal all the same. `Math.random` is the script's to seed: the engine draws its own
- * numbers from the generator it took as it loaded (runner/http/template.ts `engineRandom`).
+ * cannot be put back: it is named for the refusal all the same. `Math.random` is the script's to seed: the
+ * engine draws its own numbers from the generator it took as it loaded (runner/http/template.ts
+ * `engineRandom`).
  */
 
 type Holder = [name: string, get: () => object];
@@ -174,7 +175,9 @@ export function restoreChangedIntrinsics(before: IntrinsicsSnapshot): string[] {
   return changed;
 }
 
-/** Whether `a` and `b` hold the same value or accessors (Deno flips a global's enumerable as it first runs). */
+/**
+ * Whether `a` and `b` hold the same value or accessors (Deno flips a global's enumerable as it first runs).
+ */
 function sameDescriptor(a: PropertyDescriptor | undefined, b: PropertyDescriptor | undefined): boolean {
   if (a === undefined || b === undefined) return a === b;
   return objectIs(a.value, b.value) && a.get === b.get && a.set === b.set;

@@ -48,7 +48,8 @@ export interface Response {
   /**
    * The TLS version and suite its connection negotiated, by OpenSSL's names (`TLSv1.3`,
    * `TLS_AES_128_GCM_SHA256`), asked when read: HTTP/1.1 over the epoll transport's OpenSSL client while
-   * the connection is open; undefined elsewhere (plain HTTP, HTTP/2, the deno transport, a closed connection).
+   * the connection is open; undefined elsewhere (plain HTTP, HTTP/2, the deno transport, a closed
+   * connection).
    */
   readonly tls?: Readonly<{ version: string | null; cipher: string | null }>;
   /**
@@ -150,7 +151,8 @@ export interface Session<SetupData = unknown> {
    * connection of the virtual user's (its own load connection first, then ones it dials and keeps for
    * its next batches), at most `limits.parallel` at once (default 20) and `limits.perHost` to one origin
    * (default 6), the rest queued in order; each counted with its own latency and name. A response's
-   * cookies go with the requests sent after it. `await s.batch(() => Promise.all([s.get("/a"), s.get("/b")]))`.
+   * cookies go with the requests sent after it.
+   * `await s.batch(() => Promise.all([s.get("/a"), s.get("/b")]))`.
    */
   batch<T>(send: () => Promise<T>, limits?: BatchLimits): Promise<T>;
   /** Counts a check under `name` (passed when `ok`), as a flow's checks are; never ends the session. */

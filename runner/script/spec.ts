@@ -29,7 +29,9 @@ export const scriptSpecSchema = z.strictObject({
 });
 export type ScriptSpec = z.infer<typeof scriptSpecSchema>;
 
-/** Whether `text` is an http: or https: origin as `URL.origin` spells it (no path, query or trailing slash). */
+/**
+ * Whether `text` is an http: or https: origin as `URL.origin` spells it (no path, query or trailing slash).
+ */
 function isOrigin(text: string): boolean {
   try {
     const url = new URL(text);

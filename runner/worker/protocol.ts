@@ -39,7 +39,9 @@ export type MainToWorker =
   }
   | {
     type: "start";
-    /** Common start time as `performance.timeOrigin + performance.now()` (each isolate has its own origin). */
+    /**
+     * Common start time as `performance.timeOrigin + performance.now()` (each isolate has its own origin).
+     */
     startAtEpochMs: number;
   }
   /** A change to the running load (pause, rate, ...), effective at its `atSec` on the run's time axis. */

@@ -105,8 +105,9 @@ function conditionsForm(list: unknown, path: string, out: Collector): Threshold[
 }
 
 /**
- * Threshold expressions (each with its path) for loadlab's `thresholds:` list from `config.ensure` (what the plugin reads)
- * or `config.plugins.ensure` (where Artillery's docs also show the checks); problems go to `out`.
+ * Threshold expressions (each with its path) for loadlab's `thresholds:` list from `config.ensure` (what the
+ * plugin reads) or `config.plugins.ensure` (where Artillery's docs also show the checks); problems go to
+ * `out`.
  */
 export function convertEnsure(ensure: unknown, path: string, out: Collector): Threshold[] {
   if (ensure === undefined || ensure === null) return []; // `plugins: {ensure: }` only switches it on

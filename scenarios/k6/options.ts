@@ -6,9 +6,9 @@
  * `rate` phases); several scenarios (or one with a `startTime`) as one load each, run together from their
  * `startTime`s (the experiment's `together:`); thresholds in k6's syntax as loadlab's k6 form
  * (`http_req_duration{name:x}: p(95)<500`; thresholds.ts); `noConnectionReuse`,
- * `insecureSkipTLSVerify`, `tlsVersion` and `tlsCipherSuites` as each load's connection and TLS. An option loadlab cannot honour is a problem
- * at its path (`options.scenarios.a.maxVUs`), never dropped. Pure: options in, experiment fields or
- * problems out.
+ * `insecureSkipTLSVerify`, `tlsVersion` and `tlsCipherSuites` as each load's connection and TLS. An option
+ * loadlab cannot honour is a problem at its path (`options.scenarios.a.maxVUs`), never dropped. Pure: options
+ * in, experiment fields or problems out.
  */
 import { formatPath, type Issue } from "../../validation/mod.ts";
 import { k6Duration, type Problem } from "./duration.ts";

@@ -4,9 +4,9 @@
  * are whole numbers (not `"ten"`, NaN or Infinity, which JSON would carry as null), `stages` a list of
  * `{ duration, target }`, `scenarios` and `thresholds` objects by name (not lists), `tags` of text, and
  * switches true or false, `summaryTrendStats` k6's stats (`avg`, `min`, `med`, `max`, `count`, `p(N)`) and
- * `summaryTimeUnit` one of k6's units. Each wrong one is a problem at its options path naming what it should be, so a
- * hostile or mistyped option is refused before any load instead of crashing the mapping or being read
- * as something else (a list of scenarios as a scenario named `0`, `noConnectionReuse: "no"` as true).
+ * `summaryTimeUnit` one of k6's units. Each wrong one is a problem at its options path naming what it should
+ * be, so a hostile or mistyped option is refused before any load instead of crashing the mapping or being
+ * read as something else (a list of scenarios as a scenario named `0`, `noConnectionReuse: "no"` as true).
  */
 import type { Problem } from "./duration.ts";
 

@@ -87,7 +87,8 @@ export function baseAttack(exp: ExperimentWithData, load: LoadSpec, loadName: st
     warmupMs: exp.warmupMs,
     intervalHistograms: exp.intervalHistograms === "keep",
   };
-  // The file's flows do not apply to a model they cannot drive (throughput: single requests over fixed connections).
+  // The file's flows do not apply to a model they cannot drive (throughput: single requests over fixed
+  // connections).
   const fileFlows = modelDef(load.model).noFlows === undefined ? exp.flows : undefined;
   const ownFlows = flows ?? (mix ? undefined : fileFlows);
   // A script is the file's sessions too: loads with a mix of their own (or throughput) keep theirs.

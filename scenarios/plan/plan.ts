@@ -4,8 +4,8 @@
  * target x load x sweep point (x grid) x repeat, where a target x load pair covered by a sweep runs only
  * at its sweep points. `interleaved` order loops repeat -> load -> sweep point -> target so drift over
  * time does not favour one variant; `sequential` loops target -> load -> sweep point -> repeat. Each run
- * carries what scenarios/run/run_plan.ts needs: the target (proxy upstreams named by target resolved to a copy of
- * that spec), a key shared by identical target configurations, whether to (re)start it, the attack
+ * carries what scenarios/run/run_plan.ts needs: the target (proxy upstreams named by target resolved to a
+ * copy of that spec), a key shared by identical target configurations, whether to (re)start it, the attack
  * without its URL, the thresholds scoped to it, and the pause before it.
  */
 import type { RelativeAttackInput } from "../../runner/config.ts";
@@ -178,7 +178,9 @@ function buildRun(
   return run;
 }
 
-/** `point` as outputs show it (results/redact.ts `shownSweepValue`): a secret parameter's value as its token. */
+/**
+ * `point` as outputs show it (results/redact.ts `shownSweepValue`): a secret parameter's value as its token.
+ */
 function shownPoint(point: Point): Point {
   const shown = (s: SweepPoint | undefined) =>
     s && { parameter: s.parameter, value: shownSweepValue(s.parameter, s.value) };

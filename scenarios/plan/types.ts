@@ -54,7 +54,9 @@ export interface PlannedRun {
   abortOn?: Array<{ expr: string; delayMs: number }>;
   /** Cut the statistics at the stabilization time after the run. */
   warmupAuto: boolean;
-  /** Loads run at the same time as this one run (`together:`), each with its start; `attack` is the first's. */
+  /**
+   * Loads run at the same time as this one run (`together:`), each with its start; `attack` is the first's.
+   */
   parts?: PlannedPart[];
 }
 

@@ -1,7 +1,7 @@
 /**
  * @module
- * One planned run of an experiment, from its cooldown to its result (scenarios/run/run_plan.ts runs the plan):
- * the target taken from the pool, the load's config against it (`rebase`: paths relative to the
+ * One planned run of an experiment, from its cooldown to its result (scenarios/run/run_plan.ts runs the
+ * plan): the target taken from the pool, the load's config against it (`rebase`: paths relative to the
  * target's base URL; a self-signed target's CA trusted), a fresh target's cold start probed, then the
  * attack with the target's telemetry, counters and CPU profiles around it, and the result completed
  * with the experiment's coordinates, the `warmup: auto` cut and per-phase statistics. Apart from the
@@ -32,7 +32,9 @@ import { coldStartRequests, measureColdStart } from "../cold_start.ts";
 import { sleepUnlessAborted } from "../../system/sleep.ts";
 import type { IntervalDelta } from "../../results/export/interval_delta.ts";
 
-/** What a run under way reports (the plan's own hooks, before and after each run: scenarios/run/run_plan.ts). */
+/**
+ * What a run under way reports (the plan's own hooks, before and after each run: scenarios/run/run_plan.ts).
+ */
 export interface RunHooks {
   onProgress?(p: AttackProgress): void;
   /** The run's target telemetry so far, readable while it runs (the live dashboard samples it). */

@@ -160,7 +160,10 @@ async function written(path: string, write: () => Promise<void>): Promise<void> 
   }
 }
 
-/** False only when nothing is there: anything else (a symlink loop, no permission) is read, and its reading says why. */
+/**
+ * False only when nothing is there: anything else (a symlink loop, no permission) is read, and its reading
+ * says why.
+ */
 async function exists(path: string): Promise<boolean> {
   try {
     await Deno.stat(path);

@@ -34,7 +34,8 @@ export async function startRunProfiles(target: RunTarget): Promise<CpuProfiling 
 /**
  * The folder (under the output directory) and file name of one process's profile of one run. A name with
  * characters a file name should not hold gets them as `_` and a short hash of the name as it was, so two
- * runs (`x/y_z`, `x_y/z`) never write the same file; a long one is cut with that hash (validation/file_stem.ts).
+ * runs (`x/y_z`, `x_y/z`) never write the same file; a long one is cut with that hash
+ * (validation/file_stem.ts).
  */
 export function profilePath(runName: string, process: string): string {
   const safe = (s: string) => fileStem(s, /^[A-Za-z0-9.=-]*$/.test(s));

@@ -3,7 +3,8 @@
  * The checks of an experiment file that span fields, run once its structure is valid: every name a
  * field refers to exists (with "did you mean"), sweep and search parameters fit the loads and targets
  * they vary, a grid has two sweeps, thresholds and the search SLO parse, and proxy upstreams named by
- * target form no cycle, the runs are at most MAX_RUNS (scenarios/run/count.ts), and `profile: cpu` is only on targets that can be profiled. Each problem is `{path, message}` with the path of the offending key.
+ * target form no cycle, the runs are at most MAX_RUNS (scenarios/run/count.ts), and `profile: cpu` is only on
+ * targets that can be profiled. Each problem is `{path, message}` with the path of the offending key.
  */
 import { nearest } from "../../validation/suggest.ts";
 import {

@@ -71,13 +71,18 @@ const commonFields = {
   streams: positiveInt("streams").optional(),
   /** HTTP/2: receive windows advertised, bytes. */
   h2WindowBytes: positiveInt("h2WindowBytes").optional(),
-  /** TLS options for https: targets (runner/http/tls/options.ts): insecure, caFile, certFile/keyFile, sni, connectTo. */
+  /**
+   * TLS options for https: targets (runner/http/tls/options.ts): insecure, caFile, certFile/keyFile, sni,
+   * connectTo.
+   */
   tls: tlsOptionsSchema.optional(),
   /** The data source (top-level `data:`) whose rows fill `{{ column }}`: one row per request or session. */
   data: z.string().min(1).optional(),
   /** A cookie jar per session (flows; on unless false). */
   cookies: z.boolean().optional(),
-  /** WebSocket load (docs/WEBSOCKET.md): the path on the target, the messages, the match rule, storm or hold. */
+  /**
+   * WebSocket load (docs/WEBSOCKET.md): the path on the target, the messages, the match rule, storm or hold.
+   */
   ws: wsConfigSchema.optional(),
 };
 

@@ -2,8 +2,8 @@
  * @module
  * The structure of an experiment file (docs/EXPERIMENTS.md) as one zod object, `experimentObject`, before
  * the checks that span fields: scenarios/schema/checks.ts reads its output type, `ExperimentFields`, and
- * scenarios/schema/experiment.ts refines it with those checks into `experimentSchema`. Its own module so the checks
- * and the schema they complete do not import each other.
+ * scenarios/schema/experiment.ts refines it with those checks into `experimentSchema`. Its own module so the
+ * checks and the schema they complete do not import each other.
  */
 import {
   type MetricsOutput,

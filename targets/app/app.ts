@@ -2,10 +2,10 @@
  * @module
  * The built-in target: a Hono app with the endpoints every published study needs, plus a fast path in front
  * of it. `/` and `/json` are answered from constant strings before Hono routes anything, because the
- * benchmark compares them with the fastest bare `Deno.serve` and the goal is >= 0.97x of it (docs/PERFORMANCE.md;
- * docs/lab/PERFORMANCE_NOTES.md, "Target overhead":
- * a string body costs less CPU than a `Uint8Array`, which `Response` copies per request). Both bodies are below
- * the compression threshold and never change, so skipping compression and the response cache there
+ * benchmark compares them with the fastest bare `Deno.serve` and the goal is >= 0.97x of it
+ * (docs/PERFORMANCE.md; docs/lab/PERFORMANCE_NOTES.md, "Target overhead":
+ * a string body costs less CPU than a `Uint8Array`, which `Response` copies per request). Both bodies are
+ * below the compression threshold and never change, so skipping compression and the response cache there
  * sends the same bytes those would. Everything else goes through Hono (frameworks are measured in
  * docs/studies/frameworks.md). The app's counters (response cache, CMS pool) are answered at `STATS_PATH`
  * before Hono too, so the response cache can never store them.
@@ -232,7 +232,8 @@ export function createTargetApp(opts: TargetAppOptions = {}): TargetApp {
     const url = req.url;
     const pathLength = url.length - url.indexOf("/", 8);
     // Strings, not bytes: `new Response(Uint8Array)` copies the bytes into a fresh ArrayBuffer on every
-    // call, a string is only referenced (docs/lab/PERFORMANCE_NOTES.md, "Target overhead": ~15% less CPU per request).
+    // call, a string is only referenced (docs/lab/PERFORMANCE_NOTES.md, "Target overhead": ~15% less CPU per
+    // request).
     if (pathLength === 5 && url.endsWith("/json")) {
       return new Response(JSON_TEXT, { headers: { "content-type": "application/json" } });
     }

@@ -24,7 +24,9 @@ const TEXT_ASSETS: Record<string, string> = {
   "style.css": styleCss,
 };
 
-/** Relative path -> bytes of every file of the sample site, decoded afresh on each call (done once at start). */
+/**
+ * Relative path -> bytes of every file of the sample site, decoded afresh on each call (done once at start).
+ */
 export function embeddedAssets(): Map<string, Uint8Array<ArrayBuffer>> {
   const encoder = new TextEncoder();
   const files = new Map<string, Uint8Array<ArrayBuffer>>();

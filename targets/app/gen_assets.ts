@@ -9,7 +9,9 @@
  */
 import { encodeBase64 } from "./base64.ts";
 
-/** Extensions of the assets read as text imports; every other file is binary and goes to the generated module. */
+/**
+ * Extensions of the assets read as text imports; every other file is binary and goes to the generated module.
+ */
 const TEXT_ASSET_EXTENSIONS: readonly string[] = ["html", "css", "js", "svg"];
 
 /** Characters of base64 per line of the generated module. */

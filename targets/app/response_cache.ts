@@ -6,8 +6,8 @@
  * unique query strings cannot grow memory without limit. The clock is injected for tests.
  *
  * That study's pitfall is a TTL longer than the content lives: a page that declares its version in
- * `versionCheck.header` is checked on every hit against `versionCheck.currentVersion(path)`, and hits that served an older
- * version are counted as `staleHits`, so the cost of the TTL shows up next to its gain.
+ * `versionCheck.header` is checked on every hit against `versionCheck.currentVersion(path)`, and hits that
+ * served an older version are counted as `staleHits`, so the cost of the TTL shows up next to its gain.
  */
 import type { MiddlewareHandler } from "hono";
 

@@ -8,7 +8,10 @@
 import type { MessageFramer } from "../../http1/message_framer.ts";
 import { MAX_HEAD_BYTES, type MessageHead } from "./forward_http1.ts";
 
-/** First size of a connection's read buffer; it grows (to MAX_HEAD_BYTES for a head) only when a head does not fit. */
+/**
+ * First size of a connection's read buffer; it grows (to MAX_HEAD_BYTES for a head) only when a head does not
+ * fit.
+ */
 const BUFFER_BYTES = 16 * 1024;
 /** Idle connections kept per upstream; more are closed when they come back. */
 const MAX_IDLE_PER_UPSTREAM = 512;

@@ -87,7 +87,10 @@ Deno.test("response heads: which answers have a body (RFC 9112 6.3)", () => {
   assertEquals(response("HTTP/1.1 200 OK\r\n").end, INCOMPLETE);
 });
 
-/** Feeds `text` to the balancer's body framer in pieces of `step` bytes; the absolute end, INCOMPLETE or MALFORMED. */
+/**
+ * Feeds `text` to the balancer's body framer in pieces of `step` bytes; the absolute end, INCOMPLETE or
+ * MALFORMED.
+ */
 function chunkedEnd(text: string, step: number): number {
   const buf = bytes(text);
   const framer = bodyFramer();

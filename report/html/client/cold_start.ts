@@ -5,8 +5,8 @@
  * process's spawn to listening, to ready and to the first 2xx, with the first probe requests' latency; and
  * the cold-start curve per variant (one chart per load, one colour per variant, a line per start), on a time
  * axis from the spawn: the probe requests one by one, then the median latency of each interval of the run
- * that followed (placed from the run's start, so within tens of ms). With `restart: per-run` or `per-repeat` every run starts cold and each start is its own line.
- * Inlined by source text (see dom.ts).
+ * that followed (placed from the run's start, so within tens of ms). With `restart: per-run` or `per-repeat`
+ * every run starts cold and each start is its own line. Inlined by source text (see dom.ts).
  */
 import type { PageData } from "../page/data.ts";
 import type { PageRun } from "../page/run.ts";

@@ -17,7 +17,9 @@ import { metricBarChart } from "./charts.ts";
 import { sendCells, verdictBadge } from "./sections.ts";
 import type { OverviewSends } from "../page/verdict.ts";
 
-/** The fields of a run this section reads (so tests can pass plain results runs, without verdict or sends). */
+/**
+ * The fields of a run this section reads (so tests can pass plain results runs, without verdict or sends).
+ */
 export type InstanceRun =
   & Pick<
     PageRun,

@@ -2,9 +2,9 @@
 /**
  * @module
  * "The knee, explained" section of report.html: for each sweep knee and capacity search, the sentence
- * naming what saturated (results/conclude/knee/explained.ts) and a table of the target's telemetry at the last point
- * below the knee beside the first point above it, so the reader sees the numbers the sentence rests on.
- * Inlined by source text (see dom.ts).
+ * naming what saturated (results/conclude/knee/explained.ts) and a table of the target's telemetry at the
+ * last point below the knee beside the first point above it, so the reader sees the numbers the sentence
+ * rests on. Inlined by source text (see dom.ts).
  */
 import type { PageData } from "../page/data.ts";
 import type { KneeSide } from "../../../results/conclude/knee/explained.ts";

@@ -3,9 +3,10 @@
  * @module
  * The live dashboard's steering controls (shown only when the page's URL carries the run's `token`, as
  * the running command prints it): pause/resume, a rate for the open models, connections for the closed
- * one, end the phase under way, stop. Each click POSTs one change to `/control` (cli/dashboard/steer_control.ts)
- * with the token in a header; the endpoint's answer (the new state, or the reason a change was refused)
- * is shown under the buttons, and `steer` events of the stream keep every open page in step. The panel's
+ * one, end the phase under way, stop. Each click POSTs one change to `/control`
+ * (cli/dashboard/steer_control.ts) with the token in a header; the endpoint's answer (the new state, or the
+ * reason a change was refused) is shown under the buttons, and `steer` events of the stream keep every open
+ * page in step. The panel's
  * `data-paused`, `data-model` and `data-changes` say where the steering stands, for tests and styles.
  */
 import { fmtFixed, fmtNum, h } from "./dom.ts";

@@ -2,9 +2,9 @@
 /**
  * @module
  * Browser-side charts that cover the whole experiment: bars of req/s, mean, p99 and success across variants,
- * loads and sweep points, the percentile overlay of the runs ticked in the overview (client/sections.ts), and one
- * chart per sweep with its knee (bars per category, in the file's order, for a sweep over words). Inlined by source text like every client module (see dom.ts); strings
- * from results only ever become text nodes.
+ * loads and sweep points, the percentile overlay of the runs ticked in the overview (client/sections.ts), and
+ * one chart per sweep with its knee (bars per category, in the file's order, for a sweep over words). Inlined
+ * by source text like every client module (see dom.ts); strings from results only ever become text nodes.
  */
 import type { PageData } from "../page/data.ts";
 import type { OverviewMetric } from "../page/overview.ts";
@@ -132,7 +132,10 @@ export function numericSweepChart(grid: HTMLElement, sw: PageSweep): void {
   });
 }
 
-/** The lines of a numeric sweep: achieved req/s and p99 (on its own axis), and requested req/s for rate sweeps. */
+/**
+ * The lines of a numeric sweep: achieved req/s and p99 (on its own axis), and requested req/s for rate
+ * sweeps.
+ */
 export function sweepDatasets(sw: PageSweep): any[] {
   const pts = sw.points;
   const datasets: any[] = [

@@ -36,7 +36,9 @@ export function renderHeader(data: PageData): HTMLElement {
   return header;
 }
 
-/** The header's facts: date, versions, machine, runs, load generators, how it ran, secrets and metrics out. */
+/**
+ * The header's facts: date, versions, machine, runs, load generators, how it ran, secrets and metrics out.
+ */
 export function headerFacts(data: PageData): Array<[string, string]> {
   const env = data.environment;
   return [

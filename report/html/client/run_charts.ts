@@ -3,8 +3,8 @@
  * @module
  * Browser-side charts of one run, drawn by the run section (client/run_detail.ts): the warm-up timeline
  * (p50/p75/p90/p99 per interval, log or linear) with the target's event loop beside it, throughput,
- * errors by kind and telemetry (client/runtime_charts.ts for the loop and the Redis server) on one time axis with
- * the stabilization point marked, then the latency histogram and HDR percentile plot (corrected and
+ * errors by kind and telemetry (client/runtime_charts.ts for the loop and the Redis server) on one time axis
+ * with the stabilization point marked, then the latency histogram and HDR percentile plot (corrected and
  * uncorrected). Changes made to the running load (steering) are marked on every timeline. Inlined by
  * source text (see dom.ts).
  */

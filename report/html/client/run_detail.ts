@@ -4,8 +4,8 @@
  * Browser-side per-run section of report.html: a run picker, then for the chosen run its facts, the
  * generator's verdict (who limited the run, with late and server-bound sends and the start-up facts), its
  * charts (client/run_charts.ts: the warm-up timeline, throughput, errors and telemetry on one time axis,
- * the latency histogram and HDR percentile plot), status and error tables, the endpoints (client/endpoints.ts:
- * a table by p99 and their percentile curves, when there are several), and oha- and
+ * the latency histogram and HDR percentile plot), status and error tables, the endpoints
+ * (client/endpoints.ts: a table by p99 and their percentile curves, when there are several), and oha- and
  * autocannon-style summaries. Only one run is drawn at a time so a 50-run report stays light. Inlined by
  * source text (see dom.ts).
  */
@@ -106,7 +106,9 @@ export function streamFacts(run: PageRun): Array<[string, string]> {
   ]];
 }
 
-/** The run's facts at the top of its details: URL, model, what was measured, requests, errors, connections. */
+/**
+ * The run's facts at the top of its details: URL, model, what was measured, requests, errors, connections.
+ */
 export function runFacts(run: PageRun): HTMLElement {
   const errorsTotal = Object.values(run.errors).reduce((a: number, b) => a + (b ?? 0), 0);
   return facts([

@@ -3,9 +3,9 @@
  * @module
  * Browser-side charts of what happened inside the target during one run, on the latency chart's time
  * axis: the event loop (delay p50/p99/max per tick of the sampler in each Node or Deno process, GC pause
- * time per second on a second axis (by kind in results.json), heap used hidden until asked for) and the Redis server's own
- * view (keyspace hit ratio, memory, connected clients, evictions and slow log entries per interval).
- * A sampler that stopped on an error says so under the chart. Inlined by source text (see dom.ts).
+ * time per second on a second axis (by kind in results.json), heap used hidden until asked for) and the Redis
+ * server's own view (keyspace hit ratio, memory, connected clients, evictions and slow log entries per
+ * interval). A sampler that stopped on an error says so under the chart. Inlined by source text (see dom.ts).
  */
 import type { PageRun, PageTelemetry } from "../page/run.ts";
 import { h } from "./dom.ts";

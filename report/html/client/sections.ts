@@ -60,7 +60,10 @@ export function verdictBadge(verdict: string): HTMLElement {
   return h("span", { class: cls, title: "run verdict" }, verdict);
 }
 
-/** Requested rate, sends made and dropped of an open-model row (overview, sweep point); dashes for closed models. */
+/**
+ * Requested rate, sends made and dropped of an open-model row (overview, sweep point); dashes for closed
+ * models.
+ */
 export function sendCells(row: Pick<OverviewRow, "sends">): Cell[] {
   const s = row.sends;
   if (s === null) return [{ text: "–", sort: -1 }, { text: "–", sort: -1 }, { text: "–", sort: -1 }];

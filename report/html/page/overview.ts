@@ -51,7 +51,9 @@ export interface OverviewRow {
   sends: OverviewSends | null;
   /** Requests the run's own stop cut (`unfinished`, summed over repeats): shown, never failures. */
   unfinished?: number;
-  /** "other processes took 1.1 of the 2 cores" of the busiest run, beside the rate; absent on a quiet machine. */
+  /**
+   * "other processes took 1.1 of the 2 cores" of the busiest run, beside the rate; absent on a quiet machine.
+   */
   busyMachine?: string;
 }
 
@@ -160,7 +162,9 @@ function withStoredComparisons(rows: OverviewRow[], results: ResultsFile): Overv
   return rows;
 }
 
-/** A run's sweep point as the reader set it (`concurrency=200`, both parameters of a 2-D sweep); "" outside. */
+/**
+ * A run's sweep point as the reader set it (`concurrency=200`, both parameters of a 2-D sweep); "" outside.
+ */
 export function sweepPointLabel(run: RunResult | undefined): string {
   if (!run?.sweep) return "";
   const second = run.sweep2 ? `, ${run.sweep2.parameter}=${run.sweep2.value}` : "";

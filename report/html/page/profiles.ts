@@ -2,9 +2,9 @@
  * @module
  * What the report's CPU profile section needs beyond the runs' own `profiles` (results/schema/profile.ts):
  * every profile (and each of its time windows) as something to pick for a diff, the pairs worth comparing
- * offered ready-made (a stored knee's point against the next one above it that may be judged; the load's first
- * second against the rest, where JIT compiling and the first GCs show), and the sentence that states what
- * profiling costs. Pure; the browser draws it (client/profiles.ts).
+ * offered ready-made (a stored knee's point against the next one above it that may be judged; the load's
+ * first second against the rest, where JIT compiling and the first GCs show), and the sentence that states
+ * what profiling costs. Pure; the browser draws it (client/profiles.ts).
  */
 import type { ResultsFile } from "../../../results/mod.ts";
 import { kneeSides } from "../../../results/conclude/knee/explained.ts";

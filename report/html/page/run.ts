@@ -44,7 +44,9 @@ export interface IntervalColumns {
   lateSends: number[];
   /** Sends that waited for a connection the server held (empty in older files). */
   serverBoundSends: number[];
-  /** Latency per interval; null where the interval had no completions (a gap, not 0 ms: see `latencyOrGap`). */
+  /**
+   * Latency per interval; null where the interval had no completions (a gap, not 0 ms: see `latencyOrGap`).
+   */
   p50: Array<number | null>;
   p75: Array<number | null>;
   p90: Array<number | null>;
@@ -68,7 +70,10 @@ export interface PageTelemetry {
   opsPerSec?: Array<number | null>;
   hitsPerSec?: Array<number | null>;
   missesPerSec?: Array<number | null>;
-  /** Redis, from the server's side: keyspace hits / (hits + misses) in %, memory, clients, evictions, slow log. */
+  /**
+   * Redis, from the server's side: keyspace hits / (hits + misses) in %, memory, clients, evictions, slow
+   * log.
+   */
   hitRatioPct?: Array<number | null>;
   usedMemoryMiB?: Array<number | null>;
   connectedClients?: Array<number | null>;
@@ -124,11 +129,15 @@ export type PageRun =
     generator: GeneratorVerdict | null;
     /** When latency and throughput settled, or why not, in words (results/conclude/stabilization.ts). */
     stabilization: string;
-    /** When a crowd that took more than an interval to open was open (ms; results/conclude/crowd_opening.ts). */
+    /**
+     * When a crowd that took more than an interval to open was open (ms; results/conclude/crowd_opening.ts).
+     */
     crowdOpenAtMs: number | null;
     /** The caching proxy served requests without Redis (report/cache_bypass.ts); null when it never did. */
     cacheBypass: string | null;
-    /** How many handshakes that offered permessage-deflate got it (report/terminal/ws.ts); null: none offered. */
+    /**
+     * How many handshakes that offered permessage-deflate got it (report/terminal/ws.ts); null: none offered.
+     */
     wsDeflate: string | null;
     /** The run verdict's label (results/conclude/run_verdict.ts): "ok", or why not to trust its numbers. */
     verdict: string;

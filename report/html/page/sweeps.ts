@@ -34,7 +34,9 @@ export interface PageSweep {
   rows: PageSweepRow[];
 }
 
-/** A sweep point as the sweep table lists it: requested, sent and dropped beside achieved, and the verdict. */
+/**
+ * A sweep point as the sweep table lists it: requested, sent and dropped beside achieved, and the verdict.
+ */
 export interface PageSweepRow {
   x: number | string;
   /** Open and throughput models: requested rate, sends made and dropped (over repeats); else null. */

@@ -1,9 +1,9 @@
 /**
  * @module
  * The run verdict's share of the page data (results/conclude/run_verdict.ts): each overview row's
- * verdict label and, for open and throughput models, its requested rate, sends made and dropped, so the overview never
- * shows "success 100%" without them; and each threshold with its actual in the rule's unit and the flag
- * of the run it was evaluated on. Pure; report/html/page/overview.ts, sweeps.ts and data.ts put
+ * verdict label and, for open and throughput models, its requested rate, sends made and dropped, so the
+ * overview never shows "success 100%" without them; and each threshold with its actual in the rule's unit and
+ * the flag of the run it was evaluated on. Pure; report/html/page/overview.ts, sweeps.ts and data.ts put
  * these in the page.
  */
 import type { ResultsFile, RunResult, ThresholdResult } from "../../../results/mod.ts";
@@ -31,7 +31,10 @@ export interface OverviewSends {
 /** A threshold with its actual in the rule's unit and the verdict of the run it was evaluated on. */
 export type PageThreshold = ThresholdResult & {
   actualText: string;
-  /** When the run is flagged, what its verdict says beside a threshold ("on a generator-bound run"), else null. */
+  /**
+   * When the run is flagged, what its verdict says beside a threshold ("on a generator-bound run"), else
+   * null.
+   */
   flagged: string | null;
 };
 

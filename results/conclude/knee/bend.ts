@@ -53,7 +53,9 @@ export function bentBeyondNoise(curve: RunResult[], points: SweepPoint[]): (inde
   };
 }
 
-/** The first point of a rate curve short of the rate or over 3x the lowest p99 whose bend is not beyond noise. */
+/**
+ * The first point of a rate curve short of the rate or over 3x the lowest p99 whose bend is not beyond noise.
+ */
 export function unbentText(points: SweepPoint[], bent: (index: number) => boolean): string {
   const i = points.findIndex((p, i) =>
     i > 0 && !bent(i) &&

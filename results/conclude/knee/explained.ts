@@ -1,17 +1,17 @@
 /**
  * @module
  * "The knee, explained": for each sweep knee and capacity search the stored analysis found, the target
- * telemetry of the last point below it beside the first point above it (results/conclude/telemetry_digest.ts), the
- * resources that changed most between the two (by ratio, each above a floor so noise near zero does not
- * win), and a verdict on what saturated that cites the strongest evidence recorded (`verdict`): a CPU
- * profile's hot function, the target's CPU (85% of a core or more), a core it had to wait for (its main
- * thread in the run queue 20% of the time or more: a shared machine), Redis's CPU, GC (100 ms of pauses
- * per second), the CMS pool's queue, an event loop blocked without the CPU being full, or the generator
- * (generator.ts: generator-bound, its late sends risen, its load worker never idle). When nothing of
- * the target saturated and the target shares the generator's machine, the knee is said to be the
- * generator's or the machine's, never a downstream service's: there is none to look at. One sentence with the numbers, for
- * the findings block and the report's sweep section. Points without telemetry (a `url` target) are not
- * explained. Pure.
+ * telemetry of the last point below it beside the first point above it
+ * (results/conclude/telemetry_digest.ts), the resources that changed most between the two (by ratio, each
+ * above a floor so noise near zero does not win), and a verdict on what saturated that cites the strongest
+ * evidence recorded (`verdict`): a CPU profile's hot function, the target's CPU (85% of a core or more), a
+ * core it had to wait for (its main thread in the run queue 20% of the time or more: a shared machine),
+ * Redis's CPU, GC (100 ms of pauses per second), the CMS pool's queue, an event loop blocked without the CPU
+ * being full, or the generator (generator.ts: generator-bound, its late sends risen, its load worker never
+ * idle). When nothing of the target saturated and the target shares the generator's machine, the knee is said
+ * to be the generator's or the machine's, never a downstream service's: there is none to look at. One
+ * sentence with the numbers, for the findings block and the report's sweep section. Points without telemetry
+ * (a `url` target) are not explained. Pure.
  */
 import type { ResultsFile, RunResult } from "../../mod.ts";
 import { formatNumber } from "../../text_format.ts";

@@ -137,7 +137,10 @@ function ghzOptions(run: RunResult): Record<string, unknown> {
   return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
 }
 
-/** ghz's 11 buckets: marks (seconds) from the fastest to the slowest in tenths, each call in the first mark at or above it. */
+/**
+ * ghz's 11 buckets: marks (seconds) from the fastest to the slowest in tenths, each call in the first mark at
+ * or above it.
+ */
 function ghzHistogram(run: RunResult) {
   const h = decodeHistogram(run.histogramEncoded ?? "");
   const fastestUs = run.latencyMs.min * 1000, slowestUs = run.latencyMs.max * 1000;

@@ -73,7 +73,9 @@ export function renderK6SummaryV1(
   return out;
 }
 
-/** A part's checks (their totals, then each) and its metrics by section, the totals' skipped ones left out. */
+/**
+ * A part's checks (their totals, then each) and its metrics by section, the totals' skipped ones left out.
+ */
 function resultLines(part: K6ScenarioPart, data: K6SummaryData, skipped: readonly string[]): string[] {
   const lines = checkLines(part.checks, data);
   const shown = Object.keys(part.metrics).filter((n) => !skipped.some((s) => n.startsWith(s)));

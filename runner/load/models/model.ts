@@ -62,7 +62,10 @@ export interface LoadModelDef<M extends LoadModel, F extends z.ZodRawShape> {
    * send too, but keep nothing uncorrected; closed ones have no intended time but the actual.
    */
   readonly keepsUncorrected: boolean;
-  /** Problems across fields of a parsed config (each field's own range is its schema's): all, changing nothing. */
+  /**
+   * Problems across fields of a parsed config (each field's own range is its schema's): all, changing
+   * nothing.
+   */
   check(c: ModelConfig<M, F>): ModelIssue[];
   /** Connections one worker opens before t0 (keep-alive runs; per-arrival runs open none). */
   poolSize(c: ModelConfig<M, F>, worker: WorkerShare): PoolSize;

@@ -16,7 +16,9 @@ export interface K6Error {
   text: string;
 }
 
-/** The HTTP/2 error code a message names (`RST_STREAM CANCEL`, `GOAWAY ENHANCE_YOUR_CALM`), else `fallback`. */
+/**
+ * The HTTP/2 error code a message names (`RST_STREAM CANCEL`, `GOAWAY ENHANCE_YOUR_CALM`), else `fallback`.
+ */
 function h2CodeIn(message: string, fallback: string): string {
   for (const name of ERROR_NAMES) if (message.includes(name)) return name;
   return fallback;

@@ -68,7 +68,9 @@ export class K6Response {
     return this.status === 0 ? this.#k6Error().text : "";
   }
 
-  /** k6's code of why the request failed (1050 timeout, 1212 refused, ...: error_codes.ts), 0 when it did not. */
+  /**
+   * k6's code of why the request failed (1050 timeout, 1212 refused, ...: error_codes.ts), 0 when it did not.
+   */
   get error_code(): number {
     return this.status === 0 ? this.#k6Error().code : 0;
   }
@@ -113,7 +115,9 @@ export class K6Response {
     return tlsNamesOf(this.#origin(), this.#raw.tls).version;
   }
 
-  /** k6's `TLS_AES_128_GCM_SHA256` and the like: the suite the response's connection negotiated, asked now. */
+  /**
+   * k6's `TLS_AES_128_GCM_SHA256` and the like: the suite the response's connection negotiated, asked now.
+   */
   get tls_cipher_suite(): string | undefined {
     return tlsNamesOf(this.#origin(), this.#raw.tls).cipher;
   }

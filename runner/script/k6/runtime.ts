@@ -212,7 +212,9 @@ function chooseScenario(
   return fn;
 }
 
-/** Waits for the iteration's timers (k6/timers); a callback's throw is the iteration's; the run's end ends it. */
+/**
+ * Waits for the iteration's timers (k6/timers); a callback's throw is the iteration's; the run's end ends it.
+ */
 function timersFired(ctx: VuContext): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     const ended = ctx.s.ended;

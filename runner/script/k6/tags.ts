@@ -31,7 +31,9 @@ export function setGroupSource(source: () => string | undefined): void {
   groupNow = source;
 }
 
-/** The tags a sample added now carries (a custom metric's): the run's and the group's, with `given` over them. */
+/**
+ * The tags a sample added now carries (a custom metric's): the run's and the group's, with `given` over them.
+ */
 export function sampleTags(given?: Record<string, string>): Readonly<Record<string, string>> | undefined {
   return requestTags(given, groupNow());
 }

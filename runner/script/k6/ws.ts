@@ -7,9 +7,9 @@
  * the socket's `setTimeout`/`setInterval` callbacks, and returns k6's response (`status`, `headers`,
  * `url`, `error`) once the socket closed; the converted script awaits it, as k6's VU blocked on it. In
  * a session the socket goes where the run sends the URL's origin (`s.route`: the target for its own
- * origin or one routed to it, `ws:`/`wss:` after its scheme), as http.ts's requests; it closes when the run ends. The
- * client is the `ws` package beside the session's connection, not loadlab's engine: its messages count
- * in k6's own WebSocket metrics (`ws_sessions`, `ws_msgs_sent`, `ws_msgs_received`, `ws_connecting`,
+ * origin or one routed to it, `ws:`/`wss:` after its scheme), as http.ts's requests; it closes when the run
+ * ends. The client is the `ws` package beside the session's connection, not loadlab's engine: its messages
+ * count in k6's own WebSocket metrics (`ws_sessions`, `ws_msgs_sent`, `ws_msgs_received`, `ws_connecting`,
  * `ws_session_duration`, `ws_ping`) in k6's summary, and in the run's `ws` section as a flow's ws steps
  * count there (handshakes and their time, messages and payload bytes each way, pings, pongs, closes;
  * runner/script/sessions/ws_stats.ts); as under k6, not in the run's HTTP requests or endpoints. A message

@@ -181,7 +181,10 @@ export abstract class SessionExchange {
     return this.jar ??= new CookieJar(this.sessions.options.url.protocol === "https:");
   }
 
-  /** Counts an exchange's end under `step` (`latencyMs` after its send); false when it failed (counted by kind). */
+  /**
+   * Counts an exchange's end under `step` (`latencyMs` after its send); false when it failed (counted by
+   * kind).
+   */
   protected counted(step: number, got: number, latencyMs: number): boolean {
     if (got === 0) {
       // Our own stop aborted it: not the target's failure, not counted (as the request is not).

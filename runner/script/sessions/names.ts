@@ -6,8 +6,9 @@
  * line, controls escaped, bounded in length (validation/shown_name.ts). The secrets are the values of its
  * secret-named environment variables (`s.env`, by results/secret_finder.ts's name rule), of the
  * secret-named headers its requests sent (`Authorization`, `x-api-key`...: known from the first send on)
- * and of the cookies servers set in its jar (from the Set-Cookie on), at most `MAX_SECRETS`, so a token the script puts in a path, a name or a message reaches no output in clear. Names are
- * remembered (short ones, a bounded number), so a request costs one map lookup for its name.
+ * and of the cookies servers set in its jar (from the Set-Cookie on), at most `MAX_SECRETS`, so a token the
+ * script puts in a path, a name or a message reaches no output in clear. Names are remembered (short ones, a
+ * bounded number), so a request costs one map lookup for its name.
  */
 import { credentialForms, knowSecrets, redactKnown, redactShown } from "../../../results/redact.ts";
 import { guardConsole } from "../../../system/console_guard.ts";

@@ -167,7 +167,9 @@ export class ScriptRequests {
   }
 }
 
-/** A request's name when the script gives none: its method, `origin` (another's) and path without the query. */
+/**
+ * A request's name when the script gives none: its method, `origin` (another's) and path without the query.
+ */
 function nameOf(method: string, origin: string, path: string): string {
   const q = path.indexOf("?");
   return `${method} ${origin}${q < 0 ? path : path.slice(0, q)}`;

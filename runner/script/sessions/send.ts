@@ -206,7 +206,10 @@ export function overRefusal(method: string): Promise<Response> {
   );
 }
 
-/** A batch limit the script gave (`s.batch(send, { parallel })`): a whole number from 1 (or Infinity), else `fallback`. */
+/**
+ * A batch limit the script gave (`s.batch(send, { parallel })`): a whole number from 1 (or Infinity), else
+ * `fallback`.
+ */
 export function batchLimit(given: number | undefined, name: string, fallback: number): number {
   if (given === undefined) return fallback;
   if (given === Infinity || (Number.isInteger(given) && given >= 1)) return given;

@@ -120,13 +120,16 @@ export class SessionSender extends SessionExchange {
     }
   }
 
-  /** The connection goes to the next session (when `s` ended: a closed loop starts none past the load's end). */
+  /**
+   * The connection goes to the next session (when `s` ended: a closed loop starts none past the load's end).
+   */
   #leave(s: SessionEnd, nowMs: number): void {
     const conn = this.conn!;
     conn.endSession();
     conn.lastEventMs = nowMs;
     this.sessions.handOn(this.#chain!, this.responses, nowMs);
-    // The user's next session did not start (an arrival's user, or a loop that ended): its side connections close.
+    // The user's next session did not start (an arrival's user, or a loop that ended): its side connections
+    // close.
     const user = this.#user;
     if (user.sides !== undefined && user.current === s) {
       user.sides.close();

@@ -71,7 +71,9 @@ export class ScriptSession extends SessionEnd implements Session {
     return this.#sender.inFlight(this);
   }
 
-  /** The script function's result (a promise or a value) ends the session, watched by its user's callbacks. */
+  /**
+   * The script function's result (a promise or a value) ends the session, watched by its user's callbacks.
+   */
   endWithBody(body: unknown): void {
     const sender = this.#sender;
     this.endWith(body, sender.value, sender.error);

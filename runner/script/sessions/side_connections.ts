@@ -16,7 +16,9 @@ export class SideConnections {
   readonly #idle = new Map<OriginPlace, Connection[]>();
   readonly #all: Connection[] = [];
 
-  /** `watched`: the run's side connections (watchdog, end of run); `nextId`: a connection id of the worker's. */
+  /**
+   * `watched`: the run's side connections (watchdog, end of run); `nextId`: a connection id of the worker's.
+   */
   constructor(readonly watched: Set<LoadConnection> | undefined, readonly nextId: () => number) {}
 
   /** An idle connection to `place`, else a new one (dialled by its first exchange). */

@@ -1,15 +1,16 @@
 /**
  * @module
- * The connect phase of one epoll socket (transport/epoll_socket.ts): the non-blocking TCP connect's completion
- * (`SO_ERROR` at the first writable edge), then over TLS the OpenSSL handshake (tls/openssl_conn.ts), stepped
- * on each edge until it is done and timed apart (`tlsMs`). It tells the connect's waiter once (a promise's
- * resolvers, or the dialer itself on epoll): the socket, or the error after closing it; a socket closed while connecting fails it with what
- * the kernel had for the connect then. Kept apart from the socket, which holds the established
- * connection's reads and writes. MEMORY: a handshake holds OpenSSL's record buffers and its handshake
- * buffer (about 50 KB) until it ends, so the loop lets HANDSHAKES_IN_FLIGHT run at once and queues the
- * rest, connected, in order: a crowd opened at once held every one of them together (4,000 connections
- * over 1,000: 37 KB of RSS per added connection, 28 queued), where an established connection keeps
- * OpenSSL's state alone (about 20 KB, its peer's certificates parsed among it).
+ * The connect phase of one epoll socket (transport/epoll_socket.ts): the non-blocking TCP connect's
+ * completion (`SO_ERROR` at the first writable edge), then over TLS the OpenSSL handshake
+ * (tls/openssl_conn.ts), stepped on each edge until it is done and timed apart (`tlsMs`). It tells the
+ * connect's waiter once (a promise's resolvers, or the dialer itself on epoll): the socket, or the error
+ * after closing it; a socket closed while connecting fails it with what the kernel had for the connect then.
+ * Kept apart from the socket, which holds the established connection's reads and writes. MEMORY: a handshake
+ * holds OpenSSL's record buffers and its handshake buffer (about 50 KB) until it ends, so the loop lets
+ * HANDSHAKES_IN_FLIGHT run at once and queues the rest, connected, in order: a crowd opened at once held
+ * every one of them together (4,000 connections over 1,000: 37 KB of RSS per added connection, 28 queued),
+ * where an established connection keeps OpenSSL's state alone (about 20 KB, its peer's certificates parsed
+ * among it).
  */
 import { EAGAIN, type EpollSys } from "./ffi.ts";
 import type { SockAddr } from "../sock_addr.ts";

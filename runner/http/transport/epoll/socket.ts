@@ -1,23 +1,23 @@
 /**
  * @module
  * One non-blocking TCP socket of the epoll transport, registered edge-triggered in its loop's epoll
- * set (transport/epoll_transport.ts). It has both contracts of transport/transport.ts: Deno.Conn's promises (connect,
- * flows, lanes, anything that awaits), and the inline one, where the pump calls the armed reader
+ * set (transport/epoll_transport.ts). It has both contracts of transport/transport.ts: Deno.Conn's promises
+ * (connect, flows, lanes, anything that awaits), and the inline one, where the pump calls the armed reader
  * with the bytes it read, in its own turn, so a closed loop's request costs no promise. HOT PATH:
  * `onEvents` -> `#serve` -> one libc `read` -> the reader; `writeNow` is one libc `write`. A socket that
  * stays readable is served TURN_READ_BYTES at a time, then waits its turn on the pump's ready list, so a
  * peer that sends as fast as we read cannot keep the worker from its timers and stop message. Edge
  * triggered: `#readable` is true from an EPOLLIN edge until a read comes back short or with EAGAIN,
- * so a read while it is true never waits for an edge that will not come. Over TLS (`ssl`, tls/openssl_conn.ts)
- * the same calls go through `SSL_read`/`SSL_write`, the connect goes on into a non-blocking handshake
- * retried on each edge (transport/epoll_connect.ts, the connect phase), and a short `SSL_read` ends `#readable` only
- * when OpenSSL holds no more bytes and the kernel's queue is empty (it returns one record and may leave
- * the next where no edge announces it; tls/openssl_conn.ts's `drained` proves the queue empty without asking
- * the kernel when OpenSSL's last read of the socket came back short).
+ * so a read while it is true never waits for an edge that will not come. Over TLS (`ssl`,
+ * tls/openssl_conn.ts) the same calls go through `SSL_read`/`SSL_write`, the connect goes on into a
+ * non-blocking handshake retried on each edge (transport/epoll_connect.ts, the connect phase), and a short
+ * `SSL_read` ends `#readable` only when OpenSSL holds no more bytes and the kernel's queue is empty (it
+ * returns one record and may leave the next where no edge announces it; tls/openssl_conn.ts's `drained`
+ * proves the queue empty without asking the kernel when OpenSSL's last read of the socket came back short).
  */
 /**
- * What a socket needs of the event loop that owns it (transport/epoll_transport.ts's `EpollLoop`): declared here, so
- * the socket depends on this shape and the loop on the socket, never both on each other.
+ * What a socket needs of the event loop that owns it (transport/epoll_transport.ts's `EpollLoop`): declared
+ * here, so the socket depends on this shape and the loop on the socket, never both on each other.
  */
 export interface SocketLoop {
   readonly sys: EpollSys;
@@ -254,7 +254,9 @@ export class EpollSocket implements InlineConn {
     if (this.fd >= 0) read.reader?.onDrained?.();
   }
 
-  /** The pump's ready list: a read armed while the socket was already readable, or its turn's budget spent. */
+  /**
+   * The pump's ready list: a read armed while the socket was already readable, or its turn's budget spent.
+   */
   serveReady(): void {
     this.#queued = false;
     this.#serve();

@@ -20,7 +20,9 @@ import { EpollLoop } from "./transport.ts";
 const ignore = epollUnavailableReason() !== null;
 const RESPONSE = new TextEncoder().encode("HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok");
 const REQUEST = new TextEncoder().encode("GET / HTTP/1.1\r\nhost: x\r\n\r\n");
-/** More blocked reads than the pool has threads (Deno caps it at 32), so the loop's idle wait queues behind. */
+/**
+ * More blocked reads than the pool has threads (Deno caps it at 32), so the loop's idle wait queues behind.
+ */
 const POOL_BLOCKERS = 64;
 /** Bounds on waits for something that happens at once on an idle machine: they only end a hung test. */
 const HANG_MS = 10_000;

@@ -1,13 +1,14 @@
 /**
  * @module
- * The epoll transport (Linux; https: through OpenSSL, tls/openssl_ffi.ts): every socket of a worker is a non-blocking libc socket
- * (transport/epoll_socket.ts) registered edge-triggered in one epoll set, and one pump turns ready events into
- * reads handed to the connections, so a round of responses costs one `epoll_wait` instead of a tokio
- * op, a promise and a microtask per read and per write. Sockets keep Deno.Conn's promise contract, so
+ * The epoll transport (Linux; https: through OpenSSL, tls/openssl_ffi.ts): every socket of a worker is a
+ * non-blocking libc socket (transport/epoll_socket.ts) registered edge-triggered in one epoll set, and one
+ * pump turns ready events into reads handed to the connections, so a round of responses costs one
+ * `epoll_wait` instead of a tokio op, a promise and a microtask per read and per write. Sockets keep
+ * Deno.Conn's promise contract, so
  * `Connection`, the parser, the recorder, the watchdog and every executor stay as they are and one
- * conformance suite runs against both transports (one shared test for every implementation); a closed loop uses the inline
- * contract (transport/transport.ts), where the pump calls the connection back and the next request is written
- * from that callback, with no promise per request.
+ * conformance suite runs against both transports (one shared test for every implementation); a closed loop
+ * uses the inline contract (transport/transport.ts), where the pump calls the connection back and the next
+ * request is written from that callback, with no promise per request.
  *
  * The pump lives in the isolate's event loop: it runs only while some socket waits (an idle worker
  * can exit), starts on the turn after the first one does (a read is armed before its request is
@@ -139,7 +140,10 @@ export class EpollLoop implements SocketLoop {
     return connected;
   }
 
-  /** Dials the run's address, its end told to `waiter` (transport.ts `CallbackConnect`); closing the socket aborts it. */
+  /**
+   * Dials the run's address, its end told to `waiter` (transport.ts `CallbackConnect`); closing the socket
+   * aborts it.
+   */
   connectTo(waiter: ConnectWaiter): TransportConn | null {
     const sock = this.#dial();
     if (sock instanceof Error) {
@@ -155,7 +159,9 @@ export class EpollLoop implements SocketLoop {
     return sock;
   }
 
-  /** A socket registered and its connect started (`#connectedNow`: done at once), or why not (closed then). */
+  /**
+   * A socket registered and its connect started (`#connectedNow`: done at once), or why not (closed then).
+   */
   #dial(): EpollSocket | Error {
     const fd = loopSocket(this.sys, this.addr, this.#closed ? "epoll" : null, this.#source());
     if (typeof fd !== "number") return fd;
@@ -179,7 +185,9 @@ export class EpollLoop implements SocketLoop {
     return sock;
   }
 
-  /** https: a handshake may start now (HANDSHAKES_IN_FLIGHT under way at most), else `phase` waits its turn. */
+  /**
+   * https: a handshake may start now (HANDSHAKES_IN_FLIGHT under way at most), else `phase` waits its turn.
+   */
   handshakeSlot(phase: ConnectPhase): boolean {
     if (this.#handshakes < HANDSHAKES_IN_FLIGHT) {
       this.#handshakes++;

@@ -1,12 +1,12 @@
 /**
  * @module
  * One io_uring socket's send slot (transport/uring_socket.ts): stable memory (a slot of the ring's buffers,
- * transport/uring_buffers.ts; never a V8 buffer) the kernel reads a send from after the call that queued it has returned. Bytes are appended
- * while a send is in flight and go in the next one, so a socket has one send in flight at a time (two
- * on one socket could be issued out of order). HOT PATH: `append` copies a small frame by hand (no
- * subarray per message) through the view of the slot's chunk, which its 64 sockets share (no view object
- * per socket to touch); `startSend` and `sent` are a few additions. The socket's base class (through
- * held.ts), not an object of its own: a message touches one object for its socket, not three.
+ * transport/uring_buffers.ts; never a V8 buffer) the kernel reads a send from after the call that queued it
+ * has returned. Bytes are appended while a send is in flight and go in the next one, so a socket has one send
+ * in flight at a time (two on one socket could be issued out of order). HOT PATH: `append` copies a small
+ * frame by hand (no subarray per message) through the view of the slot's chunk, which its 64 sockets share
+ * (no view object per socket to touch); `startSend` and `sent` are a few additions. The socket's base class
+ * (through held.ts), not an object of its own: a message touches one object for its socket, not three.
  */
 import { SEND_SLOT_BYTES, SMALL_SEND_SLOT_BYTES } from "./ffi.ts";
 import type { UringBuffers } from "./buffers.ts";

@@ -263,7 +263,9 @@ function referenceProblems(
   return problems;
 }
 
-/** Whether identifier `id` under `parent` is a declaration, a direct call, an export or an awaited callback. */
+/**
+ * Whether identifier `id` under `parent` is a declaration, a direct call, an export or an awaited callback.
+ */
 function isPlainUse(id: Node, parent: Node, bindings: Map<string, Binding>): boolean {
   switch (parent?.type) {
     case "CallExpression":

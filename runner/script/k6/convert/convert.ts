@@ -179,7 +179,9 @@ function libraryExports(ast: Node, problems: Array<{ pos: number; why: string }>
   return out;
 }
 
-/** Whether the script calls `.html(...)` (a response's `res.html()`): its conversion loads the HTML parser. */
+/**
+ * Whether the script calls `.html(...)` (a response's `res.html()`): its conversion loads the HTML parser.
+ */
 function parsesHtml(ast: Node): boolean {
   let found = false;
   walk.simple(ast, {

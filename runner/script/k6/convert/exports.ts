@@ -11,7 +11,9 @@ export interface Edit {
   start: number;
   end: number;
   text: string;
-  /** Among insertions at one position, the higher goes first (an outer call's `(await ` before an inner's). */
+  /**
+   * Among insertions at one position, the higher goes first (an outer call's `(await ` before an inner's).
+   */
   rank?: number;
 }
 

@@ -6,7 +6,9 @@
  * Read by the converter; the modules themselves are the files named here.
  */
 
-/** k6 module -> the URL of this folder's file that replaces it (each a module the converted script imports). */
+/**
+ * k6 module -> the URL of this folder's file that replaces it (each a module the converted script imports).
+ */
 export const K6_MODULES: Readonly<Record<string, string>> = {
   "k6": new URL("../k6.ts", import.meta.url).href,
   "k6/http": new URL("../http.ts", import.meta.url).href,

@@ -40,7 +40,9 @@ export function apiReferenceProblem(node: Node, parent: Node, bindings: Map<stri
     (whole ? `${node.name}.get(url)` : `${node.name}(...)`);
 }
 
-/** Why member `node` of a whole k6 module (`http.get`, `http[m]`, `ns.default`) is not a direct call, or null. */
+/**
+ * Why member `node` of a whole k6 module (`http.get`, `http[m]`, `ns.default`) is not a direct call, or null.
+ */
 function memberReferenceProblem(node: Node, parent: Node, bindings: Map<string, Binding>): string | null {
   const b = bindings.get(node.object.name);
   const calls = b && (b.name === "default" || b.name === "*") ? asyncCallsOf(b) : undefined;

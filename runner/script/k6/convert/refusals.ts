@@ -143,7 +143,9 @@ function declaredNames(ast: Node): Set<string> {
   return names;
 }
 
-/** Calls `fn` on every node with its ancestors (parent first). Recursive: only on trees within MAX_NESTING. */
+/**
+ * Calls `fn` on every node with its ancestors (parent first). Recursive: only on trees within MAX_NESTING.
+ */
 function visit(node: Node, above: Node[], fn: (node: Node, above: Node[]) => void): void {
   fn(node, above);
   const inner = [node, ...above];

@@ -84,7 +84,9 @@ export class Httpx {
     return this.request("OPTIONS", url, body, params);
   }
 
-  /** Requests as `http.batch` takes them (`[method, url, body, params]` or objects), the base URL before each. */
+  /**
+   * Requests as `http.batch` takes them (`[method, url, body, params]` or objects), the base URL before each.
+   */
   batch(
     requests: Array<
       [string, string, Body?, Params?] | { method: string; url: string; body?: Body; params?: Params }
