@@ -9,7 +9,7 @@
  * the HTTP/2 room and the rooms that ride on it meet here without importing each other.
  */
 import type { ErrorKind } from "../../results/mod.ts";
-import type { FieldBytesSink } from "../../http2/hpack_decoder.ts";
+import type { FieldBytesSink } from "../../http2/hpack/decoder.ts";
 
 /** One stream's judge of its answer, reused for every request the stream carries. */
 export interface StreamAnswer {

@@ -6,12 +6,12 @@
  * breaks ties round-robin; docs/studies/frameworks.md recommends it while instances are still warming up
  * (slow ones accumulate in-flight requests and get fewer new ones).
  *
- * It forwards HTTP/1.1 as bytes over a keep-alive pool per instance (forward_exchange.ts) instead of
+ * It forwards HTTP/1.1 as bytes over a keep-alive pool per instance (forward/exchange.ts) instead of
  * parsing each request into a `Request` and sending it with an HTTP client: heads pass through verbatim,
  * bodies stream, and a request costs a read and a write on each side. The node:http client it replaced
  * cost about 90 µs of CPU per `/` request, ten times an instance (docs/TARGETS.md has the numbers).
  * Requests on one client connection are forwarded one after another, so pipelined requests are answered
- * in order. HTTP/2 (h2c, or h2 by ALPN with `tls`) is relayed per connection instead (forward_h2.ts).
+ * in order. HTTP/2 (h2c, or h2 by ALPN with `tls`) is relayed per connection instead (forward/h2.ts).
  * A client gets `headTimeoutMs` (30 s) from connecting to finish its first head (or the h2 preface), and
  * as long from the first byte of each later head; then its connection is closed, so a client that sends
  * nothing, or a head a byte at a time, holds no connection for ever. Idle keep-alive between requests is
@@ -19,9 +19,9 @@
  */
 import { writeAll } from "../../system/write_all.ts";
 import { Framing } from "../../http1/body_framing.ts";
-import { BufferedConn, UpstreamPool } from "./forward_conn.ts";
-import { opensWithH2Preface, relayH2 } from "./forward_h2.ts";
-import { exchange } from "./forward_exchange.ts";
+import { BufferedConn, UpstreamPool } from "./forward/conn.ts";
+import { opensWithH2Preface, relayH2 } from "./forward/h2.ts";
+import { exchange } from "./forward/exchange.ts";
 import {
   INCOMPLETE,
   MALFORMED,
@@ -29,8 +29,8 @@ import {
   type MessageHead,
   newHead,
   parseRequestHead,
-} from "./forward_http1.ts";
-import { plainAnswer } from "./forward_relay.ts";
+} from "./forward/http1.ts";
+import { plainAnswer } from "./forward/relay.ts";
 import { STATS_PATH } from "../spec.ts";
 
 export type BalanceMode = "round-robin" | "least-connections";

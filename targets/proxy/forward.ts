@@ -1,7 +1,7 @@
 /**
  * @module
  * Forwarding one request to an upstream for the caching proxy, which needs the whole answer to store it
- * (the balancer forwards bytes as they come: forward_exchange.ts). It uses
+ * (the balancer forwards bytes as they come: balancer/forward/exchange.ts). It uses
  * `node:http` with a keep-alive agent rather than `fetch` because Deno's `fetch` always decompresses
  * bodies while keeping the `content-encoding` header (denoland/deno#12291), which would corrupt
  * compressed answers passing through. Bodies are buffered: the proxy has to store them anyway, and the

@@ -33,7 +33,7 @@ import {
   writeSettings,
   writeWindowUpdate,
 } from "../../../http2/frames.ts";
-import { HpackDecoder } from "../../../http2/hpack_decoder.ts";
+import { HpackDecoder } from "../../../http2/hpack/decoder.ts";
 import type { ConnectionShared } from "../load_connection.ts";
 import { classifyError, errorMessage } from "../exchange_errors.ts";
 import type { H2Run } from "./stream.ts";

@@ -13,7 +13,7 @@
  * server indexes its `server` and `date` fields) and each typed array costs about 200 octets of objects
  * beside its contents.
  */
-import { copyBytes } from "../system/copy_bytes.ts";
+import { copyBytes } from "../../system/copy_bytes.ts";
 
 /** The octets RFC 7541 4.1 adds to each entry's name and value lengths. */
 export const ENTRY_OVERHEAD = 32;

@@ -11,8 +11,8 @@
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import hpack from "hpack.js";
-import { mulberry32 as rng } from "../tests/fixtures/seeded_random.ts";
-import { HpackDecoder } from "./hpack_decoder.ts";
+import { mulberry32 as rng } from "../../tests/fixtures/seeded_random.ts";
+import { HpackDecoder } from "./decoder.ts";
 
 /** CI always runs all 100,000; HPACK_FUZZ_INPUTS scales a local run. */
 const INPUTS = Deno.env.get("CI") === "true" ? 100_000 : Number(Deno.env.get("HPACK_FUZZ_INPUTS") ?? 100_000);

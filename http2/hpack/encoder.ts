@@ -12,8 +12,8 @@
  * names, names that are not tokens, and values with NUL, CR or LF or leading or trailing whitespace. A
  * `host` header is not sent: its value becomes `:authority`, as the authority it names (curl does the same).
  */
-import { TCHAR } from "../http1/chars.ts";
-import { STATIC_TABLE } from "./hpack_static.ts";
+import { TCHAR } from "../../http1/chars.ts";
+import { STATIC_TABLE } from "./static.ts";
 
 /** A header HTTP/2 cannot carry; `header` is its name as given. */
 export class H2HeaderError extends Error {

@@ -3,8 +3,8 @@
  * HPACK decoder (RFC 7541) for the HTTP/2 client's responses: it reads one complete header block, keeps the
  * dynamic table in step, and answers what the engine needs, the `:status` and `content-length`, by
  * scanning bytes. HOT PATH: no strings or objects per field unless the caller passes `onField`; literal
- * strings are read where they lie or Huffman-decoded (hpack_huffman.ts) into one buffer shared by every
- * decoder of the isolate (decoding is synchronous); the dynamic table (hpack_table.ts) has a fixed size.
+ * strings are read where they lie or Huffman-decoded (huffman.ts) into one buffer shared by every
+ * decoder of the isolate (decoding is synchronous); the dynamic table (table.ts) has a fixed size.
  *
  * Every rule a peer can break is a negative code, never an exception. Decoding errors stop at once and
  * the connection must fail with COMPRESSION_ERROR (the table is now out of step): an index of 0 or past
@@ -13,7 +13,7 @@
  * header list past its bound (RFC 9113 SETTINGS_MAX_HEADER_LIST_SIZE semantics: name + value + 32 per
  * field). A malformed field (RFC 9113 8.1.1) is only a stream error, so the block is decoded to its end,
  * the table kept in step, and `HPACK_BAD_FIELD` or `HPACK_BAD_STATUS` returned then: a name or value
- * RFC 9113 8.2 forbids or a connection-specific field (hpack_field_rules.ts), a pseudo-header after a
+ * RFC 9113 8.2 forbids or a connection-specific field (field_rules.ts), a pseudo-header after a
  * regular field, a `:status` that is repeated or not three digits (000 included), and a `content-length` that
  * is not digits or differs from another one. A table entry keeps what
  * was malformed in it, so a later reference to it is malformed too. Other pseudo-headers pass, reported
@@ -29,8 +29,8 @@ import {
   sameBytes,
   statusValue,
   valueValid,
-} from "./hpack_field_rules.ts";
-import { huffmanDecodeCached } from "./hpack_huffman.ts";
+} from "./field_rules.ts";
+import { huffmanDecodeCached } from "./huffman.ts";
 import {
   STATIC_BYTES,
   STATIC_CONTENT_LENGTH,
@@ -41,8 +41,8 @@ import {
   STATIC_STATUS_LAST,
   STATIC_TRANSFER_ENCODING,
   STATIC_VALUE_LEN,
-} from "./hpack_static.ts";
-import { DynamicTable } from "./hpack_table.ts";
+} from "./static.ts";
+import { DynamicTable } from "./table.ts";
 
 export const HPACK_OK = 0;
 export const HPACK_BAD_INDEX = -1;

@@ -1,6 +1,6 @@
 /**
  * @module
- * The field rules of RFC 9113 8.2 that the HPACK decoder (hpack_decoder.ts) applies to every field it
+ * The field rules of RFC 9113 8.2 that the HPACK decoder (decoder.ts) applies to every field it
  * decodes, on bytes where they lie: what makes a name or a value malformed (8.2.1) and which fields are
  * connection-specific (8.2.2), and the values of `:status` and `content-length`. A malformed field makes its
  * message malformed, a stream error (8.1.1), never a decoding error. HOT PATH: byte loops over the field

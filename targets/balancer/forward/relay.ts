@@ -2,17 +2,17 @@
  * @module
  * Moving one HTTP/1.1 message from a buffered connection to another socket as it arrives: the head and
  * whatever of the body is already buffered go out in one write, the rest follows read by read, framed
- * by Content-Length, chunked or the end of the stream (see forward_http1.ts; a chunked body's end is found
+ * by Content-Length, chunked or the end of the stream (see http1.ts; a chunked body's end is found
  * by the shared framer). Nothing is buffered whole,
  * so a large upload or a long chunked answer passes through in constant memory and its first bytes are
  * not held back. Also: a two-way tunnel for `101 Switching Protocols`, and the balancer's own small
  * answers (502, 400).
  */
-import { writeAll } from "../../system/write_all.ts";
-import type { BufferedConn } from "./forward_conn.ts";
-import { Framing } from "../../http1/body_framing.ts";
-import { NEED_MORE, PARSE_ERROR } from "../../http1/message_framer.ts";
-import { bodyFramer, type MessageHead } from "./forward_http1.ts";
+import { writeAll } from "../../../system/write_all.ts";
+import type { BufferedConn } from "./conn.ts";
+import { Framing } from "../../../http1/body_framing.ts";
+import { NEED_MORE, PARSE_ERROR } from "../../../http1/message_framer.ts";
+import { bodyFramer, type MessageHead } from "./http1.ts";
 
 /** The stream ended inside a message, or its framing broke: the connection cannot be used again. */
 export class FramingError extends Error {}

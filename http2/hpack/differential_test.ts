@@ -14,9 +14,9 @@ import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/stric
 import { Buffer } from "node:buffer";
 import hpack from "hpack.js";
 import hpackHuffman from "hpack.js/lib/hpack/huffman.js";
-import { mulberry32 as rng } from "../tests/fixtures/seeded_random.ts";
-import { HPACK_BAD_FIELD, HpackDecoder } from "./hpack_decoder.ts";
-import { HUFFMAN_CODES, HUFFMAN_LENGTHS, huffmanDecode, huffmanEncode } from "./hpack_huffman.ts";
+import { mulberry32 as rng } from "../../tests/fixtures/seeded_random.ts";
+import { HPACK_BAD_FIELD, HpackDecoder } from "./decoder.ts";
+import { HUFFMAN_CODES, HUFFMAN_LENGTHS, huffmanDecode, huffmanEncode } from "./huffman.ts";
 
 const SEQUENCES = Deno.env.get("CI") === "true"
   ? 3_000

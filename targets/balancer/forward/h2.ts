@@ -9,9 +9,9 @@
  * connection (the instance answers its own). Parsing frames to balance each stream would make the
  * balancer an HTTP/2 server and client of its own; relaying keeps its cost one read and one write.
  */
-import { CLIENT_PREFACE } from "../../http2/frames.ts";
-import { writeAll } from "../../system/write_all.ts";
-import type { BufferedConn } from "./forward_conn.ts";
+import { CLIENT_PREFACE } from "../../../http2/frames.ts";
+import { writeAll } from "../../../system/write_all.ts";
+import type { BufferedConn } from "./conn.ts";
 
 /**
  * Whether the connection opens with the HTTP/2 preface, reading until it can tell (the first bytes that

@@ -8,12 +8,12 @@
  * browsers and NGINX do. A larger or chunked body is streamed up while the answer is awaited, so an
  * upstream that answers `100 Continue` first works. Until the answer's head has arrived, any failure
  * becomes a 502 with the reason (counted per upstream), and so does an answer whose framing is refused
- * (forward_http1.ts) before any byte of it went out; after that, the client connection is closed, as no
+ * (http1.ts) before any byte of it went out; after that, the client connection is closed, as no
  * other answer can be sent anymore.
  */
-import { writeAll } from "../../system/write_all.ts";
-import { Framing, isInterim } from "../../http1/body_framing.ts";
-import type { BufferedConn, UpstreamPool } from "./forward_conn.ts";
+import { writeAll } from "../../../system/write_all.ts";
+import { Framing, isInterim } from "../../../http1/body_framing.ts";
+import type { BufferedConn, UpstreamPool } from "./conn.ts";
 import {
   INCOMPLETE,
   MALFORMED,
@@ -21,8 +21,8 @@ import {
   type MessageHead,
   newHead,
   parseResponseHead,
-} from "./forward_http1.ts";
-import { FramingError, plainAnswer, relayMessage, tunnel } from "./forward_relay.ts";
+} from "./http1.ts";
+import { FramingError, plainAnswer, relayMessage, tunnel } from "./relay.ts";
 
 /** The upstream closed the connection before sending a byte of the answer. */
 class ClosedBeforeAnswer extends Error {}

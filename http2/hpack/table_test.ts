@@ -4,7 +4,7 @@
  * the field a list of (name, value) pairs, newest first, says it should.
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { DynamicTable, ENTRY_OVERHEAD } from "./hpack_table.ts";
+import { DynamicTable, ENTRY_OVERHEAD } from "./table.ts";
 
 const text = new TextEncoder();
 const bytes = (s: string) => text.encode(s);

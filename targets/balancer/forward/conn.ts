@@ -5,8 +5,8 @@
  * request costs no TCP handshake once the pool is warm. HOT PATH: a read fills the connection's one
  * buffer; a write passes a view of another connection's buffer to the socket.
  */
-import type { MessageFramer } from "../../http1/message_framer.ts";
-import { MAX_HEAD_BYTES, type MessageHead } from "./forward_http1.ts";
+import type { MessageFramer } from "../../../http1/message_framer.ts";
+import { MAX_HEAD_BYTES, type MessageHead } from "./http1.ts";
 
 /**
  * First size of a connection's read buffer; it grows (to MAX_HEAD_BYTES for a head) only when a head does not
@@ -23,7 +23,7 @@ export class BufferedConn {
   end = 0;
   /** Parse state of the message in flight on this connection, reused for every message. */
   head: MessageHead | null = null;
-  /** Finds where a chunked body ends, across reads (see forward_relay.ts). */
+  /** Finds where a chunked body ends, across reads (see relay.ts). */
   chunked: MessageFramer | null = null;
   /**
    * Bytes of this connection passed on by the relay so far. `start` cannot tell it: `fill` moves the

@@ -6,8 +6,8 @@
  */
 import { deepStrictEqual as assertEquals, ok as assert, throws } from "node:assert/strict";
 import hpack from "hpack.js";
-import { HpackDecoder } from "./hpack_decoder.ts";
-import { encodeRequestHeaders, H2HeaderError } from "./hpack_encoder.ts";
+import { HpackDecoder } from "./decoder.ts";
+import { encodeRequestHeaders, H2HeaderError } from "./encoder.ts";
 
 const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
 

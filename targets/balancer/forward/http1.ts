@@ -11,8 +11,8 @@
  * HOT PATH: one pass over the head per message, no allocation; a head is described by one reused
  * object per connection.
  */
-import { Framing } from "../../http1/body_framing.ts";
-import { MessageFramer, NEED_MORE, PARSE_ERROR } from "../../http1/message_framer.ts";
+import { Framing } from "../../../http1/body_framing.ts";
+import { MessageFramer, NEED_MORE, PARSE_ERROR } from "../../../http1/message_framer.ts";
 
 /** Longest request or response head accepted, like NGINX's large_client_header_buffers (4 x 8k) and more. */
 export const MAX_HEAD_BYTES = 64 * 1024;

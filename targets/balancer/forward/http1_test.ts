@@ -1,14 +1,7 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { Framing } from "../../http1/body_framing.ts";
-import { NEED_MORE, PARSE_ERROR } from "../../http1/message_framer.ts";
-import {
-  bodyFramer,
-  INCOMPLETE,
-  MALFORMED,
-  newHead,
-  parseRequestHead,
-  parseResponseHead,
-} from "./forward_http1.ts";
+import { Framing } from "../../../http1/body_framing.ts";
+import { NEED_MORE, PARSE_ERROR } from "../../../http1/message_framer.ts";
+import { bodyFramer, INCOMPLETE, MALFORMED, newHead, parseRequestHead, parseResponseHead } from "./http1.ts";
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 

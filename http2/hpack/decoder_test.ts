@@ -17,9 +17,9 @@ import {
   HPACK_TOO_LARGE,
   HPACK_TRUNCATED,
   HpackDecoder,
-} from "./hpack_decoder.ts";
-import { HUFFMAN_CODES, huffmanDecode, huffmanDecodeCached, huffmanEncode } from "./hpack_huffman.ts";
-import { STATIC_TABLE } from "./hpack_static.ts";
+} from "./decoder.ts";
+import { HUFFMAN_CODES, huffmanDecode, huffmanDecodeCached, huffmanEncode } from "./huffman.ts";
+import { STATIC_TABLE } from "./static.ts";
 import hpackStatic from "hpack.js/lib/hpack/static-table.js";
 
 interface SpecExample {
