@@ -12,11 +12,11 @@ async function main(args: string[]): Promise<number> {
   const [command, ...rest] = args;
   switch (command) {
     case "run":
-      return (await import("./cli/run_cmd.ts")).runRunCommand(rest);
+      return (await import("./cli/run/command.ts")).runRunCommand(rest);
     case "presets":
       return (await import("./cli/presets_cmd.ts")).runPresetsCommand(rest);
     case "attack":
-      return (await import("./cli/attack_cmd.ts")).runAttackCommand(rest);
+      return (await import("./cli/attack/command.ts")).runAttackCommand(rest);
     case "serve":
       return (await import("./cli/serve_cmd.ts")).runServeCommand(rest);
     case "report":

@@ -1,4 +1,6 @@
-/** bench/engine_table.ts's summary over rounds: medians per tool, each round's ratio, failed runs left out. */
+/**
+ * bench/engine_table.ts's summary over rounds: medians per tool, each round's ratio, failed runs left out.
+ */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { summarizeRounds, type ToolResult } from "./engine_table.ts";
 

@@ -10,7 +10,8 @@
  * (the tool's user + system time from this process's reaped-children times, start-up included), then the
  * medians.
  *
- *   deno task bench --grpc [--duration 5s] [--concurrency 50] [--connections 4] [--rounds 3] [--server go|node]
+ *   deno task bench --grpc [--duration 5s] [--concurrency 50] [--connections 4] [--rounds 3]
+ *     [--server go|node]
  *
  * `--server node` runs the grpc-js greeter instead (examples/grpc/server.js): one Node thread serves far
  * fewer calls than either tool makes, so there both are bound by the server and the CPU per call is what

@@ -5,10 +5,10 @@
  * against a local server (in this process, loopback only: the public hosts the examples name sent to it
  * with `--target ORIGIN=URL`, a script's one other host with `--target app=URL`). k6's examples were
  * written against httpbin, so the
- * server answers httpbin's echo paths (`/get`, `/post`, ..., `/cookies`, `/redirect/N`, `/basic-auth/U/P`) as httpbin
- * does and everything else as the built-in target; a script of `k6/net/grpc` calls k6's own gRPC example
- * server instead (k6_grpc_server.ts, at `GRPC_ADDR`, over h2c). Each script ends as one of: runs (no script error;
- * its checks' pass count beside it), runs with script errors (the first message), refused (the
+ * server answers httpbin's echo paths (`/get`, `/post`, ..., `/cookies`, `/redirect/N`, `/basic-auth/U/P`) as
+ * httpbin does and everything else as the built-in target; a script of `k6/net/grpc` calls k6's own gRPC
+ * example server instead (k6_grpc_server.ts, at `GRPC_ADDR`, over h2c). Each script ends as one of: runs (no
+ * script error; its checks' pass count beside it), runs with script errors (the first message), refused (the
  * conversion's or the options' reason), does not load, or not a k6 script. The share that runs is
  * printed last.
  *
@@ -16,7 +16,7 @@
  */
 import { basename, join } from "node:path";
 import { createTargetApp } from "../targets/app/app.ts";
-import { importsK6Module, isK6File } from "../runner/script/k6/k6_file.ts";
+import { importsK6Module, isK6File } from "../runner/script/k6/convert/converted_file.ts";
 import { withK6GrpcServer } from "./k6_grpc_server.ts";
 import { digestAuthResponse } from "./httpbin_digest.ts";
 
@@ -27,7 +27,10 @@ export interface ExampleOutcome {
   detail: string;
 }
 
-/** Where a script's requests go: its server's URL (a gRPC script's calls go over h2c, as loadlab run sends them). */
+/**
+ * Where a script's requests go: its server's URL (a gRPC script's calls go over h2c, as loadlab run sends
+ * them).
+ */
 interface ExampleTarget {
   url: string;
 }
@@ -90,7 +93,8 @@ export async function httpbin(req: Request): Promise<Response | null> {
     (req.headers.get("cookie") ?? "").split(";").map((c) => c.trim().split("=")).filter((p) => p[0] !== ""),
   );
   const path = url.pathname;
-  // echo.websocket.org (k6's ws example): a WebSocket at any path but the target's own sends every message back.
+  // echo.websocket.org (k6's ws example): a WebSocket at any path but the target's own sends every message
+  // back.
   if (req.headers.get("upgrade")?.toLowerCase() === "websocket" && !path.startsWith("/ws/")) {
     const { socket, response } = Deno.upgradeWebSocket(req);
     socket.onmessage = (e) => socket.send(e.data);

@@ -18,7 +18,7 @@ import { tokenize } from "../cli/argv.ts";
 import { FlagValues } from "../cli/flag_values.ts";
 import { findProgram } from "../system/path_lookup.ts";
 import { type ExamplesServer, isGrpcScript, startExamplesServer } from "./k6_examples.ts";
-import { isK6File } from "../runner/script/k6/k6_file.ts";
+import { isK6File } from "../runner/script/k6/convert/converted_file.ts";
 
 /** The two servers the corpus names (fixed: its scripts' fallback URLs name them). */
 const PORTS = [18481, 18482] as const;

@@ -4,8 +4,9 @@
  * connections that reach N in a second and hold it (`--stages 1s:N,Ds:N`) against nginx pinned to CPU 0
  * (this process, and so its workers, pinned to CPU 1 by the caller's `taskset`), and compares the two over
  * the same plateau window (1 s to the end): req/s from the intervals, and the process's CPU time per
- * request over that window (all workers: they are isolates of this process). Rounds alternate A/B so drift on a shared machine hits both; the medians and
- * each round's ratio are printed with the load average. It measures and reports, never asserts.
+ * request over that window (all workers: they are isolates of this process). Rounds alternate A/B so drift on
+ * a shared machine hits both; the medians and each round's ratio are printed with the load average. It
+ * measures and reports, never asserts.
  *
  *   taskset -c 1 deno run -A bench/ramp_plateau.ts [--connections 50] [--seconds 6] [--rounds 6] [--step]
  *

@@ -14,9 +14,9 @@
  * the target's core was on the fixed request and the k6 script (bench/scripts_summary.ts says when that
  * made a side's rate the target's). Beside it, a login + 3
  * requests session against the built-in target (sessions and requests per second, no goal). The load
- * average before and after goes with the numbers (`bench/last_run_scripts.json`; another connection count than
- * 50: `bench/last_run_scripts_c<count>.json`). `--connections 50,1000,10000` measures each count in turn (the
- * goal holds at every one); k6 runs up to K6_MAX_VUS virtual users (it needs megabytes a user).
+ * average before and after goes with the numbers (`bench/last_run_scripts.json`; another connection count
+ * than 50: `bench/last_run_scripts_c<count>.json`). `--connections 50,1000,10000` measures each count in turn
+ * (the goal holds at every one); k6 runs up to K6_MAX_VUS virtual users (it needs megabytes a user).
  *
  *   deno task bench --scripts [--duration 3s] [--rounds 3] [--connections 50,1000,10000]
  */
@@ -30,7 +30,7 @@ import { readProcStat, treeCpuSec } from "../system/proc_stat.ts";
 import { type Round, summarize, summaryLines } from "./scripts_summary.ts";
 import { parseK6Summary } from "./tools.ts";
 import { childrenCpuSec, measureInPinnedChild } from "./tool_run.ts";
-import { sessionScriptPath } from "../runner/script/k6/k6_file.ts";
+import { sessionScriptPath } from "../runner/script/k6/convert/converted_file.ts";
 
 export interface ScriptBenchOptions {
   durationSec: number;

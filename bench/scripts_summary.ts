@@ -29,7 +29,9 @@ export interface Round {
   /** Against the fixed request of the round (the script sessions' goal, >= 0.6x, holds for it too). */
   k6ScriptVsFixed: number;
   k6ScriptVsK6: number | null;
-  /** The k6 login script converted on loadlab, and under k6 (null without k6), against the built-in target. */
+  /**
+   * The k6 login script converted on loadlab, and under k6 (null without k6), against the built-in target.
+   */
   k6LoginRps: number;
   k6LoginOnK6Rps: number | null;
   loginSessionsPerSec: number;
@@ -37,7 +39,9 @@ export interface Round {
   loginFailed: number;
 }
 
-/** A target core busy this share of a side's time or more set that side's rate (the ratio is then a floor). */
+/**
+ * A target core busy this share of a side's time or more set that side's rate (the ratio is then a floor).
+ */
 const TARGET_BOUND_PCT = 95;
 
 type Summary = ReturnType<typeof summarize>;

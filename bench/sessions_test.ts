@@ -1,4 +1,6 @@
-/** `bench --sessions` refuses a protocol it does not run, naming the flag and the fix, before starting nginx. */
+/**
+ * `bench --sessions` refuses a protocol it does not run, naming the flag and the fix, before starting nginx.
+ */
 import { deepStrictEqual as assertEquals, match } from "node:assert/strict";
 
 Deno.test("bench --sessions --protocol takes http1 or h2c only (exit 2, the flag and an example)", async () => {

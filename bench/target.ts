@@ -59,7 +59,9 @@ const ROUTING_FLOOR_SOURCE = `serve((req) => req.url.endsWith("/json")
 
 interface Round {
   rps: number;
-  /** Server CPU time per request: less sensitive than req/s to neighbours stealing the load generator's core. */
+  /**
+   * Server CPU time per request: less sensitive than req/s to neighbours stealing the load generator's core.
+   */
   cpuUsPerRequest: number;
 }
 

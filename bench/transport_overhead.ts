@@ -7,16 +7,17 @@
  * `deno task bench` (there the kernel's share and the target's speed dominate). Pin it for steadier
  * figures; no test asserts a speed.
  *
- *   taskset -c 1 deno run -A bench/transport_overhead.ts [--duration-ms 2000] [--connections 50] [--endpoints 2]
+ *   taskset -c 1 deno run -A bench/transport_overhead.ts [--duration-ms 2000] [--connections 50]
+ *     [--endpoints 2]
  *
  * The mix is two requests; `--endpoints 2` records them as two endpoints (runner/stats/endpoint_recorder.ts),
  * `--endpoints 1` (the default) as one: the single histogram of a run of one endpoint.
  */
 import process from "node:process";
 import { parseArgs } from "node:util";
-import { EPOLLIN, EPOLLOUT, type EpollSys } from "../runner/http/transport/epoll_ffi.ts";
+import { EPOLLIN, EPOLLOUT, type EpollSys } from "../runner/http/transport/epoll/ffi.ts";
 import { sockAddrOf } from "../runner/http/transport/sock_addr.ts";
-import { EpollLoop } from "../runner/http/transport/epoll_transport.ts";
+import { EpollLoop } from "../runner/http/transport/epoll/transport.ts";
 import { Connection } from "../runner/http/h1/connection.ts";
 import type { ConnectionShared } from "../runner/http/load_connection.ts";
 import { CLOSED_MODEL_BLOCK_MS } from "../runner/http/transport/choice.ts";

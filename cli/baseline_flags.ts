@@ -12,11 +12,11 @@ import { redactText } from "../results/redact.ts";
 import type { ResultsFile } from "../results/mod.ts";
 import type { GateResult } from "../results/baseline_gate.ts";
 import { type FailOn, parseFailOn } from "../results/fail_on.ts";
-import { METRIC_UNITS, verdictText } from "../report/baseline_gate_text.ts";
+import { METRIC_UNITS, verdictText } from "../report/terminal/baseline_gate.ts";
 import type { FlagSpec } from "./argv.ts";
 import type { FlagValues } from "./flag_values.ts";
 import { UsageError } from "./usage_error.ts";
-import { boxTable } from "../report/text_tables.ts";
+import { boxTable } from "../report/terminal/tables.ts";
 import { baselineFromBytes, isBaselineUrl, loadBaselineUrl } from "./baseline_url.ts";
 import { EXIT } from "./exit_codes.ts";
 
@@ -143,7 +143,9 @@ export function pairingLines(gate: GateResult): string[] {
   ];
 }
 
-/** The gate's outcome in one line: FAILED (exit 7), NOT JUDGED (exit 8) with each rule's reason, or passed. */
+/**
+ * The gate's outcome in one line: FAILED (exit 7), NOT JUDGED (exit 8) with each rule's reason, or passed.
+ */
 export function gateOutcome(gate: GateResult): string {
   if (gate.failed) return "baseline gate: FAILED (exit 7)";
   if (gate.unjudged.length) {

@@ -1,7 +1,7 @@
 /**
  * @module
  * The CI files of `run` and `attack` after the load: `--summary` markdown (with the baseline gate's
- * verdicts), `--junit`, `--output-bench` (github-action-benchmark JSON, two files: report/bench_json.ts),
+ * verdicts), `--junit`, `--output-bench` (github-action-benchmark JSON, two files: report/ci/bench_json.ts),
  * and, when `GITHUB_STEP_SUMMARY` is set (GitHub Actions sets it to a file for each step), the markdown
  * summary appended there without a flag, so a job shows it on the run's page. A file named by a flag that
  * cannot be written is exit 5 (each was probed before the load); the step summary belongs to the CI
@@ -12,8 +12,8 @@ import type { GateResult } from "../results/baseline_gate.ts";
 import { OutputError } from "../results/output_error.ts";
 import { writeTextAtomic } from "../system/atomic_write.ts";
 import { appendText } from "../system/output_file.ts";
-import { renderJunit, renderMarkdownSummary } from "../report/ci_summary.ts";
-import { biggerBenchPath, renderBenchJson } from "../report/bench_json.ts";
+import { renderJunit, renderMarkdownSummary } from "../report/ci/summary.ts";
+import { biggerBenchPath, renderBenchJson } from "../report/ci/bench_json.ts";
 
 /** Which CI files to write. */
 export interface CiFiles {

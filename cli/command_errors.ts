@@ -2,11 +2,11 @@
  * @module
  * One mapping from what a command throws to what it prints and its exit code (cli/exit_codes.ts), so
  * every command answers the same error the same way: help goes to stdout (0); bad input (and a load
- * generator that could not start) is one line `loadlab NAME: message` (2), an experiment file's problems one line each (2); an output that cannot be
- * written is 5; a target that cannot start or dies is 3 (with where the finished runs are kept, when an
- * experiment's were). Anything else is a bug and is rethrown with its stack. Errors are told apart by
- * their `name` (each class sets it), so this module imports none of the modules that throw them: a
- * command loads the planner, the engine or the targets only when it uses them.
+ * generator that could not start) is one line `loadlab NAME: message` (2), an experiment file's problems one
+ * line each (2); an output that cannot be written is 5; a target that cannot start or dies is 3 (with where
+ * the finished runs are kept, when an experiment's were). Anything else is a bug and is rethrown with its
+ * stack. Errors are told apart by their `name` (each class sets it), so this module imports none of the
+ * modules that throw them: a command loads the planner, the engine or the targets only when it uses them.
  * Lines are made terminal-safe and secrets in them redacted: messages may quote a file or a flag value.
  */
 import { redactShown } from "../results/redact.ts";
@@ -65,7 +65,7 @@ function exitCodeOfThrown(name: string, err: unknown): number {
   if (TARGET_FAILED.has(err.name)) {
     // A target's message may end with the tail of its own log, several lines.
     console.error(`loadlab ${name}: ${line(err.message)}`);
-    // `run` stopped by a target keeps the runs it finished (scenarios/run.ts names their file).
+    // `run` stopped by a target keeps the runs it finished (scenarios/run/run_plan.ts names their file).
     const kept = (err as { keptIn?: unknown }).keptIn;
     if (typeof kept === "string") console.error(`finished runs are kept in ${line(kept)}`);
     return EXIT.targetFailed;

@@ -2,12 +2,12 @@ import assert from "node:assert/strict";
 import { runCommand } from "./command_errors.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
 import { ExperimentError } from "../scenarios/experiment_error.ts";
-import { TargetFailedError } from "../scenarios/run_targets.ts";
+import { TargetFailedError } from "../scenarios/run/targets.ts";
 import { TargetError } from "../targets/errors.ts";
 import { ConfigError } from "../validation/config_error.ts";
 import { OutputError } from "../results/output_error.ts";
 import { ResultsFileError } from "../results/io.ts";
-import { MergeError } from "../results/merge_shards.ts";
+import { MergeError } from "../results/merge/shards.ts";
 
 /** The exit code of a command that throws `err`, and what it printed to stdout and stderr. */
 async function outcome(err: unknown): Promise<{ code: number; out: string[]; errors: string[] }> {

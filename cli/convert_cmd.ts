@@ -1,13 +1,13 @@
 /**
  * @module
  * `loadlab convert k6 script.js [-o session.js]`: writes the session script loadlab runs for a k6 script
- * (runner/script/k6/convert.ts): the same lines, k6's calls awaited, k6's modules imported from
+ * (runner/script/k6/convert/convert.ts): the same lines, k6's calls awaited, k6's modules imported from
  * loadlab's k6 runtime, the default export a session. For users leaving k6: the output runs with
  * `loadlab run`, and is a start for a session written against `s.get(...)` (docs/SCRIPTS.md). A script
  * that cannot be converted is exit 2 with file:line and why.
  */
 import { basename, dirname, resolve } from "node:path";
-import { convertK6, K6ConvertError } from "../runner/script/k6/convert.ts";
+import { convertK6, K6ConvertError } from "../runner/script/k6/convert/convert.ts";
 import { tokenize } from "./argv.ts";
 import { runCommand } from "./command_errors.ts";
 import { EXIT } from "./exit_codes.ts";
@@ -58,7 +58,10 @@ export function runConvertCommand(argv: string[]): Promise<number> {
   });
 }
 
-/** The k6 script's text: a regular file of at most `MAX_SCRIPT_BYTES` (a device was read until memory ran out). */
+/**
+ * The k6 script's text: a regular file of at most `MAX_SCRIPT_BYTES` (a device was read until memory ran
+ * out).
+ */
 function readScript(source: string, path: string): string {
   try {
     return new TextDecoder().decode(readFileCapped(path, MAX_SCRIPT_BYTES));

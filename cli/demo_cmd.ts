@@ -4,7 +4,7 @@
  * through the same code as any experiment file, writing `results.json` and `report.html` into
  * `--out-dir` (default `out/demo`).
  */
-import { runRunCommand } from "./run_cmd.ts";
+import { runRunCommand } from "./run/command.ts";
 
 export const DEMO_HELP = `loadlab demo: the built-in target under a short load of each model, with a report
 

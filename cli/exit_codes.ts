@@ -26,8 +26,8 @@ export const EXIT = {
   /**
    * `--strict` (or `strict: true` in the file) and a run loadlab does not trust
    * (results/conclude/run_verdict.ts: generator-bound, server-bound, dropped, lost, incomplete, warm-up not
-   * reached, nothing measured, errors, server errors, no success, no session completed; a `failed` run exits 4 first). It wins over 1: a
-   * threshold judged on untrusted numbers is no verdict on the target.
+   * reached, nothing measured, errors, server errors, no success, no session completed; a `failed` run exits
+   * 4 first). It wins over 1: a threshold judged on untrusted numbers is no verdict on the target.
    */
   untrusted: 6,
   /**
@@ -127,8 +127,8 @@ function runsWithoutResponse(runs: RunResult[]): RunResult[] {
 }
 
 /**
- * The stderr line of exit 4: "no response at all: every request failed or was cut unanswered (tls: 160, ...)" for one run, or
- * the runs that got none among several, each with its errors by kind.
+ * The stderr line of exit 4: "no response at all: every request failed or was cut unanswered (tls: 160, ...)"
+ * for one run, or the runs that got none among several, each with its errors by kind.
  */
 function noResponseLine(command: string, runs: RunResult[], failed: RunResult[]): string {
   if (runs.filter((r) => !r.probe).length === 1) {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { EXIT } from "./exit_codes.ts";
-import { attackHelp } from "./attack_help.ts";
-import { RUN_HELP } from "./run_args.ts";
+import { attackHelp } from "./attack/help.ts";
+import { RUN_HELP } from "./run/args.ts";
 
 const read = (path: string) => Deno.readTextFileSync(new URL(`../${path}`, import.meta.url));
 /** The text after `code` in a help's "Exit codes:" paragraph, up to the next code. */

@@ -5,7 +5,7 @@
  * the first Ctrl-C (or SIGTERM) stops the load gracefully and keeps the results, and a second one exits at
  * once, once what `beforeQuit` registered (results.json's last state) is written.
  */
-import { renderLiveLine } from "../report/live_line.ts";
+import { renderLiveLine } from "../report/terminal/live_line.ts";
 import type { AttackProgress } from "../results/mod.ts";
 import { EXIT } from "./exit_codes.ts";
 

@@ -2,7 +2,7 @@
  * @module
  * `loadlab merge shard-*.json -o results.json [--report report.html] [--allow-partial]`: the shards of
  * one segment set (`--segment i/N` runs on several machines) become one results file of the whole load
- * (results/merge_shards.ts: exact HDR sums, refusals named). Per-phase statistics are recomputed from
+ * (results/merge/shards.ts: exact HDR sums, refusals named). Per-phase statistics are recomputed from
  * the merged interval histograms and the analysis rerun on the merged runs, since the shards' own
  * cover only their part. Exit codes: 0 merged, 1 a threshold the shards left pending failed on the whole,
  * 2 bad input or an unmergeable set (every reason printed), 5 output not writable.
@@ -12,7 +12,7 @@ import { OutputError } from "../results/output_error.ts";
 import { redactResults } from "../results/redact_results.ts";
 import { outputClobbersInput } from "../system/output_file.ts";
 import type { ResultsFile, RunResult } from "../results/mod.ts";
-import { mergeShardFiles } from "../results/merge_shards.ts";
+import { mergeShardFiles } from "../results/merge/shards.ts";
 import { analyze } from "../results/conclude/analysis.ts";
 import { phaseStats } from "../results/interval_stats.ts";
 import { writeReport } from "../report/write.ts";
@@ -21,7 +21,7 @@ import { FlagValues } from "./flag_values.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
 import { runCommand } from "./command_errors.ts";
 import { EXIT } from "./exit_codes.ts";
-import { thresholdLine } from "../results/threshold_text.ts";
+import { thresholdLine } from "../results/thresholds/text.ts";
 import { modelFactsOf } from "../results/load_models.ts";
 
 /** `loadlab merge --help`. */

@@ -2,15 +2,15 @@
  * @module
  * `loadlab presets`: the experiment files shipped inside loadlab, one row each: the name to give
  * `loadlab run preset:NAME`, the study it reproduces, how many runs it makes and how long it takes in
- * full and with `--quick`: a `~low-high` range from the plan (scenarios/plan_estimate.ts: the loads,
+ * full and with `--quick`: a `~low-high` range from the plan (scenarios/plan/estimate.ts: the loads,
  * warm-ups and cooldowns plus loadlab's start, each run's set-up, target starts and graceful stops), an
  * idle machine near the low end.
  */
 import { loadPlan } from "../scenarios/load.ts";
-import { type DurationRange, estimateRangeMs } from "../scenarios/plan_estimate.ts";
+import { type DurationRange, estimateRangeMs } from "../scenarios/plan/estimate.ts";
 import { PRESETS } from "../scenarios/presets/mod.ts";
 import { formatDurationMs } from "../results/text_format.ts";
-import { boxTable } from "../report/text_tables.ts";
+import { boxTable } from "../report/terminal/tables.ts";
 import { tokenize } from "./argv.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
 import { EXIT } from "./exit_codes.ts";

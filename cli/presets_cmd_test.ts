@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { formatRange, presetRows, renderPresetTable } from "./presets_cmd.ts";
 import { findPreset } from "../scenarios/presets/mod.ts";
 import { loadExperiment } from "../scenarios/load.ts";
-import { estimateDurationMs, planExperiment } from "../scenarios/plan.ts";
+import { estimateDurationMs, planExperiment } from "../scenarios/plan/plan.ts";
 
 Deno.test("presets: quick durations are ranges that hold the measured wall-clock times", () => {
   const rows = new Map(presetRows().map((r) => [r.name, r]));

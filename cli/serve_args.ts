@@ -12,8 +12,8 @@ import { tokenize } from "./argv.ts";
 import { FlagValues } from "./flag_values.ts";
 import { UsageError } from "./usage_error.ts";
 import { findProgram } from "../system/path_lookup.ts";
-import { notAFolder } from "../scenarios/schema_files.ts";
-import { isListenError } from "./dashboard.ts";
+import { notAFolder } from "../scenarios/schema/files.ts";
+import { isListenError } from "./dashboard/server.ts";
 import { parseRateLimit, type RateLimit, type TargetSpec } from "../targets/mod.ts";
 
 export const SERVE_USAGE = `usage: loadlab serve [--host 127.0.0.1] [--port 0] [--instances N]
@@ -104,7 +104,9 @@ function rateLimitOf(flags: FlagValues): RateLimit | undefined {
   return rateLimit;
 }
 
-/** `--proxy`: the http:// URL of an app already running, which the built-in target's own flags cannot join. */
+/**
+ * `--proxy`: the http:// URL of an app already running, which the built-in target's own flags cannot join.
+ */
 function upstreamUrlOf(flags: FlagValues): string | undefined {
   const upstreamUrl = flags.text("proxy");
   if (upstreamUrl !== undefined && !/^http:\/\/[^/]+/.test(upstreamUrl)) {

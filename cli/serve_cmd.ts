@@ -12,7 +12,7 @@ import { HelpRequested, UsageError } from "./usage_error.ts";
 import { checkListen, parseFlags, SERVE_USAGE, serveSpecFromFlags } from "./serve_args.ts";
 import { EXIT } from "./exit_codes.ts";
 import { runCommand } from "./command_errors.ts";
-import { notAFolder } from "../scenarios/schema_files.ts";
+import { notAFolder } from "../scenarios/schema/files.ts";
 import { readOpenFileLimit } from "../system/open_file_limit.ts";
 import { maxSocketsUnder } from "../runner/socket_budget.ts";
 import {
@@ -79,7 +79,8 @@ export function runServeCommand(argv: string[]): Promise<number> {
       if (why) {
         throw new UsageError(`--profile=${profileDir}: ${why}; give a folder for the .cpuprofile files`);
       }
-      // Checked now: the profiles are written only at Ctrl-C, and a folder that takes no file would lose them.
+      // Checked now: the profiles are written only at Ctrl-C, and a folder that takes no file would lose
+      // them.
       await assertWritable(profileDir).catch((err) => {
         throw new OutputError(`--profile=${profileDir}: cannot write: ${osErrorText(err)}`, { cause: err });
       });

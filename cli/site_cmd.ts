@@ -15,14 +15,14 @@ import { type SiteExperiment, sitePages } from "../report/html/site.ts";
 import { tokenize } from "./argv.ts";
 import { FlagValues } from "./flag_values.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
-import { isListenError, urlHost, warnIfExposed } from "./dashboard.ts";
-import { openBrowser } from "./open_browser.ts";
+import { isListenError, urlHost, warnIfExposed } from "./dashboard/server.ts";
+import { openBrowser } from "./dashboard/open_browser.ts";
 import { terminalSafe } from "../validation/terminal_text.ts";
 import { redactResults } from "../results/redact_results.ts";
-import { badPathResponse, decodedPath, rejectForeignHost } from "./local_http.ts";
+import { badPathResponse, decodedPath, rejectForeignHost } from "./dashboard/local_http.ts";
 import { EXIT } from "./exit_codes.ts";
 import { runCommand } from "./command_errors.ts";
-import { notAFolder } from "../scenarios/schema_files.ts";
+import { notAFolder } from "../scenarios/schema/files.ts";
 
 export const SITE_HELP = `loadlab site: browse and compare every results.json under a folder
 

@@ -2,7 +2,8 @@
  * @module
  * `loadlab steer URL ACTION [VALUE]`: changes a running `run`/`attack`/`demo` from another terminal, as
  * `k6 pause`, `k6 resume` and `k6 scale` do: it sends the change to the dashboard's control endpoint
- * (cli/steer_control.ts) at the URL the running command printed, whose `token` parameter authorizes it.
+ * (cli/dashboard/steer_control.ts) at the URL the running command printed, whose `token` parameter authorizes
+ * it.
  * `status` prints where the steering stands. A refused change (out of range, not for this model, no run
  * under way, a wrong token) prints the endpoint's reason and exits 2; nothing changed then. An answer that
  * is not the endpoint's (another server at that address) is said as such, exit 2.
@@ -10,13 +11,13 @@
 import { EXIT } from "./exit_codes.ts";
 import { runCommand } from "./command_errors.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
-import { TOKEN_HEADER } from "./steer_control.ts";
+import { TOKEN_HEADER } from "./dashboard/steer_control.ts";
 import {
   describeChange,
   STEER_ACTIONS,
   type SteerChange,
   steerChangeSchema,
-} from "../results/schema_steering.ts";
+} from "../results/schema/steering.ts";
 import type { SteerState } from "../runner/steering.ts";
 import { terminalSafe } from "../validation/terminal_text.ts";
 import { FlagValues } from "./flag_values.ts";

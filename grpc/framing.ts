@@ -19,7 +19,9 @@ export const READ_BAD_FLAG = 2;
 /** A compressed message in an answer that named no `grpc-encoding` (or `identity`). */
 export const READ_NO_ENCODING = 3;
 
-/** `payload` with its prefix, as one message; `compressed` sets the flag (the payload is compressed already). */
+/**
+ * `payload` with its prefix, as one message; `compressed` sets the flag (the payload is compressed already).
+ */
 export function frameMessage(payload: Uint8Array, compressed = false): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(MESSAGE_PREFIX_BYTES + payload.length);
   writeMessagePrefix(out, 0, payload.length, compressed);

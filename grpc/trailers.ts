@@ -2,7 +2,8 @@
  * @module
  * What a gRPC call's answer says in its header blocks (gRPC over HTTP/2: Response-Headers, then
  * Trailers; or Trailers-Only): the fields a client reads, gathered field by field as an HPACK decoder
- * hands them over as bytes (`GrpcFields.fieldBytes`), and the call's outcome judged from them (`callOutcome`): the
+ * hands them over as bytes (`GrpcFields.fieldBytes`), and the call's outcome judged from them
+ * (`callOutcome`): the
  * `grpc-status` code, or a broken answer (no `grpc-status`, a garbled one, a `content-type` that is not
  * gRPC's). Shared by the engine and the tests' servers. Pure.
  */

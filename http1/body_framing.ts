@@ -42,7 +42,9 @@ export function bodyFraming(f: FramingFields, status: number, request: boolean, 
   return f.contentLength >= 0 ? Framing.Length : Framing.None;
 }
 
-/** What the head asks for (RFC 9112 9.3): HTTP/1.1 stays open unless `close`; HTTP/1.0 only on `keep-alive`. */
+/**
+ * What the head asks for (RFC 9112 9.3): HTTP/1.1 stays open unless `close`; HTTP/1.0 only on `keep-alive`.
+ */
 export function keepAliveAsked(f: FramingFields, http10: boolean): boolean {
   return http10 ? f.keepAliveToken && !f.closeToken : !f.closeToken;
 }

@@ -137,7 +137,9 @@ export class HeadLines {
     return BAD_HEAD_LINE;
   }
 
-  /** Byte `c` at `i` before a start line: an empty line's CR or LF is skipped; anything else starts the line. */
+  /**
+   * Byte `c` at `i` before a start line: an empty line's CR or LF is skipped; anything else starts the line.
+   */
   #beforeStartLine(c: number, i: number): number {
     if (c === CR || c === LF) {
       this.leadingBytes++;

@@ -1,11 +1,11 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { parseResultsFile } from "../results/mod.ts";
 import { endpointRows, MAX_SHOWN_ENDPOINTS } from "./endpoint_rows.ts";
-import { endpointLines } from "./endpoint_text.ts";
-import { endpointMarkdown } from "./endpoint_md.ts";
-import { renderJunit, renderMarkdownSummary } from "./ci_summary.ts";
-import { pageEndpoints } from "./html/page_endpoints.ts";
-import { renderSummary } from "./text.ts";
+import { endpointLines } from "./terminal/endpoints.ts";
+import { endpointMarkdown } from "./ci/endpoints.ts";
+import { renderJunit, renderMarkdownSummary } from "./ci/summary.ts";
+import { pageEndpoints } from "./html/page/endpoints.ts";
+import { renderSummary } from "./terminal/summary.ts";
 import { renderReport } from "./html/render.ts";
 import { cutWarmup } from "../results/interval_stats.ts";
 

@@ -2,7 +2,7 @@ import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/stric
 import type { RunResult } from "../results/mod.ts";
 import { makeRun } from "../tests/fixtures/make_run.ts";
 import { generatorVerdict, hostTcpLine, hostTcpTroubled, shareOf } from "./generator_verdict.ts";
-import { renderSummary } from "./text.ts";
+import { renderSummary } from "./terminal/summary.ts";
 
 /** An open-model run of 1000 sends (990 answered, 10 timed out), with the given generator fields. */
 function openRun(extra: Partial<RunResult>): RunResult {

@@ -7,8 +7,8 @@
  */
 import { ok } from "node:assert/strict";
 import { parseResultsFile } from "../results/mod.ts";
-import { renderMarkdownSummary } from "./ci_summary.ts";
-import { renderSummary } from "./text.ts";
+import { renderMarkdownSummary } from "./ci/summary.ts";
+import { renderSummary } from "./terminal/summary.ts";
 
 /** A real run of a 3:1 mix of `/json` and `/sleep?ms=20` against the built-in target (200 requests). */
 const FIXTURE = JSON.parse(

@@ -12,7 +12,7 @@ import { meanCi, round4 } from "./stats.ts";
 import { type FailOn, LOWER_IS_BETTER } from "./fail_on.ts";
 import { runVerdict } from "./conclude/run_verdict.ts";
 import { requestKind } from "./conclude/ws_storm.ts";
-import { selectedRun, selectorText } from "./threshold_selector.ts";
+import { selectedRun, selectorText } from "./thresholds/selector.ts";
 
 type NoiseSource = "repeats" | "within-run";
 

@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { makeSeed000, makeSingleAttack } from "../tests/fixtures/make_results.ts";
 import { environmentDiff, gateAgainstBaseline } from "./baseline_gate.ts";
 import { parseFailOn } from "./fail_on.ts";
-import { verdictText } from "../report/baseline_gate_text.ts";
-import { renderMarkdownSummary } from "../report/ci_summary.ts";
+import { verdictText } from "../report/terminal/baseline_gate.ts";
+import { renderMarkdownSummary } from "../report/ci/summary.ts";
 
 Deno.test("the same results against themselves: every verdict same, no rule fires", () => {
   const results = makeSeed000(3);

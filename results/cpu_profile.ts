@@ -1,9 +1,9 @@
 /**
  * @module
- * A V8 `.cpuprofile` read into the bounded summary results.json keeps (results/schema_profile.ts): the
+ * A V8 `.cpuprofile` read into the bounded summary results.json keeps (results/schema/profile.ts): the
  * merged call tree, top functions by self and total time, and self time in the first second and after.
  */
-import type { ProfileFrame, ProfileFunction, ProfileSummary, ProfileWindow } from "./schema_profile.ts";
+import type { ProfileFrame, ProfileFunction, ProfileSummary, ProfileWindow } from "./schema/profile.ts";
 import { callTree, functionTimes, pruneTree, sumTotals, type TreeNode } from "./cpu_profile_tree.ts";
 
 /** The parts of a `.cpuprofile` this module reads. */

@@ -3,7 +3,7 @@
  * The merged call tree of a CPU profile, keyed by function (V8 may list one function under several
  * nodes): totals, self and total time per function (recursion counted once), and pruning.
  */
-import type { ProfileSummary } from "./schema_profile.ts";
+import type { ProfileSummary } from "./schema/profile.ts";
 
 /** Merged call tree node while summarizing. */
 export interface TreeNode {

@@ -5,7 +5,7 @@
  */
 import { COMPARE_METRICS, type CompareMetric } from "./conclude/noise_samples.ts";
 import { ConfigError } from "../validation/config_error.ts";
-import { type Selector, splitSelector } from "./threshold_selector.ts";
+import { type Selector, splitSelector } from "./thresholds/selector.ts";
 
 /** A parsed `--fail-on`: the metric, how far it may move the bad way, in percent or percentage points. */
 export interface FailOn {
@@ -14,7 +14,7 @@ export interface FailOn {
   /** Signed, in the metric's bad direction: +10 for "p99 +10%", -5 for "rps -5%". */
   tolerance: number;
   unit: "%" | "pp";
-  /** `p99{name:GET /json} +10%`: judged on the endpoints it selects (results/threshold_selector.ts). */
+  /** `p99{name:GET /json} +10%`: judged on the endpoints it selects (results/thresholds/selector.ts). */
   selector?: Selector;
 }
 

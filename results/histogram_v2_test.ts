@@ -28,7 +28,9 @@ function spread(count: number, seed: number): number[] {
   return out;
 }
 
-/** What the library's decode and add leave: every count (the encoding), the tracked max and min, the summary. */
+/**
+ * What the library's decode and add leave: every count (the encoding), the tracked max and min, the summary.
+ */
 function state(h: Histogram) {
   return {
     encoding: encodeHistogram(h),

@@ -3,7 +3,7 @@
  * The counters of a run and how they add (`Counters`, `addCounters`, `IntervalCounts`) over workers,
  * intervals and shards; a counter missing from a part adds nothing. Pure.
  */
-import type { IntervalResult } from "./schema.ts";
+import type { IntervalResult } from "./schema/results.ts";
 
 /** The additive counters of a run, of an interval and of one worker's share of one. */
 export interface Counters {

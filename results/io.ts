@@ -17,7 +17,7 @@ import {
   type ResultsFile,
   type RunResult,
   type ThresholdResult,
-} from "./schema.ts";
+} from "./schema/results.ts";
 
 const LOADLAB_VERSION: string = denoJson.version;
 

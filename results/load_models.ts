@@ -4,8 +4,8 @@
  * the report read these facts rather than branch on model names. runner/load/models/ holds each model's
  * fields and run, and reads its pacing and its sessions rule from here. Pure, no runtime imports.
  */
-import type { LoadModel } from "./schema.ts";
-import type { SteerAction } from "./schema_steering.ts";
+import type { LoadModel } from "./schema/results.ts";
+import type { SteerAction } from "./schema/steering.ts";
 
 /** How a model paces: `closed` (send when answered), `open` (a schedule, connections on demand), `fixed`. */
 export type Pacing = "closed" | "open" | "fixed";

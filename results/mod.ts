@@ -3,7 +3,7 @@
  * The neutral results format every part of loadlab imports: the schema of `results.json`, its types,
  * `parseResultsFile`, and the live-progress type. Pure.
  */
-export * from "./schema.ts";
+export * from "./schema/results.ts";
 export { type ParseOutcome, parseResultsFile } from "./parse.ts";
 
 /** Live numbers of a run in progress, for the progress line (sent a few times a second); not file content. */

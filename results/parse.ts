@@ -3,7 +3,7 @@
  * Validates a `results.json` read back from disk, naming the first bad path. Pure.
  */
 import { validate } from "../validation/mod.ts";
-import { type ResultsFile, resultsFileSchema } from "./schema.ts";
+import { type ResultsFile, resultsFileSchema } from "./schema/results.ts";
 
 /** Outcome of validating untrusted JSON: the results, or one line saying where and what is wrong. */
 export type ParseOutcome = { ok: true; results: ResultsFile } | { ok: false; problem: string };

@@ -3,7 +3,7 @@
  * A results file with its secrets (in the file and its experiment's source) replaced by their
  * redacted tokens in every string, and `redaction` counting them.
  */
-import type { ResultsFile } from "./schema.ts";
+import type { ResultsFile } from "./schema/results.ts";
 import { collectSecrets, NUMBERS_ONLY } from "./secret_finder.ts";
 import { knownSecrets, knowSecrets, MIN_LITERAL, redactedToken, rewrite } from "./redact.ts";
 import { parseSource } from "./source_data.ts";

@@ -13,7 +13,7 @@ import { redactResults } from "./redact_results.ts";
 import { isSecretName, secretSubprotocols } from "./secret_finder.ts";
 import { parseSource } from "./source_data.ts";
 import { shownAssignment, shownHeader } from "./redact_quote.ts";
-import type { ResultsFile } from "./schema.ts";
+import type { ResultsFile } from "./schema/results.ts";
 import { withoutPassword } from "./export/metrics_output.ts";
 
 function file(run: Record<string, unknown>, source?: string): ResultsFile {

@@ -3,7 +3,7 @@
  * Where the secrets are in a configuration, a command line or a results file: the one place that
  * decides what a secret is; results/redact.ts rewrites what is found here.
  */
-import type { ResultsFile } from "./schema.ts";
+import type { ResultsFile } from "./schema/results.ts";
 
 /** Names whose values are secrets, signed URLs' signatures too (`sig`, `pass` as whole words only). */
 const SECRET_NAME =

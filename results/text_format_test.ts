@@ -9,7 +9,7 @@ import {
   formatPercent,
   formatPercentile,
 } from "./text_format.ts";
-import { formatThresholdActual } from "./threshold_text.ts";
+import { formatThresholdActual } from "./thresholds/text.ts";
 
 Deno.test("ordinary values keep their digits and units", () => {
   assertEquals(

@@ -4,7 +4,7 @@
  * added HDR encodings, null when a part kept no encoding.
  */
 import { encodeHistogram, mergeEncoded, summarizeMs } from "./histogram.ts";
-import type { WsResult } from "./schema_ws.ts";
+import type { WsResult } from "./schema/ws.ts";
 
 /** What adds: a ws section's counters and its histograms' encodings (a worker's sample, or a shard's run). */
 export interface WsParts {

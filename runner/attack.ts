@@ -19,16 +19,16 @@ import { modelDef } from "./load/models/mod.ts";
 import { hostTcpDelta } from "./stats/host_tcp.ts";
 import { hostCpuDelta, readHostCpu } from "./stats/host_cpu.ts";
 import { readHostTcp } from "../system/proc_net.ts";
-import { type AbortedBy, type AbortRule, AbortWatch } from "../results/threshold_abort.ts";
+import { type AbortedBy, type AbortRule, AbortWatch } from "../results/thresholds/abort.ts";
 import type { IntervalDelta } from "../results/export/interval_delta.ts";
 import type { FlowSample } from "./stats/flow_counters.ts";
 import { alignFlowSamples } from "./stats/flow_align.ts";
-import { withScriptSetup } from "./script/script_hooks.ts";
+import { withScriptSetup } from "./script/host/hooks.ts";
 import { type RunSteering, steeredArrivalsPerSec } from "./steering.ts";
 import { wsStepWaits } from "./ws_step_spec.ts";
 import { k6LiveJudge } from "./script/k6/metrics_channel.ts";
 import { onTestAbort } from "./script/k6/test_abort.ts";
-import type { SteerChange } from "../results/schema_steering.ts";
+import type { SteerChange } from "../results/schema/steering.ts";
 
 export interface AttackHooks {
   /** Name of the run in the results; default "attack". */
@@ -64,7 +64,10 @@ export class RequestLogFailed extends Error {
   }
 }
 
-/** Runs the attack described by a validated config; throws `RequestLogFailed` (with the result) when the log failed. */
+/**
+ * Runs the attack described by a validated config; throws `RequestLogFailed` (with the result) when the log
+ * failed.
+ */
 export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): Promise<RunResult> {
   // A gRPC run whose schema is the server's asks for it now, before any worker (the target is up).
   config = await withReflectedSchema(config);

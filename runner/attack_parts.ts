@@ -3,7 +3,7 @@
  * Several loads against one target at the same time, as one run (an experiment's `together:`, k6's
  * scenarios): a session script's `setup()` once for all of them and `teardown()` once after, then each
  * load on workers of its own, its schedule starting `startAfterMs` after the run's common start, and the
- * loads' results added up into one (results/merge_parts.ts). Each load's sessions see its name as
+ * loads' results added up into one (results/merge/parts.ts). Each load's sessions see its name as
  * `s.env.LOADLAB_PART` (the k6 runtime runs that scenario's function). A threshold with `abortOnFail`
  * is judged on each load's own numbers as it runs; the first to stop one stops them all, as a stop
  * request does. Live progress, the start instant and steering are the first load's. A load with
@@ -12,8 +12,8 @@
 import type { AttackConfig } from "./config.ts";
 import type { RunResult } from "../results/mod.ts";
 import { type AttackHooks, runLoaded } from "./attack.ts";
-import { withScriptSetup } from "./script/script_hooks.ts";
-import { mergeParts } from "../results/merge_parts.ts";
+import { withScriptSetup } from "./script/host/hooks.ts";
+import { mergeParts } from "../results/merge/parts.ts";
 import { PART_ENV } from "./script/part_env.ts";
 import { withReflectedSchema } from "./http/grpc/reflected_run.ts";
 

@@ -9,7 +9,7 @@
 import { isIP } from "node:net";
 import type { LoadModel } from "../results/mod.ts";
 import { hasPlaceholder } from "./http/template.ts";
-import { scriptIssues } from "./script/script_spec.ts";
+import { scriptIssues } from "./script/spec.ts";
 import { grpcFlowIssues } from "./grpc_step_spec.ts";
 import type { CommonFields } from "./config_fields.ts";
 import { endpointTable } from "./endpoint_table.ts";

@@ -12,10 +12,10 @@ import { expandSourceAddresses } from "./source_addresses.ts";
 import { wsConfigSchema } from "./http/ws/config.ts";
 import { cappedMs } from "./load/models/fields.ts";
 import { tlsOptionsSchema } from "./http/tls/options.ts";
-import { steeringSchema } from "../results/schema_steering.ts";
+import { steeringSchema } from "../results/schema/steering.ts";
 import { requestSpecSchema } from "./request_spec.ts";
 import { dataSpecSchema } from "./session_schema.ts";
-import { scriptSpecSchema } from "./script/script_spec.ts";
+import { scriptSpecSchema } from "./script/spec.ts";
 import { grpcStepSchema } from "./grpc_step_spec.ts";
 import { flowSpecSchema } from "./flow_spec.ts";
 
@@ -141,7 +141,7 @@ export const commonFields = {
   logFile: z.string().optional(),
   /**
    * A recorded schedule replayed (`loadlab run --replay`): the changes a steered run had, each applied at
-   * its instant as it was live (results/schema_steering.ts).
+   * its instant as it was live (results/schema/steering.ts).
    */
   steering: steeringSchema.optional(),
   /**

@@ -1,7 +1,7 @@
 /**
  * @module
  * A flow's gRPC step as the attack config holds it (runner/flow_spec.ts) and an experiment file writes it
- * (scenarios/schema_requests.ts): `call` names the method (`pkg.Service/Method`; a file may write ghz's
+ * (scenarios/schema/requests.ts): `call` names the method (`pkg.Service/Method`; a file may write ghz's
  * `pkg.Service.Method`, which the plan turns into this form), `message` is the request in proto3 JSON (a
  * list of messages for a client-streaming or bidi method) whose strings may hold `{{ placeholders }}`
  * (data columns, earlier captures, built-in functions), `metadata` its metadata (values may hold

@@ -12,9 +12,9 @@ import type { RunAggregator } from "./stats/aggregate.ts";
 import type { WorkersSummary } from "./worker/pool.ts";
 import type { HostTcpDelta } from "./stats/host_tcp.ts";
 import type { HostCpuDelta } from "./stats/host_cpu.ts";
-import type { AbortedBy } from "../results/threshold_abort.ts";
-import type { SteerChange } from "../results/schema_steering.ts";
-import type { FlowResult } from "../results/schema.ts";
+import type { AbortedBy } from "../results/thresholds/abort.ts";
+import type { SteerChange } from "../results/schema/steering.ts";
+import type { FlowResult } from "../results/schema/results.ts";
 
 /** What the run brings besides its config. */
 export interface RunParts {

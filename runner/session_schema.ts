@@ -1,8 +1,8 @@
 /**
  * @module
  * The session parts of an attack's config (runner/config.ts): a data source as the workers take it,
- * a flow step's captures and checks, and the flow and step fields an experiment file's flows share. Value names are what `{{ name }}` may say: data columns and
- * capture names.
+ * a flow step's captures and checks, and the flow and step fields an experiment file's flows share. Value
+ * names are what `{{ name }}` may say: data columns and capture names.
  */
 import { z } from "zod";
 import { isPackedRows, type PackedRows, packRows } from "./data_rows.ts";
@@ -147,7 +147,7 @@ export const maxKeptBytesSchema = z.number().int()
   .max(MAX_KEPT_BYTES, `maxKeptBytes must be <= ${MAX_KEPT_BYTES} (256 MiB)`);
 
 /**
- * What a flow is beyond its steps, the same in an experiment file (scenarios/schema_requests.ts) and in
+ * What a flow is beyond its steps, the same in an experiment file (scenarios/schema/requests.ts) and in
  * the attack config (runner/config.ts): stated once so the two cannot hold different rules.
  */
 export const flowFields = {

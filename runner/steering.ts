@@ -14,13 +14,13 @@ import {
   STEER_ACTIONS,
   type SteerAction,
   type SteerChange,
-} from "../results/schema_steering.ts";
+} from "../results/schema/steering.ts";
 import { basePhasesOf, scheduleChangesOf } from "./load/steer.ts";
 import { steeredDurationMs, steeredPhases } from "./load/steer_schedule.ts";
 import { phasesSchedule } from "./load/schedule.ts";
 import { firstDueFrom } from "./load/pacer.ts";
 import { LOAD_MODEL_FACTS } from "../results/load_models.ts";
-import { LOAD_MODELS } from "../results/schema_values.ts";
+import { LOAD_MODELS } from "../results/schema/values.ts";
 
 /** How far ahead of the request a change takes effect: time for the message to reach every worker. */
 export const STEER_LEAD_MS = 100;

@@ -1,7 +1,7 @@
 /**
  * @module
  * A flow's WebSocket step as the attack config holds it (runner/flow_spec.ts), and the rules an experiment
- * file's `ws:` step shares with it (scenarios/schema_requests.ts): one action per step. `connect` opens
+ * file's `ws:` step shares with it (scenarios/schema/requests.ts): one action per step. `connect` opens
  * the session's WebSocket at a path of the target (with headers and subprotocols, placeholders filled,
  * and permessage-deflate offered when asked);
  * `send` writes one text message (a template) and, given a `match` or captures or checks, waits for the

@@ -1,33 +1,33 @@
 /**
  * @module
  * The one way from an experiment's text to a plan ready to run, `loadPlan`: parse (YAML or JSON) ->
- * convert an Artillery script (scenarios/artillery.ts) -> overrides (`--quick`, `--set`, `--target`:
- * scenarios/overrides.ts) -> validate (scenarios/schema.ts) -> check the `quick:` section when it is not
- * applied -> `--abort-on-fail` on every threshold -> plan once (scenarios/plan.ts) -> check every run against the engine's schema
- * (scenarios/plan_check.ts) -> cut one `--segment` (scenarios/segment_plan.ts) -> preflight on this
- * machine (scenarios/plan_preflight.ts: target files and programs, the open-file limit the caller read).
- * The experiment is planned once (twice with `--only`, which picks from a file checked in full). Each
- * step that finds problems throws one `ExperimentError` with all of them, so nothing starts and the
- * command prints every line at once. An Artillery script's conversion issues wait for validation and
- * are thrown with its issues, and every step's issues are named at the script's own paths
- * (scenarios/artillery_paths.ts). `loadExperiment` is the first half (up to the `quick:` check), for
+ * convert an Artillery script (scenarios/artillery/convert.ts) -> overrides (`--quick`, `--set`, `--target`:
+ * scenarios/overrides.ts) -> validate (scenarios/schema/experiment.ts) -> check the `quick:` section when it
+ * is not applied -> `--abort-on-fail` on every threshold -> plan once (scenarios/plan/plan.ts) -> check every
+ * run against the engine's schema (scenarios/plan/check.ts) -> cut one `--segment`
+ * (scenarios/plan/segments.ts) -> preflight on this machine (scenarios/plan/preflight.ts: target files and
+ * programs, the open-file limit the caller read). The experiment is planned once (twice with `--only`, which
+ * picks from a file checked in full). Each step that finds problems throws one `ExperimentError` with all of
+ * them, so nothing starts and the command prints every line at once. An Artillery script's conversion issues
+ * wait for validation and are thrown with its issues, and every step's issues are named at the script's own
+ * paths (scenarios/artillery/paths.ts). `loadExperiment` is the first half (up to the `quick:` check), for
  * what reads a file without planning it. `loadRunnable` also gives the experiment as it will run (the
  * overrides applied, as YAML) from the same parse, for results.json: the text is parsed once.
  */
 import { type Issue, validate } from "../validation/mod.ts";
-import { importArtillery, isArtilleryScript } from "./artillery.ts";
-import { type OriginTable, scriptIssues } from "./artillery_paths.ts";
+import { importArtillery, isArtilleryScript } from "./artillery/convert.ts";
+import { type OriginTable, scriptIssues } from "./artillery/paths.ts";
 import { ExperimentError } from "./experiment_error.ts";
 import { applyOverrides } from "./overrides.ts";
-import { planExperiment } from "./plan.ts";
-import { checkPlan } from "./plan_check.ts";
-import { preflightPlan } from "./plan_preflight.ts";
-import type { Plan, PlannedRun, PlanOptions } from "./plan_types.ts";
-import { type Experiment, experimentSchema } from "./schema.ts";
-import { type PlanSegment, segmentPlan } from "./segment_plan.ts";
+import { planExperiment } from "./plan/plan.ts";
+import { checkPlan } from "./plan/check.ts";
+import { preflightPlan } from "./plan/preflight.ts";
+import type { Plan, PlannedRun, PlanOptions } from "./plan/types.ts";
+import { type Experiment, experimentSchema } from "./schema/experiment.ts";
+import { type PlanSegment, segmentPlan } from "./plan/segments.ts";
 import { parseDocument } from "./yaml_document.ts";
-import { readDataTables, templateIssues } from "./plan_data.ts";
-import { anchorTargets } from "./schema_targets.ts";
+import { readDataTables, templateIssues } from "./plan/data.ts";
+import { anchorTargets } from "./schema/targets.ts";
 import { dirname } from "node:path";
 import { anchorScript } from "./script_source.ts";
 import { stringify } from "yaml";
@@ -58,7 +58,7 @@ export interface LoadOptions {
 export interface LoadPlanOptions extends LoadOptions {
   /** `--only target=X,load=Y`. */
   only?: PlanOptions["only"];
-  /** `--no-redact`: run names and sweep coordinates keep secret values (scenarios/plan.ts). */
+  /** `--no-redact`: run names and sweep coordinates keep secret values (scenarios/plan/plan.ts). */
   keepSecrets?: boolean;
   /** `--segment i/N`: the plan of one shard. */
   segment?: PlanSegment;

@@ -1,8 +1,8 @@
 /**
  * @module
  * What the command line changes in an experiment file before it is validated: `--quick` deep-merges
- * the file's `quick:` section over it (objects merge key by key, lists and scalars replace, null removes), `--set
- * PATH=VALUE` sets one field by its path (`loads.open.phases[1].rate=300`, the value read as YAML, so
+ * the file's `quick:` section over it (objects merge key by key, lists and scalars replace, null removes),
+ * `--set PATH=VALUE` sets one field by its path (`loads.open.phases[1].rate=300`, the value read as YAML, so
  * `[1, 2]` and `{a: 1}` work too), and `--target NAME=URL` replaces a target by a running server. All of
  * it works on plain data (read by scenarios/yaml_document.ts) and returns problems as `{path, message}`.
  */

@@ -8,9 +8,9 @@ import assert from "node:assert/strict";
 import process from "node:process";
 import { parseSource } from "../results/source_data.ts";
 import { loadExperiment, loadRunnable } from "./load.ts";
-import { planExperiment } from "./plan.ts";
-import { checkExperiment } from "./schema_checks.ts";
-import { experimentObject } from "./schema_object.ts";
+import { planExperiment } from "./plan/plan.ts";
+import { checkExperiment } from "./schema/checks.ts";
+import { experimentObject } from "./schema/object.ts";
 import { parseDocument } from "./yaml_document.ts";
 
 /** The file's fields before the cross-field checks run, as the schema hands them to the checks. */

@@ -7,10 +7,10 @@
  */
 import { z } from "zod";
 import { isAbsolute, join, resolve } from "node:path";
-import { K6ConvertError } from "../runner/script/k6/convert.ts";
-import { sessionScriptPath } from "../runner/script/k6/k6_file.ts";
+import { K6ConvertError } from "../runner/script/k6/convert/convert.ts";
+import { sessionScriptPath } from "../runner/script/k6/convert/converted_file.ts";
 import { ExperimentError } from "./experiment_error.ts";
-import { scriptSpecSchema } from "../runner/script/script_spec.ts";
+import { scriptSpecSchema } from "../runner/script/spec.ts";
 import { FileReadError, formatCap, readFileCapped } from "../system/read_capped.ts";
 
 const scriptFields = z.strictObject({
@@ -47,7 +47,7 @@ export function scriptFileProblem(path: string): string | null {
     return null;
   } catch (err) {
     if (!(err instanceof FileReadError)) throw err;
-    // A missing script is named where scripts are checked (cli/script_check.ts), with its import.
+    // A missing script is named where scripts are checked (cli/run/script_check.ts), with its import.
     if (err.reason === "no such file") return null;
     return `${err.reason}: a script must be a regular .ts or .js file of at most ${
       formatCap(MAX_SCRIPT_BYTES)

@@ -16,9 +16,9 @@
  */
 import type { Analysis, RunResult } from "../results/mod.ts";
 import { ConfigError } from "../validation/config_error.ts";
-import { evaluateThresholds, parseThreshold, type Threshold } from "../results/thresholds.ts";
-import type { SearchPlan } from "./plan_types.ts";
-import { splitSlo } from "./schema_checks.ts";
+import { evaluateThresholds, parseThreshold, type Threshold } from "../results/thresholds/threshold.ts";
+import type { SearchPlan } from "./plan/types.ts";
+import { splitSlo } from "./schema/checks.ts";
 import { capacityQualifiers } from "../results/conclude/capacity.ts";
 
 /** What `searchCapacity` needs of a plan (the whole `SearchPlan` fits). */

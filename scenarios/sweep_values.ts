@@ -2,7 +2,7 @@
  * @module
  * What the values of one sweep are, read by its parameter: a load field that takes words
  * (`load.protocol`, `load.connection`, `load.transport`) takes words, each checked against that field's
- * own schema (scenarios/schema_loads.ts), so `protocol: [http1, h3]` fails at `values[1]` naming the
+ * own schema (scenarios/schema/loads.ts), so `protocol: [http1, h3]` fails at `values[1]` naming the
  * values allowed; any other load field takes numbers, or durations in milliseconds (`10s`) as before; a
  * `query.*` or `target.*` parameter takes numbers and durations, or words (`target.balance:
  * [round-robin, reuse-port]`, checked against the target spec when the plan is). One sweep is numbers
@@ -11,8 +11,8 @@
 import { durationMsOf } from "../validation/duration.ts";
 import { shownSweepValue } from "../results/redact.ts";
 import { terminalSafe } from "../validation/terminal_text.ts";
-import { durationSchema } from "./schema_requests.ts";
-import { WORD_FIELDS } from "./schema_loads.ts";
+import { durationSchema } from "./schema/requests.ts";
+import { WORD_FIELDS } from "./schema/loads.ts";
 
 /** A value-level problem: `index` of the value, or null for the sweep's values as a whole. */
 export interface SweepValueProblem {

@@ -7,7 +7,7 @@
  * and adds them up into one result). A load not named runs alone, as usual. What varies one load of the
  * run (a sweep, a capacity search) or writes one file per run (`log`) does not apply to them. Pure.
  */
-import type { ExperimentFields } from "./schema_object.ts";
+import type { ExperimentFields } from "./schema/object.ts";
 
 /** The most worker isolates of the loads run together, a load's own cap (`workers` at most 64). */
 export const MAX_RUN_WORKERS = 64;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { loadExperiment } from "./load.ts";
-import { planExperiment } from "./plan.ts";
+import { planExperiment } from "./plan/plan.ts";
 
 const TOGETHER = `
 name: t

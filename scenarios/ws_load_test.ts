@@ -3,7 +3,7 @@
  * wss: after the target's, the target's path prefix kept.
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { rebase } from "./run_one.ts";
+import { rebase } from "./run/one.ts";
 import type { RelativeAttackInput } from "../runner/config.ts";
 
 Deno.test("a ws load goes to the target's origin as ws: or wss:, at its path", () => {

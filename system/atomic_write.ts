@@ -47,7 +47,10 @@ export function writeTextAtomicSync(path: string, text: string): void {
   Deno.renameSync(tmp, real);
 }
 
-/** An output file could not be written: `reason` is the OS error, e.g. "No space left on device (os error 28)". */
+/**
+ * An output file could not be written: `reason` is the OS error, e.g. "No space left on device (os error
+ * 28)".
+ */
 export class WriteError extends Error {
   override name = "WriteError";
   constructor(readonly path: string, readonly reason: string, options?: ErrorOptions) {

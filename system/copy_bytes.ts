@@ -8,7 +8,10 @@
 /** Ranges up to this many bytes are copied by a loop: cheaper than calling `TypedArray.set`. */
 const SHORT_COPY_BYTES = 32;
 
-/** Copies `src[from, from + length)` to `dst` at `at` (overlap allowed when both are one buffer); returns the end. */
+/**
+ * Copies `src[from, from + length)` to `dst` at `at` (overlap allowed when both are one buffer); returns the
+ * end.
+ */
 export function copyBytes(
   dst: Uint8Array,
   at: number,

@@ -8,7 +8,9 @@
  */
 import process from "node:process";
 
-/** What the `yaml` package reads from the environment while it parses (once per token): its debug switches. */
+/**
+ * What the `yaml` package reads from the environment while it parses (once per token): its debug switches.
+ */
 export const YAML_DEBUG_VARIABLES: readonly string[] = ["LOG_TOKENS", "LOG_STREAM"];
 
 /**

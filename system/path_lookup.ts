@@ -2,7 +2,8 @@
  * @module
  * The one PATH lookup of loadlab: where an executable named `name` is, or null. Targets start programs
  * with it (redis-server, node, taskset), the CLI and experiment checks look for them, bench/ and tests/
- * find their tools; it lives in the neutral `system/` folder every layer may import. Only files with an execute bit count, like a shell's lookup, so a stray non-executable file named
+ * find their tools; it lives in the neutral `system/` folder every layer may import. Only files with an
+ * execute bit count, like a shell's lookup, so a stray non-executable file named
  * `redis-server` earlier on PATH does not shadow the real one.
  */
 

@@ -103,7 +103,10 @@ export interface ChildrenCpu {
   cpuSec: number;
 }
 
-/** A profile taken of one process (with its children's CPU meanwhile, where /proc tells), or why none could be. */
+/**
+ * A profile taken of one process (with its children's CPU meanwhile, where /proc tells), or why none could
+ * be.
+ */
 export type TakenProfile =
   | { name: string; profile: unknown; runtime: ProfiledRuntime; children: ChildrenCpu | null }
   | { name: string; error: string };
@@ -158,7 +161,9 @@ export interface CpuProfiling {
   stop(): Promise<TakenProfile[]>;
 }
 
-/** One process being profiled: its session, its runtime (null: refused, and why), its children at the start. */
+/**
+ * One process being profiled: its session, its runtime (null: refused, and why), its children at the start.
+ */
 interface Entry {
   proc: InspectedProcess;
   session: InspectorSession;

@@ -32,7 +32,9 @@ function clientFrame(bytes: Uint8Array): { opcode: number; text: string } {
   return { opcode: bytes[0] & 0x0f, text: new TextDecoder().decode(payload) };
 }
 
-/** A server that completes the upgrade (with `accept` or the right key) and then runs `then` on the socket. */
+/**
+ * A server that completes the upgrade (with `accept` or the right key) and then runs `then` on the socket.
+ */
 function server(then: (conn: Deno.Conn) => Promise<void>, accept?: string) {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const served = (async () => {

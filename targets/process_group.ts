@@ -112,7 +112,9 @@ export function unwatchGroup(pgid: number): void {
   if (watched.delete(pgid)) tell(`-${pgid}`);
 }
 
-/** On loadlab's own exit: SIGKILL every group still listed, then the watchdog, which has nothing left to do. */
+/**
+ * On loadlab's own exit: SIGKILL every group still listed, then the watchdog, which has nothing left to do.
+ */
 export function killWatchedGroupsNow(): void {
   for (const pgid of watched) if (groupAlive(pgid)) signalGroup(pgid, "SIGKILL");
   watched.clear();

@@ -14,8 +14,8 @@ export const STATS_PATH = "/__loadlab/stats";
 export const compressSchema = z.union([z.boolean(), z.enum(["gzip", "brotli"])]);
 
 /**
- * `profile: cpu`: a V8 CPU profile of the target's Node or Deno processes for every run (targets/inspector.ts),
- * saved as `.cpuprofile` beside results.json.
+ * `profile: cpu`: a V8 CPU profile of the target's Node or Deno processes for every run
+ * (targets/inspector.ts), saved as `.cpuprofile` beside results.json.
  */
 export const profileSchema = z.enum(["cpu"]);
 
@@ -28,7 +28,9 @@ const redisUrlSchema = z.string().url("redisUrl must be a URL like redis://127.0
 const hostSchema = z.string().min(1, "host must not be empty, e.g. 127.0.0.1");
 const portSchema = z.number().int().min(0).max(65535, "port must be 0..65535 (0 picks a free port)");
 
-/** The CMS-like `/home` page's database pool (defaults in targets/app/cms.ts: 4 slots, 3 queries of 20 ms). */
+/**
+ * The CMS-like `/home` page's database pool (defaults in targets/app/cms.ts: 4 slots, 3 queries of 20 ms).
+ */
 export const cmsSchema = z.object({
   /** Concurrent queries the "database" accepts (connection pool size). */
   poolSize: z.number().int().min(1, "cms.poolSize must be >= 1").max(10_000).optional(),
@@ -124,7 +126,9 @@ export const rateLimitSchema = z.object({
 export const exampleSpecSchema = z.object({
   kind: z.literal("example"),
   profile: profileSchema.optional(),
-  /** `chat`: the chat-capacity study's WebSocket room on Node (`ws`), not a framework of the frameworks study. */
+  /**
+   * `chat`: the chat-capacity study's WebSocket room on Node (`ws`), not a framework of the frameworks study.
+   */
   app: z.enum(["express", "fastify", "koa", "chat"]),
   /** The experiment uses `/redis/:key`: pass REDIS_URL (start a Redis if no redisUrl) and seed it. */
   redis: z.boolean().optional(),

@@ -251,7 +251,9 @@ async function startProxy(stack: Stack, spec: ProxySpec, opts: StartOptions): Pr
   return { url, redis, info, stats, ...(tls?.caFile ? { caFile: tls.caFile } : {}) };
 }
 
-/** The proxy's verification of an `https:` upstream: as given, else the CA of a self-signed one it started. */
+/**
+ * The proxy's verification of an `https:` upstream: as given, else the CA of a self-signed one it started.
+ */
 function upstreamTlsOf(
   spec: ProxySpec,
   upstream: RunningTarget | null,

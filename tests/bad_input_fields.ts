@@ -7,7 +7,7 @@
  */
 import { add, type Case, edit, target } from "./bad_input_shapes.ts";
 
-/** An Artillery script with one phase, run as it is (scenarios/artillery.ts converts it). */
+/** An Artillery script with one phase, run as it is (scenarios/artillery/convert.ts converts it). */
 const artillery = (url: string, phase: string) =>
   `config:\n  target: "${
     url.replace(/\/$/, "")

@@ -3,8 +3,9 @@
  * Bad input end to end: every command run as users run it with a wrong type, an out-of-range
  * value, an unknown name (flag, command, field, preset, target, load), a missing file or an unreadable
  * one (a folder given as a file, a path under a regular file), and more connections than the open-file
- * limit allows (under `ulimit -n 256`). Each case must exit 2 (a k6 script's own errors k6's codes) with the problem on stderr naming the item
- * (the flag, or the field path such as `loads.burst.phases[1].rampTo`) and the fix, before any load.
+ * limit allows (under `ulimit -n 256`). Each case must exit 2 (a k6 script's own errors k6's codes) with the
+ * problem on stderr naming the item (the flag, or the field path such as `loads.burst.phases[1].rampTo`) and
+ * the fix, before any load.
  *
  * One line, except for experiment files: those print one line per problem, every problem at once (k6's
  * `validate()` habit: fixing a file should not take one run per typo), each line `FILE: PATH: message`;

@@ -4,8 +4,8 @@
  * from /proc every 50 ms; the memory added per added connection stays within a budget, for HTTP/1.1
  * keep-alive and for WebSocket hold (open connections that ping once a second), and against nginx (which
  * the tests need, skipped with the reason where it is missing unless CI=true) for h2c (one stream per
- * connection) and HTTPS on the epoll transport. The goal is 6 KB a connection at 1,000 to 20,000 (wrk holds 4.5 KB over HTTP/1.1;
- * docs/PERFORMANCE.md has the crowd bench's figures);
+ * connection) and HTTPS on the epoll transport. The goal is 6 KB a connection at 1,000 to 20,000 (wrk holds
+ * 4.5 KB over HTTP/1.1; docs/PERFORMANCE.md has the crowd bench's figures);
  * from 50 the figure carries the heap's first steps of growth too (9-12 KB measured over HTTP/1.1), so
  * its budget leaves room for that and for a garbage collection landing in one run and not the other, and
  * still fails a connection that keeps a read buffer of its own (22-26 KB before). WebSocket hold measures
@@ -13,12 +13,13 @@
  * bench does), so its budget is tighter, with room for the spread between runs (a collection in one and
  * not the other). h2c measures 18-45 KB here, the heap's first steps included (17-19 KB with the CLI's
  * `--heap-growing-percent=50`, 7.6 KB from 1,000 to 10,000 in the crowd bench); a buffer of 64 KiB a
- * connection, as its input and output each were, would be 64 more. HTTPS keeps what OpenSSL holds for a connection, about 20 KB (its peer's certificates parsed
- * among it), and 1,000 TLS handshakes take seconds of a busy machine's CPU, so it runs 1,000 for longer:
- * 26-33 KB (29-38 with the CLI's flags), the 256 handshakes in flight at once included (each holds about 50 KB of buffers until it
- * ends); its budget fails a crowd whose handshakes all run at once (about 75). A budget, never a
- * timing: each run is bounded (a few seconds and a timeout), and the crowd is checked to have opened, so
- * a run that opened fewer connections cannot pass for a cheap one.
+ * connection, as its input and output each were, would be 64 more. HTTPS keeps what OpenSSL holds for a
+ * connection, about 20 KB (its peer's certificates parsed among it), and 1,000 TLS handshakes take seconds of
+ * a busy machine's CPU, so it runs 1,000 for longer: 26-33 KB (29-38 with the CLI's flags), the 256
+ * handshakes in flight at once included (each holds about 50 KB of buffers until it ends); its budget fails a
+ * crowd whose handshakes all run at once (about 75). A budget, never a timing: each run is bounded (a few
+ * seconds and a timeout), and the crowd is checked to have opened, so a run that opened fewer connections
+ * cannot pass for a cheap one.
  */
 import { ok } from "node:assert/strict";
 import { type Background, startLoadlab } from "./background.ts";

@@ -96,7 +96,9 @@ export function experiment(log: string, first: "direct" | "limited"): string {
 }
 
 /** `loadlab run` on the drill-5 experiment, marked with `runId`, in the background. */
-/** An experiment of one caching proxy over the built-in target on the Redis at `redisPort`: `/user` at 50/s. */
+/**
+ * An experiment of one caching proxy over the built-in target on the Redis at `redisPort`: `/user` at 50/s.
+ */
 export function cachedProxyExperiment(name: string, redisPort: number, duration: string): string {
   return JSON.stringify({
     name,

@@ -108,7 +108,8 @@ Deno.test("drill 1: target killed mid-attack: errors by kind from the kill on, r
     await sleep(1500);
     await server.kill();
     const { code, stderr } = await done;
-    assertEquals(code, 0, stderr); // answers came before the kill: not "no response at all"; gate with --threshold
+    // Answers came before the kill: not "no response at all"; gate with --threshold.
+    assertEquals(code, 0, stderr);
     const results: ResultsFile = JSON.parse(await Deno.readTextFile(out));
     const run = results.runs[0];
     assert((await Deno.stat(`${dir}/report.html`)).size > 0);

@@ -2,10 +2,11 @@
  * @module
  * The harness of the framing tables (tests/framing_cases.ts, tests/framing_review_cases.ts): one case
  * through both readers of HTTP/1.1 responses, the engine's parser (runner/http/h1/response_parser.ts) and
- * the balancer's framing (targets/balancer/forward_http1.ts, driven the way forward_exchange.ts and
- * forward_relay.ts drive it: heads re-parsed from their first byte as reads arrive, interim heads passed
- * on, then the body by Content-Length, chunked or the close), whole, split at every single byte and one
- * byte per read; and every case once through the real balancer, from a scripted upstream to a raw client.
+ * the balancer's framing (targets/balancer/forward/http1.ts, driven the way
+ * targets/balancer/forward/exchange.ts and targets/balancer/forward/relay.ts drive it: heads re-parsed from
+ * their first byte as reads arrive, interim heads passed on, then the body by Content-Length, chunked or the
+ * close), whole, split at every single byte and one byte per read; and every case once through the real
+ * balancer, from a scripted upstream to a raw client.
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { Framing, isInterim } from "../http1/body_framing.ts";
@@ -17,7 +18,7 @@ import {
   MALFORMED,
   newHead,
   parseResponseHead,
-} from "../targets/balancer/forward_http1.ts";
+} from "../targets/balancer/forward/http1.ts";
 import { serveBalancer } from "../targets/balancer/balancer.ts";
 import { RawClient, scriptedUpstream } from "./fixtures/balancer_testing.ts";
 import type { FramingCase } from "./framing_cases.ts";

@@ -3,8 +3,9 @@
  * (targets/app/grpc_endpoints.ts, served in this process): a session fills a step's message from its data
  * row, captures a reply field (proto3 JSON) into the next step's message, checks a server stream's
  * replies, and each step's method is an endpoint with its own numbers; a row the server refuses fails its
- * session with the status's error kind. The schema is a protoset there (a .proto in the other cases). What cannot fit (an unknown method, a field the type does not
- * have, no grpc: section, a name nothing gives) is a problem of the file at the step's path.
+ * session with the status's error kind. The schema is a protoset there (a .proto in the other cases). What
+ * cannot fit (an unknown method, a field the type does not have, no grpc: section, a name nothing gives) is a
+ * problem of the file at the step's path.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { serveGrpcTarget } from "../targets/app/grpc_endpoints.ts";

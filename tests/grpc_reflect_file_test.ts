@@ -3,7 +3,8 @@
  * (examples/grpc/server.js, which serves reflection; needs `npm install --prefix examples`): the schema is
  * asked of the server when the run starts, the section's call (ghz's `pkg.Service.Method` form, its message
  * a template) made from it, a flow's gRPC steps called by it (a reply field captured into the next call),
- * loads run `together:` each made from it; a method the server does not have ends the run with exit 2 naming the ones it has.
+ * loads run `together:` each made from it; a method the server does not have ends the run with exit 2 naming
+ * the ones it has.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { nodeGreeterSkip, withNodeGreeter } from "./fixtures/node_greeter.ts";

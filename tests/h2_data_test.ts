@@ -2,10 +2,10 @@
  * Data-driven requests over HTTP/2, end to end: a CSV read as an experiment's `data:` file fills path,
  * header and body placeholders of a POST sent over h2c (prior knowledge; connections kept, and one per
  * arrival) and h2 (TLS by ALPN, the CA file) on each transport, to the built-in target's app served by
- * `Deno.serve` on 127.0.0.1, which records what it received. Asserted: every row's exact request (path, header, body and its
- * content-length), each row once across 2 workers (`unique`), the answers the app gives (200 for the
- * right password, 401 else), no errors, and the same requests as over HTTP/1.1; a bad placeholder in an
- * h2 experiment is exit 2 before anything is sent. Bounded count loads.
+ * `Deno.serve` on 127.0.0.1, which records what it received. Asserted: every row's exact request (path,
+ * header, body and its content-length), each row once across 2 workers (`unique`), the answers the app gives
+ * (200 for the right password, 401 else), no errors, and the same requests as over HTTP/1.1; a bad
+ * placeholder in an h2 experiment is exit 2 before anything is sent. Bounded count loads.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";

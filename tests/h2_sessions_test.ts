@@ -249,7 +249,8 @@ for (const transport of ["deno", "epoll"] as const) {
           0,
         ]],
       ]);
-      // The header capture took the final head's value (not the 103's or the trailers'); the cookie came back.
+      // The header capture took the final head's value (not the 103's or the trailers'); the cookie came
+      // back.
       assertEquals(server.received.heads, [
         "/login -",
         "/next/final?t=tok s=1",

@@ -8,8 +8,8 @@
  * the limit printed, when it is too low. It runs once per transport, and on each all 5,000 must be open
  * at the same moment (the peak of the intervals' open-connection gauge): before the closed model opened
  * its connections ahead of its first send, the deno transport's connects starved behind the busy
- * connections and a third of them never opened in 8 s (docs/lab/PERFORMANCE_NOTES.md, "Held load"). Bounded: 4 s
- * of load each on 127.0.0.1, a hard timeout that kills loadlab, and nothing marked left running. No speed
+ * connections and a third of them never opened in 8 s (docs/lab/PERFORMANCE_NOTES.md, "Held load"). Bounded:
+ * 4 s of load each on 127.0.0.1, a hard timeout that kills loadlab, and nothing marked left running. No speed
  * is asserted.
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";

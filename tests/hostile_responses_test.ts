@@ -10,7 +10,7 @@ import { runAttack } from "../runner/attack.ts";
 import { parseAttackConfig } from "../runner/config.ts";
 import type { RunResult } from "../results/mod.ts";
 import { type HostilePath, startHostileServer } from "./fixtures/hostile_server.ts";
-import { epollUnavailableReason } from "../runner/http/transport/epoll_ffi.ts";
+import { epollUnavailableReason } from "../runner/http/transport/epoll/ffi.ts";
 
 interface Case {
   path: HostilePath;

@@ -126,13 +126,13 @@ Deno.test("an import Deno cannot resolve fails the graph, naming who imports it"
 
 Deno.test("each rule reports a graph made to break it", () => {
   const graph: Graph = new Map([
-    ["report/page.ts", ["results/schema.ts", "runner/attack.ts"]], // report may not reach the engine
+    ["report/page.ts", ["results/schema/results.ts", "runner/attack.ts"]], // report may not reach the engine
     ["runner/attack.ts", ["targets/start.ts", "ws/frame.ts"]], // runner never imports targets
     ["ws/frame.ts", ["http1/bytes.ts", "http2/frames.ts"]], // ws may use http1 but not http2
     ["targets/app/app.ts", ["targets/proxy/proxy.ts", "targets/spec.ts"]], // parts apart
     ["targets/spec.ts", []],
     ["targets/proxy/proxy.ts", ["targets/app/app.ts"]], // and a cycle with the line above
-    ["results/schema.ts", ["node:crypto"]], // hashing is no I/O
+    ["results/schema/results.ts", ["node:crypto"]], // hashing is no I/O
     ["results/conclude/x.ts", ["node:fs"]],
     ["results/io.ts", ["node:fs"]], // the named exception
     ["http1/bytes.ts", []],
@@ -179,7 +179,7 @@ Deno.test("a Deno use counts in code only, and only in pure folders", () => {
   ]);
   assertEquals(denoUses("results/io.ts", source), []); // the named exception
   assertEquals(denoUses("runner/attack.ts", source), []); // not a pure folder
-  assertEquals(denoUses("report/text.ts", "export const t = Deno.args;").length, 1);
+  assertEquals(denoUses("report/terminal/summary.ts", "export const t = Deno.args;").length, 1);
 });
 
 Deno.test("code text blanks comments and literals and keeps offsets", () => {

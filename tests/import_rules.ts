@@ -8,7 +8,8 @@
  * - a folder imports only the folders `ALLOWED` lists for it (a file may always import its own folder);
  * - the parts of targets/ (`app/`, `proxy/`, `balancer/`) do not import each other, nor do the protocol
  *   rooms of runner/http/ (`h1/`, `h2/`, `ws/`; the shared `tls/` and `transport/` serve them all);
- * - no import cycle between files at all (each strongly connected group is reported with one cycle spelled out);
+ * - no import cycle between files at all (each strongly connected group is reported with one cycle spelled
+ *   out);
  * - the pure folders (`PURE`) touch neither `Deno.*` nor a `node:` module that does I/O.
  */
 import { codeText, lineAt } from "./code_text.ts";
@@ -131,7 +132,9 @@ export function roomViolations(graph: Graph): string[] {
   return bad.sort();
 }
 
-/** The strongly connected groups of more than one file (or a file importing itself), by Tarjan's algorithm. */
+/**
+ * The strongly connected groups of more than one file (or a file importing itself), by Tarjan's algorithm.
+ */
 export function cycleGroups(graph: Graph): string[][] {
   const index = new Map<string, number>(), low = new Map<string, number>();
   const stack: string[] = [], onStack = new Set<string>(), groups: string[][] = [];

@@ -6,7 +6,7 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { parseAttackConfig } from "../runner/config.ts";
 import { runAttack } from "../runner/attack.ts";
-import { sessionScriptPath } from "../runner/script/k6/k6_file.ts";
+import { sessionScriptPath } from "../runner/script/k6/convert/converted_file.ts";
 import { checksOf, withOrigins } from "./fixtures/cookie_origin.ts";
 
 Deno.env.set("XDG_CACHE_HOME", Deno.makeTempDirSync({ prefix: "loadlab-k6-cache-" }));

@@ -10,7 +10,7 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import net from "node:net";
 import { parseAttackConfig } from "../runner/config.ts";
 import { runAttack } from "../runner/attack.ts";
-import { sessionScriptPath } from "../runner/script/k6/k6_file.ts";
+import { sessionScriptPath } from "../runner/script/k6/convert/converted_file.ts";
 import { k6ErrorOf } from "../runner/script/k6/error_codes.ts";
 import { fetchFailed } from "../runner/script/k6/response.ts";
 

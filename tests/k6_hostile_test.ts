@@ -1,11 +1,12 @@
 /**
  * Hostile k6 scripts through `loadlab run` as users run them: options of the wrong type (a stack trace)
- * or summary stats and units k6 does not know (dropped silently), and handleSummary answers that cannot be written (a folder, an empty name: a stack trace after the
- * run), or that throw as they are read (a Proxy's keys, a toJSON: an uncaught error), or a handleSummary
- * that throws (was exit 2, bad input, after the load), a fail() of a value whose toString throws and a
- * check() of a Proxy whose traps throw (each counted as the bare thrown value, no line). Each is refused with its file:line or path and why, no stack
- * trace; what a run wrote is kept. A top level that changes built-ins only outside a worker (where the
- * summary once imported it) leaves the summary and exit code alone. Loads are bounded counts.
+ * or summary stats and units k6 does not know (dropped silently), and handleSummary answers that cannot be
+ * written (a folder, an empty name: a stack trace after the run), or that throw as they are read (a Proxy's
+ * keys, a toJSON: an uncaught error), or a handleSummary that throws (was exit 2, bad input, after the load),
+ * a fail() of a value whose toString throws and a check() of a Proxy whose traps throw (each counted as the
+ * bare thrown value, no line). Each is refused with its file:line or path and why, no stack trace; what a run
+ * wrote is kept. A top level that changes built-ins only outside a worker (where the summary once imported
+ * it) leaves the summary and exit code alone. Loads are bounded counts.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { existsSync } from "node:fs";

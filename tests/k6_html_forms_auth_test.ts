@@ -8,7 +8,7 @@
 import { deepStrictEqual as assertEquals, rejects } from "node:assert/strict";
 import { digestAuthResponse } from "../bench/httpbin_digest.ts";
 import { request } from "../runner/script/k6/http.ts";
-import { convertK6 } from "../runner/script/k6/convert.ts";
+import { convertK6 } from "../runner/script/k6/convert/convert.ts";
 
 const fixture = new URL("./fixtures/k6/html_forms_auth.js", import.meta.url).pathname;
 const PAGE = "<html><head><title>Shop</title></head><body><a href='/cart'>Cart</a><a href='/shop'>Shop</a>" +

@@ -1,10 +1,11 @@
 /**
  * A k6 script's metrics under k6's own names in the metrics outputs, and k6's modules imported by name:
  * `loadlab run named_imports.js` (tests/fixtures/k6; `check`, `group`, `sleep`, `file`, `CookieJar`,
- * `Counter`... imported as k6's docs write them) against the built-in target, with `--out otlp=URL` (protobuf)
- * into the local receiver (tests/fixtures/metrics_receiver.ts) and `--out prometheus-remote-write=URL` into
- * a real Prometheus (skipped with the reason where it is not installed), queried back by the names k6's
- * outputs give them: `k6_http_reqs_total`, `k6_iterations_total`, `k6_checks_rate`, `k6_vus`, a trend's
+ * `Counter`... imported as k6's docs write them) against the built-in target, with `--out otlp=URL`
+ * (protobuf) into the local receiver (tests/fixtures/metrics_receiver.ts) and
+ * `--out prometheus-remote-write=URL` into a real Prometheus (skipped with the reason where it is not
+ * installed), queried back by the names k6's outputs give them: `k6_http_reqs_total`, `k6_iterations_total`,
+ * `k6_checks_rate`, `k6_vus`, a trend's
  * `k6_http_req_duration_p99` and the script's own counter, trend and rate. Loads are 6 iterations.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";

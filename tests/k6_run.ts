@@ -1,8 +1,8 @@
 /**
  * @module
- * `loadlab run` of a k6 script fixture (tests/fixtures/k6/), or of a script's text, against a target URL, as a user runs it: a
- * process of its own in a fresh folder, its conversions cached in one folder for the test file. Read by
- * the k6 tests that judge a whole run's output and results.json.
+ * `loadlab run` of a k6 script fixture (tests/fixtures/k6/), or of a script's text, against a target URL, as
+ * a user runs it: a process of its own in a fresh folder, its conversions cached in one folder for the test
+ * file. Read by the k6 tests that judge a whole run's output and results.json.
  */
 import { dirname } from "node:path";
 

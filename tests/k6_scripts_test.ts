@@ -10,7 +10,7 @@ import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import { parseAttackConfig } from "../runner/config.ts";
 import { withTarget } from "./helpers.ts";
 import { runAttack } from "../runner/attack.ts";
-import { sessionScriptPath } from "../runner/script/k6/k6_file.ts";
+import { sessionScriptPath } from "../runner/script/k6/convert/converted_file.ts";
 
 const fixture = (name: string) => new URL(`./fixtures/k6/${name}`, import.meta.url).pathname;
 const cache = Deno.makeTempDirSync({ prefix: "loadlab-k6-cache-" });

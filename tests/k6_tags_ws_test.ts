@@ -42,7 +42,8 @@ Deno.test("k6/ws: messages echoed by the built-in target, handlers, timers and p
       12,
       12,
     ]);
-    // The run's own numbers count them as a WebSocket flow's: its ws section, not its HTTP requests (k6's too).
+    // The run's own numbers count them as a WebSocket flow's: its ws section, not its HTTP requests (k6's
+    // too).
     const run = results.runs[0];
     const ws = run.ws;
     assertEquals([ws.handshakes, ws.messagesSent, ws.messagesReceived, ws.pingsSent, ws.pongsReceived], [

@@ -13,7 +13,7 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { runWatched } from "./watched_run.ts";
 import { runVerdict } from "../results/conclude/run_verdict.ts";
-import type { RunResult } from "../results/schema.ts";
+import type { RunResult } from "../results/schema/results.ts";
 
 const SESSION_TYPES = new URL("../runner/script/session.ts", import.meta.url).pathname;
 const LIMIT_MB = 300;
@@ -80,7 +80,8 @@ async function assertEndedOnMemory(body: string, workers: number) {
     const { code, text, dir, peakMb, seconds } = await runSession(scriptText(url, workers, body));
     try {
       console.log(`loadlab's peak ${peakMb.toFixed(0)} MB, ${seconds.toFixed(1)} s for two runs`);
-      // Start-up, then each run's second of load, its cut and its workers' end; 60 s would pass only without it.
+      // Start-up, then each run's second of load, its cut and its workers' end; 60 s would pass only without
+      // it.
       ok(seconds < 40, `ran ${seconds} s\n${text}`);
       ok(peakMb < LIMIT_MB + MARGIN_MB, `loadlab reached ${peakMb} MB\n${text}`);
       const { runs } = JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`));

@@ -132,7 +132,8 @@ Deno.test("attack --out otlp: the receiver decodes cumulative OTLP protobuf that
       assertEquals(Number(latency.count), run.requests);
       const counts: number[] = latency.positive.bucketCounts.map(Number);
       assertEquals(counts.reduce((a, b) => a + b, 0) + Number(latency.zeroCount), run.requests);
-      // The bucket holding the 99th percentile's rank has results' p99 inside it (exponential base 2^(1/256)).
+      // The bucket holding the 99th percentile's rank has results' p99 inside it (exponential base
+      // 2^(1/256)).
       const base = 2 ** (2 ** -latency.scale);
       let seen = 0, k = 0;
       while ((seen += counts[k]) < 0.99 * run.requests) k++;

@@ -1,7 +1,7 @@
 /**
  * End to end: names a user gives (a session script's request and check names and its tags, a flow's step
- * and check names) reach every output bounded in length and free of control characters: a 1 MiB request name is a
- * readable prefix and a hash everywhere (results.json, report.html, summary.md, the terminal, OTLP
+ * and check names) reach every output bounded in length and free of control characters: a 1 MiB request name
+ * is a readable prefix and a hash everywhere (results.json, report.html, summary.md, the terminal, OTLP
  * labels a real receiver decodes), and CR LF, ESC, NUL, U+202E and zero-width characters appear in none; a
  * name that cleaning changed stays apart from the plain one it then looks like. Built-in target, a
  * count of sessions on loopback.

@@ -1,9 +1,9 @@
 /**
  * CPU profiles that would show the wrong thing, with real Node processes on 127.0.0.1: a node:cluster app
  * (its primary, the process loadlab starts and profiles, only hands connections to its workers) gets a
- * profile flagged "mostly idle" in results.json, the report and the terminal; an inspector port held by another
- * process is refused, naming both pids, instead of profiling that process as the target; and a profile
- * larger than the 64 MiB Deno's WebSocket client takes in one message is taken whole.
+ * profile flagged "mostly idle" in results.json, the report and the terminal; an inspector port held by
+ * another process is refused, naming both pids, instead of profiling that process as the target; and a
+ * profile larger than the 64 MiB Deno's WebSocket client takes in one message is taken whole.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";

@@ -13,7 +13,9 @@ import { blankCanvases, openReport } from "./browser.ts";
 import { makeSweepMatrix } from "./fixtures/make_results.ts";
 import { requireProgram } from "./helpers.ts";
 
-/** The sweep matrix as a --quick run whose uncached variant is an example app under Deno's npm compatibility. */
+/**
+ * The sweep matrix as a --quick run whose uncached variant is an example app under Deno's npm compatibility.
+ */
 function quickSweep() {
   const results = makeSweepMatrix();
   results.experiment.quick = true;

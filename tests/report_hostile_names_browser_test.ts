@@ -12,7 +12,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { ResultsFile } from "../results/mod.ts";
 import { parseResultsFile } from "../results/parse.ts";
-import { resultsFileSchema } from "../results/schema.ts";
+import { resultsFileSchema } from "../results/schema/results.ts";
 import { validate } from "../validation/mod.ts";
 import { writeReport } from "../report/write.ts";
 import { blankCanvases, openReport } from "./browser.ts";
@@ -37,7 +37,9 @@ function places(value: unknown, path: Path = [], out = { leaves: [] as Path[], m
   return out;
 }
 
-/** `results` with the payload added to every string and one key per object, where the schema still accepts it. */
+/**
+ * `results` with the payload added to every string and one key per object, where the schema still accepts it.
+ */
 function poisoned(results: ResultsFile): ResultsFile {
   const data = structuredClone(results) as unknown as Record<string, unknown>;
   const at = (p: Path) => p.reduce((o: any, k) => o[k], data);

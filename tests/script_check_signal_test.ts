@@ -2,9 +2,9 @@
  * @module
  * A signal while a session script is type-checked (`deno check`, a child process of loadlab's) ends
  * loadlab at once with 130 or 143, results.json written naming the phase, and leaves no `deno check`
- * behind: the child's process group is ended with it. The script is written fresh (never in the check's cache) with types that take the checker
- * seconds, so the signal comes while the check runs; processes are found by the mark every child of
- * loadlab inherits (LOADLAB_RUN_ID), as the suite's orphan check finds them.
+ * behind: the child's process group is ended with it. The script is written fresh (never in the check's
+ * cache) with types that take the checker seconds, so the signal comes while the check runs; processes are
+ * found by the mark every child of loadlab inherits (LOADLAB_RUN_ID), as the suite's orphan check finds them.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { describeProcesses, markedProcesses, waitUntilGone } from "./marked_processes.ts";

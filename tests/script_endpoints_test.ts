@@ -9,7 +9,7 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { createTargetApp } from "../targets/app/app.ts";
 import { parseAttackConfig } from "../runner/config.ts";
 import { runAttack } from "../runner/attack.ts";
-import { mergeShardRuns } from "../results/merge_shard_runs.ts";
+import { mergeShardRuns } from "../results/merge/shard_runs.ts";
 import type { ResultsFile, RunResult } from "../results/mod.ts";
 import { runLoadlab, withTempDir } from "./helpers.ts";
 

@@ -12,8 +12,8 @@ import { deepStrictEqual as assertEquals, ok, rejects } from "node:assert/strict
 import { parseAttackConfig } from "../runner/config.ts";
 import { runAttack } from "../runner/attack.ts";
 import { nodeGreeterSkip, withNodeGreeter } from "./fixtures/node_greeter.ts";
-import { importScript } from "../runner/script/script_module.ts";
-import { sessionScriptPath } from "../runner/script/k6/k6_file.ts";
+import { importScript } from "../runner/script/module.ts";
+import { sessionScriptPath } from "../runner/script/k6/convert/converted_file.ts";
 
 const script = (name: string) => new URL(`./fixtures/scripts/${name}`, import.meta.url).pathname;
 const k6Fixture = (name: string) => new URL(`./fixtures/k6/${name}`, import.meta.url).pathname;

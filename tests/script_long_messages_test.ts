@@ -2,8 +2,8 @@
  * A script's thrown messages far past the length names keep (100,000 characters; non-ASCII text cleaned
  * as well as cut) keep the script's `file:line` at their end, where cutting the whole line lost it: a
  * session's (through a real worker isolate), setup()'s and teardown()'s (with "no load was sent" after
- * setup's), and a k6 handleSummary's and a top level's, each printed whole (a 5 MB line). Against the built-in target;
- * counts of a few sessions.
+ * setup's), and a k6 handleSummary's and a top level's, each printed whole (a 5 MB line). Against the
+ * built-in target; counts of a few sessions.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { parseAttackConfig } from "../runner/config.ts";

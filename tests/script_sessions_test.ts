@@ -1,10 +1,10 @@
 /**
  * Session scripts end to end: real worker isolates against the built-in target (its /login, /me and
- * cookie), each `s.*` call over HTTP/1.1 and h2c, per-request names, open pacing (a session per arrival), a throwing script (counted by message and file:line, the
- * run goes on), unhandled rejections, a script that blocks its isolate (the worker ended at the graceful
- * stop, the run flagged), setup and teardown once per segment around every session with 4 workers and 2
- * segments, and a type error refused before any load (exit 2 with file:line). Loads are bounded counts
- * or sub-second durations.
+ * cookie), each `s.*` call over HTTP/1.1 and h2c, per-request names, open pacing (a session per arrival), a
+ * throwing script (counted by message and file:line, the run goes on), unhandled rejections, a script that
+ * blocks its isolate (the worker ended at the graceful stop, the run flagged), setup and teardown once per
+ * segment around every session with 4 workers and 2 segments, and a type error refused before any load (exit
+ * 2 with file:line). Loads are bounded counts or sub-second durations.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { parseAttackConfig } from "../runner/config.ts";
@@ -12,7 +12,7 @@ import { withTarget } from "./helpers.ts";
 import { runAttack } from "../runner/attack.ts";
 import { runVerdict } from "../results/conclude/run_verdict.ts";
 import { sampledLatency } from "../results/conclude/responses.ts";
-import { latencyOrGap } from "../report/html/page_run.ts";
+import { latencyOrGap } from "../report/html/page/run.ts";
 
 const script = (name: string) => new URL(`./fixtures/scripts/${name}`, import.meta.url).pathname;
 
@@ -219,7 +219,7 @@ Deno.test({
       const binary = `${dir}/loadlab`;
       const compiled = await new Deno.Command(Deno.execPath(), {
         args: ["compile", "-A", "--unstable-net", "--include", "runner/worker/worker.ts", "--include"]
-          .concat(["runner/script/session.ts", "--include", "runner/script/hooks_worker.ts"])
+          .concat(["runner/script/session.ts", "--include", "runner/script/host/hooks_worker.ts"])
           .concat(["-o", binary, "main.ts"]),
         cwd: root,
         stderr: "piped",

@@ -2,7 +2,8 @@
  * End to end: a session script that puts a secret-named environment variable's value (`s.env`) in a path,
  * a request name, a check name and thrown messages (a session's, teardown's), and a secret header's value
  * it sent in a check name: neither value reaches any output in clear (results.json, report.html,
- * summary.md, the terminal), each redacted as the rest of results are. The built-in target, a count of sessions on loopback.
+ * summary.md, the terminal), each redacted as the rest of results are. The built-in target, a count of
+ * sessions on loopback.
  */
 import { ok } from "node:assert/strict";
 import { withTempDir } from "./helpers.ts";

@@ -4,7 +4,8 @@
  * and the path may carry `?token=`), the message of a target that exited before it was ready (it echoes
  * the command line and the tail of the app's output, which may print its own `env:` secret), and the
  * exit-2 line of a `--set` that cannot be applied (it quotes the assignment), of a refused `-H` (it
- * quotes the header) and of a file that is not JSON (V8's parser quotes the text around the fault). Real runs: the built-in target, an external `sh` that exits at once.
+ * quotes the header) and of a file that is not JSON (V8's parser quotes the text around the fault). Real
+ * runs: the built-in target, an external `sh` that exits at once.
  */
 import { deepStrictEqual as assertEquals, match as assertMatch } from "node:assert/strict";
 import { runLoadlab, withTempDir } from "./helpers.ts";

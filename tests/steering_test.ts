@@ -15,7 +15,7 @@ import { phasesSchedule } from "../runner/load/schedule.ts";
 import { basePhasesOf } from "../runner/load/steer.ts";
 import { steeredPhases } from "../runner/load/steer_schedule.ts";
 import type { RunResult } from "../results/mod.ts";
-import type { SteerChange } from "../results/schema_steering.ts";
+import type { SteerChange } from "../results/schema/steering.ts";
 
 function startTarget() {
   const app = createTargetApp();

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { ResultsFile } from "../results/mod.ts";
-import { explainKnee } from "../results/conclude/knee_explained.ts";
+import { explainKnee } from "../results/conclude/knee/explained.ts";
 import { buildFindings } from "../results/conclude/findings.ts";
 import { blankCanvases, openReport } from "./browser.ts";
 import { requireProgram, runLoadlab, withTempDir } from "./helpers.ts";

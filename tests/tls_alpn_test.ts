@@ -7,7 +7,10 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { attackJson, EPOLL_TLS_BLOCKER, TLS_CLIENTS, withTlsListener } from "./tls_fixtures.ts";
 
-/** A TLS server with no ALPN configured that answers whatever comes as an HTTP/1.1 server would the h2 preface. */
+/**
+ * A TLS server with no ALPN configured that answers whatever comes as an HTTP/1.1 server would the h2
+ * preface.
+ */
 async function serveHttp1(conn: Deno.Conn): Promise<void> {
   try {
     if (await conn.read(new Uint8Array(4096)) !== null) {

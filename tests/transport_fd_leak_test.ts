@@ -1,12 +1,13 @@
 /**
  * The fd-leak check of every transport, over TCP and over TLS (epoll: its `SSL`s freed with their sockets;
- * io_uring: its ring and sockets, plain TCP only, its open models falling back to epoll): a generator process runs every kind of run (every model,
- * Connection: close, timeouts, a refused connect, a stop request) and its /proc/self/fd count must be
- * the same after them as before. In its own process, since the parallel suite shares this one.
+ * io_uring: its ring and sockets, plain TCP only, its open models falling back to epoll): a generator process
+ * runs every kind of run (every model, Connection: close, timeouts, a refused connect, a stop request) and
+ * its /proc/self/fd count must be the same after them as before. In its own process, since the parallel suite
+ * shares this one.
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { epollBlocker } from "../runner/http/transport/choice.ts";
-import { uringUnavailableReason } from "../runner/http/transport/uring_probe.ts";
+import { uringUnavailableReason } from "../runner/http/transport/uring/probe.ts";
 import { selfSignedPair } from "../targets/tls_cert.ts";
 
 /** Plain HTTP, or HTTPS with a throwaway certificate (its CA then written to `caFile`). */

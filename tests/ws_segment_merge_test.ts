@@ -7,7 +7,7 @@
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import type { ResultsFile } from "../results/mod.ts";
-import type { WsResult } from "../results/schema_ws.ts";
+import type { WsResult } from "../results/schema/ws.ts";
 import { decodeHistogram } from "../results/histogram.ts";
 import { runLoadlab, withTempDir } from "./helpers.ts";
 import { startLoadlab } from "./background.ts";

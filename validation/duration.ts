@@ -2,8 +2,8 @@
  * @module
  * The one parser of human durations (`500ms`, `10s`, `1.5s`, `1m`, `2h`, compound `1m30s`), shared by
  * the command line (cli/duration.ts, which also takes a bare number as seconds, as autocannon's `-d`
- * does) and experiment files (scenarios/schema.ts, where a bare number is an error because `10` could
- * mean seconds or milliseconds). Neutral so neither layer imports the other.
+ * does) and experiment files (scenarios/schema/experiment.ts, where a bare number is an error because `10`
+ * could mean seconds or milliseconds). Neutral so neither layer imports the other.
  */
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };

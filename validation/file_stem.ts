@@ -9,7 +9,9 @@ import { createHash } from "node:crypto";
 /** Longest stem kept: room for an extension and a suffix within any filesystem's 255 bytes. */
 export const MAX_STEM_CHARS = 120;
 
-/** `name` as a file name's stem (see the module comment); `unique`: its cleaned form is its own, case aside. */
+/**
+ * `name` as a file name's stem (see the module comment); `unique`: its cleaned form is its own, case aside.
+ */
 export function fileStem(name: string, unique: boolean): string {
   const cleaned = name.replace(/[^A-Za-z0-9.=-]+/g, "_");
   if (unique && cleaned.length <= MAX_STEM_CHARS && !/[A-Z]/.test(cleaned)) return cleaned;

@@ -104,7 +104,8 @@ export function describe(schema: Schema): string | undefined {
 }
 
 function describeOne(schema: Schema): string | undefined {
-  // A schema may say in its own words what it takes: `.meta({ expected: "a duration with a unit, e.g. 10s" })`.
+  // A schema may say in its own words what it takes:
+  // `.meta({ expected: "a duration with a unit, e.g. 10s" })`.
   const expected = z.globalRegistry.get(schema)?.expected;
   if (typeof expected === "string") return expected;
   const def = defOf(schema);

@@ -29,7 +29,9 @@ export function terminalSafe(text: string): string {
   return text.replace(ESCAPE_SEQUENCE, "").replace(CONTROL, "");
 }
 
-/** What `visibleLine` writes as an escape: controls, line and paragraph separators, bidi and zero-width ones. */
+/**
+ * What `visibleLine` writes as an escape: controls, line and paragraph separators, bidi and zero-width ones.
+ */
 const UNSEEN =
   // deno-lint-ignore no-control-regex -- matching control characters is the point
   /[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060\u2066-\u2069\ufeff]/g;

@@ -68,7 +68,9 @@ export class FrameParser {
   #opcode = 0;
   #fin = false;
   #remaining = 0;
-  /** The data message in progress across frames or reads: its opcode (0 none), bytes gathered, UTF-8 state. */
+  /**
+   * The data message in progress across frames or reads: its opcode (0 none), bytes gathered, UTF-8 state.
+   */
   #msgOpcode = 0;
   #msgLen = 0;
   /** Frames of the message in progress, and the most one may take (`maxFramesOf`). */
@@ -84,7 +86,9 @@ export class FrameParser {
    */
   readonly #compressedCap: number;
   /** A control frame cut across reads. */
-  /** A control frame's payload cut across reads; made the first time one is (a crowd of parsers holds none). */
+  /**
+   * A control frame's payload cut across reads; made the first time one is (a crowd of parsers holds none).
+   */
   #ctl: Uint8Array | null = null;
   #ctlLen = 0;
 

@@ -117,7 +117,9 @@ function lineEndOf(buf: Uint8Array, at: number, end: number): number {
   return end;
 }
 
-/** The status of `HTTP/1.0` or `HTTP/1.1`, a space, three digits, then a space or the line's end; -1 if not. */
+/**
+ * The status of `HTTP/1.0` or `HTTP/1.1`, a space, three digits, then a space or the line's end; -1 if not.
+ */
 function statusOf(buf: Uint8Array, end: number): number {
   const prefix = "HTTP/1.";
   if (end < 12) return -1;

@@ -1,10 +1,10 @@
 /**
  * @module
  * `--out KIND=URL` while the load runs: the engine hands each finished interval over (runner/attack.ts
- * `onInterval`, through scenarios/run.ts for experiments) into a bounded inbox, which costs it one array
- * push. About once a second, in this (the main) isolate and never in a worker's loop, the inbox is folded
- * into each run's cumulative series (results/export/run_series.ts: the HDR encodings decoded here, not on
- * the engine's path) and the points go to one sender per output (./sender.ts), each with its own bounded
+ * `onInterval`, through scenarios/run/run_plan.ts for experiments) into a bounded inbox, which costs it one
+ * array push. About once a second, in this (the main) isolate and never in a worker's loop, the inbox is
+ * folded into each run's cumulative series (results/export/run_series.ts: the HDR encodings decoded here, not
+ * on the engine's path) and the points go to one sender per output (./sender.ts), each with its own bounded
  * queue, retries and counts. `close` flushes within a time limit and returns what each output did, for
  * results.json's `export` and the terminal's "metrics out:" line.
  */
@@ -24,8 +24,8 @@ import { otlpRequest } from "../../results/export/otlp_json.ts";
 import { encodeOtlpRequest } from "../../results/export/otlp_protobuf.ts";
 import type { ExportSummary } from "../../results/export/summary.ts";
 import type { TelemetrySeries } from "../../results/mod.ts";
-import type { PlannedRun } from "../../scenarios/plan_types.ts";
-import type { RunPlanHooks } from "../../scenarios/run.ts";
+import type { PlannedRun } from "../../scenarios/plan/types.ts";
+import type { RunPlanHooks } from "../../scenarios/run/run_plan.ts";
 import type { MetricsOutput } from "../../results/export/metrics_output.ts";
 import type { MetricsOutKind } from "../../results/export/summary.ts";
 import { DEFAULT_SENDER_OPTIONS, type EncodedBatch, OutputSender, type SenderOptions } from "./sender.ts";
@@ -223,7 +223,9 @@ const ENCODERS: Record<MetricsOutKind, Encoder> = {
   }),
 };
 
-/** The encoder of the output's kind; a kind without one (a value not parsed by the flag) is a bug, said so. */
+/**
+ * The encoder of the output's kind; a kind without one (a value not parsed by the flag) is a bug, said so.
+ */
 export function encoderOf(output: MetricsOutput): Encoder {
   const encoder = Object.hasOwn(ENCODERS, output.kind) ? ENCODERS[output.kind] : undefined;
   if (!encoder) {

@@ -166,7 +166,9 @@ export class OutputSender {
     this.#lastError = redactKnown(safe, this.#secrets).slice(0, MAX_ERROR_CHARS);
   }
 
-  /** One POST: "ok" (2xx), "retry" (network error, 5xx, 429) or "refused" (another 4xx: retrying cannot help). */
+  /**
+   * One POST: "ok" (2xx), "retry" (network error, 5xx, 429) or "refused" (another 4xx: retrying cannot help).
+   */
   async #post(encoded: EncodedBatch): Promise<"ok" | "retry" | "refused"> {
     this.#stats.posts++;
     try {

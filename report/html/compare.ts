@@ -15,7 +15,7 @@ import { judgedChange } from "../../results/conclude/noise.ts";
 import { changePct, type NoiseVerdict, round4 } from "../../results/stats.ts";
 import { gateAgainstBaseline, type MetricVerdict } from "../../results/baseline_gate.ts";
 import type { FailOn } from "../../results/fail_on.ts";
-import { verdictText } from "../baseline_gate_text.ts";
+import { verdictText } from "../terminal/baseline_gate.ts";
 
 /** One metric of one matched run pair. */
 export interface CompareCell {

@@ -3,4 +3,4 @@
  * The HTML report: `renderReport(results, { compare })` returns one self-contained report.html.
  */
 export { type RenderOptions, renderReport } from "./render.ts";
-export { buildPageData, type PageData } from "./page_data.ts";
+export { buildPageData, type PageData } from "./page/data.ts";

@@ -8,8 +8,8 @@ import { createHash } from "node:crypto";
 import type { ResultsFile } from "../../results/mod.ts";
 import type { FailOn } from "../../results/fail_on.ts";
 import { CHART_JS_SOURCE, CHART_JS_VERSION } from "../assets/chart_js.ts";
-import { buildPageData } from "./page_data.ts";
-import { PAGE_CSS } from "./page_css.ts";
+import { buildPageData } from "./page/data.ts";
+import { PAGE_CSS } from "./page/css.ts";
 import { formatExponent, isHuge } from "../../results/text_format.ts";
 import { maxOf, minOf } from "../../system/large_arrays.ts";
 import * as dom from "./client/dom.ts";
@@ -47,7 +47,9 @@ export interface RenderOptions {
   compare?: ResultsFile;
   /** `--fail-on` rules applied to the gate verdicts shown beside the comparison. */
   failOn?: FailOn[];
-  /** The live dashboard's page (cli/dashboard.ts): the stream's `connect-src 'self'`, the live entry. */
+  /**
+   * The live dashboard's page (cli/dashboard/server.ts): the stream's `connect-src 'self'`, the live entry.
+   */
   live?: boolean;
   /** `loadlab site`: the navigation (index link, baseline and candidate pickers) embedded beside the data. */
   site?: SiteNav;

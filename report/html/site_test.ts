@@ -63,7 +63,7 @@ Deno.test("renderReport live: connect-src 'self' and the live entry; the plain r
 Deno.test("two results of one name are told apart by folder, mode and date; a quick run's ? is explained", async () => {
   const { siteLabel } = await import("./client/site_nav.ts");
   const { noVerdictNote } = await import("./client/sections.ts");
-  const { buildPageData } = await import("./page_data.ts");
+  const { buildPageData } = await import("./page/data.ts");
   const full = makeSeed000(2, 20);
   const quick = makeSeed000(2, 2, 0.6);
   quick.experiment = { ...quick.experiment, quick: true };

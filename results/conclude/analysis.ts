@@ -22,7 +22,7 @@ import {
   type SweepPoint,
 } from "../stats.ts";
 import { judgeChange, type NotJudged, notJudgedFlags, notJudgedText } from "./judged.ts";
-import { bentBeyondNoise, unbentText } from "./knee_bend.ts";
+import { bentBeyondNoise, unbentText } from "./knee/bend.ts";
 
 /** Options of `analyze`. */
 interface AnalyzeOptions {

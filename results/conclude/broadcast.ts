@@ -7,7 +7,7 @@
  */
 import type { ResultsFile } from "../mod.ts";
 import { formatCount, formatDurationMs } from "../text_format.ts";
-import { explainKnee } from "./knee_explained.ts";
+import { explainKnee } from "./knee/explained.ts";
 import {
   type Bend,
   type BroadcastCurve,

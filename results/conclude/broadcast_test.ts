@@ -4,7 +4,7 @@ import type { ResultsFile, RunResult } from "../mod.ts";
 import { concludeBroadcasts } from "./broadcast.ts";
 import { buildFindings } from "./findings.ts";
 import { analyze } from "./analysis.ts";
-import { explainKnees } from "./knee_explained.ts";
+import { explainKnees } from "./knee/explained.ts";
 
 /** A room of `members` at 100 messages/s with fan-out p50/p99 and the target's CPU (% of a core). */
 function member(

@@ -5,7 +5,7 @@
  * holds `OPEN_SHARE` of the plan, said only when that took longer than one interval, for plans of
  * `MIN_PLANNED` connections or more, unsteered, with connections kept. Pure.
  */
-import type { RunResult } from "../schema.ts";
+import type { RunResult } from "../schema/results.ts";
 import { MIN_PLANNED } from "./ramp_followed.ts";
 import { formatCount } from "../text_format.ts";
 import { modelFactsOf } from "../load_models.ts";

@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { crowdOpening, crowdOpeningText } from "./crowd_opening.ts";
-import type { RunResult } from "../schema.ts";
+import type { RunResult } from "../schema/results.ts";
 
 /** A `connections` run of `planned` whose 250 ms intervals held `open` connections and `requests` answers. */
 function crowd(

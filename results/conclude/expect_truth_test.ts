@@ -11,7 +11,9 @@ import type { Expectation } from "./expectation.ts";
 import { analyze } from "./analysis.ts";
 import { buildFindings } from "./findings.ts";
 
-/** One 250 ms interval of `requests` answers (`failed` of them with a failed status), `errors` failed sends. */
+/**
+ * One 250 ms interval of `requests` answers (`failed` of them with a failed status), `errors` failed sends.
+ */
 function interval(i: number, requests: number, meanMs: number, errors = 0, failed = 0): IntervalResult {
   return {
     startMs: i * 250,

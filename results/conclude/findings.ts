@@ -9,7 +9,7 @@ import { judgeExpectation } from "./expect_verdict.ts";
 import { finiteMean, metricValue, pointKey } from "./points.ts";
 import { flaggedRuns, runVerdict } from "./run_verdict.ts";
 import { formatDurationMs, formatNumber } from "../text_format.ts";
-import { explainKnees } from "./knee_explained.ts";
+import { explainKnees } from "./knee/explained.ts";
 import { type BroadcastFinding, concludeBroadcasts } from "./broadcast.ts";
 import { capacityQualifiers, capacityText } from "./capacity.ts";
 

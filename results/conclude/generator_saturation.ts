@@ -17,7 +17,9 @@ export interface GeneratorLoad {
   loopLagMs: number;
   /** Mean wait of a ready response for the worker to read it (ms); absent where not measured. */
   readyWaitMs?: number;
-  /** Mean wait of the worker's thread for a core each time it was put on one (ms); absent where not counted. */
+  /**
+   * Mean wait of the worker's thread for a core each time it was put on one (ms); absent where not counted.
+   */
   wakeWaitMs?: number;
 }
 
@@ -70,7 +72,7 @@ function demandPct(load: GeneratorLoad): number {
 
 /** What the intervals of a closed run say about its generator. */
 interface GeneratorSaturation {
-  /** Intervals with evidence, and those whose busiest worker was saturated and late (`SATURATED_PCT`, `LATE_LOOP_MS`). */
+  /** Intervals with evidence, and those whose busiest worker was saturated and late. */
   judged: number;
   saturated: number;
   /** Means over the judged intervals of the busiest worker's running and waiting shares (%). */

@@ -3,7 +3,7 @@
  * Whether the rest of the machine worked while a run ran (`hostCpu`), said beside its rate; it judges
  * nothing (own_waits.ts does). Pure.
  */
-import type { RunResult } from "../schema.ts";
+import type { RunResult } from "../schema/results.ts";
 
 /** Other processes' CPU this large (cores) during a run is said beside it. */
 const MIN_OTHER_CORES = 0.25;

@@ -7,7 +7,7 @@
  * Welch's t-test. Beyond noise needs `BEYOND_NOISE_MIN_SE` standard errors, within noise is under
  * `WITHIN_NOISE_MAX_SE`, between is "not judged" with the number. Pure.
  */
-import type { RunResult } from "../schema.ts";
+import type { RunResult } from "../schema/results.ts";
 import {
   BEYOND_NOISE_MIN_SE,
   type MeanCi,
@@ -143,7 +143,10 @@ function judgedStatistic(rule: "repeats" | "within-run", metric: NoiseMetric): s
 interface JudgedChange {
   /** The baseline's level: the mean on the judged scale turned back (a geometric mean for latency). */
   base: number;
-  /** The change from `base`, and the interval [low, high] it must leave to be beyond noise; null when noise was not measured. */
+  /**
+   * The change from `base`, and the interval [low, high] it must leave to be beyond noise; null when noise
+   * was not measured.
+   */
   diff: number;
   ci95: [number, number] | null;
   /** What `base` and `base + diff` are ("geometric mean of the batch means of interval p99s"). */

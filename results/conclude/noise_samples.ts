@@ -4,7 +4,7 @@
  * a run's batch means over its judged part (from its stabilization point, else its final half), the scale
  * a metric is judged on, and whether a run's load held one rate. Pure.
  */
-import type { IntervalResult, RunResult } from "../schema.ts";
+import type { IntervalResult, RunResult } from "../schema/results.ts";
 import { servedRps } from "./served_rate.ts";
 import { intervalLatencySampled } from "./responses.ts";
 import { batchMeans, type IntervalSample, type MeanCi, meanCi } from "../stats.ts";
@@ -78,7 +78,9 @@ function batchesOf(run: RunResult, metric: NoiseMetric): Batches {
   return { ...batchesFrom(samples, 0, run), settled: false };
 }
 
-/** Batch means from `fromMs` on: one-second batches when there are `MIN_LONG_BATCHES`, else one interval each. */
+/**
+ * Batch means from `fromMs` on: one-second batches when there are `MIN_LONG_BATCHES`, else one interval each.
+ */
 function batchesFrom(samples: IntervalSample[], fromMs: number, run: RunResult): Omit<Batches, "settled"> {
   const long = batchMeans(samples, fromMs, BATCH_MS);
   if (long.length >= MIN_LONG_BATCHES) return { values: long, lengthsMs: [BATCH_MS] };

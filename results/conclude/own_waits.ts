@@ -6,7 +6,7 @@
  * 1 / (1 - w), and each wait adds at most its length to a latency; a difference past that bound is the
  * target's, one within it is not judged, with what would settle it. Pure.
  */
-import type { RunResult } from "../schema.ts";
+import type { RunResult } from "../schema/results.ts";
 import type { NoiseMetric } from "./noise_samples.ts";
 import { WAKE_WAITS } from "./generator_saturation.ts";
 

@@ -90,7 +90,8 @@ Deno.test("a difference the slower side's own waits can make is not judged, with
     verdict.notJudged,
     /but the slower side's own waits \(the load worker waited for a core 30% of the time, the target's main thread 50%, 0\.2 ms at each wake-up\) move \S+ ms to \S+ ms at most, \S+ ms measured: judged with its threads waiting for a core under \d+(\.\d)?% of the time \(a quieter machine\) or with repeats \(repeats: 3\)$/,
   );
-  // The faster side's waits explain nothing of the slower side's numbers: the same gap, waits swapped, is judged.
+  // The faster side's waits explain nothing of the slower side's numbers: the same gap, waits swapped, is
+  // judged.
   const swapped = judgeNoise("within-run", run("this", 8, 2, 2), run("base", 5, 30, 50), "p50");
   assert.ok("beyond" in swapped && swapped.beyond, JSON.stringify(swapped));
 });

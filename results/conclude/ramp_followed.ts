@@ -4,7 +4,7 @@
  * connections are under half the plan at its start is short (the last interval, small plans and steered
  * runs left out). Pure.
  */
-import type { RunResult } from "../schema.ts";
+import type { RunResult } from "../schema/results.ts";
 import { connectionsAt, type StagePlan } from "../stage_plan.ts";
 import { formatCount } from "../text_format.ts";
 import { modelFactsOf } from "../load_models.ts";

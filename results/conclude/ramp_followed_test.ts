@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { rampShortfall, rampShortText } from "./ramp_followed.ts";
-import type { RunResult } from "../schema.ts";
+import type { RunResult } from "../schema/results.ts";
 
 const STAGES = [{ durationMs: 1000, target: 1000 }, { durationMs: 1000, target: 1000 }];
 

@@ -5,7 +5,7 @@
  * and whether a statistic has samples (printed "-", never "0 ms"). Sessions that received WebSocket messages
  * on connections of their own (k6/ws) got answers. Pure.
  */
-import type { IntervalResult, LatencySummaryMs, RunResult } from "../schema.ts";
+import type { IntervalResult, LatencySummaryMs, RunResult } from "../schema/results.ts";
 import { formatCount } from "../text_format.ts";
 
 /** 5xx responses over this share of the responses flag the run; a handful is shown, not flagged. */
@@ -86,7 +86,9 @@ export function serverErrorResponses(run: RunResult): number {
   }, 0);
 }
 
-/** "429 40", "404 12, 401 8": the status codes a run got, most first (at most `STATUSES_NAMED`, then "..."). */
+/**
+ * "429 40", "404 12, 401 8": the status codes a run got, most first (at most `STATUSES_NAMED`, then "...").
+ */
 export function statusCodesText(run: RunResult): string {
   const codes = Object.entries(run.statusCodes ?? {}).filter(([, n]) => (n ?? 0) > 0)
     .sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0) || a[0].localeCompare(b[0]));
@@ -97,7 +99,9 @@ export function statusCodesText(run: RunResult): string {
 /** The most status codes a verdict label names. */
 const STATUSES_NAMED = 3;
 
-/** "tls 160", "connect 90, timeout 3": the error kinds of a run, most first; "no request sent" without any. */
+/**
+ * "tls 160", "connect 90, timeout 3": the error kinds of a run, most first; "no request sent" without any.
+ */
 export function errorKindsText(run: RunResult): string {
   const counted: [string, number | undefined][] = [...Object.entries(run.errors), [
     "unfinished",

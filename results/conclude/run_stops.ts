@@ -3,8 +3,8 @@
  * The words of a run that did not go as asked: aborted by a threshold, incomplete (stuck, exited or
  * memory-cut workers, a count out of time or work), or steered by hand, with how to change it. Pure.
  */
-import type { RunResult } from "../schema.ts";
-import { describeChange } from "../schema_steering.ts";
+import type { RunResult } from "../schema/results.ts";
+import { describeChange } from "../schema/steering.ts";
 import { formatCount, formatDurationMs } from "../text_format.ts";
 
 /** Changes listed in a steered run's flag; more are counted. */

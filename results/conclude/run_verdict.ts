@@ -7,7 +7,7 @@
  * which findings it keeps from judging the target; docs/REFERENCE.md lists the same table (a test
  * compares). Pure.
  */
-import type { RunResult } from "../schema.ts";
+import type { RunResult } from "../schema/results.ts";
 import {
   errorKindsText,
   errorShareBase,

@@ -4,7 +4,7 @@ import { makeRun, WS_NOTHING } from "../../tests/fixtures/make_run.ts";
 import { runVerdict } from "./run_verdict.ts";
 import { measuredSuccessRate } from "./responses.ts";
 import { achievedAbove, droppedShare, formatShare, sendFacts } from "./send_counts.ts";
-import type { RunResult } from "../schema.ts";
+import type { RunResult } from "../schema/results.ts";
 
 const clean = (patch: Partial<RunResult> = {}): RunResult => ({
   ...makeRun({ name: "r", rps: 100, targetRps: 100, dist: { medianMs: 5, sigma: 0.4 }, durationSec: 2 }),

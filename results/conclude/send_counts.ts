@@ -4,8 +4,8 @@
  * failed without a response, the kernel's listen-queue drops, and an open run's requested, sent and
  * achieved rates; the verdict and the reports both read them here. Pure.
  */
-import type { RunResult } from "../schema.ts";
-import { GRPC_ERROR_KINDS } from "../schema_values.ts";
+import type { RunResult } from "../schema/results.ts";
+import { GRPC_ERROR_KINDS } from "../schema/values.ts";
 import { errorCount, sendsOf } from "./responses.ts";
 import { formatCount } from "../text_format.ts";
 
@@ -113,7 +113,7 @@ export function sendFacts(run: RunResult): SendFacts {
   };
 }
 
-/** Achieved req/s may exceed the requested rate by this share before it is labelled (noise of a short run). */
+/** Achieved req/s may exceed the requested rate by this share before it is labelled (short-run noise). */
 const ACHIEVED_ABOVE_SHARE = 0.02;
 
 /** True when an open run achieved more than its requested rate beyond noise: a late backlog. */

@@ -4,7 +4,7 @@
  * requests sent (repeats pooled), at the bars every noise rule uses, since a run's requests are not
  * independent (one stall fails many). Pure.
  */
-import type { RunResult } from "../schema.ts";
+import type { RunResult } from "../schema/results.ts";
 import { errorCount } from "./responses.ts";
 import { BEYOND_NOISE_MIN_SE, WITHIN_NOISE_MAX_SE } from "../stats.ts";
 import { formatCount } from "../text_format.ts";

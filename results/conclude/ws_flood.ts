@@ -5,7 +5,7 @@
  * when unsolicited messages outnumber answered ones `FLOOD_RATIO` times and number `MIN_FLOOD_MESSAGES`.
  * Pure.
  */
-import type { RunResult } from "../schema.ts";
+import type { RunResult } from "../schema/results.ts";
 import { formatCount } from "../text_format.ts";
 
 /** Unsolicited messages per answered one past which the answers are taken as the flood's. */

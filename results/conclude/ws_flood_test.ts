@@ -3,7 +3,7 @@ import { makeRun, WS_NOTHING } from "../../tests/fixtures/make_run.ts";
 import { runVerdict } from "./run_verdict.ts";
 import { loadlabFlags } from "./judged.ts";
 import { wsFlood } from "./ws_flood.ts";
-import type { RunResult } from "../schema.ts";
+import type { RunResult } from "../schema/results.ts";
 
 /** A 10 s WebSocket run that answered `answered` sends amid `unsolicited` messages, under `ws` config. */
 function wsRun(answered: number, unsolicited: number, ws: Record<string, unknown> = {}): RunResult {

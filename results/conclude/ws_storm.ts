@@ -5,7 +5,7 @@
  * connection taking T to send its messages serves the rate only from T on). Null for a run that is no
  * storm. Pure.
  */
-import type { RunResult } from "../schema.ts";
+import type { RunResult } from "../schema/results.ts";
 import { MIN_HELD_SENDS } from "./bound_verdict.ts";
 import { formatRate, SHORTFALL_SHARE } from "./served_rate.ts";
 import { formatCount, formatDurationMs } from "../text_format.ts";

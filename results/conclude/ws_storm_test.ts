@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { makeRun, WS_NOTHING } from "../../tests/fixtures/make_run.ts";
 import { runVerdict } from "./run_verdict.ts";
 import { stormFacts, stormShortText } from "./ws_storm.ts";
-import type { RunResult } from "../schema.ts";
+import type { RunResult } from "../schema/results.ts";
 
 /**
  * A 10 s storm of 5 messages per connection asked at 100 conn/s (`targetRps` 500 msg/s), which opened

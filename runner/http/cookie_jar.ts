@@ -11,8 +11,8 @@
  * theirs, at RFC 6265 6.1's minimums: 50 cookies per domain and 3,000 in all, the least recently set
  * evicted first; a cookie over 4,096 bytes is ignored. Cookies live in one map per domain (insertion
  * order is the eviction order), so a response's cookies are taken at a constant cost each however many
- * arrive, and a request's line reads only the cookies of the domains its host is in. The `Cookie:` line is encoded
- * once per change of the jar or of the request's host and path, not per step.
+ * arrive, and a request's line reads only the cookies of the domains its host is in. The `Cookie:` line is
+ * encoded once per change of the jar or of the request's host and path, not per step.
  */
 
 const encoder = new TextEncoder();
@@ -23,7 +23,10 @@ export const MAX_COOKIES_PER_DOMAIN = 50;
 export const MAX_COOKIES = 3_000;
 /** Largest cookie kept, name, value and attributes (RFC 6265 6.1); a larger one is ignored as browsers do. */
 export const MAX_COOKIE_BYTES = 4_096;
-/** Control characters but tab (a header value may hold one): a cookie with one in its name or value is not kept. */
+/**
+ * Control characters but tab (a header value may hold one): a cookie with one in its name or value is not
+ * kept.
+ */
 // deno-lint-ignore no-control-regex -- matching control characters is the point
 const CONTROL = /[\x00-\x08\x0a-\x1f\x7f]/;
 
@@ -148,7 +151,9 @@ export class CookieJar {
     this.#store(cookie, nowMs);
   }
 
-  /** Replaces the cookie of the same name, domain and path (RFC 6265 5.3 step 11), then evicts past the caps. */
+  /**
+   * Replaces the cookie of the same name, domain and path (RFC 6265 5.3 step 11), then evicts past the caps.
+   */
   #store(cookie: Cookie, nowMs: number): void {
     let cookies = this.#byDomain.get(cookie.domain);
     const key = `${cookie.name};${cookie.path}`;

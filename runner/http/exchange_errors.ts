@@ -1,7 +1,8 @@
 /**
  * @module
  * How a connection's failures are named: the error kind a socket error counts under, and the
- * messages of failures that are not socket errors. Counted by kind, never thrown: a failure on the hot path is a count, not an exception.
+ * messages of failures that are not socket errors. Counted by kind, never thrown: a failure on the hot path
+ * is a count, not an exception.
  */
 import type { ErrorKind } from "../../results/mod.ts";
 import { formatCap } from "../../system/read_capped.ts";

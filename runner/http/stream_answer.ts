@@ -9,7 +9,7 @@
  * the HTTP/2 room and the rooms that ride on it meet here without importing each other.
  */
 import type { ErrorKind } from "../../results/mod.ts";
-import type { FieldBytesSink } from "../../http2/hpack_decoder.ts";
+import type { FieldBytesSink } from "../../http2/hpack/decoder.ts";
 
 /** One stream's judge of its answer, reused for every request the stream carries. */
 export interface StreamAnswer {
@@ -19,7 +19,7 @@ export interface StreamAnswer {
   readonly message: string;
   /**
    * The recorder's status slot of the status the server failed the last answer with (a gRPC status other
-   * than OK: results/schema_values.ts `GRPC_STATUS_SLOTS_FROM`), so it counts as a response; 0 when it
+   * than OK: results/schema/values.ts `GRPC_STATUS_SLOTS_FROM`), so it counts as a response; 0 when it
    * failed without one (a broken answer).
    */
   readonly statusSlot: number;

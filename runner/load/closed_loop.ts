@@ -71,7 +71,9 @@ async function arrivalLoop(
   return conn;
 }
 
-/** The closed loop of this run: the plain one (pipelining) unless arrivals are sessions or own connections. */
+/**
+ * The closed loop of this run: the plain one (pipelining) unless arrivals are sessions or own connections.
+ */
 export function closedLoopOf(ctx: LoadContext): typeof closedLoop {
   return ctx.arrival === null ? closedLoop : arrivalLoop;
 }

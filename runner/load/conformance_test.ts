@@ -5,9 +5,10 @@
  * does: its open models fall back to epoll, said so in the result): a fast path keeps the slow path's
  * contract. Both transports run it over TLS too, verifying the target's throwaway certificate with
  * its CA (`Deno.startTls`; epoll: OpenSSL), and each model's agreement case once more with `insecure`
- * (`node:tls`; epoll: OpenSSL with verification off), where only the handshake's options differ. Over HTTP/2 it runs against the same target (Deno.serve speaks
- * h2c with prior knowledge and h2 by ALPN), one stream per connection, so every case keeps its meaning;
- * the HTTP/1.1-only cases (Connection: close, pipelining) are left out there.
+ * (`node:tls`; epoll: OpenSSL with verification off), where only the handshake's options differ. Over HTTP/2
+ * it runs against the same target (Deno.serve speaks h2c with prior knowledge and h2 by ALPN), one stream per
+ * connection, so every case keeps its meaning; the HTTP/1.1-only cases (Connection: close, pipelining) are
+ * left out there.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { type AttackConfigInput, parseAttackConfig } from "../config.ts";

@@ -53,7 +53,10 @@ export interface LoadContext<C extends CommonConfig = CommonConfig> {
    * `streams` of them share a connection, so the executors ask for connections x streams.
    */
   readonly streamsPerConnection: number;
-  /** HTTP/2: the streams in flight over the fixed connections when not `streams` on each (config `concurrency`). */
+  /**
+   * HTTP/2: the streams in flight over the fixed connections when not `streams` on each (config
+   * `concurrency`).
+   */
   readonly concurrency?: number;
   /**
    * What one arrival does, chosen once per run (flow_session.ts): null is one request on a kept-alive

@@ -10,19 +10,24 @@
  * `GET /` with the run's pipelining and connection mode; flows are not replayed (their think times would
  * make the burst idle), their requests share the same path. A WebSocket run sends its own messages to an
  * echo on a thread of its own (ws_warmup_sink.ts), over its own transport and pump, so its exchange code is
- * optimized before t0 too. How the burst reaches its sink (transport, connections, its one request) is
- * warmup_link.ts.
+ * optimized before t0 too. The burst reaches its sink through the transport the run itself chooses, with
+ * the run's own request and WebSocket objects where they fit, so the optimized code sees the maps it will
+ * see after t0.
  */
 import type { AttackConfig } from "../config.ts";
-import type { ConnectionShared, LoadConnection } from "../http/load_connection.ts";
+import { type ConnectionShared, connectionShared, type LoadConnection } from "../http/load_connection.ts";
+import { type ConnectionFactory, PROTOCOLS } from "../http/protocols.ts";
 import type { WsConfig } from "../http/ws/config.ts";
+import { httpFormOf, wsRunOf } from "../http/ws/run.ts";
+import { chooseTransport, type ChosenTransport } from "../http/transport/choice.ts";
+import { RequestMix } from "../http/request.ts";
+import type { IntervalRecorder } from "../stats/recorder.ts";
 import type { AnyModelDef } from "./models/mod.ts";
 import type { LoadContext } from "./executor.ts";
 import { arrivalFor } from "./flow_session.ts";
 import { type Sink, startSink } from "./warmup_sink.ts";
 import { startWsSink } from "./ws_warmup_sink.ts";
-import { loadContextOf, recorderOf } from "./run_parts.ts";
-import { BURST_MIX, type BurstLink, burstWsOf, httpLink, isH2, wsLink } from "./warmup_link.ts";
+import { connectGateOf, loadContextOf, recorderOf } from "./run_parts.ts";
 import { WorkerSteering } from "./steer.ts";
 
 /** Longest the burst sends for. */
@@ -99,7 +104,10 @@ export async function warmUpGenerator(
   return { durationMs: performance.now() - beganMs, answered };
 }
 
-/** One burst of `durationMs`: the run's model against the sink at `sinkUrl`; resolves with the answers counted. */
+/**
+ * One burst of `durationMs`: the run's model against the sink at `sinkUrl`; resolves with the answers
+ * counted.
+ */
 async function runBurst(
   config: AttackConfig,
   model: AnyModelDef,
@@ -217,4 +225,111 @@ function wsConnectionsOf(config: AttackConfig): number {
     ? config.connections
     : WARMUP_CONNECTIONS;
   return Math.min(WS_WARMUP_MAX_CONNECTIONS, Math.max(1, Math.ceil(connections / config.workers)));
+}
+
+/** The burst's one request (HTTP), or the path of its WebSocket upgrade. */
+const BURST_MIX = [{ method: "GET", path: "/", headers: [], weight: 1 }];
+
+/** The burst's transport to the sink and the protocol's connections on it. */
+interface BurstLink {
+  chosen: ChosenTransport;
+  factory: ConnectionFactory;
+  shared: ConnectionShared;
+}
+
+/** An HTTP/2 run (h2, h2c): its burst warms the HTTP/2 code over h2c. */
+function isH2(config: AttackConfig): boolean {
+  return config.protocol === "h2" || config.protocol === "h2c";
+}
+
+/** The shared parts of the burst's connections to the sink at `url`. */
+function sharedOf(url: URL, chosen: ChosenTransport, recorder: IntervalRecorder, config: AttackConfig) {
+  return connectionShared({
+    hostname: "127.0.0.1",
+    port: Number(url.port),
+    transport: chosen.transport,
+    connectBy: chosen.connectBy,
+    recorder,
+    mix: new RequestMix(url, BURST_MIX, 0),
+    timeoutMs: 1_000,
+    maxHeaderBytes: config.maxHeaderBytes,
+    connectGate: connectGateOf(config),
+    log: null,
+    stopping: false,
+  });
+}
+
+/** HTTP/1.1 or h2c against the in-thread sink (warmup_sink.ts). */
+function httpLink(config: AttackConfig, recorder: IntervalRecorder, sinkUrl: string): BurstLink {
+  const url = new URL(sinkUrl);
+  // The run's transport, so the burst warms the code the run will use (epoll: its pump and sockets).
+  // Its pump must not block: the sink answers on this thread.
+  const chosen = chooseTransport(url, config.transport);
+  const shared = sharedOf(url, chosen, recorder, config);
+  // An h2 run warms its HTTP/2 code (frames, HPACK, sessions) against an h2c sink; `auto` is settled
+  // only by the target's ALPN answer, so it warms HTTP/1.1. h2 per arrival warms the kept-alive h2
+  // path: the same frames, HPACK and session code.
+  const factory = PROTOCOLS[isH2(config) ? "h2c" : "http1"]({
+    ...setupOf(config, shared, url),
+    perArrival: false,
+  });
+  return { chosen, factory, shared };
+}
+
+/**
+ * WebSocket against the echo on its own thread (ws_warmup_sink.ts), over the run's own transport and
+ * pump (a closed model's blocks), with the run's messages and echo matching: what each exchange runs
+ * after t0, short of TLS, compression and the target's own match rule.
+ */
+function wsLink(
+  config: AttackConfig,
+  ws: WsConfig,
+  closedModel: boolean,
+  recorder: IntervalRecorder,
+  sinkUrl: string,
+): BurstLink {
+  const wsUrl = new URL(sinkUrl);
+  const url = httpFormOf(wsUrl);
+  // As the run chooses (run_load.ts): a burst never pings, so auto prefers io_uring as the run does.
+  const chosen = chooseTransport(url, config.transport, { closedModel, preferUring: true });
+  const shared = sharedOf(url, chosen, recorder, config);
+  // Counted from the start, as the run's are from t0: the counting branches run in the burst too.
+  const run = wsRunOf(wsUrl, burstWsOf(ws));
+  run.stats.originMs = performance.now();
+  recorder.countWs(run.stats);
+  const factory = PROTOCOLS.ws({
+    ...setupOf(config, shared, url),
+    perArrival: config.connection === "per-arrival",
+    ws: run,
+  });
+  return { chosen, factory, shared };
+}
+
+/**
+ * The burst's WebSocket settings: the run's messages echoed, nothing that waits or needs the real server.
+ * The run's own objects are kept where they fit (its echo rule, its empty lists), so the optimized code
+ * sees the very maps it will see after t0.
+ */
+function burstWsOf(ws: WsConfig): WsConfig {
+  return {
+    ...ws,
+    match: ws.match.kind === "echo" ? ws.match : { kind: "echo" },
+    protocols: ws.protocols.length === 0 ? ws.protocols : [],
+    headers: Object.keys(ws.headers).length === 0 ? ws.headers : {},
+    deflate: false,
+    thinkAfterMs: ws.thinkAfterMs.length === 0 ? ws.thinkAfterMs : [],
+  };
+}
+
+/** The protocol setup of the burst's connections, the run's streams and pipelining kept. */
+function setupOf(config: AttackConfig, shared: ConnectionShared, url: URL) {
+  return {
+    shared,
+    url,
+    requests: BURST_MIX,
+    pipelining: config.pipelining,
+    streams: config.streams,
+    windowBytes: config.h2WindowBytes,
+    idBase: 0,
+  };
 }

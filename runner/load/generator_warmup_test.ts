@@ -24,7 +24,9 @@ function blocked(transport: typeof TRANSPORTS[number]): boolean {
     (transport === "io_uring" && URING_BLOCKER !== null);
 }
 
-/** Waits until `port` has at most `most` sockets in this process, for at most `boundMs`; returns the count. */
+/**
+ * Waits until `port` has at most `most` sockets in this process, for at most `boundMs`; returns the count.
+ */
 async function settleSockets(port: number, most: number, boundMs: number): Promise<number> {
   const untilMs = performance.now() + boundMs;
   while (socketsOn(port) > most && performance.now() < untilMs) {

@@ -6,14 +6,14 @@
  * types and the worker side reads the shapes without the load's code.
  */
 import type { WsSample } from "../http/ws/stats.ts";
-import type { WsResult } from "../../results/schema_ws.ts";
+import type { WsResult } from "../../results/schema/ws.ts";
 import type { AttackConfig } from "../config.ts";
 import type { ProtocolUsed } from "../http/protocols.ts";
 import type { TlsSessionInfo } from "../http/tls/deno_tls.ts";
 import type { TransportKind } from "../http/transport/choice.ts";
 import type { IntervalSample } from "../stats/sample.ts";
 import type { FlowSample } from "../stats/flow_counters.ts";
-import type { SteerChange } from "../../results/schema_steering.ts";
+import type { SteerChange } from "../../results/schema/steering.ts";
 
 export interface LoadRunOptions {
   config: AttackConfig;

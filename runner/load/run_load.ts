@@ -29,7 +29,7 @@ import { warmUpGenerator } from "./generator_warmup.ts";
 import { connectGateOf, isClosedModel, recorderOf } from "./run_parts.ts";
 import { Feeder } from "./feeder.ts";
 import { endpointTable } from "../endpoint_table.ts";
-import { loadScript } from "../script/script_load.ts";
+import { loadScript } from "../script/load.ts";
 import { runPrepared, watchdog } from "./run_prepared.ts";
 import type { LoadRunOptions, PreparedLoad } from "./load_run_types.ts";
 

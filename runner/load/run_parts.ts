@@ -25,7 +25,7 @@ export function recorderOf(config: AttackConfig, model: AnyModelDef): IntervalRe
     originMs: Infinity,
     uncorrected: model.keepsUncorrected,
     endpoints: endpointTable(config).endpoints.length,
-    // A script's requests name their endpoints as they are sent (runner/script/script_send.ts).
+    // A script's requests name their endpoints as they are sent (runner/script/sessions/send.ts).
     namedEndpoints: config.script !== undefined,
   });
 }
@@ -52,7 +52,9 @@ export function loadContextOf(f: ContextFields): LoadContext<AttackConfig> {
   };
 }
 
-/** Connects in flight at once: bounded for the open models, free for the closed ones (see connect_gate.ts). */
+/**
+ * Connects in flight at once: bounded for the open models, free for the closed ones (see connect_gate.ts).
+ */
 export function connectGateOf(config: AttackConfig): ConnectGate {
   return new ConnectGate(isClosedModel(config) ? Infinity : CONNECTS_IN_FLIGHT_PER_WORKER);
 }

@@ -8,7 +8,7 @@
  * that end the load (the last phase ended, a stop) move `endMs`, which the worker's timer reads.
  */
 import type { Phase } from "./models/fields.ts";
-import type { SteerChange } from "../../results/schema_steering.ts";
+import type { SteerChange } from "../../results/schema/steering.ts";
 import { type ScheduleChange, steeredDurationMs, steeredPhases } from "./steer_schedule.ts";
 import { waitUntil } from "./clock.ts";
 import { shareOf, withWarmup } from "./schedule.ts";

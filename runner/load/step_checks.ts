@@ -60,7 +60,10 @@ export interface Check {
   regexp: RegExp | null;
   /** As results name it, e.g. `status 200`, `$.ok == true`. */
   name: string;
-  /** The text compared (`contains`, a string `equals`) as literals and value indexes, when it has placeholders. */
+  /**
+   * The text compared (`contains`, a string `equals`) as literals and value indexes, when it has
+   * placeholders.
+   */
   text: Array<string | number> | null;
 }
 

@@ -127,7 +127,9 @@ class MessageResponse implements StepResponse {
   }
 }
 
-/** What a flow step ended with: done, failed (counted), a capture that found nothing, or cut by the run's end. */
+/**
+ * What a flow step ended with: done, failed (counted), a capture that found nothing, or cut by the run's end.
+ */
 export type StepOutcome = "done" | "failed" | "captureFailed" | "stopped";
 
 /** The parts of a run every session's ws steps share. */

@@ -3,7 +3,8 @@
  * server, on both transports: over TLS (an https: target's WebSocket is wss:), a greeting that waits in
  * the queue until a step asks, messages passed over counted as unsolicited, the server closing while a
  * step waits (`ws-closed`, the session failed, its close code counted), the session's cookies and filled
- * headers on the handshake, and a header value that would split the handshake refused (`bad-value`). Bounded counts (count model), exact results.
+ * headers on the handshake, and a header value that would split the handshake refused (`bad-value`). Bounded
+ * counts (count model), exact results.
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { type AttackConfigInput, parseAttackConfig } from "../config.ts";

@@ -37,7 +37,7 @@ export interface Response {
   readonly status: number;
   /** Why the request failed (status 0): its error kind as results count it, and message. */
   readonly failure?: Readonly<{ kind: string; message: string }>;
-  /** The TLS version and suite its connection negotiated (OpenSSL's names); undefined where it cannot tell. */
+  /** The TLS version and suite its connection negotiated (OpenSSL's names), when known. */
   readonly tls?: Readonly<{ version: string | null; cipher: string | null }>;
   /** When the request opened its connection (HTTP/1.1): its TCP connect and TLS handshake times in ms. */
   readonly dial?: Readonly<{ connectingMs: number; tlsHandshakingMs: number }>;

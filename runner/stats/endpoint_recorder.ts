@@ -11,7 +11,7 @@
  * each name on first use (`indexOf`, bounded like the endpoint table: `MAX_ENDPOINTS` names, then
  * `OTHER_ENDPOINT`), and its samples carry the name, since each worker numbers its names in its own order.
  */
-import { STATUS_SLOTS, statusSlotOf } from "../../results/schema_values.ts";
+import { STATUS_SLOTS, statusSlotOf } from "../../results/schema/values.ts";
 import type { ErrorKind } from "../../results/mod.ts";
 import { createHistogram, encodeHistogram, type Histogram } from "../../results/histogram.ts";
 import { type EndpointSample, ERROR_KINDS } from "./sample.ts";

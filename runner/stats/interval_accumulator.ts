@@ -40,7 +40,9 @@ export interface IntervalAccumulator extends IntervalCounts {
   endpoints?: EndpointSample[];
   /** A WebSocket run's workers' handshakes and messages, kept only until the interval is handed on. */
   ws?: WsIntervalCounts;
-  /** Closed models: the busiest worker's thread in the interval (results/conclude/generator_saturation.ts). */
+  /**
+   * Closed models: the busiest worker's thread in the interval (results/conclude/generator_saturation.ts).
+   */
   generator?: GeneratorLoad;
 }
 

@@ -17,7 +17,7 @@ import { clampUs, createHistogram, encodeHistogram, type Histogram } from "../..
 import { addCounters, type Counters, emptyCounters } from "../../results/interval_counts.ts";
 import type { WsIntervalCounts } from "../../results/ws_totals.ts";
 import { errorKindIndex, idleSample, type IntervalSample } from "./sample.ts";
-import { STATUS_SLOTS, statusSlotOf } from "../../results/schema_values.ts";
+import { STATUS_SLOTS, statusSlotOf } from "../../results/schema/values.ts";
 import { EndpointRecorder } from "./endpoint_recorder.ts";
 import { ErrorTally, takeStatusCodes, WsSampler } from "./tallies.ts";
 
@@ -38,7 +38,9 @@ export interface RecorderOptions {
   maxMessagesPerKind?: number;
   /** Endpoints of the run (runner/endpoint_table.ts); more than one are counted apart. Default 1. */
   endpoints?: number;
-  /** Endpoints are named at run time (a session script's requests; see `endpointIndex`), not counted up front. */
+  /**
+   * Endpoints are named at run time (a session script's requests; see `endpointIndex`), not counted up front.
+   */
   namedEndpoints?: boolean;
 }
 
@@ -66,7 +68,10 @@ export class IntervalRecorder {
 
   /** The open interval's counters: one object for the recorder's life, incremented field by field. */
   readonly #c: Counters = emptyCounters();
-  /** Index = status slot (schema_values.ts `statusKey`); out-of-range codes count at 0 ("no valid status"). */
+  /**
+   * Index = status slot (results/schema/values.ts `statusKey`); out-of-range codes count at 0 ("no valid
+   * status").
+   */
   readonly #statusCounts = new Uint32Array(STATUS_SLOTS);
   readonly #errors: ErrorTally;
   readonly #histogram: Histogram = createHistogram();
@@ -77,7 +82,9 @@ export class IntervalRecorder {
   #firstMessageHistogram: Histogram | null = null;
   /** Per-endpoint counts, or null for a run of one endpoint (its counts are the run's). */
   readonly #endpoints: EndpointRecorder | null;
-  /** The worker's heartbeat, marked and counted into with each answer (`markProgressIn`); null: not marked. */
+  /**
+   * The worker's heartbeat, marked and counted into with each answer (`markProgressIn`); null: not marked.
+   */
   #progress: Float64Array | null = null;
   #ws: WsSampler | null = null;
 

@@ -170,7 +170,7 @@ export class RunTotals {
     };
   }
 
-  /** Streamed answers' first-message latency, when the run had any (results/schema_run.ts `firstMessage`). */
+  /** Streamed answers' first-message latency, when the run had any (results/schema/run.ts `firstMessage`). */
   #firstMessage(): Pick<AggregateStats, "firstMessage"> {
     const first = this.#firstMessageTotal;
     if (first === null || first.totalCount === 0) return {};

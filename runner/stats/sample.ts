@@ -4,10 +4,11 @@
  * small fixed tables behind it: `IntervalSample` (plain structured-cloneable data that crosses isolates
  * in the worker protocol's "samples" message, keyed by its interval index), the error kinds in the fixed
  * order the recorder counts them in, the key of messages past the per-kind bound, and the encoding of an
- * empty histogram; with more than one endpoint, each endpoint's counts of the interval (`EndpointSample`). Its errors are by kind, and so is every interval the aggregator builds from it.
+ * empty histogram; with more than one endpoint, each endpoint's counts of the interval (`EndpointSample`).
+ * Its errors are by kind, and so is every interval the aggregator builds from it.
  */
 import type { ErrorKind } from "../../results/mod.ts";
-import { ERROR_KINDS as RESULT_ERROR_KINDS } from "../../results/schema_values.ts";
+import { ERROR_KINDS as RESULT_ERROR_KINDS } from "../../results/schema/values.ts";
 import { createHistogram, encodeHistogram } from "../../results/histogram.ts";
 import { type Counters, emptyCounters } from "../../results/interval_counts.ts";
 import type { WsIntervalCounts } from "../../results/ws_totals.ts";

@@ -10,8 +10,8 @@
  * its max duration, minutes away). A stuck worker is
  * terminated, what it counted since its last sample is read from its heartbeat (answers and failed
  * statuses, their latencies lost with it: `unrecordedLatencies`), and what it had in flight is passed on
- * as `unfinished` (cut by loadlab, not failed by the target), so the run always ends, a busy loop's within a second of its
- * graceful stop, and the other workers' results stay whole. A worker whose isolate
+ * as `unfinished` (cut by loadlab, not failed by the target), so the run always ends, a busy loop's within a
+ * second of its graceful stop, and the other workers' results stay whole. A worker whose isolate
  * ended on its own (a session script's `Deno.exit`: its last word is "exited") is cut the same way at
  * once and counted apart (`exitedWorkers`); when loadlab's memory passes its limit (worker/memory_limit.ts:
  * a session script that keeps what it makes), every worker still running is cut so at once (`memoryCut`). A

@@ -31,7 +31,10 @@ const DEFAULT_YOUNG_MB = 12;
 export class LoadWorker {
   onmessage: ((event: { data: WorkerToMain }) => void) | null = null;
   onerror: ((event: { message: string; preventDefault(): void }) => void) | null = null;
-  /** When set, told instead of `onerror` that the isolate ended at its old generation's cap (pool.ts, before the load). */
+  /**
+   * When set, told instead of `onerror` that the isolate ended at its old generation's cap (pool.ts, before
+   * the load).
+   */
   onheapcap: (() => void) | null = null;
   readonly #worker: NodeWorker;
 

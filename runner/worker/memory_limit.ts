@@ -70,7 +70,9 @@ export function memoryPassedText(limitMb: number): string {
   return `grew loadlab's memory past ${limitMb} MB (its limit; --max-memory-mb or maxMemoryMb to change)`;
 }
 
-/** What the machine has free now, in bytes; 0 when the system does not say (or sys access was not granted). */
+/**
+ * What the machine has free now, in bytes; 0 when the system does not say (or sys access was not granted).
+ */
 function freeBytes(): number {
   try {
     return Deno.systemMemoryInfo().available;
@@ -122,7 +124,9 @@ export function watchMemory(
   return { stop: () => clearInterval(timer) };
 }
 
-/** The least old generation a script's own isolate gets: its module graph (k6's shims too) loads in far less. */
+/**
+ * The least old generation a script's own isolate gets: its module graph (k6's shims too) loads in far less.
+ */
 const SCRIPT_HEAP_FLOOR_MB = 128;
 /**
  * How far past what loadlab has left its cap lets a script's isolate grow: an isolate stalled at its cap is
@@ -153,7 +157,10 @@ export function reachedHeapCap(err: unknown): boolean {
 export interface MemoryCut {
   /** The RSS in MB seen past the limit, once `end` ran and the memory was given back (or its wait passed). */
   over: Promise<number>;
-  /** Cuts now, as past the limit: an isolate said it reached its heap's cap (the limit) before the watch saw it. */
+  /**
+   * Cuts now, as past the limit: an isolate said it reached its heap's cap (the limit) before the watch saw
+   * it.
+   */
   cut(): void;
   stop(): void;
 }

@@ -23,7 +23,8 @@ Deno.test("memoryLimitMbOf: the limit asked for, else half the free memory betwe
   // Four workers: the floor and the cap grow with them (128 MB and 256 MB each past the first).
   assert.equal(memoryLimitMbOf(config({ workers: 4 }), 1_000 * MB, heap), 1_408);
   assert.equal(memoryLimitMbOf(config({ workers: 4 }), 64_000 * MB, heap), 2_816);
-  // Below the heap limit where one isolate would stall first, the floor still kept; unknown free memory: the cap.
+  // Below the heap limit where one isolate would stall first, the floor still kept; unknown free memory: the
+  // cap.
   assert.equal(memoryLimitMbOf(config({ workers: 8 }), 64_000 * MB, 3_000 * MB), 3_000);
   assert.equal(memoryLimitMbOf(config(), 64_000 * MB, 900 * MB), 1_024);
   assert.equal(memoryLimitMbOf(config(), 0, heap), 2_048);

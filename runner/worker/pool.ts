@@ -15,12 +15,12 @@
  */
 import { basename } from "node:path";
 import { type AttackConfig, loadBoundMs } from "../config.ts";
-import type { SteerChange } from "../../results/schema_steering.ts";
+import type { SteerChange } from "../../results/schema/steering.ts";
 import { HEARTBEAT_SLOTS, type MainToWorker } from "./protocol.ts";
 import { wsSinkFor } from "../load/ws_warmup_sink.ts";
 import type { LoadRunSummary, PrepareSummary } from "../load/load_run_types.ts";
 import { collect, LoadError, StoppedBeforeLoad, type WorkerSinks } from "./collect.ts";
-import { ScriptSetupError } from "../script/script_hooks.ts";
+import { ScriptSetupError } from "../script/host/hooks.ts";
 import { LoadWorker } from "./load_worker.ts";
 import { cutPastMemoryLimit, memoryGivenBack, memoryLimitMbOf, memoryPassedText } from "./memory_limit.ts";
 
@@ -34,7 +34,10 @@ const START_TIMEOUT_MS = 120_000;
 const START_LEAD_MS = 30;
 
 export interface PoolOptions extends WorkerSinks {
-  /** Told the common start instant (ms since the epoch) as the workers are, so callers can time the warm-up's end. */
+  /**
+   * Told the common start instant (ms since the epoch) as the workers are, so callers can time the warm-up's
+   * end.
+   */
   onStart?(startAtEpochMs: number): void;
   /** After the start, a way to send a steering change to every worker; null again when the load is over. */
   onSteerable?(send: ((change: SteerChange) => void) | null): void;
@@ -238,7 +241,10 @@ function allPrepared(workers: LoadWorker[], timeoutMs: number): Promise<PrepareS
   });
 }
 
-/** Why the load did not start when the workers' prepare outlived its time limit: what takes that long, and the fix. */
+/**
+ * Why the load did not start when the workers' prepare outlived its time limit: what takes that long, and the
+ * fix.
+ */
 function notPreparedText(timeoutMs: number): string {
   return `load workers not prepared within ${timeoutMs / 1000} s (30 s and twice the request timeout): a ` +
     "session script's import (a top-level await), the generator warm-up or the pre-connect took longer; " +

@@ -10,7 +10,7 @@ import type { AttackConfig } from "../config.ts";
 import type { IntervalSample } from "../stats/sample.ts";
 import type { LoadRunSummary, PrepareSummary } from "../load/load_run_types.ts";
 import type { FlowSample } from "../stats/flow_counters.ts";
-import type { SteerChange } from "../../results/schema_steering.ts";
+import type { SteerChange } from "../../results/schema/steering.ts";
 
 /** How often a worker marks its heartbeat (ms). */
 export const HEARTBEAT_MS = 100;
@@ -39,7 +39,9 @@ export type MainToWorker =
   }
   | {
     type: "start";
-    /** Common start time as `performance.timeOrigin + performance.now()` (each isolate has its own origin). */
+    /**
+     * Common start time as `performance.timeOrigin + performance.now()` (each isolate has its own origin).
+     */
     startAtEpochMs: number;
   }
   /** A change to the running load (pause, rate, ...), effective at its `atSec` on the run's time axis. */

@@ -9,7 +9,7 @@
  */
 /// <reference lib="deno.worker" />
 import { HEARTBEAT_MS, type MainToWorker, type WorkerToMain } from "./protocol.ts";
-import { takeMainChannel } from "../script/script_channel.ts";
+import { takeMainChannel } from "../script/channel.ts";
 import { restoreWorkerNames } from "../script/worker_scope.ts";
 import { prepareLoad } from "../load/run_load.ts";
 import { knownSecrets } from "../../results/redact.ts";

@@ -2,11 +2,12 @@
  * @module
  * gRPC in experiment files: a top-level `grpc:` section makes every load's requests one gRPC call (its
  * `call:`, the schema by `proto:` with `importPaths:` or `protoset:`, both relative to the file, the
- * `message:` as proto3 JSON, `metadata:`, `compress: gzip`, `maxReceiveBytes:` and `maxSendBytes:`), over HTTP/2 (`protocol: h2` unless a load
- * says h2c: h2 over TLS on https: targets, h2c with prior knowledge on http: ones); with `loads:` only the
- * loads it names (the others keep their HTTP requests, so one file can set gRPC beside HTTP/JSON). Without
+ * `message:` as proto3 JSON, `metadata:`, `compress: gzip`, `maxReceiveBytes:` and `maxSendBytes:`), over
+ * HTTP/2 (`protocol: h2` unless a load says h2c: h2 over TLS on https: targets, h2c with prior knowledge on
+ * http: ones); with `loads:` only the loads it names (the others keep their HTTP requests, so one file can
+ * set gRPC beside HTTP/JSON). Without
  * `proto:` or `protoset:` the schema is the built-in target's (builtin_schema.ts), whose `grpc: true`
- * serves the calls on its gRPC endpoints (scenarios/run_one.ts sends them there). The schema is read and
+ * serves the calls on its gRPC endpoints (scenarios/run/one.ts sends them there). The schema is read and
  * the message encoded once, when the file is loaded, so an unknown method or a message that does not fit
  * is a problem of the file at `grpc.call` or `grpc.message...` before any target starts. The message may
  * hold `{{ placeholders }}` (the load's data columns, built-in functions): then it is filled and encoded per

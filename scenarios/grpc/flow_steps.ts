@@ -2,15 +2,15 @@
  * @module
  * The flows' `grpc:` steps of an experiment file, checked when the file is loaded: each step's call must be
  * a method of the `grpc:` section's schema and its message must fit the method's type (its placeholders'
- * names are checked with the load's data, scenarios/plan_data.ts), each problem at the step's path
+ * names are checked with the load's data, scenarios/plan/data.ts), each problem at the step's path
  * (`flows[0].steps[1].grpc.message.nmae`) before any target starts. The schema then travels to the
  * workers as a FileDescriptorSet's bytes (`schemaBytes`), where each step is made into its request again
  * (runner/load/grpc_steps.ts).
  */
 import type protobuf from "protobufjs";
 import type { Issue } from "../../validation/mod.ts";
-import type { FileFlow } from "../schema_requests.ts";
-import type { Experiment } from "../schema.ts";
+import type { FileFlow } from "../schema/requests.ts";
+import type { Experiment } from "../schema/experiment.ts";
 import { callIssue } from "../../runner/http/grpc/call_spec.ts";
 import { schemaBytes } from "../../runner/http/grpc/reflected_run.ts";
 

@@ -5,7 +5,7 @@
  * UNIMPLEMENTED), and with one instance (the endpoints are that instance's). Each problem is an issue at
  * the target's path, saying what to write. Pure.
  */
-import type { FileTarget } from "../schema_targets.ts";
+import type { FileTarget } from "../schema/targets.ts";
 
 /** Where each problem lies and what to write. */
 export interface TargetIssue {

@@ -1,7 +1,7 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { findPreset, PRESETS } from "./mod.ts";
 import { loadExperiment } from "../load.ts";
-import { estimateDurationMs, planExperiment } from "../plan.ts";
+import { estimateDurationMs, planExperiment } from "../plan/plan.ts";
 
 Deno.test("presets: every shipped file validates and plans, in full and quick; quick is shorter", () => {
   assertEquals(new Set(PRESETS.map((p) => p.name)).size, PRESETS.length);

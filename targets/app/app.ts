@@ -226,7 +226,8 @@ export function createTargetApp(opts: TargetAppOptions = {}): TargetApp {
     const url = req.url;
     const pathLength = url.length - url.indexOf("/", 8);
     // Strings, not bytes: `new Response(Uint8Array)` copies the bytes into a fresh ArrayBuffer on every
-    // call, a string is only referenced (docs/lab/PERFORMANCE_NOTES.md, "Target overhead": ~15% less CPU per request).
+    // call, a string is only referenced (docs/lab/PERFORMANCE_NOTES.md, "Target overhead": ~15% less CPU per
+    // request).
     if (pathLength === 5 && url.endsWith("/json")) {
       return new Response(JSON_TEXT, { headers: { "content-type": "application/json" } });
     }

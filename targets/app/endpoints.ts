@@ -26,7 +26,9 @@ export class DivisionByZeroError extends Error {
   override name = "DivisionByZeroError";
 }
 
-/** 100 / (n - 1): JavaScript would return Infinity for n = 1, so the zero divisor throws like other languages. */
+/**
+ * 100 / (n - 1): JavaScript would return Infinity for n = 1, so the zero divisor throws like other languages.
+ */
 export function divideBy(n: number): number {
   const divisor = n - 1;
   if (divisor === 0) throw new DivisionByZeroError("division by zero");

@@ -10,7 +10,9 @@
 /** The one password `/login` accepts (a test target: the point is the round trip, not the secret). */
 export const LOGIN_PASSWORD = "secret";
 
-/** FNV-1a of `text` as 8 hex digits: a checksum that makes a hand-made token fail, not a security boundary. */
+/**
+ * FNV-1a of `text` as 8 hex digits: a checksum that makes a hand-made token fail, not a security boundary.
+ */
 function fnv(text: string): string {
   let h = 0x811c9dc5;
   for (let k = 0; k < text.length; k++) {

@@ -7,9 +7,9 @@
  */
 import { writeAll } from "../../system/write_all.ts";
 import { Framing } from "../../http1/body_framing.ts";
-import { BufferedConn, UpstreamPool } from "./forward_conn.ts";
-import { opensWithH2Preface, relayH2 } from "./forward_h2.ts";
-import { exchange } from "./forward_exchange.ts";
+import { BufferedConn, UpstreamPool } from "./forward/conn.ts";
+import { opensWithH2Preface, relayH2 } from "./forward/h2.ts";
+import { exchange } from "./forward/exchange.ts";
 import {
   INCOMPLETE,
   MALFORMED,
@@ -17,8 +17,8 @@ import {
   type MessageHead,
   newHead,
   parseRequestHead,
-} from "./forward_http1.ts";
-import { plainAnswer } from "./forward_relay.ts";
+} from "./forward/http1.ts";
+import { plainAnswer } from "./forward/relay.ts";
 import { STATS_PATH } from "../spec.ts";
 
 export type BalanceMode = "round-robin" | "least-connections";

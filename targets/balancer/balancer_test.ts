@@ -26,7 +26,10 @@ function pattern(sizeBytes: number): string {
   return s.slice(0, sizeBytes);
 }
 
-/** An instance named `name`: `/echo` answers the request body, `/stream` a chunked answer, else its name and path. */
+/**
+ * An instance named `name`: `/echo` answers the request body, `/stream` a chunked answer, else its name and
+ * path.
+ */
 function instance(name: string) {
   return countingUpstream(async (req) => {
     const path = new URL(req.url).pathname;

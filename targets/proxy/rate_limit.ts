@@ -1,10 +1,10 @@
 /**
  * @module
  * A fixed-window rate limiter kept in Redis so several proxy instances share one budget per client (the
- * delay-cache-limit study limited an API this way). One MULTI per request: create the window key with its expiry if absent,
- * increment it, read its remaining lifetime, so the window and the count can never disagree. When Redis
- * is unreachable the limiter lets requests through and counts that: an outage of the limiter must not
- * turn into an outage of the API.
+ * delay-cache-limit study limited an API this way). One MULTI per request: create the window key with its
+ * expiry if absent, increment it, read its remaining lifetime, so the window and the count can never
+ * disagree. When Redis is unreachable the limiter lets requests through and counts that: an outage of the
+ * limiter must not turn into an outage of the API.
  */
 import type { RedisClient } from "../redis.ts";
 

@@ -1,12 +1,12 @@
 /**
  * `loadlab run preset:grpc-json --quick` end to end (docs/studies/grpc-json.md): the built-in target's echo
  * called with one payload four ways, POST /echo with JSON over HTTP/1.1 and over h2c on Deno.serve, over
- * h2c on the gRPC listener (node:http2), and gRPC's Echo there (`grpc: true`), one 2 s run each. Asserts what holds on any machine:
- * every call answered (the gRPC run's under its method's endpoint, no error kind), each load on its
- * protocol, the bytes each way showing the payload's two encodings, and the headline ("load http1's
- * req/s higher than load grpc's") stated with its test and margin, or not judged for a reason a busy machine
- * gives (a short run's noise, a generator-bound run) in words that say to run without --quick, wherever
- * HTTP/1.1 served 1.5x gRPC's calls or more. No speed is asserted.
+ * h2c on the gRPC listener (node:http2), and gRPC's Echo there (`grpc: true`), one 2 s run each. Asserts what
+ * holds on any machine: every call answered (the gRPC run's under its method's endpoint, no error kind), each
+ * load on its protocol, the bytes each way showing the payload's two encodings, and the headline ("load
+ * http1's req/s higher than load grpc's") stated with its test and margin, or not judged for a reason a busy
+ * machine gives (a short run's noise, a generator-bound run) in words that say to run without --quick,
+ * wherever HTTP/1.1 served 1.5x gRPC's calls or more. No speed is asserted.
  */
 import assert from "node:assert/strict";
 import type { ResultsFile, RunResult } from "../../results/mod.ts";

@@ -24,7 +24,8 @@ export function assertStated(line: string, allowed: RegExp[] = []): void {
     assert.match(line, /: not judged: |reproduced at \d+ of \d+ points/, line);
     return;
   }
-  // Per point ("reproduced here (high: ...)") or over a sweep's points together ("reproduced here, beyond ...").
+  // Per point ("reproduced here (high: ...)") or over a sweep's points together ("reproduced here, beyond
+  // ...").
   assert.match(line, /: reproduced here[ ,]/, line);
   assert.match(line, NAMED_TEST, line);
 }

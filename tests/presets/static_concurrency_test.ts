@@ -1,8 +1,8 @@
 /**
- * `loadlab run preset:static-concurrency --quick` end to end (docs/studies/static-concurrency.md): the gzipped
- * sample pages at 10, 200 and 1000 connections (closed model), without and with the response cache. Asserts
- * the direction of the study's finding from results.json, with margins from runs on a machine whose two cores
- * were busy with other work (see the study page, "Numbers measured here"):
+ * `loadlab run preset:static-concurrency --quick` end to end (docs/studies/static-concurrency.md): the
+ * gzipped sample pages at 10, 200 and 1000 connections (closed model), without and with the response cache.
+ * Asserts the direction of the study's finding from results.json, with margins from runs on a machine whose
+ * two cores were busy with other work (see the study page, "Numbers measured here"):
  * - throughput does not follow N: at 1000 connections within [0.1, 5]x of that at 10, while N grew 100x
  *   (0.1, not the 0.5 of a quiet machine: with the cores shared by other suites a 1.5 s run at 1000
  *   connections got down to 0.2x of the 10-connection run's req/s here; once, with the target at 2-7% of its
@@ -50,7 +50,8 @@ function assertFinding(results: ResultsFile): void {
     for (const n of POINTS) {
       const run = runAt(results, variant, n);
       assert.ok(run.successRate >= 0.99, `${run.name} success ${run.successRate}`);
-      // Little's law, the line the report draws: N requests in flight, so L = N / X (edges of a short run aside).
+      // Little's law, the line the report draws: N requests in flight, so L = N / X (edges of a short run
+      // aside).
       const little = run.latencyMs.mean / (n / run.rps * 1000);
       assert.ok(
         little > 0.4 && little < 3,

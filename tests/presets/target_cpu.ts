@@ -7,7 +7,10 @@
 import assert from "node:assert/strict";
 import type { RunResult } from "../../results/mod.ts";
 
-/** Target CPU ms per request over runs: the "target" process's CPU samples after the warm-up over the measured requests. */
+/**
+ * Target CPU ms per request over runs: the "target" process's CPU samples after the warm-up over the measured
+ * requests.
+ */
 export function cpuMsPerRequest(runs: RunResult[]): number {
   let cpuMs = 0, requests = 0;
   for (const run of runs) {

@@ -3,8 +3,8 @@
  * A paced session's latency is the target's over HTTP/1.1, whatever the session did before its request: a
  * session script (a random think time, then one GET, a check and a timer of its own), a k6 user converted
  * (GET, check, sleep) and a flow (think, GET, think, GET) on two connections against the real built-in
- * target, on the epoll transport, on Deno's own and on io_uring (where the kernel allows a ring), each held at
- * p50 to the target's own round trip timed beside it by a plain keep-alive socket at the same pace
+ * target, on the epoll transport, on Deno's own and on io_uring (where the kernel allows a ring), each held
+ * at p50 to the target's own round trip timed beside it by a plain keep-alive socket at the same pace
  * (paced_rows.ts). Beside them an open load's script that thinks before its first request: that request is
  * timed from the arrival's schedule plus the think time, never charged for the think. Each run is about a
  * second.
@@ -13,8 +13,8 @@ import { ok } from "node:assert/strict";
 import { startTarget } from "../../targets/mod.ts";
 import { parseAttackConfig } from "../../runner/config.ts";
 import { runAttack } from "../../runner/attack.ts";
-import { sessionScriptPath } from "../../runner/script/k6/k6_file.ts";
-import { uringUnavailableReason } from "../../runner/http/transport/uring_probe.ts";
+import { sessionScriptPath } from "../../runner/script/k6/convert/converted_file.ts";
+import { uringUnavailableReason } from "../../runner/http/transport/uring/probe.ts";
 import { checkRows, h1Reference, type PacedRow } from "./paced_rows.ts";
 
 const PATH = "/json";

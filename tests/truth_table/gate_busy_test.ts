@@ -82,9 +82,9 @@ Deno.test({
             p50,
             /: [\d.]+ → [\d.]+ ms, [+-][\d.]+% \(geometric mean of the batch means of interval p50s; /,
           );
-          // Exit 8 only for a reason of the rule: the slower run's own waits could make the gap, a
-          // loaded machine's short runs left it short of the bar, or a noise interval so wide that "same"
-          // vouches for nothing. Never passed, never the machine's CPU.
+          // Exit 8 only for a reason of the rule: the slower run's own waits could make the gap, a loaded
+          // machine's short runs left it short of the bar, or so wide a noise interval that "same" vouches
+          // for nothing. Never passed, never the machine's CPU.
           if (slow.code !== 7) {
             assert.equal(slow.code, 8, slow.stdout);
             const own =

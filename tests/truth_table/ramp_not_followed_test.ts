@@ -5,7 +5,8 @@
  * worker's CPU for 1 s of ramp, so the connections open far behind the stages whatever the machine's
  * load, while every request sent is answered: the run must say `ramp not followed` with how many
  * connections it held against the plan (recorded per interval in results.json). Beside it a light ramp
- * (40 sessions in 1 s, a 200 ms think time) that follows its stages and reads `ok`. Bounded: 2 s of load each.
+ * (40 sessions in 1 s, a 200 ms think time) that follows its stages and reads `ok`. Bounded: 2 s of load
+ * each.
  */
 import assert from "node:assert/strict";
 import { withTempDir } from "../helpers.ts";

@@ -5,9 +5,9 @@
  * target answers in microseconds, so an answer always waits for the worker, not for the target, on an idle
  * machine and more on a busy one. A closed run has no late sends, so the worker's thread says it: it
  * must read `generator-bound` with its evidence (the load worker saturated, its timers a round late, in
- * most intervals, recorded per interval in results.json), exit 0 and 6 under `--strict`. Beside it the same target paced (2 sessions, a
- * 20 ms think time): the worker mostly sleeps and the run is `ok`, its evidence recorded too. Bounded:
- * 1.5 s of load each.
+ * most intervals, recorded per interval in results.json), exit 0 and 6 under `--strict`. Beside it the same
+ * target paced (2 sessions, a 20 ms think time): the worker mostly sleeps and the run is `ok`, its evidence
+ * recorded too. Bounded: 1.5 s of load each.
  */
 import assert from "node:assert/strict";
 import { withTempDir } from "../helpers.ts";

@@ -35,7 +35,9 @@ const CROWD: Record<Kind, { connections: number; duration: string }> = {
   deno: { connections: 3000, duration: "4s" },
 };
 
-/** Whether `transport` can run here: io_uring only where the kernel makes its ring (printed, or thrown on CI). */
+/**
+ * Whether `transport` can run here: io_uring only where the kernel makes its ring (printed, or thrown on CI).
+ */
 function available(transport: Kind): boolean {
   if (transport !== "io_uring") return true;
   const why = uringBlocker(new URL("http://127.0.0.1/"), { closedModel: true });

@@ -4,7 +4,7 @@
  * Chart helpers of report.html over the inlined Chart.js global: themed factory, palette, plugins,
  * log/linear choice and the percentile axis. Inlined by source text: no module-level state.
  */
-import type { TimeAxis } from "../page_run.ts";
+import type { TimeAxis } from "../page/run.ts";
 import { fmtFixed, fmtMs, fmtNum, h } from "./dom.ts";
 import { isHuge } from "../../../results/text_format.ts";
 import { maxOf, minOf } from "../../../system/large_arrays.ts";

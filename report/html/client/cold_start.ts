@@ -4,8 +4,8 @@
  * The cold-start section: per target start the ms to listening, ready and first 2xx, and each
  * variant's cold-start curve. Inlined by source text (see dom.ts).
  */
-import type { PageData } from "../page_data.ts";
-import type { PageRun } from "../page_run.ts";
+import type { PageData } from "../page/data.ts";
+import type { PageRun } from "../page/run.ts";
 import { type Cell, fmtMs, fmtNum, h, section, sortableTable } from "./dom.ts";
 import { addChart, color, times } from "./charts.ts";
 

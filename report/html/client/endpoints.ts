@@ -3,8 +3,8 @@
  * @module
  * A run's endpoints on the page: a table by p99 and their percentile curves. Inlined by source text.
  */
-import type { PageRun } from "../page_run.ts";
-import type { PageEndpoint } from "../page_endpoints.ts";
+import type { PageRun } from "../page/run.ts";
+import type { PageEndpoint } from "../page/endpoints.ts";
 import { type Cell, fmtMs, fmtNum, h, sortableTable } from "./dom.ts";
 import { addChart, color, ninesAxis, percentileData } from "./charts.ts";
 

@@ -4,8 +4,8 @@
  * The parts of report.html only experiments produce: phases, flows, target counters, per-phase charts
  * and capacity searches. Inlined by source text (see dom.ts).
  */
-import type { PageData } from "../page_data.ts";
-import type { PageRun } from "../page_run.ts";
+import type { PageData } from "../page/data.ts";
+import type { PageRun } from "../page/run.ts";
 import {
   type Cell,
   facts,

@@ -2,7 +2,7 @@
  * @module
  * The `--baseline` gate's verdicts in the report's compare view, in the terminal's words.
  */
-import type { PageData } from "../page_data.ts";
+import type { PageData } from "../page/data.ts";
 import { type Cell, fmtNum, h, sortableTable } from "./dom.ts";
 
 /** The table with a heading, or null when the page has no baseline. */

@@ -4,14 +4,16 @@
  * One instance against several behind the balancer: each variant's req/s by instance count, and why
  * fewer than 4 cores cannot show scaling. Inlined by source text (see dom.ts).
  */
-import type { PageData } from "../page_data.ts";
-import type { PageRun } from "../page_run.ts";
+import type { PageData } from "../page/data.ts";
+import type { PageRun } from "../page/run.ts";
 import { type Cell, fmtFixed, fmtNum, fmtSweepValue, h, section, sortableTable } from "./dom.ts";
 import { metricBarChart } from "./charts.ts";
 import { sendCells, verdictBadge } from "./sections.ts";
-import type { OverviewSends } from "../page_verdict.ts";
+import type { OverviewSends } from "../page/verdict.ts";
 
-/** The fields of a run this section reads (so tests can pass plain results runs, without verdict or sends). */
+/**
+ * The fields of a run this section reads (so tests can pass plain results runs, without verdict or sends).
+ */
 export type InstanceRun =
   & Pick<
     PageRun,

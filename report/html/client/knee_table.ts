@@ -4,8 +4,8 @@
  * "The knee, explained": what saturated, with the telemetry below and above the knee. Inlined by
  * source text (see dom.ts).
  */
-import type { PageData } from "../page_data.ts";
-import type { KneeSide } from "../../../results/conclude/knee_explained.ts";
+import type { PageData } from "../page/data.ts";
+import type { KneeSide } from "../../../results/conclude/knee/explained.ts";
 import { type Cell, fmtNum, h, section, sortableTable } from "./dom.ts";
 
 /** One telemetry row: what, the value below, the value above (– where not sampled). */

@@ -4,8 +4,8 @@
  * Little's law for closed-model runs at several connection counts: mean latency against N beside
  * N / X and the fitted line, and their slopes compared. Inlined by source text (see dom.ts).
  */
-import type { PageData } from "../page_data.ts";
-import type { PageRun } from "../page_run.ts";
+import type { PageData } from "../page/data.ts";
+import type { PageRun } from "../page/run.ts";
 import { type Cell, fmtMs, fmtNum, h, isNum, section, sortableTable } from "./dom.ts";
 import { addChart, color } from "./charts.ts";
 import { modelFactsOf } from "../../../results/load_models.ts";

@@ -4,7 +4,7 @@
  * The live dashboard's entry (`loadlabLive`): report.html fed from a Server-Sent Events stream
  * (`snapshot`, `run-start`, `progress`, `backlog`, `steer`, `end`) with a live panel above it.
  */
-import type { PageData } from "../page_data.ts";
+import type { PageData } from "../page/data.ts";
 import type { AttackProgress } from "../../../results/mod.ts";
 import { fmtMs, fmtNum, h } from "./dom.ts";
 import { addChart, applyChartTheme, color, markerPlugin } from "./charts.ts";

@@ -4,7 +4,7 @@
  * Entry point of report.html's script (`loadlabMain`): reads the embedded JSON, sets the theme,
  * builds every section. Inlined by source text (see dom.ts).
  */
-import type { PageData } from "../page_data.ts";
+import type { PageData } from "../page/data.ts";
 import { h } from "./dom.ts";
 import { applyChartTheme, destroyCharts } from "./charts.ts";
 import { renderCompare, renderFindings, renderOverview } from "./sections.ts";

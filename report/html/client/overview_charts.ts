@@ -4,9 +4,9 @@
  * Charts across the whole experiment: bars per variant, the percentile overlay and one chart per
  * sweep with its knee. Inlined by source text (see dom.ts).
  */
-import type { PageData } from "../page_data.ts";
-import type { OverviewMetric } from "../page_overview.ts";
-import type { PageSweep } from "../page_sweeps.ts";
+import type { PageData } from "../page/data.ts";
+import type { OverviewMetric } from "../page/overview.ts";
+import type { PageSweep } from "../page/sweeps.ts";
 import { type Cell, fmtMs, fmtNum, fmtSweepValue, h, section, sortableTable } from "./dom.ts";
 import { sendCells, verdictBadge } from "./sections.ts";
 import { addChart, color, markerPlugin, metricBarChart, ninesAxis, percentileData } from "./charts.ts";
@@ -127,7 +127,10 @@ export function numericSweepChart(grid: HTMLElement, sw: PageSweep): void {
   });
 }
 
-/** The lines of a numeric sweep: achieved req/s and p99 (on its own axis), and requested req/s for rate sweeps. */
+/**
+ * The lines of a numeric sweep: achieved req/s and p99 (on its own axis), and requested req/s for rate
+ * sweeps.
+ */
 export function sweepDatasets(sw: PageSweep): any[] {
   const pts = sw.points;
   const datasets: any[] = [

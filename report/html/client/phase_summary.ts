@@ -4,8 +4,8 @@
  * Every run's phases in one table by load, phase and variant, with the mean's change against the
  * baseline variant. Inlined by source text (see dom.ts).
  */
-import type { PageData } from "../page_data.ts";
-import type { PageRun } from "../page_run.ts";
+import type { PageData } from "../page/data.ts";
+import type { PageRun } from "../page/run.ts";
 import { type Cell, fmtChange, fmtMs, fmtNum, fmtPct, isNum, section, sortableTable } from "./dom.ts";
 import { count5xx } from "./experiment.ts";
 

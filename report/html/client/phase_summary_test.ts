@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { makeExperimentResults } from "../../../tests/fixtures/make_experiment_results.ts";
-import { buildPageData } from "../page_data.ts";
+import { buildPageData } from "../page/data.ts";
 import { phaseMeanMs, phaseRows, phaseSummaryCells } from "./phase_summary.ts";
 
 Deno.test("every run's phases, grouped load, phase, variant, so the variants of one test sit together", () => {

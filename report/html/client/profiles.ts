@@ -4,10 +4,10 @@
  * CPU profiles on the page: top functions, an SVG flame graph, first second against the rest, and
  * a diff of two profiles. Inlined by source text (see dom.ts).
  */
-import type { PageData } from "../page_data.ts";
-import type { PageRun } from "../page_run.ts";
-import type { ProfileRef } from "../page_profiles.ts";
-import type { ProfileSummary } from "../../../results/schema_profile.ts";
+import type { PageData } from "../page/data.ts";
+import type { PageRun } from "../page/run.ts";
+import type { ProfileRef } from "../page/profiles.ts";
+import type { ProfileSummary } from "../../../results/schema/profile.ts";
 import { type Cell, facts, fmtFixed, fmtMs, fmtNum, fmtPct, h, section, sortableTable } from "./dom.ts";
 
 /** A function's identity across profiles: name, script and line. */
@@ -66,7 +66,9 @@ export function profileTopTable(s: ProfileSummary): HTMLElement {
   );
 }
 
-/** A frame's fill: V8's own entries grey, packages (`npm:`) and the runtime's own code cool, app code warm. */
+/**
+ * A frame's fill: V8's own entries grey, packages (`npm:`) and the runtime's own code cool, app code warm.
+ */
 export function profileColor(name: string, url: string): string {
   if (name.startsWith("(")) return "#9aa3b2";
   let hash = 0;

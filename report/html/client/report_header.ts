@@ -4,7 +4,7 @@
  * The header of report.html: title, environment, how it ran, thresholds and the experiment source.
  * Inlined by source text (see dom.ts).
  */
-import type { PageData } from "../page_data.ts";
+import type { PageData } from "../page/data.ts";
 import { facts, fmtNum, h } from "./dom.ts";
 import { npmCompatNote, targetRuntimes } from "./variant_matrix.ts";
 
@@ -33,7 +33,9 @@ export function renderHeader(data: PageData): HTMLElement {
   return header;
 }
 
-/** The header's facts: date, versions, machine, runs, load generators, how it ran, secrets and metrics out. */
+/**
+ * The header's facts: date, versions, machine, runs, load generators, how it ran, secrets and metrics out.
+ */
 export function headerFacts(data: PageData): Array<[string, string]> {
   const env = data.environment;
   return [

@@ -4,7 +4,7 @@
  * The charts of one run on one time axis (latency, throughput, errors, telemetry, steering marks),
  * then its histogram and percentile plot. Inlined by source text (see dom.ts).
  */
-import type { PageRun } from "../page_run.ts";
+import type { PageRun } from "../page/run.ts";
 import { fmtMs, fmtNum } from "./dom.ts";
 import {
   addChart,

@@ -4,8 +4,8 @@
  * The per-run section: a picker, then the chosen run's facts, verdict, charts and tables (one run
  * drawn at a time). Inlined by source text (see dom.ts).
  */
-import type { PageData } from "../page_data.ts";
-import type { PageRun } from "../page_run.ts";
+import type { PageData } from "../page/data.ts";
+import type { PageRun } from "../page/run.ts";
 import { type Cell, facts, fmtBytes, fmtMs, fmtNum, fmtPct, h, section, sortableTable } from "./dom.ts";
 import { formatExponent, isHuge } from "../../../results/text_format.ts";
 import { destroyCharts } from "./charts.ts";
@@ -94,7 +94,9 @@ export function streamFacts(run: PageRun): Array<[string, string]> {
   ]];
 }
 
-/** The run's facts at the top of its details: URL, model, what was measured, requests, errors, connections. */
+/**
+ * The run's facts at the top of its details: URL, model, what was measured, requests, errors, connections.
+ */
 export function runFacts(run: PageRun): HTMLElement {
   const errorsTotal = Object.values(run.errors).reduce((a: number, b) => a + (b ?? 0), 0);
   return facts([

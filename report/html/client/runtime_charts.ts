@@ -4,7 +4,7 @@
  * What happened inside the target during a run: its event loop and GC, and the Redis server's view.
  * Inlined by source text (see dom.ts).
  */
-import type { PageRun, PageTelemetry } from "../page_run.ts";
+import type { PageRun, PageTelemetry } from "../page/run.ts";
 import { h } from "./dom.ts";
 import { addChart, color, markerPlugin, timeLineOptions, xy } from "./charts.ts";
 

@@ -4,8 +4,8 @@
  * The sections of report.html over the whole experiment: findings, `--compare` and the sortable
  * overview. Inlined by source text (see dom.ts).
  */
-import type { PageData } from "../page_data.ts";
-import type { OverviewMetric, OverviewRow } from "../page_overview.ts";
+import type { PageData } from "../page/data.ts";
+import type { OverviewMetric, OverviewRow } from "../page/overview.ts";
 import type { CompareCell } from "../compare.ts";
 import type { CompareMetric } from "../../../results/conclude/noise_samples.ts";
 import {
@@ -50,7 +50,10 @@ export function verdictBadge(verdict: string): HTMLElement {
   return h("span", { class: cls, title: "run verdict" }, verdict);
 }
 
-/** Requested rate, sends made and dropped of an open-model row (overview, sweep point); dashes for closed models. */
+/**
+ * Requested rate, sends made and dropped of an open-model row (overview, sweep point); dashes for closed
+ * models.
+ */
 export function sendCells(row: Pick<OverviewRow, "sends">): Cell[] {
   const s = row.sends;
   if (s === null) return [{ text: "–", sort: -1 }, { text: "–", sort: -1 }, { text: "–", sort: -1 }];

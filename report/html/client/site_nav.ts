@@ -4,7 +4,7 @@
  * The navigation of `loadlab site`'s report pages; the baseline lives in the URL (`?base=<id>`).
  * Inlined by source text (see dom.ts).
  */
-import type { PageData } from "../page_data.ts";
+import type { PageData } from "../page/data.ts";
 import type { SiteNav } from "../site_data.ts";
 import { h } from "./dom.ts";
 

@@ -1,7 +1,7 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { steeringMarks } from "./run_charts.ts";
 import { liveSteerMarks } from "./live_controls.ts";
-import type { PageRun } from "../page_run.ts";
+import type { PageRun } from "../page/run.ts";
 
 const steering = [
   { atSec: 1.2, action: "rate" as const, ratePerSec: 200, by: "dashboard" as const },

@@ -4,8 +4,8 @@
  * The target's own counters of every run in one table (cache, proxy, CMS pool); all-zero counters
  * are left out. Inlined by source text (see dom.ts).
  */
-import type { PageData } from "../page_data.ts";
-import type { PageRun } from "../page_run.ts";
+import type { PageData } from "../page/data.ts";
+import type { PageRun } from "../page/run.ts";
 import { type Cell, fmtNum, fmtPct, isNum, section, sortableTable } from "./dom.ts";
 
 /** Counter names that are non-zero in at least one run, in the order runs first report them. */

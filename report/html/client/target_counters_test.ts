@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { makeRun } from "../../../tests/fixtures/make_run.ts";
-import { buildPageData } from "../page_data.ts";
+import { buildPageData } from "../page/data.ts";
 import type { ResultsFile, RunResult } from "../../../results/mod.ts";
 import { counterCells, counterNames } from "./target_counters.ts";
 

@@ -3,7 +3,7 @@
  * @module
  * One run in oha's and autocannon's layouts. Inlined by source text (see dom.ts).
  */
-import type { PageRun } from "../page_run.ts";
+import type { PageRun } from "../page/run.ts";
 import { fmtBytes, fmtFixed, fmtMsBare, fmtNum, fmtPct, h, isNum } from "./dom.ts";
 import { times } from "./charts.ts";
 

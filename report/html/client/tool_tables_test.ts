@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { makeSeed000 } from "../../../tests/fixtures/make_results.ts";
-import { buildPageData } from "../page_data.ts";
+import { buildPageData } from "../page/data.ts";
 import { ohaText } from "./tool_tables.ts";
 
 Deno.test("oha text: connect times as oha's DNS+dialup line (average, fastest, slowest), left out without them", () => {

@@ -4,8 +4,8 @@
  * Variants × loads at a glance: req/s with its CI, runtime, stabilization time and first interval
  * against the steady state. Inlined by source text (see dom.ts).
  */
-import type { PageData } from "../page_data.ts";
-import type { PageRun } from "../page_run.ts";
+import type { PageData } from "../page/data.ts";
+import type { PageRun } from "../page/run.ts";
 import { type Cell, fmtFixed, fmtNum, h, isNum, section, sortableTable } from "./dom.ts";
 import { addChart, addScaleToggle, color, timeLineOptions, times } from "./charts.ts";
 import { median } from "../../../results/stats.ts";
@@ -47,7 +47,9 @@ export function targetRuntimes(runs: PageRun[]): string | null {
   return pairs.size ? [...pairs].join("; ") : null;
 }
 
-/** A warning when example apps ran under Deno's npm compatibility instead of Node, with the install command. */
+/**
+ * A warning when example apps ran under Deno's npm compatibility instead of Node, with the install command.
+ */
 export function npmCompatNote(runs: PageRun[]): string | null {
   const apps = new Set(
     runs.filter((r) => r.targetInfo?.kind === "example" && /npm compat/.test(r.targetInfo.runtime ?? ""))

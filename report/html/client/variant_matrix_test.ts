@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { makeRun } from "../../../tests/fixtures/make_run.ts";
 import type { ResultsFile, RunResult } from "../../../results/mod.ts";
-import { buildPageData } from "../page_data.ts";
+import { buildPageData } from "../page/data.ts";
 import {
   firstToSteady,
   matrixAxes,

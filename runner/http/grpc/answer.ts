@@ -16,7 +16,7 @@
  * (`firstMessageMs`, one clock read per call) so its latency stands beside the whole stream's.
  */
 import type { ErrorKind } from "../../../results/mod.ts";
-import { GRPC_ERROR_KINDS, GRPC_STATUS_SLOTS_FROM } from "../../../results/schema_values.ts";
+import { GRPC_ERROR_KINDS, GRPC_STATUS_SLOTS_FROM } from "../../../results/schema/values.ts";
 import {
   DEFAULT_MAX_MESSAGE_BYTES,
   MessageReader,

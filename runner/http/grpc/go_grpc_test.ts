@@ -139,8 +139,8 @@ test("gzip both ways: a compressed call is answered compressed and inflated; pas
     });
     const r = await attack(port, [zipped(0), zipped(3)], 20);
     assertEquals([r.requests, r.errors], [20, {}]);
-    // "Hello zzz..." (a 108-byte message) inflates past a 50-byte cap though it travels in fewer: refused by its
-    // inflated size, not by its prefix.
+    // "Hello zzz..." (a 108-byte message) inflates past a 50-byte cap though it travels in fewer: refused by
+    // its inflated size, not by its prefix.
     const capped = await attack(port, [zipped(0)], 4, 50);
     assertEquals(capped.errors, { "grpc-too-big": 4 });
     const why = Object.keys(capped.errorMessages?.["grpc-too-big"] ?? {});

@@ -94,7 +94,8 @@ test("an unknown method is UNIMPLEMENTED", async () => {
 test("the deadline goes as grpc-timeout: a call past it ends DEADLINE_EXCEEDED or times out, nothing else", async () => {
   await withNodeGreeter(async (port) => {
     const r = await attack(port, [call("Sleep", { ms: 5000 })], { requests: 4, timeoutMs: 300 });
-    // The server's DEADLINE_EXCEEDED is an answer (a request under that status); loadlab's own timeout is not.
+    // The server's DEADLINE_EXCEEDED is an answer (a request under that status); loadlab's own timeout is
+    // not.
     const answered = r.statusCodes["grpc DEADLINE_EXCEEDED"] ?? 0;
     assertEquals([r.requests, answered + (r.errors.timeout ?? 0), Object.keys(r.errors).length <= 1], [
       answered,

@@ -18,7 +18,9 @@ type Any = any;
 function addFieldsInLinearTime(): void {
   const type = protobuf.Type.prototype as Any;
   const add = type.add;
-  /** A message's fields by id as its last field add left them (a oneof's add clears them after its fields'). */
+  /**
+   * A message's fields by id as its last field add left them (a oneof's add clears them after its fields').
+   */
   const kept = new WeakMap<object, Record<number, protobuf.Field>>();
   type.add = function (this: Any, object: protobuf.ReflectionObject) {
     if (!(object instanceof protobuf.Field && object.extend === undefined)) {

@@ -12,7 +12,7 @@ import { runAttack } from "../../attack.ts";
 import { serveGrpcTarget } from "../../../targets/app/grpc_endpoints.ts";
 import { selfSignedPair } from "../../../targets/tls_cert.ts";
 import { type GrpcCall, grpcRequestSpec } from "./call.ts";
-import { renderSummary } from "../../../report/text.ts";
+import { renderSummary } from "../../../report/terminal/summary.ts";
 
 const PROTO = new URL("../../../targets/app/target.proto", import.meta.url).pathname;
 const root = await protobuf.load(PROTO);

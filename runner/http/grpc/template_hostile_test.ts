@@ -9,7 +9,7 @@ import protobuf from "protobufjs";
 import { bodySpecOfText } from "./message_template.ts";
 import { GrpcMessageError } from "./message.ts";
 import { grpcStepSchema } from "../../grpc_step_spec.ts";
-import { parseAttackArgs } from "../../../cli/attack_args.ts";
+import { parseAttackArgs } from "../../../cli/attack/args.ts";
 
 const root = protobuf.parse(`syntax = "proto3"; package p;
 message Req { string a = 1; int32 n = 2; }`).root;

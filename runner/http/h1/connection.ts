@@ -73,7 +73,9 @@ export class Connection extends ConnectionIo implements StepConnection {
     return new KeptResponse(this.#kept.view());
   }
 
-  /** The last response's kept bytes as received (a session script copies them); valid until the next exchange. */
+  /**
+   * The last response's kept bytes as received (a session script copies them); valid until the next exchange.
+   */
   keptBytes(): Uint8Array {
     return this.#kept.view();
   }

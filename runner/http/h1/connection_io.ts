@@ -159,7 +159,8 @@ export abstract class ConnectionIo implements LoadConnection, InlineReader {
    * timeout is aborted by the watchdog (the wait for the gate is not part of it).
    */
   open(): Promise<boolean> {
-    // No async frame and, on epoll, no promise of the dial's: a crowd's connects in flight keep only this one.
+    // No async frame and, on epoll, no promise of the dial's: a crowd's connects in flight keep only this
+    // one.
     return new Promise(
       this.#opening ??= (resolve) => {
         this.#opened = resolve;

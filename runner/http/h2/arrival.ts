@@ -164,7 +164,9 @@ export class H2ArrivalConnection implements StepConnection {
     slot.release();
   }
 
-  /** Shutdown closes the connection (streams in flight counted unless stopping); a timeout cancels the stream. */
+  /**
+   * Shutdown closes the connection (streams in flight counted unless stopping); a timeout cancels the stream.
+   */
   abort(): void {
     const slot = this.#slot;
     if (slot === null) return;

@@ -13,7 +13,8 @@
  * and what they queue is written once per turn. MEMORY: an inline read lands in one buffer shared by
  * every connection of the isolate, and a connection keeps only the partial frame a read ends in (grown
  * on demand, dropped once a read completes it), so a connection between responses holds no input
- * buffer. Everything the peer does wrong is counted by kind, never thrown. The parts reach the connection through `H2Core` (core.ts).
+ * buffer. Everything the peer does wrong is counted by kind, never thrown. The parts reach the connection
+ * through `H2Core` (core.ts).
  */
 import type { ErrorKind } from "../../../results/mod.ts";
 import {
@@ -32,7 +33,7 @@ import {
   writeSettings,
   writeWindowUpdate,
 } from "../../../http2/frames.ts";
-import { HpackDecoder } from "../../../http2/hpack_decoder.ts";
+import { HpackDecoder } from "../../../http2/hpack/decoder.ts";
 import type { ConnectionShared } from "../load_connection.ts";
 import { classifyError, errorMessage } from "../exchange_errors.ts";
 import type { H2Run } from "./stream.ts";

@@ -7,7 +7,7 @@
  * not on the connection's file (which imports them all).
  */
 import type { PeerSettings } from "../../../http2/frames.ts";
-import type { HpackDecoder } from "../../../http2/hpack_decoder.ts";
+import type { HpackDecoder } from "../../../http2/hpack/decoder.ts";
 import type { ConnectionShared } from "../load_connection.ts";
 import type { H2Output } from "./output.ts";
 import type { H2Run } from "./stream.ts";

@@ -21,7 +21,7 @@ import {
   FRAME_SIZE_ERROR,
   PROTOCOL_ERROR,
 } from "../../../http2/frames.ts";
-import { HPACK_BAD_FIELD, HPACK_BAD_STATUS, hpackErrorName } from "../../../http2/hpack_decoder.ts";
+import { HPACK_BAD_FIELD, HPACK_BAD_STATUS, hpackErrorName } from "../../../http2/hpack/decoder.ts";
 import { isInterim } from "../../../http1/body_framing.ts";
 import type { ConnectionShared } from "../load_connection.ts";
 import type { H2Core } from "./core.ts";

@@ -11,7 +11,7 @@
 import { isInterim } from "../../../http1/body_framing.ts";
 import type { StepResponse } from "../kept_response.ts";
 import { DEFAULT_KEPT_BYTES, KeptBytes } from "../kept_bytes.ts";
-import type { FieldBytesSink } from "../../../http2/hpack_decoder.ts";
+import type { FieldBytesSink } from "../../../http2/hpack/decoder.ts";
 import { octetString } from "../../../system/large_arrays.ts";
 
 const decoder = new TextDecoder();
@@ -73,7 +73,9 @@ export class H2KeptResponse implements StepResponse {
     } else this.#fields.length = 0;
   }
 
-  /** A DATA frame's payload `buf[from, to)` (padding removed); false when past the bytes kept (`limitBytes`). */
+  /**
+   * A DATA frame's payload `buf[from, to)` (padding removed); false when past the bytes kept (`limitBytes`).
+   */
   data(buf: Uint8Array, from: number, to: number): boolean {
     return this.#body.append(buf, from, to, false);
   }

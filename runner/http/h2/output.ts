@@ -60,7 +60,9 @@ export class H2Output {
 
   constructor(readonly owner: H2OutputOwner) {}
 
-  /** A new connection (or a closed one): nothing queued, no write pending, the buffer back to its first size. */
+  /**
+   * A new connection (or a closed one): nothing queued, no write pending, the buffer back to its first size.
+   */
   reset(): void {
     this.#start = this.#end = 0;
     this.#peak = this.#smallRuns = 0;

@@ -1,7 +1,7 @@
 /**
  * @module
  * The requests of an HTTP/2 run, encoded once before any load: each mix entry becomes its HEADERS frame
- * (HPACK through http2/hpack_encoder.ts; split into CONTINUATION frames past 16 KiB, the smallest
+ * (HPACK through http2/hpack/encoder.ts; split into CONTINUATION frames past 16 KiB, the smallest
  * frame size every peer takes) and its body, if any. HEADERS carries END_STREAM when there is no body.
  * On the hot path the frames are copied into the connection's output buffer and only the 4-byte
  * stream id of each frame header is patched there (`writeHeadersFrames`); nothing is encoded per
@@ -10,7 +10,7 @@
  * buffers.
  */
 import type { RequestSpec } from "../../request_spec.ts";
-import { encodeField, encodeRequestHeaders } from "../../../http2/hpack_encoder.ts";
+import { encodeField, encodeRequestHeaders } from "../../../http2/hpack/encoder.ts";
 import {
   CONTINUATION,
   DEFAULT_MAX_FRAME_BYTES,

@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { encodeH2Request, writeHeadersFrames } from "./request.ts";
-import { HpackDecoder } from "../../../http2/hpack_decoder.ts";
+import { HpackDecoder } from "../../../http2/hpack/decoder.ts";
 import {
   CONTINUATION,
   FLAG_END_HEADERS,

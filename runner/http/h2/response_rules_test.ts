@@ -26,7 +26,7 @@ import {
   send,
   settings,
 } from "../../../tests/fixtures/h2_frames_testing.ts";
-import { HpackDecoder } from "../../../http2/hpack_decoder.ts";
+import { HpackDecoder } from "../../../http2/hpack/decoder.ts";
 import { closeQuietly } from "../../../tests/fixtures/close_quietly.ts";
 
 const EPOLL_BLOCKER = epollBlocker(new URL("http://127.0.0.1/"));

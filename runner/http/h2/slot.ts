@@ -30,7 +30,9 @@ const NO_VALUES: Uint8Array[] = [];
 /** `Cookie: ` before the jar's line's value (HTTP/1.1 header form), and `\r\n` after it. */
 const COOKIE_PREFIX_BYTES = 8;
 
-/** The value of a jar's `Cookie: ...` line (CRLF-ended), as HTTP/2's `cookie` field takes it; null stays null. */
+/**
+ * The value of a jar's `Cookie: ...` line (CRLF-ended), as HTTP/2's `cookie` field takes it; null stays null.
+ */
 export function cookieValueOf(cookieLine: Uint8Array | null): Uint8Array | null {
   return cookieLine === null ? null : cookieLine.subarray(COOKIE_PREFIX_BYTES, cookieLine.length - 2);
 }
@@ -77,7 +79,9 @@ export class H2Slot implements StepConnection, H2Stream {
   /** The connection's streams (its part that sends, cancels and ends them). */
   #streams: StreamTable;
 
-  /** `writer`: where templated requests are filled (a per-arrival lane passes its own, kept across arrivals). */
+  /**
+   * `writer`: where templated requests are filled (a per-arrival lane passes its own, kept across arrivals).
+   */
   constructor(
     readonly id: number,
     public session: H2Connection,

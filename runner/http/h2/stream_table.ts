@@ -293,7 +293,10 @@ export class StreamTable {
       : CLOSED_UNKNOWN;
   }
 
-  /** The ring doubled until `half` (an id's upper bits) fits unwrapped (or CLOSED_RING); ids distinct in it stay distinct. */
+  /**
+   * The ring doubled until `half` (an id's upper bits) fits unwrapped (or CLOSED_RING); ids distinct in it
+   * stay distinct.
+   */
   #growRing(half: number): void {
     let size = this.closed.length;
     while (half >= size && size < CLOSED_RING) size *= 2;

@@ -14,7 +14,7 @@
  * `:path` is percent-encoded as over HTTP/1.1 (fill_values.ts).
  */
 import { copyBytes } from "../../../system/copy_bytes.ts";
-import { literalNameBytes } from "../../../http2/hpack_encoder.ts";
+import { literalNameBytes } from "../../../http2/hpack/encoder.ts";
 import {
   CONTINUATION,
   DEFAULT_MAX_FRAME_BYTES,

@@ -7,7 +7,7 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { encodeH2Request, writeHeadersFrames } from "./request.ts";
 import { H2TemplateWriter } from "./template.ts";
-import { HpackDecoder } from "../../../http2/hpack_decoder.ts";
+import { HpackDecoder } from "../../../http2/hpack/decoder.ts";
 import {
   CONTINUATION,
   FLAG_END_HEADERS,

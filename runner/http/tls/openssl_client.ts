@@ -2,14 +2,15 @@
  * @module
  * TLS for the epoll transport: one `OpenSslClient` per worker holds the `SSL_CTX` (verification with the
  * system CA store or `--cacert`, a client certificate, `--insecure`, ALPN `http/1.1`, TLS 1.2 or later
- * unless `minVersion` says otherwise, `maxVersion`, the cipher suites of `ciphers`, read-ahead) and the worker's session cache for `--tls-resume`, and opens an `SslConn` (tls/openssl_conn.ts)
- * per connection. The cache is one session: the last resumable one a connection received (TLS 1.3 sends
- * its tickets after the handshake, so it is taken at the connection's first read), offered to every new
- * connection with `SSL_set_session` and freed when replaced or when the client closes. A server that
- * gives no resumable session is asked again only now and then. The `SSL` of a connection that ended
- * cleanly is cleared (`SSL_clear`, as wrk does) and kept for the next connection: its buffers and
- * settings are reused instead of allocated and freed per handshake. Every pointer is created and freed
- * in the OpenSSL modules; callers pass fds and their own `Uint8Array`s.
+ * unless `minVersion` says otherwise, `maxVersion`, the cipher suites of `ciphers`, read-ahead) and the
+ * worker's session cache for `--tls-resume`, and opens an `SslConn` (tls/openssl_conn.ts) per connection. The
+ * cache is one session: the last resumable one a connection received (TLS 1.3 sends its tickets after the
+ * handshake, so it is taken at the connection's first read), offered to every new connection with
+ * `SSL_set_session` and freed when replaced or when the client closes. A server that gives no resumable
+ * session is asked again only now and then. The `SSL` of a connection that ended cleanly is cleared
+ * (`SSL_clear`, as wrk does) and kept for the next connection: its buffers and settings are reused instead of
+ * allocated and freed per handshake. Every pointer is created and freed in the OpenSSL modules; callers pass
+ * fds and their own `Uint8Array`s.
  */
 import {
   cstr,
@@ -31,7 +32,7 @@ import {
   verifyResultMessage,
 } from "./openssl_ffi.ts";
 import { SslConn, type SslOwner } from "./openssl_conn.ts";
-import { errnoMessage } from "../transport/epoll_errors.ts";
+import { errnoMessage } from "../transport/epoll/errors.ts";
 import { h2Required, type TlsOptions } from "./options.ts";
 import { openSslCipherLists, TLS_VERSIONS } from "./cipher_names.ts";
 
@@ -257,7 +258,8 @@ export class OpenSslClient implements SslOwner {
   /** Why a failed handshake failed: the verification reason when verification failed, else OpenSSL's. */
   handshakeFailure(s: LibSsl, ssl: Deno.PointerObject, errno: number): Error {
     const verify = Number(s.SSL_get_verify_result(ssl));
-    const queued = this.#lastError(); // drained either way: a stale error would mislead the next SSL_get_error
+    // Drained either way: a stale error would mislead the next SSL_get_error.
+    const queued = this.#lastError();
     const detail = verify !== 0 ? verifyResultMessage(verify) : queued;
     const why = detail !== "no detail"
       ? detail
@@ -268,8 +270,8 @@ export class OpenSslClient implements SslOwner {
   }
 
   /**
-   * Frees the cached session, the spare `SSL`s and the context (connections still open keep their own references to
-   * both, as OpenSSL counts them).
+   * Frees the cached session, the spare `SSL`s and the context (connections still open keep their own
+   * references to both, as OpenSSL counts them).
    */
   close(): void {
     if (this.#closed) return;

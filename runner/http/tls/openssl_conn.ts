@@ -1,13 +1,14 @@
 /**
  * @module
  * One TLS connection of the epoll transport: an OpenSSL `SSL` on the socket's non-blocking fd, driven by
- * the epoll pump (transport/epoll_socket.ts). `SSL_connect`, `SSL_read` and `SSL_write` return what they did, or
+ * the epoll pump (transport/epoll_socket.ts). `SSL_connect`, `SSL_read` and `SSL_write` return what they did,
+ * or
  * `-EAGAIN` when OpenSSL wants the socket readable or writable again (the socket is registered for both
  * edges, so the next edge retries), or another `-errno`. The `SSL` is created by its `SslOwner`
- * (tls/openssl_client.ts, which holds the `SSL_CTX` and the session cache) and freed here, once, on every exit
- * path; callers pass only their own `Uint8Array`s, whose lengths are bounded before each call.
+ * (tls/openssl_client.ts, which holds the `SSL_CTX` and the session cache) and freed here, once, on every
+ * exit path; callers pass only their own `Uint8Array`s, whose lengths are bounded before each call.
  */
-import { EAGAIN, MAX_IO_BYTES } from "../transport/epoll_ffi.ts";
+import { EAGAIN, MAX_IO_BYTES } from "../transport/epoll/ffi.ts";
 import {
   BIO_CTRL_EOF,
   ECONNRESET,
@@ -80,7 +81,10 @@ export class SslConn {
   /** The socket BIO OpenSSL reads through, and the octets it had read from the socket after our last read. */
   #rbio: Deno.PointerValue = null;
   #pulled = 0;
-  /** OpenSSL held nothing (`SSL_has_pending` 0) when the next read starts: every socket read asks for a whole buffer. */
+  /**
+   * OpenSSL held nothing (`SSL_has_pending` 0) when the next read starts: every socket read asks for a whole
+   * buffer.
+   */
   #emptyBuffer = false;
   /** The last read started with that empty buffer and took fewer octets from the socket than it asked for. */
   #shortPull = false;

@@ -89,11 +89,14 @@ export const ECONNRESET = 104;
 export const BIO_CTRL_EOF = 2;
 /**
  * Not an errno: what `SslConn.read` returns (negated) when the server closed TCP without a close_notify
- * (transport/epoll_errors.ts's `readError` names it), since RFC 9112 section 9.8 takes such an end as no proof that
- * a body ended by the close is complete.
+ * (transport/epoll_errors.ts's `readError` names it), since RFC 9112 section 9.8 takes such an end as no
+ * proof that a body ended by the close is complete.
  */
 export const TLS_TRUNCATED = 0x10000;
-/** Not an errno either: a read or write failed in TLS itself (`SSL_ERROR_SSL`: a record that fails its check, a fatal alert). */
+/**
+ * Not an errno either: a read or write failed in TLS itself (`SSL_ERROR_SSL`: a record that fails its check,
+ * a fatal alert).
+ */
 export const TLS_FAILED = 0x10001;
 
 /** `X509_V_ERR_*` codes by the reason results count them under (x509_vfy.h). */

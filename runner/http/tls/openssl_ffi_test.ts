@@ -5,8 +5,8 @@
  * cannot be loaded. Loopback only; no speed asserted.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { EpollSys } from "../transport/epoll_ffi.ts";
-import { EpollLoop } from "../transport/epoll_transport.ts";
+import { EpollSys } from "../transport/epoll/ffi.ts";
+import { EpollLoop } from "../transport/epoll/transport.ts";
 import { resolveOnce } from "../transport/host_resolver.ts";
 import { OpenSslClient } from "./openssl_client.ts";
 import { verifyResultMessage } from "./openssl_ffi.ts";
@@ -18,7 +18,9 @@ import { classifyError } from "../exchange_errors.ts";
 const BLOCKER = epollBlocker(new URL("https://127.0.0.1/"));
 if (BLOCKER !== null) console.log(`skipped: ${BLOCKER}`);
 
-/** A self-signed certificate for localhost that expired yesterday (served as it is; trusted as its own CA). */
+/**
+ * A self-signed certificate for localhost that expired yesterday (served as it is; trusted as its own CA).
+ */
 async function expiredPair(): Promise<{ certPem: string; keyPem: string }> {
   await import("reflect-metadata");
   const x509 = await import("@peculiar/x509");

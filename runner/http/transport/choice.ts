@@ -1,11 +1,11 @@
 /**
  * @module
- * The one place a run's transport is chosen (made once and recorded, so the event loop never branches on it, like
- * wrk swapping its `sock` table at start-up). `deno` is `Deno.connect` (TCP, or TLS for https:);
- * `epoll` is the Linux fast path over libc through FFI (transport/epoll_transport.ts); for https: it drives TLS
- * itself through the system's OpenSSL (tls/openssl_client.ts, one `SSL_CTX` per worker). `auto` (the default)
- * is `epoll` for http: and https: wherever it can work: measured ahead of `deno` in CPU per request over
- * http: and keep-alive TLS, at a higher handshake rate, and only it can resume TLS sessions
+ * The one place a run's transport is chosen (made once and recorded, so the event loop never branches on it,
+ * like wrk swapping its `sock` table at start-up). `deno` is `Deno.connect` (TCP, or TLS for https:);
+ * `epoll` is the Linux fast path over libc through FFI (transport/epoll_transport.ts); for https: it drives
+ * TLS itself through the system's OpenSSL (tls/openssl_client.ts, one `SSL_CTX` per worker). `auto` (the
+ * default) is `epoll` for http: and https: wherever it can work: measured ahead of `deno` in CPU per request
+ * over http: and keep-alive TLS, at a higher handshake rate, and only it can resume TLS sessions
  * (docs/PERFORMANCE.md, docs/lab/PERFORMANCE_NOTES.md). `auto` or `epoll`
  * where epoll cannot work (not Linux, FFI not permitted, libc or libssl missing) falls back to `deno`
  * with the reason kept. Both pass the same conformance suite, over TCP and over TLS. `io_uring`
@@ -16,12 +16,12 @@
 import { type CallbackConnect, dialTarget, type Transport, transportFor } from "./transport.ts";
 import { type TlsSessionInfo, tlsTransport } from "../tls/deno_tls.ts";
 import { connectToOf, loadTlsMaterial, type TlsOptions } from "../tls/options.ts";
-import { EpollSys, epollUnavailableReason } from "./epoll_ffi.ts";
-import { EpollLoop } from "./epoll_transport.ts";
+import { EpollSys, epollUnavailableReason } from "./epoll/ffi.ts";
+import { EpollLoop } from "./epoll/transport.ts";
 import { resolveOnce } from "./host_resolver.ts";
 import { OpenSslClient } from "../tls/openssl_client.ts";
-import { uringUnavailableReason } from "./uring_probe.ts";
-import { UringLoop } from "./uring_transport.ts";
+import { uringUnavailableReason } from "./uring/probe.ts";
+import { UringLoop } from "./uring/transport.ts";
 import { opensslUnavailableReason } from "../tls/openssl_ffi.ts";
 import { AF_INET, type SockAddr, sockAddrOf } from "./sock_addr.ts";
 import type { ReadyWaitSum } from "./ready_wait.ts";
@@ -75,7 +75,8 @@ export interface TransportOptions {
   /**
    * A closed model (connections, count without a rate) in an isolate of its own: no timer needs
    * sub-millisecond precision and no server shares the isolate, so the epoll pump may block its
-   * thread in `epoll_wait` for up to `CLOSED_MODEL_BLOCK_MS` when nothing is ready (transport/epoll_transport.ts).
+   * thread in `epoll_wait` for up to `CLOSED_MODEL_BLOCK_MS` when nothing is ready
+   * (transport/epoll_transport.ts).
    */
   closedModel?: boolean;
   /**
@@ -176,7 +177,9 @@ function denoTransport(url: URL, options: TransportOptions, fallbackReason: stri
   return { kind: "deno", transport: tls.transport, fallbackReason, tlsInfo: tls.info, close() {}, ...probed };
 }
 
-/** The name a TLS client sends and verifies: the `sni` option, else the URL's host (an IPv6 one unbracketed). */
+/**
+ * The name a TLS client sends and verifies: the `sni` option, else the URL's host (an IPv6 one unbracketed).
+ */
 function serverNameOf(url: URL, options: TransportOptions): string {
   return options.tls?.sni ?? url.hostname.replace(/^\[(.*)\]$/, "$1");
 }

@@ -6,7 +6,7 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { AUTO_HTTPS_ON_EPOLL, chooseTransport, epollBlocker, uringBlocker } from "./choice.ts";
 import { tlsOptionsSchema } from "../tls/options.ts";
-import { epollUnavailableReason } from "./epoll_ffi.ts";
+import { epollUnavailableReason } from "./epoll/ffi.ts";
 
 const epollHere = epollUnavailableReason();
 console.log(
@@ -123,7 +123,7 @@ Deno.test({
 
 Deno.test("without FFI permission the reason says so", async () => {
   const probe = `import { epollUnavailableReason } from ${
-    JSON.stringify(import.meta.resolve("./epoll_ffi.ts"))
+    JSON.stringify(import.meta.resolve("./epoll/ffi.ts"))
   };
 console.log(epollUnavailableReason());`;
   const out = await new Deno.Command(Deno.execPath(), {

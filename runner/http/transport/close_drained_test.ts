@@ -8,10 +8,10 @@
  * the same end.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { EpollSys } from "./epoll_ffi.ts";
+import { EpollSys } from "./epoll/ffi.ts";
 import { sockAddrOf } from "./sock_addr.ts";
-import { EpollLoop } from "./epoll_transport.ts";
-import { UringLoop } from "./uring_transport.ts";
+import { EpollLoop } from "./epoll/transport.ts";
+import { UringLoop } from "./uring/transport.ts";
 import { epollBlocker, uringBlocker } from "./choice.ts";
 import type { InlineConn } from "./transport.ts";
 

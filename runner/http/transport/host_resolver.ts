@@ -2,10 +2,10 @@
  * @module
  * How a run's target host becomes the one address every connect of the libc transports uses: numeric
  * literals as they are, names through the system resolver (`getaddrinfo`, so /etc/hosts counts), called
- * once per run through epoll_ffi.ts's libc binding, its result list read and freed here. Off the hot
+ * once per run through epoll/ffi.ts's libc binding, its result list read and freed here. Off the hot
  * path: nothing here runs once connects have started.
  */
-import { libc, SOCK_STREAM } from "./epoll_ffi.ts";
+import { libc, SOCK_STREAM } from "./epoll/ffi.ts";
 import { AF_INET, AF_INET6, type SockAddr, sockAddrOf } from "./sock_addr.ts";
 
 /** Resolves `hostname` once (numeric literals as they are) to the address every connect of a run uses. */

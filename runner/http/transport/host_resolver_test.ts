@@ -4,7 +4,7 @@
  * available.
  */
 import { ok, throws } from "node:assert/strict";
-import { epollUnavailableReason } from "./epoll_ffi.ts";
+import { epollUnavailableReason } from "./epoll/ffi.ts";
 import { resolveHost } from "./host_resolver.ts";
 
 const ignore = epollUnavailableReason() !== null;

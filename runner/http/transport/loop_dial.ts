@@ -2,14 +2,14 @@
  * @module
  * What both event loops of a transport (transport/epoll_transport.ts, transport/uring_transport.ts) do
  * alike to dial their run's address: a non-blocking socket made unless the loop is closed (bound to a
- * source address when the run spreads over several), then the connect started, a failure closing the socket; each error says what was attempted
- * (transport/epoll_errors.ts). What differs stays in each loop: epoll registers the socket in its set
- * and may start TLS on it, io_uring gives the socket's slot a generation and polls for the connect's
- * end. Once per connect, never per message.
+ * source address when the run spreads over several), then the connect started, a failure closing the socket;
+ * each error says what was attempted (transport/epoll_errors.ts). What differs stays in each loop: epoll
+ * registers the socket in its set and may start TLS on it, io_uring gives the socket's slot a generation and
+ * polls for the connect's end. Once per connect, never per message.
  */
-import { EINPROGRESS, type EpollSys } from "./epoll_ffi.ts";
+import { EINPROGRESS, type EpollSys } from "./epoll/ffi.ts";
 import type { SockAddr } from "./sock_addr.ts";
-import { connectError, notAttemptedError } from "./epoll_errors.ts";
+import { connectError, notAttemptedError } from "./epoll/errors.ts";
 
 /**
  * A non-blocking TCP socket for `addr`, bound to `source` when given (`--source-addresses`), or the error
@@ -34,7 +34,10 @@ export function loopSocket(
   return notAttemptedError(`bind to ${source.text.replace(/:0$/, "")}`, -bound, addr);
 }
 
-/** Starts `sock`'s connect to `addr`: 0 (connected at once) or -EINPROGRESS, else its error (the socket closed). */
+/**
+ * Starts `sock`'s connect to `addr`: 0 (connected at once) or -EINPROGRESS, else its error (the socket
+ * closed).
+ */
 export function startConnect(
   sys: EpollSys,
   addr: SockAddr,

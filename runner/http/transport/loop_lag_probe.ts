@@ -26,7 +26,7 @@
  * (runner/stats/generator_meter.ts) in the shape every transport's probe gives (transport/ready_wait.ts).
  */
 import { PROBE_PERIOD_MS, type ReadyWaitSum } from "./ready_wait.ts";
-import { EpollSys, epollUnavailableReason } from "./epoll_ffi.ts";
+import { EpollSys, epollUnavailableReason } from "./epoll/ffi.ts";
 
 /** Probes left unreached at most (a 10 s backlog): past it none starts until one is reached. */
 const MAX_PENDING = 1000;

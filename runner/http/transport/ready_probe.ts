@@ -13,7 +13,7 @@
  * probe shares (transport/ready_wait.ts), taken by the worker's meter (runner/stats/generator_meter.ts)
  * and judged in results/conclude/generator_saturation.ts.
  */
-import { libc } from "./epoll_ffi.ts";
+import { libc } from "./epoll/ffi.ts";
 import { PROBE_PERIOD_MS, type ReadyWaitSum, ReadyWaitTally } from "./ready_wait.ts";
 /** The probe's token in the epoll set: never a socket's (their tokens are small slot numbers). */
 export const PROBE_TOKEN = 0xffffffff;

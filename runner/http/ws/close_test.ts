@@ -22,7 +22,10 @@ const FIRST_CLOSE_WAIT_MS = 300;
 interface Seen {
   frames: Array<[number, number[]]>;
   clientClosedFirst: boolean;
-  /** The client reset the connection (its close with bytes it had not read): the kernel may drop what it sent last. */
+  /**
+   * The client reset the connection (its close with bytes it had not read): the kernel may drop what it sent
+   * last.
+   */
   reset: boolean;
 }
 

@@ -8,7 +8,7 @@ import { type AttackConfigInput, parseAttackConfig } from "../../config.ts";
 import { runAttack } from "../../attack.ts";
 import type { RunResult } from "../../../results/mod.ts";
 import { epollBlocker, uringBlocker } from "../transport/choice.ts";
-import { wsLines } from "../../../report/ws_text.ts";
+import { wsLines } from "../../../report/terminal/ws.ts";
 import { selfSignedPair } from "../../../targets/tls_cert.ts";
 
 const EPOLL_BLOCKER = epollBlocker(new URL("http://127.0.0.1/"));

@@ -128,7 +128,8 @@ export abstract class WsConnectionSocket implements FrameSink, InlineHost, Write
     this.pacing.reset(done.deflate);
     const extra = done.extraBytes;
     // Frames that came with the answer (a greeting): read now, before any send (unsolicited). A fault or
-    // the server's close is handled there; what `consumeRead` says of an exchange is of the last one, not this.
+    // the server's close is handled there; what `consumeRead` says of an exchange is of the last one, not
+    // this.
     if (extra > 0) this.consumeRead(done.buf, extra, performance.now());
     const adopted = this.sock;
     if (this.close.received && adopted !== null) {

@@ -31,7 +31,9 @@ addEventListener("unload", () => Deno.removeSync(CA_FILE));
 const floodOf = (frame: number[]) =>
   Uint8Array.from({ length: 64 * 1024 }, (_, i) => frame[i % frame.length]);
 
-/** Answers the handshake (at once, or one byte per `trickleMs`), then writes `flood` until the client goes. */
+/**
+ * Answers the handshake (at once, or one byte per `trickleMs`), then writes `flood` until the client goes.
+ */
 async function serve(conn: Deno.Conn, flood: Uint8Array | null, trickleMs: number): Promise<void> {
   const buf = new Uint8Array(16 * 1024);
   const key = await readUpgrade(conn, buf);

@@ -5,7 +5,8 @@
  * handshake's extras, the caps and the budget of messages in progress, what each connection does (keep
  * sending; a storm's N messages then close; hold's pings), the worker's mask keys, its `WsStats`, the one
  * read buffer its connections share on inline transports (so a message touches the same memory whichever
- * connection it came on) and the one timer their idle waits share. Built once per worker from the config (`wsRunOf`).
+ * connection it came on) and the one timer their idle waits share. Built once per worker from the config
+ * (`wsRunOf`).
  */
 import { MaskKeys, MessageTemplate } from "../../../ws/frame_encoder.ts";
 import { HandshakeTemplate } from "../../../ws/handshake.ts";

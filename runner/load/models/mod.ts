@@ -2,7 +2,7 @@
  * @module
  * The table of load models: one record per model (model.ts), keyed by the results format's
  * `LoadModel`, so a model added there without its file here (or the reverse) fails type checking. The
- * config union (runner/config.ts), the CLI's flags (cli/load_model.ts), planning (scenarios/) and the
+ * config union (runner/config.ts), the CLI's flags (cli/attack/load_model.ts), planning (scenarios/) and the
  * worker (run_load.ts) read the models' rules from here rather than branching on their names.
  */
 import type { LoadModel } from "../../../results/mod.ts";

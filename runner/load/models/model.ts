@@ -2,7 +2,7 @@
  * @module
  * The record every load model fills in, in its own file under runner/load/models/: its config fields
  * and their checks, what it pre-connects, whether it keeps the uncorrected latency, the rate it asks for,
- * its generator warm-up burst and its run. Its pacing and other layer-wide facts are results/load_models.ts's.
+ * its generator warm-up burst and its run. Pacing and other shared facts: results/load_models.ts.
  */
 import type { z } from "zod";
 import type { LoadModel } from "../../../results/mod.ts";
@@ -50,7 +50,10 @@ export interface LoadModelDef<M extends LoadModel, F extends z.ZodRawShape> {
    * send too, but keep nothing uncorrected; closed ones have no intended time but the actual.
    */
   readonly keepsUncorrected: boolean;
-  /** Problems across fields of a parsed config (each field's own range is its schema's): all, changing nothing. */
+  /**
+   * Problems across fields of a parsed config (each field's own range is its schema's): all, changing
+   * nothing.
+   */
   check(c: ModelConfig<M, F>): ModelIssue[];
   /** Connections one worker opens before t0 (keep-alive runs; per-arrival runs open none). */
   poolSize(c: ModelConfig<M, F>, worker: WorkerShare): PoolSize;

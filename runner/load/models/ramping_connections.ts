@@ -4,12 +4,13 @@
  * ramping-vus `stages`, Locust's users with a spawn rate, Gatling's rampConcurrentUsers): from 0, each
  * stage moves the whole load's connections linearly to its `target` over its `durationMs`. Each
  * connection runs the closed loop of the `connections` model. The count at any instant is a pure
- * function of time (`connectionsAt`, results/stage_plan.ts, which the verdict judges the run by), split over the workers (and segments) by `shareOf`, so the shares
- * add up to the total at every instant whatever the split. A worker adds a connection when its share
- * rises and retires its newest when it falls: a retired connection finishes the request (or session)
- * in flight, then closes, within the request timeout. That is k6's `gracefulRampDown` set to the
- * timeout: nothing is cut at a ramp-down. A warm-up runs at the first stage's target before the stages.
- * Experiment files write it `model: connections` with `stages:`; the CLI `--stages` or `--ramp-up`.
+ * function of time (`connectionsAt`, results/stage_plan.ts, which the verdict judges the run by), split over
+ * the workers (and segments) by `shareOf`, so the shares add up to the total at every instant whatever the
+ * split. A worker adds a connection when its share rises and retires its newest when it falls: a retired
+ * connection finishes the request (or session) in flight, then closes, within the request timeout. That is
+ * k6's `gracefulRampDown` set to the timeout: nothing is cut at a ramp-down. A warm-up runs at the first
+ * stage's target before the stages. Experiment files write it `model: connections` with `stages:`; the CLI
+ * `--stages` or `--ramp-up`.
  */
 import { z } from "zod";
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../../../validation/duration.ts";

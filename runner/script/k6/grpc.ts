@@ -4,7 +4,7 @@
  * files with import paths, relative to the script's folder; `loadProtoset`; or the server's reflection
  * at `connect(addr, { reflect: true })`), and its calls go on the session's connection to the run's
  * target (an HTTP/2 stream slot: the load speaks h2c, or h2 on https:) as the session's requests do,
- * through the session's `invokeGrpc` (script_grpc.ts): one endpoint per method, every code but OK an
+ * through the session's `invokeGrpc` (sessions/grpc.ts): one endpoint per method, every code but OK an
  * error kind of its own. `connect` names the server: the first address this isolate's clients connect
  * to is the run's target, another is refused (the run has one target); `close` ends nothing, the
  * connection being the session's. A `Stream` sends its messages as one call once the client side ends
@@ -21,8 +21,8 @@ import { folderOf } from "./init_files.ts";
 import { durationMs } from "./http.ts";
 import { loadProtoFile, loadProtoset } from "../../http/grpc/schema.ts";
 import { reflectSchema } from "../../http/grpc/reflection.ts";
-import { ScriptGrpcSchema } from "../script_grpc_schema.ts";
-import type { ScriptSession } from "../script_session.ts";
+import { ScriptGrpcSchema } from "../sessions/grpc_schema.ts";
+import type { ScriptSession } from "../sessions/session.ts";
 import type { GrpcResponse } from "../session.ts";
 
 /** k6's call params (those loadlab honours; another key is refused). */

@@ -3,16 +3,16 @@
  * k6's `k6/http` for converted scripts. In a session a request goes to the URL the script gives: one of
  * the run's target's origin by its path and query on the session's connection; another as written (the
  * runner sends an origin the run's `routes` name where they say: a public host onto the target with
- * `--target`), on connections the virtual user dials. Redirects are followed as k6 follows them (`redirects`, default 10; each hop is
- * a request of the run). Outside a session (setup, teardown) requests go through `fetch` to the URL as
- * written, unmeasured. `http.batch` sends its requests in parallel as k6 does (`s.batch`: at most the
- * options' `batch` at once, `batchPerHost` to one host, each on a connection of the VU's). `params.auth:
- * "digest"` answers a Digest challenge with the URL's credentials (digest_auth.ts); `params.jar` may be a
- * jar of the script's own (local_jar.ts).
+ * `--target`), on connections the virtual user dials. Redirects are followed as k6 follows them (`redirects`,
+ * default 10; each hop is a request of the run). Outside a session (setup, teardown) requests go through
+ * `fetch` to the URL as written, unmeasured. `http.batch` sends its requests in parallel as k6 does
+ * (`s.batch`: at most the options' `batch` at once, `batchPerHost` to one host, each on a connection of the
+ * VU's). `params.auth: "digest"` answers a Digest challenge with the URL's credentials (digest_auth.ts);
+ * `params.jar` may be a jar of the script's own (local_jar.ts).
  */
 import { current, keepCookies, requestDefaults } from "./runtime.ts";
 import { cookieJar } from "./vu_jar.ts";
-import { requestTags } from "./k6_tags.ts";
+import { requestTags } from "./tags.ts";
 import { fetchedResponse, fetchFailed, K6Response } from "./response.ts";
 import { type Body, encodeBody, file, isFormBody } from "./http_body.ts";
 import { authKind, digestAuthorization, digestChallenge } from "./digest_auth.ts";
@@ -176,7 +176,9 @@ function sameOrigin(from: string, location: string): boolean {
   }
 }
 
-/** Sends one request to `href` (parsed: `place`): on session `s`'s connection, or through fetch outside one. */
+/**
+ * Sends one request to `href` (parsed: `place`): on session `s`'s connection, or through fetch outside one.
+ */
 function send(
   s: Session | undefined,
   method: string,

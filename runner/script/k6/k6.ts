@@ -4,10 +4,10 @@
  * think time, `group` runs its body, `fail` throws. Outside a session checks are only judged.
  */
 import { current } from "./runtime.ts";
-import { jsonPointTags } from "./k6_tags.ts";
+import { jsonPointTags } from "./tags.ts";
 import { flushMetrics } from "./metrics.ts";
 import { jsonOut, point } from "./json_out.ts";
-import { scriptText } from "../script_text.ts";
+import { scriptText } from "../text.ts";
 
 export function check(
   value: unknown,

@@ -8,7 +8,7 @@
  * them), the others their sums. A submetric a threshold names (`pages{kind:html}`) is sent as a metric of
  * that name, of the values added with those tags.
  */
-import { jsonPointTags, sampleTags } from "./k6_tags.ts";
+import { jsonPointTags, sampleTags } from "./tags.ts";
 import { jsonOut, point } from "./json_out.ts";
 
 /** What one isolate added to a metric since its last send. */

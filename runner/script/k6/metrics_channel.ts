@@ -8,9 +8,9 @@
  * the process add up (`loadlab run script.js` has one run). A threshold with `abortOnFail` on one of them is
  * judged here while the load runs (`k6LiveJudge`), and stops the run when it fails, as under k6.
  */
-import type { K6Metric } from "../../../results/export/k6_summary_text.ts";
-import { k6RuleHolds } from "../../../results/export/k6_summary.ts";
-import type { AbortedBy } from "../../../results/threshold_abort.ts";
+import type { K6Metric } from "../../../results/export/k6/summary_text.ts";
+import { k6RuleHolds } from "../../../results/export/k6/summary.ts";
+import type { AbortedBy } from "../../../results/thresholds/abort.ts";
 import { MAX_TREND_VALUES, TrendSample } from "./trend_sample.ts";
 import { type MetricPart, METRICS_CHANNEL } from "./metrics.ts";
 

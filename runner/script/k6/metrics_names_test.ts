@@ -7,8 +7,8 @@
 import { deepStrictEqual, ok, throws } from "node:assert/strict";
 import { Counter, flushMetrics, Gauge, type MetricPart, METRICS_CHANNEL, Rate, Trend } from "./metrics.ts";
 import { collectK6Metrics, k6CustomMetrics, percentileStats } from "./metrics_channel.ts";
-import { k6RuleHolds } from "../../../results/export/k6_summary.ts";
-import { renderK6Summary } from "../../../results/export/k6_summary_text.ts";
+import { k6RuleHolds } from "../../../results/export/k6/summary.ts";
+import { renderK6Summary } from "../../../results/export/k6/summary_text.ts";
 
 Deno.test("custom metric names outside k6's rule are refused when the metric is made", () => {
   for (

@@ -6,7 +6,7 @@
  * holding its `Session`, and the k6 modules of this folder read it (`current()`): `__VU` is the session's
  * virtual user wherever the script reads it, and `http.get` goes on the session's connection. Entering that
  * context costs about 1.5 us an iteration, so a script whose every resumption is one of its own awaits
- * (convert_context.ts: `resumes`) skips it: each await hands the VU back (`back`) when its function
+ * (convert/context.ts: `resumes`) skips it: each await hands the VU back (`back`) when its function
  * resumes, and `current()` reads it from one variable. Outside a session (init code, `setup()`,
  * `teardown()`, `handleSummary()` in loadlab's main isolate) there is none, and the k6 modules fall back
  * to `fetch`. The converter's header calls `scriptDir` (where `open()` reads
@@ -15,11 +15,11 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Session } from "../session.ts";
 import { closeMetricRegistration, flushMetrics, wantSubmetrics } from "./metrics.ts";
-import { jsonPointTags, setGroupSource, setRunTags } from "./k6_tags.ts";
+import { jsonPointTags, setGroupSource, setRunTags } from "./tags.ts";
 import { flushPoints, jsonOut, point, setJsonThresholds } from "./json_out.ts";
 import { isolateFlags } from "./isolate_flags.ts";
 import { PART_ENV } from "../part_env.ts";
-import { ScriptShapeError } from "../script_module.ts";
+import { ScriptShapeError } from "../module.ts";
 import { endInit, open, setScriptFolder } from "./init_files.ts";
 import { runArrayCall } from "./array_calls.ts";
 
@@ -212,7 +212,9 @@ function chooseScenario(
   return fn;
 }
 
-/** Waits for the iteration's timers (k6/timers); a callback's throw is the iteration's; the run's end ends it. */
+/**
+ * Waits for the iteration's timers (k6/timers); a callback's throw is the iteration's; the run's end ends it.
+ */
 function timersFired(ctx: VuContext): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     const ended = ctx.s.ended;

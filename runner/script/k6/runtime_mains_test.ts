@@ -29,7 +29,8 @@ Deno.test("no default function and no scenario exec, or a default that is no fun
 });
 
 Deno.test("a scenario exec naming what every object inherits (toString, constructor) is no exported function", () => {
-  // It ran Object.prototype's own function each iteration: nothing sent, no error, the run only 'nothing measured'.
+  // It ran Object.prototype's own function each iteration: nothing sent, no error, the run only 'nothing
+  // measured'.
   for (const exec of ["toString", "constructor", "hasOwnProperty"]) {
     throws(
       () => session({ main: fn, exports: { options: { scenarios: { a: { exec } } } } }),

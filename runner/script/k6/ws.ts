@@ -10,7 +10,7 @@ import WebSocket from "npm:ws@^8.18.0";
 import type { IncomingMessage } from "node:http";
 import { current } from "./runtime.ts";
 import { Counter, Trend } from "./metrics.ts";
-import { openScriptWsStats } from "../script_ws_stats.ts";
+import { openScriptWsStats } from "../sessions/ws_stats.ts";
 import { checkSendSize, K6_WS_MAX_MESSAGE_BYTES, tooBig, tooBigReceived } from "./ws_cap.ts";
 
 interface WsParams {

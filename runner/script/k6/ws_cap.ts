@@ -5,7 +5,7 @@
  * one is refused at the script's line. k6/ws has no parameter to raise it, so it sits above flows' 1 MiB.
  */
 import type { Session } from "../session.ts";
-import { countSessionError } from "../script_ws_stats.ts";
+import { countSessionError } from "../sessions/ws_stats.ts";
 
 /** The largest k6/ws message, each way: its payload (a text message's UTF-8 bytes). */
 export const K6_WS_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;

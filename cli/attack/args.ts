@@ -1,0 +1,246 @@
+/**
+ * @module
+ * `loadlab attack <url> [flags]` → a validated `AttackConfig` plus output options (output_args.ts),
+ * or one `UsageError` line naming the problem and the fix (exit 2, before any load is sent). Flags have no
+ * silent no-ops: a flag that would not change the chosen load model is an error that says what to use
+ * instead.
+ *
+ * Model rule (also in `--help`): `-n` → count; `--co`, or `-R` together with `-c` → throughput (wrk2:
+ * fixed connections, coordinated-omission corrected); `-R`, `--ramp-to` or `--phases` alone → rate (open
+ * model, connections on demand); otherwise connections (closed model, `-c 10 -d 10s`). `--model` wins.
+ */
+import type { AttackConfig, AttackConfigInput } from "../../runner/config.ts";
+import { loadTlsMaterial, TlsFileError } from "../../runner/http/tls/options.ts";
+import { tokenize } from "../argv.ts";
+import { ATTACK_FLAGS, FOREIGN_FLAG_HINTS } from "./flags.ts";
+import { attackHelp } from "./help.ts";
+import { FlagValues } from "../flag_values.ts";
+import { resolveLoad } from "./load_model.ts";
+import { readOpenFileLimit } from "../../system/open_file_limit.ts";
+import { FD_HEADROOM, portProblem, socketProblem, socketsOf } from "../../runner/socket_budget.ts";
+import { readLocalPorts } from "../../system/local_ports.ts";
+import { unbindableAddress } from "../../system/bindable.ts";
+import { buildRequestMix, type RequestInput } from "./request_args.ts";
+import { wsArgs } from "./ws_args.ts";
+import { foldConcurrency, grpcArgs } from "./grpc_args.ts";
+import { checkMixPlaceholders, dataFileArgs } from "./data_file_args.ts";
+import type { DataSpec } from "../../runner/session_schema.ts";
+import type { GrpcSource } from "../../scenarios/grpc/calls.ts";
+import { toConfig } from "./config.ts";
+import { HelpRequested, UsageError } from "../usage_error.ts";
+import { parseSegment, parseStartAt } from "../segment_args.ts";
+import { abortOnFailArg } from "../abort_flags.ts";
+import { type AttackOutputOptions, outputOf } from "./output_args.ts";
+
+export interface ParsedAttack {
+  config: AttackConfig;
+  output: AttackOutputOptions;
+  /** `--threshold` expressions as typed, e.g. `p99<200ms`; evaluated after the run. */
+  thresholds: string[];
+  /**
+   * `--abort-on-fail`: the thresholds are judged during the run too, not before `delayMs`
+   * (`--delay-abort-eval`).
+   */
+  abortOnFail?: { delayMs: number };
+  /** A grpc:// run: where its calls come from, made into the request mix by `withGrpcCalls`. */
+  grpc?: GrpcSource;
+}
+
+export interface ParseAttackOptions {
+  /** Soft RLIMIT_NOFILE; `undefined` reads it from the system, `null` skips the check. */
+  openFileLimit?: number | null;
+  /** Local ports of a source address per destination; `undefined` reads them, `null` skips the check. */
+  localPorts?: number | null;
+}
+
+/**
+ * Parses the arguments after `attack`. Throws `UsageError` on bad input and `HelpRequested` for `-h`.
+ *
+ * @example parseAttackArgs(["http://127.0.0.1:8080/", "-c", "50", "-d", "30s"]).config.connections === 50
+ */
+export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}): ParsedAttack {
+  const raw = tokenize(argv, ATTACK_FLAGS, FOREIGN_FLAG_HINTS);
+  if (raw.values.has("help")) throw new HelpRequested(attackHelp());
+  const flags = new FlagValues(raw, ATTACK_FLAGS);
+  const url = parseUrl(raw.positionals);
+  const concurrency = foldConcurrency(raw, flags, url);
+  const data = dataFileArgs(flags, url);
+  const ws = wsArgs(flags, url);
+  const grpc = grpcArgs(flags, url, data);
+  const requestMix = ws !== undefined || grpc !== undefined
+    ? undefined
+    : requestMixOf(flags, url, raw.positionals[0], data);
+  const limit = options.openFileLimit === undefined ? readOpenFileLimit() : options.openFileLimit;
+  const load = resolveLoad(flags, limit === null ? undefined : limit - FD_HEADROOM);
+  const config = toConfig({
+    url: grpc?.url ?? url.href,
+    ...load,
+    requestMix,
+    ...(data !== undefined ? { data } : {}),
+    ...(ws !== undefined ? { ws } : {}),
+    ...runInputOf(flags),
+    ...grpc?.config,
+    ...(concurrency !== undefined ? { concurrency } : {}),
+  });
+  checkSockets(config, limit, options.localPorts === undefined ? readLocalPorts() : options.localPorts);
+  checkSourceAddresses(config);
+  checkTlsFiles(config);
+  return {
+    config,
+    output: outputOf(flags, config),
+    thresholds: flags.all("threshold"),
+    ...abortOnFailOf(flags),
+    ...(grpc !== undefined ? { grpc: grpc.source } : {}),
+  };
+}
+
+/**
+ * The HTTP requests to send (`--method`, `--header`, `--body`, `--mix`, ...); WebSocket runs have none.
+ * Their placeholders name columns of `data` (or built-in functions) only.
+ */
+function requestMixOf(flags: FlagValues, url: URL, typedUrl: string, data?: DataSpec): RequestInput[] {
+  const mix = buildRequestMix({
+    url,
+    typedUrl,
+    method: flags.text("method"),
+    headers: flags.all("header"),
+    contentType: flags.nonEmpty("content-type"),
+    body: flags.text("body"),
+    bodyFile: flags.path("body-file"),
+    mix: flags.all("mix"),
+  });
+  checkMixPlaceholders(mix, flags.has("mix") ? "--mix" : "url", data);
+  return mix;
+}
+
+/**
+ * The config fields that one flag each sets, besides the URL, the load and the requests: timeouts,
+ * protocol, TLS, workers and their memory limit, intervals, warm-up, log and the run's segment. Read in this
+ * order, so the first bad flag is the one reported.
+ */
+function runInputOf(flags: FlagValues) {
+  return {
+    timeoutMs: flags.positiveDurationMs("timeout"),
+    maxHeaderBytes: flags.positiveInt("max-header-bytes"),
+    pipelining: flags.positiveInt("pipelining"),
+    transport: flags.text("transport") as AttackConfigInput["transport"],
+    sourceAddresses: flags.text("source-addresses"),
+    protocol: (flags.has("h2") ? "h2" : flags.text("protocol")) as AttackConfigInput["protocol"],
+    streams: flags.positiveInt("streams"),
+    h2WindowBytes: flags.positiveInt("h2-window"),
+    tls: tlsOf(flags),
+    workers: flags.positiveInt("workers"),
+    maxMemoryMb: flags.positiveInt("max-memory-mb"),
+    intervalMs: flags.positiveDurationMs("interval"),
+    intervalHistograms: intervalHistograms(flags.text("interval-histograms")),
+    warmupMs: flags.durationMs("warmup"),
+    generatorWarmup: flags.has("no-generator-warmup") ? false : undefined,
+    logFile: flags.path("log"),
+    segment: parseSegment(flags.text("segment")),
+    startAtEpochMs: parseStartAt(flags.text("start-at")),
+  };
+}
+
+/** `--abort-on-fail` (cli/abort_flags.ts) over the `--threshold`s, which it needs at least one of. */
+function abortOnFailOf(flags: FlagValues): Pick<ParsedAttack, "abortOnFail"> {
+  const abort = abortOnFailArg(flags);
+  if (abort === undefined) return {};
+  if (flags.all("threshold").length === 0) {
+    throw new UsageError(
+      '--abort-on-fail stops the run when a --threshold fails; add one, e.g. --threshold "p99<200ms"',
+    );
+  }
+  return { abortOnFail: { delayMs: abort.delayMs ?? 0 } };
+}
+
+/** The TLS options given as flags; undefined when none was. */
+function tlsOf(flags: FlagValues): AttackConfigInput["tls"] {
+  const tls = {
+    insecure: flags.has("insecure") ? true : undefined,
+    caFile: flags.path("cacert"),
+    certFile: flags.path("cert"),
+    keyFile: flags.path("key"),
+    sni: flags.text("sni"),
+    connectTo: flags.text("connect-to"),
+    resume: onOff("--tls-resume", flags.text("tls-resume")),
+  };
+  return Object.values(tls).some((v) => v !== undefined) ? tls : undefined;
+}
+
+/** An `on|off` flag's value; absent leaves the config's default. */
+function onOff(flag: string, value: string | undefined): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (value === "on" || value === "off") return value === "on";
+  throw new UsageError(`${flag} ${JSON.stringify(value)}: expected on or off`);
+}
+
+/** Unreadable or mismatched TLS files are a usage error before any load. */
+function checkTlsFiles(config: AttackConfig): void {
+  try {
+    loadTlsMaterial(config.tls);
+  } catch (err) {
+    if (err instanceof TlsFileError) throw new UsageError(err.message, { cause: err });
+    throw err;
+  }
+}
+
+/** `--interval-histograms keep|none`; absent leaves the config's default (keep). */
+function intervalHistograms(value: string | undefined): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (value === "keep" || value === "none") return value === "keep";
+  throw new UsageError(`--interval-histograms ${JSON.stringify(value)}: expected keep or none`);
+}
+
+function parseUrl(positionals: string[]): URL {
+  const example = "e.g. loadlab attack http://127.0.0.1:8080/ -c 10 -d 10s";
+  if (positionals.length === 0) throw new UsageError(`missing the target URL; ${example}`);
+  if (positionals.length > 1) {
+    throw new UsageError(
+      `one URL expected, got ${positionals.length} (${positionals.join(" ")}); ` +
+        `for several paths use --mix "GET /path", ${example}`,
+    );
+  }
+  const text = positionals[0];
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !/^(https?|wss?|grpcs?):$/.test(url.protocol) || url.hostname === "") {
+    throw new UsageError(
+      `${
+        JSON.stringify(text)
+      }: not an http(s), ws(s) or grpc(s) URL; write it with the scheme, e.g. http://127.0.0.1:8080/`,
+    );
+  }
+  return url;
+}
+
+/**
+ * Refuses a crowd the limits cannot hold, before the load: the open-file limit, and the local ports of its
+ * source addresses for one destination. The message names the flag that asked (`-c`, `--max-connections`,
+ * or the `--stages` stage) and the fix.
+ */
+function checkSockets(config: AttackConfig, limit: number | null, ports: number | null): void {
+  const { open, sockets, whole, stage } = socketsOf(config);
+  const flag = open ? "--max-connections" : stage !== undefined ? "--stages" : "-c";
+  const part = config.segment ? ` (segment ${config.segment.index}/${config.segment.count}: ${sockets})` : "";
+  const asked = stage === undefined
+    ? `${flag} ${whole}${part}`
+    : `--stages: stage ${stage + 1} (${whole} connections${part})`;
+  const fix = stage === undefined ? flag : "a stage target of";
+  const problem = socketProblem(sockets, limit, fix, config.segment?.count) ??
+    portProblem(sockets, config.sourceAddresses?.length ?? 1, ports);
+  if (problem) throw new UsageError(`${asked}: ${problem}`);
+}
+
+/** Refuses source addresses this host cannot send from, before the load. */
+function checkSourceAddresses(config: AttackConfig): void {
+  const unbindable = config.sourceAddresses ? unbindableAddress(config.sourceAddresses) : null;
+  if (unbindable !== null) {
+    throw new UsageError(
+      `--source-addresses: cannot send from ${unbindable}; give addresses of this host (any 127.x.y.z on loopback)`,
+    );
+  }
+}

@@ -1,0 +1,373 @@
+/**
+ * @module
+ * `loadlab attack <url>`: parse flags (bad input exits 2 before any load), run one attack with a live line,
+ * then print the oha/autocannon-style summary or one JSON object (`--json`), write results.json and
+ * report.html when asked. Exit codes (cli/exit_codes.ts): 1 only when a `--threshold` fails, 2 bad input, 4
+ * when not one request got a response, 5 when an output file cannot be written (checked before the load), 6
+ * with `--strict` when the run is flagged (results/conclude/run_verdict.ts), 7 when `--baseline` with
+ * `--fail-on` finds a change beyond noise and past a rule (results/baseline_gate.ts), 8 when it cannot judge
+ * the change, 130 after Ctrl-C and 143 after SIGTERM (the partial results are still printed and written).
+ * A file descriptor is held in reserve from before the load, so the output files are written even when
+ * the load left the process none (EMFILE: sockets of a load worker ended while stuck).
+ */
+import { ciFilesToProbe, writeCiFiles } from "../ci_outputs.ts";
+import { gateArgs, gateTable, loadBaseline } from "../baseline_flags.ts";
+import { gateAgainstBaseline } from "../../results/baseline_gate.ts";
+import type { FailOn } from "../../results/fail_on.ts";
+import { parseAttackArgs, type ParsedAttack } from "./args.ts";
+import type { AttackOutputOptions } from "./output_args.ts";
+import { runCommand } from "../command_errors.ts";
+import { OutputError } from "../../results/output_error.ts";
+import { interruptSignal, liveLine } from "../live.ts";
+import { writeReport } from "../../report/write.ts";
+import { RequestLogFailed, runAttack } from "../../runner/attack.ts";
+import { loopbackListener, startTelemetry } from "../../targets/mod.ts";
+import { buildResultsFile, writeResultsFile } from "../../results/io.ts";
+import { keepSecretsShown, knowSecrets, redactKnown, redactShown } from "../../results/redact.ts";
+import { guardConsole } from "../../system/console_guard.ts";
+import { redactResults } from "../../results/redact_results.ts";
+import { secretsFoundIn, secretsIn } from "../../results/secret_finder.ts";
+import { terminalSafe } from "../../validation/terminal_text.ts";
+import {
+  evaluateThresholds,
+  parseThreshold,
+  pendingThresholds,
+  type Threshold,
+} from "../../results/thresholds/threshold.ts";
+import { renderSummary } from "../../report/terminal/summary.ts";
+import type { ResultsFile, RunResult, ThresholdResult } from "../../results/mod.ts";
+import { EXIT, exitCodeOf } from "../exit_codes.ts";
+import { assertFileWritable, writeTextAtomic } from "../../system/atomic_write.ts";
+import { ghzOutput } from "../../results/export/ghz/report.ts";
+import { thresholdLine } from "../../results/thresholds/text.ts";
+import { type Dashboard, startDashboard } from "../dashboard/server.ts";
+import { steeringFor } from "../dashboard/flags.ts";
+import type { RunSteering } from "../../runner/steering.ts";
+import { measuredDurationMs } from "../../runner/config.ts";
+import { requestLogError } from "../../runner/load/request_log.ts";
+import { runVerdict } from "../../results/conclude/run_verdict.ts";
+import { sendFacts } from "../../results/conclude/send_counts.ts";
+import { sampledLatency } from "../../results/conclude/responses.ts";
+import { MetricsExporter } from "../metrics_out/exporter.ts";
+import { exportLine, type ExportSummary } from "../../results/export/summary.ts";
+import { checkSelectors } from "../../results/thresholds/selector.ts";
+import { endpointTable } from "../../runner/endpoint_table.ts";
+import { inFlightLine, withGrpcCalls } from "./grpc_args.ts";
+import { expandGhzConfig } from "../ghz/config.ts";
+import { DescriptorReserve } from "../../system/descriptor_reserve.ts";
+import { StoppedBeforeLoad } from "../../runner/worker/collect.ts";
+
+/** Runs the command; returns the process exit code. */
+export function runAttackCommand(argv: string[]): Promise<number> {
+  return runCommand("attack", () => attack(argv));
+}
+
+async function attack(argv: string[]): Promise<number> {
+  const expanded = expandGhzConfig(argv);
+  const parsed = parseAttackArgs(expanded);
+  if (!parsed.output.keepSecrets) {
+    // From here on the terminal shows no secret of the command line, whatever text carries it back.
+    knowSecrets(secretsFoundIn(expanded));
+    guardConsole(redactShown);
+  } else keepSecretsShown();
+  if (parsed.grpc !== undefined) {
+    parsed.config = await withGrpcCalls(parsed.config, parsed.grpc);
+    const inFlight = inFlightLine(parsed.config);
+    if (inFlight !== null && !parsed.output.quiet) console.error(`loadlab attack: ${inFlight}`);
+  }
+  // ghz's csv lists every call: from the request log, a temporary one unless --log names one.
+  const callLog = parsed.output.format === "csv" && !parsed.config.logFile
+    ? await Deno.makeTempFile({ prefix: "loadlab-calls-", suffix: ".csv" })
+    : undefined;
+  if (callLog !== undefined) parsed.config = { ...parsed.config, logFile: callLog };
+  try {
+    return await attackParsed(argv, parsed, callLog !== undefined);
+  } finally {
+    if (callLog !== undefined) await Deno.remove(callLog).catch(() => {});
+  }
+}
+
+/** `tempLog`: the request log is csv's own, not the user's (the run does not name it). */
+async function attackParsed(argv: string[], parsed: ParsedAttack, tempLog: boolean): Promise<number> {
+  const thresholds = parsed.thresholds.map(parseThreshold);
+  const { config, output } = parsed;
+  const baseline = await checkBeforeLoad(parsed, thresholds);
+  // Thresholds gate the result: steering it then takes --steer (cli/dashboard/flags.ts).
+  const steering = output.dashboard && steeringFor(output.dashboard, thresholds.length > 0);
+  const dashboard = output.dashboard
+    ? startDashboard("attack", "attack", { ...output.dashboard, keepSecrets: output.keepSecrets, steering })
+    : undefined;
+  if (dashboard === null) return EXIT.badInput;
+  // Over plaintext there is no certificate: a ghz command line's --insecure there says what the URL says.
+  if (config.tls?.insecure && config.url.startsWith("https:")) {
+    console.error(
+      "loadlab attack: warning: --insecure: server certificates are not verified (recorded in results)",
+    );
+  }
+  const reserve = new DescriptorReserve();
+  try {
+    const loaded = await runLoad(
+      parsed,
+      thresholds,
+      dashboard,
+      typeof steering === "object" ? steering : undefined,
+    );
+    if (typeof loaded === "number") return loaded;
+    if (tempLog) delete loaded.run.logFile;
+    return await finish(argv, parsed, { thresholds, baseline, dashboard, reserve, ...loaded });
+  } finally {
+    reserve.close();
+  }
+}
+
+/**
+ * What is checked before any load, each a clear exit 2 or 5 rather than a wasted run: endpoint selectors
+ * that pick nothing, output files that cannot be written, and the baseline, which is read here.
+ */
+async function checkBeforeLoad(
+  parsed: ParsedAttack,
+  thresholds: Threshold[],
+): Promise<ResultsFile | undefined> {
+  const { config, output } = parsed;
+  // An endpoint selector that picks nothing is a typo: exit 2 naming the endpoints, before any load. A
+  // script's endpoints are named only as it runs: its selectors are judged after (one matching none fails).
+  if (!config.script) {
+    checkSelectors([...thresholds, ...(output.failOn ?? [])], endpointTable(config).endpoints);
+  }
+  const files: Array<[string, string | undefined]> = [
+    ["--out", output.outFile ?? output.ghzFile],
+    ["--report", output.reportFile],
+    ["--log", config.logFile],
+    ...ciFilesToProbe(output),
+  ];
+  for (const [flag, path] of files) {
+    if (path === undefined) continue;
+    await assertFileWritable(path).catch((err) => {
+      throw new OutputError(`${flag} ${path}: cannot write: ${(err as Error).message}`, { cause: err });
+    });
+  }
+  const gateWith = gateArgs(output);
+  return gateWith.baselinePath === undefined ? undefined : await loadBaseline(gateWith.baselinePath);
+}
+
+/** The load's outcome: the run, what metrics outputs sent, a failed log, and how it was stopped. */
+interface Loaded {
+  run: RunResult;
+  exported: ExportSummary[] | undefined;
+  /** The log filled the disk mid-run: the measured results are still saved, then exit 5 names the log. */
+  logFailure: Error | null;
+  /** The exit code of Ctrl-C or SIGTERM when one stopped the run; null otherwise. */
+  stoppedWith: number | null;
+}
+
+/** Runs the load with its live line, Ctrl-C, metrics outputs and dashboard; a number is an exit code. */
+async function runLoad(
+  parsed: ParsedAttack,
+  thresholds: Threshold[],
+  dashboard: Dashboard | undefined,
+  steering: RunSteering | undefined,
+): Promise<Loaded | number> {
+  const { config, output } = parsed;
+  const live = liveLine(!output.noLive && !output.quiet && !output.json);
+  const interrupt = interruptSignal();
+  const exporter = output.metricsOut ? new MetricsExporter(output.metricsOut) : null;
+  let exported: ExportSummary[] | undefined;
+  let run: RunResult | undefined;
+  let logFailure: Error | null = null;
+  // A server on this host is watched as a started target is: its waits for a core bound the gate's verdicts.
+  const watched = loopbackListener(config.url);
+  const telemetry = watched ? startTelemetry(watched, { intervalMs: config.intervalMs }) : null;
+  try {
+    const plannedMs = measuredDurationMs(config) + config.warmupMs;
+    dashboard?.runStarted("attack", 0, 1, Number.isFinite(plannedMs) ? plannedMs : 0);
+    run = await runAttack(config, {
+      onProgress: dashboard ? (p) => (live.onProgress?.(p), dashboard.progress(p)) : live.onProgress,
+      signal: interrupt.signal,
+      ...(steering ? { steering } : {}),
+      abortOn: parsed.abortOnFail
+        ? thresholds.map((threshold) => ({ threshold, delayMs: parsed.abortOnFail!.delayMs }))
+        : [],
+      ...exporter?.attackHooks(config.segment),
+    });
+  } catch (err) {
+    // Ctrl-C or SIGTERM while the load workers prepared: nothing was sent, nothing to write.
+    if (err instanceof StoppedBeforeLoad) {
+      live.done();
+      console.error(`loadlab attack: ${err.message}`);
+      return interrupt.exitCode();
+    }
+    // The disk filled up under --log mid-run: exit 5 naming the log, as before the load.
+    const unwritable = config.logFile ? requestLogError(err, config.logFile) : null;
+    if (!unwritable) throw err;
+    if (!(err instanceof RequestLogFailed)) {
+      live.done();
+      console.error(`loadlab attack: ${unwritable.message}`);
+      return EXIT.outputNotWritable;
+    }
+    run = err.run;
+    logFailure = unwritable;
+  } finally {
+    const series = telemetry?.stop();
+    if (run && series?.length) run = { ...run, telemetry: series };
+    live.done();
+    exported = await exporter?.close();
+    interrupt.dispose();
+    if (!run) await dashboard?.finish();
+  }
+  // Stopped by Ctrl-C or SIGTERM: the run is marked as `run` marks its interrupted ones.
+  const interrupted = interrupt.signal.aborted;
+  if (interrupted) run = { ...run, incomplete: true };
+  return { run, exported, logFailure, stoppedWith: interrupted ? interrupt.exitCode() : null };
+}
+
+/** Judges, writes and prints a finished load; returns the exit code. */
+async function finish(
+  argv: string[],
+  parsed: ParsedAttack,
+  done: Loaded & {
+    thresholds: Threshold[];
+    baseline?: ResultsFile;
+    dashboard?: Dashboard;
+    reserve: DescriptorReserve;
+  },
+): Promise<number> {
+  const { output } = parsed;
+  const { run, exported, logFailure } = done;
+  const checked = checkedThresholds(done.thresholds, run);
+  const assembled: ResultsFile = {
+    ...buildResultsFile({
+      experiment: { name: "attack", source: commandLine(argv, output.keepSecrets) },
+      runs: [run],
+      thresholds: checked,
+    }),
+    ...(done.stoppedWith !== null ? { complete: false } : {}),
+    ...(exported ? { export: exported } : {}),
+  };
+  // Everything written or printed from here on shows the redacted copy; the load sent the real values.
+  const results = output.keepSecrets ? assembled : redactResults(assembled);
+  await done.dashboard?.finish(results);
+  const written = await done.reserve.around(() => writeOutputs(output, results, done.baseline));
+  const ghzWritten = await done.reserve.around(() =>
+    printRun(output, results.runs[0], exported, parsed.config.logFile)
+  );
+  // ghz's report on stdout stays what a jq reads: the threshold lines go to stderr then.
+  printThresholds(checked, [run], output.json || (output.format !== undefined && !output.ghzFile));
+  const gate = done.baseline && gateAgainstBaseline(done.baseline, results, output.failOn ?? []);
+  await done.reserve.around(() => writeCiFiles("attack", results, output, gate));
+  if (gate && !output.quiet) {
+    (output.json || output.format !== undefined ? console.error : console.log)(terminalSafe(gateTable(gate)));
+  }
+  if (!output.json && !output.quiet && written) {
+    const say = output.format === undefined ? console.log : console.error;
+    if (output.outFile) say(`results: ${output.outFile}`);
+    if (output.reportFile) say(`report:  ${output.reportFile}`);
+  }
+  if (logFailure) console.error(`loadlab attack: ${terminalSafe(logFailure.message)}`);
+  return exitCodeOf({
+    command: "attack",
+    runs: results.runs,
+    thresholds: checked,
+    written: written && ghzWritten && !logFailure,
+    stoppedWith: done.stoppedWith,
+    strict: output.strict,
+    gate,
+  });
+}
+
+/** The thresholds judged on the run; a shard's wait for `loadlab merge`, which judges them on the whole. */
+function checkedThresholds(thresholds: Threshold[], run: RunResult): ThresholdResult[] {
+  if (run.segment?.lateMs) {
+    console.error(
+      `loadlab attack: segment ${run.segment.index}/${run.segment.count} started ${run.segment.lateMs} ms ` +
+        `after --start-at ${run.segment.startAt}; its sends due before then went out late (counted)`,
+    );
+  }
+  return run.segment ? pendingThresholds(thresholds, run) : evaluateThresholds(thresholds, [run]);
+}
+
+/**
+ * The summary, the `--json` object or ghz's report (`-O`, to its `-o` file when given) on stdout, and the
+ * metrics outputs' lines; false when ghz's report file could not be written.
+ */
+async function printRun(
+  output: AttackOutputOptions,
+  shown: RunResult,
+  exported: ExportSummary[] | undefined,
+  logFile: string | undefined,
+): Promise<boolean> {
+  if (output.format !== undefined) {
+    const log = output.format === "csv" && logFile !== undefined ? await Deno.readTextFile(logFile) : "";
+    const report = ghzOutput(shown, output.format, new Date(), log);
+    // ghz's report has no verdict: loadlab's, when it flags the run, goes beside it on stderr.
+    const verdict = runVerdict(shown);
+    if (!verdict.ok && !output.quiet) {
+      console.error(`loadlab attack: verdict: ${terminalSafe(verdict.label)}`);
+    }
+    // ghz's CSV ends with its last row's newline, which console.log adds.
+    if (output.ghzFile === undefined) console.log(output.format === "csv" ? report.slice(0, -1) : report);
+    else {
+      try {
+        await writeTextAtomic(output.ghzFile, report);
+      } catch (err) {
+        console.error(`loadlab attack: cannot write ${output.ghzFile}: ${(err as Error).message}`);
+        return false;
+      }
+    }
+  } else if (output.json) console.log(JSON.stringify(jsonOutput(shown)));
+  else if (!output.quiet) {
+    console.log(renderSummary(shown, { color: Deno.stdout.isTerminal() && !Deno.noColor }));
+  }
+  if (!output.quiet) {
+    const say = output.json || output.format !== undefined ? console.error : console.log;
+    for (const s of exported ?? []) say(terminalSafe(exportLine(s)));
+  }
+  return true;
+}
+
+/**
+ * The command line as results.json and the report show it: a secret found in the arguments as given (a
+ * `-b` body's `password` field, read before the words are joined) redacted unless `--no-redact`.
+ */
+function commandLine(argv: string[], keepSecrets: boolean): string {
+  const line = ["loadlab", "attack", ...argv].join(" ");
+  return keepSecrets ? line : redactKnown(line, secretsIn(argv));
+}
+
+/**
+ * The `--json` object: the run as results.json holds it, with its verdict and what it was asked to send
+ * beside what it sent, so a script reading stdout sees whether loadlab trusts the numbers. Without a
+ * response its latency statistics are null (no sample), not the 0 results.json stores, which a script's
+ * gate on p99 would read as fast.
+ */
+function jsonOutput(run: RunResult) {
+  return { ...run, latencyMs: sampledLatency(run), verdict: runVerdict(run), sends: sendFacts(run) };
+}
+
+/** Writes results.json and report.html when asked; false (after saying why) when one could not be written. */
+async function writeOutputs(
+  output: { outFile?: string; reportFile?: string; keepSecrets: boolean; failOn?: FailOn[] },
+  results: ResultsFile,
+  baseline: ResultsFile | undefined,
+): Promise<boolean> {
+  const keepSecrets = output.keepSecrets;
+  try {
+    if (output.outFile) await writeResultsFile(output.outFile, results, { keepSecrets });
+    if (output.reportFile) {
+      await writeReport(output.reportFile, results, {
+        keepSecrets,
+        compare: baseline,
+        failOn: output.failOn,
+      });
+    }
+    return true;
+  } catch (err) {
+    console.error(`loadlab attack: cannot write the results: ${(err as Error).message}`);
+    return false;
+  }
+}
+
+/** Threshold outcomes go to stderr with --json so stdout stays one JSON object. */
+function printThresholds(checked: ThresholdResult[], runs: RunResult[], toStderr: boolean): void {
+  const print = toStderr ? console.error : console.log;
+  for (const t of checked) print(thresholdLine(t, runs));
+}

@@ -1,0 +1,120 @@
+/**
+ * @module
+ * `loadlab attack --data-file FILE`: rows that fill the `{{ name }}` placeholders of the URL's path and
+ * query, the `-H` values and the `-b` body (HTTP/1.1 and HTTP/2), or a gRPC call's message and metadata.
+ * The file is read by the same reader as an experiment's `data:` source (scenarios/data_sources.ts: a
+ * CSV with a header row, a JSON array of objects, NDJSON) and its options are that source's, checked
+ * by the same schema: `--data-order sequential|random|unique`, `--data-when-done wrap|stop`,
+ * `--data-fields a,b` (a CSV without a header) and `--data-skip-header`. The rows go to the engine as
+ * the same data spec an experiment's load gets, so they are fed to the requests alike. A file that
+ * cannot be read, has no rows, or a placeholder naming no column of it is one usage line (exit 2)
+ * before any load.
+ */
+import { basename } from "node:path";
+import type { FlagSpec } from "../argv.ts";
+import type { FlagValues } from "../flag_values.ts";
+import { UsageError } from "../usage_error.ts";
+import type { RequestInput } from "./request_args.ts";
+import type { DataSpec } from "../../runner/session_schema.ts";
+import { placeholdersOf } from "../../runner/http/template.ts";
+import { DataFileError, dataSourceSchema, readDataFile } from "../../scenarios/data_sources.ts";
+
+export const DATA_FILE_FLAGS: FlagSpec[] = [
+  { long: "data-file", takesValue: true, example: "users.csv" },
+  { long: "data-order", takesValue: true, example: "random" },
+  { long: "data-when-done", takesValue: true, example: "stop" },
+  { long: "data-fields", takesValue: true, example: "user,password" },
+  { long: "data-skip-header", takesValue: false },
+];
+
+/** The data source's field -> the flag that sets it. */
+const FIELD_FLAGS: Record<string, string> = {
+  file: "--data-file",
+  order: "--data-order",
+  whenDone: "--data-when-done",
+  fields: "--data-fields",
+  skipHeader: "--data-skip-header",
+};
+
+/**
+ * The rows of `--data-file` as the engine takes them, or undefined without it (the other data flags are
+ * refused then, as is a data file for a ws:// run, whose messages take no placeholders).
+ */
+export function dataFileArgs(flags: FlagValues, url: URL): DataSpec | undefined {
+  const file = flags.path("data-file");
+  if (file === undefined) {
+    const given = DATA_FILE_FLAGS.find((f) => flags.has(f.long));
+    if (given) throw new UsageError(`--${given.long} goes with --data-file FILE, e.g. --data-file users.csv`);
+    return undefined;
+  }
+  if (url.protocol === "ws:" || url.protocol === "wss:") {
+    throw new UsageError(
+      "--data-file fills HTTP requests and gRPC calls; a ws:// run sends its messages as given",
+    );
+  }
+  const fields = flags.text("data-fields")?.split(",").map((f) => f.trim());
+  const parsed = dataSourceSchema.safeParse({
+    file,
+    order: flags.text("data-order"),
+    whenDone: flags.text("data-when-done"),
+    ...(fields !== undefined ? { fields } : {}),
+    ...(flags.has("data-skip-header") ? { skipHeader: true } : {}),
+  });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const flag = FIELD_FLAGS[String(issue.path[0])] ?? "--data-file";
+    // The schema's messages name the file's fields; a command line has flags.
+    const message = issue.message.replace(/\b(whenDone|skipHeader|fields)\b/g, (f) => FIELD_FLAGS[f]);
+    throw new UsageError(`${flag}: ${message}`, { cause: parsed.error });
+  }
+  const source = parsed.data;
+  try {
+    const table = readDataFile(file, source);
+    return { name: basename(file), ...table, order: source.order, whenDone: source.whenDone };
+  } catch (err) {
+    if (err instanceof DataFileError) throw new UsageError(`--data-file ${err.message}`, { cause: err });
+    throw err;
+  }
+}
+
+/**
+ * Refuses a placeholder of `texts` (each with the flag it came from) that names no column of `data` (or
+ * any name, without a data file), or is not one at all.
+ */
+export function checkPlaceholderNames(
+  texts: ReadonlyArray<readonly [string, string]>,
+  data: DataSpec | undefined,
+): void {
+  for (const [flag, text] of texts) {
+    for (const p of placeholdersOf(text)) {
+      if (typeof p === "string") throw new UsageError(`${flag}: ${p}`);
+      if (p.kind !== "name" || data?.columns.includes(p.name)) continue;
+      const from = data === undefined
+        ? "there is no --data-file to fill it"
+        : `${data.name} has no such column (its columns: ${someOf(data.columns)})`;
+      throw new UsageError(
+        `${flag}: {{ ${p.name} }} is unknown: ${from}; use a column of --data-file FILE, ` +
+          "or a built-in function ($randomNumber(min,max), $randomString(n))",
+      );
+    }
+  }
+}
+
+/** `checkPlaceholderNames` over a request mix's paths (given by `pathFlag`), headers and bodies. */
+export function checkMixPlaceholders(mix: readonly RequestInput[], pathFlag: string, data?: DataSpec): void {
+  const decoder = new TextDecoder();
+  checkPlaceholderNames(
+    mix.flatMap((r) => [
+      [pathFlag, r.path ?? ""] as const,
+      ...(r.headers ?? []).map(([name, value]) => ["-H", `${name}: ${value}`] as const),
+      ...(r.body instanceof Uint8Array ? [["-b", decoder.decode(r.body)] as const] : []),
+    ]),
+    data,
+  );
+}
+
+/** The first few of `names` and how many more: a file of a million columns made one 9 MB line. */
+function someOf(names: readonly string[], shown = 10): string {
+  const more = names.length - shown;
+  return names.slice(0, shown).join(", ") + (more > 0 ? ` and ${more.toLocaleString("en-US")} more` : "");
+}

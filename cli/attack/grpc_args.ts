@@ -1,0 +1,237 @@
+/**
+ * @module
+ * The gRPC flags of `loadlab attack` (a grpc:// or grpcs:// URL), as ghz names them: `--call
+ * pkg.Service/Method` (ghz's `pkg.Service.Method` too), the schema by `--proto FILE` with `-i DIR` import
+ * paths, `--protoset FILE` or `--reflect`, the message as `-b JSON` (or `--body-file`), `-H "name: value"`
+ * as metadata (a `-bin` name's value sent base64-encoded), `--max-receive` and `--max-send` the caps of a
+ * message each way,
+ * `--compress gzip` the messages compressed, `--data-file` rows filling the message's and metadata's
+ * placeholders (cli/attack/data_file_args.ts).
+ * The URL becomes its http: or https: origin spoken over h2c or h2; flags that only mean something for
+ * HTTP are a usage error naming the fix, as gRPC flags on an http URL are. The schema itself is read
+ * after parsing (`withGrpcCalls`), as reflection asks the server.
+ */
+import type { FlagSpec, RawArgs } from "../argv.ts";
+import type { FlagValues } from "../flag_values.ts";
+import { UsageError } from "../usage_error.ts";
+import type { AttackConfig } from "../../runner/config.ts";
+import { RESERVED_METADATA } from "../../runner/http/grpc/call.ts";
+import { metadataValueProblem } from "../../runner/grpc_step_spec.ts";
+import { grpcRequestMix, type GrpcSource, schemaOf } from "../../scenarios/grpc/calls.ts";
+import { GrpcSchemaError } from "../../runner/http/grpc/schema.ts";
+import { GrpcMessageError } from "../../runner/http/grpc/message.ts";
+import type { DataSpec } from "../../runner/session_schema.ts";
+import { checkPlaceholderNames } from "./data_file_args.ts";
+import { readBodyFile } from "./request_args.ts";
+import { LOAD_MODEL_FACTS } from "../../results/load_models.ts";
+
+export const GRPC_FLAGS: FlagSpec[] = [
+  { long: "call", takesValue: true, example: "helloworld.Greeter/SayHello" },
+  { long: "proto", takesValue: true, example: "greeter.proto" },
+  {
+    long: "import-path",
+    short: "i",
+    aliases: ["import-paths"],
+    takesValue: true,
+    repeatable: true,
+    example: "protos/",
+  },
+  { long: "metadata", takesValue: true, example: '\'{"x-user":"ann"}\'' },
+  { long: "protoset", takesValue: true, example: "bundle.protoset" },
+  { long: "reflect", takesValue: false },
+  { long: "max-receive", takesValue: true, example: "4194304" },
+  { long: "max-send", takesValue: true, example: "4194304" },
+  { long: "compress", takesValue: true, example: "gzip" },
+];
+
+/** HTTP-only flags, refused with a grpc:// URL. */
+const HTTP_ONLY = ["mix", "content-type", "pipelining", "h2", "protocol"];
+
+/** A grpc: or grpcs: URL. */
+export function isGrpcUrl(url: URL): boolean {
+  return url.protocol === "grpc:" || url.protocol === "grpcs:";
+}
+
+/** What a gRPC attack adds to the config, and where its calls come from. */
+export interface GrpcArgs {
+  /** The http: or https: origin the calls go to. */
+  readonly url: string;
+  readonly config: Pick<AttackConfig, "protocol" | "grpc">;
+  readonly source: GrpcSource;
+}
+
+/**
+ * The gRPC part of the flags for `url`, or undefined for another URL (which refuses gRPC flags); the
+ * message's and metadata's placeholders name columns of `data` (`--data-file`) or built-in functions.
+ */
+export function grpcArgs(flags: FlagValues, url: URL, data?: DataSpec): GrpcArgs | undefined {
+  if (!isGrpcUrl(url)) {
+    const given = GRPC_FLAGS.find((f) => flags.has(f.long));
+    if (given) {
+      throw new UsageError(`--${given.long} needs a grpc:// or grpcs:// URL, e.g. grpc://127.0.0.1:50051`);
+    }
+    return undefined;
+  }
+  const http = [...HTTP_ONLY, ...(flags.typed("method") === "-m" ? [] : ["method"])].find((f) =>
+    flags.has(f)
+  );
+  if (http) {
+    throw new UsageError(`--${http} is for HTTP; a grpc:// run calls --call pkg.Service/Method over HTTP/2`);
+  }
+  const call = flags.text("call");
+  if (call === undefined) {
+    throw new UsageError("a grpc:// run needs --call, e.g. --call helloworld.Greeter/SayHello");
+  }
+  const secure = url.protocol === "grpcs:";
+  const bodyFile = flags.path("body-file");
+  const message = bodyFile !== undefined
+    ? new TextDecoder().decode(readBodyFile(bodyFile))
+    : flags.text("body");
+  const maxReceiveBytes = flags.positiveInt("max-receive");
+  const metadata = [...flags.all("header").map(metadataOf), ...jsonMetadata(flags)];
+  checkPlaceholderNames(metadata.map(([name, value]) => ["-H", `${name}: ${value}`]), data);
+  return {
+    url: new URL(`${secure ? "https" : "http"}://${url.host}/`).href,
+    config: {
+      protocol: secure ? "h2" : "h2c",
+      grpc: { maxReceiveBytes: maxReceiveBytes ?? 4 * 1024 * 1024 },
+    },
+    source: {
+      call,
+      proto: flags.path("proto"),
+      // ghz's --import-paths is one comma-separated list.
+      importPaths: flags.all("import-path").flatMap((dirs) => dirs.split(",")),
+      protoset: flags.path("protoset"),
+      reflect: flags.has("reflect") || undefined,
+      message,
+      metadata,
+      ...compressOf(flags.text("compress")),
+      maxSendBytes: flags.positiveInt("max-send"),
+      // The message's placeholders are checked against these where it is read (call_spec.ts).
+      names: data?.columns ?? [],
+    },
+  };
+}
+
+/** `--compress gzip` (the one encoding offered). */
+function compressOf(value: string | undefined): { compress?: "gzip" } {
+  if (value === undefined) return {};
+  if (value === "gzip") return { compress: "gzip" };
+  throw new UsageError(`--compress ${JSON.stringify(value)}: gzip is the one gRPC compression offered`);
+}
+
+/**
+ * ghz's `-m`/`--metadata` JSON object of names and string values, as `-H` metadata (`-m` is --method
+ * elsewhere: a gRPC call has no HTTP method to choose).
+ */
+function jsonMetadata(flags: FlagValues): Array<[string, string]> {
+  const given: Array<[string, string | undefined]> = [
+    [
+      "-m (ghz's metadata on a grpc:// URL)",
+      flags.typed("method") === "-m" ? flags.text("method") : undefined,
+    ],
+    ["--metadata", flags.text("metadata")],
+  ];
+  return given.flatMap(([flag, text]) => {
+    if (text === undefined) return [];
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = null;
+    }
+    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+      throw new UsageError(`${flag}: expected a JSON object of names and values, e.g. '{"x-user":"ann"}'`);
+    }
+    return Object.entries(parsed).map(([name, value]) => metadataOf(`${name}: ${String(value)}`));
+  });
+}
+
+/**
+ * `-c` and `--connections` as the URL reads them, folded into the flags' values: on a grpc:// URL without
+ * `--streams` they are ghz's, `-c` (`--concurrency`) the calls in flight dealt over `--connections`
+ * (default 1) in turn, returned as the run's concurrency; anywhere else both are loadlab's connections.
+ */
+export function foldConcurrency(raw: RawArgs, flags: FlagValues, url: URL): number | undefined {
+  const typed = flags.typed("concurrency");
+  const n = flags.positiveInt("concurrency");
+  raw.values.delete("concurrency");
+  raw.spelled.delete("concurrency");
+  if (n === undefined) return undefined;
+  if (!isGrpcUrl(url) || flags.has("streams")) {
+    if (flags.has("connections")) {
+      throw new UsageError(
+        `${typed} and --connections both set the connections; give one` +
+          (isGrpcUrl(url) ? " (without --streams, -c is ghz's calls in flight over --connections)" : ""),
+      );
+    }
+    raw.values.set("connections", [String(n)]);
+    raw.spelled.set("connections", typed);
+    return undefined;
+  }
+  const connections = flags.positiveInt("connections") ?? 1;
+  if (n < connections) {
+    throw new UsageError(
+      `${typed} ${n}: fewer calls in flight than --connections ${connections}; give ${typed} ${connections} or more`,
+    );
+  }
+  raw.values.set("connections", [String(connections)]);
+  raw.spelled.set("connections", "--connections");
+  raw.values.set("streams", [String(Math.ceil(n / connections))]);
+  return n;
+}
+
+/**
+ * What a gRPC run keeps in flight, said at start-up: "50 calls in flight over 4 connections (ghz's -c and
+ * --connections)", or loadlab's "64 calls in flight: 4 connections x 16 streams"; null for a model that
+ * opens connections as it goes.
+ */
+export function inFlightLine(config: AttackConfig): string | null {
+  const hasRate = "ratePerSec" in config && config.ratePerSec !== undefined;
+  if (!("connections" in config) || LOAD_MODEL_FACTS[config.model].pacing(hasRate) === "open") {
+    return null;
+  }
+  const m = config.connections;
+  const over = `${m} connection${m === 1 ? "" : "s"}`;
+  if (config.concurrency !== undefined) {
+    return `${config.concurrency} calls in flight over ${over} (ghz's -c and --connections)`;
+  }
+  return `${m * config.streams} calls in flight: ${over} x ${config.streams} stream${
+    config.streams === 1 ? "" : "s"
+  }`;
+}
+
+/** `-H "name: value"` as metadata: a lower-case-able token name that gRPC itself does not set. */
+function metadataOf(line: string): [string, string] {
+  const colon = line.indexOf(":", 1);
+  if (colon <= 0) throw new UsageError(`-H ${JSON.stringify(line)}: expected "name: value"`);
+  const name = line.slice(0, colon).trim().toLowerCase();
+  if (!/^[0-9a-z_.-]+$/.test(name) || name.startsWith("grpc-") || RESERVED_METADATA.has(name)) {
+    throw new UsageError(
+      `-H ${JSON.stringify(line)}: ${
+        JSON.stringify(name)
+      } cannot be metadata (letters, digits, _ . - only; ` +
+        "not content-type, te, user-agent or grpc-*)",
+    );
+  }
+  const value = line.slice(colon + 1).trim();
+  const problem = metadataValueProblem(name, value);
+  // Named, not shown: a metadata value may be a credential.
+  if (problem !== null) throw new UsageError(`-H: ${problem}`);
+  return [name, value];
+}
+
+/** `config` with its calls: the schema read (reflection asks the server), the message encoded once. */
+export async function withGrpcCalls(config: AttackConfig, source: GrpcSource): Promise<AttackConfig> {
+  try {
+    const tls = { insecure: config.tls?.insecure, caFile: config.tls?.caFile, sni: config.tls?.sni };
+    const root = await schemaOf(source, new URL(config.url).origin, config.timeoutMs, tls);
+    return { ...config, requestMix: grpcRequestMix(root, source, config.timeoutMs) };
+  } catch (err) {
+    if (err instanceof GrpcSchemaError) {
+      throw new UsageError(err.hint === "" ? err.message : `${err.message}; ${err.hint}`, { cause: err });
+    }
+    if (err instanceof GrpcMessageError) throw new UsageError(`-b ${err.message}`, { cause: err });
+    throw err;
+  }
+}

@@ -1,0 +1,147 @@
+/**
+ * @module
+ * Where and how `loadlab attack` shows its results, from its flags: the results file and metrics outputs
+ * (`-o`/`--out`), the report, the CI files, the terminal's modes, the baseline gate and the dashboard:
+ * everything that is not part of the load itself. An output file that would overwrite an input is a
+ * `UsageError` before any load. Apart from the load's flags (args.ts) because none of these changes
+ * what is sent.
+ */
+import { ciFilesToProbe } from "../ci_outputs.ts";
+import { type BaselineArgs, baselineArgs } from "../baseline_flags.ts";
+import type { AttackConfig } from "../../runner/config.ts";
+import { outputClobbersInput } from "../../system/output_file.ts";
+import { dashboardOptions } from "../dashboard/flags.ts";
+import type { ServeOptions } from "../dashboard/server.ts";
+import type { FlagValues } from "../flag_values.ts";
+import { UsageError } from "../usage_error.ts";
+import { distinctMetricsOuts, parseMetricsOut } from "../metrics_out/out_flags.ts";
+import { isMetricsOut, type MetricsOutput } from "../../results/export/metrics_output.ts";
+import { GHZ_FORMATS, type GhzFormat } from "../../results/export/ghz/report.ts";
+
+/** Where and how results are shown; everything not part of the load itself. */
+export interface AttackOutputOptions extends BaselineArgs {
+  json: boolean;
+  outFile?: string;
+  /**
+   * `-O`: a gRPC run's report in ghz's format, on stdout or (ghz's `-o`) in `ghzFile` in place of
+   * results.json.
+   */
+  format?: GhzFormat;
+  ghzFile?: string;
+  reportFile?: string;
+  /** `--output-bench`: github-action-benchmark JSON (two files, report/ci/bench_json.ts). */
+  benchFile?: string;
+  /** `--summary`: the markdown step summary, as `run` writes it (report/ci/summary.ts). */
+  summaryFile?: string;
+  /** `--junit`: JUnit XML, a test case per threshold (and per run under `--strict`), as `run` writes it. */
+  junitFile?: string;
+  quiet: boolean;
+  noLive: boolean;
+  /** `--no-redact`: write and print secrets (URL passwords, credential headers) as they are. */
+  keepSecrets: boolean;
+  /** `--strict`: a run loadlab does not trust (results/conclude/run_verdict.ts) exits 6. */
+  strict: boolean;
+  /** `--dashboard` and its options. */
+  dashboard?: ServeOptions;
+  /** `--out KIND=URL`: metrics streamed while the load runs (cli/metrics_out/). */
+  metricsOut?: MetricsOutput[];
+}
+
+/**
+ * Where and how the results are shown. An output file that would overwrite an input (`--body-file`) is a
+ * usage error, before any load.
+ */
+export function outputOf(flags: FlagValues, config: AttackConfig): AttackOutputOptions {
+  const format = formatOf(flags, config);
+  const files = outValues(flags);
+  const { metricsOut } = files;
+  // With -O, -o is where ghz writes its report (ghz's -o): results.json is not written then.
+  const outFile = format === undefined ? files.outFile : undefined;
+  const ghzFile = format === undefined ? undefined : files.outFile;
+  const reportFile = flags.path("report");
+  const benchFile = flags.path("output-bench");
+  const summaryFile = flags.path("summary");
+  const junitFile = flags.path("junit");
+  const clash = outputClobbersInput(
+    [
+      ["-o", outFile ?? ghzFile],
+      ["--report", reportFile],
+      ["--log", config.logFile],
+      ...ciFilesToProbe({ benchFile, summaryFile, junitFile }),
+    ],
+    [["--body-file", flags.path("body-file")], ["--data-file", flags.path("data-file")]],
+  );
+  if (clash) throw new UsageError(clash);
+  if (config.logFile !== undefined && isFifo(config.logFile)) {
+    // Created with its header, then opened to append by every worker: the FIFO's reader sees its end at
+    // the first close, and with no reader the first open waits for ever.
+    throw new UsageError(
+      `--log ${config.logFile}: is a FIFO, which the request log cannot be written to (it is opened and ` +
+        `closed more than once); give a regular file`,
+    );
+  }
+  return {
+    json: flags.has("json"),
+    outFile,
+    ...(format === undefined ? {} : { format, ...(ghzFile === undefined ? {} : { ghzFile }) }),
+    ...(metricsOut.length > 0 ? { metricsOut } : {}),
+    reportFile,
+    ...(benchFile === undefined ? {} : { benchFile }),
+    ...(summaryFile === undefined ? {} : { summaryFile }),
+    ...(junitFile === undefined ? {} : { junitFile }),
+    quiet: flags.has("quiet"),
+    noLive: flags.has("no-live"),
+    keepSecrets: flags.has("no-redact"),
+    strict: flags.has("strict"),
+    ...baselineArgs(flags),
+    ...dashboardOf(flags),
+  };
+}
+
+/** `-O`/`--format`: ghz's summary, json, pretty or csv report of a gRPC run; undefined without it. */
+function formatOf(flags: FlagValues, config: AttackConfig): GhzFormat | undefined {
+  const value = flags.text("format");
+  if (value === undefined) return undefined;
+  const typed = flags.typed("format");
+  if (config.grpc === undefined) {
+    throw new UsageError(`${typed} is ghz's report of a gRPC run: give a grpc:// URL, or use --json`);
+  }
+  if (flags.has("json")) throw new UsageError(`${typed} and --json both choose what stdout holds; give one`);
+  const format = GHZ_FORMATS.find((f) => f === value);
+  if (format === undefined) {
+    throw new UsageError(
+      `${typed} ${JSON.stringify(value)}: one of ${GHZ_FORMATS.join(", ")}, as ghz prints them`,
+    );
+  }
+  return format;
+}
+
+/**
+ * `-o`/`--out` values: `KIND=URL` ones are metrics outputs, the others the results file (the last one
+ * wins, as for any flag given twice).
+ */
+function outValues(flags: FlagValues): { outFile?: string; metricsOut: MetricsOutput[] } {
+  const values = flags.all("out");
+  const files = values.filter((v) => !isMetricsOut(v));
+  const metrics = values.filter(isMetricsOut);
+  const typed = flags.typed("out");
+  if (files.includes("")) throw new UsageError(`${typed} "": empty path, e.g. ${typed} results.json`);
+  return {
+    outFile: files.at(-1),
+    metricsOut: distinctMetricsOuts(typed, metrics, metrics.map((v) => parseMetricsOut(typed, v))),
+  };
+}
+
+/** `{dashboard}` when a dashboard flag was given, else nothing. */
+function dashboardOf(flags: FlagValues): Pick<AttackOutputOptions, "dashboard"> {
+  const dashboard = dashboardOptions(flags);
+  return dashboard ? { dashboard } : {};
+}
+
+function isFifo(path: string): boolean {
+  try {
+    return Deno.statSync(path).isFifo === true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * @module
+ * Ramping connections on one command line. `--stages 30s:50,1m:200,30s:0` is k6's stages: from 0, the
+ * connections move linearly to 50 over 30 s, to 200 over the next minute, then to 0. `--ramp-up 10/s`
+ * with `-c 100` is Locust's spawn rate: 10 more connections a second up to 100 (10 s), then held for
+ * the rest of `-d`. Each problem names the stage it is in.
+ */
+import {
+  MAX_STAGE_CONNECTIONS,
+  MAX_STAGES,
+  type Stage,
+} from "../../runner/load/models/ramping_connections.ts";
+import { DEFAULT_DURATION_MS } from "../../runner/load/models/fields.ts";
+import { MAX_DURATION_WORDS } from "../../validation/duration.ts";
+import { parseDurationMs } from "../duration.ts";
+import { UsageError } from "../usage_error.ts";
+
+const STAGE = /^([^:]+):(.+)$/;
+const WHOLE = /^\d+$/;
+const SPAWN_RATE = /^(\d+(?:\.\d+)?|\.\d+)(?:\/s)?$/;
+
+/**
+ * Parses a comma-separated list of `DURATION:TARGET` stages.
+ *
+ * @example parseStages("30s:50,30s:0") // [{durationMs: 30000, target: 50}, {durationMs: 30000, target: 0}]
+ */
+export function parseStages(text: string, flag = "--stages"): Stage[] {
+  const parts = text.split(",").map((p) => p.trim());
+  const bad = (why: string) =>
+    new UsageError(
+      `${flag} ${JSON.stringify(text)}: ${why}; write DURATION:TARGET,..., e.g. 30s:50,1m:200,30s:0`,
+    );
+  if (text.trim() === "") throw bad("no stage given");
+  if (parts.length > MAX_STAGES) throw bad(`${parts.length} stages, at most ${MAX_STAGES}`);
+  const stages = parts.map((part, i) => parseStage(part, `stage ${i + 1} ("${part}")`, bad));
+  if (stages.every((s) => s.target === 0)) throw bad("no stage opens a connection; give one a target >= 1");
+  return stages;
+}
+
+function parseStage(part: string, where: string, bad: (why: string) => UsageError): Stage {
+  const match = STAGE.exec(part);
+  if (!match) throw bad(`${where} is not DURATION:TARGET`);
+  let durationMs: number;
+  try {
+    durationMs = parseDurationMs(match[1].trim());
+  } catch {
+    throw bad(`${where}: "${match[1]}" is not a duration ${MAX_DURATION_WORDS}`);
+  }
+  if (!(durationMs > 0)) throw bad(`${where} lasts 0`);
+  const target = match[2].trim();
+  if (!WHOLE.test(target)) {
+    throw bad(`${where}: "${target}" is not a number of connections (a whole number >= 0)`);
+  }
+  if (Number(target) > MAX_STAGE_CONNECTIONS) {
+    throw bad(
+      `${where}: ${target} is over the cap of ${MAX_STAGE_CONNECTIONS.toLocaleString("en-US")} connections`,
+    );
+  }
+  return { durationMs, target: Number(target) };
+}
+
+/**
+ * Locust's spawn rate as stages: `connections` reached at `spawnText` (e.g. `10/s`) from 0, then held
+ * until `durationMs` (the ramp included) ends.
+ */
+export function rampUpStages(
+  spawnText: string,
+  connections: number,
+  durationMs = DEFAULT_DURATION_MS,
+): Stage[] {
+  const match = SPAWN_RATE.exec(spawnText.trim());
+  const perSec = match ? Number(match[1]) : NaN;
+  if (!(perSec > 0)) {
+    throw new UsageError(
+      `--ramp-up ${JSON.stringify(spawnText)}: not a spawn rate; write connections a second, e.g. 10/s`,
+    );
+  }
+  if (connections > MAX_STAGE_CONNECTIONS) {
+    throw new UsageError(
+      `--ramp-up to -c ${connections}: over the cap of ${
+        MAX_STAGE_CONNECTIONS.toLocaleString("en-US")
+      } connections`,
+    );
+  }
+  const rampMs = Math.ceil((connections / perSec) * 1000);
+  if (rampMs >= durationMs) {
+    throw new UsageError(
+      `--ramp-up ${spawnText} to -c ${connections} takes ${rampMs / 1000}s, not shorter than the duration ` +
+        `(${durationMs / 1000}s): spawn faster, or give a longer -d`,
+    );
+  }
+  return [{ durationMs: rampMs, target: connections }, {
+    durationMs: durationMs - rampMs,
+    target: connections,
+  }];
+}

@@ -1,0 +1,36 @@
+/**
+ * @module
+ * `--open`: shows a URL in the desktop's browser when there is a way to (`xdg-open` on Linux, `open` on
+ * macOS, `start` through cmd on Windows); otherwise, or when it fails, a note says to open it by hand.
+ * Fire and forget: the load never waits on a browser starting.
+ */
+import { findProgram } from "../../system/path_lookup.ts";
+
+/** The command that opens `url`, or null when this machine has none. */
+export function openerFor(os: typeof Deno.build.os, url: string): string[] | null {
+  if (os === "darwin") return ["open", url];
+  if (os === "windows") return ["cmd", "/c", "start", "", url];
+  const opener = findProgram("xdg-open");
+  return opener ? [opener, url] : null;
+}
+
+/** Opens `url` in a browser, or says why not. */
+export function openBrowser(url: string): void {
+  const command = openerFor(Deno.build.os, url);
+  if (!command) {
+    console.error(`--open: no xdg-open found; open ${url} in a browser`);
+    return;
+  }
+  try {
+    const child = new Deno.Command(command[0], {
+      args: command.slice(1),
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    child.unref();
+    child.status.catch(() => {});
+  } catch (err) {
+    console.error(`--open: ${command[0]} failed (${(err as Error).message}); open ${url} in a browser`);
+  }
+}

@@ -1,0 +1,304 @@
+/**
+ * @module
+ * The live dashboard of `run`, `attack` and `demo` (`--dashboard`): an HTTP server in the main isolate
+ * (never in the workers) serving the report page with the live entry (report/html/client/live.ts) and a
+ * Server-Sent Events stream (`/events`) of run starts, progress samples, and after each run a
+ * snapshot: the page data of the results so far, built once per run for every browser (and not at all
+ * while no browser is connected). The per-event
+ * work is one JSON encoding whatever the number of browsers, handed to each through a bounded queue
+ * (cli/dashboard/sse.ts): a stuck browser is dropped, never slowing the load. Binds 127.0.0.1 unless `--host`
+ * says otherwise (with a warning). `finish` sends the final snapshot (the same data report.html
+ * embeds), ends every stream and stops the server. With steering, `/control` changes the run under way
+ * (cli/dashboard/steer_control.ts: the run's token, printed with the URL, is required); each change, and each
+ * start and end of a run's load, goes to the browsers as a `steer` event with the steering's state, which a
+ * browser connecting also gets with its first frames.
+ */
+import type { AttackProgress, ResultsFile, TelemetrySeries } from "../../results/mod.ts";
+import type { LiveProgress } from "../../report/html/client/live.ts";
+import { buildResultsFile, loadResultsFile } from "../../results/io.ts";
+import { printOwnLine } from "../../system/console_guard.ts";
+import { buildPageData } from "../../report/html/page/data.ts";
+import { renderReport } from "../../report/html/render.ts";
+import type { RunPlanHooks } from "../../scenarios/run/run_plan.ts";
+import { EventHub, type HubStats, sseFrame } from "./sse.ts";
+import { openBrowser } from "./open_browser.ts";
+import { rejectForeignHost } from "./local_http.ts";
+import { type ControlOptions, controlResponse, newSteerToken } from "./steer_control.ts";
+import type { RunSteering } from "../../runner/steering.ts";
+import { describeChange } from "../../results/schema/steering.ts";
+
+/** How to serve: `port` 0 picks a free one. */
+export interface ServeOptions {
+  host: string;
+  port: number;
+  open: boolean;
+  /** `--no-redact`: the page shows secrets as they are (results/redact.ts). */
+  keepSecrets?: boolean;
+  /**
+   * Steering of the command's runs through `/control` (cli/dashboard/steer_control.ts), or the reason it is
+   * off (a string): `--no-steer`, or thresholds that gate the result without `--steer`.
+   */
+  steering?: RunSteering | string;
+  /** `--steer` (true) or `--no-steer` (false); absent: the command's default (cli/dashboard/flags.ts). */
+  steer?: boolean;
+}
+
+/** The progress samples of the run under way kept for late browsers (10 minutes at 4 a second). */
+const BACKLOG_POINTS = 2400;
+
+/** A started dashboard: feed it through `hooks` (or the methods), then `finish`. */
+export class Dashboard {
+  readonly url: string;
+  readonly #hub: EventHub;
+  readonly #server: Deno.HttpServer;
+  readonly #ping: ReturnType<typeof setInterval>;
+  #results: ResultsFile | null = null;
+  #snapshot: Uint8Array | null = null;
+  #runStart: { index: number; total: number; name: string; etaMs: number; atMs: number } | null = null;
+  #backlog: LiveProgress[] = [];
+  #telemetry: (() => TelemetrySeries[]) | null = null;
+  #pending: Promise<void> = Promise.resolve();
+  #ended = false;
+  #keepSecrets = false;
+  #host = "127.0.0.1";
+  #control: ControlOptions | null = null;
+
+  private constructor(server: Deno.HttpServer, hub: EventHub, url: string) {
+    this.#server = server;
+    this.#hub = hub;
+    this.url = url;
+    this.#ping = setInterval(() => hub.ping(), 15_000);
+    Deno.unrefTimer(Number(this.#ping));
+  }
+
+  /** Starts the server; prints its URL (and a warning for a non-loopback host) on stderr. */
+  static start(opts: ServeOptions & { title: string; command: string }): Dashboard {
+    const page = new TextEncoder().encode(
+      renderReport(buildResultsFile({ experiment: { name: opts.title }, runs: [] }), { live: true }),
+    );
+    const hub = new EventHub();
+    // The handler needs the dashboard, the dashboard needs the server: filled in right below.
+    const ref: { dashboard?: Dashboard } = {};
+    const server = Deno.serve(
+      { hostname: opts.host, port: opts.port, onListen: () => {} },
+      (req) => ref.dashboard ? ref.dashboard.#route(req, page) : new Response("starting", { status: 503 }),
+    );
+    const port = (server.addr as Deno.NetAddr).port;
+    const steering = typeof opts.steering === "object" ? opts.steering : null;
+    const token = newSteerToken();
+    // The token rides in the URL (the page reads it from there), so a printed URL steers and a bare one
+    // watches.
+    const url = `http://${urlHost(opts.host)}:${port}/${steering ? `?token=${token}` : ""}`;
+    warnIfExposed(opts.command, opts.host);
+    // The URL's token is loadlab's own, made for whoever started it: shown as it is.
+    printOwnLine(`dashboard: ${url}`);
+    if (steering) {
+      printOwnLine(`steer: loadlab steer '${url}' pause|resume|rate N|connections N|end-phase|stop`);
+      steering.onChange = (change, state) => {
+        hub.send("steer", { change, state });
+        // On its own line: the live progress line redraws below it.
+        console.error(`\nsteer: ${describeChange(change)} at ${change.atSec.toFixed(2)}s (${change.by})`);
+      };
+      // A load starting or ending changes what the controls may do: every page hears it, however early it
+      // opened (its own fetch of the state may have come before the start).
+      steering.onState = (state) => hub.send("steer", { state });
+    } else if (typeof opts.steering === "string") {
+      console.error(`dashboard: steering is off: ${opts.steering}`);
+    }
+    ref.dashboard = new Dashboard(server, hub, url);
+    ref.dashboard.#keepSecrets = opts.keepSecrets ?? false;
+    ref.dashboard.#host = opts.host;
+    ref.dashboard.#control = {
+      steering,
+      offReason: typeof opts.steering === "string" ? opts.steering : "this command was started without it",
+      token,
+      listenHost: opts.host,
+      port,
+    };
+    if (opts.open) openBrowser(url);
+    return ref.dashboard;
+  }
+
+  /**
+   * Hooks for `runPlan`: results.json is read once, at the first run's start (it holds the resumed runs
+   * by then), and each finished run is appended in memory, so nothing is parsed while the load goes.
+   */
+  hooks(resultsPath: string): RunPlanHooks {
+    return {
+      onRunStart: (run, i, n, etaMs) => {
+        if (i === 0) this.#load(resultsPath);
+        this.runStarted(run.name, i, n, etaMs);
+      },
+      onProgress: (p) => this.progress(p),
+      onTelemetry: (peek) => this.#telemetry = peek,
+      onRunEnd: (result) => {
+        this.#pending = this.#pending.then(() => {
+          if (this.#results) this.publish({ ...this.#results, runs: [...this.#results.runs, result] });
+        });
+      },
+    };
+  }
+
+  runStarted(name: string, index: number, total: number, etaMs: number): void {
+    this.#runStart = { index, total, name, etaMs, atMs: Date.now() };
+    this.#backlog = [];
+    this.#telemetry = null;
+    this.#hub.send("run-start", { index, total, name, etaMs });
+  }
+
+  /** One progress sample, with each target process' latest CPU and memory when telemetry runs. */
+  progress(p: AttackProgress): void {
+    const sample: LiveProgress = this.#telemetry ? { ...p, targets: latestTelemetry(this.#telemetry()) } : p;
+    if (this.#backlog.length >= BACKLOG_POINTS) this.#backlog.splice(0, this.#backlog.length / 2);
+    this.#backlog.push(sample);
+    this.#hub.send("progress", sample);
+  }
+
+  /**
+   * Makes `results` the page's data: built and sent at once when browsers are connected, else only when
+   * one connects (no browser, no work).
+   */
+  publish(results: ResultsFile): void {
+    this.#results = results;
+    this.#snapshot = null;
+    if (this.#hub.stats().clients > 0) this.#hub.sendFrame(this.#snapshotFrame()!);
+  }
+
+  #snapshotFrame(): Uint8Array | null {
+    if (!this.#snapshot && this.#results) {
+      this.#snapshot = sseFrame(
+        "snapshot",
+        buildPageData(this.#results, undefined, {
+          keepSecrets: this.#keepSecrets,
+        }),
+      );
+    }
+    return this.#snapshot;
+  }
+
+  stats(): HubStats {
+    return this.#hub.stats();
+  }
+
+  /**
+   * Final snapshot (`results`, or the last one when the run failed), `end`, streams closed, server
+   * stopped (stuck browsers given at most `graceMs`). Calls after the first do nothing.
+   */
+  async finish(results?: ResultsFile, graceMs = 2000): Promise<void> {
+    if (this.#ended) return;
+    this.#ended = true;
+    await this.#pending;
+    if (results) this.publish(results);
+    this.#hub.send("end", {});
+    this.#hub.closeAll();
+    clearInterval(this.#ping);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<void>((resolve) => timer = setTimeout(resolve, graceMs));
+    await Promise.race([this.#server.shutdown(), late]);
+    clearTimeout(timer);
+    this.#server.unref();
+  }
+
+  /** Reads results.json after what is already pending; a failed read leaves the page without runs. */
+  #load(resultsPath: string): void {
+    this.#pending = this.#pending
+      .then(() => loadResultsFile(resultsPath))
+      .then((results) => this.publish(results), () => {});
+  }
+
+  #route(req: Request, page: Uint8Array<ArrayBuffer>): Response | Promise<Response> {
+    const foreign = rejectForeignHost(req, this.#host);
+    if (foreign) return foreign;
+    const path = new URL(req.url).pathname;
+    if (path === "/control" && this.#control) return controlResponse(req, this.#control);
+    if (req.method !== "GET") return new Response("method not allowed", { status: 405 });
+    if (path === "/" || path === "/index.html") {
+      return new Response(page, {
+        headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" },
+      });
+    }
+    if (path === "/events") return this.#hub.connect(this.#initialFrames());
+    if (path === "/stats") return Response.json(this.#hub.stats());
+    return new Response("not found", { status: 404 });
+  }
+
+  /**
+   * What a browser connecting now needs: the latest snapshot, the run under way, its samples and steering.
+   */
+  #initialFrames(): Uint8Array[] {
+    const snapshot = this.#snapshotFrame();
+    const frames = snapshot ? [snapshot] : [];
+    if (this.#ended) return [...frames, sseFrame("end", {})];
+    const run = this.#runStart;
+    if (run) {
+      const etaMs = Math.max(0, run.etaMs - (Date.now() - run.atMs));
+      frames.push(sseFrame("run-start", { ...run, etaMs, atMs: undefined }));
+      if (this.#backlog.length) frames.push(sseFrame("backlog", this.#backlog));
+    }
+    const steering = this.#control?.steering;
+    if (steering) frames.push(sseFrame("steer", { state: steering.state() }));
+    return frames;
+  }
+}
+
+/** Starts the dashboard for a command, or prints why it cannot (a port in use) and returns null. */
+export function startDashboard(command: string, title: string, opts: ServeOptions): Dashboard | null {
+  try {
+    return Dashboard.start({ ...opts, title, command });
+  } catch (err) {
+    if (!isListenError(err)) throw err;
+    console.error(
+      `loadlab ${command}: --dashboard: cannot listen on ${opts.host}:${opts.port}: ${err.message}; ` +
+        "use a free port of an address of this machine, e.g. --host 127.0.0.1 --dashboard-port 0",
+    );
+    return null;
+  }
+}
+
+/**
+ * True for the errors of listening on a bad address: the port is taken or not ours to take, the
+ * address is not this machine's, or the host name does not resolve (Deno throws a plain Error then).
+ */
+export function isListenError(err: unknown): err is Error {
+  return err instanceof Deno.errors.AddrInUse || err instanceof Deno.errors.AddrNotAvailable ||
+    err instanceof Deno.errors.PermissionDenied ||
+    (err instanceof Error && /failed to lookup address|invalid (empty )?host/i.test(err.message));
+}
+
+/** The last sample of every series: a few numbers per progress event, whatever the run's length. */
+export function latestTelemetry(series: TelemetrySeries[]): NonNullable<LiveProgress["targets"]> {
+  return series.flatMap((s) => {
+    const last = s.samples.at(-1);
+    // Runtime series (event loop, GC) share their process's name and carry no CPU or memory.
+    if (!last || s.kind === "runtime") return [];
+    const rssMiB = typeof last.rssBytes === "number" ? Math.round(last.rssBytes / 10485.76) / 100 : null;
+    return [{ name: s.name, cpuPercent: last.cpuPercent ?? null, rssMiB }];
+  });
+}
+
+/** Both callers' hooks, in order. */
+export function mergeHooks(a: RunPlanHooks, b: RunPlanHooks): RunPlanHooks {
+  return {
+    onRunStart: (...args) => (a.onRunStart?.(...args), b.onRunStart?.(...args)),
+    onProgress: (p) => (a.onProgress?.(p), b.onProgress?.(p)),
+    onTelemetry: (peek) => (a.onTelemetry?.(peek), b.onTelemetry?.(peek)),
+    onRunEnd: (...args) => (a.onRunEnd?.(...args), b.onRunEnd?.(...args)),
+  };
+}
+
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
+
+/** `--host` beyond loopback: results (target URLs, error messages) become readable from the network. */
+export function warnIfExposed(command: string, host: string): void {
+  if (LOOPBACK.has(host)) return;
+  console.error(
+    `loadlab ${command}: warning: listening on ${host}: the results become readable from the network ` +
+      `(no authentication); leave out --host to keep them on 127.0.0.1`,
+  );
+}
+
+/** The host part of a URL for a listening address (an any-address is reached on loopback). */
+export function urlHost(host: string): string {
+  if (host === "0.0.0.0" || host === "::") return "127.0.0.1";
+  return host.includes(":") ? `[${host}]` : host;
+}

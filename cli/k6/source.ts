@@ -1,0 +1,177 @@
+/**
+ * @module
+ * The experiment `loadlab run script.js` runs for a k6 script: the script converted (refused with
+ * `file:line: why` when it cannot be, exit 2), its converted module checked and imported to read k6's
+ * `options` (after the k6-style flags' overrides: `--vus`, `--duration`, `--iterations`, `--stages`),
+ * which scenarios/k6/options.ts maps onto loads (several scenarios: loads run together) and thresholds. The
+ * requests go where the script's URLs say as it runs; the target is the origin its URLs name first (with
+ * its `__ENV`), or `--target app=URL`, onto which the one origin the script spells is sent, said at start.
+ */
+import { basename, resolve } from "node:path";
+import { K6ConvertError } from "../../runner/script/k6/convert/convert.ts";
+import { importsK6Module, sessionScriptPath } from "../../runner/script/k6/convert/converted_file.ts";
+import { collectK6Metrics } from "../../runner/script/k6/metrics_channel.ts";
+import { isKnownMetric } from "../../runner/script/k6/metrics.ts";
+import { k6Experiment } from "../../scenarios/k6/options.ts";
+import type { K6Paths } from "../../scenarios/k6/paths.ts";
+import { formatIssues } from "../../validation/mod.ts";
+import { checkScript, scriptExperimentName } from "../run/script_check.ts";
+import { memoryLimitMbBesideRuns } from "../../runner/worker/memory_limit.ts";
+import { UsageError } from "../usage_error.ts";
+import { type ScriptLoadArgs, withK6Flags } from "../run/script_load_flags.ts";
+import { scriptOrigins } from "../../runner/script/k6/convert/origins.ts";
+import { readK6Files } from "../../runner/script/k6/convert/local_modules.ts";
+import { terminalSafe } from "../../validation/terminal_text.ts";
+import { K6_EXIT } from "../exit_codes.ts";
+import { TEST_ABORTED } from "../../runner/script/k6/test_abort.ts";
+import { NO_DEFAULT } from "../../runner/script/k6/runtime.ts";
+import { DOES_NOT_LOAD } from "../../runner/script/module.ts";
+
+/**
+ * The experiment (JSON text) for k6 script `source`, and where its fields came from in the script's
+ * `options` (a problem found in the experiment is told at the option's path); `targets` are the run's
+ * `--target` flags, `maxMemoryMb` its `--max-memory-mb` (the limit the script is imported under).
+ */
+export async function k6ExperimentText(
+  source: string,
+  targets: Record<string, string>,
+  overrides: ScriptLoadArgs = { env: {} },
+  maxMemoryMb?: number,
+  signal?: AbortSignal,
+): Promise<{ text: string; paths: K6Paths }> {
+  const path = resolve(source);
+  let converted: string;
+  try {
+    converted = sessionScriptPath(path);
+  } catch (err) {
+    // A syntax error is the script's own (k6's 107); a construct loadlab refuses is bad input (2).
+    if (err instanceof K6ConvertError) {
+      throw new UsageError(err.message, {
+        cause: err,
+        ...(err.syntax ? { exitCode: K6_EXIT.scriptException } : {}),
+      });
+    }
+    throw err;
+  }
+  const module = await checkScript(converted, memoryLimitMbBesideRuns(maxMemoryMb), signal).catch((err) => {
+    if (!(err instanceof UsageError)) throw err;
+    // As k6: its abort in init code 108, no default function an invalid configuration (104), a throw of
+    // its own 107; what loadlab refuses of a script that loads (its options' size, built-ins changed) is 2.
+    const exitCode = err.message.includes(TEST_ABORTED)
+      ? K6_EXIT.scriptAborted
+      : err.message.includes(NO_DEFAULT)
+      ? K6_EXIT.invalidConfig
+      : err.message.includes(DOES_NOT_LOAD)
+      ? K6_EXIT.scriptException
+      : undefined;
+    throw new UsageError(err.message, { cause: err, ...(exitCode === undefined ? {} : { exitCode }) });
+  });
+  const options = withK6Flags({ ...(module.options ?? {}), ...overridesOf(overrides) }, overrides.k6);
+  const mapped = k6Experiment(options);
+  if (!mapped.ok) {
+    throw new UsageError(`${basename(path)}: ${formatIssues(mapped.issues).join("; ")}`, {
+      exitCode: K6_EXIT.invalidConfig,
+    });
+  }
+  const { loads, together, thresholds, afterRun, paths, hooksTimeouts } = mapped.value;
+  // As k6: a threshold on a metric that is neither built in nor made by the script is invalid (104).
+  const unknown = [...new Set(afterRun.map((r) => r.metric.split("{", 1)[0]))].filter((m) =>
+    !isKnownMetric(m, module.metrics)
+  );
+  if (unknown.length > 0) {
+    const each = unknown.map((m) =>
+      `options.thresholds.${m}: no metric named "${m}": neither one of k6's nor made by the script ` +
+      `(make it in the init code, e.g. new Counter("${m}"))`
+    );
+    throw new UsageError(`${basename(path)}: ${each.join("; ")}`, { exitCode: K6_EXIT.invalidConfig });
+  }
+  // From before any worker starts: their custom metrics reach the main isolate as they run, where the
+  // thresholds with abortOnFail on them are judged.
+  collectK6Metrics(
+    afterRun.flatMap(({ metric, rule, abortOnFail }) =>
+      abortOnFail ? [{ metric, rule, delayMs: abortOnFail.delayMs }] : []
+    ),
+  );
+  const { url, routes } = whereRequestsGo(path, targets);
+  const text = JSON.stringify({
+    name: scriptExperimentName(path),
+    targets: { app: { url } },
+    loads: importsK6Module(path, "k6/net/grpc") ? overHttp2(loads, url) : loads,
+    ...(together ? { together } : {}),
+    ...(thresholds.length > 0 ? { thresholds } : {}),
+    ...hooksTimeouts,
+    script: Object.keys(routes).length === 0 ? path : { file: path, routes },
+  });
+  return { text, paths };
+}
+
+/** A gRPC script's loads over HTTP/2 (its calls go on HTTP/2 streams): h2 on https:, else h2c. */
+function overHttp2(loads: Record<string, Record<string, unknown>>, url: string) {
+  const protocol = url.startsWith("https:") ? "h2" : "h2c";
+  return Object.fromEntries(Object.entries(loads).map(([name, load]) => [name, { protocol, ...load }]));
+}
+
+/** k6's flags over `options`: a flag of the load replaces the load's shortcuts and scenarios. */
+function overridesOf(a: ScriptLoadArgs): Record<string, unknown> {
+  const o = {
+    vus: a.vus,
+    duration: a.durationMs === undefined ? undefined : `${a.durationMs}ms`,
+    iterations: a.iterations,
+    stages: a.stages?.map((s) => ({ duration: `${s.durationMs}ms`, target: s.target })),
+  };
+  const out: Record<string, unknown> = {};
+  for (const key of ["vus", "duration", "iterations", "stages"] as const) {
+    if (o[key] !== undefined) out[key] = o[key];
+  }
+  if (Object.keys(out).length === 0) return out;
+  // As k6's flags do: they replace the scenarios, and a shape given drops the file's other shapes.
+  out.scenarios = undefined;
+  if (o.stages !== undefined) out.duration ??= undefined, out.iterations ??= undefined;
+  if (o.duration !== undefined || o.iterations !== undefined) out.stages ??= undefined;
+  return out;
+}
+
+/**
+ * The run's target and the origins sent elsewhere, read from the script's URLs with its environment (k6's
+ * `__ENV`: the process's, `-e` over it). Requests go to the URLs the script computes as it runs, each
+ * origin's counted apart; the target is the origin whose requests take the load's own connections: the
+ * first the script names, or `--target app=URL`. An origin goes elsewhere only when asked, each said on
+ * stderr: `--target ORIGIN=URL`, and with `--target app=URL` the one origin the script's text spells.
+ */
+function whereRequestsGo(path: string, targets: Record<string, string>) {
+  const env = Deno.env.toObject(), seen = new Set<string>();
+  // The script's own first, then its local modules'.
+  const origins = readK6Files(path).reverse().flatMap((f) => scriptOrigins(f.source, env))
+    .filter((o) => !seen.has(o.origin) && seen.add(o.origin));
+  const routes: Record<string, string> = {};
+  const said: string[] = [];
+  for (const [name, url] of Object.entries(targets)) {
+    if (!isOriginName(name)) continue;
+    routes[new URL(name).origin] = new URL(url).origin;
+    said.push(`requests to ${new URL(name).origin} go to ${url} (--target ${name}=URL)`);
+  }
+  const given = targets.app;
+  // Else the first origin sent nowhere else, or where the first one sent elsewhere goes.
+  const url = given ?? origins.find((o) => routes[o.origin] === undefined)?.origin ??
+    Object.values(routes)[0];
+  if (url === undefined) {
+    throw new UsageError(
+      `${basename(path)} names no URL loadlab can read before the load (a variable it reads unset?): ` +
+        "set it with -e NAME=URL, or give the server with --target app=URL",
+    );
+  }
+  const target = new URL(url).origin;
+  // An origin the environment gives is where the user sends; only one the text spells may be sent.
+  const spelled = origins.filter((o) => o.literal && o.origin !== target && routes[o.origin] === undefined);
+  if (given !== undefined && spelled.length === 1) {
+    routes[spelled[0].origin] = target;
+    said.push(`requests to ${spelled[0].origin} go to ${given} (--target app)`);
+  }
+  for (const line of said) console.error(terminalSafe(`${basename(path)}: ${line}`));
+  return { url, routes };
+}
+
+/** Whether a `--target` name is an origin the script names (`https://test.k6.io`), not a target's name. */
+export function isOriginName(name: string): boolean {
+  return /^https?:\/\//.test(name);
+}

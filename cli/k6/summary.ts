@@ -1,0 +1,335 @@
+/**
+ * @module
+ * The end of `loadlab run script.js` for a k6 script: each run's results in k6's summary shape
+ * (results/export/k6/summary.ts) handed to the script's `handleSummary(data)` when it exports one, whose
+ * answer is written as k6 writes it (`stdout`, `stderr`, else a file path relative to the working
+ * folder), or else k6's text summary printed. loadlab's own verdict, report and results come first.
+ * Thresholds on k6's `checks`, custom metrics and iteration metrics are judged here, on that summary
+ * (loadlab's thresholds have no such metrics): a failed one is marked in the summary and fails the run
+ * as any threshold does (k6's exit code 99); one on a metric the run never added to is judged as k6 judges
+ * an empty one (every value 0), and one whose `abortOnFail` stopped the run fails. The metrics whose
+ * thresholds failed are named on stderr, as k6 logs them.
+ * The same data goes to the metrics outputs, under k6's names, before they close (cli/run/command.ts).
+ */
+import { basename, dirname, resolve } from "node:path";
+import { sessionScriptPath } from "../../runner/script/k6/convert/converted_file.ts";
+import {
+  afterRunSubmetric,
+  k6RuleHolds,
+  k6ScenarioParts,
+  k6SummaryData,
+} from "../../results/export/k6/summary.ts";
+import { k6Experiment } from "../../scenarios/k6/options.ts";
+import { k6CustomMetrics, percentileStats } from "../../runner/script/k6/metrics_channel.ts";
+import { type K6Metric, type K6SummaryData, renderK6Summary } from "../../results/export/k6/summary_text.ts";
+import {
+  type K6ScenarioPart,
+  type K6SummaryMode,
+  renderK6SummaryV1,
+} from "../../results/export/k6/summary_v1.ts";
+import type { ResultsFile } from "../../results/mod.ts";
+import { errorText } from "../../runner/script/module.ts";
+import { OutputError } from "../../results/output_error.ts";
+import { ScriptNames } from "../../runner/script/sessions/names.ts";
+import { sameFile } from "../../system/output_file.ts";
+import { busyText, type HostOutcome, ScriptHost } from "../../runner/script/host/host.ts";
+import { memoryLimitMbBesideRuns, memoryPassedText } from "../../runner/worker/memory_limit.ts";
+import { type K6Flags, withK6Flags } from "../run/script_load_flags.ts";
+import { k6SummaryExport } from "../../results/export/k6/summary_export.ts";
+import { writeTextAtomic } from "../../system/atomic_write.ts";
+
+/**
+ * Each run's k6 summary data with its thresholds judged, and the script's `handleSummary` when it has one.
+ */
+export interface K6Summaries {
+  /** Each run's summary data, and its scenarios' parts (`--summary-mode full`). */
+  runs: { run: string; data: K6SummaryData; scenarios?: Record<string, K6ScenarioPart> }[];
+  /** Thresholds judged here that failed. */
+  failed: number;
+  handle: ((data: unknown) => unknown) | undefined;
+}
+
+/**
+ * The k6 summary of every run of `results` of k6 script `source`, with the custom metrics its workers
+ * sent and the thresholds judged after the run (on `checks`, custom metrics, iterations), k6's flags
+ * `k6Flags` over the script's options. Once per command: the custom metrics' listener closes here. The
+ * script's isolates (its exports read again, its handleSummary) run under loadlab's memory limit
+ * `memoryLimitMb`.
+ */
+export async function k6Summaries(
+  source: string,
+  results: ResultsFile,
+  memoryLimitMb = memoryLimitMbBesideRuns(),
+  k6Flags?: K6Flags,
+): Promise<K6Summaries> {
+  // Read in an isolate of the script's own, as before the run: imported into loadlab's process, a top
+  // level that changes built-ins only there (outside a worker) broke loadlab after its results.
+  const path = sessionScriptPath(resolve(source));
+  const opened = await ScriptHost.open(path, HANDLE_SUMMARY_TIMEOUT_MS, memoryLimitMb);
+  if (opened.host === null) {
+    throw new OutputError(
+      `${basename(source)}: its exports could not be read again after the run: ${
+        outcomeText(opened.outcome)
+      }; the run's results are kept`,
+    );
+  }
+  opened.host.close();
+  const options = withK6Flags(opened.exports.options ?? {}, k6Flags);
+  const mapped = k6Experiment(options);
+  const rules = mapped.ok ? mapped.value.afterRun : [];
+  const trendStats = Array.isArray(options.summaryTrendStats)
+    ? options.summaryTrendStats.map(String)
+    : undefined;
+  const asked = {
+    trendStats,
+    timeUnit: typeof options.summaryTimeUnit === "string" ? options.summaryTimeUnit : "",
+  };
+  const stats = [...rules.map((r) => r.rule), ...(trendStats ?? [])];
+  const custom = await k6CustomMetrics(
+    results.runs.reduce((a, r) => a + r.durationSec, 0),
+    percentileStats(stats),
+  );
+  let failed = 0;
+  const runs = results.runs.map((run) => {
+    const data = k6SummaryData(results, run, asked);
+    Object.assign(data.metrics, custom);
+    for (const { metric, rule } of rules) {
+      // Own metrics only: a rule on `constructor` or `toString` judged Object's, and wrote onto it.
+      if (!Object.hasOwn(data.metrics, metric)) {
+        data.metrics[metric] = afterRunSubmetric(run, metric, data.options.summaryTrendStats) ??
+          emptyMetric(rule, opened.exports.metrics?.[metric.split("{", 1)[0]]);
+      }
+      const values = data.metrics[metric].values;
+      // The rule that stopped the run (abortOnFail) failed, whatever the numbers after it say.
+      const stopped = run.abortedBy?.threshold === `${metric}: ${rule}`;
+      const ok = !stopped && k6RuleHolds(values, rule);
+      (data.metrics[metric].thresholds ??= {})[rule] = { ok };
+      if (!ok) failed++;
+    }
+    return { run: run.name, data, scenarios: k6ScenarioParts(run, data.options.summaryTrendStats) };
+  });
+  const handle = opened.exports.summary
+    ? isolatedHandleSummary(path, HANDLE_SUMMARY_TIMEOUT_MS, memoryLimitMb)
+    : undefined;
+  return { runs, failed, handle };
+}
+
+/**
+ * `handleSummary(data)` of the converted script at `path` in an isolate of its own
+ * (runner/script/host/host.ts), ended when it does not end within `timeoutMs` or grows loadlab past
+ * `memoryLimitMb`: in loadlab's own process a loop that never yields held loadlab open past its results for
+ * ever, and no timer could end it.
+ */
+export function isolatedHandleSummary(
+  path: string,
+  timeoutMs = HANDLE_SUMMARY_TIMEOUT_MS,
+  memoryLimitMb = memoryLimitMbBesideRuns(),
+): (data: unknown) => Promise<unknown> {
+  return async (data) => {
+    const opened = await ScriptHost.open(path, timeoutMs, memoryLimitMb);
+    if (opened.host === null) throw new Error(outcomeText(opened.outcome));
+    try {
+      const outcome = await opened.host.call({ type: "summary", data }, timeoutMs);
+      if (outcome.kind === "done") return outcome.value;
+      throw new Error(outcomeText(outcome));
+    } finally {
+      opened.host.close();
+    }
+  };
+}
+
+/** Why a step in the script's isolate gave no answer, in handleSummary's words. */
+function outcomeText(outcome: HostOutcome): string {
+  if (outcome.kind === "failed") return outcome.message;
+  if (outcome.kind === "timeout") {
+    return `it did not end within ${outcome.timeoutMs / 1000} s (${NEVER_ENDS})`;
+  }
+  if (outcome.kind === "memory") return `it ${memoryPassedText(outcome.limitMb)}`;
+  if (outcome.kind === "busy") return busyText(outcome.busyMs);
+  if (outcome.kind === "exited") return "it ended its isolate (Deno.exit or process.exit) before it answered";
+  return "it was stopped before it answered";
+}
+
+/** What a handleSummary that takes too long may be doing. */
+const NEVER_ENDS = "a loop that never yields, or a promise that never settles?";
+
+/** How long an asynchronous `handleSummary` may take, as k6 bounds it (2 minutes). */
+export const HANDLE_SUMMARY_TIMEOUT_MS = 120_000;
+
+/**
+ * Prints each run's summary in k6's text (v1's `compact` or `full`, or 0.x's `legacy` layout), or hands it to
+ * `handleSummary` and writes what that returns, except over `ownFiles` (loadlab's results.json and
+ * report.html, written already); a `handleSummary` whose promise does not settle within `timeoutMs` is
+ * refused (the run's results are already written), instead of holding loadlab open forever.
+ */
+export async function showK6Summaries(
+  { runs, handle }: K6Summaries,
+  ownFiles: string[] = [],
+  timeoutMs = HANDLE_SUMMARY_TIMEOUT_MS,
+  mode: K6SummaryMode = "compact",
+): Promise<void> {
+  for (const { data, scenarios } of runs) {
+    if (handle === undefined) {
+      console.log(mode === "legacy" ? renderK6Summary(data) : renderK6SummaryV1(data, mode, scenarios));
+      continue;
+    }
+    let written: unknown;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`it did not end within ${timeoutMs / 1000} s (${NEVER_ENDS})`)),
+        timeoutMs,
+      );
+    });
+    try {
+      written = await Promise.race([Promise.resolve().then(() => handle(data)), late]);
+    } catch (err) {
+      // After the run, so not bad input (exit 2): what the run measured is written, as with an answer
+      // that cannot be written.
+      // Bounded, its place kept and the environment's secrets redacted, as setup's failures are told.
+      const told = new ScriptNames(Deno.env.toObject()).shownPlaced(
+        `handleSummary() failed: ${errorText(err)}`,
+        "; the run's results are kept",
+      );
+      throw new OutputError(told, { cause: err });
+    } finally {
+      clearTimeout(timer);
+    }
+    await writeSummaryOutputs(written, ownFiles);
+  }
+  const crossed = crossedMetrics(runs.map((r) => r.data));
+  // As k6 logs it, whatever handleSummary printed: a CI log names the metrics whose thresholds failed.
+  if (crossed.length > 0) {
+    console.error(`loadlab run: thresholds on metrics '${crossed.join(", ")}' have been crossed`);
+  }
+}
+
+/** The metrics (and submetrics) with a failed threshold in any run's summary, sorted as k6 lists them. */
+function crossedMetrics(runs: K6SummaryData[]): string[] {
+  const names = new Set<string>();
+  for (const data of runs) {
+    for (const [name, m] of Object.entries(data.metrics)) {
+      if (Object.values(m.thresholds ?? {}).some((t) => !t.ok)) names.add(name);
+    }
+  }
+  return [...names].sort();
+}
+
+/**
+ * A metric no sample reached, as k6 judges its thresholds at the end: an empty sink, every value 0 (a
+ * Counter never added to holds `count==0`). Its kind is the one the script `made` it with; a built-in's
+ * is read from the rule's aggregation: `count` a counter, `rate` a rate, `value` a gauge, else a trend.
+ */
+function emptyMetric(rule: string, made?: { kind: K6Metric["type"]; time: boolean }): K6Metric {
+  const stat = /^\s*([a-z]+(?:\([\d.]+\))?)/.exec(rule)?.[1] ?? "";
+  const kind = made?.kind ??
+    (stat === "count" ? "counter" : stat === "rate" ? "rate" : stat === "value" ? "gauge" : "trend");
+  if (kind === "counter") return { type: kind, contains: "default", values: { count: 0, rate: 0 } };
+  if (kind === "rate") return { type: kind, contains: "default", values: { rate: 0, passes: 0, fails: 0 } };
+  if (kind === "gauge") return { type: kind, contains: "default", values: { value: 0, min: 0, max: 0 } };
+  const values: Record<string, number> = { avg: 0, min: 0, med: 0, max: 0, "p(90)": 0, "p(95)": 0 };
+  if (stat.startsWith("p(")) values[stat] = 0;
+  return { type: "trend", contains: made?.time ? "time" : "default", values };
+}
+
+/**
+ * The keys that name loadlab's own streams: written to after what loadlab printed, as k6 does, never
+ * opened as a path (opening `/dev/stdout` when stdout is a file truncated that file under its output).
+ */
+const STREAMS: Readonly<Record<string, "stdout" | "stderr">> = Object.assign(Object.create(null), {
+  stdout: "stdout",
+  "/dev/stdout": "stdout",
+  "/dev/fd/1": "stdout",
+  "/proc/self/fd/1": "stdout",
+  stderr: "stderr",
+  "/dev/stderr": "stderr",
+  "/dev/fd/2": "stderr",
+  "/proc/self/fd/2": "stderr",
+});
+
+/**
+ * k6's `--summary-export` of the last run (a k6 script's runs are one, its scenarios together) to `path`;
+ * written whatever handleSummary returned, as k6 writes it.
+ */
+export async function writeK6SummaryExport({ runs }: K6Summaries, path: string): Promise<void> {
+  const last = runs.at(-1);
+  if (last === undefined) return;
+  try {
+    await writeTextAtomic(path, k6SummaryExport(last.data) + "\n");
+  } catch (err) {
+    throw new OutputError(`--summary-export ${path}: cannot write: ${errorText(err)}`, { cause: err });
+  }
+}
+
+/**
+ * handleSummary's answer: `{ stdout: text, stderr: text, "path/file.json": text or bytes }`. Every file it
+ * names is tried; those that cannot be written (a folder, an empty name, no permission) and those that are
+ * one of loadlab's `ownFiles` (a `"results.json"` with `--out-dir .` replaced the run's results) are one
+ * `OutputError` (exit 5) after the others were written, never a stack trace. An answer that is not such an
+ * object is refused the same way (k6 refuses it too).
+ */
+async function writeSummaryOutputs(outputs: unknown, ownFiles: string[]): Promise<void> {
+  if (outputs === undefined || outputs === null) return;
+  if (typeof outputs !== "object" || Array.isArray(outputs)) {
+    throw new OutputError(
+      `handleSummary() returned ${typeof outputs}: it returns an object of "stdout", "stderr" or a file path: text`,
+    );
+  }
+  const failed: string[] = [];
+  let entries: [string, unknown][];
+  try {
+    entries = Object.entries(outputs as Record<string, unknown>);
+  } catch (err) {
+    throw new OutputError(
+      `handleSummary() returned an object whose keys cannot be read (${
+        errorText(err)
+      }); the run's results are kept`,
+      { cause: err },
+    );
+  }
+  for (const [key, value] of entries) {
+    // The script's own values: a getter, toJSON or toString of theirs may throw (a name for that key).
+    let content: string | Uint8Array;
+    try {
+      content = contentOf(value);
+    } catch (err) {
+      failed.push(`${JSON.stringify(key)} (its value cannot be made text: ${errorText(err)})`);
+      continue;
+    }
+    const stream = STREAMS[key];
+    if (stream !== undefined) {
+      const text = typeof content === "string" ? content : new TextDecoder().decode(content);
+      (stream === "stdout" ? console.log : console.error)(text);
+      continue;
+    }
+    const own = ownFiles.find((file) => resolve(file) === resolve(key) || sameFile(file, key));
+    if (own !== undefined) {
+      failed.push(
+        `${JSON.stringify(key)} (loadlab wrote the run's ${basename(own)} there: name it otherwise)`,
+      );
+      continue;
+    }
+    try {
+      if (key.trim() === "") throw new Error("an empty file name");
+      await Deno.mkdir(dirname(resolve(key)), { recursive: true });
+      if (typeof content === "string") await Deno.writeTextFile(key, content);
+      else await Deno.writeFile(key, content);
+    } catch (err) {
+      failed.push(`${JSON.stringify(key)} (${errorText(err)})`);
+    }
+  }
+  if (failed.length > 0) {
+    throw new OutputError(`handleSummary(): cannot write ${failed.join(", ")}; the run's results are kept`);
+  }
+}
+
+/**
+ * A handleSummary answer's value as its isolate made it (runner/script/host/summary_content.ts), or why not.
+ */
+function contentOf(value: unknown): string | Uint8Array {
+  if (typeof value === "string" || value instanceof Uint8Array) return value;
+  if (typeof value === "object" && value !== null && "unwritable" in value) {
+    throw new Error(String(value.unwritable));
+  }
+  return JSON.stringify(value) ?? String(value);
+}

@@ -1,0 +1,310 @@
+/**
+ * @module
+ * The flags of `loadlab run` (and `loadlab demo`, which is `run preset:demo`), read with the one flag
+ * parser (`argv.ts` + `flag_values.ts`). Only strings are sorted here: `--set` and `--target` values are
+ * handed to the experiment loader, which validates them with the file.
+ */
+import { RESERVED_KEYS } from "../../scenarios/overrides.ts";
+import { commonFields } from "../../runner/config_fields.ts";
+import { type FlagSpec, tokenize } from "../argv.ts";
+import { FlagValues } from "../flag_values.ts";
+import { K6_SUMMARY_MODES, type K6SummaryMode } from "../../results/export/k6/summary_v1.ts";
+import { HelpRequested, UsageError } from "../usage_error.ts";
+import { parseSegment, parseStartAt, type SegmentArg } from "../segment_args.ts";
+import { DASHBOARD_FLAGS, dashboardHelp, dashboardOptions } from "../dashboard/flags.ts";
+import type { ServeOptions } from "../dashboard/server.ts";
+import { distinctMetricsOuts, parseMetricsOut } from "../metrics_out/out_flags.ts";
+import { isMetricsOut, type MetricsOutput } from "../../results/export/metrics_output.ts";
+import { BASELINE_FLAGS, type BaselineArgs, baselineArgs, baselineHelp } from "../baseline_flags.ts";
+import { ABORT_FLAGS, type AbortOnFailArg, abortOnFailArg } from "../abort_flags.ts";
+import {
+  hasLoadFlags,
+  SCRIPT_LOAD_FLAGS,
+  SCRIPT_LOAD_HELP,
+  type ScriptLoadArgs,
+  scriptLoadArgs,
+} from "./script_load_flags.ts";
+
+export const RUN_HELP = `loadlab run: run an experiment file (or a preset shipped inside loadlab)
+
+Usage: loadlab run FILE|preset:NAME [options]
+
+  --quick                   apply the file's quick: section (a shorter run of the same shape)
+  --out-dir <dir>           where results.json, report.html and target logs go (default out/<name>)
+  --resume                  keep the complete runs of <dir>/results.json and run only the rest
+                            (a run that got no response runs again)
+  --only target=X,load=Y    run a subset (repeat a key for several: target=a,target=b)
+  --set PATH=VALUE          override a field of the file before validation, e.g. --set repeats=5
+                            (repeatable; VALUE is read as a YAML scalar)
+  --target NAME=URL         replace a target by a server already running (repeatable)
+  --profile                 a CPU profile of every target loadlab starts (node or deno), per run:
+                            profiles/*.cpuprofile beside results.json, top functions and flame
+                            graphs in the report (the numbers are then "profiled"; docs/PROFILES.md)
+  --summary <file.md>       write a markdown summary (for CI step summaries)
+  --summary-mode <mode>     a k6 script's end-of-test summary: compact (k6 v1's, the default), full,
+                            or legacy (k6 0.x's layout)
+  --junit <file.xml>        write JUnit XML: one test case per threshold and run
+  --output-bench <file>     github-action-benchmark JSON: latency (customSmallerIsBetter) to <file>,
+                            req/s and success (customBiggerIsBetter) to <file minus .json>.bigger.json
+                            (with $GITHUB_STEP_SUMMARY set, the --summary markdown is appended there)
+  --out KIND=URL            stream metrics per interval while the runs go (repeatable):
+                            prometheus-remote-write=URL, otlp=URL (protobuf) or otlp-json=URL
+                            (docs/METRICS_OUT.md)
+  --no-redact               keep secrets (URL passwords, Authorization/Cookie/*token*/*key*/
+                            *signature* headers, such query parameters and target env vars) in
+                            every output
+  --max-memory-mb N         loadlab's own memory (RSS) past which a run's workers are ended and
+                            the run flagged incomplete, naming memory (over every load's
+                            maxMemoryMb; default: half the memory free at the start of each run,
+                            1024-2048 MB, more per worker)
+  --strict                  exit 6 when a run is flagged (generator-bound, server-bound, dropped
+                            sends, lost, unanswered or failed requests, server errors, no
+                            2xx/3xx, no session completed, nothing measured, incomplete,
+                            warm-up not reached, data ran out, steered; also strict: true)
+  --abort-on-fail           every threshold of the file gets abortOnFail: judged while each run
+                            goes, the first failure stops it and the experiment (exit 1)
+  --delay-abort-eval D      with --abort-on-fail: not before D of measured time, e.g. 10s (replaces
+                            each threshold's delayAbortEval; default: the file's, else 0s)
+  --segment I/N             run segment I of N of every load (url: targets only; thresholds are
+                            left pending for 'loadlab merge'; docs/scale-out.md)
+  --start-at <time>         with --segment: the RFC 3339 instant the first run starts on every shard
+  --replay <results.json>   run each steered run of that file again with its recorded changes (pause,
+                            rate, connections, end of a phase, stop) at their instants (docs/REFERENCE.md)
+${baselineHelp(2, 28)}
+${dashboardHelp(2, 28)}
+${SCRIPT_LOAD_HELP}
+  -h, --help                this help
+
+The file format: docs/EXPERIMENTS.md. 'loadlab presets' lists the presets.
+Exit codes: 0 ok, 1 a threshold failed, 2 bad input, 3 a target failed, 4 a run got no
+response at all (any one run, any error kind), 5 output not writable, 6 a run flagged with
+--strict, 7 worse than --baseline past --fail-on, 8 not judged: a --fail-on rule no pair could
+check (nothing paired, only flagged runs, or noise or the run's own waits for a core could explain
+the change; the reason says what would settle it), 130 interrupted (Ctrl-C), 143 stopped by SIGTERM.`;
+
+const SPECS: FlagSpec[] = [
+  { long: "quick", takesValue: false },
+  { long: "out-dir", takesValue: true, example: "out/study" },
+  { long: "resume", takesValue: false },
+  { long: "only", takesValue: true, repeatable: true, example: "target=direct,load=burst" },
+  { long: "segment", takesValue: true, example: "0/4" },
+  { long: "start-at", takesValue: true, example: "2026-11-21T17:00:00Z" },
+  { long: "replay", takesValue: true, example: "out/study/results.json" },
+  { long: "set", takesValue: true, repeatable: true, example: "repeats=5" },
+  { long: "target", takesValue: true, repeatable: true, example: "mine=http://127.0.0.1:3000" },
+  { long: "profile", takesValue: false },
+  { long: "summary", takesValue: true, example: "summary.md" },
+  { long: "summary-mode", takesValue: true, example: "compact" },
+  { long: "junit", takesValue: true, example: "junit.xml" },
+  { long: "output-bench", takesValue: true, example: "bench.json" },
+  {
+    long: "out",
+    takesValue: true,
+    repeatable: true,
+    example: "prometheus-remote-write=http://127.0.0.1:9090/api/v1/write",
+  },
+  { long: "no-redact", takesValue: false },
+  { long: "strict", takesValue: false },
+  { long: "max-memory-mb", takesValue: true, example: "4096" },
+  ...ABORT_FLAGS,
+  ...BASELINE_FLAGS,
+  ...DASHBOARD_FLAGS,
+  ...SCRIPT_LOAD_FLAGS,
+  { long: "help", short: "h", takesValue: false },
+];
+
+/** What `loadlab run` was asked to do. */
+export interface RunArgs extends BaselineArgs {
+  /** A file path or `preset:NAME`. */
+  source: string;
+  quick: boolean;
+  outDir?: string;
+  resume: boolean;
+  only?: { target?: string[]; load?: string[] };
+  /** `--segment i/N`: this shard's part of every load. */
+  segment?: SegmentArg;
+  /** `--start-at`: when the first run starts on every shard (ms since the epoch). */
+  startAtEpochMs?: number;
+  set: string[];
+  targets: Record<string, string>;
+  /** `--profile`: `profile: cpu` on every target loadlab starts. */
+  profile?: boolean;
+  summaryFile?: string;
+  /** `--summary-mode`: the layout of a k6 script's end-of-test summary. */
+  summaryMode?: K6SummaryMode;
+  junitFile?: string;
+  /** `--output-bench`: github-action-benchmark JSON (two files, report/ci/bench_json.ts). */
+  benchFile?: string;
+  /** `--no-redact`: outputs keep secrets as they are (results/redact.ts). */
+  keepSecrets: boolean;
+  /** `--strict`: a flagged run (results/conclude/run_verdict.ts) exits 6. */
+  strict: boolean;
+  /** `--max-memory-mb`: loadlab's memory limit for every run (runner/worker/memory_limit.ts). */
+  maxMemoryMb?: number;
+  /** `--dashboard` and its options. */
+  dashboard?: ServeOptions;
+  /** `--out KIND=URL`: metrics streamed while the runs go (cli/metrics_out/). */
+  metricsOut?: MetricsOutput[];
+  /** `--replay`: a results file whose steered runs' changes this run applies again (cli/run/replay.ts). */
+  replay?: string;
+  /**
+   * `--abort-on-fail` (and `--delay-abort-eval`): every threshold of the experiment stops its run on failure.
+   */
+  abortOnFail?: AbortOnFailArg;
+  /** A script's load and variables from the command line (cli/run/script_load_flags.ts). */
+  scriptLoad?: ScriptLoadArgs;
+}
+
+/** Parses the arguments after `run` (or `demo`, with its help); throws `UsageError` or `HelpRequested`. */
+export function parseRunArgs(argv: string[], command = "run", help = RUN_HELP): RunArgs {
+  const hints = { "-o": "use --out-dir <dir>" };
+  const raw = tokenize(argv, SPECS, hints, command);
+  if (raw.values.has("help")) throw new HelpRequested(help);
+  const flags = new FlagValues(raw, SPECS);
+  if (raw.positionals.length !== 1) throw positionalsProblem(raw.positionals, command);
+  for (const set of flags.all("set")) {
+    if (!/^[^=]+=/.test(set)) throw new UsageError(`--set "${set}": write PATH=VALUE, e.g. --set repeats=5`);
+  }
+  return {
+    source: raw.positionals[0],
+    quick: flags.has("quick"),
+    outDir: flags.path("out-dir"),
+    resume: flags.has("resume"),
+    only: flags.has("only") ? parseOnly(flags.all("only")) : undefined,
+    ...segmentOf(flags),
+    set: flags.all("set"),
+    targets: parseTargets(flags.all("target")),
+    ...(flags.has("profile") ? { profile: true } : {}),
+    summaryFile: flags.path("summary"),
+    ...summaryModeOf(flags.text("summary-mode")),
+    junitFile: flags.path("junit"),
+    ...(flags.has("output-bench") ? { benchFile: flags.path("output-bench") } : {}),
+    keepSecrets: flags.has("no-redact"),
+    strict: flags.has("strict"),
+    ...maxMemoryOf(flags),
+    ...metricsOutsOf(flags),
+    ...(flags.has("replay") ? { replay: flags.path("replay") } : {}),
+    ...baselineArgs(flags),
+    ...dashboardOf(flags),
+    ...abortOf(flags),
+    ...scriptLoadOf(flags),
+  };
+}
+
+/** `{maxMemoryMb}` when `--max-memory-mb` was given, checked by the config's own rule for the field. */
+function maxMemoryOf(flags: FlagValues): Pick<RunArgs, "maxMemoryMb"> {
+  const maxMemoryMb = flags.positiveInt("max-memory-mb");
+  if (maxMemoryMb === undefined) return {};
+  const checked = commonFields.maxMemoryMb.safeParse(maxMemoryMb);
+  if (!checked.success) {
+    throw new UsageError(`--max-memory-mb ${maxMemoryMb}: ${checked.error.issues[0].message}`);
+  }
+  return { maxMemoryMb };
+}
+
+/** `{metricsOut}` of the `--out KIND=URL` flags (`--out json=FILE` is k6's). */
+function metricsOutsOf(flags: FlagValues): Pick<RunArgs, "metricsOut"> {
+  const outs = flags.all("out").filter((v) => !v.startsWith("json="));
+  if (outs.length === 0) return {};
+  const typed = flags.typed("out");
+  return { metricsOut: distinctMetricsOuts(typed, outs, outs.map((v) => metricsOutOf(typed, v))) };
+}
+
+/** `{abortOnFail}` when the flag was given, else nothing (so the parsed args stay as they were). */
+function abortOf(flags: FlagValues): Pick<RunArgs, "abortOnFail"> {
+  const abortOnFail = abortOnFailArg(flags);
+  return abortOnFail ? { abortOnFail } : {};
+}
+
+/** No experiment, or more than one (`demo` is given its preset by the caller, so any other is extra). */
+function positionalsProblem(positionals: string[], command: string): UsageError {
+  if (positionals.length === 0) {
+    return new UsageError("no experiment given; e.g. loadlab run study.yaml or loadlab run preset:demo");
+  }
+  if (command === "demo") {
+    return new UsageError(
+      `unexpected argument "${positionals[1]}"; demo runs preset:demo (for a file: loadlab run FILE)`,
+    );
+  }
+  return new UsageError(`one experiment at a time, got ${positionals.map((p) => `"${p}"`).join(", ")}`);
+}
+
+/** `--segment` and `--start-at` (only with a segment: a lone experiment has nothing to line up with). */
+function segmentOf(flags: FlagValues): Pick<RunArgs, "segment" | "startAtEpochMs"> {
+  const segment = parseSegment(flags.text("segment"));
+  const startAtEpochMs = parseStartAt(flags.text("start-at"));
+  if (startAtEpochMs !== undefined && segment === undefined) {
+    throw new UsageError("--start-at lines up the shards of a split load: give --segment I/N with it");
+  }
+  return { ...(segment ? { segment } : {}), ...(startAtEpochMs !== undefined ? { startAtEpochMs } : {}) };
+}
+
+/** `{scriptLoad}` when a script load flag, `-e` or a k6 flag was given, else nothing. */
+function scriptLoadOf(flags: FlagValues): Pick<RunArgs, "scriptLoad"> {
+  const scriptLoad = scriptLoadArgs(flags);
+  const given = hasLoadFlags(scriptLoad) || Object.keys(scriptLoad.env).length > 0 || scriptLoad.k6;
+  return given ? { scriptLoad } : {};
+}
+
+/** `{dashboard}` when a dashboard flag was given, else nothing (so the parsed args stay as they were). */
+function dashboardOf(flags: FlagValues): Pick<RunArgs, "dashboard"> {
+  const dashboard = dashboardOptions(flags);
+  return dashboard ? { dashboard } : {};
+}
+
+/** `target=a,load=b` (possibly repeated) into lists per key. */
+function parseOnly(values: string[]): { target?: string[]; load?: string[] } {
+  const only: { target?: string[]; load?: string[] } = {};
+  for (const pair of values.flatMap((v) => v.split(","))) {
+    const m = /^(target|load)=(.+)$/.exec(pair.trim());
+    if (!m) {
+      throw new UsageError(
+        `--only "${pair}": write target=NAME or load=NAME, e.g. --only target=direct,load=burst`,
+      );
+    }
+    if (m[1] === "target") only.target = [...(only.target ?? []), m[2]];
+    else only.load = [...(only.load ?? []), m[2]];
+  }
+  return only;
+}
+
+/** `NAME=URL` pairs into a record; a reserved word as NAME is refused (`__proto__` would vanish). */
+function parseTargets(values: string[]): Record<string, string> {
+  const targets: Record<string, string> = {};
+  for (const value of values) {
+    const m = /^([^=]+)=(https?:\/\/.+)$/.exec(value);
+    if (!m) {
+      throw new UsageError(
+        `--target "${value}": write NAME=URL, e.g. --target mine=http://127.0.0.1:3000`,
+      );
+    }
+    if (RESERVED_KEYS.has(m[1])) {
+      throw new UsageError(
+        `--target "${value}": "${m[1]}" is a reserved word, not a target name; use a name from the file`,
+      );
+    }
+    targets[m[1]] = m[2];
+  }
+  return targets;
+}
+
+/** A `run --out` value: only metrics outputs (results go to --out-dir). */
+function metricsOutOf(typed: string, value: string): MetricsOutput {
+  if (isMetricsOut(value)) return parseMetricsOut(typed, value);
+  throw new UsageError(
+    `${typed} ${value}: run writes its results to --out-dir; ${typed} takes KIND=URL, e.g. ` +
+      `${typed} prometheus-remote-write=http://127.0.0.1:9090/api/v1/write or ${typed} otlp=http://127.0.0.1:4318`,
+  );
+}
+
+/** `--summary-mode compact|full|legacy`, k6's modes; another is refused naming them. */
+function summaryModeOf(text: string | undefined): Pick<RunArgs, "summaryMode"> {
+  if (text === undefined) return {};
+  const mode = K6_SUMMARY_MODES.find((m) => m === text);
+  if (mode === undefined) {
+    throw new UsageError(
+      `--summary-mode "${text}": one of ${K6_SUMMARY_MODES.join(", ")}, e.g. --summary-mode full`,
+    );
+  }
+  return { summaryMode: mode };
+}

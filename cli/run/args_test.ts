@@ -1,0 +1,80 @@
+import { deepStrictEqual as assertEquals, throws } from "node:assert/strict";
+import { parseRunArgs } from "./args.ts";
+import { HelpRequested, UsageError } from "../usage_error.ts";
+
+Deno.test("run args: every flag, repeatable ones collected", () => {
+  const args = parseRunArgs([
+    "study.yaml",
+    "--quick",
+    "--out-dir=out/x",
+    "--resume",
+    "--only",
+    "target=a,load=b",
+    "--only",
+    "target=c",
+    "--set",
+    "repeats=5",
+    "--set",
+    "loads.open.phases[1].rate=300",
+    "--target",
+    "mine=http://127.0.0.1:3000/app",
+    "--summary",
+    "s.md",
+    "--junit",
+    "j.xml",
+    "--no-redact",
+    "--strict",
+  ]);
+  assertEquals(args, {
+    source: "study.yaml",
+    quick: true,
+    outDir: "out/x",
+    resume: true,
+    only: { target: ["a", "c"], load: ["b"] },
+    set: ["repeats=5", "loads.open.phases[1].rate=300"],
+    targets: { mine: "http://127.0.0.1:3000/app" },
+    summaryFile: "s.md",
+    junitFile: "j.xml",
+    keepSecrets: true,
+    strict: true,
+  });
+});
+
+Deno.test("run args: defaults for a preset", () => {
+  assertEquals(parseRunArgs(["preset:demo"]), {
+    source: "preset:demo",
+    quick: false,
+    outDir: undefined,
+    resume: false,
+    only: undefined,
+    set: [],
+    targets: {},
+    summaryFile: undefined,
+    junitFile: undefined,
+    keepSecrets: false,
+    strict: false,
+  });
+});
+
+Deno.test("run args: problems are one UsageError line naming the flag", () => {
+  throws(() => parseRunArgs([]), /no experiment given/);
+  throws(() => parseRunArgs(["a.yaml", "b.yaml"]), /one experiment at a time/);
+  throws(
+    () => parseRunArgs(["preset:demo", "extra"], "demo"),
+    /^UsageError: unexpected argument "extra"; demo runs preset:demo/,
+  );
+  throws(() => parseRunArgs(["a.yaml", "--only", "variant=x"]), /--only "variant=x": write target=NAME/);
+  throws(() => parseRunArgs(["a.yaml", "--set", "repeats"]), /--set "repeats": write PATH=VALUE/);
+  throws(() => parseRunArgs(["a.yaml", "--target", "mine"]), /--target "mine": write NAME=URL/);
+  throws(() => parseRunArgs(["a.yaml", "--out-dir"]), UsageError);
+  throws(
+    () => parseRunArgs(["a.yaml", "--max-memory-mb", "100"]),
+    /--max-memory-mb 100: max memory must be >= 256 MB/,
+  );
+  throws(
+    () => parseRunArgs(["a.yaml", "--max-memory-mb", "2GB"]),
+    /--max-memory-mb "2GB": must be a whole number/,
+  );
+  throws(() => parseRunArgs(["a.yaml", "--bogus"]), UsageError);
+  throws(() => parseRunArgs(["--help"]), HelpRequested);
+});

@@ -1,0 +1,335 @@
+/**
+ * @module
+ * `loadlab run FILE|preset:NAME`: loads and validates the experiment (cli/run/source.ts; every problem
+ * one line, exit 2, before anything starts), checks the output folder is writable (exit 5, before any
+ * load), runs the plan with progress (run i/N, its coordinates and the ETA, the engine's live line on a
+ * terminal; one plain line per run otherwise), then prints the failed thresholds and writes the CI
+ * summaries. `loadlab demo` is this command on `preset:demo`. Exit codes as in docs/EXPERIMENTS.md.
+ */
+import { type Interrupt, interruptSignal, liveLine } from "../live.ts";
+import { readRunPlanOrStop } from "./stopped.ts";
+import { parseRunArgs, RUN_HELP, type RunArgs } from "./args.ts";
+import { runProgress } from "./progress.ts";
+import { assertOutputsWritable, lockOutDir } from "./preflight.ts";
+import { UsageError } from "../usage_error.ts";
+import { runCommand } from "../command_errors.ts";
+import { resolve } from "node:path";
+import { isK6File } from "../../runner/script/k6/convert/converted_file.ts";
+import { memoryLimitMbBesideRuns } from "../../runner/worker/memory_limit.ts";
+import {
+  HANDLE_SUMMARY_TIMEOUT_MS,
+  type K6Summaries,
+  k6Summaries,
+  showK6Summaries,
+  writeK6SummaryExport,
+} from "../k6/summary.ts";
+import { k6NamedSamples } from "../../results/export/k6/series.ts";
+import type { RunSource } from "./source.ts";
+import type { K6Flags } from "./script_load_flags.ts";
+import type { Plan } from "../../scenarios/plan/types.ts";
+import { runPlan, type RunPlanOutcome } from "../../scenarios/run/run_plan.ts";
+import { OutputError } from "../../results/output_error.ts";
+import { assertWritable } from "../../system/atomic_write.ts";
+import { redactResults } from "../../results/redact_results.ts";
+import { keepSecretsShown, knowSecrets, redactShown } from "../../results/redact.ts";
+import { secretsFoundIn } from "../../results/secret_finder.ts";
+import { guardConsole } from "../../system/console_guard.ts";
+import { terminalSafe } from "../../validation/terminal_text.ts";
+import type { ResultsFile } from "../../results/mod.ts";
+import { outputClobbersInput } from "../../system/output_file.ts";
+import { boxTable } from "../../report/terminal/tables.ts";
+import { renderReport } from "../../report/html/mod.ts";
+import { EXIT, exitCodeOf, K6_EXIT, k6ExitCodeOf } from "../exit_codes.ts";
+import { TEST_ABORTED } from "../../runner/script/k6/test_abort.ts";
+import { ciFilesToProbe, writeCiFiles } from "../ci_outputs.ts";
+import { buildFindings } from "../../results/conclude/findings.ts";
+import {
+  abortNote,
+  flaggedRunNote,
+  formatThresholdActual,
+  thresholdLine,
+  thresholdRunVerdict,
+} from "../../results/thresholds/text.ts";
+import { type Dashboard, mergeHooks, startDashboard } from "../dashboard/server.ts";
+import { steeringFor } from "../dashboard/flags.ts";
+import { exampleRuntimeLines } from "./notes.ts";
+import { gateArgs, gateTable, loadBaseline } from "../baseline_flags.ts";
+import { gateAgainstBaseline, type GateResult } from "../../results/baseline_gate.ts";
+import { MetricsExporter } from "../metrics_out/exporter.ts";
+import { type MetricsOutput, parseMetricsOutput } from "../../results/export/metrics_output.ts";
+import { exportLine } from "../../results/export/summary.ts";
+
+/** How another command (`demo`) runs through this one. */
+export interface RunCommandOptions {
+  command?: string;
+  help?: string;
+}
+
+/** Runs `loadlab run ...`; returns the exit code. */
+export function runRunCommand(argv: string[], opts: RunCommandOptions = {}): Promise<number> {
+  const command = opts.command ?? "run";
+  return runCommand(command, () => run(command, argv, opts.help ?? RUN_HELP));
+}
+
+async function run(command: string, argv: string[], help: string): Promise<number> {
+  const args = parseRunArgs(argv, command, help);
+  if (args.summaryMode !== undefined && !isK6File(resolve(args.source))) {
+    throw new UsageError("--summary-mode: k6's end-of-test summary is a k6 script's; drop it here");
+  }
+  // Ctrl-C and SIGTERM are answered from the script's check to the end of the load.
+  const interrupt = interruptSignal();
+  try {
+    const read = await readRunPlanOrStop(command, args, interrupt);
+    return typeof read === "number" ? read : await runRead(command, argv, args, read, interrupt);
+  } finally {
+    interrupt.dispose();
+  }
+}
+
+async function runRead(
+  command: string,
+  argv: string[],
+  args: RunArgs,
+  { source, plan }: { source: RunSource; plan: Plan },
+  interrupt: Interrupt,
+): Promise<number> {
+  if (!args.keepSecrets && plan.experiment.redact !== false) {
+    // From here on the terminal shows no secret of the command line or the experiment, whatever carries it.
+    knowSecrets(secretsFoundIn([argv, plan.experiment]));
+    guardConsole(redactShown);
+  } else keepSecretsShown();
+  // Read before any load or output folder: a missing or wrong baseline is exit 2, not a wasted run.
+  const gateWith = gateArgs(args, plan.experiment);
+  const baseline = gateWith.baselinePath === undefined
+    ? undefined
+    : await loadBaseline(gateWith.baselinePath);
+  const outDir = await checkedOutDir(args, plan);
+  // Held until this function returns: one run writes a folder at a time.
+  await using _lock = await lockOutDir(command, outDir);
+  // Which runtime serves each framework app, before the first run: it changes their numbers several-fold.
+  for (const line of exampleRuntimeLines(plan)) console.error(`loadlab ${command}: ${line}`);
+  const outcome = await execute(
+    command,
+    plan,
+    { ...args, failOn: gateWith.failOn },
+    { source, outDir, baseline, interrupt },
+  ).catch((err: unknown) => {
+    // A k6 script's exec.test.abort() in setup(): no load, k6's exit code of an abort.
+    const aborted = err instanceof Error && err.name === "ScriptSetupError" &&
+      err.message.includes(TEST_ABORTED);
+    if (aborted && isK6File(resolve(args.source))) {
+      throw new UsageError(err.message, { cause: err, exitCode: K6_EXIT.scriptAborted });
+    }
+    throw err;
+  });
+  if (typeof outcome === "number") return outcome;
+  if (outcome.k6) {
+    const own = [`${outDir}/results.json`, `${outDir}/report.html`];
+    await showK6Summaries(outcome.k6, own, HANDLE_SUMMARY_TIMEOUT_MS, args.summaryMode);
+  }
+  const exportTo = args.scriptLoad?.k6?.summaryExport;
+  if (outcome.k6 && exportTo !== undefined) await writeK6SummaryExport(outcome.k6, exportTo);
+  const k6Failed = outcome.k6?.failed ?? 0;
+  const gate = baseline && gateAgainstBaseline(baseline, outcome.results, gateWith.failOn);
+  const code = await conclude(
+    command,
+    outcome,
+    { ...args, strict: args.strict || plan.experiment.strict },
+    gate,
+  );
+  const withK6 = k6Failed > 0 && code === EXIT.ok ? EXIT.thresholdFailed : code;
+  return outcome.k6 ? k6ExitCodeOf(withK6, outcome.results.runs) : withK6;
+}
+
+/**
+ * The output folder, checked before any load: no output may overwrite the experiment file (exit 2), and
+ * the folder and the CI files must be writable (`OutputError`, exit 5).
+ */
+async function checkedOutDir(args: RunArgs, plan: Plan): Promise<string> {
+  const outDir = args.outDir ?? `out/${plan.experiment.name}`;
+  const clash = outputClobbersInput(
+    [
+      ["--out-dir", `${outDir}/results.json`],
+      ["--out-dir", `${outDir}/report.html`],
+      [
+        "--summary",
+        args.summaryFile,
+      ],
+      ["--junit", args.junitFile],
+      ...ciFilesToProbe(args).slice(2),
+    ],
+    [["the experiment file", args.source.startsWith("preset:") ? undefined : args.source]],
+  );
+  if (clash) throw new UsageError(clash);
+  await assertWritable(outDir).catch((err) => {
+    throw new OutputError(`cannot write to ${outDir}: ${(err as Error).message}`, { cause: err });
+  });
+  await assertOutputsWritable(plan, ciFilesToProbe(args));
+  return outDir;
+}
+
+/** A plan's outcome and the exit code a stop by a signal gives (130 Ctrl-C, 143 SIGTERM). */
+type Stopped = RunPlanOutcome & { stopExitCode: number; k6: K6Summaries | null };
+
+/**
+ * Runs the plan with progress; an exit code when it could not finish normally. A target that fails
+ * throws `TargetFailedError` (exit 3, cli/command_errors.ts), naming where the finished runs are kept.
+ */
+async function execute(
+  command: string,
+  plan: Plan,
+  args: RunArgs,
+  { source, outDir, baseline, interrupt }: {
+    source: RunSource;
+    outDir: string;
+    baseline: ResultsFile | undefined;
+    interrupt: Interrupt;
+  },
+): Promise<Stopped | number> {
+  const keepSecrets = args.keepSecrets || plan.experiment.redact === false;
+  // Thresholds gate a run file's result: steering it takes --steer (cli/dashboard/flags.ts).
+  const steering = args.dashboard && steeringFor(args.dashboard, plan.experiment.thresholds.length > 0);
+  const dashboard = args.dashboard
+    ? startDashboard(command, plan.experiment.name, { ...args.dashboard, keepSecrets, steering })
+    : undefined;
+  if (dashboard === null) return EXIT.badInput;
+  // k6's -q: no live line and no per-run header, only each run's summary line.
+  const quiet = args.scriptLoad?.k6?.quiet === true;
+  const live = liveLine(!quiet);
+  const progress = runProgress({ live, terminal: Deno.stderr.isTerminal() && !quiet });
+  const outputs = metricsOutputs(args, plan);
+  const exporter = outputs.length > 0 ? new MetricsExporter(outputs) : null;
+  const baseHooks = dashboard
+    ? mergeHooks(progress.hooks, dashboard.hooks(`${outDir}/results.json`))
+    : progress.hooks;
+  try {
+    const planned = await runPlan(plan, {
+      outDir,
+      resume: args.resume,
+      keepSecrets,
+      signal: interrupt.signal,
+      onOutput: (output) => interrupt.beforeQuit(() => output.writeSync()),
+      ...(typeof steering === "object" ? { steering } : {}),
+      hooks: exporter ? exporter.planHooks(plan.experiment.name, baseHooks) : baseHooks,
+      experiment: experimentInfo(args, source),
+      renderReport: (results) =>
+        renderReport(results, { keepSecrets, compare: baseline, failOn: args.failOn }),
+    });
+    // A k6 script is read again after its runs, under the command's memory limit.
+    const k6Source = isK6File(resolve(args.source))
+      ? { path: args.source, maxMemoryMb: args.maxMemoryMb, flags: args.scriptLoad?.k6 }
+      : null;
+    const finished = await finishOutputs(planned, exporter, keepSecrets, dashboard, k6Source);
+    return { ...finished, stopExitCode: interrupt.exitCode() };
+  } finally {
+    live.done();
+    await exporter?.close(0);
+    // A k6 script's handleSummary follows: a signal then ends loadlab as the system does.
+    interrupt.dispose();
+    await dashboard?.finish();
+  }
+}
+
+/** What results.json records of where the experiment came from: its file or preset, its text, `--quick`. */
+function experimentInfo(args: RunArgs, source: RunSource) {
+  return {
+    ...(source.preset ? { preset: source.preset } : { file: args.source }),
+    source: source.text,
+    quick: args.quick,
+    ...(source.ranSource === null ? {} : { ranSource: source.ranSource }),
+  };
+}
+
+/**
+ * The plan's outcome once the metrics outputs are closed, its results as the CI files and the terminal
+ * see them; the dashboard shows them last.
+ */
+async function finishOutputs(
+  planned: RunPlanOutcome,
+  exporter: MetricsExporter | null,
+  keepSecrets: boolean,
+  dashboard: Dashboard | undefined,
+  k6Source: { path: string; maxMemoryMb?: number; flags?: K6Flags } | null,
+): Promise<RunPlanOutcome & { k6: K6Summaries | null }> {
+  // A k6 script's metrics, as its own outputs name them, go out as each run's last point.
+  const k6 = k6Source === null ? null : await k6Summaries(
+    k6Source.path,
+    keepSecrets ? planned.output.results : redactResults(planned.output.results),
+    memoryLimitMbBesideRuns(k6Source.maxMemoryMb),
+    k6Source.flags,
+  );
+  if (k6 && exporter) {
+    for (const { run, data } of k6.runs) exporter.endOfRun(run, k6NamedSamples(data.metrics));
+  }
+  // What the metrics outputs delivered exists only once they are closed: the last write of both
+  // files carries it, so report.html's note and results.json agree.
+  if (exporter) await planned.output.update({ export: await exporter.close() });
+  // The CI files and the terminal see what results.json holds: redacted unless asked otherwise.
+  const written = planned.output.results;
+  const results = keepSecrets ? written : redactResults(written);
+  await dashboard?.finish(results);
+  return { ...planned, results, k6 };
+}
+
+/** `--out KIND=URL` flags, else the file's `out:` list (checked with the file). */
+function metricsOutputs(args: RunArgs, plan: Plan): MetricsOutput[] {
+  if (args.metricsOut) return args.metricsOut;
+  return (plan.experiment.out ?? []).flatMap((value) => {
+    const parsed = parseMetricsOutput(value);
+    return typeof parsed === "string" ? [] : [parsed];
+  });
+}
+
+/** Failed thresholds, CI files, paths; the exit code of a run that went to its end (or was stopped). */
+async function conclude(
+  command: string,
+  outcome: Stopped,
+  args: RunArgs,
+  gate: GateResult | undefined,
+): Promise<number> {
+  const { results } = outcome;
+  if (args.resume) {
+    const planned = results.experiment.plannedRuns ?? results.runs.length;
+    console.log(`resumed: kept ${outcome.resumed} of ${planned} runs from ${outcome.resultsPath}`);
+  }
+  const findings = buildFindings(results);
+  if (findings.length) console.log(`\nFindings:\n${findings.map((f) => `  - ${f.text}`).join("\n")}`);
+  const failed = results.thresholds.filter((t) => !t.ok);
+  if (failed.length) console.log(`\n${terminalSafe(failedTable(failed, results.runs))}`);
+  const stopped = abortNote(results);
+  if (stopped) console.log(`stopped: ${terminalSafe(stopped)}`);
+  // A threshold passed on a flagged run is not a pass to rely on: say so beside it.
+  for (const t of results.thresholds.filter((t) => t.ok && !t.pending && flaggedRunNote(t, results.runs))) {
+    console.log(terminalSafe(thresholdLine(t, results.runs)));
+  }
+  if (gate) console.log(`\n${terminalSafe(gateTable(gate))}`);
+  for (const s of results.export ?? []) console.log(terminalSafe(exportLine(s)));
+  await writeCiFiles(command, results, args, gate);
+  console.log(`\nresults: ${outcome.resultsPath}\nreport:  ${outcome.reportPath}`);
+  return exitCodeOf({
+    command,
+    runs: results.runs,
+    thresholds: results.thresholds,
+    stoppedWith: outcome.interrupted ? outcome.stopExitCode : null,
+    // A file that could not be written threw `OutputError` (exit 5) before this point.
+    written: true,
+    strict: args.strict,
+    gate,
+  });
+}
+
+/** The failed thresholds as an aligned table: expression, scope, run, measured value, the run's verdict. */
+function failedTable(failed: ResultsFile["thresholds"], runs: ResultsFile["runs"] = []): string {
+  return boxTable([
+    ["FAILED threshold", "scope", "run", "actual", "run verdict"],
+    ...failed.map((t) => [
+      t.expression,
+      [t.scope?.target && `target=${t.scope.target}`, t.scope?.load && `load=${t.scope.load}`]
+        .filter(Boolean).join(",") || "all",
+      t.run,
+      // A script's selector can only be checked after its run: one naming no endpoint says so here.
+      t.unmatched ? "no such endpoint" : formatThresholdActual(t.expression, t.actual),
+      thresholdRunVerdict(t, runs)?.label ?? "-",
+    ]),
+  ]);
+}

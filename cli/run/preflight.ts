@@ -1,0 +1,74 @@
+/**
+ * @module
+ * What `loadlab run` checks about its outputs before any target starts or any load is sent, as it
+ * checks the output folder: the CI files (`--summary`, `--junit`) and external targets' log files can
+ * be written; an unwritable one throws `OutputError` (exit 5). The checks of the plan itself (target
+ * files, the open-file limit) are scenarios/plan/preflight.ts, run when the plan is loaded. And the
+ * output folder is locked for the run's life (system/folder_lock.ts): a second `run` into it refuses
+ * with exit 5 naming the first one's pid, instead of both rewriting the same results.json.
+ */
+import type { Plan } from "../../scenarios/plan/types.ts";
+import { OutputError } from "../../results/output_error.ts";
+import { formatPath } from "../../validation/mod.ts";
+import { assertFileWritable } from "../../system/atomic_write.ts";
+import { osErrorText } from "../../system/os_error.ts";
+import { FolderInUseError, type FolderLock, holderText, lockFolder } from "../../system/folder_lock.ts";
+
+/**
+ * The other outputs can be created (before any load, as the output folder is): `files` as
+ * `[flag, path]` (`--summary`, `--junit`) and the `logFile` of every external target the plan starts.
+ */
+export async function assertOutputsWritable(
+  plan: Plan,
+  files: Array<[string, string | undefined]>,
+): Promise<void> {
+  const logs = new Map<string, string>();
+  for (const run of plan.runs) {
+    const spec = run.target.kind === "spec" ? run.target.spec : undefined;
+    if (spec?.kind === "external" && spec.logFile) {
+      logs.set(formatPath(["targets", run.variant, "logFile"]), spec.logFile);
+    }
+  }
+  for (const [flag, path] of [...files, ...logs]) {
+    if (path === undefined) continue;
+    await assertFileWritable(path).catch((err) => {
+      // Deno's message ends with the call and the probe file's path, which the user never named.
+      const why = osErrorText(err);
+      throw new OutputError(`${flag} ${path}: cannot write: ${why}`, { cause: err });
+    });
+  }
+}
+
+/**
+ * Locks the output folder (created and write-checked before) for `loadlab COMMAND`; throws `OutputError`
+ * (exit 5) naming the process that holds it. A lock left by a process that is gone is taken over with
+ * a note on stderr, as is a folder that cannot be locked at all (the run goes on without the lock).
+ */
+export async function lockOutDir(command: string, outDir: string): Promise<FolderLock> {
+  try {
+    const lock = await lockFolder(outDir, `loadlab ${command}`);
+    if (lock.tookOverFrom) {
+      console.error(
+        `loadlab ${command}: note: ${outDir}: took over the lock of pid ${lock.tookOverFrom.pid}, which is ` +
+          `no longer running (${
+            holderText(lock.tookOverFrom).replace(/^another /, "")
+          }; its results may be partial)`,
+      );
+    }
+    return lock;
+  } catch (err) {
+    if (err instanceof FolderInUseError) {
+      throw new OutputError(
+        `${err.message}; wait for it to end, or give --out-dir another folder`,
+        { cause: err },
+      );
+    }
+    // A file system without locks (some network mounts): the run goes on, unguarded, and says so.
+    console.error(
+      `loadlab ${command}: note: ${outDir}: cannot be locked (${osErrorText(err)}); ` +
+        "another run into this folder at the same time would not be refused",
+    );
+    const release = () => Promise.resolve();
+    return { tookOverFrom: null, release, [Symbol.asyncDispose]: release };
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * @module
+ * What `loadlab run` prints while an experiment goes. On a terminal: a header per run (run i/N, its
+ * coordinates, the ETA of the whole experiment), the engine's live line under it, then the run's summary
+ * line. Otherwise (CI logs, pipes): only the summary line per run, so a log holds one line per run. A
+ * run whose flows check responses has its `Checks:` block (passed and failed per check) under its line,
+ * and a profile not taken or qualified (profileNotes) its warning.
+ * Capacity-search probes print their summary line too, marked as probes.
+ */
+import { terminalSafe } from "../../validation/terminal_text.ts";
+import type { AttackProgress, RunResult } from "../../results/mod.ts";
+import type { RunPlanHooks } from "../../scenarios/run/run_plan.ts";
+import {
+  formatCount,
+  formatDurationMs,
+  formatNumber,
+  formatPercent,
+  protocolTag,
+} from "../../results/text_format.ts";
+import { cacheBypassSentence } from "../../report/cache_bypass.ts";
+import { renderChecks } from "../../report/terminal/summary.ts";
+import { runVerdict } from "../../results/conclude/run_verdict.ts";
+import { achievedAbove, formatShare, sendFacts } from "../../results/conclude/send_counts.ts";
+import {
+  measuredSuccessRate,
+  requestSendsOf,
+  sampledLatency,
+  sessionsEnded,
+} from "../../results/conclude/responses.ts";
+import { drainedNote, unfinishedNote } from "../../results/conclude/served_rate.ts";
+import { busyMachineNote } from "../../results/conclude/machine_change.ts";
+
+/** Hooks for `runPlan` that print progress to stdout (the live line goes to stderr). */
+export function runProgress(opts: {
+  live: { onProgress?: (p: AttackProgress) => void; done(): void };
+  terminal: boolean;
+}): { hooks: RunPlanHooks } {
+  let position = "";
+  return {
+    hooks: {
+      onRunStart(run, i, n, etaMs) {
+        position = `run ${i + 1}/${n}`;
+        if (opts.terminal) console.log(`${position} ${terminalSafe(run.name)}  ETA ${formatEta(etaMs)}`);
+      },
+      onProgress: opts.live.onProgress,
+      onRunEnd(result) {
+        opts.live.done();
+        const prefix = result.probe ? "search probe " : opts.terminal ? "  " : `${position} `;
+        console.log(prefix + summaryLine(result));
+        // Flow checks (k6's checks) per run: a failing check must not show only as a lower success rate.
+        const checks = renderChecks(result);
+        if (checks.length) console.log(checks.map((line) => `  ${line}`).join("\n"));
+        const bypass = cacheBypassSentence(result);
+        if (bypass) console.log(`${prefix}warning: ${bypass}`);
+        for (const note of profileNotes(result)) console.log(`${prefix}warning: ${note}`);
+        // The run's results are written by now: a failed teardown is said, never a lost run.
+        if (result.teardownError) console.log(`${prefix}warning: ${terminalSafe(result.teardownError)}`);
+      },
+    },
+  };
+}
+
+/**
+ * What qualifies the run's CPU profiles, one line a process: why one was not taken (its inspector belonged
+ * to another process, the process died) or what a taken one may not show (mostly idle), as results.json
+ * and the report say it, so a terminal reader is not left with "(profiled)" alone.
+ */
+export function profileNotes(run: RunResult): string[] {
+  return (run.profiles ?? []).flatMap((p) => {
+    const note = p.error ?? p.warning;
+    return note === undefined ? [] : [`CPU profile of ${terminalSafe(p.process)}: ${terminalSafe(note)}`];
+  });
+}
+
+/** "1m 05s", "12 s". */
+export function formatEta(ms: number): string {
+  if (ms < 60_000) return `${Math.max(1, Math.round(ms / 1000))} s`;
+  return formatDurationMs(ms);
+}
+
+/**
+ * One line per finished run: name, req/s (with the requested rate, sends made and dropped for open models;
+ * the drain and requests unfinished by gracefulStop beside it), p50, p99 ("-" without a response),
+ * success, and the run verdict (results/conclude/run_verdict.ts) last, so a log line never shows
+ * "success 100.00%" beside dropped sends without saying so; then "(profiled)" when it was.
+ */
+export function summaryLine(run: RunResult): string {
+  const f = sendFacts(run);
+  const rate = requestSendsOf(run) === 0 && sessionsEnded(run) > 0
+    ? `${formatNumber(sessionsPerSec(run), 1)} sessions/s, no HTTP request`
+    : f.requestedRps === null
+    ? `${formatNumber(run.rps, 1)} req/s`
+    : `${formatNumber(run.rps, 1)} of ${formatNumber(f.requestedRps, 0)} req/s requested` +
+      `${achievedAbove(run) ? " (above requested)" : ""}, sent ${formatCount(f.sent)}, ` +
+      `dropped ${formatCount(f.dropped)} (${formatShare(f.droppedShare)})`;
+  // What the achieved rate leaves out, and what the run's own stop cut: beside it, never as failures.
+  const beside = [drainedNote(run), unfinishedNote(run), busyMachineNote(run)].filter((note) => note !== "");
+  const verdict = runVerdict(run);
+  const protocol = protocolTag(run);
+  const latency = sampledLatency(run);
+  return [
+    terminalSafe(run.name) + (protocol ? ` [${protocol}]` : ""),
+    [rate, ...beside].join(", "),
+    `p50 ${formatDurationMs(latency.p50)}`,
+    `p99 ${formatDurationMs(latency.p99)}`,
+    `success ${formatPercent(measuredSuccessRate(run))}${f.dropped > 0 ? " of sent" : ""}`,
+    verdict.ok ? "[ok]" : `[${verdict.label}]`,
+    // The profiler's cost is in these numbers (docs/PROFILES.md).
+    ...(run.profiles?.length ? ["(profiled)"] : []),
+  ].join("  ");
+}
+
+/** Sessions ended a second over the load window (a script whose sessions sent no HTTP request). */
+function sessionsPerSec(run: RunResult): number {
+  return run.durationSec > 0 ? sessionsEnded(run) / run.durationSec : 0;
+}

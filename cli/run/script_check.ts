@@ -1,0 +1,214 @@
+/**
+ * @module
+ * A session script checked before any target starts or load is sent (exit 2 on a problem): type-checked
+ * with `deno check` when loadlab runs from source (a compiled loadlab has no type checker inside; its
+ * import below still refuses a syntax error), then imported to see it loads and has a default function,
+ * in an isolate of its own (runner/script/host/host.ts): its top-level code cannot end loadlab (`Deno.exit`),
+ * hold it (a loop that never yields is refused within seconds, an await that never settles after a minute) or
+ * grow it past its memory limit. Problems name the script's file:line. A stop (Ctrl-C, SIGTERM) during
+ * the check or the import ends either at once: `ScriptCheckStopped` names the phase. `scriptExperimentText`
+ * is the experiment `loadlab run session.ts` runs: the script's `options` (what a file would say) over a
+ * default of the built-in target under 10 connections for 10 s.
+ */
+import { basename, dirname, extname, resolve } from "node:path";
+import { busyText, type HostOutcome, type ScriptExports, ScriptHost } from "../../runner/script/host/host.ts";
+import { UsageError } from "../usage_error.ts";
+import { ScriptNames } from "../../runner/script/sessions/names.ts";
+import {
+  memoryLimitMbBesideRuns,
+  memoryLimitMbOf,
+  memoryPassedText,
+} from "../../runner/worker/memory_limit.ts";
+import { inGroupOfItsOwn, signalGroup } from "../../targets/process_group.ts";
+import type { Plan } from "../../scenarios/plan/types.ts";
+import { k6CacheDir } from "../../runner/script/k6/convert/converted_file.ts";
+
+/** Scripts already type-checked by this process (`run session.ts` checks before and after planning). */
+const typeChecked = new Set<string>();
+/** Each script's exports as this process imported it, and the memory limit its top level ran under. */
+const imported = new Map<string, { exports: ScriptExports; limitMb: number }>();
+
+/** Whether `source` names a session script rather than an experiment file. */
+export function isScriptPath(source: string): boolean {
+  return /\.(ts|js|mts|mjs)$/.test(source);
+}
+
+/** A stop (Ctrl-C, SIGTERM) came while the script was checked or imported: `phase` names which. */
+export class ScriptCheckStopped extends Error {
+  override name = "ScriptCheckStopped";
+  /** The experiment's name when a file's plan was read (else the script's file names it). */
+  experiment?: string;
+  constructor(readonly phase: string) {
+    super(`stopped during ${phase}: no load was sent`);
+  }
+}
+
+/** The name of the experiment a session or k6 script at `path` runs as: its file's name, made a safe one. */
+export function scriptExperimentName(path: string): string {
+  return basename(path, extname(path)).replace(/[^A-Za-z0-9_.-]/g, "-");
+}
+
+/** How long importing a script (its top-level code) may take before it is refused. */
+const IMPORT_TIMEOUT_MS = 60_000;
+
+/**
+ * Type-checks (from source) and imports the script at `path` in an isolate of its own (so its top-level
+ * code cannot end loadlab), under loadlab's memory limit `memoryLimitMb` (before the plan: the one of
+ * `--max-memory-mb`, else one worker's default); throws `UsageError` naming file:line, or why the import
+ * never ended, and `ScriptCheckStopped` when `signal` aborts meanwhile.
+ */
+export async function checkScript(
+  path: string,
+  memoryLimitMb = memoryLimitMbBesideRuns(),
+  signal?: AbortSignal,
+): Promise<ScriptExports> {
+  const known = imported.get(path);
+  // Its top level ran within this limit already (the plan's check after the options' one).
+  if (known !== undefined && known.limitMb <= memoryLimitMb) return known.exports;
+  // The type check and the import each take a process or an isolate to start: they run at once.
+  const opening = ScriptHost.open(path, IMPORT_TIMEOUT_MS, memoryLimitMb, signal);
+  opening.catch(() => {}); // awaited below, after the type check
+  let problems: string[];
+  try {
+    problems = typeChecked.has(path) ? [] : await typeProblems(path, signal);
+  } catch (err) {
+    const opened = await opening.catch(() => null);
+    opened?.host?.close();
+    // Stopped while both ran: both are named.
+    if (err instanceof ScriptCheckStopped && opened?.host === null && opened.outcome.kind === "stopped") {
+      throw new ScriptCheckStopped("the script's type check and its top level");
+    }
+    throw err;
+  }
+  const opened = await opening;
+  opened.host?.close();
+  if (problems.length > 0) {
+    throw new UsageError(`${basename(path)} does not type-check: ${problems.slice(0, 5).join("; ")}`);
+  }
+  typeChecked.add(path);
+  if (opened.host === null) {
+    if (opened.outcome.kind === "stopped") throw new ScriptCheckStopped("the script's top level");
+    throw new UsageError(importProblem(basename(path), opened.outcome));
+  }
+  imported.set(path, { exports: opened.exports, limitMb: memoryLimitMb });
+  return opened.exports;
+}
+
+/** Why importing the script `name` gave no module, in words. */
+function importProblem(name: string, outcome: HostOutcome): string {
+  // One bounded line, its place kept at its start and the environment's secrets redacted: a top level
+  // that threw a 5 MB message printed all of it.
+  if (outcome.kind === "failed") return new ScriptNames(Deno.env.toObject()).shownPlaced(outcome.message);
+  if (outcome.kind === "memory") {
+    return `${name}: its top level ${memoryPassedText(outcome.limitMb)} as it was imported: a script that ` +
+      "keeps what it makes grows without bound";
+  }
+  if (outcome.kind === "exited") {
+    return `${name}: its module ended its isolate (Deno.exit or process.exit at its top level): a session ` +
+      "script must not exit; throw to refuse to run";
+  }
+  if (outcome.kind === "busy") return `${name}: ${busyText(outcome.busyMs)}`;
+  return `${name}: importing it did not end within ${IMPORT_TIMEOUT_MS / 1000} s (a top-level await that ` +
+    "never settles?)";
+}
+
+/**
+ * `deno check`'s errors as `file:line:col: message` (none in a compiled loadlab: no checker inside), run
+ * from the script's folder so its own deno.json applies. A folder with a package.json but no installed
+ * node_modules (an npm project not installed) cannot find `@types/node`: then checked again with npm
+ * packages from Deno's cache (`--node-modules-dir=none`), so that is not taken for the script's error.
+ */
+async function typeProblems(path: string, signal?: AbortSignal): Promise<string[]> {
+  // A k6 script's conversion is JavaScript loadlab wrote: Deno checks no types in it, and its imports are
+  // loadlab's own runtime, checked with loadlab.
+  if (Deno.build.standalone || path.startsWith(k6CacheDir() + "/")) return [];
+  let text = await denoCheck(path, [], signal);
+  if (text !== null && text.includes("Could not find a matching package")) {
+    text = await denoCheck(path, ["--node-modules-dir=none"], signal);
+  }
+  return text === null ? [] : problemsOf(text, dirname(path));
+}
+
+/**
+ * The output of `deno check` on `path` when it failed, else null. The check runs in a process group of
+ * its own: `signal` (Ctrl-C, SIGTERM) ends the group at once and throws `ScriptCheckStopped`, so no
+ * checker is left running for seconds after loadlab is gone.
+ */
+async function denoCheck(path: string, flags: string[], signal?: AbortSignal): Promise<string | null> {
+  const { command, args, grouped } = inGroupOfItsOwn(Deno.execPath(), ["check", "--quiet", ...flags, path]);
+  const child = new Deno.Command(command, {
+    args,
+    cwd: dirname(path),
+    env: { NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const end = () => {
+    if (!grouped || !signalGroup(child.pid, "SIGKILL")) child.kill("SIGKILL");
+  };
+  signal?.addEventListener("abort", end, { once: true });
+  if (signal?.aborted) end();
+  try {
+    const out = await child.output();
+    if (signal?.aborted) throw new ScriptCheckStopped("the script's type check");
+    if (out.success) return null;
+    return new TextDecoder().decode(out.stderr) + new TextDecoder().decode(out.stdout);
+  } finally {
+    signal?.removeEventListener("abort", end);
+  }
+}
+
+/** Each `TS... [ERROR]: message` of `deno check`'s output with the place its `at file://...` line gives. */
+export function problemsOf(text: string, folder: string): string[] {
+  const problems: string[] = [];
+  const lines = text.split("\n");
+  for (let k = 0; k < lines.length; k++) {
+    const head = /(?:TS\d+ )?\[ERROR\]: (.*)$/.exec(lines[k]) ?? /^error: (.*)$/.exec(lines[k]);
+    if (head === null) continue;
+    let place = "";
+    for (let j = k + 1; j < Math.min(lines.length, k + 12); j++) {
+      const at = /at (file:\/\/\S+?):(\d+):(\d+)/.exec(lines[j]);
+      if (at === null) continue;
+      const file = decodeURIComponent(new URL(at[1]).pathname);
+      place = `${file.startsWith(folder + "/") ? file.slice(folder.length + 1) : file}:${at[2]}:${at[3]}: `;
+      break;
+    }
+    if (head[1] !== "Type checking failed.") problems.push(place + head[1].trim());
+  }
+  return problems.length > 0 ? problems : [text.trim().split("\n")[0]];
+}
+
+/**
+ * The experiment (JSON text) `loadlab run session.ts` runs, and the script as checked (under
+ * `--max-memory-mb`, `maxMemoryMb`, when given).
+ */
+export async function scriptExperimentText(
+  source: string,
+  maxMemoryMb?: number,
+  signal?: AbortSignal,
+): Promise<string> {
+  const path = resolve(source);
+  const module = await checkScript(path, memoryLimitMbBesideRuns(maxMemoryMb), signal);
+  const options = module.options ?? {};
+  const experiment = {
+    name: scriptExperimentName(path),
+    targets: { app: { kind: "builtin" } },
+    loads: { session: { model: "connections", connections: 10, duration: "10s" } },
+    ...options,
+    script: options.script ?? path,
+  };
+  return JSON.stringify(experiment);
+}
+
+/**
+ * Checks every script the plan's runs use (once each) before any of them starts, under the memory limit
+ * of the first run that uses it.
+ */
+export async function checkPlanScripts(plan: Plan, signal?: AbortSignal): Promise<void> {
+  const limits = new Map<string, number>();
+  for (const { attack } of plan.runs) {
+    if (attack.script === undefined || limits.has(attack.script.path)) continue;
+    limits.set(attack.script.path, memoryLimitMbOf({ ...attack, workers: attack.workers ?? 1 }));
+  }
+  for (const [path, limitMb] of limits) await checkScript(path, limitMb, signal);
+}

@@ -1,0 +1,213 @@
+/**
+ * @module
+ * The load of a session script or a k6 script from `loadlab run`'s command line, so a user changes the
+ * load without editing the file: k6's `--vus 50 --duration 30s`, `--iterations`, `--stages 30s:50,1m:0`
+ * and `-e KEY=VALUE`, and Locust's `-c 50 --ramp-up 10/s -d 20s` (`-c` is `--vus`). For a k6 script the
+ * flags override its `options` as k6's flags do; for a TypeScript session they replace its loads. `-e`
+ * sets the variable in loadlab's environment, which sessions read as `s.env` and k6 scripts as `__ENV`.
+ * With an experiment file the flags are refused: its loads say the load (`--set` changes them).
+ */
+import type { FlagSpec } from "../argv.ts";
+import type { FlagValues } from "../flag_values.ts";
+import { parseDurationMs } from "../duration.ts";
+import { parseStages, rampUpStages } from "../attack/stages.ts";
+import { UsageError } from "../usage_error.ts";
+import { HTTP_DEBUG_MAX } from "../../runner/script/k6/http_debug.ts";
+import { isTrendStat, TREND_STATS_TOLD } from "../../scenarios/k6/options_shape.ts";
+import type { Stage } from "../../runner/load/models/ramping_connections.ts";
+
+export const SCRIPT_LOAD_FLAGS: FlagSpec[] = [
+  { long: "vus", short: "c", aliases: ["u"], takesValue: true, example: "50" },
+  { long: "duration", short: "d", takesValue: true, example: "30s" },
+  { long: "iterations", short: "i", takesValue: true, example: "100" },
+  { long: "max-duration", takesValue: true, example: "10m" },
+  { long: "stages", short: "s", aliases: ["stage"], takesValue: true, repeatable: true, example: "30s:50" },
+  { long: "ramp-up", takesValue: true, example: "10/s" },
+  { long: "env", short: "e", takesValue: true, repeatable: true, example: "BASE=http://127.0.0.1:8080" },
+  { long: "tag", takesValue: true, repeatable: true, example: "env=staging" },
+  { long: "no-thresholds", takesValue: false },
+  { long: "quiet", short: "q", takesValue: false },
+  { long: "summary-export", takesValue: true, example: "summary.json" },
+  { long: "summary-trend-stats", takesValue: true, example: "avg,p(95),p(99.9),count" },
+  { long: "http-debug", takesValue: false, optionalValue: true, example: "full" },
+];
+
+export const SCRIPT_LOAD_HELP =
+  `Scripts (session.ts or a k6 script.js) take their load from the command line too:
+  -c, -u, --vus <n>         virtual users (connections); over a k6 script's options as k6's --vus
+  -d, --duration <d>        how long, e.g. 30s
+  -i, --iterations <n>      this many sessions (k6 iterations), shared by the users
+  --max-duration <d>        with --iterations: stop there, flagged, if not done (10m)
+  -s, --stage(s) D:N,...    ramping users, k6's stages (repeatable), e.g. -s 30s:50 -s 1m:50 -s 30s:0
+  --ramp-up <r/s>           with -c: Locust's spawn rate, e.g. -c 50 --ramp-up 10/s -d 20s
+  -e, --env KEY=VALUE       a variable for the script (s.env, k6's __ENV; repeatable)
+A k6 script also takes k6's flags:
+  --tag NAME=VALUE          a tag on every request and sample (thresholds select by it; repeatable)
+  --no-thresholds           judge none of the script's thresholds
+  -q, --quiet               no progress lines while the runs go
+  --summary-export <file>   k6's JSON summary export (its legacy shape) to <file>
+  --summary-trend-stats L   the trends' stats in the summary, e.g. avg,p(95),p(99.9),count
+  --http-debug[=full]       each request and response on stderr (headers; =full adds bodies), the
+                            first ${HTTP_DEBUG_MAX} exchanges per worker, secrets redacted
+  --out json=<file>         k6's NDJSON of every metric sample (Metric and Point lines)`;
+
+/** The load flags as given (none given: every field undefined, `env` empty). */
+export interface ScriptLoadArgs {
+  vus?: number;
+  durationMs?: number;
+  iterations?: number;
+  /** `--max-duration`: with `--iterations`, the count's bound (k6's maxDuration). */
+  maxDurationMs?: number;
+  stages?: Stage[];
+  env: Record<string, string>;
+  /** k6's flags beyond the load, for a k6 script only (absent when none was given). */
+  k6?: K6Flags;
+}
+
+/** k6's flags beyond the load: each is the k6 option or runtime option of the same name. */
+export interface K6Flags {
+  /** `--tag`: k6's `options.tags`, over the script's. */
+  tags?: Record<string, string>;
+  /** `--no-thresholds`: the script's `options.thresholds` left out. */
+  noThresholds?: boolean;
+  /** `-q`: no progress while the runs go. */
+  quiet?: boolean;
+  /** `--summary-export`: k6's legacy JSON summary to this file. */
+  summaryExport?: string;
+  /** `--summary-trend-stats`: k6's `options.summaryTrendStats`. */
+  summaryTrendStats?: string[];
+  /** `--http-debug[=full]`: k6's `httpDebug` (`headers` bare). */
+  httpDebug?: "headers" | "full";
+  /** `--out json=FILE`: k6's NDJSON of every sample to this file. */
+  jsonOut?: string;
+}
+
+/** Reads the script load flags; `--ramp-up` becomes stages (it needs `-c`). */
+export function scriptLoadArgs(flags: FlagValues): ScriptLoadArgs {
+  const whole = (name: string) => {
+    const text = flags.text(name);
+    if (text === undefined) return undefined;
+    if (!/^\d+$/.test(text) || Number(text) < 1) {
+      throw new UsageError(`--${name} "${text}": a whole number >= 1, e.g. --${name} 50`);
+    }
+    return Number(text);
+  };
+  const vus = whole("vus"), iterations = whole("iterations");
+  const durationText = flags.text("duration");
+  const durationMs = durationText === undefined ? undefined : parseDurationMs(durationText, "--duration");
+  const maxText = flags.text("max-duration");
+  const maxDurationMs = maxText === undefined ? undefined : parseDurationMs(maxText, "--max-duration");
+  if (maxDurationMs !== undefined && iterations === undefined) {
+    throw new UsageError("--max-duration bounds --iterations: give --iterations N with it, or use -d");
+  }
+  const stageTexts = flags.all("stages");
+  let stages = stageTexts.length === 0 ? undefined : parseStages(stageTexts.join(","), flags.typed("stages"));
+  const rampUp = flags.text("ramp-up");
+  if (rampUp !== undefined) {
+    if (vus === undefined) {
+      throw new UsageError("--ramp-up is a spawn rate up to -c users: give -c N with it");
+    }
+    if (stages !== undefined) throw new UsageError("give --stages or --ramp-up, not both");
+    stages = rampUpStages(rampUp, vus, durationMs);
+  }
+  const env: Record<string, string> = {};
+  for (const pair of flags.all("env")) {
+    const eq = pair.indexOf("=");
+    if (eq <= 0) throw new UsageError(`-e "${pair}": write KEY=VALUE, e.g. -e BASE=http://127.0.0.1:8080`);
+    env[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  const k6 = k6FlagsOf(flags);
+  return {
+    vus,
+    durationMs,
+    iterations,
+    stages,
+    env,
+    ...(maxDurationMs !== undefined ? { maxDurationMs } : {}),
+    ...(Object.keys(k6).length > 0 ? { k6 } : {}),
+  };
+}
+
+/** k6's flags beyond the load, each checked as k6 checks it. */
+function k6FlagsOf(flags: FlagValues): K6Flags {
+  const k6: K6Flags = {};
+  for (const pair of flags.all("tag")) {
+    const eq = pair.indexOf("=");
+    if (eq <= 0 || eq === pair.length - 1) {
+      throw new UsageError(`--tag "${pair}": write NAME=VALUE, e.g. --tag env=staging`);
+    }
+    (k6.tags ??= {})[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  if (flags.has("no-thresholds")) k6.noThresholds = true;
+  if (flags.has("quiet")) k6.quiet = true;
+  const exportTo = flags.path("summary-export");
+  if (exportTo !== undefined) k6.summaryExport = exportTo;
+  const stats = flags.text("summary-trend-stats");
+  if (stats !== undefined) {
+    k6.summaryTrendStats = stats.split(",").map((s) => s.trim());
+    const bad = k6.summaryTrendStats.find((s) => !isTrendStat(s));
+    if (bad !== undefined) {
+      throw new UsageError(
+        `--summary-trend-stats "${stats}": "${bad}" is not a trend stat: k6's are ${TREND_STATS_TOLD}`,
+      );
+    }
+  }
+  const jsonOut = flags.all("out").find((v) => v.startsWith("json="));
+  if (jsonOut !== undefined) {
+    if (jsonOut === "json=") {
+      throw new UsageError(`--out json=: name the file, e.g. --out json=points.ndjson`);
+    }
+    k6.jsonOut = jsonOut.slice("json=".length);
+  }
+  if (flags.has("http-debug")) {
+    k6.httpDebug = flags.text("http-debug") === ""
+      ? "headers"
+      : flags.choice("http-debug", ["headers", "full"]);
+  }
+  return k6;
+}
+
+/**
+ * A k6 script's `options` with k6's flags over them, as k6 applies its command line: `--tag` over
+ * `options.tags`, `--summary-trend-stats` for `summaryTrendStats`, `--no-thresholds` without `thresholds`.
+ */
+export function withK6Flags(
+  options: Record<string, unknown>,
+  k6: K6Flags | undefined,
+): Record<string, unknown> {
+  if (k6 === undefined) return options;
+  const out = { ...options };
+  if (k6.tags !== undefined) {
+    out.tags = { ...(options.tags as Record<string, unknown> | undefined), ...k6.tags };
+  }
+  if (k6.summaryTrendStats !== undefined) out.summaryTrendStats = k6.summaryTrendStats;
+  if (k6.noThresholds) delete out.thresholds;
+  return out;
+}
+
+/** Whether any load flag (not `-e`) was given. */
+export function hasLoadFlags(a: ScriptLoadArgs): boolean {
+  return a.vus !== undefined || a.durationMs !== undefined || a.iterations !== undefined ||
+    a.stages !== undefined;
+}
+
+/** The experiment load (file form) the flags give a TypeScript session: replaces the script's loads. */
+export function sessionLoadOf(a: ScriptLoadArgs): Record<string, unknown> {
+  const ms = (n: number) => `${n}ms`;
+  if (a.stages !== undefined) {
+    return {
+      model: "connections",
+      stages: a.stages.map((s) => ({ duration: ms(s.durationMs), target: s.target })),
+    };
+  }
+  if (a.iterations !== undefined) {
+    return {
+      model: "count",
+      requests: a.iterations,
+      connections: a.vus ?? 1,
+      ...(a.durationMs !== undefined ? { duration: ms(a.durationMs) } : {}),
+      ...(a.maxDurationMs !== undefined ? { maxDuration: ms(a.maxDurationMs) } : {}),
+    };
+  }
+  return { model: "connections", connections: a.vus ?? 10, duration: ms(a.durationMs ?? 10_000) };
+}

@@ -1,0 +1,107 @@
+/**
+ * A script's load from `loadlab run`'s command line: k6's flags and Locust's `-c --ramp-up -d` read into
+ * one shape, the session load they give a TypeScript script, and their problems named by flag.
+ */
+import { deepStrictEqual as assertEquals, throws } from "node:assert/strict";
+import { parseRunArgs } from "./args.ts";
+import { sessionLoadOf } from "./script_load_flags.ts";
+
+const load = (...argv: string[]) => parseRunArgs(["session.ts", ...argv]).scriptLoad;
+
+Deno.test("k6's flags and Locust's: users, duration, iterations, stages, spawn rate, variables", () => {
+  assertEquals(load(), undefined);
+  assertEquals(load("--vus", "50", "--duration", "30s", "-e", "BASE=http://127.0.0.1:8080", "-e", "A=b=c"), {
+    vus: 50,
+    durationMs: 30_000,
+    iterations: undefined,
+    stages: undefined,
+    env: { BASE: "http://127.0.0.1:8080", A: "b=c" },
+  });
+  assertEquals(load("-c", "50", "--ramp-up", "10/s", "-d", "20s")?.stages, [
+    { durationMs: 5_000, target: 50 },
+    { durationMs: 15_000, target: 50 },
+  ]);
+  assertEquals(load("--stages", "10s:5,5s:0")?.stages, [
+    { durationMs: 10_000, target: 5 },
+    { durationMs: 5_000, target: 0 },
+  ]);
+});
+
+Deno.test("the session load the flags give a TypeScript script", () => {
+  assertEquals(sessionLoadOf(load("-c", "50", "-d", "20s")!), {
+    model: "connections",
+    connections: 50,
+    duration: "20000ms",
+  });
+  assertEquals(sessionLoadOf(load("--iterations", "100", "-c", "4")!), {
+    model: "count",
+    requests: 100,
+    connections: 4,
+  });
+  assertEquals(sessionLoadOf(load("-c", "50", "--ramp-up", "10/s", "-d", "20s")!), {
+    model: "connections",
+    stages: [{ duration: "5000ms", target: 50 }, { duration: "15000ms", target: 50 }],
+  });
+});
+
+Deno.test("script load flags' problems name the flag", () => {
+  throws(() => load("--vus", "0"), /^UsageError: --vus "0": a whole number >= 1/);
+  throws(() => load("--ramp-up", "10/s"), /^UsageError: --ramp-up is a spawn rate up to -c users: give -c N/);
+  throws(() => load("-e", "NOVALUE"), /^UsageError: -e "NOVALUE": write KEY=VALUE/);
+  throws(
+    () => load("-c", "5", "--stages", "1s:1", "--ramp-up", "1/s"),
+    /give --stages or --ramp-up, not both/,
+  );
+});
+
+Deno.test("k6's spellings: -u, -i, -s/--stage (repeatable, k6's D:N), and its flags for a k6 script", () => {
+  const a = load("-u", "5", "-i", "20", "-s", "10s:5", "--stage", "5s:0,1s:1")!;
+  assertEquals([a.vus, a.iterations], [5, 20]);
+  assertEquals(a.stages, [
+    { durationMs: 10_000, target: 5 },
+    { durationMs: 5_000, target: 0 },
+    { durationMs: 1_000, target: 1 },
+  ]);
+  assertEquals(
+    load(
+      "--tag",
+      "env=staging",
+      "--tag",
+      "team=a=b",
+      "--no-thresholds",
+      "-q",
+      "--summary-export",
+      "s.json",
+      "--summary-trend-stats",
+      "avg,p(95),p(99.9),count",
+      "--http-debug=full",
+    )?.k6,
+    {
+      tags: { env: "staging", team: "a=b" },
+      noThresholds: true,
+      quiet: true,
+      summaryExport: "s.json",
+      summaryTrendStats: ["avg", "p(95)", "p(99.9)", "count"],
+      httpDebug: "full",
+    },
+  );
+  assertEquals(load("--http-debug")?.k6, { httpDebug: "headers" });
+  throws(
+    () => load("--tag", "novalue"),
+    /^UsageError: --tag "novalue": write NAME=VALUE, e.g. --tag env=staging/,
+  );
+  throws(() => load("--http-debug=all"), /^UsageError: --http-debug "all": must be one of headers, full/);
+  throws(
+    () => load("--summary-trend-stats", "avg,p95"),
+    /^UsageError: --summary-trend-stats "avg,p95": "p95"/,
+  );
+});
+
+Deno.test("an unknown flag names the closest known one", () => {
+  throws(
+    () => load("--vu", "5"),
+    /^UsageError: --vu: unknown flag; did you mean --vus\? \(loadlab run --help\)$/,
+  );
+  throws(() => load("--stgae", "1s:1"), /did you mean --stage\?/);
+  throws(() => load("--bogus"), /^UsageError: --bogus: unknown flag; see loadlab run --help$/);
+});

@@ -1,0 +1,176 @@
+/**
+ * @module
+ * The experiment `loadlab run` reads, before any output folder is touched or any target starts: a file,
+ * a preset (`preset:NAME`) or a session script (run as the experiment its options describe), loaded by
+ * scenarios/load.ts `loadRunnable` with the run's flags, its schedule replayed when `--replay` asks, its
+ * scripts checked. The problems it finds are bad input (exit 2). Kept apart from cli/run/command.ts, which
+ * checks the outputs, runs the plan and ends the command, so reading an experiment is one place to look.
+ */
+import { resolve } from "node:path";
+import type { RunArgs } from "./args.ts";
+import { UsageError } from "../usage_error.ts";
+import { checkPlanScripts, isScriptPath, ScriptCheckStopped, scriptExperimentText } from "./script_check.ts";
+import { withReplayedSchedule } from "./replay.ts";
+import { isOriginName, k6ExperimentText } from "../k6/source.ts";
+import type { K6Paths } from "../../scenarios/k6/paths.ts";
+import { ExperimentError } from "../../scenarios/experiment_error.ts";
+import { isK6File } from "../../runner/script/k6/convert/converted_file.ts";
+import { scriptFileProblem } from "../../scenarios/script_source.ts";
+import { hasLoadFlags, type K6Flags, sessionLoadOf } from "./script_load_flags.ts";
+import { K6_FLAGS_ENV } from "../../runner/script/k6/isolate_flags.ts";
+import { OutputError } from "../../results/output_error.ts";
+import { readOpenFileLimit } from "../../system/open_file_limit.ts";
+import { FileReadError, readTextFileCapped } from "../../system/read_capped.ts";
+import { MAX_EXPERIMENT_FILE_BYTES } from "../../validation/input_limits.ts";
+import { loadRunnable, type Runnable } from "../../scenarios/load.ts";
+import type { Plan } from "../../scenarios/plan/types.ts";
+import { findPreset, PRESETS } from "../../scenarios/presets/mod.ts";
+import { terminalSafe } from "../../validation/terminal_text.ts";
+
+/**
+ * An experiment as read: planned and checked, with the text it came from, the experiment as it runs
+ * (null when unchanged), the notes of a converted Artillery script and the preset's name.
+ */
+export interface RunSource extends Runnable {
+  text: string;
+  preset?: string;
+}
+
+/**
+ * The experiment `args` name and the plan that runs: its notes printed, its schedule replayed when asked,
+ * its scripts checked and `--abort-on-fail` refused without a threshold to act on.
+ */
+export async function readRunPlan(
+  args: RunArgs,
+  signal?: AbortSignal,
+): Promise<{ source: RunSource; plan: Plan }> {
+  // A session script runs as the experiment its options describe; any script is checked before a load.
+  const script = isScriptPath(args.source);
+  if (!script && args.scriptLoad !== undefined) {
+    throw new UsageError(
+      `${args.source}: -c/-u, -d, -i, -s, --ramp-up, -e and k6's flags are for a script; an experiment ` +
+        "file's loads say its load (change them with --set)",
+    );
+  }
+  const origin = Object.keys(args.targets).find(isOriginName);
+  if (origin !== undefined && !(script && isK6File(resolve(args.source)))) {
+    throw new UsageError(
+      `--target ${origin}=URL sends a k6 script's requests to that origin elsewhere, and ${args.source} is no ` +
+        "k6 script; name a target of the file (--target NAME=URL), or use a script's routes",
+    );
+  }
+  const source = loadK6Aware(args, script ? await scriptText(args, signal) : undefined);
+  for (const note of source.notes) console.error(terminalSafe(`${args.source}: note: ${note}`));
+  const plan = args.replay ? await withReplayedSchedule(source.plan, args.replay) : source.plan;
+  await checkPlanScripts(plan, signal).catch((err) => {
+    // Stopped while a file's script was checked: the results written then carry the experiment's name.
+    if (err instanceof ScriptCheckStopped) err.experiment = plan.experiment.name;
+    throw err;
+  });
+  if (args.abortOnFail && plan.experiment.thresholds.length === 0) {
+    throw new UsageError(
+      `--abort-on-fail stops a run when a threshold fails, and ${args.source} has none; ` +
+        'add one to the file, e.g. thresholds: ["p99<200ms"]',
+    );
+  }
+  return { source, plan };
+}
+
+/**
+ * The experiment of session script `args.source`: a k6 script's from its options, else the script's own;
+ * the command line's load flags over either, its `-e` variables set first (the script reads them).
+ */
+async function scriptText(args: RunArgs, signal?: AbortSignal): Promise<{ text: string; paths?: K6Paths }> {
+  const problem = scriptFileProblem(resolve(args.source));
+  if (problem !== null) throw new UsageError(`${args.source}: ${problem}`);
+  const flags = args.scriptLoad ?? { env: {} };
+  for (const [key, value] of Object.entries(flags.env)) Deno.env.set(key, value);
+  if (isK6File(resolve(args.source))) {
+    if (flags.k6 !== undefined) passToIsolates(flags.k6);
+    return k6ExperimentText(args.source, args.targets, flags, args.maxMemoryMb, signal);
+  }
+  if (flags.k6 !== undefined) {
+    throw new UsageError(
+      `${args.source}: --tag, --no-thresholds, -q, --summary-export, --summary-trend-stats, ` +
+        "--http-debug and --out json= are k6's flags, for a k6 script (a session's thresholds and outputs " +
+        "are its experiment's)",
+    );
+  }
+  const text = await scriptExperimentText(args.source, args.maxMemoryMb, signal);
+  if (!hasLoadFlags(flags)) return { text };
+  return { text: JSON.stringify({ ...JSON.parse(text), loads: { session: sessionLoadOf(flags) } }) };
+}
+
+/**
+ * k6's flags the script's isolates honour, set in loadlab's environment before the script is imported
+ * (runner/script/k6/isolate_flags.ts); `--out json=FILE` starts its file empty, as k6 does.
+ */
+function passToIsolates(k6: K6Flags): void {
+  const { tags, httpDebug, jsonOut, noThresholds } = k6;
+  if (jsonOut !== undefined) {
+    try {
+      Deno.writeTextFileSync(jsonOut, "");
+    } catch (err) {
+      throw new OutputError(`--out json=${jsonOut}: cannot write: ${(err as Error).message}`, { cause: err });
+    }
+  }
+  const jsonPath = jsonOut === undefined ? undefined : resolve(jsonOut);
+  Deno.env.set(K6_FLAGS_ENV, JSON.stringify({ tags, httpDebug, jsonOut: jsonPath, noThresholds }));
+}
+
+/**
+ * `loadSource` of a script's experiment: a k6 script's problems are told at the paths of its `options`
+ * (`options.vus`), where its user looks, not at the experiment fields they became (`loads.k6.connections`).
+ */
+function loadK6Aware(args: RunArgs, script?: { text: string; paths?: K6Paths }): RunSource {
+  try {
+    return loadSource(args, script?.text);
+  } catch (err) {
+    if (!(err instanceof ExperimentError) || script?.paths === undefined) throw err;
+    throw new ExperimentError(script.paths.issues(err.issues), { file: args.source, cause: err });
+  }
+}
+
+/**
+ * The plan of a file or a preset, ready to run (throws `ExperimentError` or `UsageError`): read here,
+ * loaded by scenarios/load.ts `loadRunnable` (the notes of a converted Artillery script come back with it).
+ */
+function loadSource(args: RunArgs, scriptText?: string): RunSource {
+  const common = {
+    file: args.source,
+    quick: args.quick,
+    set: args.set,
+    // `--target ORIGIN=URL` sends a k6 script's origin (cli/k6/source.ts), naming no target of the plan.
+    targets: Object.fromEntries(Object.entries(args.targets).filter(([name]) => !isOriginName(name))),
+    profile: args.profile,
+    only: args.only,
+    segment: args.segment,
+    startAtEpochMs: args.startAtEpochMs,
+    openFileLimit: readOpenFileLimit(),
+    abortOnFail: args.abortOnFail,
+    keepSecrets: args.keepSecrets,
+    maxMemoryMb: args.maxMemoryMb,
+  };
+  if (args.source.startsWith("preset:")) {
+    const name = args.source.slice("preset:".length);
+    const preset = findPreset(name);
+    if (!preset) {
+      throw new UsageError(
+        `${args.source}: no such preset; use one of ${PRESETS.map((p) => `preset:${p.name}`).join(", ")}`,
+      );
+    }
+    return { ...loadRunnable(preset.text, common), text: preset.text, preset: name };
+  }
+  if (scriptText !== undefined) return { ...loadRunnable(scriptText, common), text: scriptText };
+  let text: string;
+  try {
+    text = readTextFileCapped(args.source, MAX_EXPERIMENT_FILE_BYTES);
+  } catch (err) {
+    if (!(err instanceof FileReadError)) throw err;
+    throw new UsageError(
+      `${args.source}: cannot read: ${err.reason}; give an experiment file (YAML or JSON) or preset:NAME`,
+      { cause: err },
+    );
+  }
+  return { ...loadRunnable(text, common), text };
+}

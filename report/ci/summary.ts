@@ -1,0 +1,279 @@
+/**
+ * @module
+ * What CI reads after `loadlab run --summary FILE.md --junit FILE.xml`: a markdown step summary and
+ * JUnit XML with a test case per threshold and run, each run with its verdict. Pure; strings escaped.
+ */
+import { endpointMarkdown } from "./endpoints.ts";
+import { shownEndpointRows } from "../endpoint_rows.ts";
+import type { Analysis, ResultsFile, RunResult, ThresholdResult } from "../../results/mod.ts";
+import { describeNoiseRule } from "../html/page/experiment.ts";
+import { runVerdict } from "../../results/conclude/run_verdict.ts";
+import { formatShare, sendFacts } from "../../results/conclude/send_counts.ts";
+import { measuredSuccessRate, noResponse, sampledLatency } from "../../results/conclude/responses.ts";
+import { buildFindings } from "../../results/conclude/findings.ts";
+import { capacityText } from "../../results/conclude/capacity.ts";
+import { quickRanValues } from "../quick_values.ts";
+import { gateMarkdown } from "./baseline_gate.ts";
+import type { GateResult } from "../../results/baseline_gate.ts";
+import {
+  abortNote,
+  flaggedRunNote,
+  flaggedRunPhrase,
+  formatThresholdActual,
+  thresholdRunVerdict,
+} from "../../results/thresholds/text.ts";
+import { countOrDash, fixedOrDash } from "../../results/text_format.ts";
+import { escapeMarkdown, escapeXml } from "./escape.ts";
+
+export { describeNoiseRule, escapeMarkdown, escapeXml };
+
+function successCell(run: RunResult): string {
+  const rate = measuredSuccessRate(run);
+  return Number.isFinite(rate) ? `${fixedOrDash(rate * 100, 2)}%` : "–";
+}
+
+function actualOf(t: ThresholdResult): string {
+  return formatThresholdActual(t.expression, t.actual);
+}
+
+function sendCells(r: RunResult): string {
+  const f = sendFacts(r);
+  const requested = f.requestedRps === null ? "–" : countOrDash(f.requestedRps);
+  const dropped = f.dropped > 0 ? `${countOrDash(f.dropped)} (${formatShare(f.droppedShare)})` : "0";
+  // The drain is among the sends, never in the achieved rate (results/conclude/served_rate.ts).
+  const drained = (r.drained ?? 0) > 0 ? ` (${countOrDash(r.drained!)} drained)` : "";
+  return `${requested} | ${countOrDash(f.sent)}${drained} | ${dropped} | ${countOrDash(r.rps)}`;
+}
+
+function runsTable(runs: RunResult[]): string[] {
+  const lines = [
+    "| run | verdict | requested/s | sent | dropped | achieved req/s | p50 ms | p99 ms | success |",
+    "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+  ];
+  for (const r of runs) {
+    const v = runVerdict(r);
+    const verdict = v.ok
+      ? "ok"
+      : `${v.flags.some((f) => f.kind === "failed") ? "❌" : "⚠️"} ${escapeMarkdown(v.label)}`;
+    const latency = sampledLatency(r); // "–" without a response, not 0
+    lines.push(
+      `| ${escapeMarkdown(r.name)} | ${verdict} | ${sendCells(r)} | ${fixedOrDash(latency.p50, 2)} | ` +
+        `${fixedOrDash(latency.p99, 2)} | ${successCell(r)} |`,
+    );
+  }
+  return lines;
+}
+
+function thresholdLines(thresholds: ThresholdResult[], runs: RunResult[]): string[] {
+  if (thresholds.length === 0) return [];
+  const failed = thresholds.filter((t) => !t.ok).length;
+  const head = failed ? `${failed} of ${thresholds.length} thresholds failed` : "All thresholds passed";
+  const lines = [
+    "",
+    `### Thresholds: ${head}`,
+    "",
+    "| | threshold | run | actual | run verdict |",
+    "| --- | --- | --- | ---: | --- |",
+  ];
+  for (const t of [...thresholds].sort((a, b) => Number(a.ok) - Number(b.ok))) {
+    const v = thresholdRunVerdict(t, runs);
+    const verdict = v === null ? "–" : v.ok ? "ok" : `⚠️ ${escapeMarkdown(flaggedRunPhrase(v))}`;
+    lines.push(
+      `| ${t.ok ? "✅ pass" : "❌ FAIL"} | ${escapeMarkdown(t.expression)} | ${escapeMarkdown(t.run)} | ` +
+        `${actualOf(t)} | ${verdict} |`,
+    );
+  }
+  return lines;
+}
+
+const METRIC_NAMES: Record<string, string> = { rps: "req/s", p50: "p50", p99: "p99", success: "success" };
+
+function comparisonLines(results: ResultsFile): string[] {
+  const analysis = results.analysis;
+  if (!analysis || analysis.comparisons.length === 0) return [];
+  const baseline = escapeMarkdown(results.experiment.baseline ?? "the baseline");
+  const beyond = analysis.comparisons.filter((c) => c.beyondNoise);
+  const lines = [
+    "",
+    `### Changes against ${baseline} beyond noise`,
+    "",
+    `Noise ${describeNoiseRule(analysis)}.`,
+    "",
+  ];
+  if (beyond.length === 0) return [...lines, "No change is beyond noise."];
+  lines.push("| group | metric | baseline | this | change |", "| --- | --- | ---: | ---: | ---: |");
+  const byKey = new Map(analysis.groups.map((g) => [g.key, g]));
+  for (const c of beyond) {
+    const [mine, base] = [byKey.get(c.group), byKey.get(c.baselineGroup)];
+    const digits = c.metric === "rps" ? 0 : 2;
+    const sign = c.changePct > 0 ? "+" : "";
+    lines.push(
+      `| ${escapeMarkdown(c.group)} | ${METRIC_NAMES[c.metric] ?? c.metric} | ` +
+        `${fixedOrDash(base?.metrics[c.metric].mean ?? Number.NaN, digits)} | ` +
+        `${fixedOrDash(mine?.metrics[c.metric].mean ?? Number.NaN, digits)} | ${sign}${
+          fixedOrDash(c.changePct, 1)
+        }% |`,
+    );
+  }
+  return lines;
+}
+
+function searchAndKneeLines(analysis: Analysis | undefined, runs: RunResult[]): string[] {
+  const lines: string[] = [];
+  for (const s of analysis?.searches ?? []) {
+    const text = escapeMarkdown(capacityText(s, runs));
+    lines.push(`- ${text.charAt(0).toUpperCase()}${text.slice(1)}`);
+  }
+  for (const k of analysis?.knees ?? []) {
+    if (k.value === null) continue;
+    const where = escapeMarkdown([k.variant, k.load].filter((p) => p !== null).join("/"));
+    lines.push(
+      `- Knee of ${where} over ${escapeMarkdown(k.parameter)}: ${k.value} (${escapeMarkdown(k.reason)})`,
+    );
+  }
+  return lines.length ? ["", "### Capacity", "", ...lines] : [];
+}
+
+/** The findings block (results/conclude/findings.ts) as a list, first. */
+function findingLines(results: ResultsFile): string[] {
+  const findings = buildFindings(results);
+  if (findings.length === 0) return [];
+  const mark = { plain: "", warn: "⚠️ ", good: "✅ ", bad: "❌ " } as const;
+  return ["### Findings", "", ...findings.map((f) => `- ${mark[f.tone]}${escapeMarkdown(f.text)}`), ""];
+}
+
+/** The markdown step summary of an experiment; `gate` adds the `--baseline` verdicts. */
+export function renderMarkdownSummary(results: ResultsFile, opts: { gate?: GateResult } = {}): string {
+  const runs = results.runs.filter((r) => !r.probe);
+  const stopped = abortNote(results);
+  const status = stopped
+    ? ` — stopped: ${stopped}`
+    : results.complete === false
+    ? " — incomplete: not every planned run finished"
+    : "";
+  const lines = [
+    `## loadlab: ${escapeMarkdown(results.experiment.name)}`,
+    "",
+    ...(results.experiment.description ? [escapeMarkdown(results.experiment.description), ""] : []),
+    ...quickLines(results),
+    `${runs.length} run${runs.length === 1 ? "" : "s"}${status}.`,
+    "",
+    ...findingLines(results),
+    ...runsTable(runs),
+    ...endpointMarkdown(runs, escapeMarkdown),
+    ...thresholdLines(results.thresholds, results.runs),
+    ...comparisonLines(results),
+    ...gateMarkdown(opts.gate, escapeMarkdown),
+    ...searchAndKneeLines(results.analysis, results.runs),
+  ];
+  return lines.join("\n") + "\n";
+}
+
+function quickLines(results: ResultsFile): string[] {
+  const values = quickRanValues(results);
+  return values ? [`Ran with --quick, not the values described above: ${escapeMarkdown(values)}.`, ""] : [];
+}
+
+/** One property per shown endpoint of a run of several, slowest p99 first, then how many more. */
+function endpointProperties(run: RunResult): string {
+  const { rows, omitted } = shownEndpointRows(run);
+  if (rows.length < 2) return "";
+  const more = omitted ? `<property name="loadlab.endpoints omitted" value="${escapeXml(omitted)}"/>` : "";
+  return rows.map((r) =>
+    `<property name="${escapeXml(`loadlab.endpoint ${r.name}`)}" value="${
+      escapeXml(
+        `requests ${countOrDash(r.requests)}, failed ${countOrDash(r.errors + r.non2xx)}, p50 ${
+          fixedOrDash(r.p50Ms, 2)
+        } ms, ` +
+          `p99 ${fixedOrDash(r.p99Ms, 2)} ms`,
+      )
+    }"/>`
+  ).join("") + more;
+}
+
+/** The run verdict as a JUnit property and a system-out line, which CI test views show beside the case. */
+function verdictXml(run: RunResult | undefined): { properties: string; systemOut: string } {
+  if (!run) return { properties: "", systemOut: "" };
+  const label = escapeXml(runVerdict(run).label);
+  return {
+    properties: `      <properties><property name="loadlab.verdict" value="${label}"/>` +
+      `${endpointProperties(run)}</properties>\n`,
+    systemOut: `      <system-out>run verdict: ${label}</system-out>\n`,
+  };
+}
+
+function testcase(t: ThresholdResult, run: RunResult | undefined): string {
+  const attrs = `classname="${escapeXml(`loadlab.${t.run}`)}" name="${escapeXml(t.expression)}"` +
+    (run ? ` time="${fixedOrDash(run.durationSec, 3)}"` : "");
+  const { properties, systemOut } = verdictXml(run);
+  let failure = "";
+  if (!t.ok) {
+    const message = `actual ${actualOf(t)}, expected ${t.expression}` + (run ? flaggedRunNote(t, [run]) : "");
+    failure = `      <failure type="threshold" message="${escapeXml(message)}">` +
+      `${escapeXml(`${t.run}: ${message}`)}</failure>\n`;
+  }
+  const body = properties + failure + systemOut;
+  return body ? `    <testcase ${attrs}>\n${body}    </testcase>` : `    <testcase ${attrs}/>`;
+}
+
+/** Under `--strict`, a "run verdict" test case per run, failing when it is flagged (exit 6). */
+function verdictTestcase(run: RunResult): { xml: string; failed: boolean } {
+  const attrs = `classname="${escapeXml(`loadlab.${run.name}`)}" name="run verdict" ` +
+    `time="${fixedOrDash(run.durationSec, 3)}"`;
+  const verdict = runVerdict(run);
+  if (verdict.ok) return { xml: `    <testcase ${attrs}/>`, failed: false };
+  const label = escapeXml(verdict.label);
+  return {
+    xml: `    <testcase ${attrs}>\n` +
+      `      <failure type="verdict" message="${label}">${escapeXml(run.name)}: ${label}</failure>\n` +
+      `    </testcase>`,
+    failed: true,
+  };
+}
+
+function noResponseTestcase(run: RunResult): string {
+  const label = escapeXml(runVerdict(run).label);
+  return `    <testcase classname="${escapeXml(`loadlab.${run.name}`)}" name="got a response" ` +
+    `time="${fixedOrDash(run.durationSec, 3)}">\n` +
+    `      <failure type="no-response" message="${label}">${escapeXml(run.name)}: ${label}</failure>\n` +
+    `    </testcase>`;
+}
+
+/** JUnit XML: a test case per threshold and run; `strict` adds run verdicts, else a no-response case. */
+export function renderJunit(results: ResultsFile, options: { strict?: boolean } = {}): string {
+  const byName = new Map(results.runs.map((r) => [r.name, r]));
+  const cases = results.thresholds.map((t) => testcase(t, byName.get(t.run)));
+  let failures = results.thresholds.filter((t) => !t.ok).length;
+  if (options.strict) {
+    for (const run of results.runs.filter((r) => !r.probe)) {
+      const { xml, failed } = verdictTestcase(run);
+      cases.push(xml);
+      if (failed) failures++;
+    }
+  } else {
+    // A run without a response fails the job (exit 4) with or without --strict: so does its test case.
+    for (const run of results.runs.filter((r) => !r.probe && noResponse(r))) {
+      cases.push(noResponseTestcase(run));
+      failures++;
+    }
+  }
+  if (results.complete === false) {
+    failures++;
+    cases.push(
+      `    <testcase classname="loadlab" name="every planned run finished">\n` +
+        `      <failure type="incomplete" message="the experiment stopped before every planned run finished"/>\n` +
+        `    </testcase>`,
+    );
+  }
+  const name = escapeXml(results.experiment.name);
+  const counts = `tests="${cases.length}" failures="${failures}" errors="0"`;
+  return [
+    `<?xml version="1.0" encoding="UTF-8"?>`,
+    `<testsuites name="loadlab" ${counts}>`,
+    `  <testsuite name="${name}" ${counts} timestamp="${escapeXml(results.createdAt)}">`,
+    ...cases,
+    `  </testsuite>`,
+    `</testsuites>`,
+    "",
+  ].join("\n");
+}

@@ -1,0 +1,40 @@
+/**
+ * @module
+ * A run's endpoints as report.html embeds them: the shown rows and their decoded percentile curves.
+ */
+import type { RunResult } from "../../../results/mod.ts";
+import { decodeHistogram, percentileCurve } from "../../../results/histogram.ts";
+import { round4 } from "../../../results/stats.ts";
+import { shownEndpointRows } from "../../endpoint_rows.ts";
+
+/** One endpoint on the page. */
+export interface PageEndpoint {
+  name: string;
+  requests: number;
+  rps: number;
+  errors: number;
+  non2xx: number;
+  p50Ms: number;
+  p90Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  pooledRequests: number;
+  /** [percentile, ms] points of its latency; empty without a response. */
+  percentiles: Array<[number, number]>;
+}
+
+/** The endpoints shown on the page, slowest p99 first, and the line saying how many were left out. */
+export function pageEndpoints(run: RunResult): { endpoints: PageEndpoint[]; omitted: string } {
+  const { rows, omitted } = shownEndpointRows(run);
+  const endpoints = rows.map(({ endpoint, ...row }) => ({
+    ...row,
+    rps: round4(row.rps),
+    percentiles: endpoint.histogramEncoded === null
+      ? []
+      : percentileCurve(decodeHistogram(endpoint.histogramEncoded)).map((p): [number, number] => [
+        p.percentile,
+        round4(p.latencyMs),
+      ]),
+  }));
+  return { endpoints, omitted };
+}

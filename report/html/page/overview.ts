@@ -1,0 +1,195 @@
+/**
+ * @module
+ * The overview rows of the page data (means over repeats with CIs and changes against the baseline
+ * variant) and the grouped bar chart built from them. Pure.
+ */
+import { protocolTag } from "../../../results/text_format.ts";
+import type { LatencySummaryMs, ResultsFile, RunResult } from "../../../results/mod.ts";
+import { changePct, type MeanCi, meanCi, round4 } from "../../../results/stats.ts";
+import { groupSends, groupVerdict, type OverviewSends } from "./verdict.ts";
+import { sampledLatency } from "../../../results/conclude/responses.ts";
+import { busyMachineNote } from "../../../results/conclude/machine_change.ts";
+import { storedComparison } from "./experiment.ts";
+
+/** The overview metrics, each a mean over repeats with its CI (n = 1 without repeats). */
+const OVERVIEW_METRICS = [
+  "rps",
+  "mean",
+  "p50",
+  "p90",
+  "p99",
+  "p999",
+  "max",
+  "success",
+  "errors",
+  "lateSends",
+] as const;
+export type OverviewMetric = typeof OVERVIEW_METRICS[number];
+
+/** One row of the overview: a run, or the repeats of one variant × load × sweep point. */
+export interface OverviewRow {
+  key: string;
+  label: string;
+  variant: string | null;
+  load: string | null;
+  model: string;
+  runs: string[];
+  metrics: Record<OverviewMetric, MeanCi>;
+  /** Change in % against the baseline variant's row with the same load and sweep point. */
+  changePct: Partial<Record<OverviewMetric, number>> | null;
+  /** The stored analysis' verdict per compared metric (rps, p50, p99, success); null without one. */
+  beyondNoise: Partial<Record<OverviewMetric, boolean>> | null;
+  /** The run verdict: "ok", or each flagged run's label. */
+  verdict: string;
+  /** Open and throughput models: requested rate, sends made and dropped (summed over repeats); else null. */
+  sends: OverviewSends | null;
+  /** Requests the run's own stop cut (`unfinished`, summed over repeats): shown, never failures. */
+  unfinished?: number;
+  /**
+   * "other processes took 1.1 of the 2 cores" of the busiest run, beside the rate; absent on a quiet machine.
+   */
+  busyMachine?: string;
+}
+
+/** A grouped bar chart: one label per load and sweep point (or per row), one series per variant. */
+export interface ComparisonMatrix {
+  labels: string[];
+  series: Array<{ name: string; rows: Array<string | null> }>;
+}
+
+function metricOf(run: RunResult, m: OverviewMetric): number {
+  const l: LatencySummaryMs = sampledLatency(run);
+  switch (m) {
+    case "rps":
+      return run.rps;
+    case "success":
+      return run.successRate * 100;
+    case "errors":
+      return Object.values(run.errors).reduce((a, b) => a + (b ?? 0), 0);
+    case "lateSends":
+      return run.lateSends;
+    default:
+      return l[m];
+  }
+}
+
+/** Repeats share a group; a run without a repeat index is its own group. */
+export function groupKey(run: RunResult): string {
+  if (run.repeat === undefined) return `run:${run.name}`;
+  const sweep = run.sweep ? `${run.sweep.parameter}=${run.sweep.value}` : "";
+  if (run.variant !== undefined || run.load !== undefined || sweep) {
+    return `g:${run.variant ?? ""}|${run.load ?? ""}|${sweep}`;
+  }
+  return `u:${run.model}|${run.url}`;
+}
+
+function groupLabel(run: RunResult): string {
+  const protocol = protocolTag(run);
+  return protocol === "" ? plainGroupLabel(run) : `${plainGroupLabel(run)} [${protocol}]`;
+}
+
+function plainGroupLabel(run: RunResult): string {
+  if (run.repeat === undefined) return run.name;
+  const parts = [run.variant, run.load].filter((p): p is string => p !== undefined);
+  if (run.sweep) parts.push(`${run.sweep.parameter}=${run.sweep.value}`);
+  return parts.length ? parts.join(" / ") : run.name.replace(/[#/ ._-]*r?\d+$/, "");
+}
+
+/** One overview row per run or group of repeats, with means, CIs and changes against the baseline. */
+export function buildOverview(results: ResultsFile): OverviewRow[] {
+  const byKey = new Map<string, RunResult[]>();
+  for (const run of results.runs.filter((r) => !r.probe)) {
+    const key = groupKey(run);
+    byKey.set(key, [...(byKey.get(key) ?? []), run]);
+  }
+  const rows: OverviewRow[] = [...byKey.entries()].map(([key, runs]) => {
+    const metrics = {} as Record<OverviewMetric, MeanCi>;
+    for (const m of OVERVIEW_METRICS) metrics[m] = meanCi(runs.map((r) => metricOf(r, m)));
+    return {
+      key,
+      // A number shown carries what qualifies it: the profiler's cost is in these runs' numbers.
+      label: groupLabel(runs[0]) + (runs.some((r) => r.profiles?.length) ? " (profiled)" : ""),
+      variant: runs[0].variant ?? null,
+      load: runs[0].load ?? null,
+      model: runs[0].model,
+      runs: runs.map((r) => r.name),
+      metrics,
+      changePct: null,
+      beyondNoise: null,
+      verdict: groupVerdict(runs),
+      sends: groupSends(runs),
+      unfinished: runs.reduce((a, r) => a + (r.unfinished ?? 0), 0),
+      ...busiestNote(runs),
+    };
+  });
+  const baseline = results.experiment.baseline;
+  if (results.analysis) return withStoredComparisons(rows, results);
+  if (baseline === undefined) return rows;
+  const sweepOf = (row: OverviewRow) => results.runs.find((r) => r.name === row.runs[0])?.sweep?.value;
+  for (const row of rows) {
+    if (row.variant === null || row.variant === baseline) continue;
+    const base = rows.find((b) =>
+      b.variant === baseline && b.load === row.load && sweepOf(b) === sweepOf(row)
+    );
+    if (!base) continue;
+    row.changePct = {};
+    for (const m of OVERVIEW_METRICS) {
+      row.changePct[m] = round4(changePct(base.metrics[m].mean, row.metrics[m].mean));
+    }
+  }
+  return rows;
+}
+
+function withStoredComparisons(rows: OverviewRow[], results: ResultsFile): OverviewRow[] {
+  for (const row of rows) {
+    const stored = storedComparison(results.analysis, row.runs[0]);
+    if (!stored) continue;
+    row.changePct = stored.changePct;
+    row.beyondNoise = stored.beyondNoise;
+  }
+  return rows;
+}
+
+function sweepPointLabel(run: RunResult | undefined): string {
+  if (!run?.sweep) return "";
+  const second = run.sweep2 ? `, ${run.sweep2.parameter}=${run.sweep2.value}` : "";
+  return `${run.sweep.parameter}=${run.sweep.value}${second}`;
+}
+
+/** Variants (series) against every load × sweep point (labels), or a plain list of runs. */
+export function buildComparison(rows: OverviewRow[], runs: RunResult[]): ComparisonMatrix {
+  const byName = new Map(runs.map((r) => [r.name, r]));
+  const loads = [...new Set(rows.map((r) => r.load))];
+  const words = [...new Set(runs.flatMap((r) => [r.sweep?.value, r.sweep2?.value]))]
+    .filter((v) => typeof v === "string");
+  const rank = (v: number | string | undefined, none: number) =>
+    v === undefined ? none : typeof v === "number" ? v : 2 ** 52 + words.indexOf(v);
+  const placed = rows.map((row) => {
+    const run = byName.get(row.runs[0]);
+    const label = [row.load, sweepPointLabel(run)].filter((p) => p).join(" · ");
+    const sweep = [rank(run?.sweep?.value, Infinity), rank(run?.sweep2?.value, 0)];
+    return { row, label, order: [loads.indexOf(row.load), ...sweep] };
+  });
+  const hasMatrix = rows.some((r) => r.variant !== null) && placed.some((p) => p.label !== "");
+  if (!hasMatrix) {
+    return { labels: rows.map((r) => r.label), series: [{ name: "runs", rows: rows.map((r) => r.key) }] };
+  }
+  placed.sort((a, b) => a.order[0] - b.order[0] || a.order[1] - b.order[1] || a.order[2] - b.order[2]);
+  const labels = [...new Set(placed.map((p) => p.label || "(none)"))];
+  const variants = [...new Set(rows.map((r) => r.variant ?? "(none)"))];
+  return {
+    labels,
+    series: variants.map((v) => ({
+      name: v,
+      rows: labels.map((l) =>
+        placed.find((p) => (p.row.variant ?? "(none)") === v && (p.label || "(none)") === l)?.row.key ?? null
+      ),
+    })),
+  };
+}
+
+function busiestNote(runs: RunResult[]): { busyMachine?: string } {
+  const busiest = runs.reduce((a, r) => (r.hostCpu?.otherCores ?? 0) > (a.hostCpu?.otherCores ?? 0) ? r : a);
+  const note = busyMachineNote(busiest);
+  return note ? { busyMachine: note } : {};
+}

@@ -1,0 +1,282 @@
+/**
+ * @module
+ * One run as report.html embeds it (`pageRun`): no encoded histograms, series column-wise, numbers
+ * rounded to keep a 50-run page within its size budget. Pure.
+ */
+import type { IntervalResult, RunResult, TelemetrySeries } from "../../../results/mod.ts";
+import { round3, round4 } from "../../../results/stats.ts";
+import { stabilizationText } from "../../../results/conclude/stabilization.ts";
+import { crowdOpening } from "../../../results/conclude/crowd_opening.ts";
+import { servedRps } from "../../../results/conclude/served_rate.ts";
+import { type GeneratorVerdict, generatorVerdict } from "../../generator_verdict.ts";
+import { cacheBypassSentence } from "../../cache_bypass.ts";
+import { deflateLine } from "../../terminal/ws.ts";
+import { groupSends, groupVerdict, type OverviewSends } from "./verdict.ts";
+import { intervalLatencySampled, sampledLatency } from "../../../results/conclude/responses.ts";
+import { type PageEndpoint, pageEndpoints } from "./endpoints.ts";
+import { endpointQualifier } from "../../endpoint_rows.ts";
+import { visibleLine } from "../../../validation/terminal_text.ts";
+
+const r4 = round4;
+
+/** Times in seconds from the measured start: a list, or an evenly spaced axis (smaller). */
+export type TimeAxis = number[] | { startSec: number; stepSec: number; count: number };
+
+/** Per-interval series, one array per field, index-aligned with `t`. */
+interface IntervalColumns {
+  t: TimeAxis;
+  /** Duration of one interval in seconds (the runner's interval setting). */
+  durSec: number;
+  rps: number[];
+  errors: number[];
+  /** `errors` by kind, a column per kind; empty when some interval lacks kinds (the page draws the total). */
+  errorKinds: Record<string, number[]>;
+  failedStatus: number[];
+  lateSends: number[];
+  /** Sends that waited for a connection the server held (empty in older files). */
+  serverBoundSends: number[];
+  /**
+   * Latency per interval; null where the interval had no completions (a gap, not 0 ms: see `latencyOrGap`).
+   */
+  p50: Array<number | null>;
+  p75: Array<number | null>;
+  p90: Array<number | null>;
+  p99: Array<number | null>;
+  mean: Array<number | null>;
+  inFlight: number[];
+  /** Open connections at each interval's end (the concurrency of a closed model). */
+  connections: number[];
+  status: Record<string, number[]>;
+}
+
+/** One telemetry series column-wise; counters (hits, misses) already turned into per-second rates. */
+export interface PageTelemetry {
+  name: string;
+  kind: "process" | "redis" | "runtime";
+  t: TimeAxis;
+  cpuPercent?: Array<number | null>;
+  rssMiB?: Array<number | null>;
+  /** Process: % of the interval its main thread waited for a core. */
+  runQueueWaitPct?: Array<number | null>;
+  opsPerSec?: Array<number | null>;
+  hitsPerSec?: Array<number | null>;
+  missesPerSec?: Array<number | null>;
+  /**
+   * Redis, from the server's side: keyspace hits / (hits + misses) in %, memory, clients, evictions, slow
+   * log.
+   */
+  hitRatioPct?: Array<number | null>;
+  usedMemoryMiB?: Array<number | null>;
+  connectedClients?: Array<number | null>;
+  evictedPerSec?: Array<number | null>;
+  slowlogAdded?: Array<number | null>;
+  /** Runtime sampler series: loop delay per tick (ms), heap, GC pause ms per second (all kinds in one). */
+  loopP50Ms?: Array<number | null>;
+  loopP99Ms?: Array<number | null>;
+  loopMaxMs?: Array<number | null>;
+  heapMiB?: Array<number | null>;
+  gcMsPerSec?: Array<number | null>;
+  /** "node" or "deno"; the error that stopped the sampler, if one did. */
+  runtime?: string;
+  error?: string;
+}
+
+type Without<T, K extends PropertyKey> = { [P in keyof T as P extends K ? never : P]: T[P] };
+
+/** One run as the page sees it: the results fields minus bulky re-analysis data, intervals as columns. */
+export type PageRun =
+  & Without<
+    RunResult,
+    | "intervals"
+    | "histogramEncoded"
+    | "percentiles"
+    | "uncorrectedPercentiles"
+    | "histogram"
+    | "logHistogram"
+    | "telemetry"
+    | "endpoints"
+  >
+  & {
+    group: string;
+    /** The run's endpoints, slowest p99 first (endpoints.ts); empty for a file without them. */
+    endpoints: PageEndpoint[];
+    /** What qualifies every endpoint's numbers (a warm-up they still include), or "". */
+    endpointNote: string;
+    /** How many endpoints the page leaves out and where they all are (endpoints.ts), or "". */
+    endpointsOmitted: string;
+    percentiles: Array<[number, number]>;
+    uncorrectedPercentiles: Array<[number, number]> | null;
+    /** oha-style equal-width buckets [fromMs, toMs, count] (the oha table). */
+    histogram: Array<[number, number, number]>;
+    /** Log-spaced buckets for the chart; the equal-width ones for files written before they existed. */
+    chartHistogram: Array<[number, number, number]>;
+    iv: IntervalColumns;
+    telemetry: PageTelemetry[];
+    /** Who limited the run, in words, with its facts (report/generator_verdict.ts); null when unknown. */
+    generator: GeneratorVerdict | null;
+    /** When latency and throughput settled, or why not, in words (results/conclude/stabilization.ts). */
+    stabilization: string;
+    /**
+     * When a crowd that took more than an interval to open was open (ms; results/conclude/crowd_opening.ts).
+     */
+    crowdOpenAtMs: number | null;
+    /** The caching proxy served requests without Redis (report/cache_bypass.ts); null when it never did. */
+    cacheBypass: string | null;
+    /**
+     * How many handshakes that offered permessage-deflate got it (report/terminal/ws.ts); null: none offered.
+     */
+    wsDeflate: string | null;
+    /** The run verdict's label (results/conclude/run_verdict.ts): "ok", or why not to trust its numbers. */
+    verdict: string;
+    /** Open and throughput models: requested rate, sends made and dropped; null for closed models. */
+    sends: OverviewSends | null;
+  };
+
+function timeAxis(timesMs: number[]): TimeAxis {
+  const n = timesMs.length;
+  const stepMs = n > 1 ? (timesMs[n - 1] - timesMs[0]) / (n - 1) : 0;
+  const even = timesMs.every((t, i) => Math.abs(t - (timesMs[0] + i * stepMs)) <= 1);
+  if (even) return { startSec: timesMs[0] / 1000 || 0, stepSec: Math.round(stepMs) / 1000, count: n };
+  return timesMs.map((t) => Math.round(t) / 1000);
+}
+
+function sparse(values: number[]): number[] {
+  return values.some((v) => v !== 0) ? values : [];
+}
+
+function errorKindColumns(intervals: IntervalResult[]): Record<string, number[]> {
+  if (!intervals.every((iv) => iv.errorKinds !== undefined)) return {};
+  const kinds = new Set(
+    intervals.flatMap((iv) => Object.keys(iv.errorKinds!).filter((k) => iv.errorKinds![k])),
+  );
+  const out: Record<string, number[]> = {};
+  for (const kind of [...kinds].sort()) out[kind] = intervals.map((iv) => iv.errorKinds![kind] ?? 0);
+  return out;
+}
+
+/** An interval's latency, or null when nothing completed in it: a stall draws as a gap, not a fast dip. */
+export function latencyOrGap(iv: IntervalResult, ms: number): number | null {
+  return intervalLatencySampled(iv) ? round3(ms) : null;
+}
+
+function columns(intervals: IntervalResult[]): IntervalColumns {
+  const codes = new Set(intervals.flatMap((iv) => Object.keys(iv.statusCodes)));
+  const status: Record<string, number[]> = {};
+  for (const code of codes) status[code] = intervals.map((iv) => iv.statusCodes[code] ?? 0);
+  return {
+    t: timeAxis(intervals.map((iv) => iv.startMs)),
+    durSec: (intervals[0]?.durationMs ?? 250) / 1000,
+    // Served within the window: the drain folded into the last interval would draw a false spike there.
+    rps: intervals.map((iv) => r4(servedRps(iv.requests, iv.drained ?? 0, iv.durationMs / 1000))),
+    errors: sparse(intervals.map((iv) => iv.errors)),
+    errorKinds: errorKindColumns(intervals),
+    failedStatus: sparse(intervals.map((iv) => iv.failedStatus)),
+    lateSends: sparse(intervals.map((iv) => iv.lateSends)),
+    serverBoundSends: sparse(intervals.map((iv) => iv.serverBoundSends ?? 0)),
+    p50: intervals.map((iv) => latencyOrGap(iv, iv.p50)),
+    p75: intervals.map((iv) => latencyOrGap(iv, iv.p75)),
+    p90: intervals.map((iv) => latencyOrGap(iv, iv.p90)),
+    p99: intervals.map((iv) => latencyOrGap(iv, iv.p99)),
+    mean: intervals.map((iv) => latencyOrGap(iv, iv.mean)),
+    inFlight: intervals.map((iv) => iv.inFlight),
+    connections: intervals.map((iv) => iv.connections),
+    status,
+  };
+}
+
+type Sample = TelemetrySeries["samples"][number];
+
+function telemetryColumns(series: TelemetrySeries): PageTelemetry {
+  const ss = series.samples;
+  const out: PageTelemetry = { name: series.name, kind: series.kind, t: timeAxis(ss.map((s) => s.tMs)) };
+  const col = (f: (s: TelemetrySeries["samples"][number], i: number) => number | undefined) => {
+    const values = ss.map(f);
+    return values.some((v) => v !== undefined)
+      ? values.map((v) => (v === undefined ? null : round3(v)))
+      : undefined;
+  };
+  const perSec = (s: Sample, i: number, value: number | undefined) => {
+    if (value === undefined) return undefined;
+    const prev = ss[i - 1];
+    const dtSec = prev ? (s.tMs - prev.tMs) / 1000 : 0;
+    return prev && dtSec > 0 ? Math.max(0, value) / dtSec : undefined;
+  };
+  const mib = (bytes: number | undefined) => bytes === undefined ? undefined : bytes / 1048576;
+  const columns = {
+    cpuPercent: col((s) => s.cpuPercent),
+    rssMiB: col((s) => mib(s.rssBytes)),
+    runQueueWaitPct: col((s) => s.runQueueWaitPct),
+    opsPerSec: col((s) => s.opsPerSec),
+    hitsPerSec: col((s, i) => perSec(s, i, s.hits)),
+    missesPerSec: col((s, i) => perSec(s, i, s.misses)),
+    hitRatioPct: col((s) => {
+      const lookups = (s.hits ?? 0) + (s.misses ?? 0);
+      return s.hits === undefined || lookups === 0 ? undefined : (s.hits / lookups) * 100;
+    }),
+    usedMemoryMiB: col((s) => mib(s.usedMemoryBytes)),
+    connectedClients: col((s) => s.connectedClients),
+    evictedPerSec: col((s, i) => perSec(s, i, s.evictedKeys)),
+    slowlogAdded: col((s) => s.slowlogAdded),
+    loopP50Ms: col((s) => s.loopP50Ms),
+    loopP99Ms: col((s) => s.loopP99Ms),
+    loopMaxMs: col((s) => s.loopMaxMs),
+    heapMiB: col((s) => mib(s.heapUsedBytes)),
+    gcMsPerSec: col((s, i) =>
+      perSec(s, i, s.gc ? Object.values(s.gc).reduce((ms, kind) => ms + kind.ms, 0) : undefined)
+    ),
+  };
+  for (const [k, v] of Object.entries(columns)) if (v) out[k as keyof typeof columns] = v;
+  if (series.runtime) out.runtime = series.runtime;
+  if (series.error) out.error = series.error;
+  return out;
+}
+
+/** One run for the page; `group` is its overview group (repeats share one). */
+export function pageRun(run: RunResult, group: string): PageRun {
+  const {
+    intervals,
+    histogramEncoded: _encoded,
+    percentiles,
+    uncorrectedPercentiles,
+    histogram,
+    logHistogram,
+    telemetry,
+    endpoints: _endpoints,
+    ...rest
+  } = run;
+  const bars = (bs: RunResult["histogram"]) =>
+    bs.map((b): [number, number, number] => [r4(b.fromMs), r4(b.toMs), b.count]);
+  const points = (ps: RunResult["percentiles"]) =>
+    ps.map((p): [number, number] => [p.percentile, r4(p.latencyMs)]);
+  const shown = pageEndpoints(run);
+  return {
+    ...rest,
+    group,
+    // Without a response every latency field is NaN (null in the page), shown "–", not "0 ms".
+    latencyMs: sampledLatency(run),
+    uncorrectedLatencyMs: rest.uncorrectedLatencyMs && sampledLatency(run, rest.uncorrectedLatencyMs),
+    percentiles: points(percentiles),
+    uncorrectedPercentiles: uncorrectedPercentiles ? points(uncorrectedPercentiles) : null,
+    histogram: bars(histogram),
+    chartHistogram: bars(logHistogram ?? histogram),
+    iv: columns(intervals),
+    telemetry: (telemetry ?? []).map(telemetryColumns),
+    endpoints: shown.endpoints,
+    endpointNote: endpointQualifier(run),
+    endpointsOmitted: shown.omitted,
+    generator: generatorVerdict(run),
+    stabilization: stabilizationText(run),
+    crowdOpenAtMs: crowdOpening(run)?.openAtMs ?? null,
+    cacheBypass: cacheBypassSentence(run),
+    wsDeflate: run.ws?.deflateOffered ? deflateLine(run.ws) : null,
+    verdict: groupVerdict([run]),
+    sends: groupSends([run]),
+    // What servers said, each on one line with nothing hidden (the results file keeps it as it came).
+    errorMessages: Object.fromEntries(
+      Object.entries(run.errorMessages).map(([kind, byMessage]) => [
+        kind,
+        Object.fromEntries(Object.entries(byMessage ?? {}).map(([message, n]) => [visibleLine(message), n])),
+      ]),
+    ),
+  };
+}

@@ -1,0 +1,99 @@
+/**
+ * @module
+ * The sweep curves of the page data: each variant's points over the swept parameter and the knee. Pure.
+ */
+import type { Analysis, ResultsFile, RunResult } from "../../../results/mod.ts";
+import {
+  curveAxes,
+  isCategorical,
+  meanCi,
+  orderedSweepValues,
+  round4,
+  type SweepPoint,
+} from "../../../results/stats.ts";
+import { analyze } from "../../../results/conclude/analysis.ts";
+import { groupSends, groupVerdict, type OverviewSends } from "./verdict.ts";
+import { sampledLatency } from "../../../results/conclude/responses.ts";
+import { storedKnee } from "./experiment.ts";
+
+/** One sweep curve: a variant's runs over a swept parameter. */
+export interface PageSweep {
+  title: string;
+  parameter: string;
+  isRate: boolean;
+  /** Words (`load.protocol`: http1, h2): drawn as categories in the file's order, with no knee. */
+  categorical: boolean;
+  points: SweepPoint[];
+  knee: number | null;
+  /** Why the knee is where it is (from the stored analysis), null when the page found it itself. */
+  kneeReason: string | null;
+  /** One table row per point, index-aligned with `points`: what was asked and sent beside what came back. */
+  rows: PageSweepRow[];
+}
+
+/** A sweep point as the sweep table lists it: requested, sent, dropped, achieved, verdict. */
+interface PageSweepRow {
+  x: number | string;
+  /** Open and throughput models: requested rate, sends made and dropped (over repeats); else null. */
+  sends: OverviewSends | null;
+  rps: number;
+  p99Ms: number;
+  /** The point's run verdict ("ok", or the flagged runs' labels). */
+  verdict: string;
+}
+
+/** One curve per variant × load over its swept parameter, probes left out, with its knee. */
+export function buildSweeps(results: ResultsFile): PageSweep[] {
+  // A file with no stored analysis (merged, older) gets the knees the findings' rule finds.
+  const analysis = results.analysis ?? analyze(results.runs);
+  const byCurve = new Map<string, RunResult[]>();
+  for (const run of results.runs) {
+    const axes = curveAxes(run);
+    if (!axes || run.probe) continue;
+    const at = axes.at ? `${axes.at.parameter}=${axes.at.value}` : "";
+    const key = [run.variant, run.load, axes.axis.parameter, at].join("\u0000");
+    byCurve.set(key, [...(byCurve.get(key) ?? []), run]);
+  }
+  return [...byCurve.values()].map((runs) => sweepCurve(runs, analysis));
+}
+
+function sweepCurve(runs: RunResult[], analysis: Analysis): PageSweep {
+  const axes = curveAxes(runs[0])!;
+  const parameter = axes.axis.parameter;
+  const xOf = (r: RunResult) => curveAxes(r)!.axis.value;
+  const values = orderedSweepValues(runs.map(xOf));
+  const points = values.map((x): SweepPoint => {
+    const at = runs.filter((r) => xOf(r) === x);
+    const target = meanCi(at.map((r) => r.targetRps ?? Number.NaN));
+    return {
+      x,
+      rps: round4(meanCi(at.map((r) => r.rps)).mean),
+      p99Ms: round4(meanCi(at.map((r) => sampledLatency(r).p99)).mean),
+      targetRps: target.n ? round4(target.mean) : null,
+    };
+  });
+  const rows = points.map((p): PageSweepRow => {
+    const at = runs.filter((r) => xOf(r) === p.x);
+    return { x: p.x, sends: groupSends(at), rps: p.rps, p99Ms: p.p99Ms, verdict: groupVerdict(at) };
+  });
+  const isRate = /(^|\.)(rate|ratePerSec|requestedRate)$/i.test(parameter);
+  const categorical = isCategorical(values);
+  const where = [runs[0].variant, runs[0].load].filter((p) => p !== undefined).join("/");
+  const second = axes.at ? ` at ${axes.at.parameter}=${axes.at.value}` : "";
+  const title = (where ? `${where}: ${parameter}` : parameter) + second;
+  const stored = storedKnee(analysis, runs[0]);
+  if (stored === undefined) {
+    return { title, parameter, isRate, categorical, points, knee: null, kneeReason: null, rows };
+  }
+  const knee = points.findIndex((p) => p.x === stored.value);
+  return {
+    title,
+    parameter,
+    isRate,
+    categorical,
+    points,
+    knee: knee === -1 ? null : knee,
+    kneeReason: stored.reason,
+    rows,
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * @module
+ * The run verdict's share of the page data: each row's verdict label with requested, sent and
+ * dropped, and each threshold's actual. Pure.
+ */
+import type { ResultsFile, RunResult, ThresholdResult } from "../../../results/mod.ts";
+import { runVerdict } from "../../../results/conclude/run_verdict.ts";
+import { achievedAbove, sendFacts } from "../../../results/conclude/send_counts.ts";
+import {
+  flaggedRunPhrase,
+  formatThresholdActual,
+  thresholdRunVerdict,
+} from "../../../results/thresholds/text.ts";
+import { round4 } from "../../../results/stats.ts";
+
+/** Requested rate (mean over repeats), sends made and dropped (sums) of an overview row. */
+export interface OverviewSends {
+  requestedRps: number;
+  sent: number;
+  dropped: number;
+  droppedShare: number;
+  /** Achieved req/s above the requested rate beyond noise (`achievedAbove`). */
+  aboveRequested: boolean;
+  /** Responses after the load's end (summed), which the achieved rate leaves out. */
+  drained?: number;
+}
+
+/** A threshold with its actual in the rule's unit and the verdict of the run it was evaluated on. */
+export type PageThreshold = ThresholdResult & {
+  actualText: string;
+  /**
+   * When the run is flagged, what its verdict says beside a threshold ("on a generator-bound run"), else
+   * null.
+   */
+  flagged: string | null;
+};
+
+/** "ok", the one run's verdict label, or "name: label" for each flagged run of a group of repeats. */
+export function groupVerdict(runs: RunResult[]): string {
+  const flagged = runs.map((r) => [r, runVerdict(r)] as const).filter(([, v]) => !v.ok);
+  if (flagged.length === 0) return "ok";
+  if (runs.length === 1) return flagged[0][1].label;
+  return flagged.map(([r, v]) => `${r.name}: ${v.label}`).join("; ");
+}
+
+/** The sends of a group of open-model runs; null when any is closed (no requested rate). */
+export function groupSends(runs: RunResult[]): OverviewSends | null {
+  const facts = runs.map(sendFacts);
+  if (facts.some((f) => f.requestedRps === null)) return null;
+  const sent = facts.reduce((a, f) => a + f.sent, 0);
+  const dropped = facts.reduce((a, f) => a + f.dropped, 0);
+  return {
+    requestedRps: round4(facts.reduce((a, f) => a + f.requestedRps!, 0) / facts.length),
+    sent,
+    dropped,
+    droppedShare: sent + dropped > 0 ? round4(dropped / (sent + dropped)) : 0,
+    aboveRequested: runs.some(achievedAbove),
+    drained: runs.reduce((a, r) => a + (r.drained ?? 0), 0),
+  };
+}
+
+/** Every threshold of the file with its unit-true actual and its run's flag. */
+export function pageThresholds(results: ResultsFile): PageThreshold[] {
+  return results.thresholds.map((t) => {
+    const v = thresholdRunVerdict(t, results.runs);
+    return {
+      ...t,
+      actualText: formatThresholdActual(t.expression, t.actual),
+      flagged: v && !v.ok ? flaggedRunPhrase(v) : null,
+    };
+  });
+}

@@ -1,0 +1,52 @@
+/**
+ * @module
+ * The `--baseline` gate's verdicts in words, one sentence per metric, shared by the terminal, the
+ * markdown summary and the report's compare view.
+ */
+import type { CompareMetric } from "../../results/conclude/noise_samples.ts";
+import type { GateResult, GroupVerdict, MetricVerdict } from "../../results/baseline_gate.ts";
+
+/** The unit a metric's values are shown in (success as a percentage; its changes are in points). */
+export const METRIC_UNITS: Record<CompareMetric, string> = {
+  p50: "ms",
+  p99: "ms",
+  rps: "req/s",
+  success: "%",
+};
+
+/** How the interval was measured, for the reader: the repeats, or one run's own intervals. */
+export function noiseText(m: MetricVerdict, group: GroupVerdict): string {
+  return m.noise === "repeats"
+    ? `Welch over ${group.baselineRuns}+${group.currentRuns} repeats`
+    : `within-run interval variation: ${group.baselineRuns}+${group.currentRuns} runs, too few repeats for Welch`;
+}
+
+/** `worse: 10.3 → 12.5 ms, +21.3% (...; noise interval ...)` or `no verdict: ...`, with failed rules. */
+export function verdictText(m: MetricVerdict, group: GroupVerdict, gate: GateResult): string {
+  const label = m.verdict === "same"
+    ? "same (within noise)"
+    : m.verdict === "unknown"
+    ? "no verdict"
+    : m.verdict;
+  const signed = (x: number) => `${x > 0 ? "+" : ""}${m.metric === "success" ? x : x.toFixed(1)}`;
+  const unit = m.metric === "success" ? " pp" : "%";
+  const [point, ci] = m.metric === "success" ? [m.diff, m.diffCi95] : [m.changePct, m.changeCi95Pct];
+  const level = (x: number) => `${Number(x.toPrecision(4))}`;
+  const [from, to] = m.compared;
+  const levels = Number.isFinite(from) && Number.isFinite(to)
+    ? `${level(from)} → ${level(to)} ${METRIC_UNITS[m.metric]}, `
+    : "";
+  const change = Number.isFinite(point) ? `${levels}${signed(point)}${unit}` : "no change measured";
+  const why = m.verdict === "unknown"
+    ? `not judged: ${m.notJudged ?? "noise not measured"}`
+    : ci === null
+    ? "noise not measured"
+    : `noise interval ${signed(ci[0])}${unit === "%" ? "%" : ""} to ${signed(ci[1])}${unit}` +
+      (m.waits ? `, ${m.waits}` : "");
+  const parts = [`${label}: ${change} (${m.statistic}; ${why}; ${noiseText(m, group)})`];
+  if (m.failed.length) parts.push(`FAILS ${m.failed.join(", ")}`);
+  if (gate.otherMachine.length) {
+    parts.push(`baseline from another machine/build: ${gate.otherMachine.join(", ")} differ`);
+  }
+  return parts.join("; ");
+}

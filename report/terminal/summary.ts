@@ -1,0 +1,270 @@
+/**
+ * @module
+ * The terminal summary: a `RunResult` in, text out. oha's layout then autocannon's tables, the run
+ * verdict first, dropped and late sends beside the latency they distort, "-" for a run without samples.
+ */
+
+import { visibleLine } from "../../validation/terminal_text.ts";
+import type { RunResult } from "../../results/mod.ts";
+import type { LatencyKey } from "../../results/schema/values.ts";
+import {
+  formatBytes,
+  formatCount,
+  formatDurationMs,
+  formatNumber,
+  formatPercent,
+  formatPercentile,
+} from "../../results/text_format.ts";
+import { latencyTable, throughputTable } from "./tables.ts";
+import { wsLines } from "./ws.ts";
+import { endpointLines } from "./endpoints.ts";
+import { generatorLines } from "./generator.ts";
+import { type RunVerdict, runVerdict } from "../../results/conclude/run_verdict.ts";
+import { achievedAbove, droppedShare, formatShare, sendFacts } from "../../results/conclude/send_counts.ts";
+import { latencySampled, measuredSuccessRate, sampledLatency } from "../../results/conclude/responses.ts";
+import { drainedNote, unfinishedNote } from "../../results/conclude/served_rate.ts";
+import { busyMachineNote } from "../../results/conclude/machine_change.ts";
+
+interface SummaryOptions {
+  /** ANSI colors (bold headings, red errors, yellow warnings); off by default for files and pipes. */
+  color?: boolean;
+}
+
+const BAR_COLUMNS = 30;
+const TOP_MESSAGES = 3;
+const DISTRIBUTION: Array<[number, LatencyKey]> = [
+  [10, "p10"],
+  [25, "p25"],
+  [50, "p50"],
+  [75, "p75"],
+  [90, "p90"],
+  [95, "p95"],
+  [99, "p99"],
+  [99.9, "p999"],
+  [99.99, "p9999"],
+];
+
+type Paint = (text: string) => string;
+interface Palette {
+  bold: Paint;
+  red: Paint;
+  yellow: Paint;
+  green: Paint;
+}
+
+function palette(color: boolean): Palette {
+  const ansi = (code: number): Paint => (text) => color ? `\x1b[${code}m${text}\x1b[0m` : text;
+  return { bold: ansi(1), red: ansi(31), yellow: ansi(33), green: ansi(32) };
+}
+
+function fields(pairs: Array<[string, string]>): string[] {
+  const width = Math.max(...pairs.map(([label]) => label.length)) + 1;
+  return pairs.map(([label, value]) => `  ${(label + ":").padEnd(width)}  ${value}`);
+}
+
+/** " of sent, 12% of intended sends dropped": a success rate never stands alone beside dropped sends. */
+function successQualifier(run: RunResult): string {
+  if (run.droppedSends === 0) return "";
+  return ` of sent; ${formatShare(droppedShare(run))} of intended sends dropped`;
+}
+
+function overview(run: RunResult, c: Palette): string[] {
+  const safe = (n: number, d: number) => (d > 0 ? n / d : 0);
+  const rate = formatPercent(measuredSuccessRate(run)); // "-" when nothing was measured
+  const successColor = run.successRate >= 0.99 ? c.green : run.successRate >= 0.9 ? c.yellow : c.red;
+  const sends = sendFacts(run);
+  const drained = drainedNote(run);
+  const requestsLine =
+    (sends.requestedRps === null
+      ? formatNumber(run.rps, 2)
+      : `${formatNumber(run.rps, 2)} achieved of ${formatNumber(sends.requestedRps, 2)} requested` +
+        (achievedAbove(run) ? " (above requested beyond noise)" : "")) + (drained ? ` (${drained})` : "");
+  const verdict = runVerdict(run);
+  const latency = sampledLatency(run);
+  const unfinished = unfinishedNote(run);
+  const unfinishedRows: Array<[string, string]> = unfinished
+    ? [["Unfinished", `${unfinished}: cut by the run's own stop, not failures of the target`]]
+    : [];
+  const busy = busyMachineNote(run);
+  const machineRows: Array<[string, string]> = busy ? [["Machine", `${busy} during the run`]] : [];
+  const sendRows: Array<[string, string]> = sends.requestedRps === null ? [] : [[
+    "Sent",
+    `${formatCount(sends.sent)}, dropped ${formatCount(sends.dropped)} (${formatShare(sends.droppedShare)} ` +
+    "of intended sends)",
+  ]];
+  return [
+    `${c.bold("Verdict:")} ${verdictText(verdict, c)}`,
+    c.bold("Summary:"),
+    ...fields([
+      ["Success rate", (sends.sent === 0 ? rate : successColor(rate)) + successQualifier(run)],
+      ["Total", formatDurationMs(run.durationSec * 1000)],
+      ["Slowest", formatDurationMs(latency.max)],
+      ["Fastest", formatDurationMs(latency.min)],
+      ["Average", formatDurationMs(latency.mean)],
+      ["Requests/sec", requestsLine],
+      ["Requests", formatCount(run.requests)],
+      ...sendRows,
+      ...unfinishedRows,
+      ...machineRows,
+    ]),
+    "",
+    ...fields([
+      ["Total data", formatBytes(run.bytesRead)],
+      [
+        "Size/request",
+        latencySampled(run) ? formatBytes(Math.round(safe(run.bytesRead, run.requests))) : "-",
+      ],
+      ["Size/sec", formatBytes(Math.round(safe(run.bytesRead, run.durationSec)))],
+    ]),
+  ];
+}
+
+function histogramLines(run: RunResult, c: Palette): string[] {
+  if (run.histogram.length === 0) return [c.bold("Response time histogram:"), "  (no responses)"];
+  const maxCount = Math.max(...run.histogram.map((b) => b.count));
+  const labels = run.histogram.map((b) => formatDurationMs(b.toMs));
+  const counts = run.histogram.map((b) => `[${formatCount(b.count)}]`);
+  const labelWidth = Math.max(...labels.map((l) => l.length));
+  const countWidth = Math.max(...counts.map((l) => l.length));
+  return [
+    c.bold("Response time histogram:"),
+    ...run.histogram.map((b, i) => {
+      const bar = "■".repeat(maxCount > 0 ? Math.round((b.count / maxCount) * BAR_COLUMNS) : 0);
+      return `  ${labels[i].padStart(labelWidth)} ${counts[i].padEnd(countWidth)} |${bar}`;
+    }),
+  ];
+}
+
+/** The latency percentiles, with uncorrected ones and a stream's first message when the run has them. */
+function distributionLines(run: RunResult, c: Palette): string[] {
+  const columns = [
+    ...(run.uncorrectedLatencyMs === null ? [] : [{ name: "uncorrected", of: run.uncorrectedLatencyMs }]),
+    ...(run.firstMessage === undefined ? [] : [{
+      name: `first message of ${formatCount(run.firstMessage.streams)} streams` +
+        (run.firstMessage.warmupIncluded ? ", warm-up included" : ""),
+      of: run.firstMessage.latencyMs,
+    }]),
+  ];
+  const main = run.firstMessage === undefined ? "corrected" : "whole stream";
+  const header = columns.length === 0
+    ? "Response time distribution:"
+    : `Response time distribution (${[main, ...columns.map((col) => col.name)].join(" | ")}):`;
+  if (!latencySampled(run)) return [c.bold(header), "  (no responses)"];
+  return [
+    c.bold(header),
+    ...DISTRIBUTION.map(([p, key]) => {
+      const label = formatPercentile(p).padStart(7);
+      const cells = [run.latencyMs, ...columns.map((col) => col.of)].map((l) => formatDurationMs(l[key]));
+      return `  ${label} in ${
+        cells.map((cell, i) => i < cells.length - 1 ? cell.padEnd(10) : cell).join(" | ")
+      }`;
+    }),
+  ];
+}
+
+/** The status codes, each answered gRPC status with the messages its calls ended with. */
+function statusLines(run: RunResult, c: Palette): string[] {
+  const entries = Object.entries(run.statusCodes).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  if (entries.length === 0) return [];
+  return [
+    c.bold("Status code distribution:"),
+    ...entries.flatMap(([code, count]) => {
+      const line = `  [${code}] ${formatCount(count)} responses`;
+      const ok = Number(code) >= 200 && Number(code) < 400;
+      return [ok ? line : c.yellow(line), ...messageLines(run, code)];
+    }),
+  ];
+}
+
+function errorLines(run: RunResult, c: Palette): string[] {
+  const kinds = Object.entries(run.errors).filter(([, n]) => (n ?? 0) > 0).sort((a, b) =>
+    (b[1] ?? 0) - (a[1] ?? 0)
+  );
+  if (kinds.length === 0) return [];
+  const out = [c.bold("Error distribution:")];
+  for (const [kind, count] of kinds) {
+    out.push(c.red(`  [${formatCount(count ?? 0)}] ${kind}`), ...messageLines(run, kind));
+  }
+  return out;
+}
+
+function messageLines(run: RunResult, kind: string): string[] {
+  const messages = Object.entries(run.errorMessages[kind] ?? {}).sort((a, b) => b[1] - a[1]);
+  const out = messages.slice(0, TOP_MESSAGES).map(([message, n]) =>
+    `      ${formatCount(n)} × ${visibleLine(message)}`
+  );
+  if (messages.length > TOP_MESSAGES) out.push(`      … ${messages.length - TOP_MESSAGES} more messages`);
+  return out;
+}
+
+/** Flow steps' checks, a line each with pass rate and counts, and sessions a capture ended. */
+export function renderChecks(run: RunResult, opts: SummaryOptions = {}): string[] {
+  return checkLines(run, palette(opts.color ?? false));
+}
+
+function checkLines(run: RunResult, c: Palette): string[] {
+  const out: string[] = [];
+  for (const f of run.flows ?? []) {
+    if (f.captureFailed) {
+      out.push(
+        c.red(
+          `  [${formatCount(f.captureFailed)}] ${f.name}: sessions ended by a capture that found nothing`,
+        ),
+      );
+    }
+    if (f.noData) {
+      out.push(c.yellow(`  [${formatCount(f.noData)}] ${f.name}: arrivals found no data row left (not run)`));
+    }
+    for (const s of f.steps) {
+      for (const check of s.checks ?? []) {
+        const total = check.passed + check.failed;
+        const rate = total === 0
+          ? "no responses"
+          : `${((100 * check.passed) / total).toFixed(1)}% of ${formatCount(total)} passed ` +
+            `(✓ ${formatCount(check.passed)} / ✗ ${formatCount(check.failed)})`;
+        const line = `  ${f.name} / ${visibleLine(s.label)}: ${visibleLine(check.name)}: ${rate}`;
+        out.push(check.failed > 0 ? c.red(line) : line);
+      }
+    }
+  }
+  return out.length === 0 ? [] : [c.bold("Checks:"), ...out];
+}
+
+/** A shard's numbers are its part of the load only: say so, and how to get the whole. */
+function segmentLines(run: RunResult, c: Palette): string[] {
+  const segment = run.segment;
+  if (!segment) return [];
+  const late = segment.lateMs ? `, started ${segment.lateMs} ms after ${segment.startAt}` : "";
+  return [
+    c.yellow(
+      `Segment ${segment.index}/${segment.count} of a split load${late}: these numbers are this shard's part; ` +
+        "loadlab merge the shards for the whole (docs/scale-out.md)",
+    ),
+  ];
+}
+
+/** The verdict in its colour: green `ok`, red `failed`, else yellow. */
+function verdictText(verdict: RunVerdict, c: Palette): string {
+  if (verdict.ok) return c.green("ok");
+  return verdict.flags.some((f) => f.kind === "failed") ? c.red(verdict.label) : c.yellow(verdict.label);
+}
+
+/** The full end-of-run text for one run (no trailing newline). */
+export function renderSummary(run: RunResult, opts: SummaryOptions = {}): string {
+  const c = palette(opts.color ?? false);
+  const sections = [
+    overview(run, c),
+    histogramLines(run, c),
+    distributionLines(run, c),
+    statusLines(run, c),
+    wsLines(run, c.bold),
+    errorLines(run, c),
+    endpointLines(run, c.bold),
+    checkLines(run, c),
+    generatorLines(run, c.bold, c.yellow),
+    [latencyTable(run)],
+    [throughputTable(run)],
+    segmentLines(run, c),
+  ];
+  return sections.filter((lines) => lines.length > 0).map((lines) => lines.join("\n")).join("\n\n");
+}

@@ -1,0 +1,98 @@
+/**
+ * @module
+ * autocannon-style box tables for the terminal: latency percentiles and per-second requests and bytes
+ * from the run's intervals. Pure.
+ */
+
+import type { IntervalResult, LatencySummaryMs, RunResult } from "../../results/mod.ts";
+import { formatBytes, formatDurationMs, formatNumber } from "../../results/text_format.ts";
+import { sampledLatency } from "../../results/conclude/responses.ts";
+
+/** Draws rows (the first one is the header) in a Unicode box, columns sized to their widest cell. */
+export function boxTable(rows: string[][]): string {
+  const columns = Math.max(0, ...rows.map((row) => row.length));
+  const widths = Array.from(
+    { length: columns },
+    (_, c) => Math.max(...rows.map((row) => (row[c] ?? "").length)),
+  );
+  const line = (left: string, mid: string, right: string) =>
+    left + widths.map((w) => "─".repeat(w + 2)).join(mid) + right;
+  const row = (cells: string[]) =>
+    "│" + widths.map((w, c) => ` ${(cells[c] ?? "").padEnd(w)} `).join("│") + "│";
+  const out = [line("┌", "┬", "┐"), row(rows[0] ?? [])];
+  if (rows.length > 1) out.push(line("├", "┼", "┤"), ...rows.slice(1).map(row));
+  out.push(line("└", "┴", "┘"));
+  return out.join("\n");
+}
+
+interface SeriesStats {
+  p2_5: number;
+  p50: number;
+  p97_5: number;
+  mean: number;
+  stdev: number;
+  min: number;
+  max: number;
+}
+
+/** Nearest-rank percentiles, mean, population stdev, min and max; all zeros for no values. */
+export function seriesStats(values: number[]): SeriesStats {
+  if (values.length === 0) return { p2_5: 0, p50: 0, p97_5: 0, mean: 0, stdev: 0, min: 0, max: 0 };
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = (p: number) => sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)];
+  const mean = sorted.reduce((sum, v) => sum + v, 0) / sorted.length;
+  const variance = sorted.reduce((sum, v) => sum + (v - mean) ** 2, 0) / sorted.length;
+  return {
+    p2_5: rank(2.5),
+    p50: rank(50),
+    p97_5: rank(97.5),
+    mean,
+    stdev: Math.sqrt(variance),
+    min: sorted[0],
+    max: sorted[sorted.length - 1],
+  };
+}
+
+/** Per-second rates of `pick`; a trailing partial second is left out (it would read as a dip). */
+export function perSecond(intervals: IntervalResult[], pick: (i: IntervalResult) => number): number[] {
+  const buckets = new Map<number, { total: number; coveredMs: number }>();
+  for (const interval of intervals) {
+    const second = Math.floor(interval.startMs / 1000);
+    const bucket = buckets.get(second) ?? { total: 0, coveredMs: 0 };
+    bucket.total += pick(interval);
+    bucket.coveredMs += interval.durationMs;
+    buckets.set(second, bucket);
+  }
+  const all = [...buckets.values()].filter((b) => b.coveredMs > 0);
+  const full = all.filter((b) => b.coveredMs >= 999);
+  return (full.length > 0 ? full : all).map((b) => b.total / (b.coveredMs / 1000));
+}
+
+function latencyRow(label: string, s: LatencySummaryMs): string[] {
+  return [label, ...[s.p2_5, s.p50, s.p97_5, s.p99, s.mean, s.stdev, s.max].map(formatDurationMs)];
+}
+
+/** Latency table (2.5%, 50%, 97.5%, 99%, Avg, Stdev, Max), uncorrected as a second row. */
+export function latencyTable(run: RunResult): string {
+  const rows = [["Stat", "2.5%", "50%", "97.5%", "99%", "Avg", "Stdev", "Max"]];
+  if (run.uncorrectedLatencyMs === null) {
+    rows.push(latencyRow("Latency", sampledLatency(run)));
+  } else {
+    rows.push(latencyRow("Latency (corrected)", sampledLatency(run)));
+    rows.push(latencyRow("Latency (uncorrected)", sampledLatency(run, run.uncorrectedLatencyMs)));
+  }
+  return boxTable(rows);
+}
+
+/** Req/Sec and Bytes/Sec tables (2.5%, 50%, 97.5%, Avg, Stdev, Min over 1-second buckets). */
+export function throughputTable(run: RunResult): string {
+  // Served within the window, as the achieved rate: the drain folded into the last interval left out.
+  const requests = seriesStats(perSecond(run.intervals, (i) => i.requests - (i.drained ?? 0)));
+  const bytes = seriesStats(perSecond(run.intervals, (i) => i.bytesRead));
+  const pickAll = (s: SeriesStats) => [s.p2_5, s.p50, s.p97_5, s.mean, s.stdev, s.min];
+  return boxTable([
+    ["Stat", "2.5%", "50%", "97.5%", "Avg", "Stdev", "Min"],
+    ["Req/Sec", ...pickAll(requests).map((v) => formatNumber(v, 2))],
+    ["Bytes/Sec", ...pickAll(bytes).map(formatBytes)],
+  ]);
+}

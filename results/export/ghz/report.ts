@@ -1,0 +1,257 @@
+/**
+ * @module
+ * A gRPC run in ghz's report shapes (`-O json|pretty|summary|csv`): ghz's JSON fields in nanoseconds,
+ * statuses and errors keyed as grpc-go names them, its summary text, and its CSV (read from the run's
+ * request log: loadlab keeps no list of calls). Pure.
+ */
+import type { RunResult } from "../../mod.ts";
+import { decodeHistogram } from "../../histogram.ts";
+import { bucketValuesUs, forEachBucket } from "../../histogram_views.ts";
+import { GRPC_ERROR_KINDS, statusKey, statusSlotOf } from "../../schema/values.ts";
+import { visibleLine } from "../../../validation/terminal_text.ts";
+import { modelFactsOf } from "../../load_models.ts";
+
+/** The formats `-O` takes. */
+export const GHZ_FORMATS = ["summary", "json", "pretty", "csv"] as const;
+export type GhzFormat = (typeof GHZ_FORMATS)[number];
+
+/** grpc-go's names of the codes (`codes.Code.String()`), index = code. */
+const GO_NAMES = [
+  "OK",
+  "Canceled",
+  "Unknown",
+  "InvalidArgument",
+  "DeadlineExceeded",
+  "NotFound",
+  "AlreadyExists",
+  "PermissionDenied",
+  "ResourceExhausted",
+  "FailedPrecondition",
+  "Aborted",
+  "OutOfRange",
+  "Unimplemented",
+  "Internal",
+  "Unavailable",
+  "DataLoss",
+  "Unauthenticated",
+];
+
+/** The code grpc-go gives a call that failed without a status of the server's, by loadlab's kind. */
+const UNANSWERED_CODE: Record<string, number> = {
+  timeout: 4,
+  "grpc-protocol": 13,
+  "grpc-too-big": 8,
+  "h2-protocol": 13,
+  unfinished: 1,
+};
+
+/** The ghz status name of a status-code key or error kind ("200", "grpc UNAVAILABLE", "connect"). */
+function ghzStatus(key: string): string {
+  if (key === "200") return GO_NAMES[0];
+  // GRPC_ERROR_KINDS holds code k's kind at index k + 1.
+  const code = GRPC_ERROR_KINDS.indexOf(key as never) - 1;
+  if (code > 0) return GO_NAMES[code];
+  return GO_NAMES[UNANSWERED_CODE[key] ?? 14];
+}
+
+const NS_PER_MS = 1e6;
+
+/** ghz's report of `run` as its JSON object (durations in nanoseconds). */
+export function ghzReport(run: RunResult, date: Date) {
+  const statusCodeDistribution: Record<string, number> = {};
+  const errorDistribution: Record<string, number> = {};
+  const add = (into: Record<string, number>, key: string, n: number) => into[key] = (into[key] ?? 0) + n;
+  const failures: Array<[string, number]> = [
+    ...Object.entries(run.statusCodes).filter(([key]) => key !== "200") as Array<[string, number]>,
+    ...Object.entries(run.errors).map(([kind, n]) => [kind, n ?? 0] as [string, number]),
+  ];
+  if ((run.statusCodes["200"] ?? 0) > 0) statusCodeDistribution.OK = run.statusCodes["200"];
+  for (const [key, n] of failures) {
+    if (n <= 0) continue;
+    const status = ghzStatus(key);
+    add(statusCodeDistribution, status, n);
+    const messages = Object.entries(run.errorMessages[key] ?? {});
+    let named = 0;
+    for (const [message, count] of messages) {
+      add(errorDistribution, `rpc error: code = ${status} desc = ${message}`, count);
+      named += count;
+    }
+    if (named < n) add(errorDistribution, `rpc error: code = ${status} desc = ${key}`, n - named);
+  }
+  const count = Object.values(statusCodeDistribution).reduce((a, b) => a + b, 0);
+  const answered = run.requests > 0;
+  const ns = (ms: number) => answered ? Math.round(ms * NS_PER_MS) : 0;
+  const l = run.latencyMs;
+  const percentiles: Array<[number, number]> = [[10, l.p10], [25, l.p25], [50, l.p50], [75, l.p75], [
+    90,
+    l.p90,
+  ], [
+    95,
+    l.p95,
+  ], [99, l.p99]];
+  return {
+    date: date.toISOString().replace(/\.\d+Z$/, "Z"),
+    endReason: run.abortedBy || run.incomplete
+      ? "cancel"
+      : modelFactsOf(String(run.config.model))?.counted
+      ? "normal"
+      : "timeout",
+    options: ghzOptions(run),
+    count,
+    total: Math.round(run.durationSec * 1e9),
+    average: ns(l.mean),
+    fastest: ns(l.min),
+    slowest: ns(l.max),
+    rps: run.durationSec > 0 ? count / run.durationSec : 0,
+    errorDistribution,
+    statusCodeDistribution,
+    latencyDistribution: answered
+      ? percentiles.map(([percentage, ms]) => ({ percentage, latency: ns(ms) }))
+      : null,
+    histogram: answered ? ghzHistogram(run) : null,
+    details: [],
+  };
+}
+
+function ghzOptions(run: RunResult): Record<string, unknown> {
+  const c = run.config as Record<string, unknown>;
+  const url = new URL(String(c.url));
+  const connections = typeof c.connections === "number" ? c.connections : undefined;
+  const streams = typeof c.streams === "number" ? c.streams : 1;
+  const counted = modelFactsOf(String(c.model))?.counted ?? false;
+  const options: Record<string, unknown> = {
+    call: (c.requestMix as Array<{ name?: string }> | undefined)?.[0]?.name,
+    host: url.host,
+    insecure: url.protocol === "http:",
+    concurrency: c.concurrency ?? (connections === undefined ? undefined : connections * streams),
+    total: counted ? c.requests : undefined,
+    connections,
+    duration: typeof c.durationMs === "number" && !counted ? c.durationMs * NS_PER_MS : undefined,
+    timeout: typeof c.timeoutMs === "number" ? c.timeoutMs * NS_PER_MS : undefined,
+    CPUs: c.workers,
+  };
+  return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
+}
+
+/**
+ * ghz's 11 buckets: marks (seconds) from the fastest to the slowest in tenths, each call in the first mark at
+ * or above it.
+ */
+function ghzHistogram(run: RunResult) {
+  const h = decodeHistogram(run.histogramEncoded ?? "");
+  const fastestUs = run.latencyMs.min * 1000, slowestUs = run.latencyMs.max * 1000;
+  const marks = Array.from(
+    { length: 11 },
+    (_, i) => i === 10 ? slowestUs : fastestUs + (slowestUs - fastestUs) * i / 10,
+  );
+  const counts = marks.map(() => 0);
+  forEachBucket(h, (slot, n) => {
+    const { highestUs } = bucketValuesUs(h, slot);
+    const at = marks.findIndex((m) => Math.min(highestUs, slowestUs) <= m);
+    counts[at < 0 ? 10 : at] += n;
+  });
+  const total = h.totalCount;
+  return marks.map((m, i) => ({
+    mark: m / 1e6,
+    count: counts[i],
+    frequency: total > 0 ? counts[i] / total : 0,
+  }));
+}
+
+/**
+ * ghz's `-O` output of `run`: its JSON (`pretty` indented), its summary text, or its CSV of the calls in
+ * `log` (the run's request log, runner/load/request_log.ts).
+ */
+export function ghzOutput(run: RunResult, format: GhzFormat, date = new Date(), log = ""): string {
+  if (format === "csv") return ghzCsv(run, log);
+  const report = ghzReport(run, date);
+  if (format === "json") return JSON.stringify(report);
+  if (format === "pretty") return JSON.stringify(report, null, 2);
+  return ghzSummary(report);
+}
+
+/**
+ * ghz's CSV: `duration (ms),status,error` and a row per call, the answered ones from the request log's
+ * lines (`code;startUs;endUs;connection`), then one per call that got no answer, with no duration (the log
+ * has none). A row's error is the kind's message when the kind has one, else the kind (which call had
+ * which message is not kept). Fields are on one line, and quoted when they hold a comma or a quote.
+ */
+function ghzCsv(run: RunResult, log: string): string {
+  const errorOf = new Map<string, string>();
+  const error = (key: string): string => {
+    let text = errorOf.get(key);
+    if (text === undefined) {
+      const status = ghzStatus(key);
+      const messages = Object.keys(run.errorMessages[key] ?? {});
+      const desc = messages.length === 1 ? messages[0] : key;
+      text = status === GO_NAMES[0]
+        ? `${status},`
+        : `${status},${csvField(`rpc error: code = ${status} desc = ${desc}`)}`;
+      errorOf.set(key, text);
+    }
+    return text;
+  };
+  const rows = ["", "duration (ms),status,error"];
+  for (const line of log.split("\n")) {
+    const [code, startUs, endUs] = line.split(";").map(Number);
+    if (!(endUs >= startUs)) continue;
+    rows.push(`${((endUs - startUs) / 1000).toFixed(2)},${error(statusKey(statusSlotOf(code)))}`);
+  }
+  for (const [kind, n] of Object.entries(run.errors)) {
+    for (let k = 0; k < (n ?? 0); k++) rows.push(`,${error(kind)}`);
+  }
+  rows.push("");
+  return rows.join("\n");
+}
+
+/** A CSV field: on one line (controls escaped), quoted when it holds a comma or a quote (RFC 4180). */
+function csvField(text: string): string {
+  const line = visibleLine(text);
+  return /[",]/.test(line) ? `"${line.replaceAll('"', '""')}"` : line;
+}
+
+/** ghz's duration text: ns under 10 µs, else ms, else s. */
+function nanoUnit(ns: number): string {
+  if (ns < 10_000) return `${ns} ns`;
+  const ms = ns / NS_PER_MS;
+  return ms < 1000 ? `${ms.toFixed(2)} ms` : `${(ms / 1000).toFixed(2)} s`;
+}
+
+function ghzSummary(r: ReturnType<typeof ghzReport>): string {
+  const bars = (r.histogram ?? []).map((b) => b.count);
+  const most = Math.max(1, ...bars);
+  const marks = (r.histogram ?? []).map((b) => (b.mark * 1000).toFixed(3));
+  const width = Math.max(0, ...marks.map((m) => m.length));
+  const countWidth = Math.max(0, ...bars.map((n) => String(n).length));
+  const table = (entries: Array<[string, string]>) => {
+    const w = Math.max(0, ...entries.map(([a]) => a.length));
+    return entries.map(([a, b]) => `  ${a.padEnd(w)}   ${b}   `).join("\n");
+  };
+  return [
+    "",
+    "Summary:",
+    `  Count:\t${r.count}`,
+    `  Total:\t${nanoUnit(r.total)}`,
+    `  Slowest:\t${nanoUnit(r.slowest)}`,
+    `  Fastest:\t${nanoUnit(r.fastest)}`,
+    `  Average:\t${nanoUnit(r.average)}`,
+    `  Requests/sec:\t${r.rps.toFixed(2)}`,
+    "",
+    "Response time histogram:",
+    ...(r.histogram ?? []).map((b, i) =>
+      `  ${marks[i].padEnd(width)} ${`[${b.count}]`.padEnd(countWidth + 2)} |${
+        "∎".repeat(Math.round((b.count * 40) / most))
+      }`
+    ),
+    "",
+    "Latency distribution:",
+    ...(r.latencyDistribution ?? []).map((d) => `  ${d.percentage} % in ${nanoUnit(d.latency)} `),
+    "",
+    "Status code distribution:",
+    table(Object.entries(r.statusCodeDistribution).map(([s, n]) => [`[${s}]`, `${n} responses`])),
+    ...(Object.keys(r.errorDistribution).length > 0
+      ? ["", "Error distribution:", table(Object.entries(r.errorDistribution).map(([e, n]) => [`[${n}]`, e]))]
+      : []),
+    "",
+  ].join("\n");
+}

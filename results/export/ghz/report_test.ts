@@ -1,0 +1,106 @@
+import { deepStrictEqual as assertEquals, match } from "node:assert/strict";
+import { ghzOutput, ghzReport } from "./report.ts";
+import { createHistogram, encodeHistogram } from "../../histogram.ts";
+import { summarizeMs } from "../../histogram.ts";
+import type { RunResult } from "../../mod.ts";
+
+/** A run of 8 answered calls (6 OK at 1-6 ms, 2 UNAVAILABLE at 10 ms) and 2 timeouts, over 0.5 s. */
+function run(): RunResult {
+  const h = createHistogram();
+  for (const us of [1000, 2000, 3000, 4000, 5000, 6000, 10_000, 10_000]) h.recordValue(us);
+  return {
+    requests: 8,
+    durationSec: 0.5,
+    statusCodes: { "200": 6, "grpc UNAVAILABLE": 2 },
+    errors: { timeout: 2 },
+    errorMessages: { "grpc UNAVAILABLE": { "down": 2 }, timeout: { "no answer within 1s": 2 } },
+    latencyMs: summarizeMs(h),
+    histogramEncoded: encodeHistogram(h),
+    config: {
+      model: "count",
+      url: "http://127.0.0.1:50051/",
+      requestMix: [{ name: "helloworld.Greeter/SayHello" }],
+      requests: 10,
+      connections: 4,
+      streams: 13,
+      concurrency: 50,
+      timeoutMs: 20_000,
+      workers: 1,
+    },
+  } as unknown as RunResult;
+}
+
+Deno.test("ghz's JSON: every call counted, statuses and errors keyed as grpc-go names them, durations in ns", () => {
+  const r = ghzReport(run(), new Date("2026-01-02T03:04:05.678Z"));
+  assertEquals([r.date, r.endReason, r.count, r.total, r.rps], [
+    "2026-01-02T03:04:05Z",
+    "normal",
+    10,
+    5e8,
+    20,
+  ]);
+  assertEquals(r.statusCodeDistribution, { OK: 6, Unavailable: 2, DeadlineExceeded: 2 });
+  assertEquals(r.errorDistribution, {
+    "rpc error: code = Unavailable desc = down": 2,
+    "rpc error: code = DeadlineExceeded desc = no answer within 1s": 2,
+  });
+  assertEquals([r.fastest, Math.round(r.slowest / 1e6)], [1_000_000, 10]);
+  assertEquals(r.latencyDistribution?.map((d) => d.percentage), [10, 25, 50, 75, 90, 95, 99]);
+  assertEquals(r.histogram?.length, 11);
+  assertEquals(r.histogram?.reduce((a, b) => a + b.count, 0), 8);
+  assertEquals([r.histogram?.[0].mark, r.details], [0.001, []]);
+});
+
+Deno.test("ghz's summary text: its headings and lines", () => {
+  const text = ghzOutput(run(), "summary");
+  match(text, /\nSummary:\n {2}Count:\t10\n {2}Total:\t500\.00 ms\n/);
+  match(text, /Requests\/sec:\t20\.00\n/);
+  match(text, /Status code distribution:\n {2}\[OK\] +6 responses/);
+  match(text, /Error distribution:\n {2}\[2\] +rpc error: code = Unavailable desc = down/);
+});
+
+Deno.test("ghz's summary histogram: marks in ms, each count in brackets padded after them", () => {
+  const h = createHistogram();
+  for (let k = 0; k < 12; k++) h.recordValue(1000);
+  h.recordValue(10_000);
+  const many = {
+    ...run(),
+    requests: 13,
+    statusCodes: { "200": 13 },
+    errors: {},
+    latencyMs: summarizeMs(h),
+    histogramEncoded: encodeHistogram(h),
+  } as unknown as RunResult;
+  match(ghzOutput(many, "summary"), /\n {2}1\.000 {2}\[12\] \|∎{40}\n {2}1\.901 {2}\[0\] {2}\|\n/);
+});
+
+Deno.test("ghz's CSV: its header, a row per call from the request log, then one per unanswered call", () => {
+  const log = [
+    "code;startUs;endUs;connection",
+    "200;1000;2234;0",
+    "200;5000;11000;1",
+    "1014;7000;17000;0",
+    "1014;8000;18125;1",
+    "",
+  ].join("\n");
+  const many = run();
+  many.errorMessages.timeout = { "no answer, within 1s": 1, "no answer\r\nVerdict: ok": 1 };
+  // ghz's layout: a blank line, `duration (ms),status,error`, then `ms with 2 decimals,status,error`.
+  assertEquals(ghzOutput(many, "csv", new Date(), log).split("\n"), [
+    "",
+    "duration (ms),status,error",
+    "1.23,OK,",
+    "6.00,OK,",
+    "10.00,Unavailable,rpc error: code = Unavailable desc = down",
+    "10.13,Unavailable,rpc error: code = Unavailable desc = down",
+    // Two messages: which call had which is not kept, so the kind stands for both.
+    ",DeadlineExceeded,rpc error: code = DeadlineExceeded desc = timeout",
+    ",DeadlineExceeded,rpc error: code = DeadlineExceeded desc = timeout",
+    "",
+  ]);
+  many.errorMessages.timeout = { 'no answer, within "1s"\n': 2 };
+  match(
+    ghzOutput(many, "csv", new Date(), log),
+    /\n,DeadlineExceeded,"rpc error: code = DeadlineExceeded desc = no answer, within ""1s""\\n"\n/,
+  );
+});

@@ -1,0 +1,295 @@
+/**
+ * @module
+ * One run's results as k6's end-of-test summary data (what `handleSummary(data)` gets): metrics by
+ * k6's names, thresholds, `root_group`; durations are loadlab's corrected latency.
+ */
+import { latencySampled } from "../../conclude/responses.ts";
+import { decodeHistogram, type Histogram, summarizeMs } from "../../histogram.ts";
+import type { EndpointResult, LatencySummaryMs, ResultsFile, RunResult } from "../../schema/results.ts";
+import { allChecks, type K6Group, type K6Metric, type K6SummaryData, rateMetric } from "./summary_text.ts";
+import type { K6ScenarioPart } from "./summary_v1.ts";
+import { createHash } from "node:crypto";
+import { selectedRun, type Selector, selects } from "../../thresholds/selector.ts";
+
+/** The stats k6 shows of a trend when the script's `summaryTrendStats` does not say. */
+const K6_TREND_STATS = ["avg", "min", "med", "max", "p(90)", "p(95)"];
+
+/** What the script's options ask of the summary: its trend columns and time unit (k6's own when unset). */
+interface K6SummaryOptions {
+  trendStats?: readonly string[];
+  timeUnit?: string;
+}
+
+/** The percentiles a results latency summary keeps, by the number k6's `p(N)` names. */
+const SUMMARY_PERCENTILES: Record<string, keyof LatencySummaryMs> = {
+  "2.5": "p2_5",
+  "10": "p10",
+  "25": "p25",
+  "50": "p50",
+  "75": "p75",
+  "90": "p90",
+  "95": "p95",
+  "97.5": "p97_5",
+  "99": "p99",
+  "99.9": "p999",
+  "99.99": "p9999",
+};
+
+/** A latency summary as a k6 trend (ms); a `p(N)` the summary lacks is read from the histogram. */
+function trend(
+  l: LatencySummaryMs | null | undefined,
+  stats: readonly string[] = [],
+  samples = 0,
+  encoded?: string | null,
+): K6Metric {
+  const v = l ?? { mean: 0, min: 0, p50: 0, max: 0, p90: 0, p95: 0, p99: 0 } as LatencySummaryMs;
+  const values: Record<string, number> = { avg: v.mean, min: v.min, med: v.p50, max: v.max };
+  let h: Histogram | null | undefined;
+  for (const stat of new Set([...stats, "p(90)", "p(95)", "p(99)"])) {
+    if (stat === "count") values.count = samples;
+    if (!stat.startsWith("p(")) continue;
+    const n = Number(stat.slice(2, -1));
+    const key = SUMMARY_PERCENTILES[String(n)];
+    if (key !== undefined && typeof v[key] === "number") {
+      values[stat] = v[key] as number;
+      continue;
+    }
+    h ??= encoded ? decodeHistogram(encoded) : null;
+    if (h && h.totalCount > 0) values[stat] = h.getValueAtPercentile(n) / 1000;
+  }
+  return { type: "trend", contains: "time", values };
+}
+
+/** Requests that got no answer, by kind, less script and `ws-` errors (not HTTP requests, as in k6). */
+const failedOf = (errors: Record<string, number>) =>
+  Object.entries(errors).reduce((a, [kind, n]) => kind === "script" || kind.startsWith("ws-") ? a : a + n, 0);
+
+/** `run`'s summary data with `results`' thresholds judged on it, in the stats and unit the script asks. */
+export function k6SummaryData(
+  results: ResultsFile,
+  run: RunResult,
+  asked: K6SummaryOptions = {},
+): K6SummaryData {
+  const stats = asked.trendStats ?? K6_TREND_STATS;
+  const sec = run.durationSec > 0 ? run.durationSec : 1;
+  const flow = run.flows?.[0];
+  const checks = (flow?.steps ?? []).flatMap((s) => s.checks ?? []);
+  const passes = checks.reduce((a, c) => a + c.passed, 0), fails = checks.reduce((a, c) => a + c.failed, 0);
+  const unanswered = failedOf(run.errors), sent = run.requests + unanswered;
+  const failed = unanswered + failedStatus(run.statusCodes);
+  const users = vusOf(run);
+  const metrics: Record<string, K6Metric> = {
+    checks: rateMetric(passes, fails),
+    data_received: counter(run.bytesRead, sec, "data"),
+    data_sent: counter(run.bytesWritten, sec, "data"),
+    http_req_duration: trend(run.latencyMs, stats, run.requests, run.histogramEncoded),
+    http_req_failed: rateMetric(failed, sent - failed),
+    http_reqs: counter(sent, sec, "default"),
+    iteration_duration: trend(flow?.sessionMs, stats, flow?.completed ?? 0),
+    iterations: counter(flow?.completed ?? 0, sec, "default"),
+    vus: { type: "gauge", contains: "default", values: users.vus },
+    vus_max: { type: "gauge", contains: "default", values: users.vusMax },
+  };
+  // The open model's sends that found no free VU: k6's iterations dropped for the same reason.
+  if (run.droppedSends > 0) metrics.dropped_iterations = counter(run.droppedSends, sec, "default");
+  // As k6's: a trend with no samples is not in the summary.
+  if (!flow?.sessionMs) delete metrics.iteration_duration;
+  if (!latencySampled(run)) delete metrics.http_req_duration;
+  // k6 shows the expected responses' durations under every run's: here where they are measured apart.
+  const expected = selectedRun(run, { expected_response: "true" });
+  if (
+    metrics.http_req_duration && expected && expected.requests > 0 && Number.isFinite(expected.latencyMs.mean)
+  ) {
+    metrics["http_req_duration{expected_response:true}"] = submetric(
+      "http_req_duration",
+      "{expected_response:true}",
+      run,
+      sec,
+      stats,
+    );
+  }
+  for (const t of results.thresholds.filter((t) => t.run === run.name)) {
+    const parsed = /^\s*([a-z_]+)(\{[^{}]*\})?\s*:?\s*(.+)$/.exec(t.expression);
+    if (parsed === null) continue;
+    const name = parsed[1] + (parsed[2] ?? "");
+    metrics[name] ??= submetric(parsed[1], parsed[2], run, sec, stats);
+    (metrics[name].thresholds ??= {})[parsed[3].trim()] = { ok: t.ok };
+  }
+  return {
+    root_group: groupsOf(checks),
+    options: { summaryTrendStats: [...stats], summaryTimeUnit: asked.timeUnit ?? "", noColor: false },
+    state: { isStdOutTTY: false, isStdErrTTY: false, testRunDurationMs: run.durationSec * 1000 },
+    metrics,
+  };
+}
+
+/** k6's `vus` (connections open per interval) and `vus_max` (the loads' users, else the most open). */
+function vusOf(run: RunResult): { vus: Record<string, number>; vusMax: Record<string, number> } {
+  // Intervals before the first connection or after the last closed are the run's edges, not its users.
+  const open = run.intervals.map((iv) => Number(iv.connections)).filter((n) => Number.isFinite(n) && n > 0);
+  const configured = Number(run.config.connections ?? run.config.maxConnections ?? 0) || 0;
+  const most = Math.max(0, ...open);
+  const last = open.at(-1) ?? configured;
+  const least = open.length > 0 ? Math.min(...open) : configured;
+  const max = Math.max(configured, most);
+  return {
+    vus: { value: last, min: Math.min(least, last), max: Math.max(most, last) },
+    vusMax: { value: max, min: max, max },
+  };
+}
+
+/** k6's root group from the run's checks, nested by each check's path; ids are the path's MD5, as k6's. */
+function groupsOf(checks: ReadonlyArray<{ name: string; passed: number; failed: number }>): K6Group {
+  const root: K6Group = { name: "", path: "", id: md5(""), groups: [], checks: [] };
+  for (const c of checks) {
+    const grouped = c.name.startsWith("::") ? c.name.split("::").slice(1) : [c.name];
+    let group = root;
+    for (const name of grouped.slice(0, -1)) {
+      const path = `${group.path}::${name}`;
+      let inner = group.groups.find((g) => g.path === path);
+      if (inner === undefined) {
+        group.groups.push(inner = { name, path, id: md5(path), groups: [], checks: [] });
+      }
+      group = inner;
+    }
+    const name = grouped.at(-1)!, path = `${group.path}::${name}`;
+    const same = group.checks.find((k) => k.path === path);
+    if (same) same.passes += c.passed, same.fails += c.failed;
+    else group.checks.push({ name, path, id: md5(path), passes: c.passed, fails: c.failed });
+  }
+  return root;
+}
+
+function md5(text: string): string {
+  return createHash("md5").update(text).digest("hex");
+}
+
+function counter(count: number, sec: number, contains: "default" | "data"): K6Metric {
+  return { type: "counter", contains, values: { count, rate: count / sec } };
+}
+
+/** 4xx and 5xx answers: k6's default expected statuses are 200-399. */
+function failedStatus(codes: Record<string, number>): number {
+  return Object.entries(codes).filter(([code]) => Number(code) >= 400).reduce((a, [, n]) => a + n, 0);
+}
+
+/** A submetric `metric{name:x}` from the run's endpoints the selector picks (pooled). */
+function submetric(
+  metric: string,
+  selector: string | undefined,
+  run: RunResult,
+  sec: number,
+  stats: readonly string[],
+): K6Metric {
+  const wanted: Selector = pairsOf(selector ?? "");
+  // The view the threshold was judged on: the picked endpoints' (and responses') counts and latency.
+  const view = selectedRun(run, wanted);
+  const requests = view === null ? 0 : view.requests + failedOf(view.errors);
+  const failed = view === null ? 0 : failedOf(view.errors) + failedStatus(view.statusCodes);
+  if (metric === "http_reqs") return counter(requests, sec, "default");
+  if (metric === "http_req_failed") return rateMetric(failed, requests - failed);
+  const picked = (run.endpoints ?? []).filter((e: EndpointResult) => selects(wanted, e));
+  const whole = picked.length === 1 && picked[0].requests === view?.requests;
+  return trend(view?.latencyMs, stats, view?.requests ?? 0, whole ? picked[0].histogramEncoded : undefined);
+}
+
+/** A submetric judged on the run's own counts (`checks{...}`, `iterations{scenario:x}`, bytes); else null. */
+export function afterRunSubmetric(run: RunResult, metric: string, stats: readonly string[]): K6Metric | null {
+  const brace = metric.indexOf("{");
+  if (brace < 0) return null;
+  const [name, selector] = [metric.slice(0, brace), metric.slice(brace)];
+  const sec = run.durationSec > 0 ? run.durationSec : 1;
+  if (name === "checks") return checksSubmetric(run, selector);
+  if (name === "data_sent" || name === "data_received") {
+    const wanted = pairsOf(selector);
+    const picked = (run.endpoints ?? []).filter((e) => selects(wanted, e));
+    const bytes = picked.reduce((a, e) => a + (name === "data_sent" ? e.bytesWritten : e.bytesRead), 0);
+    return counter(bytes, sec, "data");
+  }
+  if (name !== "iterations" && name !== "iteration_duration") return null;
+  const scenario = pairsOf(selector).scenario;
+  const flow = run.flows?.[0];
+  const own = flow?.loads?.[scenario] ??
+    (flow && flow.loads === undefined && scenario === scenarioOf(run)
+      ? { completed: flow.completed, sessionHistogramEncoded: flow.sessionHistogramEncoded }
+      : { completed: 0 });
+  if (name === "iterations") return counter(own.completed, sec, "default");
+  const h = own.sessionHistogramEncoded ? decodeHistogram(own.sessionHistogramEncoded) : null;
+  return trend(
+    h && h.totalCount > 0 ? summarizeMs(h) : null,
+    stats,
+    own.completed,
+    own.sessionHistogramEncoded,
+  );
+}
+
+/** Each scenario's part of a run of several (`--summary-mode full`); none for a run of one. */
+export function k6ScenarioParts(run: RunResult, stats: readonly string[]): Record<string, K6ScenarioPart> {
+  const flow = run.flows?.[0];
+  const out: Record<string, K6ScenarioPart> = {};
+  const sec = run.durationSec > 0 ? run.durationSec : 1;
+  for (const name of Object.keys(flow?.loads ?? {})) {
+    const picked = `{scenario:${name}}`;
+    const checks = (flow?.steps ?? []).flatMap((s) => s.checks ?? []).flatMap((c) => {
+      const own = c.loads?.[name];
+      return own && own.passed + own.failed > 0 ? [{ name: c.name, ...own }] : [];
+    });
+    const metrics: Record<string, K6Metric> = {};
+    const http = selectedRun(run, { scenario: name });
+    if (http !== null && http.requests + failedOf(http.errors) > 0) {
+      for (const m of ["http_req_duration", "http_req_failed", "http_reqs"]) {
+        metrics[m] = submetric(m, picked, run, sec, stats);
+      }
+      if (!latencySampled(http)) delete metrics.http_req_duration;
+    }
+    for (const m of ["iterations", "iteration_duration", "data_received", "data_sent"]) {
+      const part = afterRunSubmetric(run, `${m}${picked}`, stats);
+      if (part !== null) metrics[m] = part;
+    }
+    if (metrics.iterations?.values.count === 0) delete metrics.iteration_duration;
+    out[name] = { checks: allChecks(groupsOf(checks)), metrics };
+  }
+  return out;
+}
+
+function scenarioOf(run: RunResult): string {
+  return run.load === undefined || run.load === "k6" ? "default" : run.load;
+}
+
+/** `checks{scenario:api}`, `checks{group:::api}`, `checks{check:...}`: the pass rate of those checks. */
+function checksSubmetric(run: RunResult, selector: string): K6Metric {
+  const wanted = pairsOf(selector);
+  let passes = 0, fails = 0;
+  for (const c of (run.flows?.[0]?.steps ?? []).flatMap((s) => s.checks ?? [])) {
+    const path = c.name.startsWith("::") ? c.name.split("::").slice(1) : [c.name];
+    const tags: Record<string, string> = {
+      check: path.at(-1)!,
+      group: path.slice(0, -1).map((g) => `::${g}`).join(""),
+    };
+    let counts = { passed: c.passed, failed: c.failed };
+    if ("scenario" in wanted) {
+      const own = c.loads?.[wanted.scenario];
+      if (c.loads !== undefined) counts = own ?? { passed: 0, failed: 0 };
+      else if (wanted.scenario !== scenarioOf(run)) continue;
+    }
+    if (Object.entries(wanted).every(([k, v]) => k === "scenario" || tags[k] === v)) {
+      passes += counts.passed, fails += counts.failed;
+    }
+  }
+  return rateMetric(passes, fails);
+}
+
+function pairsOf(selector: string): Record<string, string> {
+  const pairs = selector.replace(/^\{|\}$/g, "").split(",").map((p) => p.trim()).filter((p) => p !== "");
+  return Object.fromEntries(
+    pairs.map((p) => [p.slice(0, Math.max(p.indexOf(":"), 0)).trim(), p.slice(p.indexOf(":") + 1).trim()]),
+  );
+}
+
+/** Whether a k6 rule such as `rate>0.9` holds on a metric's values (an unknown aggregation fails). */
+export function k6RuleHolds(values: Record<string, number>, rule: string): boolean {
+  const m = /^\s*([a-z]+(?:\([\d.]+\))?)\s*(<=|>=|==|!=|<|>)\s*(-?\d+(?:\.\d+)?)\s*$/.exec(rule);
+  if (m === null || !(m[1] in values)) return false;
+  const [a, b] = [values[m[1]], Number(m[3])];
+  return { "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b, "==": a === b, "!=": a !== b }[m[2]] ?? false;
+}

@@ -1,0 +1,293 @@
+/**
+ * @module
+ * k6 v1's end-of-test summary text (`--summary-mode compact` or `full`): thresholds, totals and
+ * metrics by section, numbers written as k6 writes them. Pure.
+ */
+import { allChecks, type K6Check, type K6Metric, type K6SummaryData, rateMetric } from "./summary_text.ts";
+
+/** k6's summary modes: v1's `compact` (default) and `full`, and `legacy`, the 0.x layout. */
+export type K6SummaryMode = "compact" | "full" | "legacy";
+
+export const K6_SUMMARY_MODES: readonly K6SummaryMode[] = ["compact", "full", "legacy"];
+
+/** The metrics of each section, in k6's order (its custom metrics come first). */
+const SECTIONS: Array<[title: string, holds: (name: string) => boolean]> = [
+  ["HTTP", (n) => n.startsWith("http_")],
+  ["EXECUTION", (n) => ["vus", "iteration", "dropped_iterations"].some((p) => n.startsWith(p))],
+  ["NETWORK", (n) => n.startsWith("data_sent") || n.startsWith("data_received")],
+  ["GRPC", (n) => n.startsWith("grpc_")],
+  ["WEBSOCKET", (n) => n.startsWith("ws_")],
+];
+
+/** Left out of the metric sections: checks has its own block, and compact drops HTTP's timing phases. */
+const SKIPPED = ["checks", "group_duration"];
+const COMPACT_SKIPPED = [
+  "http_req_blocked",
+  "http_req_connecting",
+  "http_req_receiving",
+  "http_req_sending",
+  "http_req_tls_handshaking",
+  "http_req_waiting",
+];
+
+/** A block's marker for a blank line (k6 joins lines so that one marker adds one line break). */
+const BREAK = "\n";
+
+/** One scenario's part of the run (`--summary-mode full`): its checks and its metrics. */
+export interface K6ScenarioPart {
+  checks: K6Check[];
+  metrics: Record<string, K6Metric>;
+}
+
+/** k6 v1's summary text of `data`; `full` mode adds a `█ SCENARIO: name` section per scenario. */
+export function renderK6SummaryV1(
+  data: K6SummaryData,
+  mode: "compact" | "full" = "compact",
+  scenarios: Record<string, K6ScenarioPart> = {},
+): string {
+  const sections: Array<{ title: string; lines: string[] }> = [];
+  const withRules = Object.keys(data.metrics).filter((n) =>
+    Object.keys(data.metrics[n].thresholds ?? {}).length
+  );
+  if (withRules.length > 0) sections.push({ title: "THRESHOLDS", lines: thresholdLines(data, withRules) });
+  const skipped = mode === "compact" ? [...SKIPPED, ...COMPACT_SKIPPED] : SKIPPED;
+  const part = { checks: allChecks(data.root_group), metrics: data.metrics };
+  sections.push({ title: "TOTAL RESULTS", lines: resultLines(part, data, skipped) });
+  if (mode === "full") {
+    for (const name of Object.keys(scenarios).sort((a, b) => a.localeCompare(b))) {
+      sections.push({ title: `SCENARIO: ${name}`, lines: resultLines(scenarios[name], data, skipped) });
+    }
+  }
+  let out = "";
+  for (const { title, lines } of sections) {
+    for (const line of [`  █ ${title} \n`, ...lines, BREAK]) out += line === BREAK ? BREAK : `\n${line}`;
+  }
+  return out;
+}
+
+function resultLines(part: K6ScenarioPart, data: K6SummaryData, skipped: readonly string[]): string[] {
+  const lines = checkLines(part.checks, data);
+  const shown = Object.keys(part.metrics).filter((n) => !skipped.some((s) => n.startsWith(s)));
+  const blocks: Array<[string, string[]]> = [[
+    "CUSTOM",
+    shown.filter((n) => !SECTIONS.some(([, h]) => h(n))),
+  ]];
+  for (const [title, holds] of SECTIONS) blocks.push([title, shown.filter(holds)]);
+  const info = columns(part.metrics, shown, data.options);
+  for (const [title, names] of blocks) {
+    if (names.length === 0) continue;
+    lines.push(`    ${title}`, ...sortByName(names).map((n) => metricLine(n, part.metrics[n], info)), BREAK);
+  }
+  return lines;
+}
+
+function thresholdLines(data: K6SummaryData, names: string[]): string[] {
+  const metrics = Object.fromEntries(names.map((n) => [n, data.metrics[n]]));
+  const info = columns(metrics, names, data.options);
+  const lines: string[] = [];
+  for (const name of sortByName(names)) {
+    const parent = name.split("{", 1)[0];
+    const under = parent !== name && Object.hasOwn(metrics, parent);
+    const indent = under ? "      " : "    ";
+    lines.push(indent + (under ? name.slice(parent.length) : name));
+    for (const [rule, { ok }] of Object.entries(metrics[name].thresholds ?? {})) {
+      const stat = rule.split(/[=><!]/)[0].trim();
+      lines.push(
+        `${indent}${ok ? "✓" : "✗"} '${rule.trim()}' ${stat}=${judgedValue(name, metrics[name], stat, info)}`,
+      );
+    }
+    lines.push(BREAK);
+  }
+  return lines;
+}
+
+function judgedValue(name: string, m: K6Metric, stat: string, info: Columns): string {
+  if (m.type === "trend") {
+    const i = info.trendStats.indexOf(stat);
+    return i >= 0 ? info.trend[name][i] : trendValue(m.values[stat] ?? 0, stat, m, info.timeUnit);
+  }
+  if (m.type === "counter" && stat !== "count") return info.extras[name][0];
+  return info.main[name];
+}
+
+function checkLines(checks: K6Check[], data: K6SummaryData): string[] {
+  if (checks.length === 0) return [];
+  const passes = checks.reduce((a, c) => a + c.passes, 0), fails = checks.reduce((a, c) => a + c.fails, 0);
+  const total = passes + fails;
+  const sec = data.state.testRunDurationMs > 0 ? data.state.testRunDurationMs / 1000 : 0;
+  const metrics: Record<string, K6Metric> = {
+    checks_total: {
+      type: "counter",
+      contains: "default",
+      values: { count: total, rate: sec > 0 ? total / sec : 0 },
+    },
+    checks_succeeded: rateMetric(passes, fails),
+    checks_failed: rateMetric(fails, passes),
+  };
+  const names = Object.keys(metrics);
+  const info = columns(metrics, names, data.options);
+  const lines = names.map((n) => metricLine(n, metrics[n], info));
+  lines.push(BREAK);
+  for (const c of checks) {
+    lines.push(`    ${c.fails === 0 ? "✓" : "✗"} ${c.name}`);
+    if (c.fails > 0) {
+      const pct = Math.floor((100 * c.passes) / (c.passes + c.fails));
+      lines.push(`      ↳  ${pct}% — ✓ ${c.passes} / ✗ ${c.fails}`);
+    }
+  }
+  lines.push(BREAK);
+  return lines;
+}
+
+interface Columns {
+  nameWidth: number;
+  trendStats: string[];
+  timeUnit: string;
+  trend: Record<string, string[]>;
+  trendWidths: number[];
+  main: Record<string, string>;
+  mainWidth: number;
+  extras: Record<string, string[]>;
+  extraWidths: number[];
+}
+
+function columns(
+  metrics: Record<string, K6Metric>,
+  names: string[],
+  opts: K6SummaryData["options"],
+): Columns {
+  const c: Columns = {
+    nameWidth: 0,
+    trendStats: opts.summaryTrendStats,
+    timeUnit: opts.summaryTimeUnit,
+    trend: {},
+    trendWidths: opts.summaryTrendStats.map(() => 0),
+    main: {},
+    mainWidth: 0,
+    extras: {},
+    extraWidths: [],
+  };
+  for (const name of names) {
+    const m = metrics[name];
+    c.nameWidth = Math.max(c.nameWidth, 4 + width(displayName(name)));
+    if (m.type === "trend") {
+      c.trend[name] = c.trendStats.map((s) => trendValue(m.values[s] ?? 0, s, m, c.timeUnit));
+      c.trend[name].forEach((v, i) => c.trendWidths[i] = Math.max(c.trendWidths[i], width(v)));
+      continue;
+    }
+    const [main, ...extras] = plainValues(m, c.timeUnit);
+    c.main[name] = main;
+    c.mainWidth = Math.max(c.mainWidth, width(main));
+    c.extras[name] = extras;
+    extras.forEach((v, i) => c.extraWidths[i] = Math.max(c.extraWidths[i] ?? 0, width(v)));
+  }
+  return c;
+}
+
+function metricLine(name: string, m: K6Metric, c: Columns): string {
+  const shown = displayName(name);
+  const dots = ".".repeat(Math.max(3, c.nameWidth - (width(shown) + 4) + 3));
+  let data: string;
+  if (m.type === "trend") {
+    data = c.trend[name].map((v, i) => `${c.trendStats[i]}=${v}${" ".repeat(c.trendWidths[i] - width(v))}`)
+      .join(" ");
+  } else {
+    const extras = c.extras[name];
+    data = c.main[name] + " ".repeat(c.mainWidth - width(c.main[name]));
+    if (extras.length === 1) data += ` ${extras[0]}`;
+    else if (extras.length > 1) {
+      data += " " + extras.map((v, i) => v + " ".repeat(c.extraWidths[i] - width(v))).join(" ");
+    }
+  }
+  return `    ${shown}${dots}: ${data}`;
+}
+
+function displayName(name: string): string {
+  const brace = name.indexOf("{");
+  return brace < 0 ? name : `  { ${name.slice(brace + 1, -1)} }`;
+}
+
+/** k6's order: by metric name, a metric's submetrics after it by their tags. */
+function sortByName(names: string[]): string[] {
+  return [...names].sort((a, b) => {
+    const pa = a.split("{", 1)[0], pb = b.split("{", 1)[0];
+    return pa.localeCompare(pb) || a.slice(pa.length).localeCompare(b.slice(pb.length));
+  });
+}
+
+function width(text: string): number {
+  return [...text.normalize("NFKC")].length;
+}
+
+function plainValues(m: K6Metric, timeUnit: string): string[] {
+  const v = m.values;
+  switch (m.type) {
+    case "counter":
+      return [humanize(v.count ?? 0, m, timeUnit), `${humanize(v.rate ?? 0, m, timeUnit)}/s`];
+    case "gauge":
+      return [
+        humanize(v.value ?? 0, m, timeUnit),
+        `min=${humanize(v.min ?? 0, m, timeUnit)}`,
+        `max=${humanize(v.max ?? 0, m, timeUnit)}`,
+      ];
+    case "rate":
+      return [
+        humanize(v.rate ?? 0, m, timeUnit),
+        `${v.passes ?? 0} out of ${(v.passes ?? 0) + (v.fails ?? 0)}`,
+      ];
+    default:
+      return ["[no data]"];
+  }
+}
+
+function trendValue(value: number, stat: string, m: K6Metric, timeUnit: string): string {
+  return stat === "count" ? String(value) : humanize(value, m, timeUnit);
+}
+
+function humanize(value: number, m: Pick<K6Metric, "type" | "contains">, timeUnit = ""): string {
+  if (m.type === "rate") return (Math.trunc(value * 100 * 100) / 100).toFixed(2) + "%";
+  if (m.contains === "data") return bytes(value);
+  if (m.contains === "time") return duration(value, timeUnit);
+  return noTrailingZeros(value, 6);
+}
+
+function noTrailingZeros(value: number, places: number): string {
+  return String(parseFloat(value.toFixed(places)));
+}
+
+function truncated(value: number, places: number): string {
+  const scale = 10 ** places;
+  return noTrailingZeros(Math.trunc(scale * value) / scale, places);
+}
+
+const UNITS = ["B", "kB", "MB", "GB", "TB", "PB"];
+
+function bytes(n: number): string {
+  if (n < 10) return `${n} B`;
+  const e = Math.min(Math.floor(Math.log(n) / Math.log(1000)), UNITS.length - 1);
+  const value = Math.floor((n / 1000 ** e) * 10 + 0.5) / 10;
+  return `${value.toFixed(value < 10 ? 1 : 0)} ${UNITS[e]}`;
+}
+
+const TIME_UNITS: Record<string, [unit: string, perMs: number]> = {
+  s: ["s", 0.001],
+  ms: ["ms", 1],
+  us: ["µs", 1000],
+};
+
+/** Milliseconds as k6 v1 writes them: ns, µs, ms, then s, m and h, truncated to 2 places. */
+function duration(ms: number, timeUnit: string): string {
+  if (Object.hasOwn(TIME_UNITS, timeUnit)) {
+    return `${(ms * TIME_UNITS[timeUnit][1]).toFixed(2)}${TIME_UNITS[timeUnit][0]}`;
+  }
+  if (ms === 0) return "0s";
+  if (ms < 0.001) return `${Math.trunc(ms * 1e6)}ns`;
+  if (ms < 1) return `${truncated(ms * 1000, 2)}µs`;
+  if (ms < 1000) return `${truncated(ms, 2)}ms`;
+  let text = `${truncated((ms % 60_000) / 1000, ms > 60_000 ? 0 : 2)}s`;
+  let rest = Math.trunc(ms / 60_000);
+  if (rest < 1) return text;
+  text = `${rest % 60}m${text}`;
+  rest = Math.trunc(rest / 60);
+  return rest < 1 ? text : `${rest}h${text}`;
+}

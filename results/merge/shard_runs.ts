@@ -1,0 +1,229 @@
+/**
+ * @module
+ * One run rebuilt exactly from its shards (`--segment i/N`): HDR histograms added, counters summed,
+ * intervals aligned by absolute time; what cannot add exactly is left out. Pure.
+ */
+import type { IntervalResult, RunResult } from "../mod.ts";
+import { addCounters, addCounts, emptyCounters, sumValues } from "../interval_counts.ts";
+import { type Alignment, alignShards, mergeIntervals } from "./intervals.ts";
+import { encodeHistogram, mergeEncoded, summarizeMs } from "../histogram.ts";
+import { latencyBlock } from "../histogram_views.ts";
+import { verdict } from "../conclude/bound_verdict.ts";
+import { generatorSaturation } from "../conclude/generator_saturation.ts";
+import { saturated, servedRps } from "../conclude/served_rate.ts";
+import { detectStabilization } from "../conclude/stabilization.ts";
+import { mergeEndpoints } from "../endpoint_totals.ts";
+import { addWsParts } from "../ws_totals.ts";
+
+const sum = (runs: RunResult[], of: (r: RunResult) => number | undefined) =>
+  runs.reduce((total, r) => total + (of(r) ?? 0), 0);
+
+function successes(run: RunResult): number {
+  const attempted = run.requests + sumValues(run.errors);
+  return Number.isFinite(run.successRate) ? Math.round(run.successRate * attempted) : 0;
+}
+
+/** The whole run from its shards, one run per segment present, in any order. */
+export function mergeShardRuns(runs: RunResult[]): RunResult {
+  if (runs.length === 0) throw new RangeError("mergeShardRuns needs at least one shard");
+  const alignment = alignShards(runs);
+  const intervals = mergeIntervals(runs, alignment);
+  const durationSec = Math.max(
+    ...runs.map((r, k) => r.durationSec + (alignment.offsets[k] * alignment.intervalMs) / 1000),
+  );
+  const first = runs[0];
+  // Each shard requested its share of the rate.
+  const targetRps = runs.every((r) => r.targetRps !== null) ? sum(runs, (r) => r.targetRps!) : null;
+  // hostTcp and hostCpu count one generator host: the shards' hosts differ, so a merged run keeps neither.
+  const {
+    segment: _segment,
+    logFile: _log,
+    phases: _phases,
+    hostTcp: _host,
+    hostCpu: _cpu,
+    ws: _ws,
+    ...whole
+  } = first;
+  const { segment: _s, startAtEpochMs: _t, logFile: _l, ...config } = first.config;
+  return {
+    ...whole,
+    config,
+    startedAt: runs.map((r) => r.startedAt).sort()[0],
+    ...mergeTotals(runs, intervals, durationSec, targetRps),
+    ...mergeGenerators(runs),
+    intervals,
+    stabilizedAtMs: detectStabilization(intervals, targetRps),
+    ...mergeSections(runs, alignment, intervals.length),
+  };
+}
+
+function addShardCounts(runs: RunResult[]) {
+  // A run stores no failed-status count and older files no server-bound sends: those add nothing.
+  const counters = emptyCounters();
+  const statusCodes: Record<string, number> = {};
+  const errors: Record<string, number> = {};
+  const errorMessages: Record<string, Record<string, number>> = {};
+  for (const r of runs) {
+    addCounters(counters, r);
+    addCounts(statusCodes, r.statusCodes);
+    addCounts(errors, r.errors);
+    for (const [kind, messages] of Object.entries(r.errorMessages)) {
+      addCounts(errorMessages[kind] ??= {}, messages);
+    }
+  }
+  return { counters, statusCodes, errors, errorMessages };
+}
+
+function mergeTotals(
+  runs: RunResult[],
+  intervals: IntervalResult[],
+  durationSec: number,
+  targetRps: number | null,
+) {
+  const { counters: c, statusCodes, errors, errorMessages } = addShardCounts(runs);
+  const { requests, lateSends, droppedSends } = c;
+  const errorCount = sumValues(errors);
+  const first = runs[0];
+  const total = mergeEncoded(runs.flatMap((r) => (r.histogramEncoded ? [r.histogramEncoded] : [])));
+  const rps = servedRps(requests, c.drained, durationSec);
+  const full = saturated({ rps, targetRps, durationSec, intervals });
+  return {
+    targetRps,
+    durationSec,
+    requests,
+    drained: c.drained,
+    rps,
+    successRate: requests + errorCount > 0 ? sum(runs, successes) / (requests + errorCount) : 0,
+    ...latencyBlock(total),
+    // Only the summaries of the uncorrected latency are stored: they cannot be added exactly.
+    uncorrectedLatencyMs: runs.length === 1 ? first.uncorrectedLatencyMs : null,
+    uncorrectedPercentiles: runs.length === 1 ? first.uncorrectedPercentiles : null,
+    ...mergeFirstMessages(runs),
+    statusCodes,
+    errors,
+    errorMessages,
+    bytesRead: c.bytesRead,
+    bytesWritten: c.bytesWritten,
+    lateSends,
+    droppedSends,
+    ...verdict(
+      lateSends,
+      c.serverBoundSends,
+      requests + errorCount + droppedSends + c.unfinished,
+      full,
+      generatorSaturation(intervals)?.bound,
+    ),
+    connects: c.connects,
+    reconnects: c.reconnects,
+    retried: c.retried,
+    unfinished: c.unfinished,
+  };
+}
+
+function mergeFirstMessages(runs: RunResult[]): Pick<RunResult, "firstMessage"> {
+  const parts = runs.flatMap((r) => r.firstMessage ? [r.firstMessage] : []);
+  if (parts.length === 0) return {};
+  const total = mergeEncoded(parts.map((p) => p.histogramEncoded));
+  return {
+    firstMessage: {
+      streams: parts.reduce((a, p) => a + p.streams, 0),
+      latencyMs: summarizeMs(total),
+      histogramEncoded: encodeHistogram(total),
+    },
+  };
+}
+
+function mergeGenerators(runs: RunResult[]) {
+  const first = runs[0];
+  return {
+    connectTimeMs: mergeConnectTimes(runs, (r) => r.connectTimeMs),
+    ...(runs.some((r) => r.tlsMs) ? { tlsMs: mergeConnectTimes(runs, (r) => r.tlsMs ?? null) } : {}),
+    ...(first.tls ? { tls: first.tls } : {}),
+    preConnected: sum(runs, (r) => r.preConnected),
+    maxConnectsInFlight: sum(runs, (r) => r.maxConnectsInFlight),
+    ...(runs.some((r) => r.dataRanOutWorkers)
+      ? { dataRanOutWorkers: sum(runs, (r) => r.dataRanOutWorkers) }
+      : {}),
+    generatorWarmupMs: Math.max(0, ...runs.map((r) => r.generatorWarmupMs ?? 0)),
+    // The shards' transport when they agree (each machine chose its own).
+    ...(first.transport !== undefined && runs.every((r) => r.transport === first.transport)
+      ? { transport: first.transport }
+      : {}),
+    workers: sum(runs, (r) => r.workers),
+    ...(runs.length === 1 && first.hostTcp !== undefined ? { hostTcp: first.hostTcp } : {}),
+  };
+}
+
+function summed(runs: RunResult[], key: "stuckWorkers" | "exitedWorkers" | "unrecordedLatencies") {
+  const total = sum(runs, (r) => r[key] ?? 0);
+  return total > 0 ? { [key]: total } : {};
+}
+
+function memoryCutOf(runs: RunResult[]) {
+  const cut = runs.find((r) => r.memoryCut)?.memoryCut;
+  return cut ? { memoryCut: { ...cut, workers: sum(runs, (r) => r.memoryCut?.workers ?? 0) } } : {};
+}
+
+/** The parts a run does not always have: incomplete, cut workers, telemetry, flows, endpoints, ws. */
+function mergeSections(runs: RunResult[], alignment: Alignment, intervalCount: number) {
+  const endpoints = mergeEndpoints(runs.map((r) => r.endpoints), alignment.offsets, intervalCount);
+  const ws = runs.flatMap((r) => (r.ws ? [r.ws] : []));
+  return {
+    ...(runs.some((r) => r.incomplete) ? { incomplete: true } : {}),
+    // Each shard's cut workers, and the answers they counted whose latencies were lost with them.
+    ...summed(runs, "stuckWorkers"),
+    ...summed(runs, "exitedWorkers"),
+    ...summed(runs, "unrecordedLatencies"),
+    ...memoryCutOf(runs),
+    ...(runs.some((r) => r.telemetry) ? { telemetry: mergeTelemetry(runs) } : {}),
+    ...(runs[0].flows ? { flows: mergeFlows(runs) } : {}),
+    ...(endpoints !== undefined ? { endpoints } : {}),
+    ...(ws.length > 0 ? { ws: addWsParts(ws) } : {}),
+  };
+}
+
+/** Connect and TLS times: min and max exact, mean weighted, p99 the largest shard's (an upper bound). */
+function mergeConnectTimes(
+  runs: RunResult[],
+  times: (r: RunResult) => RunResult["connectTimeMs"],
+): RunResult["connectTimeMs"] {
+  const timed = runs.filter((r) => times(r) !== null && r.connects > 0);
+  if (timed.length === 0) return null;
+  const connects = sum(timed, (r) => r.connects);
+  return {
+    min: Math.min(...timed.map((r) => times(r)!.min)),
+    mean: sum(timed, (r) => times(r)!.mean * r.connects) / connects,
+    max: Math.max(...timed.map((r) => times(r)!.max)),
+    p99: Math.max(...timed.map((r) => times(r)!.p99)),
+  };
+}
+
+function mergeTelemetry(runs: RunResult[]): NonNullable<RunResult["telemetry"]> {
+  return runs.flatMap((r) =>
+    (r.telemetry ?? []).map((t) => ({ ...t, name: `${t.name} (segment ${r.segment?.index ?? "?"})` }))
+  );
+}
+
+/** Flows: counts summed; session durations pooled from histograms when every shard has one. */
+function mergeFlows(runs: RunResult[]): NonNullable<RunResult["flows"]> {
+  return (runs[0].flows ?? []).map((flow, f) => {
+    const same = runs.map((r) => r.flows?.[f]).filter((x) => x !== undefined);
+    const { sessionHistogramEncoded: _, ...rest } = flow;
+    const encoded = same.map((x) => x.sessionHistogramEncoded);
+    const pooled = encoded.every((e) => typeof e === "string") ? mergeEncoded(encoded as string[]) : null;
+    return {
+      ...rest,
+      ...(pooled ? { sessionHistogramEncoded: encodeHistogram(pooled) } : {}),
+      sessions: same.reduce((s, x) => s + x.sessions, 0),
+      completed: same.reduce((s, x) => s + x.completed, 0),
+      failed: same.reduce((s, x) => s + x.failed, 0),
+      sessionMs: pooled ? summarizeMs(pooled) : same.length === 1 ? flow.sessionMs : null,
+      steps: flow.steps.map((step, i) => ({
+        ...step,
+        requests: same.reduce((s, x) => s + (x.steps[i]?.requests ?? 0), 0),
+        errors: same.reduce((s, x) => s + (x.steps[i]?.errors ?? 0), 0),
+        latencyMs: same.length === 1 ? step.latencyMs : null,
+      })),
+    };
+  });
+}

@@ -1,0 +1,162 @@
+/**
+ * @module
+ * The small value schemas every part of `results.json` is built from (latency read back as NaN from
+ * `null`, counts, summaries, the lists of load models and error kinds). Pure.
+ */
+import { z } from "zod";
+import { encodingProblem } from "../histogram_v2.ts";
+
+/** The load models an executor implements; the one list of them. */
+export const LOAD_MODELS = ["connections", "rate", "throughput", "count", "ramping-connections"] as const;
+/** gRPC's error kinds: a broken gRPC answer, a message past the cap, then each non-OK status by name. */
+export const GRPC_ERROR_KINDS = [
+  "grpc-protocol",
+  "grpc-too-big",
+  "grpc CANCELLED",
+  "grpc UNKNOWN",
+  "grpc INVALID_ARGUMENT",
+  "grpc DEADLINE_EXCEEDED",
+  "grpc NOT_FOUND",
+  "grpc ALREADY_EXISTS",
+  "grpc PERMISSION_DENIED",
+  "grpc RESOURCE_EXHAUSTED",
+  "grpc FAILED_PRECONDITION",
+  "grpc ABORTED",
+  "grpc OUT_OF_RANGE",
+  "grpc UNIMPLEMENTED",
+  "grpc INTERNAL",
+  "grpc UNAVAILABLE",
+  "grpc DATA_LOSS",
+  "grpc UNAUTHENTICATED",
+] as const;
+/** A non-OK gRPC status is a response, counted at slot `GRPC_STATUS_SLOTS_FROM + code` past HTTP's. */
+export const GRPC_STATUS_SLOTS_FROM = 1000;
+/** Status slots of a recorder's counts: the HTTP statuses, then gRPC's codes. */
+export const STATUS_SLOTS = GRPC_STATUS_SLOTS_FROM + 17;
+
+/** The slot `status` counts at: itself (000-999, or a gRPC status's slot), else 0 ("no valid status"). */
+export function statusSlotOf(status: number): number {
+  return status >= 0 && status < STATUS_SLOTS && status !== GRPC_STATUS_SLOTS_FROM ? status : 0;
+}
+
+/** The status-code key of recorder slot `slot`: an HTTP status's number, or a gRPC status's kind. */
+export function statusKey(slot: number): string {
+  return slot < GRPC_STATUS_SLOTS_FROM ? String(slot) : GRPC_ERROR_KINDS[slot - GRPC_STATUS_SLOTS_FROM + 1];
+}
+/** Error kinds counted on the hot path; `unfinished`: unanswered when the graceful stop ended. */
+export const ERROR_KINDS = [
+  "connect",
+  "timeout",
+  "reset",
+  "parse",
+  "closed-early",
+  "write",
+  "tls",
+  "unfinished",
+  // HTTP/2: a protocol error, a REFUSED_STREAM past its re-sends, a GOAWAY's.
+  "h2-protocol",
+  "h2-refused-stream",
+  "goaway",
+  // A filled value that may not go where its placeholder is (CR, LF, NUL); the request is not sent.
+  "bad-value",
+  // A response past its step's `maxKeptBytes`, or captures past 16 MiB: the step fails.
+  "body-too-large",
+  // WebSocket: a refused or malformed handshake, a broken frame, an oversized or non-UTF-8 message.
+  "ws-refused",
+  "ws-bad-accept",
+  "ws-handshake",
+  "ws-protocol",
+  "ws-too-big",
+  "ws-bad-utf8",
+  "ws-closed",
+  // A session script's own failure (counted with its file:line); the session ends, the run goes on.
+  "script",
+  ...GRPC_ERROR_KINDS,
+] as const;
+
+/** A float that JSON.stringify wrote as null (NaN, Infinity): read back as "no value". */
+export const num = z.number().nullable().transform((v) => v ?? Number.NaN);
+const NEGATIVE_COUNT = "a count is 0 or more; restore the file loadlab wrote";
+/** A counter; null (a file written by hand, or an older writer) reads as 0. */
+export const count = z.number().min(0, NEGATIVE_COUNT).nullable().transform((v) => v ?? 0);
+/** A histogram as results carry it (compressed base64, µs); one that cannot be read is refused here. */
+export const histogramEncoding = z.string().superRefine((encoded, ctx) => {
+  const problem = encodingProblem(encoded);
+  if (problem !== null) ctx.addIssue({ code: "custom", message: problem });
+});
+/** Counts by key: status codes, error kinds. */
+export const counts = z.record(z.string(), z.number().min(0, NEGATIVE_COUNT));
+
+/** The percentiles of a latency summary, lowest first. */
+const PERCENTILE_KEYS = [
+  "p2_5",
+  "p10",
+  "p25",
+  "p50",
+  "p75",
+  "p90",
+  "p95",
+  "p97_5",
+  "p99",
+  "p999",
+  "p9999",
+] as const;
+
+export const latencySummarySchema = z.looseObject({
+  min: num,
+  mean: num,
+  stdev: num,
+  p2_5: num,
+  p10: num,
+  p25: num,
+  p50: num,
+  p75: num,
+  p90: num,
+  p95: num,
+  p97_5: num,
+  p99: num,
+  p999: num,
+  p9999: num,
+  max: num,
+}).superRefine((summary, ctx) => {
+  const problem = percentilesOutOfOrder(summary);
+  if (problem !== null) ctx.addIssue({ code: "custom", path: [problem.key], message: problem.message });
+});
+
+/** The first percentile below the one before it, or null (NaN skipped). */
+function percentilesOutOfOrder(
+  summary: Record<(typeof PERCENTILE_KEYS)[number], number>,
+): { key: string; message: string } | null {
+  let lastKey = "", last = -Infinity;
+  for (const key of PERCENTILE_KEYS) {
+    const v = summary[key];
+    if (!Number.isFinite(v)) continue;
+    // A hair below is rounding from a merge, not disorder.
+    if (v < last - Math.abs(last) * 1e-9) {
+      return {
+        key,
+        message: `percentiles rise from p2_5 to p9999, found ${key} ${v} below ${lastKey} ${last}; ` +
+          "restore the file loadlab wrote",
+      };
+    }
+    lastKey = key, last = v;
+  }
+  return null;
+}
+
+/** The percentile fields of a latency summary (its known keys, without the pass-through ones). */
+export type LatencyKey = keyof typeof latencySummarySchema.shape;
+
+/** One point of the percentile distribution curve (HDR-style plot). */
+export const percentilePointSchema = z.looseObject({ percentile: z.number(), latencyMs: num });
+/** One histogram bar: `count` requests with latency in [fromMs, toMs). */
+export const histogramBucketSchema = z.looseObject({
+  fromMs: z.number(),
+  toMs: z.number(),
+  count: z.number().min(0),
+});
+/** The value of a swept parameter of an experiment: a number, or a word (`load.protocol` = `h2`). */
+export const sweepPointSchema = z.looseObject({
+  parameter: z.string(),
+  value: z.union([z.number(), z.string()]),
+});

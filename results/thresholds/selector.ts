@@ -1,0 +1,229 @@
+/**
+ * @module
+ * Thresholds on some endpoints of a run (`p99{name:GET /json}<200ms`, k6's
+ * `http_req_duration{name:/login}`): the picked endpoints pooled into one view. Pure.
+ */
+import type { EndpointResult, RunResult } from "../mod.ts";
+import { decodeHistogram, mergeEncoded, summarizeMs } from "../histogram.ts";
+import { addCounts, successRateOf, sumValues } from "../interval_counts.ts";
+import { ConfigError } from "../../validation/config_error.ts";
+
+/** `key:value` pairs an endpoint must all match: `name`, `method`, or a user tag. */
+export type Selector = Record<string, string>;
+
+/** The metrics that exist per endpoint (not the open model's late and dropped sends). */
+export const ENDPOINT_METRICS = new Set([
+  "min",
+  "mean",
+  "avg",
+  "stdev",
+  "p50",
+  "median",
+  "p75",
+  "p90",
+  "p95",
+  "p99",
+  "p99.9",
+  "p999",
+  "p99.99",
+  "max",
+  "success",
+  "successRate",
+  "errorRate",
+  "rps",
+  "requests",
+  "errors",
+  "failedStatus",
+  "non2xx",
+]);
+
+const BRACES = /\{([^{}]*)\}/;
+
+/** The expression without its selector, and the selector (undefined when there are no braces). */
+export function splitSelector(expression: string): { rest: string; selector?: Selector; problem?: string } {
+  const m = BRACES.exec(expression);
+  if (!m) return { rest: expression };
+  const rest = expression.slice(0, m.index) + expression.slice(m.index + m[0].length);
+  const selector: Selector = {};
+  for (const part of m[1].split(",")) {
+    const colon = part.indexOf(":");
+    const key = part.slice(0, colon).trim();
+    const value = unquote(part.slice(colon + 1).trim());
+    if (colon < 0 || key === "" || value === "") {
+      return { rest, problem: `selector {${m[1]}}: write {name:GET /json}, {method:POST} or {tag:value}` };
+    }
+    selector[key] = value;
+  }
+  return { rest, selector };
+}
+
+function unquote(text: string): string {
+  const q = text[0];
+  return (q === '"' || q === "'") && text.endsWith(q) && text.length >= 2 ? text.slice(1, -1) : text;
+}
+
+const K6_RULE =
+  /^(?:([^:<>={}]+):)?\s*(http_req_duration|http_reqs|http_req_failed)\s*(\{[^{}]*\})?\s*:?\s*([a-z]+(?:\([\d.]+\))?)\s*(<=|>=|==|<|>)\s*(.+)$/;
+
+/** k6's aggregations in loadlab's metric names, per k6 metric. */
+const K6_AGGREGATIONS: Record<string, Record<string, string>> = {
+  http_req_duration: { avg: "mean", med: "p50", min: "min", max: "max" },
+  http_reqs: { count: "requests", rate: "rps" },
+  http_req_failed: { rate: "errorRate" },
+};
+
+/** A k6 threshold (`http_req_duration{name:/login}: p(99)<200`) as loadlab's rule, or null. */
+export function fromK6(expression: string): string | null {
+  const m = K6_RULE.exec(expression.trim());
+  if (!m) return null;
+  const [, run, metric, braces, aggregation, op, value] = m;
+  const percentile = /^p\(([\d.]+)\)$/.exec(aggregation);
+  const name = metric === "http_req_duration" && percentile
+    ? `p${percentile[1]}`
+    : K6_AGGREGATIONS[metric][aggregation];
+  if (name === undefined) return null;
+  const bare = /^-?[\d.]+$/.test(value.trim());
+  const unit = metric === "http_req_duration" && bare ? "ms" : "";
+  return `${run !== undefined ? `${run.trim()}:` : ""}${name}${braces ?? ""}${op}${value.trim()}${unit}`;
+}
+
+/** Whether `e` matches every pair: `name`, `method`, k6's `url`, or a tag (`status` picks responses). */
+export function selects(selector: Selector, e: Pick<EndpointResult, "name" | "method" | "tags">): boolean {
+  return Object.entries(selector).every(([key, value]) =>
+    key === "name" || key === "url"
+      ? e.name === value || urlNamed(e.name, value)
+      : key === "method"
+      ? e.method === value
+      : RESPONSE_TAGS.has(key) || e.tags?.[key] === value
+  );
+}
+
+/** k6's tags of a response rather than of its request. */
+const RESPONSE_TAGS = new Set(["status", "expected_response", "proto", "error_code"]);
+
+const PROTO: Record<string, string> = { http1: "HTTP/1.1", h2: "HTTP/2.0", h2c: "HTTP/2.0" };
+
+/** The responses `status` and `expected_response` pick, and whether unanswered ones are among them. */
+function answersOf(selector: Selector): { picks: (code: string) => boolean; unanswered: boolean } | null {
+  const expected = selector.expected_response;
+  // k6's error_code of an answer of status 400 and over is 1000 + its status (1404, 1500).
+  const answered = Number(selector.error_code) - 1000;
+  const status = selector.error_code === undefined ? selector.status : String(answered);
+  if (selector.error_code !== undefined && selector.status !== undefined && selector.status !== status) {
+    return { picks: () => false, unanswered: false };
+  }
+  if (status === undefined && expected === undefined) return null;
+  const isExpected = (code: string) => Number(code) >= 200 && Number(code) < 400;
+  return {
+    picks: (code) =>
+      (status === undefined || code === status) &&
+      (expected === undefined || isExpected(code) === (expected === "true")),
+    unanswered: (status === undefined || status === "0") && expected !== "true",
+  };
+}
+
+/** `e` with only the picked responses; its histogram only when every response is picked. */
+function narrowed(e: EndpointResult, answers: NonNullable<ReturnType<typeof answersOf>>) {
+  const statusCodes = Object.fromEntries(Object.entries(e.statusCodes).filter(([c]) => answers.picks(c)));
+  const requests = sumValues(statusCodes);
+  const errors = answers.unanswered ? e.errors : {};
+  return {
+    ...e,
+    statusCodes,
+    requests,
+    errors,
+    histogramEncoded: requests === e.requests ? e.histogramEncoded : null,
+  };
+}
+
+/** Whether `name` is loadlab's name of an unnamed request to `url` (k6 names it by its URL). */
+function urlNamed(name: string, url: string): boolean {
+  if (!url.startsWith("http://") && !url.startsWith("https://")) return false;
+  const space = name.indexOf(" ");
+  if (space <= 0) return false;
+  const rest = name.slice(space + 1);
+  if (rest === url) return true;
+  if (!rest.startsWith("/")) return false;
+  try {
+    const u = new URL(url);
+    return rest === u.pathname + u.search;
+  } catch {
+    return false;
+  }
+}
+
+/** A selector as written: `{name:GET /json, tier:db}`. */
+export function selectorText(selector: Selector): string {
+  return `{${Object.entries(selector).map(([k, v]) => `${k}:${v}`).join(", ")}}`;
+}
+
+/** Refuses (exit 2) thresholds whose selector picks no endpoint, naming those there are. */
+export function checkSelectors(
+  thresholds: ReadonlyArray<{ expression: string; selector?: Selector }>,
+  endpoints: ReadonlyArray<Pick<EndpointResult, "name" | "method" | "tags">>,
+): void {
+  const issues = thresholds.filter((t) => t.selector && !endpoints.some((e) => selects(t.selector!, e)))
+    .map((t) => ({
+      path: `threshold "${t.expression}"`,
+      message: `${selectorText(t.selector!)} matches no endpoint; the endpoints are ${
+        endpoints.map((e) => JSON.stringify(e.name)).join(", ")
+      } (select one by {name:...}, {method:...} or a tag of its requests)`,
+    }));
+  if (issues.length > 0) throw new ConfigError(issues);
+}
+
+/** The run as the selected endpoints make it (interval latency NaN); null when none matches. */
+export function selectedRun(run: RunResult, selector: Selector): RunResult | null {
+  const matched = (run.endpoints ?? []).filter((e) => selects(selector, e));
+  // A failure's own error_code (a refused connect's 1212) is not kept per endpoint: unmatched, not 0.
+  const code = Number(selector.error_code);
+  if (matched.length === 0 || (selector.error_code !== undefined && !(code >= 1400 && code < 1600))) {
+    return null;
+  }
+  const answers = answersOf(selector);
+  const otherProto = selector.proto !== undefined && selector.proto !== PROTO[run.protocol ?? "http1"];
+  const chosen = otherProto
+    ? []
+    : answers === null
+    ? matched
+    : matched.map((e) => narrowed(e, answers)).filter((e) => e.requests + sumValues(e.errors) > 0);
+  const unmeasured = chosen.some((e) => e.requests > 0 && e.histogramEncoded === null);
+  const errors: Record<string, number> = {};
+  const statusCodes: Record<string, number> = {};
+  for (const e of chosen) {
+    addCounts(errors, e.errors);
+    addCounts(statusCodes, e.statusCodes);
+  }
+  const requests = chosen.reduce((a, e) => a + e.requests, 0);
+  const non2xx = Object.entries(statusCodes).reduce((a, [c, n]) => (c < "200" || c >= "400" ? a + n : a), 0);
+  const encodings = chosen.flatMap((e) => e.histogramEncoded === null ? [] : [e.histogramEncoded]);
+  const histogram = encodings.length === 1 ? decodeHistogram(encodings[0]) : mergeEncoded(encodings);
+  const intervals = run.intervals.map((iv, k) => ({
+    ...iv,
+    requests: chosen.reduce((a, e) => a + (e.intervals.requests[k] ?? 0), 0),
+    errors: chosen.reduce((a, e) => a + (e.intervals.errors[k] ?? 0), 0),
+    drained: 0,
+    failedStatus: 0,
+    errorKinds: undefined,
+    p50: Number.NaN,
+    p75: Number.NaN,
+    p90: Number.NaN,
+    p99: Number.NaN,
+    mean: Number.NaN,
+    max: Number.NaN,
+  }));
+  return {
+    ...run,
+    intervals,
+    requests,
+    errors,
+    statusCodes,
+    successRate: successRateOf({ requests, errors: sumValues(errors), failedStatus: non2xx }, 0),
+    rps: run.durationSec > 0 ? requests / run.durationSec : 0,
+    latencyMs: unmeasured ? nanSummary(summarizeMs(histogram)) : summarizeMs(histogram),
+  };
+}
+
+function nanSummary<T extends object>(summary: T): T {
+  return Object.fromEntries(Object.keys(summary).map((k) => [k, Number.NaN])) as T;
+}

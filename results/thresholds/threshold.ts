@@ -1,0 +1,259 @@
+/**
+ * @module
+ * Pass/fail thresholds for CI (`--threshold "p99<200ms"`): parsed before any load is sent, judged
+ * against every run they apply to after it. Grammar: `[run:]metric op value[unit] [over 10s]`.
+ */
+import type { RunResult, ThresholdResult } from "../mod.ts";
+import type { LatencyKey } from "../schema/values.ts";
+import { ConfigError } from "../../validation/config_error.ts";
+import { nearest } from "../../validation/suggest.ts";
+import { type WindowMetric, windowValues } from "./windows.ts";
+import { sampledLatency } from "../conclude/responses.ts";
+import {
+  ENDPOINT_METRICS,
+  fromK6,
+  selectedRun,
+  type Selector,
+  selectorText,
+  splitSelector,
+} from "./selector.ts";
+import { kindProblem, kindValue, splitKind } from "./kind.ts";
+import { maxOf, minOf } from "../../system/large_arrays.ts";
+
+type Op = "<" | "<=" | ">" | ">=" | "==";
+
+/** A parsed threshold. */
+export interface Threshold {
+  expression: string;
+  /** Only runs with this name (experiments); undefined = every run. */
+  run?: string;
+  metric: string;
+  op: Op;
+  value: number;
+  /** `over 10s`: the rule must hold in every window of this length (ms). */
+  windowMs?: number;
+  /** `p99{name:GET /json}<200ms`: judged on the endpoints it selects (results/thresholds/selector.ts). */
+  selector?: Selector;
+  /** `errorRate{kind:timeout}<1%`: only the failures of this kind (results/thresholds/kind.ts). */
+  kind?: string;
+}
+
+const LATENCY_KEYS: Record<string, LatencyKey> = {
+  min: "min",
+  mean: "mean",
+  avg: "mean",
+  stdev: "stdev",
+  p50: "p50",
+  median: "p50",
+  p75: "p75",
+  p90: "p90",
+  p95: "p95",
+  p99: "p99",
+  "p99.9": "p999",
+  p999: "p999",
+  "p99.99": "p9999",
+  max: "max",
+};
+
+const RATIOS: Record<string, (r: RunResult) => number> = {
+  success: (r) => r.successRate,
+  successRate: (r) => r.successRate,
+  errorRate: (r) => 1 - r.successRate,
+};
+
+function failedStatusOf(r: RunResult): number {
+  return Object.entries(r.statusCodes).reduce((a, [c, n]) => (c < "200" || c >= "400" ? a + n : a), 0);
+}
+
+const COUNTS: Record<string, (r: RunResult) => number> = {
+  rps: (r) => r.rps,
+  requests: (r) => r.requests,
+  errors: (r) => Object.values(r.errors).reduce((a, b) => a + (b ?? 0), 0),
+  failedStatus: failedStatusOf,
+  /** The earlier name of `failedStatus`, for existing files and flags. */
+  non2xx: failedStatusOf,
+  lateSends: (r) => r.lateSends,
+  late: (r) => r.lateSends,
+  dropped: (r) => r.droppedSends,
+};
+
+/** Every metric name a threshold may use. */
+export const METRICS = [...Object.keys(LATENCY_KEYS), ...Object.keys(RATIOS), ...Object.keys(COUNTS)];
+
+const PATTERN =
+  /^(?:([^:<>=]+):)?\s*([A-Za-z][\w.]*)\s*(<=|>=|==|<|>)\s*(-?[\d.]+)\s*(us|ms|s|%)?(?:\s+over\s+(\S+))?$/;
+const WINDOW = /^(\d+(?:\.\d+)?)(ms|s|m)$/;
+const WINDOW_UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000 };
+
+/** Parses one expression; throws `ConfigError` naming the problem and the fix. */
+export function parseThreshold(expression: string): Threshold {
+  // A control character would break the terminal's table of thresholds.
+  // deno-lint-ignore no-control-regex
+  if (/[\x00-\x1f\x7f]/.test(expression)) {
+    throw thresholdError(
+      expression,
+      "a threshold is one line of text: remove its line breaks and control characters",
+    );
+  }
+  const k6 = fromK6(expression);
+  const { rest, selector: braces, problem } = splitSelector(k6 ?? expression);
+  if (problem) throw thresholdError(expression, problem);
+  // In k6's form every key in braces is a tag of the requests (k6's `{kind:html}`), never an error kind.
+  const { selector, kind } = k6 === null ? splitKind(braces) : { selector: braces, kind: undefined };
+  const m = PATTERN.exec(rest.trim());
+  const fix = `write it like "p99<200ms", "rps>=1000", "success>99%" or "p99{name:GET /json}<200ms"`;
+  if (!m) throw thresholdError(expression, `not understood; ${fix}`);
+  const [, run, metric, op, number, unit, over] = m;
+  if (!METRICS.includes(metric)) {
+    const guess = nearest(metric, METRICS);
+    throw thresholdError(
+      expression,
+      `unknown metric "${metric}"${guess ? `; did you mean "${guess}"?` : ""} (one of ${METRICS.join(", ")})`,
+    );
+  }
+  const windowMs = over === undefined ? undefined : parseWindow(expression, metric, over);
+  if (selector) checkEndpointRule(expression, metric, selector, windowMs);
+  const wrongKind = kind === undefined ? null : kindProblem(metric, kind, windowMs);
+  if (wrongKind) throw thresholdError(expression, wrongKind);
+  let value = Number(number);
+  if (!Number.isFinite(value)) {
+    throw thresholdError(expression, `"${number}" is not a number`);
+  }
+  if (metric in LATENCY_KEYS) {
+    if (unit === "%") throw thresholdError(expression, `latency takes us, ms or s, not %`);
+    value = unit === "s" ? value * 1000 : unit === "us" ? value / 1000 : value;
+  } else if (metric in RATIOS) {
+    if (unit && unit !== "%") {
+      throw thresholdError(expression, `a rate takes % or a 0..1 ratio`);
+    }
+    value = unit === "%" ? value / 100 : value;
+  } else if (unit) {
+    throw thresholdError(expression, `${metric} is a plain number; drop the "${unit}"`);
+  }
+  return {
+    expression,
+    run: run?.trim(),
+    metric,
+    op: op as Op,
+    value,
+    ...(windowMs ? { windowMs } : {}),
+    ...(selector ? { selector } : {}),
+    ...(kind !== undefined ? { kind } : {}),
+  };
+}
+
+function checkEndpointRule(expression: string, metric: string, selector: Selector, windowMs?: number): void {
+  if (!ENDPOINT_METRICS.has(metric)) {
+    throw thresholdError(
+      expression,
+      `${metric} is the run's, not measured per endpoint; drop ${selectorText(selector)} or use ` +
+        "latency, rps, requests, errors, failedStatus or a success rate",
+    );
+  }
+  if (windowMs !== undefined) {
+    throw thresholdError(
+      expression,
+      `"over" is judged on the whole run's intervals, not per endpoint; drop one`,
+    );
+  }
+}
+
+function parseWindow(expression: string, metric: string, over: string): number {
+  const w = WINDOW.exec(over);
+  const ms = w ? Number(w[1]) * WINDOW_UNIT_MS[w[2]] : 0;
+  if (!(ms > 0)) {
+    throw thresholdError(expression, `"over ${over}": give a window length such as 10s, 500ms or 1m`);
+  }
+  if (!windowMetric(metric)) {
+    throw thresholdError(expression, `"over" applies to latency, rps and success rates, not ${metric}`);
+  }
+  return ms;
+}
+
+/** What a window of `metric` is measured from, or null for counts that have no per-window meaning here. */
+export function windowMetric(metric: string): WindowMetric | null {
+  if (LATENCY_KEYS[metric]) return { kind: "latency", key: LATENCY_KEYS[metric] };
+  if (metric === "rps") return { kind: "rps" };
+  if (metric in RATIOS) return { kind: "success", invert: metric === "errorRate" };
+  return null;
+}
+
+function thresholdError(expression: string, message: string): ConfigError {
+  return new ConfigError([{ path: `threshold "${expression}"`, message }]);
+}
+
+/** A metric's value for a run (ms, rates 0..1); NaN without a sample, so its rule fails. */
+export function metricValue(run: RunResult, metric: string): number {
+  const key = LATENCY_KEYS[metric];
+  if (key) return sampledLatency(run)[key];
+  return (RATIOS[metric] ?? COUNTS[metric])(run);
+}
+
+/** Whether `actual` satisfies `op limit`. */
+export function compare(actual: number, op: Op, limit: number): boolean {
+  switch (op) {
+    case "<":
+      return actual < limit;
+    case "<=":
+      return actual <= limit;
+    case ">":
+      return actual > limit;
+    case ">=":
+      return actual >= limit;
+    case "==":
+      return actual === limit;
+  }
+}
+
+/** A shard's thresholds, recorded `pending`: `loadlab merge` evaluates them on the whole. */
+export function pendingThresholds(thresholds: Threshold[], run: RunResult): ThresholdResult[] {
+  return thresholds.map((t) => ({
+    expression: t.expression,
+    run: run.name,
+    actual: NaN,
+    ok: true,
+    pending: true,
+  }));
+}
+
+/** Evaluates each threshold on every run it applies to; the rule that stopped a run fails on it. */
+export function evaluateThresholds(thresholds: Threshold[], runs: RunResult[]): ThresholdResult[] {
+  const results: ThresholdResult[] = [];
+  for (const t of thresholds) {
+    for (const run of runs) {
+      if (t.run !== undefined && t.run !== run.name) continue;
+      const result = t.windowMs !== undefined ? windowResult(t, run) : wholeRunResult(t, run);
+      const stopped = run.abortedBy?.threshold === t.expression;
+      results.push(stopped && result.ok ? { ...result, actual: run.abortedBy!.actual, ok: false } : result);
+    }
+  }
+  return results;
+}
+
+function wholeRunResult(t: Threshold, run: RunResult): ThresholdResult {
+  // On endpoints: the run as they make it; none selected (a file without endpoints) fails unmeasured.
+  const judged = t.selector ? selectedRun(run, t.selector) : run;
+  const actual = judged === null
+    ? Number.NaN
+    : t.kind !== undefined
+    ? kindValue(judged, t.metric, t.kind)
+    : metricValue(judged, t.metric);
+  const unmatched = judged === null && t.selector !== undefined ? { unmatched: true } : {};
+  return {
+    expression: t.expression,
+    run: run.name,
+    actual,
+    ok: compare(actual, t.op, t.value),
+    ...unmatched,
+  };
+}
+
+/** A windowed rule: ok when every window with data passes; the actual is the worst window. */
+function windowResult(t: Threshold, run: RunResult): ThresholdResult {
+  const values = windowValues(run, t.windowMs!, windowMetric(t.metric)!).filter(Number.isFinite);
+  const failing = values.filter((v) => !compare(v, t.op, t.value));
+  const pick = (xs: number[]) =>
+    t.op === "<" || t.op === "<=" ? maxOf(xs) : t.op === "==" ? xs[0] : minOf(xs);
+  const actual = values.length === 0 ? Number.NaN : pick(failing.length ? failing : values);
+  return { expression: t.expression, run: run.name, actual, ok: values.length > 0 && failing.length === 0 };
+}

@@ -1,0 +1,177 @@
+/**
+ * @module
+ * The connect phase of one epoll socket (transport/epoll_socket.ts): the non-blocking TCP connect's
+ * completion (`SO_ERROR` at the first writable edge), then over TLS the OpenSSL handshake
+ * (tls/openssl_conn.ts), stepped on each edge until it is done and timed apart (`tlsMs`). It tells the
+ * connect's waiter once (a promise's resolvers, or the dialer itself on epoll): the socket, or the error
+ * after closing it; a socket closed while connecting fails it with what the kernel had for the connect then.
+ * Kept apart from the socket, which holds the established connection's reads and writes. MEMORY: a handshake
+ * holds OpenSSL's record buffers and its handshake buffer (about 50 KB) until it ends, so the loop lets
+ * HANDSHAKES_IN_FLIGHT run at once and queues the rest, connected, in order: a crowd opened at once held
+ * every one of them together (4,000 connections over 1,000: 37 KB of RSS per added connection, 28 queued),
+ * where an established connection keeps OpenSSL's state alone (about 20 KB, its peer's certificates parsed
+ * among it).
+ */
+import { EAGAIN, type EpollSys } from "./ffi.ts";
+import type { SockAddr } from "../sock_addr.ts";
+import { connectError, connectStateOf } from "./errors.ts";
+import type { SslConn, SslNegotiated } from "../../tls/openssl_conn.ts";
+import type { ConnectWaiter, TransportConn } from "../transport.ts";
+
+/** What the connect phase needs of the socket's loop (a part of transport/epoll/socket.ts's `SocketLoop`). */
+interface ConnectLoop {
+  readonly sys: EpollSys;
+  readonly addr: SockAddr;
+  tlsInfo: SslNegotiated | null;
+  waiting: number;
+  wait(): void;
+  settled(): void;
+  /**
+   * https: true when `phase`'s handshake may start now, else it is queued (`startHandshake` later);
+   * absent on a loop without TLS (io_uring's).
+   */
+  handshakeSlot?(phase: ConnectPhase): boolean;
+  /** https: a handshake ended (done, failed or abandoned): the next queued one starts. */
+  handshakeEnded?(): void;
+}
+
+/** Handshakes one loop runs at once (the rest wait, connected, in order): see the module comment. */
+export const HANDSHAKES_IN_FLIGHT = 256;
+
+/** The socket being connected: resolved with itself, closed on failure. */
+export interface ConnectingSocket extends TransportConn {
+  readonly fd: number;
+  readonly loop: ConnectLoop;
+  readonly ssl: SslConn | null;
+  close(): void;
+}
+
+/** A connect (or its handshake) waiting at close: why it ended, and its waiter, detached. */
+export interface AbandonedConnect {
+  state: string;
+  waiter: ConnectWaiter | null;
+}
+
+export class ConnectPhase {
+  /** Told how the connect ends; null when none is waiting. */
+  #waiter: ConnectWaiter | null = null;
+  /** https: the handshake after the TCP connect is under way (the connect's promise still pending). */
+  #handshaking = false;
+  /** https: connected, its handshake queued behind HANDSHAKES_IN_FLIGHT others. */
+  queued = false;
+  /** https: how long the handshake took (Connection reads it for `tlsMs`); -1 for plain TCP. */
+  tlsMs = -1;
+
+  constructor(readonly sock: ConnectingSocket) {}
+
+  /** A connect or its handshake is waiting for the socket. */
+  get pending(): boolean {
+    return this.#waiter !== null;
+  }
+
+  /** The connect's promise; a connect past `signal` (watchdog, shutdown) closes the socket. */
+  wait(signal: AbortSignal): Promise<TransportConn> {
+    return new Promise((resolve, reject) => {
+      const onAbort = () => this.sock.close();
+      signal.addEventListener("abort", onAbort, { once: true });
+      this.waitFor({
+        connected: (sock) => {
+          signal.removeEventListener("abort", onAbort);
+          resolve(sock);
+        },
+        connectFailed: (err) => {
+          signal.removeEventListener("abort", onAbort);
+          reject(err);
+        },
+      });
+    });
+  }
+
+  /** The connect's end told to `waiter` (closing the socket aborts it: `waiter` is told then). */
+  waitFor(waiter: ConnectWaiter): void {
+    this.#waiter = waiter;
+    this.sock.loop.wait();
+  }
+
+  /** An edge while connecting: the handshake's next step on any edge, the connect's end on a writable one. */
+  edge(any: boolean, writable: boolean): void {
+    if (this.#handshaking) {
+      if (any) this.#stepHandshake();
+    } else if (this.#waiter !== null && writable && !this.queued) this.connected();
+  }
+
+  /** The TCP connect completed (or failed): over TLS the handshake starts now. */
+  connected(): void {
+    const sock = this.sock;
+    const loop = sock.loop;
+    const errno = loop.sys.socketError(sock.fd);
+    if (errno === 0 && sock.ssl !== null) {
+      if (loop.handshakeSlot?.(this) ?? true) this.startHandshake();
+      else this.queued = true;
+      return;
+    }
+    const waiter = this.#waiter!;
+    this.#waiter = null;
+    loop.settled();
+    if (errno === 0) waiter.connected(sock);
+    else {
+      const err = connectError(errno, loop.addr);
+      sock.close();
+      waiter.connectFailed(err);
+    }
+  }
+
+  /** https: the handshake starts (at the connect, or when the loop's turn for a queued one comes). */
+  startHandshake(): void {
+    this.queued = false;
+    this.#handshaking = true;
+    this.tlsMs = this.sock.loop.sys.nowMs(); // the start, until the handshake is done
+    this.#stepHandshake();
+  }
+
+  /** One `SSL_connect` step: done (the connect resolves, timed), waiting for the next edge, or failed. */
+  #stepHandshake(): void {
+    const sock = this.sock;
+    let failure: unknown = null;
+    try {
+      if (sock.ssl!.handshake() === -EAGAIN) return;
+    } catch (err) {
+      failure = err;
+    }
+    this.#handshaking = false;
+    this.tlsMs = sock.loop.sys.nowMs() - this.tlsMs;
+    const waiter = this.#waiter!;
+    this.#waiter = null;
+    sock.loop.settled();
+    if (failure === null) {
+      sock.loop.tlsInfo ??= sock.ssl!.negotiated();
+      waiter.connected(sock);
+    } else {
+      sock.close();
+      waiter.connectFailed(failure);
+    }
+    sock.loop.handshakeEnded?.();
+  }
+
+  /**
+   * The socket closes (its `fd` still open): detaches a waiting connect and says what it was doing. A
+   * handshake cut off by the timeout counts as a connect timeout, as on the deno transport (no
+   * "tls"/"handshake"/"certificate" in the message, which would count it as a tls failure).
+   */
+  abandon(fd: number): AbandonedConnect {
+    const loop = this.sock.loop;
+    const state = this.#handshaking || this.queued
+      ? "connected, but the encrypted session was still being set up"
+      : this.#waiter !== null
+      ? connectStateOf(loop.sys, fd, loop.addr)
+      : "";
+    const waiter = this.#waiter;
+    if (waiter !== null) loop.waiting--;
+    const handshaking = this.#handshaking;
+    this.#handshaking = false;
+    this.queued = false; // the loop skips it when its turn comes
+    this.#waiter = null;
+    if (handshaking) loop.handshakeEnded?.();
+    return { state, waiter };
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * @module
+ * The epoll transport's failures as errors a connection counts (exchange_errors.ts classifies them),
+ * each message saying why: a connect refused, given up by the kernel after its SYN retries, never
+ * attempted (no socket), and, for a connect or a read still waiting when its socket is closed (the
+ * watchdog's timeout), what the kernel had for it then; an errno in words as Deno gives it
+ * (`errnoMessage`, which tls/openssl_client.ts uses too). Off the hot path: called only on failures.
+ */
+import { EAGAIN, EINPROGRESS } from "./ffi.ts";
+import type { EpollSys } from "./ffi.ts";
+import type { SockAddr } from "../sock_addr.ts";
+import { TLS_FAILED, TLS_TRUNCATED } from "../../tls/openssl_ffi.ts";
+import { NOTHING_ARRIVED } from "../../exchange_errors.ts";
+
+/** errno -> a message like Deno's (`Connection refused (os error 111)`). */
+export function errnoMessage(errno: number): string {
+  const names: Record<number, string> = {
+    32: "Broken pipe",
+    99: "Cannot assign requested address",
+    101: "Network is unreachable",
+    103: "Software caused connection abort",
+    104: "Connection reset by peer",
+    110: "Connection timed out",
+    111: "Connection refused",
+    113: "No route to host",
+    24: "Too many open files",
+  };
+  return `${names[errno] ?? "OS error"} (os error ${errno})`;
+}
+
+/** A connect that failed, its message saying why: refused, or the kernel gave up retrying its SYN. */
+export function connectError(errno: number, addr: SockAddr): Error {
+  const message = `${errnoMessage(errno)} connecting to ${addr.text}`;
+  if (errno === 111) return new Deno.errors.ConnectionRefused(`refused: ${message}`);
+  if (errno === 110) {
+    return new Deno.errors.TimedOut(`timed out at the kernel's SYN retries: ${message}`);
+  }
+  return new Deno.errors.ConnectionAborted(message);
+}
+
+const probe = new Uint8Array(1);
+
+/**
+ * What a read still waiting when its socket is closed had in the kernel: bytes that had arrived but
+ * were not read (their readiness event late, e.g. a response landing at the deadline, or lost), or
+ * none: the peer had not answered.
+ */
+export function readStateOf(sys: EpollSys, fd: number): string {
+  const n = sys.read(fd, probe);
+  if (n > 0) return "a response had arrived but was not read yet (its readiness event late or lost)";
+  if (n === 0) return "the peer had closed the connection";
+  if (n === -EAGAIN) return NOTHING_ARRIVED;
+  return errnoMessage(-n);
+}
+
+/** A connect that never left this host: no socket, or it could not be watched. */
+export function notAttemptedError(step: string, errno: number, addr: SockAddr): Error {
+  return new Deno.errors.ConnectionAborted(
+    `never attempted (${step} failed: ${errnoMessage(errno)}) connecting to ${addr.text}`,
+  );
+}
+
+const EISCONN = 106;
+const EALREADY = 114;
+
+/**
+ * Where a connect still waited for stood in the kernel when it was given up (the watchdog's timeout,
+ * a shutdown): asking again answers EALREADY while the SYN is unanswered (the kernel still retrying
+ * it: a SYN dropped, e.g. at a full accept queue) and EISCONN when the kernel had connected and only
+ * its readiness event had not reached the pump yet (late or lost).
+ */
+export function connectStateOf(sys: EpollSys, fd: number, addr: SockAddr): string {
+  const rc = sys.connect(fd, addr);
+  if (rc === -EALREADY || rc === -EINPROGRESS) {
+    return "the SYN was not answered (the kernel was still retrying it: dropped, e.g. at a full accept queue)";
+  }
+  if (rc === 0 || rc === -EISCONN) {
+    return "the kernel had connected, but loadlab had not seen it yet (its readiness event late or lost)";
+  }
+  return `the connect had failed: ${errnoMessage(-rc)}`;
+}
+
+/**
+ * A TLS read's or write's own failure (tls/openssl_conn.ts's codes past the errnos), or null: `detail` is
+ * OpenSSL's reason. `InvalidData`: counted as `tls`, as the deno transport counts the same failures.
+ */
+function tlsError(code: number, detail: string): Error | null {
+  if (code === TLS_TRUNCATED) {
+    return new Deno.errors.ConnectionReset(
+      "the server closed the connection without a TLS close_notify (what it sent may be truncated)",
+    );
+  }
+  if (code === TLS_FAILED) return new Deno.errors.InvalidData(`tls session failed: ${detail}`);
+  return null;
+}
+
+export function readError(errno: number, tlsDetail = ""): Error {
+  const tls = tlsError(errno, tlsDetail);
+  if (tls !== null) return tls;
+  if (errno === 104) return new Deno.errors.ConnectionReset(errnoMessage(errno));
+  return new Deno.errors.ConnectionAborted(errnoMessage(errno));
+}
+
+export function writeError(errno: number, tlsDetail = ""): Error {
+  const tls = tlsError(errno, tlsDetail);
+  if (tls !== null) return tls;
+  if (errno === 32) return new Deno.errors.BrokenPipe(errnoMessage(errno));
+  return new Deno.errors.ConnectionReset(errnoMessage(errno));
+}

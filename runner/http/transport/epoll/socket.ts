@@ -1,0 +1,318 @@
+/**
+ * @module
+ * One non-blocking TCP socket of the epoll transport, registered edge-triggered in its loop's epoll
+ * set (transport/epoll_transport.ts). It has both contracts of transport/transport.ts: Deno.Conn's promises
+ * (connect, flows, lanes, anything that awaits), and the inline one, where the pump calls the armed reader
+ * with the bytes it read, in its own turn, so a closed loop's request costs no promise. HOT PATH:
+ * `onEvents` -> `#serve` -> one libc `read` -> the reader; `writeNow` is one libc `write`. A socket that
+ * stays readable is served TURN_READ_BYTES at a time, then waits its turn on the pump's ready list, so a
+ * peer that sends as fast as we read cannot keep the worker from its timers and stop message. Edge
+ * triggered: `#readable` is true from an EPOLLIN edge until a read comes back short or with EAGAIN,
+ * so a read while it is true never waits for an edge that will not come. Over TLS (`ssl`,
+ * tls/openssl_conn.ts) the same calls go through `SSL_read`/`SSL_write`, the connect goes on into a
+ * non-blocking handshake retried on each edge (transport/epoll_connect.ts, the connect phase), and a short
+ * `SSL_read` ends `#readable` only when OpenSSL holds no more bytes and the kernel's queue is empty (it
+ * returns one record and may leave the next where no edge announces it; tls/openssl_conn.ts's `drained`
+ * proves the queue empty without asking the kernel when OpenSSL's last read of the socket came back short).
+ */
+/**
+ * What a socket needs of the event loop that owns it (transport/epoll_transport.ts's `EpollLoop`): declared
+ * here, so the socket depends on this shape and the loop on the socket, never both on each other.
+ */
+export interface SocketLoop {
+  readonly sys: EpollSys;
+  readonly addr: SockAddr;
+  /** https: what the loop's first completed handshake negotiated (null until one did). */
+  tlsInfo: SslNegotiated | null;
+  /** Sockets waiting for an event; the pump blocks only while some are. */
+  waiting: number;
+  /** Events settled outside the pump since its last turn. */
+  asyncWakes: number;
+  wait(): void;
+  settled(): void;
+  ready(sock: EpollSocket): void;
+  release(token: number): void;
+  /** https: a handshake may start now, else it is queued (transport/epoll_connect.ts). */
+  handshakeSlot(phase: ConnectPhase): boolean;
+  handshakeEnded(): void;
+}
+
+import { EAGAIN, EINTR, EPOLLERR, EPOLLHUP, EPOLLIN, EPOLLOUT, EPOLLRDHUP, type EpollSys } from "./ffi.ts";
+import type { SockAddr } from "../sock_addr.ts";
+import {
+  type ConnectWaiter,
+  type InlineConn,
+  type InlineReader,
+  type TransportConn,
+  TURN_READ_BYTES,
+} from "../transport.ts";
+import { TRACE_CONN, traceConn } from "../conn_trace.ts";
+import type { SslConn, SslNegotiated } from "../../tls/openssl_conn.ts";
+import { readError, readStateOf, writeError } from "./errors.ts";
+import { ConnectPhase } from "./connect.ts";
+import { WaitingRead } from "../waiting_read.ts";
+
+const READ_FLAGS = EPOLLIN | EPOLLRDHUP | EPOLLERR | EPOLLHUP;
+const WRITE_FLAGS = EPOLLOUT | EPOLLERR | EPOLLHUP;
+const CLOSED_FLAGS = EPOLLRDHUP | EPOLLERR | EPOLLHUP;
+
+export class EpollSocket implements InlineConn {
+  #readable = false;
+  /**
+   * The peer closed (EPOLLRDHUP/HUP/ERR seen): the end of stream needs no further edge, so a short read
+   * no longer means drained; reads go on until they return 0 (a FIN that came with the last bytes
+   * would otherwise be waited for forever, and the exchange end as a timeout, not closed-early).
+   */
+  #peerClosed = false;
+  /** On the loop's ready list already: a re-arm while readable does not add it twice. */
+  #queued = false;
+  /** The armed read: inline or promise, never both. */
+  readonly #read: WaitingRead;
+  #pendingWrite: Uint8Array | null = null;
+  #onWrite: ((n: number) => void) | null = null;
+  #onWriteError: ((err: Error) => void) | null = null;
+  /** The connect and, over TLS, the handshake: until the connect's promise settles. */
+  readonly #connect = new ConnectPhase(this);
+
+  constructor(
+    readonly loop: SocketLoop,
+    public fd: number,
+    readonly token: number,
+    readonly ssl: SslConn | null = null,
+  ) {
+    this.#read = new WaitingRead(loop);
+  }
+
+  /** Reads into `buf`: libc `read`, or `SSL_read` over TLS (both: count, 0 at end, or `-errno`). */
+  #recv(buf: Uint8Array): number {
+    return this.ssl === null ? this.loop.sys.read(this.fd, buf) : this.ssl.read(buf);
+  }
+
+  #send(bytes: Uint8Array): number {
+    return this.ssl === null ? this.loop.sys.write(this.fd, bytes) : this.ssl.write(bytes);
+  }
+
+  /**
+   * After a short read, whether nothing is left that no edge will announce: for plain TCP a short read
+   * proves it; over TLS `SSL_read` returns one record, so OpenSSL must hold nothing and the kernel's
+   * queue be empty: proven by OpenSSL's own short read of the socket, else asked (`FIONREAD`: one cheap
+   * call instead of an `SSL_read` that finds the socket empty).
+   */
+  #drainedAfter(n: number, length: number): boolean {
+    if (n >= length || this.#peerClosed) return false;
+    if (this.ssl === null) return true;
+    const drained = this.ssl.drained();
+    return drained === 1 || (drained === -1 && this.loop.sys.bytesReadable(this.fd) === 0);
+  }
+
+  /** https: how long the handshake took (Connection reads it for `tlsMs`); -1 for plain TCP. */
+  get tlsMs(): number {
+    return this.#connect.tlsMs;
+  }
+
+  /** The connect completed at once (loopback): over TLS the handshake starts now. */
+  connectedNow(): void {
+    this.#connect.connected();
+  }
+
+  awaitConnect(signal: AbortSignal): Promise<TransportConn> {
+    return this.#connect.wait(signal);
+  }
+
+  /** The connect's end told to `waiter` (transport.ts `CallbackConnect`). */
+  waitConnect(waiter: ConnectWaiter): void {
+    this.#connect.waitFor(waiter);
+  }
+
+  read(buf: Uint8Array): Promise<number | null> {
+    if (this.fd < 0) return Promise.reject(new Deno.errors.BadResource("socket closed"));
+    if (this.#readable) {
+      const n = this.#recv(buf);
+      if (n >= 0) {
+        if (this.#drainedAfter(n, buf.length)) this.#readable = false;
+        return Promise.resolve(n === 0 ? null : n);
+      }
+      this.#readable = false;
+      if (n !== -EAGAIN && n !== -EINTR) return Promise.reject(readError(-n, this.ssl?.failure));
+    }
+    return this.#read.promise(buf);
+  }
+
+  armRead(buf: Uint8Array, reader: InlineReader): void {
+    if (this.#read.arm(this.fd, buf, reader) && this.#readable) this.#requeue();
+  }
+
+  /** Onto the pump's ready list (once): served in its next round, after the others. */
+  #requeue(): void {
+    if (this.#queued) return;
+    this.#queued = true;
+    this.loop.ready(this);
+  }
+
+  write(bytes: Uint8Array): Promise<number> {
+    if (this.fd < 0) return Promise.reject(new Deno.errors.BadResource("socket closed"));
+    const n = this.#send(bytes);
+    if (n >= 0) return Promise.resolve(n);
+    if (n !== -EAGAIN && n !== -EINTR) return Promise.reject(writeError(-n, this.ssl?.failure));
+    return new Promise((resolve, reject) => {
+      this.#pendingWrite = bytes;
+      this.#onWrite = resolve;
+      this.#onWriteError = reject;
+      this.loop.wait();
+    });
+  }
+
+  writeNow(bytes: Uint8Array): number {
+    if (this.fd < 0) throw new Deno.errors.BadResource("socket closed");
+    const n = this.#send(bytes);
+    if (n >= 0) return n;
+    if (n === -EAGAIN || n === -EINTR) return 0;
+    throw writeError(-n, this.ssl?.failure);
+  }
+
+  nowMs(): number {
+    return this.loop.sys.nowMs();
+  }
+
+  /**
+   * Closes the fd; whatever was pending fails as a read on a closed Deno.Conn does. A connect or a read
+   * still waiting says what the kernel had for it then (a timeout's message names the reason).
+   */
+  close(): void {
+    const fd = this.fd;
+    if (fd < 0) return;
+    this.fd = -1;
+    const sys = this.loop.sys;
+    const { state: connecting, waiter: connectWaiter } = this.#connect.abandon(fd);
+    const reading = this.#read.armed ? readStateOf(sys, fd) : "";
+    if (TRACE_CONN) {
+      traceConn(
+        "epfd-sock",
+        fd,
+        "closed",
+        `token=${this.token} readable=${this.#readable} ${connecting}${reading}`,
+      );
+    }
+    this.ssl?.free();
+    sys.closeDrained(fd);
+    this.loop.release(this.token);
+    const { reader, onReadError, onWriteError } = this.#takeAll();
+    connectWaiter?.connectFailed(new Deno.errors.Interrupted(connecting));
+    // Made only when someone waits for it: a connection closed after its last response (every
+    // Connection: close exchange) has nothing pending, and an Error's stack costs a microsecond or more.
+    if (reader === null && onReadError === null && onWriteError === null) return;
+    const closed = new Deno.errors.BadResource(reading ? `socket closed: ${reading}` : "socket closed");
+    reader?.onReadError(closed);
+    onReadError?.(closed);
+    onWriteError?.(closed);
+  }
+
+  /** Called by the pump with this socket's ready flags. */
+  onEvents(flags: number): void {
+    if (TRACE_CONN) {
+      traceConn(
+        "epfd-sock",
+        this.fd,
+        "flags",
+        `token=${this.token} ${flags.toString(16)} connecting=${this.#connect.pending} reader=${
+          this.#read.reader !== null
+        }`,
+      );
+    }
+    if (this.#connect.pending) {
+      this.#connect.edge((flags & (READ_FLAGS | WRITE_FLAGS)) !== 0, (flags & WRITE_FLAGS) !== 0);
+    }
+    if ((flags & READ_FLAGS) !== 0) {
+      if ((flags & CLOSED_FLAGS) !== 0) this.#peerClosed = true;
+      this.#readable = true;
+      this.#serve();
+    }
+    if (this.#pendingWrite !== null && (flags & WRITE_FLAGS) !== 0) this.#writeNow();
+  }
+
+  /**
+   * Serves the armed read while the socket is readable: an inline reader that re-arms (more of the
+   * response, or the chain's next request) is served again at once, up to TURN_READ_BYTES, then the
+   * socket waits its next turn on the ready list (the reader told, as when drained, so what its reads
+   * queued is written now); a promise read once.
+   */
+  #serve(): void {
+    const read = this.#read;
+    let budget = TURN_READ_BYTES;
+    while (this.#readable && this.fd >= 0) {
+      if (read.reader !== null) {
+        budget -= this.#readInline();
+        if (budget <= 0 && this.#readable && this.fd >= 0) {
+          this.#requeue();
+          break;
+        }
+      } else {
+        if (read.onRead !== null) this.#readNow();
+        return;
+      }
+    }
+    if (this.fd >= 0) read.reader?.onDrained?.();
+  }
+
+  /**
+   * The pump's ready list: a read armed while the socket was already readable, or its turn's budget spent.
+   */
+  serveReady(): void {
+    this.#queued = false;
+    this.#serve();
+  }
+
+  /** One read handed to the armed reader; returns the bytes read (0 when none). */
+  #readInline(): number {
+    const buf = this.#read.buf!;
+    const n = this.#recv(buf);
+    if (n === -EAGAIN || n === -EINTR) {
+      this.#readable = false;
+      return 0;
+    }
+    if (this.#drainedAfter(n, buf.length)) this.#readable = false;
+    const reader = this.#read.takeReader();
+    const settled = n > 0
+      ? reader.onRead(n)
+      : n === 0
+      ? reader.onRead(null)
+      : reader.onReadError(readError(-n, this.ssl?.failure));
+    if (settled) this.loop.asyncWakes++;
+    return n > 0 ? n : 0;
+  }
+
+  #readNow(): void {
+    const buf = this.#read.buf!;
+    const n = this.#recv(buf);
+    if (n === -EAGAIN || n === -EINTR) {
+      this.#readable = false;
+      return;
+    }
+    if (n >= 0 && this.#drainedAfter(n, buf.length)) this.#readable = false;
+    if (n >= 0) this.#read.resolve(n === 0 ? null : n);
+    else this.#read.reject(readError(-n, this.ssl?.failure));
+  }
+
+  #writeNow(): void {
+    const n = this.#send(this.#pendingWrite!);
+    if (n === -EAGAIN || n === -EINTR) return;
+    const resolve = this.#onWrite!;
+    const reject = this.#onWriteError!;
+    this.#pendingWrite = null;
+    this.#onWrite = this.#onWriteError = null;
+    this.loop.settled();
+    if (n >= 0) resolve(n);
+    else reject(writeError(-n, this.ssl?.failure));
+  }
+
+  /** Detaches every pending read and write callback (and its count in `waiting`). */
+  #takeAll() {
+    const read = this.#read;
+    const taken = { reader: read.reader, onReadError: read.onReadError, onWriteError: this.#onWriteError };
+    read.drop();
+    this.loop.waiting -= Number(this.#onWrite !== null);
+    this.#onWrite = this.#onWriteError = null;
+    this.#pendingWrite = null;
+    return taken;
+  }
+}

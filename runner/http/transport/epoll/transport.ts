@@ -1,0 +1,366 @@
+/**
+ * @module
+ * The epoll transport (Linux; https: through OpenSSL, tls/openssl_ffi.ts): every socket of a worker is a
+ * non-blocking libc socket (transport/epoll_socket.ts) registered edge-triggered in one epoll set, and one
+ * pump turns ready events into reads handed to the connections, so a round of responses costs one
+ * `epoll_wait` instead of a tokio op, a promise and a microtask per read and per write. Sockets keep
+ * Deno.Conn's promise contract, so
+ * `Connection`, the parser, the recorder, the watchdog and every executor stay as they are and one
+ * conformance suite runs against both transports (one shared test for every implementation); a closed loop
+ * uses the inline contract (transport/transport.ts), where the pump calls the connection back and the next
+ * request is written from that callback, with no promise per request.
+ *
+ * The pump lives in the isolate's event loop: it runs only while some socket waits (an idle worker
+ * can exit), starts on the turn after the first one does (a read is armed before its request is
+ * written: a round at once would block before the write and charge the block to the latency), and
+ * gives the loop a turn (`setImmediate`) so timers (watchdog, interval drain, pacer) and the stop
+ * message run. Two ways to wait when nothing is ready:
+ * - `blockMs > 0` (the closed models, where no timer needs sub-millisecond precision): rounds run back
+ *   to back in one turn while only inline work was done, for up to `blockMs`, and `epoll_wait` blocks
+ *   this thread for what is left of it when nothing is ready, so timers and messages run at most
+ *   about `blockMs` late; like wrk's loop, a generator waiting for its target sleeps in the kernel and
+ *   wakes once per burst of events, and the event-loop turn (about 25 us here) is paid once per
+ *   `blockMs`, not once per round.
+ * - otherwise (open models, whose pacer spins on `setImmediate` for sub-ms send times, and anything
+ *   sharing the isolate with an in-process server): one non-blocking poll per turn, and after a few
+ *   empty ones an off-thread wait (`nonblocking` FFI) of at most `IDLE_WAIT_MS`.
+ *
+ * A blocking loop also holds a probe in its set (transport/ready_probe.ts): a timer whose events queue
+ * with the sockets', so how late the pump reaches them is how long a response waited for this worker.
+ */
+import { EPOLL_CTL_ADD, EPOLLET, EPOLLIN, EPOLLOUT, EPOLLRDHUP, EpollSys } from "./ffi.ts";
+import type { SockAddr } from "../sock_addr.ts";
+import type { ConnectWaiter, TransportConn } from "../transport.ts";
+import type { OpenSslClient } from "../../tls/openssl_client.ts";
+import type { SslNegotiated } from "../../tls/openssl_conn.ts";
+import { EpollSocket, type SocketLoop } from "./socket.ts";
+import { errnoMessage, notAttemptedError } from "./errors.ts";
+import { loopSocket, startConnect } from "../loop_dial.ts";
+import { TRACE_CONN, traceConn } from "../conn_trace.ts";
+import { nextTurn } from "../../../load/clock.ts";
+import { SocketTable } from "../socket_table.ts";
+import { type ConnectPhase, HANDSHAKES_IN_FLIGHT } from "./connect.ts";
+import { PROBE_TOKEN, ReadyProbe } from "../ready_probe.ts";
+import type { ReadyWaitSum } from "../ready_wait.ts";
+
+/** Longest off-thread wait when idle: bounds how late a stop or a closed loop is noticed. */
+const IDLE_WAIT_MS = 5;
+/** Empty polls (one event-loop turn each) before the pump waits off-thread. */
+const SPIN_TURNS = 2;
+const INTEREST = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
+
+/** How the pump waits when nothing is ready (see the module comment). */
+export interface EpollLoopOptions {
+  /** Block this thread in `epoll_wait` for up to this many ms (1-5); 0: poll, wait off-thread. */
+  blockMs: number;
+  /** https: the worker's OpenSSL client; each socket gets its `SSL` and handshakes after connecting. */
+  tls?: OpenSslClient;
+  /** Source addresses (`--source-addresses`): each new socket is bound to the next one in turn. */
+  sources?: readonly SockAddr[];
+}
+
+/** One worker's epoll set and its sockets; `connect` is the transport, `close` ends it all. */
+export class EpollLoop implements SocketLoop {
+  readonly sys: EpollSys;
+  readonly #epfd: number;
+  readonly #blockMs: number;
+  readonly #table = new SocketTable<EpollSocket>();
+  /** Sockets waiting for an event (connect, read, or a write the kernel had no room for). */
+  waiting = 0;
+  /** Promises settled (connect, read, write, an exchange's end): their continuations need a turn. */
+  asyncWakes = 0;
+  #pumping = false;
+  #closed = false;
+  readonly #tls: OpenSslClient | null;
+  tlsInfo: SslNegotiated | null = null;
+  readonly #sources: readonly SockAddr[];
+  #nextSource = 0;
+  /** The last `#dial`'s connect completed at once (loopback). */
+  #connectedNow = false;
+  /** https: handshakes under way, and the connected sockets waiting for one (from `#handshakeHead`). */
+  #handshakes = 0;
+  readonly #handshakeQueue: ConnectPhase[] = [];
+  #handshakeHead = 0;
+  /** Blocking loops: how long ready events wait for the pump (null for polling loops, or no timerfd). */
+  readonly #probe: ReadyProbe | null = null;
+
+  constructor(readonly addr: SockAddr, sys = new EpollSys(), options: EpollLoopOptions = { blockMs: 0 }) {
+    this.sys = sys;
+    this.#blockMs = Math.max(0, Math.min(5, Math.round(options.blockMs)));
+    this.#tls = options.tls ?? null;
+    this.#sources = options.sources ?? [];
+    const epfd = sys.epollCreate();
+    if (epfd < 0) throw new Error(`epoll_create1 failed: ${errnoMessage(-epfd)}`);
+    this.#epfd = epfd;
+    if (this.#blockMs > 0) this.#probe = this.#openProbe();
+  }
+
+  /** The probe in this set, or null where the kernel refuses a timerfd or its registration. */
+  #openProbe(): ReadyProbe | null {
+    const probe = ReadyProbe.open();
+    if (probe === null) return null;
+    if (this.sys.epollCtl(this.#epfd, EPOLL_CTL_ADD, probe.fd, EPOLLIN | EPOLLET, PROBE_TOKEN) < 0) {
+      probe.close();
+      return null;
+    }
+    return probe;
+  }
+
+  /** How long ready events waited for the pump since the last call; null without a probe. */
+  takeReadyWait(): ReadyWaitSum | null {
+    return this.#probe?.take(this.sys.nowMs()) ?? null;
+  }
+
+  /** The epoll set's fd (for tests: whether it is still open, by its number in /proc/self/fd). */
+  get epollFd(): number {
+    return this.#epfd;
+  }
+
+  /** Open sockets (for tests: zero after a run). */
+  get openSockets(): number {
+    return this.#table.open;
+  }
+
+  /** The source address of the next socket, in turn; null without `sources`. */
+  #source(): SockAddr | null {
+    const sources = this.#sources;
+    if (sources.length === 0) return null;
+    const source = sources[this.#nextSource];
+    this.#nextSource = (this.#nextSource + 1) % sources.length;
+    return source;
+  }
+
+  /** Dials the run's address; a connect past `signal` (watchdog, shutdown) fails and closes the socket. */
+  connect(signal: AbortSignal): Promise<TransportConn> {
+    const sock = this.#dial();
+    if (sock instanceof Error) return Promise.reject(sock);
+    if (this.#connectedNow && sock.ssl === null) return Promise.resolve(sock);
+    const connected = sock.awaitConnect(signal);
+    if (this.#connectedNow) sock.connectedNow();
+    return connected;
+  }
+
+  /**
+   * Dials the run's address, its end told to `waiter` (transport.ts `CallbackConnect`); closing the socket
+   * aborts it.
+   */
+  connectTo(waiter: ConnectWaiter): TransportConn | null {
+    const sock = this.#dial();
+    if (sock instanceof Error) {
+      waiter.connectFailed(sock);
+      return null;
+    }
+    if (this.#connectedNow && sock.ssl === null) {
+      waiter.connected(sock);
+      return sock;
+    }
+    sock.waitConnect(waiter);
+    if (this.#connectedNow) sock.connectedNow();
+    return sock;
+  }
+
+  /**
+   * A socket registered and its connect started (`#connectedNow`: done at once), or why not (closed then).
+   */
+  #dial(): EpollSocket | Error {
+    const fd = loopSocket(this.sys, this.addr, this.#closed ? "epoll" : null, this.#source());
+    if (typeof fd !== "number") return fd;
+    const ssl = this.#tls === null ? null : this.#tls.open(fd);
+    if (this.#tls !== null && ssl === null) {
+      this.sys.close(fd);
+      return new Deno.errors.InvalidData("never attempted: tls SSL_new refused (out of memory?)");
+    }
+    const token = this.#table.nextToken();
+    const sock = new EpollSocket(this, fd, token, ssl);
+    this.#table.slots[token] = sock;
+    const rc = this.sys.epollCtl(this.#epfd, EPOLL_CTL_ADD, fd, INTEREST, token);
+    if (rc < 0) {
+      sock.close();
+      return notAttemptedError("epoll_ctl", -rc, this.addr);
+    }
+    const started = startConnect(this.sys, this.addr, sock);
+    if (TRACE_CONN) traceConn(`epfd${this.#epfd}`, fd, "connect", `token=${token} rc=${started}`);
+    if (typeof started !== "number") return started;
+    this.#connectedNow = started === 0;
+    return sock;
+  }
+
+  /**
+   * https: a handshake may start now (HANDSHAKES_IN_FLIGHT under way at most), else `phase` waits its turn.
+   */
+  handshakeSlot(phase: ConnectPhase): boolean {
+    if (this.#handshakes < HANDSHAKES_IN_FLIGHT) {
+      this.#handshakes++;
+      return true;
+    }
+    this.#handshakeQueue.push(phase);
+    return false;
+  }
+
+  /** https: a handshake ended; the oldest queued one still waiting (not closed since) takes its place. */
+  handshakeEnded(): void {
+    this.#handshakes--;
+    const queue = this.#handshakeQueue;
+    while (this.#handshakeHead < queue.length && !this.#closed) {
+      const next = queue[this.#handshakeHead++];
+      if (!next.queued) continue;
+      this.#handshakes++;
+      next.startHandshake();
+      break;
+    }
+    if (this.#handshakeHead === queue.length || this.#handshakeHead >= 1024) {
+      queue.splice(0, this.#handshakeHead);
+      this.#handshakeHead = 0;
+    }
+  }
+
+  /** Called by a socket when it closes: its slot is free again (the kernel drops it from the set). */
+  release(token: number): void {
+    this.#table.release(token);
+  }
+
+  /** A socket starts waiting for an event: counted, and the pump started if it is not running. */
+  wait(): void {
+    this.waiting++;
+    if (!this.#pumping && !this.#closed) {
+      this.#pumping = true;
+      this.#pump();
+    }
+  }
+
+  /** A promise-contract wait ended with its promise settled. */
+  settled(): void {
+    this.waiting--;
+    this.asyncWakes++;
+  }
+
+  /**
+   * A read armed on a socket already readable, or one whose turn's read budget ran out: no edge will
+   * come, so the next round serves it (the socket adds itself once).
+   */
+  ready(sock: EpollSocket): void {
+    this.#table.ready(sock);
+  }
+
+  /**
+   * Closes every socket (their pending reads fail) and the epoll set: at once, unless an idle wait on
+   * it is still pending on the thread pool; then its number stays taken until that wait returns
+   * (`closeEpoll`), so a wait started late cannot land on the next set given the same number and eat
+   * its events. The pump then sees `#closed` and never touches the fd again.
+   */
+  close(): void {
+    if (this.#closed) return;
+    this.#table.closeAll();
+    this.#closed = true;
+    this.#probe?.close();
+    this.sys.closeEpoll(this.#epfd);
+    this.#tls?.close();
+  }
+
+  #pump(): void {
+    (this.#blockMs > 0 ? this.#pumpBlocking() : this.#pumpPolling()).catch((err) => {
+      if (TRACE_CONN) traceConn(`epfd${this.#epfd}`, -1, "pump-died", `${err} waiting=${this.waiting}`);
+    });
+  }
+
+  /**
+   * Rounds back to back while only inline work is done, for up to `blockMs` per event-loop turn,
+   * blocking in the kernel for what is left of it when nothing is ready.
+   */
+  async #pumpBlocking(): Promise<void> {
+    const sys = this.sys;
+    try {
+      // Started by `wait`, inside whoever armed a read: its request is written after that returns (a
+      // read is armed before its write), so blocking now would wait for a response not yet asked for
+      // and charge the block to its latency. The first round waits for the next turn.
+      await nextTurn();
+      this.#probe?.restart(sys.nowMs());
+      while (this.waiting > 0 && !this.#closed) {
+        const turnEndMs = sys.nowMs() + this.#blockMs;
+        this.asyncWakes = 0;
+        while (true) {
+          this.#table.serveReady();
+          if (this.waiting === 0 || this.asyncWakes > 0 || this.#closed) break;
+          const leftMs = turnEndMs - sys.nowMs();
+          if (leftMs <= 0) break;
+          // A socket still on the ready list (its budget spent) has bytes no edge will announce: poll only.
+          const n = sys.epollWait(this.#epfd, this.#table.readyCount > 0 ? 0 : Math.ceil(leftMs));
+          if (n > 0) this.#dispatch(sys.events, n);
+          else if (n < 0) break;
+        }
+        await nextTurn();
+      }
+    } finally {
+      // In the same turn as the loop's last check, so a socket that starts waiting next is seen by `wait`.
+      this.#pumping = false;
+    }
+  }
+
+  /** One non-blocking poll per event-loop turn; after a few empty ones, an off-thread wait. */
+  async #pumpPolling(): Promise<void> {
+    const sys = this.sys;
+    let empty = 0;
+    try {
+      while (this.waiting > 0 && !this.#closed) {
+        this.#table.serveReady();
+        const n = sys.epollWait(this.#epfd, 0);
+        if (n > 0) {
+          this.#dispatch(sys.events, n);
+          empty = 0;
+        } else if (this.#table.readyCount === 0 && ++empty > SPIN_TURNS) {
+          const waitedFromMs = TRACE_CONN ? performance.now() : 0;
+          const idle = await sys.epollWaitAsync(this.#epfd, IDLE_WAIT_MS);
+          if (TRACE_CONN) this.#traceIdleWait(idle, performance.now() - waitedFromMs);
+          this.#dispatch(sys.idleEvents, idle);
+          empty = 0;
+          continue; // its continuations already ran: awaiting the wait drained the microtasks
+        }
+        await nextTurn();
+      }
+    } finally {
+      this.#pumping = false;
+    }
+  }
+
+  /** The trace's note of an idle wait that came back late (the thread pool was behind) or after close. */
+  #traceIdleWait(events: number, tookMs: number): void {
+    if (tookMs < 4 * IDLE_WAIT_MS && !this.#closed) return;
+    const tokens = [];
+    for (let i = 0; i < Math.min(events, 8); i++) {
+      tokens.push(
+        `${this.sys.eventToken(this.sys.idleEvents, i)}:${
+          this.sys.eventFlags(this.sys.idleEvents, i).toString(16)
+        }`,
+      );
+    }
+    const what = this.#closed ? "stray" : "slow-idle-wait";
+    traceConn(
+      `epfd${this.#epfd}`,
+      -1,
+      what,
+      `${events} events in ${tookMs.toFixed(1)} ms [${tokens.join(" ")}]`,
+    );
+  }
+
+  #dispatch(events: Uint32Array, n: number): void {
+    if (this.#closed) return;
+    for (let i = 0; i < n; i++) {
+      const token = this.sys.eventToken(events, i);
+      const sock = this.#table.slots[token];
+      if (TRACE_CONN) this.#traceEvent(events, i, sock);
+      if (sock != null) sock.onEvents(this.sys.eventFlags(events, i));
+      else if (token === PROBE_TOKEN) this.#probe?.fired(this.sys.nowMs());
+    }
+  }
+
+  #traceEvent(events: Uint32Array, i: number, sock: EpollSocket | null | undefined): void {
+    const token = this.sys.eventToken(events, i);
+    const flags = this.sys.eventFlags(events, i).toString(16);
+    traceConn(
+      `epfd${this.#epfd}`,
+      sock?.fd ?? -1,
+      sock == null ? "stray" : "event",
+      `token=${token} flags=${flags}`,
+    );
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * @module
+ * One io_uring socket's send slot (transport/uring_socket.ts): stable memory (a slot of the ring's buffers,
+ * transport/uring_buffers.ts; never a V8 buffer) the kernel reads a send from after the call that queued it
+ * has returned. Bytes are appended while a send is in flight and go in the next one, so a socket has one send
+ * in flight at a time (two on one socket could be issued out of order). HOT PATH: `append` copies a small
+ * frame by hand (no subarray per message) through the view of the slot's chunk, which its 64 sockets share
+ * (no view object per socket to touch); `startSend` and `sent` are a few additions. The socket's base class
+ * (through held.ts), not an object of its own: a message touches one object for its socket, not three.
+ */
+import { SEND_SLOT_BYTES, SMALL_SEND_SLOT_BYTES } from "./ffi.ts";
+import type { UringBuffers } from "./buffers.ts";
+
+export class SendSlot {
+  readonly #buffers: UringBuffers;
+  readonly #token: number;
+  /** The slot's size: small until a write does not fit in it (ffi.ts `SMALL_SEND_SLOT_BYTES`). */
+  #capacity = SMALL_SEND_SLOT_BYTES;
+  /** The view of the slot's chunk (shared with its other slots), and where the slot starts in it. */
+  #chunk: Uint8Array;
+  #at: number;
+  /** The slot's address, split into its low and high words once. */
+  #lo: number;
+  #hi: number;
+  // [#start, #end) waits or is in flight; [#start, #inflightEnd) is in flight.
+  #start = 0;
+  #inflightEnd = 0;
+  #end = 0;
+  /**
+   * The address of the send `startSend` began, its low and high words; the low one as a signed 32-bit
+   * integer (the same bits), so it passes as a small integer: a word above 2^31 is a heap number each time
+   * it is handed to a call (an allocation per message).
+   */
+  sendLo = 0;
+  sendHi = 0;
+
+  constructor(buffers: UringBuffers, token: number) {
+    this.#buffers = buffers;
+    this.#token = token;
+    const slot = buffers.slot(token, false);
+    this.#chunk = slot.chunk;
+    this.#at = slot.at;
+    this.#lo = slot.address % 2 ** 32;
+    this.#hi = Math.floor(slot.address / 2 ** 32);
+  }
+
+  /** Moves an empty small slot to the socket's big one (nothing of the small one is in flight then). */
+  #grow(): void {
+    const slot = this.#buffers.slot(this.#token, true);
+    this.#capacity = SEND_SLOT_BYTES;
+    this.#chunk = slot.chunk;
+    this.#at = slot.at;
+    this.#lo = slot.address % 2 ** 32;
+    this.#hi = Math.floor(slot.address / 2 ** 32);
+  }
+
+  /** A send is in flight. */
+  get inFlight(): boolean {
+    return this.#inflightEnd !== this.#start;
+  }
+
+  /** The bytes of the send in flight, and those appended behind it (in no send yet). */
+  get inFlightBytes(): number {
+    return this.#inflightEnd - this.#start;
+  }
+
+  get queuedBytes(): number {
+    return this.#end - this.#inflightEnd;
+  }
+
+  /** A view of the bytes appended behind the send in flight (for a close, never per message). */
+  queued(): Uint8Array {
+    return this.#chunk.subarray(this.#at + this.#inflightEnd, this.#at + this.#end);
+  }
+
+  /** Copies what fits of `bytes` after what waits: the bytes taken (0 when the slot is full). */
+  append(bytes: Uint8Array): number {
+    if (this.#end === 0 && bytes.length > this.#capacity && this.#capacity < SEND_SLOT_BYTES) this.#grow();
+    const n = Math.min(bytes.length, this.#capacity - this.#end);
+    if (n <= 0) return 0;
+    const chunk = this.#chunk;
+    const at = this.#at + this.#end;
+    if (n <= 64) { for (let i = 0; i < n; i++) chunk[at + i] = bytes[i]; }
+    else chunk.set(n === bytes.length ? bytes : bytes.subarray(0, n), at);
+    this.#end += n;
+    return n;
+  }
+
+  /** Everything not yet sent goes in flight: its length (its address in `sendLo`/`sendHi`). */
+  startSend(): number {
+    this.#inflightEnd = this.#end;
+    let lo = this.#lo + this.#start;
+    let hi = this.#hi;
+    if (lo >= 2 ** 32) {
+      lo -= 2 ** 32;
+      hi++;
+    }
+    this.sendLo = lo | 0;
+    this.sendHi = hi;
+    return this.#end - this.#start;
+  }
+
+  /** The send in flight took `n` bytes: true when bytes remain to send (appended, or a short send). */
+  sent(n: number): boolean {
+    this.#start += n;
+    if (this.#start < this.#end) return true;
+    this.clearSlot();
+    return false;
+  }
+
+  /** Drops what waits (the socket failed or closed). */
+  clearSlot(): void {
+    this.#start = this.#inflightEnd = this.#end = 0;
+  }
+}

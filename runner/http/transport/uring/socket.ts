@@ -1,0 +1,318 @@
+/**
+ * @module
+ * One TCP socket of the io_uring transport (transport/uring/transport.ts), with both contracts of
+ * transport/transport.ts, like the epoll socket it stands in for. Reads: from the connect on, one
+ * multishot receive fills provided buffers; each chunk the loop hands over (`onChunk`) is held (a buffer
+ * id, an offset, a length) until the armed reader takes it, copied into the reader's own buffer
+ * (`serve`: TURN_READ_BYTES a turn, then the socket waits its turn on the loop's ready list). Held
+ * bytes are bounded: past HELD_MAX_BYTES the receive is cancelled, so a peer that sends faster than we
+ * read backs up in the kernel, as on epoll, and the receive is armed again once the reader has taken
+ * what was held. One round may still bring up to the kernel's multishot retries (32 buffers) before
+ * the cancel lands, and every socket together can never hold more than the ring's buffers: a receive
+ * that finds none ends with ENOBUFS and is armed again once one comes back. Writes: copied into the
+ * socket's send slot (stable memory) and sent one send at a time, in order (two sends in flight on one
+ * socket could be issued out of order); `writeNow` takes what fits in the slot, the rest goes through
+ * the promise `write`; what it took goes out before a close's FIN, as on epoll (`#flushQueued`). A
+ * send's failure fails the armed read, or the next write. The held chunks and the send slot are its base
+ * classes (held.ts, send.ts), so a socket's state is one object. HOT PATH: `onRecv` ->
+ * `serve` -> the reader; `writeNow` -> one SQE.
+ */
+import { CQE_F_BUFFER, CQE_F_MORE, ECANCELED, ENOBUFS, POLLERR, POLLHUP, POLLOUT } from "./ffi.ts";
+import type { UringRing } from "./ring.ts";
+import type { EpollSys } from "../epoll/ffi.ts";
+import type { SockAddr } from "../sock_addr.ts";
+import { type InlineConn, type InlineReader, type TransportConn, TURN_READ_BYTES } from "../transport.ts";
+import { readError, readStateOf, writeError } from "../epoll/errors.ts";
+import { ConnectPhase } from "../epoll/connect.ts";
+import { HeldChunks } from "./held.ts";
+import { WaitingRead } from "../waiting_read.ts";
+import type { SslNegotiated } from "../../tls/openssl_conn.ts";
+
+/** Bytes one socket may hold received and not yet read before its receive is cancelled. */
+export const HELD_MAX_BYTES = 64 * 1024;
+/** What kind of request a CQE answers (the low byte of user_data's low word; the token above it). */
+export const UD_RECV = 1;
+export const UD_SEND = 2;
+export const UD_POLL = 3;
+export const UD_CANCEL = 4;
+
+/** What a socket needs of its loop (transport/uring/transport.ts's `UringLoop`). */
+export interface UringSocketLoop {
+  readonly sys: EpollSys;
+  readonly ring: UringRing;
+  readonly addr: SockAddr;
+  tlsInfo: SslNegotiated | null;
+  waiting: number;
+  asyncWakes: number;
+  wait(): void;
+  settled(): void;
+  ready(sock: UringSocket): void;
+  /** A socket whose receive ran out of buffers: armed again when one comes back. */
+  starved(sock: UringSocket): void;
+  release(token: number): void;
+  /** Why the loop failed (its ring refused to run), or null: said in each socket's close. */
+  readonly failure: string | null;
+}
+
+export class UringSocket extends HeldChunks implements InlineConn {
+  readonly ssl = null;
+  readonly #connect = new ConnectPhase(this);
+  /** The receive is armed (until its last CQE), and a cancel was asked for it. */
+  #receiving = false;
+  #cancelling = false;
+  /** The stream's end (0) or failure (`-errno`) once the receive reported it; 1 while open. */
+  #end = 1;
+  #queued = false;
+  /** The armed read: inline or promise, never both. */
+  readonly #read: WaitingRead;
+  #writeErrno = 0;
+  #pendingWrite: Uint8Array | null = null;
+  #onWrite: ((n: number) => void) | null = null;
+  #onWriteError: ((err: Error) => void) | null = null;
+
+  constructor(
+    readonly loop: UringSocketLoop,
+    public fd: number,
+    readonly token: number,
+    readonly gen: number,
+  ) {
+    super(loop.ring.buffers, token);
+    this.#read = new WaitingRead(loop);
+  }
+
+  get tlsMs(): number {
+    return this.#connect.tlsMs;
+  }
+
+  /** Dialled: waits for the connect (a poll for writability unless it completed at once). */
+  awaitConnect(signal: AbortSignal, now: boolean): Promise<TransportConn> {
+    const connected = this.#connect.wait(signal);
+    if (now) this.connected();
+    else this.loop.ring.prepPoll(this.fd, POLLOUT | POLLERR | POLLHUP, this.token << 8 | UD_POLL, this.gen);
+    return connected;
+  }
+
+  /** The connect's poll completed (or the connect did at once): settled, and the receive armed. */
+  connected(): void {
+    this.#connect.connected();
+    if (this.fd >= 0) this.armReceive();
+  }
+
+  /** Arms the multishot receive (again), unless held bytes are at their bound or the stream ended. */
+  armReceive(): void {
+    if (this.#receiving || this.fd < 0 || this.#end <= 0 || this.heldBytes >= HELD_MAX_BYTES) return;
+    this.#receiving = true;
+    this.#cancelling = false;
+    this.loop.ring.prepRecvMultishot(this.fd, this.token << 8 | UD_RECV, this.gen);
+  }
+
+  /** A CQE of this socket's receive. */
+  onRecv(res: number, flags: number): void {
+    if ((flags & CQE_F_MORE) === 0) this.#receiving = false;
+    if (res > 0 && (flags & CQE_F_BUFFER) !== 0) {
+      this.hold(flags >>> 16, res);
+      if (this.heldBytes >= HELD_MAX_BYTES && this.#receiving && !this.#cancelling) {
+        this.#cancelling = true;
+        const ring = this.loop.ring;
+        ring.prepCancel(this.token << 8 | UD_RECV, this.gen, this.token << 8 | UD_CANCEL, this.gen);
+      }
+    } else if (res === -ENOBUFS) {
+      if (!this.#receiving) this.loop.starved(this);
+    } else if (res <= 0 && res !== -ECANCELED) this.#end = res;
+    // Its last CQE (ended, or cancelled at the bound): armed again unless the bound, the end or a
+    // buffer shortage (armed again once one comes back) says otherwise.
+    if (!this.#receiving && res !== -ENOBUFS) this.armReceive();
+    this.#serve();
+  }
+
+  /** Copies held bytes into `buf` (the bytes copied); the receive armed again below its bound. */
+  #take(buf: Uint8Array): number {
+    const n = this.takeHeld(buf);
+    if (!this.#receiving && this.heldBytes < HELD_MAX_BYTES && this.#end > 0) this.armReceive();
+    return n;
+  }
+
+  read(buf: Uint8Array): Promise<number | null> {
+    if (this.fd < 0) return Promise.reject(new Deno.errors.BadResource("socket closed"));
+    if (this.heldCount > 0) return Promise.resolve(this.#take(buf));
+    if (this.#end <= 0) {
+      return this.#end === 0 ? Promise.resolve(null) : Promise.reject(readError(-this.#end));
+    }
+    return this.#read.promise(buf);
+  }
+
+  armRead(buf: Uint8Array, reader: InlineReader): void {
+    if (!this.#read.arm(this.fd, buf, reader)) return;
+    if (this.heldCount > 0 || this.#end <= 0 || this.#writeErrno !== 0) this.#requeue();
+  }
+
+  #requeue(): void {
+    if (this.#queued) return;
+    this.#queued = true;
+    this.loop.ready(this);
+  }
+
+  /** The loop's ready list: a read armed while bytes were held, or its turn's budget spent. */
+  serveReady(): void {
+    this.#queued = false;
+    this.#serve();
+  }
+
+  /** Hands held bytes (or the end, or a send's failure) to the armed read, TURN_READ_BYTES a turn. */
+  #serve(): void {
+    const read = this.#read;
+    let budget = TURN_READ_BYTES;
+    let served = false;
+    while (this.fd >= 0) {
+      if (read.reader === null) {
+        if (read.onRead !== null && (this.heldCount > 0 || this.#end <= 0)) this.#readNow();
+        return;
+      }
+      if (this.heldCount === 0 && this.#end > 0 && this.#writeErrno === 0) break;
+      if (budget <= 0) {
+        this.#requeue();
+        break;
+      }
+      const buf = read.buf!;
+      const reader = read.takeReader();
+      served = true;
+      let settled: boolean;
+      if (this.heldCount > 0) {
+        const n = this.#take(buf);
+        budget -= n;
+        settled = reader.onRead(n);
+      } else if (this.#writeErrno !== 0) settled = reader.onReadError(writeError(this.#writeErrno));
+      else settled = this.#end === 0 ? reader.onRead(null) : reader.onReadError(readError(-this.#end));
+      if (settled) this.loop.asyncWakes++;
+    }
+    if (served && this.fd >= 0) read.reader?.onDrained?.();
+  }
+
+  #readNow(): void {
+    const read = this.#read;
+    if (this.heldCount > 0) read.resolve(this.#take(read.buf!));
+    else if (this.#end === 0) read.resolve(null);
+    else read.reject(readError(-this.#end));
+  }
+
+  write(bytes: Uint8Array): Promise<number> {
+    if (this.fd < 0) return Promise.reject(new Deno.errors.BadResource("socket closed"));
+    if (this.#writeErrno !== 0) return Promise.reject(writeError(this.#writeErrno));
+    const n = this.#append(bytes);
+    if (n > 0) return Promise.resolve(n);
+    return new Promise((resolve, reject) => {
+      this.#pendingWrite = bytes;
+      this.#onWrite = resolve;
+      this.#onWriteError = reject;
+      this.loop.wait();
+    });
+  }
+
+  writeNow(bytes: Uint8Array): number {
+    if (this.fd < 0) throw new Deno.errors.BadResource("socket closed");
+    if (this.#writeErrno !== 0) throw writeError(this.#writeErrno);
+    return this.#append(bytes);
+  }
+
+  /** Copies what fits into the send slot (sent now unless a send is in flight); the bytes taken. */
+  #append(bytes: Uint8Array): number {
+    const n = this.append(bytes);
+    if (n > 0 && !this.inFlight) this.#sendQueued();
+    return n;
+  }
+
+  /** Starts one send of everything in the slot not yet sent. */
+  #sendQueued(): void {
+    const length = this.startSend();
+    this.loop.ring.prepSend(this.fd, this.sendLo, this.sendHi, length, this.token << 8 | UD_SEND, this.gen);
+    this.loop.wait();
+  }
+
+  /** A CQE of this socket's send. */
+  onSend(res: number): void {
+    this.loop.waiting--;
+    if (res < 0) {
+      this.#writeErrno = -res;
+      this.clearSlot();
+      const reject = this.#onWriteError;
+      this.#takeWrite();
+      if (reject !== null) {
+        this.loop.asyncWakes++;
+        reject(writeError(-res));
+      }
+      this.#serve();
+      return;
+    }
+    if (this.sent(res)) {
+      this.#sendQueued();
+      return;
+    }
+    const pending = this.#pendingWrite;
+    if (pending === null) return;
+    const resolve = this.#onWrite!;
+    this.#takeWrite();
+    this.loop.asyncWakes++;
+    resolve(this.#append(pending));
+  }
+
+  #takeWrite(): void {
+    if (this.#onWrite !== null) this.loop.waiting--;
+    this.#pendingWrite = null;
+    this.#onWrite = this.#onWriteError = null;
+  }
+
+  nowMs(): number {
+    return this.loop.sys.nowMs();
+  }
+
+  /**
+   * At the close, bytes `writeNow` took behind a send in flight (a close frame after a pong) go out
+   * before the FIN, as what a kernel's socket buffer took does on epoll: written now if that send has
+   * completed (its CQE not reaped yet), in order after it. A send still waiting for room in the kernel
+   * means epoll's write would have found none either: they are dropped, as there.
+   */
+  #flushQueued(fd: number): void {
+    if (!this.inFlight || this.queuedBytes === 0) return;
+    const ring = this.loop.ring;
+    ring.enter(0, 0);
+    if (ring.readyResult(this.token << 8 | UD_SEND, this.gen) !== this.inFlightBytes) return;
+    this.loop.sys.write(fd, this.queued());
+  }
+
+  /**
+   * Cancels what is in flight on the socket, hands that to the kernel now (an SQE must never name
+   * an fd after its close: the number may be taken by the next socket), and closes it; whatever was
+   * pending fails as a read on a closed Deno.Conn does.
+   */
+  close(): void {
+    const fd = this.fd;
+    if (fd < 0) return;
+    const loop = this.loop;
+    const { state: connecting, waiter: connectWaiter } = this.#connect.abandon(fd);
+    const reading = this.#read.armed && this.heldCount === 0 ? readStateOf(loop.sys, fd) : "";
+    this.#flushQueued(fd);
+    // Each request in flight cancelled by its user_data, a lookup in the ring's hash table: a cancel by fd
+    // walks every request of the ring, and a stop closing 10,000 sockets held the worker for seconds.
+    const ring = loop.ring, ud = this.token << 8;
+    if (this.#receiving) ring.prepCancel(ud | UD_RECV, this.gen, ud | UD_CANCEL, this.gen);
+    if (this.inFlight) ring.prepCancel(ud | UD_SEND, this.gen, ud | UD_CANCEL, this.gen);
+    if (connectWaiter !== null) ring.prepCancel(ud | UD_POLL, this.gen, ud | UD_CANCEL, this.gen);
+    ring.enter(0, 0);
+    this.fd = -1;
+    loop.sys.closeDrained(fd);
+    this.clearHeld();
+    if (this.inFlight) loop.waiting--;
+    loop.release(this.token);
+    const { reader, onReadError } = this.#read;
+    const onWriteError = this.#onWriteError;
+    this.#read.drop();
+    this.#takeWrite();
+    connectWaiter?.connectFailed(new Deno.errors.Interrupted(connecting));
+    if (reader === null && onReadError === null && onWriteError === null) return;
+    const why = loop.failure ?? reading;
+    const closed = new Deno.errors.BadResource(why ? `socket closed: ${why}` : "socket closed");
+    reader?.onReadError(closed);
+    onReadError?.(closed);
+    onWriteError?.(closed);
+  }
+}

@@ -1,0 +1,237 @@
+/**
+ * @module
+ * The io_uring transport (Linux 6.1+, plain TCP, closed models; experimental, `--transport io_uring`):
+ * every socket of a worker is a non-blocking libc socket (transport/uring_socket.ts) whose reads come
+ * from one multishot receive into the ring's provided buffers and whose writes are send SQEs from its
+ * send slot, so a round of messages costs one `io_uring_enter` (submit the round's sends, run the
+ * kernel's deferred completions, wait) instead of a `read` and a `write` per message and an
+ * `epoll_wait` per round. Sockets keep both contracts of transport/transport.ts, so connections,
+ * executors and the conformance suites run on it unchanged.
+ *
+ * The pump blocks its thread like the epoll pump of a closed model (transport/epoll_transport.ts):
+ * rounds back to back in one event-loop turn while only inline work is done, for up to `blockMs`,
+ * waiting in `io_uring_enter` for what is left of it, then `setImmediate` so timers and the stop
+ * message run. An open model (whose pacer needs sub-millisecond turns and an off-thread idle wait) is
+ * not served: a DEFER_TASKRUN ring can only be waited on by its own thread (transport/choice.ts keeps
+ * epoll there). Before a round waits, what was queued (sends, re-armed receives) is submitted by it; a
+ * long round hands its sends over every FLUSH_SQES completions, so the peer is not kept waiting for its end.
+ *
+ * While the pump runs, the ring also holds a probe: a timeout request due every `PROBE_PERIOD_MS`. Its
+ * completion is deferred work like a socket's (DEFER_TASKRUN), run in arrival order by our next wait, so
+ * it lands in the completion queue behind the responses that arrived before it; how late the reaping
+ * reaches it is how long a response waited for this worker (transport/ready_wait.ts). One SQE and one
+ * submit per period, none per request.
+ */
+import { EAGAIN, EINTR, type EpollSys } from "../epoll/ffi.ts";
+import type { SockAddr } from "../sock_addr.ts";
+import { EBUSY, ETIME } from "./ffi.ts";
+import { UringRing } from "./ring.ts";
+import { UD_POLL, UD_RECV, UD_SEND, UringSocket, type UringSocketLoop } from "./socket.ts";
+import type { TransportConn } from "../transport.ts";
+import { loopSocket, startConnect } from "../loop_dial.ts";
+import { nextTurn } from "../../../load/clock.ts";
+import { SocketTable } from "../socket_table.ts";
+import { PROBE_PERIOD_MS, type ReadyWaitSum, ReadyWaitTally } from "../ready_wait.ts";
+
+/** SQEs a round queues before it hands them to the kernel without waiting for its end. */
+const FLUSH_SQES = 16;
+/** Waits refused in a row after which the loop fails (see `#fail`). */
+const MAX_REFUSALS = 8;
+/** The probe's user_data, low word: no socket's (theirs is a slot token below 2^24 - 1, then a kind). */
+const UD_PROBE = 0xffffffff;
+
+/** One worker's ring and its sockets; `connect` is the transport, `close` ends it all. */
+export class UringLoop implements UringSocketLoop {
+  readonly ring: UringRing;
+  readonly #blockMs: number;
+  readonly #table = new SocketTable<UringSocket>();
+  /** Each slot's generation: a CQE of a closed socket (its generation older) is dropped. */
+  readonly #gens: number[] = [];
+  #starved: UringSocket[] = [];
+  #starvedAt = -1;
+  waiting = 0;
+  asyncWakes = 0;
+  tlsInfo = null;
+  failure: string | null = null;
+  /** Waits refused in a row (an errno other than a timeout, a signal or a full queue). */
+  #refusals = 0;
+  #pumping = false;
+  #closed = false;
+  readonly #readyWait = new ReadyWaitTally();
+  /** The armed probe's user_data, high word: a completion with another is an earlier pump's, dropped. */
+  #probeSeq = 0;
+
+  /** Throws when the ring cannot be made (the caller falls back to epoll with the reason). */
+  constructor(readonly addr: SockAddr, readonly sys: EpollSys, blockMs: number) {
+    this.#blockMs = Math.max(1, Math.min(5, Math.round(blockMs)));
+    this.ring = new UringRing();
+  }
+
+  /** Open sockets (for tests: zero after a run). */
+  get openSockets(): number {
+    return this.#table.open;
+  }
+
+  /** How long ready completions waited for the pump since the last call (transport/ready_wait.ts). */
+  takeReadyWait(): ReadyWaitSum {
+    return this.#readyWait.take(this.sys.nowMs());
+  }
+
+  connect(signal: AbortSignal): Promise<TransportConn> {
+    const fd = loopSocket(this.sys, this.addr, this.#closed ? "io_uring" : null);
+    if (typeof fd !== "number") return Promise.reject(fd);
+    const token = this.#table.nextToken();
+    const gen = this.#gens[token] = ((this.#gens[token] ?? 0) + 1) >>> 0;
+    const sock = new UringSocket(this, fd, token, gen);
+    this.#table.slots[token] = sock;
+    const started = startConnect(this.sys, this.addr, sock);
+    if (typeof started !== "number") return Promise.reject(started);
+    return sock.awaitConnect(signal, started === 0);
+  }
+
+  release(token: number): void {
+    this.#table.release(token);
+  }
+
+  wait(): void {
+    this.waiting++;
+    if (!this.#pumping && !this.#closed) {
+      this.#pumping = true;
+      this.#pump().catch(() => {});
+    }
+  }
+
+  settled(): void {
+    this.waiting--;
+    this.asyncWakes++;
+  }
+
+  ready(sock: UringSocket): void {
+    this.#table.ready(sock);
+  }
+
+  starved(sock: UringSocket): void {
+    if (this.#starved.length === 0) this.#starvedAt = this.ring.buffers.buffersReturned;
+    this.#starved.push(sock);
+  }
+
+  /** Closes every socket (their pending reads fail), then the ring, which unmaps its memory. */
+  close(): void {
+    if (this.#closed) return;
+    this.#table.closeAll();
+    this.#closed = true;
+    this.ring.enter(0, 0);
+    this.ring.close();
+  }
+
+  async #pump(): Promise<void> {
+    const sys = this.sys;
+    const ring = this.ring;
+    try {
+      // Started by `wait`, inside whoever armed a read before writing: a wait now would block before
+      // the request is submitted, and its latency pay for it (epoll/transport.ts's pump does the same).
+      await nextTurn();
+      this.#probeSeq = (this.#probeSeq + 1) >>> 0;
+      this.#armProbe();
+      while (this.waiting > 0 && !this.#closed) {
+        const turnEndMs = sys.nowMs() + this.#blockMs;
+        this.asyncWakes = 0;
+        while (true) {
+          this.#table.serveReady();
+          this.#reap();
+          if (this.waiting === 0 || this.asyncWakes > 0 || this.#closed) break;
+          const leftMs = turnEndMs - sys.nowMs();
+          if (leftMs <= 0) break;
+          this.#rearmStarved();
+          // A socket on the ready list has bytes no completion will announce: submit without waiting.
+          const rc = ring.enter(this.#table.readyCount > 0 ? 0 : 1, leftMs);
+          if (rc < 0 && rc !== -ETIME && rc !== -EINTR) {
+            // One odd errno can be a stale one (read after the call, on a thread that ran on); the
+            // same refusal every time cannot mend.
+            if (rc !== -EAGAIN && rc !== -EBUSY && ++this.#refusals >= MAX_REFUSALS) this.#fail(-rc);
+            break;
+          }
+          this.#refusals = 0;
+        }
+        if (!this.#closed && ring.unsubmitted > 0) ring.enter(0, 0);
+        await nextTurn();
+      }
+    } finally {
+      this.#pumping = false;
+      // No pump, nothing waits: an expiry left in flight measures nothing (its completion is dropped).
+      this.#probeSeq = (this.#probeSeq + 1) >>> 0;
+      this.#readyWait.armed(Infinity);
+    }
+  }
+
+  /**
+   * The probe's next timeout, handed to the kernel now so it is due exactly a period from now. Through a
+   * call that runs the deferred completions too (`enter`, not `submit`): a bare submit would send what
+   * is queued and find the sends' inline completions, and a pump that always finds one never waits in
+   * the kernel, the only place received data is turned into completions.
+   */
+  #armProbe(): void {
+    if (this.#closed) return;
+    this.ring.prepTimeout(PROBE_PERIOD_MS, UD_PROBE, this.#probeSeq);
+    this.ring.enter(0, 0);
+    this.#readyWait.armed(this.sys.nowMs() + PROBE_PERIOD_MS);
+  }
+
+  /** The reaping reached the probe's completion: one wait measured, the next armed (a stale one dropped). */
+  #probeReached(seq: number): void {
+    if (seq !== this.#probeSeq) return;
+    this.#readyWait.reached(this.sys.nowMs());
+    this.#armProbe();
+  }
+
+  /**
+   * The ring refused to run (an error no retry mends): every socket is closed with the reason, which
+   * their pending reads and writes fail with and the run counts, instead of a pump turning in vain.
+   */
+  #fail(errno: number): void {
+    this.failure = `io_uring_enter failed (errno ${errno})`;
+    this.close();
+  }
+
+  /** Starved receives are armed again once a buffer has come back since they starved. */
+  #rearmStarved(): void {
+    if (this.#starved.length === 0 || this.ring.buffers.buffersReturned === this.#starvedAt) return;
+    const starved = this.#starved;
+    this.#starved = [];
+    for (const sock of starved) sock.armReceive();
+  }
+
+  /** Hands every CQE the ring holds to its socket (a stale one's buffer straight back). */
+  #reap(): void {
+    const ring = this.ring;
+    const words = ring.cqWords;
+    const res = ring.cqRes;
+    let head = ring.cqHead;
+    while (head !== ring.cqTail && !this.#closed) {
+      const w = ring.cqeWord(head);
+      const udLo = words[w];
+      const gen = words[w + 1];
+      const result = res[w + 2];
+      const flags = words[w + 3];
+      head = (head + 1) >>> 0;
+      ring.consumed(head);
+      if (udLo === UD_PROBE) {
+        this.#probeReached(gen);
+        continue;
+      }
+      const token = udLo >>> 8;
+      const sock = this.#table.slots[token];
+      if (sock == null || sock.gen !== gen || sock.fd < 0) {
+        if ((udLo & 0xff) === UD_RECV && (flags & 1) !== 0) ring.buffers.returnBuffer(flags >>> 16);
+        continue;
+      }
+      const kind = udLo & 0xff;
+      if (kind === UD_RECV) sock.onRecv(result, flags);
+      else if (kind === UD_SEND) sock.onSend(result);
+      else if (kind === UD_POLL) sock.connected();
+      // A long round's sends go out every FLUSH_SQES, not all at its end: the peer works on them
+      // meanwhile instead of waiting for the whole round (and for us, if the core is taken from us).
+      if (ring.unsubmitted >= FLUSH_SQES) ring.submit();
+    }
+  }
+}

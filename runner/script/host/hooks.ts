@@ -1,0 +1,122 @@
+/**
+ * @module
+ * A session script's `setup()` and `teardown()` around one run, in the script's own isolate. A failed
+ * setup ends the run before any load (exit 2); a failed teardown is the result's `teardownError`.
+ */
+import type { AttackConfig } from "../../config.ts";
+import type { RunResult } from "../../../results/mod.ts";
+import { busyText, type HostOutcome, ScriptHost } from "./host.ts";
+import { ScriptNames } from "../sessions/names.ts";
+import { memoryLimitMbOf, memoryPassedText } from "../../worker/memory_limit.ts";
+
+/** setup() did not give a value to run with: the message says why, naming the script's line. */
+export class ScriptSetupError extends Error {
+  override name = "ScriptSetupError";
+}
+
+/** A stop (Ctrl-C, SIGTERM) came while setup() ran: no load was sent. */
+export class ScriptSetupStopped extends Error {
+  override name = "ScriptSetupStopped";
+  constructor(readonly phase: string) {
+    super(`stopped during ${phase}: no load was sent`);
+  }
+}
+
+/** Teardown's time after a stop: a stopped run ends within a second or two whatever teardown does. */
+const STOPPED_TEARDOWN_MS = 1_000;
+
+export async function withScriptSetup(
+  config: AttackConfig,
+  load: (config: AttackConfig) => Promise<RunResult>,
+  signal?: AbortSignal,
+): Promise<RunResult> {
+  const script = config.script;
+  if (script === undefined) return load(config);
+  const env = Object.keys(script.env).length > 0 ? script.env : Deno.env.toObject();
+  const names = new ScriptNames(env);
+  const opened = await ScriptHost.open(
+    script.path,
+    script.setupTimeoutMs,
+    memoryLimitMbOf(config),
+    signal,
+    script.routes,
+  );
+  if (opened.host === null) throw setupFailure(opened.outcome, loading(opened.outcome), names);
+  const { host, exports } = opened;
+  try {
+    let setupData: unknown = undefined;
+    if (exports.setup) {
+      const request = {
+        type: "setup",
+        limitMb: memoryLimitMbOf(config),
+        copies: config.workers + 1,
+      } as const;
+      const outcome = await host.call(request, script.setupTimeoutMs, signal);
+      if (outcome.kind !== "done") throw setupFailure(outcome, "setup()", names);
+      setupData = outcome.value;
+    }
+    // Without a teardown the isolate ends before the load, not sharing the process with it.
+    if (!exports.teardown) host.close();
+    const end = () => exports.teardown ? teardown(host, setupData, script.teardownTimeoutMs, signal) : null;
+    let run: RunResult;
+    try {
+      run = await load({ ...config, script: { ...script, setupData, env } });
+    } catch (err) {
+      // A failed load's own error wins over a teardown's.
+      await end();
+      throw err;
+    }
+    const teardownError = await end();
+    return teardownError === null ? run : { ...run, teardownError: names.shownPlaced(teardownError) };
+  } finally {
+    host.close();
+  }
+}
+
+async function teardown(
+  host: ScriptHost,
+  data: unknown,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<string | null> {
+  const limitMs = signal?.aborted ? Math.min(timeoutMs, STOPPED_TEARDOWN_MS) : timeoutMs;
+  const outcome = await host.call({ type: "teardown", data }, limitMs, signal?.aborted ? undefined : signal);
+  if (outcome.kind === "done") return null;
+  if (outcome.kind === "timeout" && signal?.aborted) {
+    return `teardown() was cut ${limitMs} ms after the stop, before it ended`;
+  }
+  return `teardown() ${endText(outcome, "teardownTimeout")}`;
+}
+
+/** The step that imports the script, named for how it ended: past the memory limit, its top level did it. */
+function loading(outcome: HostOutcome): string {
+  return outcome.kind === "memory" || outcome.kind === "busy"
+    ? "the script's top level"
+    : "loading the script";
+}
+
+function setupFailure(outcome: HostOutcome, what: string, names: ScriptNames): Error {
+  if (outcome.kind === "stopped") return new ScriptSetupStopped(what);
+  return new ScriptSetupError(
+    names.shownPlaced(`${what} ${endText(outcome, "setupTimeout")}`, "; no load was sent"),
+  );
+}
+
+function endText(outcome: HostOutcome, limit: string): string {
+  switch (outcome.kind) {
+    case "failed":
+      return `failed: ${outcome.message}`;
+    case "timeout":
+      return `did not end within ${outcome.timeoutMs / 1000} s (${limit} sets the limit)`;
+    case "exited":
+      return "ended the script's isolate (Deno.exit or process.exit) before it returned";
+    case "stopped":
+      return "was stopped before it ended";
+    case "memory":
+      return memoryPassedText(outcome.limitMb);
+    case "busy":
+      return busyText(outcome.busyMs).replace("its top level ", "");
+    default:
+      return "ended";
+  }
+}

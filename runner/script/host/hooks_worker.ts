@@ -1,0 +1,134 @@
+/**
+ * @module
+ * The isolate a session script's module, `setup()`, `teardown()` and handleSummary run in, so whatever the
+ * script does there cannot take loadlab with it; one per script, so setup and teardown share module state.
+ */
+/// <reference lib="deno.worker" />
+import { basename } from "node:path";
+import { pathToFileURL } from "node:url";
+import { MAX_EXPERIMENT_FILE_BYTES } from "../../../validation/input_limits.ts";
+import { importScript, type ScriptModule } from "../module.ts";
+import { errorText, scriptErrorMessage } from "../module.ts";
+import type { HostReply, HostRequest } from "./host.ts";
+import { summaryContents } from "./summary_content.ts";
+import { cloneBytes } from "./clone_bytes.ts";
+import { madeMetrics } from "../k6/metrics.ts";
+import { takeMainChannel } from "../channel.ts";
+import { restoreWorkerNames } from "../worker_scope.ts";
+import { guardScriptConsole } from "../sessions/names.ts";
+
+restoreWorkerNames();
+// setup() and teardown() read loadlab's environment (hooks.ts).
+guardScriptConsole(Deno.env.toObject());
+// Taken before the script loads: its own posts refuse (channel.ts).
+const post = takeMainChannel<HostReply>();
+let module: ScriptModule | null = null;
+let path = "";
+
+self.onmessage = async (event: MessageEvent<HostRequest>) => {
+  const msg = event.data;
+  if (msg.type === "ping") return post({ type: "pong" });
+  try {
+    if (msg.type === "import") {
+      path = msg.path;
+      if (msg.routes !== undefined && Object.keys(msg.routes).length > 0) routeFetch(msg.routes);
+      module = await importScript(path);
+      post({
+        type: "imported",
+        setup: module.setup !== null,
+        summary: typeof (await import(pathToFileURL(path).href)).handleSummary === "function",
+        teardown: module.teardown !== null,
+        options: plainOptions(module.options),
+        metrics: madeMetrics(),
+      });
+    } else if (msg.type === "setup") {
+      const data = await module!.setup?.();
+      fitInMemory(data, msg.limitMb, msg.copies);
+      postDone(data, "its value cannot cross to the load workers");
+    } else if (msg.type === "summary") {
+      const handle = (await import(pathToFileURL(path).href)).handleSummary;
+      postDone(summaryContents(await handle(msg.data), errorText), "its answer cannot be written");
+    } else {
+      await module!.teardown?.(msg.data);
+      post({ type: "done", value: undefined });
+    }
+  } catch (err) {
+    const message = msg.type === "import" ? errorText(err) : scriptErrorMessage(err, path);
+    post({ type: "failed", message });
+  }
+};
+
+/** Sends this isolate's `fetch` for an origin `routes` names to the origin it gives instead. */
+function routeFetch(routes: Readonly<Record<string, string>>): void {
+  const fetched = globalThis.fetch;
+  globalThis.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    const to = Object.hasOwn(routes, url.origin) ? routes[url.origin] : undefined;
+    if (to === undefined) return fetched(input, init);
+    const routed = new URL(url.pathname + url.search, to).href;
+    return fetched(input instanceof Request ? new Request(routed, input) : routed, init);
+  };
+}
+
+function postDone(value: unknown, what: string): void {
+  try {
+    post({ type: "done", value });
+  } catch (err) {
+    throw new Error(`${what}: ${cloneRefusal(err)}`);
+  }
+}
+
+function cloneable<T>(value: T, what: string): T {
+  try {
+    structuredClone(value);
+  } catch (err) {
+    throw new Error(`${what}: ${cloneRefusal(err)}`);
+  }
+  return value;
+}
+
+function cloneRefusal(err: unknown): string {
+  return `${errorText(err)} (a function, a class instance with private state...)`;
+}
+
+/** Throws unless `copies` of setup()'s `value` fit in what loadlab has left under `limitMb`. */
+function fitInMemory(value: unknown, limitMb: number, copies: number): void {
+  const leftBytes = limitMb * 2 ** 20 - Deno.memoryUsage().rss;
+  const bytes = cloneBytes(value, leftBytes / copies);
+  if (bytes * copies <= leftBytes) return;
+  const mb = (n: number) => Math.max(0, Math.round(n / 2 ** 20));
+  const workers = copies - 1;
+  throw new Error(
+    `its value holds at least ${mb(bytes)} MB, and loadlab's main isolate and ${workers} load worker${
+      workers === 1 ? "" : "s"
+    } each get a copy: past loadlab's memory limit of ${limitMb} MB (${mb(leftBytes)} MB left; ` +
+      "--max-memory-mb or maxMemoryMb to change); return less and let each session fetch or build the rest",
+  );
+}
+
+/** The script's `options` when an experiment file could say them (JSON, within its cap), else a throw. */
+function plainOptions<T>(options: T): T {
+  const what = `${basename(path)}: export options must be plain data (what an experiment file says)`;
+  cloneable(options, what);
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(options);
+  } catch (err) {
+    throw new Error(`${what}: ${errorText(err)}`);
+  }
+  // As large as an experiment file may be: planning a few MB of thresholds takes gigabytes.
+  if (text !== undefined && text.length > MAX_EXPERIMENT_FILE_BYTES) {
+    const mib = (text.length / 2 ** 20).toFixed(1);
+    throw new Error(
+      `${what}: ${mib} MiB as JSON, more than an experiment file's ${
+        MAX_EXPERIMENT_FILE_BYTES / 2 ** 20
+      } MiB`,
+    );
+  }
+  return options;
+}
+
+// `Deno.exit` or `process.exit` in the script ends this isolate only, with no word but this event.
+self.addEventListener("unload", () => post({ type: "exited" }));
+
+post({ type: "ready" });

@@ -1,0 +1,184 @@
+/**
+ * @module
+ * The main side of a session script's own isolate (hooks_worker.ts). Every step ends in one outcome, and on
+ * any but a value or a throw the isolate is terminated, so nothing a script does there keeps loadlab waiting.
+ */
+import { Worker as NodeWorker } from "node:worker_threads";
+import {
+  cutPastMemoryLimit,
+  type MemoryCut,
+  reachedHeapCap,
+  scriptHeapCapMb,
+} from "../../worker/memory_limit.ts";
+
+/** The isolate's name (`self.name` there): how a script tells it from a load worker. */
+const SCRIPT_HOST_NAME = "loadlab-script-host";
+
+export type HostRequest =
+  /** `routes`: where the script's fetches to an origin named there go. */
+  | { type: "import"; path: string; routes?: Readonly<Record<string, string>> }
+  | { type: "setup"; limitMb: number; copies: number }
+  | { type: "teardown"; data: unknown }
+  /** A k6 script's `handleSummary(data)`: its answer. */
+  | { type: "summary"; data: unknown }
+  /** Answered at once by an isolate whose event loop turns: one in a loop that never yields cannot. */
+  | { type: "ping" };
+
+export type HostReply =
+  | { type: "ready" }
+  | { type: "pong" }
+  | ({ type: "imported" } & ScriptExports)
+  | { type: "done"; value: unknown }
+  | { type: "failed"; message: string }
+  | { type: "exited" };
+
+export type HostOutcome =
+  | { kind: "done"; value: unknown }
+  /** The script threw (or returned what cannot be cloned): `message` names its line. */
+  | { kind: "failed"; message: string }
+  | { kind: "timeout"; timeoutMs: number }
+  /** The top level ran `busyMs` without yielding: no ping was answered. */
+  | { kind: "busy"; busyMs: number }
+  | { kind: "memory"; limitMb: number }
+  | { kind: "stopped" }
+  | { kind: "exited" };
+
+export interface ScriptExports {
+  setup: boolean;
+  teardown: boolean;
+  /** A k6 script's `handleSummary`. */
+  summary: boolean;
+  options: Record<string, unknown> | null;
+  /** A k6 script's own metrics (`new Counter("errors")`), by name. */
+  metrics: Record<string, { kind: "trend" | "counter" | "rate" | "gauge"; time: boolean }>;
+}
+
+export class ScriptHost {
+  readonly #worker: NodeWorker;
+  readonly #memoryLimitMb: number;
+  #pending: ((outcome: HostOutcome) => void) | null = null;
+  #memory: MemoryCut | null = null;
+  #ended = false;
+  /** When the isolate last answered (its "ready" or a ping); null until it has loaded. */
+  #answeredMs: number | null = null;
+  #pingedMs = performance.now();
+
+  private constructor(memoryLimitMb: number) {
+    this.#memoryLimitMb = memoryLimitMb;
+    this.#worker = new NodeWorker(new URL("./hooks_worker.ts", import.meta.url), {
+      name: SCRIPT_HOST_NAME,
+      resourceLimits: { maxOldGenerationSizeMb: scriptHeapCapMb(memoryLimitMb) },
+    });
+    this.#worker.on("message", (reply: HostReply) => {
+      // "ready" (the isolate has loaded) and "pong" say its event loop turns; the step goes on.
+      if (reply.type === "ready" || reply.type === "pong") this.#answeredMs = performance.now();
+      else this.#pending?.(outcomeOf(reply));
+    });
+    this.#worker.on("error", (err: unknown) => {
+      // At its heap's cap (the limit) the isolate may end itself before the memory watch reads the RSS.
+      if (reachedHeapCap(err)) return this.#memory?.cut();
+      this.#pending?.({ kind: "failed", message: err instanceof Error ? err.message : String(err) });
+    });
+    // An uncaught throw ends a node:worker_threads isolate (after its error): a later step is not waited on.
+    this.#worker.on("exit", () => {
+      this.#ended = true;
+      this.#pending?.({ kind: "exited" });
+    });
+  }
+
+  static async open(
+    path: string,
+    timeoutMs: number,
+    memoryLimitMb: number,
+    signal?: AbortSignal,
+    routes?: Readonly<Record<string, string>>,
+  ): Promise<{ host: ScriptHost; exports: ScriptExports } | { host: null; outcome: HostOutcome }> {
+    const host = new ScriptHost(memoryLimitMb);
+    const outcome = await host.call({ type: "import", path, routes }, timeoutMs, signal);
+    if (outcome.kind !== "done") {
+      host.close();
+      return { host: null, outcome };
+    }
+    return { host, exports: outcome.value as ScriptExports };
+  }
+
+  close(): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#worker.terminate().catch(() => {});
+  }
+
+  /** Asks the isolate to answer; `end`s the step as busy once it has not answered for `BUSY_MS`. */
+  #ping(end: (outcome: HostOutcome) => void): void {
+    const nowMs = performance.now();
+    // A tick far behind its time (this isolate, or the whole process, held): answers may be queued behind it.
+    const late = nowMs - this.#pingedMs > 4 * PING_EVERY_MS;
+    this.#pingedMs = nowMs;
+    if (this.#answeredMs === null) return;
+    const silentMs = nowMs - this.#answeredMs;
+    if (silentMs >= BUSY_MS && !late) return end({ kind: "busy", busyMs: Math.round(silentMs) });
+    this.#worker.postMessage({ type: "ping" } satisfies HostRequest);
+  }
+
+  call(request: HostRequest, timeoutMs: number, signal?: AbortSignal): Promise<HostOutcome> {
+    if (this.#ended) return Promise.resolve({ kind: "exited" });
+    return new Promise((resolve) => {
+      let settled = false;
+      const settle = () => {
+        settled = true;
+        this.#pending = null;
+        this.#memory = null;
+        clearTimeout(timer);
+        clearInterval(pings);
+        memory.stop();
+        signal?.removeEventListener("abort", onAbort);
+      };
+      const end = (outcome: HostOutcome) => {
+        if (settled) return;
+        settle();
+        if (outcome.kind !== "done" && outcome.kind !== "failed") this.close();
+        resolve(outcome);
+      };
+      const onAbort = () => end({ kind: "stopped" });
+      const timer = setTimeout(() => end({ kind: "timeout", timeoutMs }), timeoutMs);
+      // A top level that does not answer for BUSY_MS cannot be awaiting: it is a loop, ended now.
+      this.#pingedMs = performance.now();
+      const pings = request.type === "import" ? setInterval(() => this.#ping(end), PING_EVERY_MS) : undefined;
+      // Past the limit the isolate is ended at once; the outcome waits until its memory is given back.
+      const limitMb = this.#memoryLimitMb;
+      const memory = cutPastMemoryLimit(limitMb, () => {
+        if (settled) return;
+        settle();
+        this.close();
+      });
+      memory.over.then(() => resolve({ kind: "memory", limitMb }));
+      this.#pending = end;
+      this.#memory = memory;
+      signal?.addEventListener("abort", onAbort, { once: true });
+      if (signal?.aborted) return onAbort();
+      this.#worker.postMessage(request);
+    });
+  }
+}
+
+const PING_EVERY_MS = 250;
+/** How long a script's top level may run without yielding before it counts as a loop that never ends. */
+const BUSY_MS = 5_000;
+
+export function busyText(busyMs: number): string {
+  return `its top level ran ${Math.floor(busyMs / 1000)} s without yielding (a loop that never ends?): ` +
+    `loadlab ends a top level that does not yield within ${BUSY_MS / 1000} s`;
+}
+
+function outcomeOf(reply: Exclude<HostReply, { type: "ready" } | { type: "pong" }>): HostOutcome {
+  switch (reply.type) {
+    case "exited":
+      return { kind: "exited" };
+    case "failed":
+      return { kind: "failed", message: reply.message };
+    case "done":
+      return { kind: "done", value: reply.value };
+    case "imported":
+      return { kind: "done", value: reply };
+  }
+}

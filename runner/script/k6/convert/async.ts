@@ -1,0 +1,260 @@
+/**
+ * @module
+ * Which calls of a k6 script become awaited and which functions `async`, until nothing changes; what cannot
+ * be awaited so (a callback handed elsewhere, a method, a generator) is refused at its line.
+ */
+import * as walk from "acorn-walk";
+import { ARRAY_METHODS, ASYNC_CALLS, ASYNC_METHODS } from "./modules.ts";
+
+// deno-lint-ignore no-explicit-any
+export type Node = any;
+
+/** A name an import binds: `default`, `*` or the imported name; `calls`: a local module's async exports. */
+export interface Binding {
+  module: string;
+  name: string;
+  calls?: ReadonlySet<string>;
+}
+
+export function asyncCallsOf(b: Binding): ReadonlySet<string> | undefined {
+  if (b.calls === undefined) return ASYNC_CALLS[b.module];
+  return b.calls.size === 0 ? undefined : b.calls;
+}
+
+interface AsyncPlan {
+  awaited: Node[];
+  asyncNames: ReadonlySet<string>;
+  arrayCalls: Set<Node>;
+  asyncFunctions: Set<Node>;
+  problems: Array<{ pos: number; why: string }>;
+}
+
+const isFunction = (n: Node) =>
+  n.type === "FunctionDeclaration" || n.type === "FunctionExpression" || n.type === "ArrowFunctionExpression";
+
+function collect(ast: Node): { calls: Node[][]; functions: Node[][]; identifiers: Node[][] } {
+  const calls: Node[][] = [], functions: Node[][] = [], identifiers: Node[][] = [];
+  walk.fullAncestor(ast, (node: Node, _state: unknown, ancestors: Node[]) => {
+    if (node.type === "CallExpression") calls.push([...ancestors]);
+    else if (isFunction(node)) functions.push([...ancestors]);
+    else if (node.type === "Identifier") identifiers.push([...ancestors]);
+  });
+  return { calls, functions, identifiers };
+}
+
+function nameOf(path: Node[]): string | null {
+  const fn = path[path.length - 1], parent = path[path.length - 2];
+  if (fn.type === "FunctionDeclaration" && fn.id) return fn.id.name;
+  if (parent?.type === "VariableDeclarator" && parent.init === fn && parent.id.type === "Identifier") {
+    return parent.id.name;
+  }
+  return null;
+}
+
+function enclosing(path: Node[]): Node | null {
+  for (let k = path.length - 2; k >= 0; k--) if (isFunction(path[k])) return path[k];
+  return null;
+}
+
+export function planAsync(ast: Node, imported: Map<string, Binding>): AsyncPlan {
+  const bindings = withInstances(ast, imported);
+  const { calls, functions, identifiers } = collect(ast);
+  const names = new Map<Node, string | null>(functions.map((p) => [p[p.length - 1], nameOf(p)]));
+  const asyncFunctions = new Set<Node>(), asyncNames = new Set<string>();
+  const arrayCalls = new Set<Node>(), awaited = new Set<Node>();
+  const asyncCallback = (arg: Node) =>
+    arg !== undefined && (asyncFunctions.has(arg) || (arg.type === "Identifier" && asyncNames.has(arg.name)));
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const path of calls) {
+      const call = path[path.length - 1];
+      const array = isArrayCall(call) && asyncCallback(call.arguments[0]);
+      if (!(array || isApiCall(call, bindings) || isNamedCall(call, asyncNames))) continue;
+      if (array) arrayCalls.add(call);
+      if (!awaited.has(call)) awaited.add(call), changed = true;
+      const fn = enclosing(path);
+      if (fn === null || asyncFunctions.has(fn)) continue;
+      asyncFunctions.add(fn), changed = true;
+      const name = names.get(fn);
+      if (name) asyncNames.add(name);
+    }
+  }
+  const problems = [
+    ...functionProblems(functions, asyncFunctions, bindings),
+    ...referenceProblems(identifiers, asyncNames, bindings),
+    ...classBodyProblems(calls, awaited),
+  ];
+  return { awaited: [...awaited], asyncNames, arrayCalls, asyncFunctions, problems };
+}
+
+/** Awaited calls in a class field's initializer or a static block, where JavaScript allows no `await`. */
+function classBodyProblems(calls: Node[][], awaited: Set<Node>): Array<{ pos: number; why: string }> {
+  const problems: Array<{ pos: number; why: string }> = [];
+  for (const path of calls) {
+    const call = path[path.length - 1];
+    if (!awaited.has(call)) continue;
+    for (let k = path.length - 2; k >= 0 && !isFunction(path[k]); k--) {
+      const field = path[k].type === "PropertyDefinition" && path[k].value === path[k + 1];
+      if (!field && path[k].type !== "StaticBlock") continue;
+      problems.push({
+        pos: call.start,
+        why: "a call that sends or waits in a class field or static block cannot be awaited there " +
+          "(JavaScript allows no await in them): make it in a function",
+      });
+      break;
+    }
+  }
+  return problems;
+}
+
+/** `bindings` and the names bound to an instance of a k6 class with async methods (`new grpc.Client()`). */
+function withInstances(ast: Node, bindings: Map<string, Binding>): Map<string, Binding> {
+  const all = new Map(bindings);
+  walk.full(ast, (node: Node) => {
+    const [id, init] = node.type === "VariableDeclarator"
+      ? [node.id, node.init]
+      : node.type === "AssignmentExpression"
+      ? [node.left, node.right]
+      : [null, null];
+    if (id?.type !== "Identifier" || init?.type !== "NewExpression") return;
+    const made = classOf(init.callee, bindings);
+    if (made !== null) all.set(id.name, { module: made.module, name: `new ${made.name}` });
+  });
+  return all;
+}
+
+function classOf(callee: Node, bindings: Map<string, Binding>): Binding | null {
+  if (callee.type === "Identifier") {
+    const b = bindings.get(callee.name);
+    return b && ASYNC_METHODS[b.module]?.[b.name] ? b : null;
+  }
+  if (callee.type !== "MemberExpression" || callee.computed || callee.object.type !== "Identifier") {
+    return null;
+  }
+  const b = bindings.get(callee.object.name);
+  const name = callee.property.name;
+  return b && (b.name === "default" || b.name === "*") && ASYNC_METHODS[b.module]?.[name]
+    ? { module: b.module, name }
+    : null;
+}
+
+function isArrayCall(call: Node): boolean {
+  const c = call.callee;
+  return c.type === "MemberExpression" && !c.computed && ARRAY_METHODS.has(c.property.name);
+}
+
+export function isApiCall(call: Node, bindings: Map<string, Binding>): boolean {
+  return apiOf(call.callee, bindings) !== null;
+}
+
+function apiOf(callee: Node, bindings: Map<string, Binding>): string | null {
+  if (callee.type === "Identifier") {
+    const b = bindings.get(callee.name);
+    return b && asyncCallsOf(b)?.has(b.name) ? `${b.module}.${b.name}` : null;
+  }
+  if (callee.type === "MemberExpression" && !callee.computed && callee.object.type === "Identifier") {
+    const b = bindings.get(callee.object.name);
+    if (b && (b.name === "default" || b.name === "*") && asyncCallsOf(b)?.has(callee.property.name)) {
+      return `${b.module}.${callee.property.name}`;
+    }
+    const methods = b?.name.startsWith("new ") ? ASYNC_METHODS[b.module]?.[b.name.slice(4)] : undefined;
+    if (methods?.has(callee.property.name)) return `${b!.module}.${b!.name.slice(4)}.${callee.property.name}`;
+  }
+  return null;
+}
+
+function isNamedCall(call: Node, asyncNames: Set<string>): boolean {
+  return call.callee.type === "Identifier" && asyncNames.has(call.callee.name);
+}
+
+/** Where an async function sits that cannot be awaited: a callback of another call, a method, a generator. */
+function functionProblems(
+  functions: Node[][],
+  asyncFunctions: Set<Node>,
+  bindings: Map<string, Binding>,
+): Array<{ pos: number; why: string }> {
+  const problems: Array<{ pos: number; why: string }> = [];
+  for (const path of functions) {
+    const fn = path[path.length - 1];
+    if (!asyncFunctions.has(fn)) continue;
+    if (fn.generator) {
+      problems.push({ pos: fn.start, why: "a generator that sends requests cannot be awaited" });
+      continue;
+    }
+    const why = placeProblem(fn, path.slice(0, -1).reverse(), bindings);
+    if (why !== null) problems.push({ pos: fn.start, why });
+  }
+  return problems;
+}
+
+function placeProblem(fn: Node, above: Node[], bindings: Map<string, Binding>): string | null {
+  const parent = above[0];
+  if (parent === undefined || fn.type === "FunctionDeclaration") return null;
+  const call = above[2];
+  if (parent.type === "Property" && call?.type === "CallExpression" && calleeName(call) === "check") {
+    return "a check function that sends requests (checks are judged synchronously)";
+  }
+  if (parent.type === "VariableDeclarator" || parent.type === "ExportDefaultDeclaration") return null;
+  if (parent.type === "CallExpression" && parent.callee !== fn) return callbackProblem(fn, parent, bindings);
+  if (parent.type === "Property" || parent.type === "MethodDefinition") {
+    return "a method that sends requests: loadlab awaits only calls of plain functions; make it a function";
+  }
+  return "a function that sends requests is used as a value here: loadlab awaits only direct calls";
+}
+
+/** Why callback `fn` of `call` cannot be awaited, or null (group's body, an array method's callback). */
+function callbackProblem(fn: Node, call: Node, bindings: Map<string, Binding>): string | null {
+  const api = apiOf(call.callee, bindings);
+  if (api === "k6.group" && call.arguments[1] === fn) return null;
+  if (isArrayCall(call) && call.arguments[0] === fn) return null;
+  const callee = calleeName(call);
+  if (callee === "check") return "a check function that sends requests (checks are judged synchronously)";
+  return `a callback that sends requests is handed to ${callee}(): loadlab cannot await where it is called`;
+}
+
+function calleeName(call: Node): string {
+  const c = call.callee;
+  if (c.type === "Identifier") return c.name;
+  return c.type === "MemberExpression" && !c.computed ? c.property.name : "a call";
+}
+
+/** Names of async functions used other than by a direct call (a value whose calls nobody awaits). */
+function referenceProblems(
+  identifiers: Node[][],
+  asyncNames: Set<string>,
+  bindings: Map<string, Binding>,
+): Array<{ pos: number; why: string }> {
+  const problems: Array<{ pos: number; why: string }> = [];
+  for (const path of identifiers) {
+    const id = path[path.length - 1], parent = path[path.length - 2];
+    if (!asyncNames.has(id.name) || isPlainUse(id, parent, bindings)) continue;
+    problems.push({
+      pos: id.start,
+      why: `${id.name} sends requests and is used as a value here: loadlab awaits only direct calls`,
+    });
+  }
+  return problems;
+}
+
+function isPlainUse(id: Node, parent: Node, bindings: Map<string, Binding>): boolean {
+  switch (parent?.type) {
+    case "CallExpression":
+      if (parent.callee === id) return true;
+      return (isArrayCall(parent) && parent.arguments[0] === id) ||
+        (apiOf(parent.callee, bindings) === "k6.group" && parent.arguments[1] === id);
+    case "FunctionDeclaration":
+    case "FunctionExpression":
+      return parent.id === id;
+    case "VariableDeclarator":
+      return parent.id === id;
+    case "MemberExpression":
+      return parent.property === id && !parent.computed;
+    case "Property":
+      return parent.key === id && !parent.shorthand;
+    case "ExportSpecifier":
+    case "ExportDefaultDeclaration":
+      return true;
+    default:
+      return false;
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * @module
+ * How a converted script's code knows its virtual user without a context entered per iteration (an
+ * `AsyncLocalStorage` run cost about 1.5 us): every `await` becomes `__k6.back(__k6.context(), await X)`,
+ * making the VU current again when its function resumes. Scripts that defer callbacks keep the context.
+ */
+import type { Node } from "./async.ts";
+import type { Edit } from "./exports.ts";
+
+/** What the converter inserts before an awaited call: restoring the VU once the call resumes. */
+export const RESUMING_AWAIT = "__k6.back(__k6.context(), await ";
+
+/** k6 modules whose callbacks run later, from events (their scripts keep the per-iteration context). */
+const EVENT_MODULES = new Set(["k6/ws", "k6/net/grpc", "k6/timers"]);
+const LATER = new Set(["setTimeout", "setInterval", "setImmediate", "queueMicrotask"]);
+const REACTIONS = new Set(["then", "catch", "finally"]);
+
+/** Why the script needs the context entered per iteration, or null when its awaits carry the VU. */
+export function storageReason(ast: Node): string | null {
+  let why: string | null = null;
+  const found = (reason: string) => why ??= reason;
+  for (const s of ast.body) {
+    if (s.type === "ImportDeclaration" && EVENT_MODULES.has(String(s.source.value))) {
+      found(`imports ${s.source.value}`);
+    }
+  }
+  everyNode(ast, (n: Node) => {
+    if (n.type === "Identifier" && LATER.has(n.name)) found(`calls ${n.name}`);
+    else if (n.type === "ForOfStatement" && n.await) found("for await");
+    else if (isFunction(n) && n.async && n.generator) found("an async generator");
+    else if (n.type === "CallExpression" && isReaction(n.callee)) found(`.${n.callee.property.name}()`);
+  });
+  return why;
+}
+
+/** Whether the script names `timings` (a property, a binding or in a string): else it cannot read them. */
+export function readsTimings(ast: Node): boolean {
+  let named = false;
+  everyNode(ast, (n: Node) => {
+    if (n.type === "Identifier" && n.name === "timings") named = true;
+    else if (n.type === "Literal" && typeof n.value === "string" && n.value.includes("timings")) named = true;
+    else if (n.type === "TemplateElement" && String(n.value.cooked).includes("timings")) named = true;
+  });
+  return named;
+}
+
+/** Whether the script imports k6/metrics (else an iteration of it adds to no custom metric). */
+export function importsMetrics(ast: Node): boolean {
+  return ast.body.some((s: Node) => s.type === "ImportDeclaration" && s.source.value === "k6/metrics");
+}
+
+function everyNode(node: Node, visit: (n: Node) => void, intoFunctions = true): void {
+  if (node === null || typeof node !== "object") return;
+  visit(node);
+  for (const key of Object.keys(node)) {
+    const v = node[key];
+    if (Array.isArray(v)) {
+      for (const item of v) {
+        if (isNode(item) && (intoFunctions || !isFunction(item))) everyNode(item, visit, intoFunctions);
+      }
+    } else if (isNode(v) && (intoFunctions || !isFunction(v))) everyNode(v, visit, intoFunctions);
+  }
+}
+
+const isNode = (v: unknown): v is Node =>
+  v !== null && typeof v === "object" && typeof (v as { type?: unknown }).type === "string";
+
+const isFunction = (n: Node) =>
+  n.type === "FunctionDeclaration" || n.type === "FunctionExpression" || n.type === "ArrowFunctionExpression";
+
+function isReaction(callee: Node): boolean {
+  return callee.type === "MemberExpression" && !callee.computed && REACTIONS.has(callee.property.name);
+}
+
+export function contextEdits(ast: Node, madeAsync: ReadonlySet<Node>): Edit[] {
+  const edits: Edit[] = [];
+  everyNode(ast, (n: Node) => {
+    if (n.type === "AwaitExpression") {
+      edits.push({ start: n.start, end: n.start, text: "__k6.back(__k6.context(), ", rank: n.end });
+      edits.push({ start: n.end, end: n.end, text: ")" });
+    } else if (isFunction(n) && (n.async || madeAsync.has(n)) && n.body.type === "BlockStatement") {
+      edits.push(...restoreEdits(n.body));
+    }
+  });
+  return edits;
+}
+
+function restoreEdits(body: Node): Edit[] {
+  const blocks: Node[] = [];
+  everyNode(body, (n: Node) => {
+    if (n.type !== "TryStatement") return;
+    if (n.handler) blocks.push(n.handler.body);
+    if (n.finalizer) blocks.push(n.finalizer);
+  }, false);
+  if (blocks.length === 0) return [];
+  // First at its position (before an await's opener right after the brace).
+  const first = Number.MAX_SAFE_INTEGER, at = body.start + 1;
+  return [
+    { start: at, end: at, text: "const __k6c = __k6.context(); ", rank: first },
+    ...blocks.map((b) => ({ start: b.start + 1, end: b.start + 1, text: "__k6.back(__k6c); ", rank: first })),
+  ];
+}

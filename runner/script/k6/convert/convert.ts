@@ -1,0 +1,289 @@
+/**
+ * @module
+ * A k6 script made a loadlab session script: parsed with acorn, then edited by position so every line keeps
+ * its number (an error's `file:line` is the k6 file's). What cannot be converted is a `K6ConvertError`
+ * listing each place (`file:line: why`), before any load.
+ */
+import * as acorn from "acorn";
+import * as walk from "acorn-walk";
+import { type Binding, type Node, planAsync } from "./async.ts";
+import { contextEdits, importsMetrics, readsTimings, RESUMING_AWAIT, storageReason } from "./context.ts";
+import { jslibOf, K6_REFUSED, moduleUrl, RUNTIME_URL } from "./modules.ts";
+import { type Edit, exportEdits } from "./exports.ts";
+import {
+  importsK6ByTokens,
+  namesK6Module,
+  nestingProblem,
+  parseProblem,
+  refusedConstructs,
+} from "./refusals.ts";
+
+/** Most places a refusal lists: each place's line is found by scanning the text from its start. */
+const MAX_PROBLEMS_LISTED = 20;
+
+export class K6ConvertError extends Error {
+  override name = "K6ConvertError";
+  /** `syntax`: the script does not parse (its own error, k6's script exception), not a construct refused. */
+  constructor(readonly problems: string[], readonly syntax = false) {
+    super(`cannot run this k6 script: ${problems.join("; ")}`);
+  }
+}
+
+interface K6Conversion {
+  code: string;
+  asyncExports: ReadonlySet<string>;
+}
+
+export interface K6ModuleContext {
+  /** Each local module the text imports, by its specifier as written: its exports made asynchronous. */
+  locals: ReadonlyMap<string, ReadonlySet<string>>;
+  /** A module the script imports (no session of its own: its exports stay as they are). */
+  library: boolean;
+  /** Whether the script or any of its modules reads `timings`, imports k6/metrics, or holds callbacks. */
+  facts: { timings: boolean; metrics: boolean; stores: boolean };
+}
+
+/** The name a local module's default export is bound by (its async calls list it under this name). */
+const LOCAL_DEFAULT = "(default)";
+
+/** Whether `source` names a k6 module (imported, re-exported, `import()`, `require()`): a k6 script. */
+export function isK6Source(source: string): boolean {
+  let ast: Node;
+  try {
+    ast = acorn.parse(source, { ecmaVersion: "latest", sourceType: "module" });
+  } catch {
+    // A k6 script with a syntax error is still one: its conversion reports the error at its line.
+    return importsK6ByTokens(source);
+  }
+  return namesK6Module(ast, source);
+}
+
+/**
+ * Converts k6 script `source` (named `file` in problems; `dir` for `open()`). `readable`: for a person to
+ * read on (`loadlab convert k6`). Without `modules`, importing a local module is refused.
+ */
+export function convertK6(
+  source: string,
+  file: string,
+  dir: string,
+  readable = false,
+  modules?: K6ModuleContext,
+): K6Conversion {
+  let ast: Node;
+  try {
+    ast = acorn.parse(source, { ecmaVersion: "latest", sourceType: "module", locations: true });
+  } catch (err) {
+    const { line, why, syntax } = parseProblem(err);
+    throw new K6ConvertError([`${file}:${line}: ${why}`], syntax);
+  }
+  const lineOf = (pos: number) => acorn.getLineInfo(source, pos).line;
+  const deep = nestingProblem(ast);
+  if (deep !== null) throw new K6ConvertError([`${file}:${lineOf(deep.pos)}: ${deep.why}`]);
+  const edits: Edit[] = [];
+  const problems: Array<{ pos: number; why: string }> = [];
+  const bindings = importEdits(ast, edits, problems, modules?.locals);
+  problems.push(...refusedConstructs(ast, bindings));
+  const plan = planAsync(ast, bindings);
+  problems.push(...plan.problems);
+  for (const fn of plan.asyncFunctions) {
+    if (!fn.async) edits.push({ start: fn.start, end: fn.start, text: "async " });
+  }
+  problems.push(...awaitedInParameters(plan.asyncFunctions, plan.awaited));
+  // Awaits carry the VU (context.ts) unless the script hands callbacks over to run later.
+  const resumes = !readable && storageReason(ast) === null && !modules?.facts.stores;
+  const opener = resumes ? RESUMING_AWAIT : "(await ";
+  for (const call of plan.awaited) awaitEdits(call, plan.arrayCalls.has(call), opener, edits);
+  if (resumes) edits.push(...contextEdits(ast, plan.asyncFunctions));
+  const library = modules?.library ?? false;
+  const ownExports = library ? libraryExports(ast, problems) : [];
+  const exported = library ? [] : exportEdits(ast, source, edits, problems);
+  if (problems.length > 0) {
+    const sorted = problems.sort((a, b) => a.pos - b.pos);
+    const listed = sorted.slice(0, MAX_PROBLEMS_LISTED).map((p) => `${file}:${lineOf(p.pos)}: ${p.why}`);
+    const more = sorted.length - listed.length;
+    if (more > 0) {
+      listed.push(
+        `and ${more.toLocaleString("en-US")} more places of the same kinds (fix these and run again)`,
+      );
+    }
+    throw new K6ConvertError(listed);
+  }
+  const html = parsesHtml(ast) ? `import ${JSON.stringify(moduleUrl("k6/html"))}; ` : "";
+  const runtime = `import * as __k6 from ${JSON.stringify(RUNTIME_URL)}; ${html}`;
+  if (library) {
+    const made = ownExports.filter((e) =>
+      e.local !== undefined ? plan.asyncNames.has(e.local) : plan.asyncFunctions.has(e.node)
+    );
+    const asyncExports = new Set(made.map((e) => e.exported));
+    return { code: runtime + applyEdits(source, edits), asyncExports };
+  }
+  const header = `${runtime}__k6.scriptDir(${JSON.stringify(dir)}); `;
+  // What the runtime may skip for this script; a readable conversion, edited on, skips nothing.
+  const timings = readsTimings(ast) || (modules?.facts.timings ?? false);
+  const metrics = importsMetrics(ast) || (modules?.facts.metrics ?? false);
+  const skips = readable ? "" : `, resumes: ${resumes}, timings: ${timings}, metrics: ${metrics}`;
+  const footer = `\n;export default __k6.session({ main: __k6_main, exports: { ${
+    exported.join(", ")
+  } }${skips} });\n`;
+  return { code: header + applyEdits(source, edits) + footer, asyncExports: new Set() };
+}
+
+interface LibraryExport {
+  exported: string;
+  local?: string;
+  node?: Node;
+}
+
+/** A local module's exports (the default's named LOCAL_DEFAULT); a re-export is refused. */
+function libraryExports(ast: Node, problems: Array<{ pos: number; why: string }>): LibraryExport[] {
+  const out: LibraryExport[] = [];
+  for (const s of ast.body) {
+    if (s.type === "ExportDefaultDeclaration") {
+      const d = s.declaration;
+      out.push(
+        d.type === "Identifier"
+          ? { exported: LOCAL_DEFAULT, local: d.name }
+          : { exported: LOCAL_DEFAULT, node: d },
+      );
+    } else if (s.type === "ExportAllDeclaration" || (s.type === "ExportNamedDeclaration" && s.source)) {
+      problems.push({ pos: s.start, why: "re-exports from another module are not converted" });
+    } else if (s.type === "ExportNamedDeclaration") {
+      const d = s.declaration;
+      if (d?.type === "FunctionDeclaration") out.push({ exported: d.id.name, local: d.id.name });
+      for (const v of d?.type === "VariableDeclaration" ? d.declarations : []) {
+        if (v.id.type === "Identifier") out.push({ exported: v.id.name, local: v.id.name });
+      }
+      for (const spec of s.specifiers ?? []) {
+        const as = spec.exported.name ?? spec.exported.value;
+        out.push({ exported: as === "default" ? LOCAL_DEFAULT : as, local: spec.local.name });
+      }
+    }
+  }
+  return out;
+}
+
+/** Whether the script calls `.html(...)` (`res.html()`): its conversion loads the HTML parser. */
+function parsesHtml(ast: Node): boolean {
+  let found = false;
+  walk.simple(ast, {
+    CallExpression(n: Node) {
+      const callee = n.callee;
+      if (callee.type === "MemberExpression" && !callee.computed && callee.property.name === "html") {
+        found = true;
+      }
+    },
+  });
+  return found;
+}
+
+function importEdits(
+  ast: Node,
+  edits: Edit[],
+  problems: Array<{ pos: number; why: string }>,
+  locals?: ReadonlyMap<string, ReadonlySet<string>>,
+) {
+  const bindings = new Map<string, Binding>();
+  for (const s of ast.body) {
+    if (s.type !== "ImportDeclaration") continue;
+    const from = String(s.source.value);
+    const calls = locals?.get(from);
+    if (calls !== undefined) {
+      bind(s, from, bindings, calls);
+      continue;
+    }
+    const jslib = jslibOf(from);
+    if (jslib !== undefined) {
+      edits.push({ start: s.source.start, end: s.source.end, text: JSON.stringify(jslib.url) });
+      bind(s, jslib.module, bindings);
+      continue;
+    }
+    if (from !== "k6" && !from.startsWith("k6/")) {
+      const why = importProblem(from);
+      if (why !== null) problems.push({ pos: s.start, why });
+      continue;
+    }
+    const url = moduleUrl(from);
+    if (url === undefined) {
+      problems.push({ pos: s.start, why: K6_REFUSED[from] ?? `${from} is not a k6 module loadlab converts` });
+      continue;
+    }
+    edits.push({ start: s.source.start, end: s.source.end, text: JSON.stringify(url) });
+    bind(s, from, bindings);
+  }
+  return bindings;
+}
+
+/** The names import `s` binds from `module`; a local module's default binds as LOCAL_DEFAULT. */
+function bind(s: Node, module: string, bindings: Map<string, Binding>, calls?: ReadonlySet<string>): void {
+  for (const spec of s.specifiers) {
+    const name = spec.type === "ImportDefaultSpecifier"
+      ? (calls === undefined ? "default" : LOCAL_DEFAULT)
+      : spec.type === "ImportNamespaceSpecifier"
+      ? "*"
+      : spec.imported.name ?? spec.imported.value;
+    bindings.set(spec.local.name, calls === undefined ? { module, name } : { module, name, calls });
+  }
+}
+
+function importProblem(from: string): string | null {
+  if (/^https?:\/\//.test(from)) {
+    return `${from}: loadlab fetches no remote module (it runs offline; of jslib.k6.io it ships k6-utils, ` +
+      "k6-summary, papaparse, url and httpx): download it beside the script and import it by its relative " +
+      "path (./name.js)";
+  }
+  if (from.startsWith(".") || from.startsWith("/")) {
+    return `${from}: a local module converts with the script it is imported by (loadlab run the script)`;
+  }
+  return null;
+}
+
+/** `(await call)`, or for an array method `(await __k6.array("m", xs, callback, ...))`. */
+function awaitEdits(call: Node, array: boolean, opener: string, edits: Edit[]): void {
+  if (!array) {
+    edits.push({ start: call.start, end: call.start, text: opener, rank: call.end });
+    edits.push({ start: call.end, end: call.end, text: ")" });
+    return;
+  }
+  const method = call.callee.property.name;
+  const open = `${opener}__k6.array(${JSON.stringify(method)}, `;
+  edits.push({ start: call.start, end: call.start, text: open, rank: call.end });
+  edits.push({ start: call.callee.object.end, end: call.arguments[0].start, text: ", " });
+  edits.push({ start: call.end, end: call.end, text: ")" });
+}
+
+/** Calls to await in a parameter's default value, where JavaScript allows no await: refused. */
+function awaitedInParameters(
+  functions: Iterable<Node>,
+  awaited: Iterable<Node>,
+): Array<{ pos: number; why: string }> {
+  const params: Node[] = [];
+  for (const fn of functions) params.push(...fn.params);
+  if (params.length === 0) return [];
+  const problems: Array<{ pos: number; why: string }> = [];
+  for (const call of awaited) {
+    if (params.some((p) => p.start <= call.start && call.end <= p.end)) {
+      problems.push({
+        pos: call.start,
+        why: "a call that sends or waits in a parameter's default value cannot be awaited there: " +
+          "move it into the function's body",
+      });
+    }
+  }
+  return problems;
+}
+
+/** The source with `edits` made; a replaced span keeps its line breaks, so every line keeps its number. */
+function applyEdits(source: string, edits: Edit[]): string {
+  // By position; at one position a replacement before an insertion, and the wider of two insertions first.
+  const sorted = edits.map((e, k) => ({ ...e, k })).sort((a, b) =>
+    a.start - b.start || b.end - a.end || (b.rank ?? 0) - (a.rank ?? 0) || a.k - b.k
+  );
+  let out = "", at = 0;
+  for (const e of sorted) {
+    out += source.slice(at, e.start);
+    const removed = source.slice(e.start, e.end);
+    out += e.text + "\n".repeat(removed.split("\n").length - 1);
+    at = Math.max(at, e.end);
+  }
+  return out + source.slice(at);
+}

@@ -1,0 +1,76 @@
+/**
+ * @module
+ * A k6 script file converted once and kept in loadlab's cache, in a folder named by a hash of its texts,
+ * each file under its own name so an error's `file:line` reads as the k6 file's.
+ */
+import { createHash } from "node:crypto";
+import * as acorn from "acorn";
+import { dirname, join } from "node:path";
+import { isK6Source } from "./convert.ts";
+import { convertK6Files, readK6Files } from "./local_modules.ts";
+import { RUNTIME_URL } from "./modules.ts";
+
+/** Bumped when the conversion changes, so older cached conversions are not reused. */
+const CONVERSION_VERSION = "9";
+
+export function k6CacheDir(): string {
+  const base = Deno.env.get("XDG_CACHE_HOME") ?? join(Deno.env.get("HOME") ?? Deno.cwd(), ".cache");
+  return join(base, "loadlab", "k6");
+}
+
+export function isK6File(path: string): boolean {
+  if (!/\.(js|mjs)$/.test(path)) return false;
+  try {
+    return isK6Source(Deno.readTextFileSync(path));
+  } catch {
+    return false;
+  }
+}
+
+/** The session script to load for `path`: itself unless it is a k6 script, else its (cached) conversion. */
+export function sessionScriptPath(path: string): string {
+  if (!isK6File(path)) return path;
+  const files = readK6Files(path);
+  const hashed = createHash("sha256").update(`${CONVERSION_VERSION}\0${RUNTIME_URL}`);
+  for (const f of files) hashed.update(`\0${f.path}\0${f.source}`);
+  const root = join(k6CacheDir(), hashed.digest("hex").slice(0, 24));
+  // Every file under the folder at its own absolute path: `./lib/x.js` and `../x.js` resolve as beside it.
+  const out = join(root, path);
+  try {
+    Deno.statSync(out);
+    return out;
+  } catch {
+    // not converted yet
+  }
+  const converted = convertK6Files(files);
+  Deno.mkdirSync(dirname(out), { recursive: true });
+  writeImportMap(dirname(out));
+  // The script last, each written beside and renamed: a concurrent loadlab never imports half a file.
+  for (const [file, code] of converted) {
+    const at = join(root, file);
+    Deno.mkdirSync(dirname(at), { recursive: true });
+    const partial = `${at}.${Deno.pid}.partial`;
+    Deno.writeTextFileSync(partial, code);
+    Deno.renameSync(partial, at);
+  }
+  return out;
+}
+
+/** A `deno.json` beside a conversion, so `deno check` of it resolves the runtime's npm packages. */
+function writeImportMap(folder: string): void {
+  let imports: unknown;
+  try {
+    imports = JSON.parse(Deno.readTextFileSync(new URL("../../../../deno.json", import.meta.url))).imports;
+  } catch {
+    return;
+  }
+  Deno.writeTextFileSync(join(folder, "deno.json"), JSON.stringify({ imports }, null, 2));
+}
+
+/** Whether the k6 script at `path` imports k6 module `name` (`k6/net/grpc`: its load speaks HTTP/2). */
+export function importsK6Module(path: string, name: string): boolean {
+  // deno-lint-ignore no-explicit-any
+  const ast: any = acorn.parse(Deno.readTextFileSync(path), { ecmaVersion: "latest", sourceType: "module" });
+  // deno-lint-ignore no-explicit-any
+  return ast.body.some((s: any) => s.type === "ImportDeclaration" && s.source.value === name);
+}

@@ -1,0 +1,70 @@
+/**
+ * @module
+ * The converter's edits of a k6 script's exports: its default export becomes `__k6_main`, run per iteration
+ * by the runtime's footer, and its other exports' names are collected for that footer.
+ */
+import type { Node } from "./async.ts";
+
+/** One edit of the script's text by position (an insertion when `start` is `end`). */
+export interface Edit {
+  start: number;
+  end: number;
+  text: string;
+  /** Among insertions at one position, the higher goes first (an outer call's `(await ` first). */
+  rank?: number;
+}
+
+export function exportEdits(
+  ast: Node,
+  source: string,
+  edits: Edit[],
+  problems: Array<{ pos: number; why: string }>,
+): string[] {
+  const names: string[] = [];
+  let main = false;
+  for (const s of ast.body) {
+    if (s.type === "ExportDefaultDeclaration") {
+      main = true;
+      defaultEdits(s, edits);
+    } else if (s.type === "ExportNamedDeclaration") {
+      if (s.source) problems.push({ pos: s.start, why: "re-exports from another module are not converted" });
+      const d = s.declaration;
+      if (d?.type === "FunctionDeclaration") names.push(d.id.name);
+      else if (d?.type === "VariableDeclaration") {
+        for (const v of d.declarations) if (v.id.type === "Identifier") names.push(v.id.name);
+      }
+      const specs: Node[] = s.specifiers ?? [];
+      const kept: string[] = [];
+      let local: string | null = null;
+      for (const spec of specs) {
+        const exportedAs = spec.exported.name ?? spec.exported.value;
+        if (exportedAs === "default") local = spec.local.name;
+        else {
+          kept.push(source.slice(spec.start, spec.end));
+          if (exportedAs === spec.local.name) names.push(exportedAs);
+        }
+      }
+      if (local !== null && !s.source) {
+        // `export { main as default }` leaves the module: the runtime's footer is its one default export.
+        main = true;
+        const rest = kept.length > 0 ? `export { ${kept.join(", ")} };` : "";
+        edits.push({ start: s.start, end: s.end, text: `${rest} const __k6_main = ${local};` });
+      }
+    }
+  }
+  // A script of scenario functions only: the runtime is told it has no default.
+  if (!main) edits.push({ start: ast.end, end: ast.end, text: "\nconst __k6_main = undefined;" });
+  return names;
+}
+
+/** `export default X` made `const __k6_main = X;`; a named function stays a declaration. */
+function defaultEdits(s: Node, edits: Edit[]): void {
+  const d = s.declaration;
+  if (d.type === "FunctionDeclaration" && d.id) {
+    edits.push({ start: s.start, end: d.start, text: "" });
+    edits.push({ start: d.end, end: d.end, text: ` const __k6_main = ${d.id.name};` });
+    return;
+  }
+  edits.push({ start: s.start, end: d.start, text: "const __k6_main = " });
+  edits.push({ start: d.end, end: d.end, text: ";" });
+}

@@ -1,0 +1,110 @@
+/**
+ * @module
+ * A k6 script with the local modules it imports, each path resolved against its importer's folder as k6
+ * does. Read dependencies first, so each module converts knowing which imported exports became async. A
+ * missing module or a cycle of imports is refused before any load.
+ */
+import * as acorn from "acorn";
+import { basename, dirname, relative, resolve } from "node:path";
+import { convertK6, K6ConvertError, type K6ModuleContext } from "./convert.ts";
+import type { Node } from "./async.ts";
+import { importsMetrics, readsTimings, storageReason } from "./context.ts";
+
+/** One file of a script: its absolute path, text, name in problems and local imports (specifier -> path). */
+interface K6File {
+  path: string;
+  source: string;
+  name: string;
+  imports: Map<string, string>;
+  ast: Node | null;
+}
+
+/** Most local modules one script may import: a generated tree of thousands is refused, not read forever. */
+const MAX_MODULES = 256;
+
+/** Whether an import specifier names a local file (k6 resolves these against the importing file). */
+const isLocal = (specifier: string) => /^\.{1,2}\//.test(specifier) || specifier.startsWith("/");
+
+export function readK6Files(path: string): K6File[] {
+  const root = dirname(path);
+  const done = new Map<string, K6File>(), order: K6File[] = [], reading: string[] = [];
+  const visit = (file: string, source: string) => {
+    const ast = parseOrNull(source);
+    const entry: K6File = {
+      path: file,
+      source,
+      name: file === path ? basename(path) : relative(root, file),
+      imports: new Map(),
+      ast,
+    };
+    reading.push(file);
+    for (const s of ast?.body ?? []) {
+      const specifier = s.type === "ImportDeclaration" ? String(s.source.value) : null;
+      if (specifier === null || !isLocal(specifier)) continue;
+      const target = resolve(dirname(file), specifier);
+      const at = `${entry.name}:${acorn.getLineInfo(source, s.start).line}`;
+      if (reading.includes(target)) {
+        throw new K6ConvertError([`${at}: ${specifier} imports back into a module importing it (a cycle)`]);
+      }
+      entry.imports.set(specifier, target);
+      if (done.has(target)) continue;
+      if (done.size >= MAX_MODULES) {
+        throw new K6ConvertError([`${at}: more than ${MAX_MODULES} local modules`]);
+      }
+      let text: string;
+      try {
+        text = Deno.readTextFileSync(target);
+      } catch (err) {
+        const why = err instanceof Deno.errors.NotFound ? "no such file" : String(err);
+        throw new K6ConvertError([`${at}: ${specifier}: ${why} (${target})`]);
+      }
+      visit(target, text);
+    }
+    reading.pop();
+    done.set(file, entry);
+    order.push(entry);
+  };
+  visit(path, Deno.readTextFileSync(path));
+  return order;
+}
+
+export function convertK6Files(files: K6File[]): Map<string, string> {
+  const script = files[files.length - 1];
+  const asts = files.map((f) => f.ast).filter((a) => a !== null);
+  const facts = {
+    timings: asts.some(readsTimings),
+    metrics: asts.some(importsMetrics),
+    stores: asts.some((a) => storageReason(a) !== null),
+  };
+  const made = new Map<string, ReadonlySet<string>>(),
+    out = new Map<string, string>(),
+    problems: string[] = [];
+  // A syntax error anywhere is the script's own (k6's script exception), whatever else is refused.
+  let syntax = false;
+  for (const file of files) {
+    const locals = new Map<string, ReadonlySet<string>>(
+      [...file.imports].map(([spec, target]) => [spec, made.get(target) ?? new Set<string>()]),
+    );
+    const context: K6ModuleContext = { locals, library: file !== script, facts };
+    try {
+      const { code, asyncExports } = convertK6(file.source, file.name, dirname(script.path), false, context);
+      made.set(file.path, asyncExports);
+      out.set(file.path, code);
+    } catch (err) {
+      if (!(err instanceof K6ConvertError)) throw err;
+      problems.push(...err.problems);
+      syntax ||= err.syntax;
+      made.set(file.path, new Set());
+    }
+  }
+  if (problems.length > 0) throw new K6ConvertError(problems, syntax);
+  return out;
+}
+
+function parseOrNull(source: string): Node | null {
+  try {
+    return acorn.parse(source, { ecmaVersion: "latest", sourceType: "module" });
+  } catch {
+    return null; // its conversion names the syntax error at its line
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * @module
+ * The origins a k6 script's URLs name, read from its text with its `__ENV`, and whether the text spells
+ * each (which `--target` may send to the target) or the environment gives it.
+ */
+import * as acorn from "acorn";
+import type { Node } from "./async.ts";
+
+/** An origin a script's URLs name, and whether its text spells it (else the environment gives it). */
+interface ScriptOrigin {
+  origin: string;
+  literal: boolean;
+}
+
+export function scriptOrigins(source: string, env: Readonly<Record<string, string>>): ScriptOrigin[] {
+  let ast: Node;
+  try {
+    ast = acorn.parse(source, { ecmaVersion: "latest", sourceType: "module" });
+  } catch {
+    return [];
+  }
+  const found = new Map<string, ScriptOrigin>();
+  const visit = (text: unknown, literal: boolean) => {
+    const origin = originOf(text);
+    if (origin !== null && !found.has(origin)) found.set(origin, { origin, literal });
+  };
+  const walkNode = (n: Node): void => {
+    if (n === null || typeof n !== "object" || n.type === "ImportDeclaration") return;
+    const read = envRead(n, env);
+    if (read !== null) {
+      if (read.value !== undefined) visit(read.value, false);
+      return;
+    }
+    if (n.type === "Literal") visit(n.value, true);
+    // `http://${__ENV.HOST}:8080/`: the whole URL, when each of its parts is known.
+    const whole = n.type === "TemplateLiteral" ? templateText(n, env) : null;
+    if (whole !== null && originOf(whole) !== null) return visit(whole, n.expressions.length === 0);
+    if (n.type === "TemplateElement") visit(n.value.cooked, true);
+    // `a || b`, `a ?? b`: the fallback is named only when the variable before it is unset (or empty).
+    if (n.type === "LogicalExpression" && n.operator !== "&&") {
+      const left = envRead(n.left, env);
+      if (left !== null && left.value !== undefined && (n.operator === "??" || left.value !== "")) {
+        return walkNode(n.left);
+      }
+    }
+    for (const key of Object.keys(n)) {
+      const v = n[key];
+      if (Array.isArray(v)) v.forEach(walkNode);
+      else if (v && typeof v === "object" && typeof v.type === "string") walkNode(v);
+    }
+  };
+  walkNode(ast);
+  return [...found.values()];
+}
+
+/** `__ENV.NAME` or `__ENV["NAME"]`: the variable's value (undefined when unset); null for another node. */
+function envRead(n: Node, env: Readonly<Record<string, string>>): { value: string | undefined } | null {
+  if (n.type !== "MemberExpression" || n.object.type !== "Identifier" || n.object.name !== "__ENV") {
+    return null;
+  }
+  const name = n.computed ? (n.property.type === "Literal" ? n.property.value : undefined) : n.property.name;
+  if (typeof name !== "string") return null;
+  return { value: Object.hasOwn(env, name) ? env[name] : undefined };
+}
+
+/** A template's text when each expression in it is a set `__ENV` variable or a string literal, else null. */
+function templateText(n: Node, env: Readonly<Record<string, string>>): string | null {
+  let text = n.quasis[0].value.cooked ?? "";
+  for (let k = 0; k < n.expressions.length; k++) {
+    const e = n.expressions[k];
+    const value = e.type === "Literal" && typeof e.value === "string" ? e.value : envRead(e, env)?.value;
+    if (value === undefined) return null;
+    text += value + (n.quasis[k + 1].value.cooked ?? "");
+  }
+  return text;
+}
+
+function originOf(text: unknown): string | null {
+  if (typeof text !== "string") return null;
+  const m = /^(https?|wss?)(:\/\/[^/?#\s`'"$]+)/.exec(text);
+  if (m === null) return null;
+  try {
+    return new URL(`${m[1].replace(/^ws/, "http")}${m[2]}`).origin;
+  } catch {
+    return null;
+  }
+}

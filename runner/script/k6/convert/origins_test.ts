@@ -1,0 +1,32 @@
+/** The origins a k6 script's URLs name with its environment, read from its text. */
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { scriptOrigins } from "./origins.ts";
+
+const of = (source: string, env: Record<string, string> = {}) =>
+  scriptOrigins(source, env).map((o) => `${o.origin}${o.literal ? "" : " (env)"}`);
+
+Deno.test("a variable's origin when it is set, the fallback's only when it is not", () => {
+  const source = 'const BASE = __ENV.BASE_URL || "http://127.0.0.1:8080";\nhttp.get(`${BASE}/json`);';
+  assertEquals(of(source, { BASE_URL: "http://127.0.0.1:9000" }), ["http://127.0.0.1:9000 (env)"]);
+  assertEquals(of(source), ["http://127.0.0.1:8080"]);
+  assertEquals(of(source, { BASE_URL: "" }), ["http://127.0.0.1:8080"]);
+  assertEquals(of('const B = __ENV["B"] ?? "http://a.test";', { B: "http://b.test" }), [
+    "http://b.test (env)",
+  ]);
+});
+
+Deno.test("templates and literals in the order the text names them; imports and other strings left out", () => {
+  const source = `import u from "https://jslib.k6.io/k6-utils/1.5.0/index.js";
+http.get(\`\${__ENV.BASE}/json\`);
+http.get("https://test.k6.io/x?y=1");
+ws.connect("wss://echo.test/socket");
+http.get(\`http://\${__ENV.HOST}:8080/\`);
+check(r, { "not a URL": (r) => r.body.includes("http") });`;
+  assertEquals(of(source, { BASE: "http://127.0.0.1:9000", HOST: "10.0.0.1" }), [
+    "http://127.0.0.1:9000 (env)",
+    "https://test.k6.io",
+    "https://echo.test",
+    "http://10.0.0.1:8080 (env)",
+  ]);
+  assertEquals(of("http.get(`${__ENV.BASE}/json`);"), []);
+});

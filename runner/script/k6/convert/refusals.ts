@@ -1,0 +1,235 @@
+/**
+ * @module
+ * What a k6 script may hold that parses but cannot run converted, found on its syntax tree before any load,
+ * and whether a script names a k6 module at all, so it is taken for a k6 script.
+ */
+import * as acorn from "acorn";
+import * as walk from "acorn-walk";
+import type { Binding, Node } from "./async.ts";
+import { isApiCall } from "./async.ts";
+import { apiReferenceProblem } from "./references.ts";
+
+/** Deepest syntax tree a script may have: Deno's parser overflowed from about 1,200 (nested arrows). */
+export const MAX_NESTING = 400;
+
+type Problem = { pos: number; why: string };
+
+const NOT_A_FUNCTION = new Set([
+  "Literal",
+  "ObjectExpression",
+  "ArrayExpression",
+  "TemplateLiteral",
+  "ClassDeclaration",
+  "ClassExpression",
+  "UnaryExpression",
+  "BinaryExpression",
+  "UpdateExpression",
+]);
+
+export function refusedConstructs(ast: Node, bindings: Map<string, Binding>): Problem[] {
+  const problems: Problem[] = [];
+  const declared = declaredNames(ast);
+  visit(ast, [], (node, above) => {
+    const why = nodeProblem(node, above, bindings, declared);
+    if (why !== null) problems.push({ pos: node.start, why });
+  });
+  for (const s of ast.body) {
+    if (s.type === "ImportDeclaration") {
+      const why = bareImportProblem(String(s.source.value));
+      if (why !== null) problems.push({ pos: s.start, why });
+    }
+    if (s.type === "ExportDefaultDeclaration" && NOT_A_FUNCTION.has(s.declaration.type)) {
+      problems.push({
+        pos: s.start,
+        why: "the default export is what each iteration runs: write export default function () { ... }",
+      });
+    }
+  }
+  return problems;
+}
+
+function nodeProblem(
+  node: Node,
+  above: Node[],
+  bindings: Map<string, Binding>,
+  declared: Set<string>,
+): string | null {
+  const reference = apiReferenceProblem(node, above[0], bindings);
+  if (reference !== null) return reference;
+  if (node.type === "ImportExpression") {
+    const named = specifierOf(node.source);
+    const example = typeof named === "string" && isK6Module(named) ? named : "k6/http";
+    return `a dynamic import() is not converted: use a static import at the top of the script ` +
+      `(import http from "${example}")`;
+  }
+  if (node.type !== "CallExpression" && node.type !== "NewExpression") return null;
+  const callee = node.callee;
+  const name = callee.type === "Identifier" && !declared.has(callee.name) ? callee.name : null;
+  if (name === "eval" || name === "Function") {
+    return `${name}() makes code from text at run time, which is not converted: write that code in the script`;
+  }
+  if (name === "require" && node.type === "CallExpression") {
+    return 'require() is not converted: import the module (import http from "k6/http")';
+  }
+  const separated = groupSeparatorProblem(node, bindings);
+  if (separated !== null) return separated;
+  if (node.type === "CallExpression" && isApiCall(node, bindings) && !above.some(isFunction)) {
+    return "a k6 call that sends or waits at the script's top level (k6's init context, which refuses it " +
+      "too): move it into setup() or the default function";
+  }
+  return null;
+}
+
+/** Why a `group` or `check` name holds `::`, k6's separator of group paths (k6 throws on it), or null. */
+function groupSeparatorProblem(node: Node, bindings: Map<string, Binding>): string | null {
+  if (node.type !== "CallExpression") return null;
+  const callee = node.callee;
+  const bound = callee.type === "Identifier"
+    ? bindings.get(callee.name)
+    : callee.type === "MemberExpression" && !callee.computed && callee.object.type === "Identifier"
+    ? bindings.get(callee.object.name)
+    : undefined;
+  if (bound?.module !== "k6") return null;
+  const name = callee.type === "Identifier" ? bound.name : callee.property.name;
+  const names: Node[] = [];
+  if (name === "group" && node.arguments[0]) names.push(node.arguments[0]);
+  if (name === "check" && node.arguments[1]?.type === "ObjectExpression") {
+    for (const p of node.arguments[1].properties) if (p.type === "Property" && !p.computed) names.push(p.key);
+  }
+  const bad = names.find((n) =>
+    n.type === "Literal" && typeof n.value === "string" && n.value.includes("::")
+  );
+  return bad === undefined
+    ? null
+    : `${JSON.stringify(bad.value)}: group and check names may not contain "::" (k6's group path separator)`;
+}
+
+function bareImportProblem(from: string): string | null {
+  if (from === "k6" || from.startsWith("k6/") || /^[a-z][a-z0-9+.-]*:/i.test(from)) return null;
+  if (from.startsWith(".") || from.startsWith("/")) return null;
+  return `${from}: a bare module name resolves to nothing (k6 refuses it too); copy its functions into the script`;
+}
+
+const isFunction = (n: Node) =>
+  n.type === "FunctionDeclaration" || n.type === "FunctionExpression" || n.type === "ArrowFunctionExpression";
+
+/** Names the script declares itself (an `eval` it declares shadows the global). */
+function declaredNames(ast: Node): Set<string> {
+  const names = new Set<string>();
+  visit(ast, [], (node, above) => {
+    if (node.type !== "Identifier") return;
+    const parent = above[0];
+    if (
+      (parent?.type === "VariableDeclarator" && parent.id === node) ||
+      (isFunction(parent) && (parent.id === node || parent.params.includes(node))) ||
+      parent?.type === "ImportSpecifier" || parent?.type === "ImportDefaultSpecifier" ||
+      parent?.type === "ImportNamespaceSpecifier"
+    ) names.add(node.name);
+  });
+  return names;
+}
+
+function visit(node: Node, above: Node[], fn: (node: Node, above: Node[]) => void): void {
+  fn(node, above);
+  const inner = [node, ...above];
+  for (const child of childrenOf(node)) visit(child, inner, fn);
+}
+
+function childrenOf(node: Node): Node[] {
+  const out: Node[] = [];
+  for (const key of Object.keys(node)) {
+    if (key === "loc") continue;
+    const v = node[key];
+    if (Array.isArray(v)) {
+      for (const x of v) if (x && typeof x.type === "string") out.push(x);
+    } else if (v && typeof v === "object" && typeof v.type === "string") out.push(v);
+  }
+  return out;
+}
+
+/** The first node deeper than MAX_NESTING, as a problem, else null; walked without recursion. */
+export function nestingProblem(ast: Node): Problem | null {
+  const stack: Array<[Node, number]> = [[ast, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (depth > MAX_NESTING) {
+      return {
+        pos: node.start,
+        why: `nested more than ${MAX_NESTING} levels deep here: loadlab converts scripts nested at most ` +
+          `${MAX_NESTING} levels (deeper ones overflow a parser's stack); flatten it into functions or data`,
+      };
+    }
+    for (const child of childrenOf(node)) stack.push([child, depth + 1]);
+  }
+  return null;
+}
+
+export function parseProblem(err: unknown): { line: number; why: string; syntax: boolean } {
+  const e = err as { loc?: { line: number }; message: string };
+  if (err instanceof RangeError || /stack space/i.test(e.message)) {
+    return {
+      line: e.loc?.line ?? 1,
+      why: `nested too deep to parse: loadlab converts scripts nested at most ${MAX_NESTING} levels; ` +
+        "flatten it into functions or data",
+      syntax: false,
+    };
+  }
+  const why = `syntax error: ${e.message.replace(/ \(\d+:\d+\)$/, "")}`;
+  return { line: e.loc?.line ?? 1, why, syntax: true };
+}
+
+const isK6Module = (name: unknown): boolean => name === "k6" || String(name).startsWith("k6/");
+
+function specifierOf(node: Node | undefined): unknown {
+  if (node?.type === "Literal") return node.value;
+  if (node?.type === "TemplateLiteral" && node.expressions.length === 0) return node.quasis[0].value.cooked;
+  return undefined;
+}
+
+export function namesK6Module(ast: Node, source: string): boolean {
+  const declared = ast.body.some((s: Node) =>
+    (s.type === "ImportDeclaration" || s.type === "ExportNamedDeclaration" ||
+      s.type === "ExportAllDeclaration") &&
+    isK6Module(s.source?.value)
+  );
+  if (declared) return true;
+  try {
+    let found = false;
+    walk.full(ast, (node: Node) => {
+      if (node.type === "ImportExpression") found ||= isK6Module(specifierOf(node.source));
+      else if (
+        node.type === "CallExpression" && node.callee.type === "Identifier" && node.callee.name === "require"
+      ) {
+        found ||= isK6Module(specifierOf(node.arguments[0]));
+      }
+    });
+    return found;
+  } catch {
+    // Nested past the walker's stack: the tokens tell (its conversion refuses the nesting at its line).
+    return importsK6ByTokens(source);
+  }
+}
+
+export function importsK6ByTokens(source: string): boolean {
+  let previous = "";
+  try {
+    for (const token of acorn.tokenizer(source, { ecmaVersion: "latest", sourceType: "module" })) {
+      const value: unknown = (token as { value?: unknown }).value;
+      if (
+        token.type === acorn.tokTypes.string &&
+        ["import", "from", "import(", "require("].includes(previous) &&
+        isK6Module(value)
+      ) return true;
+      previous = token.type === acorn.tokTypes._import
+        ? "import"
+        : token.type === acorn.tokTypes.parenL && (previous === "import" || previous === "require")
+        ? `${previous}(`
+        : token.type.label === "name"
+        ? String(value)
+        : "";
+    }
+  } catch {
+    // the parse already found the error: what came before it was read
+  }
+  return false;
+}

@@ -1,0 +1,64 @@
+/**
+ * @module
+ * The tags a k6 request carries: the script's `options.tags`, its scenario's `tags`, when the script declares
+ * scenarios `scenario: <name>` (as k6 tags every sample), in a group `group: ::name`, with the request's own
+ * `params.tags` over them. `name` is not among them: it names the endpoint. The session records a request
+ * under its name and tags (runner/stats/endpoint_recorder.ts), so a threshold by tag
+ * (`http_req_duration{kind:html}`, `{scenario:browse}`) selects those requests. The run's tags are one frozen
+ * object, reused by every request without tags of its own, so the recorder keys it once per name.
+ */
+
+let runTags: Readonly<Record<string, string>> | undefined;
+let runScenario = "default";
+
+/** Sets the tags every request of this isolate carries (none: undefined) and the scenario it runs. */
+export function setRunTags(tags: Record<string, unknown> | undefined, scenario = "default"): void {
+  groupTags.clear();
+  const entries = Object.entries(tags ?? {}).filter(([k]) => k !== "name").map(([k, v]) => [k, String(v)]);
+  runTags = entries.length === 0 ? undefined : Object.freeze(Object.fromEntries(entries));
+  runScenario = scenario;
+}
+
+/** The tags of a point k6 writes (`--out json`): the scenario, the run's tags and the group now. */
+export function jsonPointTags(): Record<string, string> {
+  return { scenario: runScenario, ...runTags, group: groupNow() ?? "" };
+}
+
+/** The group path of the iteration running now (runtime.ts sets it: it knows the VU in progress). */
+let groupNow: () => string | undefined = () => undefined;
+
+export function setGroupSource(source: () => string | undefined): void {
+  groupNow = source;
+}
+
+/**
+ * The tags a sample added now carries (a custom metric's): the run's and the group's, with `given` over them.
+ */
+export function sampleTags(given?: Record<string, string>): Readonly<Record<string, string>> | undefined {
+  return requestTags(given, groupNow());
+}
+
+/** The run's tags with each group's path, frozen once per path. */
+const groupTags = new Map<string, Readonly<Record<string, string>>>();
+
+/**
+ * A request's tags: the run's, with `group` when it is sent in a k6 group (`::api`), its own `params.tags`
+ * over them (its `name` left out); undefined when none.
+ */
+export function requestTags(
+  given: Record<string, string> | undefined,
+  group?: string,
+): Readonly<Record<string, string>> | undefined {
+  let base = runTags;
+  if (group !== undefined) {
+    base = groupTags.get(group);
+    if (base === undefined) groupTags.set(group, base = Object.freeze({ ...runTags, group }));
+  }
+  if (given === undefined) return base;
+  let own: Record<string, string> | undefined;
+  for (const key in given) {
+    if (key === "name") continue;
+    (own ??= { ...base })[key] = String(given[key]);
+  }
+  return own ?? base;
+}

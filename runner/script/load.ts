@@ -1,0 +1,95 @@
+/**
+ * @module
+ * The worker's side of a session script: `loadScript` imports it before t0 and `scriptArrival` makes the
+ * arrival the executors call, counting its unhandled rejections.
+ */
+import { basename } from "node:path";
+import type { AttackConfig } from "../config.ts";
+import type { Arrival } from "../load/executor.ts";
+import type { SessionRun } from "../load/flow_session.ts";
+import type { Feeder } from "../load/feeder.ts";
+import { importScript, type ScriptModule } from "./module.ts";
+import { restoreChangedIntrinsics } from "./intrinsics.ts";
+import { builtInChangeMessage } from "../../results/conclude/builtin_changes.ts";
+import { ScriptSessions } from "./sessions/worker_sessions.ts";
+import { guardScriptConsole } from "./sessions/names.ts";
+import type { Session } from "./session.ts";
+
+/** The script's module, imported in this worker; null when the load has no script. */
+export function loadScript(config: AttackConfig): Promise<ScriptModule> | null {
+  if (config.script === undefined) return null;
+  guardScriptConsole(config.script.env);
+  return importScript(config.script.path);
+}
+
+interface ScriptPlace {
+  config: AttackConfig;
+  originMs: number;
+  feeder: Feeder | null;
+  workerIndex: number;
+  workerCount: number;
+}
+
+export function scriptArrival(
+  module: ScriptModule,
+  run: SessionRun,
+  place: ScriptPlace,
+): {
+  sessions: ScriptSessions;
+  arrival: Arrival;
+  settled(): Promise<void>;
+  guard(): void;
+  dispose(): void;
+} {
+  const { config } = place;
+  const script = config.script!;
+  const sessions = new ScriptSessions(module.run as (s: Session) => unknown, {
+    url: new URL(config.url),
+    path: script.path,
+    originMs: place.originMs,
+    feeder: place.feeder,
+    columns: config.data?.columns ?? [],
+    cookies: config.cookies ?? true,
+    setupData: script.setupData,
+    env: script.env,
+    routes: script.routes,
+    workerIndex: place.workerIndex,
+    workerCount: place.workerCount,
+    start: module.start as ((s: Session) => unknown) | null,
+    grpc: module.grpc,
+  }, basename(script.path));
+  // A promise the script dropped and that failed: counted; the listener stays for the isolate's life.
+  let counting = true;
+  globalThis.addEventListener("unhandledrejection", (e: PromiseRejectionEvent) => {
+    e.preventDefault();
+    if (counting) sessions.unhandled(e.reason, run.shared);
+  });
+  const perArrival = config.connection === "per-arrival";
+  const arrival: Arrival = perArrival
+    ? async (conn, intendedMs) => {
+      try {
+        return await sessions.run(run, conn, intendedMs);
+      } finally {
+        conn.release();
+      }
+    }
+    : (conn, intendedMs, next) => sessions.run(run, conn, intendedMs, next);
+  const told = new Set<string>();
+  return {
+    sessions,
+    arrival,
+    settled: () => new Promise<void>((resolve) => setTimeout(resolve, 0)),
+    // A built-in the engine relies on, changed by a session, is put back before the next tick and counted.
+    guard() {
+      for (const name of restoreChangedIntrinsics(module.builtIns)) {
+        if (told.has(name)) continue;
+        told.add(name);
+        const message = builtInChangeMessage(basename(script.path), name);
+        run.shared.recorder.recordError(performance.now(), "script", message);
+      }
+    },
+    dispose: () => {
+      counting = false;
+    },
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * @module
+ * What a worker's script sessions share, and what a virtual user keeps between its sessions. Types only.
+ */
+import type { SessionRun } from "../../load/flow_session.ts";
+import type { Feeder } from "../../load/feeder.ts";
+import type { Session } from "../session.ts";
+import type { ScriptGrpcAnswer, ScriptGrpcRequests } from "./grpc.ts";
+import type { ScriptGrpcSchema } from "./grpc_schema.ts";
+import type { ScriptRequests } from "./request.ts";
+import type { ScriptRecorder } from "./recorder.ts";
+import type { ScriptNames } from "./names.ts";
+import type { SessionConnection } from "./send.ts";
+import type { SessionEnd } from "./end.ts";
+import type { ScriptOrigins } from "./origins.ts";
+import type { CookieJar } from "../../http/cookie_jar.ts";
+import type { SideConnections } from "./side_connections.ts";
+
+export interface ScriptSessionOptions {
+  url: URL;
+  path: string;
+  /** Start of the measured run: sessions before it run but are not counted. */
+  originMs: number;
+  feeder: Feeder | null;
+  columns: readonly string[];
+  cookies: boolean;
+  setupData: unknown;
+  env: Readonly<Record<string, string>>;
+  workerIndex: number;
+  workerCount: number;
+  /** `start(s)` (Locust's `on_start`), run once per virtual user; with it the user's jar is kept. */
+  start?: ((s: Session) => unknown) | null;
+  /** Origins the script names (`https://api.example.com`) sent to another URL each, else its own. */
+  routes?: Readonly<Record<string, string>>;
+  grpc?: ScriptGrpcSchema | null;
+}
+
+export interface SessionContext {
+  readonly options: ScriptSessionOptions;
+  readonly requests: ScriptRequests;
+  readonly names: ScriptNames;
+  readonly grpcAnswers: WeakMap<object, ScriptGrpcAnswer>;
+  readonly grpcRequests: ScriptGrpcRequests;
+  readonly origins: ScriptOrigins;
+  sideId(): number;
+  counted(s: SessionEnd, outcome: unknown, failed: boolean, at: SessionCount): void;
+  handOn(chain: SessionChain, responses: number, nowMs: number): void;
+}
+
+/** The sessions one arrival runs on its connection: one, or a closed loop's while `next` grants them. */
+export interface SessionChain {
+  readonly run: SessionRun;
+  readonly load: SessionConnection;
+  readonly next: ((depth: number, nowMs: number) => number) | null;
+  readonly done: (responses: number) => void;
+}
+
+export interface SessionCount {
+  readonly run: SessionRun;
+  readonly recorder: ScriptRecorder | null;
+  readonly startMs: number;
+  readonly nowMs: number;
+}
+
+export interface VirtualUser<S, Sender = unknown> {
+  state: Record<string, unknown>;
+  jar: CookieJar | null;
+  sessions: number;
+  current?: S;
+  sender?: Sender;
+  sides?: SideConnections;
+}

@@ -1,0 +1,54 @@
+/**
+ * @module
+ * `s.cookies`: the session's cookie jar as a script reads and sets it, for the target's host at path `/`.
+ */
+import type { CookieJar } from "../../http/cookie_jar.ts";
+import type { SessionCookies } from "../session.ts";
+
+const decoder = new TextDecoder();
+
+/** The script's view of the jar `jar()` for `host` (`jarOrNew` when it sets one). */
+export function sessionCookies(
+  host: string,
+  jar: () => CookieJar | null,
+  jarOrNew: () => CookieJar,
+): SessionCookies {
+  return {
+    get: (name) => {
+      const line = jar()?.line(host, "/", Date.now());
+      if (!line) return undefined;
+      for (const pair of decoder.decode(line).slice("Cookie: ".length).trim().split("; ")) {
+        const eq = pair.indexOf("=");
+        if (pair.slice(0, eq) === name) return pair.slice(eq + 1);
+      }
+      return undefined;
+    },
+    set: (name, value) => {
+      const problem = cookieProblem(name, value);
+      if (problem !== null) {
+        const shown = typeof name === "string" ? JSON.stringify(name.slice(0, 60)) : typeof name;
+        throw new TypeError(`s.cookies.set(${shown}, ...): ${problem}`);
+      }
+      jarOrNew().set([`${name}=${value}; Path=/`], host, "/", Date.now());
+    },
+    // An empty jar sends what no jar does: nothing (the next Set-Cookie makes one when cookies are on).
+    clear: () => {
+    },
+  };
+}
+
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** What ends the Cookie line a value is sent on: control characters but tab. */
+// deno-lint-ignore no-control-regex -- matching control characters is the point
+const LINE_BREAK = /[\x00-\x08\x0a-\x1f\x7f]/;
+
+/** Why `name=value` cannot be sent (a CR LF would start a header of its own), or null. */
+function cookieProblem(name: unknown, value: unknown): string | null {
+  if (typeof name !== "string" || !TOKEN.test(name)) {
+    return "a cookie's name must be a token: letters, digits and !#$%&'*+-.^_`|~, e.g. session_id";
+  }
+  if (LINE_BREAK.test(String(value))) {
+    return "a cookie's value must be text without control characters (CR, LF, NUL)";
+  }
+  return null;
+}

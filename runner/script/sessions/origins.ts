@@ -1,0 +1,112 @@
+/**
+ * @module
+ * The origins a worker's script sessions send to: the run's target, on the load's connections, and any
+ * other a script names by URL (requests named `METHOD origin/path`, over Deno's TCP/TLS). `routes` sends an
+ * origin to another URL.
+ */
+import type { ConnectionShared } from "../../http/load_connection.ts";
+import { dialTarget, transportFor } from "../../http/transport/transport.ts";
+import { ScriptRequests } from "./request.ts";
+
+export interface OriginPlace {
+  readonly origin: string;
+  /** Whether it is the run's target (its requests may go on the session's own connection). */
+  readonly target: boolean;
+  readonly requests: ScriptRequests;
+  readonly shared: ConnectionShared;
+}
+
+/** Origins sessions named beyond the target; past it a script walking hosts is refused. */
+const MAX_ORIGINS = 64;
+/** URLs whose target path is kept; past it the table starts again (a script naming ids in URLs). */
+const MAX_PATHS = 1024;
+
+export class ScriptOrigins {
+  readonly #targetOrigin: string;
+  readonly #routes: Readonly<Record<string, string>>;
+  readonly #places = new Map<string, OriginPlace>();
+  readonly #paths = new Map<string, string | null>();
+  #target: OriginPlace | null = null;
+
+  constructor(readonly requests: ScriptRequests) {
+    this.#targetOrigin = requests.url.origin;
+    this.#routes = requests.routes;
+  }
+
+  target(shared: ConnectionShared): OriginPlace {
+    return this.#target ??= { origin: this.#targetOrigin, target: true, requests: this.requests, shared };
+  }
+
+  /** The request path of URL `href` when its origin is the target's or routed to it, else null. */
+  pathOnTarget(href: string): string | null {
+    const known = this.#paths.get(href);
+    if (known !== undefined) return known;
+    let path: string | null = null;
+    try {
+      const url = new URL(href);
+      const origin = url.origin;
+      if (origin === this.#targetOrigin || this.#routes[origin] === this.#targetOrigin) {
+        path = url.pathname + url.search;
+      }
+    } catch {
+      // not a URL: placeOf says why
+    }
+    if (this.#paths.size >= MAX_PATHS) this.#paths.clear();
+    this.#paths.set(href, path);
+    return path;
+  }
+
+  /** `url` with its origin where the routes say: see `Session.route`. */
+  routed(url: string): string {
+    const given = new URL(url);
+    const socket = given.protocol === "ws:" || given.protocol === "wss:";
+    const origin = socket ? new URL(url.replace(/^ws/, "http")).origin : given.origin;
+    const to = origin === this.#targetOrigin ? origin : this.#routes[origin];
+    if (to === undefined) return url;
+    const goes = new URL(to), secure = goes.protocol === "https:";
+    const scheme = socket ? (secure ? "wss:" : "ws:") : goes.protocol;
+    return `${scheme}//${goes.host}${given.pathname}${given.search}`;
+  }
+
+  /** Where `target` (a path or URL) goes: the target's place or the origin's own; a sentence when neither. */
+  placeOf(target: string, shared: ConnectionShared): OriginPlace | string {
+    if (target.charCodeAt(0) === 47) return this.target(shared);
+    let url: URL;
+    try {
+      url = new URL(target);
+    } catch {
+      return `${JSON.stringify(target)} is neither a path (starting with /) nor a URL`;
+    }
+    const origin = url.origin;
+    if (origin === this.#targetOrigin || this.#routes[origin] === this.#targetOrigin) {
+      return this.target(shared);
+    }
+    const known = this.#places.get(origin);
+    if (known !== undefined) return known;
+    if (url.protocol !== "http:" && url.protocol !== "https:") {
+      return `${target}: sessions send HTTP requests (http: or https: URLs)`;
+    }
+    if (this.#places.size >= MAX_ORIGINS) {
+      return `${origin}: sessions sent to ${MAX_ORIGINS} origins besides the target already`;
+    }
+    const dialled = new URL(this.#routes[origin] ?? origin);
+    const place = {
+      origin,
+      target: false,
+      requests: new ScriptRequests(dialled, origin),
+      shared: sharedFor(shared, dialled),
+    };
+    this.#places.set(origin, place);
+    return place;
+  }
+}
+
+function sharedFor(run: ConnectionShared, url: URL): ConnectionShared {
+  const { hostname, port } = dialTarget(url);
+  return Object.create(run, {
+    hostname: { value: hostname },
+    port: { value: port },
+    transport: { value: transportFor(url) },
+    connectBy: { value: null },
+  });
+}

@@ -1,0 +1,131 @@
+/**
+ * @module
+ * The worker-side totals of a session script in the shape flows have, so results, the report and the merge
+ * treat a script as one flow: one step per request name with its responses, errors, latency and checks.
+ * Checks made before any request count under a step named `(session)`.
+ */
+import { clampUs, createHistogram } from "../../../results/histogram.ts";
+import { type FlowCounters, type FlowSample, flowSample } from "../../stats/flow_counters.ts";
+
+/** Most distinct request names; past it they count under `OTHER_NAMES` (a name built from ids). */
+const MAX_NAMES = 200;
+const OTHER_NAMES = "(other names)";
+/** Most distinct check names of one step; past it they count under `OTHER_CHECKS`, still in the totals. */
+const MAX_CHECKS = 100;
+export const OTHER_CHECKS = "(other checks)";
+/** The step checks count under before a session's first request. */
+export const SESSION_STEP = "(session)";
+
+/** Why `name` cannot name a script's request or check: one of the reserved rows above, else undefined. */
+export function reservedNameProblem(name: string, of: "request" | "check"): string | undefined {
+  const trimmed = name.trim();
+  const counts = of === "check"
+    ? (trimmed === OTHER_CHECKS ? `a request's checks past its cap of ${MAX_CHECKS} names` : undefined)
+    : trimmed === SESSION_STEP
+    ? "a session's checks made before its first request"
+    : trimmed === OTHER_NAMES
+    ? `the requests past its cap of ${MAX_NAMES} names`
+    : undefined;
+  return counts === undefined
+    ? undefined
+    : `${of} name ${trimmed} is where loadlab counts ${counts}: give the ${of} another name`;
+}
+
+type Step = FlowCounters["steps"][number];
+
+export class ScriptRecorder {
+  readonly #flow: FlowCounters;
+  readonly #steps = new Map<string, number>();
+
+  constructor(name: string) {
+    this.#flow = {
+      name,
+      sessions: 0,
+      completed: 0,
+      failed: 0,
+      captureFailed: 0,
+      noData: 0,
+      sessionHistogram: createHistogram(),
+      steps: [],
+    };
+  }
+
+  step(name: string): number {
+    const known = this.#steps.get(name);
+    if (known !== undefined) return known;
+    if (this.#steps.size >= MAX_NAMES && name !== OTHER_NAMES) return this.step(OTHER_NAMES);
+    const index = this.#flow.steps.length;
+    this.#flow.steps.push({
+      label: name,
+      requests: 0,
+      errors: 0,
+      histogram: createHistogram(),
+      checkNames: [],
+      checkPassed: new Uint32Array(4),
+      checkFailed: new Uint32Array(4),
+    });
+    this.#steps.set(name, index);
+    return index;
+  }
+
+  sessionStarted(): void {
+    this.#flow.sessions++;
+  }
+
+  sessionCompleted(durationUs: number): void {
+    this.#flow.completed++;
+    this.#flow.sessionHistogram.recordValue(clampUs(durationUs));
+  }
+
+  sessionFailed(): void {
+    this.#flow.failed++;
+  }
+
+  noData(): void {
+    this.#flow.noData++;
+  }
+
+  stepResponse(step: number, latencyUs: number): void {
+    const s = this.#flow.steps[step];
+    s.requests++;
+    s.histogram.recordValue(clampUs(latencyUs));
+  }
+
+  stepError(step: number): void {
+    this.#flow.steps[step].errors++;
+  }
+
+  check(step: number, name: string, ok: boolean): void {
+    const s = this.#flow.steps[step];
+    let k = s.checkNames.indexOf(name);
+    if (k < 0) {
+      if (s.checkNames.length >= MAX_CHECKS && name !== OTHER_CHECKS) {
+        return this.check(step, OTHER_CHECKS, ok);
+      }
+      k = s.checkNames.push(name) - 1;
+      if (k >= s.checkPassed.length) grow(s);
+    }
+    if (ok) s.checkPassed[k]++;
+    else s.checkFailed[k]++;
+  }
+
+  /** The totals as one flow's sample (histograms encoded); once, at the end of the worker's share. */
+  take(): FlowSample[] {
+    const f = this.#flow;
+    const steps = f.steps.map((s) => ({
+      ...s,
+      checkPassed: s.checkPassed.subarray(0, s.checkNames.length),
+      checkFailed: s.checkFailed.subarray(0, s.checkNames.length),
+    }));
+    return [flowSample({ ...f, steps })];
+  }
+}
+
+function grow(s: Step): void {
+  const passed = new Uint32Array(s.checkPassed.length * 2);
+  const failed = new Uint32Array(s.checkFailed.length * 2);
+  passed.set(s.checkPassed);
+  failed.set(s.checkFailed);
+  s.checkPassed = passed;
+  s.checkFailed = failed;
+}

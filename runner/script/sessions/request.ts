@@ -1,0 +1,170 @@
+/**
+ * @module
+ * A session script's request as the bytes loadlab's connections send. Never a template: `{{` is the
+ * script's own text. A plain request is encoded once per method and path and kept (a bounded cache).
+ */
+import { type EncodedRequest, headOf, hostHeaderOf } from "../../http/request.ts";
+import { addsLength, requestFieldsOf } from "../../http/request_fields.ts";
+import { encodeH2Request, type H2Request } from "../../http/h2/request.ts";
+import { headerNameProblem, headerValueProblem, pathProblem } from "../../request_rules.ts";
+
+const encoder = new TextEncoder();
+const EMPTY = new Uint8Array(0);
+/** Distinct plain requests kept encoded; past it the cache starts over (a script walking ids). */
+const MAX_CACHED = 1024;
+const METHOD = /^[A-Z][A-Z0-9-]*$/;
+
+interface ScriptEncoded {
+  request: EncodedRequest;
+  defaultName: string;
+}
+
+interface ScriptEncodedH2 {
+  request: H2Request;
+  defaultName: string;
+}
+
+export class ScriptRequests {
+  readonly #host: string;
+  readonly #origin: string;
+  /** Before each request's default name: "" for the target, an origin's own for another's requests. */
+  readonly #namePrefix: string;
+  readonly #cache = new Map<string, ScriptEncoded>();
+  readonly #h2Cache = new Map<string, ScriptEncodedH2>();
+
+  constructor(
+    readonly url: URL,
+    shownOrigin?: string,
+    readonly routes: Readonly<Record<string, string>> = {},
+  ) {
+    this.#host = hostHeaderOf(url);
+    this.#origin = shownOrigin ?? url.origin;
+    this.#namePrefix = shownOrigin ?? "";
+  }
+
+  pathOf(target: string): string | { problem: string } {
+    if (target.startsWith("/")) return target;
+    let url: URL;
+    try {
+      url = new URL(target);
+    } catch {
+      return { problem: `${JSON.stringify(target)} is neither a path (starting with /) nor a URL` };
+    }
+    if (url.origin !== this.#origin && this.routes[url.origin] !== this.#origin) {
+      return {
+        problem: `${url.origin} is not the target (${this.#origin}): sessions send on the run's ` +
+          "connections to its target; use a path",
+      };
+    }
+    return url.pathname + url.search;
+  }
+
+  encode(
+    method: string,
+    path: string,
+    headers: ReadonlyArray<readonly [string, string]>,
+    body: Uint8Array | undefined,
+    cookieLine: Uint8Array | null,
+  ): ScriptEncoded | { problem: string } {
+    const plain = headers.length === 0 && body === undefined && cookieLine === null;
+    const key = plain ? method + " " + path : "";
+    if (plain) {
+      const kept = this.#cache.get(key);
+      if (kept !== undefined) return kept;
+    }
+    const problem = requestProblem(method, path, headers);
+    if (problem !== undefined) return { problem };
+    const spec = {
+      method,
+      path,
+      headers: [...headers] as [string, string][],
+      body: body === undefined ? undefined : EMPTY,
+      weight: 1,
+    };
+    const fields = requestFieldsOf(this.#host, spec);
+    const head = headOf(this.#host, spec, fields);
+    const needsLength = addsLength(spec, fields);
+    const content = body ?? EMPTY;
+    const headBytes = encoder.encode(head + (needsLength ? `Content-Length: ${content.length}\r\n` : ""));
+    const extra = cookieLine ?? EMPTY;
+    const bytes = new Uint8Array(headBytes.length + extra.length + 2 + content.length);
+    bytes.set(headBytes, 0);
+    bytes.set(extra, headBytes.length);
+    bytes[headBytes.length + extra.length] = 13;
+    bytes[headBytes.length + extra.length + 1] = 10;
+    bytes.set(content, headBytes.length + extra.length + 2);
+    const encoded: ScriptEncoded = {
+      // Endpoint 0: a script names its requests at run time (its steps), not in the table.
+      request: { bytes, isHead: method === "HEAD", method, path, template: null, fixed: true, endpoint: 0 },
+      defaultName: nameOf(method, this.#namePrefix, path),
+    };
+    if (plain) {
+      if (this.#cache.size >= MAX_CACHED) this.#cache.clear();
+      this.#cache.set(key, encoded);
+    }
+    return encoded;
+  }
+
+  encodeH2(
+    method: string,
+    path: string,
+    headers: ReadonlyArray<readonly [string, string]>,
+    body: Uint8Array | undefined,
+    cookie: string | null,
+  ): ScriptEncodedH2 | { problem: string } {
+    const plain = headers.length === 0 && body === undefined && cookie === null;
+    const key = plain ? method + " " + path : "";
+    if (plain) {
+      const kept = this.#h2Cache.get(key);
+      if (kept !== undefined) return kept;
+    }
+    const problem = requestProblem(method, path, headers);
+    if (problem !== undefined) return { problem };
+    const fields = [...headers] as [string, string][];
+    if (cookie !== null) fields.push(["cookie", cookie]);
+    let request: H2Request;
+    try {
+      const spec = {
+        method,
+        path,
+        headers: fields,
+        body: body as Uint8Array<ArrayBuffer> | undefined,
+        weight: 1,
+      };
+      request = encodeH2Request(this.url, spec, [], false, true);
+    } catch (err) {
+      return { problem: (err as Error).message };
+    }
+    const encoded = { request, defaultName: nameOf(method, this.#namePrefix, path) };
+    if (plain) {
+      if (this.#h2Cache.size >= MAX_CACHED) this.#h2Cache.clear();
+      this.#h2Cache.set(key, encoded);
+    }
+    return encoded;
+  }
+}
+
+function nameOf(method: string, origin: string, path: string): string {
+  const q = path.indexOf("?");
+  return `${method} ${origin}${q < 0 ? path : path.slice(0, q)}`;
+}
+
+function requestProblem(
+  method: string,
+  path: string,
+  headers: ReadonlyArray<readonly [string, string]>,
+): string | undefined {
+  if (!METHOD.test(method)) return `method ${JSON.stringify(method)} must be upper-case letters, e.g. GET`;
+  const bad = pathProblem(path);
+  if (bad !== undefined) return `${quoted(path)}: ${bad}`;
+  for (const [name, value] of headers) {
+    const problem = headerNameProblem(name) ?? headerValueProblem(value);
+    if (problem !== undefined) return `header ${quoted(name)}: ${problem}`;
+  }
+  return undefined;
+}
+
+/** `text` as a problem line shows it: as it is when printable, else quoted with its escapes. */
+function quoted(text: string): string {
+  return /^[ -~]*$/.test(text) ? text : JSON.stringify(text);
+}

@@ -1,0 +1,198 @@
+/**
+ * @module
+ * A session script's response: a copy of the bytes the connection kept, decoded only as far as the script
+ * asks. A failed request's response has status 0 and its `failure`, made once per distinct failure.
+ */
+import { KeptResponse, mayHaveSetCookie } from "../../http/kept_response.ts";
+import type { Response, ResponseHeaders } from "../session.ts";
+
+const EMPTY = new Uint8Array(0);
+
+interface NegotiatingConn {
+  tlsNegotiated(): { version: string | null; cipher: string | null } | null;
+  takeDial?(): { connectingMs: number; tlsHandshakingMs: number } | null;
+}
+const decoder = new TextDecoder();
+
+/** What a response's fields and body answer from its `getAll` and `text`, over either protocol. */
+abstract class Fields implements ResponseHeaders {
+  abstract getAll(name: string): string[];
+  abstract text(): string;
+
+  get headers(): ResponseHeaders {
+    return this;
+  }
+
+  get(name: string): string | null {
+    const values = this.getAll(name);
+    return values.length === 0 ? null : values.join(", ");
+  }
+
+  has(name: string): boolean {
+    return this.getAll(name).length > 0;
+  }
+
+  json<T = any>(): T {
+    return JSON.parse(this.text());
+  }
+}
+
+export class ScriptResponse extends Fields implements Response {
+  readonly status: number;
+  readonly #raw: Uint8Array;
+  #kept: KeptResponse | null = null;
+
+  /** Asked for its TLS only when `tls` is read. */
+  readonly #conn: NegotiatingConn | null;
+
+  readonly dial?: Readonly<{ connectingMs: number; tlsHandshakingMs: number }>;
+
+  constructor(raw: Uint8Array, conn: NegotiatingConn | null = null) {
+    super();
+    this.#raw = raw;
+    this.#conn = conn;
+    const dial = conn?.takeDial?.();
+    if (dial) this.dial = dial;
+    if (raw.length === 0) {
+      this.status = 0;
+      return;
+    }
+    const status = statusOf(raw);
+    // An interim head (100, 103) comes first: the final status is the kept response's.
+    this.status = status >= 200 ? status : this.#read().status;
+  }
+
+  get tls(): Readonly<{ version: string | null; cipher: string | null }> | undefined {
+    return this.#conn?.tlsNegotiated() ?? undefined;
+  }
+
+  getAll(name: string): string[] {
+    return this.#raw.length === 0 ? [] : this.#read().headers(name);
+  }
+
+  text(): string {
+    return this.#raw.length === 0 ? "" : this.#read().body;
+  }
+
+  bytes(): Uint8Array {
+    return this.#raw.length === 0 ? EMPTY : this.#read().bodyBytes;
+  }
+
+  mayHaveSetCookie(): boolean {
+    return mayHaveSetCookie(this.#raw);
+  }
+
+  /** The head as received (k6's --http-debug); "" when failed. */
+  headText(): string {
+    const raw = this.#raw;
+    let end = 0;
+    while (end + 3 < raw.length && !(raw[end] === 13 && raw[end + 1] === 10 && raw[end + 2] === 13)) end++;
+    return decoder.decode(raw.subarray(0, end));
+  }
+
+  #read(): KeptResponse {
+    return this.#kept ??= new KeptResponse(this.#raw);
+  }
+}
+
+const SLAB_COPY_MAX_BYTES = 4 * 1024;
+const SLAB_BYTES = 64 * 1024;
+let slab = new Uint8Array(SLAB_BYTES);
+let slabUsed = 0;
+
+/** A copy of a response's kept bytes the script owns; a small one is a view of a shared slab. */
+export function copyKept(bytes: Uint8Array): Uint8Array {
+  const n = bytes.length;
+  if (n > SLAB_COPY_MAX_BYTES) return bytes.slice();
+  if (slabUsed + n > SLAB_BYTES) {
+    slab = new Uint8Array(SLAB_BYTES);
+    slabUsed = 0;
+  }
+  const copy = slab.subarray(slabUsed, slabUsed + n);
+  copy.set(bytes);
+  slabUsed += n;
+  return copy;
+}
+
+function statusOf(raw: Uint8Array): number {
+  let at = 0;
+  while (at < raw.length && (raw[at] === 13 || raw[at] === 10)) at++;
+  if (at + 12 > raw.length) return 0;
+  return (raw[at + 9] - 48) * 100 + (raw[at + 10] - 48) * 10 + raw[at + 11] - 48;
+}
+
+const NO_RESPONSE = new ScriptResponse(EMPTY);
+
+class FailedResponse extends ScriptResponse {
+  readonly failure: Readonly<{ kind: string; message: string }>;
+
+  constructor(kind: string, message: string) {
+    super(EMPTY);
+    this.failure = Object.freeze({ kind, message });
+  }
+}
+
+/** Failed responses by kind and message: a run's failures say few things, so each is made once. */
+const failed = new Map<string, Map<string, FailedResponse>>();
+let failedCount = 0;
+const MAX_FAILED = 256;
+
+export function failedResponse(
+  conn: object,
+  recorder: { lastErrorKind: string | null; lastErrorMessage: string },
+): Response {
+  const own = conn as { failureKind?: string | null; failureMessage?: string };
+  const kind = own.failureKind ?? recorder.lastErrorKind;
+  if (kind === null) return NO_RESPONSE;
+  const message = own.failureKind ? own.failureMessage ?? "" : recorder.lastErrorMessage;
+  let byMessage = failed.get(kind);
+  if (byMessage === undefined) failed.set(kind, byMessage = new Map());
+  let response = byMessage.get(message);
+  if (response === undefined) {
+    if (failedCount >= MAX_FAILED) {
+      failed.clear();
+      failed.set(kind, byMessage = new Map());
+      failedCount = 0;
+    }
+    byMessage.set(message, response = new FailedResponse(kind, message));
+    failedCount++;
+  }
+  return response;
+}
+
+export class H2ScriptResponse extends Fields implements Response {
+  readonly status: number;
+  readonly #fields: string[];
+  readonly #body: Uint8Array;
+
+  constructor(kept: { status: number; fields: string[]; body: Uint8Array }) {
+    super();
+    this.status = kept.status;
+    this.#fields = kept.fields;
+    this.#body = kept.body;
+  }
+
+  getAll(name: string): string[] {
+    const lower = name.toLowerCase();
+    const values: string[] = [];
+    for (let k = 0; k < this.#fields.length; k += 2) {
+      if (this.#fields[k] === lower) values.push(this.#fields[k + 1]);
+    }
+    return values;
+  }
+
+  mayHaveSetCookie(): boolean {
+    return this.has("set-cookie");
+  }
+
+  text(): string {
+    return decoder.decode(this.#body);
+  }
+
+  bytes(): Uint8Array {
+    return this.#body;
+  }
+}
+
+// Shared by every session's responses: a script's change to one would reach the others.
+for (const made of [Fields, ScriptResponse, FailedResponse, H2ScriptResponse]) Object.freeze(made.prototype);

@@ -1,0 +1,185 @@
+/**
+ * @module
+ * What a script session's request becomes: refused (a rejected promise made where the script called, so a
+ * `script` error at its line, nothing sent), or encoded once and exchanged with its response kept.
+ */
+import { Connection } from "../../http/h1/connection.ts";
+import type { H2Slot } from "../../http/h2/slot.ts";
+import type { H2ArrivalConnection } from "../../http/h2/arrival.ts";
+import type { H2Request } from "../../http/h2/request.ts";
+import type { EncodedRequest } from "../../http/request.ts";
+import type { CookieJar } from "../../http/cookie_jar.ts";
+import type { ConnectionShared } from "../../http/load_connection.ts";
+import { KEEP_ALL } from "../../load/flow_plan.ts";
+import type { ScriptRequests } from "./request.ts";
+import type { ScriptNames } from "./names.ts";
+import type { RequestOptions, Response } from "../session.ts";
+import { endpointNameProblem } from "../../request_rules.ts";
+import { reservedNameProblem } from "./recorder.ts";
+
+const NO_VALUES: Uint8Array[] = [];
+const NO_HEADERS: ReadonlyArray<readonly [string, string]> = [];
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+/** The most bytes of one response a session keeps (what `text()` can read); past it `body-too-large`. */
+export const SCRIPT_KEPT_BYTES = 16 * 1024 * 1024;
+
+export type SessionConnection = Connection | H2Slot | H2ArrivalConnection;
+
+/** A refusal of a request the script wrote (bad path, header, URL): ends the session. */
+export class ScriptRequestError extends Error {
+  override name = "ScriptRequestError";
+}
+
+export interface ScriptSend {
+  sent: EncodedRequest | H2Request;
+  name: string;
+  path: string;
+}
+
+const HEADER_VALUE_TYPES = new Set(["string", "number", "boolean"]);
+
+export function encodeScriptRequest(
+  at: { requests: ScriptRequests; names: ScriptNames; shared: ConnectionShared },
+  conn: SessionConnection,
+  jar: CookieJar | null,
+  request: { method: string; target: string; options: RequestOptions },
+): ScriptSend {
+  const { requests, names } = at;
+  const { method, target, options } = request;
+  const problem = optionsProblem(options);
+  if (problem !== undefined) throw new ScriptRequestError(problem);
+  let headers: ReadonlyArray<readonly [string, string]> = options.headers === undefined
+    ? NO_HEADERS
+    : Object.entries(options.headers);
+  const badValue = headerValueProblem(headers);
+  if (badValue !== undefined) throw new ScriptRequestError(badValue);
+  let body = typeof options.body === "string" ? encoder.encode(options.body) : options.body;
+  if (options.json !== undefined) {
+    body = encoder.encode(JSON.stringify(options.json));
+    if (!headers.some(([n]) => n.toLowerCase() === "content-type")) {
+      headers = [...headers, ["content-type", "application/json"]];
+    }
+  }
+  const path = requests.pathOf(target);
+  if (typeof path !== "string") throw new ScriptRequestError(path.problem);
+  const cookieLine = jar === null ? null : jar.line(requests.url.host, path, Date.now());
+  const encoded = conn instanceof Connection
+    ? requests.encode(method, path, headers, body, cookieLine)
+    : requests.encodeH2(method, path, headers, body, cookieLine === null ? null : cookieValue(cookieLine));
+  if ("problem" in encoded) throw new ScriptRequestError(encoded.problem);
+  if (headers !== NO_HEADERS) names.sent(headers);
+  const name = names.shown(options.name ?? encoded.defaultName);
+  // Its endpoint by the same name; encodings are cached and shared, so another endpoint gets a copy.
+  const endpoint = at.shared.recorder.endpointIndex(name, options.tags);
+  const sent = encoded.request.endpoint === endpoint ? encoded.request : { ...encoded.request, endpoint };
+  return { sent, name, path };
+}
+
+function headerValueProblem(headers: ReadonlyArray<readonly [string, unknown]>): string | undefined {
+  for (const [name, value] of headers) {
+    if (HEADER_VALUE_TYPES.has(typeof value)) continue;
+    return `header ${
+      JSON.stringify(name)
+    }: its value must be text, e.g. { "x-id": "7" } (found ${typeof value})`;
+  }
+  return undefined;
+}
+
+/** Why `options` cannot be sent as written, or undefined; checked before anything is encoded. */
+function optionsProblem(options: { readonly [K in keyof RequestOptions]?: unknown }): string | undefined {
+  const { name, timeoutMs, body } = options;
+  if (name !== undefined && typeof name !== "string") {
+    return `name must be text, e.g. { name: "item" } (found ${typeof name})`;
+  }
+  const reserved = name === undefined
+    ? undefined
+    : endpointNameProblem(name) ?? reservedNameProblem(name, "request");
+  if (reserved !== undefined) return reserved;
+  if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && timeoutMs > 0 && timeoutMs < Infinity)) {
+    return `the request's timeout (timeoutMs) must be a finite number of milliseconds above 0 (found ${
+      typeof timeoutMs === "number" ? timeoutMs : typeof timeoutMs
+    })`;
+  }
+  if (body !== undefined && typeof body !== "string" && !(body instanceof Uint8Array)) {
+    return `body must be text or bytes, a string or a Uint8Array (a value as JSON goes in json:) (found ${
+      body instanceof Object ? body.constructor?.name ?? "an object" : typeof body
+    })`;
+  }
+  return undefined;
+}
+
+export function exchangeKept(
+  conn: SessionConnection,
+  sendMs: number,
+  sent: EncodedRequest | H2Request,
+): Promise<number> {
+  if (conn instanceof Connection) {
+    conn.prepareStep(NO_VALUES, null, KEEP_ALL, SCRIPT_KEPT_BYTES);
+    return conn.exchange(sendMs, 1, sent as EncodedRequest);
+  }
+  return conn.exchangeStep(sendMs, sent as H2Request, NO_VALUES, null, KEEP_ALL, SCRIPT_KEPT_BYTES);
+}
+
+export function exchangeKeptInto(
+  conn: SessionConnection,
+  sendMs: number,
+  nowMs: number,
+  sent: EncodedRequest | H2Request,
+  on: { settled(got: number): void; settleFailed(err: unknown): void },
+): void {
+  if (!(conn instanceof Connection)) {
+    exchangeKept(conn, sendMs, sent).then(on.settled, on.settleFailed);
+    return;
+  }
+  conn.prepareStep(NO_VALUES, null, KEEP_ALL, SCRIPT_KEPT_BYTES);
+  conn.exchangeInto(sendMs, nowMs, sent as EncodedRequest, on.settled, on.settleFailed);
+}
+
+/** A request with its own timeout, just sent: its deadline counts from now and its failure names it. */
+export function ownDeadline(conn: SessionConnection, timeoutMs: number | undefined): void {
+  if (timeoutMs === undefined || conn.deadlineMs === Infinity) return;
+  conn.deadlineMs = performance.now() + timeoutMs;
+  conn.exchangeTimeoutMs = timeoutMs;
+}
+
+export function overlapRefusal(method: string): Promise<Response> {
+  return Promise.reject(
+    new ScriptRequestError(
+      `s.${method.toLowerCase()}() while the session's previous request is still in flight: await each ` +
+        "request (a session sends one at a time, on its connection)",
+    ),
+  );
+}
+
+export function pathTypeRefusal(method: string, target: unknown): Promise<Response> {
+  const found = target instanceof URL ? "a URL object" : target === null ? "null" : typeof target;
+  return Promise.reject(
+    new ScriptRequestError(
+      `s.${method.toLowerCase()}() takes its path as text, a path or a URL of the target (found ${found}); ` +
+        'e.g. s.get("/items") or s.get(url.href)',
+    ),
+  );
+}
+
+export function overRefusal(method: string): Promise<Response> {
+  return Promise.reject(
+    new ScriptRequestError(
+      `s.${method.toLowerCase()}() after its session ended: a session's \`s\` sends only during that ` +
+        "session (send with the `s` each session receives)",
+    ),
+  );
+}
+
+/** A batch limit the script gave: a whole number from 1 (or Infinity), else `fallback`. */
+export function batchLimit(given: number | undefined, name: string, fallback: number): number {
+  if (given === undefined) return fallback;
+  if (given === Infinity || (Number.isInteger(given) && given >= 1)) return given;
+  throw new ScriptRequestError(
+    `s.batch ${name}: ${given} is not a whole number from 1 (default ${fallback})`,
+  );
+}
+
+function cookieValue(line: Uint8Array): string {
+  return decoder.decode(line.subarray(8, line.length - 2));
+}

@@ -1,0 +1,479 @@
+/**
+ * @module
+ * What a virtual user's sessions send with: one `SessionSender` per user, made at its first session and
+ * taken up again by each next one (`begin`), while each session's `s` (session.ts) is a small
+ * object of its own. In a crowd every session waits about as long as the crowd takes to answer, so
+ * whatever a session allocates lives past a scavenge or two and reaches V8's old generation; what is
+ * reused here (connection, step, jar, the request in flight and its callbacks) is allocated once per user
+ * instead. Each `s.get(...)` is an exchange on the session's connection (connection.ts: the same
+ * transports, TLS and recording as fixed requests), so requests count in the run's intervals and, by
+ * name, in the script's steps (recorder.ts) and under the endpoint of that name. The first request's
+ * latency counts from its send less how late the session began (an open arrival's lateness against the
+ * schedule), never from the session's start: a think time, a timer or a check before it is the script's
+ * own time; later ones count from their send, as a flow's do (flow_session.ts). An exchange's end becomes
+ * the script's response, its bytes copied and its `Set-Cookie` kept in the user's jar; a failed one gives a
+ * status-0 response saying why (`failure`) and the script goes on; one that ends after the run did cuts its
+ * session. A session has one request in flight at a time: another sent meanwhile (not awaited) is refused as
+ * a
+ * `script` error at its line; the refusals and the encoding are send.ts's, the outcome, cut and
+ * sleeps end.ts's. Inside `s.batch` requests go in parallel (batch.ts), and a
+ * request to another origin (origins.ts) goes on a connection the virtual user dials
+ * (side_connections.ts): each such exchange keeps its own send time, step and path, and the session
+ * counts them in flight until the last one ends.
+ */
+import type {
+  BatchLimits,
+  GrpcParams,
+  GrpcResponse,
+  RequestOptions,
+  Response,
+  SessionCookies,
+} from "../session.ts";
+import { ScriptGrpcCall } from "./grpc.ts";
+import type { ScriptGrpcSchema } from "./grpc_schema.ts";
+import { reservedNameProblem, type ScriptRecorder, SESSION_STEP } from "./recorder.ts";
+import { CUT, type SessionEnd } from "./end.ts";
+import type { SessionChain, SessionContext, VirtualUser } from "./context.ts";
+import type { SessionBatch } from "./batch.ts";
+import { SideConnections } from "./side_connections.ts";
+import { SessionSides } from "./side.ts";
+import {
+  encodeScriptRequest,
+  exchangeKeptInto,
+  overlapRefusal,
+  ownDeadline,
+  pathTypeRefusal,
+  ScriptRequestError,
+  type ScriptSend,
+  type SessionConnection,
+} from "./send.ts";
+import { Connection } from "../../http/h1/connection.ts";
+import { CookieJar } from "../../http/cookie_jar.ts";
+import type { SessionRun } from "../../load/flow_session.ts";
+import { copyKept, failedResponse, H2ScriptResponse, ScriptResponse } from "./response.ts";
+import { sessionCookies } from "./cookies.ts";
+import { scriptText } from "../text.ts";
+
+const NO_OPTIONS: RequestOptions = {};
+
+type User = VirtualUser<SessionEnd>;
+
+/** A virtual user's requests, session after session: one at a time, on the session's connection. */
+export class SessionSender {
+  private readonly sessions: SessionContext;
+  /** The session in progress (the last one once it ended), its run and connection. */
+  private current: SessionEnd | null = null;
+  #run: SessionRun | null = null;
+  private conn: SessionConnection | null = null;
+  /** The session's responses so far. */
+  responses = 0;
+  /**
+   * How late the session began against its start (an open arrival's generator queue or wait for a
+   * connection; next to nothing for a closed loop's, begun as its connection's last session ended).
+   */
+  #lateMs = 0;
+  private recorder: ScriptRecorder | null = null;
+  /** Made when first used: a Set-Cookie kept (cookies on) or the script's own `s.cookies.set`. */
+  private jar: CookieJar | null = null;
+  /** The step checks count under: the last request's. */
+  private step = -1;
+  #sent = 0;
+  /** The request in flight (one at a time: the session has one connection), else null. */
+  private sending: Promise<unknown> | null = null;
+  /** The request in flight's send time and path (its latency and cookies). */
+  private sendMs = 0;
+  #path = "";
+  /** The resolver of the request in flight's promise (`sending`), but a gRPC call's. */
+  #resolve: ((response: Response | Promise<Response>) => void) | null = null;
+  readonly vu: number;
+  readonly state: Record<string, unknown>;
+  readonly #user: User;
+  /** Its session concluded: a request of its `s` is refused (the connection is another session's). */
+  over = false;
+  #chain: SessionChain | null = null;
+  #startMs = 0;
+  /** What every request sent while another is in flight gets (made once: a loop of them costs nothing). */
+  #overlap: Promise<Response> | null = null;
+  /** Its exchanges beside its one request at a time (a batch's, another origin's), once it sent one. */
+  #side: SessionSides | null = null;
+
+  constructor(sessions: SessionContext, user: User, vu: number) {
+    this.sessions = sessions;
+    this.#user = user;
+    this.vu = vu;
+    this.state = user.state;
+  }
+
+  begin(
+    s: SessionEnd,
+    chain: SessionChain,
+    startMs: number,
+    recorder: ScriptRecorder | null,
+    nowMs: number,
+  ): void {
+    this.#user.current = s;
+    this.over = false;
+    this.#chain = chain;
+    this.#startMs = startMs;
+    const jar = this.sessions.options.start ? this.#user.jar : null;
+    this.beginExchanges(s, chain.run, chain.load, { startMs, nowMs }, recorder, jar);
+    this.#overlap = null;
+    this.#side = null;
+  }
+
+  live(s: SessionEnd): boolean {
+    return this.current === s && !this.over;
+  }
+
+  inFlight(s: SessionEnd): boolean {
+    return this.current === s && this.sending !== null;
+  }
+
+  /** Session `s`'s outcome came: counted, the jar kept, the connection handed on after its last request. */
+  concluded(s: SessionEnd, outcome: unknown, failed: boolean): void {
+    const nowMs = this.nowMs();
+    try {
+      this.sessions.counted(s, outcome, failed, {
+        run: this.run,
+        recorder: this.recorder,
+        startMs: this.#startMs,
+        nowMs,
+      });
+    } finally {
+      this.over = true;
+      if (this.sessions.options.start) this.#user.jar = this.jar;
+      const inFlight = this.sending;
+      if (inFlight === null) this.#leave(s, nowMs);
+      else {
+        const leave = () => this.#leave(s, this.nowMs());
+        inFlight.then(leave, leave);
+      }
+    }
+  }
+
+  /**
+   * The connection goes to the next session (when `s` ended: a closed loop starts none past the load's end).
+   */
+  #leave(s: SessionEnd, nowMs: number): void {
+    const conn = this.conn!;
+    conn.endSession();
+    conn.lastEventMs = nowMs;
+    this.sessions.handOn(this.#chain!, this.responses, nowMs);
+    // The user's next session did not start (an arrival's user, or a loop that ended): its side connections
+    // close.
+    const user = this.#user;
+    if (user.sides !== undefined && user.current === s) {
+      user.sides.close();
+      user.sides = undefined;
+    }
+  }
+
+  get target(): string {
+    return this.sessions.options.url.href;
+  }
+
+  route(url: string): string {
+    return this.sessions.origins.routed(url);
+  }
+
+  get setup(): unknown {
+    return this.sessions.options.setupData;
+  }
+
+  get env(): Readonly<Record<string, string>> {
+    return this.sessions.options.env;
+  }
+
+  get grpcSchema(): ScriptGrpcSchema | null {
+    return this.sessions.options.grpc ?? null;
+  }
+
+  request(method: string, target: string, options: RequestOptions = NO_OPTIONS): Promise<Response> {
+    if (typeof target !== "string") return pathTypeRefusal(method, target);
+    const batch = this.#side === null ? null : this.#side.batch;
+    if (batch !== null) return this.#placed(batch, method, target, options);
+    // A URL of the target's origin, or of one routed to it, goes as its path (looked up, not parsed again).
+    const path = target.charCodeAt(0) === 47 ? target : this.sessions.origins.pathOnTarget(target);
+    if (path === null) return this.#placed(batch, method, target, options);
+    if (this.sending !== null) return this.#overlap ??= overlapRefusal(method);
+    return this.#own(method, path, options);
+  }
+
+  /** A request on the session's own connection; the exchange's end settles the script's promise itself. */
+  #own(method: string, target: string, options: RequestOptions): Promise<Response> {
+    let sent: ScriptSend["sent"];
+    try {
+      sent = this.#encode(method, target, options);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    const response = new Promise<Response>(this.awaited);
+    this.sending = response;
+    const conn = this.conn!, timeoutMs = options.timeoutMs;
+    // Opened first, so this request's own timeout counts from its send.
+    if (timeoutMs !== undefined && !conn.isOpen) {
+      conn.open().then(
+        (opened) => opened ? this.#writeInto(sent, timeoutMs) : this.settled(0),
+        this.settleFailed,
+      );
+    } else this.#writeInto(sent, timeoutMs);
+    return response;
+  }
+
+  #writeInto(sent: ScriptSend["sent"], timeoutMs: number | undefined): void {
+    const conn = this.conn!, nowMs = this.nowMs();
+    exchangeKeptInto(conn, this.sendMs = this.sendTime(nowMs), nowMs, sent, this);
+    ownDeadline(conn, timeoutMs);
+  }
+
+  #placed(
+    batch: SessionBatch | null,
+    method: string,
+    target: string,
+    options: RequestOptions,
+  ): Promise<Response> {
+    const place = this.sessions.origins.placeOf(target, this.run.shared);
+    if (typeof place === "string") return Promise.reject(new ScriptRequestError(place));
+    if (batch !== null) return batch.request({ place, method, target, options });
+    if (this.sending !== null) return this.#overlap ??= overlapRefusal(method);
+    if (place.target) return this.#own(method, target, options);
+    return this.#sides().send({ place, method, target, options }, null);
+  }
+
+  /** Requests `send` makes before it settles go in parallel (side.ts); its value. */
+  batch<T>(send: () => Promise<T>, limits: BatchLimits = {}): Promise<T> {
+    const sides = this.#sides();
+    if (sides.batch === null && this.sending !== null) return overlapRefusal("batch") as Promise<never>;
+    return sides.inBatch(send, limits);
+  }
+
+  /** The session's side exchanges (side.ts), made at its first. */
+  #sides(): SessionSides {
+    if (this.#side !== null) return this.#side;
+    const sessions = this.sessions, user = this.#user, run = this.run, s = this.current!;
+    return this.#side = new SessionSides({
+      conn: this.conn!,
+      run,
+      names: sessions.names,
+      step: (name) => this.step = this.recorder === null ? -1 : this.recorder.step(name),
+      jar: () => this.jar,
+      sides: () => user.sides ??= new SideConnections(run.sides, () => sessions.sideId()),
+      sendMs: () => this.sendTime(),
+      sending: (wait) => this.sending = wait,
+      counted: (step, got, latencyMs) => this.counted(step, got, latencyMs),
+      responseOf: (conn, host, path) => this.responseOf(conn, host, path),
+      cut: () => s.settle(CUT, false),
+    });
+  }
+
+  /** A gRPC call with `schema` on the session's stream slot, under a request's rules (one in flight). */
+  invokeGrpc(
+    schema: ScriptGrpcSchema | null,
+    method: string,
+    message: unknown,
+    params?: GrpcParams,
+  ): Promise<GrpcResponse> {
+    // In a batch the session's stream may be the batch's (side.ts): a call waits for its end.
+    if (this.sending !== null || this.#side?.busy) return overlapRefusal("grpc.invoke") as Promise<never>;
+    let call: ScriptGrpcCall, exchange: Promise<number>;
+    const conn = this.conn!;
+    try {
+      call = new ScriptGrpcCall(schema, conn, this.sessions, { method, message, params });
+      const name = this.sessions.names.shown(call.name);
+      call.request.endpoint = this.run.shared.recorder.endpointIndex(name);
+      this.stepOf(name, call.path);
+      exchange = this.#dispatch(call, call.timeoutMs);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    const done = exchange.then((got) => {
+      this.ended();
+      this.counted(this.step, got, conn.lastEventMs - this.sendMs);
+      return call.response(got);
+    }, this.exchangeFailed);
+    this.sending = done;
+    return done;
+  }
+
+  #encode(method: string, target: string, options: RequestOptions): ScriptSend["sent"] {
+    const sessions = this.sessions;
+    const { sent, name, path } = encodeScriptRequest(
+      { requests: sessions.requests, names: sessions.names, shared: this.run.shared },
+      this.conn!,
+      this.jar,
+      { method, target, options },
+    );
+    this.stepOf(name, path);
+    return sent;
+  }
+
+  #dispatch(sent: ScriptGrpcCall, timeoutMs: number | undefined): Promise<number> {
+    const conn = this.conn!;
+    if (timeoutMs !== undefined && !conn.isOpen) {
+      return conn.open().then((opened) => opened ? this.#write(sent, timeoutMs) : 0);
+    }
+    return this.#write(sent, timeoutMs);
+  }
+
+  #write(sent: ScriptGrpcCall, timeoutMs: number | undefined): Promise<number> {
+    const exchange = sent.exchange(this.sendMs = this.sendTime());
+    ownDeadline(this.conn!, timeoutMs);
+    return exchange;
+  }
+
+  /**
+   * Session `s` of `run` begins on `conn` (its start `startMs`; `nowMs` the clock just read, else
+   * negative): what the last one left is reset.
+   */
+  private beginExchanges(
+    s: SessionEnd,
+    run: SessionRun,
+    conn: SessionConnection,
+    at: { startMs: number; nowMs: number },
+    recorder: ScriptRecorder | null,
+    jar: CookieJar | null,
+  ): void {
+    this.current = s;
+    this.responses = 0;
+    this.#run = run;
+    this.conn = conn;
+    this.#lateMs = Math.max(0, (at.nowMs < 0 ? this.nowMs() : at.nowMs) - at.startMs);
+    this.recorder = recorder;
+    this.jar = jar;
+    this.step = -1;
+    this.#sent = 0;
+    this.sending = null;
+  }
+
+  get run(): SessionRun {
+    return this.#run!;
+  }
+
+  /** A request's promise's executor: its resolver is kept for the request's end. */
+  private readonly awaited = (resolve: (response: Response | Promise<Response>) => void): void => {
+    this.#resolve = resolve;
+  };
+
+  /** The request in flight ended (`got` responses): its response settles its promise. */
+  readonly settled = (got: number): void => {
+    const resolve = this.#resolve!;
+    this.#resolve = null;
+    let response: Response;
+    try {
+      response = this.#exchanged(got);
+    } catch (err) {
+      return resolve(Promise.reject(err));
+    }
+    resolve(response);
+  };
+
+  /** The request in flight failed (not the target: our own code threw): its promise rejects. */
+  readonly settleFailed = (err: unknown): void => {
+    const resolve = this.#resolve!;
+    this.#resolve = null;
+    this.ended();
+    resolve(Promise.reject(err));
+  };
+
+  /** A gRPC call's exchange failed: the call is no longer in flight, and its promise rejects. */
+  private readonly exchangeFailed = (err: unknown): never => {
+    this.ended();
+    throw err;
+  };
+
+  /** The script function's value or error: the session in progress ends (`SessionEnd.settle`). */
+  readonly value = (value: unknown): void => this.current!.settle(value, false);
+  readonly error = (err: unknown): void => this.current!.settle(err, true);
+
+  /** The request about to go counts under step `name`; `path` is where its cookies come from. */
+  private stepOf(name: string, path: string): void {
+    const recorder = this.recorder;
+    this.step = recorder === null ? -1 : recorder.step(name);
+    this.#path = path;
+  }
+
+  /**
+   * A request's send time, its latency's start: now, less the session's lateness for its first request.
+   * So an open arrival's first request still pays for a generator late to start it, but never for the
+   * script's own think time, timers or checks before it, and a closed loop's is timed from its send.
+   */
+  private sendTime(nowMs = this.nowMs()): number {
+    return this.#sent++ === 0 ? nowMs - this.#lateMs : nowMs;
+  }
+
+  /** `performance.now()`, read through the HTTP/1.1 connection's cheaper clock where it has one. */
+  private nowMs(): number {
+    const conn = this.conn;
+    return conn instanceof Connection ? conn.nowMs() : performance.now();
+  }
+
+  /** The request in flight ended: cut the session if the run ended meanwhile. */
+  private ended(): void {
+    this.sending = null;
+    if (this.#run!.ended.aborted) this.current!.settle(CUT, false);
+  }
+
+  /** The exchange's end: the script's response (its bytes copied: the connection reuses its own). */
+  #exchanged(got: number): Response {
+    this.ended();
+    const conn = this.conn!;
+    if (!this.counted(this.step, got, conn.lastEventMs - this.sendMs)) {
+      return failedResponse(conn, this.#run!.shared.recorder);
+    }
+    return this.responseOf(conn, this.sessions.requests.url.host, this.#path);
+  }
+
+  /** `conn`'s response to a request to `host` and `path`, its cookies kept. */
+  private responseOf(conn: SessionConnection, host: string, path: string): Response {
+    const response = conn instanceof Connection
+      ? new ScriptResponse(copyKept(conn.keptBytes()), conn)
+      : new H2ScriptResponse(conn.keptResponse().snapshot());
+    // The jar is made by the first Set-Cookie it keeps (cookies on), or by the script's own `s.cookies`.
+    if ((this.jar !== null || this.sessions.options.cookies) && response.mayHaveSetCookie()) {
+      const set = response.getAll("set-cookie");
+      if (set.length > 0) {
+        this.#jarOrNew().set(set, host, path, Date.now());
+        // A cookie's value is a secret from now on, as a secret header's is once sent.
+        this.sessions.names.sent(
+          set.map((line) => ["cookie", /^[^=;]*=([^;]*)/.exec(line)?.[1]?.trim() ?? ""]),
+        );
+      }
+    }
+    return response;
+  }
+
+  #jarOrNew(): CookieJar {
+    return this.jar ??= new CookieJar(this.sessions.options.url.protocol === "https:");
+  }
+
+  /**
+   * Counts an exchange's end under `step` (`latencyMs` after its send); false when it failed (counted by
+   * kind).
+   */
+  private counted(step: number, got: number, latencyMs: number): boolean {
+    if (got === 0) {
+      // Our own stop aborted it: not the target's failure, not counted (as the request is not).
+      if (!this.#run!.shared.stopping && step >= 0) this.recorder?.stepError(step);
+      return false;
+    }
+    this.responses++;
+    this.recorder?.stepResponse(step, latencyMs * 1000);
+    return true;
+  }
+
+  check(ok: boolean, name: string): boolean {
+    const recorder = this.recorder;
+    if (recorder !== null) {
+      const step = this.step >= 0 ? this.step : recorder.step(SESSION_STEP);
+      const text = scriptText(name, "s.check's name", 'name the check with a string, e.g. "status 200"');
+      const reserved = reservedNameProblem(text, "check");
+      if (reserved !== undefined) throw new TypeError(reserved);
+      recorder.check(step, this.sessions.names.shown(text), Boolean(ok));
+    }
+    return Boolean(ok);
+  }
+
+  get cookies(): SessionCookies {
+    return sessionCookies(this.sessions.options.url.host, () => this.jar, () => this.#jarOrNew());
+  }
+}

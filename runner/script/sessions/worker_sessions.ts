@@ -1,0 +1,176 @@
+/**
+ * @module
+ * A worker's sessions of a session script: one call of the default export per arrival (open models) or per
+ * turn of a connection (closed models). Once the run stops a session is cut as soon as nothing of loadlab's
+ * is in progress for it.
+ */
+import { basename } from "node:path";
+import { Connection } from "../../http/h1/connection.ts";
+import type { LoadConnection } from "../../http/load_connection.ts";
+import type { SessionRun } from "../../load/flow_session.ts";
+import type { Session } from "../session.ts";
+import { ScriptRequests } from "./request.ts";
+import { H2Slot } from "../../http/h2/slot.ts";
+import { H2ArrivalConnection } from "../../http/h2/arrival.ts";
+import { ScriptRecorder } from "./recorder.ts";
+import { ScriptNames } from "./names.ts";
+import { scriptError } from "../module.ts";
+import { ScriptSession } from "./session.ts";
+import { SessionSender } from "./sender.ts";
+import type {
+  ScriptSessionOptions,
+  SessionChain,
+  SessionContext,
+  SessionCount,
+  VirtualUser,
+} from "./context.ts";
+import { ScriptOrigins } from "./origins.ts";
+import { CUT } from "./end.ts";
+import { LiveSessions } from "./live.ts";
+import { type ScriptGrpcAnswer, ScriptGrpcRequests } from "./grpc.ts";
+
+const decoder = new TextDecoder();
+
+export class ScriptSessions implements SessionContext {
+  readonly recorder: ScriptRecorder;
+  readonly requests: ScriptRequests;
+  readonly names: ScriptNames;
+  readonly grpcAnswers = new WeakMap<object, ScriptGrpcAnswer>();
+  readonly grpcRequests: ScriptGrpcRequests;
+  readonly origins: ScriptOrigins;
+  #sides = 0;
+  #users = new Map<number, VirtualUser<ScriptSession, SessionSender>>();
+  #arrivals = 0;
+  readonly #live = new LiveSessions<ScriptSession>();
+
+  constructor(readonly fn: (s: Session) => unknown, readonly options: ScriptSessionOptions, name: string) {
+    this.recorder = new ScriptRecorder(name);
+    this.requests = new ScriptRequests(options.url, undefined, options.routes);
+    this.grpcRequests = new ScriptGrpcRequests(options.url);
+    this.names = new ScriptNames(options.env);
+    this.origins = new ScriptOrigins(this.requests);
+  }
+
+  sideId(): number {
+    return this.options.workerIndex * 1_000_000 + 500_000 + this.#sides++ % 500_000;
+  }
+
+  run(
+    run: SessionRun,
+    load: LoadConnection,
+    arrivalMs: number,
+    next: SessionChain["next"] = null,
+  ): Promise<number> {
+    if (!(load instanceof Connection || load instanceof H2Slot || load instanceof H2ArrivalConnection)) {
+      return Promise.reject(
+        new TypeError("session scripts need an HTTP/1.1 connection or an HTTP/2 stream slot"),
+      );
+    }
+    return new Promise((done) => {
+      if (!this.#begin({ run, load, next, done }, arrivalMs, -1)) done(0);
+    });
+  }
+
+  handOn(chain: SessionChain, responses: number, nowMs: number): void {
+    const next = chain.next;
+    // A session with no response ends the chain: its loop backs off before the next (a down target).
+    if (next === null || responses === 0 || chain.run.ended.aborted || next(1, nowMs) === 0) {
+      return chain.done(responses);
+    }
+    let started = false;
+    try {
+      started = this.#begin(chain, -1, nowMs);
+    } finally {
+      if (!started) chain.done(0);
+    }
+  }
+
+  #begin(chain: SessionChain, arrivalMs: number, nowMs: number): boolean {
+    const o = this.options;
+    const load = chain.load;
+    const closed = arrivalMs < 0;
+    // A closed loop's session starts as its connection's last one ended (the loop's clock read then).
+    const startMs = closed ? load.lastEventMs : arrivalMs;
+    const recorder = startMs >= o.originMs ? this.recorder : null;
+    let data: Record<string, string> | null = null;
+    if (o.feeder !== null) {
+      const row = o.feeder.next();
+      if (row === null) {
+        recorder?.noData();
+        return false;
+      }
+      data = rowObject(o.columns, row);
+    }
+    const local = closed ? load.id % 1_000_000 : this.#arrivals++;
+    const vu = local * o.workerCount + o.workerIndex + 1;
+    const user = closed ? this.#user(vu) : { state: {}, jar: null, sessions: 0 };
+    const iteration = user.sessions++;
+    const sender = user.sender ??= new SessionSender(this, user, vu);
+    const s = new ScriptSession(sender, chain.run, iteration, data);
+    sender.begin(s, chain, startMs, recorder, nowMs);
+    recorder?.sessionStarted();
+    this.#live.add(s, chain.run.ended);
+    // The script's function, after its `start` on the user's first session; no frame of ours around it.
+    let body: unknown;
+    try {
+      body = o.start && iteration === 0 ? this.#started(s) : this.fn(s);
+    } catch (err) {
+      body = Promise.reject(err);
+    }
+    s.endWithBody(body);
+    return true;
+  }
+
+  counted(s: ScriptSession, outcome: unknown, failed: boolean, at: SessionCount): void {
+    const { run, recorder } = at;
+    this.#live.delete(s);
+    if (failed) {
+      if (run.shared.stopping) return;
+      const { message: thrown, where } = scriptError(outcome, this.options.path);
+      const message = this.names.shownError(thrown, where);
+      run.shared.recorder.recordError(at.nowMs, "script", message);
+      recorder?.sessionFailed();
+    } else if (outcome === CUT) {
+      if (s.pending) this.#pendingAtStop(run, recorder);
+    } else if (!run.ended.aborted) recorder?.sessionCompleted((at.nowMs - at.startMs) * 1000);
+  }
+
+  #user(vu: number): VirtualUser<ScriptSession, SessionSender> {
+    let user = this.#users.get(vu);
+    if (user === undefined) this.#users.set(vu, user = { state: {}, jar: null, sessions: 0 });
+    return user;
+  }
+
+  async #started(s: ScriptSession): Promise<unknown> {
+    await this.options.start!(s);
+    return await this.fn(s);
+  }
+
+  /** A session that waited on its own promise past the graceful stop: a `script` error, a failed session. */
+  #pendingAtStop(run: SessionRun, recorder: ScriptRecorder | null): void {
+    const message = "session still waiting at the end of the graceful stop on neither a request nor " +
+      `s.sleep: cut (${basename(this.options.path)})`;
+    run.shared.recorder.recordError(performance.now(), "script", message);
+    recorder?.sessionFailed();
+  }
+
+  inProgress(): number {
+    return this.#live.size;
+  }
+
+  idle(): boolean {
+    return this.#live.allWaiting();
+  }
+
+  unhandled(reason: unknown, shared: SessionRun["shared"]): void {
+    const { message: thrown, where } = scriptError(reason, this.options.path);
+    const message = this.names.shownError(`unhandled rejection: ${thrown}`, where);
+    shared.recorder.recordError(performance.now(), "script", message);
+  }
+}
+
+function rowObject(columns: readonly string[], row: Uint8Array[]): Record<string, string> {
+  const data: Record<string, string> = {};
+  for (let k = 0; k < columns.length; k++) data[columns[k]] = decoder.decode(row[k]);
+  return data;
+}

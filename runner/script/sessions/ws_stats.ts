@@ -1,0 +1,29 @@
+/**
+ * @module
+ * The WebSocket totals of a script whose sessions open WebSockets of their own (k6/ws): one `WsStats` per
+ * worker isolate, counted as a flow's ws steps are. Their errors count in the session's run through
+ * `COUNT_ERROR`, so a k6 module reaches it without importing the engine.
+ */
+import { WsStats } from "../../http/ws/stats.ts";
+
+let stats: WsStats | null = null;
+
+/** The isolate's script WebSocket totals, made on first call (a module that opens WebSockets calls it). */
+export function openScriptWsStats(): WsStats {
+  return stats ??= new WsStats();
+}
+
+export function scriptWsStats(): WsStats | null {
+  return stats;
+}
+
+/** The key of a session's method that counts an error in its run (session.ts implements it). */
+export const COUNT_ERROR = Symbol("count error");
+
+export type ScriptWsErrorKind = "ws-too-big";
+
+/** Counts an error of `kind` in the run of session `s`; nothing when `s` is not one of loadlab's sessions. */
+export function countSessionError(s: object, kind: ScriptWsErrorKind, message: string): void {
+  const count = (s as { [COUNT_ERROR]?: unknown })[COUNT_ERROR];
+  if (typeof count === "function") count.call(s, kind, message);
+}

@@ -1,0 +1,158 @@
+/**
+ * @module
+ * Shared pieces of the Artillery import: the issue collector, the `ArtilleryError` thrown with every
+ * issue at once, the table that names why each Artillery feature loadlab cannot run is refused, and the
+ * seconds parser (Artillery's durations and think times are seconds). Kept apart so the config, flow and
+ * ensure converters agree on one wording.
+ */
+import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../../validation/duration.ts";
+import type { Origins } from "./paths.ts";
+
+/** One problem in an Artillery script, at its path (`scenarios[0].flow[2].capture`). */
+export interface ArtilleryIssue {
+  path: string;
+  message: string;
+}
+
+/** Thrown before any load starts when a script uses something loadlab cannot reproduce faithfully. */
+export class ArtilleryError extends Error {
+  constructor(readonly issues: ArtilleryIssue[]) {
+    super(
+      `Artillery script not runnable by loadlab (${issues.length} ${
+        issues.length === 1 ? "issue" : "issues"
+      }):\n` +
+        issues.map((i) => `  ${i.path}: ${i.message}`).join("\n"),
+    );
+    this.name = "ArtilleryError";
+  }
+}
+
+/** Collects issues and warnings while a script is converted, so all of them are reported together. */
+export interface Collector {
+  issues: ArtilleryIssue[];
+  warnings: string[];
+  /** Which script path each converted object came from (paths.ts); left out: not recorded. */
+  origins?: Origins;
+}
+
+/**
+ * Why each Artillery feature is refused, and what to do instead; the key is the property name as written
+ * in scripts. A script's JavaScript (hooks, functions, transforms) has no place in an imported file: a
+ * TypeScript session script (docs/SCRIPTS.md) is where such logic goes.
+ */
+const SCRIPT = "a TypeScript session script (docs/SCRIPTS.md)";
+const SESSION = `write the logic in ${SCRIPT}`;
+const UNSUPPORTED: Record<string, string> = {
+  match: "Artillery's match is not converted; use an experiment file's expect: checks (docs/EXPERIMENTS.md)",
+  expect: "the expect plugin is not converted; use an experiment file's expect: checks (docs/EXPERIMENTS.md)",
+  xpath: "XPath captures are not imported: use a json, header or regexp capture",
+  selector: "selector captures are not imported: use a json, header or regexp capture",
+  transform: `capture transforms run JavaScript, which an imported script cannot: drop it, or ${SESSION}`,
+  strict: "every capture is strict here (one that finds nothing ends the session): drop strict",
+  function: `runs a JavaScript function, which an imported script cannot: drop it, or ${SESSION}`,
+  beforeRequest: `runs a JavaScript hook, which an imported script cannot: drop it, or ${SESSION}`,
+  afterResponse: `runs a JavaScript hook, which an imported script cannot: drop it, or ${SESSION}`,
+  beforeScenario: `runs a JavaScript hook, which an imported script cannot: drop it, or ${SESSION}`,
+  afterScenario: `runs a JavaScript hook, which an imported script cannot: drop it, or ${SESSION}`,
+  processor: `loads JavaScript hooks, which an imported script cannot: drop it, or ${SESSION}`,
+  plugins:
+    "Artillery plugins do not run in loadlab (only ensure and metrics-by-endpoint are read): drop this one",
+  delimiter: "payload files are read as comma-separated CSV: drop delimiter and give a comma-separated file",
+  loadAll: "payloads with loadAll are not imported (one row per virtual user is): drop loadAll",
+  cast: "payload values are sent as written: drop cast",
+  skipEmptyLines: "payload files always skip empty lines: drop skipEmptyLines",
+  tls: "TLS options are not imported: drop them",
+  engine: "only http scenarios, or a script whose one scenario is engine: ws, are imported: " +
+    "put a ws scenario in a script of its own, or drop this one",
+  engines: "engine plugins are not imported: drop them",
+  ifTrue: `conditional requests are not imported: drop ifTrue, or ${SESSION}`,
+  parallel: "parallel requests inside a virtual user are not imported: list them as steps, or send them " +
+    `with s.batch in ${SCRIPT}`,
+  ws: "ws handshake headers, subprotocols and TLS options are not imported: drop them",
+  socketio: "Socket.IO settings are not imported: drop them",
+  send:
+    "a WebSocket step runs in an engine: ws scenario, a script's only one: move it to a script of its own",
+  emit: "Socket.IO steps are not imported: rewrite the scenario as engine: ws with send steps, or drop it",
+  connect:
+    "a WebSocket step runs in an engine: ws scenario, a script's only one: move it to a script of its own",
+  log: "printing during the run is not imported: drop log",
+  before: `a flow run once before the load is not imported: drop it, or use setup() in ${SCRIPT}`,
+  after: `a flow run once after the load is not imported: drop it, or use teardown() in ${SCRIPT}`,
+  cookie: "per-request cookies are not imported: send a cookie header (Set-Cookie is kept per session)",
+  auth: "basic auth objects are not imported: send an authorization header",
+  form: "form bodies are not imported: use body with a content-type header",
+  formData: "multipart bodies are not imported: send the encoded body with its multipart content-type header",
+  followRedirect: "redirect options are not imported (loadlab never follows redirects): drop followRedirect",
+  gzip: "compression options are not imported: send an accept-encoding header",
+  pool: "connection pools are not imported (one connection per virtual user): drop pool",
+  maxSockets: "socket limits are not imported (one connection per virtual user): drop maxSockets",
+};
+
+/** Records one issue per key of `obj` that is not in `allowed`, with the reason when it is known. */
+export function rejectUnknownKeys(
+  obj: Record<string, unknown>,
+  path: string,
+  allowed: readonly string[],
+  out: Collector,
+): void {
+  for (const key of Object.keys(obj)) {
+    if (allowed.includes(key)) continue;
+    const reason = UNSUPPORTED[key] ??
+      `"${key}" is not read by loadlab's Artillery import: drop it (docs/EXPERIMENTS.md, "Artillery scripts", lists what is)`;
+    out.issues.push({ path: join(path, key), message: reason });
+  }
+}
+
+/** `config` + `phases` -> `config.phases`; a leading dot is dropped for top-level keys. */
+export function join(path: string, key: string | number): string {
+  if (typeof key === "number") return `${path}[${key}]`;
+  return path === "" ? key : `${path}.${key}`;
+}
+
+/** A plain object (YAML mapping), not an array or null. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+const SECONDS_PER_UNIT: Record<string, number> = {
+  ms: 0.001,
+  s: 1,
+  sec: 1,
+  m: 60,
+  min: 60,
+  h: 3600,
+};
+
+/**
+ * Artillery seconds (a number, or a string such as "30", "30s", "2m") as a loadlab duration string
+ * ("30s", "1500ms"). Records an issue and returns undefined when the value is not a duration.
+ */
+export function secondsToDuration(value: unknown, path: string, out: Collector): string | undefined {
+  let seconds: number | undefined;
+  if (typeof value === "number") seconds = value;
+  if (typeof value === "string") {
+    const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|sec|m|min|h)?\s*$/.exec(value);
+    if (m) seconds = Number(m[1]) * SECONDS_PER_UNIT[m[2] ?? "s"];
+  }
+  if (seconds === undefined || !Number.isFinite(seconds) || seconds < 0) {
+    out.issues.push({
+      path,
+      message: `expected seconds (a number such as 30), found ${JSON.stringify(value)}`,
+    });
+    return undefined;
+  }
+  const ms = Math.round(seconds * 1000);
+  if (ms > MAX_DURATION_MS) {
+    // Named here, at the script's key: past it, 1e308 seconds became "Infinityms" at a loadlab key.
+    out.issues.push({ path, message: `${value} seconds is too long: ${MAX_DURATION_WORDS}, e.g. 3600` });
+    return undefined;
+  }
+  return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
+}
+
+/** A finite number >= 0, or an issue. */
+export function nonNegative(value: unknown, path: string, out: Collector): number | undefined {
+  if (typeof value === "number" && Number.isFinite(value) && value >= 0) return value;
+  out.issues.push({ path, message: `expected a number >= 0, found ${JSON.stringify(value)}` });
+  return undefined;
+}

@@ -1,0 +1,389 @@
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { parse } from "yaml";
+import { artilleryToExperiment, isArtilleryScript } from "./convert.ts";
+import { ArtilleryError } from "./common.ts";
+import { FRACTIONAL_THINK } from "./flow.ts";
+import { ExperimentError } from "../experiment_error.ts";
+import { loadExperiment, loadRunnable } from "../load.ts";
+
+const SCRIPT = `
+config:
+  target: http://127.0.0.1:8080
+  phases:
+    - { name: warm up, duration: 10, arrivalRate: 5 }
+    - { name: burst, duration: 60, arrivalRate: 50, rampTo: 200 }
+    - { duration: 20, arrivalCount: 50 }
+    - { pause: 5 }
+    - { duration: 2.5, arrivalRate: 1, maxVusers: 40 }
+  http: { timeout: 5 }
+  variables: { id: 7, user: ada }
+  defaults:
+    headers: { x-api-key: secret, accept: text/html }
+  ensure:
+    p95: 200
+    median: 50
+    maxErrorRate: 1
+    thresholds:
+      - http.response_time.p99: 250
+    conditions:
+      - expression: http.response_time.max <= 900 and http.request_rate > 10
+      - expression: http.response_time.min < 1
+        strict: false
+scenarios:
+  - name: browse
+    weight: 3
+    flow:
+      - get: { url: "/home", qs: { page: 2, q: "{{ user }}" } }
+      - think: 1.5
+      - post:
+          url: "/users/{{ id }}"
+          headers: { accept: application/json }
+          json: { id: "{{ id }}", name: "{{ user }}-x" }
+  - flow:
+      - get: { url: "http://127.0.0.1:8080/json?a=1" }
+`;
+
+function convert(text: string, warnings: string[] = []) {
+  const { experiment, notes } = artilleryToExperiment(parse(text), { file: "examples/artillery/cms.yml" });
+  warnings.push(...notes);
+  return experiment;
+}
+
+function issuesOf(text: string) {
+  try {
+    convert(text);
+  } catch (e) {
+    if (e instanceof ArtilleryError) return e.issues;
+    throw e;
+  }
+  throw new Error("expected an ArtilleryError");
+}
+
+Deno.test("isArtilleryScript: config with target or phases plus a scenarios list", () => {
+  assert(isArtilleryScript(parse(SCRIPT)));
+  assert(!isArtilleryScript({ name: "x", targets: {}, loads: {} }));
+  assert(!isArtilleryScript({ config: { target: "http://x" } }));
+  assert(!isArtilleryScript({ config: {}, scenarios: [] }));
+  assert(!isArtilleryScript("config"));
+});
+
+Deno.test("phases: seconds as durations, rampTo, arrivalCount as a rate, pause as rate 0, every phase named", () => {
+  const exp = convert(SCRIPT);
+  assertEquals(exp.name, "cms");
+  assertEquals(exp.targets, { target: { url: "http://127.0.0.1:8080" } });
+  const load = (exp.loads as Record<string, Record<string, unknown>>).artillery;
+  assertEquals(load.model, "rate");
+  assertEquals(load.connection, "per-arrival");
+  assertEquals(load.timeout, "5s");
+  assertEquals(load.maxConnections, 40);
+  // The longest session (browse): two requests at the 5 s timeout and 1.5 s of think time.
+  assertEquals(load.gracefulStop, "11500ms");
+  assertEquals(load.phases, [
+    { name: "warm up", duration: "10s", rate: 5 },
+    { name: "burst", duration: "60s", rate: 50, rampTo: 200 },
+    { name: "phase 2", duration: "20s", rate: 2.5 },
+    { name: "phase 3", duration: "5s", rate: 0 },
+    { name: "phase 4", duration: "2500ms", rate: 1 },
+  ]);
+});
+
+Deno.test("scenarios: weighted flows, think in seconds, qs as query, default headers under step headers", () => {
+  const flows = convert(SCRIPT).flows;
+  assertEquals(flows, [
+    {
+      name: "browse",
+      weight: 3,
+      steps: [
+        {
+          get: {
+            path: "/home",
+            name: "/home",
+            query: { page: "2", q: "ada" },
+            headers: { "x-api-key": "secret", accept: "text/html" },
+          },
+        },
+        { think: "1500ms" },
+        {
+          post: {
+            path: "/users/7",
+            name: "/users/{{ id }}",
+            headers: { "x-api-key": "secret", accept: "application/json" },
+            json: { id: 7, name: "ada-x" },
+          },
+        },
+      ],
+    },
+    {
+      name: "scenario 1",
+      weight: 1,
+      steps: [{
+        get: {
+          path: "/json?a=1",
+          name: "/json?a=1",
+          headers: { "x-api-key": "secret", accept: "text/html" },
+        },
+      }],
+    },
+  ]);
+});
+
+Deno.test("ensure: legacy keys, maxErrorRate, thresholds and conditions become loadlab thresholds", () => {
+  const warnings: string[] = [];
+  const exp = convert(SCRIPT, warnings);
+  assertEquals(exp.thresholds, [
+    "p50 < 50ms",
+    "p95 < 200ms",
+    "errorRate <= 1%",
+    "p99 < 250ms",
+    "max <= 900ms",
+    "rps > 10",
+  ]);
+  assert(warnings.some((w) => w.includes("strict: false")), warnings.join("\n"));
+  assert(warnings.some((w) => w.includes("maxErrorRate")), warnings.join("\n"));
+  assert(warnings.some((w) => w.includes("maxVusers 40")), warnings.join("\n"));
+});
+
+Deno.test("a target with a path prefixes every url, as Artillery concatenates them", () => {
+  const exp = convert(`
+config: { target: "http://h:1/api/", phases: [{ duration: 1, arrivalRate: 1 }] }
+scenarios: [{ flow: [{ get: { url: /x } }] }]
+`);
+  assertEquals(exp.targets, { target: { url: "http://h:1" } });
+  assertEquals(exp.flows, [{
+    name: "scenario 0",
+    weight: 1,
+    steps: [{ get: { path: "/api/x", name: "/api/x" } }],
+  }]);
+  assertEquals(exp.thresholds, undefined);
+});
+
+Deno.test("unsupported features: every offending path in one ArtilleryError", () => {
+  const issues = issuesOf(`
+config:
+  target: http://127.0.0.1:8080
+  processor: ./hooks.js
+  payload: { path: users.csv, fields: [user], delimiter: ";" }
+  tls: { rejectUnauthorized: false }
+  plugins: { ensure: {}, metrics-by-endpoint: {}, datadog: {} }
+  variables: { id: [1, 2, 3] }
+  phases: [{ duration: 10, arrivalRate: 1 }]
+before: { flow: [{ get: { url: / } }] }
+scenarios:
+  - engine: ws
+    flow: [{ send: hello }]
+  - beforeRequest: sign
+    flow:
+      - get: { url: /login, capture: { json: $.token, as: token } }
+      - get: { url: "/items/{{ id }}", match: { json: $.ok, value: true } }
+      - function: setUser
+      - loop: [{ get: { url: / } }]
+      - ifTrue: token
+      - parallel: [{ get: { url: /a } }]
+`);
+  assertEquals(
+    issues.map((i) => i.path).sort(),
+    [
+      "before",
+      "config.processor",
+      "config.payload.delimiter",
+      "config.tls",
+      "config.plugins.datadog",
+      "scenarios[0].engine",
+      "scenarios[0].flow[0].send",
+      "scenarios[1].beforeRequest",
+      "scenarios[1].flow[1].get.match",
+      "scenarios[1].flow[1].get.url",
+      "scenarios[1].flow[2].function",
+      "scenarios[1].flow[3].loop",
+      "scenarios[1].flow[4].ifTrue",
+      "scenarios[1].flow[5].parallel",
+      "scenarios[0].flow",
+    ].sort(),
+  );
+  const text = issues.map((i) => `${i.path}: ${i.message}`).join("\n");
+  assert(
+    text.includes("scenarios[1].flow[1].get.url: uses {{ id }}, which config.variables.id lists 3 values"),
+    text,
+  );
+  assert(text.includes("scenarios[1].flow[2].function: runs a JavaScript function"), text);
+  const one = issuesOf(
+    "config: {target: http://x, phases: [{duration: 1, arrivalRate: 1}]}\n" +
+      "scenarios: [{flow: [{get: {url: /, capture: {}}}]}]",
+  );
+  assertEquals(one, [{ path: "scenarios[0].flow[0].get.capture", message: one[0].message }]);
+  const message = new ArtilleryError(one).message;
+  assert(
+    message.includes("scenarios[0].flow[0].get.capture: expected a capture such as {json: $.token"),
+    message,
+  );
+});
+
+Deno.test("malformed phases and ensure are reported at their paths", () => {
+  const issues = issuesOf(`
+config:
+  target: 127.0.0.1:8080
+  phases:
+    - { duration: ten, arrivalRate: 1 }
+    - { duration: 5 }
+    - { pause: 1, arrivalRate: 3 }
+    - { duration: 5, arrivalRate: 1, maxVusers: 10 }
+    - { duration: 5, arrivalRate: 1, maxVusers: 20 }
+  ensure:
+    p99: fast
+    conditions: [{ expression: "vusers.failed == 0 or http.response_time.p99 < 5" }]
+scenarios: [{ flow: [{ think: 1 }] }]
+`);
+  assertEquals(issues.map((i) => i.path), [
+    "config.target",
+    "config.phases[0].duration",
+    "config.phases[1].arrivalRate",
+    "config.phases[2].arrivalRate",
+    "config.phases[4].maxVusers",
+    "scenarios[0].flow",
+    "config.ensure.p99",
+    "config.ensure.conditions[0].expression",
+  ]);
+});
+
+Deno.test("a scenario of weight 0 is left out with a warning, as Artillery never picks it", () => {
+  const warnings: string[] = [];
+  const exp = convert(
+    `
+config: { target: "http://h:1", phases: [{ duration: 1, arrivalRate: 1 }] }
+scenarios: [{ weight: 0, flow: [{ get: { url: /a } }] }, { flow: [{ get: { url: /b } }] }]
+`,
+    warnings,
+  );
+  assertEquals(exp.flows, [{ name: "scenario 1", weight: 1, steps: [{ get: { path: "/b", name: "/b" } }] }]);
+  assertEquals(warnings, ["scenarios[0]: weight 0, never run by Artillery; left out"]);
+});
+
+Deno.test("loadExperiment recognises an Artillery script: validated, --set applies, issues as ExperimentError", () => {
+  const exp = loadExperiment(SCRIPT, { file: "shop.yml", set: ["loads.artillery.phases[0].rate=6"] });
+  assertEquals(exp.name, "shop");
+  const load = exp.loads.artillery as Record<string, unknown>;
+  assertEquals(load.connection, "per-arrival");
+  assertEquals((load.phases as Array<Record<string, unknown>>).map((p) => [p.name, p.ratePerSec]), [
+    ["warm up", 6],
+    ["burst", 50],
+    ["phase 2", 2.5],
+    ["phase 3", 0],
+    ["phase 4", 1],
+  ]);
+  assertEquals(exp.flows?.map((f) => [f.name, f.weight, f.steps.length]), [["browse", 3, 3], [
+    "scenario 1",
+    1,
+    1,
+  ]]);
+  const { notes } = loadRunnable(SCRIPT, { file: "shop.yml", preflight: false });
+  assert(notes.length > 0, "the import's notes come back with the plan");
+  try {
+    loadExperiment(SCRIPT.replace("think: 1.5", "loop: []"), { file: "shop.yml" });
+    throw new Error("expected an ExperimentError");
+  } catch (err) {
+    assert(err instanceof ExperimentError, String(err));
+    assertEquals(err.issues.map((i) => i.path), ["scenarios[0].flow[1].loop"]);
+    assert(err.message.includes("shop.yml"), err.message);
+  }
+});
+
+Deno.test("default headers take templates; plugins.ensure checks count as config.ensure ones", () => {
+  const exp = convert(`
+config:
+  target: http://h:1
+  phases: [{ duration: 1, arrivalRate: 1 }]
+  variables: { token: abc }
+  defaults: { headers: { authorization: "Bearer {{ token }}" } }
+  plugins:
+    ensure:
+      thresholds: [{ http.response_time.p95: 100 }]
+scenarios: [{ flow: [{ get: { url: /a } }] }]
+`);
+  assertEquals(exp.flows, [{
+    name: "scenario 0",
+    weight: 1,
+    steps: [{ get: { path: "/a", name: "/a", headers: { authorization: "Bearer abc" } } }],
+  }]);
+  assertEquals(exp.thresholds, ["p95 < 100ms"]);
+  const plain = convert(`
+config: { target: "http://h:1", phases: [{ duration: 1, arrivalRate: 1 }], plugins: { ensure: null } }
+scenarios: [{ flow: [{ get: { url: /a } }] }]
+`);
+  assertEquals(plain.thresholds, undefined);
+});
+
+Deno.test("a fractional think keeps Artillery's documented seconds (500 ms) and is said once, naming the step", () => {
+  const warnings: string[] = [];
+  const exp = convert(
+    `
+config:
+  target: "http://127.0.0.1:8080"
+  phases: [{ duration: 1, arrivalRate: 1 }]
+scenarios:
+  - flow:
+      - get: { url: "/a" }
+      - think: 0.5
+      - loop:
+          - think: 0.25
+        count: 3
+      - think: 2
+`,
+    warnings,
+  );
+  assertEquals(
+    (exp.flows as Array<{ steps: Array<Record<string, unknown>> }>)[0].steps.map((s) => s.think ?? "get"),
+    [
+      "get",
+      "500ms",
+      "250ms",
+      "250ms",
+      "250ms",
+      "2s",
+    ],
+  );
+  const notes = warnings.filter((w) => w.includes(FRACTIONAL_THINK));
+  assertEquals(notes.length, 1, warnings.join("\n"));
+  assert(notes[0].startsWith("scenarios[0].flow[1].think: "), notes[0]);
+  assert(notes[0].includes("waits 500 ms") && notes[0].includes("Artillery 2.0.21"), notes[0]);
+});
+
+Deno.test("whole-second think times need no note", () => {
+  const warnings: string[] = [];
+  convert(SCRIPT.replace("think: 1.5", "think: 2"), warnings);
+  assert(!warnings.some((w) => w.includes(FRACTIONAL_THINK)), warnings.join("\n"));
+});
+
+Deno.test("a loop of no steps is nothing to run, whatever its count: no billion-entry list", () => {
+  const started = Date.now();
+  const script = SCRIPT.replace("think: 1.5", "loop: []\n        count: 1000000000");
+  const { experiment } = artilleryToExperiment(parse(script));
+  const flows = experiment.flows as Array<{ steps: unknown[] }>;
+  assertEquals(flows[0].steps.length, 2, JSON.stringify(flows[0]));
+  assert(Date.now() - started < 2_000, `took ${Date.now() - started} ms`);
+});
+
+Deno.test("seconds past loadlab's longest duration are named at the script's own path", () => {
+  // 1e308 seconds became "Infinityms", refused at loads.artillery.phases[0].duration and gracefulStop,
+  // keys the script does not have, quoting a value it never wrote.
+  const issues = issuesOf(`
+config:
+  target: http://127.0.0.1:8080
+  phases: [{ duration: 1e308, arrivalRate: 1 }, { pause: "9000h" }]
+scenarios:
+  - flow: [{ get: { url: / } }, { think: 1e308 }]
+`);
+  assertEquals(issues.map((i) => i.path), [
+    "config.phases[0].duration",
+    "config.phases[1].pause",
+    "scenarios[0].flow[1].think",
+  ]);
+  for (const i of issues) assert(/too long: at most 7 days \(168h\), e\.g\. 3600/.test(i.message), i.message);
+  // Long thinks each within the limit: the graceful stop is held to it, not refused at a loadlab key.
+  const thinks = Array.from({ length: 30 }, () => "{ think: 86400 }").join(", ");
+  const { experiment } = artilleryToExperiment(parse(`
+config: { target: http://127.0.0.1:8080, phases: [{ duration: 1, arrivalRate: 1 }] }
+scenarios:
+  - flow: [{ get: { url: / } }, ${thinks}]
+`));
+  assertEquals((experiment.loads as any).artillery.gracefulStop, "604800000ms");
+});

@@ -1,0 +1,72 @@
+/**
+ * @module
+ * Endpoint names of an imported Artillery script, as Artillery 2's `metrics-by-endpoint` plugin names
+ * them (on by default there): a request's path as written, templates unfilled (its `groupDynamicURLs`,
+ * so `/items/{{ id }}` is one endpoint), with its query string unless `stripQueryString`; a request with
+ * a `name` is `url (name)`, or just `name` with `useOnlyRequestNames`. Requests of one name pool, as in
+ * Artillery. The plugin's options are read from `config.plugins.metrics-by-endpoint`; those loadlab
+ * cannot honour are issues naming their path.
+ */
+import { type Collector, isRecord, join } from "./common.ts";
+
+/** How the script's requests are named. */
+export interface EndpointNaming {
+  useOnlyRequestNames: boolean;
+  stripQueryString: boolean;
+}
+
+const PLUGIN = "metrics-by-endpoint";
+const BOOLEAN_OPTIONS = ["useOnlyRequestNames", "stripQueryString", "groupDynamicURLs"] as const;
+
+/** The naming of `config.plugins.metrics-by-endpoint` (Artillery's defaults when absent). */
+export function endpointNaming(plugins: unknown, out: Collector): EndpointNaming {
+  const naming = { useOnlyRequestNames: false, stripQueryString: false };
+  const options = isRecord(plugins) ? plugins[PLUGIN] : undefined;
+  if (options === undefined || options === null) return naming;
+  const path = `config.plugins.${PLUGIN}`;
+  if (!isRecord(options)) {
+    out.issues.push({ path, message: "expected a mapping of options such as {useOnlyRequestNames: true}" });
+    return naming;
+  }
+  for (const [key, value] of Object.entries(options)) {
+    const at = join(path, key);
+    if (key === "metricsNamespace") continue; // a prefix of Artillery's metric names: loadlab's are its own
+    if (!(BOOLEAN_OPTIONS as readonly string[]).includes(key)) {
+      const supported = [...BOOLEAN_OPTIONS, "metricsNamespace"].join(", ");
+      out.issues.push({ path: at, message: `not supported (loadlab reads ${supported})` });
+    } else if (typeof value !== "boolean") out.issues.push({ path: at, message: "expected true or false" });
+    else if (key === "groupDynamicURLs") {
+      if (!value) {
+        out.issues.push({
+          path: at,
+          message:
+            "false names endpoints by filled URLs, unbounded; loadlab names them by the url as written",
+        });
+      }
+    } else naming[key as keyof EndpointNaming] = value;
+  }
+  return naming;
+}
+
+/**
+ * Artillery's name of a request: its url as written after the target's path (`basePath`: Artillery
+ * prefixes the target to a url starting with "/"), without `qs`, and its `name` if any.
+ */
+export function artilleryEndpointName(
+  url: string,
+  name: unknown,
+  basePath: string,
+  naming: EndpointNaming,
+): string {
+  let base = url.startsWith("/") ? basePath + url : url;
+  if (/^https?:\/\//i.test(url)) {
+    const parsed = new URL(url);
+    base = parsed.pathname + parsed.search;
+  }
+  if (naming.stripQueryString) base = base.replace(/\?.*$/, "");
+  try {
+    base = decodeURIComponent(base);
+  } catch { /* kept as written */ }
+  if (typeof name !== "string" || name === "") return base;
+  return naming.useOnlyRequestNames ? name : `${base} (${name})`;
+}

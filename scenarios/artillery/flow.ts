@@ -1,0 +1,182 @@
+/**
+ * @module
+ * Artillery `scenarios[]` -> loadlab `flows`: each scenario becomes a flow with its weight, each
+ * `get/post/put/patch/delete/head` step a request step (request.ts: its url, query, body,
+ * headers and captures, its `{{ name }}` templates filled) and each `think` (seconds) a think step; `loop`
+ * with a `count` is written out that many times. Everything else a step may hold is refused with its path
+ * by the shared table in common.ts.
+ */
+import {
+  type Collector,
+  isRecord,
+  join,
+  nonNegative,
+  rejectUnknownKeys,
+  secondsToDuration,
+} from "./common.ts";
+import { listOrigin, tagOrigin } from "./paths.ts";
+import { convertRequest, type FlowContext } from "./request.ts";
+
+/** Steps a `loop` may write out at most (count x steps), so a typo cannot build a giant flow. */
+const MAX_UNROLLED_STEPS = 1000;
+
+const METHODS = ["get", "post", "put", "patch", "delete", "head"] as const;
+const SCENARIO_KEYS = ["name", "weight", "flow"];
+
+/** Every capture name (`as`) of the scenarios: placeholders that stay for the engine to fill. */
+export function captureNames(scenarios: unknown): string[] {
+  const names: string[] = [];
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(visit);
+    else if (isRecord(value)) {
+      for (const [k, v] of Object.entries(value)) {
+        if (k !== "capture") visit(v);
+        else {for (const c of Array.isArray(v) ? v : [v]) {
+            if (isRecord(c) && typeof c.as === "string") names.push(c.as);
+          }}
+      }
+    }
+  };
+  visit(scenarios);
+  return names;
+}
+
+type Step = Record<string, unknown>;
+
+/** One step as loadlab steps: one, or a `loop`'s steps `count` times over. */
+function convertStep(step: unknown, path: string, ctx: FlowContext, out: Collector): Array<Step | undefined> {
+  if (!isRecord(step) || Object.keys(step).length === 0) {
+    out.issues.push({ path, message: `expected a step such as {get: {url: /home}} or {think: 1}` });
+    return [undefined];
+  }
+  if (step.loop !== undefined) return convertLoop(step, path, ctx, out);
+  const keys = Object.keys(step);
+  const action = keys.find((k) => k === "think" || (METHODS as readonly string[]).includes(k));
+  rejectUnknownKeys(step, path, action ? [action] : [], out);
+  if (action === "think") {
+    const thinkPath = join(path, "think");
+    noteFractionalThink(step.think, thinkPath, out);
+    const think = { think: secondsToDuration(step.think, thinkPath, out) };
+    return [tagOrigin(out.origins, think, { at: path, keys: { think: thinkPath } })];
+  }
+  if (!action) return [undefined];
+  const converted = convertRequest(step[action], join(path, action), ctx, out);
+  if (converted === undefined) return [undefined];
+  const capture = converted.capture?.length ? { capture: converted.capture } : {};
+  // A step's `capture` is the request's in the script (`get.capture`), beside it in the experiment.
+  const origin = { at: path, keys: { capture: join(join(path, action), "capture") } };
+  return [tagOrigin(out.origins, { [action]: converted.request, ...capture }, origin)];
+}
+
+/** The start of the one warning about fractional think times (it is given once per script). */
+export const FRACTIONAL_THINK = "think is read as seconds";
+
+/**
+ * Artillery's docs define `think` in seconds, which loadlab keeps (0.5 waits 500 ms); Artillery 2.0.21
+ * itself takes only whole numbers as seconds and a fraction as milliseconds (0.5 waits about 1 ms). So
+ * the same script paces differently in the two tools: said once, at the first fractional think.
+ */
+function noteFractionalThink(value: unknown, path: string, out: Collector): void {
+  const seconds = typeof value === "string" && /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value;
+  if (typeof seconds !== "number" || !Number.isFinite(seconds) || Number.isInteger(seconds)) return;
+  if (out.warnings.some((w) => w.includes(FRACTIONAL_THINK))) return;
+  const ms = Math.round(seconds * 1000);
+  out.warnings.push(
+    `${path}: ${FRACTIONAL_THINK} (${JSON.stringify(value)} waits ${ms} ms, as Artillery's documentation ` +
+      `defines it); Artillery 2.0.21 itself waits about 1 ms for a fractional think (only whole numbers ` +
+      `are seconds there), so its runs of this script pause less between requests`,
+  );
+}
+
+/** `{loop: [steps], count: N}` written out N times; a loop over a list or without a count is refused. */
+function convertLoop(step: Record<string, unknown>, path: string, ctx: FlowContext, out: Collector) {
+  rejectUnknownKeys(step, path, ["loop", "count"], out);
+  const count = step.count;
+  if (!Array.isArray(step.loop) || typeof count !== "number" || !Number.isInteger(count) || count < 1) {
+    out.issues.push({
+      path: join(path, "loop"),
+      message: "a loop runs here with a list of steps and a whole count >= 1 (loops over values or " +
+        "without a count are not supported)",
+    });
+    return [undefined];
+  }
+  const once = step.loop.flatMap((s, j) => convertStep(s, join(join(path, "loop"), j), ctx, out));
+  // A loop of no steps runs nothing however often: writing out its count (a billion) of empty lists
+  // exhausted memory before any check.
+  if (once.length === 0) return [];
+  if (once.length * count > MAX_UNROLLED_STEPS) {
+    out.issues.push({
+      path,
+      message: `loop writes out ${once.length * count} steps; at most ${MAX_UNROLLED_STEPS}`,
+    });
+    return [undefined];
+  }
+  return Array.from({ length: count }, () => once).flat();
+}
+
+/** Converts `scenarios[]` to loadlab flows; problems go to `out` with their paths. */
+export function convertScenarios(scenarios: unknown, ctx: FlowContext, out: Collector) {
+  if (!Array.isArray(scenarios) || scenarios.length === 0) {
+    out.issues.push({ path: "scenarios", message: "missing: at least one scenario with a flow" });
+    return [];
+  }
+  const used = new Set<string>();
+  const flows = scenarios.map((scenario, i) => convertScenario(scenario, i, used, ctx, out));
+  if (flows.every((f) => f === undefined) && out.issues.length === 0) {
+    out.issues.push({ path: "scenarios", message: "no scenario with a weight > 0" });
+  }
+  return flows.filter((f) => f !== undefined);
+}
+
+/**
+ * Scenario `i` as a loadlab flow named apart from those in `used`; undefined when malformed or of weight 0.
+ */
+function convertScenario(scenario: unknown, i: number, used: Set<string>, ctx: FlowContext, out: Collector) {
+  const path = join("scenarios", i);
+  if (!isRecord(scenario)) {
+    out.issues.push({
+      path,
+      message: `expected a scenario with a flow, found ${JSON.stringify(scenario)}`,
+    });
+    return undefined;
+  }
+  const engine = scenario.engine;
+  const allowed = engine === undefined || engine === "http" ? [...SCENARIO_KEYS, "engine"] : SCENARIO_KEYS;
+  rejectUnknownKeys(scenario, path, allowed, out);
+  const weight = scenario.weight === undefined ? 1 : nonNegative(scenario.weight, join(path, "weight"), out);
+  if (!Array.isArray(scenario.flow) || scenario.flow.length === 0) {
+    out.issues.push({
+      path: join(path, "flow"),
+      message: "missing: a list of steps such as - get: {url: /}",
+    });
+    return undefined;
+  }
+  if (weight === 0) {
+    // Artillery never picks a scenario of weight 0; loadlab's flows need a weight > 0.
+    out.warnings.push(`${path}: weight 0, never run by Artillery; left out`);
+    return undefined;
+  }
+  // The script's step of each converted one: a loop's copies are named at the loop.
+  const stepPaths: string[] = [];
+  const steps = scenario.flow.flatMap((step, j) => {
+    const converted = convertStep(step, join(join(path, "flow"), j), ctx, out);
+    stepPaths.push(...converted.map(() => join(join(path, "flow"), j)));
+    return converted;
+  });
+  tagOrigin(out.origins, steps, listOrigin(join(path, "flow"), stepPaths));
+  if (!steps.some((s) => s !== undefined && !("think" in s))) {
+    out.issues.push({ path: join(path, "flow"), message: "a flow needs at least one request" });
+  }
+  const flow = { name: uniqueName(String(scenario.name ?? `scenario ${i}`), used), weight, steps };
+  const keys: Record<string, string> = { steps: join(path, "flow"), data: "config.payload" };
+  for (const key of ["name", "weight"]) if (scenario[key] !== undefined) keys[key] = join(path, key);
+  return tagOrigin(out.origins, flow, { at: path, keys });
+}
+
+/** Artillery does not require unique names; loadlab reports per flow and phase, so repeats get a suffix. */
+export function uniqueName(name: string, used: Set<string>): string {
+  let candidate = name;
+  for (let n = 2; used.has(candidate); n++) candidate = `${name} (${n})`;
+  used.add(candidate);
+  return candidate;
+}

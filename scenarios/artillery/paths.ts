@@ -1,0 +1,110 @@
+/**
+ * @module
+ * Where each part of an imported Artillery script came from, so a problem found in the experiment it
+ * became (by the schema, the planner or the engine's checks) is named at the path the user wrote
+ * (`scenarios[0].flow[2].get.headers.Content-Length`), not at the converted one (`flows[0].steps[2]...`).
+ * The converters tag each object they build with the script's path that produced it (`tagOrigin`); once
+ * the experiment is assembled, one walk turns the tags into a table of converted paths (`originTable`), and
+ * an issue's path is read from its longest tagged prefix (`userPath`). A part with no single source in
+ * the script (a phase's rate from `arrivalCount`, a storm's pauses) is named at the nearest one that made
+ * it; a path nothing was tagged for (`repeats`, set by `--set`) stays as it is. A table, not a rewrite of
+ * the error text, so each layer's messages stay its own.
+ */
+import { formatPath, type Issue } from "../../validation/mod.ts";
+
+/** The script's path of one converted object, and of those of its keys that have their own. */
+export interface Origin {
+  /** The script's path that produced the object (`scenarios[0].flow[2].get`). */
+  at: string;
+  /** Converted key -> the script's path of its value, where it differs from `at` (`path` -> `...get.url`). */
+  keys?: Record<string, string>;
+  /** The object's keys below it are the script's own (headers, a JSON body): a deeper path keeps its tail. */
+  mirrors?: boolean;
+}
+
+/** The tags of one conversion: converted object -> its origin. Weak, so loops' repeated steps share one. */
+export type Origins = WeakMap<object, Origin>;
+
+/**
+ * Converted path (`flows[0].steps[2].get`) -> the script's path, whether a deeper tail is kept, and for a
+ * key the conversion left without a value, the script's part that owns it (`hole`).
+ */
+export type OriginTable = Map<string, { at: string; mirrors: boolean; hole?: string }>;
+
+/** Tags `value` as made from the script's `origin.at` (when it is an object); returns `value`. */
+export function tagOrigin<T>(origins: Origins | undefined, value: T, origin: Origin): T {
+  if (origins && typeof value === "object" && value !== null) origins.set(value, origin);
+  return value;
+}
+
+/** The origin of a list whose item `i` came from `paths[i]` (a flow's steps, the thresholds). */
+export function listOrigin(at: string, paths: readonly string[]): Origin {
+  return { at, keys: Object.fromEntries(paths.map((path, i) => [i, path])) };
+}
+
+/** Every tagged object of `experiment` (and its keys with paths of their own), by converted path. */
+export function originTable(experiment: unknown, origins: Origins): OriginTable {
+  const table: OriginTable = new Map();
+  const walk = (value: unknown, path: PropertyKey[]): void => {
+    if (typeof value !== "object" || value === null) return;
+    const isList = Array.isArray(value);
+    const origin = origins.get(value);
+    if (origin) {
+      const mirrors = origin.mirrors ?? false;
+      table.set(formatPath(path), { at: origin.at, mirrors });
+      for (const [key, at] of Object.entries(origin.keys ?? {})) {
+        const hole = (value as Record<string, unknown>)[key] === undefined ? origin.at : undefined;
+        table.set(formatPath([...path, isList ? Number(key) : key]), { at, mirrors, hole });
+      }
+    }
+    // Children after their parent's keys: an object's own tag is nearer than the key naming it.
+    for (const [key, child] of Object.entries(value)) walk(child, [...path, isList ? Number(key) : key]);
+  };
+  walk(experiment, []);
+  return table;
+}
+
+/**
+ * The script's path of a converted one: that of its longest tagged prefix, with the rest of the path
+ * when that part mirrors the script; unchanged when nothing of the script made it.
+ */
+export function userPath(table: OriginTable, converted: string): string {
+  return nearest(table, converted)?.path ?? converted;
+}
+
+function nearest(table: OriginTable, converted: string) {
+  let best: string | undefined;
+  for (const key of table.keys()) {
+    if (holds(key, converted) && (best === undefined || key.length > best.length)) best = key;
+  }
+  if (best === undefined) return undefined;
+  const { at, mirrors, hole } = table.get(best)!;
+  return { path: mirrors ? at + converted.slice(best.length) : at, hole };
+}
+
+/** Whether `path` is `other` or holds it (`config.phases[0]` holds `config.phases[0].rate`). */
+function holds(path: string, other: string): boolean {
+  return other === path || (other.startsWith(path) && /^[.[]/.test(other.slice(path.length)));
+}
+
+/**
+ * The conversion's issues and then the converted experiment's, named at the script's paths, each once.
+ * A converted issue is dropped when it is a hole the conversion left and already named: at or above a
+ * conversion issue's path (a think it could not read is a step the schema finds incomplete), or at a key
+ * left without a value in a part with a conversion issue (a phase of 0 seconds gets no rate). The same
+ * message at a part and within it (a loop's copies) is named once, at the deeper path.
+ */
+export function scriptIssues(conversion: readonly Issue[], converted: readonly Issue[], table: OriginTable) {
+  const named = (path: string) => conversion.some((c) => holds(path, c.path));
+  const found: Issue[] = [];
+  for (const issue of converted) {
+    const at = nearest(table, issue.path) ?? { path: issue.path, hole: undefined };
+    if (named(at.path) || (at.hole !== undefined && named(at.hole))) continue;
+    found.push({ path: at.path, message: issue.message });
+  }
+  const repeated = (issue: Issue, j: number) =>
+    found.some((o, k) =>
+      o.message === issue.message && (o.path === issue.path ? k < j : holds(issue.path, o.path))
+    );
+  return [...conversion, ...found.filter((issue, j) => !repeated(issue, j))];
+}

@@ -1,0 +1,54 @@
+/**
+ * @module
+ * Artillery `config.payload` -> the data source of an imported script: one CSV file read a row per
+ * session, its columns named by `fields`, which the flows' templates then fill from. Apart from
+ * convert.ts, which reads the rest of `config`, because a payload's keys and their checks are rules of
+ * their own, as the phases' (phases.ts) and the ensure checks' (ensure.ts) are.
+ */
+import { type Collector, isRecord, join, rejectUnknownKeys } from "./common.ts";
+import { tagOrigin } from "./paths.ts";
+
+const PAYLOAD_KEYS = ["path", "fields", "order", "skipHeader"];
+
+/**
+ * `config.payload` (one CSV file, a row per virtual user) as a loadlab data source: `fields` name the
+ * columns, `skipHeader` drops the file's own header row, `order: sequence` is `sequential` and
+ * Artillery's default, `random`, stays random. Several payloads, `loadAll`, `delimiter` and `cast` are
+ * refused with their paths.
+ */
+export function convertPayload(payload: unknown, out: Collector) {
+  if (payload === undefined) return undefined;
+  const one = Array.isArray(payload) && payload.length === 1 ? payload[0] : payload;
+  const path = Array.isArray(payload) ? "config.payload[0]" : "config.payload";
+  if (!isRecord(one)) {
+    out.issues.push({
+      path: "config.payload",
+      message: "expected one payload {path, fields} (several are not supported)",
+    });
+    return undefined;
+  }
+  rejectUnknownKeys(one, path, PAYLOAD_KEYS, out);
+  const fields = one.fields;
+  if (typeof one.path !== "string" || !Array.isArray(fields) || !fields.every((f) => typeof f === "string")) {
+    out.issues.push({ path, message: "a payload needs path (a CSV file) and fields (its column names)" });
+    return undefined;
+  }
+  if (one.order !== undefined && one.order !== "random" && one.order !== "sequence") {
+    out.issues.push({
+      path: join(path, "order"),
+      message: `expected random or sequence, found ${JSON.stringify(one.order)}`,
+    });
+  }
+  const source = {
+    file: one.path,
+    fields: fields as string[],
+    order: one.order === "sequence" ? "sequential" : "random",
+    ...(one.skipHeader === true ? { skipHeader: true } : {}),
+  };
+  // The source's keys are the payload's, but for its file (`path` in the script).
+  const keys = { file: join(path, "path") };
+  return {
+    source: tagOrigin(out.origins, source, { at: path, keys, mirrors: true }),
+    fields: fields as string[],
+  };
+}

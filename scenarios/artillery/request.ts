@@ -1,0 +1,206 @@
+/**
+ * @module
+ * One Artillery request step (`get/post/put/patch/delete/head`) -> a loadlab request step: `url` made
+ * relative to the target, `qs` -> `query`, `json`/`body`, `config.defaults.headers` under the step's own
+ * headers, `capture` (json, header, regexp) the step's captures. `{{ name }}` templates are filled from
+ * `config.variables`; a payload field, a captured name and `$randomNumber(min,max)` / `$randomString(n)`
+ * stay placeholders, filled per session or request by the engine. A variable with a list of values is
+ * refused where it is used, because Artillery draws one value per virtual user and sending only the first
+ * value would change what the target sees (a cache study would measure a 100% hit rate): put such values
+ * in a payload file. Apart from the flows (flow.ts) because a request's fields and templates are
+ * rules of their own, which the script's default headers (convert.ts) use too.
+ */
+import { artilleryEndpointName, type EndpointNaming } from "./endpoints.ts";
+import { type Collector, isRecord, join, rejectUnknownKeys } from "./common.ts";
+import { listOrigin, tagOrigin } from "./paths.ts";
+
+/** `config.variables`: a value to substitute, or the number of values of a list (refused when used). */
+export type Variables = Map<string, { value: string | number | boolean } | { listLength: number }>;
+
+/** What every request of the script shares. */
+export interface FlowContext {
+  /** The target's origin (`http://host:port`), the base URL of the loadlab target. */
+  origin: string;
+  /** The target URL's path without a trailing slash ("" or "/api"): Artillery prefixes it to urls. */
+  basePath: string;
+  defaultHeaders: Record<string, string>;
+  variables: Variables;
+  /** Names filled at run time (payload fields, captures): their placeholders stay as written. */
+  runtimeNames: ReadonlySet<string>;
+  /** How requests are named as endpoints (endpoints.ts). */
+  naming: EndpointNaming;
+}
+
+const RUNTIME_CALL = /^\$random(Number|String)\(/;
+const REQUEST_KEYS = ["url", "json", "body", "headers", "qs", "capture", "name"];
+const CAPTURE_KEYS = ["json", "header", "regexp", "group", "as"];
+const TEMPLATE = /\{\{\s*([^}]*?)\s*\}\}/g;
+
+/** Fills `{{ name }}` in one string; a template that is the whole string keeps the variable's type. */
+function fill(text: string, path: string, ctx: FlowContext, out: Collector): string | number | boolean {
+  const whole = /^\{\{\s*([^}]*?)\s*\}\}$/.exec(text);
+  const lookup = (name: string): string | number | boolean => {
+    if (ctx.runtimeNames.has(name) || RUNTIME_CALL.test(name)) return `{{ ${name} }}`;
+    const v = ctx.variables.get(name);
+    if (v && "value" in v) return v.value;
+    if (v) {
+      out.issues.push({
+        path,
+        message: `uses {{ ${name} }}, which config.variables.${name} lists ${v.listLength} values for: ` +
+          `Artillery picks one per virtual user, loadlab builds its requests once; give one value`,
+      });
+    } else if (name.startsWith("$")) {
+      out.issues.push({ path, message: `{{ ${name} }}: template functions and $env are not supported` });
+    } else {
+      out.issues.push({
+        path,
+        message: `{{ ${name} }} is not in config.variables, a payload field or a capture`,
+      });
+    }
+    return "";
+  };
+  if (whole) return lookup(whole[1]);
+  return text.replace(TEMPLATE, (_, name: string) => String(lookup(name)));
+}
+
+/** Fills templates in every string of a JSON value (keys included). */
+function fillDeep(value: unknown, path: string, ctx: FlowContext, out: Collector): unknown {
+  if (typeof value === "string") return fill(value, path, ctx, out);
+  if (Array.isArray(value)) return value.map((v, i) => fillDeep(v, join(path, i), ctx, out));
+  if (isRecord(value)) {
+    return Object.fromEntries(
+      Object.entries(value).map((
+        [k, v],
+      ) => [String(fill(k, path, ctx, out)), fillDeep(v, join(path, k), ctx, out)]),
+    );
+  }
+  return value;
+}
+
+/** A header or query map of scalars with templates filled; undefined (and an issue) when malformed. */
+export function scalarMap(value: unknown, path: string, ctx: FlowContext, out: Collector) {
+  if (!isRecord(value)) {
+    out.issues.push({
+      path,
+      message: `expected a mapping of names to values, found ${JSON.stringify(value)}`,
+    });
+    return undefined;
+  }
+  const result: Record<string, string> = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (!["string", "number", "boolean"].includes(typeof v)) {
+      out.issues.push({
+        path: join(path, k),
+        message: `expected a string or number, found ${JSON.stringify(v)}`,
+      });
+      continue;
+    }
+    result[k] = String(typeof v === "string" ? fill(v, join(path, k), ctx, out) : v);
+  }
+  return result;
+}
+
+/** Artillery's `url` (relative to the target, or absolute on the same origin) as a loadlab path. */
+function toPath(url: unknown, path: string, ctx: FlowContext, out: Collector): string | undefined {
+  if (typeof url !== "string" || url === "") {
+    out.issues.push({ path, message: `missing: every request needs a url such as "/home"` });
+    return undefined;
+  }
+  const filled = String(fill(url, path, ctx, out));
+  if (/^https?:\/\//i.test(filled)) {
+    const parsed = new URL(filled);
+    if (parsed.origin !== ctx.origin) {
+      out.issues.push({
+        path,
+        message: `${parsed.origin} is not the target ${ctx.origin}: one target per script`,
+      });
+      return undefined;
+    }
+    return parsed.pathname + parsed.search;
+  }
+  return ctx.basePath + (filled.startsWith("/") ? filled : `/${filled}`);
+}
+
+/**
+ * Merges default and step headers; the step wins, names compared without case as HTTP does. Each header
+ * keeps its origin: the step's `headers` or `config.defaults.headers`.
+ */
+function mergeHeaders(
+  defaults: Record<string, string>,
+  own: Record<string, string> | undefined,
+  path: string,
+  out: Collector,
+) {
+  const merged: Record<string, string> = {};
+  const keys: Record<string, string> = {};
+  const ownNames = new Set(Object.keys(own ?? {}).map((k) => k.toLowerCase()));
+  for (const [k, v] of Object.entries(defaults)) {
+    if (ownNames.has(k.toLowerCase())) continue;
+    merged[k] = v;
+    keys[k] = join("config.defaults.headers", k);
+  }
+  const at = own === undefined ? "config.defaults.headers" : path;
+  return tagOrigin(out.origins, { ...merged, ...own }, { at, keys, mirrors: true });
+}
+
+/** One request step as a loadlab request and its captures; undefined (and an issue) when malformed. */
+export function convertRequest(spec: unknown, path: string, ctx: FlowContext, out: Collector) {
+  if (!isRecord(spec)) {
+    out.issues.push({
+      path,
+      message: `expected a request such as {url: /home}, found ${JSON.stringify(spec)}`,
+    });
+    return undefined;
+  }
+  rejectUnknownKeys(spec, path, REQUEST_KEYS, out);
+  const request: Record<string, unknown> = { path: toPath(spec.url, join(path, "url"), ctx, out) };
+  if (typeof spec.url === "string") {
+    request.name = artilleryEndpointName(spec.url, spec.name, ctx.basePath, ctx.naming);
+  }
+  if (spec.qs !== undefined) request.query = scalarMap(spec.qs, join(path, "qs"), ctx, out);
+  const own = spec.headers === undefined
+    ? undefined
+    : scalarMap(spec.headers, join(path, "headers"), ctx, out);
+  const headers = mergeHeaders(ctx.defaultHeaders, own, join(path, "headers"), out);
+  if (Object.keys(headers).length > 0) request.headers = headers;
+  if (spec.json !== undefined && spec.body !== undefined) {
+    out.issues.push({ path: join(path, "body"), message: "give json or body, not both" });
+  } else if (spec.json !== undefined) {
+    request.json = fillDeep(spec.json, join(path, "json"), ctx, out);
+  } else if (spec.body !== undefined) {
+    const body = typeof spec.body === "string" ? spec.body : JSON.stringify(spec.body);
+    request.body = String(fill(body, join(path, "body"), ctx, out));
+  }
+  // The request's keys as the script names them; a name not given is made from the url.
+  const keys = {
+    path: join(path, "url"),
+    query: join(path, "qs"),
+    name: join(path, spec.name ? "name" : "url"),
+  };
+  tagOrigin(out.origins, request, { at: path, keys, mirrors: true });
+  return { request, capture: convertCaptures(spec.capture, join(path, "capture"), out) };
+}
+
+/** Artillery's `capture` (one or a list) as loadlab captures: json, header or regexp (with group). */
+function convertCaptures(value: unknown, path: string, out: Collector) {
+  if (value === undefined) return undefined;
+  const list = Array.isArray(value) ? value : [value];
+  const paths: string[] = [];
+  const captures = list.flatMap((c, i) => {
+    const at = Array.isArray(value) ? join(path, i) : path;
+    if (!isRecord(c) || typeof c.as !== "string") {
+      out.issues.push({ path: at, message: "expected a capture such as {json: $.token, as: token}" });
+      return [];
+    }
+    rejectUnknownKeys(c, at, CAPTURE_KEYS, out);
+    const kinds = ["json", "header", "regexp"].filter((k) => typeof c[k] === "string");
+    if (kinds.length !== 1) {
+      out.issues.push({ path: at, message: "a capture takes one of json, header or regexp (a string)" });
+      return [];
+    }
+    paths.push(at);
+    const read = Object.fromEntries(Object.entries(c).filter(([k]) => CAPTURE_KEYS.includes(k)));
+    return [tagOrigin(out.origins, read, { at, mirrors: true })];
+  });
+  return tagOrigin(out.origins, captures, listOrigin(path, paths));
+}

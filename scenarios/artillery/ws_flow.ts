@@ -1,0 +1,197 @@
+/**
+ * @module
+ * Artillery `engine: ws` scenarios that read what the server sends (a `send` with `capture` or `match`, a
+ * `wait` step) as a loadlab flow of ws steps (docs/WEBSOCKET.md), where a storm (ws.ts) only
+ * counts answers: each virtual user is a session that connects to the target's path, sends its messages
+ * (`payload`, an object sent as JSON), waits where Artillery's engine waits for the next message, captures
+ * from it (`json`, `regexp` with `as`) and closes at the end. Artillery checks its `match` against the next
+ * message and fails the user when it differs; the flow waits for the first message that matches (`json`
+ * with `value`, `regexp`), within the run's timeout, so interleaved broadcasts do not fail a user. Loops
+ * (`count` required) are unrolled; anything else is named with its path.
+ */
+import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../../validation/duration.ts";
+import { type Collector, isRecord, join, nonNegative, rejectUnknownKeys } from "./common.ts";
+import { listOrigin, tagOrigin } from "./paths.ts";
+
+/** Most steps one virtual user's flow may have once loops are unrolled. */
+const MAX_STEPS = 10_000;
+
+/** Whether a send's parameters are Artillery's object form (`payload` with capture or match). */
+function readsAnswer(send: unknown): send is Record<string, unknown> {
+  return isRecord(send) && ("capture" in send || "match" in send);
+}
+
+/** Whether `flow` (loops included) reads what the server sends: then it converts to a flow, not a storm. */
+export function wsFlowNeeded(flow: unknown): boolean {
+  if (!Array.isArray(flow)) return false;
+  return flow.some((step) =>
+    isRecord(step) && ("wait" in step || readsAnswer(step.send) || wsFlowNeeded(step.loop))
+  );
+}
+
+/** One step of a virtual user's flow once loops are unrolled (experiment-file form), with its path. */
+export interface UnrolledStep {
+  at: string;
+  step: { ws?: { send?: string }; think?: string; thinkMs?: number; capture?: unknown[] };
+}
+
+/** The scenario's `flow` as steps, loops unrolled (at most `MAX_STEPS`); problems named in `out`. */
+export function unrollWs(flow: unknown[], out: Collector): UnrolledStep[] {
+  const steps: UnrolledStep[] = [];
+  walk(flow, "scenarios[0].flow", steps, out);
+  if (steps.length > MAX_STEPS) {
+    out.issues.push({
+      path: "scenarios[0].flow",
+      message: `over ${MAX_STEPS} steps per user once loops are unrolled`,
+    });
+    steps.length = 0;
+  }
+  return steps;
+}
+
+/**
+ * The flow of a virtual user: a connect to `target`'s path, its steps, a close; each step tagged with
+ * the script's (the connect with `config.target`, the close with the flow's end).
+ */
+export function wsFlowOf(
+  steps: readonly UnrolledStep[],
+  target: URL,
+  out: Collector,
+): Record<string, unknown> {
+  const connect = { ws: { connect: `${target.pathname}${target.search}` } };
+  const file = steps.map(({ step }) => step.thinkMs === undefined ? step : { think: `${step.thinkMs}ms` });
+  const paths = ["config.target", ...steps.map(({ at }) => at), "scenarios[0].flow"];
+  const all = tagOrigin(
+    out.origins,
+    [connect, ...file, { ws: { close: true } }],
+    listOrigin("scenarios[0].flow", paths),
+  );
+  return tagOrigin(out.origins, { name: "artillery", steps: all }, {
+    at: "scenarios[0]",
+    keys: { steps: "scenarios[0].flow" },
+  });
+}
+
+function walk(flow: unknown[], path: string, steps: UnrolledStep[], out: Collector): void {
+  flow.forEach((step, j) => {
+    const at = join(path, j);
+    if (steps.length > MAX_STEPS) return;
+    if (!isRecord(step)) {
+      out.issues.push({
+        path: at,
+        message: `expected a step such as - send: hello, found ${JSON.stringify(step)}`,
+      });
+    } else if ("send" in step || "wait" in step) {
+      const key = "send" in step ? "send" : "wait";
+      rejectUnknownKeys(step, at, [key], out);
+      const keys = { ws: join(at, key), capture: join(join(at, key), "capture") };
+      steps.push({
+        at,
+        step: tagOrigin(out.origins, readStep(step[key], key, join(at, key), out), { at, keys }),
+      });
+    } else if ("think" in step) {
+      rejectUnknownKeys(step, at, ["think"], out);
+      const seconds = nonNegative(step.think, join(at, "think"), out) ?? 0;
+      if (seconds * 1000 > MAX_DURATION_MS) {
+        // Named here: past it, 1e308 seconds was Infinity ms, refused at a loadlab key.
+        out.issues.push({
+          path: join(at, "think"),
+          message: `${seconds} seconds is too long: ${MAX_DURATION_WORDS}, e.g. 3600`,
+        });
+        return;
+      }
+      steps.push({ at, step: { thinkMs: Math.round(seconds * 1000) } });
+    } else if ("loop" in step) {
+      rejectUnknownKeys(step, at, ["loop", "count"], out);
+      const count = step.count === undefined ? undefined : nonNegative(step.count, join(at, "count"), out);
+      if (count === undefined || !Number.isInteger(count) || !Array.isArray(step.loop)) {
+        out.issues.push({
+          path: at,
+          message: "a loop needs a list of steps and a whole count (an endless loop never ends a user)",
+        });
+        return;
+      }
+      // The body is read once (its problems named once) and its steps copied: walking it count times
+      // looped a billion times over a body adding no step, and named a bad step once per turn.
+      const body: UnrolledStep[] = [];
+      walk(step.loop, join(at, "loop"), body, out);
+      for (let k = 0; k < count && body.length > 0 && steps.length <= MAX_STEPS; k++) {
+        steps.push(...(k === 0 ? body : structuredClone(body)));
+      }
+    } else {
+      out.issues.push({
+        path: at,
+        message: "only send, wait, think and loop steps are converted for engine: ws",
+      });
+    }
+  });
+}
+
+/** One `send` or `wait` as a ws step: its payload, its match, its captures. */
+function readStep(params: unknown, key: "send" | "wait", at: string, out: Collector): UnrolledStep["step"] {
+  const text = (v: unknown) => typeof v === "string" ? v : JSON.stringify(v);
+  if (key === "send" && !readsAnswer(params)) {
+    return { ws: tagOrigin(out.origins, { send: text(params) }, { at }) };
+  }
+  if (!isRecord(params)) {
+    out.issues.push({ path: at, message: "expected capture and/or match to wait for a message" });
+    return {};
+  }
+  rejectUnknownKeys(params, at, key === "send" ? ["payload", "capture", "match"] : ["capture", "match"], out);
+  if (key === "send" && params.payload === undefined) {
+    out.issues.push({ path: join(at, "payload"), message: "missing: the message to send" });
+  }
+  const match = params.match === undefined ? {} : readMatch(params.match, join(at, "match"), out);
+  const capture = params.capture === undefined ? [] : readCaptures(params.capture, join(at, "capture"), out);
+  const ws = key === "send" ? { send: text(params.payload), match } : { wait: match };
+  // The script's `payload` is the step's `send`; its `match` is a wait step's `wait`.
+  tagOrigin(out.origins, ws, { at, keys: { send: join(at, "payload"), wait: join(at, "match") } });
+  return { ws, ...(capture.length > 0 ? { capture } : {}) };
+}
+
+/** Artillery's `match: {json, value}` or `{regexp}` (one of them) as a ws step's match. */
+function readMatch(match: unknown, at: string, out: Collector): Record<string, unknown> {
+  if (Array.isArray(match)) {
+    if (match.length !== 1) out.issues.push({ path: at, message: "one match per step is converted" });
+    return readMatch(match[0], join(at, 0), out);
+  }
+  if (isRecord(match) && typeof match.json === "string" && "value" in match) {
+    rejectUnknownKeys(match, at, ["json", "value", "strict"], out);
+    const value = match.value;
+    if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") {
+      return tagOrigin(out.origins, { json: match.json, equals: value }, {
+        at,
+        keys: { json: join(at, "json"), equals: join(at, "value") },
+      });
+    }
+  } else if (isRecord(match) && typeof match.regexp === "string") {
+    rejectUnknownKeys(match, at, ["regexp", "strict"], out);
+    return tagOrigin(out.origins, { regexp: match.regexp }, { at, keys: { regexp: join(at, "regexp") } });
+  }
+  out.issues.push({
+    path: at,
+    message: "a match takes json with a text, number or true/false value, or regexp",
+  });
+  return {};
+}
+
+/** Artillery's captures (`json` or `regexp`, with `as`) as a step's captures. */
+function readCaptures(capture: unknown, at: string, out: Collector): Record<string, unknown>[] {
+  const list = Array.isArray(capture) ? capture : [capture];
+  const paths: string[] = [];
+  const captures = list.flatMap((c, k) => {
+    const path = Array.isArray(capture) ? join(at, k) : at;
+    if (
+      !isRecord(c) || typeof c.as !== "string" || (typeof c.json !== "string" && typeof c.regexp !== "string")
+    ) {
+      out.issues.push({ path, message: "a capture takes json or regexp, and as" });
+      return [];
+    }
+    rejectUnknownKeys(c, path, ["json", "regexp", "group", "as"], out);
+    const from = typeof c.json === "string" ? { json: c.json } : { regexp: c.regexp };
+    paths.push(path);
+    const read = { ...from, ...(typeof c.group === "number" ? { group: c.group } : {}), as: c.as };
+    return [tagOrigin(out.origins, read, { at: path, mirrors: true })];
+  });
+  return tagOrigin(out.origins, captures, listOrigin(at, paths));
+}

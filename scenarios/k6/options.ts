@@ -1,0 +1,304 @@
+/**
+ * @module
+ * A k6 script's `options` as the experiment `loadlab run script.js` runs: the load as one of loadlab's
+ * models (`vus`+`duration` and `constant-vus` are `connections`, `stages` and `ramping-vus` ramp them,
+ * `iterations` and the iteration executors are `count` loads of sessions, the arrival-rate executors are
+ * `rate` phases); several scenarios (or one with a `startTime`) as one load each, run together from their
+ * `startTime`s (the experiment's `together:`); thresholds in k6's syntax as loadlab's k6 form
+ * (`http_req_duration{name:x}: p(95)<500`; thresholds.ts); `noConnectionReuse`,
+ * `insecureSkipTLSVerify`, `tlsVersion` and `tlsCipherSuites` as each load's connection and TLS. An option
+ * loadlab cannot honour is a problem at its path (`options.scenarios.a.maxVUs`), never dropped. Pure: options
+ * in, experiment fields or problems out.
+ */
+import { formatPath, type Issue } from "../../validation/mod.ts";
+import { k6Duration, type Problem } from "./duration.ts";
+import { type AfterRunRule, thresholdsOf } from "./thresholds.ts";
+import { checkOptionsShape } from "./options_shape.ts";
+import { addLoadPaths, K6Paths } from "./paths.ts";
+
+type Options = Record<string, unknown>;
+
+/** What the options become: the loads (one per scenario), their start offsets, and the thresholds. */
+export interface K6Experiment {
+  /** `k6` for the shortcut options; one per scenario, by its name, with `scenarios`. */
+  loads: Record<string, Record<string, unknown>>;
+  /** With several scenarios or a `startTime`: each load's start (the experiment's `together:`). */
+  together?: Record<string, string>;
+  thresholds: Array<string | Record<string, unknown>>;
+  /**
+   * Thresholds judged after the run on k6's summary (cli/k6/summary.ts): on `checks`, on the custom
+   * metrics (`Trend`, `Counter`, `Rate`, `Gauge`) and on `iterations`, `iteration_duration`, `vus`, `data_*`.
+   */
+  afterRun: AfterRunRule[];
+  /** The option each field came from: a problem found in the experiment names the script's option. */
+  paths: K6Paths;
+  /** `setupTimeout` and `teardownTimeout`: the experiment's fields of the same names. */
+  hooksTimeouts: { setupTimeout?: string; teardownTimeout?: string };
+}
+
+/**
+ * Options k6 uses only outside a local run (cloud), or that the runtime of runner/script/k6/ reads from the
+ * script itself (batch limits, bodies, redirects, user agent).
+ */
+const HONOURED = new Set([
+  "ext",
+  "cloud",
+  "batch",
+  "batchPerHost",
+  "summaryTrendStats",
+  "summaryTimeUnit",
+  "discardResponseBodies",
+  "maxRedirects",
+  "userAgent",
+  "noCookiesReset",
+  // Every request's tags (runner/script/k6/tags.ts), which thresholds select by.
+  "tags",
+]);
+const LOAD_KEYS = new Set(["vus", "duration", "iterations", "stages", "scenarios"]);
+
+/**
+ * k6's `tlsVersion` (`"tls1.2"`, or `{ min, max }`) and `tlsCipherSuites` (standard names) as a load's
+ * `tls` (runner/http/tls/options.ts checks the names; the epoll transport's OpenSSL honours them).
+ */
+function tlsOf(key: string, value: unknown, problem: Problem): Record<string, unknown> {
+  if (key === "tlsCipherSuites") {
+    if (Array.isArray(value) && value.every((v) => typeof v === "string")) return { ciphers: value };
+    problem(["options", key], 'tlsCipherSuites is a list of suite names, e.g. ["TLS_AES_128_GCM_SHA256"]');
+    return {};
+  }
+  if (typeof value === "string") return { minVersion: value, maxVersion: value };
+  const v = (value ?? {}) as Options;
+  if (typeof value !== "object" || Object.keys(v).some((k) => k !== "min" && k !== "max")) {
+    problem(["options", key], 'tlsVersion is "tls1.2" or { min: "tls1.2", max: "tls1.3" }');
+    return {};
+  }
+  return { ...(v.min ? { minVersion: v.min } : {}), ...(v.max ? { maxVersion: v.max } : {}) };
+}
+
+/** The experiment fields of k6 `options` (after the CLI's overrides), or the problems at their paths. */
+export function k6Experiment(
+  options: Options,
+): { ok: true; value: K6Experiment } | { ok: false; issues: Issue[] } {
+  const issues: Issue[] = [];
+  const problem = (path: Array<string | number>, message: string) =>
+    issues.push({ path: formatPath(path), message });
+  if (!checkOptionsShape(options, problem)) return { ok: false, issues };
+  const extra: Record<string, unknown> = {};
+  const paths = new K6Paths();
+  const hooksTimeouts: K6Experiment["hooksTimeouts"] = {};
+  for (const [key, value] of Object.entries(options)) {
+    if (LOAD_KEYS.has(key) || HONOURED.has(key) || key === "thresholds") continue;
+    if (key === "setupTimeout" || key === "teardownTimeout") {
+      const ms = k6Duration(value, ["options", key], problem);
+      if (ms !== undefined) hooksTimeouts[key] = ms, paths.add([key], ["options", key]);
+    } else if (key === "noConnectionReuse") extra.connection = value ? "per-arrival" : "keep-alive";
+    else if (key === "insecureSkipTLSVerify") extra.tls = { ...extra.tls ?? {}, insecure: Boolean(value) };
+    else if (key === "tlsVersion" || key === "tlsCipherSuites") {
+      extra.tls = { ...extra.tls ?? {}, ...tlsOf(key, value, problem) };
+    } else problem(["options", key], `${key} is not honoured by loadlab's k6 runtime; remove it to run`);
+  }
+  const afterRun: AfterRunRule[] = [];
+  const origins: Array<Array<string | number>> = [];
+  const thresholds = thresholdsOf(options.thresholds, problem, afterRun, origins);
+  paths.add(["thresholds"], ["options", "thresholds"]);
+  origins.forEach((origin, k) => paths.add(["thresholds", k], origin));
+  if (options.scenarios === undefined) {
+    const loads = { k6: { ...shortcutLoad(options, problem), ...extra } };
+    if (issues.length > 0) return { ok: false, issues };
+    addLoadPaths(paths, options, loads);
+    return { ok: true, value: { loads, thresholds, afterRun, paths, hooksTimeouts } };
+  }
+  const { loads, together } = scenarioLoads(options, problem);
+  if (issues.length > 0) return { ok: false, issues };
+  for (const name of Object.keys(loads)) loads[name] = { ...loads[name], ...extra };
+  addLoadPaths(paths, options, loads);
+  return {
+    ok: true,
+    value: { loads, ...(together ? { together } : {}), thresholds, afterRun, paths, hooksTimeouts },
+  };
+}
+
+/**
+ * Each scenario as a load by its name; several, or one with a `startTime`, run together, each starting
+ * at its `startTime` (k6 starts every scenario at its own and runs them in parallel).
+ */
+function scenarioLoads(o: Options, problem: Problem) {
+  const shortcut = ["vus", "duration", "iterations", "stages"].find((k) => o[k] !== undefined);
+  if (shortcut) {
+    problem(["options", shortcut], "give scenarios or the shortcut options (vus, duration, ...), not both");
+  }
+  const entries = Object.entries(o.scenarios as Record<string, Options>);
+  if (entries.length === 0) problem(["options", "scenarios"], "names no scenario");
+  const loads: Record<string, Record<string, unknown>> = {};
+  const starts: Record<string, string> = {};
+  for (const [name, sc] of entries) {
+    const path = ["options", "scenarios", name];
+    if (!/^[A-Za-z0-9_.-]+$/.test(name)) {
+      problem(path, `${name}: a scenario's name here is letters, digits, _ . - (it names the load)`);
+    }
+    loads[name] = scenarioLoad(sc, path, problem);
+    starts[name] = k6Duration(sc.startTime ?? "0s", [...path, "startTime"], problem) ?? "0ms";
+  }
+  const together = entries.length > 1 || Object.values(starts).some((t) => t !== "0ms");
+  return { loads, together: together ? starts : undefined };
+}
+
+/** The load of the top-level shortcuts (`vus`, `duration`, `iterations`, `stages`). */
+function shortcutLoad(o: Options, problem: Problem): Record<string, unknown> {
+  const vus = (o.vus as number | undefined) ?? 1;
+  if (o.stages !== undefined) {
+    // As k6: the stages start from `vus` virtual users (1 by default), not from none.
+    const stages = stagesOf(o.stages, ["options", "stages"], problem);
+    return { model: "connections", stages: [...startStage(vus), ...stages] };
+  }
+  if (o.iterations !== undefined) {
+    const duration = o.duration === undefined
+      ? undefined
+      : k6Duration(o.duration, ["options", "duration"], problem);
+    return { model: "count", requests: o.iterations, connections: vus, ...(duration ? { duration } : {}) };
+  }
+  if (o.duration !== undefined) {
+    return {
+      model: "connections",
+      connections: vus,
+      duration: k6Duration(o.duration, ["options", "duration"], problem),
+    };
+  }
+  // k6 without a duration or iterations runs one iteration (per VU given).
+  return { model: "count", requests: vus, connections: vus };
+}
+
+/** ramping stages `{duration, target}` as loadlab's. */
+function stagesOf(stages: unknown, path: Array<string | number>, problem: Problem) {
+  if (!Array.isArray(stages)) return problem(path, "stages is a list of { duration, target }"), [];
+  return stages.map((s, k) => ({
+    duration: stageDuration(s.duration, [...path, k, "duration"], problem),
+    target: s.target,
+  }));
+}
+
+/**
+ * A stage's duration: k6 takes a stage of 0s as a jump to its target (a common way to start a ramp at a
+ * level), which a ramp's 1 ms is here, as the start stage's is.
+ */
+function stageDuration(value: unknown, path: Array<string | number>, problem: Problem): string | undefined {
+  const duration = k6Duration(value, path, problem);
+  return duration === "0ms" ? "1ms" : duration;
+}
+
+/** Keys every executor takes: `tags` and `env` are the runtime's (runner/script/k6/runtime.ts). */
+const SCENARIO_COMMON = new Set(["executor", "exec", "gracefulStop", "tags", "env", "startTime"]);
+
+/** A scenario's fields read with their paths: durations, rates per second, and the keys an executor takes. */
+interface ScenarioReader {
+  sc: Options;
+  at(key: string): Array<string | number>;
+  duration(key: string): string | undefined;
+  /** Refuses every key but the executor's own and the common ones. */
+  take(...keys: string[]): void;
+  perSec(rate: unknown): number;
+  /** `gracefulStop` and `maxConnections` (`maxVUs`, else `preAllocatedVUs`) when given. */
+  extra: Record<string, unknown>;
+  problem: Problem;
+}
+
+function scenarioReader(sc: Options, path: Array<string | number>, problem: Problem): ScenarioReader {
+  const at = (key: string) => [...path, key];
+  const duration = (key: string) => sc[key] === undefined ? undefined : k6Duration(sc[key], at(key), problem);
+  // Read once, when a rate is: a timeUnit of 0 would make every rate Infinity (null in the experiment).
+  let unit: number | undefined;
+  const unitMs = () => {
+    if (unit !== undefined) return unit;
+    unit = Number(k6Duration(sc.timeUnit ?? "1s", at("timeUnit"), problem)?.slice(0, -2));
+    if (unit === 0) problem(at("timeUnit"), 'timeUnit must be more than 0, e.g. "1s"');
+    return unit;
+  };
+  const maxConnections = (sc.maxVUs ?? sc.preAllocatedVUs) as number | undefined;
+  return {
+    sc,
+    at,
+    duration,
+    take: (...keys: string[]) => {
+      for (const key of Object.keys(sc)) {
+        if (SCENARIO_COMMON.has(key) || keys.includes(key)) continue;
+        problem(at(key), `${key} is not honoured for ${String(sc.executor)} by loadlab; remove it to run`);
+      }
+    },
+    perSec: (rate: unknown) => Number(rate) * 1000 / unitMs(),
+    extra: {
+      ...(sc.gracefulStop === undefined ? {} : { gracefulStop: duration("gracefulStop") }),
+      ...(maxConnections && sc.executor?.toString().endsWith("arrival-rate") ? { maxConnections } : {}),
+    },
+    problem,
+  };
+}
+
+/** One scenario's executor as a load. */
+function scenarioLoad(sc: Options, path: Array<string | number>, problem: Problem): Record<string, unknown> {
+  const r = scenarioReader(sc, path, problem);
+  switch (sc.executor) {
+    case "constant-vus":
+    case "externally-controlled":
+    case "ramping-vus":
+      return { ...vusLoad(r), ...r.extra };
+    case "per-vu-iterations":
+    case "shared-iterations":
+      return { ...iterationsLoad(r), ...r.extra };
+    case "constant-arrival-rate":
+    case "ramping-arrival-rate":
+      return { model: "rate", phases: arrivalPhases(r), ...r.extra };
+    default:
+      problem(r.at("executor"), `${String(sc.executor)}: not a k6 executor loadlab knows`);
+      return {};
+  }
+}
+
+/** constant-vus (and externally-controlled, steered live) as connections; ramping-vus as stages. */
+function vusLoad(r: ScenarioReader): Record<string, unknown> {
+  const sc = r.sc;
+  if (sc.executor !== "ramping-vus") {
+    r.take("vus", "duration", "maxVUs");
+    return { model: "connections", connections: sc.vus ?? 1, duration: r.duration("duration") };
+  }
+  r.take("startVUs", "stages", "gracefulRampDown");
+  const stages = stagesOf(sc.stages, r.at("stages"), r.problem);
+  return {
+    model: "connections",
+    stages: [...startStage((sc.startVUs as number | undefined) ?? 1), ...stages],
+  };
+}
+
+/** loadlab ramps from 0: a first instant stage reaches k6's starting virtual users (none for 0). */
+function startStage(vus: number): Array<{ duration: string; target: number }> {
+  return vus > 0 ? [{ duration: "1ms", target: vus }] : [];
+}
+
+/** The iteration executors as a count of sessions (per-vu: vus x iterations), maxDuration its bound. */
+function iterationsLoad(r: ScenarioReader): Record<string, unknown> {
+  const sc = r.sc;
+  r.take("vus", "iterations", "maxDuration");
+  const vus = (sc.vus as number | undefined) ?? 1, iterations = (sc.iterations as number | undefined) ?? 1;
+  const requests = sc.executor === "per-vu-iterations" ? vus * iterations : iterations;
+  const duration = r.duration("maxDuration");
+  return { model: "count", requests, connections: vus, ...(duration ? { duration } : {}) };
+}
+
+/** The arrival-rate executors as rate phases (per second). */
+function arrivalPhases(r: ScenarioReader): Array<Record<string, unknown>> {
+  const sc = r.sc;
+  if (sc.executor === "constant-arrival-rate") {
+    r.take("rate", "timeUnit", "duration", "preAllocatedVUs", "maxVUs");
+    return [{ duration: r.duration("duration"), rate: r.perSec(sc.rate) }];
+  }
+  r.take("startRate", "timeUnit", "stages", "preAllocatedVUs", "maxVUs");
+  let from = r.perSec(sc.startRate ?? 0);
+  return (Array.isArray(sc.stages) ? sc.stages : []).map((s: Options, k: number) => {
+    const phase = {
+      duration: stageDuration(s.duration, [...r.at("stages"), k, "duration"], r.problem),
+      rate: from,
+      rampTo: r.perSec(s.target),
+    };
+    from = phase.rampTo;
+    return phase;
+  });
+}

@@ -1,0 +1,177 @@
+/**
+ * @module
+ * The types of a k6 script's `options` checked before they are mapped onto loads (options.ts): counts
+ * are whole numbers (not `"ten"`, NaN or Infinity, which JSON would carry as null), `stages` a list of
+ * `{ duration, target }`, `scenarios` and `thresholds` objects by name (not lists), `tags` of text, and
+ * switches true or false, `summaryTrendStats` k6's stats (`avg`, `min`, `med`, `max`, `count`, `p(N)`) and
+ * `summaryTimeUnit` one of k6's units. Each wrong one is a problem at its options path naming what it should
+ * be, so a hostile or mistyped option is refused before any load instead of crashing the mapping or being
+ * read as something else (a list of scenarios as a scenario named `0`, `noConnectionReuse: "no"` as true).
+ */
+import type { Problem } from "./duration.ts";
+
+type Options = Record<string, unknown>;
+type Path = Array<string | number>;
+
+const isObject = (v: unknown): v is Options => v !== null && typeof v === "object" && !Array.isArray(v);
+
+/** Options that are counts, at the top level and in a scenario. */
+const COUNTS = ["vus", "iterations", "maxRedirects", "batch", "batchPerHost"];
+const SCENARIO_COUNTS = ["vus", "iterations", "startVUs", "preAllocatedVUs", "maxVUs"];
+/** Per-time-unit rates of the arrival-rate executors. */
+const SCENARIO_RATES = ["rate", "startRate"];
+const SWITCHES = ["noConnectionReuse", "insecureSkipTLSVerify", "noCookiesReset", "discardResponseBodies"];
+
+/** Reports each option of the wrong type at its path; returns whether all had the right one. */
+export function checkOptionsShape(options: Options, problem: Problem): boolean {
+  let ok = true;
+  const bad: Problem = (path, message) => {
+    ok = false;
+    problem(path, message);
+  };
+  for (const key of COUNTS) count(options[key], ["options", key], bad);
+  for (const key of SWITCHES) {
+    const v = options[key];
+    if (v !== undefined && typeof v !== "boolean") {
+      bad(["options", key], `${key} must be true or false, found ${shown(v)}`);
+    }
+  }
+  if (options.stages !== undefined) stages(options.stages, ["options", "stages"], bad);
+  texts(options.tags, ["options", "tags"], bad);
+  if (options.thresholds !== undefined && !isObject(options.thresholds)) {
+    bad(
+      ["options", "thresholds"],
+      'thresholds is an object of metric: rules, e.g. { http_req_duration: ["p(95)<500"] }',
+    );
+  }
+  if (options.scenarios !== undefined) scenarios(options.scenarios, bad);
+  summaryOptions(options, bad);
+  return ok;
+}
+
+/** The stats k6's summary computes for a trend: `p(N)` is any percentile from 0 to 100, `p(99.9)` too. */
+const TREND_STAT = /^(?:avg|min|med|max|count|p\((\d+(?:\.\d+)?)\))$/;
+export const TREND_STATS_TOLD =
+  "avg, min, med, max, count or p(N) with N from 0 to 100 (e.g. p(95), p(99.9))";
+const TIME_UNITS = ["s", "ms", "us"];
+
+/** Whether `stat` is one of k6's trend stats. */
+export function isTrendStat(stat: unknown): boolean {
+  const m = typeof stat === "string" ? TREND_STAT.exec(stat) : null;
+  return m !== null && (m[1] === undefined || Number(m[1]) <= 100);
+}
+
+/**
+ * `summaryTrendStats` and `summaryTimeUnit` as k6 checks them before a run (k6 refuses an unknown stat):
+ * a stat that is none of k6's was dropped silently, its column or percentile missing after the load.
+ */
+function summaryOptions(options: Options, bad: Problem): void {
+  const stats = options.summaryTrendStats;
+  if (stats !== undefined && !Array.isArray(stats)) {
+    bad(
+      ["options", "summaryTrendStats"],
+      `summaryTrendStats is a list of stats (${TREND_STATS_TOLD}), found ${shown(stats)}`,
+    );
+  } else if (stats !== undefined) {
+    stats.forEach((stat, k) => {
+      if (!isTrendStat(stat)) {
+        bad(
+          ["options", "summaryTrendStats", k],
+          `${shown(stat)} is not a trend stat: k6's are ${TREND_STATS_TOLD}`,
+        );
+      }
+    });
+  }
+  const unit = options.summaryTimeUnit;
+  if (unit !== undefined && unit !== "" && !TIME_UNITS.includes(unit as string)) {
+    bad(
+      ["options", "summaryTimeUnit"],
+      `summaryTimeUnit is one of ${TIME_UNITS.join(", ")}, found ${shown(unit)}`,
+    );
+  }
+}
+
+function scenarios(value: unknown, bad: Problem): void {
+  if (!isObject(value)) {
+    return bad(
+      ["options", "scenarios"],
+      'scenarios is an object of name: scenario, e.g. { browse: { executor: "constant-vus", vus: 5, duration: "30s" } }',
+    );
+  }
+  for (const [name, sc] of Object.entries(value)) {
+    const path = ["options", "scenarios", name];
+    if (!isObject(sc)) {
+      bad(
+        path,
+        `a scenario must be an object with its executor, e.g. { executor: "shared-iterations", iterations: 10 }`,
+      );
+      continue;
+    }
+    for (const key of SCENARIO_COUNTS) count(sc[key], [...path, key], bad);
+    for (const key of SCENARIO_RATES) {
+      const v = sc[key];
+      if (v !== undefined && !(typeof v === "number" && Number.isFinite(v) && v >= 0)) {
+        bad(
+          [...path, key],
+          `${key} must be a number of iterations per timeUnit (0 or more), found ${shown(v)}`,
+        );
+      }
+    }
+    if (sc.stages !== undefined) stages(sc.stages, [...path, "stages"], bad);
+    if (sc.exec !== undefined && typeof sc.exec !== "string") {
+      bad([...path, "exec"], `exec must name an exported function, found ${shown(sc.exec)}`);
+    }
+    if (sc.executor !== undefined && typeof sc.executor !== "string") {
+      bad(
+        [...path, "executor"],
+        `executor is a k6 executor's name (e.g. "constant-vus"), found ${shown(sc.executor)}`,
+      );
+    }
+    texts(sc.tags, [...path, "tags"], bad);
+    texts(sc.env, [...path, "env"], bad);
+  }
+}
+
+/** A count: a whole number, 0 or more. */
+function count(v: unknown, path: Path, bad: Problem): void {
+  if (v === undefined || (typeof v === "number" && Number.isSafeInteger(v) && v >= 0)) return;
+  bad(path, `${path[path.length - 1]} must be a whole number (0 or more), found ${shown(v)}`);
+}
+
+/** `[{ duration, target }]`, each target a count. */
+function stages(v: unknown, path: Path, bad: Problem): void {
+  if (!Array.isArray(v)) {
+    return bad(path, 'stages is a list of { duration, target }, e.g. [{ duration: "30s", target: 10 }]');
+  }
+  v.forEach((s, k) => {
+    if (!isObject(s)) return bad([...path, k], `a stage must be { duration, target }, found ${shown(s)}`);
+    if (s.target === undefined) {
+      return bad([...path, k, "target"], "a stage needs its target (a whole number)");
+    }
+    count(s.target, [...path, k, "target"], bad);
+  });
+}
+
+/** An object of text values (tags, env), or absent. */
+function texts(v: unknown, path: Path, bad: Problem): void {
+  if (v === undefined) return;
+  if (!isObject(v)) {
+    return bad(path, `${path[path.length - 1]} must be an object of name: text, found ${shown(v)}`);
+  }
+  for (const [key, value] of Object.entries(v)) {
+    if (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean") {
+      bad([...path, key], `a value here must be text, found ${shown(value)}`);
+    }
+  }
+}
+
+/** A value as a problem shows it: JSON where it has one, else its type. */
+function shown(v: unknown): string {
+  if (typeof v === "number") return String(v);
+  try {
+    const text = JSON.stringify(v);
+    return text === undefined ? typeof v : text.length > 40 ? `${text.slice(0, 40)}...` : text;
+  } catch {
+    return typeof v;
+  }
+}

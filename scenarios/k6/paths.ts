@@ -1,0 +1,129 @@
+/**
+ * @module
+ * Where each field of the experiment a k6 script's `options` become (options.ts) came from in the
+ * script, so a problem found after the mapping (a load's schema, a threshold's grammar, the plan's checks)
+ * names the script's own option (`options.vus`, `options.scenarios.browse.duration`,
+ * `options.thresholds.http_req_duration[1]`), never loadlab's field (`loads.k6.connections`,
+ * `thresholds[1]`) a k6 user never wrote. A field with no single option behind it names the nearest one
+ * that holds it (the scenario, `options`). Pure: options and paths in, paths out.
+ */
+import type { Issue } from "../../validation/mod.ts";
+import { formatPath } from "../../validation/mod.ts";
+
+type Options = Record<string, unknown>;
+type Path = Array<string | number>;
+
+/** A field's origin: the option's path, and whether the field's inner keys are the option's own. */
+interface Origin {
+  at: string;
+  inner: boolean;
+}
+
+/** The experiment's field paths (formatted) to the options they came from. */
+export class K6Paths {
+  readonly #origins = new Map<string, Origin>();
+
+  /** The experiment field at `field` came from the option at `option` (`inner`: keys below match). */
+  add(field: Path, option: Path, inner = false): void {
+    this.#origins.set(formatPath(field), { at: formatPath(option), inner });
+  }
+
+  /** `issues` at the options' paths; the word naming loadlab's field at a message's start too. */
+  issues(issues: readonly Issue[]): Issue[] {
+    const told = issues.map((issue) => {
+      const found = this.#optionPath(issue.path);
+      if (found === undefined) return issue;
+      const { at, exact } = found;
+      const field = lastKey(issue.path), option = lastKey(at);
+      // The run's name (`app/a+b`) is loadlab's, not the script's: the path names the scenario.
+      const text = issue.message.replace(/ \(in run [^()]*\)$/, "");
+      // loadlab's word for the field, where the message starts with it or quotes it as a key (`at most
+      // connections: 100`), is the option's.
+      const message = exact && field && option && field !== option
+        ? (text.startsWith(`${field} `) ? option + text.slice(field.length) : text)
+          .replaceAll(`${field}: `, `${option}: `)
+        : text;
+      return { path: at, message };
+    });
+    // One option behind several fields (tlsVersion: each load's minVersion and maxVersion) is told once.
+    const seen = new Set<string>();
+    return told.filter((i) => !seen.has(`${i.path}: ${i.message}`) && seen.add(`${i.path}: ${i.message}`));
+  }
+
+  /** The option behind `path`: its own, else its nearest holder's (with the rest of the path if inner). */
+  #optionPath(path: string): { at: string; exact: boolean } | undefined {
+    for (let at = path; at !== ""; at = parentOf(at)) {
+      const origin = this.#origins.get(at);
+      if (origin === undefined) continue;
+      if (origin.inner || at === path) return { at: origin.at + path.slice(at.length), exact: true };
+      return { at: origin.at, exact: false };
+    }
+    return undefined;
+  }
+}
+
+/** `loads.k6.stages[1].target` -> `loads.k6.stages[1]`; the root's parent is "". */
+function parentOf(path: string): string {
+  const cut = Math.max(path.lastIndexOf("."), path.lastIndexOf("["));
+  return cut <= 0 ? "" : path.slice(0, cut);
+}
+
+/** The last key of a formatted path, when it is a plain word. */
+function lastKey(path: string): string | undefined {
+  return /([A-Za-z_$][\w$-]*)$/.exec(path)?.[1];
+}
+
+/** The origins of the loads `loads` of `options`: the shortcut load `k6`, or one per scenario. */
+export function addLoadPaths(paths: K6Paths, options: Options, loads: Record<string, Options>): void {
+  paths.add(["loads"], ["options"]);
+  paths.add(["together"], ["options", "scenarios"]);
+  // Loads run together are checked as one run named by their names joined.
+  if (Object.keys(loads).length > 1) {
+    paths.add(["loads", Object.keys(loads).join("+")], ["options", "scenarios"]);
+  }
+  for (const [name, load] of Object.entries(loads)) {
+    const field = ["loads", name];
+    const own = options.scenarios === undefined ? ["options"] : ["options", "scenarios", name];
+    const sc =
+      (options.scenarios === undefined ? options : (options.scenarios as Record<string, Options>)[name]) ??
+        {};
+    paths.add(field, own);
+    if (options.scenarios !== undefined) paths.add(["together", name], [...own, "startTime"]);
+    const at = (key: string) => [...own, key];
+    if (options.scenarios !== undefined) paths.add([...field, "model"], at("executor"));
+    paths.add([...field, "connections"], at("vus"));
+    paths.add([...field, "requests"], at("iterations"));
+    paths.add([...field, "duration"], at(sc.maxDuration !== undefined ? "maxDuration" : "duration"));
+    paths.add([...field, "gracefulStop"], at("gracefulStop"));
+    paths.add([...field, "maxConnections"], at(sc.maxVUs !== undefined ? "maxVUs" : "preAllocatedVUs"));
+    // loadlab's stages start with an instant one to k6's starting virtual users when there are any.
+    const stages = Array.isArray(load.stages) ? load.stages : [];
+    const k6Stages = Array.isArray(sc.stages) ? sc.stages.length : 0;
+    const first = stages.length - k6Stages;
+    if (first > 0) {
+      paths.add([...field, "stages", 0], at(options.scenarios === undefined ? "vus" : "startVUs"));
+    }
+    for (let k = 0; k < k6Stages; k++) paths.add([...field, "stages", first + k], [...at("stages"), k], true);
+    if (sc.executor === "constant-arrival-rate") {
+      paths.add([...field, "phases", 0], own);
+      paths.add([...field, "phases", 0, "rate"], at("rate"));
+      paths.add([...field, "phases", 0, "duration"], at("duration"));
+    } else {
+      for (let k = 0; k < k6Stages; k++) {
+        paths.add([...field, "phases", k], [...at("stages"), k]);
+        paths.add([...field, "phases", k, "duration"], [...at("stages"), k, "duration"]);
+        paths.add([...field, "phases", k, "rampTo"], [...at("stages"), k, "target"]);
+        paths.add(
+          [...field, "phases", k, "rate"],
+          k === 0 ? at("startRate") : [...at("stages"), k - 1, "target"],
+        );
+      }
+    }
+    paths.add([...field, "connection"], ["options", "noConnectionReuse"]);
+    paths.add([...field, "tls"], ["options"]);
+    paths.add([...field, "tls", "insecure"], ["options", "insecureSkipTLSVerify"]);
+    paths.add([...field, "tls", "minVersion"], ["options", "tlsVersion"]);
+    paths.add([...field, "tls", "maxVersion"], ["options", "tlsVersion"]);
+    paths.add([...field, "tls", "ciphers"], ["options", "tlsCipherSuites"], true);
+  }
+}

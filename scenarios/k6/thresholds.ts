@@ -1,0 +1,156 @@
+/**
+ * @module
+ * A k6 script's thresholds (`{ metric{tags}: [expr | {threshold, abortOnFail, delayAbortEval}] }`) as
+ * loadlab's k6 form (`http_req_duration{name:x}: p(95)<500`) for the HTTP metrics loadlab measures, and as
+ * rules judged after the run on k6's summary for `checks`, custom metrics and the iteration metrics (those
+ * with `abortOnFail` on a custom metric judged live as well, runner/script/k6/metrics_channel.ts). A
+ * threshold on the HTTP metrics selects requests by `name`, `method` or any tag the script's requests
+ * carry (`{kind:html}`, `{scenario:browse}`: runner/script/k6/tags.ts); one on `checks` by a check's
+ * `scenario`, `group` or `check` name; one on a custom metric by any tag of its values (the runtime keeps
+ * that submetric, runner/script/k6/metrics.ts). A threshold on a metric the summary has no numbers for is
+ * a problem at its path. k6's gRPC metrics are
+ * read as the HTTP ones: a gRPC call is one of loadlab's requests, so `grpc_req_duration` is judged on
+ * `http_req_duration`'s numbers (every request of the run, calls and HTTP requests alike; `{name:...}`
+ * selects one method).
+ */
+import { k6Duration, type Problem } from "./duration.ts";
+
+type Options = Record<string, unknown>;
+
+/**
+ * A threshold judged after the run: `rate>0.9` on `checks`. One with `abortOnFail` on a metric the k6
+ * runtime sends while the load runs (a custom metric, k6/ws's) is judged live too, from `delayMs` of
+ * measured time on (runner/script/k6/metrics_channel.ts), and stops the run when it fails.
+ */
+export interface AfterRunRule {
+  metric: string;
+  rule: string;
+  abortOnFail?: { delayMs: number };
+}
+
+const METRICS = new Set(["http_req_duration", "http_reqs", "http_req_failed"]);
+/** k6's gRPC metrics and the HTTP metric whose numbers loadlab has for them. */
+const GRPC_METRICS: Record<string, string> = { grpc_req_duration: "http_req_duration" };
+/** k6's built-in metrics that k6's summary here has no numbers for. */
+const NOT_MEASURED = new Set([
+  "http_req_waiting",
+  "http_req_connecting",
+  "http_req_blocked",
+  "http_req_sending",
+  "http_req_receiving",
+  "http_req_tls_handshaking",
+  "vus_max",
+  "group_duration",
+]);
+/** k6's metrics counted in the load's workers' results, known once the run is over (not sent live). */
+const COUNTED_AFTER = new Set([
+  "checks",
+  "iterations",
+  "iteration_duration",
+  "vus",
+  "data_sent",
+  "data_received",
+  "dropped_iterations",
+]);
+/** k6's tags of a response, which the bytes of a request's endpoint are not kept by. */
+const RESPONSE_TAGS = new Set(["status", "expected_response", "proto", "error_code"]);
+/**
+ * The iteration metrics judged by scenario (`iterations{scenario:api}`): each scenario's sessions are kept.
+ */
+const BY_SCENARIO = new Set(["iterations", "iteration_duration"]);
+/** The tags a threshold on `checks` selects by: a check's scenario, group path (`::api`) and name. */
+const CHECK_TAGS = new Set(["scenario", "group", "check"]);
+/** A rule on a metric judged after the run; a percentile is of 0 to 100 (`p(150)` read as a failed rule). */
+const AFTER_RUN_RULE =
+  /^(avg|min|max|med|p\((100(\.0+)?|\d{1,2}(\.\d+)?)\)|count|rate|value)\s*(<=|>=|==|!=|<|>)\s*-?\d+(\.\d+)?$/;
+
+/** k6 thresholds (`{ metric{tags}: [expr | {threshold, abortOnFail, delayAbortEval}] }`) as loadlab's. */
+export function thresholdsOf(
+  thresholds: unknown,
+  problem: Problem,
+  afterRun: AfterRunRule[],
+  origins: Array<Array<string | number>> = [],
+): Array<string | Record<string, unknown>> {
+  if (thresholds === undefined) return [];
+  const out: Array<string | Record<string, unknown>> = [];
+  for (const [key, list] of Object.entries(thresholds as Record<string, unknown>)) {
+    const path = ["options", "thresholds", key];
+    const m = /^([a-z_0-9]+)(\{([^{}]*)\})?$/i.exec(key.trim());
+    if (m === null || NOT_MEASURED.has(m[1])) {
+      problem(path, `${m?.[1] ?? key}: loadlab's k6 summary has no numbers for this metric`);
+      continue;
+    }
+    const metric = GRPC_METRICS[m[1]] ?? m[1];
+    if (!METRICS.has(metric)) {
+      const tags = m[3] === undefined ? [] : m[3].split(",").map((p) => p.split(":")[0].trim());
+      if (m[2] === undefined) afterRun.push(...afterRunRules(m[1], list, path, problem));
+      else if (m[1] === "checks" && tags.every((t) => CHECK_TAGS.has(t))) {
+        afterRun.push(...afterRunRules(`checks${m[2]}`, list, path, problem));
+      } else if (m[1] === "checks") {
+        problem(
+          path,
+          `${key}: checks are judged by ${[...CHECK_TAGS].join(", ")} only, not yet by other tags`,
+        );
+      } else if (BY_SCENARIO.has(m[1]) && tags.every((t) => t === "scenario")) {
+        afterRun.push(...afterRunRules(`${m[1]}${m[2]}`, list, path, problem));
+      } else if (
+        (m[1] === "data_sent" || m[1] === "data_received") && !tags.some((t) => RESPONSE_TAGS.has(t))
+      ) {
+        afterRun.push(...afterRunRules(`${m[1]}${m[2]}`, list, path, problem));
+      } else if (COUNTED_AFTER.has(m[1])) {
+        const by = BY_SCENARIO.has(m[1]) ? " but by scenario" : "";
+        problem(
+          path,
+          `${key}: ${m[1]}'s threshold by tag is not judged yet${by} (judge ${m[1]} without tags)`,
+        );
+      } else afterRun.push(...afterRunRules(`${m[1]}${m[2]}`, list, path, problem));
+      continue;
+    }
+    const selected = metric + (m[2] ?? "");
+    for (const [k, item] of (Array.isArray(list) ? list : [list]).entries()) {
+      // Each threshold out names the rule it came from, for problems found after the mapping.
+      const origin = Array.isArray(list) ? [...path, k] : path;
+      if (typeof item === "string") origins.push(origin), out.push(`${selected}: ${item}`);
+      else if (item && typeof item === "object" && typeof (item as Options).threshold === "string") {
+        const t = item as Options;
+        const rule: Record<string, unknown> = { expr: `${selected}: ${t.threshold}` };
+        if (t.abortOnFail !== undefined) rule.abortOnFail = t.abortOnFail;
+        if (t.delayAbortEval !== undefined) {
+          rule.delayAbortEval = k6Duration(t.delayAbortEval, [...path, k, "delayAbortEval"], problem);
+        }
+        origins.push(origin), out.push(rule);
+      } else problem([...path, k], "a threshold is a string or { threshold, abortOnFail, delayAbortEval }");
+    }
+  }
+  return out;
+}
+
+/**
+ * Thresholds judged after the run: `checks` takes `rate` rules. `abortOnFail` is honoured on the metrics
+ * the runtime sends as the load runs (custom ones, k6/ws's), not on those counted in the run's results.
+ */
+function afterRunRules(metric: string, list: unknown, path: Array<string | number>, problem: Problem) {
+  const rules: AfterRunRule[] = [];
+  for (const [k, item] of (Array.isArray(list) ? list : [list]).entries()) {
+    const t = typeof item === "string" ? { threshold: item } : item as Options;
+    const rule = typeof t?.threshold === "string" ? t.threshold.trim() : "";
+    const checks = metric === "checks" || metric.startsWith("checks{");
+    if (!AFTER_RUN_RULE.test(rule) || (checks && !rule.startsWith("rate"))) {
+      problem(
+        [...path, k],
+        `${rule}: not a rule loadlab judges on ${metric} (e.g. rate>0.95, p(95)<200, count>10)`,
+      );
+    } else if (t.abortOnFail && (checks || COUNTED_AFTER.has(metric))) {
+      problem(
+        [...path, k],
+        `abortOnFail on ${metric} is not honoured: ${metric} is counted in the run's results, judged after it`,
+      );
+    } else if (t.abortOnFail) {
+      const delay = t.delayAbortEval === undefined
+        ? "0ms"
+        : k6Duration(t.delayAbortEval, [...path, k, "delayAbortEval"], problem);
+      rules.push({ metric, rule, abortOnFail: { delayMs: parseInt(delay ?? "0", 10) } });
+    } else rules.push({ metric, rule });
+  }
+  return rules;
+}

@@ -1,0 +1,232 @@
+/**
+ * @module
+ * The attack of one planned run, built from an experiment's load and requests, and the one function
+ * that varies it (`applyParameter`), used alike by sweeps, grids and the capacity search:
+ * `load.<field>` sets a load field, `query.<name>` a query parameter of every request and flow step,
+ * `target.<field>` a field of the target spec (which makes it another target configuration). Pure.
+ */
+import type { RelativeAttackInput } from "../../runner/config.ts";
+import type { TargetSpec } from "../../targets/spec.ts";
+import type { FileFlow, FileRequest } from "../schema/requests.ts";
+import type { LoadSpec } from "../schema/loads.ts";
+import type { PlannedRun } from "./types.ts";
+import { dataSpecOf, type ExperimentWithData } from "./data.ts";
+import { scriptAttackOf } from "../script_source.ts";
+import { grpcAttackFields, grpcFlowAttackFields, grpcReflectAttackFields } from "../grpc/experiment.ts";
+import { LOAD_MODEL_FACTS } from "../../results/load_models.ts";
+
+type RequestInput = NonNullable<RelativeAttackInput["requestMix"]>[number];
+type FlowInput = NonNullable<RelativeAttackInput["flows"]>[number];
+
+/**
+ * `/validate` + `{id: 7}` -> `/validate?id=7` (the path's own query kept, the given names replaced). A
+ * `{{ placeholder }}` stays as written (it is filled when the request is sent), the text around it
+ * percent-encoded as a form would.
+ */
+export function withQuery(path: string, query: Record<string, string | number>): string {
+  const hash = path.indexOf("?");
+  const params = new URLSearchParams(hash < 0 ? "" : path.slice(hash + 1));
+  for (const [name, value] of Object.entries(query)) params.set(name, String(value));
+  const search = [...params].map(([k, v]) => `${encodeKeeping(k)}=${encodeKeeping(v)}`).join("&");
+  return (hash < 0 ? path : path.slice(0, hash)) + (search ? `?${search}` : "");
+}
+
+/** Form-encodes `text` but for its `{{ ... }}` placeholders. */
+function encodeKeeping(text: string): string {
+  return text.split(/(\{\{.*?\}\})/).map((part, k) =>
+    k % 2 === 1 ? part : new URLSearchParams({ "": part }).toString().slice(1)
+  ).join("");
+}
+
+/** A file request as the engine takes it: query in the path, headers as pairs, the body as bytes. */
+export function toRequestInput(r: FileRequest): RequestInput {
+  const headers = Object.entries(r.headers ?? {});
+  const text = r.json !== undefined ? JSON.stringify(r.json) : r.body;
+  if (r.json !== undefined && !headers.some(([name]) => name.toLowerCase() === "content-type")) {
+    headers.push(["content-type", "application/json"]);
+  }
+  const request: RequestInput = { method: r.method, path: r.query ? withQuery(r.path, r.query) : r.path };
+  if (headers.length > 0) request.headers = headers;
+  if (text !== undefined) request.body = new TextEncoder().encode(text);
+  if (r.weight !== undefined) request.weight = r.weight;
+  if (r.name !== undefined) request.name = r.name;
+  if (r.tags !== undefined) request.tags = r.tags;
+  return request;
+}
+
+function toFlowInput(flow: FileFlow): FlowInput {
+  return {
+    name: flow.name,
+    weight: flow.weight,
+    steps: flow.steps.map((s) =>
+      "thinkMs" in s || "ws" in s || "grpc" in s ? s : {
+        request: toRequestInput(s.request),
+        ...(s.label ? { label: s.label } : {}),
+        ...(s.capture ? { capture: s.capture } : {}),
+        ...(s.expect ? { expect: s.expect } : {}),
+        ...(s.maxKeptBytes !== undefined ? { maxKeptBytes: s.maxKeptBytes } : {}),
+      }
+    ),
+  };
+}
+
+function hasGrpcStep(flow: FileFlow): boolean {
+  return flow.steps.some((s) => "grpc" in s);
+}
+
+/**
+ * The attack of `load` (named `loadName`) at its base (no sweep applied): flows with gRPC steps as a
+ * gRPC run, else the load's own flows or mix, else the `grpc:` section's call when it covers the load,
+ * else the file's flows (not for throughput loads) or requests, else the engine's default `GET /`.
+ */
+export function baseAttack(exp: ExperimentWithData, load: LoadSpec, loadName: string): RelativeAttackInput {
+  const { mix, flows, data: _data, listener: _listener, ...fields } = load;
+  const data = dataSpecOf(exp, load);
+  const common = {
+    intervalMs: exp.intervalMs,
+    warmupMs: exp.warmupMs,
+    intervalHistograms: exp.intervalHistograms === "keep",
+  };
+  // Flows do not apply to a model they cannot drive (throughput: single requests on fixed connections).
+  const sessions = LOAD_MODEL_FACTS[load.model].noFlows === undefined;
+  const fileFlows = sessions ? exp.flows : undefined;
+  const ownFlows = flows ?? (mix ? undefined : fileFlows);
+  // A script is the file's sessions too: loads with a mix of their own (or throughput) keep theirs.
+  const script = mix || flows || !sessions ? undefined : scriptAttackOf(exp.script);
+  const scriptLimits = {
+    ...(exp.setupTimeout === undefined ? {} : { setupTimeoutMs: exp.setupTimeout }),
+    ...(exp.teardownTimeout === undefined ? {} : { teardownTimeoutMs: exp.teardownTimeout }),
+  };
+  const ownMix = mix ?? (ownFlows || script ? undefined : exp.requests);
+  // Flows with gRPC steps make a gRPC run of their load, the section naming their schema.
+  const grpcSchema = exp.grpcSchema !== undefined || exp.grpc?.reflect === true;
+  if (exp.grpc !== undefined && grpcSchema && ownFlows?.some(hasGrpcStep)) {
+    const grpc = grpcFlowAttackFields(exp.grpc, exp.grpcSchema, fields);
+    return { ...fields, ...common, flows: ownFlows.map(toFlowInput), ...grpc, ...(data ? { data } : {}) };
+  }
+  const grpcLoad = exp.grpc?.loads === undefined || exp.grpc.loads.includes(loadName);
+  if (exp.grpc?.reflect && exp.grpc.call !== undefined && grpcLoad && !mix && !flows) {
+    const grpc = grpcReflectAttackFields(exp.grpc, fields);
+    return { ...fields, ...common, ...grpc, ...(data ? { data } : {}) };
+  }
+  const grpcCall = exp.grpcRequests?.length ? exp.grpcRequests : undefined;
+  if (exp.grpc !== undefined && grpcCall !== undefined && grpcLoad && !mix && !flows) {
+    const grpc = grpcAttackFields(grpcCall, exp.grpc, fields);
+    return { ...fields, ...common, ...grpc, ...(data ? { data } : {}) };
+  }
+  return {
+    ...fields,
+    ...common,
+    ...(ownFlows ? { flows: ownFlows.map(toFlowInput) } : {}),
+    ...(ownMix ? { requestMix: ownMix.map(toRequestInput) } : {}),
+    ...(script ? { script: { ...script, ...scriptLimits } } : {}),
+    ...(data ? { data } : {}),
+  };
+}
+
+/**
+ * `run` with `parameter` set to `value`; the name and sweep coordinates are the caller's. A
+ * `target.*` parameter changes `targetKey`, so the runner starts that configuration on its own.
+ */
+export function applyParameter(run: PlannedRun, parameter: string, value: number | string): PlannedRun {
+  const dot = parameter.indexOf(".");
+  const [scope, field] = [parameter.slice(0, dot), parameter.slice(dot + 1)];
+  const next: PlannedRun = structuredClone(run);
+  if (scope === "load") next.attack = setLoadField(next.attack, field, value);
+  else if (scope === "query") next.attack = setQuery(next.attack, field, value);
+  else if (scope === "target") {
+    if (next.target.kind !== "spec") throw new Error(`${parameter}: ${run.variant} is a running server`);
+    next.target = { kind: "spec", spec: { ...next.target.spec, [field]: value } as TargetSpec };
+    next.targetKey = targetKeyOf(next.variant, next.target);
+  } else throw new Error(`unknown parameter ${parameter}; use load.<field>, query.<name> or target.<field>`);
+  return next;
+}
+
+const LOAD_KEYS: Record<string, string> = {
+  connections: "connections",
+  requests: "requests",
+  maxConnections: "maxConnections",
+  pipelining: "pipelining",
+  streams: "streams",
+  workers: "workers",
+  timeout: "timeoutMs",
+  protocol: "protocol",
+  connection: "connection",
+  transport: "transport",
+};
+
+function setLoadField(
+  attack: RelativeAttackInput,
+  field: string,
+  value: number | string,
+): RelativeAttackInput {
+  if (typeof value === "string") {
+    // A word field (scenarios/sweep_values.ts): the engine's schema checks the value with the plan.
+    const key = LOAD_KEYS[field];
+    if (!key) throw new Error(`load.${field} takes numbers, not ${JSON.stringify(value)}`);
+    return { ...attack, [key]: value };
+  }
+  if (field === "rate") {
+    const rateIn = LOAD_MODEL_FACTS[attack.model].rateIn;
+    if (rateIn === "phases" && "phases" in attack) {
+      return { ...attack, phases: attack.phases.map((p) => ({ ...p, ratePerSec: value })) };
+    }
+    if (rateIn === null) throw new Error(`load.rate: a ${attack.model} load has no rate`);
+    return { ...attack, ratePerSec: value } as RelativeAttackInput;
+  }
+  if (field === "duration") return withDurationMs(attack, value);
+  const key = LOAD_KEYS[field];
+  if (!key) throw new Error(`load.${field} cannot be varied`);
+  return { ...attack, [key]: value };
+}
+
+/** The measured duration set to `durationMs` (a one-phase rate load: its phase). */
+export function withDurationMs(attack: RelativeAttackInput, durationMs: number): RelativeAttackInput {
+  const durationIn = LOAD_MODEL_FACTS[attack.model].durationIn;
+  if (durationIn === "stages") throw new Error(`load.duration: a ${attack.model} load lasts its stages`);
+  if (durationIn !== "phases" || !("phases" in attack)) {
+    return { ...attack, durationMs } as RelativeAttackInput;
+  }
+  return { ...attack, phases: attack.phases.map((p) => ({ ...p, durationMs })) };
+}
+
+function setQuery(attack: RelativeAttackInput, name: string, value: number | string): RelativeAttackInput {
+  const query = { [name]: value };
+  const next = { ...attack };
+  if (attack.requestMix) {
+    next.requestMix = attack.requestMix.map((r) => ({ ...r, path: withQuery(r.path ?? "/", query) }));
+  } else if (!attack.flows) next.requestMix = [{ path: withQuery("/", query) }];
+  if (attack.flows) {
+    next.flows = attack.flows.map((f) => ({
+      ...f,
+      steps: f.steps.map((s) =>
+        "request" in s
+          ? { ...s, request: { ...s.request, path: withQuery(s.request.path ?? "/", query) } }
+          : "ws" in s && s.ws.connect !== undefined
+          ? { ...s, ws: { ...s.ws, connect: withQuery(s.ws.connect, query) } }
+          : s
+      ),
+    }));
+  }
+  return next;
+}
+
+/**
+ * Equal for one variant's equal target configurations, whatever the key order: runs with equal keys
+ * share one started target. The variant is part of the key so two variants with identical specs (an
+ * A/A comparison) are two processes, never the same process measured twice.
+ */
+export function targetKeyOf(variant: string, target: PlannedRun["target"]): string {
+  return `${variant}\u0000${stableJson(target)}`;
+}
+
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) =>
+      a < b ? -1 : 1
+    );
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}

@@ -1,0 +1,183 @@
+/**
+ * @module
+ * `checkPlan`: a planned experiment's attacks checked against the engine's own config schema
+ * (runner/config.ts) when the file is loaded, so a value only the engine refuses fails before any load,
+ * with the issue pointing at the key the user wrote rather than the engine's field name: the load's key
+ * (`loads.burst.phases[0].duration`), the file's own key for file-wide settings (`interval`), or the
+ * sweep value that set it (`sweeps[0].values[2]`); a search's range ends as its probes run them; and no
+ * two runs of one name. Pure.
+ */
+import { attackConfigSchema } from "../../runner/config.ts";
+import { targetSpecSchema } from "../../targets/spec.ts";
+import { formatPath, type Issue, issuesOf } from "../../validation/mod.ts";
+import { shownSweepValue } from "../../results/redact.ts";
+import type { Plan, PlannedRun, SweepPoint } from "./types.ts";
+import { applyParameter } from "./attack.ts";
+
+/** The file keys of attack fields, for issues found by the engine's schema. */
+const FILE_KEYS: Record<string, string> = {
+  durationMs: "duration",
+  ratePerSec: "rate",
+  rampToPerSec: "rampTo",
+  timeoutMs: "timeout",
+  lateBoundMs: "lateBound",
+  gracefulStopMs: "gracefulStop",
+  requestMix: "requests",
+};
+
+/** Attack fields set once for the whole file, not per load: issues point at the file's key. */
+const FILE_WIDE: Record<string, string> = {
+  intervalMs: "interval",
+  warmupMs: "warmup",
+  intervalHistograms: "intervalHistograms",
+};
+
+/**
+ * A stand-in for the URL the run will load (the target's address is known only once it starts), with the
+ * run's scheme: the engine's rules that depend on it (h2c only on http:, auto negotiating only on https:)
+ * must judge the run as it will be.
+ */
+function placeholderUrlOf(target: PlannedRun["target"]): string {
+  const spec = target.kind === "spec" ? target.spec as { url?: unknown; tls?: unknown } : null;
+  const url = target.kind === "url" ? target.url : spec?.url;
+  const https = typeof url === "string" ? url.startsWith("https:") : spec?.tls !== undefined;
+  return https ? "https://127.0.0.1/" : "http://127.0.0.1/";
+}
+
+/**
+ * Every run's attack (and every search's base) checked against the engine's config schema, so what
+ * only the engine knows fails before any load. Issues name the first run they were found in.
+ */
+export function checkPlan(plan: Plan): Issue[] {
+  const seen = new Map<string, Issue>();
+  for (const { run, at } of checkedAttacks(plan)) {
+    const parsed = attackConfigSchema.safeParse({ ...at.attack, url: placeholderUrlOf(run.target) });
+    if (parsed.success) continue;
+    for (const issue of issuesOf(parsed.error, attackConfigSchema)) {
+      const path = filePath(plan, at, issue.path);
+      if (!seen.has(path + issue.message)) {
+        seen.set(path + issue.message, { path, message: `${issue.message} (in run ${run.name})` });
+      }
+    }
+  }
+  for (const issue of targetIssues(plan)) if (!seen.has(issue.path)) seen.set(issue.path, issue);
+  return [...seen.values(), ...sameNameIssues(plan), ...searchRangeIssues(plan)];
+}
+
+/**
+ * A search's range ends as its probes would run them: a value the engine refuses (a rate of 1e308) is
+ * named at `search.range[i]` now, not when the bisection reaches it after the experiment's other runs.
+ */
+function searchRangeIssues(plan: Plan): Issue[] {
+  const issues = new Map<string, Issue>();
+  for (const search of plan.searches) {
+    search.range.forEach((value, i) => {
+      const probe = applyParameter(search.base, search.parameter, value);
+      const parsed = attackConfigSchema.safeParse({ ...probe.attack, url: placeholderUrlOf(probe.target) });
+      if (parsed.success) return;
+      const path = formatPath(["search", "range", i]);
+      const [issue] = issuesOf(parsed.error, attackConfigSchema);
+      const where = `${search.target}/${search.load}`;
+      const message = `${issue.message} (in the search's probe of ${where} at ${value})`;
+      if (!issues.has(path)) issues.set(path, { path, message });
+    });
+  }
+  return [...issues.values()];
+}
+
+/**
+ * Two runs of one name: results, findings and file names are keyed by it, so their numbers would read as
+ * repeats of one point. Sweeps of one parameter giving one value make them (a value given twice in one
+ * sweep is refused where it is read, scenarios/sweep_values.ts), as do sweep values holding a `/`.
+ */
+function sameNameIssues(plan: Plan): Issue[] {
+  const seen = new Set<string>();
+  const twice = new Set<string>();
+  for (const { name } of plan.runs) (seen.has(name) ? twice : seen).add(name);
+  return [...twice].slice(0, 3).map((name) => ({
+    path: "sweeps",
+    message: `two runs would be named ${JSON.stringify(name)}: the sweeps give one point twice; ` +
+      "give each value once (limit a sweep with loads: or targets:, or remove the value from one)",
+  }));
+}
+
+/**
+ * Each attack a run starts, with the run whose load names it: loads run together (`together:`) are each
+ * checked as their own load, as each starts its own workers (the run's attack is only the first's, so a
+ * second load's zero duration was found by the engine as the load started, naming no file or load).
+ */
+function checkedAttacks(plan: Plan): Array<{ run: PlannedRun; at: PlannedRun }> {
+  return [...plan.runs, ...plan.searches.map((s) => s.base)].flatMap((run) =>
+    run.parts === undefined || run.parts.length === 0
+      ? [{ run, at: run }]
+      : run.parts.map((part) => ({ run, at: { ...run, load: part.name, attack: part.attack } }))
+  );
+}
+
+/**
+ * Every started target's spec as the run starts it (a `target.*` sweep sets a field after the file
+ * was checked), so `target.instances: [0]` fails now and not as a target that cannot start mid-study.
+ */
+function targetIssues(plan: Plan): Issue[] {
+  const found: Issue[] = [];
+  for (const run of plan.runs) {
+    if (run.target.kind !== "spec") continue;
+    const parsed = targetSpecSchema.safeParse(run.target.spec);
+    if (parsed.success) continue;
+    for (const issue of issuesOf(parsed.error, targetSpecSchema)) {
+      const field = issue.path.split(/[.[]/)[0];
+      const point = [run.sweep, run.sweep2].find((p) => p?.parameter === `target.${field}`);
+      const at = point && sweepIndexOf(plan, run, point);
+      const path = at
+        ? formatPath(["sweeps", at[0], "values", at[1]])
+        : `${formatPath(["targets", run.variant])}.${issue.path}`;
+      found.push({ path, message: `${issue.message} (in run ${run.name})` });
+    }
+  }
+  return found;
+}
+
+/** `phases[0].durationMs` of run `t/burst` -> `loads.burst.phases[0].duration` (or its sweep value). */
+function filePath(plan: Plan, run: PlannedRun, enginePath: string): string {
+  const load = formatPath(["loads", run.load]);
+  if (enginePath === "(root)") return load;
+  const parts = enginePath.split(/(?=[.[])/);
+  const field = parts[0];
+  if (FILE_WIDE[field]) return FILE_WIDE[field];
+  const swept = sweepValuePath(plan, run, fileKey(parts.at(-1)!.replace(/^\./, "")));
+  if (swept) return swept;
+  const rest = parts.slice(1).map((p) => p.startsWith(".") ? `.${fileKey(p.slice(1))}` : p);
+  // A load without flows of its own runs the file's (top-level `flows:`), where the step is written.
+  const own = field !== "flows" || plan.experiment.loads[run.load]?.flows !== undefined;
+  return `${own ? `${load}.` : ""}${fileKey(field)}${rest.join("")}`;
+}
+
+function fileKey(field: string): string {
+  return FILE_KEYS[field] ?? field;
+}
+
+/** `sweeps[i].values[j]` when the run's sweep point set the field `key` (`load.<key>`). */
+function sweepValuePath(plan: Plan, run: PlannedRun, key: string): string | undefined {
+  for (const point of [run.sweep, run.sweep2]) {
+    if (point?.parameter !== `load.${key}`) continue;
+    const at = sweepIndexOf(plan, run, point);
+    if (at) return formatPath(["sweeps", at[0], "values", at[1]]);
+  }
+  return undefined;
+}
+
+function sweepIndexOf(plan: Plan, run: PlannedRun, point: SweepPoint): [number, number] | undefined {
+  const sweeps = plan.experiment.sweeps;
+  for (let i = 0; i < sweeps.length; i++) {
+    const s = sweeps[i];
+    if (s.parameter !== point.parameter) continue;
+    if (s.loads && !s.loads.includes(run.load)) continue;
+    if (s.targets && !s.targets.includes(run.variant)) continue;
+    // The run shows a secret (or a URL password) redacted (scenarios/plan/plan.ts); the file has the value.
+    const j = (s.values as Array<number | string>).findIndex((v) =>
+      v === point.value || shownSweepValue(s.parameter, v) === point.value
+    );
+    if (j >= 0) return [i, j];
+  }
+  return undefined;
+}

@@ -1,0 +1,286 @@
+/**
+ * @module
+ * An experiment expanded into the ordered list of runs it makes (pure: no clock, no processes): every
+ * target x load x sweep point (x grid) x repeat, where a target x load pair covered by a sweep runs only
+ * at its sweep points. `interleaved` order loops repeat -> load -> sweep point -> target so drift over
+ * time does not favour one variant; `sequential` loops target -> load -> sweep point -> repeat. Each run
+ * carries what scenarios/run/run_plan.ts needs: the target (proxy upstreams named by target resolved to a
+ * copy of that spec), a key shared by identical target configurations, whether to (re)start it, the attack
+ * without its URL, the thresholds scoped to it, and the pause before it.
+ */
+import type { RelativeAttackInput } from "../../runner/config.ts";
+import { DEFAULT_DURATION_MS } from "../../runner/load/models/fields.ts";
+import type { TargetSpec } from "../../targets/spec.ts";
+import { nearest } from "../../validation/suggest.ts";
+import { shownSweepValue } from "../../results/redact.ts";
+import { applyParameter, baseAttack, targetKeyOf, withDurationMs } from "./attack.ts";
+import type { Experiment } from "../schema/experiment.ts";
+import type { FileTarget } from "../schema/targets.ts";
+import { ExperimentError } from "../experiment_error.ts";
+import type { Plan, PlannedRun, PlanOptions, SearchPlan, SweepPoint } from "./types.ts";
+import { plannedLoads, togetherParts } from "../together.ts";
+import { LOAD_MODEL_FACTS } from "../../results/load_models.ts";
+
+interface Point {
+  sweep?: SweepPoint;
+  sweep2?: SweepPoint;
+}
+
+/** Expands `exp` into its runs and searches; throws `ExperimentError` for an unknown `--only` name. */
+export function planExperiment(exp: Experiment, opts: PlanOptions = {}): Plan {
+  const targets = selected(Object.keys(exp.targets), opts.only?.target, "target");
+  const loads = selected(Object.keys(exp.loads), opts.only?.load, "load");
+  // Loads run together (`together:`) are one run, planned under the first of them.
+  const planned = plannedLoads(exp, loads);
+  const cells = exp.order === "interleaved"
+    ? interleaved(exp, targets, planned)
+    : sequential(exp, targets, planned);
+  const redact = !opts.keepSecrets && exp.redact !== false;
+  const runs = cells.map(({ target, load, point, repeat }) => {
+    const run = buildRun(exp, target, load, point, repeat, redact);
+    const together = togetherParts(exp, load, loads, (name) => baseAttack(exp, exp.loads[name], name));
+    if (together === null) return run;
+    const name = runName(exp, target, together.label, point, repeat);
+    return { ...run, name, load: together.label, parts: together.parts };
+  });
+  return { experiment: exp, runs: scheduled(exp, runs), searches: searchPlans(exp, targets, loads) };
+}
+
+function selected(all: string[], only: string[] | undefined, what: string): string[] {
+  if (!only) return all;
+  const unknown = only.filter((name) => !all.includes(name));
+  if (unknown.length > 0) {
+    throw new ExperimentError(unknown.map((name) => {
+      const guess = nearest(name, all);
+      return {
+        path: "--only",
+        message: `no ${what} named "${name}"; ${
+          guess ? `did you mean "${guess}"?` : `the ${what}s are ${all.join(", ")}`
+        }`,
+      };
+    }));
+  }
+  return all.filter((name) => only.includes(name));
+}
+
+interface Cell {
+  target: string;
+  load: string;
+  point: Point;
+  repeat: number;
+}
+
+function interleaved(exp: Experiment, targets: string[], loads: string[]): Cell[] {
+  const cells: Cell[] = [];
+  const byLoad = loads.map((load) => ({ load, ...pointOrder(exp, targets, load) }));
+  for (let repeat = 0; repeat < exp.repeats; repeat++) {
+    for (const { load, order, byTarget } of byLoad) {
+      for (const [key, point] of order) {
+        for (const target of targets) {
+          if (byTarget.get(target)!.has(key)) cells.push({ target, load, point, repeat });
+        }
+      }
+    }
+  }
+  return cells;
+}
+
+/**
+ * A load's sweep points in first-seen order over its targets, and each target's points as a set of keys:
+ * a point is looked up, not searched for (a sweep of 10,000 values searched its list for each of them,
+ * seconds of planning).
+ */
+function pointOrder(
+  exp: Experiment,
+  targets: string[],
+  load: string,
+): { order: Map<string, Point>; byTarget: Map<string, Set<string>> } {
+  const order = new Map<string, Point>();
+  const byTarget = new Map<string, Set<string>>();
+  for (const target of targets) {
+    const keys = new Set<string>();
+    for (const point of pointsOf(exp, target, load)) {
+      const key = JSON.stringify(point);
+      keys.add(key);
+      if (!order.has(key)) order.set(key, point);
+    }
+    byTarget.set(target, keys);
+  }
+  return { order, byTarget };
+}
+
+function sequential(exp: Experiment, targets: string[], loads: string[]): Cell[] {
+  const cells: Cell[] = [];
+  for (const target of targets) {
+    for (const load of loads) {
+      for (const point of pointsOf(exp, target, load)) {
+        for (let repeat = 0; repeat < exp.repeats; repeat++) cells.push({ target, load, point, repeat });
+      }
+    }
+  }
+  return cells;
+}
+
+/** The sweep points of a target x load pair: `[{}]` when no sweep covers it. */
+function pointsOf(exp: Experiment, target: string, load: string): Point[] {
+  const covering = exp.sweeps.filter((s) =>
+    (!s.targets || s.targets.includes(target)) && (!s.loads || s.loads.includes(load))
+  );
+  if (covering.length === 0) return [{}];
+  const axis = (i: number) =>
+    covering[i].values.map((value) => ({ parameter: covering[i].parameter, value }));
+  if (exp.grid && covering.length === 2) {
+    return axis(0).flatMap((sweep) => axis(1).map((sweep2) => ({ sweep, sweep2 })));
+  }
+  return covering.flatMap((_, i) => axis(i).map((sweep) => ({ sweep })));
+}
+
+/**
+ * One run; with `redact`, its name and sweep coordinates show a secret parameter's value (`query.api_key`)
+ * as its redacted token (results/redact.ts), while its attack sends the value: every output of the run
+ * (results, terminal, dashboard, metrics labels, request-log and profile file names) starts from these.
+ */
+function buildRun(
+  exp: Experiment,
+  variant: string,
+  load: string,
+  point: Point,
+  repeat: number,
+  redact = true,
+): PlannedRun {
+  const target = resolveTarget(exp, exp.targets[variant]);
+  const scoped = exp.thresholds.filter((t) =>
+    (!t.target || t.target === variant) && (!t.load || t.load === load)
+  );
+  const aborting = scoped.filter((t) => t.abortOnFail).map((t) => ({
+    expr: t.expr,
+    delayMs: t.delayAbortEvalMs ?? 0,
+  }));
+  const shown = redact ? shownPoint(point) : point;
+  let run: PlannedRun = {
+    index: 0,
+    name: runName(exp, variant, load, shown, repeat),
+    variant,
+    load,
+    ...(shown.sweep ? { sweep: shown.sweep } : {}),
+    ...(shown.sweep2 ? { sweep2: shown.sweep2 } : {}),
+    repeat,
+    targetKey: targetKeyOf(variant, target),
+    target,
+    freshTarget: false,
+    attack: baseAttack(exp, exp.loads[load], load),
+    ...(exp.loads[load].listener === "grpc" ? { listener: "grpc" as const } : {}),
+    cooldownMs: 0,
+    thresholds: scoped.map((t) => t.expr),
+    ...(aborting.length ? { abortOn: aborting } : {}),
+    warmupAuto: exp.warmupAuto,
+  };
+  for (const s of [point.sweep, point.sweep2]) if (s) run = applyParameter(run, s.parameter, s.value);
+  return run;
+}
+
+/**
+ * `point` as outputs show it (results/redact.ts `shownSweepValue`): a secret parameter's value as its token.
+ */
+function shownPoint(point: Point): Point {
+  const shown = (s: SweepPoint | undefined) =>
+    s && { parameter: s.parameter, value: shownSweepValue(s.parameter, s.value) };
+  return {
+    ...(point.sweep ? { sweep: shown(point.sweep) } : {}),
+    ...(point.sweep2 ? { sweep2: shown(point.sweep2) } : {}),
+  };
+}
+
+function runName(exp: Experiment, variant: string, load: string, point: Point, repeat: number): string {
+  const coordinates = [point.sweep, point.sweep2].filter((s) => s !== undefined)
+    .map((s) => `/${s.parameter}=${s.value}`).join("");
+  return `${variant}/${load}${coordinates}${exp.repeats > 1 ? `#${repeat + 1}` : ""}`;
+}
+
+/** A file target as the runner takes it; proxy upstreams named by target become copies of that spec. */
+function resolveTarget(exp: Experiment, target: FileTarget): PlannedRun["target"] {
+  if (target.kind === "url") return { kind: "url", url: target.url };
+  return { kind: "spec", spec: resolveSpec(exp, target) };
+}
+
+function resolveSpec(exp: Experiment, target: Exclude<FileTarget, { kind: "url" }>): TargetSpec {
+  if (target.kind !== "proxy") return structuredClone(target);
+  const named = typeof target.upstream === "string" ? exp.targets[target.upstream] : target.upstream;
+  const upstream = named.kind === "url" ? { url: named.url } : resolveSpec(exp, named);
+  return { ...structuredClone(target), upstream };
+}
+
+/** Execution order fixed: indexes, cooldowns and when each target configuration is (re)started. */
+function scheduled(exp: Experiment, runs: PlannedRun[]): PlannedRun[] {
+  const lastRepeat = new Map<string, number>();
+  return runs.map((run, index) => {
+    const previous = lastRepeat.get(run.targetKey);
+    lastRepeat.set(run.targetKey, run.repeat);
+    const fresh = previous === undefined || exp.restart === "per-run" ||
+      (exp.restart === "per-repeat" && previous !== run.repeat);
+    return {
+      ...run,
+      index,
+      cooldownMs: index === 0 ? 0 : exp.cooldownMs,
+      freshTarget: run.target.kind === "spec" && fresh,
+    };
+  });
+}
+
+function searchPlans(exp: Experiment, targets: string[], loads: string[]): SearchPlan[] {
+  const search = exp.search;
+  if (!search) return [];
+  const load = search.load ?? Object.keys(exp.loads)[0];
+  if (!loads.includes(load)) return [];
+  return targets.filter((t) => !search.targets || search.targets.includes(t)).map((target) => {
+    const base = buildRun(exp, target, load, {}, 0);
+    return {
+      parameter: search.parameter,
+      target,
+      load,
+      range: search.range,
+      slo: search.slo,
+      probeMs: search.probeMs,
+      precision: search.precisionRatio,
+      maxProbes: search.maxProbes,
+      base: { ...base, name: `${target}/${load}/search`, attack: probeAttack(base.attack, search.probeMs) },
+    };
+  });
+}
+
+/**
+ * Probes run for `probeMs`, except a count load (it runs to its count), a multi-phase rate load and
+ * ramping connections (their shape is their stages).
+ */
+function probeAttack(attack: RelativeAttackInput, probeMs: number): RelativeAttackInput {
+  const facts = LOAD_MODEL_FACTS[attack.model];
+  if (facts.counted || facts.durationIn === "stages") return attack;
+  if (facts.durationIn === "phases" && "phases" in attack && attack.phases.length > 1) return attack;
+  return withDurationMs(attack, probeMs);
+}
+
+/** Roughly how long the plan takes: warm-ups, measured durations, cooldowns and every possible probe. */
+export function estimateDurationMs(plan: Plan): number {
+  const runsMs = plan.runs.reduce((sum, run) => sum + run.cooldownMs + runDurationMs(run.attack), 0);
+  const searchesMs = plan.searches.reduce(
+    (sum, s) => sum + (s.maxProbes + 1) * (plan.experiment.cooldownMs + runDurationMs(s.base.attack)),
+    0,
+  );
+  return runsMs + searchesMs;
+}
+
+function runDurationMs(attack: RelativeAttackInput): number {
+  const warmupMs = attack.warmupMs ?? 0;
+  const facts = LOAD_MODEL_FACTS[attack.model];
+  if (facts.durationIn === "phases" && "phases" in attack) {
+    return warmupMs + attack.phases.reduce((sum, p) => sum + p.durationMs, 0);
+  }
+  if (facts.counted && "requests" in attack) {
+    const pacedMs = attack.ratePerSec ? (attack.requests / attack.ratePerSec) * 1000 : 0;
+    return warmupMs + Math.min(attack.durationMs ?? Infinity, pacedMs);
+  }
+  if (facts.durationIn === "stages" && "stages" in attack) {
+    return warmupMs + attack.stages.reduce((sum, s) => sum + s.durationMs, 0);
+  }
+  return warmupMs + (("durationMs" in attack ? attack.durationMs : undefined) ?? DEFAULT_DURATION_MS);
+}

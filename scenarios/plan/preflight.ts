@@ -1,0 +1,109 @@
+/**
+ * @module
+ * What loading a plan checks on this machine, after the file and the plan are valid and before any
+ * target starts or any load is sent: the targets' files and programs (scenarios/schema/files.ts), the
+ * open-file limit (given by the caller, which reads it) and the local ports of the load's source
+ * addresses against the most sockets any planned run (or capacity-search probe) may hold, and that this
+ * host can send from those addresses. Bad input throws `ExperimentError` (one line per problem, exit 2).
+ *
+ * Sockets are counted as `attack` counts them (runner/socket_budget.ts): a load's connections, or the
+ * cap of an open model. An open load without its own `maxConnections` gets the default lowered to fit
+ * the limit, as `attack` does, so the default never trips it. Targets run in their own processes with
+ * the same limit, each accepting the connections of one run, so the generator's count covers theirs.
+ */
+import { attackConfigSchema } from "../../runner/config.ts";
+import { maxSocketsUnder, portProblem, socketProblem, socketsOf } from "../../runner/socket_budget.ts";
+import { readLocalPorts } from "../../system/local_ports.ts";
+import { unbindableAddress } from "../../system/bindable.ts";
+import { formatPath, type Issue } from "../../validation/mod.ts";
+import { ExperimentError } from "../experiment_error.ts";
+import type { Plan, PlannedRun } from "./types.ts";
+import { checkTargetFiles } from "../schema/files.ts";
+import { LOAD_MODEL_FACTS } from "../../results/load_models.ts";
+
+export interface PreflightOptions {
+  /** Shown in front of each problem, as for any file error. */
+  file?: string;
+  /** Soft RLIMIT_NOFILE (`Infinity` when unlimited); `null` or left out: unknown, the check skipped. */
+  openFileLimit?: number | null;
+  /** Local ports of a source address per destination; left out: read from the system, `null`: skipped. */
+  localPorts?: number | null;
+}
+
+/** The plan checked (throws `ExperimentError`), open loads' default pool fitted to the limit. */
+export function preflightPlan(plan: Plan, opts: PreflightOptions = {}): Plan {
+  const limit = opts.openFileLimit ?? null;
+  const ports = opts.localPorts === undefined ? readLocalPorts() : opts.localPorts;
+  const issues = [...checkTargetFiles(plan), ...socketIssues(plan, limit, ports)];
+  if (issues.length > 0) throw new ExperimentError(issues, { file: opts.file });
+  if (limit === null || !Number.isFinite(limit)) return plan;
+  return {
+    ...plan,
+    runs: plan.runs.map((run) => fitDefaultPool(run, limit)),
+    searches: plan.searches.map((search) => ({ ...search, base: fitDefaultPool(search.base, limit) })),
+  };
+}
+
+/**
+ * Runs and search probes that would hold more sockets than the limits allow (open files, the local ports
+ * of their source addresses), or name a source address this host cannot send from, one issue per field.
+ */
+function socketIssues(plan: Plan, limit: number | null, ports: number | null): Issue[] {
+  const issues = new Map<string, Issue>();
+  for (const run of [...plan.runs, ...plan.searches.map((s) => s.base)]) {
+    const parsed = attackConfigSchema.safeParse({ ...run.attack, url: "http://127.0.0.1/" });
+    if (!parsed.success) continue;
+    const sources = parsed.data.sourceAddresses;
+    const unbindable = sources ? unbindableAddress(sources) : null;
+    const sourcesPath = formatPath(["loads", run.load, "sourceAddresses"]);
+    if (unbindable !== null && !issues.has(sourcesPath)) {
+      issues.set(sourcesPath, {
+        path: sourcesPath,
+        message: `cannot send from ${unbindable} (in run ${run.name})`,
+      });
+    }
+    const { open, sockets, stage } = socketsOf(parsed.data);
+    // A default pool is fitted to the limit (fitDefaultPool), so only what the file set is checked.
+    if (open && !hasOwnPool(run)) continue;
+    const key = open ? "maxConnections" : "connections";
+    const fix = stage === undefined ? `${key}:` : "a stage target of";
+    const problem = socketProblem(sockets, limit, fix, parsed.data.segment?.count) ??
+      portProblem(sockets, sources?.length ?? 1, ports);
+    const path = formatPath(
+      stage === undefined ? ["loads", run.load, key] : ["loads", run.load, "stages", stage],
+    );
+    if (problem && !issues.has(path)) {
+      issues.set(path, { path, message: `${sockets} ${problem} (in run ${run.name})` });
+    }
+  }
+  for (const [i, search] of plan.searches.entries()) {
+    if (!/^load\.(connections|maxConnections)$/.test(search.parameter)) continue;
+    const problem = socketProblem(search.range[1], limit, "a range up to");
+    if (problem) {
+      const path = formatPath(["search", "range"]);
+      issues.set(path, {
+        path,
+        message: `${search.parameter} up to ${search.range[1]} ${problem} (search ${i})`,
+      });
+    }
+  }
+  return [...issues.values()];
+}
+
+/** An open load without its own `maxConnections`: the default lowered to what the limit allows. */
+function fitDefaultPool(run: PlannedRun, limit: number): PlannedRun {
+  const attack = run.attack;
+  const hasRate = "ratePerSec" in attack && attack.ratePerSec !== undefined;
+  const open = LOAD_MODEL_FACTS[attack.model].pacing(hasRate) === "open";
+  if (!open || hasOwnPool(run)) return run;
+  const parsed = attackConfigSchema.safeParse({ ...attack, url: "http://127.0.0.1/" });
+  if (!parsed.success) return run;
+  const { sockets } = socketsOf(parsed.data);
+  if (sockets <= maxSocketsUnder(limit)) return run;
+  return { ...run, attack: { ...attack, maxConnections: maxSocketsUnder(limit) } as typeof attack };
+}
+
+/** The load sets `maxConnections` itself (in the file, a sweep or --set). */
+function hasOwnPool(run: PlannedRun): boolean {
+  return "maxConnections" in run.attack && run.attack.maxConnections !== undefined;
+}

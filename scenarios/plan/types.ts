@@ -1,0 +1,101 @@
+/**
+ * @module
+ * The shapes of a plan (scenarios/plan/plan.ts makes them): the ordered runs of an experiment, each with its
+ * target, attack and thresholds, and its capacity searches. Their own module so the planner, the attack
+ * builder, the plan checks and whoever runs a plan share them without importing each other.
+ */
+import type { RelativeAttackInput } from "../../runner/config.ts";
+import type { TargetSpec } from "../../targets/spec.ts";
+import type { Experiment } from "../schema/experiment.ts";
+
+/**
+ * A sweep coordinate of a run: a number, or a word for a categorical sweep (`load.protocol=h2`); the value
+ * of a secret parameter (`query.api_key`) is its redacted token unless secrets are kept (the run's attack
+ * carries the value itself).
+ */
+export interface SweepPoint {
+  parameter: string;
+  value: number | string;
+}
+
+/** One run of the plan, in execution order. */
+export interface PlannedRun {
+  /** Position in execution order, 0-based. */
+  index: number;
+  /** `direct/burst`, `single/cpu/query.ms=5#2` (`#` and the 1-based repeat only when repeats > 1). */
+  name: string;
+  /** Target name. */
+  variant: string;
+  /** Load name. */
+  load: string;
+  sweep?: SweepPoint;
+  /** The grid's second axis. */
+  sweep2?: SweepPoint;
+  /** 0-based. */
+  repeat: number;
+  /** Runs with equal keys may share one started target. */
+  targetKey: string;
+  target: { kind: "spec"; spec: TargetSpec } | { kind: "url"; url: string };
+  /**
+   * (Re)start the target before this run: the first run of each target configuration, then as the
+   * restart policy says (`per-run`: every run; `per-repeat`: when the repeat changed since this
+   * configuration last ran). Always false for running servers (`url`).
+   */
+  freshTarget: boolean;
+  /** Request paths are relative to the target's base URL. */
+  attack: RelativeAttackInput;
+  /** Pause before this run (0 for the first). */
+  cooldownMs: number;
+  /** `grpc`: its HTTP requests go to the built-in target's gRPC listener (node:http2), not its HTTP port. */
+  listener?: "grpc";
+  /** Threshold expressions that apply to this run. */
+  thresholds: string[];
+  /** Those of them with `abortOnFail`, judged during the run; each with its `delayAbortEval` (ms). */
+  abortOn?: Array<{ expr: string; delayMs: number }>;
+  /** Cut the statistics at the stabilization time after the run. */
+  warmupAuto: boolean;
+  /**
+   * Loads run at the same time as this one run (`together:`), each with its start; `attack` is the first's.
+   */
+  parts?: PlannedPart[];
+}
+
+/** One of the loads a run starts at once (scenarios/together.ts). */
+export interface PlannedPart {
+  /** The load's name. */
+  name: string;
+  /** When it starts after the run's start. */
+  startAfterMs: number;
+  attack: RelativeAttackInput;
+}
+
+/** One capacity search: bisection over `range` with short probes of `base`, varied by `parameter`. */
+export interface SearchPlan {
+  parameter: string;
+  target: string;
+  load: string;
+  range: [number, number];
+  slo: string;
+  probeMs: number;
+  /** Stop when the bracket is this narrow, relative (0.05 = 5%). */
+  precision: number;
+  maxProbes: number;
+  /** The run to vary: the target x load at its base, measured for `probeMs`. */
+  base: PlannedRun;
+}
+
+export interface Plan {
+  experiment: Experiment;
+  runs: PlannedRun[];
+  searches: SearchPlan[];
+}
+
+/** Which targets and loads to run (`--only target=X,load=Y`). */
+export interface PlanOptions {
+  only?: { target?: string[]; load?: string[] };
+  /**
+   * `--no-redact`: run names and sweep coordinates show secret values as they are (so does `redact:
+   * false` in the file); otherwise they show their redacted tokens.
+   */
+  keepSecrets?: boolean;
+}

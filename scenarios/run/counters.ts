@@ -1,0 +1,53 @@
+/**
+ * @module
+ * A run's target counters (cache hits, stale hits, proxy bypasses, pool queueing), which the target keeps
+ * cumulatively: the change over the whole run, warm-up included, and, when the run has a warm-up, the
+ * change from a snapshot taken as the warm-up ends, which covers the same requests as the latency
+ * statistics. scenarios/run/run_plan.ts stores both (`targetStats`, `targetStatsMeasured`).
+ */
+import type { RunTarget } from "./targets.ts";
+
+/**
+ * The target's counters over the run (warm-up included, as they are cumulative) and, with a warm-up, over
+ * the measured part only (from the snapshot at the warm-up's end): the latency statistics exclude warm-up
+ * requests, so the two are reported side by side rather than one passing for the other.
+ */
+export async function counterDeltas(
+  before: Record<string, number>,
+  target: RunTarget,
+  atWarmupEnd: Record<string, number> | null,
+): Promise<TargetCounters> {
+  const after = await target.stats();
+  const delta = (from: Record<string, number>) =>
+    Object.fromEntries(Object.entries(after).map(([k, v]) => [k, v - (from[k] ?? 0)]));
+  return { whole: delta(before), measured: atWarmupEnd ? delta(atWarmupEnd) : null };
+}
+
+/** A run's target counters: over the whole run, and after the warm-up (null without a warm-up). */
+export interface TargetCounters {
+  whole: Record<string, number>;
+  measured: Record<string, number> | null;
+}
+
+/**
+ * Reads the target's counters when the warm-up ends: the attack reports its start instant and the timer
+ * fires `warmupMs` later (within a timer tick and one stats request of the cut). Nothing without a warm-up.
+ */
+export function warmupSnapshot(target: RunTarget, warmupMs: number) {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let taken: Promise<Record<string, number> | null> = Promise.resolve(null);
+  return {
+    onStart: warmupMs > 0
+      ? (startAtEpochMs: number) => {
+        taken = new Promise((resolve) => {
+          timer = setTimeout(
+            () => target.stats().then(resolve, () => resolve(null)),
+            Math.max(0, startAtEpochMs + warmupMs - Date.now()),
+          );
+        });
+      }
+      : undefined,
+    cancel: () => clearTimeout(timer),
+    stats: () => taken,
+  };
+}

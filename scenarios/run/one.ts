@@ -1,0 +1,297 @@
+/**
+ * @module
+ * One planned run of an experiment, from its cooldown to its result (scenarios/run/run_plan.ts runs the
+ * plan): the target taken from the pool, the load's config against it (`rebase`: paths relative to the
+ * target's base URL; a self-signed target's CA trusted), a fresh target's cold start probed, then the
+ * attack with the target's telemetry, counters and CPU profiles around it, and the result completed
+ * with the experiment's coordinates, the `warmup: auto` cut and per-phase statistics. Apart from the
+ * plan's loop because everything here concerns the one run and its target.
+ */
+import { cutWarmup, phaseStats } from "../../results/interval_stats.ts";
+import type { Plan, PlannedRun } from "../plan/types.ts";
+import type { RunTarget, TargetPool } from "./targets.ts";
+import { saveRunProfiles, startRunProfiles } from "./profiles.ts";
+import { counterDeltas, type TargetCounters, warmupSnapshot } from "./counters.ts";
+import type { AttackProgress, RunResult } from "../../results/mod.ts";
+import { type AttackHooks, runAttack } from "../../runner/attack.ts";
+import { type AttackPart, runAttackParts } from "../../runner/attack_parts.ts";
+import type { RunSteering } from "../../runner/steering.ts";
+import { requestLogError, requestLogPath } from "../../runner/load/request_log.ts";
+import {
+  type AttackConfig,
+  type AttackConfigInput,
+  parseAttackConfig,
+  type RelativeAttackInput,
+} from "../../runner/config.ts";
+import type { Threshold } from "../../results/thresholds/threshold.ts";
+import { checkSelectors } from "../../results/thresholds/selector.ts";
+import { endpointTable } from "../../runner/endpoint_table.ts";
+import { abortRules } from "./thresholds.ts";
+import { loopbackListener, startTelemetry, type TakenProfile } from "../../targets/mod.ts";
+import { coldStartRequests, measureColdStart } from "../cold_start.ts";
+import { sleepUnlessAborted } from "../../system/sleep.ts";
+import type { IntervalDelta } from "../../results/export/interval_delta.ts";
+import { LOAD_MODEL_FACTS } from "../../results/load_models.ts";
+
+/**
+ * What a run under way reports (the plan's own hooks, before and after each run: scenarios/run/run_plan.ts).
+ */
+export interface RunHooks {
+  onProgress?(p: AttackProgress): void;
+  /** The run's target telemetry so far, readable while it runs (the live dashboard samples it). */
+  onTelemetry?(peek: () => NonNullable<RunResult["telemetry"]>): void;
+  /**
+   * Each interval of the run under way as the engine finishes it (runner/attack.ts `onInterval`), with
+   * the run's target telemetry so far (null for a running server): for metrics outputs. Queue only.
+   */
+  onInterval?(
+    delta: IntervalDelta,
+    run: PlannedRun,
+    telemetry: (() => NonNullable<RunResult["telemetry"]>) | null,
+  ): void;
+}
+
+/** What one run takes of the plan's options. */
+export interface RunOptions {
+  outDir: string;
+  /** Ctrl-C: the run under way stops gracefully and is kept as incomplete. */
+  signal?: AbortSignal;
+  hooks?: RunHooks;
+  /** Live steering of each run under way (the dashboard's controls, `loadlab steer`). */
+  steering?: RunSteering;
+}
+
+/** A run a stop (Ctrl-C, SIGTERM) cut before its load: `stoppedIn` names the phase. */
+export class StoppedRun {
+  constructor(readonly stoppedIn: string) {}
+}
+
+/**
+ * Runs one planned run (its requests logged with `exp.log`, a fresh target's cold start probed with
+ * `exp`'s `coldStartRequests`); a `StoppedRun` when Ctrl-C came before its load started.
+ */
+export async function executeRun(
+  run: PlannedRun,
+  pool: TargetPool,
+  opts: RunOptions,
+  exp: Plan["experiment"],
+  thresholds: Map<string, Threshold>,
+): Promise<RunResult | StoppedRun> {
+  const prepared = await prepareRun(run, pool, opts, Boolean(exp.log), thresholds);
+  if (prepared instanceof StoppedRun) return prepared;
+  const { target, config, parts, logFile } = prepared;
+  const coldStart = target.startedNow && target.running
+    ? await measureColdStart(target.running, target.startedNow, config, coldStartRequests(exp), opts.signal)
+    : null;
+  const watched = await attackWatched(run, target, { config, parts }, opts, thresholds, logFile).catch(
+    (err) => {
+      // Ctrl-C or SIGTERM while a session script's setup() ran or the load workers prepared: no load was
+      // sent, as when it came before.
+      if (err instanceof Error && err.name === "ScriptSetupStopped") {
+        return new StoppedRun((err as Error & { phase: string }).phase);
+      }
+      if (err instanceof Error && err.name === "StoppedBeforeLoad") {
+        return new StoppedRun("the load workers' start");
+      }
+      throw err;
+    },
+  );
+  if (watched instanceof StoppedRun) return watched;
+  const profiles = watched.taken.length
+    ? await saveRunProfiles(watched.taken, opts.outDir, run.name, watched.loadStartUs)
+    : [];
+  const result = {
+    ...completeRunResult(watched.attack, run, config, target, watched.series, watched.counters),
+    ...(coldStart ? { coldStart } : {}),
+    ...(profiles.length ? { profiles } : {}),
+  };
+  return opts.signal?.aborted ? { ...result, incomplete: true } : result;
+}
+
+/**
+ * The run's cooldown, its target, and its load's config against that target (requests logged when
+ * `log`); a `StoppedRun` when Ctrl-C came first. A threshold selector matching none of its endpoints throws.
+ */
+async function prepareRun(
+  run: PlannedRun,
+  pool: TargetPool,
+  opts: RunOptions,
+  log: boolean,
+  thresholds: Map<string, Threshold>,
+): Promise<
+  { target: RunTarget; config: AttackConfig; parts?: AttackPart[]; logFile: string | undefined } | StoppedRun
+> {
+  if (run.cooldownMs > 0) await sleepUnlessAborted(run.cooldownMs, opts.signal);
+  if (opts.signal?.aborted) return new StoppedRun("the cooldown");
+  const target = await pool.acquire(run);
+  if (!target || opts.signal?.aborted) return new StoppedRun("the target's start");
+  const logFile = log ? requestLogPath(opts.outDir, run.name) : undefined;
+  if (logFile) await Deno.mkdir(`${opts.outDir}/requests`, { recursive: true });
+  const config = parseAttackConfig({
+    ...rebase(trustTargetCa(run.attack, target.running?.caFile), baseUrlOf(run, target)),
+    ...(logFile ? { logFile } : {}),
+  });
+  // An endpoint selector that picks none of this run's endpoints: exit 2 naming them, before its load
+  // (a script's endpoints are named only as it runs: judged after it, where one matching none fails).
+  if (!config.script && !run.parts) {
+    checkSelectors(run.thresholds.map((expr) => thresholds.get(expr)!), endpointTable(config).endpoints);
+  }
+  // Loads run together (`together:`): each against the same target; `config` is the first's.
+  const parts = run.parts?.map((p) => ({
+    name: p.name,
+    startAfterMs: p.startAfterMs,
+    config: parseAttackConfig(
+      rebase(trustTargetCa(p.attack, target.running?.caFile), baseUrlOf(run, target)),
+    ),
+  }));
+  return { target, config, ...(parts ? { parts } : {}), logFile };
+}
+
+/**
+ * Where `run` is sent: a gRPC run, or a load on the `grpc` listener, to a built-in target's gRPC
+ * listener when it serves one.
+ */
+function baseUrlOf(run: PlannedRun, target: RunTarget): string {
+  const grpcUrl = target.running?.grpcUrl;
+  const grpc = run.attack.grpc !== undefined || run.listener === "grpc";
+  return grpc && grpcUrl !== undefined ? grpcUrl : target.url;
+}
+
+/** What the attack and the watches around it gave. */
+interface Watched {
+  attack: RunResult;
+  series: RunResult["telemetry"];
+  taken: TakenProfile[];
+  counters: TargetCounters;
+  /** When the load started, in µs after the CPU profiles did. */
+  loadStartUs: number;
+}
+
+/** The attack, with the target's telemetry, counters (whole and past the warm-up) and CPU profiles. */
+async function attackWatched(
+  run: PlannedRun,
+  target: RunTarget,
+  { config, parts }: { config: AttackConfig; parts?: AttackPart[] },
+  opts: RunOptions,
+  thresholds: Map<string, Threshold>,
+  logFile: string | undefined,
+): Promise<Watched> {
+  const statsBefore = await target.stats();
+  const watched = target.running ?? loopbackListener(target.url);
+  const telemetry = watched ? startTelemetry(watched, { intervalMs: config.intervalMs }) : null;
+  await telemetry?.ready;
+  if (telemetry) opts.hooks?.onTelemetry?.(telemetry.peek);
+  const warmupEnd = warmupSnapshot(target, config.warmupMs);
+  const onInterval = opts.hooks?.onInterval;
+  const peek = telemetry ? telemetry.peek : null;
+  const profiling = await startRunProfiles(target);
+  let loadStartEpochMs = profiling?.startedAtEpochMs ?? 0;
+  let attack: RunResult;
+  let series: RunResult["telemetry"];
+  let taken: TakenProfile[] = [];
+  try {
+    const hooks: AttackHooks = {
+      name: run.name,
+      onProgress: opts.hooks?.onProgress,
+      onStart: (at) => {
+        loadStartEpochMs = at;
+        warmupEnd.onStart?.(at);
+      },
+      signal: opts.signal,
+      abortOn: abortRules(run, thresholds, config.segment !== undefined),
+      ...(opts.steering ? { steering: opts.steering } : {}),
+      ...(onInterval ? { onInterval: (delta: IntervalDelta) => onInterval(delta, run, peek) } : {}),
+    };
+    attack = parts ? await runAttackParts(parts, hooks) : await runAttack(config, hooks);
+  } catch (err) {
+    throw (logFile && requestLogError(err, logFile)) || err;
+  } finally {
+    series = telemetry?.stop();
+    warmupEnd.cancel();
+    taken = await profiling?.stop() ?? [];
+  }
+  const counters = await counterDeltas(statsBefore, target, await warmupEnd.stats());
+  const loadStartUs = Math.max(0, loadStartEpochMs - (profiling?.startedAtEpochMs ?? 0)) * 1000;
+  return { attack, series, taken, counters, loadStartUs };
+}
+
+/** Adds the experiment's coordinates, telemetry, counters, the auto warm-up cut and phases to a run. */
+function completeRunResult(
+  attack: RunResult,
+  run: PlannedRun,
+  config: AttackConfig,
+  target: RunTarget,
+  telemetry: RunResult["telemetry"],
+  counters: TargetCounters,
+): RunResult {
+  const targetStats = counters.whole;
+  let result: RunResult = {
+    ...attack,
+    variant: run.variant,
+    load: run.load,
+    ...(run.sweep ? { sweep: { ...run.sweep } } : {}),
+    ...(run.sweep2 ? { sweep2: { ...run.sweep2 } } : {}),
+    repeat: run.repeat,
+    ...(telemetry?.length ? { telemetry } : {}),
+    targetInfo: target.info,
+    ...(Object.keys(targetStats).length ? { targetStats } : {}),
+    ...(counters.measured && Object.keys(counters.measured).length
+      ? { targetStatsMeasured: counters.measured }
+      : {}),
+  };
+  // warmup: auto cuts at the stabilization time; a run that never stabilized keeps everything (and
+  // says so with `warmupNotReached`), one stable from the start needs no cut.
+  const stableAtMs = result.stabilizedAtMs;
+  if (run.warmupAuto && stableAtMs !== null) {
+    result = { ...(stableAtMs > 0 ? cutWarmup(result, stableAtMs) : result), warmupAuto: true };
+  } else if (run.warmupAuto) {
+    result = { ...result, warmupNotReached: true };
+  }
+  if (LOAD_MODEL_FACTS[config.model].durationIn === "phases" && "phases" in config && config.phases) {
+    const spans = config.phases.map((p, i) => ({
+      name: p.name ?? `phase ${i + 1}`,
+      durationMs: p.durationMs,
+    }));
+    result = { ...result, phases: phaseStats(result, spans) };
+  }
+  return result;
+}
+
+/**
+ * A self-signed HTTPS target's CA file becomes the load's `caFile` unless the load names one of its own
+ * or skips verification: the load verifies the target as a client of a real deployment would.
+ */
+function trustTargetCa(attack: RelativeAttackInput, caFile: string | undefined): RelativeAttackInput {
+  const tls = attack.tls;
+  if (caFile === undefined || tls?.caFile !== undefined || tls?.insecure) return attack;
+  return { ...attack, tls: { ...tls, caFile } } as RelativeAttackInput;
+}
+
+/**
+ * The attack config of a run against `baseUrl`: request paths in the plan are relative to the target's
+ * base URL, and the engine joins a path to the URL's origin, so a base path (`http://host/app`) is
+ * prefixed to every request path and flow step here.
+ */
+export function rebase(attack: RelativeAttackInput, baseUrl: string): AttackConfigInput {
+  const base = new URL(baseUrl);
+  const prefix = base.pathname.replace(/\/+$/, "");
+  if (attack.ws !== undefined) {
+    // A WebSocket load: the target's origin as ws: or wss:, with the load's path.
+    const scheme = base.protocol === "https:" || base.protocol === "wss:" ? "wss:" : "ws:";
+    return { ...attack, url: `${scheme}//${base.host}${prefix}${attack.ws.path ?? "/"}` };
+  }
+  const url = `${base.origin}/`;
+  if (!prefix) return { ...attack, url };
+  const requestMix = attack.requestMix?.map((r) => ({ ...r, path: prefix + (r.path ?? "/") }));
+  const flows = attack.flows?.map((f) => ({
+    ...f,
+    steps: f.steps.map((s) =>
+      "request" in s
+        ? { ...s, request: { ...s.request, path: prefix + (s.request.path ?? "/") } }
+        : "ws" in s && s.ws.connect !== undefined
+        ? { ...s, ws: { ...s.ws, connect: prefix + s.ws.connect } }
+        : s
+    ),
+  }));
+  return { ...attack, url, ...(requestMix ? { requestMix } : {}), ...(flows ? { flows } : {}) };
+}

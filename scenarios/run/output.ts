@@ -1,0 +1,174 @@
+/**
+ * @module
+ * The output folder of a running experiment: `results.json` and `report.html`, both rewritten whole
+ * (temporary file + rename) after every run, so whatever stops the experiment (Ctrl-C, a dead target, a
+ * crash of the machine) leaves the finished runs readable and the report showing them. The environment
+ * is captured once, at the start (reading the git commit spawns a process); a resumed experiment keeps
+ * the environment and creation time of the file it resumes. What the report draws is the caller's: it
+ * passes the render function in, so the runner of experiments never depends on the report. A file
+ * descriptor is held in reserve from the start until `close()`, so the files are written even when the
+ * load left the process without one (EMFILE: a script's leaked files, a stuck worker's sockets).
+ */
+import {
+  buildResultsFile,
+  loadResultsFile,
+  ResultsFileError,
+  resultsText,
+  writeResultsFile,
+} from "../../results/io.ts";
+import { WriteError, writeTextAtomic, writeTextAtomicSync } from "../../system/atomic_write.ts";
+import type { ExperimentInfo, ResultsFile, RunResult } from "../../results/mod.ts";
+import { OutputError } from "../../results/output_error.ts";
+import { redactResults } from "../../results/redact_results.ts";
+import { noResponse } from "../../results/conclude/responses.ts";
+import { DescriptorReserve } from "../../system/descriptor_reserve.ts";
+
+/** Turns the results so far into the text of report.html. */
+export type RenderReport = (results: ResultsFile) => string;
+
+/**
+ * Whether `--resume` keeps a run of the file: a complete one. Incomplete runs and capacity-search probes
+ * run again, and so does a run that got no response at all: it measured no target (one not up yet, a
+ * certificate not trusted), and keeping it would resume into the same exit 4 without sending a request.
+ */
+function keptOnResume(run: RunResult): boolean {
+  return !run.incomplete && !run.probe && !noResponse(run);
+}
+
+/** Holds the results of one experiment and writes them out. */
+export class ExperimentOutput {
+  readonly resultsPath: string;
+  readonly reportPath: string;
+  results: ResultsFile;
+  private readonly render: RenderReport;
+  /** `--no-redact`: written as they are, secrets included. */
+  readonly keepSecrets: boolean;
+  readonly #reserve = new DescriptorReserve();
+
+  private constructor(outDir: string, results: ResultsFile, render: RenderReport, keepSecrets: boolean) {
+    this.resultsPath = `${outDir}/results.json`;
+    this.reportPath = `${outDir}/report.html`;
+    this.results = results;
+    this.render = render;
+    this.keepSecrets = keepSecrets;
+  }
+
+  /**
+   * A fresh file, or with `resume` the one already in `outDir` minus the runs it does not keep (those
+   * run again: `keptOnResume`). Throws `ResultsFileError` when the existing file cannot be read.
+   */
+  static async open(
+    outDir: string,
+    experiment: ExperimentInfo,
+    resume: boolean,
+    render: RenderReport,
+    keepSecrets = false,
+  ): Promise<ExperimentOutput> {
+    const fresh = ExperimentOutput.fresh(outDir, experiment, render, keepSecrets);
+    if (!resume || !(await exists(`${outDir}/results.json`))) return fresh;
+    const previous = await loadResultsFile(`${outDir}/results.json`);
+    if (previous.experiment.name !== experiment.name) {
+      throw new ResultsFileError(
+        `${outDir}/results.json: holds experiment "${previous.experiment.name}", not "${experiment.name}"; ` +
+          `resume into its own folder or drop --resume`,
+      );
+    }
+    return new ExperimentOutput(
+      outDir,
+      {
+        ...fresh.results,
+        createdAt: previous.createdAt,
+        environment: previous.environment,
+        runs: previous.runs.filter(keptOnResume),
+        ...(previous.redaction ? { redaction: previous.redaction } : {}),
+      },
+      render,
+      keepSecrets,
+    );
+  }
+
+  /** A new file with no run yet (`complete: false`), nothing written. */
+  static fresh(outDir: string, experiment: ExperimentInfo, render: RenderReport, keepSecrets: boolean) {
+    const results: ResultsFile = { ...buildResultsFile({ experiment, runs: [] }), complete: false };
+    return new ExperimentOutput(outDir, results, render, keepSecrets);
+  }
+
+  /** Names of the runs already complete in the file. */
+  completedNames(): Set<string> {
+    return new Set(this.results.runs.filter(keptOnResume).map((r) => r.name));
+  }
+
+  /** Adds one run and writes both files. */
+  async append(run: RunResult): Promise<RunResult> {
+    this.results = { ...this.results, runs: [...this.results.runs, run] };
+    await this.write();
+    return this.shown(run);
+  }
+
+  /**
+   * `run` as results.json shows it (its secrets redacted unless kept), for what prints it outside the
+   * files: the terminal's run line and its `Checks:` block, whose step labels are `METHOD path` and may
+   * carry a `?token=`. Once per run, with the experiment's source to find the file's secrets in.
+   */
+  shown(run: RunResult): RunResult {
+    return this.keepSecrets ? run : redactResults({ ...this.results, runs: [run] }).runs[0];
+  }
+
+  /** Replaces the whole file's content (analysis, thresholds, `complete`) and writes both files. */
+  async update(patch: Partial<ResultsFile>): Promise<void> {
+    this.results = { ...this.results, ...patch };
+    await this.write();
+  }
+
+  /**
+   * Writes both files; throws `OutputError` naming the one that failed and why (a full disk mid-run
+   * leaves both as the last successful write left them: each replaces its old copy only once written).
+   */
+  async write(): Promise<void> {
+    const keepSecrets = this.keepSecrets;
+    await this.#reserve.around(async () => {
+      await written(
+        this.resultsPath,
+        () => writeResultsFile(this.resultsPath, this.results, { keepSecrets }),
+      );
+      await written(this.reportPath, () => writeTextAtomic(this.reportPath, this.render(this.results)));
+    });
+  }
+
+  /**
+   * Writes both files as they stand, synchronously: what a second Ctrl-C or SIGTERM leaves before loadlab
+   * quits, without waiting for a write under way (each file is replaced whole, so either is whole).
+   */
+  writeSync(): void {
+    Deno.mkdirSync(this.resultsPath.slice(0, this.resultsPath.lastIndexOf("/")) || ".", { recursive: true });
+    writeTextAtomicSync(this.resultsPath, resultsText(this.results, { keepSecrets: this.keepSecrets }));
+    writeTextAtomicSync(this.reportPath, this.render(this.results));
+  }
+
+  /** Gives back the reserved descriptor; later writes still work, without the reserve. */
+  close(): void {
+    this.#reserve.close();
+  }
+}
+
+async function written(path: string, write: () => Promise<void>): Promise<void> {
+  try {
+    await write();
+  } catch (err) {
+    const why = err instanceof WriteError ? err.reason : String(err);
+    throw new OutputError(`cannot write ${path}: ${why}`, { cause: err });
+  }
+}
+
+/**
+ * False only when nothing is there: anything else (a symlink loop, no permission) is read, and its reading
+ * says why.
+ */
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch (err) {
+    return !(err instanceof Deno.errors.NotFound);
+  }
+}

@@ -1,0 +1,194 @@
+/**
+ * @module
+ * Executes a `Plan`: for each planned run, its target up (started, shared or restarted by
+ * `targets.ts`), the run itself (one.ts: the cooldown, the attack with telemetry and target
+ * counters, `warmup: auto` and per-phase statistics), and the result appended to `results.json` and
+ * `report.html` at once. Then the capacity searches (short probe runs), the analysis and the
+ * thresholds, and the file marked complete. Ctrl-C (the signal) ends the run under way gracefully, keeps
+ * it marked `incomplete` and stops; a run a load worker cut (stuck, or exited) is kept `incomplete` with the
+ * reason and the runs after it go on; a target that cannot start or dies throws `TargetFailedError` with
+ * its log tail, finished runs kept. Every started target is stopped before `runPlan` returns or throws.
+ */
+import { analyze } from "../../results/conclude/analysis.ts";
+import { estimateDurationMs } from "../plan/plan.ts";
+import { applyParameter } from "../plan/attack.ts";
+import type { Plan, PlannedRun, SearchPlan } from "../plan/types.ts";
+import { ExperimentOutput, type RenderReport } from "./output.ts";
+import { TargetFailedError, TargetPool } from "./targets.ts";
+import { parseSlo, searchCapacity, sloP99Ms } from "../search.ts";
+import type { Analysis, ExperimentInfo, RunResult } from "../../results/mod.ts";
+import type { Threshold } from "../../results/thresholds/threshold.ts";
+import { judgeThresholds, parseAllThresholds } from "./thresholds.ts";
+import { executeRun, type RunHooks, type RunOptions, StoppedRun } from "./one.ts";
+
+/** Progress callbacks for the CLI: before and after each run, and those of the run under way. */
+export interface RunPlanHooks extends RunHooks {
+  /** `i` is 0-based within the `n` runs executed now (resumed runs excluded); `etaMs` covers them all. */
+  onRunStart?(run: PlannedRun, i: number, n: number, etaMs: number): void;
+  /** `result` as results.json shows it: secrets redacted unless kept (`ExperimentOutput.shown`). */
+  onRunEnd?(result: RunResult, run: PlannedRun): void;
+}
+
+export interface RunPlanOptions extends RunOptions {
+  /** Keep the complete runs of `outDir/results.json` and run only the others. */
+  resume?: boolean;
+  hooks?: RunPlanHooks;
+  /** What results.json says about the experiment beyond its name (source, file, preset, quick). */
+  experiment?: Partial<ExperimentInfo>;
+  /** Draws report.html from the results so far; written beside results.json after every run. */
+  renderReport: RenderReport;
+  /** `--no-redact` (or `redact: false` in the file): outputs keep secrets as they are. */
+  keepSecrets?: boolean;
+  /** Told the writer of results.json as it opens (a second Ctrl-C writes it before quitting). */
+  onOutput?: (output: ExperimentOutput) => void;
+}
+
+export interface RunPlanOutcome {
+  results: ExperimentOutput["results"];
+  resultsPath: string;
+  reportPath: string;
+  interrupted: boolean;
+  /** Runs taken from the file being resumed. */
+  resumed: number;
+  /**
+   * The one writer of results.json and report.html: what the command learns after the plan (what the
+   * metrics outputs delivered) goes in with `update`, so both files show it.
+   */
+  output: ExperimentOutput;
+}
+
+/** Runs every planned run, the searches and the analysis; see the module comment. */
+export async function runPlan(plan: Plan, opts: RunPlanOptions): Promise<RunPlanOutcome> {
+  const thresholds = parseAllThresholds(plan);
+  const exp = plan.experiment;
+  const output = await openOutput(plan, opts);
+  opts.onOutput?.(output);
+  const done = output.completedNames();
+  const todo = plan.runs.filter((r) => !done.has(r.name));
+  const pool = new TargetPool({ logDir: `${opts.outDir}/logs`, signal: opts.signal });
+  const searchKeys = new Set(plan.searches.map((s) => s.base.targetKey));
+  // A threshold with abortOnFail stopped a run: as k6 aborts the whole test, the runs after it are not run.
+  let notRun: string[] | undefined;
+  try {
+    await output.write();
+    for (const [i, run] of todo.entries()) {
+      const etaMs = estimateDurationMs({ ...plan, runs: todo.slice(i) });
+      opts.hooks?.onRunStart?.(run, i, todo.length, etaMs);
+      const result = await executeRun(run, pool, opts, exp, thresholds);
+      if (result instanceof StoppedRun) {
+        await output.update({ stoppedIn: `${result.stoppedIn} (run ${run.name})` });
+        break;
+      }
+      const died = await pool.checkAlive(run);
+      // The run line and the dashboard show the run as results.json holds it: `incomplete` when it died.
+      const marked = died ? { ...result, incomplete: true } : result;
+      opts.hooks?.onRunEnd?.(await output.append(marked), run);
+      if (died) throw died;
+      if (result.abortedBy) notRun = todo.slice(i + 1).map((r) => r.name);
+      // Stopped by Ctrl-C or an abortOnFail threshold: no run after it. A run cut otherwise (a worker ended
+      // as stuck, or one that exited) stays in the file flagged incomplete, and the experiment goes on.
+      if (notRun !== undefined || opts.signal?.aborted) break;
+      const needed = new Set([...todo.slice(i + 1).map((r) => r.targetKey), ...searchKeys]);
+      await pool.keepOnly(needed);
+    }
+    if (!opts.signal?.aborted) await finish({ plan, output, pool, opts }, thresholds, notRun);
+  } catch (err) {
+    if (err instanceof TargetFailedError) err.keptIn = output.resultsPath;
+    if (!(err instanceof Interrupted)) throw err;
+  } finally {
+    await pool.stopAll();
+    output.close();
+  }
+  return {
+    results: output.results,
+    resultsPath: output.resultsPath,
+    reportPath: output.reportPath,
+    interrupted: opts.signal?.aborted ?? false,
+    resumed: plan.runs.length - todo.length,
+    output,
+  };
+}
+
+/**
+ * results.json and report.html in `opts.outDir`, new or resumed, headed with what the plan says of itself.
+ */
+function openOutput(plan: Plan, opts: RunPlanOptions): Promise<ExperimentOutput> {
+  const exp = plan.experiment;
+  return ExperimentOutput.open(
+    opts.outDir,
+    {
+      name: exp.name,
+      ...(exp.description ? { description: exp.description } : {}),
+      ...(exp.study ? { study: exp.study } : {}),
+      ...(exp.baseline ? { baseline: exp.baseline } : {}),
+      ...(exp.expect?.length ? { expect: exp.expect } : {}),
+      plannedRuns: plan.runs.length,
+      ...opts.experiment,
+    },
+    opts.resume ?? false,
+    opts.renderReport,
+    opts.keepSecrets ?? false,
+  );
+}
+
+/** Ctrl-C during a capacity search: the bisection cannot go on, the probes so far are in the file. */
+class Interrupted extends Error {
+  override name = "Interrupted";
+}
+
+/** What the end of an experiment works with. */
+interface RunContext {
+  plan: Plan;
+  output: ExperimentOutput;
+  pool: TargetPool;
+  opts: RunPlanOptions;
+}
+
+/**
+ * Searches, analysis, thresholds and `complete: true`, written once more. After a stop by `abortOnFail`
+ * (`notRun` given) no search runs, the runs not started are listed and the file is not complete.
+ */
+async function finish(ctx: RunContext, thresholds: Map<string, Threshold>, notRun?: string[]): Promise<void> {
+  const { plan, output } = ctx;
+  const searches: Analysis["searches"] = [];
+  for (const search of notRun ? [] : plan.searches) {
+    searches.push(await searchCapacity(search, (value) => probe(search, value, ctx)));
+  }
+  const runs = output.results.runs.filter((r) => !r.probe);
+  const slo = plan.experiment.search ? sloP99Ms(parseSlo(plan.experiment.search.slo)) : undefined;
+  const analysis = analyze(runs, { baseline: plan.experiment.baseline, sloP99Ms: slo });
+  await output.update({
+    analysis: { ...analysis, searches },
+    thresholds: judgeThresholds(plan, thresholds, runs),
+    complete: notRun === undefined,
+    // Undefined clears the list of an earlier aborted invocation on --resume.
+    notRun,
+  });
+}
+
+/** One short run of a capacity search at `value`, appended to the file as a probe. */
+async function probe(search: SearchPlan, value: number, ctx: RunContext): Promise<RunResult> {
+  const varied = applyParameter(search.base, search.parameter, value);
+  const count = ctx.output.results.runs.filter((r) => r.probe).length;
+  const run: PlannedRun = {
+    ...varied,
+    name: `${search.base.name}/${search.parameter}=${value}#${count + 1}`,
+    cooldownMs: ctx.plan.experiment.cooldownMs,
+    thresholds: [],
+    warmupAuto: false,
+  };
+  const result = await executeRun(run, ctx.pool, ctx.opts, ctx.plan.experiment, new Map());
+  if (result instanceof StoppedRun) throw new Interrupted();
+  const died = await ctx.pool.checkAlive(run);
+  const marked: RunResult = {
+    ...result,
+    probe: true,
+    sweep: { parameter: search.parameter, value },
+    ...(died ? { incomplete: true } : {}),
+  };
+  ctx.opts.hooks?.onRunEnd?.(await ctx.output.append(marked), run);
+  if (died) throw died;
+  // Ctrl-C ends the search; a probe cut otherwise is judged with its flags (capacity.ts qualifies the value).
+  if (ctx.opts.signal?.aborted) throw new Interrupted();
+  return marked;
+}

@@ -1,0 +1,64 @@
+/**
+ * @module
+ * The thresholds of a plan on its runs, for scenarios/run/run_plan.ts: every expression parsed once before
+ * any load (a typo costs no run), the rules that stop a run while it goes (`abortOnFail`, as runner/attack.ts
+ * takes them; none on a shard, whose thresholds wait for `loadlab merge`), and after the runs each
+ * planned run's thresholds judged on its result, with the scope (target, load) each was declared with.
+ * A rule naming another run (`app/after:p99<1s`) is not judged on this one. Pure.
+ */
+import type { RunResult, ThresholdResult } from "../../results/mod.ts";
+import {
+  evaluateThresholds,
+  parseThreshold,
+  pendingThresholds,
+  type Threshold,
+} from "../../results/thresholds/threshold.ts";
+import type { AbortRule } from "../../results/thresholds/abort.ts";
+import type { Plan, PlannedRun } from "../plan/types.ts";
+
+/** Every threshold expression of the plan, parsed before any load so a typo costs no run. */
+export function parseAllThresholds(plan: Plan): Map<string, Threshold> {
+  const parsed = new Map<string, Threshold>();
+  for (const expr of plan.runs.flatMap((r) => r.thresholds)) {
+    if (!parsed.has(expr)) parsed.set(expr, parseThreshold(expr));
+  }
+  return parsed;
+}
+
+/** The run's `abortOnFail` rules for runner/attack.ts; none on a shard (`--segment`). */
+export function abortRules(run: PlannedRun, thresholds: Map<string, Threshold>, shard: boolean): AbortRule[] {
+  if (shard) return [];
+  return (run.abortOn ?? []).map((a) => ({ threshold: thresholds.get(a.expr)!, delayMs: a.delayMs }));
+}
+
+/** Each planned run's thresholds on its result among `runs` (a run not in them is not judged). */
+export function judgeThresholds(
+  plan: Plan,
+  thresholds: Map<string, Threshold>,
+  runs: RunResult[],
+): ThresholdResult[] {
+  const byName = new Map(runs.map((r) => [r.name, r]));
+  return plan.runs.flatMap((planned) => {
+    const result = byName.get(planned.name);
+    return result
+      ? planned.thresholds.flatMap((expr) => thresholdResult(plan, thresholds.get(expr)!, result) ?? [])
+      : [];
+  });
+}
+
+/** One threshold on one run, with its declared scope; null when the rule names another run. */
+function thresholdResult(plan: Plan, threshold: Threshold, run: RunResult): ThresholdResult | null {
+  if (threshold.run !== undefined && threshold.run !== run.name) return null;
+  // A shard (`--segment`) holds part of the load: `loadlab merge` evaluates its thresholds on the whole.
+  const [result] = run.segment ? pendingThresholds([threshold], run) : evaluateThresholds([threshold], [run]);
+  const declared = plan.experiment.thresholds.find((t) =>
+    t.expr === threshold.expression && (t.target === undefined || t.target === run.variant) &&
+    (t.load === undefined || t.load === run.load)
+  );
+  if (declared?.target === undefined && declared?.load === undefined) return result;
+  const scope = {
+    ...(declared.target !== undefined ? { target: declared.target } : {}),
+    ...(declared.load !== undefined ? { load: declared.load } : {}),
+  };
+  return { ...result, scope };
+}

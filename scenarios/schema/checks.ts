@@ -1,0 +1,343 @@
+/**
+ * @module
+ * The checks of an experiment file that span fields, run once its structure is valid: every name a
+ * field refers to exists (with "did you mean"), sweep and search parameters fit the loads and targets
+ * they vary, a grid has two sweeps, thresholds and the search SLO parse, and proxy upstreams named by
+ * target form no cycle, the runs are at most MAX_RUNS (scenarios/run/count.ts), and `profile: cpu` is only on
+ * targets that can be profiled. Each problem is `{path, message}` with the path of the offending key.
+ */
+import { nearest } from "../../validation/suggest.ts";
+import {
+  builtinSpecSchema,
+  exampleSpecSchema,
+  externalSpecSchema,
+  profileBlocker,
+  proxySpecSchema,
+} from "../../targets/spec.ts";
+import { grpcTargetIssues } from "../grpc/target_checks.ts";
+import { type ExperimentFields, expressionProblems } from "./object.ts";
+import { type LoadSpec, WORD_FIELDS } from "./loads.ts";
+import type { FileTarget } from "./targets.ts";
+import { modelsWithField } from "../../runner/load/models/mod.ts";
+import { LOAD_MODELS } from "../../results/schema/values.ts";
+import { togetherProblems } from "../together.ts";
+import { runCountProblem } from "../run/count.ts";
+import { caseFoldIssues } from "../name_folds.ts";
+import { LOAD_MODEL_FACTS } from "../../results/load_models.ts";
+
+type Path = (string | number)[];
+
+/** One problem at a path of keys; validation/mod.ts formats the path. */
+export interface CheckIssue {
+  path: Path;
+  message: string;
+}
+
+/** Every cross-field problem of `exp`. */
+export function checkExperiment(exp: ExperimentFields): CheckIssue[] {
+  const issues: CheckIssue[] = [];
+  const add = (path: Path, message: string) => issues.push({ path, message });
+  const targetNames = Object.keys(exp.targets);
+  const loadNames = Object.keys(exp.loads);
+  issues.push(...caseFoldIssues(targetNames));
+  const refer = (path: Path, name: string | undefined, names: string[], what: string) => {
+    if (name === undefined || setOf(names).has(name)) return;
+    const guess = nearest(name, names);
+    add(
+      path,
+      `no ${what} named "${name}"; ${
+        guess ? `did you mean "${guess}"?` : `the ${what}s are ${names.join(", ")}`
+      }`,
+    );
+  };
+  refer(["baseline"], exp.baseline, targetNames, "target");
+  exp.expect?.forEach((e, i) => {
+    const [names, what] = e.between === "loads" ? [loadNames, "load"] : [targetNames, "target"];
+    refer(["expect", i, "better"], e.better, names, what);
+    refer(["expect", i, "than"], e.than, names, what);
+    refer(["expect", i, "load"], e.load, loadNames, "load");
+    if (e.between === "loads" && e.load !== undefined) {
+      add(["expect", i, "load"], "between: loads compares two loads: drop load");
+    }
+  });
+  exp.sweeps.forEach((sweep, i) => {
+    sweep.targets?.forEach((t, j) => refer(["sweeps", i, "targets", j], t, targetNames, "target"));
+    sweep.loads?.forEach((l, j) => refer(["sweeps", i, "loads", j], l, loadNames, "load"));
+    const covered = pick(exp, sweep.targets, sweep.loads);
+    for (const message of parameterProblems(sweep.parameter, covered)) {
+      add(["sweeps", i, "parameter"], message);
+    }
+  });
+  exp.grpc?.loads?.forEach((l, j) => refer(["grpc", "loads", j], l, loadNames, "load"));
+  // The section's call and the flows' gRPC steps alike go to the target's gRPC endpoints.
+  const grpcSteps = [exp.flows, ...Object.values(exp.loads).map((l) => l.flows)]
+    .some((flows) => flows?.some((f) => f.steps.some((s) => "grpc" in s)));
+  const listener = Object.entries(exp.loads).find(([, l]) => l.listener === "grpc")?.[0];
+  issues.push(...grpcTargetIssues(exp.targets, exp.grpc?.call !== undefined || grpcSteps, listener));
+  if (exp.grid && exp.sweeps.length !== 2) {
+    add(["grid"], `a grid crosses exactly two sweeps; found ${exp.sweeps.length}`);
+  }
+  const tooMany = runCountProblem(exp);
+  if (tooMany) add(tooMany.path, tooMany.message);
+  if (exp.search) checkSearch(exp, add, refer);
+  exp.thresholds.forEach((t, i) => {
+    refer(["thresholds", i, "target"], t.target, targetNames, "target");
+    refer(["thresholds", i, "load"], t.load, loadNames, "load");
+  });
+  const clean = new Set<string>();
+  for (const [name, target] of Object.entries(exp.targets)) {
+    checkUpstreams(exp, { name, target, names: targetNames, clean }, add, refer);
+  }
+  for (const [name, target] of Object.entries(exp.targets)) checkProfile(["targets", name], target, add);
+  for (const limit of ["setupTimeout", "teardownTimeout"] as const) {
+    if (exp[limit] !== undefined && exp.script === undefined) {
+      add([limit], `${limit} limits a session script's ${limit.slice(0, -7)}(); add script: or remove it`);
+    }
+  }
+  if (exp.warmup === "auto" && exp.intervalHistograms === "none") {
+    add(
+      ["warmup"],
+      "warmup: auto cuts at the stabilization time from the interval histograms; keep them (intervalHistograms: keep)",
+    );
+  }
+  issues.push(...togetherProblems(exp));
+  checkSessionsOnly(exp, add);
+  return issues;
+}
+
+/**
+ * A file whose sessions are its flows or script and that has no `requests:` leaves a load that cannot run
+ * sessions (throughput) nothing of the user's: it sent `GET /`, which no one wrote, and read `ok`.
+ */
+function checkSessionsOnly(exp: ExperimentFields, add: Add): void {
+  if (exp.requests !== undefined || exp.grpc?.call !== undefined) return;
+  if (exp.flows === undefined && exp.script === undefined) return;
+  for (const [name, load] of Object.entries(exp.loads)) {
+    const noSessions = LOAD_MODEL_FACTS[load.model].noFlows;
+    if (noSessions === undefined || load.mix !== undefined) continue;
+    add(
+      ["loads", name],
+      `runs none of the file's ${exp.flows ? "flows" : "script"} (${noSessions}) and the file has no ` +
+        "requests: give it mix: or the file requests:, or use model rate, connections or count",
+    );
+  }
+}
+
+type Add = (path: Path, message: string) => void;
+
+/** `profile: cpu` needs a process with a V8 inspector: an external command must be node or deno. */
+function checkProfile(path: Path, target: FileTarget, add: Add): void {
+  if (target.kind === "external" && target.profile) {
+    const blocker = profileBlocker(target);
+    if (blocker) add([...path, "profile"], blocker);
+  }
+  if (target.kind === "proxy" && typeof target.upstream === "object") {
+    checkProfile([...path, "upstream"], target.upstream, add);
+  }
+}
+type Refer = (path: Path, name: string | undefined, names: string[], what: string) => void;
+
+function checkSearch(exp: ExperimentFields, add: Add, refer: Refer): void {
+  const search = exp.search!;
+  const loadNames = Object.keys(exp.loads);
+  if (search.load === undefined && loadNames.length > 1) {
+    add(
+      ["search", "load"],
+      `missing; there are several loads (${loadNames.join(", ")}): name the one to search`,
+    );
+  }
+  refer(["search", "load"], search.load, loadNames, "load");
+  const targetNames = Object.keys(exp.targets);
+  search.targets?.forEach((t, j) => refer(["search", "targets", j], t, targetNames, "target"));
+  const load = search.load ?? loadNames[0];
+  if (!(load in exp.loads)) return;
+  for (const message of parameterProblems(search.parameter, pick(exp, search.targets, [load]))) {
+    add(["search", "parameter"], message);
+  }
+  const field = search.parameter.slice(search.parameter.indexOf(".") + 1);
+  if (search.parameter.startsWith("load.") && Object.hasOwn(WORD_FIELDS, field)) {
+    add(
+      ["search", "parameter"],
+      `${search.parameter} takes words; a search bisects numbers: sweep it instead`,
+    );
+  }
+  for (const part of splitSlo(search.slo)) {
+    for (const message of expressionProblems(part)) add(["search", "slo"], message);
+  }
+}
+
+/** `p99 < 100ms and success >= 99.9%` -> its parts. */
+export function splitSlo(slo: string): string[] {
+  return slo.split(/\s+and\s+|\s*&&\s*|\s*,\s*/).filter((part) => part.trim() !== "");
+}
+
+interface Covered {
+  loads: Array<[string, LoadSpec]>;
+  targets: Array<[string, FileTarget]>;
+}
+
+function pick(exp: ExperimentFields, targets?: string[], loads?: string[]): Covered {
+  return {
+    targets: Object.entries(exp.targets).filter(([n]) => !targets || targets.includes(n)),
+    loads: Object.entries(exp.loads).filter(([n]) => !loads || loads.includes(n)),
+  };
+}
+
+/** Every model: the load fields they all have. */
+const ALL_MODELS: readonly LoadSpec["model"][] = LOAD_MODELS;
+
+/** Load fields a sweep or search may set, and the models that have them (read from the models' records). */
+const LOAD_FIELDS: Record<string, readonly LoadSpec["model"][]> = {
+  rate: modelsWithField("phases", "ratePerSec"),
+  connections: modelsWithField("connections"),
+  requests: modelsWithField("requests"),
+  duration: modelsWithField("phases", "durationMs"),
+  maxConnections: modelsWithField("maxConnections"),
+  pipelining: ALL_MODELS,
+  streams: ALL_MODELS,
+  workers: ALL_MODELS,
+  timeout: ALL_MODELS,
+  protocol: ALL_MODELS,
+  connection: ALL_MODELS,
+  transport: ALL_MODELS,
+};
+
+const TARGET_FIELDS: Record<string, string[]> = {
+  builtin: Object.keys(builtinSpecSchema.shape),
+  external: Object.keys(externalSpecSchema.shape),
+  example: Object.keys(exampleSpecSchema.shape),
+  proxy: Object.keys(proxySpecSchema.shape),
+};
+
+function parameterProblems(parameter: string, covered: Covered): string[] {
+  const [scope, field] = [
+    parameter.slice(0, parameter.indexOf(".")),
+    parameter.slice(parameter.indexOf(".") + 1),
+  ];
+  if (scope === "load") return loadFieldProblems(field, covered.loads);
+  if (scope === "target") return targetFieldProblems(field, covered.targets);
+  return [];
+}
+
+function loadFieldProblems(field: string, loads: Array<[string, LoadSpec]>): string[] {
+  const models = LOAD_FIELDS[field];
+  if (!models) {
+    const guess = nearest(field, Object.keys(LOAD_FIELDS));
+    return [
+      `load.${field} cannot be varied; ${guess ? `did you mean load.${guess}? ` : ""}use one of ${
+        Object.keys(LOAD_FIELDS).map((f) => `load.${f}`).join(", ")
+      }`,
+    ];
+  }
+  const problems: string[] = [];
+  for (const [name, load] of loads) {
+    if (!models.includes(load.model)) {
+      problems.push(
+        `load "${name}" (model ${load.model}) has no ${field}; limit the loads (loads: [...]) to ${
+          models.join(" or ")
+        } loads`,
+      );
+    } else if (
+      LOAD_MODEL_FACTS[load.model].durationIn === "phases" && "phases" in load &&
+      (field === "rate" || field === "duration") && !onePhase(load)
+    ) {
+      problems.push(
+        `load.${field} needs a load with one rate; load "${name}" has ${load.phases.length} phases or a ramp (write it as rate: + duration:)`,
+      );
+    }
+  }
+  return problems;
+}
+
+function onePhase(load: Extract<LoadSpec, { model: "rate" }>): boolean {
+  return load.phases.length === 1 && load.phases[0].rampToPerSec === undefined;
+}
+
+function targetFieldProblems(field: string, targets: Array<[string, FileTarget]>): string[] {
+  const problems: string[] = [];
+  for (const [name, target] of targets) {
+    if (target.kind === "url") {
+      problems.push(
+        `target "${name}" is a running server (url); target.${field} needs a target loadlab starts`,
+      );
+      continue;
+    }
+    const fields = TARGET_FIELDS[target.kind].filter((f) => f !== "kind" && f !== "upstream");
+    if (fields.includes(field)) continue;
+    const guess = nearest(field, fields);
+    problems.push(
+      `a ${target.kind} target (${name}) has no ${field}; ${
+        guess ? `did you mean target.${guess}?` : `fields: ${fields.join(", ")}`
+      }`,
+    );
+  }
+  return problems;
+}
+
+/**
+ * A proxy's named upstream: a known target, and no cycle. `names` are the targets' names, read once for
+ * the file (read again for each of 10,000 targets, they took 15 s); `clean` the names whose chain is
+ * known to end, so a long chain is walked once rather than once for each target on it.
+ */
+function checkUpstreams(
+  exp: ExperimentFields,
+  at: { name: string; target: FileTarget; names: string[]; clean: Set<string> },
+  add: Add,
+  refer: Refer,
+): void {
+  let path: Path = ["targets", at.name];
+  let current: FileTarget = at.target;
+  while (current.kind === "proxy") {
+    path = [...path, "upstream"];
+    const upstream: string | FileTarget = current.upstream;
+    if (typeof upstream !== "string") {
+      current = upstream;
+      continue;
+    }
+    if (!Object.hasOwn(exp.targets, upstream)) return refer(path, upstream, at.names, "target");
+    const cycle = cycleFrom(exp, upstream, at.name, at.clean);
+    if (cycle) return add(path, `upstreams form a cycle: ${cycle.join(" -> ")}`);
+    return;
+  }
+}
+
+/**
+ * The chain of named upstreams from `first` through `name` back to one already seen, or undefined; a
+ * chain that ends puts its names in `clean`.
+ */
+function cycleFrom(
+  exp: ExperimentFields,
+  name: string,
+  first: string,
+  clean: Set<string>,
+): string[] | undefined {
+  const seen = [first];
+  const seenSet = new Set(seen);
+  for (let next: string | undefined = name; next !== undefined && !clean.has(next);) {
+    if (seenSet.has(next)) return [...seen, next];
+    seen.push(next);
+    seenSet.add(next);
+    next = namedUpstream(exp.targets[next]);
+  }
+  for (const n of seen) clean.add(n);
+  return undefined;
+}
+
+/** The target name a target's upstream chain (through inline proxy specs) ends at, if any. */
+function namedUpstream(target: FileTarget | undefined): string | undefined {
+  let current = target;
+  while (current?.kind === "proxy") {
+    const upstream: string | FileTarget = current.upstream;
+    if (typeof upstream === "string") return upstream;
+    current = upstream;
+  }
+  return undefined;
+}
+
+/** Names as a set, made once per list: a list of 10,000 names is searched as often as it is long. */
+const nameSets = new WeakMap<readonly string[], Set<string>>();
+function setOf(names: readonly string[]): Set<string> {
+  let set = nameSets.get(names);
+  if (set === undefined) nameSets.set(names, set = new Set(names));
+  return set;
+}

@@ -1,0 +1,157 @@
+/**
+ * @module
+ * The checks of an experiment that need the file system, run by `loadlab run` on the planned runs'
+ * targets once the file is valid and before any target starts: a built-in target's `staticDir` is a
+ * folder, an external target's `command` is a program (on PATH, or an executable path) and its `cwd` a
+ * folder, and the cores of `cpuAffinity` exist on this machine (when taskset is there to pin; without
+ * it the field is ignored). Without them a typo surfaces as a target that cannot start (exit 3) after
+ * earlier targets already ran, or, for `staticDir`, as 404s measured as if they were the study. Each problem
+ * is an
+ * `Issue` with the target's path (`targets.web.staticDir`), so it prints like every other file error.
+ * Run by the preflight of scenarios/plan/preflight.ts, which `loadlab presets` skips: it plans every
+ * preset on machines that lack node.
+ */
+import { findProgram } from "../../system/path_lookup.ts";
+import type { TargetSpec } from "../../targets/spec.ts";
+import { formatPath, type Issue } from "../../validation/mod.ts";
+import type { Plan } from "../plan/types.ts";
+import {
+  loadTlsMaterial,
+  TlsFileError,
+  type TlsOptionsInput,
+  tlsOptionsSchema,
+} from "../../runner/http/tls/options.ts";
+
+/**
+ * Every file-system problem of the targets the plan starts, one per target field, and of loads' TLS files.
+ */
+export function checkTargetFiles(plan: Plan): Issue[] {
+  const issues = new Map<string, Issue>();
+  for (const run of plan.runs) {
+    const issue = tlsIssue(run.attack.tls, run.load);
+    if (issue) issues.set(issue.path, issue);
+  }
+  for (const run of plan.runs) {
+    if (run.target.kind !== "spec") continue;
+    for (const issue of specIssues(run.target.spec, ["targets", run.variant])) issues.set(issue.path, issue);
+  }
+  return [...issues.values()];
+}
+
+/** A load's TLS files that cannot be read, hold no PEM, or a key that does not fit its certificate. */
+function tlsIssue(tls: TlsOptionsInput | undefined, load: string): Issue | undefined {
+  if (!tls) return undefined;
+  try {
+    loadTlsMaterial(tlsOptionsSchema.parse(tls));
+  } catch (err) {
+    if (!(err instanceof TlsFileError)) throw err;
+    const key = { "--cacert": "caFile", "--cert": "certFile", "--key": "keyFile" }[err.flag] ?? "tls";
+    return { path: formatPath(["loads", load, "tls", key]), message: err.message.replace(/^--[a-z]+: /, "") };
+  }
+  return undefined;
+}
+
+function specIssues(spec: TargetSpec, at: string[]): Issue[] {
+  return [...fileIssues(spec, at), ...serveTlsIssues(spec, at), ...coreIssues(spec, at)];
+}
+
+/** A TLS target's own certificate and key: readable PEM, the key the certificate's. */
+function serveTlsIssues(spec: TargetSpec, at: string[]): Issue[] {
+  if (spec.kind === "proxy" && spec.upstreamTls?.caFile !== undefined) {
+    try {
+      loadTlsMaterial({ insecure: false, caFile: spec.upstreamTls.caFile });
+    } catch (err) {
+      if (!(err instanceof TlsFileError)) throw err;
+      const message = err.message.replace(/^--[a-z]+: /, "");
+      return [{ path: formatPath([...at, "upstreamTls", "caFile"]), message }];
+    }
+  }
+  if ((spec.kind !== "builtin" && spec.kind !== "proxy") || !spec.tls || spec.tls === "self-signed") {
+    return [];
+  }
+  try {
+    loadTlsMaterial({ insecure: false, certFile: spec.tls.cert, keyFile: spec.tls.key });
+  } catch (err) {
+    if (!(err instanceof TlsFileError)) throw err;
+    const key = err.flag === "--key" ? "key" : "cert";
+    return [{ path: formatPath([...at, "tls", key]), message: err.message.replace(/^--[a-z]+: /, "") }];
+  }
+  return [];
+}
+
+function fileIssues(spec: TargetSpec, at: string[]): Issue[] {
+  const issue = (key: string, message: string) => ({ path: formatPath([...at, key]), message });
+  switch (spec.kind) {
+    case "builtin": {
+      const why = spec.staticDir === undefined ? undefined : notAFolder(spec.staticDir);
+      return why
+        ? [issue("staticDir", `${JSON.stringify(spec.staticDir)}: ${why}; give a folder of files`)]
+        : [];
+    }
+    case "external": {
+      const found: Issue[] = [];
+      const cwdProblem = spec.cwd === undefined ? undefined : notAFolder(spec.cwd);
+      if (cwdProblem) {
+        found.push(issue("cwd", `${JSON.stringify(spec.cwd)}: ${cwdProblem}; give the app's folder`));
+      }
+      if (!isProgram(spec.command, spec.cwd)) {
+        found.push(issue(
+          "command",
+          `${JSON.stringify(spec.command)}: no such program; install it or give its path, e.g. command: node`,
+        ));
+      }
+      return found;
+    }
+    case "proxy":
+      return "kind" in spec.upstream ? specIssues(spec.upstream, [...at, "upstream"]) : [];
+    default:
+      return [];
+  }
+}
+
+/** Cores of `cpuAffinity` this machine does not have (taskset would refuse them as the target starts). */
+function coreIssues(spec: TargetSpec, at: string[], cores = onlineCores()): Issue[] {
+  const affinity = "cpuAffinity" in spec ? spec.cpuAffinity : undefined;
+  if (!Array.isArray(affinity) || cores === null || findProgram("taskset") === null) return [];
+  return affinity.flatMap((core, i) =>
+    cores.includes(core) ? [] : [{
+      path: formatPath([...at, "cpuAffinity", i]),
+      message: `core ${core} is not online here (cores ${cores.join(", ")}); use one of them${
+        spec.kind === "builtin" ? ", or auto" : ""
+      }`,
+    }]
+  );
+}
+
+/** The online cores, from /sys/devices/system/cpu/online (`0-3,6`); null when unknown. */
+export function onlineCores(text = readOnline()): number[] | null {
+  if (text === null || !/^\d+(-\d+)?(,\d+(-\d+)?)*$/.test(text.trim())) return null;
+  return text.trim().split(",").flatMap((part) => {
+    const [from, to = from] = part.split("-").map(Number);
+    return Array.from({ length: to - from + 1 }, (_, i) => from + i);
+  });
+}
+
+function readOnline(): string | null {
+  try {
+    return Deno.readTextFileSync("/sys/devices/system/cpu/online");
+  } catch {
+    return null;
+  }
+}
+
+/** `undefined` for an existing folder, else why not ("no such folder", "is a file", ...). */
+export function notAFolder(path: string): string | undefined {
+  try {
+    return Deno.statSync(path).isDirectory ? undefined : "is not a folder";
+  } catch (err) {
+    return err instanceof Deno.errors.NotFound ? "no such folder" : `cannot be read (${(err as Error).name})`;
+  }
+}
+
+/** On PATH, or (with a `/`) an executable file, relative to here or to the target's `cwd`. */
+function isProgram(command: string, cwd: string | undefined): boolean {
+  if (findProgram(command) !== null) return true;
+  return command.includes("/") && !command.startsWith("/") && cwd !== undefined &&
+    findProgram(`${cwd}/${command}`) !== null;
+}

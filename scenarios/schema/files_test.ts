@@ -1,0 +1,85 @@
+import assert from "node:assert/strict";
+import { loadExperiment } from "../load.ts";
+import { planExperiment } from "../plan/plan.ts";
+import { checkTargetFiles, notAFolder, onlineCores } from "./files.ts";
+import { findProgram } from "../../system/path_lookup.ts";
+
+const planOf = (targets: string) =>
+  planExperiment(loadExperiment(`
+name: files
+targets:
+${targets}
+loads:
+  l: { model: connections, connections: 1, duration: 1s }
+`));
+
+Deno.test("checkTargetFiles: staticDir, command and cwd of the targets the plan starts", () => {
+  const file = Deno.makeTempFileSync();
+  try {
+    const issues = checkTargetFiles(planOf(`
+  ok: { kind: builtin, staticDir: ${Deno.cwd()} }
+  missing: { kind: builtin, staticDir: /nonexistent/loadlab }
+  aFile: { kind: builtin, staticDir: ${file} }
+  app: { kind: external, command: loadlab-no-such-program, cwd: ${file}, url: "http://127.0.0.1:1" }
+  shell: { kind: external, command: sh, url: "http://127.0.0.1:1" }
+  front: { kind: proxy, upstream: { kind: builtin, staticDir: /nonexistent/loadlab } }
+  running: { url: "http://127.0.0.1:1" }
+`));
+    assert.deepEqual(issues.map((i) => i.path), [
+      "targets.missing.staticDir",
+      "targets.aFile.staticDir",
+      "targets.app.cwd",
+      "targets.app.command",
+      "targets.front.upstream.staticDir",
+    ]);
+    assert.match(issues[0].message, /"\/nonexistent\/loadlab": no such folder; give a folder/);
+    assert.match(issues[1].message, /is not a folder/);
+    assert.match(issues[3].message, /no such program; install it or give its path/);
+  } finally {
+    Deno.removeSync(file);
+  }
+});
+
+Deno.test("checkTargetFiles: a target left out by --only is not checked", () => {
+  const plan = planExperiment(
+    loadExperiment(`
+name: files
+targets:
+  used: { url: "http://127.0.0.1:1" }
+  unused: { kind: builtin, staticDir: /nonexistent/loadlab }
+loads:
+  l: { model: connections, connections: 1, duration: 1s }
+`),
+    { only: { target: ["used"] } },
+  );
+  assert.deepEqual(checkTargetFiles(plan), []);
+});
+
+Deno.test("notAFolder says why a path is not a folder", () => {
+  assert.equal(notAFolder(Deno.cwd()), undefined);
+  assert.equal(notAFolder("/nonexistent/loadlab"), "no such folder");
+  assert.equal(notAFolder("/etc/hostname/x"), "cannot be read (NotADirectory)");
+});
+
+Deno.test("onlineCores reads the kernel's list of online cores", () => {
+  assert.deepEqual(onlineCores("0-3,6\n"), [0, 1, 2, 3, 6]);
+  assert.deepEqual(onlineCores("0"), [0]);
+  assert.equal(onlineCores("garbage"), null);
+  assert.equal(onlineCores(null), null);
+});
+
+Deno.test("checkTargetFiles: a cpuAffinity core this machine lacks, when taskset would pin", () => {
+  const issues = checkTargetFiles(planOf("  pinned: { kind: builtin, cpuAffinity: [0, 999] }"));
+  const pins = findProgram("taskset") !== null && onlineCores() !== null;
+  if (!pins) console.log("taskset or /sys cpu list missing: cpuAffinity is ignored, so nothing to refuse");
+  assert.deepEqual(
+    issues.map((i) => `${i.path}: ${i.message}`),
+    pins
+      ? [
+        `targets.pinned.cpuAffinity[1]: core 999 is not online here (cores ${
+          onlineCores()!.join(", ")
+        }); use one of them, or auto`,
+      ]
+      : [],
+  );
+});

@@ -1,0 +1,234 @@
+/**
+ * @module
+ * The structure of an experiment file (docs/EXPERIMENTS.md) as one zod object, `experimentObject`, before
+ * the checks that span fields: scenarios/schema/checks.ts reads its output type, `ExperimentFields`, and
+ * scenarios/schema/experiment.ts refines it with those checks into `experimentSchema`. Its own module so the
+ * checks and the schema they complete do not import each other.
+ */
+import {
+  type MetricsOutput,
+  parseMetricsOutput,
+  repeatedOutput,
+} from "../../results/export/metrics_output.ts";
+import { parseFailOn } from "../../results/fail_on.ts";
+import { z } from "zod";
+import { expectationShape } from "../../results/conclude/expectation.ts";
+import { parseThreshold } from "../../results/thresholds/threshold.ts";
+import { durationSchema, flowListSchema, nameSchema, requestListSchema } from "./requests.ts";
+import { loadSchema } from "./loads.ts";
+import { namedRecord, targetsSchema } from "./targets.ts";
+import { dataSourceSchema } from "../data_sources.ts";
+import { readSweepValues } from "../sweep_values.ts";
+import { scriptSourceSchema } from "../script_source.ts";
+import { grpcSectionSchema } from "../grpc/experiment.ts";
+
+/** `load.<field>`, `query.<name>` or `target.<field>`. */
+const parameterSchema = z.string().regex(
+  /^(load|query|target)\.[A-Za-z0-9_-]+$/,
+  "a parameter is load.<field>, query.<name> or target.<field>, e.g. load.rate or query.ms",
+);
+
+/**
+ * Sweep values as written: numbers, durations (`10s`, milliseconds after parsing) or words (`h2`); which
+ * a string is depends on the parameter (scenarios/sweep_values.ts).
+ */
+const sweepValueSchema = z.union([z.number(), z.string()]);
+
+const sweepSchema = z.strictObject({
+  parameter: parameterSchema,
+  values: z.array(sweepValueSchema).min(1, "needs at least one value"),
+  /** Only these loads (default: all). */
+  loads: z.array(z.string()).min(1).optional(),
+  /** Only these targets (default: all). */
+  targets: z.array(z.string()).min(1).optional(),
+}).transform((sweep, ctx) => {
+  const read = readSweepValues(sweep.parameter, sweep.values);
+  for (const { index, message } of read.problems) {
+    ctx.addIssue({ code: "custom", path: index === null ? ["values"] : ["values", index], message });
+  }
+  return read.problems.length ? z.NEVER : { ...sweep, values: read.values };
+});
+
+const percentSchema = z.union([
+  z.number().positive("precision must be > 0").max(1, "precision as a number is a ratio 0..1, e.g. 0.05"),
+  z.string().regex(/^\d+(\.\d+)?%$/, 'precision is a percentage, e.g. "5%"').transform((s) =>
+    parseFloat(s) / 100
+  ),
+]);
+
+const searchSchema = z.strictObject({
+  parameter: parameterSchema,
+  /** Default: the only load. */
+  load: z.string().optional(),
+  /** Default: every target. */
+  targets: z.array(z.string()).min(1).optional(),
+  range: z.tuple([z.number(), z.number()]).refine(
+    ([lo, hi]) => lo < hi,
+    "range is [low, high] with low < high",
+  ),
+  slo: z.string().min(1, 'slo is like "p99 < 100ms and success >= 99.9%"'),
+  probe: durationSchema.prefault("5s"),
+  precision: percentSchema.prefault("5%"),
+  maxProbes: z.number().int().min(1, "maxProbes must be >= 1").default(12),
+}).transform(({ probe, precision, ...rest }) => ({ ...rest, probeMs: probe, precisionRatio: precision }));
+
+/**
+ * A threshold: an expression, or an object with its scope and k6's `abortOnFail` (judged while the run
+ * goes; its failure stops the run and the experiment) with `delayAbortEval` (not before that much
+ * measured time). The object's expression is `expr`, or `threshold` as k6 names it, so a k6 threshold
+ * object pasted in reads as it is (its expression in loadlab's words).
+ */
+const thresholdSchema = z.union([
+  z.string().min(1),
+  z.strictObject({
+    expr: z.string().min(1).optional(),
+    /** k6's key for the expression: the same as `expr`. */
+    threshold: z.string().min(1).optional(),
+    target: z.string().optional(),
+    load: z.string().optional(),
+    abortOnFail: z.boolean().optional(),
+    delayAbortEval: durationSchema.optional(),
+  }),
+]).superRefine((t, ctx) => {
+  if (typeof t !== "string" && (t.expr === undefined) === (t.threshold === undefined)) {
+    const message = t.expr === undefined
+      ? 'needs its expression: expr: "p99<200ms" (or threshold:, as k6 writes it)'
+      : "give expr or threshold (k6's name for it), not both";
+    ctx.addIssue({ code: "custom", path: [t.expr === undefined ? "expr" : "threshold"], message });
+    return;
+  }
+  const path = typeof t === "string" ? [] : [t.expr === undefined ? "threshold" : "expr"];
+  for (const message of expressionProblems(typeof t === "string" ? t : (t.expr ?? t.threshold)!)) {
+    ctx.addIssue({ code: "custom", path, message });
+  }
+  if (typeof t !== "string" && t.delayAbortEval !== undefined && !t.abortOnFail) {
+    ctx.addIssue({ code: "custom", path: ["delayAbortEval"], message: "needs abortOnFail: true" });
+  }
+}).transform((t) => {
+  if (typeof t === "string") return { expr: t };
+  const { delayAbortEval, expr, threshold, ...rest } = t;
+  return {
+    ...rest,
+    expr: (expr ?? threshold)!,
+    ...(delayAbortEval !== undefined ? { delayAbortEvalMs: delayAbortEval } : {}),
+  };
+});
+
+const warmupSchema = z.union([z.literal("auto"), durationSchema]).meta({
+  expected: 'a duration such as "2s", or "auto"',
+});
+
+/** The one message of a bad `coldStartRequests`. */
+const COLD_START_RANGE = "coldStartRequests must be a whole number 0..1000";
+
+export const experimentObject = z.strictObject({
+  name: nameSchema,
+  description: z.string().optional(),
+  /** A link to the write-up of the study, shown in the report. */
+  study: z.string().optional(),
+  targets: targetsSchema,
+  /** The default request mix of every load. */
+  requests: requestListSchema.optional(),
+  /** Sessions of several requests, used instead of `requests` by every load without its own. */
+  flows: flowListSchema.optional(),
+  /** gRPC: every load's requests are this call (scenarios/grpc/experiment.ts, docs/GRPC.md). */
+  grpc: grpcSectionSchema.optional(),
+  /**
+   * A session script (docs/SCRIPTS.md) used instead of `requests` and `flows` by every load without a
+   * mix of its own: its path (relative to this file), or the path with the data source its sessions
+   * take rows from.
+   */
+  script: scriptSourceSchema.optional(),
+  /** How long the script's setup() may take (k6's setupTimeout); past it the run ends before any load. */
+  setupTimeout: durationSchema.optional(),
+  /** How long the script's teardown() may take after the load; past it, it is cut (the results stay). */
+  teardownTimeout: durationSchema.optional(),
+  /** Named data sources (CSV, JSON, NDJSON files) that loads and flows pick with `data: NAME`. */
+  data: z.record(nameSchema, dataSourceSchema).optional(),
+  loads: namedRecord(loadSchema, "load"),
+  /**
+   * Loads that run at the same time as one run (k6's scenarios), each with its start after the run's:
+   * `{ browse: 0s, api: 30s }` (scenarios/together.ts).
+   */
+  together: z.record(nameSchema, durationSchema).optional(),
+  sweeps: z.array(sweepSchema).default([]),
+  /** true with exactly two sweeps: every pair of their values. */
+  grid: z.boolean().default(false),
+  search: searchSchema.optional(),
+  repeats: z.number().int().min(1, "repeats must be >= 1").default(1),
+  warmup: warmupSchema.prefault("0s"),
+  cooldown: durationSchema.prefault("0s"),
+  order: z.enum(["interleaved", "sequential"]).default("interleaved"),
+  restart: z.enum(["never", "per-repeat", "per-run"]).default("never"),
+  /**
+   * Requests sent one at a time right after each target start, for its cold-start curve
+   * (scenarios/cold_start.ts); default 10 with `restart: per-run` or `per-repeat`, else 0 (spawn to
+   * listening and ready are recorded either way).
+   */
+  coldStartRequests: z.number().int(COLD_START_RANGE).min(0, COLD_START_RANGE).max(1000, COLD_START_RANGE)
+    .optional(),
+  interval: durationSchema.prefault("250ms"),
+  baseline: z.string().optional(),
+  thresholds: z.array(thresholdSchema).default([]),
+  /** Deep-merged over the file by --quick (same shape, shorter); checked in full with --quick. */
+  quick: z.record(z.string(), z.unknown()).optional(),
+  /** false: results.json, report.html and the CI files keep secrets as they are (like `--no-redact`). */
+  redact: z.boolean().default(true),
+  /** `none` drops the per-interval HDR histograms from results.json (smaller; no exact warm-up cut). */
+  intervalHistograms: z.enum(["keep", "none"]).default("keep"),
+  /** Every request of every run to `<out-dir>/requests/<run>.csv` (`code;startUs;endUs;connection`). */
+  log: z.boolean().default(false),
+  /** As `--strict`: a run loadlab does not trust (results/conclude/run_verdict.ts) makes it exit 6. */
+  strict: z.boolean().default(false),
+  /**
+   * A saved results.json (or the folder holding it) to gate every run against, as `--baseline` (which
+   * wins); relative to where loadlab runs. Not `baseline:`, which names the baseline variant.
+   */
+  compareWith: z.string().min(1).optional(),
+  /** The gate's rules, as `--fail-on` (which replaces them): e.g. "p99 +10%", "rps -5%", "success -0.1pp". */
+  failOn: z.array(
+    z.string().superRefine((rule, ctx) => {
+      for (const message of failOnProblems(rule)) ctx.addIssue({ code: "custom", message });
+    }),
+  ).default([]),
+  /** Metrics outputs, as `--out KIND=URL` (which replaces them): streamed per interval while the runs go. */
+  out: z.array(
+    z.string().superRefine((value, ctx) => {
+      const parsed = parseMetricsOutput(value);
+      if (typeof parsed === "string") ctx.addIssue({ code: "custom", message: parsed });
+    }),
+  ).superRefine((values, ctx) => {
+    const outputs = values.map(parseMetricsOutput);
+    if (outputs.some((o) => typeof o === "string")) return;
+    const parsed = outputs as MetricsOutput[];
+    parsed.forEach((_, i) => {
+      const problem = repeatedOutput(parsed, i);
+      if (problem) ctx.addIssue({ code: "custom", path: [i], message: problem });
+    });
+  }).optional(),
+  /** The expected directions ("cached's p99 lower than direct's"), checked in the report. */
+  expect: z.array(z.strictObject(expectationShape)).optional(),
+});
+
+/** The structure before cross-field checks (what scenarios/schema/checks.ts reads). */
+export type ExperimentFields = z.output<typeof experimentObject>;
+
+/** Why a `failOn` rule does not parse (results/baseline_gate.ts), or nothing. */
+function failOnProblems(rule: string): string[] {
+  try {
+    parseFailOn(rule);
+    return [];
+  } catch (err) {
+    return [err instanceof Error ? err.message : String(err)];
+  }
+}
+
+/** Why a threshold expression does not parse (results/thresholds/threshold.ts), or nothing. */
+export function expressionProblems(expression: string): string[] {
+  try {
+    parseThreshold(expression);
+    return [];
+  } catch (err) {
+    return [err instanceof Error ? err.message : String(err)];
+  }
+}

@@ -1,0 +1,289 @@
+/**
+ * @module
+ * The small shared parts of experiment files: durations (strings with a unit, parsed to milliseconds),
+ * names, requests (the `"PATH"` / `"METHOD PATH"` shorthand or an object) and flows (sessions of steps
+ * with think times). Every object is strict, so a mistyped key is an error with "did you mean" instead
+ * of a silently ignored setting.
+ */
+import { z } from "zod";
+import {
+  DURATION_HINT,
+  durationMsOf,
+  MAX_DURATION_MS,
+  MAX_DURATION_WORDS,
+} from "../../validation/duration.ts";
+import { flowFields, requestStepFields } from "../../runner/session_schema.ts";
+import { wsActionFields, wsActionRules, wsStepIssues } from "../../runner/ws_step_spec.ts";
+import { grpcStepFields } from "../../runner/grpc_step_spec.ts";
+import { splitCall } from "../../runner/http/grpc/schema.ts";
+import { flowLengthProblem, type FlowSpec } from "../../runner/flow_spec.ts";
+import {
+  endpointNameProblem,
+  headerRules,
+  pathProblem,
+  ruleOf,
+  tagRules,
+} from "../../runner/request_rules.ts";
+
+/** How a duration is described in errors and in the JSON Schema. */
+const DURATION_WORDS = 'a duration with a unit, e.g. "500ms", "10s", "1m"';
+
+/**
+ * A duration string parsed to milliseconds. A bare number is refused (seconds or milliseconds?), and
+ * the message says so: `expected a duration with a unit, e.g. "500ms", "10s", "1m", found 10`.
+ */
+export const durationSchema = z.string()
+  .meta({ id: "duration", expected: DURATION_WORDS, description: `${DURATION_WORDS}; "1m30s" also works` })
+  .transform((text, ctx) => {
+    const ms = durationMsOf(text);
+    if (ms !== undefined && ms <= MAX_DURATION_MS) return ms;
+    const message = ms === undefined
+      ? `${JSON.stringify(text)} is not a duration; ${DURATION_HINT}`
+      : `${JSON.stringify(text)} is too long: durations must be ${MAX_DURATION_WORDS}, e.g. "1h"`;
+    ctx.addIssue({ code: "custom", message });
+    return z.NEVER;
+  });
+
+/** Target and load names: they become parts of run names (`target/load/param=value#2`). */
+export const nameSchema = z.string().superRefine((name, ctx) => {
+  const problem = nameProblem(name);
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
+});
+
+/** Names Windows keeps for devices, with or without an extension (`NUL.txt`); refused everywhere alike. */
+const RESERVED_NAME = /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3])(\..*)?$/i;
+
+/** The longest target, load, data or experiment name: each becomes a folder or part of a file name. */
+const MAX_NAME_CHARS = 100;
+
+/**
+ * Why `name` cannot be a name that becomes a folder or file name (`out/<experiment>`, a target's log
+ * folder), or undefined: at most `MAX_NAME_CHARS`, only letters, digits, '.', '_' and '-', not `.` or
+ * `..` (which would write into `out/` or outside it), no trailing '.', not a device name (`CON`, `NUL`,
+ * `COM1`...).
+ */
+export function nameProblem(name: string): string | undefined {
+  if (name.length > MAX_NAME_CHARS) {
+    return `"${name.slice(0, 12)}…" (${name.length} characters) is too long: it becomes a folder under ` +
+      `out/, and filesystems refuse names over 255 bytes; use at most ${MAX_NAME_CHARS} characters`;
+  }
+  if (!/^[A-Za-z0-9._-]+$/.test(name)) {
+    return "names use letters, digits, '.', '_' and '-' (they become part of run names and folders)";
+  }
+  if (/^\.+$/.test(name)) {
+    return `"${name}" is a path segment, not a name (it becomes a folder under out/); use letters or digits, e.g. "api"`;
+  }
+  if (name.endsWith(".")) {
+    return `"${name}" ends with '.', which some filesystems drop; remove the trailing '.'`;
+  }
+  if (RESERVED_NAME.test(name)) {
+    return `"${name}" is a device name on Windows and cannot be a folder there; rename it, e.g. "${
+      name.replace(/^[^.]*/, (stem) => stem + "-1")
+    }"`;
+  }
+  return undefined;
+}
+
+const METHOD = /^[A-Za-z]+$/;
+/** A path; one may start with a placeholder (a captured `Location`, say): `{{ next }}`. */
+const pathSchema = z.string().refine(
+  (p) => p.startsWith("/") || p.startsWith("{{"),
+  "path must start with '/' (or a {{ placeholder }})",
+).superRefine(ruleOf(pathProblem));
+
+const requestFields = {
+  path: pathSchema,
+  /** Merged into the path's query string. */
+  query: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+  /** Names are tokens, values one line (runner/request_rules.ts): checked here, never by a worker. */
+  headers: z.record(z.string(), z.string()).superRefine((h, ctx) =>
+    headerRules(Object.entries(h), ctx, (name) => [name])
+  ).optional(),
+  /** Sent as JSON with `content-type: application/json` (unless a header sets it). */
+  json: z.unknown().optional(),
+  /** Sent as is (UTF-8). */
+  body: z.string().optional(),
+  weight: z.number().positive("weight must be > 0").optional(),
+  /** The endpoint its numbers are reported under (default: METHOD PATH as written; a step's label). */
+  name: z.string().trim().min(1, "a request name must not be empty").superRefine(ruleOf(endpointNameProblem))
+    .optional(),
+  /** User tags a threshold may select by: `p99{tier:db}<50ms`. */
+  tags: z.record(z.string(), z.string()).superRefine(tagRules).optional(),
+};
+
+const requestObjectSchema = z.strictObject({
+  method: z.string().regex(METHOD, "method must be letters, e.g. GET or POST").optional(),
+  ...requestFields,
+});
+
+/** A request as the plan reads it: method upper-case and always present. */
+export type FileRequest = Omit<z.output<typeof requestObjectSchema>, "method"> & { method: string };
+
+function oneBody(request: { json?: unknown; body?: string }, ctx: z.RefinementCtx): void {
+  if (request.json !== undefined && request.body !== undefined) {
+    ctx.addIssue({ code: "custom", path: ["body"], message: "give json or body, not both" });
+  }
+}
+
+/** `"/json"` or `"POST /login"` -> a request object. */
+function fromShorthand(text: string, ctx: z.RefinementCtx): FileRequest {
+  const words = text.trim().split(/\s+/);
+  const [method, path] = words.length === 1 ? ["GET", words[0]] : words;
+  if (words.length > 2 || !METHOD.test(method) || !(path?.startsWith("/") || path?.startsWith("{{"))) {
+    ctx.addIssue({
+      code: "custom",
+      message: `${
+        JSON.stringify(text)
+      } is not a request; write "PATH" or "METHOD PATH", e.g. "/json" or "POST /login"`,
+    });
+    return z.NEVER;
+  }
+  return { method: method.toUpperCase(), path };
+}
+
+/** One request of a mix: `"/json"`, `"POST /login"` or an object with method, path, query, ... */
+export const requestSchema = z.union([z.string(), requestObjectSchema])
+  .meta({ id: "request", expected: 'a request: "PATH", "METHOD PATH" or an object with a path' })
+  .superRefine((r, ctx) => {
+    if (typeof r !== "string") oneBody(r, ctx);
+  })
+  .transform((r, ctx): FileRequest =>
+    typeof r === "string" ? fromShorthand(r, ctx) : { ...r, method: (r.method ?? "GET").toUpperCase() }
+  );
+
+export const requestListSchema = z.array(requestSchema).min(1, "needs at least one request");
+
+const FLOW_METHODS = ["get", "post", "put", "patch", "delete", "head"] as const;
+
+/** A step's request: a path, or an object without `method` (the step's key is the method). */
+const stepRequestSchema = z.union([pathSchema, z.strictObject(requestFields)]);
+
+/**
+ * A `ws:` step as a file writes it (runner/ws_step_spec.ts has its rules): `send` may be any JSON value
+ * (sent as JSON, its strings' placeholders filled), `timeout` a duration, `close: true` closes with 1000.
+ */
+const wsStepFileSchema = z.strictObject({
+  ...wsActionFields,
+  send: z.union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())]).optional(),
+  close: z.union([z.literal(true), wsActionFields.close.unwrap()]).optional(),
+  timeout: durationSchema.optional(),
+}).meta({ id: "wsStep" }).superRefine(wsActionRules).transform(({ timeout, send, close, ...rest }) => ({
+  ...rest,
+  ...(send === undefined ? {} : { send: typeof send === "string" ? send : JSON.stringify(send) }),
+  ...(close === undefined ? {} : { close: close === true ? 1000 : close }),
+  ...(timeout === undefined ? {} : { timeoutMs: timeout }),
+}));
+
+/**
+ * A `grpc:` step as a file writes it (runner/grpc_step_spec.ts): its call as `pkg.Service/Method` or ghz's
+ * `pkg.Service.Method` (made the first), the message in proto3 JSON, metadata; the schema is the file's
+ * `grpc:` section's.
+ */
+const grpcStepFileSchema = z.strictObject({
+  call: z.string().transform((call, ctx) => {
+    const parts = splitCall(call);
+    if (parts !== null) return `${parts[0]}/${parts[1]}`;
+    ctx.addIssue({ code: "custom", message: "call is pkg.Service/Method, e.g. helloworld.Greeter/SayHello" });
+    return z.NEVER;
+  }),
+  ...grpcStepFields,
+}).meta({ id: "grpcStep" });
+
+const stepObjectSchema = z.strictObject({
+  ws: wsStepFileSchema.optional(),
+  grpc: grpcStepFileSchema.optional(),
+  ...Object.fromEntries(FLOW_METHODS.map((m) => [m, stepRequestSchema.optional()])) as Record<
+    (typeof FLOW_METHODS)[number],
+    z.ZodOptional<typeof stepRequestSchema>
+  >,
+  think: durationSchema.optional(),
+  ...requestStepFields,
+});
+
+/** A step of the attack config (runner/config.ts), whose type a file's step takes. */
+type EngineStep = FlowSpec["steps"][number];
+
+/**
+ * A flow step as the plan reads it: the attack config's step with the file's request (a path still
+ * relative, a `json` or `query` not yet encoded).
+ */
+export type FileFlowStep =
+  | Omit<Extract<EngineStep, { request: unknown }>, "request"> & { request: FileRequest }
+  | Extract<EngineStep, { thinkMs: number }>
+  | Extract<EngineStep, { ws: unknown }>
+  | Extract<EngineStep, { grpc: unknown }>;
+
+/**
+ * One step: `{get: /home}`, `{post: {path: /login, json: {...}}}`, `{think: 500ms}`, a WebSocket
+ * action `{ws: {connect: /ws/echo}}`, `{ws: {send: hi, match: {contains: hi}}}`, `{ws: {close: true}}`, or a
+ * gRPC call `{grpc: {call: pkg.Service/Method, message: {...}}}`.
+ */
+export const flowStepSchema = stepObjectSchema.transform((step, ctx): FileFlowStep => {
+  const given = [...FLOW_METHODS, "think" as const, "ws" as const, "grpc" as const].filter((k) =>
+    step[k] !== undefined
+  );
+  if (step.think !== undefined && (step.capture || step.expect || step.maxKeptBytes !== undefined)) {
+    ctx.addIssue({
+      code: "custom",
+      message: "capture, expect and maxKeptBytes go with a request step, not think",
+    });
+    return z.NEVER;
+  }
+  if (given.length !== 1) {
+    ctx.addIssue({
+      code: "custom",
+      message: given.length === 0
+        ? "a step needs one of get, post, put, patch, delete, head, think, ws or grpc"
+        : `a step does one thing; found ${given.join(" and ")}`,
+    });
+    return z.NEVER;
+  }
+  if (step.think !== undefined) return { thinkMs: step.think };
+  const extras = {
+    ...(step.label === undefined ? {} : { label: step.label }),
+    ...(step.capture === undefined ? {} : { capture: step.capture }),
+    ...(step.expect === undefined ? {} : { expect: step.expect }),
+    ...(step.maxKeptBytes === undefined ? {} : { maxKeptBytes: step.maxKeptBytes }),
+  };
+  if (step.ws !== undefined) return { ws: step.ws, ...extras };
+  if (step.grpc !== undefined) return { grpc: step.grpc, ...extras };
+  const method = given[0];
+  const value = step[method as (typeof FLOW_METHODS)[number]]!;
+  const request = typeof value === "string" ? { path: value } : value;
+  if (typeof value !== "string") oneBody(value, ctx);
+  return { request: { ...request, method: method.toUpperCase() }, ...extras };
+});
+
+/** A session: its steps run one after another on one connection. */
+export const flowSchema = z.strictObject({
+  ...flowFields,
+  /** The data source (top-level `data:`) whose rows fill this flow's sessions, one row each. */
+  data: z.string().min(1).optional(),
+  steps: z.array(flowStepSchema).min(1, "a flow needs at least one step").superRefine((steps, ctx) => {
+    const tooLong = flowLengthProblem(steps.length);
+    if (tooLong !== undefined) return void ctx.addIssue({ code: "custom", message: tooLong });
+    for (const issue of wsStepIssues(steps)) ctx.addIssue({ code: "custom", ...issue });
+  }),
+}).meta({ id: "flow" });
+export type FileFlow = z.output<typeof flowSchema>;
+
+/**
+ * A load's flows, each named apart: results, checks and the report list flows by name, so two of one name
+ * read as one flow (the Artillery import names its scenarios apart itself).
+ */
+export const flowListSchema = z.array(flowSchema).min(1, "needs at least one flow").superRefine(
+  (flows, ctx) => {
+    const first = new Map<string, number>();
+    flows.forEach((flow, i) => {
+      const earlier = first.get(flow.name);
+      if (earlier === undefined) return void first.set(flow.name, i);
+      ctx.addIssue({
+        code: "custom",
+        path: [i, "name"],
+        message: `${
+          JSON.stringify(flow.name)
+        } is the name of flows[${earlier}] already: give each flow its own`,
+      });
+    });
+  },
+);

@@ -1,0 +1,115 @@
+/**
+ * @module
+ * The `targets:` section of experiment files: each named variant is a target spec of targets/spec.ts
+ * (built-in, external command, example app, proxy), made strict so a mistyped option is an error, or
+ * `{url}` for a server already running. A proxy's `upstream` may also name another target of the file;
+ * scenarios/plan/plan.ts resolves the name to a copy of that target's spec. An external target's process runs
+ * in the experiment file's folder (`anchorTargets`), as its data files are read from there.
+ */
+import { z } from "zod";
+import { resolve } from "node:path";
+import {
+  type BuiltinSpec,
+  builtinSpecSchema,
+  cmsSchema,
+  type ExampleSpec,
+  exampleSpecSchema,
+  type ExternalSpec,
+  externalSpecSchema,
+  type ProxySpec,
+  proxySpecSchema,
+} from "../../targets/spec.ts";
+import { nameProblem, nameSchema } from "./requests.ts";
+import { RESERVED_KEYS } from "../overrides.ts";
+
+const httpUrlSchema = z.string().url("url must be an absolute URL, e.g. http://127.0.0.1:3000").refine(
+  (u) => u.startsWith("http://") || u.startsWith("https://"),
+  "url must start with http:// or https://",
+);
+
+/** A server already running: nothing is started or stopped. */
+export const urlTargetSchema = z.strictObject({
+  kind: z.literal("url").optional(),
+  url: httpUrlSchema,
+}).transform((t) => ({ kind: "url" as const, url: t.url }));
+export type UrlTarget = z.output<typeof urlTargetSchema>;
+
+/** A proxy as written in a file: its upstream may be the name of another target. */
+export type FileProxy = Omit<ProxySpec, "upstream"> & { upstream: string | FileTarget };
+/** One variant as written in a file (after defaults). */
+export type FileTarget = BuiltinSpec | ExternalSpec | ExampleSpec | FileProxy | UrlTarget;
+
+/** Strict down to `cms`, so a mistyped pool option is an error, not a silently default pool. */
+const builtinSchema = builtinSpecSchema.extend({ cms: cmsSchema.strict().optional() }).strict();
+
+const externalSchema = externalSpecSchema.extend({
+  // `localhost:3000` parses as a URL of scheme "localhost:"; the app would never be found ready.
+  url: httpUrlSchema,
+  ready: externalSpecSchema.shape.ready.unwrap().strict().optional(),
+}).strict();
+
+const proxySchema = proxySpecSchema.extend({
+  upstream: z.union([nameSchema, z.lazy(() => targetSchema)]).meta({
+    expected: "the name of another target, {url: ...} or a target spec",
+  }),
+  rateLimit: proxySpecSchema.shape.rateLimit.unwrap().strict().optional(),
+}).strict();
+
+/** Any variant, chosen by `kind`; without `kind` it is `{url}`. */
+export const targetSchema: z.ZodType<FileTarget> = z.discriminatedUnion("kind", [
+  builtinSchema,
+  externalSchema,
+  exampleSpecSchema.strict(),
+  proxySchema,
+  urlTargetSchema,
+]).meta({
+  id: "target",
+  description: "A target spec by kind (builtin, external, example, proxy), or {url} of a running server",
+});
+
+export const targetsSchema = namedRecord(targetSchema, "target");
+
+/** A record keyed by names (targets, loads), with at least one entry and a clear word on a bad name. */
+export function namedRecord<T extends z.ZodType>(value: T, what: string) {
+  return z.record(z.string(), value).superRefine((record, ctx) => {
+    if (Object.keys(record).length === 0) {
+      ctx.addIssue({ code: "custom", message: `needs at least one ${what}` });
+    }
+    for (const name of Object.keys(record)) {
+      if (RESERVED_KEYS.has(name)) {
+        ctx.addIssue({
+          code: "custom",
+          path: [name],
+          message: `"${name}" is a reserved word, not a ${what} name: rename it, e.g. app`,
+        });
+        continue;
+      }
+      const problem = nameProblem(name);
+      if (!problem) continue;
+      const message = problem.startsWith("names ")
+        ? `${what} names use letters, digits, '.', '_' and '-' (they become part of run names)`
+        : `${what} name ${problem}`;
+      ctx.addIssue({ code: "custom", path: [name], message });
+    }
+  });
+}
+
+/**
+ * The targets with every external process anchored to `folder` (the experiment file's): a relative `cwd`
+ * is resolved against it, and a target without `cwd` runs in it, so a relative `command` or `args`
+ * path means beside the file whatever folder loadlab runs from, as `data:` files do.
+ */
+export function anchorTargets(
+  targets: Record<string, FileTarget>,
+  folder: string,
+): Record<string, FileTarget> {
+  return Object.fromEntries(Object.entries(targets).map(([name, t]) => [name, anchored(t, folder)]));
+}
+
+function anchored(target: FileTarget, folder: string): FileTarget {
+  if (target.kind === "external") return { ...target, cwd: resolve(folder, target.cwd ?? ".") };
+  if (target.kind === "proxy" && typeof target.upstream !== "string") {
+    return { ...target, upstream: anchored(target.upstream, folder) };
+  }
+  return target;
+}

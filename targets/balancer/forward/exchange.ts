@@ -1,0 +1,173 @@
+/**
+ * @module
+ * One balancer exchange: the request goes to a pooled upstream connection (sent again once on a fresh one
+ * if the pooled one was closed meanwhile), the answer streams back. Failures before the answer's head
+ * become a 502 with the reason; after it, the client connection closes.
+ */
+import { writeAll } from "../../../system/write_all.ts";
+import { Framing, isInterim } from "../../../http1/body_framing.ts";
+import type { BufferedConn, UpstreamPool } from "./conn.ts";
+import {
+  INCOMPLETE,
+  MALFORMED,
+  MAX_HEAD_BYTES,
+  type MessageHead,
+  newHead,
+  parseResponseHead,
+} from "./http1.ts";
+import { FramingError, plainAnswer, relayMessage, tunnel } from "./relay.ts";
+
+/** The upstream closed the connection before sending a byte of the answer. */
+class ClosedBeforeAnswer extends Error {}
+
+/**
+ * Forwards the request whose head is client.buf[client.start, headEnd) to `pool`'s upstream and relays
+ * the answer. Returns whether the client connection stays open; throws when it broke mid-answer.
+ */
+export function exchange(
+  client: BufferedConn,
+  headEnd: number,
+  req: MessageHead,
+  pool: UpstreamPool,
+): Promise<boolean> {
+  const inBuffer = req.framing === Framing.None ||
+    (req.framing === Framing.Length && client.end - headEnd >= req.contentLength);
+  return inBuffer
+    ? exchangeBuffered(client, headEnd, req, pool)
+    : exchangeStreamed(client, headEnd, req, pool);
+}
+
+async function exchangeBuffered(
+  client: BufferedConn,
+  headEnd: number,
+  req: MessageHead,
+  pool: UpstreamPool,
+): Promise<boolean> {
+  const requestEnd = headEnd + (req.framing === Framing.Length ? req.contentLength : 0);
+  const request = client.buf.subarray(client.start, requestEnd);
+  let up = pool.takeIdle();
+  for (;;) {
+    const reused = up !== undefined;
+    let answerHeadEnd: number;
+    try {
+      up ??= await pool.connect();
+      await writeAll(up.conn, request);
+      answerHeadEnd = await readAnswerHead(up, req.head);
+    } catch (err) {
+      up?.close();
+      // A pooled connection the upstream had closed: nothing was answered, so sending again is safe.
+      if (reused && (up!.end === 0 || err instanceof ClosedBeforeAnswer)) {
+        up = undefined;
+        continue;
+      }
+      client.start = requestEnd;
+      await writeAll(client.conn, badGateway(pool, err, req.close));
+      return !req.close;
+    }
+    client.start = requestEnd;
+    return await relayAnswer(client, up, answerHeadEnd, req, pool);
+  }
+}
+
+async function exchangeStreamed(
+  client: BufferedConn,
+  headEnd: number,
+  req: MessageHead,
+  pool: UpstreamPool,
+): Promise<boolean> {
+  let up: BufferedConn | undefined;
+  let bodySent = false;
+  let sending: Promise<void> = Promise.resolve();
+  let answerHeadEnd: number;
+  try {
+    up = pool.takeIdle() ?? await pool.connect();
+    const upstream = up;
+    sending = relayMessage(client, headEnd, upstream.conn, req).then(
+      () => void (bodySent = true),
+      () => upstream.close(), // the answer read below fails too, unless the upstream answered already
+    );
+    answerHeadEnd = await readAnswerHead(upstream, req.head);
+  } catch (err) {
+    up?.close();
+    await writeAll(client.conn, badGateway(pool, err, true));
+    return false; // the rest of the request body is still on its way: this connection cannot go on
+  }
+  const keep = await relayAnswer(client, up, answerHeadEnd, req, pool);
+  if (bodySent) return keep;
+  // Answered before the request body was through (e.g. 413): neither connection can be reused.
+  up.close();
+  await sending;
+  return false;
+}
+
+/** Relays interim answers, then the final answer; returns whether the client connection stays open. */
+async function relayAnswer(
+  client: BufferedConn,
+  up: BufferedConn,
+  headEnd: number,
+  req: MessageHead,
+  pool: UpstreamPool,
+): Promise<boolean> {
+  const answer = up.head!;
+  let relayedBefore = -1; // up.relayedBytes when the final answer's head was in
+  try {
+    while (isInterim(answer.status)) {
+      await writeAll(client.conn, up.buf.subarray(up.start, headEnd));
+      up.start = headEnd;
+      headEnd = await readAnswerHead(up, req.head);
+    }
+    if (answer.status === 101) {
+      await tunnel(client, up);
+      return false;
+    }
+    relayedBefore = up.relayedBytes;
+    const wholeEnd = headEnd + answer.contentLength;
+    if (answer.framing === Framing.Length && wholeEnd <= up.end) {
+      // The common case, an answer that came in one read: one write, no relay machinery.
+      await writeAll(client.conn, up.buf.subarray(up.start, wholeEnd));
+      up.start = wholeEnd;
+    } else await relayMessage(up, headEnd, client.conn, answer);
+  } catch (err) {
+    up.close();
+    // Refused framing before a byte of the final answer went out (a bad head after 100 Continue, a
+    // broken first chunk): the client can still be told, with a 502; after that only the close can.
+    if (!(err instanceof FramingError) || (relayedBefore >= 0 && up.relayedBytes !== relayedBefore)) {
+      throw err;
+    }
+    await writeAll(client.conn, badGateway(pool, err, true));
+    return false;
+  }
+  if (req.close || answer.close) up.close();
+  else pool.release(up);
+  return !req.close && !answer.close;
+}
+
+/** Reads until the answer's head is complete; returns its end. Its parsed form is `up.head`. */
+async function readAnswerHead(up: BufferedConn, requestWasHead: boolean): Promise<number> {
+  const head = up.head ??= newHead();
+  for (;;) {
+    const end = parseResponseHead(up.buf, up.start, up.end, requestWasHead, head);
+    if (end >= 0) {
+      up.start = head.headStart; // empty lines before a status line are not passed on
+      return end;
+    }
+    if (end === MALFORMED) throw new FramingError(`malformed answer head: ${head.error}`);
+    if (end === INCOMPLETE && up.end - up.start >= MAX_HEAD_BYTES) {
+      throw new FramingError("answer head too large");
+    }
+    const got = await up.fill();
+    if (!got) {
+      if (up.end === up.start && up.start === 0) {
+        throw new ClosedBeforeAnswer("connection closed before an answer");
+      }
+      throw new FramingError("connection closed inside the answer head");
+    }
+  }
+}
+
+/** 502 with the reason, as the fetch-based balancer answered it; counted per upstream. */
+function badGateway(pool: UpstreamPool, err: unknown, close: boolean): Uint8Array {
+  pool.badGateways++;
+  const message = err instanceof Error ? err.message : String(err);
+  return plainAnswer(502, "Bad Gateway", { error: `upstream ${pool.baseUrl} failed: ${message}` }, close);
+}

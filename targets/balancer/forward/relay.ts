@@ -1,0 +1,99 @@
+/**
+ * @module
+ * Relays one HTTP/1.1 message from a buffered connection to another socket as it arrives, framed by the
+ * shared framer, in constant memory; also a two-way tunnel for `101 Switching Protocols` and the
+ * balancer's own small answers (502, 400).
+ */
+import { writeAll } from "../../../system/write_all.ts";
+import type { BufferedConn } from "./conn.ts";
+import { Framing } from "../../../http1/body_framing.ts";
+import { NEED_MORE, PARSE_ERROR } from "../../../http1/message_framer.ts";
+import { bodyFramer, type MessageHead } from "./http1.ts";
+
+/** The stream ended inside a message, or its framing broke: the connection cannot be used again. */
+export class FramingError extends Error {}
+
+/**
+ * Writes the message whose head is src.buf[src.start, headEnd) to `dst`, then its body, and consumes it
+ * from `src`. Returns when the message's last byte has been written (an `UntilClose` body: when `src`
+ * ended).
+ */
+export async function relayMessage(
+  src: BufferedConn,
+  headEnd: number,
+  dst: Deno.Conn,
+  head: MessageHead,
+): Promise<void> {
+  if (head.framing === Framing.None) return await writeThrough(src, dst, headEnd);
+  if (head.framing === Framing.Length) return await relayLength(src, headEnd, dst, head.contentLength);
+  if (head.framing === Framing.Chunked) return await relayChunked(src, headEnd, dst);
+  await writeThrough(src, dst, src.end);
+  while (await src.fill()) await writeThrough(src, dst, src.end);
+}
+
+/** Writes src.buf[src.start, end) to `dst` and consumes it. */
+async function writeThrough(src: BufferedConn, dst: Deno.Conn, end: number): Promise<void> {
+  if (end > src.start) {
+    src.relayedBytes += end - src.start;
+    await writeAll(dst, src.buf.subarray(src.start, end));
+  }
+  src.start = end;
+}
+
+async function relayLength(
+  src: BufferedConn,
+  from: number,
+  dst: Deno.Conn,
+  lengthBytes: number,
+): Promise<void> {
+  let remaining = lengthBytes;
+  let pos = from;
+  for (;;) {
+    const take = Math.min(remaining, src.end - pos);
+    remaining -= take;
+    await writeThrough(src, dst, pos + take);
+    if (remaining === 0) return;
+    if (!(await src.fill())) throw new FramingError(`stream ended ${remaining} bytes before the body's end`);
+    pos = src.start;
+  }
+}
+
+async function relayChunked(src: BufferedConn, from: number, dst: Deno.Conn): Promise<void> {
+  const framer = src.chunked ??= bodyFramer();
+  framer.startChunkedBody();
+  let pos = from;
+  for (;;) {
+    const end = framer.feed(src.buf, pos, src.end);
+    if (end === PARSE_ERROR) throw new FramingError(`malformed chunked body: ${framer.error}`);
+    await writeThrough(src, dst, end === NEED_MORE ? src.end : end);
+    if (end !== NEED_MORE) return;
+    if (!(await src.fill())) throw new FramingError("stream ended inside a chunked body");
+    pos = src.start;
+  }
+}
+
+/** After `101 Switching Protocols`: copies bytes both ways until either side ends, then closes both. */
+export async function tunnel(a: BufferedConn, b: BufferedConn): Promise<void> {
+  const pump = async (src: BufferedConn, dst: BufferedConn) => {
+    try {
+      do await writeThrough(src, dst.conn, src.end); while (await src.fill());
+    } catch { /* either side gone: the tunnel ends */ }
+    a.close();
+    b.close();
+  };
+  await Promise.all([pump(a, b), pump(b, a)]);
+}
+
+const encoder = new TextEncoder();
+
+/** A complete small answer of the balancer itself, e.g. 502 with the reason as JSON. */
+export function plainAnswer(status: number, reason: string, body: unknown, close: boolean): Uint8Array {
+  const json = encoder.encode(JSON.stringify(body));
+  const head =
+    `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${json.length}\r\n` +
+    (close ? "connection: close\r\n" : "") + "\r\n";
+  const out = new Uint8Array(head.length + json.length);
+  encoder.encodeInto(head, out);
+  out.set(json, head.length);
+  return out;
+}

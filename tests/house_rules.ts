@@ -1,0 +1,81 @@
+/**
+ * @module
+ * The house rules a folder listing and the source text can check, as pure functions so
+ * tests/house_test.ts runs them on the repository and on made-up input: no folder holds more than
+ * `MAX_FOLDER_FILES` product files, no folder holds a family of `MIN_FAMILY` files named with one prefix
+ * (`script_*.ts`: such a family is a folder of its own, the prefix dropped), and no comment runs past
+ * `COMMENT_COLUMNS` (the formatter wraps code at that width, never comments). Run as a program
+ * (`deno task check` does), it prints the comment lines that are too wide and exits 1 if there are any.
+ */
+import { codeText } from "./code_text.ts";
+
+/** Most product files one folder holds. */
+export const MAX_FOLDER_FILES = 30;
+/** Fewest files sharing a name prefix that make a family (one folder, the prefix dropped). */
+export const MIN_FAMILY = 5;
+/** The formatter's line width (deno.json `fmt.lineWidth`), which comments keep too. */
+export const COMMENT_COLUMNS = 110;
+
+const folderOf = (file: string) => file.includes("/") ? file.slice(0, file.lastIndexOf("/") + 1) : "./";
+
+/** Folders holding more than `max` of `files` (paths from the root), as `folder: count`. */
+export function crowdedFolders(files: readonly string[], max = MAX_FOLDER_FILES): string[] {
+  const counts = new Map<string, number>();
+  for (const f of files) counts.set(folderOf(f), (counts.get(folderOf(f)) ?? 0) + 1);
+  return [...counts].filter(([, n]) => n > max).map(([folder, n]) => `${folder}: ${n} files`).sort();
+}
+
+/** Name prefixes (up to the first `_`) shared by `min` or more files of one folder, as `folder/prefix_*`. */
+export function prefixFamilies(files: readonly string[], min = MIN_FAMILY): string[] {
+  const counts = new Map<string, number>();
+  for (const f of files) {
+    const name = f.slice(folderOf(f) === "./" ? 0 : folderOf(f).length);
+    const cut = name.indexOf("_");
+    if (cut <= 0) continue;
+    const family = `${folderOf(f)}${name.slice(0, cut)}_*`;
+    counts.set(family, (counts.get(family) ?? 0) + 1);
+  }
+  return [...counts].filter(([, n]) => n >= min).map(([family, n]) => `${family} (${n} files)`).sort();
+}
+
+/** The lines of `source` whose comment runs past `columns`, as `file:line`. */
+export function wideComments(file: string, source: string, columns = COMMENT_COLUMNS): string[] {
+  const code = codeText(source, { strings: true }).split("\n");
+  const wide: string[] = [];
+  source.split("\n").forEach((line, i) => {
+    if (line.length <= columns) return;
+    // Past the width, a character the code reading blanked (and the source has) is comment text.
+    for (let c = columns; c < line.length; c++) {
+      if (line[c] !== " " && code[i][c] === " ") return void wide.push(`${file}:${i + 1}`);
+    }
+  });
+  return wide;
+}
+
+/** Folders the formatter skips (deno.json `fmt.exclude` and the build outputs). */
+const NOT_FORMATTED = ["report/assets/vendor", "node_modules", "dist", "out"];
+
+/** Every .ts file under `root` the formatter reads, as paths from the root. */
+export async function formattedFiles(root: URL): Promise<string[]> {
+  const out: string[] = [];
+  async function walk(dir: string): Promise<void> {
+    for await (const entry of Deno.readDir(new URL(dir || ".", root))) {
+      const path = dir + entry.name;
+      if (entry.name.startsWith(".")) continue;
+      if (entry.isDirectory && !NOT_FORMATTED.includes(path)) await walk(path + "/");
+      else if (entry.isFile && path.endsWith(".ts")) out.push(path);
+    }
+  }
+  await walk("");
+  return out.sort();
+}
+
+if (import.meta.main) {
+  const root = new URL("../", import.meta.url);
+  const wide: string[] = [];
+  for (const f of await formattedFiles(root)) {
+    wide.push(...wideComments(f, await Deno.readTextFile(new URL(f, root))));
+  }
+  for (const w of wide) console.error(`${w}: a comment past column ${COMMENT_COLUMNS}`);
+  if (wide.length > 0) Deno.exit(1);
+}
