@@ -1,10 +1,8 @@
 /**
  * @module
- * `--abort-on-fail` and `--delay-abort-eval D` of `attack` and `run` (k6's `abortOnFail` and
- * `delayAbortEval` for every threshold of the command: its `--threshold`s, or the experiment's
- * `thresholds:`): read and checked here, before any load. Both commands refuse `--delay-abort-eval`
- * alone and `--abort-on-fail` with `--segment` (a shard runs part of the load, and its thresholds wait
- * for `loadlab merge`); each checks that it has a threshold at all where it knows its thresholds.
+ * `--abort-on-fail` and `--delay-abort-eval D` of `attack` and `run` (k6's `abortOnFail` and `delayAbortEval`
+ * for every threshold of the command: its `--threshold`s, or the experiment's `thresholds:`): read and
+ * checked here, before any load.
  */
 import type { FlagSpec } from "./argv.ts";
 import type { FlagValues } from "./flag_values.ts";

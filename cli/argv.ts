@@ -1,9 +1,8 @@
 /**
  * @module
- * A small getopt-style tokenizer driven by a table of flags, so every command parses the same way:
- * `--flag value`, `--flag=value`, `-f value`, `-fvalue` (wrk's `-c50`), repeatable flags, `--` ending
- * the options, and positionals anywhere. It only sorts strings; meaning and validation belong to the
- * command. Errors remember how the user typed the flag, so messages echo `-c`, not `--connections`.
+ * A small getopt-style tokenizer driven by a table of flags, so every command parses the same way: `--flag
+ * value`, `--flag=value`, `-f value`, `-fvalue` (wrk's `-c50`), repeatable flags, `--` ending the options,
+ * and positionals anywhere. It only sorts strings; meaning and validation belong to the command.
  */
 import { UsageError } from "./usage_error.ts";
 import { nearest } from "../validation/suggest.ts";
@@ -29,10 +28,7 @@ export interface RawArgs {
   positionals: string[];
 }
 
-/**
- * Sorts `argv` into flag values and positionals. `hints` maps flags of other tools (wrk's `-t`, oha's
- * `-z`) to the advice shown when someone types them here; `command` names the help to point to.
- */
+/** Sorts `argv` into flag values and positionals. */
 export function tokenize(
   argv: string[],
   specs: FlagSpec[],

@@ -2,13 +2,7 @@
  * @module
  * `loadlab attack <url>`: parse flags (bad input exits 2 before any load), run one attack with a live line,
  * then print the oha/autocannon-style summary or one JSON object (`--json`), write results.json and
- * report.html when asked. Exit codes (cli/exit_codes.ts): 1 only when a `--threshold` fails, 2 bad input, 4
- * when not one request got a response, 5 when an output file cannot be written (checked before the load), 6
- * with `--strict` when the run is flagged (results/conclude/run_verdict.ts), 7 when `--baseline` with
- * `--fail-on` finds a change beyond noise and past a rule (results/baseline_gate.ts), 8 when it cannot judge
- * the change, 130 after Ctrl-C and 143 after SIGTERM (the partial results are still printed and written).
- * A file descriptor is held in reserve from before the load, so the output files are written even when
- * the load left the process none (EMFILE: sockets of a load worker ended while stuck).
+ * report.html when asked.
  */
 import { ciFilesToProbe, writeCiFiles } from "./ci_outputs.ts";
 import { gateArgs, gateTable, loadBaseline } from "./baseline_flags.ts";
@@ -106,8 +100,8 @@ async function attack(argv: string[]): Promise<number> {
 }
 
 /**
- * What is checked before any load, each a clear exit 2 or 5 rather than a wasted run: endpoint selectors
- * that pick nothing, output files that cannot be written, and the baseline, which is read here.
+ * What is checked before any load, each a clear exit 2 or 5 rather than a wasted run: endpoint selectors that
+ * pick nothing, output files that cannot be written, and the baseline, which is read here.
  */
 async function checkBeforeLoad(
   parsed: ParsedAttack,
@@ -305,8 +299,8 @@ async function printRun(
 }
 
 /**
- * The command line as results.json and the report show it: a secret found in the arguments as given (a
- * `-b` body's `password` field, read before the words are joined) redacted unless `--no-redact`.
+ * The command line as results.json and the report show it: a secret found in the arguments as given (a `-b`
+ * body's `password` field, read before the words are joined) redacted unless `--no-redact`.
  */
 function commandLine(argv: string[], keepSecrets: boolean): string {
   const line = ["loadlab", "attack", ...argv].join(" ");
@@ -315,9 +309,7 @@ function commandLine(argv: string[], keepSecrets: boolean): string {
 
 /**
  * The `--json` object: the run as results.json holds it, with its verdict and what it was asked to send
- * beside what it sent, so a script reading stdout sees whether loadlab trusts the numbers. Without a
- * response its latency statistics are null (no sample), not the 0 results.json stores, which a script's
- * gate on p99 would read as fast.
+ * beside what it sent, so a script reading stdout sees whether loadlab trusts the numbers.
  */
 function jsonOutput(run: RunResult) {
   return { ...run, latencyMs: sampledLatency(run), verdict: runVerdict(run), sends: sendFacts(run) };

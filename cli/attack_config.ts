@@ -1,10 +1,8 @@
 /**
  * @module
  * The attack flags' config validated by the same zod schema as experiment files (runner/config.ts), its
- * problems said in the flags' terms: each issue's config path (`connections`, `tls.caFile`, `ws.…`) is
- * named by the flag that sets it (`-c`, `--cacert`), all of them on one line that ends with where to
- * read more. Apart from cli/attack_args.ts, which reads the flags, because this table must follow the
- * config's fields, not the order flags are read in.
+ * problems said in the flags' terms: each issue's config path (`connections`, `tls.caFile`, `ws.…`) is named
+ * by the flag that sets it (`-c`, `--cacert`), all of them on one line that ends with where to read more.
  */
 import { type AttackConfig, type AttackConfigInput, parseAttackConfig } from "../runner/config.ts";
 import { ConfigError } from "../validation/config_error.ts";

@@ -2,9 +2,7 @@
  * @module
  * Where and how `loadlab attack` shows its results, from its flags: the results file and metrics outputs
  * (`-o`/`--out`), the report, the CI files, the terminal's modes, the baseline gate and the dashboard:
- * everything that is not part of the load itself. An output file that would overwrite an input is a
- * `UsageError` before any load. Apart from the load's flags (attack_args.ts) because none of these changes
- * what is sent.
+ * everything that is not part of the load itself.
  */
 import { ciFilesToProbe } from "./ci_outputs.ts";
 import { type BaselineArgs, baselineArgs } from "./baseline_flags.ts";
@@ -44,10 +42,7 @@ export interface AttackOutputOptions extends BaselineArgs {
   metricsOut?: MetricsOutput[];
 }
 
-/**
- * Where and how the results are shown. An output file that would overwrite an input (`--body-file`) is a
- * usage error, before any load.
- */
+/** Where and how the results are shown. */
 export function outputOf(flags: FlagValues, config: AttackConfig): AttackOutputOptions {
   const format = formatOf(flags, config);
   const files = outValues(flags);
@@ -119,8 +114,8 @@ function formatOf(flags: FlagValues, config: AttackConfig): GhzFormat | undefine
 }
 
 /**
- * `-o`/`--out` values: `KIND=URL` ones are metrics outputs, the others the results file (the last one
- * wins, as for any flag given twice).
+ * `-o`/`--out` values: `KIND=URL` ones are metrics outputs, the others the results file (the last one wins,
+ * as for any flag given twice).
  */
 function outValues(flags: FlagValues): { outFile?: string; metricsOut: MetricsOutput[] } {
   const values = flags.all("out");

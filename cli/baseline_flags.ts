@@ -1,10 +1,8 @@
 /**
  * @module
- * `--baseline FILE|DIR` and `--fail-on "p99 +10%"` of `run` and `attack`: read and checked before any
- * load is sent (a missing or unreadable baseline, a bad expression: exit 2, one line), and after the run
- * the gate's verdicts printed as a table (results/baseline_gate.ts does the comparison). A directory
- * means its `results.json`, as `--out-dir` writes it; a file may be a zip holding one (an artifact
- * downloaded by hand), read as an http(s) URL's answer is (cli/baseline_url.ts).
+ * `--baseline FILE|DIR` and `--fail-on "p99 +10%"` of `run` and `attack`: read and checked before any load is
+ * sent (a missing or unreadable baseline, a bad expression: exit 2, one line), and after the run the gate's
+ * verdicts printed as a table (results/baseline_gate.ts does the comparison).
  */
 import { MAX_RESULTS_FILE_BYTES, ResultsFileError } from "../results/io.ts";
 import { FileReadError, readFileCapped } from "../system/read_capped.ts";
@@ -56,8 +54,8 @@ export function baselineArgs(flags: FlagValues): BaselineArgs {
 }
 
 /**
- * The gate's baseline path and rules: the flags, else the experiment file's keys (`run` only); rules
- * without a baseline have nothing to compare with (exit 2).
+ * The gate's baseline path and rules: the flags, else the experiment file's keys (`run` only); rules without
+ * a baseline have nothing to compare with (exit 2).
  */
 export function gateArgs(args: BaselineArgs, file: { compareWith?: string; failOn?: string[] } = {}) {
   const baselinePath = args.baselinePath ?? file.compareWith;
@@ -71,8 +69,8 @@ export function gateArgs(args: BaselineArgs, file: { compareWith?: string; failO
 }
 
 /**
- * Loads the baseline (a directory: its results.json; a file: a results.json or a zip holding one; an
- * http(s) URL: fetched, cli/baseline_url.ts); throws `ResultsFileError` (exit 2).
+ * Loads the baseline (a directory: its results.json; a file: a results.json or a zip holding one; an http(s)
+ * URL: fetched, cli/baseline_url.ts); throws `ResultsFileError` (exit 2).
  */
 export async function loadBaseline(path: string): Promise<ResultsFile> {
   if (isBaselineUrl(path)) return await loadBaselineUrl(path);

@@ -1,14 +1,7 @@
 /**
  * @module
- * `--baseline https://...`: a baseline fetched over HTTP(S) before any load, such as main's results kept
- * as a GitHub Actions artifact. The answer may be a results.json, or a zip holding one (GitHub's artifact
- * download, `.../actions/artifacts/ID/zip`, answers with a redirect to a zip; the top-most `results.json`
- * in it is taken). A URL ending in `/` is a folder and means its `results.json`, as a directory does.
- * `GITHUB_TOKEN`, when set, is sent as a bearer token only over https and only to api.github.com and
- * *.githubusercontent.com: redirects are followed here, one hop at a time, so the token never goes on
- * to the storage host a download redirects to. The whole fetch has a time limit and the body a size cap
- * (that of a results file); every failure is a `ResultsFileError` (exit 2, before any load) naming the
- * URL, with its secrets redacted, and the fix.
+ * `--baseline https://...`: a baseline fetched over HTTP(S) before any load, such as main's results kept as a
+ * GitHub Actions artifact.
  */
 import { unzipSync } from "fflate";
 import { MAX_RESULTS_FILE_BYTES, ResultsFileError } from "../results/io.ts";
@@ -71,8 +64,8 @@ export async function loadBaselineUrl(url: string, opts: FetchBaselineOptions = 
 }
 
 /**
- * The results file in `bytes`: a results.json, or a zip holding one (the top-most); a local file and a
- * URL's answer are read alike. Throws `fail(message)`'s `ResultsFileError`.
+ * The results file in `bytes`: a results.json, or a zip holding one (the top-most); a local file and a URL's
+ * answer are read alike.
  */
 export function baselineFromBytes(
   bytes: Uint8Array,
@@ -106,9 +99,9 @@ async function download(
     const headers = new Headers({
       "user-agent": "loadlab",
       accept: "application/json, application/zip, */*",
-      // fetch inflates an encoding it asked for ahead of the reader (a 2 MiB gzip answer reached 3 GiB
-      // before the cap's check), and hands any other over as sent: ask for none, and let `readCapped`
-      // inflate a server's gzip all the same, counted under the cap.
+      // fetch inflates an encoding it asked for ahead of the reader (a 2 MiB gzip answer reached 3 GiB before
+      // the cap's check), and hands any other over as sent: ask for none, and let `readCapped` inflate a
+      // server's gzip all the same, counted under the cap.
       "accept-encoding": "identity",
     });
     if (opts.token && tokenAllowed(url)) headers.set("authorization", `Bearer ${opts.token}`);
@@ -216,11 +209,7 @@ const MAX_ZIP_ENTRIES = 100_000;
 
 class TooManyEntries extends Error {}
 
-/**
- * The text of the top-most `results.json` in a zip (GitHub's artifact download). The entries are listed
- * first and only the chosen one is inflated, into a buffer of its declared size (fflate never grows it),
- * so a zip of many highly compressed entries cannot inflate past the cap in total.
- */
+/** The text of the top-most `results.json` in a zip (GitHub's artifact download). */
 function resultsFromZip(
   bytes: Uint8Array,
   maxBytes: number,

@@ -1,10 +1,8 @@
 /**
  * @module
  * `loadlab convert k6 script.js [-o session.js]`: writes the session script loadlab runs for a k6 script
- * (runner/script/k6/convert.ts): the same lines, k6's calls awaited, k6's modules imported from
- * loadlab's k6 runtime, the default export a session. For users leaving k6: the output runs with
- * `loadlab run`, and is a start for a session written against `s.get(...)` (docs/SCRIPTS.md). A script
- * that cannot be converted is exit 2 with file:line and why.
+ * (runner/script/k6/convert.ts): the same lines, k6's calls awaited, k6's modules imported from loadlab's k6
+ * runtime, the default export a session.
  */
 import { basename, dirname, resolve } from "node:path";
 import { convertK6, K6ConvertError } from "../runner/script/k6/convert.ts";

@@ -1,17 +1,9 @@
 /**
  * @module
- * The live dashboard of `run`, `attack` and `demo` (`--dashboard`): an HTTP server in the main isolate
- * (never in the workers) serving the report page with the live entry (report/html/client/live.ts) and a
- * Server-Sent Events stream (`/events`) of run starts, progress samples, and after each run a
- * snapshot: the page data of the results so far, built once per run for every browser (and not at all
- * while no browser is connected). The per-event
- * work is one JSON encoding whatever the number of browsers, handed to each through a bounded queue
- * (cli/sse.ts): a stuck browser is dropped, never slowing the load. Binds 127.0.0.1 unless `--host`
- * says otherwise (with a warning). `finish` sends the final snapshot (the same data report.html
- * embeds), ends every stream and stops the server. With steering, `/control` changes the run under way
- * (cli/steer_control.ts: the run's token, printed with the URL, is required); each change, and each start
- * and end of a run's load, goes to the browsers as a `steer` event with the steering's state, which a
- * browser connecting also gets with its first frames.
+ * The live dashboard of `run`, `attack` and `demo` (`--dashboard`): an HTTP server in the main isolate (never
+ * in the workers) serving the report page with the live entry (report/html/client/live.ts) and a Server-Sent
+ * Events stream (`/events`) of run starts, progress samples, and after each run a snapshot: the page data of
+ * the results so far, built once per run for every browser (and not at all while no browser is connected).
  */
 import type { AttackProgress, ResultsFile, TelemetrySeries } from "../results/mod.ts";
 import type { LiveProgress } from "../report/html/client/live.ts";
@@ -35,8 +27,8 @@ export interface ServeOptions {
   /** `--no-redact`: the page shows secrets as they are (results/redact.ts). */
   keepSecrets?: boolean;
   /**
-   * Steering of the command's runs through `/control` (cli/steer_control.ts), or the reason it is off
-   * (a string): `--no-steer`, or thresholds that gate the result without `--steer`.
+   * Steering of the command's runs through `/control` (cli/steer_control.ts), or the reason it is off (a
+   * string): `--no-steer`, or thresholds that gate the result without `--steer`.
    */
   steering?: RunSteering | string;
   /** `--steer` (true) or `--no-steer` (false); absent: the command's default (cli/dashboard_flags.ts). */
@@ -119,8 +111,8 @@ export class Dashboard {
   }
 
   /**
-   * Hooks for `runPlan`: results.json is read once, at the first run's start (it holds the resumed runs
-   * by then), and each finished run is appended in memory, so nothing is parsed while the load goes.
+   * Hooks for `runPlan`: results.json is read once, at the first run's start (it holds the resumed runs by
+   * then), and each finished run is appended in memory, so nothing is parsed while the load goes.
    */
   hooks(resultsPath: string): RunPlanHooks {
     return {
@@ -154,8 +146,8 @@ export class Dashboard {
   }
 
   /**
-   * Makes `results` the page's data: built and sent at once when browsers are connected, else only when
-   * one connects (no browser, no work).
+   * Makes `results` the page's data: built and sent at once when browsers are connected, else only when one
+   * connects (no browser, no work).
    */
   publish(results: ResultsFile): void {
     this.#results = results;
@@ -180,8 +172,8 @@ export class Dashboard {
   }
 
   /**
-   * Final snapshot (`results`, or the last one when the run failed), `end`, streams closed, server
-   * stopped (stuck browsers given at most `graceMs`). Calls after the first do nothing.
+   * Final snapshot (`results`, or the last one when the run failed), `end`, streams closed, server stopped
+   * (stuck browsers given at most `graceMs`).
    */
   async finish(results?: ResultsFile, graceMs = 2000): Promise<void> {
     if (this.#ended) return;
@@ -253,8 +245,8 @@ export function startDashboard(command: string, title: string, opts: ServeOption
 }
 
 /**
- * True for the errors of listening on a bad address: the port is taken or not ours to take, the
- * address is not this machine's, or the host name does not resolve (Deno throws a plain Error then).
+ * True for the errors of listening on a bad address: the port is taken or not ours to take, the address is
+ * not this machine's, or the host name does not resolve (Deno throws a plain Error then).
  */
 export function isListenError(err: unknown): err is Error {
   return err instanceof Deno.errors.AddrInUse || err instanceof Deno.errors.AddrNotAvailable ||

@@ -2,13 +2,6 @@
  * @module
  * `loadlab attack --data-file FILE`: rows that fill the `{{ name }}` placeholders of the URL's path and
  * query, the `-H` values and the `-b` body (HTTP/1.1 and HTTP/2), or a gRPC call's message and metadata.
- * The file is read by the same reader as an experiment's `data:` source (scenarios/data_sources.ts: a
- * CSV with a header row, a JSON array of objects, NDJSON) and its options are that source's, checked
- * by the same schema: `--data-order sequential|random|unique`, `--data-when-done wrap|stop`,
- * `--data-fields a,b` (a CSV without a header) and `--data-skip-header`. The rows go to the engine as
- * the same data spec an experiment's load gets, so they are fed to the requests alike. A file that
- * cannot be read, has no rows, or a placeholder naming no column of it is one usage line (exit 2)
- * before any load.
  */
 import { basename } from "node:path";
 import type { FlagSpec } from "./argv.ts";
@@ -78,8 +71,8 @@ export function dataFileArgs(flags: FlagValues, url: URL): DataSpec | undefined 
 }
 
 /**
- * Refuses a placeholder of `texts` (each with the flag it came from) that names no column of `data` (or
- * any name, without a data file), or is not one at all.
+ * Refuses a placeholder of `texts` (each with the flag it came from) that names no column of `data` (or any
+ * name, without a data file), or is not one at all.
  */
 export function checkPlaceholderNames(
   texts: ReadonlyArray<readonly [string, string]>,

@@ -15,8 +15,8 @@ const DECIMAL = /^(\d+(\.\d+)?|\.\d+)$/;
 const RATE = /^(\d+(\.\d+)?|\.\d+)([eE]\+?\d+)?$/;
 
 /**
- * For a whole number written with a power of ten (`1e9`), how to write it: in digits, which is what the
- * count flags read; "" for anything else.
+ * For a whole number written with a power of ten (`1e9`), how to write it: in digits, which is what the count
+ * flags read; "" for anything else.
  */
 function inDigits(value: string): string {
   const n = Number(value);
@@ -96,8 +96,8 @@ export class FlagValues {
   }
 
   /**
-   * A number of requests per second (> 0, or >= 0 when `allowZero`), at most `MAX_RATE_PER_SEC`;
-   * `1e6` is read as 1000000.
+   * A number of requests per second (> 0, or >= 0 when `allowZero`), at most `MAX_RATE_PER_SEC`; `1e6` is
+   * read as 1000000.
    */
   rate(long: string, allowZero = false): number | undefined {
     const value = this.text(long);

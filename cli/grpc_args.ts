@@ -2,14 +2,10 @@
  * @module
  * The gRPC flags of `loadlab attack` (a grpc:// or grpcs:// URL), as ghz names them: `--call
  * pkg.Service/Method` (ghz's `pkg.Service.Method` too), the schema by `--proto FILE` with `-i DIR` import
- * paths, `--protoset FILE` or `--reflect`, the message as `-b JSON` (or `--body-file`), `-H "name: value"`
- * as metadata (a `-bin` name's value sent base64-encoded), `--max-receive` and `--max-send` the caps of a
- * message each way,
- * `--compress gzip` the messages compressed, `--data-file` rows filling the message's and metadata's
- * placeholders (cli/data_file_args.ts).
- * The URL becomes its http: or https: origin spoken over h2c or h2; flags that only mean something for
- * HTTP are a usage error naming the fix, as gRPC flags on an http URL are. The schema itself is read
- * after parsing (`withGrpcCalls`), as reflection asks the server.
+ * paths, `--protoset FILE` or `--reflect`, the message as `-b JSON` (or `--body-file`), `-H "name: value"` as
+ * metadata (a `-bin` name's value sent base64-encoded), `--max-receive` and `--max-send` the caps of a
+ * message each way, `--compress gzip` the messages compressed, `--data-file` rows filling the message's and
+ * metadata's placeholders (cli/data_file_args.ts).
  */
 import type { FlagSpec, RawArgs } from "./argv.ts";
 import type { FlagValues } from "./flag_values.ts";
@@ -148,8 +144,8 @@ function jsonMetadata(flags: FlagValues): Array<[string, string]> {
 
 /**
  * `-c` and `--connections` as the URL reads them, folded into the flags' values: on a grpc:// URL without
- * `--streams` they are ghz's, `-c` (`--concurrency`) the calls in flight dealt over `--connections`
- * (default 1) in turn, returned as the run's concurrency; anywhere else both are loadlab's connections.
+ * `--streams` they are ghz's, `-c` (`--concurrency`) the calls in flight dealt over `--connections` (default
+ * 1) in turn, returned as the run's concurrency; anywhere else both are loadlab's connections.
  */
 export function foldConcurrency(raw: RawArgs, flags: FlagValues, url: URL): number | undefined {
   const typed = flags.typed("concurrency");
@@ -182,8 +178,8 @@ export function foldConcurrency(raw: RawArgs, flags: FlagValues, url: URL): numb
 
 /**
  * What a gRPC run keeps in flight, said at start-up: "50 calls in flight over 4 connections (ghz's -c and
- * --connections)", or loadlab's "64 calls in flight: 4 connections x 16 streams"; null for a model that
- * opens connections as it goes.
+ * --connections)", or loadlab's "64 calls in flight: 4 connections x 16 streams"; null for a model that opens
+ * connections as it goes.
  */
 export function inFlightLine(config: AttackConfig): string | null {
   if (!("connections" in config) || (config.model === "count" && config.ratePerSec !== undefined)) {

@@ -1,11 +1,9 @@
 /**
  * @module
- * The experiment `loadlab run script.js` runs for a k6 script: the script converted (refused with
- * `file:line: why` when it cannot be, exit 2), its converted module checked and imported to read k6's
- * `options` (after the k6-style flags' overrides: `--vus`, `--duration`, `--iterations`, `--stages`),
- * which scenarios/k6_options.ts maps onto loads (several scenarios: loads run together) and thresholds. The
- * requests go where the script's URLs say as it runs; the target is the origin its URLs name first (with
- * its `__ENV`), or `--target app=URL`, onto which the one origin the script spells is sent, said at start.
+ * The experiment `loadlab run script.js` runs for a k6 script: the script converted (refused with `file:line:
+ * why` when it cannot be, exit 2), its converted module checked and imported to read k6's `options` (after
+ * the k6-style flags' overrides: `--vus`, `--duration`, `--iterations`, `--stages`), which
+ * scenarios/k6_options.ts maps onto loads (several scenarios: loads run together) and thresholds.
  */
 import { basename, resolve } from "node:path";
 import { K6ConvertError } from "../runner/script/k6/convert.ts";
@@ -28,9 +26,9 @@ import { NO_DEFAULT } from "../runner/script/k6/runtime.ts";
 import { DOES_NOT_LOAD } from "../runner/script/script_module.ts";
 
 /**
- * The experiment (JSON text) for k6 script `source`, and where its fields came from in the script's
- * `options` (a problem found in the experiment is told at the option's path); `targets` are the run's
- * `--target` flags, `maxMemoryMb` its `--max-memory-mb` (the limit the script is imported under).
+ * The experiment (JSON text) for k6 script `source`, and where its fields came from in the script's `options`
+ * (a problem found in the experiment is told at the option's path); `targets` are the run's `--target` flags,
+ * `maxMemoryMb` its `--max-memory-mb` (the limit the script is imported under).
  */
 export async function k6ExperimentText(
   source: string,
@@ -133,10 +131,7 @@ function overridesOf(a: ScriptLoadArgs): Record<string, unknown> {
 
 /**
  * The run's target and the origins sent elsewhere, read from the script's URLs with its environment (k6's
- * `__ENV`: the process's, `-e` over it). Requests go to the URLs the script computes as it runs, each
- * origin's counted apart; the target is the origin whose requests take the load's own connections: the
- * first the script names, or `--target app=URL`. An origin goes elsewhere only when asked, each said on
- * stderr: `--target ORIGIN=URL`, and with `--target app=URL` the one origin the script's text spells.
+ * `__ENV`: the process's, `-e` over it).
  */
 function whereRequestsGo(path: string, targets: Record<string, string>) {
   const env = Deno.env.toObject(), seen = new Set<string>();

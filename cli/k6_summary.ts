@@ -2,14 +2,8 @@
  * @module
  * The end of `loadlab run script.js` for a k6 script: each run's results in k6's summary shape
  * (results/export/k6_summary.ts) handed to the script's `handleSummary(data)` when it exports one, whose
- * answer is written as k6 writes it (`stdout`, `stderr`, else a file path relative to the working
- * folder), or else k6's text summary printed. loadlab's own verdict, report and results come first.
- * Thresholds on k6's `checks`, custom metrics and iteration metrics are judged here, on that summary
- * (loadlab's thresholds have no such metrics): a failed one is marked in the summary and fails the run
- * as any threshold does (k6's exit code 99); one on a metric the run never added to is judged as k6 judges
- * an empty one (every value 0), and one whose `abortOnFail` stopped the run fails. The metrics whose
- * thresholds failed are named on stderr, as k6 logs them.
- * The same data goes to the metrics outputs, under k6's names, before they close (cli/run_cmd.ts).
+ * answer is written as k6 writes it (`stdout`, `stderr`, else a file path relative to the working folder), or
+ * else k6's text summary printed. loadlab's own verdict, report and results come first.
  */
 import { basename, dirname, resolve } from "node:path";
 import { sessionScriptPath } from "../runner/script/k6/k6_file.ts";
@@ -48,11 +42,9 @@ export interface K6Summaries {
 }
 
 /**
- * The k6 summary of every run of `results` of k6 script `source`, with the custom metrics its workers
- * sent and the thresholds judged after the run (on `checks`, custom metrics, iterations), k6's flags
- * `k6Flags` over the script's options. Once per command: the custom metrics' listener closes here. The
- * script's isolates (its exports read again, its handleSummary) run under loadlab's memory limit
- * `memoryLimitMb`.
+ * The k6 summary of every run of `results` of k6 script `source`, with the custom metrics its workers sent
+ * and the thresholds judged after the run (on `checks`, custom metrics, iterations), k6's flags `k6Flags`
+ * over the script's options.
  */
 export async function k6Summaries(
   source: string,
@@ -113,9 +105,9 @@ export async function k6Summaries(
 }
 
 /**
- * `handleSummary(data)` of the converted script at `path` in an isolate of its own (script_host.ts),
- * ended when it does not end within `timeoutMs` or grows loadlab past `memoryLimitMb`: in loadlab's own
- * process a loop that never yields held loadlab open past its results for ever, and no timer could end it.
+ * `handleSummary(data)` of the converted script at `path` in an isolate of its own (script_host.ts), ended
+ * when it does not end within `timeoutMs` or grows loadlab past `memoryLimitMb`: in loadlab's own process a
+ * loop that never yields held loadlab open past its results for ever, and no timer could end it.
  */
 export function isolatedHandleSummary(
   path: string,
@@ -181,9 +173,8 @@ export async function showK6Summaries(
     try {
       written = await Promise.race([Promise.resolve().then(() => handle(data)), late]);
     } catch (err) {
-      // After the run, so not bad input (exit 2): what the run measured is written, as with an answer
-      // that cannot be written.
-      // Bounded, its place kept and the environment's secrets redacted, as setup's failures are told.
+      // After the run, so not bad input (exit 2): what the run measured is written, as with an answer that
+      // cannot be written.
       const told = new ScriptNames(Deno.env.toObject()).shownPlaced(
         `handleSummary() failed: ${errorText(err)}`,
         "; the run's results are kept",
@@ -213,9 +204,8 @@ function crossedMetrics(runs: K6SummaryData[]): string[] {
 }
 
 /**
- * A metric no sample reached, as k6 judges its thresholds at the end: an empty sink, every value 0 (a
- * Counter never added to holds `count==0`). Its kind is the one the script `made` it with; a built-in's
- * is read from the rule's aggregation: `count` a counter, `rate` a rate, `value` a gauge, else a trend.
+ * A metric no sample reached, as k6 judges its thresholds at the end: an empty sink, every value 0 (a Counter
+ * never added to holds `count==0`).
  */
 function emptyMetric(rule: string, made?: { kind: K6Metric["type"]; time: boolean }): K6Metric {
   const stat = /^\s*([a-z]+(?:\([\d.]+\))?)/.exec(rule)?.[1] ?? "";
@@ -230,8 +220,8 @@ function emptyMetric(rule: string, made?: { kind: K6Metric["type"]; time: boolea
 }
 
 /**
- * The keys that name loadlab's own streams: written to after what loadlab printed, as k6 does, never
- * opened as a path (opening `/dev/stdout` when stdout is a file truncated that file under its output).
+ * The keys that name loadlab's own streams: written to after what loadlab printed, as k6 does, never opened
+ * as a path (opening `/dev/stdout` when stdout is a file truncated that file under its output).
  */
 const STREAMS: Readonly<Record<string, "stdout" | "stderr">> = Object.assign(Object.create(null), {
   stdout: "stdout",
@@ -258,13 +248,7 @@ export async function writeK6SummaryExport({ runs }: K6Summaries, path: string):
   }
 }
 
-/**
- * handleSummary's answer: `{ stdout: text, stderr: text, "path/file.json": text or bytes }`. Every file it
- * names is tried; those that cannot be written (a folder, an empty name, no permission) and those that are
- * one of loadlab's `ownFiles` (a `"results.json"` with `--out-dir .` replaced the run's results) are one
- * `OutputError` (exit 5) after the others were written, never a stack trace. An answer that is not such an
- * object is refused the same way (k6 refuses it too).
- */
+/** handleSummary's answer: `{ stdout: text, stderr: text, "path/file.json": text or bytes }`. */
 async function writeSummaryOutputs(outputs: unknown, ownFiles: string[]): Promise<void> {
   if (outputs === undefined || outputs === null) return;
   if (typeof outputs !== "object" || Array.isArray(outputs)) {

@@ -1,9 +1,9 @@
 /**
  * @module
- * Terminal plumbing shared by commands that run load: the live progress line (only on a terminal,
- * redrawn in place on stderr so stdout stays clean for `--json` and pipes), and Ctrl-C handling where
- * the first Ctrl-C (or SIGTERM) stops the load gracefully and keeps the results, and a second one exits at
- * once, once what `beforeQuit` registered (results.json's last state) is written.
+ * Terminal plumbing shared by commands that run load: the live progress line (only on a terminal, redrawn in
+ * place on stderr so stdout stays clean for `--json` and pipes), and Ctrl-C handling where the first Ctrl-C
+ * (or SIGTERM) stops the load gracefully and keeps the results, and a second one exits at once, once what
+ * `beforeQuit` registered (results.json's last state) is written.
  */
 import { renderLiveLine } from "../report/live_line.ts";
 import type { AttackProgress } from "../results/mod.ts";
@@ -31,10 +31,8 @@ export type Interrupt = ReturnType<typeof interruptSignal>;
 
 /**
  * An AbortSignal fired by the first SIGINT (Ctrl-C) or SIGTERM (a supervisor's stop: kill, Kubernetes,
- * systemd, CI cancel), which both stop gracefully and keep the results; a second one of either exits at
- * once, after the synchronous `beforeQuit` function (the last one registered) has written what must not be
- * lost. `exitCode()` is 128 + the number of the first signal, as shells report it: 130 for SIGINT, 143
- * for SIGTERM (README's exit code table).
+ * systemd, CI cancel), which both stop gracefully and keep the results; a second one of either exits at once,
+ * after the synchronous `beforeQuit` function (the last one registered) has written what must not be lost.
  */
 export function interruptSignal(): {
   signal: AbortSignal;

@@ -1,11 +1,8 @@
 /**
  * @module
- * `loadlab merge shard-*.json -o results.json [--report report.html] [--allow-partial]`: the shards of
- * one segment set (`--segment i/N` runs on several machines) become one results file of the whole load
- * (results/merge_shards.ts: exact HDR sums, refusals named). Per-phase statistics are recomputed from
- * the merged interval histograms and the analysis rerun on the merged runs, since the shards' own
- * cover only their part. Exit codes: 0 merged, 1 a threshold the shards left pending failed on the whole,
- * 2 bad input or an unmergeable set (every reason printed), 5 output not writable.
+ * `loadlab merge shard-*.json -o results.json [--report report.html] [--allow-partial]`: the shards of one
+ * segment set (`--segment i/N` runs on several machines) become one results file of the whole load
+ * (results/merge_shards.ts: exact HDR sums, refusals named).
  */
 import { loadResultsFile, writeResultsFile } from "../results/io.ts";
 import { OutputError } from "../results/output_error.ts";

@@ -1,11 +1,8 @@
 /**
  * @module
- * `loadlab report results.json [more.json ...] -o report.html [--compare baseline.json]`: rebuilds the
- * HTML report from saved results. Several files are shown together; `--compare` adds the before/after
- * view against a baseline. Every bad input (missing file, not JSON, wrong schema) is one line naming
- * the file and the problem, exit code 2, and the output is only replaced once the new page is fully
- * written (`writeReport` writes a temp file beside it and renames), so a failure never leaves a
- * truncated or lost report behind.
+ * `loadlab report results.json [more.json ...] -o report.html [--compare baseline.json]`: rebuilds the HTML
+ * report from saved results. Several files are shown together; `--compare` adds the before/after view against
+ * a baseline.
  */
 import { basename } from "node:path";
 import { loadResultsFile } from "../results/io.ts";
@@ -67,8 +64,8 @@ function parseReportArgs(argv: string[]): ReportArgs {
 }
 
 /**
- * Shards of one segment set side by side would each show a fraction of the load as if it were a run:
- * refused (merge them first); a lone shard is reported with a warning, its header says the same.
+ * Shards of one segment set side by side would each show a fraction of the load as if it were a run: refused
+ * (merge them first); a lone shard is reported with a warning, its header says the same.
  */
 function checkNotShards(inputs: string[], files: ResultsFile[]): void {
   const shards = inputs.filter((_, i) => !files[i].shards && files[i].runs.some((r) => r.segment));

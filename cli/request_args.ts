@@ -1,10 +1,7 @@
 /**
  * @module
- * Turns `-m`, `-H`, `-T`, `-b`/`--body-file` and `--mix` into the request mix of an attack. Without
- * `--mix` there is one request: the URL's path and query with the given method. With `--mix`, each
- * entry is `METHOD /path [weight]` relative to the URL's origin; headers go on every request, and the
- * body on every request whose method is not GET or HEAD (so `--mix "GET /" --mix "POST /user"` with `-b`
- * posts the body and still reads without one).
+ * Turns `-m`, `-H`, `-T`, `-b`/`--body-file` and `--mix` into the request mix of an attack. Without `--mix`
+ * there is one request: the URL's path and query with the given method.
  */
 import type { AttackConfigInput } from "../runner/config.ts";
 import { UsageError } from "./usage_error.ts";
@@ -63,8 +60,8 @@ export function buildRequestMix(flags: RequestFlags): RequestInput[] {
 }
 
 /**
- * The URL's path and query; as typed when it has a placeholder, which the URL parser would
- * percent-encode (`{{` in a path, a space in `{{ name }}`) so the engine would not see it.
+ * The URL's path and query; as typed when it has a placeholder, which the URL parser would percent-encode
+ * (`{{` in a path, a space in `{{ name }}`) so the engine would not see it.
  */
 function urlPathOf(flags: RequestFlags): string {
   const typed = flags.typedUrl;
@@ -143,8 +140,8 @@ function readBody(flags: RequestFlags): Uint8Array<ArrayBuffer> | undefined {
 }
 
 /**
- * The bytes of `--body-file PATH`, for HTTP bodies and gRPC messages alike, at most
- * `MAX_BODY_BYTES`; a file it cannot read is a usage error naming the file and the fix.
+ * The bytes of `--body-file PATH`, for HTTP bodies and gRPC messages alike, at most `MAX_BODY_BYTES`; a file
+ * it cannot read is a usage error naming the file and the fix.
  */
 export function readBodyFile(path: string): Uint8Array<ArrayBuffer> {
   try {

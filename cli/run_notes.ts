@@ -1,9 +1,8 @@
 /**
  * @module
- * What `loadlab run` tells the reader about how its experiment will run, before the first run: which
- * runtime serves each example framework app, with the one command that installs Node's packages when
- * they fell back to Deno's npm compatibility (a framework's numbers differ a lot between the two). The
- * experiment as it ran after `--quick`, `--set` or `--target` comes from scenarios/load.ts `loadRunnable`.
+ * What `loadlab run` tells the reader about how its experiment will run, before the first run: which runtime
+ * serves each example framework app, with the one command that installs Node's packages when they fell back
+ * to Deno's npm compatibility (a framework's numbers differ a lot between the two).
  */
 import type { Plan } from "../scenarios/plan_types.ts";
 import { exampleCommand, EXAMPLES_DIR, EXAMPLES_INSTALL_HINT } from "../targets/example.ts";
@@ -11,7 +10,7 @@ import { findProgram } from "../system/path_lookup.ts";
 
 /**
  * One line per runtime that will serve the plan's example apps (`express, fastify: node v20.20.2`); a
- * fall-back to Deno's npm compatibility says why and how to run them under Node. Empty without example apps.
+ * fall-back to Deno's npm compatibility says why and how to run them under Node.
  */
 export function exampleRuntimeLines(plan: Plan, examplesDir: URL = EXAMPLES_DIR): string[] {
   const byRuntime = new Map<string, string[]>();

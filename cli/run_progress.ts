@@ -2,10 +2,7 @@
  * @module
  * What `loadlab run` prints while an experiment goes. On a terminal: a header per run (run i/N, its
  * coordinates, the ETA of the whole experiment), the engine's live line under it, then the run's summary
- * line. Otherwise (CI logs, pipes): only the summary line per run, so a log holds one line per run. A
- * run whose flows check responses has its `Checks:` block (passed and failed per check) under its line,
- * and a profile not taken or qualified (profileNotes) its warning.
- * Capacity-search probes print their summary line too, marked as probes.
+ * line. Otherwise (CI logs, pipes): only the summary line per run, so a log holds one line per run.
  */
 import { terminalSafe } from "../validation/terminal_text.ts";
 import type { AttackProgress, RunResult } from "../results/mod.ts";
@@ -61,9 +58,9 @@ export function runProgress(opts: {
 }
 
 /**
- * What qualifies the run's CPU profiles, one line a process: why one was not taken (its inspector belonged
- * to another process, the process died) or what a taken one may not show (mostly idle), as results.json
- * and the report say it, so a terminal reader is not left with "(profiled)" alone.
+ * What qualifies the run's CPU profiles, one line a process: why one was not taken (its inspector belonged to
+ * another process, the process died) or what a taken one may not show (mostly idle), as results.json and the
+ * report say it, so a terminal reader is not left with "(profiled)" alone.
  */
 export function profileNotes(run: RunResult): string[] {
   return (run.profiles ?? []).flatMap((p) => {
@@ -80,9 +77,9 @@ export function formatEta(ms: number): string {
 
 /**
  * One line per finished run: name, req/s (with the requested rate, sends made and dropped for open models;
- * the drain and requests unfinished by gracefulStop beside it), p50, p99 ("-" without a response),
- * success, and the run verdict (results/conclude/run_verdict.ts) last, so a log line never shows
- * "success 100.00%" beside dropped sends without saying so; then "(profiled)" when it was.
+ * the drain and requests unfinished by gracefulStop beside it), p50, p99 ("-" without a response), success,
+ * and the run verdict (results/conclude/run_verdict.ts) last, so a log line never shows "success 100.00%"
+ * beside dropped sends without saying so; then "(profiled)" when it was.
  */
 export function summaryLine(run: RunResult): string {
   const f = sendFacts(run);

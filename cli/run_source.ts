@@ -1,10 +1,9 @@
 /**
  * @module
- * The experiment `loadlab run` reads, before any output folder is touched or any target starts: a file,
- * a preset (`preset:NAME`) or a session script (run as the experiment its options describe), loaded by
+ * The experiment `loadlab run` reads, before any output folder is touched or any target starts: a file, a
+ * preset (`preset:NAME`) or a session script (run as the experiment its options describe), loaded by
  * scenarios/load.ts `loadRunnable` with the run's flags, its schedule replayed when `--replay` asks, its
- * scripts checked. The problems it finds are bad input (exit 2). Kept apart from cli/run_cmd.ts, which
- * checks the outputs, runs the plan and ends the command, so reading an experiment is one place to look.
+ * scripts checked.
  */
 import { resolve } from "node:path";
 import type { RunArgs } from "./run_args.ts";
@@ -28,8 +27,8 @@ import { findPreset, PRESETS } from "../scenarios/presets/mod.ts";
 import { terminalSafe } from "../validation/terminal_text.ts";
 
 /**
- * An experiment as read: planned and checked, with the text it came from, the experiment as it runs
- * (null when unchanged), the notes of a converted Artillery script and the preset's name.
+ * An experiment as read: planned and checked, with the text it came from, the experiment as it runs (null
+ * when unchanged), the notes of a converted Artillery script and the preset's name.
  */
 export interface RunSource extends Runnable {
   text: string;
@@ -37,8 +36,8 @@ export interface RunSource extends Runnable {
 }
 
 /**
- * The experiment `args` name and the plan that runs: its notes printed, its schedule replayed when asked,
- * its scripts checked and `--abort-on-fail` refused without a threshold to act on.
+ * The experiment `args` name and the plan that runs: its notes printed, its schedule replayed when asked, its
+ * scripts checked and `--abort-on-fail` refused without a threshold to act on.
  */
 export async function readRunPlan(
   args: RunArgs,
@@ -77,8 +76,8 @@ export async function readRunPlan(
 }
 
 /**
- * The experiment of session script `args.source`: a k6 script's from its options, else the script's own;
- * the command line's load flags over either, its `-e` variables set first (the script reads them).
+ * The experiment of session script `args.source`: a k6 script's from its options, else the script's own; the
+ * command line's load flags over either, its `-e` variables set first (the script reads them).
  */
 async function scriptText(args: RunArgs, signal?: AbortSignal): Promise<{ text: string; paths?: K6Paths }> {
   const problem = scriptFileProblem(resolve(args.source));
@@ -132,8 +131,8 @@ function loadK6Aware(args: RunArgs, script?: { text: string; paths?: K6Paths }):
 }
 
 /**
- * The plan of a file or a preset, ready to run (throws `ExperimentError` or `UsageError`): read here,
- * loaded by scenarios/load.ts `loadRunnable` (the notes of a converted Artillery script come back with it).
+ * The plan of a file or a preset, ready to run (throws `ExperimentError` or `UsageError`): read here, loaded
+ * by scenarios/load.ts `loadRunnable` (the notes of a converted Artillery script come back with it).
  */
 function loadSource(args: RunArgs, scriptText?: string): RunSource {
   const common = {

@@ -1,10 +1,9 @@
 /**
  * @module
- * `loadlab run` reading its experiment, and what it leaves when a stop (Ctrl-C, SIGTERM) comes then:
- * while a session script is type-checked or its top level (a k6 script's init code) runs. results.json
- * and report.html with no run, `complete: false` and `stoppedIn` naming the phase, as a stop in any
- * later phase leaves them; with `--resume` the file already there is kept. Written synchronously, so a
- * second signal that quits at once writes them too.
+ * `loadlab run` reading its experiment, and what it leaves when a stop (Ctrl-C, SIGTERM) comes then: while a
+ * session script is type-checked or its top level (a k6 script's init code) runs. results.json and
+ * report.html with no run, `complete: false` and `stoppedIn` naming the phase, as a stop in any later phase
+ * leaves them; with `--resume` the file already there is kept.
  */
 import type { RunArgs } from "./run_args.ts";
 import type { Interrupt } from "./live.ts";

@@ -1,14 +1,11 @@
 /**
  * @module
- * A session script checked before any target starts or load is sent (exit 2 on a problem): type-checked
- * with `deno check` when loadlab runs from source (a compiled loadlab has no type checker inside; its
- * import below still refuses a syntax error), then imported to see it loads and has a default function,
- * in an isolate of its own (script_host.ts): its top-level code cannot end loadlab (`Deno.exit`), hold
- * it (a loop that never yields is refused within seconds, an await that never settles after a minute) or
- * grow it past its memory limit. Problems name the script's file:line. A stop (Ctrl-C, SIGTERM) during
- * the check or the import ends either at once: `ScriptCheckStopped` names the phase. `scriptExperimentText`
- * is the experiment `loadlab run session.ts` runs: the script's `options` (what a file would say) over a
- * default of the built-in target under 10 connections for 10 s.
+ * A session script checked before any target starts or load is sent (exit 2 on a problem): type-checked with
+ * `deno check` when loadlab runs from source (a compiled loadlab has no type checker inside; its import below
+ * still refuses a syntax error), then imported to see it loads and has a default function, in an isolate of
+ * its own (script_host.ts): its top-level code cannot end loadlab (`Deno.exit`), hold it (a loop that never
+ * yields is refused within seconds, an await that never settles after a minute) or grow it past its memory
+ * limit.
  */
 import { basename, dirname, extname, resolve } from "node:path";
 import { busyText, type HostOutcome, type ScriptExports, ScriptHost } from "../runner/script/script_host.ts";
@@ -48,8 +45,8 @@ export function scriptExperimentName(path: string): string {
 const IMPORT_TIMEOUT_MS = 60_000;
 
 /**
- * Type-checks (from source) and imports the script at `path` in an isolate of its own (so its top-level
- * code cannot end loadlab), under loadlab's memory limit `memoryLimitMb` (before the plan: the one of
+ * Type-checks (from source) and imports the script at `path` in an isolate of its own (so its top-level code
+ * cannot end loadlab), under loadlab's memory limit `memoryLimitMb` (before the plan: the one of
  * `--max-memory-mb`, else one worker's default); throws `UsageError` naming file:line, or why the import
  * never ended, and `ScriptCheckStopped` when `signal` aborts meanwhile.
  */
@@ -109,10 +106,8 @@ function importProblem(name: string, outcome: HostOutcome): string {
 }
 
 /**
- * `deno check`'s errors as `file:line:col: message` (none in a compiled loadlab: no checker inside), run
- * from the script's folder so its own deno.json applies. A folder with a package.json but no installed
- * node_modules (an npm project not installed) cannot find `@types/node`: then checked again with npm
- * packages from Deno's cache (`--node-modules-dir=none`), so that is not taken for the script's error.
+ * `deno check`'s errors as `file:line:col: message` (none in a compiled loadlab: no checker inside), run from
+ * the script's folder so its own deno.json applies.
  */
 async function typeProblems(path: string, signal?: AbortSignal): Promise<string[]> {
   // A k6 script's conversion is JavaScript loadlab wrote: Deno checks no types in it, and its imports are
@@ -125,11 +120,7 @@ async function typeProblems(path: string, signal?: AbortSignal): Promise<string[
   return text === null ? [] : problemsOf(text, dirname(path));
 }
 
-/**
- * The output of `deno check` on `path` when it failed, else null. The check runs in a process group of
- * its own: `signal` (Ctrl-C, SIGTERM) ends the group at once and throws `ScriptCheckStopped`, so no
- * checker is left running for seconds after loadlab is gone.
- */
+/** The output of `deno check` on `path` when it failed, else null. */
 async function denoCheck(path: string, flags: string[], signal?: AbortSignal): Promise<string | null> {
   const { command, args, grouped } = inGroupOfItsOwn(Deno.execPath(), ["check", "--quiet", ...flags, path]);
   const child = new Deno.Command(command, {
@@ -197,8 +188,8 @@ export async function scriptExperimentText(
 }
 
 /**
- * Checks every script the plan's runs use (once each) before any of them starts, under the memory limit
- * of the first run that uses it.
+ * Checks every script the plan's runs use (once each) before any of them starts, under the memory limit of
+ * the first run that uses it.
  */
 export async function checkPlanScripts(plan: Plan, signal?: AbortSignal): Promise<void> {
   const limits = new Map<string, number>();

@@ -1,11 +1,8 @@
 /**
  * @module
- * The load of a session script or a k6 script from `loadlab run`'s command line, so a user changes the
- * load without editing the file: k6's `--vus 50 --duration 30s`, `--iterations`, `--stages 30s:50,1m:0`
- * and `-e KEY=VALUE`, and Locust's `-c 50 --ramp-up 10/s -d 20s` (`-c` is `--vus`). For a k6 script the
- * flags override its `options` as k6's flags do; for a TypeScript session they replace its loads. `-e`
- * sets the variable in loadlab's environment, which sessions read as `s.env` and k6 scripts as `__ENV`.
- * With an experiment file the flags are refused: its loads say the load (`--set` changes them).
+ * The load of a session script or a k6 script from `loadlab run`'s command line, so a user changes the load
+ * without editing the file: k6's `--vus 50 --duration 30s`, `--iterations`, `--stages 30s:50,1m:0` and `-e
+ * KEY=VALUE`, and Locust's `-c 50 --ramp-up 10/s -d 20s` (`-c` is `--vus`).
  */
 import type { FlagSpec } from "./argv.ts";
 import type { FlagValues } from "./flag_values.ts";

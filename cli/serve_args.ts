@@ -2,10 +2,7 @@
  * @module
  * The flags of `loadlab serve` and the target they ask for: the built-in target (its instances, balance,
  * compression, caches, static folder, Redis), the Redis proxy in front of it (`--redis-cache-ttl`,
- * `--rate-limit`) or in front of an app already running (`--proxy`). Every problem is a `UsageError` naming
- * the flag and the fix, found before any process starts: a malformed URL or limit, a built-in flag given
- * with `--proxy`, a folder that is not one, a host or port this machine cannot listen on. Apart from the
- * command (serve_cmd.ts), which starts the target and keeps it up.
+ * `--rate-limit`) or in front of an app already running (`--proxy`).
  */
 import type { FlagSpec } from "./argv.ts";
 import { tokenize } from "./argv.ts";
@@ -141,10 +138,9 @@ function staticDirOf(flags: FlagValues): string | undefined {
 }
 
 /**
- * A `--host` this machine cannot listen on (a name that does not resolve, an address that is not
- * ours), or a `--port` or `--grpc-port` another process holds there, is bad input: found here by a
- * throwaway listen, not as a target child that failed (exit 3) or an uncaught error once the HTTP target
- * is up. A port shared on purpose (`--reuse-port`) is not probed.
+ * A `--host` this machine cannot listen on (a name that does not resolve, an address that is not ours), or a
+ * `--port` or `--grpc-port` another process holds there, is bad input: found here by a throwaway listen, not
+ * as a target child that failed (exit 3) or an uncaught error once the HTTP target is up.
  */
 export function checkListen(flags: FlagValues, host: string | undefined): void {
   const hostname = host ?? "127.0.0.1";

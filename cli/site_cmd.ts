@@ -1,12 +1,8 @@
 /**
  * @module
- * `loadlab site [DIR]`: every `results.json` under DIR (default `out/`, where `run` and `demo` write) as
- * a small site: an index (name, date, git commit, runs, thresholds, a sparkline of req/s), each
- * experiment's report, and the comparison of any two (report/html/site.ts builds the pages, pure).
- * Served on 127.0.0.1 (`--host` with a warning), the folder rescanned whenever the index is asked
- * for; or with `--static OUT` written as plain files that open from file:// (each page embeds its
- * data). An unreadable results file is skipped with a note. Exit codes: 0, 2 bad input, 5 OUT not
- * writable.
+ * `loadlab site [DIR]`: every `results.json` under DIR (default `out/`, where `run` and `demo` write) as a
+ * small site: an index (name, date, git commit, runs, thresholds, a sparkline of req/s), each experiment's
+ * report, and the comparison of any two (report/html/site.ts builds the pages, pure).
  */
 import { join, relative } from "node:path";
 import { loadResultsFile } from "../results/io.ts";

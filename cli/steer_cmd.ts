@@ -1,11 +1,8 @@
 /**
  * @module
- * `loadlab steer URL ACTION [VALUE]`: changes a running `run`/`attack`/`demo` from another terminal, as
- * `k6 pause`, `k6 resume` and `k6 scale` do: it sends the change to the dashboard's control endpoint
+ * `loadlab steer URL ACTION [VALUE]`: changes a running `run`/`attack`/`demo` from another terminal, as `k6
+ * pause`, `k6 resume` and `k6 scale` do: it sends the change to the dashboard's control endpoint
  * (cli/steer_control.ts) at the URL the running command printed, whose `token` parameter authorizes it.
- * `status` prints where the steering stands. A refused change (out of range, not for this model, no run
- * under way, a wrong token) prints the endpoint's reason and exits 2; nothing changed then. An answer that
- * is not the endpoint's (another server at that address) is said as such, exit 2.
  */
 import { EXIT } from "./exit_codes.ts";
 import { runCommand } from "./command_errors.ts";
@@ -126,8 +123,7 @@ function changeOf(action: string, value: string | undefined): Record<string, unk
 
 /**
  * Sends the change (or asks the state) and reads the answer's JSON: null when it is not JSON or is over
- * `MAX_ANSWER_BYTES`. The exchange has a time limit: a server that holds the connection, or answers
- * without end, would otherwise keep the command waiting (and its memory growing) forever.
+ * `MAX_ANSWER_BYTES`.
  */
 async function send(
   url: URL,
@@ -166,8 +162,8 @@ async function jsonCapped(res: Response): Promise<unknown> {
 
 /**
  * The control endpoint's answer: its refusal (`error`), the change applied, or the steering's state; null
- * when the answer is not one (another server at that address: a 200 of its own must not read as "no load
- * is running").
+ * when the answer is not one (another server at that address: a 200 of its own must not read as "no load is
+ * running").
  */
 function controlAnswer(
   res: Response,

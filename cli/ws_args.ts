@@ -1,9 +1,8 @@
 /**
  * @module
- * The WebSocket flags of `loadlab attack` (a ws:// or wss:// URL): the messages, how they are framed,
- * which server message answers a send, the subprotocols and compression offered, and what each connection does (a
- * storm's `--ws-per-connection N`, hold's `--ws-ping 1s`). -H headers go on the handshake. Flags that
- * only mean something for HTTP (or WebSocket flags on an http URL) are a usage error naming the fix.
+ * The WebSocket flags of `loadlab attack` (a ws:// or wss:// URL): the messages, how they are framed, which
+ * server message answers a send, the subprotocols and compression offered, and what each connection does (a
+ * storm's `--ws-per-connection N`, hold's `--ws-ping 1s`). -H headers go on the handshake.
  */
 import type { FlagSpec } from "./argv.ts";
 import type { FlagValues } from "./flag_values.ts";

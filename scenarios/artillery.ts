@@ -1,22 +1,7 @@
 /**
  * @module
- * Artillery scripts as loadlab experiments, so `loadlab run script.yml` runs a study written for
- * Artillery and its numbers compare with Artillery's. `artilleryToExperiment` returns the plain object a
- * user would write in YAML (docs/EXPERIMENTS.md), which then goes through the same validation as any
- * experiment file: one target `target` at `config.target`, one `rate` load `artillery` whose phases are
- * Artillery's (`duration`/`pause`/`think` are seconds in Artillery; `arrivalCount` becomes the rate that
- * spreads the count over the phase), one flow per scenario, `config.ensure` as thresholds. Artillery
- * opens a new connection per virtual user, so the load uses `connection: per-arrival`.
- *
- * Every phase gets a name (Artillery's, else `phase N` with Artillery's 0-based index), because the
- * report's per-phase table is how Artillery users read their results. Whatever loadlab cannot reproduce
- * (XPath and selector captures, loops over a list, JS hooks, plugins, payloads loaded whole, engines
- * other than http and ws, ...) is named with its path before any load starts; nothing is dropped
- * silently. `artilleryToExperiment` throws one `ArtilleryError` with every such issue; `importArtillery`,
- * which `loadlab run` uses, returns them beside the experiment and the script's path of each of its parts
- * (artillery_paths.ts), so the experiment's own problems are reported with them, at the script's paths.
- * Notes that change no request (an `environments` section not selected, a weaker error-rate definition)
- * come back as `notes`.
+ * Artillery scripts as loadlab experiments, so `loadlab run script.yml` runs a study written for Artillery
+ * and its numbers compare with Artillery's.
  */
 import { MAX_DURATION_MS } from "../validation/duration.ts";
 import {
@@ -79,10 +64,7 @@ const CONFIG_KEYS = [
   "payload",
 ];
 
-/**
- * True for an Artillery script: a `config` mapping with `target` or `phases`, and a `scenarios` list.
- * No loadlab experiment has either key, so the test cannot mistake one format for the other.
- */
+/** True for an Artillery script: a `config` mapping with `target` or `phases`, and a `scenarios` list. */
 export function isArtilleryScript(doc: unknown): boolean {
   if (!isRecord(doc) || !isRecord(doc.config) || !Array.isArray(doc.scenarios)) return false;
   return doc.config.target !== undefined || doc.config.phases !== undefined;
@@ -96,8 +78,8 @@ export function artilleryToExperiment(doc: unknown, opts: ArtilleryOptions = {})
 }
 
 /**
- * The experiment an Artillery script describes, with every issue of the conversion and the script's path
- * of each converted part; throws `ArtilleryError` only for what is no script at all.
+ * The experiment an Artillery script describes, with every issue of the conversion and the script's path of
+ * each converted part; throws `ArtilleryError` only for what is no script at all.
  */
 export function importArtillery(doc: unknown, opts: ArtilleryOptions = {}): ArtilleryImport {
   const origins: Origins = new WeakMap();
@@ -155,8 +137,8 @@ function httpExperiment(
 }
 
 /**
- * The script's own keys and its config's, its plugins, and a note that `config.environments` is not
- * applied: what is checked before either engine's conversion.
+ * The script's own keys and its config's, its plugins, and a note that `config.environments` is not applied:
+ * what is checked before either engine's conversion.
  */
 function checkSections(doc: Record<string, unknown>, config: Record<string, unknown>, out: Collector): void {
   rejectUnknownKeys(doc, "", ["config", "scenarios"], out);
@@ -182,8 +164,8 @@ function ensureThresholds(config: Record<string, unknown>, out: Collector): Thre
 }
 
 /**
- * An `engine: ws` script: one `rate` load whose arrivals are WebSocket connections at the target's
- * origin (artillery_ws.ts), each running the scenario's messages.
+ * An `engine: ws` script: one `rate` load whose arrivals are WebSocket connections at the target's origin
+ * (artillery_ws.ts), each running the scenario's messages.
  */
 function wsExperiment(
   config: Record<string, unknown>,
@@ -234,8 +216,8 @@ function parseTarget(target: unknown, out: Collector): URL | undefined {
 }
 
 /**
- * `plugins: {ensure: {}}` only switches on the ensure checks read from `config.ensure`;
- * `metrics-by-endpoint` names the endpoints as loadlab always does for a script (artillery_endpoints.ts).
+ * `plugins: {ensure: {}}` only switches on the ensure checks read from `config.ensure`; `metrics-by-endpoint`
+ * names the endpoints as loadlab always does for a script (artillery_endpoints.ts).
  */
 function checkPlugins(plugins: unknown, out: Collector): void {
   if (plugins === undefined) return;
@@ -262,11 +244,7 @@ function httpTimeout(http: unknown, out: Collector): string | undefined {
 /** Artillery's default `config.http.timeout` (10 s), also loadlab's default request timeout. */
 const ARTILLERY_TIMEOUT_MS = 10_000;
 
-/**
- * The longest a session can last: its think times plus a timeout per request. Artillery waits for
- * every virtual user to finish after the last arrival; as loadlab's graceful stop, this lets every
- * session started in the last phase end as it would in Artillery (the run ends sooner when they do).
- */
+/** The longest a session can last: its think times plus a timeout per request. */
 function longestSessionMs(flows: ReturnType<typeof convertScenarios>, timeoutMs: number): number {
   let longest = 0;
   for (const flow of flows) {

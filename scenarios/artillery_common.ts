@@ -1,9 +1,8 @@
 /**
  * @module
- * Shared pieces of the Artillery import: the issue collector, the `ArtilleryError` thrown with every
- * issue at once, the table that names why each Artillery feature loadlab cannot run is refused, and the
- * seconds parser (Artillery's durations and think times are seconds). Kept apart so the config, flow and
- * ensure converters agree on one wording.
+ * Shared pieces of the Artillery import: the issue collector, the `ArtilleryError` thrown with every issue at
+ * once, the table that names why each Artillery feature loadlab cannot run is refused, and the seconds parser
+ * (Artillery's durations and think times are seconds).
  */
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../validation/duration.ts";
 import type { Origins } from "./artillery_paths.ts";
@@ -36,9 +35,8 @@ export interface Collector {
 }
 
 /**
- * Why each Artillery feature is refused, and what to do instead; the key is the property name as written
- * in scripts. A script's JavaScript (hooks, functions, transforms) has no place in an imported file: a
- * TypeScript session script (docs/SCRIPTS.md) is where such logic goes.
+ * Why each Artillery feature is refused, and what to do instead; the key is the property name as written in
+ * scripts.
  */
 const SCRIPT = "a TypeScript session script (docs/SCRIPTS.md)";
 const SESSION = `write the logic in ${SCRIPT}`;
@@ -124,8 +122,8 @@ const SECONDS_PER_UNIT: Record<string, number> = {
 };
 
 /**
- * Artillery seconds (a number, or a string such as "30", "30s", "2m") as a loadlab duration string
- * ("30s", "1500ms"). Records an issue and returns undefined when the value is not a duration.
+ * Artillery seconds (a number, or a string such as "30", "30s", "2m") as a loadlab duration string ("30s",
+ * "1500ms").
  */
 export function secondsToDuration(value: unknown, path: string, out: Collector): string | undefined {
   let seconds: number | undefined;

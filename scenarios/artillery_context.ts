@@ -1,10 +1,8 @@
 /**
  * @module
- * What an Artillery script's requests are converted against (`FlowContext`, artillery_request.ts), read
- * from its `config`: the target's origin and base path, `config.defaults.headers`, `config.variables`,
- * the names only known at run time (payload fields, captures) and the endpoint naming. Its own module
- * so artillery.ts is the assembly of the experiment and the config keys that shape every request are
- * read in one place.
+ * What an Artillery script's requests are converted against (`FlowContext`, artillery_request.ts), read from
+ * its `config`: the target's origin and base path, `config.defaults.headers`, `config.variables`, the names
+ * only known at run time (payload fields, captures) and the endpoint naming.
  */
 import { endpointNaming } from "./artillery_endpoints.ts";
 import { type Collector, isRecord, join, rejectUnknownKeys } from "./artillery_common.ts";
@@ -12,9 +10,8 @@ import { captureNames } from "./artillery_flow.ts";
 import { type FlowContext, scalarMap, type Variables } from "./artillery_request.ts";
 
 /**
- * What the scenarios' requests are converted against: the target's origin and base path, the default
- * headers, the variables, the names only known at run time (payload `dataFields`, captures) and the
- * endpoint naming.
+ * What the scenarios' requests are converted against: the target's origin and base path, the default headers,
+ * the variables, the names only known at run time (payload `dataFields`, captures) and the endpoint naming.
  */
 export function flowContext(
   config: Record<string, unknown>,

@@ -1,10 +1,9 @@
 /**
  * @module
  * Artillery `scenarios[]` -> loadlab `flows`: each scenario becomes a flow with its weight, each
- * `get/post/put/patch/delete/head` step a request step (artillery_request.ts: its url, query, body,
- * headers and captures, its `{{ name }}` templates filled) and each `think` (seconds) a think step; `loop`
- * with a `count` is written out that many times. Everything else a step may hold is refused with its path
- * by the shared table in artillery_common.ts.
+ * `get/post/put/patch/delete/head` step a request step (artillery_request.ts: its url, query, body, headers
+ * and captures, its `{{ name }}` templates filled) and each `think` (seconds) a think step; `loop` with a
+ * `count` is written out that many times.
  */
 import {
   type Collector,
@@ -72,9 +71,8 @@ function convertStep(step: unknown, path: string, ctx: FlowContext, out: Collect
 export const FRACTIONAL_THINK = "think is read as seconds";
 
 /**
- * Artillery's docs define `think` in seconds, which loadlab keeps (0.5 waits 500 ms); Artillery 2.0.21
- * itself takes only whole numbers as seconds and a fraction as milliseconds (0.5 waits about 1 ms). So
- * the same script paces differently in the two tools: said once, at the first fractional think.
+ * Artillery's docs define `think` in seconds, which loadlab keeps (0.5 waits 500 ms); Artillery 2.0.21 itself
+ * takes only whole numbers as seconds and a fraction as milliseconds (0.5 waits about 1 ms).
  */
 function noteFractionalThink(value: unknown, path: string, out: Collector): void {
   const seconds = typeof value === "string" && /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value;

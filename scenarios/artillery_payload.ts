@@ -1,9 +1,7 @@
 /**
  * @module
- * Artillery `config.payload` -> the data source of an imported script: one CSV file read a row per
- * session, its columns named by `fields`, which the flows' templates then fill from. Apart from
- * artillery.ts, which reads the rest of `config`, because a payload's keys and their checks are rules of
- * their own, as the phases' (artillery_phases.ts) and the ensure checks' (artillery_ensure.ts) are.
+ * Artillery `config.payload` -> the data source of an imported script: one CSV file read a row per session,
+ * its columns named by `fields`, which the flows' templates then fill from.
  */
 import { type Collector, isRecord, join, rejectUnknownKeys } from "./artillery_common.ts";
 import { tagOrigin } from "./artillery_paths.ts";
@@ -12,9 +10,8 @@ const PAYLOAD_KEYS = ["path", "fields", "order", "skipHeader"];
 
 /**
  * `config.payload` (one CSV file, a row per virtual user) as a loadlab data source: `fields` name the
- * columns, `skipHeader` drops the file's own header row, `order: sequence` is `sequential` and
- * Artillery's default, `random`, stays random. Several payloads, `loadAll`, `delimiter` and `cast` are
- * refused with their paths.
+ * columns, `skipHeader` drops the file's own header row, `order: sequence` is `sequential` and Artillery's
+ * default, `random`, stays random.
  */
 export function convertPayload(payload: unknown, out: Collector) {
   if (payload === undefined) return undefined;

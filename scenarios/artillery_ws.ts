@@ -1,12 +1,8 @@
 /**
  * @module
- * Artillery's `engine: ws` scenarios as a loadlab WebSocket storm: each virtual user opens a
- * connection, sends its flow's messages in order (each waits for its answer, as the engine's echo
- * rule has it), pauses where the flow thinks, and closes. `send` (text, or an object sent as JSON),
- * `think` (seconds) and `loop` (with `count`, nested) are converted, loops unrolled (artillery_ws_flow.ts
- * reads them, and turns a scenario that reads the server's messages into a flow instead); anything else
- * is named with its path. One scenario only (a storm sends one sequence of messages), and not mixed with
- * HTTP scenarios.
+ * Artillery's `engine: ws` scenarios as a loadlab WebSocket storm: each virtual user opens a connection,
+ * sends its flow's messages in order (each waits for its answer, as the engine's echo rule has it), pauses
+ * where the flow thinks, and closes.
  */
 import { type Collector, isRecord, rejectUnknownKeys } from "./artillery_common.ts";
 import { listOrigin, tagOrigin } from "./artillery_paths.ts";
@@ -20,8 +16,8 @@ export function allWsScenarios(scenarios: unknown): boolean {
 }
 
 /**
- * The load's part for the script's one ws scenario at `target` (its path kept): a `ws` block (a storm),
- * or `flows` when the scenario reads what the server sends (artillery_ws_flow.ts).
+ * The load's part for the script's one ws scenario at `target` (its path kept): a `ws` block (a storm), or
+ * `flows` when the scenario reads what the server sends (artillery_ws_flow.ts).
  */
 export function convertWsScenarios(
   scenarios: unknown[],

@@ -1,13 +1,10 @@
 /**
  * @module
  * Artillery `engine: ws` scenarios that read what the server sends (a `send` with `capture` or `match`, a
- * `wait` step) as a loadlab flow of ws steps (docs/WEBSOCKET.md), where a storm (artillery_ws.ts) only
- * counts answers: each virtual user is a session that connects to the target's path, sends its messages
- * (`payload`, an object sent as JSON), waits where Artillery's engine waits for the next message, captures
- * from it (`json`, `regexp` with `as`) and closes at the end. Artillery checks its `match` against the next
- * message and fails the user when it differs; the flow waits for the first message that matches (`json`
- * with `value`, `regexp`), within the run's timeout, so interleaved broadcasts do not fail a user. Loops
- * (`count` required) are unrolled; anything else is named with its path.
+ * `wait` step) as a loadlab flow of ws steps (docs/WEBSOCKET.md), where a storm (artillery_ws.ts) only counts
+ * answers: each virtual user is a session that connects to the target's path, sends its messages (`payload`,
+ * an object sent as JSON), waits where Artillery's engine waits for the next message, captures from it
+ * (`json`, `regexp` with `as`) and closes at the end.
  */
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../validation/duration.ts";
 import { type Collector, isRecord, join, nonNegative, rejectUnknownKeys } from "./artillery_common.ts";
@@ -50,8 +47,8 @@ export function unrollWs(flow: unknown[], out: Collector): UnrolledStep[] {
 }
 
 /**
- * The flow of a virtual user: a connect to `target`'s path, its steps, a close; each step tagged with
- * the script's (the connect with `config.target`, the close with the flow's end).
+ * The flow of a virtual user: a connect to `target`'s path, its steps, a close; each step tagged with the
+ * script's (the connect with `config.target`, the close with the flow's end).
  */
 export function wsFlowOf(
   steps: readonly UnrolledStep[],

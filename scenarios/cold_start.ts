@@ -1,15 +1,9 @@
 /**
  * @module
  * The cold start of a target loadlab started, from its first process's spawn: when it listened (its port
- * accepted, or it printed its READY line), when it was ready (the readiness check passed), when the first
- * 2xx came back, and the latency of the first requests after that (`coldStartRequests`, sent one at a
- * time on one keep-alive connection to the run's first GET path, so the first includes the TCP connect).
- * Recorded with the first run after each start (`coldStart` in results.json), so `restart: per-run` or
- * `per-repeat` gives one per run or repeat and the report draws a cold-start curve per variant. The probe
- * requests are sent before the run's load: they are part of the target's warm-up, not of the run. They
- * are sent by default only when the experiment restarts its targets (10), because they change what a
- * shared target has seen before its first run; spawn to listening and ready cost nothing and are always
- * recorded.
+ * accepted, or it printed its READY line), when it was ready (the readiness check passed), when the first 2xx
+ * came back, and the latency of the first requests after that (`coldStartRequests`, sent one at a time on one
+ * keep-alive connection to the run's first GET path, so the first includes the TCP connect).
  */
 import type { RunResult } from "../results/mod.ts";
 import type { AttackConfig } from "../runner/config.ts";
@@ -36,8 +30,8 @@ export function probePath(config: AttackConfig): string {
 }
 
 /**
- * Sends the probe requests to a target just started (`start` counts the starts of its variant, from 1),
- * fewer when Ctrl-C comes or they take over 15 s together.
+ * Sends the probe requests to a target just started (`start` counts the starts of its variant, from 1), fewer
+ * when Ctrl-C comes or they take over 15 s together.
  */
 export async function measureColdStart(
   target: RunningTarget,

@@ -1,12 +1,8 @@
 /**
  * @module
- * The `data:` sources of an experiment file: a CSV file with a header row (RFC 4180 quoting: quoted
- * fields, `""` inside them, commas and line breaks within quotes), a JSON array of objects, or NDJSON
- * (one object a line), its path relative to the experiment file, read once at plan time with a size cap.
- * Every row becomes values in the header's (or the first object's keys') order, packed once as UTF-8
- * (runner/data_rows.ts) that every worker shares; a CSV is parsed on its bytes (csv_bytes.ts), never
- * held as strings. A missing file, a bad row or a column named twice is one problem naming the file and
- * its line, exit 2 before any load.
+ * The `data:` sources of an experiment file: a CSV file with a header row (RFC 4180 quoting: quoted fields,
+ * `""` inside them, commas and line breaks within quotes), a JSON array of objects, or NDJSON (one object a
+ * line), its path relative to the experiment file, read once at plan time with a size cap.
  */
 import { z } from "zod";
 import { FileReadError, formatCap, readFileCapped } from "../system/read_capped.ts";

@@ -1,14 +1,12 @@
 /**
  * @module
- * A k6 script's `options` as the experiment `loadlab run script.js` runs: the load as one of loadlab's
- * models (`vus`+`duration` and `constant-vus` are `connections`, `stages` and `ramping-vus` ramp them,
- * `iterations` and the iteration executors are `count` loads of sessions, the arrival-rate executors are
- * `rate` phases); several scenarios (or one with a `startTime`) as one load each, run together from their
- * `startTime`s (the experiment's `together:`); thresholds in k6's syntax as loadlab's k6 form
- * (`http_req_duration{name:x}: p(95)<500`; k6_thresholds.ts); `noConnectionReuse`,
- * `insecureSkipTLSVerify`, `tlsVersion` and `tlsCipherSuites` as each load's connection and TLS. An option loadlab cannot honour is a problem
- * at its path (`options.scenarios.a.maxVUs`), never dropped. Pure: options in, experiment fields or
- * problems out.
+ * A k6 script's `options` as the experiment `loadlab run script.js` runs: the load as one of loadlab's models
+ * (`vus`+`duration` and `constant-vus` are `connections`, `stages` and `ramping-vus` ramp them, `iterations`
+ * and the iteration executors are `count` loads of sessions, the arrival-rate executors are `rate` phases);
+ * several scenarios (or one with a `startTime`) as one load each, run together from their `startTime`s (the
+ * experiment's `together:`); thresholds in k6's syntax as loadlab's k6 form (`http_req_duration{name:x}:
+ * p(95)<500`; k6_thresholds.ts); `noConnectionReuse`, `insecureSkipTLSVerify`, `tlsVersion` and
+ * `tlsCipherSuites` as each load's connection and TLS.
  */
 import { formatPath, type Issue } from "../validation/mod.ts";
 import { k6Duration, type Problem } from "./k6_duration.ts";
@@ -26,8 +24,8 @@ export interface K6Experiment {
   together?: Record<string, string>;
   thresholds: Array<string | Record<string, unknown>>;
   /**
-   * Thresholds judged after the run on k6's summary (cli/k6_summary.ts): on `checks`, on the custom
-   * metrics (`Trend`, `Counter`, `Rate`, `Gauge`) and on `iterations`, `iteration_duration`, `vus`, `data_*`.
+   * Thresholds judged after the run on k6's summary (cli/k6_summary.ts): on `checks`, on the custom metrics
+   * (`Trend`, `Counter`, `Rate`, `Gauge`) and on `iterations`, `iteration_duration`, `vus`, `data_*`.
    */
   afterRun: AfterRunRule[];
   /** The option each field came from: a problem found in the experiment names the script's option. */
@@ -57,8 +55,8 @@ const HONOURED = new Set([
 const LOAD_KEYS = new Set(["vus", "duration", "iterations", "stages", "scenarios"]);
 
 /**
- * k6's `tlsVersion` (`"tls1.2"`, or `{ min, max }`) and `tlsCipherSuites` (standard names) as a load's
- * `tls` (runner/http/tls/options.ts checks the names; the epoll transport's OpenSSL honours them).
+ * k6's `tlsVersion` (`"tls1.2"`, or `{ min, max }`) and `tlsCipherSuites` (standard names) as a load's `tls`
+ * (runner/http/tls/options.ts checks the names; the epoll transport's OpenSSL honours them).
  */
 function tlsOf(key: string, value: unknown, problem: Problem): Record<string, unknown> {
   if (key === "tlsCipherSuites") {
@@ -119,8 +117,8 @@ export function k6Experiment(
 }
 
 /**
- * Each scenario as a load by its name; several, or one with a `startTime`, run together, each starting
- * at its `startTime` (k6 starts every scenario at its own and runs them in parallel).
+ * Each scenario as a load by its name; several, or one with a `startTime`, run together, each starting at its
+ * `startTime` (k6 starts every scenario at its own and runs them in parallel).
  */
 function scenarioLoads(o: Options, problem: Problem) {
   const shortcut = ["vus", "duration", "iterations", "stages"].find((k) => o[k] !== undefined);

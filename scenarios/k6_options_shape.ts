@@ -1,12 +1,10 @@
 /**
  * @module
- * The types of a k6 script's `options` checked before they are mapped onto loads (k6_options.ts): counts
- * are whole numbers (not `"ten"`, NaN or Infinity, which JSON would carry as null), `stages` a list of
- * `{ duration, target }`, `scenarios` and `thresholds` objects by name (not lists), `tags` of text, and
- * switches true or false, `summaryTrendStats` k6's stats (`avg`, `min`, `med`, `max`, `count`, `p(N)`) and
- * `summaryTimeUnit` one of k6's units. Each wrong one is a problem at its options path naming what it should be, so a
- * hostile or mistyped option is refused before any load instead of crashing the mapping or being read
- * as something else (a list of scenarios as a scenario named `0`, `noConnectionReuse: "no"` as true).
+ * The types of a k6 script's `options` checked before they are mapped onto loads (k6_options.ts): counts are
+ * whole numbers (not `"ten"`, NaN or Infinity, which JSON would carry as null), `stages` a list of `{
+ * duration, target }`, `scenarios` and `thresholds` objects by name (not lists), `tags` of text, and switches
+ * true or false, `summaryTrendStats` k6's stats (`avg`, `min`, `med`, `max`, `count`, `p(N)`) and
+ * `summaryTimeUnit` one of k6's units.
  */
 import type { Problem } from "./k6_duration.ts";
 
@@ -62,8 +60,8 @@ export function isTrendStat(stat: unknown): boolean {
 }
 
 /**
- * `summaryTrendStats` and `summaryTimeUnit` as k6 checks them before a run (k6 refuses an unknown stat):
- * a stat that is none of k6's was dropped silently, its column or percentile missing after the load.
+ * `summaryTrendStats` and `summaryTimeUnit` as k6 checks them before a run (k6 refuses an unknown stat): a
+ * stat that is none of k6's was dropped silently, its column or percentile missing after the load.
  */
 function summaryOptions(options: Options, bad: Problem): void {
   const stats = options.summaryTrendStats;

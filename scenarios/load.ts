@@ -1,18 +1,12 @@
 /**
  * @module
- * The one way from an experiment's text to a plan ready to run, `loadPlan`: parse (YAML or JSON) ->
- * convert an Artillery script (scenarios/artillery.ts) -> overrides (`--quick`, `--set`, `--target`:
+ * The one way from an experiment's text to a plan ready to run, `loadPlan`: parse (YAML or JSON) -> convert
+ * an Artillery script (scenarios/artillery.ts) -> overrides (`--quick`, `--set`, `--target`:
  * scenarios/overrides.ts) -> validate (scenarios/schema.ts) -> check the `quick:` section when it is not
- * applied -> `--abort-on-fail` on every threshold -> plan once (scenarios/plan.ts) -> check every run against the engine's schema
- * (scenarios/plan_check.ts) -> cut one `--segment` (scenarios/segment_plan.ts) -> preflight on this
- * machine (scenarios/plan_preflight.ts: target files and programs, the open-file limit the caller read).
- * The experiment is planned once (twice with `--only`, which picks from a file checked in full). Each
- * step that finds problems throws one `ExperimentError` with all of them, so nothing starts and the
- * command prints every line at once. An Artillery script's conversion issues wait for validation and
- * are thrown with its issues, and every step's issues are named at the script's own paths
- * (scenarios/artillery_paths.ts). `loadExperiment` is the first half (up to the `quick:` check), for
- * what reads a file without planning it. `loadRunnable` also gives the experiment as it will run (the
- * overrides applied, as YAML) from the same parse, for results.json: the text is parsed once.
+ * applied -> `--abort-on-fail` on every threshold -> plan once (scenarios/plan.ts) -> check every run against
+ * the engine's schema (scenarios/plan_check.ts) -> cut one `--segment` (scenarios/segment_plan.ts) ->
+ * preflight on this machine (scenarios/plan_preflight.ts: target files and programs, the open-file limit the
+ * caller read).
  */
 import { type Issue, validate } from "../validation/mod.ts";
 import { importArtillery, isArtilleryScript } from "./artillery.ts";
@@ -69,8 +63,8 @@ export interface LoadPlanOptions extends LoadOptions {
   /** Soft RLIMIT_NOFILE as the caller read it; `null` or left out: unknown, the socket check skipped. */
   openFileLimit?: number | null;
   /**
-   * `false`: no checks of this machine (target files and programs, the open-file limit), for a plan
-   * that is listed, not run (`loadlab presets` plans every preset on machines that lack node).
+   * `false`: no checks of this machine (target files and programs, the open-file limit), for a plan that is
+   * listed, not run (`loadlab presets` plans every preset on machines that lack node).
    */
   preflight?: boolean;
 }
@@ -90,8 +84,8 @@ export interface Runnable {
   plan: Plan;
   /**
    * The experiment as YAML with the `quick:` section merged in and dropped, every `--set` and `--target`
-   * applied (comments are not kept); null when nothing changed the file or it is an Artillery script
-   * (shown as written). results.json keeps it so a quick run's report shows the durations it ran.
+   * applied (comments are not kept); null when nothing changed the file or it is an Artillery script (shown
+   * as written). results.json keeps it so a quick run's report shows the durations it ran.
    */
   ranSource: string | null;
   /** Notes on an imported Artillery script that change no request, for the command to print. */
@@ -236,10 +230,7 @@ function fromArtillery(
   return { doc: experiment, notes, script: { issues, origins } };
 }
 
-/**
- * Validates an experiment object (already parsed); also checks the `quick:` section when not applied. A
- * script's issues come first, then the experiment's at the script's paths.
- */
+/** Validates an experiment object (already parsed); also checks the `quick:` section when not applied. */
 function validateExperiment(input: unknown, opts: LoadOptions, script?: ScriptImport): Experiment {
   const result = validate(experimentSchema, input);
   const found = result.ok ? [] : result.issues;

@@ -1,11 +1,11 @@
 /**
  * @module
  * `checkPlan`: a planned experiment's attacks checked against the engine's own config schema
- * (runner/config.ts) when the file is loaded, so a value only the engine refuses fails before any load,
- * with the issue pointing at the key the user wrote rather than the engine's field name: the load's key
- * (`loads.burst.phases[0].duration`), the file's own key for file-wide settings (`interval`), or the
- * sweep value that set it (`sweeps[0].values[2]`); a search's range ends as its probes run them; and no
- * two runs of one name. Pure.
+ * (runner/config.ts) when the file is loaded, so a value only the engine refuses fails before any load, with
+ * the issue pointing at the key the user wrote rather than the engine's field name: the load's key
+ * (`loads.burst.phases[0].duration`), the file's own key for file-wide settings (`interval`), or the sweep
+ * value that set it (`sweeps[0].values[2]`); a search's range ends as its probes run them; and no two runs of
+ * one name.
  */
 import { attackConfigSchema } from "../runner/config.ts";
 import { targetSpecSchema } from "../targets/spec.ts";
@@ -45,8 +45,8 @@ function placeholderUrlOf(target: PlannedRun["target"]): string {
 }
 
 /**
- * Every run's attack (and every search's base) checked against the engine's config schema, so what
- * only the engine knows fails before any load. Issues name the first run they were found in.
+ * Every run's attack (and every search's base) checked against the engine's config schema, so what only the
+ * engine knows fails before any load.
  */
 export function checkPlan(plan: Plan): Issue[] {
   const seen = new Map<string, Issue>();
@@ -65,8 +65,8 @@ export function checkPlan(plan: Plan): Issue[] {
 }
 
 /**
- * A search's range ends as its probes would run them: a value the engine refuses (a rate of 1e308) is
- * named at `search.range[i]` now, not when the bisection reaches it after the experiment's other runs.
+ * A search's range ends as its probes would run them: a value the engine refuses (a rate of 1e308) is named
+ * at `search.range[i]` now, not when the bisection reaches it after the experiment's other runs.
  */
 function searchRangeIssues(plan: Plan): Issue[] {
   const issues = new Map<string, Issue>();
@@ -87,8 +87,7 @@ function searchRangeIssues(plan: Plan): Issue[] {
 
 /**
  * Two runs of one name: results, findings and file names are keyed by it, so their numbers would read as
- * repeats of one point. Sweeps of one parameter giving one value make them (a value given twice in one
- * sweep is refused where it is read, scenarios/sweep_values.ts), as do sweep values holding a `/`.
+ * repeats of one point.
  */
 function sameNameIssues(plan: Plan): Issue[] {
   const seen = new Set<string>();
@@ -115,8 +114,8 @@ function checkedAttacks(plan: Plan): Array<{ run: PlannedRun; at: PlannedRun }> 
 }
 
 /**
- * Every started target's spec as the run starts it (a `target.*` sweep sets a field after the file
- * was checked), so `target.instances: [0]` fails now and not as a target that cannot start mid-study.
+ * Every started target's spec as the run starts it (a `target.*` sweep sets a field after the file was
+ * checked), so `target.instances: [0]` fails now and not as a target that cannot start mid-study.
  */
 function targetIssues(plan: Plan): Issue[] {
   const found: Issue[] = [];

@@ -1,12 +1,10 @@
 /**
  * @module
- * How long a plan takes on the wall clock, as a range (`loadlab presets`): the loads, warm-ups and
- * cooldowns of `estimateDurationMs`, plus what the runs cost around them: loadlab's own start and the
- * report at the end, each run's set-up (worker isolates, the generator's ~200 ms warm-up, the
- * pre-connected pool, the results written), each target start (a process, its Redis, a proxy's upstream),
- * and the graceful stop an overloaded run waits out for answers still in flight. Calibrated on `--quick`
- * runs on the 2-core machine: cache-burst 64-71 s and frameworks 54-82 s (the loads alone: 47.5 s and 36 s;
- * the high ends at load average 15-19); static-concurrency took 54 s at load average 25, above its range.
+ * How long a plan takes on the wall clock, as a range (`loadlab presets`): the loads, warm-ups and cooldowns
+ * of `estimateDurationMs`, plus what the runs cost around them: loadlab's own start and the report at the
+ * end, each run's set-up (worker isolates, the generator's ~200 ms warm-up, the pre-connected pool, the
+ * results written), each target start (a process, its Redis, a proxy's upstream), and the graceful stop an
+ * overloaded run waits out for answers still in flight.
  */
 import type { TargetSpec } from "../targets/spec.ts";
 import { estimateDurationMs } from "./plan.ts";

@@ -1,15 +1,10 @@
 /**
  * @module
- * What loading a plan checks on this machine, after the file and the plan are valid and before any
- * target starts or any load is sent: the targets' files and programs (scenarios/schema_files.ts), the
- * open-file limit (given by the caller, which reads it) and the local ports of the load's source
- * addresses against the most sockets any planned run (or capacity-search probe) may hold, and that this
- * host can send from those addresses. Bad input throws `ExperimentError` (one line per problem, exit 2).
- *
- * Sockets are counted as `attack` counts them (runner/socket_budget.ts): a load's connections, or the
- * cap of an open model. An open load without its own `maxConnections` gets the default lowered to fit
- * the limit, as `attack` does, so the default never trips it. Targets run in their own processes with
- * the same limit, each accepting the connections of one run, so the generator's count covers theirs.
+ * What loading a plan checks on this machine, after the file and the plan are valid and before any target
+ * starts or any load is sent: the targets' files and programs (scenarios/schema_files.ts), the open-file
+ * limit (given by the caller, which reads it) and the local ports of the load's source addresses against the
+ * most sockets any planned run (or capacity-search probe) may hold, and that this host can send from those
+ * addresses.
  */
 import { attackConfigSchema } from "../runner/config.ts";
 import { maxSocketsUnder, portProblem, socketProblem, socketsOf } from "../runner/socket_budget.ts";
@@ -44,8 +39,8 @@ export function preflightPlan(plan: Plan, opts: PreflightOptions = {}): Plan {
 }
 
 /**
- * Runs and search probes that would hold more sockets than the limits allow (open files, the local ports
- * of their source addresses), or name a source address this host cannot send from, one issue per field.
+ * Runs and search probes that would hold more sockets than the limits allow (open files, the local ports of
+ * their source addresses), or name a source address this host cannot send from, one issue per field.
  */
 function socketIssues(plan: Plan, limit: number | null, ports: number | null): Issue[] {
   const issues = new Map<string, Issue>();

@@ -9,8 +9,8 @@ import type { TargetSpec } from "../targets/spec.ts";
 import type { Experiment } from "./schema.ts";
 
 /**
- * A sweep coordinate of a run: a number, or a word for a categorical sweep (`load.protocol=h2`); the value
- * of a secret parameter (`query.api_key`) is its redacted token unless secrets are kept (the run's attack
+ * A sweep coordinate of a run: a number, or a word for a categorical sweep (`load.protocol=h2`); the value of
+ * a secret parameter (`query.api_key`) is its redacted token unless secrets are kept (the run's attack
  * carries the value itself).
  */
 export interface SweepPoint {
@@ -37,9 +37,9 @@ export interface PlannedRun {
   targetKey: string;
   target: { kind: "spec"; spec: TargetSpec } | { kind: "url"; url: string };
   /**
-   * (Re)start the target before this run: the first run of each target configuration, then as the
-   * restart policy says (`per-run`: every run; `per-repeat`: when the repeat changed since this
-   * configuration last ran). Always false for running servers (`url`).
+   * (Re)start the target before this run: the first run of each target configuration, then as the restart
+   * policy says (`per-run`: every run; `per-repeat`: when the repeat changed since this configuration last
+   * ran).
    */
   freshTarget: boolean;
   /** Request paths are relative to the target's base URL. */
@@ -92,8 +92,8 @@ export interface Plan {
 export interface PlanOptions {
   only?: { target?: string[]; load?: string[] };
   /**
-   * `--no-redact`: run names and sweep coordinates show secret values as they are (so does `redact:
-   * false` in the file); otherwise they show their redacted tokens.
+   * `--no-redact`: run names and sweep coordinates show secret values as they are (so does `redact: false` in
+   * the file); otherwise they show their redacted tokens.
    */
   keepSecrets?: boolean;
 }

@@ -1,13 +1,8 @@
 /**
  * @module
- * Executes a `Plan`: for each planned run, its target up (started, shared or restarted by
- * `run_targets.ts`), the run itself (run_one.ts: the cooldown, the attack with telemetry and target
- * counters, `warmup: auto` and per-phase statistics), and the result appended to `results.json` and
- * `report.html` at once. Then the capacity searches (short probe runs), the analysis and the
- * thresholds, and the file marked complete. Ctrl-C (the signal) ends the run under way gracefully, keeps
- * it marked `incomplete` and stops; a run a load worker cut (stuck, or exited) is kept `incomplete` with the
- * reason and the runs after it go on; a target that cannot start or dies throws `TargetFailedError` with
- * its log tail, finished runs kept. Every started target is stopped before `runPlan` returns or throws.
+ * Executes a `Plan`: for each planned run, its target up (started, shared or restarted by `run_targets.ts`),
+ * the run itself (run_one.ts: the cooldown, the attack with telemetry and target counters, `warmup: auto` and
+ * per-phase statistics), and the result appended to `results.json` and `report.html` at once.
  */
 import { analyze } from "../results/conclude/analysis.ts";
 import { estimateDurationMs } from "./plan.ts";
@@ -51,8 +46,8 @@ export interface RunPlanOutcome {
   /** Runs taken from the file being resumed. */
   resumed: number;
   /**
-   * The one writer of results.json and report.html: what the command learns after the plan (what the
-   * metrics outputs delivered) goes in with `update`, so both files show it.
+   * The one writer of results.json and report.html: what the command learns after the plan (what the metrics
+   * outputs delivered) goes in with `update`, so both files show it.
    */
   output: ExperimentOutput;
 }
@@ -142,10 +137,7 @@ interface RunContext {
   opts: RunPlanOptions;
 }
 
-/**
- * Searches, analysis, thresholds and `complete: true`, written once more. After a stop by `abortOnFail`
- * (`notRun` given) no search runs, the runs not started are listed and the file is not complete.
- */
+/** Searches, analysis, thresholds and `complete: true`, written once more. */
 async function finish(ctx: RunContext, thresholds: Map<string, Threshold>, notRun?: string[]): Promise<void> {
   const { plan, output } = ctx;
   const searches: Analysis["searches"] = [];

@@ -1,10 +1,7 @@
 /**
  * @module
- * How many runs an experiment file asks for, counted before any is planned: targets x loads x sweep
- * points (a grid's product) x repeats. A small file can ask for billions (`repeats: 1000000000`, two
- * sweeps of 3,000 values in a grid), which held gigabytes while the runs were planned and then crashed
- * out of memory or never started; past `MAX_RUNS` the file is refused at the field that multiplies most.
- * Pure.
+ * How many runs an experiment file asks for, counted before any is planned: targets x loads x sweep points (a
+ * grid's product) x repeats. Pure.
  */
 import type { ExperimentFields } from "./schema_object.ts";
 import { plannedLoads } from "./together.ts";

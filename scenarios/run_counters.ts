@@ -1,15 +1,15 @@
 /**
  * @module
  * A run's target counters (cache hits, stale hits, proxy bypasses, pool queueing), which the target keeps
- * cumulatively: the change over the whole run, warm-up included, and, when the run has a warm-up, the
- * change from a snapshot taken as the warm-up ends, which covers the same requests as the latency
- * statistics. scenarios/run.ts stores both (`targetStats`, `targetStatsMeasured`).
+ * cumulatively: the change over the whole run, warm-up included, and, when the run has a warm-up, the change
+ * from a snapshot taken as the warm-up ends, which covers the same requests as the latency statistics.
+ * scenarios/run.ts stores both (`targetStats`, `targetStatsMeasured`).
  */
 import type { RunTarget } from "./run_targets.ts";
 
 /**
- * The target's counters over the run (warm-up included, as they are cumulative) and, with a warm-up, over
- * the measured part only (from the snapshot at the warm-up's end): the latency statistics exclude warm-up
+ * The target's counters over the run (warm-up included, as they are cumulative) and, with a warm-up, over the
+ * measured part only (from the snapshot at the warm-up's end): the latency statistics exclude warm-up
  * requests, so the two are reported side by side rather than one passing for the other.
  */
 export async function counterDeltas(
@@ -30,8 +30,8 @@ export interface TargetCounters {
 }
 
 /**
- * Reads the target's counters when the warm-up ends: the attack reports its start instant and the timer
- * fires `warmupMs` later (within a timer tick and one stats request of the cut). Nothing without a warm-up.
+ * Reads the target's counters when the warm-up ends: the attack reports its start instant and the timer fires
+ * `warmupMs` later (within a timer tick and one stats request of the cut).
  */
 export function warmupSnapshot(target: RunTarget, warmupMs: number) {
   let timer: ReturnType<typeof setTimeout> | undefined;

@@ -1,11 +1,10 @@
 /**
  * @module
- * One planned run of an experiment, from its cooldown to its result (scenarios/run.ts runs the plan):
- * the target taken from the pool, the load's config against it (`rebase`: paths relative to the
- * target's base URL; a self-signed target's CA trusted), a fresh target's cold start probed, then the
- * attack with the target's telemetry, counters and CPU profiles around it, and the result completed
- * with the experiment's coordinates, the `warmup: auto` cut and per-phase statistics. Apart from the
- * plan's loop because everything here concerns the one run and its target.
+ * One planned run of an experiment, from its cooldown to its result (scenarios/run.ts runs the plan): the
+ * target taken from the pool, the load's config against it (`rebase`: paths relative to the target's base
+ * URL; a self-signed target's CA trusted), a fresh target's cold start probed, then the attack with the
+ * target's telemetry, counters and CPU profiles around it, and the result completed with the experiment's
+ * coordinates, the `warmup: auto` cut and per-phase statistics.
  */
 import { cutWarmup, phaseStats } from "../results/interval_stats.ts";
 import type { Plan, PlannedRun } from "./plan_types.ts";
@@ -38,8 +37,8 @@ export interface RunHooks {
   /** The run's target telemetry so far, readable while it runs (the live dashboard samples it). */
   onTelemetry?(peek: () => NonNullable<RunResult["telemetry"]>): void;
   /**
-   * Each interval of the run under way as the engine finishes it (runner/attack.ts `onInterval`), with
-   * the run's target telemetry so far (null for a running server): for metrics outputs. Queue only.
+   * Each interval of the run under way as the engine finishes it (runner/attack.ts `onInterval`), with the
+   * run's target telemetry so far (null for a running server): for metrics outputs.
    */
   onInterval?(
     delta: IntervalDelta,
@@ -64,8 +63,8 @@ export class StoppedRun {
 }
 
 /**
- * Runs one planned run (its requests logged with `exp.log`, a fresh target's cold start probed with
- * `exp`'s `coldStartRequests`); a `StoppedRun` when Ctrl-C came before its load started.
+ * Runs one planned run (its requests logged with `exp.log`, a fresh target's cold start probed with `exp`'s
+ * `coldStartRequests`); a `StoppedRun` when Ctrl-C came before its load started.
  */
 export async function executeRun(
   run: PlannedRun,
@@ -106,8 +105,8 @@ export async function executeRun(
 }
 
 /**
- * The run's cooldown, its target, and its load's config against that target (requests logged when
- * `log`); a `StoppedRun` when Ctrl-C came first. A threshold selector matching none of its endpoints throws.
+ * The run's cooldown, its target, and its load's config against that target (requests logged when `log`); a
+ * `StoppedRun` when Ctrl-C came first.
  */
 async function prepareRun(
   run: PlannedRun,
@@ -145,8 +144,8 @@ async function prepareRun(
 }
 
 /**
- * Where `run` is sent: a gRPC run, or a load on the `grpc` listener, to a built-in target's gRPC
- * listener when it serves one.
+ * Where `run` is sent: a gRPC run, or a load on the `grpc` listener, to a built-in target's gRPC listener
+ * when it serves one.
  */
 function baseUrlOf(run: PlannedRun, target: RunTarget): string {
   const grpcUrl = target.running?.grpcUrl;
@@ -255,8 +254,8 @@ function completeRunResult(
 }
 
 /**
- * A self-signed HTTPS target's CA file becomes the load's `caFile` unless the load names one of its own
- * or skips verification: the load verifies the target as a client of a real deployment would.
+ * A self-signed HTTPS target's CA file becomes the load's `caFile` unless the load names one of its own or
+ * skips verification: the load verifies the target as a client of a real deployment would.
  */
 function trustTargetCa(attack: RelativeAttackInput, caFile: string | undefined): RelativeAttackInput {
   const tls = attack.tls;
@@ -265,9 +264,9 @@ function trustTargetCa(attack: RelativeAttackInput, caFile: string | undefined):
 }
 
 /**
- * The attack config of a run against `baseUrl`: request paths in the plan are relative to the target's
- * base URL, and the engine joins a path to the URL's origin, so a base path (`http://host/app`) is
- * prefixed to every request path and flow step here.
+ * The attack config of a run against `baseUrl`: request paths in the plan are relative to the target's base
+ * URL, and the engine joins a path to the URL's origin, so a base path (`http://host/app`) is prefixed to
+ * every request path and flow step here.
  */
 export function rebase(attack: RelativeAttackInput, baseUrl: string): AttackConfigInput {
   const base = new URL(baseUrl);

@@ -1,10 +1,9 @@
 /**
  * @module
- * The thresholds of a plan on its runs, for scenarios/run.ts: every expression parsed once before any
- * load (a typo costs no run), the rules that stop a run while it goes (`abortOnFail`, as runner/attack.ts
- * takes them; none on a shard, whose thresholds wait for `loadlab merge`), and after the runs each
- * planned run's thresholds judged on its result, with the scope (target, load) each was declared with.
- * A rule naming another run (`app/after:p99<1s`) is not judged on this one. Pure.
+ * The thresholds of a plan on its runs, for scenarios/run.ts: every expression parsed once before any load (a
+ * typo costs no run), the rules that stop a run while it goes (`abortOnFail`, as runner/attack.ts takes them;
+ * none on a shard, whose thresholds wait for `loadlab merge`), and after the runs each planned run's
+ * thresholds judged on its result, with the scope (target, load) each was declared with.
  */
 import type { RunResult, ThresholdResult } from "../results/mod.ts";
 import {

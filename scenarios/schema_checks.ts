@@ -1,9 +1,10 @@
 /**
  * @module
- * The checks of an experiment file that span fields, run once its structure is valid: every name a
- * field refers to exists (with "did you mean"), sweep and search parameters fit the loads and targets
- * they vary, a grid has two sweeps, thresholds and the search SLO parse, and proxy upstreams named by
- * target form no cycle, the runs are at most MAX_RUNS (scenarios/run_count.ts), and `profile: cpu` is only on targets that can be profiled. Each problem is `{path, message}` with the path of the offending key.
+ * The checks of an experiment file that span fields, run once its structure is valid: every name a field
+ * refers to exists (with "did you mean"), sweep and search parameters fit the loads and targets they vary, a
+ * grid has two sweeps, thresholds and the search SLO parse, and proxy upstreams named by target form no
+ * cycle, the runs are at most MAX_RUNS (scenarios/run_count.ts), and `profile: cpu` is only on targets that
+ * can be profiled.
  */
 import { nearest } from "../validation/suggest.ts";
 import {
@@ -269,11 +270,7 @@ function targetFieldProblems(field: string, targets: Array<[string, FileTarget]>
   return problems;
 }
 
-/**
- * A proxy's named upstream: a known target, and no cycle. `names` are the targets' names, read once for
- * the file (read again for each of 10,000 targets, they took 15 s); `clean` the names whose chain is
- * known to end, so a long chain is walked once rather than once for each target on it.
- */
+/** A proxy's named upstream: a known target, and no cycle. */
 function checkUpstreams(
   exp: ExperimentFields,
   at: { name: string; target: FileTarget; names: string[]; clean: Set<string> },
@@ -297,8 +294,8 @@ function checkUpstreams(
 }
 
 /**
- * The chain of named upstreams from `first` through `name` back to one already seen, or undefined; a
- * chain that ends puts its names in `clean`.
+ * The chain of named upstreams from `first` through `name` back to one already seen, or undefined; a chain
+ * that ends puts its names in `clean`.
  */
 function cycleFrom(
   exp: ExperimentFields,

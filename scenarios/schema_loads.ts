@@ -1,11 +1,7 @@
 /**
  * @module
- * The `loads:` section of experiment files: each named load is one engine model with the fields it
- * takes (a field another model would ignore is an unknown key), durations as strings. The output uses
- * the names and units of `AttackConfig` (`durationMs`, `ratePerSec`, `phases`), so scenarios/plan.ts
- * only copies fields; defaults stay in runner/config.ts and are not repeated here. `rate` + `duration`
- * on a rate load is the one-phase shorthand. A load's own request mix is `requests:`, except on count
- * loads where `requests` is the count and the mix is `mix:`.
+ * The `loads:` section of experiment files: each named load is one engine model with the fields it takes (a
+ * field another model would ignore is an unknown key), durations as strings.
  */
 import { z } from "zod";
 import { tlsOptionsSchema } from "../runner/http/tls/options.ts";
@@ -53,7 +49,7 @@ const commonFields = {
   transport: WORD_FIELDS.transport.optional(),
   /**
    * Local addresses the connections are bound to in turn (runner/source_addresses.ts): a list, or
-   * comma-separated addresses and IPv4 ranges (`127.0.0.1-127.0.0.4`). Epoll transport only.
+   * comma-separated addresses and IPv4 ranges (`127.0.0.1-127.0.0.4`).
    */
   sourceAddresses: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
   /**
@@ -136,8 +132,8 @@ const stageSchema = z.strictObject({ duration: durationSchema, target: z.number(
   .transform((s) => ({ durationMs: s.duration, target: s.target }));
 
 /**
- * A closed load: fixed `connections` for `duration`, or `stages` (k6's) that ramp them, which the
- * engine runs as its ramping-connections model (runner/load/models/ramping_connections.ts checks them).
+ * A closed load: fixed `connections` for `duration`, or `stages` (k6's) that ramp them, which the engine runs
+ * as its ramping-connections model (runner/load/models/ramping_connections.ts checks them).
  */
 const connectionsLoad = z.strictObject({
   model: z.literal("connections"),

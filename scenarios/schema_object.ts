@@ -1,9 +1,8 @@
 /**
  * @module
- * The structure of an experiment file (docs/EXPERIMENTS.md) as one zod object, `experimentObject`, before
- * the checks that span fields: scenarios/schema_checks.ts reads its output type, `ExperimentFields`, and
- * scenarios/schema.ts refines it with those checks into `experimentSchema`. Its own module so the checks
- * and the schema they complete do not import each other.
+ * The structure of an experiment file (docs/EXPERIMENTS.md) as one zod object, `experimentObject`, before the
+ * checks that span fields: scenarios/schema_checks.ts reads its output type, `ExperimentFields`, and
+ * scenarios/schema.ts refines it with those checks into `experimentSchema`.
  */
 import { type MetricsOutput, parseMetricsOutput, repeatedOutput } from "../results/export/metrics_output.ts";
 import { parseFailOn } from "../results/fail_on.ts";
@@ -25,8 +24,8 @@ const parameterSchema = z.string().regex(
 );
 
 /**
- * Sweep values as written: numbers, durations (`10s`, milliseconds after parsing) or words (`h2`); which
- * a string is depends on the parameter (scenarios/sweep_values.ts).
+ * Sweep values as written: numbers, durations (`10s`, milliseconds after parsing) or words (`h2`); which a
+ * string is depends on the parameter (scenarios/sweep_values.ts).
  */
 const sweepValueSchema = z.union([z.number(), z.string()]);
 
@@ -69,10 +68,8 @@ const searchSchema = z.strictObject({
 }).transform(({ probe, precision, ...rest }) => ({ ...rest, probeMs: probe, precisionRatio: precision }));
 
 /**
- * A threshold: an expression, or an object with its scope and k6's `abortOnFail` (judged while the run
- * goes; its failure stops the run and the experiment) with `delayAbortEval` (not before that much
- * measured time). The object's expression is `expr`, or `threshold` as k6 names it, so a k6 threshold
- * object pasted in reads as it is (its expression in loadlab's words).
+ * A threshold: an expression, or an object with its scope and k6's `abortOnFail` (judged while the run goes;
+ * its failure stops the run and the experiment) with `delayAbortEval` (not before that much measured time).
  */
 const thresholdSchema = z.union([
   z.string().min(1),
@@ -130,9 +127,8 @@ export const experimentObject = z.strictObject({
   /** gRPC: every load's requests are this call (scenarios/grpc/experiment.ts, docs/GRPC.md). */
   grpc: grpcSectionSchema.optional(),
   /**
-   * A session script (docs/SCRIPTS.md) used instead of `requests` and `flows` by every load without a
-   * mix of its own: its path (relative to this file), or the path with the data source its sessions
-   * take rows from.
+   * A session script (docs/SCRIPTS.md) used instead of `requests` and `flows` by every load without a mix of
+   * its own: its path (relative to this file), or the path with the data source its sessions take rows from.
    */
   script: scriptSourceSchema.optional(),
   /** How long the script's setup() may take (k6's setupTimeout); past it the run ends before any load. */
@@ -143,8 +139,8 @@ export const experimentObject = z.strictObject({
   data: z.record(nameSchema, dataSourceSchema).optional(),
   loads: namedRecord(loadSchema, "load"),
   /**
-   * Loads that run at the same time as one run (k6's scenarios), each with its start after the run's:
-   * `{ browse: 0s, api: 30s }` (scenarios/together.ts).
+   * Loads that run at the same time as one run (k6's scenarios), each with its start after the run's: `{
+   * browse: 0s, api: 30s }` (scenarios/together.ts).
    */
   together: z.record(nameSchema, durationSchema).optional(),
   sweeps: z.array(sweepSchema).default([]),
@@ -158,8 +154,8 @@ export const experimentObject = z.strictObject({
   restart: z.enum(["never", "per-repeat", "per-run"]).default("never"),
   /**
    * Requests sent one at a time right after each target start, for its cold-start curve
-   * (scenarios/cold_start.ts); default 10 with `restart: per-run` or `per-repeat`, else 0 (spawn to
-   * listening and ready are recorded either way).
+   * (scenarios/cold_start.ts); default 10 with `restart: per-run` or `per-repeat`, else 0 (spawn to listening
+   * and ready are recorded either way).
    */
   coldStartRequests: z.number().int(COLD_START_RANGE).min(0, COLD_START_RANGE).max(1000, COLD_START_RANGE)
     .optional(),
@@ -177,8 +173,8 @@ export const experimentObject = z.strictObject({
   /** As `--strict`: a run loadlab does not trust (results/conclude/run_verdict.ts) makes it exit 6. */
   strict: z.boolean().default(false),
   /**
-   * A saved results.json (or the folder holding it) to gate every run against, as `--baseline` (which
-   * wins); relative to where loadlab runs. Not `baseline:`, which names the baseline variant.
+   * A saved results.json (or the folder holding it) to gate every run against, as `--baseline` (which wins);
+   * relative to where loadlab runs.
    */
   compareWith: z.string().min(1).optional(),
   /** The gate's rules, as `--fail-on` (which replaces them): e.g. "p99 +10%", "rps -5%", "success -0.1pp". */

@@ -1,9 +1,8 @@
 /**
  * @module
- * The small shared parts of experiment files: durations (strings with a unit, parsed to milliseconds),
- * names, requests (the `"PATH"` / `"METHOD PATH"` shorthand or an object) and flows (sessions of steps
- * with think times). Every object is strict, so a mistyped key is an error with "did you mean" instead
- * of a silently ignored setting.
+ * The small shared parts of experiment files: durations (strings with a unit, parsed to milliseconds), names,
+ * requests (the `"PATH"` / `"METHOD PATH"` shorthand or an object) and flows (sessions of steps with think
+ * times).
  */
 import { z } from "zod";
 import { DURATION_HINT, durationMsOf, MAX_DURATION_MS, MAX_DURATION_WORDS } from "../validation/duration.ts";
@@ -17,10 +16,7 @@ import { endpointNameProblem, headerRules, pathProblem, ruleOf, tagRules } from 
 /** How a duration is described in errors and in the JSON Schema. */
 const DURATION_WORDS = 'a duration with a unit, e.g. "500ms", "10s", "1m"';
 
-/**
- * A duration string parsed to milliseconds. A bare number is refused (seconds or milliseconds?), and
- * the message says so: `expected a duration with a unit, e.g. "500ms", "10s", "1m", found 10`.
- */
+/** A duration string parsed to milliseconds. */
 export const durationSchema = z.string()
   .meta({ id: "duration", expected: DURATION_WORDS, description: `${DURATION_WORDS}; "1m30s" also works` })
   .transform((text, ctx) => {
@@ -46,10 +42,9 @@ const RESERVED_NAME = /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b
 const MAX_NAME_CHARS = 100;
 
 /**
- * Why `name` cannot be a name that becomes a folder or file name (`out/<experiment>`, a target's log
- * folder), or undefined: at most `MAX_NAME_CHARS`, only letters, digits, '.', '_' and '-', not `.` or
- * `..` (which would write into `out/` or outside it), no trailing '.', not a device name (`CON`, `NUL`,
- * `COM1`...).
+ * Why `name` cannot be a name that becomes a folder or file name (`out/<experiment>`, a target's log folder),
+ * or undefined: at most `MAX_NAME_CHARS`, only letters, digits, '.', '_' and '-', not `.` or `..` (which
+ * would write into `out/` or outside it), no trailing '.', not a device name (`CON`, `NUL`, `COM1`...).
  */
 export function nameProblem(name: string): string | undefined {
   if (name.length > MAX_NAME_CHARS) {
@@ -148,8 +143,8 @@ const FLOW_METHODS = ["get", "post", "put", "patch", "delete", "head"] as const;
 const stepRequestSchema = z.union([pathSchema, z.strictObject(requestFields)]);
 
 /**
- * A `ws:` step as a file writes it (runner/ws_step_spec.ts has its rules): `send` may be any JSON value
- * (sent as JSON, its strings' placeholders filled), `timeout` a duration, `close: true` closes with 1000.
+ * A `ws:` step as a file writes it (runner/ws_step_spec.ts has its rules): `send` may be any JSON value (sent
+ * as JSON, its strings' placeholders filled), `timeout` a duration, `close: true` closes with 1000.
  */
 const wsStepFileSchema = z.strictObject({
   ...wsActionFields,
@@ -193,8 +188,8 @@ const stepObjectSchema = z.strictObject({
 type EngineStep = FlowSpec["steps"][number];
 
 /**
- * A flow step as the plan reads it: the attack config's step with the file's request (a path still
- * relative, a `json` or `query` not yet encoded).
+ * A flow step as the plan reads it: the attack config's step with the file's request (a path still relative,
+ * a `json` or `query` not yet encoded).
  */
 export type FileFlowStep =
   | Omit<Extract<EngineStep, { request: unknown }>, "request"> & { request: FileRequest }
@@ -203,9 +198,9 @@ export type FileFlowStep =
   | Extract<EngineStep, { grpc: unknown }>;
 
 /**
- * One step: `{get: /home}`, `{post: {path: /login, json: {...}}}`, `{think: 500ms}`, a WebSocket
- * action `{ws: {connect: /ws/echo}}`, `{ws: {send: hi, match: {contains: hi}}}`, `{ws: {close: true}}`, or a
- * gRPC call `{grpc: {call: pkg.Service/Method, message: {...}}}`.
+ * One step: `{get: /home}`, `{post: {path: /login, json: {...}}}`, `{think: 500ms}`, a WebSocket action `{ws:
+ * {connect: /ws/echo}}`, `{ws: {send: hi, match: {contains: hi}}}`, `{ws: {close: true}}`, or a gRPC call
+ * `{grpc: {call: pkg.Service/Method, message: {...}}}`.
  */
 export const flowStepSchema = stepObjectSchema.transform((step, ctx): FileFlowStep => {
   const given = [...FLOW_METHODS, "think" as const, "ws" as const, "grpc" as const].filter((k) =>

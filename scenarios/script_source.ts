@@ -1,9 +1,7 @@
 /**
  * @module
- * An experiment's `script:` (docs/SCRIPTS.md): a session script's path, relative to the experiment file,
- * as a string or with the data source its sessions read (`data: NAME`) and where origins it names go
- * (`routes`). `anchorScript` makes the path absolute once the
- * file is known; `scriptAttackOf` is what a load's attack carries (a k6 script's conversion in its place).
+ * An experiment's `script:` (docs/SCRIPTS.md): a session script's path, relative to the experiment file, as a
+ * string or with the data source its sessions read (`data: NAME`) and where origins it names go (`routes`).
  */
 import { z } from "zod";
 import { isAbsolute, join, resolve } from "node:path";
@@ -39,7 +37,7 @@ export const MAX_SCRIPT_BYTES = 64 * 2 ** 20;
 
 /**
  * Why the script at `path` cannot be read, or null: only a regular file of at most MAX_SCRIPT_BYTES is (a
- * FIFO named as the script held `run` forever; a device would be read forever). Null for a missing one.
+ * FIFO named as the script held `run` forever; a device would be read forever).
  */
 export function scriptFileProblem(path: string): string | null {
   try {

@@ -1,14 +1,7 @@
 /**
  * @module
  * `loadlab run --segment i/N`: the plan of one shard of an experiment whose load is split over several
- * machines. Every run's attack becomes segment i of N (runner/load/schedule.ts `stripeOf`), the first
- * run starts at the shared `--start-at`, and later runs as each shard is ready, on the wall clock's
- * interval grid (runner/worker/pool.ts), so their intervals still cover the same spans on every shard.
- * Refused, every reason named (exit 2): a target loadlab would start itself (each shard would load its
- * own copy, not one shared server: only `url:` targets), a capacity search (its bisection needs each
- * probe's merged result), `warmup: auto` (shards would cut at different points) and a threshold with
- * `abortOnFail` (a shard's part of the load cannot judge it, so it would silently never stop anything).
- * Thresholds are recorded pending (scenarios/run_thresholds.ts) and evaluated by `loadlab merge`. Pure.
+ * machines.
  */
 import { parseAttackConfig } from "../runner/config.ts";
 import { ConfigError } from "../validation/config_error.ts";

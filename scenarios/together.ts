@@ -1,11 +1,7 @@
 /**
  * @module
  * Loads that run at the same time as one run (k6's scenarios): `together: { browse: 0s, api: 30s }` names
- * them, each with when it starts after the run's start. The plan makes one run of them per target and
- * repeat, named after all of them (`app/browse+api`), whose attack is the first's and whose `parts` are
- * each load's attack with its start (runner/attack_parts.ts runs them at once, one script setup for all,
- * and adds them up into one result). A load not named runs alone, as usual. What varies one load of the
- * run (a sweep, a capacity search) or writes one file per run (`log`) does not apply to them. Pure.
+ * them, each with when it starts after the run's start.
  */
 import type { ExperimentFields } from "./schema_object.ts";
 
@@ -64,8 +60,8 @@ export function plannedLoads(exp: Together, loads: string[]): string[] {
 }
 
 /**
- * The run's parts when `load` stands for loads run together (its label `a+b`), else null; `attackOf`
- * makes a load's attack (the planner's).
+ * The run's parts when `load` stands for loads run together (its label `a+b`), else null; `attackOf` makes a
+ * load's attack (the planner's).
  */
 export function togetherParts<A>(
   exp: Together,

@@ -1,13 +1,8 @@
 /**
  * @module
- * The reader of experiment files: YAML (JSON is YAML too) to plain data, or the one problem that stops
- * it as `{path, message}`: the first syntax error with its line and column, a key given twice in one
- * mapping, aliases that expand too far, a `__proto__` key, a document that is not a mapping. What makes
- * the YAML parser's memory or time explode is refused before it parses: text over `MAX_YAML_BYTES`
- * (read as JSON instead, validation/json_document.ts), and what validation/yaml_cost.ts finds in its
- * tokens (deep nesting, many anchors or aliases). Apart from
- * what the command line changes in the data it returns (scenarios/overrides.ts): reading text and
- * changing plain data share only the `Result` shape and `isRecord`.
+ * The reader of experiment files: YAML (JSON is YAML too) to plain data, or the one problem that stops it as
+ * `{path, message}`: the first syntax error with its line and column, a key given twice in one mapping,
+ * aliases that expand too far, a `__proto__` key, a document that is not a mapping.
  */
 import { type Document, isScalar, LineCounter, parseDocument as parseYamlDocument, visit } from "yaml";
 import type { Issue } from "../validation/mod.ts";
@@ -21,15 +16,12 @@ import { yamlCostIssue } from "../validation/yaml_cost.ts";
 export type Result<T> = { ok: true; value: T } | { ok: false; issues: Issue[] };
 
 /**
- * Aliases a document may expand (the `yaml` package's own default is 100): enough for shared anchors in
- * a hand-written file, far below a "billion laughs" file whose nested aliases would expand to gigabytes.
+ * Aliases a document may expand (the `yaml` package's own default is 100): enough for shared anchors in a
+ * hand-written file, far below a "billion laughs" file whose nested aliases would expand to gigabytes.
  */
 export const MAX_YAML_ALIASES = 100;
 
-/**
- * Reads YAML (JSON is YAML too); a syntax error names its line and column. Only the first syntax error
- * is reported: the ones after it are mostly its echoes. Aliases expand at most `MAX_YAML_ALIASES` times.
- */
+/** Reads YAML (JSON is YAML too); a syntax error names its line and column. */
 export function parseDocument(text: string): Result<unknown> {
   // Each character is at least a byte, so text over the cap in characters is over it in bytes.
   if (text.length > MAX_YAML_BYTES) return largeDocument(text);
@@ -124,8 +116,8 @@ function expandAliases(doc: Document): Result<unknown> {
 }
 
 /**
- * What makes parsed data no experiment file: a `__proto__` key anywhere, an alias inside its own anchor
- * (`x: &a [*a]`: a value that contains itself), or no mapping at the root.
+ * What makes parsed data no experiment file: a `__proto__` key anywhere, an alias inside its own anchor (`x:
+ * &a [*a]`: a value that contains itself), or no mapping at the root.
  */
 function shapeIssue(value: unknown): Issue | undefined {
   const found = reservedOrCycle(value, "", new Set());
@@ -168,9 +160,9 @@ function duplicateKey(doc: Document): { key: string; offset: number } | undefine
 }
 
 /**
- * The path of the first `__proto__` key anywhere in a parsed document (YAML keeps it as an own key), or
- * of the first value that is one of its own `ancestors` (an alias inside its anchor: walking it would
- * never end).
+ * The path of the first `__proto__` key anywhere in a parsed document (YAML keeps it as an own key), or of
+ * the first value that is one of its own `ancestors` (an alias inside its anchor: walking it would never
+ * end).
  */
 function reservedOrCycle(
   value: unknown,

@@ -2,11 +2,7 @@
  * @module
  * `--out KIND=URL` while the load runs: the engine hands each finished interval over (runner/attack.ts
  * `onInterval`, through scenarios/run.ts for experiments) into a bounded inbox, which costs it one array
- * push. About once a second, in this (the main) isolate and never in a worker's loop, the inbox is folded
- * into each run's cumulative series (results/export/run_series.ts: the HDR encodings decoded here, not on
- * the engine's path) and the points go to one sender per output (./sender.ts), each with its own bounded
- * queue, retries and counts. `close` flushes within a time limit and returns what each output did, for
- * results.json's `export` and the terminal's "metrics out:" line.
+ * push.
  */
 import snappy from "snappyjs";
 import denoJson from "../../deno.json" with { type: "json" };
@@ -139,8 +135,7 @@ export class MetricsExporter {
 
   /**
    * One more point of the run named `runName`, after its last interval, carrying `named` (a k6 script's
-   * metrics, known only once the run is over): its totals again, with those series beside them. Nothing
-   * when the run streamed no interval.
+   * metrics, known only once the run is over): its totals again, with those series beside them.
    */
   endOfRun(runName: string, named: NamedSample[]): void {
     const series = this.#byName.get(runName);
@@ -158,13 +153,7 @@ export class MetricsExporter {
   }
 }
 
-/**
- * `delta`, stamped `nowEpochMs` when its interval's end is later. The last interval of a run (the graceful
- * stop's responses, or an interval cut short by a stop) is handed on before its nominal end: its counts
- * are true as of now, and a point stamped in the future stays hidden from queries until then (Prometheus
- * reads an instant query's value from the samples at or before that instant), so a query at the run's end
- * would miss the run's last responses.
- */
+/** `delta`, stamped `nowEpochMs` when its interval's end is later. */
 function stampedNoLaterThan(delta: IntervalDelta, nowEpochMs: number): IntervalDelta {
   return delta.endEpochMs > nowEpochMs ? { ...delta, endEpochMs: nowEpochMs } : delta;
 }
@@ -199,10 +188,7 @@ const USER_AGENT = `loadlab/${denoJson.version}`;
 
 type Encoder = (points: ExportPoint[]) => EncodedBatch;
 
-/**
- * The body of a batch for each kind. A `Record` over every kind, so a kind added to the list without its
- * encoder fails to compile instead of sending another kind's format.
- */
+/** The body of a batch for each kind. */
 const ENCODERS: Record<MetricsOutKind, Encoder> = {
   "otlp-json": (points) => ({
     body: JSON.stringify(otlpRequest(points, denoJson.version)),
@@ -235,8 +221,8 @@ export function encoderOf(output: MetricsOutput): Encoder {
 }
 
 /**
- * `encode` of points whose labels show no secret (results/redact.ts `redactShown`): a step's label may
- * carry a `?token=` value, a run's name a secret the command line gave.
+ * `encode` of points whose labels show no secret (results/redact.ts `redactShown`): a step's label may carry
+ * a `?token=` value, a run's name a secret the command line gave.
  */
 function redacting(encode: Encoder): Encoder {
   const shown = (labels: Record<string, string>) =>

@@ -1,14 +1,7 @@
 /**
  * @module
- * One metrics output's delivery: a bounded queue of export points and one loop that POSTs them in
- * batches, at most one request a second while the load runs (the points still carry every interval).
- * Nothing here ever waits on the load or slows it: a full queue drops its oldest point (counted; the
- * points are cumulative, so the next one sent still has the totals), a receiver that fails or cannot be
- * reached is retried with backoff and then its batch is counted failed, a redirect is not followed (one
- * failure: the POST is not sent again per hop), and `close` flushes what is left within a time limit,
- * counting the rest as dropped. Errors are kept with the output's credentials redacted. The body
- * (protobuf + snappy, or OTLP JSON) is built by the caller's encoder, so this file holds only the network
- * I/O.
+ * One metrics output's delivery: a bounded queue of export points and one loop that POSTs them in batches, at
+ * most one request a second while the load runs (the points still carry every interval).
  */
 import type { ExportPoint } from "../../results/export/export_point.ts";
 import type { ExportSummary } from "../../results/export/summary.ts";
@@ -40,8 +33,8 @@ export interface SenderOptions {
 }
 
 /**
- * A point holds its run's whole latency histogram (up to a few thousand buckets, ~30 KB), so the queue
- * holds 600 (2.5 min of 250 ms intervals, ~20 MB at worst) and a longer outage keeps the newest.
+ * A point holds its run's whole latency histogram (up to a few thousand buckets, ~30 KB), so the queue holds
+ * 600 (2.5 min of 250 ms intervals, ~20 MB at worst) and a longer outage keeps the newest.
  */
 export const DEFAULT_SENDER_OPTIONS: SenderOptions = {
   capacity: 600,
@@ -198,8 +191,8 @@ export class OutputSender {
 }
 
 /**
- * Why a POST got no answer, as the OS says it: fetch's own message is "fetch failed" for every network
- * error; its `cause` says "error sending request for url (...): client error (Connect): tcp connect error:
+ * Why a POST got no answer, as the OS says it: fetch's own message is "fetch failed" for every network error;
+ * its `cause` says "error sending request for url (...): client error (Connect): tcp connect error:
  * Connection refused (os error 111)", of which the OS reason is kept, or without one what follows the
  * client's prefix ("dns error: failed to lookup address information: Name or service not known").
  */

@@ -1,9 +1,8 @@
 /**
  * @module
- * The targets of an experiment's gRPC calls, checked before any target starts: a built-in target serves
- * its gRPC endpoints only with `grpc: true` (without it the calls would reach its HTTP port and all fail as
- * UNIMPLEMENTED), and with one instance (the endpoints are that instance's). Each problem is an issue at
- * the target's path, saying what to write. Pure.
+ * The targets of an experiment's gRPC calls, checked before any target starts: a built-in target serves its
+ * gRPC endpoints only with `grpc: true` (without it the calls would reach its HTTP port and all fail as
+ * UNIMPLEMENTED), and with one instance (the endpoints are that instance's).
  */
 import type { FileTarget } from "../schema_targets.ts";
 
@@ -14,8 +13,8 @@ export interface TargetIssue {
 }
 
 /**
- * The problems of `targets` receiving a `grpc:` section's calls (`calls`: the section names a call) or
- * loads on the gRPC listener (`listener`: the first such load's name).
+ * The problems of `targets` receiving a `grpc:` section's calls (`calls`: the section names a call) or loads
+ * on the gRPC listener (`listener`: the first such load's name).
  */
 export function grpcTargetIssues(
   targets: Record<string, FileTarget>,

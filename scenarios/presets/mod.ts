@@ -1,9 +1,7 @@
 /**
  * @module
- * The experiment files shipped inside loadlab, run with `loadlab run preset:NAME` and listed by
- * `loadlab presets`. Each file is imported as text (`with { type: "text" }`), so it is part of the module
- * graph and travels inside a `deno compile` binary without `--include`; the file itself stays plain YAML
- * that users can copy and edit.
+ * The experiment files shipped inside loadlab, run with `loadlab run preset:NAME` and listed by `loadlab
+ * presets`.
  */
 import demo from "./demo.yaml" with { type: "text" };
 import cacheBurst from "./cache-burst.yaml" with { type: "text" };
