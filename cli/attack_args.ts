@@ -37,7 +37,7 @@ export interface ParsedAttack {
   grpc?: GrpcSource;
 }
 
-export interface ParseAttackOptions {
+interface ParseAttackOptions {
   /** Soft RLIMIT_NOFILE; `undefined` reads it from the system, `null` skips the check. */
   openFileLimit?: number | null;
   /** Local ports of a source address per destination; `undefined` reads them, `null` skips the check. */

@@ -127,7 +127,7 @@ export function gateTable(gate: GateResult): string {
 }
 
 /** Which runs paired with the baseline and which did not, one line per kind (none when empty). */
-export function pairingLines(gate: GateResult): string[] {
+function pairingLines(gate: GateResult): string[] {
   const line = (label: string, keys: string[]) => keys.length ? [`${label}: ${keys.join(", ")}`] : [];
   return [
     ...line(
@@ -142,7 +142,7 @@ export function pairingLines(gate: GateResult): string[] {
 }
 
 /** The gate's outcome in one line: FAILED (exit 7), NOT JUDGED (exit 8) with each rule's reason, or passed. */
-export function gateOutcome(gate: GateResult): string {
+function gateOutcome(gate: GateResult): string {
   if (gate.failed) return "baseline gate: FAILED (exit 7)";
   if (gate.unjudged.length) {
     const why = gate.unjudged.map((u) => `"${u.rule}" checked no run: ${u.reason}`).join("; ");

@@ -11,7 +11,7 @@ import { jsonErrorReason } from "../validation/json_error.ts";
 import type { ResultsFile } from "../results/mod.ts";
 
 /** How long the whole fetch (redirects, download) may take. */
-export const BASELINE_FETCH_TIMEOUT_MS = 60_000;
+const BASELINE_FETCH_TIMEOUT_MS = 60_000;
 const MAX_REDIRECTS = 5;
 
 /** True for an http(s) URL (the rest of `--baseline`'s values are paths). */
@@ -25,7 +25,7 @@ export function tokenAllowed(url: URL): boolean {
     (url.hostname === "api.github.com" || url.hostname.endsWith(".githubusercontent.com"));
 }
 
-export interface FetchBaselineOptions {
+interface FetchBaselineOptions {
   /** Default: `GITHUB_TOKEN` from the environment. */
   token?: string;
   timeoutMs?: number;

@@ -14,7 +14,7 @@ import { renderJunit, renderMarkdownSummary } from "../report/ci_summary.ts";
 import { biggerBenchPath, renderBenchJson } from "../report/bench_json.ts";
 
 /** Which CI files to write. */
-export interface CiFiles {
+interface CiFiles {
   summaryFile?: string;
   junitFile?: string;
   benchFile?: string;

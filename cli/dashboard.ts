@@ -255,7 +255,7 @@ export function isListenError(err: unknown): err is Error {
 }
 
 /** The last sample of every series: a few numbers per progress event, whatever the run's length. */
-export function latestTelemetry(series: TelemetrySeries[]): NonNullable<LiveProgress["targets"]> {
+function latestTelemetry(series: TelemetrySeries[]): NonNullable<LiveProgress["targets"]> {
   return series.flatMap((s) => {
     const last = s.samples.at(-1);
     // Runtime series (event loop, GC) share their process's name and carry no CPU or memory.

@@ -6,7 +6,7 @@
  */
 import { runRunCommand } from "./run_cmd.ts";
 
-export const DEMO_HELP = `loadlab demo: the built-in target under a short load of each model, with a report
+const DEMO_HELP = `loadlab demo: the built-in target under a short load of each model, with a report
 
 Usage: loadlab demo [--out-dir out/demo] [--quick]
 

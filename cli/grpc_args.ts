@@ -43,12 +43,12 @@ export const GRPC_FLAGS: FlagSpec[] = [
 const HTTP_ONLY = ["mix", "content-type", "pipelining", "h2", "protocol"];
 
 /** A grpc: or grpcs: URL. */
-export function isGrpcUrl(url: URL): boolean {
+function isGrpcUrl(url: URL): boolean {
   return url.protocol === "grpc:" || url.protocol === "grpcs:";
 }
 
 /** What a gRPC attack adds to the config, and where its calls come from. */
-export interface GrpcArgs {
+interface GrpcArgs {
   /** The http: or https: origin the calls go to. */
   readonly url: string;
   readonly config: Pick<AttackConfig, "protocol" | "grpc">;

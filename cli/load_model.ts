@@ -31,7 +31,7 @@ import { UsageError } from "./usage_error.ts";
 type Model = LoadModel;
 
 /** The model-specific part of `AttackConfigInput`. */
-export type LoadInput = ModelInput;
+type LoadInput = ModelInput;
 
 /**
  * Which models each model-specific flag changes (those whose record has the config field it sets), and what

@@ -21,7 +21,7 @@ import { EXIT } from "./exit_codes.ts";
 import { thresholdLine } from "../results/threshold_text.ts";
 
 /** `loadlab merge --help`. */
-export const MERGE_HELP = `loadlab merge: one results file from the shards of a segmented load
+const MERGE_HELP = `loadlab merge: one results file from the shards of a segmented load
 
 Usage: loadlab merge shard-0.json shard-1.json ... -o results.json [--report report.html]
 
@@ -72,7 +72,7 @@ function parseMergeArgs(argv: string[]): MergeArgs {
 }
 
 /** Phases and analysis of the whole load, from the merged runs. */
-export function finishMerged(results: ResultsFile): ResultsFile {
+function finishMerged(results: ResultsFile): ResultsFile {
   const runs = results.runs.map(withPhases);
   const analysis = results.analysis === undefined
     ? {}

@@ -7,7 +7,7 @@
 import { findProgram } from "../system/path_lookup.ts";
 
 /** The command that opens `url`, or null when this machine has none. */
-export function openerFor(os: typeof Deno.build.os, url: string): string[] | null {
+function openerFor(os: typeof Deno.build.os, url: string): string[] | null {
   if (os === "darwin") return ["open", url];
   if (os === "windows") return ["cmd", "/c", "start", "", url];
   const opener = findProgram("xdg-open");

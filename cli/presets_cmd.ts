@@ -16,7 +16,7 @@ import { HelpRequested, UsageError } from "./usage_error.ts";
 import { EXIT } from "./exit_codes.ts";
 import { runCommand } from "./command_errors.ts";
 
-export const PRESETS_HELP = `loadlab presets: the experiments shipped inside loadlab
+const PRESETS_HELP = `loadlab presets: the experiments shipped inside loadlab
 
 Usage: loadlab presets
 
@@ -25,7 +25,7 @@ ranges estimated from the plan (loads, cooldowns, start-up, target starts, grace
 machine lands near the low end, a busy one near the high end.`;
 
 /** One row of the list. */
-export interface PresetRow {
+interface PresetRow {
   name: string;
   title: string;
   study: string;

@@ -18,7 +18,7 @@ import { EXIT } from "./exit_codes.ts";
 import { runCommand } from "./command_errors.ts";
 
 /** `loadlab report --help`. */
-export const REPORT_HELP = `loadlab report: rebuild report.html from saved results
+const REPORT_HELP = `loadlab report: rebuild report.html from saved results
 
 Usage: loadlab report results.json [more.json ...] [-o report.html] [--compare baseline.json]
 

@@ -12,7 +12,7 @@ import { shownHeader } from "../results/redact_quote.ts";
 import { FileReadError, readFileCapped } from "../system/read_capped.ts";
 
 /** The request-shaping flags as given (already split by the tokenizer). */
-export interface RequestFlags {
+interface RequestFlags {
   url: URL;
   /** The URL as typed: its path and query are taken from it when they have a `{{ placeholder }}`. */
   typedUrl?: string;
@@ -81,7 +81,7 @@ function withBody(request: RequestInput, body: Uint8Array<ArrayBuffer> | undefin
  * `Name: value` → `[name, value]`, rejecting what would corrupt the encoded request; the refusal quotes a
  * secret header's value as its token (`shownHeader`).
  */
-export function parseHeader(text: string): [string, string] {
+function parseHeader(text: string): [string, string] {
   const colon = text.indexOf(":");
   const name = colon < 0 ? "" : text.slice(0, colon).trim();
   if (colon < 0 || !TOKEN.test(name)) {
@@ -114,7 +114,7 @@ function parseMethod(text: string, where: string): string {
 }
 
 /** `METHOD /path [weight]`, e.g. `GET /json 3`. */
-export function parseMixEntry(text: string): { method: string; path: string; weight: number } {
+function parseMixEntry(text: string): { method: string; path: string; weight: number } {
   const bad = (why: string) =>
     new UsageError(
       `--mix ${JSON.stringify(text)}: ${why}; write "METHOD /path [weight]", e.g. --mix "GET /json 3"`,

@@ -59,7 +59,7 @@ import { type MetricsOutput, parseMetricsOutput } from "../results/export/metric
 import { exportLine } from "../results/export/summary.ts";
 
 /** How another command (`demo`) runs through this one. */
-export interface RunCommandOptions {
+interface RunCommandOptions {
   command?: string;
   help?: string;
 }

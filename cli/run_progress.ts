@@ -70,7 +70,7 @@ export function profileNotes(run: RunResult): string[] {
 }
 
 /** "1m 05s", "12 s". */
-export function formatEta(ms: number): string {
+function formatEta(ms: number): string {
   if (ms < 60_000) return `${Math.max(1, Math.round(ms / 1000))} s`;
   return formatDurationMs(ms);
 }

@@ -20,7 +20,7 @@ export const SERVE_USAGE = `usage: loadlab serve [--host 127.0.0.1] [--port 0] [
   [--grpc-port N]     also serve the gRPC endpoints (Echo, Sleep, Cpu, Stream; 0: a free port)`;
 
 /** The flags of `loadlab serve`, parsed by the same tokenizer and readers as every other command. */
-export const SERVE_FLAGS: FlagSpec[] = [
+const SERVE_FLAGS: FlagSpec[] = [
   { long: "host", takesValue: true, example: "127.0.0.1" },
   { long: "port", takesValue: true, example: "8080" },
   { long: "instances", takesValue: true, example: "2" },

@@ -20,7 +20,7 @@ import { EXIT } from "./exit_codes.ts";
 import { runCommand } from "./command_errors.ts";
 import { notAFolder } from "../scenarios/schema_files.ts";
 
-export const SITE_HELP = `loadlab site: browse and compare every results.json under a folder
+const SITE_HELP = `loadlab site: browse and compare every results.json under a folder
 
 Usage: loadlab site [DIR] [--port N] [--host H] [--open] [--static OUT]
 

@@ -7,7 +7,7 @@
 const encoder = new TextEncoder();
 
 /** Default bound of one client's queue: far above a run's snapshot, far below a worry. */
-export const CLIENT_BUFFER_BYTES = 8 << 20;
+const CLIENT_BUFFER_BYTES = 8 << 20;
 
 interface Client {
   controller: ReadableStreamDefaultController<Uint8Array>;

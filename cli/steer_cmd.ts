@@ -24,7 +24,7 @@ const STEER_TIMEOUT_MS = 10_000;
 /** A state with every change of a long steered run is a few KiB; more is not the endpoint's answer. */
 const MAX_ANSWER_BYTES = 1 << 20;
 
-export const STEER_HELP = `loadlab steer: change the load of a running run, attack or demo
+const STEER_HELP = `loadlab steer: change the load of a running run, attack or demo
 
 Usage: loadlab steer URL ACTION [VALUE]
 

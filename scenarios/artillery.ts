@@ -21,13 +21,13 @@ import { convertScenarios } from "./artillery_flow.ts";
 import { listOrigin, type Origins, type OriginTable, originTable, tagOrigin } from "./artillery_paths.ts";
 
 /** Options of the conversion. */
-export interface ArtilleryOptions {
+interface ArtilleryOptions {
   /** The script's file name: names the experiment (`cms.yml` -> `cms`) and appears in its description. */
   file?: string;
 }
 
 /** The experiment an Artillery script describes, with notes on differences that change no request. */
-export interface ArtilleryConversion {
+interface ArtilleryConversion {
   experiment: Record<string, unknown>;
   /** Printed by the CLI before the run, one line each. */
   notes: string[];
@@ -37,7 +37,7 @@ export interface ArtilleryConversion {
  * The conversion as the loader checks it: with its issues (the experiment is then incomplete, but still
  * validated, so every problem of the script is named in one run) and where each converted part came from.
  */
-export interface ArtilleryImport extends ArtilleryConversion {
+interface ArtilleryImport extends ArtilleryConversion {
   issues: ArtilleryIssue[];
   /** Converted path -> the script's path (artillery_paths.ts), for problems found in the experiment. */
   origins: OriginTable;

@@ -27,7 +27,7 @@ export function wsFlowNeeded(flow: unknown): boolean {
 }
 
 /** One step of a virtual user's flow once loops are unrolled (experiment-file form), with its path. */
-export interface UnrolledStep {
+interface UnrolledStep {
   at: string;
   step: { ws?: { send?: string }; think?: string; thinkMs?: number; capture?: unknown[] };
 }

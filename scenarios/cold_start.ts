@@ -10,7 +10,7 @@ import type { AttackConfig } from "../runner/config.ts";
 import type { RunningTarget } from "../targets/mod.ts";
 
 /** Probe requests after a start when the experiment restarts its targets and does not say how many. */
-export const COLD_START_REQUESTS = 10;
+const COLD_START_REQUESTS = 10;
 
 /** How many probe requests follow each start: the experiment's `coldStartRequests`, else the default. */
 export function coldStartRequests(exp: { restart: string; coldStartRequests?: number }): number {
@@ -20,10 +20,10 @@ const PROBE_TIMEOUT_MS = 10_000;
 /** All probes of one start together stop after this long: a target that hangs must not hold up the run. */
 const PROBES_BUDGET_MS = 15_000;
 
-export type ColdStart = NonNullable<RunResult["coldStart"]>;
+type ColdStart = NonNullable<RunResult["coldStart"]>;
 
 /** The path the probe asks for: the run's first GET request (of its mix or flows), else `/`. */
-export function probePath(config: AttackConfig): string {
+function probePath(config: AttackConfig): string {
   const steps = config.flows?.flatMap((f) => f.steps.flatMap((s) => "request" in s ? [s.request] : [])) ?? [];
   const first = [...steps, ...config.requestMix].find((r) => r.method === "GET");
   return first?.path ?? "/";

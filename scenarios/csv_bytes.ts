@@ -9,7 +9,7 @@ import { type PackedRows, shared } from "../runner/data_rows.ts";
 const QUOTE = 34, COMMA = 44, CR = 13, LF = 10;
 
 /** What `csvPacked` found: the header's values (text) and the rows after it. */
-export interface CsvParse {
+interface CsvParse {
   header: string[] | undefined;
   rows: PackedRows;
 }

@@ -12,7 +12,7 @@ import { CsvError, csvPacked } from "./csv_bytes.ts";
 import { jsonErrorReason } from "../validation/json_error.ts";
 
 /** Largest data file read: rows are held by every worker, so this is a memory bound too. */
-export const MAX_DATA_FILE_BYTES = 64 * 2 ** 20;
+const MAX_DATA_FILE_BYTES = 64 * 2 ** 20;
 
 /** One `data:` entry as the file writes it. */
 export const dataSourceSchema = z.strictObject({
@@ -66,7 +66,7 @@ export class DataFileError extends Error {
 }
 
 /** How a CSV without a header row names its columns (Artillery's payload). */
-export interface CsvColumns {
+interface CsvColumns {
   fields?: string[];
   skipHeader?: boolean;
 }

@@ -17,7 +17,7 @@ import { addLoadPaths, K6Paths } from "./k6_paths.ts";
 type Options = Record<string, unknown>;
 
 /** What the options become: the loads (one per scenario), their start offsets, and the thresholds. */
-export interface K6Experiment {
+interface K6Experiment {
   /** `k6` for the shortcut options; one per scenario, by its name, with `scenarios`. */
   loads: Record<string, Record<string, unknown>>;
   /** With several scenarios or a `startTime`: each load's start (the experiment's `together:`). */

@@ -30,7 +30,7 @@ import { grpcCallsOf } from "./grpc/experiment.ts";
 import { grpcFlowsOf } from "./grpc/flow_steps.ts";
 
 /** Options of `loadExperiment`, as the command line gives them. */
-export interface LoadOptions {
+interface LoadOptions {
   /** Shown in error messages. */
   file?: string;
   /** Apply the `quick:` section. */

@@ -6,7 +6,7 @@
  */
 
 /** One problem at the path of the later name. */
-export interface FoldIssue {
+interface FoldIssue {
   path: (string | number)[];
   message: string;
 }

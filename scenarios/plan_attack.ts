@@ -35,7 +35,7 @@ function encodeKeeping(text: string): string {
 }
 
 /** A file request as the engine takes it: query in the path, headers as pairs, the body as bytes. */
-export function toRequestInput(r: FileRequest): RequestInput {
+function toRequestInput(r: FileRequest): RequestInput {
   const headers = Object.entries(r.headers ?? {});
   const text = r.json !== undefined ? JSON.stringify(r.json) : r.body;
   if (r.json !== undefined && !headers.some(([name]) => name.toLowerCase() === "content-type")) {

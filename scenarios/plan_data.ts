@@ -47,7 +47,7 @@ export function readDataTables(exp: Experiment, experimentFile?: string): {
 }
 
 /** The data source a load uses: its own `data:`, else the one its flows name (all the same). */
-export function dataNameOf(exp: Experiment, load: LoadSpec): string | undefined {
+function dataNameOf(exp: Experiment, load: LoadSpec): string | undefined {
   if (load.data !== undefined) return load.data;
   if (exp.script !== undefined && !load.mix && load.model !== "throughput") return exp.script.data;
   return flowsOf(exp, load)?.find((f) => f.data !== undefined)?.data;

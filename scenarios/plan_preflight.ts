@@ -15,7 +15,7 @@ import { ExperimentError } from "./experiment_error.ts";
 import type { Plan, PlannedRun } from "./plan_types.ts";
 import { checkTargetFiles } from "./schema_files.ts";
 
-export interface PreflightOptions {
+interface PreflightOptions {
   /** Shown in front of each problem, as for any file error. */
   file?: string;
   /** Soft RLIMIT_NOFILE (`Infinity` when unlimited); `null` or left out: unknown, the check skipped. */

@@ -59,7 +59,7 @@ export interface PlannedRun {
 }
 
 /** One of the loads a run starts at once (scenarios/together.ts). */
-export interface PlannedPart {
+interface PlannedPart {
   /** The load's name. */
   name: string;
   /** When it starts after the run's start. */

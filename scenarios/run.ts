@@ -24,7 +24,7 @@ export interface RunPlanHooks extends RunHooks {
   onRunEnd?(result: RunResult, run: PlannedRun): void;
 }
 
-export interface RunPlanOptions extends RunOptions {
+interface RunPlanOptions extends RunOptions {
   /** Keep the complete runs of `outDir/results.json` and run only the others. */
   resume?: boolean;
   hooks?: RunPlanHooks;

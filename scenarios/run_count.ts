@@ -10,7 +10,7 @@ import { plannedLoads } from "./together.ts";
 export const MAX_RUNS = 10_000;
 
 /** The runs `exp` makes (before `--only`), at most: interleaved order drops a point two targets share. */
-export function runCount(exp: ExperimentFields): number {
+function runCount(exp: ExperimentFields): number {
   let points = 0;
   for (const target of Object.keys(exp.targets)) {
     for (const load of plannedLoads(exp, Object.keys(exp.loads))) {

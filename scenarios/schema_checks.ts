@@ -27,7 +27,7 @@ import { caseFoldIssues } from "./name_folds.ts";
 type Path = (string | number)[];
 
 /** One problem at a path of keys; validation/mod.ts formats the path. */
-export interface CheckIssue {
+interface CheckIssue {
   path: Path;
   message: string;
 }

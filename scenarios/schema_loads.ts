@@ -80,7 +80,7 @@ const commonFields = {
 type CommonIn = z.output<z.ZodObject<typeof commonFields>>;
 
 /** Drops keys whose value is undefined, so plans and their JSON show only what the file set. */
-export function defined<T extends object>(value: T): T {
+function defined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
 

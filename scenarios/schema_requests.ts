@@ -126,7 +126,7 @@ function fromShorthand(text: string, ctx: z.RefinementCtx): FileRequest {
 }
 
 /** One request of a mix: `"/json"`, `"POST /login"` or an object with method, path, query, ... */
-export const requestSchema = z.union([z.string(), requestObjectSchema])
+const requestSchema = z.union([z.string(), requestObjectSchema])
   .meta({ id: "request", expected: 'a request: "PATH", "METHOD PATH" or an object with a path' })
   .superRefine((r, ctx) => {
     if (typeof r !== "string") oneBody(r, ctx);
@@ -191,7 +191,7 @@ type EngineStep = FlowSpec["steps"][number];
  * A flow step as the plan reads it: the attack config's step with the file's request (a path still relative,
  * a `json` or `query` not yet encoded).
  */
-export type FileFlowStep =
+type FileFlowStep =
   | Omit<Extract<EngineStep, { request: unknown }>, "request"> & { request: FileRequest }
   | Extract<EngineStep, { thinkMs: number }>
   | Extract<EngineStep, { ws: unknown }>
@@ -202,7 +202,7 @@ export type FileFlowStep =
  * {connect: /ws/echo}}`, `{ws: {send: hi, match: {contains: hi}}}`, `{ws: {close: true}}`, or a gRPC call
  * `{grpc: {call: pkg.Service/Method, message: {...}}}`.
  */
-export const flowStepSchema = stepObjectSchema.transform((step, ctx): FileFlowStep => {
+const flowStepSchema = stepObjectSchema.transform((step, ctx): FileFlowStep => {
   const given = [...FLOW_METHODS, "think" as const, "ws" as const, "grpc" as const].filter((k) =>
     step[k] !== undefined
   );
@@ -239,7 +239,7 @@ export const flowStepSchema = stepObjectSchema.transform((step, ctx): FileFlowSt
 });
 
 /** A session: its steps run one after another on one connection. */
-export const flowSchema = z.strictObject({
+const flowSchema = z.strictObject({
   ...flowFields,
   /** The data source (top-level `data:`) whose rows fill this flow's sessions, one row each. */
   data: z.string().min(1).optional(),

@@ -26,14 +26,14 @@ const httpUrlSchema = z.string().url("url must be an absolute URL, e.g. http://1
 );
 
 /** A server already running: nothing is started or stopped. */
-export const urlTargetSchema = z.strictObject({
+const urlTargetSchema = z.strictObject({
   kind: z.literal("url").optional(),
   url: httpUrlSchema,
 }).transform((t) => ({ kind: "url" as const, url: t.url }));
-export type UrlTarget = z.output<typeof urlTargetSchema>;
+type UrlTarget = z.output<typeof urlTargetSchema>;
 
 /** A proxy as written in a file: its upstream may be the name of another target. */
-export type FileProxy = Omit<ProxySpec, "upstream"> & { upstream: string | FileTarget };
+type FileProxy = Omit<ProxySpec, "upstream"> & { upstream: string | FileTarget };
 /** One variant as written in a file (after defaults). */
 export type FileTarget = BuiltinSpec | ExternalSpec | ExampleSpec | FileProxy | UrlTarget;
 
@@ -54,7 +54,7 @@ const proxySchema = proxySpecSchema.extend({
 }).strict();
 
 /** Any variant, chosen by `kind`; without `kind` it is `{url}`. */
-export const targetSchema: z.ZodType<FileTarget> = z.discriminatedUnion("kind", [
+const targetSchema: z.ZodType<FileTarget> = z.discriminatedUnion("kind", [
   builtinSchema,
   externalSchema,
   exampleSpecSchema.strict(),

@@ -23,7 +23,7 @@ export const scriptSourceSchema = z.union([
   z.string().transform((file) => ({ file })).pipe(scriptFields),
   scriptFields,
 ]);
-export type ScriptSource = z.output<typeof scriptSourceSchema>;
+type ScriptSource = z.output<typeof scriptSourceSchema>;
 
 /** `script` with its file made absolute against the experiment file's folder (or the working folder). */
 export function anchorScript(script: ScriptSource, experimentFile: string | undefined): ScriptSource {

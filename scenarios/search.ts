@@ -18,7 +18,7 @@ export type SearchSpec = Pick<
 >;
 
 /** The result stored in `results.analysis.searches`. */
-export type SearchResult = Analysis["searches"][number];
+type SearchResult = Analysis["searches"][number];
 
 /**
  * Parses an SLO: threshold expressions joined by `and` (`p99 < 100ms and success >= 99.9%`; split by

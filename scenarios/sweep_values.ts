@@ -14,7 +14,7 @@ import { durationSchema } from "./schema_requests.ts";
 import { WORD_FIELDS } from "./schema_loads.ts";
 
 /** A value-level problem: `index` of the value, or null for the sweep's values as a whole. */
-export interface SweepValueProblem {
+interface SweepValueProblem {
   index: number | null;
   message: string;
 }

@@ -6,7 +6,7 @@
 import type { ExperimentFields } from "./schema_object.ts";
 
 /** The most worker isolates of the loads run together, a load's own cap (`workers` at most 64). */
-export const MAX_RUN_WORKERS = 64;
+const MAX_RUN_WORKERS = 64;
 
 /** What planning reads of the experiment: the loads run together. */
 type Together = Pick<ExperimentFields, "together">;

@@ -19,7 +19,7 @@ export type Result<T> = { ok: true; value: T } | { ok: false; issues: Issue[] };
  * Aliases a document may expand (the `yaml` package's own default is 100): enough for shared anchors in a
  * hand-written file, far below a "billion laughs" file whose nested aliases would expand to gigabytes.
  */
-export const MAX_YAML_ALIASES = 100;
+const MAX_YAML_ALIASES = 100;
 
 /** Reads YAML (JSON is YAML too); a syntax error names its line and column. */
 export function parseDocument(text: string): Result<unknown> {

@@ -29,9 +29,9 @@ import { DEFAULT_SENDER_OPTIONS, type EncodedBatch, OutputSender, type SenderOpt
 /** Deltas waiting to be folded at most; beyond, the oldest is folded at once and its point dropped. */
 const INBOX_CAPACITY = 4_096;
 /** How long the flush at the end may take. */
-export const FLUSH_LIMIT_MS = 5_000;
+const FLUSH_LIMIT_MS = 5_000;
 
-export interface ExporterOptions {
+interface ExporterOptions {
   /** How often the inbox is folded and handed to the senders (ms). */
   pumpEveryMs?: number;
   sender?: Partial<SenderOptions>;

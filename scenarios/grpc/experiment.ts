@@ -52,7 +52,7 @@ export const grpcSectionSchema = z.strictObject({
   message: "compress: gzip is not offered with reflect: true; give the schema as proto: or protoset:",
   path: ["compress"],
 });
-export type GrpcSection = z.output<typeof grpcSectionSchema>;
+type GrpcSection = z.output<typeof grpcSectionSchema>;
 
 /** The calls of a `grpc:` section, read relative to `file`; problems as issues at their path. */
 export function grpcCallsOf(

@@ -7,7 +7,7 @@
 import type { FileTarget } from "../schema_targets.ts";
 
 /** Where each problem lies and what to write. */
-export interface TargetIssue {
+interface TargetIssue {
   path: (string | number)[];
   message: string;
 }

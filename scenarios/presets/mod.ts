@@ -13,7 +13,7 @@ import chatCapacity from "./chat-capacity.yaml" with { type: "text" };
 import grpcJson from "./grpc-json.yaml" with { type: "text" };
 
 /** One shipped experiment file. */
-export interface Preset {
+interface Preset {
   /** What follows `preset:` on the command line. */
   name: string;
   title: string;
