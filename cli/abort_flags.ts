@@ -1,8 +1,7 @@
 /**
  * @module
- * `--abort-on-fail` and `--delay-abort-eval D` of `attack` and `run` (k6's `abortOnFail` and `delayAbortEval`
- * for every threshold of the command: its `--threshold`s, or the experiment's `thresholds:`): read and
- * checked here, before any load.
+ * `--abort-on-fail` and `--delay-abort-eval D` of `attack` and `run`: k6's `abortOnFail` and `delayAbortEval`
+ * on every threshold of the command, checked before any load.
  */
 import type { FlagSpec } from "./argv.ts";
 import type { FlagValues } from "./flag_values.ts";

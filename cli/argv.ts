@@ -1,8 +1,7 @@
 /**
  * @module
- * A small getopt-style tokenizer driven by a table of flags, so every command parses the same way: `--flag
- * value`, `--flag=value`, `-f value`, `-fvalue` (wrk's `-c50`), repeatable flags, `--` ending the options,
- * and positionals anywhere. It only sorts strings; meaning and validation belong to the command.
+ * The getopt-style tokenizer every command shares, driven by a flag table: `--flag value`, `--flag=value`,
+ * `-f value`, `-fvalue`, repeatable flags, `--`, positionals anywhere. It only sorts strings.
  */
 import { UsageError } from "./usage_error.ts";
 import { nearest } from "../validation/suggest.ts";

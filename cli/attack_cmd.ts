@@ -1,8 +1,7 @@
 /**
  * @module
- * `loadlab attack <url>`: parse flags (bad input exits 2 before any load), run one attack with a live line,
- * then print the oha/autocannon-style summary or one JSON object (`--json`), write results.json and
- * report.html when asked.
+ * `loadlab attack <url>`: parse flags (exit 2 before any load), run one attack with a live line, print the
+ * summary or one JSON object, write results.json and report.html when asked.
  */
 import { ciFilesToProbe, writeCiFiles } from "./ci_outputs.ts";
 import { gateArgs, gateTable, loadBaseline } from "./baseline_flags.ts";

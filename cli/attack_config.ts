@@ -1,8 +1,7 @@
 /**
  * @module
- * The attack flags' config validated by the same zod schema as experiment files (runner/config.ts), its
- * problems said in the flags' terms: each issue's config path (`connections`, `tls.caFile`, `ws.…`) is named
- * by the flag that sets it (`-c`, `--cacert`), all of them on one line that ends with where to read more.
+ * The attack flags' config validated by the experiment files' zod schema (runner/config.ts), each issue named
+ * by the flag that sets its field (`-c`, `--cacert`), all on one line.
  */
 import { type AttackConfig, type AttackConfigInput, parseAttackConfig } from "../runner/config.ts";
 import { ConfigError } from "../validation/config_error.ts";

@@ -1,8 +1,7 @@
 /**
  * @module
- * The flag table of `loadlab attack` and advice for flags of other tools. Short forms follow the tool a
- * user most likely comes from: `-c -d` (wrk, autocannon, k6), `-n -m -H` (oha, hey), `-R` (wrk2),
- * `-b -w -p` (autocannon). Kept apart from the parser so the help text and tests can list it.
+ * The flag table of `loadlab attack` and advice for other tools' flags. Short forms follow the tool a user
+ * comes from: `-c -d` (wrk, k6), `-n -m -H` (oha, hey), `-R` (wrk2), `-b -w -p` (autocannon).
  */
 import { ABORT_FLAGS } from "./abort_flags.ts";
 import { BASELINE_FLAGS } from "./baseline_flags.ts";

@@ -1,8 +1,7 @@
 /**
  * @module
- * Where and how `loadlab attack` shows its results, from its flags: the results file and metrics outputs
- * (`-o`/`--out`), the report, the CI files, the terminal's modes, the baseline gate and the dashboard:
- * everything that is not part of the load itself.
+ * Where and how `loadlab attack` shows its results: results file, metrics outputs, report, CI files, terminal
+ * modes, baseline gate and dashboard; everything but the load.
  */
 import { ciFilesToProbe } from "./ci_outputs.ts";
 import { type BaselineArgs, baselineArgs } from "./baseline_flags.ts";

@@ -1,8 +1,7 @@
 /**
  * @module
- * `--baseline FILE|DIR` and `--fail-on "p99 +10%"` of `run` and `attack`: read and checked before any load is
- * sent (a missing or unreadable baseline, a bad expression: exit 2, one line), and after the run the gate's
- * verdicts printed as a table (results/baseline_gate.ts does the comparison).
+ * `--baseline FILE|DIR` and `--fail-on "p99 +10%"` of `run` and `attack`: checked before any load (exit 2,
+ * one line), the gate's verdicts printed as a table after the run.
  */
 import { MAX_RESULTS_FILE_BYTES, ResultsFileError } from "../results/io.ts";
 import { FileReadError, readFileCapped } from "../system/read_capped.ts";

@@ -1,9 +1,7 @@
 /**
  * @module
- * The CI files of `run` and `attack` after the load: `--summary` markdown (with the baseline gate's
- * verdicts), `--junit`, `--output-bench` (github-action-benchmark JSON, two files: report/bench_json.ts),
- * and, when `GITHUB_STEP_SUMMARY` is set (GitHub Actions sets it to a file for each step), the markdown
- * summary appended there without a flag, so a job shows it on the run's page.
+ * The CI files of `run` and `attack`: `--summary` markdown, `--junit`, `--output-bench`, and the markdown
+ * summary appended to `GITHUB_STEP_SUMMARY` when GitHub Actions sets it.
  */
 import type { ResultsFile } from "../results/mod.ts";
 import type { GateResult } from "../results/baseline_gate.ts";

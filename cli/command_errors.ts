@@ -1,10 +1,7 @@
 /**
  * @module
  * One mapping from what a command throws to what it prints and its exit code (cli/exit_codes.ts), so every
- * command answers the same error the same way: help goes to stdout (0); bad input (and a load generator that
- * could not start) is one line `loadlab NAME: message` (2), an experiment file's problems one line each (2);
- * an output that cannot be written is 5; a target that cannot start or dies is 3 (with where the finished
- * runs are kept, when an experiment's were).
+ * command answers the same error the same way.
  */
 import { redactShown } from "../results/redact.ts";
 import { terminalSafe } from "../validation/terminal_text.ts";
@@ -12,10 +9,8 @@ import { EXIT } from "./exit_codes.ts";
 import { HelpRequested, oneLine } from "./usage_error.ts";
 
 /**
- * Errors that are bad input, printed as one line (exit 2); a session script's setup() that gave no value to
- * run with (a throw, its time limit, `Deno.exit`) is one too: found before any load, as are load workers that
- * could not start or prepare in time (`LoadError`: a script's import that never ends, a pre-connect that
- * hangs), which a CI job must not read as a failed threshold (1).
+ * Errors that are bad input, printed as one line (exit 2), including a setup() that gave no value and load
+ * workers that could not start: a CI job must not read them as a failed threshold.
  */
 const BAD_INPUT = new Set(["UsageError", "ConfigError", "ResultsFileError", "ScriptSetupError", "LoadError"]);
 /** Errors of a target that could not start or stopped answering (exit 3). */

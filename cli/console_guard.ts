@@ -1,8 +1,7 @@
 /**
  * @module
- * Printing that never ends a command. Here the first failed print is said once on stderr, later prints to
- * that stream are dropped, and the command goes on; one that would have exited 0 exits 5, as for any output
- * that could not be written. A stderr that fails is dropped silently: nothing is left to say it on.
+ * Printing that never ends a command: the first failed print is said once on stderr, later prints to that
+ * stream are dropped, and a command that would exit 0 exits 5.
  */
 import { EXIT } from "./exit_codes.ts";
 import { osErrorText } from "../system/os_error.ts";

@@ -1,8 +1,7 @@
 /**
  * @module
  * `loadlab convert k6 script.js [-o session.js]`: writes the session script loadlab runs for a k6 script
- * (runner/script/k6/convert.ts): the same lines, k6's calls awaited, k6's modules imported from loadlab's k6
- * runtime, the default export a session.
+ * (runner/script/k6/convert.ts).
  */
 import { basename, dirname, resolve } from "node:path";
 import { convertK6, K6ConvertError } from "../runner/script/k6/convert.ts";

@@ -1,9 +1,7 @@
 /**
  * @module
- * The live dashboard of `run`, `attack` and `demo` (`--dashboard`): an HTTP server in the main isolate (never
- * in the workers) serving the report page with the live entry (report/html/client/live.ts) and a Server-Sent
- * Events stream (`/events`) of run starts, progress samples, and after each run a snapshot: the page data of
- * the results so far, built once per run for every browser (and not at all while no browser is connected).
+ * The live dashboard of `run`, `attack` and `demo` (`--dashboard`): an HTTP server in the main isolate
+ * serving the report page and a Server-Sent Events stream (`/events`) of progress and snapshots.
  */
 import type { AttackProgress, ResultsFile, TelemetrySeries } from "../results/mod.ts";
 import type { LiveProgress } from "../report/html/client/live.ts";

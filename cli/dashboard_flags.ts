@@ -1,8 +1,7 @@
 /**
  * @module
- * The flags of the live dashboard, shared by `run`, `demo` and `attack` (cli/dashboard.ts): the table
- * entries, their help lines, and the options they mean. `--dashboard-port`, `--open`, `--host`,
- * `--steer` and `--no-steer` imply `--dashboard`.
+ * The live dashboard's flags, shared by `run`, `demo` and `attack`: table entries, help lines and the options
+ * they mean. `--dashboard-port`, `--open`, `--host` and `--steer` imply `--dashboard`.
  */
 import type { FlagSpec } from "./argv.ts";
 import type { FlagValues } from "./flag_values.ts";

@@ -1,8 +1,7 @@
 /**
  * @module
- * `loadlab demo`: `loadlab run preset:demo` (the built-in target under a short load of each model),
- * through the same code as any experiment file, writing `results.json` and `report.html` into
- * `--out-dir` (default `out/demo`).
+ * `loadlab demo`: `loadlab run preset:demo` writing `results.json` and `report.html` into `--out-dir`
+ * (default `out/demo`).
  */
 import { runRunCommand } from "./run_cmd.ts";
 

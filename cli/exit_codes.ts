@@ -1,8 +1,7 @@
 /**
  * @module
- * The exit codes every command shares (README's table) and the checks behind those that need data: "no
- * response at all" in any run (4) and the untrusted-run check of `--strict` (6); "output not writable" (5)
- * follows the write probe of system/atomic_write.ts.
+ * The exit codes every command shares (README's table) and the checks behind those that need data: no
+ * response at all (4) and `--strict`'s untrusted runs (6).
  */
 import { visibleLine } from "../validation/terminal_text.ts";
 import type { RunResult, ThresholdResult } from "../results/mod.ts";
@@ -18,23 +17,14 @@ export const EXIT = {
   targetFailed: 3,
   noResponse: 4,
   outputNotWritable: 5,
-  /**
-   * `--strict` (or `strict: true` in the file) and a run loadlab does not trust
-   * (results/conclude/run_verdict.ts: generator-bound, server-bound, dropped, lost, incomplete, warm-up not
-   * reached, nothing measured, errors, server errors, no success, no session completed; a `failed` run exits
-   * 4 first).
-   */
+  /** `--strict` and a run results/conclude/run_verdict.ts flags (a `failed` run exits 4 first). */
   untrusted: 6,
   /**
    * `--baseline` with `--fail-on`: a change against the baseline is beyond noise and past a rule
    * (results/baseline_gate.ts).
    */
   baselineWorse: 7,
-  /**
-   * `--baseline` with `--fail-on`, and a rule that checked no pair: nothing paired with the baseline (a
-   * renamed load, another experiment's file), every pair is flagged, or no pair has a verdict on the rule's
-   * metric (results/baseline_gate.ts `unjudged`).
-   */
+  /** `--baseline` with `--fail-on`, and a rule that checked no pair (results/baseline_gate.ts `unjudged`). */
   baselineUnjudged: 8,
   /** 128 + SIGINT, as shells report a process stopped by Ctrl-C. */
   interrupted: 130,

@@ -1,8 +1,7 @@
 /**
  * @module
- * Typed reads of tokenized flags. Each reader validates one kind of value (whole number >= 1, rate,
- * duration, path) and throws a `UsageError` echoing the flag as the user typed it with an example of a
- * good value, so every command's messages have the same shape: `-c "0": must be ..., e.g. -c 50`.
+ * Typed reads of tokenized flags: each reader validates one kind of value and throws a `UsageError` with the
+ * flag as typed and a good example: `-c "0": must be ..., e.g. -c 50`.
  */
 import type { FlagSpec, RawArgs } from "./argv.ts";
 import { parseDurationMs } from "./duration.ts";

@@ -1,8 +1,7 @@
 /**
  * @module
- * A ghz config file read as is (`loadlab attack --ghz-config ghz.json`, or ghz.toml): its keys are ghz's long
- * flags, and each that has a loadlab counterpart becomes that flag, so the file goes through the same parser,
- * checks and errors as typed flags (flags typed after it win, as they come later).
+ * A ghz config file (`--ghz-config ghz.json` or .toml) read as the ghz long flags its keys are, so it goes
+ * through the typed flags' parser and errors; flags after it win.
  */
 import { UsageError } from "./usage_error.ts";
 import { FileReadError, readTextFileCapped } from "../system/read_capped.ts";
@@ -109,9 +108,8 @@ export function ghzFlags(config: Record<string, unknown>, path: string): string[
 }
 
 /**
- * ghz's template functions in `text` as loadlab's placeholders: `{{randomString 8}}` is `{{ $randomString(8)
- * }}`, `{{randomInt 1 10}}` (10 excluded) `{{ $randomNumber(1,9) }}`; any other action (`{{.RequestNumber}}`,
- * `{{newUUID}}`, ...) has no counterpart and is named.
+ * ghz's template functions in `text` as loadlab's placeholders (`{{randomString 8}}` is `{{ $randomString(8)
+ * }}`); any other action is named as having no counterpart.
  */
 function ghzTemplates(text: string, path: string): string {
   return text.replace(/\{\{\s*(.*?)\s*\}\}/g, (action: string, inner: string) => {

@@ -1,11 +1,7 @@
 /**
  * @module
- * The gRPC flags of `loadlab attack` (a grpc:// or grpcs:// URL), as ghz names them: `--call
- * pkg.Service/Method` (ghz's `pkg.Service.Method` too), the schema by `--proto FILE` with `-i DIR` import
- * paths, `--protoset FILE` or `--reflect`, the message as `-b JSON` (or `--body-file`), `-H "name: value"` as
- * metadata (a `-bin` name's value sent base64-encoded), `--max-receive` and `--max-send` the caps of a
- * message each way, `--compress gzip` the messages compressed, `--data-file` rows filling the message's and
- * metadata's placeholders (cli/data_file_args.ts).
+ * The gRPC flags of `loadlab attack` (a grpc:// or grpcs:// URL), as ghz names them: `--call`,
+ * `--proto`/`-i`, `--protoset`, `--reflect`, `-b`, `-H` metadata, `--max-receive`, `--compress`.
  */
 import type { FlagSpec, RawArgs } from "./argv.ts";
 import type { FlagValues } from "./flag_values.ts";
@@ -143,9 +139,8 @@ function jsonMetadata(flags: FlagValues): Array<[string, string]> {
 }
 
 /**
- * `-c` and `--connections` as the URL reads them, folded into the flags' values: on a grpc:// URL without
- * `--streams` they are ghz's, `-c` (`--concurrency`) the calls in flight dealt over `--connections` (default
- * 1) in turn, returned as the run's concurrency; anywhere else both are loadlab's connections.
+ * `-c` and `--connections` as the URL reads them: on a grpc:// URL without `--streams`, ghz's calls in flight
+ * dealt over connections (returned as the concurrency), else loadlab's connections.
  */
 export function foldConcurrency(raw: RawArgs, flags: FlagValues, url: URL): number | undefined {
   const typed = flags.typed("concurrency");

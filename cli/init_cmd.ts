@@ -1,8 +1,7 @@
 /**
  * @module
- * `loadlab init --script [DIR]`: writes a starter session script (`session.ts`) and the types it imports
- * (`loadlab_session.ts`, a copy of runner/script/session.ts) into DIR (default: the working folder), so an
- * editor completes `s.` and `deno check session.ts` works without a checkout of loadlab.
+ * `loadlab init --script [DIR]`: writes a starter `session.ts` and the types it imports
+ * (`loadlab_session.ts`), so `deno check session.ts` works without a checkout of loadlab.
  */
 import { join } from "node:path";
 import { EXIT } from "./exit_codes.ts";

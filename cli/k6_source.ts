@@ -1,9 +1,7 @@
 /**
  * @module
- * The experiment `loadlab run script.js` runs for a k6 script: the script converted (refused with `file:line:
- * why` when it cannot be, exit 2), its converted module checked and imported to read k6's `options` (after
- * the k6-style flags' overrides: `--vus`, `--duration`, `--iterations`, `--stages`), which
- * scenarios/k6_options.ts maps onto loads (several scenarios: loads run together) and thresholds.
+ * The experiment `loadlab run script.js` runs for a k6 script: the script converted and imported to read its
+ * `options` (after `--vus`, `--duration`, ...), mapped by scenarios/k6_options.ts.
  */
 import { basename, resolve } from "node:path";
 import { K6ConvertError } from "../runner/script/k6/convert.ts";
@@ -26,9 +24,8 @@ import { NO_DEFAULT } from "../runner/script/k6/runtime.ts";
 import { DOES_NOT_LOAD } from "../runner/script/script_module.ts";
 
 /**
- * The experiment (JSON text) for k6 script `source`, and where its fields came from in the script's `options`
- * (a problem found in the experiment is told at the option's path); `targets` are the run's `--target` flags,
- * `maxMemoryMb` its `--max-memory-mb` (the limit the script is imported under).
+ * The experiment (JSON text) for k6 script `source`, and where its fields came from in the script's
+ * `options`, imported under `maxMemoryMb`.
  */
 export async function k6ExperimentText(
   source: string,

@@ -1,9 +1,7 @@
 /**
  * @module
- * The end of `loadlab run script.js` for a k6 script: each run's results in k6's summary shape
- * (results/export/k6_summary.ts) handed to the script's `handleSummary(data)` when it exports one, whose
- * answer is written as k6 writes it (`stdout`, `stderr`, else a file path relative to the working folder), or
- * else k6's text summary printed. loadlab's own verdict, report and results come first.
+ * The end of `loadlab run script.js` for a k6 script: each run in k6's summary shape handed to the script's
+ * `handleSummary(data)`, or k6's text summary printed, after loadlab's own.
  */
 import { basename, dirname, resolve } from "node:path";
 import { sessionScriptPath } from "../runner/script/k6/k6_file.ts";
@@ -42,9 +40,8 @@ export interface K6Summaries {
 }
 
 /**
- * The k6 summary of every run of `results` of k6 script `source`, with the custom metrics its workers sent
- * and the thresholds judged after the run (on `checks`, custom metrics, iterations), k6's flags `k6Flags`
- * over the script's options.
+ * The k6 summary of every run of `results`, with the workers' custom metrics and the thresholds judged after
+ * the run, `k6Flags` over the script's options.
  */
 export async function k6Summaries(
   source: string,
@@ -105,9 +102,8 @@ export async function k6Summaries(
 }
 
 /**
- * `handleSummary(data)` of the converted script at `path` in an isolate of its own (script_host.ts), ended
- * when it does not end within `timeoutMs` or grows loadlab past `memoryLimitMb`: in loadlab's own process a
- * loop that never yields held loadlab open past its results for ever, and no timer could end it.
+ * `handleSummary(data)` of the converted script at `path` in an isolate of its own, ended past `timeoutMs` or
+ * `memoryLimitMb`: in loadlab's process a loop that never yields could not be ended.
  */
 export function isolatedHandleSummary(
   path: string,
@@ -146,10 +142,8 @@ const NEVER_ENDS = "a loop that never yields, or a promise that never settles?";
 export const HANDLE_SUMMARY_TIMEOUT_MS = 120_000;
 
 /**
- * Prints each run's summary in k6's text (v1's `compact` or `full`, or 0.x's `legacy` layout), or hands it to
- * `handleSummary` and writes what that returns, except over `ownFiles` (loadlab's results.json and
- * report.html, written already); a `handleSummary` whose promise does not settle within `timeoutMs` is
- * refused (the run's results are already written), instead of holding loadlab open forever.
+ * Prints each run's summary in k6's text layout, or writes what `handleSummary` returns except over
+ * `ownFiles`; a `handleSummary` that does not settle within `timeoutMs` is refused.
  */
 export async function showK6Summaries(
   { runs, handle }: K6Summaries,

@@ -1,9 +1,7 @@
 /**
  * @module
- * Terminal plumbing shared by commands that run load: the live progress line (only on a terminal, redrawn in
- * place on stderr so stdout stays clean for `--json` and pipes), and Ctrl-C handling where the first Ctrl-C
- * (or SIGTERM) stops the load gracefully and keeps the results, and a second one exits at once, once what
- * `beforeQuit` registered (results.json's last state) is written.
+ * Terminal plumbing of commands that run load: the live progress line on stderr (only on a terminal) and the
+ * Ctrl-C handling that stops gracefully first and exits at once second.
  */
 import { renderLiveLine } from "../report/live_line.ts";
 import type { AttackProgress } from "../results/mod.ts";
@@ -30,9 +28,8 @@ export function liveLine(enabled: boolean): { onProgress?: (p: AttackProgress) =
 export type Interrupt = ReturnType<typeof interruptSignal>;
 
 /**
- * An AbortSignal fired by the first SIGINT (Ctrl-C) or SIGTERM (a supervisor's stop: kill, Kubernetes,
- * systemd, CI cancel), which both stop gracefully and keep the results; a second one of either exits at once,
- * after the synchronous `beforeQuit` function (the last one registered) has written what must not be lost.
+ * An AbortSignal fired by the first SIGINT or SIGTERM (a graceful stop); a second one exits at once, after
+ * the last registered `beforeQuit` has written what must not be lost.
  */
 export function interruptSignal(): {
   signal: AbortSignal;

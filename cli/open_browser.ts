@@ -1,8 +1,7 @@
 /**
  * @module
- * `--open`: shows a URL in the desktop's browser when there is a way to (`xdg-open` on Linux, `open` on
- * macOS, `start` through cmd on Windows); otherwise, or when it fails, a note says to open it by hand.
- * Fire and forget: the load never waits on a browser starting.
+ * `--open`: shows a URL in the desktop's browser (`xdg-open`, `open`, `start`), else a note says to open it
+ * by hand. The load never waits on the browser.
  */
 import { findProgram } from "../system/path_lookup.ts";
 

@@ -1,10 +1,7 @@
 /**
  * @module
- * `loadlab presets`: the experiment files shipped inside loadlab, one row each: the name to give `loadlab run
- * preset:NAME`, the study it reproduces, how many runs it makes and how long it takes in full and with
- * `--quick`: a `~low-high` range from the plan (scenarios/plan_estimate.ts: the loads, warm-ups and cooldowns
- * plus loadlab's start, each run's set-up, target starts and graceful stops), an idle machine near the low
- * end.
+ * `loadlab presets`: the experiment files shipped inside loadlab, one row each: name, the study it
+ * reproduces, its runs and how long it takes in full and with `--quick`.
  */
 import { loadPlan } from "../scenarios/load.ts";
 import { type DurationRange, estimateRangeMs } from "../scenarios/plan_estimate.ts";

@@ -1,8 +1,7 @@
 /**
  * @module
- * `loadlab run --replay results.json`: the changes a steered run recorded (its `steering`) applied to the run
- * of the same name in this plan, each at its instant, so the load follows the same schedule again
- * (runner/load/steer_schedule.ts computes it from the plan and the changes, as it did live).
+ * `loadlab run --replay results.json`: the changes a steered run recorded applied to the run of the same name
+ * in this plan, each at its instant (runner/load/steer_schedule.ts).
  */
 import { loadResultsFile } from "../results/io.ts";
 import { describeChange } from "../results/schema_steering.ts";

@@ -1,8 +1,7 @@
 /**
  * @module
  * `loadlab report results.json [more.json ...] -o report.html [--compare baseline.json]`: rebuilds the HTML
- * report from saved results. Several files are shown together; `--compare` adds the before/after view against
- * a baseline.
+ * report from saved results.
  */
 import { basename } from "node:path";
 import { loadResultsFile } from "../results/io.ts";

@@ -1,8 +1,7 @@
 /**
  * @module
- * The flags of `loadlab run` (and `loadlab demo`, which is `run preset:demo`), read with the one flag
- * parser (`argv.ts` + `flag_values.ts`). Only strings are sorted here: `--set` and `--target` values are
- * handed to the experiment loader, which validates them with the file.
+ * The flags of `loadlab run` (and `loadlab demo`). `--set` and `--target` values are handed to the experiment
+ * loader, which validates them with the file.
  */
 import { RESERVED_KEYS } from "../scenarios/overrides.ts";
 import { commonFields } from "../runner/config_fields.ts";

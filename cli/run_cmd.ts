@@ -1,9 +1,7 @@
 /**
  * @module
- * `loadlab run FILE|preset:NAME`: loads and validates the experiment (cli/run_source.ts; every problem one
- * line, exit 2, before anything starts), checks the output folder is writable (exit 5, before any load), runs
- * the plan with progress (run i/N, its coordinates and the ETA, the engine's live line on a terminal; one
- * plain line per run otherwise), then prints the failed thresholds and writes the CI summaries.
+ * `loadlab run FILE|preset:NAME`: loads the experiment (exit 2 before anything starts), checks the outputs
+ * (exit 5), runs the plan with progress, then prints failed thresholds and writes the CI files.
  */
 import { type Interrupt, interruptSignal, liveLine } from "./live.ts";
 import { readRunPlanOrStop } from "./run_stopped.ts";

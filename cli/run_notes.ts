@@ -1,8 +1,7 @@
 /**
  * @module
- * What `loadlab run` tells the reader about how its experiment will run, before the first run: which runtime
- * serves each example framework app, with the one command that installs Node's packages when they fell back
- * to Deno's npm compatibility (a framework's numbers differ a lot between the two).
+ * What `loadlab run` says before the first run about how its experiment will run: which runtime serves each
+ * example framework app, and how to install Node's packages.
  */
 import type { Plan } from "../scenarios/plan_types.ts";
 import { exampleCommand, EXAMPLES_DIR, EXAMPLES_INSTALL_HINT } from "../targets/example.ts";

@@ -1,8 +1,7 @@
 /**
  * @module
- * What `loadlab run` checks about its outputs before any target starts or any load is sent, as it checks the
- * output folder: the CI files (`--summary`, `--junit`) and external targets' log files can be written; an
- * unwritable one throws `OutputError` (exit 5).
+ * What `loadlab run` checks about its outputs before any target starts: the CI files and external targets'
+ * log files can be written, else `OutputError` (exit 5).
  */
 import type { Plan } from "../scenarios/plan_types.ts";
 import { OutputError } from "../results/output_error.ts";

@@ -1,8 +1,7 @@
 /**
  * @module
- * What `loadlab run` prints while an experiment goes. On a terminal: a header per run (run i/N, its
- * coordinates, the ETA of the whole experiment), the engine's live line under it, then the run's summary
- * line. Otherwise (CI logs, pipes): only the summary line per run, so a log holds one line per run.
+ * What `loadlab run` prints while an experiment goes: on a terminal a header per run, the live line and the
+ * summary line; otherwise one summary line per run.
  */
 import { terminalSafe } from "../validation/terminal_text.ts";
 import type { AttackProgress, RunResult } from "../results/mod.ts";
@@ -58,9 +57,8 @@ export function runProgress(opts: {
 }
 
 /**
- * What qualifies the run's CPU profiles, one line a process: why one was not taken (its inspector belonged to
- * another process, the process died) or what a taken one may not show (mostly idle), as results.json and the
- * report say it, so a terminal reader is not left with "(profiled)" alone.
+ * What qualifies the run's CPU profiles, one line a process: why one was not taken, or what a taken one may
+ * not show (mostly idle).
  */
 export function profileNotes(run: RunResult): string[] {
   return (run.profiles ?? []).flatMap((p) => {
@@ -76,10 +74,8 @@ function formatEta(ms: number): string {
 }
 
 /**
- * One line per finished run: name, req/s (with the requested rate, sends made and dropped for open models;
- * the drain and requests unfinished by gracefulStop beside it), p50, p99 ("-" without a response), success,
- * and the run verdict (results/conclude/run_verdict.ts) last, so a log line never shows "success 100.00%"
- * beside dropped sends without saying so; then "(profiled)" when it was.
+ * One line per finished run: name, req/s (with sends and drops for open models), p50, p99, success and the
+ * run verdict last, so "success 100.00%" never shows without what qualifies it.
  */
 export function summaryLine(run: RunResult): string {
   const f = sendFacts(run);

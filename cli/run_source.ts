@@ -1,9 +1,7 @@
 /**
  * @module
- * The experiment `loadlab run` reads, before any output folder is touched or any target starts: a file, a
- * preset (`preset:NAME`) or a session script (run as the experiment its options describe), loaded by
- * scenarios/load.ts `loadRunnable` with the run's flags, its schedule replayed when `--replay` asks, its
- * scripts checked.
+ * The experiment `loadlab run` reads before any output or target is touched: a file, a preset or a session
+ * script, loaded by scenarios/load.ts `loadRunnable` with the run's flags.
  */
 import { resolve } from "node:path";
 import type { RunArgs } from "./run_args.ts";

@@ -1,9 +1,7 @@
 /**
  * @module
- * `loadlab run` reading its experiment, and what it leaves when a stop (Ctrl-C, SIGTERM) comes then: while a
- * session script is type-checked or its top level (a k6 script's init code) runs. results.json and
- * report.html with no run, `complete: false` and `stoppedIn` naming the phase, as a stop in any later phase
- * leaves them; with `--resume` the file already there is kept.
+ * What `loadlab run` leaves when a stop comes while it reads its experiment: results.json and report.html
+ * with no run, `complete: false` and `stoppedIn` naming the phase.
  */
 import type { RunArgs } from "./run_args.ts";
 import type { Interrupt } from "./live.ts";

@@ -1,11 +1,7 @@
 /**
  * @module
- * A session script checked before any target starts or load is sent (exit 2 on a problem): type-checked with
- * `deno check` when loadlab runs from source (a compiled loadlab has no type checker inside; its import below
- * still refuses a syntax error), then imported to see it loads and has a default function, in an isolate of
- * its own (script_host.ts): its top-level code cannot end loadlab (`Deno.exit`), hold it (a loop that never
- * yields is refused within seconds, an await that never settles after a minute) or grow it past its memory
- * limit.
+ * A session script checked before any load (exit 2): type-checked with `deno check` when loadlab runs from
+ * source, then imported in an isolate of its own (script_host.ts) that it cannot end, hold or grow.
  */
 import { basename, dirname, extname, resolve } from "node:path";
 import { busyText, type HostOutcome, type ScriptExports, ScriptHost } from "../runner/script/script_host.ts";
@@ -45,10 +41,8 @@ export function scriptExperimentName(path: string): string {
 const IMPORT_TIMEOUT_MS = 60_000;
 
 /**
- * Type-checks (from source) and imports the script at `path` in an isolate of its own (so its top-level code
- * cannot end loadlab), under loadlab's memory limit `memoryLimitMb` (before the plan: the one of
- * `--max-memory-mb`, else one worker's default); throws `UsageError` naming file:line, or why the import
- * never ended, and `ScriptCheckStopped` when `signal` aborts meanwhile.
+ * Type-checks and imports the script at `path` in an isolate under `memoryLimitMb`; throws `UsageError`
+ * naming file:line, and `ScriptCheckStopped` when `signal` aborts.
  */
 export async function checkScript(
   path: string,

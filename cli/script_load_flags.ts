@@ -1,8 +1,7 @@
 /**
  * @module
- * The load of a session script or a k6 script from `loadlab run`'s command line, so a user changes the load
- * without editing the file: k6's `--vus 50 --duration 30s`, `--iterations`, `--stages 30s:50,1m:0` and `-e
- * KEY=VALUE`, and Locust's `-c 50 --ramp-up 10/s -d 20s` (`-c` is `--vus`).
+ * The load of a session or k6 script from `loadlab run`'s flags, so a user changes it without editing the
+ * file: k6's `--vus`, `--duration`, `--iterations`, `--stages`, `-e`, and Locust's `-c`, `--ramp-up`.
  */
 import type { FlagSpec } from "./argv.ts";
 import type { FlagValues } from "./flag_values.ts";

@@ -1,8 +1,7 @@
 /**
  * @module
- * `--segment i/N` and `--start-at TIME`, shared by `attack` and `run`: which execution segment of a load
- * split over several machines this process generates, and the wall-clock instant every segment starts its
- * schedule.
+ * `--segment i/N` and `--start-at TIME` of `attack` and `run`: the execution segment of a load split over
+ * machines, and the instant every segment starts.
  */
 import { UsageError } from "./usage_error.ts";
 

@@ -1,8 +1,7 @@
 /**
  * @module
- * The flags of `loadlab serve` and the target they ask for: the built-in target (its instances, balance,
- * compression, caches, static folder, Redis), the Redis proxy in front of it (`--redis-cache-ttl`,
- * `--rate-limit`) or in front of an app already running (`--proxy`).
+ * The flags of `loadlab serve` and the target they ask for: the built-in target, the Redis proxy in front of
+ * it, or the proxy in front of an app already running (`--proxy`).
  */
 import type { FlagSpec } from "./argv.ts";
 import { tokenize } from "./argv.ts";
@@ -138,9 +137,8 @@ function staticDirOf(flags: FlagValues): string | undefined {
 }
 
 /**
- * A `--host` this machine cannot listen on (a name that does not resolve, an address that is not ours), or a
- * `--port` or `--grpc-port` another process holds there, is bad input: found here by a throwaway listen, not
- * as a target child that failed (exit 3) or an uncaught error once the HTTP target is up.
+ * Refuses, by a throwaway listen, a `--host` this machine cannot listen on or a `--port`/`--grpc-port`
+ * another process holds: bad input, not a target that failed.
  */
 export function checkListen(flags: FlagValues, host: string | undefined): void {
   const hostname = host ?? "127.0.0.1";

@@ -1,8 +1,7 @@
 /**
  * @module
- * `loadlab site [DIR]`: every `results.json` under DIR (default `out/`, where `run` and `demo` write) as a
- * small site: an index (name, date, git commit, runs, thresholds, a sparkline of req/s), each experiment's
- * report, and the comparison of any two (report/html/site.ts builds the pages, pure).
+ * `loadlab site [DIR]`: every `results.json` under DIR (default `out/`) as a small site: an index, each
+ * experiment's report, and the comparison of any two.
  */
 import { join, relative } from "node:path";
 import { loadResultsFile } from "../results/io.ts";

@@ -1,8 +1,7 @@
 /**
  * @module
  * `loadlab steer URL ACTION [VALUE]`: changes a running `run`/`attack`/`demo` from another terminal, as `k6
- * pause`, `k6 resume` and `k6 scale` do: it sends the change to the dashboard's control endpoint
- * (cli/steer_control.ts) at the URL the running command printed, whose `token` parameter authorizes it.
+ * pause`/`resume`/`scale` do, through the dashboard's control endpoint.
  */
 import { EXIT } from "./exit_codes.ts";
 import { runCommand } from "./command_errors.ts";
@@ -161,9 +160,8 @@ async function jsonCapped(res: Response): Promise<unknown> {
 }
 
 /**
- * The control endpoint's answer: its refusal (`error`), the change applied, or the steering's state; null
- * when the answer is not one (another server at that address: a 200 of its own must not read as "no load is
- * running").
+ * The control endpoint's answer, or null when the answer is not one (another server's 200 must not read as
+ * "no load is running").
  */
 function controlAnswer(
   res: Response,

@@ -1,8 +1,7 @@
 /**
  * @module
- * The control endpoint of the live dashboard (`/control`): `GET` answers where the steering of the run under
- * way stands, `POST` with a JSON change (`{"action": "rate", "ratePerSec": 200}`) applies it
- * (runner/steering.ts checks it).
+ * The live dashboard's control endpoint (`/control`): `GET` answers the run's steering state, `POST` applies
+ * a JSON change (runner/steering.ts checks it).
  */
 import type { RunSteering } from "../runner/steering.ts";
 

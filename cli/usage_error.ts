@@ -1,8 +1,7 @@
 /**
  * @module
- * The one error type of command-line parsing. Its message is a single line that names the problem and the fix
- * (`-d "10x": not a duration; use ..., e.g. -d 10s`); the command throws it and `runCommand`
- * (cli/command_errors.ts) prints it and exits with code 2 (`EXIT.badInput`) before any load is sent.
+ * The one error of command-line parsing: a single line naming the problem and the fix; cli/command_errors.ts
+ * prints it and exits 2 before any load.
  */
 
 /**

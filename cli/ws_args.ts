@@ -1,8 +1,7 @@
 /**
  * @module
- * The WebSocket flags of `loadlab attack` (a ws:// or wss:// URL): the messages, how they are framed, which
- * server message answers a send, the subprotocols and compression offered, and what each connection does (a
- * storm's `--ws-per-connection N`, hold's `--ws-ping 1s`). -H headers go on the handshake.
+ * The WebSocket flags of `loadlab attack` (a ws:// or wss:// URL): messages, framing, which server message
+ * answers a send, subprotocols, compression and each connection's behaviour.
  */
 import type { FlagSpec } from "./argv.ts";
 import type { FlagValues } from "./flag_values.ts";

@@ -1,8 +1,7 @@
 /**
  * @module
- * Shared pieces of the Artillery import: the issue collector, the `ArtilleryError` thrown with every issue at
- * once, the table that names why each Artillery feature loadlab cannot run is refused, and the seconds parser
- * (Artillery's durations and think times are seconds).
+ * Shared pieces of the Artillery import: the issue collector, `ArtilleryError`, the table of refused features
+ * with their reasons, and the seconds parser.
  */
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../validation/duration.ts";
 import type { Origins } from "./artillery_paths.ts";

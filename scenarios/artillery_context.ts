@@ -1,8 +1,7 @@
 /**
  * @module
- * What an Artillery script's requests are converted against (`FlowContext`, artillery_request.ts), read from
- * its `config`: the target's origin and base path, `config.defaults.headers`, `config.variables`, the names
- * only known at run time (payload fields, captures) and the endpoint naming.
+ * What an Artillery script's requests are converted against (`FlowContext`), read from its `config`: origin,
+ * base path, default headers, variables, run-time names and endpoint naming.
  */
 import { endpointNaming } from "./artillery_endpoints.ts";
 import { type Collector, isRecord, join, rejectUnknownKeys } from "./artillery_common.ts";

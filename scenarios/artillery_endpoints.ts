@@ -1,9 +1,7 @@
 /**
  * @module
- * Endpoint names of an imported Artillery script, as Artillery 2's `metrics-by-endpoint` plugin names them
- * (on by default there): a request's path as written, templates unfilled (its `groupDynamicURLs`, so
- * `/items/{{ id }}` is one endpoint), with its query string unless `stripQueryString`; a request with a
- * `name` is `url (name)`, or just `name` with `useOnlyRequestNames`.
+ * Endpoint names of an imported Artillery script, as Artillery 2's `metrics-by-endpoint` plugin names them:
+ * the path as written, templates unfilled, `url (name)` for a named request.
  */
 import { type Collector, isRecord, join } from "./artillery_common.ts";
 

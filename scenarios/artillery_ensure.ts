@@ -1,11 +1,7 @@
 /**
  * @module
- * Artillery `config.ensure` -> loadlab threshold expressions, with Artillery's own semantics (from
- * artillery-plugin-ensure): the legacy keys `min`, `max`, `median`, `p95`, `p99` and every `thresholds:`
- * entry mean "metric < value" (ms for response times); `maxErrorRate: X` means the share of failed virtual
- * users is <= X%; `conditions:` are expressions over metric names joined by `and`. loadlab's `errorRate`
- * counts failed requests including 4xx/5xx responses, where Artillery counts only virtual users that hit a
- * network error, so the import says so in a warning.
+ * Artillery `config.ensure` -> loadlab threshold expressions with artillery-plugin-ensure's semantics; its
+ * `maxErrorRate` counts failed virtual users where loadlab counts requests, so the import warns.
  */
 import { type Collector, isRecord, join, rejectUnknownKeys } from "./artillery_common.ts";
 
@@ -103,8 +99,7 @@ function conditionsForm(list: unknown, path: string, out: Collector): Threshold[
 }
 
 /**
- * Threshold expressions (each with its path) for loadlab's `thresholds:` list from `config.ensure` (what the
- * plugin reads) or `config.plugins.ensure` (where Artillery's docs also show the checks); problems go to
+ * Threshold expressions, each with its path, from `config.ensure` or `config.plugins.ensure`; problems go to
  * `out`.
  */
 export function convertEnsure(ensure: unknown, path: string, out: Collector): Threshold[] {

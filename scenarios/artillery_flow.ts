@@ -1,9 +1,7 @@
 /**
  * @module
- * Artillery `scenarios[]` -> loadlab `flows`: each scenario becomes a flow with its weight, each
- * `get/post/put/patch/delete/head` step a request step (artillery_request.ts: its url, query, body, headers
- * and captures, its `{{ name }}` templates filled) and each `think` (seconds) a think step; `loop` with a
- * `count` is written out that many times.
+ * Artillery `scenarios[]` -> loadlab `flows`: each scenario a weighted flow, each request step converted by
+ * artillery_request.ts, each `think` a think step, a counted `loop` written out.
  */
 import {
   type Collector,

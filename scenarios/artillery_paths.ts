@@ -1,8 +1,7 @@
 /**
  * @module
- * Where each part of an imported Artillery script came from, so a problem found in the experiment it became
- * (by the schema, the planner or the engine's checks) is named at the path the user wrote
- * (`scenarios[0].flow[2].get.headers.Content-Length`), not at the converted one (`flows[0].steps[2]...`).
+ * Where each part of an imported Artillery script came from, so a problem in the converted experiment is
+ * named at the path the user wrote, not the converted one.
  */
 import { formatPath, type Issue } from "../validation/mod.ts";
 

@@ -8,11 +8,7 @@ import { tagOrigin } from "./artillery_paths.ts";
 
 const PAYLOAD_KEYS = ["path", "fields", "order", "skipHeader"];
 
-/**
- * `config.payload` (one CSV file, a row per virtual user) as a loadlab data source: `fields` name the
- * columns, `skipHeader` drops the file's own header row, `order: sequence` is `sequential` and Artillery's
- * default, `random`, stays random.
- */
+/** `config.payload` (one CSV file, a row per virtual user) as a loadlab data source. */
 export function convertPayload(payload: unknown, out: Collector) {
   if (payload === undefined) return undefined;
   const one = Array.isArray(payload) && payload.length === 1 ? payload[0] : payload;

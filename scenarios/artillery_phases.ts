@@ -1,9 +1,7 @@
 /**
  * @module
- * Artillery `config.phases` -> the `artillery` load of an imported script: a `rate` load with one named phase
- * per Artillery phase (`duration` seconds -> "Ns", `arrivalRate` -> `rate`, `rampTo`, `arrivalCount` -> the
- * rate that spreads the count over the phase, `pause` -> a phase of rate 0), and `maxVusers` as the load's
- * `maxConnections`.
+ * Artillery `config.phases` -> the imported script's `rate` load, one named phase per Artillery phase, and
+ * `maxVusers` as its `maxConnections`.
  */
 import {
   type Collector,

@@ -1,8 +1,7 @@
 /**
  * @module
- * One Artillery request step (`get/post/put/patch/delete/head`) -> a loadlab request step: `url` made
- * relative to the target, `qs` -> `query`, `json`/`body`, `config.defaults.headers` under the step's own
- * headers, `capture` (json, header, regexp) the step's captures.
+ * One Artillery request step -> a loadlab request step: `url` relative to the target, `qs` as `query`,
+ * `json`/`body`, default headers under the step's own, `capture` as captures.
  */
 import { artilleryEndpointName, type EndpointNaming } from "./artillery_endpoints.ts";
 import { type Collector, isRecord, join, rejectUnknownKeys } from "./artillery_common.ts";

@@ -1,8 +1,7 @@
 /**
  * @module
- * Artillery's `engine: ws` scenarios as a loadlab WebSocket storm: each virtual user opens a connection,
- * sends its flow's messages in order (each waits for its answer, as the engine's echo rule has it), pauses
- * where the flow thinks, and closes.
+ * Artillery's `engine: ws` scenarios as a loadlab WebSocket storm: each virtual user connects, sends its
+ * messages in order (each awaiting its answer), pauses where it thinks, and closes.
  */
 import { type Collector, isRecord, rejectUnknownKeys } from "./artillery_common.ts";
 import { listOrigin, tagOrigin } from "./artillery_paths.ts";

@@ -1,10 +1,7 @@
 /**
  * @module
- * Artillery `engine: ws` scenarios that read what the server sends (a `send` with `capture` or `match`, a
- * `wait` step) as a loadlab flow of ws steps (docs/WEBSOCKET.md), where a storm (artillery_ws.ts) only counts
- * answers: each virtual user is a session that connects to the target's path, sends its messages (`payload`,
- * an object sent as JSON), waits where Artillery's engine waits for the next message, captures from it
- * (`json`, `regexp` with `as`) and closes at the end.
+ * Artillery `engine: ws` scenarios that read what the server sends (`capture`, `match`, `wait`) as a loadlab
+ * flow of ws steps (docs/WEBSOCKET.md), where a storm only counts answers.
  */
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../validation/duration.ts";
 import { type Collector, isRecord, join, nonNegative, rejectUnknownKeys } from "./artillery_common.ts";

@@ -1,9 +1,7 @@
 /**
  * @module
- * The cold start of a target loadlab started, from its first process's spawn: when it listened (its port
- * accepted, or it printed its READY line), when it was ready (the readiness check passed), when the first 2xx
- * came back, and the latency of the first requests after that (`coldStartRequests`, sent one at a time on one
- * keep-alive connection to the run's first GET path, so the first includes the TCP connect).
+ * The cold start of a target loadlab started, from its spawn: when it listened, when it was ready, the first
+ * 2xx, and the latency of the first `coldStartRequests` after that.
  */
 import type { RunResult } from "../results/mod.ts";
 import type { AttackConfig } from "../runner/config.ts";

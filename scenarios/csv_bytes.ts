@@ -1,8 +1,7 @@
 /**
  * @module
- * RFC 4180 CSV parsed on its bytes (quoted fields, `""` inside them, commas and line breaks within quotes,
- * CRLF or LF): comma, quote, CR and LF are ASCII and never part of a UTF-8 sequence, so values are byte
- * ranges and never become strings.
+ * RFC 4180 CSV parsed on its bytes: the delimiters are ASCII and never part of a UTF-8 sequence, so values
+ * stay byte ranges and never become strings.
  */
 import { type PackedRows, shared } from "../runner/data_rows.ts";
 

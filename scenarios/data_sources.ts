@@ -1,8 +1,7 @@
 /**
  * @module
- * The `data:` sources of an experiment file: a CSV file with a header row (RFC 4180 quoting: quoted fields,
- * `""` inside them, commas and line breaks within quotes), a JSON array of objects, or NDJSON (one object a
- * line), its path relative to the experiment file, read once at plan time with a size cap.
+ * The `data:` sources of an experiment file: CSV with a header row, a JSON array of objects, or NDJSON,
+ * relative to the file, read once at plan time with a size cap.
  */
 import { z } from "zod";
 import { FileReadError, formatCap, readFileCapped } from "../system/read_capped.ts";

@@ -1,12 +1,7 @@
 /**
  * @module
- * A k6 script's `options` as the experiment `loadlab run script.js` runs: the load as one of loadlab's models
- * (`vus`+`duration` and `constant-vus` are `connections`, `stages` and `ramping-vus` ramp them, `iterations`
- * and the iteration executors are `count` loads of sessions, the arrival-rate executors are `rate` phases);
- * several scenarios (or one with a `startTime`) as one load each, run together from their `startTime`s (the
- * experiment's `together:`); thresholds in k6's syntax as loadlab's k6 form (`http_req_duration{name:x}:
- * p(95)<500`; k6_thresholds.ts); `noConnectionReuse`, `insecureSkipTLSVerify`, `tlsVersion` and
- * `tlsCipherSuites` as each load's connection and TLS.
+ * A k6 script's `options` as the experiment `loadlab run script.js` runs: its executors as loadlab's load
+ * models, several scenarios as loads run together, thresholds in loadlab's k6 form.
  */
 import { formatPath, type Issue } from "../validation/mod.ts";
 import { k6Duration, type Problem } from "./k6_duration.ts";

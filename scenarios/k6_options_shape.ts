@@ -1,10 +1,6 @@
 /**
  * @module
- * The types of a k6 script's `options` checked before they are mapped onto loads (k6_options.ts): counts are
- * whole numbers (not `"ten"`, NaN or Infinity, which JSON would carry as null), `stages` a list of `{
- * duration, target }`, `scenarios` and `thresholds` objects by name (not lists), `tags` of text, and switches
- * true or false, `summaryTrendStats` k6's stats (`avg`, `min`, `med`, `max`, `count`, `p(N)`) and
- * `summaryTimeUnit` one of k6's units.
+ * The types of a k6 script's `options`, checked before they are mapped onto loads (k6_options.ts).
  */
 import type { Problem } from "./k6_duration.ts";
 

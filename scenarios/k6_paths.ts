@@ -1,10 +1,7 @@
 /**
  * @module
- * Where each field of the experiment a k6 script's `options` become (k6_options.ts) came from in the script,
- * so a problem found after the mapping (a load's schema, a threshold's grammar, the plan's checks) names the
- * script's own option (`options.vus`, `options.scenarios.browse.duration`,
- * `options.thresholds.http_req_duration[1]`), never loadlab's field (`loads.k6.connections`, `thresholds[1]`)
- * a k6 user never wrote.
+ * Where each field of the experiment a k6 script's `options` become came from, so a later problem names the
+ * script's own option (`options.vus`), never loadlab's field.
  */
 import type { Issue } from "../validation/mod.ts";
 import { formatPath } from "../validation/mod.ts";

@@ -1,9 +1,7 @@
 /**
  * @module
- * A k6 script's thresholds (`{ metric{tags}: [expr | {threshold, abortOnFail, delayAbortEval}] }`) as
- * loadlab's k6 form (`http_req_duration{name:x}: p(95)<500`) for the HTTP metrics loadlab measures, and as
- * rules judged after the run on k6's summary for `checks`, custom metrics and the iteration metrics (those
- * with `abortOnFail` on a custom metric judged live as well, runner/script/k6/metrics_channel.ts).
+ * A k6 script's thresholds as loadlab's k6 form for the HTTP metrics loadlab measures, and as rules judged
+ * after the run on k6's summary for checks, custom and iteration metrics.
  */
 import { k6Duration, type Problem } from "./k6_duration.ts";
 

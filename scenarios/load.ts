@@ -1,12 +1,8 @@
 /**
  * @module
- * The one way from an experiment's text to a plan ready to run, `loadPlan`: parse (YAML or JSON) -> convert
- * an Artillery script (scenarios/artillery.ts) -> overrides (`--quick`, `--set`, `--target`:
- * scenarios/overrides.ts) -> validate (scenarios/schema.ts) -> check the `quick:` section when it is not
- * applied -> `--abort-on-fail` on every threshold -> plan once (scenarios/plan.ts) -> check every run against
- * the engine's schema (scenarios/plan_check.ts) -> cut one `--segment` (scenarios/segment_plan.ts) ->
- * preflight on this machine (scenarios/plan_preflight.ts: target files and programs, the open-file limit the
- * caller read).
+ * The one way from an experiment's text to a plan ready to run: parse, convert an Artillery script, apply
+ * overrides, validate, plan, check, cut a `--segment`, preflight. Each step throws one `ExperimentError` with
+ * all its problems.
  */
 import { type Issue, validate } from "../validation/mod.ts";
 import { importArtillery, isArtilleryScript } from "./artillery.ts";
@@ -83,9 +79,8 @@ export function loadPlan(text: string, opts: LoadPlanOptions = {}): Plan {
 export interface Runnable {
   plan: Plan;
   /**
-   * The experiment as YAML with the `quick:` section merged in and dropped, every `--set` and `--target`
-   * applied (comments are not kept); null when nothing changed the file or it is an Artillery script (shown
-   * as written). results.json keeps it so a quick run's report shows the durations it ran.
+   * The experiment as YAML with `quick:`, `--set` and `--target` applied, for the report of a quick run; null
+   * when nothing changed it or it is an Artillery script.
    */
   ranSource: string | null;
   /** Notes on an imported Artillery script that change no request, for the command to print. */

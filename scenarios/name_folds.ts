@@ -1,8 +1,6 @@
 /**
  * @module
- * Target names that differ only in case (`App` and `app`). Each is valid alone, but a target names a folder
- * on disk, `logs/<target>` (its process's log and its runtime samples, written while the runs interleave,
- * every target up at once).
+ * Target names that differ only in case (`App`, `app`): each names a folder on disk (`logs/<target>`).
  */
 
 /** One problem at the path of the later name. */

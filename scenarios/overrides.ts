@@ -1,9 +1,7 @@
 /**
  * @module
- * What the command line changes in an experiment file before it is validated: `--quick` deep-merges the
- * file's `quick:` section over it (objects merge key by key, lists and scalars replace, null removes), `--set
- * PATH=VALUE` sets one field by its path (`loads.open.phases[1].rate=300`, the value read as YAML, so `[1,
- * 2]` and `{a: 1}` work too), and `--target NAME=URL` replaces a target by a running server.
+ * What the command line changes in an experiment file before validation: `--quick` merges the `quick:`
+ * section, `--set PATH=VALUE` sets a field (value read as YAML), `--target NAME=URL` replaces a target.
  */
 import { parse as parseYaml } from "yaml";
 import type { Issue } from "../validation/mod.ts";
@@ -12,9 +10,8 @@ import { nearest } from "../validation/suggest.ts";
 import { isRecord, type Result } from "./yaml_document.ts";
 
 /**
- * Keys that are properties of every JavaScript object: as a name in a map (targets, loads, headers) one would
- * set the object's prototype (`__proto__`, silently dropping the entry) or read an inherited value
- * (`constructor`).
+ * Keys every JavaScript object has: as a map's name they would set the prototype (`__proto__`) or read an
+ * inherited value (`constructor`).
  */
 export const RESERVED_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
 

@@ -1,11 +1,7 @@
 /**
  * @module
- * `checkPlan`: a planned experiment's attacks checked against the engine's own config schema
- * (runner/config.ts) when the file is loaded, so a value only the engine refuses fails before any load, with
- * the issue pointing at the key the user wrote rather than the engine's field name: the load's key
- * (`loads.burst.phases[0].duration`), the file's own key for file-wide settings (`interval`), or the sweep
- * value that set it (`sweeps[0].values[2]`); a search's range ends as its probes run them; and no two runs of
- * one name.
+ * `checkPlan`: a plan's attacks checked against the engine's config schema (runner/config.ts) when the file
+ * loads, each issue at the key the user wrote or the sweep value that set it.
  */
 import { attackConfigSchema } from "../runner/config.ts";
 import { targetSpecSchema } from "../targets/spec.ts";
@@ -33,9 +29,8 @@ const FILE_WIDE: Record<string, string> = {
 };
 
 /**
- * A stand-in for the URL the run will load (the target's address is known only once it starts), with the
- * run's scheme: the engine's rules that depend on it (h2c only on http:, auto negotiating only on https:)
- * must judge the run as it will be.
+ * A stand-in for the run's URL with its scheme (the address is known once the target starts): the engine's
+ * scheme-dependent rules must judge the run as it will be.
  */
 function placeholderUrlOf(target: PlannedRun["target"]): string {
   const spec = target.kind === "spec" ? target.spec as { url?: unknown; tls?: unknown } : null;
@@ -101,9 +96,8 @@ function sameNameIssues(plan: Plan): Issue[] {
 }
 
 /**
- * Each attack a run starts, with the run whose load names it: loads run together (`together:`) are each
- * checked as their own load, as each starts its own workers (the run's attack is only the first's, so a
- * second load's zero duration was found by the engine as the load started, naming no file or load).
+ * Each attack a run starts, with its run: loads run together are each checked, as each starts its own
+ * workers.
  */
 function checkedAttacks(plan: Plan): Array<{ run: PlannedRun; at: PlannedRun }> {
   return [...plan.runs, ...plan.searches.map((s) => s.base)].flatMap((run) =>

@@ -1,10 +1,7 @@
 /**
  * @module
  * How long a plan takes on the wall clock, as a range (`loadlab presets`): the loads, warm-ups and cooldowns
- * of `estimateDurationMs`, plus what the runs cost around them: loadlab's own start and the report at the
- * end, each run's set-up (worker isolates, the generator's ~200 ms warm-up, the pre-connected pool, the
- * results written), each target start (a process, its Redis, a proxy's upstream), and the graceful stop an
- * overloaded run waits out for answers still in flight.
+ * plus loadlab's start, each run's set-up, target starts and graceful stops.
  */
 import type { TargetSpec } from "../targets/spec.ts";
 import { estimateDurationMs } from "./plan.ts";

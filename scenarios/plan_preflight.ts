@@ -1,10 +1,7 @@
 /**
  * @module
- * What loading a plan checks on this machine, after the file and the plan are valid and before any target
- * starts or any load is sent: the targets' files and programs (scenarios/schema_files.ts), the open-file
- * limit (given by the caller, which reads it) and the local ports of the load's source addresses against the
- * most sockets any planned run (or capacity-search probe) may hold, and that this host can send from those
- * addresses.
+ * What loading a plan checks on this machine before any target starts: the targets' files and programs, the
+ * open-file limit and the local ports the planned sockets need.
  */
 import { attackConfigSchema } from "../runner/config.ts";
 import { maxSocketsUnder, portProblem, socketProblem, socketsOf } from "../runner/socket_budget.ts";

@@ -1,8 +1,7 @@
 /**
  * @module
- * Executes a `Plan`: for each planned run, its target up (started, shared or restarted by `run_targets.ts`),
- * the run itself (run_one.ts: the cooldown, the attack with telemetry and target counters, `warmup: auto` and
- * per-phase statistics), and the result appended to `results.json` and `report.html` at once.
+ * Executes a `Plan`: each run's target up (run_targets.ts), the run itself (run_one.ts), and the result
+ * appended to `results.json` and `report.html` at once.
  */
 import { analyze } from "../results/conclude/analysis.ts";
 import { estimateDurationMs } from "./plan.ts";

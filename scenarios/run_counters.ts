@@ -1,16 +1,13 @@
 /**
  * @module
- * A run's target counters (cache hits, stale hits, proxy bypasses, pool queueing), which the target keeps
- * cumulatively: the change over the whole run, warm-up included, and, when the run has a warm-up, the change
- * from a snapshot taken as the warm-up ends, which covers the same requests as the latency statistics.
- * scenarios/run.ts stores both (`targetStats`, `targetStatsMeasured`).
+ * A run's target counters (cache hits, proxy bypasses, pool queueing): the change over the whole run and,
+ * with a warm-up, over the measured part only.
  */
 import type { RunTarget } from "./run_targets.ts";
 
 /**
- * The target's counters over the run (warm-up included, as they are cumulative) and, with a warm-up, over the
- * measured part only (from the snapshot at the warm-up's end): the latency statistics exclude warm-up
- * requests, so the two are reported side by side rather than one passing for the other.
+ * The target's counters over the run and, with a warm-up, from the warm-up's end: latency excludes warm-up
+ * requests, so both are reported side by side.
  */
 export async function counterDeltas(
   before: Record<string, number>,

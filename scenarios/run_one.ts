@@ -1,10 +1,7 @@
 /**
  * @module
- * One planned run of an experiment, from its cooldown to its result (scenarios/run.ts runs the plan): the
- * target taken from the pool, the load's config against it (`rebase`: paths relative to the target's base
- * URL; a self-signed target's CA trusted), a fresh target's cold start probed, then the attack with the
- * target's telemetry, counters and CPU profiles around it, and the result completed with the experiment's
- * coordinates, the `warmup: auto` cut and per-phase statistics.
+ * One planned run, from its cooldown to its result: the target from the pool, the config rebased on it, its
+ * cold start probed, the attack with telemetry and profiles, the result completed.
  */
 import { cutWarmup, phaseStats } from "../results/interval_stats.ts";
 import type { Plan, PlannedRun } from "./plan_types.ts";
@@ -264,9 +261,8 @@ function trustTargetCa(attack: RelativeAttackInput, caFile: string | undefined):
 }
 
 /**
- * The attack config of a run against `baseUrl`: request paths in the plan are relative to the target's base
- * URL, and the engine joins a path to the URL's origin, so a base path (`http://host/app`) is prefixed to
- * every request path and flow step here.
+ * The attack config of a run against `baseUrl`: a base path (`http://host/app`) is prefixed to every request
+ * path and flow step, as the engine joins paths to the origin.
  */
 export function rebase(attack: RelativeAttackInput, baseUrl: string): AttackConfigInput {
   const base = new URL(baseUrl);

@@ -1,8 +1,7 @@
 /**
  * @module
- * The output folder of a running experiment: `results.json` and `report.html`, both rewritten whole
- * (temporary file + rename) after every run, so whatever stops the experiment (Ctrl-C, a dead target, a crash
- * of the machine) leaves the finished runs readable and the report showing them.
+ * The output folder of a running experiment: `results.json` and `report.html` rewritten whole (temporary file
+ * + rename) after every run, so any stop leaves the finished runs readable.
  */
 import {
   buildResultsFile,
@@ -97,9 +96,8 @@ export class ExperimentOutput {
   }
 
   /**
-   * `run` as results.json shows it (its secrets redacted unless kept), for what prints it outside the files:
-   * the terminal's run line and its `Checks:` block, whose step labels are `METHOD path` and may carry a
-   * `?token=`.
+   * `run` as results.json shows it (secrets redacted unless kept), for the terminal's run line and `Checks:`
+   * block.
    */
   shown(run: RunResult): RunResult {
     return this.keepSecrets ? run : redactResults({ ...this.results, runs: [run] }).runs[0];

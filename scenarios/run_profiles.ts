@@ -1,10 +1,7 @@
 /**
  * @module
- * CPU profiles of a run (`profile: cpu` on its target, `--profile`): started in the target's processes just
- * before the load and stopped just after it (targets/inspector.ts says why through the inspector), each
- * written whole as `profiles/<run>.<process>.cpuprofile` beside results.json, and summarized for the results
- * file and the report (results/cpu_profile.ts), with a warning when it is almost all idle (the work then ran
- * elsewhere: cluster workers, threads, or a Deno process's Rust side).
+ * CPU profiles of a run (`profile: cpu`, `--profile`): taken in the target's processes around the load,
+ * written as `profiles/<run>.<process>.cpuprofile`, summarized with a warning when mostly idle.
  */
 import { type CpuProfiling, startCpuProfiles, type TakenProfile } from "../targets/mod.ts";
 import type { RunTarget } from "./run_targets.ts";

@@ -1,9 +1,7 @@
 /**
  * @module
- * The targets of a running experiment: each is started when a run first needs its `targetKey` (or anew when
- * the run asks for a fresh target), shared by every later run with the same key, and stopped as soon as no
- * remaining run needs it, so a long experiment does not keep every variant's processes (and their CPU and
- * memory) alive at once.
+ * The targets of a running experiment: each started when a run first needs its `targetKey`, shared by later
+ * runs with that key, and stopped once no remaining run needs it.
  */
 import type { PlannedRun } from "./plan_types.ts";
 import type { RunResult } from "../results/mod.ts";

@@ -1,9 +1,7 @@
 /**
  * @module
- * The thresholds of a plan on its runs, for scenarios/run.ts: every expression parsed once before any load (a
- * typo costs no run), the rules that stop a run while it goes (`abortOnFail`, as runner/attack.ts takes them;
- * none on a shard, whose thresholds wait for `loadlab merge`), and after the runs each planned run's
- * thresholds judged on its result, with the scope (target, load) each was declared with.
+ * The thresholds of a plan on its runs: every expression parsed before any load, the `abortOnFail` rules that
+ * stop a run, and each run's thresholds judged on its result.
  */
 import type { RunResult, ThresholdResult } from "../results/mod.ts";
 import {

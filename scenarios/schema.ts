@@ -1,9 +1,7 @@
 /**
  * @module
- * Experiment files (docs/EXPERIMENTS.md) as one zod schema, `experimentSchema`, with the `Experiment` type
- * inferred from it: the structure (scenarios/schema_object.ts) refined by the checks that span fields (names
- * that must exist, a grid of two sweeps, thresholds that parse, proxy upstreams without cycles:
- * scenarios/schema_checks.ts), run once the structure is valid.
+ * Experiment files (docs/EXPERIMENTS.md) as one zod schema, `experimentSchema`: the structure
+ * (schema_object.ts) refined by the checks that span fields (schema_checks.ts).
  */
 import type { z } from "zod";
 import { checkExperiment } from "./schema_checks.ts";

@@ -1,10 +1,7 @@
 /**
  * @module
- * The checks of an experiment file that span fields, run once its structure is valid: every name a field
- * refers to exists (with "did you mean"), sweep and search parameters fit the loads and targets they vary, a
- * grid has two sweeps, thresholds and the search SLO parse, and proxy upstreams named by target form no
- * cycle, the runs are at most MAX_RUNS (scenarios/run_count.ts), and `profile: cpu` is only on targets that
- * can be profiled.
+ * The checks of an experiment file that span fields, run once its structure is valid: names that must exist,
+ * sweeps and searches that fit, thresholds that parse, no proxy cycles, at most MAX_RUNS.
  */
 import { nearest } from "../validation/suggest.ts";
 import {

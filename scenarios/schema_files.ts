@@ -1,10 +1,7 @@
 /**
  * @module
- * The checks of an experiment that need the file system, run by `loadlab run` on the planned runs' targets
- * once the file is valid and before any target starts: a built-in target's `staticDir` is a folder, an
- * external target's `command` is a program (on PATH, or an executable path) and its `cwd` a folder, and the
- * cores of `cpuAffinity` exist on this machine (when taskset is there to pin; without it the field is
- * ignored).
+ * The checks of an experiment that need the file system, before any target starts: `staticDir` a folder,
+ * `command` a program, `cwd` a folder, `cpuAffinity`'s cores present.
  */
 import { findProgram } from "../system/path_lookup.ts";
 import type { TargetSpec } from "../targets/spec.ts";

@@ -58,9 +58,8 @@ const commonFields = {
    */
   protocol: WORD_FIELDS.protocol.optional(),
   /**
-   * `grpc`: send this load's HTTP/2 requests to the built-in target's gRPC listener (node:http2, `grpc:
-   * true`), which answers `POST /echo` too, so JSON and gRPC can be compared on one stack; `http` (the
-   * default): its HTTP port (Deno.serve).
+   * `grpc`: send this load to the built-in target's gRPC listener (which answers `POST /echo` too); `http`
+   * (the default): its HTTP port.
    */
   listener: z.enum(["http", "grpc"]).optional(),
   /** HTTP/2: concurrent streams per connection (h2load's -m). */

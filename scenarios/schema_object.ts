@@ -1,8 +1,7 @@
 /**
  * @module
- * The structure of an experiment file (docs/EXPERIMENTS.md) as one zod object, `experimentObject`, before the
- * checks that span fields: scenarios/schema_checks.ts reads its output type, `ExperimentFields`, and
- * scenarios/schema.ts refines it with those checks into `experimentSchema`.
+ * The structure of an experiment file as one zod object, `experimentObject`, before the checks that span
+ * fields (schema_checks.ts, schema.ts).
  */
 import { type MetricsOutput, parseMetricsOutput, repeatedOutput } from "../results/export/metrics_output.ts";
 import { parseFailOn } from "../results/fail_on.ts";
@@ -153,9 +152,8 @@ export const experimentObject = z.strictObject({
   order: z.enum(["interleaved", "sequential"]).default("interleaved"),
   restart: z.enum(["never", "per-repeat", "per-run"]).default("never"),
   /**
-   * Requests sent one at a time right after each target start, for its cold-start curve
-   * (scenarios/cold_start.ts); default 10 with `restart: per-run` or `per-repeat`, else 0 (spawn to listening
-   * and ready are recorded either way).
+   * Requests sent one at a time after each target start, for its cold-start curve; default 10 with `restart:
+   * per-run` or `per-repeat`, else 0.
    */
   coldStartRequests: z.number().int(COLD_START_RANGE).min(0, COLD_START_RANGE).max(1000, COLD_START_RANGE)
     .optional(),

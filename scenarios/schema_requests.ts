@@ -1,8 +1,7 @@
 /**
  * @module
- * The small shared parts of experiment files: durations (strings with a unit, parsed to milliseconds), names,
- * requests (the `"PATH"` / `"METHOD PATH"` shorthand or an object) and flows (sessions of steps with think
- * times).
+ * The small shared parts of experiment files: durations, names, requests (`"METHOD PATH"` or an object) and
+ * flows.
  */
 import { z } from "zod";
 import { DURATION_HINT, durationMsOf, MAX_DURATION_MS, MAX_DURATION_WORDS } from "../validation/duration.ts";
@@ -42,9 +41,8 @@ const RESERVED_NAME = /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b
 const MAX_NAME_CHARS = 100;
 
 /**
- * Why `name` cannot be a name that becomes a folder or file name (`out/<experiment>`, a target's log folder),
- * or undefined: at most `MAX_NAME_CHARS`, only letters, digits, '.', '_' and '-', not `.` or `..` (which
- * would write into `out/` or outside it), no trailing '.', not a device name (`CON`, `NUL`, `COM1`...).
+ * Why `name` cannot name a folder or file (`out/<experiment>`), or undefined: too long, other characters than
+ * letters, digits, `._-`, `.`/`..`, a trailing '.', a device name.
  */
 export function nameProblem(name: string): string | undefined {
   if (name.length > MAX_NAME_CHARS) {
@@ -159,9 +157,8 @@ const wsStepFileSchema = z.strictObject({
 }));
 
 /**
- * A `grpc:` step as a file writes it (runner/grpc_step_spec.ts): its call as `pkg.Service/Method` or ghz's
- * `pkg.Service.Method` (made the first), the message in proto3 JSON, metadata; the schema is the file's
- * `grpc:` section's.
+ * A `grpc:` step as a file writes it: its call (`pkg.Service/Method` or ghz's `pkg.Service.Method`), the
+ * message in proto3 JSON, metadata.
  */
 const grpcStepFileSchema = z.strictObject({
   call: z.string().transform((call, ctx) => {
@@ -198,9 +195,8 @@ type FileFlowStep =
   | Extract<EngineStep, { grpc: unknown }>;
 
 /**
- * One step: `{get: /home}`, `{post: {path: /login, json: {...}}}`, `{think: 500ms}`, a WebSocket action `{ws:
- * {connect: /ws/echo}}`, `{ws: {send: hi, match: {contains: hi}}}`, `{ws: {close: true}}`, or a gRPC call
- * `{grpc: {call: pkg.Service/Method, message: {...}}}`.
+ * One step: `{get: /home}`, `{post: {path: /login, json: {...}}}`, `{think: 500ms}`, `{ws: {...}}` or `{grpc:
+ * {call: pkg.Service/Method, message: {...}}}`.
  */
 const flowStepSchema = stepObjectSchema.transform((step, ctx): FileFlowStep => {
   const given = [...FLOW_METHODS, "think" as const, "ws" as const, "grpc" as const].filter((k) =>

@@ -1,8 +1,7 @@
 /**
  * @module
- * The `targets:` section of experiment files: each named variant is a target spec of targets/spec.ts
- * (built-in, external command, example app, proxy), made strict so a mistyped option is an error, or `{url}`
- * for a server already running.
+ * The `targets:` section of experiment files: each named variant a strict target spec of targets/spec.ts, or
+ * `{url}` for a server already running.
  */
 import { z } from "zod";
 import { resolve } from "node:path";
@@ -93,9 +92,8 @@ export function namedRecord<T extends z.ZodType>(value: T, what: string) {
 }
 
 /**
- * The targets with every external process anchored to `folder` (the experiment file's): a relative `cwd` is
- * resolved against it, and a target without `cwd` runs in it, so a relative `command` or `args` path means
- * beside the file whatever folder loadlab runs from, as `data:` files do.
+ * The targets with every external process anchored to `folder` (the experiment file's): a relative `cwd`,
+ * `command` or `args` path means beside the file, as `data:` files do.
  */
 export function anchorTargets(
   targets: Record<string, FileTarget>,

@@ -1,8 +1,7 @@
 /**
  * @module
  * Capacity search: the largest value of a parameter (usually `load.rate`) at which the target still meets an
- * SLO such as `p99 < 100ms and success >= 99.9%`, found by bisection over short probe runs. No peer tool has
- * it; it answers "how much can this take" in one command instead of a hand-run sweep.
+ * SLO such as `p99 < 100ms and success >= 99.9%`, by bisection over short probe runs.
  */
 import type { Analysis, RunResult } from "../results/mod.ts";
 import { ConfigError } from "../validation/config_error.ts";

@@ -1,8 +1,7 @@
 /**
  * @module
  * The reader of experiment files: YAML (JSON is YAML too) to plain data, or the one problem that stops it as
- * `{path, message}`: the first syntax error with its line and column, a key given twice in one mapping,
- * aliases that expand too far, a `__proto__` key, a document that is not a mapping.
+ * `{path, message}` (a syntax error, a duplicate key, aliases that expand too far, `__proto__`).
  */
 import { type Document, isScalar, LineCounter, parseDocument as parseYamlDocument, visit } from "yaml";
 import type { Issue } from "../validation/mod.ts";
@@ -160,9 +159,8 @@ function duplicateKey(doc: Document): { key: string; offset: number } | undefine
 }
 
 /**
- * The path of the first `__proto__` key anywhere in a parsed document (YAML keeps it as an own key), or of
- * the first value that is one of its own `ancestors` (an alias inside its anchor: walking it would never
- * end).
+ * The path of the first `__proto__` key in a parsed document, or of the first value that is one of its own
+ * `ancestors` (an alias inside its anchor).
  */
 function reservedOrCycle(
   value: unknown,

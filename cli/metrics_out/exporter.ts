@@ -1,8 +1,7 @@
 /**
  * @module
- * `--out KIND=URL` while the load runs: the engine hands each finished interval over (runner/attack.ts
- * `onInterval`, through scenarios/run.ts for experiments) into a bounded inbox, which costs it one array
- * push.
+ * `--out KIND=URL` while the load runs: the engine hands each finished interval into a bounded inbox, which
+ * costs it one array push.
  */
 import snappy from "snappyjs";
 import denoJson from "../../deno.json" with { type: "json" };

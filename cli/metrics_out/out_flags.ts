@@ -1,8 +1,7 @@
 /**
  * @module
- * `--out KIND=URL` on `attack` and `run` (results/export/metrics_output.ts parses the value): a bad one is a
- * `UsageError` naming the flag and the fix (exit 2, before any load). `attack`'s `-o FILE` shares the flag: a
- * value is a metrics output when its part before `=` is a known kind or looks like one.
+ * `--out KIND=URL` on `attack` and `run`; `attack`'s `-o FILE` shares the flag: a value is a metrics output
+ * when its part before `=` is a known kind or looks like one.
  */
 import {
   type MetricsOutput,

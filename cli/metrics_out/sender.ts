@@ -150,9 +150,8 @@ export class OutputSender {
   }
 
   /**
-   * Keeps `error` for results.json, the report and the terminal: a receiver's text is outside input, so it
-   * loses escape sequences and control characters (line breaks become spaces), the credentials this output
-   * sent (a receiver may echo its `Authorization`) and secret query values, and is capped.
+   * Keeps `error` for results.json, the report and the terminal: a receiver's text loses control characters,
+   * the credentials this output sent and secret query values, and is capped.
    */
   #setError(error: string): void {
     const safe = terminalSafe(error).replace(/\s+/g, " ").trim();
@@ -191,10 +190,8 @@ export class OutputSender {
 }
 
 /**
- * Why a POST got no answer, as the OS says it: fetch's own message is "fetch failed" for every network error;
- * its `cause` says "error sending request for url (...): client error (Connect): tcp connect error:
- * Connection refused (os error 111)", of which the OS reason is kept, or without one what follows the
- * client's prefix ("dns error: failed to lookup address information: Name or service not known").
+ * Why a POST got no answer, as the OS says it: the reason at the end of fetch's `cause` ("Connection refused
+ * (os error 111)"), or what follows the client's prefix.
  */
 export function fetchErrorText(err: unknown): string {
   let reason = err as Error;

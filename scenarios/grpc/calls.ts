@@ -1,10 +1,7 @@
 /**
  * @module
- * A gRPC run's calls from what a user gave (`loadlab attack grpc://...` flags, an experiment's `protocol:
- * grpc` fields): the schema (a .proto with its import paths, a protoset, or the server's reflection), the
- * method, the message as JSON and the metadata, made into the run's request mix
- * (runner/http/grpc/call_spec.ts: a message encoded once, or with `{{ placeholders }}` a template filled and
- * encoded per call).
+ * A gRPC run's calls from `attack grpc://` flags or an experiment's `grpc:` fields: schema, method, message
+ * and metadata made into the run's request mix (runner/http/grpc/call_spec.ts).
  */
 import type { Root } from "protobufjs";
 import type { RequestSpec } from "../../runner/request_spec.ts";

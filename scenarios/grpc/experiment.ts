@@ -1,11 +1,7 @@
 /**
  * @module
- * gRPC in experiment files: a top-level `grpc:` section makes every load's requests one gRPC call (its
- * `call:`, the schema by `proto:` with `importPaths:` or `protoset:`, both relative to the file, the
- * `message:` as proto3 JSON, `metadata:`, `compress: gzip`, `maxReceiveBytes:` and `maxSendBytes:`), over
- * HTTP/2 (`protocol: h2` unless a load says h2c: h2 over TLS on https: targets, h2c with prior knowledge on
- * http: ones); with `loads:` only the loads it names (the others keep their HTTP requests, so one file can
- * set gRPC beside HTTP/JSON).
+ * gRPC in experiment files: a top-level `grpc:` section makes every load's requests (or those of the `loads:`
+ * it names) one gRPC call over HTTP/2.
  */
 import { z } from "zod";
 import type { Root } from "protobufjs";

@@ -1,9 +1,7 @@
 /**
  * @module
- * The flows' `grpc:` steps of an experiment file, checked when the file is loaded: each step's call must be a
- * method of the `grpc:` section's schema and its message must fit the method's type (its placeholders' names
- * are checked with the load's data, scenarios/plan_data.ts), each problem at the step's path
- * (`flows[0].steps[1].grpc.message.nmae`) before any target starts.
+ * The flows' `grpc:` steps checked when the file loads: each call a method of the `grpc:` section's schema,
+ * each message fitting the method's type, each problem at the step's path.
  */
 import type protobuf from "protobufjs";
 import type { Issue } from "../../validation/mod.ts";

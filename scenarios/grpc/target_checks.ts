@@ -1,8 +1,7 @@
 /**
  * @module
- * The targets of an experiment's gRPC calls, checked before any target starts: a built-in target serves its
- * gRPC endpoints only with `grpc: true` (without it the calls would reach its HTTP port and all fail as
- * UNIMPLEMENTED), and with one instance (the endpoints are that instance's).
+ * The targets of an experiment's gRPC calls, checked before any starts: a built-in target needs `grpc: true`
+ * and one instance to serve its gRPC endpoints.
  */
 import type { FileTarget } from "../schema_targets.ts";
 
