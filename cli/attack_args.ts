@@ -101,10 +101,7 @@ function requestMixOf(flags: FlagValues, url: URL, typedUrl: string, data?: Data
   return mix;
 }
 
-/**
- * The config fields that one flag each sets, besides the URL, the load and the requests: timeouts, protocol,
- * TLS, workers and their memory limit, intervals, warm-up, log and the run's segment.
- */
+/** The config fields one flag each sets, besides the URL, the load and the requests. */
 function runInputOf(flags: FlagValues) {
   return {
     timeoutMs: flags.positiveDurationMs("timeout"),
@@ -204,10 +201,7 @@ function parseUrl(positionals: string[]): URL {
   return url;
 }
 
-/**
- * Refuses a crowd the limits cannot hold, before the load: the open-file limit, and the local ports of its
- * source addresses for one destination.
- */
+/** Refuses, before the load, a crowd the open-file limit or the source addresses' ports cannot hold. */
 function checkSockets(config: AttackConfig, limit: number | null, ports: number | null): void {
   const { open, sockets, whole, stage } = socketsOf(config);
   const flag = open ? "--max-connections" : stage !== undefined ? "--stages" : "-c";

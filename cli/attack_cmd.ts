@@ -98,10 +98,7 @@ async function attack(argv: string[]): Promise<number> {
   }
 }
 
-/**
- * What is checked before any load, each a clear exit 2 or 5 rather than a wasted run: endpoint selectors that
- * pick nothing, output files that cannot be written, and the baseline, which is read here.
- */
+/** What is checked before any load (exit 2 or 5 rather than a wasted run); the baseline is read here. */
 async function checkBeforeLoad(
   parsed: ParsedAttack,
   thresholds: Threshold[],
@@ -261,10 +258,7 @@ function checkedThresholds(thresholds: Threshold[], run: RunResult): ThresholdRe
   return run.segment ? pendingThresholds(thresholds, run) : evaluateThresholds(thresholds, [run]);
 }
 
-/**
- * The summary, the `--json` object or ghz's report (`-O`, to its `-o` file when given) on stdout, and the
- * metrics outputs' lines; false when ghz's report file could not be written.
- */
+/** Prints the summary, the `--json` object or ghz's report; false when ghz's report file was not written. */
 async function printRun(
   output: AttackOutputOptions,
   shown: RunResult,
@@ -297,19 +291,13 @@ async function printRun(
   return true;
 }
 
-/**
- * The command line as results.json and the report show it: a secret found in the arguments as given (a `-b`
- * body's `password` field, read before the words are joined) redacted unless `--no-redact`.
- */
+/** The command line as results.json shows it, secrets in the arguments redacted unless `--no-redact`. */
 function commandLine(argv: string[], keepSecrets: boolean): string {
   const line = ["loadlab", "attack", ...argv].join(" ");
   return keepSecrets ? line : redactKnown(line, secretsIn(argv));
 }
 
-/**
- * The `--json` object: the run as results.json holds it, with its verdict and what it was asked to send
- * beside what it sent, so a script reading stdout sees whether loadlab trusts the numbers.
- */
+/** The `--json` object: the run as results.json holds it, with its verdict and what it was asked to send. */
 function jsonOutput(run: RunResult) {
   return { ...run, latencyMs: sampledLatency(run), verdict: runVerdict(run), sends: sendFacts(run) };
 }

@@ -112,10 +112,7 @@ function formatOf(flags: FlagValues, config: AttackConfig): GhzFormat | undefine
   return format;
 }
 
-/**
- * `-o`/`--out` values: `KIND=URL` ones are metrics outputs, the others the results file (the last one wins,
- * as for any flag given twice).
- */
+/** `-o`/`--out` values: `KIND=URL` ones are metrics outputs, the last other one the results file. */
 function outValues(flags: FlagValues): { outFile?: string; metricsOut: MetricsOutput[] } {
   const values = flags.all("out");
   const files = values.filter((v) => !isMetricsOut(v));

@@ -52,10 +52,7 @@ export function baselineArgs(flags: FlagValues): BaselineArgs {
   return { ...(baselinePath === undefined ? {} : { baselinePath }), ...(failOn.length ? { failOn } : {}) };
 }
 
-/**
- * The gate's baseline path and rules: the flags, else the experiment file's keys (`run` only); rules without
- * a baseline have nothing to compare with (exit 2).
- */
+/** The gate's baseline path and rules: the flags, else the experiment file's keys (`run` only). */
 export function gateArgs(args: BaselineArgs, file: { compareWith?: string; failOn?: string[] } = {}) {
   const baselinePath = args.baselinePath ?? file.compareWith;
   const failOn = args.failOn ?? (file.failOn ?? []).map(parseFailOn);
@@ -67,10 +64,7 @@ export function gateArgs(args: BaselineArgs, file: { compareWith?: string; failO
   return { baselinePath, failOn };
 }
 
-/**
- * Loads the baseline (a directory: its results.json; a file: a results.json or a zip holding one; an http(s)
- * URL: fetched, cli/baseline_url.ts); throws `ResultsFileError` (exit 2).
- */
+/** Loads the baseline (a folder, a results.json, a zip or an http(s) URL); throws `ResultsFileError`. */
 export async function loadBaseline(path: string): Promise<ResultsFile> {
   if (isBaselineUrl(path)) return await loadBaselineUrl(path);
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(path);

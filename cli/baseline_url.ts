@@ -63,10 +63,7 @@ export async function loadBaselineUrl(url: string, opts: FetchBaselineOptions = 
   return baselineFromBytes(bytes, maxBytes, fail);
 }
 
-/**
- * The results file in `bytes`: a results.json, or a zip holding one (the top-most); a local file and a URL's
- * answer are read alike.
- */
+/** The results file in `bytes`: a results.json, or the top-most one in a zip. */
 export function baselineFromBytes(
   bytes: Uint8Array,
   maxBytes: number,
@@ -144,10 +141,7 @@ function httpAdvice(status: number, url: URL, hadToken: boolean): string {
   return `HTTP ${status}; check the URL, or download the file and give its path`;
 }
 
-/**
- * The body, decoded (gzip, deflate) and refused past `maxBytes` of decoded bytes (`FetchProblem`): by
- * Content-Length at once, else as it arrives, each decoded chunk counted before the next is inflated.
- */
+/** The body, decoded, refused past `maxBytes` decoded bytes, each chunk counted before the next inflates. */
 export async function readCapped(response: Response, maxBytes: number): Promise<Uint8Array> {
   const tooLarge = () => new FetchProblem(`larger than ${maxBytes} bytes, the most a results file may be`);
   if (Number(response.headers.get("content-length") ?? 0) > maxBytes) {

@@ -8,10 +8,7 @@ import { terminalSafe } from "../validation/terminal_text.ts";
 import { EXIT } from "./exit_codes.ts";
 import { HelpRequested, oneLine } from "./usage_error.ts";
 
-/**
- * Errors that are bad input, printed as one line (exit 2), including a setup() that gave no value and load
- * workers that could not start: a CI job must not read them as a failed threshold.
- */
+/** Errors that are bad input (exit 2, one line), never to be read by CI as a failed threshold. */
 const BAD_INPUT = new Set(["UsageError", "ConfigError", "ResultsFileError", "ScriptSetupError", "LoadError"]);
 /** Errors of a target that could not start or stopped answering (exit 3). */
 const TARGET_FAILED = new Set(["TargetError", "TargetFailedError"]);

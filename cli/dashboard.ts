@@ -24,10 +24,7 @@ export interface ServeOptions {
   open: boolean;
   /** `--no-redact`: the page shows secrets as they are (results/redact.ts). */
   keepSecrets?: boolean;
-  /**
-   * Steering of the command's runs through `/control` (cli/steer_control.ts), or the reason it is off (a
-   * string): `--no-steer`, or thresholds that gate the result without `--steer`.
-   */
+  /** Steering of the runs through `/control`, or the reason it is off. */
   steering?: RunSteering | string;
   /** `--steer` (true) or `--no-steer` (false); absent: the command's default (cli/dashboard_flags.ts). */
   steer?: boolean;
@@ -108,10 +105,7 @@ export class Dashboard {
     return ref.dashboard;
   }
 
-  /**
-   * Hooks for `runPlan`: results.json is read once, at the first run's start (it holds the resumed runs by
-   * then), and each finished run is appended in memory, so nothing is parsed while the load goes.
-   */
+  /** Hooks for `runPlan`: results.json read once at the first start, each finished run appended in memory. */
   hooks(resultsPath: string): RunPlanHooks {
     return {
       onRunStart: (run, i, n, etaMs) => {
@@ -143,10 +137,7 @@ export class Dashboard {
     this.#hub.send("progress", sample);
   }
 
-  /**
-   * Makes `results` the page's data: built and sent at once when browsers are connected, else only when one
-   * connects (no browser, no work).
-   */
+  /** Makes `results` the page's data, built only when a browser is connected or connects. */
   publish(results: ResultsFile): void {
     this.#results = results;
     this.#snapshot = null;
@@ -169,10 +160,7 @@ export class Dashboard {
     return this.#hub.stats();
   }
 
-  /**
-   * Final snapshot (`results`, or the last one when the run failed), `end`, streams closed, server stopped
-   * (stuck browsers given at most `graceMs`).
-   */
+  /** Sends the final snapshot and `end`, closes the streams and stops the server within `graceMs`. */
   async finish(results?: ResultsFile, graceMs = 2000): Promise<void> {
     if (this.#ended) return;
     this.#ended = true;
@@ -242,10 +230,7 @@ export function startDashboard(command: string, title: string, opts: ServeOption
   }
 }
 
-/**
- * True for the errors of listening on a bad address: the port is taken or not ours to take, the address is
- * not this machine's, or the host name does not resolve (Deno throws a plain Error then).
- */
+/** True for the errors of listening on a bad address (port taken, address not ours, name unresolved). */
 export function isListenError(err: unknown): err is Error {
   return err instanceof Deno.errors.AddrInUse || err instanceof Deno.errors.AddrNotAvailable ||
     err instanceof Deno.errors.PermissionDenied ||

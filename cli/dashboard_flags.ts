@@ -58,10 +58,7 @@ export function dashboardOptions(flags: FlagValues): ServeOptions | undefined {
   };
 }
 
-/**
- * Steering for a command's dashboard, or why it is off: off with `--no-steer`; for results gated by
- * thresholds (`gated`) only with `--steer`, since a hand-made change decides what those thresholds judge.
- */
+/** Steering for a dashboard, or why it is off (`--no-steer`, or thresholds gate without `--steer`). */
 export function steeringFor(opts: ServeOptions, gated: boolean): RunSteering | string {
   if (opts.steer === false) return "--no-steer";
   if (gated && opts.steer !== true) {

@@ -29,10 +29,7 @@ const FIELD_FLAGS: Record<string, string> = {
   skipHeader: "--data-skip-header",
 };
 
-/**
- * The rows of `--data-file` as the engine takes them, or undefined without it (the other data flags are
- * refused then, as is a data file for a ws:// run, whose messages take no placeholders).
- */
+/** The rows of `--data-file` as the engine takes them, or undefined without it. */
 export function dataFileArgs(flags: FlagValues, url: URL): DataSpec | undefined {
   const file = flags.path("data-file");
   if (file === undefined) {
@@ -70,10 +67,7 @@ export function dataFileArgs(flags: FlagValues, url: URL): DataSpec | undefined 
   }
 }
 
-/**
- * Refuses a placeholder of `texts` (each with the flag it came from) that names no column of `data` (or any
- * name, without a data file), or is not one at all.
- */
+/** Refuses a placeholder of `texts` that names no column of `data` or is not one at all. */
 export function checkPlaceholderNames(
   texts: ReadonlyArray<readonly [string, string]>,
   data: DataSpec | undefined,

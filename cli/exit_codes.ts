@@ -19,10 +19,7 @@ export const EXIT = {
   outputNotWritable: 5,
   /** `--strict` and a run results/conclude/run_verdict.ts flags (a `failed` run exits 4 first). */
   untrusted: 6,
-  /**
-   * `--baseline` with `--fail-on`: a change against the baseline is beyond noise and past a rule
-   * (results/baseline_gate.ts).
-   */
+  /** `--baseline` with `--fail-on`: a change beyond noise broke a rule (results/baseline_gate.ts). */
   baselineWorse: 7,
   /** `--baseline` with `--fail-on`, and a rule that checked no pair (results/baseline_gate.ts `unjudged`). */
   baselineUnjudged: 8,
@@ -32,10 +29,7 @@ export const EXIT = {
   terminated: 143,
 } as const;
 
-/**
- * k6's exit codes (its errext/exitcodes), which `loadlab run script.js` gives for a k6 script in place of
- * loadlab's: a team's CI reads the same number from either tool.
- */
+/** k6's exit codes, which `loadlab run script.js` gives for a k6 script so CI reads k6's numbers. */
 export const K6_EXIT = {
   /** A threshold failed (loadlab's 1). */
   thresholdsFailed: 99,
@@ -47,10 +41,7 @@ export const K6_EXIT = {
   scriptAborted: 108,
 } as const;
 
-/**
- * The exit code of a k6 script's run from loadlab's `code`: 108 when its `exec.test.abort()` stopped a run (a
- * signal's stop, 130 or 143, still wins), 99 for a failed threshold, loadlab's code otherwise.
- */
+/** A k6 script run's exit code: 108 after `exec.test.abort()` (a signal still wins), 99 for a threshold. */
 export function k6ExitCodeOf(code: number, runs: RunResult[]): number {
   if (code === EXIT.interrupted || code === EXIT.terminated) return code;
   if (runs.some((r) => r.abortedBy?.testAbort !== undefined)) return K6_EXIT.scriptAborted;
@@ -101,18 +92,12 @@ export function exitCodeOf(outcome: CommandOutcome): number {
   return outcome.thresholds.every((t) => t.ok) ? EXIT.ok : EXIT.thresholdFailed;
 }
 
-/**
- * The runs (not capacity-search probes) that got no response at all: their verdict is `failed`
- * (results/conclude/responses.ts), whatever the error kind.
- */
+/** The runs (not search probes) that got no response at all (results/conclude/responses.ts). */
 function runsWithoutResponse(runs: RunResult[]): RunResult[] {
   return runs.filter((r) => !r.probe && noResponse(r));
 }
 
-/**
- * The stderr line of exit 4: "no response at all: every request failed or was cut unanswered (tls: 160, ...)"
- * for one run, or the runs that got none among several, each with its errors by kind.
- */
+/** The stderr line of exit 4, with each failed run's errors by kind. */
 function noResponseLine(command: string, runs: RunResult[], failed: RunResult[]): string {
   if (runs.filter((r) => !r.probe).length === 1) {
     const what = requestSendsOf(failed[0]) === 0
@@ -126,10 +111,7 @@ function noResponseLine(command: string, runs: RunResult[], failed: RunResult[])
   } runs: ${each}${stuckNote(failed)}`;
 }
 
-/**
- * Said beside exit 4 when load workers were ended as stuck or over loadlab's memory limit: their requests'
- * outcome is unknown, so the line must not read as the target's silence alone.
- */
+/** Says when workers were ended (stuck, over memory): their requests' outcome is unknown. */
 function stuckNote(runs: RunResult[]): string {
   const stuck = runs.reduce((a, r) => a + (r.stuckWorkers ?? 0), 0);
   const overMemory = runs.reduce((a, r) => a + (r.memoryCut?.workers ?? 0), 0);
@@ -155,10 +137,7 @@ function stuckIn(runs: RunResult[]): string {
     : "in the load's own code";
 }
 
-/**
- * With `strict`, prints each flagged run (not probes) to stderr and returns true when there is one: the
- * caller exits `EXIT.untrusted`.
- */
+/** With `strict`, prints each flagged run to stderr; true when there is one. */
 function untrustedRuns(command: string, runs: RunResult[], strict: boolean): boolean {
   if (!strict) return false;
   // A run a threshold stopped (`abortOnFail`) is that threshold's failure (exit 1), not untrusted numbers.

@@ -13,10 +13,7 @@ const DECIMAL = /^(\d+(\.\d+)?|\.\d+)$/;
 /** A decimal number, optionally with a power of ten (`2.5e6`). */
 const RATE = /^(\d+(\.\d+)?|\.\d+)([eE]\+?\d+)?$/;
 
-/**
- * For a whole number written with a power of ten (`1e9`), how to write it: in digits, which is what the count
- * flags read; "" for anything else.
- */
+/** How to write a whole number given with a power of ten (`1e9`) in digits; "" for anything else. */
 function inDigits(value: string): string {
   const n = Number(value);
   return RATE.test(value) && !WHOLE.test(value) && Number.isSafeInteger(n) ? ` written in digits (${n})` : "";
@@ -94,10 +91,7 @@ export class FlagValues {
     return found;
   }
 
-  /**
-   * A number of requests per second (> 0, or >= 0 when `allowZero`), at most `MAX_RATE_PER_SEC`; `1e6` is
-   * read as 1000000.
-   */
+  /** Requests per second (> 0, or >= 0 when `allowZero`), at most `MAX_RATE_PER_SEC`. */
   rate(long: string, allowZero = false): number | undefined {
     const value = this.text(long);
     if (value === undefined) return undefined;

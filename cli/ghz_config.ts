@@ -107,10 +107,7 @@ export function ghzFlags(config: Record<string, unknown>, path: string): string[
   return flags;
 }
 
-/**
- * ghz's template functions in `text` as loadlab's placeholders (`{{randomString 8}}` is `{{ $randomString(8)
- * }}`); any other action is named as having no counterpart.
- */
+/** ghz's template functions in `text` as loadlab's placeholders; other actions are named and refused. */
 function ghzTemplates(text: string, path: string): string {
   return text.replace(/\{\{\s*(.*?)\s*\}\}/g, (action: string, inner: string) => {
     const string = /^randomString\s+(\d+)$/.exec(inner);

@@ -51,10 +51,7 @@ interface GrpcArgs {
   readonly source: GrpcSource;
 }
 
-/**
- * The gRPC part of the flags for `url`, or undefined for another URL (which refuses gRPC flags); the
- * message's and metadata's placeholders name columns of `data` (`--data-file`) or built-in functions.
- */
+/** The gRPC part of the flags for `url`, or undefined for another URL (which refuses gRPC flags). */
 export function grpcArgs(flags: FlagValues, url: URL, data?: DataSpec): GrpcArgs | undefined {
   if (!isGrpcUrl(url)) {
     const given = GRPC_FLAGS.find((f) => flags.has(f.long));
@@ -111,10 +108,7 @@ function compressOf(value: string | undefined): { compress?: "gzip" } {
   throw new UsageError(`--compress ${JSON.stringify(value)}: gzip is the one gRPC compression offered`);
 }
 
-/**
- * ghz's `-m`/`--metadata` JSON object of names and string values, as `-H` metadata (`-m` is --method
- * elsewhere: a gRPC call has no HTTP method to choose).
- */
+/** ghz's `-m`/`--metadata` JSON object as `-H` metadata (a gRPC call has no HTTP method). */
 function jsonMetadata(flags: FlagValues): Array<[string, string]> {
   const given: Array<[string, string | undefined]> = [
     [
@@ -138,10 +132,7 @@ function jsonMetadata(flags: FlagValues): Array<[string, string]> {
   });
 }
 
-/**
- * `-c` and `--connections` as the URL reads them: on a grpc:// URL without `--streams`, ghz's calls in flight
- * dealt over connections (returned as the concurrency), else loadlab's connections.
- */
+/** `-c` and `--connections` folded as the URL reads them: ghz's on a grpc:// URL, else loadlab's. */
 export function foldConcurrency(raw: RawArgs, flags: FlagValues, url: URL): number | undefined {
   const typed = flags.typed("concurrency");
   const n = flags.positiveInt("concurrency");

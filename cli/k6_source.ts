@@ -23,10 +23,7 @@ import { TEST_ABORTED } from "../runner/script/k6/test_abort.ts";
 import { NO_DEFAULT } from "../runner/script/k6/runtime.ts";
 import { DOES_NOT_LOAD } from "../runner/script/script_module.ts";
 
-/**
- * The experiment (JSON text) for k6 script `source`, and where its fields came from in the script's
- * `options`, imported under `maxMemoryMb`.
- */
+/** The experiment (JSON text) of k6 script `source`, and where its fields came from in `options`. */
 export async function k6ExperimentText(
   source: string,
   targets: Record<string, string>,
@@ -126,10 +123,7 @@ function overridesOf(a: ScriptLoadArgs): Record<string, unknown> {
   return out;
 }
 
-/**
- * The run's target and the origins sent elsewhere, read from the script's URLs with its environment (k6's
- * `__ENV`: the process's, `-e` over it).
- */
+/** The run's target and the other origins, read from the script's URLs with its `__ENV`. */
 function whereRequestsGo(path: string, targets: Record<string, string>) {
   const env = Deno.env.toObject(), seen = new Set<string>();
   // The script's own first, then its local modules'.

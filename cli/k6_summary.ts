@@ -39,10 +39,7 @@ export interface K6Summaries {
   handle: ((data: unknown) => unknown) | undefined;
 }
 
-/**
- * The k6 summary of every run of `results`, with the workers' custom metrics and the thresholds judged after
- * the run, `k6Flags` over the script's options.
- */
+/** The k6 summary of every run, with the workers' custom metrics and thresholds judged after the run. */
 export async function k6Summaries(
   source: string,
   results: ResultsFile,
@@ -101,10 +98,7 @@ export async function k6Summaries(
   return { runs, failed, handle };
 }
 
-/**
- * `handleSummary(data)` of the converted script at `path` in an isolate of its own, ended past `timeoutMs` or
- * `memoryLimitMb`: in loadlab's process a loop that never yields could not be ended.
- */
+/** Runs `handleSummary(data)` in an isolate of its own, ended past `timeoutMs` or `memoryLimitMb`. */
 export function isolatedHandleSummary(
   path: string,
   timeoutMs = HANDLE_SUMMARY_TIMEOUT_MS,
@@ -141,10 +135,7 @@ const NEVER_ENDS = "a loop that never yields, or a promise that never settles?";
 /** How long an asynchronous `handleSummary` may take, as k6 bounds it (2 minutes). */
 export const HANDLE_SUMMARY_TIMEOUT_MS = 120_000;
 
-/**
- * Prints each run's summary in k6's text layout, or writes what `handleSummary` returns except over
- * `ownFiles`; a `handleSummary` that does not settle within `timeoutMs` is refused.
- */
+/** Prints each run's summary in k6's text, or writes what `handleSummary` returns except over `ownFiles`. */
 export async function showK6Summaries(
   { runs, handle }: K6Summaries,
   ownFiles: string[] = [],
@@ -197,10 +188,7 @@ function crossedMetrics(runs: K6SummaryData[]): string[] {
   return [...names].sort();
 }
 
-/**
- * A metric no sample reached, as k6 judges its thresholds at the end: an empty sink, every value 0 (a Counter
- * never added to holds `count==0`).
- */
+/** A metric no sample reached, as k6 judges its thresholds: an empty sink, every value 0. */
 function emptyMetric(rule: string, made?: { kind: K6Metric["type"]; time: boolean }): K6Metric {
   const stat = /^\s*([a-z]+(?:\([\d.]+\))?)/.exec(rule)?.[1] ?? "";
   const kind = made?.kind ??
@@ -213,10 +201,7 @@ function emptyMetric(rule: string, made?: { kind: K6Metric["type"]; time: boolea
   return { type: "trend", contains: made?.time ? "time" : "default", values };
 }
 
-/**
- * The keys that name loadlab's own streams: written to after what loadlab printed, as k6 does, never opened
- * as a path (opening `/dev/stdout` when stdout is a file truncated that file under its output).
- */
+/** Keys naming loadlab's own streams: written to, never opened as a path (that truncates a file). */
 const STREAMS: Readonly<Record<string, "stdout" | "stderr">> = Object.assign(Object.create(null), {
   stdout: "stdout",
   "/dev/stdout": "stdout",
@@ -228,10 +213,7 @@ const STREAMS: Readonly<Record<string, "stdout" | "stderr">> = Object.assign(Obj
   "/proc/self/fd/2": "stderr",
 });
 
-/**
- * k6's `--summary-export` of the last run (a k6 script's runs are one, its scenarios together) to `path`;
- * written whatever handleSummary returned, as k6 writes it.
- */
+/** k6's `--summary-export` of the last run to `path`, whatever handleSummary returned. */
 export async function writeK6SummaryExport({ runs }: K6Summaries, path: string): Promise<void> {
   const last = runs.at(-1);
   if (last === undefined) return;

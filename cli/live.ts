@@ -27,10 +27,7 @@ export function liveLine(enabled: boolean): { onProgress?: (p: AttackProgress) =
 /** Ctrl-C and SIGTERM as a command answers them (`interruptSignal`). */
 export type Interrupt = ReturnType<typeof interruptSignal>;
 
-/**
- * An AbortSignal fired by the first SIGINT or SIGTERM (a graceful stop); a second one exits at once, after
- * the last registered `beforeQuit` has written what must not be lost.
- */
+/** An AbortSignal fired by the first SIGINT or SIGTERM; a second exits at once after `beforeQuit`. */
 export function interruptSignal(): {
   signal: AbortSignal;
   exitCode(): number;

@@ -33,10 +33,7 @@ type Model = LoadModel;
 /** The model-specific part of `AttackConfigInput`. */
 type LoadInput = ModelInput;
 
-/**
- * Which models each model-specific flag changes (those whose record has the config field it sets), and what
- * to say when it would not.
- */
+/** Which models each model-specific flag changes, and what to say when it would not. */
 const APPLIES: Record<string, { models: Model[]; fix: string }> = {
   requests: { models: modelsWithField("requests"), fix: "drop -n, or use --model count" },
   rate: {

@@ -21,10 +21,7 @@ function asHostName(listenHost: string): string {
   return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
 }
 
-/**
- * A 421 response when `req`'s Host header names neither loopback (`localhost`, `127.0.0.1`, `[::1]`, any
- * port) nor the `--host` the server listens on; null when the request may be served.
- */
+/** A 421 response when the Host header names neither loopback nor `--host`; null when it may be served. */
 export function rejectForeignHost(req: Request, listenHost: string): Response | null {
   const header = req.headers.get("host");
   const name = header === null ? "" : hostName(header);

@@ -62,10 +62,7 @@ function parseReportArgs(argv: string[]): ReportArgs {
   return args;
 }
 
-/**
- * Shards of one segment set side by side would each show a fraction of the load as if it were a run: refused
- * (merge them first); a lone shard is reported with a warning, its header says the same.
- */
+/** Refuses shards of one segment set side by side (merge them first); a lone shard gets a warning. */
 function checkNotShards(inputs: string[], files: ResultsFile[]): void {
   const shards = inputs.filter((_, i) => !files[i].shards && files[i].runs.some((r) => r.segment));
   if (shards.length > 1) {

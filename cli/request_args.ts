@@ -59,10 +59,7 @@ export function buildRequestMix(flags: RequestFlags): RequestInput[] {
   });
 }
 
-/**
- * The URL's path and query; as typed when it has a placeholder, which the URL parser would percent-encode
- * (`{{` in a path, a space in `{{ name }}`) so the engine would not see it.
- */
+/** The URL's path and query, as typed when it has a placeholder the URL parser would percent-encode. */
 function urlPathOf(flags: RequestFlags): string {
   const typed = flags.typedUrl;
   if (typed === undefined || !hasPlaceholder(typed)) return flags.url.pathname + flags.url.search;
@@ -77,10 +74,7 @@ function withBody(request: RequestInput, body: Uint8Array<ArrayBuffer> | undefin
   return body === undefined ? request : { ...request, body };
 }
 
-/**
- * `Name: value` → `[name, value]`, rejecting what would corrupt the encoded request; the refusal quotes a
- * secret header's value as its token (`shownHeader`).
- */
+/** `Name: value` → `[name, value]`, refusing what would corrupt the request; secrets shown as tokens. */
 function parseHeader(text: string): [string, string] {
   const colon = text.indexOf(":");
   const name = colon < 0 ? "" : text.slice(0, colon).trim();
@@ -139,10 +133,7 @@ function readBody(flags: RequestFlags): Uint8Array<ArrayBuffer> | undefined {
   return readBodyFile(flags.bodyFile);
 }
 
-/**
- * The bytes of `--body-file PATH`, for HTTP bodies and gRPC messages alike, at most `MAX_BODY_BYTES`; a file
- * it cannot read is a usage error naming the file and the fix.
- */
+/** The bytes of `--body-file PATH`, at most `MAX_BODY_BYTES`, or a usage error naming the file. */
 export function readBodyFile(path: string): Uint8Array<ArrayBuffer> {
   try {
     return readFileCapped(path, MAX_BODY_BYTES);

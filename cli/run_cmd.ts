@@ -138,10 +138,7 @@ async function runRead(
   return outcome.k6 ? k6ExitCodeOf(withK6, outcome.results.runs) : withK6;
 }
 
-/**
- * The output folder, checked before any load: no output may overwrite the experiment file (exit 2), and the
- * folder and the CI files must be writable (`OutputError`, exit 5).
- */
+/** The output folder, checked before any load: not over the experiment file (2), writable (5). */
 async function checkedOutDir(args: RunArgs, plan: Plan): Promise<string> {
   const outDir = args.outDir ?? `out/${plan.experiment.name}`;
   const clash = outputClobbersInput(
@@ -234,10 +231,7 @@ function experimentInfo(args: RunArgs, source: RunSource) {
   };
 }
 
-/**
- * The plan's outcome once the metrics outputs are closed, its results as the CI files and the terminal see
- * them; the dashboard shows them last.
- */
+/** The plan's outcome once the metrics outputs are closed, its results shown to CI files and terminal. */
 async function finishOutputs(
   planned: RunPlanOutcome,
   exporter: MetricsExporter | null,

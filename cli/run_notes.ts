@@ -7,10 +7,7 @@ import type { Plan } from "../scenarios/plan_types.ts";
 import { exampleCommand, EXAMPLES_DIR, EXAMPLES_INSTALL_HINT } from "../targets/example.ts";
 import { findProgram } from "../system/path_lookup.ts";
 
-/**
- * One line per runtime that will serve the plan's example apps (`express, fastify: node v20.20.2`); a
- * fall-back to Deno's npm compatibility says why and how to run them under Node.
- */
+/** One line per runtime serving the plan's example apps, with how to get Node's when Deno's serves. */
 export function exampleRuntimeLines(plan: Plan, examplesDir: URL = EXAMPLES_DIR): string[] {
   const byRuntime = new Map<string, string[]>();
   const fellBack = new Set<string>();

@@ -10,10 +10,7 @@ import { assertFileWritable } from "../system/atomic_write.ts";
 import { osErrorText } from "../system/os_error.ts";
 import { FolderInUseError, type FolderLock, holderText, lockFolder } from "../system/folder_lock.ts";
 
-/**
- * The other outputs can be created (before any load, as the output folder is): `files` as `[flag, path]`
- * (`--summary`, `--junit`) and the `logFile` of every external target the plan starts.
- */
+/** Checks, before any load, that `files` and every external target's `logFile` can be created. */
 export async function assertOutputsWritable(
   plan: Plan,
   files: Array<[string, string | undefined]>,
@@ -35,10 +32,7 @@ export async function assertOutputsWritable(
   }
 }
 
-/**
- * Locks the output folder (created and write-checked before) for `loadlab COMMAND`; throws `OutputError`
- * (exit 5) naming the process that holds it.
- */
+/** Locks the output folder; throws `OutputError` (exit 5) naming the process that holds it. */
 export async function lockOutDir(command: string, outDir: string): Promise<FolderLock> {
   try {
     const lock = await lockFolder(outDir, `loadlab ${command}`);

@@ -56,10 +56,7 @@ export function runProgress(opts: {
   };
 }
 
-/**
- * What qualifies the run's CPU profiles, one line a process: why one was not taken, or what a taken one may
- * not show (mostly idle).
- */
+/** What qualifies the run's CPU profiles, one line a process. */
 export function profileNotes(run: RunResult): string[] {
   return (run.profiles ?? []).flatMap((p) => {
     const note = p.error ?? p.warning;
@@ -73,10 +70,7 @@ function formatEta(ms: number): string {
   return formatDurationMs(ms);
 }
 
-/**
- * One line per finished run: name, req/s (with sends and drops for open models), p50, p99, success and the
- * run verdict last, so "success 100.00%" never shows without what qualifies it.
- */
+/** One line per finished run, the run verdict last so no number shows without what qualifies it. */
 export function summaryLine(run: RunResult): string {
   const f = sendFacts(run);
   const rate = requestSendsOf(run) === 0 && sessionsEnded(run) > 0

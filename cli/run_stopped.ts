@@ -12,10 +12,7 @@ import { ExperimentOutput, type RenderReport } from "../scenarios/run_output.ts"
 import type { ResultsFile } from "../results/mod.ts";
 import { renderReport } from "../report/html/mod.ts";
 
-/**
- * The experiment `args` name, read with `interrupt` answering Ctrl-C and SIGTERM; when they stop a script's
- * check, the exit code (130 or 143) once the stopped run's files are written.
- */
+/** The experiment `args` name; when a stop ends its script's check, the exit code once files are written. */
 export async function readRunPlanOrStop(
   command: string,
   args: RunArgs,

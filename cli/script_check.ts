@@ -40,10 +40,7 @@ export function scriptExperimentName(path: string): string {
 /** How long importing a script (its top-level code) may take before it is refused. */
 const IMPORT_TIMEOUT_MS = 60_000;
 
-/**
- * Type-checks and imports the script at `path` in an isolate under `memoryLimitMb`; throws `UsageError`
- * naming file:line, and `ScriptCheckStopped` when `signal` aborts.
- */
+/** Type-checks and imports the script at `path` in an isolate; throws `UsageError` naming file:line. */
 export async function checkScript(
   path: string,
   memoryLimitMb = memoryLimitMbBesideRuns(),
@@ -99,10 +96,7 @@ function importProblem(name: string, outcome: HostOutcome): string {
     "never settles?)";
 }
 
-/**
- * `deno check`'s errors as `file:line:col: message` (none in a compiled loadlab: no checker inside), run from
- * the script's folder so its own deno.json applies.
- */
+/** `deno check`'s errors as `file:line:col: message`, run in the script's folder for its deno.json. */
 async function typeProblems(path: string, signal?: AbortSignal): Promise<string[]> {
   // A k6 script's conversion is JavaScript loadlab wrote: Deno checks no types in it, and its imports are
   // loadlab's own runtime, checked with loadlab.
@@ -159,10 +153,7 @@ export function problemsOf(text: string, folder: string): string[] {
   return problems.length > 0 ? problems : [text.trim().split("\n")[0]];
 }
 
-/**
- * The experiment (JSON text) `loadlab run session.ts` runs, and the script as checked (under
- * `--max-memory-mb`, `maxMemoryMb`, when given).
- */
+/** The experiment (JSON text) `loadlab run session.ts` runs, and the script as checked. */
 export async function scriptExperimentText(
   source: string,
   maxMemoryMb?: number,
@@ -181,10 +172,7 @@ export async function scriptExperimentText(
   return JSON.stringify(experiment);
 }
 
-/**
- * Checks every script the plan's runs use (once each) before any of them starts, under the memory limit of
- * the first run that uses it.
- */
+/** Checks every script the plan's runs use, once each, before any of them starts. */
 export async function checkPlanScripts(plan: Plan, signal?: AbortSignal): Promise<void> {
   const limits = new Map<string, number>();
   for (const { attack } of plan.runs) {

@@ -163,10 +163,7 @@ function k6FlagsOf(flags: FlagValues): K6Flags {
   return k6;
 }
 
-/**
- * A k6 script's `options` with k6's flags over them, as k6 applies its command line: `--tag` over
- * `options.tags`, `--summary-trend-stats` for `summaryTrendStats`, `--no-thresholds` without `thresholds`.
- */
+/** A k6 script's `options` with k6's flags over them, as k6 applies its command line. */
 export function withK6Flags(
   options: Record<string, unknown>,
   k6: K6Flags | undefined,

@@ -27,16 +27,10 @@ export function parseSegment(text: string | undefined): SegmentArg | undefined {
   return { index, count };
 }
 
-/**
- * How far in the past `--start-at` may be when the command starts (clock skew between the machines of a split
- * load, a slow start-up): further back it is refused, since every send due since then would be late at once.
- */
+/** How far in the past `--start-at` may be; further back every due send would be late at once. */
 export const START_AT_PAST_TOLERANCE_MS = 1_000;
 
-/**
- * Parses an RFC 3339 time with its zone (`2026-11-21T17:00:00Z`, `...+02:00`, fractions allowed) to ms since
- * the epoch.
- */
+/** An RFC 3339 time with its zone (`2026-11-21T17:00:00Z`) in ms since the epoch. */
 export function parseStartAt(text: string | undefined, nowEpochMs = Date.now()): number | undefined {
   if (text === undefined) return undefined;
   const rfc3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;

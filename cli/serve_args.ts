@@ -136,10 +136,7 @@ function staticDirOf(flags: FlagValues): string | undefined {
   return dir;
 }
 
-/**
- * Refuses, by a throwaway listen, a `--host` this machine cannot listen on or a `--port`/`--grpc-port`
- * another process holds: bad input, not a target that failed.
- */
+/** Refuses, by a throwaway listen, a `--host` or a `--port`/`--grpc-port` this machine cannot listen on. */
 export function checkListen(flags: FlagValues, host: string | undefined): void {
   const hostname = host ?? "127.0.0.1";
   const refusal = (port: number): string | null => {

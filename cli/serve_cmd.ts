@@ -23,10 +23,7 @@ import { assertWritable, writeTextAtomic } from "../system/atomic_write.ts";
 import { OutputError } from "../results/output_error.ts";
 import { osErrorText } from "../system/os_error.ts";
 
-/**
- * How many client connections the open-file limit leaves room for: serve asks for no number itself, but a
- * load pointed at it can, and EMFILE in the target looks like a slow server from the outside.
- */
+/** Client connections the open-file limit leaves room for: EMFILE looks like a slow server. */
 function openFilesLine(spec: TargetSpec, limit = readOpenFileLimit()): string | undefined {
   if (limit === null || !Number.isFinite(limit)) return undefined;
   const relayed = spec.kind === "proxy" || (spec.kind === "builtin" && (spec.instances ?? 1) !== 1);

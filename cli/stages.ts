@@ -53,10 +53,7 @@ function parseStage(part: string, where: string, bad: (why: string) => UsageErro
   return { durationMs, target: Number(target) };
 }
 
-/**
- * Locust's spawn rate as stages: `connections` reached at `spawnText` (e.g. `10/s`) from 0, then held until
- * `durationMs` (the ramp included) ends.
- */
+/** Locust's spawn rate as stages: `connections` reached at `spawnText` from 0, held until `durationMs`. */
 export function rampUpStages(
   spawnText: string,
   connections: number,

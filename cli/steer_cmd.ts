@@ -120,10 +120,7 @@ function changeOf(action: string, value: string | undefined): Record<string, unk
   return { action, connections: flags.positiveInt(action), by: "terminal" };
 }
 
-/**
- * Sends the change (or asks the state) and reads the answer's JSON: null when it is not JSON or is over
- * `MAX_ANSWER_BYTES`.
- */
+/** Sends the change (or asks the state); the answer's JSON, or null past `MAX_ANSWER_BYTES` or not JSON. */
 async function send(
   url: URL,
   token: string,
@@ -159,10 +156,7 @@ async function jsonCapped(res: Response): Promise<unknown> {
   }
 }
 
-/**
- * The control endpoint's answer, or null when the answer is not one (another server's 200 must not read as
- * "no load is running").
- */
+/** The control endpoint's answer, or null when another server answered. */
 function controlAnswer(
   res: Response,
   body: unknown,

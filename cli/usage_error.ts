@@ -4,10 +4,7 @@
  * prints it and exits 2 before any load.
  */
 
-/**
- * Bad command-line input; print `message` and exit 2, or `exitCode` when the input's own tool gives its own
- * code (k6's 104 invalid options, 107 a script exception in init).
- */
+/** Bad command-line input: print `message`, exit 2 or the input's own tool's `exitCode` (k6's 104). */
 export class UsageError extends Error {
   override name = "UsageError";
   readonly exitCode?: number;

@@ -33,10 +33,7 @@ interface ArtilleryConversion {
   notes: string[];
 }
 
-/**
- * The conversion as the loader checks it: with its issues (the experiment is then incomplete, but still
- * validated, so every problem of the script is named in one run) and where each converted part came from.
- */
+/** The conversion with its issues and where each converted part came from. */
 interface ArtilleryImport extends ArtilleryConversion {
   issues: ArtilleryIssue[];
   /** Converted path -> the script's path (artillery_paths.ts), for problems found in the experiment. */
@@ -77,10 +74,7 @@ export function artilleryToExperiment(doc: unknown, opts: ArtilleryOptions = {})
   return { experiment, notes };
 }
 
-/**
- * The experiment an Artillery script describes, with every issue of the conversion and the script's path of
- * each converted part; throws `ArtilleryError` only for what is no script at all.
- */
+/** The experiment an Artillery script describes; throws `ArtilleryError` only for what is no script. */
 export function importArtillery(doc: unknown, opts: ArtilleryOptions = {}): ArtilleryImport {
   const origins: Origins = new WeakMap();
   const out: Collector = { issues: [], warnings: [], origins };
@@ -136,10 +130,7 @@ function httpExperiment(
   return experiment;
 }
 
-/**
- * The script's own keys and its config's, its plugins, and a note that `config.environments` is not applied:
- * what is checked before either engine's conversion.
- */
+/** Checks the script's own keys, its config's and its plugins before either engine's conversion. */
 function checkSections(doc: Record<string, unknown>, config: Record<string, unknown>, out: Collector): void {
   rejectUnknownKeys(doc, "", ["config", "scenarios"], out);
   rejectUnknownKeys(config, "config", CONFIG_KEYS, out);
@@ -163,10 +154,7 @@ function ensureThresholds(config: Record<string, unknown>, out: Collector): Thre
   ];
 }
 
-/**
- * An `engine: ws` script: one `rate` load whose arrivals are WebSocket connections at the target's origin
- * (artillery_ws.ts), each running the scenario's messages.
- */
+/** An `engine: ws` script: one `rate` load whose arrivals are WebSocket connections (artillery_ws.ts). */
 function wsExperiment(
   config: Record<string, unknown>,
   scenarios: unknown[],
@@ -215,10 +203,7 @@ function parseTarget(target: unknown, out: Collector): URL | undefined {
   return new URL(target);
 }
 
-/**
- * `plugins: {ensure: {}}` only switches on the ensure checks read from `config.ensure`; `metrics-by-endpoint`
- * names the endpoints as loadlab always does for a script (artillery_endpoints.ts).
- */
+/** Plugins loadlab honours: `ensure` switches the checks on, `metrics-by-endpoint` is always on. */
 function checkPlugins(plugins: unknown, out: Collector): void {
   if (plugins === undefined) return;
   if (!isRecord(plugins)) {

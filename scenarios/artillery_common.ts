@@ -33,10 +33,7 @@ export interface Collector {
   origins?: Origins;
 }
 
-/**
- * Why each Artillery feature is refused, and what to do instead; the key is the property name as written in
- * scripts.
- */
+/** Why each Artillery feature is refused and what to do instead, by its key as written. */
 const SCRIPT = "a TypeScript session script (docs/SCRIPTS.md)";
 const SESSION = `write the logic in ${SCRIPT}`;
 const UNSUPPORTED: Record<string, string> = {
@@ -120,10 +117,7 @@ const SECONDS_PER_UNIT: Record<string, number> = {
   h: 3600,
 };
 
-/**
- * Artillery seconds (a number, or a string such as "30", "30s", "2m") as a loadlab duration string ("30s",
- * "1500ms").
- */
+/** Artillery seconds (`30`, `"30s"`, `"2m"`) as a loadlab duration string. */
 export function secondsToDuration(value: unknown, path: string, out: Collector): string | undefined {
   let seconds: number | undefined;
   if (typeof value === "number") seconds = value;

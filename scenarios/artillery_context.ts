@@ -8,10 +8,7 @@ import { type Collector, isRecord, join, rejectUnknownKeys } from "./artillery_c
 import { captureNames } from "./artillery_flow.ts";
 import { type FlowContext, scalarMap, type Variables } from "./artillery_request.ts";
 
-/**
- * What the scenarios' requests are converted against: the target's origin and base path, the default headers,
- * the variables, the names only known at run time (payload `dataFields`, captures) and the endpoint naming.
- */
+/** What the scenarios' requests are converted against. */
 export function flowContext(
   config: Record<string, unknown>,
   scenarios: unknown,

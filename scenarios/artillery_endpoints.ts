@@ -44,10 +44,7 @@ export function endpointNaming(plugins: unknown, out: Collector): EndpointNaming
   return naming;
 }
 
-/**
- * Artillery's name of a request: its url as written after the target's path (`basePath`: Artillery prefixes
- * the target to a url starting with "/"), without `qs`, and its `name` if any.
- */
+/** Artillery's name of a request: its url after the target's path, without `qs`, and its `name`. */
 export function artilleryEndpointName(
   url: string,
   name: unknown,

@@ -98,10 +98,7 @@ function conditionsForm(list: unknown, path: string, out: Collector): Threshold[
   });
 }
 
-/**
- * Threshold expressions, each with its path, from `config.ensure` or `config.plugins.ensure`; problems go to
- * `out`.
- */
+/** Threshold expressions with their paths from `config.ensure` or `config.plugins.ensure`. */
 export function convertEnsure(ensure: unknown, path: string, out: Collector): Threshold[] {
   if (ensure === undefined || ensure === null) return []; // `plugins: {ensure: }` only switches it on
   if (!isRecord(ensure)) {

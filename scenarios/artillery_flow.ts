@@ -69,8 +69,8 @@ function convertStep(step: unknown, path: string, ctx: FlowContext, out: Collect
 export const FRACTIONAL_THINK = "think is read as seconds";
 
 /**
- * Artillery's docs define `think` in seconds, which loadlab keeps (0.5 waits 500 ms); Artillery 2.0.21 itself
- * takes only whole numbers as seconds and a fraction as milliseconds (0.5 waits about 1 ms).
+ * `think` in seconds as Artillery's docs define it (0.5 waits 500 ms), though Artillery 2 reads a fraction as
+ * milliseconds.
  */
 function noteFractionalThink(value: unknown, path: string, out: Collector): void {
   const seconds = typeof value === "string" && /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value;

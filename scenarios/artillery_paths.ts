@@ -19,8 +19,8 @@ export interface Origin {
 export type Origins = WeakMap<object, Origin>;
 
 /**
- * Converted path (`flows[0].steps[2].get`) -> the script's path, whether a deeper tail is kept, and for a key
- * the conversion left without a value, the script's part that owns it (`hole`).
+ * Converted path -> the script's path, whether a deeper tail is kept, and the owner of a key left without a
+ * value.
  */
 export type OriginTable = Map<string, { at: string; mirrors: boolean; hole?: string }>;
 
@@ -58,8 +58,8 @@ export function originTable(experiment: unknown, origins: Origins): OriginTable 
 }
 
 /**
- * The script's path of a converted one: that of its longest tagged prefix, with the rest of the path when
- * that part mirrors the script; unchanged when nothing of the script made it.
+ * The script's path of a converted one, by its longest tagged prefix; unchanged when nothing of the script
+ * made it.
  */
 export function userPath(table: OriginTable, converted: string): string {
   return nearest(table, converted)?.path ?? converted;

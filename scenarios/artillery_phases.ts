@@ -127,10 +127,7 @@ export function durationMs(duration: string): number {
   return duration.endsWith("ms") ? Number(duration.slice(0, -2)) : Number(duration.slice(0, -1)) * 1000;
 }
 
-/**
- * Artillery caps virtual users per phase; loadlab caps connections per load, which with one connection per
- * arrival is the same number.
- */
+/** Artillery caps virtual users per phase, loadlab connections per load: one connection per arrival. */
 function connectionCap(caps: Array<{ path: string; value: number }>, phaseCount: number, out: Collector) {
   if (caps.length === 0) return undefined;
   const first = caps[0];

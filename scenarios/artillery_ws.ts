@@ -15,8 +15,7 @@ export function allWsScenarios(scenarios: unknown): boolean {
 }
 
 /**
- * The load's part for the script's one ws scenario at `target` (its path kept): a `ws` block (a storm), or
- * `flows` when the scenario reads what the server sends (artillery_ws_flow.ts).
+ * The load's part for the script's ws scenario: a `ws` storm, or `flows` when it reads what the server sends.
  */
 export function convertWsScenarios(
   scenarios: unknown[],

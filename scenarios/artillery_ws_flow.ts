@@ -44,8 +44,8 @@ export function unrollWs(flow: unknown[], out: Collector): UnrolledStep[] {
 }
 
 /**
- * The flow of a virtual user: a connect to `target`'s path, its steps, a close; each step tagged with the
- * script's (the connect with `config.target`, the close with the flow's end).
+ * A virtual user's flow: a connect to `target`'s path, its steps, a close, each tagged with the script's
+ * path.
  */
 export function wsFlowOf(
   steps: readonly UnrolledStep[],

@@ -27,10 +27,7 @@ function probePath(config: AttackConfig): string {
   return first?.path ?? "/";
 }
 
-/**
- * Sends the probe requests to a target just started (`start` counts the starts of its variant, from 1), fewer
- * when Ctrl-C comes or they take over 15 s together.
- */
+/** Sends the probe requests to a target just started, fewer when Ctrl-C comes or they take over 15 s. */
 export async function measureColdStart(
   target: RunningTarget,
   start: number,

@@ -55,10 +55,7 @@ export function isTrendStat(stat: unknown): boolean {
   return m !== null && (m[1] === undefined || Number(m[1]) <= 100);
 }
 
-/**
- * `summaryTrendStats` and `summaryTimeUnit` as k6 checks them before a run (k6 refuses an unknown stat): a
- * stat that is none of k6's was dropped silently, its column or percentile missing after the load.
- */
+/** `summaryTrendStats` and `summaryTimeUnit` checked as k6 checks them before a run. */
 function summaryOptions(options: Options, bad: Problem): void {
   const stats = options.summaryTrendStats;
   if (stats !== undefined && !Array.isArray(stats)) {

@@ -37,10 +37,7 @@ interface LoadOptions {
   targets?: Record<string, string>;
   /** `--profile`: a CPU profile of every target loadlab starts, for every run. */
   profile?: boolean;
-  /**
-   * `--abort-on-fail`: every threshold gets `abortOnFail`, and with `delayMs` (`--delay-abort-eval`) that
-   * `delayAbortEval`, as the flags of `attack` do for its `--threshold`s.
-   */
+  /** `--abort-on-fail`: `abortOnFail` (and `delayAbortEval` from `delayMs`) on every threshold. */
   abortOnFail?: { delayMs?: number };
 }
 
@@ -58,10 +55,7 @@ export interface LoadPlanOptions extends LoadOptions {
   maxMemoryMb?: number;
   /** Soft RLIMIT_NOFILE as the caller read it; `null` or left out: unknown, the socket check skipped. */
   openFileLimit?: number | null;
-  /**
-   * `false`: no checks of this machine (target files and programs, the open-file limit), for a plan that is
-   * listed, not run (`loadlab presets` plans every preset on machines that lack node).
-   */
+  /** `false`: no checks of this machine, for a plan that is listed, not run (`loadlab presets`). */
   preflight?: boolean;
 }
 
@@ -78,10 +72,7 @@ export function loadPlan(text: string, opts: LoadPlanOptions = {}): Plan {
 /** A plan ready to run and the experiment as it runs (`ranSource`: null when nothing changed the file). */
 export interface Runnable {
   plan: Plan;
-  /**
-   * The experiment as YAML with `quick:`, `--set` and `--target` applied, for the report of a quick run; null
-   * when nothing changed it or it is an Artillery script.
-   */
+  /** The experiment as YAML with the overrides applied; null when unchanged or an Artillery script. */
   ranSource: string | null;
   /** Notes on an imported Artillery script that change no request, for the command to print. */
   notes: string[];
@@ -174,10 +165,7 @@ export function loadExperiment(text: string, opts: LoadOptions = {}): Experiment
   return readExperiment(text, opts).experiment;
 }
 
-/**
- * `loadExperiment` with the experiment as it runs and the import's notes (`Runnable`); for an Artillery
- * script, its conversion's issues and where its converted parts came from.
- */
+/** `loadExperiment` with the experiment as it runs and, for an Artillery script, its conversion. */
 function readExperiment(
   text: string,
   opts: LoadOptions,
@@ -212,10 +200,7 @@ interface ScriptImport {
   origins: OriginTable;
 }
 
-/**
- * An Artillery script becomes the experiment it describes (so --set and --target apply to it), even with
- * issues: they are reported with the experiment's own, so one run names every problem of the script.
- */
+/** An Artillery script as its experiment, even with issues: they are reported with the experiment's own. */
 function fromArtillery(
   doc: unknown,
   opts: LoadOptions,

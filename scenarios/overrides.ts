@@ -15,10 +15,7 @@ import { isRecord, type Result } from "./yaml_document.ts";
  */
 export const RESERVED_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
 
-/**
- * Applies `quick`, then every `set`, then every `targets` replacement, then `profile` (`--profile`: `profile:
- * cpu` on every target loadlab starts, a proxy's upstream included), to a copy of `doc`.
- */
+/** Applies `quick`, every `set`, every `targets` replacement, then `profile`, to a copy of `doc`. */
 export function applyOverrides(
   doc: unknown,
   opts: { quick?: boolean; set?: string[]; targets?: Record<string, string>; profile?: boolean },
@@ -66,10 +63,7 @@ function profileTarget(target: unknown): void {
   if (isRecord(target.upstream)) profileTarget(target.upstream);
 }
 
-/**
- * `over` merged into `base`: objects key by key, anything else replaced, and `null` removes the key (as in
- * JSON Merge Patch), so a `quick:` section can leave out targets or loads of the full study.
- */
+/** `over` merged into `base` key by key, anything else replaced, `null` removing (JSON Merge Patch). */
 export function deepMerge(
   base: Record<string, unknown>,
   over: Record<string, unknown>,

@@ -28,10 +28,7 @@ const FILE_WIDE: Record<string, string> = {
   intervalHistograms: "intervalHistograms",
 };
 
-/**
- * A stand-in for the run's URL with its scheme (the address is known once the target starts): the engine's
- * scheme-dependent rules must judge the run as it will be.
- */
+/** A stand-in for the run's URL with its scheme, for the engine's scheme-dependent rules. */
 function placeholderUrlOf(target: PlannedRun["target"]): string {
   const spec = target.kind === "spec" ? target.spec as { url?: unknown; tls?: unknown } : null;
   const url = target.kind === "url" ? target.url : spec?.url;
@@ -39,10 +36,7 @@ function placeholderUrlOf(target: PlannedRun["target"]): string {
   return https ? "https://127.0.0.1/" : "http://127.0.0.1/";
 }
 
-/**
- * Every run's attack (and every search's base) checked against the engine's config schema, so what only the
- * engine knows fails before any load.
- */
+/** Every run's attack and search base checked against the engine's config schema, before any load. */
 export function checkPlan(plan: Plan): Issue[] {
   const seen = new Map<string, Issue>();
   for (const { run, at } of checkedAttacks(plan)) {
@@ -59,10 +53,7 @@ export function checkPlan(plan: Plan): Issue[] {
   return [...seen.values(), ...sameNameIssues(plan), ...searchRangeIssues(plan)];
 }
 
-/**
- * A search's range ends as its probes would run them: a value the engine refuses (a rate of 1e308) is named
- * at `search.range[i]` now, not when the bisection reaches it after the experiment's other runs.
- */
+/** A search's range ends checked as its probes would run them, before the bisection reaches them. */
 function searchRangeIssues(plan: Plan): Issue[] {
   const issues = new Map<string, Issue>();
   for (const search of plan.searches) {
@@ -80,10 +71,7 @@ function searchRangeIssues(plan: Plan): Issue[] {
   return [...issues.values()];
 }
 
-/**
- * Two runs of one name: results, findings and file names are keyed by it, so their numbers would read as
- * repeats of one point.
- */
+/** Two runs of one name: results and files are keyed by it, so they would read as repeats. */
 function sameNameIssues(plan: Plan): Issue[] {
   const seen = new Set<string>();
   const twice = new Set<string>();
@@ -108,8 +96,7 @@ function checkedAttacks(plan: Plan): Array<{ run: PlannedRun; at: PlannedRun }> 
 }
 
 /**
- * Every started target's spec as the run starts it (a `target.*` sweep sets a field after the file was
- * checked), so `target.instances: [0]` fails now and not as a target that cannot start mid-study.
+ * Every started target's spec as the run starts it (a `target.*` sweep changes it after the file's check).
  */
 function targetIssues(plan: Plan): Issue[] {
   const found: Issue[] = [];

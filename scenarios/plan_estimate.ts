@@ -20,10 +20,7 @@ const RUN_SETUP_MS: [number, number] = [400, 1_200];
 /** Per target process started (built-in, example app, proxy) and per Redis started beside one. */
 const PROCESS_START_MS: [number, number] = [500, 1_800];
 const REDIS_START_MS: [number, number] = [300, 600];
-/**
- * The share of runs whose graceful stop runs out (an overloaded target still holding answers when the
- * schedule ends): 2 of 12 in cache-burst's quick run.
- */
+/** The share of runs whose graceful stop runs out (2 of 12 in cache-burst's quick run). */
 const STOPPED_SHARE = 0.25;
 const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_GRACEFUL_STOP_MS = 2_000;

@@ -35,10 +35,7 @@ export function preflightPlan(plan: Plan, opts: PreflightOptions = {}): Plan {
   };
 }
 
-/**
- * Runs and search probes that would hold more sockets than the limits allow (open files, the local ports of
- * their source addresses), or name a source address this host cannot send from, one issue per field.
- */
+/** Runs and probes that would hold more sockets than the limits allow, or send from a foreign address. */
 function socketIssues(plan: Plan, limit: number | null, ports: number | null): Issue[] {
   const issues = new Map<string, Issue>();
   for (const run of [...plan.runs, ...plan.searches.map((s) => s.base)]) {

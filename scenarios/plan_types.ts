@@ -88,9 +88,6 @@ export interface Plan {
 /** Which targets and loads to run (`--only target=X,load=Y`). */
 export interface PlanOptions {
   only?: { target?: string[]; load?: string[] };
-  /**
-   * `--no-redact`: run names and sweep coordinates show secret values as they are (so does `redact: false` in
-   * the file); otherwise they show their redacted tokens.
-   */
+  /** `--no-redact` (or `redact: false`): run names and sweep coordinates show secret values. */
   keepSecrets?: boolean;
 }

@@ -44,10 +44,7 @@ export interface RunPlanOutcome {
   interrupted: boolean;
   /** Runs taken from the file being resumed. */
   resumed: number;
-  /**
-   * The one writer of results.json and report.html: what the command learns after the plan (what the metrics
-   * outputs delivered) goes in with `update`, so both files show it.
-   */
+  /** The one writer of results.json and report.html; what the command learns later goes in with `update`. */
   output: ExperimentOutput;
 }
 

@@ -26,10 +26,7 @@ export interface TargetCounters {
   measured: Record<string, number> | null;
 }
 
-/**
- * Reads the target's counters when the warm-up ends: the attack reports its start instant and the timer fires
- * `warmupMs` later (within a timer tick and one stats request of the cut).
- */
+/** Reads the target's counters `warmupMs` after the attack's start, as the warm-up ends. */
 export function warmupSnapshot(target: RunTarget, warmupMs: number) {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let taken: Promise<Record<string, number> | null> = Promise.resolve(null);

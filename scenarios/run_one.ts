@@ -33,10 +33,7 @@ export interface RunHooks {
   onProgress?(p: AttackProgress): void;
   /** The run's target telemetry so far, readable while it runs (the live dashboard samples it). */
   onTelemetry?(peek: () => NonNullable<RunResult["telemetry"]>): void;
-  /**
-   * Each interval of the run under way as the engine finishes it (runner/attack.ts `onInterval`), with the
-   * run's target telemetry so far (null for a running server): for metrics outputs.
-   */
+  /** Each interval as the engine finishes it, with the target telemetry so far: for metrics outputs. */
   onInterval?(
     delta: IntervalDelta,
     run: PlannedRun,
@@ -59,10 +56,7 @@ export class StoppedRun {
   constructor(readonly stoppedIn: string) {}
 }
 
-/**
- * Runs one planned run (its requests logged with `exp.log`, a fresh target's cold start probed with `exp`'s
- * `coldStartRequests`); a `StoppedRun` when Ctrl-C came before its load started.
- */
+/** Runs one planned run; a `StoppedRun` when Ctrl-C came before its load started. */
 export async function executeRun(
   run: PlannedRun,
   pool: TargetPool,
@@ -101,10 +95,7 @@ export async function executeRun(
   return opts.signal?.aborted ? { ...result, incomplete: true } : result;
 }
 
-/**
- * The run's cooldown, its target, and its load's config against that target (requests logged when `log`); a
- * `StoppedRun` when Ctrl-C came first.
- */
+/** The run's cooldown, its target and its config against it; a `StoppedRun` when Ctrl-C came first. */
 async function prepareRun(
   run: PlannedRun,
   pool: TargetPool,
@@ -140,10 +131,7 @@ async function prepareRun(
   return { target, config, ...(parts ? { parts } : {}), logFile };
 }
 
-/**
- * Where `run` is sent: a gRPC run, or a load on the `grpc` listener, to a built-in target's gRPC listener
- * when it serves one.
- */
+/** Where `run` is sent: gRPC goes to a built-in target's gRPC listener when it serves one. */
 function baseUrlOf(run: PlannedRun, target: RunTarget): string {
   const grpcUrl = target.running?.grpcUrl;
   const grpc = run.attack.grpc !== undefined || run.listener === "grpc";
@@ -250,10 +238,7 @@ function completeRunResult(
   return result;
 }
 
-/**
- * A self-signed HTTPS target's CA file becomes the load's `caFile` unless the load names one of its own or
- * skips verification: the load verifies the target as a client of a real deployment would.
- */
+/** Trusts a self-signed target's CA unless the load names its own or skips verification. */
 function trustTargetCa(attack: RelativeAttackInput, caFile: string | undefined): RelativeAttackInput {
   const tls = attack.tls;
   if (caFile === undefined || tls?.caFile !== undefined || tls?.insecure) return attack;

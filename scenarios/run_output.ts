@@ -43,10 +43,7 @@ export class ExperimentOutput {
     this.keepSecrets = keepSecrets;
   }
 
-  /**
-   * A fresh file, or with `resume` the one already in `outDir` minus the runs it does not keep (those run
-   * again: `keptOnResume`).
-   */
+  /** A fresh file, or with `resume` the one in `outDir` minus the runs it does not keep. */
   static async open(
     outDir: string,
     experiment: ExperimentInfo,
@@ -109,10 +106,7 @@ export class ExperimentOutput {
     await this.write();
   }
 
-  /**
-   * Writes both files; throws `OutputError` naming the one that failed and why (a full disk mid-run leaves
-   * both as the last successful write left them: each replaces its old copy only once written).
-   */
+  /** Writes both files, each replacing its copy once whole; throws `OutputError` naming the failed one. */
   async write(): Promise<void> {
     const keepSecrets = this.keepSecrets;
     await this.#reserve.around(async () => {
@@ -124,10 +118,7 @@ export class ExperimentOutput {
     });
   }
 
-  /**
-   * Writes both files as they stand, synchronously: what a second Ctrl-C or SIGTERM leaves before loadlab
-   * quits, without waiting for a write under way (each file is replaced whole, so either is whole).
-   */
+  /** Writes both files synchronously, for a second Ctrl-C or SIGTERM before loadlab quits. */
   writeSync(): void {
     Deno.mkdirSync(this.resultsPath.slice(0, this.resultsPath.lastIndexOf("/")) || ".", { recursive: true });
     writeTextAtomicSync(this.resultsPath, resultsText(this.results, { keepSecrets: this.keepSecrets }));

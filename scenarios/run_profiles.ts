@@ -29,10 +29,7 @@ export function profilePath(runName: string, process: string): string {
   return `profiles/${safe(runName)}.${safe(process)}.cpuprofile`;
 }
 
-/**
- * Writes each taken profile beside results.json and returns what the run records of them; `loadStartUs` is
- * when the load started after the profilers did (where the summary's windows begin).
- */
+/** Writes each taken profile beside results.json; `loadStartUs` is where the summary's windows begin. */
 export async function saveRunProfiles(
   taken: TakenProfile[],
   outDir: string,

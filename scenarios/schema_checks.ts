@@ -101,10 +101,7 @@ export function checkExperiment(exp: ExperimentFields): CheckIssue[] {
   return issues;
 }
 
-/**
- * A file whose sessions are its flows or script and that has no `requests:` leaves a load that cannot run
- * sessions (throughput) nothing of the user's: it sent `GET /`, which no one wrote, and read `ok`.
- */
+/** A sessions-only file without `requests:` gives a load that cannot run sessions nothing to send. */
 function checkSessionsOnly(exp: ExperimentFields, add: Add): void {
   if (exp.requests !== undefined || exp.grpc?.call !== undefined) return;
   if (exp.flows === undefined && exp.script === undefined) return;
@@ -290,10 +287,7 @@ function checkUpstreams(
   }
 }
 
-/**
- * The chain of named upstreams from `first` through `name` back to one already seen, or undefined; a chain
- * that ends puts its names in `clean`.
- */
+/** The chain of upstreams from `first` through `name` back to one seen, or undefined. */
 function cycleFrom(
   exp: ExperimentFields,
   name: string,

@@ -22,10 +22,7 @@ const positiveRate = z.number().positive("rate must be > 0 (requests per second)
   `rate ${RATE_CAP}`,
 );
 
-/**
- * The load fields whose values are words, not numbers: each field's one schema, used by the load and by a
- * sweep over it (`load.protocol: [http1, h2]`), so both accept and refuse the same values.
- */
+/** The load fields whose values are words: one schema each, for the load and a sweep over it. */
 export const WORD_FIELDS = {
   connection: z.enum(["keep-alive", "per-arrival"]),
   transport: z.enum(["auto", "epoll", "deno", "io_uring"]),
@@ -47,15 +44,9 @@ const commonFields = {
   gracefulStop: durationSchema.optional(),
   /** Socket transport (runner/config.ts): `auto` (deno for now), `deno`, or the experimental `epoll`. */
   transport: WORD_FIELDS.transport.optional(),
-  /**
-   * Local addresses the connections are bound to in turn (runner/source_addresses.ts): a list, or
-   * comma-separated addresses and IPv4 ranges (`127.0.0.1-127.0.0.4`).
-   */
+  /** Local addresses bound in turn: a list, or addresses and IPv4 ranges (`127.0.0.1-127.0.0.4`). */
   sourceAddresses: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
-  /**
-   * HTTP version (runner/config.ts): `http1`, `h2` (TLS by ALPN; h2c on an http: target), `h2c`, `auto`
-   * (ALPN's choice on https:).
-   */
+  /** HTTP version: `http1`, `h2` (h2c on http:), `h2c`, `auto` (ALPN's choice on https:). */
   protocol: WORD_FIELDS.protocol.optional(),
   /**
    * `grpc`: send this load to the built-in target's gRPC listener (which answers `POST /echo` too); `http`
@@ -130,10 +121,7 @@ const phaseSchema = z.strictObject({
 const stageSchema = z.strictObject({ duration: durationSchema, target: z.number() })
   .transform((s) => ({ durationMs: s.duration, target: s.target }));
 
-/**
- * A closed load: fixed `connections` for `duration`, or `stages` (k6's) that ramp them, which the engine runs
- * as its ramping-connections model (runner/load/models/ramping_connections.ts checks them).
- */
+/** A closed load: fixed `connections` for `duration`, or k6's `stages` that ramp them. */
 const connectionsLoad = z.strictObject({
   model: z.literal("connections"),
   ...poolFields,

@@ -140,10 +140,7 @@ const FLOW_METHODS = ["get", "post", "put", "patch", "delete", "head"] as const;
 /** A step's request: a path, or an object without `method` (the step's key is the method). */
 const stepRequestSchema = z.union([pathSchema, z.strictObject(requestFields)]);
 
-/**
- * A `ws:` step as a file writes it (runner/ws_step_spec.ts has its rules): `send` may be any JSON value (sent
- * as JSON, its strings' placeholders filled), `timeout` a duration, `close: true` closes with 1000.
- */
+/** A `ws:` step as a file writes it (runner/ws_step_spec.ts has its rules). */
 const wsStepFileSchema = z.strictObject({
   ...wsActionFields,
   send: z.union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())]).optional(),
@@ -184,10 +181,7 @@ const stepObjectSchema = z.strictObject({
 /** A step of the attack config (runner/config.ts), whose type a file's step takes. */
 type EngineStep = FlowSpec["steps"][number];
 
-/**
- * A flow step as the plan reads it: the attack config's step with the file's request (a path still relative,
- * a `json` or `query` not yet encoded).
- */
+/** A flow step as the plan reads it: the file's request, its path still relative. */
 type FileFlowStep =
   | Omit<Extract<EngineStep, { request: unknown }>, "request"> & { request: FileRequest }
   | Extract<EngineStep, { thinkMs: number }>
@@ -247,10 +241,7 @@ const flowSchema = z.strictObject({
 }).meta({ id: "flow" });
 export type FileFlow = z.output<typeof flowSchema>;
 
-/**
- * A load's flows, each named apart: results, checks and the report list flows by name, so two of one name
- * read as one flow (the Artillery import names its scenarios apart itself).
- */
+/** A load's flows, each named apart: results list flows by name. */
 export const flowListSchema = z.array(flowSchema).min(1, "needs at least one flow").superRefine(
   (flows, ctx) => {
     const first = new Map<string, number>();

@@ -35,10 +35,7 @@ export function anchorScript(script: ScriptSource, experimentFile: string | unde
 /** The largest script read: a bundled k6 script is a few MiB; the conversion of 50 MiB took half a minute. */
 export const MAX_SCRIPT_BYTES = 64 * 2 ** 20;
 
-/**
- * Why the script at `path` cannot be read, or null: only a regular file of at most MAX_SCRIPT_BYTES is (a
- * FIFO named as the script held `run` forever; a device would be read forever).
- */
+/** Why the script at `path` cannot be read (not a regular file, over MAX_SCRIPT_BYTES), or null. */
 export function scriptFileProblem(path: string): string | null {
   try {
     readFileCapped(path, MAX_SCRIPT_BYTES);

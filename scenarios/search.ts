@@ -19,10 +19,7 @@ export type SearchSpec = Pick<
 /** The result stored in `results.analysis.searches`. */
 type SearchResult = Analysis["searches"][number];
 
-/**
- * Parses an SLO: threshold expressions joined by `and` (`p99 < 100ms and success >= 99.9%`; split by
- * `splitSlo`, the one the experiment schema checks with), each in the grammar of `--threshold`.
- */
+/** Parses an SLO: threshold expressions joined by `and`, each in `--threshold`'s grammar. */
 export function parseSlo(slo: string): Threshold[] {
   const parts = splitSlo(slo).map((p) => p.trim());
   if (parts.length === 0) {

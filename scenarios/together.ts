@@ -59,10 +59,7 @@ export function plannedLoads(exp: Together, loads: string[]): string[] {
   return loads.filter((l) => !members.includes(l) || l === members.find((m) => loads.includes(m)));
 }
 
-/**
- * The run's parts when `load` stands for loads run together (its label `a+b`), else null; `attackOf` makes a
- * load's attack (the planner's).
- */
+/** The run's parts when `load` stands for loads run together (`a+b`), else null. */
 export function togetherParts<A>(
   exp: Together,
   load: string,

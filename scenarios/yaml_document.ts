@@ -14,10 +14,7 @@ import { yamlCostIssue } from "../validation/yaml_cost.ts";
 /** A value, or every problem found. */
 export type Result<T> = { ok: true; value: T } | { ok: false; issues: Issue[] };
 
-/**
- * Aliases a document may expand (the `yaml` package's own default is 100): enough for shared anchors in a
- * hand-written file, far below a "billion laughs" file whose nested aliases would expand to gigabytes.
- */
+/** Aliases a document may expand: enough for shared anchors, far below a "billion laughs" file. */
 const MAX_YAML_ALIASES = 100;
 
 /** Reads YAML (JSON is YAML too); a syntax error names its line and column. */
@@ -85,10 +82,7 @@ function syntaxIssue(doc: Document, lineCounter: LineCounter): Issue | undefined
   };
 }
 
-/**
- * The parser's message without what the issue's path says already (its " at line N, column M:" and the
- * excerpt after it); its stack overflow on nesting a few hundred levels deep said so in V8's words.
- */
+/** The parser's message without the position the issue's path already gives. */
 function syntaxText(message: string): string {
   const text = message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
   if (/^Maximum call stack size exceeded/.test(text)) {
@@ -114,10 +108,7 @@ function expandAliases(doc: Document): Result<unknown> {
   }
 }
 
-/**
- * What makes parsed data no experiment file: a `__proto__` key anywhere, an alias inside its own anchor (`x:
- * &a [*a]`: a value that contains itself), or no mapping at the root.
- */
+/** What makes parsed data no experiment file: `__proto__`, a self-containing alias, no root mapping. */
 function shapeIssue(value: unknown): Issue | undefined {
   const found = reservedOrCycle(value, "", new Set());
   if (found?.cycle === true) {

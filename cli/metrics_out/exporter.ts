@@ -132,10 +132,7 @@ export class MetricsExporter {
     this.#pumped = next;
   }
 
-  /**
-   * One more point of the run named `runName`, after its last interval, carrying `named` (a k6 script's
-   * metrics, known only once the run is over): its totals again, with those series beside them.
-   */
+  /** One last point of run `runName` carrying `named` (a k6 script's metrics, known once the run is over). */
   endOfRun(runName: string, named: NamedSample[]): void {
     const series = this.#byName.get(runName);
     if (series === undefined) return;
@@ -219,10 +216,7 @@ export function encoderOf(output: MetricsOutput): Encoder {
   return encoder;
 }
 
-/**
- * `encode` of points whose labels show no secret (results/redact.ts `redactShown`): a step's label may carry
- * a `?token=` value, a run's name a secret the command line gave.
- */
+/** `encode` of points whose labels show no secret (results/redact.ts `redactShown`). */
 function redacting(encode: Encoder): Encoder {
   const shown = (labels: Record<string, string>) =>
     Object.fromEntries(Object.entries(labels).map(([name, value]) => [name, redactShown(value)]));

@@ -32,10 +32,7 @@ export interface SenderOptions {
   minGapMs: number;
 }
 
-/**
- * A point holds its run's whole latency histogram (up to a few thousand buckets, ~30 KB), so the queue holds
- * 600 (2.5 min of 250 ms intervals, ~20 MB at worst) and a longer outage keeps the newest.
- */
+/** A point holds a whole histogram (~30 KB): the queue holds 600 (~2.5 min, ~20 MB), keeping the newest. */
 export const DEFAULT_SENDER_OPTIONS: SenderOptions = {
   capacity: 600,
   maxBatch: 600,
@@ -149,10 +146,7 @@ export class OutputSender {
     if (error !== undefined) this.#setError(error);
   }
 
-  /**
-   * Keeps `error` for results.json, the report and the terminal: a receiver's text loses control characters,
-   * the credentials this output sent and secret query values, and is capped.
-   */
+  /** Keeps `error`, cleaned of control characters, the credentials sent and secret values, and capped. */
   #setError(error: string): void {
     const safe = terminalSafe(error).replace(/\s+/g, " ").trim();
     this.#lastError = redactKnown(safe, this.#secrets).slice(0, MAX_ERROR_CHARS);
@@ -189,10 +183,7 @@ export class OutputSender {
   }
 }
 
-/**
- * Why a POST got no answer, as the OS says it: the reason at the end of fetch's `cause` ("Connection refused
- * (os error 111)"), or what follows the client's prefix.
- */
+/** Why a POST got no answer, as the OS says it ("Connection refused (os error 111)"). */
 export function fetchErrorText(err: unknown): string {
   let reason = err as Error;
   while (reason?.cause instanceof Error) reason = reason.cause;

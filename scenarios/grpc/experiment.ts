@@ -35,8 +35,8 @@ export const grpcSectionSchema = z.strictObject({
   /** The cap of one sent message, bytes (4 MiB): a bigger message is a problem of the file. */
   maxSendBytes: z.number().int().min(1).max(0x7fff_ffff).default(4 * 1024 * 1024),
   /**
-   * The schema is the server's: asked of its reflection service when each run starts (the target is up then),
-   * so the call and message are checked then (runner/http/grpc/reflected_run.ts).
+   * The schema is asked of the server's reflection service as each run starts
+   * (runner/http/grpc/reflected_run.ts).
    */
   reflect: z.literal(true, { error: "reflect is true, or left out" }).optional(),
   /** Only these loads make the call (default every load without a mix or flows of its own). */
@@ -99,10 +99,7 @@ export function grpcCallsOf(
   }
 }
 
-/**
- * What a load's attack takes from the `grpc:` section: the calls (their `grpc-timeout` the load's own
- * timeout), HTTP/2 unless the load chose h2c, and the receive cap.
- */
+/** What a load's attack takes from the `grpc:` section: its calls, HTTP/2 unless h2c, the receive cap. */
 export function grpcAttackFields(
   requests: readonly RequestSpec[],
   section: GrpcSection,
@@ -120,8 +117,7 @@ export function grpcAttackFields(
 }
 
 /**
- * What a load whose flows make gRPC calls takes from the `grpc:` section: HTTP/2 unless the load chose h2c,
- * the receive cap, and the schema the steps call by (a FileDescriptorSet's bytes, read in each worker).
+ * What a load whose flows make gRPC calls takes from `grpc:`: HTTP/2, the receive cap, the schema's bytes.
  */
 export function grpcFlowAttackFields(
   section: GrpcSection,
@@ -143,10 +139,7 @@ type GrpcEngineFields = {
   call?: { call: string; message: GrpcSection["message"]; metadata: Record<string, string> };
 };
 
-/**
- * What a load's attack takes from a section whose schema is reflected: its call, made when the run starts
- * (the engine asks the target's reflection service then), HTTP/2 unless the load chose h2c.
- */
+/** What a load takes from a reflected `grpc:` section: its call, made as the run starts, and HTTP/2. */
 export function grpcReflectAttackFields(
   section: GrpcSection,
   load: { protocol?: string },

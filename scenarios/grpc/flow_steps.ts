@@ -19,10 +19,7 @@ function flowsWithPaths(exp: Experiment): [FileFlow, string][] {
   return found;
 }
 
-/**
- * The file's gRPC steps checked against `root`, the `grpc:` section's schema (undefined: no section, or one
- * that could not be read): the schema's bytes for the workers when there are steps, and the problems.
- */
+/** The file's gRPC steps checked against `root`: the schema's bytes for the workers, and the problems. */
 export function grpcFlowsOf(
   exp: Experiment,
   root: protobuf.Root | undefined,

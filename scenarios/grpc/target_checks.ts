@@ -11,10 +11,7 @@ interface TargetIssue {
   message: string;
 }
 
-/**
- * The problems of `targets` receiving a `grpc:` section's calls (`calls`: the section names a call) or loads
- * on the gRPC listener (`listener`: the first such load's name).
- */
+/** The problems of `targets` receiving the `grpc:` section's calls or loads on the gRPC listener. */
 export function grpcTargetIssues(
   targets: Record<string, FileTarget>,
   calls: boolean,
