@@ -48,7 +48,6 @@ export interface BaselineArgs {
 export function baselineArgs(flags: FlagValues): BaselineArgs {
   const baselinePath = flags.path("baseline");
   const failOn = flags.all("fail-on").map(parseFailOn);
-  // Only the flags given, so the parsed arguments of a command without them stay as they were.
   return { ...(baselinePath === undefined ? {} : { baselinePath }), ...(failOn.length ? { failOn } : {}) };
 }
 
@@ -79,7 +78,6 @@ export async function loadBaseline(path: string): Promise<ResultsFile> {
   try {
     if (Deno.statSync(path).isDirectory) file = `${path.replace(/\/+$/, "")}/results.json`;
   } catch {
-    // Not there: the read below says so with the path.
   }
   let bytes: Uint8Array;
   try {

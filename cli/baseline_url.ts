@@ -96,9 +96,7 @@ async function download(
     const headers = new Headers({
       "user-agent": "loadlab",
       accept: "application/json, application/zip, */*",
-      // fetch inflates an encoding it asked for ahead of the reader (a 2 MiB gzip answer reached 3 GiB before
-      // the cap's check), and hands any other over as sent: ask for none, and let `readCapped` inflate a
-      // server's gzip all the same, counted under the cap.
+      // fetch would inflate ahead of the cap: ask for identity, and let `readCapped` inflate under the cap.
       "accept-encoding": "identity",
     });
     if (opts.token && tokenAllowed(url)) headers.set("authorization", `Bearer ${opts.token}`);

@@ -34,7 +34,6 @@ export async function withGuardedConsole(command: () => Promise<number>): Promis
         try {
           toStderr(`loadlab: cannot write to stdout (${osErrorText(err)}); nothing more is printed there`);
         } catch {
-          // stderr fails too.
         }
       }
     };

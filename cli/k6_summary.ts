@@ -46,8 +46,7 @@ export async function k6Summaries(
   memoryLimitMb = memoryLimitMbBesideRuns(),
   k6Flags?: K6Flags,
 ): Promise<K6Summaries> {
-  // Read in an isolate of the script's own, as before the run: imported into loadlab's process, a top
-  // level that changes built-ins only there (outside a worker) broke loadlab after its results.
+  // Read in an isolate of the script's own: a top level that changes built-ins must not reach loadlab.
   const path = sessionScriptPath(resolve(source));
   const opened = await ScriptHost.open(path, HANDLE_SUMMARY_TIMEOUT_MS, memoryLimitMb);
   if (opened.host === null) {
@@ -78,7 +77,7 @@ export async function k6Summaries(
     const data = k6SummaryData(results, run, asked);
     Object.assign(data.metrics, custom);
     for (const { metric, rule } of rules) {
-      // Own metrics only: a rule on `constructor` or `toString` judged Object's, and wrote onto it.
+      // Own metrics only, so a rule on `constructor` or `toString` never judges Object's.
       if (!Object.hasOwn(data.metrics, metric)) {
         data.metrics[metric] = afterRunSubmetric(run, metric, data.options.summaryTrendStats) ??
           emptyMetric(rule, opened.exports.metrics?.[metric.split("{", 1)[0]]);
@@ -158,8 +157,7 @@ export async function showK6Summaries(
     try {
       written = await Promise.race([Promise.resolve().then(() => handle(data)), late]);
     } catch (err) {
-      // After the run, so not bad input (exit 2): what the run measured is written, as with an answer that
-      // cannot be written.
+      // After the run, so not bad input (exit 2): what the run measured is written.
       const told = new ScriptNames(Deno.env.toObject()).shownPlaced(
         `handleSummary() failed: ${errorText(err)}`,
         "; the run's results are kept",

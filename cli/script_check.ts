@@ -80,8 +80,7 @@ export async function checkScript(
 
 /** Why importing the script `name` gave no module, in words. */
 function importProblem(name: string, outcome: HostOutcome): string {
-  // One bounded line, its place kept at its start and the environment's secrets redacted: a top level
-  // that threw a 5 MB message printed all of it.
+  // One bounded line, its place kept at its start and the environment's secrets redacted.
   if (outcome.kind === "failed") return new ScriptNames(Deno.env.toObject()).shownPlaced(outcome.message);
   if (outcome.kind === "memory") {
     return `${name}: its top level ${memoryPassedText(outcome.limitMb)} as it was imported: a script that ` +
@@ -98,8 +97,7 @@ function importProblem(name: string, outcome: HostOutcome): string {
 
 /** `deno check`'s errors as `file:line:col: message`, run in the script's folder for its deno.json. */
 async function typeProblems(path: string, signal?: AbortSignal): Promise<string[]> {
-  // A k6 script's conversion is JavaScript loadlab wrote: Deno checks no types in it, and its imports are
-  // loadlab's own runtime, checked with loadlab.
+  // A k6 script's conversion is JavaScript loadlab wrote, importing loadlab's own checked runtime.
   if (Deno.build.standalone || path.startsWith(k6CacheDir() + "/")) return [];
   let text = await denoCheck(path, [], signal);
   if (text !== null && text.includes("Could not find a matching package")) {

@@ -134,7 +134,7 @@ export function secondsToDuration(value: unknown, path: string, out: Collector):
   }
   const ms = Math.round(seconds * 1000);
   if (ms > MAX_DURATION_MS) {
-    // Named here, at the script's key: past it, 1e308 seconds became "Infinityms" at a loadlab key.
+    // Named here, at the script's key, before a huge value overflows at a loadlab key.
     out.issues.push({ path, message: `${value} seconds is too long: ${MAX_DURATION_WORDS}, e.g. 3600` });
     return undefined;
   }

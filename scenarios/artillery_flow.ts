@@ -97,8 +97,7 @@ function convertLoop(step: Record<string, unknown>, path: string, ctx: FlowConte
     return [undefined];
   }
   const once = step.loop.flatMap((s, j) => convertStep(s, join(join(path, "loop"), j), ctx, out));
-  // A loop of no steps runs nothing however often: writing out its count (a billion) of empty lists
-  // exhausted memory before any check.
+  // A loop of no steps runs nothing however often: its count is never written out.
   if (once.length === 0) return [];
   if (once.length * count > MAX_UNROLLED_STEPS) {
     out.issues.push({

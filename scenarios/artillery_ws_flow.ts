@@ -87,7 +87,7 @@ function walk(flow: unknown[], path: string, steps: UnrolledStep[], out: Collect
       rejectUnknownKeys(step, at, ["think"], out);
       const seconds = nonNegative(step.think, join(at, "think"), out) ?? 0;
       if (seconds * 1000 > MAX_DURATION_MS) {
-        // Named here: past it, 1e308 seconds was Infinity ms, refused at a loadlab key.
+        // Named here, at the script's key, before a huge value overflows at a loadlab key.
         out.issues.push({
           path: join(at, "think"),
           message: `${seconds} seconds is too long: ${MAX_DURATION_WORDS}, e.g. 3600`,
@@ -105,8 +105,7 @@ function walk(flow: unknown[], path: string, steps: UnrolledStep[], out: Collect
         });
         return;
       }
-      // The body is read once (its problems named once) and its steps copied: walking it count times
-      // looped a billion times over a body adding no step, and named a bad step once per turn.
+      // The body is read once (its problems named once) and its steps copied `count` times.
       const body: UnrolledStep[] = [];
       walk(step.loop, join(at, "loop"), body, out);
       for (let k = 0; k < count && body.length > 0 && steps.length <= MAX_STEPS; k++) {

@@ -72,8 +72,7 @@ export async function executeRun(
     : null;
   const watched = await attackWatched(run, target, { config, parts }, opts, thresholds, logFile).catch(
     (err) => {
-      // Ctrl-C or SIGTERM while a session script's setup() ran or the load workers prepared: no load was
-      // sent, as when it came before.
+      // Ctrl-C or SIGTERM while setup() ran or the workers prepared: no load was sent.
       if (err instanceof Error && err.name === "ScriptSetupStopped") {
         return new StoppedRun((err as Error & { phase: string }).phase);
       }

@@ -19,8 +19,8 @@ export function togetherProblems(
   if (together === undefined) return [];
   const problems: Array<{ path: Array<string | number>; message: string }> = [];
   const loads = Object.keys(exp.loads);
-  // Each load run together has worker isolates of its own (about 40 MB each): a k6 script of 3,000
-  // scenarios took gigabytes before any load. A run has at most a load's own cap of workers.
+  // Each load run together has worker isolates of its own (about 40 MB each), so a run has at most a
+  // load's own cap of workers.
   const workers = Object.keys(together).reduce((n, name) => n + (exp.loads[name]?.workers ?? 1), 0);
   if (workers > MAX_RUN_WORKERS) {
     problems.push({

@@ -23,8 +23,7 @@ export function parseDocument(text: string): Result<unknown> {
   if (text.length > MAX_YAML_BYTES) return largeDocument(text);
   const costly = yamlCostIssue(text);
   if (costly !== undefined) return { ok: false, issues: [costly] };
-  // The parser's own unique-key check compares each key with every earlier one of its map (quadratic:
-  // seconds for a file of a few thousand loads); `duplicateKey` does it with a set per map.
+  // The parser's unique-key check is quadratic; `duplicateKey` uses a set per map.
   const lineCounter = new LineCounter();
   // YAML 1.1 merge keys (`<<: *base`), which Artillery scripts and hand-written files use to share fields.
   const doc = withEnvSnapshot(

@@ -161,8 +161,7 @@ export class OutputSender {
         body: encoded.body,
         headers: { ...encoded.headers, ...this.output.headers },
         signal: AbortSignal.any([this.#stop.signal, AbortSignal.timeout(this.opts.timeoutMs)]),
-        // A redirect is not followed: fetch would send the body again to each hop (a 307 loop POSTs every
-        // batch 21 times), and the credentials with it. The receiver's URL is given, so a move is an error.
+        // A redirect is an error: fetch would send the body and credentials again to each hop.
         redirect: "manual",
       });
       if (response.ok) return (await response.body?.cancel(), "ok");
