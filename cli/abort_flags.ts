@@ -1,7 +1,6 @@
 /**
  * @module
- * `--abort-on-fail` and `--delay-abort-eval D` of `attack` and `run`: k6's `abortOnFail` and `delayAbortEval`
- * on every threshold of the command, checked before any load.
+ * `--abort-on-fail` and `--delay-abort-eval D` of `attack` and `run`: k6's `abortOnFail` on every threshold.
  */
 import type { FlagSpec } from "./argv.ts";
 import type { FlagValues } from "./flag_values.ts";

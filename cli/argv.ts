@@ -1,7 +1,6 @@
 /**
  * @module
- * The getopt-style tokenizer every command shares, driven by a flag table: `--flag value`, `--flag=value`,
- * `-f value`, `-fvalue`, repeatable flags, `--`, positionals anywhere. It only sorts strings.
+ * The getopt-style tokenizer every command shares, driven by a flag table; it only sorts strings.
  */
 import { UsageError } from "./usage_error.ts";
 import { nearest } from "../validation/suggest.ts";

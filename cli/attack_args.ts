@@ -1,7 +1,6 @@
 /**
  * @module
- * `loadlab attack <url> [flags]` → a validated `AttackConfig` plus output options (attack_output_args.ts), or
- * one `UsageError` line naming the problem and the fix (exit 2, before any load is sent).
+ * `loadlab attack <url> [flags]` → a validated `AttackConfig`, or one `UsageError` line (exit 2).
  */
 import type { AttackConfig, AttackConfigInput } from "../runner/config.ts";
 import { loadTlsMaterial, TlsFileError } from "../runner/http/tls/options.ts";

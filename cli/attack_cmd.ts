@@ -1,7 +1,6 @@
 /**
  * @module
- * `loadlab attack <url>`: parse flags (exit 2 before any load), run one attack with a live line, print the
- * summary or one JSON object, write results.json and report.html when asked.
+ * `loadlab attack <url>`: one attack with a live line, its summary or JSON, results.json and report.html.
  */
 import { ciFilesToProbe, writeCiFiles } from "./ci_outputs.ts";
 import { gateArgs, gateTable, loadBaseline } from "./baseline_flags.ts";

@@ -1,7 +1,6 @@
 /**
  * @module
- * The attack flags' config validated by the experiment files' zod schema (runner/config.ts), each issue named
- * by the flag that sets its field (`-c`, `--cacert`), all on one line.
+ * The attack flags' config validated by runner/config.ts, each issue named by the flag that sets it.
  */
 import { type AttackConfig, type AttackConfigInput, parseAttackConfig } from "../runner/config.ts";
 import { ConfigError } from "../validation/config_error.ts";

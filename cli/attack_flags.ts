@@ -1,7 +1,6 @@
 /**
  * @module
- * The flag table of `loadlab attack` and advice for other tools' flags. Short forms follow the tool a user
- * comes from: `-c -d` (wrk, k6), `-n -m -H` (oha, hey), `-R` (wrk2), `-b -w -p` (autocannon).
+ * The flag table of `loadlab attack`, with short forms from wrk, oha, wrk2 and autocannon, and hints.
  */
 import { ABORT_FLAGS } from "./abort_flags.ts";
 import { BASELINE_FLAGS } from "./baseline_flags.ts";

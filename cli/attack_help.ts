@@ -1,7 +1,6 @@
 /**
  * @module
- * The `loadlab attack --help` text. Plain text kept beside the flag table so the two change together;
- * the test checks that every flag in the table is documented here.
+ * The `loadlab attack --help` text; a test checks that it documents every flag of the table.
  */
 import { baselineHelp } from "./baseline_flags.ts";
 import { dashboardHelp } from "./dashboard_flags.ts";

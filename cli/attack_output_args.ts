@@ -1,7 +1,6 @@
 /**
  * @module
- * Where and how `loadlab attack` shows its results: results file, metrics outputs, report, CI files, terminal
- * modes, baseline gate and dashboard; everything but the load.
+ * Where and how `loadlab attack` shows its results: every flag that is not part of the load itself.
  */
 import { ciFilesToProbe } from "./ci_outputs.ts";
 import { type BaselineArgs, baselineArgs } from "./baseline_flags.ts";

@@ -1,7 +1,6 @@
 /**
  * @module
- * `--baseline FILE|DIR` and `--fail-on "p99 +10%"` of `run` and `attack`: checked before any load (exit 2,
- * one line), the gate's verdicts printed as a table after the run.
+ * `--baseline FILE|DIR` and `--fail-on "p99 +10%"` of `run` and `attack`, and the gate's verdict table.
  */
 import { MAX_RESULTS_FILE_BYTES, ResultsFileError } from "../results/io.ts";
 import { FileReadError, readFileCapped } from "../system/read_capped.ts";

@@ -1,7 +1,6 @@
 /**
  * @module
- * `--baseline https://...`: a baseline fetched over HTTP(S) before any load, such as main's results kept as a
- * GitHub Actions artifact.
+ * `--baseline https://...`: a baseline fetched over HTTP(S) before any load, such as a CI artifact.
  */
 import { unzipSync } from "fflate";
 import { MAX_RESULTS_FILE_BYTES, ResultsFileError } from "../results/io.ts";

@@ -1,7 +1,6 @@
 /**
  * @module
- * The CI files of `run` and `attack`: `--summary` markdown, `--junit`, `--output-bench`, and the markdown
- * summary appended to `GITHUB_STEP_SUMMARY` when GitHub Actions sets it.
+ * The CI files of `run` and `attack`: `--summary`, `--junit`, `--output-bench`, `GITHUB_STEP_SUMMARY`.
  */
 import type { ResultsFile } from "../results/mod.ts";
 import type { GateResult } from "../results/baseline_gate.ts";

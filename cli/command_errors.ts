@@ -1,7 +1,6 @@
 /**
  * @module
- * One mapping from what a command throws to what it prints and its exit code (cli/exit_codes.ts), so every
- * command answers the same error the same way.
+ * One mapping from what a command throws to what it prints and its exit code (cli/exit_codes.ts).
  */
 import { redactShown } from "../results/redact.ts";
 import { terminalSafe } from "../validation/terminal_text.ts";

@@ -1,7 +1,6 @@
 /**
  * @module
- * Printing that never ends a command: the first failed print is said once on stderr, later prints to that
- * stream are dropped, and a command that would exit 0 exits 5.
+ * Printing that never ends a command: a failed print is said once, and exit 0 becomes 5.
  */
 import { EXIT } from "./exit_codes.ts";
 import { osErrorText } from "../system/os_error.ts";

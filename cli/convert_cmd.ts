@@ -1,7 +1,6 @@
 /**
  * @module
- * `loadlab convert k6 script.js [-o session.js]`: writes the session script loadlab runs for a k6 script
- * (runner/script/k6/convert.ts).
+ * `loadlab convert k6 script.js [-o session.js]`: writes the session script loadlab runs for it.
  */
 import { basename, dirname, resolve } from "node:path";
 import { convertK6, K6ConvertError } from "../runner/script/k6/convert.ts";

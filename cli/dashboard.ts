@@ -1,7 +1,6 @@
 /**
  * @module
- * The live dashboard of `run`, `attack` and `demo` (`--dashboard`): an HTTP server in the main isolate
- * serving the report page and a Server-Sent Events stream (`/events`) of progress and snapshots.
+ * The live dashboard (`--dashboard`): the report page and a Server-Sent Events stream from the main isolate.
  */
 import type { AttackProgress, ResultsFile, TelemetrySeries } from "../results/mod.ts";
 import type { LiveProgress } from "../report/html/client/live.ts";

@@ -1,7 +1,6 @@
 /**
  * @module
- * The live dashboard's flags, shared by `run`, `demo` and `attack`: table entries, help lines and the options
- * they mean. `--dashboard-port`, `--open`, `--host` and `--steer` imply `--dashboard`.
+ * The live dashboard's flags, shared by `run`, `demo` and `attack`, their help lines and options.
  */
 import type { FlagSpec } from "./argv.ts";
 import type { FlagValues } from "./flag_values.ts";

@@ -1,7 +1,6 @@
 /**
  * @module
- * `loadlab attack --data-file FILE`: rows that fill the `{{ name }}` placeholders of the URL's path and
- * query, the `-H` values and the `-b` body (HTTP/1.1 and HTTP/2), or a gRPC call's message and metadata.
+ * `loadlab attack --data-file FILE`: rows filling the `{{ name }}` placeholders of the requests.
  */
 import { basename } from "node:path";
 import type { FlagSpec } from "./argv.ts";

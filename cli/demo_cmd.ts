@@ -1,7 +1,6 @@
 /**
  * @module
- * `loadlab demo`: `loadlab run preset:demo` writing `results.json` and `report.html` into `--out-dir`
- * (default `out/demo`).
+ * `loadlab demo`: `loadlab run preset:demo` into `--out-dir` (default `out/demo`).
  */
 import { runRunCommand } from "./run_cmd.ts";
 

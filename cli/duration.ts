@@ -1,7 +1,6 @@
 /**
  * @module
- * Durations on the command line as wrk, oha, k6 and Artillery users write them (`500ms`, `1m30s`, a bare
- * number of seconds), in milliseconds.
+ * Durations on the command line (`500ms`, `1m30s`, bare seconds) in milliseconds.
  */
 import { DURATION_HINT, durationMsOf, MAX_DURATION_MS, MAX_DURATION_WORDS } from "../validation/duration.ts";
 import { UsageError } from "./usage_error.ts";

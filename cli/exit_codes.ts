@@ -1,7 +1,6 @@
 /**
  * @module
- * The exit codes every command shares (README's table) and the checks behind those that need data: no
- * response at all (4) and `--strict`'s untrusted runs (6).
+ * The exit codes every command shares (README's table) and the checks behind 4 and 6.
  */
 import { visibleLine } from "../validation/terminal_text.ts";
 import type { RunResult, ThresholdResult } from "../results/mod.ts";

@@ -1,7 +1,6 @@
 /**
  * @module
- * Typed reads of tokenized flags: each reader validates one kind of value and throws a `UsageError` with the
- * flag as typed and a good example: `-c "0": must be ..., e.g. -c 50`.
+ * Typed reads of tokenized flags, each refusal naming the flag as typed and a good value.
  */
 import type { FlagSpec, RawArgs } from "./argv.ts";
 import { parseDurationMs } from "./duration.ts";

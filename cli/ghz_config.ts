@@ -1,7 +1,6 @@
 /**
  * @module
- * A ghz config file (`--ghz-config ghz.json` or .toml) read as the ghz long flags its keys are, so it goes
- * through the typed flags' parser and errors; flags after it win.
+ * A ghz config file (`--ghz-config`, JSON or TOML) read as the ghz flags its keys are.
  */
 import { UsageError } from "./usage_error.ts";
 import { FileReadError, readTextFileCapped } from "../system/read_capped.ts";

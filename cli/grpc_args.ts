@@ -1,7 +1,6 @@
 /**
  * @module
- * The gRPC flags of `loadlab attack` (a grpc:// or grpcs:// URL), as ghz names them: `--call`,
- * `--proto`/`-i`, `--protoset`, `--reflect`, `-b`, `-H` metadata, `--max-receive`, `--compress`.
+ * The gRPC flags of `loadlab attack` (a grpc:// or grpcs:// URL), named as ghz names them.
  */
 import type { FlagSpec, RawArgs } from "./argv.ts";
 import type { FlagValues } from "./flag_values.ts";

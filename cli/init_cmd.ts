@@ -1,7 +1,6 @@
 /**
  * @module
- * `loadlab init --script [DIR]`: writes a starter `session.ts` and the types it imports
- * (`loadlab_session.ts`), so `deno check session.ts` works without a checkout of loadlab.
+ * `loadlab init --script [DIR]`: writes a starter `session.ts` and the types it imports.
  */
 import { join } from "node:path";
 import { EXIT } from "./exit_codes.ts";

@@ -1,7 +1,6 @@
 /**
  * @module
- * The experiment `loadlab run script.js` runs for a k6 script: the script converted and imported to read its
- * `options` (after `--vus`, `--duration`, ...), mapped by scenarios/k6_options.ts.
+ * The experiment `loadlab run script.js` runs for a k6 script, read from its converted `options`.
  */
 import { basename, resolve } from "node:path";
 import { K6ConvertError } from "../runner/script/k6/convert.ts";

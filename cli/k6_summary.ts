@@ -1,7 +1,6 @@
 /**
  * @module
- * The end of `loadlab run script.js` for a k6 script: each run in k6's summary shape handed to the script's
- * `handleSummary(data)`, or k6's text summary printed, after loadlab's own.
+ * The end of a k6 script's run: k6's summary handed to its `handleSummary(data)`, or printed as k6 does.
  */
 import { basename, dirname, resolve } from "node:path";
 import { sessionScriptPath } from "../runner/script/k6/k6_file.ts";

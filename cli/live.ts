@@ -1,7 +1,6 @@
 /**
  * @module
- * Terminal plumbing of commands that run load: the live progress line on stderr (only on a terminal) and the
- * Ctrl-C handling that stops gracefully first and exits at once second.
+ * Terminal plumbing of commands that run load: the live progress line and the Ctrl-C handling.
  */
 import { renderLiveLine } from "../report/live_line.ts";
 import type { AttackProgress } from "../results/mod.ts";

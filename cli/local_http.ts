@@ -1,7 +1,6 @@
 /**
  * @module
- * Guards of loadlab's own little web servers (the live dashboard, `loadlab site`): they serve results without
- * authentication, so a request must name this machine in its `Host` header.
+ * Guards of loadlab's own web servers, which serve results unauthenticated: `Host` must name this machine.
  */
 
 /** Host names a browser on this machine uses for a loopback server. */

@@ -1,7 +1,6 @@
 /**
  * @module
- * `--open`: shows a URL in the desktop's browser (`xdg-open`, `open`, `start`), else a note says to open it
- * by hand. The load never waits on the browser.
+ * `--open`: shows a URL in the desktop's browser, else says to open it by hand.
  */
 import { findProgram } from "../system/path_lookup.ts";
 

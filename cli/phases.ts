@@ -1,7 +1,6 @@
 /**
  * @module
- * Artillery-like arrival-rate phases on one command line: `--phases "30s@10,60s@20,30s@50->200"`; a rate of 0
- * is a pause.
+ * Arrival-rate phases on one command line: `--phases "30s@10,60s@20,30s@50->200"`.
  */
 import { MAX_RATE_PER_SEC, type Phase } from "../runner/load/models/fields.ts";
 import { MAX_DURATION_WORDS } from "../validation/duration.ts";

@@ -1,7 +1,6 @@
 /**
  * @module
- * `loadlab presets`: the experiment files shipped inside loadlab, one row each: name, the study it
- * reproduces, its runs and how long it takes in full and with `--quick`.
+ * `loadlab presets`: the experiment files shipped inside loadlab, with their runs and durations.
  */
 import { loadPlan } from "../scenarios/load.ts";
 import { type DurationRange, estimateRangeMs } from "../scenarios/plan_estimate.ts";

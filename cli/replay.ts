@@ -1,7 +1,6 @@
 /**
  * @module
- * `loadlab run --replay results.json`: the changes a steered run recorded applied to the run of the same name
- * in this plan, each at its instant (runner/load/steer_schedule.ts).
+ * `loadlab run --replay results.json`: a steered run's recorded changes applied again at their instants.
  */
 import { loadResultsFile } from "../results/io.ts";
 import { describeChange } from "../results/schema_steering.ts";

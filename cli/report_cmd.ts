@@ -1,7 +1,6 @@
 /**
  * @module
- * `loadlab report results.json [more.json ...] -o report.html [--compare baseline.json]`: rebuilds the HTML
- * report from saved results.
+ * `loadlab report results.json ... -o report.html [--compare base.json]`: the report from saved results.
  */
 import { basename } from "node:path";
 import { loadResultsFile } from "../results/io.ts";

@@ -1,7 +1,6 @@
 /**
  * @module
- * Turns `-m`, `-H`, `-T`, `-b`/`--body-file` and `--mix` into the request mix of an attack. Without `--mix`
- * there is one request: the URL's path and query with the given method.
+ * `-m`, `-H`, `-T`, `-b`/`--body-file` and `--mix` as the request mix of an attack.
  */
 import type { AttackConfigInput } from "../runner/config.ts";
 import { UsageError } from "./usage_error.ts";

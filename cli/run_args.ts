@@ -1,7 +1,6 @@
 /**
  * @module
- * The flags of `loadlab run` (and `loadlab demo`). `--set` and `--target` values are handed to the experiment
- * loader, which validates them with the file.
+ * The flags of `loadlab run` (and `loadlab demo`).
  */
 import { RESERVED_KEYS } from "../scenarios/overrides.ts";
 import { commonFields } from "../runner/config_fields.ts";

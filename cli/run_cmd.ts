@@ -1,7 +1,6 @@
 /**
  * @module
- * `loadlab run FILE|preset:NAME`: loads the experiment (exit 2 before anything starts), checks the outputs
- * (exit 5), runs the plan with progress, then prints failed thresholds and writes the CI files.
+ * `loadlab run FILE|preset:NAME`: load, check the outputs, run the plan with progress, judge and write.
  */
 import { type Interrupt, interruptSignal, liveLine } from "./live.ts";
 import { readRunPlanOrStop } from "./run_stopped.ts";

@@ -1,7 +1,6 @@
 /**
  * @module
- * What `loadlab run` says before the first run about how its experiment will run: which runtime serves each
- * example framework app, and how to install Node's packages.
+ * What `loadlab run` says before the first run: which runtime serves each example framework app.
  */
 import type { Plan } from "../scenarios/plan_types.ts";
 import { exampleCommand, EXAMPLES_DIR, EXAMPLES_INSTALL_HINT } from "../targets/example.ts";

@@ -1,7 +1,6 @@
 /**
  * @module
- * What `loadlab run` checks about its outputs before any target starts: the CI files and external targets'
- * log files can be written, else `OutputError` (exit 5).
+ * What `loadlab run` checks about its outputs before any target starts (exit 5).
  */
 import type { Plan } from "../scenarios/plan_types.ts";
 import { OutputError } from "../results/output_error.ts";

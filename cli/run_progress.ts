@@ -1,7 +1,6 @@
 /**
  * @module
- * What `loadlab run` prints while an experiment goes: on a terminal a header per run, the live line and the
- * summary line; otherwise one summary line per run.
+ * What `loadlab run` prints while an experiment goes, on a terminal and in a log.
  */
 import { terminalSafe } from "../validation/terminal_text.ts";
 import type { AttackProgress, RunResult } from "../results/mod.ts";

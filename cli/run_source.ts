@@ -1,7 +1,6 @@
 /**
  * @module
- * The experiment `loadlab run` reads before any output or target is touched: a file, a preset or a session
- * script, loaded by scenarios/load.ts `loadRunnable` with the run's flags.
+ * The experiment `loadlab run` reads: a file, a preset or a session script, with the run's flags.
  */
 import { resolve } from "node:path";
 import type { RunArgs } from "./run_args.ts";

@@ -1,7 +1,6 @@
 /**
  * @module
- * What `loadlab run` leaves when a stop comes while it reads its experiment: results.json and report.html
- * with no run, `complete: false` and `stoppedIn` naming the phase.
+ * What `loadlab run` leaves when a stop comes while it reads its experiment.
  */
 import type { RunArgs } from "./run_args.ts";
 import type { Interrupt } from "./live.ts";

@@ -1,7 +1,6 @@
 /**
  * @module
- * A session script checked before any load (exit 2): type-checked with `deno check` when loadlab runs from
- * source, then imported in an isolate of its own (script_host.ts) that it cannot end, hold or grow.
+ * A session script type-checked and imported in an isolate of its own before any load (exit 2).
  */
 import { basename, dirname, extname, resolve } from "node:path";
 import { busyText, type HostOutcome, type ScriptExports, ScriptHost } from "../runner/script/script_host.ts";

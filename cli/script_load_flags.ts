@@ -1,7 +1,6 @@
 /**
  * @module
- * The load of a session or k6 script from `loadlab run`'s flags, so a user changes it without editing the
- * file: k6's `--vus`, `--duration`, `--iterations`, `--stages`, `-e`, and Locust's `-c`, `--ramp-up`.
+ * A session or k6 script's load from `loadlab run`'s flags, with k6's and Locust's spellings.
  */
 import type { FlagSpec } from "./argv.ts";
 import type { FlagValues } from "./flag_values.ts";

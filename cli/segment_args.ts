@@ -1,7 +1,6 @@
 /**
  * @module
- * `--segment i/N` and `--start-at TIME` of `attack` and `run`: the execution segment of a load split over
- * machines, and the instant every segment starts.
+ * `--segment i/N` and `--start-at TIME` of `attack` and `run`: one shard of a split load.
  */
 import { UsageError } from "./usage_error.ts";
 

@@ -1,7 +1,6 @@
 /**
  * @module
- * The flags of `loadlab serve` and the target they ask for: the built-in target, the Redis proxy in front of
- * it, or the proxy in front of an app already running (`--proxy`).
+ * The flags of `loadlab serve` and the target they ask for.
  */
 import type { FlagSpec } from "./argv.ts";
 import { tokenize } from "./argv.ts";

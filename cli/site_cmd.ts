@@ -1,7 +1,6 @@
 /**
  * @module
- * `loadlab site [DIR]`: every `results.json` under DIR (default `out/`) as a small site: an index, each
- * experiment's report, and the comparison of any two.
+ * `loadlab site [DIR]`: every `results.json` under DIR as a small site of reports and comparisons.
  */
 import { join, relative } from "node:path";
 import { loadResultsFile } from "../results/io.ts";

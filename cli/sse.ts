@@ -1,7 +1,6 @@
 /**
  * @module
- * Server-Sent Events to any number of browsers, cheap for the load generator: an event is encoded once and
- * handed to every client's stream without awaiting anything, so `send` never waits on a browser.
+ * Server-Sent Events to any number of browsers: an event is encoded once and never waits on a browser.
  */
 
 const encoder = new TextEncoder();

@@ -1,7 +1,6 @@
 /**
  * @module
- * Ramping connections on one command line. `--stages 30s:50,1m:200,30s:0` is k6's stages: from 0, the
- * connections move linearly to 50 over 30 s, to 200 over the next minute, then to 0.
+ * Ramping connections on one command line: k6's stages, `--stages 30s:50,1m:200,30s:0`.
  */
 import { MAX_STAGE_CONNECTIONS, MAX_STAGES, type Stage } from "../runner/load/models/ramping_connections.ts";
 import { DEFAULT_DURATION_MS } from "../runner/load/models/fields.ts";

@@ -1,7 +1,6 @@
 /**
  * @module
- * `loadlab steer URL ACTION [VALUE]`: changes a running `run`/`attack`/`demo` from another terminal, as `k6
- * pause`/`resume`/`scale` do, through the dashboard's control endpoint.
+ * `loadlab steer URL ACTION [VALUE]`: changes a running load from another terminal, as `k6 scale` does.
  */
 import { EXIT } from "./exit_codes.ts";
 import { runCommand } from "./command_errors.ts";

@@ -1,7 +1,6 @@
 /**
  * @module
- * The live dashboard's control endpoint (`/control`): `GET` answers the run's steering state, `POST` applies
- * a JSON change (runner/steering.ts checks it).
+ * The live dashboard's control endpoint (`/control`): `GET` the steering state, `POST` a change.
  */
 import type { RunSteering } from "../runner/steering.ts";
 

@@ -1,7 +1,6 @@
 /**
  * @module
- * The hidden `loadlab __target <json>` command: one process of a built-in target (an app instance, the
- * balancer or the caching/rate-limiting proxy).
+ * The hidden `loadlab __target <json>` command: one process of a built-in target.
  */
 import { EXIT } from "./exit_codes.ts";
 import { runTargetChild } from "../targets/child_main.ts";

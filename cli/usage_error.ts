@@ -1,7 +1,6 @@
 /**
  * @module
- * The one error of command-line parsing: a single line naming the problem and the fix; cli/command_errors.ts
- * prints it and exits 2 before any load.
+ * The one error of command-line parsing: one line naming the problem and the fix (exit 2).
  */
 
 /** Bad command-line input: print `message`, exit 2 or the input's own tool's `exitCode` (k6's 104). */

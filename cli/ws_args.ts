@@ -1,7 +1,6 @@
 /**
  * @module
- * The WebSocket flags of `loadlab attack` (a ws:// or wss:// URL): messages, framing, which server message
- * answers a send, subprotocols, compression and each connection's behaviour.
+ * The WebSocket flags of `loadlab attack` (a ws:// or wss:// URL).
  */
 import type { FlagSpec } from "./argv.ts";
 import type { FlagValues } from "./flag_values.ts";

@@ -1,7 +1,6 @@
 /**
  * @module
- * Artillery scripts as loadlab experiments, so `loadlab run script.yml` runs a study written for Artillery
- * and its numbers compare with Artillery's.
+ * An Artillery script as the experiment it describes, every problem named at the script's own path.
  */
 import { MAX_DURATION_MS } from "../validation/duration.ts";
 import {

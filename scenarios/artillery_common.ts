@@ -1,7 +1,6 @@
 /**
  * @module
- * Shared pieces of the Artillery import: the issue collector, `ArtilleryError`, the table of refused features
- * with their reasons, and the seconds parser.
+ * Shared pieces of the Artillery import: issues, `ArtilleryError`, refused features, seconds.
  */
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../validation/duration.ts";
 import type { Origins } from "./artillery_paths.ts";

@@ -1,7 +1,6 @@
 /**
  * @module
- * What an Artillery script's requests are converted against (`FlowContext`), read from its `config`: origin,
- * base path, default headers, variables, run-time names and endpoint naming.
+ * What an Artillery script's requests are converted against, read from its `config`.
  */
 import { endpointNaming } from "./artillery_endpoints.ts";
 import { type Collector, isRecord, join, rejectUnknownKeys } from "./artillery_common.ts";

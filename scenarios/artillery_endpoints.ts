@@ -1,7 +1,6 @@
 /**
  * @module
- * Endpoint names of an imported Artillery script, as Artillery 2's `metrics-by-endpoint` plugin names them:
- * the path as written, templates unfilled, `url (name)` for a named request.
+ * Endpoint names of an imported Artillery script, as Artillery's `metrics-by-endpoint` names them.
  */
 import { type Collector, isRecord, join } from "./artillery_common.ts";
 

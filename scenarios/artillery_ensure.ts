@@ -1,7 +1,6 @@
 /**
  * @module
- * Artillery `config.ensure` -> loadlab threshold expressions with artillery-plugin-ensure's semantics; its
- * `maxErrorRate` counts failed virtual users where loadlab counts requests, so the import warns.
+ * Artillery `config.ensure` -> loadlab threshold expressions, with artillery-plugin-ensure's meaning.
  */
 import { type Collector, isRecord, join, rejectUnknownKeys } from "./artillery_common.ts";
 

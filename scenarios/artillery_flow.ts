@@ -1,7 +1,6 @@
 /**
  * @module
- * Artillery `scenarios[]` -> loadlab `flows`: each scenario a weighted flow, each request step converted by
- * artillery_request.ts, each `think` a think step, a counted `loop` written out.
+ * Artillery `scenarios[]` -> loadlab `flows`.
  */
 import {
   type Collector,

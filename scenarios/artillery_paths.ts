@@ -1,7 +1,6 @@
 /**
  * @module
- * Where each part of an imported Artillery script came from, so a problem in the converted experiment is
- * named at the path the user wrote, not the converted one.
+ * Where each part of an imported Artillery script came from, to name problems at the user's path.
  */
 import { formatPath, type Issue } from "../validation/mod.ts";
 

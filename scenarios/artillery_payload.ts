@@ -1,7 +1,6 @@
 /**
  * @module
- * Artillery `config.payload` -> the data source of an imported script: one CSV file read a row per session,
- * its columns named by `fields`, which the flows' templates then fill from.
+ * Artillery `config.payload` -> the data source of an imported script.
  */
 import { type Collector, isRecord, join, rejectUnknownKeys } from "./artillery_common.ts";
 import { tagOrigin } from "./artillery_paths.ts";

@@ -1,7 +1,6 @@
 /**
  * @module
- * Artillery `config.phases` -> the imported script's `rate` load, one named phase per Artillery phase, and
- * `maxVusers` as its `maxConnections`.
+ * Artillery `config.phases` -> the imported script's `rate` load.
  */
 import {
   type Collector,

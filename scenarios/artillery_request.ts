@@ -1,7 +1,6 @@
 /**
  * @module
- * One Artillery request step -> a loadlab request step: `url` relative to the target, `qs` as `query`,
- * `json`/`body`, default headers under the step's own, `capture` as captures.
+ * One Artillery request step -> a loadlab request step.
  */
 import { artilleryEndpointName, type EndpointNaming } from "./artillery_endpoints.ts";
 import { type Collector, isRecord, join, rejectUnknownKeys } from "./artillery_common.ts";

@@ -1,7 +1,6 @@
 /**
  * @module
- * Artillery's `engine: ws` scenarios as a loadlab WebSocket storm: each virtual user connects, sends its
- * messages in order (each awaiting its answer), pauses where it thinks, and closes.
+ * Artillery's `engine: ws` scenarios as a loadlab WebSocket storm.
  */
 import { type Collector, isRecord, rejectUnknownKeys } from "./artillery_common.ts";
 import { listOrigin, tagOrigin } from "./artillery_paths.ts";

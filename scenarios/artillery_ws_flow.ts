@@ -1,7 +1,6 @@
 /**
  * @module
- * Artillery `engine: ws` scenarios that read what the server sends (`capture`, `match`, `wait`) as a loadlab
- * flow of ws steps (docs/WEBSOCKET.md), where a storm only counts answers.
+ * Artillery `engine: ws` scenarios that read what the server sends, as a flow of ws steps.
  */
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../validation/duration.ts";
 import { type Collector, isRecord, join, nonNegative, rejectUnknownKeys } from "./artillery_common.ts";

@@ -1,7 +1,6 @@
 /**
  * @module
- * The cold start of a target loadlab started, from its spawn: when it listened, when it was ready, the first
- * 2xx, and the latency of the first `coldStartRequests` after that.
+ * The cold start of a target loadlab started: listening, ready, first 2xx, the first requests' latency.
  */
 import type { RunResult } from "../results/mod.ts";
 import type { AttackConfig } from "../runner/config.ts";

@@ -1,7 +1,6 @@
 /**
  * @module
- * RFC 4180 CSV parsed on its bytes: the delimiters are ASCII and never part of a UTF-8 sequence, so values
- * stay byte ranges and never become strings.
+ * RFC 4180 CSV parsed on its bytes: values stay byte ranges and never become strings.
  */
 import { type PackedRows, shared } from "../runner/data_rows.ts";
 

@@ -1,7 +1,6 @@
 /**
  * @module
- * The `data:` sources of an experiment file: CSV with a header row, a JSON array of objects, or NDJSON,
- * relative to the file, read once at plan time with a size cap.
+ * The `data:` sources of an experiment file (CSV, JSON, NDJSON), read once at plan time.
  */
 import { z } from "zod";
 import { FileReadError, formatCap, readFileCapped } from "../system/read_capped.ts";

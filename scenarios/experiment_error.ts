@@ -1,7 +1,6 @@
 /**
  * @module
- * The one error of experiment files: every problem as `{path, message}`, one line each; its own module so the
- * schema and the planner throw it without importing each other.
+ * The one error of experiment files: every problem as `{path, message}`, one line each.
  */
 import { formatIssues, type Issue } from "../validation/mod.ts";
 

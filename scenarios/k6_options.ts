@@ -1,7 +1,6 @@
 /**
  * @module
- * A k6 script's `options` as the experiment `loadlab run script.js` runs: its executors as loadlab's load
- * models, several scenarios as loads run together, thresholds in loadlab's k6 form.
+ * A k6 script's `options` as the experiment `loadlab run script.js` runs.
  */
 import { formatPath, type Issue } from "../validation/mod.ts";
 import { k6Duration, type Problem } from "./k6_duration.ts";

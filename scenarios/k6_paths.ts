@@ -1,7 +1,6 @@
 /**
  * @module
- * Where each field of the experiment a k6 script's `options` become came from, so a later problem names the
- * script's own option (`options.vus`), never loadlab's field.
+ * Where each field of a k6 script's experiment came from, so problems name the script's own option.
  */
 import type { Issue } from "../validation/mod.ts";
 import { formatPath } from "../validation/mod.ts";

@@ -1,7 +1,6 @@
 /**
  * @module
- * A k6 script's thresholds as loadlab's k6 form for the HTTP metrics loadlab measures, and as rules judged
- * after the run on k6's summary for checks, custom and iteration metrics.
+ * A k6 script's thresholds as loadlab's k6 form, and as rules judged after the run on k6's summary.
  */
 import { k6Duration, type Problem } from "./k6_duration.ts";
 

@@ -1,8 +1,6 @@
 /**
  * @module
- * The one way from an experiment's text to a plan ready to run: parse, convert an Artillery script, apply
- * overrides, validate, plan, check, cut a `--segment`, preflight. Each step throws one `ExperimentError` with
- * all its problems.
+ * The one way from an experiment's text to a plan ready to run; each step throws one `ExperimentError`.
  */
 import { type Issue, validate } from "../validation/mod.ts";
 import { importArtillery, isArtilleryScript } from "./artillery.ts";

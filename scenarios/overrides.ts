@@ -1,7 +1,6 @@
 /**
  * @module
- * What the command line changes in an experiment file before validation: `--quick` merges the `quick:`
- * section, `--set PATH=VALUE` sets a field (value read as YAML), `--target NAME=URL` replaces a target.
+ * What the command line changes in an experiment file before validation: `--quick`, `--set`, `--target`.
  */
 import { parse as parseYaml } from "yaml";
 import type { Issue } from "../validation/mod.ts";

@@ -1,7 +1,6 @@
 /**
  * @module
- * `checkPlan`: a plan's attacks checked against the engine's config schema (runner/config.ts) when the file
- * loads, each issue at the key the user wrote or the sweep value that set it.
+ * `checkPlan`: a plan's attacks checked against the engine's config schema, at the keys the user wrote.
  */
 import { attackConfigSchema } from "../runner/config.ts";
 import { targetSpecSchema } from "../targets/spec.ts";

@@ -1,7 +1,6 @@
 /**
  * @module
- * How long a plan takes on the wall clock, as a range (`loadlab presets`): the loads, warm-ups and cooldowns
- * plus loadlab's start, each run's set-up, target starts and graceful stops.
+ * How long a plan takes on the wall clock, as a range (`loadlab presets`).
  */
 import type { TargetSpec } from "../targets/spec.ts";
 import { estimateDurationMs } from "./plan.ts";

@@ -1,7 +1,6 @@
 /**
  * @module
- * What loading a plan checks on this machine before any target starts: the targets' files and programs, the
- * open-file limit and the local ports the planned sockets need.
+ * What loading a plan checks on this machine before any target starts: files, programs, sockets.
  */
 import { attackConfigSchema } from "../runner/config.ts";
 import { maxSocketsUnder, portProblem, socketProblem, socketsOf } from "../runner/socket_budget.ts";

@@ -1,7 +1,6 @@
 /**
  * @module
- * The shapes of a plan (scenarios/plan.ts makes them), in their own module so the planner, the plan checks
- * and the runner share them without importing each other.
+ * The shapes of a plan, shared by the planner, its checks and the runner.
  */
 import type { RelativeAttackInput } from "../runner/config.ts";
 import type { TargetSpec } from "../targets/spec.ts";

@@ -1,7 +1,6 @@
 /**
  * @module
- * Executes a `Plan`: each run's target up (run_targets.ts), the run itself (run_one.ts), and the result
- * appended to `results.json` and `report.html` at once.
+ * Executes a `Plan`: each run's target up, the run, its result appended to both output files.
  */
 import { analyze } from "../results/conclude/analysis.ts";
 import { estimateDurationMs } from "./plan.ts";

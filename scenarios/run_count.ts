@@ -1,7 +1,6 @@
 /**
  * @module
- * How many runs an experiment file asks for, counted before any is planned: targets x loads x sweep points (a
- * grid's product) x repeats. Pure.
+ * How many runs an experiment file asks for, counted before any is planned. Pure.
  */
 import type { ExperimentFields } from "./schema_object.ts";
 import { plannedLoads } from "./together.ts";

@@ -1,7 +1,6 @@
 /**
  * @module
- * A run's target counters (cache hits, proxy bypasses, pool queueing): the change over the whole run and,
- * with a warm-up, over the measured part only.
+ * A run's target counters over the whole run and, with a warm-up, over the measured part.
  */
 import type { RunTarget } from "./run_targets.ts";
 

@@ -1,7 +1,6 @@
 /**
  * @module
- * One planned run, from its cooldown to its result: the target from the pool, the config rebased on it, its
- * cold start probed, the attack with telemetry and profiles, the result completed.
+ * One planned run, from its cooldown to its result.
  */
 import { cutWarmup, phaseStats } from "../results/interval_stats.ts";
 import type { Plan, PlannedRun } from "./plan_types.ts";

@@ -1,7 +1,6 @@
 /**
  * @module
- * The output folder of a running experiment: `results.json` and `report.html` rewritten whole (temporary file
- * + rename) after every run, so any stop leaves the finished runs readable.
+ * The output folder of a running experiment, both files rewritten whole after every run.
  */
 import {
   buildResultsFile,

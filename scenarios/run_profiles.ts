@@ -1,7 +1,6 @@
 /**
  * @module
- * CPU profiles of a run (`profile: cpu`, `--profile`): taken in the target's processes around the load,
- * written as `profiles/<run>.<process>.cpuprofile`, summarized with a warning when mostly idle.
+ * CPU profiles of a run (`profile: cpu`, `--profile`): taken, written and summarized.
  */
 import { type CpuProfiling, startCpuProfiles, type TakenProfile } from "../targets/mod.ts";
 import type { RunTarget } from "./run_targets.ts";

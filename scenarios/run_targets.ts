@@ -1,7 +1,6 @@
 /**
  * @module
- * The targets of a running experiment: each started when a run first needs its `targetKey`, shared by later
- * runs with that key, and stopped once no remaining run needs it.
+ * The targets of a running experiment: started when first needed, shared, stopped when done.
  */
 import type { PlannedRun } from "./plan_types.ts";
 import type { RunResult } from "../results/mod.ts";

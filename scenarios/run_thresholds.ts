@@ -1,7 +1,6 @@
 /**
  * @module
- * The thresholds of a plan on its runs: every expression parsed before any load, the `abortOnFail` rules that
- * stop a run, and each run's thresholds judged on its result.
+ * The thresholds of a plan: parsed before any load, stopping runs live, judged on each result.
  */
 import type { RunResult, ThresholdResult } from "../results/mod.ts";
 import {

@@ -1,7 +1,6 @@
 /**
  * @module
- * Experiment files (docs/EXPERIMENTS.md) as one zod schema, `experimentSchema`: the structure
- * (schema_object.ts) refined by the checks that span fields (schema_checks.ts).
+ * Experiment files as one zod schema, `experimentSchema`: the structure refined by the cross-field checks.
  */
 import type { z } from "zod";
 import { checkExperiment } from "./schema_checks.ts";

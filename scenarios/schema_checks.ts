@@ -1,7 +1,6 @@
 /**
  * @module
- * The checks of an experiment file that span fields, run once its structure is valid: names that must exist,
- * sweeps and searches that fit, thresholds that parse, no proxy cycles, at most MAX_RUNS.
+ * The checks of an experiment file that span fields, run once its structure is valid.
  */
 import { nearest } from "../validation/suggest.ts";
 import {

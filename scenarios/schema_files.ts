@@ -1,7 +1,6 @@
 /**
  * @module
- * The checks of an experiment that need the file system, before any target starts: `staticDir` a folder,
- * `command` a program, `cwd` a folder, `cpuAffinity`'s cores present.
+ * The checks of an experiment that need the file system, before any target starts.
  */
 import { findProgram } from "../system/path_lookup.ts";
 import type { TargetSpec } from "../targets/spec.ts";

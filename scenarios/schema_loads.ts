@@ -1,7 +1,6 @@
 /**
  * @module
- * The `loads:` section of experiment files: each named load is one engine model with the fields it takes (a
- * field another model would ignore is an unknown key), durations as strings.
+ * The `loads:` section of experiment files: each load one engine model with the fields it takes.
  */
 import { z } from "zod";
 import { tlsOptionsSchema } from "../runner/http/tls/options.ts";

@@ -1,7 +1,6 @@
 /**
  * @module
- * The structure of an experiment file as one zod object, `experimentObject`, before the checks that span
- * fields (schema_checks.ts, schema.ts).
+ * The structure of an experiment file as one zod object, `experimentObject`.
  */
 import { type MetricsOutput, parseMetricsOutput, repeatedOutput } from "../results/export/metrics_output.ts";
 import { parseFailOn } from "../results/fail_on.ts";

@@ -1,7 +1,6 @@
 /**
  * @module
- * The small shared parts of experiment files: durations, names, requests (`"METHOD PATH"` or an object) and
- * flows.
+ * The small shared parts of experiment files: durations, names, requests and flows.
  */
 import { z } from "zod";
 import { DURATION_HINT, durationMsOf, MAX_DURATION_MS, MAX_DURATION_WORDS } from "../validation/duration.ts";

@@ -1,7 +1,6 @@
 /**
  * @module
- * The `targets:` section of experiment files: each named variant a strict target spec of targets/spec.ts, or
- * `{url}` for a server already running.
+ * The `targets:` section of experiment files.
  */
 import { z } from "zod";
 import { resolve } from "node:path";

@@ -1,7 +1,6 @@
 /**
  * @module
- * An experiment's `script:` (docs/SCRIPTS.md): a session script's path, relative to the experiment file, as a
- * string or with the data source its sessions read (`data: NAME`) and where origins it names go (`routes`).
+ * An experiment's `script:` (docs/SCRIPTS.md): a session script's path and its data source.
  */
 import { z } from "zod";
 import { isAbsolute, join, resolve } from "node:path";

@@ -1,7 +1,6 @@
 /**
  * @module
- * Capacity search: the largest value of a parameter (usually `load.rate`) at which the target still meets an
- * SLO such as `p99 < 100ms and success >= 99.9%`, by bisection over short probe runs.
+ * Capacity search: the largest value of a parameter that still meets an SLO, by bisection.
  */
 import type { Analysis, RunResult } from "../results/mod.ts";
 import { ConfigError } from "../validation/config_error.ts";

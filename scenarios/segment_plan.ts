@@ -1,7 +1,6 @@
 /**
  * @module
- * `loadlab run --segment i/N`: the plan of one shard of an experiment whose load is split over several
- * machines.
+ * `loadlab run --segment i/N`: the plan of one shard of a load split over several machines.
  */
 import { parseAttackConfig } from "../runner/config.ts";
 import { ConfigError } from "../validation/config_error.ts";

@@ -1,7 +1,6 @@
 /**
  * @module
- * The values of one sweep, read by its parameter: words checked against the swept field's schema
- * (`load.protocol`, `target.balance`), else numbers or durations in milliseconds.
+ * The values of one sweep, read by its parameter.
  */
 import { durationMsOf } from "../validation/duration.ts";
 import { shownSweepValue } from "../results/redact.ts";

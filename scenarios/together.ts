@@ -1,7 +1,6 @@
 /**
  * @module
- * Loads that run at the same time as one run (k6's scenarios): `together: { browse: 0s, api: 30s }` names
- * them, each with when it starts after the run's start.
+ * Loads that run at the same time as one run (k6's scenarios): `together: { browse: 0s, api: 30s }`.
  */
 import type { ExperimentFields } from "./schema_object.ts";
 

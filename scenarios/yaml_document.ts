@@ -1,7 +1,6 @@
 /**
  * @module
- * The reader of experiment files: YAML (JSON is YAML too) to plain data, or the one problem that stops it as
- * `{path, message}` (a syntax error, a duplicate key, aliases that expand too far, `__proto__`).
+ * The reader of experiment files: YAML to plain data, or the one problem that stops it.
  */
 import { type Document, isScalar, LineCounter, parseDocument as parseYamlDocument, visit } from "yaml";
 import type { Issue } from "../validation/mod.ts";

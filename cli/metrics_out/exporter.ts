@@ -1,7 +1,6 @@
 /**
  * @module
- * `--out KIND=URL` while the load runs: the engine hands each finished interval into a bounded inbox, which
- * costs it one array push.
+ * `--out KIND=URL` while the load runs: each finished interval goes into a bounded inbox.
  */
 import snappy from "snappyjs";
 import denoJson from "../../deno.json" with { type: "json" };

@@ -1,7 +1,6 @@
 /**
  * @module
- * `--out KIND=URL` on `attack` and `run`; `attack`'s `-o FILE` shares the flag: a value is a metrics output
- * when its part before `=` is a known kind or looks like one.
+ * `--out KIND=URL` on `attack` and `run`, which shares `attack`'s `-o FILE`.
  */
 import {
   type MetricsOutput,

@@ -1,7 +1,6 @@
 /**
  * @module
- * One metrics output's delivery: a bounded queue of export points and one loop that POSTs them in batches, at
- * most one request a second while the load runs (the points still carry every interval).
+ * One metrics output's delivery: a bounded queue of points POSTed in batches, at most once a second.
  */
 import type { ExportPoint } from "../../results/export/export_point.ts";
 import type { ExportSummary } from "../../results/export/summary.ts";

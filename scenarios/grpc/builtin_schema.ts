@@ -1,7 +1,6 @@
 /**
  * @module
- * The built-in target's gRPC schema (targets/app/target.proto), for a `grpc:` section that names no `proto:`
- * or `protoset:`.
+ * The built-in target's gRPC schema, for a `grpc:` section that names no `proto:` or `protoset:`.
  */
 import protobuf from "protobufjs";
 import targetProto from "../../targets/app/target.proto" with { type: "text" };

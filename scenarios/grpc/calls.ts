@@ -1,7 +1,6 @@
 /**
  * @module
- * A gRPC run's calls from `attack grpc://` flags or an experiment's `grpc:` fields: schema, method, message
- * and metadata made into the run's request mix (runner/http/grpc/call_spec.ts).
+ * A gRPC run's calls, from `attack grpc://` flags or an experiment's `grpc:`, as its request mix.
  */
 import type { Root } from "protobufjs";
 import type { RequestSpec } from "../../runner/request_spec.ts";

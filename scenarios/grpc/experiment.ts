@@ -1,7 +1,6 @@
 /**
  * @module
- * gRPC in experiment files: a top-level `grpc:` section makes every load's requests (or those of the `loads:`
- * it names) one gRPC call over HTTP/2.
+ * gRPC in experiment files: a top-level `grpc:` section makes its loads' requests one gRPC call.
  */
 import { z } from "zod";
 import type { Root } from "protobufjs";

@@ -1,7 +1,6 @@
 /**
  * @module
- * The flows' `grpc:` steps checked when the file loads: each call a method of the `grpc:` section's schema,
- * each message fitting the method's type, each problem at the step's path.
+ * The flows' `grpc:` steps checked against the section's schema when the file loads.
  */
 import type protobuf from "protobufjs";
 import type { Issue } from "../../validation/mod.ts";

@@ -1,7 +1,6 @@
 /**
  * @module
- * The targets of an experiment's gRPC calls, checked before any starts: a built-in target needs `grpc: true`
- * and one instance to serve its gRPC endpoints.
+ * The targets of an experiment's gRPC calls, checked before any starts.
  */
 import type { FileTarget } from "../schema_targets.ts";
 

@@ -1,7 +1,6 @@
 /**
  * @module
- * The experiment files shipped inside loadlab, run with `loadlab run preset:NAME` and listed by `loadlab
- * presets`.
+ * The experiment files shipped inside loadlab (`loadlab run preset:NAME`, `loadlab presets`).
  */
 import demo from "./demo.yaml" with { type: "text" };
 import cacheBurst from "./cache-burst.yaml" with { type: "text" };
