@@ -54,7 +54,7 @@ export function runConvertCommand(argv: string[]): Promise<number> {
   });
 }
 
-/** The k6 script's text: a regular file of at most `MAX_SCRIPT_BYTES` (a device was read until memory ran out). */
+/** The k6 script's text: a regular file of at most `MAX_SCRIPT_BYTES` (never a device, read without end). */
 function readScript(source: string, path: string): string {
   try {
     return new TextDecoder().decode(readFileCapped(path, MAX_SCRIPT_BYTES));

@@ -99,7 +99,7 @@ export function checkMixPlaceholders(mix: readonly RequestInput[], pathFlag: str
   );
 }
 
-/** The first few of `names` and how many more: a file of a million columns made one 9 MB line. */
+/** The first few of `names` and how many more, so a wide file's message stays one short line. */
 function someOf(names: readonly string[], shown = 10): string {
   const more = names.length - shown;
   return names.slice(0, shown).join(", ") + (more > 0 ? ` and ${more.toLocaleString("en-US")} more` : "");
