@@ -77,6 +77,7 @@ export async function loadBaseline(path: string): Promise<ResultsFile> {
   try {
     if (Deno.statSync(path).isDirectory) file = `${path.replace(/\/+$/, "")}/results.json`;
   } catch {
+    // Not there: the read below says so with the path.
   }
   let bytes: Uint8Array;
   try {

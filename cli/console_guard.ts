@@ -33,6 +33,7 @@ export async function withGuardedConsole(command: () => Promise<number>): Promis
         try {
           toStderr(`loadlab: cannot write to stdout (${osErrorText(err)}); nothing more is printed there`);
         } catch {
+          // stderr fails too.
         }
       }
     };
