@@ -1,6 +1,6 @@
 /**
  * @module
- * The getopt-style tokenizer every command shares, driven by a flag table; it only sorts strings.
+ * The getopt-style tokenizer every command shares, and the `--help` rows it prints, from one flag table.
  */
 import { UsageError } from "./usage_error.ts";
 import { nearest } from "../validation/suggest.ts";
@@ -17,6 +17,62 @@ export interface FlagSpec {
   repeatable?: boolean;
   /** Example value for "missing value" messages, e.g. `50` for `-c`. */
   example?: string;
+  /** Its `--help` column as declared (`-c, --concurrency N`), and the lines of text beside it. */
+  usage?: string;
+  help?: readonly string[];
+}
+
+/** What a flag's usage does not say: long aliases (k6's, ghz's spellings), repeats, an example value. */
+type FlagExtras = Pick<FlagSpec, "aliases" | "repeatable" | "example">;
+
+/**
+ * A flag declared as `--help` shows it: `usage` (`-c, -u, --vus N`, `--http-debug[=full]`) gives its
+ * spellings and whether it takes a value, `help` the text beside it.
+ */
+export function flag(usage: string, extras: FlagExtras, help: readonly string[]): FlagSpec {
+  const parts = /^((?:-\w, )*)--([\w-]+)(\[=\w+\])?( .+)?$/.exec(usage);
+  if (parts === null) throw new Error(`not a flag's usage: ${usage}`);
+  const [short, ...letters] = parts[1].split(", ").filter((s) => s !== "").map((s) => s.slice(1));
+  const aliases = [...letters, ...(extras.aliases ?? [])];
+  return {
+    long: parts[2],
+    ...(short === undefined ? {} : { short }),
+    takesValue: parts[4] !== undefined,
+    ...(parts[3] === undefined ? {} : { optionalValue: true }),
+    ...extras,
+    ...(aliases.length ? { aliases } : {}),
+    usage,
+    help,
+  };
+}
+
+/** A command's table: its flags in `--help` order, and the lines of text between them. */
+export type FlagTable = ReadonlyArray<FlagSpec | string>;
+
+/** Where `--help` puts each flag and its text; `shortColumn`: long-only flags line up after `-x, `. */
+export interface HelpLayout {
+  flagAt: number;
+  textAt: number;
+  shortColumn?: boolean;
+}
+
+/** The flags of `table`, for the tokenizer. */
+export function flagsOf(table: FlagTable): FlagSpec[] {
+  return table.filter((row) => typeof row !== "string");
+}
+
+/** The `--help` lines of `table`: each flag, then its text from `textAt` (below it when the flag is wider). */
+export function helpOf(table: FlagTable, layout: HelpLayout): string {
+  return table.flatMap((row) => typeof row === "string" ? [row] : flagHelp(row, layout)).join("\n");
+}
+
+function flagHelp(spec: FlagSpec, { flagAt, textAt, shortColumn }: HelpLayout): string[] {
+  if (spec.usage === undefined || spec.help === undefined) return [];
+  const indent = shortColumn && spec.usage.startsWith("--") ? 4 : 0;
+  const flag = " ".repeat(flagAt + indent) + spec.usage;
+  const text = spec.help.map((line) => " ".repeat(textAt) + line);
+  if (flag.length >= textAt) return [flag, ...text];
+  return [(flag + (text[0] ?? "").slice(flag.length)).trimEnd(), ...text.slice(1)];
 }
 
 /** Flags given, keyed by long name, with how the user spelled each. */

@@ -9,7 +9,7 @@ import type { ResultsFile } from "../results/mod.ts";
 import type { GateResult } from "../results/baseline_gate.ts";
 import { type FailOn, parseFailOn } from "../results/fail_on.ts";
 import { METRIC_UNITS, verdictText } from "../report/baseline_gate_text.ts";
-import type { FlagSpec } from "./argv.ts";
+import { flag, type FlagSpec } from "./argv.ts";
 import type { FlagValues } from "./flag_values.ts";
 import { UsageError } from "./usage_error.ts";
 import { boxTable } from "../report/text_tables.ts";
@@ -17,25 +17,19 @@ import { baselineFromBytes, isBaselineUrl, loadBaselineUrl } from "./baseline_ur
 import { EXIT } from "./exit_codes.ts";
 
 export const BASELINE_FLAGS: FlagSpec[] = [
-  { long: "baseline", takesValue: true, example: "main/results.json" },
-  { long: "fail-on", takesValue: true, repeatable: true, example: "p99 +10%" },
+  flag("--baseline <path>", { example: "main/results.json" }, [
+    "compare with a saved results.json (a dir: its results.json): per",
+    "run and metric better / same (within noise) / worse, with its noise interval; <path>",
+    "may be an http(s) URL giving JSON or a zip holding it (a GitHub artifact;",
+    "GITHUB_TOKEN is sent to api.github.com/*.githubusercontent.com only)",
+  ]),
+  flag("--fail-on <rule>", { repeatable: true, example: "p99 +10%" }, [
+    "with --baseline: exit 7 when a change is beyond noise AND past the",
+    'rule, e.g. "p99 +10%", "rps -5%", "success -0.1pp" (repeatable); exit 8 when a',
+    "rule checked no run (nothing paired with the baseline, or only flagged runs);",
+    'per endpoint: "p99{name:GET /json} +10%" (its latency noise needs repeats)',
+  ]),
 ];
-
-/** Help lines for both commands, indented to `indent` with the text column at `column`. */
-export function baselineHelp(indent: number, column: number): string {
-  const flag = (name: string, text: string) => `${" ".repeat(indent)}${name.padEnd(column - indent)}${text}`;
-  const more = (text: string) => `${" ".repeat(column)}${text}`;
-  return [
-    flag("--baseline <path>", "compare with a saved results.json (a dir: its results.json): per"),
-    more("run and metric better / same (within noise) / worse, with its noise interval; <path>"),
-    more("may be an http(s) URL giving JSON or a zip holding it (a GitHub artifact;"),
-    more("GITHUB_TOKEN is sent to api.github.com/*.githubusercontent.com only)"),
-    flag("--fail-on <rule>", `with --baseline: exit 7 when a change is beyond noise AND past the`),
-    more(`rule, e.g. "p99 +10%", "rps -5%", "success -0.1pp" (repeatable); exit 8 when a`),
-    more("rule checked no run (nothing paired with the baseline, or only flagged runs);"),
-    more(`per endpoint: "p99{name:GET /json} +10%" (its latency noise needs repeats)`),
-  ].join("\n");
-}
 
 /** What the gate was asked to do: the baseline's path and the parsed rules. */
 export interface BaselineArgs {

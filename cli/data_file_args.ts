@@ -3,7 +3,7 @@
  * `loadlab attack --data-file FILE`: rows filling the `{{ name }}` placeholders of the requests.
  */
 import { basename } from "node:path";
-import type { FlagSpec } from "./argv.ts";
+import { flag, type FlagSpec } from "./argv.ts";
 import type { FlagValues } from "./flag_values.ts";
 import { UsageError } from "./usage_error.ts";
 import type { RequestInput } from "./request_args.ts";
@@ -12,10 +12,25 @@ import { placeholdersOf } from "../runner/http/template.ts";
 import { DataFileError, dataSourceSchema, readDataFile } from "../scenarios/data_sources.ts";
 
 export const DATA_FILE_FLAGS: FlagSpec[] = [
-  { long: "data-file", takesValue: true, example: "users.csv" },
-  { long: "data-order", takesValue: true, example: "random" },
-  { long: "data-when-done", takesValue: true, example: "stop" },
-  { long: "data-fields", takesValue: true, example: "user,password" },
+  flag("--data-file FILE", { example: "users.csv" }, [
+    "rows filling {{ name }} placeholders in the URL's path and query, -H",
+    "values and -b (a gRPC message and its metadata too), one row per",
+    "request: a CSV with a header row, a JSON array of objects or NDJSON",
+    "(.ndjson, .jsonl), read as an experiment's data: source. A name no",
+    "column has is refused; {{ $randomNumber(1,9) }} and",
+    "{{ $randomString(8) }} need no file (docs/EXPERIMENTS.md)",
+  ]),
+  flag("--data-order O", { example: "random" }, [
+    "sequential, random, or unique (each row once across workers and",
+    "segments)                                           [sequential]",
+  ]),
+  flag("--data-when-done W", { example: "stop" }, [
+    "when a worker's rows run out: wrap, or stop (unique's only one)",
+  ]),
+  flag("--data-fields A,B", { example: "user,password" }, [
+    "a CSV without a header row: its column names (--data-skip-header",
+    "when its first row is a header all the same)",
+  ]),
   { long: "data-skip-header", takesValue: false },
 ];
 

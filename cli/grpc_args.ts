@@ -2,7 +2,7 @@
  * @module
  * The gRPC flags of `loadlab attack` (a grpc:// or grpcs:// URL), named as ghz names them.
  */
-import type { FlagSpec, RawArgs } from "./argv.ts";
+import { flag, type FlagSpec, type RawArgs } from "./argv.ts";
 import type { FlagValues } from "./flag_values.ts";
 import { UsageError } from "./usage_error.ts";
 import type { AttackConfig } from "../runner/config.ts";
@@ -16,22 +16,30 @@ import { checkPlaceholderNames } from "./data_file_args.ts";
 import { readBodyFile } from "./request_args.ts";
 
 export const GRPC_FLAGS: FlagSpec[] = [
-  { long: "call", takesValue: true, example: "helloworld.Greeter/SayHello" },
-  { long: "proto", takesValue: true, example: "greeter.proto" },
-  {
-    long: "import-path",
-    short: "i",
-    aliases: ["import-paths"],
-    takesValue: true,
-    repeatable: true,
-    example: "protos/",
-  },
-  { long: "metadata", takesValue: true, example: '\'{"x-user":"ann"}\'' },
-  { long: "protoset", takesValue: true, example: "bundle.protoset" },
-  { long: "reflect", takesValue: false },
-  { long: "max-receive", takesValue: true, example: "4194304" },
-  { long: "max-send", takesValue: true, example: "4194304" },
-  { long: "compress", takesValue: true, example: "gzip" },
+  flag("--call M", { example: "helloworld.Greeter/SayHello" }, [
+    "the method, pkg.Service/Method (or pkg.Service.Method)",
+  ]),
+  flag("--proto FILE", { example: "greeter.proto" }, ["the schema as a .proto file"]),
+  flag("-i, --import-path DIR", { aliases: ["import-paths"], repeatable: true, example: "protos/" }, [
+    "where its imports are (repeatable; --import-paths A,B too)",
+  ]),
+  flag("--metadata JSON", { example: '\'{"x-user":"ann"}\'' }, [
+    "ghz's metadata object, as -H lines (-m JSON on a grpc:// URL)",
+  ]),
+  flag("--protoset FILE", { example: "bundle.protoset" }, [
+    "the schema as a FileDescriptorSet (protoc --descriptor_set_out)",
+  ]),
+  flag("--reflect", {}, ["the schema from the server's reflection service"]),
+  flag("--max-receive N", { example: "4194304" }, [
+    "cap of a received message; a bigger one is grpc-too-big [4194304]",
+  ]),
+  flag("--max-send N", { example: "4194304" }, [
+    "cap of a sent message; a bigger one is refused before the load [4194304]",
+    "(a filled template's: counted grpc RESOURCE_EXHAUSTED, not sent)",
+  ]),
+  flag("--compress gzip", { example: "gzip" }, [
+    "send every message gzip-compressed (and accept gzip replies)",
+  ]),
 ];
 
 /** HTTP-only flags, refused with a grpc:// URL. */

@@ -4,16 +4,16 @@
  */
 import { RESERVED_KEYS } from "../scenarios/overrides.ts";
 import { commonFields } from "../runner/config_fields.ts";
-import { type FlagSpec, tokenize } from "./argv.ts";
+import { type FlagSpec, type HelpLayout, helpOf, tokenize } from "./argv.ts";
 import { FlagValues } from "./flag_values.ts";
 import { K6_SUMMARY_MODES, type K6SummaryMode } from "../results/export/k6_summary_v1.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
 import { parseSegment, parseStartAt, type SegmentArg } from "./segment_args.ts";
-import { DASHBOARD_FLAGS, dashboardHelp, dashboardOptions } from "./dashboard_flags.ts";
+import { DASHBOARD_FLAGS, dashboardOptions } from "./dashboard_flags.ts";
 import type { ServeOptions } from "./dashboard.ts";
 import { distinctMetricsOuts, parseMetricsOut } from "./metrics_out/out_flags.ts";
 import { isMetricsOut, type MetricsOutput } from "../results/export/metrics_output.ts";
-import { BASELINE_FLAGS, type BaselineArgs, baselineArgs, baselineHelp } from "./baseline_flags.ts";
+import { BASELINE_FLAGS, type BaselineArgs, baselineArgs } from "./baseline_flags.ts";
 import { ABORT_FLAGS, type AbortOnFailArg, abortOnFailArg } from "./abort_flags.ts";
 import {
   hasLoadFlags,
@@ -22,6 +22,8 @@ import {
   type ScriptLoadArgs,
   scriptLoadArgs,
 } from "./script_load_flags.ts";
+
+const RUN_LAYOUT: HelpLayout = { flagAt: 2, textAt: 28 };
 
 export const RUN_HELP = `loadlab run: run an experiment file (or a preset shipped inside loadlab)
 
@@ -68,8 +70,8 @@ Usage: loadlab run FILE|preset:NAME [options]
   --start-at <time>         with --segment: the RFC 3339 instant the first run starts on every shard
   --replay <results.json>   run each steered run of that file again with its recorded changes (pause,
                             rate, connections, end of a phase, stop) at their instants (docs/REFERENCE.md)
-${baselineHelp(2, 28)}
-${dashboardHelp(2, 28)}
+${helpOf(BASELINE_FLAGS, RUN_LAYOUT)}
+${helpOf(DASHBOARD_FLAGS, RUN_LAYOUT)}
 ${SCRIPT_LOAD_HELP}
   -h, --help                this help
 

@@ -2,22 +2,43 @@
  * @module
  * The WebSocket flags of `loadlab attack` (a ws:// or wss:// URL).
  */
-import type { FlagSpec } from "./argv.ts";
+import { flag, type FlagSpec } from "./argv.ts";
 import type { FlagValues } from "./flag_values.ts";
 import { UsageError } from "./usage_error.ts";
 import type { AttackConfigInput } from "../runner/config.ts";
 
 export const WS_FLAGS: FlagSpec[] = [
-  { long: "ws-message", takesValue: true, repeatable: true, example: '\'{"op":"ping"}\'' },
-  { long: "ws-binary", takesValue: false },
-  { long: "ws-fragment", takesValue: true, example: "1024" },
-  { long: "ws-match", takesValue: true, example: "json:type=pong" },
-  { long: "ws-protocol", takesValue: true, repeatable: true, example: "chat" },
-  { long: "ws-per-connection", takesValue: true, example: "10" },
-  { long: "ws-ping", takesValue: true, example: "1s" },
-  { long: "ws-max-message", takesValue: true, example: "1048576" },
-  { long: "ws-max-buffered", takesValue: true, example: "268435456" },
-  { long: "ws-deflate", takesValue: false },
+  flag("--ws-message TEXT", { repeatable: true, example: '\'{"op":"ping"}\'' }, [
+    "a message to send (repeatable: sent in turn)           [hello]",
+  ]),
+  flag("--ws-binary", {}, ["messages are base64 of binary payloads"]),
+  flag("--ws-fragment N", { example: "1024" }, [
+    "cut each message into frames of at most N bytes   [one frame]",
+  ]),
+  flag("--ws-match RULE", { example: "json:type=pong" }, [
+    "which server message answers a send: echo (the next one),",
+    "nth:N, or json:FIELD=VALUE                              [echo]",
+  ]),
+  flag("--ws-protocol P", { repeatable: true, example: "chat" }, ["a subprotocol to offer (repeatable)"]),
+  flag("--ws-per-connection N", { example: "10" }, [
+    "connection storm: each connection sends N messages, then",
+    "closes (1000); with -R: connections opened at that rate",
+  ]),
+  flag("--ws-ping D", { example: "1s" }, [
+    "hold: no messages; each connection pings after D idle and",
+    "times the pong",
+  ]),
+  flag("--ws-max-message N", { example: "1048576" }, [
+    "cap of a server message; a bigger one is ws-too-big  [1048576]",
+  ]),
+  flag("--ws-max-buffered N", { example: "268435456" }, [
+    "what a worker's connections may hold together in messages",
+    "in progress; past it one is ws-too-big             [268435456]",
+  ]),
+  flag("--ws-deflate", {}, [
+    "offer permessage-deflate; a server that agrees gets and",
+    "may send compressed messages (the cap: inflated size)",
+  ]),
 ];
 
 /** Config field path under `ws` -> its flag, for validation messages. */
