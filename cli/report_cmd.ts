@@ -9,22 +9,30 @@ import type { ResultsFile } from "../results/mod.ts";
 import { mergeResults } from "../report/merge_files.ts";
 import { outputClobbersInput } from "../system/output_file.ts";
 import { writeReport } from "../report/write.ts";
-import { type FlagSpec, tokenize } from "./argv.ts";
+import { flag, flagsOf, type FlagTable, helpOf, tokenize } from "./argv.ts";
 import { FlagValues } from "./flag_values.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
 import { EXIT } from "./exit_codes.ts";
 import { runCommand } from "./command_errors.ts";
 
-/** `loadlab report --help`. */
+/** The rows of `loadlab report --help`. */
+const REPORT_TABLE: FlagTable = [
+  flag("-o, --output <file>", { example: "report.html" }, ["where to write the page (default: report.html)"]),
+  flag("--compare <file>", { example: "baseline.json" }, [
+    "a baseline results.json: adds change in req/s, p50, p99 and success per run",
+    "with the same name, and whether each change is beyond noise (not",
+    "judged when a side is generator-bound, incomplete, steered, ...)",
+  ]),
+  flag("-h, --help", {}, ["this text"]),
+];
+
+const REPORT_FLAGS = flagsOf(REPORT_TABLE);
+
 const REPORT_HELP = `loadlab report: rebuild report.html from saved results
 
 Usage: loadlab report results.json [more.json ...] [-o report.html] [--compare baseline.json]
 
-  -o, --output <file>      where to write the page (default: report.html)
-      --compare <file>     a baseline results.json: adds change in req/s, p50, p99 and success per run
-                           with the same name, and whether each change is beyond noise (not
-                           judged when a side is generator-bound, incomplete, steered, ...)
-  -h, --help               this text
+${helpOf(REPORT_TABLE, { flagAt: 2, textAt: 27, shortColumn: true })}
 
 Several results files are shown together; run names that clash get their file's name as a prefix.
 The page is self-contained (no network) and safe to share.`;
@@ -34,12 +42,6 @@ interface ReportArgs {
   output: string;
   compare?: string;
 }
-
-const REPORT_FLAGS: FlagSpec[] = [
-  { long: "output", short: "o", takesValue: true, example: "report.html" },
-  { long: "compare", takesValue: true, example: "baseline.json" },
-  { long: "help", short: "h", takesValue: false },
-];
 
 function parseReportArgs(argv: string[]): ReportArgs {
   const raw = tokenize(argv, REPORT_FLAGS, { "--out": "use -o report.html" }, "report");
