@@ -9,7 +9,6 @@ import { UsageError } from "./usage_error.ts";
 /** The two flags; each command gives them its own help text. */
 export const ABORT_ON_FAIL: FlagSpec = flag("--abort-on-fail", {}, []);
 export const DELAY_ABORT_EVAL: FlagSpec = flag("--delay-abort-eval D", { example: "10s" }, []);
-export const ABORT_FLAGS: FlagSpec[] = [ABORT_ON_FAIL, DELAY_ABORT_EVAL];
 
 /** `--abort-on-fail`'s request: `delayMs` when `--delay-abort-eval` was given. */
 export interface AbortOnFailArg {

@@ -50,7 +50,7 @@ export function flag(usage: string, extras: FlagExtras, help: readonly string[])
 export type FlagTable = ReadonlyArray<FlagSpec | string>;
 
 /** Where `--help` puts each flag and its text; `shortColumn`: long-only flags line up after `-x, `. */
-export interface HelpLayout {
+interface HelpLayout {
   flagAt: number;
   textAt: number;
   shortColumn?: boolean;

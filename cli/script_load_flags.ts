@@ -2,7 +2,7 @@
  * @module
  * A session or k6 script's load from `loadlab run`'s flags, with k6's and Locust's spellings.
  */
-import { flag, flagsOf, type FlagSpec, type FlagTable } from "./argv.ts";
+import { flag, type FlagTable } from "./argv.ts";
 import type { FlagValues } from "./flag_values.ts";
 import { parseDurationMs } from "./duration.ts";
 import { parseStages, rampUpStages } from "./stages.ts";
@@ -52,8 +52,6 @@ export const SCRIPT_LOAD_TABLE: FlagTable = [
   ]),
   "  --out json=<file>         k6's NDJSON of every metric sample (Metric and Point lines)",
 ];
-
-export const SCRIPT_LOAD_FLAGS: FlagSpec[] = flagsOf(SCRIPT_LOAD_TABLE);
 
 /** The load flags as given (none given: every field undefined, `env` empty). */
 export interface ScriptLoadArgs {

@@ -6,7 +6,7 @@ import type { ExperimentFields } from "./schema_object.ts";
 import { plannedLoads } from "./together.ts";
 
 /** The most runs one experiment makes: at a run a second, close to three hours. */
-export const MAX_RUNS = 10_000;
+const MAX_RUNS = 10_000;
 
 /** The runs `exp` makes (before `--only`), at most: interleaved order drops a point two targets share. */
 function runCount(exp: ExperimentFields): number {
