@@ -17,13 +17,15 @@ export interface FlagSpec {
   repeatable?: boolean;
   /** Example value for "missing value" messages, e.g. `50` for `-c`. */
   example?: string;
+  /** The engine config fields it sets (`connections`, `tls.caFile`): their errors name the flag. */
+  config?: readonly string[];
   /** Its `--help` column as declared (`-c, --concurrency N`), and the lines of text beside it. */
   usage?: string;
   help?: readonly string[];
 }
 
-/** What a flag's usage does not say: long aliases (k6's, ghz's spellings), repeats, an example value. */
-type FlagExtras = Pick<FlagSpec, "aliases" | "repeatable" | "example">;
+/** What a flag's usage does not say: long aliases (k6's, ghz's), repeats, an example, config fields. */
+type FlagExtras = Pick<FlagSpec, "aliases" | "repeatable" | "example" | "config">;
 
 /**
  * A flag declared as `--help` shows it: `usage` (`-c, -u, --vus N`, `--http-debug[=full]`) gives its

@@ -71,7 +71,7 @@ export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}
     ...runInputOf(flags),
     ...grpc?.config,
     ...(concurrency !== undefined ? { concurrency } : {}),
-  });
+  }, flags);
   checkSockets(config, limit, options.localPorts === undefined ? readLocalPorts() : options.localPorts);
   checkSourceAddresses(config);
   checkTlsFiles(config);

@@ -14,37 +14,37 @@ import { DATA_FILE_FLAGS } from "./data_file_args.ts";
 /** The flag rows of `loadlab attack --help`, after its load models: every flag, in the help's order. */
 export const ATTACK_TABLE: FlagTable = [
   "Load",
-  flag("-c, --concurrency N", { example: "50" }, [
+  flag("-c, --concurrency N", { example: "50", config: ["connections", "concurrency"] }, [
     "connections to keep busy (closed, throughput, count)     [10]",
   ]),
-  flag("--connections N", { example: "4" }, [
+  flag("--connections N", { example: "4", config: ["connections"] }, [
     "the same; on a grpc:// URL without --streams, ghz's: -c calls",
     "in flight dealt over N connections in turn (N 1 there)",
   ]),
-  flag("-d, --duration D", { example: "10s" }, [
+  flag("-d, --duration D", { example: "10s", config: ["durationMs"] }, [
     "measured duration: 500ms, 10s, 1.5s, 1m, 1m30s, 2h; a bare",
     "number is seconds; at most 7 days                         [10s]",
     "(with -n an optional upper bound; -n alone runs to the count)",
   ]),
-  flag("-n, --requests N", { aliases: ["total"], example: "1000" }, [
+  flag("-n, --requests N", { aliases: ["total"], example: "1000", config: ["requests"] }, [
     "send exactly N requests (count model; ghz's --total too)",
   ]),
   flag("--max-duration D", { example: "10m" }, [
     "a count without -d stops here, flagged incomplete (k6's",
     "maxDuration; past the last send with -R)                   [10m]",
   ]),
-  flag("-R, --rate N", { example: "1000" }, [
+  flag("-R, --rate N", { example: "1000", config: ["ratePerSec"] }, [
     "requests per second, at most 10000000 (1e7) for the whole load",
   ]),
   flag("--ramp-to N", { example: "200" }, [
     "ramp the rate linearly from -R to N over the duration (rate model)",
   ]),
-  flag("--phases LIST", { example: "30s@10,60s@50->200" }, [
+  flag("--phases LIST", { example: "30s@10,60s@50->200", config: ["phases"] }, [
     "arrival-rate phases, Artillery-like: DURATION@RATE or",
     "DURATION@FROM->TO, comma-separated; a rate of 0 is a pause, e.g.",
     '--phases "30s@10,60s@20,60s@100,30s@50->200"  (replaces -R and -d)',
   ]),
-  flag("--stages LIST", { example: "30s:50,1m:200,30s:0" }, [
+  flag("--stages LIST", { example: "30s:50,1m:200,30s:0", config: ["stages"] }, [
     "ramping connections, k6's stages: DURATION:TARGET, comma-separated;",
     "from 0, linear to each target, e.g. --stages 30s:50,1m:200,30s:0",
     "(replaces -c and -d; at most 1000 stages, 1000000 connections)",
@@ -53,21 +53,23 @@ export const ATTACK_TABLE: FlagTable = [
     "Locust's spawn rate: add R connections a second up to -c, then hold",
     "them for the rest of -d, e.g. -c 100 --ramp-up 10/s -d 1m",
   ]),
-  flag("--model M", { example: "rate" }, ["connections | rate | throughput | count | ramping-connections"]),
+  flag("--model M", { example: "rate", config: ["model"] }, [
+    "connections | rate | throughput | count | ramping-connections",
+  ]),
   flag("--co", {}, ["same as --model throughput (coordinated-omission corrected)"]),
-  flag("--max-connections N", { example: "500" }, [
+  flag("--max-connections N", { example: "500", config: ["maxConnections"] }, [
     "cap on connections the open models open         [1000, or less if",
     "the open-file limit is lower]",
   ]),
-  flag("--pre-connect N", { example: "50" }, [
+  flag("--pre-connect N", { example: "50", config: ["preConnect"] }, [
     "open models: connections opened before the first send   [Little's",
     "law: first rate x connect round trip x 2, at least 4 per worker]",
     "(0: none; no request is sent to size it, only connects)",
   ]),
-  flag("-p, --pipelining N", { example: "4" }, [
+  flag("-p, --pipelining N", { example: "4", config: ["pipelining"] }, [
     "requests in flight per connection (HTTP/1.1 pipelining)   [1]",
   ]),
-  flag("--transport T", { example: "epoll" }, [
+  flag("--transport T", { example: "epoll", config: ["transport"] }, [
     "auto | deno | epoll | io_uring (epoll: Linux fast path      [auto]",
     "over libc epoll through FFI, https: via OpenSSL; auto:",
     "epoll where it can run, except verified https:",
@@ -75,18 +77,20 @@ export const ATTACK_TABLE: FlagTable = [
     "and io_uring for a closed ws:// message run; io_uring:",
     "plain-TCP closed models, else epoll)",
   ]),
-  flag("--source-addresses L", { example: "127.0.0.1-127.0.0.4" }, [
+  flag("--source-addresses L", { example: "127.0.0.1-127.0.0.4", config: ["sourceAddresses"] }, [
     "bind connections to these local addresses in turn, past the",
     "~14k connections one address opens quickly per destination: a list",
     "or IPv4 ranges, e.g. 127.0.0.1-127.0.0.4 (epoll transport)",
   ]),
-  flag("--protocol P", { example: "h2" }, [
+  flag("--protocol P", { example: "h2", config: ["protocol"] }, [
     "http1 | h2 | h2c | auto (h2: HTTP/2 over TLS by ALPN,    [http1]",
     "h2c with prior knowledge on http://; auto: ALPN's choice)",
   ]),
   flag("--h2", {}, ["same as --protocol h2"]),
-  flag("--streams N", { example: "10" }, ["HTTP/2: concurrent streams per connection (h2load -m)    [1]"]),
-  flag("--h2-window BYTES", { example: "16777216" }, [
+  flag("--streams N", { example: "10", config: ["streams"] }, [
+    "HTTP/2: concurrent streams per connection (h2load -m)    [1]",
+  ]),
+  flag("--h2-window BYTES", { example: "16777216", config: ["h2WindowBytes"] }, [
     "HTTP/2: receive windows advertised              [16777216]",
   ]),
   "WebSocket (a ws:// or wss:// URL; -H headers go on the handshake; docs/WEBSOCKET.md):",
@@ -98,25 +102,27 @@ export const ATTACK_TABLE: FlagTable = [
     "ghz's report on stdout (or its -o file, then no results.json):",
     "summary, json or pretty (docs/GRPC.md)",
   ]),
-  flag("-w, --workers N", { aliases: ["cpus"], example: "2" }, [
+  flag("-w, --workers N", { aliases: ["cpus"], example: "2", config: ["workers"] }, [
     "worker isolates sharing the load (like wrk -t; --cpus)     [1]",
   ]),
-  flag("--max-memory-mb N", { example: "4096" }, [
+  flag("--max-memory-mb N", { example: "4096", config: ["maxMemoryMb"] }, [
     "loadlab's own memory (RSS) past which its workers are ended",
     "and the run flagged incomplete, naming memory (default: half",
     "the memory free at the start, 1024-2048 MB, more per worker)",
   ]),
-  flag("--warmup D", { example: "5s" }, [
+  flag("--warmup D", { example: "5s", config: ["warmupMs"] }, [
     "run this long first and leave it out of the statistics    [0]",
     "(the target's warm-up: its requests reach the target)",
   ]),
-  flag("--no-generator-warmup", {}, [
+  flag("--no-generator-warmup", { config: ["generatorWarmup"] }, [
     "skip loadlab's own warm-up before the start (a burst of up",
     "to ~250 ms, ~550 over ws, against an in-process sink, never the",
     "target)",
   ]),
-  flag("--timeout D", { example: "5s" }, ["per-request timeout; late responses count as timeouts     [10s]"]),
-  flag("--max-header-bytes N", { example: "65536" }, [
+  flag("--timeout D", { example: "5s", config: ["timeoutMs"] }, [
+    "per-request timeout; late responses count as timeouts     [10s]",
+  ]),
+  flag("--max-header-bytes N", { example: "65536", config: ["maxHeaderBytes"] }, [
     "cap of a response head; a bigger one is a parse error and  [65536]",
     "closes its connection",
   ]),
@@ -134,7 +140,7 @@ export const ATTACK_TABLE: FlagTable = [
     "request body read from a regular file of at most 16 MiB (bytes as",
     "they are)",
   ]),
-  flag('--mix "M /path [W]"', { repeatable: true, example: '"GET /json 3"' }, [
+  flag('--mix "M /path [W]"', { repeatable: true, example: '"GET /json 3"', config: ["requestMix"] }, [
     "a request mix instead of the URL's path; repeatable. Each entry is",
     "METHOD, a path relative to the URL's origin, and an optional weight",
     '(default 1): --mix "GET /json 3" --mix "POST /user 1" sends 3 GETs',
@@ -145,24 +151,24 @@ export const ATTACK_TABLE: FlagTable = [
   ...DATA_FILE_FLAGS,
   "",
   "TLS (https: URLs; docs/TLS.md)",
-  flag("-k, --insecure", {}, [
+  flag("-k, --insecure", { config: ["tls.insecure"] }, [
     "skip certificate verification (printed as a warning, recorded",
     "in results; uses node:tls, as Deno.startTls always verifies)",
   ]),
-  flag("--cacert FILE", { example: "ca.pem" }, [
+  flag("--cacert FILE", { example: "ca.pem", config: ["tls.caFile"] }, [
     "PEM bundle of extra trusted CAs (e.g. a target's tls-ca.pem)",
   ]),
-  flag("--cert FILE", { example: "client.pem" }, [
+  flag("--cert FILE", { example: "client.pem", config: ["tls.certFile"] }, [
     "client certificate (PEM), with --key FILE (unencrypted PEM key)",
   ]),
-  flag("--key FILE", { example: "client-key.pem" }, [""]),
-  flag("--sni NAME", { example: "api.example.com" }, [
+  flag("--key FILE", { example: "client-key.pem", config: ["tls.keyFile"] }, [""]),
+  flag("--sni NAME", { example: "api.example.com", config: ["tls.sni"] }, [
     "server name sent and verified instead of the URL's host",
   ]),
-  flag("--connect-to H:P", { example: "127.0.0.1:8443" }, [
+  flag("--connect-to H:P", { example: "127.0.0.1:8443", config: ["tls.connectTo"] }, [
     "dial H:P instead of the URL's host and port (http: too)",
   ]),
-  flag("--tls-resume on|off", { example: "off" }, [
+  flag("--tls-resume on|off", { example: "off", config: ["tls.resume"] }, [
     "resume the last TLS session on a worker's new connections (default",
     "on, as browsers do; epoll transport only: the deno transport cannot,",
     "and its results say so); results count the handshakes resumed",
@@ -171,12 +177,12 @@ export const ATTACK_TABLE: FlagTable = [
   "  failures count as tls errors named expired, unknown-ca or hostname.",
   "",
   "Scale-out (docs/scale-out.md)",
-  flag("--segment I/N", { example: "0/4" }, [
+  flag("--segment I/N", { example: "0/4", config: ["segment"] }, [
     "generate segment I of N (from 0, like JOB_COMPLETION_INDEX): open",
     "models send every Nth request of the schedule, closed ones an even",
     "share of -c and -n; merge the shards with loadlab merge",
   ]),
-  flag("--start-at TIME", { example: "2026-11-21T17:00:00Z" }, [
+  flag("--start-at TIME", { example: "2026-11-21T17:00:00Z", config: ["startAtEpochMs"] }, [
     "start the schedule (warm-up included) at this RFC 3339 instant,",
     "e.g. 2026-11-21T17:00:00Z, so every segment's intervals line up;",
     "more than 1 s in the past is refused",
@@ -208,13 +214,13 @@ export const ATTACK_TABLE: FlagTable = [
     "write JUnit XML: one test case per threshold (and with --strict one",
     '"run verdict" case, failing when the run is flagged)',
   ]),
-  flag("--log FILE", { example: "requests.csv" }, [
+  flag("--log FILE", { example: "requests.csv", config: ["logFile"] }, [
     "stream every request to a CSV: code;startUs;endUs;connection",
   ]),
-  flag("--interval D", { example: "250ms" }, [
+  flag("--interval D", { example: "250ms", config: ["intervalMs"] }, [
     "statistics interval for the time series                  [250ms]",
   ]),
-  flag("--interval-histograms keep|none", { example: "none" }, [
+  flag("--interval-histograms keep|none", { example: "none", config: ["intervalHistograms"] }, [
     "keep each interval's latency histogram in results.json   [keep]",
     "(exact re-analysis; none makes the file smaller)",
   ]),
