@@ -12,7 +12,7 @@ import { placeholdersOf } from "../runner/http/template.ts";
 import { DataFileError, dataSourceSchema, readDataFile } from "../scenarios/data_sources.ts";
 
 export const DATA_FILE_FLAGS: FlagSpec[] = [
-  flag("--data-file FILE", { example: "users.csv" }, [
+  flag("--data-file FILE", { example: "users.csv", config: ["data.file"] }, [
     "rows filling {{ name }} placeholders in the URL's path and query, -H",
     "values and -b (a gRPC message and its metadata too), one row per",
     "request: a CSV with a header row, a JSON array of objects or NDJSON",
@@ -20,28 +20,26 @@ export const DATA_FILE_FLAGS: FlagSpec[] = [
     "column has is refused; {{ $randomNumber(1,9) }} and",
     "{{ $randomString(8) }} need no file (docs/EXPERIMENTS.md)",
   ]),
-  flag("--data-order O", { example: "random" }, [
+  flag("--data-order O", { example: "random", config: ["data.order"] }, [
     "sequential, random, or unique (each row once across workers and",
     "segments)                                           [sequential]",
   ]),
-  flag("--data-when-done W", { example: "stop" }, [
+  flag("--data-when-done W", { example: "stop", config: ["data.whenDone"] }, [
     "when a worker's rows run out: wrap, or stop (unique's only one)",
   ]),
-  flag("--data-fields A,B", { example: "user,password" }, [
+  flag("--data-fields A,B", { example: "user,password", config: ["data.fields"] }, [
     "a CSV without a header row: its column names (--data-skip-header",
     "when its first row is a header all the same)",
   ]),
-  { long: "data-skip-header", takesValue: false },
+  { long: "data-skip-header", takesValue: false, config: ["data.skipHeader"] },
 ];
 
-/** The data source's field -> the flag that sets it. */
-const FIELD_FLAGS: Record<string, string> = {
-  file: "--data-file",
-  order: "--data-order",
-  whenDone: "--data-when-done",
-  fields: "--data-fields",
-  skipHeader: "--data-skip-header",
-};
+/** The data source's field -> the flag that sets it, from the rows' `data.*` config fields. */
+const FIELD_FLAGS: Record<string, string> = Object.fromEntries(
+  DATA_FILE_FLAGS.flatMap((f) =>
+    (f.config ?? []).map((field) => [field.slice("data.".length), `--${f.long}`])
+  ),
+);
 
 /** The rows of `--data-file` as the engine takes them, or undefined without it. */
 export function dataFileArgs(flags: FlagValues, url: URL): DataSpec | undefined {
