@@ -84,7 +84,7 @@ export function outputOf(flags: FlagValues, config: AttackConfig): AttackOutputO
     keepSecrets: flags.has("no-redact"),
     strict: flags.has("strict"),
     ...baselineArgs(flags),
-    ...dashboardOf(flags),
+    ...dashboardOptions(flags),
   };
 }
 
@@ -122,12 +122,6 @@ function outValues(flags: FlagValues): { outFile?: string; metricsOut: MetricsOu
     outFile: files.at(-1),
     metricsOut: distinctMetricsOuts(typed, metrics, metrics.map((v) => parseMetricsOut(typed, v))),
   };
-}
-
-/** `{dashboard}` when a dashboard flag was given, else nothing. */
-function dashboardOf(flags: FlagValues): Pick<AttackOutputOptions, "dashboard"> {
-  const dashboard = dashboardOptions(flags);
-  return dashboard ? { dashboard } : {};
 }
 
 function isFifo(path: string): boolean {

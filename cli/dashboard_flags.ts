@@ -29,18 +29,19 @@ export const DASHBOARD_FLAGS: FlagSpec[] = [
   flag("--no-steer", {}, ["a dashboard that only watches: no controls, no control endpoint"]),
 ];
 
-/** The dashboard's options, or undefined when none of its flags was given. */
-export function dashboardOptions(flags: FlagValues): ServeOptions | undefined {
-  if (!DASHBOARD_FLAGS.some((spec) => flags.has(spec.long))) return undefined;
+/** A command's `{dashboard}` options, or nothing when none of its flags was given. */
+export function dashboardOptions(flags: FlagValues): { dashboard?: ServeOptions } {
+  if (!DASHBOARD_FLAGS.some((spec) => flags.has(spec.long))) return {};
   if (flags.has("steer") && flags.has("no-steer")) {
     throw new UsageError("use --steer or --no-steer, not both");
   }
-  return {
+  const dashboard: ServeOptions = {
     host: flags.nonEmpty("host") ?? "127.0.0.1",
     port: flags.wholeNumber("dashboard-port", 0, 65535) ?? 0,
     open: flags.has("open"),
     ...(flags.has("steer") ? { steer: true } : flags.has("no-steer") ? { steer: false } : {}),
   };
+  return { dashboard };
 }
 
 /** Steering for a dashboard, or why it is off (`--no-steer`, or thresholds gate without `--steer`). */

@@ -197,7 +197,7 @@ export function parseRunArgs(argv: string[], command = "run", help = RUN_HELP): 
     ...metricsOutsOf(flags),
     ...(flags.has("replay") ? { replay: flags.path("replay") } : {}),
     ...baselineArgs(flags),
-    ...dashboardOf(flags),
+    ...dashboardOptions(flags),
     ...abortOf(flags),
     ...scriptLoadOf(flags),
   };
@@ -256,12 +256,6 @@ function scriptLoadOf(flags: FlagValues): Pick<RunArgs, "scriptLoad"> {
   const scriptLoad = scriptLoadArgs(flags);
   const given = hasLoadFlags(scriptLoad) || Object.keys(scriptLoad.env).length > 0 || scriptLoad.k6;
   return given ? { scriptLoad } : {};
-}
-
-/** `{dashboard}` when a dashboard flag was given, else nothing (so the parsed args stay as they were). */
-function dashboardOf(flags: FlagValues): Pick<RunArgs, "dashboard"> {
-  const dashboard = dashboardOptions(flags);
-  return dashboard ? { dashboard } : {};
 }
 
 /** `target=a,load=b` (possibly repeated) into lists per key. */
