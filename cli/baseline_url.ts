@@ -190,7 +190,6 @@ function decodedBody(response: Response): ReadableStream<Uint8Array> | null {
   return response.body.pipeThrough(pieces).pipeThrough(new DecompressionStream(format));
 }
 
-/** A zip's local file header signature, "PK\x03\x04". */
 function isZip(bytes: Uint8Array): boolean {
   return bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04;
 }

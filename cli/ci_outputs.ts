@@ -10,7 +10,6 @@ import { appendText } from "../system/output_file.ts";
 import { renderJunit, renderMarkdownSummary } from "../report/ci_summary.ts";
 import { biggerBenchPath, renderBenchJson } from "../report/bench_json.ts";
 
-/** Which CI files to write. */
 interface CiFiles {
   summaryFile?: string;
   junitFile?: string;

@@ -45,7 +45,6 @@ export const GRPC_FLAGS: FlagSpec[] = [
 /** HTTP-only flags, refused with a grpc:// URL. */
 const HTTP_ONLY = ["mix", "content-type", "pipelining", "h2", "protocol"];
 
-/** A grpc: or grpcs: URL. */
 function isGrpcUrl(url: URL): boolean {
   return url.protocol === "grpc:" || url.protocol === "grpcs:";
 }

@@ -30,7 +30,6 @@ import { UsageError } from "./usage_error.ts";
 
 type Model = LoadModel;
 
-/** The model-specific part of `AttackConfigInput`. */
 type LoadInput = ModelInput;
 
 /** Which models each model-specific flag changes, and what to say when it would not. */

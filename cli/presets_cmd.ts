@@ -20,7 +20,6 @@ Run one with 'loadlab run preset:NAME' (add --quick for a shorter run of the sam
 ranges estimated from the plan (loads, cooldowns, start-up, target starts, graceful stops): an idle
 machine lands near the low end, a busy one near the high end.`;
 
-/** One row of the list. */
 interface PresetRow {
   name: string;
   title: string;

@@ -15,7 +15,6 @@ import { HelpRequested, UsageError } from "./usage_error.ts";
 import { EXIT } from "./exit_codes.ts";
 import { runCommand } from "./command_errors.ts";
 
-/** The rows of `loadlab report --help`. */
 const REPORT_TABLE: FlagTable = [
   flag("-o, --output <file>", { example: "report.html" }, ["where to write the page (default: report.html)"]),
   flag("--compare <file>", { example: "baseline.json" }, [

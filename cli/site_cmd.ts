@@ -18,7 +18,6 @@ import { EXIT } from "./exit_codes.ts";
 import { runCommand } from "./command_errors.ts";
 import { notAFolder } from "../scenarios/schema_files.ts";
 
-/** The rows of `loadlab site --help`. */
 const SITE_TABLE: FlagTable = [
   "  DIR                 where to look for results.json files, recursively (default: out)",
   flag("--port N", { example: "8700" }, ["the port to serve on (default: a free one, printed)"]),

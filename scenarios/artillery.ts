@@ -19,7 +19,6 @@ import { flowContext } from "./artillery_context.ts";
 import { convertScenarios } from "./artillery_flow.ts";
 import { listOrigin, type Origins, type OriginTable, originTable, tagOrigin } from "./artillery_paths.ts";
 
-/** Options of the conversion. */
 interface ArtilleryOptions {
   /** The script's file name: names the experiment (`cms.yml` -> `cms`) and appears in its description. */
   file?: string;

@@ -210,7 +210,6 @@ function scenarioReader(sc: Options, path: Array<string | number>, problem: Prob
   };
 }
 
-/** One scenario's executor as a load. */
 function scenarioLoad(sc: Options, path: Array<string | number>, problem: Problem): Record<string, unknown> {
   const r = scenarioReader(sc, path, problem);
   switch (sc.executor) {

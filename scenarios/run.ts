@@ -124,7 +124,6 @@ class Interrupted extends Error {
   override name = "Interrupted";
 }
 
-/** What the end of an experiment works with. */
 interface RunContext {
   plan: Plan;
   output: ExperimentOutput;

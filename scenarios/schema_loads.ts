@@ -28,7 +28,6 @@ export const WORD_FIELDS = {
   protocol: z.enum(["http1", "h2", "h2c", "auto"]),
 };
 
-/** Fields every model takes. */
 const commonFields = {
   /** Sessions of several requests, used instead of the request mix. */
   flows: flowListSchema.optional(),

@@ -26,7 +26,6 @@ import { DEFAULT_SENDER_OPTIONS, type EncodedBatch, OutputSender, type SenderOpt
 
 /** Deltas waiting to be folded at most; beyond, the oldest is folded at once and its point dropped. */
 const INBOX_CAPACITY = 4_096;
-/** How long the flush at the end may take. */
 const FLUSH_LIMIT_MS = 5_000;
 
 interface ExporterOptions {
@@ -183,7 +182,6 @@ const USER_AGENT = `loadlab/${denoJson.version}`;
 
 type Encoder = (points: ExportPoint[]) => EncodedBatch;
 
-/** The body of a batch for each kind. */
 const ENCODERS: Record<MetricsOutKind, Encoder> = {
   "otlp-json": (points) => ({
     body: JSON.stringify(otlpRequest(points, denoJson.version)),

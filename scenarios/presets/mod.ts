@@ -11,7 +11,6 @@ import cpuSleep from "./cpu-sleep.yaml" with { type: "text" };
 import chatCapacity from "./chat-capacity.yaml" with { type: "text" };
 import grpcJson from "./grpc-json.yaml" with { type: "text" };
 
-/** One shipped experiment file. */
 interface Preset {
   /** What follows `preset:` on the command line. */
   name: string;
