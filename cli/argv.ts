@@ -32,7 +32,7 @@ type FlagExtras = Pick<FlagSpec, "aliases" | "repeatable" | "example" | "config"
  * spellings and whether it takes a value, `help` the text beside it.
  */
 export function flag(usage: string, extras: FlagExtras, help: readonly string[]): FlagSpec {
-  const parts = /^((?:-\w, )*)--([\w-]+)(\[=\w+\])?( .+)?$/.exec(usage);
+  const parts = /^((?:-\w, )*)--([\w-]+)(\[=[^\]]+\])?( .+)?$/.exec(usage);
   if (parts === null) throw new Error(`not a flag's usage: ${usage}`);
   const [short, ...letters] = parts[1].split(", ").filter((s) => s !== "").map((s) => s.slice(1));
   const aliases = [...letters, ...(extras.aliases ?? [])];
