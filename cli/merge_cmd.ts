@@ -13,22 +13,29 @@ import { mergeShardFiles } from "../results/merge_shards.ts";
 import { analyze } from "../results/conclude/analysis.ts";
 import { phaseStats } from "../results/interval_stats.ts";
 import { writeReport } from "../report/write.ts";
-import { type FlagSpec, tokenize } from "./argv.ts";
+import { flag, flagsOf, type FlagTable, helpOf, tokenize } from "./argv.ts";
 import { FlagValues } from "./flag_values.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
 import { runCommand } from "./command_errors.ts";
 import { EXIT } from "./exit_codes.ts";
 import { thresholdLine } from "../results/threshold_text.ts";
 
-/** `loadlab merge --help`. */
+const MERGE_TABLE: FlagTable = [
+  flag("-o, --output <file>", { example: "results.json" }, [
+    "the merged results.json (default: results.json)",
+  ]),
+  flag("--report <file>", { example: "report.html" }, ["also write the HTML report of the merged results"]),
+  flag("--allow-partial", {}, ["merge although segments are missing (the file says which: shards.missing)"]),
+  flag("-h, --help", {}, ["this text"]),
+];
+
+const MERGE_FLAGS = flagsOf(MERGE_TABLE);
+
 const MERGE_HELP = `loadlab merge: one results file from the shards of a segmented load
 
 Usage: loadlab merge shard-0.json shard-1.json ... -o results.json [--report report.html]
 
-  -o, --output <file>      the merged results.json (default: results.json)
-      --report <file>      also write the HTML report of the merged results
-      --allow-partial      merge although segments are missing (the file says which: shards.missing)
-  -h, --help               this text
+${helpOf(MERGE_TABLE, { flagAt: 2, textAt: 27, shortColumn: true })}
 
 Each shard is the results.json of one 'loadlab attack --segment I/N' (or 'run --segment I/N'). Latency
 histograms are added exactly (the whole run's and every interval's), counters summed, intervals lined up
@@ -42,13 +49,6 @@ interface MergeArgs {
   report?: string;
   allowPartial: boolean;
 }
-
-const MERGE_FLAGS: FlagSpec[] = [
-  { long: "output", short: "o", takesValue: true, example: "results.json" },
-  { long: "report", takesValue: true, example: "report.html" },
-  { long: "allow-partial", takesValue: false },
-  { long: "help", short: "h", takesValue: false },
-];
 
 function parseMergeArgs(argv: string[]): MergeArgs {
   const raw = tokenize(argv, MERGE_FLAGS, { "--out": "use -o results.json" }, "merge");
