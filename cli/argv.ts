@@ -63,7 +63,7 @@ export function flagsOf(table: FlagTable): FlagSpec[] {
   return table.filter((row) => typeof row !== "string");
 }
 
-/** The `--help` lines of `table`: each flag, then its text from `textAt` (below it when the flag is wider). */
+/** The `--help` lines of `table`: each flag, then its text from `textAt` (below it if the flag is wider). */
 export function helpOf(table: FlagTable, layout: HelpLayout): string {
   return table.flatMap((row) => typeof row === "string" ? [row] : flagHelp(row, layout)).join("\n");
 }

@@ -126,7 +126,7 @@ function pairingLines(gate: GateResult): string[] {
   ];
 }
 
-/** The gate's outcome in one line: FAILED (exit 7), NOT JUDGED (exit 8) with each rule's reason, or passed. */
+/** The gate's outcome: FAILED (exit 7), NOT JUDGED (exit 8) with each rule's reason, or passed. */
 function gateOutcome(gate: GateResult): string {
   if (gate.failed) return "baseline gate: FAILED (exit 7)";
   if (gate.unjudged.length) {

@@ -29,7 +29,7 @@ import { type K6Flags, withK6Flags } from "./script_load_flags.ts";
 import { k6SummaryExport } from "../results/export/k6_summary_export.ts";
 import { writeTextAtomic } from "../system/atomic_write.ts";
 
-/** Each run's k6 summary data with its thresholds judged, and the script's `handleSummary` when it has one. */
+/** Each run's k6 summary data with its thresholds judged, and the script's `handleSummary` if any. */
 export interface K6Summaries {
   /** Each run's summary data, and its scenarios' parts (`--summary-mode full`). */
   runs: { run: string; data: K6SummaryData; scenarios?: Record<string, K6ScenarioPart> }[];

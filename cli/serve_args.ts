@@ -116,7 +116,7 @@ function rateLimitOf(flags: FlagValues): RateLimit | undefined {
   return rateLimit;
 }
 
-/** `--proxy`: the http:// URL of an app already running, which the built-in target's own flags cannot join. */
+/** `--proxy`: the http:// URL of an app already running, which the built-in target's flags cannot join. */
 function upstreamUrlOf(flags: FlagValues): string | undefined {
   const upstreamUrl = flags.text("proxy");
   if (upstreamUrl !== undefined && !/^http:\/\/[^/]+/.test(upstreamUrl)) {

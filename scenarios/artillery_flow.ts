@@ -122,7 +122,7 @@ export function convertScenarios(scenarios: unknown, ctx: FlowContext, out: Coll
   return flows.filter((f) => f !== undefined);
 }
 
-/** Scenario `i` as a loadlab flow named apart from those in `used`; undefined when malformed or of weight 0. */
+/** Scenario `i` as a loadlab flow named apart from those in `used`; undefined if malformed or of weight 0. */
 function convertScenario(scenario: unknown, i: number, used: Set<string>, ctx: FlowContext, out: Collector) {
   const path = join("scenarios", i);
   if (!isRecord(scenario)) {

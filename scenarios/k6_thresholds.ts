@@ -39,7 +39,7 @@ const COUNTED_AFTER = new Set([
 ]);
 /** k6's tags of a response, which the bytes of a request's endpoint are not kept by. */
 const RESPONSE_TAGS = new Set(["status", "expected_response", "proto", "error_code"]);
-/** The iteration metrics judged by scenario (`iterations{scenario:api}`): each scenario's sessions are kept. */
+/** The iteration metrics judged by scenario (`iterations{scenario:api}`): each scenario's sessions kept. */
 const BY_SCENARIO = new Set(["iterations", "iteration_duration"]);
 /** The tags a threshold on `checks` selects by: a check's scenario, group path (`::api`) and name. */
 const CHECK_TAGS = new Set(["scenario", "group", "check"]);

@@ -174,7 +174,7 @@ function buildRun(
   return run;
 }
 
-/** `point` as outputs show it (results/redact.ts `shownSweepValue`): a secret parameter's value as its token. */
+/** `point` as outputs show it (results/redact.ts `shownSweepValue`): a secret value as its token. */
 function shownPoint(point: Point): Point {
   const shown = (s: SweepPoint | undefined) =>
     s && { parameter: s.parameter, value: shownSweepValue(s.parameter, s.value) };

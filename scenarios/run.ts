@@ -99,7 +99,7 @@ export async function runPlan(plan: Plan, opts: RunPlanOptions): Promise<RunPlan
   };
 }
 
-/** results.json and report.html in `opts.outDir`, new or resumed, headed with what the plan says of itself. */
+/** results.json and report.html in `opts.outDir`, new or resumed, headed with what the plan says. */
 function openOutput(plan: Plan, opts: RunPlanOptions): Promise<ExperimentOutput> {
   const exp = plan.experiment;
   return ExperimentOutput.open(

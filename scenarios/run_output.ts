@@ -139,7 +139,7 @@ async function written(path: string, write: () => Promise<void>): Promise<void> 
   }
 }
 
-/** False only when nothing is there: anything else (a symlink loop, no permission) is read, and its reading says why. */
+/** False only when nothing is there: anything else (a symlink loop, no permission) is read, saying why. */
 async function exists(path: string): Promise<boolean> {
   try {
     await Deno.stat(path);

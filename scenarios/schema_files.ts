@@ -13,7 +13,7 @@ import {
   tlsOptionsSchema,
 } from "../runner/http/tls/options.ts";
 
-/** Every file-system problem of the targets the plan starts, one per target field, and of loads' TLS files. */
+/** Every file-system problem of the targets the plan starts, one per target field, and of TLS files. */
 export function checkTargetFiles(plan: Plan): Issue[] {
   const issues = new Map<string, Issue>();
   for (const run of plan.runs) {

@@ -30,7 +30,7 @@ export function segmentPlan(plan: Plan, segment: PlanSegment, startAtEpochMs?: n
   return { ...plan, runs };
 }
 
-/** What keeps `plan` from being split: targets loadlab would start, searches, `warmup: auto`, `abortOnFail`. */
+/** What keeps `plan` from being split: started targets, searches, `warmup: auto`, `abortOnFail`. */
 function unsplittable(plan: Plan): Issue[] {
   const issues: Issue[] = [];
   const started = [...new Set(plan.runs.filter((r) => r.target.kind !== "url").map((r) => r.variant))];

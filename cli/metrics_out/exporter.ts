@@ -202,7 +202,7 @@ const ENCODERS: Record<MetricsOutKind, Encoder> = {
   }),
 };
 
-/** The encoder of the output's kind; a kind without one (a value not parsed by the flag) is a bug, said so. */
+/** The encoder of the output's kind; a kind without one (a value the flag did not parse) is a bug. */
 export function encoderOf(output: MetricsOutput): Encoder {
   const encoder = Object.hasOwn(ENCODERS, output.kind) ? ENCODERS[output.kind] : undefined;
   if (!encoder) {

@@ -17,7 +17,7 @@ export function parseMetricsOut(typed: string, value: string): MetricsOutput {
   return parsed;
 }
 
-/** `outputs` (parsed from `values`, in order) when no output is given twice; else a `UsageError` naming it. */
+/** `outputs` (parsed from `values`, in order) if no output is given twice, else a `UsageError` naming it. */
 export function distinctMetricsOuts(
   typed: string,
   values: string[],
