@@ -1,19 +1,14 @@
 /**
  * @module
- * `--abort-on-fail` and `--delay-abort-eval D` of `attack` and `run` (k6's `abortOnFail` and
- * `delayAbortEval` for every threshold of the command: its `--threshold`s, or the experiment's
- * `thresholds:`): read and checked here, before any load. Both commands refuse `--delay-abort-eval`
- * alone and `--abort-on-fail` with `--segment` (a shard runs part of the load, and its thresholds wait
- * for `loadlab merge`); each checks that it has a threshold at all where it knows its thresholds.
+ * `--abort-on-fail` and `--delay-abort-eval D` of `attack` and `run`: k6's `abortOnFail` on every threshold.
  */
-import type { FlagSpec } from "./argv.ts";
+import { flag, type FlagSpec } from "./argv.ts";
 import type { FlagValues } from "./flag_values.ts";
 import { UsageError } from "./usage_error.ts";
 
-export const ABORT_FLAGS: FlagSpec[] = [
-  { long: "abort-on-fail", takesValue: false },
-  { long: "delay-abort-eval", takesValue: true, example: "10s" },
-];
+/** The two flags; each command gives them its own help text. */
+export const ABORT_ON_FAIL: FlagSpec = flag("--abort-on-fail", {}, []);
+export const DELAY_ABORT_EVAL: FlagSpec = flag("--delay-abort-eval D", { example: "10s" }, []);
 
 /** `--abort-on-fail`'s request: `delayMs` when `--delay-abort-eval` was given. */
 export interface AbortOnFailArg {

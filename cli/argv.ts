@@ -1,9 +1,6 @@
 /**
  * @module
- * A small getopt-style tokenizer driven by a table of flags, so every command parses the same way:
- * `--flag value`, `--flag=value`, `-f value`, `-fvalue` (wrk's `-c50`), repeatable flags, `--` ending
- * the options, and positionals anywhere. It only sorts strings; meaning and validation belong to the
- * command. Errors remember how the user typed the flag, so messages echo `-c`, not `--connections`.
+ * The getopt-style tokenizer every command shares, and the `--help` rows it prints, from one flag table.
  */
 import { UsageError } from "./usage_error.ts";
 import { nearest } from "../validation/suggest.ts";
@@ -20,6 +17,64 @@ export interface FlagSpec {
   repeatable?: boolean;
   /** Example value for "missing value" messages, e.g. `50` for `-c`. */
   example?: string;
+  /** The engine config fields it sets (`connections`, `tls.caFile`): their errors name the flag. */
+  config?: readonly string[];
+  /** Its `--help` column as declared (`-c, --concurrency N`), and the lines of text beside it. */
+  usage?: string;
+  help?: readonly string[];
+}
+
+/** What a flag's usage does not say: long aliases (k6's, ghz's), repeats, an example, config fields. */
+type FlagExtras = Pick<FlagSpec, "aliases" | "repeatable" | "example" | "config">;
+
+/**
+ * A flag declared as `--help` shows it: `usage` (`-c, -u, --vus N`, `--http-debug[=full]`) gives its
+ * spellings and whether it takes a value, `help` the text beside it.
+ */
+export function flag(usage: string, extras: FlagExtras, help: readonly string[]): FlagSpec {
+  const parts = /^((?:-\w, )*)--([\w-]+)(\[=[^\]]+\])?( .+)?$/.exec(usage);
+  if (parts === null) throw new Error(`not a flag's usage: ${usage}`);
+  const [short, ...letters] = parts[1].split(", ").filter((s) => s !== "").map((s) => s.slice(1));
+  const aliases = [...letters, ...(extras.aliases ?? [])];
+  return {
+    long: parts[2],
+    ...(short === undefined ? {} : { short }),
+    takesValue: parts[4] !== undefined,
+    ...(parts[3] === undefined ? {} : { optionalValue: true }),
+    ...extras,
+    ...(aliases.length ? { aliases } : {}),
+    usage,
+    help,
+  };
+}
+
+/** A command's table: its flags in `--help` order, and the lines of text between them. */
+export type FlagTable = ReadonlyArray<FlagSpec | string>;
+
+/** Where `--help` puts each flag and its text; `shortColumn`: long-only flags line up after `-x, `. */
+interface HelpLayout {
+  flagAt: number;
+  textAt: number;
+  shortColumn?: boolean;
+}
+
+/** The flags of `table`, for the tokenizer. */
+export function flagsOf(table: FlagTable): FlagSpec[] {
+  return table.filter((row) => typeof row !== "string");
+}
+
+/** The `--help` lines of `table`: each flag, then its text from `textAt` (below it if the flag is wider). */
+export function helpOf(table: FlagTable, layout: HelpLayout): string {
+  return table.flatMap((row) => typeof row === "string" ? [row] : flagHelp(row, layout)).join("\n");
+}
+
+function flagHelp(spec: FlagSpec, { flagAt, textAt, shortColumn }: HelpLayout): string[] {
+  if (spec.usage === undefined || spec.help === undefined) return [];
+  const indent = shortColumn && spec.usage.startsWith("--") ? 4 : 0;
+  const flag = " ".repeat(flagAt + indent) + spec.usage;
+  const text = spec.help.map((line) => " ".repeat(textAt) + line);
+  if (flag.length >= textAt) return [flag, ...text];
+  return [(flag + (text[0] ?? "").slice(flag.length)).trimEnd(), ...text.slice(1)];
 }
 
 /** Flags given, keyed by long name, with how the user spelled each. */
@@ -29,10 +84,7 @@ export interface RawArgs {
   positionals: string[];
 }
 
-/**
- * Sorts `argv` into flag values and positionals. `hints` maps flags of other tools (wrk's `-t`, oha's
- * `-z`) to the advice shown when someone types them here; `command` names the help to point to.
- */
+/** Sorts `argv` into flag values and positionals. */
 export function tokenize(
   argv: string[],
   specs: FlagSpec[],

@@ -1,10 +1,6 @@
 /**
  * @module
- * `--baseline FILE|DIR` and `--fail-on "p99 +10%"` of `run` and `attack`: read and checked before any
- * load is sent (a missing or unreadable baseline, a bad expression: exit 2, one line), and after the run
- * the gate's verdicts printed as a table (results/baseline_gate.ts does the comparison). A directory
- * means its `results.json`, as `--out-dir` writes it; a file may be a zip holding one (an artifact
- * downloaded by hand), read as an http(s) URL's answer is (cli/baseline_url.ts).
+ * `--baseline FILE|DIR` and `--fail-on "p99 +10%"` of `run` and `attack`, and the gate's verdict table.
  */
 import { MAX_RESULTS_FILE_BYTES, ResultsFileError } from "../results/io.ts";
 import { FileReadError, readFileCapped } from "../system/read_capped.ts";
@@ -13,7 +9,7 @@ import type { ResultsFile } from "../results/mod.ts";
 import type { GateResult } from "../results/baseline_gate.ts";
 import { type FailOn, parseFailOn } from "../results/fail_on.ts";
 import { METRIC_UNITS, verdictText } from "../report/terminal/baseline_gate.ts";
-import type { FlagSpec } from "./argv.ts";
+import { flag, type FlagSpec } from "./argv.ts";
 import type { FlagValues } from "./flag_values.ts";
 import { UsageError } from "./usage_error.ts";
 import { boxTable } from "../report/terminal/tables.ts";
@@ -21,25 +17,19 @@ import { baselineFromBytes, isBaselineUrl, loadBaselineUrl } from "./baseline_ur
 import { EXIT } from "./exit_codes.ts";
 
 export const BASELINE_FLAGS: FlagSpec[] = [
-  { long: "baseline", takesValue: true, example: "main/results.json" },
-  { long: "fail-on", takesValue: true, repeatable: true, example: "p99 +10%" },
+  flag("--baseline <path>", { example: "main/results.json" }, [
+    "compare with a saved results.json (a dir: its results.json): per",
+    "run and metric better / same (within noise) / worse, with its noise interval; <path>",
+    "may be an http(s) URL giving JSON or a zip holding it (a GitHub artifact;",
+    "GITHUB_TOKEN is sent to api.github.com/*.githubusercontent.com only)",
+  ]),
+  flag("--fail-on <rule>", { repeatable: true, example: "p99 +10%" }, [
+    "with --baseline: exit 7 when a change is beyond noise AND past the",
+    'rule, e.g. "p99 +10%", "rps -5%", "success -0.1pp" (repeatable); exit 8 when a',
+    "rule checked no run (nothing paired with the baseline, or only flagged runs);",
+    'per endpoint: "p99{name:GET /json} +10%" (its latency noise needs repeats)',
+  ]),
 ];
-
-/** Help lines for both commands, indented to `indent` with the text column at `column`. */
-export function baselineHelp(indent: number, column: number): string {
-  const flag = (name: string, text: string) => `${" ".repeat(indent)}${name.padEnd(column - indent)}${text}`;
-  const more = (text: string) => `${" ".repeat(column)}${text}`;
-  return [
-    flag("--baseline <path>", "compare with a saved results.json (a dir: its results.json): per"),
-    more("run and metric better / same (within noise) / worse, with its noise interval; <path>"),
-    more("may be an http(s) URL giving JSON or a zip holding it (a GitHub artifact;"),
-    more("GITHUB_TOKEN is sent to api.github.com/*.githubusercontent.com only)"),
-    flag("--fail-on <rule>", `with --baseline: exit 7 when a change is beyond noise AND past the`),
-    more(`rule, e.g. "p99 +10%", "rps -5%", "success -0.1pp" (repeatable); exit 8, not`),
-    more("judged, when no pair could check a rule (see Exit codes);"),
-    more(`per endpoint: "p99{name:GET /json} +10%" (its latency noise needs repeats)`),
-  ].join("\n");
-}
 
 /** What the gate was asked to do: the baseline's path and the parsed rules. */
 export interface BaselineArgs {
@@ -51,14 +41,10 @@ export interface BaselineArgs {
 export function baselineArgs(flags: FlagValues): BaselineArgs {
   const baselinePath = flags.path("baseline");
   const failOn = flags.all("fail-on").map(parseFailOn);
-  // Only the flags given, so the parsed arguments of a command without them stay as they were.
   return { ...(baselinePath === undefined ? {} : { baselinePath }), ...(failOn.length ? { failOn } : {}) };
 }
 
-/**
- * The gate's baseline path and rules: the flags, else the experiment file's keys (`run` only); rules
- * without a baseline have nothing to compare with (exit 2).
- */
+/** The gate's baseline path and rules: the flags, else the experiment file's keys (`run` only). */
 export function gateArgs(args: BaselineArgs, file: { compareWith?: string; failOn?: string[] } = {}) {
   const baselinePath = args.baselinePath ?? file.compareWith;
   const failOn = args.failOn ?? (file.failOn ?? []).map(parseFailOn);
@@ -70,10 +56,7 @@ export function gateArgs(args: BaselineArgs, file: { compareWith?: string; failO
   return { baselinePath, failOn };
 }
 
-/**
- * Loads the baseline (a directory: its results.json; a file: a results.json or a zip holding one; an
- * http(s) URL: fetched, cli/baseline_url.ts); throws `ResultsFileError` (exit 2).
- */
+/** Loads the baseline (a folder, a results.json, a zip or an http(s) URL); throws `ResultsFileError`. */
 export async function loadBaseline(path: string): Promise<ResultsFile> {
   if (isBaselineUrl(path)) return await loadBaselineUrl(path);
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(path);
@@ -129,7 +112,7 @@ export function gateTable(gate: GateResult): string {
 }
 
 /** Which runs paired with the baseline and which did not, one line per kind (none when empty). */
-export function pairingLines(gate: GateResult): string[] {
+function pairingLines(gate: GateResult): string[] {
   const line = (label: string, keys: string[]) => keys.length ? [`${label}: ${keys.join(", ")}`] : [];
   return [
     ...line(
@@ -143,10 +126,8 @@ export function pairingLines(gate: GateResult): string[] {
   ];
 }
 
-/**
- * The gate's outcome in one line: FAILED (exit 7), NOT JUDGED (exit 8) with each rule's reason, or passed.
- */
-export function gateOutcome(gate: GateResult): string {
+/** The gate's outcome: FAILED (exit 7), NOT JUDGED (exit 8) with each rule's reason, or passed. */
+function gateOutcome(gate: GateResult): string {
   if (gate.failed) return "baseline gate: FAILED (exit 7)";
   if (gate.unjudged.length) {
     const why = gate.unjudged.map((u) => `"${u.rule}" checked no run: ${u.reason}`).join("; ");

@@ -1,14 +1,6 @@
 /**
  * @module
- * `--baseline https://...`: a baseline fetched over HTTP(S) before any load, such as main's results kept
- * as a GitHub Actions artifact. The answer may be a results.json, or a zip holding one (GitHub's artifact
- * download, `.../actions/artifacts/ID/zip`, answers with a redirect to a zip; the top-most `results.json`
- * in it is taken). A URL ending in `/` is a folder and means its `results.json`, as a directory does.
- * `GITHUB_TOKEN`, when set, is sent as a bearer token only over https and only to api.github.com and
- * *.githubusercontent.com: redirects are followed here, one hop at a time, so the token never goes on
- * to the storage host a download redirects to. The whole fetch has a time limit and the body a size cap
- * (that of a results file); every failure is a `ResultsFileError` (exit 2, before any load) naming the
- * URL, with its secrets redacted, and the fix.
+ * `--baseline https://...`: a baseline fetched over HTTP(S) before any load, such as a CI artifact.
  */
 import { unzipSync } from "fflate";
 import { MAX_RESULTS_FILE_BYTES, ResultsFileError } from "../results/io.ts";
@@ -18,7 +10,7 @@ import { jsonErrorReason } from "../validation/json_error.ts";
 import type { ResultsFile } from "../results/mod.ts";
 
 /** How long the whole fetch (redirects, download) may take. */
-export const BASELINE_FETCH_TIMEOUT_MS = 60_000;
+const BASELINE_FETCH_TIMEOUT_MS = 60_000;
 const MAX_REDIRECTS = 5;
 
 /** True for an http(s) URL (the rest of `--baseline`'s values are paths). */
@@ -32,7 +24,7 @@ export function tokenAllowed(url: URL): boolean {
     (url.hostname === "api.github.com" || url.hostname.endsWith(".githubusercontent.com"));
 }
 
-export interface FetchBaselineOptions {
+interface FetchBaselineOptions {
   /** Default: `GITHUB_TOKEN` from the environment. */
   token?: string;
   timeoutMs?: number;
@@ -70,10 +62,7 @@ export async function loadBaselineUrl(url: string, opts: FetchBaselineOptions = 
   return baselineFromBytes(bytes, maxBytes, fail);
 }
 
-/**
- * The results file in `bytes`: a results.json, or a zip holding one (the top-most); a local file and a
- * URL's answer are read alike. Throws `fail(message)`'s `ResultsFileError`.
- */
+/** The results file in `bytes`: a results.json, or the top-most one in a zip. */
 export function baselineFromBytes(
   bytes: Uint8Array,
   maxBytes: number,
@@ -106,9 +95,7 @@ async function download(
     const headers = new Headers({
       "user-agent": "loadlab",
       accept: "application/json, application/zip, */*",
-      // fetch inflates an encoding it asked for ahead of the reader (a 2 MiB gzip answer reached 3 GiB
-      // before the cap's check), and hands any other over as sent: ask for none, and let `readCapped`
-      // inflate a server's gzip all the same, counted under the cap.
+      // fetch would inflate ahead of the cap: ask for identity, and let `readCapped` inflate under the cap.
       "accept-encoding": "identity",
     });
     if (opts.token && tokenAllowed(url)) headers.set("authorization", `Bearer ${opts.token}`);
@@ -151,10 +138,7 @@ function httpAdvice(status: number, url: URL, hadToken: boolean): string {
   return `HTTP ${status}; check the URL, or download the file and give its path`;
 }
 
-/**
- * The body, decoded (gzip, deflate) and refused past `maxBytes` of decoded bytes (`FetchProblem`): by
- * Content-Length at once, else as it arrives, each decoded chunk counted before the next is inflated.
- */
+/** The body, decoded, refused past `maxBytes` decoded bytes, each chunk counted before the next inflates. */
 export async function readCapped(response: Response, maxBytes: number): Promise<Uint8Array> {
   const tooLarge = () => new FetchProblem(`larger than ${maxBytes} bytes, the most a results file may be`);
   if (Number(response.headers.get("content-length") ?? 0) > maxBytes) {
@@ -206,7 +190,6 @@ function decodedBody(response: Response): ReadableStream<Uint8Array> | null {
   return response.body.pipeThrough(pieces).pipeThrough(new DecompressionStream(format));
 }
 
-/** A zip's local file header signature, "PK\x03\x04". */
 function isZip(bytes: Uint8Array): boolean {
   return bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04;
 }
@@ -216,11 +199,7 @@ const MAX_ZIP_ENTRIES = 100_000;
 
 class TooManyEntries extends Error {}
 
-/**
- * The text of the top-most `results.json` in a zip (GitHub's artifact download). The entries are listed
- * first and only the chosen one is inflated, into a buffer of its declared size (fflate never grows it),
- * so a zip of many highly compressed entries cannot inflate past the cap in total.
- */
+/** The text of the top-most `results.json` in a zip (GitHub's artifact download). */
 function resultsFromZip(
   bytes: Uint8Array,
   maxBytes: number,

@@ -1,11 +1,6 @@
 /**
  * @module
- * The CI files of `run` and `attack` after the load: `--summary` markdown (with the baseline gate's
- * verdicts), `--junit`, `--output-bench` (github-action-benchmark JSON, two files: report/ci/bench_json.ts),
- * and, when `GITHUB_STEP_SUMMARY` is set (GitHub Actions sets it to a file for each step), the markdown
- * summary appended there without a flag, so a job shows it on the run's page. A file named by a flag that
- * cannot be written is exit 5 (each was probed before the load); the step summary belongs to the CI
- * runner, so a failure there is a warning and the exit code stays.
+ * The CI files of `run` and `attack`: `--summary`, `--junit`, `--output-bench`, `GITHUB_STEP_SUMMARY`.
  */
 import type { ResultsFile } from "../results/mod.ts";
 import type { GateResult } from "../results/baseline_gate.ts";
@@ -15,8 +10,7 @@ import { appendText } from "../system/output_file.ts";
 import { renderJunit, renderMarkdownSummary } from "../report/ci/summary.ts";
 import { biggerBenchPath, renderBenchJson } from "../report/ci/bench_json.ts";
 
-/** Which CI files to write. */
-export interface CiFiles {
+interface CiFiles {
   summaryFile?: string;
   junitFile?: string;
   benchFile?: string;

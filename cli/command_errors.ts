@@ -1,25 +1,13 @@
 /**
  * @module
- * One mapping from what a command throws to what it prints and its exit code (cli/exit_codes.ts), so
- * every command answers the same error the same way: help goes to stdout (0); bad input (and a load
- * generator that could not start) is one line `loadlab NAME: message` (2), an experiment file's problems one
- * line each (2); an output that cannot be written is 5; a target that cannot start or dies is 3 (with where
- * the finished runs are kept, when an experiment's were). Anything else is a bug and is rethrown with its
- * stack. Errors are told apart by their `name` (each class sets it), so this module imports none of the
- * modules that throw them: a command loads the planner, the engine or the targets only when it uses them.
- * Lines are made terminal-safe and secrets in them redacted: messages may quote a file or a flag value.
+ * One mapping from what a command throws to what it prints and its exit code (cli/exit_codes.ts).
  */
 import { redactShown } from "../results/redact.ts";
 import { terminalSafe } from "../validation/terminal_text.ts";
 import { EXIT } from "./exit_codes.ts";
 import { HelpRequested, oneLine } from "./usage_error.ts";
 
-/**
- * Errors that are bad input, printed as one line (exit 2); a session script's setup() that gave no value
- * to run with (a throw, its time limit, `Deno.exit`) is one too: found before any load, as are load
- * workers that could not start or prepare in time (`LoadError`: a script's import that never ends, a
- * pre-connect that hangs), which a CI job must not read as a failed threshold (1).
- */
+/** Errors that are bad input (exit 2, one line), never to be read by CI as a failed threshold. */
 const BAD_INPUT = new Set(["UsageError", "ConfigError", "ResultsFileError", "ScriptSetupError", "LoadError"]);
 /** Errors of a target that could not start or stopped answering (exit 3). */
 const TARGET_FAILED = new Set(["TargetError", "TargetFailedError"]);

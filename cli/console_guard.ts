@@ -1,11 +1,6 @@
 /**
  * @module
- * Printing that never ends a command. A stdout that takes no more (a full disk, /dev/full, an I/O error)
- * makes `console.log` throw; thrown from a summary line, that ended a run before its results were written
- * and an experiment before its later runs. Here the first failed print is said once on stderr, later
- * prints to that stream are dropped, and the command goes on; one that would have exited 0 exits 5, as
- * for any output that could not be written. A stderr that fails is dropped silently: nothing is left to
- * say it on. A closed pipe (`| head`) is no failure: Deno already drops those writes.
+ * Printing that never ends a command: a failed print is said once, and exit 0 becomes 5.
  */
 import { EXIT } from "./exit_codes.ts";
 import { osErrorText } from "../system/os_error.ts";

@@ -1,14 +1,10 @@
 /**
  * @module
- * `loadlab convert k6 script.js [-o session.js]`: writes the session script loadlab runs for a k6 script
- * (runner/script/k6/convert/convert.ts): the same lines, k6's calls awaited, k6's modules imported from
- * loadlab's k6 runtime, the default export a session. For users leaving k6: the output runs with
- * `loadlab run`, and is a start for a session written against `s.get(...)` (docs/SCRIPTS.md). A script
- * that cannot be converted is exit 2 with file:line and why.
+ * `loadlab convert k6 script.js [-o session.js]`: writes the session script loadlab runs for it.
  */
 import { basename, dirname, resolve } from "node:path";
 import { convertK6, K6ConvertError } from "../runner/script/k6/convert/convert.ts";
-import { tokenize } from "./argv.ts";
+import { flag, flagsOf, type FlagTable, helpOf, tokenize } from "./argv.ts";
 import { runCommand } from "./command_errors.ts";
 import { EXIT } from "./exit_codes.ts";
 import { FlagValues } from "./flag_values.ts";
@@ -18,16 +14,20 @@ import { FileReadError, formatCap, readFileCapped } from "../system/read_capped.
 import { MAX_SCRIPT_BYTES } from "../scenarios/script_source.ts";
 import { sameFile } from "../system/output_file.ts";
 
+const TABLE: FlagTable = [
+  flag("-o, --out OUT.js", { example: "session.js" }, ["write the session script to OUT.js, not stdout"]),
+  flag("-h, --help", {}, ["this help"]),
+];
+
+const FLAGS = flagsOf(TABLE);
+
 const HELP = `Usage: loadlab convert k6 SCRIPT.js [-o OUT.js]
 
 Writes the loadlab session script a k6 script runs as (to stdout, or to OUT.js): k6's calls awaited,
 its modules imported from loadlab's k6 runtime, every line where it was. 'loadlab run SCRIPT.js' does
-the same by itself; this is for reading the result or leaving k6 (docs/SCRIPTS.md, "k6 scripts").`;
+the same by itself; this is for reading the result or leaving k6 (docs/SCRIPTS.md, "k6 scripts").
 
-const FLAGS = [
-  { long: "out", short: "o", takesValue: true, example: "session.js" },
-  { long: "help", short: "h", takesValue: false },
-];
+${helpOf(TABLE, { flagAt: 2, textAt: 22 })}`;
 
 /** Runs `loadlab convert`; returns the exit code. */
 export function runConvertCommand(argv: string[]): Promise<number> {
@@ -58,10 +58,7 @@ export function runConvertCommand(argv: string[]): Promise<number> {
   });
 }
 
-/**
- * The k6 script's text: a regular file of at most `MAX_SCRIPT_BYTES` (a device was read until memory ran
- * out).
- */
+/** The k6 script's text: a regular file of at most `MAX_SCRIPT_BYTES` (never a device, read without end). */
 function readScript(source: string, path: string): string {
   try {
     return new TextDecoder().decode(readFileCapped(path, MAX_SCRIPT_BYTES));

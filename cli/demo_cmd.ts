@@ -1,12 +1,10 @@
 /**
  * @module
- * `loadlab demo`: `loadlab run preset:demo` (the built-in target under a short load of each model),
- * through the same code as any experiment file, writing `results.json` and `report.html` into
- * `--out-dir` (default `out/demo`).
+ * `loadlab demo`: `loadlab run preset:demo` into `--out-dir` (default `out/demo`).
  */
 import { runRunCommand } from "./run/command.ts";
 
-export const DEMO_HELP = `loadlab demo: the built-in target under a short load of each model, with a report
+const DEMO_HELP = `loadlab demo: the built-in target under a short load of each model, with a report
 
 Usage: loadlab demo [--out-dir out/demo] [--quick]
 

@@ -1,9 +1,6 @@
 /**
  * @module
- * Human durations on the command line, as wrk, oha, k6 and Artillery users write them: `500ms`, `10s`,
- * `1.5s`, `1m`, `2h`, compound `1m30s`, and a bare number meaning seconds (`90`), which is what
- * autocannon's `-d` takes. Returns milliseconds, the unit of `AttackConfig`. The unit grammar lives in
- * validation/duration.ts, shared with experiment files.
+ * Durations on the command line (`500ms`, `1m30s`, bare seconds) in milliseconds.
  */
 import { DURATION_HINT, durationMsOf, MAX_DURATION_MS, MAX_DURATION_WORDS } from "../validation/duration.ts";
 import { UsageError } from "./usage_error.ts";

@@ -1,10 +1,6 @@
 /**
  * @module
- * The exit codes every command shares (README's table) and the checks behind those that need data:
- * "no response at all" in any run (4) and the untrusted-run check of `--strict` (6); "output not
- * writable" (5) follows the write probe of system/atomic_write.ts. `exitCodeOf` is the one order in which
- * an ended load command's outcome picks its code, so `attack` and `run` cannot drift apart: a CI job reads
- * the same number from either. What a command throws is mapped in cli/command_errors.ts.
+ * The exit codes every command shares (README's table) and the checks behind 4 and 6.
  */
 import { visibleLine } from "../validation/terminal_text.ts";
 import type { RunResult, ThresholdResult } from "../results/mod.ts";
@@ -14,33 +10,17 @@ import { noResponse, requestSendsOf } from "../results/conclude/responses.ts";
 
 export const EXIT = {
   ok: 0,
-  /**
-   * A threshold failed, and nothing else: CI jobs read 1 as "the numbers were not good enough". A
-   * threshold with `abortOnFail` that stopped a run (and the experiment) is such a failure too.
-   */
+  /** A threshold failed, and nothing else: CI jobs read 1 as "the numbers were not good enough". */
   thresholdFailed: 1,
   badInput: 2,
   targetFailed: 3,
   noResponse: 4,
   outputNotWritable: 5,
-  /**
-   * `--strict` (or `strict: true` in the file) and a run loadlab does not trust
-   * (results/conclude/run_verdict.ts: generator-bound, server-bound, dropped, lost, incomplete, warm-up not
-   * reached, nothing measured, errors, server errors, no success, no session completed; a `failed` run exits
-   * 4 first). It wins over 1: a threshold judged on untrusted numbers is no verdict on the target.
-   */
+  /** `--strict` and a run results/conclude/run_verdict.ts flags (a `failed` run exits 4 first). */
   untrusted: 6,
-  /**
-   * `--baseline` with `--fail-on`: a change against the baseline is beyond noise and past a rule
-   * (results/baseline_gate.ts). After 6 (an untrusted run is no verdict either way), before 1.
-   */
+  /** `--baseline` with `--fail-on`: a change beyond noise broke a rule (results/baseline_gate.ts). */
   baselineWorse: 7,
-  /**
-   * Not judged: `--baseline` with `--fail-on`, and a rule no pair could check: nothing paired with the
-   * baseline, every pair flagged, or noise or the run's own waits could explain the change on the rule's
-   * metric (results/baseline_gate.ts `unjudged`). A gate that judged nothing did not pass. After 7 (a
-   * rule that fired is the stronger finding), before 1.
-   */
+  /** `--baseline` with `--fail-on`, and a rule that checked no pair (results/baseline_gate.ts `unjudged`). */
   baselineUnjudged: 8,
   /** 128 + SIGINT, as shells report a process stopped by Ctrl-C. */
   interrupted: 130,
@@ -48,10 +28,7 @@ export const EXIT = {
   terminated: 143,
 } as const;
 
-/**
- * k6's exit codes (its errext/exitcodes), which `loadlab run script.js` gives for a k6 script in place of
- * loadlab's: a team's CI reads the same number from either tool. A TypeScript session keeps loadlab's.
- */
+/** k6's exit codes, which `loadlab run script.js` gives for a k6 script so CI reads k6's numbers. */
 export const K6_EXIT = {
   /** A threshold failed (loadlab's 1). */
   thresholdsFailed: 99,
@@ -63,10 +40,7 @@ export const K6_EXIT = {
   scriptAborted: 108,
 } as const;
 
-/**
- * The exit code of a k6 script's run from loadlab's `code`: 108 when its `exec.test.abort()` stopped a
- * run (a signal's stop, 130 or 143, still wins), 99 for a failed threshold, loadlab's code otherwise.
- */
+/** A k6 script run's exit code: 108 after `exec.test.abort()` (a signal still wins), 99 for a threshold. */
 export function k6ExitCodeOf(code: number, runs: RunResult[]): number {
   if (code === EXIT.interrupted || code === EXIT.terminated) return code;
   if (runs.some((r) => r.abortedBy?.testAbort !== undefined)) return K6_EXIT.scriptAborted;
@@ -74,7 +48,7 @@ export function k6ExitCodeOf(code: number, runs: RunResult[]): number {
 }
 
 /** How a load command (`attack`, `run`) ended, as far as its exit code cares. */
-export interface CommandOutcome {
+interface CommandOutcome {
   /** `attack` or `run` (or `demo`): the name the stderr lines start with. */
   command: string;
   runs: RunResult[];
@@ -117,19 +91,12 @@ export function exitCodeOf(outcome: CommandOutcome): number {
   return outcome.thresholds.every((t) => t.ok) ? EXIT.ok : EXIT.thresholdFailed;
 }
 
-/**
- * The runs (not capacity-search probes) that got no response at all: their verdict is `failed`
- * (results/conclude/responses.ts), whatever the error kind. Any one of them makes the command exit 4,
- * whatever the number of runs: a CI job must not pass when one of two targets never answered.
- */
+/** The runs (not search probes) that got no response at all (results/conclude/responses.ts). */
 function runsWithoutResponse(runs: RunResult[]): RunResult[] {
   return runs.filter((r) => !r.probe && noResponse(r));
 }
 
-/**
- * The stderr line of exit 4: "no response at all: every request failed or was cut unanswered (tls: 160, ...)"
- * for one run, or the runs that got none among several, each with its errors by kind.
- */
+/** The stderr line of exit 4, with each failed run's errors by kind. */
 function noResponseLine(command: string, runs: RunResult[], failed: RunResult[]): string {
   if (runs.filter((r) => !r.probe).length === 1) {
     const what = requestSendsOf(failed[0]) === 0
@@ -143,10 +110,7 @@ function noResponseLine(command: string, runs: RunResult[], failed: RunResult[])
   } runs: ${each}${stuckNote(failed)}`;
 }
 
-/**
- * Said beside exit 4 when load workers were ended as stuck or over loadlab's memory limit: their
- * requests' outcome is unknown, so the line must not read as the target's silence alone.
- */
+/** Says when workers were ended (stuck, over memory): their requests' outcome is unknown. */
 function stuckNote(runs: RunResult[]): string {
   const stuck = runs.reduce((a, r) => a + (r.stuckWorkers ?? 0), 0);
   const overMemory = runs.reduce((a, r) => a + (r.memoryCut?.workers ?? 0), 0);
@@ -172,10 +136,7 @@ function stuckIn(runs: RunResult[]): string {
     : "in the load's own code";
 }
 
-/**
- * With `strict`, prints each flagged run (not probes) to stderr and returns true when there is one:
- * the caller exits `EXIT.untrusted`. Without it, nothing.
- */
+/** With `strict`, prints each flagged run to stderr; true when there is one. */
 function untrustedRuns(command: string, runs: RunResult[], strict: boolean): boolean {
   if (!strict) return false;
   // A run a threshold stopped (`abortOnFail`) is that threshold's failure (exit 1), not untrusted numbers.

@@ -1,8 +1,6 @@
 /**
  * @module
- * Typed reads of tokenized flags. Each reader validates one kind of value (whole number >= 1, rate,
- * duration, path) and throws a `UsageError` echoing the flag as the user typed it with an example of a
- * good value, so every command's messages have the same shape: `-c "0": must be ..., e.g. -c 50`.
+ * Typed reads of tokenized flags, each refusal naming the flag as typed and a good value.
  */
 import type { FlagSpec, RawArgs } from "./argv.ts";
 import { parseDurationMs } from "./duration.ts";
@@ -14,10 +12,7 @@ const DECIMAL = /^(\d+(\.\d+)?|\.\d+)$/;
 /** A decimal number, optionally with a power of ten (`2.5e6`). */
 const RATE = /^(\d+(\.\d+)?|\.\d+)([eE]\+?\d+)?$/;
 
-/**
- * For a whole number written with a power of ten (`1e9`), how to write it: in digits, which is what the
- * count flags read; "" for anything else.
- */
+/** How to write a whole number given with a power of ten (`1e9`) in digits; "" for anything else. */
 function inDigits(value: string): string {
   const n = Number(value);
   return RATE.test(value) && !WHOLE.test(value) && Number.isSafeInteger(n) ? ` written in digits (${n})` : "";
@@ -95,10 +90,7 @@ export class FlagValues {
     return found;
   }
 
-  /**
-   * A number of requests per second (> 0, or >= 0 when `allowZero`), at most `MAX_RATE_PER_SEC`;
-   * `1e6` is read as 1000000.
-   */
+  /** Requests per second (> 0, or >= 0 when `allowZero`), at most `MAX_RATE_PER_SEC`. */
   rate(long: string, allowZero = false): number | undefined {
     const value = this.text(long);
     if (value === undefined) return undefined;

@@ -1,7 +1,6 @@
 /**
  * @module
- * `loadlab help` (also no command, `-h`, `--help`): the list of commands. Each command prints its own
- * options with `--help`.
+ * `loadlab help` (also no command, `-h`, `--help`): the list of commands.
  */
 import { EXIT } from "./exit_codes.ts";
 import denoJson from "../deno.json" with { type: "json" };

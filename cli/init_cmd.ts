@@ -1,11 +1,6 @@
 /**
  * @module
- * `loadlab init --script [DIR]`: writes a starter session script (`session.ts`) and the types it imports
- * (`loadlab_session.ts`, a copy of runner/script/session.ts) into DIR (default: the working folder), so
- * an editor completes `s.` and `deno check session.ts` works without a checkout of loadlab. An existing
- * `session.ts` is never overwritten (exit 2); a types file of another version is replaced, and said so,
- * but never written through a symlink (it would land outside DIR). Everything is checked before a file
- * is written.
+ * `loadlab init --script [DIR]`: writes a starter `session.ts` and the types it imports.
  */
 import { join } from "node:path";
 import { EXIT } from "./exit_codes.ts";

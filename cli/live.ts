@@ -1,9 +1,6 @@
 /**
  * @module
- * Terminal plumbing shared by commands that run load: the live progress line (only on a terminal,
- * redrawn in place on stderr so stdout stays clean for `--json` and pipes), and Ctrl-C handling where
- * the first Ctrl-C (or SIGTERM) stops the load gracefully and keeps the results, and a second one exits at
- * once, once what `beforeQuit` registered (results.json's last state) is written.
+ * Terminal plumbing of commands that run load: the live progress line and the Ctrl-C handling.
  */
 import { renderLiveLine } from "../report/terminal/live_line.ts";
 import type { AttackProgress } from "../results/mod.ts";
@@ -29,13 +26,7 @@ export function liveLine(enabled: boolean): { onProgress?: (p: AttackProgress) =
 /** Ctrl-C and SIGTERM as a command answers them (`interruptSignal`). */
 export type Interrupt = ReturnType<typeof interruptSignal>;
 
-/**
- * An AbortSignal fired by the first SIGINT (Ctrl-C) or SIGTERM (a supervisor's stop: kill, Kubernetes,
- * systemd, CI cancel), which both stop gracefully and keep the results; a second one of either exits at
- * once, after the synchronous `beforeQuit` function (the last one registered) has written what must not be
- * lost. `exitCode()` is 128 + the number of the first signal, as shells report it: 130 for SIGINT, 143
- * for SIGTERM (README's exit code table).
- */
+/** An AbortSignal fired by the first SIGINT or SIGTERM; a second exits at once after `beforeQuit`. */
 export function interruptSignal(): {
   signal: AbortSignal;
   exitCode(): number;

@@ -1,11 +1,8 @@
 /**
  * @module
- * `loadlab merge shard-*.json -o results.json [--report report.html] [--allow-partial]`: the shards of
- * one segment set (`--segment i/N` runs on several machines) become one results file of the whole load
- * (results/merge/shards.ts: exact HDR sums, refusals named). Per-phase statistics are recomputed from
- * the merged interval histograms and the analysis rerun on the merged runs, since the shards' own
- * cover only their part. Exit codes: 0 merged, 1 a threshold the shards left pending failed on the whole,
- * 2 bad input or an unmergeable set (every reason printed), 5 output not writable.
+ * `loadlab merge shard-*.json -o results.json [--report report.html] [--allow-partial]`: the shards of one
+ * segment set (`--segment i/N` runs on several machines) become one results file of the whole load
+ * (results/merge/shards.ts: exact HDR sums, refusals named).
  */
 import { loadResultsFile, writeResultsFile } from "../results/io.ts";
 import { OutputError } from "../results/output_error.ts";
@@ -16,7 +13,7 @@ import { mergeShardFiles } from "../results/merge/shards.ts";
 import { analyze } from "../results/conclude/analysis.ts";
 import { phaseStats } from "../results/interval_stats.ts";
 import { writeReport } from "../report/write.ts";
-import { type FlagSpec, tokenize } from "./argv.ts";
+import { flag, flagsOf, type FlagTable, helpOf, tokenize } from "./argv.ts";
 import { FlagValues } from "./flag_values.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
 import { runCommand } from "./command_errors.ts";
@@ -24,15 +21,22 @@ import { EXIT } from "./exit_codes.ts";
 import { thresholdLine } from "../results/thresholds/text.ts";
 import { modelFactsOf } from "../results/load_models.ts";
 
-/** `loadlab merge --help`. */
-export const MERGE_HELP = `loadlab merge: one results file from the shards of a segmented load
+const MERGE_TABLE: FlagTable = [
+  flag("-o, --output <file>", { example: "results.json" }, [
+    "the merged results.json (default: results.json)",
+  ]),
+  flag("--report <file>", { example: "report.html" }, ["also write the HTML report of the merged results"]),
+  flag("--allow-partial", {}, ["merge although segments are missing (the file says which: shards.missing)"]),
+  flag("-h, --help", {}, ["this text"]),
+];
+
+const MERGE_FLAGS = flagsOf(MERGE_TABLE);
+
+const MERGE_HELP = `loadlab merge: one results file from the shards of a segmented load
 
 Usage: loadlab merge shard-0.json shard-1.json ... -o results.json [--report report.html]
 
-  -o, --output <file>      the merged results.json (default: results.json)
-      --report <file>      also write the HTML report of the merged results
-      --allow-partial      merge although segments are missing (the file says which: shards.missing)
-  -h, --help               this text
+${helpOf(MERGE_TABLE, { flagAt: 2, textAt: 27, shortColumn: true })}
 
 Each shard is the results.json of one 'loadlab attack --segment I/N' (or 'run --segment I/N'). Latency
 histograms are added exactly (the whole run's and every interval's), counters summed, intervals lined up
@@ -46,13 +50,6 @@ interface MergeArgs {
   report?: string;
   allowPartial: boolean;
 }
-
-const MERGE_FLAGS: FlagSpec[] = [
-  { long: "output", short: "o", takesValue: true, example: "results.json" },
-  { long: "report", takesValue: true, example: "report.html" },
-  { long: "allow-partial", takesValue: false },
-  { long: "help", short: "h", takesValue: false },
-];
 
 function parseMergeArgs(argv: string[]): MergeArgs {
   const raw = tokenize(argv, MERGE_FLAGS, { "--out": "use -o results.json" }, "merge");
@@ -76,7 +73,7 @@ function parseMergeArgs(argv: string[]): MergeArgs {
 }
 
 /** Phases and analysis of the whole load, from the merged runs. */
-export function finishMerged(results: ResultsFile): ResultsFile {
+function finishMerged(results: ResultsFile): ResultsFile {
   const runs = results.runs.map(withPhases);
   const analysis = results.analysis === undefined
     ? {}

@@ -1,10 +1,6 @@
 /**
  * @module
- * `loadlab presets`: the experiment files shipped inside loadlab, one row each: the name to give
- * `loadlab run preset:NAME`, the study it reproduces, how many runs it makes and how long it takes in
- * full and with `--quick`: a `~low-high` range from the plan (scenarios/plan/estimate.ts: the loads,
- * warm-ups and cooldowns plus loadlab's start, each run's set-up, target starts and graceful stops), an
- * idle machine near the low end.
+ * `loadlab presets`: the experiment files shipped inside loadlab, with their runs and durations.
  */
 import { loadPlan } from "../scenarios/load.ts";
 import { type DurationRange, estimateRangeMs } from "../scenarios/plan/estimate.ts";
@@ -16,7 +12,7 @@ import { HelpRequested, UsageError } from "./usage_error.ts";
 import { EXIT } from "./exit_codes.ts";
 import { runCommand } from "./command_errors.ts";
 
-export const PRESETS_HELP = `loadlab presets: the experiments shipped inside loadlab
+const PRESETS_HELP = `loadlab presets: the experiments shipped inside loadlab
 
 Usage: loadlab presets
 
@@ -24,8 +20,7 @@ Run one with 'loadlab run preset:NAME' (add --quick for a shorter run of the sam
 ranges estimated from the plan (loads, cooldowns, start-up, target starts, graceful stops): an idle
 machine lands near the low end, a busy one near the high end.`;
 
-/** One row of the list. */
-export interface PresetRow {
+interface PresetRow {
   name: string;
   title: string;
   study: string;

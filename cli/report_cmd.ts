@@ -1,11 +1,6 @@
 /**
  * @module
- * `loadlab report results.json [more.json ...] -o report.html [--compare baseline.json]`: rebuilds the
- * HTML report from saved results. Several files are shown together; `--compare` adds the before/after
- * view against a baseline. Every bad input (missing file, not JSON, wrong schema) is one line naming
- * the file and the problem, exit code 2, and the output is only replaced once the new page is fully
- * written (`writeReport` writes a temp file beside it and renames), so a failure never leaves a
- * truncated or lost report behind.
+ * `loadlab report results.json ... -o report.html [--compare base.json]`: the report from saved results.
  */
 import { basename } from "node:path";
 import { loadResultsFile } from "../results/io.ts";
@@ -14,22 +9,29 @@ import type { ResultsFile } from "../results/mod.ts";
 import { mergeResults } from "../report/merge_files.ts";
 import { outputClobbersInput } from "../system/output_file.ts";
 import { writeReport } from "../report/write.ts";
-import { type FlagSpec, tokenize } from "./argv.ts";
+import { flag, flagsOf, type FlagTable, helpOf, tokenize } from "./argv.ts";
 import { FlagValues } from "./flag_values.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
 import { EXIT } from "./exit_codes.ts";
 import { runCommand } from "./command_errors.ts";
 
-/** `loadlab report --help`. */
-export const REPORT_HELP = `loadlab report: rebuild report.html from saved results
+const REPORT_TABLE: FlagTable = [
+  flag("-o, --output <file>", { example: "report.html" }, ["where to write the page (default: report.html)"]),
+  flag("--compare <file>", { example: "baseline.json" }, [
+    "a baseline results.json: adds change in req/s, p50, p99 and success per run",
+    "with the same name, and whether each change is beyond noise (not",
+    "judged when a side is generator-bound, incomplete, steered, ...)",
+  ]),
+  flag("-h, --help", {}, ["this text"]),
+];
+
+const REPORT_FLAGS = flagsOf(REPORT_TABLE);
+
+const REPORT_HELP = `loadlab report: rebuild report.html from saved results
 
 Usage: loadlab report results.json [more.json ...] [-o report.html] [--compare baseline.json]
 
-  -o, --output <file>      where to write the page (default: report.html)
-      --compare <file>     a baseline results.json: adds change in req/s, p50, p99 and success per run
-                           with the same name, and whether each change is beyond noise (not
-                           judged when a side is generator-bound, incomplete, steered, ...)
-  -h, --help               this text
+${helpOf(REPORT_TABLE, { flagAt: 2, textAt: 27, shortColumn: true })}
 
 Several results files are shown together; run names that clash get their file's name as a prefix.
 The page is self-contained (no network) and safe to share.`;
@@ -39,12 +41,6 @@ interface ReportArgs {
   output: string;
   compare?: string;
 }
-
-const REPORT_FLAGS: FlagSpec[] = [
-  { long: "output", short: "o", takesValue: true, example: "report.html" },
-  { long: "compare", takesValue: true, example: "baseline.json" },
-  { long: "help", short: "h", takesValue: false },
-];
 
 function parseReportArgs(argv: string[]): ReportArgs {
   const raw = tokenize(argv, REPORT_FLAGS, { "--out": "use -o report.html" }, "report");
@@ -66,10 +62,7 @@ function parseReportArgs(argv: string[]): ReportArgs {
   return args;
 }
 
-/**
- * Shards of one segment set side by side would each show a fraction of the load as if it were a run:
- * refused (merge them first); a lone shard is reported with a warning, its header says the same.
- */
+/** Refuses shards of one segment set side by side (merge them first); a lone shard gets a warning. */
 function checkNotShards(inputs: string[], files: ResultsFile[]): void {
   const shards = inputs.filter((_, i) => !files[i].shards && files[i].runs.some((r) => r.segment));
   if (shards.length > 1) {

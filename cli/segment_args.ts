@@ -1,9 +1,6 @@
 /**
  * @module
- * `--segment i/N` and `--start-at TIME`, shared by `attack` and `run`: which execution segment of a load
- * split over several machines this process generates, and the wall-clock instant every segment starts
- * its schedule. `i` counts from 0 like Kubernetes' `JOB_COMPLETION_INDEX` and a CI matrix index, so an
- * orchestrator passes its index as it is. A bad value is one `UsageError` (exit 2) naming the fix.
+ * `--segment i/N` and `--start-at TIME` of `attack` and `run`: one shard of a split load.
  */
 import { UsageError } from "./usage_error.ts";
 
@@ -29,19 +26,10 @@ export function parseSegment(text: string | undefined): SegmentArg | undefined {
   return { index, count };
 }
 
-/**
- * How far in the past `--start-at` may be when the command starts (clock skew between the machines of
- * a split load, a slow start-up): further back it is refused, since every send due since then would be
- * late at once.
- */
+/** How far in the past `--start-at` may be; further back every due send would be late at once. */
 export const START_AT_PAST_TOLERANCE_MS = 1_000;
 
-/**
- * Parses an RFC 3339 time with its zone (`2026-11-21T17:00:00Z`, `...+02:00`, fractions allowed) to
- * ms since the epoch. A time without a zone is refused: machines in different zones would read it as
- * different instants, which is the one thing a shared start must not do. So is a time more than
- * `START_AT_PAST_TOLERANCE_MS` before `nowEpochMs`.
- */
+/** An RFC 3339 time with its zone (`2026-11-21T17:00:00Z`) in ms since the epoch. */
 export function parseStartAt(text: string | undefined, nowEpochMs = Date.now()): number | undefined {
   if (text === undefined) return undefined;
   const rfc3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;

@@ -1,14 +1,8 @@
 /**
  * @module
- * The flags of `loadlab serve` and the target they ask for: the built-in target (its instances, balance,
- * compression, caches, static folder, Redis), the Redis proxy in front of it (`--redis-cache-ttl`,
- * `--rate-limit`) or in front of an app already running (`--proxy`). Every problem is a `UsageError` naming
- * the flag and the fix, found before any process starts: a malformed URL or limit, a built-in flag given
- * with `--proxy`, a folder that is not one, a host or port this machine cannot listen on. Apart from the
- * command (serve_cmd.ts), which starts the target and keeps it up.
+ * The flags of `loadlab serve` and the target they ask for.
  */
-import type { FlagSpec } from "./argv.ts";
-import { tokenize } from "./argv.ts";
+import { flag, flagsOf, type FlagTable, helpOf, tokenize } from "./argv.ts";
 import { FlagValues } from "./flag_values.ts";
 import { UsageError } from "./usage_error.ts";
 import { findProgram } from "../system/path_lookup.ts";
@@ -16,30 +10,48 @@ import { notAFolder } from "../scenarios/schema/files.ts";
 import { isListenError } from "./dashboard/server.ts";
 import { parseRateLimit, type RateLimit, type TargetSpec } from "../targets/mod.ts";
 
-export const SERVE_USAGE = `usage: loadlab serve [--host 127.0.0.1] [--port 0] [--instances N]
-  [--balance round-robin|least-connections] [--reuse-port] [--compress[=gzip|brotli]] [--cache-ttl SEC]
-  [--static-dir DIR] [--redis URL] [--proxy UPSTREAM_URL] [--redis-cache-ttl SEC] [--rate-limit N/WINDOW]
-  [--profile[=DIR]]   a CPU profile of the target's processes until Ctrl-C, as DIR/*.cpuprofile (default .)
-  [--grpc-port N]     also serve the gRPC endpoints (Echo, Sleep, Cpu, Stream; 0: a free port)`;
-
-/** The flags of `loadlab serve`, parsed by the same tokenizer and readers as every other command. */
-export const SERVE_FLAGS: FlagSpec[] = [
-  { long: "host", takesValue: true, example: "127.0.0.1" },
-  { long: "port", takesValue: true, example: "8080" },
-  { long: "instances", takesValue: true, example: "2" },
-  { long: "balance", takesValue: true, example: "least-connections" },
-  { long: "reuse-port", takesValue: false },
-  { long: "compress", takesValue: false, optionalValue: true, example: "gzip" },
-  { long: "cache-ttl", takesValue: true, example: "60" },
-  { long: "static-dir", takesValue: true, example: "./public" },
-  { long: "redis", takesValue: true, example: "redis://127.0.0.1:6379" },
-  { long: "proxy", takesValue: true, example: "http://127.0.0.1:3000" },
-  { long: "redis-cache-ttl", takesValue: true, example: "60" },
-  { long: "rate-limit", takesValue: true, example: "100/1s" },
-  { long: "profile", takesValue: false, optionalValue: true, example: "profiles" },
-  { long: "grpc-port", takesValue: true, example: "50051" },
-  { long: "help", short: "h", takesValue: false },
+/** The flags of `loadlab serve`, each with its help row. */
+const SERVE_TABLE: FlagTable = [
+  flag("--host H", { example: "127.0.0.1" }, ["listen on H (default 127.0.0.1)"]),
+  flag("--port N", { example: "8080" }, ["listen on port N (default 0: a free one)"]),
+  flag("--instances N", { example: "2" }, ["processes of the built-in target, behind a balancer (1..64)"]),
+  flag("--balance B", { example: "least-connections" }, [
+    "the balancer's pick: round-robin or least-connections",
+  ]),
+  flag("--reuse-port", {}, ["the instances share one port; the kernel spreads connections"]),
+  flag("--compress[=gzip|brotli]", { example: "gzip" }, [
+    "compress answers (bodies under 1 KiB and images left alone)",
+  ]),
+  flag("--cache-ttl SEC", { example: "60" }, ["an in-process response cache whose entries live SEC seconds"]),
+  flag("--static-dir DIR", { example: "./public" }, ["serve DIR's files under /static/"]),
+  flag("--redis URL", { example: "redis://127.0.0.1:6379" }, [
+    "the Redis of /redis/:key (default: a private redis-server when one is on PATH)",
+  ]),
+  flag("--proxy UPSTREAM_URL", { example: "http://127.0.0.1:3000" }, [
+    "the Redis proxy in front of an app already running at this http:// URL",
+  ]),
+  flag("--redis-cache-ttl SEC", { example: "60" }, [
+    "the Redis caching proxy in front, entries living SEC seconds",
+  ]),
+  flag("--rate-limit N/WINDOW", { example: "100/1s" }, ["the proxy's rate limit, e.g. 100/1s or 10/500ms"]),
+  flag("--profile[=DIR]", { example: "profiles" }, [
+    "a CPU profile of the target's processes until Ctrl-C,",
+    "as DIR/*.cpuprofile (default .)",
+  ]),
+  flag("--grpc-port N", { example: "50051" }, [
+    "also serve the gRPC endpoints (Echo, Sleep, Cpu, Stream; 0: a free port)",
+  ]),
+  flag("-h, --help", {}, ["this help"]),
 ];
+
+const SERVE_FLAGS = flagsOf(SERVE_TABLE);
+
+export const SERVE_USAGE =
+  `usage: loadlab serve [flags]: the built-in target, or a Redis proxy in front of it or of an app
+
+${helpOf(SERVE_TABLE, { flagAt: 2, textAt: 27 })}
+
+Targets, the balancer and the proxy: docs/TARGETS.md.`;
 
 /** Tokenizes the arguments after `serve`; it takes no positionals. */
 export function parseFlags(argv: string[]): FlagValues {
@@ -104,9 +116,7 @@ function rateLimitOf(flags: FlagValues): RateLimit | undefined {
   return rateLimit;
 }
 
-/**
- * `--proxy`: the http:// URL of an app already running, which the built-in target's own flags cannot join.
- */
+/** `--proxy`: the http:// URL of an app already running, which the built-in target's flags cannot join. */
 function upstreamUrlOf(flags: FlagValues): string | undefined {
   const upstreamUrl = flags.text("proxy");
   if (upstreamUrl !== undefined && !/^http:\/\/[^/]+/.test(upstreamUrl)) {
@@ -142,12 +152,7 @@ function staticDirOf(flags: FlagValues): string | undefined {
   return dir;
 }
 
-/**
- * A `--host` this machine cannot listen on (a name that does not resolve, an address that is not
- * ours), or a `--port` or `--grpc-port` another process holds there, is bad input: found here by a
- * throwaway listen, not as a target child that failed (exit 3) or an uncaught error once the HTTP target
- * is up. A port shared on purpose (`--reuse-port`) is not probed.
- */
+/** Refuses, by a throwaway listen, a `--host` or a `--port`/`--grpc-port` this machine cannot listen on. */
 export function checkListen(flags: FlagValues, host: string | undefined): void {
   const hostname = host ?? "127.0.0.1";
   const refusal = (port: number): string | null => {

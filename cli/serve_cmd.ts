@@ -1,12 +1,6 @@
 /**
  * @module
  * `loadlab serve`: runs a target standalone until Ctrl-C, so users can also point wrk, k6 or oha at it.
- * Without `--proxy` it serves the built-in target (one or several instances); `--redis-cache-ttl` or
- * `--rate-limit` put the Redis proxy in front of it, and `--proxy <url>` puts that proxy in front of an
- * app that is already running. `--profile[=DIR]` takes a CPU profile of the target's processes from start to
- * Ctrl-C, written as `.cpuprofile` files (docs/PROFILES.md). `--grpc-port N` also serves the built-in
- * target's gRPC endpoints (targets/app/target.proto) on that port, from this process. Flag problems
- * (serve_args.ts) print one line naming the flag and the fix, exit code 2.
  */
 import { HelpRequested, UsageError } from "./usage_error.ts";
 import { checkListen, parseFlags, SERVE_USAGE, serveSpecFromFlags } from "./serve_args.ts";
@@ -29,11 +23,7 @@ import { assertWritable, writeTextAtomic } from "../system/atomic_write.ts";
 import { OutputError } from "../results/output_error.ts";
 import { osErrorText } from "../system/os_error.ts";
 
-/**
- * How many client connections the open-file limit leaves room for: serve asks for no number itself, but
- * a load pointed at it can, and EMFILE in the target looks like a slow server from the outside. A proxy
- * or a balancer holds a second socket (upstream) per client connection.
- */
+/** Client connections the open-file limit leaves room for: EMFILE looks like a slow server. */
 function openFilesLine(spec: TargetSpec, limit = readOpenFileLimit()): string | undefined {
   if (limit === null || !Number.isFinite(limit)) return undefined;
   const relayed = spec.kind === "proxy" || (spec.kind === "builtin" && (spec.instances ?? 1) !== 1);

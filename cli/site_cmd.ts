@@ -1,18 +1,12 @@
 /**
  * @module
- * `loadlab site [DIR]`: every `results.json` under DIR (default `out/`, where `run` and `demo` write) as
- * a small site: an index (name, date, git commit, runs, thresholds, a sparkline of req/s), each
- * experiment's report, and the comparison of any two (report/html/site.ts builds the pages, pure).
- * Served on 127.0.0.1 (`--host` with a warning), the folder rescanned whenever the index is asked
- * for; or with `--static OUT` written as plain files that open from file:// (each page embeds its
- * data). An unreadable results file is skipped with a note. Exit codes: 0, 2 bad input, 5 OUT not
- * writable.
+ * `loadlab site [DIR]`: every `results.json` under DIR as a small site of reports and comparisons.
  */
 import { join, relative } from "node:path";
 import { loadResultsFile } from "../results/io.ts";
 import { writeTextAtomic } from "../system/atomic_write.ts";
 import { type SiteExperiment, sitePages } from "../report/html/site.ts";
-import { tokenize } from "./argv.ts";
+import { flag, flagsOf, type FlagTable, helpOf, tokenize } from "./argv.ts";
 import { FlagValues } from "./flag_values.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
 import { isListenError, urlHost, warnIfExposed } from "./dashboard/server.ts";
@@ -24,28 +18,30 @@ import { EXIT } from "./exit_codes.ts";
 import { runCommand } from "./command_errors.ts";
 import { notAFolder } from "../scenarios/schema/files.ts";
 
-export const SITE_HELP = `loadlab site: browse and compare every results.json under a folder
+const SITE_TABLE: FlagTable = [
+  "  DIR                 where to look for results.json files, recursively (default: out)",
+  flag("--port N", { example: "8700" }, ["the port to serve on (default: a free one, printed)"]),
+  flag("--host H", { example: "127.0.0.1" }, [
+    "listen on H instead of 127.0.0.1 (warns: results readable from the network)",
+  ]),
+  flag("--open", {}, ["open the site in a browser when one is found"]),
+  flag("--static OUT", { example: "site" }, [
+    "write the site as plain files into OUT instead of serving it; the pages",
+    "open from file:// and any static host (CI artifacts, Pages)",
+  ]),
+  flag("-h, --help", {}, ["this help"]),
+];
+
+const SPECS = flagsOf(SITE_TABLE);
+
+const SITE_HELP = `loadlab site: browse and compare every results.json under a folder
 
 Usage: loadlab site [DIR] [--port N] [--host H] [--open] [--static OUT]
 
-  DIR                 where to look for results.json files, recursively (default: out)
-  --port N            the port to serve on (default: a free one, printed)
-  --host H            listen on H instead of 127.0.0.1 (warns: results readable from the network)
-  --open              open the site in a browser when one is found
-  --static OUT        write the site as plain files into OUT instead of serving it; the pages
-                      open from file:// and any static host (CI artifacts, Pages)
-  -h, --help          this help
+${helpOf(SITE_TABLE, { flagAt: 2, textAt: 22 })}
 
 Pages: index.html (every experiment), e/<id>.html (its report; ?base=<id> compares it with another,
 runs paired by name as 'loadlab report --compare' pairs them).`;
-
-const SPECS = [
-  { long: "port", takesValue: true, example: "8700" },
-  { long: "host", takesValue: true, example: "127.0.0.1" },
-  { long: "open", takesValue: false },
-  { long: "static", takesValue: true, example: "site" },
-  { long: "help", short: "h", takesValue: false },
-];
 
 /** Runs `loadlab site`; returns the exit code (serving returns only when the server stops). */
 export function runSiteCommand(argv: string[]): Promise<number> {

@@ -1,12 +1,6 @@
 /**
  * @module
- * `loadlab steer URL ACTION [VALUE]`: changes a running `run`/`attack`/`demo` from another terminal, as
- * `k6 pause`, `k6 resume` and `k6 scale` do: it sends the change to the dashboard's control endpoint
- * (cli/dashboard/steer_control.ts) at the URL the running command printed, whose `token` parameter authorizes
- * it.
- * `status` prints where the steering stands. A refused change (out of range, not for this model, no run
- * under way, a wrong token) prints the endpoint's reason and exits 2; nothing changed then. An answer that
- * is not the endpoint's (another server at that address) is said as such, exit 2.
+ * `loadlab steer URL ACTION [VALUE]`: changes a running load from another terminal, as `k6 scale` does.
  */
 import { EXIT } from "./exit_codes.ts";
 import { runCommand } from "./command_errors.ts";
@@ -28,7 +22,7 @@ const STEER_TIMEOUT_MS = 10_000;
 /** A state with every change of a long steered run is a few KiB; more is not the endpoint's answer. */
 const MAX_ANSWER_BYTES = 1 << 20;
 
-export const STEER_HELP = `loadlab steer: change the load of a running run, attack or demo
+const STEER_HELP = `loadlab steer: change the load of a running run, attack or demo
 
 Usage: loadlab steer URL ACTION [VALUE]
 
@@ -125,11 +119,7 @@ function changeOf(action: string, value: string | undefined): Record<string, unk
   return { action, connections: flags.positiveInt(action), by: "terminal" };
 }
 
-/**
- * Sends the change (or asks the state) and reads the answer's JSON: null when it is not JSON or is over
- * `MAX_ANSWER_BYTES`. The exchange has a time limit: a server that holds the connection, or answers
- * without end, would otherwise keep the command waiting (and its memory growing) forever.
- */
+/** Sends the change (or asks the state); the answer's JSON, or null past `MAX_ANSWER_BYTES` or not JSON. */
 async function send(
   url: URL,
   token: string,
@@ -165,11 +155,7 @@ async function jsonCapped(res: Response): Promise<unknown> {
   }
 }
 
-/**
- * The control endpoint's answer: its refusal (`error`), the change applied, or the steering's state; null
- * when the answer is not one (another server at that address: a 200 of its own must not read as "no load
- * is running").
- */
+/** The control endpoint's answer, or null when another server answered. */
 function controlAnswer(
   res: Response,
   body: unknown,

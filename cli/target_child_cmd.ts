@@ -1,9 +1,6 @@
 /**
  * @module
- * The hidden `loadlab __target <json>` command: one process of a built-in target (an app instance, the
- * balancer or the caching/rate-limiting proxy). A compiled binary starts its targets as itself with this
- * command (targets/child_start.ts), since it has no separate file to run; under `deno run`
- * targets/child_main.ts runs directly instead. Runs until SIGTERM/SIGINT or until the parent's stdin closes.
+ * The hidden `loadlab __target <json>` command: one process of a built-in target.
  */
 import { EXIT } from "./exit_codes.ts";
 import { runTargetChild } from "../targets/child_main.ts";

@@ -1,15 +1,9 @@
 /**
  * @module
- * The one error type of command-line parsing. Its message is a single line that names the problem and
- * the fix (`-d "10x": not a duration; use ..., e.g. -d 10s`); the command throws it and `runCommand`
- * (cli/command_errors.ts) prints it and exits with code 2 (`EXIT.badInput`) before any load is sent. Help
- * is not an error, so it travels as its own type and exits 0.
+ * The one error of command-line parsing: one line naming the problem and the fix (exit 2).
  */
 
-/**
- * Bad command-line input; print `message` and exit 2, or `exitCode` when the input's own tool gives its
- * own code (k6's 104 invalid options, 107 a script exception in init).
- */
+/** Bad command-line input: print `message`, exit 2 or the input's own tool's `exitCode` (k6's 104). */
 export class UsageError extends Error {
   override name = "UsageError";
   readonly exitCode?: number;

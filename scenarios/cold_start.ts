@@ -1,22 +1,13 @@
 /**
  * @module
- * The cold start of a target loadlab started, from its first process's spawn: when it listened (its port
- * accepted, or it printed its READY line), when it was ready (the readiness check passed), when the first
- * 2xx came back, and the latency of the first requests after that (`coldStartRequests`, sent one at a
- * time on one keep-alive connection to the run's first GET path, so the first includes the TCP connect).
- * Recorded with the first run after each start (`coldStart` in results.json), so `restart: per-run` or
- * `per-repeat` gives one per run or repeat and the report draws a cold-start curve per variant. The probe
- * requests are sent before the run's load: they are part of the target's warm-up, not of the run. They
- * are sent by default only when the experiment restarts its targets (10), because they change what a
- * shared target has seen before its first run; spawn to listening and ready cost nothing and are always
- * recorded.
+ * The cold start of a target loadlab started: listening, ready, first 2xx, the first requests' latency.
  */
 import type { RunResult } from "../results/mod.ts";
 import type { AttackConfig } from "../runner/config.ts";
 import type { RunningTarget } from "../targets/mod.ts";
 
 /** Probe requests after a start when the experiment restarts its targets and does not say how many. */
-export const COLD_START_REQUESTS = 10;
+const COLD_START_REQUESTS = 10;
 
 /** How many probe requests follow each start: the experiment's `coldStartRequests`, else the default. */
 export function coldStartRequests(exp: { restart: string; coldStartRequests?: number }): number {
@@ -26,19 +17,16 @@ const PROBE_TIMEOUT_MS = 10_000;
 /** All probes of one start together stop after this long: a target that hangs must not hold up the run. */
 const PROBES_BUDGET_MS = 15_000;
 
-export type ColdStart = NonNullable<RunResult["coldStart"]>;
+type ColdStart = NonNullable<RunResult["coldStart"]>;
 
 /** The path the probe asks for: the run's first GET request (of its mix or flows), else `/`. */
-export function probePath(config: AttackConfig): string {
+function probePath(config: AttackConfig): string {
   const steps = config.flows?.flatMap((f) => f.steps.flatMap((s) => "request" in s ? [s.request] : [])) ?? [];
   const first = [...steps, ...config.requestMix].find((r) => r.method === "GET");
   return first?.path ?? "/";
 }
 
-/**
- * Sends the probe requests to a target just started (`start` counts the starts of its variant, from 1),
- * fewer when Ctrl-C comes or they take over 15 s together.
- */
+/** Sends the probe requests to a target just started, fewer when Ctrl-C comes or they take over 15 s. */
 export async function measureColdStart(
   target: RunningTarget,
   start: number,

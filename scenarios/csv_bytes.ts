@@ -1,26 +1,19 @@
 /**
  * @module
- * RFC 4180 CSV parsed on its bytes (quoted fields, `""` inside them, commas and line breaks within
- * quotes, CRLF or LF): comma, quote, CR and LF are ASCII and never part of a UTF-8 sequence, so values
- * are byte ranges and never become strings. Each value is moved down over the separators and quotes in
- * the file's own buffer, so the rows come out packed (runner/data_rows.ts) with no copy per value, and
- * a 60 MB file costs its bytes and one offset per value instead of a string and an array per value.
- * Blank lines are skipped; errors name the file and the line.
+ * RFC 4180 CSV parsed on its bytes: values stay byte ranges and never become strings.
  */
 import { type PackedRows, shared } from "../runner/data_rows.ts";
 
 const QUOTE = 34, COMMA = 44, CR = 13, LF = 10;
 
 /** What `csvPacked` found: the header's values (text) and the rows after it. */
-export interface CsvParse {
+interface CsvParse {
   header: string[] | undefined;
   rows: PackedRows;
 }
 
 /**
- * Parses `bytes` (consumed: values are moved down in place); with `hasHeader` the first record is the
- * header. Every row has `columns` values (the header's when not given). Throws `CsvError` on a quote
- * out of place or an unclosed one, and on a row of another width.
+ * Parses `bytes` (consumed: values are moved down in place); with `hasHeader` the first record is the header.
  */
 export function csvPacked(bytes: Uint8Array, hasHeader: boolean, columns?: number): CsvParse {
   const fail = (line: number, reason: string) => new CsvError(line, reason);

@@ -1,8 +1,6 @@
 /**
  * @module
- * The one error of experiment files: every problem as `{path, message}` (validation/mod.ts), the message
- * one line per issue. Its own module so the schema and the planner both throw it without importing
- * each other.
+ * The one error of experiment files: every problem as `{path, message}`, one line each.
  */
 import { formatIssues, type Issue } from "../validation/mod.ts";
 

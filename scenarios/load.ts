@@ -1,18 +1,6 @@
 /**
  * @module
- * The one way from an experiment's text to a plan ready to run, `loadPlan`: parse (YAML or JSON) ->
- * convert an Artillery script (scenarios/artillery/convert.ts) -> overrides (`--quick`, `--set`, `--target`:
- * scenarios/overrides.ts) -> validate (scenarios/schema/experiment.ts) -> check the `quick:` section when it
- * is not applied -> `--abort-on-fail` on every threshold -> plan once (scenarios/plan/plan.ts) -> check every
- * run against the engine's schema (scenarios/plan/check.ts) -> cut one `--segment`
- * (scenarios/plan/segments.ts) -> preflight on this machine (scenarios/plan/preflight.ts: target files and
- * programs, the open-file limit the caller read). The experiment is planned once (twice with `--only`, which
- * picks from a file checked in full). Each step that finds problems throws one `ExperimentError` with all of
- * them, so nothing starts and the command prints every line at once. An Artillery script's conversion issues
- * wait for validation and are thrown with its issues, and every step's issues are named at the script's own
- * paths (scenarios/artillery/paths.ts). `loadExperiment` is the first half (up to the `quick:` check), for
- * what reads a file without planning it. `loadRunnable` also gives the experiment as it will run (the
- * overrides applied, as YAML) from the same parse, for results.json: the text is parsed once.
+ * The one way from an experiment's text to a plan ready to run; each step throws one `ExperimentError`.
  */
 import { type Issue, validate } from "../validation/mod.ts";
 import { importArtillery, isArtilleryScript } from "./artillery/convert.ts";
@@ -36,7 +24,7 @@ import { grpcCallsOf } from "./grpc/experiment.ts";
 import { grpcFlowsOf } from "./grpc/flow_steps.ts";
 
 /** Options of `loadExperiment`, as the command line gives them. */
-export interface LoadOptions {
+interface LoadOptions {
   /** Shown in error messages. */
   file?: string;
   /** Apply the `quick:` section. */
@@ -47,10 +35,7 @@ export interface LoadOptions {
   targets?: Record<string, string>;
   /** `--profile`: a CPU profile of every target loadlab starts, for every run. */
   profile?: boolean;
-  /**
-   * `--abort-on-fail`: every threshold gets `abortOnFail`, and with `delayMs` (`--delay-abort-eval`) that
-   * `delayAbortEval`, as the flags of `attack` do for its `--threshold`s.
-   */
+  /** `--abort-on-fail`: `abortOnFail` (and `delayAbortEval` from `delayMs`) on every threshold. */
   abortOnFail?: { delayMs?: number };
 }
 
@@ -68,10 +53,7 @@ export interface LoadPlanOptions extends LoadOptions {
   maxMemoryMb?: number;
   /** Soft RLIMIT_NOFILE as the caller read it; `null` or left out: unknown, the socket check skipped. */
   openFileLimit?: number | null;
-  /**
-   * `false`: no checks of this machine (target files and programs, the open-file limit), for a plan
-   * that is listed, not run (`loadlab presets` plans every preset on machines that lack node).
-   */
+  /** `false`: no checks of this machine, for a plan that is listed, not run (`loadlab presets`). */
   preflight?: boolean;
 }
 
@@ -88,11 +70,7 @@ export function loadPlan(text: string, opts: LoadPlanOptions = {}): Plan {
 /** A plan ready to run and the experiment as it runs (`ranSource`: null when nothing changed the file). */
 export interface Runnable {
   plan: Plan;
-  /**
-   * The experiment as YAML with the `quick:` section merged in and dropped, every `--set` and `--target`
-   * applied (comments are not kept); null when nothing changed the file or it is an Artillery script
-   * (shown as written). results.json keeps it so a quick run's report shows the durations it ran.
-   */
+  /** The experiment as YAML with the overrides applied; null when unchanged or an Artillery script. */
   ranSource: string | null;
   /** Notes on an imported Artillery script that change no request, for the command to print. */
   notes: string[];
@@ -185,10 +163,7 @@ export function loadExperiment(text: string, opts: LoadOptions = {}): Experiment
   return readExperiment(text, opts).experiment;
 }
 
-/**
- * `loadExperiment` with the experiment as it runs and the import's notes (`Runnable`); for an Artillery
- * script, its conversion's issues and where its converted parts came from.
- */
+/** `loadExperiment` with the experiment as it runs and, for an Artillery script, its conversion. */
 function readExperiment(
   text: string,
   opts: LoadOptions,
@@ -223,10 +198,7 @@ interface ScriptImport {
   origins: OriginTable;
 }
 
-/**
- * An Artillery script becomes the experiment it describes (so --set and --target apply to it), even with
- * issues: they are reported with the experiment's own, so one run names every problem of the script.
- */
+/** An Artillery script as its experiment, even with issues: they are reported with the experiment's own. */
 function fromArtillery(
   doc: unknown,
   opts: LoadOptions,
@@ -236,10 +208,7 @@ function fromArtillery(
   return { doc: experiment, notes, script: { issues, origins } };
 }
 
-/**
- * Validates an experiment object (already parsed); also checks the `quick:` section when not applied. A
- * script's issues come first, then the experiment's at the script's paths.
- */
+/** Validates an experiment object (already parsed); also checks the `quick:` section when not applied. */
 function validateExperiment(input: unknown, opts: LoadOptions, script?: ScriptImport): Experiment {
   const result = validate(experimentSchema, input);
   const found = result.ok ? [] : result.issues;

@@ -1,16 +1,10 @@
 /**
  * @module
- * Target names that differ only in case (`App` and `app`). Each is valid alone, but a target names a
- * folder on disk, `logs/<target>` (its process's log and its runtime samples, written while the runs
- * interleave, every target up at once). On a filesystem that folds case (macOS's and Windows' by
- * default, a mounted FAT or SMB share) the two are one folder, and one target's log overwrote the
- * other's. Refused at the later name, naming the earlier one, in time linear in the names (a file may
- * hold 10,000 targets). Load names need no such rule: their runs' files carry a hash of any name with a
- * capital (validation/file_stem.ts), and loads run together share one run. Pure.
+ * Target names that differ only in case (`App`, `app`): each names a folder on disk (`logs/<target>`).
  */
 
 /** One problem at the path of the later name. */
-export interface FoldIssue {
+interface FoldIssue {
   path: (string | number)[];
   message: string;
 }

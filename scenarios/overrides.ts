@@ -1,10 +1,6 @@
 /**
  * @module
- * What the command line changes in an experiment file before it is validated: `--quick` deep-merges
- * the file's `quick:` section over it (objects merge key by key, lists and scalars replace, null removes),
- * `--set PATH=VALUE` sets one field by its path (`loads.open.phases[1].rate=300`, the value read as YAML, so
- * `[1, 2]` and `{a: 1}` work too), and `--target NAME=URL` replaces a target by a running server. All of
- * it works on plain data (read by scenarios/yaml_document.ts) and returns problems as `{path, message}`.
+ * What the command line changes in an experiment file before validation: `--quick`, `--set`, `--target`.
  */
 import { parse as parseYaml } from "yaml";
 import type { Issue } from "../validation/mod.ts";
@@ -13,16 +9,12 @@ import { nearest } from "../validation/suggest.ts";
 import { isRecord, type Result } from "./yaml_document.ts";
 
 /**
- * Keys that are properties of every JavaScript object: as a name in a map (targets, loads, headers) one
- * would set the object's prototype (`__proto__`, silently dropping the entry) or read an inherited value
- * (`constructor`). Refused as names and as steps of `--set`.
+ * Keys every JavaScript object has: as a map's name they would set the prototype (`__proto__`) or read an
+ * inherited value (`constructor`).
  */
 export const RESERVED_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
 
-/**
- * Applies `quick`, then every `set`, then every `targets` replacement, then `profile` (`--profile`: `profile:
- * cpu` on every target loadlab starts, a proxy's upstream included), to a copy of `doc`.
- */
+/** Applies `quick`, every `set`, every `targets` replacement, then `profile`, to a copy of `doc`. */
 export function applyOverrides(
   doc: unknown,
   opts: { quick?: boolean; set?: string[]; targets?: Record<string, string>; profile?: boolean },
@@ -70,10 +62,7 @@ function profileTarget(target: unknown): void {
   if (isRecord(target.upstream)) profileTarget(target.upstream);
 }
 
-/**
- * `over` merged into `base`: objects key by key, anything else replaced, and `null` removes the key (as in
- * JSON Merge Patch), so a `quick:` section can leave out targets or loads of the full study.
- */
+/** `over` merged into `base` key by key, anything else replaced, `null` removing (JSON Merge Patch). */
 export function deepMerge(
   base: Record<string, unknown>,
   over: Record<string, unknown>,
@@ -133,10 +122,7 @@ export function splitPath(path: string): Step[] | undefined {
   return steps.length > 0 && !expectKey ? steps : undefined;
 }
 
-/**
- * Walks `steps` through existing containers and sets the last one. Keys may contain dots (target names
- * like `app.v2`): at each object the longest run of steps naming an existing key wins.
- */
+/** Walks `steps` through existing containers and sets the last one. */
 function assign(doc: Record<string, unknown>, steps: Step[], value: unknown): string | undefined {
   let container: unknown = doc;
   let shown = "";

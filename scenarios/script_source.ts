@@ -1,9 +1,6 @@
 /**
  * @module
- * An experiment's `script:` (docs/SCRIPTS.md): a session script's path, relative to the experiment file,
- * as a string or with the data source its sessions read (`data: NAME`) and where origins it names go
- * (`routes`). `anchorScript` makes the path absolute once the
- * file is known; `scriptAttackOf` is what a load's attack carries (a k6 script's conversion in its place).
+ * An experiment's `script:` (docs/SCRIPTS.md): a session script's path and its data source.
  */
 import { z } from "zod";
 import { isAbsolute, join, resolve } from "node:path";
@@ -25,7 +22,7 @@ export const scriptSourceSchema = z.union([
   z.string().transform((file) => ({ file })).pipe(scriptFields),
   scriptFields,
 ]);
-export type ScriptSource = z.output<typeof scriptSourceSchema>;
+type ScriptSource = z.output<typeof scriptSourceSchema>;
 
 /** `script` with its file made absolute against the experiment file's folder (or the working folder). */
 export function anchorScript(script: ScriptSource, experimentFile: string | undefined): ScriptSource {
@@ -37,10 +34,7 @@ export function anchorScript(script: ScriptSource, experimentFile: string | unde
 /** The largest script read: a bundled k6 script is a few MiB; the conversion of 50 MiB took half a minute. */
 export const MAX_SCRIPT_BYTES = 64 * 2 ** 20;
 
-/**
- * Why the script at `path` cannot be read, or null: only a regular file of at most MAX_SCRIPT_BYTES is (a
- * FIFO named as the script held `run` forever; a device would be read forever). Null for a missing one.
- */
+/** Why the script at `path` cannot be read (not a regular file, over MAX_SCRIPT_BYTES), or null. */
 export function scriptFileProblem(path: string): string | null {
   try {
     readFileCapped(path, MAX_SCRIPT_BYTES);

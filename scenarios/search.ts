@@ -1,18 +1,6 @@
 /**
  * @module
- * Capacity search: the largest value of a parameter (usually `load.rate`) at which the target still
- * meets an SLO such as `p99 < 100ms and success >= 99.9%`, found by bisection over short probe runs.
- * No peer tool has it; it answers "how much can this take" in one command instead of a hand-run sweep.
- *
- * The order of probes: the low end of the range first (if it fails, there is no capacity in the range:
- * value null), then the high end (if it passes, the capacity is at least the range: value = high end),
- * then bisection of [last pass, first fail] until the bracket is within `precision` of its low end or
- * `maxProbes` probes ran (the ends included), then one confirming run at the value found, because one
- * short probe may pass by luck. A confirm that fails reports the highest value below it that passed (no
- * further probes: the search stays bounded), with the failed confirm as the upper bracket. The result
- * carries the qualifiers of the probes it rests on (results/conclude/capacity.ts: generator-bound, dropped,
- * ...), so results.json states them beside the value. The probe function is injected, so the bisection is
- * tested exactly without load. Pure apart from the probes.
+ * Capacity search: the largest value of a parameter that still meets an SLO, by bisection.
  */
 import type { Analysis, RunResult } from "../results/mod.ts";
 import { ConfigError } from "../validation/config_error.ts";
@@ -28,13 +16,9 @@ export type SearchSpec = Pick<
 >;
 
 /** The result stored in `results.analysis.searches`. */
-export type SearchResult = Analysis["searches"][number];
+type SearchResult = Analysis["searches"][number];
 
-/**
- * Parses an SLO: threshold expressions joined by `and` (`p99 < 100ms and success >= 99.9%`; split by
- * `splitSlo`, the one the experiment schema checks with), each in the grammar of `--threshold`.
- * Throws `ConfigError` naming the bad part.
- */
+/** Parses an SLO: threshold expressions joined by `and`, each in `--threshold`'s grammar. */
 export function parseSlo(slo: string): Threshold[] {
   const parts = splitSlo(slo).map((p) => p.trim());
   if (parts.length === 0) {
@@ -72,10 +56,7 @@ function midpoint(lo: number, hi: number): number {
   return Number.isInteger(lo) && Number.isInteger(hi) ? Math.round(mid) : mid;
 }
 
-/**
- * Runs the bisection; `probe(value)` runs one short probe at `value` and returns its result. The result
- * carries the qualifiers of the probes it rests on.
- */
+/** Runs the bisection; `probe(value)` runs one short probe at `value` and returns its result. */
 export async function searchCapacity(
   plan: SearchSpec,
   probe: (value: number) => Promise<RunResult>,

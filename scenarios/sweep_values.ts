@@ -1,12 +1,6 @@
 /**
  * @module
- * What the values of one sweep are, read by its parameter: a load field that takes words
- * (`load.protocol`, `load.connection`, `load.transport`) takes words, each checked against that field's
- * own schema (scenarios/schema/loads.ts), so `protocol: [http1, h3]` fails at `values[1]` naming the
- * values allowed; any other load field takes numbers, or durations in milliseconds (`10s`) as before; a
- * `query.*` or `target.*` parameter takes numbers and durations, or words (`target.balance:
- * [round-robin, reuse-port]`, checked against the target spec when the plan is). One sweep is numbers
- * or words, never both: a categorical axis and a numeric one are drawn and analysed differently. Pure.
+ * The values of one sweep, read by its parameter.
  */
 import { durationMsOf } from "../validation/duration.ts";
 import { shownSweepValue } from "../results/redact.ts";
@@ -15,7 +9,7 @@ import { durationSchema } from "./schema/requests.ts";
 import { WORD_FIELDS } from "./schema/loads.ts";
 
 /** A value-level problem: `index` of the value, or null for the sweep's values as a whole. */
-export interface SweepValueProblem {
+interface SweepValueProblem {
   index: number | null;
   message: string;
 }
@@ -67,10 +61,8 @@ export function readSweepValues(
 }
 
 /**
- * `read` with a problem for each value equal to an earlier one as read (`1s` and `1000ms`), or equal once
- * both are in Unicode's NFC form (an "é" as one character or as "e" and an accent: every output shows
- * them alike): each value is a run named by it, so a repeat made two runs of one name (in sequential
- * order; interleaved dropped it), read as repeats of one point.
+ * `read` with a problem for each value equal to an earlier one as read (`1s`, `1000ms`) or in NFC form: each
+ * value names a run, and two runs of one name read as repeats of one point.
  */
 function withRepeats<T extends { values: number[] | string[]; problems: SweepValueProblem[] }>(
   parameter: string,
@@ -116,9 +108,8 @@ const LINE_BREAK = /[\t\n\r\u0085\u2028\u2029]/;
 const HIDDEN = /[\u0080-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2028\u2029\u2060\u2066-\u2069\ufeff]/g;
 
 /**
- * Whether a word holds a control, line-break or invisible character: a value names its run in the
- * terminal, the findings and every output file, where a CR LF forged a line, an ESC reached the
- * findings raw and a zero-width character made "a\u200bb" show as "ab".
+ * Whether a word holds a control, line-break or invisible character: a value names its run in the terminal
+ * and every output, where such characters forge or hide text.
  */
 function unshown(value: string): boolean {
   return LINE_BREAK.test(value) || terminalSafe(value) !== value;

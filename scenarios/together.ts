@@ -1,16 +1,11 @@
 /**
  * @module
- * Loads that run at the same time as one run (k6's scenarios): `together: { browse: 0s, api: 30s }` names
- * them, each with when it starts after the run's start. The plan makes one run of them per target and
- * repeat, named after all of them (`app/browse+api`), whose attack is the first's and whose `parts` are
- * each load's attack with its start (runner/attack_parts.ts runs them at once, one script setup for all,
- * and adds them up into one result). A load not named runs alone, as usual. What varies one load of the
- * run (a sweep, a capacity search) or writes one file per run (`log`) does not apply to them. Pure.
+ * Loads that run at the same time as one run (k6's scenarios): `together: { browse: 0s, api: 30s }`.
  */
 import type { ExperimentFields } from "./schema/object.ts";
 
 /** The most worker isolates of the loads run together, a load's own cap (`workers` at most 64). */
-export const MAX_RUN_WORKERS = 64;
+const MAX_RUN_WORKERS = 64;
 
 /** What planning reads of the experiment: the loads run together. */
 type Together = Pick<ExperimentFields, "together">;
@@ -23,8 +18,8 @@ export function togetherProblems(
   if (together === undefined) return [];
   const problems: Array<{ path: Array<string | number>; message: string }> = [];
   const loads = Object.keys(exp.loads);
-  // Each load run together has worker isolates of its own (about 40 MB each): a k6 script of 3,000
-  // scenarios took gigabytes before any load. A run has at most a load's own cap of workers.
+  // Each load run together has worker isolates of its own (about 40 MB each), so a run has at most a
+  // load's own cap of workers.
   const workers = Object.keys(together).reduce((n, name) => n + (exp.loads[name]?.workers ?? 1), 0);
   if (workers > MAX_RUN_WORKERS) {
     problems.push({
@@ -63,10 +58,7 @@ export function plannedLoads(exp: Together, loads: string[]): string[] {
   return loads.filter((l) => !members.includes(l) || l === members.find((m) => loads.includes(m)));
 }
 
-/**
- * The run's parts when `load` stands for loads run together (its label `a+b`), else null; `attackOf`
- * makes a load's attack (the planner's).
- */
+/** The run's parts when `load` stands for loads run together (`a+b`), else null. */
 export function togetherParts<A>(
   exp: Together,
   load: string,

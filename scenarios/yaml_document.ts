@@ -1,13 +1,6 @@
 /**
  * @module
- * The reader of experiment files: YAML (JSON is YAML too) to plain data, or the one problem that stops
- * it as `{path, message}`: the first syntax error with its line and column, a key given twice in one
- * mapping, aliases that expand too far, a `__proto__` key, a document that is not a mapping. What makes
- * the YAML parser's memory or time explode is refused before it parses: text over `MAX_YAML_BYTES`
- * (read as JSON instead, validation/json_document.ts), and what validation/yaml_cost.ts finds in its
- * tokens (deep nesting, many anchors or aliases). Apart from
- * what the command line changes in the data it returns (scenarios/overrides.ts): reading text and
- * changing plain data share only the `Result` shape and `isRecord`.
+ * The reader of experiment files: YAML to plain data, or the one problem that stops it.
  */
 import { type Document, isScalar, LineCounter, parseDocument as parseYamlDocument, visit } from "yaml";
 import type { Issue } from "../validation/mod.ts";
@@ -20,23 +13,16 @@ import { yamlCostIssue } from "../validation/yaml_cost.ts";
 /** A value, or every problem found. */
 export type Result<T> = { ok: true; value: T } | { ok: false; issues: Issue[] };
 
-/**
- * Aliases a document may expand (the `yaml` package's own default is 100): enough for shared anchors in
- * a hand-written file, far below a "billion laughs" file whose nested aliases would expand to gigabytes.
- */
-export const MAX_YAML_ALIASES = 100;
+/** Aliases a document may expand: enough for shared anchors, far below a "billion laughs" file. */
+const MAX_YAML_ALIASES = 100;
 
-/**
- * Reads YAML (JSON is YAML too); a syntax error names its line and column. Only the first syntax error
- * is reported: the ones after it are mostly its echoes. Aliases expand at most `MAX_YAML_ALIASES` times.
- */
+/** Reads YAML (JSON is YAML too); a syntax error names its line and column. */
 export function parseDocument(text: string): Result<unknown> {
   // Each character is at least a byte, so text over the cap in characters is over it in bytes.
   if (text.length > MAX_YAML_BYTES) return largeDocument(text);
   const costly = yamlCostIssue(text);
   if (costly !== undefined) return { ok: false, issues: [costly] };
-  // The parser's own unique-key check compares each key with every earlier one of its map (quadratic:
-  // seconds for a file of a few thousand loads); `duplicateKey` does it with a set per map.
+  // The parser's unique-key check is quadratic; `duplicateKey` uses a set per map.
   const lineCounter = new LineCounter();
   // YAML 1.1 merge keys (`<<: *base`), which Artillery scripts and hand-written files use to share fields.
   const doc = withEnvSnapshot(
@@ -94,10 +80,7 @@ function syntaxIssue(doc: Document, lineCounter: LineCounter): Issue | undefined
   };
 }
 
-/**
- * The parser's message without what the issue's path says already (its " at line N, column M:" and the
- * excerpt after it); its stack overflow on nesting a few hundred levels deep said so in V8's words.
- */
+/** The parser's message without the position the issue's path already gives. */
 function syntaxText(message: string): string {
   const text = message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
   if (/^Maximum call stack size exceeded/.test(text)) {
@@ -123,10 +106,7 @@ function expandAliases(doc: Document): Result<unknown> {
   }
 }
 
-/**
- * What makes parsed data no experiment file: a `__proto__` key anywhere, an alias inside its own anchor
- * (`x: &a [*a]`: a value that contains itself), or no mapping at the root.
- */
+/** What makes parsed data no experiment file: `__proto__`, a self-containing alias, no root mapping. */
 function shapeIssue(value: unknown): Issue | undefined {
   const found = reservedOrCycle(value, "", new Set());
   if (found?.cycle === true) {
@@ -168,9 +148,8 @@ function duplicateKey(doc: Document): { key: string; offset: number } | undefine
 }
 
 /**
- * The path of the first `__proto__` key anywhere in a parsed document (YAML keeps it as an own key), or
- * of the first value that is one of its own `ancestors` (an alias inside its anchor: walking it would
- * never end).
+ * The path of the first `__proto__` key in a parsed document, or of the first value that is one of its own
+ * `ancestors` (an alias inside its anchor).
  */
 function reservedOrCycle(
   value: unknown,

@@ -1,13 +1,6 @@
 /**
  * @module
- * `loadlab attack <url> [flags]` → a validated `AttackConfig` plus output options (output_args.ts),
- * or one `UsageError` line naming the problem and the fix (exit 2, before any load is sent). Flags have no
- * silent no-ops: a flag that would not change the chosen load model is an error that says what to use
- * instead.
- *
- * Model rule (also in `--help`): `-n` → count; `--co`, or `-R` together with `-c` → throughput (wrk2:
- * fixed connections, coordinated-omission corrected); `-R`, `--ramp-to` or `--phases` alone → rate (open
- * model, connections on demand); otherwise connections (closed model, `-c 10 -d 10s`). `--model` wins.
+ * `loadlab attack <url> [flags]` → a validated `AttackConfig`, or one `UsageError` line (exit 2).
  */
 import type { AttackConfig, AttackConfigInput } from "../../runner/config.ts";
 import { loadTlsMaterial, TlsFileError } from "../../runner/http/tls/options.ts";
@@ -46,7 +39,7 @@ export interface ParsedAttack {
   grpc?: GrpcSource;
 }
 
-export interface ParseAttackOptions {
+interface ParseAttackOptions {
   /** Soft RLIMIT_NOFILE; `undefined` reads it from the system, `null` skips the check. */
   openFileLimit?: number | null;
   /** Local ports of a source address per destination; `undefined` reads them, `null` skips the check. */
@@ -81,7 +74,7 @@ export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}
     ...runInputOf(flags),
     ...grpc?.config,
     ...(concurrency !== undefined ? { concurrency } : {}),
-  });
+  }, flags);
   checkSockets(config, limit, options.localPorts === undefined ? readLocalPorts() : options.localPorts);
   checkSourceAddresses(config);
   checkTlsFiles(config);
@@ -94,10 +87,7 @@ export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}
   };
 }
 
-/**
- * The HTTP requests to send (`--method`, `--header`, `--body`, `--mix`, ...); WebSocket runs have none.
- * Their placeholders name columns of `data` (or built-in functions) only.
- */
+/** The HTTP requests to send (`--method`, `--header`, `--body`, `--mix`, ...); WebSocket runs have none. */
 function requestMixOf(flags: FlagValues, url: URL, typedUrl: string, data?: DataSpec): RequestInput[] {
   const mix = buildRequestMix({
     url,
@@ -113,11 +103,7 @@ function requestMixOf(flags: FlagValues, url: URL, typedUrl: string, data?: Data
   return mix;
 }
 
-/**
- * The config fields that one flag each sets, besides the URL, the load and the requests: timeouts,
- * protocol, TLS, workers and their memory limit, intervals, warm-up, log and the run's segment. Read in this
- * order, so the first bad flag is the one reported.
- */
+/** The config fields one flag each sets, besides the URL, the load and the requests. */
 function runInputOf(flags: FlagValues) {
   return {
     timeoutMs: flags.positiveDurationMs("timeout"),
@@ -217,11 +203,7 @@ function parseUrl(positionals: string[]): URL {
   return url;
 }
 
-/**
- * Refuses a crowd the limits cannot hold, before the load: the open-file limit, and the local ports of its
- * source addresses for one destination. The message names the flag that asked (`-c`, `--max-connections`,
- * or the `--stages` stage) and the fix.
- */
+/** Refuses, before the load, a crowd the open-file limit or the source addresses' ports cannot hold. */
 function checkSockets(config: AttackConfig, limit: number | null, ports: number | null): void {
   const { open, sockets, whole, stage } = socketsOf(config);
   const flag = open ? "--max-connections" : stage !== undefined ? "--stages" : "-c";

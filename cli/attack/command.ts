@@ -1,14 +1,6 @@
 /**
  * @module
- * `loadlab attack <url>`: parse flags (bad input exits 2 before any load), run one attack with a live line,
- * then print the oha/autocannon-style summary or one JSON object (`--json`), write results.json and
- * report.html when asked. Exit codes (cli/exit_codes.ts): 1 only when a `--threshold` fails, 2 bad input, 4
- * when not one request got a response, 5 when an output file cannot be written (checked before the load), 6
- * with `--strict` when the run is flagged (results/conclude/run_verdict.ts), 7 when `--baseline` with
- * `--fail-on` finds a change beyond noise and past a rule (results/baseline_gate.ts), 8 when it cannot judge
- * the change, 130 after Ctrl-C and 143 after SIGTERM (the partial results are still printed and written).
- * A file descriptor is held in reserve from before the load, so the output files are written even when
- * the load left the process none (EMFILE: sockets of a load worker ended while stuck).
+ * `loadlab attack <url>`: one attack with a live line, its summary or JSON, results.json and report.html.
  */
 import { ciFilesToProbe, writeCiFiles } from "../ci_outputs.ts";
 import { gateArgs, gateTable, loadBaseline } from "../baseline_flags.ts";
@@ -120,10 +112,7 @@ async function attackParsed(argv: string[], parsed: ParsedAttack, tempLog: boole
   }
 }
 
-/**
- * What is checked before any load, each a clear exit 2 or 5 rather than a wasted run: endpoint selectors
- * that pick nothing, output files that cannot be written, and the baseline, which is read here.
- */
+/** What is checked before any load (exit 2 or 5 rather than a wasted run); the baseline is read here. */
 async function checkBeforeLoad(
   parsed: ParsedAttack,
   thresholds: Threshold[],
@@ -285,10 +274,7 @@ function checkedThresholds(thresholds: Threshold[], run: RunResult): ThresholdRe
   return run.segment ? pendingThresholds(thresholds, run) : evaluateThresholds(thresholds, [run]);
 }
 
-/**
- * The summary, the `--json` object or ghz's report (`-O`, to its `-o` file when given) on stdout, and the
- * metrics outputs' lines; false when ghz's report file could not be written.
- */
+/** Prints the summary, the `--json` object or ghz's report; false when ghz's report file was not written. */
 async function printRun(
   output: AttackOutputOptions,
   shown: RunResult,
@@ -324,21 +310,13 @@ async function printRun(
   return true;
 }
 
-/**
- * The command line as results.json and the report show it: a secret found in the arguments as given (a
- * `-b` body's `password` field, read before the words are joined) redacted unless `--no-redact`.
- */
+/** The command line as results.json shows it, secrets in the arguments redacted unless `--no-redact`. */
 function commandLine(argv: string[], keepSecrets: boolean): string {
   const line = ["loadlab", "attack", ...argv].join(" ");
   return keepSecrets ? line : redactKnown(line, secretsIn(argv));
 }
 
-/**
- * The `--json` object: the run as results.json holds it, with its verdict and what it was asked to send
- * beside what it sent, so a script reading stdout sees whether loadlab trusts the numbers. Without a
- * response its latency statistics are null (no sample), not the 0 results.json stores, which a script's
- * gate on p99 would read as fast.
- */
+/** The `--json` object: the run as results.json holds it, with its verdict and what it was asked to send. */
 function jsonOutput(run: RunResult) {
   return { ...run, latencyMs: sampledLatency(run), verdict: runVerdict(run), sends: sendFacts(run) };
 }

@@ -1,67 +1,39 @@
 /**
  * @module
- * The attack flags' config validated by the same zod schema as experiment files (runner/config.ts), its
- * problems said in the flags' terms: each issue's config path (`connections`, `tls.caFile`, `ws.…`) is
- * named by the flag that sets it (`-c`, `--cacert`), all of them on one line that ends with where to
- * read more. Apart from cli/attack/args.ts, which reads the flags, because this table must follow the
- * config's fields, not the order flags are read in.
+ * The attack flags' config validated by runner/config.ts, each issue named by the flag that sets it.
  */
 import { type AttackConfig, type AttackConfigInput, parseAttackConfig } from "../../runner/config.ts";
 import { ConfigError } from "../../validation/config_error.ts";
 import { UsageError } from "../usage_error.ts";
-import { WS_CONFIG_PATH_FLAGS } from "./ws_args.ts";
+import { ATTACK_FLAGS } from "./flags.ts";
+import type { FlagSpec } from "../argv.ts";
+import type { FlagValues } from "../flag_values.ts";
 
-/** Config field (first segment of an issue's path) -> the flag that sets it. */
-const CONFIG_PATH_FLAGS: Record<string, string> = {
-  url: "url",
-  model: "--model",
-  connections: "-c",
-  maxConnections: "--max-connections",
-  preConnect: "--pre-connect",
-  durationMs: "-d",
-  requests: "-n",
-  phases: "--phases",
-  stages: "--stages",
-  ratePerSec: "-R",
-  requestMix: "--mix",
-  timeoutMs: "--timeout",
-  maxHeaderBytes: "--max-header-bytes",
-  pipelining: "-p",
-  transport: "--transport",
-  sourceAddresses: "--source-addresses",
-  protocol: "--protocol",
-  streams: "--streams",
-  concurrency: "-c",
-  h2WindowBytes: "--h2-window",
-  "tls.insecure": "--insecure",
-  "tls.caFile": "--cacert",
-  "tls.certFile": "--cert",
-  "tls.keyFile": "--key",
-  "tls.sni": "--sni",
-  "tls.connectTo": "--connect-to",
-  "tls.resume": "--tls-resume",
-  workers: "--workers",
-  maxMemoryMb: "--max-memory-mb",
-  intervalMs: "--interval",
-  intervalHistograms: "--interval-histograms",
-  warmupMs: "--warmup",
-  generatorWarmup: "--no-generator-warmup",
-  logFile: "--log",
-  segment: "--segment",
-  startAtEpochMs: "--start-at",
-  ...WS_CONFIG_PATH_FLAGS,
-};
+/** Config field -> the flags that set it, from the table's `config`. */
+const FLAGS_OF_FIELD = new Map<string, FlagSpec[]>();
+for (const spec of ATTACK_FLAGS) {
+  for (const field of spec.config ?? []) {
+    FLAGS_OF_FIELD.set(field, [...FLAGS_OF_FIELD.get(field) ?? [], spec]);
+  }
+}
+
+/** The flag behind a config issue's path, as the user typed it, else its first spelling. */
+function flagOf(path: string, flags: FlagValues): string | undefined {
+  const specs = FLAGS_OF_FIELD.get(path) ?? FLAGS_OF_FIELD.get(/^[^.[]*(\.[^.[]*)?/.exec(path)![0]) ??
+    FLAGS_OF_FIELD.get(/^[^.[]*/.exec(path)![0]);
+  if (specs === undefined) return undefined;
+  const spec = specs.find((s) => flags.has(s.long)) ?? specs[0];
+  return flags.has(spec.long) ? flags.typed(spec.long) : spec.short ? `-${spec.short}` : `--${spec.long}`;
+}
 
 /** Runs the shared zod validation; its issues become one line that names flags, not config paths. */
-export function toConfig(input: AttackConfigInput): AttackConfig {
+export function toConfig(input: AttackConfigInput, flags: FlagValues): AttackConfig {
   try {
     return parseAttackConfig(input);
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     const lines = err.issues.map(({ path, message }) => {
-      const flag = CONFIG_PATH_FLAGS[path] ?? CONFIG_PATH_FLAGS[/^[^.[]*(\.[^.[]*)?/.exec(path)![0]] ??
-        CONFIG_PATH_FLAGS[/^[^.[]*/.exec(path)![0]];
-      return `${flag ?? path}: ${message}`;
+      return `${flagOf(path, flags) ?? path}: ${message}`;
     });
     throw new UsageError(`${lines.join("; ")}; see loadlab attack --help`, { cause: err });
   }

@@ -1,17 +1,9 @@
 /**
  * @module
- * `loadlab attack --data-file FILE`: rows that fill the `{{ name }}` placeholders of the URL's path and
- * query, the `-H` values and the `-b` body (HTTP/1.1 and HTTP/2), or a gRPC call's message and metadata.
- * The file is read by the same reader as an experiment's `data:` source (scenarios/data_sources.ts: a
- * CSV with a header row, a JSON array of objects, NDJSON) and its options are that source's, checked
- * by the same schema: `--data-order sequential|random|unique`, `--data-when-done wrap|stop`,
- * `--data-fields a,b` (a CSV without a header) and `--data-skip-header`. The rows go to the engine as
- * the same data spec an experiment's load gets, so they are fed to the requests alike. A file that
- * cannot be read, has no rows, or a placeholder naming no column of it is one usage line (exit 2)
- * before any load.
+ * `loadlab attack --data-file FILE`: rows filling the `{{ name }}` placeholders of the requests.
  */
 import { basename } from "node:path";
-import type { FlagSpec } from "../argv.ts";
+import { flag, type FlagSpec } from "../argv.ts";
 import type { FlagValues } from "../flag_values.ts";
 import { UsageError } from "../usage_error.ts";
 import type { RequestInput } from "./request_args.ts";
@@ -20,26 +12,36 @@ import { placeholdersOf } from "../../runner/http/template.ts";
 import { DataFileError, dataSourceSchema, readDataFile } from "../../scenarios/data_sources.ts";
 
 export const DATA_FILE_FLAGS: FlagSpec[] = [
-  { long: "data-file", takesValue: true, example: "users.csv" },
-  { long: "data-order", takesValue: true, example: "random" },
-  { long: "data-when-done", takesValue: true, example: "stop" },
-  { long: "data-fields", takesValue: true, example: "user,password" },
-  { long: "data-skip-header", takesValue: false },
+  flag("--data-file FILE", { example: "users.csv", config: ["data.file"] }, [
+    "rows filling {{ name }} placeholders in the URL's path and query, -H",
+    "values and -b (a gRPC message and its metadata too), one row per",
+    "request: a CSV with a header row, a JSON array of objects or NDJSON",
+    "(.ndjson, .jsonl), read as an experiment's data: source. A name no",
+    "column has is refused; {{ $randomNumber(1,9) }} and",
+    "{{ $randomString(8) }} need no file (docs/EXPERIMENTS.md)",
+  ]),
+  flag("--data-order O", { example: "random", config: ["data.order"] }, [
+    "sequential, random, or unique (each row once across workers and",
+    "segments)                                           [sequential]",
+  ]),
+  flag("--data-when-done W", { example: "stop", config: ["data.whenDone"] }, [
+    "when a worker's rows run out: wrap, or stop (unique's only one)",
+  ]),
+  flag("--data-fields A,B", { example: "user,password", config: ["data.fields"] }, [
+    "a CSV without a header row: its column names (--data-skip-header",
+    "when its first row is a header all the same)",
+  ]),
+  { long: "data-skip-header", takesValue: false, config: ["data.skipHeader"] },
 ];
 
-/** The data source's field -> the flag that sets it. */
-const FIELD_FLAGS: Record<string, string> = {
-  file: "--data-file",
-  order: "--data-order",
-  whenDone: "--data-when-done",
-  fields: "--data-fields",
-  skipHeader: "--data-skip-header",
-};
+/** The data source's field -> the flag that sets it, from the rows' `data.*` config fields. */
+const FIELD_FLAGS: Record<string, string> = Object.fromEntries(
+  DATA_FILE_FLAGS.flatMap((f) =>
+    (f.config ?? []).map((field) => [field.slice("data.".length), `--${f.long}`])
+  ),
+);
 
-/**
- * The rows of `--data-file` as the engine takes them, or undefined without it (the other data flags are
- * refused then, as is a data file for a ws:// run, whose messages take no placeholders).
- */
+/** The rows of `--data-file` as the engine takes them, or undefined without it. */
 export function dataFileArgs(flags: FlagValues, url: URL): DataSpec | undefined {
   const file = flags.path("data-file");
   if (file === undefined) {
@@ -77,10 +79,7 @@ export function dataFileArgs(flags: FlagValues, url: URL): DataSpec | undefined 
   }
 }
 
-/**
- * Refuses a placeholder of `texts` (each with the flag it came from) that names no column of `data` (or
- * any name, without a data file), or is not one at all.
- */
+/** Refuses a placeholder of `texts` that names no column of `data` or is not one at all. */
 export function checkPlaceholderNames(
   texts: ReadonlyArray<readonly [string, string]>,
   data: DataSpec | undefined,
@@ -113,7 +112,7 @@ export function checkMixPlaceholders(mix: readonly RequestInput[], pathFlag: str
   );
 }
 
-/** The first few of `names` and how many more: a file of a million columns made one 9 MB line. */
+/** The first few of `names` and how many more, so a wide file's message stays one short line. */
 function someOf(names: readonly string[], shown = 10): string {
   const more = names.length - shown;
   return names.slice(0, shown).join(", ") + (more > 0 ? ` and ${more.toLocaleString("en-US")} more` : "");

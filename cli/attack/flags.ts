@@ -1,91 +1,262 @@
 /**
  * @module
- * The flag table of `loadlab attack` and advice for flags of other tools. Short forms follow the tool a
- * user most likely comes from: `-c -d` (wrk, autocannon, k6), `-n -m -H` (oha, hey), `-R` (wrk2),
- * `-b -w -p` (autocannon). Kept apart from the parser so the help text and tests can list it.
+ * The flag table of `loadlab attack`: each flag's spellings, value and help in one row, with short forms
+ * from wrk, oha, wrk2 and autocannon; and hints for other tools' flags.
  */
-import { ABORT_FLAGS } from "../abort_flags.ts";
+import { ABORT_ON_FAIL, DELAY_ABORT_EVAL } from "../abort_flags.ts";
 import { BASELINE_FLAGS } from "../baseline_flags.ts";
-import type { FlagSpec } from "../argv.ts";
+import { flag, flagsOf, type FlagSpec, type FlagTable } from "../argv.ts";
 import { DASHBOARD_FLAGS } from "../dashboard/flags.ts";
 import { WS_FLAGS } from "./ws_args.ts";
 import { GRPC_FLAGS } from "./grpc_args.ts";
 import { DATA_FILE_FLAGS } from "./data_file_args.ts";
 
-export const ATTACK_FLAGS: FlagSpec[] = [
-  // -c is --connections, or on a grpc:// URL ghz's concurrency over --connections (grpc_args.ts).
-  { long: "concurrency", short: "c", takesValue: true, example: "50" },
-  { long: "connections", takesValue: true, example: "4" },
-  { long: "duration", short: "d", takesValue: true, example: "10s" },
-  { long: "requests", short: "n", aliases: ["total"], takesValue: true, example: "1000" },
-  { long: "max-duration", takesValue: true, example: "10m" },
-  { long: "rate", short: "R", takesValue: true, example: "1000" },
-  { long: "ramp-to", takesValue: true, example: "200" },
-  { long: "phases", takesValue: true, example: "30s@10,60s@50->200" },
-  { long: "stages", takesValue: true, example: "30s:50,1m:200,30s:0" },
-  { long: "ramp-up", takesValue: true, example: "10/s" },
-  { long: "model", takesValue: true, example: "rate" },
-  { long: "co", takesValue: false },
-  { long: "max-connections", takesValue: true, example: "500" },
-  { long: "pre-connect", takesValue: true, example: "50" },
-  { long: "method", short: "m", takesValue: true, example: "POST" },
-  { long: "header", short: "H", takesValue: true, repeatable: true, example: '"Accept: application/json"' },
-  { long: "body", short: "b", aliases: ["data"], takesValue: true, example: "'{\"a\":1}'" },
-  { long: "body-file", short: "D", takesValue: true, example: "payload.json" },
-  { long: "content-type", short: "T", takesValue: true, example: "application/json" },
-  { long: "mix", takesValue: true, repeatable: true, example: '"GET /json 3"' },
+/** The flag rows of `loadlab attack --help`, after its load models: every flag, in the help's order. */
+export const ATTACK_TABLE: FlagTable = [
+  "Load",
+  flag("-c, --concurrency N", { example: "50", config: ["connections", "concurrency"] }, [
+    "connections to keep busy (closed, throughput, count)     [10]",
+  ]),
+  flag("--connections N", { example: "4", config: ["connections"] }, [
+    "the same; on a grpc:// URL without --streams, ghz's: -c calls",
+    "in flight dealt over N connections in turn (N 1 there)",
+  ]),
+  flag("-d, --duration D", { example: "10s", config: ["durationMs"] }, [
+    "measured duration: 500ms, 10s, 1.5s, 1m, 1m30s, 2h; a bare",
+    "number is seconds; at most 7 days                         [10s]",
+    "(with -n an optional upper bound; -n alone runs to the count)",
+  ]),
+  flag("-n, --requests N", { aliases: ["total"], example: "1000", config: ["requests"] }, [
+    "send exactly N requests (count model; ghz's --total too)",
+  ]),
+  flag("--max-duration D", { example: "10m" }, [
+    "a count without -d stops here, flagged incomplete (k6's",
+    "maxDuration; past the last send with -R)                   [10m]",
+  ]),
+  flag("-R, --rate N", { example: "1000", config: ["ratePerSec"] }, [
+    "requests per second, at most 10000000 (1e7) for the whole load",
+  ]),
+  flag("--ramp-to N", { example: "200" }, [
+    "ramp the rate linearly from -R to N over the duration (rate model)",
+  ]),
+  flag("--phases LIST", { example: "30s@10,60s@50->200", config: ["phases"] }, [
+    "arrival-rate phases, Artillery-like: DURATION@RATE or",
+    "DURATION@FROM->TO, comma-separated; a rate of 0 is a pause, e.g.",
+    '--phases "30s@10,60s@20,60s@100,30s@50->200"  (replaces -R and -d)',
+  ]),
+  flag("--stages LIST", { example: "30s:50,1m:200,30s:0", config: ["stages"] }, [
+    "ramping connections, k6's stages: DURATION:TARGET, comma-separated;",
+    "from 0, linear to each target, e.g. --stages 30s:50,1m:200,30s:0",
+    "(replaces -c and -d; at most 1000 stages, 1000000 connections)",
+  ]),
+  flag("--ramp-up R/s", { example: "10/s" }, [
+    "Locust's spawn rate: add R connections a second up to -c, then hold",
+    "them for the rest of -d, e.g. -c 100 --ramp-up 10/s -d 1m",
+  ]),
+  flag("--model M", { example: "rate", config: ["model"] }, [
+    "connections | rate | throughput | count | ramping-connections",
+  ]),
+  flag("--co", {}, ["same as --model throughput (coordinated-omission corrected)"]),
+  flag("--max-connections N", { example: "500", config: ["maxConnections"] }, [
+    "cap on connections the open models open         [1000, or less if",
+    "the open-file limit is lower]",
+  ]),
+  flag("--pre-connect N", { example: "50", config: ["preConnect"] }, [
+    "open models: connections opened before the first send   [Little's",
+    "law: first rate x connect round trip x 2, at least 4 per worker]",
+    "(0: none; no request is sent to size it, only connects)",
+  ]),
+  flag("-p, --pipelining N", { example: "4", config: ["pipelining"] }, [
+    "requests in flight per connection (HTTP/1.1 pipelining)   [1]",
+  ]),
+  flag("--transport T", { example: "epoll", config: ["transport"] }, [
+    "auto | deno | epoll | io_uring (epoll: Linux fast path      [auto]",
+    "over libc epoll through FFI, https: via OpenSSL; auto:",
+    "epoll where it can run, except verified https:",
+    "(Deno.startTls), else deno with the reason in results,",
+    "and io_uring for a closed ws:// message run; io_uring:",
+    "plain-TCP closed models, else epoll)",
+  ]),
+  flag("--source-addresses L", { example: "127.0.0.1-127.0.0.4", config: ["sourceAddresses"] }, [
+    "bind connections to these local addresses in turn, past the",
+    "~14k connections one address opens quickly per destination: a list",
+    "or IPv4 ranges, e.g. 127.0.0.1-127.0.0.4 (epoll transport)",
+  ]),
+  flag("--protocol P", { example: "h2", config: ["protocol"] }, [
+    "http1 | h2 | h2c | auto (h2: HTTP/2 over TLS by ALPN,    [http1]",
+    "h2c with prior knowledge on http://; auto: ALPN's choice)",
+  ]),
+  flag("--h2", {}, ["same as --protocol h2"]),
+  flag("--streams N", { example: "10", config: ["streams"] }, [
+    "HTTP/2: concurrent streams per connection (h2load -m)    [1]",
+  ]),
+  flag("--h2-window BYTES", { example: "16777216", config: ["h2WindowBytes"] }, [
+    "HTTP/2: receive windows advertised              [16777216]",
+  ]),
+  "WebSocket (a ws:// or wss:// URL; -H headers go on the handshake; docs/WEBSOCKET.md):",
   ...WS_FLAGS,
+  "gRPC (a grpc:// or grpcs:// URL: h2c or h2; -b the message as JSON, -H metadata; docs/GRPC.md):",
   ...GRPC_FLAGS,
+  "      --ghz-config FILE    a ghz config (JSON, .toml or .yaml) read as the flags it stands for",
+  flag("-O, --format F", { example: "json" }, [
+    "ghz's report on stdout (or its -o file, then no results.json):",
+    "summary, json or pretty (docs/GRPC.md)",
+  ]),
+  flag("-w, --workers N", { aliases: ["cpus"], example: "2", config: ["workers"] }, [
+    "worker isolates sharing the load (like wrk -t; --cpus)     [1]",
+  ]),
+  flag("--max-memory-mb N", { example: "4096", config: ["maxMemoryMb"] }, [
+    "loadlab's own memory (RSS) past which its workers are ended",
+    "and the run flagged incomplete, naming memory (default: half",
+    "the memory free at the start, 1024-2048 MB, more per worker)",
+  ]),
+  flag("--warmup D", { example: "5s", config: ["warmupMs"] }, [
+    "run this long first and leave it out of the statistics    [0]",
+    "(the target's warm-up: its requests reach the target)",
+  ]),
+  flag("--no-generator-warmup", { config: ["generatorWarmup"] }, [
+    "skip loadlab's own warm-up before the start (a burst of up",
+    "to ~250 ms, ~550 over ws, against an in-process sink, never the",
+    "target)",
+  ]),
+  flag("--timeout D", { example: "5s", config: ["timeoutMs"] }, [
+    "per-request timeout; late responses count as timeouts     [10s]",
+  ]),
+  flag("--max-header-bytes N", { example: "65536", config: ["maxHeaderBytes"] }, [
+    "cap of a response head; a bigger one is a parse error and  [65536]",
+    "closes its connection",
+  ]),
+  "",
+  "Requests",
+  flag("-m, --method M", { example: "POST" }, [
+    "HTTP method                                               [GET]",
+  ]),
+  flag('-H, --header "N: v"', { repeatable: true, example: '"Accept: application/json"' }, [
+    "add a header to every request; repeatable",
+  ]),
+  flag("-T, --content-type T", { example: "application/json" }, ['shorthand for -H "Content-Type: T"']),
+  flag("-b, --body TEXT", { aliases: ["data"], example: "'{\"a\":1}'" }, ["request body (--data too)"]),
+  flag("-D, --body-file PATH", { example: "payload.json" }, [
+    "request body read from a regular file of at most 16 MiB (bytes as",
+    "they are)",
+  ]),
+  flag('--mix "M /path [W]"', { repeatable: true, example: '"GET /json 3"', config: ["requestMix"] }, [
+    "a request mix instead of the URL's path; repeatable. Each entry is",
+    "METHOD, a path relative to the URL's origin, and an optional weight",
+    '(default 1): --mix "GET /json 3" --mix "POST /user 1" sends 3 GETs',
+    "for each POST. -H goes on every entry; -b/--body-file on every entry",
+    "whose method is not GET or HEAD. Each entry is an endpoint measured",
+    'apart, named "METHOD /path" (results, report, thresholds, metrics out)',
+  ]),
   ...DATA_FILE_FLAGS,
-  { long: "timeout", takesValue: true, example: "5s" },
-  { long: "max-header-bytes", takesValue: true, example: "65536" },
-  { long: "pipelining", short: "p", takesValue: true, example: "4" },
-  { long: "transport", takesValue: true, example: "epoll" },
-  { long: "source-addresses", takesValue: true, example: "127.0.0.1-127.0.0.4" },
-  { long: "protocol", takesValue: true, example: "h2" },
-  { long: "h2", takesValue: false },
-  { long: "streams", takesValue: true, example: "10" },
-  { long: "h2-window", takesValue: true, example: "16777216" },
-  { long: "insecure", short: "k", takesValue: false },
-  { long: "cacert", takesValue: true, example: "ca.pem" },
-  { long: "cert", takesValue: true, example: "client.pem" },
-  { long: "key", takesValue: true, example: "client-key.pem" },
-  { long: "sni", takesValue: true, example: "api.example.com" },
-  { long: "connect-to", takesValue: true, example: "127.0.0.1:8443" },
-  { long: "tls-resume", takesValue: true, example: "off" },
-  { long: "workers", short: "w", aliases: ["cpus"], takesValue: true, example: "2" },
-  { long: "max-memory-mb", takesValue: true, example: "4096" },
-  { long: "interval", takesValue: true, example: "250ms" },
-  { long: "interval-histograms", takesValue: true, example: "none" },
-  { long: "warmup", takesValue: true, example: "5s" },
-  { long: "no-generator-warmup", takesValue: false },
-  { long: "log", takesValue: true, example: "requests.csv" },
-  { long: "segment", takesValue: true, example: "0/4" },
-  { long: "start-at", takesValue: true, example: "2026-11-21T17:00:00Z" },
-  { long: "json", takesValue: false },
+  "",
+  "TLS (https: URLs; docs/TLS.md)",
+  flag("-k, --insecure", { config: ["tls.insecure"] }, [
+    "skip certificate verification (printed as a warning, recorded",
+    "in results; uses node:tls, as Deno.startTls always verifies)",
+  ]),
+  flag("--cacert FILE", { example: "ca.pem", config: ["tls.caFile"] }, [
+    "PEM bundle of extra trusted CAs (e.g. a target's tls-ca.pem)",
+  ]),
+  flag("--cert FILE", { example: "client.pem", config: ["tls.certFile"] }, [
+    "client certificate (PEM), with --key FILE (unencrypted PEM key)",
+  ]),
+  flag("--key FILE", { example: "client-key.pem", config: ["tls.keyFile"] }, [""]),
+  flag("--sni NAME", { example: "api.example.com", config: ["tls.sni"] }, [
+    "server name sent and verified instead of the URL's host",
+  ]),
+  flag("--connect-to H:P", { example: "127.0.0.1:8443", config: ["tls.connectTo"] }, [
+    "dial H:P instead of the URL's host and port (http: too)",
+  ]),
+  flag("--tls-resume on|off", { example: "off", config: ["tls.resume"] }, [
+    "resume the last TLS session on a worker's new connections (default",
+    "on, as browsers do; epoll transport only: the deno transport cannot,",
+    "and its results say so); results count the handshakes resumed",
+  ]),
+  "  Handshake time is its own measurement (tlsMs beside connectTimeMs); verification",
+  "  failures count as tls errors named expired, unknown-ca or hostname.",
+  "",
+  "Scale-out (docs/scale-out.md)",
+  flag("--segment I/N", { example: "0/4", config: ["segment"] }, [
+    "generate segment I of N (from 0, like JOB_COMPLETION_INDEX): open",
+    "models send every Nth request of the schedule, closed ones an even",
+    "share of -c and -n; merge the shards with loadlab merge",
+  ]),
+  flag("--start-at TIME", { example: "2026-11-21T17:00:00Z", config: ["startAtEpochMs"] }, [
+    "start the schedule (warm-up included) at this RFC 3339 instant,",
+    "e.g. 2026-11-21T17:00:00Z, so every segment's intervals line up;",
+    "more than 1 s in the past is refused",
+  ]),
+  "",
+  "Output",
+  flag("--json", {}, [
+    "print one JSON object (rps, latencyMs, statusCodes, errors, ...) on",
+    "stdout instead of the summary",
+  ]),
+  flag("-o, --out FILE", { aliases: ["output"], repeatable: true, example: "results.json" }, [
+    "write results.json (loadlab.results/v3; --output too)",
+  ]),
+  "      --out KIND=URL       stream metrics per interval while the load runs (repeatable):",
+  "                           prometheus-remote-write=URL (native histograms), otlp=URL (OTLP/HTTP",
+  "                           protobuf) or otlp-json=URL; never slows the load, drops counted",
+  "                           (docs/METRICS_OUT.md)",
+  flag("--report FILE", { example: "report.html" }, ["write a self-contained HTML report"]),
+  flag("--output-bench FILE", { example: "bench.json" }, [
+    "github-action-benchmark JSON: latency to FILE (customSmallerIsBetter),",
+    "req/s and success to FILE's .bigger.json (customBiggerIsBetter); with",
+    "$GITHUB_STEP_SUMMARY set, a markdown summary is appended there",
+  ]),
+  flag("--summary FILE", { example: "summary.md" }, [
+    "write a markdown summary (CI step summaries): the run, its verdict,",
+    'the thresholds, as "run --summary" writes it',
+  ]),
+  flag("--junit FILE", { example: "junit.xml" }, [
+    "write JUnit XML: one test case per threshold (and with --strict one",
+    '"run verdict" case, failing when the run is flagged)',
+  ]),
+  flag("--log FILE", { example: "requests.csv", config: ["logFile"] }, [
+    "stream every request to a CSV: code;startUs;endUs;connection",
+  ]),
+  flag("--interval D", { example: "250ms", config: ["intervalMs"] }, [
+    "statistics interval for the time series                  [250ms]",
+  ]),
+  flag("--interval-histograms keep|none", { example: "none", config: ["intervalHistograms"] }, [
+    "keep each interval's latency histogram in results.json   [keep]",
+    "(exact re-analysis; none makes the file smaller)",
+  ]),
+  flag("--threshold EXPR", { repeatable: true, example: '"p99<200ms"' }, [
+    'fail (exit 1) unless EXPR holds, e.g. "p99<200ms"; repeatable. On',
+    'endpoints: "p99{name:GET /json}<200ms", {method:POST}, a tag, or k6\'s',
+    '"http_req_duration{name:GET /json}: p(99)<200"; a selector matching no',
+    "endpoint is exit 2 naming them",
+  ]),
   {
-    long: "out",
-    short: "o",
-    aliases: ["output"],
-    takesValue: true,
-    repeatable: true,
-    example: "results.json",
+    ...ABORT_ON_FAIL,
+    help: [
+      "judge each --threshold while the load runs and stop it (exit 1) at the",
+      "first failure, as k6's abortOnFail; the results say which and when",
+    ],
   },
-  { long: "format", short: "O", takesValue: true, example: "json" },
-  { long: "report", takesValue: true, example: "report.html" },
-  { long: "output-bench", takesValue: true, example: "bench.json" },
-  { long: "summary", takesValue: true, example: "summary.md" },
-  { long: "junit", takesValue: true, example: "junit.xml" },
-  { long: "threshold", takesValue: true, repeatable: true, example: '"p99<200ms"' },
-  ...ABORT_FLAGS,
-  { long: "strict", takesValue: false },
+  { ...DELAY_ABORT_EVAL, help: ["not before D of measured time, e.g. 10s (k6's delayAbortEval)     [0s]"] },
+  flag("--strict", {}, [
+    "exit 6 when the run is flagged (generator-bound, server-bound, dropped",
+    "sends, lost, unanswered or failed requests, server errors, no 2xx/3xx,",
+    "nothing measured, incomplete, warm-up not reached; the list in",
+    "docs/REFERENCE.md): CI never gates on untrusted numbers",
+  ]),
   ...BASELINE_FLAGS,
-  { long: "quiet", short: "q", takesValue: false },
-  { long: "no-live", takesValue: false },
-  { long: "no-redact", takesValue: false },
+  flag("-q, --quiet", {}, ["print nothing but errors (and --json output)"]),
+  flag("--no-live", {}, ["no live progress line"]),
+  flag("--no-redact", {}, [
+    "keep secrets in results, report and printed output (by default URL",
+    "passwords, Authorization/Cookie/*token*/*key*/*secret*/*signature*",
+    "headers and such query parameters become [redacted N chars sha256:...])",
+  ]),
   ...DASHBOARD_FLAGS,
-  { long: "help", short: "h", takesValue: false },
+  flag("-h, --help", {}, ["this help"]),
 ];
+
+export const ATTACK_FLAGS: FlagSpec[] = flagsOf(ATTACK_TABLE);
 
 /** What to tell someone who typed another tool's flag. */
 export const FOREIGN_FLAG_HINTS: Record<string, string> = {

@@ -1,17 +1,8 @@
 /**
  * @module
- * The gRPC flags of `loadlab attack` (a grpc:// or grpcs:// URL), as ghz names them: `--call
- * pkg.Service/Method` (ghz's `pkg.Service.Method` too), the schema by `--proto FILE` with `-i DIR` import
- * paths, `--protoset FILE` or `--reflect`, the message as `-b JSON` (or `--body-file`), `-H "name: value"`
- * as metadata (a `-bin` name's value sent base64-encoded), `--max-receive` and `--max-send` the caps of a
- * message each way,
- * `--compress gzip` the messages compressed, `--data-file` rows filling the message's and metadata's
- * placeholders (cli/attack/data_file_args.ts).
- * The URL becomes its http: or https: origin spoken over h2c or h2; flags that only mean something for
- * HTTP are a usage error naming the fix, as gRPC flags on an http URL are. The schema itself is read
- * after parsing (`withGrpcCalls`), as reflection asks the server.
+ * The gRPC flags of `loadlab attack` (a grpc:// or grpcs:// URL), named as ghz names them.
  */
-import type { FlagSpec, RawArgs } from "../argv.ts";
+import { flag, type FlagSpec, type RawArgs } from "../argv.ts";
 import type { FlagValues } from "../flag_values.ts";
 import { UsageError } from "../usage_error.ts";
 import type { AttackConfig } from "../../runner/config.ts";
@@ -26,44 +17,48 @@ import { readBodyFile } from "./request_args.ts";
 import { LOAD_MODEL_FACTS } from "../../results/load_models.ts";
 
 export const GRPC_FLAGS: FlagSpec[] = [
-  { long: "call", takesValue: true, example: "helloworld.Greeter/SayHello" },
-  { long: "proto", takesValue: true, example: "greeter.proto" },
-  {
-    long: "import-path",
-    short: "i",
-    aliases: ["import-paths"],
-    takesValue: true,
-    repeatable: true,
-    example: "protos/",
-  },
-  { long: "metadata", takesValue: true, example: '\'{"x-user":"ann"}\'' },
-  { long: "protoset", takesValue: true, example: "bundle.protoset" },
-  { long: "reflect", takesValue: false },
-  { long: "max-receive", takesValue: true, example: "4194304" },
-  { long: "max-send", takesValue: true, example: "4194304" },
-  { long: "compress", takesValue: true, example: "gzip" },
+  flag("--call M", { example: "helloworld.Greeter/SayHello" }, [
+    "the method, pkg.Service/Method (or pkg.Service.Method)",
+  ]),
+  flag("--proto FILE", { example: "greeter.proto" }, ["the schema as a .proto file"]),
+  flag("-i, --import-path DIR", { aliases: ["import-paths"], repeatable: true, example: "protos/" }, [
+    "where its imports are (repeatable; --import-paths A,B too)",
+  ]),
+  flag("--metadata JSON", { example: '\'{"x-user":"ann"}\'' }, [
+    "ghz's metadata object, as -H lines (-m JSON on a grpc:// URL)",
+  ]),
+  flag("--protoset FILE", { example: "bundle.protoset" }, [
+    "the schema as a FileDescriptorSet (protoc --descriptor_set_out)",
+  ]),
+  flag("--reflect", {}, ["the schema from the server's reflection service"]),
+  flag("--max-receive N", { example: "4194304" }, [
+    "cap of a received message; a bigger one is grpc-too-big [4194304]",
+  ]),
+  flag("--max-send N", { example: "4194304" }, [
+    "cap of a sent message; a bigger one is refused before the load [4194304]",
+    "(a filled template's: counted grpc RESOURCE_EXHAUSTED, not sent)",
+  ]),
+  flag("--compress gzip", { example: "gzip" }, [
+    "send every message gzip-compressed (and accept gzip replies)",
+  ]),
 ];
 
 /** HTTP-only flags, refused with a grpc:// URL. */
 const HTTP_ONLY = ["mix", "content-type", "pipelining", "h2", "protocol"];
 
-/** A grpc: or grpcs: URL. */
-export function isGrpcUrl(url: URL): boolean {
+function isGrpcUrl(url: URL): boolean {
   return url.protocol === "grpc:" || url.protocol === "grpcs:";
 }
 
 /** What a gRPC attack adds to the config, and where its calls come from. */
-export interface GrpcArgs {
+interface GrpcArgs {
   /** The http: or https: origin the calls go to. */
   readonly url: string;
   readonly config: Pick<AttackConfig, "protocol" | "grpc">;
   readonly source: GrpcSource;
 }
 
-/**
- * The gRPC part of the flags for `url`, or undefined for another URL (which refuses gRPC flags); the
- * message's and metadata's placeholders name columns of `data` (`--data-file`) or built-in functions.
- */
+/** The gRPC part of the flags for `url`, or undefined for another URL (which refuses gRPC flags). */
 export function grpcArgs(flags: FlagValues, url: URL, data?: DataSpec): GrpcArgs | undefined {
   if (!isGrpcUrl(url)) {
     const given = GRPC_FLAGS.find((f) => flags.has(f.long));
@@ -120,10 +115,7 @@ function compressOf(value: string | undefined): { compress?: "gzip" } {
   throw new UsageError(`--compress ${JSON.stringify(value)}: gzip is the one gRPC compression offered`);
 }
 
-/**
- * ghz's `-m`/`--metadata` JSON object of names and string values, as `-H` metadata (`-m` is --method
- * elsewhere: a gRPC call has no HTTP method to choose).
- */
+/** ghz's `-m`/`--metadata` JSON object as `-H` metadata (a gRPC call has no HTTP method). */
 function jsonMetadata(flags: FlagValues): Array<[string, string]> {
   const given: Array<[string, string | undefined]> = [
     [
@@ -147,11 +139,7 @@ function jsonMetadata(flags: FlagValues): Array<[string, string]> {
   });
 }
 
-/**
- * `-c` and `--connections` as the URL reads them, folded into the flags' values: on a grpc:// URL without
- * `--streams` they are ghz's, `-c` (`--concurrency`) the calls in flight dealt over `--connections`
- * (default 1) in turn, returned as the run's concurrency; anywhere else both are loadlab's connections.
- */
+/** `-c` and `--connections` folded as the URL reads them: ghz's on a grpc:// URL, else loadlab's. */
 export function foldConcurrency(raw: RawArgs, flags: FlagValues, url: URL): number | undefined {
   const typed = flags.typed("concurrency");
   const n = flags.positiveInt("concurrency");
@@ -183,8 +171,8 @@ export function foldConcurrency(raw: RawArgs, flags: FlagValues, url: URL): numb
 
 /**
  * What a gRPC run keeps in flight, said at start-up: "50 calls in flight over 4 connections (ghz's -c and
- * --connections)", or loadlab's "64 calls in flight: 4 connections x 16 streams"; null for a model that
- * opens connections as it goes.
+ * --connections)", or loadlab's "64 calls in flight: 4 connections x 16 streams"; null for a model that opens
+ * connections as it goes.
  */
 export function inFlightLine(config: AttackConfig): string | null {
   const hasRate = "ratePerSec" in config && config.ratePerSec !== undefined;

@@ -30,13 +30,9 @@ import { UsageError } from "../usage_error.ts";
 
 type Model = LoadModel;
 
-/** The model-specific part of `AttackConfigInput`. */
-export type LoadInput = ModelInput;
+type LoadInput = ModelInput;
 
-/**
- * Which models each model-specific flag changes (those whose record has the config field it sets), and
- * what to say when it would not.
- */
+/** Which models each model-specific flag changes, and what to say when it would not. */
 const APPLIES: Record<string, { models: Model[]; fix: string }> = {
   requests: { models: modelsWithField("requests"), fix: "drop -n, or use --model count" },
   rate: {
@@ -79,10 +75,7 @@ const APPLIES: Record<string, { models: Model[]; fix: string }> = {
   },
 };
 
-/**
- * Resolves model, rate, duration and connection flags. `maxSockets` (open-file limit minus headroom)
- * lowers the default `--max-connections` so the default never trips the limit.
- */
+/** Resolves model, rate, duration and connection flags. */
 export function resolveLoad(flags: FlagValues, maxSockets?: number): LoadInput {
   const model = decideModel(flags);
   for (const [long, rule] of Object.entries(APPLIES)) {
@@ -94,9 +87,8 @@ export function resolveLoad(flags: FlagValues, maxSockets?: number): LoadInput {
 }
 
 /**
- * Each model's part of the config from the flags, keyed by model so a new model without its flags
- * fails type checking here. Without -d the schema's default applies (10 s; none for -n, which runs to
- * the count like oha and hey).
+ * Each model's part of the config from the flags, keyed by model so a new model without its flags fails type
+ * checking here.
  */
 const FROM_FLAGS: { [M in Model]: (flags: FlagValues, maxSockets?: number) => LoadInput } = {
   connections: (flags) => ({

@@ -1,10 +1,6 @@
 /**
  * @module
- * Where and how `loadlab attack` shows its results, from its flags: the results file and metrics outputs
- * (`-o`/`--out`), the report, the CI files, the terminal's modes, the baseline gate and the dashboard:
- * everything that is not part of the load itself. An output file that would overwrite an input is a
- * `UsageError` before any load. Apart from the load's flags (args.ts) because none of these changes
- * what is sent.
+ * Where and how `loadlab attack` shows its results: every flag that is not part of the load itself.
  */
 import { ciFilesToProbe } from "../ci_outputs.ts";
 import { type BaselineArgs, baselineArgs } from "../baseline_flags.ts";
@@ -47,10 +43,7 @@ export interface AttackOutputOptions extends BaselineArgs {
   metricsOut?: MetricsOutput[];
 }
 
-/**
- * Where and how the results are shown. An output file that would overwrite an input (`--body-file`) is a
- * usage error, before any load.
- */
+/** Where and how the results are shown. */
 export function outputOf(flags: FlagValues, config: AttackConfig): AttackOutputOptions {
   const format = formatOf(flags, config);
   const files = outValues(flags);
@@ -94,7 +87,7 @@ export function outputOf(flags: FlagValues, config: AttackConfig): AttackOutputO
     keepSecrets: flags.has("no-redact"),
     strict: flags.has("strict"),
     ...baselineArgs(flags),
-    ...dashboardOf(flags),
+    ...dashboardOptions(flags),
   };
 }
 
@@ -116,10 +109,7 @@ function formatOf(flags: FlagValues, config: AttackConfig): GhzFormat | undefine
   return format;
 }
 
-/**
- * `-o`/`--out` values: `KIND=URL` ones are metrics outputs, the others the results file (the last one
- * wins, as for any flag given twice).
- */
+/** `-o`/`--out` values: `KIND=URL` ones are metrics outputs, the last other one the results file. */
 function outValues(flags: FlagValues): { outFile?: string; metricsOut: MetricsOutput[] } {
   const values = flags.all("out");
   const files = values.filter((v) => !isMetricsOut(v));
@@ -130,12 +120,6 @@ function outValues(flags: FlagValues): { outFile?: string; metricsOut: MetricsOu
     outFile: files.at(-1),
     metricsOut: distinctMetricsOuts(typed, metrics, metrics.map((v) => parseMetricsOut(typed, v))),
   };
-}
-
-/** `{dashboard}` when a dashboard flag was given, else nothing. */
-function dashboardOf(flags: FlagValues): Pick<AttackOutputOptions, "dashboard"> {
-  const dashboard = dashboardOptions(flags);
-  return dashboard ? { dashboard } : {};
 }
 
 function isFifo(path: string): boolean {

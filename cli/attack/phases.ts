@@ -1,8 +1,6 @@
 /**
  * @module
- * Artillery-like arrival-rate phases on one command line: `--phases "30s@10,60s@20,30s@50->200"` is
- * 30 s at 10 req/s, 60 s at 20 req/s, then 30 s ramping linearly from 50 to 200 req/s. A rate of 0 is
- * a pause (`10s@0`), and a spike is a short phase between calm ones (`30s@1,5s@50,30s@2`).
+ * Arrival-rate phases on one command line: `--phases "30s@10,60s@20,30s@50->200"`.
  */
 import { MAX_RATE_PER_SEC, type Phase } from "../../runner/load/models/fields.ts";
 import { MAX_DURATION_WORDS } from "../../validation/duration.ts";

@@ -1,10 +1,6 @@
 /**
  * @module
- * Turns `-m`, `-H`, `-T`, `-b`/`--body-file` and `--mix` into the request mix of an attack. Without
- * `--mix` there is one request: the URL's path and query with the given method. With `--mix`, each
- * entry is `METHOD /path [weight]` relative to the URL's origin; headers go on every request, and the
- * body on every request whose method is not GET or HEAD (so `--mix "GET /" --mix "POST /user"` with `-b`
- * posts the body and still reads without one).
+ * `-m`, `-H`, `-T`, `-b`/`--body-file` and `--mix` as the request mix of an attack.
  */
 import type { AttackConfigInput } from "../../runner/config.ts";
 import { UsageError } from "../usage_error.ts";
@@ -15,7 +11,7 @@ import { shownHeader } from "../../results/redact_quote.ts";
 import { FileReadError, readFileCapped } from "../../system/read_capped.ts";
 
 /** The request-shaping flags as given (already split by the tokenizer). */
-export interface RequestFlags {
+interface RequestFlags {
   url: URL;
   /** The URL as typed: its path and query are taken from it when they have a `{{ placeholder }}`. */
   typedUrl?: string;
@@ -62,10 +58,7 @@ export function buildRequestMix(flags: RequestFlags): RequestInput[] {
   });
 }
 
-/**
- * The URL's path and query; as typed when it has a placeholder, which the URL parser would
- * percent-encode (`{{` in a path, a space in `{{ name }}`) so the engine would not see it.
- */
+/** The URL's path and query, as typed when it has a placeholder the URL parser would percent-encode. */
 function urlPathOf(flags: RequestFlags): string {
   const typed = flags.typedUrl;
   if (typed === undefined || !hasPlaceholder(typed)) return flags.url.pathname + flags.url.search;
@@ -80,11 +73,8 @@ function withBody(request: RequestInput, body: Uint8Array<ArrayBuffer> | undefin
   return body === undefined ? request : { ...request, body };
 }
 
-/**
- * `Name: value` → `[name, value]`, rejecting what would corrupt the encoded request; the refusal quotes a
- * secret header's value as its token (`shownHeader`).
- */
-export function parseHeader(text: string): [string, string] {
+/** `Name: value` → `[name, value]`, refusing what would corrupt the request; secrets shown as tokens. */
+function parseHeader(text: string): [string, string] {
   const colon = text.indexOf(":");
   const name = colon < 0 ? "" : text.slice(0, colon).trim();
   if (colon < 0 || !TOKEN.test(name)) {
@@ -117,7 +107,7 @@ function parseMethod(text: string, where: string): string {
 }
 
 /** `METHOD /path [weight]`, e.g. `GET /json 3`. */
-export function parseMixEntry(text: string): { method: string; path: string; weight: number } {
+function parseMixEntry(text: string): { method: string; path: string; weight: number } {
   const bad = (why: string) =>
     new UsageError(
       `--mix ${JSON.stringify(text)}: ${why}; write "METHOD /path [weight]", e.g. --mix "GET /json 3"`,
@@ -142,10 +132,7 @@ function readBody(flags: RequestFlags): Uint8Array<ArrayBuffer> | undefined {
   return readBodyFile(flags.bodyFile);
 }
 
-/**
- * The bytes of `--body-file PATH`, for HTTP bodies and gRPC messages alike, at most
- * `MAX_BODY_BYTES`; a file it cannot read is a usage error naming the file and the fix.
- */
+/** The bytes of `--body-file PATH`, at most `MAX_BODY_BYTES`, or a usage error naming the file. */
 export function readBodyFile(path: string): Uint8Array<ArrayBuffer> {
   try {
     return readFileCapped(path, MAX_BODY_BYTES);

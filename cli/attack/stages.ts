@@ -1,9 +1,6 @@
 /**
  * @module
- * Ramping connections on one command line. `--stages 30s:50,1m:200,30s:0` is k6's stages: from 0, the
- * connections move linearly to 50 over 30 s, to 200 over the next minute, then to 0. `--ramp-up 10/s`
- * with `-c 100` is Locust's spawn rate: 10 more connections a second up to 100 (10 s), then held for
- * the rest of `-d`. Each problem names the stage it is in.
+ * Ramping connections on one command line: k6's stages, `--stages 30s:50,1m:200,30s:0`.
  */
 import {
   MAX_STAGE_CONNECTIONS,
@@ -59,10 +56,7 @@ function parseStage(part: string, where: string, bad: (why: string) => UsageErro
   return { durationMs, target: Number(target) };
 }
 
-/**
- * Locust's spawn rate as stages: `connections` reached at `spawnText` (e.g. `10/s`) from 0, then held
- * until `durationMs` (the ramp included) ends.
- */
+/** Locust's spawn rate as stages: `connections` reached at `spawnText` from 0, held until `durationMs`. */
 export function rampUpStages(
   spawnText: string,
   connections: number,

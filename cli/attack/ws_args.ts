@@ -1,41 +1,51 @@
 /**
  * @module
- * The WebSocket flags of `loadlab attack` (a ws:// or wss:// URL): the messages, how they are framed,
- * which server message answers a send, the subprotocols and compression offered, and what each connection
- * does (a storm's `--ws-per-connection N`, hold's `--ws-ping 1s`). -H headers go on the handshake. Flags that
- * only mean something for HTTP (or WebSocket flags on an http URL) are a usage error naming the fix.
+ * The WebSocket flags of `loadlab attack` (a ws:// or wss:// URL).
  */
-import type { FlagSpec } from "../argv.ts";
+import { flag, type FlagSpec } from "../argv.ts";
 import type { FlagValues } from "../flag_values.ts";
 import { UsageError } from "../usage_error.ts";
 import type { AttackConfigInput } from "../../runner/config.ts";
 
 export const WS_FLAGS: FlagSpec[] = [
-  { long: "ws-message", takesValue: true, repeatable: true, example: '\'{"op":"ping"}\'' },
-  { long: "ws-binary", takesValue: false },
-  { long: "ws-fragment", takesValue: true, example: "1024" },
-  { long: "ws-match", takesValue: true, example: "json:type=pong" },
-  { long: "ws-protocol", takesValue: true, repeatable: true, example: "chat" },
-  { long: "ws-per-connection", takesValue: true, example: "10" },
-  { long: "ws-ping", takesValue: true, example: "1s" },
-  { long: "ws-max-message", takesValue: true, example: "1048576" },
-  { long: "ws-max-buffered", takesValue: true, example: "268435456" },
-  { long: "ws-deflate", takesValue: false },
+  flag(
+    "--ws-message TEXT",
+    { repeatable: true, example: '\'{"op":"ping"}\'', config: ["ws", "ws.messages"] },
+    [
+      "a message to send (repeatable: sent in turn)           [hello]",
+    ],
+  ),
+  flag("--ws-binary", {}, ["messages are base64 of binary payloads"]),
+  flag("--ws-fragment N", { example: "1024", config: ["ws.fragmentBytes"] }, [
+    "cut each message into frames of at most N bytes   [one frame]",
+  ]),
+  flag("--ws-match RULE", { example: "json:type=pong", config: ["ws.match"] }, [
+    "which server message answers a send: echo (the next one),",
+    "nth:N, or json:FIELD=VALUE                              [echo]",
+  ]),
+  flag("--ws-protocol P", { repeatable: true, example: "chat", config: ["ws.protocols"] }, [
+    "a subprotocol to offer (repeatable)",
+  ]),
+  flag("--ws-per-connection N", { example: "10", config: ["ws.messagesPerConnection"] }, [
+    "connection storm: each connection sends N messages, then",
+    "closes (1000); with -R: connections opened at that rate",
+  ]),
+  flag("--ws-ping D", { example: "1s", config: ["ws.pingIntervalMs"] }, [
+    "hold: no messages; each connection pings after D idle and",
+    "times the pong",
+  ]),
+  flag("--ws-max-message N", { example: "1048576", config: ["ws.maxMessageBytes"] }, [
+    "cap of a server message; a bigger one is ws-too-big  [1048576]",
+  ]),
+  flag("--ws-max-buffered N", { example: "268435456", config: ["ws.maxBufferedBytes"] }, [
+    "what a worker's connections may hold together in messages",
+    "in progress; past it one is ws-too-big             [268435456]",
+  ]),
+  flag("--ws-deflate", { config: ["ws.deflate"] }, [
+    "offer permessage-deflate; a server that agrees gets and",
+    "may send compressed messages (the cap: inflated size)",
+  ]),
 ];
-
-/** Config field path under `ws` -> its flag, for validation messages. */
-export const WS_CONFIG_PATH_FLAGS: Record<string, string> = {
-  ws: "--ws-message",
-  "ws.messages": "--ws-message",
-  "ws.fragmentBytes": "--ws-fragment",
-  "ws.match": "--ws-match",
-  "ws.protocols": "--ws-protocol",
-  "ws.messagesPerConnection": "--ws-per-connection",
-  "ws.pingIntervalMs": "--ws-ping",
-  "ws.maxMessageBytes": "--ws-max-message",
-  "ws.maxBufferedBytes": "--ws-max-buffered",
-  "ws.deflate": "--ws-deflate",
-};
 
 /** HTTP-only flags, refused with a ws:// URL. */
 const HTTP_ONLY = [

@@ -1,68 +1,50 @@
 /**
  * @module
- * The flags of the live dashboard, shared by `run`, `demo` and `attack` (cli/dashboard/server.ts): the table
- * entries, their help lines, and the options they mean. `--dashboard-port`, `--open`, `--host`,
- * `--steer` and `--no-steer` imply `--dashboard`.
+ * The live dashboard's flags, shared by `run`, `demo` and `attack`, their help lines and options.
  */
-import type { FlagSpec } from "../argv.ts";
+import { flag, type FlagSpec } from "../argv.ts";
 import type { FlagValues } from "../flag_values.ts";
 import type { ServeOptions } from "./server.ts";
 import { UsageError } from "../usage_error.ts";
 import { RunSteering } from "../../runner/steering.ts";
 
 export const DASHBOARD_FLAGS: FlagSpec[] = [
-  { long: "dashboard", takesValue: false },
-  { long: "dashboard-port", takesValue: true, example: "8700" },
-  { long: "open", takesValue: false },
-  { long: "host", takesValue: true, example: "127.0.0.1" },
-  { long: "steer", takesValue: false },
-  { long: "no-steer", takesValue: false },
-];
-
-const HELP_ROWS: Array<[string, string[]]> = [
-  ["--dashboard", [
+  flag("--dashboard", {}, [
     "serve a live dashboard on 127.0.0.1 (a free port, printed): the report",
     "page, growing as the runs go (Server-Sent Events); at the end it is",
     "the same page as report.html",
-  ]],
-  ["--dashboard-port N", ["the dashboard's port (implies --dashboard)"]],
-  ["--open", ["open the dashboard in a browser when one is found"]],
-  ["--host H", ["listen on H, not 127.0.0.1 (warns: results readable from the network)"]],
-  ["--steer", [
+  ]),
+  flag("--dashboard-port N", { example: "8700" }, ["the dashboard's port (implies --dashboard)"]),
+  flag("--open", {}, ["open the dashboard in a browser when one is found"]),
+  flag("--host H", { example: "127.0.0.1" }, [
+    "listen on H, not 127.0.0.1 (warns: results readable from the network)",
+  ]),
+  flag("--steer", {}, [
     "the dashboard's controls change the run under way: pause/resume, rate",
     "(open models), connections (closed), end the phase, stop; also from a",
     "terminal: loadlab steer URL ACTION (URL and its token are printed).",
     "On by default with --dashboard, except for a run file whose thresholds",
     "gate the result; a steered run is flagged steered (docs/REFERENCE.md)",
-  ]],
-  ["--no-steer", ["a dashboard that only watches: no controls, no control endpoint"]],
+  ]),
+  flag("--no-steer", {}, ["a dashboard that only watches: no controls, no control endpoint"]),
 ];
 
-/** Help lines: flags from column `flagAt`, text from column `textAt`, like the command's other lines. */
-export function dashboardHelp(flagAt: number, textAt: number): string {
-  return HELP_ROWS.flatMap(([flag, lines]) =>
-    lines.map((line, i) => (i === 0 ? " ".repeat(flagAt) + flag : "").padEnd(textAt) + line)
-  ).join("\n");
-}
-
-/** The dashboard's options, or undefined when none of its flags was given. */
-export function dashboardOptions(flags: FlagValues): ServeOptions | undefined {
-  if (!DASHBOARD_FLAGS.some((spec) => flags.has(spec.long))) return undefined;
+/** A command's `{dashboard}` options, or nothing when none of its flags was given. */
+export function dashboardOptions(flags: FlagValues): { dashboard?: ServeOptions } {
+  if (!DASHBOARD_FLAGS.some((spec) => flags.has(spec.long))) return {};
   if (flags.has("steer") && flags.has("no-steer")) {
     throw new UsageError("use --steer or --no-steer, not both");
   }
-  return {
+  const dashboard: ServeOptions = {
     host: flags.nonEmpty("host") ?? "127.0.0.1",
     port: flags.wholeNumber("dashboard-port", 0, 65535) ?? 0,
     open: flags.has("open"),
     ...(flags.has("steer") ? { steer: true } : flags.has("no-steer") ? { steer: false } : {}),
   };
+  return { dashboard };
 }
 
-/**
- * Steering for a command's dashboard, or why it is off: off with `--no-steer`; for results gated by
- * thresholds (`gated`) only with `--steer`, since a hand-made change decides what those thresholds judge.
- */
+/** Steering for a dashboard, or why it is off (`--no-steer`, or thresholds gate without `--steer`). */
 export function steeringFor(opts: ServeOptions, gated: boolean): RunSteering | string {
   if (opts.steer === false) return "--no-steer";
   if (gated && opts.steer !== true) {

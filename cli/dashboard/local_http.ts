@@ -1,10 +1,6 @@
 /**
  * @module
- * Guards of loadlab's own little web servers (the live dashboard, `loadlab site`): they serve results
- * without authentication, so a request must name this machine in its `Host` header. A web page could
- * otherwise read them through DNS rebinding (a name of its own that resolves to 127.0.0.1 after the
- * page loaded), since the browser sends that name, not ours. Also the one safe way to decode a path:
- * a malformed escape (`/%ZZ`) is the client's mistake, a 400, never an exception with a stack trace.
+ * Guards of loadlab's own web servers, which serve results unauthenticated: `Host` must name this machine.
  */
 
 /** Host names a browser on this machine uses for a loopback server. */
@@ -24,10 +20,7 @@ function asHostName(listenHost: string): string {
   return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
 }
 
-/**
- * A 421 response when `req`'s Host header names neither loopback (`localhost`, `127.0.0.1`, `[::1]`,
- * any port) nor the `--host` the server listens on; null when the request may be served.
- */
+/** A 421 response when the Host header names neither loopback nor `--host`; null when it may be served. */
 export function rejectForeignHost(req: Request, listenHost: string): Response | null {
   const header = req.headers.get("host");
   const name = header === null ? "" : hostName(header);

@@ -1,13 +1,11 @@
 /**
  * @module
- * `--open`: shows a URL in the desktop's browser when there is a way to (`xdg-open` on Linux, `open` on
- * macOS, `start` through cmd on Windows); otherwise, or when it fails, a note says to open it by hand.
- * Fire and forget: the load never waits on a browser starting.
+ * `--open`: shows a URL in the desktop's browser, else says to open it by hand.
  */
 import { findProgram } from "../../system/path_lookup.ts";
 
 /** The command that opens `url`, or null when this machine has none. */
-export function openerFor(os: typeof Deno.build.os, url: string): string[] | null {
+function openerFor(os: typeof Deno.build.os, url: string): string[] | null {
   if (os === "darwin") return ["open", url];
   if (os === "windows") return ["cmd", "/c", "start", "", url];
   const opener = findProgram("xdg-open");

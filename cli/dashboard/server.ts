@@ -1,17 +1,6 @@
 /**
  * @module
- * The live dashboard of `run`, `attack` and `demo` (`--dashboard`): an HTTP server in the main isolate
- * (never in the workers) serving the report page with the live entry (report/html/client/live.ts) and a
- * Server-Sent Events stream (`/events`) of run starts, progress samples, and after each run a
- * snapshot: the page data of the results so far, built once per run for every browser (and not at all
- * while no browser is connected). The per-event
- * work is one JSON encoding whatever the number of browsers, handed to each through a bounded queue
- * (cli/dashboard/sse.ts): a stuck browser is dropped, never slowing the load. Binds 127.0.0.1 unless `--host`
- * says otherwise (with a warning). `finish` sends the final snapshot (the same data report.html
- * embeds), ends every stream and stops the server. With steering, `/control` changes the run under way
- * (cli/dashboard/steer_control.ts: the run's token, printed with the URL, is required); each change, and each
- * start and end of a run's load, goes to the browsers as a `steer` event with the steering's state, which a
- * browser connecting also gets with its first frames.
+ * The live dashboard (`--dashboard`): the report page and a Server-Sent Events stream from the main isolate.
  */
 import type { AttackProgress, ResultsFile, TelemetrySeries } from "../../results/mod.ts";
 import type { LiveProgress } from "../../report/html/client/live.ts";
@@ -34,10 +23,7 @@ export interface ServeOptions {
   open: boolean;
   /** `--no-redact`: the page shows secrets as they are (results/redact.ts). */
   keepSecrets?: boolean;
-  /**
-   * Steering of the command's runs through `/control` (cli/dashboard/steer_control.ts), or the reason it is
-   * off (a string): `--no-steer`, or thresholds that gate the result without `--steer`.
-   */
+  /** Steering of the runs through `/control`, or the reason it is off. */
   steering?: RunSteering | string;
   /** `--steer` (true) or `--no-steer` (false); absent: the command's default (cli/dashboard/flags.ts). */
   steer?: boolean;
@@ -119,10 +105,7 @@ export class Dashboard {
     return ref.dashboard;
   }
 
-  /**
-   * Hooks for `runPlan`: results.json is read once, at the first run's start (it holds the resumed runs
-   * by then), and each finished run is appended in memory, so nothing is parsed while the load goes.
-   */
+  /** Hooks for `runPlan`: results.json read once at the first start, each finished run appended in memory. */
   hooks(resultsPath: string): RunPlanHooks {
     return {
       onRunStart: (run, i, n, etaMs) => {
@@ -154,10 +137,7 @@ export class Dashboard {
     this.#hub.send("progress", sample);
   }
 
-  /**
-   * Makes `results` the page's data: built and sent at once when browsers are connected, else only when
-   * one connects (no browser, no work).
-   */
+  /** Makes `results` the page's data, built only when a browser is connected or connects. */
   publish(results: ResultsFile): void {
     this.#results = results;
     this.#snapshot = null;
@@ -180,10 +160,7 @@ export class Dashboard {
     return this.#hub.stats();
   }
 
-  /**
-   * Final snapshot (`results`, or the last one when the run failed), `end`, streams closed, server
-   * stopped (stuck browsers given at most `graceMs`). Calls after the first do nothing.
-   */
+  /** Sends the final snapshot and `end`, closes the streams and stops the server within `graceMs`. */
   async finish(results?: ResultsFile, graceMs = 2000): Promise<void> {
     if (this.#ended) return;
     this.#ended = true;
@@ -255,10 +232,7 @@ export function startDashboard(command: string, title: string, opts: ServeOption
   }
 }
 
-/**
- * True for the errors of listening on a bad address: the port is taken or not ours to take, the
- * address is not this machine's, or the host name does not resolve (Deno throws a plain Error then).
- */
+/** True for the errors of listening on a bad address (port taken, address not ours, name unresolved). */
 export function isListenError(err: unknown): err is Error {
   return err instanceof Deno.errors.AddrInUse || err instanceof Deno.errors.AddrNotAvailable ||
     err instanceof Deno.errors.PermissionDenied ||
@@ -266,7 +240,7 @@ export function isListenError(err: unknown): err is Error {
 }
 
 /** The last sample of every series: a few numbers per progress event, whatever the run's length. */
-export function latestTelemetry(series: TelemetrySeries[]): NonNullable<LiveProgress["targets"]> {
+function latestTelemetry(series: TelemetrySeries[]): NonNullable<LiveProgress["targets"]> {
   return series.flatMap((s) => {
     const last = s.samples.at(-1);
     // Runtime series (event loop, GC) share their process's name and carry no CPU or memory.

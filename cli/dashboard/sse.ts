@@ -1,17 +1,12 @@
 /**
  * @module
- * Server-Sent Events to any number of browsers, cheap for the load generator: an event is encoded
- * once and handed to every client's stream without awaiting anything, so `send` never waits on a
- * browser. Each client's queue is bounded in bytes (the stream's byte-length strategy): a client that
- * falls more than `limitBytes` behind (a stuck tab, a socket nobody reads) is dropped and its queue
- * freed, never slowing the run. Runs in the main isolate; `stats()` tells the tests how full the
- * queues got.
+ * Server-Sent Events to any number of browsers: an event is encoded once and never waits on a browser.
  */
 
 const encoder = new TextEncoder();
 
 /** Default bound of one client's queue: far above a run's snapshot, far below a worry. */
-export const CLIENT_BUFFER_BYTES = 8 << 20;
+const CLIENT_BUFFER_BYTES = 8 << 20;
 
 interface Client {
   controller: ReadableStreamDefaultController<Uint8Array>;

@@ -1,12 +1,6 @@
 /**
  * @module
- * The control endpoint of the live dashboard (`/control`): `GET` answers where the steering of the run
- * under way stands, `POST` with a JSON change (`{"action": "rate", "ratePerSec": 200}`) applies it
- * (runner/steering.ts checks it). It changes a running load, so beyond the dashboard's Host check
- * (cli/dashboard/local_http.ts) it needs the run's token, a crypto-random value printed in the terminal and
- * carried in the dashboard's URL, in an `x-loadlab-token` header; a browser request must come from the
- * dashboard's own origin. Without them 403; a change that cannot apply 400 (409 between runs) with the
- * reason, and nothing changes.
+ * The live dashboard's control endpoint (`/control`): `GET` the steering state, `POST` a change.
  */
 import type { RunSteering } from "../../runner/steering.ts";
 

@@ -1,15 +1,6 @@
 /**
  * @module
- * A ghz config file read as is (`loadlab attack --ghz-config ghz.json`, or ghz.toml): its keys are ghz's long
- * flags, and each that has a loadlab counterpart becomes that flag, so the file goes through the same parser,
- * checks and errors as typed flags (flags typed after it win, as they come later). `host` with `insecure`
- * is a grpc:// URL (plaintext), without it grpcs:// (ghz's default is TLS); `skipTLS` is `-k`;
- * `concurrency` (ghz's default 50) and `connections` (1) are ghz's `-c` and `--connections`, as loadlab
- * reads them on a grpc:// URL; `format` and `output` are `-O` and `-o`, `cpus` is `--cpus` (workers);
- * `name`, ghz's report title, changes nothing of the run and is passed over. Any other key loadlab
- * has no counterpart for is named, not ignored: the run would not be the one the file describes. In
- * `data` and `metadata`, ghz's `randomString` and `randomInt` template functions become loadlab's
- * placeholders; its other template actions are named.
+ * A ghz config file (`--ghz-config`, JSON or TOML) read as the ghz flags its keys are.
  */
 import { UsageError } from "../usage_error.ts";
 import { FileReadError, readTextFileCapped } from "../../system/read_capped.ts";
@@ -115,11 +106,7 @@ export function ghzFlags(config: Record<string, unknown>, path: string): string[
   return flags;
 }
 
-/**
- * ghz's template functions in `text` as loadlab's placeholders: `{{randomString 8}}` is `{{
- * $randomString(8) }}`, `{{randomInt 1 10}}` (10 excluded) `{{ $randomNumber(1,9) }}`; any other action
- * (`{{.RequestNumber}}`, `{{newUUID}}`, ...) has no counterpart and is named.
- */
+/** ghz's template functions in `text` as loadlab's placeholders; other actions are named and refused. */
 function ghzTemplates(text: string, path: string): string {
   return text.replace(/\{\{\s*(.*?)\s*\}\}/g, (action: string, inner: string) => {
     const string = /^randomString\s+(\d+)$/.exec(inner);

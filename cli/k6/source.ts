@@ -1,11 +1,6 @@
 /**
  * @module
- * The experiment `loadlab run script.js` runs for a k6 script: the script converted (refused with
- * `file:line: why` when it cannot be, exit 2), its converted module checked and imported to read k6's
- * `options` (after the k6-style flags' overrides: `--vus`, `--duration`, `--iterations`, `--stages`),
- * which scenarios/k6/options.ts maps onto loads (several scenarios: loads run together) and thresholds. The
- * requests go where the script's URLs say as it runs; the target is the origin its URLs name first (with
- * its `__ENV`), or `--target app=URL`, onto which the one origin the script spells is sent, said at start.
+ * The experiment `loadlab run script.js` runs for a k6 script, read from its converted `options`.
  */
 import { basename, resolve } from "node:path";
 import { K6ConvertError } from "../../runner/script/k6/convert/convert.ts";
@@ -27,11 +22,7 @@ import { TEST_ABORTED } from "../../runner/script/k6/test_abort.ts";
 import { NO_DEFAULT } from "../../runner/script/k6/runtime.ts";
 import { DOES_NOT_LOAD } from "../../runner/script/module.ts";
 
-/**
- * The experiment (JSON text) for k6 script `source`, and where its fields came from in the script's
- * `options` (a problem found in the experiment is told at the option's path); `targets` are the run's
- * `--target` flags, `maxMemoryMb` its `--max-memory-mb` (the limit the script is imported under).
- */
+/** The experiment (JSON text) of k6 script `source`, and where its fields came from in `options`. */
 export async function k6ExperimentText(
   source: string,
   targets: Record<string, string>,
@@ -131,13 +122,7 @@ function overridesOf(a: ScriptLoadArgs): Record<string, unknown> {
   return out;
 }
 
-/**
- * The run's target and the origins sent elsewhere, read from the script's URLs with its environment (k6's
- * `__ENV`: the process's, `-e` over it). Requests go to the URLs the script computes as it runs, each
- * origin's counted apart; the target is the origin whose requests take the load's own connections: the
- * first the script names, or `--target app=URL`. An origin goes elsewhere only when asked, each said on
- * stderr: `--target ORIGIN=URL`, and with `--target app=URL` the one origin the script's text spells.
- */
+/** The run's target and the other origins, read from the script's URLs with its `__ENV`. */
 function whereRequestsGo(path: string, targets: Record<string, string>) {
   const env = Deno.env.toObject(), seen = new Set<string>();
   // The script's own first, then its local modules'.

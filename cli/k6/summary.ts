@@ -1,15 +1,6 @@
 /**
  * @module
- * The end of `loadlab run script.js` for a k6 script: each run's results in k6's summary shape
- * (results/export/k6/summary.ts) handed to the script's `handleSummary(data)` when it exports one, whose
- * answer is written as k6 writes it (`stdout`, `stderr`, else a file path relative to the working
- * folder), or else k6's text summary printed. loadlab's own verdict, report and results come first.
- * Thresholds on k6's `checks`, custom metrics and iteration metrics are judged here, on that summary
- * (loadlab's thresholds have no such metrics): a failed one is marked in the summary and fails the run
- * as any threshold does (k6's exit code 99); one on a metric the run never added to is judged as k6 judges
- * an empty one (every value 0), and one whose `abortOnFail` stopped the run fails. The metrics whose
- * thresholds failed are named on stderr, as k6 logs them.
- * The same data goes to the metrics outputs, under k6's names, before they close (cli/run/command.ts).
+ * The end of a k6 script's run: k6's summary handed to its `handleSummary(data)`, or printed as k6 does.
  */
 import { basename, dirname, resolve } from "node:path";
 import { sessionScriptPath } from "../../runner/script/k6/convert/converted_file.ts";
@@ -38,9 +29,7 @@ import { type K6Flags, withK6Flags } from "../run/script_load_flags.ts";
 import { k6SummaryExport } from "../../results/export/k6/summary_export.ts";
 import { writeTextAtomic } from "../../system/atomic_write.ts";
 
-/**
- * Each run's k6 summary data with its thresholds judged, and the script's `handleSummary` when it has one.
- */
+/** Each run's k6 summary data with its thresholds judged, and the script's `handleSummary` if any. */
 export interface K6Summaries {
   /** Each run's summary data, and its scenarios' parts (`--summary-mode full`). */
   runs: { run: string; data: K6SummaryData; scenarios?: Record<string, K6ScenarioPart> }[];
@@ -49,21 +38,14 @@ export interface K6Summaries {
   handle: ((data: unknown) => unknown) | undefined;
 }
 
-/**
- * The k6 summary of every run of `results` of k6 script `source`, with the custom metrics its workers
- * sent and the thresholds judged after the run (on `checks`, custom metrics, iterations), k6's flags
- * `k6Flags` over the script's options. Once per command: the custom metrics' listener closes here. The
- * script's isolates (its exports read again, its handleSummary) run under loadlab's memory limit
- * `memoryLimitMb`.
- */
+/** The k6 summary of every run, with the workers' custom metrics and thresholds judged after the run. */
 export async function k6Summaries(
   source: string,
   results: ResultsFile,
   memoryLimitMb = memoryLimitMbBesideRuns(),
   k6Flags?: K6Flags,
 ): Promise<K6Summaries> {
-  // Read in an isolate of the script's own, as before the run: imported into loadlab's process, a top
-  // level that changes built-ins only there (outside a worker) broke loadlab after its results.
+  // Read in an isolate of the script's own: a top level that changes built-ins must not reach loadlab.
   const path = sessionScriptPath(resolve(source));
   const opened = await ScriptHost.open(path, HANDLE_SUMMARY_TIMEOUT_MS, memoryLimitMb);
   if (opened.host === null) {
@@ -94,7 +76,7 @@ export async function k6Summaries(
     const data = k6SummaryData(results, run, asked);
     Object.assign(data.metrics, custom);
     for (const { metric, rule } of rules) {
-      // Own metrics only: a rule on `constructor` or `toString` judged Object's, and wrote onto it.
+      // Own metrics only, so a rule on `constructor` or `toString` never judges Object's.
       if (!Object.hasOwn(data.metrics, metric)) {
         data.metrics[metric] = afterRunSubmetric(run, metric, data.options.summaryTrendStats) ??
           emptyMetric(rule, opened.exports.metrics?.[metric.split("{", 1)[0]]);
@@ -114,12 +96,7 @@ export async function k6Summaries(
   return { runs, failed, handle };
 }
 
-/**
- * `handleSummary(data)` of the converted script at `path` in an isolate of its own
- * (runner/script/host/host.ts), ended when it does not end within `timeoutMs` or grows loadlab past
- * `memoryLimitMb`: in loadlab's own process a loop that never yields held loadlab open past its results for
- * ever, and no timer could end it.
- */
+/** Runs `handleSummary(data)` in an isolate of its own, ended past `timeoutMs` or `memoryLimitMb`. */
 export function isolatedHandleSummary(
   path: string,
   timeoutMs = HANDLE_SUMMARY_TIMEOUT_MS,
@@ -156,12 +133,7 @@ const NEVER_ENDS = "a loop that never yields, or a promise that never settles?";
 /** How long an asynchronous `handleSummary` may take, as k6 bounds it (2 minutes). */
 export const HANDLE_SUMMARY_TIMEOUT_MS = 120_000;
 
-/**
- * Prints each run's summary in k6's text (v1's `compact` or `full`, or 0.x's `legacy` layout), or hands it to
- * `handleSummary` and writes what that returns, except over `ownFiles` (loadlab's results.json and
- * report.html, written already); a `handleSummary` whose promise does not settle within `timeoutMs` is
- * refused (the run's results are already written), instead of holding loadlab open forever.
- */
+/** Prints each run's summary in k6's text, or writes what `handleSummary` returns except over `ownFiles`. */
 export async function showK6Summaries(
   { runs, handle }: K6Summaries,
   ownFiles: string[] = [],
@@ -184,9 +156,7 @@ export async function showK6Summaries(
     try {
       written = await Promise.race([Promise.resolve().then(() => handle(data)), late]);
     } catch (err) {
-      // After the run, so not bad input (exit 2): what the run measured is written, as with an answer
-      // that cannot be written.
-      // Bounded, its place kept and the environment's secrets redacted, as setup's failures are told.
+      // After the run, so not bad input (exit 2): what the run measured is written.
       const told = new ScriptNames(Deno.env.toObject()).shownPlaced(
         `handleSummary() failed: ${errorText(err)}`,
         "; the run's results are kept",
@@ -215,11 +185,7 @@ function crossedMetrics(runs: K6SummaryData[]): string[] {
   return [...names].sort();
 }
 
-/**
- * A metric no sample reached, as k6 judges its thresholds at the end: an empty sink, every value 0 (a
- * Counter never added to holds `count==0`). Its kind is the one the script `made` it with; a built-in's
- * is read from the rule's aggregation: `count` a counter, `rate` a rate, `value` a gauge, else a trend.
- */
+/** A metric no sample reached, as k6 judges its thresholds: an empty sink, every value 0. */
 function emptyMetric(rule: string, made?: { kind: K6Metric["type"]; time: boolean }): K6Metric {
   const stat = /^\s*([a-z]+(?:\([\d.]+\))?)/.exec(rule)?.[1] ?? "";
   const kind = made?.kind ??
@@ -232,10 +198,7 @@ function emptyMetric(rule: string, made?: { kind: K6Metric["type"]; time: boolea
   return { type: "trend", contains: made?.time ? "time" : "default", values };
 }
 
-/**
- * The keys that name loadlab's own streams: written to after what loadlab printed, as k6 does, never
- * opened as a path (opening `/dev/stdout` when stdout is a file truncated that file under its output).
- */
+/** Keys naming loadlab's own streams: written to, never opened as a path (that truncates a file). */
 const STREAMS: Readonly<Record<string, "stdout" | "stderr">> = Object.assign(Object.create(null), {
   stdout: "stdout",
   "/dev/stdout": "stdout",
@@ -247,10 +210,7 @@ const STREAMS: Readonly<Record<string, "stdout" | "stderr">> = Object.assign(Obj
   "/proc/self/fd/2": "stderr",
 });
 
-/**
- * k6's `--summary-export` of the last run (a k6 script's runs are one, its scenarios together) to `path`;
- * written whatever handleSummary returned, as k6 writes it.
- */
+/** k6's `--summary-export` of the last run to `path`, whatever handleSummary returned. */
 export async function writeK6SummaryExport({ runs }: K6Summaries, path: string): Promise<void> {
   const last = runs.at(-1);
   if (last === undefined) return;
@@ -261,13 +221,7 @@ export async function writeK6SummaryExport({ runs }: K6Summaries, path: string):
   }
 }
 
-/**
- * handleSummary's answer: `{ stdout: text, stderr: text, "path/file.json": text or bytes }`. Every file it
- * names is tried; those that cannot be written (a folder, an empty name, no permission) and those that are
- * one of loadlab's `ownFiles` (a `"results.json"` with `--out-dir .` replaced the run's results) are one
- * `OutputError` (exit 5) after the others were written, never a stack trace. An answer that is not such an
- * object is refused the same way (k6 refuses it too).
- */
+/** handleSummary's answer: `{ stdout: text, stderr: text, "path/file.json": text or bytes }`. */
 async function writeSummaryOutputs(outputs: unknown, ownFiles: string[]): Promise<void> {
   if (outputs === undefined || outputs === null) return;
   if (typeof outputs !== "object" || Array.isArray(outputs)) {

@@ -1,12 +1,6 @@
 /**
  * @module
- * `--out KIND=URL` while the load runs: the engine hands each finished interval over (runner/attack.ts
- * `onInterval`, through scenarios/run/run_plan.ts for experiments) into a bounded inbox, which costs it one
- * array push. About once a second, in this (the main) isolate and never in a worker's loop, the inbox is
- * folded into each run's cumulative series (results/export/run_series.ts: the HDR encodings decoded here, not
- * on the engine's path) and the points go to one sender per output (./sender.ts), each with its own bounded
- * queue, retries and counts. `close` flushes within a time limit and returns what each output did, for
- * results.json's `export` and the terminal's "metrics out:" line.
+ * `--out KIND=URL` while the load runs: each finished interval goes into a bounded inbox.
  */
 import snappy from "snappyjs";
 import denoJson from "../../deno.json" with { type: "json" };
@@ -32,10 +26,9 @@ import { DEFAULT_SENDER_OPTIONS, type EncodedBatch, OutputSender, type SenderOpt
 
 /** Deltas waiting to be folded at most; beyond, the oldest is folded at once and its point dropped. */
 const INBOX_CAPACITY = 4_096;
-/** How long the flush at the end may take. */
-export const FLUSH_LIMIT_MS = 5_000;
+const FLUSH_LIMIT_MS = 5_000;
 
-export interface ExporterOptions {
+interface ExporterOptions {
   /** How often the inbox is folded and handed to the senders (ms). */
   pumpEveryMs?: number;
   sender?: Partial<SenderOptions>;
@@ -137,11 +130,7 @@ export class MetricsExporter {
     this.#pumped = next;
   }
 
-  /**
-   * One more point of the run named `runName`, after its last interval, carrying `named` (a k6 script's
-   * metrics, known only once the run is over): its totals again, with those series beside them. Nothing
-   * when the run streamed no interval.
-   */
+  /** One last point of run `runName` carrying `named` (a k6 script's metrics, known once the run is over). */
   endOfRun(runName: string, named: NamedSample[]): void {
     const series = this.#byName.get(runName);
     if (series === undefined) return;
@@ -158,13 +147,7 @@ export class MetricsExporter {
   }
 }
 
-/**
- * `delta`, stamped `nowEpochMs` when its interval's end is later. The last interval of a run (the graceful
- * stop's responses, or an interval cut short by a stop) is handed on before its nominal end: its counts
- * are true as of now, and a point stamped in the future stays hidden from queries until then (Prometheus
- * reads an instant query's value from the samples at or before that instant), so a query at the run's end
- * would miss the run's last responses.
- */
+/** `delta`, stamped `nowEpochMs` when its interval's end is later. */
 function stampedNoLaterThan(delta: IntervalDelta, nowEpochMs: number): IntervalDelta {
   return delta.endEpochMs > nowEpochMs ? { ...delta, endEpochMs: nowEpochMs } : delta;
 }
@@ -199,10 +182,6 @@ const USER_AGENT = `loadlab/${denoJson.version}`;
 
 type Encoder = (points: ExportPoint[]) => EncodedBatch;
 
-/**
- * The body of a batch for each kind. A `Record` over every kind, so a kind added to the list without its
- * encoder fails to compile instead of sending another kind's format.
- */
 const ENCODERS: Record<MetricsOutKind, Encoder> = {
   "otlp-json": (points) => ({
     body: JSON.stringify(otlpRequest(points, denoJson.version)),
@@ -223,9 +202,7 @@ const ENCODERS: Record<MetricsOutKind, Encoder> = {
   }),
 };
 
-/**
- * The encoder of the output's kind; a kind without one (a value not parsed by the flag) is a bug, said so.
- */
+/** The encoder of the output's kind; a kind without one (a value the flag did not parse) is a bug. */
 export function encoderOf(output: MetricsOutput): Encoder {
   const encoder = Object.hasOwn(ENCODERS, output.kind) ? ENCODERS[output.kind] : undefined;
   if (!encoder) {
@@ -236,10 +213,7 @@ export function encoderOf(output: MetricsOutput): Encoder {
   return encoder;
 }
 
-/**
- * `encode` of points whose labels show no secret (results/redact.ts `redactShown`): a step's label may
- * carry a `?token=` value, a run's name a secret the command line gave.
- */
+/** `encode` of points whose labels show no secret (results/redact.ts `redactShown`). */
 function redacting(encode: Encoder): Encoder {
   const shown = (labels: Record<string, string>) =>
     Object.fromEntries(Object.entries(labels).map(([name, value]) => [name, redactShown(value)]));

@@ -1,9 +1,6 @@
 /**
  * @module
- * `--out KIND=URL` on `attack` and `run` (results/export/metrics_output.ts parses the value): a bad one
- * is a `UsageError` naming the flag and the fix (exit 2, before any load). `attack`'s `-o FILE` shares
- * the flag: a value is a metrics output when its part before `=` is a known kind or looks like one. The
- * same output given twice is refused too: every point would reach its receiver twice.
+ * `--out KIND=URL` on `attack` and `run`, which shares `attack`'s `-o FILE`.
  */
 import {
   type MetricsOutput,
@@ -20,9 +17,7 @@ export function parseMetricsOut(typed: string, value: string): MetricsOutput {
   return parsed;
 }
 
-/**
- * `outputs` (parsed from `values`, in order) when no output is given twice; else a `UsageError` naming it.
- */
+/** `outputs` (parsed from `values`, in order) if no output is given twice, else a `UsageError` naming it. */
 export function distinctMetricsOuts(
   typed: string,
   values: string[],

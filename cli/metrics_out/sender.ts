@@ -1,14 +1,6 @@
 /**
  * @module
- * One metrics output's delivery: a bounded queue of export points and one loop that POSTs them in
- * batches, at most one request a second while the load runs (the points still carry every interval).
- * Nothing here ever waits on the load or slows it: a full queue drops its oldest point (counted; the
- * points are cumulative, so the next one sent still has the totals), a receiver that fails or cannot be
- * reached is retried with backoff and then its batch is counted failed, a redirect is not followed (one
- * failure: the POST is not sent again per hop), and `close` flushes what is left within a time limit,
- * counting the rest as dropped. Errors are kept with the output's credentials redacted. The body
- * (protobuf + snappy, or OTLP JSON) is built by the caller's encoder, so this file holds only the network
- * I/O.
+ * One metrics output's delivery: a bounded queue of points POSTed in batches, at most once a second.
  */
 import type { ExportPoint } from "../../results/export/export_point.ts";
 import type { ExportSummary } from "../../results/export/summary.ts";
@@ -39,10 +31,7 @@ export interface SenderOptions {
   minGapMs: number;
 }
 
-/**
- * A point holds its run's whole latency histogram (up to a few thousand buckets, ~30 KB), so the queue
- * holds 600 (2.5 min of 250 ms intervals, ~20 MB at worst) and a longer outage keeps the newest.
- */
+/** A point holds a whole histogram (~30 KB): the queue holds 600 (~2.5 min, ~20 MB), keeping the newest. */
 export const DEFAULT_SENDER_OPTIONS: SenderOptions = {
   capacity: 600,
   maxBatch: 600,
@@ -156,11 +145,7 @@ export class OutputSender {
     if (error !== undefined) this.#setError(error);
   }
 
-  /**
-   * Keeps `error` for results.json, the report and the terminal: a receiver's text is outside input, so it
-   * loses escape sequences and control characters (line breaks become spaces), the credentials this output
-   * sent (a receiver may echo its `Authorization`) and secret query values, and is capped.
-   */
+  /** Keeps `error`, cleaned of control characters, the credentials sent and secret values, and capped. */
   #setError(error: string): void {
     const safe = terminalSafe(error).replace(/\s+/g, " ").trim();
     this.#lastError = redactKnown(safe, this.#secrets).slice(0, MAX_ERROR_CHARS);
@@ -177,8 +162,7 @@ export class OutputSender {
         body: encoded.body,
         headers: { ...encoded.headers, ...this.output.headers },
         signal: AbortSignal.any([this.#stop.signal, AbortSignal.timeout(this.opts.timeoutMs)]),
-        // A redirect is not followed: fetch would send the body again to each hop (a 307 loop POSTs every
-        // batch 21 times), and the credentials with it. The receiver's URL is given, so a move is an error.
+        // A redirect is an error: fetch would send the body and credentials again to each hop.
         redirect: "manual",
       });
       if (response.ok) return (await response.body?.cancel(), "ok");
@@ -199,12 +183,7 @@ export class OutputSender {
   }
 }
 
-/**
- * Why a POST got no answer, as the OS says it: fetch's own message is "fetch failed" for every network
- * error; its `cause` says "error sending request for url (...): client error (Connect): tcp connect error:
- * Connection refused (os error 111)", of which the OS reason is kept, or without one what follows the
- * client's prefix ("dns error: failed to lookup address information: Name or service not known").
- */
+/** Why a POST got no answer, as the OS says it ("Connection refused (os error 111)"). */
 export function fetchErrorText(err: unknown): string {
   let reason = err as Error;
   while (reason?.cause instanceof Error) reason = reason.cause;

@@ -1,79 +1,125 @@
 /**
  * @module
- * The flags of `loadlab run` (and `loadlab demo`, which is `run preset:demo`), read with the one flag
- * parser (`argv.ts` + `flag_values.ts`). Only strings are sorted here: `--set` and `--target` values are
- * handed to the experiment loader, which validates them with the file.
+ * The flags of `loadlab run` (and `loadlab demo`).
  */
 import { RESERVED_KEYS } from "../../scenarios/overrides.ts";
 import { commonFields } from "../../runner/config_fields.ts";
-import { type FlagSpec, tokenize } from "../argv.ts";
+import { flag, flagsOf, type FlagTable, helpOf, tokenize } from "../argv.ts";
 import { FlagValues } from "../flag_values.ts";
 import { K6_SUMMARY_MODES, type K6SummaryMode } from "../../results/export/k6/summary_v1.ts";
 import { HelpRequested, UsageError } from "../usage_error.ts";
 import { parseSegment, parseStartAt, type SegmentArg } from "../segment_args.ts";
-import { DASHBOARD_FLAGS, dashboardHelp, dashboardOptions } from "../dashboard/flags.ts";
+import { DASHBOARD_FLAGS, dashboardOptions } from "../dashboard/flags.ts";
 import type { ServeOptions } from "../dashboard/server.ts";
 import { distinctMetricsOuts, parseMetricsOut } from "../metrics_out/out_flags.ts";
 import { isMetricsOut, type MetricsOutput } from "../../results/export/metrics_output.ts";
-import { BASELINE_FLAGS, type BaselineArgs, baselineArgs, baselineHelp } from "../baseline_flags.ts";
-import { ABORT_FLAGS, type AbortOnFailArg, abortOnFailArg } from "../abort_flags.ts";
-import {
-  hasLoadFlags,
-  SCRIPT_LOAD_FLAGS,
-  SCRIPT_LOAD_HELP,
-  type ScriptLoadArgs,
-  scriptLoadArgs,
-} from "./script_load_flags.ts";
+import { BASELINE_FLAGS, type BaselineArgs, baselineArgs } from "../baseline_flags.ts";
+import { ABORT_ON_FAIL, type AbortOnFailArg, abortOnFailArg, DELAY_ABORT_EVAL } from "../abort_flags.ts";
+import { hasLoadFlags, SCRIPT_LOAD_TABLE, type ScriptLoadArgs, scriptLoadArgs } from "./script_load_flags.ts";
+
+/** The rows of `loadlab run --help`: every flag, in the help's order. */
+const RUN_TABLE: FlagTable = [
+  flag("--quick", {}, ["apply the file's quick: section (a shorter run of the same shape)"]),
+  flag("--out-dir <dir>", { example: "out/study" }, [
+    "where results.json, report.html and target logs go (default out/<name>)",
+  ]),
+  flag("--resume", {}, [
+    "keep the complete runs of <dir>/results.json and run only the rest",
+    "(a run that got no response runs again)",
+  ]),
+  flag("--only target=X,load=Y", { repeatable: true, example: "target=direct,load=burst" }, [
+    "run a subset (repeat a key for several: target=a,target=b)",
+  ]),
+  flag("--set PATH=VALUE", { repeatable: true, example: "repeats=5" }, [
+    "override a field of the file before validation, e.g. --set repeats=5",
+    "(repeatable; VALUE is read as a YAML scalar)",
+  ]),
+  flag("--target NAME=URL", { repeatable: true, example: "mine=http://127.0.0.1:3000" }, [
+    "replace a target by a server already running (repeatable)",
+  ]),
+  flag("--profile", {}, [
+    "a CPU profile of every target loadlab starts (node or deno), per run:",
+    "profiles/*.cpuprofile beside results.json, top functions and flame",
+    'graphs in the report (the numbers are then "profiled"; docs/PROFILES.md)',
+  ]),
+  flag("--summary <file.md>", { example: "summary.md" }, [
+    "write a markdown summary (for CI step summaries)",
+  ]),
+  flag("--summary-mode <mode>", { example: "compact" }, [
+    "a k6 script's end-of-test summary: compact (k6 v1's, the default), full,",
+    "or legacy (k6 0.x's layout)",
+  ]),
+  flag("--junit <file.xml>", { example: "junit.xml" }, [
+    "write JUnit XML: one test case per threshold and run",
+  ]),
+  flag("--output-bench <file>", { example: "bench.json" }, [
+    "github-action-benchmark JSON: latency (customSmallerIsBetter) to <file>,",
+    "req/s and success (customBiggerIsBetter) to <file minus .json>.bigger.json",
+    "(with $GITHUB_STEP_SUMMARY set, the --summary markdown is appended there)",
+  ]),
+  flag("--out KIND=URL", {
+    repeatable: true,
+    example: "prometheus-remote-write=http://127.0.0.1:9090/api/v1/write",
+  }, [
+    "stream metrics per interval while the runs go (repeatable):",
+    "prometheus-remote-write=URL, otlp=URL (protobuf) or otlp-json=URL",
+    "(docs/METRICS_OUT.md)",
+  ]),
+  flag("--no-redact", {}, [
+    "keep secrets (URL passwords, Authorization/Cookie/*token*/*key*/",
+    "*signature* headers, such query parameters and target env vars) in",
+    "every output",
+  ]),
+  flag("--max-memory-mb N", { example: "4096" }, [
+    "loadlab's own memory (RSS) past which a run's workers are ended and",
+    "the run flagged incomplete, naming memory (over every load's",
+    "maxMemoryMb; default: half the memory free at the start of each run,",
+    "1024-2048 MB, more per worker)",
+  ]),
+  flag("--strict", {}, [
+    "exit 6 when a run is flagged (generator-bound, server-bound, dropped",
+    "sends, lost, unanswered or failed requests, server errors, no",
+    "2xx/3xx, no session completed, nothing measured, incomplete,",
+    "warm-up not reached, data ran out, steered; also strict: true)",
+  ]),
+  {
+    ...ABORT_ON_FAIL,
+    help: [
+      "every threshold of the file gets abortOnFail: judged while each run",
+      "goes, the first failure stops it and the experiment (exit 1)",
+    ],
+  },
+  {
+    ...DELAY_ABORT_EVAL,
+    help: [
+      "with --abort-on-fail: not before D of measured time, e.g. 10s (replaces",
+      "each threshold's delayAbortEval; default: the file's, else 0s)",
+    ],
+  },
+  flag("--segment I/N", { example: "0/4" }, [
+    "run segment I of N of every load (url: targets only; thresholds are",
+    "left pending for 'loadlab merge'; docs/scale-out.md)",
+  ]),
+  flag("--start-at <time>", { example: "2026-11-21T17:00:00Z" }, [
+    "with --segment: the RFC 3339 instant the first run starts on every shard",
+  ]),
+  flag("--replay <results.json>", { example: "out/study/results.json" }, [
+    "run each steered run of that file again with its recorded changes (pause,",
+    "rate, connections, end of a phase, stop) at their instants (docs/REFERENCE.md)",
+  ]),
+  ...BASELINE_FLAGS,
+  ...DASHBOARD_FLAGS,
+  ...SCRIPT_LOAD_TABLE,
+  flag("-h, --help", {}, ["this help"]),
+];
+
+const SPECS = flagsOf(RUN_TABLE);
 
 export const RUN_HELP = `loadlab run: run an experiment file (or a preset shipped inside loadlab)
 
 Usage: loadlab run FILE|preset:NAME [options]
 
-  --quick                   apply the file's quick: section (a shorter run of the same shape)
-  --out-dir <dir>           where results.json, report.html and target logs go (default out/<name>)
-  --resume                  keep the complete runs of <dir>/results.json and run only the rest
-                            (a run that got no response runs again)
-  --only target=X,load=Y    run a subset (repeat a key for several: target=a,target=b)
-  --set PATH=VALUE          override a field of the file before validation, e.g. --set repeats=5
-                            (repeatable; VALUE is read as a YAML scalar)
-  --target NAME=URL         replace a target by a server already running (repeatable)
-  --profile                 a CPU profile of every target loadlab starts (node or deno), per run:
-                            profiles/*.cpuprofile beside results.json, top functions and flame
-                            graphs in the report (the numbers are then "profiled"; docs/PROFILES.md)
-  --summary <file.md>       write a markdown summary (for CI step summaries)
-  --summary-mode <mode>     a k6 script's end-of-test summary: compact (k6 v1's, the default), full,
-                            or legacy (k6 0.x's layout)
-  --junit <file.xml>        write JUnit XML: one test case per threshold and run
-  --output-bench <file>     github-action-benchmark JSON: latency (customSmallerIsBetter) to <file>,
-                            req/s and success (customBiggerIsBetter) to <file minus .json>.bigger.json
-                            (with $GITHUB_STEP_SUMMARY set, the --summary markdown is appended there)
-  --out KIND=URL            stream metrics per interval while the runs go (repeatable):
-                            prometheus-remote-write=URL, otlp=URL (protobuf) or otlp-json=URL
-                            (docs/METRICS_OUT.md)
-  --no-redact               keep secrets (URL passwords, Authorization/Cookie/*token*/*key*/
-                            *signature* headers, such query parameters and target env vars) in
-                            every output
-  --max-memory-mb N         loadlab's own memory (RSS) past which a run's workers are ended and
-                            the run flagged incomplete, naming memory (over every load's
-                            maxMemoryMb; default: half the memory free at the start of each run,
-                            1024-2048 MB, more per worker)
-  --strict                  exit 6 when a run is flagged (generator-bound, server-bound, dropped
-                            sends, lost, unanswered or failed requests, server errors, no
-                            2xx/3xx, no session completed, nothing measured, incomplete,
-                            warm-up not reached, data ran out, steered; also strict: true)
-  --abort-on-fail           every threshold of the file gets abortOnFail: judged while each run
-                            goes, the first failure stops it and the experiment (exit 1)
-  --delay-abort-eval D      with --abort-on-fail: not before D of measured time, e.g. 10s (replaces
-                            each threshold's delayAbortEval; default: the file's, else 0s)
-  --segment I/N             run segment I of N of every load (url: targets only; thresholds are
-                            left pending for 'loadlab merge'; docs/scale-out.md)
-  --start-at <time>         with --segment: the RFC 3339 instant the first run starts on every shard
-  --replay <results.json>   run each steered run of that file again with its recorded changes (pause,
-                            rate, connections, end of a phase, stop) at their instants (docs/REFERENCE.md)
-${baselineHelp(2, 28)}
-${dashboardHelp(2, 28)}
-${SCRIPT_LOAD_HELP}
-  -h, --help                this help
+${helpOf(RUN_TABLE, { flagAt: 2, textAt: 28 })}
 
 The file format: docs/EXPERIMENTS.md. 'loadlab presets' lists the presets.
 Exit codes: 0 ok, 1 a threshold failed, 2 bad input, 3 a target failed, 4 a run got no
@@ -81,37 +127,6 @@ response at all (any one run, any error kind), 5 output not writable, 6 a run fl
 --strict, 7 worse than --baseline past --fail-on, 8 not judged: a --fail-on rule no pair could
 check (nothing paired, only flagged runs, or noise or the run's own waits for a core could explain
 the change; the reason says what would settle it), 130 interrupted (Ctrl-C), 143 stopped by SIGTERM.`;
-
-const SPECS: FlagSpec[] = [
-  { long: "quick", takesValue: false },
-  { long: "out-dir", takesValue: true, example: "out/study" },
-  { long: "resume", takesValue: false },
-  { long: "only", takesValue: true, repeatable: true, example: "target=direct,load=burst" },
-  { long: "segment", takesValue: true, example: "0/4" },
-  { long: "start-at", takesValue: true, example: "2026-11-21T17:00:00Z" },
-  { long: "replay", takesValue: true, example: "out/study/results.json" },
-  { long: "set", takesValue: true, repeatable: true, example: "repeats=5" },
-  { long: "target", takesValue: true, repeatable: true, example: "mine=http://127.0.0.1:3000" },
-  { long: "profile", takesValue: false },
-  { long: "summary", takesValue: true, example: "summary.md" },
-  { long: "summary-mode", takesValue: true, example: "compact" },
-  { long: "junit", takesValue: true, example: "junit.xml" },
-  { long: "output-bench", takesValue: true, example: "bench.json" },
-  {
-    long: "out",
-    takesValue: true,
-    repeatable: true,
-    example: "prometheus-remote-write=http://127.0.0.1:9090/api/v1/write",
-  },
-  { long: "no-redact", takesValue: false },
-  { long: "strict", takesValue: false },
-  { long: "max-memory-mb", takesValue: true, example: "4096" },
-  ...ABORT_FLAGS,
-  ...BASELINE_FLAGS,
-  ...DASHBOARD_FLAGS,
-  ...SCRIPT_LOAD_FLAGS,
-  { long: "help", short: "h", takesValue: false },
-];
 
 /** What `loadlab run` was asked to do. */
 export interface RunArgs extends BaselineArgs {
@@ -185,7 +200,7 @@ export function parseRunArgs(argv: string[], command = "run", help = RUN_HELP): 
     ...metricsOutsOf(flags),
     ...(flags.has("replay") ? { replay: flags.path("replay") } : {}),
     ...baselineArgs(flags),
-    ...dashboardOf(flags),
+    ...dashboardOptions(flags),
     ...abortOf(flags),
     ...scriptLoadOf(flags),
   };
@@ -244,12 +259,6 @@ function scriptLoadOf(flags: FlagValues): Pick<RunArgs, "scriptLoad"> {
   const scriptLoad = scriptLoadArgs(flags);
   const given = hasLoadFlags(scriptLoad) || Object.keys(scriptLoad.env).length > 0 || scriptLoad.k6;
   return given ? { scriptLoad } : {};
-}
-
-/** `{dashboard}` when a dashboard flag was given, else nothing (so the parsed args stay as they were). */
-function dashboardOf(flags: FlagValues): Pick<RunArgs, "dashboard"> {
-  const dashboard = dashboardOptions(flags);
-  return dashboard ? { dashboard } : {};
 }
 
 /** `target=a,load=b` (possibly repeated) into lists per key. */

@@ -1,10 +1,6 @@
 /**
  * @module
- * `loadlab run FILE|preset:NAME`: loads and validates the experiment (cli/run/source.ts; every problem
- * one line, exit 2, before anything starts), checks the output folder is writable (exit 5, before any
- * load), runs the plan with progress (run i/N, its coordinates and the ETA, the engine's live line on a
- * terminal; one plain line per run otherwise), then prints the failed thresholds and writes the CI
- * summaries. `loadlab demo` is this command on `preset:demo`. Exit codes as in docs/EXPERIMENTS.md.
+ * `loadlab run FILE|preset:NAME`: load, check the outputs, run the plan with progress, judge and write.
  */
 import { type Interrupt, interruptSignal, liveLine } from "../live.ts";
 import { readRunPlanOrStop } from "./stopped.ts";
@@ -60,7 +56,7 @@ import { type MetricsOutput, parseMetricsOutput } from "../../results/export/met
 import { exportLine } from "../../results/export/summary.ts";
 
 /** How another command (`demo`) runs through this one. */
-export interface RunCommandOptions {
+interface RunCommandOptions {
   command?: string;
   help?: string;
 }
@@ -141,10 +137,7 @@ async function runRead(
   return outcome.k6 ? k6ExitCodeOf(withK6, outcome.results.runs) : withK6;
 }
 
-/**
- * The output folder, checked before any load: no output may overwrite the experiment file (exit 2), and
- * the folder and the CI files must be writable (`OutputError`, exit 5).
- */
+/** The output folder, checked before any load: not over the experiment file (2), writable (5). */
 async function checkedOutDir(args: RunArgs, plan: Plan): Promise<string> {
   const outDir = args.outDir ?? `out/${plan.experiment.name}`;
   const clash = outputClobbersInput(
@@ -171,10 +164,7 @@ async function checkedOutDir(args: RunArgs, plan: Plan): Promise<string> {
 /** A plan's outcome and the exit code a stop by a signal gives (130 Ctrl-C, 143 SIGTERM). */
 type Stopped = RunPlanOutcome & { stopExitCode: number; k6: K6Summaries | null };
 
-/**
- * Runs the plan with progress; an exit code when it could not finish normally. A target that fails
- * throws `TargetFailedError` (exit 3, cli/command_errors.ts), naming where the finished runs are kept.
- */
+/** Runs the plan with progress; an exit code when it could not finish normally. */
 async function execute(
   command: string,
   plan: Plan,
@@ -240,10 +230,7 @@ function experimentInfo(args: RunArgs, source: RunSource) {
   };
 }
 
-/**
- * The plan's outcome once the metrics outputs are closed, its results as the CI files and the terminal
- * see them; the dashboard shows them last.
- */
+/** The plan's outcome once the metrics outputs are closed, its results shown to CI files and terminal. */
 async function finishOutputs(
   planned: RunPlanOutcome,
   exporter: MetricsExporter | null,

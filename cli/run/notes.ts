@@ -1,18 +1,12 @@
 /**
  * @module
- * What `loadlab run` tells the reader about how its experiment will run, before the first run: which
- * runtime serves each example framework app, with the one command that installs Node's packages when
- * they fell back to Deno's npm compatibility (a framework's numbers differ a lot between the two). The
- * experiment as it ran after `--quick`, `--set` or `--target` comes from scenarios/load.ts `loadRunnable`.
+ * What `loadlab run` says before the first run: which runtime serves each example framework app.
  */
 import type { Plan } from "../../scenarios/plan/types.ts";
 import { exampleCommand, EXAMPLES_DIR, EXAMPLES_INSTALL_HINT } from "../../targets/example.ts";
 import { findProgram } from "../../system/path_lookup.ts";
 
-/**
- * One line per runtime that will serve the plan's example apps (`express, fastify: node v20.20.2`); a
- * fall-back to Deno's npm compatibility says why and how to run them under Node. Empty without example apps.
- */
+/** One line per runtime serving the plan's example apps, with how to get Node's when Deno's serves. */
 export function exampleRuntimeLines(plan: Plan, examplesDir: URL = EXAMPLES_DIR): string[] {
   const byRuntime = new Map<string, string[]>();
   const fellBack = new Set<string>();

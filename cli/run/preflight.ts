@@ -1,11 +1,6 @@
 /**
  * @module
- * What `loadlab run` checks about its outputs before any target starts or any load is sent, as it
- * checks the output folder: the CI files (`--summary`, `--junit`) and external targets' log files can
- * be written; an unwritable one throws `OutputError` (exit 5). The checks of the plan itself (target
- * files, the open-file limit) are scenarios/plan/preflight.ts, run when the plan is loaded. And the
- * output folder is locked for the run's life (system/folder_lock.ts): a second `run` into it refuses
- * with exit 5 naming the first one's pid, instead of both rewriting the same results.json.
+ * What `loadlab run` checks about its outputs before any target starts (exit 5).
  */
 import type { Plan } from "../../scenarios/plan/types.ts";
 import { OutputError } from "../../results/output_error.ts";
@@ -14,10 +9,7 @@ import { assertFileWritable } from "../../system/atomic_write.ts";
 import { osErrorText } from "../../system/os_error.ts";
 import { FolderInUseError, type FolderLock, holderText, lockFolder } from "../../system/folder_lock.ts";
 
-/**
- * The other outputs can be created (before any load, as the output folder is): `files` as
- * `[flag, path]` (`--summary`, `--junit`) and the `logFile` of every external target the plan starts.
- */
+/** Checks, before any load, that `files` and every external target's `logFile` can be created. */
 export async function assertOutputsWritable(
   plan: Plan,
   files: Array<[string, string | undefined]>,
@@ -39,11 +31,7 @@ export async function assertOutputsWritable(
   }
 }
 
-/**
- * Locks the output folder (created and write-checked before) for `loadlab COMMAND`; throws `OutputError`
- * (exit 5) naming the process that holds it. A lock left by a process that is gone is taken over with
- * a note on stderr, as is a folder that cannot be locked at all (the run goes on without the lock).
- */
+/** Locks the output folder; throws `OutputError` (exit 5) naming the process that holds it. */
 export async function lockOutDir(command: string, outDir: string): Promise<FolderLock> {
   try {
     const lock = await lockFolder(outDir, `loadlab ${command}`);

@@ -1,11 +1,6 @@
 /**
  * @module
- * What `loadlab run` prints while an experiment goes. On a terminal: a header per run (run i/N, its
- * coordinates, the ETA of the whole experiment), the engine's live line under it, then the run's summary
- * line. Otherwise (CI logs, pipes): only the summary line per run, so a log holds one line per run. A
- * run whose flows check responses has its `Checks:` block (passed and failed per check) under its line,
- * and a profile not taken or qualified (profileNotes) its warning.
- * Capacity-search probes print their summary line too, marked as probes.
+ * What `loadlab run` prints while an experiment goes, on a terminal and in a log.
  */
 import { terminalSafe } from "../../validation/terminal_text.ts";
 import type { AttackProgress, RunResult } from "../../results/mod.ts";
@@ -60,11 +55,7 @@ export function runProgress(opts: {
   };
 }
 
-/**
- * What qualifies the run's CPU profiles, one line a process: why one was not taken (its inspector belonged
- * to another process, the process died) or what a taken one may not show (mostly idle), as results.json
- * and the report say it, so a terminal reader is not left with "(profiled)" alone.
- */
+/** What qualifies the run's CPU profiles, one line a process. */
 export function profileNotes(run: RunResult): string[] {
   return (run.profiles ?? []).flatMap((p) => {
     const note = p.error ?? p.warning;
@@ -73,17 +64,12 @@ export function profileNotes(run: RunResult): string[] {
 }
 
 /** "1m 05s", "12 s". */
-export function formatEta(ms: number): string {
+function formatEta(ms: number): string {
   if (ms < 60_000) return `${Math.max(1, Math.round(ms / 1000))} s`;
   return formatDurationMs(ms);
 }
 
-/**
- * One line per finished run: name, req/s (with the requested rate, sends made and dropped for open models;
- * the drain and requests unfinished by gracefulStop beside it), p50, p99 ("-" without a response),
- * success, and the run verdict (results/conclude/run_verdict.ts) last, so a log line never shows
- * "success 100.00%" beside dropped sends without saying so; then "(profiled)" when it was.
- */
+/** One line per finished run, the run verdict last so no number shows without what qualifies it. */
 export function summaryLine(run: RunResult): string {
   const f = sendFacts(run);
   const rate = requestSendsOf(run) === 0 && sessionsEnded(run) > 0

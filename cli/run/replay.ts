@@ -1,10 +1,6 @@
 /**
  * @module
- * `loadlab run --replay results.json`: the changes a steered run recorded (its `steering`) applied to
- * the run of the same name in this plan, each at its instant, so the load follows the same schedule again
- * (runner/load/steer_schedule.ts computes it from the plan and the changes, as it did live). Checked
- * before any load: the file must be a loadlab results file, hold at least one steered run, name only runs
- * of this plan, and each change must fit the run's model; each problem names the run and the change.
+ * `loadlab run --replay results.json`: a steered run's recorded changes applied again at their instants.
  */
 import { loadResultsFile } from "../../results/io.ts";
 import { describeChange } from "../../results/schema/steering.ts";

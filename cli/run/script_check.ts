@@ -1,14 +1,6 @@
 /**
  * @module
- * A session script checked before any target starts or load is sent (exit 2 on a problem): type-checked
- * with `deno check` when loadlab runs from source (a compiled loadlab has no type checker inside; its
- * import below still refuses a syntax error), then imported to see it loads and has a default function,
- * in an isolate of its own (runner/script/host/host.ts): its top-level code cannot end loadlab (`Deno.exit`),
- * hold it (a loop that never yields is refused within seconds, an await that never settles after a minute) or
- * grow it past its memory limit. Problems name the script's file:line. A stop (Ctrl-C, SIGTERM) during
- * the check or the import ends either at once: `ScriptCheckStopped` names the phase. `scriptExperimentText`
- * is the experiment `loadlab run session.ts` runs: the script's `options` (what a file would say) over a
- * default of the built-in target under 10 connections for 10 s.
+ * A session script type-checked and imported in an isolate of its own before any load (exit 2).
  */
 import { basename, dirname, extname, resolve } from "node:path";
 import { busyText, type HostOutcome, type ScriptExports, ScriptHost } from "../../runner/script/host/host.ts";
@@ -51,12 +43,7 @@ export function scriptExperimentName(path: string): string {
 /** How long importing a script (its top-level code) may take before it is refused. */
 const IMPORT_TIMEOUT_MS = 60_000;
 
-/**
- * Type-checks (from source) and imports the script at `path` in an isolate of its own (so its top-level
- * code cannot end loadlab), under loadlab's memory limit `memoryLimitMb` (before the plan: the one of
- * `--max-memory-mb`, else one worker's default); throws `UsageError` naming file:line, or why the import
- * never ended, and `ScriptCheckStopped` when `signal` aborts meanwhile.
- */
+/** Type-checks and imports the script at `path` in an isolate; throws `UsageError` naming file:line. */
 export async function checkScript(
   path: string,
   memoryLimitMb = memoryLimitMbBesideRuns(),
@@ -96,8 +83,7 @@ export async function checkScript(
 
 /** Why importing the script `name` gave no module, in words. */
 function importProblem(name: string, outcome: HostOutcome): string {
-  // One bounded line, its place kept at its start and the environment's secrets redacted: a top level
-  // that threw a 5 MB message printed all of it.
+  // One bounded line, its place kept at its start and the environment's secrets redacted.
   if (outcome.kind === "failed") return new ScriptNames(Deno.env.toObject()).shownPlaced(outcome.message);
   if (outcome.kind === "memory") {
     return `${name}: its top level ${memoryPassedText(outcome.limitMb)} as it was imported: a script that ` +
@@ -112,15 +98,9 @@ function importProblem(name: string, outcome: HostOutcome): string {
     "never settles?)";
 }
 
-/**
- * `deno check`'s errors as `file:line:col: message` (none in a compiled loadlab: no checker inside), run
- * from the script's folder so its own deno.json applies. A folder with a package.json but no installed
- * node_modules (an npm project not installed) cannot find `@types/node`: then checked again with npm
- * packages from Deno's cache (`--node-modules-dir=none`), so that is not taken for the script's error.
- */
+/** `deno check`'s errors as `file:line:col: message`, run in the script's folder for its deno.json. */
 async function typeProblems(path: string, signal?: AbortSignal): Promise<string[]> {
-  // A k6 script's conversion is JavaScript loadlab wrote: Deno checks no types in it, and its imports are
-  // loadlab's own runtime, checked with loadlab.
+  // A k6 script's conversion is JavaScript loadlab wrote, importing loadlab's own checked runtime.
   if (Deno.build.standalone || path.startsWith(k6CacheDir() + "/")) return [];
   let text = await denoCheck(path, [], signal);
   if (text !== null && text.includes("Could not find a matching package")) {
@@ -129,11 +109,7 @@ async function typeProblems(path: string, signal?: AbortSignal): Promise<string[
   return text === null ? [] : problemsOf(text, dirname(path));
 }
 
-/**
- * The output of `deno check` on `path` when it failed, else null. The check runs in a process group of
- * its own: `signal` (Ctrl-C, SIGTERM) ends the group at once and throws `ScriptCheckStopped`, so no
- * checker is left running for seconds after loadlab is gone.
- */
+/** The output of `deno check` on `path` when it failed, else null. */
 async function denoCheck(path: string, flags: string[], signal?: AbortSignal): Promise<string | null> {
   const { command, args, grouped } = inGroupOfItsOwn(Deno.execPath(), ["check", "--quiet", ...flags, path]);
   const child = new Deno.Command(command, {
@@ -178,10 +154,7 @@ export function problemsOf(text: string, folder: string): string[] {
   return problems.length > 0 ? problems : [text.trim().split("\n")[0]];
 }
 
-/**
- * The experiment (JSON text) `loadlab run session.ts` runs, and the script as checked (under
- * `--max-memory-mb`, `maxMemoryMb`, when given).
- */
+/** The experiment (JSON text) `loadlab run session.ts` runs, and the script as checked. */
 export async function scriptExperimentText(
   source: string,
   maxMemoryMb?: number,
@@ -200,10 +173,7 @@ export async function scriptExperimentText(
   return JSON.stringify(experiment);
 }
 
-/**
- * Checks every script the plan's runs use (once each) before any of them starts, under the memory limit
- * of the first run that uses it.
- */
+/** Checks every script the plan's runs use, once each, before any of them starts. */
 export async function checkPlanScripts(plan: Plan, signal?: AbortSignal): Promise<void> {
   const limits = new Map<string, number>();
   for (const { attack } of plan.runs) {

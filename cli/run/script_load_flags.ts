@@ -1,13 +1,8 @@
 /**
  * @module
- * The load of a session script or a k6 script from `loadlab run`'s command line, so a user changes the
- * load without editing the file: k6's `--vus 50 --duration 30s`, `--iterations`, `--stages 30s:50,1m:0`
- * and `-e KEY=VALUE`, and Locust's `-c 50 --ramp-up 10/s -d 20s` (`-c` is `--vus`). For a k6 script the
- * flags override its `options` as k6's flags do; for a TypeScript session they replace its loads. `-e`
- * sets the variable in loadlab's environment, which sessions read as `s.env` and k6 scripts as `__ENV`.
- * With an experiment file the flags are refused: its loads say the load (`--set` changes them).
+ * A session or k6 script's load from `loadlab run`'s flags, with k6's and Locust's spellings.
  */
-import type { FlagSpec } from "../argv.ts";
+import { flag, type FlagTable } from "../argv.ts";
 import type { FlagValues } from "../flag_values.ts";
 import { parseDurationMs } from "../duration.ts";
 import { parseStages, rampUpStages } from "../attack/stages.ts";
@@ -16,40 +11,47 @@ import { HTTP_DEBUG_MAX } from "../../runner/script/k6/http_debug.ts";
 import { isTrendStat, TREND_STATS_TOLD } from "../../scenarios/k6/options_shape.ts";
 import type { Stage } from "../../runner/load/models/ramping_connections.ts";
 
-export const SCRIPT_LOAD_FLAGS: FlagSpec[] = [
-  { long: "vus", short: "c", aliases: ["u"], takesValue: true, example: "50" },
-  { long: "duration", short: "d", takesValue: true, example: "30s" },
-  { long: "iterations", short: "i", takesValue: true, example: "100" },
-  { long: "max-duration", takesValue: true, example: "10m" },
-  { long: "stages", short: "s", aliases: ["stage"], takesValue: true, repeatable: true, example: "30s:50" },
-  { long: "ramp-up", takesValue: true, example: "10/s" },
-  { long: "env", short: "e", takesValue: true, repeatable: true, example: "BASE=http://127.0.0.1:8080" },
-  { long: "tag", takesValue: true, repeatable: true, example: "env=staging" },
-  { long: "no-thresholds", takesValue: false },
-  { long: "quiet", short: "q", takesValue: false },
-  { long: "summary-export", takesValue: true, example: "summary.json" },
-  { long: "summary-trend-stats", takesValue: true, example: "avg,p(95),p(99.9),count" },
-  { long: "http-debug", takesValue: false, optionalValue: true, example: "full" },
+/** The rows of `loadlab run --help` for a script's load, k6's spellings in the same rows. */
+export const SCRIPT_LOAD_TABLE: FlagTable = [
+  "Scripts (session.ts or a k6 script.js) take their load from the command line too:",
+  flag("-c, -u, --vus <n>", { example: "50" }, [
+    "virtual users (connections); over a k6 script's options as k6's --vus",
+  ]),
+  flag("-d, --duration <d>", { example: "30s" }, ["how long, e.g. 30s"]),
+  flag("-i, --iterations <n>", { example: "100" }, [
+    "this many sessions (k6 iterations), shared by the users",
+  ]),
+  flag("--max-duration <d>", { example: "10m" }, [
+    "with --iterations: stop there, flagged, if not done (10m)",
+  ]),
+  flag("-s, --stages D:N,...", { aliases: ["stage"], repeatable: true, example: "30s:50" }, [
+    "ramping users, k6's stages (repeatable; k6's --stage too),",
+    "e.g. -s 30s:50 -s 1m:50 -s 30s:0",
+  ]),
+  flag("--ramp-up <r/s>", { example: "10/s" }, [
+    "with -c: Locust's spawn rate, e.g. -c 50 --ramp-up 10/s -d 20s",
+  ]),
+  flag("-e, --env KEY=VALUE", { repeatable: true, example: "BASE=http://127.0.0.1:8080" }, [
+    "a variable for the script (s.env, k6's __ENV; repeatable)",
+  ]),
+  "A k6 script also takes k6's flags:",
+  flag("--tag NAME=VALUE", { repeatable: true, example: "env=staging" }, [
+    "a tag on every request and sample (thresholds select by it; repeatable)",
+  ]),
+  flag("--no-thresholds", {}, ["judge none of the script's thresholds"]),
+  flag("-q, --quiet", {}, ["no progress lines while the runs go"]),
+  flag("--summary-export <file>", { example: "summary.json" }, [
+    "k6's JSON summary export (its legacy shape) to <file>",
+  ]),
+  flag("--summary-trend-stats L", { example: "avg,p(95),p(99.9),count" }, [
+    "the trends' stats in the summary, e.g. avg,p(95),p(99.9),count",
+  ]),
+  flag("--http-debug[=full]", { example: "full" }, [
+    "each request and response on stderr (headers; =full adds bodies), the",
+    `first ${HTTP_DEBUG_MAX} exchanges per worker, secrets redacted`,
+  ]),
+  "  --out json=<file>         k6's NDJSON of every metric sample (Metric and Point lines)",
 ];
-
-export const SCRIPT_LOAD_HELP =
-  `Scripts (session.ts or a k6 script.js) take their load from the command line too:
-  -c, -u, --vus <n>         virtual users (connections); over a k6 script's options as k6's --vus
-  -d, --duration <d>        how long, e.g. 30s
-  -i, --iterations <n>      this many sessions (k6 iterations), shared by the users
-  --max-duration <d>        with --iterations: stop there, flagged, if not done (10m)
-  -s, --stage(s) D:N,...    ramping users, k6's stages (repeatable), e.g. -s 30s:50 -s 1m:50 -s 30s:0
-  --ramp-up <r/s>           with -c: Locust's spawn rate, e.g. -c 50 --ramp-up 10/s -d 20s
-  -e, --env KEY=VALUE       a variable for the script (s.env, k6's __ENV; repeatable)
-A k6 script also takes k6's flags:
-  --tag NAME=VALUE          a tag on every request and sample (thresholds select by it; repeatable)
-  --no-thresholds           judge none of the script's thresholds
-  -q, --quiet               no progress lines while the runs go
-  --summary-export <file>   k6's JSON summary export (its legacy shape) to <file>
-  --summary-trend-stats L   the trends' stats in the summary, e.g. avg,p(95),p(99.9),count
-  --http-debug[=full]       each request and response on stderr (headers; =full adds bodies), the
-                            first ${HTTP_DEBUG_MAX} exchanges per worker, secrets redacted
-  --out json=<file>         k6's NDJSON of every metric sample (Metric and Point lines)`;
 
 /** The load flags as given (none given: every field undefined, `env` empty). */
 export interface ScriptLoadArgs {
@@ -167,10 +169,7 @@ function k6FlagsOf(flags: FlagValues): K6Flags {
   return k6;
 }
 
-/**
- * A k6 script's `options` with k6's flags over them, as k6 applies its command line: `--tag` over
- * `options.tags`, `--summary-trend-stats` for `summaryTrendStats`, `--no-thresholds` without `thresholds`.
- */
+/** A k6 script's `options` with k6's flags over them, as k6 applies its command line. */
 export function withK6Flags(
   options: Record<string, unknown>,
   k6: K6Flags | undefined,

@@ -1,10 +1,6 @@
 /**
  * @module
- * The experiment `loadlab run` reads, before any output folder is touched or any target starts: a file,
- * a preset (`preset:NAME`) or a session script (run as the experiment its options describe), loaded by
- * scenarios/load.ts `loadRunnable` with the run's flags, its schedule replayed when `--replay` asks, its
- * scripts checked. The problems it finds are bad input (exit 2). Kept apart from cli/run/command.ts, which
- * checks the outputs, runs the plan and ends the command, so reading an experiment is one place to look.
+ * The experiment `loadlab run` reads: a file, a preset or a session script, with the run's flags.
  */
 import { resolve } from "node:path";
 import type { RunArgs } from "./args.ts";
@@ -27,19 +23,13 @@ import type { Plan } from "../../scenarios/plan/types.ts";
 import { findPreset, PRESETS } from "../../scenarios/presets/mod.ts";
 import { terminalSafe } from "../../validation/terminal_text.ts";
 
-/**
- * An experiment as read: planned and checked, with the text it came from, the experiment as it runs
- * (null when unchanged), the notes of a converted Artillery script and the preset's name.
- */
+/** An experiment as read and planned, with its text, as it runs, its import notes and preset name. */
 export interface RunSource extends Runnable {
   text: string;
   preset?: string;
 }
 
-/**
- * The experiment `args` name and the plan that runs: its notes printed, its schedule replayed when asked,
- * its scripts checked and `--abort-on-fail` refused without a threshold to act on.
- */
+/** The experiment `args` name and its plan: notes printed, schedule replayed, scripts checked. */
 export async function readRunPlan(
   args: RunArgs,
   signal?: AbortSignal,
@@ -76,10 +66,7 @@ export async function readRunPlan(
   return { source, plan };
 }
 
-/**
- * The experiment of session script `args.source`: a k6 script's from its options, else the script's own;
- * the command line's load flags over either, its `-e` variables set first (the script reads them).
- */
+/** The experiment of session script `args.source` (a k6 script's from its options), load flags over it. */
 async function scriptText(args: RunArgs, signal?: AbortSignal): Promise<{ text: string; paths?: K6Paths }> {
   const problem = scriptFileProblem(resolve(args.source));
   if (problem !== null) throw new UsageError(`${args.source}: ${problem}`);
@@ -101,10 +88,7 @@ async function scriptText(args: RunArgs, signal?: AbortSignal): Promise<{ text: 
   return { text: JSON.stringify({ ...JSON.parse(text), loads: { session: sessionLoadOf(flags) } }) };
 }
 
-/**
- * k6's flags the script's isolates honour, set in loadlab's environment before the script is imported
- * (runner/script/k6/isolate_flags.ts); `--out json=FILE` starts its file empty, as k6 does.
- */
+/** Sets k6's flags the script's isolates honour in loadlab's environment before the import. */
 function passToIsolates(k6: K6Flags): void {
   const { tags, httpDebug, jsonOut, noThresholds } = k6;
   if (jsonOut !== undefined) {
@@ -118,10 +102,7 @@ function passToIsolates(k6: K6Flags): void {
   Deno.env.set(K6_FLAGS_ENV, JSON.stringify({ tags, httpDebug, jsonOut: jsonPath, noThresholds }));
 }
 
-/**
- * `loadSource` of a script's experiment: a k6 script's problems are told at the paths of its `options`
- * (`options.vus`), where its user looks, not at the experiment fields they became (`loads.k6.connections`).
- */
+/** `loadSource` of a script's experiment, a k6 script's problems told at its `options` paths. */
 function loadK6Aware(args: RunArgs, script?: { text: string; paths?: K6Paths }): RunSource {
   try {
     return loadSource(args, script?.text);
@@ -131,10 +112,7 @@ function loadK6Aware(args: RunArgs, script?: { text: string; paths?: K6Paths }):
   }
 }
 
-/**
- * The plan of a file or a preset, ready to run (throws `ExperimentError` or `UsageError`): read here,
- * loaded by scenarios/load.ts `loadRunnable` (the notes of a converted Artillery script come back with it).
- */
+/** The plan of a file or a preset (throws `ExperimentError` or `UsageError`). */
 function loadSource(args: RunArgs, scriptText?: string): RunSource {
   const common = {
     file: args.source,

@@ -1,10 +1,6 @@
 /**
  * @module
- * `loadlab run` reading its experiment, and what it leaves when a stop (Ctrl-C, SIGTERM) comes then:
- * while a session script is type-checked or its top level (a k6 script's init code) runs. results.json
- * and report.html with no run, `complete: false` and `stoppedIn` naming the phase, as a stop in any
- * later phase leaves them; with `--resume` the file already there is kept. Written synchronously, so a
- * second signal that quits at once writes them too.
+ * What `loadlab run` leaves when a stop comes while it reads its experiment.
  */
 import type { RunArgs } from "./args.ts";
 import type { Interrupt } from "../live.ts";
@@ -15,10 +11,7 @@ import { ExperimentOutput, type RenderReport } from "../../scenarios/run/output.
 import type { ResultsFile } from "../../results/mod.ts";
 import { renderReport } from "../../report/html/mod.ts";
 
-/**
- * The experiment `args` name, read with `interrupt` answering Ctrl-C and SIGTERM; when they stop a script's
- * check, the exit code (130 or 143) once the stopped run's files are written.
- */
+/** The experiment `args` name; when a stop ends its script's check, the exit code once files are written. */
 export async function readRunPlanOrStop(
   command: string,
   args: RunArgs,

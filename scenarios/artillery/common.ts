@@ -1,9 +1,6 @@
 /**
  * @module
- * Shared pieces of the Artillery import: the issue collector, the `ArtilleryError` thrown with every
- * issue at once, the table that names why each Artillery feature loadlab cannot run is refused, and the
- * seconds parser (Artillery's durations and think times are seconds). Kept apart so the config, flow and
- * ensure converters agree on one wording.
+ * Shared pieces of the Artillery import: issues, `ArtilleryError`, refused features, seconds.
  */
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../../validation/duration.ts";
 import type { Origins } from "./paths.ts";
@@ -35,11 +32,7 @@ export interface Collector {
   origins?: Origins;
 }
 
-/**
- * Why each Artillery feature is refused, and what to do instead; the key is the property name as written
- * in scripts. A script's JavaScript (hooks, functions, transforms) has no place in an imported file: a
- * TypeScript session script (docs/SCRIPTS.md) is where such logic goes.
- */
+/** Why each Artillery feature is refused and what to do instead, by its key as written. */
 const SCRIPT = "a TypeScript session script (docs/SCRIPTS.md)";
 const SESSION = `write the logic in ${SCRIPT}`;
 const UNSUPPORTED: Record<string, string> = {
@@ -123,10 +116,7 @@ const SECONDS_PER_UNIT: Record<string, number> = {
   h: 3600,
 };
 
-/**
- * Artillery seconds (a number, or a string such as "30", "30s", "2m") as a loadlab duration string
- * ("30s", "1500ms"). Records an issue and returns undefined when the value is not a duration.
- */
+/** Artillery seconds (`30`, `"30s"`, `"2m"`) as a loadlab duration string. */
 export function secondsToDuration(value: unknown, path: string, out: Collector): string | undefined {
   let seconds: number | undefined;
   if (typeof value === "number") seconds = value;
@@ -143,7 +133,7 @@ export function secondsToDuration(value: unknown, path: string, out: Collector):
   }
   const ms = Math.round(seconds * 1000);
   if (ms > MAX_DURATION_MS) {
-    // Named here, at the script's key: past it, 1e308 seconds became "Infinityms" at a loadlab key.
+    // Named here, at the script's key, before a huge value overflows at a loadlab key.
     out.issues.push({ path, message: `${value} seconds is too long: ${MAX_DURATION_WORDS}, e.g. 3600` });
     return undefined;
   }

@@ -1,21 +1,13 @@
 /**
  * @module
- * What an Artillery script's requests are converted against (`FlowContext`, request.ts), read
- * from its `config`: the target's origin and base path, `config.defaults.headers`, `config.variables`,
- * the names only known at run time (payload fields, captures) and the endpoint naming. Its own module
- * so convert.ts is the assembly of the experiment and the config keys that shape every request are
- * read in one place.
+ * What an Artillery script's requests are converted against, read from its `config`.
  */
 import { endpointNaming } from "./endpoints.ts";
 import { type Collector, isRecord, join, rejectUnknownKeys } from "./common.ts";
 import { captureNames } from "./flow.ts";
 import { type FlowContext, scalarMap, type Variables } from "./request.ts";
 
-/**
- * What the scenarios' requests are converted against: the target's origin and base path, the default
- * headers, the variables, the names only known at run time (payload `dataFields`, captures) and the
- * endpoint naming.
- */
+/** What the scenarios' requests are converted against. */
 export function flowContext(
   config: Record<string, unknown>,
   scenarios: unknown,

@@ -1,22 +1,6 @@
 /**
  * @module
- * Artillery scripts as loadlab experiments, so `loadlab run script.yml` runs a study written for
- * Artillery and its numbers compare with Artillery's. `artilleryToExperiment` returns the plain object a
- * user would write in YAML (docs/EXPERIMENTS.md), which then goes through the same validation as any
- * experiment file: one target `target` at `config.target`, one `rate` load `artillery` whose phases are
- * Artillery's (`duration`/`pause`/`think` are seconds in Artillery; `arrivalCount` becomes the rate that
- * spreads the count over the phase), one flow per scenario, `config.ensure` as thresholds. Artillery
- * opens a new connection per virtual user, so the load uses `connection: per-arrival`.
- *
- * Every phase gets a name (Artillery's, else `phase N` with Artillery's 0-based index), because the
- * report's per-phase table is how Artillery users read their results. Whatever loadlab cannot reproduce
- * (XPath and selector captures, loops over a list, JS hooks, plugins, payloads loaded whole, engines
- * other than http and ws, ...) is named with its path before any load starts; nothing is dropped
- * silently. `artilleryToExperiment` throws one `ArtilleryError` with every such issue; `importArtillery`,
- * which `loadlab run` uses, returns them beside the experiment and the script's path of each of its parts
- * (paths.ts), so the experiment's own problems are reported with them, at the script's paths.
- * Notes that change no request (an `environments` section not selected, a weaker error-rate definition)
- * come back as `notes`.
+ * An Artillery script as the experiment it describes, every problem named at the script's own path.
  */
 import { MAX_DURATION_MS } from "../../validation/duration.ts";
 import {
@@ -35,24 +19,20 @@ import { flowContext } from "./context.ts";
 import { convertScenarios } from "./flow.ts";
 import { listOrigin, type Origins, type OriginTable, originTable, tagOrigin } from "./paths.ts";
 
-/** Options of the conversion. */
-export interface ArtilleryOptions {
+interface ArtilleryOptions {
   /** The script's file name: names the experiment (`cms.yml` -> `cms`) and appears in its description. */
   file?: string;
 }
 
 /** The experiment an Artillery script describes, with notes on differences that change no request. */
-export interface ArtilleryConversion {
+interface ArtilleryConversion {
   experiment: Record<string, unknown>;
   /** Printed by the CLI before the run, one line each. */
   notes: string[];
 }
 
-/**
- * The conversion as the loader checks it: with its issues (the experiment is then incomplete, but still
- * validated, so every problem of the script is named in one run) and where each converted part came from.
- */
-export interface ArtilleryImport extends ArtilleryConversion {
+/** The conversion with its issues and where each converted part came from. */
+interface ArtilleryImport extends ArtilleryConversion {
   issues: ArtilleryIssue[];
   /** Converted path -> the script's path (paths.ts), for problems found in the experiment. */
   origins: OriginTable;
@@ -79,10 +59,7 @@ const CONFIG_KEYS = [
   "payload",
 ];
 
-/**
- * True for an Artillery script: a `config` mapping with `target` or `phases`, and a `scenarios` list.
- * No loadlab experiment has either key, so the test cannot mistake one format for the other.
- */
+/** True for an Artillery script: a `config` mapping with `target` or `phases`, and a `scenarios` list. */
 export function isArtilleryScript(doc: unknown): boolean {
   if (!isRecord(doc) || !isRecord(doc.config) || !Array.isArray(doc.scenarios)) return false;
   return doc.config.target !== undefined || doc.config.phases !== undefined;
@@ -95,10 +72,7 @@ export function artilleryToExperiment(doc: unknown, opts: ArtilleryOptions = {})
   return { experiment, notes };
 }
 
-/**
- * The experiment an Artillery script describes, with every issue of the conversion and the script's path
- * of each converted part; throws `ArtilleryError` only for what is no script at all.
- */
+/** The experiment an Artillery script describes; throws `ArtilleryError` only for what is no script. */
 export function importArtillery(doc: unknown, opts: ArtilleryOptions = {}): ArtilleryImport {
   const origins: Origins = new WeakMap();
   const out: Collector = { issues: [], warnings: [], origins };
@@ -154,10 +128,7 @@ function httpExperiment(
   return experiment;
 }
 
-/**
- * The script's own keys and its config's, its plugins, and a note that `config.environments` is not
- * applied: what is checked before either engine's conversion.
- */
+/** Checks the script's own keys, its config's and its plugins before either engine's conversion. */
 function checkSections(doc: Record<string, unknown>, config: Record<string, unknown>, out: Collector): void {
   rejectUnknownKeys(doc, "", ["config", "scenarios"], out);
   rejectUnknownKeys(config, "config", CONFIG_KEYS, out);
@@ -181,10 +152,7 @@ function ensureThresholds(config: Record<string, unknown>, out: Collector): Thre
   ];
 }
 
-/**
- * An `engine: ws` script: one `rate` load whose arrivals are WebSocket connections at the target's
- * origin (ws.ts), each running the scenario's messages.
- */
+/** An `engine: ws` script: one `rate` load whose arrivals are WebSocket connections (artillery_ws.ts). */
 function wsExperiment(
   config: Record<string, unknown>,
   scenarios: unknown[],
@@ -233,10 +201,7 @@ function parseTarget(target: unknown, out: Collector): URL | undefined {
   return new URL(target);
 }
 
-/**
- * `plugins: {ensure: {}}` only switches on the ensure checks read from `config.ensure`;
- * `metrics-by-endpoint` names the endpoints as loadlab always does for a script (endpoints.ts).
- */
+/** Plugins loadlab honours: `ensure` switches the checks on, `metrics-by-endpoint` is always on. */
 function checkPlugins(plugins: unknown, out: Collector): void {
   if (plugins === undefined) return;
   if (!isRecord(plugins)) {
@@ -262,11 +227,7 @@ function httpTimeout(http: unknown, out: Collector): string | undefined {
 /** Artillery's default `config.http.timeout` (10 s), also loadlab's default request timeout. */
 const ARTILLERY_TIMEOUT_MS = 10_000;
 
-/**
- * The longest a session can last: its think times plus a timeout per request. Artillery waits for
- * every virtual user to finish after the last arrival; as loadlab's graceful stop, this lets every
- * session started in the last phase end as it would in Artillery (the run ends sooner when they do).
- */
+/** The longest a session can last: its think times plus a timeout per request. */
 function longestSessionMs(flows: ReturnType<typeof convertScenarios>, timeoutMs: number): number {
   let longest = 0;
   for (const flow of flows) {

@@ -1,11 +1,6 @@
 /**
  * @module
- * Endpoint names of an imported Artillery script, as Artillery 2's `metrics-by-endpoint` plugin names
- * them (on by default there): a request's path as written, templates unfilled (its `groupDynamicURLs`,
- * so `/items/{{ id }}` is one endpoint), with its query string unless `stripQueryString`; a request with
- * a `name` is `url (name)`, or just `name` with `useOnlyRequestNames`. Requests of one name pool, as in
- * Artillery. The plugin's options are read from `config.plugins.metrics-by-endpoint`; those loadlab
- * cannot honour are issues naming their path.
+ * Endpoint names of an imported Artillery script, as Artillery's `metrics-by-endpoint` names them.
  */
 import { type Collector, isRecord, join } from "./common.ts";
 
@@ -48,10 +43,7 @@ export function endpointNaming(plugins: unknown, out: Collector): EndpointNaming
   return naming;
 }
 
-/**
- * Artillery's name of a request: its url as written after the target's path (`basePath`: Artillery
- * prefixes the target to a url starting with "/"), without `qs`, and its `name` if any.
- */
+/** Artillery's name of a request: its url after the target's path, without `qs`, and its `name`. */
 export function artilleryEndpointName(
   url: string,
   name: unknown,

@@ -1,13 +1,6 @@
 /**
  * @module
- * Artillery `config.ensure` -> loadlab threshold expressions, with Artillery's own semantics (from
- * artillery-plugin-ensure): the legacy keys `min`, `max`, `median`, `p95`, `p99` and every
- * `thresholds:` entry mean "metric < value" (ms for response times); `maxErrorRate: X` means the share
- * of failed virtual users is <= X%; `conditions:` are expressions over metric names joined by `and`.
- * loadlab's `errorRate` counts failed requests including 4xx/5xx responses, where Artillery counts only
- * virtual users that hit a network error, so the import says so in a warning. A condition with
- * `strict: false` only prints in Artillery and never fails the run: it becomes no threshold (and a
- * warning), which keeps the exit code Artillery would give.
+ * Artillery `config.ensure` -> loadlab threshold expressions, with artillery-plugin-ensure's meaning.
  */
 import { type Collector, isRecord, join, rejectUnknownKeys } from "./common.ts";
 
@@ -104,11 +97,7 @@ function conditionsForm(list: unknown, path: string, out: Collector): Threshold[
   });
 }
 
-/**
- * Threshold expressions (each with its path) for loadlab's `thresholds:` list from `config.ensure` (what the
- * plugin reads) or `config.plugins.ensure` (where Artillery's docs also show the checks); problems go to
- * `out`.
- */
+/** Threshold expressions with their paths from `config.ensure` or `config.plugins.ensure`. */
 export function convertEnsure(ensure: unknown, path: string, out: Collector): Threshold[] {
   if (ensure === undefined || ensure === null) return []; // `plugins: {ensure: }` only switches it on
   if (!isRecord(ensure)) {

@@ -1,10 +1,6 @@
 /**
  * @module
- * Artillery `scenarios[]` -> loadlab `flows`: each scenario becomes a flow with its weight, each
- * `get/post/put/patch/delete/head` step a request step (request.ts: its url, query, body,
- * headers and captures, its `{{ name }}` templates filled) and each `think` (seconds) a think step; `loop`
- * with a `count` is written out that many times. Everything else a step may hold is refused with its path
- * by the shared table in common.ts.
+ * Artillery `scenarios[]` -> loadlab `flows`.
  */
 import {
   type Collector,
@@ -72,9 +68,8 @@ function convertStep(step: unknown, path: string, ctx: FlowContext, out: Collect
 export const FRACTIONAL_THINK = "think is read as seconds";
 
 /**
- * Artillery's docs define `think` in seconds, which loadlab keeps (0.5 waits 500 ms); Artillery 2.0.21
- * itself takes only whole numbers as seconds and a fraction as milliseconds (0.5 waits about 1 ms). So
- * the same script paces differently in the two tools: said once, at the first fractional think.
+ * `think` in seconds as Artillery's docs define it (0.5 waits 500 ms), though Artillery 2 reads a fraction as
+ * milliseconds.
  */
 function noteFractionalThink(value: unknown, path: string, out: Collector): void {
   const seconds = typeof value === "string" && /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value;
@@ -101,8 +96,7 @@ function convertLoop(step: Record<string, unknown>, path: string, ctx: FlowConte
     return [undefined];
   }
   const once = step.loop.flatMap((s, j) => convertStep(s, join(join(path, "loop"), j), ctx, out));
-  // A loop of no steps runs nothing however often: writing out its count (a billion) of empty lists
-  // exhausted memory before any check.
+  // A loop of no steps runs nothing however often: its count is never written out.
   if (once.length === 0) return [];
   if (once.length * count > MAX_UNROLLED_STEPS) {
     out.issues.push({
@@ -128,9 +122,7 @@ export function convertScenarios(scenarios: unknown, ctx: FlowContext, out: Coll
   return flows.filter((f) => f !== undefined);
 }
 
-/**
- * Scenario `i` as a loadlab flow named apart from those in `used`; undefined when malformed or of weight 0.
- */
+/** Scenario `i` as a loadlab flow named apart from those in `used`; undefined if malformed or of weight 0. */
 function convertScenario(scenario: unknown, i: number, used: Set<string>, ctx: FlowContext, out: Collector) {
   const path = join("scenarios", i);
   if (!isRecord(scenario)) {

@@ -1,14 +1,6 @@
 /**
  * @module
- * Where each part of an imported Artillery script came from, so a problem found in the experiment it
- * became (by the schema, the planner or the engine's checks) is named at the path the user wrote
- * (`scenarios[0].flow[2].get.headers.Content-Length`), not at the converted one (`flows[0].steps[2]...`).
- * The converters tag each object they build with the script's path that produced it (`tagOrigin`); once
- * the experiment is assembled, one walk turns the tags into a table of converted paths (`originTable`), and
- * an issue's path is read from its longest tagged prefix (`userPath`). A part with no single source in
- * the script (a phase's rate from `arrivalCount`, a storm's pauses) is named at the nearest one that made
- * it; a path nothing was tagged for (`repeats`, set by `--set`) stays as it is. A table, not a rewrite of
- * the error text, so each layer's messages stay its own.
+ * Where each part of an imported Artillery script came from, to name problems at the user's path.
  */
 import { formatPath, type Issue } from "../../validation/mod.ts";
 
@@ -26,8 +18,8 @@ export interface Origin {
 export type Origins = WeakMap<object, Origin>;
 
 /**
- * Converted path (`flows[0].steps[2].get`) -> the script's path, whether a deeper tail is kept, and for a
- * key the conversion left without a value, the script's part that owns it (`hole`).
+ * Converted path -> the script's path, whether a deeper tail is kept, and the owner of a key left without a
+ * value.
  */
 export type OriginTable = Map<string, { at: string; mirrors: boolean; hole?: string }>;
 
@@ -65,8 +57,8 @@ export function originTable(experiment: unknown, origins: Origins): OriginTable 
 }
 
 /**
- * The script's path of a converted one: that of its longest tagged prefix, with the rest of the path
- * when that part mirrors the script; unchanged when nothing of the script made it.
+ * The script's path of a converted one, by its longest tagged prefix; unchanged when nothing of the script
+ * made it.
  */
 export function userPath(table: OriginTable, converted: string): string {
   return nearest(table, converted)?.path ?? converted;
@@ -87,13 +79,7 @@ function holds(path: string, other: string): boolean {
   return other === path || (other.startsWith(path) && /^[.[]/.test(other.slice(path.length)));
 }
 
-/**
- * The conversion's issues and then the converted experiment's, named at the script's paths, each once.
- * A converted issue is dropped when it is a hole the conversion left and already named: at or above a
- * conversion issue's path (a think it could not read is a step the schema finds incomplete), or at a key
- * left without a value in a part with a conversion issue (a phase of 0 seconds gets no rate). The same
- * message at a part and within it (a loop's copies) is named once, at the deeper path.
- */
+/** The conversion's issues and then the converted experiment's, named at the script's paths, each once. */
 export function scriptIssues(conversion: readonly Issue[], converted: readonly Issue[], table: OriginTable) {
   const named = (path: string) => conversion.some((c) => holds(path, c.path));
   const found: Issue[] = [];

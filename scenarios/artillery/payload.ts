@@ -1,21 +1,13 @@
 /**
  * @module
- * Artillery `config.payload` -> the data source of an imported script: one CSV file read a row per
- * session, its columns named by `fields`, which the flows' templates then fill from. Apart from
- * convert.ts, which reads the rest of `config`, because a payload's keys and their checks are rules of
- * their own, as the phases' (phases.ts) and the ensure checks' (ensure.ts) are.
+ * Artillery `config.payload` -> the data source of an imported script.
  */
 import { type Collector, isRecord, join, rejectUnknownKeys } from "./common.ts";
 import { tagOrigin } from "./paths.ts";
 
 const PAYLOAD_KEYS = ["path", "fields", "order", "skipHeader"];
 
-/**
- * `config.payload` (one CSV file, a row per virtual user) as a loadlab data source: `fields` name the
- * columns, `skipHeader` drops the file's own header row, `order: sequence` is `sequential` and
- * Artillery's default, `random`, stays random. Several payloads, `loadAll`, `delimiter` and `cast` are
- * refused with their paths.
- */
+/** `config.payload` (one CSV file, a row per virtual user) as a loadlab data source. */
 export function convertPayload(payload: unknown, out: Collector) {
   if (payload === undefined) return undefined;
   const one = Array.isArray(payload) && payload.length === 1 ? payload[0] : payload;

@@ -1,10 +1,6 @@
 /**
  * @module
- * Artillery `config.phases` -> the `artillery` load of an imported script: a `rate` load with one named
- * phase per Artillery phase (`duration` seconds -> "Ns", `arrivalRate` -> `rate`, `rampTo`,
- * `arrivalCount` -> the rate that spreads the count over the phase, `pause` -> a phase of rate 0), and
- * `maxVusers` as the load's `maxConnections`. Unnamed phases are `phase N` with Artillery's 0-based index,
- * as Artillery's console names them, so the report's per-phase table reads like Artillery's summary.
+ * Artillery `config.phases` -> the imported script's `rate` load.
  */
 import {
   type Collector,
@@ -130,10 +126,7 @@ export function durationMs(duration: string): number {
   return duration.endsWith("ms") ? Number(duration.slice(0, -2)) : Number(duration.slice(0, -1)) * 1000;
 }
 
-/**
- * Artillery caps virtual users per phase; loadlab caps connections per load, which with one connection
- * per arrival is the same number. Different caps per phase cannot be expressed, so they are an issue.
- */
+/** Artillery caps virtual users per phase, loadlab connections per load: one connection per arrival. */
 function connectionCap(caps: Array<{ path: string; value: number }>, phaseCount: number, out: Collector) {
   if (caps.length === 0) return undefined;
   const first = caps[0];

@@ -1,14 +1,6 @@
 /**
  * @module
- * One Artillery request step (`get/post/put/patch/delete/head`) -> a loadlab request step: `url` made
- * relative to the target, `qs` -> `query`, `json`/`body`, `config.defaults.headers` under the step's own
- * headers, `capture` (json, header, regexp) the step's captures. `{{ name }}` templates are filled from
- * `config.variables`; a payload field, a captured name and `$randomNumber(min,max)` / `$randomString(n)`
- * stay placeholders, filled per session or request by the engine. A variable with a list of values is
- * refused where it is used, because Artillery draws one value per virtual user and sending only the first
- * value would change what the target sees (a cache study would measure a 100% hit rate): put such values
- * in a payload file. Apart from the flows (flow.ts) because a request's fields and templates are
- * rules of their own, which the script's default headers (convert.ts) use too.
+ * One Artillery request step -> a loadlab request step.
  */
 import { artilleryEndpointName, type EndpointNaming } from "./endpoints.ts";
 import { type Collector, isRecord, join, rejectUnknownKeys } from "./common.ts";
@@ -121,10 +113,7 @@ function toPath(url: unknown, path: string, ctx: FlowContext, out: Collector): s
   return ctx.basePath + (filled.startsWith("/") ? filled : `/${filled}`);
 }
 
-/**
- * Merges default and step headers; the step wins, names compared without case as HTTP does. Each header
- * keeps its origin: the step's `headers` or `config.defaults.headers`.
- */
+/** Merges default and step headers; the step wins, names compared without case as HTTP does. */
 function mergeHeaders(
   defaults: Record<string, string>,
   own: Record<string, string> | undefined,

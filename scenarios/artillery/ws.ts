@@ -1,12 +1,6 @@
 /**
  * @module
- * Artillery's `engine: ws` scenarios as a loadlab WebSocket storm: each virtual user opens a
- * connection, sends its flow's messages in order (each waits for its answer, as the engine's echo
- * rule has it), pauses where the flow thinks, and closes. `send` (text, or an object sent as JSON),
- * `think` (seconds) and `loop` (with `count`, nested) are converted, loops unrolled (ws_flow.ts
- * reads them, and turns a scenario that reads the server's messages into a flow instead); anything else
- * is named with its path. One scenario only (a storm sends one sequence of messages), and not mixed with
- * HTTP scenarios.
+ * Artillery's `engine: ws` scenarios as a loadlab WebSocket storm.
  */
 import { type Collector, isRecord, rejectUnknownKeys } from "./common.ts";
 import { listOrigin, tagOrigin } from "./paths.ts";
@@ -20,8 +14,7 @@ export function allWsScenarios(scenarios: unknown): boolean {
 }
 
 /**
- * The load's part for the script's one ws scenario at `target` (its path kept): a `ws` block (a storm),
- * or `flows` when the scenario reads what the server sends (ws_flow.ts).
+ * The load's part for the script's ws scenario: a `ws` storm, or `flows` when it reads what the server sends.
  */
 export function convertWsScenarios(
   scenarios: unknown[],

@@ -1,13 +1,6 @@
 /**
  * @module
- * Artillery `engine: ws` scenarios that read what the server sends (a `send` with `capture` or `match`, a
- * `wait` step) as a loadlab flow of ws steps (docs/WEBSOCKET.md), where a storm (ws.ts) only
- * counts answers: each virtual user is a session that connects to the target's path, sends its messages
- * (`payload`, an object sent as JSON), waits where Artillery's engine waits for the next message, captures
- * from it (`json`, `regexp` with `as`) and closes at the end. Artillery checks its `match` against the next
- * message and fails the user when it differs; the flow waits for the first message that matches (`json`
- * with `value`, `regexp`), within the run's timeout, so interleaved broadcasts do not fail a user. Loops
- * (`count` required) are unrolled; anything else is named with its path.
+ * Artillery `engine: ws` scenarios that read what the server sends, as a flow of ws steps.
  */
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../../validation/duration.ts";
 import { type Collector, isRecord, join, nonNegative, rejectUnknownKeys } from "./common.ts";
@@ -30,7 +23,7 @@ export function wsFlowNeeded(flow: unknown): boolean {
 }
 
 /** One step of a virtual user's flow once loops are unrolled (experiment-file form), with its path. */
-export interface UnrolledStep {
+interface UnrolledStep {
   at: string;
   step: { ws?: { send?: string }; think?: string; thinkMs?: number; capture?: unknown[] };
 }
@@ -50,8 +43,8 @@ export function unrollWs(flow: unknown[], out: Collector): UnrolledStep[] {
 }
 
 /**
- * The flow of a virtual user: a connect to `target`'s path, its steps, a close; each step tagged with
- * the script's (the connect with `config.target`, the close with the flow's end).
+ * A virtual user's flow: a connect to `target`'s path, its steps, a close, each tagged with the script's
+ * path.
  */
 export function wsFlowOf(
   steps: readonly UnrolledStep[],
@@ -93,7 +86,7 @@ function walk(flow: unknown[], path: string, steps: UnrolledStep[], out: Collect
       rejectUnknownKeys(step, at, ["think"], out);
       const seconds = nonNegative(step.think, join(at, "think"), out) ?? 0;
       if (seconds * 1000 > MAX_DURATION_MS) {
-        // Named here: past it, 1e308 seconds was Infinity ms, refused at a loadlab key.
+        // Named here, at the script's key, before a huge value overflows at a loadlab key.
         out.issues.push({
           path: join(at, "think"),
           message: `${seconds} seconds is too long: ${MAX_DURATION_WORDS}, e.g. 3600`,
@@ -111,8 +104,7 @@ function walk(flow: unknown[], path: string, steps: UnrolledStep[], out: Collect
         });
         return;
       }
-      // The body is read once (its problems named once) and its steps copied: walking it count times
-      // looped a billion times over a body adding no step, and named a bad step once per turn.
+      // The body is read once (its problems named once) and its steps copied `count` times.
       const body: UnrolledStep[] = [];
       walk(step.loop, join(at, "loop"), body, out);
       for (let k = 0; k < count && body.length > 0 && steps.length <= MAX_STEPS; k++) {

@@ -1,9 +1,6 @@
 /**
  * @module
- * The built-in target's gRPC schema (targets/app/target.proto, service `loadlab.target.Target`), for an
- * experiment's `grpc:` section that names no `proto:` or `protoset:`: its calls go to the built-in
- * target's gRPC endpoints, whose schema ships inside loadlab. The file is imported as text, so it travels
- * inside a `deno compile` binary as the presets do.
+ * The built-in target's gRPC schema, for a `grpc:` section that names no `proto:` or `protoset:`.
  */
 import protobuf from "protobufjs";
 import targetProto from "../../targets/app/target.proto" with { type: "text" };

@@ -1,12 +1,6 @@
 /**
  * @module
- * A gRPC run's calls from what a user gave (`loadlab attack grpc://...` flags, an experiment's `protocol:
- * grpc` fields): the schema (a .proto with its import paths, a protoset, or the server's reflection), the
- * method, the message as JSON and the metadata, made into the run's request mix
- * (runner/http/grpc/call_spec.ts: a message encoded once, or with `{{ placeholders }}` a template filled and
- * encoded per call). What does not fit is a `GrpcSchemaError` or a `GrpcMessageError` naming the problem
- * before any load: an unknown service or method (with the ones that exist), a message not fitting its type
- * (with its path).
+ * A gRPC run's calls, from `attack grpc://` flags or an experiment's `grpc:`, as its request mix.
  */
 import type { Root } from "protobufjs";
 import type { RequestSpec } from "../../runner/request_spec.ts";

@@ -1,20 +1,6 @@
 /**
  * @module
- * gRPC in experiment files: a top-level `grpc:` section makes every load's requests one gRPC call (its
- * `call:`, the schema by `proto:` with `importPaths:` or `protoset:`, both relative to the file, the
- * `message:` as proto3 JSON, `metadata:`, `compress: gzip`, `maxReceiveBytes:` and `maxSendBytes:`), over
- * HTTP/2 (`protocol: h2` unless a load says h2c: h2 over TLS on https: targets, h2c with prior knowledge on
- * http: ones); with `loads:` only the loads it names (the others keep their HTTP requests, so one file can
- * set gRPC beside HTTP/JSON). Without
- * `proto:` or `protoset:` the schema is the built-in target's (builtin_schema.ts), whose `grpc: true`
- * serves the calls on its gRPC endpoints (scenarios/run/one.ts sends them there). The schema is read and
- * the message encoded once, when the file is loaded, so an unknown method or a message that does not fit
- * is a problem of the file at `grpc.call` or `grpc.message...` before any target starts. The message may
- * hold `{{ placeholders }}` (the load's data columns, built-in functions): then it is filled and encoded per
- * call. The section is also the schema of the flows' `grpc:` steps (flow_steps.ts); a section that only
- * serves them names no `call:`. With `reflect: true` the schema is the server's, asked when each run starts
- * (the target may not be running when the file is read), so its call, message and the steps are checked
- * then.
+ * gRPC in experiment files: a top-level `grpc:` section makes its loads' requests one gRPC call.
  */
 import { z } from "zod";
 import type { Root } from "protobufjs";
@@ -48,8 +34,8 @@ export const grpcSectionSchema = z.strictObject({
   /** The cap of one sent message, bytes (4 MiB): a bigger message is a problem of the file. */
   maxSendBytes: z.number().int().min(1).max(0x7fff_ffff).default(4 * 1024 * 1024),
   /**
-   * The schema is the server's: asked of its reflection service when each run starts (the target is up
-   * then), so the call and message are checked then (runner/http/grpc/reflected_run.ts).
+   * The schema is asked of the server's reflection service as each run starts
+   * (runner/http/grpc/reflected_run.ts).
    */
   reflect: z.literal(true, { error: "reflect is true, or left out" }).optional(),
   /** Only these loads make the call (default every load without a mix or flows of its own). */
@@ -61,7 +47,7 @@ export const grpcSectionSchema = z.strictObject({
   message: "compress: gzip is not offered with reflect: true; give the schema as proto: or protoset:",
   path: ["compress"],
 });
-export type GrpcSection = z.output<typeof grpcSectionSchema>;
+type GrpcSection = z.output<typeof grpcSectionSchema>;
 
 /** The calls of a `grpc:` section, read relative to `file`; problems as issues at their path. */
 export function grpcCallsOf(
@@ -112,10 +98,7 @@ export function grpcCallsOf(
   }
 }
 
-/**
- * What a load's attack takes from the `grpc:` section: the calls (their `grpc-timeout` the load's own
- * timeout), HTTP/2 unless the load chose h2c, and the receive cap.
- */
+/** What a load's attack takes from the `grpc:` section: its calls, HTTP/2 unless h2c, the receive cap. */
 export function grpcAttackFields(
   requests: readonly RequestSpec[],
   section: GrpcSection,
@@ -133,8 +116,7 @@ export function grpcAttackFields(
 }
 
 /**
- * What a load whose flows make gRPC calls takes from the `grpc:` section: HTTP/2 unless the load chose h2c,
- * the receive cap, and the schema the steps call by (a FileDescriptorSet's bytes, read in each worker).
+ * What a load whose flows make gRPC calls takes from `grpc:`: HTTP/2, the receive cap, the schema's bytes.
  */
 export function grpcFlowAttackFields(
   section: GrpcSection,
@@ -156,10 +138,7 @@ type GrpcEngineFields = {
   call?: { call: string; message: GrpcSection["message"]; metadata: Record<string, string> };
 };
 
-/**
- * What a load's attack takes from a section whose schema is reflected: its call, made when the run starts
- * (the engine asks the target's reflection service then), HTTP/2 unless the load chose h2c.
- */
+/** What a load takes from a reflected `grpc:` section: its call, made as the run starts, and HTTP/2. */
 export function grpcReflectAttackFields(
   section: GrpcSection,
   load: { protocol?: string },

@@ -1,11 +1,6 @@
 /**
  * @module
- * The flows' `grpc:` steps of an experiment file, checked when the file is loaded: each step's call must be
- * a method of the `grpc:` section's schema and its message must fit the method's type (its placeholders'
- * names are checked with the load's data, scenarios/plan/data.ts), each problem at the step's path
- * (`flows[0].steps[1].grpc.message.nmae`) before any target starts. The schema then travels to the
- * workers as a FileDescriptorSet's bytes (`schemaBytes`), where each step is made into its request again
- * (runner/load/grpc_steps.ts).
+ * The flows' `grpc:` steps checked against the section's schema when the file loads.
  */
 import type protobuf from "protobufjs";
 import type { Issue } from "../../validation/mod.ts";
@@ -23,10 +18,7 @@ function flowsWithPaths(exp: Experiment): [FileFlow, string][] {
   return found;
 }
 
-/**
- * The file's gRPC steps checked against `root`, the `grpc:` section's schema (undefined: no section, or
- * one that could not be read): the schema's bytes for the workers when there are steps, and the problems.
- */
+/** The file's gRPC steps checked against `root`: the schema's bytes for the workers, and the problems. */
 export function grpcFlowsOf(
   exp: Experiment,
   root: protobuf.Root | undefined,

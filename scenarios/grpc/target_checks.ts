@@ -1,22 +1,16 @@
 /**
  * @module
- * The targets of an experiment's gRPC calls, checked before any target starts: a built-in target serves
- * its gRPC endpoints only with `grpc: true` (without it the calls would reach its HTTP port and all fail as
- * UNIMPLEMENTED), and with one instance (the endpoints are that instance's). Each problem is an issue at
- * the target's path, saying what to write. Pure.
+ * The targets of an experiment's gRPC calls, checked before any starts.
  */
 import type { FileTarget } from "../schema/targets.ts";
 
 /** Where each problem lies and what to write. */
-export interface TargetIssue {
+interface TargetIssue {
   path: (string | number)[];
   message: string;
 }
 
-/**
- * The problems of `targets` receiving a `grpc:` section's calls (`calls`: the section names a call) or
- * loads on the gRPC listener (`listener`: the first such load's name).
- */
+/** The problems of `targets` receiving the `grpc:` section's calls or loads on the gRPC listener. */
 export function grpcTargetIssues(
   targets: Record<string, FileTarget>,
   calls: boolean,

@@ -1,7 +1,6 @@
 /**
  * @module
- * k6's durations (`1m30s`, `500ms`, a number of ms) written as loadlab's (`90000ms`), for the options and
- * thresholds of a k6 script (options.ts, thresholds.ts); a problem goes to the caller at its path.
+ * k6's durations (`1m30s`, `500ms`, a number of ms) as loadlab's, for a k6 script's options.
  */
 
 /** Takes a problem with the options path it is at. */

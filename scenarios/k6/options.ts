@@ -1,14 +1,6 @@
 /**
  * @module
- * A k6 script's `options` as the experiment `loadlab run script.js` runs: the load as one of loadlab's
- * models (`vus`+`duration` and `constant-vus` are `connections`, `stages` and `ramping-vus` ramp them,
- * `iterations` and the iteration executors are `count` loads of sessions, the arrival-rate executors are
- * `rate` phases); several scenarios (or one with a `startTime`) as one load each, run together from their
- * `startTime`s (the experiment's `together:`); thresholds in k6's syntax as loadlab's k6 form
- * (`http_req_duration{name:x}: p(95)<500`; thresholds.ts); `noConnectionReuse`,
- * `insecureSkipTLSVerify`, `tlsVersion` and `tlsCipherSuites` as each load's connection and TLS. An option
- * loadlab cannot honour is a problem at its path (`options.scenarios.a.maxVUs`), never dropped. Pure: options
- * in, experiment fields or problems out.
+ * A k6 script's `options` as the experiment `loadlab run script.js` runs.
  */
 import { formatPath, type Issue } from "../../validation/mod.ts";
 import { k6Duration, type Problem } from "./duration.ts";
@@ -19,16 +11,13 @@ import { addLoadPaths, K6Paths } from "./paths.ts";
 type Options = Record<string, unknown>;
 
 /** What the options become: the loads (one per scenario), their start offsets, and the thresholds. */
-export interface K6Experiment {
+interface K6Experiment {
   /** `k6` for the shortcut options; one per scenario, by its name, with `scenarios`. */
   loads: Record<string, Record<string, unknown>>;
   /** With several scenarios or a `startTime`: each load's start (the experiment's `together:`). */
   together?: Record<string, string>;
   thresholds: Array<string | Record<string, unknown>>;
-  /**
-   * Thresholds judged after the run on k6's summary (cli/k6/summary.ts): on `checks`, on the custom
-   * metrics (`Trend`, `Counter`, `Rate`, `Gauge`) and on `iterations`, `iteration_duration`, `vus`, `data_*`.
-   */
+  /** Thresholds judged after the run on k6's summary (checks, custom and iteration metrics). */
   afterRun: AfterRunRule[];
   /** The option each field came from: a problem found in the experiment names the script's option. */
   paths: K6Paths;
@@ -36,10 +25,7 @@ export interface K6Experiment {
   hooksTimeouts: { setupTimeout?: string; teardownTimeout?: string };
 }
 
-/**
- * Options k6 uses only outside a local run (cloud), or that the runtime of runner/script/k6/ reads from the
- * script itself (batch limits, bodies, redirects, user agent).
- */
+/** Options k6 uses only in the cloud, or that runner/script/k6/ reads from the script itself. */
 const HONOURED = new Set([
   "ext",
   "cloud",
@@ -56,10 +42,7 @@ const HONOURED = new Set([
 ]);
 const LOAD_KEYS = new Set(["vus", "duration", "iterations", "stages", "scenarios"]);
 
-/**
- * k6's `tlsVersion` (`"tls1.2"`, or `{ min, max }`) and `tlsCipherSuites` (standard names) as a load's
- * `tls` (runner/http/tls/options.ts checks the names; the epoll transport's OpenSSL honours them).
- */
+/** k6's `tlsVersion` and `tlsCipherSuites` as a load's `tls`. */
 function tlsOf(key: string, value: unknown, problem: Problem): Record<string, unknown> {
   if (key === "tlsCipherSuites") {
     if (Array.isArray(value) && value.every((v) => typeof v === "string")) return { ciphers: value };
@@ -118,10 +101,7 @@ export function k6Experiment(
   };
 }
 
-/**
- * Each scenario as a load by its name; several, or one with a `startTime`, run together, each starting
- * at its `startTime` (k6 starts every scenario at its own and runs them in parallel).
- */
+/** Each scenario as a load by its name; several, or one with a `startTime`, run together. */
 function scenarioLoads(o: Options, problem: Problem) {
   const shortcut = ["vus", "duration", "iterations", "stages"].find((k) => o[k] !== undefined);
   if (shortcut) {
@@ -177,10 +157,7 @@ function stagesOf(stages: unknown, path: Array<string | number>, problem: Proble
   }));
 }
 
-/**
- * A stage's duration: k6 takes a stage of 0s as a jump to its target (a common way to start a ramp at a
- * level), which a ramp's 1 ms is here, as the start stage's is.
- */
+/** A stage's duration: k6's 0s stage jumps to its target, which a ramp of 1 ms is here. */
 function stageDuration(value: unknown, path: Array<string | number>, problem: Problem): string | undefined {
   const duration = k6Duration(value, path, problem);
   return duration === "0ms" ? "1ms" : duration;
@@ -233,7 +210,6 @@ function scenarioReader(sc: Options, path: Array<string | number>, problem: Prob
   };
 }
 
-/** One scenario's executor as a load. */
 function scenarioLoad(sc: Options, path: Array<string | number>, problem: Problem): Record<string, unknown> {
   const r = scenarioReader(sc, path, problem);
   switch (sc.executor) {

@@ -1,12 +1,6 @@
 /**
  * @module
- * The types of a k6 script's `options` checked before they are mapped onto loads (options.ts): counts
- * are whole numbers (not `"ten"`, NaN or Infinity, which JSON would carry as null), `stages` a list of
- * `{ duration, target }`, `scenarios` and `thresholds` objects by name (not lists), `tags` of text, and
- * switches true or false, `summaryTrendStats` k6's stats (`avg`, `min`, `med`, `max`, `count`, `p(N)`) and
- * `summaryTimeUnit` one of k6's units. Each wrong one is a problem at its options path naming what it should
- * be, so a hostile or mistyped option is refused before any load instead of crashing the mapping or being
- * read as something else (a list of scenarios as a scenario named `0`, `noConnectionReuse: "no"` as true).
+ * The types of a k6 script's `options`, checked before they are mapped onto loads (k6_options.ts).
  */
 import type { Problem } from "./duration.ts";
 
@@ -61,10 +55,7 @@ export function isTrendStat(stat: unknown): boolean {
   return m !== null && (m[1] === undefined || Number(m[1]) <= 100);
 }
 
-/**
- * `summaryTrendStats` and `summaryTimeUnit` as k6 checks them before a run (k6 refuses an unknown stat):
- * a stat that is none of k6's was dropped silently, its column or percentile missing after the load.
- */
+/** `summaryTrendStats` and `summaryTimeUnit` checked as k6 checks them before a run. */
 function summaryOptions(options: Options, bad: Problem): void {
   const stats = options.summaryTrendStats;
   if (stats !== undefined && !Array.isArray(stats)) {

@@ -1,11 +1,6 @@
 /**
  * @module
- * Where each field of the experiment a k6 script's `options` become (options.ts) came from in the
- * script, so a problem found after the mapping (a load's schema, a threshold's grammar, the plan's checks)
- * names the script's own option (`options.vus`, `options.scenarios.browse.duration`,
- * `options.thresholds.http_req_duration[1]`), never loadlab's field (`loads.k6.connections`,
- * `thresholds[1]`) a k6 user never wrote. A field with no single option behind it names the nearest one
- * that holds it (the scenario, `options`). Pure: options and paths in, paths out.
+ * Where each field of a k6 script's experiment came from, so problems name the script's own option.
  */
 import type { Issue } from "../../validation/mod.ts";
 import { formatPath } from "../../validation/mod.ts";

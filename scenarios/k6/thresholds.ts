@@ -1,27 +1,12 @@
 /**
  * @module
- * A k6 script's thresholds (`{ metric{tags}: [expr | {threshold, abortOnFail, delayAbortEval}] }`) as
- * loadlab's k6 form (`http_req_duration{name:x}: p(95)<500`) for the HTTP metrics loadlab measures, and as
- * rules judged after the run on k6's summary for `checks`, custom metrics and the iteration metrics (those
- * with `abortOnFail` on a custom metric judged live as well, runner/script/k6/metrics_channel.ts). A
- * threshold on the HTTP metrics selects requests by `name`, `method` or any tag the script's requests
- * carry (`{kind:html}`, `{scenario:browse}`: runner/script/k6/tags.ts); one on `checks` by a check's
- * `scenario`, `group` or `check` name; one on a custom metric by any tag of its values (the runtime keeps
- * that submetric, runner/script/k6/metrics.ts). A threshold on a metric the summary has no numbers for is
- * a problem at its path. k6's gRPC metrics are
- * read as the HTTP ones: a gRPC call is one of loadlab's requests, so `grpc_req_duration` is judged on
- * `http_req_duration`'s numbers (every request of the run, calls and HTTP requests alike; `{name:...}`
- * selects one method).
+ * A k6 script's thresholds as loadlab's k6 form, and as rules judged after the run on k6's summary.
  */
 import { k6Duration, type Problem } from "./duration.ts";
 
 type Options = Record<string, unknown>;
 
-/**
- * A threshold judged after the run: `rate>0.9` on `checks`. One with `abortOnFail` on a metric the k6
- * runtime sends while the load runs (a custom metric, k6/ws's) is judged live too, from `delayMs` of
- * measured time on (runner/script/k6/metrics_channel.ts), and stops the run when it fails.
- */
+/** A threshold judged after the run: `rate>0.9` on `checks`. */
 export interface AfterRunRule {
   metric: string;
   rule: string;
@@ -54,9 +39,7 @@ const COUNTED_AFTER = new Set([
 ]);
 /** k6's tags of a response, which the bytes of a request's endpoint are not kept by. */
 const RESPONSE_TAGS = new Set(["status", "expected_response", "proto", "error_code"]);
-/**
- * The iteration metrics judged by scenario (`iterations{scenario:api}`): each scenario's sessions are kept.
- */
+/** The iteration metrics judged by scenario (`iterations{scenario:api}`): each scenario's sessions kept. */
 const BY_SCENARIO = new Set(["iterations", "iteration_duration"]);
 /** The tags a threshold on `checks` selects by: a check's scenario, group path (`::api`) and name. */
 const CHECK_TAGS = new Set(["scenario", "group", "check"]);
@@ -125,10 +108,7 @@ export function thresholdsOf(
   return out;
 }
 
-/**
- * Thresholds judged after the run: `checks` takes `rate` rules. `abortOnFail` is honoured on the metrics
- * the runtime sends as the load runs (custom ones, k6/ws's), not on those counted in the run's results.
- */
+/** Thresholds judged after the run: `checks` takes `rate` rules. */
 function afterRunRules(metric: string, list: unknown, path: Array<string | number>, problem: Problem) {
   const rules: AfterRunRule[] = [];
   for (const [k, item] of (Array.isArray(list) ? list : [list]).entries()) {

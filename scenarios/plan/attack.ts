@@ -1,9 +1,9 @@
 /**
  * @module
- * The attack of one planned run, built from an experiment's load and requests, and the one function
- * that varies it (`applyParameter`), used alike by sweeps, grids and the capacity search:
- * `load.<field>` sets a load field, `query.<name>` a query parameter of every request and flow step,
- * `target.<field>` a field of the target spec (which makes it another target configuration). Pure.
+ * The attack of one planned run, built from an experiment's load and requests, and the one function that
+ * varies it (`applyParameter`), used alike by sweeps, grids and the capacity search: `load.<field>` sets a
+ * load field, `query.<name>` a query parameter of every request and flow step, `target.<field>` a field of
+ * the target spec (which makes it another target configuration).
  */
 import type { RelativeAttackInput } from "../../runner/config.ts";
 import type { TargetSpec } from "../../targets/spec.ts";
@@ -18,11 +18,7 @@ import { LOAD_MODEL_FACTS } from "../../results/load_models.ts";
 type RequestInput = NonNullable<RelativeAttackInput["requestMix"]>[number];
 type FlowInput = NonNullable<RelativeAttackInput["flows"]>[number];
 
-/**
- * `/validate` + `{id: 7}` -> `/validate?id=7` (the path's own query kept, the given names replaced). A
- * `{{ placeholder }}` stays as written (it is filled when the request is sent), the text around it
- * percent-encoded as a form would.
- */
+/** `/validate` + `{id: 7}` -> `/validate?id=7` (the path's own query kept, the given names replaced). */
 export function withQuery(path: string, query: Record<string, string | number>): string {
   const hash = path.indexOf("?");
   const params = new URLSearchParams(hash < 0 ? "" : path.slice(hash + 1));
@@ -39,7 +35,7 @@ function encodeKeeping(text: string): string {
 }
 
 /** A file request as the engine takes it: query in the path, headers as pairs, the body as bytes. */
-export function toRequestInput(r: FileRequest): RequestInput {
+function toRequestInput(r: FileRequest): RequestInput {
   const headers = Object.entries(r.headers ?? {});
   const text = r.json !== undefined ? JSON.stringify(r.json) : r.body;
   if (r.json !== undefined && !headers.some(([name]) => name.toLowerCase() === "content-type")) {
@@ -75,9 +71,9 @@ function hasGrpcStep(flow: FileFlow): boolean {
 }
 
 /**
- * The attack of `load` (named `loadName`) at its base (no sweep applied): flows with gRPC steps as a
- * gRPC run, else the load's own flows or mix, else the `grpc:` section's call when it covers the load,
- * else the file's flows (not for throughput loads) or requests, else the engine's default `GET /`.
+ * The attack of `load` (named `loadName`) at its base (no sweep applied): flows with gRPC steps as a gRPC
+ * run, else the load's own flows or mix, else the `grpc:` section's call when it covers the load, else the
+ * file's flows (not for throughput loads) or requests, else the engine's default `GET /`.
  */
 export function baseAttack(exp: ExperimentWithData, load: LoadSpec, loadName: string): RelativeAttackInput {
   const { mix, flows, data: _data, listener: _listener, ...fields } = load;
@@ -124,10 +120,7 @@ export function baseAttack(exp: ExperimentWithData, load: LoadSpec, loadName: st
   };
 }
 
-/**
- * `run` with `parameter` set to `value`; the name and sweep coordinates are the caller's. A
- * `target.*` parameter changes `targetKey`, so the runner starts that configuration on its own.
- */
+/** `run` with `parameter` set to `value`; the name and sweep coordinates are the caller's. */
 export function applyParameter(run: PlannedRun, parameter: string, value: number | string): PlannedRun {
   const dot = parameter.indexOf(".");
   const [scope, field] = [parameter.slice(0, dot), parameter.slice(dot + 1)];
@@ -212,9 +205,8 @@ function setQuery(attack: RelativeAttackInput, name: string, value: number | str
 }
 
 /**
- * Equal for one variant's equal target configurations, whatever the key order: runs with equal keys
- * share one started target. The variant is part of the key so two variants with identical specs (an
- * A/A comparison) are two processes, never the same process measured twice.
+ * Equal for one variant's equal target configurations, whatever the key order: runs with equal keys share one
+ * started target.
  */
 export function targetKeyOf(variant: string, target: PlannedRun["target"]): string {
   return `${variant}\u0000${stableJson(target)}`;

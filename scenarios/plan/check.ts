@@ -1,11 +1,6 @@
 /**
  * @module
- * `checkPlan`: a planned experiment's attacks checked against the engine's own config schema
- * (runner/config.ts) when the file is loaded, so a value only the engine refuses fails before any load,
- * with the issue pointing at the key the user wrote rather than the engine's field name: the load's key
- * (`loads.burst.phases[0].duration`), the file's own key for file-wide settings (`interval`), or the
- * sweep value that set it (`sweeps[0].values[2]`); a search's range ends as its probes run them; and no
- * two runs of one name. Pure.
+ * `checkPlan`: a plan's attacks checked against the engine's config schema, at the keys the user wrote.
  */
 import { attackConfigSchema } from "../../runner/config.ts";
 import { targetSpecSchema } from "../../targets/spec.ts";
@@ -32,11 +27,7 @@ const FILE_WIDE: Record<string, string> = {
   intervalHistograms: "intervalHistograms",
 };
 
-/**
- * A stand-in for the URL the run will load (the target's address is known only once it starts), with the
- * run's scheme: the engine's rules that depend on it (h2c only on http:, auto negotiating only on https:)
- * must judge the run as it will be.
- */
+/** A stand-in for the run's URL with its scheme, for the engine's scheme-dependent rules. */
 function placeholderUrlOf(target: PlannedRun["target"]): string {
   const spec = target.kind === "spec" ? target.spec as { url?: unknown; tls?: unknown } : null;
   const url = target.kind === "url" ? target.url : spec?.url;
@@ -44,10 +35,7 @@ function placeholderUrlOf(target: PlannedRun["target"]): string {
   return https ? "https://127.0.0.1/" : "http://127.0.0.1/";
 }
 
-/**
- * Every run's attack (and every search's base) checked against the engine's config schema, so what
- * only the engine knows fails before any load. Issues name the first run they were found in.
- */
+/** Every run's attack and search base checked against the engine's config schema, before any load. */
 export function checkPlan(plan: Plan): Issue[] {
   const seen = new Map<string, Issue>();
   for (const { run, at } of checkedAttacks(plan)) {
@@ -64,10 +52,7 @@ export function checkPlan(plan: Plan): Issue[] {
   return [...seen.values(), ...sameNameIssues(plan), ...searchRangeIssues(plan)];
 }
 
-/**
- * A search's range ends as its probes would run them: a value the engine refuses (a rate of 1e308) is
- * named at `search.range[i]` now, not when the bisection reaches it after the experiment's other runs.
- */
+/** A search's range ends checked as its probes would run them, before the bisection reaches them. */
 function searchRangeIssues(plan: Plan): Issue[] {
   const issues = new Map<string, Issue>();
   for (const search of plan.searches) {
@@ -85,11 +70,7 @@ function searchRangeIssues(plan: Plan): Issue[] {
   return [...issues.values()];
 }
 
-/**
- * Two runs of one name: results, findings and file names are keyed by it, so their numbers would read as
- * repeats of one point. Sweeps of one parameter giving one value make them (a value given twice in one
- * sweep is refused where it is read, scenarios/sweep_values.ts), as do sweep values holding a `/`.
- */
+/** Two runs of one name: results and files are keyed by it, so they would read as repeats. */
 function sameNameIssues(plan: Plan): Issue[] {
   const seen = new Set<string>();
   const twice = new Set<string>();
@@ -102,9 +83,8 @@ function sameNameIssues(plan: Plan): Issue[] {
 }
 
 /**
- * Each attack a run starts, with the run whose load names it: loads run together (`together:`) are each
- * checked as their own load, as each starts its own workers (the run's attack is only the first's, so a
- * second load's zero duration was found by the engine as the load started, naming no file or load).
+ * Each attack a run starts, with its run: loads run together are each checked, as each starts its own
+ * workers.
  */
 function checkedAttacks(plan: Plan): Array<{ run: PlannedRun; at: PlannedRun }> {
   return [...plan.runs, ...plan.searches.map((s) => s.base)].flatMap((run) =>
@@ -115,8 +95,7 @@ function checkedAttacks(plan: Plan): Array<{ run: PlannedRun; at: PlannedRun }> 
 }
 
 /**
- * Every started target's spec as the run starts it (a `target.*` sweep sets a field after the file
- * was checked), so `target.instances: [0]` fails now and not as a target that cannot start mid-study.
+ * Every started target's spec as the run starts it (a `target.*` sweep changes it after the file's check).
  */
 function targetIssues(plan: Plan): Issue[] {
   const found: Issue[] = [];

@@ -1,11 +1,9 @@
 /**
  * @module
- * Data sources and placeholders at plan time: reads every `data:` file of an experiment (paths relative
- * to the file), and checks every `{{ ... }}` of every request a load sends against what it can know
- * there: the columns of the load's data source, the captures of earlier steps of the same flow, and the
- * built-in functions (a `grpc:` section's message and metadata too, for the loads that make its call). An
- * unknown name, an unknown data source, or two sources for one load is a problem naming the request and the
- * name, exit 2 before any target starts.
+ * Data sources and placeholders at plan time: reads every `data:` file of an experiment (paths relative to
+ * the file), and checks every `{{ ... }}` of every request a load sends against what it can know there: the
+ * columns of the load's data source, the captures of earlier steps of the same flow, and the built-in
+ * functions (a `grpc:` section's message and metadata too, for the loads that make its call).
  */
 import type { WsAction } from "../../runner/ws_step_spec.ts";
 import { dirname, isAbsolute, join } from "node:path";
@@ -49,7 +47,7 @@ export function readDataTables(exp: Experiment, experimentFile?: string): {
 }
 
 /** The data source a load uses: its own `data:`, else the one its flows name (all the same). */
-export function dataNameOf(exp: Experiment, load: LoadSpec): string | undefined {
+function dataNameOf(exp: Experiment, load: LoadSpec): string | undefined {
   if (load.data !== undefined) return load.data;
   if (exp.script !== undefined && !load.mix && LOAD_MODEL_FACTS[load.model].noFlows === undefined) {
     return exp.script.data;

@@ -1,12 +1,6 @@
 /**
  * @module
- * How long a plan takes on the wall clock, as a range (`loadlab presets`): the loads, warm-ups and
- * cooldowns of `estimateDurationMs`, plus what the runs cost around them: loadlab's own start and the
- * report at the end, each run's set-up (worker isolates, the generator's ~200 ms warm-up, the
- * pre-connected pool, the results written), each target start (a process, its Redis, a proxy's upstream),
- * and the graceful stop an overloaded run waits out for answers still in flight. Calibrated on `--quick`
- * runs on the 2-core machine: cache-burst 64-71 s and frameworks 54-82 s (the loads alone: 47.5 s and 36 s;
- * the high ends at load average 15-19); static-concurrency took 54 s at load average 25, above its range.
+ * How long a plan takes on the wall clock, as a range (`loadlab presets`).
  */
 import type { TargetSpec } from "../../targets/spec.ts";
 import { estimateDurationMs } from "./plan.ts";
@@ -25,10 +19,7 @@ const RUN_SETUP_MS: [number, number] = [400, 1_200];
 /** Per target process started (built-in, example app, proxy) and per Redis started beside one. */
 const PROCESS_START_MS: [number, number] = [500, 1_800];
 const REDIS_START_MS: [number, number] = [300, 600];
-/**
- * The share of runs whose graceful stop runs out (an overloaded target still holding answers when the
- * schedule ends): 2 of 12 in cache-burst's quick run.
- */
+/** The share of runs whose graceful stop runs out (2 of 12 in cache-burst's quick run). */
 const STOPPED_SHARE = 0.25;
 const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_GRACEFUL_STOP_MS = 2_000;

@@ -1,12 +1,8 @@
 /**
  * @module
- * An experiment expanded into the ordered list of runs it makes (pure: no clock, no processes): every
- * target x load x sweep point (x grid) x repeat, where a target x load pair covered by a sweep runs only
- * at its sweep points. `interleaved` order loops repeat -> load -> sweep point -> target so drift over
- * time does not favour one variant; `sequential` loops target -> load -> sweep point -> repeat. Each run
- * carries what scenarios/run/run_plan.ts needs: the target (proxy upstreams named by target resolved to a
- * copy of that spec), a key shared by identical target configurations, whether to (re)start it, the attack
- * without its URL, the thresholds scoped to it, and the pause before it.
+ * An experiment expanded into the ordered list of runs it makes (pure: no clock, no processes): every target
+ * x load x sweep point (x grid) x repeat, where a target x load pair covered by a sweep runs only at its
+ * sweep points.
  */
 import type { RelativeAttackInput } from "../../runner/config.ts";
 import { DEFAULT_DURATION_MS } from "../../runner/load/models/fields.ts";
@@ -86,9 +82,9 @@ function interleaved(exp: Experiment, targets: string[], loads: string[]): Cell[
 }
 
 /**
- * A load's sweep points in first-seen order over its targets, and each target's points as a set of keys:
- * a point is looked up, not searched for (a sweep of 10,000 values searched its list for each of them,
- * seconds of planning).
+ * A load's sweep points in first-seen order over its targets, and each target's points as a set of keys: a
+ * point is looked up, not searched for (a sweep of 10,000 values searched its list for each of them, seconds
+ * of planning).
  */
 function pointOrder(
   exp: Experiment,
@@ -136,9 +132,9 @@ function pointsOf(exp: Experiment, target: string, load: string): Point[] {
 }
 
 /**
- * One run; with `redact`, its name and sweep coordinates show a secret parameter's value (`query.api_key`)
- * as its redacted token (results/redact.ts), while its attack sends the value: every output of the run
- * (results, terminal, dashboard, metrics labels, request-log and profile file names) starts from these.
+ * One run; with `redact`, its name and sweep coordinates show a secret parameter's value (`query.api_key`) as
+ * its redacted token (results/redact.ts), while its attack sends the value: every output of the run (results,
+ * terminal, dashboard, metrics labels, request-log and profile file names) starts from these.
  */
 function buildRun(
   exp: Experiment,
@@ -179,9 +175,7 @@ function buildRun(
   return run;
 }
 
-/**
- * `point` as outputs show it (results/redact.ts `shownSweepValue`): a secret parameter's value as its token.
- */
+/** `point` as outputs show it (results/redact.ts `shownSweepValue`): a secret value as its token. */
 function shownPoint(point: Point): Point {
   const shown = (s: SweepPoint | undefined) =>
     s && { parameter: s.parameter, value: shownSweepValue(s.parameter, s.value) };
@@ -249,8 +243,8 @@ function searchPlans(exp: Experiment, targets: string[], loads: string[]): Searc
 }
 
 /**
- * Probes run for `probeMs`, except a count load (it runs to its count), a multi-phase rate load and
- * ramping connections (their shape is their stages).
+ * Probes run for `probeMs`, except a count load (it runs to its count), a multi-phase rate load and ramping
+ * connections (their shape is their stages).
  */
 function probeAttack(attack: RelativeAttackInput, probeMs: number): RelativeAttackInput {
   const facts = LOAD_MODEL_FACTS[attack.model];

@@ -1,15 +1,6 @@
 /**
  * @module
- * What loading a plan checks on this machine, after the file and the plan are valid and before any
- * target starts or any load is sent: the targets' files and programs (scenarios/schema/files.ts), the
- * open-file limit (given by the caller, which reads it) and the local ports of the load's source
- * addresses against the most sockets any planned run (or capacity-search probe) may hold, and that this
- * host can send from those addresses. Bad input throws `ExperimentError` (one line per problem, exit 2).
- *
- * Sockets are counted as `attack` counts them (runner/socket_budget.ts): a load's connections, or the
- * cap of an open model. An open load without its own `maxConnections` gets the default lowered to fit
- * the limit, as `attack` does, so the default never trips it. Targets run in their own processes with
- * the same limit, each accepting the connections of one run, so the generator's count covers theirs.
+ * What loading a plan checks on this machine before any target starts: files, programs, sockets.
  */
 import { attackConfigSchema } from "../../runner/config.ts";
 import { maxSocketsUnder, portProblem, socketProblem, socketsOf } from "../../runner/socket_budget.ts";
@@ -21,7 +12,7 @@ import type { Plan, PlannedRun } from "./types.ts";
 import { checkTargetFiles } from "../schema/files.ts";
 import { LOAD_MODEL_FACTS } from "../../results/load_models.ts";
 
-export interface PreflightOptions {
+interface PreflightOptions {
   /** Shown in front of each problem, as for any file error. */
   file?: string;
   /** Soft RLIMIT_NOFILE (`Infinity` when unlimited); `null` or left out: unknown, the check skipped. */
@@ -44,10 +35,7 @@ export function preflightPlan(plan: Plan, opts: PreflightOptions = {}): Plan {
   };
 }
 
-/**
- * Runs and search probes that would hold more sockets than the limits allow (open files, the local ports
- * of their source addresses), or name a source address this host cannot send from, one issue per field.
- */
+/** Runs and probes that would hold more sockets than the limits allow, or send from a foreign address. */
 function socketIssues(plan: Plan, limit: number | null, ports: number | null): Issue[] {
   const issues = new Map<string, Issue>();
   for (const run of [...plan.runs, ...plan.searches.map((s) => s.base)]) {

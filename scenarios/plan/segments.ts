@@ -1,14 +1,6 @@
 /**
  * @module
- * `loadlab run --segment i/N`: the plan of one shard of an experiment whose load is split over several
- * machines. Every run's attack becomes segment i of N (runner/load/schedule.ts `stripeOf`), the first
- * run starts at the shared `--start-at`, and later runs as each shard is ready, on the wall clock's
- * interval grid (runner/worker/pool.ts), so their intervals still cover the same spans on every shard.
- * Refused, every reason named (exit 2): a target loadlab would start itself (each shard would load its
- * own copy, not one shared server: only `url:` targets), a capacity search (its bisection needs each
- * probe's merged result), `warmup: auto` (shards would cut at different points) and a threshold with
- * `abortOnFail` (a shard's part of the load cannot judge it, so it would silently never stop anything).
- * Thresholds are recorded pending (scenarios/run/thresholds.ts) and evaluated by `loadlab merge`. Pure.
+ * `loadlab run --segment i/N`: the plan of one shard of a load split over several machines.
  */
 import { parseAttackConfig } from "../../runner/config.ts";
 import { ConfigError } from "../../validation/config_error.ts";
@@ -38,9 +30,7 @@ export function segmentPlan(plan: Plan, segment: PlanSegment, startAtEpochMs?: n
   return { ...plan, runs };
 }
 
-/**
- * What keeps `plan` from being split: targets loadlab would start, searches, `warmup: auto`, `abortOnFail`.
- */
+/** What keeps `plan` from being split: started targets, searches, `warmup: auto`, `abortOnFail`. */
 function unsplittable(plan: Plan): Issue[] {
   const issues: Issue[] = [];
   const started = [...new Set(plan.runs.filter((r) => r.target.kind !== "url").map((r) => r.variant))];

@@ -1,17 +1,14 @@
 /**
  * @module
- * The shapes of a plan (scenarios/plan/plan.ts makes them): the ordered runs of an experiment, each with its
- * target, attack and thresholds, and its capacity searches. Their own module so the planner, the attack
- * builder, the plan checks and whoever runs a plan share them without importing each other.
+ * The shapes of a plan, shared by the planner, its checks and the runner.
  */
 import type { RelativeAttackInput } from "../../runner/config.ts";
 import type { TargetSpec } from "../../targets/spec.ts";
 import type { Experiment } from "../schema/experiment.ts";
 
 /**
- * A sweep coordinate of a run: a number, or a word for a categorical sweep (`load.protocol=h2`); the value
- * of a secret parameter (`query.api_key`) is its redacted token unless secrets are kept (the run's attack
- * carries the value itself).
+ * A sweep coordinate: a number, or a word for a categorical sweep; a secret parameter's value is redacted
+ * unless secrets are kept.
  */
 export interface SweepPoint {
   parameter: string;
@@ -37,9 +34,8 @@ export interface PlannedRun {
   targetKey: string;
   target: { kind: "spec"; spec: TargetSpec } | { kind: "url"; url: string };
   /**
-   * (Re)start the target before this run: the first run of each target configuration, then as the
-   * restart policy says (`per-run`: every run; `per-repeat`: when the repeat changed since this
-   * configuration last ran). Always false for running servers (`url`).
+   * (Re)start the target before this run: the first run of each configuration, then as the restart policy
+   * says.
    */
   freshTarget: boolean;
   /** Request paths are relative to the target's base URL. */
@@ -61,7 +57,7 @@ export interface PlannedRun {
 }
 
 /** One of the loads a run starts at once (scenarios/together.ts). */
-export interface PlannedPart {
+interface PlannedPart {
   /** The load's name. */
   name: string;
   /** When it starts after the run's start. */
@@ -93,9 +89,6 @@ export interface Plan {
 /** Which targets and loads to run (`--only target=X,load=Y`). */
 export interface PlanOptions {
   only?: { target?: string[]; load?: string[] };
-  /**
-   * `--no-redact`: run names and sweep coordinates show secret values as they are (so does `redact:
-   * false` in the file); otherwise they show their redacted tokens.
-   */
+  /** `--no-redact` (or `redact: false`): run names and sweep coordinates show secret values. */
   keepSecrets?: boolean;
 }

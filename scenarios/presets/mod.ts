@@ -1,9 +1,6 @@
 /**
  * @module
- * The experiment files shipped inside loadlab, run with `loadlab run preset:NAME` and listed by
- * `loadlab presets`. Each file is imported as text (`with { type: "text" }`), so it is part of the module
- * graph and travels inside a `deno compile` binary without `--include`; the file itself stays plain YAML
- * that users can copy and edit.
+ * The experiment files shipped inside loadlab (`loadlab run preset:NAME`, `loadlab presets`).
  */
 import demo from "./demo.yaml" with { type: "text" };
 import cacheBurst from "./cache-burst.yaml" with { type: "text" };
@@ -14,8 +11,7 @@ import cpuSleep from "./cpu-sleep.yaml" with { type: "text" };
 import chatCapacity from "./chat-capacity.yaml" with { type: "text" };
 import grpcJson from "./grpc-json.yaml" with { type: "text" };
 
-/** One shipped experiment file. */
-export interface Preset {
+interface Preset {
   /** What follows `preset:` on the command line. */
   name: string;
   title: string;

@@ -1,19 +1,15 @@
 /**
  * @module
- * How many runs an experiment file asks for, counted before any is planned: targets x loads x sweep
- * points (a grid's product) x repeats. A small file can ask for billions (`repeats: 1000000000`, two
- * sweeps of 3,000 values in a grid), which held gigabytes while the runs were planned and then crashed
- * out of memory or never started; past `MAX_RUNS` the file is refused at the field that multiplies most.
- * Pure.
+ * How many runs an experiment file asks for, counted before any is planned. Pure.
  */
 import type { ExperimentFields } from "../schema/object.ts";
 import { plannedLoads } from "../together.ts";
 
 /** The most runs one experiment makes: at a run a second, close to three hours. */
-export const MAX_RUNS = 10_000;
+const MAX_RUNS = 10_000;
 
 /** The runs `exp` makes (before `--only`), at most: interleaved order drops a point two targets share. */
-export function runCount(exp: ExperimentFields): number {
+function runCount(exp: ExperimentFields): number {
   let points = 0;
   for (const target of Object.keys(exp.targets)) {
     for (const load of plannedLoads(exp, Object.keys(exp.loads))) {

@@ -1,16 +1,12 @@
 /**
  * @module
- * A run's target counters (cache hits, stale hits, proxy bypasses, pool queueing), which the target keeps
- * cumulatively: the change over the whole run, warm-up included, and, when the run has a warm-up, the
- * change from a snapshot taken as the warm-up ends, which covers the same requests as the latency
- * statistics. scenarios/run/run_plan.ts stores both (`targetStats`, `targetStatsMeasured`).
+ * A run's target counters over the whole run and, with a warm-up, over the measured part.
  */
 import type { RunTarget } from "./targets.ts";
 
 /**
- * The target's counters over the run (warm-up included, as they are cumulative) and, with a warm-up, over
- * the measured part only (from the snapshot at the warm-up's end): the latency statistics exclude warm-up
- * requests, so the two are reported side by side rather than one passing for the other.
+ * The target's counters over the run and, with a warm-up, from the warm-up's end: latency excludes warm-up
+ * requests, so both are reported side by side.
  */
 export async function counterDeltas(
   before: Record<string, number>,
@@ -29,10 +25,7 @@ export interface TargetCounters {
   measured: Record<string, number> | null;
 }
 
-/**
- * Reads the target's counters when the warm-up ends: the attack reports its start instant and the timer
- * fires `warmupMs` later (within a timer tick and one stats request of the cut). Nothing without a warm-up.
- */
+/** Reads the target's counters `warmupMs` after the attack's start, as the warm-up ends. */
 export function warmupSnapshot(target: RunTarget, warmupMs: number) {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let taken: Promise<Record<string, number> | null> = Promise.resolve(null);

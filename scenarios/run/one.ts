@@ -1,11 +1,6 @@
 /**
  * @module
- * One planned run of an experiment, from its cooldown to its result (scenarios/run/run_plan.ts runs the
- * plan): the target taken from the pool, the load's config against it (`rebase`: paths relative to the
- * target's base URL; a self-signed target's CA trusted), a fresh target's cold start probed, then the
- * attack with the target's telemetry, counters and CPU profiles around it, and the result completed
- * with the experiment's coordinates, the `warmup: auto` cut and per-phase statistics. Apart from the
- * plan's loop because everything here concerns the one run and its target.
+ * One planned run, from its cooldown to its result.
  */
 import { cutWarmup, phaseStats } from "../../results/interval_stats.ts";
 import type { Plan, PlannedRun } from "../plan/types.ts";
@@ -40,10 +35,7 @@ export interface RunHooks {
   onProgress?(p: AttackProgress): void;
   /** The run's target telemetry so far, readable while it runs (the live dashboard samples it). */
   onTelemetry?(peek: () => NonNullable<RunResult["telemetry"]>): void;
-  /**
-   * Each interval of the run under way as the engine finishes it (runner/attack.ts `onInterval`), with
-   * the run's target telemetry so far (null for a running server): for metrics outputs. Queue only.
-   */
+  /** Each interval as the engine finishes it, with the target telemetry so far: for metrics outputs. */
   onInterval?(
     delta: IntervalDelta,
     run: PlannedRun,
@@ -66,10 +58,7 @@ export class StoppedRun {
   constructor(readonly stoppedIn: string) {}
 }
 
-/**
- * Runs one planned run (its requests logged with `exp.log`, a fresh target's cold start probed with
- * `exp`'s `coldStartRequests`); a `StoppedRun` when Ctrl-C came before its load started.
- */
+/** Runs one planned run; a `StoppedRun` when Ctrl-C came before its load started. */
 export async function executeRun(
   run: PlannedRun,
   pool: TargetPool,
@@ -85,8 +74,7 @@ export async function executeRun(
     : null;
   const watched = await attackWatched(run, target, { config, parts }, opts, thresholds, logFile).catch(
     (err) => {
-      // Ctrl-C or SIGTERM while a session script's setup() ran or the load workers prepared: no load was
-      // sent, as when it came before.
+      // Ctrl-C or SIGTERM while setup() ran or the workers prepared: no load was sent.
       if (err instanceof Error && err.name === "ScriptSetupStopped") {
         return new StoppedRun((err as Error & { phase: string }).phase);
       }
@@ -108,10 +96,7 @@ export async function executeRun(
   return opts.signal?.aborted ? { ...result, incomplete: true } : result;
 }
 
-/**
- * The run's cooldown, its target, and its load's config against that target (requests logged when
- * `log`); a `StoppedRun` when Ctrl-C came first. A threshold selector matching none of its endpoints throws.
- */
+/** The run's cooldown, its target and its config against it; a `StoppedRun` when Ctrl-C came first. */
 async function prepareRun(
   run: PlannedRun,
   pool: TargetPool,
@@ -147,10 +132,7 @@ async function prepareRun(
   return { target, config, ...(parts ? { parts } : {}), logFile };
 }
 
-/**
- * Where `run` is sent: a gRPC run, or a load on the `grpc` listener, to a built-in target's gRPC
- * listener when it serves one.
- */
+/** Where `run` is sent: gRPC goes to a built-in target's gRPC listener when it serves one. */
 function baseUrlOf(run: PlannedRun, target: RunTarget): string {
   const grpcUrl = target.running?.grpcUrl;
   const grpc = run.attack.grpc !== undefined || run.listener === "grpc";
@@ -257,10 +239,7 @@ function completeRunResult(
   return result;
 }
 
-/**
- * A self-signed HTTPS target's CA file becomes the load's `caFile` unless the load names one of its own
- * or skips verification: the load verifies the target as a client of a real deployment would.
- */
+/** Trusts a self-signed target's CA unless the load names its own or skips verification. */
 function trustTargetCa(attack: RelativeAttackInput, caFile: string | undefined): RelativeAttackInput {
   const tls = attack.tls;
   if (caFile === undefined || tls?.caFile !== undefined || tls?.insecure) return attack;
@@ -268,9 +247,8 @@ function trustTargetCa(attack: RelativeAttackInput, caFile: string | undefined):
 }
 
 /**
- * The attack config of a run against `baseUrl`: request paths in the plan are relative to the target's
- * base URL, and the engine joins a path to the URL's origin, so a base path (`http://host/app`) is
- * prefixed to every request path and flow step here.
+ * The attack config of a run against `baseUrl`: a base path (`http://host/app`) is prefixed to every request
+ * path and flow step, as the engine joins paths to the origin.
  */
 export function rebase(attack: RelativeAttackInput, baseUrl: string): AttackConfigInput {
   const base = new URL(baseUrl);

@@ -1,13 +1,6 @@
 /**
  * @module
- * The output folder of a running experiment: `results.json` and `report.html`, both rewritten whole
- * (temporary file + rename) after every run, so whatever stops the experiment (Ctrl-C, a dead target, a
- * crash of the machine) leaves the finished runs readable and the report showing them. The environment
- * is captured once, at the start (reading the git commit spawns a process); a resumed experiment keeps
- * the environment and creation time of the file it resumes. What the report draws is the caller's: it
- * passes the render function in, so the runner of experiments never depends on the report. A file
- * descriptor is held in reserve from the start until `close()`, so the files are written even when the
- * load left the process without one (EMFILE: a script's leaked files, a stuck worker's sockets).
+ * The output folder of a running experiment, both files rewritten whole after every run.
  */
 import {
   buildResultsFile,
@@ -26,11 +19,7 @@ import { DescriptorReserve } from "../../system/descriptor_reserve.ts";
 /** Turns the results so far into the text of report.html. */
 export type RenderReport = (results: ResultsFile) => string;
 
-/**
- * Whether `--resume` keeps a run of the file: a complete one. Incomplete runs and capacity-search probes
- * run again, and so does a run that got no response at all: it measured no target (one not up yet, a
- * certificate not trusted), and keeping it would resume into the same exit 4 without sending a request.
- */
+/** Whether `--resume` keeps a run of the file: a complete one. */
 function keptOnResume(run: RunResult): boolean {
   return !run.incomplete && !run.probe && !noResponse(run);
 }
@@ -53,10 +42,7 @@ export class ExperimentOutput {
     this.keepSecrets = keepSecrets;
   }
 
-  /**
-   * A fresh file, or with `resume` the one already in `outDir` minus the runs it does not keep (those
-   * run again: `keptOnResume`). Throws `ResultsFileError` when the existing file cannot be read.
-   */
+  /** A fresh file, or with `resume` the one in `outDir` minus the runs it does not keep. */
   static async open(
     outDir: string,
     experiment: ExperimentInfo,
@@ -106,9 +92,8 @@ export class ExperimentOutput {
   }
 
   /**
-   * `run` as results.json shows it (its secrets redacted unless kept), for what prints it outside the
-   * files: the terminal's run line and its `Checks:` block, whose step labels are `METHOD path` and may
-   * carry a `?token=`. Once per run, with the experiment's source to find the file's secrets in.
+   * `run` as results.json shows it (secrets redacted unless kept), for the terminal's run line and `Checks:`
+   * block.
    */
   shown(run: RunResult): RunResult {
     return this.keepSecrets ? run : redactResults({ ...this.results, runs: [run] }).runs[0];
@@ -120,10 +105,7 @@ export class ExperimentOutput {
     await this.write();
   }
 
-  /**
-   * Writes both files; throws `OutputError` naming the one that failed and why (a full disk mid-run
-   * leaves both as the last successful write left them: each replaces its old copy only once written).
-   */
+  /** Writes both files, each replacing its copy once whole; throws `OutputError` naming the failed one. */
   async write(): Promise<void> {
     const keepSecrets = this.keepSecrets;
     await this.#reserve.around(async () => {
@@ -135,10 +117,7 @@ export class ExperimentOutput {
     });
   }
 
-  /**
-   * Writes both files as they stand, synchronously: what a second Ctrl-C or SIGTERM leaves before loadlab
-   * quits, without waiting for a write under way (each file is replaced whole, so either is whole).
-   */
+  /** Writes both files synchronously, for a second Ctrl-C or SIGTERM before loadlab quits. */
   writeSync(): void {
     Deno.mkdirSync(this.resultsPath.slice(0, this.resultsPath.lastIndexOf("/")) || ".", { recursive: true });
     writeTextAtomicSync(this.resultsPath, resultsText(this.results, { keepSecrets: this.keepSecrets }));
@@ -160,10 +139,7 @@ async function written(path: string, write: () => Promise<void>): Promise<void> 
   }
 }
 
-/**
- * False only when nothing is there: anything else (a symlink loop, no permission) is read, and its reading
- * says why.
- */
+/** False only when nothing is there: anything else (a symlink loop, no permission) is read, saying why. */
 async function exists(path: string): Promise<boolean> {
   try {
     await Deno.stat(path);

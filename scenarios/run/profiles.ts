@@ -1,12 +1,6 @@
 /**
  * @module
- * CPU profiles of a run (`profile: cpu` on its target, `--profile`): started in the target's processes
- * just before the load and stopped just after it (targets/inspector.ts says why through the inspector),
- * each written whole as `profiles/<run>.<process>.cpuprofile` beside results.json, and summarized for the
- * results file and the report (results/cpu_profile.ts), with a warning when it is almost all idle (the work
- * then ran elsewhere: cluster workers, threads, or a Deno process's Rust side). A profile that could not be
- * taken or written is recorded with its reason instead; it never fails the run, whose numbers are already
- * measured.
+ * CPU profiles of a run (`profile: cpu`, `--profile`): taken, written and summarized.
  */
 import { type CpuProfiling, startCpuProfiles, type TakenProfile } from "../../targets/mod.ts";
 import type { RunTarget } from "./targets.ts";
@@ -15,10 +9,7 @@ import type { RunProfile } from "../../results/schema/profile.ts";
 import { writeTextAtomic } from "../../system/atomic_write.ts";
 import { fileStem } from "../../validation/file_stem.ts";
 
-/**
- * Starts profiling the target's inspected processes; null when the target is not profiled. When the
- * profiler cannot start, the run goes on and each process records why it has no profile.
- */
+/** Starts profiling the target's inspected processes; null when the target is not profiled. */
 export async function startRunProfiles(target: RunTarget): Promise<CpuProfiling | null> {
   const inspected = target.running?.inspected;
   if (!inspected?.length) return null;
@@ -31,21 +22,13 @@ export async function startRunProfiles(target: RunTarget): Promise<CpuProfiling 
   }
 }
 
-/**
- * The folder (under the output directory) and file name of one process's profile of one run. A name with
- * characters a file name should not hold gets them as `_` and a short hash of the name as it was, so two
- * runs (`x/y_z`, `x_y/z`) never write the same file; a long one is cut with that hash
- * (validation/file_stem.ts).
- */
+/** The folder (under the output directory) and file name of one process's profile of one run. */
 export function profilePath(runName: string, process: string): string {
   const safe = (s: string) => fileStem(s, /^[A-Za-z0-9.=-]*$/.test(s));
   return `profiles/${safe(runName)}.${safe(process)}.cpuprofile`;
 }
 
-/**
- * Writes each taken profile beside results.json and returns what the run records of them; `loadStartUs` is
- * when the load started after the profilers did (where the summary's windows begin).
- */
+/** Writes each taken profile beside results.json; `loadStartUs` is where the summary's windows begin. */
 export async function saveRunProfiles(
   taken: TakenProfile[],
   outDir: string,

@@ -1,13 +1,6 @@
 /**
  * @module
- * Executes a `Plan`: for each planned run, its target up (started, shared or restarted by
- * `targets.ts`), the run itself (one.ts: the cooldown, the attack with telemetry and target
- * counters, `warmup: auto` and per-phase statistics), and the result appended to `results.json` and
- * `report.html` at once. Then the capacity searches (short probe runs), the analysis and the
- * thresholds, and the file marked complete. Ctrl-C (the signal) ends the run under way gracefully, keeps
- * it marked `incomplete` and stops; a run a load worker cut (stuck, or exited) is kept `incomplete` with the
- * reason and the runs after it go on; a target that cannot start or dies throws `TargetFailedError` with
- * its log tail, finished runs kept. Every started target is stopped before `runPlan` returns or throws.
+ * Executes a `Plan`: each run's target up, the run, its result appended to both output files.
  */
 import { analyze } from "../../results/conclude/analysis.ts";
 import { estimateDurationMs } from "../plan/plan.ts";
@@ -29,7 +22,7 @@ export interface RunPlanHooks extends RunHooks {
   onRunEnd?(result: RunResult, run: PlannedRun): void;
 }
 
-export interface RunPlanOptions extends RunOptions {
+interface RunPlanOptions extends RunOptions {
   /** Keep the complete runs of `outDir/results.json` and run only the others. */
   resume?: boolean;
   hooks?: RunPlanHooks;
@@ -50,10 +43,7 @@ export interface RunPlanOutcome {
   interrupted: boolean;
   /** Runs taken from the file being resumed. */
   resumed: number;
-  /**
-   * The one writer of results.json and report.html: what the command learns after the plan (what the
-   * metrics outputs delivered) goes in with `update`, so both files show it.
-   */
+  /** The one writer of results.json and report.html; what the command learns later goes in with `update`. */
   output: ExperimentOutput;
 }
 
@@ -109,9 +99,7 @@ export async function runPlan(plan: Plan, opts: RunPlanOptions): Promise<RunPlan
   };
 }
 
-/**
- * results.json and report.html in `opts.outDir`, new or resumed, headed with what the plan says of itself.
- */
+/** results.json and report.html in `opts.outDir`, new or resumed, headed with what the plan says. */
 function openOutput(plan: Plan, opts: RunPlanOptions): Promise<ExperimentOutput> {
   const exp = plan.experiment;
   return ExperimentOutput.open(
@@ -136,7 +124,6 @@ class Interrupted extends Error {
   override name = "Interrupted";
 }
 
-/** What the end of an experiment works with. */
 interface RunContext {
   plan: Plan;
   output: ExperimentOutput;
@@ -144,10 +131,7 @@ interface RunContext {
   opts: RunPlanOptions;
 }
 
-/**
- * Searches, analysis, thresholds and `complete: true`, written once more. After a stop by `abortOnFail`
- * (`notRun` given) no search runs, the runs not started are listed and the file is not complete.
- */
+/** Searches, analysis, thresholds and `complete: true`, written once more. */
 async function finish(ctx: RunContext, thresholds: Map<string, Threshold>, notRun?: string[]): Promise<void> {
   const { plan, output } = ctx;
   const searches: Analysis["searches"] = [];

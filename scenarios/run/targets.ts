@@ -1,12 +1,6 @@
 /**
  * @module
- * The targets of a running experiment: each is started when a run first needs its `targetKey` (or anew
- * when the run asks for a fresh target), shared by every later run with the same key, and stopped as
- * soon as no remaining run needs it, so a long experiment does not keep every variant's processes (and
- * their CPU and memory) alive at once. `url` targets are servers the user runs: never started or
- * stopped. Each started target logs into its own folder under the output directory, because two
- * built-in targets would otherwise append to the same `target.log`; that folder is where the log tail
- * of a target that fails to start or dies is read from.
+ * The targets of a running experiment: started when first needed, shared, stopped when done.
  */
 import type { PlannedRun } from "../plan/types.ts";
 import type { RunResult } from "../../results/mod.ts";
@@ -15,11 +9,7 @@ import { secretsIn } from "../../results/secret_finder.ts";
 import { type RunningTarget, startTarget, TargetError, type TargetSpec } from "../../targets/mod.ts";
 import { readInto } from "../../system/read_capped.ts";
 
-/**
- * A target could not be started or stopped answering during a run; exit code 3 at the CLI. Its message
- * echoes the target's command line and the tail of its output, where an app may print its own `env:`
- * secret: the target's secrets (`secretsIn` its spec) are redacted as the message is made.
- */
+/** A target could not be started or stopped answering during a run; exit code 3 at the CLI. */
 export class TargetFailedError extends Error {
   override name = "TargetFailedError";
   readonly logTail: string;

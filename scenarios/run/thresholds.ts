@@ -1,10 +1,6 @@
 /**
  * @module
- * The thresholds of a plan on its runs, for scenarios/run/run_plan.ts: every expression parsed once before
- * any load (a typo costs no run), the rules that stop a run while it goes (`abortOnFail`, as runner/attack.ts
- * takes them; none on a shard, whose thresholds wait for `loadlab merge`), and after the runs each
- * planned run's thresholds judged on its result, with the scope (target, load) each was declared with.
- * A rule naming another run (`app/after:p99<1s`) is not judged on this one. Pure.
+ * The thresholds of a plan: parsed before any load, stopping runs live, judged on each result.
  */
 import type { RunResult, ThresholdResult } from "../../results/mod.ts";
 import {

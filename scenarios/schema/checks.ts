@@ -1,10 +1,6 @@
 /**
  * @module
- * The checks of an experiment file that span fields, run once its structure is valid: every name a
- * field refers to exists (with "did you mean"), sweep and search parameters fit the loads and targets
- * they vary, a grid has two sweeps, thresholds and the search SLO parse, and proxy upstreams named by
- * target form no cycle, the runs are at most MAX_RUNS (scenarios/run/count.ts), and `profile: cpu` is only on
- * targets that can be profiled. Each problem is `{path, message}` with the path of the offending key.
+ * The checks of an experiment file that span fields, run once its structure is valid.
  */
 import { nearest } from "../../validation/suggest.ts";
 import {
@@ -28,7 +24,7 @@ import { LOAD_MODEL_FACTS } from "../../results/load_models.ts";
 type Path = (string | number)[];
 
 /** One problem at a path of keys; validation/mod.ts formats the path. */
-export interface CheckIssue {
+interface CheckIssue {
   path: Path;
   message: string;
 }
@@ -105,10 +101,7 @@ export function checkExperiment(exp: ExperimentFields): CheckIssue[] {
   return issues;
 }
 
-/**
- * A file whose sessions are its flows or script and that has no `requests:` leaves a load that cannot run
- * sessions (throughput) nothing of the user's: it sent `GET /`, which no one wrote, and read `ok`.
- */
+/** A sessions-only file without `requests:` gives a load that cannot run sessions nothing to send. */
 function checkSessionsOnly(exp: ExperimentFields, add: Add): void {
   if (exp.requests !== undefined || exp.grpc?.call !== undefined) return;
   if (exp.flows === undefined && exp.script === undefined) return;
@@ -274,11 +267,7 @@ function targetFieldProblems(field: string, targets: Array<[string, FileTarget]>
   return problems;
 }
 
-/**
- * A proxy's named upstream: a known target, and no cycle. `names` are the targets' names, read once for
- * the file (read again for each of 10,000 targets, they took 15 s); `clean` the names whose chain is
- * known to end, so a long chain is walked once rather than once for each target on it.
- */
+/** A proxy's named upstream: a known target, and no cycle. */
 function checkUpstreams(
   exp: ExperimentFields,
   at: { name: string; target: FileTarget; names: string[]; clean: Set<string> },
@@ -301,10 +290,7 @@ function checkUpstreams(
   }
 }
 
-/**
- * The chain of named upstreams from `first` through `name` back to one already seen, or undefined; a
- * chain that ends puts its names in `clean`.
- */
+/** The chain of upstreams from `first` through `name` back to one seen, or undefined. */
 function cycleFrom(
   exp: ExperimentFields,
   name: string,

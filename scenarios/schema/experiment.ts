@@ -1,10 +1,6 @@
 /**
  * @module
- * Experiment files (docs/EXPERIMENTS.md) as one zod schema, `experimentSchema`, with the `Experiment`
- * type inferred from it: the structure (scenarios/schema/object.ts) refined by the checks that span
- * fields (names that must exist, a grid of two sweeps, thresholds that parse, proxy upstreams without
- * cycles: scenarios/schema/checks.ts), run once the structure is valid. Validation only: reading a file,
- * its overrides and planning it are scenarios/load.ts.
+ * Experiment files as one zod schema, `experimentSchema`: the structure refined by the cross-field checks.
  */
 import type { z } from "zod";
 import { checkExperiment } from "./checks.ts";

@@ -1,15 +1,6 @@
 /**
  * @module
- * The checks of an experiment that need the file system, run by `loadlab run` on the planned runs'
- * targets once the file is valid and before any target starts: a built-in target's `staticDir` is a
- * folder, an external target's `command` is a program (on PATH, or an executable path) and its `cwd` a
- * folder, and the cores of `cpuAffinity` exist on this machine (when taskset is there to pin; without
- * it the field is ignored). Without them a typo surfaces as a target that cannot start (exit 3) after
- * earlier targets already ran, or, for `staticDir`, as 404s measured as if they were the study. Each problem
- * is an
- * `Issue` with the target's path (`targets.web.staticDir`), so it prints like every other file error.
- * Run by the preflight of scenarios/plan/preflight.ts, which `loadlab presets` skips: it plans every
- * preset on machines that lack node.
+ * The checks of an experiment that need the file system, before any target starts.
  */
 import { findProgram } from "../../system/path_lookup.ts";
 import type { TargetSpec } from "../../targets/spec.ts";
@@ -22,9 +13,7 @@ import {
   tlsOptionsSchema,
 } from "../../runner/http/tls/options.ts";
 
-/**
- * Every file-system problem of the targets the plan starts, one per target field, and of loads' TLS files.
- */
+/** Every file-system problem of the targets the plan starts, one per target field, and of TLS files. */
 export function checkTargetFiles(plan: Plan): Issue[] {
   const issues = new Map<string, Issue>();
   for (const run of plan.runs) {

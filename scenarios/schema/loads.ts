@@ -1,11 +1,6 @@
 /**
  * @module
- * The `loads:` section of experiment files: each named load is one engine model with the fields it
- * takes (a field another model would ignore is an unknown key), durations as strings. The output uses
- * the names and units of `AttackConfig` (`durationMs`, `ratePerSec`, `phases`), so scenarios/plan/plan.ts
- * only copies fields; defaults stay in runner/config.ts and are not repeated here. `rate` + `duration`
- * on a rate load is the one-phase shorthand. A load's own request mix is `requests:`, except on count
- * loads where `requests` is the count and the mix is `mix:`.
+ * The `loads:` section of experiment files: each load one engine model with the fields it takes.
  */
 import { z } from "zod";
 import { tlsOptionsSchema } from "../../runner/http/tls/options.ts";
@@ -26,17 +21,13 @@ const positiveRate = z.number().positive("rate must be > 0 (requests per second)
   `rate ${RATE_CAP}`,
 );
 
-/**
- * The load fields whose values are words, not numbers: each field's one schema, used by the load and by a
- * sweep over it (`load.protocol: [http1, h2]`), so both accept and refuse the same values.
- */
+/** The load fields whose values are words: one schema each, for the load and a sweep over it. */
 export const WORD_FIELDS = {
   connection: z.enum(["keep-alive", "per-arrival"]),
   transport: z.enum(["auto", "epoll", "deno", "io_uring"]),
   protocol: z.enum(["http1", "h2", "h2c", "auto"]),
 };
 
-/** Fields every model takes. */
 const commonFields = {
   /** Sessions of several requests, used instead of the request mix. */
   flows: flowListSchema.optional(),
@@ -51,20 +42,13 @@ const commonFields = {
   gracefulStop: durationSchema.optional(),
   /** Socket transport (runner/config.ts): `auto` (deno for now), `deno`, or the experimental `epoll`. */
   transport: WORD_FIELDS.transport.optional(),
-  /**
-   * Local addresses the connections are bound to in turn (runner/source_addresses.ts): a list, or
-   * comma-separated addresses and IPv4 ranges (`127.0.0.1-127.0.0.4`). Epoll transport only.
-   */
+  /** Local addresses bound in turn: a list, or addresses and IPv4 ranges (`127.0.0.1-127.0.0.4`). */
   sourceAddresses: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
-  /**
-   * HTTP version (runner/config.ts): `http1`, `h2` (TLS by ALPN; h2c on an http: target), `h2c`, `auto`
-   * (ALPN's choice on https:).
-   */
+  /** HTTP version: `http1`, `h2` (h2c on http:), `h2c`, `auto` (ALPN's choice on https:). */
   protocol: WORD_FIELDS.protocol.optional(),
   /**
-   * `grpc`: send this load's HTTP/2 requests to the built-in target's gRPC listener (node:http2, `grpc:
-   * true`), which answers `POST /echo` too, so JSON and gRPC can be compared on one stack; `http` (the
-   * default): its HTTP port (Deno.serve).
+   * `grpc`: send this load to the built-in target's gRPC listener (which answers `POST /echo` too); `http`
+   * (the default): its HTTP port.
    */
   listener: z.enum(["http", "grpc"]).optional(),
   /** HTTP/2: concurrent streams per connection (h2load's -m). */
@@ -89,7 +73,7 @@ const commonFields = {
 type CommonIn = z.output<z.ZodObject<typeof commonFields>>;
 
 /** Drops keys whose value is undefined, so plans and their JSON show only what the file set. */
-export function defined<T extends object>(value: T): T {
+function defined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
 
@@ -140,10 +124,7 @@ const phaseSchema = z.strictObject({
 const stageSchema = z.strictObject({ duration: durationSchema, target: z.number() })
   .transform((s) => ({ durationMs: s.duration, target: s.target }));
 
-/**
- * A closed load: fixed `connections` for `duration`, or `stages` (k6's) that ramp them, which the
- * engine runs as its ramping-connections model (runner/load/models/ramping_connections.ts checks them).
- */
+/** A closed load: fixed `connections` for `duration`, or k6's `stages` that ramp them. */
 const connectionsLoad = z.strictObject({
   model: z.literal("connections"),
   ...poolFields,

@@ -1,9 +1,6 @@
 /**
  * @module
- * The structure of an experiment file (docs/EXPERIMENTS.md) as one zod object, `experimentObject`, before
- * the checks that span fields: scenarios/schema/checks.ts reads its output type, `ExperimentFields`, and
- * scenarios/schema/experiment.ts refines it with those checks into `experimentSchema`. Its own module so the
- * checks and the schema they complete do not import each other.
+ * The structure of an experiment file as one zod object, `experimentObject`.
  */
 import {
   type MetricsOutput,
@@ -28,10 +25,7 @@ const parameterSchema = z.string().regex(
   "a parameter is load.<field>, query.<name> or target.<field>, e.g. load.rate or query.ms",
 );
 
-/**
- * Sweep values as written: numbers, durations (`10s`, milliseconds after parsing) or words (`h2`); which
- * a string is depends on the parameter (scenarios/sweep_values.ts).
- */
+/** Sweep values as written: numbers, durations or words, read by the parameter (sweep_values.ts). */
 const sweepValueSchema = z.union([z.number(), z.string()]);
 
 const sweepSchema = z.strictObject({
@@ -72,12 +66,7 @@ const searchSchema = z.strictObject({
   maxProbes: z.number().int().min(1, "maxProbes must be >= 1").default(12),
 }).transform(({ probe, precision, ...rest }) => ({ ...rest, probeMs: probe, precisionRatio: precision }));
 
-/**
- * A threshold: an expression, or an object with its scope and k6's `abortOnFail` (judged while the run
- * goes; its failure stops the run and the experiment) with `delayAbortEval` (not before that much
- * measured time). The object's expression is `expr`, or `threshold` as k6 names it, so a k6 threshold
- * object pasted in reads as it is (its expression in loadlab's words).
- */
+/** A threshold: an expression, or an object with its scope, `abortOnFail` and `delayAbortEval`. */
 const thresholdSchema = z.union([
   z.string().min(1),
   z.strictObject({
@@ -133,11 +122,7 @@ export const experimentObject = z.strictObject({
   flows: flowListSchema.optional(),
   /** gRPC: every load's requests are this call (scenarios/grpc/experiment.ts, docs/GRPC.md). */
   grpc: grpcSectionSchema.optional(),
-  /**
-   * A session script (docs/SCRIPTS.md) used instead of `requests` and `flows` by every load without a
-   * mix of its own: its path (relative to this file), or the path with the data source its sessions
-   * take rows from.
-   */
+  /** A session script for every load without its own mix: its path, or the path with its data source. */
   script: scriptSourceSchema.optional(),
   /** How long the script's setup() may take (k6's setupTimeout); past it the run ends before any load. */
   setupTimeout: durationSchema.optional(),
@@ -146,10 +131,7 @@ export const experimentObject = z.strictObject({
   /** Named data sources (CSV, JSON, NDJSON files) that loads and flows pick with `data: NAME`. */
   data: z.record(nameSchema, dataSourceSchema).optional(),
   loads: namedRecord(loadSchema, "load"),
-  /**
-   * Loads that run at the same time as one run (k6's scenarios), each with its start after the run's:
-   * `{ browse: 0s, api: 30s }` (scenarios/together.ts).
-   */
+  /** Loads run at the same time as one run, each with its start: `{ browse: 0s, api: 30s }`. */
   together: z.record(nameSchema, durationSchema).optional(),
   sweeps: z.array(sweepSchema).default([]),
   /** true with exactly two sweeps: every pair of their values. */
@@ -161,9 +143,8 @@ export const experimentObject = z.strictObject({
   order: z.enum(["interleaved", "sequential"]).default("interleaved"),
   restart: z.enum(["never", "per-repeat", "per-run"]).default("never"),
   /**
-   * Requests sent one at a time right after each target start, for its cold-start curve
-   * (scenarios/cold_start.ts); default 10 with `restart: per-run` or `per-repeat`, else 0 (spawn to
-   * listening and ready are recorded either way).
+   * Requests sent one at a time after each target start, for its cold-start curve; default 10 with `restart:
+   * per-run` or `per-repeat`, else 0.
    */
   coldStartRequests: z.number().int(COLD_START_RANGE).min(0, COLD_START_RANGE).max(1000, COLD_START_RANGE)
     .optional(),
@@ -180,10 +161,7 @@ export const experimentObject = z.strictObject({
   log: z.boolean().default(false),
   /** As `--strict`: a run loadlab does not trust (results/conclude/run_verdict.ts) makes it exit 6. */
   strict: z.boolean().default(false),
-  /**
-   * A saved results.json (or the folder holding it) to gate every run against, as `--baseline` (which
-   * wins); relative to where loadlab runs. Not `baseline:`, which names the baseline variant.
-   */
+  /** A saved results.json (or its folder) to gate every run against; `--baseline` wins. */
   compareWith: z.string().min(1).optional(),
   /** The gate's rules, as `--fail-on` (which replaces them): e.g. "p99 +10%", "rps -5%", "success -0.1pp". */
   failOn: z.array(

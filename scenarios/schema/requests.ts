@@ -1,9 +1,6 @@
 /**
  * @module
- * The small shared parts of experiment files: durations (strings with a unit, parsed to milliseconds),
- * names, requests (the `"PATH"` / `"METHOD PATH"` shorthand or an object) and flows (sessions of steps
- * with think times). Every object is strict, so a mistyped key is an error with "did you mean" instead
- * of a silently ignored setting.
+ * The small shared parts of experiment files: durations, names, requests and flows.
  */
 import { z } from "zod";
 import {
@@ -28,10 +25,7 @@ import {
 /** How a duration is described in errors and in the JSON Schema. */
 const DURATION_WORDS = 'a duration with a unit, e.g. "500ms", "10s", "1m"';
 
-/**
- * A duration string parsed to milliseconds. A bare number is refused (seconds or milliseconds?), and
- * the message says so: `expected a duration with a unit, e.g. "500ms", "10s", "1m", found 10`.
- */
+/** A duration string parsed to milliseconds. */
 export const durationSchema = z.string()
   .meta({ id: "duration", expected: DURATION_WORDS, description: `${DURATION_WORDS}; "1m30s" also works` })
   .transform((text, ctx) => {
@@ -57,10 +51,8 @@ const RESERVED_NAME = /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b
 const MAX_NAME_CHARS = 100;
 
 /**
- * Why `name` cannot be a name that becomes a folder or file name (`out/<experiment>`, a target's log
- * folder), or undefined: at most `MAX_NAME_CHARS`, only letters, digits, '.', '_' and '-', not `.` or
- * `..` (which would write into `out/` or outside it), no trailing '.', not a device name (`CON`, `NUL`,
- * `COM1`...).
+ * Why `name` cannot name a folder or file (`out/<experiment>`), or undefined: too long, other characters than
+ * letters, digits, `._-`, `.`/`..`, a trailing '.', a device name.
  */
 export function nameProblem(name: string): string | undefined {
   if (name.length > MAX_NAME_CHARS) {
@@ -142,7 +134,7 @@ function fromShorthand(text: string, ctx: z.RefinementCtx): FileRequest {
 }
 
 /** One request of a mix: `"/json"`, `"POST /login"` or an object with method, path, query, ... */
-export const requestSchema = z.union([z.string(), requestObjectSchema])
+const requestSchema = z.union([z.string(), requestObjectSchema])
   .meta({ id: "request", expected: 'a request: "PATH", "METHOD PATH" or an object with a path' })
   .superRefine((r, ctx) => {
     if (typeof r !== "string") oneBody(r, ctx);
@@ -158,10 +150,7 @@ const FLOW_METHODS = ["get", "post", "put", "patch", "delete", "head"] as const;
 /** A step's request: a path, or an object without `method` (the step's key is the method). */
 const stepRequestSchema = z.union([pathSchema, z.strictObject(requestFields)]);
 
-/**
- * A `ws:` step as a file writes it (runner/ws_step_spec.ts has its rules): `send` may be any JSON value
- * (sent as JSON, its strings' placeholders filled), `timeout` a duration, `close: true` closes with 1000.
- */
+/** A `ws:` step as a file writes it (runner/ws_step_spec.ts has its rules). */
 const wsStepFileSchema = z.strictObject({
   ...wsActionFields,
   send: z.union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())]).optional(),
@@ -175,9 +164,8 @@ const wsStepFileSchema = z.strictObject({
 }));
 
 /**
- * A `grpc:` step as a file writes it (runner/grpc_step_spec.ts): its call as `pkg.Service/Method` or ghz's
- * `pkg.Service.Method` (made the first), the message in proto3 JSON, metadata; the schema is the file's
- * `grpc:` section's.
+ * A `grpc:` step as a file writes it: its call (`pkg.Service/Method` or ghz's `pkg.Service.Method`), the
+ * message in proto3 JSON, metadata.
  */
 const grpcStepFileSchema = z.strictObject({
   call: z.string().transform((call, ctx) => {
@@ -203,22 +191,18 @@ const stepObjectSchema = z.strictObject({
 /** A step of the attack config (runner/config.ts), whose type a file's step takes. */
 type EngineStep = FlowSpec["steps"][number];
 
-/**
- * A flow step as the plan reads it: the attack config's step with the file's request (a path still
- * relative, a `json` or `query` not yet encoded).
- */
-export type FileFlowStep =
+/** A flow step as the plan reads it: the file's request, its path still relative. */
+type FileFlowStep =
   | Omit<Extract<EngineStep, { request: unknown }>, "request"> & { request: FileRequest }
   | Extract<EngineStep, { thinkMs: number }>
   | Extract<EngineStep, { ws: unknown }>
   | Extract<EngineStep, { grpc: unknown }>;
 
 /**
- * One step: `{get: /home}`, `{post: {path: /login, json: {...}}}`, `{think: 500ms}`, a WebSocket
- * action `{ws: {connect: /ws/echo}}`, `{ws: {send: hi, match: {contains: hi}}}`, `{ws: {close: true}}`, or a
- * gRPC call `{grpc: {call: pkg.Service/Method, message: {...}}}`.
+ * One step: `{get: /home}`, `{post: {path: /login, json: {...}}}`, `{think: 500ms}`, `{ws: {...}}` or `{grpc:
+ * {call: pkg.Service/Method, message: {...}}}`.
  */
-export const flowStepSchema = stepObjectSchema.transform((step, ctx): FileFlowStep => {
+const flowStepSchema = stepObjectSchema.transform((step, ctx): FileFlowStep => {
   const given = [...FLOW_METHODS, "think" as const, "ws" as const, "grpc" as const].filter((k) =>
     step[k] !== undefined
   );
@@ -255,7 +239,7 @@ export const flowStepSchema = stepObjectSchema.transform((step, ctx): FileFlowSt
 });
 
 /** A session: its steps run one after another on one connection. */
-export const flowSchema = z.strictObject({
+const flowSchema = z.strictObject({
   ...flowFields,
   /** The data source (top-level `data:`) whose rows fill this flow's sessions, one row each. */
   data: z.string().min(1).optional(),
@@ -267,10 +251,7 @@ export const flowSchema = z.strictObject({
 }).meta({ id: "flow" });
 export type FileFlow = z.output<typeof flowSchema>;
 
-/**
- * A load's flows, each named apart: results, checks and the report list flows by name, so two of one name
- * read as one flow (the Artillery import names its scenarios apart itself).
- */
+/** A load's flows, each named apart: results list flows by name. */
 export const flowListSchema = z.array(flowSchema).min(1, "needs at least one flow").superRefine(
   (flows, ctx) => {
     const first = new Map<string, number>();

@@ -1,10 +1,6 @@
 /**
  * @module
- * The `targets:` section of experiment files: each named variant is a target spec of targets/spec.ts
- * (built-in, external command, example app, proxy), made strict so a mistyped option is an error, or
- * `{url}` for a server already running. A proxy's `upstream` may also name another target of the file;
- * scenarios/plan/plan.ts resolves the name to a copy of that target's spec. An external target's process runs
- * in the experiment file's folder (`anchorTargets`), as its data files are read from there.
+ * The `targets:` section of experiment files.
  */
 import { z } from "zod";
 import { resolve } from "node:path";
@@ -28,14 +24,14 @@ const httpUrlSchema = z.string().url("url must be an absolute URL, e.g. http://1
 );
 
 /** A server already running: nothing is started or stopped. */
-export const urlTargetSchema = z.strictObject({
+const urlTargetSchema = z.strictObject({
   kind: z.literal("url").optional(),
   url: httpUrlSchema,
 }).transform((t) => ({ kind: "url" as const, url: t.url }));
-export type UrlTarget = z.output<typeof urlTargetSchema>;
+type UrlTarget = z.output<typeof urlTargetSchema>;
 
 /** A proxy as written in a file: its upstream may be the name of another target. */
-export type FileProxy = Omit<ProxySpec, "upstream"> & { upstream: string | FileTarget };
+type FileProxy = Omit<ProxySpec, "upstream"> & { upstream: string | FileTarget };
 /** One variant as written in a file (after defaults). */
 export type FileTarget = BuiltinSpec | ExternalSpec | ExampleSpec | FileProxy | UrlTarget;
 
@@ -56,7 +52,7 @@ const proxySchema = proxySpecSchema.extend({
 }).strict();
 
 /** Any variant, chosen by `kind`; without `kind` it is `{url}`. */
-export const targetSchema: z.ZodType<FileTarget> = z.discriminatedUnion("kind", [
+const targetSchema: z.ZodType<FileTarget> = z.discriminatedUnion("kind", [
   builtinSchema,
   externalSchema,
   exampleSpecSchema.strict(),
@@ -95,9 +91,8 @@ export function namedRecord<T extends z.ZodType>(value: T, what: string) {
 }
 
 /**
- * The targets with every external process anchored to `folder` (the experiment file's): a relative `cwd`
- * is resolved against it, and a target without `cwd` runs in it, so a relative `command` or `args`
- * path means beside the file whatever folder loadlab runs from, as `data:` files do.
+ * The targets with every external process anchored to `folder` (the experiment file's): a relative `cwd`,
+ * `command` or `args` path means beside the file, as `data:` files do.
  */
 export function anchorTargets(
   targets: Record<string, FileTarget>,
