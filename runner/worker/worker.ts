@@ -11,6 +11,7 @@
 import { HEARTBEAT_MS, type MainToWorker, type WorkerToMain } from "./protocol.ts";
 import { takeMainChannel } from "../script/script_channel.ts";
 import { restoreWorkerNames } from "../script/worker_scope.ts";
+import { setRunCounters } from "../script/run_counters.ts";
 import { prepareLoad } from "../load/run_load.ts";
 import { knownSecrets } from "../../results/redact.ts";
 import type { LoadRun, PreparedLoad } from "../load/load_run_types.ts";
@@ -32,6 +33,7 @@ self.onmessage = (event: MessageEvent<MainToWorker>) => {
     case "prepare": {
       workerIndex = msg.workerIndex;
       beatInto(msg.heartbeat);
+      setRunCounters(msg.counters);
       prepareLoad({
         config: msg.config,
         workerIndex,

@@ -22,6 +22,7 @@ import { PART_ENV } from "../part_env.ts";
 import { ScriptShapeError } from "../script_module.ts";
 import { endInit, open, setScriptFolder } from "./init_files.ts";
 import { runArrayCall } from "./array_calls.ts";
+import { runCounters } from "../run_counters.ts";
 
 /** One k6 iteration: the session it runs in and the scenario's name. */
 export interface VuContext {
@@ -37,6 +38,8 @@ export interface VuContext {
   thrown?: unknown;
   /** The path of the k6 groups the iteration is in (`::api::inner`), its requests' `group` tag. */
   group?: string;
+  /** Its number among its scenario's iterations in the whole run (k6/execution's); -1: not counted. */
+  inTest: number;
 }
 
 /** Why a script has nothing to run (k6's invalid configuration, exit 104). */
@@ -154,13 +157,14 @@ export function session(mod: ConvertedModule): (s: Session) => unknown {
     fn ??= chooseScenario(options, mains, s.env[PART_ENV]);
     const kept = requestDefaults.noCookiesReset ? vuCookies.get(s.vu) : undefined;
     if (kept !== undefined) { for (const [name, value] of kept) s.cookies.set(name, value); }
-    const ctx: VuContext = { s, scenario: scenarioName, timers: 0, settle: null };
+    const inTest = counting ? countUp(scenarioSlot) : -1;
+    const ctx: VuContext = { s, scenario: scenarioName, timers: 0, settle: null, inTest };
     if (mod.resumes !== true) return storage.run(ctx, iterate, ctx, fn);
     // The iteration's code up to its first await runs now, with its VU current; its awaits hand it back.
     resumed = ctx;
     try {
-      // No timers (they keep the context above) and, without k6/metrics, nothing to send after it.
-      return mod.metrics === false && !jsonOut ? fn(s.setup) : iterate(ctx, fn);
+      // No timers (they keep the context above) and, without k6/metrics or counts, nothing after it.
+      return mod.metrics === false && !jsonOut && !counting ? fn(s.setup) : iterate(ctx, fn);
     } finally {
       resumed = undefined;
     }
@@ -177,8 +181,39 @@ async function iterate(ctx: VuContext, main: (data: unknown) => unknown): Promis
     return out;
   } finally {
     flushMetrics();
+    if (counting) countUp(ENDED_SLOT);
     if (jsonOut) iterationPoints(performance.now() - startMs);
   }
+}
+
+/**
+ * Whether the script imports k6/execution (execution.ts says so as it loads): each iteration is then
+ * counted in the run's counters (run_counters.ts), as it starts and as it ends; else nothing is.
+ */
+let counting = false;
+/** The slot pair of the run's iterations that ended (returned or threw, as k6's `iterationsCompleted`). */
+const ENDED_SLOT = 0;
+/** The slot pair of this isolate's scenario's iterations started: 2 + 2 x its index among the scenarios. */
+let scenarioSlot = 2;
+
+/** Counts every iteration across the run from now on (k6/execution's import). */
+export function countIterations(): void {
+  counting = true;
+}
+
+/** Adds 1 to the 64-bit count at `slot` (low word) and `slot + 1` (high); returns the count before. */
+function countUp(slot: number): number {
+  const counters = runCounters();
+  const low = Atomics.add(counters, slot, 1);
+  // The add that wraps the low word carries into the high one.
+  const high = low === 0xffff_ffff ? Atomics.add(counters, slot + 1, 1) : Atomics.load(counters, slot + 1);
+  return high * 2 ** 32 + low;
+}
+
+/** The run's iterations that ended so far (k6's `exec.instance.iterationsCompleted`). */
+export function iterationsEnded(): number {
+  const counters = runCounters();
+  return Atomics.load(counters, ENDED_SLOT + 1) * 2 ** 32 + Atomics.load(counters, ENDED_SLOT);
 }
 
 /** `--out json`: the iteration's samples (k6 writes them for an iteration that threw too), then the lines. */
@@ -204,6 +239,8 @@ function chooseScenario(
   const fn = mains.get(name);
   if (fn === undefined) throw new ScriptShapeError(NO_DEFAULT);
   scenarioName = name;
+  // A run has at most 64 workers, so at most 64 scenarios: their slots fit the run's counters.
+  scenarioSlot = 2 + 2 * Math.max(0, names.indexOf(name));
   setRunTags(runTagsOf(options, name), name);
   wantSubmetrics(options.thresholds);
   for (const [key, value] of Object.entries(scenarios[name]?.env ?? {})) {
