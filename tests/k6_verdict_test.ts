@@ -381,3 +381,38 @@ export function slow() { http.get("http://app.test/json"); sleep(0.3); }
     ok(/█ SCENARIO: quick [^█]*iterations\.+: 4 /.test(stdout), stdout);
     ok(/█ SCENARIO: slow [^█]*iterations\.+: 2 /.test(stdout), stdout);
   }));
+
+Deno.test("group_duration: each group's duration, tagged with its path; thresholds on it are judged", () =>
+  withTarget(async (url) => {
+    // No k6/metrics import: the group's durations are sent all the same.
+    const { code, text, dir } = await runK6Text(
+      `import http from "k6/http";
+import { group, sleep } from "k6";
+export const options = {
+  vus: 1,
+  iterations: 3,
+  thresholds: {
+    "group_duration{group:::slow}": ["min>=200", "max<60000"],
+    "group_duration{group:::slow::inner}": ["min>=100"],
+    "group_duration{group:::quick}": ["max<200"],
+    group_duration: ["min<200"],
+  },
+};
+export default function () {
+  group("slow", () => {
+    http.get("http://app.test/json");
+    sleep(0.1);
+    group("inner", () => { sleep(0.1); });
+  });
+  group("quick", () => http.get("http://app.test/json"));
+}
+`,
+      url,
+      ["-q", "--summary-export", "export.json", "--summary-trend-stats", "min,max,count"],
+    );
+    assertEquals(code, 0, text);
+    const m = JSON.parse(Deno.readTextFileSync(`${dir}/export.json`)).metrics;
+    assertEquals(m.group_duration.count, 9);
+    assertEquals(m["group_duration{group:::slow}"].count, 3);
+    assertEquals(m["group_duration{group:::slow}"].thresholds, { "min>=200": false, "max<60000": false });
+  }));

@@ -11,7 +11,8 @@
  * iteration, as before (`storageReason` says which construct). Likewise a script that never names
  * `timings` cannot read `res.timings`, so its requests are not timed a second time (`readsTimings`: two
  * clock reads per request, each 0.2 to 0.6 us here; loadlab's own latency of each request is kept as ever),
- * and one that imports no k6/metrics has no custom metric to send at an iteration's end (`importsMetrics`).
+ * and one that imports no k6/metrics and no k6 `group` has no metric to send at an iteration's end
+ * (`importsMetrics`).
  */
 import type { Node } from "./convert_async.ts";
 
@@ -62,9 +63,17 @@ export function readsTimings(ast: Node): boolean {
   return named;
 }
 
-/** Whether the script imports k6/metrics (else an iteration of it adds to no custom metric). */
+/**
+ * Whether the script imports k6/metrics, or k6's `group` (by name, or the whole module), whose durations
+ * are k6's `group_duration`; else an iteration of it adds to no metric.
+ */
 export function importsMetrics(ast: Node): boolean {
-  return ast.body.some((s: Node) => s.type === "ImportDeclaration" && s.source.value === "k6/metrics");
+  return ast.body.some((s: Node) =>
+    s.type === "ImportDeclaration" &&
+    (s.source.value === "k6/metrics" ||
+      (s.source.value === "k6" &&
+        s.specifiers.some((i: Node) => i.type !== "ImportSpecifier" || i.imported.name === "group")))
+  );
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 import { current } from "./runtime.ts";
 import { jsonPointTags } from "./k6_tags.ts";
-import { flushMetrics } from "./metrics.ts";
+import { addGroupDuration, flushMetrics } from "./metrics.ts";
 import { jsonOut, point } from "./json_out.ts";
 import { scriptText } from "../script_text.ts";
 
@@ -74,15 +74,18 @@ export function sleep(seconds: number): Promise<void> {
 /**
  * Runs `body` (k6's group) and returns what it returned; its requests carry k6's `group` tag, the path of
  * the groups they are in (`::api::inner`), which thresholds select by (`http_req_duration{group:::api}`).
+ * Its duration goes to `group_duration` under that path, whether it returned or threw, as k6's.
  */
 export async function group<T>(name: string, body: () => T | Promise<T>): Promise<T> {
   const ctx = current();
   if (ctx === undefined) return await body();
   const outer = ctx.group;
-  ctx.group = `${outer ?? ""}::${name}`;
+  const path = ctx.group = `${outer ?? ""}::${name}`;
+  const startMs = performance.now();
   try {
     return await body();
   } finally {
+    addGroupDuration(performance.now() - startMs, path);
     ctx.group = outer;
   }
 }

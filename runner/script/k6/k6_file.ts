@@ -15,7 +15,7 @@ import { convertK6Files, readK6Files } from "./k6_local_modules.ts";
 import { RUNTIME_URL } from "./k6_modules.ts";
 
 /** Bumped when the conversion changes, so older cached conversions are not reused. */
-const CONVERSION_VERSION = "9";
+const CONVERSION_VERSION = "10";
 
 /** Where converted scripts are kept. */
 export function k6CacheDir(): string {
