@@ -13,7 +13,9 @@ export interface StagePlan {
 
 /**
  * The whole load's connections at `tMs` from the start of the stages: linear from the previous stage's
- * target (0 before the first) to this one's, rounded down; the last target after the end.
+ * target (0 before the first) to this one's, rounded toward the previous target (as k6's ramping-vus: a
+ * connection starts as the line reaches its number and stops as it reaches the one below); the last
+ * target after the end.
  *
  * @example connectionsAt([{ durationMs: 1000, target: 10 }], 550) // 5
  */
@@ -21,7 +23,8 @@ export function connectionsAt(stages: readonly StagePlan[], tMs: number): number
   let from = 0, startMs = 0;
   for (const s of stages) {
     if (tMs < startMs + s.durationMs) {
-      return Math.floor(from + ((s.target - from) * Math.max(0, tMs - startMs)) / s.durationMs);
+      const v = from + ((s.target - from) * Math.max(0, tMs - startMs)) / s.durationMs;
+      return s.target >= from ? Math.floor(v) : Math.ceil(v);
     }
     from = s.target;
     startMs += s.durationMs;
