@@ -6,7 +6,8 @@
  * same rule: `http_req_duration{name:/login}: p(99)<200` (or without the colon), with k6's metrics
  * `http_req_duration` (p(N), avg, med, min, max), `http_reqs` (count, rate) and `http_req_failed` (rate),
  * written in loadlab's terms by `fromK6`; a `name` that is an absolute URL also picks the requests to it left
- * unnamed, as k6 names them by their URL. The endpoints a selector picks pool into one view of the run
+ * unnamed, as k6 names them by their URL (a path-named endpoint only for an origin sent to the run's target,
+ * `targetOriginsOf`). The endpoints a selector picks pool into one view of the run
  * (`selectedRun`): their requests, failures and added histograms, as k6 pools the requests of one tag; k6's
  * `url` picks unnamed requests by their URL, `status` and `expected_response` some responses of those
  * endpoints (counts exact, latency only where every response of an endpoint is picked). A selector that picks
@@ -103,11 +104,16 @@ export function fromK6(expression: string): string | null {
 /**
  * Whether endpoint `e` matches every pair of `selector`: `name`, `method`, k6's `url` (an unnamed request's
  * URL) or a tag of its requests; k6's `status` and `expected_response` pick its responses (`answersOf`).
+ * `targets` are the origins sent to the run's target (`targetOriginsOf`); unknown: any origin's.
  */
-export function selects(selector: Selector, e: Pick<EndpointResult, "name" | "method" | "tags">): boolean {
+export function selects(
+  selector: Selector,
+  e: Pick<EndpointResult, "name" | "method" | "tags">,
+  targets?: ReadonlySet<string>,
+): boolean {
   return Object.entries(selector).every(([key, value]) =>
     key === "name" || key === "url"
-      ? e.name === value || urlNamed(e.name, value)
+      ? e.name === value || urlNamed(e.name, value, targets)
       : key === "method"
       ? e.method === value
       : RESPONSE_TAGS.has(key) || e.tags?.[key] === value
@@ -163,11 +169,11 @@ function narrowed(e: EndpointResult, answers: NonNullable<ReturnType<typeof answ
 }
 
 /**
- * Whether `name` is how loadlab names a request to absolute `url` left unnamed: `METHOD /path?query` (the
- * script's first origin, sent to the run's target) or `METHOD url` (another origin). k6 names such a
+ * Whether `name` is how loadlab names a request to absolute `url` left unnamed: `METHOD /path?query` (an
+ * origin of `targets`, sent to the run's target) or `METHOD url` (another origin). k6 names such a
  * request by its URL, so k6's `{name:http://host/post}` selects it (k6's thresholds.js).
  */
-function urlNamed(name: string, url: string): boolean {
+function urlNamed(name: string, url: string, targets: ReadonlySet<string> | undefined): boolean {
   if (!url.startsWith("http://") && !url.startsWith("https://")) return false;
   const space = name.indexOf(" ");
   if (space <= 0) return false;
@@ -176,10 +182,28 @@ function urlNamed(name: string, url: string): boolean {
   if (!rest.startsWith("/")) return false;
   try {
     const u = new URL(url);
-    return rest === u.pathname + u.search;
+    return rest === u.pathname + u.search && (targets === undefined || targets.has(u.origin));
   } catch {
     return false;
   }
+}
+
+/**
+ * The origins whose requests went to `run`'s target, named by path: its URL's, and each origin a script's
+ * routes send there (`--target app=URL` sends the one the script spells).
+ */
+export function targetOriginsOf(run: Pick<RunResult, "url" | "config">): Set<string> {
+  const origins = new Set<string>();
+  try {
+    origins.add(new URL(run.url).origin);
+  } catch {
+    return origins;
+  }
+  const routes = (run.config?.script as { routes?: Record<string, string> } | undefined)?.routes ?? {};
+  for (const [from, to] of Object.entries(routes)) {
+    if (typeof to === "string" && URL.canParse(to) && origins.has(new URL(to).origin)) origins.add(from);
+  }
+  return origins;
 }
 
 /** A selector as written: `{name:GET /json, tier:db}`. */
@@ -211,7 +235,8 @@ export function checkSelectors(
  * is NaN here); null when no endpoint matches (or the file has none).
  */
 export function selectedRun(run: RunResult, selector: Selector): RunResult | null {
-  const matched = (run.endpoints ?? []).filter((e) => selects(selector, e));
+  const targets = targetOriginsOf(run);
+  const matched = (run.endpoints ?? []).filter((e) => selects(selector, e, targets));
   // A failure's own error_code (a refused connect's 1212) is not kept per endpoint: unmatched, not 0.
   const code = Number(selector.error_code);
   if (matched.length === 0 || (selector.error_code !== undefined && !(code >= 1400 && code < 1600))) {

@@ -98,6 +98,24 @@ export default function () {
     assertEquals(steps, { "GET /one": 2, [`GET ${b}/two`]: 4 });
   }));
 
+Deno.test("an unnamed request's name tag is its URL: a threshold by one origin's URL picks its requests only", () =>
+  withTwoServers(async (a, b, counts) => {
+    const script = `import http from "k6/http";
+export const options = {
+  iterations: 2,
+  thresholds: { "http_reqs{name:${a}/json}": ["count==2"], "http_reqs{name:${b}/json}": ["count==4"] },
+};
+export default function () {
+  http.get("${a}/json");
+  http.get("${b}/json");
+  http.get("${b}/json");
+}
+`;
+    const { code, text } = await runK6Text(script, null);
+    assertEquals(code, 0, text);
+    assertEquals(counts(), [2, 4], text);
+  }));
+
 Deno.test("--target ORIGIN=URL sends a second origin the script spells to a local server, said at start-up", () =>
   withTwoServers(async (a, b, counts) => {
     const script = `import http from "k6/http";
