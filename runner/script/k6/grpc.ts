@@ -5,9 +5,10 @@
  * at `connect(addr, { reflect: true })`), and its calls go on the session's connection to the run's
  * target (an HTTP/2 stream slot: the load speaks h2c, or h2 on https:) as the session's requests do,
  * through the session's `invokeGrpc` (script_grpc.ts): one endpoint per method, every code but OK an
- * error kind of its own. `connect` names the server: the first address this isolate's clients connect
- * to is the run's target, another is refused (the run has one target); `close` ends nothing, the
- * connection being the session's. A `Stream` sends its messages as one call once the client side ends
+ * error kind of its own. `connect` names the server by address: `loadlab run` makes the script's address
+ * the run's target (k6_origins.ts), or sends it to the target with `--target`, as an HTTP origin is sent;
+ * one that reaches another server is refused (the calls go on the target's connections only); `close`
+ * ends nothing, the connection being the session's. A `Stream` sends its messages as one call once the client side ends
  * (`end()`, or the first `write` of a method that takes one message) and hands the replies to its
  * `data` listeners, then `end` (or `error`), when the call has ended, and the iteration ends after them
  * (k6's event loop; the `timers` k6/timers holds it by): messages are not paced, nor sent in answer to
@@ -50,8 +51,7 @@ const HEALTH = new ScriptGrpcSchema(
 );
 const HEALTH_STATUS = ["UNKNOWN", "SERVING", "NOT_SERVING", "SERVICE_UNKNOWN"];
 
-/** The address this isolate's clients connect to (the run's target), and its reflected schema. */
-let connectedAddr: string | null = null;
+/** The target's reflected schema. */
 let reflected: Promise<ScriptGrpcSchema> | null = null;
 
 /** The running session, or a throw naming what k6 says of calls outside one. */
@@ -86,16 +86,27 @@ export class Client {
     this.#schema = new ScriptGrpcSchema(loadProtoset(isAbsolute(file) ? file : join(folderOf(), file)));
   }
 
-  /** Names the server: the run's target (`addr` is `host:port`); `reflect` reads its schema from it. */
+  /**
+   * Names the server (`addr` is `host:port`), which is the run's target or sent there (TLS or not as the
+   * target's URL says); `reflect` reads its schema from it.
+   */
   async connect(
     addr: string,
     params: { plaintext?: boolean; reflect?: boolean; timeout?: string | number } = {},
   ) {
     const s = session("client.connect()");
-    connectedAddr ??= addr;
-    if (addr !== connectedAddr) {
+    const target = new URL(s.target).host;
+    let reached: string | null = null;
+    try {
+      reached = new URL(s.route(`${params.plaintext === true ? "http" : "https"}://${addr}/`)).host;
+    } catch {
+      // Not an address: refused below.
+    }
+    if (reached !== target) {
       throw new Error(
-        `${addr}: a second gRPC server; a converted k6 script calls one target (${connectedAddr} is this run's)`,
+        `${String(addr).slice(0, 100)}: not the run's gRPC server (${target}): a k6 script's calls go to ` +
+          "the run's target; run it without --target app (its address is the target), or send this " +
+          "address there with --target app=URL when the script spells it",
       );
     }
     if (params.reflect === true) {

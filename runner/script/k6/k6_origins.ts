@@ -5,6 +5,8 @@
  * the variable's origin when it is set and the fallback only when it is not, `${__ENV.BASE}/json` the
  * variable's. Each origin says whether the script's text spells it (a literal, which `--target` may send
  * to the target) or the environment gives it (where the user sends the requests, never redirected).
+ * A script importing k6/net/grpc names its servers by address (`127.0.0.1:10000`): each is the origin
+ * `http://` (with `plaintext: true`) or `https://` (k6 connects with TLS by default) and the address.
  * Read before the load for the run's target and the start-up line; the requests themselves go to the
  * URLs the script computes as it runs.
  */
@@ -26,8 +28,9 @@ export function scriptOrigins(source: string, env: Readonly<Record<string, strin
     return [];
   }
   const found = new Map<string, ScriptOrigin>();
+  const grpc = grpcScheme(ast);
   const visit = (text: unknown, literal: boolean) => {
-    const origin = originOf(text);
+    const origin = originOf(text) ?? (grpc === null ? null : addressOrigin(text, grpc));
     if (origin !== null && !found.has(origin)) found.set(origin, { origin, literal });
   };
   const walkNode = (n: Node): void => {
@@ -57,6 +60,44 @@ export function scriptOrigins(source: string, env: Readonly<Record<string, strin
   };
   walkNode(ast);
   return [...found.values()];
+}
+
+/**
+ * The scheme of a k6/net/grpc script's server addresses: `http` when a `plaintext: true` is written, else
+ * `https`; null when the script does not import k6/net/grpc.
+ */
+function grpcScheme(ast: Node): "http" | "https" | null {
+  const imports = ast.body.some((s: Node) =>
+    s.type === "ImportDeclaration" && s.source.value === "k6/net/grpc"
+  );
+  if (!imports) return null;
+  let plaintext = false;
+  const walk = (n: Node): void => {
+    if (plaintext || n === null || typeof n !== "object") return;
+    if (n.type === "Property" && !n.computed && (n.key.name ?? n.key.value) === "plaintext") {
+      plaintext = n.value.type === "Literal" && n.value.value === true;
+      if (plaintext) return;
+    }
+    for (const key of Object.keys(n)) {
+      const v = n[key];
+      if (Array.isArray(v)) v.forEach(walk);
+      else if (v && typeof v === "object" && typeof v.type === "string") walk(v);
+    }
+  };
+  walk(ast);
+  return plaintext ? "http" : "https";
+}
+
+/** The origin of a gRPC server address (`host:port`, the host a name or an IP), else null. */
+function addressOrigin(text: unknown, scheme: "http" | "https"): string | null {
+  if (typeof text !== "string" || !/^(\[[0-9a-f:.]+\]|[a-z0-9-]*[a-z.][a-z0-9.-]*):\d{1,5}$/i.test(text)) {
+    return null;
+  }
+  try {
+    return new URL(`${scheme}://${text}`).origin;
+  } catch {
+    return null;
+  }
 }
 
 /** `__ENV.NAME` or `__ENV["NAME"]`: the variable's value (undefined when unset); null for another node. */

@@ -30,3 +30,15 @@ check(r, { "not a URL": (r) => r.body.includes("http") });`;
   ]);
   assertEquals(of("http.get(`${__ENV.BASE}/json`);"), []);
 });
+
+Deno.test("a gRPC script's server addresses: http: with plaintext, else https: (k6's TLS by default)", () => {
+  const source = `import grpc from "k6/net/grpc";
+const GRPC_ADDR = __ENV.GRPC_ADDR || "127.0.0.1:10000";
+client.connect(GRPC_ADDR, { plaintext: true });
+const times = "10:30";`;
+  assertEquals(of(source), ["http://127.0.0.1:10000"]);
+  assertEquals(of(source, { GRPC_ADDR: "localhost:9000" }), ["http://localhost:9000 (env)"]);
+  assertEquals(of(source.replace("plaintext: true", "reflect: true")), ["https://127.0.0.1:10000"]);
+  // Without k6/net/grpc, a host:port is no server of the script's.
+  assertEquals(of(source.replace('import grpc from "k6/net/grpc";', "")), []);
+});
