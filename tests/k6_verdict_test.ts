@@ -78,6 +78,8 @@ export default function () {
     assertEquals(code, 108, text);
     // Stopped at once: well before the 20 s of load (a busy machine's start-up is bounded apart).
     ok(results.runs[0].durationSec < 8, `ran ${results.runs[0].durationSec} s`);
+    // As k6: no iteration of its worker starts after the abort (4 VUs, the third iteration aborts).
+    ok(results.runs[0].requests <= 4 * 3, `sent ${results.runs[0].requests}`);
     ok(performance.now() - started < 60_000);
     ok(/enough/.test(text), text);
     ok(/█ TOTAL RESULTS/.test(stdout), stdout);

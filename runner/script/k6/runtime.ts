@@ -23,6 +23,7 @@ import { ScriptShapeError } from "../script_module.ts";
 import { endInit, open, setScriptFolder } from "./init_files.ts";
 import { runArrayCall } from "./array_calls.ts";
 import { runCounters } from "../run_counters.ts";
+import { testAborted } from "./test_abort.ts";
 
 /** One k6 iteration: the session it runs in and the scenario's name. */
 export interface VuContext {
@@ -154,6 +155,8 @@ export function session(mod: ConvertedModule): (s: Session) => unknown {
   }
   let fn: ((data: unknown) => unknown) | null = null;
   return (s: Session) => {
+    // As k6, nothing starts after an abort: the iteration waits for the run's stop (it ends the sleep).
+    if (testAborted()) return s.sleep(ABORTED_WAIT_MS);
     fn ??= chooseScenario(options, mains, s.env[PART_ENV]);
     const kept = requestDefaults.noCookiesReset ? vuCookies.get(s.vu) : undefined;
     if (kept !== undefined) { for (const [name, value] of kept) s.cookies.set(name, value); }
@@ -170,6 +173,9 @@ export function session(mod: ConvertedModule): (s: Session) => unknown {
     }
   };
 }
+
+/** How long an iteration started after an abort waits for the run's stop (it waits again if need be). */
+const ABORTED_WAIT_MS = 60_000;
 
 /** One iteration in its context: the function, then its timers; metrics added on the way are sent. */
 async function iterate(ctx: VuContext, main: (data: unknown) => unknown): Promise<unknown> {

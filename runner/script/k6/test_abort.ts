@@ -1,9 +1,9 @@
 /**
  * @module
  * k6's `exec.test.abort(message)`: the VU that calls it tells loadlab's main isolate on a channel every
- * worker of the process reaches, and its iteration ends with the abort's error. The main isolate stops the
- * run at once when told (runner/attack.ts), its results and summary written, and the command exits 108 as
- * k6 does. Called in init code (no run to stop yet), the import fails with the marker the command reads.
+ * worker of the process reaches, and its iteration ends with the abort's error; no iteration of its isolate
+ * starts after it (`testAborted`). The main isolate stops the run at once when told (runner/attack.ts), its
+ * results and summary written, and the command exits 108 as k6 does. Called in init code (no run to stop yet), the import fails with the marker the command reads.
  */
 
 /** What an abort's error message starts with: the command tells an init-time abort (108) by it. */
@@ -11,9 +11,16 @@ export const TEST_ABORTED = "test aborted by exec.test.abort()";
 
 const CHANNEL = "loadlab-k6-test-abort";
 let sender: BroadcastChannel | null = null;
+let aborted = false;
+
+/** Whether a VU of this isolate aborted the test (its iterations then wait for the run's stop). */
+export function testAborted(): boolean {
+  return aborted;
+}
 
 /** Tells the main isolate to stop the run and throws the abort's error, ending the iteration. */
 export function abortTest(message: unknown): never {
+  aborted = true;
   const text = message === undefined ? "test aborted" : String(message);
   sender ??= new BroadcastChannel(CHANNEL);
   sender.postMessage(text);
