@@ -41,3 +41,46 @@ export function b() {
     // Scenario a's 12 ended before b started (on other workers); b's own count as they end.
     ok(m.done_before_b.min >= 12 && m.done_before_b.max <= 17, JSON.stringify(m.done_before_b));
   }));
+
+Deno.test("k6 VUs: ids unique across scenarios; an arrival-rate scenario reuses its VUs, their __ITER counting on", () =>
+  withTarget(async (url) => {
+    const run = await runK6Text(
+      `import http from "k6/http";
+import exec from "k6/execution";
+import { Counter, Trend } from "k6/metrics";
+const seen = new Counter("seen"), iter = new Trend("iter_a");
+const ids = [1, 2, 3, 4, 5, 6, 7, 8];
+export const options = {
+  scenarios: {
+    a: { executor: "constant-arrival-rate", rate: 20, timeUnit: "1s", duration: "1s", preAllocatedVUs: 2, exec: "a" },
+    b: { executor: "per-vu-iterations", vus: 2, iterations: 3, exec: "b" },
+  },
+  thresholds: Object.fromEntries(
+    ["a", "b"].flatMap((sc) => ids.map((id) => [\`seen{sc:\${sc},id:\${id}}\`, ["count>=0"]])),
+  ),
+};
+export function a() {
+  seen.add(1, { sc: "a", id: String(__VU) });
+  iter.add(__ITER);
+  http.get("http://app.test/json");
+}
+export function b() {
+  seen.add(1, { sc: "b", id: String(exec.vu.idInTest) });
+  http.get("http://app.test/json");
+}
+`,
+      url,
+      ["-q", "--summary-export", "export.json"],
+    );
+    assertEquals(run.code, 0, run.text);
+    const m = JSON.parse(Deno.readTextFileSync(`${run.dir}/export.json`)).metrics;
+    const idsOf = (sc: string) =>
+      [1, 2, 3, 4, 5, 6, 7, 8].filter((id) => m[`seen{sc:${sc},id:${id}}`]?.count > 0);
+    const [a, b] = [idsOf("a"), idsOf("b")];
+    // Every iteration's VU among ids 1 to 8 (20 arrivals on at most a few VUs), none in both scenarios.
+    assertEquals(m.seen.count, 20 + 6, JSON.stringify(m.seen));
+    assertEquals(a.reduce((n, id) => n + m[`seen{sc:a,id:${id}}`].count, 0), 20, JSON.stringify(a));
+    assertEquals(b.length, 2, JSON.stringify(b));
+    ok(a.every((id) => !b.includes(id)), `a ${a}, b ${b}`);
+    ok(m.iter_a.max >= 1, JSON.stringify(m.iter_a));
+  }));

@@ -19,26 +19,22 @@ function iteration() {
   return ctx;
 }
 
-function session() {
-  return iteration().s;
-}
-
 function unknown(field: string): never {
   throw new Error(`exec.${field} is not known to loadlab's sessions`);
 }
 
 export const vu = {
   get idInTest() {
-    return session().vu;
+    return iteration().vu.id;
   },
   get idInInstance() {
-    return session().vu;
+    return iteration().vu.id;
   },
   get iterationInInstance() {
-    return session().iteration;
+    return iteration().iter;
   },
   get iterationInScenario() {
-    return session().iteration;
+    return iteration().iter;
   },
   tags: {} as Record<string, string>,
   metrics: { tags: {} as Record<string, string>, metadata: {} as Record<string, string> },

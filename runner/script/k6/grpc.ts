@@ -61,6 +61,11 @@ function session(what: string): ScriptSession {
   return s as ScriptSession;
 }
 
+/** The running iteration's k6 VU id (`__VU`): a VU stays connected across its iterations. */
+function vuId(): number {
+  return current()?.vu.id ?? 0;
+}
+
 /** k6's gRPC client. */
 export class Client {
   #schema: ScriptGrpcSchema | null = null;
@@ -116,14 +121,14 @@ export class Client {
       );
       this.#schema = await reflected;
     }
-    this.#connected.add(s.vu);
+    this.#connected.add(vuId());
     return true;
   }
 
   /** One unary call (or a client stream's messages as an array), k6's response shape. */
   invoke(method: string, message: unknown, params: CallParams = {}): Promise<GrpcResponse> {
     const s = session("client.invoke()");
-    if (!this.#connected.has(s.vu)) throw new Error("no gRPC connection, you must call connect first");
+    if (!this.#connected.has(vuId())) throw new Error("no gRPC connection, you must call connect first");
     const unknown = Object.keys(params ?? {}).find((k) => !PARAMS.has(k));
     if (unknown !== undefined) {
       throw new Error(`grpc params.${unknown} is not supported by loadlab's k6 runtime`);
@@ -143,7 +148,7 @@ export class Client {
   /** grpc.health.v1's Check; the response's `status` is the serving status (`HealthCheckServing`). */
   async healthCheck(service = ""): Promise<GrpcResponse> {
     const s = session("client.healthCheck()");
-    if (!this.#connected.has(s.vu)) throw new Error("no gRPC connection, you must call connect first");
+    if (!this.#connected.has(vuId())) throw new Error("no gRPC connection, you must call connect first");
     const r = await s.invokeGrpc(HEALTH, "grpc.health.v1.Health/Check", { service });
     if (r.status !== 0) return r;
     return { ...r, status: HEALTH_STATUS.indexOf(r.message?.status ?? "UNKNOWN") };
@@ -151,8 +156,7 @@ export class Client {
 
   /** The VU's client is closed (a call needs `connect` again); the connection itself is the session's. */
   close(): void {
-    const s = current()?.s;
-    if (s !== undefined) this.#connected.delete(s.vu);
+    if (current() !== undefined) this.#connected.delete(vuId());
   }
 
   /** The schema of this client (for its streams). */
@@ -162,8 +166,7 @@ export class Client {
 
   /** Whether the running VU connected this client (and has not closed it). */
   get connected(): boolean {
-    const s = current()?.s;
-    return s !== undefined && this.#connected.has(s.vu);
+    return current() !== undefined && this.#connected.has(vuId());
   }
 }
 

@@ -25,9 +25,18 @@ import { runArrayCall } from "./array_calls.ts";
 import { runCounters } from "../run_counters.ts";
 import { testAborted } from "./test_abort.ts";
 
-/** One k6 iteration: the session it runs in and the scenario's name. */
+/** A k6 VU: its id in the whole run (`__VU`) and the iterations it started. */
+export interface K6Vu {
+  id: number;
+  iterations: number;
+}
+
+/** One k6 iteration: the session it runs in, its VU and the scenario's name. */
 export interface VuContext {
   s: Session;
+  vu: K6Vu;
+  /** The VU's iteration (`__ITER`, from 0). */
+  iter: number;
   scenario: string;
   /**
    * k6/timers' timers still to fire (timers.ts): as k6's event loop, the iteration ends after them;
@@ -111,8 +120,8 @@ export function scriptDir(dir: string): void {
 }
 
 Object.defineProperties(globalThis, {
-  __VU: { get: () => current()?.s.vu ?? 0, configurable: true },
-  __ITER: { get: () => current()?.s.iteration ?? 0, configurable: true },
+  __VU: { get: () => current()?.vu.id ?? 0, configurable: true },
+  __ITER: { get: () => current()?.iter ?? 0, configurable: true },
   __ENV: { value: Deno.env.toObject(), configurable: true, writable: true },
   open: { value: open, configurable: true, writable: true },
 });
@@ -161,13 +170,22 @@ export function session(mod: ConvertedModule): (s: Session) => unknown {
     const kept = requestDefaults.noCookiesReset ? vuCookies.get(s.vu) : undefined;
     if (kept !== undefined) { for (const [name, value] of kept) s.cookies.set(name, value); }
     const inTest = counting ? countUp(scenarioSlot) : -1;
-    const ctx: VuContext = { s, scenario: scenarioName, timers: 0, settle: null, inTest };
+    const vu = vuOf(s);
+    const ctx: VuContext = {
+      s,
+      vu,
+      iter: vu.iterations++,
+      scenario: scenarioName,
+      timers: 0,
+      settle: null,
+      inTest,
+    };
     if (mod.resumes !== true) return storage.run(ctx, iterate, ctx, fn);
     // The iteration's code up to its first await runs now, with its VU current; its awaits hand it back.
     resumed = ctx;
     try {
       // No timers (they keep the context above) and, without k6/metrics or counts, nothing after it.
-      return mod.metrics === false && !jsonOut && !counting ? fn(s.setup) : iterate(ctx, fn);
+      return mod.metrics === false && !jsonOut && !counting && !arrivals ? fn(s.setup) : iterate(ctx, fn);
     } finally {
       resumed = undefined;
     }
@@ -188,6 +206,7 @@ async function iterate(ctx: VuContext, main: (data: unknown) => unknown): Promis
   } finally {
     flushMetrics();
     if (counting) countUp(ENDED_SLOT);
+    if (arrivals) idleVus.push(ctx.vu);
     if (jsonOut) iterationPoints(performance.now() - startMs);
   }
 }
@@ -199,8 +218,29 @@ async function iterate(ctx: VuContext, main: (data: unknown) => unknown): Promis
 let counting = false;
 /** The slot pair of the run's iterations that ended (returned or threw, as k6's `iterationsCompleted`). */
 const ENDED_SLOT = 0;
-/** The slot pair of this isolate's scenario's iterations started: 2 + 2 x its index among the scenarios. */
-let scenarioSlot = 2;
+/** The slot pair of the run's VUs made so far: each VU's id is the next. */
+const VUS_SLOT = 2;
+/** The slot pair of this isolate's scenario's iterations started: 4 + 2 x its index among the scenarios. */
+let scenarioSlot = 4;
+
+/**
+ * Whether this isolate's scenario is an arrival rate, whose every iteration is a session of its own:
+ * as k6 reuses its VUs, an iteration takes an idle VU of the isolate (else a new one) and gives it back.
+ */
+let arrivals = false;
+const idleVus: K6Vu[] = [];
+const VU = Symbol("k6 VU");
+
+/** The session's k6 VU: a closed load's user keeps its own; an arrival takes an idle one, else a new one. */
+function vuOf(s: Session): K6Vu {
+  const state = s.state as Record<symbol, K6Vu | undefined>;
+  let vu = state[VU];
+  if (vu === undefined) {
+    vu = (arrivals ? idleVus.pop() : undefined) ?? { id: countUp(VUS_SLOT) + 1, iterations: 0 };
+    state[VU] = vu;
+  }
+  return vu;
+}
 
 /** Counts every iteration across the run from now on (k6/execution's import). */
 export function countIterations(): void {
@@ -246,7 +286,8 @@ function chooseScenario(
   if (fn === undefined) throw new ScriptShapeError(NO_DEFAULT);
   scenarioName = name;
   // A run has at most 64 workers, so at most 64 scenarios: their slots fit the run's counters.
-  scenarioSlot = 2 + 2 * Math.max(0, names.indexOf(name));
+  scenarioSlot = 4 + 2 * Math.max(0, names.indexOf(name));
+  arrivals = /-arrival-rate$/.test(String((scenarios[name] as { executor?: unknown } | undefined)?.executor));
   setRunTags(runTagsOf(options, name), name);
   wantSubmetrics(options.thresholds);
   for (const [key, value] of Object.entries(scenarios[name]?.env ?? {})) {
