@@ -8,11 +8,11 @@
  * error kind of its own. `connect` names the server by address: `loadlab run` makes the script's address
  * the run's target (k6_origins.ts), or sends it to the target with `--target`, as an HTTP origin is sent;
  * one that reaches another server is refused (the calls go on the target's connections only); `close`
- * ends nothing, the connection being the session's. A `Stream` sends its messages as one call once the client side ends
- * (`end()`, or the first `write` of a method that takes one message) and hands the replies to its
- * `data` listeners, then `end` (or `error`), when the call has ended, and the iteration ends after them
- * (k6's event loop; the `timers` k6/timers holds it by): messages are not paced, nor sent in answer to
- * replies.
+ * ends nothing, the connection being the session's. A `Stream` sends its messages as one call once the
+ * client side ends (`end()`, or the first `write` of a method that takes one message) and hands the
+ * replies to its `data` listeners, then `end` (or `error`), when the call has ended, and the iteration ends
+ * after them (k6's event loop; the `timers` k6/timers holds it by): messages are not paced, nor sent in
+ * answer to replies.
  */
 import { existsSync } from "node:fs";
 import { isAbsolute, join } from "node:path";

@@ -3,7 +3,8 @@
  * k6's `exec.test.abort(message)`: the VU that calls it tells loadlab's main isolate on a channel every
  * worker of the process reaches, and its iteration ends with the abort's error; no iteration of its isolate
  * starts after it (`testAborted`). The main isolate stops the run at once when told (runner/attack.ts), its
- * results and summary written, and the command exits 108 as k6 does. Called in init code (no run to stop yet), the import fails with the marker the command reads.
+ * results and summary written, and the command exits 108 as k6 does. Called in init code (no run to stop
+ * yet), the import fails with the marker the command reads.
  */
 
 /** What an abort's error message starts with: the command tells an init-time abort (108) by it. */
