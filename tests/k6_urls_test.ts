@@ -116,6 +116,24 @@ export default function () {
     assertEquals(counts(), [2, 4], text);
   }));
 
+Deno.test("a script that sends no request runs with no URL and no --target, as k6 runs it", async () => {
+  const script = `import { check } from "k6";
+import encoding from "k6/encoding";
+export const options = { iterations: 2 };
+export default function () { check(encoding.b64encode("hi"), { "encoded": (s) => s === "aGk=" }); }
+`;
+  const { code, text, stdout } = await runK6Text(script, null);
+  assertEquals(code, 0, text);
+  ok(/checks_succeeded\.+: 100\.00% 2 out of 2/.test(stdout), stdout);
+  ok(text.includes("sends no request"), text);
+  // One that imports k6/http and names no URL is still told to give one.
+  const unnamed = await runK6Text(
+    `import http from "k6/http";\nexport default function () { http.get(\`\${__ENV.BASE}/x\`); }\n`,
+    null,
+  );
+  assertEquals(unnamed.code, 2, unnamed.text);
+});
+
 Deno.test("--target ORIGIN=URL sends a second origin the script spells to a local server, said at start-up", () =>
   withTwoServers(async (a, b, counts) => {
     const script = `import http from "k6/http";

@@ -62,6 +62,26 @@ export function scriptOrigins(source: string, env: Readonly<Record<string, strin
   return [...found.values()];
 }
 
+/** k6's modules that send requests. */
+const SENDING = new Set(["k6/http", "k6/ws", "k6/net/grpc", "k6/websockets", "k6/experimental/websockets"]);
+
+/**
+ * Whether `source` imports a module that sends requests (one of k6's, or a remote one such as jslib's
+ * httpx); else its iterations need no server. Unparsable: true.
+ */
+export function mayRequest(source: string): boolean {
+  let ast: Node;
+  try {
+    ast = acorn.parse(source, { ecmaVersion: "latest", sourceType: "module" });
+  } catch {
+    return true;
+  }
+  return ast.body.some((s: Node) => {
+    const from = s.type === "ImportDeclaration" ? String(s.source.value) : "";
+    return SENDING.has(from) || /^https?:\/\//.test(from);
+  });
+}
+
 /**
  * The scheme of a k6/net/grpc script's server addresses: `http` when a `plaintext: true` is written, else
  * `https`; null when the script does not import k6/net/grpc.
