@@ -418,3 +418,25 @@ export default function () {
     assertEquals(m["group_duration{group:::slow}"].count, 3);
     assertEquals(m["group_duration{group:::slow}"].thresholds, { "min>=200": false, "max<60000": false });
   }));
+
+Deno.test("every value added to a custom metric or group_duration arrives, however fast the iterations end", () =>
+  withTarget(async (url) => {
+    const { code, text, dir } = await runK6Text(
+      `import http from "k6/http";
+import { group } from "k6";
+import { Counter } from "k6/metrics";
+const added = new Counter("added");
+export const options = { vus: 4, iterations: 400, thresholds: { added: ["count==400"] } };
+export default function () {
+  added.add(1);
+  group("g", () => {});
+  if (__ITER === 0) http.get("http://app.test/json");
+}
+`,
+      url,
+      ["-q", "--summary-export", "export.json", "--summary-trend-stats", "count"],
+    );
+    assertEquals(code, 0, text);
+    const m = JSON.parse(Deno.readTextFileSync(`${dir}/export.json`)).metrics;
+    assertEquals([m.added.count, m.group_duration.count], [400, 400]);
+  }));

@@ -1,8 +1,8 @@
 /**
  * @module
  * k6's `k6/metrics` for converted scripts: `Trend`, `Counter`, `Rate` and `Gauge` take `add(value)`.
- * Each isolate keeps what was added since its last send and the runtime sends it at the end of each
- * iteration (only when something was added) on a `BroadcastChannel`, which reaches loadlab's main isolate
+ * Each isolate keeps what was added since its last send and the runtime sends it as an iteration ends (at
+ * most every `SEND_EVERY_MS`, and as the isolate's load ends) or a VU sleeps, on a `BroadcastChannel`, which reaches loadlab's main isolate
  * from every worker of the process; metrics_channel.ts adds the workers' parts up there for k6's summary
  * and the thresholds on custom metrics. A trend sends its values (their percentiles are taken from all of
  * them), the others their sums. A submetric a threshold names (`pages{kind:html}`) is sent as a metric of
@@ -10,6 +10,7 @@
  */
 import { jsonPointTags, requestTags, sampleTags } from "./k6_tags.ts";
 import { jsonOut, point } from "./json_out.ts";
+import { atRunEnd } from "../run_end.ts";
 
 /** What one isolate added to a metric since its last send. */
 export interface MetricPart {
@@ -37,6 +38,21 @@ export function flushMetrics(): void {
   channel.postMessage([...parts.values()]);
   parts.clear();
 }
+
+/** Least time between two sends as iterations end (ms): a send costs about 7 us, an iteration maybe 10. */
+const SEND_EVERY_MS = 50;
+let nextSendMs = 0;
+
+/** Sends what was added unless a send went less than `SEND_EVERY_MS` ago (the run's end sends the rest). */
+export function flushMetricsSoon(): void {
+  if (parts.size === 0) return;
+  const nowMs = performance.now();
+  if (nowMs < nextSendMs) return;
+  nextSendMs = nowMs + SEND_EVERY_MS;
+  flushMetrics();
+}
+
+atRunEnd(flushMetrics);
 
 /**
  * k6's rule for a metric's name (its metrics registry): what the summary, thresholds and the metrics

@@ -14,7 +14,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Session } from "../session.ts";
-import { closeMetricRegistration, flushMetrics, wantSubmetrics } from "./metrics.ts";
+import { closeMetricRegistration, flushMetricsSoon, wantSubmetrics } from "./metrics.ts";
 import { jsonPointTags, setGroupSource, setRunTags } from "./k6_tags.ts";
 import { flushPoints, jsonOut, point, setJsonThresholds } from "./json_out.ts";
 import { isolateFlags } from "./isolate_flags.ts";
@@ -195,7 +195,7 @@ export function session(mod: ConvertedModule): (s: Session) => unknown {
 /** How long an iteration started after an abort waits for the run's stop (it waits again if need be). */
 const ABORTED_WAIT_MS = 60_000;
 
-/** One iteration in its context: the function, then its timers; metrics added on the way are sent. */
+/** One iteration in its context: the function, then its timers; metrics added on the way are sent soon. */
 async function iterate(ctx: VuContext, main: (data: unknown) => unknown): Promise<unknown> {
   const startMs = jsonOut ? performance.now() : 0;
   try {
@@ -204,7 +204,7 @@ async function iterate(ctx: VuContext, main: (data: unknown) => unknown): Promis
     if (ctx.thrown !== undefined) throw ctx.thrown;
     return out;
   } finally {
-    flushMetrics();
+    flushMetricsSoon();
     if (counting) countUp(ENDED_SLOT);
     if (arrivals) idleVus.push(ctx.vu);
     if (jsonOut) iterationPoints(performance.now() - startMs);
