@@ -9,12 +9,16 @@ export interface StagePlan {
   target: number;
 }
 
-/** The load's connections at `tMs`: linear from the previous stage's target to this one's, rounded down. */
+/**
+ * The load's connections at `tMs`: linear from the previous stage's target to this one's, rounded toward
+ * the previous target (k6's ramping-vus: a connection stops as the line reaches the number below it).
+ */
 export function connectionsAt(stages: readonly StagePlan[], tMs: number): number {
   let from = 0, startMs = 0;
   for (const s of stages) {
     if (tMs < startMs + s.durationMs) {
-      return Math.floor(from + ((s.target - from) * Math.max(0, tMs - startMs)) / s.durationMs);
+      const v = from + ((s.target - from) * Math.max(0, tMs - startMs)) / s.durationMs;
+      return s.target >= from ? Math.floor(v) : Math.ceil(v);
     }
     from = s.target;
     startMs += s.durationMs;

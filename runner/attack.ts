@@ -51,6 +51,8 @@ export interface AttackHooks {
   onInterval?(delta: IntervalDelta): void;
   /** Live steering of this run (the dashboard's controls, `loadlab steer`); absent: it runs as planned. */
   steering?: RunSteering;
+  /** The counters its workers share with the other loads of the run (runner/script/run_counters.ts). */
+  counters?: SharedArrayBuffer;
 }
 
 /**
@@ -174,6 +176,7 @@ async function runSteered(
       },
       onSteerable: (send) => steering?.started(clock.originEpochMs, send),
       signal: hooks.signal ? AbortSignal.any([hooks.signal, abort.signal]) : abort.signal,
+      counters: hooks.counters,
     });
   } finally {
     clearInterval(timer);

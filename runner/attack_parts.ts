@@ -16,6 +16,7 @@ import { withScriptSetup } from "./script/host/hooks.ts";
 import { mergeParts } from "../results/merge/parts.ts";
 import { PART_ENV } from "./script/part_env.ts";
 import { withReflectedSchema } from "./http/grpc/reflected_run.ts";
+import { newRunCounters } from "./script/run_counters.ts";
 
 /** The common start's distance from now: time for every load's workers to start and load the script. */
 const START_LEAD_MS = 1_000;
@@ -38,6 +39,7 @@ export async function runAttackParts(given: AttackPart[], hooks: AttackHooks = {
     const stop = new AbortController();
     const signal = hooks.signal ? AbortSignal.any([hooks.signal, stop.signal]) : stop.signal;
     const startAtEpochMs = Date.now() + START_LEAD_MS;
+    const counters = newRunCounters();
     const runs = await Promise.all(parts.map(async (part, k) => {
       const script = ready.script === undefined ? undefined : {
         ...ready.script,
@@ -51,6 +53,7 @@ export async function runAttackParts(given: AttackPart[], hooks: AttackHooks = {
         ...hooks,
         name: part.name,
         signal,
+        counters,
         ...(k === 0 ? {} : { onProgress: undefined, onStart: undefined, steering: undefined }),
       });
       if (run.abortedBy) stop.abort();

@@ -115,7 +115,15 @@ function configToJson(config: AttackConfig): Record<string, unknown> {
       }
       : {}),
     // The environment and setup's data stay out of results (they may hold secrets).
-    ...(config.script ? { script: { path: config.script.path } } : {}),
+    // The routes say which origins went to the target (results/threshold_selector.ts).
+    ...(config.script
+      ? {
+        script: {
+          path: config.script.path,
+          ...(config.script.routes ? { routes: config.script.routes } : {}),
+        },
+      }
+      : {}),
     // The rows stay out of results (they may be large, or personal): the source is named and counted.
     ...(config.data ? { data: { ...config.data, rows: undefined, rowCount: config.data.rows.count } } : {}),
     // A gRPC run's schema (a FileDescriptorSet) is summarised by size, as bodies are.

@@ -93,6 +93,29 @@ Deno.test("--tag on every request: a threshold by it holds, a failed one judged,
     });
   }));
 
+Deno.test("--out json: a request and a group's duration in a group carry its path as the group tag", () =>
+  withTarget(async (url) => {
+    const run = await runK6Text(
+      `import http from "k6/http";
+import { group } from "k6";
+export const options = { iterations: 1 };
+export default function () {
+  http.get("http://app.test/json");
+  group("api", () => { http.get("http://app.test/json"); });
+}
+`,
+      url,
+      ["--out", "json=p.json"],
+    );
+    assertEquals(run.code, 0, run.text);
+    const points = Deno.readTextFileSync(`${run.dir}/p.json`).trim().split("\n").map((l) => JSON.parse(l))
+      .filter((l) => l.type === "Point");
+    const groups = (metric: string) =>
+      points.filter((p) => p.metric === metric).map((p) => p.data.tags.group);
+    assertEquals(groups("http_reqs"), ["", "::api"]);
+    assertEquals(groups("group_duration"), ["::api"]);
+  }));
+
 Deno.test("setupTimeout in a k6 script's options bounds its setup()", () =>
   withTarget(async (url) => {
     const run = await runK6Text(

@@ -16,10 +16,10 @@ export const k6Fixture = (name: string) => new URL(`./fixtures/k6/${name}`, impo
 const denoDir = () => Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME") ?? "/root"}/.cache/deno`;
 
 /**
- * `loadlab run FIXTURE --target app=URL [extra...]` in a fresh folder: exit code, output, results.json, the
- * folder.
+ * `loadlab run FIXTURE --target app=URL [extra...]` in a fresh folder (`url` null: no `--target`): exit
+ * code, output, results.json, the folder.
  */
-export function runK6Fixture(name: string, url: string, extra: string[] = []) {
+export function runK6Fixture(name: string, url: string | null, extra: string[] = []) {
   return runK6(k6Fixture(name), url, extra);
 }
 

@@ -98,6 +98,42 @@ export default function () {
     assertEquals(steps, { "GET /one": 2, [`GET ${b}/two`]: 4 });
   }));
 
+Deno.test("an unnamed request's name tag is its URL: a threshold by one origin's URL picks its requests only", () =>
+  withTwoServers(async (a, b, counts) => {
+    const script = `import http from "k6/http";
+export const options = {
+  iterations: 2,
+  thresholds: { "http_reqs{name:${a}/json}": ["count==2"], "http_reqs{name:${b}/json}": ["count==4"] },
+};
+export default function () {
+  http.get("${a}/json");
+  http.get("${b}/json");
+  http.get("${b}/json");
+}
+`;
+    const { code, text } = await runK6Text(script, null);
+    assertEquals(code, 0, text);
+    assertEquals(counts(), [2, 4], text);
+  }));
+
+Deno.test("a script that sends no request runs with no URL and no --target, as k6 runs it", async () => {
+  const script = `import { check } from "k6";
+import encoding from "k6/encoding";
+export const options = { iterations: 2 };
+export default function () { check(encoding.b64encode("hi"), { "encoded": (s) => s === "aGk=" }); }
+`;
+  const { code, text, stdout } = await runK6Text(script, null);
+  assertEquals(code, 0, text);
+  ok(/checks_succeeded\.+: 100\.00% 2 out of 2/.test(stdout), stdout);
+  ok(text.includes("sends no request"), text);
+  // One that imports k6/http and names no URL is still told to give one.
+  const unnamed = await runK6Text(
+    `import http from "k6/http";\nexport default function () { http.get(\`\${__ENV.BASE}/x\`); }\n`,
+    null,
+  );
+  assertEquals(unnamed.code, 2, unnamed.text);
+});
+
 Deno.test("--target ORIGIN=URL sends a second origin the script spells to a local server, said at start-up", () =>
   withTwoServers(async (a, b, counts) => {
     const script = `import http from "k6/http";

@@ -78,6 +78,8 @@ export default function () {
     assertEquals(code, 108, text);
     // Stopped at once: well before the 20 s of load (a busy machine's start-up is bounded apart).
     ok(results.runs[0].durationSec < 8, `ran ${results.runs[0].durationSec} s`);
+    // As k6: no iteration of its worker starts after the abort (4 VUs, the third iteration aborts).
+    ok(results.runs[0].requests <= 4 * 3, `sent ${results.runs[0].requests}`);
     ok(performance.now() - started < 60_000);
     ok(/enough/.test(text), text);
     ok(/█ TOTAL RESULTS/.test(stdout), stdout);
@@ -380,4 +382,61 @@ export function slow() { http.get("http://app.test/json"); sleep(0.3); }
     // k6's full mode: a section per scenario, with its own iterations.
     ok(/█ SCENARIO: quick [^█]*iterations\.+: 4 /.test(stdout), stdout);
     ok(/█ SCENARIO: slow [^█]*iterations\.+: 2 /.test(stdout), stdout);
+  }));
+
+Deno.test("group_duration: each group's duration, tagged with its path; thresholds on it are judged", () =>
+  withTarget(async (url) => {
+    // No k6/metrics import: the group's durations are sent all the same.
+    const { code, text, dir } = await runK6Text(
+      `import http from "k6/http";
+import { group, sleep } from "k6";
+export const options = {
+  vus: 1,
+  iterations: 3,
+  thresholds: {
+    "group_duration{group:::slow}": ["min>=200", "max<60000"],
+    "group_duration{group:::slow::inner}": ["min>=100"],
+    "group_duration{group:::quick}": ["max<200"],
+    group_duration: ["min<200"],
+  },
+};
+export default function () {
+  group("slow", () => {
+    http.get("http://app.test/json");
+    sleep(0.1);
+    group("inner", () => { sleep(0.1); });
+  });
+  group("quick", () => http.get("http://app.test/json"));
+}
+`,
+      url,
+      ["-q", "--summary-export", "export.json", "--summary-trend-stats", "min,max,count"],
+    );
+    assertEquals(code, 0, text);
+    const m = JSON.parse(Deno.readTextFileSync(`${dir}/export.json`)).metrics;
+    assertEquals(m.group_duration.count, 9);
+    assertEquals(m["group_duration{group:::slow}"].count, 3);
+    assertEquals(m["group_duration{group:::slow}"].thresholds, { "min>=200": false, "max<60000": false });
+  }));
+
+Deno.test("every value added to a custom metric or group_duration arrives, however fast the iterations end", () =>
+  withTarget(async (url) => {
+    const { code, text, dir } = await runK6Text(
+      `import http from "k6/http";
+import { group } from "k6";
+import { Counter } from "k6/metrics";
+const added = new Counter("added");
+export const options = { vus: 4, iterations: 400, thresholds: { added: ["count==400"] } };
+export default function () {
+  added.add(1);
+  group("g", () => {});
+  if (__ITER === 0) http.get("http://app.test/json");
+}
+`,
+      url,
+      ["-q", "--summary-export", "export.json", "--summary-trend-stats", "count"],
+    );
+    assertEquals(code, 0, text);
+    const m = JSON.parse(Deno.readTextFileSync(`${dir}/export.json`)).metrics;
+    assertEquals([m.added.count, m.group_duration.count], [400, 400]);
   }));

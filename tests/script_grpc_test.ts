@@ -14,6 +14,7 @@ import { runAttack } from "../runner/attack.ts";
 import { nodeGreeterSkip, withNodeGreeter } from "./fixtures/node_greeter.ts";
 import { importScript } from "../runner/script/module.ts";
 import { sessionScriptPath } from "../runner/script/k6/convert/converted_file.ts";
+import { runK6Fixture } from "./k6_run.ts";
 
 const script = (name: string) => new URL(`./fixtures/scripts/${name}`, import.meta.url).pathname;
 const k6Fixture = (name: string) => new URL(`./fixtures/k6/${name}`, import.meta.url).pathname;
@@ -138,4 +139,29 @@ test("k6/net/grpc converted: load, connect, invoke against grpc.StatusOK, a Stre
     const reflected = await run(port, sessionScriptPath(k6Fixture("grpc_reflect.js")), 2);
     assertEquals([reflected.flows![0].completed, reflected.errors], [2, {}]);
     assertEquals(reflected.flows![0].steps[0].checks?.[0].passed, 2);
+  }));
+
+test("k6/net/grpc through loadlab run: the script's address is the target, or sent to --target app, said", () =>
+  withNodeGreeter(async (port) => {
+    const addr = `127.0.0.1:${port}`;
+    // The runs inherit this process's environment: no GRPC_ADDR of an earlier test.
+    Deno.env.delete("GRPC_ADDR");
+    // No --target: the address -e gives is the run's target.
+    const own = await runK6Fixture("grpc_address.js", null, ["-e", `GRPC_ADDR=${addr}`, "-i", "2"]);
+    assertEquals(own.code, 0, own.text);
+    ok(/✓ status is OK/.test(own.stdout), own.stdout);
+    // The address the text spells, sent to the target and said at start-up.
+    const sent = await runK6Fixture("grpc_address.js", `http://${addr}`, ["-i", "2"]);
+    assertEquals(sent.code, 0, sent.text);
+    ok(sent.text.includes(`requests to http://127.0.0.1:1 go to http://${addr} (--target app)`), sent.text);
+    // An address the environment gives, elsewhere than the target: refused at connect, never sent there.
+    const other = await runK6Fixture("grpc_address.js", `http://${addr}`, [
+      "-e",
+      "GRPC_ADDR=127.0.0.1:1",
+      "-i",
+      "2",
+    ]);
+    ok(other.code !== 0, other.text);
+    ok(other.text.includes("127.0.0.1:1: not the run's gRPC server"), other.text);
+    assertEquals(other.results?.runs[0].requests ?? 0, 0, other.text);
   }));

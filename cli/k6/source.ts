@@ -14,7 +14,7 @@ import { checkScript, scriptExperimentName } from "../run/script_check.ts";
 import { memoryLimitMbBesideRuns } from "../../runner/worker/memory_limit.ts";
 import { UsageError } from "../usage_error.ts";
 import { type ScriptLoadArgs, withK6Flags } from "../run/script_load_flags.ts";
-import { scriptOrigins } from "../../runner/script/k6/convert/origins.ts";
+import { mayRequest, scriptOrigins } from "../../runner/script/k6/convert/origins.ts";
 import { readK6Files } from "../../runner/script/k6/convert/local_modules.ts";
 import { terminalSafe } from "../../validation/terminal_text.ts";
 import { K6_EXIT } from "../exit_codes.ts";
@@ -125,8 +125,9 @@ function overridesOf(a: ScriptLoadArgs): Record<string, unknown> {
 /** The run's target and the other origins, read from the script's URLs with its `__ENV`. */
 function whereRequestsGo(path: string, targets: Record<string, string>) {
   const env = Deno.env.toObject(), seen = new Set<string>();
+  const files = readK6Files(path);
   // The script's own first, then its local modules'.
-  const origins = readK6Files(path).reverse().flatMap((f) => scriptOrigins(f.source, env))
+  const origins = [...files].reverse().flatMap((f) => scriptOrigins(f.source, env))
     .filter((o) => !seen.has(o.origin) && seen.add(o.origin));
   const routes: Record<string, string> = {};
   const said: string[] = [];
@@ -139,6 +140,15 @@ function whereRequestsGo(path: string, targets: Record<string, string>) {
   // Else the first origin sent nowhere else, or where the first one sent elsewhere goes.
   const url = given ?? origins.find((o) => routes[o.origin] === undefined)?.origin ??
     Object.values(routes)[0];
+  if (url === undefined && !files.some((f) => mayRequest(f.source))) {
+    console.error(
+      terminalSafe(
+        `${basename(path)}: sends no request (it imports no k6/http, k6/ws or k6/net/grpc): its ` +
+          "iterations run with no server",
+      ),
+    );
+    return { url: NO_SERVER, routes };
+  }
   if (url === undefined) {
     throw new UsageError(
       `${basename(path)} names no URL loadlab can read before the load (a variable it reads unset?): ` +
@@ -155,6 +165,9 @@ function whereRequestsGo(path: string, targets: Record<string, string>) {
   for (const line of said) console.error(terminalSafe(`${basename(path)}: ${line}`));
   return { url, routes };
 }
+
+/** The run's target of a script that sends no request: nothing connects to it (9 is the discard port). */
+const NO_SERVER = "http://127.0.0.1:9";
 
 /** Whether a `--target` name is an origin the script names (`https://test.k6.io`), not a target's name. */
 export function isOriginName(name: string): boolean {

@@ -1,7 +1,8 @@
 /**
  * @module
  * Thresholds on some endpoints of a run (`p99{name:GET /json}<200ms`, k6's
- * `http_req_duration{name:/login}`): the picked endpoints pooled into one view. Pure.
+ * `http_req_duration{name:/login}`): the picked endpoints pooled into one view. A URL `name` also picks
+ * unnamed requests to it, a path-named one only for an origin sent to the run's target. Pure.
  */
 import type { EndpointResult, RunResult } from "../mod.ts";
 import { decodeHistogram, mergeEncoded, summarizeMs } from "../histogram.ts";
@@ -87,11 +88,18 @@ export function fromK6(expression: string): string | null {
   return `${run !== undefined ? `${run.trim()}:` : ""}${name}${braces ?? ""}${op}${value.trim()}${unit}`;
 }
 
-/** Whether `e` matches every pair: `name`, `method`, k6's `url`, or a tag (`status` picks responses). */
-export function selects(selector: Selector, e: Pick<EndpointResult, "name" | "method" | "tags">): boolean {
+/**
+ * Whether `e` matches every pair: `name`, `method`, k6's `url`, or a tag (`status` picks responses).
+ * `targets`: the origins sent to the run's target (`targetOriginsOf`); unknown: any origin's.
+ */
+export function selects(
+  selector: Selector,
+  e: Pick<EndpointResult, "name" | "method" | "tags">,
+  targets?: ReadonlySet<string>,
+): boolean {
   return Object.entries(selector).every(([key, value]) =>
     key === "name" || key === "url"
-      ? e.name === value || urlNamed(e.name, value)
+      ? e.name === value || urlNamed(e.name, value, targets)
       : key === "method"
       ? e.method === value
       : RESPONSE_TAGS.has(key) || e.tags?.[key] === value
@@ -137,7 +145,7 @@ function narrowed(e: EndpointResult, answers: NonNullable<ReturnType<typeof answ
 }
 
 /** Whether `name` is loadlab's name of an unnamed request to `url` (k6 names it by its URL). */
-function urlNamed(name: string, url: string): boolean {
+function urlNamed(name: string, url: string, targets: ReadonlySet<string> | undefined): boolean {
   if (!url.startsWith("http://") && !url.startsWith("https://")) return false;
   const space = name.indexOf(" ");
   if (space <= 0) return false;
@@ -146,10 +154,28 @@ function urlNamed(name: string, url: string): boolean {
   if (!rest.startsWith("/")) return false;
   try {
     const u = new URL(url);
-    return rest === u.pathname + u.search;
+    return rest === u.pathname + u.search && (targets === undefined || targets.has(u.origin));
   } catch {
     return false;
   }
+}
+
+/**
+ * The origins whose requests went to `run`'s target, named by path: its URL's, and each origin a script's
+ * routes send there (`--target app=URL` sends the one the script spells).
+ */
+export function targetOriginsOf(run: Pick<RunResult, "url" | "config">): Set<string> {
+  const origins = new Set<string>();
+  try {
+    origins.add(new URL(run.url).origin);
+  } catch {
+    return origins;
+  }
+  const routes = (run.config?.script as { routes?: Record<string, string> } | undefined)?.routes ?? {};
+  for (const [from, to] of Object.entries(routes)) {
+    if (typeof to === "string" && URL.canParse(to) && origins.has(new URL(to).origin)) origins.add(from);
+  }
+  return origins;
 }
 
 /** A selector as written: `{name:GET /json, tier:db}`. */
@@ -174,7 +200,8 @@ export function checkSelectors(
 
 /** The run as the selected endpoints make it (interval latency NaN); null when none matches. */
 export function selectedRun(run: RunResult, selector: Selector): RunResult | null {
-  const matched = (run.endpoints ?? []).filter((e) => selects(selector, e));
+  const targets = targetOriginsOf(run);
+  const matched = (run.endpoints ?? []).filter((e) => selects(selector, e, targets));
   // A failure's own error_code (a refused connect's 1212) is not kept per endpoint: unmatched, not 0.
   const code = Number(selector.error_code);
   if (matched.length === 0 || (selector.error_code !== undefined && !(code >= 1400 && code < 1600))) {

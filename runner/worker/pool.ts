@@ -22,6 +22,7 @@ import type { LoadRunSummary, PrepareSummary } from "../load/load_run_types.ts";
 import { collect, LoadError, StoppedBeforeLoad, type WorkerSinks } from "./collect.ts";
 import { ScriptSetupError } from "../script/host/hooks.ts";
 import { LoadWorker } from "./load_worker.ts";
+import { newRunCounters } from "../script/run_counters.ts";
 import { cutPastMemoryLimit, memoryGivenBack, memoryLimitMbOf, memoryPassedText } from "./memory_limit.ts";
 
 const READY_TIMEOUT_MS = 30_000;
@@ -42,6 +43,8 @@ export interface PoolOptions extends WorkerSinks {
   /** After the start, a way to send a steering change to every worker; null again when the load is over. */
   onSteerable?(send: ((change: SteerChange) => void) | null): void;
   signal?: AbortSignal;
+  /** The counters every worker of the run shares (runner/script/run_counters.ts); else the pool's own. */
+  counters?: SharedArrayBuffer;
 }
 
 /** What the workers did, merged: the longest active time, pools and connects summed. */
@@ -71,6 +74,7 @@ export async function runWorkers(config: AttackConfig, opts: PoolOptions): Promi
     const heartbeats = workers.map(() =>
       new SharedArrayBuffer(HEARTBEAT_SLOTS * Float64Array.BYTES_PER_ELEMENT)
     );
+    const counters = opts.counters ?? newRunCounters();
     workers.forEach((w, workerIndex) =>
       send(w, {
         type: "prepare",
@@ -79,6 +83,7 @@ export async function runWorkers(config: AttackConfig, opts: PoolOptions): Promi
         workerCount: count,
         warmupSinkUrl,
         heartbeat: heartbeats[workerIndex],
+        counters,
       })
     );
     const prepared = mergePrepared(await Promise.race([preparing, stop.stopped, overMemory.cut]));

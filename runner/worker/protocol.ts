@@ -36,6 +36,8 @@ export type MainToWorker =
      * ended so; its recorder counts the answers into the other two.
      */
     heartbeat: SharedArrayBuffer;
+    /** The counters every worker of the run shares (runner/script/run_counters.ts). */
+    counters: SharedArrayBuffer;
   }
   | {
     type: "start";

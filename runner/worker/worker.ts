@@ -11,6 +11,8 @@
 import { HEARTBEAT_MS, type MainToWorker, type WorkerToMain } from "./protocol.ts";
 import { takeMainChannel } from "../script/channel.ts";
 import { restoreWorkerNames } from "../script/worker_scope.ts";
+import { setRunCounters } from "../script/run_counters.ts";
+import { runEnding } from "../script/run_end.ts";
 import { prepareLoad } from "../load/run_load.ts";
 import { knownSecrets } from "../../results/redact.ts";
 import type { LoadRun, PreparedLoad } from "../load/load_run_types.ts";
@@ -32,6 +34,7 @@ self.onmessage = (event: MessageEvent<MainToWorker>) => {
     case "prepare": {
       workerIndex = msg.workerIndex;
       beatInto(msg.heartbeat);
+      setRunCounters(msg.counters);
       prepareLoad({
         config: msg.config,
         workerIndex,
@@ -49,10 +52,10 @@ self.onmessage = (event: MessageEvent<MainToWorker>) => {
     case "start": {
       if (prepared === null) return failed(new Error("start before prepare"));
       run = prepared.start(msg.startAtEpochMs - performance.timeOrigin);
-      run.done.then(
-        (summary) => post({ type: "done", workerIndex, summary, secrets: [...knownSecrets()] }),
-        failed,
-      );
+      run.done.then((summary) => {
+        runEnding();
+        post({ type: "done", workerIndex, summary, secrets: [...knownSecrets()] });
+      }, failed);
       break;
     }
     case "steer":

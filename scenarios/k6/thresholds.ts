@@ -25,7 +25,6 @@ const NOT_MEASURED = new Set([
   "http_req_receiving",
   "http_req_tls_handshaking",
   "vus_max",
-  "group_duration",
 ]);
 /** k6's metrics counted in the load's workers' results, known once the run is over (not sent live). */
 const COUNTED_AFTER = new Set([

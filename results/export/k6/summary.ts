@@ -9,7 +9,7 @@ import type { EndpointResult, LatencySummaryMs, ResultsFile, RunResult } from ".
 import { allChecks, type K6Group, type K6Metric, type K6SummaryData, rateMetric } from "./summary_text.ts";
 import type { K6ScenarioPart } from "./summary_v1.ts";
 import { createHash } from "node:crypto";
-import { selectedRun, type Selector, selects } from "../../thresholds/selector.ts";
+import { selectedRun, type Selector, selects, targetOriginsOf } from "../../thresholds/selector.ts";
 
 /** The stats k6 shows of a trend when the script's `summaryTrendStats` does not say. */
 const K6_TREND_STATS = ["avg", "min", "med", "max", "p(90)", "p(95)"];
@@ -188,7 +188,8 @@ function submetric(
   const failed = view === null ? 0 : failedOf(view.errors) + failedStatus(view.statusCodes);
   if (metric === "http_reqs") return counter(requests, sec, "default");
   if (metric === "http_req_failed") return rateMetric(failed, requests - failed);
-  const picked = (run.endpoints ?? []).filter((e: EndpointResult) => selects(wanted, e));
+  const targets = targetOriginsOf(run);
+  const picked = (run.endpoints ?? []).filter((e: EndpointResult) => selects(wanted, e, targets));
   const whole = picked.length === 1 && picked[0].requests === view?.requests;
   return trend(view?.latencyMs, stats, view?.requests ?? 0, whole ? picked[0].histogramEncoded : undefined);
 }
@@ -202,7 +203,8 @@ export function afterRunSubmetric(run: RunResult, metric: string, stats: readonl
   if (name === "checks") return checksSubmetric(run, selector);
   if (name === "data_sent" || name === "data_received") {
     const wanted = pairsOf(selector);
-    const picked = (run.endpoints ?? []).filter((e) => selects(wanted, e));
+    const targets = targetOriginsOf(run);
+    const picked = (run.endpoints ?? []).filter((e) => selects(wanted, e, targets));
     const bytes = picked.reduce((a, e) => a + (name === "data_sent" ? e.bytesWritten : e.bytesRead), 0);
     return counter(bytes, sec, "data");
   }

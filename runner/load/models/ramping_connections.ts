@@ -61,9 +61,8 @@ export function nextChangeMs(stages: readonly Stage[], tMs: number): number {
     if (tMs < endMs) {
       if (s.target === from) return endMs;
       const v = from + ((s.target - from) * (tMs - startMs)) / s.durationMs;
-      // Rounded down, a rising count changes on reaching the next whole number; a falling one just
-      // after leaving the current one (at once when it is exactly on it).
-      const next = s.target > from ? Math.floor(v) + 1 : Math.floor(v);
+      // A rising count changes on reaching the next whole number, a falling one the one below it.
+      const next = s.target > from ? Math.floor(v) + 1 : Math.ceil(v) - 1;
       return Math.min(endMs, startMs + ((next - from) * s.durationMs) / (s.target - from));
     }
     from = s.target;

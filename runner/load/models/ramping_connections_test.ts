@@ -11,7 +11,7 @@ const STAGES: Stage[] = [
   { durationMs: 30_000, target: 0 },
 ];
 
-Deno.test("stages: linear from 0 to each target, rounded down, the last target after the end", () => {
+Deno.test("stages: linear from 0 to each target, rounded toward the previous target, the last after the end", () => {
   assertEquals(connectionsAt(STAGES, 0), 0);
   assertEquals(connectionsAt(STAGES, 15_000), 25);
   assertEquals(connectionsAt(STAGES, 29_999), 49);
@@ -19,12 +19,28 @@ Deno.test("stages: linear from 0 to each target, rounded down, the last target a
   assertEquals(connectionsAt(STAGES, 60_000), 125);
   assertEquals(connectionsAt(STAGES, 90_000), 200);
   assertEquals(connectionsAt(STAGES, 105_000), 100);
+  assertEquals(connectionsAt(STAGES, 119_999), 1);
   assertEquals(connectionsAt(STAGES, 120_000), 0);
   assertEquals(connectionsAt(STAGES, 500_000), 0);
   // A step: a short stage up, then a plateau.
   const step = [{ durationMs: 1, target: 7 }, { durationMs: 1000, target: 7 }];
   assertEquals(connectionsAt(step, 1), 7);
   assertEquals(connectionsAt(step, 900), 7);
+});
+
+Deno.test("stages: a falling count keeps a connection until the line reaches the number below, as k6's", () => {
+  // k6's ramping-vus from 3 to 0 over 1 s stops one VU at 1/3 s, one at 2/3 s and the last at 1 s.
+  const down = [{ durationMs: 2000, target: 3 }, { durationMs: 1000, target: 0 }];
+  assertEquals([2001, 2332, 2334, 2665, 2668, 2999, 3000].map((t) => connectionsAt(down, t)), [
+    3,
+    3,
+    2,
+    2,
+    1,
+    1,
+    0,
+  ]);
+  assertEquals(nextChangeMs(down, 2001), 2000 + 1000 / 3);
 });
 
 Deno.test("stages: 4 workers in 2 segments hold the total exactly at every instant (time injected)", () => {
@@ -90,7 +106,7 @@ Deno.test("stages: the next change of the count is where the line crosses the ne
   assertEquals(nextChangeMs(STAGES, 0), 600); // 0 -> 50 over 30 s: one more every 600 ms
   assertEquals(nextChangeMs(STAGES, 601), 1_200);
   assertEquals(nextChangeMs(STAGES, 29_999), 30_000);
-  // Down 200 -> 0 over 30 s: 150 ms a step; from 100.5 (at 104_925) the count drops to 100 after 105_000.
+  // Down 200 -> 0 over 30 s: 150 ms a step; from 101 (the line at 100.5, 104_925) to 100 at 105_000.
   assertEquals(nextChangeMs(STAGES, 104_925), 105_000);
   assertEquals(nextChangeMs([{ durationMs: 1000, target: 3 }, { durationMs: 1000, target: 3 }], 1200), 2000);
   assertEquals(nextChangeMs(STAGES, 120_000), Infinity);

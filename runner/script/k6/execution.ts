@@ -1,19 +1,23 @@
 /**
  * @module
- * k6's `k6/execution` for converted scripts: `exec.vu` (the session's virtual user and iteration),
- * `exec.scenario` (its name, the iteration) and `exec.test.abort()` (test_abort.ts: it stops the whole run).
- * A field loadlab does not know (instance-wide VU counts, a scenario's progress) throws when read rather than
- * answering wrongly.
+ * k6's `k6/execution` for converted scripts: `exec.vu` (the iteration's VU and its iteration),
+ * `exec.scenario` (its name, the iteration's number among the scenario's in the whole run),
+ * `exec.instance.iterationsCompleted` (the run's) and `exec.test.abort()` (test_abort.ts: it stops the
+ * whole run). The run-wide numbers are counters every worker shares (runtime.ts `countIterations`). A
+ * field loadlab does not know (VU counts, a scenario's progress) throws when read rather than answering
+ * wrongly.
  */
-import { current, scenario } from "./runtime.ts";
+import { countIterations, current, iterationsEnded, scenario } from "./runtime.ts";
 import { abortTest } from "./test_abort.ts";
 
-function session() {
+countIterations();
+
+function iteration() {
   const ctx = current();
   if (ctx === undefined) {
     throw new Error("k6/execution's vu is read outside an iteration (in init, setup or teardown)");
   }
-  return ctx.s;
+  return ctx;
 }
 
 function unknown(field: string): never {
@@ -22,16 +26,16 @@ function unknown(field: string): never {
 
 export const vu = {
   get idInTest() {
-    return session().vu;
+    return iteration().vu.id;
   },
   get idInInstance() {
-    return session().vu;
+    return iteration().vu.id;
   },
   get iterationInInstance() {
-    return session().iteration;
+    return iteration().iter;
   },
   get iterationInScenario() {
-    return session().iteration;
+    return iteration().iter;
   },
   tags: {} as Record<string, string>,
   metrics: { tags: {} as Record<string, string>, metadata: {} as Record<string, string> },
@@ -45,10 +49,10 @@ export const scenarioInfo = {
     return unknown("scenario.executor");
   },
   get iterationInInstance() {
-    return session().iteration;
+    return iteration().inTest;
   },
   get iterationInTest() {
-    return unknown("scenario.iterationInTest");
+    return iteration().inTest;
   },
   get startTime() {
     return unknown("scenario.startTime");
@@ -63,7 +67,16 @@ export const instance = {
     return unknown("instance.vusActive");
   },
   get iterationsCompleted() {
-    return unknown("instance.iterationsCompleted");
+    return iterationsEnded();
+  },
+  get iterationsInterrupted() {
+    return unknown("instance.iterationsInterrupted");
+  },
+  get vusInitialized() {
+    return unknown("instance.vusInitialized");
+  },
+  get currentTestRunDuration() {
+    return unknown("instance.currentTestRunDuration");
   },
 };
 

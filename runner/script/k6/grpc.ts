@@ -5,13 +5,12 @@
  * at `connect(addr, { reflect: true })`), and its calls go on the session's connection to the run's
  * target (an HTTP/2 stream slot: the load speaks h2c, or h2 on https:) as the session's requests do,
  * through the session's `invokeGrpc` (sessions/grpc.ts): one endpoint per method, every code but OK an
- * error kind of its own. `connect` names the server: the first address this isolate's clients connect
- * to is the run's target, another is refused (the run has one target); `close` ends nothing, the
- * connection being the session's. A `Stream` sends its messages as one call once the client side ends
- * (`end()`, or the first `write` of a method that takes one message) and hands the replies to its
- * `data` listeners, then `end` (or `error`), when the call has ended, and the iteration ends after them
- * (k6's event loop; the `timers` k6/timers holds it by): messages are not paced, nor sent in answer to
- * replies.
+ * error kind of its own. `connect` names the server by address: `loadlab run` makes it the run's target,
+ * or `--target` sends it there, as an HTTP origin; one that reaches another server is refused. `close`
+ * ends nothing, the connection being the session's. A `Stream` sends its messages as one call once the
+ * client side ends (`end()`, or the first `write` of a method that takes one message) and hands the
+ * replies to its `data` listeners, then `end` (or `error`), when the call has ended, and the iteration ends
+ * after them (k6's event loop): messages are not paced, nor sent in answer to replies.
  */
 import { existsSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
@@ -50,8 +49,7 @@ const HEALTH = new ScriptGrpcSchema(
 );
 const HEALTH_STATUS = ["UNKNOWN", "SERVING", "NOT_SERVING", "SERVICE_UNKNOWN"];
 
-/** The address this isolate's clients connect to (the run's target), and its reflected schema. */
-let connectedAddr: string | null = null;
+/** The target's reflected schema. */
 let reflected: Promise<ScriptGrpcSchema> | null = null;
 
 /** The running session, or a throw naming what k6 says of calls outside one. */
@@ -59,6 +57,11 @@ function session(what: string): ScriptSession {
   const s = current()?.s;
   if (s === undefined) throw new Error(`${what} in the init context is not supported (as in k6)`);
   return s as ScriptSession;
+}
+
+/** The running iteration's k6 VU id (`__VU`): a VU stays connected across its iterations. */
+function vuId(): number {
+  return current()?.vu.id ?? 0;
 }
 
 /** k6's gRPC client. */
@@ -86,16 +89,27 @@ export class Client {
     this.#schema = new ScriptGrpcSchema(loadProtoset(isAbsolute(file) ? file : join(folderOf(), file)));
   }
 
-  /** Names the server: the run's target (`addr` is `host:port`); `reflect` reads its schema from it. */
+  /**
+   * Names the server (`addr` is `host:port`), which is the run's target or sent there (TLS or not as the
+   * target's URL says); `reflect` reads its schema from it.
+   */
   async connect(
     addr: string,
     params: { plaintext?: boolean; reflect?: boolean; timeout?: string | number } = {},
   ) {
     const s = session("client.connect()");
-    connectedAddr ??= addr;
-    if (addr !== connectedAddr) {
+    const target = new URL(s.target).host;
+    let reached: string | null = null;
+    try {
+      reached = new URL(s.route(`${params.plaintext === true ? "http" : "https"}://${addr}/`)).host;
+    } catch {
+      // Not an address: refused below.
+    }
+    if (reached !== target) {
       throw new Error(
-        `${addr}: a second gRPC server; a converted k6 script calls one target (${connectedAddr} is this run's)`,
+        `${String(addr).slice(0, 100)}: not the run's gRPC server (${target}): a k6 script's calls go to ` +
+          "the run's target; run it without --target app (its address is the target), or send this " +
+          "address there with --target app=URL when the script spells it",
       );
     }
     if (params.reflect === true) {
@@ -105,14 +119,14 @@ export class Client {
       );
       this.#schema = await reflected;
     }
-    this.#connected.add(s.vu);
+    this.#connected.add(vuId());
     return true;
   }
 
   /** One unary call (or a client stream's messages as an array), k6's response shape. */
   invoke(method: string, message: unknown, params: CallParams = {}): Promise<GrpcResponse> {
     const s = session("client.invoke()");
-    if (!this.#connected.has(s.vu)) throw new Error("no gRPC connection, you must call connect first");
+    if (!this.#connected.has(vuId())) throw new Error("no gRPC connection, you must call connect first");
     const unknown = Object.keys(params ?? {}).find((k) => !PARAMS.has(k));
     if (unknown !== undefined) {
       throw new Error(`grpc params.${unknown} is not supported by loadlab's k6 runtime`);
@@ -132,7 +146,7 @@ export class Client {
   /** grpc.health.v1's Check; the response's `status` is the serving status (`HealthCheckServing`). */
   async healthCheck(service = ""): Promise<GrpcResponse> {
     const s = session("client.healthCheck()");
-    if (!this.#connected.has(s.vu)) throw new Error("no gRPC connection, you must call connect first");
+    if (!this.#connected.has(vuId())) throw new Error("no gRPC connection, you must call connect first");
     const r = await s.invokeGrpc(HEALTH, "grpc.health.v1.Health/Check", { service });
     if (r.status !== 0) return r;
     return { ...r, status: HEALTH_STATUS.indexOf(r.message?.status ?? "UNKNOWN") };
@@ -140,8 +154,7 @@ export class Client {
 
   /** The VU's client is closed (a call needs `connect` again); the connection itself is the session's. */
   close(): void {
-    const s = current()?.s;
-    if (s !== undefined) this.#connected.delete(s.vu);
+    if (current() !== undefined) this.#connected.delete(vuId());
   }
 
   /** The schema of this client (for its streams). */
@@ -151,8 +164,7 @@ export class Client {
 
   /** Whether the running VU connected this client (and has not closed it). */
   get connected(): boolean {
-    const s = current()?.s;
-    return s !== undefined && this.#connected.has(s.vu);
+    return current() !== undefined && this.#connected.has(vuId());
   }
 }
 

@@ -115,7 +115,7 @@ export function requestPoints(
     scenario,
     ...tags,
     expected_response: String(expected),
-    group: "",
+    group: tags?.group ?? "",
     method,
     name: name ?? url,
     proto: "HTTP/1.1",

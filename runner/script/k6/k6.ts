@@ -5,7 +5,7 @@
  */
 import { current } from "./runtime.ts";
 import { jsonPointTags } from "./tags.ts";
-import { flushMetrics } from "./metrics.ts";
+import { addGroupDuration, flushMetrics } from "./metrics.ts";
 import { jsonOut, point } from "./json_out.ts";
 import { scriptText } from "../text.ts";
 
@@ -61,14 +61,17 @@ export function sleep(seconds: number): Promise<void> {
   return s ? s.sleep(ms) : new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/** k6's group: its requests carry the `group` tag (`::api::inner`); its duration goes to `group_duration`. */
 export async function group<T>(name: string, body: () => T | Promise<T>): Promise<T> {
   const ctx = current();
   if (ctx === undefined) return await body();
   const outer = ctx.group;
-  ctx.group = `${outer ?? ""}::${name}`;
+  const path = ctx.group = `${outer ?? ""}::${name}`;
+  const startMs = performance.now();
   try {
     return await body();
   } finally {
+    addGroupDuration(performance.now() - startMs, path);
     ctx.group = outer;
   }
 }

@@ -1,15 +1,16 @@
 /**
  * @module
  * k6's `k6/metrics` for converted scripts: `Trend`, `Counter`, `Rate` and `Gauge` take `add(value)`.
- * Each isolate keeps what was added since its last send and the runtime sends it at the end of each
- * iteration (only when something was added) on a `BroadcastChannel`, which reaches loadlab's main isolate
+ * Each isolate keeps what was added since its last send and the runtime sends it as an iteration ends (at
+ * most every `SEND_EVERY_MS`, and as the isolate's load ends) or a VU sleeps, on a `BroadcastChannel`, which reaches loadlab's main isolate
  * from every worker of the process; metrics_channel.ts adds the workers' parts up there for k6's summary
  * and the thresholds on custom metrics. A trend sends its values (their percentiles are taken from all of
  * them), the others their sums. A submetric a threshold names (`pages{kind:html}`) is sent as a metric of
- * that name, of the values added with those tags.
+ * that name, of the values added with those tags. k6's `group_duration` is sent the same way.
  */
-import { jsonPointTags, sampleTags } from "./tags.ts";
+import { jsonPointTags, requestTags, sampleTags } from "./tags.ts";
 import { jsonOut, point } from "./json_out.ts";
+import { atRunEnd } from "../run_end.ts";
 
 /** What one isolate added to a metric since its last send. */
 export interface MetricPart {
@@ -37,6 +38,21 @@ export function flushMetrics(): void {
   channel.postMessage([...parts.values()]);
   parts.clear();
 }
+
+/** Least time between two sends as iterations end (ms): a send costs about 7 us, an iteration maybe 10. */
+const SEND_EVERY_MS = 50;
+let nextSendMs = 0;
+
+/** Sends what was added unless a send went less than `SEND_EVERY_MS` ago (the run's end sends the rest). */
+export function flushMetricsSoon(): void {
+  if (parts.size === 0) return;
+  const nowMs = performance.now();
+  if (nowMs < nextSendMs) return;
+  nextSendMs = nowMs + SEND_EVERY_MS;
+  flushMetrics();
+}
+
+atRunEnd(flushMetrics);
 
 /**
  * k6's rule for a metric's name (its metrics registry): what the summary, thresholds and the metrics
@@ -156,7 +172,7 @@ export function wantSubmetrics(thresholds: unknown): void {
   if (thresholds === null || typeof thresholds !== "object") return;
   for (const key of Object.keys(thresholds)) {
     const m = /^([a-z_0-9]+)\{([^{}]*)\}$/i.exec(key.trim());
-    if (m === null || BUILT_IN.has(m[1])) continue;
+    if (m === null || (BUILT_IN.has(m[1]) && m[1] !== GROUP_DURATION)) continue;
     const tags = m[2].split(",").map((p) => p.trim()).filter((p) => p !== "").map((p) =>
       [p.slice(0, Math.max(p.indexOf(":"), 0)).trim(), p.slice(p.indexOf(":") + 1).trim()] as [string, string]
     );
@@ -202,10 +218,7 @@ class Metric {
     addTo(partOf(this.name, this.kind, this.time), v, value);
     const subs = wanted.get(this.name);
     if (subs === undefined) return;
-    const all = sampleTags(tags) ?? {};
-    for (const sub of subs) {
-      if (sub.tags.every(([k, t]) => all[k] === t)) addTo(partOf(sub.name, this.kind, this.time), v, value);
-    }
+    addToSubmetrics(subs, this.kind, this.time, v, value, sampleTags(tags));
     if (jsonOut) point(this.name, this.kind, this.time, v, { ...jsonPointTags(), ...tags });
   }
 
@@ -217,6 +230,33 @@ class Metric {
       `${shown} is an invalid value for metric '${this.name}', a number or a boolean value is expected: not added`,
     );
   }
+}
+
+/** Adds `v` to each of `subs` whose tags are among `tags`. */
+function addToSubmetrics(
+  subs: ReadonlyArray<{ name: string; tags: Array<[string, string]> }>,
+  kind: MetricPart["kind"],
+  time: boolean,
+  v: number,
+  value: unknown,
+  tags: Readonly<Record<string, string>> | undefined,
+): void {
+  const all = tags ?? {};
+  for (const sub of subs) {
+    if (sub.tags.every(([k, t]) => all[k] === t)) addTo(partOf(sub.name, kind, time), v, value);
+  }
+}
+
+const GROUP_DURATION = "group_duration";
+
+/** Adds a group's duration to k6's `group_duration` (k6.ts, as it ends), tagged with its path (`::api`). */
+export function addGroupDuration(durationMs: number, group: string): void {
+  addTo(partOf(GROUP_DURATION, "trend", true), durationMs, durationMs);
+  const subs = wanted.get(GROUP_DURATION);
+  if (subs !== undefined) {
+    addToSubmetrics(subs, "trend", true, durationMs, durationMs, requestTags(undefined, group));
+  }
+  if (jsonOut) point(GROUP_DURATION, "trend", true, durationMs, { ...jsonPointTags(), group });
 }
 
 /** Metrics whose invalid value was said already: once each. */

@@ -14,7 +14,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Session } from "../session.ts";
-import { closeMetricRegistration, flushMetrics, wantSubmetrics } from "./metrics.ts";
+import { closeMetricRegistration, flushMetricsSoon, wantSubmetrics } from "./metrics.ts";
 import { jsonPointTags, setGroupSource, setRunTags } from "./tags.ts";
 import { flushPoints, jsonOut, point, setJsonThresholds } from "./json_out.ts";
 import { isolateFlags } from "./isolate_flags.ts";
@@ -22,10 +22,21 @@ import { PART_ENV } from "../part_env.ts";
 import { ScriptShapeError } from "../module.ts";
 import { endInit, open, setScriptFolder } from "./init_files.ts";
 import { runArrayCall } from "./array_calls.ts";
+import { runCounters } from "../run_counters.ts";
+import { testAborted } from "./test_abort.ts";
 
-/** One k6 iteration: the session it runs in and the scenario's name. */
+/** A k6 VU: its id in the whole run (`__VU`) and the iterations it started. */
+export interface K6Vu {
+  id: number;
+  iterations: number;
+}
+
+/** One k6 iteration: the session it runs in, its VU and the scenario's name. */
 export interface VuContext {
   s: Session;
+  vu: K6Vu;
+  /** The VU's iteration (`__ITER`, from 0). */
+  iter: number;
   scenario: string;
   /**
    * k6/timers' timers still to fire (timers.ts): as k6's event loop, the iteration ends after them;
@@ -37,6 +48,8 @@ export interface VuContext {
   thrown?: unknown;
   /** The path of the k6 groups the iteration is in (`::api::inner`), its requests' `group` tag. */
   group?: string;
+  /** Its number among its scenario's iterations in the whole run (k6/execution's); -1: not counted. */
+  inTest: number;
 }
 
 /** Why a script has nothing to run (k6's invalid configuration, exit 104). */
@@ -107,8 +120,8 @@ export function scriptDir(dir: string): void {
 }
 
 Object.defineProperties(globalThis, {
-  __VU: { get: () => current()?.s.vu ?? 0, configurable: true },
-  __ITER: { get: () => current()?.s.iteration ?? 0, configurable: true },
+  __VU: { get: () => current()?.vu.id ?? 0, configurable: true },
+  __ITER: { get: () => current()?.iter ?? 0, configurable: true },
   __ENV: { value: Deno.env.toObject(), configurable: true, writable: true },
   open: { value: open, configurable: true, writable: true },
 });
@@ -151,23 +164,38 @@ export function session(mod: ConvertedModule): (s: Session) => unknown {
   }
   let fn: ((data: unknown) => unknown) | null = null;
   return (s: Session) => {
+    // As k6, nothing starts after an abort: the iteration waits for the run's stop (it ends the sleep).
+    if (testAborted()) return s.sleep(ABORTED_WAIT_MS);
     fn ??= chooseScenario(options, mains, s.env[PART_ENV]);
     const kept = requestDefaults.noCookiesReset ? vuCookies.get(s.vu) : undefined;
     if (kept !== undefined) { for (const [name, value] of kept) s.cookies.set(name, value); }
-    const ctx: VuContext = { s, scenario: scenarioName, timers: 0, settle: null };
+    const inTest = counting ? countUp(scenarioSlot) : -1;
+    const vu = vuOf(s);
+    const ctx: VuContext = {
+      s,
+      vu,
+      iter: vu.iterations++,
+      scenario: scenarioName,
+      timers: 0,
+      settle: null,
+      inTest,
+    };
     if (mod.resumes !== true) return storage.run(ctx, iterate, ctx, fn);
     // The iteration's code up to its first await runs now, with its VU current; its awaits hand it back.
     resumed = ctx;
     try {
-      // No timers (they keep the context above) and, without k6/metrics, nothing to send after it.
-      return mod.metrics === false && !jsonOut ? fn(s.setup) : iterate(ctx, fn);
+      // No timers (they keep the context above) and, without k6/metrics or counts, nothing after it.
+      return mod.metrics === false && !jsonOut && !counting && !arrivals ? fn(s.setup) : iterate(ctx, fn);
     } finally {
       resumed = undefined;
     }
   };
 }
 
-/** One iteration in its context: the function, then its timers; metrics added on the way are sent. */
+/** How long an iteration started after an abort waits for the run's stop (it waits again if need be). */
+const ABORTED_WAIT_MS = 60_000;
+
+/** One iteration in its context: the function, then its timers; metrics added on the way are sent soon. */
 async function iterate(ctx: VuContext, main: (data: unknown) => unknown): Promise<unknown> {
   const startMs = jsonOut ? performance.now() : 0;
   try {
@@ -176,9 +204,62 @@ async function iterate(ctx: VuContext, main: (data: unknown) => unknown): Promis
     if (ctx.thrown !== undefined) throw ctx.thrown;
     return out;
   } finally {
-    flushMetrics();
+    flushMetricsSoon();
+    if (counting) countUp(ENDED_SLOT);
+    if (arrivals) idleVus.push(ctx.vu);
     if (jsonOut) iterationPoints(performance.now() - startMs);
   }
+}
+
+/**
+ * Whether the script imports k6/execution (execution.ts says so as it loads): each iteration is then
+ * counted in the run's counters (run_counters.ts), as it starts and as it ends; else nothing is.
+ */
+let counting = false;
+/** The slot pair of the run's iterations that ended (returned or threw, as k6's `iterationsCompleted`). */
+const ENDED_SLOT = 0;
+/** The slot pair of the run's VUs made so far: each VU's id is the next. */
+const VUS_SLOT = 2;
+/** The slot pair of this isolate's scenario's iterations started: 4 + 2 x its index among the scenarios. */
+let scenarioSlot = 4;
+
+/**
+ * Whether this isolate's scenario is an arrival rate, whose every iteration is a session of its own:
+ * as k6 reuses its VUs, an iteration takes an idle VU of the isolate (else a new one) and gives it back.
+ */
+let arrivals = false;
+const idleVus: K6Vu[] = [];
+const VU = Symbol("k6 VU");
+
+/** The session's k6 VU: a closed load's user keeps its own; an arrival takes an idle one, else a new one. */
+function vuOf(s: Session): K6Vu {
+  const state = s.state as Record<symbol, K6Vu | undefined>;
+  let vu = state[VU];
+  if (vu === undefined) {
+    vu = (arrivals ? idleVus.pop() : undefined) ?? { id: countUp(VUS_SLOT) + 1, iterations: 0 };
+    state[VU] = vu;
+  }
+  return vu;
+}
+
+/** Counts every iteration across the run from now on (k6/execution's import). */
+export function countIterations(): void {
+  counting = true;
+}
+
+/** Adds 1 to the 64-bit count at `slot` (low word) and `slot + 1` (high); returns the count before. */
+function countUp(slot: number): number {
+  const counters = runCounters();
+  const low = Atomics.add(counters, slot, 1);
+  // The add that wraps the low word carries into the high one.
+  const high = low === 0xffff_ffff ? Atomics.add(counters, slot + 1, 1) : Atomics.load(counters, slot + 1);
+  return high * 2 ** 32 + low;
+}
+
+/** The run's iterations that ended so far (k6's `exec.instance.iterationsCompleted`). */
+export function iterationsEnded(): number {
+  const counters = runCounters();
+  return Atomics.load(counters, ENDED_SLOT + 1) * 2 ** 32 + Atomics.load(counters, ENDED_SLOT);
 }
 
 /** `--out json`: the iteration's samples (k6 writes them for an iteration that threw too), then the lines. */
@@ -204,6 +285,9 @@ function chooseScenario(
   const fn = mains.get(name);
   if (fn === undefined) throw new ScriptShapeError(NO_DEFAULT);
   scenarioName = name;
+  // A run has at most 64 workers, so at most 64 scenarios: their slots fit the run's counters.
+  scenarioSlot = 4 + 2 * Math.max(0, names.indexOf(name));
+  arrivals = /-arrival-rate$/.test(String((scenarios[name] as { executor?: unknown } | undefined)?.executor));
   setRunTags(runTagsOf(options, name), name);
   wantSubmetrics(options.thresholds);
   for (const [key, value] of Object.entries(scenarios[name]?.env ?? {})) {

@@ -1,7 +1,8 @@
 /**
  * @module
  * k6's `exec.test.abort(message)`: the VU tells the main isolate on a channel, which stops the run (exit 108
- * as k6). Called in init code, the import fails with the marker the command reads.
+ * as k6); no iteration of its isolate starts after it. Called in init code, the import fails with the
+ * marker the command reads.
  */
 
 /** What an abort's error message starts with: the command tells an init-time abort (108) by it. */
@@ -9,8 +10,15 @@ export const TEST_ABORTED = "test aborted by exec.test.abort()";
 
 const CHANNEL = "loadlab-k6-test-abort";
 let sender: BroadcastChannel | null = null;
+let aborted = false;
+
+/** Whether a VU of this isolate aborted the test (its iterations then wait for the run's stop). */
+export function testAborted(): boolean {
+  return aborted;
+}
 
 export function abortTest(message: unknown): never {
+  aborted = true;
   const text = message === undefined ? "test aborted" : String(message);
   sender ??= new BroadcastChannel(CHANNEL);
   sender.postMessage(text);

@@ -3,6 +3,7 @@
  * How a converted script's code knows its virtual user without a context entered per iteration (an
  * `AsyncLocalStorage` run cost about 1.5 us): every `await` becomes `__k6.back(__k6.context(), await X)`,
  * making the VU current again when its function resumes. Scripts that defer callbacks keep the context.
+ * A script importing no k6/metrics and no `group` sends no metric at an iteration's end (`importsMetrics`).
  */
 import type { Node } from "./async.ts";
 import type { Edit } from "./exports.ts";
@@ -44,9 +45,17 @@ export function readsTimings(ast: Node): boolean {
   return named;
 }
 
-/** Whether the script imports k6/metrics (else an iteration of it adds to no custom metric). */
+/**
+ * Whether the script imports k6/metrics, or k6's `group` (by name, or the whole module), whose durations
+ * are k6's `group_duration`; else an iteration of it adds to no metric.
+ */
 export function importsMetrics(ast: Node): boolean {
-  return ast.body.some((s: Node) => s.type === "ImportDeclaration" && s.source.value === "k6/metrics");
+  return ast.body.some((s: Node) =>
+    s.type === "ImportDeclaration" &&
+    (s.source.value === "k6/metrics" ||
+      (s.source.value === "k6" &&
+        s.specifiers.some((i: Node) => i.type !== "ImportSpecifier" || i.imported.name === "group")))
+  );
 }
 
 function everyNode(node: Node, visit: (n: Node) => void, intoFunctions = true): void {

@@ -11,7 +11,7 @@ import { convertK6Files, readK6Files } from "./local_modules.ts";
 import { RUNTIME_URL } from "./modules.ts";
 
 /** Bumped when the conversion changes, so older cached conversions are not reused. */
-const CONVERSION_VERSION = "9";
+const CONVERSION_VERSION = "10";
 
 export function k6CacheDir(): string {
   const base = Deno.env.get("XDG_CACHE_HOME") ?? join(Deno.env.get("HOME") ?? Deno.cwd(), ".cache");

@@ -1,7 +1,8 @@
 /**
  * @module
  * The origins a k6 script's URLs name, read from its text with its `__ENV`, and whether the text spells
- * each (which `--target` may send to the target) or the environment gives it.
+ * each (which `--target` may send to the target) or the environment gives it. k6/net/grpc addresses are
+ * origins too (`http://` with `plaintext: true`, else `https://`).
  */
 import * as acorn from "acorn";
 import type { Node } from "./async.ts";
@@ -20,8 +21,9 @@ export function scriptOrigins(source: string, env: Readonly<Record<string, strin
     return [];
   }
   const found = new Map<string, ScriptOrigin>();
+  const grpc = grpcScheme(ast);
   const visit = (text: unknown, literal: boolean) => {
-    const origin = originOf(text);
+    const origin = originOf(text) ?? (grpc === null ? null : addressOrigin(text, grpc));
     if (origin !== null && !found.has(origin)) found.set(origin, { origin, literal });
   };
   const walkNode = (n: Node): void => {
@@ -51,6 +53,64 @@ export function scriptOrigins(source: string, env: Readonly<Record<string, strin
   };
   walkNode(ast);
   return [...found.values()];
+}
+
+/** k6's modules that send requests. */
+const SENDING = new Set(["k6/http", "k6/ws", "k6/net/grpc", "k6/websockets", "k6/experimental/websockets"]);
+
+/**
+ * Whether `source` imports a module that sends requests (one of k6's, or a remote one such as jslib's
+ * httpx); else its iterations need no server. Unparsable: true.
+ */
+export function mayRequest(source: string): boolean {
+  let ast: Node;
+  try {
+    ast = acorn.parse(source, { ecmaVersion: "latest", sourceType: "module" });
+  } catch {
+    return true;
+  }
+  return ast.body.some((s: Node) => {
+    const from = s.type === "ImportDeclaration" ? String(s.source.value) : "";
+    return SENDING.has(from) || /^https?:\/\//.test(from);
+  });
+}
+
+/**
+ * The scheme of a k6/net/grpc script's server addresses: `http` when a `plaintext: true` is written, else
+ * `https`; null when the script does not import k6/net/grpc.
+ */
+function grpcScheme(ast: Node): "http" | "https" | null {
+  const imports = ast.body.some((s: Node) =>
+    s.type === "ImportDeclaration" && s.source.value === "k6/net/grpc"
+  );
+  if (!imports) return null;
+  let plaintext = false;
+  const walk = (n: Node): void => {
+    if (plaintext || n === null || typeof n !== "object") return;
+    if (n.type === "Property" && !n.computed && (n.key.name ?? n.key.value) === "plaintext") {
+      plaintext = n.value.type === "Literal" && n.value.value === true;
+      if (plaintext) return;
+    }
+    for (const key of Object.keys(n)) {
+      const v = n[key];
+      if (Array.isArray(v)) v.forEach(walk);
+      else if (v && typeof v === "object" && typeof v.type === "string") walk(v);
+    }
+  };
+  walk(ast);
+  return plaintext ? "http" : "https";
+}
+
+/** The origin of a gRPC server address (`host:port`, the host a name or an IP), else null. */
+function addressOrigin(text: unknown, scheme: "http" | "https"): string | null {
+  if (typeof text !== "string" || !/^(\[[0-9a-f:.]+\]|[a-z0-9-]*[a-z.][a-z0-9.-]*):\d{1,5}$/i.test(text)) {
+    return null;
+  }
+  try {
+    return new URL(`${scheme}://${text}`).origin;
+  } catch {
+    return null;
+  }
 }
 
 /** `__ENV.NAME` or `__ENV["NAME"]`: the variable's value (undefined when unset); null for another node. */

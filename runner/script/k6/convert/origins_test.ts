@@ -1,6 +1,6 @@
 /** The origins a k6 script's URLs name with its environment, read from its text. */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { scriptOrigins } from "./origins.ts";
+import { mayRequest, scriptOrigins } from "./origins.ts";
 
 const of = (source: string, env: Record<string, string> = {}) =>
   scriptOrigins(source, env).map((o) => `${o.origin}${o.literal ? "" : " (env)"}`);
@@ -29,4 +29,25 @@ check(r, { "not a URL": (r) => r.body.includes("http") });`;
     "http://10.0.0.1:8080 (env)",
   ]);
   assertEquals(of("http.get(`${__ENV.BASE}/json`);"), []);
+});
+
+Deno.test("a gRPC script's server addresses: http: with plaintext, else https: (k6's TLS by default)", () => {
+  const source = `import grpc from "k6/net/grpc";
+const GRPC_ADDR = __ENV.GRPC_ADDR || "127.0.0.1:10000";
+client.connect(GRPC_ADDR, { plaintext: true });
+const times = "10:30";`;
+  assertEquals(of(source), ["http://127.0.0.1:10000"]);
+  assertEquals(of(source, { GRPC_ADDR: "localhost:9000" }), ["http://localhost:9000 (env)"]);
+  assertEquals(of(source.replace("plaintext: true", "reflect: true")), ["https://127.0.0.1:10000"]);
+  // Without k6/net/grpc, a host:port is no server of the script's.
+  assertEquals(of(source.replace('import grpc from "k6/net/grpc";', "")), []);
+});
+
+Deno.test("whether a script may send requests: k6/http, k6/ws, k6/net/grpc or a remote module", () => {
+  assertEquals(mayRequest('import { check } from "k6";\nimport encoding from "k6/encoding";'), false);
+  assertEquals(mayRequest('import http from "k6/http";'), true);
+  assertEquals(mayRequest('import { Client } from "k6/net/grpc";'), true);
+  assertEquals(mayRequest('import { Httpx } from "https://jslib.k6.io/httpx/0.1.0/index.js";'), true);
+  // Unparsable: as if it may (the refusal names what to give).
+  assertEquals(mayRequest("export default function () {{"), true);
 });

@@ -1,0 +1,86 @@
+/**
+ * k6/execution's numbers across the whole test, through `loadlab run` against the built-in target: each
+ * iteration's number among its scenario's (every VU and worker counted together) and the iterations the
+ * run completed, read by a second scenario started later. A few iterations each.
+ */
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { withTarget } from "./helpers.ts";
+import { runK6Text } from "./k6_run.ts";
+
+Deno.test("exec.scenario.iterationInTest numbers a scenario's iterations across its VUs; iterationsCompleted is the run's", () =>
+  withTarget(async (url) => {
+    const run = await runK6Text(
+      `import http from "k6/http";
+import exec from "k6/execution";
+import { Trend } from "k6/metrics";
+const seenA = new Trend("seen_a"), seenB = new Trend("seen_b"), doneB = new Trend("done_before_b");
+export const options = {
+  scenarios: {
+    a: { executor: "shared-iterations", vus: 3, iterations: 12, exec: "a" },
+    b: { executor: "per-vu-iterations", vus: 2, iterations: 3, exec: "b", startTime: "3s" },
+  },
+};
+export function a() {
+  seenA.add(exec.scenario.iterationInTest);
+  http.get("http://app.test/json");
+}
+export function b() {
+  seenB.add(exec.scenario.iterationInInstance);
+  doneB.add(exec.instance.iterationsCompleted);
+  http.get("http://app.test/json");
+}
+`,
+      url,
+      ["-q", "--summary-export", "export.json", "--summary-trend-stats", "avg,min,max,count"],
+    );
+    assertEquals(run.code, 0, run.text);
+    const m = JSON.parse(Deno.readTextFileSync(`${run.dir}/export.json`)).metrics;
+    // 0 to 11 once each, whichever of the three VUs ran it.
+    assertEquals([m.seen_a.count, m.seen_a.min, m.seen_a.max, m.seen_a.avg], [12, 0, 11, 5.5]);
+    assertEquals([m.seen_b.count, m.seen_b.min, m.seen_b.max, m.seen_b.avg], [6, 0, 5, 2.5]);
+    // Scenario a's 12 ended before b started (on other workers); b's own count as they end.
+    ok(m.done_before_b.min >= 12 && m.done_before_b.max <= 17, JSON.stringify(m.done_before_b));
+  }));
+
+Deno.test("k6 VUs: ids unique across scenarios; an arrival-rate scenario reuses its VUs, their __ITER counting on", () =>
+  withTarget(async (url) => {
+    const run = await runK6Text(
+      `import http from "k6/http";
+import exec from "k6/execution";
+import { Counter, Trend } from "k6/metrics";
+const seen = new Counter("seen"), iter = new Trend("iter_a");
+const ids = [1, 2, 3, 4, 5, 6, 7, 8];
+export const options = {
+  scenarios: {
+    a: { executor: "constant-arrival-rate", rate: 20, timeUnit: "1s", duration: "1s", preAllocatedVUs: 2, exec: "a" },
+    b: { executor: "per-vu-iterations", vus: 2, iterations: 3, exec: "b" },
+  },
+  thresholds: Object.fromEntries(
+    ["a", "b"].flatMap((sc) => ids.map((id) => [\`seen{sc:\${sc},id:\${id}}\`, ["count>=0"]])),
+  ),
+};
+export function a() {
+  seen.add(1, { sc: "a", id: String(__VU) });
+  iter.add(__ITER);
+  http.get("http://app.test/json");
+}
+export function b() {
+  seen.add(1, { sc: "b", id: String(exec.vu.idInTest) });
+  http.get("http://app.test/json");
+}
+`,
+      url,
+      ["-q", "--summary-export", "export.json"],
+    );
+    assertEquals(run.code, 0, run.text);
+    const m = JSON.parse(Deno.readTextFileSync(`${run.dir}/export.json`)).metrics;
+    const idsOf = (sc: string) =>
+      [1, 2, 3, 4, 5, 6, 7, 8].filter((id) => m[`seen{sc:${sc},id:${id}}`]?.count > 0);
+    const [a, b] = [idsOf("a"), idsOf("b")];
+    // Every iteration's VU among ids 1 to 8 (20 arrivals on at most a few VUs), none in both scenarios.
+    assertEquals(m.seen.count, 20 + 6, JSON.stringify(m.seen));
+    assertEquals(a.reduce((n, id) => n + m[`seen{sc:a,id:${id}}`].count, 0), 20, JSON.stringify(a));
+    assertEquals(b.length, 2, JSON.stringify(b));
+    ok(a.every((id) => !b.includes(id)), `a ${a}, b ${b}`);
+    ok(m.iter_a.max >= 1, JSON.stringify(m.iter_a));
+  }));
