@@ -1,12 +1,10 @@
 /**
  * @module
- * k6's `k6/metrics` for converted scripts: `Trend`, `Counter`, `Rate` and `Gauge` take `add(value)`.
- * Each isolate keeps what was added since its last send and the runtime sends it as an iteration ends (at
- * most every `SEND_EVERY_MS`, and as the isolate's load ends) or a VU sleeps, on a `BroadcastChannel`, which reaches loadlab's main isolate
- * from every worker of the process; metrics_channel.ts adds the workers' parts up there for k6's summary
- * and the thresholds on custom metrics. A trend sends its values (their percentiles are taken from all of
- * them), the others their sums. A submetric a threshold names (`pages{kind:html}`) is sent as a metric of
- * that name, of the values added with those tags. k6's `group_duration` is sent the same way.
+ * k6's `k6/metrics` for converted scripts: `Trend`, `Counter`, `Rate` and `Gauge` take `add(value)`. Each
+ * isolate sends what was added as an iteration ends (at most every `SEND_EVERY_MS`, and as its load ends) or
+ * a VU sleeps, on a `BroadcastChannel` to loadlab's main isolate (metrics_channel.ts sums the workers' parts
+ * for k6's summary and thresholds). Trends send their values, the others sums; a submetric a threshold names
+ * (`pages{kind:html}`) and k6's `group_duration` are sent the same way.
  */
 import { jsonPointTags, requestTags, sampleTags } from "./tags.ts";
 import { jsonOut, point } from "./json_out.ts";
