@@ -3,8 +3,9 @@
  * What `loadlab run` prints while an experiment goes. On a terminal: a header per run (run i/N, its
  * coordinates, the ETA of the whole experiment), the engine's live line under it, then the run's summary
  * line. Otherwise (CI logs, pipes): only the summary line per run, so a log holds one line per run. A
- * run whose flows check responses has its `Checks:` block (passed and failed per check) under its line,
- * and a profile not taken or qualified (profileNotes) its warning.
+ * run of several endpoints has their table under its line (report/endpoint_text.ts; not with `quiet`), a
+ * run whose flows check responses its `Checks:` block (passed and failed per check), and a profile not taken
+ * or qualified (profileNotes) its warning.
  * Capacity-search probes print their summary line too, marked as probes.
  */
 import { terminalSafe } from "../validation/terminal_text.ts";
@@ -19,6 +20,7 @@ import {
 } from "../results/text_format.ts";
 import { cacheBypassSentence } from "../report/cache_bypass.ts";
 import { renderChecks } from "../report/text.ts";
+import { endpointLines } from "../report/endpoint_text.ts";
 import { runVerdict } from "../results/conclude/run_verdict.ts";
 import { achievedAbove, formatShare, sendFacts } from "../results/conclude/send_counts.ts";
 import {
@@ -34,6 +36,10 @@ import { busyMachineNote } from "../results/conclude/machine_change.ts";
 export function runProgress(opts: {
   live: { onProgress?: (p: AttackProgress) => void; done(): void };
   terminal: boolean;
+  /** Only the summary line and the checks of a run: no endpoint table. */
+  quiet?: boolean;
+  /** Where every endpoint is listed (the endpoint table's line counting those it leaves out). */
+  everyOne?: string;
 }): { hooks: RunPlanHooks } {
   let position = "";
   return {
@@ -47,6 +53,8 @@ export function runProgress(opts: {
         opts.live.done();
         const prefix = result.probe ? "search probe " : opts.terminal ? "  " : `${position} `;
         console.log(prefix + summaryLine(result));
+        const endpoints = opts.quiet ? [] : endpointLines(result, { everyOne: opts.everyOne, indent: "  " });
+        if (endpoints.length) console.log(endpoints.join("\n"));
         // Flow checks (k6's checks) per run: a failing check must not show only as a lower success rate.
         const checks = renderChecks(result);
         if (checks.length) console.log(checks.map((line) => `  ${line}`).join("\n"));
