@@ -65,8 +65,11 @@ export function columnsOf(text: string): number {
   return columns;
 }
 
-/** `text` in at most `columns` columns: a longer one keeps its start and its end around "…". */
-export function fitColumns(text: string, columns: number): string {
+/**
+ * `text` in at most `columns` columns: a longer one keeps its start and its end around "…" (`keep: "ends"`),
+ * or its start with "…" last (`keep: "start"`).
+ */
+export function fitColumns(text: string, columns: number, keep: "ends" | "start" = "ends"): string {
   if (columnsOf(text) <= columns) return text;
   const chars = [...text];
   const take = (from: string[], room: number) => {
@@ -80,8 +83,8 @@ export function fitColumns(text: string, columns: number): string {
     return kept;
   };
   const room = Math.max(0, columns - 1);
-  const head = take(chars, Math.ceil(room / 2));
-  const tail = take([...chars].reverse(), room - columnsOf(head.join(""))).reverse();
+  const head = take(chars, keep === "start" ? room : Math.ceil(room / 2));
+  const tail = keep === "start" ? [] : take([...chars].reverse(), room - columnsOf(head.join(""))).reverse();
   return `${head.join("")}…${tail.join("")}`;
 }
 

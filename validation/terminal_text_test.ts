@@ -27,6 +27,7 @@ Deno.test("columns: wide characters take two, combining marks none; a cut keeps 
   assertEquals(fitColumns("GET /api/users/orders", 11), "GET /…rders");
   assertEquals(fitColumns("/商品/一覧/詳細", 9), "/商…/詳細");
   for (const n of [1, 5, 8, 13]) ok(columnsOf(fitColumns("/商品/一覧/詳細/x", n)) <= n, String(n));
+  assertEquals(fitColumns("[ 1.0s]  120 req  | GET /a 40/s", 12, "start"), "[ 1.0s]  12…");
   assertEquals(padColumns("商品", 6), "商品  ");
   assertEquals(padColumns("12", 5, "start"), "   12");
 });
