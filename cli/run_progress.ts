@@ -2,8 +2,8 @@
  * @module
  * What `loadlab run` prints while an experiment goes. On a terminal: a header per run (run i/N, its
  * coordinates, the ETA of the whole experiment), the engine's live line under it, then the run's summary
- * line. Otherwise (CI logs, pipes): only the summary line per run, so a log holds one line per run. A
- * run of several endpoints has their table under its line (report/endpoint_text.ts; not with `quiet`), a
+ * line. Otherwise (CI logs, pipes): the summary line per run, prefixed with its "run i/N". Under it,
+ * either way: a run of several endpoints has their table (report/endpoint_text.ts; not with `quiet`), a
  * run whose flows check responses its `Checks:` block (passed and failed per check), and a profile not taken
  * or qualified (profileNotes) its warning.
  * Capacity-search probes print their summary line too, marked as probes.

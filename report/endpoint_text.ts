@@ -102,14 +102,28 @@ export function endpointLines(run: RunResult, opts: EndpointTableOptions = {}): 
   ].map((text) => indent + text);
 }
 
-/** "Endpoints (busiest first; ...; verdict: ok):", the verdict on a line of its own when too long. */
+/** "Endpoints (busiest first; ...; verdict: ok):", the verdict on lines of its own when too long. */
 function headingLines(run: RunResult, columns: number): string[] {
   const about = "busiest first; latency from the intended send, as the run's";
   const verdict = `verdict: ${visibleLine(runVerdict(run).label)}`;
   const one = `Endpoints (${about}; ${verdict}):`;
   const qualifier = endpointQualifier(run);
   return [
-    ...(columnsOf(one) <= columns ? [one] : [`Endpoints (${about}):`, `  run ${verdict}`]),
+    ...(columnsOf(one) <= columns ? [one] : [`Endpoints (${about}):`, ...wrapped(`run ${verdict}`, columns)]),
     ...(qualifier ? [`  note: ${qualifier}`] : []),
   ];
+}
+
+/** `text` indented by two, broken at spaces into lines of at most `columns` (a longer word stays whole). */
+function wrapped(text: string, columns: number): string[] {
+  const lines: string[] = [];
+  let line = " ";
+  for (const word of text.split(" ")) {
+    if (line.trim() !== "" && columnsOf(`${line} ${word}`) > columns) {
+      lines.push(line);
+      line = "   ";
+    }
+    line += ` ${word}`;
+  }
+  return [...lines, line];
 }

@@ -2,6 +2,7 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import type { EndpointResult, RunResult } from "../results/mod.ts";
 import { makeSeed000 } from "../tests/fixtures/make_results.ts";
 import { columnsOf } from "../validation/terminal_text.ts";
+import { runVerdict } from "../results/conclude/run_verdict.ts";
 import { endpointLines, MAX_TERMINAL_ENDPOINTS, TERMINAL_COLUMNS } from "./endpoint_text.ts";
 
 /** An endpoint of `requests` responses, `errors` connect errors and latencies scaled by `ms`. */
@@ -127,4 +128,23 @@ Deno.test("names are shown on one line with nothing hidden, and wide characters 
   // The wide name takes two columns a character: its row's numbers end where the others' do.
   const ends = lines.slice(1).map((l) => columnsOf(l));
   assertEquals(new Set(ends).size, 1, text);
+});
+
+Deno.test("a verdict too long for the heading goes on lines of its own, within the columns", () => {
+  const run = runOf([endpoint("a", 300), endpoint("b", 200)], {
+    generatorBound: true,
+    droppedSends: 400,
+    lateSends: 300,
+    errors: { connect: 200, timeout: 100, reset: 50 },
+    statusCodes: { "200": 200, "500": 150, "503": 150 },
+  });
+  const lines = endpointLines(run, { indent: "  " });
+  const text = lines.join("\n");
+  ok(lines[1].startsWith("    run verdict: generator-bound"), text);
+  ok(lines.every((l) => columnsOf(l) <= TERMINAL_COLUMNS), text);
+  const header = lines.findIndex((l) => l.trimStart().startsWith("endpoint "));
+  assertEquals(
+    lines.slice(1, header).join(" ").replace(/\s+/g, " ").trim(),
+    `run verdict: ${runVerdict(run).label}`,
+  );
 });
