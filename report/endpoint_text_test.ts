@@ -52,9 +52,9 @@ Deno.test("rows are the busiest first, with failures, percentiles, max and rate,
     endpoint("GET /json", 5_000, 0.5),
   ]));
   assertEquals(rows(lines), [
-    ["GET /json", "5,000", "0", "500 µs", "1.50 ms", "2.50 ms", "5.00 ms", "500.0"],
+    ["GET /json", "5,000", "0 (0%)", "500 µs", "1.50 ms", "2.50 ms", "5.00 ms", "500.0"],
     ["POST /login", "1,050", "50 (5%)", "2.00 ms", "6.00 ms", "10.00 ms", "20.00 ms", "105.0"],
-    ["GET /slow", "200", "0", "40.00 ms", "120.00 ms", "200.00 ms", "400.00 ms", "20.0"],
+    ["GET /slow", "200", "0 (0%)", "40.00 ms", "120.00 ms", "200.00 ms", "400.00 ms", "20.0"],
   ]);
   // Every number ends in the same column as its header; names start in one column.
   const table = lines.slice(lines.findIndex((l) => l.includes("endpoint ")));

@@ -55,7 +55,7 @@ loads:
     assertEquals(new Set(rows.map((row) => row[0])), new Set(byName.keys()));
     for (const [name, requests, failures] of rows) {
       assertEquals(requests, String(byName.get(name)!.requests), r.stdout);
-      assertEquals(failures, "0");
+      assertEquals(failures, "0 (0%)");
     }
     assertEquals(rows.reduce((a, row) => a + Number(row[1]), 0), run.requests);
     // 30 responses each: a p99 is the slowest of them, and the table says so.
@@ -76,7 +76,7 @@ export default function () {
     const run = await runK6Text(script, url);
     assertEquals(run.code, 0, run.text);
     const rows = tableRows(run.stdout);
-    assertEquals(rows.map((row) => row.slice(0, 3)), [["catalog", "80", "0"], ["home", "40", "0"]]);
+    assertEquals(rows.map((row) => row.slice(0, 3)), [["catalog", "80", "0 (0%)"], ["home", "40", "0 (0%)"]]);
     // k6's -q keeps to each run's summary line.
     const quiet = await runK6Text(script, url, ["-q"]);
     assertEquals(quiet.code, 0, quiet.text);
