@@ -6,7 +6,7 @@
  * either way: a run of several endpoints has their table (report/endpoint_text.ts; not with `quiet`), a
  * run whose flows check responses its `Checks:` block (passed and failed per check), and a profile not taken
  * or qualified (profileNotes) its warning.
- * Capacity-search probes print their summary line too, marked as probes.
+ * Capacity-search probes print their summary line too, marked as probes, without an endpoint table.
  */
 import { terminalSafe } from "../validation/terminal_text.ts";
 import type { AttackProgress, RunResult } from "../results/mod.ts";
@@ -53,7 +53,9 @@ export function runProgress(opts: {
         opts.live.done();
         const prefix = result.probe ? "search probe " : opts.terminal ? "  " : `${position} `;
         console.log(prefix + summaryLine(result));
-        const endpoints = opts.quiet ? [] : endpointLines(result, { everyOne: opts.everyOne, indent: "  " });
+        const endpoints = opts.quiet || result.probe
+          ? []
+          : endpointLines(result, { everyOne: opts.everyOne, indent: "  " });
         if (endpoints.length) console.log(endpoints.join("\n"));
         // Flow checks (k6's checks) per run: a failing check must not show only as a lower success rate.
         const checks = renderChecks(result);
