@@ -4,6 +4,7 @@
  */
 import { renderLiveLine } from "../report/terminal/live_line.ts";
 import type { AttackProgress } from "../results/mod.ts";
+import { redactShown } from "../results/redact.ts";
 import { EXIT } from "./exit_codes.ts";
 
 const encoder = new TextEncoder();
@@ -14,13 +15,25 @@ export function liveLine(enabled: boolean): { onProgress?: (p: AttackProgress) =
   let drawn = false;
   return {
     onProgress(p) {
-      Deno.stderr.writeSync(encoder.encode(`\r\x1b[2K${renderLiveLine(p)}`));
+      // Past the console's guard: its names redacted here.
+      const line = redactShown(renderLiveLine(p, terminalColumns()));
+      Deno.stderr.writeSync(encoder.encode(`\r\x1b[2K${line}`));
       drawn = true;
     },
     done() {
       if (drawn) Deno.stderr.writeSync(encoder.encode("\r\x1b[2K"));
     },
   };
+}
+
+/** The terminal's width, less one (a line as wide as the terminal wraps on some); unknown: no bound. */
+function terminalColumns(): number {
+  try {
+    const { columns } = Deno.consoleSize();
+    return columns > 0 ? columns - 1 : Infinity;
+  } catch {
+    return Infinity;
+  }
 }
 
 /** Ctrl-C and SIGTERM as a command answers them (`interruptSignal`). */

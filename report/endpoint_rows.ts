@@ -7,7 +7,7 @@ import type { EndpointResult, RunResult } from "../results/mod.ts";
 import { sumValues } from "../results/interval_counts.ts";
 import { formatCount } from "../results/text_format.ts";
 
-interface EndpointRow {
+export interface EndpointRow {
   name: string;
   requests: number;
   rps: number;
@@ -16,6 +16,7 @@ interface EndpointRow {
   non2xx: number;
   p50Ms: number;
   p90Ms: number;
+  p95Ms: number;
   p99Ms: number;
   maxMs: number;
   /** More than 1: the name was given to that many different requests, pooled. */
@@ -55,6 +56,7 @@ export function endpointRows(run: RunResult): EndpointRow[] {
     non2xx: non2xxOf(e),
     p50Ms: e.latencyMs?.p50 ?? Number.NaN,
     p90Ms: e.latencyMs?.p90 ?? Number.NaN,
+    p95Ms: e.latencyMs?.p95 ?? Number.NaN,
     p99Ms: e.latencyMs?.p99 ?? Number.NaN,
     maxMs: e.latencyMs?.max ?? Number.NaN,
     pooledRequests: e.pooledRequests ?? 1,

@@ -1,7 +1,7 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { parseResultsFile } from "../results/mod.ts";
 import { endpointRows, MAX_SHOWN_ENDPOINTS } from "./endpoint_rows.ts";
-import { endpointLines } from "./terminal/endpoints.ts";
+import { endpointLines, MAX_TERMINAL_ENDPOINTS } from "./terminal/endpoints.ts";
 import { endpointMarkdown } from "./ci/endpoints.ts";
 import { renderJunit, renderMarkdownSummary } from "./ci/summary.ts";
 import { pageEndpoints } from "./html/page/endpoints.ts";
@@ -19,17 +19,18 @@ async function fixture() {
   return parsed.results;
 }
 
-Deno.test("endpoints are listed slowest p99 first in the terminal, the markdown summary and the page", async () => {
+Deno.test("endpoints are listed busiest first in the terminal, slowest p99 first in the markdown and the page", async () => {
   const results = await fixture();
   const run = results.runs[0];
   assertEquals(endpointRows(run).map((r) => [r.name, r.requests]), [["GET /sleep?ms=20", 50], [
     "GET /json",
     150,
   ]]);
-  const lines = endpointLines(run, (t) => t);
-  assertEquals(lines.length, 3);
-  ok(lines[1].startsWith("  GET /sleep?ms=20"), lines[1]);
-  ok(renderSummary(run).includes(lines[1]));
+  const lines = endpointLines(run);
+  // Heading, column header, two rows, the note on the p99 of 50 responses.
+  assertEquals(lines.length, 5);
+  ok(lines[2].startsWith("  GET /json  ") && lines[3].startsWith("  GET /sleep?ms=20"), lines.join("\n"));
+  ok(renderSummary(run).includes(lines.slice(1, 4).join("\n")));
   const md = renderMarkdownSummary(results);
   ok(md.includes("### Endpoints of attack (slowest p99 first)"), md);
   ok(/\| GET \/sleep\?ms=20 \| 50 \|/.test(md), md);
@@ -38,7 +39,7 @@ Deno.test("endpoints are listed slowest p99 first in the terminal, the markdown 
   assertEquals(page.map((e) => e.name), ["GET /sleep?ms=20", "GET /json"]);
   ok(page[0].percentiles.length > 10 && page[0].percentiles.every(([, ms]) => ms >= 20));
   // A single-endpoint run prints no block: its numbers are the run's.
-  assertEquals(endpointLines({ ...run, endpoints: run.endpoints!.slice(0, 1) }, (t) => t), []);
+  assertEquals(endpointLines({ ...run, endpoints: run.endpoints!.slice(0, 1) }), []);
   const junit = renderJunit({
     ...results,
     thresholds: [{ expression: "p99<1s", run: "attack", actual: 1, ok: true }],
@@ -52,7 +53,7 @@ Deno.test("endpoints are listed slowest p99 first in the terminal, the markdown 
 Deno.test("a name pooled over several requests is said once, beside its row", async () => {
   const run = (await fixture()).runs[0];
   const endpoints = run.endpoints!.map((e, k) => k === 0 ? { ...e, pooledRequests: 2 } : e);
-  const lines = endpointLines({ ...run, endpoints }, (t) => t);
+  const lines = endpointLines({ ...run, endpoints });
   assertEquals(lines.filter((l) => l.includes("pooled")).length, 1);
 });
 
@@ -61,7 +62,7 @@ Deno.test("after a warm-up cut the endpoints, not cut, say they include it", asy
   const run = results.runs[0];
   const cut = cutWarmup(run, run.intervals[1].startMs);
   ok(cut.warmupAuto && cut.endpoints!.every((e) => e.warmupIncluded));
-  ok(endpointLines(cut, (t) => t)[0].includes("include the warm-up"), endpointLines(cut, (t) => t)[0]);
+  ok(endpointLines(cut).some((l) => l.includes("include the warm-up")), endpointLines(cut).join("\n"));
   ok(renderMarkdownSummary({ ...results, runs: [cut] }).includes("include the warm-up"));
 });
 
@@ -120,9 +121,14 @@ Deno.test("a run of very many endpoints: every printer shows the slowest and the
   assertEquals(page.endpoints[0].name, "GET /items/0");
   assertEquals(page.endpoints.at(-1)!.name, `GET /items/${n - 1}`);
   assertEquals(page.endpoints.filter((e) => e.requests > n - half).length, half);
-  const lines = endpointLines(run, (t) => t);
-  assertEquals(lines.length, 1 + MAX_SHOWN_ENDPOINTS + 1);
-  assertEquals(lines.at(-1), `  ${more}`);
+  // The terminal shows the busiest few and counts the rest.
+  const lines = endpointLines(run);
+  assertEquals(lines.length, 2 + MAX_TERMINAL_ENDPOINTS + 1);
+  assertEquals(lines[2].trim().split(/ {2,}/).slice(0, 2), [`GET /items/${n - 1}`, "3,000"]);
+  assertEquals(
+    lines.at(-1),
+    `  (${(n - MAX_TERMINAL_ENDPOINTS).toLocaleString("en-US")} more endpoints: see report.html)`,
+  );
   const md = renderMarkdownSummary(results);
   assertEquals(md.split("\n").filter((l) => l.startsWith("| GET /items/")).length, MAX_SHOWN_ENDPOINTS);
   ok(md.includes(more.replace("[]", "\\[\\]")), md.slice(-2000));
@@ -150,12 +156,16 @@ Deno.test("the slowest and the busiest being the same endpoints, printers still 
   ok(page.omitted.startsWith("200 more endpoints not shown (of 300;"), page.omitted);
 });
 
-Deno.test("a run of as many endpoints as printers show is shown whole, with no line about more", async () => {
+Deno.test("as many endpoints as the page shows: whole there and in markdown; the terminal counts the rest", async () => {
   const results = await manyEndpoints(MAX_SHOWN_ENDPOINTS);
   const run = results.runs[0];
   assertEquals(pageEndpoints(run), { endpoints: pageEndpoints(run).endpoints, omitted: "" });
   assertEquals(pageEndpoints(run).endpoints.length, MAX_SHOWN_ENDPOINTS);
-  assertEquals(endpointLines(run, (t) => t).length, 1 + MAX_SHOWN_ENDPOINTS);
+  ok(
+    endpointLines(run).includes(
+      `  (${MAX_SHOWN_ENDPOINTS - MAX_TERMINAL_ENDPOINTS} more endpoints: see report.html)`,
+    ),
+  );
   ok(!renderMarkdownSummary(results).includes("more endpoint"));
 });
 

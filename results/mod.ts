@@ -15,4 +15,6 @@ export interface AttackProgress {
   rps: number;
   p99Ms: number;
   errors: number;
+  /** In a run of several endpoints, the busiest (at most 3) by responses a second over the last second. */
+  endpoints?: Array<{ name: string; rps: number }>;
 }

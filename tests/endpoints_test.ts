@@ -70,7 +70,7 @@ Deno.test("a mix of /json and /sleep?ms=20: two endpoints, apart by the sleep, a
         assertEquals(e.intervals.requests.length, run.intervals.length);
         assertEquals(e.intervals.requests.reduce((a, b) => a + b, 0), e.requests);
       }
-      // The terminal shows a per-endpoint block when there is more than one endpoint.
+      // The terminal shows a per-endpoint table when there is more than one endpoint.
       ok(/GET \/sleep\?ms=20/.test(r.stdout), r.stdout);
       // HTTP/2 streams record each response under its request's endpoint too.
       const h2 = await runLoadlab([

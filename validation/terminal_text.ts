@@ -50,3 +50,48 @@ export function visibleLine(text: string): string {
     (c) => NAMED_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );
 }
+
+/**
+ * Code points a terminal draws two columns wide (East Asian wide and fullwidth forms, emoji) and zero wide
+ * (combining marks, variation selectors, the zero-width joiner): approximate ranges, enough to keep a
+ * table's columns in line.
+ */
+const WIDE =
+  /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{1f300}-\u{1f64f}\u{1f900}-\u{1f9ff}\u{20000}-\u{3fffd}]/u;
+const ZERO_WIDTH = /[\p{M}\u200b-\u200d\ufe00-\ufe0f]/u;
+
+/** The columns `text` (one line, already safe) takes on a terminal. */
+export function columnsOf(text: string): number {
+  let columns = 0;
+  for (const c of text) columns += ZERO_WIDTH.test(c) ? 0 : WIDE.test(c) ? 2 : 1;
+  return columns;
+}
+
+/**
+ * `text` in at most `columns` columns: a longer one keeps its start and its end around "…" (`keep: "ends"`),
+ * or its start with "…" last (`keep: "start"`).
+ */
+export function fitColumns(text: string, columns: number, keep: "ends" | "start" = "ends"): string {
+  if (columnsOf(text) <= columns) return text;
+  const chars = [...text];
+  const take = (from: string[], room: number) => {
+    const kept: string[] = [];
+    let used = 0;
+    for (const c of from) {
+      used += columnsOf(c);
+      if (used > room) break;
+      kept.push(c);
+    }
+    return kept;
+  };
+  const room = Math.max(0, columns - 1);
+  const head = take(chars, keep === "start" ? room : Math.ceil(room / 2));
+  const tail = keep === "start" ? [] : take([...chars].reverse(), room - columnsOf(head.join(""))).reverse();
+  return `${head.join("")}…${tail.join("")}`;
+}
+
+/** `text` padded with spaces to `columns` columns, on the right (`end`) or the left (`start`). */
+export function padColumns(text: string, columns: number, side: "end" | "start" = "end"): string {
+  const pad = " ".repeat(Math.max(0, columns - columnsOf(text)));
+  return side === "end" ? text + pad : pad + text;
+}

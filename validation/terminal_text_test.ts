@@ -1,5 +1,5 @@
-import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { terminalSafe, visibleLine } from "./terminal_text.ts";
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { columnsOf, fitColumns, padColumns, terminalSafe, visibleLine } from "./terminal_text.ts";
 
 Deno.test("terminalSafe drops escape sequences and control characters, keeps tabs, newlines and text", () => {
   assertEquals(terminalSafe("a\x1b[2J\x1b[1;1Hb"), "ab");
@@ -17,4 +17,17 @@ Deno.test("visibleLine writes line breaks, controls, bidi and zero-width charact
   assertEquals(visibleLine("a\tb\x00c\x1b[2Jd\x9b"), "a\\tb\\u0000c\\u001b[2Jd\\u009b");
   assertEquals(visibleLine("x\u202ey\u2028z\u200b\ufeff"), "x\\u202ey\\u2028z\\u200b\\ufeff");
   assertEquals(visibleLine("plain é 漢 text"), "plain é 漢 text");
+});
+
+Deno.test("columns: wide characters take two, combining marks none; a cut keeps both ends", () => {
+  assertEquals(columnsOf("GET /json"), 9);
+  assertEquals(columnsOf("商品"), 4);
+  assertEquals(columnsOf("e\u0301"), 1);
+  assertEquals(fitColumns("GET /json", 9), "GET /json");
+  assertEquals(fitColumns("GET /api/users/orders", 11), "GET /…rders");
+  assertEquals(fitColumns("/商品/一覧/詳細", 9), "/商…/詳細");
+  for (const n of [1, 5, 8, 13]) ok(columnsOf(fitColumns("/商品/一覧/詳細/x", n)) <= n, String(n));
+  assertEquals(fitColumns("[ 1.0s]  120 req  | GET /a 40/s", 12, "start"), "[ 1.0s]  12…");
+  assertEquals(padColumns("商品", 6), "商品  ");
+  assertEquals(padColumns("12", 5, "start"), "   12");
 });

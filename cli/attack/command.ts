@@ -301,7 +301,11 @@ async function printRun(
     }
   } else if (output.json) console.log(JSON.stringify(jsonOutput(shown)));
   else if (!output.quiet) {
-    console.log(renderSummary(shown, { color: Deno.stdout.isTerminal() && !Deno.noColor }));
+    // Where a reader finds the endpoints the terminal's table leaves out.
+    const everyOne = output.reportFile ??
+      (output.outFile ? `${output.outFile} (runs[].endpoints)` : undefined) ??
+      "--report FILE";
+    console.log(renderSummary(shown, { color: Deno.stdout.isTerminal() && !Deno.noColor, everyOne }));
   }
   if (!output.quiet) {
     const say = output.json || output.format !== undefined ? console.error : console.log;

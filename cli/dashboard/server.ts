@@ -130,7 +130,9 @@ export class Dashboard {
   }
 
   /** One progress sample, with each target process' latest CPU and memory when telemetry runs. */
-  progress(p: AttackProgress): void {
+  progress(progress: AttackProgress): void {
+    // The terminal's busiest endpoints stay there: their names are not redacted yet.
+    const { endpoints: _endpoints, ...p } = progress;
     const sample: LiveProgress = this.#telemetry ? { ...p, targets: latestTelemetry(this.#telemetry()) } : p;
     if (this.#backlog.length >= BACKLOG_POINTS) this.#backlog.splice(0, this.#backlog.length / 2);
     this.#backlog.push(sample);

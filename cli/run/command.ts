@@ -186,7 +186,12 @@ async function execute(
   // k6's -q: no live line and no per-run header, only each run's summary line.
   const quiet = args.scriptLoad?.k6?.quiet === true;
   const live = liveLine(!quiet);
-  const progress = runProgress({ live, terminal: Deno.stderr.isTerminal() && !quiet });
+  const progress = runProgress({
+    live,
+    terminal: Deno.stderr.isTerminal() && !quiet,
+    quiet,
+    everyOne: `${outDir}/report.html`,
+  });
   const outputs = metricsOutputs(args, plan);
   const exporter = outputs.length > 0 ? new MetricsExporter(outputs) : null;
   const baseHooks = dashboard

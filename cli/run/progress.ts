@@ -1,6 +1,7 @@
 /**
  * @module
- * What `loadlab run` prints while an experiment goes, on a terminal and in a log.
+ * What `loadlab run` prints while an experiment goes, on a terminal and in a log; a run of several
+ * endpoints gets their table (not with `quiet`, nor for a capacity-search probe).
  */
 import { terminalSafe } from "../../validation/terminal_text.ts";
 import type { AttackProgress, RunResult } from "../../results/mod.ts";
@@ -14,6 +15,7 @@ import {
 } from "../../results/text_format.ts";
 import { cacheBypassSentence } from "../../report/cache_bypass.ts";
 import { renderChecks } from "../../report/terminal/summary.ts";
+import { endpointLines } from "../../report/terminal/endpoints.ts";
 import { runVerdict } from "../../results/conclude/run_verdict.ts";
 import { achievedAbove, formatShare, sendFacts } from "../../results/conclude/send_counts.ts";
 import {
@@ -29,6 +31,10 @@ import { busyMachineNote } from "../../results/conclude/machine_change.ts";
 export function runProgress(opts: {
   live: { onProgress?: (p: AttackProgress) => void; done(): void };
   terminal: boolean;
+  /** Only the summary line and the checks of a run: no endpoint table. */
+  quiet?: boolean;
+  /** Where every endpoint is listed (the endpoint table's line counting those it leaves out). */
+  everyOne?: string;
 }): { hooks: RunPlanHooks } {
   let position = "";
   return {
@@ -42,6 +48,10 @@ export function runProgress(opts: {
         opts.live.done();
         const prefix = result.probe ? "search probe " : opts.terminal ? "  " : `${position} `;
         console.log(prefix + summaryLine(result));
+        const endpoints = opts.quiet || result.probe
+          ? []
+          : endpointLines(result, { everyOne: opts.everyOne, indent: "  " });
+        if (endpoints.length) console.log(endpoints.join("\n"));
         // Flow checks (k6's checks) per run: a failing check must not show only as a lower success rate.
         const checks = renderChecks(result);
         if (checks.length) console.log(checks.map((line) => `  ${line}`).join("\n"));

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { makeCpuSleepQuick, makeSeed000 } from "../../tests/fixtures/make_results.ts";
-import { profileNotes, summaryLine } from "./progress.ts";
+import { profileNotes, runProgress, summaryLine } from "./progress.ts";
 
 Deno.test("a run's progress line puts requested, sent and dropped beside achieved, and its verdict last", () => {
   const [bound, , dropped] = makeCpuSleepQuick().runs;
@@ -35,4 +35,26 @@ Deno.test("a profile not taken, or qualified, is said on the terminal: the wrong
     "CPU profile of target#2: profile mostly idle (99.0% of 1.0 s idle)",
   ]);
   assert.deepEqual(profileNotes(run), []);
+});
+
+Deno.test("a run of several endpoints prints its table under its line; a probe and quiet do not", async () => {
+  const file = new URL("../../tests/fixtures/results_v3_endpoints.json", import.meta.url);
+  const run = JSON.parse(await Deno.readTextFile(file)).runs[0];
+  const printed = (opts: { quiet?: boolean }, result: typeof run) => {
+    const lines: string[] = [];
+    const log = console.log;
+    console.log = (text: string) => lines.push(...text.split("\n"));
+    try {
+      runProgress({ live: { done() {} }, terminal: false, everyOne: "out/x/report.html", ...opts })
+        .hooks.onRunEnd!(result, undefined as never);
+    } finally {
+      console.log = log;
+    }
+    return lines;
+  };
+  const lines = printed({}, run);
+  assert.match(lines[1], /^ {2}Endpoints \(busiest first;/);
+  assert.match(lines[3], /^ {4}GET \/json {2,}150 /);
+  assert.equal(printed({ quiet: true }, run).some((l) => l.includes("Endpoints (")), false);
+  assert.equal(printed({}, { ...run, probe: true }).some((l) => l.includes("Endpoints (")), false);
 });

@@ -1,30 +1,129 @@
 /**
  * @module
- * The terminal's per-endpoint block, slowest p99 first, with a note for names pooling several requests.
+ * The terminal's per-endpoint table of a run of several endpoints, the first screen of other load tools:
+ * the busiest `MAX_TERMINAL_ENDPOINTS` by requests, each with its failures, p50/p95/p99, max and rate, in
+ * at most `TERMINAL_COLUMNS` columns, names shown on one line and cut to fit; the run's verdict, a
+ * percentile too few responses reach, the warm-up and names pooling several requests said beside it. Pure.
  */
-import { terminalSafe } from "../../validation/terminal_text.ts";
+import { columnsOf, fitColumns, padColumns, visibleLine } from "../../validation/terminal_text.ts";
 import type { RunResult } from "../../results/mod.ts";
 import { formatCount, formatDurationMs, formatNumber } from "../../results/text_format.ts";
-import { endpointQualifier, shownEndpointRows } from "../endpoint_rows.ts";
+import { percentileSampled } from "../../results/conclude/responses.ts";
+import { formatShare } from "../../results/conclude/send_counts.ts";
+import { runVerdict } from "../../results/conclude/run_verdict.ts";
+import { endpointQualifier, type EndpointRow, endpointRows } from "../endpoint_rows.ts";
 
-/** The block's lines (heading first); empty for a run of one endpoint or none. */
-export function endpointLines(run: RunResult, bold: (text: string) => string): string[] {
-  const { rows, omitted } = shownEndpointRows(run);
-  if (rows.length < 2) return [];
-  const names = rows.map((r) => terminalSafe(r.name));
-  const width = Math.min(48, Math.max(...names.map((n) => n.length)));
-  const lines = rows.map((r, k) => {
-    const failures = r.errors + r.non2xx > 0 ? `  failed ${formatCount(r.errors + r.non2xx)}` : "";
-    return `  ${names[k].padEnd(width)}  ${formatCount(r.requests).padStart(9)} req ` +
-      `${formatNumber(r.rps).padStart(10)}/s  p50 ${formatDurationMs(r.p50Ms).padStart(9)}  ` +
-      `p99 ${formatDurationMs(r.p99Ms).padStart(9)}  max ${formatDurationMs(r.maxMs).padStart(9)}${failures}`;
-  });
-  const pooled = rows.filter((r) => r.pooledRequests > 1).map((r) =>
-    `  note: "${terminalSafe(r.name)}" names ${r.pooledRequests} different requests: their numbers are pooled`
+/** The most endpoints the table shows; the rest are counted on a line of their own. */
+export const MAX_TERMINAL_ENDPOINTS = 10;
+/** The widest line the table draws. */
+export const TERMINAL_COLUMNS = 110;
+/** The fewest columns a name keeps, whatever width the numbers take. */
+const MIN_NAME_COLUMNS = 12;
+/** Beside a percentile its endpoint's responses do not reach (`percentileSampled`). */
+const FEW = "*";
+const HEADER = ["endpoint", "requests", "failures", "p50", "p95", "p99", "max", "req/s"];
+
+interface EndpointTableOptions {
+  bold?: (text: string) => string;
+  /** Where every endpoint is listed, for the line counting those left out (default report.html). */
+  everyOne?: string;
+  /** Put before every line, within the `TERMINAL_COLUMNS`. */
+  indent?: string;
+}
+
+/** A percentile's cell, marked when too few responses reach it. */
+function percentileCell(ms: number, responses: number, p: number): string {
+  const text = formatDurationMs(ms);
+  return Number.isFinite(ms) && !percentileSampled(responses, p) ? text + FEW : text;
+}
+
+/** Requests that ended with an error or a failed status, and their share of the endpoint's requests. */
+function failureCell(r: EndpointRow, requests: number): string {
+  const failed = r.errors + r.non2xx;
+  return `${formatCount(failed)} (${formatShare(failed / requests)})`;
+}
+
+/** The table's lines (heading first); empty for a run of one endpoint or none. */
+export function endpointLines(run: RunResult, opts: EndpointTableOptions = {}): string[] {
+  const all = endpointRows(run).map((r) => ({ r, requests: r.requests + r.errors }))
+    .sort((a, b) => b.requests - a.requests || (a.r.name < b.r.name ? -1 : 1));
+  if (all.length < 2) return [];
+  const shown = all.slice(0, MAX_TERMINAL_ENDPOINTS);
+  const seconds = run.durationSec > 0 ? run.durationSec : Number.NaN;
+  const cells = shown.map(({ r, requests }) => [
+    visibleLine(r.name),
+    formatCount(requests),
+    failureCell(r, requests),
+    formatDurationMs(r.p50Ms),
+    percentileCell(r.p95Ms, r.requests, 95),
+    percentileCell(r.p99Ms, r.requests, 99),
+    formatDurationMs(r.maxMs),
+    formatNumber(requests / seconds, 1),
+  ]);
+  const header = [...HEADER];
+  // A marked column keeps its numbers in line: the unmarked cells leave the mark's column blank.
+  for (const c of [4, 5]) {
+    if (!cells.some((row) => row[c].endsWith(FEW))) continue;
+    for (const row of [header, ...cells]) if (!row[c].endsWith(FEW)) row[c] += " ";
+  }
+  const widths = header.map((h, c) => Math.max(columnsOf(h), ...cells.map((row) => columnsOf(row[c]))));
+  const numbers = widths.slice(1).reduce((a, w) => a + w + 2, 0);
+  const indent = opts.indent ?? "";
+  widths[0] = Math.min(widths[0], Math.max(MIN_NAME_COLUMNS, TERMINAL_COLUMNS - indent.length - 2 - numbers));
+  const line = (row: string[]) =>
+    "  " +
+    row.map((cell, c) =>
+      c === 0 ? padColumns(fitColumns(cell, widths[0]), widths[0]) : padColumns(cell, widths[c], "start")
+    ).join("  ");
+  const more = all.length - shown.length;
+  const few = header[4].endsWith(" ") || header[5].endsWith(" ")
+    ? [
+      `  ${FEW} too few responses for this percentile (a p95 needs 20, a p99 100): it is the slowest or near it`,
+    ]
+    : [];
+  const pooled = shown.filter(({ r }) => r.pooledRequests > 1).map(({ r }) =>
+    `  note: "${fitColumns(visibleLine(r.name), 48)}" names ${r.pooledRequests} different requests: ` +
+    "their numbers are pooled"
   );
+  const bold = opts.bold ?? ((text: string) => text);
+  return [
+    ...headingLines(run, TERMINAL_COLUMNS - indent.length).map((text, k) => k === 0 ? bold(text) : text),
+    line(header),
+    ...cells.map(line),
+    ...(more > 0
+      ? [
+        `  (${formatCount(more)} more endpoint${more === 1 ? "" : "s"}: see ${
+          opts.everyOne ?? "report.html"
+        })`,
+      ]
+      : []),
+    ...few,
+    ...pooled,
+  ].map((text) => indent + text);
+}
+
+/** "Endpoints (busiest first; ...; verdict: ok):", the verdict on lines of its own when too long. */
+function headingLines(run: RunResult, columns: number): string[] {
+  const about = "busiest first; latency from the intended send, as the run's";
+  const verdict = `verdict: ${visibleLine(runVerdict(run).label)}`;
+  const one = `Endpoints (${about}; ${verdict}):`;
   const qualifier = endpointQualifier(run);
-  const heading = `Endpoints (slowest p99 first; latency from the intended send, as the run's${
-    qualifier ? `; ${qualifier}` : ""
-  }):`;
-  return [bold(heading), ...lines, ...(omitted ? [`  ${omitted}`] : []), ...pooled];
+  return [
+    ...(columnsOf(one) <= columns ? [one] : [`Endpoints (${about}):`, ...wrapped(`run ${verdict}`, columns)]),
+    ...(qualifier ? [`  note: ${qualifier}`] : []),
+  ];
+}
+
+/** `text` indented by two, broken at spaces into lines of at most `columns` (a longer word stays whole). */
+function wrapped(text: string, columns: number): string[] {
+  const lines: string[] = [];
+  let line = " ";
+  for (const word of text.split(" ")) {
+    if (line.trim() !== "" && columnsOf(`${line} ${word}`) > columns) {
+      lines.push(line);
+      line = "   ";
+    }
+    line += ` ${word}`;
+  }
+  return [...lines, line];
 }

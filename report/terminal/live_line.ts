@@ -1,20 +1,28 @@
 /**
  * @module
- * The live progress line commands redraw on a terminal: elapsed, requests, rate, p99, errors. Pure.
+ * The live progress line commands redraw on a terminal: elapsed, requests, rate, p99, errors, and in a
+ * run of several endpoints the busiest ones by rate. Pure.
  */
 import type { AttackProgress } from "../../results/mod.ts";
 import { formatCount, formatDurationMs, formatNumber } from "../../results/text_format.ts";
+import { columnsOf, fitColumns, visibleLine } from "../../validation/terminal_text.ts";
 
 type LiveLineStats = AttackProgress;
 
-/** One progress line for `\r` updates, fields padded to fixed widths. */
-export function renderLiveLine(s: LiveLineStats): string {
+/** The most columns an endpoint's name takes on the line. */
+const LIVE_NAME_COLUMNS = 24;
+
+/**
+ * One progress line for `\r` updates, fields padded to fixed widths, in at most `columns` columns (a
+ * line longer than the terminal wraps, and `\r` then redraws only its last part).
+ */
+export function renderLiveLine(s: LiveLineStats, columns = Infinity): string {
   const elapsed = Number.isFinite(s.elapsedSec) ? s.elapsedSec.toFixed(1) : "-";
   const total = s.totalSec === null || !Number.isFinite(s.totalSec) ? "" : ` / ${s.totalSec.toFixed(0)}s`;
   const pct = s.totalSec !== null && s.totalSec > 0 && Number.isFinite(s.elapsedSec)
     ? ` ${Math.min(100, Math.floor((s.elapsedSec / s.totalSec) * 100))}%`.padStart(5)
     : "";
-  return [
+  const line = [
     `[${elapsed.padStart(6)}s${total}${pct}]`,
     `${formatCount(s.requests).padStart(11)} req`,
     `${formatNumber(s.rps, 0).padStart(9)} req/s`,
@@ -22,4 +30,9 @@ export function renderLiveLine(s: LiveLineStats): string {
     `p99 ${(s.requests > 0 ? formatDurationMs(s.p99Ms) : "-").padStart(10)}`,
     `${formatCount(s.errors).padStart(7)} errors`,
   ].join("  ");
+  const busiest = (s.endpoints ?? []).map((e) =>
+    `${fitColumns(visibleLine(e.name), LIVE_NAME_COLUMNS)} ${formatNumber(e.rps, 0)}/s`
+  );
+  const full = busiest.length > 0 ? `${line}  | ${busiest.join(", ")}` : line;
+  return columnsOf(full) <= columns ? full : fitColumns(full, columns, "start");
 }

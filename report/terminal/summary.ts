@@ -28,6 +28,8 @@ import { busyMachineNote } from "../../results/conclude/machine_change.ts";
 interface SummaryOptions {
   /** ANSI colors (bold headings, red errors, yellow warnings); off by default for files and pipes. */
   color?: boolean;
+  /** Where every endpoint is listed, for the endpoint table's line counting those it leaves out. */
+  everyOne?: string;
 }
 
 const BAR_COLUMNS = 30;
@@ -259,7 +261,7 @@ export function renderSummary(run: RunResult, opts: SummaryOptions = {}): string
     statusLines(run, c),
     wsLines(run, c.bold),
     errorLines(run, c),
-    endpointLines(run, c.bold),
+    endpointLines(run, { bold: c.bold, everyOne: opts.everyOne }),
     checkLines(run, c),
     generatorLines(run, c.bold, c.yellow),
     [latencyTable(run)],

@@ -72,6 +72,14 @@ export function intervalLatencySampled(iv: IntervalResult): boolean {
   return iv.requests - (iv.unrecordedLatencies ?? 0) > 0;
 }
 
+/**
+ * Whether `responses` latencies put at least one beyond percentile `p` (a p99 needs 100, a p95 20): with
+ * fewer, the percentile is the slowest response or next to it, not a tail.
+ */
+export function percentileSampled(responses: number, p: number): boolean {
+  return Math.round(responses * (100 - p)) >= 100;
+}
+
 /** The latency summary to print: every field NaN when the run has no samples, not the stored 0. */
 export function sampledLatency(run: RunResult, summary: LatencySummaryMs = run.latencyMs): LatencySummaryMs {
   if (latencySampled(run)) return summary;

@@ -17,7 +17,7 @@
  */
 
 import type { IntervalResult } from "../../results/mod.ts";
-import type { AggregateStats, AggregatorOptions, LiveStats } from "./aggregate_types.ts";
+import type { AggregateStats, AggregatorOptions, LiveEndpoint, LiveStats } from "./aggregate_types.ts";
 import { mergeEncoded } from "../../results/histogram.ts";
 import type { IntervalSample } from "./sample.ts";
 import {
@@ -37,6 +37,8 @@ import { partErrors } from "../../results/endpoint_totals.ts";
 import { RunTotals } from "./run_totals.ts";
 
 const DEFAULT_FOLD_WINDOW_MS = 5_000;
+/** The most endpoints the live line names. */
+const LIVE_ENDPOINTS = 3;
 
 /** Merges interval samples from any number of workers into run statistics. */
 export class RunAggregator {
@@ -138,7 +140,8 @@ export class RunAggregator {
 
   /**
    * Totals so far, with rps and p99 over the last ~1 s of complete intervals (those before `nowIndex`;
-   * without it, before the highest index seen, which may still be filling).
+   * without it, before the highest index seen, which may still be filling), and in a run of several
+   * endpoints the busiest ones over the same second.
    */
   live(nowIndex?: number): LiveStats {
     const current = nowIndex ?? this.#lastIndex;
@@ -155,12 +158,22 @@ export class RunAggregator {
     }
     const windowSec = ((current - first) * this.#intervalMs) / 1000;
     const p99Us = encodings.length > 0 ? mergeEncoded(encodings).getValueAtPercentile(99) : 0;
+    const busiest = windowSec > 0 ? this.#busiestEndpoints(first, current, windowSec) : [];
     return {
       requests: this.#totals.requests(),
       errors: this.#totals.errors(),
       rps: windowSec > 0 ? requests / windowSec : 0,
       p99Ms: p99Us / 1000,
+      ...(busiest.length > 0 ? { endpoints: busiest } : {}),
     };
+  }
+
+  /** The `LIVE_ENDPOINTS` endpoints of most responses in intervals `first` to `end`, with their rate. */
+  #busiestEndpoints(first: number, end: number, windowSec: number): LiveEndpoint[] {
+    return this.#totals.endpointRequestsIn(first, end).filter((e) => e.requests > 0)
+      .sort((a, b) => b.requests - a.requests || (a.name < b.name ? -1 : 1))
+      .slice(0, LIVE_ENDPOINTS)
+      .map((e) => ({ name: e.name, rps: e.requests / windowSec }));
   }
 
   /** The rate the run asked for, when steering changed it from the plan's (runner/steering.ts). */

@@ -4,7 +4,7 @@
  * at the end of a run and the figures of the live progress line. Apart so the aggregator's file stays
  * about its bookkeeping.
  */
-import type { RunResult } from "../../results/mod.ts";
+import type { AttackProgress, RunResult } from "../../results/mod.ts";
 import type { IntervalDelta } from "../../results/export/interval_delta.ts";
 
 /** The statistics part of a `RunResult`; the runner adds the identity and configuration fields. */
@@ -44,12 +44,9 @@ export type AggregateStats = Pick<
 >;
 
 /** Numbers shown on the live progress line. */
-export interface LiveStats {
-  requests: number;
-  errors: number;
-  rps: number;
-  p99Ms: number;
-}
+export type LiveStats = Omit<AttackProgress, "elapsedSec" | "totalSec">;
+/** One of the busiest endpoints on the live line. */
+export type LiveEndpoint = NonNullable<AttackProgress["endpoints"]>[number];
 
 /** How the aggregator slices and keeps a run. */
 export interface AggregatorOptions {

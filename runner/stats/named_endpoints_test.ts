@@ -1,4 +1,4 @@
-import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { RunAggregator } from "./aggregate.ts";
 import { IntervalRecorder } from "./recorder.ts";
 import type { IntervalSample } from "./sample.ts";
@@ -116,4 +116,31 @@ Deno.test("a script's tags keep one name's requests apart by tag set, across wor
     ["GET /", { kind: "html" }, 100],
     ["GET /", {}, 100],
   ]);
+});
+
+Deno.test("live names the three busiest endpoints of the last second with their rates; one endpoint none", () => {
+  const r = named();
+  const end = feed(() => r, ["a", "a", "a", "a", "b", "b", "b", "c", "c", "d"], 2000);
+  const agg = new RunAggregator({
+    intervalMs: INTERVAL_MS,
+    uncorrected: false,
+    endpoints: [],
+    namedEndpoints: true,
+  });
+  for (const sample of r.drain(end + INTERVAL_MS, true)) agg.add(sample);
+  const live = agg.live();
+  assertEquals(live.endpoints!.map((e) => e.name), ["a", "b", "c"]);
+  const [a, b, c] = live.endpoints!.map((e) => e.rps);
+  ok(a > b && b > c && c > 0, JSON.stringify(live.endpoints));
+  // Their rates are the run's over the same second, shared 4:3:2 (of 10, less the timeouts).
+  ok(Math.abs(a / live.rps - 0.4) < 0.05, `${a} of ${live.rps}`);
+  const one = new RunAggregator({
+    intervalMs: INTERVAL_MS,
+    uncorrected: false,
+    endpoints: [],
+    namedEndpoints: true,
+  });
+  const single = named();
+  for (const sample of single.drain(feed(() => single, ["only"], 500) + INTERVAL_MS, true)) one.add(sample);
+  assertEquals(one.live().endpoints, undefined);
 });

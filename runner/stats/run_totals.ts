@@ -120,6 +120,16 @@ export class RunTotals {
     return t;
   }
 
+  /** Each endpoint's responses in intervals `first` to `end` (not included); empty for a run of one. */
+  endpointRequestsIn(first: number, end: number): Array<{ name: string; requests: number }> {
+    if (this.#endpoints.length < 2) return [];
+    return this.#endpoints.map((t) => {
+      let requests = 0;
+      for (let index = first; index < end; index++) requests += t.intervalRequests[index] ?? 0;
+      return { name: t.name, requests };
+    });
+  }
+
   /** Responses so far. */
   requests(): number {
     return this.#c.requests;
