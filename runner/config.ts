@@ -63,7 +63,7 @@ function stormRateIssue(c: { model: LoadModel; ws?: { messagesPerConnection: num
 export type AttackConfigInput = z.input<typeof attackConfigSchema>;
 export type AttackConfig = z.output<typeof attackConfigSchema>;
 /** The config of one model, e.g. `AttackConfigOf<"rate">` has `phases`. */
-export type AttackConfigOf<M extends LoadModel> = Extract<AttackConfig, { model: M }>;
+type AttackConfigOf<M extends LoadModel> = Extract<AttackConfig, { model: M }>;
 /** The model-specific part of an input: `model` and what its member adds to the common fields. */
 export type ModelInput = AttackConfigInput extends infer T
   ? T extends unknown ? Omit<T, keyof typeof commonFields>

@@ -30,7 +30,7 @@ export interface EndpointInfo {
 }
 
 /** The run's endpoints and, per request of the mix and per request step of each flow, its endpoint index. */
-export interface EndpointTable {
+interface EndpointTable {
   endpoints: EndpointInfo[];
   /** Endpoint index of each request of `requestMix`. */
   mix: number[];
@@ -48,7 +48,7 @@ export interface EndpointTable {
 }
 
 /** The default name of a request: its method and path as configured (the URL's own path for "/"). */
-export function defaultEndpointName(url: URL, spec: Pick<RequestSpec, "method" | "path">): string {
+function defaultEndpointName(url: URL, spec: Pick<RequestSpec, "method" | "path">): string {
   return `${spec.method} ${resolvePath(url, spec.path)}`;
 }
 

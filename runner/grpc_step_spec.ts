@@ -54,7 +54,7 @@ export const grpcStepFields = {
 };
 
 /** `pkg.Service/Method`, as the engine takes a step's call. */
-export const ENGINE_CALL = /^[A-Za-z_][\w.]*\/[A-Za-z_]\w*$/;
+const ENGINE_CALL = /^[A-Za-z_][\w.]*\/[A-Za-z_]\w*$/;
 
 /** A gRPC step of the attack config: its call as `pkg.Service/Method`. */
 export const grpcStepSchema = z.strictObject({

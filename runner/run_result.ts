@@ -17,7 +17,7 @@ import type { SteerChange } from "../results/schema_steering.ts";
 import type { FlowResult } from "../results/schema.ts";
 
 /** What the run brings besides its config. */
-export interface RunParts {
+interface RunParts {
   name: string;
   startedAt: string;
   /** The requested rate (a segment's share), null for closed models. */

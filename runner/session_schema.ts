@@ -63,7 +63,7 @@ function groupRule(regexp: string | undefined, group: number | undefined, ctx: z
  * A value taken from a step's response for the session's later steps: a JSON path (`$.a.b[0].c`) of the
  * body, a header, or a regular expression's group over the body. One that finds nothing ends the session.
  */
-export const captureSpecSchema = z.strictObject({
+const captureSpecSchema = z.strictObject({
   json: z.string().startsWith("$", 'a JSON path starts with "$", e.g. "$.token"').superRefine(jsonPathRule)
     .optional(),
   header: z.string().min(1).optional(),
@@ -132,17 +132,17 @@ export function checkRules(
  * absent), the body containing a text or matching a regexp. A failed check is counted, never ends the
  * session.
  */
-export const checkSpecSchema = z.strictObject(checkFields).superRefine((c, ctx) => checkRules(c, ctx));
+const checkSpecSchema = z.strictObject(checkFields).superRefine((c, ctx) => checkRules(c, ctx));
 export type CheckSpec = z.infer<typeof checkSpecSchema>;
 
 /** The most a step's `maxKeptBytes` may be: one response held whole per connection. */
-export const MAX_KEPT_BYTES = 256 * 1024 * 1024;
+const MAX_KEPT_BYTES = 256 * 1024 * 1024;
 
 /**
  * A step's `maxKeptBytes`: the most bytes of its response kept for its captures and checks (1 MiB
  * unless set); a response past it fails the step as `body-too-large`.
  */
-export const maxKeptBytesSchema = z.number().int()
+const maxKeptBytesSchema = z.number().int()
   .min(1024, "maxKeptBytes must be >= 1024")
   .max(MAX_KEPT_BYTES, `maxKeptBytes must be <= ${MAX_KEPT_BYTES} (256 MiB)`);
 

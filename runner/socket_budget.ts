@@ -18,7 +18,7 @@ import { pacingOf } from "./load/models/mod.ts";
 export const FD_HEADROOM = 50;
 
 /** The parts of a validated attack config that decide how many sockets it may hold at once. */
-export interface SocketFields {
+interface SocketFields {
   model: LoadModel;
   connections?: number;
   maxConnections?: number;

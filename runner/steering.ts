@@ -21,10 +21,10 @@ import { phasesSchedule } from "./load/schedule.ts";
 import { firstDueFrom } from "./load/pacer.ts";
 
 /** How far ahead of the request a change takes effect: time for the message to reach every worker. */
-export const STEER_LEAD_MS = 100;
+const STEER_LEAD_MS = 100;
 
 /** A change as asked for, not yet checked (a control request's JSON body). */
-export interface SteerRequest {
+interface SteerRequest {
   action?: unknown;
   ratePerSec?: unknown;
   connections?: unknown;
@@ -45,7 +45,7 @@ export interface SteerState {
   changes: SteerChange[];
 }
 
-export type SteerOutcome =
+type SteerOutcome =
   | { ok: true; change: SteerChange; state: SteerState }
   | { ok: false; status: 400 | 409; reason: string };
 

@@ -21,16 +21,15 @@ const { status: _status, ...matchFields } = checkFields;
  * Which message a `send` or `wait` step waits for: the first (from the step's start) whose JSON path
  * equals a value or exists, that contains a text, or that a regexp finds in; `{}`: the next message.
  */
-export const wsMatchSchema = z.strictObject(matchFields).superRefine((m, ctx) => {
+const wsMatchSchema = z.strictObject(matchFields).superRefine((m, ctx) => {
   const kinds = [m.json, m.contains, m.regexp].filter((k) => k !== undefined);
   if (kinds.length === 0 && m.equals === undefined && m.exists === undefined) return;
   checkRules(m, ctx, "a match takes one of json (with equals or exists), contains or regexp, or nothing");
 });
-export type WsMatch = z.infer<typeof wsMatchSchema>;
 
 const SUBPROTOCOL = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** The most a ws step waits for its message, ms (10 minutes). */
-export const MAX_WS_WAIT_MS = 600_000;
+const MAX_WS_WAIT_MS = 600_000;
 
 /**
  * Whether an endpoint may send `code` in a Close frame (RFC 6455 7.4): 1004-1006 and 1015 are reserved
@@ -208,7 +207,7 @@ function messageIssues(
 }
 
 /** A ws step as the flow plan and the endpoint table read it. */
-export interface WsStepLike {
+interface WsStepLike {
   ws: WsAction;
   label?: string;
   capture?: readonly unknown[];

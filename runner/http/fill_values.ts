@@ -15,13 +15,13 @@ import { formatCap } from "../../system/read_capped.ts";
 /** A body: any bytes, as they are. */
 export const FILL_BODY = 0;
 /** A header field value: no CR, LF or NUL. */
-export const FILL_FIELD = 1;
+const FILL_FIELD = 1;
 /** The path (before the template's `?`): percent-encoded outside the path's characters. */
 export const FILL_PATH = 2;
 /** The query (after the template's `?`): percent-encoded outside the unreserved characters. */
 export const FILL_QUERY = 3;
 /** The path or query with `| raw`: as it is, but no CR, LF or NUL. */
-export const FILL_RAW = 4;
+const FILL_RAW = 4;
 
 /** Where one placeholder is: how to fill it, and how a refused value is named (no value in it). */
 export interface FillPlace {

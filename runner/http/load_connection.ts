@@ -16,7 +16,7 @@ import type { StepResponse } from "./kept_response.ts";
 import type { H2Request } from "./h2/request.ts";
 
 /** Receives one line per completed response; see request_log.ts. */
-export interface ResponseSink {
+interface ResponseSink {
   write(status: number, startMs: number, endMs: number, connectionId: number): void;
 }
 

@@ -28,14 +28,14 @@ import { GrpcAnswer, type GrpcRun } from "./grpc/answer.ts";
 import type { StreamAnswer } from "./stream_answer.ts";
 
 /** The protocols of the config (`protocol:`, `--protocol`). */
-export type ProtocolRequest = "http1" | "h2" | "h2c" | "auto";
+type ProtocolRequest = "http1" | "h2" | "h2c" | "auto";
 /** What a run spoke (results: `protocol`). */
 export type ProtocolUsed = "http1" | "h2" | "h2c";
 /**
  * A row of the protocol table: the HTTP version spoken, WebSocket (its handshake is HTTP/1.1), or gRPC
  * (over h2 or h2c, a run with `grpc` settings).
  */
-export type ProtocolRow = ProtocolUsed | "ws" | "grpc";
+type ProtocolRow = ProtocolUsed | "ws" | "grpc";
 
 /**
  * The table's row for a run at `url` that spoke `used`: a ws: or wss: URL's is WebSocket's, a run with
@@ -79,7 +79,7 @@ export async function probeProtocol(
 }
 
 /** What a protocol's connections are made from: the worker's shared parts and the run's settings. */
-export interface ProtocolSetup {
+interface ProtocolSetup {
   readonly shared: ConnectionShared;
   readonly url: URL;
   /** The request mix, and the data columns its templates may name. */

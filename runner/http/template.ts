@@ -49,10 +49,10 @@ const RAW_NAME = /^([A-Za-z_][A-Za-z0-9_.-]*)\s*\|\s*raw$/;
 const RANDOM_NUMBER_CALL = /^\$randomNumber\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)$/;
 const RANDOM_STRING_CALL = /^\$randomString\(\s*(\d+)?\s*\)$/;
 /** Longest `$randomString`; longer ones are a typo that would only inflate the buffer. */
-export const MAX_RANDOM_STRING = 4096;
+const MAX_RANDOM_STRING = 4096;
 
 /** One placeholder as written: a variable name, or a built-in call with its arguments. */
-export type Placeholder =
+type Placeholder =
   | { kind: "name"; name: string; raw: boolean }
   | { kind: "randomNumber"; min: number; max: number }
   | { kind: "randomString"; length: number };
@@ -63,7 +63,7 @@ export function hasPlaceholder(text: string): boolean {
 }
 
 /** The placeholder `expr` stands for, or a problem in words. */
-export function placeholderOf(expr: string): Placeholder | string {
+function placeholderOf(expr: string): Placeholder | string {
   if (NAME.test(expr)) return { kind: "name", name: expr, raw: false };
   const raw = RAW_NAME.exec(expr);
   if (raw) return { kind: "name", name: raw[1], raw: true };
@@ -182,7 +182,7 @@ function headPlace(head: string, offset: number, raw: boolean): FillPlace {
 }
 
 /** A placeholder that cannot be built (unknown name, bad call); the plan checks first, so a bug of ours. */
-export class TemplateError extends Error {
+class TemplateError extends Error {
   override name = "TemplateError";
 }
 

@@ -10,7 +10,7 @@ import { type AttackConfig, loadBoundMs, measuredDurationMs } from "../config.ts
 import type { LoadRunSummary } from "./load_run_types.ts";
 
 /** What the idle rule reads of a worker's script sessions. */
-export interface IdleSessions {
+interface IdleSessions {
   /** Every session in progress waits on the script's own code. */
   idle(): boolean;
 }

@@ -52,7 +52,7 @@ export function stepAuthority(
 
 /** What of a response a step keeps: nothing (the usual path), its head, or head and body. */
 export const KEEP_NONE = 0;
-export const KEEP_HEAD = 1;
+const KEEP_HEAD = 1;
 export const KEEP_ALL = 2;
 
 /** One step of an encoded flow: a request (with its index among the flow's request steps) or a pause. */
@@ -97,7 +97,7 @@ export interface EncodedFlow {
 }
 
 /** The value names of a flow: `columns`, then each capture's name not among them yet. */
-export function valueNamesOf(flow: FlowSpec, columns: readonly string[]): string[] {
+function valueNamesOf(flow: FlowSpec, columns: readonly string[]): string[] {
   const names = [...columns];
   for (const step of flow.steps) {
     if ("thinkMs" in step) continue;
@@ -107,7 +107,7 @@ export function valueNamesOf(flow: FlowSpec, columns: readonly string[]): string
 }
 
 /** A gRPC step's replies as its captures and checks read them. */
-export interface GrpcStepReply {
+interface GrpcStepReply {
   read(kept: StepResponse): StepResponse;
 }
 

@@ -26,13 +26,13 @@ import { BURST_MIX, type BurstLink, burstWsOf, httpLink, isH2, wsLink } from "./
 import { WorkerSteering } from "./steer.ts";
 
 /** Longest the burst sends for. */
-export const GENERATOR_WARMUP_MS = 200;
+const GENERATOR_WARMUP_MS = 200;
 /**
  * A WebSocket run's burst (ms): longer, since its whole exchange (pump, frames, match, recorder) takes
  * V8 more calls to optimize, and the echo, on the generator's core when the run is pinned to one,
  * answers at about a third of a run's rate.
  */
-export const WS_GENERATOR_WARMUP_MS = 400;
+const WS_GENERATOR_WARMUP_MS = 400;
 /**
  * A WebSocket run's first, short burst (ms), before the one above: cutting exchanges at a burst's end
  * runs paths (aborted reads, closed sockets, fields let go) the optimized code had no feedback for, and
@@ -48,7 +48,7 @@ const WARMUP_CONNECTIONS = 4;
 const WS_WARMUP_MAX_CONNECTIONS = 64;
 
 /** What the run tells the warm-up beyond its config. */
-export interface WarmupOptions {
+interface WarmupOptions {
   /** A ws: or wss: run's WebSocket settings; null for HTTP. */
   ws: WsConfig | null;
   /** The run's closed model lets its pump block (transport/choice.ts); the ws burst warms that pump. */
@@ -58,7 +58,7 @@ export interface WarmupOptions {
 }
 
 /** What the burst did: how long it took, and the responses or messages it had answered. */
-export interface GeneratorWarmup {
+interface GeneratorWarmup {
   durationMs: number;
   answered: number;
 }

@@ -37,7 +37,7 @@ export function grpcStepMaker(bytes: Uint8Array): GrpcStepMaker {
 }
 
 /** A kept gRPC answer as a step's captures and checks read it: its body the replies as proto3 JSON. */
-export class GrpcReplyResponse implements StepResponse {
+class GrpcReplyResponse implements StepResponse {
   #body: string | null = null;
 
   constructor(

@@ -25,7 +25,7 @@ import { TimeQueue } from "./time_queue.ts";
  * connections carry cannot grow the generator's memory. At 100,000 waiting a send would mostly be
  * older than the late bound before its turn anyway.
  */
-export const MAX_QUEUED_SENDS = 100_000;
+const MAX_QUEUED_SENDS = 100_000;
 
 interface LaneOwner {
   finished: boolean;

@@ -16,10 +16,10 @@ import { nextTurn } from "./clock.ts";
 import { phasesSchedule } from "./schedule.ts";
 
 /** Receives each send: its intended time, and whether the generator itself was late for it. */
-export type Dispatch = (intendedMs: number, late: boolean) => void;
+type Dispatch = (intendedMs: number, late: boolean) => void;
 
 /** Sends dispatched in one turn of the event loop at most, so responses and the stop get their turn. */
-export const MAX_BATCH = 1_024;
+const MAX_BATCH = 1_024;
 
 /** Runs this worker's share of `schedule` from `ctx.startMs`; resolves after the last dispatch. */
 export async function pace(ctx: LoadContext, schedule: Schedule, dispatch: Dispatch): Promise<void> {

@@ -28,7 +28,7 @@ export const PRE_CONNECT_FLOOR = 4;
 const HEADROOM = 2;
 
 /** What pre-connecting opened, for the results. */
-export interface PreConnected {
+interface PreConnected {
   connections: LoadConnection[];
   /** The W of Little's law in ms (fastest first connect); null when not estimated. */
   estimateMs: number | null;

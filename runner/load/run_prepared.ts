@@ -37,7 +37,7 @@ import { GeneratorMeter } from "../stats/generator_meter.ts";
 import { CountEnd } from "./count_end.ts";
 
 /** What prepareLoad built before t0 for the run. */
-export interface Prepared {
+interface Prepared {
   model: AnyModelDef;
   shared: ConnectionShared;
   connections: LoadConnection[];

@@ -14,7 +14,7 @@ import { waitUntil } from "./clock.ts";
 import { shareOf, withWarmup } from "./schedule.ts";
 
 /** What steering reads of a load's config (the rate model's phases, a fixed rate). */
-export interface SteeredConfig {
+interface SteeredConfig {
   readonly model: string;
   readonly warmupMs: number;
   readonly phases?: readonly Phase[];

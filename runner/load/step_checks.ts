@@ -175,7 +175,7 @@ export function checkPasses(
  * message took a worker past 2 GB and ended it, the run's flows lost. A request body its values fill is
  * never sent past 16 MiB either (runner/http/fill_values.ts), so no capture past this could be sent.
  */
-export const SESSION_CAPTURE_BYTES = 16 * 1024 * 1024;
+const SESSION_CAPTURE_BYTES = 16 * 1024 * 1024;
 
 /** What a session's captures keep in all (a new record per session). */
 export interface CapturedBytes {
@@ -183,7 +183,7 @@ export interface CapturedBytes {
 }
 
 /** Why a step's captures stopped: one found nothing, or would take the session past its bytes. */
-export type ExtractMiss = { kind: "missed"; as: string } | { kind: "too-big"; message: string };
+type ExtractMiss = { kind: "missed"; as: string } | { kind: "too-big"; message: string };
 
 /**
  * Runs `extract` on `response`: checks first (each counted into `passed`/`failed` by its index), then

@@ -131,7 +131,7 @@ class MessageResponse implements StepResponse {
 export type StepOutcome = "done" | "failed" | "captureFailed" | "stopped";
 
 /** The parts of a run every session's ws steps share. */
-export interface WsSessionRun {
+interface WsSessionRun {
   readonly shared: ConnectionShared;
   readonly stats: WsStats;
   readonly keys: MaskKeys;

@@ -34,7 +34,7 @@ export interface FlowCounters {
 }
 
 /** One check's totals, as results list them. */
-export type CheckCount = {
+type CheckCount = {
   name: string;
   passed: number;
   failed: number;

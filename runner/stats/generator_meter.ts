@@ -28,7 +28,7 @@ interface Span {
 }
 
 /** What the meter reads on each tick: the thread's times, and the transport's ready waits (if measured). */
-export interface MeterSources {
+interface MeterSources {
   sched?: typeof readThreadSchedMs;
   readyWait?: () => { count: number; sumMs: number } | null;
 }

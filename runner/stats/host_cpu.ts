@@ -12,7 +12,7 @@ import { readCpuStallUs, readHostCpuSec } from "../../system/proc_cpu.ts";
 import { treeCpuSec } from "../../system/proc_stat.ts";
 
 /** One reading: the host's CPU, loadlab's tree's, the stall counter and the wall clock. */
-export interface HostCpuReading {
+interface HostCpuReading {
   busySec: number;
   totalSec: number;
   treeSec: number;

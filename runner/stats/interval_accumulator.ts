@@ -45,7 +45,7 @@ export interface IntervalAccumulator extends IntervalCounts {
 }
 
 /** The latency figures a results interval carries (ms). */
-export type IntervalLatency = Pick<IntervalResult, "p50" | "p75" | "p90" | "p99" | "mean" | "max">;
+type IntervalLatency = Pick<IntervalResult, "p50" | "p75" | "p90" | "p99" | "mean" | "max">;
 
 /** An interval every worker has reported: its counters, and its latency once settled. */
 export interface CompleteInterval extends Omit<IntervalAccumulator, "histograms"> {
@@ -89,7 +89,7 @@ export function compactCounts(counts: Record<string, number>): Record<string, nu
 }
 
 /** Adds one interval's counts into another (gauges excepted: they are summed per sample, not folded). */
-export function addInterval(
+function addInterval(
   into: Omit<IntervalAccumulator, "histograms" | "inFlight" | "connections">,
   from: Omit<IntervalAccumulator, "histograms" | "inFlight" | "connections">,
 ): void {

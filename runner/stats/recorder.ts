@@ -25,7 +25,7 @@ import { ErrorTally, takeStatusCodes, WsSampler } from "./tallies.ts";
 const NO_COUNTERS: Readonly<Counters> = Object.freeze(emptyCounters());
 
 /** How the recorder slices time and what it keeps. */
-export interface RecorderOptions {
+interface RecorderOptions {
   intervalMs: number;
   /**
    * `performance.now()` at the start of the measured run; earlier events are warm-up and ignored.

@@ -35,7 +35,7 @@ import { knowSecrets } from "../../results/redact.ts";
  * before it is terminated: a worker's own end takes a few ms (drain, flows, the log's close), so 5 s
  * only ever passes a stuck one, even on a busy machine.
  */
-export const STUCK_MARGIN_MS = 5_000;
+const STUCK_MARGIN_MS = 5_000;
 /**
  * A heartbeat older than this past the graceful stop is code that never yields: its worker is ended
  * then, not `STUCK_MARGIN_MS` later. Six missed beats: a busy core delays a live worker's timer by tens
@@ -64,7 +64,7 @@ export interface WorkerSinks {
 }
 
 /** The workers' summaries as they come, and the deadline past which the ones not done are ended. */
-export interface Collecting {
+interface Collecting {
   readonly done: Promise<LoadRunSummary>;
   /**
    * Ends the workers not done by `deadlineMs` (`performance.now()` time: their graceful stop's end)
@@ -77,7 +77,7 @@ export interface Collecting {
  * The measured run's span in `performance.now()` time: where a cut worker's active time is counted; and
  * loadlab's memory limit, past which every worker still running is cut (worker/memory_limit.ts).
  */
-export interface LoadSpan {
+interface LoadSpan {
   originMs: number;
   /** The load's own end (a count's max duration when it has no duration). */
   endMs: number;

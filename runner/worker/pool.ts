@@ -33,7 +33,7 @@ const START_TIMEOUT_MS = 120_000;
 /** Lead time between "start" and the first send, so every worker has received the message. */
 const START_LEAD_MS = 30;
 
-export interface PoolOptions extends WorkerSinks {
+interface PoolOptions extends WorkerSinks {
   /** Told the common start instant (ms since the epoch) as the workers are, so callers can time the warm-up's end. */
   onStart?(startAtEpochMs: number): void;
   /** After the start, a way to send a steering change to every worker; null again when the load is over. */

@@ -36,7 +36,7 @@ function knownCode(code: number): number {
 }
 
 /** The error kind of a call that ended with gRPC code `code` (1..16; another: UNKNOWN's). */
-export function grpcErrorKind(code: number): ErrorKind {
+function grpcErrorKind(code: number): ErrorKind {
   return GRPC_ERROR_KINDS[knownCode(code) + 1];
 }
 

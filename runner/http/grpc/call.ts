@@ -47,7 +47,7 @@ export const RESERVED_METADATA = new Set([
 ]);
 
 /** `value` of a `-bin` metadata key as it travels: its UTF-8 bytes in base64 (padding dropped, as gRPC does). */
-export function binaryMetadataValue(value: string): string {
+function binaryMetadataValue(value: string): string {
   let binary = "";
   for (const b of new TextEncoder().encode(value)) binary += String.fromCharCode(b);
   return btoa(binary).replace(/=+$/, "");

@@ -36,7 +36,7 @@ const SCALARS = new Set<string>([
  * Whether a message's JSON (or its text) has a whole placeholder anywhere: a stray `{{` without its
  * `}}` is the value's own text, checked against its field before the load like any other value.
  */
-export function hasMessagePlaceholder(json: unknown): boolean {
+function hasMessagePlaceholder(json: unknown): boolean {
   const text = typeof json === "string" ? json : JSON.stringify(json) ?? "";
   return hasPlaceholder(text) && placeholdersOf(text).length > 0;
 }

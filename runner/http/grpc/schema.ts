@@ -119,7 +119,7 @@ export function loadProtoset(file: string): protobuf.Root {
 }
 
 /** Every service of `root`, by full name without the leading dot. */
-export function servicesOf(root: protobuf.Root): protobuf.Service[] {
+function servicesOf(root: protobuf.Root): protobuf.Service[] {
   const found: protobuf.Service[] = [];
   const walk = (ns: protobuf.NamespaceBase) => {
     for (const child of ns.nestedArray) {

@@ -18,7 +18,7 @@ export const MAX_OUT_BYTES = 8 * 1024 * 1024;
  * The buffer's first size: a preface with SETTINGS and WINDOW_UPDATE (70 octets) and a request's frames
  * (a GET's HEADERS is 40-100): a crowd's connection holds this much; a burst grows it.
  */
-export const OUT_FIRST_BYTES = 256;
+const OUT_FIRST_BYTES = 256;
 /** Writes in a row that used under a quarter of the buffer before it halves (no churn under steady use). */
 const SHRINK_AFTER_WRITES = 32;
 

@@ -16,9 +16,6 @@ import type { StreamAnswer } from "../stream_answer.ts";
  */
 export const MAX_RESENDS = 3;
 
-/** Default windows we advertise (per stream and for the connection): large enough never to throttle. */
-export const DEFAULT_H2_WINDOW_BYTES = 16 * 1024 * 1024;
-
 /** What a stream (one slot of h2/slot.ts) holds while a request is in flight on it. */
 export interface H2Stream {
   streamId: number;

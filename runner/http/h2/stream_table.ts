@@ -31,7 +31,7 @@ import { type H2Stream, MAX_RESENDS } from "./stream.ts";
 import { elapsedUs } from "../../../results/histogram.ts";
 
 /** Closed streams remembered per connection (a power of two): late frames past it are ignored. */
-export const CLOSED_RING = 1024;
+const CLOSED_RING = 1024;
 /** The ring's first size: it doubles as a connection's stream ids pass it, up to CLOSED_RING. */
 const CLOSED_RING_FIRST = 16;
 

@@ -163,7 +163,7 @@ function writeStringParts(
  * A request as the streams send it (the shape of h2/request.ts `H2Request`), filled into one slot's
  * buffers and reused by its next request.
  */
-export class FilledH2Request {
+class FilledH2Request {
   frames: Uint8Array = EMPTY;
   frameStarts: Uint32Array = ONE_START;
   body: Uint8Array | null = null;

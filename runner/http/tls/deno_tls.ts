@@ -47,11 +47,11 @@ export const RESUME_UNAVAILABLE =
   "(--transport epoll resumes through OpenSSL)";
 
 /** A connection whose dial included a TLS handshake, with its duration. */
-export interface TlsTransportConn extends TransportConn {
+interface TlsTransportConn extends TransportConn {
   readonly tlsMs: number;
 }
 
-export interface TlsTransport {
+interface TlsTransport {
   transport: Transport;
   client: "deno" | "node:tls";
   /** Set by the first handshake that completes. */

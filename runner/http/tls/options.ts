@@ -101,7 +101,7 @@ function validPort(port: number): boolean {
 }
 
 /** Host and port `connectTo` names (brackets stripped from IPv6 literals). */
-export function parseConnectTo(text: string): { hostname: string; port: number } {
+function parseConnectTo(text: string): { hostname: string; port: number } {
   const m = HOST_PORT.exec(text)!;
   return { hostname: m[1].replace(/^\[(.*)\]$/, "$1"), port: Number(m[2]) };
 }
@@ -110,7 +110,7 @@ export function parseConnectTo(text: string): { hostname: string; port: number }
  * Largest PEM file read: a system CA bundle is ~200 KiB and a long chain a few hundred KiB; anything
  * bigger is not a PEM file, and a device (`/dev/zero`) would be read forever.
  */
-export const MAX_PEM_FILE_BYTES = 16 * 2 ** 20;
+const MAX_PEM_FILE_BYTES = 16 * 2 ** 20;
 
 function readPem(flag: string, path: string, what: string): string {
   let text: string;

@@ -28,8 +28,8 @@ import type { ReadyWaitSum } from "./ready_wait.ts";
 import { LoopLagProbe } from "./loop_lag_probe.ts";
 
 /** What a run asks for (`--transport`, `transport:` in config). */
-export const TRANSPORT_CHOICES = ["auto", "epoll", "deno", "io_uring"] as const;
-export type TransportRequest = typeof TRANSPORT_CHOICES[number];
+const TRANSPORT_CHOICES = ["auto", "epoll", "deno", "io_uring"] as const;
+type TransportRequest = typeof TRANSPORT_CHOICES[number];
 /** What a run used (recorded in results). */
 export type TransportKind = "epoll" | "deno" | "io_uring";
 
@@ -71,7 +71,7 @@ export function epollBlocker(url: URL): string | null {
 }
 
 /** What the run tells the choice about itself. */
-export interface TransportOptions {
+interface TransportOptions {
   /**
    * A closed model (connections, count without a rate) in an isolate of its own: no timer needs
    * sub-millisecond precision and no server shares the isolate, so the epoll pump may block its

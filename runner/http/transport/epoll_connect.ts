@@ -38,7 +38,7 @@ interface ConnectLoop {
 export const HANDSHAKES_IN_FLIGHT = 256;
 
 /** The socket being connected: resolved with itself, closed on failure. */
-export interface ConnectingSocket extends TransportConn {
+interface ConnectingSocket extends TransportConn {
   readonly fd: number;
   readonly loop: ConnectLoop;
   readonly ssl: SslConn | null;
@@ -46,7 +46,7 @@ export interface ConnectingSocket extends TransportConn {
 }
 
 /** A connect (or its handshake) waiting at close: why it ended, and its waiter, detached. */
-export interface AbandonedConnect {
+interface AbandonedConnect {
   state: string;
   waiter: ConnectWaiter | null;
 }

@@ -49,7 +49,7 @@ const SPIN_TURNS = 2;
 const INTEREST = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
 
 /** How the pump waits when nothing is ready (see the module comment). */
-export interface EpollLoopOptions {
+interface EpollLoopOptions {
   /** Block this thread in `epoll_wait` for up to this many ms (1-5); 0: poll, wait off-thread. */
   blockMs: number;
   /** https: the worker's OpenSSL client; each socket gets its `SSL` and handshakes after connecting. */

@@ -8,7 +8,7 @@
  */
 
 /** A socket the table holds: served from the ready list, closed with the loop. */
-export interface TableSocket {
+interface TableSocket {
   serveReady(): void;
   close(): void;
 }

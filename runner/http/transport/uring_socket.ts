@@ -34,7 +34,7 @@ export const HELD_MAX_BYTES = 64 * 1024;
 export const UD_RECV = 1;
 export const UD_SEND = 2;
 export const UD_POLL = 3;
-export const UD_CANCEL = 4;
+const UD_CANCEL = 4;
 
 /** What a socket needs of its loop (transport/uring_transport.ts's `UringLoop`). */
 export interface UringSocketLoop {

@@ -10,7 +10,7 @@
 import { failReadClosed, type InlineReader } from "./transport.ts";
 
 /** What a waiting read needs of its socket's loop. */
-export interface ReadLoop {
+interface ReadLoop {
   /** Reads (and writes) waiting: the pump runs while some do. */
   waiting: number;
   wait(): void;

@@ -51,7 +51,7 @@ export function answerMatchOf(rule: MatchRule): AnswerMatch {
 }
 
 /** The field a broadcast carries its send time in (epoch ms), written by the target. */
-export const FANOUT_FIELD = new TextEncoder().encode('"sentAt":');
+const FANOUT_FIELD = new TextEncoder().encode('"sentAt":');
 
 /**
  * Microseconds from the send time in buf[start, end) (`"sentAt": <epoch ms>`) to `nowEpochMs`, or -1

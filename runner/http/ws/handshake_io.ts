@@ -15,7 +15,7 @@ import type { WsStats } from "./stats.ts";
 import { WS_READ_BUFFER_BYTES, type WsRun } from "./run.ts";
 
 /** The connection the handshake runs for: its watchdog fields and its failures' counter. */
-export interface HandshakeWatch {
+interface HandshakeWatch {
   deadlineMs: number;
   timedOut: boolean;
   fault(nowMs: number, kind: ErrorKind, message: string): void;
@@ -39,7 +39,7 @@ export interface HandshakeOffer {
  * A handshake that passed: bytes read past the answer's head (at the start of `buf`, the buffer the
  * answer was read into), and whether permessage-deflate was agreed.
  */
-export interface HandshakeDone {
+interface HandshakeDone {
   extraBytes: number;
   deflate: boolean;
   buf: Uint8Array;

@@ -30,7 +30,7 @@ import { type ReceivedMessage, SessionQueue } from "./session_queue.ts";
 import { timedWait } from "../../../system/sleep.ts";
 
 /** What a wait ends with: the message, or why none came (counted, except `stopped`). */
-export type WaitOutcome = ReceivedMessage | "timeout" | "closed" | "stopped";
+type WaitOutcome = ReceivedMessage | "timeout" | "closed" | "stopped";
 
 interface Waiter {
   accepts(message: ReceivedMessage): boolean;

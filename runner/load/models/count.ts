@@ -27,7 +27,7 @@ import { SharedLanes } from "../lanes.ts";
 import { openPoolSize } from "../pre_connect.ts";
 
 /** A count's bound when none is given: k6's `maxDuration` default for its iteration executors. */
-export const DEFAULT_MAX_DURATION_MS = 10 * 60_000;
+const DEFAULT_MAX_DURATION_MS = 10 * 60_000;
 
 export const countModel = defineModel({
   model: "count",

@@ -36,7 +36,7 @@ export function modelDef(model: LoadModel): AnyModelDef {
 }
 
 /** A config of some model, as the table's dispatchers read it. */
-export type AnyConfig = ModelConfig<LoadModel, any>;
+type AnyConfig = ModelConfig<LoadModel, any>;
 
 /** How a config's model paces its sends. Takes inputs too (only the model's own fields are read). */
 export function pacingOf(c: { readonly model: LoadModel }): Pacing {

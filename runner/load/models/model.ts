@@ -12,7 +12,7 @@ import type { LoadModel } from "../../../results/mod.ts";
 import type { CommonConfig, LoadContext } from "../executor.ts";
 
 /** What a model adds to the common fields, parsed (defaults filled). */
-export type OwnConfig<F extends z.ZodRawShape> = z.output<z.ZodObject<F>>;
+type OwnConfig<F extends z.ZodRawShape> = z.output<z.ZodObject<F>>;
 /** A model's whole config as its rules and run see it. */
 export type ModelConfig<M extends LoadModel, F extends z.ZodRawShape> =
   & { readonly model: M }
@@ -39,7 +39,7 @@ export interface WorkerShare {
 }
 
 /** The generator warm-up burst's size (generator_warmup.ts): each model takes what it needs. */
-export interface WarmupBurst {
+interface WarmupBurst {
   readonly durationMs: number;
   readonly connections: number;
   readonly ratePerSec: number;
