@@ -1,16 +1,9 @@
 /**
  * @module
- * Requests with `{{ name }}` in their path, headers or body: split once, at build time, into byte
- * segments and slots, so sending one is a copy of segments and values into a reused buffer with the
- * Content-Length computed from the parts. HOT PATH: `TemplateWriter.fill` allocates nothing (a new view only
- * when the request's length changes); values are bytes, encoded once when a row is loaded or a value
- * captured. Slots are a value index (a data column or a capture of the session) or one of the built-in
- * functions Artillery names: `$randomNumber(min,max)` (an integer, both ends included) and
- * `$randomString(n)` (n letters and digits). Each slot knows its place (fill_values.ts): a value
- * filled into the path or query is percent-encoded unless written `{{ name | raw }}`, and one with CR,
- * LF or NUL in the path or a header is refused (`writeParts` says which slot; the request is not sent).
- * A body is filled as it is: no JSON or other escaping (a JSON body's template quotes its values itself).
- * Requests without a slot never come here: they stay pre-encoded (request.ts).
+ * Requests with `{{ name }}` in path, headers or body, split once into byte segments and slots, so sending
+ * one copies segments and values into a reused buffer. HOT PATH: `TemplateWriter.fill` allocates nothing.
+ * A slot is a value index or an Artillery built-in (`$randomNumber(min,max)`, `$randomString(n)`); its
+ * place (fill_values.ts) decides percent-encoding and refusal of CR, LF or NUL. Bodies are filled as is.
  */
 import { copyBytes } from "../../system/copy_bytes.ts";
 import {
@@ -29,10 +22,7 @@ import {
   writeEncoded,
 } from "./fill_values.ts";
 
-/**
- * The engine's own random numbers (filled values, random data rows), taken as the engine loads, before any
- * script: a script may seed `Math.random` for its own values without changing the engine's.
- */
+/** The engine's own random numbers, taken before any script can seed `Math.random`. */
 export const engineRandom = Math.random;
 
 const encoder = new TextEncoder();
@@ -91,10 +81,7 @@ export function placeholdersOf(text: string): Array<Placeholder | string> {
   return [...text.matchAll(PLACEHOLDER)].map((m) => placeholderOf(m[1]));
 }
 
-/**
- * `text` as literal strings and value indexes (a built-in function: an empty string), for the few
- * places that need a filled text rather than bytes (a templated path's cookie scope).
- */
+/** `text` as literal strings and value indexes, where a filled text is needed (a path's cookie scope). */
 export function textParts(text: string, indexOf: (name: string) => number): Array<string | number> {
   const parts: Array<string | number> = [];
   let last = 0;
@@ -122,10 +109,7 @@ export interface Parts {
   fixedBytes: number;
 }
 
-/**
- * `text` split into segments and slots, each slot's place from `placeOf` (its offset in `text`, and
- * whether it is written `| raw`); throws `TemplateError` for a placeholder it cannot fill.
- */
+/** `text` split into segments and slots placed by `placeOf`; throws `TemplateError` for an unfillable one. */
 export function partsOf(
   text: string,
   indexOf: (name: string) => number,
@@ -170,10 +154,7 @@ export function partsOf(
   };
 }
 
-/**
- * The place of a placeholder at `offset` of an HTTP/1.1 head's text: the request line's path or query,
- * or the value of the header whose line it is on.
- */
+/** The place of a placeholder at `offset` of a head: the path or query, or its header line's value. */
 function headPlace(head: string, offset: number, raw: boolean): FillPlace {
   const lineEnd = head.indexOf("\r\n");
   if (offset < lineEnd) return urlPlace(head.slice(0, lineEnd), offset, raw);
@@ -194,10 +175,7 @@ export interface RequestTemplate {
   autoLength: boolean;
 }
 
-/**
- * Builds the template of a request whose head text (request line and header lines, each ending CRLF,
- * without the blank line) and body text may hold placeholders; `indexOf` maps a name to its value index.
- */
+/** Builds the template of a request's head text (lines ending CRLF, no blank line) and body text. */
 export function buildTemplate(
   headText: string,
   bodyText: string,
@@ -228,7 +206,7 @@ export function upperBound(parts: Parts, values: ReadonlyArray<Uint8Array>): num
 
 /**
  * Writes `parts` at `at`; returns the end, or `-1 - k` when slot k's value may not go where it is
- * (CR, LF or NUL on a line: `parts.messages[k]` names it; the bytes written are then garbage).
+ * (`parts.messages[k]` names it).
  */
 export function writeParts(
   buf: Uint8Array,
@@ -275,10 +253,8 @@ export function writeInt(buf: Uint8Array, at: number, n: number): number {
 }
 
 /**
- * Fills templates into one reused buffer (one per connection: a short write still holds its bytes). The
- * body is written past the head's upper bound first, so its length is known for Content-Length, then
- * moved to follow the head. The buffer is sized by the first fill and grows by doubling, so a crowd of
- * connections holds what its requests need, not a fixed page each.
+ * Fills templates into one reused buffer per connection. The body is written past the head's bound first,
+ * so Content-Length is known, then moved; the buffer grows by doubling from the first fill's size.
  */
 export class TemplateWriter {
   #buf = new Uint8Array(0);
@@ -286,10 +262,7 @@ export class TemplateWriter {
   /** Why the last `fill` returned null: the refused slot's count message. */
   refused = "";
 
-  /**
-   * The bytes of `t` with `values`; `extraHead` (a Cookie line, CRLF-ended) goes after the headers.
-   * Null when a value may not go where its slot is (`refused` says which): nothing is to be sent.
-   */
+  /** The bytes of `t` with `values` and `extraHead` (a CRLF-ended line); null when refused (`refused`). */
   fill(
     t: RequestTemplate,
     values: ReadonlyArray<Uint8Array>,

@@ -1,31 +1,16 @@
 /**
  * @module
- * The epoll transport (Linux; https: through OpenSSL, tls/openssl_ffi.ts): every socket of a worker is a non-blocking libc socket
- * (transport/epoll_socket.ts) registered edge-triggered in one epoll set, and one pump turns ready events into
- * reads handed to the connections, so a round of responses costs one `epoll_wait` instead of a tokio
- * op, a promise and a microtask per read and per write. Sockets keep Deno.Conn's promise contract, so
- * `Connection`, the parser, the recorder, the watchdog and every executor stay as they are and one
- * conformance suite runs against both transports (one shared test for every implementation); a closed loop uses the inline
- * contract (transport/transport.ts), where the pump calls the connection back and the next request is written
- * from that callback, with no promise per request.
+ * The epoll transport (Linux; https: through OpenSSL): a worker's sockets are non-blocking libc sockets
+ * registered edge-triggered in one epoll set, and one pump turns ready events into reads, so a round of
+ * responses costs one `epoll_wait`, not a promise per read. Sockets keep Deno.Conn's promise contract (one
+ * conformance suite runs against both transports) plus the inline contract of transport/transport.ts.
  *
- * The pump lives in the isolate's event loop: it runs only while some socket waits (an idle worker
- * can exit), starts on the turn after the first one does (a read is armed before its request is
- * written: a round at once would block before the write and charge the block to the latency), and
- * gives the loop a turn (`setImmediate`) so timers (watchdog, interval drain, pacer) and the stop
- * message run. Two ways to wait when nothing is ready:
- * - `blockMs > 0` (the closed models, where no timer needs sub-millisecond precision): rounds run back
- *   to back in one turn while only inline work was done, for up to `blockMs`, and `epoll_wait` blocks
- *   this thread for what is left of it when nothing is ready, so timers and messages run at most
- *   about `blockMs` late; like wrk's loop, a generator waiting for its target sleeps in the kernel and
- *   wakes once per burst of events, and the event-loop turn (about 25 us here) is paid once per
- *   `blockMs`, not once per round.
- * - otherwise (open models, whose pacer spins on `setImmediate` for sub-ms send times, and anything
- *   sharing the isolate with an in-process server): one non-blocking poll per turn, and after a few
- *   empty ones an off-thread wait (`nonblocking` FFI) of at most `IDLE_WAIT_MS`.
- *
- * A blocking loop also holds a probe in its set (transport/ready_probe.ts): a timer whose events queue
- * with the sockets', so how late the pump reaches them is how long a response waited for this worker.
+ * The pump runs only while a socket waits, starts the turn after the first one does (a read is armed
+ * before its request is written), and yields to timers each turn. With `blockMs > 0` (closed models)
+ * rounds run back to back and `epoll_wait` blocks for up to `blockMs`, like wrk's loop; otherwise (open
+ * models' sub-ms pacer, in-process servers) it polls once per turn, then waits off-thread up to
+ * `IDLE_WAIT_MS`. A blocking loop holds a timer probe (transport/ready_probe.ts) that measures how long
+ * responses wait for the worker.
  */
 import { EPOLL_CTL_ADD, EPOLLET, EPOLLIN, EPOLLOUT, EPOLLRDHUP, EpollSys } from "./epoll_ffi.ts";
 import type { SockAddr } from "./sock_addr.ts";
@@ -226,20 +211,12 @@ export class EpollLoop implements SocketLoop {
     this.asyncWakes++;
   }
 
-  /**
-   * A read armed on a socket already readable, or one whose turn's read budget ran out: no edge will
-   * come, so the next round serves it (the socket adds itself once).
-   */
+  /** A read armed on a socket already readable, or out of read budget: the next round serves it. */
   ready(sock: EpollSocket): void {
     this.#table.ready(sock);
   }
 
-  /**
-   * Closes every socket (their pending reads fail) and the epoll set: at once, unless an idle wait on
-   * it is still pending on the thread pool; then its number stays taken until that wait returns
-   * (`closeEpoll`), so a wait started late cannot land on the next set given the same number and eat
-   * its events. The pump then sees `#closed` and never touches the fd again.
-   */
+  /** Closes every socket (pending reads fail) and the epoll set (`closeEpoll` defers it past an idle wait). */
   close(): void {
     if (this.#closed) return;
     this.#table.closeAll();
@@ -255,16 +232,12 @@ export class EpollLoop implements SocketLoop {
     });
   }
 
-  /**
-   * Rounds back to back while only inline work is done, for up to `blockMs` per event-loop turn,
-   * blocking in the kernel for what is left of it when nothing is ready.
-   */
+  /** Rounds back to back while only inline work is done, up to `blockMs` a turn, then blocks in the kernel. */
   async #pumpBlocking(): Promise<void> {
     const sys = this.sys;
     try {
-      // Started by `wait`, inside whoever armed a read: its request is written after that returns (a
-      // read is armed before its write), so blocking now would wait for a response not yet asked for
-      // and charge the block to its latency. The first round waits for the next turn.
+      // Started inside whoever armed a read, before its write: blocking now would charge the block to
+      // the latency, so the first round waits for the next turn.
       await nextTurn();
       this.#probe?.restart(sys.nowMs());
       while (this.waiting > 0 && !this.#closed) {

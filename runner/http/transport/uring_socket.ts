@@ -1,21 +1,10 @@
 /**
  * @module
- * One TCP socket of the io_uring transport (transport/uring_transport.ts), with both contracts of
- * transport/transport.ts, like the epoll socket it stands in for. Reads: from the connect on, one
- * multishot receive fills provided buffers; each chunk the loop hands over (`onChunk`) is held (a buffer
- * id, an offset, a length) until the armed reader takes it, copied into the reader's own buffer
- * (`serve`: TURN_READ_BYTES a turn, then the socket waits its turn on the loop's ready list). Held
- * bytes are bounded: past HELD_MAX_BYTES the receive is cancelled, so a peer that sends faster than we
- * read backs up in the kernel, as on epoll, and the receive is armed again once the reader has taken
- * what was held. One round may still bring up to the kernel's multishot retries (32 buffers) before
- * the cancel lands, and every socket together can never hold more than the ring's buffers: a receive
- * that finds none ends with ENOBUFS and is armed again once one comes back. Writes: copied into the
- * socket's send slot (stable memory) and sent one send at a time, in order (two sends in flight on one
- * socket could be issued out of order); `writeNow` takes what fits in the slot, the rest goes through
- * the promise `write`; what it took goes out before a close's FIN, as on epoll (`#flushQueued`). A
- * send's failure fails the armed read, or the next write. The held chunks and the send slot are its base
- * classes (uring_held.ts, uring_send.ts), so a socket's state is one object. HOT PATH: `onRecv` ->
- * `serve` -> the reader; `writeNow` -> one SQE.
+ * One TCP socket of the io_uring transport, with both contracts of transport/transport.ts. Reads: one
+ * multishot receive fills provided buffers; chunks are held until the armed reader copies them
+ * (TURN_READ_BYTES a turn). Past HELD_MAX_BYTES the receive is cancelled, so a fast peer backs up in the
+ * kernel as on epoll. Writes: copied into the socket's send slot and sent one at a time, in order; what
+ * `writeNow` took goes out before a close's FIN. HOT PATH: `onRecv` -> `serve` -> the reader; `writeNow` -> one SQE.
  */
 import { CQE_F_BUFFER, CQE_F_MORE, ECANCELED, ENOBUFS, POLLERR, POLLHUP, POLLOUT } from "./uring_ffi.ts";
 import type { UringRing } from "./uring_ring.ts";
@@ -266,10 +255,8 @@ export class UringSocket extends HeldChunks implements InlineConn {
   }
 
   /**
-   * At the close, bytes `writeNow` took behind a send in flight (a close frame after a pong) go out
-   * before the FIN, as what a kernel's socket buffer took does on epoll: written now if that send has
-   * completed (its CQE not reaped yet), in order after it. A send still waiting for room in the kernel
-   * means epoll's write would have found none either: they are dropped, as there.
+   * At the close, bytes `writeNow` took behind a send in flight go out before the FIN if that send has
+   * completed; behind one still waiting for kernel room they are dropped, as epoll's write would be.
    */
   #flushQueued(fd: number): void {
     if (!this.inFlight || this.queuedBytes === 0) return;
@@ -279,11 +266,7 @@ export class UringSocket extends HeldChunks implements InlineConn {
     this.loop.sys.write(fd, this.queued());
   }
 
-  /**
-   * Cancels what is in flight on the socket, hands that to the kernel now (an SQE must never name
-   * an fd after its close: the number may be taken by the next socket), and closes it; whatever was
-   * pending fails as a read on a closed Deno.Conn does.
-   */
+  /** Cancels what is in flight, submits that now (no SQE may name a closed fd), and closes the socket. */
   close(): void {
     const fd = this.fd;
     if (fd < 0) return;

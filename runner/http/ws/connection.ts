@@ -1,20 +1,11 @@
 /**
  * @module
- * One WebSocket connection of the load generator, driven by the same executors, watchdog and graceful
- * stop as HTTP (it is a `LoadConnection`); connection_socket.ts is its socket side (dial, handshake,
- * reads, writes, closes), this file its message side. An `exchange` sends one message and waits for its
- * answer (the match rule), its round trip kept in exchange.ts. A storm's exchange is a whole connection's
- * life: its messages one after another, then the close handshake (1000); hold's is an idle wait, a ping
- * and its pong (what is sent when: pacing.ts). Reads stay armed between exchanges, so a broadcast is timed
- * as it arrives.
- *
- * HOT PATH: frames masked in place, whole messages handed over by the frame parser as views of the read's
- * buffer, handled inside the read's callback. A closed loop's next send goes from the read callback, hold's
- * next wait too: a holding crowd makes no promise per ping. Failures are counted by kind, never thrown: a
- * frame fault (`ws-protocol`, `ws-too-big`, `ws-bad-utf8`: answered with the matching close code), a close
- * or a lost connection with a message unanswered (`ws-closed`), a timeout (the watchdog; a server that never
- * answers our close is cut the same way), a failed read or write. The close handshake (close_handshake.ts)
- * ends with the server's TCP close, which the exchange waits for.
+ * One WebSocket connection of the load generator, a `LoadConnection` (connection_socket.ts is its socket
+ * side, this file its message side). An `exchange` sends one message and waits for its match; a storm's is
+ * a whole connection's life ending in a close handshake, hold's an idle wait, a ping and its pong. Reads
+ * stay armed between exchanges, so a broadcast is timed as it arrives. HOT PATH: frames masked in place,
+ * messages handled as views inside the read's callback, which also sends a closed loop's next. Failures
+ * are counted by kind, never thrown.
  */
 import { pongFrame } from "../../../ws/frame_encoder.ts";
 import { CLOSE_ABNORMAL, CLOSE_NO_STATUS, CLOSE_NORMAL } from "../../../ws/opcodes.ts";
@@ -41,11 +32,7 @@ export class WsConnection extends WsConnectionSocket implements LoadConnection {
     this.#ex = new WsExchange(shared.recorder);
   }
 
-  /**
-   * Sends one message (hold: pings) and waits for its answer; resolves with the answers counted
-   * (storm: all the connection's). `next` chains further sends from the read callback on an inline
-   * transport, as for HTTP/1.1.
-   */
+  /** Sends one message (hold: pings) and resolves with the answers counted; `next` chains as over HTTP/1.1. */
   exchange(
     intendedMs: number,
     _depth = 1,
@@ -61,9 +48,8 @@ export class WsConnection extends WsConnectionSocket implements LoadConnection {
   }
 
   /**
-   * Hold's idle wait before its ping, on the worker's one timer (no deadline runs meanwhile; `abort` ends
-   * it early), then the ping, its pong ending the exchange. A chain's next waits here too, from the pong's
-   * read callback: a crowd holds with no promise, closure or async frame made per ping.
+   * Hold's idle wait before its ping, on the worker's one timer; a chain's next waits here too, from the
+   * pong's callback, with nothing made per ping.
    */
   #holdWait(intendedMs: number): void {
     this.deadlineMs = Infinity;
@@ -179,9 +165,8 @@ export class WsConnection extends WsConnectionSocket implements LoadConnection {
     this.close.received = true;
     this.run.stats.closeCode(nowMs, code);
     if (this.#waiting()) this.fault(nowMs, "ws-closed", "server closed with a message unanswered");
-    // Answer the server's close with its code (RFC 6455 5.5.1), unless ours went first; then wait for
-    // the server to close the TCP connection first (7.1.1: the TIME_WAIT is the server's, not a storm's
-    // ports'), at most a timeout.
+    // Answer the server's close with its code (RFC 6455 5.5.1) unless ours went first, then let the server
+    // close TCP first (7.1.1: the TIME_WAIT is the server's), at most a timeout.
     this.closeWith(code === CLOSE_NO_STATUS ? 0 : code);
     this.#ex.over = true;
     this.deadlineMs = nowMs + this.shared.timeoutMs;
