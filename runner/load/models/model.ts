@@ -1,11 +1,8 @@
 /**
  * @module
- * The record every load model fills in, in its own file under runner/load/models/: its config fields
- * and their checks, how it paces (open or closed), what it pre-connects, whether it keeps the
- * uncorrected latency beside the corrected one, the rate it asks for, its generator warm-up burst,
- * whether flows apply, and its run. runner/config.ts builds the config union from the fields, the
- * worker runs `run`, and the CLI, planning and pre-connect read the rest from the one table (mod.ts).
- * A model file imports no config module: its config type is its own fields plus `CommonConfig`.
+ * The record every load model fills in, in its own file under runner/load/models/: config fields and
+ * checks, pacing, pre-connect, rate, warm-up burst, flows, and its run. Everything else reads the one
+ * table (mod.ts). A model file imports no config module.
  */
 import type { z } from "zod";
 import type { LoadModel } from "../../../results/mod.ts";
@@ -51,16 +48,11 @@ export interface LoadModelDef<M extends LoadModel, F extends z.ZodRawShape> {
   /** What the model adds to the common config fields (zod, defaults stated here once). */
   readonly fields: F;
   /**
-   * `closed`: each connection sends again when answered (no schedule); `open`: sends follow a schedule
-   * on connections opened on demand (up to `maxConnections`); `fixed`: sends follow a schedule over a
-   * fixed set of connections (wrk2). Reads inputs as well as parsed configs.
+   * `closed`: each connection sends again when answered; `open`: a schedule on connections opened on
+   * demand; `fixed`: a schedule over fixed connections (wrk2). Reads inputs as well as parsed configs.
    */
   pacing(c: Partial<OwnConfig<F>>): Pacing;
-  /**
-   * wrk2's correction over fixed connections: latency counts from the intended send, and the latency
-   * from the actual send is kept beside it (`uncorrected`). Open models measure from the intended
-   * send too, but keep nothing uncorrected; closed ones have no intended time but the actual.
-   */
+  /** wrk2's correction: latency from the intended send, the latency from the actual send kept beside it. */
   readonly keepsUncorrected: boolean;
   /** Problems across fields of a parsed config (each field's own range is its schema's): all, changing nothing. */
   check(c: ModelConfig<M, F>): ModelIssue[];
@@ -70,17 +62,11 @@ export interface LoadModelDef<M extends LoadModel, F extends z.ZodRawShape> {
   targetArrivalsPerSec(c: ModelConfig<M, F>): number | null;
   /** The measured duration the run aims for (Infinity when only a count bounds it). */
   measuredDurationMs(c: ModelConfig<M, F>): number;
-  /**
-   * A count's bound past its start (k6's `maxDuration`): the load stops there, count reached or not, so a
-   * session that never ends cannot hold it for ever. Absent: the measured duration is the bound.
-   */
+  /** A count's bound past its start (k6's `maxDuration`), so a session that never ends cannot hold it. */
   maxDurationMs?(c: ModelConfig<M, F>): number;
   /** The model's own fields for the generator's warm-up burst against its in-process sink. */
   warmupFields(c: ModelConfig<M, F>, burst: WarmupBurst): Partial<OwnConfig<F>>;
-  /**
-   * Why flows (sessions) cannot drive this model, as the error says it; absent when they can. The
-   * experiment file's flows apply only to models they can drive.
-   */
+  /** Why flows cannot drive this model, as the error says it; absent when they can. */
   readonly noFlows?: string;
   /** Starts this worker's share of the load; resolves when all its requests have ended. */
   run(ctx: LoadContext<ModelConfig<M, F>>): Promise<void>;
