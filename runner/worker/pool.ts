@@ -1,17 +1,9 @@
 /**
  * @module
- * Main-isolate side of the workers: spawns N worker isolates, waits until all are loaded, has each
- * prepare its share (generator warm-up, pre-connect pool: before t0), starts them at one common
- * instant, and resolves when every worker has finished its share; worker/collect.ts passes their
- * interval samples to one callback meanwhile (the same merge path for 1 or N workers). A failing worker
- * stops the others and rejects with a `LoadError`. A worker that does not end by its deadline (its
- * load's end, or a stop request, plus the graceful stop) with its heartbeat silent is stuck in code
- * that never yields (a session's busy loop, a capture's regexp backtracking without end): collect.ts
- * terminates it and counts what it had in flight as `unfinished`, the run is flagged
- * `incomplete: N worker(s) stuck` (`stuckWorkers`), so a run (and Ctrl-C, SIGTERM, a CI timeout)
- * always ends and the other workers' results are kept whole. Before the load, while the workers import a
- * session script (its top level) and prepare, loadlab's memory is watched too: past its limit they are
- * ended and the run fails before any load, naming memory.
+ * Main-isolate side of the workers: spawns N isolates, waits until all are loaded, has each prepare its
+ * share before t0 (generator warm-up, pre-connect), starts them at one instant and resolves when all are
+ * done; worker/collect.ts passes their samples on meanwhile and ends stuck ones. A failing worker stops
+ * the others and rejects with a `LoadError`. While workers import a session script, memory is watched too.
  */
 import { basename } from "node:path";
 import { type AttackConfig, loadBoundMs } from "../config.ts";
@@ -25,10 +17,7 @@ import { LoadWorker } from "./load_worker.ts";
 import { cutPastMemoryLimit, memoryGivenBack, memoryLimitMbOf, memoryPassedText } from "./memory_limit.ts";
 
 const READY_TIMEOUT_MS = 30_000;
-/**
- * Bound on a worker loading its modules: on a cold module cache with both cores busy that took over 30 s;
- * a module that fails to load is reported at once by the worker's error event, so this bounds only a hang.
- */
+/** Bound on a worker loading its modules (a cold cache on busy cores took over 30 s): only a hang hits it. */
 const START_TIMEOUT_MS = 120_000;
 /** Lead time between "start" and the first send, so every worker has received the message. */
 const START_LEAD_MS = 30;
@@ -133,9 +122,8 @@ function stopBeforeLoad(signal: AbortSignal | undefined): { stopped: Promise<nev
 }
 
 /**
- * A promise that rejects once loadlab's memory passes `limitMb` before the load (no collector watches it
- * yet: a session script's top level, as each worker imports it, may grow it at GB/s), until disposed. The
- * workers are ended first and their memory given back; what they still say meanwhile is not heard.
+ * Rejects once loadlab's memory passes `limitMb` before the load (a script's top level may grow it at
+ * GB/s), after ending the workers and waiting for the memory; until disposed.
  */
 function memoryBeforeLoad(config: AttackConfig, workers: LoadWorker[], limitMb: number) {
   const watch = cutPastMemoryLimit(limitMb, () => {
@@ -166,9 +154,8 @@ function memoryBeforeLoad(config: AttackConfig, workers: LoadWorker[], limitMb: 
 }
 
 /**
- * The start without a shared instant: as soon as possible, except for a segment, which starts on the
- * wall clock's interval grid, so shards that started apart (later runs of `run --segment`) still have
- * intervals covering the same absolute spans and merge without rounding.
+ * The start without a shared instant: at once, except a segment, which starts on the wall clock's
+ * interval grid so shards started apart merge without rounding.
  */
 function leadStartOf(config: AttackConfig, earliestEpochMs: number): number {
   if (config.segment === undefined) return earliestEpochMs;
@@ -246,10 +233,7 @@ function notPreparedText(timeoutMs: number): string {
     "no load was sent";
 }
 
-/**
- * Why the load did not start when a worker's isolate ended on its own (only a session script's
- * `Deno.exit` as the worker imports it can do that): bad input, found before any load (exit 2).
- */
+/** Why the load did not start when a worker's isolate exited on its own (a script's `Deno.exit`): exit 2. */
 const EXITED_BEFORE_LOAD = "a load worker's isolate exited before the load (Deno.exit or process.exit in " +
   "the session script's module?)";
 
