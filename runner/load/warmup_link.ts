@@ -1,10 +1,8 @@
 /**
  * @module
- * How the generator's warm-up burst (generator_warmup.ts) reaches its sink: over HTTP/1.1 or h2c to the
- * in-thread sink (warmup_sink.ts), or over WebSocket to the echo on a thread of its own
- * (ws_warmup_sink.ts), each time through the transport the run itself chooses, so the burst warms the code
- * the run will use. Also the burst's one request and its WebSocket settings: the run's own objects kept
- * where they fit, so the optimized code sees the maps it will see after t0.
+ * How the generator's warm-up burst reaches its sink (HTTP/1.1 or h2c in-thread, WebSocket on an echo
+ * thread), always through the run's own transport, with the run's own objects kept where they fit, so the
+ * optimized code sees the maps it will see after t0.
  */
 import type { AttackConfig } from "../config.ts";
 import { type ConnectionShared, connectionShared } from "../http/load_connection.ts";
@@ -51,13 +49,10 @@ function sharedOf(url: URL, chosen: ChosenTransport, recorder: IntervalRecorder,
 /** HTTP/1.1 or h2c against the in-thread sink (warmup_sink.ts). */
 export function httpLink(config: AttackConfig, recorder: IntervalRecorder, sinkUrl: string): BurstLink {
   const url = new URL(sinkUrl);
-  // The run's transport, so the burst warms the code the run will use (epoll: its pump and sockets).
-  // Its pump must not block: the sink answers on this thread.
+  // The run's transport, so the burst warms its code; its pump must not block (the sink is on this thread).
   const chosen = chooseTransport(url, config.transport);
   const shared = sharedOf(url, chosen, recorder, config);
-  // An h2 run warms its HTTP/2 code (frames, HPACK, sessions) against an h2c sink; `auto` is settled
-  // only by the target's ALPN answer, so it warms HTTP/1.1. h2 per arrival warms the kept-alive h2
-  // path: the same frames, HPACK and session code.
+  // An h2 run (per arrival too) warms HTTP/2 against an h2c sink; `auto` waits for ALPN, so warms HTTP/1.1.
   const factory = PROTOCOLS[isH2(config) ? "h2c" : "http1"]({
     ...setupOf(config, shared, url),
     perArrival: false,
@@ -65,11 +60,7 @@ export function httpLink(config: AttackConfig, recorder: IntervalRecorder, sinkU
   return { chosen, factory, shared };
 }
 
-/**
- * WebSocket against the echo on its own thread (ws_warmup_sink.ts), over the run's own transport and
- * pump (a closed model's blocks), with the run's messages and echo matching: what each exchange runs
- * after t0, short of TLS, compression and the target's own match rule.
- */
+/** WebSocket against the echo thread over the run's transport, pump, messages and matching (short of TLS). */
 export function wsLink(
   config: AttackConfig,
   ws: WsConfig,
@@ -94,11 +85,7 @@ export function wsLink(
   return { chosen, factory, shared };
 }
 
-/**
- * The burst's WebSocket settings: the run's messages echoed, nothing that waits or needs the real server.
- * The run's own objects are kept where they fit (its echo rule, its empty lists), so the optimized code
- * sees the very maps it will see after t0.
- */
+/** The burst's WebSocket settings: the run's messages echoed, the run's own objects kept where they fit. */
 export function burstWsOf(ws: WsConfig): WsConfig {
   return {
     ...ws,
