@@ -1,10 +1,7 @@
 /**
  * @module
- * What every event loop of a transport keeps of its sockets (transport/epoll_transport.ts,
- * transport/uring_transport.ts): each socket by its token, a slot reused once the socket closes (the
- * token comes back with each of its events or completions), and the ready list: sockets with bytes no
- * event will announce (a read armed while bytes waited, or a turn's read budget spent), served by the
- * next round. Two lists take turns, so a round allocates no array.
+ * What a transport's event loop keeps of its sockets: each by its token (a slot reused after close), and
+ * the ready list of sockets with bytes no event will announce, served next round; two lists take turns.
  */
 
 /** A socket the table holds: served from the ready list, closed with the loop. */

@@ -1,11 +1,8 @@
 /**
  * @module
- * The read a socket of an event-loop transport (transport/epoll_socket.ts, transport/uring_socket.ts)
- * holds for its user until bytes, the end or a failure settle it: a promise read (`read`) or an inline
- * one (`armRead`, its reader called back by the pump), never both, counted in its loop's `waiting`
- * while it waits. When it is settled is each socket's own (epoll on readiness, io_uring on completions);
- * how it is armed, taken and dropped is this one file. HOT PATH: `arm` and `takeReader` are a few
- * stores; nothing is allocated per read.
+ * The read an event-loop transport's socket holds for its user until settled: a promise read or an inline
+ * one, never both, counted in its loop's `waiting`. Each socket decides when it settles; arming, taking and
+ * dropping live here. HOT PATH: a few stores, nothing allocated.
  */
 import { failReadClosed, type InlineReader } from "./transport.ts";
 
@@ -42,10 +39,7 @@ export class WaitingRead {
     });
   }
 
-  /**
-   * Arms `reader` to read into `buf`; on a closed socket (`fd < 0`, the loop closed at the end of a
-   * run) the reader fails in a microtask instead, as a pending read would: false then.
-   */
+  /** Arms `reader` into `buf`; on a closed socket it fails in a microtask instead, and false is returned. */
   arm(fd: number, buf: Uint8Array, reader: InlineReader): boolean {
     if (fd < 0) {
       failReadClosed(reader);
