@@ -1,9 +1,7 @@
 /**
  * @module
- * The table of load models: one record per model (model.ts), keyed by the results format's
- * `LoadModel`, so a model added there without its file here (or the reverse) fails type checking. The
- * config union (runner/config.ts), the CLI's flags (cli/load_model.ts), planning (scenarios/) and the
- * worker (run_load.ts) read the models' rules from here rather than branching on their names.
+ * The table of load models, one record per model keyed by the results format's `LoadModel` (a mismatch
+ * fails type checking). Everything else reads a model's rules here instead of branching on its name.
  */
 import type { LoadModel } from "../../../results/mod.ts";
 import { shareOf } from "../schedule.ts";
@@ -23,10 +21,7 @@ export const LOAD_MODEL_DEFS = {
   "ramping-connections": rampingConnectionsModel,
 } satisfies { [M in LoadModel]: LoadModelDef<M, any> };
 
-/**
- * A record seen through its name only: its rules take the config of its model, which the caller's
- * `model` field guarantees (the config union is discriminated by it).
- */
+/** A record seen through its name only: its rules take its model's config, which `model` guarantees. */
 export type AnyModelDef = LoadModelDef<LoadModel, any>;
 
 /** The record of `model`. */
