@@ -1,9 +1,7 @@
 /**
  * @module
- * The main-isolate side of flow statistics: every worker's `FlowSample[]` goes through
- * `FlowAggregator.add`, so 1 or N workers share one merge path (`addFlowCounters`: counts summed, the
- * encoded histograms decoded and added), then summarised once in `finish`. Workers run the same config, so
- * flows and steps line up by index; a mismatch is a bug of ours and throws.
+ * The main-isolate side of flow statistics: every worker's samples go through `FlowAggregator.add`, one
+ * merge path for 1 or N workers, summarised once in `finish`.
  */
 import type { FlowResult } from "../../results/mod.ts";
 import { encodeHistogram, type Histogram, summarizeMs } from "../../results/histogram.ts";
