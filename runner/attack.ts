@@ -30,15 +30,13 @@ import { onTestAbort } from "./script/k6/test_abort.ts";
 import type { SteerChange } from "../results/schema_steering.ts";
 
 export interface AttackHooks {
-  /** Name of the run in the results; default "attack". */
   name?: string;
   onProgress?(p: AttackProgress): void;
   progressEveryMs?: number;
   /** The schedule's start instant (ms since the epoch); the measured part begins `config.warmupMs` later. */
   onStart?(startAtEpochMs: number): void;
-  /** Aborting stops the load gracefully; the partial result is still returned. */
   signal?: AbortSignal;
-  /** Thresholds judged on each completed interval; the first to fail stops the load gracefully (`abortedBy`). */
+  /** Thresholds judged on each completed interval; the first to fail stops the load (`abortedBy`). */
   abortOn?: AbortRule[];
   /** Each interval once every worker reported it (and `late` samples), for a metrics exporter: queue only. */
   onInterval?(delta: IntervalDelta): void;
@@ -54,7 +52,7 @@ export class RequestLogFailed extends Error {
   }
 }
 
-/** Runs the attack described by a validated config; throws `RequestLogFailed` (with the result) when the log failed. */
+/** Runs the attack of a validated config; throws `RequestLogFailed` (with the result) when the log failed. */
 export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): Promise<RunResult> {
   // A gRPC run whose schema is the server's asks for it now, before any worker (the target is up).
   config = await withReflectedSchema(config);
@@ -162,7 +160,6 @@ async function runSteered(
   } finally {
     clearInterval(timer);
     abort.done();
-    // The live changes, known only once the load is over.
     if (steering) steered = steering.end();
   }
   return { workers, steered, flowSamples };
@@ -212,10 +209,7 @@ function progressTimer(config: AttackConfig, aggregator: RunAggregator, hooks: A
   }, hooks.progressEveryMs ?? 250);
 }
 
-/**
- * The live side of `abortOn`: judges each complete interval and stops the load on a failure. One found
- * only at the planned end stops nothing (the run went its length). `scriptJudge` is asked each interval too.
- */
+/** Judges each complete interval for `abortOn` and `scriptJudge`; a failure stops the load early. */
 function abortOnFail(
   rules: AbortRule[],
   intervalMs: number,
@@ -248,10 +242,7 @@ function abortOnFail(
   return state;
 }
 
-/**
- * The requested rate of open models over the measured phases; null for closed ones. Flows multiply it by
- * requests per session, a WebSocket storm by messages per connection.
- */
+/** The requested rate of an open model (null: closed), times a flow's requests or a storm's messages. */
 function targetRps(config: AttackConfig): number | null {
   // A script's session sends as many requests as its code does: no requested rate of requests to compare.
   if (config.script) return null;

@@ -52,8 +52,6 @@ function stormRateIssue(c: { model: LoadModel; ws?: { messagesPerConnection: num
 /** What callers pass in; defaults are filled by `parseAttackConfig`. */
 export type AttackConfigInput = z.input<typeof attackConfigSchema>;
 export type AttackConfig = z.output<typeof attackConfigSchema>;
-/** The config of one model, e.g. `AttackConfigOf<"rate">` has `phases`. */
-type AttackConfigOf<M extends LoadModel> = Extract<AttackConfig, { model: M }>;
 /** The model-specific part of an input: `model` and what its member adds to the common fields. */
 export type ModelInput = AttackConfigInput extends infer T
   ? T extends unknown ? Omit<T, keyof typeof commonFields>

@@ -129,7 +129,7 @@ function concurrencyIssues(c: CheckedConfig): Issue[] {
   }];
 }
 
-/** What HTTP/2 excludes: flows, pipelining, placeholders in header names, per-arrival streams, h2c on https:. */
+/** What HTTP/2 excludes: flows, pipelining, header-name placeholders, per-arrival streams, h2c on https:. */
 function protocolIssues(c: CheckedConfig): Issue[] {
   if (c.grpc !== undefined && (c.protocol === "http1" || c.protocol === "auto")) {
     return [{

@@ -45,7 +45,7 @@ export const commonFields = {
   pipelining: z.number().int().min(1, "pipelining must be >= 1").max(256).default(1),
   /**
    * Socket transport, chosen once per run and recorded: `deno`, `epoll` (libc through FFI, OpenSSL for
-   * https:), `auto` (epoll where it can run; docs/TLS.md), `io_uring` (experimental, plain-TCP closed models).
+   * https:), `auto` (epoll where it can run; docs/TLS.md), `io_uring` (experimental, closed models).
    */
   transport: z.enum(["auto", "epoll", "deno", "io_uring"]).default("auto"),
   /** Local addresses connections bind to in turn, past one address's ~28,000 ports (epoll only). */
@@ -70,7 +70,7 @@ export const commonFields = {
   }).optional(),
   /** HTTP/2: concurrent streams per connection (h2load's `-m`). */
   streams: z.number().int().min(1, "streams must be >= 1").max(1000, "streams must be <= 1000").default(1),
-  /** HTTP/2 over fixed connections: streams in flight over all of them (ghz's `-c`); absent: `streams` each. */
+  /** HTTP/2 over fixed connections: streams in flight over all (ghz's `-c`); absent: `streams` each. */
   concurrency: z.number().int().min(1, "concurrency must be >= 1").optional(),
   h2WindowBytes: z.number().int().min(65_535, "h2 window must be >= 65535 bytes")
     .max(0x7fff_ffff, "h2 window must be < 2 GiB").default(16 * 1024 * 1024),

@@ -13,10 +13,7 @@ type Issue = { path: Array<string | number>; message: string };
 /** Metadata names: lower-case tokens that gRPC itself does not set. */
 const METADATA_NAME = /^(?!grpc-)[0-9a-z_.-]+$/;
 
-/**
- * Why metadata `value` of `name` cannot be sent, or null: HTTP/2 servers answer a control character with
- * GOAWAY. A `-bin` value travels base64-encoded, so it may hold any.
- */
+/** Why metadata `value` of `name` cannot be sent (a control character draws GOAWAY), or null. */
 export function metadataValueProblem(name: string, value: string): string | null {
   // deno-lint-ignore no-control-regex -- matching control characters is the point
   if (name.endsWith("-bin") || !/[\x00-\x1f\x7f]/.test(value)) return null;

@@ -14,7 +14,7 @@ export const requestSpecSchema = z.object({
   /** Path with query, e.g. `/json?x=1`. Joined to the URL's origin. */
   path: z.string().refine((p) => p.startsWith("/") || p.startsWith("{{"), "path must start with '/'")
     .superRefine(ruleOf(pathProblem)).default("/"),
-  /** Names are tokens, values one line (request_rules.ts): a bad one is a config error, not a worker's crash. */
+  /** Names are tokens, values one line (request_rules.ts): a config error, not a worker's crash. */
   headers: z.array(z.tuple([z.string().min(1), z.string()]))
     .superRefine((h, ctx) => headerRules(h, ctx, (_, k, part) => [k, part])).default([]),
   body: z.instanceof(Uint8Array).optional(),

@@ -58,7 +58,7 @@ function groupRule(regexp: string | undefined, group: number | undefined, ctx: z
   });
 }
 
-/** A value a step's response gives later steps: a JSON path, a header, or a regexp group; none ends the session. */
+/** A value for later steps: a JSON path, a header or a regexp group; none found ends the session. */
 const captureSpecSchema = z.strictObject({
   json: z.string().startsWith("$", 'a JSON path starts with "$", e.g. "$.token"').superRefine(jsonPathRule)
     .optional(),

@@ -31,7 +31,7 @@ export function socketsOf(
   config: SocketFields,
 ): { open: boolean; sockets: number; whole: number; stage?: number } {
   const open = pacingOf(config) === "open";
-  // A segment's share is at most the whole divided by the segments, rounded up (shares are as even as can be).
+  // A segment's share is at most the whole over the segments, rounded up (shares are as even as can be).
   const share = (whole: number) => config.segment ? Math.ceil(whole / config.segment.count) : whole;
   if (!open && config.connections === undefined && config.stages && config.stages.length > 0) {
     // The first stage asking for the most: the one a message names.

@@ -58,7 +58,7 @@ interface RunUnderWay {
   connections: number | null;
 }
 
-/** Steering for every run of one command; `onChange` hears applied changes, `onState` each load's start and end. */
+/** Steering for every run of one command; `onChange` hears changes, `onState` each load's start and end. */
 export class RunSteering {
   #run: RunUnderWay | null = null;
   onChange: (change: SteerChange, state: SteerState) => void = () => {};
@@ -212,7 +212,7 @@ function base(config: AttackConfig) {
   return basePhasesOf(config, config.warmupMs + measuredDurationMs(config));
 }
 
-/** The arrivals per second a steered open load asked for over its measured part, pauses and changes included. */
+/** The arrivals per second a steered open load asked for over its measured part, pauses included. */
 export function steeredArrivalsPerSec(
   config: AttackConfig,
   changes: readonly SteerChange[],

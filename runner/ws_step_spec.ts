@@ -22,10 +22,7 @@ const SUBPROTOCOL = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** The most a ws step waits for its message, ms (10 minutes). */
 const MAX_WS_WAIT_MS = 600_000;
 
-/**
- * Whether an endpoint may send `code` in a Close frame (RFC 6455 7.4): reserved codes draw a protocol
- * error (1002), which would read as the target's failure.
- */
+/** Whether an endpoint may send `code` in a Close frame (RFC 6455 7.4): reserved codes draw a 1002. */
 function sendableCloseCode(code: number): boolean {
   return (code >= 1000 && code <= 1003) || (code >= 1007 && code <= 1014) || (code >= 3000 && code <= 4999);
 }
@@ -62,7 +59,6 @@ export const wsActionFields = {
 };
 
 const ACTIONS = ["connect", "send", "wait", "close"] as const;
-/** What each field goes with. */
 const FIELD_OF: Record<string, readonly string[]> = {
   headers: ["connect"],
   protocols: ["connect"],
@@ -106,7 +102,6 @@ export const wsActionSchema = z.strictObject({
 }).superRefine(wsActionRules);
 export type WsAction = z.infer<typeof wsActionSchema>;
 
-/** A problem with its path under a flow's `steps`. */
 type PathIssue = { path: Array<string | number>; message: string };
 
 /** A step as far as the ordering rules read it. */

@@ -15,7 +15,7 @@ export const MAX_COOKIES_PER_DOMAIN = 50;
 export const MAX_COOKIES = 3_000;
 /** Largest cookie kept, name, value and attributes (RFC 6265 6.1); a larger one is ignored as browsers do. */
 export const MAX_COOKIE_BYTES = 4_096;
-/** Control characters but tab (a header value may hold one): a cookie with one in its name or value is not kept. */
+/** Control characters but tab: a cookie with one in its name or value is not kept. */
 // deno-lint-ignore no-control-regex -- matching control characters is the point
 const CONTROL = /[\x00-\x08\x0a-\x1f\x7f]/;
 
@@ -132,7 +132,7 @@ export class CookieJar {
     this.#store(cookie, nowMs);
   }
 
-  /** Replaces the cookie of the same name, domain and path (RFC 6265 5.3 step 11), then evicts past the caps. */
+  /** Replaces the cookie of the same name, domain and path (RFC 6265 5.3 step 11), then evicts. */
   #store(cookie: Cookie, nowMs: number): void {
     let cookies = this.#byDomain.get(cookie.domain);
     const key = `${cookie.name};${cookie.path}`;

@@ -27,7 +27,7 @@ export interface FillPlace {
 
 export const BODY_PLACE: FillPlace = { fill: FILL_BODY, label: "" };
 
-/** RFC 3986 unreserved characters: kept as they are in a query value (as `encodeURIComponent`, less `!*'()`). */
+/** RFC 3986 unreserved characters, kept as they are in a query value (`encodeURIComponent` less `!*'()`). */
 const UNRESERVED = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~";
 /** A path keeps its segment characters too (RFC 3986 pchar and "/"): a captured `/next/7` stays a path. */
 const PATH_CHARS = UNRESERVED + "!$&'()*+,;=:@/";

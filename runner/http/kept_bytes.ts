@@ -18,7 +18,7 @@ export function keptTooLargeMessage(limitBytes: number): string {
 
 /** What every KeptBytes holds until its first append: one empty buffer, not one per connection. */
 const NOTHING = new Uint8Array(0);
-/** The first buffer's size, doubled as needed: every checking connection keeps its buffer between responses. */
+/** The first buffer's size, doubled as needed; a checking connection keeps its buffer between responses. */
 const FIRST_KEPT_BYTES = 512;
 /** Runs up to this long are copied in a loop rather than through a view (see `append`). */
 const COPY_LOOP_BYTES = 256;

@@ -110,7 +110,7 @@ export function setCookiesOf(kept: StepResponse): string[] {
 const NO_VALUES: string[] = [];
 const SET_COOKIE = new TextEncoder().encode("et-cookie:");
 
-/** Whether the final head of `raw` may hold a Set-Cookie field: a quick scan of line starts, past 1xx heads. */
+/** Whether the final head of `raw` may hold a Set-Cookie field: a scan of line starts, past 1xx heads. */
 export function mayHaveSetCookie(raw: Uint8Array): boolean {
   const n = raw.length;
   let inHead = false, interim = false;
@@ -135,7 +135,7 @@ export function mayHaveSetCookie(raw: Uint8Array): boolean {
   return false;
 }
 
-/** The field lines of the head in raw[from, to); an obs-fold line joins the value before it (RFC 9112 5.2). */
+/** The field lines of the head in raw[from, to); obs-fold lines join with a space (RFC 9112 5.2). */
 function readFields(raw: Uint8Array, from: number, to: number, names: string[], values: string[]): void {
   const scanner = new FieldLines(false);
   scanner.reset();

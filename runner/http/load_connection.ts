@@ -33,7 +33,7 @@ export interface ConnectionShared {
   readonly maxHeaderBytes: number;
   /** Bounds connects in flight at once (every `open` passes it). */
   readonly connectGate: ConnectGate;
-  /** Connects complete beside the crowd's traffic (epoll, io_uring); false on deno, which opens the crowd first. */
+  /** Connects complete beside traffic (epoll, io_uring); false on deno, which opens the crowd first. */
   readonly connectsBesideTraffic?: boolean;
   log: ResponseSink | null;
   /** True once the run is over: failures caused by our own shutdown are not counted. */

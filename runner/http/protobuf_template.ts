@@ -144,10 +144,7 @@ export interface RefusalSink {
   refusedKind: RefusalKind;
 }
 
-/**
- * Writes `t`'s messages filled with `values` at `at`, each with its 5-byte prefix; returns the end, or -1
- * when refused (`sink.refused` says why).
- */
+/** Writes `t`'s messages filled and length-prefixed at `at`; the end, or -1 when refused. */
 export function writeGrpcBody(
   buf: Uint8Array,
   at: number,

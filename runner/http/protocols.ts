@@ -42,7 +42,7 @@ export function alpnOf(url: URL, requested: ProtocolRequest): {
   return https ? { alpn: ["h2", "http/1.1"], settled: null } : { alpn: undefined, settled: "http1" };
 }
 
-/** `auto` on https:: one connection (no request) learns the server's ALPN choice; `http1` unless it chose h2. */
+/** `auto` on https:: one connection (no request) learns the server's ALPN choice: `h2` or `http1`. */
 export async function probeProtocol(
   chosen: ChosenTransport,
   hostname: string,

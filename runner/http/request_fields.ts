@@ -43,7 +43,7 @@ export function requestFieldsOf(hostHeader: string, spec: RequestSpec): RequestF
   };
 }
 
-/** Whether a content-length goes with the head: a body is given or the method carries one; never the user's. */
+/** Whether a content-length goes with the head: a body is given or the method carries one. */
 export function addsLength(spec: RequestSpec, fields: RequestFields): boolean {
   return spec.body !== undefined || fields.carriesBody;
 }

@@ -18,7 +18,7 @@ const NO_VALUES: ReadonlyArray<Uint8Array> = [];
 const EMPTY = new Uint8Array(0);
 
 export class RequestPicker {
-  /** Request k's endpoint index times 2, plus 1 for HEAD: a plain array, no typed array's buffer per connection. */
+  /** Request k's endpoint index times 2, plus 1 for HEAD (a plain array: no buffer per connection). */
   readonly #picked: number[];
   #batch = EMPTY;
   #writer: TemplateWriter | null = null;
@@ -42,7 +42,7 @@ export class RequestPicker {
     this.#picked[k] = 2 * request.endpoint + (request.isHead ? 1 : 0);
   }
 
-  /** Bytes to write for `depth` requests (or `request`); null when no data row is left or a value was refused. */
+  /** Bytes for `depth` requests (or `request`); null when no data row is left or a value was refused. */
   pick(depth: number, request: EncodedRequest | null): Uint8Array | null {
     this.refused = "";
     if (request !== null) return this.#one(request);

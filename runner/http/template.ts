@@ -47,7 +47,6 @@ type Placeholder =
   | { kind: "randomNumber"; min: number; max: number }
   | { kind: "randomString"; length: number };
 
-/** Whether `text` has any `{{ ... }}`. */
 export function hasPlaceholder(text: string): boolean {
   return text.includes("{{");
 }
@@ -105,7 +104,6 @@ export interface Parts {
   fills: Uint8Array;
   /** Per slot: the count message when its value is refused (names only). */
   messages: string[];
-  /** Bytes of the segments together. */
   fixedBytes: number;
 }
 
@@ -204,10 +202,7 @@ export function upperBound(parts: Parts, values: ReadonlyArray<Uint8Array>): num
   return bytes;
 }
 
-/**
- * Writes `parts` at `at`; returns the end, or `-1 - k` when slot k's value may not go where it is
- * (`parts.messages[k]` names it).
- */
+/** Writes `parts` at `at`; the end, or `-1 - k` when slot k's value is refused (`parts.messages[k]`). */
 export function writeParts(
   buf: Uint8Array,
   at: number,

@@ -10,10 +10,7 @@ import type { LoadConnection } from "../http/load_connection.ts";
 /** Pause after a failed connect so a down target costs a count, not a spinning core. */
 export const CONNECT_BACKOFF_MS = 10;
 
-/**
- * Runs one connection closed-loop while `take(depth, nowMs)` grants requests, starting once `opened`
- * settles; resolves with `conn`, so a crowd needs one end handler.
- */
+/** Runs `conn` closed-loop while `take(depth, nowMs)` grants, once `opened` settles; resolves with `conn`. */
 export async function closedLoop(
   ctx: LoadContext,
   conn: LoadConnection,
@@ -60,7 +57,7 @@ async function arrivalLoop(
   return conn;
 }
 
-/** The closed loop of this run: the plain one (pipelining) unless arrivals are sessions or own connections. */
+/** This run's closed loop: the plain one unless arrivals are sessions or own connections. */
 export function closedLoopOf(ctx: LoadContext): typeof closedLoop {
   return ctx.arrival === null ? closedLoop : arrivalLoop;
 }

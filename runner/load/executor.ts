@@ -26,7 +26,7 @@ export interface LoadContext<C extends CommonConfig = CommonConfig> {
   readonly workerCount: number;
   /** When the load starts (warm-up included). */
   readonly startMs: number;
-  /** After this no request starts (Infinity when only a count bounds the run); steering may move it earlier. */
+  /** After this no request starts (Infinity: only a count bounds the run); steering may move it earlier. */
   endMs: number;
   /** Set on a stop request (Ctrl-C or a caller's abort): start nothing new. */
   stopRequested: boolean;
@@ -36,9 +36,9 @@ export interface LoadContext<C extends CommonConfig = CommonConfig> {
   readonly pool: readonly LoadConnection[];
   /** Load connections per real connection: 1 over HTTP/1.1, `streams` over HTTP/2. */
   readonly streamsPerConnection: number;
-  /** HTTP/2: the streams in flight over the fixed connections when not `streams` on each (config `concurrency`). */
+  /** HTTP/2 `concurrency`: the streams in flight over the fixed connections, if not `streams` each. */
   readonly concurrency?: number;
-  /** What one arrival does (flow_session.ts); null: one request on a kept-alive connection (the fast path). */
+  /** What one arrival does (flow_session.ts); null: one request on a kept-alive connection. */
   readonly arrival: Arrival | null;
   /** Changes made to the running load (steer.ts): the open schedule and the closed loops follow them. */
   readonly steer: WorkerSteering;

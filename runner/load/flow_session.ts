@@ -132,7 +132,7 @@ export class FlowSessions {
         sendMs = startMs + flow.leadingThinkMs;
         if (flow.leadingThinkMs > 0) {
           await sleepUnlessAborted(sendMs - performance.now(), run.ended);
-          // A closed loop's user sends as its think ends: its timer's lateness is the worker's, not the target's.
+          // A closed loop's user sends as its think ends: a late timer is the worker's, not the target's.
           if (closed) sendMs = performance.now();
         }
       } else sendMs = performance.now();

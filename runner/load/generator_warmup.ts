@@ -82,7 +82,7 @@ export async function warmUpGenerator(
   return { durationMs: performance.now() - beganMs, answered };
 }
 
-/** One burst of `durationMs`: the run's model against the sink at `sinkUrl`; resolves with the answers counted. */
+/** One burst of `durationMs` of the run's model against `sinkUrl`; resolves with the answers counted. */
 async function runBurst(
   config: AttackConfig,
   model: AnyModelDef,

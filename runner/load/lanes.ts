@@ -171,7 +171,7 @@ export class FixedLanes implements LaneOwner {
   onPark(): void {}
   onConnected(): void {}
 
-  /** Round-robin over the lanes; a send whose lane is busy waits: server-bound unless the isolate was late. */
+  /** Round-robin over the lanes; a send whose lane is busy waits (server-bound unless we were late). */
   dispatch(intendedMs: number, late: boolean): void {
     const lane = this.#lanes[this.#next];
     this.#next = this.#next + 1 === this.#lanes.length ? 0 : this.#next + 1;

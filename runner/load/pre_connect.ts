@@ -24,7 +24,7 @@ interface PreConnected {
   estimateMs: number | null;
 }
 
-/** The pool of open pacing for one worker: its share of `preConnect`, else Little's law at `ratePerSec`, capped. */
+/** One worker's open-pacing pool: its share of `preConnect`, else Little's law at `ratePerSec`, capped. */
 export function openPoolSize(
   c: { maxConnections: number; preConnect?: number },
   ratePerSec: number,

@@ -88,10 +88,7 @@ export function requestLogPath(outDir: string, runName: string): string {
   return `${outDir}/requests/${fileStem(runName, PLAIN_RUN_NAME.test(runName))}.csv`;
 }
 
-/**
- * A request log that could not be written (a full disk) as an `OutputError` naming the log and the OS
- * error, or null for any other failure; a worker's write failure arrives as message text.
- */
+/** A failed request log write (a full disk) as an `OutputError` naming the log, or null for others. */
 export function requestLogError(err: unknown, logFile: string): OutputError | null {
   const text = err instanceof Error ? err.message : String(err);
   const inWorker = /request log: (?:\w*Error: )?(.*)$/s.exec(text);

@@ -31,7 +31,7 @@ import { loadScript } from "../script/script_load.ts";
 import { runPrepared, watchdog } from "./run_prepared.ts";
 import type { LoadRunOptions, PreparedLoad } from "./load_run_types.ts";
 
-/** Readies this worker's share before t0: the generator's warm-up, then the pool. Only connects reach the target. */
+/** Readies this worker's share before t0 (warm-up, then the pool); only connects reach the target. */
 export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
   const { config } = opts;
   // From here on the worker is its stripe of the whole load (segments are one more level of striping).

@@ -11,7 +11,7 @@ import { IntervalRecorder } from "../stats/recorder.ts";
 import type { LoadContext } from "./executor.ts";
 import { type AnyModelDef, pacingOf } from "./models/mod.ts";
 
-/** The run's recorder, counting nothing until `setOrigin` (t0 for the run, the burst's start for the burst). */
+/** The run's recorder, counting nothing until `setOrigin` (at t0 for the run, at its start for the burst). */
 export function recorderOf(config: AttackConfig, model: AnyModelDef): IntervalRecorder {
   return new IntervalRecorder({
     intervalMs: config.intervalMs,
@@ -45,7 +45,7 @@ export function loadContextOf(f: ContextFields): LoadContext<AttackConfig> {
   };
 }
 
-/** Connects in flight at once: bounded for the open models, free for the closed ones (see connect_gate.ts). */
+/** Connects in flight at once: bounded for open models, free for closed ones (connect_gate.ts). */
 export function connectGateOf(config: AttackConfig): ConnectGate {
   return new ConnectGate(isClosedModel(config) ? Infinity : CONNECTS_IN_FLIGHT_PER_WORKER);
 }

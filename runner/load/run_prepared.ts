@@ -33,7 +33,6 @@ import { pacingOf } from "./models/mod.ts";
 import { GeneratorMeter } from "../stats/generator_meter.ts";
 import { CountEnd } from "./count_end.ts";
 
-/** What prepareLoad built before t0 for the run. */
 interface Prepared {
   model: AnyModelDef;
   shared: ConnectionShared;
@@ -53,7 +52,6 @@ interface Prepared {
 /** Flows with ws steps: their sessions' shared counts, mask keys and buffer budget. */
 type FlowWs = NonNullable<SessionOptions["ws"]>;
 
-/** What the run's parts share once it started. */
 interface RunState {
   ctx: LoadContext<AttackConfig>;
   /** When a stop request or the end of the data rows stopped new arrivals; Infinity until then. */
@@ -72,7 +70,6 @@ interface RunState {
   sides: Set<LoadConnection>;
 }
 
-/** Runs a prepared load from `startMs` to its end and the graceful stop. */
 export function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number): LoadRun {
   const { config } = opts;
   const recorder = prepared.shared.recorder;

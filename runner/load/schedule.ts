@@ -2,7 +2,7 @@
  * @module
  * Pure open-model schedules: `sendTimeMs(i)` is the i-th request's intended send from the run's start, in
  * closed form from the phases, so no drift accumulates. Send i happens when the cumulative count N(t)
- * reaches i (constant: r*t; ramp r0 -> r1 over D: r0*t + (r1-r0)*t^2/(2D)); rate 0 is a pause. No clock inside.
+ * reaches i (constant: r*t; ramp r0 -> r1 over D: r0*t + (r1-r0)*t^2/(2D)); rate 0 pauses. No clock inside.
  */
 import type { Phase } from "./models/fields.ts";
 
@@ -88,10 +88,7 @@ export function shareOf(total: number, workerIndex: number, workers: number): nu
   return Math.floor(total / workers) + (workerIndex < total % workers ? 1 : 0);
 }
 
-/**
- * The stream slots a worker runs over its share of `connections`: `streamsPerConnection` on each, or its
- * part of `concurrency` (ghz's -c over --connections) dealt over the connections in turn.
- */
+/** A worker's stream slots: `streamsPerConnection` per connection, or its part of `concurrency`. */
 export function slotsOf(
   ctx: { streamsPerConnection: number; concurrency?: number; workerIndex: number; workerCount: number },
   connections: number,

@@ -111,7 +111,7 @@ export class WorkerSteering {
     return next === undefined ? Infinity : this.startMs + next.atMs;
   }
 
-  /** Resolves at `dueMs` or on a change; a send due within a few ms gets the clock's own wait (the hot path). */
+  /** Resolves at `dueMs` or on a change; a send due within a few ms gets the clock's own wait. */
   waitUntil(dueMs: number): Promise<void> {
     const aheadMs = dueMs - performance.now();
     if (aheadMs <= 0) return DONE;

@@ -8,7 +8,7 @@ import { type LoadContext, mayStart } from "./executor.ts";
 import type { LoadConnection } from "../http/load_connection.ts";
 import type { closedLoop } from "./closed_loop.ts";
 
-/** Runs `conns` closed-loop, each once `opened[i]` settles, following the changes; throws a loop's failure at the end. */
+/** Runs `conns` closed-loop (each once `opened[i]` settles), following the changes; throws a failure. */
 export async function runSteeredLoops(
   ctx: LoadContext,
   conns: LoadConnection[],

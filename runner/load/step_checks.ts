@@ -56,7 +56,7 @@ export interface Check {
   regexp: RegExp | null;
   /** As results name it, e.g. `status 200`, `$.ok == true`. */
   name: string;
-  /** The text compared (`contains`, a string `equals`) as literals and value indexes, when it has placeholders. */
+  /** The compared text (`contains`, a string `equals`) as literals and value indexes, if templated. */
   text: Array<string | number> | null;
 }
 
@@ -162,10 +162,7 @@ export function checkPasses(
   return passes(check, response, new JsonBody(response), values);
 }
 
-/**
- * The most a session's captures keep together, bytes: many captures of big messages could end a worker,
- * and a filled body is never sent past 16 MiB anyway (runner/http/fill_values.ts).
- */
+/** The most a session's captures keep together, bytes: no filled body is sent past 16 MiB anyway. */
 const SESSION_CAPTURE_BYTES = 16 * 1024 * 1024;
 
 /** What a session's captures keep in all (a new record per session). */

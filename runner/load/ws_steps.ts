@@ -64,7 +64,7 @@ export interface EncodedWsStep {
   closeCode: number;
 }
 
-/** Compiles one ws step: `url` the target's, `indexOf` the flow's value names, `defaultTimeoutMs` the run's. */
+/** Compiles one ws step of a flow at `url`, with its value names and the run's default timeout. */
 export function encodeWsStep(
   step: Extract<FlowSpec["steps"][number], { ws: unknown }>,
   url: URL,
@@ -117,7 +117,7 @@ class MessageResponse implements StepResponse {
   }
 }
 
-/** What a flow step ended with: done, failed (counted), a capture that found nothing, or cut by the run's end. */
+/** How a flow step ended: done, failed (counted), a capture that found nothing, or cut by the run's end. */
 export type StepOutcome = "done" | "failed" | "captureFailed" | "stopped";
 
 /** The parts of a run every session's ws steps share. */

@@ -9,7 +9,7 @@ import type { Sink } from "./warmup_sink.ts";
 /** Longest the sink's isolate may take to start listening; past it the run starts cold. */
 const SINK_START_TIMEOUT_MS = 3_000;
 
-/** The echo for `config`'s warm-up when it sends messages (not hold), else null; null when it cannot start. */
+/** The echo for `config`'s warm-up when it sends messages (not hold); null otherwise or on failure. */
 export function wsSinkFor(config: AttackConfig): Promise<Sink | null> {
   const warms = config.generatorWarmup && /^wss?:/.test(config.url) && (config.ws?.pingIntervalMs ?? 0) === 0;
   return warms ? startWsSink().catch(() => null) : Promise.resolve(null);

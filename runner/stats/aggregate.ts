@@ -32,7 +32,6 @@ const DEFAULT_FOLD_WINDOW_MS = 5_000;
 /** Merges interval samples from any number of workers into run statistics. */
 export class RunAggregator {
   readonly #intervalMs: number;
-  readonly #uncorrected: boolean;
   readonly #keepIntervalHistograms: boolean;
   /** Intervals some worker has not reported yet: a handful at any time, each worker's encodings. */
   readonly #open = new Map<number, IntervalAccumulator>();
@@ -44,9 +43,7 @@ export class RunAggregator {
   readonly #encodedTail: number[] = [];
   /** How many intervals back an encoding is kept without interval histograms (see `foldWindowMs`). */
   readonly #tailIntervals: number;
-  /** Highest interval index seen, -1 before the first sample. */
   #lastIndex = -1;
-  /** The run's totals, merged as samples arrive. */
   readonly #totals: RunTotals;
   readonly #onInterval: AggregatorOptions["onInterval"];
   #requestedRps: number | null;
@@ -55,7 +52,6 @@ export class RunAggregator {
   constructor(opts: AggregatorOptions) {
     if (!(opts.intervalMs > 0)) throw new RangeError(`intervalMs must be > 0, got ${opts.intervalMs}`);
     this.#intervalMs = opts.intervalMs;
-    this.#uncorrected = opts.uncorrected;
     this.#keepIntervalHistograms = opts.intervalHistograms ?? true;
     this.#totals = new RunTotals(opts);
     this.#reported = new Array<number>(Math.max(1, opts.workers ?? 1)).fill(-1);

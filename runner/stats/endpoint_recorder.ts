@@ -50,7 +50,7 @@ export class EndpointRecorder {
     this.#touched = new Uint8Array(count);
   }
 
-  /** The index of endpoint `name` with `tags` (another tag set is another endpoint, as in k6), added on first use. */
+  /** The index of endpoint `name` with `tags` (each tag set its own endpoint, as in k6), added on need. */
   indexOf(name: string, tags?: Readonly<Record<string, string>>): number {
     if (tags === undefined) return this.#indexes.get(name) ?? this.#add(name, name, undefined);
     const frozen = Object.isFrozen(tags);

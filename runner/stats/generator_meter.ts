@@ -35,7 +35,7 @@ export class GeneratorMeter {
   readonly read: typeof readThreadSchedMs;
   readonly readyWait: MeterSources["readyWait"];
 
-  /** `periodMs`: the run timer's period. The first reading is taken now, so a held-back first tick covers it. */
+  /** `periodMs`: the run timer's period. The first reading is taken now, so a late first tick covers it. */
   constructor(
     readonly originMs: number,
     readonly intervalMs: number,
@@ -85,10 +85,7 @@ export class GeneratorMeter {
     }
   }
 
-  /**
-   * Puts each drained interval's shares on its sample and forgets the interval; an earlier interval with
-   * no sample gets an empty one, so a blocked start is judged too.
-   */
+  /** Puts each drained interval's shares on its sample; a skipped interval gets an empty sample for them. */
   attach(samples: IntervalSample[]): IntervalSample[] {
     if (samples.length === 0) return samples;
     const last = samples[samples.length - 1];

@@ -32,7 +32,7 @@ export interface IntervalAccumulator extends IntervalCounts {
   endpoints?: EndpointSample[];
   /** A WebSocket run's workers' handshakes and messages, kept only until the interval is handed on. */
   ws?: WsIntervalCounts;
-  /** Closed models: the busiest worker's thread in the interval (results/conclude/generator_saturation.ts). */
+  /** Closed models: the busiest worker's thread in the interval (conclude/generator_saturation.ts). */
   generator?: GeneratorLoad;
 }
 
@@ -126,10 +126,7 @@ export function settleInterval(done: CompleteInterval, encode = true): void {
   done.pending = [];
 }
 
-/**
- * Adds an accumulator into a complete interval: a late sample, or an interval folded into the last one
- * (gauges only for the former). Latencies merge exactly while `into` still has its encodings.
- */
+/** Adds a late sample or a folded interval into a complete one (gauges only for the former). */
 export function addToComplete(into: CompleteInterval, from: IntervalAccumulator, gauges: boolean): void {
   const hadRequests = into.requests > 0;
   addInterval(into, from);

@@ -20,7 +20,7 @@ const NO_COUNTERS: Readonly<Counters> = Object.freeze(emptyCounters());
 
 interface RecorderOptions {
   intervalMs: number;
-  /** `performance.now()` at the measured run's start (earlier events are warm-up); Infinity until `setOrigin`. */
+  /** `performance.now()` at the measured run's start (earlier is warm-up); Infinity until `setOrigin`. */
   originMs: number;
   uncorrected: boolean;
   /** Distinct error messages kept per kind and interval; the rest count under "(other)". Default 20. */
@@ -92,7 +92,7 @@ export class IntervalRecorder {
     if (!this.#slot(nowMs)) return;
     if (this.#progress !== null) this.#progress[0] = performance.timeOrigin + nowMs;
     // A response to a send intended before t0 is the warm-up's even when it lands after t0 (as in
-    // request_log.ts). The line sits 1 ms early: the ms -> us -> ms round trip can put a t0 send a hair before.
+    // request_log.ts). The line sits 1 ms early: the ms -> us -> ms round trip can put a t0 send before it.
     if (nowMs - latencyUs / 1000 < this.#originMs - WARMUP_LINE_SLACK_MS) return;
     this.#c.requests++;
     if (nowMs >= this.#loadEndMs) this.#c.drained++;

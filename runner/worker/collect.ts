@@ -45,7 +45,7 @@ export interface WorkerSinks {
 
 interface Collecting {
   readonly done: Promise<LoadRunSummary>;
-  /** Ends the unfinished silent workers at `deadlineMs` (the graceful stop's end), the rest a margin later. */
+  /** Ends silent unfinished workers at `deadlineMs` (the graceful stop's end), the rest a margin later. */
   endBy(deadlineMs: number): void;
 }
 
@@ -120,10 +120,7 @@ class WorkerCollector implements Collecting {
     }).catch(() => {});
   }
 
-  /**
-   * Before any deadline, ends a worker silent longer than the request timeout plus the graceful stop: a
-   * count's deadline is its max duration, minutes away.
-   */
+  /** Before any deadline, ends a worker silent past the request timeout plus the graceful stop. */
   #endSilent(): void {
     const epochMs = performance.timeOrigin + performance.now();
     const boundMs = this.config.timeoutMs + this.config.gracefulStopMs;
@@ -199,7 +196,7 @@ class WorkerCollector implements Collecting {
     this.#resolve(this.#totals.summary());
   }
 
-  /** Ends worker `k`: what it had in flight counts as unfinished (cut by loadlab, not failed by the target). */
+  /** Ends worker `k`: what it had in flight counts as unfinished (cut by loadlab, not the target). */
   #cut(k: number, why: "stuck" | "exited" | "memory"): void {
     this.workers[k].terminate();
     this.#totals[why]++;

@@ -11,7 +11,7 @@ import { socketsOf } from "../socket_budget.ts";
 import type { MainToWorker, WorkerToMain } from "./protocol.ts";
 import { reachedHeapCap } from "./memory_limit.ts";
 
-/** Semi-spaces of a script worker: 24 MB per 10,000 sessions, at most 48 MB (19,950 ran 0.61x at 24, 0.77x at 48). */
+/** Semi-spaces of a script worker: 24 MB per 10,000 sessions, at most 48 MB (19,950 ran 0.77x at 48 MB). */
 const SESSIONS_SEMI_MB_PER_10K = 24;
 const SESSIONS_SEMI_MB_MAX = 48;
 /** Every other worker's: 4 MB semi-spaces, the size the crowds' memory goals were met with. */
@@ -21,7 +21,7 @@ const DEFAULT_YOUNG_MB = 12;
 export class LoadWorker {
   onmessage: ((event: { data: WorkerToMain }) => void) | null = null;
   onerror: ((event: { message: string; preventDefault(): void }) => void) | null = null;
-  /** When set, told instead of `onerror` that the isolate ended at its old generation's cap (pool.ts, before the load). */
+  /** Told instead of `onerror` that the isolate ended at its old generation's cap (before the load). */
   onheapcap: (() => void) | null = null;
   readonly #worker: NodeWorker;
 

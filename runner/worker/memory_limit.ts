@@ -120,10 +120,7 @@ export interface MemoryCut {
   stop(): void;
 }
 
-/**
- * Watches the RSS while script isolates run outside a load: past `limitMb` calls `end` and resolves `over`
- * once the memory is given back.
- */
+/** Watches the RSS while script isolates run outside a load: past `limitMb` calls `end`. */
 export function cutPastMemoryLimit(limitMb: number, end: () => void): MemoryCut {
   let resolveOver = (_rssMb: number) => {};
   const over = new Promise<number>((resolve) => resolveOver = resolve);

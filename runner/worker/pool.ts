@@ -23,7 +23,7 @@ const START_TIMEOUT_MS = 120_000;
 const START_LEAD_MS = 30;
 
 interface PoolOptions extends WorkerSinks {
-  /** Told the common start instant (ms since the epoch) as the workers are, so callers can time the warm-up's end. */
+  /** Told the common start instant (epoch ms) as the workers are, so callers can time the warm-up's end. */
   onStart?(startAtEpochMs: number): void;
   /** After the start, a way to send a steering change to every worker; null again when the load is over. */
   onSteerable?(send: ((change: SteerChange) => void) | null): void;
@@ -153,10 +153,7 @@ function memoryBeforeLoad(config: AttackConfig, workers: LoadWorker[], limitMb: 
   return { cut, dispose };
 }
 
-/**
- * The start without a shared instant: at once, except a segment, which starts on the wall clock's
- * interval grid so shards started apart merge without rounding.
- */
+/** The start without a shared instant: at once; a segment's on the wall clock's interval grid. */
 function leadStartOf(config: AttackConfig, earliestEpochMs: number): number {
   if (config.segment === undefined) return earliestEpochMs;
   return Math.ceil(earliestEpochMs / config.intervalMs) * config.intervalMs;
@@ -225,7 +222,7 @@ function allPrepared(workers: LoadWorker[], timeoutMs: number): Promise<PrepareS
   });
 }
 
-/** Why the load did not start when the workers' prepare outlived its time limit: what takes that long, and the fix. */
+/** Why the load did not start when the workers' prepare outlived its limit: what takes that long, the fix. */
 function notPreparedText(timeoutMs: number): string {
   return `load workers not prepared within ${timeoutMs / 1000} s (30 s and twice the request timeout): a ` +
     "session script's import (a top-level await), the generator warm-up or the pre-connect took longer; " +

@@ -31,7 +31,7 @@ export type MainToWorker =
   }
   | {
     type: "start";
-    /** Common start time as `performance.timeOrigin + performance.now()` (each isolate has its own origin). */
+    /** Common start time as `performance.timeOrigin + performance.now()` (isolates' origins differ). */
     startAtEpochMs: number;
   }
   /** A change to the running load (pause, rate, ...), effective at its `atSec` on the run's time axis. */
@@ -47,5 +47,5 @@ export type WorkerToMain =
   /** Its totals, and the secrets it came to know, so what the main side writes redacts them too. */
   | { type: "done"; workerIndex: number; summary: LoadRunSummary; secrets: [string, string][] }
   | { type: "failed"; workerIndex: number; message: string }
-  /** The isolate is ending on its own (`Deno.exit` in a script): its last word, so it is not waited out as stuck. */
+  /** The isolate is ending on its own (`Deno.exit` in a script): its last word, so it is not stuck. */
   | { type: "exited"; workerIndex: number };

@@ -60,7 +60,7 @@ self.onmessage = (event: MessageEvent<MainToWorker>) => {
   }
 };
 
-/** Marks the time and the sessions in progress into `heartbeat` on a timer: it stops when code never yields. */
+/** Marks the time and sessions in progress into `heartbeat` on a timer: it stops when code never yields. */
 function beatInto(heartbeat: SharedArrayBuffer): void {
   const beat = new Float64Array(heartbeat);
   const mark = () => {

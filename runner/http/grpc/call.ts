@@ -24,7 +24,7 @@ export interface GrpcCall {
   readonly weight?: number;
   /** Compress every message with gzip (once, here). */
   readonly compress?: "gzip";
-  /** The messages with placeholders, filled and encoded per call (protobuf_template.ts) in place of `message`. */
+  /** The messages with placeholders, filled and encoded per call in place of `message`. */
   readonly template?: GrpcBodySpec;
   /** The method answers one message (not a server stream): a second one is a broken answer. */
   readonly unary?: boolean;
@@ -40,7 +40,7 @@ export const RESERVED_METADATA = new Set([
   "user-agent",
 ]);
 
-/** `value` of a `-bin` metadata key as it travels: its UTF-8 bytes in base64 (padding dropped, as gRPC does). */
+/** A `-bin` metadata value as it travels: its UTF-8 bytes in unpadded base64, as gRPC sends it. */
 function binaryMetadataValue(value: string): string {
   let binary = "";
   for (const b of new TextEncoder().encode(value)) binary += String.fromCharCode(b);

@@ -29,7 +29,7 @@ export interface GrpcCallSource {
   readonly names?: readonly string[];
 }
 
-/** The request of `source`'s call in `root` with deadline `timeoutMs`; streaming methods take a JSON array. */
+/** The request of `source`'s call in `root` with deadline `timeoutMs`; streaming takes a JSON array. */
 export function grpcCallSpec(root: Root, source: GrpcCallSource, timeoutMs: number): RequestSpec {
   const method = findMethod(root, source.call);
   const text = source.message ?? (method.clientStreaming ? "[]" : "{}");

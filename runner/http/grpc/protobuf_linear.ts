@@ -13,7 +13,7 @@ type Any = any;
 function addFieldsInLinearTime(): void {
   const type = protobuf.Type.prototype as Any;
   const add = type.add;
-  /** A message's fields by id as its last field add left them (a oneof's add clears them after its fields'). */
+  /** A message's fields by id as its last add left them (a oneof's add clears them after its fields'). */
   const kept = new WeakMap<object, Record<number, protobuf.Field>>();
   type.add = function (this: Any, object: protobuf.ReflectionObject) {
     if (!(object instanceof protobuf.Field && object.extend === undefined)) {
@@ -86,10 +86,7 @@ function extend(field: protobuf.Field): boolean {
 /** The last part of a dotted name (`Later` of `.big.Later`): the name of the message it can be. */
 const lastPart = (name: string) => name.slice(name.lastIndexOf(".") + 1);
 
-/**
- * A message added retries only the extensions waiting for its name (protobufjs retries all of them); those
- * handled are marked and dropped before the root judges what is left unresolvable.
- */
+/** A message added retries only the extensions waiting for its name (protobufjs retries them all). */
 function retryExtensionsByName(): void {
   const root = protobuf.Root.prototype as Any;
   const handleAdd = root._handleAdd;

@@ -36,7 +36,7 @@ export class Connection extends ConnectionIo implements StepConnection {
   /** Bytes read in the exchange in progress: a timeout says how much of the response had come. */
   #arrivedBytes = 0;
 
-  /** For a flow step that keeps its response: placeholder values, a Cookie line, what to keep (0-2) and its cap. */
+  /** For a flow step that keeps its response: values, a Cookie line, what to keep (0-2) and its cap. */
   prepareStep(
     values: ReadonlyArray<Uint8Array>,
     extraHead: Uint8Array | null,
@@ -65,7 +65,7 @@ export class Connection extends ConnectionIo implements StepConnection {
     return new KeptResponse(this.#kept.view());
   }
 
-  /** The last response's kept bytes as received (a session script copies them); valid until the next exchange. */
+  /** The last response's kept bytes as received; valid until the next exchange. */
   keptBytes(): Uint8Array {
     return this.#kept.view();
   }

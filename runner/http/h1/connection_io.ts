@@ -120,7 +120,7 @@ export abstract class ConnectionIo implements LoadConnection, InlineReader {
 
   /** Dials once the connect gate has room; a connect past the timeout is aborted by the watchdog. */
   open(): Promise<boolean> {
-    // No async frame and, on epoll, no promise of the dial's: a crowd's connects in flight keep only this one.
+    // No async frame and, on epoll, no promise of the dial's: a crowd's connects keep only this one.
     return new Promise(
       this.#opening ??= (resolve) => {
         this.#opened = resolve;
@@ -185,10 +185,7 @@ export abstract class ConnectionIo implements LoadConnection, InlineReader {
     return exchanged;
   }
 
-  /**
-   * `exchange` of `request` alone, ending in `settle` (or `failed`) instead of a promise of its own.
-   * `sentMs`: now, when the caller has just read the clock, else negative.
-   */
+  /** `exchange` of `request` alone, ending in `settle` or `failed`; `sentMs`: now, or negative. */
   exchangeInto(
     intendedMs: number,
     sentMs: number,
@@ -241,10 +238,7 @@ export abstract class ConnectionIo implements LoadConnection, InlineReader {
     return this.#end();
   }
 
-  /**
-   * Starts an exchange: picks and writes the request, then (inline) arms the read. False when there was
-   * nothing to send (data rows ran out, or a refused value was counted).
-   */
+  /** Starts an exchange: writes the picked request, then (inline) arms the read; false when none was sent. */
   #begin(intendedMs: number, depth: number, request: EncodedRequest | null, sentMs: number): boolean {
     const shared = this.shared;
     const bytes = this.requests.pick(depth, request);

@@ -87,7 +87,7 @@ export class H2ArrivalConnection implements StepConnection {
     return this.#current().exchange(intendedMs, 1);
   }
 
-  /** A flow step: a session's steps go as streams 1, 3, ... of the arrival's connection, ended by `release`. */
+  /** A flow step: a session's steps go as streams 1, 3, ... of the arrival's one connection. */
   exchangeStep(
     intendedMs: number,
     request: H2Request,
@@ -107,14 +107,7 @@ export class H2ArrivalConnection implements StepConnection {
     values: ReadonlyArray<Uint8Array>,
     cookieLine: Uint8Array | null,
   ): Promise<number> {
-    return this.exchangeStep(
-      sendMs,
-      step.h2!,
-      values,
-      cookieValueOf(cookieLine),
-      step.keep,
-      step.maxKeptBytes,
-    );
+    return this.#current().sendStep(sendMs, step, values, cookieLine);
   }
 
   /** What the last kept step kept. */
@@ -135,10 +128,7 @@ export class H2ArrivalConnection implements StepConnection {
     return slot;
   }
 
-  /**
-   * The arrival is answered: GOAWAY (NO_ERROR, last stream 0) then the close, the graceful shutdown of
-   * RFC 9113 6.8. A connection that never opened just ends.
-   */
+  /** The arrival is answered: GOAWAY (NO_ERROR, last stream 0) then the close (RFC 9113 6.8). */
   release(): void {
     const slot = this.#slot;
     if (slot === null) return;
@@ -152,7 +142,7 @@ export class H2ArrivalConnection implements StepConnection {
     slot.release();
   }
 
-  /** Shutdown closes the connection (streams in flight counted unless stopping); a timeout cancels the stream. */
+  /** Shutdown closes the connection (streams counted unless stopping); a timeout cancels the stream. */
   abort(): void {
     const slot = this.#slot;
     if (slot === null) return;

@@ -90,18 +90,15 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
     this.#frames = new FrameReader(this, this.streams, this.#heads, new ControlFrames(this, this.streams));
   }
 
-  /** H2OutputOwner: the socket now, and its inline side. */
   socket(): TransportConn | null {
     return this.#sock;
   }
   inline(): InlineConn | null {
     return this.#inline;
   }
-  /** H2OutputOwner: a write failed. */
   writeFailed(err: unknown): void {
     this.#socketFailed(err, "write");
   }
-  /** H2OutputOwner: the server stopped reading. */
   overflowed(): void {
     this.fail(
       "h2-protocol",
@@ -143,7 +140,6 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
     return this.#opening;
   }
 
-  /** Aborts a connect under way (shutdown). */
   abortConnect(): void {
     this.#dialer.abort();
   }
@@ -330,7 +326,6 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
     });
   }
 
-  /** Closes the socket (shutdown, or a slot's own close); true when it was open. */
   #close(): boolean {
     const sock = this.#sock;
     if (sock === null) return false;

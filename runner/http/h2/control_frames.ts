@@ -105,10 +105,7 @@ export class ControlFrames {
     for (const stream of blocked) streams.sendBody(stream);
   }
 
-  /**
-   * GOAWAY: streams above `lastId` go again on a new connection, counted `retried` (a server closing after
-   * N requests is healthy); one refused past its re-sends counts as `goaway`.
-   */
+  /** GOAWAY: streams above `lastId` go again on a new connection, counted `retried`. */
   goaway(lastId: number, code: number, nowMs: number): void {
     const core = this.#core;
     const streams = this.#streams;

@@ -154,7 +154,7 @@ export class HeaderBlocks {
     const streams = this.#streams;
     const decoder = core.decoder;
     const stream = this.#byId.get(id);
-    // A step that keeps the head gets the final head's fields; an answer judged beyond HTTP (gRPC) every block's.
+    // A step that keeps the head gets the final head's fields; a gRPC answer every block's.
     const kept = stream?.kept ?? null;
     const keepsHead = kept !== null && !kept.headDone;
     const answerFields = stream?.answer?.fields;

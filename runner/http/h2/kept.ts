@@ -66,7 +66,7 @@ export class H2KeptResponse implements StepResponse {
     } else this.#fields.length = 0;
   }
 
-  /** A DATA frame's payload `buf[from, to)` (padding removed); false when past the bytes kept (`limitBytes`). */
+  /** A DATA frame's payload `buf[from, to)`; false when past the bytes kept (`limitBytes`). */
   data(buf: Uint8Array, from: number, to: number): boolean {
     return this.#body.append(buf, from, to, false);
   }

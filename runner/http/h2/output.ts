@@ -52,7 +52,7 @@ export class H2Output {
 
   constructor(readonly owner: H2OutputOwner) {}
 
-  /** A new connection (or a closed one): nothing queued, no write pending, the buffer back to its first size. */
+  /** A new or closed connection: nothing queued, no write pending, the buffer at its first size. */
   reset(): void {
     this.#start = this.#end = 0;
     this.#peak = this.#smallRuns = 0;

@@ -22,7 +22,7 @@ const NO_VALUES: Uint8Array[] = [];
 /** `Cookie: ` before the jar's line's value (HTTP/1.1 header form), and `\r\n` after it. */
 const COOKIE_PREFIX_BYTES = 8;
 
-/** The value of a jar's `Cookie: ...` line (CRLF-ended), as HTTP/2's `cookie` field takes it; null stays null. */
+/** The value of a jar's `Cookie: ...` line as HTTP/2's `cookie` field takes it; null stays null. */
 export function cookieValueOf(cookieLine: Uint8Array | null): Uint8Array | null {
   return cookieLine === null ? null : cookieLine.subarray(COOKIE_PREFIX_BYTES, cookieLine.length - 2);
 }
@@ -58,7 +58,6 @@ export class H2Slot implements StepConnection, H2Stream {
   #step: H2Request | null = null;
   #stepValues: ReadonlyArray<Uint8Array> = NO_VALUES;
   #cookie: Uint8Array | null = null;
-  /** What kept steps keep, made on the slot's first one and reused. */
   #keptStore: H2KeptResponse | null = null;
   /** The run's judge of answers (gRPC runs), or null: what `answer` is between steps. */
   readonly #runAnswer: StreamAnswer | null;
@@ -66,10 +65,9 @@ export class H2Slot implements StepConnection, H2Stream {
   #next: NextExchange | null = null;
   readonly #mix: RequestMix;
   readonly #requests: readonly H2Request[];
-  /** The connection's streams (its part that sends, cancels and ends them). */
   readonly #streams: StreamTable;
 
-  /** `writer`: where templated requests are filled (a per-arrival lane passes its own, kept across arrivals). */
+  /** `writer`: where templated requests are filled (a per-arrival lane passes its own). */
   constructor(
     readonly id: number,
     readonly session: H2Connection,
@@ -224,7 +222,7 @@ export class H2Slot implements StepConnection, H2Stream {
     settle?.(counted ? 1 : 0);
   }
 
-  /** The watchdog's timeout cancels the stream and the connection goes on; otherwise the connection closes. */
+  /** A watchdog timeout cancels the stream, the connection goes on; otherwise the connection closes. */
   abort(): void {
     if (this.timedOut) {
       if (this.#active) this.#streams.cancel(this, this.#timeoutMessage());
@@ -284,7 +282,7 @@ export class H2Slots {
     readonly spread = 0,
   ) {}
 
-  /** The next slot: the current connection while it has fewer than `streams`, else a new one (or `spread`'s next). */
+  /** The next slot: on the current connection until it has `streams`, else a new one (or `spread`'s next). */
   next(id: number): H2Slot {
     if (this.spread > 0) {
       const k = this.#inSession++ % this.spread;

@@ -7,7 +7,7 @@ import type { H2Request } from "./request.ts";
 import type { H2KeptResponse } from "./kept.ts";
 import type { StreamAnswer } from "../stream_answer.ts";
 
-/** Re-sends of a request refused unprocessed (RFC 9113 8.7) before it fails: no request goes round for ever. */
+/** Re-sends of a request refused unprocessed (RFC 9113 8.7) before it fails. */
 export const MAX_RESENDS = 3;
 
 /** What a stream (one slot of h2/slot.ts) holds while a request is in flight on it. */

@@ -39,11 +39,9 @@ export const CLOSED_ENDED = 1;
 export const CLOSED_RESET = 2;
 
 export class StreamTable {
-  /** The streams open now, by id. */
   readonly byId = new Map<number, H2Stream>();
   /** Streams waiting for room: the peer's max concurrent streams, or a connection going away. */
   readonly pending: H2Stream[] = [];
-  /** Streams whose body waits for the peer's windows. */
   readonly blocked: H2Stream[] = [];
   nextStreamId = 1;
   /**
@@ -80,7 +78,7 @@ export class StreamTable {
     this.maxOpenStreams = 0;
   }
 
-  /** Starts `stream`'s request now, or queues it; the first ones wait for the server's SETTINGS (its stream limit). */
+  /** Starts `stream`'s request now, or queues it; the first ones wait for the server's SETTINGS. */
   send(stream: H2Stream): void {
     const core = this.#core;
     if (
@@ -221,7 +219,6 @@ export class StreamTable {
     return `${cause}: refused ${stream.resends + 1} times, not sent again`;
   }
 
-  /** Opens waiting streams while the peer allows more. */
   startPending(): void {
     const core = this.#core;
     while (
@@ -249,7 +246,6 @@ export class StreamTable {
     this.unblock(stream);
   }
 
-  /** Queues a RST_STREAM for `streamId`. */
   resetStream(streamId: number, errorCode: number): void {
     const at = this.#output.reserve(RST_STREAM_BYTES);
     this.#output.wrote(writeRstStream(this.#output.bytes, at, streamId, errorCode));
@@ -270,7 +266,7 @@ export class StreamTable {
       : CLOSED_UNKNOWN;
   }
 
-  /** The ring doubled until `half` (an id's upper bits) fits unwrapped (or CLOSED_RING); ids distinct in it stay distinct. */
+  /** Doubles the ring until `half` (an id's upper bits) fits unwrapped, or up to CLOSED_RING. */
   #growRing(half: number): void {
     let size = this.closed.length;
     while (half >= size && size < CLOSED_RING) size *= 2;

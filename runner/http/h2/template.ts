@@ -128,10 +128,7 @@ function isBlank(b: number): boolean {
 /** `writeStringParts` refused a value that starts or ends with a space or tab. */
 const PADDED = -1 << 30;
 
-/**
- * A string literal of `parts` filled with `values` at `at`, moved when its length takes more than one
- * byte. Returns the end, or negative for a refused value (`writeParts`'s `-1 - k`, or `PADDED`).
- */
+/** A string literal of `parts` filled at `at`; the end, or negative for a refused value (or `PADDED`). */
 function writeStringParts(
   buf: Uint8Array,
   at: number,
@@ -195,7 +192,7 @@ export class H2TemplateWriter {
   refused = "";
   refusedKind: RefusalKind = "bad-value";
 
-  /** `request` with `values` (and a flow's `cookie`): HEADERS with stream id 0, and the body; null when refused. */
+  /** `request` with `values` (and a flow's `cookie`): HEADERS (stream id 0) and body; null when refused. */
   fill(
     t: H2Template,
     values: ReadonlyArray<Uint8Array>,

@@ -22,7 +22,7 @@ export interface TlsSessionInfo {
   insecure: boolean;
   /** Whether new connections offered a saved session (`--tls-resume`; only the openssl client can). */
   resume: boolean;
-  /** Handshakes completed and how many resumed a session (openssl: summed over workers; null: not counted). */
+  /** Handshakes completed and how many resumed (openssl: summed over workers; null: not counted). */
   handshakes: number | null;
   resumed: number | null;
   /** Why resumption was asked for and not done: the `deno` transport's clients cannot resume. */

@@ -125,10 +125,7 @@ export class OpenSslClient implements SslOwner {
     if (tls13 !== null && s.SSL_CTX_set_ciphersuites(ctx, cstr(tls13)) !== 1) throw new Error(none);
   }
 
-  /**
-   * The roots a verified run trusts. None for --insecure: OpenSSL still builds the chain, and a hashed
-   * directory store would stat the disk at every handshake.
-   */
+  /** The roots a verified run trusts; none for --insecure (a hashed store would stat per handshake). */
   #trust(caFile: string | undefined): void {
     const s = this.#s;
     const ctx = this.#ctx;

@@ -82,12 +82,9 @@ export const SSL_ERROR_ZERO_RETURN = 6;
 export const ECONNRESET = 104;
 /** `BIO_ctrl`'s `BIO_CTRL_EOF`: the socket BIO's last read found the end of stream. */
 export const BIO_CTRL_EOF = 2;
-/**
- * Not an errno: what `SslConn.read` returns (negated) when the server closed TCP without a close_notify,
- * which is no proof a close-delimited body is complete (RFC 9112 9.8).
- */
+/** Not an errno: a TCP close without close_notify (no proof a close-delimited body is whole). */
 export const TLS_TRUNCATED = 0x10000;
-/** Not an errno either: a read or write failed in TLS itself (`SSL_ERROR_SSL`: a record that fails its check, a fatal alert). */
+/** Not an errno either: a failure in TLS itself (`SSL_ERROR_SSL`: a bad record, a fatal alert). */
 export const TLS_FAILED = 0x10001;
 
 /** `X509_V_ERR_*` codes by the reason results count them under (x509_vfy.h). */

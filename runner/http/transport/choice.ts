@@ -3,7 +3,7 @@
  * The one place a run's transport is chosen, once and recorded, so the event loop never branches on it
  * (wrk's `sock` table). `deno` is `Deno.connect`; `epoll` the Linux FFI fast path (OpenSSL for https:);
  * `auto` is epoll wherever it can work (less CPU per request, TLS resumption; docs/PERFORMANCE.md), else
- * deno with the reason kept. `io_uring` (experimental) serves plain-TCP closed models, else falls back to epoll.
+ * deno with the reason kept. `io_uring` (experimental) serves plain-TCP closed models, else epoll.
  */
 import { type CallbackConnect, dialTarget, type Transport, transportFor } from "./transport.ts";
 import { type TlsSessionInfo, tlsTransport } from "../tls/deno_tls.ts";
@@ -146,7 +146,7 @@ function denoTransport(url: URL, options: TransportOptions, fallbackReason: stri
   return { kind: "deno", transport: tls.transport, fallbackReason, tlsInfo: tls.info, close() {}, ...probed };
 }
 
-/** The name a TLS client sends and verifies: the `sni` option, else the URL's host (an IPv6 one unbracketed). */
+/** The name a TLS client sends and verifies: the `sni` option, else the URL's (unbracketed) host. */
 function serverNameOf(url: URL, options: TransportOptions): string {
   return options.tls?.sni ?? url.hostname.replace(/^\[(.*)\]$/, "$1");
 }

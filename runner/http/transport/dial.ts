@@ -58,7 +58,7 @@ export class Dialer implements ConnectWaiter {
   #onEnded: (() => void) | null = null;
   #dialing: ((resolve: (sock: TransportConn | null) => void) => void) | null = null;
 
-  /** `watch`: the watchdog's handle, null for a timer of our own; `everOpened`: the next connect is a reconnect. */
+  /** `watch`: the watchdog's handle (null: a timer of our own); `everOpened`: next is a reconnect. */
   constructor(readonly shared: ConnectionShared, readonly watch: DialWatch | null, everOpened = false) {
     this.#everOpened = everOpened;
   }
@@ -86,7 +86,7 @@ export class Dialer implements ConnectWaiter {
     return new Promise(this.#dialing ??= (resolve) => this.dialThen(resolve));
   }
 
-  /** `dial` without its promise: `done` is called once, never inside this call; on epoll nothing is left behind. */
+  /** `dial` without its promise: `done` is called once, never inside this call. */
   dialThen(done: DialEnd | ((sock: TransportConn | null) => void)): void {
     this.#done = done;
     const wait = this.shared.connectGate.acquire();

@@ -56,10 +56,7 @@ export function notAttemptedError(step: string, errno: number, addr: SockAddr): 
 const EISCONN = 106;
 const EALREADY = 114;
 
-/**
- * Where a connect stood in the kernel when given up: EALREADY while the SYN is unanswered, EISCONN when
- * connected but its event had not reached the pump.
- */
+/** Where a cut connect stood: EALREADY (SYN unanswered) or EISCONN (connected, event not seen). */
 export function connectStateOf(sys: EpollSys, fd: number, addr: SockAddr): string {
   const rc = sys.connect(fd, addr);
   if (rc === -EALREADY || rc === -EINPROGRESS) {

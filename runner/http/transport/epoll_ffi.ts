@@ -155,7 +155,6 @@ export class EpollSys {
     return this.#errno.getInt32(0);
   }
 
-  /** Result or `-errno`. */
   #ret(rc: number): number {
     return rc >= 0 ? rc : -this.#errno.getInt32(0);
   }
@@ -212,7 +211,6 @@ export class EpollSys {
     return this.#ret(this.#c.epoll_ctl(epfd, op, fd, this.#ctlEvent));
   }
 
-  /** Ready events into `events` without blocking longer than `timeoutMs` (0: a poll). */
   epollWait(epfd: number, timeoutMs: number): number {
     return this.#ret(this.#c.epoll_wait(epfd, this.#eventBytes, MAX_EVENTS, timeoutMs));
   }
@@ -252,7 +250,6 @@ export class EpollSys {
     else this.close(epfd);
   }
 
-  /** Event flags and token of event `i` of a wait's buffer. */
   eventFlags(events: Uint32Array, i: number): number {
     return events[i * EVENT_WORDS];
   }
@@ -261,13 +258,11 @@ export class EpollSys {
     return events[i * EVENT_WORDS + EVENT_DATA_WORD];
   }
 
-  /** Reads into `buf[0, length)`: bytes read, 0 at end of stream, or `-errno`. */
   read(fd: number, buf: Uint8Array, length = buf.length): number {
     if (length < 0 || length > buf.length || length > MAX_IO_BYTES) throw new RangeError("read length");
     return this.#ret(this.#c.read(fd, buf, length));
   }
 
-  /** Writes `bytes` (a view: its offset is honoured): bytes written or `-errno`. */
   write(fd: number, bytes: Uint8Array): number {
     const length = Math.min(bytes.length, MAX_IO_BYTES);
     return this.#ret(this.#c.write(fd, bytes, length));

@@ -240,7 +240,7 @@ export class EpollSocket implements InlineConn {
     if (this.fd >= 0) read.reader?.onDrained?.();
   }
 
-  /** The pump's ready list: a read armed while the socket was already readable, or its turn's budget spent. */
+  /** The pump's ready list: a read armed on a readable socket, or its turn's budget spent. */
   serveReady(): void {
     this.#queued = false;
     this.#serve();

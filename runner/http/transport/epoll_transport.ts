@@ -33,7 +33,6 @@ const IDLE_WAIT_MS = 5;
 const SPIN_TURNS = 2;
 const INTEREST = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
 
-/** How the pump waits when nothing is ready (see the module comment). */
 interface EpollLoopOptions {
   /** Block this thread in `epoll_wait` for up to this many ms (1-5); 0: poll, wait off-thread. */
   blockMs: number;
@@ -124,7 +123,7 @@ export class EpollLoop implements SocketLoop {
     return connected;
   }
 
-  /** Dials the run's address, its end told to `waiter` (transport.ts `CallbackConnect`); closing the socket aborts it. */
+  /** Dials the run's address, its end told to `waiter`; closing the socket aborts it. */
   connectTo(waiter: ConnectWaiter): TransportConn | null {
     const sock = this.#dial();
     if (sock instanceof Error) {
@@ -140,7 +139,7 @@ export class EpollLoop implements SocketLoop {
     return sock;
   }
 
-  /** A socket registered and its connect started (`#connectedNow`: done at once), or why not (closed then). */
+  /** A socket registered and its connect started (`#connectedNow`: done at once), or why not. */
   #dial(): EpollSocket | Error {
     const fd = loopSocket(this.sys, this.addr, this.#closed ? "epoll" : null, this.#source());
     if (typeof fd !== "number") return fd;
@@ -164,7 +163,7 @@ export class EpollLoop implements SocketLoop {
     return sock;
   }
 
-  /** https: a handshake may start now (HANDSHAKES_IN_FLIGHT under way at most), else `phase` waits its turn. */
+  /** https: a handshake may start now (HANDSHAKES_IN_FLIGHT at most), else `phase` waits its turn. */
   handshakeSlot(phase: ConnectPhase): boolean {
     if (this.#handshakes < HANDSHAKES_IN_FLIGHT) {
       this.#handshakes++;
@@ -205,7 +204,6 @@ export class EpollLoop implements SocketLoop {
     }
   }
 
-  /** A promise-contract wait ended with its promise settled. */
   settled(): void {
     this.waiting--;
     this.asyncWakes++;
@@ -216,7 +214,7 @@ export class EpollLoop implements SocketLoop {
     this.#table.ready(sock);
   }
 
-  /** Closes every socket (pending reads fail) and the epoll set (`closeEpoll` defers it past an idle wait). */
+  /** Closes every socket (pending reads fail) and the epoll set (deferred past an idle wait). */
   close(): void {
     if (this.#closed) return;
     this.#table.closeAll();
@@ -232,7 +230,7 @@ export class EpollLoop implements SocketLoop {
     });
   }
 
-  /** Rounds back to back while only inline work is done, up to `blockMs` a turn, then blocks in the kernel. */
+  /** Rounds back to back while only inline work is done, up to `blockMs` a turn, then blocks. */
   async #pumpBlocking(): Promise<void> {
     const sys = this.sys;
     try {

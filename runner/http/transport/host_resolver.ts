@@ -13,7 +13,7 @@ export function resolveOnce(hostname: string, port: number): SockAddr {
   return sockAddrOf(ip, port);
 }
 
-/** The system resolver (`getaddrinfo`, so /etc/hosts counts), once per run: `host`'s addresses, IPv4 first. */
+/** `host`'s addresses by `getaddrinfo` (so /etc/hosts counts), IPv4 first; once per run. */
 export function resolveHost(host: string): string[] {
   const c = libc();
   const hints = new Uint8Array(48);

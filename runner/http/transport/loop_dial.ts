@@ -26,7 +26,7 @@ export function loopSocket(
   return notAttemptedError(`bind to ${source.text.replace(/:0$/, "")}`, -bound, addr);
 }
 
-/** Starts `sock`'s connect to `addr`: 0 (connected at once) or -EINPROGRESS, else its error (the socket closed). */
+/** Starts `sock`'s connect: 0 (connected) or -EINPROGRESS, else its error (the socket closed). */
 export function startConnect(
   sys: EpollSys,
   addr: SockAddr,

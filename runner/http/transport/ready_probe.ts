@@ -32,7 +32,7 @@ export class ReadyProbe {
     return fd < 0 ? null : new ReadyProbe(fd);
   }
 
-  /** Forgets an expiry no pump took and arms the next, when the pump starts: only a running pump is measured. */
+  /** Forgets an expiry no pump took and arms the next, as the pump starts. */
   restart(nowMs: number): void {
     this.#c.read(this.fd, this.#expirations, 8);
     this.#arm(nowMs);

@@ -73,10 +73,7 @@ export const SQ_ENTRIES = 1024;
 /** Provided receive buffers: how many, and the size of each (a power of two each). */
 export const RECV_BUFFERS = 256;
 export const RECV_BUFFER_BYTES = 16 * 1024;
-/**
- * One socket's first send slot: small, eight to a page, so a crowd of small frames holds 512 bytes a
- * socket; a larger write moves the socket to a big slot for good (uring_send.ts).
- */
+/** A socket's first send slot, eight to a page; a larger write moves it to a big slot for good. */
 export const SMALL_SEND_SLOT_BYTES = 512;
 export const SEND_SLOT_BYTES = 8 * 1024;
 /** Send slots per `mmap`: the slab grows by this many sockets at a time. */

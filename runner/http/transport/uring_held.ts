@@ -17,7 +17,7 @@ export class HeldChunks extends SendSlot {
   /** The chunks behind it, a ring of triples (null until a socket first holds two). */
   #rest: Int32Array | null = null;
   #restFirst = 0;
-  /** Chunks held (the first included), and their bytes not yet taken (bounded by HELD_MAX_BYTES plus a round). */
+  /** Chunks held and their bytes not yet taken (bounded by HELD_MAX_BYTES plus a round). */
   heldCount = 0;
   heldBytes = 0;
 

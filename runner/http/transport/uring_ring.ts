@@ -3,7 +3,7 @@
  * One io_uring ring of the io_uring transport, made with SINGLE_ISSUER|DEFER_TASKRUN, so completions only
  * appear inside our own `io_uring_enter` and heads and tails are plain loads and stores (an `Atomics` call
  * costs more than reading a completion). Its data memory is `buffers` (transport/uring_buffers.ts). HOT
- * PATH: `prepSend` and `prepRecvMultishot` write an SQE's 16 words, `enter` is one FFI call; only set-up throws.
+ * PATH: `prepSend` and `prepRecvMultishot` write an SQE, `enter` is one FFI call; only set-up throws.
  */
 import {
   BUFFER_GROUP,
@@ -42,7 +42,7 @@ import {
 } from "./uring_ffi.ts";
 import { UringBuffers } from "./uring_buffers.ts";
 
-/** Makes a ring of `sqEntries` (a completion queue four times as big); `params` comes back filled. Throws why not. */
+/** Makes a ring of `sqEntries` (a CQ four times as big), filling `params`; throws why not. */
 function setupRing(c: Libc, sqEntries: number, params: Uint8Array): number {
   const pv = new DataView(params.buffer);
   pv.setUint32(0, sqEntries, true);
@@ -151,7 +151,7 @@ export class UringRing {
     return base;
   }
 
-  /** A send of `length` bytes at `addrLo + addrHi * 2^32` (a send slot); `MSG_WAITALL`, so only a failure is short. */
+  /** A send of `length` bytes at `addrLo + addrHi * 2^32`; `MSG_WAITALL`, so only a failure is short. */
   prepSend(fd: number, addrLo: number, addrHi: number, length: number, udLo: number, udHi: number): void {
     const s = this.#sqes;
     const b = this.#sqe();
@@ -187,7 +187,7 @@ export class UringRing {
     s[b + 9] = udHi;
   }
 
-  /** A timeout of `ms` from its submission, completing with -ETIME; its timespec sits in the wait argument's page. */
+  /** A timeout of `ms` from submission, completing with -ETIME (timespec in the wait argument's page). */
   prepTimeout(ms: number, udLo: number, udHi: number): void {
     const w = this.#waitWords;
     w[16] = Math.floor(ms / 1000);
@@ -231,7 +231,7 @@ export class UringRing {
     this.#c.uring_enter(SYS_IO_URING_ENTER, this.fd, toSubmit, 0, 0, null, null);
   }
 
-  /** Submits what is queued and runs deferred completions, waiting for `minComplete` CQEs up to `timeoutMs`. */
+  /** Submits what is queued, runs deferred completions, waits for `minComplete` CQEs up to `timeoutMs`. */
   enter(minComplete: number, timeoutMs: number): number {
     const toSubmit = (this.#tail - this.#submitted) >>> 0;
     this.#sqTail[0] = this.#tail;

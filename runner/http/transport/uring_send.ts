@@ -23,7 +23,7 @@ export class SendSlot {
   #start = 0;
   #inflightEnd = 0;
   #end = 0;
-  /** The send's address, low and high words; low as signed 32-bit so it stays a small integer (no heap number). */
+  /** The send's address words; low as signed 32-bit so it stays a small integer (no heap number). */
   sendLo = 0;
   sendHi = 0;
 

@@ -47,7 +47,7 @@ export class CloseHandshake {
   }
 }
 
-/** After the server's close frame: reads (dropping) until the server closes TCP, the socket is cut, or `owned` ends. */
+/** After the server's close frame: reads until it closes TCP, the socket is cut, or `owned` ends. */
 export async function readUntilServerCloses(
   sock: TransportConn,
   buf: Uint8Array,

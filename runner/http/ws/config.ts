@@ -43,7 +43,7 @@ export const wsConfigSchema = z.object({
   maxBufferedBytes: z.number().int().max(16 * 1024 * 1024 * 1024).default(DEFAULT_MAX_BUFFERED_BYTES),
   /** Connection storm: each connection sends this many messages, then closes (1000). 0: keep it open. */
   messagesPerConnection: z.number().int().min(0).default(0),
-  /** A storm's pause after each message (index i: after the i-th) before the next one, ms (Artillery's think). */
+  /** A storm's pause after each message (index i: after the i-th), ms (Artillery's think). */
   thinkAfterMs: z.array(z.number().int().min(0).max(MAX_STORM_THINK_MS)).default([]),
   /** Hold: no messages; each connection pings after this idle wait and times the pong. 0: off. */
   pingIntervalMs: z.number().int().min(0).max(600_000).default(0),

@@ -32,7 +32,7 @@ export class WsConnection extends WsConnectionSocket implements LoadConnection {
     this.#ex = new WsExchange(shared.recorder);
   }
 
-  /** Sends one message (hold: pings) and resolves with the answers counted; `next` chains as over HTTP/1.1. */
+  /** Sends one message (hold: pings) and resolves with the answers counted; `next` chains as in h1. */
   exchange(
     intendedMs: number,
     _depth = 1,
@@ -47,10 +47,7 @@ export class WsConnection extends WsConnectionSocket implements LoadConnection {
     });
   }
 
-  /**
-   * Hold's idle wait before its ping, on the worker's one timer; a chain's next waits here too, from the
-   * pong's callback, with nothing made per ping.
-   */
+  /** Hold's idle wait before its ping, on the worker's one timer; chains wait here from the pong. */
   #holdWait(intendedMs: number): void {
     this.deadlineMs = Infinity;
     this.#holdIntendedMs = intendedMs;

@@ -83,7 +83,7 @@ export abstract class WsConnectionSocket implements FrameSink, InlineHost, Write
 
   /** Dials, then runs the handshake; false when either failed (counted). */
   open(): Promise<boolean> {
-    // No frame of ours until connected, and on epoll no promise of the dial's: a crowd's connects hold little.
+    // No frame of ours until connected, and on epoll no promise of the dial's.
     return new Promise((resolve) => {
       this.#opened = resolve;
       (this.#dialer = new Dialer(this.shared, this, this.#everOpened)).dialThen(this);

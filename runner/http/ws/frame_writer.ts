@@ -27,10 +27,10 @@ export class FrameWriter {
   #queued = 0;
   /** The failure of the last write, if any (the caller's read then fails: it is counted there). */
   error: unknown = null;
-  /** Handlers of a write through the promise contract, bound on first use (a crowd that writes whole makes none). */
+  /** Handlers of a promise write, bound on first use (a crowd that writes whole makes none). */
   #onWritten: ((n: number) => void) | null = null;
   #onError: ((err: unknown) => void) | null = null;
-  /** Called when a write ends with nothing waiting behind it (a flow's socket holds its next send till then). */
+  /** Called when a write ends with nothing behind it (a flow's socket holds its next send till then). */
   onIdle: (() => void) | null = null;
 
   constructor(readonly owner: WriteOwner) {}

@@ -179,10 +179,7 @@ export class WsSessionSocket implements FrameSink, WriteOwner {
     this.#queue.clear();
   }
 
-  /**
-   * Reads until the socket is gone, through read_loop.ts, whose byte budget gives the event loop a turn,
-   * so a flooding server cannot starve timeouts, the stop or other sessions.
-   */
+  /** Reads until the socket is gone; read_loop.ts's byte budget keeps a flood from starving the rest. */
   async #readLoop(sock: TransportConn, extra: number): Promise<void> {
     if (extra > 0 && !this.#feed(extra, performance.now())) return;
     if (this.#sock !== sock) return;
@@ -266,7 +263,7 @@ export class WsSessionSocket implements FrameSink, WriteOwner {
     this.#closeSocket();
   }
 
-  /** Counts the unclaimed fault under `endpoint` (-1: the run's); else, for a step that found the socket gone, `ws-closed`. */
+  /** Counts the unclaimed fault under `endpoint` (-1: the run's); else `ws-closed` for a step (`before`). */
   #claim(endpoint: number, before?: string): void {
     const fault = this.#unclaimed;
     this.#unclaimed = null;

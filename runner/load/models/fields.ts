@@ -36,7 +36,7 @@ export const connections = z.number().int().positive("connections must be >= 1")
 export const maxConnections = z.number().int().positive("maxConnections must be >= 1").default(
   DEFAULT_MAX_CONNECTIONS,
 );
-/** Open pacing: connections opened before t0 (k6's preAllocatedVUs); absent: runner/load/pre_connect.ts sizes it. */
+/** Open pacing: connections opened before t0 (k6's preAllocatedVUs); absent: sized by pre_connect.ts. */
 export const preConnect = z.number().int().min(0, "preConnect must be >= 0").optional();
 export const durationMs = cappedMs("duration").positive("duration must be > 0");
 export const ratePerSec = z.number().positive("rate must be > 0").max(
@@ -44,7 +44,7 @@ export const ratePerSec = z.number().positive("rate must be > 0").max(
   `rate must be ${RATE_CAP}`,
 );
 
-/** An open schedule planning under one send (it would still send one, reading far above its rate): refused. */
+/** An open schedule planning under one send (which would still go, far above its rate): refused. */
 export function underOneSendIssues(
   arrivals: number,
   path: Array<string | number>,

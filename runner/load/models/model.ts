@@ -54,7 +54,7 @@ export interface LoadModelDef<M extends LoadModel, F extends z.ZodRawShape> {
   pacing(c: Partial<OwnConfig<F>>): Pacing;
   /** wrk2's correction: latency from the intended send, the latency from the actual send kept beside it. */
   readonly keepsUncorrected: boolean;
-  /** Problems across fields of a parsed config (each field's own range is its schema's): all, changing nothing. */
+  /** Problems across fields of a parsed config (a field's range is its schema's): all, changing nothing. */
   check(c: ModelConfig<M, F>): ModelIssue[];
   /** Connections one worker opens before t0 (keep-alive runs; per-arrival runs open none). */
   poolSize(c: ModelConfig<M, F>, worker: WorkerShare): PoolSize;

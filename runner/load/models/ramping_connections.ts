@@ -37,7 +37,7 @@ const stageSchema = z.strictObject({
 });
 export type Stage = z.infer<typeof stageSchema>;
 
-/** When `connectionsAt` next changes at or after `tMs`; Infinity after the last stage; 0 before 0 (warm-up). */
+/** When `connectionsAt` next changes from `tMs`: Infinity after the last stage, 0 before 0 (warm-up). */
 export function nextChangeMs(stages: readonly Stage[], tMs: number): number {
   if (tMs < 0) return 0;
   let from = 0, startMs = 0;
