@@ -124,7 +124,6 @@ export async function runLoaded(config: AttackConfig, hooks: AttackHooks): Promi
   return run;
 }
 
-/** What the load's samples go to while it runs, and what may stop it. */
 interface LoadSinks {
   aggregator: RunAggregator;
   /** The measured run's start on the wall clock, set once the workers are told when to start. */
@@ -181,8 +180,7 @@ function aggregatorOptionsOf(
     workers: config.workers,
     // Responses of the graceful stop fold into the last measured interval; a second covers the drain.
     foldWindowMs: config.gracefulStopMs + 1_000,
-    // The same table every worker builds: sample endpoint k is endpoint k here. A script's endpoints are
-    // named as its requests are sent, and its workers' samples carry the names.
+    // Sample endpoint k is endpoint k here; a script's samples carry names instead.
     endpoints: config.script ? [] : endpointTable(config).endpoints,
     namedEndpoints: config.script !== undefined,
     ...(listeners.length > 0

@@ -18,7 +18,7 @@ const flowStepSchema = z.union([
 ]);
 
 /** Most steps one flow may have: longer is a generated file, whose checks and plan cost in proportion. */
-export const MAX_FLOW_STEPS = 10_000;
+const MAX_FLOW_STEPS = 10_000;
 
 /** The problem of a flow of `count` steps: over `MAX_FLOW_STEPS`, with the fix. */
 export function flowLengthProblem(count: number): string | undefined {

@@ -124,8 +124,7 @@ export function wsStepIssues(
     const step = any as StepLike;
     const ws = step.ws;
     if (typeof ws !== "object" || ws === null) return;
-    // A step that names no action is refused by the schema as such; taking it for a send added a line
-    // about an open WebSocket it never asked for.
+    // A step that names no action is the schema's to refuse: no ordering rule is checked on it.
     const action = ACTIONS.find((a) => ws[a] !== undefined);
     if (action === undefined) {
       open = null;

@@ -38,7 +38,6 @@ export interface GrpcSlotSpec {
   readonly path: string;
   /** The value as written, placeholders in it (not for a message). */
   readonly text?: string;
-  /** A nested message's own slots. */
   readonly message?: GrpcMessageSpec;
   /** An enum's names and their numbers. */
   readonly enumValues?: Readonly<Record<string, number>>;
@@ -47,7 +46,6 @@ export interface GrpcSlotSpec {
 /** A call's messages: one, or a client stream's in order; each sent length-prefixed. */
 export interface GrpcBodySpec {
   readonly messages: readonly GrpcMessageSpec[];
-  /** Compress each filled message with gzip. */
   readonly compress?: "gzip";
   /** The cap of one filled message before compression, bytes (4 MiB unless set). */
   readonly maxSendBytes?: number;

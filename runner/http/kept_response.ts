@@ -68,7 +68,6 @@ export class KeptResponse implements StepResponse {
   }
 }
 
-/** What a kept response's final head says. */
 interface Head {
   status: number;
   /** Field names (lower case) and values, in order. */

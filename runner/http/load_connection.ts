@@ -17,7 +17,6 @@ interface ResponseSink {
   write(status: number, startMs: number, endMs: number, connectionId: number): void;
 }
 
-/** What every connection of a worker shares. */
 export interface ConnectionShared {
   readonly hostname: string;
   readonly port: number;
@@ -93,7 +92,6 @@ export interface StepRequest {
   readonly h2: H2Request | null;
   /** What of its response the step keeps: 0 nothing, 1 the head, 2 head and body. */
   readonly keep: number;
-  /** The most bytes of its response the step keeps. */
   readonly maxKeptBytes: number;
 }
 

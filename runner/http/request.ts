@@ -94,8 +94,7 @@ export function buildPickTable(weights: readonly number[]): Uint16Array {
   let ints = weights.map((w) => Math.max(1, Math.round(w / min)));
   const total = ints.reduce((a, b) => a + b, 0);
   if (!(total <= MAX_TABLE)) {
-    // Scaled down as shares of the largest weight, each finite: ratios to the smallest overflow for
-    // weights far apart (1e308 beside 5e-324), which made an empty table, no entry ever picked.
+    // Shares of the largest weight: ratios to the smallest overflow for weights far apart.
     const max = maxOf(weights);
     const shares = weights.map((w) => w / max);
     const sum = shares.reduce((a, b) => a + b, 0);

@@ -33,7 +33,6 @@ export class RequestPicker {
     this.#picked = Array.from({ length: Math.max(1, maxDepth) }, () => 0);
   }
 
-  /** The template writer, made for the first templated request. */
   get #templates(): TemplateWriter {
     return this.#writer ??= new TemplateWriter();
   }

@@ -55,7 +55,6 @@ export type EncodedStep =
     /** The same request for HTTP/2 (a template with cookies, as `request` is), or null over HTTP/1.1. */
     h2: H2Request | null;
     stepIndex: number;
-    /** Captures and checks, or null. */
     extract: StepExtract | null;
     keep: number;
     /** The most bytes of its response the step keeps (its `maxKeptBytes`, else 1 MiB). */

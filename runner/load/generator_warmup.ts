@@ -33,7 +33,6 @@ const WARMUP_CONNECTIONS = 4;
 /** A WebSocket burst's most connections: it takes the run's own count up to this (a pump's full rounds). */
 const WS_WARMUP_MAX_CONNECTIONS = 64;
 
-/** What the run tells the warm-up beyond its config. */
 interface WarmupOptions {
   /** A ws: or wss: run's WebSocket settings; null for HTTP. */
   ws: WsConfig | null;
@@ -66,7 +65,7 @@ export async function warmUpGenerator(
       ? { url: options.sinkUrl, close() {} } // the pool's: it closes it
       : await startWsSink();
   } catch {
-    // No loopback socket or isolate for the sink (a sandbox): the run starts cold, as before.
+    // No loopback socket or isolate for the sink (a sandbox): the run starts cold.
     return { durationMs: 0, answered: 0 };
   }
   let answered = 0;
@@ -90,8 +89,7 @@ async function runBurst(
   sinkUrl: string,
   durationMs: number,
 ): Promise<number> {
-  // The run's own recorder, its origin set as the run sets it, so the burst's code is optimized for the
-  // shapes (and the written fields) the run brings.
+  // The run's own recorder and origin, so the burst is optimized for the run's object shapes.
   const recorder = recorderOf(config, model);
   recorder.setOrigin(performance.now());
   const link = options.ws === null

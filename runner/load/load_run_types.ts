@@ -28,7 +28,6 @@ export interface LoadRunOptions {
 
 /** What a worker did before t0. */
 export interface PrepareSummary {
-  /** Connections open at t0. */
   preConnected: number;
   /** The latency estimate the pool was sized with (ms), null when not estimated. */
   preConnectEstimateMs: number | null;

@@ -17,7 +17,6 @@ import {
 export class FlowAggregator {
   #flows: FlowCounters[] | null = null;
 
-  /** Adds one worker's flow totals. */
   add(samples: readonly FlowSample[]): void {
     const flows = this.#flows ??= samples.map((f) =>
       emptyFlowCounters(f.name, f.steps.map((s) => s.label), f.steps.map((s) => s.checks.map((c) => c.name)))

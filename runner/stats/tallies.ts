@@ -62,7 +62,6 @@ export class WsSampler {
 
   constructor(readonly live: Readonly<WsIntervalCounts>) {}
 
-  /** Something was counted since the last sample. */
   changed(): boolean {
     const { live } = this;
     const sampled = this.#sampled;

@@ -212,8 +212,7 @@ class WorkerCollector implements Collecting {
       sample.unrecordedLatencies = unsent;
       this.#totals.unrecorded += unsent;
     }
-    // A stuck worker was handling a response (one counted, else one in flight); an exited one had what
-    // its last sample said.
+    // A stuck worker was handling a response; an exited one had what its last sample said.
     const inFlight = why === "exited" ? this.#lastInFlight[k] : Math.max(
       why === "stuck" && unsent === 0 ? 1 : 0,
       this.#lastInFlight[k] - unsent,

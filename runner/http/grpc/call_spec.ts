@@ -14,14 +14,12 @@ import { hasPlaceholder } from "../template.ts";
 import type { GrpcBodySpec } from "../grpc_body_spec.ts";
 import { bodySpecOfText } from "./message_template.ts";
 
-/** What a call is made of. */
 export interface GrpcCallSource {
   /** `pkg.Service/Method` or `pkg.Service.Method`. */
   readonly call: string;
   /** The message as JSON text; absent: `{}` (`[]` for a client stream). */
   readonly message?: string;
   readonly metadata?: readonly (readonly [string, string])[];
-  /** Compress the messages with gzip. */
   readonly compress?: "gzip";
   /** The cap of one sent message, bytes (4 MiB unless set): a bigger one is refused before the load. */
   readonly maxSendBytes?: number;

@@ -110,7 +110,6 @@ export class H2ArrivalConnection implements StepConnection {
     return this.#current().sendStep(sendMs, step, values, cookieLine);
   }
 
-  /** What the last kept step kept. */
   keptResponse(): H2KeptResponse {
     return this.#current().keptResponse();
   }

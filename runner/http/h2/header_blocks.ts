@@ -53,7 +53,6 @@ export class HeaderBlocks {
     this.#byId = streams.byId;
   }
 
-  /** A fresh connection: no block being continued. */
   reset(): void {
     this.continuing = 0;
   }

@@ -14,7 +14,6 @@ const OUT_FIRST_BYTES = 256;
 /** Writes in a row that used under a quarter of the buffer before it halves (no churn under steady use). */
 const SHRINK_AFTER_WRITES = 32;
 
-/** What the buffer needs of its connection. */
 export interface H2OutputOwner {
   /** The socket now (null when closed), and its inline side (epoll), if any. */
   socket(): TransportConn | null;

@@ -185,8 +185,7 @@ export class H2Slot implements StepConnection, H2Stream {
       if (row === null) return false;
       const filled = this.writer.fill(request.template, row, step !== null ? this.#cookie : null);
       if (filled === null) {
-        // A refused value (a line break, a space at an end of a field, a message over the send cap):
-        // counted, never sent.
+        // A refused value (a line break, an edge space, a message over the send cap): counted, unsent.
         shared.recorder.recordError(nowMs, this.writer.refusedKind, this.writer.refused, this.endpoint);
         return false;
       }

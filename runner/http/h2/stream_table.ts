@@ -154,8 +154,7 @@ export class StreamTable {
       const body = stream.request?.body ?? null;
       if (body === null || stream.bodyOffset === body.length) this.closedAs(stream.streamId, CLOSED_ENDED);
       else if (this.#core.isOpen) {
-        // Answered before all of its body went (RFC 9113 8.1): reset, or the server still counts the
-        // stream towards SETTINGS_MAX_CONCURRENT_STREAMS.
+        // Answered before its body went (RFC 9113 8.1): reset, or the server still counts the stream.
         this.resetStream(stream.streamId, NO_ERROR);
       }
       shared.recorder.recordResponse(

@@ -42,11 +42,9 @@ export interface H2Template {
   readonly body: Parts;
   /** Add `content-length` from the filled body (a body, or a method that carries one). */
   readonly autoLength: boolean;
-  /** A HEAD request (see `H2Request.head`). */
   readonly head: boolean;
   /** A gRPC call's messages, filled and encoded per call in place of `body` (protobuf_template.ts). */
   grpc: GrpcBodyTemplate | null;
-  /** A unary gRPC call (see `H2Request.oneMessage`). */
   oneMessage: boolean;
 }
 
@@ -112,7 +110,6 @@ function writeLength(buf: Uint8Array, at: number, n: number): number {
   return at + 1;
 }
 
-/** Bytes `writeLength` takes for `n`. */
 function lengthBytes(n: number): number {
   if (n < 127) return 1;
   let bytes = 2;
@@ -245,7 +242,6 @@ export class H2TemplateWriter {
     return filled;
   }
 
-  /** Fills the body into its own buffer; returns its length. */
   #fillBody(body: Parts, values: ReadonlyArray<Uint8Array>): number {
     const need = upperBound(body, values);
     if (need === 0) return 0;

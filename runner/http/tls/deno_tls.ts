@@ -38,7 +38,6 @@ export const RESUME_UNAVAILABLE =
   "neither Deno.startTls nor node:tls exposes a session cache, so every connection was a full handshake " +
   "(--transport epoll resumes through OpenSSL)";
 
-/** A connection whose dial included a TLS handshake, with its duration. */
 interface TlsTransportConn extends TransportConn {
   readonly tlsMs: number;
 }
@@ -46,7 +45,6 @@ interface TlsTransportConn extends TransportConn {
 interface TlsTransport {
   transport: Transport;
   client: "deno" | "node:tls";
-  /** Set by the first handshake that completes. */
   info(): TlsSessionInfo | null;
 }
 

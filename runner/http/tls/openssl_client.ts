@@ -199,7 +199,6 @@ export class OpenSslClient implements SslOwner {
     return new SslConn(this, s, ssl, askSession);
   }
 
-  /** Connections opened and not yet freed. */
   get liveConns(): number {
     return this.#live;
   }

@@ -40,12 +40,6 @@ export interface ChosenTransport {
   takeReadyWait?: () => ReadyWaitSum | null;
 }
 
-/**
- * Whether `auto` runs a verified https: run without a client certificate on epoll + OpenSSL rather than
- * `Deno.startTls`: less CPU per keep-alive request, higher handshake rates, and `--tls-resume`.
- */
-export const AUTO_HTTPS_ON_EPOLL = true;
-
 /** Why epoll cannot serve `url` here, or null when it can (https: needs libssl 3 as well). */
 export function epollBlocker(url: URL): string | null {
   if (url.protocol !== "http:" && url.protocol !== "https:") return `${url.protocol} target`;
@@ -54,7 +48,6 @@ export function epollBlocker(url: URL): string | null {
   return opensslUnavailableReason();
 }
 
-/** What the run tells the choice about itself. */
 interface TransportOptions {
   /** A closed model in its own isolate: the epoll pump may block up to `CLOSED_MODEL_BLOCK_MS` when idle. */
   closedModel?: boolean;
@@ -89,14 +82,6 @@ export function chooseTransport(
     // Where io_uring cannot serve the run, auto is epoll as ever, with no fallback to report.
     const uring = chooseUring(url, options);
     if (typeof uring !== "string") return uring;
-  }
-  const nodeTlsOtherwise = options.tls?.insecure === true || options.tls?.certFile !== undefined;
-  if (requested === "auto" && url.protocol === "https:" && !AUTO_HTTPS_ON_EPOLL && !nodeTlsOtherwise) {
-    return denoTransport(
-      url,
-      options,
-      "https: auto keeps Deno.startTls for a verified run (--transport epoll drives TLS through OpenSSL)",
-    );
   }
   const blocker = epollBlocker(url);
   if (blocker !== null) return denoTransport(url, options, blocker);

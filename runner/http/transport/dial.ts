@@ -12,7 +12,7 @@ import { fdOf, TRACE_CONN, traceConn } from "./conn_trace.ts";
 import type { ConnectWaiter, TransportConn } from "./transport.ts";
 
 /** A connection the watchdog watches during its connect (an HTTP/1.1 `Connection`). */
-export interface DialWatch {
+interface DialWatch {
   readonly id: number;
   /** Set to the connect's deadline while it runs, Infinity after. */
   deadlineMs: number;
@@ -37,7 +37,6 @@ export class Dialer implements ConnectWaiter {
   #connecting: AbortController | null = null;
   /** A callback connect's socket while it connects (closing it aborts the connect). */
   #pending: TransportConn | null = null;
-  /** A connect started and not yet ended. */
   #waiting = false;
   /** Inside the transport's call: an end told then is passed on in a microtask, as a promise would. */
   #inCall = false;
@@ -94,7 +93,6 @@ export class Dialer implements ConnectWaiter {
     else wait.then(this.#onGate ??= () => this.#start());
   }
 
-  /** The connect, its gate slot taken. */
   #start(): void {
     if (this.shared.stopping) {
       this.shared.connectGate.release();
@@ -151,7 +149,6 @@ export class Dialer implements ConnectWaiter {
     this.#end(sock, null);
   }
 
-  /** The transport's connect failed (ConnectWaiter). */
   connectFailed(err: unknown): void {
     this.#settle();
     this.#end(null, err);

@@ -54,7 +54,6 @@ export class ConnectPhase {
 
   constructor(readonly sock: ConnectingSocket) {}
 
-  /** A connect or its handshake is waiting for the socket. */
   get pending(): boolean {
     return this.#waiter !== null;
   }

@@ -59,7 +59,6 @@ export class EpollSocket implements InlineConn {
   #peerClosed = false;
   /** On the loop's ready list already: a re-arm while readable does not add it twice. */
   #queued = false;
-  /** The armed read: inline or promise, never both. */
   readonly #read: WaitingRead;
   #pendingWrite: Uint8Array | null = null;
   #onWrite: ((n: number) => void) | null = null;
@@ -110,7 +109,6 @@ export class EpollSocket implements InlineConn {
     return this.#connect.wait(signal);
   }
 
-  /** The connect's end told to `waiter` (transport.ts `CallbackConnect`). */
   waitConnect(waiter: ConnectWaiter): void {
     this.#connect.waitFor(waiter);
   }
@@ -195,7 +193,6 @@ export class EpollSocket implements InlineConn {
     onWriteError?.(closed);
   }
 
-  /** Called by the pump with this socket's ready flags. */
   onEvents(flags: number): void {
     if (TRACE_CONN) {
       traceConn(

@@ -234,8 +234,7 @@ export class EpollLoop implements SocketLoop {
   async #pumpBlocking(): Promise<void> {
     const sys = this.sys;
     try {
-      // Started inside whoever armed a read, before its write: blocking now would charge the block to
-      // the latency, so the first round waits for the next turn.
+      // Started inside whoever armed a read before its write: the first round waits for the next turn.
       await nextTurn();
       this.#probe?.restart(sys.nowMs());
       while (this.waiting > 0 && !this.#closed) {

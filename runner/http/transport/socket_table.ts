@@ -27,7 +27,6 @@ export class SocketTable<S extends TableSocket> {
     return this.#free.pop() ?? this.slots.length;
   }
 
-  /** Its slot is free again (the socket closed). */
   release(token: number): void {
     this.slots[token] = null;
     this.#free.push(token);
@@ -38,7 +37,6 @@ export class SocketTable<S extends TableSocket> {
     this.#ready.push(sock);
   }
 
-  /** Sockets waiting on the ready list. */
   get readyCount(): number {
     return this.#ready.length;
   }
@@ -56,7 +54,6 @@ export class SocketTable<S extends TableSocket> {
     }
   }
 
-  /** Closes every socket. */
   closeAll(): void {
     for (const sock of this.slots) sock?.close();
   }

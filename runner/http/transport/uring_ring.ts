@@ -71,7 +71,6 @@ export class UringRing {
   readonly #c = libc();
   readonly fd: number;
   readonly #maps = new Mappings(this.#c);
-  // Submission queue.
   readonly #sqTail: Uint32Array;
   readonly #sqHead: Uint32Array;
   readonly #sqMask: number;
@@ -91,7 +90,6 @@ export class UringRing {
   #scannedTo = 0;
   /** The receive buffers and send slots (unset only when a set-up failed before they were made). */
   readonly buffers: UringBuffers;
-  // The wait's argument (getevents_arg + timespec).
   readonly #waitArg: Mapping;
   readonly #waitWords: Int32Array;
 
@@ -217,7 +215,6 @@ export class UringRing {
     s[b + 9] = udHi;
   }
 
-  /** SQEs written and not yet handed to the kernel. */
   get unsubmitted(): number {
     return (this.#tail - this.#submitted) >>> 0;
   }
@@ -289,7 +286,6 @@ export class UringRing {
     return this.cqWords[w] === udLo && this.cqWords[w + 1] === udHi ? this.cqRes[w + 2] : NaN;
   }
 
-  /** Hands CQEs up to `head` back to the kernel. */
   consumed(head: number): void {
     this.#cqHead[0] = head >>> 0;
   }

@@ -47,7 +47,6 @@ export class SendSlot {
     this.#hi = Math.floor(slot.address / 2 ** 32);
   }
 
-  /** A send is in flight. */
   get inFlight(): boolean {
     return this.#inflightEnd !== this.#start;
   }

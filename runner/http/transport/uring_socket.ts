@@ -95,7 +95,6 @@ export class UringSocket extends HeldChunks implements InlineConn {
     this.loop.ring.prepRecvMultishot(this.fd, this.token << 8 | UD_RECV, this.gen);
   }
 
-  /** A CQE of this socket's receive. */
   onRecv(res: number, flags: number): void {
     if ((flags & CQE_F_MORE) === 0) this.#receiving = false;
     if (res > 0 && (flags & CQE_F_BUFFER) !== 0) {
@@ -210,14 +209,12 @@ export class UringSocket extends HeldChunks implements InlineConn {
     return n;
   }
 
-  /** Starts one send of everything in the slot not yet sent. */
   #sendQueued(): void {
     const length = this.startSend();
     this.loop.ring.prepSend(this.fd, this.sendLo, this.sendHi, length, this.token << 8 | UD_SEND, this.gen);
     this.loop.wait();
   }
 
-  /** A CQE of this socket's send. */
   onSend(res: number): void {
     this.loop.waiting--;
     if (res < 0) {

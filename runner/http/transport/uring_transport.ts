@@ -114,8 +114,7 @@ export class UringLoop implements UringSocketLoop {
     const sys = this.sys;
     const ring = this.ring;
     try {
-      // Started by `wait`, inside whoever armed a read before writing: a wait now would block before
-      // the request is submitted, and its latency pay for it (epoll_transport.ts's pump does the same).
+      // Started inside whoever armed a read before writing: the first round waits a turn, as epoll's.
       await nextTurn();
       this.#probeSeq = (this.#probeSeq + 1) >>> 0;
       this.#armProbe();

@@ -6,7 +6,6 @@
  */
 import { failReadClosed, type InlineReader } from "./transport.ts";
 
-/** What a waiting read needs of its socket's loop. */
 interface ReadLoop {
   /** Reads (and writes) waiting: the pump runs while some do. */
   waiting: number;
@@ -15,7 +14,6 @@ interface ReadLoop {
 }
 
 export class WaitingRead {
-  /** The buffer of the read that waits. */
   buf: Uint8Array | null = null;
   /** The inline reader, or the promise's settlers: never both. */
   reader: InlineReader | null = null;
@@ -24,7 +22,6 @@ export class WaitingRead {
 
   constructor(readonly loop: ReadLoop) {}
 
-  /** A read waits (inline or promise). */
   get armed(): boolean {
     return this.reader !== null || this.onRead !== null;
   }
@@ -67,7 +64,6 @@ export class WaitingRead {
     resolve(n);
   }
 
-  /** Fails the promise read. */
   reject(err: Error): void {
     const reject = this.onReadError!;
     this.#settled();

@@ -33,7 +33,6 @@ export class CloseHandshake {
 
   constructor(readonly writer: FrameWriter, readonly run: WsRun) {}
 
-  /** A new socket. */
   reset(): void {
     this.sent = this.received = false;
   }

@@ -10,7 +10,6 @@ import type { InlineConn, InlineReader } from "../transport/transport.ts";
 
 /** What the reads drive: the connection itself, reached through no closure. */
 export interface InlineHost {
-  /** An exchange is in progress. */
   exchangeActive(): boolean;
   /** Between exchanges the connection keeps a read armed (it is open, and not a storm's). */
   listens(): boolean;

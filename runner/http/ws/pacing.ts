@@ -63,7 +63,6 @@ export class WsPacing implements PauseWaiter {
     this.run.pauses.add(ms, this);
   }
 
-  /** The queue's call: the wait is over. */
   pauseEnded(): void {
     const then = this.#then;
     this.#then = null;

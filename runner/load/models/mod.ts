@@ -24,7 +24,6 @@ export const LOAD_MODEL_DEFS = {
 /** A record seen through its name only: its rules take its model's config, which `model` guarantees. */
 export type AnyModelDef = LoadModelDef<LoadModel, any>;
 
-/** The record of `model`. */
 export function modelDef(model: LoadModel): AnyModelDef {
   const def: AnyModelDef = LOAD_MODEL_DEFS[model];
   return def;

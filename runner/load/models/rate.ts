@@ -20,7 +20,6 @@ function phasesArrivals(phases: ReadonlyArray<Phase>): number {
   );
 }
 
-/** The measured duration: the phases' sum. */
 function phasesMs(c: { phases: ReadonlyArray<{ durationMs: number }> }): number {
   return c.phases.reduce((sum, p) => sum + p.durationMs, 0);
 }
