@@ -1,10 +1,9 @@
 /**
  * @module
- * One session's cookies (RFC 6265 as a client of one target needs it): Path, expiry, `Secure` and domain
- * kept; scoped by the Host header sent, else the URL's host (ports do not scope, 8.5). Host-only without
- * `Domain`; with it, refused unless the host is in that domain. Capped at RFC 6265 6.1's minimums (50 per
- * domain, 3,000 in all, least recently set evicted; over 4,096 bytes ignored). One map per domain keeps
- * costs constant; the `Cookie:` line is encoded once per change of jar, host or path.
+ * One session's cookies (RFC 6265 for a client of one target): Path, expiry, `Secure` and domain kept,
+ * scoped by the Host header sent (ports do not scope, 8.5); `Domain` refused unless the host is in it.
+ * Capped at 6.1's minimums (50 per domain, 3,000 in all, least recently set evicted; over 4,096 bytes
+ * ignored); the `Cookie:` line is encoded once per change of jar, host or path.
  */
 
 const encoder = new TextEncoder();

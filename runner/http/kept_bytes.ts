@@ -26,7 +26,6 @@ const COPY_LOOP_BYTES = 256;
 export class KeptBytes {
   #bytes = NOTHING;
   #length = 0;
-  /** The most bytes kept of one response (see `reset`). */
   limitBytes = DEFAULT_KEPT_BYTES;
   /** Head only: the final head was kept, later bytes are not. */
   #headKept = false;

@@ -36,7 +36,6 @@ export class KeptResponse implements StepResponse {
     return this.#read().status;
   }
 
-  /** Every value of header `name` (case-insensitive), in order. */
   headers(name: string): string[] {
     const { names, values } = this.#read();
     const lower = name.toLowerCase();

@@ -1,10 +1,9 @@
 /**
  * @module
- * gRPC messages with `{{ placeholders }}`, filled and protobuf-encoded per call. A `GrpcBodySpec` read
- * before the load becomes a worker's `GrpcBodyTemplate`; `writeGrpcBody` fills each slot, reads it as its
- * field's kind (proto3 JSON's forms) and writes it as protobuf, each message length-prefixed (gzipped with
- * `compress`). A value not of its kind refuses the call (`bad-value`); a message over the send cap too
- * (`grpc RESOURCE_EXHAUSTED`, as grpc-go). HOT PATH: no allocation but for floats, big int64s and gzip.
+ * gRPC messages with `{{ placeholders }}`, filled and protobuf-encoded per call: `writeGrpcBody` reads each
+ * slot as its field's kind (proto3 JSON's forms), each message length-prefixed (gzipped with `compress`).
+ * A value not of its kind refuses the call (`bad-value`), as does a message over the send cap (`grpc
+ * RESOURCE_EXHAUSTED`, as grpc-go). HOT PATH: no allocation but for floats, big int64s and gzip.
  */
 import { copyBytes } from "../../system/copy_bytes.ts";
 import { type Parts, partsOf, upperBound, writeParts } from "./template.ts";

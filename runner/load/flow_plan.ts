@@ -1,10 +1,9 @@
 /**
  * @module
- * Flows ready for the session loop: request steps encoded once per worker (also as HEADERS frames over
- * HTTP/2), picked by weight with the mix's `PickCycle`. Only request steps (and ws steps that wait) are
- * numbered, labelled by `label` or `METHOD path`. A flow's values are the data columns, then its captures'
- * names, so a placeholder is an index fixed here. With cookies every step is a template; a step keeps its
- * response's head or body only when it needs to.
+ * Flows ready for the session loop: request steps encoded once per worker (also as HTTP/2 frames), picked
+ * by weight with the mix's `PickCycle`, numbered and labelled (`label` or `METHOD path`). A flow's values
+ * are the data columns, then its captures' names, so a placeholder is an index fixed here. A step keeps its
+ * response's head or body only when it needs to; with cookies every step is a template.
  */
 import { shownName } from "../../validation/shown_name.ts";
 import type { FlowSpec } from "../flow_spec.ts";

@@ -1,11 +1,9 @@
 /**
  * @module
- * Sessions: what one arrival does when the load has flows (Artillery's virtual user). A session picks a
- * flow by weight and runs its steps in order on one connection (think steps wait on a timer), filling
- * placeholders from its data row and captures, keeping a cookie jar, running checks. In an open load the
- * first request counts from the arrival's intended time; later ones from their own send. A failed step
- * or empty capture ends the session as failed; one cut by a stop counts as neither. Warm-up sessions run
- * but are not counted. With `per-arrival` each arrival opens and closes its own connection.
+ * Sessions: what one arrival does when the load has flows (Artillery's virtual user): a flow picked by
+ * weight, its steps in order on one connection, filled from a data row and captures, with a cookie jar and
+ * checks. Open loads time the first request from the arrival's intended time. A failed step or empty
+ * capture fails the session; a stop's cut counts as neither; warm-up sessions are not counted.
  */
 import {
   type ConnectionShared,

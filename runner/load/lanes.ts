@@ -1,11 +1,9 @@
 /**
  * @module
- * Connections that wait for work: open models hand intended send times to lanes, each one connection
- * plus a loop that sends the next queued time and parks when idle. `SharedLanes` (rate, open count) keep
- * one queue and open more connections on demand up to a bound; a send that finds none free is counted
- * server-bound, one sent late because the isolate was behind is counted late and opens none (more
- * connections would only slow the isolate further); either is dropped past the late bound. `FixedLanes`
- * (throughput) give each connection its own queue, as wrk2 does. A flow session holds its lane to its end.
+ * Connections that wait for work: open models hand intended send times to lanes (a connection and a loop).
+ * `SharedLanes` (rate, open count) keep one queue and open connections on demand up to a bound; a send
+ * finding none free is server-bound, one the isolate was late for is late and opens none; both drop past
+ * the late bound. `FixedLanes` (throughput) queue per connection, as wrk2 does.
  */
 import type { LoadConnection } from "../http/load_connection.ts";
 import type { LoadContext } from "./executor.ts";

@@ -1,11 +1,9 @@
 /**
  * @module
- * Connections opened before t0, so open models start against a warm pool instead of one connect per early
- * send. A model's record says its pool size per worker: `--pre-connect N`'s share, throughput's fixed
- * connections, or for rate and open count 2 L by Little's law (L = lambda x W, lambda the first phase's
- * peak rate, W the fastest of a few sequential connects: no request is sent to measure it), between
- * `PRE_CONNECT_FLOOR` and the connection bound. Closed models and per-arrival connections open none. The
- * first failure stops pre-connecting.
+ * Connections opened before t0, so open models start against a warm pool. A worker's pool is its share of
+ * `--pre-connect N`, throughput's fixed connections, or 2 L by Little's law (L = lambda x W: the first
+ * phase's peak rate times the fastest of a few connects, no request sent), between `PRE_CONNECT_FLOOR` and
+ * the connection bound. Closed and per-arrival runs open none; the first failure stops it.
  */
 import type { Phase } from "./models/fields.ts";
 import type { PoolSize, WorkerShare } from "./models/model.ts";

@@ -1,10 +1,9 @@
 /**
  * @module
- * A gRPC call's answer judged on its HTTP/2 stream (`GrpcAnswer`): the head must be `application/grpc`,
- * DATA is read as length-prefixed messages within the receive cap (gzip ones inflated and capped again),
- * and `grpc-status` in the trailers decides: OK succeeds, any other code fails under its own kind, a
- * broken answer is `grpc-protocol`, an oversized message `grpc-too-big`. HOT PATH: one per slot, reset per
- * call; uncompressed messages are counted, never copied. A server stream's first message is timed.
+ * A gRPC call's answer judged on its HTTP/2 stream (`GrpcAnswer`): an `application/grpc` head, DATA as
+ * length-prefixed messages within the receive cap (gzip inflated and capped again), and `grpc-status`:
+ * OK succeeds, other codes fail under their own kind, broken answers are `grpc-protocol`, oversized ones
+ * `grpc-too-big`. HOT PATH: one per slot, reset per call; uncompressed messages are counted, never copied.
  */
 import type { ErrorKind } from "../../../results/mod.ts";
 import { GRPC_ERROR_KINDS, GRPC_STATUS_SLOTS_FROM } from "../../../results/schema_values.ts";

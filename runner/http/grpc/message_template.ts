@@ -1,10 +1,9 @@
 /**
  * @module
  * A gRPC message with `{{ placeholders }}` read against its type once, before the load, into the plain
- * `GrpcBodySpec` workers fill per call: fixed fields are encoded now, each placeholder becomes a slot of
- * its field's kind (quoted or not in the JSON). What cannot fit whatever the values is a
- * `GrpcMessageError` naming its path (an unknown field, a placeholder for a message, a map or a
- * well-known type, an unknown name).
+ * `GrpcBodySpec` workers fill per call: fixed fields encoded now, each placeholder a slot of its field's
+ * kind. What cannot fit whatever the values is a `GrpcMessageError` naming its path (an unknown field or
+ * name, a placeholder for a message, a map or a well-known type).
  */
 import protobuf from "protobufjs";
 import type { GrpcBodySpec, GrpcMessageSpec, GrpcSlotKind, GrpcSlotSpec } from "../grpc_body_spec.ts";

@@ -1,11 +1,9 @@
 /**
  * @module
- * One HTTP/2 connection of the load generator (RFC 9113): the output, the streams, the frame reader and
- * header blocks are its parts (reached through `H2Core`); it keeps the connect, the preface, the input
- * buffer and how the connection ends. Every frame is handled in the turn its bytes arrive, and a stream's
- * end starts a closed loop's next request there. HOT PATH: frames are read in place; output is written
- * once per turn. MEMORY: inline reads share one buffer; a connection keeps only a partial frame.
- * The peer's errors are counted by kind, never thrown.
+ * One HTTP/2 connection of the load generator (RFC 9113); its output, streams, frame reader and header
+ * blocks reach it through `H2Core`. Every frame is handled in the turn its bytes arrive, and a stream's end
+ * starts a closed loop's next request there. HOT PATH: frames read in place, output written once per turn;
+ * inline reads share one buffer. The peer's errors are counted by kind, never thrown.
  */
 import type { ErrorKind } from "../../../results/mod.ts";
 import {
@@ -71,7 +69,6 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
   decoder = new HpackDecoder();
   peer = new PeerSettings();
   gotSettings = false;
-  /** The error code of the peer's last GOAWAY (-1: none), named when the connection then ends. */
   goawayCode = -1;
 
   /** Frames to send, written once per batch; the connection is the output's owner (no closures). */
@@ -124,7 +121,6 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
     return this.#sock !== null;
   }
 
-  /** Most streams open at once on this connection (results: per-connection stream counts). */
   get maxOpenStreams(): number {
     return this.streams.maxOpenStreams;
   }
@@ -316,7 +312,6 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
     if (streams.pending.length > 0) this.reconnect();
   }
 
-  /** After GOAWAY, once its last stream ended: a new connection for the streams waiting, if any. */
   reconnect(): void {
     this.#close();
     if (this.streams.pending.length === 0 || this.shared.stopping) return;

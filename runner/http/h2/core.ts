@@ -14,7 +14,6 @@ export interface H2Core {
   readonly id: number;
   readonly shared: ConnectionShared;
   readonly run: H2Run;
-  /** Frames to send, written once per batch. */
   readonly output: H2Output;
   /** The peer's SETTINGS (a new object per connection). */
   readonly peer: PeerSettings;

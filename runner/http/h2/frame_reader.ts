@@ -72,7 +72,6 @@ export class FrameReader {
     this.#control = control;
   }
 
-  /** A fresh connection: nothing received yet. */
   reset(): void {
     this.recvUnacked = 0;
   }

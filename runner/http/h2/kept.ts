@@ -71,12 +71,10 @@ export class H2KeptResponse implements StepResponse {
     return this.#body.append(buf, from, to, false);
   }
 
-  /** The most bytes of body kept (see `reset`). */
   get limitBytes(): number {
     return this.#body.limitBytes;
   }
 
-  /** Every value of header `name` (case-insensitive), in order. */
   headers(name: string): string[] {
     const lower = name.toLowerCase();
     const values: string[] = [];
@@ -92,7 +90,6 @@ export class H2KeptResponse implements StepResponse {
     return { status: this.status, fields, body: this.#body.view().slice() };
   }
 
-  /** The body as text (UTF-8). */
   get body(): string {
     this.#text ??= decoder.decode(this.#body.view());
     return this.#text;

@@ -1,10 +1,9 @@
 /**
  * @module
- * HTTP/2 for the executors: every stream an h2 connection may carry is an `H2Slot` shaped as a
- * `LoadConnection`, so load models, the watchdog and the graceful stop run unchanged. Slots group `streams`
- * to a connection (`H2Slots`, h2load's `-c` and `-m`); an arrival finding every stream busy takes the next
- * slot, a new connection once the current one is full. The watchdog cancels one stream (RST_STREAM), not
- * the connection. Flow steps go one after another on one slot (`exchangeStep`).
+ * HTTP/2 for the executors: each stream an h2 connection may carry is an `H2Slot` shaped as a
+ * `LoadConnection`, so models, watchdog and graceful stop run unchanged. `H2Slots` group `streams` to a
+ * connection (h2load's `-c` and `-m`), a new connection once one is full. The watchdog cancels one stream
+ * (RST_STREAM), not the connection. Flow steps go one after another on one slot (`exchangeStep`).
  */
 import type { ConnectionShared, NextExchange, StepConnection, StepRequest } from "../load_connection.ts";
 import type { EncodedRequest, RequestMix } from "../request.ts";

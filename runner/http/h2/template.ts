@@ -1,9 +1,8 @@
 /**
  * @module
- * HTTP/2 requests with `{{ name }}` placeholders: the header block is split once into pre-encoded bytes
- * and templated fields, each a literal without indexing (RFC 7541 6.2.2) whose value is filled per
- * request, so no dynamic table ever changes. HOT PATH: `H2TemplateWriter.fill` copies segments and
- * values into the slot's reused buffers, with views kept per length. A value with CR, LF, NUL or edge
+ * HTTP/2 requests with `{{ name }}` placeholders: the header block split once into pre-encoded bytes and
+ * fields filled per request as literals without indexing (RFC 7541 6.2.2), so no dynamic table changes.
+ * HOT PATH: `H2TemplateWriter.fill` copies into the slot's reused buffers. A value with CR, LF, NUL or edge
  * whitespace is refused (RFC 9113 8.2.1); `:path` is percent-encoded as over HTTP/1.1.
  */
 import { copyBytes } from "../../../system/copy_bytes.ts";

@@ -49,7 +49,6 @@ export class ConnectPhase {
   #handshaking = false;
   /** https: connected, its handshake queued behind HANDSHAKES_IN_FLIGHT others. */
   queued = false;
-  /** https: how long the handshake took (Connection reads it for `tlsMs`); -1 for plain TCP. */
   tlsMs = -1;
 
   constructor(readonly sock: ConnectingSocket) {}

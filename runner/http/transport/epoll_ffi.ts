@@ -1,10 +1,9 @@
 /**
  * @module
- * The libc binding of the epoll transport (Linux, `Deno.dlopen`), opened once per isolate, and `EpollSys`,
- * the socket and epoll calls of a loop. Every pointer and scratch buffer is owned here; callers pass fds,
- * numbers and their own `Uint8Array`s, bounds-checked before each call. Signatures use `i32`/`u32` (BigInt
- * results of `isize` made a read/write loop 2.3x slower); calls return `-errno` instead of throwing. Only
- * the idle wait is `nonblocking`.
+ * The libc binding of the epoll transport (`Deno.dlopen`, once per isolate) and `EpollSys`, a loop's
+ * socket and epoll calls. Pointers and scratch buffers are owned here; callers' `Uint8Array`s are bounds-
+ * checked. Signatures use `i32`/`u32` (BigInt results of `isize` made a read/write loop 2.3x slower);
+ * calls return `-errno` instead of throwing. Only the idle wait is `nonblocking`.
  */
 import { AF_INET, type SockAddr } from "./sock_addr.ts";
 

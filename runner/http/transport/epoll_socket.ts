@@ -1,10 +1,9 @@
 /**
  * @module
- * One non-blocking TCP socket of the epoll transport, registered edge-triggered, with both contracts of
- * transport/transport.ts. HOT PATH: `onEvents` -> `#serve` -> one libc `read` -> the reader; `writeNow`
- * is one `write`. A socket that stays readable is served TURN_READ_BYTES per turn. `#readable` holds from
- * an EPOLLIN edge until a read comes back short. Over TLS the calls go through OpenSSL, and a short
- * `SSL_read` ends `#readable` only once OpenSSL and the kernel queue are proven empty.
+ * One non-blocking TCP socket of the epoll transport, edge-triggered, with both contracts of
+ * transport/transport.ts. HOT PATH: `onEvents` -> `#serve` -> one `read` -> the reader; `writeNow` is one
+ * `write`. `#readable` holds from an EPOLLIN edge until a short read; over TLS only once OpenSSL and the
+ * kernel queue are proven empty. A readable socket is served TURN_READ_BYTES per turn.
  */
 /** What a socket needs of its event loop (`EpollLoop`): declared here, so neither imports the other. */
 export interface SocketLoop {

@@ -1,16 +1,9 @@
 /**
  * @module
- * The epoll transport (Linux; https: through OpenSSL): a worker's sockets are non-blocking libc sockets
- * registered edge-triggered in one epoll set, and one pump turns ready events into reads, so a round of
- * responses costs one `epoll_wait`, not a promise per read. Sockets keep Deno.Conn's promise contract (one
- * conformance suite runs against both transports) plus the inline contract of transport/transport.ts.
- *
- * The pump runs only while a socket waits, starts the turn after the first one does (a read is armed
- * before its request is written), and yields to timers each turn. With `blockMs > 0` (closed models)
- * rounds run back to back and `epoll_wait` blocks for up to `blockMs`, like wrk's loop; otherwise (open
- * models' sub-ms pacer, in-process servers) it polls once per turn, then waits off-thread up to
- * `IDLE_WAIT_MS`. A blocking loop holds a timer probe (transport/ready_probe.ts) that measures how long
- * responses wait for the worker.
+ * The epoll transport (Linux; https: through OpenSSL): a worker's sockets edge-triggered in one epoll set,
+ * one pump turning ready events into reads (one `epoll_wait` a round, no promise per read), with both
+ * contracts of transport/transport.ts. Closed models (`blockMs > 0`) block in `epoll_wait` like wrk's loop;
+ * open ones poll each turn, then wait off-thread. A timer probe measures how long responses wait.
  */
 import { EPOLL_CTL_ADD, EPOLLET, EPOLLIN, EPOLLOUT, EPOLLRDHUP, EpollSys } from "./epoll_ffi.ts";
 import type { SockAddr } from "./sock_addr.ts";
@@ -99,7 +92,6 @@ export class EpollLoop implements SocketLoop {
     return this.#epfd;
   }
 
-  /** Open sockets (for tests: zero after a run). */
   get openSockets(): number {
     return this.#table.open;
   }

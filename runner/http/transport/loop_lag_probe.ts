@@ -1,12 +1,9 @@
 /**
  * @module
- * How long a ready response waits for a load worker on the deno transport, where a completed read waits in
- * the runtime's queue until the event loop hands it over. The probe is more such operations: an off-thread
- * sleep (`sleepOffThread`) started every `PROBE_PERIOD_MS`, whose lateness is a read's wait. Completions
- * are not handed over in order, so a probe starts every period whatever became of the last, and an
- * interval's wait is Little's law over them: time spent overdue over probes started. A timer's lateness
- * would miss it (3-14 ms late while completions waited 50-680 ms), but is all there is without FFI.
- * Runs only during a closed run; nothing per request.
+ * How long a ready response waits for a load worker on the deno transport: an off-thread sleep started
+ * every `PROBE_PERIOD_MS` queues with the reads, so its lateness is a read's wait. Completions come out of
+ * order, so probes start every period and an interval's wait is Little's law over them. A timer's lateness
+ * misses it (3-14 ms against 50-680 ms), but is all there is without FFI. Closed runs only.
  */
 import { PROBE_PERIOD_MS, type ReadyWaitSum } from "./ready_wait.ts";
 import { EpollSys, epollUnavailableReason } from "./epoll_ffi.ts";

@@ -72,7 +72,6 @@ export class UringBuffers {
     }
   }
 
-  /** Hands receive buffer `bid` back to the kernel. */
   returnBuffer(bid: number): void {
     const w = ((this.#bufIndex & this.#bufMask) * 4) | 0;
     this.#bufWords[w] = this.#bufLo[bid];

@@ -1,10 +1,9 @@
 /**
  * @module
- * One TCP socket of the io_uring transport, with both contracts of transport/transport.ts. Reads: one
- * multishot receive fills provided buffers; chunks are held until the armed reader copies them
- * (TURN_READ_BYTES a turn). Past HELD_MAX_BYTES the receive is cancelled, so a fast peer backs up in the
- * kernel as on epoll. Writes: copied into the socket's send slot and sent one at a time, in order; what
- * `writeNow` took goes out before a close's FIN. HOT PATH: `onRecv` -> `serve`; `writeNow` -> one SQE.
+ * One TCP socket of the io_uring transport, with both contracts of transport/transport.ts. Reads: a
+ * multishot receive fills provided buffers, held until the reader copies them, cancelled past
+ * HELD_MAX_BYTES so a fast peer backs up in the kernel. Writes go through the send slot one send at a time,
+ * in order. HOT PATH: `onRecv` -> `serve` -> the reader; `writeNow` -> one SQE.
  */
 import { CQE_F_BUFFER, CQE_F_MORE, ECANCELED, ENOBUFS, POLLERR, POLLHUP, POLLOUT } from "./uring_ffi.ts";
 import type { UringRing } from "./uring_ring.ts";

@@ -1,12 +1,9 @@
 /**
  * @module
- * The io_uring transport (Linux 6.1+, plain TCP, closed models; experimental): a socket's reads come from
- * one multishot receive into provided buffers and its writes are send SQEs, so a round of messages costs
- * one `io_uring_enter`. Sockets keep both contracts of transport/transport.ts. The pump blocks its thread
- * like a closed model's epoll pump, up to `blockMs` a turn; open models stay on epoll (a DEFER_TASKRUN
- * ring is waited on by its own thread only). A long round hands its sends over every FLUSH_SQES completions.
- * A timeout probe due every `PROBE_PERIOD_MS` lands behind the responses before it, so how late it is
- * reaped is how long responses waited for this worker.
+ * The io_uring transport (Linux 6.1+, plain TCP, closed models; experimental): reads from multishot
+ * receives, writes as send SQEs, so a round costs one `io_uring_enter`; both contracts of transport.ts.
+ * The pump blocks its thread like a closed model's epoll pump (open models stay on epoll). A timeout probe
+ * due every `PROBE_PERIOD_MS` queues behind responses, measuring how long they wait for the worker.
  */
 import { EAGAIN, EINTR, type EpollSys } from "./epoll_ffi.ts";
 import type { SockAddr } from "./sock_addr.ts";
@@ -53,7 +50,6 @@ export class UringLoop implements UringSocketLoop {
     this.ring = new UringRing();
   }
 
-  /** Open sockets (for tests: zero after a run). */
   get openSockets(): number {
     return this.#table.open;
   }

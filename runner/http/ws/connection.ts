@@ -1,11 +1,9 @@
 /**
  * @module
- * One WebSocket connection of the load generator, a `LoadConnection` (connection_socket.ts is its socket
- * side, this file its message side). An `exchange` sends one message and waits for its match; a storm's is
- * a whole connection's life ending in a close handshake, hold's an idle wait, a ping and its pong. Reads
- * stay armed between exchanges, so a broadcast is timed as it arrives. HOT PATH: frames masked in place,
- * messages handled as views inside the read's callback, which also sends a closed loop's next. Failures
- * are counted by kind, never thrown.
+ * One WebSocket load connection, its message side (connection_socket.ts is the socket side). An `exchange`
+ * sends one message and waits for its match; a storm's is a connection's life, hold's a wait, a ping and its
+ * pong. Reads stay armed between exchanges, so broadcasts are timed as they arrive. HOT PATH: frames masked
+ * in place, messages handled as views in the read's callback. Failures are counted by kind, never thrown.
  */
 import { pongFrame } from "../../../ws/frame_encoder.ts";
 import { CLOSE_ABNORMAL, CLOSE_NO_STATUS, CLOSE_NORMAL } from "../../../ws/opcodes.ts";
@@ -80,7 +78,6 @@ export class WsConnection extends WsConnectionSocket implements LoadConnection {
     this.writer.sendMessage(bytes);
   }
 
-  /** An exchange is in progress (inline_reads.ts asks). */
   exchangeActive(): boolean {
     return this.#ex.active;
   }

@@ -1,11 +1,9 @@
 /**
  * @module
- * The socket side of a WebSocket load connection (connection.ts adds the message side): `open` dials
- * through the run's transport and runs the handshake, reading frames that came with its answer before any
- * send. Reads are inline_reads.ts's on every transport, writes go through frame_writer.ts in order, and
- * `abort` says going away (1001). HOT PATH: on epoll and io_uring, reads land in the worker's shared buffer
- * and are parsed inside the callback; the handshake and promise reads keep buffers of their own, so an
- * idle connection on epoll holds no read buffer.
+ * The socket side of a WebSocket load connection: `open` dials through the run's transport and runs the
+ * handshake, reading any frames that came with its answer first; reads via inline_reads.ts, writes via
+ * frame_writer.ts, `abort` says going away (1001). HOT PATH: on epoll and io_uring reads land in the
+ * worker's shared buffer, so an idle connection holds no read buffer.
  */
 import type { ErrorKind } from "../../../results/mod.ts";
 import { FrameParser, type FrameSink } from "../../../ws/frame_parser.ts";

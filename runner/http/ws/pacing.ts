@@ -14,7 +14,6 @@ export class WsPacing implements PauseWaiter {
   #messageIndex = 0;
   /** The run's messages as this socket sends them (compressed when it agreed to permessage-deflate). */
   #messages: readonly MessageTemplate[];
-  /** Messages of this socket's storm sent so far. */
   #stormSent = 0;
   /** When the wait in progress ends (NaN: none waits); the queue reads it. */
   pauseDueMs = NaN;

@@ -44,7 +44,6 @@ export interface WsRun {
   readonly handshakeBuffers: Uint8Array[];
 }
 
-/** The worker's `WsRun` for `url` (ws:, wss:) and its config. */
 export function wsRunOf(url: URL, config: WsConfig): WsRun {
   const encoder = new TextEncoder();
   const payloads = config.messages.map((m) =>

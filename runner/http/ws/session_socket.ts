@@ -1,10 +1,9 @@
 /**
  * @module
- * A flow session's own WebSocket (the `ws` steps of runner/load/flow_session.ts): dialed through the run's
- * transport, its handshake a filled template, then one promise read loop (a session waits for few
- * messages, so the inline fast path buys nothing). Messages no step asked for yet wait in a bounded queue;
- * a step takes the first match, the ones passed over count as unsolicited. Failures count by kind under
- * the waiting step's endpoint; a wait cut by the run's end or a stop counts nothing.
+ * A flow session's own WebSocket (its `ws` steps): dialed through the run's transport, with one promise
+ * read loop (a session waits for few messages). Unasked messages wait in a bounded queue; a step takes the
+ * first match, those passed over are unsolicited. Failures count by kind under the waiting step's
+ * endpoint; a wait cut by the run's end or a stop counts nothing.
  */
 import { FrameParser, type FrameSink } from "../../../ws/frame_parser.ts";
 import type { BufferBudget } from "../../../ws/buffer_budget.ts";
