@@ -98,7 +98,6 @@ export function rootOfDescriptorSet(bytes: Uint8Array, what: string): protobuf.R
   }
 }
 
-/** A protoset file as a schema. */
 export function loadProtoset(file: string): protobuf.Root {
   let bytes: Uint8Array;
   try {
