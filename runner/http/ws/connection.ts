@@ -82,12 +82,10 @@ export class WsConnection extends WsConnectionSocket implements LoadConnection {
     return this.#ex.active;
   }
 
-  /** Between exchanges a read stays armed: open, and not a storm's. */
   listens(): boolean {
     return this.run.messagesPerConnection === 0 && this.sock !== null;
   }
 
-  /** The chain's next exchange from the read callback, the answers so far carried into it. */
   chainNext(answered: number, sentMs: number): void {
     this.#ex.carry(answered);
     if (this.run.pingIntervalMs === 0) return this.#begin(-1, sentMs);
@@ -96,7 +94,6 @@ export class WsConnection extends WsConnectionSocket implements LoadConnection {
     this.reads.listen();
   }
 
-  /** Takes `n` bytes read into `buf` (null: end of stream); true when the exchange is over. */
   consumeRead(buf: Uint8Array, n: number | null, nowMs: number): boolean {
     this.lastEventMs = this.nowMs = nowMs;
     if (n === null) {
@@ -209,7 +206,6 @@ export class WsConnection extends WsConnectionSocket implements LoadConnection {
     } else this.fault(nowMs, classifyError(err, "read"), errorMessage(err));
   }
 
-  /** Ends the exchange; the answers it counted. */
   endExchange(): number {
     const answered = this.#ex.end();
     this.deadlineMs = Infinity;
