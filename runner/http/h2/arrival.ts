@@ -7,7 +7,7 @@
  */
 import { GOAWAY_BYTES, NO_ERROR, writeGoaway } from "../../../http2/frames.ts";
 import type { ConnectionShared, NextExchange, StepConnection, StepRequest } from "../load_connection.ts";
-import { cookieValueOf, H2Slot } from "./slot.ts";
+import { H2Slot } from "./slot.ts";
 import { H2Connection } from "./connection.ts";
 import type { EncodedRequest } from "../request.ts";
 import type { H2Run } from "./stream.ts";

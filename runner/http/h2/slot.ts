@@ -22,7 +22,7 @@ const NO_VALUES: Uint8Array[] = [];
 const COOKIE_PREFIX_BYTES = 8;
 
 /** The value of a jar's `Cookie: ...` line as HTTP/2's `cookie` field takes it; null stays null. */
-export function cookieValueOf(cookieLine: Uint8Array | null): Uint8Array | null {
+function cookieValueOf(cookieLine: Uint8Array | null): Uint8Array | null {
   return cookieLine === null ? null : cookieLine.subarray(COOKIE_PREFIX_BYTES, cookieLine.length - 2);
 }
 
