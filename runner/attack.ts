@@ -1,9 +1,8 @@
 /**
  * @module
- * One run of one load model against one URL: spawns the workers, merges their interval samples into
- * one aggregator, reports live progress, hands each finished interval (stamped with its wall-clock end)
- * to the thresholds with `abortOnFail`, which may stop the load, and on for metrics outputs, and returns
- * a complete `RunResult`. This is the function the CLI's `attack`, the demo and experiments all call.
+ * One run of one load model against one URL: spawns the workers, merges their samples, reports progress,
+ * feeds thresholds with `abortOnFail` and metrics outputs each finished interval, and returns a
+ * `RunResult`. The CLI's `attack`, the demo and experiments all call it.
  */
 import { withReflectedSchema } from "./http/grpc/reflected_run.ts";
 import { type AttackConfig, measuredDurationMs } from "./config.ts";
@@ -31,23 +30,15 @@ import { onTestAbort } from "./script/k6/test_abort.ts";
 import type { SteerChange } from "../results/schema/steering.ts";
 
 export interface AttackHooks {
-  /** Name of the run in the results; default "attack". */
   name?: string;
   onProgress?(p: AttackProgress): void;
   progressEveryMs?: number;
   /** The schedule's start instant (ms since the epoch); the measured part begins `config.warmupMs` later. */
   onStart?(startAtEpochMs: number): void;
-  /** Aborting stops the load gracefully; the partial result is still returned. */
   signal?: AbortSignal;
-  /**
-   * Thresholds with `abortOnFail`, judged on each interval as it completes: the first to fail stops the
-   * load gracefully, as `signal` does, and the result says which and when (`abortedBy`, `incomplete`).
-   */
+  /** Thresholds judged on each completed interval; the first to fail stops the load (`abortedBy`). */
   abortOn?: AbortRule[];
-  /**
-   * Each interval once every worker reported it (and samples that came later, `late`), stamped with the
-   * interval's end on the wall clock: for a metrics exporter. Called on the samples' path: queue only.
-   */
+  /** Each interval once every worker reported it (and `late` samples), for a metrics exporter: queue only. */
   onInterval?(delta: IntervalDelta): void;
   /** Live steering of this run (the dashboard's controls, `loadlab steer`); absent: it runs as planned. */
   steering?: RunSteering;
@@ -55,10 +46,7 @@ export interface AttackHooks {
   counters?: SharedArrayBuffer;
 }
 
-/**
- * The request log (`--log`) could not be written in full; `run` is the measured result all the same,
- * so the caller can still save it. The message starts `request log: ` and ends with the OS error.
- */
+/** The request log (`--log`) could not be written in full; `run` is the measured result all the same. */
 export class RequestLogFailed extends Error {
   override name = "RequestLogFailed";
   constructor(message: string, readonly run: RunResult) {
@@ -66,10 +54,7 @@ export class RequestLogFailed extends Error {
   }
 }
 
-/**
- * Runs the attack described by a validated config; throws `RequestLogFailed` (with the result) when the log
- * failed.
- */
+/** Runs the attack of a validated config; throws `RequestLogFailed` (with the result) when the log failed. */
 export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): Promise<RunResult> {
   // A gRPC run whose schema is the server's asks for it now, before any worker (the target is up).
   config = await withReflectedSchema(config);
@@ -141,7 +126,6 @@ export async function runLoaded(config: AttackConfig, hooks: AttackHooks): Promi
   return run;
 }
 
-/** What the load's samples go to while it runs, and what may stop it. */
 interface LoadSinks {
   aggregator: RunAggregator;
   /** The measured run's start on the wall clock, set once the workers are told when to start. */
@@ -149,10 +133,7 @@ interface LoadSinks {
   abort: ReturnType<typeof abortOnFail>;
 }
 
-/**
- * Runs the workers with live progress and steering: what they did, the steering changes (replayed or
- * live), and each worker's flow totals (a script's steps are lined up by name once all are in).
- */
+/** Runs the workers with live progress and steering; a script's flow totals are lined up once all are in. */
 async function runSteered(
   config: AttackConfig,
   hooks: AttackHooks,
@@ -181,16 +162,12 @@ async function runSteered(
   } finally {
     clearInterval(timer);
     abort.done();
-    // The live changes, known only once the load is over.
     if (steering) steered = steering.end();
   }
   return { workers, steered, flowSamples };
 }
 
-/**
- * How the run's samples are merged. Each interval complete in every worker goes, stamped with its nominal
- * end on the wall clock, to `onInterval` (the live thresholds, a metrics exporter).
- */
+/** How the run's samples are merged; complete intervals go to `onInterval` stamped with their end. */
 function aggregatorOptionsOf(
   config: AttackConfig,
   requestedRps: number | null,
@@ -206,8 +183,7 @@ function aggregatorOptionsOf(
     workers: config.workers,
     // Responses of the graceful stop fold into the last measured interval; a second covers the drain.
     foldWindowMs: config.gracefulStopMs + 1_000,
-    // The same table every worker builds: sample endpoint k is endpoint k here. A script's endpoints are
-    // named as its requests are sent, and its workers' samples carry the names.
+    // Sample endpoint k is endpoint k here; a script's samples carry names instead.
     endpoints: config.script ? [] : endpointTable(config).endpoints,
     namedEndpoints: config.script !== undefined,
     ...(listeners.length > 0
@@ -234,12 +210,7 @@ function progressTimer(config: AttackConfig, aggregator: RunAggregator, hooks: A
   }, hooks.progressEveryMs ?? 250);
 }
 
-/**
- * The live side of `abortOn`: judges each complete interval until the load is done, and stops it on a
- * failure. One found only at the planned end (the last interval completes as the load stops) stops
- * nothing: the run went its whole length, and the threshold fails after it as any threshold does.
- * `scriptJudge` (a k6 script's rules on its own metrics) is asked at each interval's end too.
- */
+/** Judges each complete interval for `abortOn` and `scriptJudge`; a failure stops the load early. */
 function abortOnFail(
   rules: AbortRule[],
   intervalMs: number,
@@ -272,12 +243,7 @@ function abortOnFail(
   return state;
 }
 
-/**
- * The requested rate of open models, averaged over the measured phases; null for closed ones. With
- * flows the schedule is of sessions: times the requests a session sends on average (by weight); with a
- * WebSocket storm it is of connections: times the messages each sends, so it is compared with the
- * messages served (results/conclude/ws_storm.ts states the connections).
- */
+/** The requested rate of an open model (null: closed), times a flow's requests or a storm's messages. */
 function targetRps(config: AttackConfig): number | null {
   // A script's session sends as many requests as its code does: no requested rate of requests to compare.
   if (config.script) return null;

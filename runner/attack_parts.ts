@@ -1,13 +1,9 @@
 /**
  * @module
- * Several loads against one target at the same time, as one run (an experiment's `together:`, k6's
- * scenarios): a session script's `setup()` once for all of them and `teardown()` once after, then each
- * load on workers of its own, its schedule starting `startAfterMs` after the run's common start, and the
- * loads' results added up into one (results/merge/parts.ts). Each load's sessions see its name as
- * `s.env.LOADLAB_PART` (the k6 runtime runs that scenario's function). A threshold with `abortOnFail`
- * is judged on each load's own numbers as it runs; the first to stop one stops them all, as a stop
- * request does. Live progress, the start instant and steering are the first load's. A load with
- * `grpc.reflect` asks the target for its schema before any load starts, as a run of its own does.
+ * Several loads against one target at once, as one run (`together:`, k6's scenarios): a script's `setup()`
+ * and `teardown()` once, each load on its own workers from `startAfterMs`, results added into one. Each
+ * load's sessions see `s.env.LOADLAB_PART`; the first abort stops all; progress, start and steering are the
+ * first load's.
  */
 import type { AttackConfig } from "./config.ts";
 import type { RunResult } from "../results/mod.ts";

@@ -1,16 +1,9 @@
 /**
  * @module
- * The validated configuration of one attack (one run of one load model against one URL): a zod
- * discriminated union on `model`, each member the common fields (runner/config_fields.ts) plus what the
- * model's record adds (runner/load/models/: rate `phases`, throughput `ratePerSec`, count `requests`), so a
- * field a model would ignore is rejected instead of silently dropped. Each model's own checks run from its
- * record, then the checks across the common fields (runner/config_checks.ts). The CLI, experiment files
- * and presets all build this same object, and worker isolates receive it as structured-cloned data.
- * Durations are milliseconds, rates requests per second.
- *
- * Defaults live only in those schemas. Problems come back as `ConfigError.issues` (`{path, message}`), so
- * the CLI maps paths to flags and experiment files to their keys without parsing text. The list of models
- * is the results format's `LOAD_MODELS` (type `LoadModel`); the union is checked against it below.
+ * The validated configuration of one attack: a zod discriminated union on `model`, each member the common
+ * fields plus its model record's own, so a field a model would ignore is rejected. The CLI, experiment
+ * files and presets all build it; workers receive it structured-cloned. Problems come back as
+ * `ConfigError.issues` (`{path, message}`), so callers map paths to flags or keys without parsing text.
  */
 import { z } from "zod";
 import type { LoadModel } from "../results/mod.ts";
@@ -42,10 +35,7 @@ export const attackConfigSchema = z.discriminatedUnion("model", [
   if (storm !== null) ctx.addIssue({ code: "custom", ...storm });
 });
 
-/**
- * A WebSocket storm's messages a second, its connections' arrivals times each one's messages, past one
- * load's cap (`--ws-per-connection 1000000000 -R 1` read "82,134 achieved of 1,000,000,000 requested").
- */
+/** A WebSocket storm's messages a second (arrivals times messages each) past one load's rate cap. */
 function stormRateIssue(c: { model: LoadModel; ws?: { messagesPerConnection: number } }) {
   const perConnection = c.ws?.messagesPerConnection ?? 0;
   const arrivals = modelDef(c.model).targetArrivalsPerSec(c as never) ?? 0;
@@ -62,8 +52,6 @@ function stormRateIssue(c: { model: LoadModel; ws?: { messagesPerConnection: num
 /** What callers pass in; defaults are filled by `parseAttackConfig`. */
 export type AttackConfigInput = z.input<typeof attackConfigSchema>;
 export type AttackConfig = z.output<typeof attackConfigSchema>;
-/** The config of one model, e.g. `AttackConfigOf<"rate">` has `phases`. */
-export type AttackConfigOf<M extends LoadModel> = Extract<AttackConfig, { model: M }>;
 /** The model-specific part of an input: `model` and what its member adds to the common fields. */
 export type ModelInput = AttackConfigInput extends infer T
   ? T extends unknown ? Omit<T, keyof typeof commonFields>
@@ -74,8 +62,7 @@ export type RelativeAttackInput = AttackConfigInput extends infer T
   ? T extends unknown ? Omit<T, "url"> : never
   : never;
 
-// The union covers exactly the models of the results format: a model added to LOAD_MODELS without a
-// member here (or the reverse) fails type checking.
+// A model added to LOAD_MODELS without a member here (or the reverse) fails type checking.
 const coversEveryModel: [LoadModel] extends [AttackConfig["model"]]
   ? [AttackConfig["model"]] extends [LoadModel] ? true : false
   : false = true;

@@ -1,10 +1,7 @@
 /**
  * @module
- * The checks across an attack config's common fields that no one field's schema can make: what flows,
- * data rows and session scripts exclude, what HTTP/2 and gRPC need of the protocol, streams and
- * pipelining, and which source addresses the run can dial from. runner/config.ts runs them after each
- * model's own checks; each issue names the field to change and how, so the CLI maps it to a flag and an
- * experiment file to its key. Kept apart from the schema because they read several fields at once.
+ * The checks across an attack config's common fields that no one field's schema can make. runner/config.ts
+ * runs them after each model's own checks; each issue names the field to change and how.
  */
 import { isIP } from "node:net";
 import type { LoadModel } from "../results/mod.ts";
@@ -32,11 +29,7 @@ export function commonFieldIssues(c: CheckedConfig): Issue[] {
   ];
 }
 
-/**
- * What flows exclude: a model they cannot drive (its record says why), a request mix of one's own,
- * pipelining; with ws steps, a ws: URL or a protocol other than HTTP/1.1, and a name shared by an HTTP
- * request and a ws step.
- */
+/** What flows exclude: a model that cannot drive them, a mix of one's own, pipelining; ws steps' limits. */
 function flowIssues(c: CheckedConfig): Issue[] {
   const issues: Issue[] = [];
   const noFlows = LOAD_MODEL_FACTS[c.model].noFlows;
@@ -77,10 +70,7 @@ function flowIssues(c: CheckedConfig): Issue[] {
   return issues;
 }
 
-/**
- * What data sources exclude: pipelining (one row per request, and a batch could run out midway); and
- * cookies without flows (a request mix has no sessions to keep a jar for).
- */
+/** What data sources exclude: pipelining (a batch could run out midway); cookies without flows. */
 function dataIssues(c: CheckedConfig): Issue[] {
   const issues: Issue[] = [];
   if (c.cookies === true && c.flows === undefined && c.script === undefined) {
@@ -98,10 +88,7 @@ function dataIssues(c: CheckedConfig): Issue[] {
   return issues;
 }
 
-/**
- * Source addresses the run cannot dial from: on the deno transport (it cannot bind), or of another family
- * than the target's address (an IPv6 source cannot reach 127.0.0.1).
- */
+/** Source addresses the run cannot dial from: on the deno transport, or of another family than the target. */
 function sourceIssues(c: CheckedConfig): Issue[] {
   const sources = c.sourceAddresses;
   if (!sources) return [];
@@ -141,10 +128,7 @@ function concurrencyIssues(c: CheckedConfig): Issue[] {
   }];
 }
 
-/**
- * What HTTP/2 excludes (for now): flows, pipelining, placeholders in header names; streams on a
- * per-arrival connection (one request each); h2c on https:. Over HTTP/1.1, streams.
- */
+/** What HTTP/2 excludes: flows, pipelining, header-name placeholders, per-arrival streams, h2c on https:. */
 function protocolIssues(c: CheckedConfig): Issue[] {
   if (c.grpc !== undefined && (c.protocol === "http1" || c.protocol === "auto")) {
     return [{
@@ -193,10 +177,7 @@ function protocolIssues(c: CheckedConfig): Issue[] {
   return issues;
 }
 
-/**
- * Header names with a placeholder, in the request mix and the flows' steps: an h2 header name must be
- * a lower-case token, checked once when the request is encoded (h2/request.ts).
- */
+/** Header names with a placeholder: an h2 header name is checked once, when the request is encoded. */
 function headerNamePlaceholders(c: CheckedConfig, what: string): Issue[] {
   const issues: Issue[] = [];
   const issue = (path: Array<string | number>, name: string) =>

@@ -1,11 +1,7 @@
 /**
  * @module
- * A data source's rows packed for the engine: the UTF-8 bytes of every value back to back, row by row,
- * and where each value ends. Two typed arrays instead of a string and a Uint8Array per value: a 60 MB
- * CSV held as arrays of strings, then encoded value by value in every worker, took ~60x its size and
- * most of a minute before the first request. Both arrays live in SharedArrayBuffers, so every worker
- * isolate reads the same memory (postMessage shares them instead of copying), and the file's bytes are
- * the values' bytes, so a CSV is packed without decoding it (scenarios/data_sources.ts).
+ * A data source's rows packed for the engine: every value's UTF-8 bytes back to back and where each ends,
+ * in SharedArrayBuffers every worker reads without copying. Strings per value took ~60x a CSV's size.
  */
 
 /** Rows of `columns` values each: value `k = row * columns + column` is `bytes[ends[k-1] .. ends[k])`. */

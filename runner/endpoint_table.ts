@@ -1,16 +1,9 @@
 /**
  * @module
- * The endpoints of an attack: every request of the mix and every request step of a flow gets a name
- * (its `name:`, a step's `label`, else its method and path as written, so `/items/{{ id }}` is one
- * endpoint whatever values fill it; a flow's ws step that waits for a message: its `name`, label, else
- * `WS SEND path`), and each name an index, fixed before the load so the hot path
- * records a response under its endpoint with one array index (runner/stats/endpoint_recorder.ts). Names
- * come from the configuration only, never from filled values; still, a generated mix may hold thousands
- * of distinct ones, so at most `MAX_ENDPOINTS` are kept apart and the rest pool under `OTHER_ENDPOINT`
- * (bounded memory per worker, bounded label cardinality for metrics outputs). Two different requests
- * given one name pool under it, as k6 pools requests of one `name` tag; the table says which names do.
- * Pure: the main isolate and every worker build the same table from the same config. A session script
- * has no table: its requests are named as they are sent (runner/stats/endpoint_recorder.ts `indexOf`).
+ * The endpoints of an attack: every request of the mix and timed flow step gets a name (`name:`, `label`,
+ * else method and path as written) and an index, fixed before the load so the hot path records with one
+ * array index. At most `MAX_ENDPOINTS` are kept apart, the rest pooled under `OTHER_ENDPOINT`; requests
+ * sharing a name pool under it, as k6's `name` tag. Pure. A session script's requests are named as sent.
  */
 import { shownName } from "../validation/shown_name.ts";
 import type { CommonFields } from "./config_fields.ts";
@@ -30,25 +23,18 @@ export interface EndpointInfo {
 }
 
 /** The run's endpoints and, per request of the mix and per request step of each flow, its endpoint index. */
-export interface EndpointTable {
+interface EndpointTable {
   endpoints: EndpointInfo[];
   /** Endpoint index of each request of `requestMix`. */
   mix: number[];
-  /**
-   * Per flow, the endpoint index of each timed step (requests, ws steps with a label; in step order,
-   * pauses skipped); -1 for a ws connect, whose handshake is no endpoint.
-   */
+  /** Per flow, the endpoint index of each timed step; -1 for a ws connect. */
   flows: number[][];
-  /**
-   * Flow steps whose name an endpoint of the other kind already has (a ws step's messages named like an
-   * HTTP request, or the reverse): their numbers would pool, a message's round trip with a request's
-   * latency, so config checks refuse them.
-   */
+  /** Flow steps whose name an endpoint of the other kind (HTTP vs ws) has: config checks refuse them. */
   clashes: Array<{ flow: number; step: number; name: string }>;
 }
 
 /** The default name of a request: its method and path as configured (the URL's own path for "/"). */
-export function defaultEndpointName(url: URL, spec: Pick<RequestSpec, "method" | "path">): string {
+function defaultEndpointName(url: URL, spec: Pick<RequestSpec, "method" | "path">): string {
   return `${spec.method} ${resolvePath(url, spec.path)}`;
 }
 

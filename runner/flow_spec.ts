@@ -1,9 +1,7 @@
 /**
  * @module
- * The schema of a flow: a session of steps on one connection (an Artillery scenario), each a request,
- * a pause, a WebSocket action or a gRPC call, picked by weight at each arrival. Its own file because the
- * attack config (runner/config_fields.ts) holds flows as one field among many, while the load's session
- * code (runner/load/) and the experiment files (scenarios/) need the flow's type alone.
+ * The schema of a flow: a session of steps on one connection (an Artillery scenario), each a request, a
+ * pause, a WebSocket action or a gRPC call, picked by weight per arrival.
  */
 import { z } from "zod";
 import { requestSpecSchema } from "./request_spec.ts";
@@ -11,11 +9,7 @@ import { flowFields, requestStepFields } from "./session_schema.ts";
 import { wsActionSchema, wsStepIssues } from "./ws_step_spec.ts";
 import { grpcStepSchema } from "./grpc_step_spec.ts";
 
-/**
- * A step of a flow: a request (named in results by `label`, else `METHOD path`), a pause, a
- * WebSocket action (runner/ws_step_spec.ts), or a gRPC call (runner/grpc_step_spec.ts; named by
- * `label`, else its method).
- */
+/** A step of a flow: a request, a pause, a WebSocket action or a gRPC call. */
 const flowStepSchema = z.union([
   z.strictObject({ request: requestSpecSchema, ...requestStepFields }),
   z.strictObject({ thinkMs: z.number().min(0, "think time must be >= 0") }),
@@ -23,12 +17,8 @@ const flowStepSchema = z.union([
   z.strictObject({ grpc: grpcStepSchema, ...requestStepFields }),
 ]);
 
-/**
- * Most steps one flow may have: a session runs its flow again until its load ends, so a longer flow is
- * a generated file, not a session, and its checks and plan cost time and memory in proportion (a flow of
- * 100,000 steps took seconds and hundreds of megabytes before any load). Artillery's unrolled loops too.
- */
-export const MAX_FLOW_STEPS = 10_000;
+/** Most steps one flow may have: longer is a generated file, whose checks and plan cost in proportion. */
+const MAX_FLOW_STEPS = 10_000;
 
 /** The problem of a flow of `count` steps: over `MAX_FLOW_STEPS`, with the fix. */
 export function flowLengthProblem(count: number): string | undefined {

@@ -1,13 +1,8 @@
 /**
  * @module
- * A flow's gRPC step as the attack config holds it (runner/flow_spec.ts) and an experiment file writes it
- * (scenarios/schema/requests.ts): `call` names the method (`pkg.Service/Method`; a file may write ghz's
- * `pkg.Service.Method`, which the plan turns into this form), `message` is the request in proto3 JSON (a
- * list of messages for a client-streaming or bidi method) whose strings may hold `{{ placeholders }}`
- * (data columns, earlier captures, built-in functions), `metadata` its metadata (values may hold
- * placeholders too). The schema is the run's (`grpc.schema`, from the file's `grpc:` section). Beside it
- * the step takes a request step's `label`, `capture`, `expect` and `maxKeptBytes`; its captures and
- * checks read the reply as proto3 JSON (runner/load/grpc_steps.ts).
+ * A flow's gRPC step as the attack config holds it and an experiment file writes it: `call`
+ * (`pkg.Service/Method`), `message` in proto3 JSON (a list for streaming calls) and `metadata`, both with
+ * placeholders allowed, plus a request step's `label`, `capture`, `expect` and `maxKeptBytes`.
  */
 import { z } from "zod";
 import type { RequestSpec } from "./request_spec.ts";
@@ -18,11 +13,7 @@ type Issue = { path: Array<string | number>; message: string };
 /** Metadata names: lower-case tokens that gRPC itself does not set. */
 const METADATA_NAME = /^(?!grpc-)[0-9a-z_.-]+$/;
 
-/**
- * Why metadata value `value` of `name` cannot be sent, or null: a control character (CR, LF, NUL and the
- * rest) is refused by HTTP/2 servers, which end the connection (GOAWAY) on the first call. A `-bin`
- * name's value travels base64-encoded (runner/http/grpc/call.ts), so it may hold any character.
- */
+/** Why metadata `value` of `name` cannot be sent (a control character draws GOAWAY), or null. */
 export function metadataValueProblem(name: string, value: string): string | null {
   // deno-lint-ignore no-control-regex -- matching control characters is the point
   if (name.endsWith("-bin") || !/[\x00-\x1f\x7f]/.test(value)) return null;
@@ -54,7 +45,7 @@ export const grpcStepFields = {
 };
 
 /** `pkg.Service/Method`, as the engine takes a step's call. */
-export const ENGINE_CALL = /^[A-Za-z_][\w.]*\/[A-Za-z_]\w*$/;
+const ENGINE_CALL = /^[A-Za-z_][\w.]*\/[A-Za-z_]\w*$/;
 
 /** A gRPC step of the attack config: its call as `pkg.Service/Method`. */
 export const grpcStepSchema = z.strictObject({
@@ -63,10 +54,7 @@ export const grpcStepSchema = z.strictObject({
 });
 export type GrpcStep = z.output<typeof grpcStepSchema>;
 
-/**
- * A gRPC step as its endpoint sees it (runner/endpoint_table.ts): named by `label`, else its method;
- * two steps of one name with other messages or metadata are different requests pooled under it.
- */
+/** A gRPC step as its endpoint sees it: named by `label`, else its method. */
 export function grpcEndpointSpec(step: GrpcStep, label?: string): RequestSpec {
   return {
     method: "POST",
@@ -78,11 +66,7 @@ export function grpcEndpointSpec(step: GrpcStep, label?: string): RequestSpec {
   };
 }
 
-/**
- * What gRPC runs take of flows and scripts: flows whose every call is a gRPC step (no HTTP request or
- * ws step: the run's answers are judged as gRPC's), with the schema they call by; no script. gRPC steps
- * need a gRPC run.
- */
+/** What gRPC runs take of flows and scripts: flows of gRPC steps only, with a schema; no script. */
 export function grpcFlowIssues(c: {
   grpc?: { schema?: Uint8Array; reflect?: true; call?: unknown };
   flows?: readonly { steps: readonly object[] }[];

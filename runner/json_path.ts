@@ -1,9 +1,7 @@
 /**
  * @module
- * The JSON paths a flow's captures, checks and ws matches read: a small subset, `$`, `.name`, `["name"]`,
- * `[0]` (what logins and APIs need). One reader serves both sides: the file's validation refuses a path
- * it cannot read at the path's place, before any load, and the workers compile the same path to steps
- * (a path the schema let through and the workers refused crashed every load worker at start).
+ * The JSON paths captures, checks and ws matches read: `$`, `.name`, `["name"]`, `[0]`. One reader serves
+ * validation and the workers, so a path is refused before any load or not at all.
  */
 
 /** One step of a path: a member name or an array index. */

@@ -1,16 +1,10 @@
 /**
  * @module
- * What a request's static text may hold, checked where a request enters loadlab (an experiment file's
- * requests and flow steps, the engine's config, so `attack`, `--mix` and imported scripts alike): a
- * header name is a token (RFC 9110 5.6.2; `x:bad` would send header `x` with value `bad: ...`), a header
- * value has no control character but tab and no space or tab at its ends (HTTP/1.1 would end the line
- * early and send another request than the one asked for; HTTP/2 refuses such a field, RFC 9113 8.2.1),
- * the body's framing is loadlab's (a `Content-Length` of the user's that differs from the body it sends
- * made the rest of the body the next request's first bytes; `Transfer-Encoding` beside the length it sets
- * is a smuggling-shaped request), a path has no
- * space, tab, CR, LF or NUL (they would split the request line). `{{ placeholders }}` are not checked
- * here: their values are, per request, where they are filled (runner/http/fill_values.ts). Each problem
- * is one sentence that says the fix.
+ * What a request's static text may hold, checked wherever a request enters loadlab: a header name is a
+ * token (RFC 9110 5.6.2), a header value has no control character but tab and no edge whitespace (RFC
+ * 9113 8.2.1), the body's framing headers are loadlab's own (a user's `Content-Length` or
+ * `Transfer-Encoding` would desync or smuggle), a path holds no space, tab, CR, LF or NUL. Placeholder
+ * values are checked per request where filled. Each problem is one sentence that says the fix.
  */
 import type { z } from "zod";
 import { TCHAR } from "../http1/chars.ts";
@@ -91,10 +85,7 @@ export function headerRules(
   }
 }
 
-/**
- * A zod refinement of a request's user tags: each name is what a threshold's selector can write
- * (`p99{tier:db}<50ms`), refused at its own path with why (a record's key rule said only "Invalid key").
- */
+/** A zod refinement of a request's user tags: each name must be writable in a threshold's selector. */
 export function tagRules(tags: Record<string, string>, ctx: z.RefinementCtx): void {
   for (const name of Object.keys(tags)) {
     // A selector's `name` and `method` are the request's own: a tag of either could never be selected.

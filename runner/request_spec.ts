@@ -1,8 +1,7 @@
 /**
  * @module
- * One request of a load's mix as the config states it (method, path, headers, body, weight), kept apart
- * from runner/config.ts so the request encoders can name its type without reaching the config union
- * (which reads the load models, whose runs use the encoders).
+ * One request of a load's mix as the config states it, apart from runner/config.ts so the encoders can
+ * name its type without importing the config union.
  */
 import { z } from "zod";
 import { endpointNameProblem, headerRules, pathProblem, ruleOf, tagRules } from "./request_rules.ts";
@@ -15,24 +14,16 @@ export const requestSpecSchema = z.object({
   /** Path with query, e.g. `/json?x=1`. Joined to the URL's origin. */
   path: z.string().refine((p) => p.startsWith("/") || p.startsWith("{{"), "path must start with '/'")
     .superRefine(ruleOf(pathProblem)).default("/"),
-  /**
-   * Names are tokens, values one line (request_rules.ts): a bad one is a config error, not a worker's crash.
-   */
+  /** Names are tokens, values one line (request_rules.ts): a config error, not a worker's crash. */
   headers: z.array(z.tuple([z.string().min(1), z.string()]))
     .superRefine((h, ctx) => headerRules(h, ctx, (_, k, part) => [k, part])).default([]),
   body: z.instanceof(Uint8Array).optional(),
-  /**
-   * A gRPC call's messages with placeholders (runner/http/protobuf_template.ts), encoded per call instead
-   * of a `body`: read against the schema before the load, filled and protobuf-encoded per call.
-   */
+  /** A gRPC call's messages with placeholders, filled and encoded per call instead of a `body`. */
   grpcMessage: z.custom<GrpcBodySpec>(isGrpcBodySpec, "a gRPC message template").optional(),
   /** A gRPC call of a method that answers one message: a second one breaks the answer. */
   grpcUnary: z.boolean().optional(),
   weight: z.number().positive("weight must be > 0").default(1),
-  /**
-   * The endpoint this request's numbers are reported under (runner/endpoint_table.ts); default its
-   * method and path as written (`GET /items/{{ id }}`: one endpoint whatever the values).
-   */
+  /** The endpoint its numbers are reported under; default its method and path as written. */
   name: z.string().trim().min(1, "a request name must not be empty")
     .max(200, "a request name is at most 200 characters").superRefine(ruleOf(endpointNameProblem)).optional(),
   /** User tags a threshold may select by (`p99{tier:db}<50ms`), as k6's request tags. */

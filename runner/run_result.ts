@@ -1,9 +1,7 @@
 /**
  * @module
- * A finished run as results record it (`RunResult`): the aggregator's totals beside what the workers said
- * (pre-connect, transport, protocol, TLS, WebSocket, segment), the steering applied, a stop by a threshold
- * or a worker that had to be ended (both make the run incomplete), and the config as plain JSON, its
- * bodies, rows and a script's data left out.
+ * A finished run as results record it (`RunResult`): totals, what the workers said, steering, an abort or
+ * ended workers (incomplete), and the config as plain JSON without bodies, rows or script data.
  */
 import type { AttackConfig } from "./config.ts";
 import type { RequestSpec } from "./request_spec.ts";
@@ -17,7 +15,7 @@ import type { SteerChange } from "../results/schema/steering.ts";
 import type { FlowResult } from "../results/schema/results.ts";
 
 /** What the run brings besides its config. */
-export interface RunParts {
+interface RunParts {
   name: string;
   startedAt: string;
   /** The requested rate (a segment's share), null for closed models. */
@@ -60,8 +58,7 @@ export function runResultOf(config: AttackConfig, parts: RunParts): RunResult {
     ...(config.segment ? { segment: segmentOf(config.segment, workers) } : {}),
     ...(parts.steered.length ? { steering: parts.steered } : {}),
     ...(parts.abortedBy ? { incomplete: true, abortedBy: parts.abortedBy } : {}),
-    // A worker ended for not stopping (worker/pool.ts): what it counted since its last sample is in the
-    // counts (from its heartbeat), their latencies are not.
+    // A stuck worker's counts since its last sample come from its heartbeat; their latencies do not.
     ...(workers.stuckWorkers ? { incomplete: true, stuckWorkers: workers.stuckWorkers } : {}),
     ...(workers.unrecordedLatencies ? { unrecordedLatencies: workers.unrecordedLatencies } : {}),
     // A worker whose isolate ended on its own (a script's Deno.exit): its share stopped there.

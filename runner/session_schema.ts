@@ -1,8 +1,7 @@
 /**
  * @module
- * The session parts of an attack's config (runner/config.ts): a data source as the workers take it,
- * a flow step's captures and checks, and the flow and step fields an experiment file's flows share. Value
- * names are what `{{ name }}` may say: data columns and capture names.
+ * The session parts of an attack's config: a data source, a flow step's captures and checks, and the flow
+ * fields an experiment file shares. Value names (`{{ name }}`) are data columns and capture names.
  */
 import { z } from "zod";
 import { isPackedRows, type PackedRows, packRows } from "./data_rows.ts";
@@ -59,11 +58,8 @@ function groupRule(regexp: string | undefined, group: number | undefined, ctx: z
   });
 }
 
-/**
- * A value taken from a step's response for the session's later steps: a JSON path (`$.a.b[0].c`) of the
- * body, a header, or a regular expression's group over the body. One that finds nothing ends the session.
- */
-export const captureSpecSchema = z.strictObject({
+/** A value for later steps: a JSON path, a header or a regexp group; none found ends the session. */
+const captureSpecSchema = z.strictObject({
   json: z.string().startsWith("$", 'a JSON path starts with "$", e.g. "$.token"').superRefine(jsonPathRule)
     .optional(),
   header: z.string().min(1).optional(),
@@ -127,29 +123,19 @@ export function checkRules(
   regexpRule(c.regexp, ctx);
 }
 
-/**
- * A check of a step's response (k6's checks): its status, a JSON path equal to a value or present (or
- * absent), the body containing a text or matching a regexp. A failed check is counted, never ends the
- * session.
- */
-export const checkSpecSchema = z.strictObject(checkFields).superRefine((c, ctx) => checkRules(c, ctx));
+/** A check of a step's response (k6's checks); a failed one is counted and never ends the session. */
+const checkSpecSchema = z.strictObject(checkFields).superRefine((c, ctx) => checkRules(c, ctx));
 export type CheckSpec = z.infer<typeof checkSpecSchema>;
 
 /** The most a step's `maxKeptBytes` may be: one response held whole per connection. */
-export const MAX_KEPT_BYTES = 256 * 1024 * 1024;
+const MAX_KEPT_BYTES = 256 * 1024 * 1024;
 
-/**
- * A step's `maxKeptBytes`: the most bytes of its response kept for its captures and checks (1 MiB
- * unless set); a response past it fails the step as `body-too-large`.
- */
-export const maxKeptBytesSchema = z.number().int()
+/** The most bytes of a step's response kept (1 MiB default); past it the step fails as `body-too-large`. */
+const maxKeptBytesSchema = z.number().int()
   .min(1024, "maxKeptBytes must be >= 1024")
   .max(MAX_KEPT_BYTES, `maxKeptBytes must be <= ${MAX_KEPT_BYTES} (256 MiB)`);
 
-/**
- * What a flow is beyond its steps, the same in an experiment file (scenarios/schema/requests.ts) and in
- * the attack config (runner/config.ts): stated once so the two cannot hold different rules.
- */
+/** What a flow is beyond its steps, stated once for experiment files and the attack config. */
 export const flowFields = {
   name: z.string().min(1, "a flow needs a name"),
   weight: z.number().positive("weight must be > 0").default(1),
@@ -168,10 +154,8 @@ export const requestStepFields = {
 };
 
 /**
- * A data source as the workers take it: its columns and rows, how rows are picked (runner/load/feeder.ts)
- * and what happens when they run out. Rows are packed (runner/data_rows.ts) as the plan builds them, or
- * text (rows of strings, packed here) as a config written by hand gives them; packed rows are checked by
- * shape, never walked, so a large source costs nothing to validate.
+ * A data source as the workers take it: columns, rows, how rows are picked and what happens when they run
+ * out. Packed rows are checked by shape, never walked, so a large source costs nothing to validate.
  */
 export const dataSpecSchema = z.strictObject({
   name: z.string().min(1),

@@ -1,14 +1,8 @@
 /**
  * @module
- * How many sockets a load may hold at once, against the process's limits, in one wording for every
- * command: `socketsOf` says how many sockets a load can hold at once (its connections, the cap of an open
- * model, or its largest stage, named), `socketProblem` the one-line error with the open-file limit, what
- * was asked and how to raise it, and `portProblem` the same for the local ports one source address has
- * for one destination (the kernel's `ip_local_port_range`, about 28,000, half of them quickly), so
- * `attack`, `serve` and `run`
- * cannot drift apart and a crowd the limits cannot hold is refused before the load instead of opening
- * fewer. Pure: the caller reads the limits (system/open_file_limit.ts, system/local_ports.ts) and passes
- * them in.
+ * How many sockets a load may hold, against the process's limits, in one wording for `attack`, `serve`
+ * and `run`: a crowd the open-file limit or one source address's local ports cannot hold is refused
+ * before the load instead of opening fewer. Pure: callers read the limits and pass them in.
  */
 
 import type { LoadModel } from "../results/mod.ts";
@@ -18,7 +12,7 @@ import { pacingOf } from "./load/models/mod.ts";
 export const FD_HEADROOM = 50;
 
 /** The parts of a validated attack config that decide how many sockets it may hold at once. */
-export interface SocketFields {
+interface SocketFields {
   model: LoadModel;
   connections?: number;
   maxConnections?: number;
@@ -30,17 +24,14 @@ export interface SocketFields {
 }
 
 /**
- * The most sockets a load holds at once: `maxConnections` for open pacing (rate, or count with a rate),
- * else its fixed `connections`, or for ramping connections its largest stage (`stage`, its index). `open`
- * and `stage` say which, so messages name the right knob. A segment (`--segment i/N`) holds its share of
- * the load's (`whole`) sockets.
+ * The most sockets a load holds at once: open pacing's `maxConnections`, else `connections`, or ramping's
+ * largest stage (`stage`); `open` and `stage` name the knob. A segment holds its share of `whole`.
  */
 export function socketsOf(
   config: SocketFields,
 ): { open: boolean; sockets: number; whole: number; stage?: number } {
   const open = pacingOf(config) === "open";
-  // A segment's share is at most the whole divided by the segments, rounded up (shares are as even as can
-  // be).
+  // A segment's share is at most the whole over the segments, rounded up (shares are as even as can be).
   const share = (whole: number) => config.segment ? Math.ceil(whole / config.segment.count) : whole;
   if (!open && config.connections === undefined && config.stages && config.stages.length > 0) {
     // The first stage asking for the most: the one a message names.
@@ -58,10 +49,8 @@ export function maxSocketsUnder(limit: number): number {
 }
 
 /**
- * `undefined` when `sockets` fit under `limit` (or the limit is unknown); else the problem in words:
- * `needs 5000 sockets but the open-file limit is 256 (50 kept for the runtime); raise it (ulimit -n
- * 8192) or use at most 206`. The caller puts the flag or field in front, and its own name after "at most";
- * a load split in `segments` may use that many times what one holds.
+ * `undefined` when `sockets` fit under `limit` (or it is unknown); else the problem in words, naming the
+ * open-file limit, how to raise it and what fits. A load split in `segments` may use that many times more.
  */
 export function socketProblem(
   sockets: number,
@@ -80,12 +69,9 @@ function nextPowerOfTwo(n: number): number {
 }
 
 /**
- * Of a source address's `portsPerSource` local ports, those a crowd to one destination can open quickly:
- * since Linux 4.6 `connect` takes ports of one parity first (the other half is left to `bind`), and once
- * that half is taken every further connect searches each port in use to that destination. Measured here
- * (Linux 6.18, nginx on loopback): past 14,030 connections from 127.0.0.1 connects came 255 a second, the
- * worker's turns a second long, so a crowd of 15,000 sent nothing in a 5 s run; from two addresses all
- * 15,000 were open in 1.75 s.
+ * Of a source address's local ports, those a crowd to one destination opens quickly: since Linux 4.6
+ * `connect` takes one parity first, and past that half each connect searches every port in use (measured:
+ * 255 connects a second past 14,030 from 127.0.0.1; from two addresses 15,000 opened in 1.75 s).
  */
 export function quickPortsOf(portsPerSource: number): number {
   return Math.floor(portsPerSource / 2);
@@ -93,11 +79,8 @@ export function quickPortsOf(portsPerSource: number): number {
 
 /**
  * `undefined` when `sockets` connections to one destination fit in the ports `sources` source addresses
- * open quickly (`quickPortsOf` their `portsPerSource` each, null: unknown); else the problem in words:
- * `needs 30000 connections to one address but 1 source address opens 14116 quickly (half its 28232 local
- * ports, net.ipv4.ip_local_port_range: past that half the kernel searches every port in use on each
- * connect, too slowly to open the crowd); spread them over 3 source addresses (--source-addresses
- * 127.0.0.1-127.0.0.3 on loopback, or the interface's own), or over machines (--segment)`.
+ * open quickly (`portsPerSource` null: unknown); else the problem in words, suggesting more source
+ * addresses (--source-addresses) or machines (--segment).
  */
 export function portProblem(
   sockets: number,

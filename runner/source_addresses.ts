@@ -1,11 +1,8 @@
 /**
  * @module
- * The local addresses a run's connections come from (`--source-addresses`, `sourceAddresses:`), past the
- * ports one address has: the kernel gives a source address about 28,000 local ports for one destination
- * (`ip_local_port_range`), so a crowd of 100,000 connections to one server needs four. Written as
- * addresses and IPv4 ranges, comma-separated or as a list (`127.0.0.1-127.0.0.4`, `10.0.0.5,10.0.0.6`);
- * any 127.x.y.z is this host's loopback on Linux, so a local crowd needs no setup. Each worker's transport
- * binds its sockets to the addresses in turn before connecting (transport/epoll_transport.ts). Pure.
+ * The local addresses a run's connections come from (`--source-addresses`), past one address's ~28,000
+ * ports per destination. Addresses and IPv4 ranges, comma-separated or a list; any 127.x.y.z is loopback
+ * on Linux. Pure.
  */
 import { isIP } from "node:net";
 

@@ -1,10 +1,8 @@
 /**
  * @module
- * The main isolate's side of steering a running load: one `RunSteering` for a whole command, fed the run
- * under way by `runAttack`. A request (the dashboard's controls, `loadlab steer`) is checked against that
- * run (its model, whether it is paused, the caps) and answered with the reason when it cannot apply,
- * changing nothing; else it is stamped with its instant on the run's time axis, a little ahead so every
- * worker gets it before it takes effect, sent to every worker, and recorded for results.json.
+ * The main isolate's side of steering a running load: a request (dashboard, `loadlab steer`) is checked
+ * against the run under way and refused with the reason, or stamped a little ahead on the run's time axis
+ * so every worker has it in time, sent to every worker, and recorded for results.json.
  */
 import { type AttackConfig, measuredDurationMs } from "./config.ts";
 import type { LoadModel } from "../results/mod.ts";
@@ -23,10 +21,10 @@ import { LOAD_MODEL_FACTS } from "../results/load_models.ts";
 import { LOAD_MODELS } from "../results/schema/values.ts";
 
 /** How far ahead of the request a change takes effect: time for the message to reach every worker. */
-export const STEER_LEAD_MS = 100;
+const STEER_LEAD_MS = 100;
 
 /** A change as asked for, not yet checked (a control request's JSON body). */
-export interface SteerRequest {
+interface SteerRequest {
   action?: unknown;
   ratePerSec?: unknown;
   connections?: unknown;
@@ -47,7 +45,7 @@ export interface SteerState {
   changes: SteerChange[];
 }
 
-export type SteerOutcome =
+type SteerOutcome =
   | { ok: true; change: SteerChange; state: SteerState }
   | { ok: false; status: 400 | 409; reason: string };
 
@@ -62,11 +60,7 @@ interface RunUnderWay {
   connections: number | null;
 }
 
-/**
- * Steering for every run of one command. `onChange` hears each applied change, `onState` the state each
- * time a run's load starts or ends (the dashboard: a page opened before the load started learns then that
- * its controls apply).
- */
+/** Steering for every run of one command; `onChange` hears changes, `onState` each load's start and end. */
 export class RunSteering {
   #run: RunUnderWay | null = null;
   onChange: (change: SteerChange, state: SteerState) => void = () => {};
@@ -217,11 +211,7 @@ function base(config: AttackConfig) {
   return basePhasesOf(config, config.warmupMs + measuredDurationMs(config));
 }
 
-/**
- * The arrivals per second a steered open load asked for over its measured part (`measuredMs` from the
- * warm-up's end): the sends of the steered schedule there, so a pause or a raised rate is not read as
- * the server's shortfall or excess.
- */
+/** The arrivals per second a steered open load asked for over its measured part, pauses included. */
 export function steeredArrivalsPerSec(
   config: AttackConfig,
   changes: readonly SteerChange[],

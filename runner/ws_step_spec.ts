@@ -1,15 +1,9 @@
 /**
  * @module
- * A flow's WebSocket step as the attack config holds it (runner/flow_spec.ts), and the rules an experiment
- * file's `ws:` step shares with it (scenarios/schema/requests.ts): one action per step. `connect` opens
- * the session's WebSocket at a path of the target (with headers and subprotocols, placeholders filled,
- * and permessage-deflate offered when asked);
- * `send` writes one text message (a template) and, given a `match` or captures or checks, waits for the
- * message that answers it; `wait` only waits for a matching message; `close` ends it with a code. A
- * match is a check's rule (JSON path equals or exists, contains, regexp) or nothing (the next message);
- * the step's captures and checks then read the message it matched. Ordering rules (no send before a
- * connect, no second connect while one is open) are checked here over a flow's steps, so both the file
- * and the attack config refuse them with the step's path before any load.
+ * A flow's WebSocket step as the attack config holds it, and the rules an experiment file's `ws:` step
+ * shares with it: one action per step (`connect`, `send`, `wait`, `close`). A match is a check's rule or
+ * nothing (the next message); captures and checks read the matched message. Ordering rules are checked
+ * here over a flow's steps, so both file and config refuse them with the step's path before any load.
  */
 import { z } from "zod";
 import { checkFields, checkRules } from "./session_schema.ts";
@@ -17,26 +11,18 @@ import { endpointNameProblem, headerRules, ruleOf } from "./request_rules.ts";
 
 const { status: _status, ...matchFields } = checkFields;
 
-/**
- * Which message a `send` or `wait` step waits for: the first (from the step's start) whose JSON path
- * equals a value or exists, that contains a text, or that a regexp finds in; `{}`: the next message.
- */
-export const wsMatchSchema = z.strictObject(matchFields).superRefine((m, ctx) => {
+/** Which message a `send` or `wait` step waits for; `{}`: the next message. */
+const wsMatchSchema = z.strictObject(matchFields).superRefine((m, ctx) => {
   const kinds = [m.json, m.contains, m.regexp].filter((k) => k !== undefined);
   if (kinds.length === 0 && m.equals === undefined && m.exists === undefined) return;
   checkRules(m, ctx, "a match takes one of json (with equals or exists), contains or regexp, or nothing");
 });
-export type WsMatch = z.infer<typeof wsMatchSchema>;
 
 const SUBPROTOCOL = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** The most a ws step waits for its message, ms (10 minutes). */
-export const MAX_WS_WAIT_MS = 600_000;
+const MAX_WS_WAIT_MS = 600_000;
 
-/**
- * Whether an endpoint may send `code` in a Close frame (RFC 6455 7.4): 1004-1006 and 1015 are reserved
- * or only reported locally, 1016-2999 are kept for the protocol, so a peer answers them with a protocol
- * error (1002), which would read as the target's failure.
- */
+/** Whether an endpoint may send `code` in a Close frame (RFC 6455 7.4): reserved codes draw a 1002. */
 function sendableCloseCode(code: number): boolean {
   return (code >= 1000 && code <= 1003) || (code >= 1007 && code <= 1014) || (code >= 3000 && code <= 4999);
 }
@@ -73,7 +59,6 @@ export const wsActionFields = {
 };
 
 const ACTIONS = ["connect", "send", "wait", "close"] as const;
-/** What each field goes with. */
 const FIELD_OF: Record<string, readonly string[]> = {
   headers: ["connect"],
   protocols: ["connect"],
@@ -117,7 +102,6 @@ export const wsActionSchema = z.strictObject({
 }).superRefine(wsActionRules);
 export type WsAction = z.infer<typeof wsActionSchema>;
 
-/** A problem with its path under a flow's `steps`. */
 type PathIssue = { path: Array<string | number>; message: string };
 
 /** A step as far as the ordering rules read it. */
@@ -128,11 +112,7 @@ interface StepLike {
   maxKeptBytes?: unknown;
 }
 
-/**
- * What a flow's ws steps may not do, each with its path under the flow's `steps`: send, wait or close
- * with no WebSocket open, connect while one is open, read a header or a status of a message, keep a
- * message past the message cap, capture or check after a connect or a close (nothing was received).
- */
+/** What a flow's ws steps may not do, each with its path under the flow's `steps`. */
 export function wsStepIssues(
   steps: ReadonlyArray<StepLike | object>,
 ): PathIssue[] {
@@ -144,8 +124,7 @@ export function wsStepIssues(
     const step = any as StepLike;
     const ws = step.ws;
     if (typeof ws !== "object" || ws === null) return;
-    // A step that names no action is refused by the schema as such; taking it for a send added a line
-    // about an open WebSocket it never asked for.
+    // A step that names no action is the schema's to refuse: no ordering rule is checked on it.
     const action = ACTIONS.find((a) => ws[a] !== undefined);
     if (action === undefined) {
       open = null;
@@ -208,7 +187,7 @@ function messageIssues(
 }
 
 /** A ws step as the flow plan and the endpoint table read it. */
-export interface WsStepLike {
+interface WsStepLike {
   ws: WsAction;
   label?: string;
   capture?: readonly unknown[];
@@ -223,9 +202,8 @@ export function wsStepWaits(step: WsStepLike): boolean {
 }
 
 /**
- * How flow results name a ws step (its `label`, else its endpoint `name`, else `WS CONNECT path`, `WS SEND
- * path`, `WS WAIT path` with the path of the flow's open WebSocket as written), or null for a step that is
- * not timed: a send that waits for nothing and a close count in the `ws` section only.
+ * How flow results name a ws step (`label`, else endpoint `name`, else `WS CONNECT path` ...), or null
+ * for an untimed step (a send that waits for nothing, a close).
  */
 export function wsStepLabel(step: WsStepLike, connectPath: string): string | null {
   if (step.ws.connect !== undefined) return step.label ?? `WS CONNECT ${step.ws.connect}`;

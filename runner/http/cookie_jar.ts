@@ -1,18 +1,9 @@
 /**
  * @module
- * One session's cookies (RFC 6265, what matters to a client of one target): `Set-Cookie` of a response
- * is kept for the session's later steps with its Path (default: the request path's folder), expiry
- * (`Max-Age` over `Expires`; a past one deletes the cookie), `Secure` (sent only over https) and its
- * domain. Cookies are scoped by the request's host, the Host header a step sends (virtual hosts on one
- * address each get their own) and else the URL's host; ports do not scope cookies (RFC 6265 8.5).
- * Without `Domain` a cookie is host-only (sent back to that host alone); with it, to that domain and
- * below, and refused unless the request's host is in that domain (and a single label such as `test` is
- * refused unless it is that host: no public-suffix list here). The jar is capped as browsers cap
- * theirs, at RFC 6265 6.1's minimums: 50 cookies per domain and 3,000 in all, the least recently set
- * evicted first; a cookie over 4,096 bytes is ignored. Cookies live in one map per domain (insertion
- * order is the eviction order), so a response's cookies are taken at a constant cost each however many
- * arrive, and a request's line reads only the cookies of the domains its host is in. The `Cookie:` line is
- * encoded once per change of the jar or of the request's host and path, not per step.
+ * One session's cookies (RFC 6265 for a client of one target): Path, expiry, `Secure` and domain kept,
+ * scoped by the Host header sent (ports do not scope, 8.5); `Domain` refused unless the host is in it.
+ * Capped at 6.1's minimums (50 per domain, 3,000 in all, least recently set evicted; over 4,096 bytes
+ * ignored); the `Cookie:` line is encoded once per change of jar, host or path.
  */
 
 const encoder = new TextEncoder();
@@ -23,10 +14,7 @@ export const MAX_COOKIES_PER_DOMAIN = 50;
 export const MAX_COOKIES = 3_000;
 /** Largest cookie kept, name, value and attributes (RFC 6265 6.1); a larger one is ignored as browsers do. */
 export const MAX_COOKIE_BYTES = 4_096;
-/**
- * Control characters but tab (a header value may hold one): a cookie with one in its name or value is not
- * kept.
- */
+/** Control characters but tab: a cookie with one in its name or value is not kept. */
 // deno-lint-ignore no-control-regex -- matching control characters is the point
 const CONTROL = /[\x00-\x08\x0a-\x1f\x7f]/;
 
@@ -64,10 +52,7 @@ export function domainMatches(host: string, domain: string): boolean {
   return h === d || (h.endsWith(`.${d}`) && !/^[\d.]+$/.test(h) && !h.includes(":"));
 }
 
-/**
- * The request host of an authority (a Host header's value or a URL's `host`): lower case, without the
- * port, an IPv6 literal without its brackets (RFC 6265 5.1.2 canonical host).
- */
+/** The canonical request host of an authority (RFC 6265 5.1.2): lower case, no port, no IPv6 brackets. */
 export function requestHostOf(authority: string): string {
   const a = authority.trim().toLowerCase();
   if (a.startsWith("[")) {
@@ -97,10 +82,7 @@ export class CookieJar {
     return this.#all.size;
   }
 
-  /**
-   * Takes the `Set-Cookie` values of a response to `requestPath` on `authority` (the Host header sent,
-   * or the URL's host), received at `nowMs` (epoch ms).
-   */
+  /** Takes a response's `Set-Cookie` values for `requestPath` on `authority`, at `nowMs` (epoch ms). */
   set(setCookies: readonly string[], authority: string, requestPath: string, nowMs: number): void {
     if (setCookies.length === 0) return;
     const host = requestHostOf(authority);
@@ -114,9 +96,7 @@ export class CookieJar {
     const eq = pair.indexOf("=");
     if (eq <= 0) return;
     const name = pair.slice(0, eq).trim(), value = pair.slice(eq + 1).trim();
-    // Sent back on a Cookie line, a CR or LF would end it and start a header of its own (an HTTP/2
-    // field value, a bare CR in an HTTP/1.1 one, a script's s.cookies.set may carry one): browsers
-    // ignore a cookie with a control character, and so does the jar.
+    // A CR or LF would end the Cookie line and start a header of its own: ignored, as browsers do.
     if (CONTROL.test(name) || CONTROL.test(value)) return;
     const cookie: Cookie = {
       name,
@@ -151,9 +131,7 @@ export class CookieJar {
     this.#store(cookie, nowMs);
   }
 
-  /**
-   * Replaces the cookie of the same name, domain and path (RFC 6265 5.3 step 11), then evicts past the caps.
-   */
+  /** Replaces the cookie of the same name, domain and path (RFC 6265 5.3 step 11), then evicts. */
   #store(cookie: Cookie, nowMs: number): void {
     let cookies = this.#byDomain.get(cookie.domain);
     const key = `${cookie.name};${cookie.path}`;
@@ -178,10 +156,7 @@ export class CookieJar {
     if (cookies.size === 0) this.#byDomain.delete(cookie.domain);
   }
 
-  /**
-   * The `Cookie: ...\r\n` line for a request to `requestPath` on `authority` (the Host header sent, or
-   * the URL's host) at `nowMs`, or null when none applies.
-   */
+  /** The `Cookie: ...\r\n` line for `requestPath` on `authority` at `nowMs`, or null when none applies. */
   line(authority: string, requestPath: string, nowMs: number): Uint8Array | null {
     if (this.#all.size === 0) return null;
     if (nowMs >= this.#nextExpiryMs) this.#expire(nowMs);

@@ -1,8 +1,7 @@
 /**
  * @module
- * How a connection's failures are named: the error kind a socket error counts under, and the
- * messages of failures that are not socket errors. Counted by kind, never thrown: a failure on the hot path
- * is a count, not an exception.
+ * How a connection's failures are named: the kind a socket error counts under, and the messages of
+ * failures that are not socket errors.
  */
 import type { ErrorKind } from "../../results/mod.ts";
 import { formatCap } from "../../system/read_capped.ts";
@@ -24,11 +23,7 @@ export function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-/**
- * A connect given up at the timeout, with why it had not completed: the epoll transport asks the
- * kernel when it aborts (`Interrupted` with the answer: SYN unanswered, or connected but never
- * noticed); Deno.connect cannot tell, so its connect was still under way.
- */
+/** A connect given up at the timeout, with why it had not completed where the transport can tell (epoll). */
 export function connectTimeoutMessage(timeoutMs: number, err: unknown): string {
   const why = err instanceof Deno.errors.Interrupted && err.message
     ? err.message
@@ -37,11 +32,8 @@ export function connectTimeoutMessage(timeoutMs: number, err: unknown): string {
 }
 
 /**
- * A response given up at the timeout, with what had come of it: `arrivedBytes` of it read (a response that
- * began and never ended: an endless body, a stream of tiny frames), or nothing; and what the socket had
- * then when the transport can tell (epoll: `socket closed: nothing had arrived`, or a response that had
- * arrived but was not read yet). The count is rounded to its order of magnitude, so the messages counted
- * stay few.
+ * A response given up at the timeout, with how much of it had come (rounded to its order of magnitude, so
+ * messages stay few) and what the socket had then where the transport can tell.
  */
 export function responseTimeoutMessage(timeoutMs: number, err: unknown, arrivedBytes = 0): string {
   const prefix = "socket closed: ";

@@ -1,27 +1,22 @@
 /**
  * @module
- * Where a filled value goes decides what it may hold: a captured token or a data-file field is text from
- * outside, and spliced as is into a request line or a header line a CR LF in it would end the line and
- * start a header or a whole request of its own. So every slot of a template knows its place (`FILL_*`):
- * in a header field value (HTTP/1.1 or HTTP/2) or the path, CR, LF and NUL are refused (the request is
- * not sent; the caller counts it as `bad-value`); in the path a value is percent-encoded (bytes outside
- * the path's own characters: `?`, `#`, `%`, spaces, controls, non-ASCII), in the query too, and there
- * also `&`, `=`, `+`, `;` and the other separators, so a value is one value of one parameter; `{{ name |
- * raw }}` sends it as it is (still without CR, LF or NUL). A body takes any bytes, unencoded, up to 16 MiB
- * filled. HOT PATH: byte loops over the value, tables built once.
+ * Where a filled value goes decides what it may hold: spliced as is, a CR LF would start a header or a
+ * request of its own. In a header value or the path CR, LF and NUL are refused (counted `bad-value`); in
+ * the path and query a value is percent-encoded (the query's separators too) unless `{{ name | raw }}`.
+ * A body takes any bytes, up to 16 MiB. HOT PATH: byte loops, tables built once.
  */
 import { formatCap } from "../../system/read_capped.ts";
 
 /** A body: any bytes, as they are. */
 export const FILL_BODY = 0;
 /** A header field value: no CR, LF or NUL. */
-export const FILL_FIELD = 1;
+const FILL_FIELD = 1;
 /** The path (before the template's `?`): percent-encoded outside the path's characters. */
 export const FILL_PATH = 2;
 /** The query (after the template's `?`): percent-encoded outside the unreserved characters. */
 export const FILL_QUERY = 3;
 /** The path or query with `| raw`: as it is, but no CR, LF or NUL. */
-export const FILL_RAW = 4;
+const FILL_RAW = 4;
 
 /** Where one placeholder is: how to fill it, and how a refused value is named (no value in it). */
 export interface FillPlace {
@@ -32,9 +27,7 @@ export interface FillPlace {
 
 export const BODY_PLACE: FillPlace = { fill: FILL_BODY, label: "" };
 
-/**
- * RFC 3986 unreserved characters: kept as they are in a query value (as `encodeURIComponent`, less `!*'()`).
- */
+/** RFC 3986 unreserved characters, kept as they are in a query value (`encodeURIComponent` less `!*'()`). */
 const UNRESERVED = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~";
 /** A path keeps its segment characters too (RFC 3986 pchar and "/"): a captured `/next/7` stays a path. */
 const PATH_CHARS = UNRESERVED + "!$&'()*+,;=:@/";
@@ -84,10 +77,7 @@ export function refusedMessage(name: string, place: FillPlace): string {
   return `{{ ${name} }} in ${place.label} holds CR, LF or NUL: not sent`;
 }
 
-/**
- * Where a placeholder at `offset` of a request line's text goes: the path, or the query when the
- * template's own text has a `?` before it; `raw` (`| raw`) sends it unencoded.
- */
+/** Where a placeholder at `offset` of a request line goes: the path, or the query after a `?`. */
 export function urlPlace(text: string, offset: number, raw: boolean): FillPlace {
   const query = text.indexOf("?");
   const inQuery = query >= 0 && query < offset;
@@ -102,11 +92,7 @@ export function fieldPlace(name: string): FillPlace {
   return { fill: FILL_FIELD, label: `header "${name}"` };
 }
 
-/**
- * The largest body a request may have, filled or read from a file (`--body-file`): it is held in every
- * connection's buffer, and a template repeating a large capture could otherwise fill hundreds of megabytes
- * a request.
- */
+/** The largest body, filled or read from a file: every connection's buffer holds it. */
 export const MAX_BODY_BYTES = 16 * 2 ** 20;
 
 /** The count message of a body its values would fill past MAX_BODY_BYTES (`bound`: its bytes at most). */

@@ -1,11 +1,7 @@
 /**
  * @module
- * The plain data of a gRPC message with `{{ placeholders }}`: what runner/http/grpc/message_template.ts
- * reads from the message's JSON against its type before the load, and what crosses to the workers as
- * part of a request spec, to be filled per call by runner/http/protobuf_template.ts. Its own file because
- * the config and the call's spec carry it as data and need none of the writing: the fields without a
- * placeholder already encoded (`pieces`), each field with one a slot (its field number, its kind, its text
- * with the placeholders, or a nested message).
+ * The plain data of a gRPC message with placeholders, read before the load (grpc/message_template.ts) and
+ * filled per call in the workers (protobuf_template.ts): fixed fields encoded (`pieces`), the rest slots.
  */
 
 /** What a slot's value is written as. */
@@ -42,7 +38,6 @@ export interface GrpcSlotSpec {
   readonly path: string;
   /** The value as written, placeholders in it (not for a message). */
   readonly text?: string;
-  /** A nested message's own slots. */
   readonly message?: GrpcMessageSpec;
   /** An enum's names and their numbers. */
   readonly enumValues?: Readonly<Record<string, number>>;
@@ -51,7 +46,6 @@ export interface GrpcSlotSpec {
 /** A call's messages: one, or a client stream's in order; each sent length-prefixed. */
 export interface GrpcBodySpec {
   readonly messages: readonly GrpcMessageSpec[];
-  /** Compress each filled message with gzip. */
   readonly compress?: "gzip";
   /** The cap of one filled message before compression, bytes (4 MiB unless set). */
   readonly maxSendBytes?: number;

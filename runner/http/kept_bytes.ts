@@ -1,14 +1,9 @@
 /**
  * @module
- * The raw bytes of one HTTP/1.1 response, kept for a flow step that captures, checks or keeps cookies
- * (h1/connection.ts `prepareStep`; kept_response.ts reads them with http1/'s scanners), and the body of
- * an HTTP/2 one (h2/kept.ts). The connection appends each run of bytes the response parser says belong
- * to the response, in one buffer of its own that grows and is reused; keeping only the head stops at the
- * end of the final head (past interim 1xx heads, and past empty lines and bare-LF line ends: http1/'s
- * framer finds it, as the parser did). Every other exchange keeps nothing and never comes here. What is
- * kept is capped (`limitBytes`, a step's `maxKeptBytes`, 1 MiB unless set): an endless or huge body
- * would otherwise grow the buffer until the process dies (2.8 GB in 8 s on one connection); past the cap
- * `append` refuses, and the caller fails the response as `body-too-large`.
+ * The raw bytes of one HTTP/1.1 response (or an HTTP/2 body) kept for a flow step that captures, checks
+ * or keeps cookies, in one reused buffer per connection; head-only keeping stops at the final head's end,
+ * found by http1/'s framer as the parser did. Capped at `limitBytes` (a step's `maxKeptBytes`): past it
+ * `append` refuses and the caller fails the response as `body-too-large`.
  */
 import { isInterim } from "../../http1/body_framing.ts";
 import { MessageFramer } from "../../http1/message_framer.ts";
@@ -23,11 +18,7 @@ export function keptTooLargeMessage(limitBytes: number): string {
 
 /** What every KeptBytes holds until its first append: one empty buffer, not one per connection. */
 const NOTHING = new Uint8Array(0);
-/**
- * The first buffer's least size: a small response's (a status line and a few fields) in one buffer,
- * grown by doubling for larger ones. Every connection of a script or a checking flow keeps its buffer
- * between responses, so 10,000 of them with a 4 KiB floor held 40 MB for responses of 200 bytes.
- */
+/** The first buffer's size, doubled as needed; a checking connection keeps its buffer between responses. */
 const FIRST_KEPT_BYTES = 512;
 /** Runs up to this long are copied in a loop rather than through a view (see `append`). */
 const COPY_LOOP_BYTES = 256;
@@ -35,14 +26,10 @@ const COPY_LOOP_BYTES = 256;
 export class KeptBytes {
   #bytes = NOTHING;
   #length = 0;
-  /** The most bytes kept of one response (see `reset`). */
   limitBytes = DEFAULT_KEPT_BYTES;
   /** Head only: the final head was kept, later bytes are not. */
   #headKept = false;
-  /**
-   * Head only: http1/'s framer, fed what is kept, finds each head's end as the response parser did
-   * (empty lines and bare-LF line ends, interim 1xx heads); made on the first head-only response.
-   */
+  /** Head only: http1/'s framer finds each head's end as the parser did; made on first use. */
   #heads: MessageFramer | null = null;
 
   /** Forgets the last response: the next append starts a new one, kept up to `limitBytes`. */
@@ -58,10 +45,7 @@ export class KeptBytes {
     return this.#bytes.subarray(0, this.#length);
   }
 
-  /**
-   * Appends the response's bytes `buf[from, to)`; with `headOnly` only up to the end of its head. False
-   * (nothing appended) when they would take the response past `limitBytes`.
-   */
+  /** Appends `buf[from, to)` (with `headOnly`, up to the head's end); false when past `limitBytes`. */
   append(buf: Uint8Array, from: number, to: number, headOnly: boolean): boolean {
     if (headOnly && this.#headKept) return true;
     const at = this.#length;

@@ -1,12 +1,8 @@
 /**
  * @module
- * Reads a response the connection kept for a flow step (its raw bytes, already framed by the response
- * parser, so well formed) with the parser's own scanners (http1/): the framer finds each head's end as
- * the parser did (empty lines before a status line and bare-LF line ends skipped, interim 1xx heads
- * passed over) and says whether chunked is the final coding; the field-line scanner finds each name and
- * value (obs-fold lines joined with a space); the chunk-size scanner walks a chunked body. Read: the
- * status, a header's values, and the body. Only steps that capture, check or keep cookies come here;
- * the others keep no bytes at all.
+ * Reads a response the connection kept for a flow step (raw bytes, already framed by the parser) with the
+ * parser's own scanners (http1/): the status, a header's values, and the body. Only steps that capture,
+ * check or keep cookies come here; the others keep no bytes.
  */
 
 import { Framing, isInterim } from "../../http1/body_framing.ts";
@@ -40,7 +36,6 @@ export class KeptResponse implements StepResponse {
     return this.#read().status;
   }
 
-  /** Every value of header `name` (case-insensitive), in order. */
   headers(name: string): string[] {
     const { names, values } = this.#read();
     const lower = name.toLowerCase();
@@ -49,10 +44,7 @@ export class KeptResponse implements StepResponse {
     return found;
   }
 
-  /**
-   * Whether the head may hold a Set-Cookie field: a scan of the bytes, so a session keeping cookies
-   * reads (and decodes) the head of a response that sets one, not of every response.
-   */
+  /** Whether the head may hold a Set-Cookie field: a byte scan, so only such heads are decoded. */
   mayHaveSetCookie(): boolean {
     return mayHaveSetCookie(this.#raw);
   }
@@ -75,7 +67,6 @@ export class KeptResponse implements StepResponse {
   }
 }
 
-/** What a kept response's final head says. */
 interface Head {
   status: number;
   /** Field names (lower case) and values, in order. */
@@ -85,10 +76,7 @@ interface Head {
   chunked: boolean;
 }
 
-/**
- * The final head of `raw`, by the parser's framing again, one head at a time: interim 1xx heads (100
- * Continue, 103 Early Hints) come first; the final head follows them.
- */
+/** The final head of `raw`, past any interim 1xx heads, by the parser's framing. */
 function readHead(raw: Uint8Array): Head {
   const framer = new MessageFramer({ maxHeadBytes: raw.length + 1, stopAtHeads: true });
   framer.start();
@@ -120,11 +108,7 @@ export function setCookiesOf(kept: StepResponse): string[] {
 const NO_VALUES: string[] = [];
 const SET_COOKIE = new TextEncoder().encode("et-cookie:");
 
-/**
- * Whether the final head of `raw` may hold a Set-Cookie field (a quick scan for a line starting
- * `set-cookie:`), every response of a session with cookies on: one compare a byte up to each line's end.
- * Empty lines before a status line are passed over, and so are interim heads (1xx), as the parser does.
- */
+/** Whether the final head of `raw` may hold a Set-Cookie field: a scan of line starts, past 1xx heads. */
 export function mayHaveSetCookie(raw: Uint8Array): boolean {
   const n = raw.length;
   let inHead = false, interim = false;
@@ -149,10 +133,7 @@ export function mayHaveSetCookie(raw: Uint8Array): boolean {
   return false;
 }
 
-/**
- * The field lines of the head in raw[from, to) (the start line first), each name and value found by
- * http1/'s field-line scanner; an obs-fold line joins the value before it with one space (RFC 9112 5.2).
- */
+/** The field lines of the head in raw[from, to); obs-fold lines join with a space (RFC 9112 5.2). */
 function readFields(raw: Uint8Array, from: number, to: number, names: string[], values: string[]): void {
   const scanner = new FieldLines(false);
   scanner.reset();

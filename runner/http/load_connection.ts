@@ -1,11 +1,8 @@
 /**
  * @module
- * What the engine's connections have in common, whatever their protocol: the worker-wide parts every
- * connection of a worker shares (`ConnectionShared`), and the shape the executors, the watchdog and the
- * graceful stop drive (`LoadConnection`), met by an HTTP/1.1 `Connection` (h1/connection.ts) and by one
- * stream of an HTTP/2 connection (h2/slot.ts `H2Slot`); and what a flow's session needs of one
- * (`StepConnection`: send a step, read what it kept). Types only, so every protocol room imports them
- * without importing another.
+ * What the engine's connections share whatever their protocol: the worker-wide `ConnectionShared`, the
+ * `LoadConnection` shape the executors, watchdog and graceful stop drive, and a flow session's
+ * `StepConnection`. Types only, so every protocol folder imports them without importing another.
  */
 import type { IntervalRecorder } from "../stats/recorder.ts";
 import type { EncodedRequest, RequestMix } from "./request.ts";
@@ -16,11 +13,10 @@ import type { StepResponse } from "./kept_response.ts";
 import type { H2Request } from "./h2/request.ts";
 
 /** Receives one line per completed response; see request_log.ts. */
-export interface ResponseSink {
+interface ResponseSink {
   write(status: number, startMs: number, endMs: number, connectionId: number): void;
 }
 
-/** What every connection of a worker shares. */
 export interface ConnectionShared {
   readonly hostname: string;
   readonly port: number;
@@ -36,11 +32,7 @@ export interface ConnectionShared {
   readonly maxHeaderBytes: number;
   /** Bounds connects in flight at once (every `open` passes it). */
   readonly connectGate: ConnectGate;
-  /**
-   * Connects complete beside the crowd's traffic (the epoll and io_uring pumps serve both), so a closed
-   * loop may start on each connection as soon as it is open; false on the deno transport, whose connects
-   * issued while the others are busy are starved (models/connections.ts opens the whole crowd first).
-   */
+  /** Connects complete beside traffic (epoll, io_uring); false on deno, which opens the crowd first. */
   readonly connectsBesideTraffic?: boolean;
   log: ResponseSink | null;
   /** True once the run is over: failures caused by our own shutdown are not counted. */
@@ -48,10 +40,8 @@ export interface ConnectionShared {
 }
 
 /**
- * `fields` as a new object with every field of `ConnectionShared`, always in the same order. The
- * generator's warm-up and the run each build one; with one hidden class between them, the code V8
- * optimized during the warm-up (which reads `shared` on every request) stays valid at t0 instead of
- * deoptimizing on a "wrong map" and running slow again for the run's first second.
+ * `fields` as a new object with every field in one order: the warm-up's and the run's share a hidden
+ * class, so code optimized in the warm-up stays valid at t0 instead of deoptimizing.
  */
 export function connectionShared(fields: ConnectionShared): ConnectionShared {
   return {
@@ -71,16 +61,10 @@ export function connectionShared(fields: ConnectionShared): ConnectionShared {
   };
 }
 
-/**
- * Grants the next exchange of a closed loop: requests to send (up to `depth`), 0 to stop; `nowMs` is
- * when the previous one ended. Once it returns 0 it keeps returning 0 (the closed loop calls it again).
- */
+/** Grants a closed loop's next exchange: requests to send (up to `depth`), 0 to stop (and from then on). */
 export type NextExchange = (depth: number, nowMs: number) => number;
 
-/**
- * What the executors, the watchdog and the graceful stop need of a connection: an HTTP/1.1 `Connection`,
- * or one stream of an HTTP/2 connection (h2/slot.ts `H2Slot`).
- */
+/** What the executors, the watchdog and the graceful stop need of a connection (h1 or one h2 stream). */
 export interface LoadConnection {
   readonly id: number;
   readonly maxDepth: number;
@@ -108,16 +92,14 @@ export interface StepRequest {
   readonly h2: H2Request | null;
   /** What of its response the step keeps: 0 nothing, 1 the head, 2 head and body. */
   readonly keep: number;
-  /** The most bytes of its response the step keeps. */
   readonly maxKeptBytes: number;
 }
 
 /** A load connection that runs a flow's steps (every protocol room's that supports flows). */
 export interface StepConnection extends LoadConnection {
   /**
-   * One step from `sendMs`: its request filled with the session's `values` and the jar's `cookieLine`
-   * (`Cookie: ...` with its CRLF, or null), keeping what `step.keep` asks of the response (then
-   * `keptResponse`). Resolves with 1 when it was answered, 0 when it failed (counted) or was never sent.
+   * One step from `sendMs`, its request filled with `values` and `cookieLine` (CRLF-ended, or null),
+   * keeping what `step.keep` asks. Resolves with 1 when answered, 0 when it failed or was never sent.
    */
   sendStep(
     sendMs: number,

@@ -1,18 +1,9 @@
 /**
  * @module
- * gRPC messages with `{{ placeholders }}`, filled and protobuf-encoded per call. Before the load the
- * message's JSON is read against its type once (runner/http/grpc/message_template.ts) into a
- * `GrpcBodySpec` (grpc_body_spec.ts: plain data that crosses to the workers). A worker turns it into a
- * `GrpcBodyTemplate` (each slot's text split by runner/http/template.ts, as an HTTP body's), and
- * `writeGrpcBody` writes a call's messages: each slot's text is filled where its field will go, read as
- * its kind (a number in decimal, a bool, an enum by name or number, bytes as base64: proto3 JSON's forms),
- * and written as protobuf in its place, each message length-prefixed. A value that is not of its field's
- * kind (`abc` for an int32) refuses the call with a message naming the field (the caller counts it
- * `bad-value`, nothing is sent); a filled message over the send cap refuses the call too, counted
- * `grpc RESOURCE_EXHAUSTED` as grpc-go's client reports it. With `compress` each filled message is
- * gzip-compressed as it is written, flagged compressed. The wire forms are grpc/protobuf_wire.ts's.
- * HOT PATH: no allocation but for a float's text and a 64-bit integer past 2^53, which are read through a
- * string, and a compressed message's gzip (its cost is in GRPC.md).
+ * gRPC messages with `{{ placeholders }}`, filled and protobuf-encoded per call: `writeGrpcBody` reads each
+ * slot as its field's kind (proto3 JSON's forms), each message length-prefixed (gzipped with `compress`).
+ * A value not of its kind refuses the call (`bad-value`), as does a message over the send cap (`grpc
+ * RESOURCE_EXHAUSTED`, as grpc-go). HOT PATH: no allocation but for floats, big int64s and gzip.
  */
 import { copyBytes } from "../../system/copy_bytes.ts";
 import { type Parts, partsOf, upperBound, writeParts } from "./template.ts";
@@ -152,11 +143,7 @@ export interface RefusalSink {
   refusedKind: RefusalKind;
 }
 
-/**
- * Writes `t`'s messages filled with `values` at `at`, each with its 5-byte prefix (compressed when `t`
- * says so); returns the end, or -1 when a value is not of its field's kind or a message is over the cap
- * (`sink.refused` says which).
- */
+/** Writes `t`'s messages filled and length-prefixed at `at`; the end, or -1 when refused. */
 export function writeGrpcBody(
   buf: Uint8Array,
   at: number,

@@ -1,19 +1,9 @@
 /**
  * @module
- * The protocol table: which protocol a run speaks and how a worker makes its connections for it.
- * `PROTOCOLS` maps each protocol a run can speak to the factory of its `LoadConnection`s
- * (load_connection.ts), the one shape the executors, the watchdog and the graceful stop drive: the
- * HTTP/1.1 room's `Connection` (h1/), the HTTP/2 room's stream slots or per-arrival lanes (h2/), the
- * WebSocket room's `WsConnection` (ws/; a ws: or wss: URL, `protocolRowOf`), and gRPC's calls: HTTP/2
- * stream slots whose answers the gRPC room judges (grpc/answer.ts `GrpcAnswer`, through the
- * `StreamAnswer` seam). A new protocol is a room of its own plus one entry here; nothing else branches on
- * the protocol.
- *
- * The protocol is chosen once per worker before t0 like the transport: `http1`; `h2`
- * over TLS (ALPN offers only `h2`) or, on an http: URL, cleartext h2 with prior knowledge (`h2c`);
- * `auto` on https: offers `h2` and `http/1.1` and asks the server once with one connection before
- * the run (the probe sends no request), then every connection speaks what the server chose; `auto` on
- * http: is HTTP/1.1 (cleartext h2 cannot be negotiated without an upgrade round trip per connection).
+ * The protocol table: `PROTOCOLS` maps each protocol a run can speak to the factory of its
+ * `LoadConnection`s; a new protocol is a folder of its own plus one entry here. Chosen once per worker
+ * before t0: `auto` on https: asks the server's ALPN once with one connection (no request); on http: it
+ * is HTTP/1.1, as cleartext h2 cannot be negotiated without an upgrade per connection.
  */
 import type { ChosenTransport } from "./transport/choice.ts";
 import type { RequestSpec } from "../request_spec.ts";
@@ -28,19 +18,13 @@ import { GrpcAnswer, type GrpcRun } from "./grpc/answer.ts";
 import type { StreamAnswer } from "./stream_answer.ts";
 
 /** The protocols of the config (`protocol:`, `--protocol`). */
-export type ProtocolRequest = "http1" | "h2" | "h2c" | "auto";
+type ProtocolRequest = "http1" | "h2" | "h2c" | "auto";
 /** What a run spoke (results: `protocol`). */
 export type ProtocolUsed = "http1" | "h2" | "h2c";
-/**
- * A row of the protocol table: the HTTP version spoken, WebSocket (its handshake is HTTP/1.1), or gRPC
- * (over h2 or h2c, a run with `grpc` settings).
- */
-export type ProtocolRow = ProtocolUsed | "ws" | "grpc";
+/** A row of the protocol table: the HTTP version spoken, WebSocket, or gRPC (over h2 or h2c). */
+type ProtocolRow = ProtocolUsed | "ws" | "grpc";
 
-/**
- * The table's row for a run at `url` that spoke `used`: a ws: or wss: URL's is WebSocket's, a run with
- * gRPC settings (`grpc`) gRPC's.
- */
+/** The table's row for a run at `url` that spoke `used`: ws: URLs are WebSocket's, `grpc` runs gRPC's. */
 export function protocolRowOf(url: URL, used: ProtocolUsed, grpc = false): ProtocolRow {
   return url.protocol === "ws:" || url.protocol === "wss:" ? "ws" : grpc ? "grpc" : used;
 }
@@ -57,10 +41,7 @@ export function alpnOf(url: URL, requested: ProtocolRequest): {
   return https ? { alpn: ["h2", "http/1.1"], settled: null } : { alpn: undefined, settled: "http1" };
 }
 
-/**
- * `auto` on https:: one connection (no request) to learn the server's ALPN choice; `h2` when it chose
- * h2, else `http1` (also when the probe failed: the run then counts the failures as usual).
- */
+/** `auto` on https:: one connection (no request) learns the server's ALPN choice: `h2` or `http1`. */
 export async function probeProtocol(
   chosen: ChosenTransport,
   hostname: string,
@@ -79,7 +60,7 @@ export async function probeProtocol(
 }
 
 /** What a protocol's connections are made from: the worker's shared parts and the run's settings. */
-export interface ProtocolSetup {
+interface ProtocolSetup {
   readonly shared: ConnectionShared;
   readonly url: URL;
   /** The request mix, and the data columns its templates may name. */
@@ -91,10 +72,7 @@ export interface ProtocolSetup {
   readonly pipelining: number;
   /** HTTP/2 streams per connection. */
   readonly streams: number;
-  /**
-   * HTTP/2 with a run's `concurrency`: the worker's connections, its stream slots dealt over them in turn
-   * (h2/slot.ts `H2Slots`); 0 fills each with `streams` before opening the next.
-   */
+  /** HTTP/2 `concurrency`: stream slots dealt over this many connections in turn; 0 fills each first. */
   readonly spread?: number;
   /** Each arrival dials a connection of its own (`connection: per-arrival`). */
   readonly perArrival: boolean;
@@ -130,10 +108,7 @@ function http1Connections(setup: ProtocolSetup): ConnectionFactory {
   };
 }
 
-/**
- * HTTP/2: each load connection is one stream slot, `streams` of them to a connection; per arrival, a
- * lane whose every arrival dials a connection of its own (h2/arrival.ts).
- */
+/** HTTP/2: each load connection is one stream slot, `streams` to a connection; per arrival, a lane. */
 function h2Connections(setup: ProtocolSetup, answer?: () => StreamAnswer): ConnectionFactory {
   const run = {
     requests: encodeH2Mix(setup.url, setup.requests, setup.columns, setup.endpoints),
@@ -165,10 +140,7 @@ function wsConnections(setup: ProtocolSetup): ConnectionFactory {
   };
 }
 
-/**
- * gRPC: HTTP/2 stream slots (the calls are the mix's POSTs, encoded as any HTTP/2 request) whose every
- * answer a `GrpcAnswer` of the slot judges: status, messages, receive cap.
- */
+/** gRPC: HTTP/2 stream slots whose every answer a `GrpcAnswer` judges (status, messages, receive cap). */
 function grpcConnections(setup: ProtocolSetup): ConnectionFactory {
   const run = setup.grpc;
   if (run === undefined) {

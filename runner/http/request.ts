@@ -1,10 +1,8 @@
 /**
  * @module
- * Turns request specs into wire bytes once, before any load is sent, so the hot loop only writes a
- * ready `Uint8Array`. A request mix is expanded into a fixed, interleaved pick table (smooth weighted
- * round-robin) so choosing the next request is an index increment: deterministic, allocation-free, and
- * every weight is honoured exactly over one cycle instead of approximately by a random draw. A request
- * with `{{ placeholders }}` is split into a template (template.ts) instead, filled per request.
+ * Turns request specs into wire bytes once, before any load, so the hot loop writes a ready `Uint8Array`.
+ * A mix becomes a fixed pick table (smooth weighted round-robin): the next pick is an index increment,
+ * and weights hold exactly over a cycle. A request with placeholders becomes a template (template.ts).
  */
 import type { RequestSpec } from "../request_spec.ts";
 import { buildTemplate, type RequestTemplate } from "./template.ts";
@@ -36,10 +34,7 @@ export interface EncodedRequest {
   endpoint: number;
 }
 
-/**
- * The request line and header lines (CRLF each, without the blank line): Host and User-Agent first
- * unless the user set them (headers the user set win over our defaults), then the user's as given.
- */
+/** The request line and header lines (CRLF each): Host and User-Agent first unless the user set them. */
 export function headOf(hostHeader: string, spec: RequestSpec, fields: RequestFields): string {
   let head = `${spec.method} ${spec.path} HTTP/1.1\r\n`;
   if (!fields.hasHost) head += `Host: ${hostHeader}\r\n`;
@@ -49,10 +44,8 @@ export function headOf(hostHeader: string, spec: RequestSpec, fields: RequestFie
 }
 
 /**
- * Encodes one HTTP/1.1 request. `hostHeader` is the URL's host (with port when not default).
- * Adds `Host`, `User-Agent` and, when there is a body, `Content-Length`, unless given. With `names`
- * (the values a session or a data row has, by index) a request with placeholders becomes a template,
- * as does every request when `alwaysTemplate` (a flow with cookies adds a Cookie line to any step).
+ * Encodes one HTTP/1.1 request, adding `Host`, `User-Agent` and `Content-Length` unless given. With
+ * `names`, a request with placeholders becomes a template, as does any with `alwaysTemplate` (cookies).
  */
 export function encodeRequest(
   hostHeader: string,
@@ -94,18 +87,14 @@ export function resolvePath(url: URL, specPath: string): string {
 /** Largest table we build; weights are scaled down proportionally above it. */
 const MAX_TABLE = 1000;
 
-/**
- * The order in which a mix is sent: each entry is an index into the mix. Uses smooth weighted
- * round-robin (as nginx does for upstreams) so picks are spread out rather than bunched.
- */
+/** The order a mix is sent in, by smooth weighted round-robin (as nginx), so picks are spread out. */
 export function buildPickTable(weights: readonly number[]): Uint16Array {
   if (weights.length === 1) return Uint16Array.of(0);
   const min = minOf(weights);
   let ints = weights.map((w) => Math.max(1, Math.round(w / min)));
   const total = ints.reduce((a, b) => a + b, 0);
   if (!(total <= MAX_TABLE)) {
-    // Scaled down as shares of the largest weight, each finite: ratios to the smallest overflow for
-    // weights far apart (1e308 beside 5e-324), which made an empty table, no entry ever picked.
+    // Shares of the largest weight: ratios to the smallest overflow for weights far apart.
     const max = maxOf(weights);
     const shares = weights.map((w) => w / max);
     const sum = shares.reduce((a, b) => a + b, 0);
@@ -126,10 +115,7 @@ export function buildPickTable(weights: readonly number[]): Uint16Array {
   return table;
 }
 
-/**
- * Weighted picks as an index increment over `buildPickTable`: `next()` returns the index of the next
- * choice. `offset` staggers the cycle so workers and connections do not pick in lock-step.
- */
+/** Weighted picks as an index increment; `offset` staggers the cycle so connections are not in lock-step. */
 export class PickCycle {
   readonly #table: Uint16Array;
   #cursor: number;
@@ -150,10 +136,7 @@ export class PickCycle {
 export class RequestMix extends PickCycle {
   readonly requests: EncodedRequest[];
 
-  /**
-   * `names`: the data columns a templated request of the mix may use, by value index; `endpoints`: the
-   * endpoint index of each request (runner/endpoint_table.ts), 0 for each when not given.
-   */
+  /** `names`: the data columns templates may use; `endpoints`: each request's endpoint index (default 0). */
   constructor(
     url: URL,
     specs: readonly RequestSpec[],

@@ -1,10 +1,7 @@
 /**
  * @module
- * What the HTTP/1.1 and HTTP/2 request encoders decide alike about a request spec, before each writes it
- * in its own form (request.ts: a head of text lines; h2/request.ts: HPACK fields): the header fields we
- * add unless the user set them (Host or `:authority`, User-Agent), whether a `content-length` is added
- * (a body, or a method that carries one), and whether the request is a template. Runs
- * once per request spec, before any load; nothing here is on the hot path.
+ * What the HTTP/1.1 and HTTP/2 encoders decide alike about a request spec: the fields we add unless set
+ * (Host or `:authority`, User-Agent), whether a length is added, and whether it is a template. Setup only.
  */
 import type { RequestSpec } from "../request_spec.ts";
 import { hasPlaceholder } from "./template.ts";
@@ -46,10 +43,7 @@ export function requestFieldsOf(hostHeader: string, spec: RequestSpec): RequestF
   };
 }
 
-/**
- * Whether a content-length goes with the request's head, computed from its body: a body is given (even
- * an empty one) or the method carries one. Never the user's (runner/request_rules.ts refuses it).
- */
+/** Whether a content-length goes with the head: a body is given or the method carries one. */
 export function addsLength(spec: RequestSpec, fields: RequestFields): boolean {
   return spec.body !== undefined || fields.carriesBody;
 }

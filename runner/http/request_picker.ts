@@ -1,14 +1,9 @@
 /**
  * @module
- * The bytes of one exchange: the mix's next request, a flow step's own, or `depth` of the mix's
- * requests back to back in one reused buffer (pipelining, still one write), with which of them are
- * HEAD (their responses have no body whatever their headers say). A templated request (template.ts) is
- * filled into this connection's own buffer with the session's values (a flow step), or a data row
- * taken for it (the mix), and a Cookie line when the session has one; a value that may not go where
- * its placeholder is (template.ts) leaves nothing to send and `refused` set. HOT PATH: nothing is
- * allocated per request; the batch buffer only grows. A connection holds one of these for its life, so
- * what only templates and pipelining need (the template writer, the batch) is made on first use: a
- * fixed request's connection, most of a big crowd, holds neither.
+ * The bytes of one exchange: the mix's next request, a flow step's own, or `depth` of the mix's requests
+ * back to back (pipelining), with which are HEAD. Templates are filled with the session's values or a data
+ * row and a Cookie line; a refused value leaves nothing to send (`refused`). HOT PATH: nothing allocated
+ * per request; what templates and pipelining need is made on first use.
  */
 import type { EncodedRequest, RequestMix } from "./request.ts";
 import { TemplateWriter } from "./template.ts";
@@ -23,10 +18,7 @@ const NO_VALUES: ReadonlyArray<Uint8Array> = [];
 const EMPTY = new Uint8Array(0);
 
 export class RequestPicker {
-  /**
-   * Request k of the exchange: its endpoint index (runner/endpoint_table.ts) times 2, plus 1 when it is
-   * HEAD, fixed when picked. Small integers in a plain array: no typed array's buffer per connection.
-   */
+  /** Request k's endpoint index times 2, plus 1 for HEAD (a plain array: no buffer per connection). */
   readonly #picked: number[];
   #batch = EMPTY;
   #writer: TemplateWriter | null = null;
@@ -41,7 +33,6 @@ export class RequestPicker {
     this.#picked = Array.from({ length: Math.max(1, maxDepth) }, () => 0);
   }
 
-  /** The template writer, made for the first templated request. */
   get #templates(): TemplateWriter {
     return this.#writer ??= new TemplateWriter();
   }
@@ -50,11 +41,7 @@ export class RequestPicker {
     this.#picked[k] = 2 * request.endpoint + (request.isHead ? 1 : 0);
   }
 
-  /**
-   * Bytes to write for `depth` requests (`request`, depth 1, instead of the mix's when given); null
-   * when a templated request of the mix finds no data row left, or a value was refused (`refused`
-   * set): nothing is sent.
-   */
+  /** Bytes for `depth` requests (or `request`); null when no data row is left or a value was refused. */
   pick(depth: number, request: EncodedRequest | null): Uint8Array | null {
     this.refused = "";
     if (request !== null) return this.#one(request);

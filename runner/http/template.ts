@@ -1,16 +1,9 @@
 /**
  * @module
- * Requests with `{{ name }}` in their path, headers or body: split once, at build time, into byte
- * segments and slots, so sending one is a copy of segments and values into a reused buffer with the
- * Content-Length computed from the parts. HOT PATH: `TemplateWriter.fill` allocates nothing (a new view only
- * when the request's length changes); values are bytes, encoded once when a row is loaded or a value
- * captured. Slots are a value index (a data column or a capture of the session) or one of the built-in
- * functions Artillery names: `$randomNumber(min,max)` (an integer, both ends included) and
- * `$randomString(n)` (n letters and digits). Each slot knows its place (fill_values.ts): a value
- * filled into the path or query is percent-encoded unless written `{{ name | raw }}`, and one with CR,
- * LF or NUL in the path or a header is refused (`writeParts` says which slot; the request is not sent).
- * A body is filled as it is: no JSON or other escaping (a JSON body's template quotes its values itself).
- * Requests without a slot never come here: they stay pre-encoded (request.ts).
+ * Requests with `{{ name }}` in path, headers or body, split once into byte segments and slots, so sending
+ * one copies segments and values into a reused buffer. HOT PATH: `TemplateWriter.fill` allocates nothing.
+ * A slot is a value index or an Artillery built-in (`$randomNumber(min,max)`, `$randomString(n)`); its
+ * place (fill_values.ts) decides percent-encoding and refusal of CR, LF or NUL. Bodies are filled as is.
  */
 import { copyBytes } from "../../system/copy_bytes.ts";
 import {
@@ -29,10 +22,7 @@ import {
   writeEncoded,
 } from "./fill_values.ts";
 
-/**
- * The engine's own random numbers (filled values, random data rows), taken as the engine loads, before any
- * script: a script may seed `Math.random` for its own values without changing the engine's.
- */
+/** The engine's own random numbers, taken before any script can seed `Math.random`. */
 export const engineRandom = Math.random;
 
 const encoder = new TextEncoder();
@@ -49,21 +39,20 @@ const RAW_NAME = /^([A-Za-z_][A-Za-z0-9_.-]*)\s*\|\s*raw$/;
 const RANDOM_NUMBER_CALL = /^\$randomNumber\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)$/;
 const RANDOM_STRING_CALL = /^\$randomString\(\s*(\d+)?\s*\)$/;
 /** Longest `$randomString`; longer ones are a typo that would only inflate the buffer. */
-export const MAX_RANDOM_STRING = 4096;
+const MAX_RANDOM_STRING = 4096;
 
 /** One placeholder as written: a variable name, or a built-in call with its arguments. */
-export type Placeholder =
+type Placeholder =
   | { kind: "name"; name: string; raw: boolean }
   | { kind: "randomNumber"; min: number; max: number }
   | { kind: "randomString"; length: number };
 
-/** Whether `text` has any `{{ ... }}`. */
 export function hasPlaceholder(text: string): boolean {
   return text.includes("{{");
 }
 
 /** The placeholder `expr` stands for, or a problem in words. */
-export function placeholderOf(expr: string): Placeholder | string {
+function placeholderOf(expr: string): Placeholder | string {
   if (NAME.test(expr)) return { kind: "name", name: expr, raw: false };
   const raw = RAW_NAME.exec(expr);
   if (raw) return { kind: "name", name: raw[1], raw: true };
@@ -91,10 +80,7 @@ export function placeholdersOf(text: string): Array<Placeholder | string> {
   return [...text.matchAll(PLACEHOLDER)].map((m) => placeholderOf(m[1]));
 }
 
-/**
- * `text` as literal strings and value indexes (a built-in function: an empty string), for the few
- * places that need a filled text rather than bytes (a templated path's cookie scope).
- */
+/** `text` as literal strings and value indexes, where a filled text is needed (a path's cookie scope). */
 export function textParts(text: string, indexOf: (name: string) => number): Array<string | number> {
   const parts: Array<string | number> = [];
   let last = 0;
@@ -118,14 +104,10 @@ export interface Parts {
   fills: Uint8Array;
   /** Per slot: the count message when its value is refused (names only). */
   messages: string[];
-  /** Bytes of the segments together. */
   fixedBytes: number;
 }
 
-/**
- * `text` split into segments and slots, each slot's place from `placeOf` (its offset in `text`, and
- * whether it is written `| raw`); throws `TemplateError` for a placeholder it cannot fill.
- */
+/** `text` split into segments and slots placed by `placeOf`; throws `TemplateError` for an unfillable one. */
 export function partsOf(
   text: string,
   indexOf: (name: string) => number,
@@ -170,10 +152,7 @@ export function partsOf(
   };
 }
 
-/**
- * The place of a placeholder at `offset` of an HTTP/1.1 head's text: the request line's path or query,
- * or the value of the header whose line it is on.
- */
+/** The place of a placeholder at `offset` of a head: the path or query, or its header line's value. */
 function headPlace(head: string, offset: number, raw: boolean): FillPlace {
   const lineEnd = head.indexOf("\r\n");
   if (offset < lineEnd) return urlPlace(head.slice(0, lineEnd), offset, raw);
@@ -182,7 +161,7 @@ function headPlace(head: string, offset: number, raw: boolean): FillPlace {
 }
 
 /** A placeholder that cannot be built (unknown name, bad call); the plan checks first, so a bug of ours. */
-export class TemplateError extends Error {
+class TemplateError extends Error {
   override name = "TemplateError";
 }
 
@@ -194,10 +173,7 @@ export interface RequestTemplate {
   autoLength: boolean;
 }
 
-/**
- * Builds the template of a request whose head text (request line and header lines, each ending CRLF,
- * without the blank line) and body text may hold placeholders; `indexOf` maps a name to its value index.
- */
+/** Builds the template of a request's head text (lines ending CRLF, no blank line) and body text. */
 export function buildTemplate(
   headText: string,
   bodyText: string,
@@ -226,10 +202,7 @@ export function upperBound(parts: Parts, values: ReadonlyArray<Uint8Array>): num
   return bytes;
 }
 
-/**
- * Writes `parts` at `at`; returns the end, or `-1 - k` when slot k's value may not go where it is
- * (CR, LF or NUL on a line: `parts.messages[k]` names it; the bytes written are then garbage).
- */
+/** Writes `parts` at `at`; the end, or `-1 - k` when slot k's value is refused (`parts.messages[k]`). */
 export function writeParts(
   buf: Uint8Array,
   at: number,
@@ -275,10 +248,8 @@ export function writeInt(buf: Uint8Array, at: number, n: number): number {
 }
 
 /**
- * Fills templates into one reused buffer (one per connection: a short write still holds its bytes). The
- * body is written past the head's upper bound first, so its length is known for Content-Length, then
- * moved to follow the head. The buffer is sized by the first fill and grows by doubling, so a crowd of
- * connections holds what its requests need, not a fixed page each.
+ * Fills templates into one reused buffer per connection. The body is written past the head's bound first,
+ * so Content-Length is known, then moved; the buffer grows by doubling from the first fill's size.
  */
 export class TemplateWriter {
   #buf = new Uint8Array(0);
@@ -286,10 +257,7 @@ export class TemplateWriter {
   /** Why the last `fill` returned null: the refused slot's count message. */
   refused = "";
 
-  /**
-   * The bytes of `t` with `values`; `extraHead` (a Cookie line, CRLF-ended) goes after the headers.
-   * Null when a value may not go where its slot is (`refused` says which): nothing is to be sent.
-   */
+  /** The bytes of `t` with `values` and `extraHead` (a CRLF-ended line); null when refused (`refused`). */
   fill(
     t: RequestTemplate,
     values: ReadonlyArray<Uint8Array>,

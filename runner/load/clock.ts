@@ -1,10 +1,7 @@
 /**
  * @module
- * Waiting for an intended send time with sub-millisecond precision. Deno's `setTimeout` fires about
- * 2 ms late here whatever the delay, which would add a systematic bias to every latency measured from
- * the intended send time. So we sleep coarsely until ~2.5 ms before the target, then yield with
- * `setImmediate` (about 10 us per turn, I/O keeps flowing) until it is due. The spin only happens
- * when sends are closer together than a timer can resolve, i.e. when the generator is busy anyway.
+ * Waiting for an intended send time with sub-millisecond precision: `setTimeout` fires ~2 ms late, so we
+ * sleep until ~2.5 ms before the target, then yield with `setImmediate` (~10 us a turn) until it is due.
  */
 import { setImmediate } from "node:timers";
 

@@ -1,9 +1,7 @@
 /**
  * @module
- * The closed loop the closed models share (`connections`, closed `count`, ramping connections): a
- * connection sends the next request as soon as the previous response has ended, while its `take`
- * grants requests. The intended send time is the actual one, so latency here is service time as seen
- * by one user. With flows or per-arrival connections each turn is one arrival (a session) instead.
+ * The closed loop of the closed models: a connection sends again as soon as its response ended, while
+ * `take` grants requests. The intended send is the actual one, so latency is one user's service time.
  */
 import type { LoadContext } from "./executor.ts";
 import { sleepMs } from "./clock.ts";
@@ -12,12 +10,7 @@ import type { LoadConnection } from "../http/load_connection.ts";
 /** Pause after a failed connect so a down target costs a count, not a spinning core. */
 export const CONNECT_BACKOFF_MS = 10;
 
-/**
- * Runs one connection closed-loop while `take(depth, nowMs)` grants requests; shared with `count`.
- * `nowMs` is when the previous exchange ended, so the loop costs no extra clock read per request. It
- * starts once `opened` settles (a failed open waits the backoff first) and resolves with `conn`, so
- * whoever runs a crowd of loops needs one end handler for all of them, not one a loop.
- */
+/** Runs `conn` closed-loop while `take(depth, nowMs)` grants, once `opened` settles; resolves with `conn`. */
 export async function closedLoop(
   ctx: LoadContext,
   conn: LoadConnection,
@@ -33,9 +26,7 @@ export async function closedLoop(
     if (granted === 0) return conn;
     // `take` lets an inline transport (epoll) chain the next exchanges without a promise each.
     const done = await conn.exchange(-1, granted, null, take);
-    // Nothing completed: a connect that failed, or a request never sent (a filled value refused, counted
-    // `bad-value`) on a connection still open. Either way wait before the next try: a loop of refusals
-    // that only settles promises would never let timers or the stop message run.
+    // Nothing completed (a failed connect, a refused value): back off, so refusals cannot starve timers.
     if (done === 0) {
       await sleepMs(CONNECT_BACKOFF_MS);
       conn.lastEventMs = performance.now();
@@ -43,10 +34,7 @@ export async function closedLoop(
   }
 }
 
-/**
- * `closedLoop` for runs whose arrivals are sessions or connections of their own (`ctx.arrival`): one
- * arrival at a time, back to back; `take` then grants arrivals (sessions with flows), not requests.
- */
+/** `closedLoop` whose turns are arrivals (sessions, connections of their own): `take` grants arrivals. */
 async function arrivalLoop(
   ctx: LoadContext,
   conn: LoadConnection,
@@ -60,9 +48,7 @@ async function arrivalLoop(
   while (take(1, conn.lastEventMs) !== 0) {
     // `take` lets the arrival start the next ones itself (a session script's), with no promise each.
     const done = await arrival(conn, -1, take);
-    // Nothing completed: a connect that failed, or a request never sent (a filled value refused, counted
-    // `bad-value`) on a connection still open. Either way wait before the next try: a loop of refusals
-    // that only settles promises would never let timers or the stop message run.
+    // Nothing completed: back off, as above.
     if (done === 0) {
       await sleepMs(CONNECT_BACKOFF_MS);
       conn.lastEventMs = performance.now();
@@ -71,9 +57,7 @@ async function arrivalLoop(
   return conn;
 }
 
-/**
- * The closed loop of this run: the plain one (pipelining) unless arrivals are sessions or own connections.
- */
+/** This run's closed loop: the plain one unless arrivals are sessions or own connections. */
 export function closedLoopOf(ctx: LoadContext): typeof closedLoop {
   return ctx.arrival === null ? closedLoop : arrivalLoop;
 }

@@ -1,16 +1,13 @@
 /**
  * @module
- * Why a count ended short of its count, for its results (`endedBy`): its max duration passed (k6's
- * `maxDuration`: the load stopped at its bound), or the idle rule: a count of script sessions without a
- * duration whose every session has waited on the script's own code (a promise nothing settles: no
- * request in flight, no `s.sleep`) longer than the request timeout, when nothing would ever be sent
- * again and only the max duration would end it. Read by the worker's run timer (run_prepared.ts).
+ * Why a count ended short of its count (`endedBy`): its max duration passed (k6's `maxDuration`), or the
+ * idle rule: every script session has waited on the script's own code past the request timeout, so
+ * nothing would ever be sent again. Read by the worker's run timer.
  */
 import { type AttackConfig, loadBoundMs, measuredDurationMs } from "../config.ts";
 import type { LoadRunSummary } from "./load_run_types.ts";
 
-/** What the idle rule reads of a worker's script sessions. */
-export interface IdleSessions {
+interface IdleSessions {
   /** Every session in progress waits on the script's own code. */
   idle(): boolean;
 }

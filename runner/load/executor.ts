@@ -1,17 +1,12 @@
 /**
  * @module
- * The context a worker gives a load model's run (models/model.ts holds the model's record). A run only
- * decides *when* each request starts and on which connection; connections, recording, the watchdog
- * and the graceful stop belong to the worker runtime (`run_load.ts` before t0, `run_prepared.ts` from
- * it), so every model shares them.
+ * The context a worker gives a load model's run: a run decides when each request starts and on which
+ * connection; connections, recording, the watchdog and the graceful stop are the worker runtime's.
  */
 import type { ConnectionShared, LoadConnection } from "../http/load_connection.ts";
 import type { WorkerSteering } from "./steer.ts";
 
-/**
- * The fields of every model's config that model rules and the shared runtime (pacer, lanes, closed
- * loops) read; runner/config.ts checks that its `AttackConfig` has them.
- */
+/** The config fields that model rules and the shared runtime read; runner/config.ts checks it has them. */
 export interface CommonConfig {
   readonly warmupMs: number;
   readonly lateBoundMs: number;
@@ -23,10 +18,7 @@ export interface CommonConfig {
   readonly flows?: readonly unknown[];
 }
 
-/**
- * What a worker hands to its model's run (`C`: that model's config). Times are this isolate's
- * `performance.now()` ms.
- */
+/** What a worker hands to its model's run (`C`: that model's config); times are `performance.now()` ms. */
 export interface LoadContext<C extends CommonConfig = CommonConfig> {
   readonly config: C;
   readonly shared: ConnectionShared;
@@ -34,34 +26,19 @@ export interface LoadContext<C extends CommonConfig = CommonConfig> {
   readonly workerCount: number;
   /** When the load starts (warm-up included). */
   readonly startMs: number;
-  /**
-   * After this no request is started (Infinity when only a count bounds the run); a steering change that
-   * ends the load (the last phase ended, a stop) moves it earlier.
-   */
+  /** After this no request starts (Infinity: only a count bounds the run); steering may move it earlier. */
   endMs: number;
   /** Set on a stop request (Ctrl-C or a caller's abort): start nothing new. */
   stopRequested: boolean;
   /** Opens nothing yet: creates a connection registered with the watchdog. */
   newConnection(): LoadConnection;
-  /**
-   * Connections opened before t0 (pre-connect, open models): the executor takes them as its first
-   * idle connections. Empty for the closed models and with `--pre-connect 0`.
-   */
+  /** Connections opened before t0 (open models' pre-connect), taken as the first idle ones. */
   readonly pool: readonly LoadConnection[];
-  /**
-   * What `newConnection` gives per connection: 1 over HTTP/1.1; over HTTP/2 each is one stream, and
-   * `streams` of them share a connection, so the executors ask for connections x streams.
-   */
+  /** Load connections per real connection: 1 over HTTP/1.1, `streams` over HTTP/2. */
   readonly streamsPerConnection: number;
-  /**
-   * HTTP/2: the streams in flight over the fixed connections when not `streams` on each (config
-   * `concurrency`).
-   */
+  /** HTTP/2 `concurrency`: the streams in flight over the fixed connections, if not `streams` each. */
   readonly concurrency?: number;
-  /**
-   * What one arrival does, chosen once per run (flow_session.ts): null is one request on a kept-alive
-   * connection, the executors' fast path; otherwise a session of a flow and/or a connection per arrival.
-   */
+  /** What one arrival does (flow_session.ts); null: one request on a kept-alive connection. */
   readonly arrival: Arrival | null;
   /** Changes made to the running load (steer.ts): the open schedule and the closed loops follow them. */
   readonly steer: WorkerSteering;
@@ -69,10 +46,8 @@ export interface LoadContext<C extends CommonConfig = CommonConfig> {
 
 /**
  * One arrival's work on a connection from `intendedMs` (negative: now); resolves with responses received.
- * `next` (a closed loop's `take`, granting arrivals): the arrival may start the connection's next ones
- * itself as each ends, while `next(1, nowMs)` grants them, with no promise per arrival; it resolves with
- * the last one's responses once `next` grants none (or one got no response: the loop then backs off).
- * An arrival that ignores `next` is one arrival.
+ * `next` (a closed loop's grant) lets it start the connection's next arrivals itself as each ends, without
+ * a promise each; it then resolves with the last one's responses.
  */
 export type Arrival = (
   conn: LoadConnection,

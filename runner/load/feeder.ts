@@ -1,17 +1,9 @@
 /**
  * @module
- * A data source's rows as one worker hands them out: one row per arrival (a request of a mix, or a
- * session of a flow), its values encoded to bytes once here so a templated request only copies them.
- * The worker is its global stripe (`g` of `G`: worker × segment, runner/load/schedule.ts `stripeOf`), so
- * the order is decided without talking to other workers:
- * - `sequential`: the whole file in order from the worker's own offset (`g·N/G`); `whenDone: wrap`
- *   goes round again, `stop` ends the worker's sending after N rows.
- * - `random`: a uniform pick each time; it never runs out.
- * - `unique`: row k belongs to stripe `k mod G` only, so workers and segments never share a row; each
- *   is used once and the worker stops sending when its rows are used (`whenDone` is always `stop`).
- * HOT PATH: `next()` is an index step. A row's values are views of the packed bytes every worker shares
- * (runner/data_rows.ts), made the first time the worker hands the row out and kept: nothing is allocated
- * per arrival after that, and a worker holds views only of the rows it used.
+ * A data source's rows as one worker hands them out, one per arrival, decided from its global stripe
+ * (`g` of `G`) without talking to other workers: `sequential` from offset `g·N/G` (`wrap` or `stop` at
+ * the end), `random` a uniform pick, `unique` rows `k mod G = g` once each. HOT PATH: `next()` is an index
+ * step; a row's values are views of the shared packed bytes, made on first use and kept.
  */
 import type { DataSpec } from "../session_schema.ts";
 import { type PackedRows, rowViews } from "../data_rows.ts";

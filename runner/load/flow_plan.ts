@@ -1,18 +1,9 @@
 /**
  * @module
- * Flows ready for the session loop: every request step is encoded to wire bytes once per worker (as
- * the request mix is) and think steps keep their pause. Flows are picked by weight with the mix's
- * `PickCycle` (smooth weighted round-robin), so every weight is honoured exactly over one cycle. Only
- * request steps are numbered: results list one entry per request step, labelled by its `label` or
- * `METHOD path`, and its checks by name, as outputs keep names (validation/shown_name.ts). A flow's
- * values are the data source's columns, then its captures' names in order (a capture may replace a
- * column), so a placeholder is an index fixed here. With cookies every step is
- * a template (a Cookie line may join any request) and knows its host (its Host header, else the
- * URL's: what scopes its cookies); a step keeps its response's head (cookies, header
- * captures, status checks) or head and body (JSON, regexp, contains) only when it needs to. Over
- * HTTP/2 each request step is also encoded as its HEADERS frames (h2/request.ts), a template likewise.
- * A ws step is compiled by ws_steps.ts; those that wait for a message are numbered with the requests. A
- * gRPC step (grpc_steps.ts) is a request step made from the run's schema, labelled by its method.
+ * Flows ready for the session loop: request steps encoded once per worker (also as HTTP/2 frames), picked
+ * by weight with the mix's `PickCycle`, numbered and labelled (`label` or `METHOD path`). A flow's values
+ * are the data columns, then its captures' names, so a placeholder is an index fixed here. A step keeps its
+ * response's head or body only when it needs to; with cookies every step is a template.
  */
 import { shownName } from "../../validation/shown_name.ts";
 import type { FlowSpec } from "../flow_spec.ts";
@@ -52,7 +43,7 @@ export function stepAuthority(
 
 /** What of a response a step keeps: nothing (the usual path), its head, or head and body. */
 export const KEEP_NONE = 0;
-export const KEEP_HEAD = 1;
+const KEEP_HEAD = 1;
 export const KEEP_ALL = 2;
 
 /** One step of an encoded flow: a request (with its index among the flow's request steps) or a pause. */
@@ -63,7 +54,6 @@ export type EncodedStep =
     /** The same request for HTTP/2 (a template with cookies, as `request` is), or null over HTTP/1.1. */
     h2: H2Request | null;
     stepIndex: number;
-    /** Captures and checks, or null. */
     extract: StepExtract | null;
     keep: number;
     /** The most bytes of its response the step keeps (its `maxKeptBytes`, else 1 MiB). */
@@ -97,7 +87,7 @@ export interface EncodedFlow {
 }
 
 /** The value names of a flow: `columns`, then each capture's name not among them yet. */
-export function valueNamesOf(flow: FlowSpec, columns: readonly string[]): string[] {
+function valueNamesOf(flow: FlowSpec, columns: readonly string[]): string[] {
   const names = [...columns];
   for (const step of flow.steps) {
     if ("thinkMs" in step) continue;
@@ -107,24 +97,18 @@ export function valueNamesOf(flow: FlowSpec, columns: readonly string[]): string
 }
 
 /** A gRPC step's replies as its captures and checks read them. */
-export interface GrpcStepReply {
+interface GrpcStepReply {
   read(kept: StepResponse): StepResponse;
 }
 
-/**
- * The flows' gRPC steps made from the run's schema (grpc_steps.ts): loaded only for a run that has one,
- * so the protobuf library stays out of every other worker.
- */
+/** The flows' gRPC steps: loaded only for a run that has one, so protobuf stays out of other workers. */
 export interface GrpcStepMaker {
   request(step: GrpcStep, timeoutMs: number): { spec: RequestSpec; reply: GrpcStepReply };
 }
 
 /**
- * Encodes each flow's requests once; paths are joined to the target URL as the mix's are. `columns`:
- * the data source's (the first values of every session); `cookies`: whether sessions keep a jar; `h2`:
- * whether the run speaks HTTP/2 (each step also encoded as its HEADERS frames); `endpoints`: per flow,
- * each request step's endpoint index (runner/endpoint_table.ts), 0 when not given; `grpcSteps`: the
- * flows' gRPC steps made from the run's schema (grpc_steps.ts), null for a run without one.
+ * Encodes each flow's requests once, paths joined to the target URL as the mix's are. `columns`: the data
+ * source's; `h2`: also encode HEADERS frames; `endpoints`: per flow, each step's endpoint index (default 0).
  */
 export function encodeFlows(
   url: URL,

@@ -1,23 +1,9 @@
 /**
  * @module
- * Sessions: what one arrival does when the load has flows (Artillery's virtual user). A session picks
- * a flow by weight and runs its steps in order on one connection: the next request goes out after the
- * previous response, a think step waits on a timer. In an open load the first request's latency counts
- * from the arrival's intended time (plus any think before it), so a session that waited for a free
- * connection shows that wait, as single requests do; a closed loop's first request and every later one
- * count from their own send time (a think timer that fires late is not the target's time). A step whose
- * request fails ends the session as failed (as Artillery stops a virtual user on an error); a session
- * cut short by a stop request or the end of the graceful stop (a think time ends at once then) counts
- * as neither completed nor failed. Sessions that start in the
- * warm-up are run but not counted in the flow results. With `per-arrival` every arrival (a session, or
- * a single request without flows) opens its own connection and closes it after. Over HTTP/2 a
- * session's steps are streams, one after another, of its slot's connection (kept alive and shared with
- * other sessions' slots), or of the arrival's own connection with `per-arrival`; counted the same way.
- *
- * A session takes one data row when the load has data (none left: no session, counted as `noData`),
- * fills its steps' placeholders from the row and its captures, keeps a cookie jar when cookies are on,
- * and runs each step's checks (counted per check) and captures: one that finds nothing ends the session
- * (counted as `captureFailed`), never the run.
+ * Sessions: what one arrival does when the load has flows (Artillery's virtual user): a flow picked by
+ * weight, its steps in order on one connection, filled from a data row and captures, with a cookie jar and
+ * checks. Open loads time the first request from the arrival's intended time. A failed step or empty
+ * capture fails the session; a stop's cut counts as neither; warm-up sessions are not counted.
  */
 import {
   type ConnectionShared,
@@ -45,17 +31,11 @@ export interface SessionRun {
   readonly shared: ConnectionShared;
   /** Aborted on a stop request or at the end of the graceful stop: no further step starts, thinks end. */
   readonly ended: AbortSignal;
-  /**
-   * Connections script sessions dial beside their load connections (a batch's, another origin's) while
-   * they live: the watchdog times their exchanges out and the run's end cuts them, as the load's.
-   */
+  /** Connections script sessions dial beside their load connections: timed out and cut as the load's. */
   readonly sides?: Set<LoadConnection>;
 }
 
-/**
- * What sessions take beyond their flows: data rows, cookies (with the target's scheme), and for flows
- * with ws steps the worker's WebSocket counts, mask keys and budget for messages in progress.
- */
+/** What sessions take beyond their flows: data rows, cookies, and for ws steps the worker's counts. */
 export interface SessionOptions {
   feeder: Feeder | null;
   cookies: boolean;
@@ -99,10 +79,7 @@ export class FlowSessions {
     this.recorder = new FlowRecorder(flows);
   }
 
-  /**
-   * One session on `conn`; `arrivalMs` is its intended start (negative: now, the closed models).
-   * Resolves with the number of responses received.
-   */
+  /** One session on `conn` from `arrivalMs` (negative: now); resolves with the responses received. */
   async run(run: SessionRun, load: LoadConnection, arrivalMs: number): Promise<number> {
     const conn = stepConnectionOf(load);
     const flowIndex = this.#picker.next();
@@ -153,8 +130,7 @@ export class FlowSessions {
         sendMs = startMs + flow.leadingThinkMs;
         if (flow.leadingThinkMs > 0) {
           await sleepUnlessAborted(sendMs - performance.now(), run.ended);
-          // A closed loop's user sends as its think ends: its timer's lateness is the worker's, not the
-          // target's.
+          // A closed loop's user sends as its think ends: a late timer is the worker's, not the target's.
           if (closed) sendMs = performance.now();
         }
       } else sendMs = performance.now();
@@ -240,10 +216,7 @@ export class FlowSessions {
   }
 }
 
-/**
- * The work of one arrival, chosen once per run: null for one request on a kept-alive connection (the
- * executors' own fast path, pipelining included), else a session and/or a connection per arrival.
- */
+/** The work of one arrival, chosen once per run: null for one kept-alive request, else a session. */
 export function arrivalFor(
   run: SessionRun,
   sessions: FlowSessions | null,

@@ -1,18 +1,9 @@
 /**
  * @module
- * The generator's own warm-up, before t0 and never against the target: a short burst (at most
- * `GENERATOR_WARMUP_MS` of sending; over WebSocket two, `WS_FIRST_BURST_MS` then `WS_GENERATOR_WARMUP_MS`)
- * of the run's own load model, connections, parser and recorder (built as the run builds them, run_parts.ts)
- * against an in-process loopback sink (warmup_sink.ts) that answers every request with a canned 200, over
- * HTTP/1.1 or, for an HTTP/2 run, over h2c with the run's streams per connection. V8 then runs the hot path
- * as optimized code from the first real send, so a cold JIT cannot make the first milliseconds late (and, in
- * the open model, open a connection per late send). What the burst records is thrown away. The burst sends
- * `GET /` with the run's pipelining and connection mode; flows are not replayed (their think times would
- * make the burst idle), their requests share the same path. A WebSocket run sends its own messages to an
- * echo on a thread of its own (ws_warmup_sink.ts), over its own transport and pump, so its exchange code is
- * optimized before t0 too. The burst reaches its sink through the transport the run itself chooses, with
- * the run's own request and WebSocket objects where they fit, so the optimized code sees the maps it will
- * see after t0.
+ * The generator's own warm-up before t0, never against the target: a short burst of the run's own load
+ * model, connections, parser and recorder against an in-process loopback sink, so V8 runs the hot path
+ * optimized from the first real send. What it records is thrown away; flows are not replayed (their
+ * think times idle the burst). A WebSocket run sends its messages to an echo thread of its own.
  */
 import type { AttackConfig } from "../config.ts";
 import { type ConnectionShared, connectionShared, type LoadConnection } from "../http/load_connection.ts";
@@ -31,18 +22,12 @@ import { connectGateOf, loadContextOf, recorderOf } from "./run_parts.ts";
 import { WorkerSteering } from "./steer.ts";
 
 /** Longest the burst sends for. */
-export const GENERATOR_WARMUP_MS = 200;
+const GENERATOR_WARMUP_MS = 200;
+/** A WebSocket run's burst (ms): its exchange takes more calls to optimize, and the echo is slower. */
+const WS_GENERATOR_WARMUP_MS = 400;
 /**
- * A WebSocket run's burst (ms): longer, since its whole exchange (pump, frames, match, recorder) takes
- * V8 more calls to optimize, and the echo, on the generator's core when the run is pinned to one,
- * answers at about a third of a run's rate.
- */
-export const WS_GENERATOR_WARMUP_MS = 400;
-/**
- * A WebSocket run's first, short burst (ms), before the one above: cutting exchanges at a burst's end
- * runs paths (aborted reads, closed sockets, fields let go) the optimized code had no feedback for, and
- * V8 threw that code away and compiled it again after t0. Once they have run, the second burst's code
- * covers them.
+ * A WebSocket run's first, short burst (ms): cutting exchanges at a burst's end runs paths the optimized
+ * code had no feedback for (V8 would recompile after t0); the second burst's code covers them.
  */
 const WS_FIRST_BURST_MS = 100;
 /** Sending rate of the burst in the open models (req/s): enough calls for V8 to optimize. */
@@ -52,8 +37,7 @@ const WARMUP_CONNECTIONS = 4;
 /** A WebSocket burst's most connections: it takes the run's own count up to this (a pump's full rounds). */
 const WS_WARMUP_MAX_CONNECTIONS = 64;
 
-/** What the run tells the warm-up beyond its config. */
-export interface WarmupOptions {
+interface WarmupOptions {
   /** A ws: or wss: run's WebSocket settings; null for HTTP. */
   ws: WsConfig | null;
   /** The run's closed model lets its pump block (transport/choice.ts); the ws burst warms that pump. */
@@ -63,15 +47,12 @@ export interface WarmupOptions {
 }
 
 /** What the burst did: how long it took, and the responses or messages it had answered. */
-export interface GeneratorWarmup {
+interface GeneratorWarmup {
   durationMs: number;
   answered: number;
 }
 
-/**
- * Runs the burst with `model` (the run's own). Never throws: a warm-up that fails leaves the
- * generator cold, nothing more.
- */
+/** Runs the burst with the run's `model`; never throws (a failed warm-up leaves the generator cold). */
 export async function warmUpGenerator(
   config: AttackConfig,
   model: AnyModelDef,
@@ -88,7 +69,7 @@ export async function warmUpGenerator(
       ? { url: options.sinkUrl, close() {} } // the pool's: it closes it
       : await startWsSink();
   } catch {
-    // No loopback socket or isolate for the sink (a sandbox): the run starts cold, as before.
+    // No loopback socket or isolate for the sink (a sandbox): the run starts cold.
     return { durationMs: 0, answered: 0 };
   }
   let answered = 0;
@@ -104,10 +85,7 @@ export async function warmUpGenerator(
   return { durationMs: performance.now() - beganMs, answered };
 }
 
-/**
- * One burst of `durationMs`: the run's model against the sink at `sinkUrl`; resolves with the answers
- * counted.
- */
+/** One burst of `durationMs` of the run's model against `sinkUrl`; resolves with the answers counted. */
 async function runBurst(
   config: AttackConfig,
   model: AnyModelDef,
@@ -115,8 +93,7 @@ async function runBurst(
   sinkUrl: string,
   durationMs: number,
 ): Promise<number> {
-  // The run's own recorder, its origin set as the run sets it, so the burst's code is optimized for the
-  // shapes (and the written fields) the run brings.
+  // The run's own recorder and origin, so the burst is optimized for the run's object shapes.
   const recorder = recorderOf(config, model);
   recorder.setOrigin(performance.now());
   const link = options.ws === null
@@ -149,10 +126,7 @@ async function runBurst(
   return answered;
 }
 
-/**
- * The burst's load context: one worker, from 1 ms from now for `durationMs`, never steered; each
- * connection it opens is kept in `connections`, so the burst's end can cut them.
- */
+/** The burst's load context: one worker, from 1 ms from now, its connections kept for the end to cut. */
 function burstContext(
   burstCfg: AttackConfig,
   link: BurstLink,
@@ -216,10 +190,7 @@ function burstConfig(
   return { ...config, ...common, ...model.warmupFields(config, burst) };
 }
 
-/**
- * A WebSocket burst's connections: the worker's share of the run's, up to a bound, so each pump round
- * carries as many completions as the run's will (4 left its batching paths cold).
- */
+/** A WebSocket burst's connections: the worker's share, bounded, so pump rounds batch as the run's will. */
 function wsConnectionsOf(config: AttackConfig): number {
   const connections = "connections" in config && typeof config.connections === "number"
     ? config.connections

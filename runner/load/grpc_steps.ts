@@ -1,12 +1,8 @@
 /**
  * @module
- * A flow's gRPC steps in a worker: the run's schema read once from its FileDescriptorSet's bytes (the
- * config's `grpc.schema`), each step made into the request its connection sends (runner/http/grpc/
- * call_spec.ts: the message encoded once, or with placeholders a template filled from the session's values
- * per call), and its reply read for the step's captures and checks as proto3 JSON (lowerCamelCase field
- * names, 64-bit integers as strings, bytes as base64, enums by name): a unary call's reply as an object
- * (`$.message`), a server stream's replies as a list (`$[0].message`). A reply compressed with gzip is
- * decompressed first. Replies are decoded only for a step whose captures or checks read the body.
+ * A flow's gRPC steps in a worker: the run's schema read once, each step made into its request (encoded
+ * once, or a template filled per call), and its reply read as proto3 JSON for captures and checks (a
+ * unary reply as an object, a stream's as a list; gzip inflated), only when a step reads the body.
  */
 import type protobuf from "protobufjs";
 import protojson from "protobufjs/ext/protojson.js";
@@ -37,7 +33,7 @@ export function grpcStepMaker(bytes: Uint8Array): GrpcStepMaker {
 }
 
 /** A kept gRPC answer as a step's captures and checks read it: its body the replies as proto3 JSON. */
-export class GrpcReplyResponse implements StepResponse {
+class GrpcReplyResponse implements StepResponse {
   #body: string | null = null;
 
   constructor(

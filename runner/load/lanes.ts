@@ -1,31 +1,19 @@
 /**
  * @module
- * Connections that wait for work: the open models hand intended send times to lanes instead of
- * letting each connection run its own clock. A lane is one connection plus a loop that takes the next
- * time from its queue, sends, and parks when there is nothing to do. `SharedLanes` (rate, open count)
- * keep one queue, start with the connections opened before t0 and open more on demand up to a bound,
- * at most the connect gate's number at once (a new lane connects first, then serves the queue, so a
- * waiting send goes to whichever connection is free first). A send that finds every connection busy
- * and no new one can be opened at once (at the bound, or the gate full) waits and is counted
- * server-bound; one sent late because the isolate was behind is counted late (generator-bound) and
- * opens no connection (the busy ones wait on this isolate, not on the server: opening more is the
- * feedback loop that turned a cold start into a thousand connections); either is dropped once older
- * than the late bound. `FixedLanes` (throughput) give each connection its own
- * queue, as wrk2 does, so a slow response delays only that connection's next sends (server-bound), and
- * their latency still counts from the intended time. With flows a send is a session and holds its lane
- * until the session ends (think times included), as a virtual user holds its connection.
+ * Connections that wait for work: open models hand intended send times to lanes (a connection and a loop).
+ * `SharedLanes` (rate, open count) keep one queue and open connections on demand up to a bound; a send
+ * finding none free is server-bound, one the isolate was late for is late and opens none; both drop past
+ * the late bound. `FixedLanes` (throughput) queue per connection, as wrk2 does.
  */
 import type { LoadConnection } from "../http/load_connection.ts";
 import type { LoadContext } from "./executor.ts";
 import { TimeQueue } from "./time_queue.ts";
 
 /**
- * Sends one worker keeps waiting for a connection at most (all lanes together; about 1 MB of times):
- * a send beyond it is dropped and counted at once instead of queued, so a rate far above what the
- * connections carry cannot grow the generator's memory. At 100,000 waiting a send would mostly be
- * older than the late bound before its turn anyway.
+ * Sends one worker keeps waiting at most (~1 MB of times): a send beyond it is dropped and counted, so a
+ * rate far above what the connections carry cannot grow memory.
  */
-export const MAX_QUEUED_SENDS = 100_000;
+const MAX_QUEUED_SENDS = 100_000;
 
 interface LaneOwner {
   finished: boolean;
@@ -78,15 +66,11 @@ class Lane {
       const intendedMs = this.queue.shift();
       if (this.ctx.stopRequested) continue;
       const dropAfterMs = this.owner.dropAfterMs;
-      // Throughput (wrk2): a per-connection backlog still queued when the load ends is dropped, counted;
-      // the graceful stop is for requests in flight, and sending the backlog then would add answers the
-      // window never had room for (an overloaded run reported more than its requested rate). The rate
-      // model keeps its exact count: its late sends still go, counted late, until the graceful stop.
+      // Throughput (wrk2): a backlog still queued at the load's end is dropped, counted: sending it in the
+      // graceful stop would add answers the window had no room for. The rate model's late sends still go.
       const nowMs = performance.now();
-      // The same at the start of the measured run: a warm-up send still queued at t0 is the warm-up's
-      // (throughput only: the rate model's late bound already drops it). Sending it would serve the
-      // warm-up's backlog inside the window, ahead of the run's own sends: achieved went above requested
-      // when it cleared, and the run's own sends were never answered when it did not.
+      // The same at t0: a warm-up send still queued is the warm-up's (throughput only; the rate model's
+      // late bound drops it), else it would be served inside the window ahead of the run's own.
       const t0 = this.ctx.startMs + this.ctx.config.warmupMs;
       if (this.owner.dropAtEnd && intendedMs < t0 && nowMs >= t0) continue;
       if (
@@ -141,10 +125,8 @@ export class SharedLanes implements LaneOwner {
     let waits = false;
     if (lane) lane.wake();
     else if (this.#queue.length > this.#connecting && (!late || !this.#keepAlive)) {
-      // Every lane busy and the connects under way do not cover the queue: open one if allowed. Not
-      // for a send the isolate itself dispatched late (keep-alive): its busy connections wait on this
-      // isolate to read their responses, and a new one would only slow it further (the start-up storm:
-      // docs/lab/PERFORMANCE_NOTES.md, "Open-model start-up").
+      // Every lane busy and the connects under way do not cover the queue: open one if allowed, but not
+      // for a send the isolate dispatched late (docs/lab/PERFORMANCE_NOTES.md, "Open-model start-up").
       if (this.#lanes.length < this.maxLanes && this.ctx.shared.connectGate.hasRoom) this.#open();
       else waits = true;
     }
@@ -187,10 +169,7 @@ export class FixedLanes implements LaneOwner {
   onPark(): void {}
   onConnected(): void {}
 
-  /**
-   * Round-robin over the lanes, so each connection runs at rate / connections. A send whose lane is
-   * still busy with an earlier response waits for it: server-bound (unless the isolate was late).
-   */
+  /** Round-robin over the lanes; a send whose lane is busy waits (server-bound unless we were late). */
   dispatch(intendedMs: number, late: boolean): void {
     const lane = this.#lanes[this.#next];
     this.#next = this.#next + 1 === this.#lanes.length ? 0 : this.#next + 1;

@@ -1,9 +1,7 @@
 /**
  * @module
- * What a worker's load says to the worker around it (worker.ts, protocol.ts, pool.ts): the options a load
- * runs with, what it did before t0, what it reports at its end, and the handles that start, steer and
- * stop it. Apart from run_load.ts and run_prepared.ts, which build these, so neither imports the other's
- * types and the worker side reads the shapes without the load's code.
+ * What a worker's load says to the worker around it: its options, what it did before t0, its end report
+ * and the handles that start, steer and stop it. Apart so run_load.ts and run_prepared.ts share them.
  */
 import type { WsSample } from "../http/ws/stats.ts";
 import type { WsResult } from "../../results/schema/ws.ts";
@@ -30,7 +28,6 @@ export interface LoadRunOptions {
 
 /** What a worker did before t0. */
 export interface PrepareSummary {
-  /** Connections open at t0. */
   preConnected: number;
   /** The latency estimate the pool was sized with (ms), null when not estimated. */
   preConnectEstimateMs: number | null;
@@ -69,10 +66,7 @@ export interface LoadRunSummary {
   unrecordedLatencies?: number;
   /** Workers whose isolate ended on its own mid-load (a script's `Deno.exit`); set by the pool only. */
   exitedWorkers?: number;
-  /**
-   * loadlab's memory passed its limit (worker/memory_limit.ts): the limit and the RSS seen (MB), and the
-   * workers still running then, ended there; set by the pool only.
-   */
+  /** loadlab's memory passed its limit: the limit, the RSS seen (MB) and the workers ended; pool only. */
   memoryCut?: { limitMb: number; rssMb: number; workers: number };
   /** A count that ended short of its count: its max duration passed, or its sessions all sat idle. */
   endedBy?: "maxDuration" | "idle";
@@ -83,10 +77,7 @@ export interface LoadRun {
   done: Promise<LoadRunSummary>;
   steer(change: SteerChange): void;
   stop(): void;
-  /**
-   * Hands over what was counted so far (samples, flow totals), synchronously: the isolate is ending on
-   * its own (a script's `Deno.exit`), so its counts reach the run instead of dying with it.
-   */
+  /** Hands over the counts so far, synchronously: the isolate is ending on its own (`Deno.exit`). */
   flush(): void;
   /** The script sessions in progress (0 without a script): cut with the worker if it is ended as stuck. */
   inProgress(): number;

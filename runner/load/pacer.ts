@@ -1,14 +1,9 @@
 /**
  * @module
- * Drives an open-model schedule: each worker takes every W-th send of the one global schedule (so N
- * workers together produce exactly the schedule, without coordination), waits for its intended time
- * and hands it to a dispatcher. Sends that came due while the event loop was busy are dispatched in a
- * batch with their original intended times, so lateness shows up in latency and in the late counter
- * instead of silently shifting the schedule. Memory stays bounded whatever the rate: send times are
- * computed from `start + sendTimeMs(i)`, never listed; a batch holds at most `MAX_BATCH` sends before
- * the pacer yields to I/O; and sends the generator reaches more than `lateBoundMs` after their time are
- * skipped in one step and counted as dropped (the lanes would drop them anyway), so a generator far
- * behind its schedule still stops at the end of the duration plus the late bound.
+ * Drives an open-model schedule: each worker takes every W-th send of the one global schedule, waits for
+ * its intended time and dispatches it. Sends due while the loop was busy go in a batch with their original
+ * times, so lateness shows in latency and the late count. Memory is bounded: times are computed, a batch
+ * holds at most `MAX_BATCH`, and sends past `lateBoundMs` are skipped in one step, counted as dropped.
  */
 import type { Schedule } from "./schedule.ts";
 import { LATE_SEND_MS, type LoadContext } from "./executor.ts";
@@ -16,10 +11,10 @@ import { nextTurn } from "./clock.ts";
 import { phasesSchedule } from "./schedule.ts";
 
 /** Receives each send: its intended time, and whether the generator itself was late for it. */
-export type Dispatch = (intendedMs: number, late: boolean) => void;
+type Dispatch = (intendedMs: number, late: boolean) => void;
 
 /** Sends dispatched in one turn of the event loop at most, so responses and the stop get their turn. */
-export const MAX_BATCH = 1_024;
+const MAX_BATCH = 1_024;
 
 /** Runs this worker's share of `schedule` from `ctx.startMs`; resolves after the last dispatch. */
 export async function pace(ctx: LoadContext, schedule: Schedule, dispatch: Dispatch): Promise<void> {
@@ -63,10 +58,7 @@ export async function pace(ctx: LoadContext, schedule: Schedule, dispatch: Dispa
   }
 }
 
-/**
- * The first send of this stripe (`from`, `from + stride`, ...) due at or after `sinceMs` (from the
- * start), or the first index past the schedule: a binary search, since send times never decrease.
- */
+/** The first send of this stripe due at or after `sinceMs`, by binary search (send times never decrease). */
 export function firstDueFrom(schedule: Schedule, from: number, stride: number, sinceMs: number): number {
   let lo = 0, hi = Math.ceil((schedule.count - from) / stride);
   while (lo < hi) {

@@ -1,21 +1,9 @@
 /**
  * @module
- * Connections opened before t0, so the open models start against a warm pool instead of opening one
- * connection per early send (the start-up storm in docs/lab/PERFORMANCE_NOTES.md, "Open-model start-up").
- * Each model's record says its size per worker (`poolSize`, runner/load/models/); the rules:
- * - `preConnect` given (`--pre-connect N`): this worker's share of N;
- * - throughput: all its fixed connections;
- * - rate and open count: Little's law, L = lambda x W, with lambda the first non-pause phase's peak
- *   rate (this worker's share) and W the fastest of the first few connects, made one after the other
- *   (the round trip without the scheduling noise of a busy machine, which inflates a mean, a median,
- *   or connects made all at once). No request is
- *   sent to measure W: the target sees exactly the configured requests (`-n` stays exact, caches and
- *   rate-limit windows untouched). A connect is one network round trip, a floor of a request's time,
- *   so the pool is 2 L, at least `PRE_CONNECT_FLOOR` and at most the connection bound; a server slower
- *   than its round trip grows the pool after t0, a bounded number of connects at a time.
- * Closed models and per-arrival connections open nothing here (each arrival's connect is part of what
- * they measure). Connects go through the worker's connect gate; the first failure stops pre-connecting
- * (the run then counts the target's errors as usual, after t0).
+ * Connections opened before t0, so open models start against a warm pool. A worker's pool is its share of
+ * `--pre-connect N`, throughput's fixed connections, or 2 L by Little's law (L = lambda x W: the first
+ * phase's peak rate times the fastest of a few connects, no request sent), between `PRE_CONNECT_FLOOR` and
+ * the connection bound. Closed and per-arrival runs open none; the first failure stops it.
  */
 import type { Phase } from "./models/fields.ts";
 import type { PoolSize, WorkerShare } from "./models/model.ts";
@@ -28,17 +16,13 @@ export const PRE_CONNECT_FLOOR = 4;
 const HEADROOM = 2;
 
 /** What pre-connecting opened, for the results. */
-export interface PreConnected {
+interface PreConnected {
   connections: LoadConnection[];
   /** The W of Little's law in ms (fastest first connect); null when not estimated. */
   estimateMs: number | null;
 }
 
-/**
- * The pool of open pacing (rate, count with a rate) for one worker: its share of `preConnect` when
- * given, else Little's law at `ratePerSec` (the whole load's first rate), capped by its share of
- * `maxConnections`.
- */
+/** One worker's open-pacing pool: its share of `preConnect`, else Little's law at `ratePerSec`, capped. */
 export function openPoolSize(
   c: { maxConnections: number; preConnect?: number },
   ratePerSec: number,

@@ -1,12 +1,8 @@
 /**
  * @module
- * The optional raw request log: one CSV line `code;startUs;endUs;connection` per response, as
- * Gocannon records, so users can re-analyse every request. Lines are formatted digit by digit into a
- * reused byte buffer (no string per request) and appended to the file in 64 KiB writes; each worker
- * appends whole lines with O_APPEND, so several workers can share one file. Times are microseconds
- * from the start of the measured run; `startUs` is the intended send time (equal to the actual send in
- * closed models), so `endUs - startUs` is the recorded latency. Beside it, where an experiment puts each
- * run's log (`requestLogPath`) and how a failed log write reaches the command (`requestLogError`).
+ * The optional raw request log: one CSV line `code;startUs;endUs;connection` per response (as Gocannon),
+ * formatted digit by digit into a reused buffer and appended in 64 KiB O_APPEND writes, so workers can
+ * share one file. Times are µs from t0; `startUs` is the intended send, so `endUs - startUs` is the latency.
  */
 import { writeAll } from "../../system/write_all.ts";
 import { OutputError } from "../../results/output_error.ts";
@@ -81,29 +77,18 @@ export async function createLogFile(path: string): Promise<void> {
   await Deno.writeTextFile(path, "code;startUs;endUs;connection\n");
 }
 
-/**
- * A run name whose `/` and `#` turned into `_` are its own: target and load without `_`, sweep points
- * `parameter=value` of letters, digits, `.` and `-`, a repeat's `#N`.
- */
+/** A run name that stays itself with `/` and `#` turned into `_` (no `_` of its own, plain characters). */
 const PLAIN_RUN_NAME = /^[A-Za-z0-9.-]+\/[A-Za-z0-9.-]+(\/[A-Za-z0-9.-]+=[A-Za-z0-9.-]+){0,2}(#\d+)?$/;
 
 /**
- * Where `log: true` writes the request log of run `runName`: `<outDir>/requests/<name>.csv`, the name's
- * `/`, `#` and other characters a file name should not hold turned into `_` (`express/json#2` ->
- * `express_json_2.csv`); any other name (one with `_`, a word sweep's spaces, a long one) also gets a
- * short hash of it (validation/file_stem.ts), so `a_b/once` and `a/b_once` write two logs.
+ * Where `log: true` writes run `runName`'s log: `<outDir>/requests/<name>.csv`, unsafe characters turned
+ * into `_`; a name not plain gets a short hash too, so `a_b/once` and `a/b_once` write two logs.
  */
 export function requestLogPath(outDir: string, runName: string): string {
   return `${outDir}/requests/${fileStem(runName, PLAIN_RUN_NAME.test(runName))}.csv`;
 }
 
-/**
- * A request log that could not be written (the disk filled up mid-run) as an `OutputError` naming the
- * log and the OS error, or null for any other failure. Creating the log fails with Deno's own error
- * (`No space left on device (os error 28): open '<logFile>'`); a write during the load arrives as text,
- * because a load worker reports its failure as a message (`load worker 0 failed: request log: Error:
- * No space left on device (os error 28)`).
- */
+/** A failed request log write (a full disk) as an `OutputError` naming the log, or null for others. */
 export function requestLogError(err: unknown, logFile: string): OutputError | null {
   const text = err instanceof Error ? err.message : String(err);
   const inWorker = /request log: (?:\w*Error: )?(.*)$/s.exec(text);

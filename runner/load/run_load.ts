@@ -1,9 +1,7 @@
 /**
  * @module
- * A worker's load made ready before t0, so nothing of the generator's own start-up falls after it: the
- * generator's warm-up against an in-process sink, the transport chosen once for the run, the shared
- * connection state and recorder, the protocol's connections, and the pre-connect pool. `start(startMs)`
- * then runs it (run_prepared.ts). Used inside worker isolates.
+ * A worker's load made ready before t0 (warm-up, transport, shared state, connections, pre-connect pool),
+ * so no start-up cost falls after it; `start(startMs)` runs it (run_prepared.ts).
  */
 import { httpFormOf, type WsRun, wsRunOf } from "../http/ws/run.ts";
 import { WS_DEFAULTS } from "../http/ws/config.ts";
@@ -33,11 +31,7 @@ import { loadScript } from "../script/load.ts";
 import { runPrepared, watchdog } from "./run_prepared.ts";
 import type { LoadRunOptions, PreparedLoad } from "./load_run_types.ts";
 
-/**
- * Readies this worker's share before t0: warms the generator against an in-process sink (unless
- * `generatorWarmup` is off), then opens the pre-connect pool (pre_connect.ts). Nothing reaches the
- * target but connects.
- */
+/** Readies this worker's share before t0 (warm-up, then the pool); only connects reach the target. */
 export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
   const { config } = opts;
   // From here on the worker is its stripe of the whole load (segments are one more level of striping).
@@ -192,10 +186,7 @@ function sharedOf(
   });
 }
 
-/**
- * The protocol's connections, from the table (protocols.ts): HTTP/1.1 connections, HTTP/2 stream slots,
- * or a ws: URL's WebSocket connections.
- */
+/** The protocol's connections, from the table (protocols.ts). */
 function factoryOf(
   config: AttackConfig,
   parts: {
@@ -225,10 +216,7 @@ function factoryOf(
   });
 }
 
-/**
- * Opens the pre-connect pool (pre_connect.ts). The watchdog runs before t0 too, so a pre-connect hangs
- * no longer than the timeout.
- */
+/** Opens the pre-connect pool; the watchdog already runs, so a connect hangs no longer than the timeout. */
 async function openPool(opts: LoadRunOptions, link: Link) {
   const { config } = opts;
   const watch = setInterval(() => watchdog(link.connections, performance.now()), 50);

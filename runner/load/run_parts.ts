@@ -1,12 +1,8 @@
 /**
  * @module
- * The parts of a worker's load that both the run (run_load.ts, run_prepared.ts) and the generator's warm-up
- * burst (generator_warmup.ts) build: the interval recorder, the connect gate, the model's context, and
- * whether the model is closed. They are built here one way for both so that V8 optimizes the burst's hot path
- * for the object shapes the run then brings. A recorder made with other options (a raw histogram the run has
- * not, no WebSocket counts, an origin given at construction where the run sets it later), a gate bound of
- * another number kind, or a context with its fields in another order left the burst's optimized code to
- * deoptimize at the run's first messages and compile again after t0, on the generator's core.
+ * The parts of a worker's load that the run and the generator's warm-up both build (recorder, connect gate,
+ * model context), built one way so the burst's optimized code sees the run's object shapes and is not
+ * deoptimized after t0.
  */
 import type { AttackConfig } from "../config.ts";
 import { endpointTable } from "../endpoint_table.ts";
@@ -15,10 +11,7 @@ import { IntervalRecorder } from "../stats/recorder.ts";
 import type { LoadContext } from "./executor.ts";
 import { type AnyModelDef, pacingOf } from "./models/mod.ts";
 
-/**
- * The run's recorder, counting nothing until its origin is set (`setOrigin`): the run sets it at t0, the
- * burst at its start, so both write the field after construction and share its shape.
- */
+/** The run's recorder, counting nothing until `setOrigin` (at t0 for the run, at its start for the burst). */
 export function recorderOf(config: AttackConfig, model: AnyModelDef): IntervalRecorder {
   return new IntervalRecorder({
     intervalMs: config.intervalMs,
@@ -52,9 +45,7 @@ export function loadContextOf(f: ContextFields): LoadContext<AttackConfig> {
   };
 }
 
-/**
- * Connects in flight at once: bounded for the open models, free for the closed ones (see connect_gate.ts).
- */
+/** Connects in flight at once: bounded for open models, free for closed ones (connect_gate.ts). */
 export function connectGateOf(config: AttackConfig): ConnectGate {
   return new ConnectGate(isClosedModel(config) ? Infinity : CONNECTS_IN_FLIGHT_PER_WORKER);
 }

@@ -1,12 +1,9 @@
 /**
  * @module
- * A prepared load's run, from t0 (run_load.ts readies it before): sets the recorder's origin, builds the
- * flows' sessions or the script's arrivals and the model's context, runs one timer that both enforces
- * per-request timeouts (the watchdog scans deadlines, so no timer per request) and drains finished
- * intervals to the caller, and ends the run gracefully: after the last start, in-flight requests get
- * `gracefulStopMs` before their sockets are closed (those still waiting then are counted as
- * `unfinished`, apart from the failures). A count ends short of its count at its max duration or when
- * its script's sessions all sit idle (count_end.ts).
+ * A prepared load's run from t0: sets the recorder's origin, builds sessions or script arrivals and the
+ * model's context, runs one timer that both enforces timeouts (the watchdog scans deadlines, no timer per
+ * request) and drains finished intervals, and ends gracefully: in-flight requests get `gracefulStopMs`,
+ * then count as `unfinished`. A count also ends at its max duration or when its sessions all sit idle.
  */
 import type { WsRun } from "../http/ws/run.ts";
 import { WsStats } from "../http/ws/stats.ts";
@@ -36,8 +33,7 @@ import { pacingOf } from "./models/mod.ts";
 import { GeneratorMeter } from "../stats/generator_meter.ts";
 import { CountEnd } from "./count_end.ts";
 
-/** What prepareLoad built before t0 for the run. */
-export interface Prepared {
+interface Prepared {
   model: AnyModelDef;
   shared: ConnectionShared;
   connections: LoadConnection[];
@@ -56,7 +52,6 @@ export interface Prepared {
 /** Flows with ws steps: their sessions' shared counts, mask keys and buffer budget. */
 type FlowWs = NonNullable<SessionOptions["ws"]>;
 
-/** What the run's parts share once it started. */
 interface RunState {
   ctx: LoadContext<AttackConfig>;
   /** When a stop request or the end of the data rows stopped new arrivals; Infinity until then. */
@@ -75,15 +70,13 @@ interface RunState {
   sides: Set<LoadConnection>;
 }
 
-/** Runs a prepared load from `startMs` to its end and the graceful stop. */
 export function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number): LoadRun {
   const { config } = opts;
   const recorder = prepared.shared.recorder;
   const originMs = startMs + config.warmupMs;
   recorder.setOrigin(originMs);
   const flowWs = flowWsOf(config, prepared.wsRun);
-  // A whole-run ws load counts its connections' messages; flows with ws steps count their sessions',
-  // a script's sessions the WebSockets they open themselves (k6/ws).
+  // Whole-run ws loads count their connections' messages, flows their sessions', scripts their own sockets'.
   const wsStats = prepared.wsRun?.stats ?? flowWs?.stats ?? (prepared.script ? scriptWsStats() : null);
   if (wsStats !== null) {
     wsStats.originMs = originMs;
@@ -214,10 +207,9 @@ function contextOf(
 }
 
 /**
- * A load lasts what it planned: an open schedule whose last send came before its end (1/s for 2 s sends
- * at 0 and 1 s; 5 requests at 5/s at 0 to 0.8 s) is measured over its whole span (2 s; 1 s), else its
- * rate was over the time to its last answer (2 a second "above requested"). A stop request or the data
- * rows running out end it at once; a closed count's end is its last answer, its duration only a bound.
+ * A load lasts what it planned: an open schedule whose last send came before its end is measured over
+ * its whole span, else its rate would be over the time to its last answer. A stop or the data rows
+ * running out end it at once; a closed count ends at its last answer.
  */
 async function outlastSchedule(ctx: LoadContext, config: AttackConfig): Promise<void> {
   // A count's duration only bounds it: its span is its schedule's, when it has one.
@@ -311,10 +303,8 @@ function metered(run: RunState, samples: IntervalSample[]): IntervalSample[] {
 }
 
 /**
- * Counts the requests still waiting for an answer as the run ends (`unfinished`): the experiment's own
- * stop cut them, so they are shown apart and never count as failures of the target; then ends the
- * sessions (`ended`, when given) before closing every connection, so none takes a cut read for a reason to
- * go on. Counted once per run: after `stopping` is set, nothing more is.
+ * Counts requests still waiting at the end as `unfinished` (the experiment's stop cut them), then ends the
+ * sessions before closing every connection, so none takes a cut read for a reason to go on. Once per run.
  */
 function endConnections(
   prepared: Prepared,

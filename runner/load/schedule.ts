@@ -1,11 +1,8 @@
 /**
  * @module
- * Pure open-model schedules: `sendTimeMs(i)` is the intended send time of the i-th request, measured
- * from the start of the run, computed in closed form from the phases (never as a sum of sleeps, so no
- * drift accumulates however long the run). Arrivals follow the cumulative count N(t) of each phase:
- * constant rate r gives N(t) = r*t; a linear ramp r0 -> r1 over D gives N(t) = r0*t + (r1-r0)*t^2/(2D);
- * send i happens when N(t) reaches i. A phase with rate 0 is a pause. No clock inside: callers (the
- * pacer) add the start time, and tests need no sleeping.
+ * Pure open-model schedules: `sendTimeMs(i)` is the i-th request's intended send from the run's start, in
+ * closed form from the phases, so no drift accumulates. Send i happens when the cumulative count N(t)
+ * reaches i (constant: r*t; ramp r0 -> r1 over D: r0*t + (r1-r0)*t^2/(2D)); rate 0 pauses. No clock inside.
  */
 import type { Phase } from "./models/fields.ts";
 
@@ -91,11 +88,7 @@ export function shareOf(total: number, workerIndex: number, workers: number): nu
   return Math.floor(total / workers) + (workerIndex < total % workers ? 1 : 0);
 }
 
-/**
- * The stream slots a worker runs over its share of a fixed crowd of `connections`: `streamsPerConnection`
- * on each, or with a `concurrency` (ghz's -c over --connections) its connections' part of it, the slots
- * being dealt over all the connections in turn (connection j holds ceil or floor of the quotient).
- */
+/** A worker's stream slots: `streamsPerConnection` per connection, or its part of `concurrency`. */
 export function slotsOf(
   ctx: { streamsPerConnection: number; concurrency?: number; workerIndex: number; workerCount: number },
   connections: number,
@@ -118,11 +111,9 @@ export interface Segment {
 }
 
 /**
- * Where worker `workerIndex` of `workerCount` in `segment` stands in the one global striping: segments
- * are one more level of the same striping as workers. Send j of the schedule goes to segment j mod N,
- * and within segment s to worker k mod W of its sends s + N*k; together: stripe s + N*w of N*W, so
- * `pace` and `shareOf` given this stripe produce exactly this worker's part of this segment, and all
- * stripes of all segments together are the configured load once. No segment: the worker itself.
+ * Where worker `workerIndex` of `workerCount` in `segment` stands in one global striping: send j goes to
+ * segment j mod N and within it to worker k mod W, together stripe s + N*w of N*W, so all stripes of all
+ * segments are the configured load once.
  */
 export function stripeOf(
   segment: Segment | undefined,

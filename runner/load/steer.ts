@@ -1,11 +1,8 @@
 /**
  * @module
- * A worker's side of steering: the changes it was sent (live, or all at once when a recorded schedule is
- * replayed), kept in time order with a version number, so the pacer recomputes its schedule only when a
- * change came (`steer_schedule.ts`, from absolute times), and the closed loops read the connections
- * they should run and whether the load is paused. A wait for the next send ends early when a change
- * comes, so a rate raised from 1/s takes effect at its instant, not at the next planned send. Changes
- * that end the load (the last phase ended, a stop) move `endMs`, which the worker's timer reads.
+ * A worker's side of steering: the changes it was sent (live, or a replayed schedule) in time order with a
+ * version, so the pacer recomputes only when one came and closed loops read their target and pause state.
+ * A wait for the next send ends early on a change; changes that end the load move `endMs`.
  */
 import type { Phase } from "./models/fields.ts";
 import type { SteerChange } from "../../results/schema/steering.ts";
@@ -14,7 +11,7 @@ import { waitUntil } from "./clock.ts";
 import { shareOf, withWarmup } from "./schedule.ts";
 
 /** What steering reads of a load's config (the rate model's phases, a fixed rate). */
-export interface SteeredConfig {
+interface SteeredConfig {
   readonly model: string;
   readonly warmupMs: number;
   readonly phases?: readonly Phase[];
@@ -114,10 +111,7 @@ export class WorkerSteering {
     return next === undefined ? Infinity : this.startMs + next.atMs;
   }
 
-  /**
-   * Resolves at `dueMs`, or earlier when a change comes. A send already due or due within a few ms (every
-   * send at a high rate) gets the clock's own wait, not wrapped in another promise: the hot path's cost.
-   */
+  /** Resolves at `dueMs` or on a change; a send due within a few ms gets the clock's own wait. */
   waitUntil(dueMs: number): Promise<void> {
     const aheadMs = dueMs - performance.now();
     if (aheadMs <= 0) return DONE;
@@ -152,10 +146,7 @@ export class WorkerSteering {
   }
 }
 
-/**
- * The phases a load's changes apply to, warm-up included: the rate model's own, else one phase as long
- * as the load (`spanMs`) at its rate (0 for the closed models, which only end sooner or pause).
- */
+/** The phases a load's changes apply to: the rate model's own, else one phase of `spanMs` at its rate. */
 export function basePhasesOf(config: SteeredConfig, spanMs: number): Phase[] {
   if (config.model === "rate" && config.phases) return withWarmup(config.phases, config.warmupMs);
   return [{ durationMs: spanMs, ratePerSec: config.ratePerSec ?? 0 }];

@@ -1,20 +1,14 @@
 /**
  * @module
- * The closed model's connections under steering: connection i runs its loop while i is below the count
- * active now (the planned one, the last `connections` change's share, or none while paused). A retired
- * connection finishes the request it has in flight, then closes (over HTTP/1.1; an HTTP/2 stream slot
- * just idles, its connection shared); one added later opens as its loop starts, and a resume restarts the
- * loops that a pause ended. Without a change it is the plain closed model: every loop from start to end.
+ * The closed model's connections under steering: connection i runs while i is below the active count. A
+ * retired one finishes its request in flight, then closes; one added later opens as its loop starts, and a
+ * resume restarts what a pause ended. Without a change it is the plain closed model.
  */
 import { type LoadContext, mayStart } from "./executor.ts";
 import type { LoadConnection } from "../http/load_connection.ts";
 import type { closedLoop } from "./closed_loop.ts";
 
-/**
- * Runs `conns` (the planned ones; `opened[i]` whether it opened, or the promise of it: its loop starts once
- * that settles; the array is emptied once every loop has its own) closed-loop and follows the changes
- * until the end. A loop's failure is thrown once every loop has ended.
- */
+/** Runs `conns` closed-loop (each once `opened[i]` settles), following the changes; throws a failure. */
 export async function runSteeredLoops(
   ctx: LoadContext,
   conns: LoadConnection[],
@@ -25,8 +19,7 @@ export async function runSteeredLoops(
   const planned = conns.length;
   const activeAt = (nowMs: number) =>
     !steer.steered ? planned : steer.pausedAt(nowMs) ? 0 : steer.connectionsAt(nowMs, planned);
-  // The loops running, counted, and one handler each way for all of them (a loop resolves with its
-  // connection): a crowd of 20,000 keeps each loop's own frame and the closure that grants its requests.
+  // The running loops, with one handler each way for all of them (a loop resolves with its connection).
   const running = new Set<LoadConnection>();
   let failure: { err: unknown } | null = null;
   let allEnded: (() => void) | null = null;

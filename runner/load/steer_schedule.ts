@@ -1,13 +1,9 @@
 /**
  * @module
- * The open-model schedule of a steered run, pure: the planned phases (warm-up included, ms from the
- * schedule's start) with the changes applied in time order, each from its instant on. A rate change holds
- * the new rate to the end of the phase under way (then the plan goes on); a pause sends nothing from its
- * instant until a resume (the run's clock keeps going: the run still ends at its planned end); ending a
- * phase cuts it at the instant and moves the later phases earlier; a stop cuts everything after it. As a
- * change never alters the schedule before its instant, the cumulative arrival count before it is the
- * same, so a pacer keeps its send index across a change, and sends skipped while paused never exist (no
- * drop, no late send). Replaying the same changes gives the same schedule.
+ * The open-model schedule of a steered run, pure: the planned phases with the changes applied in time
+ * order. A rate holds to the phase's end, a pause sends nothing until a resume (the clock runs on), ending
+ * a phase moves later ones earlier, a stop cuts the rest. The schedule before a change's instant never
+ * changes, so a pacer keeps its send index across it. Replays give the same schedule.
  */
 import type { Phase } from "./models/fields.ts";
 

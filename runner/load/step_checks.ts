@@ -1,13 +1,9 @@
 /**
  * @module
  * Captures and checks of a flow step, compiled once per worker: a capture takes a value from the kept
- * response (a JSON path of the body, a header, a regexp's group) into the session's values; a check
- * (status, JSON path equal or present, body contains, a regexp finds) passes or fails and is counted per
- * check; the same rule without status picks which WebSocket message a flow's ws step waits for. JSON
- * paths are runner/json_path.ts's small subset, refused there before any load; the body is parsed once
- * per response, and only when a JSON capture or check asks for it. A check's text
- * (`contains`, a string `equals`) may hold `{{ name }}` placeholders, filled from the session's values
- * as a request's are (k6 and Artillery users compare against a captured token or a data column).
+ * response into the session's values; a check passes or fails, counted per check; the same rule picks
+ * the message a ws step waits for. The body is parsed once per response, only when a JSON rule asks. A
+ * check's text may hold `{{ name }}` placeholders, filled from the session's values.
  */
 import type { CaptureSpec, CheckSpec } from "../session_schema.ts";
 import type { StepResponse } from "../http/kept_response.ts";
@@ -60,10 +56,7 @@ export interface Check {
   regexp: RegExp | null;
   /** As results name it, e.g. `status 200`, `$.ok == true`. */
   name: string;
-  /**
-   * The text compared (`contains`, a string `equals`) as literals and value indexes, when it has
-   * placeholders.
-   */
+  /** The compared text (`contains`, a string `equals`) as literals and value indexes, if templated. */
   text: Array<string | number> | null;
 }
 
@@ -160,10 +153,7 @@ function passes(
   return v === (typeof spec.equals === "string" ? text : spec.equals);
 }
 
-/**
- * Whether `response` passes `check`: how a ws step picks the message it waits for (a match with no
- * rule: any message).
- */
+/** Whether `response` passes `check`: how a ws step picks its message (no rule: any message). */
 export function checkPasses(
   check: Check,
   response: StepResponse,
@@ -172,13 +162,8 @@ export function checkPasses(
   return passes(check, response, new JsonBody(response), values);
 }
 
-/**
- * The most a session's captures keep together, bytes. Each is at most its step's kept bytes (a message's
- * cap), but a flow of many steps capturing under many names kept them all: 3,000 captures of a 1 MB
- * message took a worker past 2 GB and ended it, the run's flows lost. A request body its values fill is
- * never sent past 16 MiB either (runner/http/fill_values.ts), so no capture past this could be sent.
- */
-export const SESSION_CAPTURE_BYTES = 16 * 1024 * 1024;
+/** The most a session's captures keep together, bytes: no filled body is sent past 16 MiB anyway. */
+const SESSION_CAPTURE_BYTES = 16 * 1024 * 1024;
 
 /** What a session's captures keep in all (a new record per session). */
 export interface CapturedBytes {
@@ -186,12 +171,11 @@ export interface CapturedBytes {
 }
 
 /** Why a step's captures stopped: one found nothing, or would take the session past its bytes. */
-export type ExtractMiss = { kind: "missed"; as: string } | { kind: "too-big"; message: string };
+type ExtractMiss = { kind: "missed"; as: string } | { kind: "too-big"; message: string };
 
 /**
- * Runs `extract` on `response`: checks first (each counted into `passed`/`failed` by its index), then
- * captures into `values`, `kept` counting their bytes. Returns the first capture that found nothing or
- * would keep more than SESSION_CAPTURE_BYTES in all (not kept), or null.
+ * Runs `extract` on `response`: checks (counted by index), then captures into `values`. Returns the first
+ * capture that found nothing or would pass SESSION_CAPTURE_BYTES, or null.
  */
 export function runExtract(
   extract: StepExtract,

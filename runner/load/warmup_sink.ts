@@ -1,10 +1,8 @@
 /**
  * @module
- * The in-process loopback sink the generator's warm-up (generator_warmup.ts) sends its burst to, never
- * the target: over HTTP/1.1 it answers each request head (`\r\n\r\n`) with a canned 200; over HTTP/2
- * with prior knowledge (h2c) it sends its SETTINGS, acknowledges the client's SETTINGS and PINGs, and
- * answers each request that ends its stream with HEADERS (`:status 200`, one indexed octet) and a DATA
- * frame `ok`, so the run's own h2 code (frames, HPACK, sessions) is optimized before the first real send.
+ * The in-process loopback sink of the generator's warm-up, never the target: over HTTP/1.1 a canned 200 per
+ * request head; over h2c SETTINGS, ACKs and a HEADERS + DATA answer per request, so the run's own code is
+ * optimized before the first real send.
  */
 import { writeAll } from "../../system/write_all.ts";
 import {
@@ -28,10 +26,8 @@ import {
 } from "../../http2/frames.ts";
 
 /**
- * The HTTP/1.1 answers, taken in turn: shaped like real servers' (mixed-case names, `Server`, `Date`,
- * `Connection: keep-alive`, a sized body and a chunked one), so the parser's branches for them have run
- * before t0. Canned lowercase heads left the real run's first responses to deoptimize the optimized
- * framer (unseen uppercase names, an unseen Connection field) and run slow for its first second.
+ * The HTTP/1.1 answers, taken in turn, shaped like real servers' (mixed-case names, `Server`, `Date`, sized
+ * and chunked bodies) so the parser's branches for them are optimized before t0, not deoptimized after.
  */
 const CANNED: readonly Uint8Array[] = [
   "HTTP/1.1 200 OK\r\nServer: warm-up\r\nDate: Sun, 22 Nov 2026 00:00:00 GMT\r\nContent-Type: text/plain\r\n" +

@@ -1,13 +1,9 @@
 /**
  * @module
- * A flow's WebSocket steps, compiled once per worker and run by the session (flow_session.ts) on its
- * own `WsSessionSocket` (runner/http/ws/session_socket.ts). Nothing here has a rule of its own: the
- * handshake request is a request template (template.ts: the path and query percent-encoded, a header
- * value with CR or LF refused, as an HTTP step's), a message is a body template, the message a step
- * waits for is picked by a check's rule (step_checks.ts `compileCheck`), and its captures and checks
- * are an HTTP step's, run on the message as a body with no status and no headers. A waiting step's
- * round trip is recorded under its endpoint (from its send, or from the start of a wait), a connect's
- * handshake in the `ws` section and as its flow step's time.
+ * A flow's WebSocket steps, compiled once per worker and run by the session on its own `WsSessionSocket`.
+ * Nothing here has a rule of its own: the handshake is a request template, a message a body template, the
+ * awaited message picked by a check's rule, captures and checks an HTTP step's run on the message. A
+ * waiting step's round trip is recorded under its endpoint, a connect's handshake in the `ws` section.
  */
 import type { FlowSpec } from "../flow_spec.ts";
 import { hostHeaderOf, resolvePath } from "../http/request.ts";
@@ -55,10 +51,7 @@ export interface EncodedWsStep {
   protocols: readonly string[];
   /** connect: permessage-deflate offered. */
   deflate: boolean;
-  /**
-   * connect: the host and path its cookies are chosen by (the path as written, up to its query or its
-   * first placeholder: a cookie's Path is a prefix, and values rarely decide it).
-   */
+  /** connect: the host and path its cookies are chosen by (the path up to its query or first placeholder). */
   host: string;
   path: string;
   /** send: the message's text as parts. */
@@ -71,10 +64,7 @@ export interface EncodedWsStep {
   closeCode: number;
 }
 
-/**
- * Compiles one ws step of a flow: `url` the target's, `indexOf` the flow's value names, `defaultTimeoutMs`
- * the run's timeout.
- */
+/** Compiles one ws step of a flow at `url`, with its value names and the run's default timeout. */
 export function encodeWsStep(
   step: Extract<FlowSpec["steps"][number], { ws: unknown }>,
   url: URL,
@@ -127,13 +117,11 @@ class MessageResponse implements StepResponse {
   }
 }
 
-/**
- * What a flow step ended with: done, failed (counted), a capture that found nothing, or cut by the run's end.
- */
+/** How a flow step ended: done, failed (counted), a capture that found nothing, or cut by the run's end. */
 export type StepOutcome = "done" | "failed" | "captureFailed" | "stopped";
 
 /** The parts of a run every session's ws steps share. */
-export interface WsSessionRun {
+interface WsSessionRun {
   readonly shared: ConnectionShared;
   readonly stats: WsStats;
   readonly keys: MaskKeys;
@@ -151,11 +139,7 @@ export class WsSession {
 
   constructor(readonly run: WsSessionRun) {}
 
-  /**
-   * Runs `step` with the session's `values` (captures land there, `captured` counting their bytes);
-   * `counters` count its checks, and `cookieLine` (the jar's, or null) goes with a handshake. Resolves
-   * with the outcome.
-   */
+  /** Runs `step` with the session's `values`, counting its checks; `cookieLine` goes with a handshake. */
   async step(
     step: EncodedWsStep,
     values: Uint8Array[],
@@ -174,8 +158,7 @@ export class WsSession {
     const startMs = performance.now();
     if (step.message !== null) {
       const parts = step.message;
-      // Captures are up to a message each, and a template may hold many: a send of three hundred of a
-      // 900 KiB capture was 276 MB a session. A message to send keeps the cap a received one has.
+      // A template of many big captures could grow a send without bound: it keeps a received message's cap.
       const bytes = upperBound(parts, values);
       if (bytes > socket.maxMessageBytes) {
         const message = `a message to send over the ${socket.maxMessageBytes}-byte cap (its placeholders ` +

@@ -1,11 +1,7 @@
 /**
  * @module
- * The loopback echo the generator's WebSocket warm-up (generator_warmup.ts) sends its burst to, never the
- * target. It lives in a worker isolate of its own (ws_warmup_sink_worker.ts): a WebSocket run's pumps
- * block their thread while waiting for completions, so only a sink on another thread is answered while
- * they do. The pool starts it on the main isolate and hands its URL to the load workers (a worker started
- * from a worker takes about half a second longer to start than one from the main isolate); a load run
- * without the pool starts its own. Closing terminates the isolate, which closes its listener and sockets.
+ * The loopback echo of the WebSocket warm-up, in an isolate of its own (a WebSocket run's pumps block their
+ * thread). The pool starts it on the main isolate (faster than from a worker) and hands workers its URL.
  */
 import type { AttackConfig } from "../config.ts";
 import type { Sink } from "./warmup_sink.ts";
@@ -13,11 +9,7 @@ import type { Sink } from "./warmup_sink.ts";
 /** Longest the sink's isolate may take to start listening; past it the run starts cold. */
 const SINK_START_TIMEOUT_MS = 3_000;
 
-/**
- * The echo for `config`'s warm-up when it sends WebSocket messages (a ws: or wss: run, warm-up on, not
- * a hold: pings on idle connections have no hot path to warm), else null; null too when it cannot
- * start, and the run starts cold.
- */
+/** The echo for `config`'s warm-up when it sends messages (not hold); null otherwise or on failure. */
 export function wsSinkFor(config: AttackConfig): Promise<Sink | null> {
   const warms = config.generatorWarmup && /^wss?:/.test(config.url) && (config.ws?.pingIntervalMs ?? 0) === 0;
   return warms ? startWsSink().catch(() => null) : Promise.resolve(null);

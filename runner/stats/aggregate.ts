@@ -1,19 +1,10 @@
 /**
  * @module
- * The main-isolate side of the statistics: every `IntervalSample` from every worker goes through
- * `RunAggregator.add`, keyed by its interval index, so one worker and N workers share one merge path and
- * samples may arrive in any order (workers are never assumed to be in lock-step). Run totals are merged as
- * samples arrive (runner/stats/run_totals.ts). An interval stays open until every worker has reported it
- * (each worker closes its intervals in index order, so a sample of index i from worker w says w is done with
- * every index up to i); then it keeps compact counters and its workers' encodings, merged into its latency
- * figures and one encoding only after the load (runner/stats/interval_accumulator.ts `settleInterval`: this
- * isolate shares the generator's core, so no per-interval merging competes with sending). That encoding goes
- * into the results (`intervals[i].histogramEncoded`): analysis after the run (warm-up cut, per-phase
- * percentiles, shard merging) then adds histograms exactly instead of averaging percentiles. With
- * `intervalHistograms` off the encodings are merged into figures and dropped once no fold at the end can need
- * them, so a long run keeps ~0.7 KB an interval (plus ~1.4 KB per worker encoding with the histograms).
- * Each interval keeps its errors by kind and its server-bound sends (runner/stats/interval_accumulator.ts),
- * so those too are exact per interval, merged across workers like every other counter.
+ * The main-isolate side of the statistics: every worker's `IntervalSample` goes through
+ * `RunAggregator.add` by interval index, so 1 or N workers share one merge path and samples may arrive in
+ * any order. An interval is complete once every worker has reported it (workers close intervals in index
+ * order); its encodings are merged only after the load, so no merging competes with sending. The merged
+ * encoding goes into the results, so later analysis adds histograms exactly instead of averaging percentiles.
  */
 
 import type { IntervalResult } from "../../results/mod.ts";
@@ -43,7 +34,6 @@ const LIVE_ENDPOINTS = 3;
 /** Merges interval samples from any number of workers into run statistics. */
 export class RunAggregator {
   readonly #intervalMs: number;
-  readonly #uncorrected: boolean;
   readonly #keepIntervalHistograms: boolean;
   /** Intervals some worker has not reported yet: a handful at any time, each worker's encodings. */
   readonly #open = new Map<number, IntervalAccumulator>();
@@ -55,9 +45,7 @@ export class RunAggregator {
   readonly #encodedTail: number[] = [];
   /** How many intervals back an encoding is kept without interval histograms (see `foldWindowMs`). */
   readonly #tailIntervals: number;
-  /** Highest interval index seen, -1 before the first sample. */
   #lastIndex = -1;
-  /** The run's totals, merged as samples arrive. */
   readonly #totals: RunTotals;
   readonly #onInterval: AggregatorOptions["onInterval"];
   #requestedRps: number | null;
@@ -66,7 +54,6 @@ export class RunAggregator {
   constructor(opts: AggregatorOptions) {
     if (!(opts.intervalMs > 0)) throw new RangeError(`intervalMs must be > 0, got ${opts.intervalMs}`);
     this.#intervalMs = opts.intervalMs;
-    this.#uncorrected = opts.uncorrected;
     this.#keepIntervalHistograms = opts.intervalHistograms ?? true;
     this.#totals = new RunTotals(opts);
     this.#reported = new Array<number>(Math.max(1, opts.workers ?? 1)).fill(-1);
@@ -78,11 +65,7 @@ export class RunAggregator {
     this.#endpointNames = (opts.endpoints ?? []).map((e) => e.name);
   }
 
-  /**
-   * Adds worker `workerIndex`'s sample of one interval. Each worker's samples come in index order (its
-   * recorder closes intervals in order), which is how an interval is known to be complete; samples out of
-   * that order are still added exactly (to the complete interval they belong to).
-   */
+  /** Adds a worker's sample of one interval; out-of-order samples still land in their interval. */
   add(sample: IntervalSample, workerIndex = 0): void {
     this.#totals.add(sample);
     const index = sample.index;
@@ -138,11 +121,7 @@ export class RunAggregator {
     }
   }
 
-  /**
-   * Totals so far, with rps and p99 over the last ~1 s of complete intervals (those before `nowIndex`;
-   * without it, before the highest index seen, which may still be filling), and in a run of several
-   * endpoints the busiest ones over the same second.
-   */
+  /** Totals so far, with rps and p99 over the last ~1 s of complete intervals (before `nowIndex`). */
   live(nowIndex?: number): LiveStats {
     const current = nowIndex ?? this.#lastIndex;
     const windowLength = Math.max(1, Math.round(1000 / this.#intervalMs));
@@ -189,11 +168,9 @@ export class RunAggregator {
   }
 
   /**
-   * Intervals 0..last measured index, gaps filled with zeros; the last one is cut to the measured
-   * duration. Responses that ended after it (in-flight requests finishing during the graceful stop)
-   * are folded into that last interval: they belong to the run's totals, and a separate sliver of an
-   * interval would draw a false drop in throughput at the end of every chart. They are counted as drained
-   * there (runner/stats/recorder.ts), so the interval's and the run's served rate leave them out.
+   * Intervals 0..last measured index, gaps zero-filled, the last cut to the measured duration. Responses
+   * after it (the graceful stop's) fold into that last interval as drained, so no sliver draws a false
+   * drop at the end of every chart.
    */
   #denseIntervals(durationSec: number): IntervalResult[] {
     const durationMs = durationSec * 1000;
@@ -226,10 +203,7 @@ export class RunAggregator {
   }
 }
 
-/**
- * An interval for the exporter: the slot's counts by reference (it is not changed after), its encodings
- * copied, its workers' endpoint parts gathered per endpoint under its name.
- */
+/** An interval for the exporter: counts by reference, encodings copied, endpoint parts gathered by name. */
 function intervalDelta(
   index: number,
   slot: IntervalAccumulator,

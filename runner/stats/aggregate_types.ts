@@ -1,8 +1,7 @@
 /**
  * @module
- * The shapes around `RunAggregator` (runner/stats/aggregate.ts): its options, the statistics it returns
- * at the end of a run and the figures of the live progress line. Apart so the aggregator's file stays
- * about its bookkeeping.
+ * The shapes around `RunAggregator` (runner/stats/aggregate.ts): its options, its end-of-run statistics
+ * and the live progress figures.
  */
 import type { AttackProgress, RunResult } from "../../results/mod.ts";
 import type { IntervalDelta } from "../../results/export/interval_delta.ts";
@@ -52,38 +51,24 @@ export type LiveEndpoint = NonNullable<AttackProgress["endpoints"]>[number];
 export interface AggregatorOptions {
   intervalMs: number;
   uncorrected: boolean;
-  /**
-   * The requested rate (req/s) of an open or throughput run, null for closed models: a run served well
-   * below it with latency rising is server-bound and never stabilized (results/conclude/served_rate.ts).
-   */
+  /** The requested rate of an open or throughput run (null: closed), for the served-rate verdict. */
   requestedRps?: number | null;
   /** Keep each interval's merged histogram encoding for the results (default true). */
   intervalHistograms?: boolean;
-  /**
-   * The run's endpoints (runner/endpoint_table.ts), index for index with the samples' `endpoints`: the
-   * results then hold numbers per endpoint. Absent: none are kept.
-   */
+  /** The run's endpoints, index for index with the samples' `endpoints`; absent: none kept. */
   endpoints?: ReadonlyArray<{ name: string; method: string; tags: Record<string, string>; requests: number }>;
-  /**
-   * Endpoints named at run time (a session script's): each sample part carries its name and is added to
-   * the endpoint of that name (workers number names in their own order); at most `MAX_ENDPOINTS` names,
-   * the rest under `OTHER_ENDPOINT`. `endpoints` is then empty.
-   */
+  /** Endpoints named at run time (a script's), added by name up to `MAX_ENDPOINTS`; `endpoints` is empty. */
   namedEndpoints?: boolean;
   /** Workers whose samples are added (`add`'s `workerIndex` counts from 0); default 1. */
   workers?: number;
   /**
-   * How long after its end an interval may still have intervals folded into it at `finish` (responses
-   * of the graceful stop, plus the workers' drain): without interval histograms, merged encodings older
-   * than this behind the newest interval are dropped. Default 5 s; the runner passes its graceful stop.
+   * How long after its end an interval may still have intervals folded into it at `finish`: without
+   * interval histograms older encodings are dropped. Default 5 s; the runner passes its graceful stop.
    */
   foldWindowMs?: number;
   /**
-   * Told of each interval once every worker has reported it, in index order, while the run goes on, and
-   * of any sample that came later (`late`: counts to add, not an interval of its own). Its one listener,
-   * runner/attack.ts, hands it to thresholds with `abortOnFail` and to metrics exporters. Called on the
-   * samples' path, so it must only queue or count; `endEpochMs` is 0 here (the aggregator knows no wall
-   * clock; runner/attack.ts sets it).
+   * Told of each interval once every worker has reported it, and of later samples (`late`). Called on the
+   * samples' path, so it must only queue or count; `endEpochMs` is 0 here (runner/attack.ts sets it).
    */
   onInterval?(delta: IntervalDelta): void;
 }

@@ -1,15 +1,9 @@
 /**
  * @module
- * The per-endpoint part of a worker's recorder (runner/stats/recorder.ts), used when a run has more than
- * one endpoint (runner/endpoint_table.ts). HOT PATH: counters are typed arrays indexed by the endpoint
- * index the request picker fixed when it picked the request, so a response costs a few array increments
- * and one histogram record, and nothing is allocated. A response's latency is recorded once, in its
- * endpoint's histogram: the run's histogram of the interval is the sum of the endpoints' (added when the
- * interval closes, a few times a second, not per response). Only endpoints with an event in the interval
- * go into its sample, as `EndpointSample`s (plain data, histograms encoded like the run's). A session
- * script's requests name their endpoints only as they are sent: such a recorder starts empty and adds
- * each name on first use (`indexOf`, bounded like the endpoint table: `MAX_ENDPOINTS` names, then
- * `OTHER_ENDPOINT`), and its samples carry the name, since each worker numbers its names in its own order.
+ * The per-endpoint part of a worker's recorder, for runs of more than one endpoint. HOT PATH: counters
+ * are typed arrays indexed by the endpoint the picker fixed, a response a few increments and one histogram
+ * record; the run's histogram is the endpoints' sum, added when an interval closes. A session script's
+ * endpoints are named as sent, added on first use up to `MAX_ENDPOINTS`, and sampled by name.
  */
 import { STATUS_SLOTS, statusSlotOf } from "../../results/schema/values.ts";
 import type { ErrorKind } from "../../results/mod.ts";
@@ -19,11 +13,7 @@ import { takeStatusCodes } from "./tallies.ts";
 import { MAX_ENDPOINTS, OTHER_ENDPOINT, taggedKey } from "../endpoint_limits.ts";
 import { shownName } from "../../validation/shown_name.ts";
 
-/**
- * A run-time endpoint's user tags as outputs keep them: each key and value as a name is kept (one line, no
- * control characters, at most 384 characters), as the endpoint's name is; a 1 MiB tag value was kept
- * whole in results.json and the metrics outputs, once per endpoint. Once per new endpoint, not per request.
- */
+/** A run-time endpoint's tags as outputs keep names (one line, at most 384 characters); once per endpoint. */
 function shownTags(tags: Readonly<Record<string, string>>): Record<string, string> {
   return Object.fromEntries(Object.entries(tags).map(([k, v]) => [shownName(k), shownName(String(v))]));
 }
@@ -44,10 +34,7 @@ export class EndpointRecorder {
   /** The user tags of each run-time endpoint (undefined: none), index for index with `#names`. */
   readonly #tags: Array<Readonly<Record<string, string>> | undefined> = [];
   readonly #indexes = new Map<string, number>();
-  /**
-   * Per frozen tags object (one the k6 runtime reuses for every request: a scenario's tags), its names'
-   * indexes, so no key is made per request; another object may change between requests and is keyed anew.
-   */
+  /** Per frozen tags object (a k6 scenario's, reused), its names' indexes: no key made per request. */
   readonly #byTags = new WeakMap<object, Map<string, number>>();
 
   /** `count` endpoints fixed before the load, or (`named`) none yet: names are added as they come. */
@@ -63,11 +50,7 @@ export class EndpointRecorder {
     this.#touched = new Uint8Array(count);
   }
 
-  /**
-   * The index of run-time endpoint `name` with user `tags` (k6's `{kind:html}`: one name with other tags is
-   * another endpoint, as k6 keeps a submetric per tag set), added on first use; past `MAX_ENDPOINTS`,
-   * `OTHER_ENDPOINT`.
-   */
+  /** The index of endpoint `name` with `tags` (each tag set its own endpoint, as in k6), added on need. */
   indexOf(name: string, tags?: Readonly<Record<string, string>>): number {
     if (tags === undefined) return this.#indexes.get(name) ?? this.#add(name, name, undefined);
     const frozen = Object.isFrozen(tags);

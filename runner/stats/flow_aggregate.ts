@@ -1,9 +1,7 @@
 /**
  * @module
- * The main-isolate side of flow statistics: every worker's `FlowSample[]` goes through
- * `FlowAggregator.add`, so 1 or N workers share one merge path (`addFlowCounters`: counts summed, the
- * encoded histograms decoded and added), then summarised once in `finish`. Workers run the same config, so
- * flows and steps line up by index; a mismatch is a bug of ours and throws.
+ * The main-isolate side of flow statistics: every worker's samples go through `FlowAggregator.add`, one
+ * merge path for 1 or N workers, summarised once in `finish`.
  */
 import type { FlowResult } from "../../results/mod.ts";
 import { encodeHistogram, type Histogram, summarizeMs } from "../../results/histogram.ts";
@@ -19,7 +17,6 @@ import {
 export class FlowAggregator {
   #flows: FlowCounters[] | null = null;
 
-  /** Adds one worker's flow totals. */
   add(samples: readonly FlowSample[]): void {
     const flows = this.#flows ??= samples.map((f) =>
       emptyFlowCounters(f.name, f.steps.map((s) => s.label), f.steps.map((s) => s.checks.map((c) => c.name)))

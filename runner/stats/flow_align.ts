@@ -1,10 +1,7 @@
 /**
  * @module
- * Lines up the flow samples of several workers before they are added (flow_aggregate.ts adds by index).
- * A flow file's steps are fixed, so its samples already agree; a session script's steps are its request
- * names in the order each worker first sent them, and its checks those each worker met. Here every
- * worker's flow gets the union of steps (by label, in first-seen order over the workers) and, per step,
- * the union of checks (by name), with zeros where a worker had none.
+ * Lines up several workers' flow samples before they are added by index: a script's steps and checks are
+ * in each worker's first-seen order, so every worker gets the union, with zeros where it had none.
  */
 import type { FlowSample } from "./flow_counters.ts";
 

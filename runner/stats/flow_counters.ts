@@ -1,11 +1,8 @@
 /**
  * @module
- * The totals of flows, one shape on both sides of the worker boundary: per flow the sessions started,
- * completed and failed with a histogram of completed sessions' durations, per request step its responses,
- * errors and latency histogram. A worker's `FlowRecorder` (flow_recorder.ts) increments one
- * `FlowCounters` per flow and hands them over once as `FlowSample`s (histograms encoded, so they cross
- * isolates); the `FlowAggregator` (flow_aggregate.ts) adds every worker's samples into its own
- * `FlowCounters` with `addFlowCounters`. Flows and steps are addressed by index.
+ * The totals of flows, one shape on both sides of the worker boundary: per flow its sessions and their
+ * durations, per request step its responses, errors and latencies. Workers hand theirs over once as
+ * `FlowSample`s (histograms encoded); the main side adds them with `addFlowCounters`.
  */
 import { addEncoded, createHistogram, encodeHistogram, type Histogram } from "../../results/histogram.ts";
 
@@ -34,7 +31,7 @@ export interface FlowCounters {
 }
 
 /** One check's totals, as results list them. */
-export type CheckCount = {
+type CheckCount = {
   name: string;
   passed: number;
   failed: number;
@@ -84,10 +81,7 @@ export function emptyFlowCounters(
   };
 }
 
-/**
- * Adds one worker's sample of the same flow (counts summed, histograms decoded and added). Workers run
- * the same config, so a sample of another flow or other steps is a bug of ours and throws.
- */
+/** Adds one worker's sample of the same flow; another flow's sample is a bug of ours and throws. */
 export function addFlowCounters(into: FlowCounters, from: FlowSample): void {
   if (from.name !== into.name || from.steps.length !== into.steps.length) {
     throw new Error(`flow samples of workers do not line up at flow ${from.name}`);

@@ -1,12 +1,8 @@
 /**
  * @module
- * The worker-side counters of flows (`FlowCounters` of flow_counters.ts: per flow the sessions started,
- * completed and failed and a histogram of completed sessions' durations; per request step its
- * responses, errors and latency histogram). Totals over the run, not per interval (the run's intervals
- * already count every request of a flow through the `IntervalRecorder`), so nothing is encoded until
- * `take()` at the end of the worker's share, when the histograms become HDR encodings that cross
- * isolates. Flows and steps are addressed by index, so recording is a counter increment and one
- * `recordValue`.
+ * The worker-side counters of flows: totals over the run, not per interval (intervals already count every
+ * request), encoded only at `take()`. Flows and steps are addressed by index, so recording is an increment
+ * and one `recordValue`.
  */
 import { clampUs } from "../../results/histogram.ts";
 import { emptyFlowCounters, type FlowCounters, type FlowSample, flowSample } from "./flow_counters.ts";

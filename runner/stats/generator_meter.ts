@@ -1,15 +1,9 @@
 /**
  * @module
- * The load worker's own evidence of whether it was the run's queue (results/conclude/generator_saturation.ts
- * judges it): on each tick of the worker's run timer, how long its thread ran on a core and waited in the run
- * queue for one since the previous tick (`/proc/thread-self/schedstat`, one small read every 50 ms), and how
- * late the tick fired, added to the interval the tick falls in. `attach` puts each interval's shares on the
- * recorder's sample of it as the worker drains them. With it, where the transport measures it (every
- * transport's probe, runner/http/transport/ready_wait.ts), how long a response that reached the kernel
- * waited for the worker to read it, averaged over the interval (`readyWaitMs`), and how long the thread
- * waited for a core each time it was put on one (`wakeWaitMs`: what the machine's run queue alone adds to
- * a response the worker is woken for). Off the hot path: a tick's
- * work is one read and a few additions. Where the kernel keeps no schedstat, nothing is recorded.
+ * The load worker's own evidence of being the run's queue (results/conclude/generator_saturation.ts
+ * judges it): per run-timer tick, the thread's run and run-queue time (`/proc/thread-self/schedstat`) and
+ * the tick's lateness, added to the interval the tick falls in, with the transport's ready wait. Off the
+ * hot path; where the kernel keeps no schedstat nothing is recorded.
  */
 import { readThreadSchedMs } from "../../system/proc_stat.ts";
 import type { GeneratorLoad } from "../../results/conclude/generator_saturation.ts";
@@ -28,7 +22,7 @@ interface Span {
 }
 
 /** What the meter reads on each tick: the thread's times, and the transport's ready waits (if measured). */
-export interface MeterSources {
+interface MeterSources {
   sched?: typeof readThreadSchedMs;
   readyWait?: () => { count: number; sumMs: number } | null;
 }
@@ -41,10 +35,7 @@ export class GeneratorMeter {
   readonly read: typeof readThreadSchedMs;
   readonly readyWait: MeterSources["readyWait"];
 
-  /**
-   * `periodMs`: the run timer's period, so a tick's lateness is what came after it. The first reading is
-   * taken now: a first tick held back by a turn that opened thousands of connections still covers it.
-   */
+  /** `periodMs`: the run timer's period. The first reading is taken now, so a late first tick covers it. */
   constructor(
     readonly originMs: number,
     readonly intervalMs: number,
@@ -60,9 +51,8 @@ export class GeneratorMeter {
   }
 
   /**
-   * One tick of the run timer at `nowMs`. A tick that came late spans several intervals: its time is
-   * shared among them by overlap, each with the tick's lateness, so an interval in which the loop was too
-   * busy to run a timer at all is judged by the turn that blocked it, not skipped.
+   * One tick at `nowMs`. A late tick's time is shared by overlap among the intervals it spans, so an
+   * interval too busy to run a timer is judged by the turn that blocked it.
    */
   tick(nowMs: number): void {
     const sched = this.read();
@@ -95,12 +85,7 @@ export class GeneratorMeter {
     }
   }
 
-  /**
-   * Puts each drained interval's shares on its sample (`generator`) and forgets the interval. An interval
-   * before the last drained one that had no sample (no event, no open connection: a turn that blocked
-   * while it opened thousands of connections) gets an empty one carrying its shares, in index order, so
-   * the run is judged by its blocked start too.
-   */
+  /** Puts each drained interval's shares on its sample; a skipped interval gets an empty sample for them. */
   attach(samples: IntervalSample[]): IntervalSample[] {
     if (samples.length === 0) return samples;
     const last = samples[samples.length - 1];

@@ -1,18 +1,14 @@
 /**
  * @module
- * What the rest of the machine did while a run ran: the CPU every process of the host used besides
- * loadlab and the processes under it (built-in targets, started apps, a Redis it started), in cores, and
- * the share of the run some task waited for a core (Linux pressure accounting), read before and after the
- * run, said beside the run's rate (results/conclude/machine_change.ts). It judges nothing: a nice'd job
- * yields its core at once, so what a comparison may blame on the machine is the run's own threads' waits
- * for a core (results/conclude/own_waits.ts). A target loadlab did not start counts as other work when it
- * runs on this host. Null elsewhere (not Linux).
+ * What the rest of the machine did during a run: CPU used by processes other than loadlab's (in cores) and
+ * the share of time some task waited for a core (Linux PSI), read before and after. It judges nothing
+ * (results/conclude/ decides). Null off Linux.
  */
 import { readCpuStallUs, readHostCpuSec } from "../../system/proc_cpu.ts";
 import { treeCpuSec } from "../../system/proc_stat.ts";
 
 /** One reading: the host's CPU, loadlab's tree's, the stall counter and the wall clock. */
-export interface HostCpuReading {
+interface HostCpuReading {
   busySec: number;
   totalSec: number;
   treeSec: number;

@@ -1,13 +1,8 @@
 /**
  * @module
- * The kernel's TCP counters of this host (Linux `/proc/net/netstat` and `/proc/net/snmp`), read before
- * and after a run so results can say when the kernel itself dropped or retried connections: a
- * listening socket's accept queue overflowing (`ListenOverflows`, `ListenDrops`), SYNs sent again
- * (`TCPSynRetrans`), retransmission timeouts (`TCPTimeouts`) and segments sent again (`RetransSegs`).
- * They count every process of the host (its network namespace), not only this run's sockets, so a
- * reader must be told so; a delta of zero is still evidence that nothing was dropped. Elsewhere (not
- * Linux, no read permission) there are no counters and the run records none. The files are read by
- * system/proc_net.ts; this module picks the counters a run reports and takes their difference.
+ * The host's kernel TCP counters (accept queue overflows, SYN retransmits, timeouts, retransmitted
+ * segments), read before and after a run so results can say when the kernel dropped or retried. They
+ * count the whole host, which readers are told; none are recorded off Linux.
  */
 
 /** Counter deltas over a run: this host, all processes (a type, so results' loose object takes it). */

@@ -1,14 +1,9 @@
 /**
  * @module
- * One interval of a run on the main-isolate side, in its two states. While workers still report it, an
- * `IntervalAccumulator` adds up their samples' counters and keeps each sample's histogram encoding. Once
- * every worker has reported it (runner/stats/aggregate.ts decides when), `completeInterval` turns it into
- * a `CompleteInterval`: compact counters and the workers' encodings (one per worker that answered),
- * merged into its latency figures and one encoding by `settleInterval` after the load (or, without
- * interval histograms, when it leaves the fold window), so a long run costs a few hundred bytes an
- * interval plus its encodings, and no merging competes with the generator while it sends. Errors stay by kind
- * (`errorKinds`), as do server-bound sends, so analysis after the run (the warm-up cut, per-phase
- * statistics) and `loadlab merge` count them exactly per interval instead of apportioning the run's mix.
+ * One interval on the main-isolate side: an `IntervalAccumulator` adds up workers' samples while they
+ * report it; `completeInterval` makes it a compact `CompleteInterval` once all have (stats/aggregate.ts
+ * decides), whose encodings `settleInterval` merges after the load, so no merging competes with the
+ * generator. Errors and server-bound sends stay by kind per interval, for exact per-phase analysis.
  */
 import type { IntervalResult } from "../../results/mod.ts";
 import {
@@ -27,10 +22,7 @@ import {
 import { emptyHistogramEncoding, type EndpointSample, type IntervalSample } from "./sample.ts";
 import { busierLoad, type GeneratorLoad } from "../../results/conclude/generator_saturation.ts";
 
-/**
- * Counters of one interval index, summed over the workers that reported it (dropped sends, connects and
- * reconnects too, though results intervals do not show them).
- */
+/** Counters of one interval index, summed over the workers that reported it. */
 export interface IntervalAccumulator extends IntervalCounts {
   errorKinds: Record<string, number>;
   inFlight: number;
@@ -40,29 +32,20 @@ export interface IntervalAccumulator extends IntervalCounts {
   endpoints?: EndpointSample[];
   /** A WebSocket run's workers' handshakes and messages, kept only until the interval is handed on. */
   ws?: WsIntervalCounts;
-  /**
-   * Closed models: the busiest worker's thread in the interval (results/conclude/generator_saturation.ts).
-   */
+  /** Closed models: the busiest worker's thread in the interval (conclude/generator_saturation.ts). */
   generator?: GeneratorLoad;
 }
 
 /** The latency figures a results interval carries (ms). */
-export type IntervalLatency = Pick<IntervalResult, "p50" | "p75" | "p90" | "p99" | "mean" | "max">;
+type IntervalLatency = Pick<IntervalResult, "p50" | "p75" | "p90" | "p99" | "mean" | "max">;
 
 /** An interval every worker has reported: its counters, and its latency once settled. */
 export interface CompleteInterval extends Omit<IntervalAccumulator, "histograms"> {
-  /**
-   * Workers' encodings not merged yet. Merging (inflate, summarize, deflate) waits for the end of the run
-   * (`settleInterval`): the main isolate shares the generator's core, and merging every interval while
-   * the load ran tripled the late sends of an open model at 10k/s (bench/open_start.ts, 2026-11-21).
-   */
+  /** Workers' encodings not merged yet: merging waits for the run's end, off the generator's core. */
   pending: string[];
   /** Valid once settled (no `pending` left). */
   latency: IntervalLatency;
-  /**
-   * The merged encoding; null once dropped (results without interval histograms keep it only while a
-   * late sample or the fold at the end may still need it).
-   */
+  /** The merged encoding; null once dropped (kept only while a late sample or the fold may need it). */
   histogramEncoded: string | null;
 }
 
@@ -80,18 +63,16 @@ export function emptyAccumulator(): IntervalAccumulator {
 }
 
 /**
- * A copy of counts by key that V8 stores compactly. An object given a numeric key such as "200" by
- * assignment (or spread, or structured clone) gets a fast elements store sized to the index: 2.6 KB for
- * `{ "200": n }`, 5 KB with a "404" (measured, Deno 2.9). `JSON.parse` stores numeric keys in a
- * dictionary instead (~200 bytes), and keys added to it later stay there. Status codes per interval are
- * the one place this adds up: 2.6 KB an interval was half of what a long run grew by.
+ * A copy of counts by key that V8 stores compactly: assigned numeric keys ("200") get a fast elements
+ * store sized to the index (2.6 KB), `JSON.parse` a dictionary (~200 bytes). Status codes per interval
+ * would otherwise dominate a long run's growth.
  */
 export function compactCounts(counts: Record<string, number>): Record<string, number> {
   return JSON.parse(JSON.stringify(counts));
 }
 
 /** Adds one interval's counts into another (gauges excepted: they are summed per sample, not folded). */
-export function addInterval(
+function addInterval(
   into: Omit<IntervalAccumulator, "histograms" | "inFlight" | "connections">,
   from: Omit<IntervalAccumulator, "histograms" | "inFlight" | "connections">,
 ): void {
@@ -134,11 +115,7 @@ export function completeInterval(slot: IntervalAccumulator): CompleteInterval {
   };
 }
 
-/**
- * Merges an interval's pending encodings into its latency figures and one encoding (a single encoding
- * is kept as it is: nothing to merge). `encode: false` skips the deflate for an encoding about to be
- * dropped (results without interval histograms).
- */
+/** Merges an interval's pending encodings into its latency figures; `encode: false` skips the deflate. */
 export function settleInterval(done: CompleteInterval, encode = true): void {
   if (done.pending.length === 0) return;
   const all = done.histogramEncoded === null ? done.pending : [done.histogramEncoded, ...done.pending];
@@ -149,12 +126,7 @@ export function settleInterval(done: CompleteInterval, encode = true): void {
   done.pending = [];
 }
 
-/**
- * Adds an accumulator into a complete interval: a sample that came after the interval was complete, or
- * (at the end of the run) an interval folded into the last measured one; gauges only for the former.
- * Latencies merge exactly while `into` still has its encodings; once they were dropped (see
- * `CompleteInterval`), its figures stay those of what it had.
- */
+/** Adds a late sample or a folded interval into a complete one (gauges only for the former). */
 export function addToComplete(into: CompleteInterval, from: IntervalAccumulator, gauges: boolean): void {
   const hadRequests = into.requests > 0;
   addInterval(into, from);

@@ -1,11 +1,8 @@
 /**
  * @module
- * The run's totals in the main isolate: its counters, status codes, errors by kind with their messages,
- * the latency, connect and TLS histograms and each endpoint's numbers, added from every worker's interval
- * sample as it arrives. A sum does not depend on the order its parts come in, so the totals need none of
- * the bookkeeping of which worker reported which interval; that is `RunAggregator`'s
- * (runner/stats/aggregate.ts), and apart from it each file keeps to one job. At the end of the run the
- * totals and the intervals the aggregator lays out become the run's statistics (`stats`).
+ * The run's totals in the main isolate, added from every worker's sample as it arrives: counters, status
+ * codes, errors, histograms and endpoints. A sum needs no order, so which worker reported which interval
+ * is `RunAggregator`'s bookkeeping alone. At the end they become the run's statistics (`stats`).
  */
 
 import type { EndpointResult, ErrorKind, IntervalResult } from "../../results/mod.ts";
@@ -104,10 +101,7 @@ export class RunTotals {
     }
   }
 
-  /**
-   * The totals of run-time endpoint `name` with its `tags` (another tag set: another endpoint), added on
-   * first sight; past `MAX_ENDPOINTS`, `OTHER_ENDPOINT`.
-   */
+  /** The totals of run-time endpoint `name` with `tags`, added on first sight up to `MAX_ENDPOINTS`. */
   #namedTotals(name: string, tags?: Readonly<Record<string, string>>): EndpointTotals | undefined {
     const named = this.#named;
     if (named === null) return undefined;
@@ -140,10 +134,7 @@ export class RunTotals {
     return sumValues(this.#errors);
   }
 
-  /**
-   * The run's statistics from its totals and its `intervals` (laid out to the measured duration);
-   * `durationSec` is the measured duration (after warm-up), `requestedRps` the rate asked for last.
-   */
+  /** The run's statistics over `durationSec` (measured) and its laid-out `intervals`. */
   stats(durationSec: number, requestedRps: number | null, intervals: IntervalResult[]): AggregateStats {
     const c = this.#c;
     const errors = sumValues(this.#errors);

@@ -1,11 +1,8 @@
 /**
  * @module
- * What a worker's recorder (runner/stats/recorder.ts) hands the main isolate for one interval, and the
- * small fixed tables behind it: `IntervalSample` (plain structured-cloneable data that crosses isolates
- * in the worker protocol's "samples" message, keyed by its interval index), the error kinds in the fixed
- * order the recorder counts them in, the key of messages past the per-kind bound, and the encoding of an
- * empty histogram; with more than one endpoint, each endpoint's counts of the interval (`EndpointSample`).
- * Its errors are by kind, and so is every interval the aggregator builds from it.
+ * What a worker's recorder hands the main isolate for one interval (`IntervalSample`, plain data keyed by
+ * interval index), and its fixed tables: the error kinds' order, the overflow message key, the empty
+ * histogram's encoding; with several endpoints, each one's counts (`EndpointSample`).
  */
 import type { ErrorKind } from "../../results/mod.ts";
 import { ERROR_KINDS as RESULT_ERROR_KINDS } from "../../results/schema/values.ts";

@@ -1,11 +1,8 @@
 /**
  * @module
- * The recorder's counts that leave the hot path's plain fields when an interval closes
- * (runner/stats/recorder.ts): status codes counted by index into a typed array, read out as the sample's
- * record (the per-endpoint recorder reads its slices the same way); failures by kind with a bounded map
- * of distinct messages per kind (past the bound, "(other)"), since a target can answer with as many
- * messages as it likes; and a WebSocket run's live counts, of which each sample carries what grew since
- * the one before. Nothing here runs per response; a failure costs a map lookup.
+ * The recorder's counts taken out when an interval closes: status codes from a typed array, failures by
+ * kind with a bounded map of messages (past it "(other)"), and a WebSocket run's counts since the last
+ * sample. Nothing here runs per response; a failure costs a map lookup.
  */
 import {
   addWsIntervalCounts,
@@ -47,10 +44,7 @@ export class ErrorTally {
     else messages.set(OTHER_MESSAGES, (messages.get(OTHER_MESSAGES) ?? 0) + 1);
   }
 
-  /**
-   * Moves the counts and messages into `sample` (kinds without a failure or a noted message stay absent),
-   * then zeroes.
-   */
+  /** Moves the counts and messages into `sample` (empty kinds stay absent), then zeroes. */
   takeInto(sample: IntervalSample): void {
     for (let k = 0; k < ERROR_KINDS.length; k++) {
       if (this.#counts[k] !== 0) sample.errors[ERROR_KINDS[k]] = this.#counts[k];
@@ -68,7 +62,6 @@ export class WsSampler {
 
   constructor(readonly live: Readonly<WsIntervalCounts>) {}
 
-  /** Something was counted since the last sample. */
   changed(): boolean {
     const { live } = this;
     const sampled = this.#sampled;

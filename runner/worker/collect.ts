@@ -1,23 +1,10 @@
 /**
  * @module
- * The main isolate's side of the workers once they are started (worker/pool.ts starts them): each
- * worker's samples passed on as they come, the summaries the workers send when done added up
- * (worker/done_totals.ts), and the deadline past
- * which a worker not yet done is stuck: from the end of its graceful stop, a worker whose heartbeat is
- * silent (`SILENT_MS`: code that never yields its event loop, a script's busy loop, a capture's regexp)
- * is stuck at once, and one whose loop still turns gets `STUCK_MARGIN_MS` more; before that, one whose
- * heartbeat has been silent for the request timeout plus the graceful stop (a count load's deadline is
- * its max duration, minutes away). A stuck worker is
- * terminated, what it counted since its last sample is read from its heartbeat (answers and failed
- * statuses, their latencies lost with it: `unrecordedLatencies`), and what it had in flight is passed on
- * as `unfinished` (cut by loadlab, not failed by the target), so the run always ends, a busy loop's within a
- * second of its graceful stop, and the other workers' results stay whole. A worker whose isolate
- * ended on its own (a session script's `Deno.exit`: its last word is "exited") is cut the same way at
- * once and counted apart (`exitedWorkers`); when loadlab's memory passes its limit (worker/memory_limit.ts:
- * a session script that keeps what it makes), every worker still running is cut so at once (`memoryCut`). A
- * cut worker ran until it was cut (or the load's end, if
- * sooner), so the run's duration is never shorter than that: a rate is never over time the run did not
- * have. Apart from the pool because this part lives for the whole run and keeps state per worker.
+ * The main isolate's side of the started workers: their samples passed on, their done summaries added up
+ * (worker/done_totals.ts), and stuck workers ended. A worker is stuck when, past its graceful stop, its
+ * heartbeat is silent (`SILENT_MS`), or its loop turns but it is not done `STUCK_MARGIN_MS` later. A cut
+ * worker (stuck, exited on its own, or over loadlab's memory limit) is terminated, its last counts read
+ * from its heartbeat and its in-flight requests passed on as `unfinished`, so the run always ends.
  */
 import type { AttackConfig } from "../config.ts";
 import { idleSample, type IntervalSample } from "../stats/sample.ts";
@@ -30,18 +17,11 @@ import { DoneTotals } from "./done_totals.ts";
 import { type MemoryWatch, watchMemory } from "./memory_limit.ts";
 import { knowSecrets } from "../../results/redact.ts";
 
+/** Past its graceful stop, a worker whose loop still turns gets this long (its own end takes ms). */
+const STUCK_MARGIN_MS = 5_000;
 /**
- * How long past its graceful stop a worker whose event loop still turns may take to report it is done
- * before it is terminated: a worker's own end takes a few ms (drain, flows, the log's close), so 5 s
- * only ever passes a stuck one, even on a busy machine.
- */
-export const STUCK_MARGIN_MS = 5_000;
-/**
- * A heartbeat older than this past the graceful stop is code that never yields: its worker is ended
- * then, not `STUCK_MARGIN_MS` later. Six missed beats: a busy core delays a live worker's timer by tens
- * of ms, and a stuck worker is ended within a second of its deadline. Each answer the worker records marks
- * the heartbeat too, so a worker whose loop turns rarely while it works through a backlog of answers
- * (a slow capture on each) keeps the margin.
+ * A heartbeat older than this past the graceful stop is code that never yields: six missed beats, as a
+ * busy core delays a live worker's timer by tens of ms. Each recorded answer marks the heartbeat too.
  */
 const SILENT_MS = 6 * HEARTBEAT_MS;
 
@@ -63,21 +43,14 @@ export interface WorkerSinks {
   onFlows?(flows: FlowSample[]): void;
 }
 
-/** The workers' summaries as they come, and the deadline past which the ones not done are ended. */
-export interface Collecting {
+interface Collecting {
   readonly done: Promise<LoadRunSummary>;
-  /**
-   * Ends the workers not done by `deadlineMs` (`performance.now()` time: their graceful stop's end)
-   * whose heartbeat is silent, and the others `STUCK_MARGIN_MS` later; the soonest deadline given wins.
-   */
+  /** Ends silent unfinished workers at `deadlineMs` (the graceful stop's end), the rest a margin later. */
   endBy(deadlineMs: number): void;
 }
 
-/**
- * The measured run's span in `performance.now()` time: where a cut worker's active time is counted; and
- * loadlab's memory limit, past which every worker still running is cut (worker/memory_limit.ts).
- */
-export interface LoadSpan {
+/** The measured run's span in `performance.now()` time (a cut worker's active time) and the memory limit. */
+interface LoadSpan {
   originMs: number;
   /** The load's own end (a count's max duration when it has no duration). */
   endMs: number;
@@ -98,7 +71,7 @@ export function collect(
 class WorkerCollector implements Collecting {
   readonly done: Promise<LoadRunSummary>;
   readonly #totals = new DoneTotals();
-  /** Per worker: done, and the index and in-flight gauge of its last sample. */
+  /** Per worker: done, and its last sample's index and in-flight gauge. */
   readonly #finished: boolean[];
   readonly #lastIndex: number[];
   readonly #lastInFlight: number[];
@@ -147,12 +120,7 @@ class WorkerCollector implements Collecting {
     }).catch(() => {});
   }
 
-  /**
-   * Before any deadline, ends each worker whose heartbeat has been silent longer than the request timeout
-   * plus the graceful stop: nothing it holds could still be answered in time, as a count whose sessions
-   * all wait on their own code past the timeout ends (`idle`). A count has no duration (its deadline is
-   * its max duration, 10 minutes by default), so a busy loop or a regexp without end held it that long.
-   */
+  /** Before any deadline, ends a worker silent past the request timeout plus the graceful stop. */
   #endSilent(): void {
     const epochMs = performance.timeOrigin + performance.now();
     const boundMs = this.config.timeoutMs + this.config.gracefulStopMs;
@@ -161,13 +129,8 @@ class WorkerCollector implements Collecting {
     });
   }
 
-  /**
-   * loadlab's memory passed its limit: every worker still running is cut, as a stuck one is. Which isolate
-   * holds the memory cannot be told (they share one process, and one in a synchronous loop cannot answer),
-   * and the run is ended either way, so none is left to grow it further.
-   */
+  /** Past the memory limit every running worker is cut: which isolate holds the memory cannot be told. */
   #endOverMemory(rssMb: number): void {
-    // Up: an RSS a fraction past the limit rounded down would read as at it, not past it.
     this.#totals.overMemory = { limitMb: this.span.memoryLimitMb, rssMb: Math.ceil(rssMb) };
     this.workers.forEach((_, k) => {
       if (!this.#finished[k]) this.#cut(k, "memory");
@@ -178,16 +141,12 @@ class WorkerCollector implements Collecting {
     if (ms >= this.#deadlineMs || this.#finished.every((f) => f)) return;
     this.#deadlineMs = ms;
     clearTimeout(this.#timer);
-    // A deadline past what a timer takes (days away) waits for a stop instead.
     if (ms - performance.now() < 2 ** 31 - 1) {
       this.#timer = setTimeout(() => this.#endStuck(), Math.max(0, ms - performance.now()));
     }
   }
 
-  /**
-   * Terminates every worker not done whose heartbeat is silent, or every one past the margin; looks
-   * again a beat later while some are left.
-   */
+  /** Terminates the silent workers, or all once past the margin; looks again a beat later. */
   #endStuck(): void {
     const nowMs = performance.now();
     const epochMs = performance.timeOrigin + nowMs;
@@ -199,11 +158,9 @@ class WorkerCollector implements Collecting {
     if (this.#remaining > 0) this.#timer = setTimeout(() => this.#endStuck(), HEARTBEAT_MS);
   }
 
-  /** A worker's message other than a failure. */
   #take(msg: WorkerToMain): void {
     switch (msg.type) {
       case "samples": {
-        // A cut worker's counts were taken from its heartbeat: a message of its still queued adds none.
         if (this.#finished[msg.workerIndex]) break;
         const received = this.#received[msg.workerIndex];
         for (const s of msg.samples) {
@@ -239,18 +196,14 @@ class WorkerCollector implements Collecting {
     this.#resolve(this.#totals.summary());
   }
 
-  /**
-   * Ends worker `k` (stuck, its isolate exited, or loadlab over its memory limit): what it had in flight
-   * counts as cut, not failed.
-   */
+  /** Ends worker `k`: what it had in flight counts as unfinished (cut by loadlab, not the target). */
   #cut(k: number, why: "stuck" | "exited" | "memory"): void {
     this.workers[k].terminate();
     this.#totals[why]++;
     const { originMs, endMs } = this.span;
     this.#totals.addActive(Math.max(0, Math.min(performance.now(), endMs) - originMs));
     const sample = idleSample(this.#lastIndex[k] + 1, 0, 0, modelDef(this.config.model).keepsUncorrected);
-    // What a stuck worker counted since its last sample comes from its heartbeat (an exited one flushed
-    // before its end): answers and failed statuses, not their latencies, which were in its isolate.
+    // Counts since the last sample come from the heartbeat (an exited worker flushed); latencies are lost.
     const [answers, failed] = this.#received[k];
     const unsent = why === "exited" ? 0 : Math.max(0, this.heartbeats[k][2] - answers);
     if (unsent > 0) {
@@ -259,15 +212,12 @@ class WorkerCollector implements Collecting {
       sample.unrecordedLatencies = unsent;
       this.#totals.unrecorded += unsent;
     }
-    // A stuck worker was handling a response: one it counted, else one in flight (its sample never
-    // came); its script sessions in progress at its last heartbeat are cut with it, as a running one's
-    // are when memory ends it. An exited one had what its last sample said.
+    // A stuck worker was handling a response; an exited one had what its last sample said.
     const inFlight = why === "exited" ? this.#lastInFlight[k] : Math.max(
       why === "stuck" && unsent === 0 ? 1 : 0,
       this.#lastInFlight[k] - unsent,
       this.heartbeats[k][1],
     );
-    // Cut by loadlab, not failed by the target: unfinished, as requests the graceful stop cut.
     sample.unfinished = inFlight;
     this.sinks.onSamples([sample], k);
     this.#finish(k);

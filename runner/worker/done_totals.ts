@@ -1,9 +1,7 @@
 /**
  * @module
- * The workers' summaries added up into the run's (worker/collect.ts feeds it): the longest active time, the
- * connects in flight summed, the first TLS session with every worker's handshakes, WebSocket totals, and
- * the workers loadlab had to end (stuck, exited, or over its memory limit), with the answers they counted
- * whose latencies ended with them. Apart from the collector because it is plain data with no worker in it.
+ * The workers' done summaries added up into the run's: active time, connects in flight, TLS, WebSocket
+ * totals, and the workers loadlab had to end with the answers whose latencies ended with them.
  */
 import type { WsSample } from "../http/ws/stats.ts";
 import { addWsParts } from "../../results/ws_totals.ts";

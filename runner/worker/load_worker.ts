@@ -1,15 +1,9 @@
 /**
  * @module
- * A load worker's isolate with a young generation sized for its run, and an old generation capped at
- * loadlab's memory limit (worker/memory_limit.ts). V8 keeps a session's objects in its
- * young generation only if that generation outlasts a turn of the whole crowd: 10,000 script sessions
- * waiting on one worker need 20 MB semi-spaces or more (their objects then die young instead of filling
- * the old generation and its full collections: 0.62-0.70x the fixed request's rate instead of 0.52x), while
- * a crowd of fixed requests or held WebSockets grows the same generation while it connects and keeps the
- * memory (45-65 MB more at 19,950 connections). Only `node:worker_threads` takes resource limits per
- * isolate (web Workers do not, and a `--max-semi-space-size` flag would override them for every isolate),
- * so the worker starts that way; its handle speaks the web Worker's shape (`onmessage` with `data`,
- * `onerror` with `message` and `preventDefault`) that pool.ts and collect.ts use.
+ * A load worker's isolate with a young generation sized for its run and an old generation capped at
+ * loadlab's memory limit. A crowd of script sessions needs big semi-spaces for its objects to die young
+ * (10,000 need 20 MB or more), while fixed requests keep memory they would not use. Only
+ * `node:worker_threads` takes resource limits per isolate; its handle speaks the web Worker's shape.
  */
 import { Worker as NodeWorker } from "node:worker_threads";
 import type { AttackConfig } from "../config.ts";
@@ -17,11 +11,7 @@ import { socketsOf } from "../socket_budget.ts";
 import type { MainToWorker, WorkerToMain } from "./protocol.ts";
 import { reachedHeapCap } from "./memory_limit.ts";
 
-/**
- * Semi-spaces of a worker that runs session scripts: 24 MB for up to 10,000 of its sessions, more for more
- * (a crowd's turn grows with it: 19,950 sessions ran 0.61x the fixed request's rate with 24 MB, 0.77x with
- * 48 MB, 36 MB between), at most 48 MB.
- */
+/** Semi-spaces of a script worker: 24 MB per 10,000 sessions, at most 48 MB (19,950 ran 0.77x at 48 MB). */
 const SESSIONS_SEMI_MB_PER_10K = 24;
 const SESSIONS_SEMI_MB_MAX = 48;
 /** Every other worker's: 4 MB semi-spaces, the size the crowds' memory goals were met with. */
@@ -31,18 +21,13 @@ const DEFAULT_YOUNG_MB = 12;
 export class LoadWorker {
   onmessage: ((event: { data: WorkerToMain }) => void) | null = null;
   onerror: ((event: { message: string; preventDefault(): void }) => void) | null = null;
-  /**
-   * When set, told instead of `onerror` that the isolate ended at its old generation's cap (pool.ts, before
-   * the load).
-   */
+  /** Told instead of `onerror` that the isolate ended at its old generation's cap (before the load). */
   onheapcap: (() => void) | null = null;
   readonly #worker: NodeWorker;
 
   /**
-   * `memoryLimitMb` is loadlab's (worker/memory_limit.ts), and caps the worker's old generation too: a
-   * worker is ended by asking its isolate to stop, which Deno forces only 2 s later, and a synchronous loop
-   * that allocates grew 4 GB more meanwhile (a following run was then cut as it started, the memory not yet
-   * given back). At its cap the isolate stalls where it is, until it is forced to end.
+   * `memoryLimitMb` caps the old generation too: Deno forces an ended isolate only 2 s later, and a loop
+   * could grow gigabytes meanwhile; at its cap the isolate stalls until it is forced to end.
    */
   constructor(config: AttackConfig, memoryLimitMb: number) {
     this.#worker = new NodeWorker(new URL("./worker.ts", import.meta.url), {

@@ -1,47 +1,29 @@
 /**
  * @module
- * loadlab's own memory while the load runs, and its limit. The load workers are threads of this one
- * process, so its resident size (RSS) is theirs with the main isolate's, and a session script that keeps
- * what each iteration makes (a module-level array it pushes to) grows it without bound: at GB/s in a
- * synchronous loop. V8 does not say so: at its heap limit (~4 GB by default, or its `maxOldGenerationSizeMb`)
- * a worker's isolate stalls, silent (at 4.3 GB the run ended as "1 worker stuck"), and a web Worker's aborts
- * the whole process, results unwritten. So the main isolate reads the RSS every `MEMORY_CHECK_MS` and, once
- * past the limit, worker/collect.ts ends the workers still running (what they counted kept) and the run
- * names memory. Deno forces an isolate asked to end only 2 s later, so each worker's old generation is
- * capped at the limit too (worker/load_worker.ts): one in a synchronous loop stalls there instead of growing
- * on meanwhile, and the run's end waits for that memory to be given back. The same watch and cap bound a
- * session script where no load runs: its top level as the load workers import it (worker/pool.ts), and
- * its own isolate's import, setup(), teardown() and k6 handleSummary (script/script_host.ts), each ended
- * past the limit with an error naming its phase. Apart from the collector because the limit is chosen from
- * the machine, before the workers start, and the watch is a timer of its own.
+ * loadlab's memory (RSS, workers included) and its limit. A script that keeps what it makes would stall
+ * a worker at V8's heap limit or abort the process, so the main isolate reads the RSS every
+ * `MEMORY_CHECK_MS` and, past the limit, worker/collect.ts ends the running workers and the run names
+ * memory. Each isolate's old generation is capped at the limit too (Deno forces an ended isolate only 2 s
+ * later). The same watch bounds a script's own isolate (import, setup, teardown, handleSummary).
  */
 import { getHeapStatistics } from "node:v8";
 import type { AttackConfig } from "../config.ts";
 
-/**
- * How often the RSS is read (a read takes ~2 µs): a synchronous loop that allocates 2 GB/s passes the
- * limit by ~40 MB before it is seen, and by a few tens more while its worker is ended.
- */
+/** How often the RSS is read (~2 µs a read): a 2 GB/s loop passes the limit by ~40 MB before it is seen. */
 const MEMORY_CHECK_MS = 20;
 /**
- * The default limit is never below this (and 128 MB per worker past the first, each isolate's own heap
- * and young generation): the largest crowd measured, 19,950 script sessions on one worker, holds ~410 MB;
- * a crowd of fixed requests ~250 MB.
+ * The default limit's floor (plus 128 MB per worker past the first): 19,950 script sessions on one worker
+ * hold ~410 MB, a crowd of fixed requests ~250 MB.
  */
 const FLOOR_MB = 1_024;
 const FLOOR_MB_PER_WORKER = 128;
-/**
- * Nor above this (and 256 MB per worker past the first) unless asked for: far past any run measured, and
- * close enough that a script which keeps what it makes is named in seconds, not after minutes of swap.
- */
+/** The default limit's cap (plus 256 MB per worker past the first): a leaking script is named in seconds. */
 const CAP_MB = 2_048;
 const CAP_MB_PER_WORKER = 256;
 
 /**
- * The memory limit of `config`'s run in MB: its `maxMemoryMb`, else half of what the machine has available
- * now (`availableBytes`, before the workers start), between the floor and the cap above, and below one
- * isolate's heap limit (`heapLimitBytes`), at which a worker stalls before the process would pass the
- * limit. The floor wins over the rest: a smaller machine gets the memory the runs measured need.
+ * The run's memory limit in MB: `maxMemoryMb`, else half the machine's available memory between the floor
+ * and the cap, and under one isolate's heap limit. The floor wins over the rest.
  */
 export function memoryLimitMbOf(
   config: Pick<AttackConfig, "maxMemoryMb" | "workers">,
@@ -52,15 +34,11 @@ export function memoryLimitMbOf(
   const more = config.workers - 1;
   const floorMb = FLOOR_MB + FLOOR_MB_PER_WORKER * more;
   const capMb = Math.min(CAP_MB + CAP_MB_PER_WORKER * more, heapLimitBytes / 2 ** 20);
-  // 0 where the system does not say: the cap, as if the machine had plenty.
   const halfMb = availableBytes > 0 ? availableBytes / 2 ** 21 : Infinity;
   return Math.max(floorMb, Math.floor(Math.min(capMb, halfMb)));
 }
 
-/**
- * The limit where no run's config says it (a script's isolate read before the plan, or after the runs):
- * `maxMemoryMb` (`--max-memory-mb`) when given, else one worker's default.
- */
+/** The limit where no run's config says it (a script's isolate outside a run). */
 export function memoryLimitMbBesideRuns(maxMemoryMb?: number): number {
   return memoryLimitMbOf({ maxMemoryMb, workers: 1 });
 }
@@ -70,9 +48,7 @@ export function memoryPassedText(limitMb: number): string {
   return `grew loadlab's memory past ${limitMb} MB (its limit; --max-memory-mb or maxMemoryMb to change)`;
 }
 
-/**
- * What the machine has free now, in bytes; 0 when the system does not say (or sys access was not granted).
- */
+/** What the machine has free now, in bytes; 0 when the system does not say. */
 function freeBytes(): number {
   try {
     return Deno.systemMemoryInfo().available;
@@ -81,16 +57,10 @@ function freeBytes(): number {
   }
 }
 
-/**
- * How long a worker ended over the limit may take to give its memory back: Deno forces an isolate asked to
- * stop to end 2 s later, and one in a synchronous loop ends no sooner.
- */
+/** How long an ended worker may take to give its memory back (Deno forces the end 2 s later). */
 const GIVE_BACK_MS = 3_000;
 
-/**
- * Resolves once loadlab's RSS is back under `limitMb` (the workers ended over it are gone), or after
- * `GIVE_BACK_MS`: a run that follows would otherwise start over the limit and be cut as it starts.
- */
+/** Resolves once the RSS is back under `limitMb`, or after `GIVE_BACK_MS`, so a next run starts under it. */
 export async function memoryGivenBack(
   limitMb: number,
   readRssBytes = () => Deno.memoryUsage().rss,
@@ -106,10 +76,7 @@ export interface MemoryWatch {
   stop(): void;
 }
 
-/**
- * Calls `onOver` once, with the RSS in MB, when loadlab's RSS passes `limitMb`; `readRssBytes` is
- * `Deno.memoryUsage().rss` unless a test gives its own.
- */
+/** Calls `onOver` once, with the RSS in MB, when loadlab's RSS passes `limitMb`. */
 export function watchMemory(
   limitMb: number,
   onOver: (rssMb: number) => void,
@@ -124,52 +91,36 @@ export function watchMemory(
   return { stop: () => clearInterval(timer) };
 }
 
-/**
- * The least old generation a script's own isolate gets: its module graph (k6's shims too) loads in far less.
- */
+/** The least old generation a script's own isolate gets. */
 const SCRIPT_HEAP_FLOOR_MB = 128;
-/**
- * How far past what loadlab has left its cap lets a script's isolate grow: an isolate stalled at its cap is
- * not heard from, so the stall must take loadlab past the limit for the watch to see it and end it.
- */
+/** How far past what loadlab has left a script isolate's cap lets it grow, so its stall passes the limit. */
 const SCRIPT_HEAP_PAST_MB = 64;
 
 /**
  * The old generation's cap of an isolate started now to run a script's code outside a load: what loadlab
- * has left under `limitMb` and a little more, at least the floor above. A synchronous loop that allocates
- * outgrows the watch's reads and stalls, or ends, at its cap: capped at the whole limit, a loadlab that
- * held 400 MB reached 1.07 GB past a 666 MB limit before the isolate was ended.
+ * has left under `limitMb` plus `SCRIPT_HEAP_PAST_MB`, so a loop stalls at its cap instead of outgrowing
+ * the watch's reads.
  */
 export function scriptHeapCapMb(limitMb: number, readRssBytes = () => Deno.memoryUsage().rss): number {
   const leftMb = Math.floor(limitMb - readRssBytes() / 2 ** 20);
   return Math.max(SCRIPT_HEAP_FLOOR_MB, leftMb + SCRIPT_HEAP_PAST_MB);
 }
 
-/**
- * Whether `err`, a node:worker_threads worker's error event, says its isolate ended at its heap's cap: it
- * does so when its module's evaluation reaches the cap (in a later task it stalls there instead).
- */
+/** Whether a node:worker_threads error event says its isolate's module evaluation reached its heap cap. */
 export function reachedHeapCap(err: unknown): boolean {
   return (err as { code?: unknown } | null)?.code === "ERR_WORKER_OUT_OF_MEMORY";
 }
 
-/** A watch that ends what grew loadlab past its limit: `over` resolves once that memory is given back. */
+/** A watch that ends what grew loadlab past its limit. */
 export interface MemoryCut {
-  /** The RSS in MB seen past the limit, once `end` ran and the memory was given back (or its wait passed). */
+  /** The RSS in MB seen past the limit, once `end` ran and the memory was given back. */
   over: Promise<number>;
-  /**
-   * Cuts now, as past the limit: an isolate said it reached its heap's cap (the limit) before the watch saw
-   * it.
-   */
+  /** Cuts now: an isolate reached its heap cap before the watch saw the RSS pass. */
   cut(): void;
   stop(): void;
 }
 
-/**
- * Watches loadlab's RSS while isolates that run a script's code do what no load's collector watches (its
- * import, setup(), teardown(), handleSummary): past `limitMb` it calls `end` (which terminates them) and
- * resolves `over` once their memory is given back, so what follows does not start over the limit.
- */
+/** Watches the RSS while script isolates run outside a load: past `limitMb` calls `end`. */
 export function cutPastMemoryLimit(limitMb: number, end: () => void): MemoryCut {
   let resolveOver = (_rssMb: number) => {};
   const over = new Promise<number>((resolve) => resolveOver = resolve);

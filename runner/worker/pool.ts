@@ -1,17 +1,9 @@
 /**
  * @module
- * Main-isolate side of the workers: spawns N worker isolates, waits until all are loaded, has each
- * prepare its share (generator warm-up, pre-connect pool: before t0), starts them at one common
- * instant, and resolves when every worker has finished its share; worker/collect.ts passes their
- * interval samples to one callback meanwhile (the same merge path for 1 or N workers). A failing worker
- * stops the others and rejects with a `LoadError`. A worker that does not end by its deadline (its
- * load's end, or a stop request, plus the graceful stop) with its heartbeat silent is stuck in code
- * that never yields (a session's busy loop, a capture's regexp backtracking without end): collect.ts
- * terminates it and counts what it had in flight as `unfinished`, the run is flagged
- * `incomplete: N worker(s) stuck` (`stuckWorkers`), so a run (and Ctrl-C, SIGTERM, a CI timeout)
- * always ends and the other workers' results are kept whole. Before the load, while the workers import a
- * session script (its top level) and prepare, loadlab's memory is watched too: past its limit they are
- * ended and the run fails before any load, naming memory.
+ * Main-isolate side of the workers: spawns N isolates, waits until all are loaded, has each prepare its
+ * share before t0 (generator warm-up, pre-connect), starts them at one instant and resolves when all are
+ * done; worker/collect.ts passes their samples on meanwhile and ends stuck ones. A failing worker stops
+ * the others and rejects with a `LoadError`. While workers import a session script, memory is watched too.
  */
 import { basename } from "node:path";
 import { type AttackConfig, loadBoundMs } from "../config.ts";
@@ -26,19 +18,13 @@ import { newRunCounters } from "../script/run_counters.ts";
 import { cutPastMemoryLimit, memoryGivenBack, memoryLimitMbOf, memoryPassedText } from "./memory_limit.ts";
 
 const READY_TIMEOUT_MS = 30_000;
-/**
- * Bound on a worker loading its modules: on a cold module cache with both cores busy that took over 30 s;
- * a module that fails to load is reported at once by the worker's error event, so this bounds only a hang.
- */
+/** Bound on a worker loading its modules (a cold cache on busy cores took over 30 s): only a hang hits it. */
 const START_TIMEOUT_MS = 120_000;
 /** Lead time between "start" and the first send, so every worker has received the message. */
 const START_LEAD_MS = 30;
 
-export interface PoolOptions extends WorkerSinks {
-  /**
-   * Told the common start instant (ms since the epoch) as the workers are, so callers can time the warm-up's
-   * end.
-   */
+interface PoolOptions extends WorkerSinks {
+  /** Told the common start instant (epoch ms) as the workers are, so callers can time the warm-up's end. */
   onStart?(startAtEpochMs: number): void;
   /** After the start, a way to send a steering change to every worker; null again when the load is over. */
   onSteerable?(send: ((change: SteerChange) => void) | null): void;
@@ -141,9 +127,8 @@ function stopBeforeLoad(signal: AbortSignal | undefined): { stopped: Promise<nev
 }
 
 /**
- * A promise that rejects once loadlab's memory passes `limitMb` before the load (no collector watches it
- * yet: a session script's top level, as each worker imports it, may grow it at GB/s), until disposed. The
- * workers are ended first and their memory given back; what they still say meanwhile is not heard.
+ * Rejects once loadlab's memory passes `limitMb` before the load (a script's top level may grow it at
+ * GB/s), after ending the workers and waiting for the memory; until disposed.
  */
 function memoryBeforeLoad(config: AttackConfig, workers: LoadWorker[], limitMb: number) {
   const watch = cutPastMemoryLimit(limitMb, () => {
@@ -173,11 +158,7 @@ function memoryBeforeLoad(config: AttackConfig, workers: LoadWorker[], limitMb: 
   return { cut, dispose };
 }
 
-/**
- * The start without a shared instant: as soon as possible, except for a segment, which starts on the
- * wall clock's interval grid, so shards that started apart (later runs of `run --segment`) still have
- * intervals covering the same absolute spans and merge without rounding.
- */
+/** The start without a shared instant: at once; a segment's on the wall clock's interval grid. */
 function leadStartOf(config: AttackConfig, earliestEpochMs: number): number {
   if (config.segment === undefined) return earliestEpochMs;
   return Math.ceil(earliestEpochMs / config.intervalMs) * config.intervalMs;
@@ -246,10 +227,7 @@ function allPrepared(workers: LoadWorker[], timeoutMs: number): Promise<PrepareS
   });
 }
 
-/**
- * Why the load did not start when the workers' prepare outlived its time limit: what takes that long, and the
- * fix.
- */
+/** Why the load did not start when the workers' prepare outlived its limit: what takes that long, the fix. */
 function notPreparedText(timeoutMs: number): string {
   return `load workers not prepared within ${timeoutMs / 1000} s (30 s and twice the request timeout): a ` +
     "session script's import (a top-level await), the generator warm-up or the pre-connect took longer; " +
@@ -257,10 +235,7 @@ function notPreparedText(timeoutMs: number): string {
     "no load was sent";
 }
 
-/**
- * Why the load did not start when a worker's isolate ended on its own (only a session script's
- * `Deno.exit` as the worker imports it can do that): bad input, found before any load (exit 2).
- */
+/** Why the load did not start when a worker's isolate exited on its own (a script's `Deno.exit`): exit 2. */
 const EXITED_BEFORE_LOAD = "a load worker's isolate exited before the load (Deno.exit or process.exit in " +
   "the session script's module?)";
 

@@ -1,11 +1,8 @@
 /**
  * @module
- * Entry module of a load worker isolate: announces it is ready (so module loading never eats into the
- * schedule), prepares its share on "prepare" (generator warm-up, pre-connect pool: all before t0),
- * starts it at the common start time on "start", streams interval samples, and reports its summary or
- * a failure, or that its isolate is ending on its own (a script's `Deno.exit`), on a channel a script
- * cannot post on (script/script_channel.ts), and marks a heartbeat while its event loop turns. All load
- * logic lives in `run_load.ts` (before t0) and `run_prepared.ts` (from t0).
+ * Entry module of a load worker isolate: announces it is ready, prepares its share on "prepare", starts on
+ * "start", streams samples and reports its summary, a failure or its own exit on a channel scripts cannot
+ * post on, and marks a heartbeat while its event loop turns.
  */
 /// <reference lib="deno.worker" />
 import { HEARTBEAT_MS, type MainToWorker, type WorkerToMain } from "./protocol.ts";
@@ -17,8 +14,7 @@ import { prepareLoad } from "../load/run_load.ts";
 import { knownSecrets } from "../../results/redact.ts";
 import type { LoadRun, PreparedLoad } from "../load/load_run_types.ts";
 
-// This isolate is a node:worker_threads worker (load_worker.ts): `self` and `WorkerGlobalScope` are put
-// back before any script loads.
+// A node:worker_threads worker: `self` and `WorkerGlobalScope` are put back before any script loads.
 restoreWorkerNames();
 const post = takeMainChannel<WorkerToMain>();
 let workerIndex = 0;
@@ -67,10 +63,7 @@ self.onmessage = (event: MessageEvent<MainToWorker>) => {
   }
 };
 
-/**
- * Marks the time and the sessions in progress into `heartbeat` on every turn of a timer: it stops when
- * code never yields the loop.
- */
+/** Marks the time and sessions in progress into `heartbeat` on a timer: it stops when code never yields. */
 function beatInto(heartbeat: SharedArrayBuffer): void {
   const beat = new Float64Array(heartbeat);
   const mark = () => {
@@ -81,8 +74,8 @@ function beatInto(heartbeat: SharedArrayBuffer): void {
   setInterval(mark, HEARTBEAT_MS);
 }
 
-// `Deno.exit` in a worker ends its isolate only, with no word to the main side but this event; a
-// script's `self.close()` has not even that, so it says so before closing. What was counted goes first.
+// `Deno.exit` ends the isolate with only this event to tell; a script's `self.close()` has not even that,
+// so it says so first. What was counted goes before.
 const exiting = () => {
   run?.flush();
   post({ type: "exited", workerIndex });

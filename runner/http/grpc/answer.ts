@@ -1,19 +1,9 @@
 /**
  * @module
- * A gRPC call's answer judged on its HTTP/2 stream (`GrpcAnswer`, the `StreamAnswer` of the gRPC room):
- * the head must say `content-type: application/grpc` (else the HTTP status's gRPC code, or a broken
- * answer), the DATA is read as length-prefixed messages (grpc/framing.ts) within the receive cap, and
- * the trailers (or a trailers-only head) give `grpc-status`: OK is a success, every other code a failure
- * of its own kind (`grpc UNAVAILABLE`, its `grpc-message` the message), and an answer that broke gRPC
- * (no trailers, no or a garbled `grpc-status`, a bad prefix, a compressed message without
- * `grpc-encoding`, a stream ending inside a message) `grpc-protocol`; a message past the cap
- * `grpc-too-big`. A message the server compressed with gzip (it said `grpc-encoding: gzip`) is inflated
- * and capped again by its inflated size, so a small message that inflates past the cap (a zip bomb) is
- * `grpc-too-big` too, found after at most the cap's bytes of output; one that is not gzip, or compressed
- * with an encoding loadlab does not inflate, is `grpc-protocol`. HOT PATH: one per stream slot, reset per
- * call; an uncompressed answer's messages are counted, never copied (only a gzip answer's are, to be
- * inflated); the failure texts of broken answers are constants. A server stream's first message is timed
- * (`firstMessageMs`, one clock read per call) so its latency stands beside the whole stream's.
+ * A gRPC call's answer judged on its HTTP/2 stream (`GrpcAnswer`): an `application/grpc` head, DATA as
+ * length-prefixed messages within the receive cap (gzip inflated and capped again), and `grpc-status`:
+ * OK succeeds, other codes fail under their own kind, broken answers are `grpc-protocol`, oversized ones
+ * `grpc-too-big`. HOT PATH: one per slot, reset per call; uncompressed messages are counted, never copied.
  */
 import type { ErrorKind } from "../../../results/mod.ts";
 import { GRPC_ERROR_KINDS, GRPC_STATUS_SLOTS_FROM } from "../../../results/schema/values.ts";
@@ -36,7 +26,7 @@ function knownCode(code: number): number {
 }
 
 /** The error kind of a call that ended with gRPC code `code` (1..16; another: UNKNOWN's). */
-export function grpcErrorKind(code: number): ErrorKind {
+function grpcErrorKind(code: number): ErrorKind {
   return GRPC_ERROR_KINDS[knownCode(code) + 1];
 }
 

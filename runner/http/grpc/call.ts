@@ -1,15 +1,9 @@
 /**
  * @module
- * A gRPC call as one request of the run's mix (gRPC over HTTP/2, "Requests"): `POST /pkg.Service/Method`
- * with `content-type: application/grpc`, `te: trailers`, the deadline as `grpc-timeout` (the run's
- * request timeout, so the server gives up when we do), the call's metadata as header fields (a `-bin`
- * key's value sent base64-encoded, as gRPC's libraries send binary metadata) and the message
- * length-prefixed as the body; a client-streaming or bidi call's messages all go in the body, one after
- * another, and the request stream ends after the last (the server's replies are read to its trailers).
- * With `compress: "gzip"` every message is gzip-compressed once here (a template's per call, as it is
- * filled: protobuf_template.ts), flagged compressed, and the call says `grpc-encoding: gzip` and
- * `grpc-accept-encoding: gzip` (the server may then compress its replies too). Made once before the load;
- * the HTTP/2 room then encodes it like any request (HEADERS once, the stream id patched per send).
+ * A gRPC call as one request of the run's mix: `POST /pkg.Service/Method` with `application/grpc`,
+ * `te: trailers`, the run's timeout as `grpc-timeout`, metadata as header fields (`-bin` base64) and the
+ * length-prefixed messages as the body (gzip-compressed once with `compress`). Made once before the load
+ * and encoded like any HTTP/2 request.
  */
 import type { RequestSpec } from "../../request_spec.ts";
 import { frameMessage } from "../../../grpc/framing.ts";
@@ -30,9 +24,7 @@ export interface GrpcCall {
   readonly weight?: number;
   /** Compress every message with gzip (once, here). */
   readonly compress?: "gzip";
-  /**
-   * The messages with placeholders, filled and encoded per call (protobuf_template.ts) in place of `message`.
-   */
+  /** The messages with placeholders, filled and encoded per call in place of `message`. */
   readonly template?: GrpcBodySpec;
   /** The method answers one message (not a server stream): a second one is a broken answer. */
   readonly unary?: boolean;
@@ -48,10 +40,8 @@ export const RESERVED_METADATA = new Set([
   "user-agent",
 ]);
 
-/**
- * `value` of a `-bin` metadata key as it travels: its UTF-8 bytes in base64 (padding dropped, as gRPC does).
- */
-export function binaryMetadataValue(value: string): string {
+/** A `-bin` metadata value as it travels: its UTF-8 bytes in unpadded base64, as gRPC sends it. */
+function binaryMetadataValue(value: string): string {
   let binary = "";
   for (const b of new TextEncoder().encode(value)) binary += String.fromCharCode(b);
   return btoa(binary).replace(/=+$/, "");

@@ -1,11 +1,8 @@
 /**
  * @module
- * One gRPC call as the request its connection sends (call.ts `grpcRequestSpec`), from what a user wrote:
- * the method found in the schema, the message as JSON text encoded once (a client stream's list, each in
- * order), or, with `{{ placeholders }}`, read into a template filled and encoded per call
- * (message_template.ts). A mix's call (scenarios/grpc/calls.ts) and a flow's gRPC step
- * (runner/load/grpc_steps.ts) are made here alike. What does not fit is a `GrpcSchemaError` (an unknown
- * method, compression or binary metadata with placeholders) or a `GrpcMessageError` with its path.
+ * One gRPC call as the request its connection sends, from what a user wrote: the method from the schema,
+ * the message encoded once, or with placeholders a template filled per call. A mix's call and a flow's
+ * gRPC step are made here alike; misfits are a `GrpcSchemaError` or a `GrpcMessageError` with its path.
  */
 import type { Root, Type } from "protobufjs";
 import type { RequestSpec } from "../../request_spec.ts";
@@ -17,28 +14,20 @@ import { hasPlaceholder } from "../template.ts";
 import type { GrpcBodySpec } from "../grpc_body_spec.ts";
 import { bodySpecOfText } from "./message_template.ts";
 
-/** What a call is made of. */
 export interface GrpcCallSource {
   /** `pkg.Service/Method` or `pkg.Service.Method`. */
   readonly call: string;
   /** The message as JSON text; absent: `{}` (`[]` for a client stream). */
   readonly message?: string;
   readonly metadata?: readonly (readonly [string, string])[];
-  /** Compress the messages with gzip. */
   readonly compress?: "gzip";
   /** The cap of one sent message, bytes (4 MiB unless set): a bigger one is refused before the load. */
   readonly maxSendBytes?: number;
-  /**
-   * The names a placeholder of the message may use (checked here when given; an experiment's are checked
-   * against each load's data where it is planned).
-   */
+  /** The names a placeholder may use (checked here when given). */
   readonly names?: readonly string[];
 }
 
-/**
- * The request of the call `source` names in `root`, its deadline `timeoutMs`. A client-streaming or bidi
- * method takes a JSON array, its messages sent in order (an object is one message).
- */
+/** The request of `source`'s call in `root` with deadline `timeoutMs`; streaming takes a JSON array. */
 export function grpcCallSpec(root: Root, source: GrpcCallSource, timeoutMs: number): RequestSpec {
   const method = findMethod(root, source.call);
   const text = source.message ?? (method.clientStreaming ? "[]" : "{}");
@@ -102,10 +91,7 @@ function checkSendCap(message: Uint8Array | Uint8Array[], maxBytes: number): voi
   });
 }
 
-/**
- * The problem of making the call `source` against `root`, as an issue at `path` (a message's own path
- * under it: `PATH.message.nmae`; an unknown method at `PATH.call`), or null when it fits.
- */
+/** The problem of making `source`'s call against `root`, as an issue at `path`, or null when it fits. */
 export function callIssue(
   root: Root,
   source: GrpcCallSource,

@@ -1,10 +1,7 @@
 /**
  * @module
- * A gRPC message given as JSON (protobuf's proto3 JSON mapping: lowerCamelCase or proto field names, 64-bit
- * integers as strings or numbers, bytes as base64, enums by name, well-known types in their JSON forms),
- * checked against its type and encoded to protobuf bytes once, before the load. A member the type has no
- * field for, or a value of the wrong kind, is a `GrpcMessageError` naming its path in the JSON
- * (`message.detail.ids[1]`) and what the type expects there.
+ * A gRPC message given as proto3 JSON, checked against its type and encoded once before the load. An
+ * unknown member or a wrong kind is a `GrpcMessageError` naming its JSON path and what the type expects.
  */
 import protobuf from "protobufjs";
 import protojson from "protobufjs/ext/protojson.js";
@@ -20,10 +17,7 @@ export class GrpcMessageError extends Error {
 /** Type URLs whose JSON form is not an object of fields (protobuf's well-known types). */
 const WELL_KNOWN = /^\.google\.protobuf\./;
 
-/**
- * The writer every encoding here goes through, reused (encoding is synchronous): a fresh one takes a
- * 128-byte Node Buffer from a pool each time, which costs a session script's per-call encoding microseconds.
- */
+/** The one reused writer (encoding is synchronous): a fresh one takes a pooled 128-byte Buffer each time. */
 let writer = new protobuf.Writer();
 /** A writer grown past this by a big message is dropped after it, not kept. */
 const KEPT_WRITER_BYTES = 64 * 1024;

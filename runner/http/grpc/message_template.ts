@@ -1,13 +1,9 @@
 /**
  * @module
  * A gRPC message with `{{ placeholders }}` read against its type once, before the load, into the plain
- * `GrpcBodySpec` the workers fill per call (runner/http/protobuf_template.ts). The JSON is parsed here,
- * never per call: every field without a placeholder is encoded now (message.ts, so it is checked as a
- * fixed message is), each field with one becomes a slot of its field's kind, a nested message with one
- * becomes a nested template. A placeholder may stand as a JSON value unquoted (`{"count": {{ n }}}`, as
- * in an HTTP body) or inside a string. What cannot fit whatever the values are is a `GrpcMessageError`
- * naming its path: a field the type does not have, a placeholder where a message is expected, in a map
- * or in a well-known type (their JSON forms are not fields), or a name no data column or capture gives.
+ * `GrpcBodySpec` workers fill per call: fixed fields encoded now, each placeholder a slot of its field's
+ * kind. What cannot fit whatever the values is a `GrpcMessageError` naming its path (an unknown field or
+ * name, a placeholder for a message, a map or a well-known type).
  */
 import protobuf from "protobufjs";
 import type { GrpcBodySpec, GrpcMessageSpec, GrpcSlotKind, GrpcSlotSpec } from "../grpc_body_spec.ts";
@@ -32,19 +28,13 @@ const SCALARS = new Set<string>([
   "double",
 ]);
 
-/**
- * Whether a message's JSON (or its text) has a whole placeholder anywhere: a stray `{{` without its
- * `}}` is the value's own text, checked against its field before the load like any other value.
- */
-export function hasMessagePlaceholder(json: unknown): boolean {
+/** Whether a message's JSON has a whole placeholder anywhere (a stray `{{` is the value's own text). */
+function hasMessagePlaceholder(json: unknown): boolean {
   const text = typeof json === "string" ? json : JSON.stringify(json) ?? "";
   return hasPlaceholder(text) && placeholdersOf(text).length > 0;
 }
 
-/**
- * The text of `-b` with placeholders written as JSON values quoted, so it parses: `{"n": {{ n }}}` is
- * `{"n": "{{ n }}"}` (a slot reads its text as its field's kind either way).
- */
+/** The text of `-b` with placeholders written as JSON values quoted, so it parses. */
 export function quotePlaceholders(text: string): string {
   let out = "", inString = false;
   for (let k = 0; k < text.length; k++) {
@@ -66,11 +56,7 @@ export function quotePlaceholders(text: string): string {
   return out;
 }
 
-/**
- * The call's messages as a template: `json` is one message, or a client stream's list (each at
- * `message[k]`); `names`, when given, are the values a placeholder may name (else any name passes, to be
- * checked against the load's data where it is planned).
- */
+/** The call's messages as a template (one message, or a client stream's list); `names` the ones allowed. */
 export function bodySpecOf(
   type: protobuf.Type,
   json: unknown,

@@ -1,26 +1,19 @@
 /**
  * @module
- * protobufjs's schema building made linear in the schema's size, by wraps of its prototypes (imported once,
- * for their effect, by schema.ts). Unwrapped, a message of n fields cost n^2 (20,000 fields parsed in 100 s:
- * each add rebuilt the message's fields by id; 5,000 oneofs: 2 s, 20,000: over a minute), n reserved
- * entries beside n fields n^2, and n extensions declared before the messages more than n^2 (5,000 of each:
- * 27 s: each message added retried every waiting extension, each failed retry a walk of the schema).
+ * protobufjs's schema building made linear in the schema's size, by wraps of its prototypes (imported for
+ * effect by schema.ts). Unwrapped, n fields, n reserved entries or n early extensions cost n^2 or more
+ * (20,000 fields parsed in 100 s).
  */
 import protobuf from "protobufjs";
 
 // deno-lint-ignore no-explicit-any
 type Any = any;
 
-/**
- * Each field added to a message goes into its fields by id, which protobufjs would rebuild after every add
- * (of a field, or of a oneof, whose fields come as adds of their own).
- */
+/** Each field added goes into the message's fields by id, which protobufjs would rebuild after every add. */
 function addFieldsInLinearTime(): void {
   const type = protobuf.Type.prototype as Any;
   const add = type.add;
-  /**
-   * A message's fields by id as its last field add left them (a oneof's add clears them after its fields').
-   */
+  /** A message's fields by id as its last add left them (a oneof's add clears them after its fields'). */
   const kept = new WeakMap<object, Record<number, protobuf.Field>>();
   type.add = function (this: Any, object: protobuf.ReflectionObject) {
     if (!(object instanceof protobuf.Field && object.extend === undefined)) {
@@ -47,10 +40,7 @@ interface Reserved {
   names: Set<string>;
 }
 
-/**
- * Whether an id or a name is reserved, from sets of the list's entries (protobufjs scans the whole list for
- * each field added: a message of n reserved entries and n fields cost n^2).
- */
+/** Whether an id or a name is reserved, from sets (protobufjs scans the whole list per field added). */
 function checkReservedInLinearTime(): void {
   const namespace = protobuf.Namespace as Any;
   const read = new WeakMap<object, Reserved>();
@@ -74,10 +64,7 @@ function checkReservedInLinearTime(): void {
     list ? of(list).names.has(name) : false;
 }
 
-/**
- * Adds extension `field` to the message it extends, if the look-up finds it (as protobufjs's own retry
- * does, a sister field of the extension's full name); false when it is not there yet.
- */
+/** Adds extension `field` to the message it extends, if the look-up finds it; false when not there yet. */
 function extend(field: protobuf.Field): boolean {
   const extended = field.parent!.lookup(field.extend!) as Any;
   if (!extended) return false;
@@ -99,12 +86,7 @@ function extend(field: protobuf.Field): boolean {
 /** The last part of a dotted name (`Later` of `.big.Later`): the name of the message it can be. */
 const lastPart = (name: string) => name.slice(name.lastIndexOf(".") + 1);
 
-/**
- * A message added retries only the extensions waiting for a message of its name (protobufjs retries every
- * waiting one), found by an index of the root's. One retried and handled is marked; the root's list drops
- * the marked ones before it judges what is left unresolvable. An extension of a name nothing in the root
- * has yet waits at once, as protobufjs's look-up (a walk of the schema) would find.
- */
+/** A message added retries only the extensions waiting for its name (protobufjs retries them all). */
 function retryExtensionsByName(): void {
   const root = protobuf.Root.prototype as Any;
   const handleAdd = root._handleAdd;

@@ -1,12 +1,8 @@
 /**
  * @module
- * A gRPC run whose schema is the server's (`grpc.reflect`, an experiment's `grpc: { reflect: true }`): the
- * target's reflection service (v1, else v1alpha) is asked once, when the run starts (the target is up
- * then, which it may not be when the file is read), before any worker. The schema becomes the run's
- * `grpc.schema` (a FileDescriptorSet's bytes, what the flows' gRPC steps call by), and the section's call,
- * if it names one, the run's request mix (call_spec.ts, a template when its message has placeholders). A
- * server without reflection, an unknown method or a message that does not fit is a `ConfigError` at its
- * path (exit 2), the load not started.
+ * A gRPC run whose schema is the server's (`grpc.reflect`): reflection is asked once as the run starts,
+ * the schema becomes `grpc.schema` and the section's call the request mix. A failure is a `ConfigError`
+ * at its path (exit 2) before any load.
  */
 import protobuf from "protobufjs";
 import "protobufjs/ext/descriptor/index.js";

@@ -1,11 +1,8 @@
 /**
  * @module
- * A gRPC server's schema by its reflection service (grpc.reflection.v1, else v1alpha when the server has
- * only the older one), as ghz's and grpcurl's `--reflect` ask it: one call lists the services, a second
- * asks for the file of each (the server adds the files they depend on), and the files gathered make a
- * FileDescriptorSet read like a protoset (schema.ts). A one-off client on node:http2, not the engine: setup
- * code (before the load, or once per worker isolate for a k6 script's `connect(addr, { reflect: true })`),
- * bounded by `timeoutMs`.
+ * A gRPC server's schema by its reflection service (v1, else v1alpha), as ghz's `--reflect`: services
+ * listed, each one's file asked (with its dependencies), gathered into a FileDescriptorSet. A one-off
+ * node:http2 client for setup, bounded by `timeoutMs`.
  */
 import http2 from "node:http2";
 import { readFileSync } from "node:fs";

@@ -1,12 +1,8 @@
 /**
  * @module
- * The schema of a gRPC run, three ways as ghz takes it: a `.proto` file (its imports found beside it, then
- * in the import paths, then among protobuf's well-known types), a protoset (a compiled FileDescriptorSet,
- * `protoc --descriptor_set_out --include_imports`), or what the server's reflection answered (reflection.ts,
- * which hands over the same FileDescriptorProtos). The call named `pkg.Service/Method` (or ghz's
- * `pkg.Service.Method`) is found in it, or `GrpcSchemaError` names the services, or the service's methods,
- * that exist. Setup code: read once before the load (by scenarios/ for runs), or once per worker (a session
- * script's `export const grpc`, a k6 script's `client.load`).
+ * The schema of a gRPC run, three ways as ghz takes it: a `.proto` file with its imports, a protoset, or
+ * the server's reflection answer. The call named `pkg.Service/Method` (or `pkg.Service.Method`) is found
+ * in it, or `GrpcSchemaError` names what exists. Setup code, read once before the load or once per worker.
  */
 import protobuf from "protobufjs";
 import "protobufjs/ext/descriptor/index.js";
@@ -37,10 +33,8 @@ export interface GrpcMethod {
 export const MAX_SCHEMA_BYTES = 16 * 2 ** 20;
 
 /**
- * `file` and what it imports, looked up beside the importing file, then in `importPaths` (protoc's `-I`); an
- * import by an absolute path or through `..` is refused, as protoc refuses it.
- * Each file is checked to be a regular file under MAX_SCHEMA_BYTES before protobufjs reads it: a device or
- * a FIFO (`/dev/zero`) would be read forever.
+ * `file` and its imports, looked up beside the importer, then in `importPaths` (protoc's `-I`); absolute
+ * and `..` imports are refused as protoc does. Each is checked a regular file under MAX_SCHEMA_BYTES first.
  */
 export function loadProtoFile(file: string, importPaths: readonly string[] = []): protobuf.Root {
   const root = new protobuf.Root();
@@ -104,7 +98,6 @@ export function rootOfDescriptorSet(bytes: Uint8Array, what: string): protobuf.R
   }
 }
 
-/** A protoset file as a schema. */
 export function loadProtoset(file: string): protobuf.Root {
   let bytes: Uint8Array;
   try {
@@ -119,7 +112,7 @@ export function loadProtoset(file: string): protobuf.Root {
 }
 
 /** Every service of `root`, by full name without the leading dot. */
-export function servicesOf(root: protobuf.Root): protobuf.Service[] {
+function servicesOf(root: protobuf.Root): protobuf.Service[] {
   const found: protobuf.Service[] = [];
   const walk = (ns: protobuf.NamespaceBase) => {
     for (const child of ns.nestedArray) {

@@ -1,13 +1,9 @@
 /**
  * @module
- * One keep-alive HTTP/1.1 connection of the load generator: h1/connection_io.ts's socket side (dial,
- * un-awaited writes, reads into one reused buffer, inline chains of exchanges) with the response side
- * filled in. HOT PATH: the byte-scanning parser finds where each response ends in the bytes read, and
- * each one is recorded into the worker's recorder; nothing is allocated per response. Failures are
- * counted by kind, never thrown: a timeout (the watchdog's abort), a failed write or read, a connection
- * closed early, a response that does not parse, bytes nobody asked for. A flow step that captures,
- * checks or keeps cookies asks (`prepareStep`) for its response's bytes to be kept (the head, or head
- * and body, kept_bytes.ts); every other exchange keeps none.
+ * One keep-alive HTTP/1.1 load connection: connection_io.ts's socket side with the response side filled
+ * in. HOT PATH: the byte-scanning parser finds each response's end in the bytes read and it is recorded,
+ * nothing allocated. Failures are counted by kind, never thrown. A flow step that captures, checks or keeps
+ * cookies asks (`prepareStep`) for its response's bytes to be kept; every other exchange keeps none.
  */
 import type { ErrorKind } from "../../../results/mod.ts";
 import {
@@ -40,11 +36,7 @@ export class Connection extends ConnectionIo implements StepConnection {
   /** Bytes read in the exchange in progress: a timeout says how much of the response had come. */
   #arrivedBytes = 0;
 
-  /**
-   * For a flow step that captures, checks or keeps cookies: the values of its placeholders, a Cookie
-   * line, what of its response to keep (0 nothing: the usual path; 1 the head; 2 head and body), and
-   * at most how many bytes of it.
-   */
+  /** For a flow step that keeps its response: values, a Cookie line, what to keep (0-2) and its cap. */
   prepareStep(
     values: ReadonlyArray<Uint8Array>,
     extraHead: Uint8Array | null,
@@ -73,9 +65,7 @@ export class Connection extends ConnectionIo implements StepConnection {
     return new KeptResponse(this.#kept.view());
   }
 
-  /**
-   * The last response's kept bytes as received (a session script copies them); valid until the next exchange.
-   */
+  /** The last response's kept bytes as received; valid until the next exchange. */
   keptBytes(): Uint8Array {
     return this.#kept.view();
   }
@@ -91,10 +81,7 @@ export class Connection extends ConnectionIo implements StepConnection {
     this.#arrivedBytes = 0;
   }
 
-  /**
-   * Counts the exchange's unanswered requests as `unfinished` (the graceful stop ended with it still
-   * waiting). Call before `stopping` is set and the socket closed (failures after that are not counted).
-   */
+  /** Counts unanswered requests as `unfinished`; call before `stopping` is set and the socket closed. */
   countUnfinished(nowMs: number): void {
     if (!this.active) return;
     if (!this.shared.stopping) this.shared.recorder.unfinished(nowMs, this.depth - this.done);
@@ -106,8 +93,7 @@ export class Connection extends ConnectionIo implements StepConnection {
     const depth = this.depth;
     const parser = this.#parser;
     if (n === null) {
-      // The response in progress was cut short (or, when framed by the close, is complete); any after it
-      // never began.
+      // The response in progress was cut short (or is complete, framed by the close); later ones never began.
       if (parser.completesAtEof()) {
         this.#complete(nowMs);
         this.done++;
@@ -139,8 +125,7 @@ export class Connection extends ConnectionIo implements StepConnection {
         return this.#abortCounted();
       }
       if (end < n && this.done + 1 === depth && parser.keepAlive && !emptyLines(buf, end, n)) {
-        // Bytes nobody asked for (a body longer than its Content-Length): the stream is out of step,
-        // so the next response could not be told apart from them. Count it once and start afresh.
+        // Bytes nobody asked for: the stream is out of step, so count it once and start afresh.
         this.#countFailed(nowMs, "parse", UNSOLICITED, 1);
         return this.#abortCounted();
       }
@@ -212,10 +197,7 @@ export class Connection extends ConnectionIo implements StepConnection {
   }
 }
 
-/**
- * Whether buf[from, to) is only a few empty lines (CRLF or LF): what a server may send between responses,
- * which the next response's parse would skip anyway (http1/head_lines.ts), so not unsolicited bytes.
- */
+/** Whether buf[from, to) is only empty lines, which a server may send between responses: not unsolicited. */
 function emptyLines(buf: Uint8Array, from: number, to: number): boolean {
   if (to - from > 2 * MAX_EMPTY_LINES) return false;
   for (let k = from; k < to; k++) if (buf[k] !== 10 && buf[k] !== 13) return false;

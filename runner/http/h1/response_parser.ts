@@ -1,11 +1,8 @@
 /**
  * @module
- * The load generator's response parser: the shared HTTP/1.1 framing (http1/message_framer.ts, the same
- * rule book the balancer forwards by) configured for a user agent. It keeps only the facts the generator
- * needs (status, where each response ends, keep-alive), allocates nothing per response and holds no bytes
- * between reads, so any split of the stream gives the same outcome. The head (status line, fields,
- * interim 1xx heads; then each chunk-size line and the trailer section) may take at most `maxHeadBytes`,
- * so a 1 MiB header line costs nothing but a parse error naming the cap.
+ * The load generator's response parser: the shared HTTP/1.1 framing configured for a user agent, keeping
+ * only status, response ends and keep-alive, allocating nothing and holding no bytes between reads. A head
+ * past `maxHeadBytes` is a parse error naming the cap.
  */
 import { MessageFramer } from "../../../http1/message_framer.ts";
 

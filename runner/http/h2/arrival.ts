@@ -1,18 +1,13 @@
 /**
  * @module
- * HTTP/2 with `connection: per-arrival` (Artillery's virtual users, k6's new connection per iteration):
- * each arrival dials an h2 connection of its own (TLS with ALPN `h2`, or the h2c preface), exchanges
- * SETTINGS, sends its one request on stream 1 and, once answered, ends the connection with GOAWAY and a
- * close. A lane (`H2ArrivalConnection`) is what the executors hold, shaped like an HTTP/1.1
- * `Connection`; each arrival on it gets a fresh `H2Connection` and its one `H2Slot`, so the connect, the
- * TLS handshake, the latency from the intended send time and the errors by kind are counted by the same
- * code as a kept-alive h2 connection's, and a new connection per arrival is never counted as a reconnect
- * (a session's dialer counts every dial after its first as one). The session object per arrival (its
- * input and output buffers) is the price of that; an arrival already pays a connect and a handshake.
+ * HTTP/2 with `connection: per-arrival`: each arrival dials an h2 connection of its own, sends its request
+ * on stream 1 and, once answered, ends with GOAWAY and a close. A lane (`H2ArrivalConnection`) gives each
+ * arrival a fresh `H2Connection` and `H2Slot`, so it is counted by the same code as a kept-alive one, and
+ * never as a reconnect.
  */
 import { GOAWAY_BYTES, NO_ERROR, writeGoaway } from "../../../http2/frames.ts";
 import type { ConnectionShared, NextExchange, StepConnection, StepRequest } from "../load_connection.ts";
-import { cookieValueOf, H2Slot } from "./slot.ts";
+import { H2Slot } from "./slot.ts";
 import { H2Connection } from "./connection.ts";
 import type { EncodedRequest } from "../request.ts";
 import type { H2Run } from "./stream.ts";
@@ -92,11 +87,7 @@ export class H2ArrivalConnection implements StepConnection {
     return this.#current().exchange(intendedMs, 1);
   }
 
-  /**
-   * A flow step (H2Slot `exchangeStep`): a session's steps go one after another as streams 1, 3, ... of
-   * the arrival's one connection, which `release` ends after its last step. `answer`: the step's own
-   * judge of its answer (a session script's gRPC call), else the run's.
-   */
+  /** A flow step: a session's steps go as streams 1, 3, ... of the arrival's one connection. */
   exchangeStep(
     intendedMs: number,
     request: H2Request,
@@ -116,17 +107,9 @@ export class H2ArrivalConnection implements StepConnection {
     values: ReadonlyArray<Uint8Array>,
     cookieLine: Uint8Array | null,
   ): Promise<number> {
-    return this.exchangeStep(
-      sendMs,
-      step.h2!,
-      values,
-      cookieValueOf(cookieLine),
-      step.keep,
-      step.maxKeptBytes,
-    );
+    return this.#current().sendStep(sendMs, step, values, cookieLine);
   }
 
-  /** What the last kept step kept. */
   keptResponse(): H2KeptResponse {
     return this.#current().keptResponse();
   }
@@ -144,13 +127,7 @@ export class H2ArrivalConnection implements StepConnection {
     return slot;
   }
 
-  /**
-   * The arrival is answered: GOAWAY (NO_ERROR, last stream id 0: we refuse server push, so the server
-   * started no stream we acted on), then the close. RFC 9113 section 6.8: an endpoint SHOULD send GOAWAY
-   * before closing a connection, so the server knows no stream was left half processed, as a browser
-   * closing its tab does; with every stream closed it is the graceful shutdown, nothing counted on
-   * either side. A connection that never opened (a failed connect, counted) just ends.
-   */
+  /** The arrival is answered: GOAWAY (NO_ERROR, last stream 0) then the close (RFC 9113 6.8). */
   release(): void {
     const slot = this.#slot;
     if (slot === null) return;
@@ -164,9 +141,7 @@ export class H2ArrivalConnection implements StepConnection {
     slot.release();
   }
 
-  /**
-   * Shutdown closes the connection (streams in flight counted unless stopping); a timeout cancels the stream.
-   */
+  /** Shutdown closes the connection (streams counted unless stopping); a timeout cancels the stream. */
   abort(): void {
     const slot = this.#slot;
     if (slot === null) return;

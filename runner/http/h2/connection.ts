@@ -1,20 +1,9 @@
 /**
  * @module
- * One HTTP/2 connection of the load generator (RFC 9113), `H2Connection`: the session object of the h2
- * room, made of small parts it owns: the output (output.ts), the streams (stream_table.ts), the frame
- * reader (frame_reader.ts) with the header blocks (header_blocks.ts) and the control frames
- * (control_frames.ts). It keeps the socket side itself: the connect (transport/dial.ts's), the preface
- * and our SETTINGS, the input buffer and the read of it, and how the connection ends (a protocol error
- * of the peer's, a socket failure, GOAWAY's reconnect, shutdown). The socket is any transport of
- * transport/transport.ts: with the inline contract (epoll) the pump hands read bytes to the frame reader
- * by callback, elsewhere one read loop does; either way every frame is handled in the turn its bytes
- * arrived, and a stream's end starts the closed loop's next request from there (`H2Stream.ended`), so a
- * chain of requests costs no promise. HOT PATH: frames are read in place from one reused input buffer,
- * and what they queue is written once per turn. MEMORY: an inline read lands in one buffer shared by
- * every connection of the isolate, and a connection keeps only the partial frame a read ends in (grown
- * on demand, dropped once a read completes it), so a connection between responses holds no input
- * buffer. Everything the peer does wrong is counted by kind, never thrown. The parts reach the connection
- * through `H2Core` (core.ts).
+ * One HTTP/2 connection of the load generator (RFC 9113); its output, streams, frame reader and header
+ * blocks reach it through `H2Core`. Every frame is handled in the turn its bytes arrive, and a stream's end
+ * starts a closed loop's next request there. HOT PATH: frames read in place, output written once per turn;
+ * inline reads share one buffer. The peer's errors are counted by kind, never thrown.
  */
 import type { ErrorKind } from "../../../results/mod.ts";
 import {
@@ -54,10 +43,7 @@ import {
 import { nextTurn } from "../../load/clock.ts";
 import { copyBytes } from "../../../system/copy_bytes.ts";
 
-/**
- * Input buffer: room for a few frames of the largest size we allow (16 KiB, never raised); what a read
- * leaves of a frame moves to the front, so a frame always fits.
- */
+/** Input buffer: a few frames of the largest size we allow (16 KiB); a partial frame moves to the front. */
 const IN_BYTES = 64 * 1024;
 /** The largest partial frame a read can leave: a header and the most payload we allow. */
 const PARTIAL_MAX_BYTES = FRAME_HEADER_BYTES + MAX_FRAME_IN;
@@ -65,10 +51,8 @@ const PARTIAL_MAX_BYTES = FRAME_HEADER_BYTES + MAX_FRAME_IN;
 const PARTIAL_FIRST_BYTES = 1024;
 const EMPTY = new Uint8Array(0);
 /**
- * The input buffer of every inline connection of this isolate: the pump reads into it and hands the
- * bytes to `#batch` in the same call, whose frames keep no view of them (header blocks and kept bodies
- * are copied), so one buffer serves them all. A promise read is handled a turn later, after other
- * reads, so such a connection keeps a buffer of its own.
+ * The input buffer of every inline connection of this isolate: frames keep no view of it, so one serves
+ * all. A promise read is handled a turn later, so such a connection keeps its own.
  */
 const SHARED_IN = new Uint8Array(IN_BYTES);
 
@@ -85,7 +69,6 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
   decoder = new HpackDecoder();
   peer = new PeerSettings();
   gotSettings = false;
-  /** The error code of the peer's last GOAWAY (-1: none), named when the connection then ends. */
   goawayCode = -1;
   /**
    * The lane's other connection: after a GOAWAY, new and refused requests go to it while this one drains,
@@ -95,11 +78,7 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
   /** A GOAWAY handed this connection's requests to `partner`; it drains, then closes. */
   handedOver = false;
 
-  /**
-   * Frames to send, written once per batch (h2/output.ts). The connection is the output's owner and its
-   * socket's inline reader itself (the methods below), not objects of closures: a crowd's connection
-   * held seven closures and two objects for them, about 500 octets.
-   */
+  /** Frames to send, written once per batch; the connection is the output's owner (no closures). */
   readonly output: H2Output = new H2Output(this);
 
   /** The streams: open by id, waiting, blocked by the windows, ids and how the last ones closed. */
@@ -122,18 +101,15 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
     this.#frames = new FrameReader(this, this.streams, this.#heads, new ControlFrames(this, this.streams));
   }
 
-  /** H2OutputOwner: the socket now, and its inline side. */
   socket(): TransportConn | null {
     return this.#sock;
   }
   inline(): InlineConn | null {
     return this.#inline;
   }
-  /** H2OutputOwner: a write failed. */
   writeFailed(err: unknown): void {
     this.#socketFailed(err, "write");
   }
-  /** H2OutputOwner: the server stopped reading. */
   overflowed(): void {
     this.fail(
       "h2-protocol",
@@ -150,10 +126,7 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
     this.#socketFailed(err, "read");
     return this.#takeSettled();
   }
-  /**
-   * InlineReader: the pump drained the socket: one write for every frame the reads since the last one
-   * queued (over TLS one SSL_write, one record, instead of one per record read).
-   */
+  /** InlineReader: the socket is drained; one write for all frames queued since (one TLS record). */
   onDrained(): void {
     this.output.flush();
   }
@@ -162,7 +135,6 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
     return this.#sock !== null;
   }
 
-  /** Most streams open at once on this connection (results: per-connection stream counts). */
   get maxOpenStreams(): number {
     return this.streams.maxOpenStreams;
   }
@@ -178,7 +150,6 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
     return this.#opening;
   }
 
-  /** Aborts a connect under way (shutdown). */
   abortConnect(): void {
     this.#dialer.abort();
   }
@@ -298,10 +269,7 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
     copyBytes(this.#own, 0, input, from, left);
   }
 
-  /**
-   * A connection error of ours (the peer broke the protocol): GOAWAY with `errorCode`, then every
-   * stream in flight counted under `kind` and the socket closed.
-   */
+  /** A connection error of ours: GOAWAY with `errorCode`, streams counted under `kind`, socket closed. */
   protocolError(errorCode: number, message: string, nowMs: number): void {
     if (this.#sock === null) return;
     const at = this.output.reserve(GOAWAY_BYTES);
@@ -327,11 +295,9 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
   }
 
   /**
-   * Closes the socket; streams in flight are counted under `kind`, and so are the ones waiting on this
-   * connection (for its SETTINGS, or room under its stream limit): the load model started them, so each
-   * ends once, counted. A stream the server refused unprocessed (GOAWAY, REFUSED_STREAM; counted as
-   * retried, not as failed) goes again on a new connection, as it would have had this one ended gracefully.
-   * A connect that failed (counted once by the dialer) and a run that is stopping count nothing more.
+   * Closes the socket; every stream in flight or waiting counts once under `kind`, except one the server
+   * refused unprocessed, which goes again on a new connection. After a failed connect or at the stop,
+   * nothing more is counted.
    */
   fail(kind: ErrorKind, message: string, nowMs: number): void {
     const wasOpen = this.#close();
@@ -360,10 +326,6 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
     if (streams.pending.length > 0) this.reconnect();
   }
 
-  /**
-   * After GOAWAY, once its last stream ended: the streams waiting go to the partner when this connection
-   * handed over, else on a new connection of its own.
-   */
   reconnect(): void {
     this.#close();
     if (this.handedOver) this.#passOn();
@@ -408,7 +370,6 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
     });
   }
 
-  /** Closes the socket (shutdown, or a slot's own close); true when it was open. */
   #close(): boolean {
     const sock = this.#sock;
     if (sock === null) return false;

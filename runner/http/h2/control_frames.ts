@@ -1,9 +1,7 @@
 /**
  * @module
- * The control frames an HTTP/2 client receives that change the connection (RFC 9113 sections 6.5, 6.8,
- * 6.9): SETTINGS (validated, applied, acknowledged), WINDOW_UPDATE (the peer's windows for request bodies)
- * and GOAWAY (the streams it refused go again on a new connection, counted as retried). One part of
- * connection.ts `H2Connection`, called by the frame reader (frame_reader.ts).
+ * The control frames an HTTP/2 client receives that change the connection (RFC 9113 6.5, 6.8, 6.9):
+ * SETTINGS, WINDOW_UPDATE and GOAWAY. Called by the frame reader.
  */
 import {
   applySettings,
@@ -107,12 +105,7 @@ export class ControlFrames {
     for (const stream of blocked) streams.sendBody(stream);
   }
 
-  /**
-   * GOAWAY: streams above `lastId` were not processed; they go again at once on a new connection, each
-   * counted as `retried` (a server ending a connection after its N requests is healthy): the request
-   * counts once, as the outcome of its re-send. One refused past its re-sends counts as `goaway`. The
-   * streams up to `lastId` complete here; new requests go to the new connection meanwhile.
-   */
+  /** GOAWAY: streams above `lastId` go again on a new connection, counted `retried`. */
   goaway(lastId: number, code: number, nowMs: number): void {
     const core = this.#core;
     const streams = this.#streams;

@@ -1,10 +1,7 @@
 /**
  * @module
- * What the parts of an HTTP/2 connection reach of the connection that owns them (`H2Core`, met by
- * connection.ts `H2Connection`): its worker-wide parts, the per-connection state the peer sets (its
- * SETTINGS, the HPACK decoder's table), the output, and the ways a connection ends. Types only, so the
- * stream table, the header blocks, the control frames and the frame reader depend on this shape and
- * not on the connection's file (which imports them all).
+ * What the parts of an HTTP/2 connection reach of their connection (`H2Core`): shared parts, the peer's
+ * settings and HPACK table, the output, and the ways it ends. Types only, so no part imports the connection.
  */
 import type { PeerSettings } from "../../../http2/frames.ts";
 import type { HpackDecoder } from "../../../http2/hpack/decoder.ts";
@@ -17,7 +14,6 @@ export interface H2Core {
   readonly id: number;
   readonly shared: ConnectionShared;
   readonly run: H2Run;
-  /** Frames to send, written once per batch. */
   readonly output: H2Output;
   /** The peer's SETTINGS (a new object per connection). */
   readonly peer: PeerSettings;

@@ -1,13 +1,9 @@
 /**
  * @module
- * The frames an HTTP/2 client receives, read in place (RFC 9113 section 6): one part of connection.ts
- * `H2Connection`, which hands it the complete frames of each read. Each frame in the input buffer is
- * read by its header fields (http2/frames.ts) and acted on: responses end on END_STREAM, heads go to the
- * header blocks (header_blocks.ts), SETTINGS, WINDOW_UPDATE and GOAWAY to the control frames
- * (control_frames.ts), PING is answered, our windows reopened with WINDOW_UPDATE as DATA is consumed,
- * RST_STREAM ends its stream, and frames on streams that are idle or closed are judged by how the stream
- * closed (RFC 9113 5.1). A frame that breaks the protocol ends the connection with GOAWAY and counts
- * `h2-protocol`. HOT PATH: one switch per frame; the parts it calls are fields read once each.
+ * The frames an HTTP/2 client receives, read in place (RFC 9113 section 6) from each read's complete
+ * frames: heads go to header_blocks.ts, SETTINGS, WINDOW_UPDATE and GOAWAY to control_frames.ts, PING is
+ * answered, windows reopened as DATA is consumed, frames on closed streams judged by how they closed. A
+ * protocol violation ends the connection with GOAWAY, counted `h2-protocol`. HOT PATH: one switch per frame.
  */
 import {
   CANCEL,
@@ -76,7 +72,6 @@ export class FrameReader {
     this.#control = control;
   }
 
-  /** A fresh connection: nothing received yet. */
   reset(): void {
     this.recvUnacked = 0;
   }
@@ -235,9 +230,8 @@ export class FrameReader {
   }
 
   /**
-   * A frame on a stream that closed (RFC 9113 5.1): after the server's END_STREAM a connection error
-   * STREAM_CLOSED, after its RST_STREAM a stream error STREAM_CLOSED (the request was counted already);
-   * after our RST_STREAM, or long closed, ignored (it may have been on its way).
+   * A frame on a closed stream (RFC 9113 5.1): after the server's END_STREAM a connection error, after its
+   * RST_STREAM a stream error; after ours, or long closed, ignored.
    */
   #afterClose(id: number, what: string, nowMs: number): boolean {
     const how = this.#streams.closedHowOf(id);
@@ -251,10 +245,7 @@ export class FrameReader {
     return true;
   }
 
-  /**
-   * HEADERS on a closed stream: decoded all the same (HPACK's table must see it), unless it ends the
-   * connection.
-   */
+  /** HEADERS on a closed stream: decoded all the same (HPACK's table must see it). */
   #closedHeaders(
     buf: Uint8Array,
     at: number,
@@ -267,10 +258,7 @@ export class FrameReader {
     return this.#heads.headers(buf, at, length, flags, id, nowMs) && this.#afterClose(id, "HEADERS", nowMs);
   }
 
-  /**
-   * A PRIORITY frame in error: a stream error on a stream in flight (counted), or on one that ended (its
-   * request counted already); an idle stream cannot be reset (RFC 9113 6.4), so the connection ends.
-   */
+  /** A PRIORITY frame in error: a stream error, or on an idle stream (RFC 9113 6.4) a connection error. */
   #badPriority(id: number, code: number, message: string, nowMs: number): boolean {
     if (this.#streams.idle(id)) return this.#core.frameError(code, `${message} (idle stream ${id})`, nowMs);
     this.#streams.resetStream(id, code);

@@ -1,15 +1,9 @@
 /**
  * @module
- * The response heads an HTTP/2 connection receives (RFC 9113 sections 4.3, 6.2, 6.10): HEADERS frames
- * and the CONTINUATION frames that go on with a split header block, assembled (bounded by
- * `maxHeaderBytes` and by its number of frames) and decoded by the connection's HPACK decoder, always
- * (HPACK's table must see every block) and for the status only, which then goes on the stream, unless a
- * flow step keeps the head (kept.ts: its fields come by the decoder's `onField`); END_STREAM on the head
- * ends it. Interim (1xx) heads may come first, trailers last. A malformed response (RFC 9113 8.1.1: a
- * field the decoder finds malformed, no `:status`, a request or unknown pseudo-header, a 101, trailers
- * with a pseudo-header or without END_STREAM) is a stream error, counted `h2-protocol`; the connection
- * goes on, as the decoder read the whole block. One part of connection.ts `H2Connection`, called by the
- * frame reader (frame_reader.ts) for HEADERS and CONTINUATION.
+ * The response heads an HTTP/2 connection receives (RFC 9113 4.3, 6.2, 6.10): HEADERS and CONTINUATION
+ * frames assembled (bounded in bytes and frames) and always decoded by the connection's HPACK decoder (its
+ * table must see every block), for the status only unless a flow step keeps the head. A malformed response
+ * (8.1.1) is a stream error counted `h2-protocol`; the connection goes on.
  */
 import {
   COMPRESSION_ERROR,
@@ -32,18 +26,14 @@ import type { H2Stream } from "./stream.ts";
 export const SHORT_OF_LENGTH = "a response ended short of its content-length";
 export const PAST_LENGTH = "DATA beyond the response's content-length";
 /**
- * CONTINUATION frames one header block may take (nghttp2's default), or as many as `maxHeaderBytes` needs
- * at the largest frame we allow: bytes alone do not bound a block, as empty CONTINUATION frames add none
- * and would keep a connection mid-block for ever (the 2024 CONTINUATION flood).
+ * CONTINUATION frames one block may take (nghttp2's default), or as many as `maxHeaderBytes` needs: empty
+ * CONTINUATION frames add no bytes and would keep a connection mid-block for ever (the CONTINUATION flood).
  */
 const MIN_CONTINUATIONS = 8;
 const MAX_FRAME_BYTES = 16_384;
 
 export class HeaderBlocks {
-  /**
-   * Header block of a HEADERS frame continued by CONTINUATION frames, at most `maxHeaderBytes`; made on
-   * the first such block (most servers never split one).
-   */
+  /** A block continued by CONTINUATION frames, at most `maxHeaderBytes`; made on the first such block. */
   headerBlock: Uint8Array = EMPTY;
   headerBlockLength = 0;
   /** Stream of the header block being continued (0: none), and whether its HEADERS ended the stream. */
@@ -63,7 +53,6 @@ export class HeaderBlocks {
     this.#byId = streams.byId;
   }
 
-  /** A fresh connection: no block being continued. */
   reset(): void {
     this.continuing = 0;
   }
@@ -164,8 +153,7 @@ export class HeaderBlocks {
     const streams = this.#streams;
     const decoder = core.decoder;
     const stream = this.#byId.get(id);
-    // A flow step that keeps the head gets its fields as they are decoded (the final head's only); an
-    // answer judged beyond HTTP (gRPC) those of every block, trailers included (both: the head to each).
+    // A step that keeps the head gets the final head's fields; a gRPC answer every block's.
     const kept = stream?.kept ?? null;
     const keepsHead = kept !== null && !kept.headDone;
     const answerFields = stream?.answer?.fields;
@@ -202,11 +190,7 @@ export class HeaderBlocks {
     return true;
   }
 
-  /**
-   * What makes a response head malformed (RFC 9113 8.1, 8.3.2), beside its fields: no `:status`, a
-   * request or unknown pseudo-header, a 101 (HTTP/2 has no upgrade), an interim head ending the stream.
-   * Constant texts: no string per response.
-   */
+  /** What makes a response head malformed (RFC 9113 8.1, 8.3.2) beside its fields; constant texts. */
   #headProblem(status: number, endStream: boolean): string | null {
     if (status === 0) return "a response without :status";
     if (this.#core.decoder.otherPseudo) return "a request or unknown pseudo-header in a response";

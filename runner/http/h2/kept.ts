@@ -1,12 +1,8 @@
 /**
  * @module
- * What an HTTP/2 stream keeps of its response for a flow step that captures, checks or keeps cookies
- * (the HTTP/1.1 connection keeps raw bytes instead, kept_bytes.ts): the final head's fields, handed
- * over by the HPACK decoder's `onField` callback (already bounded by `--max-header-bytes`: the decoder
- * refuses a header list past it), its status, and, when the step reads the body, the DATA frames'
- * bytes in one buffer that grows and is reused (kept_bytes.ts, as the HTTP/1.1 kept response). One per
- * stream slot, made on its first kept step; steps that keep nothing leave the stream's `kept` null and
- * cost one null check per frame.
+ * What an HTTP/2 stream keeps of its response for a flow step that captures, checks or keeps cookies: the
+ * final head's fields (from the HPACK decoder's `onField`, bounded by `--max-header-bytes`), its status,
+ * and the body when read. One per slot, made on its first kept step; otherwise `kept` stays null.
  */
 import { isInterim } from "../../../http1/body_framing.ts";
 import type { StepResponse } from "../kept_response.ts";
@@ -46,10 +42,7 @@ export class H2KeptResponse implements StepResponse {
     },
   };
 
-  /**
-   * The decoder's sink for a head both kept here and judged by `also` (a gRPC call's answer, which reads
-   * its content-type, and a trailers-only answer's status, from the head).
-   */
+  /** The decoder's sink for a head both kept here and judged by `also` (a gRPC answer). */
   teeTo(also: FieldBytesSink): FieldBytesSink {
     this.#also = also;
     return this.#tee;
@@ -73,19 +66,15 @@ export class H2KeptResponse implements StepResponse {
     } else this.#fields.length = 0;
   }
 
-  /**
-   * A DATA frame's payload `buf[from, to)` (padding removed); false when past the bytes kept (`limitBytes`).
-   */
+  /** A DATA frame's payload `buf[from, to)`; false when past the bytes kept (`limitBytes`). */
   data(buf: Uint8Array, from: number, to: number): boolean {
     return this.#body.append(buf, from, to, false);
   }
 
-  /** The most bytes of body kept (see `reset`). */
   get limitBytes(): number {
     return this.#body.limitBytes;
   }
 
-  /** Every value of header `name` (case-insensitive), in order. */
   headers(name: string): string[] {
     const lower = name.toLowerCase();
     const values: string[] = [];
@@ -95,16 +84,12 @@ export class H2KeptResponse implements StepResponse {
     return values;
   }
 
-  /**
-   * A copy of the response that outlives the slot's next step: the status, the final head's names (lower
-   * case) and values (UTF-8) in turn, the body kept.
-   */
+  /** A copy of the response that outlives the slot's next step: status, head fields in turn, body. */
   snapshot(): { status: number; fields: string[]; body: Uint8Array } {
     const fields = this.#fields.map((f, k) => k % 2 === 0 ? f : utf8(f));
     return { status: this.status, fields, body: this.#body.view().slice() };
   }
 
-  /** The body as text (UTF-8). */
   get body(): string {
     this.#text ??= decoder.decode(this.#body.view());
     return this.#text;

@@ -1,28 +1,19 @@
 /**
  * @module
- * The output side of an HTTP/2 connection: one growing byte buffer that frames are written into in
- * place (`reserve` then the frame writers of http2/frames.ts at the offset it returned, then `wrote`),
- * and written to the socket once per batch: at the end of the frames a read brought (the pump's
- * `onDrained`, or the read loop), or in this turn's microtasks for sends started elsewhere. What the
- * kernel does not take at once goes by the socket's promise write, and nothing is compacted while that
- * write holds a view of the buffer. Bounded: more than `MAX_OUT_BYTES` queued means the server stopped
- * reading, and the owner is told. MEMORY: the buffer starts at OUT_FIRST_BYTES (a request's frames are
- * about a hundred bytes), doubles as a burst needs, and halves again once enough writes in a row used
- * under a quarter of it, so a connection of a big crowd holds what its requests take, not a burst's peak.
+ * The output side of an HTTP/2 connection: frames written in place into one buffer (`reserve`, write,
+ * `wrote`) and sent once per batch (a read's end, or this turn's microtasks). A partial write continues by
+ * promise, nothing compacted meanwhile. Past `MAX_OUT_BYTES` queued the server stopped reading, and the
+ * owner is told. MEMORY: starts small, doubles for a burst, halves after a run of small writes.
  */
 import type { InlineConn, TransportConn } from "../transport/transport.ts";
 
 /** Output grows up to this; a peer that stops reading while we owe it more is dropped. */
 export const MAX_OUT_BYTES = 8 * 1024 * 1024;
-/**
- * The buffer's first size: a preface with SETTINGS and WINDOW_UPDATE (70 octets) and a request's frames
- * (a GET's HEADERS is 40-100): a crowd's connection holds this much; a burst grows it.
- */
-export const OUT_FIRST_BYTES = 256;
+/** The buffer's first size: a preface (70 octets) and a request's frames (a GET's HEADERS is 40-100). */
+const OUT_FIRST_BYTES = 256;
 /** Writes in a row that used under a quarter of the buffer before it halves (no churn under steady use). */
 const SHRINK_AFTER_WRITES = 32;
 
-/** What the buffer needs of its connection. */
 export interface H2OutputOwner {
   /** The socket now (null when closed), and its inline side (epoll), if any. */
   socket(): TransportConn | null;
@@ -60,9 +51,7 @@ export class H2Output {
 
   constructor(readonly owner: H2OutputOwner) {}
 
-  /**
-   * A new connection (or a closed one): nothing queued, no write pending, the buffer back to its first size.
-   */
+  /** A new or closed connection: nothing queued, no write pending, the buffer at its first size. */
   reset(): void {
     this.#start = this.#end = 0;
     this.#peak = this.#smallRuns = 0;

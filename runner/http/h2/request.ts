@@ -1,13 +1,9 @@
 /**
  * @module
- * The requests of an HTTP/2 run, encoded once before any load: each mix entry becomes its HEADERS frame
- * (HPACK through http2/hpack/encoder.ts; split into CONTINUATION frames past 16 KiB, the smallest
- * frame size every peer takes) and its body, if any. HEADERS carries END_STREAM when there is no body.
- * On the hot path the frames are copied into the connection's output buffer and only the 4-byte
- * stream id of each frame header is patched there (`writeHeadersFrames`); nothing is encoded per
- * request. The mix's pick order (request.ts `RequestMix`) is the same as over HTTP/1.1. A request with
- * `{{ placeholders }}` becomes a template instead (h2/template.ts), filled per request into its slot's
- * buffers.
+ * The requests of an HTTP/2 run, encoded once before any load: each becomes its HEADERS frame (split into
+ * CONTINUATION frames past 16 KiB) and its body. On the hot path the frames are copied into the output and
+ * only each frame header's stream id is patched (`writeHeadersFrames`). Requests with placeholders become
+ * templates (h2/template.ts).
  */
 import type { RequestSpec } from "../../request_spec.ts";
 import { encodeField, encodeRequestHeaders } from "../../../http2/hpack/encoder.ts";
@@ -61,10 +57,8 @@ const DROPPED = new Set([
 ]);
 
 /**
- * Encodes one request spec for `url` (scheme and authority from the URL, unless a Host header is set).
- * With `names` (a data source's columns, by value index) a request with placeholders becomes a template;
- * `template`: one even without (a flow step with cookies: a `cookie` field may join it per send);
- * `literal`: never one, `{{` sent as written (a session script's request, runner/script/).
+ * Encodes one request spec for `url`. With `names` a request with placeholders becomes a template;
+ * `template`: always one (a cookie may join it); `literal`: never, `{{` sent as written (a script's).
  */
 export function encodeH2Request(
   url: URL,
@@ -162,10 +156,7 @@ export function writeHeadersFrames(
   return at + request.frames.length;
 }
 
-/**
- * Every request of a mix, in the mix's order (index = what `RequestMix.next()` returns); `names` are the
- * data columns its templates use.
- */
+/** Every request of a mix, in the mix's order; `names` are the data columns its templates use. */
 export function encodeH2Mix(
   url: URL,
   specs: readonly RequestSpec[],

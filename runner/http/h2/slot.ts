@@ -1,18 +1,9 @@
 /**
  * @module
- * HTTP/2 for the executors: every stream an h2 connection may carry is a `H2Slot` with the shape of an
- * HTTP/1.1 `Connection` (load_connection.ts `LoadConnection`), so every load model, the watchdog and the
- * graceful stop run unchanged. A worker's slots are grouped `streams` to a connection (`H2Slots`): the
- * closed model runs `connections x streams` loops (h2load's `-c` and `-m`), and the open models' lanes
- * open slot after slot, so an arrival that finds every stream busy takes the next slot, which is a new
- * connection once the current one has `streams` of them, as a new lane opens a connection over
- * HTTP/1.1. Latency counts from each request's intended send time, whatever it waited for. A closed
- * loop's next request starts from the end of the previous one inside the frame handler (`next`), with
- * no promise per request, on either transport. The watchdog's timeout cancels one stream
- * (RST_STREAM), not the connection. A templated request of the mix takes the next data row (the
- * worker's feeder, as over HTTP/1.1) and is filled into the slot's own buffers (h2/template.ts); when
- * no row is left nothing is sent. A flow's session sends its steps on one slot (`exchangeStep`), one
- * after another, keeping what a step captures or checks (h2/kept.ts).
+ * HTTP/2 for the executors: each stream an h2 connection may carry is an `H2Slot` shaped as a
+ * `LoadConnection`, so models, watchdog and graceful stop run unchanged. `H2Slots` group `streams` to a
+ * connection (h2load's `-c` and `-m`), a new connection once one is full. The watchdog cancels one stream
+ * (RST_STREAM), not the connection. Flow steps go one after another on one slot (`exchangeStep`).
  */
 import type { ConnectionShared, NextExchange, StepConnection, StepRequest } from "../load_connection.ts";
 import type { EncodedRequest, RequestMix } from "../request.ts";
@@ -30,10 +21,8 @@ const NO_VALUES: Uint8Array[] = [];
 /** `Cookie: ` before the jar's line's value (HTTP/1.1 header form), and `\r\n` after it. */
 const COOKIE_PREFIX_BYTES = 8;
 
-/**
- * The value of a jar's `Cookie: ...` line (CRLF-ended), as HTTP/2's `cookie` field takes it; null stays null.
- */
-export function cookieValueOf(cookieLine: Uint8Array | null): Uint8Array | null {
+/** The value of a jar's `Cookie: ...` line as HTTP/2's `cookie` field takes it; null stays null. */
+function cookieValueOf(cookieLine: Uint8Array | null): Uint8Array | null {
   return cookieLine === null ? null : cookieLine.subarray(COOKIE_PREFIX_BYTES, cookieLine.length - 2);
 }
 
@@ -68,7 +57,6 @@ export class H2Slot implements StepConnection, H2Stream {
   #step: H2Request | null = null;
   #stepValues: ReadonlyArray<Uint8Array> = NO_VALUES;
   #cookie: Uint8Array | null = null;
-  /** What kept steps keep, made on the slot's first one and reused. */
   #keptStore: H2KeptResponse | null = null;
   /** The run's judge of answers (gRPC runs), or null: what `answer` is between steps. */
   readonly #runAnswer: StreamAnswer | null;
@@ -79,9 +67,7 @@ export class H2Slot implements StepConnection, H2Stream {
   /** The connection's streams (its part that sends, cancels and ends them). */
   #streams: StreamTable;
 
-  /**
-   * `writer`: where templated requests are filled (a per-arrival lane passes its own, kept across arrivals).
-   */
+  /** `writer`: where templated requests are filled (a per-arrival lane passes its own). */
   constructor(
     readonly id: number,
     public session: H2Connection,
@@ -108,10 +94,8 @@ export class H2Slot implements StepConnection, H2Stream {
   }
 
   /**
-   * One request on a stream of this slot's connection, from `intendedMs` (negative: now). `next` (a
-   * closed loop's `take`): each time the request ends with the connection open, the next one starts
-   * from there; the promise resolves once `next` grants none (or no data row is left). Flow steps go
-   * by `exchangeStep` (an HTTP/1.1 `request` does not apply).
+   * One request on a stream from `intendedMs` (negative: now). `next` (a closed loop's `take`) starts the
+   * following one from each end while the connection is open; resolves once `next` grants none.
    */
   async exchange(
     intendedMs: number,
@@ -132,12 +116,9 @@ export class H2Slot implements StepConnection, H2Stream {
   }
 
   /**
-   * A flow step (flow_session.ts): `request` filled with the session's `values` and `cookie` (the value
-   * of its `cookie` field, or null), sent from `intendedMs` on a stream of this slot's connection.
-   * `keep` (flow_plan.ts: 0 nothing, 1 the head, 2 head and body, at most `keptLimit` bytes of body) is
-   * what `keptResponse` then reads. `answer`: this step's own judge of its answer (a session script's
-   * gRPC call on a run of HTTP requests), else the run's.
-   * Resolves with 1 when it was answered, 0 when it failed (counted by kind) or was never sent.
+   * A flow step: `request` filled with the session's `values` and `cookie`, keeping what `keep` says
+   * (flow_plan.ts) for `keptResponse`. `answer`: the step's own judge of its answer, else the run's.
+   * Resolves with 1 when answered, 0 when it failed (counted) or was never sent.
    */
   async exchangeStep(
     intendedMs: number,
@@ -191,10 +172,7 @@ export class H2Slot implements StepConnection, H2Stream {
   /** Nothing of a session outlives its steps here (`exchangeStep` forgets it after each). */
   endSession(): void {}
 
-  /**
-   * Starts the mix's next request (or the step's); false when no data row is left or a filled value
-   * was refused (counted): nothing sent.
-   */
+  /** Starts the mix's next request (or the step's); false when nothing was sent. */
   #begin(intendedMs: number, nowMs: number): boolean {
     const shared = this.session.shared;
     const step = this.#step;
@@ -208,8 +186,7 @@ export class H2Slot implements StepConnection, H2Stream {
       if (row === null) return false;
       const filled = this.writer.fill(request.template, row, step !== null ? this.#cookie : null);
       if (filled === null) {
-        // A refused value (a line break, a space at an end of a field, a message over the send cap):
-        // counted, never sent.
+        // A refused value (a line break, an edge space, a message over the send cap): counted, unsent.
         shared.recorder.recordError(nowMs, this.writer.refusedKind, this.writer.refused, this.endpoint);
         return false;
       }
@@ -254,10 +231,7 @@ export class H2Slot implements StepConnection, H2Stream {
     settle?.(counted ? 1 : 0);
   }
 
-  /**
-   * The watchdog's timeout (`timedOut` set): the stream is cancelled and counted, the connection goes
-   * on; a connect past it is aborted. Otherwise (shutdown, `release`): the whole connection closes.
-   */
+  /** A watchdog timeout cancels the stream, the connection goes on; otherwise the connection closes. */
   abort(): void {
     if (this.timedOut) {
       if (this.#active) this.#streams.cancel(this, this.#timeoutMessage());
@@ -271,10 +245,7 @@ export class H2Slot implements StepConnection, H2Stream {
     this.session.close();
   }
 
-  /**
-   * Why the timeout came, from what the connection had then: the stream never opened (no SETTINGS from the
-   * server, or it allows no stream, or every one it allows busy), or what of its response had come.
-   */
+  /** Why the timeout came: the stream never opened, or how much of its response had come. */
   #timeoutMessage(): string {
     const session = this.session;
     const timeoutMs = this.exchangeTimeoutMs;
@@ -320,10 +291,7 @@ export class H2Slots {
     readonly spread = 0,
   ) {}
 
-  /**
-   * The next slot: on the current connection while it has fewer than `streams`, else on a new one; with a
-   * `spread`, on the next of that many connections in turn (ghz's workers over its connections).
-   */
+  /** The next slot: on the current connection until it has `streams`, else a new one (or `spread`'s next). */
   next(id: number): H2Slot {
     if (this.spread > 0) {
       const k = this.#inSession++ % this.spread;

@@ -1,23 +1,14 @@
 /**
  * @module
- * The shapes an HTTP/2 connection of the engine works with: a stream (`H2Stream`, met by one slot of
- * slot.ts, whose fields stream_table.ts fills while its request is in flight) and the run's
- * HTTP/2 settings every connection of a worker shares (`H2Run`). Types only, so the session, its
- * streams, its frame intake and the slots import them without importing each other.
+ * The shapes an HTTP/2 connection works with: a stream (`H2Stream`, met by a slot) and the run's HTTP/2
+ * settings its worker's connections share (`H2Run`). Types only, so the parts need not import each other.
  */
 import type { H2Request } from "./request.ts";
 import type { H2KeptResponse } from "./kept.ts";
 import type { StreamAnswer } from "../stream_answer.ts";
 
-/**
- * Re-sends of one request the server refused unprocessed (above a GOAWAY's last stream id, or reset with
- * REFUSED_STREAM; RFC 9113 8.7) before it counts as failed: a server that refuses every stream cannot
- * keep one request going round for ever.
- */
+/** Re-sends of a request refused unprocessed (RFC 9113 8.7) before it fails. */
 export const MAX_RESENDS = 3;
-
-/** Default windows we advertise (per stream and for the connection): large enough never to throttle. */
-export const DEFAULT_H2_WINDOW_BYTES = 16 * 1024 * 1024;
 
 /** What a stream (one slot of h2/slot.ts) holds while a request is in flight on it. */
 export interface H2Stream {
@@ -27,10 +18,7 @@ export interface H2Stream {
   sendWindow: number;
   recvUnacked: number;
   status: number;
-  /**
-   * DATA octets the final head's `content-length` still promises, or -1 when nothing is checked (no
-   * content-length, a HEAD request, 204 or 304): a response whose DATA differs is malformed (RFC 9113 8.1.1).
-   */
+  /** DATA octets `content-length` still promises, or -1 when unchecked; a mismatch is malformed (8.1.1). */
   contentRemaining: number;
   /** DATA octets of the response so far (a timeout says how much of it had come). */
   receivedBytes: number;
@@ -44,17 +32,11 @@ export interface H2Stream {
   readonly answer: StreamAnswer | null;
   /** The last request ended with a response (false: it failed, counted by kind). */
   answered: boolean;
-  /**
-   * The server refused it unprocessed (GOAWAY, REFUSED_STREAM; counted `retried`): it waits to go again,
-   * after a GOAWAY on a new connection.
-   */
+  /** The server refused it unprocessed (counted `retried`): it waits to go again. */
   refused: boolean;
   /** Times this request was sent again (at most MAX_RESENDS); 0 when it starts. */
   resends: number;
-  /**
-   * The request ended: `counted` when answered or counted as failed; false when it was never sent and
-   * not counted (the run is stopping, or a connect failed, counted once by the dialer).
-   */
+  /** The request ended: `counted` when answered or counted failed; false when never sent and not counted. */
   ended(nowMs: number, counted: boolean): void;
   /** Its connection handed over after a GOAWAY: the request and the ones after go on the partner. */
   rehome(): void;

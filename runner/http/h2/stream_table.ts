@@ -1,13 +1,9 @@
 /**
  * @module
- * The streams of an HTTP/2 connection (RFC 9113 section 5), one part of connection.ts `H2Connection`:
- * the streams open by id, the ones waiting, the stream ids, how the last ones closed, and the
- * connection's send window. HOT PATH: a request starts on a new stream id at once when the peer
- * allows one more (else it waits in `pending`, as the first ones wait for the server's SETTINGS), its
- * pre-encoded HEADERS copied into the output with the id patched (h2/request.ts) and its body sent as
- * far as the flow-control windows allow (the rest waits in `blocked` for a WINDOW_UPDATE). A stream's
- * end records its response or counts its error by kind and lets a waiting stream start; a timeout
- * cancels with RST_STREAM. Frames in are read by frame_reader.ts, which ends streams here.
+ * The streams of an HTTP/2 connection (RFC 9113 section 5): open ones by id, waiting ones, how the last
+ * ones closed, and the send window. HOT PATH: a request starts on a new stream id at once when the peer
+ * allows (else waits in `pending`), its pre-encoded HEADERS patched with the id, its body sent as far as
+ * the windows allow (the rest `blocked`). A timeout cancels with RST_STREAM.
  */
 import type { ErrorKind } from "../../../results/mod.ts";
 import {
@@ -31,7 +27,7 @@ import { type H2Stream, MAX_RESENDS } from "./stream.ts";
 import { elapsedUs } from "../../../results/histogram.ts";
 
 /** Closed streams remembered per connection (a power of two): late frames past it are ignored. */
-export const CLOSED_RING = 1024;
+const CLOSED_RING = 1024;
 /** The ring's first size: it doubles as a connection's stream ids pass it, up to CLOSED_RING. */
 const CLOSED_RING_FIRST = 16;
 
@@ -43,20 +39,15 @@ export const CLOSED_ENDED = 1;
 export const CLOSED_RESET = 2;
 
 export class StreamTable {
-  /** The streams open now, by id. */
   readonly byId = new Map<number, H2Stream>();
   /** Streams waiting for room: the peer's max concurrent streams, or a connection going away. */
   readonly pending: H2Stream[] = [];
-  /** Streams whose body waits for the peer's windows. */
   readonly blocked: H2Stream[] = [];
   nextStreamId = 1;
   /**
-   * How the last streams closed (RFC 9113 5.1), for the frames a server sends on them afterwards: by id
-   * modulo the ring's size, each entry the id's upper 30 bits (our ids are odd: `id >>> 1`) under a
-   * CLOSED_* in the top two, 0 for none. A stream not found here (we reset it, or it closed long ago) has
-   * its frames ignored. The ring grows with the ids used, so a connection of a big crowd that made few
-   * requests holds a small one; one typed array, not one for ids and one for how, as each costs a crowd's
-   * connection about 200 octets beside its contents.
+   * How the last streams closed (RFC 9113 5.1), for frames that come after: by id modulo the ring's size,
+   * the id's upper 30 bits under a CLOSED_* in the top two, 0 for none. Streams not found are ignored.
+   * The ring grows with the ids used; one array, as each costs a crowd's connection ~200 octets.
    */
   closed = new Uint32Array(CLOSED_RING_FIRST);
   /** The peer's window for the connection (request bodies). */
@@ -87,11 +78,7 @@ export class StreamTable {
     this.maxOpenStreams = 0;
   }
 
-  /**
-   * Starts `stream`'s request now, or queues it until a stream may be opened. The first streams of a
-   * connection wait for the server's SETTINGS (one round trip, once): sent before it, streams above the
-   * server's SETTINGS_MAX_CONCURRENT_STREAMS would be refused.
-   */
+  /** Starts `stream`'s request now, or queues it; the first ones wait for the server's SETTINGS. */
   send(stream: H2Stream): void {
     const core = this.#core;
     if (
@@ -157,10 +144,7 @@ export class StreamTable {
     }
   }
 
-  /**
-   * A stream ended (answered, or failed and counted): its slot goes on; a waiting stream may start. A
-   * failure with a `statusSlot` (the server's gRPC status) was answered: a response under that status.
-   */
+  /** A stream ended: a waiting one may start. A failure with a `statusSlot` (gRPC's) counts as answered. */
   endStream(stream: H2Stream, nowMs: number, kind: ErrorKind | null, message: string, statusSlot = 0): void {
     if (this.byId.get(stream.streamId) === stream) this.byId.delete(stream.streamId);
     this.unblock(stream);
@@ -170,9 +154,7 @@ export class StreamTable {
       const body = stream.request?.body ?? null;
       if (body === null || stream.bodyOffset === body.length) this.closedAs(stream.streamId, CLOSED_ENDED);
       else if (this.#core.isOpen) {
-        // Answered before all of its body went (RFC 9113 8.1): the rest is not needed, and the stream
-        // must close on the server's side too, or it still counts there towards its
-        // SETTINGS_MAX_CONCURRENT_STREAMS (5.1.2) while we open the next one.
+        // Answered before its body went (RFC 9113 8.1): reset, or the server still counts the stream.
         this.resetStream(stream.streamId, NO_ERROR);
       }
       shared.recorder.recordResponse(
@@ -200,10 +182,7 @@ export class StreamTable {
     if (this.goingAway && this.byId.size === 0) this.#core.reconnect();
   }
 
-  /**
-   * The server ended `stream`'s answer (by trailers or a head when `trailers`, else on DATA): a success,
-   * unless the stream's judge of answers beyond HTTP (gRPC's status) says it failed.
-   */
+  /** The server ended `stream`'s answer: a success unless the stream's judge (gRPC's status) fails it. */
   endAnswer(stream: H2Stream, nowMs: number, trailers: boolean): void {
     const answer = stream.answer;
     if (answer === null) return this.endStream(stream, nowMs, null, "");
@@ -211,10 +190,7 @@ export class StreamTable {
     this.endStream(stream, nowMs, kind, answer.message, kind === null ? 0 : answer.statusSlot);
   }
 
-  /**
-   * The stream's judge of answers beyond HTTP found it failed (`kind`): counted, and cancelled with
-   * RST_STREAM CANCEL while the server may still be `sending` on it. True: the connection goes on.
-   */
+  /** The stream's judge failed it: counted, and cancelled while the server may still be `sending`. */
   answerFailed(stream: H2Stream, kind: ErrorKind, nowMs: number, sending: boolean): boolean {
     if (sending) this.resetStream(stream.streamId, CANCEL);
     this.endStream(stream, nowMs, kind, stream.answer!.message, stream.answer!.statusSlot);
@@ -222,11 +198,9 @@ export class StreamTable {
   }
 
   /**
-   * The server refused `stream` unprocessed (RFC 9113 8.7: above a GOAWAY's last id, or reset with
-   * REFUSED_STREAM), so its request may go again whatever its method: it leaves this connection's
-   * streams and waits at the front of `pending` (it started first), counted `retried`, its latency still
-   * from its intended send time. False when it may not: its MAX_RESENDS re-sends are spent, or the run is
-   * stopping; the caller then ends it, counted (`refusedMessage` says how often it was refused).
+   * The server refused `stream` unprocessed (RFC 9113 8.7), so it may go again whatever its method: it
+   * waits at the front of `pending`, counted `retried`, its latency still from its intended send. False
+   * when its MAX_RESENDS are spent or the run is stopping.
    */
   resend(stream: H2Stream, nowMs: number): boolean {
     if (this.byId.get(stream.streamId) === stream) this.byId.delete(stream.streamId);
@@ -244,7 +218,6 @@ export class StreamTable {
     return `${cause}: refused ${stream.resends + 1} times, not sent again`;
   }
 
-  /** Opens waiting streams while the peer allows more. */
   startPending(): void {
     const core = this.#core;
     while (
@@ -272,7 +245,6 @@ export class StreamTable {
     this.unblock(stream);
   }
 
-  /** Queues a RST_STREAM for `streamId`. */
   resetStream(streamId: number, errorCode: number): void {
     const at = this.#output.reserve(RST_STREAM_BYTES);
     this.#output.wrote(writeRstStream(this.#output.bytes, at, streamId, errorCode));
@@ -293,10 +265,7 @@ export class StreamTable {
       : CLOSED_UNKNOWN;
   }
 
-  /**
-   * The ring doubled until `half` (an id's upper bits) fits unwrapped (or CLOSED_RING); ids distinct in it
-   * stay distinct.
-   */
+  /** Doubles the ring until `half` (an id's upper bits) fits unwrapped, or up to CLOSED_RING. */
   #growRing(half: number): void {
     let size = this.closed.length;
     while (half >= size && size < CLOSED_RING) size *= 2;

@@ -1,17 +1,9 @@
 /**
  * @module
- * HTTP/2 requests with `{{ name }}` placeholders (a data row's values, built-in random functions): the
- * header block is split once, at build time, into pre-encoded bytes (every field without a placeholder,
- * indexed or literal exactly as h2/request.ts encodes a fixed request) and templated fields, each the
- * pre-encoded start of a literal without indexing (RFC 7541 6.2.2: the static index of its name) whose
- * value string is filled per request. Nothing filled ever enters a dynamic table: the encoder keeps
- * none, so the peer's table never changes either. `content-length` comes from the filled body, which
- * stream_table.ts sends as DATA within the windows like any body. HOT PATH: `H2TemplateWriter.fill`
- * copies segments and values (template.ts `writeParts`) into the slot's own reused buffers and patches
- * lengths; the views of the filled frames and body are kept per length (`LengthViews`), so rows of a few
- * lengths allocate nothing once each length was seen. A filled field value follows RFC 9113 8.2.1: one
- * with CR, LF or NUL, or (the whole value) a space or tab at either end, is refused and nothing is sent;
- * `:path` is percent-encoded as over HTTP/1.1 (fill_values.ts).
+ * HTTP/2 requests with `{{ name }}` placeholders: the header block split once into pre-encoded bytes and
+ * fields filled per request as literals without indexing (RFC 7541 6.2.2), so no dynamic table changes.
+ * HOT PATH: `H2TemplateWriter.fill` copies into the slot's reused buffers. A value with CR, LF, NUL or edge
+ * whitespace is refused (RFC 9113 8.2.1); `:path` is percent-encoded as over HTTP/1.1.
  */
 import { copyBytes } from "../../../system/copy_bytes.ts";
 import { literalNameBytes } from "../../../http2/hpack/encoder.ts";
@@ -49,11 +41,9 @@ export interface H2Template {
   readonly body: Parts;
   /** Add `content-length` from the filled body (a body, or a method that carries one). */
   readonly autoLength: boolean;
-  /** A HEAD request (see `H2Request.head`). */
   readonly head: boolean;
   /** A gRPC call's messages, filled and encoded per call in place of `body` (protobuf_template.ts). */
   grpc: GrpcBodyTemplate | null;
-  /** A unary gRPC call (see `H2Request.oneMessage`). */
   oneMessage: boolean;
 }
 
@@ -64,10 +54,7 @@ const CONTENT_LENGTH = literalNameBytes("content-length");
 /** `cookie` likewise (its static entry, 32): a flow step's cookies from the session's jar. */
 const COOKIE = literalNameBytes("cookie");
 
-/**
- * The template of a request whose `fields` (pseudo-headers first, names lower-case, values checked by
- * the caller) and body text may hold placeholders; `encodeFixed` encodes a field without one.
- */
+/** The template of a request's `fields` (pseudo-headers first, lower-case) and body text. */
 export function buildH2Template(
   fields: ReadonlyArray<readonly [string, string]>,
   bodyText: string,
@@ -122,7 +109,6 @@ function writeLength(buf: Uint8Array, at: number, n: number): number {
   return at + 1;
 }
 
-/** Bytes `writeLength` takes for `n`. */
 function lengthBytes(n: number): number {
   if (n < 127) return 1;
   let bytes = 2;
@@ -138,11 +124,7 @@ function isBlank(b: number): boolean {
 /** `writeStringParts` refused a value that starts or ends with a space or tab. */
 const PADDED = -1 << 30;
 
-/**
- * A string literal whose bytes are `parts` filled with `values`, at `at`: written one byte in, then
- * moved when the length takes more than one byte (values over 126 bytes). Returns the end, or a
- * negative number for a refused value: `writeParts`'s `-1 - k`, or `PADDED`.
- */
+/** A string literal of `parts` filled at `at`; the end, or negative for a refused value (or `PADDED`). */
 function writeStringParts(
   buf: Uint8Array,
   at: number,
@@ -159,11 +141,8 @@ function writeStringParts(
   return at + prefix + length;
 }
 
-/**
- * A request as the streams send it (the shape of h2/request.ts `H2Request`), filled into one slot's
- * buffers and reused by its next request.
- */
-export class FilledH2Request {
+/** A request as the streams send it (h2/request.ts `H2Request`'s shape), filled into a slot's buffers. */
+class FilledH2Request {
   frames: Uint8Array = EMPTY;
   frameStarts: Uint32Array = ONE_START;
   body: Uint8Array | null = null;
@@ -197,11 +176,7 @@ class LengthViews {
   }
 }
 
-/**
- * Fills templated h2 requests for one stream slot (one request in flight at a time: the buffers hold
- * its bytes until its last DATA frame is queued). Buffers grow on first use, so an unused writer is a
- * few empty objects.
- */
+/** Fills templated h2 requests for one stream slot; buffers grow on first use. */
 export class H2TemplateWriter {
   #block = EMPTY;
   #body = EMPTY;
@@ -213,11 +188,7 @@ export class H2TemplateWriter {
   refused = "";
   refusedKind: RefusalKind = "bad-value";
 
-  /**
-   * `request` (templated) with `values`: HEADERS (+ CONTINUATION) with stream id 0, and the body;
-   * `cookie` (a flow step's, from its session's jar) is added as a `cookie` field. Null when a value
-   * was refused (`refused` says which): nothing is to be sent.
-   */
+  /** `request` with `values` (and a flow's `cookie`): HEADERS (stream id 0) and body; null when refused. */
   fill(
     t: H2Template,
     values: ReadonlyArray<Uint8Array>,
@@ -270,7 +241,6 @@ export class H2TemplateWriter {
     return filled;
   }
 
-  /** Fills the body into its own buffer; returns its length. */
   #fillBody(body: Parts, values: ReadonlyArray<Uint8Array>): number {
     const need = upperBound(body, values);
     if (need === 0) return 0;
@@ -290,10 +260,7 @@ export class H2TemplateWriter {
     return writeGrpcBody(this.#body, 0, t, values, this);
   }
 
-  /**
-   * Frames the block written at FRAME_HEADER_BYTES: one HEADERS frame, or (past 16 KiB, the smallest
-   * frame size every peer takes) its chunks moved apart, last first, for the CONTINUATION headers.
-   */
+  /** Frames the block: one HEADERS frame, or past 16 KiB its chunks moved apart for CONTINUATION headers. */
   #frame(blockBytes: number, endStream: boolean): void {
     const buf = this.#block;
     const count = Math.max(1, Math.ceil(blockBytes / DEFAULT_MAX_FRAME_BYTES));

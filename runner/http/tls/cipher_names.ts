@@ -1,11 +1,8 @@
 /**
  * @module
- * TLS versions and cipher suites by their standard (IANA) names, as k6's `tlsVersion` and
- * `tlsCipherSuites` and Go's crypto/tls spell them (`TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256`, `tls1.2`),
- * and the names OpenSSL takes for them: a TLS 1.2-and-older suite's OpenSSL name for
- * `SSL_CTX_set_cipher_list`, a TLS 1.3 suite's standard name for `SSL_CTX_set_ciphersuites`. The suites
- * are those k6 accepts (its lib/tlsconfig.go); the RC4 ones have no cipher in OpenSSL 3 and are offered
- * by none of its lists, so a list naming only them offers nothing (refused when the client is made).
+ * TLS versions and cipher suites by their standard (IANA) names, as k6 and Go spell them, and the names
+ * OpenSSL takes (TLS 1.2 suites by OpenSSL name, TLS 1.3 by standard name). The suites are k6's; the RC4
+ * ones have no cipher in OpenSSL 3, so a list of only them offers nothing and is refused.
  */
 
 /** k6's TLS version names and the protocol version numbers OpenSSL's min/max take. */
@@ -48,11 +45,7 @@ export function knownCipherSuite(name: string): boolean {
   return name in TLS12_SUITES || TLS13_SUITES.has(name);
 }
 
-/**
- * A list of standard names as OpenSSL's two lists, `:`-separated: `tls12` for `SSL_CTX_set_cipher_list`,
- * `tls13` for `SSL_CTX_set_ciphersuites`; null where the list names none of that kind (OpenSSL's default
- * stays, as Go keeps its TLS 1.3 suites whatever the list says).
- */
+/** Standard names as OpenSSL's two `:`-lists (`tls12`, `tls13`); null keeps OpenSSL's default, as Go does. */
 export function openSslCipherLists(names: readonly string[]): { tls12: string | null; tls13: string | null } {
   const tls12 = names.filter((n) => n in TLS12_SUITES).map((n) => TLS12_SUITES[n]);
   const tls13 = names.filter((n) => TLS13_SUITES.has(n));
@@ -62,11 +55,7 @@ export function openSslCipherLists(names: readonly string[]): { tls12: string | 
   };
 }
 
-/**
- * A negotiated suite's standard name from OpenSSL's (`AES128-GCM-SHA256` ->
- * `TLS_RSA_WITH_AES_128_GCM_SHA256`; a TLS 1.3 suite's is already standard), as k6's
- * `res.tls_cipher_suite` spells it; a suite this table does not know keeps OpenSSL's name.
- */
+/** A negotiated suite's standard name from OpenSSL's, as k6's `res.tls_cipher_suite`; unknown ones stay. */
 export function standardCipherName(openSslName: string): string {
   for (const name in TLS12_SUITES) if (TLS12_SUITES[name] === openSslName) return name;
   return openSslName;

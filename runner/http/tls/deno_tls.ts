@@ -1,14 +1,9 @@
 /**
  * @module
- * TLS over the `deno` transport. Two clients, chosen once per run from the options: `Deno.startTls`
- * (rustls) on a TCP socket dialed by us, so the dialed address (`--connect-to`) and the name sent and
- * verified (`--sni`, else the URL's host) are independent; and `node:tls` where Deno's own API has no
- * switch: skipping verification (`--insecure`: `Deno.startTls` and `Deno.connectTls` verify always, the
- * `--unsafely-ignore-certificate-errors` flag is process-wide) and a client certificate with a name of
- * our own (`Deno.connectTls` takes cert/key but sends the dialed host as SNI; `Deno.startTls` takes no
- * cert). Every connection's handshake completes inside the dial and is timed apart (`tlsMs`), so the
- * first request's latency no longer carries it. Neither client exposes a session cache, so no
- * connection resumes a session: with `--tls-resume on` (the default) results say so (`resumeNote`).
+ * TLS over the `deno` transport, by one of two clients chosen once per run: `Deno.startTls` (rustls) on a
+ * socket we dial, so dialed address and verified name are independent; and `node:tls` where Deno has no
+ * switch (`--insecure`, a client certificate with our own SNI). Handshakes complete inside the dial and
+ * are timed apart (`tlsMs`). Neither client resumes sessions; results say so (`resumeNote`).
  */
 import * as nodeTls from "node:tls";
 import { isIP } from "node:net";
@@ -17,10 +12,7 @@ import { beyondDenoTls, h2NotSelected, h2Required, type TlsMaterial, type TlsOpt
 
 /** What the run's first handshake negotiated, recorded once per run. */
 export interface TlsSessionInfo {
-  /**
-   * `deno` (Deno.startTls, rustls), `node:tls` (insecure or client certificate with SNI), or `openssl`
-   * (the epoll transport's libssl, tls/openssl_ffi.ts).
-   */
+  /** `deno` (rustls), `node:tls` (insecure or client certificate), or `openssl` (the epoll transport's). */
   client: "deno" | "node:tls" | "openssl";
   /** The ALPN protocol the server chose (we offer `http/1.1`), null when it chose none. */
   alpn: string | null;
@@ -30,9 +22,7 @@ export interface TlsSessionInfo {
   insecure: boolean;
   /** Whether new connections offered a saved session (`--tls-resume`; only the openssl client can). */
   resume: boolean;
-  /**
-   * Handshakes completed and how many resumed a session (openssl: summed over workers; null: not counted).
-   */
+  /** Handshakes completed and how many resumed (openssl: summed over workers; null: not counted). */
   handshakes: number | null;
   resumed: number | null;
   /** Why resumption was asked for and not done: the `deno` transport's clients cannot resume. */
@@ -48,24 +38,19 @@ export const RESUME_UNAVAILABLE =
   "neither Deno.startTls nor node:tls exposes a session cache, so every connection was a full handshake " +
   "(--transport epoll resumes through OpenSSL)";
 
-/** A connection whose dial included a TLS handshake, with its duration. */
-export interface TlsTransportConn extends TransportConn {
+interface TlsTransportConn extends TransportConn {
   readonly tlsMs: number;
 }
 
-export interface TlsTransport {
+interface TlsTransport {
   transport: Transport;
   client: "deno" | "node:tls";
-  /** Set by the first handshake that completes. */
   info(): TlsSessionInfo | null;
 }
 
 const ALPN = ["http/1.1"];
 
-/**
- * The TLS transport for `serverName` (SNI and verified name) with the run's options and files; `alpn`:
- * the protocols offered (HTTP/2 runs offer `h2`).
- */
+/** The TLS transport for `serverName` (SNI and verified name); `alpn`: the protocols offered. */
 export function tlsTransport(
   serverName: string,
   options: TlsOptions | undefined,
@@ -182,17 +167,14 @@ function nodeConnect(
 }
 
 /**
- * rustls's certificate validity failures with their times ("certificate not valid yet: verification time
- * 1795423131 (UNIX), but certificate is not valid before ..."): counted as written, every second of a run
- * would make a new error message, so errors by message would grow without bound. Only the reason is kept.
+ * rustls's validity failures carry the verification time, a new message every second: only the reason
+ * is kept, so errors by message stay bounded.
  */
 const DATED_VALIDITY = /certificate (not valid yet|expired): verification time/i;
 
 /**
- * A handshake's failure on a connected socket, counted as `tls` as the epoll transport's is: a reset or a
- * close by the server during the handshake says "connection reset" or "unexpected end of file", which
- * alone would count as a connect failure. Failures that already name TLS or a certificate keep theirs
- * (their reasons are read from the message), a dated validity failure as its reason alone.
+ * A handshake's failure, counted as `tls` as the epoll transport's is (a reset or EOF alone would count
+ * as a connect failure); ones naming TLS or a certificate keep their message, dated ones their reason.
  */
 function handshakeError(err: unknown): unknown {
   const message = err instanceof Error ? err.message : String(err);
@@ -206,10 +188,8 @@ function handshakeError(err: unknown): unknown {
 }
 
 /**
- * A node:tls connection's failure after the handshake, counted as the other clients count it: a socket's
- * own error (an errno code: ECONNRESET, EPIPE) or a close without close_notify stays as it is (`reset`);
- * a failure of TLS itself (a record that fails its check, a fatal alert) becomes `InvalidData` (`tls`),
- * as Deno.startTls and the epoll transport report it.
+ * A node:tls failure after the handshake, counted as the other clients count it: a socket error or a
+ * close without close_notify stays (`reset`); a TLS failure becomes `InvalidData` (`tls`).
  */
 function sessionError(err: unknown): unknown {
   const code = (err as { code?: unknown })?.code;
@@ -267,10 +247,7 @@ class NodeTlsConn implements TlsTransportConn {
     });
   }
 
-  /**
-   * Ends with a close_notify (`end`, RFC 8446 section 6.1: `destroy` sends none), destroying the socket
-   * once it went out (the peer's not awaited), or after `CLOSE_NOTIFY_MS` when the peer reads no more.
-   */
+  /** Ends with a close_notify (RFC 8446 6.1), destroying the socket once sent or after `CLOSE_NOTIFY_MS`. */
   close(): void {
     this.#failure ??= new Deno.errors.BadResource("connection closed");
     this.#settle();

@@ -1,16 +1,9 @@
 /**
  * @module
- * TLS for the epoll transport: one `OpenSslClient` per worker holds the `SSL_CTX` (verification with the
- * system CA store or `--cacert`, a client certificate, `--insecure`, ALPN `http/1.1`, TLS 1.2 or later
- * unless `minVersion` says otherwise, `maxVersion`, the cipher suites of `ciphers`, read-ahead) and the
- * worker's session cache for `--tls-resume`, and opens an `SslConn` (tls/openssl_conn.ts) per connection. The
- * cache is one session: the last resumable one a connection received (TLS 1.3 sends its tickets after the
- * handshake, so it is taken at the connection's first read), offered to every new connection with
- * `SSL_set_session` and freed when replaced or when the client closes. A server that gives no resumable
- * session is asked again only now and then. The `SSL` of a connection that ended cleanly is cleared
- * (`SSL_clear`, as wrk does) and kept for the next connection: its buffers and settings are reused instead of
- * allocated and freed per handshake. Every pointer is created and freed in the OpenSSL modules; callers pass
- * fds and their own `Uint8Array`s.
+ * TLS for the epoll transport: one `OpenSslClient` per worker holds the `SSL_CTX` and a one-session cache
+ * for `--tls-resume` (the last resumable session received, taken at a connection's first read as TLS 1.3
+ * sends tickets after the handshake), and opens an `SslConn` per connection. A cleanly ended
+ * connection's `SSL` is cleared (as wrk does) and reused. Every pointer lives in the OpenSSL modules.
  */
 import {
   cstr,
@@ -68,10 +61,7 @@ export class OpenSslClient implements SslOwner {
   handshakes = 0;
   resumed = 0;
 
-  /**
-   * `serverName`: sent as SNI (unless an IP literal) and verified; `errno`: the thread's errno (an
-   * `SSL_ERROR_SYSCALL` names it). Throws when a file is refused.
-   */
+  /** `serverName`: sent as SNI (unless an IP literal) and verified. Throws when a file is refused. */
   constructor(serverName: string, readonly options: TlsOptions | undefined, readonly errno: () => number) {
     const s = this.#s;
     const ctx = s.SSL_CTX_new(s.TLS_client_method());
@@ -114,10 +104,7 @@ export class OpenSslClient implements SslOwner {
     s.SSL_CTX_ctrl(ctx, SSL_CTRL_SET_READ_AHEAD, 1n, null);
   }
 
-  /**
-   * TLS 1.2 or later unless `minVersion` says otherwise, at most `maxVersion`; the suites of `ciphers`
-   * (standard names, cipher_names.ts), TLS 1.3's apart. A list OpenSSL can offer none of is refused.
-   */
+  /** The version range and the suites of `ciphers`; a list OpenSSL can offer none of is refused. */
   #versionsAndSuites(options: TlsOptions | undefined): void {
     const s = this.#s;
     const ctx = this.#ctx;
@@ -138,11 +125,7 @@ export class OpenSslClient implements SslOwner {
     if (tls13 !== null && s.SSL_CTX_set_ciphersuites(ctx, cstr(tls13)) !== 1) throw new Error(none);
   }
 
-  /**
-   * The roots a verified run trusts. None for --insecure: OpenSSL builds the chain even when told not to
-   * verify, and with the hashed directory as its store it looked the unknown issuer up on disk at every
-   * handshake (a stat and a directory open each), which an empty store does not.
-   */
+  /** The roots a verified run trusts; none for --insecure (a hashed store would stat per handshake). */
   #trust(caFile: string | undefined): void {
     const s = this.#s;
     const ctx = this.#ctx;
@@ -157,10 +140,7 @@ export class OpenSslClient implements SslOwner {
     }
   }
 
-  /**
-   * The ALPN protocols offered, in order of preference (replacing `http/1.1`): `["h2"]` for HTTP/2,
-   * `["h2", "http/1.1"]` to let the server choose.
-   */
+  /** The ALPN protocols offered, in order of preference (replacing `http/1.1`). */
   setAlpn(protocols: readonly string[]): void {
     this.offersH2 = protocols.includes("h2");
     this.requiresH2 = h2Required(protocols);
@@ -219,7 +199,6 @@ export class OpenSslClient implements SslOwner {
     return new SslConn(this, s, ssl, askSession);
   }
 
-  /** Connections opened and not yet freed. */
   get liveConns(): number {
     return this.#live;
   }
@@ -269,10 +248,7 @@ export class OpenSslClient implements SslOwner {
     return new Deno.errors.InvalidData(`tls handshake failed: ${why}`);
   }
 
-  /**
-   * Frees the cached session, the spare `SSL`s and the context (connections still open keep their own
-   * references to both, as OpenSSL counts them).
-   */
+  /** Frees the cached session, the spare `SSL`s and the context (open connections hold references). */
   close(): void {
     if (this.#closed) return;
     this.#closed = true;

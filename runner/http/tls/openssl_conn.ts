@@ -1,12 +1,8 @@
 /**
  * @module
  * One TLS connection of the epoll transport: an OpenSSL `SSL` on the socket's non-blocking fd, driven by
- * the epoll pump (transport/epoll_socket.ts). `SSL_connect`, `SSL_read` and `SSL_write` return what they did,
- * or
- * `-EAGAIN` when OpenSSL wants the socket readable or writable again (the socket is registered for both
- * edges, so the next edge retries), or another `-errno`. The `SSL` is created by its `SslOwner`
- * (tls/openssl_client.ts, which holds the `SSL_CTX` and the session cache) and freed here, once, on every
- * exit path; callers pass only their own `Uint8Array`s, whose lengths are bounded before each call.
+ * the epoll pump. Calls return what they did, `-EAGAIN` (retried on the next edge) or `-errno`. The `SSL`
+ * comes from its `SslOwner` (tls/openssl_client.ts) and is freed here once, on every exit path.
  */
 import { EAGAIN, MAX_IO_BYTES } from "../transport/epoll/ffi.ts";
 import {
@@ -31,11 +27,7 @@ import { h2NotSelected } from "./options.ts";
  */
 const SHORT_PULL_BYTES = 16 * 1024;
 
-/**
- * The out-parameters of `SSL_get0_alpn_selected` (a pointer, a length), shared by the isolate's
- * connections: each call reads them before the next can write them. MEMORY: four typed arrays of a
- * connection's own were about 800 octets of a crowd's connection.
- */
+/** `SSL_get0_alpn_selected`'s out-parameters, shared by the isolate's connections (read before reuse). */
 const ALPN_PTR = new BigUint64Array(1);
 const ALPN_LEN = new Uint32Array(1);
 const ALPN_PTR_OUT = new Uint8Array(ALPN_PTR.buffer);
@@ -48,49 +40,35 @@ export interface SslNegotiated {
   cipher: string | null;
 }
 
-/** What a connection reports to the client that made it (tls/openssl_client.ts's `OpenSslClient`). */
 export interface SslOwner {
-  /** The thread's errno (an `SSL_ERROR_SYSCALL` names it). */
   errno(): number;
   /** `h2` is among the ALPN protocols offered: an h2 connection reads record by record (`handshake`). */
   readonly offersH2: boolean;
   /** `h2` is the only protocol offered: a handshake whose server selected another (or none) fails. */
   readonly requiresH2: boolean;
-  /** The oldest queued OpenSSL error as text, the queue cleared ("no detail" when empty). */
+  /** The oldest queued OpenSSL error as text, the queue cleared. */
   errorText(): string;
-  /** Why a failed handshake failed, as an error whose message names the reason. */
   handshakeFailure(s: LibSsl, ssl: Deno.PointerObject, errno: number): Error;
-  /** A handshake completed; `reused`: it resumed a session. */
   handshakeDone(reused: boolean): void;
   /** The connection's first bytes arrived (TLS 1.3 tickets come after the handshake): keep its session. */
   sessionArrived(ssl: Deno.PointerObject): void;
-  /**
-   * Called by `SslConn.free` once, with the `SSL` (marked shut down): the owner frees it or, when
-   * `reusable` (its handshake completed and nothing failed), may clear it for the next connection.
-   */
+  /** Takes the `SSL` back once (marked shut down): frees it, or clears it for reuse when `reusable`. */
   released(ssl: Deno.PointerObject, reusable: boolean): void;
 }
 
 /** One TLS connection's `SSL`; every call after `free` is a closed-socket answer, never a use after free. */
 export class SslConn {
   #ssl: Deno.PointerObject | null;
-  /** Resumption on and this connection's session not yet offered to the cache. */
   #wantSession: boolean;
-  /** The handshake completed and no call failed since: the `SSL` can be cleared for another connection. */
   #reusable = false;
-  /** The socket BIO OpenSSL reads through, and the octets it had read from the socket after our last read. */
+  /** The socket BIO, and the octets it had read after our last read. */
   #rbio: Deno.PointerValue = null;
   #pulled = 0;
-  /**
-   * OpenSSL held nothing (`SSL_has_pending` 0) when the next read starts: every socket read asks for a whole
-   * buffer.
-   */
+  /** OpenSSL held nothing when the next read starts. */
   #emptyBuffer = false;
-  /** The last read started with that empty buffer and took fewer octets from the socket than it asked for. */
+  /** The last read started empty and took fewer octets than it asked for. */
   #shortPull = false;
-  /** OpenSSL reads ahead (the context's default); off for HTTP/2, see `handshake`. */
   #readAhead = true;
-  /** Why the last read or write that returned `-TLS_FAILED` failed (OpenSSL's reason). */
   failure = "";
 
   constructor(
@@ -103,10 +81,7 @@ export class SslConn {
     this.#wantSession = resume;
   }
 
-  /**
-   * 1 once the handshake is done, `-EAGAIN` while it waits for the socket; throws when it failed, or when
-   * `h2` alone was offered and the server selected something else (the `SSL` still clean to reuse).
-   */
+  /** 1 once the handshake is done, `-EAGAIN` while it waits; throws on failure or an unselected sole `h2`. */
   handshake(): number {
     const ssl = this.#ssl;
     if (ssl === null) throw new Deno.errors.BadResource("socket closed");
@@ -124,14 +99,9 @@ export class SslConn {
   }
 
   /**
-   * An HTTP/2 connection reads one record per `SSL_read` (a header, then its body), and on until OpenSSL
-   * finds the socket empty, as h2load and most TLS clients do; HTTP/1.1 keeps reading ahead (a whole
-   * response in one system call). A server answers each stream of a burst with a record of its own, one
-   * write after another: reading ahead took the first one or two of them, and the requests that replaced
-   * them went out in a record each, which the server then decrypted one by one. Read record by record,
-   * the rest of the burst has arrived by the time the socket is empty, and the replacements leave together
-   * in one record (paired rounds: nginx spent 2-10% less per request, and loadlab less too). Set on
-   * every handshake, as an `SSL` is reused for connections that may negotiate either protocol.
+   * HTTP/2 reads one record per `SSL_read` (as h2load does), HTTP/1.1 reads ahead (a response per system
+   * call). Record by record, a burst's replacement requests leave together in one record instead of one
+   * each (nginx spent 2-10% less per request). Set per handshake: a reused `SSL` may negotiate either.
    */
   #chooseReads(ssl: Deno.PointerObject): boolean {
     const alpn = this.#alpnSelected(ssl);
@@ -171,17 +141,13 @@ export class SslConn {
   }
 
   /**
-   * After a read that returned data: 1 when nothing is left to read, neither in OpenSSL nor in the kernel;
-   * 0 when OpenSSL holds more (decrypted or not) or reads record by record (HTTP/2: only a read that finds
-   * nothing proves the socket empty); -1 when only the kernel's queue can tell. OpenSSL reads
-   * ahead: with its buffer empty, each read it makes asks for a whole buffer (over 16 KiB), so a read
-   * that took less took everything the socket had; only a burst that filled the buffer leaves the kernel
-   * to be asked (`FIONREAD`), which costs a system call per response.
+   * After a read that returned data: 1 when nothing is left in OpenSSL or the kernel, 0 when OpenSSL
+   * holds more or reads record by record, -1 when only `FIONREAD` can tell. Reading ahead from empty asks
+   * for over 16 KiB, so a shorter pull took everything the socket had.
    */
   drained(): number {
     const ssl = this.#ssl;
     if (ssl === null || this.s.SSL_has_pending(ssl) !== 0) return 0;
-    // Record by record, each read takes just one record: only `SSL_read`'s want-read proves the socket empty.
     if (!this.#readAhead) return 0;
     this.#emptyBuffer = true;
     return this.#shortPull ? 1 : -1;
@@ -213,9 +179,7 @@ export class SslConn {
 
   /**
    * At the end of stream: whether the server closed TCP without a close_notify. OpenSSL reports both
-   * ends alike (`SSL_OP_IGNORE_UNEXPECTED_EOF`, kept: as a fatal error the close would also spoil the
-   * session for resumption), but only a TCP close makes its socket BIO read the end of stream (`BIO_eof`):
-   * a close_notify ends the reads before the socket's FIN is read.
+   * alike, but only a TCP close makes the socket BIO see end of stream (`BIO_eof`).
    */
   #truncated(): boolean {
     if (this.#rbio === null || this.s.BIO_ctrl(this.#rbio, BIO_CTRL_EOF, 0n, null) === 0n) return false;
@@ -242,18 +206,14 @@ export class SslConn {
   }
 
   /**
-   * Hands the `SSL` back to its owner (before its socket's fd is closed); idempotent. A connection whose
-   * handshake completed and that nothing failed sends its close_notify first (`SSL_shutdown`, one write,
-   * never waited for: RFC 8446 section 6.1 requires one before closing, and without it a server sees a
-   * truncation), as wrk does. Then marked shut down either way: OpenSSL otherwise marks the session of a
-   * connection freed without a close_notify (a failed one) not resumable (the session cache may hold that
-   * very session), and `SSL_clear` would drop it.
+   * Hands the `SSL` back to its owner before the fd closes; idempotent. A healthy connection sends its
+   * close_notify first (RFC 8446 6.1; never awaited, as wrk). Marked shut down either way, else OpenSSL
+   * marks the session unresumable and `SSL_clear` drops it.
    */
   free(): void {
     const ssl = this.#ssl;
     if (ssl === null) return;
     this.#ssl = null;
-    // 1 or 0 (sent; the peer's not awaited), or -1 when the socket is full or gone: nothing more to do.
     if (this.#reusable && this.s.SSL_shutdown(ssl) < 0) this.s.ERR_clear_error();
     this.s.SSL_set_shutdown(ssl, SSL_SHUTDOWN_BOTH);
     this.owner.released(ssl, this.#reusable);

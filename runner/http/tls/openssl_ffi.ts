@@ -1,10 +1,8 @@
 /**
  * @module
- * The binding of the system's OpenSSL 3 (`libssl.so.3`, opened through `Deno.dlopen` once per isolate):
- * its symbols, the constants the client uses, and the reasons a certificate check fails. Only the
- * OpenSSL modules use it: tls/openssl_client.ts (one `SSL_CTX` per worker, its session cache) and
- * tls/openssl_conn.ts (one `SSL` per connection). Signatures use `i32`/`u32` on the hot calls so V8 takes
- * its fast call path; no symbol is `nonblocking` (every call returns at once on a non-blocking socket).
+ * The binding of the system's OpenSSL 3 (`libssl.so.3`, opened once per isolate): symbols, constants and
+ * certificate failure reasons, for the OpenSSL modules only. Hot calls use `i32`/`u32` for V8's fast call
+ * path; none is `nonblocking` (the sockets are).
  */
 
 const SYMBOLS = {
@@ -70,10 +68,7 @@ export const SSL_CTRL_SET_TLSEXT_HOSTNAME = 55;
 export const TLSEXT_NAMETYPE_HOST_NAME = 0;
 /** Partial writes (a write returns what went out) and retries from another view of the same bytes. */
 export const SSL_MODE_PARTIAL_MOVING = 0x1 | 0x2;
-/**
- * OpenSSL frees a connection's read and write buffers (about 17 KiB each) whenever they are empty: an
- * idle or waiting connection of a big crowd then holds none, for a malloc per busy read.
- */
+/** OpenSSL frees a connection's empty read and write buffers (~17 KiB each): an idle crowd holds none. */
 export const SSL_MODE_RELEASE_BUFFERS = 0x10;
 /** A peer's close without close_notify reads as end of stream (as plain TCP and Deno's client do). */
 export const SSL_OP_IGNORE_UNEXPECTED_EOF = 1n << 7n;
@@ -87,16 +82,9 @@ export const SSL_ERROR_ZERO_RETURN = 6;
 export const ECONNRESET = 104;
 /** `BIO_ctrl`'s `BIO_CTRL_EOF`: the socket BIO's last read found the end of stream. */
 export const BIO_CTRL_EOF = 2;
-/**
- * Not an errno: what `SslConn.read` returns (negated) when the server closed TCP without a close_notify
- * (transport/epoll_errors.ts's `readError` names it), since RFC 9112 section 9.8 takes such an end as no
- * proof that a body ended by the close is complete.
- */
+/** Not an errno: a TCP close without close_notify (no proof a close-delimited body is whole). */
 export const TLS_TRUNCATED = 0x10000;
-/**
- * Not an errno either: a read or write failed in TLS itself (`SSL_ERROR_SSL`: a record that fails its check,
- * a fatal alert).
- */
+/** Not an errno either: a failure in TLS itself (`SSL_ERROR_SSL`: a bad record, a fatal alert). */
 export const TLS_FAILED = 0x10001;
 
 /** `X509_V_ERR_*` codes by the reason results count them under (x509_vfy.h). */

@@ -1,12 +1,8 @@
 /**
  * @module
- * The TLS options of a run (`--insecure`, `--cacert`, `--cert`/`--key`, `--sni`, `--connect-to`; `tls:`
- * of a load in experiment files) and the PEM material they name. The files are read and checked once
- * before any load (a regular file of at most 16 MiB, as every input file, system/read_capped.ts; a PEM
- * block; a key that signs for the certificate), each problem one `TlsFileError` naming the flag and the
- * fix; workers read the same files again at start.
- * Verification failures of a handshake are named by reason (`expired`, `unknown-ca`, `hostname`) so
- * results count them apart instead of as one generic `tls` message.
+ * The TLS options of a run and the PEM material they name, read and checked once before any load (each
+ * problem a `TlsFileError` naming the flag and the fix). Verification failures are named by reason
+ * (`expired`, `unknown-ca`, `hostname`) so results count them apart.
  */
 import { z } from "zod";
 import { createPrivateKey, X509Certificate } from "node:crypto";
@@ -34,18 +30,10 @@ export const tlsOptionsSchema = z.strictObject({
         `connectTo port ${String(issue.input).replace(/^.*:/, "")} is not 1-65535, e.g. 127.0.0.1:8443`,
     },
   ).optional(),
-  /**
-   * Session resumption across a worker's connections (`--tls-resume on|off`, default on as browsers do):
-   * the epoll transport's OpenSSL client offers the last session it received; the `deno` transport's
-   * clients cannot (results say so).
-   */
+  /** Session resumption across a worker's connections (on by default): the epoll OpenSSL client only. */
   resume: z.union([z.boolean(), z.enum(["on", "off"], { error: "resume must be on or off" })])
     .transform((v) => v === true || v === "on").default(true),
-  /**
-   * The oldest and newest TLS versions offered (k6's `tlsVersion`; default TLS 1.2 to 1.3), and the
-   * cipher suites by standard name (k6's `tlsCipherSuites`): the epoll transport's OpenSSL client only
-   * (Deno's TLS cannot set them, so a run on the `deno` transport with them is refused).
-   */
+  /** TLS versions and cipher suites offered (k6's `tlsVersion`, `tlsCipherSuites`): epoll's OpenSSL only. */
   minVersion: tlsVersion("minVersion").optional(),
   maxVersion: tlsVersion("maxVersion").optional(),
   ciphers: z.array(
@@ -101,16 +89,13 @@ function validPort(port: number): boolean {
 }
 
 /** Host and port `connectTo` names (brackets stripped from IPv6 literals). */
-export function parseConnectTo(text: string): { hostname: string; port: number } {
+function parseConnectTo(text: string): { hostname: string; port: number } {
   const m = HOST_PORT.exec(text)!;
   return { hostname: m[1].replace(/^\[(.*)\]$/, "$1"), port: Number(m[2]) };
 }
 
-/**
- * Largest PEM file read: a system CA bundle is ~200 KiB and a long chain a few hundred KiB; anything
- * bigger is not a PEM file, and a device (`/dev/zero`) would be read forever.
- */
-export const MAX_PEM_FILE_BYTES = 16 * 2 ** 20;
+/** Largest PEM file read: a CA bundle is ~200 KiB; a device (`/dev/zero`) would be read forever. */
+const MAX_PEM_FILE_BYTES = 16 * 2 ** 20;
 
 function readPem(flag: string, path: string, what: string): string {
   let text: string;
@@ -207,9 +192,8 @@ export function h2Required(alpn: readonly string[] | undefined): boolean {
 }
 
 /**
- * The failure of a connection that required `h2` and whose server selected `selected` (null: nothing,
- * a server that ignores ALPN): HTTP/2 over TLS is spoken only after `h2` was selected (RFC 9113 section
- * 3.2). `InvalidData`: counted under `tls` at connect, at once, instead of a preface the server misreads.
+ * The failure of a connection that required `h2` and whose server selected `selected` (RFC 9113 3.2):
+ * `InvalidData`, counted under `tls` at connect instead of a preface the server misreads.
  */
 export function h2NotSelected(selected: string | null): Error {
   return new Deno.errors.InvalidData(

@@ -1,17 +1,9 @@
 /**
  * @module
- * The one place a run's transport is chosen (made once and recorded, so the event loop never branches on it,
- * like wrk swapping its `sock` table at start-up). `deno` is `Deno.connect` (TCP, or TLS for https:);
- * `epoll` is the Linux fast path over libc through FFI (transport/epoll_transport.ts); for https: it drives
- * TLS itself through the system's OpenSSL (tls/openssl_client.ts, one `SSL_CTX` per worker). `auto` (the
- * default) is `epoll` for http: and https: wherever it can work: measured ahead of `deno` in CPU per request
- * over http: and keep-alive TLS, at a higher handshake rate, and only it can resume TLS sessions
- * (docs/PERFORMANCE.md, docs/lab/PERFORMANCE_NOTES.md). `auto` or `epoll`
- * where epoll cannot work (not Linux, FFI not permitted, libc or libssl missing) falls back to `deno`
- * with the reason kept. Both pass the same conformance suite, over TCP and over TLS. `io_uring`
- * (experimental, asked for by name only) serves plain-TCP closed models through one ring per worker
- * (transport/uring_transport.ts); anywhere else (https:, open models, no io_uring here) it falls back to
- * `epoll`, the reason kept.
+ * The one place a run's transport is chosen, once and recorded, so the event loop never branches on it
+ * (wrk's `sock` table). `deno` is `Deno.connect`; `epoll` the Linux FFI fast path (OpenSSL for https:);
+ * `auto` is epoll wherever it can work (less CPU per request, TLS resumption; docs/PERFORMANCE.md), else
+ * deno with the reason kept. `io_uring` (experimental) serves plain-TCP closed models, else epoll.
  */
 import { type CallbackConnect, dialTarget, type Transport, transportFor } from "./transport.ts";
 import { type TlsSessionInfo, tlsTransport } from "../tls/deno_tls.ts";
@@ -28,8 +20,8 @@ import type { ReadyWaitSum } from "./ready_wait.ts";
 import { LoopLagProbe } from "./loop_lag_probe.ts";
 
 /** What a run asks for (`--transport`, `transport:` in config). */
-export const TRANSPORT_CHOICES = ["auto", "epoll", "deno", "io_uring"] as const;
-export type TransportRequest = typeof TRANSPORT_CHOICES[number];
+const TRANSPORT_CHOICES = ["auto", "epoll", "deno", "io_uring"] as const;
+type TransportRequest = typeof TRANSPORT_CHOICES[number];
 /** What a run used (recorded in results). */
 export type TransportKind = "epoll" | "deno" | "io_uring";
 
@@ -44,23 +36,9 @@ export interface ChosenTransport {
   tlsInfo(): TlsSessionInfo | null;
   /** Closes whatever the transport holds (the epoll set and any socket left); idempotent. */
   close(): void;
-  /**
-   * Closed models: how long ready responses waited for the worker since the last call, each transport
-   * by its own probe (epoll: transport/ready_probe.ts, io_uring: a timeout in its ring, deno:
-   * transport/loop_lag_probe.ts; one tally, transport/ready_wait.ts); absent for open models, null where
-   * no probe could be made.
-   */
+  /** Closed models: how long ready responses waited for the worker, by each transport's probe; null: none. */
   takeReadyWait?: () => ReadyWaitSum | null;
 }
-
-/**
- * Whether `auto` drives a verified https: run without a client certificate through epoll + OpenSSL
- * rather than `Deno.startTls`. On: since read-ahead and the `FIONREAD` drain check it spent less CPU per
- * keep-alive request than `Deno.startTls` in 5 of 6 interleaved rounds, reached higher handshake rates,
- * and it alone honours `--tls-resume` (on by default). Runs the `deno` transport would give to
- * `node:tls` (`--insecure`, a client certificate) go to epoll + OpenSSL either way.
- */
-export const AUTO_HTTPS_ON_EPOLL = true;
 
 /** Why epoll cannot serve `url` here, or null when it can (https: needs libssl 3 as well). */
 export function epollBlocker(url: URL): string | null {
@@ -70,35 +48,20 @@ export function epollBlocker(url: URL): string | null {
   return opensslUnavailableReason();
 }
 
-/** What the run tells the choice about itself. */
-export interface TransportOptions {
-  /**
-   * A closed model (connections, count without a rate) in an isolate of its own: no timer needs
-   * sub-millisecond precision and no server shares the isolate, so the epoll pump may block its
-   * thread in `epoll_wait` for up to `CLOSED_MODEL_BLOCK_MS` when nothing is ready
-   * (transport/epoll_transport.ts).
-   */
+interface TransportOptions {
+  /** A closed model in its own isolate: the epoll pump may block up to `CLOSED_MODEL_BLOCK_MS` when idle. */
   closedModel?: boolean;
-  /**
-   * A WebSocket run that exchanges messages: `auto` takes io_uring where it can serve the run (plain TCP,
-   * a closed model), the faster transport there (docs/WEBSOCKET.md#speed), and epoll otherwise.
-   */
+  /** A WebSocket message run: `auto` takes io_uring where it can serve it (docs/WEBSOCKET.md#speed). */
   preferUring?: boolean;
   /** https: the run's TLS options; their files are read here (checked before the run by the caller). */
   tls?: TlsOptions;
   /** https: the ALPN protocols offered (default `http/1.1`; HTTP/2 runs offer `h2`). */
   alpn?: readonly string[];
-  /**
-   * Source addresses to bind each connection to in turn (`--source-addresses`): only the epoll transport
-   * binds before it connects, so the run is on epoll or refused, never on fewer addresses than asked.
-   */
+  /** Source addresses to bind connections to in turn: epoll only, so the run is on epoll or refused. */
   sourceAddresses?: readonly string[];
 }
 
-/**
- * How long the epoll pump of a closed model keeps the thread per event-loop turn (timers and messages
- * run at most about this late; the watchdog's own resolution is 50 ms).
- */
+/** How long a closed model's epoll pump keeps the thread per turn (the watchdog's resolution is 50 ms). */
 export const CLOSED_MODEL_BLOCK_MS = 5;
 
 /** Chooses once per run (and per worker); names are resolved here, once. */
@@ -120,23 +83,14 @@ export function chooseTransport(
     const uring = chooseUring(url, options);
     if (typeof uring !== "string") return uring;
   }
-  const nodeTlsOtherwise = options.tls?.insecure === true || options.tls?.certFile !== undefined;
-  if (requested === "auto" && url.protocol === "https:" && !AUTO_HTTPS_ON_EPOLL && !nodeTlsOtherwise) {
-    return denoTransport(
-      url,
-      options,
-      "https: auto keeps Deno.startTls for a verified run (--transport epoll drives TLS through OpenSSL)",
-    );
-  }
   const blocker = epollBlocker(url);
   if (blocker !== null) return denoTransport(url, options, blocker);
   return chooseEpoll(url, options);
 }
 
 /**
- * The epoll loop with its sockets bound to the source addresses, whatever was asked (io_uring and auto's
- * choices fall back to it, the reason kept); an error naming why where it cannot run (deno asked, not
- * Linux, FFI not permitted): a run never opens its crowd from fewer addresses than it was given.
+ * The epoll loop bound to the source addresses, whatever was asked; an error naming why where it cannot
+ * run: a run never opens its crowd from fewer addresses than it was given.
  */
 function boundTransport(url: URL, requested: TransportRequest, options: TransportOptions): ChosenTransport {
   const why = requested === "deno" ? "--transport deno cannot bind a source address" : epollBlocker(url);
@@ -177,9 +131,7 @@ function denoTransport(url: URL, options: TransportOptions, fallbackReason: stri
   return { kind: "deno", transport: tls.transport, fallbackReason, tlsInfo: tls.info, close() {}, ...probed };
 }
 
-/**
- * The name a TLS client sends and verifies: the `sni` option, else the URL's host (an IPv6 one unbracketed).
- */
+/** The name a TLS client sends and verifies: the `sni` option, else the URL's (unbracketed) host. */
 function serverNameOf(url: URL, options: TransportOptions): string {
   return options.tls?.sni ?? url.hostname.replace(/^\[(.*)\]$/, "$1");
 }
@@ -236,9 +188,8 @@ function sourceAddrOf(ip: string, target: SockAddr): SockAddr {
 }
 
 /**
- * Why io_uring cannot serve `url` for this run, or null: plain TCP only (TLS stays on epoll + OpenSSL),
- * closed models only (the pump blocks its thread; an open model's idle wait must be off-thread, and a
- * DEFER_TASKRUN ring can only be waited on by its own), and a kernel that lets us make the ring.
+ * Why io_uring cannot serve `url` for this run, or null: plain TCP and closed models only (the pump
+ * blocks its thread; a DEFER_TASKRUN ring is waited on by its own thread only), and a ring we can make.
  */
 export function uringBlocker(url: URL, options: TransportOptions = {}): string | null {
   if (url.protocol !== "http:") return `io_uring serves plain TCP only (${url.protocol} stays on epoll)`;

@@ -4,7 +4,7 @@
  * no FFI, no libssl).
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { AUTO_HTTPS_ON_EPOLL, chooseTransport, epollBlocker, uringBlocker } from "./choice.ts";
+import { chooseTransport, epollBlocker, uringBlocker } from "./choice.ts";
 import { tlsOptionsSchema } from "../tls/options.ts";
 import { epollUnavailableReason } from "./epoll/ffi.ts";
 
@@ -25,8 +25,7 @@ Deno.test("auto for a verified https: run is epoll + OpenSSL where it can run, e
   const chosen = chooseTransport(new URL("https://127.0.0.1:8443/"), "auto", {
     tls: tlsOptionsSchema.parse({}),
   });
-  assertEquals(chosen.kind, AUTO_HTTPS_ON_EPOLL && epollHere === null ? "epoll" : "deno");
-  if (!AUTO_HTTPS_ON_EPOLL) ok(/--transport epoll/.test(chosen.fallbackReason ?? ""), chosen.fallbackReason!);
+  assertEquals(chosen.kind, epollHere === null ? "epoll" : "deno");
   chosen.close();
 });
 

@@ -1,12 +1,8 @@
 /**
  * @module
- * A per-connection event trace for hunting lost requests, off unless the environment variable
- * `LOADLAB_TRACE` contains `conn` (docs/lab/PERFORMANCE_NOTES.md, "Lost requests"). Each event is one line on
- * stderr: `trace conn <epoch ms> <connection id> fd=<fd> <event> <detail>`, where the events are
- * `connect` (issued), `connected`, `connect-failed`, `written`, `first-byte`, `done`, `failed`,
- * `closed`, and the epoll pump's own (`event` for every readiness event it dispatches, `stray` for
- * events it could not hand to a socket). Epoch milliseconds so lines of every worker isolate sort
- * together. When off, every call site is one test of a constant: nothing is built on the hot path.
+ * A per-connection event trace for hunting lost requests, on when `LOADLAB_TRACE` contains `conn`: one
+ * stderr line per event (`trace conn <epoch ms> <id> fd=<fd> <event> <detail>`), epoch ms so workers'
+ * lines sort together. When off, each call site tests one constant.
  */
 import type { TransportConn } from "./transport.ts";
 

@@ -1,11 +1,8 @@
 /**
  * @module
- * A bound on connects in flight at once, per worker. The open model opens connections on demand;
- * without a bound one slow moment (a cold JIT, a GC pause, a busy core) makes every late send open
- * its own connection, each connect slows the isolate further, and a run meant for a server that
- * needs five connections ends with a thousand. A connect past the bound waits for a slot, which is
- * handed over directly when a connect ends, so `inFlight` never exceeds `bound`. `maxInFlight` is
- * the highest value seen, reported in results as `maxConnectsInFlight`.
+ * A bound on a worker's connects in flight: without it one slow moment makes every late send of an open
+ * model open its own connection, slowing the isolate further. A freed slot goes straight to a waiter;
+ * `maxInFlight` is reported as `maxConnectsInFlight`.
  */
 
 /** Connects in flight per worker for the open models (and before t0 for every pre-connect). */

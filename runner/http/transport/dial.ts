@@ -1,14 +1,9 @@
 /**
  * @module
- * The connect of every engine connection, HTTP/1.1 or HTTP/2: through the worker's connect gate (the
- * wait for it is not part of the connect), given up at the timeout, recorded the same way (the connect
- * time apart from a TLS handshake, reconnects), or counted by kind when it fails (a TLS failure with
- * its hint). Who enforces the timeout differs: an HTTP/1.1 connection is watched by the worker's
- * watchdog (the `DialWatch` gets the deadline, the watchdog sets `timedOut` and aborts), while an
- * HTTP/2 connection has none watching it (the watchdog watches streams), so its dialer arms a timer of
- * its own, once per connect. On epoll the connect ends in the dialer's own calls (transport.ts
- * `CallbackConnect`) and is aborted by closing its socket: no promise, async frame or abort listener per
- * connect. Nothing here runs per request.
+ * The connect of every engine connection, HTTP/1.1 or HTTP/2: through the worker's connect gate (its wait
+ * not timed), given up at the timeout, recorded (connect time apart from TLS, reconnects) or counted by
+ * kind. An HTTP/1.1 connect is timed out by the watchdog (`DialWatch`); an HTTP/2 one, unwatched, by a
+ * timer of its own. On epoll the connect ends in callbacks: no promise or abort listener per connect.
  */
 import type { ConnectionShared } from "../load_connection.ts";
 import { classifyError, connectTimeoutMessage, errorMessage } from "../exchange_errors.ts";
@@ -17,7 +12,7 @@ import { fdOf, TRACE_CONN, traceConn } from "./conn_trace.ts";
 import type { ConnectWaiter, TransportConn } from "./transport.ts";
 
 /** A connection the watchdog watches during its connect (an HTTP/1.1 `Connection`). */
-export interface DialWatch {
+interface DialWatch {
   readonly id: number;
   /** Set to the connect's deadline while it runs, Infinity after. */
   deadlineMs: number;
@@ -42,7 +37,6 @@ export class Dialer implements ConnectWaiter {
   #connecting: AbortController | null = null;
   /** A callback connect's socket while it connects (closing it aborts the connect). */
   #pending: TransportConn | null = null;
-  /** A connect started and not yet ended. */
   #waiting = false;
   /** Inside the transport's call: an end told then is passed on in a microtask, as a promise would. */
   #inCall = false;
@@ -63,11 +57,7 @@ export class Dialer implements ConnectWaiter {
   #onEnded: (() => void) | null = null;
   #dialing: ((resolve: (sock: TransportConn | null) => void) => void) | null = null;
 
-  /**
-   * `watch`: the watchdog enforces the timeout through it; null: a timer of our own does. `everOpened`:
-   * the connection opened before, so its next connect is a reconnect (a connection that makes a dialer
-   * per connect says so).
-   */
+  /** `watch`: the watchdog's handle (null: a timer of our own); `everOpened`: next is a reconnect. */
   constructor(readonly shared: ConnectionShared, readonly watch: DialWatch | null, everOpened = false) {
     this.#everOpened = everOpened;
   }
@@ -95,11 +85,7 @@ export class Dialer implements ConnectWaiter {
     return new Promise(this.#dialing ??= (resolve) => this.dialThen(resolve));
   }
 
-  /**
-   * `dial` without its promise: `done` is called once with what `dial` resolves with, never inside this
-   * call. On epoll a connect keeps no promise, async frame or abort listener (transport.ts
-   * `CallbackConnect`): a crowd opening at once leaves nothing behind its connects to be promoted.
-   */
+  /** `dial` without its promise: `done` is called once, never inside this call. */
   dialThen(done: DialEnd | ((sock: TransportConn | null) => void)): void {
     this.#done = done;
     const wait = this.shared.connectGate.acquire();
@@ -107,7 +93,6 @@ export class Dialer implements ConnectWaiter {
     else wait.then(this.#onGate ??= () => this.#start());
   }
 
-  /** The connect, its gate slot taken. */
   #start(): void {
     if (this.shared.stopping) {
       this.shared.connectGate.release();
@@ -164,7 +149,6 @@ export class Dialer implements ConnectWaiter {
     this.#end(sock, null);
   }
 
-  /** The transport's connect failed (ConnectWaiter). */
   connectFailed(err: unknown): void {
     this.#settle();
     this.#end(null, err);

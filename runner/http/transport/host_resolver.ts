@@ -1,9 +1,6 @@
 /**
  * @module
- * How a run's target host becomes the one address every connect of the libc transports uses: numeric
- * literals as they are, names through the system resolver (`getaddrinfo`, so /etc/hosts counts), called
- * once per run through epoll/ffi.ts's libc binding, its result list read and freed here. Off the hot
- * path: nothing here runs once connects have started.
+ * How a run's target host becomes the one address every libc-transport connect uses. Off the hot path.
  */
 import { libc, SOCK_STREAM } from "./epoll/ffi.ts";
 import { AF_INET, AF_INET6, type SockAddr, sockAddrOf } from "./sock_addr.ts";
@@ -16,10 +13,7 @@ export function resolveOnce(hostname: string, port: number): SockAddr {
   return sockAddrOf(ip, port);
 }
 
-/**
- * The system resolver (`getaddrinfo`, so /etc/hosts counts), called once per run: numeric
- * addresses, IPv4 first, of a TCP service on `host`.
- */
+/** `host`'s addresses by `getaddrinfo` (so /etc/hosts counts), IPv4 first; once per run. */
 export function resolveHost(host: string): string[] {
   const c = libc();
   const hints = new Uint8Array(48);

@@ -1,29 +1,9 @@
 /**
  * @module
- * How long a ready response waits for a load worker on the deno transport (`Deno.connect`), where the
- * sockets' reads are the runtime's own async operations: a completed read waits in the runtime's queue
- * of completed operations until the event loop hands it to its connection. The probe is more such
- * operations, one started every `PROBE_PERIOD_MS`: a sleep off this thread (a `nonblocking` FFI call,
- * transport/epoll_ffi.ts `sleepOffThread`) that ends `PROBE_PERIOD_MS` later; how late its promise
- * settles is how long a read that completed at that instant waited (a lower bound: a socket's readiness
- * may first wait for the runtime's reactor).
- *
- * Not one probe at a time: the runtime does not hand completions over in order. Under a saturating crowd
- * most reads cycle in a millisecond while some wait seconds (p50 1.4 ms, mean 41 ms, max 3.7 s at 3,000
- * connections), and a lone probe is now one, now the other: a run's intervals read 2 ms, then 700 ms.
- * So a probe starts every period whatever became of the last (timers still run on time there), and an
- * interval's wait is Little's law over them: the time its probes spent overdue (finished, not yet
- * handed over; those still overdue when it is taken count their time so far) over the probes started in
- * it (fewer when the timer that starts them is late, as the queue is longer then).
- *
- * Not a timer's lateness: timers run in a phase of their own every event-loop turn, and at 5,000
- * connections on one core measured 3-14 ms late while completions waited 50-680 ms and the run's mean
- * latency was 323 ms. Where FFI is not permitted (or not Linux) a timer's lateness is all there is, and
- * is what the probe measures then.
- *
- * Started by the meter's first take, so it runs only during a closed run; closed by `close`. One call
- * (or timer) per period, nothing per request. Summed for the worker's meter
- * (runner/stats/generator_meter.ts) in the shape every transport's probe gives (transport/ready_wait.ts).
+ * How long a ready response waits for a load worker on the deno transport: an off-thread sleep started
+ * every `PROBE_PERIOD_MS` queues with the reads, so its lateness is a read's wait. Completions come out of
+ * order, so probes start every period and an interval's wait is Little's law over them. A timer's lateness
+ * misses it (3-14 ms against 50-680 ms), but is all there is without FFI. Closed runs only.
  */
 import { PROBE_PERIOD_MS, type ReadyWaitSum } from "./ready_wait.ts";
 import { EpollSys, epollUnavailableReason } from "./epoll/ffi.ts";

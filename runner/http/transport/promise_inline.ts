@@ -1,14 +1,9 @@
 /**
  * @module
- * A socket that reads through promises (Deno's sockets, Deno's TLS) seen as an inline one
- * (transport.ts's `InlineConn`), so a reader written for the epoll and io_uring pumps runs on it
- * unchanged: each armed read is one promise read whose settling calls the reader. Its contract is the
- * pumps': the reader is never called from inside `armRead`, and `close` fails an armed read at once,
- * as closing an epoll or io_uring socket does, so a read that settles after the close (Deno's comes a
- * turn later) reaches no reader, least of all the one the connection armed on its next socket. Past
- * TURN_READ_BYTES read back to back the next read waits a turn: over TLS Deno's reads resolve at once
- * from what the TLS layer holds, so a server flooding tiny frames would otherwise starve the watchdog,
- * the stop and the worker's timers. Writes stay promise writes (`writeNow` takes nothing).
+ * A socket that reads through promises (Deno's sockets and TLS) seen as an `InlineConn`, so readers written
+ * for the epoll and io_uring pumps run on it unchanged, under the pumps' contract: never called inside
+ * `armRead`, and `close` fails an armed read at once, so a late read reaches no reader. Past TURN_READ_BYTES
+ * back to back the next read waits a turn. Writes stay promise writes.
  */
 import { nextTurn } from "../../load/clock.ts";
 import {

@@ -1,17 +1,9 @@
 /**
  * @module
  * How long a response that reached the kernel waits for the load worker to read it, measured without
- * touching a request: a timerfd in the worker's epoll set (transport/epoll_transport.ts) expires every
- * `PROBE_PERIOD_MS` and becomes ready exactly then, joining the tail of the same ready list the sockets'
- * events queue in. The pump takes that list in order, so the time from the expiry to the moment the pump
- * reaches the probe's event is the time a response that became readable at that instant waited: behind
- * the events ahead of it, the turn the worker was busy with, its timers, its garbage collection and its
- * wait for a core. A worker that keeps up reaches it within a fraction of a millisecond; a worker whose
- * own queue sets the latency (a crowd of 10,000 connections on one core) reaches it a large part of the
- * latency late, while its timers still run on time (the pump yields every few ms). Cost: one `read` and
- * one `timerfd_settime` per period, none per request. The waits are summed by the tally every transport's
- * probe shares (transport/ready_wait.ts), taken by the worker's meter (runner/stats/generator_meter.ts)
- * and judged in results/conclude/generator_saturation.ts.
+ * touching a request: a timerfd in the worker's epoll set becomes ready every `PROBE_PERIOD_MS` behind the
+ * sockets' events, so how late the pump reaches it is a ready response's wait (the busy turn, timers, GC,
+ * the wait for a core). One `read` and one `timerfd_settime` per period, none per request.
  */
 import { libc } from "./epoll/ffi.ts";
 import { PROBE_PERIOD_MS, type ReadyWaitSum, ReadyWaitTally } from "./ready_wait.ts";
@@ -40,10 +32,7 @@ export class ReadyProbe {
     return fd < 0 ? null : new ReadyProbe(fd);
   }
 
-  /**
-   * Forgets an expiry no pump was there to take (the worker had no socket waiting) and arms the next:
-   * called when the pump starts, so a wait is only ever measured while the pump runs.
-   */
+  /** Forgets an expiry no pump took and arms the next, as the pump starts. */
   restart(nowMs: number): void {
     this.#c.read(this.fd, this.#expirations, 8);
     this.#arm(nowMs);

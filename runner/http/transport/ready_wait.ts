@@ -1,12 +1,8 @@
 /**
  * @module
  * The one tally of how long a ready response waited for its load worker, shared by every transport's
- * probe: the epoll transport's timerfd (transport/ready_probe.ts), the io_uring transport's timeout
- * request (transport/uring_transport.ts) and the deno transport's timer (transport/loop_lag_probe.ts).
- * Each probe arms something due `PROBE_PERIOD_MS` from now that becomes ready behind the sockets' own
- * events, tells the tally when it was due (`armed`) and when the worker reached it (`reached`); the
- * worker's meter (runner/stats/generator_meter.ts) takes the sums once per tick. Pure arithmetic: no
- * system call, nothing per request.
+ * probe: each arms something due `PROBE_PERIOD_MS` ahead behind the sockets' events and reports when it was
+ * due (`armed`) and reached (`reached`); the worker's meter takes the sums each tick. Pure arithmetic.
  */
 
 /** How often a probe is due (ms): a few samples per 250 ms interval even when each waits 100 ms. */
@@ -39,9 +35,8 @@ export class ReadyWaitTally {
   }
 
   /**
-   * The waits measured since the last call, and none kept. When none was and the expiry is overdue at
-   * `nowMs` (a queue longer than the meter's period), its wait so far counts as one: a lower bound, so
-   * a worker too far behind to reach the probe at all still says how far.
+   * The waits since the last call. When none was measured and the expiry is overdue, its wait so far
+   * counts as one (a lower bound), so a worker too far behind to reach the probe still says how far.
    */
   take(nowMs: number): ReadyWaitSum {
     if (this.#count === 0 && nowMs > this.#dueMs) return { count: 1, sumMs: nowMs - this.#dueMs };

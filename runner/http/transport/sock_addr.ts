@@ -1,10 +1,7 @@
 /**
  * @module
- * The socket addresses the libc transports connect to: a numeric IPv4 or IPv6 address and a port encoded
- * once per run as the bytes of a `sockaddr_in` or `sockaddr_in6` (Linux layout, the same on x86_64 and
- * aarch64), which epoll/ffi.ts's `connect` hands to the kernel as they are. Pure encoding, kept apart
- * from the binding that calls libc so it is read and tested without FFI; names are turned into these
- * literals by host_resolver.ts.
+ * The socket addresses the libc transports connect to: a numeric address and port encoded once per run as
+ * a Linux `sockaddr_in`/`sockaddr_in6`. Pure, so it is tested without FFI.
  */
 
 // Linux address families (the same on x86_64 and aarch64).

@@ -1,14 +1,11 @@
 /**
  * @module
- * What every event loop of a transport keeps of its sockets (transport/epoll_transport.ts,
- * transport/uring_transport.ts): each socket by its token, a slot reused once the socket closes (the
- * token comes back with each of its events or completions), and the ready list: sockets with bytes no
- * event will announce (a read armed while bytes waited, or a turn's read budget spent), served by the
- * next round. Two lists take turns, so a round allocates no array.
+ * What a transport's event loop keeps of its sockets: each by its token (a slot reused after close), and
+ * the ready list of sockets with bytes no event will announce, served next round; two lists take turns.
  */
 
 /** A socket the table holds: served from the ready list, closed with the loop. */
-export interface TableSocket {
+interface TableSocket {
   serveReady(): void;
   close(): void;
 }
@@ -30,7 +27,6 @@ export class SocketTable<S extends TableSocket> {
     return this.#free.pop() ?? this.slots.length;
   }
 
-  /** Its slot is free again (the socket closed). */
   release(token: number): void {
     this.slots[token] = null;
     this.#free.push(token);
@@ -41,7 +37,6 @@ export class SocketTable<S extends TableSocket> {
     this.#ready.push(sock);
   }
 
-  /** Sockets waiting on the ready list. */
   get readyCount(): number {
     return this.#ready.length;
   }
@@ -59,7 +54,6 @@ export class SocketTable<S extends TableSocket> {
     }
   }
 
-  /** Closes every socket. */
   closeAll(): void {
     for (const sock of this.slots) sock?.close();
   }

@@ -1,19 +1,13 @@
 /**
  * @module
- * What a connection needs of a socket, and the `Deno.connect` transport. Every transport gives
- * Deno.Conn's promise contract (read into the caller's buffer, write, close; a read pending when the
- * socket closes fails). A transport that runs its own event pump (the epoll transport) may also give
- * the inline contract: the pump calls the connection back with the bytes it read, in the same turn,
- * instead of resolving a promise per read, and writes happen at once. The transport is chosen once
- * per run (transport/choice.ts), like wrk's function table.
+ * What a connection needs of a socket, and the `Deno.connect` transport. Every transport gives Deno.Conn's
+ * promise contract; one with its own pump (epoll) may also give the inline contract: the pump calls the
+ * connection back with the bytes read, in the same turn, and writes happen at once. Chosen once per run.
  */
 
 /**
- * Bytes one socket's reads may take in one turn before the event loop gets one: a peer that sends as
- * fast as we read (endless tiny HTTP/2 frames) would otherwise keep the reads going back to back (the
- * epoll pump's loop; over TLS Deno's reads resolving at once from what rustls holds), and the worker's
- * timers, its stop message and signals would never run. Four reads of an h2 connection's 64 KiB buffer:
- * a healthy socket runs dry long before, and the check is one compare per read.
+ * Bytes one socket's reads may take in one turn before the event loop gets one, so a peer sending as fast
+ * as we read cannot starve timers, the stop message and signals. Four reads of an h2 connection's buffer.
  */
 export const TURN_READ_BYTES = 256 * 1024;
 
@@ -25,25 +19,17 @@ export interface TransportConn {
 }
 
 /**
- * Called by a transport's pump for an armed read, once per arming: bytes read (null at end of
- * stream) or the failure (also when the socket is closed while armed). Each returns true when it
- * settled a promise, so the pump lets the event loop run that continuation before its next round.
+ * Called by a pump for an armed read, once per arming: bytes read (null at end of stream) or the failure.
+ * Each returns true when it settled a promise, so the pump lets that continuation run first.
  */
 export interface InlineReader {
   onRead(n: number | null): boolean;
   onReadError(err: unknown): boolean;
-  /**
-   * Optional: called by the pump once the socket has no more bytes for now (after one or more
-   * `onRead`s), so a reader can write once for everything those reads asked for (HTTP/2 streams).
-   */
+  /** Called once the socket has no more bytes for now, so a reader writes once for all its reads queued. */
   onDrained?(): void;
 }
 
-/**
- * Fails `reader` in a microtask, as a read pending on a socket that closed would fail. A function of its
- * own: a closure inside `armRead` would make V8 allocate its captured context on every arm, not only
- * on a closed socket's.
- */
+/** Fails `reader` in a microtask, as a closed socket's pending read fails (no closure in `armRead`). */
 export function failReadClosed(reader: InlineReader): void {
   queueMicrotask(() => reader.onReadError(new Deno.errors.BadResource("socket closed")));
 }
@@ -68,10 +54,8 @@ export interface ConnectWaiter {
 }
 
 /**
- * A connect of the run's address that ends in `waiter`'s calls instead of a promise (the epoll transport's):
- * no promise, no async frame and no abort listener per connect, so a crowd opening at once leaves no
- * garbage behind its connects. `waiter` may be called inside this call (a connect done at once, or failed
- * before anything was attempted). Returns the socket while it connects (closing it aborts the connect).
+ * A connect that ends in `waiter`'s calls instead of a promise (epoll's), so a crowd's connects leave no
+ * garbage; `waiter` may be called inside this call. Returns the socket while it connects.
  */
 export type CallbackConnect = (waiter: ConnectWaiter) => TransportConn | null;
 

@@ -1,16 +1,12 @@
 /**
  * @module
- * The read a socket of an event-loop transport (transport/epoll_socket.ts, transport/uring_socket.ts)
- * holds for its user until bytes, the end or a failure settle it: a promise read (`read`) or an inline
- * one (`armRead`, its reader called back by the pump), never both, counted in its loop's `waiting`
- * while it waits. When it is settled is each socket's own (epoll on readiness, io_uring on completions);
- * how it is armed, taken and dropped is this one file. HOT PATH: `arm` and `takeReader` are a few
- * stores; nothing is allocated per read.
+ * The read an event-loop transport's socket holds for its user until settled: a promise read or an inline
+ * one, never both, counted in its loop's `waiting`. Each socket decides when it settles; arming, taking and
+ * dropping live here. HOT PATH: a few stores, nothing allocated.
  */
 import { failReadClosed, type InlineReader } from "./transport.ts";
 
-/** What a waiting read needs of its socket's loop. */
-export interface ReadLoop {
+interface ReadLoop {
   /** Reads (and writes) waiting: the pump runs while some do. */
   waiting: number;
   wait(): void;
@@ -18,7 +14,6 @@ export interface ReadLoop {
 }
 
 export class WaitingRead {
-  /** The buffer of the read that waits. */
   buf: Uint8Array | null = null;
   /** The inline reader, or the promise's settlers: never both. */
   reader: InlineReader | null = null;
@@ -27,7 +22,6 @@ export class WaitingRead {
 
   constructor(readonly loop: ReadLoop) {}
 
-  /** A read waits (inline or promise). */
   get armed(): boolean {
     return this.reader !== null || this.onRead !== null;
   }
@@ -42,10 +36,7 @@ export class WaitingRead {
     });
   }
 
-  /**
-   * Arms `reader` to read into `buf`; on a closed socket (`fd < 0`, the loop closed at the end of a
-   * run) the reader fails in a microtask instead, as a pending read would: false then.
-   */
+  /** Arms `reader` into `buf`; on a closed socket it fails in a microtask instead, and false is returned. */
   arm(fd: number, buf: Uint8Array, reader: InlineReader): boolean {
     if (fd < 0) {
       failReadClosed(reader);
@@ -73,7 +64,6 @@ export class WaitingRead {
     resolve(n);
   }
 
-  /** Fails the promise read. */
   reject(err: Error): void {
     const reject = this.onReadError!;
     this.#settled();

@@ -1,13 +1,9 @@
 /**
  * @module
- * Which server message answers a send. `echo` (the default): the first message after the send, what an
- * echo server sends back. `nth`: the n-th message after the send (a server that acknowledges, then
- * answers). `json`: the first message after the send whose top-level JSON field `field` equals `equals`
- * (a server that interleaves broadcasts with answers); it parses each message read during an exchange,
- * so it costs more per message than the other two, which only count. Messages passed over are
- * unsolicited. An echo matcher keeps no count, so one serves every connection (`answerMatchOf`): one
- * object fewer each message touches. `fanoutUs` reads the send time a target wrote into a broadcast
- * (`"sentAt": <epoch ms>`, by a byte scan, no parse) to time its fan-out.
+ * Which server message answers a send: `echo` (the first after it), `nth` (the n-th), or `json` (the first
+ * whose top-level `field` equals `equals`, parsing each message). Messages passed over are unsolicited. An
+ * echo matcher keeps no count, so one serves every connection. `fanoutUs` reads a broadcast's `"sentAt"`
+ * by a byte scan to time its fan-out.
  */
 
 /** A match rule as the config gives it. */
@@ -51,12 +47,9 @@ export function answerMatchOf(rule: MatchRule): AnswerMatch {
 }
 
 /** The field a broadcast carries its send time in (epoch ms), written by the target. */
-export const FANOUT_FIELD = new TextEncoder().encode('"sentAt":');
+const FANOUT_FIELD = new TextEncoder().encode('"sentAt":');
 
-/**
- * Microseconds from the send time in buf[start, end) (`"sentAt": <epoch ms>`) to `nowEpochMs`, or -1
- * when the message carries none.
- */
+/** µs from the `"sentAt": <epoch ms>` in buf[start, end) to `nowEpochMs`, or -1 when there is none. */
 export function fanoutUs(buf: Uint8Array, start: number, end: number, nowEpochMs: number): number {
   const field = FANOUT_FIELD;
   const last = end - field.length;

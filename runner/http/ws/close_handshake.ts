@@ -1,9 +1,7 @@
 /**
  * @module
- * The close handshake of one WebSocket connection (RFC 6455 5.5.1, 7.1.1, 7.4): a close frame sent at most
- * once per socket (the storm's 1000, the echo of the server's code, 1001 at the run's end, or the code of a
- * fault: 1002 protocol error, 1007 bad UTF-8, 1009 too big), whether the server's close came, and the wait
- * for the server to close TCP after it, so the TIME_WAIT is the server's and not a storm's ports'.
+ * The close handshake of one WebSocket connection (RFC 6455 5.5.1, 7.1.1, 7.4): one close frame per socket,
+ * whether the server's came, and the wait for the server to close TCP, so the TIME_WAIT is the server's.
  */
 import type { ErrorKind } from "../../../results/mod.ts";
 import type { FrameFault } from "../../../ws/frame_parser.ts";
@@ -35,7 +33,6 @@ export class CloseHandshake {
 
   constructor(readonly writer: FrameWriter, readonly run: WsRun) {}
 
-  /** A new socket. */
   reset(): void {
     this.sent = this.received = false;
   }
@@ -49,11 +46,7 @@ export class CloseHandshake {
   }
 }
 
-/**
- * After the server's close frame: reads `sock` (dropping what comes) until the server closes TCP, the
- * socket is closed under it (the watchdog's cut), or `owned` says it is no longer this connection's
- * (read_loop.ts: a server flooding instead of closing starves nothing).
- */
+/** After the server's close frame: reads until it closes TCP, the socket is cut, or `owned` ends. */
 export async function readUntilServerCloses(
   sock: TransportConn,
   buf: Uint8Array,

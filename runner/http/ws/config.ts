@@ -1,10 +1,7 @@
 /**
  * @module
- * The `ws` part of a run's config (a ws:// or wss:// url): the messages sent and how, which message answers a
- * send, the handshake's extras (permessage-deflate among them), the message cap and the worker's budget for
- * messages in progress, and what each connection does: keep sending (closed and open models), a storm's N
- * messages then a close, or hold's pings. One zod schema; the type is inferred from it, defaults stated
- * here once.
+ * The `ws` part of a run's config: messages and how they are sent, what answers a send, handshake extras,
+ * the message cap and buffer budget, and what each connection does (keep sending, storm, hold).
  */
 import { z } from "zod";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "../../../ws/opcodes.ts";
@@ -24,10 +21,7 @@ const matchRuleSchema = z.discriminatedUnion("kind", [
 export const MAX_STORM_THINK_MS = 600_000;
 
 export const wsConfigSchema = z.object({
-  /**
-   * Experiment files: the WebSocket path on the target (its scheme becomes ws: or wss:); an attack's
-   * URL carries its own path, so the engine never reads this.
-   */
+  /** Experiment files: the WebSocket path on the target; an attack's URL carries its own. */
   path: z.string().startsWith("/", "ws.path starts with /, e.g. /ws/echo").optional(),
   /** Messages sent in turn (text; with `binary`, each is base64 of the bytes). */
   messages: z.array(z.string()).min(1, "ws.messages: give at least one message").default(["hello"]),
@@ -41,23 +35,15 @@ export const wsConfigSchema = z.object({
     [],
   ),
   headers: z.record(z.string(), z.string()).default({}),
-  /**
-   * Offer permessage-deflate (RFC 7692, no context takeover either way); a server that agrees gets
-   * compressed messages and may compress its own. Off unless asked for: compression costs CPU per message.
-   */
+  /** Offer permessage-deflate (RFC 7692, no context takeover); off by default as it costs CPU per message. */
   deflate: z.boolean().default(false),
   /** Cap of one server message (all its fragments); a bigger one is `ws-too-big`, refused at its header. */
   maxMessageBytes: z.number().int().min(125).max(64 * 1024 * 1024).default(DEFAULT_MAX_MESSAGE_BYTES),
-  /**
-   * What a worker's connections may hold together in messages in progress (ws/buffer_budget.ts); a message
-   * that does not fit is `ws-too-big` with the reason. At least two messages at the cap.
-   */
+  /** What a worker's connections may hold in messages in progress; one that does not fit is `ws-too-big`. */
   maxBufferedBytes: z.number().int().max(16 * 1024 * 1024 * 1024).default(DEFAULT_MAX_BUFFERED_BYTES),
   /** Connection storm: each connection sends this many messages, then closes (1000). 0: keep it open. */
   messagesPerConnection: z.number().int().min(0).default(0),
-  /**
-   * A storm's pause after each message (index i: after the i-th) before the next one, ms (Artillery's think).
-   */
+  /** A storm's pause after each message (index i: after the i-th), ms (Artillery's think). */
   thinkAfterMs: z.array(z.number().int().min(0).max(MAX_STORM_THINK_MS)).default([]),
   /** Hold: no messages; each connection pings after this idle wait and times the pong. 0: off. */
   pingIntervalMs: z.number().int().min(0).max(600_000).default(0),

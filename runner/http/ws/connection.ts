@@ -1,20 +1,9 @@
 /**
  * @module
- * One WebSocket connection of the load generator, driven by the same executors, watchdog and graceful
- * stop as HTTP (it is a `LoadConnection`); connection_socket.ts is its socket side (dial, handshake,
- * reads, writes, closes), this file its message side. An `exchange` sends one message and waits for its
- * answer (the match rule), its round trip kept in exchange.ts. A storm's exchange is a whole connection's
- * life: its messages one after another, then the close handshake (1000); hold's is an idle wait, a ping
- * and its pong (what is sent when: pacing.ts). Reads stay armed between exchanges, so a broadcast is timed
- * as it arrives.
- *
- * HOT PATH: frames masked in place, whole messages handed over by the frame parser as views of the read's
- * buffer, handled inside the read's callback. A closed loop's next send goes from the read callback, hold's
- * next wait too: a holding crowd makes no promise per ping. Failures are counted by kind, never thrown: a
- * frame fault (`ws-protocol`, `ws-too-big`, `ws-bad-utf8`: answered with the matching close code), a close
- * or a lost connection with a message unanswered (`ws-closed`), a timeout (the watchdog; a server that never
- * answers our close is cut the same way), a failed read or write. The close handshake (close_handshake.ts)
- * ends with the server's TCP close, which the exchange waits for.
+ * One WebSocket load connection, its message side (connection_socket.ts is the socket side). An `exchange`
+ * sends one message and waits for its match; a storm's is a connection's life, hold's a wait, a ping and its
+ * pong. Reads stay armed between exchanges, so broadcasts are timed as they arrive. HOT PATH: frames masked
+ * in place, messages handled as views in the read's callback. Failures are counted by kind, never thrown.
  */
 import { pongFrame } from "../../../ws/frame_encoder.ts";
 import { CLOSE_ABNORMAL, CLOSE_NO_STATUS, CLOSE_NORMAL } from "../../../ws/opcodes.ts";
@@ -41,11 +30,7 @@ export class WsConnection extends WsConnectionSocket implements LoadConnection {
     this.#ex = new WsExchange(shared.recorder);
   }
 
-  /**
-   * Sends one message (hold: pings) and waits for its answer; resolves with the answers counted
-   * (storm: all the connection's). `next` chains further sends from the read callback on an inline
-   * transport, as for HTTP/1.1.
-   */
+  /** Sends one message (hold: pings) and resolves with the answers counted; `next` chains as in h1. */
   exchange(
     intendedMs: number,
     _depth = 1,
@@ -60,11 +45,7 @@ export class WsConnection extends WsConnectionSocket implements LoadConnection {
     });
   }
 
-  /**
-   * Hold's idle wait before its ping, on the worker's one timer (no deadline runs meanwhile; `abort` ends
-   * it early), then the ping, its pong ending the exchange. A chain's next waits here too, from the pong's
-   * read callback: a crowd holds with no promise, closure or async frame made per ping.
-   */
+  /** Hold's idle wait before its ping, on the worker's one timer; chains wait here from the pong. */
   #holdWait(intendedMs: number): void {
     this.deadlineMs = Infinity;
     this.#holdIntendedMs = intendedMs;
@@ -97,17 +78,14 @@ export class WsConnection extends WsConnectionSocket implements LoadConnection {
     this.writer.sendMessage(bytes);
   }
 
-  /** An exchange is in progress (inline_reads.ts asks). */
   exchangeActive(): boolean {
     return this.#ex.active;
   }
 
-  /** Between exchanges a read stays armed: open, and not a storm's. */
   listens(): boolean {
     return this.run.messagesPerConnection === 0 && this.sock !== null;
   }
 
-  /** The chain's next exchange from the read callback, the answers so far carried into it. */
   chainNext(answered: number, sentMs: number): void {
     this.#ex.carry(answered);
     if (this.run.pingIntervalMs === 0) return this.#begin(-1, sentMs);
@@ -116,7 +94,6 @@ export class WsConnection extends WsConnectionSocket implements LoadConnection {
     this.reads.listen();
   }
 
-  /** Takes `n` bytes read into `buf` (null: end of stream); true when the exchange is over. */
   consumeRead(buf: Uint8Array, n: number | null, nowMs: number): boolean {
     this.lastEventMs = this.nowMs = nowMs;
     if (n === null) {
@@ -179,9 +156,8 @@ export class WsConnection extends WsConnectionSocket implements LoadConnection {
     this.close.received = true;
     this.run.stats.closeCode(nowMs, code);
     if (this.#waiting()) this.fault(nowMs, "ws-closed", "server closed with a message unanswered");
-    // Answer the server's close with its code (RFC 6455 5.5.1), unless ours went first; then wait for
-    // the server to close the TCP connection first (7.1.1: the TIME_WAIT is the server's, not a storm's
-    // ports'), at most a timeout.
+    // Answer the server's close with its code (RFC 6455 5.5.1) unless ours went first, then let the server
+    // close TCP first (7.1.1: the TIME_WAIT is the server's), at most a timeout.
     this.closeWith(code === CLOSE_NO_STATUS ? 0 : code);
     this.#ex.over = true;
     this.deadlineMs = nowMs + this.shared.timeoutMs;
@@ -230,7 +206,6 @@ export class WsConnection extends WsConnectionSocket implements LoadConnection {
     } else this.fault(nowMs, classifyError(err, "read"), errorMessage(err));
   }
 
-  /** Ends the exchange; the answers it counted. */
   endExchange(): number {
     const answered = this.#ex.end();
     this.deadlineMs = Infinity;

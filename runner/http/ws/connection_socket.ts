@@ -1,20 +1,9 @@
 /**
  * @module
- * The socket side of a WebSocket connection of the load generator (connection.ts's `WsConnection` adds
- * the message side: exchanges, answers, the frames' handlers). `open` dials through the run's transport
- * (wss: through the same TLS path and options as https:) and runs the handshake; frames that came with
- * its answer are read before any send. Reads are inline_reads.ts's on every transport (Deno's sockets
- * through transport/promise_inline.ts), armed between exchanges too. Writes go through frame_writer.ts, in
- * order; a close frame goes once per socket (close_handshake.ts), and `abort` says going away (1001) when
- * the run stops.
- *
- * HOT PATH: on epoll and io_uring, reads go into the buffer every connection of the worker shares (run.ts:
- * one buffer's lines stay cached, not one buffer a connection), whose whole messages the frame parser hands
- * over as views, parsed inside the read's callback, so no view outlives it; the handshake and promise reads
- * (Deno's sockets), which resume after other connections' reads, keep a buffer of their own: the handshake
- * one taken from the run's spares and given back after it (a longer answer grows it, and the grown one is
- * dropped), promise reads the connection's, made only on Deno's sockets. So an open, waiting connection on
- * epoll holds no read buffer, and a crowd's connects in flight hold no promise of the dial's either.
+ * The socket side of a WebSocket load connection: `open` dials through the run's transport and runs the
+ * handshake, reading any frames that came with its answer first; reads via inline_reads.ts, writes via
+ * frame_writer.ts, `abort` says going away (1001). HOT PATH: on epoll and io_uring reads land in the
+ * worker's shared buffer, so an idle connection holds no read buffer.
  */
 import type { ErrorKind } from "../../../results/mod.ts";
 import { FrameParser, type FrameSink } from "../../../ws/frame_parser.ts";
@@ -92,8 +81,7 @@ export abstract class WsConnectionSocket implements FrameSink, InlineHost, Write
 
   /** Dials, then runs the handshake; false when either failed (counted). */
   open(): Promise<boolean> {
-    // The handshake's frame starts once connected: a crowd's connects in flight hold no frame of ours,
-    // and on epoll no promise of the dial's either, only this one; once open, nothing of the dial's.
+    // No frame of ours until connected, and on epoll no promise of the dial's.
     return new Promise((resolve) => {
       this.#opened = resolve;
       (this.#dialer = new Dialer(this.shared, this, this.#everOpened)).dialThen(this);
@@ -127,9 +115,7 @@ export abstract class WsConnectionSocket implements FrameSink, InlineHost, Write
     this.parser.deflate = done.deflate;
     this.pacing.reset(done.deflate);
     const extra = done.extraBytes;
-    // Frames that came with the answer (a greeting): read now, before any send (unsolicited). A fault or
-    // the server's close is handled there; what `consumeRead` says of an exchange is of the last one, not
-    // this.
+    // Frames that came with the answer (a greeting) are read before any send.
     if (extra > 0) this.consumeRead(done.buf, extra, performance.now());
     const adopted = this.sock;
     if (this.close.received && adopted !== null) {

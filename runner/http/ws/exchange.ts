@@ -1,10 +1,7 @@
 /**
  * @module
- * The record of one WebSocket connection's exchange (connection.ts): when its send was meant to go and
- * went, whether it is still unanswered, whether it is over, the answers it counted (a storm's: all of its
- * messages), and the recorder's side of it: bytes written, `inFlight`, each round trip (from the intended
- * send, coordinated-omission corrected, and from the actual one), and an unfinished one at the run's end.
- * HOT PATH: plain fields and the recorder's counters; nothing is allocated.
+ * The record of one WebSocket connection's exchange (intended and actual send, answered, over, answers
+ * counted) and its recorder side (bytes, `inFlight`, round trips, unfinished). HOT PATH: nothing allocated.
  */
 import type { IntervalRecorder } from "../../stats/recorder.ts";
 import { elapsedUs } from "../../../results/histogram.ts";
@@ -48,10 +45,7 @@ export class WsExchange {
     this.#answered++;
   }
 
-  /**
-   * The answers a chain counted so far: its next exchange, started by the next `sent`, counts on from
-   * them, so the chain settles with all of them.
-   */
+  /** The answers a chain counted so far, carried into its next exchange. */
   carry(answered: number): void {
     this.#carried = answered;
   }

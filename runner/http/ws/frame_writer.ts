@@ -1,16 +1,9 @@
 /**
  * @module
- * Writes of one WebSocket connection, in order: a frame is written at once (inline transports: what
- * the kernel takes now, the rest through the promise contract) unless a write is still in progress,
- * in which case it waits behind it, so a pong or a close never lands inside a data frame the kernel
- * took only part of. Nothing is allocated per write on the usual path (written whole), and the queue
- * of frames waiting is not touched unless some wait.
- *
- * What waits is bounded whatever the server does: at most one pong (a ping flood from a server that
- * never reads replaces the waiting pong with the newest, as RFC 6455 5.5.3 allows: "only the most
- * recently processed Ping"), one message (the connection sends the next only once the last was answered,
- * and `writingMessage` says an answer cannot have come before it was written whole) and one close. A
- * flow's socket, whose sends wait for no answer, waits for `onIdle` before its next send instead.
+ * Writes of one WebSocket connection, in order: a frame goes at once unless a write is in progress, so a
+ * pong or close never lands inside a partly written data frame. Nothing is allocated on the usual path.
+ * What waits is bounded: one pong (the newest ping's, RFC 6455 5.5.3), one message (the next goes only
+ * after an answer) and one close. A flow's socket waits for `onIdle` before its next send instead.
  */
 import type { InlineConn, TransportConn } from "../transport/transport.ts";
 
@@ -34,15 +27,10 @@ export class FrameWriter {
   #queued = 0;
   /** The failure of the last write, if any (the caller's read then fails: it is counted there). */
   error: unknown = null;
-  /**
-   * Handlers of a write through the promise contract, bound on first use (a crowd that writes whole makes
-   * none).
-   */
+  /** Handlers of a promise write, bound on first use (a crowd that writes whole makes none). */
   #onWritten: ((n: number) => void) | null = null;
   #onError: ((err: unknown) => void) | null = null;
-  /**
-   * Called when a write ends with nothing waiting behind it (a flow's socket holds its next send till then).
-   */
+  /** Called when a write ends with nothing behind it (a flow's socket holds its next send till then). */
   onIdle: (() => void) | null = null;
 
   constructor(readonly owner: WriteOwner) {}

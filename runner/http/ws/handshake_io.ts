@@ -1,10 +1,8 @@
 /**
  * @module
  * The opening handshake on a freshly dialed socket: the Upgrade request written, the answer read (promise
- * reads, on every transport: once per connection, not per message) until its head is whole and checked
- * (ws/handshake.ts), which tells whether permessage-deflate was agreed. The handshake's time is recorded
- * apart from the connect and TLS; a failed one is counted by kind: `ws-refused` (with the status),
- * `ws-bad-accept`, `ws-handshake`, or the socket's error (`timeout` when the watchdog cut it).
+ * reads: once per connection) until its head is whole and checked. Its time is recorded apart from the
+ * connect; a failure counts as `ws-refused`, `ws-bad-accept`, `ws-handshake` or the socket's error.
  */
 import type { ErrorKind } from "../../../results/mod.ts";
 import { readHandshake } from "../../../ws/handshake_answer.ts";
@@ -15,17 +13,13 @@ import type { WsStats } from "./stats.ts";
 import { WS_READ_BUFFER_BYTES, type WsRun } from "./run.ts";
 
 /** The connection the handshake runs for: its watchdog fields and its failures' counter. */
-export interface HandshakeWatch {
+interface HandshakeWatch {
   deadlineMs: number;
   timedOut: boolean;
   fault(nowMs: number, kind: ErrorKind, message: string): void;
 }
 
-/**
- * One handshake's request (ws/handshake.ts `handshakeRequest` or `HandshakeTemplate`, or a flow's filled
- * template: `handshake` writes it before any other can run, or copies it) with the key and subprotocols it
- * offers, and the stats its time is counted in.
- */
+/** One handshake's request with the key and subprotocols it offers, and the stats its time counts in. */
 export interface HandshakeOffer {
   request: Uint8Array;
   key: string;
@@ -35,21 +29,14 @@ export interface HandshakeOffer {
   stats: WsStats;
 }
 
-/**
- * A handshake that passed: bytes read past the answer's head (at the start of `buf`, the buffer the
- * answer was read into), and whether permessage-deflate was agreed.
- */
-export interface HandshakeDone {
+/** A passed handshake: bytes read past the head (at the start of `buf`), and whether deflate was agreed. */
+interface HandshakeDone {
   extraBytes: number;
   deflate: boolean;
   buf: Uint8Array;
 }
 
-/**
- * The first buffer of a connection's handshake: an answer's head is 130-250 bytes (101, Upgrade,
- * Connection, the accept key, perhaps a date or a server name), and a crowd handshaking at once holds
- * one each. A longer answer grows it.
- */
+/** A handshake's first buffer: an answer's head is 130-250 bytes, and a crowd holds one each. */
 const HANDSHAKE_FIRST_BYTES = 256;
 
 /** Handshake buffers a run keeps for reuse at most (one slice of a crowd's connects). */
@@ -66,20 +53,15 @@ export function takeHandshakeBuffer(run: WsRun): Uint8Array {
   return run.handshakeBuffers.pop() ?? new Uint8Array(HANDSHAKE_FIRST_BYTES);
 }
 
-/**
- * Gives a handshake's buffer back once nothing reads into it or keeps a view of it (its socket's reads
- * moved to the shared buffer, or it closed); one grown past the first size is left to the collector.
- */
+/** Gives a handshake's buffer back once nothing reads into it; one grown past the first size is dropped. */
 export function giveBackHandshakeBuffer(run: WsRun, buf: Uint8Array): void {
   const kept = run.handshakeBuffers;
   if (buf.length === HANDSHAKE_FIRST_BYTES && kept.length < KEPT_HANDSHAKE_BUFFERS) kept.push(buf);
 }
 
 /**
- * Runs the handshake; what it agreed and the number of bytes read past the answer's head (already
- * frames, left at the start of the buffer it returns), or null when it failed (counted; the caller
- * closes the socket). The answer is read into `buf`, or into a copy twice as large when it fills up,
- * up to WS_READ_BUFFER_BYTES (a head past that is a `ws-handshake` fault).
+ * Runs the handshake; null when it failed (counted; the caller closes the socket). The answer is read into
+ * `buf`, doubled as it fills up to WS_READ_BUFFER_BYTES (a longer head is a `ws-handshake` fault).
  */
 export async function handshake(
   sock: TransportConn,

@@ -1,24 +1,15 @@
 /**
  * @module
- * The reads of one WebSocket connection (connection.ts) through a socket that calls back with the bytes it
- * read (`InlineConn`, transport/transport.ts: epoll's and io_uring's, and Deno's sockets through
- * transport/promise_inline.ts): one read armed at a time into the buffer the connection names (the
- * worker's shared one on epoll and io_uring, its own through promise_inline.ts); kept armed between
- * exchanges, so a broadcast is timed as it arrives, not at the next send; and a closed loop's chain of
- * exchanges started from the read callback, so a message costs no promise of its own. HOT PATH: a read
- * goes to the connection's `consumeRead`, then a read is armed again or the exchange ends and the chain's
- * next one begins; nothing is allocated, and the socket calls this object and it the connection, with no
- * closure between (fewer objects a message touches).
+ * The reads of one WebSocket connection through an `InlineConn` (epoll, io_uring, or Deno's sockets via
+ * promise_inline.ts): one read armed at a time, kept armed between exchanges so a broadcast is timed as
+ * it arrives, and a closed loop's next exchange started from the read callback. HOT PATH: no allocation
+ * and no closure between socket, reads and connection.
  */
 import type { NextExchange } from "../load_connection.ts";
 import type { InlineConn, InlineReader } from "../transport/transport.ts";
 
-/**
- * What the reads drive of their connection: the connection itself (connection.ts), so a read's callback
- * reaches it through no closure or object of its own.
- */
+/** What the reads drive: the connection itself, reached through no closure. */
 export interface InlineHost {
-  /** An exchange is in progress. */
   exchangeActive(): boolean;
   /** Between exchanges the connection keeps a read armed (it is open, and not a storm's). */
   listens(): boolean;
@@ -79,8 +70,7 @@ export class InlineReads implements InlineReader {
     const conn = this.#conn;
     const host = this.host;
     if (!host.exchangeActive()) {
-      // Between exchanges: a broadcast is read as it arrives, so its fan-out is timed then, not at the
-      // connection's next send (seconds later for a room member that sends once every few seconds).
+      // Between exchanges: a broadcast is timed as it arrives, not at the connection's next send.
       if (conn !== null) host.consumeRead(this.buf, n, conn.nowMs());
       this.listen();
       return false;

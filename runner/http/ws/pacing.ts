@@ -1,11 +1,8 @@
 /**
  * @module
- * What one WebSocket connection (connection.ts) sends next, and when: the run's messages in turn (or hold's
- * ping; compressed on a connection that agreed to permessage-deflate), counted in the run's stats as they go;
- * a storm's count of messages sent on this socket and its think time after each; the idle wait of hold and of
- * a storm's think time, which the connection's `abort` ends early; the waits are on the worker's one timer
- * (pause_queue.ts), not a timer each. HOT PATH: `nextFrame` masks a prebuilt frame in place and counts two
- * numbers.
+ * What one WebSocket connection sends next, and when: the run's messages in turn (or hold's ping), a
+ * storm's count and think time, and idle waits on the worker's one timer. HOT PATH: `nextFrame` masks a
+ * prebuilt frame in place and counts two numbers.
  */
 import { type MessageTemplate, pingFrame } from "../../../ws/frame_encoder.ts";
 import type { WsRun } from "./run.ts";
@@ -17,7 +14,6 @@ export class WsPacing implements PauseWaiter {
   #messageIndex = 0;
   /** The run's messages as this socket sends them (compressed when it agreed to permessage-deflate). */
   #messages: readonly MessageTemplate[];
-  /** Messages of this socket's storm sent so far. */
   #stormSent = 0;
   /** When the wait in progress ends (NaN: none waits); the queue reads it. */
   pauseDueMs = NaN;
@@ -52,10 +48,7 @@ export class WsPacing implements PauseWaiter {
     return template.mask(run.keys);
   }
 
-  /**
-   * A storm's message was answered: the think time before its next (0: at once), or -1 when that was
-   * its last (or the run is `stopping`) and the connection closes.
-   */
+  /** A storm's message was answered: the think time before the next, or -1 when it closes. */
   stormNext(stopping: boolean): number {
     if (++this.#stormSent < this.run.messagesPerConnection && !stopping) {
       return this.run.thinkAfterMs[this.#stormSent - 1] ?? 0;
@@ -69,7 +62,6 @@ export class WsPacing implements PauseWaiter {
     this.run.pauses.add(ms, this);
   }
 
-  /** The queue's call: the wait is over. */
   pauseEnded(): void {
     const then = this.#then;
     this.#then = null;

@@ -1,12 +1,8 @@
 /**
  * @module
- * The idle waits of a worker's WebSocket connections (hold's wait before each ping, a storm's think time)
- * on one timer instead of a timer each: 20,000 holding connections would otherwise keep 20,000 runtime
- * timers. Waits of one length end in the order they began, so each length keeps a first-in first-out
- * queue (a handful of lengths per run: the ping interval, the think times), and the one timer is armed
- * for the earliest head. A wait ended early (`endPause`, the connection aborted) is skipped when its
- * turn comes: its waiter's `pauseDueMs` no longer matches. Nothing is allocated per wait once the
- * queues have grown to the crowd.
+ * The idle waits of a worker's WebSocket connections on one timer instead of one each: waits of one length
+ * end in the order they began, so each length keeps a FIFO and the timer is armed for the earliest head. A
+ * wait ended early is skipped when its `pauseDueMs` no longer matches. Nothing allocated per wait.
  */
 
 /** What waits: its due time while it waits (NaN once ended), and what to do at the end. */
@@ -18,11 +14,7 @@ export interface PauseWaiter {
 /** What a queue slot holds once its wait ended: the waiter is let go. */
 const DONE: PauseWaiter = { pauseDueMs: NaN, pauseEnded() {} };
 
-/**
- * One length's waits, due times in the order they began (so in time order), in a ring that only grows:
- * a crowd's waits cycle through it with no array made, grown or trimmed per wait (an array moved down
- * and grown again every half turn made a large backing store for the collector twice a second).
- */
+/** One length's due times in a ring that only grows, so a crowd's waits make no garbage. */
 class Fifo {
   dueMs = new Float64Array(64);
   waiters: PauseWaiter[] = new Array(64).fill(DONE);

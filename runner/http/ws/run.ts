@@ -1,12 +1,8 @@
 /**
  * @module
- * What every WebSocket connection of a worker shares beyond `ConnectionShared`: the URL, the messages (frames
- * built once, `ws/frame_encoder.ts`; compressed too when permessage-deflate is offered), the match rule, the
- * handshake's extras, the caps and the budget of messages in progress, what each connection does (keep
- * sending; a storm's N messages then close; hold's pings), the worker's mask keys, its `WsStats`, the one
- * read buffer its connections share on inline transports (so a message touches the same memory whichever
- * connection it came on) and the one timer their idle waits share. Built once per worker from the config
- * (`wsRunOf`).
+ * What every WebSocket connection of a worker shares beyond `ConnectionShared`: messages encoded once, the
+ * match rule, handshake extras, caps and budget, the mode, mask keys, `WsStats`, the one shared read buffer
+ * and the one idle timer. Built once per worker (`wsRunOf`).
  */
 import { MaskKeys, MessageTemplate } from "../../../ws/frame_encoder.ts";
 import { HandshakeTemplate } from "../../../ws/handshake.ts";
@@ -17,10 +13,7 @@ import { WsStats } from "./stats.ts";
 import { PauseQueue } from "./pause_queue.ts";
 import type { WsConfig } from "./config.ts";
 
-/**
- * The buffers a WebSocket connection reads into: its own (its handshake's answer, promise reads) and the
- * worker's shared one (inline reads, `readBuf`); a message cut across reads is gathered by the frame parser.
- */
+/** The read buffers' size; a message cut across reads is gathered by the frame parser. */
 export const WS_READ_BUFFER_BYTES = 32 * 1024;
 
 export interface WsRun {
@@ -41,23 +34,16 @@ export interface WsRun {
   readonly stats: WsStats;
   /** What the worker's connections may hold together in messages in progress (ws/buffer_budget.ts). */
   readonly budget: BufferBudget;
-  /**
-   * The buffer the worker's connections read into on the epoll and io_uring transports, whose reads fill it
-   * right before their callback parses it: no view of it outlives one read (connection.ts).
-   */
+  /** The inline transports' shared read buffer: filled right before each callback parses it. */
   readonly readBuf: Uint8Array;
   /** The idle waits of the worker's connections (hold, think times), on one timer (pause_queue.ts). */
   readonly pauses: PauseQueue;
   /** The Upgrade request, built once; each handshake takes a copy with its own key. */
   readonly upgrade: HandshakeTemplate;
-  /**
-   * Handshake buffers given back after their handshake (handshake_io.ts), taken by the next ones: a crowd
-   * opening a slice at a time reuses a few instead of leaving one for the collector per connection.
-   */
+  /** Handshake buffers given back, reused by the next handshakes. */
   readonly handshakeBuffers: Uint8Array[];
 }
 
-/** The worker's `WsRun` for `url` (ws:, wss:) and its config. */
 export function wsRunOf(url: URL, config: WsConfig): WsRun {
   const encoder = new TextEncoder();
   const payloads = config.messages.map((m) =>

@@ -1,10 +1,8 @@
 /**
  * @module
- * The messages a flow session's WebSocket (session_socket.ts) received before a step asked for one: kept
- * in arrival order, bounded in bytes and in count, the oldest let go first. A session waits for a few
- * messages: the count keeps a flood of empty ones from queueing millions, each an object, that a step
- * would then have to pass over one by one. A step takes the first its rule accepts; the ones it passes
- * over, and the ones let go, answered no send (unsolicited), which the owner counts.
+ * The messages a flow session's WebSocket received before a step asked: in arrival order, bounded in bytes
+ * and count (a flood of empty ones would queue millions), oldest let go first. A step takes the first its
+ * rule accepts; those passed over or let go count as unsolicited.
  */
 
 /** A message received: its text (a binary one decoded as UTF-8) and when it arrived. */

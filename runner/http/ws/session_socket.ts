@@ -1,15 +1,9 @@
 /**
  * @module
- * A flow session's own WebSocket (the `ws` steps of runner/load/flow_session.ts), beside the session's
- * HTTP connection: dialed through the run's transport (epoll or Deno's sockets; https: targets through
- * the same TLS path), its handshake request a filled template (runner/load/ws_steps.ts), then one read
- * loop feeding the frame parser. It uses promise reads on every transport: a session waits for a few
- * messages, not thousands a second, so the inline fast path of the load's connections buys nothing
- * here. Messages no step has asked for yet wait in a bounded queue (session_queue.ts); a step takes the
- * first that matches and passes over the others, which count as unsolicited. Failures
- * are counted by kind as the load's WebSocket connections count them (the handshake's `ws-refused`...,
- * frame faults, `ws-closed`, `timeout`), under the endpoint of the step that waits when one does; a
- * wait cut by the run's end or a stop request counts nothing.
+ * A flow session's own WebSocket (its `ws` steps): dialed through the run's transport, with one promise
+ * read loop (a session waits for few messages). Unasked messages wait in a bounded queue; a step takes the
+ * first match, those passed over are unsolicited. Failures count by kind under the waiting step's
+ * endpoint; a wait cut by the run's end or a stop counts nothing.
  */
 import { FrameParser, type FrameSink } from "../../../ws/frame_parser.ts";
 import type { BufferBudget } from "../../../ws/buffer_budget.ts";
@@ -30,7 +24,7 @@ import { type ReceivedMessage, SessionQueue } from "./session_queue.ts";
 import { timedWait } from "../../../system/sleep.ts";
 
 /** What a wait ends with: the message, or why none came (counted, except `stopped`). */
-export type WaitOutcome = ReceivedMessage | "timeout" | "closed" | "stopped";
+type WaitOutcome = ReceivedMessage | "timeout" | "closed" | "stopped";
 
 interface Waiter {
   accepts(message: ReceivedMessage): boolean;
@@ -51,11 +45,7 @@ export class WsSessionSocket implements FrameSink, WriteOwner {
   #nowMs = 0;
   /** Resolves a close step once the server's close (or the end of the stream) came. */
   #closed: (() => void) | null = null;
-  /**
-   * A frame fault that came while no step waited: counted by the next step that needs the socket (under
-   * its endpoint, in place of `ws-closed`), or when the session ends, so the session's one failure is
-   * one error, of the kind that names it (it was counted twice: the fault, then the send's `ws-closed`).
-   */
+  /** A frame fault while no step waited: counted once, by the next step that needs the socket or the end. */
   #unclaimed: { kind: ErrorKind; message: string } | null = null;
   /** Wakes a send waiting for the write before it to end (or for the socket to go). */
   #idle: (() => void) | null = null;
@@ -106,10 +96,9 @@ export class WsSessionSocket implements FrameSink, WriteOwner {
   }
 
   /**
-   * Resolves once the write before a send has ended (at once when none is under way), so a session's
-   * socket holds at most one message waiting to be written: sends wait for no answer, and 3,000 of a
-   * 900 KB capture to a server that read none queued 2.7 GB and ended the worker, the run lost. A server
-   * that takes none of it within `timeoutMs` fails the send (`timeout`, under `endpoint`).
+   * Resolves once the write under way has ended, so a session's socket holds at most one message waiting
+   * (sends wait for no answer; a server reading none would grow it without bound). A server that takes
+   * none within `timeoutMs` fails the send (`timeout`, under `endpoint`).
    */
   writable(
     timeoutMs: number,
@@ -144,10 +133,7 @@ export class WsSessionSocket implements FrameSink, WriteOwner {
     return true;
   }
 
-  /**
-   * The first message, queued or to come, that `accepts` takes, within `timeoutMs`; those passed over
-   * are unsolicited. Ends at once with `stopped` when `signal` aborts.
-   */
+  /** The first message, queued or to come, that `accepts` takes; those passed over are unsolicited. */
   wait(
     accepts: (message: ReceivedMessage) => boolean,
     timeoutMs: number,
@@ -168,10 +154,7 @@ export class WsSessionSocket implements FrameSink, WriteOwner {
     return timedWait<WaitOutcome>(timeoutMs, signal, late, arm, () => this.#waiter = null);
   }
 
-  /**
-   * Sends a close frame with `code` and waits (up to `timeoutMs`, or until `signal` aborts) for the
-   * server's, then closes the socket; a server that never answers counts as a timeout.
-   */
+  /** Sends a close frame and waits for the server's, then closes; no answer in `timeoutMs` is a timeout. */
   async close(code: number, timeoutMs: number, signal: AbortSignal): Promise<void> {
     this.#claim(-1);
     if (this.#sock === null) return;
@@ -195,12 +178,7 @@ export class WsSessionSocket implements FrameSink, WriteOwner {
     this.#queue.clear();
   }
 
-  /**
-   * Reads until the socket is gone, through read_loop.ts: past its budget of bytes read back to back the
-   * event loop gets a turn, so a server flooding messages no step takes cannot keep the step's timeout,
-   * the stop and the worker's other sessions from running (epoll's promise reads resolve at once while
-   * the socket stays readable).
-   */
+  /** Reads until the socket is gone; read_loop.ts's byte budget keeps a flood from starving the rest. */
   async #readLoop(sock: TransportConn, extra: number): Promise<void> {
     if (extra > 0 && !this.#feed(extra, performance.now())) return;
     if (this.#sock !== sock) return;
@@ -247,11 +225,7 @@ export class WsSessionSocket implements FrameSink, WriteOwner {
     this.#queue.push(message);
   }
 
-  /**
-   * Answers the newest ping only while a write is under way (RFC 6455 5.5.3), as the load's connections
-   * do: a server sending pings in bursts, each answered on its own, queued a pong a ping without end
-   * (thousands a read, more with each pong it read) and stalled the worker, its run lost.
-   */
+  /** Answers only the newest ping while a write is under way (RFC 6455 5.5.3): bursts queue no pongs. */
   onPing(buf: Uint8Array, start: number, end: number): void {
     this.#writer.sendPong(pongFrame(buf.slice(start, end), this.keys));
   }
@@ -288,10 +262,7 @@ export class WsSessionSocket implements FrameSink, WriteOwner {
     this.#closeSocket();
   }
 
-  /**
-   * Counts the fault no step has claimed yet under `endpoint` (-1: the run's, as the session ends); else,
-   * for a step that found the socket gone (`before` what), `ws-closed`.
-   */
+  /** Counts the unclaimed fault under `endpoint` (-1: the run's); else `ws-closed` for a step (`before`). */
   #claim(endpoint: number, before?: string): void {
     const fault = this.#unclaimed;
     this.#unclaimed = null;

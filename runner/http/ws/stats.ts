@@ -1,14 +1,9 @@
 /**
  * @module
- * What a worker counts of its WebSocket connections beyond what the recorder keeps (round trips,
- * errors by kind, bytes on the wire, connects): handshakes and their time, messages and payload bytes
- * each way, unsolicited server messages and their fan-out latency, pings, pongs and close codes. HOT
- * PATH: plain number fields and reused histograms; a close code counts into a `Uint32Array` by code.
- * Events before the measured run (`originMs`) are not counted, except handshakes: those completed before it
- * (the pre-connected pool's, a warm-up's) count in `handshakes` too, so it holds every connection the run
- * closes (the metrics outputs stream them with the first interval), and apart in `earlyHandshakes`; the
- * handshake histogram stays the measured run's. One `WsSample` per worker crosses to
- * the main isolate at the run's end; results/ws_totals.ts adds a pool's into the results' `ws` section.
+ * What a worker counts of its WebSocket connections beyond the recorder: handshakes, messages and payload
+ * bytes each way, unsolicited messages and their fan-out, pings, pongs and close codes. HOT PATH: plain
+ * fields and reused histograms. Events before `originMs` are not counted, except handshakes (also in
+ * `earlyHandshakes`), so `handshakes` holds every connection the run closes. One `WsSample` per worker.
  */
 import { clampUs, createHistogram, encodeHistogram, type Histogram } from "../../../results/histogram.ts";
 import type { WsParts } from "../../../results/ws_totals.ts";

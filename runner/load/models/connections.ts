@@ -1,9 +1,7 @@
 /**
  * @module
- * `connections` — the closed model (autocannon / oha `-c`): this worker's share of the connections
- * each sends the next request as soon as the previous response has ended, until the end of the run.
- * The intended send time is the actual one, so latency here is service time as seen by one user.
- * With flows each connection runs sessions back to back.
+ * `connections`: the closed model (autocannon / oha `-c`): each of this worker's connections sends again as
+ * soon as its response ended, until the run's end; with flows each runs sessions back to back.
  */
 import { connections, connectionShareIssues, DEFAULT_DURATION_MS, durationMs } from "./fields.ts";
 import { defineModel } from "./model.ts";
@@ -14,17 +12,12 @@ import { nextTurn } from "../clock.ts";
 import type { LoadConnection } from "../../http/load_connection.ts";
 
 /**
- * Connects started per event-loop turn when a crowd opens: on a busy core one connect takes the kernel
- * 300-500 us, so 20,000 started in one turn kept the event loop for 6-10 s, and the first ones passed
- * their timeout with the kernel done and their readiness never read. A turn between slices lets the
- * transport take what has connected; a crowd of 50 opens in one turn as before.
+ * Connects started per event-loop turn when a crowd opens: each takes a busy kernel 300-500 us, and a turn
+ * of 20,000 would keep the loop for seconds while the first ones time out unread.
  */
 const CONNECTS_PER_TURN = 256;
 
-/**
- * Starts opening every connection, a slice a turn: each one's promise of whether it opened, the later
- * slices' connects issued as the turns come (one promise each while it waits for its turn).
- */
+/** Starts opening every connection a slice a turn: each one's promise of whether it opened. */
 function openInSlices(conns: LoadConnection[]): Promise<boolean>[] {
   const opening: Promise<boolean>[] = [];
   let turn: Promise<void> = Promise.resolve();
@@ -49,14 +42,9 @@ export const connectionsModel = defineModel({
     const count = slotsOf(ctx, ctx.config.connections);
     const loop = closedLoopOf(ctx);
     const conns = Array.from({ length: count }, () => ctx.newConnection());
-    // Like wrk, each connection starts its loop as soon as it is open (still after t0: connects belong
-    // to the run), so a crowd of 20,000 sends from its first connection on instead of after 1.75 s of
-    // connects, the report saying when the whole crowd was open (results/conclude/crowd_opening.ts). On
-    // the deno transport a connect issued while the others are busy is starved until the traffic stops
-    // (with -c 5000 on a busy machine a third never opened in 8 s: docs/lab/PERFORMANCE_NOTES.md, "Held
-    // load"), so there every connection opens before the first send. A failed connect is counted here
-    // and retried by its loop after the usual pause. Arrivals that are sessions or connections of their
-    // own (per-arrival) open as they go.
+    // Like wrk, each connection starts its loop once open (after t0: connects belong to the run). On the
+    // deno transport connects issued beside traffic starve (docs/lab/PERFORMANCE_NOTES.md, "Held load"),
+    // so there all open before the first send. Per-arrival connections open as they go.
     const opened = ctx.arrival !== null
       ? conns.map(() => true)
       : ctx.shared.connectsBesideTraffic

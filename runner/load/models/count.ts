@@ -1,11 +1,8 @@
 /**
  * @module
- * `count` — a fixed number of requests (`-n`). Without a rate it is closed-model: the connections
- * share a countdown and stop at zero. With a rate (`-n 1000 -R 200`) the sends are paced like the
- * rate model and the schedule simply ends after n sends. Either way exactly n requests are started
- * (all of them unless the run is stopped or a duration bound ends it first). Without a duration, its
- * max duration (10 minutes unless set) bounds it, so a session that never ends cannot hold the run.
- * With flows n counts sessions, not requests.
+ * `count`: a fixed number of requests (`-n`). Without a rate, closed: connections share a countdown; with
+ * one, paced like the rate model until n sends. Exactly n start unless stopped or bounded first; without a
+ * duration its max duration bounds it. With flows n counts sessions.
  */
 import { z } from "zod";
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../../../validation/duration.ts";
@@ -27,7 +24,7 @@ import { SharedLanes } from "../lanes.ts";
 import { openPoolSize } from "../pre_connect.ts";
 
 /** A count's bound when none is given: k6's `maxDuration` default for its iteration executors. */
-export const DEFAULT_MAX_DURATION_MS = 10 * 60_000;
+const DEFAULT_MAX_DURATION_MS = 10 * 60_000;
 
 export const countModel = defineModel({
   model: "count",
@@ -42,10 +39,7 @@ export const countModel = defineModel({
     preConnect,
     /** An optional upper bound: the run stops at the count or at this time, whichever comes first. */
     durationMs: durationMs.optional(),
-    /**
-     * The bound of a count without a duration (k6's `maxDuration`): past it (after its last scheduled
-     * send when paced) the run stops, flagged, so sessions that never end cannot hold it for ever.
-     */
+    /** The bound of a count without a duration (k6's `maxDuration`): past it the run stops, flagged. */
     maxDurationMs: cappedMs("max duration").positive("max duration must be > 0").default(
       DEFAULT_MAX_DURATION_MS,
     ),

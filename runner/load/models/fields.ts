@@ -1,17 +1,12 @@
 /**
  * @module
- * The zod pieces the load models build their config fields from (connections, rates, durations,
- * arrival-rate phases), with their caps and defaults stated once, and the checks several models share.
- * Each model's file picks the ones it takes; runner/config.ts joins them with the fields every model has.
+ * The zod pieces load models build their config fields from, caps and defaults stated once, and the
+ * checks several models share.
  */
 import { z } from "zod";
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../../../validation/duration.ts";
 
-/**
- * The highest rate of one whole load (all workers and segments together), requests per second: ten
- * times what one generator reaches on loopback. Above it a rate is a typo, and its schedule would
- * only be dropped sends.
- */
+/** The highest rate of one whole load, req/s: ten times one generator's loopback peak; above is a typo. */
 export const MAX_RATE_PER_SEC = 10_000_000;
 const RATE_CAP = `at most ${MAX_RATE_PER_SEC.toLocaleString("en-US")} requests per second (one load's cap)`;
 
@@ -41,10 +36,7 @@ export const connections = z.number().int().positive("connections must be >= 1")
 export const maxConnections = z.number().int().positive("maxConnections must be >= 1").default(
   DEFAULT_MAX_CONNECTIONS,
 );
-/**
- * Open pacing: connections opened before t0 (k6's preAllocatedVUs). Absent: sized by Little's law
- * from the first rate and the measured connect round trip (see runner/load/pre_connect.ts).
- */
+/** Open pacing: connections opened before t0 (k6's preAllocatedVUs); absent: sized by pre_connect.ts. */
 export const preConnect = z.number().int().min(0, "preConnect must be >= 0").optional();
 export const durationMs = cappedMs("duration").positive("duration must be > 0");
 export const ratePerSec = z.number().positive("rate must be > 0").max(
@@ -52,10 +44,7 @@ export const ratePerSec = z.number().positive("rate must be > 0").max(
   `rate must be ${RATE_CAP}`,
 );
 
-/**
- * An open schedule planning some but fewer than one send (0.001/s for 2 s: 0.002) sends one all the
- * same, at its start, and its requested rate would read 250 times what was asked: refused at `path`.
- */
+/** An open schedule planning under one send (which would still go, far above its rate): refused. */
 export function underOneSendIssues(
   arrivals: number,
   path: Array<string | number>,
@@ -68,10 +57,7 @@ export function underOneSendIssues(
   }];
 }
 
-/**
- * The fixed-connection models' shared check: every worker (of every segment) needs a connection of
- * its own, or it would idle. `segments: false` for a load that opens its connections on demand.
- */
+/** Every worker of every segment needs a connection of its own (`segments: false`: opened on demand). */
 export function connectionShareIssues(
   c: { connections: number; workers: number; segment?: { count: number } },
   segments = true,

@@ -1,9 +1,7 @@
 /**
  * @module
- * The table of load models: one record per model (model.ts), keyed by the results format's
- * `LoadModel`, so a model added there without its file here (or the reverse) fails type checking. The
- * config union (runner/config.ts), the CLI's flags (cli/attack/load_model.ts), planning (scenarios/) and the
- * worker (run_load.ts) read the models' rules from here rather than branching on their names.
+ * The table of load models, one record per model keyed by the results format's `LoadModel` (a mismatch
+ * fails type checking). Everything else reads a model's rules here instead of branching on its name.
  */
 import type { LoadModel } from "../../../results/mod.ts";
 import { shareOf } from "../schedule.ts";
@@ -24,20 +22,16 @@ export const LOAD_MODEL_DEFS = {
   "ramping-connections": rampingConnectionsModel,
 } satisfies { [M in LoadModel]: LoadModelDef<M, any> };
 
-/**
- * A record seen through its name only: its rules take the config of its model, which the caller's
- * `model` field guarantees (the config union is discriminated by it).
- */
+/** A record seen through its name only: its rules take its model's config, which `model` guarantees. */
 export type AnyModelDef = LoadModelDef<LoadModel, any>;
 
-/** The record of `model`. */
 export function modelDef(model: LoadModel): AnyModelDef {
   const def: AnyModelDef = LOAD_MODEL_DEFS[model];
   return def;
 }
 
 /** A config of some model, as the table's dispatchers read it. */
-export type AnyConfig = ModelConfig<LoadModel, any>;
+type AnyConfig = ModelConfig<LoadModel, any>;
 
 /** How a config's model paces its sends. Takes inputs too (only the model's own fields are read). */
 export function pacingOf(c: { readonly model: LoadModel; readonly ratePerSec?: unknown }): Pacing {

@@ -1,15 +1,15 @@
 /**
  * @module
- * The record every load model fills in, in its own file under runner/load/models/: its config fields
- * and their checks, what it pre-connects, whether it keeps the uncorrected latency, the rate it asks for,
- * its generator warm-up burst and its run. Pacing and other shared facts: results/load_models.ts.
+ * The record every load model fills in, in its own file under runner/load/models/: config fields and
+ * checks, pacing, pre-connect, rate, warm-up burst, flows, and its run. Everything else reads the one
+ * table (mod.ts). A model file imports no config module.
  */
 import type { z } from "zod";
 import type { LoadModel } from "../../../results/mod.ts";
 import type { CommonConfig, LoadContext } from "../executor.ts";
 
 /** What a model adds to the common fields, parsed (defaults filled). */
-export type OwnConfig<F extends z.ZodRawShape> = z.output<z.ZodObject<F>>;
+type OwnConfig<F extends z.ZodRawShape> = z.output<z.ZodObject<F>>;
 /** A model's whole config as its rules and run see it. */
 export type ModelConfig<M extends LoadModel, F extends z.ZodRawShape> =
   & { readonly model: M }
@@ -33,7 +33,7 @@ export interface WorkerShare {
 }
 
 /** The generator warm-up burst's size (generator_warmup.ts): each model takes what it needs. */
-export interface WarmupBurst {
+interface WarmupBurst {
   readonly durationMs: number;
   readonly connections: number;
   readonly ratePerSec: number;
@@ -45,15 +45,10 @@ export interface LoadModelDef<M extends LoadModel, F extends z.ZodRawShape> {
   /** What the model adds to the common config fields (zod, defaults stated here once). */
   readonly fields: F;
   /**
-   * wrk2's correction over fixed connections: latency counts from the intended send, and the latency
-   * from the actual send is kept beside it (`uncorrected`). Open models measure from the intended
-   * send too, but keep nothing uncorrected; closed ones have no intended time but the actual.
+   * wrk2's correction: latency from the intended send, the latency from the actual send kept beside it.
    */
   readonly keepsUncorrected: boolean;
-  /**
-   * Problems across fields of a parsed config (each field's own range is its schema's): all, changing
-   * nothing.
-   */
+  /** Problems across fields of a parsed config (a field's range is its schema's): all, changing nothing. */
   check(c: ModelConfig<M, F>): ModelIssue[];
   /** Connections one worker opens before t0 (keep-alive runs; per-arrival runs open none). */
   poolSize(c: ModelConfig<M, F>, worker: WorkerShare): PoolSize;
@@ -61,10 +56,7 @@ export interface LoadModelDef<M extends LoadModel, F extends z.ZodRawShape> {
   targetArrivalsPerSec(c: ModelConfig<M, F>): number | null;
   /** The measured duration the run aims for (Infinity when only a count bounds it). */
   measuredDurationMs(c: ModelConfig<M, F>): number;
-  /**
-   * A count's bound past its start (k6's `maxDuration`): the load stops there, count reached or not, so a
-   * session that never ends cannot hold it for ever. Absent: the measured duration is the bound.
-   */
+  /** A count's bound past its start (k6's `maxDuration`), so a session that never ends cannot hold it. */
   maxDurationMs?(c: ModelConfig<M, F>): number;
   /** The model's own fields for the generator's warm-up burst against its in-process sink. */
   warmupFields(c: ModelConfig<M, F>, burst: WarmupBurst): Partial<OwnConfig<F>>;

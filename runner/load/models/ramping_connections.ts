@@ -1,16 +1,9 @@
 /**
  * @module
- * `ramping-connections` — the closed model with a connection count that follows stages (k6's
- * ramping-vus `stages`, Locust's users with a spawn rate, Gatling's rampConcurrentUsers): from 0, each
- * stage moves the whole load's connections linearly to its `target` over its `durationMs`. Each
- * connection runs the closed loop of the `connections` model. The count at any instant is a pure
- * function of time (`connectionsAt`, results/stage_plan.ts, which the verdict judges the run by), split over
- * the workers (and segments) by `shareOf`, so the shares add up to the total at every instant whatever the
- * split. A worker adds a connection when its share rises and retires its newest when it falls: a retired
- * connection finishes the request (or session) in flight, then closes, within the request timeout. That is
- * k6's `gracefulRampDown` set to the timeout: nothing is cut at a ramp-down. A warm-up runs at the first
- * stage's target before the stages. Experiment files write it `model: connections` with `stages:`; the CLI
- * `--stages` or `--ramp-up`.
+ * `ramping-connections`: the closed model whose connection count follows stages (k6's ramping-vus), each
+ * linear to its `target` over `durationMs`; `connectionsAt` is a pure function of time, split by `shareOf`.
+ * A worker adds connections as its share rises and retires its newest as it falls, after the request in
+ * flight (k6's `gracefulRampDown` at the timeout). A warm-up runs at the first stage's target.
  */
 import { z } from "zod";
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../../../validation/duration.ts";
@@ -25,15 +18,9 @@ import type { LoadConnection } from "../../http/load_connection.ts";
 
 /** Most stages of one load. */
 export const MAX_STAGES = 1_000;
-/**
- * Most connections a stage may ask for: the whole load's, which segments split over machines
- * (docs/scale-out.md); one process is held to what its open-file limit allows (runner/socket_budget.ts).
- */
+/** Most connections a stage may ask for, the whole load's; one process is held to its open-file limit. */
 export const MAX_STAGE_CONNECTIONS = 1_000_000;
-/**
- * Longest a worker sleeps between looks at its share (ms): it wakes at the next change of the count
- * (`nextChangeMs`) or after this, to notice a stop. A fixed fast tick cost the plateau CPU per request.
- */
+/** Longest a worker sleeps between looks at its share (ms), to notice a stop; it wakes at each change. */
 const MAX_SLEEP_MS = 50;
 /** Woken this long after a change, the rounded count has surely moved (ms). */
 const CHANGE_MARGIN_MS = 0.5;
@@ -49,10 +36,7 @@ const stageSchema = z.strictObject({
 });
 export type Stage = z.infer<typeof stageSchema>;
 
-/**
- * When `connectionsAt` next changes at or after `tMs`: where the stage's line crosses a whole number in
- * its direction (a flat stage: its end); Infinity after the last stage; 0 before 0 (the warm-up).
- */
+/** When `connectionsAt` next changes from `tMs`: Infinity after the last stage, 0 before 0 (warm-up). */
 export function nextChangeMs(stages: readonly Stage[], tMs: number): number {
   if (tMs < 0) return 0;
   let from = 0, startMs = 0;

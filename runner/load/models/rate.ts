@@ -1,9 +1,7 @@
 /**
  * @module
- * `rate` — the open model (Artillery arrivalRate / rampTo, k6 ramping-arrival-rate): requests arrive
- * on the phases' schedule whatever the target does. Connections are opened on demand up to
- * `maxConnections`; when all are busy a send waits and is counted late, and one that waited longer
- * than `lateBoundMs` is dropped and counted, so a generator-bound run is visible in the results.
+ * `rate`: the open model (Artillery arrivalRate, k6 ramping-arrival-rate): arrivals follow the phases
+ * whatever the target does, on connections opened on demand up to `maxConnections`.
  */
 import { z } from "zod";
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../../../validation/duration.ts";
@@ -22,7 +20,6 @@ function phasesArrivals(phases: ReadonlyArray<Phase>): number {
   );
 }
 
-/** The measured duration: the phases' sum. */
 function phasesMs(c: { phases: ReadonlyArray<{ durationMs: number }> }): number {
   return c.phases.reduce((sum, p) => sum + p.durationMs, 0);
 }

@@ -1,10 +1,8 @@
 /**
  * @module
- * `throughput` — constant total rate over a fixed set of connections with coordinated-omission
- * correction (wrk2 `-R`): send i is intended at start + i/rate and assigned round-robin, so each
- * connection runs at rate/connections. When a response is slow the connection's next sends go out
- * late, but their latency counts from the intended time (what a user arriving on schedule would
- * have seen); the recorder also keeps the uncorrected latency from the actual send.
+ * `throughput`: a constant rate over fixed connections with coordinated-omission correction (wrk2 `-R`):
+ * send i is intended at start + i/rate, round-robin; latency counts from the intended time, the
+ * uncorrected latency kept beside it.
  */
 import {
   connections,

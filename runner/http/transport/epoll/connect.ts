@@ -1,16 +1,9 @@
 /**
  * @module
- * The connect phase of one epoll socket (transport/epoll_socket.ts): the non-blocking TCP connect's
- * completion (`SO_ERROR` at the first writable edge), then over TLS the OpenSSL handshake
- * (tls/openssl_conn.ts), stepped on each edge until it is done and timed apart (`tlsMs`). It tells the
- * connect's waiter once (a promise's resolvers, or the dialer itself on epoll): the socket, or the error
- * after closing it; a socket closed while connecting fails it with what the kernel had for the connect then.
- * Kept apart from the socket, which holds the established connection's reads and writes. MEMORY: a handshake
- * holds OpenSSL's record buffers and its handshake buffer (about 50 KB) until it ends, so the loop lets
- * HANDSHAKES_IN_FLIGHT run at once and queues the rest, connected, in order: a crowd opened at once held
- * every one of them together (4,000 connections over 1,000: 37 KB of RSS per added connection, 28 queued),
- * where an established connection keeps OpenSSL's state alone (about 20 KB, its peer's certificates parsed
- * among it).
+ * The connect phase of one epoll socket: the non-blocking connect's completion (`SO_ERROR` at the first
+ * writable edge), then over TLS the OpenSSL handshake stepped on each edge and timed apart. It tells the
+ * waiter once: the socket, or the error. MEMORY: a handshake holds ~50 KB of OpenSSL buffers, so the loop
+ * runs HANDSHAKES_IN_FLIGHT at once and queues the rest in order.
  */
 import { EAGAIN, type EpollSys } from "./ffi.ts";
 import type { SockAddr } from "../sock_addr.ts";
@@ -26,10 +19,7 @@ interface ConnectLoop {
   waiting: number;
   wait(): void;
   settled(): void;
-  /**
-   * https: true when `phase`'s handshake may start now, else it is queued (`startHandshake` later);
-   * absent on a loop without TLS (io_uring's).
-   */
+  /** https: true when `phase`'s handshake may start now, else it is queued; absent without TLS. */
   handshakeSlot?(phase: ConnectPhase): boolean;
   /** https: a handshake ended (done, failed or abandoned): the next queued one starts. */
   handshakeEnded?(): void;
@@ -39,7 +29,7 @@ interface ConnectLoop {
 export const HANDSHAKES_IN_FLIGHT = 256;
 
 /** The socket being connected: resolved with itself, closed on failure. */
-export interface ConnectingSocket extends TransportConn {
+interface ConnectingSocket extends TransportConn {
   readonly fd: number;
   readonly loop: ConnectLoop;
   readonly ssl: SslConn | null;
@@ -47,7 +37,7 @@ export interface ConnectingSocket extends TransportConn {
 }
 
 /** A connect (or its handshake) waiting at close: why it ended, and its waiter, detached. */
-export interface AbandonedConnect {
+interface AbandonedConnect {
   state: string;
   waiter: ConnectWaiter | null;
 }
@@ -59,12 +49,10 @@ export class ConnectPhase {
   #handshaking = false;
   /** https: connected, its handshake queued behind HANDSHAKES_IN_FLIGHT others. */
   queued = false;
-  /** https: how long the handshake took (Connection reads it for `tlsMs`); -1 for plain TCP. */
   tlsMs = -1;
 
   constructor(readonly sock: ConnectingSocket) {}
 
-  /** A connect or its handshake is waiting for the socket. */
   get pending(): boolean {
     return this.#waiter !== null;
   }
@@ -154,9 +142,8 @@ export class ConnectPhase {
   }
 
   /**
-   * The socket closes (its `fd` still open): detaches a waiting connect and says what it was doing. A
-   * handshake cut off by the timeout counts as a connect timeout, as on the deno transport (no
-   * "tls"/"handshake"/"certificate" in the message, which would count it as a tls failure).
+   * The socket closes: detaches a waiting connect and says what it was doing. A handshake cut off by the
+   * timeout counts as a connect timeout, as on the deno transport.
    */
   abandon(fd: number): AbandonedConnect {
     const loop = this.sock.loop;

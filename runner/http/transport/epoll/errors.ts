@@ -1,10 +1,7 @@
 /**
  * @module
- * The epoll transport's failures as errors a connection counts (exchange_errors.ts classifies them),
- * each message saying why: a connect refused, given up by the kernel after its SYN retries, never
- * attempted (no socket), and, for a connect or a read still waiting when its socket is closed (the
- * watchdog's timeout), what the kernel had for it then; an errno in words as Deno gives it
- * (`errnoMessage`, which tls/openssl_client.ts uses too). Off the hot path: called only on failures.
+ * The epoll transport's failures as errors a connection counts, each saying why, including what the kernel
+ * had for a connect or read cut by the watchdog. Off the hot path.
  */
 import { EAGAIN, EINPROGRESS } from "./ffi.ts";
 import type { EpollSys } from "./ffi.ts";
@@ -40,11 +37,7 @@ export function connectError(errno: number, addr: SockAddr): Error {
 
 const probe = new Uint8Array(1);
 
-/**
- * What a read still waiting when its socket is closed had in the kernel: bytes that had arrived but
- * were not read (their readiness event late, e.g. a response landing at the deadline, or lost), or
- * none: the peer had not answered.
- */
+/** What a read cut while waiting had in the kernel: bytes unread (a late or lost event) or none. */
 export function readStateOf(sys: EpollSys, fd: number): string {
   const n = sys.read(fd, probe);
   if (n > 0) return "a response had arrived but was not read yet (its readiness event late or lost)";
@@ -63,12 +56,7 @@ export function notAttemptedError(step: string, errno: number, addr: SockAddr): 
 const EISCONN = 106;
 const EALREADY = 114;
 
-/**
- * Where a connect still waited for stood in the kernel when it was given up (the watchdog's timeout,
- * a shutdown): asking again answers EALREADY while the SYN is unanswered (the kernel still retrying
- * it: a SYN dropped, e.g. at a full accept queue) and EISCONN when the kernel had connected and only
- * its readiness event had not reached the pump yet (late or lost).
- */
+/** Where a cut connect stood: EALREADY (SYN unanswered) or EISCONN (connected, event not seen). */
 export function connectStateOf(sys: EpollSys, fd: number, addr: SockAddr): string {
   const rc = sys.connect(fd, addr);
   if (rc === -EALREADY || rc === -EINPROGRESS) {
@@ -80,10 +68,7 @@ export function connectStateOf(sys: EpollSys, fd: number, addr: SockAddr): strin
   return `the connect had failed: ${errnoMessage(-rc)}`;
 }
 
-/**
- * A TLS read's or write's own failure (tls/openssl_conn.ts's codes past the errnos), or null: `detail` is
- * OpenSSL's reason. `InvalidData`: counted as `tls`, as the deno transport counts the same failures.
- */
+/** A TLS read's or write's own failure, or null; `InvalidData` counts as `tls`, as on the deno transport. */
 function tlsError(code: number, detail: string): Error | null {
   if (code === TLS_TRUNCATED) {
     return new Deno.errors.ConnectionReset(

@@ -1,16 +1,9 @@
 /**
  * @module
- * The libc binding of the epoll transport (Linux, `Deno.dlopen`): the symbols it calls, opened once per
- * isolate, and `EpollSys`, the socket and epoll calls of a loop. Every pointer and scratch buffer of those
- * calls (option values, the epoll event arrays) is owned here; callers pass only file descriptors,
- * numbers, addresses sock_addr.ts encoded and their own `Uint8Array`s, whose lengths are checked before
- * each call, so no call can read or write past a buffer. Signatures use `i32`/`u32` (not `isize`/`usize`,
- * whose BigInt results made a read/write loop 2.3x slower) so V8 takes its fast call path; lengths are
- * bounded far below 2^31. Calls return their result, or `-errno` on failure, so the hot path throws
- * nothing. Only the idle wait (`epollWaitAsync`) is `nonblocking` (a thread-pool call that lets timers run
- * meanwhile); every hot call is synchronous. Two other modules touch its symbols: host_resolver.ts (the
- * once-per-run name lookup) and ready_probe.ts (the timerfd that measures how long ready events wait);
- * loop_lag_probe.ts calls `sleepOffThread`.
+ * The libc binding of the epoll transport (`Deno.dlopen`, once per isolate) and `EpollSys`, a loop's
+ * socket and epoll calls. Pointers and scratch buffers are owned here; callers' `Uint8Array`s are bounds-
+ * checked. Signatures use `i32`/`u32` (BigInt results of `isize` made a read/write loop 2.3x slower);
+ * calls return `-errno` instead of throwing. Only the idle wait is `nonblocking`.
  */
 import { AF_INET, type SockAddr } from "../sock_addr.ts";
 
@@ -108,18 +101,13 @@ export function libc(): Libc {
 const EVENT_BYTES = Deno.build.arch === "x86_64" ? 12 : 16;
 const EVENT_DATA_OFFSET = Deno.build.arch === "x86_64" ? 4 : 8;
 /**
- * The same layout in 32-bit words: the event arrays are read by index, in the kernel's own (native) byte
- * order, never through a method a session script's isolate could replace (`DataView.prototype.getUint32`
- * replaced by a script lost the events read until it was put back, and epoll's edge-triggered events are
- * never delivered twice: every connection waited to the end of the run).
+ * The layout in 32-bit words: events are read by index, never through a method a script's isolate could
+ * replace (`DataView.prototype`), as edge-triggered events are never delivered twice.
  */
 const EVENT_WORDS = EVENT_BYTES / 4;
 const EVENT_DATA_WORD = EVENT_DATA_OFFSET / 4;
 
-/**
- * One isolate's view of libc for the epoll transport: the scratch buffers live here and nowhere else.
- * Not shared between isolates (each worker makes its own).
- */
+/** One isolate's view of libc for the epoll transport: the scratch buffers live here and nowhere else. */
 export class EpollSys {
   readonly #c = libc();
   readonly #errno = new Deno.UnsafePointerView(this.#c.__errno_location()!);
@@ -156,10 +144,7 @@ export class EpollSys {
     return this.#timespec[0] * 1e3 + this.#timespec[2] / 1e6;
   }
 
-  /**
-   * `performance.now()`, read through a fast FFI call (about a third of its cost here; the hot path
-   * reads the clock once per response), within a microsecond of it.
-   */
+  /** `performance.now()` through a fast FFI call (a third of its cost), within a microsecond of it. */
   nowMs(): number {
     return this.#monotonicMs() + this.#clockOffsetMs;
   }
@@ -169,7 +154,6 @@ export class EpollSys {
     return this.#errno.getInt32(0);
   }
 
-  /** Result or `-errno`. */
   #ret(rc: number): number {
     return rc >= 0 ? rc : -this.#errno.getInt32(0);
   }
@@ -189,11 +173,7 @@ export class EpollSys {
     return fd;
   }
 
-  /**
-   * Binds `fd` to the source address `addr` (its port 0), the port left to the connect
-   * (IP_BIND_ADDRESS_NO_PORT, where the kernel has it), so a source address's ports serve every destination;
-   * 0 or `-errno`.
-   */
+  /** Binds `fd` to source `addr`, the port left to the connect (IP_BIND_ADDRESS_NO_PORT); 0 or `-errno`. */
   bindSource(fd: number, addr: SockAddr): number {
     const c = this.#c;
     if (addr.family === AF_INET) {
@@ -230,7 +210,6 @@ export class EpollSys {
     return this.#ret(this.#c.epoll_ctl(epfd, op, fd, this.#ctlEvent));
   }
 
-  /** Ready events into `events` without blocking longer than `timeoutMs` (0: a poll). */
   epollWait(epfd: number, timeoutMs: number): number {
     return this.#ret(this.#c.epoll_wait(epfd, this.#eventBytes, MAX_EVENTS, timeoutMs));
   }
@@ -256,28 +235,20 @@ export class EpollSys {
     }
   }
 
-  /**
-   * Resolves once a thread-pool thread has slept `ms`: an operation of the runtime that completes at a
-   * known time, whose promise settles when the event loop hands its completion over.
-   */
+  /** Resolves once a thread-pool thread has slept `ms`: settles when the event loop hands it over. */
   async sleepOffThread(ms: number): Promise<void> {
     await this.#c.usleep_idle(Math.round(ms * 1000));
   }
 
   /**
-   * Closes an epoll set, but not while this isolate's idle wait may still be queued on the thread
-   * pool: that call names the set by its number, and a pool thread that starts it late (a busy
-   * machine) would wait on whatever set got the number next (the run's own, opened right after the
-   * generator's warm-up closed its set) and take that set's events, edge-triggered, so never
-   * delivered again: connects and responses lost until their timeout. Then the number stays taken
-   * until the wait returns (at most its timeout after it starts).
+   * Closes an epoll set, but not while an idle wait may still be queued on the thread pool: a late pool
+   * thread would wait on whatever set takes the number next and swallow its edge-triggered events.
    */
   closeEpoll(epfd: number): void {
     if (this.#idleWaiting) this.#closeAfterIdle = epfd;
     else this.close(epfd);
   }
 
-  /** Event flags and token of event `i` of a wait's buffer. */
   eventFlags(events: Uint32Array, i: number): number {
     return events[i * EVENT_WORDS];
   }
@@ -286,13 +257,11 @@ export class EpollSys {
     return events[i * EVENT_WORDS + EVENT_DATA_WORD];
   }
 
-  /** Reads into `buf[0, length)`: bytes read, 0 at end of stream, or `-errno`. */
   read(fd: number, buf: Uint8Array, length = buf.length): number {
     if (length < 0 || length > buf.length || length > MAX_IO_BYTES) throw new RangeError("read length");
     return this.#ret(this.#c.read(fd, buf, length));
   }
 
-  /** Writes `bytes` (a view: its offset is honoured): bytes written or `-errno`. */
   write(fd: number, bytes: Uint8Array): number {
     const length = Math.min(bytes.length, MAX_IO_BYTES);
     return this.#ret(this.#c.write(fd, bytes, length));
@@ -309,10 +278,8 @@ export class EpollSys {
   }
 
   /**
-   * Closes `fd` after reading what its receive queue holds (at most DRAIN_MAX_BYTES): a TCP socket closed
-   * with bytes unread sends the peer a reset instead of a FIN (RFC 1122 4.2.2.13), and a reset can cost
-   * the peer what we sent last (a WebSocket close frame behind a ping not read yet). Bytes that arrive
-   * after the close still draw a reset; this only spares the peer the ones already here.
+   * Closes `fd` after reading what its receive queue holds (at most DRAIN_MAX_BYTES): closing with bytes
+   * unread sends a reset instead of a FIN (RFC 1122 4.2.2.13), which can cost the peer what we sent last.
    */
   closeDrained(fd: number): void {
     if (fd < 0) return;

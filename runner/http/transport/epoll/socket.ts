@@ -1,24 +1,11 @@
 /**
  * @module
- * One non-blocking TCP socket of the epoll transport, registered edge-triggered in its loop's epoll
- * set (transport/epoll_transport.ts). It has both contracts of transport/transport.ts: Deno.Conn's promises
- * (connect, flows, lanes, anything that awaits), and the inline one, where the pump calls the armed reader
- * with the bytes it read, in its own turn, so a closed loop's request costs no promise. HOT PATH:
- * `onEvents` -> `#serve` -> one libc `read` -> the reader; `writeNow` is one libc `write`. A socket that
- * stays readable is served TURN_READ_BYTES at a time, then waits its turn on the pump's ready list, so a
- * peer that sends as fast as we read cannot keep the worker from its timers and stop message. Edge
- * triggered: `#readable` is true from an EPOLLIN edge until a read comes back short or with EAGAIN,
- * so a read while it is true never waits for an edge that will not come. Over TLS (`ssl`,
- * tls/openssl_conn.ts) the same calls go through `SSL_read`/`SSL_write`, the connect goes on into a
- * non-blocking handshake retried on each edge (transport/epoll_connect.ts, the connect phase), and a short
- * `SSL_read` ends `#readable` only when OpenSSL holds no more bytes and the kernel's queue is empty (it
- * returns one record and may leave the next where no edge announces it; tls/openssl_conn.ts's `drained`
- * proves the queue empty without asking the kernel when OpenSSL's last read of the socket came back short).
+ * One non-blocking TCP socket of the epoll transport, edge-triggered, with both contracts of
+ * transport/transport.ts. HOT PATH: `onEvents` -> `#serve` -> one `read` -> the reader; `writeNow` is one
+ * `write`. `#readable` holds from an EPOLLIN edge until a short read; over TLS only once OpenSSL and the
+ * kernel queue are proven empty. A readable socket is served TURN_READ_BYTES per turn.
  */
-/**
- * What a socket needs of the event loop that owns it (transport/epoll_transport.ts's `EpollLoop`): declared
- * here, so the socket depends on this shape and the loop on the socket, never both on each other.
- */
+/** What a socket needs of its event loop (`EpollLoop`): declared here, so neither imports the other. */
 export interface SocketLoop {
   readonly sys: EpollSys;
   readonly addr: SockAddr;
@@ -58,15 +45,10 @@ const CLOSED_FLAGS = EPOLLRDHUP | EPOLLERR | EPOLLHUP;
 
 export class EpollSocket implements InlineConn {
   #readable = false;
-  /**
-   * The peer closed (EPOLLRDHUP/HUP/ERR seen): the end of stream needs no further edge, so a short read
-   * no longer means drained; reads go on until they return 0 (a FIN that came with the last bytes
-   * would otherwise be waited for forever, and the exchange end as a timeout, not closed-early).
-   */
+  /** The peer closed: reads go on until they return 0, as a FIN with the last bytes brings no edge. */
   #peerClosed = false;
   /** On the loop's ready list already: a re-arm while readable does not add it twice. */
   #queued = false;
-  /** The armed read: inline or promise, never both. */
   readonly #read: WaitingRead;
   #pendingWrite: Uint8Array | null = null;
   #onWrite: ((n: number) => void) | null = null;
@@ -93,10 +75,8 @@ export class EpollSocket implements InlineConn {
   }
 
   /**
-   * After a short read, whether nothing is left that no edge will announce: for plain TCP a short read
-   * proves it; over TLS `SSL_read` returns one record, so OpenSSL must hold nothing and the kernel's
-   * queue be empty: proven by OpenSSL's own short read of the socket, else asked (`FIONREAD`: one cheap
-   * call instead of an `SSL_read` that finds the socket empty).
+   * After a short read, whether nothing is left that no edge will announce: plain TCP, yes; over TLS
+   * OpenSSL must hold nothing and the kernel's queue be empty (proven by a short pull, else `FIONREAD`).
    */
   #drainedAfter(n: number, length: number): boolean {
     if (n >= length || this.#peerClosed) return false;
@@ -119,7 +99,6 @@ export class EpollSocket implements InlineConn {
     return this.#connect.wait(signal);
   }
 
-  /** The connect's end told to `waiter` (transport.ts `CallbackConnect`). */
   waitConnect(waiter: ConnectWaiter): void {
     this.#connect.waitFor(waiter);
   }
@@ -174,10 +153,7 @@ export class EpollSocket implements InlineConn {
     return this.loop.sys.nowMs();
   }
 
-  /**
-   * Closes the fd; whatever was pending fails as a read on a closed Deno.Conn does. A connect or a read
-   * still waiting says what the kernel had for it then (a timeout's message names the reason).
-   */
+  /** Closes the fd; pending calls fail as on a closed Deno.Conn, saying what the kernel had then. */
   close(): void {
     const fd = this.fd;
     if (fd < 0) return;
@@ -207,7 +183,6 @@ export class EpollSocket implements InlineConn {
     onWriteError?.(closed);
   }
 
-  /** Called by the pump with this socket's ready flags. */
   onEvents(flags: number): void {
     if (TRACE_CONN) {
       traceConn(
@@ -231,10 +206,8 @@ export class EpollSocket implements InlineConn {
   }
 
   /**
-   * Serves the armed read while the socket is readable: an inline reader that re-arms (more of the
-   * response, or the chain's next request) is served again at once, up to TURN_READ_BYTES, then the
-   * socket waits its next turn on the ready list (the reader told, as when drained, so what its reads
-   * queued is written now); a promise read once.
+   * Serves the armed read while the socket is readable, up to TURN_READ_BYTES, then waits on the ready
+   * list (the reader told, so its queued writes go now); a promise read once.
    */
   #serve(): void {
     const read = this.#read;
@@ -254,9 +227,7 @@ export class EpollSocket implements InlineConn {
     if (this.fd >= 0) read.reader?.onDrained?.();
   }
 
-  /**
-   * The pump's ready list: a read armed while the socket was already readable, or its turn's budget spent.
-   */
+  /** The pump's ready list: a read armed on a readable socket, or its turn's budget spent. */
   serveReady(): void {
     this.#queued = false;
     this.#serve();

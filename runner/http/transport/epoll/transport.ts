@@ -1,32 +1,9 @@
 /**
  * @module
- * The epoll transport (Linux; https: through OpenSSL, tls/openssl_ffi.ts): every socket of a worker is a
- * non-blocking libc socket (transport/epoll_socket.ts) registered edge-triggered in one epoll set, and one
- * pump turns ready events into reads handed to the connections, so a round of responses costs one
- * `epoll_wait` instead of a tokio op, a promise and a microtask per read and per write. Sockets keep
- * Deno.Conn's promise contract, so
- * `Connection`, the parser, the recorder, the watchdog and every executor stay as they are and one
- * conformance suite runs against both transports (one shared test for every implementation); a closed loop
- * uses the inline contract (transport/transport.ts), where the pump calls the connection back and the next
- * request is written from that callback, with no promise per request.
- *
- * The pump lives in the isolate's event loop: it runs only while some socket waits (an idle worker
- * can exit), starts on the turn after the first one does (a read is armed before its request is
- * written: a round at once would block before the write and charge the block to the latency), and
- * gives the loop a turn (`setImmediate`) so timers (watchdog, interval drain, pacer) and the stop
- * message run. Two ways to wait when nothing is ready:
- * - `blockMs > 0` (the closed models, where no timer needs sub-millisecond precision): rounds run back
- *   to back in one turn while only inline work was done, for up to `blockMs`, and `epoll_wait` blocks
- *   this thread for what is left of it when nothing is ready, so timers and messages run at most
- *   about `blockMs` late; like wrk's loop, a generator waiting for its target sleeps in the kernel and
- *   wakes once per burst of events, and the event-loop turn (about 25 us here) is paid once per
- *   `blockMs`, not once per round.
- * - otherwise (open models, whose pacer spins on `setImmediate` for sub-ms send times, and anything
- *   sharing the isolate with an in-process server): one non-blocking poll per turn, and after a few
- *   empty ones an off-thread wait (`nonblocking` FFI) of at most `IDLE_WAIT_MS`.
- *
- * A blocking loop also holds a probe in its set (transport/ready_probe.ts): a timer whose events queue
- * with the sockets', so how late the pump reaches them is how long a response waited for this worker.
+ * The epoll transport (Linux; https: through OpenSSL): a worker's sockets edge-triggered in one epoll set,
+ * one pump turning ready events into reads (one `epoll_wait` a round, no promise per read), with both
+ * contracts of transport/transport.ts. Closed models (`blockMs > 0`) block in `epoll_wait` like wrk's loop;
+ * open ones poll each turn, then wait off-thread. A timer probe measures how long responses wait.
  */
 import { EPOLL_CTL_ADD, EPOLLET, EPOLLIN, EPOLLOUT, EPOLLRDHUP, EpollSys } from "./ffi.ts";
 import type { SockAddr } from "../sock_addr.ts";
@@ -49,8 +26,7 @@ const IDLE_WAIT_MS = 5;
 const SPIN_TURNS = 2;
 const INTEREST = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
 
-/** How the pump waits when nothing is ready (see the module comment). */
-export interface EpollLoopOptions {
+interface EpollLoopOptions {
   /** Block this thread in `epoll_wait` for up to this many ms (1-5); 0: poll, wait off-thread. */
   blockMs: number;
   /** https: the worker's OpenSSL client; each socket gets its `SSL` and handshakes after connecting. */
@@ -116,7 +92,6 @@ export class EpollLoop implements SocketLoop {
     return this.#epfd;
   }
 
-  /** Open sockets (for tests: zero after a run). */
   get openSockets(): number {
     return this.#table.open;
   }
@@ -140,10 +115,7 @@ export class EpollLoop implements SocketLoop {
     return connected;
   }
 
-  /**
-   * Dials the run's address, its end told to `waiter` (transport.ts `CallbackConnect`); closing the socket
-   * aborts it.
-   */
+  /** Dials the run's address, its end told to `waiter`; closing the socket aborts it. */
   connectTo(waiter: ConnectWaiter): TransportConn | null {
     const sock = this.#dial();
     if (sock instanceof Error) {
@@ -159,9 +131,7 @@ export class EpollLoop implements SocketLoop {
     return sock;
   }
 
-  /**
-   * A socket registered and its connect started (`#connectedNow`: done at once), or why not (closed then).
-   */
+  /** A socket registered and its connect started (`#connectedNow`: done at once), or why not. */
   #dial(): EpollSocket | Error {
     const fd = loopSocket(this.sys, this.addr, this.#closed ? "epoll" : null, this.#source());
     if (typeof fd !== "number") return fd;
@@ -185,9 +155,7 @@ export class EpollLoop implements SocketLoop {
     return sock;
   }
 
-  /**
-   * https: a handshake may start now (HANDSHAKES_IN_FLIGHT under way at most), else `phase` waits its turn.
-   */
+  /** https: a handshake may start now (HANDSHAKES_IN_FLIGHT at most), else `phase` waits its turn. */
   handshakeSlot(phase: ConnectPhase): boolean {
     if (this.#handshakes < HANDSHAKES_IN_FLIGHT) {
       this.#handshakes++;
@@ -228,26 +196,17 @@ export class EpollLoop implements SocketLoop {
     }
   }
 
-  /** A promise-contract wait ended with its promise settled. */
   settled(): void {
     this.waiting--;
     this.asyncWakes++;
   }
 
-  /**
-   * A read armed on a socket already readable, or one whose turn's read budget ran out: no edge will
-   * come, so the next round serves it (the socket adds itself once).
-   */
+  /** A read armed on a socket already readable, or out of read budget: the next round serves it. */
   ready(sock: EpollSocket): void {
     this.#table.ready(sock);
   }
 
-  /**
-   * Closes every socket (their pending reads fail) and the epoll set: at once, unless an idle wait on
-   * it is still pending on the thread pool; then its number stays taken until that wait returns
-   * (`closeEpoll`), so a wait started late cannot land on the next set given the same number and eat
-   * its events. The pump then sees `#closed` and never touches the fd again.
-   */
+  /** Closes every socket (pending reads fail) and the epoll set (deferred past an idle wait). */
   close(): void {
     if (this.#closed) return;
     this.#table.closeAll();
@@ -263,16 +222,11 @@ export class EpollLoop implements SocketLoop {
     });
   }
 
-  /**
-   * Rounds back to back while only inline work is done, for up to `blockMs` per event-loop turn,
-   * blocking in the kernel for what is left of it when nothing is ready.
-   */
+  /** Rounds back to back while only inline work is done, up to `blockMs` a turn, then blocks. */
   async #pumpBlocking(): Promise<void> {
     const sys = this.sys;
     try {
-      // Started by `wait`, inside whoever armed a read: its request is written after that returns (a
-      // read is armed before its write), so blocking now would wait for a response not yet asked for
-      // and charge the block to its latency. The first round waits for the next turn.
+      // Started inside whoever armed a read before its write: the first round waits for the next turn.
       await nextTurn();
       this.#probe?.restart(sys.nowMs());
       while (this.waiting > 0 && !this.#closed) {

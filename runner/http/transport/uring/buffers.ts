@@ -1,11 +1,8 @@
 /**
  * @module
- * The memory one io_uring ring (transport/uring_ring.ts) shares with the kernel for data: the
- * provided-buffer ring registered on it (16 bytes an entry, its tail in entry 0's last u16) and the
- * receive buffers it lists, which multishot receives fill, and the sockets' send slots, which sends
- * read. All of it lives in `mmap`s (never a V8 buffer, which may move) read and written through
- * typed-array views. HOT PATH: `returnBuffer` is five stores; `recvBytes` is one view of every receive
- * buffer, so a read copies from it without a subarray per message.
+ * The memory one io_uring ring shares with the kernel for data: the provided-buffer ring and its receive
+ * buffers, and the sockets' send slots, all in `mmap`s (a V8 buffer may move). HOT PATH: `returnBuffer` is
+ * five stores; `recvBytes` is one view over every receive buffer.
  */
 import {
   BUFFER_GROUP,
@@ -75,7 +72,6 @@ export class UringBuffers {
     }
   }
 
-  /** Hands receive buffer `bid` back to the kernel. */
   returnBuffer(bid: number): void {
     const w = ((this.#bufIndex & this.#bufMask) * 4) | 0;
     this.#bufWords[w] = this.#bufLo[bid];
@@ -93,12 +89,7 @@ export class UringBuffers {
     return this.#bufIndex;
   }
 
-  /**
-   * The send slot of socket `token`, its small one or (`big`) its big one, grown a chunk at a time (a big
-   * chunk is mapped only when a socket of it first needs one): the view of its chunk, which the chunk's
-   * slots share (one view warm in the caches, not one per socket), where the slot starts in it, and the
-   * slot's address.
-   */
+  /** Socket `token`'s small or (`big`) big send slot: its chunk's shared view, its offset and address. */
   slot(token: number, big: boolean): { chunk: Uint8Array; at: number; address: number } {
     const bytes = big ? SEND_SLOT_BYTES : SMALL_SEND_SLOT_BYTES;
     const [chunks, views] = [this.#slotChunks[big ? 1 : 0], this.#slotBytes[big ? 1 : 0]];

@@ -1,24 +1,19 @@
 /**
  * @module
- * The libc binding of the io_uring transport (Linux, `Deno.dlopen`): libc's `syscall` for
- * io_uring_setup/enter/register (glibc wraps none of them), `mmap` for the memory the kernel shares
- * with us, and the ABI's numbers (include/uapi/linux/io_uring.h). Memory the kernel reads or writes
- * while we run is never a V8 heap buffer: it lives in `mmap`s that never move, read and written
- * through typed-array views of it (`Deno.UnsafePointerView.getArrayBuffer`). The ring itself is
- * transport/uring_ring.ts.
+ * The libc binding of the io_uring transport: `syscall` for io_uring_setup/enter/register (glibc wraps
+ * none), `mmap` for shared memory, and the ABI's numbers. Memory the kernel touches while we run lives in
+ * `mmap`s that never move, never in the V8 heap.
  */
 
-// The system call numbers (the same on every architecture since Linux 5.1): `i64`, as `syscall`'s
-// `long` needs its whole register.
+// System call numbers (the same on every architecture since 5.1): `i64`, as `long` fills its register.
 export const SYS_IO_URING_SETUP = 425n;
 export const SYS_IO_URING_ENTER = 426n;
 export const SYS_IO_URING_REGISTER = 427n;
 
 const SYMBOLS = {
   uring_setup: { name: "syscall", parameters: ["i64", "u32", "buffer"], result: "i32" },
-  // The seventh argument (`argsz`, a size_t) goes on the stack: declared `u32`, only its low half was
-  // written and the high half was whatever the slot held, so the kernel saw a wrong size and refused
-  // every wait (EINVAL) from some JIT state on. A `pointer` is written whole and keeps the fast call.
+  // The seventh argument (`argsz`, size_t) goes on the stack: a `u32` writes only its low half, so the
+  // kernel may see a wrong size (EINVAL); a `pointer` is written whole and keeps the fast call.
   uring_enter: {
     name: "syscall",
     parameters: ["i64", "i32", "u32", "u32", "u32", "pointer", "pointer"],
@@ -78,12 +73,7 @@ export const SQ_ENTRIES = 1024;
 /** Provided receive buffers: how many, and the size of each (a power of two each). */
 export const RECV_BUFFERS = 256;
 export const RECV_BUFFER_BYTES = 16 * 1024;
-/**
- * One socket's send slot: its bytes waiting for, or in, a send (bigger writes go through in turns). A
- * socket starts with a small one, eight to a page, so a crowd of small frames holds 512 bytes of it a
- * socket, not the 4 KB page an 8 KB slot's first bytes make resident; a write larger than its small slot
- * moves the socket to a big one for the rest of its life (send.ts).
- */
+/** A socket's first send slot, eight to a page; a larger write moves it to a big slot for good. */
 export const SMALL_SEND_SLOT_BYTES = 512;
 export const SEND_SLOT_BYTES = 8 * 1024;
 /** Send slots per `mmap`: the slab grows by this many sockets at a time. */

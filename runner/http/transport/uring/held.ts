@@ -1,14 +1,9 @@
 /**
  * @module
- * The bytes one io_uring socket (transport/uring_socket.ts) has received and its reader has not taken
- * yet: a queue of provided buffers, each a (buffer id, offset, end) triple, copied into the reader's own
- * buffer on demand and handed back to the kernel once emptied. The first chunk lives in plain fields of
- * this object, the ones behind it in a typed array made only once a socket holds two: the usual socket
- * holds one chunk at a time, so a message touches no array of its own. HOT PATH: `hold` and `takeHeld`
- * allocate nothing (the queue behind the first grows once, by doubling; its length is bounded by the
- * socket's cancel of its receive, transport/uring_socket.ts). It extends the send slot and the socket
- * extends it: with 1000 connections a socket's state in three objects left the caches between two of its
- * messages, so one object carries all of it.
+ * The bytes one io_uring socket received that its reader has not taken: a queue of (buffer id, offset,
+ * end) chunks, copied out on demand and returned to the kernel once empty. The first chunk lives in plain
+ * fields, the rest in a typed array made on need. HOT PATH: nothing allocated. A base class of the socket,
+ * so a socket's state is one object that stays in the caches.
  */
 import { RECV_BUFFER_BYTES } from "./ffi.ts";
 import type { UringBuffers } from "./buffers.ts";
@@ -22,9 +17,7 @@ export class HeldChunks extends SendSlot {
   /** The chunks behind it, a ring of triples (null until a socket first holds two). */
   #rest: Int32Array | null = null;
   #restFirst = 0;
-  /**
-   * Chunks held (the first included), and their bytes not yet taken (bounded by HELD_MAX_BYTES plus a round).
-   */
+  /** Chunks held and their bytes not yet taken (bounded by HELD_MAX_BYTES plus a round). */
   heldCount = 0;
   heldBytes = 0;
 
@@ -68,10 +61,7 @@ export class HeldChunks extends SendSlot {
     this.#restFirst = 0;
   }
 
-  /**
-   * Copies up to `buf.length` bytes of the first chunk into `buf`: the bytes copied. A chunk emptied
-   * goes back to the kernel.
-   */
+  /** Copies up to `buf.length` bytes of the first chunk into `buf`; an emptied chunk goes back. */
   takeHeld(buf: Uint8Array): number {
     const from = this.#from;
     const end = this.#end;

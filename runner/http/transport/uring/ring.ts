@@ -1,15 +1,9 @@
 /**
  * @module
- * One io_uring ring of the io_uring transport (transport/uring_transport.ts): made through the binding in
- * transport/uring_ffi.ts with SINGLE_ISSUER|DEFER_TASKRUN, so completions only appear inside our own
- * `io_uring_enter` and every ring access is synchronous on the worker's thread, between two calls (so
- * the heads and tails are plain loads and stores: an `Atomics` call costs more than the rest of a
- * completion's reading, and the system call orders them); its
- * submission and completion rings `mmap`ed and read and written through typed-array views. The memory it
- * shares with the kernel for data (the provided receive buffers multishot receives fill, the sockets'
- * send slots) is its `buffers` (transport/uring_buffers.ts); whether a ring can be made here at all is
- * transport/uring_probe.ts. HOT PATH: `prepSend` and `prepRecvMultishot` write the 16 words of an SQE,
- * `enter` is one FFI call. Only the set-up throws; the hot calls return `-errno`.
+ * One io_uring ring of the io_uring transport, made with SINGLE_ISSUER|DEFER_TASKRUN, so completions only
+ * appear inside our own `io_uring_enter` and heads and tails are plain loads and stores (an `Atomics` call
+ * costs more than reading a completion). Its data memory is `buffers` (transport/uring_buffers.ts). HOT
+ * PATH: `prepSend` and `prepRecvMultishot` write an SQE, `enter` is one FFI call; only set-up throws.
  */
 import {
   BUFFER_GROUP,
@@ -48,10 +42,7 @@ import {
 } from "./ffi.ts";
 import { UringBuffers } from "./buffers.ts";
 
-/**
- * Makes a ring of `sqEntries` (its completion queue four times as big) with the flags the transport
- * needs; `params` comes back filled with the ring's sizes, offsets and features. Throws why not.
- */
+/** Makes a ring of `sqEntries` (a CQ four times as big), filling `params`; throws why not. */
 function setupRing(c: Libc, sqEntries: number, params: Uint8Array): number {
   const pv = new DataView(params.buffer);
   pv.setUint32(0, sqEntries, true);
@@ -80,7 +71,6 @@ export class UringRing {
   readonly #c = libc();
   readonly fd: number;
   readonly #maps = new Mappings(this.#c);
-  // Submission queue.
   readonly #sqTail: Uint32Array;
   readonly #sqHead: Uint32Array;
   readonly #sqMask: number;
@@ -100,7 +90,6 @@ export class UringRing {
   #scannedTo = 0;
   /** The receive buffers and send slots (unset only when a set-up failed before they were made). */
   readonly buffers: UringBuffers;
-  // The wait's argument (getevents_arg + timespec).
   readonly #waitArg: Mapping;
   readonly #waitWords: Int32Array;
 
@@ -160,10 +149,7 @@ export class UringRing {
     return base;
   }
 
-  /**
-   * A send of `length` bytes at the address `addrLo + addrHi * 2^32` (a send slot; either word may come
-   * signed, the SQE keeps its bits); `MSG_WAITALL`, so only a failure is short.
-   */
+  /** A send of `length` bytes at `addrLo + addrHi * 2^32`; `MSG_WAITALL`, so only a failure is short. */
   prepSend(fd: number, addrLo: number, addrHi: number, length: number, udLo: number, udHi: number): void {
     const s = this.#sqes;
     const b = this.#sqe();
@@ -199,11 +185,7 @@ export class UringRing {
     s[b + 9] = udHi;
   }
 
-  /**
-   * A timeout of `ms` (whole ms) from its submission, completing with -ETIME (the ready-wait probe,
-   * transport/uring_transport.ts). Its timespec sits in the wait argument's page, past the wait's own:
-   * the kernel copies it when the SQE is submitted.
-   */
+  /** A timeout of `ms` from submission, completing with -ETIME (timespec in the wait argument's page). */
   prepTimeout(ms: number, udLo: number, udHi: number): void {
     const w = this.#waitWords;
     w[16] = Math.floor(ms / 1000);
@@ -233,7 +215,6 @@ export class UringRing {
     s[b + 9] = udHi;
   }
 
-  /** SQEs written and not yet handed to the kernel. */
   get unsubmitted(): number {
     return (this.#tail - this.#submitted) >>> 0;
   }
@@ -247,11 +228,7 @@ export class UringRing {
     this.#c.uring_enter(SYS_IO_URING_ENTER, this.fd, toSubmit, 0, 0, null, null);
   }
 
-  /**
-   * Submits what is queued and runs the deferred completions: waits for at least `minComplete`
-   * CQEs, at most `timeoutMs` (0: no wait). Returns SQEs submitted, or `-errno` (-ETIME: the wait
-   * timed out).
-   */
+  /** Submits what is queued, runs deferred completions, waits for `minComplete` CQEs up to `timeoutMs`. */
   enter(minComplete: number, timeoutMs: number): number {
     const toSubmit = (this.#tail - this.#submitted) >>> 0;
     this.#sqTail[0] = this.#tail;
@@ -294,9 +271,8 @@ export class UringRing {
   }
 
   /**
-   * The result of the ready CQE with user_data `udLo`/`udHi`, else NaN (cold: a closing socket's). Each
-   * CQE is looked at once, whatever the number of sockets asking: a stop closes a crowd at once, and a
-   * scan of the whole queue for each of 10,000 sockets held the worker for seconds.
+   * The result of the ready CQE with user_data `udLo`/`udHi`, else NaN. Each CQE is looked at once, as a
+   * scan per socket of a closing crowd would hold the worker for seconds.
    */
   readyResult(udLo: number, udHi: number): number {
     const head = this.cqHead, tail = this.cqTail;
@@ -310,7 +286,6 @@ export class UringRing {
     return this.cqWords[w] === udLo && this.cqWords[w + 1] === udHi ? this.cqRes[w + 2] : NaN;
   }
 
-  /** Hands CQEs up to `head` back to the kernel. */
   consumed(head: number): void {
     this.#cqHead[0] = head >>> 0;
   }

@@ -1,12 +1,9 @@
 /**
  * @module
- * One io_uring socket's send slot (transport/uring_socket.ts): stable memory (a slot of the ring's buffers,
- * transport/uring_buffers.ts; never a V8 buffer) the kernel reads a send from after the call that queued it
- * has returned. Bytes are appended while a send is in flight and go in the next one, so a socket has one send
- * in flight at a time (two on one socket could be issued out of order). HOT PATH: `append` copies a small
- * frame by hand (no subarray per message) through the view of the slot's chunk, which its 64 sockets share
- * (no view object per socket to touch); `startSend` and `sent` are a few additions. The socket's base class
- * (through held.ts), not an object of its own: a message touches one object for its socket, not three.
+ * One io_uring socket's send slot: stable memory the kernel reads a send from after the call returned.
+ * Bytes appended while a send is in flight go in the next, so one send is in flight at a time (two could
+ * be issued out of order). HOT PATH: small frames copied by hand through the chunk's shared view. The
+ * socket's base class (through uring_held.ts), so a message touches one object.
  */
 import { SEND_SLOT_BYTES, SMALL_SEND_SLOT_BYTES } from "./ffi.ts";
 import type { UringBuffers } from "./buffers.ts";
@@ -26,11 +23,7 @@ export class SendSlot {
   #start = 0;
   #inflightEnd = 0;
   #end = 0;
-  /**
-   * The address of the send `startSend` began, its low and high words; the low one as a signed 32-bit
-   * integer (the same bits), so it passes as a small integer: a word above 2^31 is a heap number each time
-   * it is handed to a call (an allocation per message).
-   */
+  /** The send's address words; low as signed 32-bit so it stays a small integer (no heap number). */
   sendLo = 0;
   sendHi = 0;
 
@@ -54,7 +47,6 @@ export class SendSlot {
     this.#hi = Math.floor(slot.address / 2 ** 32);
   }
 
-  /** A send is in flight. */
   get inFlight(): boolean {
     return this.#inflightEnd !== this.#start;
   }

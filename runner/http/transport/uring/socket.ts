@@ -1,21 +1,9 @@
 /**
  * @module
- * One TCP socket of the io_uring transport (transport/uring/transport.ts), with both contracts of
- * transport/transport.ts, like the epoll socket it stands in for. Reads: from the connect on, one
- * multishot receive fills provided buffers; each chunk the loop hands over (`onChunk`) is held (a buffer
- * id, an offset, a length) until the armed reader takes it, copied into the reader's own buffer
- * (`serve`: TURN_READ_BYTES a turn, then the socket waits its turn on the loop's ready list). Held
- * bytes are bounded: past HELD_MAX_BYTES the receive is cancelled, so a peer that sends faster than we
- * read backs up in the kernel, as on epoll, and the receive is armed again once the reader has taken
- * what was held. One round may still bring up to the kernel's multishot retries (32 buffers) before
- * the cancel lands, and every socket together can never hold more than the ring's buffers: a receive
- * that finds none ends with ENOBUFS and is armed again once one comes back. Writes: copied into the
- * socket's send slot (stable memory) and sent one send at a time, in order (two sends in flight on one
- * socket could be issued out of order); `writeNow` takes what fits in the slot, the rest goes through
- * the promise `write`; what it took goes out before a close's FIN, as on epoll (`#flushQueued`). A
- * send's failure fails the armed read, or the next write. The held chunks and the send slot are its base
- * classes (held.ts, send.ts), so a socket's state is one object. HOT PATH: `onRecv` ->
- * `serve` -> the reader; `writeNow` -> one SQE.
+ * One TCP socket of the io_uring transport, with both contracts of transport/transport.ts. Reads: a
+ * multishot receive fills provided buffers, held until the reader copies them, cancelled past
+ * HELD_MAX_BYTES so a fast peer backs up in the kernel. Writes go through the send slot one send at a time,
+ * in order. HOT PATH: `onRecv` -> `serve` -> the reader; `writeNow` -> one SQE.
  */
 import { CQE_F_BUFFER, CQE_F_MORE, ECANCELED, ENOBUFS, POLLERR, POLLHUP, POLLOUT } from "./ffi.ts";
 import type { UringRing } from "./ring.ts";
@@ -34,7 +22,7 @@ export const HELD_MAX_BYTES = 64 * 1024;
 export const UD_RECV = 1;
 export const UD_SEND = 2;
 export const UD_POLL = 3;
-export const UD_CANCEL = 4;
+const UD_CANCEL = 4;
 
 /** What a socket needs of its loop (transport/uring/transport.ts's `UringLoop`). */
 export interface UringSocketLoop {
@@ -106,7 +94,6 @@ export class UringSocket extends HeldChunks implements InlineConn {
     this.loop.ring.prepRecvMultishot(this.fd, this.token << 8 | UD_RECV, this.gen);
   }
 
-  /** A CQE of this socket's receive. */
   onRecv(res: number, flags: number): void {
     if ((flags & CQE_F_MORE) === 0) this.#receiving = false;
     if (res > 0 && (flags & CQE_F_BUFFER) !== 0) {
@@ -221,14 +208,12 @@ export class UringSocket extends HeldChunks implements InlineConn {
     return n;
   }
 
-  /** Starts one send of everything in the slot not yet sent. */
   #sendQueued(): void {
     const length = this.startSend();
     this.loop.ring.prepSend(this.fd, this.sendLo, this.sendHi, length, this.token << 8 | UD_SEND, this.gen);
     this.loop.wait();
   }
 
-  /** A CQE of this socket's send. */
   onSend(res: number): void {
     this.loop.waiting--;
     if (res < 0) {
@@ -266,10 +251,8 @@ export class UringSocket extends HeldChunks implements InlineConn {
   }
 
   /**
-   * At the close, bytes `writeNow` took behind a send in flight (a close frame after a pong) go out
-   * before the FIN, as what a kernel's socket buffer took does on epoll: written now if that send has
-   * completed (its CQE not reaped yet), in order after it. A send still waiting for room in the kernel
-   * means epoll's write would have found none either: they are dropped, as there.
+   * At the close, bytes `writeNow` took behind a send in flight go out before the FIN if that send has
+   * completed; behind one still waiting for kernel room they are dropped, as epoll's write would be.
    */
   #flushQueued(fd: number): void {
     if (!this.inFlight || this.queuedBytes === 0) return;
@@ -279,11 +262,7 @@ export class UringSocket extends HeldChunks implements InlineConn {
     this.loop.sys.write(fd, this.queued());
   }
 
-  /**
-   * Cancels what is in flight on the socket, hands that to the kernel now (an SQE must never name
-   * an fd after its close: the number may be taken by the next socket), and closes it; whatever was
-   * pending fails as a read on a closed Deno.Conn does.
-   */
+  /** Cancels what is in flight, submits that now (no SQE may name a closed fd), and closes the socket. */
   close(): void {
     const fd = this.fd;
     if (fd < 0) return;

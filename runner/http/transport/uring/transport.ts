@@ -1,26 +1,9 @@
 /**
  * @module
- * The io_uring transport (Linux 6.1+, plain TCP, closed models; experimental, `--transport io_uring`):
- * every socket of a worker is a non-blocking libc socket (transport/uring_socket.ts) whose reads come
- * from one multishot receive into the ring's provided buffers and whose writes are send SQEs from its
- * send slot, so a round of messages costs one `io_uring_enter` (submit the round's sends, run the
- * kernel's deferred completions, wait) instead of a `read` and a `write` per message and an
- * `epoll_wait` per round. Sockets keep both contracts of transport/transport.ts, so connections,
- * executors and the conformance suites run on it unchanged.
- *
- * The pump blocks its thread like the epoll pump of a closed model (transport/epoll_transport.ts):
- * rounds back to back in one event-loop turn while only inline work is done, for up to `blockMs`,
- * waiting in `io_uring_enter` for what is left of it, then `setImmediate` so timers and the stop
- * message run. An open model (whose pacer needs sub-millisecond turns and an off-thread idle wait) is
- * not served: a DEFER_TASKRUN ring can only be waited on by its own thread (transport/choice.ts keeps
- * epoll there). Before a round waits, what was queued (sends, re-armed receives) is submitted by it; a
- * long round hands its sends over every FLUSH_SQES completions, so the peer is not kept waiting for its end.
- *
- * While the pump runs, the ring also holds a probe: a timeout request due every `PROBE_PERIOD_MS`. Its
- * completion is deferred work like a socket's (DEFER_TASKRUN), run in arrival order by our next wait, so
- * it lands in the completion queue behind the responses that arrived before it; how late the reaping
- * reaches it is how long a response waited for this worker (transport/ready_wait.ts). One SQE and one
- * submit per period, none per request.
+ * The io_uring transport (Linux 6.1+, plain TCP, closed models; experimental): reads from multishot
+ * receives, writes as send SQEs, so a round costs one `io_uring_enter`; both contracts of transport.ts.
+ * The pump blocks its thread like a closed model's epoll pump (open models stay on epoll). A timeout probe
+ * due every `PROBE_PERIOD_MS` queues behind responses, measuring how long they wait for the worker.
  */
 import { EAGAIN, EINTR, type EpollSys } from "../epoll/ffi.ts";
 import type { SockAddr } from "../sock_addr.ts";
@@ -67,7 +50,6 @@ export class UringLoop implements UringSocketLoop {
     this.ring = new UringRing();
   }
 
-  /** Open sockets (for tests: zero after a run). */
   get openSockets(): number {
     return this.#table.open;
   }
@@ -128,8 +110,7 @@ export class UringLoop implements UringSocketLoop {
     const sys = this.sys;
     const ring = this.ring;
     try {
-      // Started by `wait`, inside whoever armed a read before writing: a wait now would block before
-      // the request is submitted, and its latency pay for it (epoll/transport.ts's pump does the same).
+      // Started inside whoever armed a read before writing: the first round waits a turn, as epoll's.
       await nextTurn();
       this.#probeSeq = (this.#probeSeq + 1) >>> 0;
       this.#armProbe();
@@ -165,10 +146,8 @@ export class UringLoop implements UringSocketLoop {
   }
 
   /**
-   * The probe's next timeout, handed to the kernel now so it is due exactly a period from now. Through a
-   * call that runs the deferred completions too (`enter`, not `submit`): a bare submit would send what
-   * is queued and find the sends' inline completions, and a pump that always finds one never waits in
-   * the kernel, the only place received data is turned into completions.
+   * Arms the probe's next timeout through `enter`, not `submit`: a bare submit finds the sends' inline
+   * completions, and a pump that always finds one never waits in the kernel, where data becomes completions.
    */
   #armProbe(): void {
     if (this.#closed) return;
@@ -184,10 +163,7 @@ export class UringLoop implements UringSocketLoop {
     this.#armProbe();
   }
 
-  /**
-   * The ring refused to run (an error no retry mends): every socket is closed with the reason, which
-   * their pending reads and writes fail with and the run counts, instead of a pump turning in vain.
-   */
+  /** The ring refused to run: every socket is closed with the reason, which their pending calls fail with. */
   #fail(errno: number): void {
     this.failure = `io_uring_enter failed (errno ${errno})`;
     this.close();
