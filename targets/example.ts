@@ -21,7 +21,7 @@ const APP_PACKAGES: Record<ExampleSpec["app"], string> = {
 
 export const EXAMPLES_INSTALL_HINT = "npm install --prefix examples";
 
-export interface ExampleCommand {
+interface ExampleCommand {
   command: string;
   args: string[];
   cwd: string;

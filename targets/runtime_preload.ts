@@ -14,7 +14,7 @@ export function preloadCjs(): string {
 }
 
 /** The sampler as an ES module preload (Deno's `--preload`). */
-export function preloadMjs(): string {
+function preloadMjs(): string {
   return `import * as perfHooks from "node:perf_hooks";\nimport * as fs from "node:fs";\n` +
     `import proc from "node:process";\n${samplerSource()}\nruntimeSampler({ perfHooks, fs, proc });\n`;
 }

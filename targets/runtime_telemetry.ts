@@ -11,7 +11,7 @@ import type { TargetProcess } from "./spec.ts";
 type Sample = TelemetrySeries["samples"][number];
 
 /** One sampler line as a telemetry sample at `tMs` of the run's axis. */
-export function runtimeSample(line: SamplerLine, tMs: number): Sample {
+function runtimeSample(line: SamplerLine, tMs: number): Sample {
   const sample: Sample = {
     tMs,
     loopP50Ms: line.p50 ?? 0,

@@ -24,7 +24,7 @@ export function parseRedisInfo(info: string): RedisInfo {
   };
 }
 
-export interface RedisInfo {
+interface RedisInfo {
   commands: number;
   hits: number;
   misses: number;

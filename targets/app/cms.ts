@@ -7,7 +7,7 @@
 import type { CmsSpec } from "../spec.ts";
 
 /** The `cms` option's defaults: 4 slots x (3 queries of 20 ms) = about 66 pages/s. */
-export const CMS_DEFAULTS: Required<CmsSpec> = {
+const CMS_DEFAULTS: Required<CmsSpec> = {
   poolSize: 4,
   queryMs: 20,
   queries: 3,
@@ -22,7 +22,7 @@ export function resolveCms(spec: CmsSpec = {}): CmsOptions {
 }
 
 /** Cumulative counters, exposed in the target's stats with a `cms` prefix. */
-export interface PoolStats {
+interface PoolStats {
   /** Queries that got a slot and ran. */
   queries: number;
   /** Of those, queries that had to wait because every slot was busy. */

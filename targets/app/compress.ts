@@ -12,7 +12,7 @@ export type Encoding = "gzip" | "br";
 export type CompressMode = boolean | "gzip" | "brotli";
 
 /** Bodies smaller than this go out uncompressed (same default as Express `compression`). */
-export const COMPRESS_THRESHOLD_BYTES = 1024;
+const COMPRESS_THRESHOLD_BYTES = 1024;
 
 /** The encoding to use for a request, or null. `true` prefers brotli, then gzip. */
 export function negotiateEncoding(acceptEncoding: string | null, mode: CompressMode): Encoding | null {

@@ -22,7 +22,7 @@ export function fib(n: number): number {
 }
 
 /** Thrown on purpose by `/error/1` so Hono's error handler answers 500 (docs/studies/frameworks.md). */
-export class DivisionByZeroError extends Error {
+class DivisionByZeroError extends Error {
   override name = "DivisionByZeroError";
 }
 

@@ -28,7 +28,7 @@ const MAX_FIB = 40;
 const MAX_STREAM = 100_000;
 
 /** Varint fields 1 to 3 of a `Work` message (n, size, ms); other fields are skipped. */
-export function readWork(bytes: Uint8Array): { n: number; size: number; ms: number } {
+function readWork(bytes: Uint8Array): { n: number; size: number; ms: number } {
   const work = { n: 0, size: 0, ms: 0 };
   let p = 0;
   while (p < bytes.length) {
@@ -192,7 +192,7 @@ async function pace(stream: http2.ServerHttp2Stream, messages: Uint8Array[], gap
 }
 
 /** A running gRPC endpoint server. */
-export interface GrpcTarget {
+interface GrpcTarget {
   readonly port: number;
   close(): Promise<void>;
 }

@@ -14,7 +14,7 @@ interface Entry {
 }
 
 /** Counters a test or the serve command can read. */
-export interface ResponseCacheStats {
+interface ResponseCacheStats {
   hits: number;
   misses: number;
   /** Hits that served a version older than the page's current one. */
@@ -23,7 +23,7 @@ export interface ResponseCacheStats {
 }
 
 /** How the cache tells a stale copy: the header the page's version is in, and its version now. */
-export interface VersionCheck {
+interface VersionCheck {
   header: string;
   /** The current version of the page at `path`, or null when it is not versioned. */
   currentVersion(path: string): string | null;

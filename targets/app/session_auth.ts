@@ -47,7 +47,7 @@ export function login(body: unknown): { token: string; session: string; user: st
 }
 
 /** The `session` value of a Cookie header, or null. */
-export function sessionCookie(cookie: string | null | undefined): string | null {
+function sessionCookie(cookie: string | null | undefined): string | null {
   for (const part of (cookie ?? "").split(";")) {
     const [name, ...rest] = part.trim().split("=");
     if (name === "session") return rest.join("=");

@@ -6,7 +6,7 @@
  * neither by `..` nor by a symlink that points outside it.
  */
 
-export interface StaticFile {
+interface StaticFile {
   bytes: Uint8Array<ArrayBuffer>;
   contentType: string;
 }
@@ -27,7 +27,7 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 /** MIME type from the file extension; unknown ones are sent as bytes. */
-export function contentTypeOf(path: string): string {
+function contentTypeOf(path: string): string {
   const dot = path.lastIndexOf(".");
   return CONTENT_TYPES[path.slice(dot + 1).toLowerCase()] ?? "application/octet-stream";
 }

@@ -7,7 +7,7 @@
 import type { Hono } from "hono";
 
 /** The endpoints' cumulative counters (and the gauge of open sockets). */
-export interface WsCounters {
+interface WsCounters {
   wsOpen: number;
   wsMessagesIn: number;
   wsMessagesOut: number;

@@ -24,9 +24,9 @@ import { STATS_PATH } from "../spec.ts";
 export type BalanceMode = "round-robin" | "least-connections";
 
 /** Time a client has to send a whole request head (or the HTTP/2 preface) before it is closed. */
-export const DEFAULT_HEAD_TIMEOUT_MS = 30_000;
+const DEFAULT_HEAD_TIMEOUT_MS = 30_000;
 
-export interface Balancer {
+interface Balancer {
   /** Serves one client connection until it closes; never throws. */
   serveConnection(conn: Deno.Conn): Promise<void>;
   /** Requests sent to each instance, in upstream order. */
@@ -51,7 +51,7 @@ export function pickInstance(mode: BalanceMode, inFlight: number[], next: number
   return best;
 }
 
-export function createBalancer(
+function createBalancer(
   upstreamUrls: string[],
   mode: BalanceMode,
   headTimeoutMs = DEFAULT_HEAD_TIMEOUT_MS,
@@ -169,7 +169,7 @@ function isStatsRequest(buf: Uint8Array, req: MessageHead): boolean {
 }
 
 /** A listening balancer, shaped like the part of `Deno.HttpServer` the target child uses. */
-export interface BalancerServer {
+interface BalancerServer {
   addr: Deno.NetAddr;
   finished: Promise<void>;
   shutdown(): Promise<void>;

@@ -8,7 +8,7 @@
  */
 import type { RedisClient } from "../redis.ts";
 
-export interface RateDecision {
+interface RateDecision {
   allowed: boolean;
   /** Requests left in the current window (0 when limited). */
   remaining: number;
