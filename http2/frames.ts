@@ -33,15 +33,12 @@ export const NO_ERROR = 0x0;
 export const PROTOCOL_ERROR = 0x1;
 export const INTERNAL_ERROR = 0x2;
 export const FLOW_CONTROL_ERROR = 0x3;
-const SETTINGS_TIMEOUT = 0x4;
 export const STREAM_CLOSED = 0x5;
 export const FRAME_SIZE_ERROR = 0x6;
 export const REFUSED_STREAM = 0x7;
 export const CANCEL = 0x8;
 export const COMPRESSION_ERROR = 0x9;
-const CONNECT_ERROR = 0xa;
 export const ENHANCE_YOUR_CALM = 0xb;
-const INADEQUATE_SECURITY = 0xc;
 export const HTTP_1_1_REQUIRED = 0xd;
 
 export const ERROR_NAMES: readonly string[] = [
