@@ -1,8 +1,7 @@
 /**
  * @module
- * Reads the runtime samplers' JSON lines (`<dir>/<pid>.jsonl`) into `runtime` telemetry series on the
- * run's time axis: event-loop delay p50/p99/max, GC count and pause by kind, heap used. Only lines written
- * after the reader started count; a partial line waits for the next read.
+ * Reads the runtime samplers' lines (`<dir>/<pid>.jsonl`) into `runtime` telemetry series on the run's
+ * time axis; only lines written after the reader started count.
  */
 import type { TelemetrySeries } from "../results/mod.ts";
 import type { SamplerLine } from "./runtime_sampler.ts";

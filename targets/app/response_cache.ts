@@ -1,8 +1,7 @@
 /**
  * @module
- * An in-process response cache with a TTL (Express `apicache`-like), keyed on method, URL and content
- * encoding, storing 200 GET answers, bounded in entries. With `versionCheck`, hits that served an older
- * version count as `staleHits`, so the TTL's cost shows beside its gain.
+ * An in-process response cache with a TTL (like `apicache`) for 200 GET answers; with `versionCheck`,
+ * hits of an older version count as `staleHits`, so the TTL's cost shows beside its gain.
  */
 import type { MiddlewareHandler } from "hono";
 
@@ -13,7 +12,6 @@ interface Entry {
   expiresAtMs: number;
 }
 
-/** Counters a test or the serve command can read. */
 interface ResponseCacheStats {
   hits: number;
   misses: number;
