@@ -1,27 +1,21 @@
 /**
  * @module
- * gRPC length-prefixed messages (flag, 4-byte length, bytes), shared by engine and targets. `frameMessage`
- * writes one; `MessageReader` scans DATA as it arrives, counts messages, refuses one past its cap (from
- * its prefix), a bad flag or an unannounced compression, and copies a payload only when asked. Pure.
+ * gRPC length-prefixed messages (flag, 4-byte length, bytes), shared by engine and targets: `frameMessage`
+ * writes one, `MessageReader` scans DATA as it arrives and refuses a message past its cap or a bad flag.
  */
 
-/** The prefix before each message: flag, then the length. */
 export const MESSAGE_PREFIX_BYTES = 5;
 /** The default cap of one message either way (grpc-go's receive default). */
 export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 
-/** What `MessageReader.feed` found: all well so far. */
 export const READ_OK = 0;
-/** A message's prefix states more bytes than the cap. */
 export const READ_TOO_BIG = 1;
-/** A prefix's flag byte is neither 0 (plain) nor 1 (compressed). */
+/** A flag byte neither 0 (plain) nor 1 (compressed). */
 export const READ_BAD_FLAG = 2;
-/** A compressed message in an answer that named no `grpc-encoding` (or `identity`). */
+/** A compressed message in an answer that named no `grpc-encoding`. */
 export const READ_NO_ENCODING = 3;
 
-/**
- * `payload` with its prefix, as one message; `compressed` sets the flag (the payload is compressed already).
- */
+/** `payload` with its prefix; `compressed` sets the flag (the payload is compressed already). */
 export function frameMessage(payload: Uint8Array, compressed = false): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(MESSAGE_PREFIX_BYTES + payload.length);
   writeMessagePrefix(out, 0, payload.length, compressed);
@@ -29,7 +23,6 @@ export function frameMessage(payload: Uint8Array, compressed = false): Uint8Arra
   return out;
 }
 
-/** Writes a message prefix for `length` bytes at `out[at]`; returns where the payload goes. */
 export function writeMessagePrefix(out: Uint8Array, at: number, length: number, compressed: boolean): number {
   out[at] = compressed ? 1 : 0;
   out[at + 1] = length >>> 24;
@@ -39,24 +32,20 @@ export function writeMessagePrefix(out: Uint8Array, at: number, length: number, 
   return at + MESSAGE_PREFIX_BYTES;
 }
 
-/** What a reader hands over of each whole message, when asked: its payload (a copy) and its flag. */
-export type MessageSink = (payload: Uint8Array, compressed: boolean) => void;
+type MessageSink = (payload: Uint8Array, compressed: boolean) => void;
 
-/** Reads the messages of one stream's DATA, frame by frame; `reset` before each stream. */
 export class MessageReader {
-  /** Whole messages read since `reset`. */
   messages = 0;
-  /** The cap of one message, bytes. */
   maxBytes: number;
-  /** Compressed messages are allowed (the answer named a `grpc-encoding`). */
+  /** The answer named a `grpc-encoding`. */
   compressedAllowed = false;
-  /** The length the last bad or over-cap prefix stated (for the message that names it). */
+  /** The length the last bad or over-cap prefix stated. */
   statedBytes = 0;
   /** Gets each whole message's payload, or null: payloads are skipped, never copied. */
   onMessage: MessageSink | null = null;
   readonly #prefix = new Uint8Array(MESSAGE_PREFIX_BYTES);
   #prefixHave = 0;
-  /** Payload bytes of the current message still to come (-1: between messages). */
+  /** -1 between messages. */
   #remaining = -1;
   #compressed = false;
   #payload: Uint8Array = EMPTY;
@@ -66,7 +55,6 @@ export class MessageReader {
     this.maxBytes = maxBytes;
   }
 
-  /** A new stream: no message read or begun. */
   reset(): void {
     this.messages = 0;
     this.compressedAllowed = false;
@@ -74,12 +62,12 @@ export class MessageReader {
     this.#remaining = -1;
   }
 
-  /** A message (or its prefix) began and has not ended: a stream ending now cut it short. */
+  /** A message began and has not ended: a stream ending now cut it short. */
   get midMessage(): boolean {
     return this.#prefixHave > 0 || this.#remaining >= 0;
   }
 
-  /** Reads `buf[from, to)`; READ_OK, or what was wrong (the stream is then done: feed no more). */
+  /** READ_OK, or what was wrong (the stream is then done: feed no more). */
   feed(buf: Uint8Array, from: number, to: number): number {
     let p = from;
     while (p < to) {
@@ -101,7 +89,7 @@ export class MessageReader {
     return READ_OK;
   }
 
-  /** A whole prefix came: the message's checks, then its payload (an empty one ends at once). */
+  /** A whole prefix came: checks, then the payload (an empty one ends at once). */
   #begin(): number {
     const pre = this.#prefix;
     const flag = pre[0];

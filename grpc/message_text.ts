@@ -1,15 +1,11 @@
 /**
  * @module
- * The `grpc-message` trailer's text: gRPC percent-encodes it (every byte outside printable ASCII, and
- * `%` itself, as `%XX` of its UTF-8 bytes), so a status message travels in one header value. Encoded by
- * the targets, decoded by the engine (a malformed escape is kept as written: the text is for people).
- * Pure.
+ * The `grpc-message` text, percent-encoded by gRPC; a malformed escape is kept as written.
  */
 
 const utf8 = new TextEncoder();
 const text = new TextDecoder();
 
-/** `message` as a `grpc-message` value. */
 export function encodeGrpcMessage(message: string): string {
   let out = "";
   for (const b of utf8.encode(message)) {
@@ -20,7 +16,7 @@ export function encodeGrpcMessage(message: string): string {
   return out;
 }
 
-/** A `grpc-message` value (read as Latin-1 octets) as its text. */
+/** A `grpc-message` value, read as Latin-1 octets, as its text. */
 export function decodeGrpcMessage(value: string): string {
   if (!value.includes("%")) return value;
   const bytes: number[] = [];

@@ -1,10 +1,7 @@
 /**
  * @module
- * Protobuf's wire forms of scalar values, written into a caller's buffer, and the text forms proto3 JSON
- * gives them, read from bytes: a varint of a 64-bit value as two 32-bit halves, little-endian fixed
- * widths, ZigZag, a decimal integer (exact past 2^53), a JSON number, base64 (standard or URL-safe)
- * decoded in place. Pure; no allocation but for a float's text and an integer past 2^53, read through a
- * string.
+ * Protobuf's wire forms of scalars written into a caller's buffer (varint of a 64-bit value as two 32-bit
+ * halves, fixed widths, ZigZag), and proto3 JSON's text forms read from bytes, allocating nothing for most.
  */
 
 /** ZigZag: 0, -1, 1, -2 ... as 0, 1, 2, 3 ...; a bigint only past 2^52. */
@@ -16,7 +13,7 @@ export function zigzag(n: number | bigint): number | bigint {
 
 const decoder = new TextDecoder();
 
-/** A decimal integer (an optional `-`, digits); a bigint past 15 digits; null for anything else. */
+/** A decimal integer; a bigint past 15 digits; null for anything else. */
 export function integerOf(buf: Uint8Array, from: number, to: number): number | bigint | null {
   const negative = buf[from] === 45;
   const start = negative ? from + 1 : from;
@@ -31,7 +28,7 @@ export function integerOf(buf: Uint8Array, from: number, to: number): number | b
   return negative ? -n : n;
 }
 
-/** A number in JSON's or proto3 JSON's text (`NaN`, `Infinity`, `-Infinity` too); null when not one. */
+/** A number in proto3 JSON's text (`NaN`, `Infinity` too); null when not one. */
 export function floatOf(buf: Uint8Array, from: number, to: number): number | null {
   if (from === to) return null;
   const text = decoder.decode(buf.subarray(from, to));
@@ -56,7 +53,7 @@ export function writeLittle(buf: Uint8Array, at: number, n: number, bytes: numbe
   return at + bytes;
 }
 
-/** Base64 values by char code (standard and URL-safe alphabets); 255: not one. */
+/** Standard and URL-safe alphabets; 255: not one. */
 const BASE64 = new Uint8Array(256).fill(255);
 for (const [k, c] of [..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"].entries()) {
   BASE64[c.charCodeAt(0)] = k;
@@ -85,7 +82,7 @@ export function decodeBase64(buf: Uint8Array, from: number, to: number): number 
 const FLOAT_BYTES = new Uint8Array(8);
 const FLOAT_VIEW = new DataView(FLOAT_BYTES.buffer);
 
-/** `n` as a little-endian float of `bytes` (4: float, 8: double) at `at`; returns the end. */
+/** `n` as a little-endian float of `bytes` (4 or 8) at `at`; returns the end. */
 export function writeFloat(buf: Uint8Array, at: number, n: number, bytes: 4 | 8): number {
   if (bytes === 4) FLOAT_VIEW.setFloat32(0, n, true);
   else FLOAT_VIEW.setFloat64(0, n, true);

@@ -1,13 +1,9 @@
 /**
  * @module
- * gRPC's status codes (the `grpc-status` trailer): their names as the gRPC core documents them, a
- * trailer value read as a code, and the code a client gives a call whose answer carried no
- * `grpc-status` but an HTTP status other than 200 (gRPC's "HTTP to gRPC status code mapping"). Shared by
- * the engine, which counts every code but OK as a failure of its own, and the targets, which answer with
- * them. Pure.
+ * gRPC's status codes: their names, a `grpc-status` value read as a code, and the code of an answer that
+ * carried no `grpc-status` (gRPC's "HTTP to gRPC status code mapping").
  */
 
-/** The codes by number: index k is code k's name (0 OK .. 16 UNAUTHENTICATED). */
 export const GRPC_CODE_NAMES = [
   "OK",
   "CANCELLED",
@@ -28,27 +24,22 @@ export const GRPC_CODE_NAMES = [
   "UNAUTHENTICATED",
 ] as const;
 
-export type GrpcCodeName = (typeof GRPC_CODE_NAMES)[number];
+type GrpcCodeName = (typeof GRPC_CODE_NAMES)[number];
 
 export const GRPC_OK = 0;
-export const GRPC_CANCELLED = 1;
 export const GRPC_UNKNOWN = 2;
 export const GRPC_INVALID_ARGUMENT = 3;
 export const GRPC_DEADLINE_EXCEEDED = 4;
-export const GRPC_NOT_FOUND = 5;
 export const GRPC_RESOURCE_EXHAUSTED = 8;
 export const GRPC_UNIMPLEMENTED = 12;
 export const GRPC_INTERNAL = 13;
 export const GRPC_UNAVAILABLE = 14;
-export const GRPC_UNAUTHENTICATED = 16;
+const GRPC_UNAUTHENTICATED = 16;
 
 /** A code outside 0..16 from a peer: gRPC reads it as UNKNOWN. */
 const MAX_CODE = 16;
 
-/**
- * The code a `grpc-status` value states, or -1 when it is no number (empty, a sign, letters, more than 3
- * digits): a garbled trailer. A number past the known codes is UNKNOWN, as gRPC clients read it.
- */
+/** The code a `grpc-status` value states (past 16: UNKNOWN), or -1 when it is no number of 1-3 digits. */
 export function grpcStatusValue(text: string): number {
   if (text.length === 0 || text.length > 3) return -1;
   let code = 0;
@@ -60,12 +51,11 @@ export function grpcStatusValue(text: string): number {
   return code > MAX_CODE ? GRPC_UNKNOWN : code;
 }
 
-/** Code `code`'s name; UNKNOWN for a number outside 0..16. */
 export function grpcCodeName(code: number): GrpcCodeName {
   return GRPC_CODE_NAMES[code] ?? "UNKNOWN";
 }
 
-/** A code by its name (`UNAVAILABLE`, any case) or number, or -1. */
+/** A code by its name (any case) or number, or -1. */
 export function grpcCodeOf(nameOrNumber: string): number {
   const upper = nameOrNumber.trim().toUpperCase();
   const named = (GRPC_CODE_NAMES as readonly string[]).indexOf(upper);
@@ -75,9 +65,8 @@ export function grpcCodeOf(nameOrNumber: string): number {
 }
 
 /**
- * The code of an answer that carried no `grpc-status` but HTTP status `status` (gRPC's HTTP mapping:
- * a proxy or a server that is no gRPC server answered): 400 INTERNAL, 401 UNAUTHENTICATED, 403
- * PERMISSION_DENIED, 404 UNIMPLEMENTED, 429/502/503/504 UNAVAILABLE, any other UNKNOWN.
+ * gRPC's HTTP mapping for an answer without `grpc-status`: 400 INTERNAL, 401 UNAUTHENTICATED,
+ * 403 PERMISSION_DENIED, 404 UNIMPLEMENTED, 429/502/503/504 UNAVAILABLE, else UNKNOWN.
  */
 export function grpcCodeOfHttpStatus(status: number): number {
   switch (status) {

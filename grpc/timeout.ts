@@ -1,14 +1,10 @@
 /**
  * @module
- * The `grpc-timeout` request header (gRPC over HTTP/2: "TimeoutValue TimeoutUnit", at most 8 digits, the
- * unit one of H M S m u n): a call's deadline written from milliseconds in the finest unit that fits, and
- * read back (the targets honour it). Pure.
+ * The `grpc-timeout` header ("TimeoutValue TimeoutUnit", at most 8 digits, unit one of H M S m u n).
  */
 
-/** The most a TimeoutValue may hold: 8 ASCII digits. */
 const MAX_VALUE = 99_999_999;
 
-/** Units from fine to coarse, with their size in milliseconds. */
 const UNITS: readonly (readonly [string, number])[] = [
   ["m", 1],
   ["S", 1000],
@@ -16,10 +12,7 @@ const UNITS: readonly (readonly [string, number])[] = [
   ["H", 3_600_000],
 ];
 
-/**
- * `timeoutMs` as a `grpc-timeout` value: whole milliseconds (`250m`) when they fit in 8 digits, else the
- * first coarser unit that does, rounded up so the server never gives up before we do.
- */
+/** `timeoutMs` in the finest unit that fits 8 digits, rounded up so the server never gives up first. */
 export function grpcTimeoutOf(timeoutMs: number): string {
   const ms = Math.max(1, Math.ceil(timeoutMs));
   for (const [unit, size] of UNITS) {
@@ -31,7 +24,7 @@ export function grpcTimeoutOf(timeoutMs: number): string {
 
 const UNIT_MS: Record<string, number> = { H: 3_600_000, M: 60_000, S: 1000, m: 1, u: 1e-3, n: 1e-6 };
 
-/** A `grpc-timeout` value in milliseconds, or -1 when it is malformed (no unit, no digits, over 8 digits). */
+/** A `grpc-timeout` value in milliseconds, or -1 when it is malformed. */
 export function parseGrpcTimeout(value: string): number {
   const m = /^(\d{1,8})([HMSmun])$/.exec(value);
   return m === null ? -1 : Number(m[1]) * UNIT_MS[m[2]];

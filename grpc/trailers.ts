@@ -1,20 +1,13 @@
 /**
  * @module
- * What a gRPC call's answer says in its header blocks (gRPC over HTTP/2: Response-Headers, then
- * Trailers; or Trailers-Only): the fields a client reads, gathered field by field as an HPACK decoder
- * hands them over as bytes (`GrpcFields.fieldBytes`), and the call's outcome judged from them
- * (`callOutcome`): the
- * `grpc-status` code, or a broken answer (no `grpc-status`, a garbled one, a `content-type` that is not
- * gRPC's). Shared by the engine and the tests' servers. Pure.
+ * A gRPC answer's header blocks (head, trailers or trailers-only) gathered field by field from the HPACK
+ * decoder's bytes, and the call's outcome: its `grpc-status` code, or a broken answer.
  */
 import { GRPC_OK, GRPC_UNKNOWN, grpcCodeOfHttpStatus } from "./status.ts";
 
-/** No `grpc-status` came. */
 export const STATUS_MISSING = -1;
-/** A `grpc-status` came that is not a number. */
 export const STATUS_GARBLED = -2;
 
-/** ASCII text as bytes, for comparing names and values where the decoder left them. */
 function ascii(text: string): Uint8Array {
   return Uint8Array.from(text, (c) => c.charCodeAt(0));
 }
@@ -26,7 +19,6 @@ const GRPC_ENCODING = ascii("grpc-encoding");
 const APPLICATION_GRPC = ascii("application/grpc");
 const IDENTITY = ascii("identity");
 
-/** `buf[at, at + want.length)` is `want`. */
 function startsWith(buf: Uint8Array, at: number, len: number, want: Uint8Array): boolean {
   if (len < want.length) return false;
   for (let k = 0; k < want.length; k++) if (buf[at + k] !== want[k]) return false;
@@ -39,7 +31,7 @@ function latin1(buf: Uint8Array, at: number, len: number): string {
   return s;
 }
 
-/** A `grpc-status` value's code from its bytes: 1 to 3 digits (past 16: UNKNOWN), else STATUS_GARBLED. */
+/** 1 to 3 digits (past 16: UNKNOWN), else STATUS_GARBLED. */
 function statusOf(buf: Uint8Array, at: number, len: number): number {
   if (len === 0 || len > 3) return STATUS_GARBLED;
   let code = 0;
@@ -51,22 +43,16 @@ function statusOf(buf: Uint8Array, at: number, len: number): number {
   return code > 16 ? GRPC_UNKNOWN : code;
 }
 
-/**
- * The gRPC fields of one answer's header blocks (head and trailers); `reset` per call. HOT PATH: the
- * decoder hands each field over as bytes (`fieldBytes`); the known names are compared byte by byte and
- * `grpc-status` read as digits, so an OK answer makes no string (a `grpc-message` is kept only while the
- * status is not OK, a `content-type` only when it is not gRPC's).
- */
+/** One answer's gRPC fields; `reset` per call. HOT PATH: bytes compared in place, so OK makes no string. */
 export class GrpcFields {
-  /** The `grpc-status` code, STATUS_MISSING or STATUS_GARBLED. */
+  /** The code, STATUS_MISSING or STATUS_GARBLED. */
   status = STATUS_MISSING;
-  /** The `grpc-message` value as sent (percent-encoded), or "". */
+  /** As sent (percent-encoded); kept only while the status is not OK. */
   message = "";
-  /** The head's `content-type` starts with `application/grpc` (set by the head only). */
   grpcContentType = false;
-  /** The head's `content-type` when it is not gRPC's (named in the failure), else "". */
+  /** The head's `content-type` when it is not gRPC's, else "". */
   contentType = "";
-  /** The `grpc-encoding` the server compressed with, or "" (none or `identity`). */
+  /** "" for none or `identity`. */
   encoding = "";
 
   /** One field as bytes where they lie (names come lower case). */
@@ -92,7 +78,7 @@ export class GrpcFields {
     }
   }
 
-  /** The same for a field as text (Latin-1), for callers that have strings. */
+  /** The same for a field as text (Latin-1). */
   onField(name: string, value: string): void {
     const n = ascii(name), v = ascii(value);
     this.fieldBytes(n, 0, n.length, v, 0, v.length);
@@ -107,11 +93,7 @@ export class GrpcFields {
   }
 }
 
-/**
- * A call's gRPC code from the answer's fields and HTTP status `httpStatus`, when it ended with trailers
- * (or trailers-only): its `grpc-status`; without one, a non-200 HTTP status by gRPC's mapping; else
- * STATUS_MISSING or STATUS_GARBLED (a broken answer).
- */
+/** A call's code: `grpc-status`, else gRPC's HTTP mapping of a non-200, else STATUS_MISSING or _GARBLED. */
 export function callOutcome(fields: GrpcFields, httpStatus: number): number {
   if (fields.status >= 0) return fields.status;
   if (fields.status === STATUS_MISSING && httpStatus !== 200) return grpcCodeOfHttpStatus(httpStatus);

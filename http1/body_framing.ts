@@ -1,8 +1,7 @@
 /**
  * @module
- * How a final head's body is delimited and whether the connection stays open (RFC 9112 6.3), one rule
- * for the engine and the balancer. Transfer-Encoding with Content-Length, or in HTTP/1.0, is read by
- * Transfer-Encoding and then closes; a forwarder and a request refuse it.
+ * How a final head's body is delimited and whether the connection stays open (RFC 9112 6.3). TE with CL,
+ * or in HTTP/1.0, is read by TE and then closes; a forwarder and a request refuse it.
  */
 import type { FramingFields } from "./framing_fields.ts";
 
@@ -10,15 +9,12 @@ import type { FramingFields } from "./framing_fields.ts";
 export const Framing = { None: 0, Length: 1, Chunked: 2, UntilClose: 3 } as const;
 export type Framing = typeof Framing[keyof typeof Framing];
 
-/**
- * Whether a response head of `status` is interim (1xx but 101): the final head follows it. Only 100-199
- * are: any other three digits, 000-099 too, make a final head (RFC 9110 15).
- */
+/** A 1xx head but 101 is interim; any other three digits, 000-099 too, make a final head (RFC 9110 15). */
 export function isInterim(status: number): boolean {
   return status >= 100 && status < 200 && status !== 101;
 }
 
-/** Why a final head's framing fields must be refused (a constant string), or "" when they can be read. */
+/** Why a final head's framing fields must be refused (a constant string), or "". */
 export function framingRefusal(
   f: FramingFields,
   http10: boolean,
@@ -42,14 +38,11 @@ export function bodyFraming(f: FramingFields, status: number, request: boolean, 
   return f.contentLength >= 0 ? Framing.Length : Framing.None;
 }
 
-/**
- * What the head asks for (RFC 9112 9.3): HTTP/1.1 stays open unless `close`; HTTP/1.0 only on `keep-alive`.
- */
+/** What the head asks (RFC 9112 9.3): HTTP/1.1 stays open unless `close`; HTTP/1.0 only on `keep-alive`. */
 export function keepAliveAsked(f: FramingFields, http10: boolean): boolean {
   return http10 ? f.keepAliveToken && !f.closeToken : !f.closeToken;
 }
 
-/** Whether the framing closes the connection whatever the head asked. */
 export function framingCloses(f: FramingFields, http10: boolean, status: number, framing: Framing): boolean {
   if (framing === Framing.UntilClose) return true; // the close is the body's end
   if (status === 101) return true; // the connection is the other protocol's now

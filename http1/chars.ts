@@ -1,8 +1,7 @@
 /**
  * @module
- * Byte classes of HTTP/1.1 (RFC 9110 5.6.2 token characters, 5.5 field value characters) and the
- * lower-case names and list words the framing looks for, pre-encoded once so that matching them is a
- * byte comparison, never a string.
+ * HTTP/1.1 byte classes (RFC 9110 5.6.2 tchar, 5.5 field value) and the framing's names and list words,
+ * pre-encoded so matching them is a byte comparison.
  */
 
 /** 1 for a token character (tchar): ALPHA, DIGIT and ``!#$%&'*+-.^_`|~``. */
@@ -14,12 +13,11 @@ export const TCHAR: Uint8Array = (() => {
   return t;
 })();
 
-/** Lower-cases an ASCII letter (and only a letter: CR must never fold into `-`). */
-export function lowerAscii(c: number): number {
+/** Lower-cases an ASCII letter only: CR must never fold into `-`. */
+function lowerAscii(c: number): number {
   return c >= 65 && c <= 90 ? c + 32 : c;
 }
 
-/** Hex digit value of `c`, or -1. */
 export function hexValue(c: number): number {
   if (c >= 48 && c <= 57) return c - 48;
   const l = c | 0x20; // safe here: only letters a-f pass the range check below
@@ -46,10 +44,7 @@ export const FIELD_NONE = 4;
 export const TE_WORDS: readonly Uint8Array[] = [enc("chunked")];
 export const CONNECTION_WORDS: readonly Uint8Array[] = [enc("close"), enc("keep-alive")];
 
-/**
- * Narrows `mask` (bit k: `words[k]` still matches the bytes so far) by byte `c` at position `at`,
- * case-insensitively over ASCII letters.
- */
+/** Narrows `mask` (bit k: `words[k]` still matches) by byte `c` at `at`, ASCII case-insensitively. */
 export function narrow(words: readonly Uint8Array[], mask: number, at: number, c: number): number {
   const l = lowerAscii(c);
   for (let k = 0; k < words.length; k++) {
@@ -59,7 +54,7 @@ export function narrow(words: readonly Uint8Array[], mask: number, at: number, c
   return mask;
 }
 
-/** Index of the word whose bit survived and whose length is `length` (a whole match), or -1. */
+/** The word whose bit survived and whose length is `length`, or -1. */
 export function matched(words: readonly Uint8Array[], mask: number, length: number): number {
   for (let k = 0; k < words.length; k++) if ((mask & (1 << k)) !== 0 && words[k].length === length) return k;
   return -1;
@@ -71,7 +66,6 @@ export function narrowRange(buf: Uint8Array, from: number, to: number, at: numbe
   return mask;
 }
 
-/** The FIELD_* id of the framing name that is exactly buf[from, from + length), or -1. */
 export function framingNameAt(buf: Uint8Array, from: number, length: number): number {
   for (let f = 0; f < FRAMING_NAMES.length; f++) {
     const name = FRAMING_NAMES[f];

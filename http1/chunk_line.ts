@@ -1,8 +1,7 @@
 /**
  * @module
- * The size line of a chunk (RFC 9112 7.1), scanned byte by byte: hex digits, SP/HTAB, `;` extensions
- * (not interpreted). Sizes are exact below 2^53 or an error, never a wrap-around; `scan` stops at the line
- * end. No allocation.
+ * The chunk size line (RFC 9112 7.1) scanned byte by byte: hex digits, SP/HTAB, `;` extensions (not
+ * interpreted). Sizes are exact below 2^53 or an error, never a wrap-around.
  */
 import { hexValue } from "./chars.ts";
 
@@ -12,14 +11,11 @@ const SIZE_MAX = Number.MAX_SAFE_INTEGER;
 /** Returned by `scan` for bytes that are no chunk-size line; `error` says which kind. */
 export const BAD_CHUNK_LINE = -2;
 
-// Parts of the line.
 const DIGITS = 0, SPACE = 1, EXTENSION = 2;
 
-/** One chunk-size line after another; `reset()` before each. */
 export class ChunkLine {
-  /** The chunk's data bytes, once the line ended (0: the last chunk, the trailer section follows). */
+  /** The chunk's data bytes (0: the last chunk; the trailers follow). */
   size = 0;
-  /** Why `scan` returned BAD_CHUNK_LINE (a constant string). */
   error = "";
   #part = DIGITS;
   #digits = 0;
@@ -30,10 +26,7 @@ export class ChunkLine {
     this.#digits = 0;
   }
 
-  /**
-   * Scans line bytes in buf[i, stop): returns the index of the CR or LF that ends the line (not
-   * consumed), `stop` when the line goes on in the next read, or BAD_CHUNK_LINE.
-   */
+  /** Scans buf[i, stop): the index of the CR or LF ending the line, `stop` to go on, or BAD_CHUNK_LINE. */
   scan(buf: Uint8Array, i: number, stop: number): number {
     if (this.#part === DIGITS) {
       i = this.#sizeDigits(buf, i, stop);
@@ -51,7 +44,6 @@ export class ChunkLine {
     return this.#fail("control byte in a line");
   }
 
-  /** The hex digits of the size; where they stopped, or BAD_CHUNK_LINE. */
   #sizeDigits(buf: Uint8Array, i: number, stop: number): number {
     let size = this.size, d = 0;
     const from = i;
@@ -66,10 +58,7 @@ export class ChunkLine {
     return i;
   }
 
-  /**
-   * Whitespace after the size: where it stopped (at a line end, still in SPACE; past a `;`, in
-   * EXTENSION), or BAD_CHUNK_LINE for any other byte (`1 2`, `5x`).
-   */
+  /** Whitespace after the size: where it stopped, or BAD_CHUNK_LINE for any other byte (`1 2`, `5x`). */
   #spaceBeforeExtension(buf: Uint8Array, i: number, stop: number): number {
     while (i < stop) {
       const c = buf[i];

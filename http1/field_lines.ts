@@ -1,8 +1,7 @@
 /**
  * @module
- * Field lines of a head or trailer section (RFC 9112 5), scanned byte by byte: a token name up to its
- * colon, a value of HTAB, SP, VCHAR and obs-text; framing fields go to framing_fields.ts (not in
- * trailers). An obs-fold line joins the field before it unless the head is forwarded `verbatim`.
+ * Field lines (RFC 9112 5) scanned byte by byte: a token name to its colon, a value of HTAB, SP, VCHAR and
+ * obs-text. An obs-fold joins the field before it unless the head is forwarded `verbatim`.
  */
 import {
   FIELD_NONE,
@@ -25,12 +24,10 @@ export const BAD_FIELD_LINE = -2;
 export class FieldLines {
   /** What the framing fields of this head said. */
   readonly facts = new FramingFields();
-  /** Why a method failed (a constant string). */
   error = "";
   readonly #verbatim: boolean;
   #field = FIELD_NONE;
   #inTrailers = false;
-  /** Bytes of the name so far and the framing names it can still be. */
   #at = 0;
   #mask = 0;
 
@@ -44,29 +41,27 @@ export class FieldLines {
     return this.#inTrailers;
   }
 
-  /** A new head: no field line yet. */
   reset(): void {
     this.#field = FIELD_NONE;
     this.#inTrailers = false;
     this.facts.reset();
   }
 
-  /** The last chunk ended: trailer field lines follow, whose names decide nothing. */
+  /** Trailer field lines follow, whose names decide nothing. */
   startTrailers(): void {
     this.#field = FIELD_NONE;
     this.#inTrailers = true;
   }
 
-  /** A line starts with SP or HTAB: an obs-fold continuing the previous field's value. */
+  /** An obs-fold continues the previous field's value. */
   fold(): boolean {
     if (this.#field === FIELD_NONE) return this.#refuse("whitespace before the first header line");
     if (this.#verbatim) return this.#refuse("obs-fold header line");
-    // The line continues the previous field's value, joined with one space.
     if (isFramingField(this.#field) && !this.facts.byte(SP)) return this.#refuse(this.facts.error);
     return true;
   }
 
-  /** A line starts with byte `c`, the first of a name: the previous field ends. */
+  /** Byte `c` starts a name: the previous field ends. */
   startName(c: number): boolean {
     if (!this.endField()) return false;
     if (TCHAR[c] !== 1) return this.#refuse("bad header name");
@@ -75,10 +70,7 @@ export class FieldLines {
     return true;
   }
 
-  /**
-   * Name bytes in buf[i, stop): returns the index of the colon that ends the name (not consumed), `stop`
-   * when the name goes on in the next read, or BAD_FIELD_LINE.
-   */
+  /** Name bytes in buf[i, stop): the index of the colon, `stop` to go on, or BAD_FIELD_LINE. */
   name(buf: Uint8Array, i: number, stop: number): number {
     const from = i;
     let c = 0;
@@ -99,10 +91,7 @@ export class FieldLines {
     return i;
   }
 
-  /**
-   * Value bytes in buf[i, stop): returns the index of the first byte that is no value byte (the line's
-   * end, or a control byte the framer refuses), `stop` when the value goes on, or BAD_FIELD_LINE.
-   */
+  /** Value bytes in buf[i, stop): the first byte past the value, `stop` to go on, or BAD_FIELD_LINE. */
   value(buf: Uint8Array, i: number, stop: number): number {
     let c = 0;
     if (this.#field === FIELD_OTHER) {
@@ -116,7 +105,6 @@ export class FieldLines {
     return i;
   }
 
-  /** The current field's value ended (a new line began, or the head ended). */
   endField(): boolean {
     const field = this.#field;
     if (field === FIELD_NONE) return true;

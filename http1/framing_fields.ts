@@ -1,8 +1,7 @@
 /**
  * @module
- * The three framing fields of HTTP/1.1, parsed byte by byte across reads and obs-folds:
- * `Content-Length` (digits; identical list values are one; anything else is an error, never a guess),
- * `Transfer-Encoding` (whether `chunked` is the final coding) and `Connection` (`close`, `keep-alive`).
+ * HTTP/1.1's framing fields parsed byte by byte across reads and obs-folds: Content-Length (identical
+ * list values are one, anything else an error), Transfer-Encoding (`chunked` last?) and Connection.
  */
 import {
   CONNECTION_WORDS,
@@ -24,17 +23,16 @@ const CL_BEFORE = 0, CL_DIGITS = 1, CL_AFTER = 2;
 
 /** Framing facts of one head; `reset()` before each head. Methods return false on an invalid value. */
 export class FramingFields {
-  /** Content-Length, or -1 when there was none. */
+  /** -1 when there was none. */
   contentLength = -1;
-  /** A Transfer-Encoding field was present (even an empty one). */
+  /** Even an empty one. */
   transferEncoding = false;
   /** The final transfer coding so far is `chunked`. */
   chunkedFinal = false;
-  /** How many times `chunked` was listed (more than once is an error: RFC 9112 6.1). */
+  /** Listed more than once is an error (RFC 9112 6.1). */
   chunkedCount = 0;
   closeToken = false;
   keepAliveToken = false;
-  /** Why a method returned false (a constant string). */
   error = "";
   #field = FIELD_OTHER;
   // Content-Length element in progress and the list's value so far.
@@ -57,7 +55,7 @@ export class FramingFields {
     this.#field = FIELD_OTHER;
   }
 
-  /** A field line of `field` (a FIELD_* id of a framing field) starts its value. */
+  /** A field line of a framing field starts its value. */
   begin(field: number): void {
     this.#field = field;
     if (field === FIELD_CONTENT_LENGTH) {
@@ -71,7 +69,7 @@ export class FramingFields {
     }
   }
 
-  /** One byte of the value (a field-value byte: the caller rejected CR, LF and controls). */
+  /** One value byte (the caller rejected CR, LF and controls). */
   byte(c: number): boolean {
     if (this.#field === FIELD_CONTENT_LENGTH) return this.#lengthByte(c);
     if (c === COMMA) this.#endElement();
@@ -84,7 +82,6 @@ export class FramingFields {
     return true;
   }
 
-  /** The value ended (the next field line, or the end of the head, began). */
   end(): boolean {
     const field = this.#field;
     if (field !== FIELD_CONTENT_LENGTH) {
@@ -153,7 +150,6 @@ export class FramingFields {
   }
 }
 
-/** Whether `field` is one whose value this class parses. */
 export function isFramingField(field: number): boolean {
   return field === FIELD_CONTENT_LENGTH || field === FIELD_TRANSFER_ENCODING || field === FIELD_CONNECTION;
 }

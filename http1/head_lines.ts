@@ -1,8 +1,7 @@
 /**
  * @module
- * The line states of HTTP/1.1 framing: empty lines before a start line, the start line, field lines up
- * to the end of a head or trailers, chunk-size lines, each scanned by its own file. message_framer.ts
- * drives it. A CR without LF is an error, as is a bare LF in a chunked body or a `verbatim` head.
+ * The line states of HTTP/1.1 framing (empty lines, start line, field lines, chunk-size lines), driven by
+ * message_framer.ts. A CR without LF is an error, as is a bare LF in a chunked body or a `verbatim` head.
  */
 import { BAD_CHUNK_LINE, ChunkLine } from "./chunk_line.ts";
 import { BAD_FIELD_LINE, FieldLines } from "./field_lines.ts";
@@ -14,7 +13,7 @@ export const BAD_HEAD_LINE = -2;
 /** Empty lines ignored before a start line (RFC 9112 2.2 asks servers to ignore at least one). */
 export const MAX_EMPTY_LINES = 8;
 
-/** What the last `scan` stopped after: nothing yet, a head, the trailers (the message), a chunk-size line. */
+/** What the last `scan` stopped after: nothing yet, a head, the trailers, a chunk-size line. */
 export const EV_NONE = 0, EV_HEAD = 1, EV_TRAILERS = 2, EV_CHUNK_LINE = 3;
 
 const CR = 13, LF = 10, SP = 32, HTAB = 9;
@@ -32,26 +31,20 @@ const S_IDLE = 7;
 // What a line end (LF) completes.
 const L_EMPTY = 0, L_START = 1, L_FIELD = 2, L_HEAD_END = 3, L_CHUNK_SIZE = 4;
 
-/** The lines of one head after another (and of a chunked body's framing); `startHead()` before each head. */
+/** The lines of one head after another (and of chunked framing); `startHead()` before each head. */
 export class HeadLines {
-  /** Status code of the head's start line (0 for a request). */
+  /** 0 for a request. */
   status = 0;
-  /** The start line said HTTP/1.0. */
   http10 = false;
-  /** A request whose method is HEAD. */
   headMethod = false;
-  /** Bytes of empty lines skipped before the start line. */
   leadingBytes = 0;
-  /** Buffer offsets of a request-target (valid when the request line came in one `scan`). */
+  /** Valid when the request line came in one `scan`. */
   targetStart = 0;
   targetEnd = 0;
-  /** Data bytes announced by the last chunk-size line. */
   chunkSize = 0;
-  /** What the last `scan` stopped after (EV_*). */
   event = EV_NONE;
-  /** Why `scan` returned BAD_HEAD_LINE (a constant string: no allocation). */
+  /** A constant string: no allocation. */
   error = "";
-  /** The head's field lines, and what its framing fields said. */
   readonly fields: FieldLines;
   readonly #line: StartLine;
   readonly #chunkLine = new ChunkLine();
@@ -68,7 +61,6 @@ export class HeadLines {
     this.fields = new FieldLines(verbatim);
   }
 
-  /** Prepares for a head: empty lines, then its start line. */
   startHead(): void {
     this.#state = S_START;
     this.#lineKind = L_EMPTY;
@@ -81,7 +73,6 @@ export class HeadLines {
     this.leadingBytes = 0;
   }
 
-  /** Prepares for a chunk-size line. */
   expectChunkLine(): void {
     this.#chunkLine.reset();
     this.#state = S_CHUNK_LINE;
@@ -92,11 +83,7 @@ export class HeadLines {
     return this.#state === S_START;
   }
 
-  /**
-   * Line states over buf[i, stop): returns where it stopped (at `stop`, or just past a line that ended
-   * a head, the trailers or a chunk-size line, `event` saying which), or BAD_HEAD_LINE. Each state's step
-   * returns the same.
-   */
+  /** Line states over buf[i, stop): where it stopped (`event` says after what), or BAD_HEAD_LINE. */
   scan(buf: Uint8Array, i: number, stop: number): number {
     this.event = EV_NONE;
     while (i < stop && this.event === EV_NONE) {
@@ -137,9 +124,7 @@ export class HeadLines {
     return BAD_HEAD_LINE;
   }
 
-  /**
-   * Byte `c` at `i` before a start line: an empty line's CR or LF is skipped; anything else starts the line.
-   */
+  /** Byte `c` before a start line: an empty line's CR or LF is skipped; anything else starts the line. */
   #beforeStartLine(c: number, i: number): number {
     if (c === CR || c === LF) {
       this.leadingBytes++;
@@ -150,7 +135,6 @@ export class HeadLines {
     return i;
   }
 
-  /** Start line bytes: on through its line end, taking what it said. */
   #startLine(buf: Uint8Array, i: number, stop: number): number {
     const line = this.#line;
     const end = line.scan(buf, i, stop);
@@ -188,7 +172,6 @@ export class HeadLines {
     return this.#name(buf, i, stop);
   }
 
-  /** Field name bytes, and on past its colon into the value. */
   #name(buf: Uint8Array, i: number, stop: number): number {
     const colon = this.fields.name(buf, i, stop);
     if (colon === BAD_FIELD_LINE) return this.#fail(this.fields.error);
@@ -197,7 +180,6 @@ export class HeadLines {
     return this.#value(buf, colon + 1, stop);
   }
 
-  /** Field value bytes, up to and through the line end. */
   #value(buf: Uint8Array, i: number, stop: number): number {
     i = this.fields.value(buf, i, stop);
     if (i === BAD_FIELD_LINE) return this.#fail(this.fields.error);
@@ -210,7 +192,7 @@ export class HeadLines {
     return this.#endOfLine(c, L_FIELD) ? i + 1 : BAD_HEAD_LINE;
   }
 
-  /** Chunk-size line bytes, up to and through the line end, which sets how much data follows. */
+  /** Chunk-size line bytes through the line end, which sets how much data follows. */
   #chunkSizeLine(buf: Uint8Array, i: number, stop: number): number {
     const line = this.#chunkLine;
     const end = line.scan(buf, i, stop);
@@ -241,15 +223,13 @@ export class HeadLines {
       return false;
     }
     if (kind === L_CHUNK_SIZE || this.fields.inTrailers) {
-      // RFC 9112 2.2's bare-LF allowance covers the head; chunked coding (7.1) is CRLF only, as in
-      // llhttp, hyper and nginx: a reader that took LF here would find another end than they do.
+      // RFC 9112 2.2 allows a bare LF in a head; chunked coding (7.1) is CRLF only, as in llhttp and nginx.
       this.error = "bare LF in a chunked body";
       return false;
     }
     return this.#lineEnd(kind);
   }
 
-  /** A line of `kind` ended (its LF consumed). */
   #lineEnd(kind: number): boolean {
     this.#lineKind = kind;
     switch (kind) {

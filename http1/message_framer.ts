@@ -1,9 +1,8 @@
 /**
  * @module
- * HTTP/1.1 message framing (RFC 9112), one rule book for the engine's parser and the balancer: scans
- * bytes as they arrive (any split gives the same outcome), hands lines to head_lines.ts, body framing to
- * body_framing.ts, counts body bytes and the head cap. Strict where a reader could be steered; tolerant
- * (leading empty lines, bare LF) as user agents are, except in `verbatim` (forwarding) mode.
+ * HTTP/1.1 message framing (RFC 9112) for the engine's parser and the balancer: scans bytes as they
+ * arrive (any split gives the same outcome). Strict where a reader could be steered; tolerant (empty
+ * lines, bare LF) as user agents are, except in `verbatim` (forwarding) mode.
  */
 import {
   bodyFraming,
@@ -31,16 +30,16 @@ const S_DATA_LF = 4;
 const S_UNTIL_CLOSE = 5;
 const S_DONE = 6;
 
-export interface FramerOptions {
-  /** Parse requests (the balancer's client side) instead of responses. */
+interface FramerOptions {
+  /** Parse requests (the balancer's client side). */
   request?: boolean;
-  /** Cap of a head (start line, fields, interim heads; then each chunk-size line, then the trailers). */
+  /** Cap of a head (start line, fields, interim heads), then of each chunk-size line and the trailers. */
   maxHeadBytes: number;
-  /** Error when the cap is passed (a constant string, built once). */
+  /** A constant string, built once. */
   headTooLarge?: string;
   /** Heads are forwarded as they are: bare LF, obs-fold and TE with CL or in HTTP/1.0 are errors. */
   verbatim?: boolean;
-  /** `feed` also returns at the end of every head (interim ones too), not only at a message's end. */
+  /** `feed` also returns at the end of every head, interim ones too. */
   stopAtHeads?: boolean;
 }
 
@@ -49,13 +48,12 @@ export class MessageFramer {
   /** False when the message closes its connection (asked to, HTTP/1.0, until-close, 101, TE with CL). */
   keepAlive = true;
   framing: Framing = Framing.None;
-  /** Body bytes when framing is Length. */
   contentLength = 0;
-  /** Body bytes of the message so far (chunk data without its framing; until-close bytes as they come). */
+  /** Chunk data without its framing; until-close bytes as they come. */
   bodyBytes = 0;
-  /** True once the message is complete (false after an interim head when `stopAtHeads`). */
+  /** False after an interim head when `stopAtHeads`. */
   done = false;
-  /** Why `feed` returned PARSE_ERROR (a constant string: no allocation). */
+  /** A constant string: no allocation. */
   error = "";
   readonly #lines: HeadLines;
   readonly #request: boolean;
@@ -78,22 +76,18 @@ export class MessageFramer {
     this.#headTooLarge = options.headTooLarge ?? "head too large";
   }
 
-  /** Status code of the last head (0 for a request). */
   get status(): number {
     return this.#lines.status;
   }
 
-  /** A request whose method is HEAD. */
   get headMethod(): boolean {
     return this.#lines.headMethod;
   }
 
-  /** Bytes of empty lines skipped before the start line of the last head. */
   get leadingBytes(): number {
     return this.#lines.leadingBytes;
   }
 
-  /** Buffer offsets of a request-target (valid when the request line came in one `feed`). */
   get targetStart(): number {
     return this.#lines.targetStart;
   }
@@ -102,7 +96,7 @@ export class MessageFramer {
     return this.#lines.targetEnd;
   }
 
-  /** Prepares for the next message; `isHead`: the response answers HEAD (no body whatever it says). */
+  /** `isHead`: the response answers HEAD (no body whatever it says). */
   start(isHead = false): void {
     this.#isHead = isHead;
     this.#headBytes = 0;
@@ -113,26 +107,24 @@ export class MessageFramer {
     this.#startHead();
   }
 
-  /** Prepares to find the end of a chunked body whose first chunk-size line is next (a forwarder's relay). */
+  /** Finds the end of a chunked body whose first chunk-size line is next (a forwarder's relay). */
   startChunkedBody(): void {
     this.start(false);
     this.#lines.expectChunkLine();
   }
 
-  /** True once some byte of the current message has been seen. */
   get started(): boolean {
     return this.#headBytes > 0 || this.#state !== S_LINES || !this.#lines.atStart;
   }
 
-  /** Bytes held between calls: none, whatever was fed (every state is a few numbers). */
+  /** Bytes held between calls: none (every state is a few numbers). */
   get bufferedBytes(): number {
     return 0;
   }
 
   /**
-   * Consumes `buf[from, to)`. Returns the offset just past the message's end (bytes after it belong to
-   * the next message), or past a head's end when `stopAtHeads`; NEED_MORE when all bytes were consumed;
-   * or PARSE_ERROR.
+   * Consumes `buf[from, to)`: the offset past the message's end (or a head's, when `stopAtHeads`),
+   * NEED_MORE when all bytes were consumed, or PARSE_ERROR.
    */
   feed(buf: Uint8Array, from: number, to: number): number {
     let i = from;
@@ -179,7 +171,7 @@ export class MessageFramer {
     return NEED_MORE;
   }
 
-  /** At EOF: true when the current message is complete because it is framed by the close. */
+  /** At EOF: true when the message is complete because it is framed by the close. */
   completesAtEof(): boolean {
     if (this.#state !== S_UNTIL_CLOSE) return false;
     this.#state = S_DONE;

@@ -1,8 +1,7 @@
 /**
  * @module
- * The start line of an HTTP/1.1 message (RFC 9112 3, 4), scanned byte by byte: a status line (any three
- * digits, an optional reason; minor version above 1 reads as 1.1) or a request line. `scan` stops at the
- * line end (head_lines.ts's business). A status line that came whole is checked in one go.
+ * The start line (RFC 9112 3, 4) scanned byte by byte: a status line (any three digits, an optional
+ * reason; minor version above 1 reads as 1.1) or a request line. A whole status line is checked at once.
  */
 import { TCHAR } from "./chars.ts";
 
@@ -12,21 +11,18 @@ const HEAD = new TextEncoder().encode("HEAD");
 /** Returned by `scan` for bytes that are no start line; `error` says which kind. */
 export const BAD_LINE = -2;
 
-// Parts of the line.
 const STATUS = 0, REASON = 1, METHOD = 2, TARGET = 3, VERSION = 4;
 
 export class StartLine {
   status = 0;
   http10 = false;
-  /** A request line whose method is HEAD. */
   headMethod = false;
-  /** Buffer offsets of the request-target (valid when the request line came in one scan). */
+  /** Valid when the request line came in one scan. */
   targetStart = 0;
   targetEnd = 0;
   readonly error: string;
   readonly #request: boolean;
   #part = STATUS;
-  /** Bytes of the current part seen so far. */
   #at = 0;
 
   constructor(request: boolean) {
@@ -42,10 +38,7 @@ export class StartLine {
     this.headMethod = false;
   }
 
-  /**
-   * Scans line bytes in buf[i, stop): returns the index of the line's end (a CR or LF that may end it
-   * there, not consumed), `stop` when the line goes on in the next read, or BAD_LINE.
-   */
+  /** Scans buf[i, stop): the index of a CR or LF that may end the line, `stop` to go on, or BAD_LINE. */
   scan(buf: Uint8Array, i: number, stop: number): number {
     while (i < stop) {
       const c = buf[i];

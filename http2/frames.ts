@@ -1,10 +1,7 @@
 /**
  * @module
- * HTTP/2 framing (RFC 9113 section 4 and 6) for the engine's client and any h2 peer of loadlab: the
- * frame types, flags, error codes and settings identifiers as numbers, the 9-byte frame header read
- * straight from the bytes (no object per frame: callers read length, type, flags and stream id with
- * the four functions below at an offset), writers of the control frames into a caller's buffer, and
- * SETTINGS parsing with the ranges of RFC 9113 6.5.2 checked. Pure: no I/O, nothing of loadlab.
+ * HTTP/2 framing (RFC 9113 4, 6): frame types, flags, error codes and settings as numbers, the 9-byte
+ * header read at an offset (no object per frame), control-frame writers, and SETTINGS checked per 6.5.2.
  */
 
 /** The client connection preface (RFC 9113 3.4), sent before the first SETTINGS. */
@@ -36,18 +33,14 @@ export const NO_ERROR = 0x0;
 export const PROTOCOL_ERROR = 0x1;
 export const INTERNAL_ERROR = 0x2;
 export const FLOW_CONTROL_ERROR = 0x3;
-export const SETTINGS_TIMEOUT = 0x4;
 export const STREAM_CLOSED = 0x5;
 export const FRAME_SIZE_ERROR = 0x6;
 export const REFUSED_STREAM = 0x7;
 export const CANCEL = 0x8;
 export const COMPRESSION_ERROR = 0x9;
-export const CONNECT_ERROR = 0xa;
 export const ENHANCE_YOUR_CALM = 0xb;
-export const INADEQUATE_SECURITY = 0xc;
 export const HTTP_1_1_REQUIRED = 0xd;
 
-/** The error codes' names (RFC 9113 7), by code. */
 export const ERROR_NAMES: readonly string[] = [
   "NO_ERROR",
   "PROTOCOL_ERROR",
@@ -65,7 +58,7 @@ export const ERROR_NAMES: readonly string[] = [
   "HTTP_1_1_REQUIRED",
 ];
 
-/** An error code's name (`0x1` -> `PROTOCOL_ERROR`); unknown codes as hex (RFC 9113 7: not an error). */
+/** `0x1` -> `PROTOCOL_ERROR`; unknown codes as hex (RFC 9113 7: not an error). */
 export function errorCodeName(code: number): string {
   return ERROR_NAMES[code] ?? `0x${code.toString(16)}`;
 }
@@ -81,11 +74,10 @@ export const SETTINGS_MAX_HEADER_LIST_SIZE = 0x6;
 /** Defaults before a peer's SETTINGS arrive (RFC 9113 6.5.2). */
 export const DEFAULT_WINDOW_BYTES = 65_535;
 export const DEFAULT_MAX_FRAME_BYTES = 16_384;
-export const MAX_FRAME_BYTES_LIMIT = 16_777_215;
+const MAX_FRAME_BYTES_LIMIT = 16_777_215;
 export const MAX_WINDOW_BYTES = 0x7fff_ffff;
 export const MAX_STREAM_ID = 0x7fff_ffff;
 
-/** Payload length of the frame whose header starts at `at`. */
 export function frameLength(buf: Uint8Array, at: number): number {
   return (buf[at] << 16) | (buf[at + 1] << 8) | buf[at + 2];
 }
@@ -98,7 +90,7 @@ export function frameFlags(buf: Uint8Array, at: number): number {
   return buf[at + 4];
 }
 
-/** Stream id of the frame whose header starts at `at` (the reserved bit dropped). */
+/** The reserved bit dropped. */
 export function frameStreamId(buf: Uint8Array, at: number): number {
   return readUint31(buf, at + 5);
 }
@@ -108,20 +100,18 @@ export function readUint31(buf: Uint8Array, at: number): number {
   return ((buf[at] & 0x7f) * 0x100_0000) + ((buf[at + 1] << 16) | (buf[at + 2] << 8) | buf[at + 3]);
 }
 
-/** A 32-bit big-endian unsigned value (error codes, settings values). */
 export function readUint32(buf: Uint8Array, at: number): number {
   return buf[at] * 0x100_0000 + ((buf[at + 1] << 16) | (buf[at + 2] << 8) | buf[at + 3]);
 }
 
-/** Writes a 32-bit big-endian value (the top bit kept; callers mask a stream id themselves). */
-export function writeUint32(buf: Uint8Array, at: number, value: number): void {
+/** The top bit kept: callers mask a stream id themselves. */
+function writeUint32(buf: Uint8Array, at: number, value: number): void {
   buf[at] = (value >>> 24) & 0xff;
   buf[at + 1] = (value >>> 16) & 0xff;
   buf[at + 2] = (value >>> 8) & 0xff;
   buf[at + 3] = value & 0xff;
 }
 
-/** Writes a frame header at `at`; returns the offset after it. */
 export function writeFrameHeader(
   buf: Uint8Array,
   at: number,
@@ -139,12 +129,10 @@ export function writeFrameHeader(
   return at + FRAME_HEADER_BYTES;
 }
 
-/** Bytes of a SETTINGS frame with `count` settings. */
 export function settingsFrameBytes(count: number): number {
   return FRAME_HEADER_BYTES + 6 * count;
 }
 
-/** Writes a SETTINGS frame of `[id, value]` pairs at `at`; returns the offset after it. */
 export function writeSettings(
   buf: Uint8Array,
   at: number,
@@ -160,7 +148,6 @@ export function writeSettings(
   return p;
 }
 
-/** Writes the SETTINGS acknowledgement (empty, ACK flag); returns the offset after it. */
 export function writeSettingsAck(buf: Uint8Array, at: number): number {
   return writeFrameHeader(buf, at, 0, SETTINGS, FLAG_ACK, 0);
 }
@@ -199,7 +186,6 @@ export function writeRstStream(buf: Uint8Array, at: number, streamId: number, er
 
 export const GOAWAY_BYTES = FRAME_HEADER_BYTES + 8;
 
-/** Writes a GOAWAY without debug data. */
 export function writeGoaway(buf: Uint8Array, at: number, lastStreamId: number, errorCode: number): number {
   const p = writeFrameHeader(buf, at, 8, GOAWAY, 0, 0);
   writeUint32(buf, p, lastStreamId & MAX_STREAM_ID);
@@ -207,7 +193,7 @@ export function writeGoaway(buf: Uint8Array, at: number, lastStreamId: number, e
   return p + 8;
 }
 
-/** A peer's settings, as far as a client needs them; starts at the RFC's defaults. */
+/** A peer's settings as a client needs them, from the RFC's defaults. */
 export class PeerSettings {
   headerTableBytes = 4096;
   enablePush = 1;
@@ -219,12 +205,9 @@ export class PeerSettings {
 }
 
 /**
- * Applies the SETTINGS payload at `buf[from, to)` to `into` in order (RFC 9113 6.5.3: the last value
- * of an identifier wins; unknown identifiers are ignored). Returns null when valid, else the problem:
- * a length not a multiple of 6 is a FRAME_SIZE_ERROR, a value out of range a PROTOCOL_ERROR (ENABLE_PUSH
- * not 0/1, or not 0 `fromServer`: a client must refuse a server's 1; MAX_FRAME_SIZE outside 2^14..2^24-1)
- * or a FLOW_CONTROL_ERROR (INITIAL_WINDOW_SIZE above 2^31-1); `errorCode` says which. `into` may be partly
- * updated when invalid (the connection ends then).
+ * Applies a SETTINGS payload to `into` in order (RFC 9113 6.5.3: last wins, unknown ignored). Returns null
+ * or the problem, `errorCode` saying FRAME_SIZE_ERROR, PROTOCOL_ERROR (a server's ENABLE_PUSH 1,
+ * MAX_FRAME_SIZE outside 2^14..2^24-1) or FLOW_CONTROL_ERROR; `into` may be partly updated then.
  */
 export function applySettings(
   buf: Uint8Array,

@@ -1,19 +1,11 @@
 /**
  * @module
- * Writing an output file whole or not at all, and the one probe that an output can be written before any
- * load is sent. Writes go to a temporary file in the same folder that is then renamed, so a crash
- * mid-write never leaves a truncated file in place of a good one (experiments rewrite results.json and
- * report.html after every run). Where a path leads (a symlink, a device, a FIFO) is output_file.ts's.
+ * Output files written whole or not at all (temp file + rename), and the probe that an output can be written.
  */
 import { dirOf, resolveOutput, writeThrough } from "./output_file.ts";
 import { osErrorText } from "./os_error.ts";
 
-/**
- * Writes text atomically: temp file in the same directory, then rename over the target. A symlink is
- * followed and the file it names replaced; a device or FIFO is written through, never replaced
- * (output_file.ts). On failure (a full disk, a missing folder) the old file is untouched, the temp file
- * removed, and a `WriteError` names `path`, not the temp file the OS error is about.
- */
+/** Writes text via a temp file renamed over `path`; on failure the old file stays and `WriteError` names it. */
 export async function writeTextAtomic(path: string, text: string): Promise<void> {
   let tmp: string | undefined;
   try {
@@ -32,10 +24,7 @@ export async function writeTextAtomic(path: string, text: string): Promise<void>
   }
 }
 
-/**
- * `writeTextAtomic` for the moment loadlab quits (a second Ctrl-C): synchronous, so it is done before the
- * process exits; a symlink is followed, anything but a file written through.
- */
+/** `writeTextAtomic`, synchronous, for the second Ctrl-C: done before the process exits. */
 export function writeTextAtomicSync(path: string, text: string): void {
   let real = path;
   try {
@@ -47,10 +36,7 @@ export function writeTextAtomicSync(path: string, text: string): void {
   Deno.renameSync(tmp, real);
 }
 
-/**
- * An output file could not be written: `reason` is the OS error, e.g. "No space left on device (os error
- * 28)".
- */
+/** An output file could not be written; `reason` is the OS error, e.g. "No space left on device". */
 export class WriteError extends Error {
   override name = "WriteError";
   constructor(readonly path: string, readonly reason: string, options?: ErrorOptions) {
@@ -58,12 +44,7 @@ export class WriteError extends Error {
   }
 }
 
-/**
- * Throws unless a file can be created at `path` (its folder exists and takes a new file; the path is not
- * a folder). Checked before any load, so a typo costs no run. A symlink is checked where it leads; a
- * device is opened for writing (no probe file beside it, none under /dev), and a FIFO is taken as it is,
- * since its reader may start later.
- */
+/** Throws unless a file can be created at `path`: checked before any load, so a typo costs no run. */
 export async function assertFileWritable(path: string): Promise<void> {
   const target = await resolveOutput(path);
   if (target.kind === "fifo") return;
@@ -71,13 +52,12 @@ export async function assertFileWritable(path: string): Promise<void> {
   await probeFolder(dirOf(target.path));
 }
 
-/** Throws when the folder `dir` cannot be created or take a new file; checked before any load is sent. */
+/** Throws when the folder `dir` cannot be created or take a new file. */
 export async function assertWritable(dir: string): Promise<void> {
   await Deno.mkdir(dir, { recursive: true });
   await probeFolder(dir);
 }
 
-/** The write probe: creates an empty file in `dir` and removes it again. */
 async function probeFolder(dir: string): Promise<void> {
   const probe = `${dir}/.loadlab-write-check-${Deno.pid}`;
   await Deno.writeTextFile(probe, "");

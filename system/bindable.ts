@@ -1,8 +1,6 @@
 /**
  * @module
- * Whether this host can send from an address: a listener bound to it on a free port and closed at once.
- * Asked once per source address before a load (`--source-addresses`), so an address that is not this
- * host's is refused with its name instead of failing every connect of the run.
+ * Whether this host can send from an address, asked before a load so a foreign address is refused by name.
  */
 
 /** The first of `addresses` this host cannot bind, with the error in words; null when every one binds. */

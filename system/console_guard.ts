@@ -1,9 +1,7 @@
 /**
  * @module
- * The one door of an isolate's console: from `guardConsole(shown)` on, every string `console.log`, `info`,
- * `warn`, `error` and `debug` print (an object as Deno shows it) passes through `shown` first, so a secret
- * a server or a script echoes is redacted on the terminal whichever line carries it (cli/ guards loadlab's
- * own isolate, a load worker the console of the script it runs). Guarded once: a second call does nothing.
+ * Every string the console prints passes through `shown` first, so a secret a server or script echoes
+ * is redacted on the terminal. Guarded once: a second call does nothing.
  */
 
 const METHODS = ["log", "info", "warn", "error", "debug"] as const;
@@ -16,7 +14,6 @@ export function printOwnLine(line: string): void {
   errorAsGiven(line);
 }
 
-/** Sends every printed string through `shown` (see the module comment). */
 export function guardConsole(shown: (text: string) => string): void {
   if (guarded) return;
   guarded = true;

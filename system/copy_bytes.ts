@@ -1,17 +1,12 @@
 /**
  * @module
- * The one byte-range copy of the hot paths (request templates, the HPACK table): short ranges go byte by
- * byte and the same buffer by `copyWithin`, because `dst.set(src.subarray(...))` makes a view object per
- * call, and on a per-request path those views were most of the garbage the engine made.
+ * The byte-range copy of the hot paths: short ranges go by a loop, because `dst.set(src.subarray(...))`
+ * makes a view object per call.
  */
 
-/** Ranges up to this many bytes are copied by a loop: cheaper than calling `TypedArray.set`. */
 const SHORT_COPY_BYTES = 32;
 
-/**
- * Copies `src[from, from + length)` to `dst` at `at` (overlap allowed when both are one buffer); returns the
- * end.
- */
+/** Copies `src[from, from + length)` to `dst` at `at` (overlap allowed in one buffer); returns the end. */
 export function copyBytes(
   dst: Uint8Array,
   at: number,

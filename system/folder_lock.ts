@@ -1,18 +1,15 @@
 /**
  * @module
  * One writer per output folder: an flock on `DIR/.loadlab.lock` holding the holder's pid, so a second
- * process refuses at once naming the first. The kernel drops the lock however its process dies; a
- * holder whose file was removed under it tries again, so two holders are never both sure.
+ * process refuses at once naming the first; the kernel drops the lock however its process dies.
  */
 import { sleepUnlessAborted } from "./sleep.ts";
 import { readInto } from "./read_capped.ts";
 
-/** Who holds (or held) a folder's lock, as written in the lock file. */
-export interface LockHolder {
+/** Who holds a folder's lock, as written in the lock file. */
+interface LockHolder {
   pid: number;
-  /** ISO time the holder took the lock. */
   startedAt: string;
-  /** What the holder is, e.g. "loadlab run". */
   command: string;
 }
 
@@ -31,26 +28,20 @@ export class FolderInUseError extends Error {
   }
 }
 
-/** The lock file's name inside the folder. */
-export const LOCK_FILE_NAME = ".loadlab.lock";
+const LOCK_FILE_NAME = ".loadlab.lock";
 
-/** "another loadlab run (pid 123, since 2026-11-23T09:00:00.000Z)". */
 export function holderText(holder: LockHolder): string {
   return `another ${holder.command} (pid ${holder.pid}, since ${holder.startedAt})`;
 }
 
 /** A holder wrote its pid right after locking: a reader that raced it waits this long at most. */
 const HOLDER_WRITE_WAIT_MS = 1000;
-/** The lock file is a line of JSON; anything longer is not ours. */
 const MAX_LOCK_FILE_BYTES = 4096;
 
-/**
- * Locks `dir` (which must exist) for `command`; throws `FolderInUseError` when a running process holds
- * it, and OS errors as they come (an unwritable folder was checked before).
- */
+/** Locks `dir` for `command`; throws `FolderInUseError` when a running process holds it. */
 export async function lockFolder(dir: string, command: string): Promise<FolderLock> {
   const path = `${dir}/${LOCK_FILE_NAME}`;
-  // Each retry follows a release that removed the file between this open and lock: rare, and bounded.
+  // A retry follows a release that removed the file between this open and lock.
   for (let attempt = 0; attempt < 10; attempt++) {
     const file = await Deno.open(path, { read: true, write: true, create: true });
     if (!(await file.tryLock(true))) {
@@ -58,7 +49,7 @@ export async function lockFolder(dir: string, command: string): Promise<FolderLo
       file.close();
       throw new FolderInUseError(dir, holder);
     }
-    // Locked a file its holder removed on release (after this open): it guards nothing, so again.
+    // A file its holder removed on release guards nothing.
     if (!(await namesFile(path, file))) {
       file.close();
       continue;
@@ -80,7 +71,6 @@ export async function lockFolder(dir: string, command: string): Promise<FolderLo
   throw new FolderInUseError(dir, null);
 }
 
-/** True when `path` still names the open `file` (same device and inode). */
 async function namesFile(path: string, file: Deno.FsFile): Promise<boolean> {
   const [there, open] = await Promise.all([Deno.stat(path).catch(() => null), file.stat()]);
   if (!there) return false;

@@ -1,13 +1,9 @@
 /**
  * @module
- * What this machine is, as a results file records where it ran: OS and release, architecture, CPU model
- * (Linux `/proc/cpuinfo`), core count, hostname, and the git commit checked out in the working directory
- * (spawns `git`, so callers read it once per file, not per run). Each read that fails (no permission, not
- * Linux, no git) leaves its field unknown instead of failing the run.
+ * What this machine is, as a results file records it; a field that cannot be read is left unknown.
  */
 
-/** This machine: OS with its release, architecture, CPU model, cores and hostname (when readable). */
-export interface HostInfo {
+interface HostInfo {
   os: string;
   arch: string;
   cpu: string;
@@ -15,7 +11,6 @@ export interface HostInfo {
   hostname?: string;
 }
 
-/** This machine as `HostInfo`; fields that cannot be read are `unknown` or left out. */
 export function hostInfo(): HostInfo {
   return {
     os: `${Deno.build.os} ${safe(() => Deno.osRelease()) ?? ""}`.trim(),
@@ -26,7 +21,7 @@ export function hostInfo(): HostInfo {
   };
 }
 
-/** The commit checked out in the working directory; undefined without git or outside a repository. */
+/** The commit checked out in the working directory (spawns `git`); undefined without one. */
 export function currentGitCommit(): string | undefined {
   const out = safe(() =>
     new Deno.Command("git", { args: ["rev-parse", "HEAD"], stdout: "piped", stderr: "null" }).outputSync()

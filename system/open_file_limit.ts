@@ -1,17 +1,15 @@
 /**
  * @module
- * The soft open-file limit of this process, read before any load so `-c 5000` on a 1024-descriptor
- * shell fails with advice instead of a storm of connect errors mid-run. Linux exposes it in
- * /proc/self/limits (already raised by Deno at start-up, so it is the limit that applies); elsewhere the
- * shell's `ulimit -n` is asked. `null` means unknown, and the caller then skips the check.
+ * The soft open-file limit, read before a load so `-c 5000` under `ulimit -n 1024` fails with advice.
+ * Linux: /proc/self/limits (as raised by Deno); elsewhere `ulimit -n`. Null means unknown.
  */
 
-/** Soft RLIMIT_NOFILE, `Infinity` when unlimited, `null` when it cannot be read. */
+/** Soft RLIMIT_NOFILE; `Infinity` when unlimited. */
 export function readOpenFileLimit(): number | null {
   return fromProcLimits() ?? fromShell();
 }
 
-/** Parses the "Max open files" row of /proc/<pid>/limits (soft limit column). */
+/** The soft limit in the "Max open files" row of /proc/<pid>/limits. */
 export function parseProcLimits(text: string): number | null {
   const row = text.split("\n").find((line) => line.startsWith("Max open files"));
   const soft = row?.slice("Max open files".length).trim().split(/\s+/)[0];

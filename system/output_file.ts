@@ -1,32 +1,27 @@
 /**
  * @module
- * Where an output path really leads and how to write there: a regular file is replaced by rename, a
- * symlink's file replaced, a device or FIFO written through (a FIFO with no reader fails after a few
- * seconds). Also the check that an output is none of the command's inputs or other outputs (by inode).
+ * Where an output path leads and how to write there (replace a file by rename, write a device or FIFO
+ * through), and the check that an output is none of the command's inputs or other outputs.
  */
 
-/** What a path leads to: a regular file (or nothing yet), or a special file to write through. */
-export type OutputTarget =
+type OutputTarget =
   | { kind: "file"; path: string }
   | { kind: "device"; path: string }
   | { kind: "fifo"; path: string };
 
-/** How long a write waits for a process to open a FIFO for reading. */
 const FIFO_READER_WAIT_MS = 5000;
 const MAX_SYMLINK_HOPS = 40;
 
-/** A path that cannot take an output (a folder, a socket, a symlink loop); the message is the reason. */
-export class OutputPathError extends Error {
+class OutputPathError extends Error {
   override name = "OutputPathError";
 }
 
-/** The folder of `path` ("." for a bare name, "/" at the root). */
 export function dirOf(path: string): string {
   const slash = path.lastIndexOf("/");
   return slash < 0 ? "." : slash === 0 ? "/" : path.slice(0, slash);
 }
 
-/** Follows symlinks to the path they end at, which may not exist yet (a dangling link is created through). */
+/** Follows symlinks to the path they end at, which may not exist yet. */
 function followLinks(path: string): string {
   for (let hop = 0; hop < MAX_SYMLINK_HOPS; hop++) {
     let info: Deno.FileInfo | null = null;
@@ -42,7 +37,6 @@ function followLinks(path: string): string {
   throw new OutputPathError("too many levels of symbolic links");
 }
 
-/** Resolves `path` for writing; throws OutputPathError for a folder or a socket. */
 export async function resolveOutput(path: string): Promise<OutputTarget> {
   const real = followLinks(path);
   const info = await Deno.stat(real).catch(() => null);
@@ -53,10 +47,7 @@ export async function resolveOutput(path: string): Promise<OutputTarget> {
   throw new OutputPathError("is a socket or another special file that cannot take an output");
 }
 
-/**
- * Opens a FIFO for writing once a reader has it open. Opening blocks in a worker thread until then; when
- * none comes in time, opening the read end ourselves releases that thread, and the write fails.
- */
+/** Opens a FIFO once a reader has it; after the wait, opening the read end frees the blocked thread. */
 async function openFifo(path: string): Promise<Deno.FsFile> {
   const opening = Deno.open(path, { write: true });
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -87,14 +78,14 @@ export async function writeThrough(target: OutputTarget, text: string): Promise<
   }
 }
 
-/** Appends `text` to the file at `path` (created when missing); a device or a FIFO is written through. */
+/** Appends `text` to `path` (created when missing); a device or a FIFO is written through. */
 export async function appendText(path: string, text: string): Promise<void> {
   const target = await resolveOutput(path);
   if (target.kind !== "file") return await writeThrough(target, text);
   await Deno.writeTextFile(target.path, text, { append: true });
 }
 
-/** The same regular file by device and inode (following symlinks); false when either does not exist. */
+/** The same regular file by device and inode (following symlinks). */
 export function sameFile(a: string, b: string): boolean {
   const stat = (p: string) => {
     try {
@@ -105,21 +96,16 @@ export function sameFile(a: string, b: string): boolean {
   };
   const [x, y] = [stat(a), stat(b)];
   if (!x || !y || x.ino === null || y.ino === null) return false;
-  // Two outputs to one device (-o /dev/null --report /dev/null) overwrite no input.
   return x.isFile && x.dev === y.dev && x.ino === y.ino;
 }
 
-/**
- * The file an output lands in, to tell two outputs apart: a regular file's device and inode, or where a
- * new one would be created (its folder's real path); null for a device or a FIFO, which takes any number
- * of writes (`-o /dev/null --report /dev/null`).
- */
+/** A regular file's device and inode, or its folder's real path when new; null for a device or FIFO. */
 function landingOf(path: string): string | null {
   try {
     const info = Deno.statSync(path);
     return info.isFile ? `inode ${info.dev}:${info.ino}` : null;
   } catch {
-    // Not there yet (or unreadable, which its write will say).
+    // Not there yet, or unreadable, which its write will say.
   }
   try {
     const real = followLinks(path);
@@ -145,11 +131,7 @@ function outputsOverlap(outputs: Array<[string, string | undefined]>): string | 
   return undefined;
 }
 
-/**
- * The one-line problem when an output (`[flag, path]`) is one of the inputs (`[what, path]`), which
- * writing it would destroy, or two outputs are one file; undefined when none is. The caller exits 2 with
- * it before anything runs.
- */
+/** The one-line problem when an output is an input (`[what, path]`) or another output; else undefined. */
 export function outputClobbersInput(
   outputs: Array<[string, string | undefined]>,
   inputs: Array<[string, string | undefined]>,

@@ -1,9 +1,6 @@
 /**
  * @module
- * The one PATH lookup of loadlab: where an executable named `name` is, or null. Targets start programs
- * with it (redis-server, node, taskset), the CLI and experiment checks look for them, bench/ and tests/
- * find their tools; it lives in the neutral `system/` folder every layer may import. Only files with an
- * execute bit count, like a shell's lookup, so a stray non-executable file named
+ * The PATH lookup of loadlab. Only files with an execute bit count, as in a shell, so a non-executable
  * `redis-server` earlier on PATH does not shadow the real one.
  */
 
@@ -11,13 +8,12 @@
 export function findProgram(name: string): string | null {
   if (name.includes("/")) return isExecutable(name) ? name : null;
   for (const dir of (Deno.env.get("PATH") ?? "").split(":")) {
-    // An empty entry means the current directory to a shell; never look there for a program.
+    // An empty entry means the current directory to a shell: never look there.
     if (dir && isExecutable(`${dir}/${name}`)) return `${dir}/${name}`;
   }
   return null;
 }
 
-/** True for an existing file with an execute bit. */
 export function isExecutable(path: string): boolean {
   try {
     const info = Deno.statSync(path);

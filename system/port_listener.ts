@@ -1,12 +1,10 @@
 /**
  * @module
- * Which process on this host listens on a TCP port (Linux: the listening socket's inode in
- * `/proc/net/tcp{,6}`, then the process holding it among `/proc/<pid>/fd`), so a run against a server
- * loadlab did not start can still read that server's waits for a core (targets/telemetry.ts). Null where
- * the files cannot be read, nothing listens, or the owner is another user's process this one cannot see.
+ * Which process listens on a TCP port (Linux: the socket inode in `/proc/net/tcp{,6}`, then its holder
+ * among `/proc/<pid>/fd`), for a server loadlab did not start; null where that cannot be seen.
  */
 
-/** The inodes of sockets listening on `port` (state 0A), from the text of `/proc/net/tcp` or `tcp6`. */
+/** The inodes of sockets listening on `port` (state 0A) in `/proc/net/tcp` text. */
 export function listeningInodes(table: string, port: number): string[] {
   return table.split("\n").slice(1).flatMap((line) => {
     const f = line.trim().split(/\s+/);
@@ -45,7 +43,6 @@ export function listeningPid(port: number): number | null {
   return null;
 }
 
-/** The socket inode `fdPath` links to, or null: not a socket, or closed since the folder was read. */
 function socketInode(fdPath: string): string | null {
   try {
     return /^socket:\[(\d+)\]$/.exec(Deno.readLinkSync(fdPath))?.[1] ?? null;

@@ -1,23 +1,18 @@
 /**
  * @module
- * Free loopback ports, and waiting for a port to accept. A free port is picked at random outside the
- * kernel's ephemeral range, so no client socket of a busy machine takes it between our check and the
- * server's listen; a remaining race fails loudly rather than measuring the wrong server.
+ * Free loopback ports, picked outside the kernel's ephemeral range so no client socket takes one between
+ * the check and the server's listen, and waiting for a port to accept.
  */
 
-/** Lowest port handed out: clear of the well-known and most registered service ports. */
+/** Clear of the well-known and most registered service ports. */
 const LOWEST_PORT = 10_000;
-/** Random tries before falling back to the kernel's choice. */
 const TRIES = 64;
 /** Linux's default ephemeral range, assumed where the kernel does not say. */
 const DEFAULT_EPHEMERAL: readonly [number, number] = [32_768, 60_999];
 
 let pickRange: readonly [number, number] | null | undefined;
 
-/**
- * The ports to pick from: the wider of the gaps below and above the ephemeral range (at least 1,000
- * ports), or null when the ephemeral range leaves no such gap.
- */
+/** The wider gap below or above the ephemeral range (at least 1,000 ports), or null. */
 export function rangeOutside(ephemeral: readonly [number, number]): readonly [number, number] | null {
   const below: [number, number] = [LOWEST_PORT, ephemeral[0] - 1];
   const above: [number, number] = [Math.max(LOWEST_PORT, ephemeral[1] + 1), 65_535];
@@ -54,10 +49,7 @@ export function freePort(host = "127.0.0.1"): number {
   return port;
 }
 
-/**
- * Resolves true once `host:port` accepts a TCP connection, false after `timeoutMs` or as soon as
- * `gaveUp()` says the process that should listen there is gone.
- */
+/** True once `host:port` accepts, false after `timeoutMs` or once `gaveUp()` says its process is gone. */
 export async function waitForPort(
   host: string,
   port: number,

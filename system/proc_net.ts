@@ -1,11 +1,9 @@
 /**
  * @module
- * The kernel's network counters of this host (Linux `/proc/net/netstat` and `/proc/net/snmp`), read as
- * `Prefix.Name` numbers (`TcpExt.ListenOverflows`, `Tcp.RetransSegs`): runner/stats/host_tcp.ts takes
- * what a run reports from two readings. Null where the files cannot be read (not Linux, no permission).
+ * The kernel's network counters (`/proc/net/netstat`, `/proc/net/snmp`) as `Prefix.Name` numbers, e.g.
+ * `TcpExt.ListenOverflows`; null where not readable.
  */
 
-/** Parses the header/value line pairs of `/proc/net/netstat` or `/proc/net/snmp` into `Prefix.Name`. */
 export function parseProcNet(text: string, into: Map<string, number> = new Map()): Map<string, number> {
   const lines = text.split("\n");
   for (let i = 0; i + 1 < lines.length; i++) {
@@ -20,7 +18,6 @@ export function parseProcNet(text: string, into: Map<string, number> = new Map()
   return into;
 }
 
-/** The host's counters now, or null where they cannot be read. */
 export function readHostTcp(): Map<string, number> | null {
   try {
     const counters = parseProcNet(Deno.readTextFileSync("/proc/net/netstat"));

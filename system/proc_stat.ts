@@ -1,33 +1,28 @@
 /**
  * @module
- * The one reader of `/proc/<pid>/stat` (state, group, start time, own and children's CPU), the process
- * tree under a pid, `status` RSS, `schedstat` run-queue wait, and a child's peak RSS over its run. Linux
- * only: readers return null elsewhere and for a process that is gone.
+ * Readers of `/proc/<pid>/` (stat, process tree, RSS, schedstat wait, peak RSS); null off Linux and for a
+ * process that is gone.
  */
 
 /** USER_HZ: `/proc` counts CPU time in these ticks on every architecture Deno runs on. */
 export const CLOCK_TICKS_PER_SEC = 100;
 
-export interface ProcStat {
-  /** R, S, D, Z, ... (field 3). */
+interface ProcStat {
   state: string;
-  /** Process group (field 5). */
   pgrp: number;
-  /** When it started, in clock ticks since boot (field 22): with the pid, names one process for good. */
+  /** Clock ticks since boot (field 22): with the pid, names one process for good. */
   startTicks: number;
-  /** CPU seconds of all its threads (fields 14 and 15). */
   userSec: number;
   systemSec: number;
-  /** CPU seconds of its children it has reaped (fields 16 and 17). */
+  /** Reaped children (fields 16 and 17). */
   childrenUserSec: number;
   childrenSystemSec: number;
 }
 
-/** Parses one `stat` line; null when it is not one. */
 export function parseProcStat(line: string): ProcStat | null {
   const close = line.lastIndexOf(")");
   if (close < 0) return null;
-  // Fields from the state (field 3) on: index k here is field k + 3.
+  // Index k is field k + 3.
   const f = line.slice(close + 2).split(" ");
   if (f.length < 20) return null;
   const tick = (i: number) => Number(f[i]) / CLOCK_TICKS_PER_SEC;
@@ -42,7 +37,6 @@ export function parseProcStat(line: string): ProcStat | null {
   };
 }
 
-/** `/proc/<pid>/stat` (or this process's), parsed; null when it cannot be read. */
 export function readProcStat(pid: number | "self"): ProcStat | null {
   try {
     return parseProcStat(Deno.readTextFileSync(`/proc/${pid}/stat`));
@@ -51,7 +45,7 @@ export function readProcStat(pid: number | "self"): ProcStat | null {
   }
 }
 
-/** `pid` and every process below it, parents first; just `[pid]` where the kernel does not list children. */
+/** `pid` and every process below it, parents first. */
 export function processTree(pid: number): number[] {
   const tree = [pid];
   for (let i = 0; i < tree.length; i++) {
@@ -74,10 +68,7 @@ export function processTree(pid: number): number[] {
   return tree;
 }
 
-/**
- * User + system CPU seconds of `pid` and the processes under it now (a child that exited and was reaped
- * counts in its parent's children fields, which this leaves out); null when `pid` cannot be read.
- */
+/** CPU seconds of `pid` and its live descendants (reaped children are left out). */
 export function treeCpuSec(pid: number): number | null {
   let sum = 0;
   for (const p of processTree(pid)) {
@@ -91,10 +82,7 @@ export function treeCpuSec(pid: number): number | null {
   return sum;
 }
 
-/**
- * Seconds the main thread of `pid` (the event loop of a Node or Deno process) waited in the run queue for a
- * core, and the times it was put on one, from /proc/<pid>/schedstat; null where the kernel does not keep it.
- */
+/** Seconds the main thread of `pid` waited in the run queue, and the times it got a core. */
 export function readRunQueueWait(pid: number): { waitSec: number; slices: number } | null {
   try {
     const [, wait, slices] = Deno.readTextFileSync(`/proc/${pid}/schedstat`).split(" ").map(Number);
@@ -104,7 +92,6 @@ export function readRunQueueWait(pid: number): { waitSec: number; slices: number
   }
 }
 
-/** utime + stime of `pid` in seconds and its RSS in bytes; null when /proc cannot tell (gone, not Linux). */
 export function readProcSample(pid: number): { cpuSec: number; rssBytes: number } | null {
   const stat = readProcStat(pid);
   const rssKb = stat === null ? null : readRssKb(pid);
@@ -113,8 +100,8 @@ export function readProcSample(pid: number): { cpuSec: number; rssBytes: number 
     : { cpuSec: stat.userSec + stat.systemSec, rssBytes: rssKb * 1024 };
 }
 
-/** VmRSS of `pid` in KB (0 for a process without one: a zombie); null when /proc cannot tell. */
-export function readRssKb(pid: number): number | null {
+/** VmRSS of `pid` in KB (0 for a zombie). */
+function readRssKb(pid: number): number | null {
   try {
     return Number(/VmRSS:\s+(\d+)/.exec(Deno.readTextFileSync(`/proc/${pid}/status`))?.[1] ?? 0);
   } catch {
@@ -122,10 +109,7 @@ export function readRssKb(pid: number): number | null {
   }
 }
 
-/**
- * Reads `pid`'s VmRSS every `everyMs` until `stop()`, which gives the highest seen in KB (0 when none was
- * read): a child's peak memory over its run, for the crowd bench and the crowd memory test.
- */
+/** Polls `pid`'s VmRSS every `everyMs`; `stop()` gives the peak in KB. */
 export function watchPeakRssKb(pid: number, everyMs: number): { stop(): number } {
   let peakKb = 0;
   const poll = setInterval(() => peakKb = Math.max(peakKb, readRssKb(pid) ?? 0), everyMs);
@@ -137,12 +121,7 @@ export function watchPeakRssKb(pid: number, everyMs: number): { stop(): number }
   };
 }
 
-/**
- * Milliseconds the calling thread has run on a core and waited in the run queue for one, and how many
- * times it was put on a core (`slices`), from `/proc/thread-self/schedstat` (a load worker's isolate is
- * its own thread, and sync reads run on it); null where the kernel does not keep it. The time it did
- * neither it slept: waiting for I/O or a timer.
- */
+/** Milliseconds this thread ran and waited in the run queue, and its `slices` on a core (schedstat). */
 export function readThreadSchedMs(): { runMs: number; waitMs: number; slices?: number } | null {
   try {
     const [run, wait, slices] = Deno.readTextFileSync("/proc/thread-self/schedstat").split(" ");

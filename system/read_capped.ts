@@ -1,12 +1,10 @@
 /**
  * @module
- * The one reader of input files: a regular file up to a byte cap, anything else (device, FIFO, socket,
- * too big) refused in words before a byte is read. Checked by `stat` before opening (opening a FIFO
- * blocks); a size-0 file (/proc) is read in pieces up to the cap.
+ * The reader of input files: a regular file up to a byte cap; anything else refused by `stat` before
+ * opening (opening a FIFO blocks). A size-0 file (/proc) is read in pieces.
  */
 import { osErrorText } from "./os_error.ts";
 
-/** Why an input file could not be read: `reason` is a phrase such as "no such file" or "is a folder". */
 export class FileReadError extends Error {
   override name = "FileReadError";
   constructor(readonly path: string, readonly reason: string, options?: ErrorOptions) {
@@ -14,7 +12,6 @@ export class FileReadError extends Error {
   }
 }
 
-/** `16 MiB`, `1.5 KiB`, `300 bytes`: a size in the unit a cap is written in. */
 export function formatCap(bytes: number): string {
   const units = [["GiB", 2 ** 30], ["MiB", 2 ** 20], ["KiB", 2 ** 10]] as const;
   for (const [unit, size] of units) {
@@ -43,7 +40,7 @@ export function readFileCapped(path: string, maxBytes: number): Uint8Array<Array
   try {
     return info.size === 0 ? readUnsized(file, path, maxBytes) : readSized(file, path, info.size);
   } catch (err) {
-    // A read the kernel refuses (/proc/self/mem: EIO) is named with its path, as a refused open is.
+    // A read the kernel refuses (/proc/self/mem: EIO) is named with its path.
     if (err instanceof FileReadError) throw err;
     throw new FileReadError(path, statProblem(err), { cause: err });
   } finally {
@@ -51,7 +48,7 @@ export function readFileCapped(path: string, maxBytes: number): Uint8Array<Array
   }
 }
 
-/** Reads a file of a known `sizeBytes`; one byte more than that is read so that growth is caught. */
+/** Reads one byte past `sizeBytes` so that growth is caught. */
 function readSized(file: Deno.FsFile, path: string, sizeBytes: number): Uint8Array<ArrayBuffer> {
   const buf = new Uint8Array(sizeBytes + 1);
   let length = 0;
@@ -68,10 +65,7 @@ function readSized(file: Deno.FsFile, path: string, sizeBytes: number): Uint8Arr
   );
 }
 
-/**
- * Reads a file whose size is not known up front, in pieces, to one byte past the cap: the pieces are
- * small so that the usual few hundred bytes of a generated file do not cost a buffer the size of the cap.
- */
+/** Reads a file of unknown size in small pieces, to one byte past the cap. */
 function readUnsized(file: Deno.FsFile, path: string, maxBytes: number): Uint8Array<ArrayBuffer> {
   const pieces: Uint8Array[] = [];
   let length = 0;
@@ -97,7 +91,6 @@ function readUnsized(file: Deno.FsFile, path: string, maxBytes: number): Uint8Ar
   return out;
 }
 
-/** Reads `file` into `buf` from where it stands until `buf` is full or the file ends; the bytes read. */
 export async function readInto(file: Deno.FsFile, buf: Uint8Array): Promise<number> {
   let n = 0;
   while (n < buf.length) {
@@ -108,12 +101,10 @@ export async function readInto(file: Deno.FsFile, buf: Uint8Array): Promise<numb
   return n;
 }
 
-/** The text (UTF-8) of the regular file at `path`, at most `maxBytes`; otherwise throws `FileReadError`. */
 export function readTextFileCapped(path: string, maxBytes: number): string {
   return new TextDecoder().decode(readFileCapped(path, maxBytes));
 }
 
-/** The piece a file of unknown size is read in: more than a generated file usually holds. */
 const UNSIZED_PIECE_BYTES = 64 * 2 ** 10;
 
 function tooLarge(path: string, size: number, maxBytes: number): FileReadError {
@@ -131,7 +122,6 @@ function specialKind(info: Deno.FileInfo): string {
   return "a special file";
 }
 
-/** Why a path could not be looked at, in words. */
 function statProblem(err: unknown): string {
   if (err instanceof Deno.errors.NotFound) return "no such file";
   if (err instanceof Deno.errors.NotADirectory) return "a part of the path is a file";

@@ -1,14 +1,9 @@
 /**
  * @module
- * The abortable waits: a sleep that ends early when its signal aborts, so a cooldown between runs or a
- * think time inside a flow never holds up Ctrl-C or the end of a run, and a wait for an event with a
- * timeout that ends the same way.
+ * Abortable waits, so a cooldown or think time never holds up Ctrl-C or the end of a run.
  */
 
-/**
- * Resolves after about `ms` milliseconds, or at once when `signal` aborts. One timer and one listener,
- * both removed when it resolves.
- */
+/** Resolves after about `ms`, or at once when `signal` aborts. */
 export function sleepUnlessAborted(ms: number, signal?: AbortSignal): Promise<void> {
   if (signal?.aborted) return Promise.resolve();
   return new Promise((resolve) => {
@@ -22,10 +17,7 @@ export function sleepUnlessAborted(ms: number, signal?: AbortSignal): Promise<vo
   });
 }
 
-/**
- * Waits for what `arm` is handed to end the wait with, for `late()`'s outcome after `timeoutMs`, or for
- * `signal` ("stopped", at once when it has aborted already); `disarm` runs as it ends, whichever way, once.
- */
+/** Ends with what `arm` is handed, `late()` after `timeoutMs`, or "stopped" on abort; `disarm` runs once. */
 export function timedWait<T>(
   timeoutMs: number,
   signal: AbortSignal,

@@ -1,8 +1,7 @@
 /**
  * @module
- * Entry point of a built-in target's processes (app instance, balancer, proxy), each its own OS process so
- * it can be pinned apart from the generator. Takes one JSON argument, prints READY, exits on
- * SIGTERM/SIGINT or when stdin closes (the parent died). A compiled binary runs it as `__target <json>`.
+ * Entry point of a built-in target's process (instance, balancer, proxy), pinnable apart from the
+ * generator: one JSON argument, prints READY, exits on SIGTERM/SIGINT or stdin EOF.
  */
 import { createTargetApp } from "./app/app.ts";
 import { serveBalancer } from "./balancer/balancer.ts";

@@ -1,14 +1,12 @@
 /**
  * @module
- * What a parent process asks of a built-in target's process (child_main.ts) and the line that child
- * answers with once it listens: the contract both sides share, apart from the servers' code, so the
- * parent that starts targets (child_start.ts) does not load Hono, the proxy or the gRPC endpoints.
+ * The contract between a parent and a built-in target's process (child_main.ts), apart from the servers'
+ * code so the parent does not load Hono, the proxy or the gRPC endpoints.
  */
 import type { BalanceMode } from "./balancer/balancer.ts";
 import type { CompressMode } from "./app/compress.ts";
 import type { CmsSpec } from "./spec.ts";
 
-/** What the parent asks a child to be. */
 export type ChildSpec =
   & {
     host: string;

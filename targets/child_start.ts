@@ -1,8 +1,7 @@
 /**
  * @module
- * loadlab's own target processes (app instances, balancer, proxy): the command that starts one (the binary's
- * hidden `__target` command or `deno run`), spawning it and waiting for READY, its certificate files,
- * and summing the counters they answer at `STATS_PATH`.
+ * loadlab's own target processes (instances, balancer, proxy): the command that starts one, spawning it
+ * until READY, its certificate files, and their summed counters.
  */
 import { type ChildSpec, READY_PREFIX } from "./child_spec.ts";
 import { TargetError } from "./errors.ts";
@@ -16,10 +15,7 @@ import { freePort } from "../system/ports.ts";
 
 const CHILD_READY_TIMEOUT_MS = 30_000;
 
-/**
- * How to run `child_main.ts`: the compiled binary's hidden subcommand, or `deno run` on the file (with
- * the inspector on `inspectPort` when given; a compiled binary takes no runtime flags, so it cannot).
- */
+/** How to run `child_main.ts`: the binary's hidden subcommand, or `deno run` (inspector if asked). */
 function childCommand(spec: ChildSpec, inspectPort?: number): { command: string; args: string[] } {
   const json = JSON.stringify(spec);
   if (Deno.build.standalone) {
@@ -42,7 +38,7 @@ function childCommand(spec: ChildSpec, inspectPort?: number): { command: string;
   return { command: Deno.execPath(), args: [...args, entry.href, json] };
 }
 
-/** Spawns one child process and waits for its READY line; returns its URL. */
+/** Spawns one child and waits for its READY line; returns its URL. */
 export async function spawnChild(
   stack: Stack,
   name: string,
@@ -58,7 +54,7 @@ export async function spawnChild(
     name,
     command,
     args,
-    // Our own processes start the runtime sampler themselves (child_main.ts): no preload flag needed.
+    // Our own processes start the runtime sampler themselves (child_main.ts).
     env: opts.runtime ? { [RUNTIME_DIR_ENV]: opts.runtime.dir } : undefined,
     stdinPiped: true,
     logFile: logFile(opts, name),
@@ -72,10 +68,7 @@ export async function spawnChild(
   return JSON.parse(line).url;
 }
 
-/**
- * Sums the numeric counters that `urls` answer (an instance's `pid` is not a counter); `client` trusts
- * a self-signed target's CA.
- */
+/** Sums the numeric counters `urls` answer (not `pid`); `client` trusts a self-signed target's CA. */
 export async function sumStats(urls: string[], client?: Deno.HttpClient): Promise<Record<string, number>> {
   const sum: Record<string, number> = {};
   const answers = await Promise.all(urls.map(async (url) => {
@@ -111,8 +104,8 @@ export async function tlsFilesOf(
 }
 
 /**
- * An HTTP client trusting a self-signed target's CA, closed with the target; undefined otherwise. HTTP/1.1
- * only: the balancer answers its stats path on HTTP/1.1 and relays an h2 connection to an instance.
+ * An HTTP/1.1 client trusting a self-signed target's CA, closed with the target: the balancer answers its
+ * stats path on HTTP/1.1 only. Undefined otherwise.
  */
 export function statsClient(stack: Stack, tls: ServeTlsFiles | undefined): Deno.HttpClient | undefined {
   if (!tls?.caFile) return undefined;

@@ -1,14 +1,12 @@
 /**
  * @module
- * Runs a framework app from `examples/`: under Node when it is on PATH and the examples' packages are
- * installed, else under Deno's npm compatibility (`--no-lock`). The runtime chosen is reported, since the
- * frameworks study's finding is about the runtime as much as the framework.
+ * Runs a framework app from `examples/`: under Node when installed with its packages, else Deno's npm
+ * compatibility. The runtime chosen is reported: the frameworks study's finding depends on it.
  */
 import { TargetError } from "./errors.ts";
 import { findProgram } from "../system/path_lookup.ts";
 import type { ExampleSpec } from "./spec.ts";
 
-/** Where the example apps live: `examples/` of the loadlab checkout these sources are in. */
 export const EXAMPLES_DIR = new URL("../examples/", import.meta.url);
 
 /** The npm package each app needs, to tell whether `npm install --prefix examples` ran. */
@@ -21,7 +19,7 @@ const APP_PACKAGES: Record<ExampleSpec["app"], string> = {
 
 export const EXAMPLES_INSTALL_HINT = "npm install --prefix examples";
 
-export interface ExampleCommand {
+interface ExampleCommand {
   command: string;
   args: string[];
   cwd: string;

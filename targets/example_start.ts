@@ -1,9 +1,7 @@
 /**
  * @module
- * Starting a framework app from `examples/` as a target (`kind: "example"`): a free port, Redis seeded
- * with the keys `/redis/:key` reads (the built-in target seeds them itself; the example apps only read),
- * readiness probed on `/json`, and the runtime recorded. Kept out of start.ts so that file stays about
- * the built-in target, external apps and the proxy.
+ * Starts a framework app from `examples/` (`kind: "example"`): a free port, Redis seeded with the keys
+ * `/redis/:key` reads, readiness probed on `/json`, and the runtime recorded.
  */
 import { exampleCommand } from "./example.ts";
 import { inspectFlag } from "./inspector.ts";

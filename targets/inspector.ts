@@ -1,9 +1,7 @@
 /**
  * @module
- * CPU profiles (`profile: cpu`) of a target's Node and Deno processes through the V8 inspector: one
- * `Profiler.start`/`stop` around each run, so a profile covers exactly that run and needs no clean exit
- * (unlike `--cpu-prof`). The process's pid is checked first, since another process may hold the port;
- * profiles come in one WebSocket message, read by inspector_socket.ts up to 256 MiB.
+ * CPU profiles of a target's Node and Deno processes through the V8 inspector: `Profiler.start`/`stop`
+ * around each run, so a profile covers that run and needs no clean exit (unlike `--cpu-prof`).
  */
 import { TargetError } from "./errors.ts";
 import { InspectorSocket, MAX_INSPECTOR_MESSAGE_BYTES } from "./inspector_socket.ts";
@@ -11,10 +9,9 @@ import { processTree, readProcStat } from "../system/proc_stat.ts";
 
 /** A process of a running target with an inspector listening on loopback. */
 export interface InspectedProcess {
-  /** The process name used in telemetry ("target", "target#2", "balancer", "proxy"). */
   name: string;
   port: number;
-  /** The pid loadlab started: the inspector on `port` must answer for this process. */
+  /** The inspector on `port` must answer for this pid: another process may hold the port. */
   pid: number;
 }
 
@@ -22,12 +19,11 @@ export interface InspectedProcess {
 export type ProfiledRuntime = "node" | "deno";
 
 /** The sampling interval: 1 ms, Node's `--cpu-prof-interval` default (fine enough, cheap enough). */
-export const SAMPLING_INTERVAL_US = 1000;
+const SAMPLING_INTERVAL_US = 1000;
 
-/** How long connecting to an inspector and a protocol call may take. */
 const CALL_TIMEOUT_MS = 30_000;
 
-/** The runtime flag that opens the inspector on `port` (same spelling for Node and Deno). */
+/** The flag that opens the inspector on `port` (one spelling for Node and Deno). */
 export function inspectFlag(port: number): string {
   return `--inspect=127.0.0.1:${port}`;
 }
@@ -43,7 +39,7 @@ class InspectorSession {
     socket.listen((text) => this.#onMessage(text), (reason) => this.#failAll(new Error(reason)));
   }
 
-  /** Connects to the inspector on `port` (its first target, the main isolate). */
+  /** Connects to the inspector's first target (the main isolate). */
   static async open(port: number, maxMessageBytes: number): Promise<InspectorSession> {
     const res = await fetch(`http://127.0.0.1:${port}/json/list`, {
       signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
@@ -55,7 +51,7 @@ class InspectorSession {
   }
 
   call(method: string, params: Record<string, unknown> = {}): Promise<unknown> {
-    // Nothing sent on a closed connection is answered: the process died, say so at once.
+    // Nothing sent on a closed connection is answered: the process died.
     if (!this.#socket.open) {
       return Promise.reject(new Error(`${method}: the inspector connection is closed (the process exited?)`));
     }
@@ -94,24 +90,19 @@ class InspectorSession {
 }
 
 /**
- * The processes under a profiled one while it was profiled: how many there were at the end, and the CPU
- * seconds they used meanwhile (ones that ended and were reaped included). A profile that is mostly idle
- * while they were busy shows a process that hands its work to them (a node:cluster primary).
+ * The processes under a profiled one: count at the end, and CPU seconds meanwhile, reaped ones included.
+ * A mostly idle profile beside busy children shows a primary that hands work on (node:cluster).
  */
-export interface ChildrenCpu {
+interface ChildrenCpu {
   count: number;
   cpuSec: number;
 }
 
-/**
- * A profile taken of one process (with its children's CPU meanwhile, where /proc tells), or why none could
- * be.
- */
+/** A profile of one process (with its children's CPU meanwhile), or why none could be taken. */
 export type TakenProfile =
   | { name: string; profile: unknown; runtime: ProfiledRuntime; children: ChildrenCpu | null }
   | { name: string; error: string };
 
-/** The processes under `pid` now and the CPU seconds they have used so far, reaped ones included. */
 function childrenCpuNow(pid: number): ChildrenCpu | null {
   const own = readProcStat(pid);
   if (own === null) return null;
@@ -124,14 +115,11 @@ function childrenCpuNow(pid: number): ChildrenCpu | null {
   return { count: below.length, cpuSec };
 }
 
-/** Evaluated in the inspected process: its pid and runtime (Deno 2 has a `process` global too). */
+/** Evaluated in the inspected process (Deno 2 has a `process` global too). */
 const IDENTITY_EXPRESSION =
   `[globalThis.process?.pid ?? globalThis.Deno?.pid, globalThis.Deno ? "deno" : "node"]`;
 
-/**
- * The runtime of the process behind `session`, or why it is not `proc` (another process holds its
- * inspector port, or the process cannot say which it is).
- */
+/** The runtime of the process behind `session`, or why it is not `proc`. */
 async function identify(
   session: InspectorSession,
   proc: InspectedProcess,
@@ -156,14 +144,11 @@ async function identify(
 
 /** Profiling under way on a target's processes; `stop()` ends it and hands the profiles back. */
 export interface CpuProfiling {
-  /** When the profilers had started (ms since the epoch), to place the load within the profiles. */
+  /** Ms since the epoch, to place the load within the profiles. */
   startedAtEpochMs: number;
   stop(): Promise<TakenProfile[]>;
 }
 
-/**
- * One process being profiled: its session, its runtime (null: refused, and why), its children at the start.
- */
 interface Entry {
   proc: InspectedProcess;
   session: InspectorSession;
@@ -173,10 +158,8 @@ interface Entry {
 }
 
 /**
- * Starts the V8 sampling profiler in every process of `procs`. Throws TargetError when an inspector
- * cannot be reached (the sessions already opened are closed first); a process whose inspector belongs to
- * another process is not profiled and gets that reason instead of a profile. `maxMessageBytes`: the
- * largest profile (as JSON text) taken.
+ * Starts the V8 sampling profiler in every process of `procs`; throws TargetError when an inspector
+ * cannot be reached. A process whose port another process holds gets that reason instead of a profile.
  */
 export async function startCpuProfiles(
   procs: InspectedProcess[],
@@ -214,7 +197,6 @@ export async function startCpuProfiles(
   };
 }
 
-/** Stops one process's profiler: its profile and its children's CPU meanwhile, or why there is none. */
 async function stopOne(
   { proc, session, runtime, refused, childrenAtStart }: Entry,
 ): Promise<TakenProfile> {

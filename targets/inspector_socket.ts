@@ -1,8 +1,7 @@
 /**
  * @module
- * The WebSocket client of an inspector session, since Deno's refuses a message over 64 MiB and
- * `Profiler.stop` sends a long run's profile in one message: text messages up to `maxMessageBytes`
- * (256 MiB), pings answered, past the cap the connection ends with that named.
+ * The WebSocket client of an inspector session, since Deno's refuses a message over 64 MiB and a profile
+ * comes in one message: text messages up to `maxMessageBytes`, pings answered.
  */
 import { writeAll } from "../system/write_all.ts";
 
@@ -23,14 +22,14 @@ export class InspectorSocket {
   #open = true;
   #writing: Promise<void> = Promise.resolve();
 
-  /** `early`: what was read past the upgrade answer's head (frames already sent). */
+  /** What was read past the upgrade answer's head. */
   private constructor(
     readonly conn: Deno.Conn,
     readonly maxMessageBytes: number,
     readonly early: Uint8Array,
   ) {}
 
-  /** Starts reading: each text message goes to `onMessage`, and why the connection ended to `onClose`. */
+  /** Each text message goes to `onMessage`, and why the connection ended to `onClose`. */
   listen(onMessage: (text: string) => void, onClose: (reason: string) => void): void {
     this.#onMessage = onMessage;
     this.#onClose = onClose;
@@ -78,7 +77,7 @@ export class InspectorSocket {
     return this.#open;
   }
 
-  /** Sends one text message (in order with the others). */
+  /** Sends one text message, in order with the others. */
   send(text: string): void {
     this.#write(clientFrame(OP_TEXT, encoder.encode(text)));
   }
@@ -98,7 +97,6 @@ export class InspectorSocket {
     this.#onClose(reason);
   }
 
-  /** Reads frames until the connection ends, starting with the bytes in `start`. */
   async #read(start: Uint8Array): Promise<void> {
     let buf = new Uint8Array(Math.max(READ_BYTES, start.length));
     buf.set(start);
@@ -146,7 +144,6 @@ export class InspectorSocket {
   }
 }
 
-/** Why a message was refused: over the size read. */
 export function tooLarge(maxMessageBytes: number): string {
   return `the profile is larger than the ${
     maxMessageBytes / 1024 / 1024
@@ -162,7 +159,6 @@ interface Frame {
   end: number;
 }
 
-/** The frame at the start of `buf[0, have)`, or null while its header is incomplete. */
 function frameAt(buf: Uint8Array, have: number): Frame | null {
   if (have < 2) return null;
   const fin = (buf[0] & 0x80) !== 0;
@@ -201,7 +197,6 @@ function clientFrame(opcode: number, payload: Uint8Array): Uint8Array {
   return frame;
 }
 
-/** The upgrade answer's head and the bytes read after it. */
 async function readHead(conn: Deno.Conn): Promise<{ head: string; rest: Uint8Array }> {
   let got = new Uint8Array(0);
   const chunk = new Uint8Array(4096);

@@ -1,9 +1,8 @@
 /**
  * @module
- * Child processes of the targets, spawned without a shell; output drained to a log (last KiB kept for
- * errors); stopped by SIGTERM, grace, SIGKILL. No orphans: a registry kills what is alive at exit, each
- * child carries `LOADLAB_RUN_ID`, is started under `setpriv --pdeathsig KILL` (so children are spawned
- * from the main thread only) and in a process group of its own (process_group.ts).
+ * Child processes of the targets, spawned without a shell, output drained to a log, stopped by SIGTERM,
+ * grace, SIGKILL. No orphans: an exit registry, `LOADLAB_RUN_ID`, `setpriv --pdeathsig KILL` (so spawned
+ * from the main thread only) and a process group of its own (process_group.ts).
  */
 import { TargetError } from "./errors.ts";
 import { findExecutable, findProgram } from "../system/path_lookup.ts";
@@ -16,7 +15,7 @@ import {
   watchGroup,
 } from "./process_group.ts";
 
-export interface SpawnOptions {
+interface SpawnOptions {
   /** Used in messages and telemetry, e.g. "external app" or "target#2". */
   name: string;
   command: string;
@@ -34,12 +33,11 @@ export interface SpawnOptions {
 const TAIL_BYTES = 8192;
 /** How long output is still read after the child exits: a grandchild may hold the pipes open for good. */
 const PIPE_LINGER_MS = 250;
-/** How often a stop looks whether the child's process group is empty yet. */
 const STOP_POLL_MS = 50;
 
 /** The environment variable that marks every process loadlab starts. */
 export const RUN_ID_ENV = "LOADLAB_RUN_ID";
-/** This loadlab's mark: the one it inherited (its parent's or a test suite's), else a new one. */
+/** The mark this loadlab inherited (its parent's or a test suite's), else a new one. */
 export const RUN_ID: string = inheritedRunId() ?? `${Deno.pid}-${Date.now().toString(36)}`;
 
 function inheritedRunId(): string | undefined {
@@ -60,7 +58,6 @@ function hookUnload(): void {
   });
 }
 
-/** Keeps the last TAIL_BYTES of a stream as text. */
 class Tail {
   #text = "";
   push(chunk: Uint8Array): void {
@@ -74,10 +71,7 @@ class Tail {
   }
 }
 
-/**
- * Opens a target's log for appending. A FIFO is refused: opening one for writing blocks this (main)
- * thread until a reader comes, and while it waits not even SIGTERM is handled.
- */
+/** Opens a target's log for appending; a FIFO is refused, since opening it blocks the main thread. */
 function openLog(name: string, path: string): Deno.FsFile {
   let isFifo = false;
   try {
@@ -268,7 +262,6 @@ export class ManagedProcess {
     if (this.pgid !== null) unwatchGroup(this.pgid);
   }
 
-  /** Synchronous SIGKILL for the exit hook. */
   killNow(): void {
     if (!this.#gone()) this.#signal("SIGKILL");
   }
@@ -282,10 +275,7 @@ export class ManagedProcess {
   }
 }
 
-/**
- * Polls `check` every 100 ms until it resolves true. Rejects with the exit code and output tail when
- * the process exits first, or stops it and rejects when `timeoutMs` passes.
- */
+/** Polls `check` every 100 ms until true; rejects when the process exits first or `timeoutMs` passes. */
 export async function pollReady(
   proc: ManagedProcess,
   check: () => Promise<boolean>,

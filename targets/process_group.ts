@@ -1,8 +1,7 @@
 /**
  * @module
- * Process groups for loadlab's children, so a wrapper command's grandchildren (`npm start`, `sh -c`) stop
- * too: each child starts under `setsid`, is signalled as a group, and one watchdog shell SIGKILLs every
- * live group when loadlab dies (its stdin pipe closes), `kill -9` included.
+ * Process groups for loadlab's children, so a wrapper's grandchildren (`npm start`, `sh -c`) stop too;
+ * a watchdog shell SIGKILLs every live group when loadlab dies, `kill -9` included.
  */
 import { findProgram } from "../system/path_lookup.ts";
 import { readProcStat } from "../system/proc_stat.ts";
@@ -16,10 +15,7 @@ function sessionWrapper(): string | null {
   return setsid;
 }
 
-/**
- * `command args` run through `setpriv --pdeathsig KILL` (killed when loadlab dies) and `setsid` (a
- * process group of its own), each where installed. Both exec in place, so the pid stays the program's.
- */
+/** `command args` under `setpriv --pdeathsig KILL` and `setsid` where installed; both exec in place. */
 export function inGroupOfItsOwn(
   command: string,
   args: string[],
@@ -51,7 +47,7 @@ export function groupAlive(pgid: number): boolean {
   return false;
 }
 
-/** When process `pid` started (clock ticks since boot, /proc/<pid>/stat), or null when it is not running. */
+/** When `pid` started (clock ticks since boot), or null when it is not running. */
 export function processStartTicks(pid: number): number | null {
   const stat = readProcStat(pid);
   return stat === null || stat.state === "Z" ? null : stat.startTicks;
@@ -112,9 +108,7 @@ export function unwatchGroup(pgid: number): void {
   if (watched.delete(pgid)) tell(`-${pgid}`);
 }
 
-/**
- * On loadlab's own exit: SIGKILL every group still listed, then the watchdog, which has nothing left to do.
- */
+/** On loadlab's exit: SIGKILL every group still listed, then the watchdog. */
 export function killWatchedGroupsNow(): void {
   for (const pgid of watched) if (groupAlive(pgid)) signalGroup(pgid, "SIGKILL");
   watched.clear();

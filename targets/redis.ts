@@ -1,9 +1,7 @@
 /**
  * @module
- * Redis for targets: connecting a client that fails fast instead of queueing (a cache that is down must
- * cost a request nothing, so commands are not held in an offline queue), and starting a private
- * `redis-server` on a free port with persistence off when the user gave no `--redis` URL. The published
- * studies run Redis next to the app on the same machine; so do we.
+ * Redis for targets: a client that fails fast instead of queueing (a cache that is down costs a request
+ * nothing), and a private `redis-server` with persistence off when no `--redis` URL is given.
  */
 import type { createClient } from "redis";
 import { TargetError } from "./errors.ts";
@@ -21,24 +19,21 @@ export interface RedisHandle {
   stop(): Promise<void>;
 }
 
-/**
- * A connected client that never queues commands while disconnected and keeps reconnecting in the
- * background (up to once a second). Throws a TargetError when the first connection fails.
- */
+/** A client that never queues commands while down and reconnects each second; TargetError if first fails. */
 export async function connectRedis(url: string, timeoutMs = 3000): Promise<RedisClient> {
   let connected = false;
-  // The client library is loaded by the first connection: a run with no Redis keeps its 5 MB out of memory.
+  // Loaded by the first connection: a run with no Redis keeps its 5 MB out of memory.
   const { createClient } = await import("redis");
   const client = createClient({
     url,
     disableOfflineQueue: true,
     socket: {
       connectTimeout: timeoutMs,
-      // Before the first connection a refusal is a setup error (fail now); after it, an outage to ride out.
+      // Before the first connection a refusal is a setup error; after it, an outage to ride out.
       reconnectStrategy: (retries, cause) => connected ? Math.min(50 * 2 ** retries, 1000) : cause,
     },
   });
-  // Without a listener the client's 'error' events would crash the process; failures surface per command.
+  // Without a listener 'error' events would crash the process; failures surface per command.
   client.on("error", () => {});
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
@@ -96,12 +91,12 @@ export async function startRedisServer(opts: { logFile?: string; cpuAffinity?: n
 }
 
 const REDIS_DIR_PREFIX = "loadlab-redis-";
-/** In each Redis temp folder: which loadlab made it (pid, start time, run id), to tell a stale one. */
+/** Which loadlab made a Redis temp folder (pid, start time, run id), to tell a stale one. */
 const OWNER_FILE = "loadlab-owner.json";
 
 interface Owner {
   pid: number;
-  /** The process's start time in clock ticks since boot: with the pid, names one process for good. */
+  /** Clock ticks since boot: with the pid, names one process for good. */
   startTicks: number | null;
   runId: string;
 }
@@ -110,11 +105,7 @@ function owner(): Owner {
   return { pid: Deno.pid, startTicks: processStartTicks(Deno.pid), runId: RUN_ID };
 }
 
-/**
- * Removes the Redis temp folders beside `ours` whose loadlab is gone (killed with `kill -9`, so its
- * stop never ran). Only folders with our owner file are touched, and only when the process it names
- * (pid and start time) no longer runs; a folder of a live loadlab is left alone.
- */
+/** Removes Redis temp folders beside `ours` whose loadlab (pid and start time) is gone. */
 async function removeStaleRedisDirs(ours: string): Promise<void> {
   if (Deno.build.os !== "linux") return; // liveness is read from /proc
   const parent = ours.slice(0, ours.lastIndexOf("/")) || "/";
@@ -133,9 +124,8 @@ async function removeStaleRedisDirs(ours: string): Promise<void> {
 }
 
 /**
- * Redis rewrites its process title over the memory /proc/<pid>/environ shows, which erases the
- * LOADLAB_RUN_ID mark that finds leftovers; `set-proc-title no` (Redis 6.2+) keeps it. Older versions
- * reject the directive, so it is passed only to those that know it.
+ * Redis rewrites its process title over /proc/<pid>/environ, erasing the LOADLAB_RUN_ID mark that finds
+ * leftovers; `set-proc-title no` (Redis 6.2+) keeps it, and is passed only to versions that know it.
  */
 function keepEnvironArgs(program: string): string[] {
   try {
@@ -149,10 +139,7 @@ function keepEnvironArgs(program: string): string[] {
   }
 }
 
-/**
- * The Redis a target should use: the given URL (checked with PING), else a private server when
- * `needed`, else none.
- */
+/** The given URL (checked with PING), else a private server when `needed`, else none. */
 export async function resolveRedis(
   url: string | undefined,
   needed: boolean,
@@ -166,10 +153,7 @@ export async function resolveRedis(
   return needed ? await startRedisServer(opts) : null;
 }
 
-/**
- * Keys `/redis/:key` can read: key:0..key:99 with 64-byte values, like the single-key GET of
- * docs/studies/frameworks.md.
- */
+/** Keys key:0..key:99 with 64-byte values, as the single-key GET of docs/studies/frameworks.md. */
 export async function seedRedis(client: RedisClient): Promise<void> {
   const pairs: [string, string][] = [];
   for (let i = 0; i < 100; i++) pairs.push([`key:${i}`, `value-${i}-`.padEnd(64, "x")]);

@@ -1,20 +1,17 @@
 /**
  * @module
- * Injects the runtime sampler into the targets loadlab starts: two preload files in the target's runtime
- * folder, `--require` through `NODE_OPTIONS` for Node (reaching a node a wrapper forks), `--preload` for
- * `deno run`; loadlab's own target processes call it directly. `runtimeTelemetry: false` turns it off.
+ * Injects the runtime sampler into started targets: `--require` through `NODE_OPTIONS` for Node (reaching
+ * a forked node too), `--preload` for `deno run`.
  */
 import { basename, resolve } from "node:path";
 import { RUNTIME_DIR_ENV, samplerSource } from "./runtime_sampler.ts";
 
-/** The sampler as a CommonJS preload (Node's `--require`). */
 export function preloadCjs(): string {
   return `"use strict";\n${samplerSource()}\nruntimeSampler({ perfHooks: require("node:perf_hooks"), ` +
     `fs: require("node:fs"), proc: process });\n`;
 }
 
-/** The sampler as an ES module preload (Deno's `--preload`). */
-export function preloadMjs(): string {
+function preloadMjs(): string {
   return `import * as perfHooks from "node:perf_hooks";\nimport * as fs from "node:fs";\n` +
     `import proc from "node:process";\n${samplerSource()}\nruntimeSampler({ perfHooks, fs, proc });\n`;
 }
@@ -27,9 +24,8 @@ export interface RuntimeDir {
 }
 
 /**
- * Creates `dir` with both preload files in it. The paths are absolute: the target runs in a folder of its
- * own, and Node reads a relative `--require` as a package name. Symlinks and special files already in it
- * are removed, so none sits where a sampler's `<pid>.jsonl` goes (the sampler refuses them as well).
+ * Creates `dir` with both preload files at absolute paths (Node reads a relative `--require` as a package).
+ * Symlinks and special files in it are removed, so none sits where a sampler's `<pid>.jsonl` goes.
  */
 export async function makeRuntimeDir(folder: string): Promise<RuntimeDir> {
   const dir = resolve(folder);
@@ -43,10 +39,7 @@ export async function makeRuntimeDir(folder: string): Promise<RuntimeDir> {
   return { dir, cjs, mjs };
 }
 
-/**
- * Writes loadlab's own file at `path` as a new regular file: whatever is there (a file of an earlier run, a
- * symlink or a FIFO someone planted in the out folder) is removed first, never written through or waited on.
- */
+/** Writes `path` as a new regular file: whatever is there (a planted symlink or FIFO) is removed first. */
 async function writeFresh(path: string, text: string): Promise<void> {
   await Deno.remove(path).catch((err) => {
     if (!(err instanceof Deno.errors.NotFound)) throw err;
@@ -54,10 +47,7 @@ async function writeFresh(path: string, text: string): Promise<void> {
   await Deno.writeTextFile(path, text, { createNew: true });
 }
 
-/**
- * The command's arguments and environment with the sampler injected: `NODE_OPTIONS` gains
- * `--require` (after any options the user set), and `deno run ...` gains `--preload`.
- */
+/** The command with the sampler injected: `NODE_OPTIONS` gains `--require`, `deno run` `--preload`. */
 export function withPreload(
   runtime: RuntimeDir,
   command: string,

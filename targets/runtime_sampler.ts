@@ -1,19 +1,16 @@
 /**
  * @module
- * Runs inside a Node or Deno target process: event-loop delay (a 10 ms timer's lateness), GC pauses
- * (Node only) and heap, one JSON line per tick to `<LOADLAB_RUNTIME_DIR>/<pid>.jsonl` (read by
- * runtime_telemetry.ts). Injected by source text (runtime_preload.ts), so it uses no imports; it never
- * throws and never keeps the process alive.
+ * Runs inside a Node or Deno target: event-loop delay, GC pauses (Node) and heap, a JSON line per tick to
+ * `<LOADLAB_RUNTIME_DIR>/<pid>.jsonl`. Injected as source text: no imports; never throws or holds a process.
  */
 import * as perfHooks from "node:perf_hooks";
 import * as fs from "node:fs";
 import proc from "node:process";
 
-/** Where the sampler writes; set in the target's environment by targets/runtime_preload.ts. */
+/** Set in the target's environment by targets/runtime_preload.ts. */
 export const RUNTIME_DIR_ENV = "LOADLAB_RUNTIME_DIR";
 
-/** What `node:perf_hooks`, `node:fs` and `process` must offer the sampler. */
-export interface SamplerHost {
+interface SamplerHost {
   perfHooks: {
     PerformanceObserver: new (
       cb: (list: { getEntries(): unknown[] }) => void,
@@ -27,39 +24,36 @@ export interface SamplerHost {
   proc: { pid: number; env: Record<string, string | undefined>; memoryUsage(): { heapUsed: number } };
 }
 
-/** One line of a sampler's file: a tick, or the one error that stopped it. */
+/** A tick, or the one error that stopped the sampler. */
 export interface SamplerLine {
-  /** Wall clock (epoch ms) at the end of the tick. */
+  /** Epoch ms at the end of the tick. */
   t: number;
   pid: number;
   runtime: "node" | "deno";
-  /** Event-loop delay over the tick, ms, from `n` timer firings. */
+  /** Ms, from `n` timer firings. */
   n?: number;
   p50?: number;
   p99?: number;
   max?: number;
   heap?: number;
-  /** GC pauses in the tick by kind: [count, total ms]. */
+  /** By kind: [count, total ms]. */
   gc?: Record<string, [number, number]>;
   error?: string;
 }
 
-/** What the sampler's parts share while it runs. */
 interface SamplerState {
   host: SamplerHost;
   isDeno: boolean;
-  /** The sampler's file, -1 until it is open. */
+  /** -1 until open. */
   fd: number;
-  /** Set by the first error: nothing is sampled or written after it. */
+  /** Nothing is sampled or written after it. */
   stopped: boolean;
-  /** Event-loop delays (ms) since the last tick. */
   delaysMs: number[];
-  /** GC pauses since the last tick (Node), null where none are delivered (Deno). */
+  /** Null where none are delivered (Deno). */
   gc: Record<string, [number, number]> | null;
 }
 
-/** Starts sampling when `LOADLAB_RUNTIME_DIR` is set; see the module comment. */
-export function runtimeSampler(host: SamplerHost): void {
+function runtimeSampler(host: SamplerHost): void {
   // deno-lint-ignore no-explicit-any
   const g = globalThis as any;
   const isDeno = typeof g.Deno !== "undefined";
@@ -80,11 +74,7 @@ export function runtimeSampler(host: SamplerHost): void {
   }
 }
 
-/**
- * Opens `<dir>/<pid>.jsonl` for appending. Pids are predictable, so a symlink (or FIFO) planted at this
- * path is refused, never written through or waited on: O_NOFOLLOW and O_NONBLOCK where the runtime has
- * them, else create-exclusive.
- */
+/** Opens `<dir>/<pid>.jsonl`; pids are predictable, so a planted symlink or FIFO is refused (O_NOFOLLOW). */
 function openSamplerFile(host: SamplerHost, dir: string): number {
   const c = host.fs.constants ?? {};
   const flags = typeof c.O_NOFOLLOW === "number"
@@ -93,7 +83,7 @@ function openSamplerFile(host: SamplerHost, dir: string): number {
   return host.fs.openSync(`${dir}/${host.proc.pid}.jsonl`, flags, 0o644);
 }
 
-/** Stops the sampler at its first error and says so once: in its file when open, else on stderr. */
+/** Stops at the first error and says so once: in its file when open, else on stderr. */
 function stopSampler(state: SamplerState, err: unknown): void {
   if (state.stopped) return;
   state.stopped = true;
@@ -111,14 +101,13 @@ function stopSampler(state: SamplerState, err: unknown): void {
   } catch { /* nowhere left to say it */ }
 }
 
-/** Lets the process exit with `timer` pending: the sampler never keeps it alive. */
 function unrefTimer(state: SamplerState, timer: unknown): void {
   if (timer && typeof timer === "object" && "unref" in timer) (timer as { unref(): void }).unref();
   // deno-lint-ignore no-explicit-any
   else if (state.isDeno) (globalThis as any).Deno.unrefTimer(timer);
 }
 
-/** A timer every `resolutionMs`, recording how late each firing is into `state.delaysMs`. */
+/** Records how late each firing of a `resolutionMs` timer is. */
 function probeLoopDelay(state: SamplerState, resolutionMs: number): void {
   let expected = performance.now() + resolutionMs;
   const probe = () => {
@@ -131,7 +120,7 @@ function probeLoopDelay(state: SamplerState, resolutionMs: number): void {
   unrefTimer(state, setTimeout(probe, resolutionMs));
 }
 
-/** Counts GC pauses by kind into `state.gc` (Node's `gc` performance entries). */
+/** Node's `gc` performance entries by kind. */
 function observeGc(state: SamplerState): void {
   state.gc = {};
   const kinds: Record<number, string> = {
@@ -155,7 +144,7 @@ function observeGc(state: SamplerState): void {
   }).observe({ entryTypes: ["gc"] });
 }
 
-/** Writes the tick's line and starts the next tick in `tickMs`; the first error stops the sampler. */
+/** Writes the tick's line and schedules the next; the first error stops the sampler. */
 function writeTick(state: SamplerState, tickMs: number): void {
   if (state.stopped) return;
   try {
@@ -186,16 +175,13 @@ function writeTick(state: SamplerState, tickMs: number): void {
   }
 }
 
-/**
- * The sampler as script text: each of its functions by its source, so a preload file declares them all
- * and then calls `runtimeSampler`.
- */
+/** The sampler as script text, its functions by their source, ending in a call to `runtimeSampler`. */
 export function samplerSource(): string {
   return [runtimeSampler, openSamplerFile, stopSampler, unrefTimer, probeLoopDelay, observeGc, writeTick]
     .map((part) => part.toString()).join("\n");
 }
 
-/** Samples this process (loadlab's own target processes, targets/child_main.ts) when the folder is set. */
+/** Samples this process (targets/child_main.ts) when the folder is set. */
 export function sampleThisProcess(): void {
   runtimeSampler({ perfHooks, fs, proc });
 }

@@ -1,8 +1,7 @@
 /**
  * @module
- * Reads the runtime samplers' JSON lines (`<dir>/<pid>.jsonl`) into `runtime` telemetry series on the
- * run's time axis: event-loop delay p50/p99/max, GC count and pause by kind, heap used. Only lines written
- * after the reader started count; a partial line waits for the next read.
+ * Reads the runtime samplers' lines (`<dir>/<pid>.jsonl`) into `runtime` telemetry series on the run's
+ * time axis; only lines written after the reader started count.
  */
 import type { TelemetrySeries } from "../results/mod.ts";
 import type { SamplerLine } from "./runtime_sampler.ts";
@@ -11,7 +10,7 @@ import type { TargetProcess } from "./spec.ts";
 type Sample = TelemetrySeries["samples"][number];
 
 /** One sampler line as a telemetry sample at `tMs` of the run's axis. */
-export function runtimeSample(line: SamplerLine, tMs: number): Sample {
+function runtimeSample(line: SamplerLine, tMs: number): Sample {
   const sample: Sample = {
     tMs,
     loopP50Ms: line.p50 ?? 0,

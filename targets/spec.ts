@@ -1,8 +1,7 @@
 /**
  * @module
- * What a target is, as data: the zod schemas experiment files are validated with, the `TargetSpec`
- * union `startTarget` accepts, and the `RunningTarget` handle it returns. Kept apart from the code that
- * starts processes so the scenario loader can validate a file without importing any of that.
+ * What a target is, as data: the zod schemas, the `TargetSpec` union `startTarget` accepts and the
+ * `RunningTarget` it returns, apart from process code so the scenario loader imports none of it.
  */
 import { z } from "zod";
 import type { InspectedProcess } from "./inspector.ts";
@@ -11,56 +10,41 @@ import type { InspectedProcess } from "./inspector.ts";
 export const STATS_PATH = "/__loadlab/stats";
 
 /** Compression of the built-in target: `true` negotiates brotli then gzip from Accept-Encoding. */
-export const compressSchema = z.union([z.boolean(), z.enum(["gzip", "brotli"])]);
+const compressSchema = z.union([z.boolean(), z.enum(["gzip", "brotli"])]);
 
-/**
- * `profile: cpu`: a V8 CPU profile of the target's Node or Deno processes for every run
- * (targets/inspector.ts), saved as `.cpuprofile` beside results.json.
- */
-export const profileSchema = z.enum(["cpu"]);
+/** `profile: cpu`: a V8 CPU profile of the target's processes per run (targets/inspector.ts). */
+const profileSchema = z.enum(["cpu"]);
 
-/**
- * Sample event-loop delay, GC and heap inside the target's Node/Deno processes (targets/runtime_sampler.ts);
- * default: on in experiments (a log folder), off elsewhere.
- */
+/** Runtime sampling inside the target's Node/Deno processes; default: on in experiments, off elsewhere. */
 const runtimeTelemetrySchema = z.boolean().optional();
 const redisUrlSchema = z.string().url("redisUrl must be a URL like redis://127.0.0.1:6379").optional();
 const hostSchema = z.string().min(1, "host must not be empty, e.g. 127.0.0.1");
 const portSchema = z.number().int().min(0).max(65535, "port must be 0..65535 (0 picks a free port)");
 
-/**
- * The CMS-like `/home` page's database pool (defaults in targets/app/cms.ts: 4 slots, 3 queries of 20 ms).
- */
+/** The CMS-like `/home` page's database pool (defaults in targets/app/cms.ts). */
 export const cmsSchema = z.object({
-  /** Concurrent queries the "database" accepts (connection pool size). */
+  /** Connection pool size. */
   poolSize: z.number().int().min(1, "cms.poolSize must be >= 1").max(10_000).optional(),
-  /** How long one query holds its slot (a timer, like a database round trip, not CPU). */
+  /** A timer, like a database round trip, not CPU. */
   queryMs: z.number().min(0, "cms.queryMs must be >= 0").max(60_000).optional(),
-  /** Queries per page, run one after another. */
   queries: z.number().int().min(0, "cms.queries must be >= 0").max(100).optional(),
-  /** Longest a query waits for a slot before the page answers 503; 0 waits forever. */
+  /** Before the page answers 503; 0 waits forever. */
   acquireTimeoutMs: z.number().min(0, "cms.acquireTimeoutMs must be >= 0").optional(),
 });
 
-/**
- * HTTPS for a built-in target: PEM files of its certificate (chain) and key, or `self-signed` for a
- * throwaway CA and certificate made at start (targets/tls_cert.ts), the CA written to the run folder.
- */
-export const serveTlsSchema = z.union([
+/** HTTPS for a built-in target: PEM files of certificate and key, or `self-signed` (targets/tls_cert.ts). */
+const serveTlsSchema = z.union([
   z.literal("self-signed"),
   z.strictObject({ cert: z.string().min(1, "tls.cert must name a PEM file"), key: z.string().min(1) }),
 ]);
 export type ServeTls = z.infer<typeof serveTlsSchema>;
 
-/**
- * How the proxy verifies an `https:` upstream: a CA file (PEM), or `insecure: true` for none. A
- * self-signed upstream the proxy started itself is verified with its own CA without this.
- */
-export const upstreamTlsSchema = z.strictObject({
+/** How the proxy verifies an `https:` upstream: a CA file (PEM), or `insecure: true` for none. */
+const upstreamTlsSchema = z.strictObject({
   caFile: z.string().min(1, "upstreamTls.caFile must name a PEM file").optional(),
   insecure: z.boolean().optional(),
 });
-export type UpstreamTlsSpec = z.infer<typeof upstreamTlsSchema>;
+type UpstreamTlsSpec = z.infer<typeof upstreamTlsSchema>;
 
 export const builtinSpecSchema = z.object({
   kind: z.literal("builtin"),
@@ -77,22 +61,15 @@ export const builtinSpecSchema = z.object({
   balance: z.enum(["round-robin", "least-connections", "reuse-port"]).optional(),
   /** Redis for `/redis/:key`; without it and with `redis: true` loadlab starts its own. */
   redisUrl: redisUrlSchema,
-  /** The experiment uses `/redis/:key`: make sure a Redis is there (start one if no redisUrl). */
   redis: z.boolean().optional(),
   /** Serve `/static/*` from this directory instead of the sample files shipped inside loadlab. */
   staticDir: z.string().optional(),
-  /**
-   * Cores the target processes are pinned to with taskset (ignored when taskset is missing); `auto`:
-   * every core but the last, which stays with the load generator (core 0 alone on 2 cores).
-   */
+  /** Cores pinned with taskset when present; `auto`: every core but the last, left to the load generator. */
   cpuAffinity: z.union([z.array(z.number().int().min(0)).min(1), z.literal("auto")]).optional(),
   /** Cost of the CMS-like `/home` page (docs/studies/cache-burst.md). */
   cms: cmsSchema.optional(),
   runtimeTelemetry: runtimeTelemetrySchema,
-  /**
-   * Also serve the gRPC endpoints (targets/app/target.proto) from the same process, on a port of their
-   * own; gRPC runs against this target go there (`RunningTarget.grpcUrl`). One instance only.
-   */
+  /** Also serve the gRPC endpoints (targets/app/target.proto) on a port of their own; one instance only. */
   grpc: z.boolean().optional(),
 });
 
@@ -114,21 +91,16 @@ export const externalSpecSchema = z.object({
   runtimeTelemetry: runtimeTelemetrySchema,
 });
 
-export const rateLimitSchema = z.object({
+const rateLimitSchema = z.object({
   limit: z.number().int().positive("rateLimit.limit must be >= 1"),
   windowMs: z.number().int().positive("rateLimit.windowMs must be >= 1"),
 });
 
-/**
- * A framework app shipped in `examples/` (docs/studies/frameworks.md), run under Node or else Deno's npm
- * compatibility.
- */
+/** A framework app shipped in `examples/`, run under Node or else Deno's npm compatibility. */
 export const exampleSpecSchema = z.object({
   kind: z.literal("example"),
   profile: profileSchema.optional(),
-  /**
-   * `chat`: the chat-capacity study's WebSocket room on Node (`ws`), not a framework of the frameworks study.
-   */
+  /** `chat`: the chat-capacity study's WebSocket room on Node (`ws`). */
   app: z.enum(["express", "fastify", "koa", "chat"]),
   /** The experiment uses `/redis/:key`: pass REDIS_URL (start a Redis if no redisUrl) and seed it. */
   redis: z.boolean().optional(),
@@ -143,11 +115,7 @@ export const exampleSpecSchema = z.object({
 
 export type CmsSpec = z.infer<typeof cmsSchema>;
 
-/**
- * What `instances: auto` and `cpuAffinity: auto` of the built-in target stand for on a machine with
- * `cores` cores: N = cores - 1 instances pinned to cores 0..N-1, so the load generator keeps the last
- * core (as the cpu-sleep study's cluster needs); on 1 or 2 cores that is one instance on core 0.
- */
+/** What `instances: auto` and `cpuAffinity: auto` stand for on `cores` cores: N = cores - 1 on 0..N-1. */
 export function autoCores(cores: number): { instances: number; cpuAffinity: number[] } {
   const instances = Math.max(1, Math.floor(cores) - 1);
   return { instances, cpuAffinity: [...Array(instances).keys()] };
@@ -210,45 +178,34 @@ export interface TargetProcess {
 /** What serves the requests, for the results file (`targetInfo`); a type so it fits a loose object. */
 export type TargetInfo = {
   kind: "builtin" | "external" | "example" | "proxy";
-  /** `deno 2.9.6`, `node v20.20.2`, `deno 2.9.6 (npm compat)`; absent when unknown (external apps). */
+  /** e.g. `node v20.20.2`; absent when unknown (external apps). */
   runtime?: string;
-  /** The command line that was started (external and example apps). */
   command?: string;
-  /** Built-in target whose spec sets `instances`: the processes serving requests (`auto` resolved). */
+  /** The processes serving requests (`auto` resolved). */
   instances?: number;
-  /** For a proxy: what it is in front of. */
   upstream?: TargetInfo;
 };
 
 /** A started target. `stop()` is idempotent and leaves no process behind. */
 export interface RunningTarget {
   info: TargetInfo;
-  /** Base URL without a trailing slash, e.g. http://127.0.0.1:41234. */
+  /** Without a trailing slash, e.g. http://127.0.0.1:41234. */
   url: string;
-  /** A built-in target with `grpc: true`: the base URL of its gRPC endpoints. */
   grpcUrl?: string;
-  /** Processes whose CPU/RSS telemetry is sampled (same order as `processes`). */
+  /** Processes sampled for CPU/RSS telemetry (same order as `processes`). */
   pids: number[];
   processes: TargetProcess[];
-  /** The Redis this target uses, if any, so telemetry can read its INFO. */
   redisUrl?: string;
-  /** HTTPS targets made with `tls: self-signed`: the CA file a client verifies them with. */
+  /** With `tls: self-signed`: the CA file a client verifies it with. */
   caFile?: string;
-  /** PID of a redis-server loadlab started for this target, for CPU/RSS telemetry. */
   redisPid?: number;
-  /** Where the runtime samplers in its processes write (targets/runtime_sampler.ts); absent when off. */
+  /** Where the runtime samplers write; absent when off. */
   runtimeDir?: string;
-  /**
-   * Its cold start: when the first process was spawned (`performance.now()` of this process), and ms
-   * from then until the last process listened (null when not observed) and until it was ready.
-   */
+  /** When the first process was spawned (`performance.now()`), and ms until listening and until ready. */
   coldStart?: { spawnAtMs: number; listeningMs: number | null; readyMs: number };
   /** With `profile: cpu`: the processes whose V8 inspector takes each run's CPU profile. */
   inspected?: InspectedProcess[];
-  /**
-   * Cumulative counters (proxy hits/misses/bypasses, cacheHits/cacheMisses/staleHits, cms* pool counters);
-   * {} when the target has none. Async: they live in the target's processes. Take differences over a run.
-   */
+  /** Cumulative counters of the target's processes; {} when none. Take differences over a run. */
   stats(): Promise<Record<string, number>>;
   stop(): Promise<void>;
 }
@@ -259,10 +216,7 @@ function runtimeOf(command: string): "node" | "deno" | null {
   return base === "node" || base === "nodejs" ? "node" : base === "deno" ? "deno" : null;
 }
 
-/**
- * The arguments of an external `command` with the inspector flag added where its runtime reads it (before
- * the script for Node, after `run`/`serve` for Deno), or null when the command cannot be profiled.
- */
+/** An external `command` with the inspector flag where its runtime reads it, or null when it cannot. */
 export function argsWithInspect(command: string, args: string[], flag: string): string[] | null {
   const runtime = runtimeOf(command);
   if (runtime === "node") return [flag, ...args];

@@ -1,10 +1,8 @@
 /**
  * @module
- * `startTarget`: turns a `TargetSpec` into running processes and one handle to stop them all. Built-in
- * instances, the balancer and the proxy are this program started again with a child spec (see
- * `child_main.ts`; child_start.ts spawns them), so each can use its own core; external apps are spawned
- * as given. Start-up is all or nothing: when any step fails, everything already started is stopped before
- * the error is thrown.
+ * `startTarget`: a `TargetSpec` as running processes and one handle to stop them all. Built-in instances,
+ * the balancer and the proxy are this program started again with a child spec (child_main.ts), each on
+ * its own core. All or nothing: when a step fails, what was started is stopped before the error.
  */
 import type { BalanceMode } from "./balancer/balancer.ts";
 import type { ChildSpec } from "./child_spec.ts";
@@ -41,7 +39,6 @@ import {
 
 const DENO_RUNTIME = `deno ${Deno.version.deno}`;
 
-/** One app instance's child spec, before its port and TLS are known. */
 type AppSpec = Omit<ChildSpec & { role: "app" }, "port">;
 
 /** A built-in target's instances as its spec asks for them, and the stack and options they start with. */
@@ -103,7 +100,6 @@ async function startBuiltin(stack: Stack, spec: BuiltinSpec, opts: StartOptions)
   };
 }
 
-/** The spec every app instance of `spec` shares. */
 function appSpec(spec: BuiltinSpec, host: string, redisUrl: string | undefined): AppSpec {
   return {
     role: "app",
@@ -117,12 +113,11 @@ function appSpec(spec: BuiltinSpec, host: string, redisUrl: string | undefined):
   };
 }
 
-/** The process name of instance `i`: the first is the target, the others are numbered from 2. */
+/** The first instance is the target; the others are numbered from 2. */
 function instanceName(i: number): string {
   return i === 0 ? "target" : `target#${i + 1}`;
 }
 
-/** A single instance, on the spec's port. */
 async function spawnOne(plan: Instances): Promise<Reached> {
   const { stack, spec, opts } = plan;
   const grpcPort = spec.grpc ? freePort(plan.host) : undefined;
@@ -242,7 +237,7 @@ async function startProxy(stack: Stack, spec: ProxySpec, opts: StartOptions): Pr
     rateLimit: spec.rateLimit,
   };
   const url = await spawnChild(stack, "proxy", proxy, opts, spec.cpuAffinity, spec.profile);
-  // The proxy is what the load hits: list it first for telemetry.
+  // The proxy is what the load hits: first for telemetry.
   stack.processes.unshift(stack.processes.pop()!);
   const info: TargetInfo = { kind: "proxy", runtime: DENO_RUNTIME, upstream: upstream?.info };
   // The upstream's counters (staleHits, cms*) are named apart from the proxy's (hits, misses, ...).
@@ -251,9 +246,7 @@ async function startProxy(stack: Stack, spec: ProxySpec, opts: StartOptions): Pr
   return { url, redis, info, stats, ...(tls?.caFile ? { caFile: tls.caFile } : {}) };
 }
 
-/**
- * The proxy's verification of an `https:` upstream: as given, else the CA of a self-signed one it started.
- */
+/** The proxy's verification of an `https:` upstream: as given, else the CA of its self-signed one. */
 function upstreamTlsOf(
   spec: ProxySpec,
   upstream: RunningTarget | null,

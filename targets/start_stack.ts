@@ -1,34 +1,29 @@
 /**
  * @module
- * What every way of starting a target shares (start.ts, example_start.ts): options, the `Stack` of what
- * was started (stopped in reverse on failure; marks the cold start), a starter's result, log paths, the
- * Redis a target needs and the runtime samplers' folder.
+ * What every way of starting a target shares: options, the `Stack` of what was started (stopped in
+ * reverse on failure; marks the cold start), log paths, the Redis and the runtime samplers' folder.
  */
 import { type RedisHandle, resolveRedis } from "./redis.ts";
 import { makeRuntimeDir, type RuntimeDir } from "./runtime_preload.ts";
 import type { InspectedProcess } from "./inspector.ts";
 import type { RunningTarget, TargetInfo, TargetProcess, TargetSpec } from "./spec.ts";
 
-/** How a target is started, whatever its kind. */
 export interface StartOptions {
-  /** Aborting stops the target (e.g. on Ctrl-C); an already aborted signal fails the start. */
+  /** Aborting stops the target; an already aborted signal fails the start. */
   signal?: AbortSignal;
-  /** Where process logs go (`<name>.log`); without it output is drained and only its tail kept. */
+  /** Without it output is drained and only its tail kept. */
   logDir?: string;
-  /** Set by startTarget: the runtime samplers' folder and preloads (targets/runtime_preload.ts). */
+  /** Set by startTarget (targets/runtime_preload.ts). */
   runtime?: RuntimeDir;
 }
 
-/** What a start function hands to `handle`. */
 export interface Started {
   url: string;
-  /** Where a built-in target with `grpc: true` serves its gRPC endpoints. */
   grpcUrl?: string;
   redis: RedisHandle | null;
   info: TargetInfo;
-  /** Cumulative counters of the target's processes ({} when it has none). */
+  /** {} when it has none. */
   stats: () => Promise<Record<string, number>>;
-  /** A self-signed HTTPS target's CA file. */
   caFile?: string;
 }
 
@@ -42,15 +37,14 @@ export class Stack {
   /** Cold start (`performance.now()`): the first target process spawned, the last one listening. */
   spawnedAtMs: number | null = null;
   listeningAtMs: number | null = null;
-  /** Call right before spawning a target process (the first call counts). */
+  /** Right before spawning a target process (the first call counts). */
   markSpawn(): void {
     this.spawnedAtMs ??= performance.now();
   }
-  /** Call when a target process accepts connections (the last call counts). */
+  /** When a target process accepts connections (the last call counts). */
   markListening(): void {
     this.listeningAtMs = performance.now();
   }
-  /** Processes started with the inspector open (`profile: cpu`). */
   inspected: InspectedProcess[] = [];
   push(stop: () => Promise<void>): void {
     this.#stops.push(stop);
@@ -60,7 +54,6 @@ export class Stack {
   }
 }
 
-/** Where the log of process `name` goes (`<logDir>/<name>.log`), or nowhere without a log folder. */
 export function logFile(opts: StartOptions, name: string): string | undefined {
   return opts.logDir ? `${opts.logDir}/${name.replace(/[^\w.-]/g, "_")}.log` : undefined;
 }
@@ -75,9 +68,8 @@ export async function startRedis(stack: Stack, url: string | undefined, needed: 
 }
 
 /**
- * The runtime samplers' folder: `runtime/` in the log folder, where experiments read it; undefined when off.
- * Without a log folder (`loadlab serve`, benchmarks) nobody reads it, so only `runtimeTelemetry: true`
- * turns it on there (in a temp folder removed at stop).
+ * The runtime samplers' folder: `runtime/` in the log folder; without one, a temp folder only for
+ * `runtimeTelemetry: true`; undefined when off.
  */
 export async function runtimeDirOf(
   stack: Stack,

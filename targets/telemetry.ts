@@ -1,8 +1,7 @@
 /**
  * @module
- * Per-interval telemetry of a running target in the results' `TelemetrySeries` shape: each process's CPU
- * % (of one core), RSS and run-queue wait from /proc; Redis ops, hits, misses, evictions, memory, clients
- * and slow-log growth from INFO; the runtime samplers' loop delay, GC and heap. Counts are per interval.
+ * Per-interval telemetry of a running target as `TelemetrySeries`: each process's CPU, RSS and run-queue
+ * wait from /proc; Redis counters from INFO; the runtime samplers' loop delay, GC and heap.
  */
 import type { TelemetrySeries } from "../results/mod.ts";
 import { connectRedis, type RedisClient } from "./redis.ts";
@@ -11,7 +10,7 @@ import { RuntimeReader } from "./runtime_telemetry.ts";
 import { readProcSample, readRunQueueWait } from "../system/proc_stat.ts";
 import { listeningPid } from "../system/port_listener.ts";
 
-/** The fields of `INFO` (its default sections) we plot; counters are totals since Redis started. */
+/** The fields of `INFO` we plot; counters are totals since Redis started. */
 export function parseRedisInfo(info: string): RedisInfo {
   const get = (name: string) => Number(new RegExp(`^${name}:(\\d+)`, "m").exec(info)?.[1] ?? 0);
   return {
@@ -24,7 +23,7 @@ export function parseRedisInfo(info: string): RedisInfo {
   };
 }
 
-export interface RedisInfo {
+interface RedisInfo {
   commands: number;
   hits: number;
   misses: number;
@@ -42,7 +41,6 @@ export function newestSlowlogId(reply: unknown): number {
 
 type Sample = TelemetrySeries["samples"][number];
 
-/** Turns successive cumulative /proc readings of one process into per-interval samples. */
 class ProcessSeries {
   readonly series: TelemetrySeries;
   #last: { cpuSec: number; wait: { waitSec: number; slices: number } | null; atMs: number } | null = null;
@@ -50,7 +48,7 @@ class ProcessSeries {
     this.series = { name, kind, samples: [] };
     this.sample(0, performance.now(), false);
   }
-  /** Records a sample at `tMs`; returns it so the Redis series can add its counters. */
+  /** Returns the sample so the Redis series can add its counters. */
   sample(tMs: number, nowMs: number, record = true): Sample | null {
     const proc = readProcSample(this.pid);
     if (!proc) return null;
@@ -81,7 +79,6 @@ class RedisSeries {
     this.#client = connectRedis(url, 1000).catch(() => null);
     if (proc) this.series.samples = proc.series.samples;
   }
-  /** `baseline`: only read the counters the first interval is measured from. */
   async sample(tMs: number, nowMs: number, baseline = false): Promise<void> {
     const procSample = baseline ? null : this.proc?.sample(tMs, nowMs) ?? null;
     const client = await this.#client;
@@ -119,10 +116,8 @@ class RedisSeries {
 }
 
 /**
- * Samples the target's processes (and its Redis, or `opts.redisUrl`) every `intervalMs` until `stop()`,
- * which returns the series collected so far. `tMs` is the time since `startTelemetry` was called.
- * Await `ready` before sending load: Redis counters are measured from a baseline read over the network,
- * and requests made before it arrives would vanish into the baseline.
+ * Samples the target's processes and Redis every `intervalMs` until `stop()`, which returns the series.
+ * Await `ready` before load: Redis counters start from a baseline read, which earlier requests would join.
  */
 export function startTelemetry(
   target: Pick<RunningTarget, "processes" | "redisUrl" | "redisPid" | "runtimeDir">,
@@ -151,7 +146,7 @@ export function startTelemetry(
   ];
   return {
     ready,
-    /** The series as they stand (still growing), for the live dashboard; stop() ends them. */
+    /** The series as they stand, for the live dashboard. */
     peek: all,
     stop() {
       clearInterval(timer);
@@ -162,10 +157,7 @@ export function startTelemetry(
   };
 }
 
-/**
- * The process behind a URL served from this host (a loopback address), so its telemetry reads
- * its CPU and its waits for a core as a started target's is; undefined elsewhere and when none is found.
- */
+/** The local process behind a loopback URL, sampled as a started target's is; undefined when none. */
 export function loopbackListener(url: string): { processes: TargetProcess[] } | undefined {
   const u = URL.canParse(url) ? new URL(url) : null;
   if (!u || !(u.hostname === "localhost" || u.hostname === "[::1]" || u.hostname.startsWith("127."))) return;

@@ -1,8 +1,7 @@
 /**
  * @module
- * TLS for the built-in targets: PEM files, or `self-signed`: a throwaway CA and a server certificate it
- * signed (ECDSA P-256, a week, localhost and loopback addresses), written to the target's folder, the CA's
- * path handed back for `--cacert`. `reflect-metadata` is loaded only here, when needed.
+ * TLS for the built-in targets: PEM files, or `self-signed`: a throwaway CA and a server certificate
+ * (ECDSA P-256, a week, loopback names), the CA's path handed back for `--cacert`.
  */
 import type { ServeTls } from "./spec.ts";
 
@@ -15,10 +14,7 @@ export interface ServeTlsFiles {
 
 const WEEK_MS = 7 * 24 * 3600 * 1000;
 
-/**
- * The certificate and key files for `tls`; a self-signed pair is made into `dir` as `<prefix>ca.pem`,
- * `<prefix>cert.pem` and `<prefix>key.pem` (a proxy and the upstream it started share a folder).
- */
+/** The files for `tls`; a self-signed set is made in `dir` as `<prefix>ca.pem`, `cert.pem`, `key.pem`. */
 export async function serveTlsFiles(tls: ServeTls, dir: string, prefix = "tls-"): Promise<ServeTlsFiles> {
   if (tls !== "self-signed") return { certFile: tls.cert, keyFile: tls.key };
   const made = await selfSignedPair();
@@ -31,10 +27,7 @@ export async function serveTlsFiles(tls: ServeTls, dir: string, prefix = "tls-")
   return files;
 }
 
-/**
- * A throwaway CA and a server certificate it signed, as PEM; `certNotBeforeMs` (epoch ms) dates the
- * server certificate's start instead of a minute ago (a test's certificate that is not valid yet).
- */
+/** A throwaway CA and a server certificate, as PEM; `certNotBeforeMs` moves the certificate's start. */
 export async function selfSignedPair(
   certNotBeforeMs?: number,
 ): Promise<{ caPem: string; certPem: string; keyPem: string }> {

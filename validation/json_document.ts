@@ -1,17 +1,14 @@
 /**
  * @module
- * The reader of experiment text too large for the YAML parser (and of JSON experiments): `JSON.parse`
- * with the YAML reader's contract: a syntax error, a duplicate key or nesting past `MAX_NESTING_DEPTH` is
- * the one problem, with its place.
+ * Experiment text read by `JSON.parse`, with the YAML reader's problems: syntax, duplicate key, depth.
  */
 import type { Issue } from "./mod.ts";
 import { MAX_NESTING_DEPTH } from "./input_limits.ts";
 
-/** What a file nested past `MAX_NESTING_DEPTH` is told, YAML or JSON. */
 export const TOO_DEEP =
   `lists and mappings in brackets must nest at most ${MAX_NESTING_DEPTH} levels deep: flatten them`;
 
-/** `text` as JSON data, or its syntax error, its first key given twice in one object or nesting too deep. */
+/** `text` as JSON data, or its first problem. */
 export function parseJsonDocument(
   text: string,
 ): { ok: true; value: unknown } | { ok: false; issues: Issue[] } {
@@ -31,11 +28,7 @@ export function parseJsonDocument(
   return { ok: false, issues: [{ path: linePosition(text, found.offset), message }] };
 }
 
-/**
- * Where `text`, which `JSON.parse` has accepted, first opens a list or object past `MAX_NESTING_DEPTH`
- * (the checks after it walk the data recursively), or gives a key twice in one object (`JSON.parse`
- * keeps the last silently): a string followed by `:` is a key of the innermost open object. One pass.
- */
+/** Where parsed `text` first nests too deep or repeats a key in one object (`JSON.parse` keeps the last). */
 function keyOrDepthProblem(text: string): { key?: string; offset: number } | undefined {
   const open: Array<Set<string> | null> = [];
   for (let i = 0; i < text.length; i++) {
@@ -65,7 +58,7 @@ function keyOrDepthProblem(text: string): { key?: string; offset: number } | und
   return undefined;
 }
 
-/** `line L, column C` (both from 1) of `offset` in `text`, as the YAML reader names a place. */
+/** `line L, column C` (both from 1) of `offset`, as the YAML reader names a place. */
 function linePosition(text: string, offset: number): string {
   let line = 1;
   let lineStart = 0;

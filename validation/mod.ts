@@ -1,14 +1,12 @@
 /**
  * @module
- * The one zod-issue formatter: errors stay `{path, message}` data until the edge that prints them (the
- * CLI maps paths to flags, files show them as written). Messages say what was expected and found, and
- * name the nearest allowed key for an unknown one. `validate` parses with `reportInput` so values show.
+ * The zod-issue formatter: `{path, message}` data saying what was expected and found, and "did you mean".
  */
 import type { z } from "zod";
 import { allowedKeysAt, describe, oneOf, schemasAt } from "./schema_walk.ts";
 import { nearest } from "./suggest.ts";
 
-/** One problem: where (`loads.burst.phases[1].rampTo`, `(root)` for the whole value) and what. */
+/** Where (`loads.burst.phases[1].rampTo`, `(root)` for the whole value) and what. */
 export interface Issue {
   path: string;
   message: string;
@@ -18,7 +16,7 @@ type Schema = z.core.$ZodType;
 type RawIssue = z.core.$ZodIssue;
 type Key = PropertyKey;
 
-/** Parses `input`, keeping offending values in the issues so messages can name them. */
+/** Parses with `reportInput`, so messages can name offending values. */
 export function validate<S extends z.ZodType>(
   schema: S,
   input: unknown,
@@ -28,15 +26,11 @@ export function validate<S extends z.ZodType>(
   return { ok: false, issues: issuesOf(parsed.error, schema), error: parsed.error };
 }
 
-/**
- * Every issue of `error` as `{path, message}`; one per unknown key. `schema` (the one that was parsed)
- * sharpens the wording: "a whole number" instead of "number", and the allowed keys for "did you mean".
- */
+/** Every issue as `{path, message}`; `schema` (the one parsed) sharpens wording and "did you mean". */
 export function issuesOf(error: z.ZodError, schema?: z.ZodType): Issue[] {
   return error.issues.flatMap((issue) => convert(issue, [], schema));
 }
 
-/** `path: message` lines, ready to print. */
 export function formatIssues(issues: readonly Issue[]): string[] {
   return issues.map((i) => `${i.path}: ${i.message}`);
 }
@@ -52,11 +46,7 @@ export function formatPath(path: readonly Key[]): string {
   return out || "(root)";
 }
 
-/**
- * What a key may hold that shows nothing or reorders what follows (C1 controls, bidi marks, overrides and
- * isolates, zero-width characters, line and paragraph separators; JSON escapes the C0 ones): written as
- * `\uXXXX`, so `targets["a\u200bpp"]` is not shown as a valid `targets["app"]`.
- */
+/** Key characters that hide or reorder text, written as `\uXXXX` so `a\u200bpp` does not read as `app`. */
 const UNSEEN = /[\u0080-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060\u2066-\u2069\ufeff]/g;
 const escaped = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
 
@@ -79,8 +69,7 @@ function convert(issue: RawIssue, prefix: Key[], schema?: Schema): Issue[] {
     case "too_big":
       return at(withFound(boundMessage(issue), issue));
     case "custom":
-      // A refinement's own words already say what is wrong; zod's input there is often the whole
-      // object the refinement ran on, so "(found an object)" would only add noise.
+      // A refinement's own words say what is wrong; its input is often the whole object.
       return at(issue.message);
     default:
       return at(withFound(issue.message, issue));
@@ -118,14 +107,13 @@ const EXPECTED_WORDS: Record<string, string> = {
   bigint: "a whole number",
 };
 
-/** `missing; expected X` when nothing was given, else `expected X, found Y`. */
 function expectedFound(expected: string, issue: RawIssue): string {
   const found = foundOf(issue);
   if (found === MISSING) return `missing; expected ${expected}`;
   return found === undefined ? `expected ${expected}` : `expected ${expected}, found ${found}`;
 }
 
-/** An enum, literal or discriminator: the choices, and the nearest one to a mistyped string. */
+/** The choices of an enum, literal or discriminator, and the nearest to a mistyped string. */
 function choiceMessage(choices: readonly unknown[], issue: RawIssue): string {
   const message = expectedFound(oneOf(choices), issue);
   const written = inputOf(issue);
@@ -141,10 +129,9 @@ function withFound(message: string, issue: RawIssue): string {
 
 const MISSING = "\u0000missing";
 
-/** How the offending value reads in a message; MISSING for undefined; `undefined` when unknown. */
+/** How the value reads in a message; MISSING for undefined; `undefined` when unknown. */
 function foundOf(issue: RawIssue): string | undefined {
   if ("input" in issue) return showValue(issue.input);
-  // Without `reportInput`, zod's own wording still names the type it received.
   const received = /received (\w+)$/.exec(issue.message)?.[1];
   if (issue.code !== "invalid_type" || !received) return undefined;
   return received === "undefined" ? MISSING : `${/^[aeiou]/.test(received) ? "an" : "a"} ${received}`;
@@ -161,7 +148,7 @@ function showValue(value: unknown): string {
   return typeof value === "object" ? "an object" : `a ${typeof value}`;
 }
 
-/** Zod's default "Too small: expected number to be >=3" becomes "must be >= 3"; custom text stays. */
+/** Zod's "Too small: expected number to be >=3" becomes "must be >= 3"; custom text stays. */
 function boundMessage(issue: z.core.$ZodIssueTooSmall | z.core.$ZodIssueTooBig): string {
   if (!/^Too (small|big)/.test(issue.message)) return issue.message;
   const small = issue.code === "too_small";
@@ -175,16 +162,12 @@ function boundMessage(issue: z.core.$ZodIssueTooSmall | z.core.$ZodIssueTooBig):
   return `must be ${op} ${limit}`;
 }
 
-/**
- * A discriminated union with an unknown discriminator names the choices; otherwise the member that came
- * closest (its issues lie deepest, then fewest) speaks, so a mistyped field inside a `{kind: ...}`
- * object is reported at that field and not as "invalid input" on the whole object.
- */
+/** The closest union member's issues speak (deepest, then fewest), so a typo is reported at its field. */
 function unionIssues(issue: z.core.$ZodIssueInvalidUnion, path: Key[], schema?: Schema): Issue[] {
   const at = (message: string) => [{ path: formatPath(path), message }];
   const { options, discriminator } = issue as { options?: unknown[]; discriminator?: string };
   if (issue.errors.length === 0 && options) {
-    // zod reports the whole object as the input; the user wrote (or left out) just its discriminator.
+    // zod reports the whole object; the user wrote (or left out) just its discriminator.
     const object = inputOf(issue);
     const found = discriminator && object !== null && typeof object === "object"
       ? { ...issue, input: (object as Record<string, unknown>)[discriminator] }
@@ -198,7 +181,6 @@ function unionIssues(issue: z.core.$ZodIssueInvalidUnion, path: Key[], schema?: 
   const expected = described ??
     issue.errors.map((errs) => EXPECTED_WORDS[(errs[0] as { expected?: string })?.expected ?? ""])
       .filter(Boolean).join(" or ");
-  // Without `reportInput` the members' own issues still say whether anything was given.
   const source = "input" in issue ? issue : issue.errors[0]?.[0] ?? issue;
   return at(expected ? expectedFound(expected, source) : withFound(issue.message, source));
 }

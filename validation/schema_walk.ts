@@ -1,8 +1,6 @@
 /**
  * @module
- * Reads a zod 4 schema as the issue formatter needs: the schemas at an issue's path, the keys an object
- * allows there (for "did you mean") and a short description of what it expects. Reads only `_zod.def`;
- * an unknown kind degrades the wording, never the validation.
+ * Reads a zod 4 schema's `_zod.def` for the issue formatter; an unknown kind degrades only the wording.
  */
 import { z } from "zod";
 
@@ -28,7 +26,7 @@ export function unwrap(schema: Schema): Schema {
   return current;
 }
 
-/** The schemas a value at `path` is checked against (several when the path crosses a union). */
+/** The schemas at `path` (several when it crosses a union). */
 export function schemasAt(root: Schema, path: readonly PropertyKey[]): Schema[] {
   let found = [unwrap(root)];
   for (const key of path) {
@@ -38,7 +36,6 @@ export function schemasAt(root: Schema, path: readonly PropertyKey[]): Schema[] 
   return found.flatMap((s) => optionsOf(s));
 }
 
-/** A union's members (recursively), or the schema itself. */
 function optionsOf(schema: Schema): Schema[] {
   const s = unwrap(schema);
   const def = defOf(s);
@@ -51,7 +48,7 @@ function child(schema: Schema, key: PropertyKey): Schema[] {
   if (def.type === "object") {
     const shape = def.shape as Record<string, Schema>;
     if (typeof key === "string" && key in shape) return [shape[key]];
-    // Strict objects have a `never` catchall: no schema for unknown keys.
+    // Strict objects have a `never` catchall.
     return def.catchall && defOf(def.catchall).type !== "never" ? [def.catchall] : [];
   }
   if (def.type === "array") return [def.element];
@@ -65,10 +62,7 @@ function child(schema: Schema, key: PropertyKey): Schema[] {
   return [];
 }
 
-/**
- * The keys an object at `path` accepts. `value` (the object as written, when known) picks the member
- * of a discriminated union by its discriminator, so a `rate` load is not told about `requests`.
- */
+/** The keys an object at `path` accepts; `value` picks the member of a discriminated union. */
 export function allowedKeysAt(root: Schema, path: readonly PropertyKey[], value?: unknown): string[] {
   let objects = schemasAt(root, path).filter((s) => defOf(s).type === "object");
   if (value !== null && typeof value === "object") {
@@ -81,7 +75,6 @@ export function allowedKeysAt(root: Schema, path: readonly PropertyKey[], value?
   return [...keys];
 }
 
-/** True unless a literal-valued key of the object schema disagrees with the written value. */
 function matchesLiterals(object: Schema, value: Record<string, unknown>): boolean {
   for (const [key, field] of Object.entries(defOf(object).shape as Record<string, Schema>)) {
     const def = defOf(unwrap(field));
@@ -92,7 +85,7 @@ function matchesLiterals(object: Schema, value: Record<string, unknown>): boolea
   return true;
 }
 
-/** What a schema expects, in a few words, or `undefined` when it cannot be said shortly. */
+/** What a schema expects in a few words, or `undefined`. */
 export function describe(schema: Schema): string | undefined {
   const options = optionsOf(schema);
   if (options.length > 1) {
@@ -104,8 +97,7 @@ export function describe(schema: Schema): string | undefined {
 }
 
 function describeOne(schema: Schema): string | undefined {
-  // A schema may say in its own words what it takes:
-  // `.meta({ expected: "a duration with a unit, e.g. 10s" })`.
+  // A schema may say it itself: `.meta({ expected: "a duration with a unit, e.g. 10s" })`.
   const expected = z.globalRegistry.get(schema)?.expected;
   if (typeof expected === "string") return expected;
   const def = defOf(schema);
@@ -135,9 +127,8 @@ function describeOne(schema: Schema): string | undefined {
   }
 }
 
-/** `"a"` or `one of "a", "b"`, for enums and literals. */
 export function oneOf(values: readonly unknown[]): string {
-  // An optional discriminator (`kind` may be left out) lists `undefined`, which nobody can write.
+  // An optional discriminator lists `undefined`, which nobody can write.
   const shown = values.filter((v) => v !== undefined).map((v) => JSON.stringify(v));
   return shown.length === 1 ? shown[0] : `one of ${shown.join(", ")}`;
 }

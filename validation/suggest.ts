@@ -1,11 +1,9 @@
 /**
  * @module
- * "Did you mean": the allowed name nearest to a mistyped one, by edit distance (with a swap of two
- * neighbouring letters counted as one edit, the commonest typo), offered only when it is close enough
- * that the guess is more likely right than confusing.
+ * "Did you mean": the allowed name nearest by edit distance (a swap counts as one), when close enough.
  */
 
-/** Optimal-string-alignment distance between `a` and `b` (case-insensitive). */
+/** Optimal-string-alignment distance, case-insensitive. */
 export function editDistance(a: string, b: string): number {
   const s = a.toLowerCase();
   const t = b.toLowerCase();
@@ -23,10 +21,7 @@ export function editDistance(a: string, b: string): number {
   return d[s.length][t.length];
 }
 
-/**
- * The candidate nearest to `typed`, or `undefined` when none is close: at most 1 edit for names up to 4
- * letters, 2 up to 8, 3 beyond. Ties go to the earlier candidate (schema order).
- */
+/** Nearest within 1 edit for names up to 4 letters, 2 up to 8, 3 beyond; ties go to the earlier. */
 export function nearest(typed: string, candidates: readonly string[]): string | undefined {
   const limit = typed.length <= 4 ? 1 : typed.length <= 8 ? 2 : 3;
   let best: string | undefined;

@@ -1,22 +1,13 @@
 /**
  * @module
- * What in YAML text would cost its parser far more than its size, found from the lexer's tokens before
- * it parses (the experiment reader, scenarios/yaml_document.ts, and redaction's read of an experiment kept
- * in results, results/source_data.ts, both ask): lists nested past `MAX_NESTING_DEPTH` in brackets or on
- * one line, more than `MAX_YAML_ANCHORS` anchors or aliases. Pure: text in, a problem out.
+ * What in YAML text would cost its parser far more than its size, found from the lexer's tokens first.
  */
 import { Lexer } from "yaml";
 import type { Issue } from "./mod.ts";
 import { MAX_NESTING_DEPTH, MAX_YAML_ANCHORS } from "./input_limits.ts";
 import { TOO_DEEP } from "./json_document.ts";
 
-/**
- * The first thing in `text`'s tokens that the parser would pay for beyond its size: anchors or aliases
- * past `MAX_YAML_ANCHORS` each, brackets nested past `MAX_NESTING_DEPTH`, or as many block indicators on
- * one line (`- - - 1` nests a list per two bytes: 1 MiB of it peaked at 456 MB before the parser's stack
- * gave out). The lexer streams its tokens and holds none, so this costs a fraction of the parse; a quoted
- * or block scalar is one token, so a `[` or `*` inside one is not counted.
- */
+/** The first thing in the tokens the parser would pay for beyond its size: too many anchors, deep nesting. */
 export function yamlCostIssue(text: string): Issue | undefined {
   let depth = 0;
   let onLine = 0;

@@ -1,18 +1,15 @@
 /**
  * @module
- * The `Sec-WebSocket-Accept` a handshake's key expects (RFC 6455 4.2.2: base64 of the SHA-1 of the key and
- * the protocol's GUID), computed into bytes the module keeps: a crowd's handshakes check their answers with
- * no hash object, string or buffer made each (a node:crypto hash made about half a kilobyte of objects per
- * connection, which a crowd opening at once kept long enough to fill the old generation). SHA-1 is FIPS
- * 180-4's, over the two blocks a 24-character key and the GUID make.
+ * The `Sec-WebSocket-Accept` a key expects (RFC 6455 4.2.2: base64 of SHA-1 of key and GUID), computed
+ * into reused bytes so a crowd's handshakes make no hash object, string or buffer each.
  */
 
 /** RFC 6455's fixed GUID appended to the key before hashing. */
 const WS_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
-/** Characters of an accept value: 20 bytes of SHA-1 in base64, the last one `=`. */
+/** 20 bytes of SHA-1 in base64, the last one `=`. */
 export const ACCEPT_CHARS = 28;
 const BASE64 = new TextEncoder().encode("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/");
-/** The message and its padding, a schedule and the state, reused: one hash runs at a time. */
+/** Reused: one hash runs at a time. */
 let block = new Uint8Array(128);
 const W = new Int32Array(80);
 const H = new Int32Array(5);
@@ -55,7 +52,6 @@ export function acceptBytesOf(key: string): Uint8Array {
   return ACCEPT;
 }
 
-/** Byte `i` of the digest (big-endian words). */
 function byteOf(i: number): number {
   return (H[i >> 2] >>> (24 - 8 * (i & 3))) & 0xff;
 }

@@ -1,15 +1,12 @@
 /**
  * @module
- * The bytes a worker's WebSocket connections may hold together in messages in progress: each connection's
- * cap bounds one message, this bounds their sum, so thousands of connections held a few bytes short of
- * their cap cannot take the machine's memory (past it: close 1009, counted).
+ * The bytes a worker's WebSocket connections may hold together in messages in progress, so thousands
+ * of connections just under their cap cannot take the machine's memory (past it: close 1009, counted).
  */
 
-/** What a worker's connections may hold in messages in progress, unless the config says otherwise. */
 export const DEFAULT_MAX_BUFFERED_BYTES = 256 * 1024 * 1024;
 
 export class BufferBudget {
-  /** Bytes held now. */
   usedBytes = 0;
 
   constructor(readonly limitBytes: number) {}
@@ -21,7 +18,6 @@ export class BufferBudget {
     return true;
   }
 
-  /** Gives back `n` bytes taken before. */
   give(n: number): void {
     this.usedBytes -= n;
   }

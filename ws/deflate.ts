@@ -1,12 +1,10 @@
 /**
  * @module
- * permessage-deflate (RFC 7692), client side, stateless: no context takeover either way, so each message
- * is one `node:zlib` call and no connection keeps a 32 KiB window. The offer, the strict check of the
- * answer, and the two calls; inflating stops at the message cap (no decompression bomb).
+ * permessage-deflate (RFC 7692), client side, with no context takeover either way, so each message is one
+ * `node:zlib` call and no connection keeps a window; inflating stops at the message cap.
  */
 import { constants, deflateRawSync, inflateRawSync } from "node:zlib";
 
-/** The `Sec-WebSocket-Extensions` value offered. */
 export const DEFLATE_OFFER = "permessage-deflate; client_no_context_takeover; server_no_context_takeover";
 
 /** RFC 7692 7.2.1-7.2.2: the empty stored block a sync flush ends with, removed on send, put back on read. */
@@ -14,11 +12,9 @@ const TAIL = Uint8Array.of(0x00, 0x00, 0xff, 0xff);
 const SYNC = { finishFlush: constants.Z_SYNC_FLUSH };
 
 /**
- * Why a server's `Sec-WebSocket-Extensions` answer to our offer is refused, or null when it agrees to
- * permessage-deflate as offered. It must name permessage-deflate once, with `server_no_context_takeover`
- * (offered, so required back: RFC 7692 7.1.1.1), optionally `client_no_context_takeover` and
- * `server_max_window_bits` of 8 to 15 (inflate reads any window), nothing else and nothing twice
- * (`client_max_window_bits` was not offered, so it may not come back).
+ * Why the server's `Sec-WebSocket-Extensions` answer is refused, or null. It names permessage-deflate
+ * once with `server_no_context_takeover` (offered, so required: RFC 7692 7.1.1.1), optionally
+ * `client_no_context_takeover` and `server_max_window_bits` 8-15, nothing else and nothing twice.
  */
 export function deflateAnswerFault(value: string): string | null {
   const extensions = value.split(",").map((e) => e.trim());
@@ -52,16 +48,13 @@ export function deflateAnswerFault(value: string): string | null {
   return null;
 }
 
-/** A message's payload compressed (RFC 7692 7.2.1): a sync-flushed deflate stream without its tail. */
+/** A payload compressed (RFC 7692 7.2.1): a sync-flushed deflate stream without its tail. */
 export function deflateMessage(payload: Uint8Array): Uint8Array {
   const out = deflateRawSync(payload, SYNC);
   return out.subarray(0, out.length - TAIL.length);
 }
 
-/**
- * The message compressed in buf[start, end) inflated (RFC 7692 7.2.2: the tail put back), or the fault:
- * `too-big` once it would inflate past `maxBytes`, `protocol` when it is not deflate data.
- */
+/** buf[start, end) inflated (tail put back), or `too-big` past `maxBytes`, or `protocol`. */
 export function inflateMessage(
   buf: Uint8Array,
   start: number,

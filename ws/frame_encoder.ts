@@ -1,20 +1,19 @@
 /**
  * @module
- * Client WebSocket frames (RFC 6455 5.2/5.3): a template builds its frame once and each send writes a
- * fresh key from a pooled random block and XORs the payload a 32-bit word at a time in place. With
- * permessage-deflate the template compresses once (no context takeover) and sets RSV1.
+ * Client WebSocket frames (RFC 6455 5.2/5.3), built once: each send writes a fresh key and XORs the
+ * payload a 32-bit word at a time in place. With permessage-deflate the template compresses once.
  */
 import { MAX_CONTROL_PAYLOAD_BYTES, OP_CLOSE, OP_PING, OP_PONG } from "./opcodes.ts";
 import { deflateMessage } from "./deflate.ts";
 
 const POOL_WORDS = 1024;
 
-/** Random mask keys, drawn from a pool refilled by `crypto.getRandomValues` when spent. */
+/** Random mask keys from a pool refilled by `crypto.getRandomValues` when spent. */
 export class MaskKeys {
   readonly #pool = new Uint32Array(POOL_WORDS);
   #next = POOL_WORDS;
 
-  /** A fresh key as a 32-bit word (native order); never 0, so a frame is never sent unmasked in effect. */
+  /** A fresh key as a 32-bit word (native order); never 0. */
   next(): number {
     if (this.#next === POOL_WORDS) {
       crypto.getRandomValues(this.#pool);
@@ -24,8 +23,7 @@ export class MaskKeys {
   }
 }
 
-/** Bytes of a client frame header for a payload of `length` bytes (mask key included). */
-export function clientHeaderBytes(length: number): number {
+function clientHeaderBytes(length: number): number {
   return (length < 126 ? 2 : length < 65536 ? 4 : 10) + 4;
 }
 
@@ -54,17 +52,13 @@ function writeHeader(frame: Uint8Array, opcode: number, length: number, fin: boo
   return 14;
 }
 
-/**
- * One message (text or binary), possibly cut into fragments, as client frames built once; `mask`
- * re-keys and re-masks them in place for each send. The frames of a fragmented message are laid one
- * after another in `bytes`, each with its own key.
- */
+/** One message, possibly in fragments, built once; `mask` re-keys and re-masks its frames in place. */
 export class MessageTemplate {
-  /** The frame(s) to write, masked for the current send (after `mask`). */
+  /** The frame(s) to write, masked for the current send. */
   readonly bytes: Uint8Array;
-  /** Payload bytes (what a reader of the message gets: before compression). */
+  /** Before compression. */
   readonly payloadBytes: number;
-  /** The frames in the aligned buffer: where each starts, its key slot, its payload length. */
+  /** Where each frame starts in the aligned buffer, its key slot, its payload length. */
   readonly #starts: number[] = [];
   readonly #keyAt: number[] = [];
   readonly #lengths: number[] = [];
@@ -72,14 +66,11 @@ export class MessageTemplate {
   readonly #words: Uint32Array;
   readonly #plain: Uint32Array;
 
-  /**
-   * `fragmentBytes` > 0 cuts the payload (compressed, with `deflate`) into frames of at most that many
-   * bytes; `deflate`: permessage-deflate was agreed, so the message goes compressed.
-   */
+  /** `fragmentBytes` > 0 cuts the (compressed) payload into frames of at most that many bytes. */
   constructor(opcode: number, message: Uint8Array, fragmentBytes = 0, deflate = false) {
     const payload = deflate ? deflateMessage(message) : message;
     const pieces = piecesOf(payload.length, fragmentBytes);
-    // Each frame padded so its key slot and payload start 4-aligned: pad + header + payload + tail pad.
+    // Each frame padded so its key slot and payload start 4-aligned.
     let total = 0;
     for (const length of pieces) {
       const header = clientHeaderBytes(length);
@@ -105,13 +96,13 @@ export class MessageTemplate {
     if (deflate) this.#all[this.#starts[0]] |= 0x40;
     this.payloadBytes = message.length;
     const wire = pieces.reduce((sum, n) => sum + clientHeaderBytes(n) + n, 0);
-    // One frame: written straight from the aligned buffer; several: gathered back to back after masking.
+    // One frame is written from the aligned buffer; several are gathered back to back after masking.
     this.bytes = pieces.length === 1
       ? this.#all.subarray(this.#starts[0], this.#starts[0] + wire)
       : new Uint8Array(wire);
   }
 
-  /** Masks every frame with a fresh key from `keys`; `bytes` is then ready to write. */
+  /** Masks every frame with a fresh key; `bytes` is then ready to write. */
   mask(keys: MaskKeys): Uint8Array {
     const words = this.#words;
     const plain = this.#plain;
@@ -120,7 +111,7 @@ export class MessageTemplate {
       const keyWord = this.#keyAt[k] >> 2;
       const key = keys.next();
       words[keyWord] = key;
-      // Whole words, the last one's padding included (it is never written out).
+      // Whole words, the last one's padding included (never written out).
       const end = keyWord + 1 + ((this.#lengths[k] + 3) >> 2);
       for (let w = keyWord + 1; w < end; w++) words[w] = plain[w] ^ key;
     }
@@ -128,7 +119,6 @@ export class MessageTemplate {
     return this.bytes;
   }
 
-  /** A fragmented message: its aligned frames copied back to back into `bytes`. */
   #gather(): void {
     let out = 0;
     for (let k = 0; k < this.#starts.length; k++) {
@@ -140,7 +130,7 @@ export class MessageTemplate {
   }
 }
 
-/** Payload lengths of the frames of a message of `length` bytes cut at `fragmentBytes` (0: one frame). */
+/** Payload lengths of a message of `length` cut at `fragmentBytes` (0: one frame). */
 function piecesOf(length: number, fragmentBytes: number): number[] {
   if (fragmentBytes <= 0 || length <= fragmentBytes) return [length];
   const pieces: number[] = [];
@@ -148,12 +138,8 @@ function piecesOf(length: number, fragmentBytes: number): number[] {
   return pieces;
 }
 
-/**
- * A masked control frame (ping, pong, close); payload cut to 125 bytes. Built when needed (hold sends a
- * ping a second on every connection): the frame is its one allocation, the key's four bytes cut from
- * the random word by shifts, and the payload masked with the bytes as written.
- */
-export function controlFrame(opcode: number, payload: Uint8Array, keys: MaskKeys): Uint8Array {
+/** A masked control frame, payload cut to 125 bytes; the frame is its one allocation. */
+function controlFrame(opcode: number, payload: Uint8Array, keys: MaskKeys): Uint8Array {
   const length = Math.min(payload.length, MAX_CONTROL_PAYLOAD_BYTES);
   const frame = new Uint8Array(6 + length);
   writeHeader(frame, opcode, length, true);
@@ -166,7 +152,7 @@ export function controlFrame(opcode: number, payload: Uint8Array, keys: MaskKeys
   return frame;
 }
 
-/** A close frame with `code` (and a reason, UTF-8, cut to fit); `code` 0 sends an empty close. */
+/** A close frame with `code` and a reason cut to fit; `code` 0 sends an empty close. */
 export function closeFrame(code: number, reason: string, keys: MaskKeys): Uint8Array {
   if (code === 0) return controlFrame(OP_CLOSE, new Uint8Array(0), keys);
   const text = new TextEncoder().encode(reason).subarray(0, MAX_CONTROL_PAYLOAD_BYTES - 2);
@@ -177,6 +163,5 @@ export function closeFrame(code: number, reason: string, keys: MaskKeys): Uint8A
   return controlFrame(OP_CLOSE, payload, keys);
 }
 
-/** A ping with `payload` (hold's keep-alive), and the pong answering a server's ping. */
 export const pingFrame = (payload: Uint8Array, keys: MaskKeys) => controlFrame(OP_PING, payload, keys);
 export const pongFrame = (payload: Uint8Array, keys: MaskKeys) => controlFrame(OP_PONG, payload, keys);

@@ -1,10 +1,8 @@
 /**
  * @module
- * The client's reader of server WebSocket frames (RFC 6455 5.2): scans each read and hands whole
- * messages and control frames to a `FrameSink`, a whole frame as a view of the read buffer (no copy);
- * fragmented or split messages are gathered within the worker's `BufferBudget`. RSV1 marks a
- * permessage-deflate message, inflated whole. Anything RFC 6455 forbids a server is a fault
- * (`protocol`, `too-big`, `bad-utf8`), the first stops the parser; nothing after a close frame is read.
+ * The client's reader of server WebSocket frames (RFC 6455 5.2): hands whole messages to a `FrameSink` as
+ * views of the read buffer, gathers split ones within the worker's `BufferBudget`, inflates RSV1 ones.
+ * Anything a server is forbidden is a fault that stops the parser; nothing after a close frame is read.
  */
 import {
   CLOSE_NO_STATUS,
@@ -24,15 +22,14 @@ import { BufferBudget } from "./buffer_budget.ts";
 
 /** Receives what the parser found; views are valid only during the call. */
 export interface FrameSink {
-  /** A whole data message: buf[start, end) (text already checked as UTF-8). */
+  /** Text is already checked as UTF-8. */
   onMessage(text: boolean, buf: Uint8Array, start: number, end: number): void;
   onPing(buf: Uint8Array, start: number, end: number): void;
   onPong(buf: Uint8Array, start: number, end: number): void;
-  /** The server's close: its code (1005 when it sent none) and reason bytes buf[start, end). */
+  /** Code 1005 when the server sent none. */
   onClose(code: number, buf: Uint8Array, start: number, end: number): void;
 }
 
-/** Why the parser stopped (see the module comment). */
 export type FrameFault = "protocol" | "too-big" | "bad-utf8";
 
 /** A gathered message buffer bigger than this is dropped once its message was handed over. */
@@ -41,61 +38,45 @@ const FIRST_BUFFER_BYTES = 4 * 1024;
 const HEADER = 0;
 const PAYLOAD = 1;
 
-/**
- * Frames one data message may take: as many 1 KiB fragments as fill the message cap, and never fewer than
- * 1,024 (1 MiB's worth at the default cap), as HTTP/2's CONTINUATION frames are capped per header block.
- */
-export function maxFramesOf(maxMessageBytes: number): number {
+/** Frames one message may take: 1 KiB fragments filling the cap, at least 1,024 (as h2 caps CONTINUATION). */
+function maxFramesOf(maxMessageBytes: number): number {
   return Math.max(1_024, Math.ceil(maxMessageBytes / 1_024));
 }
 
-/** Header length (key-less: server frames carry none) from the second byte. */
+/** Header length from the second byte (server frames carry no key). */
 function headerBytes(b1: number): number {
   const len7 = b1 & 0x7f;
   return len7 < 126 ? 2 : len7 === 126 ? 4 : 10;
 }
 
 export class FrameParser {
-  /** Set at the first fault; the parser then refuses every byte. */
   fault: FrameFault | null = null;
-  /** The server's close frame was handed over: what follows it is not read. */
+  /** What follows the server's close frame is not read. */
   closed = false;
   faultMessage = "";
   #state = HEADER;
-  /** A frame header cut across reads, gathered; made the first time one is. */
+  /** Made the first time a header is cut across reads. */
   #head: Uint8Array | null = null;
   #headLen = 0;
   #opcode = 0;
   #fin = false;
   #remaining = 0;
-  /**
-   * The data message in progress across frames or reads: its opcode (0 none), bytes gathered, UTF-8 state.
-   */
+  /** The data message in progress: its opcode (0 none), bytes gathered, UTF-8 state. */
   #msgOpcode = 0;
   #msgLen = 0;
-  /** Frames of the message in progress, and the most one may take (`maxFramesOf`). */
   #msgFrames = 0;
   readonly #maxFrames: number;
   #msg: Uint8Array | null = null;
   #utf8 = UTF8_ACCEPT;
-  /** The message in progress came with RSV1 (permessage-deflate): gathered whole, then inflated. */
+  /** RSV1 (permessage-deflate): gathered whole, then inflated. */
   #compressed = false;
-  /**
-   * Compressed bytes a message may take: the cap plus what deflate adds to data it cannot shrink (5 bytes
-   * a stored block of up to 64 KiB), so a message within the cap is never refused for being compressed.
-   */
+  /** The cap plus deflate's 5 bytes per 64 KiB stored block, so a message within the cap always fits. */
   readonly #compressedCap: number;
-  /** A control frame cut across reads. */
-  /**
-   * A control frame's payload cut across reads; made the first time one is (a crowd of parsers holds none).
-   */
+  /** Made the first time one is cut (a crowd of parsers holds none). */
   #ctl: Uint8Array | null = null;
   #ctlLen = 0;
 
-  /**
-   * `deflate`: permessage-deflate was agreed (set after the handshake), so RSV1 may mark a message
-   * compressed.
-   */
+  /** permessage-deflate was agreed, so RSV1 may mark a message compressed. */
   constructor(
     readonly sink: FrameSink,
     readonly maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES,
@@ -106,13 +87,13 @@ export class FrameParser {
     this.#maxFrames = maxFramesOf(maxMessageBytes);
   }
 
-  /** The connection ended: its message buffer goes back to the budget (the parser is not fed again). */
+  /** The connection ended: its message buffer goes back to the budget. */
   release(): void {
     if (this.#msg !== null) this.budget.give(this.#msg.length);
     this.#msg = null;
   }
 
-  /** Parses buf[from, to); false once a fault stopped it (`fault`, `faultMessage`). */
+  /** Parses buf[from, to); false once a fault stopped it. */
   feed(buf: Uint8Array, from: number, to: number): boolean {
     if (this.fault !== null) return false;
     let i = from;
@@ -142,7 +123,6 @@ export class FrameParser {
     return true;
   }
 
-  /** Reads a frame header at h[at]; checks it against what a server may send. */
   #header(h: Uint8Array, at: number): boolean {
     const b0 = h[at], b1 = h[at + 1];
     const opcode = b0 & 0x0f;
@@ -189,12 +169,11 @@ export class FrameParser {
     return length === 0 ? this.#data(h, at, 0) : true;
   }
 
-  /** `take` bytes of a data frame's payload at buf[i]. */
   #data(buf: Uint8Array, i: number, take: number): boolean {
     const text = this.#msgOpcode === OP_TEXT;
     this.#remaining -= take;
     if (this.#msgLen === 0 && this.#remaining === 0 && this.#fin) {
-      // The whole message in this read: handed over as a view, no copy.
+      // The whole message in this read: handed over as a view.
       this.#state = HEADER;
       this.#msgOpcode = 0;
       if (this.#compressed) return this.#inflated(text, buf, i, i + take);
@@ -223,14 +202,11 @@ export class FrameParser {
     return true;
   }
 
-  /**
-   * Whether reserved bits b0 carries are allowed (else the fault is recorded): only RSV1, only with
-   * permessage-deflate agreed, only on a data message's first frame (RFC 7692 6.1).
-   */
+  /** Only RSV1, only with permessage-deflate, only on a data message's first frame (RFC 7692 6.1). */
   #rsv1Allowed(b0: number, opcode: number): boolean {
     if (!this.deflate) return this.#fail("protocol", "reserved bits set with no extension agreed");
     if ((b0 & 0x30) !== 0) return this.#fail("protocol", "RSV2 or RSV3 set, which no agreed extension uses");
-    // Reserved data opcodes pass here, to be refused as such below.
+    // Reserved data opcodes are refused below.
     if (opcode !== OP_CONTINUATION && opcode < OP_CLOSE) return true;
     return this.#fail(
       "protocol",
@@ -238,7 +214,7 @@ export class FrameParser {
     );
   }
 
-  /** A whole compressed message, buf[start, end): inflated within the cap, then handed over. */
+  /** A whole compressed message: inflated within the cap, then handed over. */
   #inflated(text: boolean, buf: Uint8Array, start: number, end: number): boolean {
     const out = inflateMessage(buf, start, end, this.maxMessageBytes);
     if (out === "too-big") {
@@ -250,10 +226,7 @@ export class FrameParser {
     return true;
   }
 
-  /**
-   * The message buffer with room for `more` bytes (within the cap, checked at the header), or null when
-   * growing it would take the worker's budget past its limit.
-   */
+  /** The message buffer with room for `more` bytes, or null past the worker's budget. */
   #room(more: number): Uint8Array | null {
     const need = this.#msgLen + more;
     const msg = this.#msg;
@@ -268,7 +241,6 @@ export class FrameParser {
     return grown;
   }
 
-  /** `take` bytes of a control frame's payload at buf[i]; handed over once whole. */
   #control(buf: Uint8Array, i: number, take: number): boolean {
     this.#remaining -= take;
     let from = i, to = i + take;

@@ -1,31 +1,28 @@
 /**
  * @module
- * The opening handshake's request of RFC 6455 4.1, client side: the Upgrade request, built once per run
- * (`HandshakeTemplate`) with a fresh key written into each connection's copy, and the accept value a key
- * expects; ws/handshake_answer.ts checks the server's answer. Nothing here runs per message.
+ * The client's opening handshake request (RFC 6455 4.1), built once per run with a fresh key written
+ * into each connection's copy.
  */
 import { ACCEPT_CHARS, acceptBytesOf } from "./accept_key.ts";
 import { DEFLATE_OFFER } from "./deflate.ts";
 
 const LATIN1 = new TextDecoder("latin1");
 
-/** What the request may carry beyond the required fields. */
-export interface HandshakeOptions {
-  /** Offered subprotocols (`Sec-WebSocket-Protocol`), in order of preference. */
+interface HandshakeOptions {
+  /** Subprotocols (`Sec-WebSocket-Protocol`), in order of preference. */
   protocols?: readonly string[];
-  /** More header fields, e.g. Origin or Authorization. */
+  /** e.g. Origin or Authorization. */
   headers?: ReadonlyArray<readonly [string, string]>;
-  /** Offer permessage-deflate (`Sec-WebSocket-Extensions`, ws/deflate.ts). */
+  /** Offer permessage-deflate (ws/deflate.ts). */
   deflate?: boolean;
 }
 
-/** A fresh `Sec-WebSocket-Key`: 16 random bytes, base64. */
+/** 16 random bytes, base64. */
 export function newKey(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return btoa(String.fromCharCode(...bytes));
 }
 
-/** The `Sec-WebSocket-Accept` a server must answer `key` with. */
 export function acceptOf(key: string): string {
   return LATIN1.decode(acceptBytesOf(key).subarray(0, ACCEPT_CHARS));
 }
@@ -50,32 +47,29 @@ export function handshakeRequest(url: URL, key: string, options: HandshakeOption
 }
 
 const BASE64 = new TextEncoder().encode("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/");
-/** Characters of a key: 16 bytes in base64, the last two `==`. */
+/** 16 bytes in base64, the last two `==`. */
 const KEY_CHARS = 24;
-/** Keys' random bytes drawn per `crypto.getRandomValues` call. */
+/** Per `crypto.getRandomValues` call. */
 const KEYS_PER_DRAW = 64;
 
 /**
- * A run's Upgrade request (`handshakeRequest`) built once, into which each connection's fresh key is
- * written: a crowd's handshakes then make no header lines, strings or encodings each, only the key's
- * text, and the random bytes come 64 keys to a call. The request is the template's own bytes, valid until
- * the next key: a handshake that cannot write it whole at once copies what is left.
+ * The run's Upgrade request built once, so a crowd's handshakes make only the key's text each. The request
+ * is the template's bytes, valid until the next key: a partial write copies what is left.
  */
 export class HandshakeTemplate {
   readonly #bytes: Uint8Array;
-  /** Where the key's 24 characters start in the request. */
   readonly #keyAt: number;
   readonly #random = new Uint8Array(16 * KEYS_PER_DRAW);
   #randomAt = this.#random.length;
 
   constructor(url: URL, options: HandshakeOptions = {}) {
     this.#bytes = handshakeRequest(url, "=".repeat(KEY_CHARS), options);
-    // The first field after the request line, Host, Upgrade and Connection, none of which can hold it.
+    // The first field after the request line: none of Host, Upgrade or Connection can hold it.
     const head = LATIN1.decode(this.#bytes);
     this.#keyAt = head.indexOf("\r\nSec-WebSocket-Key: ") + "\r\nSec-WebSocket-Key: ".length;
   }
 
-  /** The request with a fresh key (16 random bytes, base64), valid until the next call, and that key. */
+  /** The request with a fresh key, valid until the next call, and that key. */
   next(): { request: Uint8Array; key: string } {
     if (this.#randomAt === this.#random.length) {
       crypto.getRandomValues(this.#random);
@@ -85,7 +79,7 @@ export class HandshakeTemplate {
     const random = this.#random;
     let from = this.#randomAt;
     let to = this.#keyAt;
-    // Five groups of three bytes make 20 characters; the 16th byte makes the last four (`xx==`).
+    // Five groups of three bytes make 20 characters; the 16th byte makes `xx==`.
     for (let group = 0; group < 5; group++, from += 3, to += 4) {
       const word = (random[from] << 16) | (random[from + 1] << 8) | random[from + 2];
       request[to] = BASE64[word >>> 18];

@@ -1,22 +1,19 @@
 /**
  * @module
- * Checks a server's answer to the WebSocket handshake (RFC 6455 4.1): 101, Upgrade, Connection, the
- * Accept key, a subprotocol among those offered, an extension only if permessage-deflate was offered.
- * Scans the head's bytes, making no strings but the result.
+ * Checks a server's handshake answer (RFC 6455 4.1) by scanning its bytes: 101, Upgrade, Connection,
+ * the accept key, an offered subprotocol, permessage-deflate only if offered.
  */
 import { ACCEPT_CHARS, acceptBytesOf } from "./accept_key.ts";
 import { deflateAnswerFault } from "./deflate.ts";
 
-/** A handshake answer's head bigger than this is refused (`handshake`). */
-export const MAX_HANDSHAKE_BYTES = 16 * 1024;
+const MAX_HANDSHAKE_BYTES = 16 * 1024;
 const LATIN1 = new TextDecoder("latin1");
 const MORE: HandshakeResult = Object.freeze({ kind: "more" });
 
-/** Why a handshake failed: refused (a status other than 101), a wrong accept key, or a broken answer. */
-export type HandshakeFault = "refused" | "bad-accept" | "handshake";
+/** Refused (a status other than 101), a wrong accept key, or a broken answer. */
+type HandshakeFault = "refused" | "bad-accept" | "handshake";
 
-/** The outcome of reading a handshake answer. */
-export type HandshakeResult =
+type HandshakeResult =
   | { kind: "more" }
   | { kind: "ok"; headBytes: number; protocol: string | null; deflate: boolean }
   | { kind: "failed"; fault: HandshakeFault; status: number; message: string };
@@ -29,12 +26,9 @@ const PROTOCOL = bytesOf("sec-websocket-protocol");
 const WEBSOCKET = bytesOf("websocket");
 
 /**
- * Reads the answer to a handshake with `key` from buf[0, end): `more` until its head is whole, then
- * `ok` (with the head's length: bytes after it are already frames) or `failed` with the reason. `from`:
- * the bytes before it were read already and held no head's end, so the search for it starts there (an
- * answer trickled a byte at a time is scanned once, not once per byte). `deflate`: permessage-deflate
- * was offered, so the answer may agree to it (`ok`'s `deflate`). A field sent twice counts as one whose
- * values are joined by commas.
+ * Reads the answer for `key` in buf[0, end): `more` until the head is whole, then `ok` (bytes after it
+ * are frames) or `failed`. The search for the head's end resumes at `from`, so a trickled answer is
+ * scanned once. A field sent twice counts as one with its values joined by commas.
  */
 export function readHandshake(
   buf: Uint8Array,
@@ -103,7 +97,7 @@ function bytesOf(text: string): Uint8Array {
   return new TextEncoder().encode(text);
 }
 
-/** Index of the CRLFCRLF ending the head in buf[0, end) (none starts before `from`), or -1. */
+/** Index of the CRLFCRLF ending the head (none starts before `from`), or -1. */
 function headEndOf(buf: Uint8Array, end: number, from: number): number {
   for (let i = from; i + 3 < end; i++) {
     if (buf[i] === 13 && buf[i + 1] === 10 && buf[i + 2] === 13 && buf[i + 3] === 10) return i;
@@ -111,15 +105,12 @@ function headEndOf(buf: Uint8Array, end: number, from: number): number {
   return -1;
 }
 
-/** Where the line from `at` ends (its CRLF), or `end`. */
 function lineEndOf(buf: Uint8Array, at: number, end: number): number {
   for (let i = at; i + 1 < end; i++) if (buf[i] === 13 && buf[i + 1] === 10) return i;
   return end;
 }
 
-/**
- * The status of `HTTP/1.0` or `HTTP/1.1`, a space, three digits, then a space or the line's end; -1 if not.
- */
+/** The status of an `HTTP/1.0` or `HTTP/1.1` line (three digits, then a space or the end); -1 if not. */
 function statusOf(buf: Uint8Array, end: number): number {
   const prefix = "HTTP/1.";
   if (end < 12) return -1;
@@ -133,7 +124,7 @@ function statusOf(buf: Uint8Array, end: number): number {
   return end === 12 || buf[12] === 32 ? code : -1;
 }
 
-/** What `String.prototype.trim` removes of a Latin-1 text: tab to CR, space, no-break space. */
+/** What `String.prototype.trim` removes of Latin-1 text. */
 function isSpace(b: number): boolean {
   return (b >= 9 && b <= 13) || b === 32 || b === 0xa0;
 }
@@ -148,7 +139,6 @@ function trimEnd(buf: Uint8Array, from: number, end: number): number {
   return end;
 }
 
-/** buf[from, to) is `lower` (ASCII lower case) without regard to case. */
 function nameIs(buf: Uint8Array, from: number, to: number, lower: Uint8Array): boolean {
   if (to - from !== lower.length) return false;
   for (let i = 0; i < lower.length; i++) {
@@ -158,7 +148,7 @@ function nameIs(buf: Uint8Array, from: number, to: number, lower: Uint8Array): b
   return true;
 }
 
-/** Whether the comma-separated value buf[from, to) has `token` (case-insensitive, each item trimmed). */
+/** The comma-separated value has `token` (case-insensitive, each item trimmed). */
 function hasToken(buf: Uint8Array, from: number, to: number, token: Uint8Array): boolean {
   for (let at = from; at <= to;) {
     let comma = buf.indexOf(44, at);
@@ -175,7 +165,6 @@ function sameBytes(buf: Uint8Array, at: number, bytes: Uint8Array): boolean {
   return true;
 }
 
-/** A field's value as text, joined to an earlier one of the same name with a comma. */
 function joined(earlier: string | undefined, buf: Uint8Array, from: number, to: number): string {
   const value = LATIN1.decode(buf.subarray(from, to));
   return earlier === undefined ? value : `${earlier}, ${value}`;

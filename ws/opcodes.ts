@@ -1,9 +1,7 @@
 /**
  * @module
- * RFC 6455's small fixed tables: the frame opcodes, the close codes a peer may put on the wire (and the
- * check of a close frame's payload against them), and the caps this client holds every server to (a
- * frame or message past `maxMessageBytes` is refused as `too-big` before its payload is read, so a
- * hostile length cannot make the generator allocate it).
+ * RFC 6455's fixed tables: opcodes, close codes, and the caps this client holds every server to (a frame
+ * past `maxMessageBytes` is refused before its payload is read).
  */
 import { UTF8_ACCEPT, utf8Step } from "./utf8.ts";
 
@@ -17,11 +15,7 @@ export const OP_PONG = 0xa;
 /** RFC 6455 5.5: a control frame's payload is at most 125 bytes. */
 export const MAX_CONTROL_PAYLOAD_BYTES = 125;
 
-/**
- * Default cap of one message (all its fragments): 1 MiB. A load generator reads answers to count and
- * time them; a bigger one is almost always a misconfigured target, and the cap bounds each connection's
- * memory (its message buffer grows up to it, never past).
- */
+/** 1 MiB: a bigger answer almost always means a misconfigured target, and the cap bounds memory. */
 export const DEFAULT_MAX_MESSAGE_BYTES = 1 << 20;
 
 /** Close codes: normal, going away, protocol error, unsupported data, no status (never on the wire). */
@@ -29,21 +23,18 @@ export const CLOSE_NORMAL = 1000;
 export const CLOSE_GOING_AWAY = 1001;
 export const CLOSE_PROTOCOL_ERROR = 1002;
 export const CLOSE_NO_STATUS = 1005;
-/** The close ended without a close frame (never on the wire; what a reader records). */
+/** A close without a close frame (never on the wire; what a reader records). */
 export const CLOSE_ABNORMAL = 1006;
 export const CLOSE_INVALID_DATA = 1007;
 export const CLOSE_TOO_BIG = 1009;
 
-/**
- * Whether a peer may send `code` in a close frame (RFC 6455 7.4 and the IANA registry): 1000-1003,
- * 1007-1014, and the application ranges 3000-4999. 1004, 1005, 1006 and 1015 are reserved for readers.
- */
-export function closeCodeAllowed(code: number): boolean {
+/** RFC 6455 7.4: 1000-1003, 1007-1014 and 3000-4999; 1004-1006 and 1015 are reserved for readers. */
+function closeCodeAllowed(code: number): boolean {
   if (code >= 3000 && code <= 4999) return true;
   return (code >= 1000 && code <= 1003) || (code >= 1007 && code <= 1014);
 }
 
-/** What is wrong with a close frame's payload buf[from, to) (RFC 6455 5.5.1, 7.4.1), or null. */
+/** What is wrong with a close payload buf[from, to) (RFC 6455 5.5.1, 7.4.1), or null. */
 export function closeFrameFault(
   buf: Uint8Array,
   from: number,

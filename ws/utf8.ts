@@ -1,9 +1,7 @@
 /**
  * @module
- * A streaming UTF-8 validator over bytes (no decoding, no strings): RFC 6455 requires a text message
- * to be valid UTF-8 as a whole, and a fragment may end inside a character, so the state carries across
- * calls. The state is a small number (0: at a character boundary); one table-free switch per byte,
- * with an ASCII fast path, so validating an echo costs one pass over it.
+ * A streaming UTF-8 validator over bytes: RFC 6455 requires a whole text message to be valid UTF-8 and
+ * a fragment may end inside a character, so a small state carries across calls.
  */
 
 /** At a character boundary: a message may end here. */
@@ -11,11 +9,7 @@ export const UTF8_ACCEPT = 0;
 /** Not UTF-8 (sticky). */
 export const UTF8_REJECT = -1;
 
-/**
- * Validates buf[from, to) continuing from `state` (UTF8_ACCEPT for a new message); the new state:
- * UTF8_REJECT, UTF8_ACCEPT, or a positive code for "inside a character" (continuation bytes still due
- * in the low bits, and the range the next byte must fall in above them).
- */
+/** Validates buf[from, to) from `state` (UTF8_ACCEPT for a new message); >0 is "inside a character". */
 export function utf8Step(state: number, buf: Uint8Array, from: number, to: number): number {
   let need = state & 7;
   let lo = (state >> 3) & 0xff;

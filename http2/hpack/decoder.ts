@@ -1,9 +1,8 @@
 /**
  * @module
- * HPACK decoder (RFC 7541) for HTTP/2 responses: reads one header block, keeps the dynamic table in step
- * and answers `:status` and `content-length` by scanning bytes (no per-field strings without `onField`).
- * A decoding error is a negative code and fails the connection (COMPRESSION_ERROR); a malformed field
- * (RFC 9113 8.1.1, 8.2) only fails its stream, so the block is decoded to its end first.
+ * HPACK decoder (RFC 7541) for responses: keeps the dynamic table and reads `:status` and
+ * `content-length` from bytes. A decoding error fails the connection; a malformed field (RFC 9113 8.1.1,
+ * 8.2) only its stream, so the block is decoded to its end first.
  */
 import {
   connectionSpecific,
@@ -29,7 +28,7 @@ import {
 } from "./static.ts";
 import { DynamicTable } from "./table.ts";
 
-export const HPACK_OK = 0;
+const HPACK_OK = 0;
 export const HPACK_BAD_INDEX = -1;
 export const HPACK_BAD_HUFFMAN = -2;
 export const HPACK_TABLE_SIZE = -3;
@@ -50,7 +49,6 @@ const ERROR_NAMES = [
   "malformed field",
 ];
 
-/** A short constant text for an HPACK_* code, for error messages. */
 export function hpackErrorName(code: number): string {
   return ERROR_NAMES[-code] ?? "unknown";
 }
@@ -69,10 +67,7 @@ function latin1(buf: Uint8Array, off: number, len: number): string {
   return s;
 }
 
-/**
- * Takes each decoded field as bytes where they lie (valid during the call only), for a caller that reads
- * a few known fields by scanning bytes and must make no string per field (gRPC's status on every answer).
- */
+/** Takes each field as bytes where they lie (valid during the call): no string per field. */
 export interface FieldBytesSink {
   fieldBytes(
     name: Uint8Array,
@@ -87,7 +82,6 @@ export interface FieldBytesSink {
 export class HpackDecoder {
   private readonly table: DynamicTable;
   private readonly maxHeaderListBytes: number;
-  /** Read position in the block being decoded. */
   private pos = 0;
   // Where the current field's name and value bytes lie: set by `nameAt`, `indexed` and `readString`.
   private nBuf: Uint8Array = STATIC_BYTES;
@@ -96,11 +90,9 @@ export class HpackDecoder {
   private sBuf: Uint8Array = STATIC_BYTES;
   private sOff = 0;
   private sLen = 0;
-  /** The static index of the current field's name, or 0 when the name is a literal or dynamic. */
+  /** 0 when the name is a literal or dynamic. */
   private nStatic = 0;
-  /** The current field's `MARK_*` bits. */
   private marks = 0;
-  /** The block's first malformed-field code, or 0. */
   private bad = 0;
   private pseudo = false;
   private status = 0;
@@ -114,25 +106,24 @@ export class HpackDecoder {
     this.maxHeaderListBytes = maxHeaderListBytes;
   }
 
-  /** content-length of the last decoded block, or -1 when absent/invalid. */
+  /** -1 when absent or invalid. */
   get contentLength(): number {
     return this.clInvalid ? -1 : this.clBytes;
   }
 
-  /** The last decoded block had a pseudo-header other than `:status` (malformed in a response). */
+  /** A pseudo-header other than `:status` (malformed in a response). */
   get otherPseudo(): boolean {
     return this.pseudo;
   }
 
-  /** The dynamic table's size by RFC 7541 4.1 (never above the advertised maximum). */
+  /** By RFC 7541 4.1 (never above the advertised maximum). */
   get tableSizeBytes(): number {
     return this.table.sizeBytes;
   }
 
   /**
-   * Decodes one complete header block from block[start..end), updating the dynamic table. Returns the
-   * :status (100..599) if the block had one, 0 if it had none (trailers), or a negative HPACK_* code
-   * (`HPACK_BAD_FIELD` and `HPACK_BAD_STATUS` after the whole block was decoded).
+   * Decodes one header block, updating the dynamic table: the :status (100..599), 0 without one (trailers),
+   * or a negative HPACK_* code (`HPACK_BAD_FIELD`, `HPACK_BAD_STATUS` once the block is decoded).
    */
   decodeStatus(
     block: Uint8Array,
@@ -182,7 +173,7 @@ export class HpackDecoder {
     return this.bad !== 0 ? this.bad : this.status;
   }
 
-  /** Reads an integer with an N-bit prefix (`mask` = 2^N - 1) at `pos`; the value or a negative code. */
+  /** An integer with an N-bit prefix (`mask` = 2^N - 1) at `pos`; the value or a negative code. */
   private readInt(block: Uint8Array, end: number, mask: number): number {
     let value = block[this.pos++] & mask;
     if (value < mask) return value;
@@ -196,7 +187,7 @@ export class HpackDecoder {
     return HPACK_TOO_LARGE;
   }
 
-  /** Points the name at index `index` of either table; HPACK_OK or HPACK_BAD_INDEX. */
+  /** HPACK_OK or HPACK_BAD_INDEX. */
   private nameAt(index: number): number {
     if (index === 0) return HPACK_BAD_INDEX;
     if (index <= STATIC_COUNT) {
@@ -217,7 +208,6 @@ export class HpackDecoder {
     return HPACK_OK;
   }
 
-  /** An indexed field (RFC 7541 6.1): name and value from a table. */
   private indexed(block: Uint8Array, end: number): number {
     const index = this.readInt(block, end, 0x7f);
     if (index < 0) return index;
@@ -237,7 +227,7 @@ export class HpackDecoder {
     return HPACK_OK;
   }
 
-  /** A literal field (RFC 7541 6.2); the caller adds one with incremental indexing to the table. */
+  /** RFC 7541 6.2; the caller adds one with incremental indexing to the table. */
   private literal(block: Uint8Array, end: number, mask: number): number {
     const index = this.readInt(block, end, mask);
     if (index < 0) return index;
@@ -260,7 +250,7 @@ export class HpackDecoder {
     return HPACK_OK;
   }
 
-  /** Reads a string literal (RFC 7541 5.2) into sBuf/sOff/sLen; Huffman output at `scratch[at..]`. */
+  /** A string literal (RFC 7541 5.2) into sBuf/sOff/sLen; Huffman output at `scratch[at..]`. */
   private readString(block: Uint8Array, end: number, at: number): number {
     if (this.pos >= end) return HPACK_TRUNCATED;
     const huffman = (block[this.pos] & 0x80) !== 0;
@@ -288,10 +278,7 @@ export class HpackDecoder {
     if (this.bad === 0) this.bad = code;
   }
 
-  /**
-   * Accounts the current field: list size (the only error here), malformed parts, pseudo-header order,
-   * :status, content-length, connection-specific fields.
-   */
+  /** Accounts the field: list size (the only error here), malformed parts, order, :status, content-length. */
   private field(): number {
     this.listBytes += this.nLen + this.sLen + 32;
     if (this.listBytes > this.maxHeaderListBytes) return HPACK_TOO_LARGE;

@@ -1,8 +1,7 @@
 /**
  * @module
- * Encodes a request's HPACK block once, when the request is built: static-table indexes where the pair
- * exists, literals without indexing otherwise, no Huffman and no dynamic table, so every stream sends
- * the same bytes. Headers RFC 9113 8.2 forbids throw `H2HeaderError`; `host` becomes `:authority`.
+ * Encodes a request's HPACK block once: static indexes where the pair exists, literals without indexing
+ * otherwise, no Huffman or dynamic table, so every stream sends the same bytes.
  */
 import { TCHAR } from "../../http1/chars.ts";
 import { STATIC_TABLE } from "./static.ts";
@@ -33,7 +32,7 @@ STATIC_TABLE.forEach(([name, value], i) => {
 
 const enc = new TextEncoder();
 
-/** Appends an integer with an N-bit prefix (RFC 7541 5.1) whose other bits are `flags`. */
+/** An integer with an N-bit prefix (RFC 7541 5.1) whose other bits are `flags`. */
 function pushInt(out: number[], value: number, prefixBits: number, flags: number): void {
   const max = (1 << prefixBits) - 1;
   if (value < max) {
@@ -45,14 +44,13 @@ function pushInt(out: number[], value: number, prefixBits: number, flags: number
   out.push(value);
 }
 
-/** Appends a raw (not Huffman) string literal. */
 function pushString(out: number[], text: string): void {
   const bytes = enc.encode(text);
   pushInt(out, bytes.length, 7, 0);
   for (const b of bytes) out.push(b);
 }
 
-/** Appends a field: indexed when the static table has the pair, else literal without indexing. */
+/** Indexed when the static table has the pair, else literal without indexing. */
 function pushField(out: number[], name: string, value: string): void {
   const pair = PAIR_INDEX.get(`${name}\0${value}`);
   if (pair !== undefined) return pushInt(out, pair, 7, 0x80);
@@ -86,10 +84,7 @@ function checkName(name: string): string {
   return lower;
 }
 
-/**
- * Encodes a request's header block: pseudo-headers, then `headers` in their order (names lower-cased).
- * Throws `H2HeaderError` for a header HTTP/2 refuses.
- */
+/** Pseudo-headers, then `headers` in order (names lower-cased); `H2HeaderError` for one h2 refuses. */
 export function encodeRequestHeaders(
   method: string,
   scheme: string,
@@ -121,17 +116,14 @@ export function encodeRequestHeaders(
   return Uint8Array.from(out);
 }
 
-/** One field as `encodeRequestHeaders` writes it (indexed, or a literal without indexing); no checks. */
+/** One field as `encodeRequestHeaders` writes it; no checks. */
 export function encodeField(name: string, value: string): Uint8Array {
   const out: number[] = [];
   pushField(out, name, value);
   return Uint8Array.from(out);
 }
 
-/**
- * The start of a literal without indexing for `name` (the static index of the name, or 0 and the name
- * as a string literal): the value's string literal follows, written per request by a template.
- */
+/** The start of a literal without indexing for `name`; the value follows, written per request. */
 export function literalNameBytes(name: string): Uint8Array {
   const out: number[] = [];
   const nameIndex = NAME_INDEX.get(name);

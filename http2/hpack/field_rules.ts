@@ -1,10 +1,7 @@
 /**
  * @module
- * The field rules of RFC 9113 8.2 that the HPACK decoder (decoder.ts) applies to every field it
- * decodes, on bytes where they lie: what makes a name or a value malformed (8.2.1) and which fields are
- * connection-specific (8.2.2), and the values of `:status` and `content-length`. A malformed field makes its
- * message malformed, a stream error (8.1.1), never a decoding error. HOT PATH: byte loops over the field
- * only, no strings; a name is compared only when its length is one of a connection-specific field's.
+ * The field rules of RFC 9113 8.2 the decoder applies on bytes: malformed names and values (8.2.1),
+ * connection-specific fields (8.2.2), `:status` and `content-length`. Malformed is a stream error (8.1.1).
  */
 const ascii = (text: string) => new TextEncoder().encode(text);
 export const NAME_STATUS = ascii(":status");
@@ -17,17 +14,13 @@ const NAME_PROXY_CONNECTION = ascii("proxy-connection");
 const NAME_TRANSFER_ENCODING = ascii("transfer-encoding");
 const VALUE_TRAILERS = ascii("trailers");
 
-/** Whether `buf[off, off + len)` is `name`. */
 export function sameBytes(buf: Uint8Array, off: number, len: number, name: Uint8Array): boolean {
   if (len !== name.length) return false;
   for (let i = 0; i < len; i++) if (buf[off + i] !== name[i]) return false;
   return true;
 }
 
-/**
- * A name must be a non-empty lower-case run of 0x21-0x7e with a colon only first, as a pseudo-header's
- * (RFC 9113 8.2.1: no 0x00-0x20, 0x41-0x5a, 0x7f-0xff; no colon in a regular field's name).
- */
+/** Non-empty, 0x21-0x7e but upper case, a colon only first (RFC 9113 8.2.1). */
 export function nameValid(buf: Uint8Array, off: number, len: number): boolean {
   if (len === 0) return false;
   for (let i = 0; i < len; i++) {
@@ -50,10 +43,8 @@ export function valueValid(buf: Uint8Array, off: number, len: number): boolean {
 }
 
 /**
- * Whether a regular field named `n[nOff, nOff + nLen)` is connection-specific (RFC 9113 8.2.2):
- * `connection`, `keep-alive`, `proxy-connection`, `transfer-encoding`, `upgrade`, or `te` with a value
- * other than `trailers` (any case, as a request may carry it). A statically indexed name is checked by
- * its index instead (only `transfer-encoding` is in the static table).
+ * Whether a regular field is connection-specific (RFC 9113 8.2.2): `connection`, `keep-alive`,
+ * `proxy-connection`, `transfer-encoding`, `upgrade`, or `te` but `trailers`; by index when indexed.
  */
 export function connectionSpecific(
   n: Uint8Array,
@@ -84,10 +75,7 @@ function isTrailers(v: Uint8Array, off: number, len: number): boolean {
   return true;
 }
 
-/**
- * A `:status` value: any three digits but 000 (which reads as "no :status"), as over HTTP/1.1 (RFC 9110
- * 15: a client reads 600-999 and 001-099 as errors, it does not refuse them); -1 for anything else.
- */
+/** Three digits but 000; 600-999 and 001-099 read as errors, as over HTTP/1.1 (RFC 9110 15); else -1. */
 export function statusValue(v: Uint8Array, off: number, len: number): number {
   if (len !== 3) return -1;
   const d0 = v[off] - 48, d1 = v[off + 1] - 48, d2 = v[off + 2] - 48;

@@ -1,8 +1,7 @@
 /**
  * @module
- * The HPACK Huffman code (RFC 7541 Appendix B), built at load from the 257 canonical code lengths, and
- * its decoder: one table step for codes up to 8 bits, by length beyond; no allocation; EOS or bad
- * padding fails the string (5.2). `huffmanDecodeCached` answers repeated values by a compare.
+ * The HPACK Huffman code (RFC 7541 Appendix B) built from the canonical lengths, and its allocation-free
+ * decoder; EOS or bad padding fails the string (5.2).
  */
 
 /** Bit lengths of symbols 0..256 (256 is EOS), in symbol order, from the RFC's table. */
@@ -27,14 +26,12 @@ const LENGTHS: readonly number[] = [
   30,
 ];
 
-/** The EOS symbol; decoding it inside a string is an error. */
-export const HUFFMAN_EOS = 256;
-/** Returned by `huffmanDecode` for a string that breaks RFC 7541 5.2. */
-export const HUFFMAN_ERROR = -1;
+const HUFFMAN_EOS = 256;
+const HUFFMAN_ERROR = -1;
 const MAX_BITS = 30;
 const PEEK_MASK = 0x3fffffff;
 
-/** Per code length: the first code, one past the last code, and where its symbols start in `SORTED`. */
+/** Per code length: the first code, one past the last, and where its symbols start in `SORTED`. */
 const FIRST = new Int32Array(MAX_BITS + 1);
 const LIMIT = new Int32Array(MAX_BITS + 1);
 const OFFSET = new Int32Array(MAX_BITS + 1);
@@ -42,9 +39,7 @@ const OFFSET = new Int32Array(MAX_BITS + 1);
 const SORTED = new Uint16Array(257);
 /** Codes of up to 8 bits by their first 8 bits (padded with any bits): symbol | length << 9, 0 if none. */
 const FAST = new Uint32Array(256);
-/** The code of each symbol (for tests and for an encoder), built from the lengths. */
 export const HUFFMAN_CODES = new Uint32Array(257);
-/** The bit length of each symbol's code. */
 export const HUFFMAN_LENGTHS = Uint8Array.from(LENGTHS);
 
 function buildTables(): void {
@@ -70,11 +65,7 @@ function buildTables(): void {
 }
 buildTables();
 
-/**
- * Decodes the Huffman string `src[start..end)` into `out` from `outStart`; returns the end offset in
- * `out`, or `HUFFMAN_ERROR`. `out` must have room for `(end - start) * 8 / 5` octets (the shortest code
- * is 5 bits); the caller sizes it.
- */
+/** Decodes `src[start..end)` into `out` (room for `(end - start) * 8 / 5`); the end or HUFFMAN_ERROR. */
 export function huffmanDecode(
   src: Uint8Array,
   start: number,
@@ -125,11 +116,7 @@ export function huffmanDecode(
   }
 }
 
-/**
- * Huffman-encodes `text` (octets) per RFC 7541 5.2, padded with the most significant bits of EOS, as a
- * server's encoder does; tests decode what it writes. Not for the hot path (it allocates): loadlab sends
- * its requests' strings raw.
- */
+/** Huffman-encodes `text` padded with EOS bits, as a server does; allocates, so for tests only. */
 export function huffmanEncode(text: Uint8Array): Uint8Array {
   let bits = 0;
   for (const b of text) bits += LENGTHS[b];
@@ -153,22 +140,18 @@ export function huffmanEncode(text: Uint8Array): Uint8Array {
   return out;
 }
 
-/** Slots of the decoded-string cache (a power of two), and the longest encoded string it keeps. */
 const CACHE_SLOTS = 64;
 const CACHE_MAX_BYTES = 48;
 /** Decoded bytes per slot: the shortest code is 5 bits, so 48 encoded octets decode to at most 76. */
 const CACHE_OUT_BYTES = Math.ceil((CACHE_MAX_BYTES * 8) / 5);
 const cacheIn = new Uint8Array(CACHE_SLOTS * CACHE_MAX_BYTES);
 const cacheOut = new Uint8Array(CACHE_SLOTS * CACHE_OUT_BYTES);
-/** Encoded and decoded lengths per slot; an encoded length of 0 marks an empty slot. */
 const cacheInLen = new Int32Array(CACHE_SLOTS);
 const cacheOutLen = new Int32Array(CACHE_SLOTS);
 
 /**
- * `huffmanDecode` with a small cache of decoded strings per isolate. A server sends the same encoded
- * strings with every response (`server`, `content-type`, the `date` within its second), and comparing
- * a few dozen octets costs a fraction of decoding them bit by bit. Only strings that decoded without
- * error are kept, keyed by their exact encoded octets, so a hit returns what decoding would.
+ * `huffmanDecode` with a small per-isolate cache: servers resend the same strings (`server`,
+ * `content-type`), and comparing octets costs a fraction of decoding. Only clean decodes are kept.
  */
 export function huffmanDecodeCached(
   src: Uint8Array,

@@ -1,8 +1,6 @@
 /**
  * @module
- * The HPACK static table (RFC 7541 Appendix A): 61 entries, index 1 first. Shared by the decoder (names and
- * values as bytes, so indexed fields are compared and sized without strings) and the request encoder (which
- * looks names and name/value pairs up by string once, at build time).
+ * The HPACK static table (RFC 7541 Appendix A), as bytes for the decoder and as strings for the encoder.
  */
 
 /** [name, value] of static index i + 1. */
@@ -70,7 +68,6 @@ export const STATIC_TABLE: readonly (readonly [string, string])[] = [
   ["www-authenticate", ""],
 ];
 
-/** The number of static entries; dynamic indexes start after it. */
 export const STATIC_COUNT = 61;
 /** Static indexes the decoder recognises by number. */
 export const STATIC_STATUS_FIRST = 8;
@@ -79,7 +76,7 @@ export const STATIC_CONTENT_LENGTH = 28;
 export const STATIC_TRANSFER_ENCODING = 57;
 
 const enc = new TextEncoder();
-/** All static names and values as bytes in one buffer: entry i's name at NAME_OFF[i], its value after it. */
+/** All static names and values as bytes: entry i's name at NAME_OFF[i], its value after it. */
 export const STATIC_BYTES: Uint8Array = enc.encode(STATIC_TABLE.map(([n, v]) => n + v).join(""));
 export const STATIC_NAME_OFF = new Int32Array(STATIC_COUNT + 1);
 export const STATIC_NAME_LEN = new Int32Array(STATIC_COUNT + 1);

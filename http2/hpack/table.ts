@@ -1,45 +1,34 @@
 /**
  * @module
- * The HPACK dynamic table of one decoder (RFC 7541 2.3.2, 4): entries' bytes in one buffer of at most
- * twice the maximum size, their offsets and lengths in one integer ring (not an array per field: a
- * crowd of connections holds a table each). Empty until the first entry; grows by doubling to a bound.
+ * The HPACK dynamic table of one decoder (RFC 7541 2.3.2, 4): entries' bytes in one buffer, offsets in
+ * one integer ring (a crowd of connections holds a table each). Grows by doubling to a bound.
  */
 import { copyBytes } from "../../system/copy_bytes.ts";
 
 /** The octets RFC 7541 4.1 adds to each entry's name and value lengths. */
 export const ENTRY_OVERHEAD = 32;
-/** The byte buffer's first size, when the first entry comes. */
 const FIRST_DATA_BYTES = 256;
-/** The ring's first size in entries, when the first entry comes. */
 const FIRST_RING_SLOTS = 8;
-/** Integers per ring slot: the entry's offset in `data`, its name's length, its value's, its marks. */
+/** The entry's offset in `data`, its name's length, its value's, its marks. */
 const SLOT_INTS = 4;
 const NO_BYTES = new Uint8Array(0);
 const NO_INTS = new Int32Array(0);
 
 export class DynamicTable {
-  /** Entry bytes: each entry's name at `offsets[slot]`, its value right after it. */
+  /** Each entry's name at `offsets[slot]`, its value right after it. */
   data: Uint8Array = NO_BYTES;
-  /**
-   * Per ring slot, SLOT_INTS integers: offset, name length, value length and what the decoder found
-   * malformed in the entry when it was added (its `MARK_*` bits).
-   */
+  /** SLOT_INTS per slot: offset, name and value lengths, and the entry's `MARK_*` bits. */
   private ring: Int32Array = NO_INTS;
-  /** The ring's slots now (it grows up to `slots`). */
   private ringSlots = 0;
-  /** A name of this table kept aside while the table's bytes move under it (made on first need). */
+  /** A name of this table kept aside while its bytes move (made on first need). */
   private nameCopy: Uint8Array = NO_BYTES;
   /** The most entries that fit in the largest maximum. */
   private readonly slots: number;
-  /** Slot of the newest entry. */
   private newest = -1;
-  /** Live entries. */
   count = 0;
-  /** The table's size by RFC 7541 4.1. */
   sizeBytes = 0;
-  /** The current maximum size (a size update may lower it below `capacityBytes`). */
+  /** A size update may lower it below `capacityBytes`. */
   maxSizeBytes: number;
-  /** Where the next entry's bytes go in `data`. */
   private tail = 0;
 
   /** `capacityBytes` is the largest maximum the peer may choose (our SETTINGS_HEADER_TABLE_SIZE). */
@@ -48,7 +37,7 @@ export class DynamicTable {
     this.slots = Math.floor(capacityBytes / ENTRY_OVERHEAD) + 1;
   }
 
-  /** The ring slot of dynamic index `i` (1 = newest); the caller checks 1 <= i <= count. */
+  /** Dynamic index `i` (1 = newest); the caller checks 1 <= i <= count. */
   slot(i: number): number {
     const s = this.newest - i + 1;
     return s < 0 ? s + this.ringSlots : s;
@@ -65,7 +54,6 @@ export class DynamicTable {
   valueLength(slot: number): number {
     return this.ring[slot * SLOT_INTS + 2];
   }
-  /** The marks the entry was added with. */
   mark(slot: number): number {
     return this.ring[slot * SLOT_INTS + 3];
   }
@@ -77,9 +65,8 @@ export class DynamicTable {
   }
 
   /**
-   * Inserts a field as the newest entry, evicting as needed; a field larger than the maximum empties the
-   * table (RFC 7541 4.4). The name may be an entry of this very table, even one evicted to make room.
-   * `mark`: the caller's note on the field (malformed name or value), kept for later references to it.
+   * Inserts the newest entry, evicting as needed (RFC 7541 4.4); the name may be an entry of this table,
+   * even one evicted to make room. `mark` is kept for later references to the field.
    */
   add(
     nameBuf: Uint8Array,
@@ -101,9 +88,8 @@ export class DynamicTable {
     if (this.tail + bytes > this.data.length) {
       const full = 2 * this.capacityBytes;
       const need = this.liveBytes() + bytes;
-      // Grown only when the live entries and this one would fill over half of it: a server that indexes a
-      // field with every response (`date`) reaches the end again and again with little live, and doubling
-      // each time grew every connection's buffer to twice the maximum size (8 KiB) within minutes.
+      // Grown only when the live entries and this one fill over half: a server indexing `date` per response
+      // wraps around with little live.
       if (this.data.length < full && 2 * need > this.data.length) {
         // Grown into a new buffer: a name of the old one stays where it is.
         this.compact(
@@ -120,8 +106,7 @@ export class DynamicTable {
       }
     }
     const at = this.tail;
-    // Past `tail`, so never onto its source. No view per call: servers add a field such as `date` with
-    // every response, and a `subarray` each was most of the HTTP/2 client's garbage.
+    // Past `tail`, so never onto its source; no view per call.
     copyBytes(this.data, copyBytes(this.data, at, nameBuf, nameOff, nameLen), valueBuf, valueOff, valueLen);
     this.tail = at + bytes;
     this.newest = this.newest + 1 === this.ringSlots ? 0 : this.newest + 1;
@@ -141,10 +126,7 @@ export class DynamicTable {
     if (this.count === 0) this.tail = 0;
   }
 
-  /**
-   * The ring full (or not made yet): twice the slots, up to the most entries that fit (which the
-   * evictions before a full ring's add keep it under), the live entries laid oldest first from slot 0.
-   */
+  /** Doubles the ring up to the most entries that fit, live entries laid oldest first from slot 0. */
   private growRing(): void {
     const size = Math.min(this.slots, Math.max(FIRST_RING_SLOTS, 2 * this.ringSlots));
     const grown = new Int32Array(size * SLOT_INTS);
@@ -158,14 +140,11 @@ export class DynamicTable {
     this.newest = this.count - 1;
   }
 
-  /** The name and value bytes of the live entries. */
   private liveBytes(): number {
     return this.sizeBytes - this.count * ENTRY_OVERHEAD;
   }
 
-  /**
-   * Moves the live entries (oldest first, at rising offsets) to the start of `into`, which becomes `data`.
-   */
+  /** Moves the live entries, oldest first, to the start of `into`, which becomes `data`. */
   private compact(into: Uint8Array): void {
     let to = 0;
     for (let i = this.count; i >= 1; i--) {

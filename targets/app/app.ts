@@ -1,8 +1,7 @@
 /**
  * @module
- * The built-in target: a Hono app with the endpoints the studies need. `/`, `/json` and the stats path
- * are answered from constant strings before Hono routes anything (goal: >= 0.97x bare `Deno.serve`,
- * docs/PERFORMANCE.md); both bodies are below the compression threshold, so nothing else changes.
+ * The built-in target: a Hono app with the endpoints the studies need; `/`, `/json` and the stats path
+ * are answered from constant strings before Hono routes anything (docs/PERFORMANCE.md).
  */
 import { login, LOGIN_PASSWORD, whoAmI } from "./session_auth.ts";
 import { Hono } from "hono";
@@ -26,13 +25,12 @@ import { createStaticStore, type StaticStore } from "./static_files.ts";
 import { addWsEndpoints, WS_ENDPOINTS } from "./ws_endpoints.ts";
 
 /** What `/redis/:key` reads from; the npm `redis` client satisfies it. */
-export interface KeyReader {
+interface KeyReader {
   get(key: string): Promise<string | null>;
 }
 
-export interface TargetAppOptions {
+interface TargetAppOptions {
   compress?: CompressMode;
-  /** In-process response cache TTL in seconds; 0 or absent disables it. */
   cacheTtlSec?: number;
   staticDir?: string;
   redis?: KeyReader | null;
@@ -42,16 +40,14 @@ export interface TargetAppOptions {
   nowMs?: () => number;
 }
 
-export interface TargetApp {
+interface TargetApp {
   app: Hono;
-  /** Handler for `Deno.serve`: the fast path, then Hono. */
   fetch: (req: Request) => Response | Promise<Response>;
   cache: ResponseCache | null;
   /** Cumulative counters: cacheHits, cacheMisses, staleHits (with a response cache) and cms*. */
   stats(): Record<string, number>;
 }
 
-/** Endpoint list printed by `loadlab serve`. */
 export const ENDPOINTS: ReadonlyArray<readonly [string, string]> = [
   ["/", "hello text"],
   ["/json", "static JSON"],
@@ -71,11 +67,10 @@ export const ENDPOINTS: ReadonlyArray<readonly [string, string]> = [
   ...WS_ENDPOINTS,
 ];
 
-/** The bodies of `/` and `/json`, as sent by the fast path. */
-export const HELLO_TEXT = "Hello, World!";
-export const JSON_TEXT = JSON.stringify({ message: "Hello, World!" });
-/** The same bodies as bytes, for the Hono routes (same answer through the response cache and compression). */
-export const HELLO_BYTES = new TextEncoder().encode(HELLO_TEXT);
+const HELLO_TEXT = "Hello, World!";
+const JSON_TEXT = JSON.stringify({ message: "Hello, World!" });
+/** The same bodies as bytes, for the Hono routes (through the response cache and compression). */
+const HELLO_BYTES = new TextEncoder().encode(HELLO_TEXT);
 export const JSON_BYTES = new TextEncoder().encode(JSON_TEXT);
 
 const validateQuery = z.object({
@@ -90,7 +85,6 @@ function intParam(raw: string | undefined, name: string, max: number): number | 
   return value;
 }
 
-/** The Hono app with every endpoint (no fast path). */
 function buildHono(opts: TargetAppOptions, cache: ResponseCache | null, pool: QueryPool, cms: CmsOptions) {
   const app = new Hono();
   const nowMs = opts.nowMs ?? Date.now;
@@ -115,10 +109,7 @@ function buildHono(opts: TargetAppOptions, cache: ResponseCache | null, pool: Qu
   return app;
 }
 
-/**
- * `/`, `/json`, the news page and `/static/*`. The news page comes before `/static/*`, whose pattern matches
- * its path too: Hono answers with the first route that matches.
- */
+/** `/`, `/json`, the news page and `/static/*`; the news page first, as `/static/*` matches its path too. */
 function addPageRoutes(app: Hono, nowMs: () => number, readStatic: StaticStore): void {
   app.get("/", (c) => c.body(HELLO_BYTES.slice(), 200, { "content-type": "text/plain;charset=UTF-8" }));
   app.get("/json", (c) => c.body(JSON_BYTES.slice(), 200, { "content-type": "application/json" }));
@@ -164,8 +155,7 @@ function addWorkRoutes(app: Hono, opts: TargetAppOptions): void {
     if (parsed.success) return c.json({ ok: true, ...parsed.data });
     return c.json({ error: "validation failed", issues: parsed.error.issues.map((i) => i.message) }, 400);
   });
-  // The request's bytes back as they came, as the gRPC endpoints' Echo does: the one handler the
-  // grpc-vs-json study sets HTTP/JSON and gRPC on.
+  // The request's bytes back as they came, as gRPC's Echo does (the grpc-vs-json study).
   app.post("/echo", async (c) =>
     c.body(await c.req.arrayBuffer(), 200, {
       "content-type": c.req.header("content-type") ?? "application/octet-stream",
@@ -197,7 +187,6 @@ function addSessionRoutes(app: Hono): void {
   });
 }
 
-/** The built-in target's app and its `Deno.serve` handler. */
 export function createTargetApp(opts: TargetAppOptions = {}): TargetApp {
   const nowMs = opts.nowMs ?? Date.now;
   const cache = opts.cacheTtlSec
@@ -219,21 +208,17 @@ export function createTargetApp(opts: TargetAppOptions = {}): TargetApp {
     ...wsCounters(),
   });
   const fetch = (req: Request): Response | Promise<Response> => {
-    // Only the URL is read: each Request property is a call into the runtime, so `/` and `/json` answer
-    // any method. Reading it at all is what keeps us ~10% above the cheapest bare Deno.serve, whose
-    // parameterless handler gets no Request built (docs/lab/PERFORMANCE_NOTES.md); a router cannot skip it.
-    // Path length is taken from the first '/' after "http://" without allocating a substring.
+    // Only the URL is read, so `/` and `/json` answer any method: each Request property is a call into
+    // the runtime (docs/lab/PERFORMANCE_NOTES.md). The path is found without allocating a substring.
     const url = req.url;
     const pathLength = url.length - url.indexOf("/", 8);
-    // Strings, not bytes: `new Response(Uint8Array)` copies the bytes into a fresh ArrayBuffer on every
-    // call, a string is only referenced (docs/lab/PERFORMANCE_NOTES.md, "Target overhead": ~15% less CPU per
-    // request).
+    // Strings, not bytes: `new Response(Uint8Array)` copies the bytes on every call (~15% more CPU).
     if (pathLength === 5 && url.endsWith("/json")) {
       return new Response(JSON_TEXT, { headers: { "content-type": "application/json" } });
     }
     // A string body gets `text/plain;charset=UTF-8` from the Fetch spec, the Hono route's header.
     if (pathLength === 1) return new Response(HELLO_TEXT);
-    // pid: which instance answered, so tests and users can see how reuse-port instances share a port.
+    // pid: which instance answered, to see how reuse-port instances share a port.
     if (url.endsWith(STATS_PATH)) return Response.json({ pid: Deno.pid, ...stats() });
     return honoFetch(req);
   };

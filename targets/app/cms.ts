@@ -1,13 +1,12 @@
 /**
  * @module
- * The CMS-like `/home` page (docs/studies/cache-burst.md): each page runs `queries` timer-bound queries
- * on a pool of `poolSize` slots, so capacity is about `poolSize / (queries * queryMs)` pages/s (66/s by
- * default); a slot wait over `acquireTimeoutMs` answers 503, as knex does. Counters are cumulative.
+ * The CMS-like `/home` page (docs/studies/cache-burst.md): `queries` timer-bound queries per page on a pool
+ * of `poolSize` slots; a slot wait over `acquireTimeoutMs` answers 503, as knex does.
  */
 import type { CmsSpec } from "../spec.ts";
 
 /** The `cms` option's defaults: 4 slots x (3 queries of 20 ms) = about 66 pages/s. */
-export const CMS_DEFAULTS: Required<CmsSpec> = {
+const CMS_DEFAULTS: Required<CmsSpec> = {
   poolSize: 4,
   queryMs: 20,
   queries: 3,
@@ -15,25 +14,22 @@ export const CMS_DEFAULTS: Required<CmsSpec> = {
 };
 export type CmsOptions = Required<CmsSpec>;
 
-/** The options with every absent field taken from `CMS_DEFAULTS`. */
 export function resolveCms(spec: CmsSpec = {}): CmsOptions {
   const defined = Object.entries(spec).filter(([, v]) => v !== undefined);
   return { ...CMS_DEFAULTS, ...Object.fromEntries(defined) };
 }
 
 /** Cumulative counters, exposed in the target's stats with a `cms` prefix. */
-export interface PoolStats {
-  /** Queries that got a slot and ran. */
+interface PoolStats {
   queries: number;
-  /** Of those, queries that had to wait because every slot was busy. */
+  /** Queries that waited because every slot was busy. */
   queued: number;
-  /** Total time queries spent waiting for a slot (mean wait = queueWaitMs / queries). */
+  /** Mean wait = queueWaitMs / queries. */
   queueWaitMs: number;
-  /** Queries given up after `acquireTimeoutMs` (their pages answered 503). */
+  /** Their pages answered 503. */
   acquireTimeouts: number;
 }
 
-/** Raised when a query waited longer than the acquire timeout. */
 export class PoolTimeoutError extends Error {
   override name = "PoolTimeoutError";
 }
@@ -48,7 +44,7 @@ interface Waiter {
 export class QueryPool {
   readonly stats: PoolStats = { queries: 0, queued: 0, queueWaitMs: 0, acquireTimeouts: 0 };
   #busy = 0;
-  /** Waiters still waiting (the queue array also holds ones that timed out and are skipped). */
+  /** The queue array also holds timed-out waiters, skipped. */
   #waiting = 0;
   #queue: Waiter[] = [];
   #head = 0;
@@ -59,7 +55,6 @@ export class QueryPool {
     readonly nowMs = () => performance.now(),
   ) {}
 
-  /** Requests waiting for a slot right now. */
   get queueLength(): number {
     return this.#waiting;
   }
@@ -123,7 +118,7 @@ export async function runPageQueries(pool: QueryPool, opts: Pick<CmsOptions, "qu
   }
 }
 
-/** The pool counters as flat target stats (`cmsQueries`, `cmsQueued`, ...). */
+/** As flat target stats (`cmsQueries`, `cmsQueued`, ...). */
 export function cmsStats(pool: QueryPool): Record<string, number> {
   const s = pool.stats;
   return {

@@ -1,9 +1,7 @@
 /**
  * @module
- * Response compression for the built-in target (docs/studies/static-concurrency.md used Express
- * `compression`). Like that middleware it skips bodies under 1 KiB and types that are already compressed
- * (images), so turning it on changes what a real server would change. Brotli runs at quality 5: the default
- * 11 is meant for build-time compression and would make every dynamic response CPU-bound.
+ * Response compression for the built-in target, as Express `compression`: bodies under 1 KiB and images
+ * skipped. Brotli at quality 5: the default 11 would make every dynamic response CPU-bound.
  */
 import { brotliCompress, constants, gzip } from "node:zlib";
 import type { MiddlewareHandler } from "hono";
@@ -11,8 +9,8 @@ import type { MiddlewareHandler } from "hono";
 export type Encoding = "gzip" | "br";
 export type CompressMode = boolean | "gzip" | "brotli";
 
-/** Bodies smaller than this go out uncompressed (same default as Express `compression`). */
-export const COMPRESS_THRESHOLD_BYTES = 1024;
+/** Express `compression`'s default. */
+const COMPRESS_THRESHOLD_BYTES = 1024;
 
 /** The encoding to use for a request, or null. `true` prefers brotli, then gzip. */
 export function negotiateEncoding(acceptEncoding: string | null, mode: CompressMode): Encoding | null {

@@ -1,14 +1,10 @@
 /**
  * @module
- * The work behind the built-in target's endpoints, as plain functions: busy CPU, recursive Fibonacci,
- * the division that fails on purpose, the user record and the per-request HTML page. Kept apart from
- * the Hono wiring so each can be tested directly and reused by fixtures.
+ * The work behind the built-in target's endpoints as plain functions, apart from the Hono wiring so each
+ * can be tested directly.
  */
 
-/**
- * Burns CPU for `ms` milliseconds (cpuTime in docs/studies/cpu-sleep.md); returns the loop count as proof
- * of work.
- */
+/** Burns CPU for `ms` (cpuTime in docs/studies/cpu-sleep.md); returns the loop count as proof of work. */
 export function busyCpu(ms: number): number {
   const end = performance.now() + ms;
   let spins = 0;
@@ -16,19 +12,17 @@ export function busyCpu(ms: number): number {
   return spins;
 }
 
-/** Naive recursive Fibonacci (docs/studies/frameworks.md uses fib(23) as its CPU-bound scenario). */
+/** Naive recursive Fibonacci (fib(23) is docs/studies/frameworks.md's CPU-bound scenario). */
 export function fib(n: number): number {
   return n < 2 ? n : fib(n - 1) + fib(n - 2);
 }
 
-/** Thrown on purpose by `/error/1` so Hono's error handler answers 500 (docs/studies/frameworks.md). */
-export class DivisionByZeroError extends Error {
+/** Thrown on purpose by `/error/1` so Hono answers 500. */
+class DivisionByZeroError extends Error {
   override name = "DivisionByZeroError";
 }
 
-/**
- * 100 / (n - 1): JavaScript would return Infinity for n = 1, so the zero divisor throws like other languages.
- */
+/** 100 / (n - 1); n = 1 throws, where JavaScript would give Infinity. */
 export function divideBy(n: number): number {
   const divisor = n - 1;
   if (divisor === 0) throw new DivisionByZeroError("division by zero");
@@ -59,10 +53,7 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }
 
-/**
- * An HTML page rendered on every request, standing in for the CMS home page of docs/studies/cache-burst.md: a
- * template filled with a navigation, 24 article cards and a timestamp, so each answer costs real string work.
- */
+/** The per-request HTML page standing in for a CMS home page (docs/studies/cache-burst.md). */
 export function renderHomePage(now: Date): string {
   const cards: string[] = [];
   for (let i = 0; i < 24; i++) {
@@ -78,20 +69,17 @@ export function renderHomePage(now: Date): string {
     `<main>${cards.join("")}</main><footer>Rendered at ${now.toISOString()}</footer></body></html>`;
 }
 
-/**
- * Path of the sample page whose content changes every second (the stale-cache pitfall of
- * docs/studies/static-concurrency.md).
- */
+/** The sample page whose content changes every second (docs/studies/static-concurrency.md). */
 export const NEWS_PATH = "/static/news.html";
 /** Header carrying the news page's version, so a cache can tell a stale copy from a fresh one. */
 export const VERSION_HEADER = "x-page-version";
 
-/** The news page's version at `nowMs`: the epoch second, so it changes every second. */
+/** The epoch second, so it changes every second. */
 export function newsVersion(nowMs: number): string {
   return String(Math.floor(nowMs / 1000));
 }
 
-/** The news page for `version`: big enough (> 1 KiB) to be compressed like the other sample pages. */
+/** Over 1 KiB, so it is compressed like the other sample pages. */
 export function renderNewsPage(version: string): string {
   const items: string[] = [];
   for (let i = 0; i < 12; i++) {

@@ -1,8 +1,7 @@
 /**
  * @module
- * The built-in target's gRPC service (target.proto: Echo, Sleep, Cpu, Stream) on node:http2, since
- * Deno.serve cannot send trailers. Messages framed by grpc/framing.ts and read by hand (no schema
- * library). Plain HTTP/2 JSON (`POST /echo`) is served on the same listener: one stack for comparisons.
+ * The built-in target's gRPC service (target.proto) on node:http2, since Deno.serve cannot send trailers,
+ * with plain HTTP/2 `POST /echo` on the same listener for comparisons.
  */
 import { Buffer } from "node:buffer";
 import http2 from "node:http2";
@@ -17,18 +16,15 @@ import {
 import { encodeGrpcMessage } from "../../grpc/message_text.ts";
 import { fib } from "./endpoints.ts";
 
-/**
- * What a method answers: the messages to send (already encoded; `gapMs` apart, a paced stream), or a
- * status other than OK.
- */
+/** The messages to send (encoded; `gapMs` apart for a paced stream), or a status other than OK. */
 type Answer = { messages: Uint8Array[]; gapMs?: number } | { code: number; message: string };
 
 /** The most `n` a Cpu call may ask (fib's cost doubles per step) and the most Stream replies. */
 const MAX_FIB = 40;
 const MAX_STREAM = 100_000;
 
-/** Varint fields 1 to 3 of a `Work` message (n, size, ms); other fields are skipped. */
-export function readWork(bytes: Uint8Array): { n: number; size: number; ms: number } {
+/** Varint fields 1 to 3 of a `Work` message (n, size, ms); others are skipped. */
+function readWork(bytes: Uint8Array): { n: number; size: number; ms: number } {
   const work = { n: 0, size: 0, ms: 0 };
   let p = 0;
   while (p < bytes.length) {
@@ -85,7 +81,6 @@ function payloadMessage(size: number): Uint8Array {
   return bytes;
 }
 
-/** The answer of `method` to `request` (its one message). */
 async function answerOf(method: string, request: Uint8Array): Promise<Answer> {
   switch (method) {
     case "/loadlab.target.Target/Echo":
@@ -152,10 +147,7 @@ function serveCall(
   });
 }
 
-/**
- * A plain HTTP/2 request on this listener: `POST /echo` answers its body back as it came, as the HTTP
- * target's /echo does, so JSON and gRPC can be compared on one stack (node:http2); anything else is 404.
- */
+/** `POST /echo` answers its body back, as the HTTP target's does; anything else is 404. */
 function serveHttp(
   stream: http2.ServerHttp2Stream,
   headers: http2.IncomingHttpHeaders,
@@ -191,13 +183,12 @@ async function pace(stream: http2.ServerHttp2Stream, messages: Uint8Array[], gap
   stream.end();
 }
 
-/** A running gRPC endpoint server. */
-export interface GrpcTarget {
+interface GrpcTarget {
   readonly port: number;
   close(): Promise<void>;
 }
 
-/** Serves the gRPC endpoints on `hostname:port` (0: a free port), h2c or, with PEM text, TLS. */
+/** Serves on `hostname:port` (0: a free port), h2c or, with PEM text, TLS. */
 export function serveGrpcTarget(options: {
   hostname: string;
   port: number;

@@ -1,8 +1,7 @@
 /**
  * @module
- * An in-process response cache with a TTL (Express `apicache`-like), keyed on method, URL and content
- * encoding, storing 200 GET answers, bounded in entries. With `versionCheck`, hits that served an older
- * version count as `staleHits`, so the TTL's cost shows beside its gain.
+ * An in-process response cache with a TTL (like `apicache`) for 200 GET answers; with `versionCheck`,
+ * hits of an older version count as `staleHits`, so the TTL's cost shows beside its gain.
  */
 import type { MiddlewareHandler } from "hono";
 
@@ -13,8 +12,7 @@ interface Entry {
   expiresAtMs: number;
 }
 
-/** Counters a test or the serve command can read. */
-export interface ResponseCacheStats {
+interface ResponseCacheStats {
   hits: number;
   misses: number;
   /** Hits that served a version older than the page's current one. */
@@ -23,7 +21,7 @@ export interface ResponseCacheStats {
 }
 
 /** How the cache tells a stale copy: the header the page's version is in, and its version now. */
-export interface VersionCheck {
+interface VersionCheck {
   header: string;
   /** The current version of the page at `path`, or null when it is not versioned. */
   currentVersion(path: string): string | null;

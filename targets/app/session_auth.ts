@@ -1,18 +1,13 @@
 /**
  * @module
- * The built-in target's login pair, for sessions that capture and reuse a token and a cookie:
- * `POST /login` with JSON `{user, password}` answers 200 `{token}` and `Set-Cookie: session=...` when the
- * password is `secret` (401 otherwise); `GET /me` answers 200 `{user}` only with `Authorization: Bearer
- * <token>` and the `session` cookie of the same user (401 otherwise). Both are signed, not stored, so
- * every instance of a reuse-port target accepts what another issued, and nothing grows with sessions.
+ * The built-in target's login pair: `POST /login` answers a token and a `session` cookie, `GET /me` needs
+ * both. Both are signed, not stored, so every reuse-port instance accepts what another issued.
  */
 
-/** The one password `/login` accepts (a test target: the point is the round trip, not the secret). */
+/** A test target: the point is the round trip, not the secret. */
 export const LOGIN_PASSWORD = "secret";
 
-/**
- * FNV-1a of `text` as 8 hex digits: a checksum that makes a hand-made token fail, not a security boundary.
- */
+/** FNV-1a of `text` as 8 hex digits: makes a hand-made token fail; not a security boundary. */
 function fnv(text: string): string {
   let h = 0x811c9dc5;
   for (let k = 0; k < text.length; k++) {
@@ -48,8 +43,7 @@ export function login(body: unknown): { token: string; session: string; user: st
   return { token: sign("t", user), session: sign("s", user), user };
 }
 
-/** The `session` value of a Cookie header, or null. */
-export function sessionCookie(cookie: string | null | undefined): string | null {
+function sessionCookie(cookie: string | null | undefined): string | null {
   for (const part of (cookie ?? "").split(";")) {
     const [name, ...rest] = part.trim().split("=");
     if (name === "session") return rest.join("=");

@@ -1,12 +1,10 @@
 /**
  * @module
- * Files behind `/static/*`: either the sample site shipped with loadlab (read once at start, so a
- * request is a map lookup) or a directory the user names (read per request, like express.static without
- * its caching, so edits show up at once). Paths are normalised and may not climb out of the directory,
- * neither by `..` nor by a symlink that points outside it.
+ * Files behind `/static/*`: the sample site shipped with loadlab (read once) or a directory the user names
+ * (read per request, so edits show at once). Paths may not climb out, by `..` or by a symlink.
  */
 
-export interface StaticFile {
+interface StaticFile {
   bytes: Uint8Array<ArrayBuffer>;
   contentType: string;
 }
@@ -27,7 +25,7 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 /** MIME type from the file extension; unknown ones are sent as bytes. */
-export function contentTypeOf(path: string): string {
+function contentTypeOf(path: string): string {
   const dot = path.lastIndexOf(".");
   return CONTENT_TYPES[path.slice(dot + 1).toLowerCase()] ?? "application/octet-stream";
 }
@@ -57,13 +55,11 @@ function decodedPath(path: string): string | null {
   }
 }
 
-/** Looks up a file by its path below `/static/`; `undefined` when absent. */
 export type StaticStore = (relPath: string) => Promise<StaticFile | undefined>;
 
 /** The sample site beside this file; `deno compile --include targets/app/assets` puts it in the binary. */
 const SAMPLE_SITE = new URL("./assets/", import.meta.url);
 
-/** The sample site read once (a request is then a map lookup), or the files of `dir` when given. */
 export function createStaticStore(dir?: string): StaticStore {
   if (dir) return (rel) => readFromDir(dir, rel);
   const files = new Map<string, StaticFile>();
@@ -89,10 +85,8 @@ function cleanPath(rel: string): string | null {
 }
 
 /**
- * A file of `dir` by its cleaned path. The path is resolved (symlinks followed) and served only when it
- * stays under the resolved directory and is a regular file: a symlink inside the folder could otherwise
- * hand out any file the target can read (`/etc/passwd`), and a FIFO or a device would hold the request
- * (and the read) open forever. The resolved path is the one read, so the check and the read name one file.
+ * A file of `dir`, served only when its resolved path stays under the resolved directory and is a regular
+ * file: a symlink could hand out `/etc/passwd`, a FIFO hold the request open. The resolved path is read.
  */
 async function readFromDir(dir: string, rel: string): Promise<StaticFile | undefined> {
   const clean = cleanPath(rel);

@@ -1,20 +1,18 @@
 /**
  * @module
  * The built-in target's WebSocket endpoints: `/ws/echo` echoes; `/ws/room?room=NAME` broadcasts each text
- * message to the room as JSON `{room, from, self, sentAt, data}` (`self` marks the sender's copy, so a
- * generator matches it with `json:self=true`). Counters join the app's stats.
+ * message to the room as JSON `{room, from, self, sentAt, data}` (`self` marks the sender's copy).
  */
 import type { Hono } from "hono";
 
 /** The endpoints' cumulative counters (and the gauge of open sockets). */
-export interface WsCounters {
+interface WsCounters {
   wsOpen: number;
   wsMessagesIn: number;
   wsMessagesOut: number;
   wsRooms: number;
 }
 
-/** Endpoint list lines for `loadlab serve`. */
 export const WS_ENDPOINTS: ReadonlyArray<readonly [string, string]> = [
   ["/ws/echo", "WebSocket: every message sent back"],
   ["/ws/room?room=NAME", 'WebSocket: every message to every member, JSON with "sentAt" and "self"'],
@@ -37,7 +35,7 @@ export function addWsEndpoints(app: Hono): () => Partial<WsCounters> {
   return () => state.upgrades === 0 ? {} : { ...state.counters, wsRooms: state.rooms.size };
 }
 
-/** What the endpoints of one app share: their counters, the rooms and their members, the next sender id. */
+/** What the endpoints of one app share. */
 interface WsState {
   counters: Omit<WsCounters, "wsRooms">;
   rooms: Map<string, Set<WebSocket>>;

@@ -1,9 +1,7 @@
 /**
  * @module
- * The built-in HTTP balancer in front of N built-in target instances, per request (round-robin or
- * least-connections), forwarding HTTP/1.1 as bytes over keep-alive pools (forward_exchange.ts) and
- * relaying HTTP/2 per connection (forward_h2.ts). A client has `headTimeoutMs` to finish each head, so
- * a silent or byte-at-a-time client holds no connection for ever.
+ * The built-in HTTP balancer in front of N instances (round-robin or least-connections): HTTP/1.1 forwarded
+ * as bytes over keep-alive pools, HTTP/2 relayed per connection. A slow client has `headTimeoutMs` per head.
  */
 import { writeAll } from "../../system/write_all.ts";
 import { Framing } from "../../http1/body_framing.ts";
@@ -24,18 +22,18 @@ import { STATS_PATH } from "../spec.ts";
 export type BalanceMode = "round-robin" | "least-connections";
 
 /** Time a client has to send a whole request head (or the HTTP/2 preface) before it is closed. */
-export const DEFAULT_HEAD_TIMEOUT_MS = 30_000;
+const DEFAULT_HEAD_TIMEOUT_MS = 30_000;
 
-export interface Balancer {
-  /** Serves one client connection until it closes; never throws. */
+interface Balancer {
+  /** Never throws. */
   serveConnection(conn: Deno.Conn): Promise<void>;
-  /** Requests sent to each instance, in upstream order. */
+  /** Requests per instance, in upstream order. */
   sent: number[];
-  /** TCP connections opened to each instance: far fewer than `sent` while keep-alive works. */
+  /** TCP connections per instance: far fewer than `sent` while keep-alive works. */
   opened(): number[];
-  /** 502s answered for each instance: unreachable, or an answer refused for ambiguous framing. */
+  /** 502s per instance: unreachable, or an answer refused for ambiguous framing. */
   badGateways(): number[];
-  /** HTTP/2 client connections relayed to each instance (each counts as in flight while it lasts). */
+  /** HTTP/2 connections relayed per instance, each in flight while it lasts. */
   h2Connections: number[];
   close(): void;
 }
@@ -51,7 +49,7 @@ export function pickInstance(mode: BalanceMode, inFlight: number[], next: number
   return best;
 }
 
-export function createBalancer(
+function createBalancer(
   upstreamUrls: string[],
   mode: BalanceMode,
   headTimeoutMs = DEFAULT_HEAD_TIMEOUT_MS,
@@ -97,7 +95,7 @@ export function createBalancer(
 
 type Forward = (client: BufferedConn, headEnd: number, req: MessageHead) => Promise<boolean>;
 
-/** Reads requests from one client connection and forwards them one at a time (or relays HTTP/2). */
+/** Forwards requests of one client connection one at a time (or relays HTTP/2). */
 async function serveClient(
   client: BufferedConn,
   forward: Forward,
@@ -168,8 +166,8 @@ function isStatsRequest(buf: Uint8Array, req: MessageHead): boolean {
   return true;
 }
 
-/** A listening balancer, shaped like the part of `Deno.HttpServer` the target child uses. */
-export interface BalancerServer {
+/** Shaped like the part of `Deno.HttpServer` the target child uses. */
+interface BalancerServer {
   addr: Deno.NetAddr;
   finished: Promise<void>;
   shutdown(): Promise<void>;
@@ -185,7 +183,7 @@ export function serveBalancer(
     mode: BalanceMode;
     /** Terminate TLS here (PEM text), offering h2 and http/1.1 by ALPN; the upstreams stay plain (h2c). */
     tls?: { cert: string; key: string };
-    /** A client's time to send a request head; DEFAULT_HEAD_TIMEOUT_MS unless a test shortens it. */
+    /** DEFAULT_HEAD_TIMEOUT_MS unless a test shortens it. */
     headTimeoutMs?: number;
   },
 ): BalancerServer {

@@ -1,8 +1,7 @@
 /**
  * @module
- * Forwards one request to the caching proxy's upstream and buffers the answer (the proxy stores it), with
- * `node:http` and a keep-alive agent: Deno's `fetch` decompresses bodies but keeps `content-encoding`,
- * which would corrupt compressed answers passing through.
+ * Forwards one request to the proxy's upstream with `node:http`, buffering the answer: Deno's `fetch`
+ * decompresses bodies but keeps `content-encoding`, which would corrupt compressed answers.
  */
 import { Agent, request as httpRequest } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
@@ -13,7 +12,6 @@ export interface UpstreamTls {
   insecure?: boolean;
 }
 
-/** A buffered upstream answer. */
 export interface UpstreamResponse {
   status: number;
   headers: [string, string][];

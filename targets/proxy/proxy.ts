@@ -1,10 +1,7 @@
 /**
  * @module
- * A caching and/or rate-limiting reverse proxy in front of any upstream (docs/studies/cache-burst.md put a
- * Redis cache in front of a CMS, docs/studies/delay-cache-limit.md added Redis rate limiting). Cache-aside:
- * GET the key, on a miss forward and SET the answer with a TTL. The cache is an optimisation, never a
- * dependency: every Redis failure or timeout is counted as a bypass and the request is served from the
- * upstream instead of failing.
+ * A caching and rate-limiting reverse proxy in front of any upstream (docs/studies/cache-burst.md).
+ * Cache-aside; the cache is an optimisation, never a dependency: a Redis failure counts as a bypass.
  */
 import { Buffer } from "node:buffer";
 import { commandOptions } from "redis";
@@ -13,32 +10,32 @@ import { RedisRateLimiter, withTimeout } from "./rate_limit.ts";
 import type { RedisClient } from "../redis.ts";
 import { STATS_PATH } from "../spec.ts";
 
-export interface ProxyOptions {
+interface ProxyOptions {
   upstreamUrl: string;
   /** An `https:` upstream's verification (its CA, or none). */
   upstreamTls?: UpstreamTls;
   redis: RedisClient;
-  /** Cache TTL; 0 or absent disables caching (rate limiting only). */
+  /** 0 or absent disables caching (rate limiting only). */
   cacheTtlSec?: number;
   rateLimit?: { limit: number; windowMs: number };
-  /** Longest a Redis command may take before the proxy gives up on it (bypass). */
+  /** Longest a Redis command may take before the proxy bypasses it. */
   redisTimeoutMs?: number;
 }
 
 /** Counters of the proxy, read through `/__loadlab/stats` by the process that started it. */
-export interface ProxyStats {
+interface ProxyStats {
   hits: number;
   misses: number;
-  /** Requests served from the upstream because Redis failed or was too slow. */
+  /** Served from the upstream because Redis failed or was too slow. */
   bypasses: number;
-  /** Requests that cannot be cached (not GET) and went straight upstream. */
+  /** Not cacheable (not GET): straight upstream. */
   passes: number;
-  /** Requests answered 429 by the rate limiter. */
+  /** Answered 429 by the rate limiter. */
   limited: number;
-  /** Requests let through because the rate limiter could not reach Redis. */
+  /** Let through because the rate limiter could not reach Redis. */
   limiterBypasses: number;
   upstreamErrors: number;
-  /** Cache writes that failed or timed out after a miss (the next request is simply another miss). */
+  /** Cache writes that failed after a miss (the next request is simply another miss). */
   writeErrors: number;
 }
 
@@ -72,15 +69,14 @@ function cacheable(res: UpstreamResponse): boolean {
   return true;
 }
 
-/** What the proxy's request paths share: the options, the upstream, the limiter and the counters. */
 interface ProxyState {
   opts: ProxyOptions;
   upstream: Upstream;
   limiter: RedisRateLimiter | null;
   stats: ProxyStats;
-  /** Longest a Redis command may take (`redisTimeoutMs`, 200 by default). */
+  /** `redisTimeoutMs`, 200 by default. */
   timeoutMs: number;
-  /** Cache TTL; 0 when caching is off. */
+  /** 0 when caching is off. */
   ttlMs: number;
 }
 
@@ -153,8 +149,7 @@ async function serveCached(state: ProxyState, req: Request): Promise<Response> {
     return badGateway(opts.upstreamUrl, err);
   }
   if (cacheable(res)) {
-    // Not awaited: the client should not wait for the cache write, and a failed write is only a later miss.
-    // Counted apart from bypasses: this request was served (a miss), only its copy was not kept.
+    // Not awaited: a failed cache write is only a later miss, counted apart from bypasses.
     withTimeout(opts.redis.set(key, encodeEntry(res), { PX: state.ttlMs }), timeoutMs).catch(() =>
       stats.writeErrors++
     );

@@ -1,18 +1,15 @@
 /**
  * @module
- * A fixed-window rate limiter kept in Redis so several proxy instances share one budget per client (the
- * delay-cache-limit study limited an API this way). One MULTI per request: create the window key with its
- * expiry if absent, increment it, read its remaining lifetime, so the window and the count can never
- * disagree. When Redis is unreachable the limiter lets requests through and counts that: an outage of the
- * limiter must not turn into an outage of the API.
+ * A fixed-window rate limiter in Redis, so proxy instances share one budget per client: one MULTI per
+ * request keeps window and count in step. When Redis is down requests pass, counted: no outage spreads.
  */
 import type { RedisClient } from "../redis.ts";
 
-export interface RateDecision {
+interface RateDecision {
   allowed: boolean;
-  /** Requests left in the current window (0 when limited). */
+  /** 0 when limited. */
   remaining: number;
-  /** Seconds until the window resets, rounded up, at least 1. */
+  /** Rounded up, at least 1. */
   retryAfterSec: number;
 }
 

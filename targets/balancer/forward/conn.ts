@@ -1,19 +1,13 @@
 /**
  * @module
- * The sockets of the balancer: a connection with its own read buffer (bytes are read into it and handed
- * on as views, never copied into strings), and a pool of idle keep-alive connections per upstream, so a
- * request costs no TCP handshake once the pool is warm. HOT PATH: a read fills the connection's one
- * buffer; a write passes a view of another connection's buffer to the socket.
+ * The balancer's sockets: a connection with its own read buffer, handed on as views, and a pool of idle
+ * keep-alive connections per upstream. HOT PATH: no copies, no strings.
  */
 import type { MessageFramer } from "../../../http1/message_framer.ts";
 import { MAX_HEAD_BYTES, type MessageHead } from "./http1.ts";
 
-/**
- * First size of a connection's read buffer; it grows (to MAX_HEAD_BYTES for a head) only when a head does not
- * fit.
- */
+/** A connection's first read buffer; it grows (to MAX_HEAD_BYTES) only when a head does not fit. */
 const BUFFER_BYTES = 16 * 1024;
-/** Idle connections kept per upstream; more are closed when they come back. */
 const MAX_IDLE_PER_UPSTREAM = 512;
 
 /** A socket and the bytes read from it but not consumed yet: buf[start, end). */
@@ -21,14 +15,11 @@ export class BufferedConn {
   buf = new Uint8Array(BUFFER_BYTES);
   start = 0;
   end = 0;
-  /** Parse state of the message in flight on this connection, reused for every message. */
+  /** Reused for every message. */
   head: MessageHead | null = null;
-  /** Finds where a chunked body ends, across reads (see relay.ts). */
+  /** Finds where a chunked body ends, across reads (forward_relay.ts). */
   chunked: MessageFramer | null = null;
-  /**
-   * Bytes of this connection passed on by the relay so far. `start` cannot tell it: `fill` moves the
-   * unconsumed bytes to the front, so a position seen before a relay may come round again after it.
-   */
+  /** Bytes passed on by the relay so far: `fill` moves bytes, so `start` cannot tell. */
   relayedBytes = 0;
 
   constructor(readonly conn: Deno.Conn) {}
@@ -58,7 +49,6 @@ export class BufferedConn {
     this.end = pending;
   }
 
-  /** Consumes `n` bytes. */
   skip(n: number): void {
     this.start += n;
   }
@@ -75,9 +65,9 @@ export class UpstreamPool {
   readonly hostname: string;
   readonly port: number;
   #idle: BufferedConn[] = [];
-  /** TCP connections opened so far: with keep-alive working, far fewer than requests. */
+  /** TCP connections opened: with keep-alive working, far fewer than requests. */
   opened = 0;
-  /** 502s answered for this upstream (unreachable, or an answer whose framing was refused). */
+  /** 502s answered: unreachable, or an answer whose framing was refused. */
   badGateways = 0;
 
   constructor(readonly baseUrl: string) {
@@ -87,7 +77,6 @@ export class UpstreamPool {
     this.port = Number(url.port || 80);
   }
 
-  /** An idle connection, if there is one. */
   takeIdle(): BufferedConn | undefined {
     return this.#idle.pop();
   }
@@ -99,7 +88,7 @@ export class UpstreamPool {
     return new BufferedConn(conn);
   }
 
-  /** Returns a connection whose last answer was read completely and that may be used again. */
+  /** Takes back a connection whose last answer was read completely. */
   release(up: BufferedConn): void {
     if (up.start !== up.end || this.#idle.length >= MAX_IDLE_PER_UPSTREAM) return up.close();
     up.start = up.end = 0;

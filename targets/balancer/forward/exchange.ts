@@ -1,8 +1,7 @@
 /**
  * @module
  * One balancer exchange: the request goes to a pooled upstream connection (sent again once on a fresh one
- * if the pooled one was closed meanwhile), the answer streams back. Failures before the answer's head
- * become a 502 with the reason; after it, the client connection closes.
+ * if the pooled one had closed), the answer streams back; a failure before its head is a 502.
  */
 import { writeAll } from "../../../system/write_all.ts";
 import { Framing, isInterim } from "../../../http1/body_framing.ts";
@@ -20,10 +19,7 @@ import { FramingError, plainAnswer, relayMessage, tunnel } from "./relay.ts";
 /** The upstream closed the connection before sending a byte of the answer. */
 class ClosedBeforeAnswer extends Error {}
 
-/**
- * Forwards the request whose head is client.buf[client.start, headEnd) to `pool`'s upstream and relays
- * the answer. Returns whether the client connection stays open; throws when it broke mid-answer.
- */
+/** Forwards the request head at client.buf[client.start, headEnd) and relays the answer; true: keep open. */
 export function exchange(
   client: BufferedConn,
   headEnd: number,
@@ -129,8 +125,7 @@ async function relayAnswer(
     } else await relayMessage(up, headEnd, client.conn, answer);
   } catch (err) {
     up.close();
-    // Refused framing before a byte of the final answer went out (a bad head after 100 Continue, a
-    // broken first chunk): the client can still be told, with a 502; after that only the close can.
+    // Refused framing before a byte of the final answer went out: the client can still get a 502.
     if (!(err instanceof FramingError) || (relayedBefore >= 0 && up.relayedBytes !== relayedBefore)) {
       throw err;
     }
@@ -165,7 +160,7 @@ async function readAnswerHead(up: BufferedConn, requestWasHead: boolean): Promis
   }
 }
 
-/** 502 with the reason, as the fetch-based balancer answered it; counted per upstream. */
+/** 502 with the reason, counted per upstream. */
 function badGateway(pool: UpstreamPool, err: unknown, close: boolean): Uint8Array {
   pool.badGateways++;
   const message = err instanceof Error ? err.message : String(err);

@@ -1,17 +1,13 @@
 /**
  * @module
- * HTTP/2 through the balancer, per connection: a connection opening with the h2 preface (h2c or ALPN h2)
- * is relayed as bytes to one instance, so all its streams go there. Balancing per stream would make the
- * balancer an HTTP/2 server and client; relaying costs one read and one write.
+ * HTTP/2 through the balancer, per connection: a connection opening with the h2 preface is relayed as
+ * bytes to one instance, so all its streams go there (per-stream balancing needs an h2 server and client).
  */
 import { CLIENT_PREFACE } from "../../../http2/frames.ts";
 import { writeAll } from "../../../system/write_all.ts";
 import type { BufferedConn } from "./conn.ts";
 
-/**
- * Whether the connection opens with the HTTP/2 preface, reading until it can tell (the first bytes that
- * differ, or all 24). False at end of stream, leaving what was read for the HTTP/1.1 path.
- */
+/** Whether the connection opens with the HTTP/2 preface; false leaves what was read for HTTP/1.1. */
 export async function opensWithH2Preface(client: BufferedConn): Promise<boolean> {
   for (;;) {
     const have = Math.min(client.end - client.start, CLIENT_PREFACE.length);
@@ -30,11 +26,7 @@ async function pump(from: Deno.Conn, to: Deno.Conn, buf: Uint8Array): Promise<vo
   } catch { /* a reset on either side ends this direction */ }
 }
 
-/**
- * Relays the client's connection (with the bytes it has buffered) to `hostname:port` until either side
- * closes; false when the instance cannot be reached (the client is then closed: h2 has no 502 to send
- * before the instance's SETTINGS).
- */
+/** Relays the client's connection to `hostname:port` until either side closes; false when unreachable. */
 export async function relayH2(client: BufferedConn, hostname: string, port: number): Promise<boolean> {
   let up: Deno.TcpConn;
   try {
@@ -51,7 +43,7 @@ export async function relayH2(client: BufferedConn, hostname: string, port: numb
         conn.close();
       } catch { /* closed already */ }
     };
-    // When one direction ends the connection is over for both: close both, which ends the other pump.
+    // When one direction ends, close both, which ends the other pump.
     await Promise.race([
       pump(client.conn, up, new Uint8Array(64 * 1024)).then(done(up)),
       pump(up, client.conn, client.buf).then(done(client.conn)),

@@ -1,8 +1,7 @@
 /**
  * @module
- * The balancer's view of HTTP/1.1 heads through the shared framer in `verbatim` mode: where a head ends,
- * how its body is framed, whether the connection stays open. Anything a downstream could frame
- * differently is refused, not rewritten (request smuggling). One pass per head, no allocation.
+ * The balancer's view of HTTP/1.1 heads through the shared framer in `verbatim` mode. Anything a downstream
+ * could frame differently is refused, not rewritten (request smuggling).
  */
 import { Framing } from "../../../http1/body_framing.ts";
 import { MessageFramer, NEED_MORE, PARSE_ERROR } from "../../../http1/message_framer.ts";
@@ -10,28 +9,25 @@ import { MessageFramer, NEED_MORE, PARSE_ERROR } from "../../../http1/message_fr
 /** Longest request or response head accepted, like NGINX's large_client_header_buffers (4 x 8k) and more. */
 export const MAX_HEAD_BYTES = 64 * 1024;
 
-/** Returned instead of a head's end when more bytes are needed. */
 export const INCOMPLETE = -1;
-/** Returned instead of a head's end when the head cannot be framed safely; `error` says why. */
+/** The head cannot be framed safely; `error` says why. */
 export const MALFORMED = -2;
 
-/** What the forwarder needs to know about one head; filled in place by the parse functions. */
+/** Filled in place by the parse functions. */
 export interface MessageHead {
   framing: Framing;
-  /** Body bytes when framing is `Length`. */
   contentLength: number;
-  /** The sender asked to close the connection after this message (or speaks HTTP/1.0 without keep-alive). */
+  /** Close after this message (asked, or HTTP/1.0 without keep-alive). */
   close: boolean;
-  /** Response: status code. Request: 0. */
+  /** Request: 0. */
   status: number;
-  /** Request: the method is HEAD (its response has no body whatever its headers say). */
+  /** Request: the method is HEAD. */
   head: boolean;
-  /** Where the head's start line begins (empty lines before it are skipped, not forwarded). */
+  /** Empty lines before the start line are skipped, not forwarded. */
   headStart: number;
-  /** Request: offsets of the request-target in the buffer. */
   targetStart: number;
   targetEnd: number;
-  /** Why the head was MALFORMED (a constant string). */
+  /** A constant string. */
   error: string;
 }
 
@@ -49,8 +45,8 @@ export function newHead(): MessageHead {
   };
 }
 
-// A head is parsed in one synchronous call from its first byte, so one framer per kind serves every
-// connection; a chunked body is scanned across reads, so each connection has its own (`bodyFramer`).
+// A head is parsed in one synchronous call, so one framer per kind serves every connection; a chunked
+// body is scanned across reads, so each connection has its own (`bodyFramer`).
 const requests = new MessageFramer({
   request: true,
   verbatim: true,
@@ -83,20 +79,13 @@ function frame(framer: MessageFramer, buf: Uint8Array, from: number, to: number,
   return end;
 }
 
-/**
- * Parses the request head starting at `from` into `out`. Returns the index just past the head,
- * INCOMPLETE when the blank line has not arrived yet, or MALFORMED.
- */
+/** Parses the request head at `from` into `out`: the index past it, INCOMPLETE or MALFORMED. */
 export function parseRequestHead(buf: Uint8Array, from: number, to: number, out: MessageHead): number {
   requests.start();
   return frame(requests, buf, from, to, out);
 }
 
-/**
- * Parses the response head starting at `from` into `out` (an interim 1xx head is a head of its own);
- * `requestWasHead` and the status decide whether a body follows (RFC 9112 6.3). Returns the index just
- * past the head, INCOMPLETE or MALFORMED.
- */
+/** Parses a response head (1xx included) into `out`; `requestWasHead` and the status decide the body. */
 export function parseResponseHead(
   buf: Uint8Array,
   from: number,

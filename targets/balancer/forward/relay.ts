@@ -1,8 +1,7 @@
 /**
  * @module
- * Relays one HTTP/1.1 message from a buffered connection to another socket as it arrives, framed by the
- * shared framer, in constant memory; also a two-way tunnel for `101 Switching Protocols` and the
- * balancer's own small answers (502, 400).
+ * Relays one HTTP/1.1 message between sockets as it arrives, in constant memory; also the tunnel after
+ * `101 Switching Protocols` and the balancer's own small answers.
  */
 import { writeAll } from "../../../system/write_all.ts";
 import type { BufferedConn } from "./conn.ts";
@@ -13,11 +12,7 @@ import { bodyFramer, type MessageHead } from "./http1.ts";
 /** The stream ended inside a message, or its framing broke: the connection cannot be used again. */
 export class FramingError extends Error {}
 
-/**
- * Writes the message whose head is src.buf[src.start, headEnd) to `dst`, then its body, and consumes it
- * from `src`. Returns when the message's last byte has been written (an `UntilClose` body: when `src`
- * ended).
- */
+/** Writes the message with head src.buf[src.start, headEnd) and its body to `dst`, consuming them. */
 export async function relayMessage(
   src: BufferedConn,
   headEnd: number,
@@ -31,7 +26,6 @@ export async function relayMessage(
   while (await src.fill()) await writeThrough(src, dst, src.end);
 }
 
-/** Writes src.buf[src.start, end) to `dst` and consumes it. */
 async function writeThrough(src: BufferedConn, dst: Deno.Conn, end: number): Promise<void> {
   if (end > src.start) {
     src.relayedBytes += end - src.start;
