@@ -5,7 +5,7 @@
 import { dirOf, resolveOutput, writeThrough } from "./output_file.ts";
 import { osErrorText } from "./os_error.ts";
 
-/** Writes text via a temp file renamed over `path`; on failure the old file stays and `WriteError` names it. */
+/** Writes text via a temp file renamed over `path`; on failure the old file stays, `WriteError` names it. */
 export async function writeTextAtomic(path: string, text: string): Promise<void> {
   let tmp: string | undefined;
   try {
