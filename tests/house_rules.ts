@@ -52,8 +52,8 @@ export function wideComments(file: string, source: string, columns = COMMENT_COL
   return wide;
 }
 
-/** Folders the formatter skips (deno.json `fmt.exclude` and the build outputs). */
-const NOT_FORMATTED = ["report/assets/vendor", "node_modules", "dist", "out"];
+/** Folders the formatter skips (deno.json `fmt.exclude`, the build outputs; node_modules anywhere). */
+const NOT_FORMATTED = ["report/assets/vendor", "dist", "out"];
 
 /** Every .ts file under `root` the formatter reads, as paths from the root. */
 export async function formattedFiles(root: URL): Promise<string[]> {
@@ -61,7 +61,7 @@ export async function formattedFiles(root: URL): Promise<string[]> {
   async function walk(dir: string): Promise<void> {
     for await (const entry of Deno.readDir(new URL(dir || ".", root))) {
       const path = dir + entry.name;
-      if (entry.name.startsWith(".")) continue;
+      if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
       if (entry.isDirectory && !NOT_FORMATTED.includes(path)) await walk(path + "/");
       else if (entry.isFile && path.endsWith(".ts")) out.push(path);
     }
