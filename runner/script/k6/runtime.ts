@@ -1,16 +1,9 @@
 /**
  * @module
- * What a converted k6 script runs on. k6 gives each virtual user its own interpreter, so its globals
- * (`__VU`, `__ITER`) and its synchronous `http.get` simply belong to "this VU"; loadlab runs many sessions
- * in one isolate, each awaiting its requests. So each session runs inside an `AsyncLocalStorage` context
- * holding its `Session`, and the k6 modules of this folder read it (`current()`): `__VU` is the session's
- * virtual user wherever the script reads it, and `http.get` goes on the session's connection. Entering that
- * context costs about 1.5 us an iteration, so a script whose every resumption is one of its own awaits
- * (convert/context.ts: `resumes`) skips it: each await hands the VU back (`back`) when its function
- * resumes, and `current()` reads it from one variable. Outside a session (init code, `setup()`,
- * `teardown()`, `handleSummary()` in loadlab's main isolate) there is none, and the k6 modules fall back
- * to `fetch`. The converter's header calls `scriptDir` (where `open()` reads
- * from) and its footer `session` (the default export loadlab calls per session).
+ * What a converted k6 script runs on. Many sessions share an isolate, so each runs in an
+ * `AsyncLocalStorage` context holding its `Session` that the k6 modules read (`current()`); a script whose
+ * awaits all hand the VU back (convert/context.ts) skips that context (about 1.5 us an iteration) and reads
+ * the VU from one variable. Outside a session (init, setup, teardown, handleSummary) k6 modules use `fetch`.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Session } from "../session.ts";
@@ -72,12 +65,7 @@ export const requestDefaults = {
   batchPerHost: 6,
 };
 
-/**
- * With `noCookiesReset`, each VU's cookies (name -> value) carried from one iteration to the next: a
- * session's jar starts empty, so the runtime sets them again at the start of the VU's next iteration.
- * Kept per isolate, which holds every iteration of a closed load's VU (its connection). Path and expiry
- * are not kept: a carried cookie is sent on every path of the target until the server replaces it.
- */
+/** `noCookiesReset`: each VU's cookies carried to its next iteration (per isolate; path and expiry not kept). */
 const vuCookies = new Map<number, Map<string, string>>();
 
 /** Notes the `Set-Cookie` lines a VU's response carried (with `noCookiesReset`). */

@@ -1,25 +1,11 @@
 /**
  * @module
- * What a virtual user's sessions send with: one `SessionSender` per user, made at its first session and
- * taken up again by each next one (`begin`), while each session's `s` (session.ts) is a small
- * object of its own. In a crowd every session waits about as long as the crowd takes to answer, so
- * whatever a session allocates lives past a scavenge or two and reaches V8's old generation; what is
- * reused here (connection, step, jar, the request in flight and its callbacks) is allocated once per user
- * instead. Each `s.get(...)` is an exchange on the session's connection (connection.ts: the same
- * transports, TLS and recording as fixed requests), so requests count in the run's intervals and, by
- * name, in the script's steps (recorder.ts) and under the endpoint of that name. The first request's
- * latency counts from its send less how late the session began (an open arrival's lateness against the
- * schedule), never from the session's start: a think time, a timer or a check before it is the script's
- * own time; later ones count from their send, as a flow's do (flow_session.ts). An exchange's end becomes
- * the script's response, its bytes copied and its `Set-Cookie` kept in the user's jar; a failed one gives a
- * status-0 response saying why (`failure`) and the script goes on; one that ends after the run did cuts its
- * session. A session has one request in flight at a time: another sent meanwhile (not awaited) is refused as
- * a
- * `script` error at its line; the refusals and the encoding are send.ts's, the outcome, cut and
- * sleeps end.ts's. Inside `s.batch` requests go in parallel (batch.ts), and a
- * request to another origin (origins.ts) goes on a connection the virtual user dials
- * (side_connections.ts): each such exchange keeps its own send time, step and path, and the session
- * counts them in flight until the last one ends.
+ * What a virtual user's sessions send with: one `SessionSender` per user, reused by each next session
+ * (`begin`), so what lives across a crowd's waits is allocated once per user, not per session. Each
+ * `s.get(...)` is an exchange on the session's connection, counted in the run and by name (recorder.ts);
+ * the first request's latency counts from its send less the session's lateness, never its think time. One
+ * request in flight at a time (send.ts refuses another); `s.batch` (batch.ts) and other origins
+ * (side_connections.ts) go on the user's side connections.
  */
 import type {
   BatchLimits,
