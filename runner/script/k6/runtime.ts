@@ -65,7 +65,7 @@ export const requestDefaults = {
   batchPerHost: 6,
 };
 
-/** `noCookiesReset`: each VU's cookies carried to its next iteration (per isolate; path and expiry not kept). */
+/** `noCookiesReset`: each VU's cookies carried to its next iteration (per isolate, no path or expiry). */
 const vuCookies = new Map<number, Map<string, string>>();
 
 /** Notes the `Set-Cookie` lines a VU's response carried (with `noCookiesReset`). */
