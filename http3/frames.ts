@@ -6,6 +6,7 @@
  * arrived whole, else copied to one buffer bounded by `maxFrameBytes`), unknown and reserved types
  * skipped. Errors are negated H3_* codes, returned, never thrown.
  */
+import { copyBytes } from "../system/copy_bytes.ts";
 import { readVarint, VARINT_TRUNCATED, varintLengthAt, varintSize, writeVarint } from "./varint.ts";
 
 export const FRAME_DATA = 0x0;
@@ -176,6 +177,8 @@ export class H3FrameReader {
   private remaining = 0;
   private own: Uint8Array = new Uint8Array(0);
   private ownLen = 0;
+  /** Whether the control stream's first frame, SETTINGS, was read. */
+  private sawSettings = false;
 
   /** `maxFrameBytes` bounds every payload but DATA's (HEADERS, SETTINGS): larger is H3_EXCESSIVE_LOAD. */
   constructor(readonly control: boolean, readonly maxFrameBytes = 65536) {}
@@ -204,8 +207,7 @@ export class H3FrameReader {
         if (this.remaining === 0) this.endFrame();
       } else {
         const n = Math.min(end - at, this.remaining);
-        this.own.set(buf.subarray(at, at + n), this.ownLen);
-        this.ownLen += n;
+        this.ownLen = copyBytes(this.own, this.ownLen, buf, at, n);
         this.remaining -= n;
         at += n;
         if (this.remaining === 0) {
@@ -267,14 +269,14 @@ export class H3FrameReader {
       this.frames++;
       return this.whole(buf, at, length, at + length);
     } else {
-      if (this.own.length < length) this.own = new Uint8Array(Math.max(length, 2 * this.own.length, 256));
+      if (this.own.length < length) {
+        this.own = new Uint8Array(Math.max(length, Math.min(this.maxFrameBytes, 2 * this.own.length + 256)));
+      }
       this.ownLen = 0;
       this.state = IN_BODY;
     }
     return at;
   }
-
-  private sawSettings = false;
 
   /** The error a frame of `type` and `length` is on this stream, or 0. */
   private refuse(type: number, length: number): number {

@@ -158,7 +158,8 @@ Deno.test("SETTINGS and the one-id frames: written, read, refused", () => {
     Number.MAX_SAFE_INTEGER,
   ]);
   assertEquals(readSettings(bytes("0101 0102"), 0, 4, new H3Settings()), -H3_SETTINGS_ERROR); // repeated
-  assertEquals(readSettings(bytes("0200"), 0, 2, new H3Settings()), -H3_SETTINGS_ERROR); // HTTP/2's ENABLE_PUSH
+  // HTTP/2's SETTINGS_ENABLE_PUSH
+  assertEquals(readSettings(bytes("0200"), 0, 2, new H3Settings()), -H3_SETTINGS_ERROR);
   assertEquals(readSettings(bytes("21ff"), 0, 2, new H3Settings()), -H3_FRAME_ERROR); // truncated value
   assertEquals(readSettings(bytes("2a05"), 0, 2, new H3Settings()), 0); // unknown: ignored
   const goaway = writeIdFrame(buf, 0, FRAME_GOAWAY, 400);

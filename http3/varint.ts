@@ -1,8 +1,7 @@
 /**
  * @module
- * QUIC variable-length integers (RFC 9000 16): the two high bits of the first octet give the length (1, 2,
- * 4 or 8 octets), the rest is the value, big-endian. Values past 2^53 lose precision as JavaScript numbers;
- * HTTP/3 only needs them as frame types to skip, and lengths and ids are bounded far below.
+ * QUIC variable-length integers (RFC 9000 16): 1, 2, 4 or 8 octets, big-endian. Values past 2^53 lose
+ * precision as numbers; only frame types to skip get that large.
  */
 
 /** The largest value a variable-length integer holds (2^62 - 1). */
