@@ -1,14 +1,15 @@
 /**
  * @module
  * A probe of QUIC in Deno for HTTP/3 load, before any engine room: `Deno.connectQuic` (unstable:
- * `--unstable-net`) to bench/h3_server.py (aioquic, started here with a throwaway certificate from
- * openssl), the h3 setup (our control stream with SETTINGS, the peer's control and QPACK streams read
- * with http3/'s reader and decoder), then requests on bidirectional streams: one HEADERS frame encoded
+ * `--unstable-net`) to bench/h3_server.py (aioquic) or bench/h3_deno_server.ts (`--server deno`), started
+ * here with a throwaway certificate from openssl; the h3 setup (our control stream with SETTINGS, the
+ * peer's control and QPACK streams read with http3/'s reader and decoder), then requests on bidirectional streams: one HEADERS frame encoded
  * once, FIN, the answer read to its end and checked (status 200, its DATA octets). Prints requests/s, this
  * process's CPU per request, the server's CPU share, the load average around the run and, per stream,
  * what opening one costs (the time `createBidirectionalStream` takes to resolve).
  *
  *   deno run -A --unstable-net bench/h3_probe.ts [--connections 1] [--streams 1] [--requests 2000]
+ *     [--server aioquic|deno]
  *     [--url https://127.0.0.1:PORT/ to use a running server instead; --cacert PEM]
  */
 import { parseArgs } from "node:util";
@@ -35,6 +36,7 @@ const { values } = parseArgs({
     connections: { type: "string", default: "1" },
     streams: { type: "string", default: "1" },
     requests: { type: "string", default: "2000" },
+    server: { type: "string", default: "aioquic" },
     url: { type: "string" },
     cacert: { type: "string" },
   },
@@ -43,7 +45,10 @@ const connections = Number(values.connections);
 const streamsPerConn = Number(values.streams);
 const requests = Number(values.requests);
 
-/** Starts bench/h3_server.py with a fresh self-signed certificate; its port, certificate and process. */
+/**
+ * Starts bench/h3_server.py (aioquic) or bench/h3_deno_server.ts (`--server deno`) with a fresh self-signed
+ * certificate; its port, certificate and process.
+ */
 async function startServer() {
   const dir = await Deno.makeTempDir({ prefix: "h3_probe_" });
   const ssl = await new Deno.Command("openssl", {
