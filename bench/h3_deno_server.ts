@@ -92,4 +92,4 @@ const listener = endpoint.listen({
   key: await Deno.readTextFile(values.key!),
 });
 console.log("listening", endpoint.addr.port);
-for await (const incoming of listener) incoming.accept().then(serve).catch(() => {});
+for await (const incoming of listener) Promise.resolve(incoming.accept()).then(serve).catch(() => {});
