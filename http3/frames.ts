@@ -219,6 +219,16 @@ export class H3FrameReader {
     return at;
   }
 
+  /** Starts a new stream with this reader (its buffers kept), as a new request stream's. */
+  reset(): void {
+    this.state = IN_HEAD;
+    this.headLen = 0;
+    this.remaining = 0;
+    this.ownLen = 0;
+    this.sawSettings = false;
+    this.event = READ_MORE;
+  }
+
   /** Whether the stream may end here (not inside a frame). */
   get atFrameBoundary(): boolean {
     return this.state === IN_HEAD && this.headLen === 0;

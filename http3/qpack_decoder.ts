@@ -6,9 +6,9 @@
  * A section whose Required Insert Count is not reached yet is blocked (`QPACK_BLOCKED`): the caller keeps
  * its bytes and decodes it again when `readyStream` names it; more blocked streams than
  * SETTINGS_QPACK_BLOCKED_STREAMS allows fail the connection. Fields obey RFC 9114 4.2/4.3 (the rules of
- * http2/hpack_field_rules.ts). HOT PATH: no strings per field unless `onField` asks for them.
+ * http2/hpack/field_rules.ts). HOT PATH: no strings per field unless `onField` asks for them.
  */
-import type { FieldBytesSink } from "../http2/hpack_decoder.ts";
+import type { FieldBytesSink } from "../http2/hpack/decoder.ts";
 import {
   connectionSpecific,
   contentLengthValue,
@@ -18,9 +18,9 @@ import {
   sameBytes,
   statusValue,
   valueValid,
-} from "../http2/hpack_field_rules.ts";
-import { huffmanDecodeCached } from "../http2/hpack_huffman.ts";
-import { DynamicTable, ENTRY_OVERHEAD } from "../http2/hpack_table.ts";
+} from "../http2/hpack/field_rules.ts";
+import { huffmanDecodeCached } from "../http2/hpack/huffman.ts";
+import { DynamicTable, ENTRY_OVERHEAD } from "../http2/hpack/table.ts";
 import { copyBytes } from "../system/copy_bytes.ts";
 import {
   H3_EXCESSIVE_LOAD,

@@ -83,7 +83,7 @@ export const commonFields = {
    * `h2c` (cleartext HTTP/2 with prior knowledge, http: only); `auto` (ALPN's choice on https: asked
    * once before the run; HTTP/1.1 on http:). Recorded per run with what was used.
    */
-  protocol: z.enum(["http1", "h2", "h2c", "auto"]).default("http1"),
+  protocol: z.enum(["http1", "h2", "h2c", "h3", "auto"]).default("http1"),
   /**
    * gRPC (runner/http/grpc/): the mix's requests are calls (POSTs of length-prefixed messages, encoded
    * before the run from the schema), their answers judged by gRPC's status; over h2 or h2c.

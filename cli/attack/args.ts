@@ -111,7 +111,9 @@ function runInputOf(flags: FlagValues) {
     pipelining: flags.positiveInt("pipelining"),
     transport: flags.text("transport") as AttackConfigInput["transport"],
     sourceAddresses: flags.text("source-addresses"),
-    protocol: (flags.has("h2") ? "h2" : flags.text("protocol")) as AttackConfigInput["protocol"],
+    protocol: (flags.has("h3") ? "h3" : flags.has("h2") ? "h2" : flags.text("protocol")) as AttackConfigInput[
+      "protocol"
+    ],
     streams: flags.positiveInt("streams"),
     h2WindowBytes: flags.positiveInt("h2-window"),
     tls: tlsOf(flags),

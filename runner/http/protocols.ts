@@ -4,6 +4,7 @@
  * `PROTOCOLS` maps each protocol a run can speak to the factory of its `LoadConnection`s
  * (load_connection.ts), the one shape the executors, the watchdog and the graceful stop drive: the
  * HTTP/1.1 room's `Connection` (h1/), the HTTP/2 room's stream slots or per-arrival lanes (h2/), the
+ * HTTP/3 room's request stream slots over Deno's QUIC (h3/), the
  * WebSocket room's `WsConnection` (ws/; a ws: or wss: URL, `protocolRowOf`), and gRPC's calls: HTTP/2
  * stream slots whose answers the gRPC room judges (grpc/answer.ts `GrpcAnswer`, through the
  * `StreamAnswer` seam). A new protocol is a room of its own plus one entry here; nothing else branches on
@@ -14,6 +15,7 @@
  * `auto` on https: offers `h2` and `http/1.1` and asks the server once with one connection before
  * the run (the probe sends no request), then every connection speaks what the server chose; `auto` on
  * http: is HTTP/1.1 (cleartext h2 cannot be negotiated without an upgrade round trip per connection).
+ * `h3` is settled too: QUIC offers ALPN `h3` only, on https: alone.
  */
 import type { ChosenTransport } from "./transport/choice.ts";
 import type { RequestSpec } from "../request_spec.ts";
@@ -26,11 +28,14 @@ import { WsConnection } from "./ws/connection.ts";
 import type { WsRun } from "./ws/run.ts";
 import { GrpcAnswer, type GrpcRun } from "./grpc/answer.ts";
 import type { StreamAnswer } from "./stream_answer.ts";
+import { H3Slots } from "./h3/slot.ts";
+import { encodeH3Mix } from "./h3/request.ts";
+import type { TlsOptions } from "./tls/options.ts";
 
 /** The protocols of the config (`protocol:`, `--protocol`). */
-export type ProtocolRequest = "http1" | "h2" | "h2c" | "auto";
+export type ProtocolRequest = "http1" | "h2" | "h2c" | "h3" | "auto";
 /** What a run spoke (results: `protocol`). */
-export type ProtocolUsed = "http1" | "h2" | "h2c";
+export type ProtocolUsed = "http1" | "h2" | "h2c" | "h3";
 /**
  * A row of the protocol table: the HTTP version spoken, WebSocket (its handshake is HTTP/1.1), or gRPC
  * (over h2 or h2c, a run with `grpc` settings).
@@ -52,6 +57,7 @@ export function alpnOf(url: URL, requested: ProtocolRequest): {
 } {
   const https = url.protocol === "https:";
   if (requested === "http1") return { alpn: undefined, settled: "http1" };
+  if (requested === "h3") return { alpn: undefined, settled: "h3" };
   if (requested === "h2c" || (requested === "h2" && !https)) return { alpn: undefined, settled: "h2c" };
   if (requested === "h2") return { alpn: ["h2"], settled: "h2" };
   return https ? { alpn: ["h2", "http/1.1"], settled: null } : { alpn: undefined, settled: "http1" };
@@ -106,6 +112,8 @@ export interface ProtocolSetup {
   readonly ws?: WsRun;
   /** gRPC: the cap of a received message (grpc/answer.ts); the `grpc` row needs it. */
   readonly grpc?: GrpcRun;
+  /** The run's TLS options: HTTP/3 hands the server name and extra roots to Deno's QUIC. */
+  readonly tls?: TlsOptions;
 }
 
 /** A worker's connections for one protocol, made one at a time as the executors ask. */
@@ -177,11 +185,34 @@ function grpcConnections(setup: ProtocolSetup): ConnectionFactory {
   return h2Connections(setup, () => new GrpcAnswer(run));
 }
 
+/**
+ * HTTP/3 over Deno's QUIC: each load connection is one request stream slot, `streams` of them to a QUIC
+ * connection (h3/slot.ts).
+ */
+function h3Connections(setup: ProtocolSetup): ConnectionFactory {
+  const caFile = setup.tls?.caFile;
+  const run = {
+    requests: encodeH3Mix(setup.url, setup.requests, setup.endpoints),
+    serverName: setup.tls?.sni ?? setup.url.hostname.replace(/^\[|\]$/g, ""),
+    caCerts: caFile === undefined
+      ? Promise.resolve(undefined)
+      : Deno.readTextFile(caFile).then((pem) => [pem]),
+  };
+  const slots = new H3Slots(setup.shared, run, setup.streams, setup.idBase, setup.spread ?? 0);
+  return {
+    perConnection: setup.streams,
+    h2Steps: false,
+    next: (id) => slots.next(id),
+    maxOpenStreams: () => slots.maxOpenStreams,
+  };
+}
+
 /** The protocol table: each protocol a run speaks, and the factory of its connections. */
 export const PROTOCOLS: Readonly<Record<ProtocolRow, (setup: ProtocolSetup) => ConnectionFactory>> = {
   http1: http1Connections,
   h2: h2Connections,
   h2c: h2Connections,
+  h3: h3Connections,
   ws: wsConnections,
   grpc: grpcConnections,
 };
