@@ -2,11 +2,11 @@
  * @module
  * A probe of QUIC in Deno for HTTP/3 load, before any engine room: `Deno.connectQuic` (unstable:
  * `--unstable-net`) to bench/h3_server.py (aioquic) or bench/h3_deno_server.ts (`--server deno`), started
- * here with a throwaway certificate from openssl; the h3 setup (our control stream with SETTINGS, the
- * peer's control and QPACK streams read with http3/'s reader and decoder), then requests on bidirectional streams: one HEADERS frame encoded
- * once, FIN, the answer read to its end and checked (status 200, its DATA octets). Prints requests/s, this
- * process's CPU per request, the server's CPU share, the load average around the run and, per stream,
- * what opening one costs (the time `createBidirectionalStream` takes to resolve).
+ * here with a throwaway certificate from openssl; the h3 setup (our control stream with SETTINGS, the peer's
+ * control and QPACK streams read with http3/'s reader and decoder), then requests on bidirectional streams:
+ * one HEADERS frame encoded once, FIN, the answer read to its end and checked (status 200, its DATA octets).
+ * Prints requests/s, this process's CPU per request, the server's CPU share, the load average around the run
+ * and, per stream, what opening one costs (the time `createBidirectionalStream` takes to resolve).
  *
  *   deno run -A --unstable-net bench/h3_probe.ts [--connections 1] [--streams 1] [--requests 2000]
  *     [--server aioquic|deno]

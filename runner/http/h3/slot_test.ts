@@ -1,9 +1,9 @@
 /**
- * `attack --h3` and `protocol: h3` end to end against real HTTP/3 servers on 127.0.0.1: bench/h3_deno_server.ts
- * (Deno's QUIC and http3/, needs nothing but Deno) and bench/h3_server.py (aioquic, a stack no one here
- * wrote; skipped with a printed reason without it, required under CI=true). Counts are exact, failures
- * counted by kind, input Deno's QUIC cannot honour refused with exit 2; every load is bounded in count
- * and time, so these check behaviour, not speed.
+ * `attack --h3` and `protocol: h3` end to end against real HTTP/3 servers on 127.0.0.1:
+ * bench/h3_deno_server.ts (Deno's QUIC and http3/, needs nothing but Deno) and bench/h3_server.py (aioquic,
+ * a stack no one here wrote; skipped with a printed reason without it, required under CI=true). Counts are
+ * exact, failures counted by kind, input Deno's QUIC cannot honour refused with exit 2; every load is
+ * bounded in count and time, so these check behaviour, not speed.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { requireProgram, runLoadlab, withTempDir } from "../../../tests/helpers.ts";
