@@ -65,23 +65,9 @@ Deno.test("attack --h3 against a broken server: each failure counted under its k
       }
     })().catch(() => {});
     const url = `https://127.0.0.1:${endpoint.addr.port}/`;
-    const attack = async (n: number) => {
+    const attack = async (load: string[]) => {
       const t0 = performance.now();
-      const r = await runLoadlab([
-        "attack",
-        "--h3",
-        "--cacert",
-        tls.ca,
-        "-n",
-        `${n}`,
-        "-c",
-        "1",
-        "--timeout",
-        "1s",
-        "--json",
-        "--no-live",
-        url,
-      ]);
+      const r = await runLoadlab(["attack", "--h3", "--cacert", tls.ca, ...load, "--json", "--no-live", url]);
       ok(performance.now() - t0 < 30_000, `${mode}: ${performance.now() - t0} ms`);
       ok(r.stdout.trim() !== "", `${mode}: ${r.stderr}`);
       return JSON.parse(r.stdout.split("\n")[0]);
@@ -97,11 +83,15 @@ Deno.test("attack --h3 against a broken server: each failure counted under its k
       ];
       for (const [m, kind, message] of cases) {
         mode = m;
-        const r = await attack(3);
+        const r = await attack(["-n", "3", "-c", "1", "--timeout", "1s"]);
         assertEquals([r.requests, r.statusCodes, r.errors], [0, {}, { [kind]: 3 }], m);
         const messages = Object.keys(r.errorMessages[kind]);
         ok(messages.every((text) => message.test(text)), `${m}: ${messages}`);
       }
+      // Unanswered when the load ends: counted by the graceful stop, not as failures.
+      mode = "silent";
+      const held = await attack(["-c", "2", "--streams", "2", "-d", "1s", "--timeout", "10s"]);
+      assertEquals([held.requests, held.errors, held.unfinished], [0, {}, 4]);
     } finally {
       listener.stop();
       endpoint.close();
