@@ -105,6 +105,7 @@ function requestMixOf(flags: FlagValues, url: URL, typedUrl: string, data?: Data
 
 /** The config fields one flag each sets, besides the URL, the load and the requests. */
 function runInputOf(flags: FlagValues) {
+  if (flags.has("h2") && flags.has("h3")) throw new UsageError("--h2 and --h3 exclude each other: keep one");
   return {
     timeoutMs: flags.positiveDurationMs("timeout"),
     maxHeaderBytes: flags.positiveInt("max-header-bytes"),

@@ -159,6 +159,7 @@ Deno.test("attack --h3: input it cannot honour is exit 2 naming the fix", async 
     [["--pipelining", "2", url], /--pipelining: .*use streams, not pipelining/],
     [["--transport", "epoll", url], /--transport: protocol h3 runs on Deno's QUIC: drop transport/],
     [["--cert", "c.pem", "--key", "k.pem", url], /cannot present a client certificate/],
+    [["--h2", url], /--h2 and --h3 exclude each other: keep one/],
   ];
   for (const [args, message] of cases) {
     const r = await runLoadlab(["attack", "--h3", "-n", "1", ...args]);
