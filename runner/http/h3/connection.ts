@@ -18,6 +18,7 @@ import {
   FRAME_GOAWAY,
   FRAME_SETTINGS,
   H3_CLOSED_CRITICAL_STREAM,
+  H3_GENERAL_PROTOCOL_ERROR,
   H3_NO_ERROR,
   h3ErrorName,
   H3FrameReader,
@@ -60,7 +61,7 @@ const CLOSE_NO_ERROR = { closeCode: H3_NO_ERROR, reason: "" };
 const IGNORE = () => {};
 
 /** An H3_* or QPACK_* code (RFC 9114 8.1, RFC 9204 6): an application's close, not QUIC's own. */
-export function isH3Code(code: number): boolean {
+function isH3Code(code: number): boolean {
   return (code >= 0x100 && code <= 0x110) || (code >= 0x200 && code <= 0x202);
 }
 
@@ -190,7 +191,9 @@ export class H3Connection {
       let at = 0;
       if (type < 0) {
         // A stream type is at most 8 octets and arrives in the stream's first packet.
-        if (chunk.length < varintLengthAt(chunk[0])) return this.#fail(conn, 0x101, "a short stream type");
+        if (chunk.length < varintLengthAt(chunk[0])) {
+          return this.#fail(conn, H3_GENERAL_PROTOCOL_ERROR, "a short stream type");
+        }
         type = readVarint(chunk, 0, chunk.length);
         at = varintLengthAt(chunk[0]);
         if (type === STREAM_CONTROL) control = new H3FrameReader(true);
