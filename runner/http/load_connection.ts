@@ -3,9 +3,9 @@
  * What the engine's connections have in common, whatever their protocol: the worker-wide parts every
  * connection of a worker shares (`ConnectionShared`), and the shape the executors, the watchdog and the
  * graceful stop drive (`LoadConnection`), met by an HTTP/1.1 `Connection` (h1/connection.ts) and by one
- * stream of an HTTP/2 or HTTP/3 connection (h2/slot.ts `H2Slot`, h3/slot.ts `H3Slot`); and what a flow's session needs of one
- * (`StepConnection`: send a step, read what it kept). Types only, so every protocol room imports them
- * without importing another.
+ * stream of an HTTP/2 or HTTP/3 connection (h2/slot.ts `H2Slot`, h3/slot.ts `H3Slot`); and what a flow's
+ * session needs of one (`StepConnection`: send a step, read what it kept). Types only, so every protocol room
+ * imports them without importing another.
  */
 import type { IntervalRecorder } from "../stats/recorder.ts";
 import type { EncodedRequest, RequestMix } from "./request.ts";
