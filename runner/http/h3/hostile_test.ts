@@ -2,16 +2,24 @@
  * `attack --h3` against a broken HTTP/3 server served here on Deno's QUIC: each failure is counted under its
  * kind with its H3/QPACK name (a field section naming a dynamic entry that does not exist, the server's
  * CONNECTION_CLOSE with H3_EXCESSIVE_LOAD, DATA short of the content-length, no answer within the timeout, a
- * reset stream), never as a response, and every run ends in bounded time.
+ * reset stream), never as a response; after a GOAWAY requests go on a new connection; every run ends in
+ * bounded time.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { requireProgram, runLoadlab, withTempDir } from "../../../tests/helpers.ts";
 import { makeTlsFixtures } from "../../../tests/tls_fixtures.ts";
-import { FRAME_DATA, FRAME_HEADERS, H3_EXCESSIVE_LOAD, writeFrameHeader } from "../../../http3/frames.ts";
+import {
+  FRAME_DATA,
+  FRAME_GOAWAY,
+  FRAME_HEADERS,
+  H3_EXCESSIVE_LOAD,
+  writeFrameHeader,
+  writeIdFrame,
+} from "../../../http3/frames.ts";
 import { encodeFieldSection } from "../../../http3/qpack_encoder.ts";
 
 /** What the server does with each request stream once the request is read. */
-type Mode = "bad-qpack" | "close" | "short-body" | "silent" | "reset";
+type Mode = "bad-qpack" | "close" | "short-body" | "silent" | "reset" | "goaway";
 
 function frame(type: number, payload: Uint8Array): Uint8Array {
   const out = new Uint8Array(payload.length + 16);
@@ -20,16 +28,28 @@ function frame(type: number, payload: Uint8Array): Uint8Array {
   return out.subarray(0, at + payload.length);
 }
 
-const ANSWERS: Record<"bad-qpack" | "short-body", Uint8Array> = {
+const ANSWERS: Record<"bad-qpack" | "short-body" | "goaway", Uint8Array> = {
   // Required Insert Count 0, Base 0, then an indexed field line naming dynamic entry 0: none exists.
   "bad-qpack": frame(FRAME_HEADERS, Uint8Array.of(0x00, 0x00, 0x80)),
   "short-body": Uint8Array.from([
     ...frame(FRAME_HEADERS, encodeFieldSection([[":status", "200"], ["content-length", "13"]])),
     ...frame(FRAME_DATA, new Uint8Array(5)),
   ]),
+  // A whole answer, after which the control stream says GOAWAY.
+  "goaway": Uint8Array.from([
+    ...frame(FRAME_HEADERS, encodeFieldSection([[":status", "200"], ["content-length", "2"]])),
+    ...frame(FRAME_DATA, Uint8Array.of(0x6f, 0x6b)),
+  ]),
 };
 
-async function answer(conn: Deno.QuicConn, stream: Deno.QuicBidirectionalStream, mode: Mode) {
+async function answer(
+  conn: Deno.QuicConn,
+  stream: Deno.QuicBidirectionalStream,
+  mode: Mode,
+  control: WritableStreamDefaultWriter<Uint8Array>,
+) {
+  // Deno's QUIC forgets a receive stream's id once it is read to its end.
+  const id = Number(stream.readable.id);
   for await (const _ of stream.readable) { /* the request, to its FIN */ }
   if (mode === "silent") return;
   if (mode === "reset") return stream.writable.abort();
@@ -37,6 +57,12 @@ async function answer(conn: Deno.QuicConn, stream: Deno.QuicBidirectionalStream,
   const writer = stream.writable.getWriter();
   await writer.write(ANSWERS[mode]);
   await writer.close();
+  if (mode === "goaway") {
+    const goaway = new Uint8Array(16);
+    await control.write(
+      goaway.subarray(0, writeIdFrame(goaway, 0, FRAME_GOAWAY, id + 4)),
+    );
+  }
 }
 
 Deno.test("attack --h3 against a broken server: each failure counted under its kind, in bounded time", async () => {
@@ -58,7 +84,7 @@ Deno.test("attack --h3 against a broken server: each failure counted under its k
           const control = (await conn.createUnidirectionalStream()).getWriter();
           await control.write(Uint8Array.of(0x00, 0x04, 0x00));
           for await (const stream of conn.incomingBidirectionalStreams) {
-            answer(conn, stream, mode).catch(() => {});
+            answer(conn, stream, mode, control).catch(() => {});
           }
           control.releaseLock();
         })().catch(() => {});
@@ -88,6 +114,11 @@ Deno.test("attack --h3 against a broken server: each failure counted under its k
         const messages = Object.keys(r.errorMessages[kind]);
         ok(messages.every((text) => message.test(text)), `${m}: ${messages}`);
       }
+      // GOAWAY: the requests after it go on a new connection, every one answered.
+      mode = "goaway";
+      const moved = await attack(["-n", "20", "-c", "1", "--timeout", "2s"]);
+      assertEquals([moved.requests, moved.statusCodes, moved.errors], [20, { "200": 20 }, {}]);
+      ok(moved.connects >= 2, `${moved.connects} connects`);
       // Unanswered when the load ends: counted by the graceful stop, not as failures.
       mode = "silent";
       const held = await attack(["-c", "2", "--streams", "2", "-d", "1s", "--timeout", "10s"]);
