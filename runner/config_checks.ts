@@ -128,8 +128,63 @@ function concurrencyIssues(c: CheckedConfig): Issue[] {
   }];
 }
 
+/** What HTTP/3 over Deno's QUIC cannot do (each request encoded once; rustls options Deno hides). */
+function h3Issues(c: CheckedConfig): Issue[] {
+  const issues: Issue[] = [];
+  const add = (path: string[], message: string) => issues.push({ path, message });
+  if (!c.url.startsWith("https://")) {
+    add(["protocol"], "protocol h3 runs over QUIC, which is always TLS: use an https:// URL");
+  }
+  if (c.grpc !== undefined) add(["protocol"], "gRPC runs over HTTP/2: use protocol h2, not h3");
+  if (typeof (Deno as { connectQuic?: unknown }).connectQuic !== "function") {
+    add(
+      ["protocol"],
+      "protocol h3 needs Deno's QUIC: run deno with --unstable-net (the loadlab binary has it)",
+    );
+  }
+  const mixOnly = "protocol h3 sends the request mix, each request encoded once";
+  if (c.flows !== undefined) add(["flows"], `${mixOnly}: flows need protocol http1 or h2`);
+  if (c.script !== undefined) add(["script"], `${mixOnly}: session scripts need protocol http1 or h2`);
+  if (c.data !== undefined) add(["data"], `${mixOnly}: data rows need protocol http1 or h2`);
+  const templated = c.requestMix.findIndex((r) =>
+    hasPlaceholder(r.path) || r.headers.some(([n, v]) => hasPlaceholder(n) || hasPlaceholder(v))
+  );
+  if (templated >= 0) {
+    add(["requestMix", String(templated)], `${mixOnly}: {{placeholders}} need protocol http1 or h2`);
+  }
+  if (c.pipelining > 1) {
+    add(["pipelining"], "protocol h3 sends concurrent streams: use streams, not pipelining");
+  }
+  if (c.connection === "per-arrival") {
+    add(["connection"], "protocol h3 keeps its QUIC connections alive: drop connection per-arrival");
+  }
+  if (c.transport !== "auto") add(["transport"], "protocol h3 runs on Deno's QUIC: drop transport");
+  if (c.sourceAddresses !== undefined) {
+    add(["sourceAddresses"], "protocol h3 runs on Deno's QUIC, which cannot bind: drop source addresses");
+  }
+  const tls = c.tls;
+  if (tls?.insecure) {
+    add(
+      ["tls", "insecure"],
+      "Deno's QUIC cannot skip certificate verification: drop --insecure and pass the server's " +
+        "certificate or its CA with --cacert",
+    );
+  }
+  if (tls?.certFile !== undefined) {
+    add(["tls", "certFile"], "Deno's QUIC cannot present a client certificate: drop --cert and --key");
+  }
+  for (const key of ["minVersion", "maxVersion", "ciphers"] as const) {
+    if (tls?.[key] !== undefined) {
+      add(["tls", key], `QUIC is TLS 1.3 with the suites Deno's QUIC picks: drop tls.${key}`);
+    }
+  }
+  issues.push(...concurrencyIssues(c));
+  return issues;
+}
+
 /** What HTTP/2 excludes: flows, pipelining, header-name placeholders, per-arrival streams, h2c on https:. */
 function protocolIssues(c: CheckedConfig): Issue[] {
+  if (c.protocol === "h3") return h3Issues(c);
   if (c.grpc !== undefined && (c.protocol === "http1" || c.protocol === "auto")) {
     return [{
       path: ["protocol"],

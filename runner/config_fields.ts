@@ -55,8 +55,8 @@ export const commonFields = {
     ctx.addIssue({ code: "custom", message: `source addresses: ${out.problem}` });
     return z.NEVER;
   }).optional(),
-  /** HTTP version; `auto` asks ALPN once before the run on https: (HTTP/1.1 on http:). */
-  protocol: z.enum(["http1", "h2", "h2c", "auto"]).default("http1"),
+  /** HTTP version; `auto` asks ALPN once before the run on https: (HTTP/1.1 on http:); h3 is QUIC. */
+  protocol: z.enum(["http1", "h2", "h2c", "h3", "auto"]).default("http1"),
   /** gRPC: the mix's requests are calls encoded before the run, judged by gRPC's status; over h2 or h2c. */
   grpc: z.strictObject({
     /** Cap of one received message, bytes (grpc-go's 4 MiB default). */

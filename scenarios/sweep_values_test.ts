@@ -44,9 +44,9 @@ Deno.test("readSweepValues: numbers and durations as before, words for the load 
 });
 
 Deno.test("readSweepValues: a bad word, a word for a numeric field, a mix, a duration too long", () => {
-  const [bad] = readSweepValues("load.protocol", ["http1", "h3"]).problems;
+  const [bad] = readSweepValues("load.protocol", ["http1", "h4"]).problems;
   assert.equal(bad.index, 1);
-  assert.match(bad.message, /"h3" is not a load\.protocol value; use one of http1, h2, h2c, auto/);
+  assert.match(bad.message, /"h4" is not a load\.protocol value; use one of http1, h2, h2c, h3, auto/);
   assert.equal(readSweepValues("load.protocol", [2]).problems[0].index, 0);
   const [word] = readSweepValues("load.rate", [100, "fast"]).problems;
   assert.equal(word.index, 1);
@@ -145,9 +145,9 @@ Deno.test("plan: the engine's scheme rules judge each run by its target's scheme
 });
 
 Deno.test("errors: a bad sweep word is exit-2 data at its value, with the allowed values", () => {
-  const issues = issuesOf(BASE + "sweeps: [{ parameter: load.protocol, values: [http1, h3] }]\n");
+  const issues = issuesOf(BASE + "sweeps: [{ parameter: load.protocol, values: [http1, h4] }]\n");
   assert.deepEqual(issues.map((i) => i.path), ["sweeps[0].values[1]"]);
-  assert.match(issues[0].message, /use one of http1, h2, h2c, auto/);
+  assert.match(issues[0].message, /use one of http1, h2, h2c, h3, auto/);
   const mixed = issuesOf(BASE + "sweeps: [{ parameter: query.mode, values: [fast, 3] }]\n");
   assert.deepEqual(mixed.map((i) => i.path), ["sweeps[0].values"]);
   // A target field that takes words is checked against the target spec, at the value that set it.

@@ -126,7 +126,7 @@ for (const transport of TLS_TRANSPORTS) {
 Deno.test("h2 options: bad values are exit 2 naming the flag, before any load", async () => {
   const cases: Array<[string[], RegExp]> = [
     [["--h2", "--streams", "0"], /--streams/],
-    [["--protocol", "h3"], /--protocol/],
+    [["--protocol", "h4"], /--protocol/],
     [["--streams", "4"], /--streams: streams apply to HTTP\/2/],
     [["--h2", "-p", "4"], /-p: protocol h2 sends concurrent streams/],
     [["--h2", "--h2-window", "100"], /--h2-window/],

@@ -34,11 +34,13 @@ export const ALLOWED: Record<string, readonly string[]> = {
     "system",
   ],
   scenarios: ["runner", "targets", "results", "validation", "http1", "http2", "ws", "grpc", "system"],
-  runner: ["results", "validation", "http1", "http2", "ws", "grpc", "system"],
+  runner: ["results", "validation", "http1", "http2", "http3", "ws", "grpc", "system"],
   targets: ["results", "validation", "http1", "http2", "ws", "grpc", "system"],
   http1: ["system"],
   // HTTP/2 framing and HPACK for engine and targets; it uses HTTP/1.1's byte classes (tokens).
   http2: ["http1", "system"],
+  // HTTP/3 framing and QPACK; QPACK shares HPACK's Huffman code, dynamic table and HTTP/2's field rules.
+  http3: ["http2", "http1", "system"],
   // The WebSocket codec (RFC 6455) for engine and targets; the upgrade handshake is HTTP/1.1.
   ws: ["http1", "system"],
   // gRPC's message framing, status codes, grpc-timeout and trailers for engine and targets (over HTTP/2).
@@ -58,6 +60,7 @@ export const ALLOWED: Record<string, readonly string[]> = {
 export const PURE: readonly { folder: string; why: string; except?: Record<string, string> }[] = [
   { folder: "http1/", why: "protocol code: bytes in, bytes or counts out" },
   { folder: "http2/", why: "protocol code: bytes in, bytes or counts out" },
+  { folder: "http3/", why: "protocol code: bytes in, bytes or counts out" },
   { folder: "ws/", why: "protocol code: bytes in, bytes or counts out" },
   { folder: "grpc/", why: "protocol code: bytes in, bytes or counts out" },
   { folder: "validation/", why: "turns schema issues into messages" },

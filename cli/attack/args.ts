@@ -105,13 +105,16 @@ function requestMixOf(flags: FlagValues, url: URL, typedUrl: string, data?: Data
 
 /** The config fields one flag each sets, besides the URL, the load and the requests. */
 function runInputOf(flags: FlagValues) {
+  if (flags.has("h2") && flags.has("h3")) throw new UsageError("--h2 and --h3 exclude each other: keep one");
   return {
     timeoutMs: flags.positiveDurationMs("timeout"),
     maxHeaderBytes: flags.positiveInt("max-header-bytes"),
     pipelining: flags.positiveInt("pipelining"),
     transport: flags.text("transport") as AttackConfigInput["transport"],
     sourceAddresses: flags.text("source-addresses"),
-    protocol: (flags.has("h2") ? "h2" : flags.text("protocol")) as AttackConfigInput["protocol"],
+    protocol: (flags.has("h3") ? "h3" : flags.has("h2") ? "h2" : flags.text("protocol")) as AttackConfigInput[
+      "protocol"
+    ],
     streams: flags.positiveInt("streams"),
     h2WindowBytes: flags.positiveInt("h2-window"),
     tls: tlsOf(flags),

@@ -83,12 +83,15 @@ export const ATTACK_TABLE: FlagTable = [
     "or IPv4 ranges, e.g. 127.0.0.1-127.0.0.4 (epoll transport)",
   ]),
   flag("--protocol P", { example: "h2", config: ["protocol"] }, [
-    "http1 | h2 | h2c | auto (h2: HTTP/2 over TLS by ALPN,    [http1]",
-    "h2c with prior knowledge on http://; auto: ALPN's choice)",
+    "http1 | h2 | h2c | h3 | auto (h2: HTTP/2 over TLS by     [http1]",
+    "ALPN, h2c with prior knowledge on http://; h3: HTTP/3 over",
+    "QUIC on https://, docs/HTTP3.md; auto: ALPN's choice)",
   ]),
   flag("--h2", {}, ["same as --protocol h2"]),
+  flag("--h3", {}, ["same as --protocol h3 (experimental)"]),
   flag("--streams N", { example: "10", config: ["streams"] }, [
-    "HTTP/2: concurrent streams per connection (h2load -m)    [1]",
+    "HTTP/2, HTTP/3: concurrent streams per connection        [1]",
+    "(h2load -m)",
   ]),
   flag("--h2-window BYTES", { example: "16777216", config: ["h2WindowBytes"] }, [
     "HTTP/2: receive windows advertised              [16777216]",

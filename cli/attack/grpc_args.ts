@@ -44,7 +44,7 @@ export const GRPC_FLAGS: FlagSpec[] = [
 ];
 
 /** HTTP-only flags, refused with a grpc:// URL. */
-const HTTP_ONLY = ["mix", "content-type", "pipelining", "h2", "protocol"];
+const HTTP_ONLY = ["mix", "content-type", "pipelining", "h2", "h3", "protocol"];
 
 function isGrpcUrl(url: URL): boolean {
   return url.protocol === "grpc:" || url.protocol === "grpcs:";

@@ -56,6 +56,7 @@ const HTTP_ONLY = [
   "content-type",
   "pipelining",
   "h2",
+  "h3",
   "protocol",
   "streams",
 ];

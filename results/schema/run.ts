@@ -118,7 +118,7 @@ export const runResultSchema = z.looseObject({
   /** Why the transport asked for was not used (https:, not Linux, no FFI, no io_uring). */
   transportFallback: z.string().optional(),
   /** The HTTP version spoken (`protocol: auto` resolved by ALPN); absent in files from before HTTP/2. */
-  protocol: z.enum(["http1", "h2", "h2c"]).optional(),
+  protocol: z.enum(["http1", "h2", "h2c", "h3"]).optional(),
   /** HTTP/2: streams per connection asked for (`--streams`), and the most open at once on one connection. */
   streams: z.number().optional(),
   maxStreamsPerConnection: z.number().optional(),

@@ -72,6 +72,9 @@ export const ERROR_KINDS = [
   // A session script's own failure (counted with its file:line); the session ends, the run goes on.
   "script",
   ...GRPC_ERROR_KINDS,
+  // HTTP/3: an H3_* or QPACK_* error (ours or the server's close), a QUIC transport error.
+  "h3-protocol",
+  "quic",
 ] as const;
 
 /** A float that JSON.stringify wrote as null (NaN, Infinity): read back as "no value". */

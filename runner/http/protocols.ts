@@ -3,7 +3,8 @@
  * The protocol table: `PROTOCOLS` maps each protocol a run can speak to the factory of its
  * `LoadConnection`s; a new protocol is a folder of its own plus one entry here. Chosen once per worker
  * before t0: `auto` on https: asks the server's ALPN once with one connection (no request); on http: it
- * is HTTP/1.1, as cleartext h2 cannot be negotiated without an upgrade per connection.
+ * is HTTP/1.1, as cleartext h2 cannot be negotiated without an upgrade per connection. `h3` is QUIC
+ * (ALPN h3, https: only).
  */
 import type { ChosenTransport } from "./transport/choice.ts";
 import type { RequestSpec } from "../request_spec.ts";
@@ -16,13 +17,16 @@ import { WsConnection } from "./ws/connection.ts";
 import type { WsRun } from "./ws/run.ts";
 import { GrpcAnswer, type GrpcRun } from "./grpc/answer.ts";
 import type { StreamAnswer } from "./stream_answer.ts";
+import { H3Slots } from "./h3/slot.ts";
+import { encodeH3Mix } from "./h3/request.ts";
+import type { TlsOptions } from "./tls/options.ts";
 
 /** The protocols of the config (`protocol:`, `--protocol`). */
-type ProtocolRequest = "http1" | "h2" | "h2c" | "auto";
+export type ProtocolRequest = "http1" | "h2" | "h2c" | "h3" | "auto";
 /** What a run spoke (results: `protocol`). */
-export type ProtocolUsed = "http1" | "h2" | "h2c";
+export type ProtocolUsed = "http1" | "h2" | "h2c" | "h3";
 /** A row of the protocol table: the HTTP version spoken, WebSocket, or gRPC (over h2 or h2c). */
-type ProtocolRow = ProtocolUsed | "ws" | "grpc";
+export type ProtocolRow = ProtocolUsed | "ws" | "grpc";
 
 /** The table's row for a run at `url` that spoke `used`: ws: URLs are WebSocket's, `grpc` runs gRPC's. */
 export function protocolRowOf(url: URL, used: ProtocolUsed, grpc = false): ProtocolRow {
@@ -36,6 +40,7 @@ export function alpnOf(url: URL, requested: ProtocolRequest): {
 } {
   const https = url.protocol === "https:";
   if (requested === "http1") return { alpn: undefined, settled: "http1" };
+  if (requested === "h3") return { alpn: undefined, settled: "h3" };
   if (requested === "h2c" || (requested === "h2" && !https)) return { alpn: undefined, settled: "h2c" };
   if (requested === "h2") return { alpn: ["h2"], settled: "h2" };
   return https ? { alpn: ["h2", "http/1.1"], settled: null } : { alpn: undefined, settled: "http1" };
@@ -84,6 +89,8 @@ interface ProtocolSetup {
   readonly ws?: WsRun;
   /** gRPC: the cap of a received message (grpc/answer.ts); the `grpc` row needs it. */
   readonly grpc?: GrpcRun;
+  /** The run's TLS options: HTTP/3 hands the server name and extra roots to Deno's QUIC. */
+  readonly tls?: TlsOptions;
 }
 
 /** A worker's connections for one protocol, made one at a time as the executors ask. */
@@ -149,11 +156,34 @@ function grpcConnections(setup: ProtocolSetup): ConnectionFactory {
   return h2Connections(setup, () => new GrpcAnswer(run));
 }
 
+/**
+ * HTTP/3 over Deno's QUIC: each load connection is one request stream slot, `streams` of them to a QUIC
+ * connection (h3/slot.ts).
+ */
+function h3Connections(setup: ProtocolSetup): ConnectionFactory {
+  const caFile = setup.tls?.caFile;
+  const run = {
+    requests: encodeH3Mix(setup.url, setup.requests, setup.endpoints),
+    serverName: setup.tls?.sni ?? setup.url.hostname.replace(/^\[|\]$/g, ""),
+    caCerts: caFile === undefined
+      ? Promise.resolve(undefined)
+      : Deno.readTextFile(caFile).then((pem) => [pem]),
+  };
+  const slots = new H3Slots(setup.shared, run, setup.streams, setup.idBase, setup.spread ?? 0);
+  return {
+    perConnection: setup.streams,
+    h2Steps: false,
+    next: (id) => slots.next(id),
+    maxOpenStreams: () => slots.maxOpenStreams,
+  };
+}
+
 /** The protocol table: each protocol a run speaks, and the factory of its connections. */
 export const PROTOCOLS: Readonly<Record<ProtocolRow, (setup: ProtocolSetup) => ConnectionFactory>> = {
   http1: http1Connections,
   h2: h2Connections,
   h2c: h2Connections,
+  h3: h3Connections,
   ws: wsConnections,
   grpc: grpcConnections,
 };

@@ -13,7 +13,7 @@ export interface CommonConfig {
   readonly pipelining: number;
   readonly connection: "keep-alive" | "per-arrival";
   readonly workers: number;
-  readonly protocol: "http1" | "h2" | "h2c" | "auto";
+  readonly protocol: "http1" | "h2" | "h2c" | "h3" | "auto";
   readonly segment?: { readonly index: number; readonly count: number };
   readonly flows?: readonly unknown[];
 }

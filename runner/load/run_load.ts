@@ -112,7 +112,8 @@ async function linkOf(
   const url = httpFormOf(wsUrl);
   const { hostname, port } = dialTarget(url, connectToOf(config.tls));
   const offer = alpnOf(url, wsRun !== null ? "http1" : config.protocol);
-  const chosen = chooseTransport(url, config.transport, {
+  // HTTP/3 dials Deno's QUIC itself: the TCP transport is Deno's, never dialed.
+  const chosen = chooseTransport(url, config.protocol === "h3" ? "deno" : config.transport, {
     closedModel: isClosedModel(config),
     preferUring: wsRun !== null && wsRun.pingIntervalMs === 0,
     tls: config.tls,
@@ -213,6 +214,7 @@ function factoryOf(
     idBase: parts.idBase,
     ws: parts.wsRun ?? undefined,
     grpc: config.grpc,
+    tls: config.tls,
   });
 }
 

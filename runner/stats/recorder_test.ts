@@ -1,7 +1,7 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { decodeHistogram } from "../../results/histogram.ts";
 import { IntervalRecorder } from "./recorder.ts";
-import { type IntervalSample, OTHER_MESSAGES } from "./sample.ts";
+import { ERROR_KINDS, type IntervalSample, OTHER_MESSAGES } from "./sample.ts";
 
 // Time is injected: origin at t = 1000 ms, 100 ms intervals; nothing in these tests sleeps.
 const ORIGIN_MS = 1000;
@@ -171,4 +171,13 @@ Deno.test("responses after the load's end count as drained, among the requests; 
   const samples = byIndex(r.drain(1500, true));
   assertEquals([samples.get(2)!.requests, samples.get(2)!.drained], [2, 1]);
   assertEquals([samples.get(4)!.requests, samples.get(4)!.drained], [1, 1]);
+});
+
+Deno.test("every error kind of the results format is counted under its own name", () => {
+  const r = recorder();
+  ERROR_KINDS.forEach((kind, k) => {
+    for (let n = 0; n <= k; n++) r.recordError(1010, kind, kind);
+  });
+  const [sample] = r.drain(1100, true);
+  assertEquals(sample.errors, Object.fromEntries(ERROR_KINDS.map((kind, k) => [kind, k + 1])));
 });

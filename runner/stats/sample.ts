@@ -167,6 +167,10 @@ export function errorKindIndex(kind: ErrorKind): number {
       return 37;
     case "grpc UNAUTHENTICATED":
       return 38;
+    case "h3-protocol":
+      return 39;
+    case "quic":
+      return 40;
     default:
       throw new TypeError(`unknown error kind ${String(kind)}`);
   }

@@ -25,7 +25,7 @@ const positiveRate = z.number().positive("rate must be > 0 (requests per second)
 export const WORD_FIELDS = {
   connection: z.enum(["keep-alive", "per-arrival"]),
   transport: z.enum(["auto", "epoll", "deno", "io_uring"]),
-  protocol: z.enum(["http1", "h2", "h2c", "auto"]),
+  protocol: z.enum(["http1", "h2", "h2c", "h3", "auto"]),
 };
 
 const commonFields = {

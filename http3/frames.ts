@@ -1,0 +1,326 @@
+/**
+ * @module
+ * HTTP/3 framing (RFC 9114 6.2, 7, 8): frame and stream types, error codes, SETTINGS, the one-id frames
+ * (GOAWAY, MAX_PUSH_ID, CANCEL_PUSH) and `H3FrameReader`, which scans a stream's bytes as they arrive,
+ * split anywhere: DATA payloads are handed on where they lie, other frames whole (in place when they
+ * arrived whole, else copied to one buffer bounded by `maxFrameBytes`), unknown and reserved types
+ * skipped. Errors are negated H3_* codes, returned, never thrown.
+ */
+import { copyBytes } from "../system/copy_bytes.ts";
+import { readVarint, VARINT_TRUNCATED, varintLengthAt, varintSize, writeVarint } from "./varint.ts";
+
+export const FRAME_DATA = 0x0;
+export const FRAME_HEADERS = 0x1;
+export const FRAME_CANCEL_PUSH = 0x3;
+export const FRAME_SETTINGS = 0x4;
+export const FRAME_PUSH_PROMISE = 0x5;
+export const FRAME_GOAWAY = 0x7;
+export const FRAME_MAX_PUSH_ID = 0xd;
+
+/** Unidirectional stream types (RFC 9114 6.2, RFC 9204 4.2). */
+export const STREAM_CONTROL = 0x0;
+export const STREAM_PUSH = 0x1;
+export const STREAM_QPACK_ENCODER = 0x2;
+export const STREAM_QPACK_DECODER = 0x3;
+
+// Error codes (RFC 9114 8.1, RFC 9204 6).
+export const H3_NO_ERROR = 0x100;
+export const H3_GENERAL_PROTOCOL_ERROR = 0x101;
+export const H3_INTERNAL_ERROR = 0x102;
+export const H3_STREAM_CREATION_ERROR = 0x103;
+export const H3_CLOSED_CRITICAL_STREAM = 0x104;
+export const H3_FRAME_UNEXPECTED = 0x105;
+export const H3_FRAME_ERROR = 0x106;
+export const H3_EXCESSIVE_LOAD = 0x107;
+export const H3_ID_ERROR = 0x108;
+export const H3_SETTINGS_ERROR = 0x109;
+export const H3_MISSING_SETTINGS = 0x10a;
+export const H3_REQUEST_REJECTED = 0x10b;
+export const H3_REQUEST_CANCELLED = 0x10c;
+export const H3_REQUEST_INCOMPLETE = 0x10d;
+export const H3_MESSAGE_ERROR = 0x10e;
+export const H3_CONNECT_ERROR = 0x10f;
+export const H3_VERSION_FALLBACK = 0x110;
+export const QPACK_DECOMPRESSION_FAILED = 0x200;
+export const QPACK_ENCODER_STREAM_ERROR = 0x201;
+export const QPACK_DECODER_STREAM_ERROR = 0x202;
+
+const H3_NAMES = [
+  "H3_NO_ERROR",
+  "H3_GENERAL_PROTOCOL_ERROR",
+  "H3_INTERNAL_ERROR",
+  "H3_STREAM_CREATION_ERROR",
+  "H3_CLOSED_CRITICAL_STREAM",
+  "H3_FRAME_UNEXPECTED",
+  "H3_FRAME_ERROR",
+  "H3_EXCESSIVE_LOAD",
+  "H3_ID_ERROR",
+  "H3_SETTINGS_ERROR",
+  "H3_MISSING_SETTINGS",
+  "H3_REQUEST_REJECTED",
+  "H3_REQUEST_CANCELLED",
+  "H3_REQUEST_INCOMPLETE",
+  "H3_MESSAGE_ERROR",
+  "H3_CONNECT_ERROR",
+  "H3_VERSION_FALLBACK",
+];
+const QPACK_NAMES = [
+  "QPACK_DECOMPRESSION_FAILED",
+  "QPACK_ENCODER_STREAM_ERROR",
+  "QPACK_DECODER_STREAM_ERROR",
+];
+
+/** The name of an H3_* or QPACK_* code (either sign), or its hex for any other. */
+export function h3ErrorName(code: number): string {
+  const c = Math.abs(code);
+  return H3_NAMES[c - 0x100] ?? QPACK_NAMES[c - 0x200] ?? `0x${c.toString(16)}`;
+}
+
+export const SETTINGS_QPACK_MAX_TABLE_CAPACITY = 0x1;
+export const SETTINGS_MAX_FIELD_SECTION_SIZE = 0x6;
+export const SETTINGS_QPACK_BLOCKED_STREAMS = 0x7;
+
+/** A peer's SETTINGS, with RFC 9114 7.2.4.1's defaults until its frame comes. */
+export class H3Settings {
+  qpackMaxTableCapacity = 0;
+  /** Unlimited by default. */
+  maxFieldSectionBytes = Number.MAX_SAFE_INTEGER;
+  qpackBlockedStreams = 0;
+}
+
+/**
+ * Reads a SETTINGS payload into `into`: 0, or -H3_SETTINGS_ERROR for a repeated identifier or one of
+ * HTTP/2's (0x2-0x5, RFC 9114 7.2.4.1), -H3_FRAME_ERROR for a truncated pair. Unknown ids are ignored.
+ */
+export function readSettings(buf: Uint8Array, off: number, len: number, into: H3Settings): number {
+  const end = off + len;
+  let seen = 0;
+  for (let at = off; at < end;) {
+    const id = readVarint(buf, at, end);
+    if (id === VARINT_TRUNCATED) return -H3_FRAME_ERROR;
+    at += varintLengthAt(buf[at]);
+    if (at >= end) return -H3_FRAME_ERROR;
+    const value = readVarint(buf, at, end);
+    if (value === VARINT_TRUNCATED) return -H3_FRAME_ERROR;
+    at += varintLengthAt(buf[at]);
+    if (id >= 0x2 && id <= 0x5) return -H3_SETTINGS_ERROR;
+    if (id < 32) {
+      if (seen & (1 << id)) return -H3_SETTINGS_ERROR;
+      seen |= 1 << id;
+    }
+    if (id === SETTINGS_QPACK_MAX_TABLE_CAPACITY) into.qpackMaxTableCapacity = value;
+    else if (id === SETTINGS_MAX_FIELD_SECTION_SIZE) into.maxFieldSectionBytes = value;
+    else if (id === SETTINGS_QPACK_BLOCKED_STREAMS) into.qpackBlockedStreams = value;
+  }
+  return 0;
+}
+
+/** Writes a frame's type and length at `at`; returns the end (where its payload goes). */
+export function writeFrameHeader(buf: Uint8Array, at: number, type: number, length: number): number {
+  return writeVarint(buf, writeVarint(buf, at, type), length);
+}
+
+/** Writes a SETTINGS frame of `pairs` (id, value, id, value...); returns the end. */
+export function writeSettings(buf: Uint8Array, at: number, pairs: readonly number[]): number {
+  let len = 0;
+  for (const v of pairs) len += varintSize(v);
+  at = writeFrameHeader(buf, at, FRAME_SETTINGS, len);
+  for (const v of pairs) at = writeVarint(buf, at, v);
+  return at;
+}
+
+/** Writes GOAWAY, MAX_PUSH_ID or CANCEL_PUSH carrying `id`; returns the end. */
+export function writeIdFrame(buf: Uint8Array, at: number, type: number, id: number): number {
+  return writeVarint(buf, writeFrameHeader(buf, at, type, varintSize(id)), id);
+}
+
+/** The id of a GOAWAY, MAX_PUSH_ID or CANCEL_PUSH payload, or -H3_FRAME_ERROR unless it is one varint. */
+export function readIdFrame(buf: Uint8Array, off: number, len: number): number {
+  if (len === 0 || varintLengthAt(buf[off]) !== len) return -H3_FRAME_ERROR;
+  return readVarint(buf, off, off + len);
+}
+
+/** `H3FrameReader.event`: the input was consumed and nothing completed. */
+export const READ_MORE = 0;
+/** DATA payload octets at `input[dataOff, dataOff + dataLen)`. */
+export const READ_DATA = 1;
+/** A whole frame other than DATA: `type`, payload at `payload[payloadOff, payloadOff + payloadLen)`. */
+export const READ_FRAME = 2;
+
+const IN_HEAD = 0;
+const IN_BODY = 1;
+const IN_DATA = 2;
+const IN_SKIP = 3;
+/** The longest frame header: two 8-octet varints. */
+const HEAD_BYTES = 16;
+
+/**
+ * Reads the frames of one stream (`control` or a request stream) from chunks split anywhere. The caller
+ * loops `at = reader.read(buf, at, end)` while `at < end`, acting on `event`; a negative return is the
+ * negated H3_* code that closes the connection (control stream) or the stream.
+ */
+export class H3FrameReader {
+  event = READ_MORE;
+  type = 0;
+  payload: Uint8Array = new Uint8Array(0);
+  payloadOff = 0;
+  payloadLen = 0;
+  dataOff = 0;
+  dataLen = 0;
+  /** Octets of unknown and reserved frames skipped. */
+  skippedBytes = 0;
+  /** Frames read whole, of any type. */
+  frames = 0;
+  private state = IN_HEAD;
+  private readonly head = new Uint8Array(HEAD_BYTES);
+  private headLen = 0;
+  private remaining = 0;
+  private own: Uint8Array = new Uint8Array(0);
+  private ownLen = 0;
+  /** Whether the control stream's first frame, SETTINGS, was read. */
+  private sawSettings = false;
+
+  /** `maxFrameBytes` bounds every payload but DATA's (HEADERS, SETTINGS): larger is H3_EXCESSIVE_LOAD. */
+  constructor(readonly control: boolean, readonly maxFrameBytes = 65536) {}
+
+  read(buf: Uint8Array, at: number, end: number): number {
+    this.event = READ_MORE;
+    while (at < end) {
+      if (this.state === IN_HEAD) {
+        const r = this.readHead(buf, at, end);
+        if (r < 0) return r;
+        at = r;
+        if (this.event !== READ_MORE) return at;
+      } else if (this.state === IN_DATA) {
+        const n = Math.min(end - at, this.remaining);
+        this.remaining -= n;
+        if (this.remaining === 0) this.endFrame();
+        this.dataOff = at;
+        this.dataLen = n;
+        this.event = READ_DATA;
+        return at + n;
+      } else if (this.state === IN_SKIP) {
+        const n = Math.min(end - at, this.remaining);
+        this.remaining -= n;
+        this.skippedBytes += n;
+        at += n;
+        if (this.remaining === 0) this.endFrame();
+      } else {
+        const n = Math.min(end - at, this.remaining);
+        this.ownLen = copyBytes(this.own, this.ownLen, buf, at, n);
+        this.remaining -= n;
+        at += n;
+        if (this.remaining === 0) {
+          this.endFrame();
+          return this.whole(this.own, 0, this.ownLen, at);
+        }
+      }
+    }
+    return at;
+  }
+
+  /** Starts a new stream with this reader (its buffers kept), as a new request stream's. */
+  reset(): void {
+    this.state = IN_HEAD;
+    this.headLen = 0;
+    this.remaining = 0;
+    this.ownLen = 0;
+    this.sawSettings = false;
+    this.event = READ_MORE;
+  }
+
+  /** Whether the stream may end here (not inside a frame). */
+  get atFrameBoundary(): boolean {
+    return this.state === IN_HEAD && this.headLen === 0;
+  }
+
+  private endFrame(): void {
+    this.state = IN_HEAD;
+    this.frames++;
+  }
+
+  private whole(payload: Uint8Array, off: number, len: number, at: number): number {
+    this.payload = payload;
+    this.payloadOff = off;
+    this.payloadLen = len;
+    this.event = READ_FRAME;
+    return at;
+  }
+
+  /** Reads a frame header (in place when whole, else gathered in `head`) and starts its payload. */
+  private readHead(buf: Uint8Array, at: number, end: number): number {
+    let src = buf, from = at, to = end;
+    if (this.headLen > 0 || !headComplete(buf, at, end)) {
+      while (at < end && this.headLen < HEAD_BYTES && !headComplete(this.head, 0, this.headLen)) {
+        this.head[this.headLen++] = buf[at++];
+      }
+      if (!headComplete(this.head, 0, this.headLen)) return at;
+      src = this.head;
+      from = 0;
+      to = this.headLen;
+      this.headLen = 0;
+    }
+    const type = readVarint(src, from, to);
+    const lenAt = from + varintLengthAt(src[from]);
+    const length = readVarint(src, lenAt, to);
+    const headEnd = lenAt + varintLengthAt(src[lenAt]);
+    if (src === buf) at = headEnd;
+    const refused = this.refuse(type, length);
+    if (refused < 0) return refused;
+    this.type = type;
+    this.remaining = length;
+    if (type === FRAME_DATA) {
+      this.state = IN_DATA;
+      if (length === 0) this.endFrame();
+    } else if (!known(type)) {
+      this.state = IN_SKIP;
+      if (length === 0) this.endFrame();
+    } else if (end - at >= length) {
+      this.frames++;
+      return this.whole(buf, at, length, at + length);
+    } else {
+      if (this.own.length < length) {
+        this.own = new Uint8Array(Math.max(length, Math.min(this.maxFrameBytes, 2 * this.own.length + 256)));
+      }
+      this.ownLen = 0;
+      this.state = IN_BODY;
+    }
+    return at;
+  }
+
+  /** The error a frame of `type` and `length` is on this stream, or 0. */
+  private refuse(type: number, length: number): number {
+    // HTTP/2's frame types have no HTTP/3 meaning (RFC 9114 7.2.8).
+    if (type === 0x2 || type === 0x6 || type === 0x8 || type === 0x9) return -H3_FRAME_UNEXPECTED;
+    if (type !== FRAME_DATA && known(type) && length > this.maxFrameBytes) return -H3_EXCESSIVE_LOAD;
+    if (this.control) {
+      if (!this.sawSettings) {
+        if (type !== FRAME_SETTINGS) return -H3_MISSING_SETTINGS;
+        this.sawSettings = true;
+        return 0;
+      }
+      if (type === FRAME_SETTINGS || type === FRAME_DATA || type === FRAME_HEADERS) {
+        return -H3_FRAME_UNEXPECTED;
+      }
+      if (type === FRAME_PUSH_PROMISE) return -H3_FRAME_UNEXPECTED;
+      return 0;
+    }
+    if (type === FRAME_SETTINGS || type === FRAME_GOAWAY || type === FRAME_MAX_PUSH_ID) {
+      return -H3_FRAME_UNEXPECTED;
+    }
+    if (type === FRAME_CANCEL_PUSH) return -H3_FRAME_UNEXPECTED;
+    return 0;
+  }
+}
+
+function known(type: number): boolean {
+  return type === FRAME_HEADERS || type === FRAME_SETTINGS || type === FRAME_GOAWAY ||
+    type === FRAME_MAX_PUSH_ID || type === FRAME_CANCEL_PUSH || type === FRAME_PUSH_PROMISE;
+}
+
+/** Whether `buf[at, end)` starts with a whole frame header (type and length). */
+function headComplete(buf: Uint8Array, at: number, end: number): boolean {
+  if (at >= end) return false;
+  const lenAt = at + varintLengthAt(buf[at]);
+  return lenAt < end && lenAt + varintLengthAt(buf[lenAt]) <= end;
+}

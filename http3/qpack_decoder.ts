@@ -1,0 +1,610 @@
+/**
+ * @module
+ * QPACK decoder (RFC 9204) for HTTP/3: the dynamic table kept in step by the peer's encoder stream (read
+ * as it arrives, split anywhere), field sections decoded against it, and the decoder stream's
+ * instructions written back (section acknowledgments, stream cancellations, insert count increments).
+ * A section whose Required Insert Count is not reached yet is blocked (`QPACK_BLOCKED`): the caller keeps
+ * its bytes and decodes it again when `readyStream` names it; more blocked streams than
+ * SETTINGS_QPACK_BLOCKED_STREAMS allows fail the connection. Fields obey RFC 9114 4.2/4.3 (the rules of
+ * http2/hpack/field_rules.ts). HOT PATH: no strings per field unless `onField` asks for them.
+ */
+import type { FieldBytesSink } from "../http2/hpack/decoder.ts";
+import {
+  connectionSpecific,
+  contentLengthValue,
+  NAME_CONTENT_LENGTH,
+  NAME_STATUS,
+  nameValid,
+  sameBytes,
+  statusValue,
+  valueValid,
+} from "../http2/hpack/field_rules.ts";
+import { huffmanDecodeCached } from "../http2/hpack/huffman.ts";
+import { DynamicTable, ENTRY_OVERHEAD } from "../http2/hpack/table.ts";
+import { copyBytes } from "../system/copy_bytes.ts";
+import {
+  H3_EXCESSIVE_LOAD,
+  H3_MESSAGE_ERROR,
+  QPACK_DECOMPRESSION_FAILED,
+  QPACK_ENCODER_STREAM_ERROR,
+} from "./frames.ts";
+import {
+  QPACK_STATIC_BYTES,
+  QPACK_STATIC_CONTENT_LENGTH,
+  QPACK_STATIC_COUNT,
+  QPACK_STATIC_IS_STATUS,
+  QPACK_STATIC_NAME_LEN,
+  QPACK_STATIC_NAME_OFF,
+  QPACK_STATIC_VALUE_LEN,
+} from "./qpack_static.ts";
+
+export const QPACK_OK = 0;
+/** Not an error: the section refers to inserts not received yet; decode it again when ready. */
+export const QPACK_BLOCKED = -1;
+export const QPACK_BAD_INDEX = -2;
+export const QPACK_BAD_HUFFMAN = -3;
+/** A field section over the maximum size, or an integer past 2^31. */
+export const QPACK_TOO_LARGE = -4;
+export const QPACK_TRUNCATED = -5;
+/** A Required Insert Count or Base that RFC 9204 4.5.1 refuses. */
+export const QPACK_BAD_PREFIX = -6;
+export const QPACK_TOO_MANY_BLOCKED = -7;
+export const QPACK_BAD_STATUS = -8;
+/** A malformed field (RFC 9114 4.2, 4.3): the message is malformed, H3_MESSAGE_ERROR on its stream. */
+export const QPACK_BAD_FIELD = -9;
+/** Encoder stream: a capacity above our SETTINGS_QPACK_MAX_TABLE_CAPACITY, or an entry above the capacity. */
+export const QPACK_BAD_CAPACITY = -10;
+/** Encoder stream: an index, Huffman string or integer it cannot carry. */
+export const QPACK_BAD_INSTRUCTION = -11;
+
+const ERROR_NAMES = [
+  "ok",
+  "blocked",
+  "bad index",
+  "bad Huffman string",
+  "field section or integer too large",
+  "field section truncated",
+  "bad Required Insert Count or Base",
+  "too many blocked streams",
+  "bad :status",
+  "malformed field",
+  "table capacity exceeded",
+  "bad encoder instruction",
+];
+
+/** A short constant text for a QPACK_* code. */
+export function qpackErrorName(code: number): string {
+  return ERROR_NAMES[-code] ?? "unknown";
+}
+
+/**
+ * The HTTP/3 error a QPACK_* code answers with: H3_MESSAGE_ERROR (the stream) for a malformed field,
+ * H3_EXCESSIVE_LOAD (the stream) for a section too large, QPACK_ENCODER_STREAM_ERROR for the encoder
+ * stream's errors, QPACK_DECOMPRESSION_FAILED (the connection) otherwise.
+ */
+export function qpackH3Code(code: number): number {
+  if (code === QPACK_BAD_FIELD || code === QPACK_BAD_STATUS) return H3_MESSAGE_ERROR;
+  if (code === QPACK_TOO_LARGE) return H3_EXCESSIVE_LOAD;
+  if (code === QPACK_BAD_CAPACITY || code === QPACK_BAD_INSTRUCTION) return QPACK_ENCODER_STREAM_ERROR;
+  return QPACK_DECOMPRESSION_FAILED;
+}
+
+const MAX_INTEGER = 0x7fffffff;
+const MARK_NAME = 1;
+const MARK_VALUE = 2;
+const NO_BYTES = new Uint8Array(0);
+
+/** Huffman output of field sections for every decoder of this isolate; grown, never shrunk. */
+let scratch = new Uint8Array(4096);
+
+function latin1(buf: Uint8Array, off: number, len: number): string {
+  let s = "";
+  for (let i = 0; i < len; i++) s += String.fromCharCode(buf[off + i]);
+  return s;
+}
+
+export class QpackDecoder {
+  private readonly table: DynamicTable;
+  private readonly maxEntries: number;
+  /** Inserts received on the encoder stream since the connection began. */
+  insertCount = 0;
+  /** Inserts the peer knows we received (acknowledged sections and increments sent). */
+  private knownCount = 0;
+  /** Decoder stream instructions to send: stream ids to acknowledge (>= 0) or cancel (-1 - id). */
+  private pending: number[] = [];
+  /** Blocked streams and the Required Insert Count each waits for. */
+  private blockedIds: number[] = [];
+  private blockedNeed: number[] = [];
+  /** Encoder stream octets not yet a whole instruction. */
+  private enc: Uint8Array = NO_BYTES;
+  private encLen = 0;
+  /** Huffman output of the encoder stream and the copy a duplicated entry is inserted from. */
+  private encScratch: Uint8Array = NO_BYTES;
+  private pos = 0;
+  private nBuf: Uint8Array = QPACK_STATIC_BYTES;
+  private nOff = 0;
+  private nLen = 0;
+  private sBuf: Uint8Array = QPACK_STATIC_BYTES;
+  private sOff = 0;
+  private sLen = 0;
+  /** The static index + 1 of the current field's name, or 0 when it is a literal or dynamic. */
+  private nStatic = 0;
+  private marks = 0;
+  private bad = 0;
+  private pseudo = false;
+  private status = 0;
+  private regularSeen = false;
+  private listBytes = 0;
+  private clBytes = -1;
+  private clInvalid = false;
+  /** The Required Insert Count of the last section decoded or blocked. */
+  requiredInsertCount = 0;
+
+  /**
+   * `maxTableCapacity`, `maxBlockedStreams` and `maxFieldSectionBytes` are what our SETTINGS advertise
+   * (SETTINGS_QPACK_MAX_TABLE_CAPACITY, SETTINGS_QPACK_BLOCKED_STREAMS, SETTINGS_MAX_FIELD_SECTION_SIZE).
+   * The table's capacity starts at 0 (RFC 9204 3.2.3); `initialCapacityBytes` starts it elsewhere, for
+   * encoders of the drafts that inserted without setting it first.
+   */
+  constructor(
+    readonly maxTableCapacity = 0,
+    readonly maxBlockedStreams = 0,
+    private readonly maxFieldSectionBytes = 65536,
+    initialCapacityBytes = 0,
+  ) {
+    this.table = new DynamicTable(maxTableCapacity);
+    this.table.setMaxSize(Math.min(initialCapacityBytes, maxTableCapacity));
+    this.maxEntries = Math.floor(maxTableCapacity / ENTRY_OVERHEAD);
+  }
+
+  /** content-length of the last decoded section, or -1 when absent/invalid. */
+  get contentLength(): number {
+    return this.clInvalid ? -1 : this.clBytes;
+  }
+
+  /** The last decoded section had a pseudo-header other than `:status` (malformed in a response). */
+  get otherPseudo(): boolean {
+    return this.pseudo;
+  }
+
+  /** The dynamic table's size by RFC 9204 3.2.1, and its capacity now. */
+  get tableSizeBytes(): number {
+    return this.table.sizeBytes;
+  }
+  get tableCapacityBytes(): number {
+    return this.table.maxSizeBytes;
+  }
+
+  /** Streams blocked now. */
+  get blockedStreams(): number {
+    return this.blockedIds.length;
+  }
+
+  /** A blocked stream whose inserts have all arrived (decode its section again), or -1. */
+  readyStream(): number {
+    for (let i = 0; i < this.blockedIds.length; i++) {
+      if (this.blockedNeed[i] <= this.insertCount) return this.blockedIds[i];
+    }
+    return -1;
+  }
+
+  /**
+   * A stream reset or abandoned before its section was decoded: forgets it if blocked and, with a
+   * dynamic table, tells the encoder (Stream Cancellation) so it stops counting on it.
+   */
+  cancelStream(streamId: number): void {
+    this.unblock(streamId);
+    if (this.maxTableCapacity > 0) this.pending.push(-1 - streamId);
+  }
+
+  /**
+   * Reads encoder stream octets `buf[off, end)` (any split): 0, or a negative QPACK_* code, which is
+   * QPACK_ENCODER_STREAM_ERROR on the connection.
+   */
+  readEncoderStream(buf: Uint8Array, off: number, end: number): number {
+    const n = end - off;
+    if (this.encLen + n > this.enc.length) {
+      const grown = new Uint8Array(Math.max(256, 2 * (this.encLen + n)));
+      grown.set(this.enc.subarray(0, this.encLen));
+      this.enc = grown;
+    }
+    copyBytes(this.enc, this.encLen, buf, off, n);
+    this.encLen += n;
+    let at = 0;
+    while (at < this.encLen) {
+      this.pos = at;
+      const r = this.instruction(this.enc, this.encLen);
+      if (r === QPACK_TRUNCATED) break;
+      if (r < 0) return r;
+      at = this.pos;
+    }
+    this.enc.copyWithin(0, at, this.encLen);
+    this.encLen -= at;
+    // An instruction is at most two strings of at most 4x the capacity (Huffman may grow) and integers.
+    if (this.encLen > 8 * this.maxTableCapacity + 64) return QPACK_BAD_CAPACITY;
+    return QPACK_OK;
+  }
+
+  /** Whether the decoder stream has instructions to send. */
+  get hasDecoderInstructions(): boolean {
+    return this.pending.length > 0 || this.insertCount > this.knownCount;
+  }
+
+  /**
+   * Writes the pending decoder stream instructions at `out[at]` (room: 10 octets per pending one and 10
+   * more); returns the end.
+   */
+  writeDecoderInstructions(out: Uint8Array, at: number): number {
+    for (const p of this.pending) {
+      at = p >= 0 ? writeInt(out, at, p, 7, 0x80) : writeInt(out, at, -1 - p, 6, 0x40);
+    }
+    this.pending.length = 0;
+    if (this.insertCount > this.knownCount) {
+      at = writeInt(out, at, this.insertCount - this.knownCount, 6, 0x00);
+      this.knownCount = this.insertCount;
+    }
+    return at;
+  }
+
+  /**
+   * Decodes the field section `block[start, end)` of `streamId` (a HEADERS frame's payload). Returns the
+   * :status (100..999) if it had one, 0 if none, QPACK_BLOCKED, or a negative QPACK_* code
+   * (QPACK_BAD_FIELD and QPACK_BAD_STATUS after the whole section was decoded).
+   */
+  decodeSection(
+    streamId: number,
+    block: Uint8Array,
+    start: number,
+    end: number,
+    onField?: ((name: string, value: string) => void) | FieldBytesSink,
+  ): number {
+    this.pos = start;
+    const ric = this.requiredInsertCountAt(block, end);
+    if (ric < 0) return ric;
+    this.requiredInsertCount = ric;
+    if (this.pos >= end) return QPACK_TRUNCATED;
+    const negative = (block[this.pos] & 0x80) !== 0;
+    const delta = this.readInt(block, end, 0x7f);
+    if (delta < 0) return delta;
+    if (negative && delta + 1 > ric) return QPACK_BAD_PREFIX;
+    const base = negative ? ric - delta - 1 : ric + delta;
+    if (ric > this.insertCount) return this.block(streamId, ric);
+    this.unblock(streamId);
+    this.status = 0;
+    this.bad = 0;
+    this.pseudo = false;
+    this.regularSeen = false;
+    this.listBytes = 0;
+    this.clBytes = -1;
+    this.clInvalid = false;
+    const need = Math.ceil(Math.min(end - start, 2 * this.maxFieldSectionBytes + 16) * 8 / 5) + 8;
+    if (scratch.length < need) scratch = new Uint8Array(need);
+    while (this.pos < end) {
+      const b = block[this.pos];
+      let r: number;
+      if (b & 0x80) r = this.indexed(block, end, base, ric);
+      else if (b & 0x40) r = this.literalNameRef(block, end, base, ric);
+      else if (b & 0x20) r = this.literalName(block, end);
+      else if (b & 0x10) r = this.postBaseIndexed(block, end, base, ric);
+      else r = this.literalPostBase(block, end, base, ric);
+      if (r < 0) return r;
+      r = this.field();
+      if (r < 0) return r;
+      if (typeof onField === "function") {
+        onField(latin1(this.nBuf, this.nOff, this.nLen), latin1(this.sBuf, this.sOff, this.sLen));
+      } else if (onField !== undefined) {
+        onField.fieldBytes(this.nBuf, this.nOff, this.nLen, this.sBuf, this.sOff, this.sLen);
+      }
+    }
+    if (ric > 0) {
+      this.pending.push(streamId);
+      if (ric > this.knownCount) this.knownCount = ric;
+    }
+    return this.bad !== 0 ? this.bad : this.status;
+  }
+
+  /** The Required Insert Count (RFC 9204 4.5.1.1) at `pos`, or a negative code. */
+  private requiredInsertCountAt(block: Uint8Array, end: number): number {
+    if (this.pos >= end) return QPACK_TRUNCATED;
+    const encoded = this.readInt(block, end, 0xff);
+    if (encoded <= 0) return encoded;
+    const fullRange = 2 * this.maxEntries;
+    if (encoded > fullRange) return QPACK_BAD_PREFIX;
+    const maxValue = this.insertCount + this.maxEntries;
+    let ric = Math.floor(maxValue / fullRange) * fullRange + encoded - 1;
+    if (ric > maxValue) {
+      if (ric <= fullRange) return QPACK_BAD_PREFIX;
+      ric -= fullRange;
+    }
+    return ric === 0 ? QPACK_BAD_PREFIX : ric;
+  }
+
+  private block(streamId: number, ric: number): number {
+    const i = this.blockedIds.indexOf(streamId);
+    if (i >= 0) {
+      this.blockedNeed[i] = ric;
+      return QPACK_BLOCKED;
+    }
+    if (this.blockedIds.length >= this.maxBlockedStreams) return QPACK_TOO_MANY_BLOCKED;
+    this.blockedIds.push(streamId);
+    this.blockedNeed.push(ric);
+    return QPACK_BLOCKED;
+  }
+
+  private unblock(streamId: number): void {
+    const i = this.blockedIds.indexOf(streamId);
+    if (i < 0) return;
+    const last = this.blockedIds.length - 1;
+    this.blockedIds[i] = this.blockedIds[last];
+    this.blockedNeed[i] = this.blockedNeed[last];
+    this.blockedIds.length = last;
+    this.blockedNeed.length = last;
+  }
+
+  /** Reads an integer with an N-bit prefix (`mask` = 2^N - 1) at `pos`; the value or a negative code. */
+  private readInt(block: Uint8Array, end: number, mask: number): number {
+    let value = block[this.pos++] & mask;
+    if (value < mask) return value;
+    for (let factor = 1, octets = 0; octets < 5; factor *= 128, octets++) {
+      if (this.pos >= end) return QPACK_TRUNCATED;
+      const b = block[this.pos++];
+      value += (b & 0x7f) * factor;
+      if (value > MAX_INTEGER) return QPACK_TOO_LARGE;
+      if ((b & 0x80) === 0) return value;
+    }
+    return QPACK_TOO_LARGE;
+  }
+
+  /**
+   * Reads a string literal whose H bit is `hBit` and length prefix `mask` at `pos` into sBuf/sOff/sLen;
+   * Huffman output goes to `out[at..]`. Strings longer than `limit` octets are QPACK_TOO_LARGE.
+   */
+  private readString(
+    block: Uint8Array,
+    end: number,
+    hBit: number,
+    mask: number,
+    out: Uint8Array,
+    at: number,
+    limit: number,
+  ): number {
+    if (this.pos >= end) return QPACK_TRUNCATED;
+    const huffman = (block[this.pos] & hBit) !== 0;
+    const len = this.readInt(block, end, mask);
+    if (len < 0) return len;
+    if (len > limit) return QPACK_TOO_LARGE;
+    if (len > end - this.pos) return QPACK_TRUNCATED;
+    const from = this.pos;
+    this.pos += len;
+    if (!huffman) {
+      this.sBuf = block;
+      this.sOff = from;
+      this.sLen = len;
+      return QPACK_OK;
+    }
+    const to = huffmanDecodeCached(block, from, from + len, out, at);
+    if (to < 0) return QPACK_BAD_HUFFMAN;
+    this.sBuf = out;
+    this.sOff = at;
+    this.sLen = to - at;
+    return QPACK_OK;
+  }
+
+  /** Points the name (and value when `withValue`) at static index `index`. */
+  private staticEntry(index: number, withValue: boolean): number {
+    if (index >= QPACK_STATIC_COUNT) return QPACK_BAD_INDEX;
+    this.nBuf = QPACK_STATIC_BYTES;
+    this.nOff = QPACK_STATIC_NAME_OFF[index];
+    this.nLen = QPACK_STATIC_NAME_LEN[index];
+    this.nStatic = index + 1;
+    this.marks = 0;
+    if (withValue) {
+      this.sBuf = QPACK_STATIC_BYTES;
+      this.sOff = this.nOff + this.nLen;
+      this.sLen = QPACK_STATIC_VALUE_LEN[index];
+    }
+    return QPACK_OK;
+  }
+
+  /** Points the name (and value) at the entry of absolute index `abs`, if it is below `limit` and live. */
+  private dynamicEntry(abs: number, limit: number, withValue: boolean): number {
+    if (abs < 0 || abs >= limit || abs < this.insertCount - this.table.count) return QPACK_BAD_INDEX;
+    const slot = this.table.slot(this.insertCount - abs);
+    this.nBuf = this.table.data;
+    this.nOff = this.table.nameOffset(slot);
+    this.nLen = this.table.nameLength(slot);
+    this.nStatic = 0;
+    this.marks = this.table.mark(slot) & MARK_NAME;
+    if (withValue) {
+      this.sBuf = this.table.data;
+      this.sOff = this.table.valueOffset(slot);
+      this.sLen = this.table.valueLength(slot);
+      this.marks = this.table.mark(slot);
+    }
+    return QPACK_OK;
+  }
+
+  /** Indexed field line (4.5.2): 1Txxxxxx. */
+  private indexed(block: Uint8Array, end: number, base: number, ric: number): number {
+    const isStatic = (block[this.pos] & 0x40) !== 0;
+    const index = this.readInt(block, end, 0x3f);
+    if (index < 0) return index;
+    return isStatic ? this.staticEntry(index, true) : this.dynamicEntry(base - 1 - index, ric, true);
+  }
+
+  /** Indexed field line with post-base index (4.5.3): 0001xxxx. */
+  private postBaseIndexed(block: Uint8Array, end: number, base: number, ric: number): number {
+    const index = this.readInt(block, end, 0x0f);
+    if (index < 0) return index;
+    return this.dynamicEntry(base + index, ric, true);
+  }
+
+  /** Literal field line with name reference (4.5.4): 01NTxxxx. */
+  private literalNameRef(block: Uint8Array, end: number, base: number, ric: number): number {
+    const isStatic = (block[this.pos] & 0x10) !== 0;
+    const index = this.readInt(block, end, 0x0f);
+    if (index < 0) return index;
+    const r = isStatic ? this.staticEntry(index, false) : this.dynamicEntry(base - 1 - index, ric, false);
+    if (r < 0) return r;
+    return this.value(block, end, 0);
+  }
+
+  /** Literal field line with post-base name reference (4.5.5): 0000Nxxx. */
+  private literalPostBase(block: Uint8Array, end: number, base: number, ric: number): number {
+    const index = this.readInt(block, end, 0x07);
+    if (index < 0) return index;
+    const r = this.dynamicEntry(base + index, ric, false);
+    if (r < 0) return r;
+    return this.value(block, end, 0);
+  }
+
+  /** Literal field line with literal name (4.5.6): 001NHxxx. */
+  private literalName(block: Uint8Array, end: number): number {
+    const r = this.readString(block, end, 0x08, 0x07, scratch, 0, this.maxFieldSectionBytes);
+    if (r < 0) return r;
+    this.nBuf = this.sBuf;
+    this.nOff = this.sOff;
+    this.nLen = this.sLen;
+    this.nStatic = 0;
+    this.marks = nameValid(this.nBuf, this.nOff, this.nLen) ? 0 : MARK_NAME;
+    return this.value(block, end, this.nBuf === scratch ? this.nLen : 0);
+  }
+
+  /** A field's value string (H bit 0x80, 7-bit length) with Huffman output at `scratch[at..]`. */
+  private value(block: Uint8Array, end: number, at: number): number {
+    const r = this.readString(block, end, 0x80, 0x7f, scratch, at, this.maxFieldSectionBytes);
+    if (r < 0) return r;
+    if (!valueValid(this.sBuf, this.sOff, this.sLen)) this.marks |= MARK_VALUE;
+    return QPACK_OK;
+  }
+
+  private malformed(code: number): void {
+    if (this.bad === 0) this.bad = code;
+  }
+
+  /** Accounts the current field: section size, malformed parts, pseudo-header order, :status, length. */
+  private field(): number {
+    this.listBytes += this.nLen + this.sLen + 32;
+    if (this.listBytes > this.maxFieldSectionBytes) return QPACK_TOO_LARGE;
+    if (this.marks !== 0) this.malformed(QPACK_BAD_FIELD);
+    const ns = this.nStatic;
+    const isStatus = ns !== 0
+      ? QPACK_STATIC_IS_STATUS[ns - 1] === 1
+      : sameBytes(this.nBuf, this.nOff, this.nLen, NAME_STATUS);
+    if (isStatus) {
+      const status = this.regularSeen || this.status !== 0
+        ? -1
+        : statusValue(this.sBuf, this.sOff, this.sLen);
+      if (status < 0) this.malformed(QPACK_BAD_STATUS);
+      else this.status = status;
+      return QPACK_OK;
+    }
+    if (this.nLen > 0 && this.nBuf[this.nOff] === 58) { // ':'
+      if (this.regularSeen) this.malformed(QPACK_BAD_FIELD);
+      this.pseudo = true;
+      return QPACK_OK;
+    }
+    this.regularSeen = true;
+    const isLength = ns !== 0
+      ? ns - 1 === QPACK_STATIC_CONTENT_LENGTH
+      : sameBytes(this.nBuf, this.nOff, this.nLen, NAME_CONTENT_LENGTH);
+    if (isLength) {
+      const n = contentLengthValue(this.sBuf, this.sOff, this.sLen);
+      if (n < 0 || (this.clBytes !== -1 && this.clBytes !== n)) this.clInvalid = true;
+      this.clBytes = n;
+      if (this.clInvalid) this.malformed(QPACK_BAD_FIELD);
+    } else if (
+      ns === 0 && connectionSpecific(this.nBuf, this.nOff, this.nLen, this.sBuf, this.sOff, this.sLen)
+    ) this.malformed(QPACK_BAD_FIELD);
+    return QPACK_OK;
+  }
+
+  /** One encoder stream instruction (RFC 9204 4.3) at `pos`: QPACK_OK, QPACK_TRUNCATED (wait) or an error. */
+  private instruction(buf: Uint8Array, end: number): number {
+    const b = buf[this.pos];
+    const capacity = this.table.maxSizeBytes;
+    if (this.encScratch.length === 0 && this.maxTableCapacity > 0) {
+      // A name of at most the capacity, then a value of up to 4x it Huffman-decoded (8 bits per 5 at most).
+      this.encScratch = new Uint8Array(8 * this.maxTableCapacity + 16);
+    }
+    let r: number;
+    if (b & 0x80) { // Insert with name reference: 1Txxxxxx
+      const index = this.readInt(buf, end, 0x3f);
+      if (index < 0) return index === QPACK_TOO_LARGE ? QPACK_BAD_INSTRUCTION : index;
+      r = b & 0x40
+        ? this.staticEntry(index, false)
+        : this.dynamicEntry(this.insertCount - 1 - index, this.insertCount, false);
+      if (r === QPACK_BAD_INDEX) return QPACK_BAD_INSTRUCTION;
+      r = this.readString(buf, end, 0x80, 0x7f, this.encScratch, 0, 4 * capacity);
+      if (r < 0) return this.encoderError(r);
+      return this.insert();
+    }
+    if (b & 0x40) { // Insert with literal name: 01Hxxxxx
+      r = this.readString(buf, end, 0x20, 0x1f, this.encScratch, 0, 4 * capacity);
+      if (r < 0) return this.encoderError(r);
+      this.nBuf = this.sBuf;
+      this.nOff = this.sOff;
+      this.nLen = this.sLen;
+      if (this.nLen > capacity) return QPACK_BAD_CAPACITY;
+      this.marks = nameValid(this.nBuf, this.nOff, this.nLen) ? 0 : MARK_NAME;
+      const at = this.nBuf === this.encScratch ? this.nLen : 0;
+      r = this.readString(buf, end, 0x80, 0x7f, this.encScratch, at, 4 * capacity);
+      if (r < 0) return this.encoderError(r);
+      return this.insert();
+    }
+    if (b & 0x20) { // Set dynamic table capacity: 001xxxxx
+      const value = this.readInt(buf, end, 0x1f);
+      if (value < 0) return value === QPACK_TOO_LARGE ? QPACK_BAD_CAPACITY : value;
+      if (value > this.maxTableCapacity) return QPACK_BAD_CAPACITY;
+      this.table.setMaxSize(value);
+      return QPACK_OK;
+    }
+    // Duplicate: 000xxxxx
+    const index = this.readInt(buf, end, 0x1f);
+    if (index < 0) return index === QPACK_TOO_LARGE ? QPACK_BAD_INSTRUCTION : index;
+    if (this.dynamicEntry(this.insertCount - 1 - index, this.insertCount, true) < 0) {
+      return QPACK_BAD_INSTRUCTION;
+    }
+    // The entry may be evicted by its own copy's insertion: insert from a copy of it.
+    const copy = this.encScratch;
+    copyBytes(copy, 0, this.nBuf, this.nOff, this.nLen);
+    copyBytes(copy, this.nLen, this.sBuf, this.sOff, this.sLen);
+    this.nBuf = this.sBuf = copy;
+    this.nOff = 0;
+    this.sOff = this.nLen;
+    return this.insert();
+  }
+
+  private encoderError(r: number): number {
+    if (r === QPACK_TRUNCATED) return r;
+    return r === QPACK_TOO_LARGE ? QPACK_BAD_CAPACITY : QPACK_BAD_INSTRUCTION;
+  }
+
+  /** Inserts the current name and value; an entry larger than the capacity is an encoder stream error. */
+  private insert(): number {
+    if (this.nLen + this.sLen + ENTRY_OVERHEAD > this.table.maxSizeBytes) return QPACK_BAD_CAPACITY;
+    if (!valueValid(this.sBuf, this.sOff, this.sLen)) this.marks |= MARK_VALUE;
+    this.table.add(this.nBuf, this.nOff, this.nLen, this.sBuf, this.sOff, this.sLen, this.marks);
+    this.insertCount++;
+    return QPACK_OK;
+  }
+}
+
+/** Writes an integer with an N-bit prefix (RFC 7541 5.1) whose other bits are `flags`; returns the end. */
+export function writeInt(
+  out: Uint8Array,
+  at: number,
+  value: number,
+  prefixBits: number,
+  flags: number,
+): number {
+  const max = (1 << prefixBits) - 1;
+  if (value < max) {
+    out[at] = flags | value;
+    return at + 1;
+  }
+  out[at++] = flags | max;
+  for (value -= max; value >= 128; value = Math.floor(value / 128)) out[at++] = (value % 128) | 0x80;
+  out[at] = value;
+  return at + 1;
+}

@@ -1,0 +1,265 @@
+/**
+ * @module
+ * One HTTP/3 connection of a worker over Deno's QUIC (`Deno.connectQuic`, unstable: `--unstable-net`):
+ * the QUIC handshake with ALPN `h3` (the connect and TLS time are one), then our control stream with
+ * SETTINGS (no dynamic table, no blocked streams) and our QPACK encoder and decoder streams, whose
+ * writers stay referenced for the connection's life (a send stream dropped is finished, and a finished
+ * critical stream closes the connection, RFC 9114 6.2.1). The server's control stream is read for its
+ * SETTINGS and GOAWAY and its encoder stream fed to the connection's QPACK decoder; any other
+ * unidirectional stream is drained. A failure of the connection (the server's CONNECTION_CLOSE with an
+ * H3_* or a QUIC code, an idle timeout, a broken control stream) is kept so every request it ends counts
+ * under its kind. TLS is rustls inside Deno: the server's name (`--sni`) and extra roots (`--cacert`)
+ * are honoured; skipping verification, client certificates, versions and ciphers are not (config checks
+ * refuse them).
+ */
+import type { ErrorKind } from "../../../results/mod.ts";
+import type { ConnectionShared } from "../load_connection.ts";
+import {
+  FRAME_GOAWAY,
+  FRAME_SETTINGS,
+  H3_CLOSED_CRITICAL_STREAM,
+  H3_GENERAL_PROTOCOL_ERROR,
+  H3_NO_ERROR,
+  h3ErrorName,
+  H3FrameReader,
+  H3Settings,
+  READ_FRAME,
+  readSettings,
+  SETTINGS_QPACK_BLOCKED_STREAMS,
+  SETTINGS_QPACK_MAX_TABLE_CAPACITY,
+  STREAM_CONTROL,
+  STREAM_QPACK_DECODER,
+  STREAM_QPACK_ENCODER,
+  writeSettings,
+} from "../../../http3/frames.ts";
+import { QpackDecoder, qpackErrorName, qpackH3Code } from "../../../http3/qpack_decoder.ts";
+import { readVarint, varintLengthAt } from "../../../http3/varint.ts";
+import { errorMessage } from "../exchange_errors.ts";
+import type { H3Request } from "./request.ts";
+
+/** What every connection of a worker's h3 run shares: its requests and what the handshake offers. */
+export interface H3Run {
+  readonly requests: readonly H3Request[];
+  /** The name the server's certificate is checked against (`--sni`, else the URL's host). */
+  readonly serverName: string;
+  /** PEM roots trusted beside the defaults (`--cacert`), read once per worker. */
+  readonly caCerts: Promise<string[] | undefined>;
+}
+
+const ALPN = ["h3"];
+/** Our control stream's octets: its type, then SETTINGS with no dynamic table and no blocking. */
+const CONTROL_PREFACE = (() => {
+  const buf = new Uint8Array(16);
+  buf[0] = STREAM_CONTROL;
+  return buf.subarray(
+    0,
+    writeSettings(buf, 1, [SETTINGS_QPACK_MAX_TABLE_CAPACITY, 0, SETTINGS_QPACK_BLOCKED_STREAMS, 0]),
+  );
+})();
+const QPACK_PREFACES = [Uint8Array.of(STREAM_QPACK_ENCODER), Uint8Array.of(STREAM_QPACK_DECODER)];
+const CLOSE_NO_ERROR = { closeCode: H3_NO_ERROR, reason: "" };
+const IGNORE = () => {};
+
+/** An H3_* or QPACK_* code (RFC 9114 8.1, RFC 9204 6): an application's close, not QUIC's own. */
+function isH3Code(code: number): boolean {
+  return (code >= 0x100 && code <= 0x110) || (code >= 0x200 && code <= 0x202);
+}
+
+/** One QUIC connection carrying the requests of `streams` slots (slot.ts). */
+export class H3Connection {
+  conn: Deno.QuicConn | null = null;
+  /** Why the connection ended, for the requests it ends: a kind and its message. */
+  failKind: ErrorKind = "closed-early";
+  failMessage = "the connection closed";
+  openStreams = 0;
+  maxOpenStreams = 0;
+  readonly decoder = new QpackDecoder(0, 0);
+  readonly peerSettings = new H3Settings();
+  #opening: Promise<boolean> | null = null;
+  #opens = 0;
+  /** Our control and QPACK streams' writers, kept while the connection lives. */
+  #critical: WritableStreamDefaultWriter<Uint8Array>[] = [];
+
+  constructor(readonly id: number, readonly shared: ConnectionShared, readonly run: H3Run) {}
+
+  get isOpen(): boolean {
+    return this.conn !== null;
+  }
+
+  /** Opens the connection once for all its slots; false when it failed (counted). */
+  open(): Promise<boolean> {
+    return this.#opening ??= this.#open().finally(() => this.#opening = null);
+  }
+
+  async #open(): Promise<boolean> {
+    const shared = this.shared;
+    const wait = shared.connectGate.acquire();
+    if (wait !== undefined) await wait;
+    const t0 = performance.now();
+    let conn: Deno.QuicConn | null = null;
+    try {
+      conn = await Deno.connectQuic({
+        hostname: shared.hostname,
+        port: shared.port,
+        serverName: this.run.serverName,
+        alpnProtocols: ALPN,
+        caCerts: await this.run.caCerts,
+        // A handshake nobody answers (a closed UDP port sends no error QUIC sees) ends here.
+        maxIdleTimeout: shared.timeoutMs,
+        keepAliveInterval: Math.max(1, Math.floor(shared.timeoutMs / 2)),
+      });
+      await conn.handshake;
+      const writers = [];
+      for (const preface of [CONTROL_PREFACE, ...QPACK_PREFACES]) {
+        const writer = (await conn.createUnidirectionalStream()).getWriter();
+        await writer.write(preface);
+        writers.push(writer);
+      }
+      this.#critical = writers;
+    } catch (err) {
+      shared.connectGate.release();
+      try {
+        conn?.close(CLOSE_NO_ERROR);
+      } catch { /* closed */ }
+      if (!shared.stopping) {
+        const [kind, message] = connectFailure(err, shared.timeoutMs, shared.hostname, shared.port);
+        shared.recorder.recordError(performance.now(), kind, message);
+      }
+      return false;
+    }
+    shared.connectGate.release();
+    const nowMs = performance.now();
+    const us = (nowMs - t0) * 1000;
+    shared.recorder.connected(nowMs, us, us);
+    if (this.#opens++ > 0) shared.recorder.reconnected(nowMs);
+    this.conn = conn;
+    const opened = conn;
+    opened.closed.then(
+      (info) => this.#ended(opened, info.closeCode, info.reason),
+      (err) => this.#ended(opened, -1, errorMessage(err)),
+    );
+    this.#readPeerStreams(opened).catch(IGNORE);
+    return true;
+  }
+
+  /** The connection ended: its reason kept for the requests it ends; the next request opens a new one. */
+  #ended(conn: Deno.QuicConn, code: number, reason: string): void {
+    if (this.conn !== conn) return;
+    this.conn = null;
+    this.#critical = [];
+    if (code < 0) {
+      this.failKind = "quic";
+      this.failMessage = `the QUIC connection failed: ${reason}`;
+    } else if (isH3Code(code) && code !== H3_NO_ERROR) {
+      this.failKind = "h3-protocol";
+      this.failMessage = `the server closed the connection: ${h3ErrorName(code)}${
+        reason ? ` (${reason})` : ""
+      }`;
+    } else if (code === 0 || code === H3_NO_ERROR) {
+      this.failKind = "closed-early";
+      this.failMessage = "the server closed the connection before the response ended";
+    } else {
+      this.failKind = "quic";
+      this.failMessage = `the server closed the connection: QUIC error 0x${code.toString(16)}`;
+    }
+  }
+
+  /** Fails the connection with an H3_* `code` of ours (a broken control or encoder stream). */
+  #fail(conn: Deno.QuicConn, code: number, why: string): void {
+    if (this.conn !== conn) return;
+    this.#ended(conn, code, why);
+    this.failMessage = `${h3ErrorName(code)}: ${why}`;
+    try {
+      conn.close({ closeCode: code, reason: "" });
+    } catch { /* closed */ }
+  }
+
+  async #readPeerStreams(conn: Deno.QuicConn): Promise<void> {
+    const incoming = conn.incomingUnidirectionalStreams.getReader();
+    for (;;) {
+      const { value, done } = await incoming.read();
+      if (done) return;
+      this.#readPeerStream(conn, value).catch(IGNORE);
+    }
+  }
+
+  /** One of the server's unidirectional streams, by its type: control, QPACK encoder, or drained. */
+  async #readPeerStream(conn: Deno.QuicConn, stream: Deno.QuicReceiveStream): Promise<void> {
+    let type = -1;
+    let control: H3FrameReader | null = null;
+    for await (const chunk of stream) {
+      let at = 0;
+      if (type < 0) {
+        // A stream type is at most 8 octets and arrives in the stream's first packet.
+        if (chunk.length < varintLengthAt(chunk[0])) {
+          return this.#fail(conn, H3_GENERAL_PROTOCOL_ERROR, "a short stream type");
+        }
+        type = readVarint(chunk, 0, chunk.length);
+        at = varintLengthAt(chunk[0]);
+        if (type === STREAM_CONTROL) control = new H3FrameReader(true);
+      }
+      if (control !== null) {
+        while (at < chunk.length) {
+          at = control.read(chunk, at, chunk.length);
+          if (at < 0) return this.#fail(conn, -at, "on the server's control stream");
+          if (control.event !== READ_FRAME) continue;
+          if (control.type === FRAME_SETTINGS) {
+            const r = readSettings(
+              control.payload,
+              control.payloadOff,
+              control.payloadLen,
+              this.peerSettings,
+            );
+            if (r < 0) return this.#fail(conn, -r, "in the server's SETTINGS");
+          } else if (control.type === FRAME_GOAWAY) this.#goaway(conn);
+        }
+      } else if (type === STREAM_QPACK_ENCODER) {
+        const r = this.decoder.readEncoderStream(chunk, at, chunk.length);
+        if (r < 0) return this.#fail(conn, qpackH3Code(r), `${qpackErrorName(r)} on the encoder stream`);
+      }
+    }
+    if (control !== null) this.#fail(conn, H3_CLOSED_CRITICAL_STREAM, "the server closed its control stream");
+  }
+
+  /**
+   * The server's GOAWAY: new requests go on a new connection; this one closes once its requests in
+   * flight had their timeout to finish.
+   */
+  #goaway(conn: Deno.QuicConn): void {
+    if (this.conn !== conn) return;
+    this.conn = null;
+    const critical = this.#critical;
+    setTimeout(() => {
+      critical.length = 0;
+      try {
+        conn.close(CLOSE_NO_ERROR);
+      } catch { /* closed */ }
+    }, this.shared.timeoutMs);
+  }
+
+  /** Closes the connection (shutdown, release): nothing more is counted on it. */
+  close(): void {
+    const conn = this.conn;
+    if (conn === null) return;
+    this.conn = null;
+    this.#critical = [];
+    this.failKind = "closed-early";
+    this.failMessage = "the connection was closed by the run";
+    try {
+      conn.close(CLOSE_NO_ERROR);
+    } catch { /* closed */ }
+  }
+}
+
+/** A connect's failure by kind: no handshake in time (a closed port too), a certificate, else connect. */
+function connectFailure(err: unknown, timeoutMs: number, host: string, port: number): [ErrorKind, string] {
+  const message = errorMessage(err);
+  if (/timed out/i.test(message)) {
+    return [
+      "connect",
+      `no QUIC handshake within ${timeoutMs} ms from ${host}:${port} (UDP: a closed port looks the same)`,
+    ];
+  }
+  if (/certificate|tls|handshake|crypto/i.test(message)) return ["tls", message];
+  return ["connect", message];
+}

@@ -1,0 +1,67 @@
+/**
+ * @module
+ * The requests of an HTTP/3 run, encoded once before any load: each mix entry becomes the octets of its
+ * request stream, its HEADERS frame (QPACK through http3/qpack_encoder.ts, static table and literals)
+ * followed by one DATA frame when it has a body, so a request is one write and a FIN. Requests with
+ * `{{ placeholders }}` are refused before the run (config checks), so nothing is filled per request.
+ */
+import type { RequestSpec } from "../../request_spec.ts";
+import { FRAME_DATA, FRAME_HEADERS, writeFrameHeader } from "../../../http3/frames.ts";
+import { encodeRequestFields } from "../../../http3/qpack_encoder.ts";
+import { hostHeaderOf, resolvePath } from "../request.ts";
+import { DEFAULT_USER_AGENT, requestFieldsOf } from "../request_fields.ts";
+
+/** One request of the mix, the same octets on every stream. */
+export interface H3Request {
+  /** HEADERS, then DATA when there is a body: what the request stream carries before its FIN. */
+  readonly bytes: Uint8Array;
+  /** A HEAD request: its answer may name a content-length and carry no DATA (RFC 9110 9.3.2). */
+  readonly head: boolean;
+  /** Index of the endpoint its responses are recorded under (runner/endpoint_table.ts). */
+  readonly endpoint: number;
+}
+
+/** Header fields HTTP/3 forbids (RFC 9114 4.2), and Host, which becomes :authority. */
+const DROPPED = new Set([
+  "connection",
+  "keep-alive",
+  "proxy-connection",
+  "transfer-encoding",
+  "upgrade",
+  "host",
+]);
+
+/** Encodes one request spec for `url` (scheme and authority from the URL, unless a Host header is set). */
+export function encodeH3Request(url: URL, spec: RequestSpec, endpoint = 0): H3Request {
+  const path = resolvePath(url, spec.path);
+  const fields = requestFieldsOf(hostHeaderOf(url), spec);
+  const headers: [string, string][] = [];
+  for (const [name, value] of spec.headers) {
+    const lower = name.toLowerCase();
+    if (DROPPED.has(lower) || (lower === "te" && value.toLowerCase() !== "trailers")) continue;
+    headers.push([lower, value]);
+  }
+  if (!fields.hasUserAgent) headers.push(["user-agent", DEFAULT_USER_AGENT]);
+  const body = spec.body !== undefined && spec.body.length > 0 ? spec.body : null;
+  if (body !== null || fields.carriesBody) headers.push(["content-length", String(body?.length ?? 0)]);
+  const section = encodeRequestFields(spec.method, "https", fields.authority, path, headers);
+  const bytes = new Uint8Array(section.length + (body?.length ?? 0) + 32);
+  let at = writeFrameHeader(bytes, 0, FRAME_HEADERS, section.length);
+  bytes.set(section, at);
+  at += section.length;
+  if (body !== null) {
+    at = writeFrameHeader(bytes, at, FRAME_DATA, body.length);
+    bytes.set(body, at);
+    at += body.length;
+  }
+  return { bytes: bytes.slice(0, at), head: fields.isHead, endpoint };
+}
+
+/** Every request of a mix, in the mix's order (index = what `RequestMix.next()` returns). */
+export function encodeH3Mix(
+  url: URL,
+  specs: readonly RequestSpec[],
+  endpoints: readonly number[] = [],
+): H3Request[] {
+  return specs.map((spec, k) => encodeH3Request(url, spec, endpoints[k] ?? 0));
+}
