@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import process from "node:process";
 import { hostCpuDelta, readHostCpu } from "./host_cpu.ts";
 
 Deno.test({
@@ -12,9 +13,11 @@ Deno.test({
       args: ["-c", "(timeout 1 sh -c 'while :; do :; done' &) ; sleep 1.1"],
     }).output();
     assert.equal(out.code, 0);
-    // This process's own spinning counts in its tree, not as other work.
-    const spinUntil = performance.now() + 300;
-    while (performance.now() < spinUntil) { /* spin */ }
+    // This process's own spinning counts in its tree, not as other work: spun until it has used 150 ms
+    // of CPU (a busy machine gives it a fraction of the wall time), at most 10 s.
+    const cpuStart = process.cpuUsage();
+    const giveUpAt = performance.now() + 10_000;
+    while (process.cpuUsage(cpuStart).user < 150_000 && performance.now() < giveUpAt) { /* spin */ }
     const after = readHostCpu();
     const delta = hostCpuDelta(before, after);
     assert.ok(delta, "a delta");
