@@ -1,0 +1,62 @@
+import { deepStrictEqual as assertEquals, ok, throws } from "node:assert/strict";
+import { convertLocust, LocustConvertError } from "./convert.ts";
+
+const HEAD = "from locust import HttpUser, task, between\n";
+
+/** The problems of converting `text`, or [] when it converts. */
+function problems(text: string): string[] {
+  try {
+    convertLocust(text, "locustfile.py");
+    return [];
+  } catch (err) {
+    if (!(err instanceof LocustConvertError)) throw err;
+    return err.problems;
+  }
+}
+
+Deno.test("a locustfile's statements keep their lines in the session module", () => {
+  const { code, users, methods } = convertLocust(
+    HEAD + `
+class Shop(HttpUser):
+    host = "http://127.0.0.1:9"
+    wait_time = between(1, 2)
+
+    @task(3)
+    def browse(self):
+        self.client.post("/cart", json={"id": 1}, name="cart")
+`,
+    "locustfile.py",
+  );
+  const lines = code.split("\n");
+  ok(lines[8].includes("self.client.post"), lines[8]);
+  ok(lines[7].includes("browse"), lines[7]);
+  assertEquals(users, [{ name: "Shop", host: "http://127.0.0.1:9" }]);
+  assertEquals(methods, { cart: "POST" });
+});
+
+Deno.test("what the subset does not hold is refused at its line, each place named", () => {
+  assertEquals(
+    problems(
+      HEAD + `import requests
+class U(HttpUser):
+    @task
+    def t(self):
+        yield 1
+`,
+    ),
+    [
+      "locustfile.py:2: import requests: loadlab converts Locust's HTTP users with the modules random, " +
+      "string, json, time, uuid, itertools, os, math, logging (requests is not one; docs/LOCUST.md)",
+      "locustfile.py:6: yield statement is outside the subset loadlab converts (docs/LOCUST.md)",
+    ],
+  );
+  ok(problems(HEAD + "from locust import User\n")[0].startsWith("locustfile.py:2: from locust import User"));
+  ok(
+    problems(HEAD + "class U(HttpUser):\n    def t(self):\n        self.environment.runner.quit()\n")[0]
+      .startsWith("locustfile.py:4: self.environment"),
+  );
+  assertEquals(problems(HEAD + "x = )\ny = 1\n"), [
+    "locustfile.py:2: invalid syntax (Python's parser stops here)",
+  ]);
+  throws(() => convertLocust("def f(:\n", "l.py"), LocustConvertError);
+});
