@@ -15,14 +15,15 @@ import { UsageError } from "./usage_error.ts";
 import { HTTP_DEBUG_MAX } from "../runner/script/k6/http_debug.ts";
 import { isTrendStat, TREND_STATS_TOLD } from "../scenarios/k6_options_shape.ts";
 import type { Stage } from "../runner/load/models/ramping_connections.ts";
+import type { LocustFlags } from "../runner/script/locust/locust_experiment.ts";
 
 export const SCRIPT_LOAD_FLAGS: FlagSpec[] = [
-  { long: "vus", short: "c", aliases: ["u"], takesValue: true, example: "50" },
-  { long: "duration", short: "d", takesValue: true, example: "30s" },
+  { long: "vus", short: "c", aliases: ["u", "users"], takesValue: true, example: "50" },
+  { long: "duration", short: "d", aliases: ["t", "run-time"], takesValue: true, example: "30s" },
   { long: "iterations", short: "i", takesValue: true, example: "100" },
   { long: "max-duration", takesValue: true, example: "10m" },
   { long: "stages", short: "s", aliases: ["stage"], takesValue: true, repeatable: true, example: "30s:50" },
-  { long: "ramp-up", takesValue: true, example: "10/s" },
+  { long: "ramp-up", aliases: ["r", "spawn-rate"], takesValue: true, example: "10/s" },
   { long: "env", short: "e", takesValue: true, repeatable: true, example: "BASE=http://127.0.0.1:8080" },
   { long: "tag", takesValue: true, repeatable: true, example: "env=staging" },
   { long: "no-thresholds", takesValue: false },
@@ -30,6 +31,16 @@ export const SCRIPT_LOAD_FLAGS: FlagSpec[] = [
   { long: "summary-export", takesValue: true, example: "summary.json" },
   { long: "summary-trend-stats", takesValue: true, example: "avg,p(95),p(99.9),count" },
   { long: "http-debug", takesValue: false, optionalValue: true, example: "full" },
+  // Locust's (`-u`, `-r`, `-t` are the aliases above; `--host` is read here for a locustfile).
+  { long: "locustfile", short: "f", takesValue: true, example: "locustfile.py" },
+  { long: "host", short: "H", takesValue: true, example: "http://127.0.0.1:8080" },
+  { long: "headless", takesValue: false },
+  { long: "only-summary", takesValue: false },
+  { long: "csv", takesValue: true, example: "out/locust" },
+  { long: "tags", short: "T", takesValue: true, repeatable: true, example: "checkout" },
+  { long: "exclude-tags", short: "E", takesValue: true, repeatable: true, example: "slow" },
+  { long: "stop-timeout", takesValue: true, example: "10s" },
+  { long: "exit-code-on-error", takesValue: true, example: "0" },
 ];
 
 export const SCRIPT_LOAD_HELP =
@@ -41,6 +52,9 @@ export const SCRIPT_LOAD_HELP =
   -s, --stage(s) D:N,...    ramping users, k6's stages (repeatable), e.g. -s 30s:50 -s 1m:50 -s 30s:0
   --ramp-up <r/s>           with -c: Locust's spawn rate, e.g. -c 50 --ramp-up 10/s -d 20s
   -e, --env KEY=VALUE       a variable for the script (s.env, k6's __ENV; repeatable)
+A locustfile (locustfile.py, docs/LOCUST.md) takes Locust's flags: -f FILE, -u/--users, -r/--spawn-rate,
+  -t/--run-time, -H/--host URL, user classes as arguments, --tags/--exclude-tags a,b, --stop-timeout,
+  --csv PREFIX (Locust's CSV files), --only-summary, --exit-code-on-error N, --headless (always so)
 A k6 script also takes k6's flags:
   --tag NAME=VALUE          a tag on every request and sample (thresholds select by it; repeatable)
   --no-thresholds           judge none of the script's thresholds
@@ -62,6 +76,8 @@ export interface ScriptLoadArgs {
   env: Record<string, string>;
   /** k6's flags beyond the load, for a k6 script only (absent when none was given). */
   k6?: K6Flags;
+  /** Locust's flags beyond the load, for a locustfile only (absent when none was given). */
+  locust?: LocustFlags;
 }
 
 /** k6's flags beyond the load: each is the k6 option or runtime option of the same name. */
@@ -117,6 +133,7 @@ export function scriptLoadArgs(flags: FlagValues): ScriptLoadArgs {
     env[pair.slice(0, eq)] = pair.slice(eq + 1);
   }
   const k6 = k6FlagsOf(flags);
+  const locust = locustFlagsOf(flags);
   return {
     vus,
     durationMs,
@@ -125,7 +142,35 @@ export function scriptLoadArgs(flags: FlagValues): ScriptLoadArgs {
     env,
     ...(maxDurationMs !== undefined ? { maxDurationMs } : {}),
     ...(Object.keys(k6).length > 0 ? { k6 } : {}),
+    ...(Object.keys(locust).length > 0 ? { locust } : {}),
   };
+}
+
+/** Locust's flags beyond the load (`-f`, user classes and `--host` are the command's: cli/run_args.ts). */
+function locustFlagsOf(flags: FlagValues): LocustFlags {
+  const out: LocustFlags = {};
+  const list = (name: string) =>
+    flags.all(name).flatMap((v) => v.split(",")).map((v) => v.trim()).filter(Boolean);
+  if (flags.has("tags")) out.tags = list("tags");
+  if (flags.has("exclude-tags")) out.excludeTags = list("exclude-tags");
+  const csv = flags.path("csv");
+  if (csv !== undefined) out.csv = csv;
+  if (flags.has("only-summary")) out.onlySummary = true;
+  const stop = flags.text("stop-timeout");
+  if (stop !== undefined) {
+    out.stopTimeoutMs = /^\d+(\.\d+)?$/.test(stop)
+      ? Number(stop) * 1000
+      : parseDurationMs(stop, "--stop-timeout");
+  }
+  const code = flags.text("exit-code-on-error");
+  if (code !== undefined) {
+    if (!/^\d+$/.test(code) || Number(code) > 255) {
+      throw new UsageError(`--exit-code-on-error "${code}": an exit code 0-255, e.g. --exit-code-on-error 0`);
+    }
+    out.exitCodeOnError = Number(code);
+  }
+  if (flags.has("headless")) out.headless = true;
+  return out;
 }
 
 /** k6's flags beyond the load, each checked as k6 checks it. */
