@@ -166,3 +166,30 @@ Deno.test("a construct outside the subset is refused at its line before any load
     assertEquals(code, 2, text);
     ok(text.includes("bad.py:2: import requests"), text);
   }));
+
+Deno.test("loadlab convert locust writes the session, each statement on its line, and it runs", async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-convert-" });
+  Deno.writeTextFileSync(`${dir}/locustfile.py`, LOCUSTFILE);
+  const convert = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN, "convert", "locust", "locustfile.py", "-o", "session.js"],
+    cwd: dir,
+    env: { XDG_CACHE_HOME: cache, NO_COLOR: "1", DENO_DIR: denoDir },
+    stderr: "piped",
+    signal: AbortSignal.timeout(60_000),
+  }).output();
+  assertEquals(convert.code, 0, new TextDecoder().decode(convert.stderr));
+  const lines = Deno.readTextFileSync(`${dir}/session.js`).split("\n");
+  ok(lines[12].includes('self.client.get("/json"'), lines[12]);
+  // The session runs as any session script: the built-in target, both classes.
+  const run = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN, "run", "session.js", "-c", "2", "-d", "1s", "--out-dir", "out"],
+    cwd: dir,
+    env: { XDG_CACHE_HOME: cache, NO_COLOR: "1", DENO_DIR: denoDir },
+    stdout: "piped",
+    stderr: "piped",
+    signal: AbortSignal.timeout(90_000),
+  }).output();
+  assertEquals(run.code, 0, new TextDecoder().decode(run.stderr));
+  const results = JSON.parse(Deno.readTextFileSync(`${dir}/out/results.json`));
+  ok(results.runs[0].endpoints.some((e: { name: string }) => e.name === "me"));
+});
