@@ -23,6 +23,8 @@ export class LocustConvertError extends Error {
 export interface LocustUserInfo {
   name: string;
   host?: string;
+  /** Whether it defines `on_stop` (Locust runs it as the test ends; loadlab's run end cuts the user). */
+  onStop?: boolean;
 }
 
 export interface LocustConversion {
@@ -731,7 +733,9 @@ class Converter {
       isUser = ["HttpUser", "FastHttpUser"].includes(baseName) ||
         this.users.some((u) => u.name === baseName);
     }
-    if (isUser) this.users.push({ name, ...this.hostOf(n) });
+    if (isUser) {
+      this.users.push({ name, ...this.hostOf(n), ...(this.definesOnStop(n) ? { onStop: true } : {}) });
+    }
     this.write(`class ${this.jsName(name)}${extendsText} { `);
     const body = n.getChild("Body");
     for (const s of body === null ? [] : children(body)) this.statement(s, name);
@@ -739,6 +743,13 @@ class Converter {
       ? ""
       : ` ${this.jsName(name)} = ${decorators.reduceRight((f, d) => `(${d})(${f})`, this.jsName(name))};`;
     return ` }${deco}`;
+  }
+
+  private definesOnStop(cls: SyntaxNode): boolean {
+    const body = cls.getChild("Body");
+    return (body === null ? [] : children(body)).some((s) =>
+      s.name === "FunctionDefinition" && this.text(s.getChild("VariableName")!) === "on_stop"
+    );
   }
 
   private hostOf(cls: SyntaxNode): { host?: string } {

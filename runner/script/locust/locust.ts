@@ -275,6 +275,8 @@ class Client {
     const r = await s.request(method.toUpperCase(), path, options);
     const response = new LocustResponse(r, method, path, performance.now() - startMs);
     if (bool(o.catch_response)) response[CATCH] = true;
+    // A request the run's end cut is no failure of the server's (Locust does not report a killed user's).
+    else if (r.status === 0 && s.ended.aborted) return response;
     else {
       const why = response.failureText();
       if (why !== null) s.check(false, why);

@@ -64,6 +64,13 @@ export function locustExperimentText(
     ...(host !== undefined ? { host } : {}),
   };
   Deno.env.set(LOCUST_ENV, JSON.stringify(selection));
+  const stopping = classes.filter((c) => c.onStop && named.includes(c.name)).map((c) => c.name);
+  if (stopping.length > 0) {
+    console.error(
+      `${basename(path)}: note: ${stopping.join(", ")}.on_stop is not run: loadlab's run ends its users ` +
+        "where they are (a TaskSet's on_stop runs at its interrupt())",
+    );
+  }
   return JSON.stringify({
     name: basename(path, ".py"),
     targets: { app: host === undefined ? { kind: "builtin" } : { url: host } },
