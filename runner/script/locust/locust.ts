@@ -196,6 +196,8 @@ const STATUS_TEXT: Record<number, string> = {
   504: "Gateway Timeout",
 };
 
+const NO_OPTIONS: Record<string, unknown> = Object.freeze({});
+
 const REQUEST_KEYS = [
   "name",
   "headers",
@@ -244,7 +246,8 @@ class Client {
     return this.request(method, url, new Kw({ ...rest, data, json }));
   }
   async request(method: string, url: string, ...a: unknown[]): Promise<LocustResponse> {
-    const [o] = args(a, [], [], false, true) as [Record<string, unknown>];
+    // A bare `self.client.get(url)` (the most sent) reads no options and builds no headers.
+    const o = a.length === 0 ? NO_OPTIONS : (args(a, [], [], false, true) as [Record<string, unknown>])[0];
     const unknown = Object.keys(o).find((k) => !REQUEST_KEYS.includes(k));
     if (unknown !== undefined) {
       throw new PyError("TypeError", `self.client: ${unknown}= is not one the subset sends (docs/LOCUST.md)`);
@@ -256,12 +259,16 @@ class Client {
       path += (path.includes("?") ? "&" : "?") + q.toString();
     }
     const headers: Record<string, string> = { ...this.headers };
-    for (const [k, v] of Object.entries((o.headers ?? {}) as object)) headers[k] = str(v);
+    if (o.headers != null) { for (const [k, v] of Object.entries(o.headers as object)) headers[k] = str(v); }
     if (o.cookies != null) {
       headers.cookie = Object.entries(o.cookies as object).map(([k, v]) => `${k}=${str(v)}`).join("; ");
     }
     if (Array.isArray(o.auth)) headers.authorization = `Basic ${btoa(`${o.auth[0]}:${o.auth[1]}`)}`;
-    const options: Parameters<Session["request"]>[2] = { headers };
+    const options: Parameters<Session["request"]>[2] = {};
+    for (const _ in headers) {
+      options.headers = headers;
+      break;
+    }
     if (o.name != null) options.name = str(o.name);
     if (o.timeout != null) options.timeoutMs = Number(o.timeout) * 1000;
     if (o.json != null) options.json = o.json;
@@ -270,6 +277,7 @@ class Client {
       options.body = new URLSearchParams(Object.entries(o.data as object).map(([k, v]) => [k, str(v)]))
         .toString();
       headers["content-type"] ??= "application/x-www-form-urlencoded";
+      options.headers = headers;
     }
     const startMs = performance.now();
     const r = await s.request(method.toUpperCase(), path, options);
@@ -420,9 +428,7 @@ export function locustfile(all: Record<string, unknown>) {
     const user = new (cls as any)() as HttpUser & { on_start?: Fn };
     s.state.user = user;
     if (tasks(cls).length === 0) throw new Error(`${cls.name} has no task`);
-    await current.run(s, async () => {
-      if (typeof user.on_start === "function") await user.on_start();
-    });
+    if (typeof user.on_start === "function") await user.on_start();
   }
 
   async function run(s: Session) {
@@ -457,7 +463,10 @@ export function locustfile(all: Record<string, unknown>) {
         throw err;
       }
     }
-    if (wait) await s.sleep(waitMs(user));
+    if (!wait) return;
+    // `constant(0)`: no sleep to enter, the next task at once.
+    const ms = waitMs(user);
+    if (ms > 0) await s.sleep(ms);
   }
 
   const listen = (which: "test_start" | "test_stop") => async () => {
@@ -465,8 +474,8 @@ export function locustfile(all: Record<string, unknown>) {
     for (const fn of listeners[which]) await fn(new Kw({ environment }));
   };
   return {
-    start: (s: Session) => bindClient(s, start),
-    default: (s: Session) => bindClient(s, (s) => current.run(s, () => run(s))),
+    start: (s: Session) => current.run(s, start, s),
+    default: (s: Session) => current.run(s, run, s),
     setup: listeners.test_start.length > 0 ? listen("test_start") : undefined,
     teardown: listeners.test_stop.length > 0 ? listen("test_stop") : undefined,
   };
@@ -475,10 +484,6 @@ export function locustfile(all: Record<string, unknown>) {
 function waitMs(user: HttpUser): number {
   const owner: any = user.__stack.at(-1) ?? user;
   return Math.max(0, Number(owner.wait_time()) * 1000);
-}
-
-function bindClient(s: Session, fn: (s: Session) => Promise<unknown>) {
-  return current.run(s, () => fn(s));
 }
 
 /** `name = value` in a class body: on its instances (its prototype) and on the class (`weight`). */
