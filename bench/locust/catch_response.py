@@ -1,4 +1,4 @@
-# args: -u 20 -r 20 -t 10s
+# args: -u 60 -r 60 -t 15s
 # Checks written with catch_response: a 404 taken as success, a body that fails its check.
 from locust import HttpUser, task, constant
 

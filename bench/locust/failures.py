@@ -1,4 +1,4 @@
-# args: -u 20 -r 20 -t 10s
+# args: -u 60 -r 60 -t 15s
 # Endpoints that fail as Locust counts failures: server errors, client errors, raise_for_status.
 from locust import HttpUser, task, constant
 

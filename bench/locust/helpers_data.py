@@ -1,4 +1,4 @@
-# args: -u 20 -r 20 -t 10s
+# args: -u 60 -r 60 -t 15s
 # Module-level helpers teams write: random names, comprehensions, json, string and uuid.
 import json
 import random

@@ -1,4 +1,4 @@
-# args: -u 20 -r 20 -t 10s
+# args: -u 60 -r 60 -t 15s
 # Log in once per user (token and session cookie), then browse with both.
 from locust import HttpUser, task, between
 

@@ -1,4 +1,4 @@
-# args: -u 20 -r 20 -t 10s --exclude-tags slow
+# args: -u 60 -r 60 -t 15s --exclude-tags slow
 # Tags select the tasks: the slow one is left out, the rest paced at 0.5 s.
 from locust import HttpUser, task, tag, constant_pacing
 

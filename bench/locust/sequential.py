@@ -1,4 +1,4 @@
-# args: -u 20 -r 20 -t 10s
+# args: -u 60 -r 60 -t 15s
 # A checkout walked in order by a SequentialTaskSet, logged in first.
 from locust import HttpUser, SequentialTaskSet, task, constant
 

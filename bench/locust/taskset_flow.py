@@ -1,4 +1,4 @@
-# args: -u 20 -r 20 -t 10s
+# args: -u 60 -r 60 -t 15s
 # A TaskSet the user enters and leaves with interrupt(), beside a task of its own.
 from locust import HttpUser, TaskSet, task, constant
 

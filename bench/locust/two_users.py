@@ -1,4 +1,4 @@
-# args: -u 20 -r 20 -t 10s
+# args: -u 60 -r 60 -t 15s
 # Two user classes by weight: readers browse, writers post; each names its requests.
 from locust import HttpUser, task, constant, between
 

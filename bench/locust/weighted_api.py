@@ -1,4 +1,4 @@
-# args: -u 20 -r 20 -t 10s
+# args: -u 60 -r 60 -t 15s
 # A JSON API mix by weight, with ids drawn at random and named as one endpoint.
 import random
 from locust import HttpUser, task, constant
