@@ -459,13 +459,13 @@ export function locustfile(all: Record<string, unknown>) {
       } else if (err instanceof RescheduleTask) wait = false;
       else {
         // As Locust: the exception counts (loadlab's script error) and the user waits, then goes on.
-        await s.sleep(waitMs(user));
+        await s.sleep(await waitMs(user));
         throw err;
       }
     }
     if (!wait) return;
     // `constant(0)`: no sleep to enter, the next task at once.
-    const ms = waitMs(user);
+    const ms = await waitMs(user);
     if (ms > 0) await s.sleep(ms);
   }
 
@@ -481,9 +481,12 @@ export function locustfile(all: Record<string, unknown>) {
   };
 }
 
-function waitMs(user: HttpUser): number {
+/** The wait after a task, ms: a `wait_time` method of the file's is converted async, so it is awaited. */
+async function waitMs(user: HttpUser): Promise<number> {
   const owner: any = user.__stack.at(-1) ?? user;
-  return Math.max(0, Number(owner.wait_time()) * 1000);
+  const seconds = Number(await owner.wait_time());
+  if (!(seconds >= 0)) throw new PyError("TypeError", "wait_time must return a number of seconds >= 0");
+  return seconds * 1000;
 }
 
 /** `name = value` in a class body: on its instances (its prototype) and on the class (`weight`). */
