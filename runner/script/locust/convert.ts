@@ -25,6 +25,8 @@ export interface LocustUserInfo {
   host?: string;
   /** Whether it defines `on_stop` (Locust runs it as the test ends; loadlab's run end cuts the user). */
   onStop?: boolean;
+  /** `abstract = True`: a base of other users, never run itself. */
+  abstract?: boolean;
 }
 
 export interface LocustConversion {
@@ -734,7 +736,13 @@ class Converter {
         this.users.some((u) => u.name === baseName);
     }
     if (isUser) {
-      this.users.push({ name, ...this.hostOf(n), ...(this.definesOnStop(n) ? { onStop: true } : {}) });
+      const abstract = this.classAttr(n, "abstract");
+      this.users.push({
+        name,
+        ...this.hostOf(n),
+        ...(this.definesOnStop(n) ? { onStop: true } : {}),
+        ...(abstract !== undefined && this.text(abstract) === "True" ? { abstract: true } : {}),
+      });
     }
     this.write(`class ${this.jsName(name)}${extendsText} { `);
     const body = n.getChild("Body");
@@ -753,20 +761,27 @@ class Converter {
   }
 
   private hostOf(cls: SyntaxNode): { host?: string } {
+    const host = this.classAttr(cls, "host");
+    return host?.name === "String" ? { host: this.stringValue(host) } : {};
+  }
+
+  /** The value a class body assigns to `name` (`host = "..."`), or undefined. */
+  private classAttr(cls: SyntaxNode, name: string): SyntaxNode | undefined {
     const body = cls.getChild("Body");
     for (const s of body === null ? [] : children(body)) {
       if (s.name !== "AssignStatement") continue;
       const [target, op, value] = children(s);
-      if (this.text(target) === "host" && op?.name === "AssignOp" && value?.name === "String") {
-        return { host: this.stringValue(value) };
-      }
+      if (this.text(target) === name && op?.name === "AssignOp") return value;
     }
-    return {};
+    return undefined;
   }
 
   private classMember(s: SyntaxNode, cls: string): string {
     switch (s.name) {
       case "FunctionDefinition":
+        if (this.text(s.getChild("VariableName")!) === "__init__") {
+          this.refuse(s, "def __init__ in a user class: set per-user values in on_start");
+        }
         return this.functionDefinition(s, [], cls);
       case "DecoratedStatement":
         return this.decorated(s, cls);
@@ -1012,6 +1027,10 @@ class Converter {
       const [obj, , prop] = children(callee);
       const method = this.text(prop);
       const objText = this.text(obj);
+      if (obj.name === "CallExpression" && this.text(obj).replaceAll(" ", "") === "super()") {
+        if (this.scope.self === undefined) this.refuse(n, "super() outside a method");
+        return `(await super.${method}(${args}))`;
+      }
       const direct = obj.name === "VariableName" &&
         (objText === this.scope.self || PY_MODULES.has(objText) || objText === "locust" ||
           objText === "events");

@@ -60,3 +60,23 @@ class U(HttpUser):
   ]);
   throws(() => convertLocust("def f(:\n", "l.py"), LocustConvertError);
 });
+
+Deno.test("super() calls the base class's method; __init__ is refused with where to go instead", () => {
+  const { code } = convertLocust(
+    HEAD + "class A(HttpUser):\n    def on_start(self):\n        super().on_start()\n",
+    "l.py",
+  );
+  ok(code.split("\n")[3].includes("(await super.on_start())"), code);
+  assertEquals(problems(HEAD + "class A(HttpUser):\n    def __init__(self, env):\n        pass\n"), [
+    "locustfile.py:3: def __init__ in a user class: set per-user values in on_start",
+  ]);
+});
+
+Deno.test("an abstract user class is a base, not a user to run", () => {
+  const { users } = convertLocust(
+    HEAD + "class Base(HttpUser):\n    abstract = True\n\nclass Child(Base):\n    @task\n    def t(self):\n" +
+      "        pass\n",
+    "l.py",
+  );
+  assertEquals(users, [{ name: "Base", abstract: true }, { name: "Child" }]);
+});

@@ -304,6 +304,8 @@ export class TaskSet {
   get client(): Client {
     return this.user.client;
   }
+  on_start(): void {}
+  on_stop(): void {}
   interrupt(...a: unknown[]): never {
     const [reschedule] = args(a, ["reschedule"], [true]) as [boolean];
     throw new InterruptTaskSet(bool(reschedule));
@@ -321,6 +323,8 @@ export class HttpUser {
   client = new Client();
   /** The task sets entered, innermost last. */
   __stack: TaskSet[] = [];
+  on_start(): void {}
+  on_stop(): void {}
   wait_time(): number {
     return 0;
   }

@@ -44,7 +44,7 @@ export function locustExperimentText(
   flags: LocustFlags,
 ): string {
   const { users: classes } = convertLocustFile(path);
-  const named = flags.users ?? classes.map((c) => c.name);
+  const named = flags.users ?? classes.filter((c) => !c.abstract).map((c) => c.name);
   for (const name of named) {
     if (!classes.some((c) => c.name === name)) {
       throw new LocustInputError(
