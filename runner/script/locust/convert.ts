@@ -43,7 +43,7 @@ const MODULES_URL = new URL("./py_modules.ts", import.meta.url).href;
 /** What `from locust import ...` (and its submodules) may name. */
 const LOCUST_NAMES = new Set(
   ("HttpUser FastHttpUser TaskSet SequentialTaskSet task tag between constant constant_pacing " +
-    "constant_throughput events StopUser RescheduleTask InterruptTaskSet").split(" "),
+    "constant_throughput events StopUser RescheduleTask InterruptTaskSet run_single_user").split(" "),
 );
 const LOCUST_MODULES = new Set([
   "locust",
@@ -558,6 +558,7 @@ class Converter {
       const names = parts.slice(importAt + 1).filter((c) =>
         c.name !== "," && c.name !== "(" && c.name !== ")"
       );
+      if (module === "__future__") return ""; // Python 3's own behaviour already
       if (names.some((c) => c.name === "*")) {
         this.refuse(n, `from ${module} import *: name what the file uses`);
       }
@@ -693,9 +694,9 @@ class Converter {
       return this.functionDefinition(def, decorators, inClass);
     }
     const cls = n.getChild("ClassDefinition");
-    if (cls !== null && inClass === undefined) {
+    if (cls !== null) {
       this.atLine(cls);
-      return this.classDefinition(cls, decorators);
+      return this.classDefinition(cls, decorators, inClass !== undefined);
     }
     return this.refuse(n, "a decorator on this statement");
   }
@@ -706,6 +707,10 @@ class Converter {
 
   private decorator(d: SyntaxNode): string {
     const parts = children(d).filter((c) => c.name !== "At");
+    const hook = parts[2] === undefined ? "" : this.text(parts[2]);
+    if (this.text(parts[0]) === "events" && !["test_start", "test_stop"].includes(hook)) {
+      this.refuse(d, `events.${hook}: loadlab runs test_start and test_stop listeners only`);
+    }
     let text = "";
     for (const p of parts) {
       if (p.name === "VariableName") text += text === "" ? this.name(p) : this.text(p);
@@ -716,7 +721,8 @@ class Converter {
     return text;
   }
 
-  private classDefinition(n: SyntaxNode, decorators: string[]): string {
+  /** A class; `nested` in a class body: an attribute of that class (Locust's inline `@task class X(TaskSet)`). */
+  private classDefinition(n: SyntaxNode, decorators: string[], nested = false): string {
     const name = this.text(n.getChild("VariableName")!);
     const bases = n.getChild("ArgList");
     const baseNodes = bases === null ? [] : exprChildren(bases);
@@ -735,7 +741,7 @@ class Converter {
       isUser = ["HttpUser", "FastHttpUser"].includes(baseName) ||
         this.users.some((u) => u.name === baseName);
     }
-    if (isUser) {
+    if (isUser && !nested) {
       const abstract = this.classAttr(n, "abstract");
       this.users.push({
         name,
@@ -744,9 +750,12 @@ class Converter {
         ...(abstract !== undefined && this.text(abstract) === "True" ? { abstract: true } : {}),
       });
     }
-    this.write(`class ${this.jsName(name)}${extendsText} { `);
+    const applied = decorators.map((d) => `(${d})(`).join("");
+    const head = `class ${this.jsName(name)}${extendsText} { `;
+    this.write(nested ? `static { __L.attr(this, ${JSON.stringify(name)}, ${applied}${head}` : head);
     const body = n.getChild("Body");
     for (const s of body === null ? [] : children(body)) this.statement(s, name);
+    if (nested) return ` }${")".repeat(decorators.length)}); }`;
     const deco = decorators.length === 0
       ? ""
       : ` ${this.jsName(name)} = ${decorators.reduceRight((f, d) => `(${d})(${f})`, this.jsName(name))};`;
@@ -779,10 +788,9 @@ class Converter {
   private classMember(s: SyntaxNode, cls: string): string {
     switch (s.name) {
       case "FunctionDefinition":
-        if (this.text(s.getChild("VariableName")!) === "__init__") {
-          this.refuse(s, "def __init__ in a user class: set per-user values in on_start");
-        }
         return this.functionDefinition(s, [], cls);
+      case "ClassDefinition":
+        return this.classDefinition(s, [], true);
       case "DecoratedStatement":
         return this.decorated(s, cls);
       case "PassStatement":
@@ -1008,6 +1016,11 @@ class Converter {
         : `__py.getitem(${this.expr(obj)}, ${key.text})`;
     }
     const p = this.text(prop);
+    if (
+      obj.name === "VariableName" && this.text(obj) === "events" && !["test_start", "test_stop"].includes(p)
+    ) {
+      this.refuse(n, `events.${p}: loadlab runs test_start and test_stop listeners only`);
+    }
     if (obj.name === "VariableName" && this.text(obj) === this.scope.self && p === "environment") {
       this.refuse(
         n,
@@ -1029,7 +1042,7 @@ class Converter {
       const objText = this.text(obj);
       if (obj.name === "CallExpression" && this.text(obj).replaceAll(" ", "") === "super()") {
         if (this.scope.self === undefined) this.refuse(n, "super() outside a method");
-        return `(await super.${method}(${args}))`;
+        return `(await super.${this.jsName(method)}(${args}))`;
       }
       const direct = obj.name === "VariableName" &&
         (objText === this.scope.self || PY_MODULES.has(objText) || objText === "locust" ||

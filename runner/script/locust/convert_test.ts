@@ -61,15 +61,15 @@ class U(HttpUser):
   throws(() => convertLocust("def f(:\n", "l.py"), LocustConvertError);
 });
 
-Deno.test("super() calls the base class's method; __init__ is refused with where to go instead", () => {
+Deno.test("super() calls the base class's method; __init__ is Python's constructor, run as a user starts", () => {
   const { code } = convertLocust(
-    HEAD + "class A(HttpUser):\n    def on_start(self):\n        super().on_start()\n",
+    HEAD + "class A(HttpUser):\n    def __init__(self, env):\n        super().__init__(env)\n" +
+      "    def on_start(self):\n        super().on_start()\n",
     "l.py",
   );
-  ok(code.split("\n")[3].includes("(await super.on_start())"), code);
-  assertEquals(problems(HEAD + "class A(HttpUser):\n    def __init__(self, env):\n        pass\n"), [
-    "locustfile.py:3: def __init__ in a user class: set per-user values in on_start",
-  ]);
+  const lines = code.split("\n");
+  ok(lines[2].includes("async __init___py(") && lines[3].includes("(await super.__init___py(env))"), code);
+  ok(lines[5].includes("(await super.on_start())"), code);
 });
 
 Deno.test("an abstract user class is a base, not a user to run", () => {
@@ -79,4 +79,13 @@ Deno.test("an abstract user class is a base, not a user to run", () => {
     "l.py",
   );
   assertEquals(users, [{ name: "Base", abstract: true }, { name: "Child" }]);
+});
+
+Deno.test("a listener of an event other than test_start and test_stop is refused at its line", () => {
+  assertEquals(
+    problems(HEAD + "from locust import events\n@events.request.add_listener\ndef f(**kw):\n    pass\n"),
+    [
+      "locustfile.py:3: events.request: loadlab runs test_start and test_stop listeners only",
+    ],
+  );
 });

@@ -59,18 +59,21 @@ export function tag(...names: string[]) {
 
 type WaitTime = (this: { __taskStartMs?: number }) => number;
 
+/** Marks Locust's wait time functions: a class attribute of the file's own function is bound instead. */
+const WAIT = Symbol("wait");
+
 export function between(min: number, max: number): WaitTime {
-  return () => min + Math.random() * (max - min);
+  return Object.assign(() => min + Math.random() * (max - min), { [WAIT]: true });
 }
 
 export function constant(seconds: number): WaitTime {
-  return () => seconds;
+  return Object.assign(() => seconds, { [WAIT]: true });
 }
 
 export function constant_pacing(seconds: number): WaitTime {
-  return function () {
+  return Object.assign(function (this: { __taskStartMs?: number }) {
     return Math.max(0, seconds - (performance.now() - (this.__taskStartMs ?? performance.now())) / 1000);
-  };
+  }, { [WAIT]: true });
 }
 
 export function constant_throughput(perSecond: number): WaitTime {
@@ -306,6 +309,8 @@ export class TaskSet {
   }
   on_start(): void {}
   on_stop(): void {}
+  /** Python's constructor (`def __init__(self, parent)` converted), called as a set is entered. */
+  __init___py(..._a: unknown[]): void {}
   interrupt(...a: unknown[]): never {
     const [reschedule] = args(a, ["reschedule"], [true]) as [boolean];
     throw new InterruptTaskSet(bool(reschedule));
@@ -317,6 +322,11 @@ export class TaskSet {
 
 export class SequentialTaskSet extends TaskSet {}
 
+/** Locust's debugging runner: called only under `if __name__ == "__main__":`, which is not converted. */
+export function run_single_user(): never {
+  throw new PyError("RuntimeError", "run_single_user runs under Python only");
+}
+
 /** Locust's `HttpUser` (and `FastHttpUser`: loadlab sends both the same way). */
 export class HttpUser {
   static abstract = true;
@@ -325,6 +335,8 @@ export class HttpUser {
   __stack: TaskSet[] = [];
   on_start(): void {}
   on_stop(): void {}
+  /** Python's constructor (`def __init__(self, environment)` converted), called before `on_start`. */
+  __init___py(..._a: unknown[]): void {}
   wait_time(): number {
     return 0;
   }
@@ -420,6 +432,14 @@ export function locustfile(all: Record<string, unknown>) {
   });
   if (users.length === 0) throw new Error("the locustfile has no HttpUser class (one not abstract)");
   const order = classOrder(users, Math.max(sel.userCount ?? 1000, users.length));
+  // As Locust refuses to start one: a user class with no task would have its users do nothing.
+  const idle = users.find((u) => tasksOf(u, sel).length === 0);
+  if (idle !== undefined) {
+    throw new Error(
+      `${idle.name} has no task (with the tags asked): give it @task methods or tasks = [...], ` +
+        "or abstract = True for a base class",
+    );
+  }
   const taskCache = new Map<unknown, TaskEntry[]>();
   const tasks = (cls: unknown) => {
     let t = taskCache.get(cls);
@@ -431,6 +451,7 @@ export function locustfile(all: Record<string, unknown>) {
     const cls = order[(s.vu - 1) % order.length];
     const user = new (cls as any)() as HttpUser & { on_start?: Fn };
     s.state.user = user;
+    await user.__init___py(environment());
     if (tasks(cls).length === 0) throw new Error(`${cls.name} has no task`);
     if (typeof user.on_start === "function") await user.on_start();
   }
@@ -446,6 +467,7 @@ export function locustfile(all: Record<string, unknown>) {
       if (isTaskSetClass(entry.run)) {
         const set = new (entry.run as any)() as TaskSet & { on_start?: Fn };
         set.user = user, set.parent = owner, (set as any).__taskStartMs = owner.__taskStartMs;
+        await set.__init___py(owner);
         if (tasks(entry.run).length === 0) throw new Error(`${entry.run.name} has no task`);
         user.__stack.push(set);
         if (typeof set.on_start === "function") await set.on_start();
@@ -473,9 +495,9 @@ export function locustfile(all: Record<string, unknown>) {
     if (ms > 0) await s.sleep(ms);
   }
 
+  const environment = () => ({ host: sel.host ?? null, parsed_options: null, runner: null });
   const listen = (which: "test_start" | "test_stop") => async () => {
-    const environment = { host: sel.host ?? null, parsed_options: null, runner: null };
-    for (const fn of listeners[which]) await fn(new Kw({ environment }));
+    for (const fn of listeners[which]) await fn(new Kw({ environment: environment() }));
   };
   return {
     start: (s: Session) => current.run(s, start, s),
@@ -495,8 +517,15 @@ async function waitMs(user: HttpUser): Promise<number> {
 
 /** `name = value` in a class body: on its instances (its prototype) and on the class (`weight`). */
 export function attr(cls: any, name: string, value: unknown): void {
-  cls.prototype[name] = value;
   cls[name] = value;
+  // As Python binds a function of the file's (`wait_time = lambda self: ...`) as a method of the class.
+  const plain = typeof value === "function" && !(value as any)[WAIT] && !(value as any).locustWeight &&
+    !(value.prototype instanceof TaskSet) && !(value.prototype instanceof HttpUser);
+  cls.prototype[name] = plain
+    ? function (this: unknown, ...a: unknown[]) {
+      return value.call(this, this, ...a);
+    }
+    : value;
 }
 
 /** A method's decorators (`@task(3)`), applied from the last up as Python applies them. */

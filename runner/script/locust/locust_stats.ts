@@ -9,6 +9,9 @@
 import { decodeHistogram, mergeEncoded } from "../../../results/histogram.ts";
 import type { ResultsFile, RunResult } from "../../../results/schema.ts";
 
+/** loadlab's exit code of a run that got no response (cli/exit_codes.ts `noResponse`). */
+const NO_RESPONSE_EXIT = 4;
+
 /** Locust's reported percentiles and their column names. */
 const PERCENTILES = [50, 66, 75, 80, 90, 95, 98, 99, 99.9, 99.99, 100];
 
@@ -81,7 +84,7 @@ export function locustRows(
     requests,
     failures,
     avg: requests === 0 ? 0 : rows.reduce((t, r) => t + r.avg * r.requests, 0) / requests,
-    min: Math.min(...rows.map((r) => r.min)),
+    min: rows.length === 0 ? 0 : Math.min(...rows.map((r) => r.min)),
     max: Math.max(...rows.map((r) => r.max), 0),
     median: run.latencyMs?.p50 ?? 0,
     avgBytes: requests === 0 ? 0 : rows.reduce((t, r) => t + r.avgBytes * r.requests, 0) / requests,
@@ -99,6 +102,12 @@ export function locustRows(
 /** The exceptions of the run's tasks (loadlab's `script` errors). */
 export function taskExceptions(run: RunResult): number {
   return (run.errors as Record<string, number> | undefined)?.script ?? 0;
+}
+
+/** Requests that got no response (connect, timeout, reset, ...): Locust's failures too. */
+function unanswered(run: RunResult): number {
+  const errors = (run.errors ?? {}) as Record<string, number>;
+  return Object.entries(errors).reduce((t, [kind, n]) => kind === "script" ? t : t + n, 0);
 }
 
 /** Locust's end-of-run table (its `Type Name # reqs # fails | Avg Min Max Med | req/s failures/s`). */
@@ -264,7 +273,10 @@ function secondsOf(run: RunResult) {
  * any task raised, else `code` (loadlab's own, such as a target that failed, kept when not 0).
  */
 export function locustExitCode(results: ResultsFile, code: number, onError = 1): number {
-  if (code !== 0) return code;
-  const failed = results.runs.some((run) => locustRows(run).total.failures > 0 || taskExceptions(run) > 0);
+  // loadlab's "no response at all" (4) is, to Locust, failed requests.
+  if (code !== 0 && code !== NO_RESPONSE_EXIT) return code;
+  const failed = results.runs.some((run) =>
+    locustRows(run).total.failures > 0 || taskExceptions(run) > 0 || unanswered(run) > 0
+  );
   return failed ? onError : 0;
 }

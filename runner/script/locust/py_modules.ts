@@ -25,6 +25,10 @@ const random = {
     return choice(builtins.range(lo, hi, step));
   },
   uniform: (a: number, b: number) => a + Math.random() * (b - a),
+  expovariate: (lambda: number) => -Math.log(1 - Math.random()) / lambda,
+  gauss: (mu = 0, sigma = 1) =>
+    mu + sigma * Math.sqrt(-2 * Math.log(1 - Math.random())) *
+      Math.cos(2 * Math.PI * Math.random()),
   choice,
   choices: (items: unknown, ...rest: unknown[]) => {
     const [weights, k] = args(rest, ["weights", "k"], [null, 1]) as [number[] | null, number];
