@@ -5,7 +5,8 @@
  * --csv PREFIX --only-summary` on both), against the same local app: the built-in target started by
  * `loadlab serve`. A row compares, per request name (Locust's `_stats.csv` of each), the requests (within
  * 10%) and the failures (within 10%, or both 0), and the exit codes. The corpus is bench/locust/
- * (written as teams write them); `--corpus DIR` names another folder. Without Locust (`--locust-bin`,
+ * (written as teams write them); `--corpus DIR` names another folder (a file without `# args:` runs
+ * with `-u 10 -r 10 -t 10s`, as Locust's own examples/ do here). Without Locust (`--locust-bin`,
  * `$LOCUST`, else `locust` on PATH) it prints why and runs nothing.
  *
  * `--locust-speed`: one GET with `wait_time = constant(0)` at 50 users against nginx (CPU 0), each tool on
@@ -93,10 +94,12 @@ export async function main(argv: string[]): Promise<number> {
   return same === rows.length ? 0 : 1;
 }
 
-/** The `# args:` line of a locustfile (Locust's flags for the load). */
+/** The `# args:` line of a locustfile (Locust's flags for the load); else 10 users for 10 s. */
 function argsOf(text: string): string[] {
   const line = text.split("\n").find((l) => l.startsWith("# args:"));
-  return line === undefined ? [] : line.slice("# args:".length).trim().split(/\s+/);
+  return line === undefined
+    ? ["-u", "10", "-r", "10", "-t", "10s"]
+    : line.slice("# args:".length).trim().split(/\s+/);
 }
 
 /** Runs `cmd` in a folder of its own with `--csv`; its exit code and the counts of its `_stats.csv`. */
