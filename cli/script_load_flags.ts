@@ -121,7 +121,10 @@ export function scriptLoadArgs(flags: FlagValues): ScriptLoadArgs {
   const rampUp = flags.text("ramp-up");
   if (rampUp !== undefined) {
     if (vus === undefined) {
-      throw new UsageError("--ramp-up is a spawn rate up to -c users: give -c N with it");
+      const typed = flags.typed("ramp-up");
+      throw new UsageError(
+        `${typed} is a spawn rate up to a number of users: give -c N (Locust's -u N) with it`,
+      );
     }
     if (stages !== undefined) throw new UsageError("give --stages or --ramp-up, not both");
     stages = rampUpStages(rampUp, vus, durationMs);
