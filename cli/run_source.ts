@@ -113,6 +113,11 @@ async function scriptText(args: RunArgs, signal?: AbortSignal): Promise<{ text: 
 
 /** The experiment of locustfile `source` (refused with `file:line: why`, exit 2, when it cannot run). */
 function locustText(source: string, flags: ScriptLoadArgs): string {
+  if (flags.durationMs === undefined && flags.iterations === undefined) {
+    console.error(
+      `${source}: note: no -t: runs 10 s (Locust's would run until stopped); give -t 5m for longer`,
+    );
+  }
   const load = hasLoadFlags(flags) ? sessionLoadOf({ ...flags, vus: flags.vus ?? 1 }) : sessionLoadOf({
     ...flags,
     vus: 1,
