@@ -58,6 +58,7 @@ class Reader(HttpUser):
     @task
     def home(self):
         self.client.get("/")
+        self.client.get("/validate", params={"id": 7, "name": "alice"})
 `;
 
 async function runLocust(file: string, text: string, args: string[]) {
@@ -111,6 +112,8 @@ Deno.test("a locustfile runs with Locust's flags: logins, weights, task sets, fa
     assertEquals(row("me")?.["Failure Count"], "0", text);
     assertEquals(row("missing")?.["Failure Count"], row("missing")?.["Request Count"]);
     ok(Number(row("json")?.["Request Count"]) > 0 && Number(row("/")?.["Request Count"]) > 0, text);
+    // Unnamed, a request is named by its path and query, params included, as Locust names it.
+    assertEquals(row("/validate?id=7&name=alice")?.Type, "GET", text);
     // One reader for 2 s, 50 ms between its tasks (its own wait_time method): never a busy loop.
     ok(Number(row("/")?.["Request Count"]) <= 45, row("/")?.["Request Count"]);
     const failures = csv(`${dir}/res_failures.csv`);

@@ -272,7 +272,11 @@ class Client {
       options.headers = headers;
       break;
     }
+    // Locust names a request by its path and query (its params too) unless `name=` says otherwise.
     if (o.name != null) options.name = str(o.name);
+    else if (o.params != null || path.includes("?")) {
+      options.name = `${method.toUpperCase()} ${pathAndQuery(path)}`;
+    }
     if (o.timeout != null) options.timeoutMs = Number(o.timeout) * 1000;
     if (o.json != null) options.json = o.json;
     else if (typeof o.data === "string" || o.data instanceof Uint8Array) options.body = o.data;
@@ -294,6 +298,13 @@ class Client {
     }
     return response;
   }
+}
+
+/** A URL's path and query (`/items?page=2`), as Locust names an unnamed request. */
+function pathAndQuery(path: string): string {
+  if (!path.startsWith("http://") && !path.startsWith("https://")) return path;
+  const url = new URL(path);
+  return url.pathname + url.search;
 }
 
 /** One task set or user's tasks: a function by its weight, or a TaskSet class. */
