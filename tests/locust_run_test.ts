@@ -118,6 +118,15 @@ Deno.test("a locustfile runs with Locust's flags: logins, weights, task sets, fa
     ok(Number(row("/")?.["Request Count"]) <= 45, row("/")?.["Request Count"]);
     const failures = csv(`${dir}/res_failures.csv`);
     assertEquals(failures.map((f) => [f.Method, f.Name]), [["GET", "missing"]]);
+    assertEquals(Object.keys(failures[0]), [
+      "Method",
+      "Name",
+      "Error",
+      "Occurrences",
+      "First Seen",
+      "Last Seen",
+    ]);
+    assertEquals(Deno.readTextFileSync(`${dir}/res_exceptions.csv`), "Count,Message,Traceback,Nodes\r\n");
     ok(csv(`${dir}/res_stats_history.csv`).length >= 1);
     ok(text.includes("Aggregated"), text);
   }));

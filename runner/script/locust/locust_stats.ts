@@ -3,7 +3,7 @@
  * A locustfile run's numbers as Locust shows them: per request name, requests and Locust's failures (the
  * failed checks locust.ts records under the request's name, named by Locust's error text), the table
  * Locust prints at its end, its CSV files (`--csv PREFIX`: `_stats.csv`, `_failures.csv`,
- * `_stats_history.csv` with Locust's columns) and its exit code (`--exit-code-on-error`, 1 unless given,
+ * `_stats_history.csv`, `_exceptions.csv` with Locust's columns) and its exit code (`--exit-code-on-error`, 1 unless given,
  * for any failure or any exception in a task, which loadlab counts as a `script` error).
  */
 import { decodeHistogram, mergeEncoded } from "../../../results/histogram.ts";
@@ -151,7 +151,7 @@ function csvLine(fields: Array<string | number | null>): string {
 
 const PERCENTILE_NAMES = PERCENTILES.map((p) => `${p}%`);
 
-/** Locust's three CSV files of `run` at `prefix` (`PREFIX_stats.csv`, ...). */
+/** Locust's CSV files of `run` at `prefix` (`PREFIX_stats.csv`, `_failures`, `_stats_history`, `_exceptions`). */
 export async function writeLocustCsv(
   prefix: string,
   run: RunResult,
@@ -193,8 +193,9 @@ export async function writeLocustCsv(
     ),
   ].join("");
   const failures = [
-    csvLine(["Method", "Name", "Error", "Occurrences"]),
-    ...rows.flatMap((r) => [...r.errors].map(([why, n]) => csvLine([r.method, r.name, why, n]))),
+    // First and last seen are not kept per error: left empty, as Locust leaves an unknown one.
+    csvLine(["Method", "Name", "Error", "Occurrences", "First Seen", "Last Seen"]),
+    ...rows.flatMap((r) => [...r.errors].map(([why, n]) => csvLine([r.method, r.name, why, n, "", ""]))),
   ].join("");
   const startSec = Date.parse(run.startedAt) / 1000;
   let count = 0, failed = 0;
@@ -241,6 +242,14 @@ export async function writeLocustCsv(
   await Deno.writeTextFile(`${prefix}_stats.csv`, stats);
   await Deno.writeTextFile(`${prefix}_failures.csv`, failures);
   await Deno.writeTextFile(`${prefix}_stats_history.csv`, history);
+  const thrown = Object.entries(
+    (run.errorMessages as Record<string, Record<string, number>> | undefined)?.script ?? {},
+  );
+  const exceptions = [
+    csvLine(["Count", "Message", "Traceback", "Nodes"]),
+    ...thrown.map(([message, count]) => csvLine([count, message, "", "local"])),
+  ].join("");
+  await Deno.writeTextFile(`${prefix}_exceptions.csv`, exceptions);
 }
 
 /** The run's intervals gathered by second, as Locust writes its history (one row a second). */
