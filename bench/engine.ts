@@ -36,6 +36,8 @@
  * `--h2`: the HTTP/2 rows instead, loadlab vs h2load over h2 on nginx and the built-in target (bench/h2.ts).
  * `--grpc`: unary gRPC calls instead, loadlab vs ghz on a grpc-go greeter (bench/grpc.ts).
  * `--k6-verdicts`: k6 scripts under k6 and loadlab, same command line: same verdict? (bench/k6_verdicts.ts).
+ * `--locust`: locustfiles under Locust and loadlab, same flags: same counts, failures, exit code? and
+ * `--locust-speed`: one GET at 50 users, Locust's users vs loadlab (bench/locust_parity.ts).
  * `--startup`: from the command to the first request, and from the last response to the exit, loadlab's
  * commands beside k6 and oha (bench/startup.ts).
  */
@@ -340,6 +342,8 @@ if (import.meta.main) {
     ? import("./grpc.ts").then((grpc) => grpc.main(Deno.args))
     : Deno.args.includes("--k6-verdicts")
     ? import("./k6_verdicts.ts").then((verdicts) => verdicts.main(Deno.args))
+    : Deno.args.includes("--locust") || Deno.args.includes("--locust-speed")
+    ? import("./locust_parity.ts").then((parity) => parity.main(Deno.args))
     : Deno.args.includes("--startup")
     ? import("./startup.ts").then((startup) => startup.main(Deno.args))
     : Deno.args.includes("--sessions")

@@ -1,9 +1,10 @@
 /**
  * @module
- * `loadlab convert k6 script.js [-o session.js]`: writes the session script loadlab runs for it.
+ * `loadlab convert k6 script.js` or `convert locust locustfile.py [-o session.js]`: the session loadlab runs.
  */
 import { basename, dirname, resolve } from "node:path";
 import { convertK6, K6ConvertError } from "../runner/script/k6/convert/convert.ts";
+import { convertLocust, LocustConvertError } from "../runner/script/locust/convert.ts";
 import { flag, flagsOf, type FlagTable, helpOf, tokenize } from "./argv.ts";
 import { runCommand } from "./command_errors.ts";
 import { EXIT } from "./exit_codes.ts";
@@ -22,10 +23,13 @@ const TABLE: FlagTable = [
 const FLAGS = flagsOf(TABLE);
 
 const HELP = `Usage: loadlab convert k6 SCRIPT.js [-o OUT.js]
+       loadlab convert locust LOCUSTFILE.py [-o OUT.js]
 
 Writes the loadlab session script a k6 script runs as (to stdout, or to OUT.js): k6's calls awaited,
 its modules imported from loadlab's k6 runtime, every line where it was. 'loadlab run SCRIPT.js' does
 the same by itself; this is for reading the result or leaving k6 (docs/SCRIPTS.md, "k6 scripts").
+A locustfile's session is its Python as JavaScript, each statement on its line, on loadlab's Locust
+runtime (docs/LOCUST.md).
 
 ${helpOf(TABLE, { flagAt: 2, textAt: 22 })}`;
 
@@ -35,21 +39,27 @@ export function runConvertCommand(argv: string[]): Promise<number> {
     const raw = tokenize(argv, FLAGS, {}, "convert");
     if (raw.values.has("help")) throw new HelpRequested(HELP);
     const [kind, source, ...extra] = raw.positionals;
-    if (kind !== "k6" || source === undefined || extra.length > 0) {
-      throw new UsageError("write loadlab convert k6 SCRIPT.js [-o OUT.js] (k6 is the one format converted)");
+    if ((kind !== "k6" && kind !== "locust") || source === undefined || extra.length > 0) {
+      throw new UsageError(
+        "write loadlab convert k6 SCRIPT.js [-o OUT.js] or loadlab convert locust LOCUSTFILE.py [-o OUT.js]",
+      );
     }
     const out = new FlagValues(raw, FLAGS).path("out");
     const path = resolve(source);
     // By path, or as the same file by another name (a symbolic link the write followed, a hard link).
     if (out !== undefined && (resolve(out) === path || sameFile(out, path))) {
-      throw new UsageError(`-o ${out}: is the k6 script itself; write the session to another file`);
+      throw new UsageError(`-o ${out}: is the ${kind} script itself; write the session to another file`);
     }
-    const text = readScript(source, path);
+    const text = readScript(source, path, kind);
     let code: string;
     try {
-      code = convertK6(text, basename(path), dirname(path), true).code;
+      code = kind === "k6"
+        ? convertK6(text, basename(path), dirname(path), true).code
+        : convertLocust(text, basename(path)).code;
     } catch (err) {
-      if (err instanceof K6ConvertError) throw new UsageError(err.message, { cause: err });
+      if (err instanceof K6ConvertError || err instanceof LocustConvertError) {
+        throw new UsageError(err.message, { cause: err });
+      }
       throw err;
     }
     if (out === undefined) console.log(code);
@@ -58,14 +68,17 @@ export function runConvertCommand(argv: string[]): Promise<number> {
   });
 }
 
-/** The k6 script's text: a regular file of at most `MAX_SCRIPT_BYTES` (never a device, read without end). */
-function readScript(source: string, path: string): string {
+/** The script's text: a regular file of at most `MAX_SCRIPT_BYTES` (never a device, read without end). */
+function readScript(source: string, path: string, kind: string): string {
   try {
     return new TextDecoder().decode(readFileCapped(path, MAX_SCRIPT_BYTES));
   } catch (err) {
     if (!(err instanceof FileReadError)) throw err;
     throw new UsageError(
-      `${source}: ${err.reason}: a k6 script is a regular .js file of at most ${formatCap(MAX_SCRIPT_BYTES)}`,
+      `${source}: ${err.reason}: a ${
+        kind === "k6" ? "k6 script is a regular .js" : "locustfile is a regular .py"
+      } ` +
+        `file of at most ${formatCap(MAX_SCRIPT_BYTES)}`,
       { cause: err },
     );
   }

@@ -6,12 +6,17 @@ import { z } from "zod";
 import { isAbsolute, join, resolve } from "node:path";
 import { K6ConvertError } from "../runner/script/k6/convert/convert.ts";
 import { sessionScriptPath } from "../runner/script/k6/convert/converted_file.ts";
+import { isLocustFile, locustSessionPath } from "../runner/script/locust/file.ts";
+import { LocustConvertError } from "../runner/script/locust/convert.ts";
 import { ExperimentError } from "./experiment_error.ts";
 import { scriptSpecSchema } from "../runner/script/spec.ts";
 import { FileReadError, formatCap, readFileCapped } from "../system/read_capped.ts";
 
 const scriptFields = z.strictObject({
-  file: z.string().regex(/\.(ts|js|mts|mjs)$/, "a session script is a .ts or .js file, e.g. ./session.ts"),
+  file: z.string().regex(
+    /\.(ts|js|mts|mjs|py)$/,
+    "a session script is a .ts or .js file (or a locustfile .py), e.g. ./session.ts",
+  ),
   /** The data source each session takes one row of (`s.data`). */
   data: z.string().optional(),
   /** Origins the script names, each sent to another origin (`{"https://api.example.com": URL}`). */
@@ -57,9 +62,13 @@ export function scriptAttackOf(script: ScriptSource | undefined) {
     throw new ExperimentError([{ path: "script", message: `${script.file}: ${problem}` }]);
   }
   try {
-    const path = sessionScriptPath(resolve(script.file));
+    const file = resolve(script.file);
+    const path = isLocustFile(file) ? locustSessionPath(file) : sessionScriptPath(file);
     return script.routes === undefined ? { path } : { path, routes: script.routes };
   } catch (err) {
+    if (err instanceof LocustConvertError) {
+      throw new ExperimentError(err.problems.map((message) => ({ path: "script", message })), { cause: err });
+    }
     if (!(err instanceof K6ConvertError)) throw err;
     throw new ExperimentError(err.problems.map((message) => ({ path: "script", message })), { cause: err });
   }

@@ -108,7 +108,8 @@ const RUN_TABLE: FlagTable = [
     "rate, connections, end of a phase, stop) at their instants (docs/REFERENCE.md)",
   ]),
   ...BASELINE_FLAGS,
-  ...DASHBOARD_FLAGS,
+  // A locustfile's `-H URL` is `--host` (a dashboard's host otherwise; attack's -H is a header).
+  ...DASHBOARD_FLAGS.map((f) => f.long === "host" ? { ...f, aliases: ["H"] } : f),
   ...SCRIPT_LOAD_TABLE,
   flag("-h, --help", {}, ["this help"]),
 ];
@@ -176,12 +177,18 @@ export function parseRunArgs(argv: string[], command = "run", help = RUN_HELP): 
   const raw = tokenize(argv, SPECS, hints, command);
   if (raw.values.has("help")) throw new HelpRequested(help);
   const flags = new FlagValues(raw, SPECS);
-  if (raw.positionals.length !== 1) throw positionalsProblem(raw.positionals, command);
+  // Locust's command line: `-f FILE` (or a .py first), the user classes to run after it, `-H` its host.
+  const locust = locustSource(flags, raw.positionals);
+  if (locust === undefined && raw.positionals.length !== 1) {
+    throw positionalsProblem(raw.positionals, command);
+  }
   for (const set of flags.all("set")) {
     if (!/^[^=]+=/.test(set)) throw new UsageError(`--set "${set}": write PATH=VALUE, e.g. --set repeats=5`);
   }
+  const scriptLoad = scriptLoadOf(flags, locust);
+  if (locust !== undefined) raw.values.delete("host");
   return {
-    source: raw.positionals[0],
+    source: locust?.source ?? raw.positionals[0],
     quick: flags.has("quick"),
     outDir: flags.path("out-dir"),
     resume: flags.has("resume"),
@@ -202,8 +209,18 @@ export function parseRunArgs(argv: string[], command = "run", help = RUN_HELP): 
     ...baselineArgs(flags),
     ...dashboardOptions(flags),
     ...abortOf(flags),
-    ...scriptLoadOf(flags),
+    ...scriptLoad,
   };
+}
+
+/** A locustfile's run: its path (`-f`, else the first argument ending .py), the classes named after it. */
+function locustSource(flags: FlagValues, positionals: string[]) {
+  const file = flags.path("locustfile");
+  if (file !== undefined) return { source: file, users: positionals, host: flags.text("host") };
+  if (positionals[0]?.endsWith(".py")) {
+    return { source: positionals[0], users: positionals.slice(1), host: flags.text("host") };
+  }
+  return undefined;
 }
 
 /** `{maxMemoryMb}` when `--max-memory-mb` was given, checked by the config's own rule for the field. */
@@ -255,9 +272,20 @@ function segmentOf(flags: FlagValues): Pick<RunArgs, "segment" | "startAtEpochMs
 }
 
 /** `{scriptLoad}` when a script load flag, `-e` or a k6 flag was given, else nothing. */
-function scriptLoadOf(flags: FlagValues): Pick<RunArgs, "scriptLoad"> {
+function scriptLoadOf(
+  flags: FlagValues,
+  locust?: { users: string[]; host?: string },
+): Pick<RunArgs, "scriptLoad"> {
   const scriptLoad = scriptLoadArgs(flags);
-  const given = hasLoadFlags(scriptLoad) || Object.keys(scriptLoad.env).length > 0 || scriptLoad.k6;
+  if (locust !== undefined) {
+    scriptLoad.locust = {
+      ...scriptLoad.locust,
+      ...(locust.users.length > 0 ? { users: locust.users } : {}),
+      ...(locust.host !== undefined ? { host: locust.host } : {}),
+    };
+  }
+  const given = hasLoadFlags(scriptLoad) || Object.keys(scriptLoad.env).length > 0 || scriptLoad.k6 ||
+    scriptLoad.locust;
   return given ? { scriptLoad } : {};
 }
 

@@ -11,6 +11,8 @@ import { UsageError } from "../usage_error.ts";
 import { runCommand } from "../command_errors.ts";
 import { resolve } from "node:path";
 import { isK6File } from "../../runner/script/k6/convert/converted_file.ts";
+import { convertLocustFile, isLocustFile } from "../../runner/script/locust/file.ts";
+import { locustExitCode, locustTable, writeLocustCsv } from "../../runner/script/locust/stats.ts";
 import { memoryLimitMbBesideRuns } from "../../runner/worker/memory_limit.ts";
 import {
   HANDLE_SUMMARY_TIMEOUT_MS,
@@ -134,7 +136,24 @@ async function runRead(
     gate,
   );
   const withK6 = k6Failed > 0 && code === EXIT.ok ? EXIT.thresholdFailed : code;
+  if (isLocustFile(args.source)) return await finishLocustRun(outcome.results, args, withK6);
   return outcome.k6 ? k6ExitCodeOf(withK6, outcome.results.runs) : withK6;
+}
+
+/** A locustfile's run ends as Locust's: its table, its CSV files (`--csv`), its exit code. */
+async function finishLocustRun(results: ResultsFile, args: RunArgs, code: number): Promise<number> {
+  const locust = args.scriptLoad?.locust ?? {};
+  const { methods } = convertLocustFile(resolve(args.source));
+  for (const run of results.runs) {
+    console.log(`\n${terminalSafe(locustTable(run, methods))}`);
+    if (locust.csv === undefined) continue;
+    try {
+      await writeLocustCsv(locust.csv, run, args.scriptLoad?.vus ?? 1, methods);
+    } catch (err) {
+      throw new OutputError(`--csv ${locust.csv}: cannot write: ${(err as Error).message}`, { cause: err });
+    }
+  }
+  return locustExitCode(results, code, locust.exitCodeOnError);
 }
 
 /** The output folder, checked before any load: not over the experiment file (2), writable (5). */
@@ -184,7 +203,7 @@ async function execute(
     : undefined;
   if (dashboard === null) return EXIT.badInput;
   // k6's -q: no live line and no per-run header, only each run's summary line.
-  const quiet = args.scriptLoad?.k6?.quiet === true;
+  const quiet = args.scriptLoad?.k6?.quiet === true || args.scriptLoad?.locust?.onlySummary === true;
   const live = liveLine(!quiet);
   const progress = runProgress({
     live,

@@ -22,7 +22,7 @@ const imported = new Map<string, { exports: ScriptExports; limitMb: number }>();
 
 /** Whether `source` names a session script rather than an experiment file. */
 export function isScriptPath(source: string): boolean {
-  return /\.(ts|js|mts|mjs)$/.test(source);
+  return /\.(ts|js|mts|mjs|py)$/.test(source);
 }
 
 /** A stop (Ctrl-C, SIGTERM) came while the script was checked or imported: `phase` names which. */
@@ -100,8 +100,8 @@ function importProblem(name: string, outcome: HostOutcome): string {
 
 /** `deno check`'s errors as `file:line:col: message`, run in the script's folder for its deno.json. */
 async function typeProblems(path: string, signal?: AbortSignal): Promise<string[]> {
-  // A k6 script's conversion is JavaScript loadlab wrote, importing loadlab's own checked runtime.
-  if (Deno.build.standalone || path.startsWith(k6CacheDir() + "/")) return [];
+  // A k6 script's or locustfile's conversion is JavaScript loadlab wrote, importing its own checked runtime.
+  if (Deno.build.standalone || path.startsWith(k6CacheDir() + "/") || path.endsWith(".py.js")) return [];
   let text = await denoCheck(path, [], signal);
   if (text !== null && text.includes("Could not find a matching package")) {
     text = await denoCheck(path, ["--node-modules-dir=none"], signal);

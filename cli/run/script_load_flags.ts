@@ -10,14 +10,15 @@ import { UsageError } from "../usage_error.ts";
 import { HTTP_DEBUG_MAX } from "../../runner/script/k6/http_debug.ts";
 import { isTrendStat, TREND_STATS_TOLD } from "../../scenarios/k6/options_shape.ts";
 import type { Stage } from "../../runner/load/models/ramping_connections.ts";
+import type { LocustFlags } from "../../runner/script/locust/experiment.ts";
 
 /** The rows of `loadlab run --help` for a script's load, k6's spellings in the same rows. */
 export const SCRIPT_LOAD_TABLE: FlagTable = [
   "Scripts (session.ts or a k6 script.js) take their load from the command line too:",
-  flag("-c, -u, --vus <n>", { example: "50" }, [
+  flag("-c, -u, --vus <n>", { aliases: ["users"], example: "50" }, [
     "virtual users (connections); over a k6 script's options as k6's --vus",
   ]),
-  flag("-d, --duration <d>", { example: "30s" }, ["how long, e.g. 30s"]),
+  flag("-d, -t, --duration <d>", { aliases: ["run-time"], example: "30s" }, ["how long, e.g. 30s"]),
   flag("-i, --iterations <n>", { example: "100" }, [
     "this many sessions (k6 iterations), shared by the users",
   ]),
@@ -28,12 +29,24 @@ export const SCRIPT_LOAD_TABLE: FlagTable = [
     "ramping users, k6's stages (repeatable; k6's --stage too),",
     "e.g. -s 30s:50 -s 1m:50 -s 30s:0",
   ]),
-  flag("--ramp-up <r/s>", { example: "10/s" }, [
+  flag("-r, --ramp-up <r/s>", { aliases: ["spawn-rate"], example: "10/s" }, [
     "with -c: Locust's spawn rate, e.g. -c 50 --ramp-up 10/s -d 20s",
   ]),
   flag("-e, --env KEY=VALUE", { repeatable: true, example: "BASE=http://127.0.0.1:8080" }, [
     "a variable for the script (s.env, k6's __ENV; repeatable)",
   ]),
+  "A locustfile (docs/LOCUST.md) takes Locust's flags (-u, -r, -t above; user classes as arguments):",
+  flag("-f, --locustfile <file>", { example: "locustfile.py" }, ["the locustfile (or name it first)"]),
+  "  -H, --host URL            a locustfile's host (Locust's -H)",
+  flag("--headless", {}, ["accepted: loadlab always runs headless"]),
+  flag("--only-summary", {}, ["no progress lines, the summary only"]),
+  flag("--csv <prefix>", { example: "out/locust" }, [
+    "Locust's CSV files: <prefix>_stats.csv, _failures.csv, _stats_history.csv",
+  ]),
+  flag("-T, --tags <a,b>", { repeatable: true, example: "checkout" }, ["only the tasks with these tags"]),
+  flag("-E, --exclude-tags <a,b>", { repeatable: true, example: "slow" }, ["not the tasks with these tags"]),
+  flag("--stop-timeout <d>", { example: "10s" }, ["how long users may finish their task at the end"]),
+  flag("--exit-code-on-error <n>", { example: "0" }, ["the exit code when a request failed (default 1)"]),
   "A k6 script also takes k6's flags:",
   flag("--tag NAME=VALUE", { repeatable: true, example: "env=staging" }, [
     "a tag on every request and sample (thresholds select by it; repeatable)",
@@ -64,6 +77,8 @@ export interface ScriptLoadArgs {
   env: Record<string, string>;
   /** k6's flags beyond the load, for a k6 script only (absent when none was given). */
   k6?: K6Flags;
+  /** Locust's flags beyond the load, for a locustfile only (absent when none was given). */
+  locust?: LocustFlags;
 }
 
 /** k6's flags beyond the load: each is the k6 option or runtime option of the same name. */
@@ -107,7 +122,10 @@ export function scriptLoadArgs(flags: FlagValues): ScriptLoadArgs {
   const rampUp = flags.text("ramp-up");
   if (rampUp !== undefined) {
     if (vus === undefined) {
-      throw new UsageError("--ramp-up is a spawn rate up to -c users: give -c N with it");
+      const typed = flags.typed("ramp-up");
+      throw new UsageError(
+        `${typed} is a spawn rate up to a number of users: give -c N (Locust's -u N) with it`,
+      );
     }
     if (stages !== undefined) throw new UsageError("give --stages or --ramp-up, not both");
     stages = rampUpStages(rampUp, vus, durationMs);
@@ -119,6 +137,7 @@ export function scriptLoadArgs(flags: FlagValues): ScriptLoadArgs {
     env[pair.slice(0, eq)] = pair.slice(eq + 1);
   }
   const k6 = k6FlagsOf(flags);
+  const locust = locustFlagsOf(flags);
   return {
     vus,
     durationMs,
@@ -127,7 +146,35 @@ export function scriptLoadArgs(flags: FlagValues): ScriptLoadArgs {
     env,
     ...(maxDurationMs !== undefined ? { maxDurationMs } : {}),
     ...(Object.keys(k6).length > 0 ? { k6 } : {}),
+    ...(Object.keys(locust).length > 0 ? { locust } : {}),
   };
+}
+
+/** Locust's flags beyond the load (`-f`, user classes and `--host` are the command's: cli/run_args.ts). */
+function locustFlagsOf(flags: FlagValues): LocustFlags {
+  const out: LocustFlags = {};
+  const list = (name: string) =>
+    flags.all(name).flatMap((v) => v.split(",")).map((v) => v.trim()).filter(Boolean);
+  if (flags.has("tags")) out.tags = list("tags");
+  if (flags.has("exclude-tags")) out.excludeTags = list("exclude-tags");
+  const csv = flags.path("csv");
+  if (csv !== undefined) out.csv = csv;
+  if (flags.has("only-summary")) out.onlySummary = true;
+  const stop = flags.text("stop-timeout");
+  if (stop !== undefined) {
+    out.stopTimeoutMs = /^\d+(\.\d+)?$/.test(stop)
+      ? Number(stop) * 1000
+      : parseDurationMs(stop, "--stop-timeout");
+  }
+  const code = flags.text("exit-code-on-error");
+  if (code !== undefined) {
+    if (!/^\d+$/.test(code) || Number(code) > 255) {
+      throw new UsageError(`--exit-code-on-error "${code}": an exit code 0-255, e.g. --exit-code-on-error 0`);
+    }
+    out.exitCodeOnError = Number(code);
+  }
+  if (flags.has("headless")) out.headless = true;
+  return out;
 }
 
 /** k6's flags beyond the load, each checked as k6 checks it. */

@@ -46,7 +46,19 @@ Deno.test("the session load the flags give a TypeScript script", () => {
 
 Deno.test("script load flags' problems name the flag", () => {
   throws(() => load("--vus", "0"), /^UsageError: --vus "0": a whole number >= 1/);
-  throws(() => load("--ramp-up", "10/s"), /^UsageError: --ramp-up is a spawn rate up to -c users: give -c N/);
+  throws(
+    () => load("--ramp-up", "10/s"),
+    /^UsageError: --ramp-up is a spawn rate up to a number of users: give -c N/,
+  );
+  // Locust's spellings are the same flags, named as typed.
+  throws(
+    () => load("-r", "10"),
+    /^UsageError: -r is a spawn rate up to a number of users: give -c N \(Locust's -u N\)/,
+  );
+  assertEquals(load("-u", "4", "-r", "4", "-t", "3s")?.stages, [
+    { durationMs: 1000, target: 4 },
+    { durationMs: 2000, target: 4 },
+  ]);
   throws(() => load("-e", "NOVALUE"), /^UsageError: -e "NOVALUE": write KEY=VALUE/);
   throws(
     () => load("-c", "5", "--stages", "1s:1", "--ramp-up", "1/s"),

@@ -12,7 +12,10 @@ import type { K6Paths } from "../../scenarios/k6/paths.ts";
 import { ExperimentError } from "../../scenarios/experiment_error.ts";
 import { isK6File } from "../../runner/script/k6/convert/converted_file.ts";
 import { scriptFileProblem } from "../../scenarios/script_source.ts";
-import { hasLoadFlags, type K6Flags, sessionLoadOf } from "./script_load_flags.ts";
+import { hasLoadFlags, type K6Flags, type ScriptLoadArgs, sessionLoadOf } from "./script_load_flags.ts";
+import { isLocustFile } from "../../runner/script/locust/file.ts";
+import { LocustConvertError } from "../../runner/script/locust/convert.ts";
+import { locustExperimentText, LocustInputError } from "../../runner/script/locust/experiment.ts";
 import { K6_FLAGS_ENV } from "../../runner/script/k6/isolate_flags.ts";
 import { OutputError } from "../../results/output_error.ts";
 import { readOpenFileLimit } from "../../system/open_file_limit.ts";
@@ -76,6 +79,13 @@ async function scriptText(args: RunArgs, signal?: AbortSignal): Promise<{ text: 
     if (flags.k6 !== undefined) passToIsolates(flags.k6);
     return k6ExperimentText(args.source, args.targets, flags, args.maxMemoryMb, signal);
   }
+  if (isLocustFile(args.source)) return { text: locustText(args.source, flags) };
+  if (flags.locust !== undefined) {
+    throw new UsageError(
+      `${args.source}: -f, --headless, --csv, --tags, --stop-timeout and --exit-code-on-error are Locust's ` +
+        "flags, for a locustfile (locustfile.py)",
+    );
+  }
   if (flags.k6 !== undefined) {
     throw new UsageError(
       `${args.source}: --tag, --no-thresholds, -q, --summary-export, --summary-trend-stats, ` +
@@ -86,6 +96,28 @@ async function scriptText(args: RunArgs, signal?: AbortSignal): Promise<{ text: 
   const text = await scriptExperimentText(args.source, args.maxMemoryMb, signal);
   if (!hasLoadFlags(flags)) return { text };
   return { text: JSON.stringify({ ...JSON.parse(text), loads: { session: sessionLoadOf(flags) } }) };
+}
+
+/** The experiment of locustfile `source` (refused with `file:line: why`, exit 2, when it cannot run). */
+function locustText(source: string, flags: ScriptLoadArgs): string {
+  if (flags.durationMs === undefined && flags.iterations === undefined) {
+    console.error(
+      `${source}: note: no -t: runs 10 s (Locust's would run until stopped); give -t 5m for longer`,
+    );
+  }
+  const load = hasLoadFlags(flags) ? sessionLoadOf({ ...flags, vus: flags.vus ?? 1 }) : sessionLoadOf({
+    ...flags,
+    vus: 1,
+  });
+  try {
+    return locustExperimentText(resolve(source), resolve(source), load, flags.vus ?? 1, flags.locust ?? {});
+  } catch (err) {
+    if (err instanceof LocustConvertError || err instanceof LocustInputError) {
+      throw new UsageError(err.message, { cause: err });
+    }
+    if (err instanceof Deno.errors.NotFound) throw new UsageError(`${source}: no such file`, { cause: err });
+    throw err;
+  }
 }
 
 /** Sets k6's flags the script's isolates honour in loadlab's environment before the import. */

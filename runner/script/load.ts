@@ -43,6 +43,7 @@ export function scriptArrival(
 } {
   const { config } = place;
   const script = config.script!;
+  // Named by the script's file; a locustfile's conversion (NAME.py.js) by the locustfile.
   const sessions = new ScriptSessions(module.run as (s: Session) => unknown, {
     url: new URL(config.url),
     path: script.path,
@@ -57,7 +58,7 @@ export function scriptArrival(
     workerCount: place.workerCount,
     start: module.start as ((s: Session) => unknown) | null,
     grpc: module.grpc,
-  }, basename(script.path));
+  }, basename(script.path).replace(/\.py\.js$/, ".py"));
   // A promise the script dropped and that failed: counted; the listener stays for the isolate's life.
   let counting = true;
   globalThis.addEventListener("unhandledrejection", (e: PromiseRejectionEvent) => {

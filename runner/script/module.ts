@@ -154,7 +154,8 @@ function placeIn(stack: string, scriptPath: string): string | null {
     const at = line.indexOf(folder);
     if (at < 0) continue;
     const m = /^([^\s)]+?):(\d+):\d+/.exec(line.slice(at + folder.length));
-    if (m !== null) return `${m[1]}:${m[2]}`;
+    // A locustfile's conversion (NAME.py.js) keeps its lines: its place is the locustfile's.
+    if (m !== null) return `${m[1].endsWith(".py.js") ? m[1].slice(0, -3) : m[1]}:${m[2]}`;
   }
   return null;
 }

@@ -1,0 +1,305 @@
+/**
+ * @module
+ * Does a locustfile count on loadlab what it counts on Locust? Each locustfile of a corpus runs under real
+ * Locust and under `loadlab run`, with the same command line (its `# args:` line, plus `--headless -H URL
+ * --csv PREFIX --only-summary` on both), against the same local app: the built-in target started by
+ * `loadlab serve`. A row compares, per request name (Locust's `_stats.csv` of each), the requests (within
+ * 10%) and the failures (within 10%, or both 0), and the exit codes. The corpus is bench/locust/
+ * (written as teams write them); `--corpus DIR` names another folder (a file without `# args:` runs
+ * with `-u 10 -r 10 -t 10s`, as Locust's own examples/ do here). Without Locust (`--locust-bin`,
+ * `$LOCUST`, else `locust` on PATH) it prints why and runs nothing.
+ *
+ * `--locust-speed`: one GET with `wait_time = constant(0)` at 50 users against nginx (CPU 0), each tool on
+ * CPU 1 (`taskset`): Locust's HttpUser, its FastHttpUser and loadlab, requests a second from each one's
+ * `_stats.csv` over `--duration` (10 s).
+ *
+ *   deno task bench --locust [--locust-bin PATH] [--corpus DIR] [--only NAME]
+ *   deno task bench --locust-speed [--locust-bin PATH] [--duration 10s]
+ */
+import { join, resolve } from "node:path";
+import { tokenize } from "../cli/argv.ts";
+import { FlagValues } from "../cli/flag_values.ts";
+import { parseDurationMs } from "../cli/duration.ts";
+import { findProgram } from "../system/path_lookup.ts";
+import { startNginx } from "./nginx.ts";
+
+const CORPUS = new URL("./locust/", import.meta.url).pathname;
+const MAIN = new URL("../main.ts", import.meta.url).pathname;
+const RUN_LIMIT_MS = 120_000;
+
+/** Requests and failures by `Type Name` (the Aggregated row left out), from a `_stats.csv`. */
+type Counts = Map<string, [number, number]>;
+
+interface ToolRun {
+  code: number;
+  counts: Counts;
+  rps: number;
+  /** The Aggregated row's average response time, ms: what each tool's client adds to a task's time. */
+  avgMs: number;
+  note: string;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const specs = [
+    { long: "locust", takesValue: false },
+    { long: "locust-speed", takesValue: false },
+    { long: "locust-bin", takesValue: true, example: "/usr/local/bin/locust" },
+    { long: "corpus", takesValue: true, example: "bench/locust" },
+    { long: "only", takesValue: true, example: "login" },
+    { long: "duration", takesValue: true, example: "10s" },
+  ];
+  const flags = new FlagValues(tokenize(argv, specs, {}, "bench"), specs);
+  const locust = flags.text("locust-bin") ?? Deno.env.get("LOCUST") ?? findProgram("locust");
+  if (locust === null || findProgram(locust) === null) {
+    console.log(
+      "locust parity: skipped: no locust (give --locust-bin PATH or $LOCUST, or put locust on PATH)",
+    );
+    return 0;
+  }
+  if (flags.has("locust-speed")) return await speed(locust, parseDurationMs(flags.text("duration") ?? "10s"));
+  const only = flags.text("only");
+  const corpus = resolve(flags.text("corpus") ?? CORPUS);
+  const files = [...Deno.readDirSync(corpus)].filter((e) => e.name.endsWith(".py")).map((e) => e.name).sort()
+    .filter((name) => only === undefined || name.includes(only));
+  const server = await serve();
+  const version = run([locust, "--version"]).trim();
+  console.log(`locust parity: ${version}; loadlab ${MAIN}; load average ${loadAverage()} (2 cores, shared)`);
+  const rows: string[][] = [];
+  let same = 0;
+  try {
+    for (const name of files) {
+      const path = join(corpus, name);
+      const args = argsOf(Deno.readTextFileSync(path));
+      const common = ["--headless", "-H", server.url, ...args, "--only-summary"];
+      const theirs = await runTool([locust, "-f", path, ...common], "locust");
+      const ours = await runTool(
+        [Deno.execPath(), "run", "-A", MAIN, "run", path, ...common],
+        "loadlab",
+        true,
+      );
+      const { ok, detail } = compare(theirs, ours);
+      if (ok) same++;
+      rows.push([name, `${theirs.code}/${ours.code}`, detail, ok ? "same" : "DIFFERENT"]);
+      console.log(`  ${name}: ${ok ? "same" : "DIFFERENT"}: ${detail}`);
+    }
+  } finally {
+    await server.stop();
+  }
+  console.log(
+    `\n| locustfile | exit (Locust/loadlab) | per name: requests Locust/loadlab (failures) | verdict |`,
+  );
+  console.log("| --- | --- | --- | --- |");
+  for (const r of rows) console.log(`| ${r.join(" | ")} |`);
+  console.log(`\n${same} of ${rows.length} the same; load average after: ${loadAverage()}`);
+  return same === rows.length ? 0 : 1;
+}
+
+/** The `# args:` line of a locustfile (Locust's flags for the load); else 10 users for 10 s. */
+function argsOf(text: string): string[] {
+  const line = text.split("\n").find((l) => l.startsWith("# args:"));
+  return line === undefined
+    ? ["-u", "10", "-r", "10", "-t", "10s"]
+    : line.slice("# args:".length).trim().split(/\s+/);
+}
+
+/** Runs `cmd` in a folder of its own with `--csv`; its exit code and the counts of its `_stats.csv`. */
+async function runTool(cmd: string[], label: string, loadlab = false): Promise<ToolRun> {
+  const dir = Deno.makeTempDirSync({ prefix: `loadlab-locust-${label}-` });
+  const extra = ["--csv", join(dir, "res"), ...(loadlab ? ["--out-dir", join(dir, "out")] : [])];
+  const out = await new Deno.Command(cmd[0], {
+    args: [...cmd.slice(1), ...extra],
+    cwd: dir,
+    env: { NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+    signal: AbortSignal.timeout(RUN_LIMIT_MS),
+  }).output();
+  const stderr = new TextDecoder().decode(out.stderr).trim().split("\n");
+  try {
+    return { code: out.code, ...readStats(join(dir, "res_stats.csv")), note: "" };
+  } catch {
+    return { code: out.code, counts: new Map(), rps: 0, avgMs: 0, note: stderr.slice(-1)[0] ?? "" };
+  }
+}
+
+function readStats(path: string): { counts: Counts; rps: number; avgMs: number } {
+  const [head, ...rows] = Deno.readTextFileSync(path).trim().split(/\r?\n/).map(csvFields);
+  const at = (name: string) => head.indexOf(name);
+  const counts: Counts = new Map();
+  let rps = 0, avgMs = 0;
+  for (const r of rows) {
+    if (r[at("Name")] === "Aggregated") {
+      rps = Number(r[at("Requests/s")]);
+      avgMs = Number(r[at("Average Response Time")]);
+      continue;
+    }
+    counts.set(`${r[at("Type")]} ${r[at("Name")]}`, [
+      Number(r[at("Request Count")]),
+      Number(r[at("Failure Count")]),
+    ]);
+  }
+  return { counts, rps, avgMs };
+}
+
+/** A CSV line's fields (double-quoted fields with `""` inside). */
+function csvFields(line: string): string[] {
+  const out: string[] = [];
+  let field = "", quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (quoted) {
+      if (c === '"' && line[i + 1] === '"') field += '"', i++;
+      else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ",") out.push(field), field = "";
+    else field += c;
+  }
+  out.push(field);
+  return out;
+}
+
+/** Within 10% of each other (or both 0). */
+function near(a: number, b: number): boolean {
+  return Math.abs(a - b) <= Math.max(1, 0.1 * Math.max(a, b));
+}
+
+function compare(theirs: ToolRun, ours: ToolRun): { ok: boolean; detail: string } {
+  if (theirs.counts.size === 0 || ours.counts.size === 0) {
+    return { ok: false, detail: `no stats: ${theirs.note || ours.note}` };
+  }
+  const names = [...new Set([...theirs.counts.keys(), ...ours.counts.keys()])].sort();
+  let ok = theirs.code === ours.code;
+  const parts = names.map((name) => {
+    const [tr, tf] = theirs.counts.get(name) ?? [0, 0];
+    const [or, of] = ours.counts.get(name) ?? [0, 0];
+    const same = near(tr, or) && (tf === 0) === (of === 0) && near(tf, of);
+    ok &&= same;
+    return `${name} ${tr}/${or}${tf + of > 0 ? ` (${tf}/${of})` : ""}${same ? "" : " !"}`;
+  });
+  const total = (t: ToolRun) => [...t.counts.values()].reduce((a, [n]) => a + n, 0);
+  parts.push(
+    `all ${total(theirs)}/${total(ours)}, avg ${theirs.avgMs.toFixed(1)}/${ours.avgMs.toFixed(1)} ms`,
+  );
+  return { ok, detail: parts.join("; ") };
+}
+
+/** The built-in target, as `loadlab serve` runs it, on a free port. */
+async function serve(): Promise<{ url: string; stop: () => Promise<void> }> {
+  const port = 18490 + Math.floor(Math.random() * 100);
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN, "serve", "--port", String(port)],
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 300; i++) {
+    try {
+      await (await fetch(url)).body?.cancel();
+      return {
+        url,
+        stop: async () => {
+          child.kill("SIGTERM");
+          await child.status;
+        },
+      };
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  child.kill("SIGKILL");
+  throw new Error("loadlab serve did not answer within 30 s");
+}
+
+const ONE_GET = (base: string) =>
+  `from locust import ${base}, task, constant
+
+
+class OneGet(${base}):
+    wait_time = constant(0)
+
+    @task
+    def one(self):
+        self.client.get("/")
+`;
+
+/** One GET at 50 users, each tool on CPU 1 and nginx on CPU 0: req/s of each. */
+async function speed(locust: string, durationMs: number): Promise<number> {
+  const nginxPath = findProgram("nginx") ?? "/usr/sbin/nginx";
+  const nginx = await startNginx(nginxPath, ["taskset", "-c", "0"]);
+  const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-speed-" });
+  const t = `${Math.round(durationMs / 1000)}s`;
+  // Without nginx's trailing slash: FastHttpUser refuses the request target `//` it would make.
+  const host = nginx.url.endsWith("/") ? nginx.url.slice(0, -1) : nginx.url;
+  const common = (file: string) => [file, "--headless", "-u", "50", "-r", "50", "-t", t, "-H", host];
+  console.log(
+    `locust speed: one GET, constant(0), 50 users, ${t}, nginx on CPU 0, each tool on CPU 1 (taskset)`,
+  );
+  console.log(`load average before: ${loadAverage()} (2 cores, shared with other work)`);
+  try {
+    const rows: Array<[string, number]> = [];
+    for (const base of ["HttpUser", "FastHttpUser"]) {
+      const file = join(dir, `one_get_${base.toLowerCase()}.py`);
+      Deno.writeTextFileSync(file, ONE_GET(base));
+      const r = await runTool(["taskset", "-c", "1", locust, "-f", ...common(file), "--only-summary"], base);
+      rows.push([`Locust ${base}`, r.rps]);
+    }
+    const file = join(dir, "one_get_loadlab.py");
+    Deno.writeTextFileSync(file, ONE_GET("HttpUser"));
+    const ours = await runTool(
+      ["taskset", "-c", "1", Deno.execPath(), "run", "-A", MAIN, "run", ...common(file), "--only-summary"],
+      "loadlab",
+      true,
+    );
+    rows.push(["loadlab (the same locustfile)", ours.rps]);
+    // The engine's own number on the same core: the same GET as a fixed request, 50 connections.
+    const fixed = await new Deno.Command("taskset", {
+      args: [
+        "-c",
+        "1",
+        Deno.execPath(),
+        "run",
+        "-A",
+        MAIN,
+        "attack",
+        `${host}/`,
+        "-c",
+        "50",
+        "-d",
+        t,
+        "--json",
+      ],
+      stdout: "piped",
+      stderr: "null",
+      signal: AbortSignal.timeout(RUN_LIMIT_MS),
+    }).output();
+    try {
+      rows.push(["loadlab attack (a fixed request)", JSON.parse(new TextDecoder().decode(fixed.stdout)).rps]);
+    } catch {
+      rows.push(["loadlab attack (a fixed request)", 0]);
+    }
+    console.log("\n| tool | req/s | x Locust HttpUser |\n| --- | --- | --- |");
+    for (const [name, rps] of rows) {
+      console.log(
+        `| ${name} | ${Math.round(rps).toLocaleString("en-US")} | ${(rps / rows[0][1]).toFixed(1)} |`,
+      );
+    }
+    console.log(`load average after: ${loadAverage()}`);
+  } finally {
+    await nginx.stop();
+  }
+  return 0;
+}
+
+function run(cmd: string[]): string {
+  const out = new Deno.Command(cmd[0], { args: cmd.slice(1), stdout: "piped", stderr: "piped" }).outputSync();
+  return new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+}
+
+function loadAverage(): string {
+  try {
+    return Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3).join(" ");
+  } catch {
+    return "unknown";
+  }
+}

@@ -1,0 +1,1322 @@
+/**
+ * @module
+ * A locustfile made a loadlab session module: parsed with a real Python parser (`@lezer/python`), then
+ * written as JavaScript statement by statement, each on its Python line (so a stack's line is the
+ * locustfile's: the line map is the identity), on the runtime of this folder (py.ts for Python's values,
+ * locust.ts for Locust's classes). Imports and the session's exports go after the last line (imports are
+ * hoisted). A construct outside the subset is a `LocustConvertError` naming each `file:line: why`.
+ */
+import { parser } from "@lezer/python";
+
+/** A node of the parsed file (`@lezer/common`'s, reached through the parser's own types). */
+type SyntaxNode = ReturnType<typeof parser.parse>["topNode"];
+
+/** A locustfile that cannot be converted; `problems` are `file:line: why`. */
+export class LocustConvertError extends Error {
+  override name = "LocustConvertError";
+  constructor(readonly problems: string[]) {
+    super(`cannot run this locustfile: ${problems.slice(0, 20).join("; ")}`);
+  }
+}
+
+/** A user class as the file spells it: what the experiment reads before any import. */
+export interface LocustUserInfo {
+  name: string;
+  host?: string;
+  /** Whether it defines `on_stop` (Locust runs it as the test ends; loadlab's run end cuts the user). */
+  onStop?: boolean;
+  /** `abstract = True`: a base of other users, never run itself. */
+  abstract?: boolean;
+}
+
+export interface LocustConversion {
+  code: string;
+  users: LocustUserInfo[];
+  /** The method of each request name the file spells (`name="login"` on a `self.client.post`). */
+  methods: Record<string, string>;
+}
+
+const PY_URL = new URL("./py.ts", import.meta.url).href;
+const LOCUST_URL = new URL("./runtime.ts", import.meta.url).href;
+const MODULES_URL = new URL("./py_modules.ts", import.meta.url).href;
+
+/** What `from locust import ...` (and its submodules) may name. */
+const LOCUST_NAMES = new Set(
+  ("HttpUser FastHttpUser TaskSet SequentialTaskSet task tag between constant constant_pacing " +
+    "constant_throughput events StopUser RescheduleTask InterruptTaskSet run_single_user").split(" "),
+);
+const LOCUST_MODULES = new Set([
+  "locust",
+  "locust.contrib.fasthttp",
+  "locust.exception",
+  "locust.user.wait_time",
+]);
+const PY_MODULES = new Set([
+  "random",
+  "string",
+  "json",
+  "time",
+  "uuid",
+  "itertools",
+  "os",
+  "math",
+  "logging",
+]);
+const BUILTINS = new Set(
+  ("len str repr int float bool list tuple dict set range min max sum abs round enumerate zip " +
+    "sorted reversed any all isinstance print hasattr getattr setattr Exception ValueError " +
+    "KeyError IndexError TypeError RuntimeError").split(" "),
+);
+const LOCUST_CLASSES = new Set(["StopUser", "RescheduleTask", "InterruptTaskSet"]);
+const JS_RESERVED = new Set(
+  ("arguments await break case catch class const continue debugger default delete do else enum export " +
+    "extends false function if implements import in instanceof interface let new null package private " +
+    "protected public return static super switch this throw true try typeof var void while with yield eval")
+    .split(" "),
+);
+
+class Refusal extends Error {
+  constructor(readonly node: SyntaxNode, why: string) {
+    super(why);
+  }
+}
+
+/** A function's scope: its locals (declared with `let` at its start) and whether it awaits. */
+interface Scope {
+  locals: Set<string>;
+  globals: Set<string>;
+  async: boolean;
+  /** The parameter bound to `this` in a method (`self`). */
+  self?: string;
+  /** The name an `except ... as` clause caught into, for a bare `raise`. */
+  caught?: string;
+}
+
+/**
+ * Converts locustfile `source` (named `file` in problems) into a session module; `file` is also its name in
+ * the generated module's header.
+ */
+export function convertLocust(source: string, file: string): LocustConversion {
+  return new Converter(source, file).run();
+}
+
+class Converter {
+  private out: string[] = [""];
+  private problems: Array<{ line: number; why: string }> = [];
+  private moduleNames = new Set<string>();
+  private classes = new Set<string>();
+  private asyncFunctions = new Set<string>();
+  private syncFunctions = new Set<string>();
+  private users: LocustUserInfo[] = [];
+  private methods: Record<string, string> = {};
+  private scope: Scope = { locals: new Set(), globals: new Set(), async: false };
+  private inLambda = 0;
+  private uid = 0;
+
+  constructor(private readonly src: string, private readonly file: string) {}
+
+  run(): LocustConversion {
+    const tree = parser.parse(this.src);
+    const top = tree.topNode;
+    this.findSyntaxErrors(top);
+    if (this.problems.length > 0) throw this.error();
+    this.planModule(top);
+    const lets = [...this.scope.locals].filter((n) => !this.classes.has(n) && !this.isFunctionName(n));
+    this.write(`let __t, __e${lets.length > 0 ? ", " + lets.map((n) => this.jsName(n)).join(", ") : ""}; `);
+    for (const stmt of children(top)) this.statement(stmt);
+    if (this.problems.length > 0) throw this.error();
+    const userClasses = this.users.map((u) => u.name);
+    this.newLine();
+    this.write(
+      `import * as __py from ${JSON.stringify(PY_URL)}; import * as __L from ${
+        JSON.stringify(LOCUST_URL)
+      }; ` +
+        `import { MODULES as __M, next as __next } from ${JSON.stringify(MODULES_URL)};`,
+    );
+    this.newLine();
+    this.write(
+      `const __f = __L.locustfile({ ${userClasses.map((n) => this.jsName(n)).join(", ")} }); ` +
+        "export default __f.default; export const start = __f.start; export const setup = __f.setup; " +
+        "export const teardown = __f.teardown;",
+    );
+    return { code: this.out.join("\n") + "\n", users: this.users, methods: this.methods };
+  }
+
+  private isFunctionName(n: string): boolean {
+    return this.asyncFunctions.has(n) || this.syncFunctions.has(n);
+  }
+
+  private error(): LocustConvertError {
+    const sorted = this.problems.sort((a, b) => a.line - b.line);
+    return new LocustConvertError(sorted.map((p) => `${this.file}:${p.line}: ${p.why}`));
+  }
+
+  private lineOf(pos: number): number {
+    let line = 1;
+    for (let i = 0; i < pos && i < this.src.length; i++) if (this.src.charCodeAt(i) === 10) line++;
+    return line;
+  }
+
+  private refuse(node: SyntaxNode, why: string): never {
+    throw new Refusal(node, why);
+  }
+
+  private text(node: SyntaxNode): string {
+    return this.src.slice(node.from, node.to);
+  }
+
+  private findSyntaxErrors(node: SyntaxNode): void {
+    const cursor = node.cursor();
+    do {
+      if (cursor.type.isError) {
+        this.problems.push({
+          line: this.lineOf(cursor.from),
+          why: "invalid syntax (Python's parser stops here)",
+        });
+        return;
+      }
+    } while (cursor.next());
+  }
+
+  // ---- output, each statement on its Python line ----
+
+  private write(text: string): void {
+    this.out[this.out.length - 1] += text;
+  }
+
+  private newLine(): void {
+    this.out.push("");
+  }
+
+  private at(node: SyntaxNode): void {
+    const line = this.lineOf(node.from);
+    while (this.out.length < line) this.out.push("");
+  }
+
+  // ---- what the module defines, before any statement is written ----
+
+  private planModule(top: SyntaxNode): void {
+    const functions = new Map<string, SyntaxNode>();
+    for (const stmt of children(top)) {
+      const def = stmt.name === "DecoratedStatement" ? stmt.getChild("FunctionDefinition") : stmt;
+      const cls = stmt.name === "DecoratedStatement" ? stmt.getChild("ClassDefinition") : stmt;
+      if (def?.name === "FunctionDefinition") {
+        const name = def.getChild("VariableName");
+        if (name) functions.set(this.text(name), def);
+      } else if (cls?.name === "ClassDefinition") {
+        const name = cls.getChild("VariableName");
+        if (name) this.classes.add(this.text(name));
+      } else this.collectAssigned(stmt, this.scope.locals);
+    }
+    // A module function awaits when it sends (`.client`, `time.sleep`) or calls one that does.
+    const sends = new Set<string>();
+    for (const [name, def] of functions) if (this.sendsDirectly(def)) sends.add(name);
+    for (let changed = true; changed;) {
+      changed = false;
+      for (const [name, def] of functions) {
+        if (sends.has(name)) continue;
+        if (this.callsAny(def, sends)) sends.add(name), changed = true;
+      }
+    }
+    for (const name of functions.keys()) {
+      (sends.has(name) ? this.asyncFunctions : this.syncFunctions).add(name);
+    }
+    for (const name of this.scope.locals) this.moduleNames.add(name);
+    for (const name of [...this.classes, ...functions.keys()]) this.moduleNames.add(name);
+  }
+
+  private sendsDirectly(def: SyntaxNode): boolean {
+    let found = false;
+    walk(def, (n) => {
+      if (n.name === "PropertyName" && ["client", "sleep", "interrupt"].includes(this.text(n))) found = true;
+      if (n.name === "VariableName" && this.text(n) === "sleep" && n.parent?.name === "CallExpression") {
+        found = true;
+      }
+    });
+    return found;
+  }
+
+  private callsAny(def: SyntaxNode, names: Set<string>): boolean {
+    let found = false;
+    walk(def, (n) => {
+      if (n.name === "CallExpression" && n.firstChild?.name === "VariableName") {
+        if (names.has(this.text(n.firstChild))) found = true;
+      }
+    });
+    return found;
+  }
+
+  /** Names a statement assigns (targets, `for`, `except as`, `with as`, nested defs), not inside defs. */
+  private collectAssigned(stmt: SyntaxNode, into: Set<string>): void {
+    const targetNames = (n: SyntaxNode) => {
+      if (
+        ["VariableName", "TupleExpression", "ArrayExpression", "ParenthesizedExpression"].includes(n.name)
+      ) {
+        this.targetNames(n, into);
+      }
+    };
+    switch (stmt.name) {
+      case "AssignStatement":
+      case "UpdateStatement": {
+        for (const c of children(stmt)) {
+          if (c.name === "AssignOp" || c.name === "UpdateOp") break;
+          targetNames(c);
+        }
+        // `a = b = 1`: every name before the last `=`.
+        const ops = children(stmt).filter((c) => c.name === "AssignOp");
+        if (ops.length > 1) {
+          for (const c of children(stmt)) {
+            if (c.from >= ops[ops.length - 1].from) break;
+            targetNames(c);
+          }
+        }
+        return;
+      }
+      case "ForStatement":
+        for (const c of children(stmt)) {
+          if (c.name === "in") break;
+          targetNames(c);
+        }
+        break;
+      case "TryStatement":
+      case "WithStatement":
+        for (const c of children(stmt)) {
+          if (c.name === "as" && c.nextSibling) targetNames(c.nextSibling);
+        }
+        break;
+      case "FunctionDefinition":
+      case "ClassDefinition":
+        return;
+    }
+    for (const body of children(stmt).filter((c) => c.name === "Body")) {
+      for (const s of children(body)) {
+        if (s.name === "FunctionDefinition") {
+          const name = s.getChild("VariableName");
+          if (name) into.add(this.text(name));
+        } else this.collectAssigned(s, into);
+      }
+    }
+  }
+
+  // ---- statements ----
+
+  private statement(stmt: SyntaxNode, inClass?: string): void {
+    if (stmt.name === "Comment" || stmt.name === ":" || stmt.name === "newline") return;
+    this.at(stmt);
+    try {
+      this.write(inClass === undefined ? this.stmt(stmt) : this.classMember(stmt, inClass));
+    } catch (err) {
+      if (!(err instanceof Refusal)) throw err;
+      this.problems.push({ line: this.lineOf(err.node.from), why: err.message });
+    }
+  }
+
+  private body(node: SyntaxNode | null): void {
+    if (node === null) return;
+    for (const s of children(node)) this.statement(s);
+  }
+
+  /** A block: `{` here, its statements on their lines, `}` after the last. */
+  private block(body: SyntaxNode | null, head = ""): string {
+    this.write(`${head}{ `);
+    this.body(body);
+    return " }";
+  }
+
+  private stmt(n: SyntaxNode): string {
+    switch (n.name) {
+      case "ExpressionStatement": {
+        const e = n.firstChild!;
+        if (e.name === "String" || e.name === "ContinuedString") return ""; // a docstring
+        return `${this.expr(e)};`;
+      }
+      case "PassStatement":
+        return ";";
+      case "BreakStatement":
+        return "break;";
+      case "ContinueStatement":
+        return "continue;";
+      case "ReturnStatement": {
+        const values = exprChildren(n);
+        if (values.length === 0) return "return;";
+        return `return ${values.length === 1 ? this.expr(values[0]) : this.tupleOf(values)};`;
+      }
+      case "AssignStatement":
+        return this.assign(n);
+      case "UpdateStatement":
+        return this.update(n);
+      case "IfStatement":
+        return this.ifStatement(n);
+      case "ForStatement":
+        return this.forStatement(n);
+      case "WhileStatement": {
+        const [cond] = exprChildren(n);
+        if (n.getChild("else")) {
+          this.refuse(n, "while ... else: write the else part after the loop with a flag");
+        }
+        return this.block(n.getChild("Body"), `while (__py.bool(${this.expr(cond)})) `);
+      }
+      case "TryStatement":
+        return this.tryStatement(n);
+      case "RaiseStatement":
+        return this.raise(n);
+      case "AssertStatement": {
+        const [cond, message] = exprChildren(n);
+        const text = message ? `__py.str(${this.expr(message)})` : '""';
+        return `if (!__py.bool(${this.expr(cond)})) throw new __py.PyError("AssertionError", ${text});`;
+      }
+      case "DeleteStatement":
+        return exprChildren(n).map((t) => this.deleteTarget(t)).join(" ");
+      case "ScopeStatement": {
+        if (n.firstChild?.name !== "global") {
+          this.refuse(n, "nonlocal: keep the value on self or in a global");
+        }
+        for (const name of n.getChildren("VariableName")) this.scope.globals.add(this.text(name));
+        return "";
+      }
+      case "WithStatement":
+        return this.withStatement(n);
+      case "ImportStatement":
+        return this.importStatement(n);
+      case "FunctionDefinition":
+        return this.functionDefinition(n, []);
+      case "DecoratedStatement":
+        return this.decorated(n);
+      case "ClassDefinition":
+        return this.classDefinition(n, []);
+      default:
+        return this.refuse(n, `${describe(n.name)} is outside the subset loadlab converts (docs/LOCUST.md)`);
+    }
+  }
+
+  private assign(n: SyntaxNode): string {
+    const parts = children(n);
+    if (parts.some((c) => c.name === "TypeDef")) {
+      // `x: int = 1`: the annotation is not run.
+      const target = parts[0];
+      const value = parts.find((c, i) => i > 0 && c.name !== "TypeDef" && c.name !== "AssignOp");
+      return value ? `${this.assignTo([target], this.expr(value))}` : "";
+    }
+    const groups: SyntaxNode[][] = [[]];
+    for (const c of parts) {
+      if (c.name === "AssignOp") groups.push([]);
+      else if (c.name !== ",") groups[groups.length - 1].push(c);
+    }
+    const values = groups.pop()!;
+    const value = values.length === 1 ? this.expr(values[0]) : this.tupleOf(values);
+    if (groups.length === 1) return this.assignTo(groups[0], value);
+    const tmp = `__v${this.uid++}`;
+    return `{ const ${tmp} = ${value}; ${groups.map((g) => this.assignTo(g, tmp)).join(" ")} }`;
+  }
+
+  /** `targets = value` for one target or a tuple of them. */
+  private assignTo(targets: SyntaxNode[], value: string): string {
+    const flat = targets.length === 1 && targets[0].name === "TupleExpression"
+      ? exprChildren(targets[0])
+      : targets.length === 1 && targets[0].name === "ParenthesizedExpression"
+      ? exprChildren(targets[0])
+      : targets;
+    if (flat.length === 1 && targets[0].name !== "TupleExpression") return `${this.store(flat[0], value)};`;
+    const tmp = `__u${this.uid++}`;
+    const each = flat.map((t, i) => `${this.store(t, `${tmp}[${i}]`)};`).join(" ");
+    return `{ const ${tmp} = __py.unpack(${value}, ${flat.length}); ${each} }`;
+  }
+
+  private store(target: SyntaxNode, value: string): string {
+    if (target.name === "VariableName") return `${this.name(target)} = ${value}`;
+    if (target.name === "MemberExpression") {
+      const [obj, ...rest] = children(target);
+      if (rest[0]?.name === ".") return `${this.expr(obj)}.${this.text(rest[1])} = ${value}`;
+      const key = this.subscript(target);
+      if (key.slice) this.refuse(target, "assigning to a slice: build the list anew");
+      return `__py.setitem(${this.expr(obj)}, ${key.text}, ${value})`;
+    }
+    if (target.name === "TupleExpression" || target.name === "ParenthesizedExpression") {
+      const text = this.assignTo([target], value);
+      return text.endsWith(";") ? text.slice(0, -1) : text;
+    }
+    return this.refuse(target, `cannot assign to ${describe(target.name)}`);
+  }
+
+  private update(n: SyntaxNode): string {
+    const [target, op, value] = children(n);
+    const o = this.text(op).slice(0, -1);
+    const current = this.expr(target);
+    return `${this.store(target, this.binary(o, current, this.expr(value), op))};`;
+  }
+
+  private deleteTarget(t: SyntaxNode): string {
+    if (t.name === "MemberExpression" && t.getChild("[")) {
+      const key = this.subscript(t);
+      if (key.slice) this.refuse(t, "del of a slice");
+      return `__py.delitem(${this.expr(t.firstChild!)}, ${key.text});`;
+    }
+    if (t.name === "MemberExpression") return `delete ${this.expr(t)};`;
+    if (t.name === "VariableName") return `${this.name(t)} = undefined;`;
+    return this.refuse(t, `del of ${describe(t.name)}`);
+  }
+
+  private ifStatement(n: SyntaxNode): string {
+    const parts = children(n);
+    const cond = parts[1];
+    if (isMainGuard(this.text(cond))) return ""; // `if __name__ == "__main__":` runs only under python itself
+    let close = "";
+    for (let i = 0; i < parts.length; i++) {
+      const p = parts[i];
+      if (p.name === "if" || p.name === "elif") {
+        const head = `${close}${p.name === "elif" ? " else " : ""}if (__py.bool(${
+          this.expr(parts[i + 1])
+        })) `;
+        close = this.block(parts[i + 2], head);
+        i += 2;
+      } else if (p.name === "else") {
+        close = this.block(parts[i + 1], `${close} else `);
+        i += 1;
+      }
+    }
+    return close;
+  }
+
+  private forStatement(n: SyntaxNode): string {
+    const parts = children(n);
+    if (n.getChild("else")) this.refuse(n, "for ... else: write the else part after the loop with a flag");
+    const inAt = parts.findIndex((c) => c.name === "in");
+    const targets = parts.slice(1, inAt).filter((c) => c.name !== ",");
+    const iterable = parts[inAt + 1];
+    const item = `__i${this.uid++}`;
+    this.write(`for (const ${item} of __py.iter(${this.expr(iterable)})) { ${this.assignTo(targets, item)} `);
+    this.body(n.getChild("Body"));
+    return " }";
+  }
+
+  private tryStatement(n: SyntaxNode): string {
+    const parts = children(n);
+    let close = this.block(parts[1], "try ");
+    let i = 2;
+    const handlers: string[] = [];
+    let hasExcept = false;
+    const caught = `__e${this.uid++}`;
+    while (i < parts.length && parts[i].name === "except") {
+      hasExcept = true;
+      let types: SyntaxNode | null = null, as: SyntaxNode | null = null;
+      i++;
+      if (parts[i].name !== "Body") types = parts[i++];
+      if (parts[i]?.name === "as") as = parts[i + 1], i += 2;
+      const body = parts[i++];
+      handlers.push("");
+      const cond = types === null ? "true" : `__py.matches(${caught}, ${this.expr(types)})`;
+      const bind = as === null ? "" : `${this.name(as)} = ${caught}; `;
+      this.write(
+        `${close}${handlers.length === 1 ? ` catch (${caught}) { ` : " else "}if (${cond}) { ${bind}`,
+      );
+      const saved = this.scope.caught;
+      this.scope.caught = caught;
+      this.body(body);
+      this.scope.caught = saved;
+      close = " }";
+    }
+    if (hasExcept) close += ` else throw ${caught}; }`;
+    if (i < parts.length && parts[i].name === "else") {
+      this.refuse(parts[i], "try ... else: put it at the end of the try");
+    }
+    if (i < parts.length && parts[i].name === "finally") {
+      close = this.block(parts[i + 1], `${close} finally `);
+    }
+    return close;
+  }
+
+  private raise(n: SyntaxNode): string {
+    const [what, from] = exprChildren(n);
+    if (from !== undefined) this.refuse(n, "raise ... from: raise the exception alone");
+    if (what === undefined) {
+      if (this.scope.caught === undefined) this.refuse(n, "a bare raise outside except");
+      return `throw ${this.scope.caught};`;
+    }
+    return `throw ${this.expr(what)};`;
+  }
+
+  private withStatement(n: SyntaxNode): string {
+    const parts = children(n);
+    const value = parts[1];
+    const asAt = parts.findIndex((c) => c.name === "as");
+    if (parts.filter((c) => c.name === ",").length > 0) this.refuse(n, "with of several items: nest them");
+    const cm = `__c${this.uid++}`, err = `__x${this.uid++}`;
+    const bind = asAt < 0 ? "" : `${this.store(parts[asAt + 1], `${cm}.__enter__()`)}; `;
+    this.write(
+      `{ const ${cm} = ${this.expr(value)}; let ${err} = null; try { ${bind}`,
+    );
+    this.body(n.getChild("Body"));
+    return ` } catch (__w) { ${err} = __w; ${cm}.__exit__(__w); throw __w; } finally { ` +
+      `if (${err} === null) ${cm}.__exit__(null); } }`;
+  }
+
+  private importStatement(n: SyntaxNode): string {
+    const parts = children(n);
+    if (parts[0].name === "from") {
+      const importAt = parts.findIndex((c) => c.name === "import");
+      const module = parts.slice(1, importAt).map((c) => this.text(c)).join("");
+      const names = parts.slice(importAt + 1).filter((c) =>
+        c.name !== "," && c.name !== "(" && c.name !== ")"
+      );
+      if (module === "__future__") return ""; // Python 3's own behaviour already
+      if (names.some((c) => c.name === "*")) {
+        this.refuse(n, `from ${module} import *: name what the file uses`);
+      }
+      const out: string[] = [];
+      for (let i = 0; i < names.length; i++) {
+        const name = this.text(names[i]);
+        let local = name;
+        if (names[i + 1]?.name === "as") local = this.text(names[i + 2]), i += 2;
+        if (LOCUST_MODULES.has(module)) {
+          if (!LOCUST_NAMES.has(name)) {
+            this.refuse(
+              n,
+              `from ${module} import ${name}: not in the subset (${[...LOCUST_NAMES].join(", ")})`,
+            );
+          }
+          out.push(`const ${this.jsName(local)} = __L.${name};`);
+        } else if (PY_MODULES.has(module)) out.push(`const ${this.jsName(local)} = __M.${module}.${name};`);
+        else this.refuse(n, `from ${module} import: ${this.moduleRefusal(module)}`);
+        this.moduleNames.add(local);
+      }
+      return out.join(" ");
+    }
+    const names = parts.slice(1).filter((c) => c.name !== ",");
+    const out: string[] = [];
+    for (let i = 0; i < names.length; i++) {
+      const module = this.text(names[i]);
+      let local = module;
+      if (names[i + 1]?.name === "as") local = this.text(names[i + 2]), i += 2;
+      if (module === "locust") out.push(`const ${this.jsName(local)} = __L;`);
+      else if (PY_MODULES.has(module)) out.push(`const ${this.jsName(local)} = __M.${module};`);
+      else this.refuse(n, `import ${module}: ${this.moduleRefusal(module)}`);
+      this.moduleNames.add(local);
+    }
+    return out.join(" ");
+  }
+
+  private moduleRefusal(module: string): string {
+    return `loadlab converts Locust's HTTP users with the modules ${[...PY_MODULES].join(", ")} ` +
+      `(${module} is not one; docs/LOCUST.md)`;
+  }
+
+  /** A function: its parameters read by `__py.args`, its locals declared, async when it may send. */
+  private functionDefinition(n: SyntaxNode, decorators: string[], method?: string): string {
+    const name = this.text(n.getChild("VariableName")!);
+    const params = n.getChild("ParamList")!;
+    if (n.getChild("async")) this.refuse(n, "async def: Locust's tasks are plain functions");
+    const isAsync = method !== undefined || this.asyncFunctions.has(name) || this.scope.async;
+    const { names, defaults, rest, restKw } = this.params(params);
+    const inner: Scope = { locals: new Set(), globals: new Set(), async: isAsync };
+    const body = n.getChild("Body")!;
+    for (const s of children(body)) {
+      if (s.name === "ScopeStatement") {
+        for (const g of s.getChildren("VariableName")) inner.globals.add(this.text(g));
+      }
+    }
+    for (const s of children(body)) {
+      if (s.name === "FunctionDefinition" || s.name === "DecoratedStatement") {
+        const def = s.name === "FunctionDefinition" ? s : s.getChild("FunctionDefinition");
+        const fname = def?.getChild("VariableName");
+        if (fname) inner.locals.add(this.text(fname));
+      } else this.collectAssigned(s, inner.locals);
+    }
+    const selfName = method !== undefined ? names.shift() : undefined;
+    for (const p of [...names, rest, restKw]) if (p) inner.locals.delete(p);
+    for (const g of inner.globals) inner.locals.delete(g);
+    if (selfName) inner.locals.delete(selfName);
+    const saved = this.scope;
+    this.scope = { ...inner, self: selfName };
+    const declared = [...names, ...(rest ? [rest] : []), ...(restKw ? [restKw] : [])];
+    const defaultsText = defaults.map((d) => (d === null ? "undefined" : this.exprIn(saved, d)));
+    const head = method !== undefined
+      ? `${isAsync ? "async " : ""}${this.jsName(name)}(...__a) { ${
+        selfName ? `const ${this.jsName(selfName)} = this; ` : ""
+      }`
+      : `${isAsync ? "async " : ""}function ${this.jsName(name)}(...__a) { `;
+    const argsLine = declared.length === 0 && !method
+      ? "__py.args(__a, []); "
+      : `let [${declared.map((p) => this.jsName(p)).join(", ")}] = __py.args(__a, ${
+        JSON.stringify(names)
+      }, [${defaultsText.join(", ")}], ${rest !== null}, ${restKw !== null}); `;
+    const locals = [...inner.locals].map((l) => this.jsName(l));
+    this.write(
+      `${head}${method !== undefined && declared.length === 0 ? "" : argsLine}let __t, __e${
+        locals.length > 0 ? ", " + locals.join(", ") : ""
+      }; `,
+    );
+    try {
+      this.body(body);
+    } finally {
+      this.scope = saved;
+    }
+    const after = decorators.length === 0
+      ? ""
+      : method !== undefined
+      ? ` static { __L.decorate(this, ${JSON.stringify(name)}, [${decorators.join(", ")}]); }`
+      : ` ${this.jsName(name)} = ${decorators.reduceRight((f, d) => `(${d})(${f})`, this.jsName(name))};`;
+    return ` }${after}`;
+  }
+
+  private params(list: SyntaxNode) {
+    const names: string[] = [], defaults: Array<SyntaxNode | null> = [];
+    let rest: string | null = null, restKw: string | null = null, star = "";
+    const parts = children(list).filter((c) => c.name !== "(" && c.name !== ")" && c.name !== ",");
+    for (let i = 0; i < parts.length; i++) {
+      const p = parts[i];
+      if (p.name === "*" || p.name === "**") {
+        star = p.name;
+        continue;
+      }
+      if (p.name === "TypeDef") continue;
+      if (p.name !== "VariableName") this.refuse(p, `a parameter of the form ${describe(p.name)}`);
+      const name = this.text(p);
+      if (star === "*") rest = name, star = "";
+      else if (star === "**") restKw = name, star = "";
+      else {
+        names.push(name);
+        if (parts[i + 1]?.name === "TypeDef") i++;
+        if (parts[i + 1]?.name === "AssignOp") defaults.push(parts[i + 2]), i += 2;
+        else defaults.push(null);
+      }
+    }
+    // Defaults align with the last names.
+    const firstDefault = defaults.findIndex((d) => d !== null);
+    const trailing = firstDefault < 0 ? [] : defaults.slice(firstDefault);
+    return { names, defaults: trailing, rest, restKw };
+  }
+
+  private decorated(n: SyntaxNode, inClass?: string): string {
+    const decorators = n.getChildren("Decorator").map((d) => this.decorator(d));
+    const def = n.getChild("FunctionDefinition");
+    if (def !== null) {
+      this.atLine(def);
+      return this.functionDefinition(def, decorators, inClass);
+    }
+    const cls = n.getChild("ClassDefinition");
+    if (cls !== null) {
+      this.atLine(cls);
+      return this.classDefinition(cls, decorators, inClass !== undefined);
+    }
+    return this.refuse(n, "a decorator on this statement");
+  }
+
+  private atLine(node: SyntaxNode): void {
+    this.at(node);
+  }
+
+  private decorator(d: SyntaxNode): string {
+    const parts = children(d).filter((c) => c.name !== "At");
+    const hook = parts[2] === undefined ? "" : this.text(parts[2]);
+    if (this.text(parts[0]) === "events" && !["test_start", "test_stop"].includes(hook)) {
+      this.refuse(d, `events.${hook}: loadlab runs test_start and test_stop listeners only`);
+    }
+    let text = "";
+    for (const p of parts) {
+      if (p.name === "VariableName") text += text === "" ? this.name(p) : this.text(p);
+      else if (p.name === ".") text += ".";
+      else if (p.name === "ArgList") text += `(${this.argList(p)})`;
+      else this.refuse(p, "a decorator of this form");
+    }
+    return text;
+  }
+
+  /** A class; `nested` in a class body: an attribute of it (Locust's inline `@task class X(TaskSet)`). */
+  private classDefinition(n: SyntaxNode, decorators: string[], nested = false): string {
+    const name = this.text(n.getChild("VariableName")!);
+    const bases = n.getChild("ArgList");
+    const baseNodes = bases === null ? [] : exprChildren(bases);
+    if (baseNodes.length > 1) {
+      this.refuse(n, `class ${name}: one base class (HttpUser, TaskSet, ...) at most`);
+    }
+    const base = baseNodes[0];
+    let extendsText = "";
+    let isUser = false;
+    if (base !== undefined) {
+      const baseName = this.text(base);
+      if (baseName === "User") {
+        this.refuse(base, "User (not HTTP): loadlab runs HttpUser and FastHttpUser classes (docs/LOCUST.md)");
+      }
+      extendsText = ` extends ${this.expr(base)}`;
+      isUser = ["HttpUser", "FastHttpUser"].includes(baseName) ||
+        this.users.some((u) => u.name === baseName);
+    }
+    if (isUser && !nested) {
+      const abstract = this.classAttr(n, "abstract");
+      this.users.push({
+        name,
+        ...this.hostOf(n),
+        ...(this.definesOnStop(n) ? { onStop: true } : {}),
+        ...(abstract !== undefined && this.text(abstract) === "True" ? { abstract: true } : {}),
+      });
+    }
+    const applied = decorators.map((d) => `(${d})(`).join("");
+    const head = `class ${this.jsName(name)}${extendsText} { `;
+    this.write(nested ? `static { __L.attr(this, ${JSON.stringify(name)}, ${applied}${head}` : head);
+    const body = n.getChild("Body");
+    for (const s of body === null ? [] : children(body)) this.statement(s, name);
+    if (nested) return ` }${")".repeat(decorators.length)}); }`;
+    const deco = decorators.length === 0
+      ? ""
+      : ` ${this.jsName(name)} = ${decorators.reduceRight((f, d) => `(${d})(${f})`, this.jsName(name))};`;
+    return ` }${deco}`;
+  }
+
+  private definesOnStop(cls: SyntaxNode): boolean {
+    const body = cls.getChild("Body");
+    return (body === null ? [] : children(body)).some((s) =>
+      s.name === "FunctionDefinition" && this.text(s.getChild("VariableName")!) === "on_stop"
+    );
+  }
+
+  private hostOf(cls: SyntaxNode): { host?: string } {
+    const host = this.classAttr(cls, "host");
+    return host?.name === "String" ? { host: this.stringValue(host) } : {};
+  }
+
+  /** The value a class body assigns to `name` (`host = "..."`), or undefined. */
+  private classAttr(cls: SyntaxNode, name: string): SyntaxNode | undefined {
+    const body = cls.getChild("Body");
+    for (const s of body === null ? [] : children(body)) {
+      if (s.name !== "AssignStatement") continue;
+      const [target, op, value] = children(s);
+      if (this.text(target) === name && op?.name === "AssignOp") return value;
+    }
+    return undefined;
+  }
+
+  private classMember(s: SyntaxNode, cls: string): string {
+    switch (s.name) {
+      case "FunctionDefinition":
+        return this.functionDefinition(s, [], cls);
+      case "ClassDefinition":
+        return this.classDefinition(s, [], true);
+      case "DecoratedStatement":
+        return this.decorated(s, cls);
+      case "PassStatement":
+        return "";
+      case "ExpressionStatement":
+        if (s.firstChild?.name === "String" || s.firstChild?.name === "ContinuedString") return "";
+        break;
+      case "AssignStatement": {
+        const parts = children(s).filter((c) => c.name !== "TypeDef");
+        const [target, op, value] = parts;
+        if (parts.length !== 3 || target.name !== "VariableName" || op.name !== "AssignOp") break;
+        const attr = this.text(target);
+        const v = attr === "tasks" && value.name === "DictionaryExpression"
+          ? this.taskDict(value)
+          : this.expr(value);
+        return `static { __L.attr(this, ${JSON.stringify(attr)}, ${v}); }`;
+      }
+    }
+    return this.refuse(s, `${describe(s.name)} in a class body: attributes (name = value) and methods only`);
+  }
+
+  private taskDict(d: SyntaxNode): string {
+    const items = exprChildren(d);
+    const pairs: string[] = [];
+    for (let i = 0; i + 1 < items.length; i += 2) {
+      pairs.push(`[${this.expr(items[i])}, ${this.expr(items[i + 1])}]`);
+    }
+    return `__L.taskDict([${pairs.join(", ")}])`;
+  }
+
+  // ---- expressions ----
+
+  private exprIn(scope: Scope, n: SyntaxNode): string {
+    const saved = this.scope;
+    this.scope = scope;
+    try {
+      return this.expr(n);
+    } finally {
+      this.scope = saved;
+    }
+  }
+
+  private expr(n: SyntaxNode): string {
+    switch (n.name) {
+      case "VariableName":
+        return this.name(n);
+      case "Number":
+        return this.number(n);
+      case "String":
+        return JSON.stringify(this.stringValue(n));
+      case "ContinuedString":
+        return children(n).map((c) => this.expr(c)).join(" + ");
+      case "FormatString":
+        return this.formatString(n);
+      case "Boolean":
+        return this.text(n) === "True" ? "true" : "false";
+      case "None":
+        return "null";
+      case "ParenthesizedExpression": {
+        const inner = exprChildren(n);
+        return `(${this.expr(inner[0])})`;
+      }
+      case "TupleExpression":
+        return this.tupleOf(exprChildren(n));
+      case "ArrayExpression":
+        return `[${this.items(n)}]`;
+      case "SetExpression":
+        return `__py.builtins.set([${this.items(n)}])`;
+      case "DictionaryExpression":
+        return this.dict(n);
+      case "MemberExpression":
+        return this.member(n);
+      case "CallExpression":
+        return this.call(n);
+      case "BinaryExpression":
+        return this.binaryExpression(n);
+      case "UnaryExpression": {
+        const [op, value] = children(n);
+        const o = this.text(op);
+        if (o === "not") return `!__py.bool(${this.expr(value)})`;
+        return `(${o}${this.expr(value)})`;
+      }
+      case "ConditionalExpression": {
+        const [a, , cond, , b] = children(n);
+        return `(__py.bool(${this.expr(cond)}) ? ${this.expr(a)} : ${this.expr(b)})`;
+      }
+      case "ArrayComprehensionExpression":
+      case "ComprehensionExpression":
+      case "SetComprehensionExpression":
+        return this.comprehension(n, false);
+      case "DictionaryComprehensionExpression":
+        return this.comprehension(n, true);
+      case "LambdaExpression":
+        return this.lambda(n);
+      default:
+        return this.refuse(n, `${describe(n.name)} is outside the subset loadlab converts (docs/LOCUST.md)`);
+    }
+  }
+
+  private name(n: SyntaxNode): string {
+    const name = this.text(n);
+    const known = this.scope.locals.has(name) || this.scope.globals.has(name) || this.moduleNames.has(name) ||
+      this.scope.self === name;
+    if (!known && BUILTINS.has(name)) return `__py.builtins.${name}`;
+    if (!known && name === "next") return "__next";
+    if (!known && name === "__name__") return '"locustfile"';
+    return this.jsName(name);
+  }
+
+  private jsName(name: string): string {
+    return JS_RESERVED.has(name) || name.startsWith("__") ? `${name}_py` : name;
+  }
+
+  private number(n: SyntaxNode): string {
+    const t = this.text(n).replaceAll("_", "");
+    if (t.endsWith("j") || t.endsWith("J")) this.refuse(n, "complex numbers");
+    return t.startsWith("0O") ? `0o${t.slice(2)}` : t;
+  }
+
+  /** A Python string literal's value (its prefixes, quotes and escapes read). */
+  private stringValue(n: SyntaxNode): string {
+    const t = this.text(n);
+    const prefixEnd = quoteAt(t);
+    const prefix = t.slice(0, prefixEnd).toLowerCase();
+    const quote = t.startsWith('"""', prefixEnd) || t.startsWith("'''", prefixEnd) ? 3 : 1;
+    const body = t.slice(prefixEnd + quote, t.length - quote);
+    return prefix.includes("r") ? body : unescape(body);
+  }
+
+  private formatString(n: SyntaxNode): string {
+    const t = this.text(n);
+    const prefixEnd = quoteAt(t);
+    const quote = t.startsWith('"""', prefixEnd) || t.startsWith("'''", prefixEnd) ? 3 : 1;
+    const raw = t.slice(0, prefixEnd).toLowerCase().includes("r");
+    const start = n.from + prefixEnd + quote, end = n.to - quote;
+    const pieces: string[] = [];
+    let at = start;
+    const literal = (from: number, to: number) => {
+      if (to <= from) return;
+      const text = this.src.slice(from, to).replaceAll("{{", "{").replaceAll("}}", "}");
+      pieces.push(JSON.stringify(raw ? text : unescape(text)));
+    };
+    for (const r of n.getChildren("FormatReplacement")) {
+      literal(at, r.from);
+      const parts = children(r).filter((c) => c.name !== "{" && c.name !== "}");
+      const value = parts.find((c) =>
+        c.name !== "FormatConversion" && c.name !== "FormatSpec" && c.name !== "="
+      );
+      if (value === undefined) this.refuse(r, "an empty f-string replacement");
+      const conversion = r.getChild("FormatConversion");
+      const spec = r.getChild("FormatSpec");
+      if (spec?.getChild("FormatReplacement")) this.refuse(spec, "a nested replacement in a format spec");
+      let v = this.expr(value);
+      if (conversion && this.text(conversion) === "!r") v = `__py.repr(${v})`;
+      const specText = spec === null ? "" : this.text(spec).slice(this.text(spec).startsWith(":") ? 1 : 0);
+      pieces.push(specText === "" ? `__py.str(${v})` : `__py.format(${v}, ${JSON.stringify(specText)})`);
+      at = r.to;
+    }
+    literal(at, end);
+    return pieces.length === 0 ? '""' : `(${pieces.join(" + ")})`;
+  }
+
+  private tupleOf(values: SyntaxNode[]): string {
+    return `__py.tuple(${values.map((v) => this.expr(v)).join(", ")})`;
+  }
+
+  private items(n: SyntaxNode): string {
+    const out: string[] = [];
+    const parts = children(n).filter((c) => !["[", "]", "{", "}", "(", ")", ","].includes(c.name));
+    for (let i = 0; i < parts.length; i++) {
+      if (parts[i].name === "*") out.push(`...__py.iter(${this.expr(parts[++i])})`);
+      else out.push(this.expr(parts[i]));
+    }
+    return out.join(", ");
+  }
+
+  private dict(n: SyntaxNode): string {
+    const parts = children(n).filter((c) => !["{", "}", ",", ":"].includes(c.name));
+    const out: string[] = [];
+    for (let i = 0; i < parts.length; i++) {
+      if (parts[i].name === "**") {
+        out.push(`...${this.expr(parts[++i])}`);
+        continue;
+      }
+      const key = parts[i], value = parts[i + 1];
+      i++;
+      const k = key.name === "String"
+        ? JSON.stringify(this.stringValue(key))
+        : `[__py.str(${this.expr(key)})]`;
+      out.push(`${k}: ${this.expr(value)}`);
+    }
+    return `{ ${out.join(", ")} }`;
+  }
+
+  /** `x[...]`: a key, or a slice's bounds. */
+  private subscript(n: SyntaxNode): { slice: boolean; text: string } {
+    const parts = children(n);
+    const open = parts.findIndex((c) => c.name === "[");
+    const inner = parts.slice(open + 1, -1);
+    if (!inner.some((c) => c.name === ":")) {
+      if (inner.length !== 1) {
+        return {
+          slice: false,
+          text: this.tupleOf(inner.filter((c) => c.name !== ",")),
+        };
+      }
+      return { slice: false, text: this.expr(inner[0]) };
+    }
+    const bounds: string[] = ["null"];
+    for (const c of inner) {
+      if (c.name === ":") bounds.push("null");
+      else bounds[bounds.length - 1] = this.expr(c);
+    }
+    return { slice: true, text: bounds.join(", ") };
+  }
+
+  private member(n: SyntaxNode): string {
+    const [obj, op, prop] = children(n);
+    if (op.name === "[") {
+      const key = this.subscript(n);
+      return key.slice
+        ? `__py.slice(${this.expr(obj)}, ${key.text})`
+        : `__py.getitem(${this.expr(obj)}, ${key.text})`;
+    }
+    const p = this.text(prop);
+    if (
+      obj.name === "VariableName" && this.text(obj) === "events" && !["test_start", "test_stop"].includes(p)
+    ) {
+      this.refuse(n, `events.${p}: loadlab runs test_start and test_stop listeners only`);
+    }
+    if (obj.name === "VariableName" && this.text(obj) === this.scope.self && p === "environment") {
+      this.refuse(
+        n,
+        "self.environment: loadlab runs no Locust environment (its runner, stats, parsed options)",
+      );
+    }
+    return `${this.expr(obj)}.${p}`;
+  }
+
+  private call(n: SyntaxNode): string {
+    const callee = n.firstChild!;
+    const argList = n.getChild("ArgList")!;
+    const args = this.argList(argList);
+    let call: string;
+    let awaits = this.scope.async;
+    if (callee.name === "MemberExpression" && callee.getChild(".")) {
+      const [obj, , prop] = children(callee);
+      const method = this.text(prop);
+      const objText = this.text(obj);
+      if (obj.name === "CallExpression" && this.text(obj).replaceAll(" ", "") === "super()") {
+        if (this.scope.self === undefined) this.refuse(n, "super() outside a method");
+        return `(await super.${this.jsName(method)}(${args}))`;
+      }
+      const direct = obj.name === "VariableName" &&
+        (objText === this.scope.self || PY_MODULES.has(objText) || objText === "locust" ||
+          objText === "events");
+      const viaSelf = obj.name === "MemberExpression" && this.text(obj) === `${this.scope.self}.client`;
+      if (direct && PY_MODULES.has(objText) && !(objText === "time" && method === "sleep")) awaits = false;
+      call = direct || viaSelf
+        ? `${this.expr(obj)}.${method}(${args})`
+        : `__py.method(${this.expr(obj)}, ${JSON.stringify(method)}${args === "" ? "" : `, ${args}`})`;
+      if (viaSelf || method === "sleep" || method === "interrupt") this.mustAwait(n);
+      if (objText.endsWith(".client")) this.noteMethod(method, argList);
+    } else if (callee.name === "VariableName") {
+      const name = this.text(callee);
+      const target = this.name(callee);
+      if (this.classes.has(name) || (LOCUST_CLASSES.has(name) && this.moduleNames.has(name))) {
+        awaits = false;
+        call = `new ${target}(${args})`;
+      } else {
+        if (target.startsWith("__py.builtins.") || this.syncFunctions.has(name) || target === "__next") {
+          awaits = false;
+        }
+        if (this.asyncFunctions.has(name)) this.mustAwait(n);
+        call = `${target}(${args})`;
+      }
+    } else call = `${this.expr(callee)}(${args})`;
+    return awaits ? `(await ${call})` : call;
+  }
+
+  /** A request's name spelled as a literal, with its method (Locust's `Type` column). */
+  private noteMethod(method: string, list: SyntaxNode): void {
+    const parts = children(list).filter((c) => c.name !== "(" && c.name !== ")" && c.name !== ",");
+    const at = parts.findIndex((c, i) =>
+      c.name === "VariableName" && this.text(c) === "name" && parts[i + 1]?.name === "AssignOp"
+    );
+    if (at < 0 || parts[at + 2]?.name !== "String") return;
+    const verb = method === "request" && parts[0]?.name === "String" ? this.stringValue(parts[0]) : method;
+    this.methods[this.stringValue(parts[at + 2])] = verb.toUpperCase();
+  }
+
+  private mustAwait(n: SyntaxNode): void {
+    if (this.inLambda > 0) this.refuse(n, "a request (or sleep) inside a lambda: write a def");
+    if (!this.scope.async) {
+      this.refuse(n, "a request (or sleep) outside a task, on_start or a function tasks call");
+    }
+  }
+
+  private argList(list: SyntaxNode): string {
+    const parts = children(list).filter((c) => c.name !== "(" && c.name !== ")" && c.name !== ",");
+    // `f(x for x in xs)`: the one argument is a generator, read as a list.
+    if (parts.some((c) => c.name === "for")) return this.comprehension(list, false);
+    const positional: string[] = [], named: string[] = [];
+    for (let i = 0; i < parts.length; i++) {
+      const p = parts[i];
+      if (p.name === "*") positional.push(`...__py.iter(${this.expr(parts[++i])})`);
+      else if (p.name === "**") named.push(`...${this.expr(parts[++i])}`);
+      else if (p.name === "VariableName" && parts[i + 1]?.name === "AssignOp") {
+        named.push(`${JSON.stringify(this.text(p))}: ${this.expr(parts[i + 2])}`);
+        i += 2;
+      } else positional.push(this.expr(p));
+    }
+    if (named.length > 0) positional.push(`__py.kw({ ${named.join(", ")} })`);
+    return positional.join(", ");
+  }
+
+  private binaryExpression(n: SyntaxNode): string {
+    const parts = children(n);
+    const [a] = parts;
+    const b = parts[parts.length - 1];
+    const ops = parts.slice(1, -1).map((c) => this.text(c)).join(" ");
+    if (ops === "and") return `(__py.bool(__t = ${this.expr(a)}) ? ${this.expr(b)} : __t)`;
+    if (ops === "or") return `(__py.bool(__t = ${this.expr(a)}) ? __t : ${this.expr(b)})`;
+    if (isComparison(ops) && a.name === "BinaryExpression" && isComparison(this.middleOp(a))) {
+      this.refuse(n, "a chained comparison (a < b < c): write a < b and b < c");
+    }
+    return this.binary(ops, this.expr(a), this.expr(b), n);
+  }
+
+  private middleOp(n: SyntaxNode): string {
+    return children(n).slice(1, -1).map((c) => this.text(c)).join(" ");
+  }
+
+  private binary(op: string, a: string, b: string, node: SyntaxNode): string {
+    switch (op) {
+      case "+":
+        return `__py.add(${a}, ${b})`;
+      case "*":
+        return `__py.mul(${a}, ${b})`;
+      case "/":
+        return `__py.div(${a}, ${b})`;
+      case "//":
+        return `__py.floordiv(${a}, ${b})`;
+      case "%":
+        return `__py.mod(${a}, ${b})`;
+      case "**":
+        return `(${a} ** ${b})`;
+      case "-":
+      case "<":
+      case ">":
+      case "<=":
+      case ">=":
+      case "&":
+      case "|":
+      case "^":
+      case "<<":
+      case ">>":
+        return `(${a} ${op} ${b})`;
+      case "==":
+        return `__py.eq(${a}, ${b})`;
+      case "!=":
+        return `!__py.eq(${a}, ${b})`;
+      case "in":
+        return `__py.contains(${b}, ${a})`;
+      case "not in":
+        return `!__py.contains(${b}, ${a})`;
+      case "is":
+        return b === "null" ? `(${a} == null)` : `(${a} === ${b})`;
+      case "is not":
+        return b === "null" ? `(${a} != null)` : `(${a} !== ${b})`;
+      default:
+        return this.refuse(node, `the operator ${op}`);
+    }
+  }
+
+  private comprehension(n: SyntaxNode, dict: boolean): string {
+    const parts = children(n).filter((c) => !["[", "]", "{", "}", "(", ")", ",", ":"].includes(c.name));
+    const forAt = parts.findIndex((c) => c.name === "for");
+    const head = parts.slice(0, forAt);
+    let body: string;
+    // Clauses from the innermost out: `for ... in ...` and `if ...`.
+    const clauses: Array<
+      { kind: "for"; targets: SyntaxNode[]; iter: SyntaxNode } | { kind: "if"; cond: SyntaxNode }
+    > = [];
+    for (let i = forAt; i < parts.length;) {
+      if (parts[i].name === "for") {
+        const inAt = parts.findIndex((c, j) => j > i && c.name === "in");
+        clauses.push({ kind: "for", targets: parts.slice(i + 1, inAt), iter: parts[inAt + 1] });
+        i = inAt + 2;
+      } else if (parts[i].name === "if") {
+        clauses.push({ kind: "if", cond: parts[i + 1] });
+        i += 2;
+      } else if (parts[i].name === "async") this.refuse(n, "async comprehensions");
+      else i++;
+    }
+    // The loop variables are the comprehension's own.
+    const saved = this.scope;
+    const own = new Set(saved.locals);
+    for (const c of clauses) if (c.kind === "for") { for (const t of c.targets) this.targetNames(t, own); }
+    this.scope = { ...saved, locals: own };
+    try {
+      body = dict
+        ? `__r[__py.str(${this.expr(head[0])})] = ${this.expr(head[1])};`
+        : `__r.push(${this.expr(head[0])});`;
+      for (const c of [...clauses].reverse()) {
+        if (c.kind === "if") body = `if (__py.bool(${this.expr(c.cond)})) { ${body} }`;
+        else {
+          const names = c.targets.length === 1
+            ? this.patternOf(c.targets[0])
+            : `[${c.targets.map((t) => this.patternOf(t)).join(", ")}]`;
+          body = `for (const ${names} of __py.iter(${this.expr(c.iter)})) { ${body} }`;
+        }
+      }
+    } finally {
+      this.scope = saved;
+    }
+    const init = dict ? "{}" : "[]";
+    return this.scope.async
+      ? `(await (async () => { const __r = ${init}; ${body} return __r; })())`
+      : `(() => { const __r = ${init}; ${body} return __r; })()`;
+  }
+
+  private targetNames(t: SyntaxNode, into: Set<string>): void {
+    if (t.name === "VariableName") into.add(this.text(t));
+    else for (const c of exprChildren(t)) this.targetNames(c, into);
+  }
+
+  private patternOf(t: SyntaxNode): string {
+    if (t.name === "VariableName") return this.jsName(this.text(t));
+    if (t.name === "TupleExpression" || t.name === "ParenthesizedExpression") {
+      return `[${exprChildren(t).map((c) => this.patternOf(c)).join(", ")}]`;
+    }
+    return this.refuse(t, `a loop target of the form ${describe(t.name)}`);
+  }
+
+  private lambda(n: SyntaxNode): string {
+    const params = n.getChild("ParamList");
+    const body = children(n).filter((c) => c.name !== "lambda" && c.name !== "ParamList" && c.name !== ":")
+      .pop()!;
+    const { names, defaults } = params === null ? { names: [], defaults: [] } : this.params(params);
+    const saved = this.scope;
+    this.scope = { ...saved, locals: new Set([...saved.locals, ...names]), async: false };
+    this.inLambda++;
+    try {
+      const d = defaults.map((x) => (x === null ? "undefined" : this.exprIn(saved, x)));
+      return `((...__a) => { const [${names.map((p) => this.jsName(p)).join(", ")}] = __py.args(__a, ${
+        JSON.stringify(names)
+      }, [${d.join(", ")}]); return ${this.expr(body)}; })`;
+    } finally {
+      this.inLambda--;
+      this.scope = saved;
+    }
+  }
+}
+
+function children(n: SyntaxNode): SyntaxNode[] {
+  const out: SyntaxNode[] = [];
+  for (let c = n.firstChild; c !== null; c = c.nextSibling) out.push(c);
+  return out;
+}
+
+const PUNCTUATION = new Set(
+  ("( ) [ ] { } , : return assert del raise from while else Body Comment").split(" "),
+);
+
+/** The expressions among a node's children (keywords and punctuation left out). */
+function exprChildren(n: SyntaxNode): SyntaxNode[] {
+  return children(n).filter((c) => !PUNCTUATION.has(c.name));
+}
+
+function walk(n: SyntaxNode, visit: (n: SyntaxNode) => void): void {
+  visit(n);
+  for (let c = n.firstChild; c !== null; c = c.nextSibling) walk(c, visit);
+}
+
+function isComparison(op: string): boolean {
+  return ["<", ">", "<=", ">=", "==", "!="].includes(op);
+}
+
+function isMainGuard(cond: string): boolean {
+  const compact = cond.replaceAll(" ", "").replaceAll("'", '"');
+  return compact === '__name__=="__main__"';
+}
+
+/** A node kind as a reader knows it (`YieldExpression` -> `yield expression`). */
+function describe(kind: string): string {
+  return kind.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+}
+
+const ESCAPES: Record<string, string> = {
+  n: "\n",
+  t: "\t",
+  r: "\r",
+  "\\": "\\",
+  "'": "'",
+  '"': '"',
+  "0": "\0",
+  a: "\x07",
+  b: "\b",
+  f: "\f",
+  v: "\v",
+  "\n": "",
+};
+
+/** Where a string token's quote starts (after its prefix letters, `f`, `r`, `b`). */
+function quoteAt(token: string): number {
+  let i = 0;
+  while (i < token.length && token[i] !== "'" && token[i] !== '"') i++;
+  return i;
+}
+
+/** A string literal's escapes read as Python reads them. */
+function unescape(body: string): string {
+  let out = "";
+  for (let i = 0; i < body.length; i++) {
+    const ch = body[i];
+    if (ch !== "\\") {
+      out += ch;
+      continue;
+    }
+    const next = body[++i];
+    if (next in ESCAPES) out += ESCAPES[next];
+    else if (next === "x") out += String.fromCharCode(parseInt(body.slice(i + 1, i + 3), 16)), i += 2;
+    else if (next === "u") out += String.fromCharCode(parseInt(body.slice(i + 1, i + 5), 16)), i += 4;
+    else if (next === "U") out += String.fromCodePoint(parseInt(body.slice(i + 1, i + 9), 16)), i += 8;
+    else out += `\\${next ?? ""}`;
+  }
+  return out;
+}

@@ -1,0 +1,91 @@
+import { deepStrictEqual as assertEquals, ok, throws } from "node:assert/strict";
+import { convertLocust, LocustConvertError } from "./convert.ts";
+
+const HEAD = "from locust import HttpUser, task, between\n";
+
+/** The problems of converting `text`, or [] when it converts. */
+function problems(text: string): string[] {
+  try {
+    convertLocust(text, "locustfile.py");
+    return [];
+  } catch (err) {
+    if (!(err instanceof LocustConvertError)) throw err;
+    return err.problems;
+  }
+}
+
+Deno.test("a locustfile's statements keep their lines in the session module", () => {
+  const { code, users, methods } = convertLocust(
+    HEAD + `
+class Shop(HttpUser):
+    host = "http://127.0.0.1:9"
+    wait_time = between(1, 2)
+
+    @task(3)
+    def browse(self):
+        self.client.post("/cart", json={"id": 1}, name="cart")
+`,
+    "locustfile.py",
+  );
+  const lines = code.split("\n");
+  ok(lines[8].includes("self.client.post"), lines[8]);
+  ok(lines[7].includes("browse"), lines[7]);
+  assertEquals(users, [{ name: "Shop", host: "http://127.0.0.1:9" }]);
+  assertEquals(methods, { cart: "POST" });
+});
+
+Deno.test("what the subset does not hold is refused at its line, each place named", () => {
+  assertEquals(
+    problems(
+      HEAD + `import requests
+class U(HttpUser):
+    @task
+    def t(self):
+        yield 1
+`,
+    ),
+    [
+      "locustfile.py:2: import requests: loadlab converts Locust's HTTP users with the modules random, " +
+      "string, json, time, uuid, itertools, os, math, logging (requests is not one; docs/LOCUST.md)",
+      "locustfile.py:6: yield statement is outside the subset loadlab converts (docs/LOCUST.md)",
+    ],
+  );
+  ok(problems(HEAD + "from locust import User\n")[0].startsWith("locustfile.py:2: from locust import User"));
+  ok(
+    problems(HEAD + "class U(HttpUser):\n    def t(self):\n        self.environment.runner.quit()\n")[0]
+      .startsWith("locustfile.py:4: self.environment"),
+  );
+  assertEquals(problems(HEAD + "x = )\ny = 1\n"), [
+    "locustfile.py:2: invalid syntax (Python's parser stops here)",
+  ]);
+  throws(() => convertLocust("def f(:\n", "l.py"), LocustConvertError);
+});
+
+Deno.test("super() calls the base class's method; __init__ is Python's constructor, run as a user starts", () => {
+  const { code } = convertLocust(
+    HEAD + "class A(HttpUser):\n    def __init__(self, env):\n        super().__init__(env)\n" +
+      "    def on_start(self):\n        super().on_start()\n",
+    "l.py",
+  );
+  const lines = code.split("\n");
+  ok(lines[2].includes("async __init___py(") && lines[3].includes("(await super.__init___py(env))"), code);
+  ok(lines[5].includes("(await super.on_start())"), code);
+});
+
+Deno.test("an abstract user class is a base, not a user to run", () => {
+  const { users } = convertLocust(
+    HEAD + "class Base(HttpUser):\n    abstract = True\n\nclass Child(Base):\n    @task\n    def t(self):\n" +
+      "        pass\n",
+    "l.py",
+  );
+  assertEquals(users, [{ name: "Base", abstract: true }, { name: "Child" }]);
+});
+
+Deno.test("a listener of an event other than test_start and test_stop is refused at its line", () => {
+  assertEquals(
+    problems(HEAD + "from locust import events\n@events.request.add_listener\ndef f(**kw):\n    pass\n"),
+    [
+      "locustfile.py:3: events.request: loadlab runs test_start and test_stop listeners only",
+    ],
+  );
+});

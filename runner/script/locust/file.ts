@@ -1,0 +1,45 @@
+/**
+ * @module
+ * A locustfile converted once and kept, as k6 scripts are (k6/k6_file.ts): the session module is written
+ * under loadlab's cache folder (`$XDG_CACHE_HOME/loadlab/locust`, else `~/.cache/loadlab/locust`), in a
+ * folder named by a hash of the file's text and of this runtime's place, as `NAME.py.js` (a session's
+ * error names `NAME.py:LINE`: the conversion keeps every statement on its line).
+ */
+import { createHash } from "node:crypto";
+import { basename, dirname, join } from "node:path";
+import { convertLocust, type LocustConversion } from "./convert.ts";
+
+/** Bumped when the conversion changes, so older cached conversions are not reused. */
+const CONVERSION_VERSION = "1";
+
+/** Whether `path` names a locustfile (a `.py` file). */
+export function isLocustFile(path: string): boolean {
+  return path.endsWith(".py");
+}
+
+/** The locustfile at `path` converted (throws `LocustConvertError` naming each place it cannot be). */
+export function convertLocustFile(path: string): LocustConversion {
+  return convertLocust(Deno.readTextFileSync(path), basename(path));
+}
+
+/** The session module to load for locustfile `path`: converted now unless its conversion is kept. */
+export function locustSessionPath(path: string): string {
+  const source = Deno.readTextFileSync(path);
+  const hash = createHash("sha256").update(`${CONVERSION_VERSION}\0${import.meta.url}\0${path}\0${source}`)
+    .digest("hex").slice(0, 24);
+  const base = Deno.env.get("XDG_CACHE_HOME") ?? join(Deno.env.get("HOME") ?? Deno.cwd(), ".cache");
+  const out = join(base, "loadlab", "locust", hash, `${basename(path)}.js`);
+  try {
+    Deno.statSync(out);
+    return out;
+  } catch {
+    // not converted yet
+  }
+  const { code } = convertLocust(source, basename(path));
+  Deno.mkdirSync(dirname(out), { recursive: true });
+  // Written beside and renamed: a concurrent loadlab never imports half a file.
+  const partial = `${out}.${Deno.pid}.partial`;
+  Deno.writeTextFileSync(partial, code);
+  Deno.renameSync(partial, out);
+  return out;
+}

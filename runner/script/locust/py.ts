@@ -1,0 +1,516 @@
+/**
+ * @module
+ * The Python a converted locustfile runs on: the builtins, operators and modules of the subset
+ * (convert.ts refuses the rest before any load). Values are JavaScript's: a list is an Array, a dict a
+ * plain object (its keys text), a tuple a frozen Array, None null. Keyword arguments travel as a trailing
+ * `Kw` object, which every function here and every converted function reads with `args`.
+ */
+
+/** Keyword arguments of a call (`f(a, b=1)` passes `a, kw({ b: 1 })`). */
+export class Kw {
+  constructor(readonly values: Record<string, unknown>) {}
+}
+
+export function kw(values: Record<string, unknown>): Kw {
+  return new Kw(values);
+}
+
+/** Python's exceptions as the subset raises and catches them. */
+export class PyError extends Error {
+  constructor(readonly pyType: string, message = "") {
+    super(message === "" ? pyType : `${pyType}: ${message}`);
+    this.name = pyType;
+  }
+}
+
+/** An exception class named in the script (`ValueError`): raising it calls it, `except` matches it. */
+export function exceptionClass(name: string) {
+  const make = (message?: unknown) => new PyError(name, message === undefined ? "" : str(message));
+  return Object.assign(make, { pyType: name });
+}
+
+const EXCEPTIONS = ["Exception", "ValueError", "KeyError", "IndexError", "TypeError", "RuntimeError"];
+export const exceptions: Record<string, ReturnType<typeof exceptionClass>> = Object.fromEntries(
+  EXCEPTIONS.map((n) => [n, exceptionClass(n)]),
+);
+
+/** Whether `err` is caught by `except` of `types` (`Exception` catches any). */
+export function matches(err: unknown, ...types: unknown[]): boolean {
+  const flat = types.flatMap((t) => Array.isArray(t) ? t : [t]);
+  return flat.some((t) => {
+    const name = (t as { pyType?: string }).pyType;
+    if (name === "Exception") return true;
+    if (typeof t === "function" && !name && err instanceof (t as new () => unknown)) return true;
+    return err instanceof PyError && err.pyType === name;
+  });
+}
+
+/**
+ * A call's parameters by name: positional values first, then `Kw` values, then defaults; `rest`
+ * collects extra positionals (`*args`), `restKw` extra keywords (`**kwargs`).
+ */
+export function args(
+  given: unknown[],
+  names: string[],
+  defaults: unknown[] = [],
+  rest = false,
+  restKw = false,
+): unknown[] {
+  const last = given[given.length - 1];
+  const named = last instanceof Kw ? { ...last.values } : {};
+  const positional = last instanceof Kw ? given.slice(0, -1) : given;
+  const out = names.map((name, i) => {
+    if (i < positional.length) return positional[i];
+    if (Object.hasOwn(named, name)) {
+      const v = named[name];
+      delete named[name];
+      return v;
+    }
+    const d = defaults[i - (names.length - defaults.length)];
+    if (i >= names.length - defaults.length) return d;
+    throw new PyError("TypeError", `missing argument '${name}'`);
+  });
+  if (rest) out.push(positional.slice(names.length));
+  else if (positional.length > names.length) {
+    throw new PyError("TypeError", `takes ${names.length} arguments, ${positional.length} given`);
+  }
+  if (restKw) out.push(named);
+  return out;
+}
+
+export function bool(x: unknown): boolean {
+  if (Array.isArray(x) || typeof x === "string") return x.length > 0;
+  if (x instanceof Map || x instanceof Set) return x.size > 0;
+  if (x !== null && typeof x === "object" && Object.getPrototypeOf(x) === Object.prototype) {
+    return Object.keys(x).length > 0;
+  }
+  return Boolean(x);
+}
+
+function isDict(x: unknown): x is Record<string, unknown> {
+  return x !== null && typeof x === "object" && Object.getPrototypeOf(x) === Object.prototype;
+}
+
+export function add(a: any, b: any): any {
+  if (Array.isArray(a) && Array.isArray(b)) {
+    return Object.isFrozen(a) ? Object.freeze([...a, ...b]) : [...a, ...b];
+  }
+  if (typeof a !== typeof b || (typeof a !== "number" && typeof a !== "string" && typeof a !== "boolean")) {
+    throw new PyError("TypeError", `unsupported operand types for +: ${typeName(a)} and ${typeName(b)}`);
+  }
+  return a + b;
+}
+
+export function mul(a: any, b: any): any {
+  if (typeof a === "string" && typeof b === "number") return a.repeat(Math.max(0, b));
+  if (Array.isArray(a) && typeof b === "number") {
+    return Array.from({ length: Math.max(0, b) }, () => a).flat();
+  }
+  return a * b;
+}
+
+export function floordiv(a: number, b: number): number {
+  if (b === 0) throw new PyError("ZeroDivisionError", "integer division by zero");
+  return Math.floor(a / b);
+}
+
+export function div(a: number, b: number): number {
+  if (b === 0) throw new PyError("ZeroDivisionError", "division by zero");
+  return a / b;
+}
+
+export function mod(a: any, b: any): any {
+  if (typeof a === "string") return percentFormat(a, Array.isArray(b) ? b : [b]);
+  return ((a % b) + b) % b;
+}
+
+/** `"%s %d" % (a, b)`: the conversions teams use (%s %d %i %f %.Nf %r %%). */
+function percentFormat(format: string, values: unknown[]): string {
+  let i = 0;
+  return format.replace(/%(\.\d+)?([sdifr%])/g, (_, precision: string | undefined, kind: string) => {
+    if (kind === "%") return "%";
+    const v = values[i++];
+    if (kind === "s") return str(v);
+    if (kind === "r") return repr(v);
+    if (kind === "f") return Number(v).toFixed(precision ? Number(precision.slice(1)) : 6);
+    return String(Math.trunc(Number(v)));
+  });
+}
+
+export function eq(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((v, i) => eq(v, b[i]));
+  if (isDict(a) && isDict(b)) {
+    const ka = Object.keys(a);
+    return ka.length === Object.keys(b).length && ka.every((k) => Object.hasOwn(b, k) && eq(a[k], b[k]));
+  }
+  return false;
+}
+
+export function contains(container: unknown, item: unknown): boolean {
+  if (typeof container === "string") return container.includes(str(item));
+  if (Array.isArray(container)) return container.some((v) => eq(v, item));
+  if (container instanceof Set || container instanceof Map) return container.has(item);
+  if (container !== null && typeof container === "object") {
+    const c = container as { __contains__?: (k: unknown) => boolean };
+    if (typeof c.__contains__ === "function") return c.__contains__(item);
+    return Object.hasOwn(container, str(item));
+  }
+  throw new PyError("TypeError", `argument of type '${typeName(container)}' is not iterable`);
+}
+
+function index(length: number, i: number): number {
+  return i < 0 ? length + i : i;
+}
+
+export function getitem(x: any, key: any): any {
+  if (Array.isArray(x) || typeof x === "string") {
+    const i = index(x.length, key);
+    if (!Number.isInteger(i) || i < 0 || i >= x.length) throw new PyError("IndexError", "index out of range");
+    return x[i];
+  }
+  if (x !== null && typeof x === "object" && typeof x.__getitem__ === "function") return x.__getitem__(key);
+  if (isDict(x)) {
+    if (!Object.hasOwn(x, str(key))) throw new PyError("KeyError", repr(key));
+    return x[str(key)];
+  }
+  throw new PyError("TypeError", `'${typeName(x)}' object is not subscriptable`);
+}
+
+export function setitem(x: any, key: any, value: unknown): void {
+  if (Array.isArray(x)) x[index(x.length, key)] = value;
+  else if (typeof x?.__setitem__ === "function") x.__setitem__(key, value);
+  else x[str(key)] = value;
+}
+
+export function delitem(x: any, key: any): void {
+  if (Array.isArray(x)) x.splice(index(x.length, key), 1);
+  else delete x[str(key)];
+}
+
+export function slice(x: any, start?: number | null, end?: number | null, step?: number | null): any {
+  const n = x.length, by = step ?? 1;
+  const clamp = (i: number) => Math.min(Math.max(index(n, i), 0), n);
+  const from = start == null ? (by > 0 ? 0 : n - 1) : clamp(start);
+  const to = end == null ? (by > 0 ? n : -1) : clamp(end);
+  const out: unknown[] = [];
+  for (let i = from; by > 0 ? i < to : i > to; i += by) out.push(x[i]);
+  return typeof x === "string" ? out.join("") : out;
+}
+
+export function typeName(x: unknown): string {
+  if (x === null || x === undefined) return "NoneType";
+  if (Array.isArray(x)) return Object.isFrozen(x) ? "tuple" : "list";
+  if (typeof x === "string") return "str";
+  if (typeof x === "number") return Number.isInteger(x) ? "int" : "float";
+  if (typeof x === "boolean") return "bool";
+  if (isDict(x)) return "dict";
+  return typeof x === "function" ? "function" : "object";
+}
+
+export function str(x: unknown): string {
+  if (typeof x === "string") return x;
+  if (x === null || x === undefined) return "None";
+  if (x === true) return "True";
+  if (x === false) return "False";
+  if (typeof x === "number") return Number.isInteger(x) || !Number.isFinite(x) ? String(x) : floatText(x);
+  if (Array.isArray(x) || isDict(x)) return repr(x);
+  if (x instanceof PyError) return x.message.slice(x.pyType.length + 2);
+  return String(x);
+}
+
+function floatText(x: number): string {
+  const text = String(x);
+  return text.includes(".") || text.includes("e") ? text : `${text}.0`;
+}
+
+export function repr(x: unknown): string {
+  if (typeof x === "string") return `'${x.replaceAll("\\", "\\\\").replaceAll("'", "\\'")}'`;
+  if (Array.isArray(x)) {
+    const inner = x.map(repr).join(", ");
+    return Object.isFrozen(x) ? `(${inner}${x.length === 1 ? "," : ""})` : `[${inner}]`;
+  }
+  if (isDict(x)) return `{${Object.entries(x).map(([k, v]) => `${repr(k)}: ${repr(v)}`).join(", ")}}`;
+  return str(x);
+}
+
+/** The values `for` walks: a dict's keys, a text's characters, an iterable's items. */
+export function iter(x: any): Iterable<any> {
+  if (isDict(x)) return Object.keys(x);
+  if (x === null || x === undefined || typeof x[Symbol.iterator] !== "function") {
+    throw new PyError("TypeError", `'${typeName(x)}' object is not iterable`);
+  }
+  return x;
+}
+
+export function tuple(...items: unknown[]): readonly unknown[] {
+  return Object.freeze(items);
+}
+
+/** `a, b = value`: the value's items, exactly `n` of them. */
+export function unpack(value: unknown, n: number): unknown[] {
+  const items = [...iter(value)];
+  if (items.length !== n) {
+    throw new PyError("ValueError", `expected ${n} values to unpack, got ${items.length}`);
+  }
+  return items;
+}
+
+/** `f"{x:.2f}"`: a replacement's value by its format spec (fixed, integer, padded, percent). */
+export function format(value: unknown, spec = ""): string {
+  if (spec === "") return str(value);
+  const m = /^(?:(.)?([<>^]))?(0)?(\d+)?(,)?(?:\.(\d+))?([sdf%])?$/.exec(spec);
+  if (m === null) throw new PyError("ValueError", `format spec '${spec}' is not one the subset reads`);
+  const [, fill = " ", align, zero, width, comma, precision, kind] = m;
+  let text: string;
+  if (kind === "f" || (precision !== undefined && kind !== "s")) {
+    text = Number(value).toFixed(Number(precision ?? 6));
+  } else if (kind === "%") text = `${(Number(value) * 100).toFixed(Number(precision ?? 6))}%`;
+  else if (kind === "d") text = String(Math.trunc(Number(value)));
+  else text = str(value);
+  if (comma) text = text.replace(/^(-?\d+)/, (d) => Number(d).toLocaleString("en-US"));
+  const w = Number(width ?? 0);
+  if (text.length >= w) return text;
+  if (zero && !align) return text.padStart(w, "0");
+  const pad = zero ? "0" : fill;
+  const alignTo = align ?? (typeof value === "number" ? ">" : "<");
+  if (alignTo === "<") return text.padEnd(w, pad);
+  if (alignTo === ">") return text.padStart(w, pad);
+  const left = Math.floor((w - text.length) / 2);
+  return pad.repeat(left) + text + pad.repeat(w - text.length - left);
+}
+
+/** `x.name(...)` on a script's value: Python's methods of text, lists and dicts, else the value's own. */
+export function method(x: any, name: string, ...a: unknown[]): any {
+  if (typeof x === "string" && Object.hasOwn(STR_METHODS, name)) return STR_METHODS[name](x, ...a);
+  if (Array.isArray(x) && Object.hasOwn(LIST_METHODS, name)) return LIST_METHODS[name](x, ...a);
+  if (isDict(x) && Object.hasOwn(DICT_METHODS, name)) return DICT_METHODS[name](x, ...a);
+  const fn = x?.[name];
+  if (typeof fn !== "function") {
+    throw new PyError("AttributeError", `'${typeName(x)}' object has no attribute '${name}'`);
+  }
+  return fn.apply(x, a);
+}
+
+type Methods<T> = Record<string, (x: T, ...a: any[]) => unknown>;
+
+const STR_METHODS: Methods<string> = {
+  upper: (s) => s.toUpperCase(),
+  lower: (s) => s.toLowerCase(),
+  strip: (s, chars?: string) =>
+    chars == null ? s.trim() : stripChars(stripChars(s, chars, true), chars, false),
+  lstrip: (s, chars?: string) => chars == null ? s.trimStart() : stripChars(s, chars, true),
+  rstrip: (s, chars?: string) => chars == null ? s.trimEnd() : stripChars(s, chars, false),
+  split: (s, sep?: string | null, max?: number) => {
+    if (sep == null) return s.trim() === "" ? [] : s.trim().split(/\s+/);
+    const parts = s.split(sep);
+    return max === undefined || max < 0 ? parts : [...parts.slice(0, max), parts.slice(max).join(sep)];
+  },
+  join: (s, items: unknown) =>
+    [...iter(items)].map((v) => {
+      if (typeof v !== "string") throw new PyError("TypeError", "sequence item: expected str instance");
+      return v;
+    }).join(s),
+  startswith: (s, p: string | string[]) => (Array.isArray(p) ? p : [p]).some((x) => s.startsWith(x)),
+  endswith: (s, p: string | string[]) => (Array.isArray(p) ? p : [p]).some((x) => s.endsWith(x)),
+  replace: (s, a: string, b: string) => s.replaceAll(a, b),
+  find: (s, sub: string) => s.indexOf(sub),
+  count: (s, sub: string) => s.split(sub).length - 1,
+  format: (s, ...a: unknown[]) => {
+    const last = a[a.length - 1];
+    const named = last instanceof Kw ? last.values : {};
+    const positional = last instanceof Kw ? a.slice(0, -1) : a;
+    let auto = 0;
+    return s.replace(/\{\{|\}\}|\{([^{}:]*)(?::([^{}]*))?\}/g, (whole, field?: string, spec?: string) => {
+      if (whole === "{{") return "{";
+      if (whole === "}}") return "}";
+      const key = field ?? "";
+      const v = key === "" ? positional[auto++] : /^\d+$/.test(key) ? positional[Number(key)] : named[key];
+      return format(v, spec ?? "");
+    });
+  },
+  isdigit: (s) => /^\d+$/.test(s),
+  isalpha: (s) => /^\p{L}+$/u.test(s),
+  title: (s) => s.replace(/\w\S*/g, (w) => w[0].toUpperCase() + w.slice(1).toLowerCase()),
+  capitalize: (s) => s.slice(0, 1).toUpperCase() + s.slice(1).toLowerCase(),
+  encode: (s) => new TextEncoder().encode(s),
+  zfill: (s, n: number) => s.padStart(n, "0"),
+};
+
+function stripChars(s: string, chars: string, start: boolean): string {
+  let i = start ? 0 : s.length;
+  if (start) { while (i < s.length && chars.includes(s[i])) i++; }
+  else while (i > 0 && chars.includes(s[i - 1])) i--;
+  return start ? s.slice(i) : s.slice(0, i);
+}
+
+const LIST_METHODS: Methods<unknown[]> = {
+  append: (l, v) => void l.push(v),
+  extend: (l, v) => void l.push(...iter(v)),
+  insert: (l, i: number, v) => void l.splice(index(l.length, i), 0, v),
+  pop: (l, i?: number) => {
+    if (l.length === 0) throw new PyError("IndexError", "pop from empty list");
+    return i === undefined ? l.pop() : l.splice(index(l.length, i), 1)[0];
+  },
+  remove: (l, v) => {
+    const at = l.findIndex((x) => eq(x, v));
+    if (at < 0) throw new PyError("ValueError", "list.remove(x): x not in list");
+    l.splice(at, 1);
+  },
+  index: (l, v) => {
+    const at = l.findIndex((x) => eq(x, v));
+    if (at < 0) throw new PyError("ValueError", `${repr(v)} is not in list`);
+    return at;
+  },
+  count: (l, v) => l.filter((x) => eq(x, v)).length,
+  clear: (l) => void l.splice(0),
+  copy: (l) => [...l],
+  reverse: (l) => void l.reverse(),
+  sort: (l, ...a) => {
+    const sorted = sortedOf(l, ...a);
+    l.splice(0, l.length, ...sorted);
+  },
+};
+
+const DICT_METHODS: Methods<Record<string, unknown>> = {
+  get: (d, k, dflt = null) => Object.hasOwn(d, str(k)) ? d[str(k)] : dflt,
+  keys: (d) => Object.keys(d),
+  values: (d) => Object.values(d),
+  items: (d) => Object.entries(d).map(([k, v]) => tuple(k, v)),
+  update: (d, other?: unknown, ...rest: unknown[]) => {
+    const last = rest.length > 0 ? rest[rest.length - 1] : other;
+    if (other instanceof Kw) Object.assign(d, other.values);
+    else if (other != null) Object.assign(d, isDict(other) ? other : Object.fromEntries([...iter(other)]));
+    if (last instanceof Kw && last !== other) Object.assign(d, last.values);
+  },
+  pop: (d, k, ...dflt) => {
+    const key = str(k);
+    if (!Object.hasOwn(d, key)) {
+      if (dflt.length > 0) return dflt[0];
+      throw new PyError("KeyError", repr(k));
+    }
+    const v = d[key];
+    delete d[key];
+    return v;
+  },
+  setdefault: (d, k, v = null) => Object.hasOwn(d, str(k)) ? d[str(k)] : (d[str(k)] = v),
+  copy: (d) => ({ ...d }),
+  clear: (d) => {
+    for (const k of Object.keys(d)) delete d[k];
+  },
+};
+
+function sortedOf(items: unknown, ...a: unknown[]): unknown[] {
+  const [key, reverse] = args(a, ["key", "reverse"], [null, false]) as [
+    ((v: unknown) => unknown) | null,
+    boolean,
+  ];
+  const list = [...iter(items)];
+  const k = key ?? ((v: unknown) => v);
+  list.sort((x, y) => {
+    const a1 = k(x) as any, b1 = k(y) as any;
+    return a1 < b1 ? -1 : a1 > b1 ? 1 : 0;
+  });
+  return reverse ? list.reverse() : list;
+}
+
+function rangeOf(...a: number[]): number[] {
+  const [start, end, step] = a.length === 1 ? [0, a[0], 1] : [a[0], a[1], a[2] ?? 1];
+  const out: number[] = [];
+  for (let i = start; step > 0 ? i < end : i > end; i += step) out.push(i);
+  return out;
+}
+
+function toInt(x: unknown, base?: number): number {
+  if (typeof x === "string") {
+    const t = x.trim();
+    const n = base === undefined ? (/^[-+]?\d+$/.test(t) ? Number(t) : NaN) : parseInt(t, base);
+    if (Number.isNaN(n)) throw new PyError("ValueError", `invalid literal for int(): ${repr(x)}`);
+    return n;
+  }
+  return Math.trunc(Number(x));
+}
+
+function toFloat(x: unknown): number {
+  const n = Number(typeof x === "string" ? x.trim() : x);
+  if (Number.isNaN(n) && x !== "nan") {
+    throw new PyError("ValueError", `could not convert to float: ${repr(x)}`);
+  }
+  return n;
+}
+
+function extreme(sign: number, a: unknown[]): unknown {
+  const last = a[a.length - 1];
+  const named = last instanceof Kw ? last.values : {};
+  const positional = last instanceof Kw ? a.slice(0, -1) : a;
+  const items = positional.length === 1 ? [...iter(positional[0])] : positional;
+  if (items.length === 0) {
+    if (Object.hasOwn(named, "default")) return named.default;
+    throw new PyError("ValueError", "arg is an empty sequence");
+  }
+  const key = (named.key as ((v: unknown) => any) | undefined) ?? ((v: unknown) => v);
+  return items.reduce((best, v) => (sign * (key(v) - key(best)) > 0 ? v : best));
+}
+
+/** The builtin functions of the subset, by their Python names. */
+export const builtins = {
+  len: (x: any) => {
+    if (typeof x === "string" || Array.isArray(x)) return x.length;
+    if (isDict(x)) return Object.keys(x).length;
+    if (x instanceof Set || x instanceof Map) return x.size;
+    throw new PyError("TypeError", `object of type '${typeName(x)}' has no len()`);
+  },
+  str: (x: unknown = "") => str(x),
+  repr,
+  int: toInt,
+  float: toFloat,
+  bool: (x: unknown = false) => bool(x),
+  list: (x: unknown = []) => [...iter(x)],
+  tuple: (x: unknown = []) => Object.freeze([...iter(x)]),
+  dict: (...a: unknown[]) => {
+    const out: Record<string, unknown> = {};
+    DICT_METHODS.update(out, ...(a.length === 0 ? [undefined] : a));
+    return out;
+  },
+  set: (x: unknown = []) => [...new Set(iter(x))],
+  range: rangeOf,
+  min: (...a: unknown[]) => extreme(-1, a),
+  max: (...a: unknown[]) => extreme(1, a),
+  sum: (x: unknown, start = 0) => [...iter(x)].reduce((t: number, v) => t + Number(v), start),
+  abs: Math.abs,
+  round: (x: number, digits?: number) =>
+    digits === undefined ? Math.round(x) : Math.round(x * 10 ** digits) / 10 ** digits,
+  enumerate: (x: unknown, start = 0) => [...iter(x)].map((v, i) => tuple(i + start, v)),
+  zip: (...lists: unknown[]) => {
+    const all = lists.map((l) => [...iter(l)]);
+    const n = Math.min(...all.map((l) => l.length));
+    return rangeOf(n).map((i) => tuple(...all.map((l) => l[i])));
+  },
+  sorted: sortedOf,
+  reversed: (x: unknown) => [...iter(x)].reverse(),
+  any: (x: unknown) => [...iter(x)].some(bool),
+  all: (x: unknown) => [...iter(x)].every(bool),
+  isinstance: (x: unknown, t: unknown) => (Array.isArray(t) ? t : [t]).some((one) => isType(x, one)),
+  print: (...a: unknown[]) => {
+    const last = a[a.length - 1];
+    const parts = last instanceof Kw ? a.slice(0, -1) : a;
+    console.log(parts.map(str).join(" "));
+  },
+  hasattr: (x: any, name: string) => x != null && name in Object(x),
+  getattr: (x: any, name: string, ...dflt: unknown[]) => (x != null && name in Object(x) ? x[name] : dflt[0]),
+  setattr: (x: any, name: string, v: unknown) => void (x[name] = v),
+  ...exceptions,
+};
+
+function isType(x: unknown, t: unknown): boolean {
+  const b = builtins as Record<string, unknown>;
+  if (t === b.str) return typeof x === "string";
+  if (t === b.int) return typeof x === "number" && Number.isInteger(x);
+  if (t === b.float) return typeof x === "number";
+  if (t === b.bool) return typeof x === "boolean";
+  if (t === b.list) return Array.isArray(x) && !Object.isFrozen(x);
+  if (t === b.tuple) return Array.isArray(x) && Object.isFrozen(x);
+  if (t === b.dict) return isDict(x);
+  if (typeof t === "function") return x instanceof (t as new () => unknown);
+  return false;
+}

@@ -1,0 +1,201 @@
+/**
+ * @module
+ * The Python modules a locustfile of the subset imports: `random`, `string`, `json`, `time`, `uuid`,
+ * `itertools`, `math`, `os` (its environment) and `logging` (to stderr), each with the functions teams
+ * call. `time.sleep` is the session's own sleep (locust.ts), set there. Any other module is refused
+ * before the load (convert.ts).
+ */
+import { args, builtins, iter, Kw, PyError, repr, str, tuple } from "./py.ts";
+
+function randint(a: number, b: number): number {
+  return a + Math.floor(Math.random() * (b - a + 1));
+}
+
+function choice<T>(items: Iterable<T>): T {
+  const list = [...iter(items)];
+  if (list.length === 0) throw new PyError("IndexError", "cannot choose from an empty sequence");
+  return list[Math.floor(Math.random() * list.length)];
+}
+
+const random = {
+  random: () => Math.random(),
+  randint,
+  randrange: (a: number, b?: number, step = 1) => {
+    const [lo, hi] = b === undefined ? [0, a] : [a, b];
+    return choice(builtins.range(lo, hi, step));
+  },
+  uniform: (a: number, b: number) => a + Math.random() * (b - a),
+  expovariate: (lambda: number) => -Math.log(1 - Math.random()) / lambda,
+  gauss: (mu = 0, sigma = 1) =>
+    mu + sigma * Math.sqrt(-2 * Math.log(1 - Math.random())) *
+      Math.cos(2 * Math.PI * Math.random()),
+  choice,
+  choices: (items: unknown, ...rest: unknown[]) => {
+    const [weights, k] = args(rest, ["weights", "k"], [null, 1]) as [number[] | null, number];
+    const list = [...iter(items)];
+    const total = weights === null ? list.length : weights.reduce((a, b) => a + b, 0);
+    return builtins.range(k).map(() => {
+      if (weights === null) return choice(list);
+      let r = Math.random() * total;
+      for (let i = 0; i < list.length; i++) if ((r -= weights[i]) < 0) return list[i];
+      return list[list.length - 1];
+    });
+  },
+  sample: (items: unknown, k: number) => {
+    const list = [...iter(items)];
+    if (k > list.length) throw new PyError("ValueError", "sample larger than population");
+    for (let i = 0; i < k; i++) {
+      const j = i + Math.floor(Math.random() * (list.length - i));
+      [list[i], list[j]] = [list[j], list[i]];
+    }
+    return list.slice(0, k);
+  },
+  shuffle: (list: unknown[]) => {
+    for (let i = list.length - 1; i > 0; i--) {
+      const j = Math.floor(Math.random() * (i + 1));
+      [list[i], list[j]] = [list[j], list[i]];
+    }
+  },
+  seed: () => {},
+};
+
+const LOWER = "abcdefghijklmnopqrstuvwxyz", UPPER = LOWER.toUpperCase(), DIGITS = "0123456789";
+const string = {
+  ascii_lowercase: LOWER,
+  ascii_uppercase: UPPER,
+  ascii_letters: LOWER + UPPER,
+  digits: DIGITS,
+  hexdigits: DIGITS + "abcdefABCDEF",
+  punctuation: "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~",
+};
+
+/** `json.dumps` as Python writes it (`", "` and `": "` separators unless given). */
+function dumps(value: unknown, ...rest: unknown[]): string {
+  const [indent] = args(rest, ["indent"], [null], false, true) as [number | null];
+  if (indent !== null) return JSON.stringify(value, null, indent);
+  return JSON.stringify(value).replace(
+    /("(?:[^"\\]|\\.)*")|([,:])/g,
+    (m, s) => s ?? (m === "," ? ", " : ": "),
+  );
+}
+
+const json = {
+  dumps,
+  loads: (text: unknown) => {
+    try {
+      return JSON.parse(typeof text === "string" ? text : new TextDecoder().decode(text as Uint8Array));
+    } catch (err) {
+      throw new PyError("JSONDecodeError", (err as Error).message);
+    }
+  },
+  JSONDecodeError: Object.assign(() => new PyError("JSONDecodeError"), { pyType: "JSONDecodeError" }),
+};
+
+const time = {
+  time: () => Date.now() / 1000,
+  monotonic: () => performance.now() / 1000,
+  perf_counter: () => performance.now() / 1000,
+  time_ns: () => Date.now() * 1e6,
+  /** Set by locust.ts to the session's sleep. */
+  sleep: (_seconds: number): unknown => {
+    throw new PyError("RuntimeError", "time.sleep outside a task");
+  },
+};
+
+const uuid = {
+  uuid4: () => {
+    const id = crypto.randomUUID();
+    return { hex: id.replaceAll("-", ""), toString: () => id };
+  },
+};
+
+const itertools = {
+  count: function* (start = 0, step = 1) {
+    for (let i = start;; i += step) yield i;
+  },
+  cycle: function* (items: unknown) {
+    const list = [...iter(items)];
+    if (list.length === 0) return;
+    for (;;) yield* list;
+  },
+  chain: (...lists: unknown[]) => lists.flatMap((l) => [...iter(l)]),
+  islice: (items: Iterable<unknown>, a: number, b?: number) => {
+    const [start, end] = b === undefined ? [0, a] : [a, b];
+    const out: unknown[] = [];
+    let i = 0;
+    for (const v of iter(items)) {
+      if (i >= end) break;
+      if (i++ >= start) out.push(v);
+    }
+    return out;
+  },
+  product: (...lists: unknown[]) =>
+    lists.map((l) => [...iter(l)]).reduce<unknown[][]>(
+      (acc, l) => acc.flatMap((a) => l.map((v) => [...a, v])),
+      [[]],
+    ).map((a) => tuple(...a)),
+};
+
+/** `next(it)` of an iterator (an `itertools.cycle`). */
+export function next(it: Iterator<unknown>, ...dflt: unknown[]): unknown {
+  const r = it.next();
+  if (r.done) {
+    if (dflt.length > 0) return dflt[0];
+    throw new PyError("StopIteration");
+  }
+  return r.value;
+}
+
+const environ = {
+  get: (k: string, d: unknown = null) => Deno.env.get(k) ?? d,
+  __getitem__: (k: string) => {
+    const v = Deno.env.get(k);
+    if (v === undefined) throw new PyError("KeyError", repr(k));
+    return v;
+  },
+  __contains__: (k: string) => Deno.env.get(k) !== undefined,
+};
+
+const os = { environ, getenv: (k: string, d: unknown = null) => Deno.env.get(k) ?? d };
+
+const math = {
+  ceil: Math.ceil,
+  floor: Math.floor,
+  sqrt: Math.sqrt,
+  log: Math.log,
+  exp: Math.exp,
+  pi: Math.PI,
+  inf: Infinity,
+};
+
+function log(level: string) {
+  return (message: unknown, ...rest: unknown[]) => {
+    const values = rest.filter((v) => !(v instanceof Kw));
+    const text = values.length > 0
+      ? str(message).replace(/%[sdr]/g, () => str(values.shift()))
+      : str(message);
+    console.error(`${level}: ${text}`);
+  };
+}
+
+const logging = {
+  debug: () => {},
+  info: () => {},
+  warning: log("WARNING"),
+  error: log("ERROR"),
+  exception: log("ERROR"),
+  getLogger: () => logging,
+};
+
+/** The modules of the subset by name. */
+export const MODULES: Record<string, Record<string, unknown>> = {
+  random,
+  string,
+  json,
+  time,
+  uuid,
+  itertools,
+  os,
+  math,
+  logging,
+};

@@ -1,0 +1,554 @@
+/**
+ * @module
+ * What a converted locustfile runs on: Locust's user classes, task sets, `@task`, `tag`, wait times and
+ * `self.client` over the session API. A virtual user is one Locust user: `start(s)` picks its class (by
+ * weight over the users, `fixed_count` first) and runs its `on_start`; each session runs one task of it
+ * (by weight, or the next of a `SequentialTaskSet`) and then its `wait_time`, as Locust's user loop does.
+ * A Locust failure (a status >= 400 or no response without `catch_response`, `failure()`) is a failed
+ * check under the request's name whose name is Locust's error text; stats.ts counts them.
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { Response, Session } from "../session.ts";
+import { args, bool, Kw, PyError, str } from "./py.ts";
+import { MODULES } from "./py_modules.ts";
+
+/** The environment variable the command line's user classes and tags reach every isolate by. */
+export const LOCUST_ENV = "LOADLAB_LOCUST";
+
+/** What `loadlab run locustfile.py` passes the isolates (LOCUST_ENV, JSON). */
+export interface LocustSelection {
+  users?: string[];
+  tags?: string[];
+  excludeTags?: string[];
+  /** `-u`: how many users, so each class gets its share of them. */
+  userCount?: number;
+  host?: string;
+}
+
+const current = new AsyncLocalStorage<Session>();
+
+function session(): Session {
+  const s = current.getStore();
+  if (s === undefined) throw new PyError("RuntimeError", "a request outside a task (no user runs here)");
+  return s;
+}
+
+MODULES.time.sleep = (seconds: number) => session().sleep(Number(seconds) * 1000);
+
+/** Locust's exceptions a task raises to steer its user. */
+export class StopUser extends Error {}
+export class RescheduleTask extends Error {}
+export class InterruptTaskSet extends Error {
+  constructor(readonly reschedule = true) {
+    super("interrupt");
+  }
+}
+
+type Fn = ((...a: any[]) => any) & { locustWeight?: number; locustTags?: string[] };
+
+/** `@task`, `@task(3)`. */
+export function task(weight: unknown = 1): any {
+  if (typeof weight === "function") return task(1)(weight);
+  return (fn: Fn) => Object.assign(fn, { locustWeight: Number(weight) });
+}
+
+/** `@tag("a", "b")`: on a task function or a TaskSet class. */
+export function tag(...names: string[]) {
+  return (fn: Fn) => Object.assign(fn, { locustTags: [...(fn.locustTags ?? []), ...names] });
+}
+
+type WaitTime = (this: { __taskStartMs?: number }) => number;
+
+/** Marks Locust's wait time functions: a class attribute of the file's own function is bound instead. */
+const WAIT = Symbol("wait");
+
+export function between(min: number, max: number): WaitTime {
+  return Object.assign(() => min + Math.random() * (max - min), { [WAIT]: true });
+}
+
+export function constant(seconds: number): WaitTime {
+  return Object.assign(() => seconds, { [WAIT]: true });
+}
+
+export function constant_pacing(seconds: number): WaitTime {
+  return Object.assign(function (this: { __taskStartMs?: number }) {
+    return Math.max(0, seconds - (performance.now() - (this.__taskStartMs ?? performance.now())) / 1000);
+  }, { [WAIT]: true });
+}
+
+export function constant_throughput(perSecond: number): WaitTime {
+  return constant_pacing(1 / perSecond);
+}
+
+/** What `events.test_start.add_listener` collects (setup and teardown run them). */
+const listeners = { test_start: [] as Fn[], test_stop: [] as Fn[] };
+export const events = {
+  test_start: { add_listener: (fn: Fn) => (listeners.test_start.push(fn), fn) },
+  test_stop: { add_listener: (fn: Fn) => (listeners.test_stop.push(fn), fn) },
+};
+
+const CATCH = Symbol("catch");
+
+/** A response as Locust's `HttpSession` gives it, and with `catch_response=True` its context manager. */
+class LocustResponse {
+  #r: Response;
+  #manual: true | string | null = null;
+  [CATCH] = false;
+  constructor(r: Response, readonly method: string, readonly url: string, readonly elapsedMs: number) {
+    this.#r = r;
+  }
+  get status_code(): number {
+    return this.#r.status;
+  }
+  get ok(): boolean {
+    return this.#r.status > 0 && this.#r.status < 400;
+  }
+  get text(): string {
+    return this.#r.status === 0 ? "" : this.#r.text();
+  }
+  get content(): Uint8Array {
+    return this.#r.status === 0 ? new Uint8Array() : this.#r.bytes();
+  }
+  json(): unknown {
+    try {
+      return this.#r.json();
+    } catch (err) {
+      throw new PyError("JSONDecodeError", (err as Error).message);
+    }
+  }
+  get headers() {
+    const h = this.#r.headers;
+    return {
+      get: (k: string, d: unknown = null) => h.get(k) ?? d,
+      __getitem__: (k: string) => {
+        const v = h.get(k);
+        if (v === null) throw new PyError("KeyError", k);
+        return v;
+      },
+      __contains__: (k: string) => h.has(k),
+    };
+  }
+  get cookies(): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const line of this.#r.headers.getAll("set-cookie")) {
+      const pair = line.split(";", 1)[0];
+      const eq = pair.indexOf("=");
+      if (eq > 0) out[pair.slice(0, eq).trim()] = pair.slice(eq + 1).trim();
+    }
+    return out;
+  }
+  get elapsed() {
+    const ms = this.elapsedMs;
+    return { total_seconds: () => ms / 1000, microseconds: Math.round(ms * 1000) };
+  }
+  get reason(): string {
+    return this.#r.status === 0 ? "" : (STATUS_TEXT[this.#r.status] ?? "");
+  }
+  get error(): string | null {
+    return this.failureText();
+  }
+  raise_for_status(): void {
+    const why = this.failureText();
+    if (why !== null) throw new PyError("HTTPError", why);
+  }
+  /** Locust's error text for this response by its status, or null when it succeeded. */
+  failureText(): string | null {
+    const status = this.#r.status;
+    if (status === 0) return `ConnectionError(${this.#r.failure?.message ?? "no response"})`;
+    if (status < 400) return null;
+    const side = status < 500 ? "Client" : "Server";
+    return `HTTPError('${status} ${side} Error: ${STATUS_TEXT[status] ?? ""} for url: ${this.url}')`;
+  }
+  success(): void {
+    this.#manual = true;
+  }
+  failure(why: unknown): void {
+    this.#manual = `CatchResponseError(${JSON.stringify(str(why))})`;
+  }
+  __enter__(): this {
+    return this;
+  }
+  /** The end of `with`: the outcome reported (manual, else by status); whether an error is swallowed. */
+  __exit__(err: unknown): boolean {
+    if (!this[CATCH]) return false;
+    const s = session();
+    if (this.#manual !== null) {
+      if (this.#manual !== true) s.check(false, this.#manual);
+      return false;
+    }
+    if (err === null) {
+      const why = this.failureText();
+      if (why !== null) s.check(false, why);
+    }
+    return false;
+  }
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  409: "Conflict",
+  422: "Unprocessable Entity",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  502: "Bad Gateway",
+  503: "Service Unavailable",
+  504: "Gateway Timeout",
+};
+
+const NO_OPTIONS: Record<string, unknown> = Object.freeze({});
+
+const REQUEST_KEYS = [
+  "name",
+  "headers",
+  "params",
+  "json",
+  "data",
+  "cookies",
+  "timeout",
+  "allow_redirects",
+  "catch_response",
+  "auth",
+  "verify",
+  "context",
+];
+
+/** `self.client`: Locust's `HttpSession` on the session's connection, its cookies the user's jar. */
+class Client {
+  headers: Record<string, string> = {};
+  get(url: string, ...a: unknown[]) {
+    return this.request("GET", url, ...a);
+  }
+  head(url: string, ...a: unknown[]) {
+    return this.request("HEAD", url, ...a);
+  }
+  delete(url: string, ...a: unknown[]) {
+    return this.request("DELETE", url, ...a);
+  }
+  options(url: string, ...a: unknown[]) {
+    return this.request("OPTIONS", url, ...a);
+  }
+  post(url: string, ...a: unknown[]) {
+    return this.withBody("POST", url, a);
+  }
+  put(url: string, ...a: unknown[]) {
+    return this.withBody("PUT", url, a);
+  }
+  patch(url: string, ...a: unknown[]) {
+    return this.withBody("PATCH", url, a);
+  }
+  private withBody(method: string, url: string, a: unknown[]) {
+    const [data, json, rest] = args(a, ["data", "json"], [null, null], false, true) as [
+      unknown,
+      unknown,
+      Record<string, unknown>,
+    ];
+    return this.request(method, url, new Kw({ ...rest, data, json }));
+  }
+  async request(method: string, url: string, ...a: unknown[]): Promise<LocustResponse> {
+    // A bare `self.client.get(url)` (the most sent) reads no options and builds no headers.
+    const o = a.length === 0 ? NO_OPTIONS : (args(a, [], [], false, true) as [Record<string, unknown>])[0];
+    const unknown = Object.keys(o).find((k) => !REQUEST_KEYS.includes(k));
+    if (unknown !== undefined) {
+      throw new PyError("TypeError", `self.client: ${unknown}= is not one the subset sends (docs/LOCUST.md)`);
+    }
+    const s = session();
+    let path = str(url);
+    if (o.params != null) {
+      const q = new URLSearchParams(Object.entries(o.params as object).map(([k, v]) => [k, str(v)]));
+      path += (path.includes("?") ? "&" : "?") + q.toString();
+    }
+    const headers: Record<string, string> = { ...this.headers };
+    if (o.headers != null) { for (const [k, v] of Object.entries(o.headers as object)) headers[k] = str(v); }
+    if (o.cookies != null) {
+      headers.cookie = Object.entries(o.cookies as object).map(([k, v]) => `${k}=${str(v)}`).join("; ");
+    }
+    if (Array.isArray(o.auth)) headers.authorization = `Basic ${btoa(`${o.auth[0]}:${o.auth[1]}`)}`;
+    const options: Parameters<Session["request"]>[2] = {};
+    for (const _ in headers) {
+      options.headers = headers;
+      break;
+    }
+    // Locust names a request by its path and query (its params too) unless `name=` says otherwise.
+    if (o.name != null) options.name = str(o.name);
+    else if (o.params != null || path.includes("?")) {
+      options.name = `${method.toUpperCase()} ${pathAndQuery(path)}`;
+    }
+    if (o.timeout != null) options.timeoutMs = Number(o.timeout) * 1000;
+    if (o.json != null) options.json = o.json;
+    else if (typeof o.data === "string" || o.data instanceof Uint8Array) options.body = o.data;
+    else if (o.data != null) {
+      options.body = new URLSearchParams(Object.entries(o.data as object).map(([k, v]) => [k, str(v)]))
+        .toString();
+      headers["content-type"] ??= "application/x-www-form-urlencoded";
+      options.headers = headers;
+    }
+    const startMs = performance.now();
+    const r = await s.request(method.toUpperCase(), path, options);
+    const response = new LocustResponse(r, method, path, performance.now() - startMs);
+    if (bool(o.catch_response)) response[CATCH] = true;
+    // A request the run's end cut is no failure of the server's (Locust does not report a killed user's).
+    else if (r.status === 0 && s.ended.aborted) return response;
+    else {
+      const why = response.failureText();
+      if (why !== null) s.check(false, why);
+    }
+    return response;
+  }
+}
+
+/** A URL's path and query (`/items?page=2`), as Locust names an unnamed request. */
+function pathAndQuery(path: string): string {
+  if (!path.startsWith("http://") && !path.startsWith("https://")) return path;
+  const url = new URL(path);
+  return url.pathname + url.search;
+}
+
+/** One task set or user's tasks: a function by its weight, or a TaskSet class. */
+type TaskEntry = { run: Fn; weight: number; method: boolean };
+
+/** Locust's `TaskSet`: runs within its user (`self.user`, `self.client`) until `interrupt()`. */
+export class TaskSet {
+  declare user: HttpUser;
+  declare parent: HttpUser | TaskSet;
+  __next = 0;
+  get client(): Client {
+    return this.user.client;
+  }
+  on_start(): void {}
+  on_stop(): void {}
+  /** Python's constructor (`def __init__(self, parent)` converted), called as a set is entered. */
+  __init___py(..._a: unknown[]): void {}
+  interrupt(...a: unknown[]): never {
+    const [reschedule] = args(a, ["reschedule"], [true]) as [boolean];
+    throw new InterruptTaskSet(bool(reschedule));
+  }
+  wait_time(): number {
+    return this.parent.wait_time();
+  }
+}
+
+export class SequentialTaskSet extends TaskSet {}
+
+/** Locust's debugging runner: called only under `if __name__ == "__main__":`, which is not converted. */
+export function run_single_user(): never {
+  throw new PyError("RuntimeError", "run_single_user runs under Python only");
+}
+
+/** Locust's `HttpUser` (and `FastHttpUser`: loadlab sends both the same way). */
+export class HttpUser {
+  static abstract = true;
+  client = new Client();
+  /** The task sets entered, innermost last. */
+  __stack: TaskSet[] = [];
+  on_start(): void {}
+  on_stop(): void {}
+  /** Python's constructor (`def __init__(self, environment)` converted), called before `on_start`. */
+  __init___py(..._a: unknown[]): void {}
+  wait_time(): number {
+    return 0;
+  }
+  get environment(): never {
+    throw new PyError("AttributeError", "self.environment: loadlab runs no Locust environment");
+  }
+}
+
+export class FastHttpUser extends HttpUser {}
+
+type UserClass = typeof HttpUser & { weight?: number; fixed_count?: number; abstract?: boolean };
+
+/** The tasks of a user or task set class: `@task` methods, else `tasks`, filtered by tags. */
+function tasksOf(cls: any, sel: LocustSelection): TaskEntry[] {
+  const found: TaskEntry[] = [];
+  const proto = cls.prototype;
+  const methods = new Set<unknown>();
+  const seen = new Set<string>();
+  for (let p = proto; p && p !== Object.prototype; p = Object.getPrototypeOf(p)) {
+    for (const key of Object.getOwnPropertyNames(p)) {
+      if (seen.has(key) || key === "constructor" || key === "tasks") continue;
+      seen.add(key);
+      const fn = Object.getOwnPropertyDescriptor(p, key)?.value;
+      if (typeof fn !== "function") continue;
+      methods.add(fn);
+      if (fn.locustWeight !== undefined) found.push({ run: fn, weight: fn.locustWeight, method: true });
+    }
+  }
+  const declared = proto.tasks;
+  if (declared != null) {
+    const pairs: Array<[unknown, number]> = Array.isArray(declared)
+      ? declared.map((t) => [t, 1])
+      : (declared.__pairs ?? []);
+    for (const [run, weight] of pairs) {
+      found.push({ run: run as Fn, weight: Number(weight), method: methods.has(run) });
+    }
+  }
+  return found.filter(({ run }) => {
+    const tags = (run as Fn).locustTags ?? [];
+    if (sel.tags && !tags.some((t) => sel.tags!.includes(t))) return false;
+    return !(sel.excludeTags && tags.some((t) => sel.excludeTags!.includes(t)));
+  });
+}
+
+function isTaskSetClass(x: unknown): x is typeof TaskSet {
+  return typeof x === "function" && x.prototype instanceof TaskSet;
+}
+
+/** Picks a task by weight (or the next of a sequential task set). */
+function pick(owner: any, tasks: TaskEntry[]): TaskEntry {
+  if (owner instanceof SequentialTaskSet) return tasks[owner.__next++ % tasks.length];
+  let r = Math.random() * tasks.reduce((t, e) => t + e.weight, 0);
+  for (const e of tasks) if ((r -= e.weight) < 0) return e;
+  return tasks[tasks.length - 1];
+}
+
+/** The users' classes for each virtual user, in Locust's shares: `fixed_count` first, then by weight. */
+function classOrder(users: UserClass[], count: number): UserClass[] {
+  const order: UserClass[] = [];
+  const fixed = users.filter((u) => (u.fixed_count ?? 0) > 0);
+  for (
+    let i = 0;
+    order.length < count && fixed.some((u) => order.filter((o) => o === u).length < u.fixed_count!);
+    i++
+  ) {
+    const u = fixed[i % fixed.length];
+    if (order.filter((o) => o === u).length < u.fixed_count!) order.push(u);
+  }
+  const weighted = users.filter((u) => !((u.fixed_count ?? 0) > 0));
+  const credit = weighted.map(() => 0);
+  const total = weighted.reduce((t, u) => t + (u.weight ?? 1), 0);
+  while (order.length < count && weighted.length > 0) {
+    // Smooth weighted round robin: every prefix holds each class near its share.
+    weighted.forEach((u, i) => credit[i] += u.weight ?? 1);
+    const best = credit.indexOf(Math.max(...credit));
+    credit[best] -= total;
+    order.push(weighted[best]);
+  }
+  return order;
+}
+
+/** The session module's exports for a locustfile's user classes (the converter's footer calls it). */
+export function locustfile(all: Record<string, unknown>) {
+  const sel: LocustSelection = JSON.parse(Deno.env.get(LOCUST_ENV) ?? "{}");
+  const classes = Object.entries(all).filter(([, v]) =>
+    typeof v === "function" && v.prototype instanceof HttpUser &&
+    !(Object.hasOwn(v, "abstract") && (v as UserClass).abstract)
+  ) as Array<[string, UserClass]>;
+  const users = sel.users === undefined ? classes.map(([, c]) => c) : sel.users.map((name) => {
+    const found = classes.find(([n]) => n === name);
+    if (found === undefined) throw new Error(`no user class named ${name}`);
+    return found[1];
+  });
+  if (users.length === 0) throw new Error("the locustfile has no HttpUser class (one not abstract)");
+  const order = classOrder(users, Math.max(sel.userCount ?? 1000, users.length));
+  // As Locust refuses to start one: a user class with no task would have its users do nothing.
+  const idle = users.find((u) => tasksOf(u, sel).length === 0);
+  if (idle !== undefined) {
+    throw new Error(
+      `${idle.name} has no task (with the tags asked): give it @task methods or tasks = [...], ` +
+        "or abstract = True for a base class",
+    );
+  }
+  const taskCache = new Map<unknown, TaskEntry[]>();
+  const tasks = (cls: unknown) => {
+    let t = taskCache.get(cls);
+    if (t === undefined) taskCache.set(cls, t = tasksOf(cls, sel));
+    return t;
+  };
+
+  async function start(s: Session) {
+    const cls = order[(s.vu - 1) % order.length];
+    const user = new (cls as any)() as HttpUser & { on_start?: Fn };
+    s.state.user = user;
+    await user.__init___py(environment());
+    if (tasks(cls).length === 0) throw new Error(`${cls.name} has no task`);
+    if (typeof user.on_start === "function") await user.on_start();
+  }
+
+  async function run(s: Session) {
+    const user = s.state.user as HttpUser | undefined;
+    if (user === undefined || s.state.stopped) return void (await s.sleep(3_600_000));
+    const owner: any = user.__stack.at(-1) ?? user;
+    owner.__taskStartMs = performance.now();
+    let wait = true;
+    try {
+      const entry = pick(owner, tasks(owner.constructor));
+      if (isTaskSetClass(entry.run)) {
+        const set = new (entry.run as any)() as TaskSet & { on_start?: Fn };
+        set.user = user, set.parent = owner, (set as any).__taskStartMs = owner.__taskStartMs;
+        await set.__init___py(owner);
+        if (tasks(entry.run).length === 0) throw new Error(`${entry.run.name} has no task`);
+        user.__stack.push(set);
+        if (typeof set.on_start === "function") await set.on_start();
+        const first = pick(set, tasks(entry.run));
+        await (first.method ? first.run.call(set) : first.run.call(set, set));
+      } else await (entry.method ? entry.run.call(owner) : entry.run.call(owner, owner));
+    } catch (err) {
+      if (err instanceof InterruptTaskSet) {
+        const set = user.__stack.pop() as (TaskSet & { on_stop?: Fn }) | undefined;
+        if (typeof set?.on_stop === "function") await set.on_stop();
+        wait = !err.reschedule;
+      } else if (err instanceof StopUser) {
+        s.state.stopped = true;
+        return;
+      } else if (err instanceof RescheduleTask) wait = false;
+      else {
+        // As Locust: the exception counts (loadlab's script error) and the user waits, then goes on.
+        await s.sleep(await waitMs(user));
+        throw err;
+      }
+    }
+    if (!wait) return;
+    // `constant(0)`: no sleep to enter, the next task at once.
+    const ms = await waitMs(user);
+    if (ms > 0) await s.sleep(ms);
+  }
+
+  const environment = () => ({ host: sel.host ?? null, parsed_options: null, runner: null });
+  const listen = (which: "test_start" | "test_stop") => async () => {
+    for (const fn of listeners[which]) await fn(new Kw({ environment: environment() }));
+  };
+  return {
+    start: (s: Session) => current.run(s, start, s),
+    default: (s: Session) => current.run(s, run, s),
+    setup: listeners.test_start.length > 0 ? listen("test_start") : undefined,
+    teardown: listeners.test_stop.length > 0 ? listen("test_stop") : undefined,
+  };
+}
+
+/** The wait after a task, ms: a `wait_time` method of the file's is converted async, so it is awaited. */
+async function waitMs(user: HttpUser): Promise<number> {
+  const owner: any = user.__stack.at(-1) ?? user;
+  const seconds = Number(await owner.wait_time());
+  if (!(seconds >= 0)) throw new PyError("TypeError", "wait_time must return a number of seconds >= 0");
+  return seconds * 1000;
+}
+
+/** `name = value` in a class body: on its instances (its prototype) and on the class (`weight`). */
+export function attr(cls: any, name: string, value: unknown): void {
+  cls[name] = value;
+  // As Python binds a function of the file's (`wait_time = lambda self: ...`) as a method of the class.
+  const plain = typeof value === "function" && !(value as any)[WAIT] && !(value as any).locustWeight &&
+    !(value.prototype instanceof TaskSet) && !(value.prototype instanceof HttpUser);
+  cls.prototype[name] = plain
+    ? function (this: unknown, ...a: unknown[]) {
+      return value.call(this, this, ...a);
+    }
+    : value;
+}
+
+/** A method's decorators (`@task(3)`), applied from the last up as Python applies them. */
+export function decorate(cls: any, name: string, decorators: Array<(fn: Fn) => Fn>): void {
+  let fn = cls.prototype[name];
+  for (const d of [...decorators].reverse()) fn = d(fn);
+  cls.prototype[name] = fn;
+}
+
+/** A dict literal of tasks (`{view: 3}`): its keys are functions, kept as pairs. */
+export function taskDict(pairs: Array<[unknown, number]>) {
+  return { __pairs: pairs };
+}
+
+export { args, str };

@@ -1,0 +1,290 @@
+/**
+ * @module
+ * A locustfile run's numbers as Locust shows them: per request name, requests and failures (the failed
+ * checks runtime.ts records under the request's name, named by Locust's error text), Locust's end table,
+ * its CSV files (`--csv PREFIX`, Locust's columns) and its exit code (`--exit-code-on-error`, 1 unless
+ * given, for any failure or any exception in a task, which loadlab counts as a `script` error).
+ */
+import { decodeHistogram, mergeEncoded } from "../../../results/histogram.ts";
+import type { ResultsFile, RunResult } from "../../../results/schema/results.ts";
+
+/** loadlab's exit code of a run that got no response (cli/exit_codes.ts `noResponse`). */
+const NO_RESPONSE_EXIT = 4;
+
+/** Locust's reported percentiles and their column names. */
+const PERCENTILES = [50, 66, 75, 80, 90, 95, 98, 99, 99.9, 99.99, 100];
+
+/** One row of Locust's statistics: a request name (or the aggregate). */
+export interface LocustRow {
+  method: string;
+  name: string;
+  requests: number;
+  failures: number;
+  /** ms */
+  avg: number;
+  min: number;
+  max: number;
+  median: number;
+  avgBytes: number;
+  rps: number;
+  failuresPerSec: number;
+  /** ms at each of PERCENTILES, null without requests. */
+  percentiles: Array<number | null>;
+  /** Locust's error text -> occurrences. */
+  errors: Map<string, number>;
+}
+
+type Endpoint = NonNullable<RunResult["endpoints"]>[number];
+
+/** Locust's rows of a run (sorted by name, as Locust sorts them) and its aggregate. */
+export function locustRows(
+  run: RunResult,
+  methods: Record<string, string> = {},
+): { rows: LocustRow[]; total: LocustRow } {
+  const seconds = Math.max(run.durationSec, 1e-9);
+  const checks = new Map<string, Array<{ name: string; failed: number }>>();
+  for (const flow of run.flows ?? []) {
+    for (const step of flow.steps ?? []) {
+      const list = (step as { checks?: Array<{ name: string; failed: number }> }).checks ?? [];
+      checks.set(step.label, [...(checks.get(step.label) ?? []), ...list]);
+    }
+  }
+  const rows = (run.endpoints ?? []).map((e: Endpoint) => {
+    const space = e.name.indexOf(" ");
+    const spelled = space > 0 && e.name.slice(0, space) === e.name.slice(0, space).toUpperCase();
+    const errors = new Map<string, number>();
+    for (const c of checks.get(e.name) ?? []) {
+      if (c.failed > 0) errors.set(c.name, (errors.get(c.name) ?? 0) + c.failed);
+    }
+    const failures = [...errors.values()].reduce((a, b) => a + b, 0);
+    const h = e.histogramEncoded ? decodeHistogram(e.histogramEncoded) : null;
+    const pct = (p: number) => (h === null || e.requests === 0 ? null : h.getValueAtPercentile(p) / 1000);
+    return {
+      method: spelled ? e.name.slice(0, space) : (methods[e.name] ?? ""),
+      name: spelled ? e.name.slice(space + 1) : e.name,
+      requests: e.requests,
+      failures,
+      avg: e.latencyMs?.mean ?? 0,
+      min: e.latencyMs?.min ?? 0,
+      max: e.latencyMs?.max ?? 0,
+      median: pct(50) ?? 0,
+      avgBytes: e.requests === 0 ? 0 : e.bytesRead / e.requests,
+      rps: e.requests / seconds,
+      failuresPerSec: failures / seconds,
+      percentiles: PERCENTILES.map(pct),
+      errors,
+    };
+  }).sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : a.method < b.method ? -1 : 1);
+  const requests = rows.reduce((t, r) => t + r.requests, 0);
+  const failures = rows.reduce((t, r) => t + r.failures, 0);
+  const total: LocustRow = {
+    method: "",
+    name: "Aggregated",
+    requests,
+    failures,
+    avg: requests === 0 ? 0 : rows.reduce((t, r) => t + r.avg * r.requests, 0) / requests,
+    min: rows.length === 0 ? 0 : Math.min(...rows.map((r) => r.min)),
+    max: Math.max(...rows.map((r) => r.max), 0),
+    median: run.latencyMs?.p50 ?? 0,
+    avgBytes: requests === 0 ? 0 : rows.reduce((t, r) => t + r.avgBytes * r.requests, 0) / requests,
+    rps: requests / seconds,
+    failuresPerSec: failures / seconds,
+    percentiles: PERCENTILES.map((p) => {
+      if (requests === 0 || !run.histogramEncoded) return null;
+      return decodeHistogram(run.histogramEncoded).getValueAtPercentile(p) / 1000;
+    }),
+    errors: new Map(),
+  };
+  return { rows, total };
+}
+
+/** The exceptions of the run's tasks (loadlab's `script` errors). */
+export function taskExceptions(run: RunResult): number {
+  return (run.errors as Record<string, number> | undefined)?.script ?? 0;
+}
+
+/** Requests that got no response (connect, timeout, reset, ...): Locust's failures too. */
+function unanswered(run: RunResult): number {
+  const errors = (run.errors ?? {}) as Record<string, number>;
+  return Object.entries(errors).reduce((t, [kind, n]) => kind === "script" ? t : t + n, 0);
+}
+
+/** Locust's end-of-run table (its `Type Name # reqs # fails | Avg Min Max Med | req/s failures/s`). */
+export function locustTable(run: RunResult, methods: Record<string, string> = {}): string {
+  const { rows, total } = locustRows(run, methods);
+  const ms = (v: number) => String(Math.round(v));
+  const line = (r: LocustRow) =>
+    `${r.method.padEnd(8)} ${r.name.slice(0, 40).padEnd(40)} ${String(r.requests).padStart(7)} ${
+      `${r.failures}(${(r.requests === 0 ? 0 : (100 * r.failures) / r.requests).toFixed(2)}%)`.padStart(12)
+    } |${ms(r.avg).padStart(7)} ${ms(r.min).padStart(7)} ${ms(r.max).padStart(7)}${
+      ms(r.median).padStart(7)
+    } | ${r.rps.toFixed(2).padStart(7)} ${r.failuresPerSec.toFixed(2).padStart(11)}`;
+  const separator = `${"-".repeat(8)}|${"-".repeat(41)}|${"-".repeat(7)}|${"-".repeat(13)}|${"-".repeat(7)}|${
+    "-".repeat(7)
+  }|${"-".repeat(7)}|${"-".repeat(7)}|${"-".repeat(8)}|${"-".repeat(11)}`;
+  const head = `${"Type".padEnd(8)} ${"Name".padEnd(40)} ${"# reqs".padStart(7)} ${"# fails".padStart(12)} |${
+    "Avg".padStart(7)
+  } ${"Min".padStart(7)} ${"Max".padStart(7)}${"Med".padStart(7)} | ${"req/s".padStart(7)} ${
+    "failures/s".padStart(11)
+  }`;
+  const out = [head, separator, ...rows.map(line), separator, line(total)];
+  const errors = rows.flatMap((r) => [...r.errors].map(([why, n]) => ({ r, why, n })));
+  if (errors.length > 0) {
+    out.push("", "Error report", `${"# occurrences".padEnd(18)} Error`, "-".repeat(60));
+    for (const { r, why, n } of errors) out.push(`${String(n).padEnd(18)} ${r.method} ${r.name}: ${why}`);
+  }
+  const exceptions = taskExceptions(run);
+  if (exceptions > 0) {
+    out.push("", `${exceptions} exceptions in tasks (loadlab's script errors; report.html lists each)`);
+  }
+  return out.join("\n");
+}
+
+/** A CSV line as Python's csv module writes it (fields quoted when they hold a comma, quote or newline). */
+function csvLine(fields: Array<string | number | null>): string {
+  return fields.map((f) => {
+    const text = f === null ? "N/A" : String(f);
+    return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  }).join(",") + "\r\n";
+}
+
+const PERCENTILE_NAMES = PERCENTILES.map((p) => `${p}%`);
+
+/** Locust's CSV files of `run` at `prefix` (`_stats.csv`, `_failures`, `_stats_history`, `_exceptions`). */
+export async function writeLocustCsv(
+  prefix: string,
+  run: RunResult,
+  users: number,
+  methods: Record<string, string> = {},
+): Promise<void> {
+  const { rows, total } = locustRows(run, methods);
+  const ints = (r: LocustRow) => r.percentiles.map((p) => (p === null ? null : Math.round(p)));
+  const stats = [
+    csvLine([
+      "Type",
+      "Name",
+      "Request Count",
+      "Failure Count",
+      "Median Response Time",
+      "Average Response Time",
+      "Min Response Time",
+      "Max Response Time",
+      "Average Content Size",
+      "Requests/s",
+      "Failures/s",
+      ...PERCENTILE_NAMES,
+    ]),
+    ...[...rows, total].map((r) =>
+      csvLine([
+        r.method,
+        r.name,
+        r.requests,
+        r.failures,
+        Math.round(r.median),
+        r.avg,
+        r.requests === 0 ? 0 : r.min,
+        r.max,
+        r.avgBytes,
+        r.rps,
+        r.failuresPerSec,
+        ...ints(r),
+      ])
+    ),
+  ].join("");
+  const failures = [
+    // First and last seen are not kept per error: left empty, as Locust leaves an unknown one.
+    csvLine(["Method", "Name", "Error", "Occurrences", "First Seen", "Last Seen"]),
+    ...rows.flatMap((r) => [...r.errors].map(([why, n]) => csvLine([r.method, r.name, why, n, "", ""]))),
+  ].join("");
+  const startSec = Date.parse(run.startedAt) / 1000;
+  let count = 0, failed = 0;
+  const history = [
+    csvLine([
+      "Timestamp",
+      "User Count",
+      "Type",
+      "Name",
+      "Requests/s",
+      "Failures/s",
+      ...PERCENTILE_NAMES,
+      "Total Request Count",
+      "Total Failure Count",
+      "Total Median Response Time",
+      "Total Average Response Time",
+      "Total Min Response Time",
+      "Total Max Response Time",
+      "Total Average Content Size",
+    ]),
+    ...secondsOf(run).map((i) => {
+      const seconds = i.durationMs / 1000;
+      const failedNow = i.failed;
+      count += i.requests, failed += failedNow;
+      const h = i.requests > 0 ? mergeEncoded(i.histograms) : null;
+      return csvLine([
+        Math.round(startSec + (i.startMs + i.durationMs) / 1000),
+        i.connections ?? users,
+        "",
+        "Aggregated",
+        i.requests / seconds,
+        failedNow / seconds,
+        ...PERCENTILES.map((p) => (h === null ? null : Math.round(h.getValueAtPercentile(p) / 1000))),
+        count,
+        failed,
+        Math.round(total.median),
+        total.avg,
+        total.requests === 0 ? 0 : total.min,
+        total.max,
+        total.avgBytes,
+      ]);
+    }),
+  ].join("");
+  await Deno.writeTextFile(`${prefix}_stats.csv`, stats);
+  await Deno.writeTextFile(`${prefix}_failures.csv`, failures);
+  await Deno.writeTextFile(`${prefix}_stats_history.csv`, history);
+  const thrown = Object.entries(
+    (run.errorMessages as Record<string, Record<string, number>> | undefined)?.script ?? {},
+  );
+  const exceptions = [
+    csvLine(["Count", "Message", "Traceback", "Nodes"]),
+    ...thrown.map(([message, count]) => csvLine([count, message, "", "local"])),
+  ].join("");
+  await Deno.writeTextFile(`${prefix}_exceptions.csv`, exceptions);
+}
+
+/** The run's intervals gathered by second, as Locust writes its history (one row a second). */
+function secondsOf(run: RunResult) {
+  const out: Array<{
+    startMs: number;
+    durationMs: number;
+    requests: number;
+    failed: number;
+    connections?: number;
+    histograms: string[];
+  }> = [];
+  for (const i of run.intervals ?? []) {
+    const second = Math.floor(i.startMs / 1000);
+    let row = out.find((r) => r.startMs === second * 1000);
+    if (row === undefined) {
+      out.push(row = { startMs: second * 1000, durationMs: 0, requests: 0, failed: 0, histograms: [] });
+    }
+    row.durationMs = i.startMs + i.durationMs - row.startMs;
+    row.requests += i.requests;
+    row.failed += (i.failedStatus ?? 0) + i.errors;
+    row.connections = (i as { connections?: number }).connections;
+    if (i.histogramEncoded && i.requests > 0) row.histograms.push(i.histogramEncoded);
+  }
+  return out;
+}
+
+/**
+ * The exit code of a locustfile's run as Locust's: `onError` (1 unless given) when any request failed or
+ * any task raised, else `code` (loadlab's own, such as a target that failed, kept when not 0).
+ */
+export function locustExitCode(results: ResultsFile, code: number, onError = 1): number {
+  // loadlab's "no response at all" (4) is, to Locust, failed requests.
+  if (code !== 0 && code !== NO_RESPONSE_EXIT) return code;
+  const failed = results.runs.some((run) =>
+    locustRows(run).total.failures > 0 || taskExceptions(run) > 0 || unanswered(run) > 0
+  );
+  return failed ? onError : 0;
+}

@@ -1,0 +1,211 @@
+/**
+ * `loadlab run locustfile.py` with Locust's flags against a real built-in target (Hono on 127.0.0.1), as a
+ * Locust user runs it: a process of its own, the run bounded to seconds. Judges what Locust would: each
+ * name's requests and failures, the users' logins, the classes and tags asked, the CSV files' columns,
+ * the exit code, and a construct outside the subset refused at its line before any load.
+ */
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { withTarget } from "./helpers.ts";
+
+const MAIN = new URL("../main.ts", import.meta.url).pathname;
+const cache = Deno.makeTempDirSync({ prefix: "loadlab-locust-cache-" });
+const denoDir = Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME") ?? "/root"}/.cache/deno`;
+
+const LOCUSTFILE = `import random
+from locust import HttpUser, TaskSet, task, tag, constant, events
+
+
+@events.test_start.add_listener
+def started(environment, **kwargs):
+    print("test_start listener ran")
+
+
+class Browse(TaskSet):
+    @task
+    def json(self):
+        self.client.get("/json", name="json")
+        self.interrupt()
+
+
+class Shopper(HttpUser):
+    wait_time = constant(0.01)
+    weight = 3
+    tasks = {Browse: 1}
+
+    def on_start(self):
+        r = self.client.post("/login", json={"user": f"u{random.randint(1, 9)}", "password": "secret"})
+        self.token = r.json()["token"]
+
+    @task(4)
+    def me(self):
+        with self.client.get("/me", headers={"authorization": "Bearer " + self.token},
+                             catch_response=True, name="me") as r:
+            if r.json().get("user") is None:
+                r.failure("not logged in")
+
+    @tag("broken")
+    @task
+    def missing(self):
+        self.client.get("/no-such-page", name="missing")
+
+
+class Reader(HttpUser):
+    weight = 1
+
+    def wait_time(self):
+        return 0.05
+
+    @task
+    def home(self):
+        self.client.get("/")
+        self.client.get("/validate", params={"id": 7, "name": "alice"})
+`;
+
+async function runLocust(file: string, text: string, args: string[]) {
+  const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-run-" });
+  Deno.writeTextFileSync(`${dir}/${file}`, text);
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN, "run", ...args, "--out-dir", "out"],
+    cwd: dir,
+    env: { XDG_CACHE_HOME: cache, NO_COLOR: "1", DENO_DIR: denoDir },
+    stdout: "piped",
+    stderr: "piped",
+    signal: AbortSignal.timeout(90_000),
+  }).output();
+  const td = new TextDecoder();
+  return { code: out.code, text: td.decode(out.stdout) + td.decode(out.stderr), dir };
+}
+
+/** The rows of a CSV file without quoted fields: the header's columns -> each row's values. */
+function csv(path: string): Array<Record<string, string>> {
+  const [head, ...rows] = Deno.readTextFileSync(path).trim().split("\r\n").map((l) => l.split(","));
+  return rows.map((r) => Object.fromEntries(head.map((h, i) => [h, r[i]])));
+}
+
+Deno.test("a locustfile runs with Locust's flags: logins, weights, task sets, failures, CSV, exit code", () =>
+  withTarget(async (url) => {
+    const { code, text, dir } = await runLocust("locustfile.py", LOCUSTFILE, [
+      "-f",
+      "locustfile.py",
+      "--headless",
+      "-u",
+      "4",
+      "-r",
+      "8",
+      "-t",
+      "2s",
+      "-H",
+      url,
+      "--csv",
+      "res",
+      "--only-summary",
+    ]);
+    assertEquals(code, 1, text); // Locust's: a failure (the missing page's 404s) exits 1
+    ok(text.includes("test_start listener ran"), text);
+    const stats = csv(`${dir}/res_stats.csv`);
+    const row = (name: string) => stats.find((r) => r.Name === name);
+    ok(Object.keys(stats[0]).includes("Failure Count") && Object.keys(stats[0]).includes("99.9%"));
+    // 4 users, 3:1 -> 3 shoppers, each logged in once, every /me answered as logged in.
+    assertEquals(row("/login")?.["Request Count"], "3", text);
+    assertEquals(row("/login")?.Type, "POST");
+    ok(Number(row("me")?.["Request Count"]) > 10, text);
+    assertEquals(row("me")?.["Failure Count"], "0", text);
+    assertEquals(row("missing")?.["Failure Count"], row("missing")?.["Request Count"]);
+    ok(Number(row("json")?.["Request Count"]) > 0 && Number(row("/")?.["Request Count"]) > 0, text);
+    // Unnamed, a request is named by its path and query, params included, as Locust names it.
+    assertEquals(row("/validate?id=7&name=alice")?.Type, "GET", text);
+    // One reader for 2 s, 50 ms between its tasks (its own wait_time method): never a busy loop.
+    ok(Number(row("/")?.["Request Count"]) <= 45, row("/")?.["Request Count"]);
+    const failures = csv(`${dir}/res_failures.csv`);
+    assertEquals(failures.map((f) => [f.Method, f.Name]), [["GET", "missing"]]);
+    assertEquals(Object.keys(failures[0]), [
+      "Method",
+      "Name",
+      "Error",
+      "Occurrences",
+      "First Seen",
+      "Last Seen",
+    ]);
+    assertEquals(Deno.readTextFileSync(`${dir}/res_exceptions.csv`), "Count,Message,Traceback,Nodes\r\n");
+    ok(csv(`${dir}/res_stats_history.csv`).length >= 1);
+    ok(text.includes("Aggregated"), text);
+  }));
+
+Deno.test("user classes and tags narrow the run; --exit-code-on-error sets its code", () =>
+  withTarget(async (url) => {
+    const { code, text, dir } = await runLocust("locustfile.py", LOCUSTFILE, [
+      "locustfile.py",
+      "Shopper",
+      "--exclude-tags",
+      "broken",
+      "-u",
+      "2",
+      "-r",
+      "4",
+      "-t",
+      "1s",
+      "--host",
+      url,
+      "--csv",
+      "res",
+      "--exit-code-on-error",
+      "3",
+    ]);
+    assertEquals(code, 0, text); // no failure left
+    const names = csv(`${dir}/res_stats.csv`).map((r) => r.Name).sort();
+    assertEquals(names, ["/login", "Aggregated", "json", "me"]);
+    const failing = await runLocust("locustfile.py", LOCUSTFILE, [
+      "locustfile.py",
+      "Shopper",
+      "--tags",
+      "broken",
+      "-u",
+      "1",
+      "-t",
+      "1s",
+      "-H",
+      url,
+      "--exit-code-on-error",
+      "3",
+    ]);
+    assertEquals(failing.code, 3, failing.text);
+  }));
+
+Deno.test("a construct outside the subset is refused at its line before any load (exit 2)", () =>
+  withTarget(async (url) => {
+    const { code, text } = await runLocust(
+      "bad.py",
+      "from locust import HttpUser, task\nimport requests\n\nclass U(HttpUser):\n    @task\n" +
+        "    def t(self):\n        requests.get('http://x')\n",
+      ["bad.py", "-u", "1", "-t", "1s", "-H", url],
+    );
+    assertEquals(code, 2, text);
+    ok(text.includes("bad.py:2: import requests"), text);
+  }));
+
+Deno.test("loadlab convert locust writes the session, each statement on its line, and it runs", async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-convert-" });
+  Deno.writeTextFileSync(`${dir}/locustfile.py`, LOCUSTFILE);
+  const convert = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN, "convert", "locust", "locustfile.py", "-o", "session.js"],
+    cwd: dir,
+    env: { XDG_CACHE_HOME: cache, NO_COLOR: "1", DENO_DIR: denoDir },
+    stderr: "piped",
+    signal: AbortSignal.timeout(60_000),
+  }).output();
+  assertEquals(convert.code, 0, new TextDecoder().decode(convert.stderr));
+  const lines = Deno.readTextFileSync(`${dir}/session.js`).split("\n");
+  ok(lines[12].includes('self.client.get("/json"'), lines[12]);
+  // The session runs as any session script: the built-in target, both classes.
+  const run = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN, "run", "session.js", "-c", "2", "-d", "1s", "--out-dir", "out"],
+    cwd: dir,
+    env: { XDG_CACHE_HOME: cache, NO_COLOR: "1", DENO_DIR: denoDir },
+    stdout: "piped",
+    stderr: "piped",
+    signal: AbortSignal.timeout(90_000),
+  }).output();
+  assertEquals(run.code, 0, new TextDecoder().decode(run.stderr));
+  const results = JSON.parse(Deno.readTextFileSync(`${dir}/out/results.json`));
+  ok(results.runs[0].endpoints.some((e: { name: string }) => e.name === "me"));
+});
