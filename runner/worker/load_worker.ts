@@ -11,11 +11,12 @@
  * so the worker starts that way; its handle speaks the web Worker's shape (`onmessage` with `data`,
  * `onerror` with `message` and `preventDefault`) that pool.ts and collect.ts use.
  */
-import { Worker as NodeWorker } from "node:worker_threads";
+import type { Worker as NodeWorker } from "node:worker_threads";
 import type { AttackConfig } from "../config.ts";
 import { socketsOf } from "../socket_budget.ts";
 import type { MainToWorker, WorkerToMain } from "./protocol.ts";
 import { reachedHeapCap } from "./memory_limit.ts";
+import { DEFAULT_YOUNG_MB, type Emitted, spawnLoadIsolate, takeEarlyWorker } from "./early_worker.ts";
 
 /**
  * Semi-spaces of a worker that runs session scripts: 24 MB for up to 10,000 of its sessions, more for more
@@ -24,8 +25,6 @@ import { reachedHeapCap } from "./memory_limit.ts";
  */
 const SESSIONS_SEMI_MB_PER_10K = 24;
 const SESSIONS_SEMI_MB_MAX = 48;
-/** Every other worker's: 4 MB semi-spaces, the size the crowds' memory goals were met with. */
-const DEFAULT_YOUNG_MB = 12;
 
 /** A load worker as pool.ts and collect.ts drive it. */
 export class LoadWorker {
@@ -42,18 +41,31 @@ export class LoadWorker {
    * given back). At its cap the isolate stalls where it is, until it is forced to end.
    */
   constructor(config: AttackConfig, memoryLimitMb: number) {
-    this.#worker = new NodeWorker(new URL("./worker.ts", import.meta.url), {
-      resourceLimits: {
-        maxYoungGenerationSizeMb: youngGenerationMbOf(config),
-        maxOldGenerationSizeMb: memoryLimitMb,
-      },
-    });
-    this.#worker.on("message", (data: WorkerToMain) => this.onmessage?.({ data }));
-    this.#worker.on("error", (err: unknown) => {
-      if (this.onheapcap !== null && reachedHeapCap(err)) return this.onheapcap();
-      const message = err instanceof Error ? err.message : String(err);
-      this.onerror?.({ message, preventDefault: () => {} });
-    });
+    const youngMb = youngGenerationMbOf(config);
+    const early = takeEarlyWorker(youngMb, memoryLimitMb);
+    this.#worker = early?.worker ?? spawnLoadIsolate(youngMb, memoryLimitMb);
+    // What an early isolate said (its "ready") reaches the pool once the pool listens, before what follows.
+    let held: Emitted[] | null = early === null ? null : [...early.emitted];
+    const emit = (e: Emitted) => {
+      if (held !== null) held.push(e);
+      else if ("data" in e) this.onmessage?.({ data: e.data as WorkerToMain });
+      else this.#failed(e.err);
+    };
+    this.#worker.on("message", (data: unknown) => emit({ data }));
+    this.#worker.on("error", (err: unknown) => emit({ err }));
+    if (held !== null) {
+      setTimeout(() => {
+        const replay = held!;
+        held = null;
+        replay.forEach(emit);
+      });
+    }
+  }
+
+  #failed(err: unknown): void {
+    if (this.onheapcap !== null && reachedHeapCap(err)) return this.onheapcap();
+    const message = err instanceof Error ? err.message : String(err);
+    this.onerror?.({ message, preventDefault: () => {} });
   }
 
   postMessage(msg: MainToWorker): void {
