@@ -6,11 +6,11 @@
  * `tests/timing`), the preset studies one at a time (beside the parallel pass or another study, a study
  * can miss its findings: cpu-sleep's single-threaded target then answers nothing at 10 ms of CPU per
  * request), and the timing tests. When a pass fails, the no-orphans check (the timing pass's last file)
- * runs on its own.
+ * runs on its own. Arguments go to every pass (`--filter`).
  *
  * `--quick` (the edit loop) runs, in one parallel pass, every test file outside `tests/` and `bench/` (the
  * unit tests beside their modules) but the slow ones named below, and the end-to-end files named below,
- * both by file name wherever they live; the arguments after it go to `deno test` (`--filter attack`).
+ * both by file name wherever they live; the arguments after it go to `deno test`.
  *
  * Test files of a parallel pass share one process's environment: Deno's cache is pinned (`DENO_DIR`), so
  * a test that points `XDG_CACHE_HOME` at a folder of its own moves only loadlab's cache, and the `deno`
@@ -92,8 +92,12 @@ async function quick(denoTestArgs: string[]): Promise<boolean> {
   return (await denoTest(["--parallel", ...denoTestArgs, ...unit, ...endToEnd]).status).success;
 }
 
-async function whole(): Promise<boolean> {
-  const passed = await passes([["--parallel", `--ignore=${TIMING},${PRESETS}`], [PRESETS], [TIMING]]);
+async function whole(denoTestArgs: string[]): Promise<boolean> {
+  const passed = await passes(
+    [["--parallel", `--ignore=${TIMING},${PRESETS}`], [PRESETS], [TIMING]].map((
+      p,
+    ) => [...denoTestArgs, ...p]),
+  );
   if (!passed) await denoTest([`${TIMING}/zz_no_orphans_test.ts`]).status;
   return passed;
 }
@@ -103,5 +107,5 @@ async function passes(each: string[][]): Promise<boolean> {
   return true;
 }
 
-const [mode, ...rest] = Deno.args;
-Deno.exit(await (mode === "--quick" ? quick(rest) : whole()) ? 0 : 1);
+const quickMode = Deno.args[0] === "--quick";
+Deno.exit(await (quickMode ? quick(Deno.args.slice(1)) : whole(Deno.args)) ? 0 : 1);
