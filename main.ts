@@ -17,7 +17,7 @@ async function main(args: string[]): Promise<number> {
       return (await import("./cli/presets_cmd.ts")).runPresetsCommand(rest);
     case "attack":
       // First, so the load worker's isolate loads while this command's modules do.
-      (await import("./cli/early_start.ts")).startEarly(command);
+      (await import("./cli/early_start.ts")).startEarly(command, rest);
       return (await import("./cli/attack_cmd.ts")).runAttackCommand(rest);
     case "serve":
       return (await import("./cli/serve_cmd.ts")).runServeCommand(rest);
