@@ -10,14 +10,16 @@ import { withGuardedConsole } from "./cli/console_guard.ts";
 
 async function main(args: string[]): Promise<number> {
   const [command, ...rest] = args;
+  // First, so a load worker's isolate loads while the command's modules do.
+  if (command === "attack" || command === "run") {
+    (await import("./cli/early_start.ts")).startEarly(command, rest);
+  }
   switch (command) {
     case "run":
       return (await import("./cli/run_cmd.ts")).runRunCommand(rest);
     case "presets":
       return (await import("./cli/presets_cmd.ts")).runPresetsCommand(rest);
     case "attack":
-      // First, so the load worker's isolate loads while this command's modules do.
-      (await import("./cli/early_start.ts")).startEarly(command, rest);
       return (await import("./cli/attack_cmd.ts")).runAttackCommand(rest);
     case "serve":
       return (await import("./cli/serve_cmd.ts")).runServeCommand(rest);

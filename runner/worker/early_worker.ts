@@ -2,9 +2,9 @@
  * @module
  * A load worker's isolate started before its run's config is known, so it loads its modules while the
  * command's own modules load and its config is parsed (each about 100 ms: one after the other, the first
- * request waits for both). It is started with the limits of a run of one worker, no script and the
- * default memory limit (`attack`'s usual run); the first load worker asking for the same limits takes it
- * (load_worker.ts), and one asking for others ends it unused.
+ * request waits for both). It is started with the limits of a run of one worker at the default memory
+ * limit, with or without a session script (`attack`'s usual run, a script's); the first load worker asking
+ * for the same limits takes it (load_worker.ts), and one asking for others ends it unused.
  */
 import { Worker as NodeWorker } from "node:worker_threads";
 import { memoryLimitMbOf } from "./memory_limit.ts";
@@ -14,6 +14,8 @@ import { memoryLimitMbOf } from "./memory_limit.ts";
  * memory goals were met with (load_worker.ts).
  */
 export const DEFAULT_YOUNG_MB = 12;
+/** A session script's worker's, up to 10,000 sessions: three semi-spaces of 24 MB (load_worker.ts). */
+export const SESSIONS_YOUNG_MB = 72;
 
 /** What an isolate emitted before its load worker listened: a message, or an error. */
 export type Emitted = { data: unknown } | { err: unknown };
@@ -40,16 +42,16 @@ export function spawnLoadIsolate(youngMb: number, memoryLimitMb: number): NodeWo
  * Starts the early isolate, keeping what it emits (its "ready", or why it failed) for its taker; resolves
  * when it first emitted, if not taken before.
  */
-export function startEarlyWorker(): Promise<void> {
+export function startEarlyWorker(youngMb = DEFAULT_YOUNG_MB): Promise<void> {
   const memoryLimitMb = memoryLimitMbOf({ workers: 1 });
-  const worker = spawnLoadIsolate(DEFAULT_YOUNG_MB, memoryLimitMb);
+  const worker = spawnLoadIsolate(youngMb, memoryLimitMb);
   const emitted: Emitted[] = [];
   const { promise, resolve } = Promise.withResolvers<void>();
   const onMessage = (data: unknown) => resolve(void emitted.push({ data }));
   const onError = (err: unknown) => resolve(void emitted.push({ err }));
   worker.on("message", onMessage);
   worker.on("error", onError);
-  early = { worker, youngMb: DEFAULT_YOUNG_MB, memoryLimitMb, emitted, onMessage, onError };
+  early = { worker, youngMb, memoryLimitMb, emitted, onMessage, onError };
   return promise;
 }
 
