@@ -10,6 +10,10 @@ import { withGuardedConsole } from "./cli/console_guard.ts";
 
 async function main(args: string[]): Promise<number> {
   const [command, ...rest] = args;
+  // First, so a load worker's isolate loads while the command's modules do.
+  if (command === "attack" || command === "run") {
+    (await import("./cli/early_start.ts")).startEarly(command, rest);
+  }
   switch (command) {
     case "run":
       return (await import("./cli/run/command.ts")).runRunCommand(rest);

@@ -5,17 +5,16 @@
  * (10,000 need 20 MB or more), while fixed requests keep memory they would not use. Only
  * `node:worker_threads` takes resource limits per isolate; its handle speaks the web Worker's shape.
  */
-import { Worker as NodeWorker } from "node:worker_threads";
+import type { Worker as NodeWorker } from "node:worker_threads";
 import type { AttackConfig } from "../config.ts";
 import { socketsOf } from "../socket_budget.ts";
 import type { MainToWorker, WorkerToMain } from "./protocol.ts";
 import { reachedHeapCap } from "./memory_limit.ts";
+import { DEFAULT_YOUNG_MB, type Emitted, spawnLoadIsolate, takeEarlyWorker } from "./early_worker.ts";
 
 /** Semi-spaces of a script worker: 24 MB per 10,000 sessions, at most 48 MB (19,950 ran 0.77x at 48 MB). */
 const SESSIONS_SEMI_MB_PER_10K = 24;
 const SESSIONS_SEMI_MB_MAX = 48;
-/** Every other worker's: 4 MB semi-spaces, the size the crowds' memory goals were met with. */
-const DEFAULT_YOUNG_MB = 12;
 
 /** A load worker as pool.ts and collect.ts drive it. */
 export class LoadWorker {
@@ -30,18 +29,31 @@ export class LoadWorker {
    * could grow gigabytes meanwhile; at its cap the isolate stalls until it is forced to end.
    */
   constructor(config: AttackConfig, memoryLimitMb: number) {
-    this.#worker = new NodeWorker(new URL("./worker.ts", import.meta.url), {
-      resourceLimits: {
-        maxYoungGenerationSizeMb: youngGenerationMbOf(config),
-        maxOldGenerationSizeMb: memoryLimitMb,
-      },
-    });
-    this.#worker.on("message", (data: WorkerToMain) => this.onmessage?.({ data }));
-    this.#worker.on("error", (err: unknown) => {
-      if (this.onheapcap !== null && reachedHeapCap(err)) return this.onheapcap();
-      const message = err instanceof Error ? err.message : String(err);
-      this.onerror?.({ message, preventDefault: () => {} });
-    });
+    const youngMb = youngGenerationMbOf(config);
+    const early = takeEarlyWorker(youngMb, memoryLimitMb);
+    this.#worker = early?.worker ?? spawnLoadIsolate(youngMb, memoryLimitMb);
+    // What an early isolate said (its "ready") reaches the pool once the pool listens, before what follows.
+    let held: Emitted[] | null = early === null ? null : [...early.emitted];
+    const emit = (e: Emitted) => {
+      if (held !== null) held.push(e);
+      else if ("data" in e) this.onmessage?.({ data: e.data as WorkerToMain });
+      else this.#failed(e.err);
+    };
+    this.#worker.on("message", (data: unknown) => emit({ data }));
+    this.#worker.on("error", (err: unknown) => emit({ err }));
+    if (held !== null) {
+      setTimeout(() => {
+        const replay = held!;
+        held = null;
+        replay.forEach(emit);
+      });
+    }
+  }
+
+  #failed(err: unknown): void {
+    if (this.onheapcap !== null && reachedHeapCap(err)) return this.onheapcap();
+    const message = err instanceof Error ? err.message : String(err);
+    this.onerror?.({ message, preventDefault: () => {} });
   }
 
   postMessage(msg: MainToWorker): void {

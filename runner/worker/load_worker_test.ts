@@ -6,6 +6,7 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import type { AttackConfig } from "../config.ts";
 import { youngGenerationMbOf } from "./load_worker.ts";
+import { SESSIONS_YOUNG_MB } from "./early_worker.ts";
 
 const script = { path: "./session.ts" };
 const config = (fields: Record<string, unknown>) =>
@@ -14,6 +15,7 @@ const config = (fields: Record<string, unknown>) =>
 Deno.test("load worker: the young generation grows with the script sessions a worker holds", () => {
   assertEquals(youngGenerationMbOf(config({ connections: 19_950, script: undefined })), 12);
   assertEquals(youngGenerationMbOf(config({ connections: 50 })), 72);
+  assertEquals(SESSIONS_YOUNG_MB, 72, "a script's isolate started early is the size its run asks for");
   assertEquals(youngGenerationMbOf(config({ connections: 10_000 })), 72);
   assertEquals(youngGenerationMbOf(config({ connections: 15_000 })), 108);
   assertEquals(youngGenerationMbOf(config({ connections: 19_950 })), 144);

@@ -1,0 +1,31 @@
+/**
+ * `attack`, and `run` of a script, start their load worker isolate early, unless a flag asks for limits
+ * their run could not take.
+ */
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { startEarly } from "./early_start.ts";
+import { takeEarlyWorker } from "../runner/worker/early_worker.ts";
+import { memoryLimitMbOf } from "../runner/worker/memory_limit.ts";
+
+function startedFor(command: string, args: string[], youngMb = 12): boolean {
+  startEarly(command, args);
+  const early = takeEarlyWorker(youngMb, memoryLimitMbOf({ workers: 1 }));
+  early?.worker.terminate();
+  return early !== null;
+}
+
+Deno.test("attack starts the isolate early unless --workers or --max-memory-mb asks for other limits", () => {
+  assertEquals(startedFor("attack", ["http://127.0.0.1:1/", "-n", "1"]), true);
+  for (const flag of [["-w", "2"], ["-w2"], ["--workers=2"], ["--cpus", "2"], ["--max-memory-mb", "900"]]) {
+    assertEquals(startedFor("attack", ["http://127.0.0.1:1/", ...flag]), false, flag.join(" "));
+  }
+  assertEquals(startedFor("serve", []), false);
+});
+
+Deno.test("run starts a session script's isolate early for a script, none for an experiment file", () => {
+  assertEquals(startedFor("run", ["one.ts", "--iterations", "1"], 72), true);
+  assertEquals(startedFor("run", ["k6.js"], 72), true);
+  assertEquals(startedFor("run", ["exp.yaml"], 72), false);
+  assertEquals(startedFor("run", ["exp.yaml"], 12), false);
+  assertEquals(startedFor("run", ["one.ts", "-w", "2"], 72), false);
+});

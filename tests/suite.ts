@@ -1,0 +1,111 @@
+/**
+ * @module
+ * `deno task test` and `deno task test:quick`.
+ *
+ * The whole suite is three passes, one after another: the parallel pass (all but `tests/presets` and
+ * `tests/timing`), the preset studies one at a time (beside the parallel pass or another study, a study
+ * can miss its findings: cpu-sleep's single-threaded target then answers nothing at 10 ms of CPU per
+ * request), and the timing tests. When a pass fails, the no-orphans check (the timing pass's last file)
+ * runs on its own. Arguments go to every pass (`--filter`).
+ *
+ * `--quick` (the edit loop) runs, in one parallel pass, every test file outside `tests/` and `bench/` (the
+ * unit tests beside their modules) but the slow ones named below, and the end-to-end files named below,
+ * both by file name wherever they live; the arguments after it go to `deno test`.
+ *
+ * Test files of a parallel pass share one process's environment: Deno's cache is pinned (`DENO_DIR`), so
+ * a test that points `XDG_CACHE_HOME` at a folder of its own moves only loadlab's cache, and the `deno`
+ * children of other files keep the warm one. One file more at once than CPUs (`DENO_JOBS` to change):
+ * many wait on sockets and timeouts.
+ */
+import { basename, join, relative } from "node:path";
+
+/** Unit test files that take seconds each (sockets held to timeouts, floods, every transport): by name. */
+const SLOW = [
+  /hostile/,
+  /flood/,
+  /^conformance_test\.ts$/,
+  /^response_rules_test\.ts$/,
+  /^artillery_.*_test\.ts$/,
+  /grpc_test\.ts$/,
+  /^(close|fd|node_ws|flow|ws_steps|lost_requests|warmup_sink|generator_warmup)_test\.ts$/,
+  /^(runtime_telemetry|redis_telemetry|k6_summary)_test\.ts$/,
+];
+
+/** One of each end-to-end run: an attack, an experiment file, a session script, a k6 script, the report. */
+const END_TO_END = [
+  "attack_cli_test.ts",
+  "run_checks_test.ts",
+  "script_sessions_test.ts",
+  "k6_scripts_test.ts",
+  "results_file_test.ts",
+  "report_browser_test.ts",
+  "import_graph_test.ts",
+];
+
+const ROOT = new URL("..", import.meta.url).pathname;
+const TIMING = "tests/timing";
+const PRESETS = "tests/presets";
+const UNIT_ROOTS_LEFT_OUT = new Set(["tests", "bench", "node_modules", "dist", "out"]);
+
+const env = {
+  LOADLAB_RUN_ID: Deno.env.get("LOADLAB_RUN_ID") ?? `suite-${Date.now()}-${Deno.pid}`,
+  DENO_JOBS: Deno.env.get("DENO_JOBS") ?? String(navigator.hardwareConcurrency + 1),
+  DENO_DIR: Deno.env.get("DENO_DIR") ?? await denoDir(),
+};
+
+async function denoDir(): Promise<string> {
+  const out = await new Deno.Command(Deno.execPath(), { args: ["info", "--json"], stderr: "inherit" })
+    .output();
+  return JSON.parse(new TextDecoder().decode(out.stdout)).denoDir;
+}
+
+function denoTest(args: string[]) {
+  return new Deno.Command(Deno.execPath(), { args: ["test", "-A", ...args], cwd: ROOT, env }).spawn();
+}
+
+function* testFiles(dir: string): Generator<string> {
+  for (const entry of Deno.readDirSync(dir)) {
+    if (entry.name.startsWith(".")) continue;
+    const path = join(dir, entry.name);
+    if (entry.isDirectory) yield* testFiles(path);
+    else if (entry.name.endsWith("_test.ts")) yield relative(ROOT, path);
+  }
+}
+
+async function quick(denoTestArgs: string[]): Promise<boolean> {
+  const all = [...testFiles(ROOT)].sort();
+  const unit = all.filter((f) =>
+    !UNIT_ROOTS_LEFT_OUT.has(f.split("/")[0]) && !SLOW.some((slow) => slow.test(basename(f)))
+  );
+  const endToEnd = END_TO_END.map((name) => {
+    const found = all.filter((f) => f.startsWith("tests/") && basename(f) === name);
+    if (found.length !== 1) {
+      throw new Error(
+        `${name} names ${found.length} files under tests/: name one in END_TO_END (tests/suite.ts)`,
+      );
+    }
+    return found[0];
+  });
+  console.error(
+    `test:quick: ${unit.length} unit and ${endToEnd.length} end-to-end of ${all.length} test files`,
+  );
+  return (await denoTest(["--parallel", ...denoTestArgs, ...unit, ...endToEnd]).status).success;
+}
+
+async function whole(denoTestArgs: string[]): Promise<boolean> {
+  const passed = await passes(
+    [["--parallel", `--ignore=${TIMING},${PRESETS}`], [PRESETS], [TIMING]].map((
+      p,
+    ) => [...denoTestArgs, ...p]),
+  );
+  if (!passed) await denoTest([`${TIMING}/zz_no_orphans_test.ts`]).status;
+  return passed;
+}
+
+async function passes(each: string[][]): Promise<boolean> {
+  for (const args of each) if (!(await denoTest(args).status).success) return false;
+  return true;
+}
+
+const quickMode = Deno.args[0] === "--quick";
+Deno.exit(await (quickMode ? quick(Deno.args.slice(1)) : whole(Deno.args)) ? 0 : 1);
