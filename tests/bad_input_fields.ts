@@ -84,8 +84,10 @@ export const FIELDS: Case[] = [
   },
   {
     name: "sweep protocol word unknown",
-    yaml: add("sweeps: [{parameter: load.protocol, values: [http1, h3]}]\n"),
-    names: [/sweeps\[0\]\.values\[1\]: "h3" is not a load\.protocol value; use one of http1, h2, h2c, auto/],
+    yaml: add("sweeps: [{parameter: load.protocol, values: [http1, h4]}]\n"),
+    names: [
+      /sweeps\[0\]\.values\[1\]: "h4" is not a load\.protocol value; use one of http1, h2, h2c, h3, auto/,
+    ],
   },
   {
     name: "search maxProbes 0",
