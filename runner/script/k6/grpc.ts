@@ -15,6 +15,7 @@
  * node:http2 session of its own, unmeasured, as their HTTP requests go by fetch.
  */
 import { existsSync } from "node:fs";
+import { once } from "node:events";
 import http2 from "node:http2";
 import { isAbsolute, join } from "node:path";
 import protobuf from "protobufjs";
@@ -70,16 +71,15 @@ function session(what: string): ScriptSession | undefined {
 const K6_CONNECT_TIMEOUT_MS = 60_000;
 
 /** Opens an HTTP/2 session to `origin` (k6's `connect` dials at once: an unreachable server throws there). */
-function dial(origin: string, timeoutMs: number): Promise<http2.ClientHttp2Session> {
-  return new Promise((done, fail) => {
-    const session = http2.connect(origin);
-    const timer = setTimeout(() => {
-      session.destroy();
-      fail(new Error(`${origin}: no connection within ${timeoutMs} ms`));
-    }, timeoutMs);
-    session.once("connect", () => (clearTimeout(timer), done(session)));
-    session.once("error", (err) => (clearTimeout(timer), fail(new Error(`${origin}: ${err.message}`))));
-  });
+async function dial(origin: string, timeoutMs: number): Promise<http2.ClientHttp2Session> {
+  const session = http2.connect(origin);
+  try {
+    await once(session, "connect", { signal: AbortSignal.timeout(timeoutMs) });
+    return session;
+  } catch (err) {
+    session.destroy();
+    throw new Error(`${origin}: ${err instanceof Error ? err.message : String(err)}`);
+  }
 }
 
 /** The running iteration's k6 VU id (`__VU`): a VU stays connected across its iterations. */
