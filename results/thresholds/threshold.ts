@@ -231,6 +231,18 @@ function k6Value(run: RunResult, metric: string): number {
   return decodeHistogram(run.histogramEncoded).getValueAtPercentile(100 * rank / answered) / 1000;
 }
 
+/**
+ * A k6 rule's value on a submetric no endpoint matched: k6's empty submetric, every value 0. A request
+ * refused before it was sent counts under no endpoint, so with such failures the submetric may hold some,
+ * known only to last 0 ms; a failure's error_code is not kept per endpoint. Unknown: NaN, the rule fails.
+ */
+function k6EmptyValue(t: Threshold, run: RunResult): number {
+  if (!t.k6 || t.selector?.error_code !== undefined) return Number.NaN;
+  const unsent = (run.errors.connect ?? 0) + (run.errors.tls ?? 0);
+  if (unsent === 0) return 0;
+  return LATENCY_KEYS[t.metric] !== undefined && unsent === unansweredRequests(run) ? 0 : Number.NaN;
+}
+
 /** Whether `actual` satisfies `op limit`. */
 export function compare(actual: number, op: Op, limit: number): boolean {
   switch (op) {
@@ -273,11 +285,10 @@ export function evaluateThresholds(thresholds: Threshold[], runs: RunResult[]): 
 }
 
 function wholeRunResult(t: Threshold, run: RunResult): ThresholdResult {
-  // On endpoints: the run as they make it; none selected (a file without endpoints) fails unmeasured, but
-  // in k6's form is k6's submetric no sample reached, every value 0 (a failure's error_code is not kept).
+  // On endpoints: the run as they make it; none selected (a file without endpoints) fails unmeasured.
   const judged = t.selector ? selectedRun(run, t.selector) : run;
   const actual = judged === null
-    ? (t.k6 && t.selector?.error_code === undefined ? 0 : Number.NaN)
+    ? k6EmptyValue(t, run)
     : t.kind !== undefined
     ? kindValue(judged, t.metric, t.kind)
     : t.k6
