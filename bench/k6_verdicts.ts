@@ -49,6 +49,8 @@ interface Case {
   k6Extra: string[];
   /** Only loadlab's: the same, as `--target app=URL`. */
   loadlabExtra: string[];
+  /** The script's `// env:` line: variables both tools run with (k6's `K6_VUS`, ...). */
+  env: Record<string, string>;
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -103,9 +105,11 @@ export async function main(argv: string[]): Promise<number> {
 function corpusCases(folder: string): Case[] {
   return [...Deno.readDirSync(folder)].filter((e) => e.isFile && e.name.endsWith(".js")).map((e) => {
     const path = join(folder, e.name);
-    const line = /^\/\/ args:(.*)$/m.exec(Deno.readTextFileSync(path));
-    const args = (line?.[1] ?? "").trim().split(/\s+/).filter((a) => a !== "");
-    return { name: e.name, path, args, k6Extra: [], loadlabExtra: [] };
+    const text = Deno.readTextFileSync(path);
+    const words = (key: string) =>
+      (new RegExp(`^// ${key}:(.*)$`, "m").exec(text)?.[1] ?? "").trim().split(/\s+/).filter((a) => a !== "");
+    const env = Object.fromEntries(words("env").map((pair) => pair.split(/=(.*)/s, 2)));
+    return { name: e.name, path, args: words("args"), k6Extra: [], loadlabExtra: [], env };
   }).sort((a, b) => a.name.localeCompare(b.name));
 }
 
@@ -124,7 +128,14 @@ function exampleCases(folder: string): Case[] {
       ...new Set([...text.matchAll(/\b(wss?|https?):\/\/(?:[^/@\s"'`]+@)?([A-Za-z0-9.-]+)/g)]
         .map((m) => `${m[1]}://${m[2]}`)),
     ];
-    const skip = (why: string): Case => ({ name, path, args: ["skip", why], k6Extra: [], loadlabExtra: [] });
+    const skip = (why: string): Case => ({
+      name,
+      path,
+      args: ["skip", why],
+      k6Extra: [],
+      loadlabExtra: [],
+      env: {},
+    });
     if (!isK6File(path)) return skip("no k6 import");
     if (isGrpcScript(path)) return skip("gRPC (needs k6's example server)");
     const away = hosts.filter((h) => h !== "http://httpbin.org" && !/\/\/(localhost|127\.)/.test(h));
@@ -137,6 +148,7 @@ function exampleCases(folder: string): Case[] {
       args: ["-u", "1", "-i", "2"],
       k6Extra: httpbin ? ["--config", config] : [],
       loadlabExtra: httpbin ? ["--target", `app=http://127.0.0.1:${PORTS[0]}`] : [],
+      env: {},
     };
   }).sort((a, b) => a.name.localeCompare(b.name));
 }
@@ -161,7 +173,7 @@ async function runTool(
   const out = await new Deno.Command(program, {
     args,
     cwd: dirname(c.path),
-    env: { NO_COLOR: "1", K6_NO_USAGE_REPORT: "true" },
+    env: { ...c.env, NO_COLOR: "1", K6_NO_USAGE_REPORT: "true" },
     stdout: "piped",
     stderr: "piped",
     signal: AbortSignal.timeout(RUN_LIMIT_MS),

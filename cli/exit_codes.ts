@@ -61,6 +61,11 @@ interface CommandOutcome {
   strict: boolean;
   /** The baseline gate's verdict with `--baseline`. */
   gate?: GateResult;
+  /**
+   * A k6 script's run: as under k6, a run no request of which was answered is judged by its thresholds
+   * (its failures are in `http_req_failed`), the line saying so still printed.
+   */
+  k6?: boolean;
 }
 
 /**
@@ -69,7 +74,8 @@ interface CommandOutcome {
  * - 130/143, a stop by a signal: the user or a supervisor asked for it, so nothing after is a verdict on
  *   the target (partial runs, thresholds judged on part of the load);
  * - 5, output not written: a CI job must not read a pass whose results are not on disk;
- * - 4, no response at all: no number was measured, so trust, baseline and thresholds judged nothing;
+ * - 4, no response at all: no number was measured, so trust, baseline and thresholds judged nothing
+ *   (a k6 script's thresholds judge it, as k6's do);
  * - 6, untrusted with `--strict`: numbers loadlab flags are no verdict on the target either way;
  * - 7, worse than the baseline: a rule that fired is a finding about the target;
  * - 8, the baseline gate judged nothing: a gate that checked no pair did not pass;
@@ -83,7 +89,7 @@ export function exitCodeOf(outcome: CommandOutcome): number {
   const failed = runsWithoutResponse(runs);
   if (failed.length) {
     console.error(noResponseLine(command, runs, failed));
-    return EXIT.noResponse;
+    if (!outcome.k6) return EXIT.noResponse;
   }
   if (untrustedRuns(command, runs, outcome.strict)) return EXIT.untrusted;
   if (gate?.failed) return EXIT.baselineWorse;

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { EXIT } from "./exit_codes.ts";
+import { EXIT, exitCodeOf } from "./exit_codes.ts";
+import type { RunResult } from "../results/mod.ts";
 import { attackHelp } from "./attack/help.ts";
 import { RUN_HELP } from "./run/args.ts";
 
@@ -40,4 +41,29 @@ Deno.test("exit 8 reads 'not judged' wherever it is described, with a verdict th
     assert.match(words, /noise/, `${doc}: ${words}`);
     assert.match(words, /own waits/, `${doc}: ${words}`);
   }
+});
+
+Deno.test("no response at all exits 4, but a k6 script's run is judged by its thresholds, as k6 judges it", () => {
+  const refused = {
+    name: "app/k6",
+    requests: 0,
+    errors: { connect: 3 },
+    errorMessages: { connect: { "Connection refused (os error 111)": 3 } },
+    droppedSends: 0,
+    config: {},
+  } as unknown as RunResult;
+  const outcome = { command: "run", runs: [refused], stoppedWith: null, written: true, strict: false };
+  const said: string[] = [];
+  const error = console.error;
+  console.error = (line: string) => said.push(line);
+  try {
+    assert.equal(exitCodeOf({ ...outcome, thresholds: [] }), EXIT.noResponse);
+    assert.equal(exitCodeOf({ ...outcome, thresholds: [], k6: true }), EXIT.ok);
+    const failed = [{ expression: "http_req_failed: rate<0.01", run: "app/k6", actual: 1, ok: false }];
+    assert.equal(exitCodeOf({ ...outcome, thresholds: failed, k6: true }), EXIT.thresholdFailed);
+  } finally {
+    console.error = error;
+  }
+  // Each time the terminal still says that nothing was answered.
+  assert.equal(said.filter((l) => /no response at all: .*connect: 3/.test(l)).length, 3, said.join("\n"));
 });

@@ -440,3 +440,84 @@ export default function () {
     const m = JSON.parse(Deno.readTextFileSync(`${dir}/export.json`)).metrics;
     assertEquals([m.added.count, m.group_duration.count], [400, 400]);
   }));
+
+/** A loopback port nothing listens on (bound, then closed). */
+function closedPort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  return port;
+}
+
+Deno.test("every request refused: k6's exit code (0, or 99 for a crossed threshold), nothing answered said", async () => {
+  const base = `http://127.0.0.1:${closedPort()}`;
+  // k6's localhost.js: no threshold, so k6 passes the run; loadlab still says that nothing answered.
+  const bare = await runK6Text(
+    `import http from "k6/http";\nexport default function () { http.get("${base}/"); }\n`,
+    null,
+    ["-i", "3"],
+  );
+  assertEquals(bare.code, 0, bare.text);
+  ok(/no response at all: every request failed .*connect: 3/.test(bare.stderr), bare.stderr);
+  // k6 counts each refused request in http_reqs, as an http_req_duration of 0 and as failed.
+  const judged = await runK6Text(
+    `import http from "k6/http";
+export const options = {
+  thresholds: {
+    http_reqs: ["count==3"],
+    http_req_duration: ["p(95)<2000", "max<1"],
+    http_req_failed: ["rate<0.01"],
+  },
+};
+export default function () { http.get("${base}/"); }
+`,
+    null,
+    ["-i", "3"],
+  );
+  assertEquals(judged.code, 99, judged.text);
+  ok(judged.stderr.includes("thresholds on metrics 'http_req_failed' have been crossed"), judged.stderr);
+  ok(/http_reqs\n\s+✓ 'count==3'/.test(judged.stdout), judged.stdout);
+  ok(/http_req_duration\n\s+✓ 'p\(95\)<2000'.*\n\s+✓ 'max<1'/.test(judged.stdout), judged.stdout);
+});
+
+Deno.test("k6's load from K6_VUS and K6_ITERATIONS, thresholds from --config, a host sent by options.hosts", () =>
+  withTarget(async (url) => {
+    const address = new URL(url).host;
+    const run = await runK6Text(
+      `import http from "k6/http";
+export const options = { hosts: { "api.shop.internal": "${address}" } };
+export default function () { http.get("http://api.shop.internal/json"); }
+`,
+      null,
+      ["--config", "config.json"],
+      {
+        env: { K6_VUS: "2", K6_ITERATIONS: "4" },
+        files: { "config.json": JSON.stringify({ vus: 1, thresholds: { http_reqs: ["count==4"] } }) },
+      },
+    );
+    assertEquals(run.code, 0, run.text);
+    ok(
+      run.stderr.includes(`requests to http://api.shop.internal go to http://${address} (options.hosts)`),
+      run.text,
+    );
+    assertEquals([run.results?.runs[0].requests, run.results?.runs[0].config.connections], [4, 2], run.text);
+    ok(/http_reqs\n\s+✓ 'count==4'/.test(run.stdout), run.stdout);
+  }));
+
+Deno.test("k6's load flags replace the script's scenarios: the default function runs, not a scenario's exec", () =>
+  withTarget(async (url) => {
+    const run = await runK6Text(
+      `import http from "k6/http";
+export const options = {
+  scenarios: { other: { executor: "per-vu-iterations", vus: 1, iterations: 3, exec: "other", tags: { t: "x" } } },
+  thresholds: { "http_reqs{name:main}": ["count==4"], "http_reqs{name:other}": ["count==0"] },
+};
+export function other() { http.get("http://app.test/", { tags: { name: "other" } }); }
+export default function () { http.get("http://app.test/json", { tags: { name: "main" } }); }
+`,
+      url,
+      ["-i", "4"],
+    );
+    assertEquals(run.code, 0, run.text);
+    assertEquals(run.results?.runs[0].requests, 4, run.text);
+  }));

@@ -20,7 +20,10 @@ import { terminalSafe } from "../../validation/terminal_text.ts";
 import { K6_EXIT } from "../exit_codes.ts";
 import { TEST_ABORTED } from "../../runner/script/k6/test_abort.ts";
 import { NO_DEFAULT } from "../../runner/script/k6/runtime.ts";
+import { passToIsolates } from "../../runner/script/k6/isolate_flags.ts";
 import { DOES_NOT_LOAD } from "../../runner/script/module.ts";
+import { parseDurationMs } from "../duration.ts";
+import { parseStages } from "../attack/stages.ts";
 
 /** The experiment (JSON text) of k6 script `source`, and where its fields came from in `options`. */
 export async function k6ExperimentText(
@@ -57,7 +60,10 @@ export async function k6ExperimentText(
       : undefined;
     throw new UsageError(err.message, { cause: err, ...(exitCode === undefined ? {} : { exitCode }) });
   });
-  const options = withK6Flags({ ...(module.options ?? {}), ...overridesOf(overrides) }, overrides.k6);
+  const load = overridesOf(withK6Env(overrides));
+  // As k6's: a load the flags give replaces the scenarios, whose VUs then run the default function.
+  if ("scenarios" in load && module.options?.scenarios !== undefined) passToIsolates({ flagsLoad: true });
+  const options = withK6Flags({ ...(module.options ?? {}), ...load }, overrides.k6);
   const mapped = k6Experiment(options);
   if (!mapped.ok) {
     throw new UsageError(`${basename(path)}: ${formatIssues(mapped.issues).join("; ")}`, {
@@ -83,7 +89,7 @@ export async function k6ExperimentText(
       abortOnFail ? [{ metric, rule, delayMs: abortOnFail.delayMs }] : []
     ),
   );
-  const { url, routes } = whereRequestsGo(path, targets);
+  const { url, routes } = whereRequestsGo(path, targets, (options.hosts ?? {}) as Record<string, string>);
   const text = JSON.stringify({
     name: scriptExperimentName(path),
     targets: { app: { url } },
@@ -100,6 +106,29 @@ export async function k6ExperimentText(
 function overHttp2(loads: Record<string, Record<string, unknown>>, url: string) {
   const protocol = url.startsWith("https:") ? "h2" : "h2c";
   return Object.fromEntries(Object.entries(loads).map(([name, load]) => [name, { protocol, ...load }]));
+}
+
+/**
+ * The load flags with k6's environment variables under them (`K6_VUS`, `K6_DURATION`, `K6_ITERATIONS`,
+ * `K6_STAGES`): k6 reads them over the script's options and under its command line, field by field.
+ */
+function withK6Env(a: ScriptLoadArgs): ScriptLoadArgs {
+  const text = (name: string) => Deno.env.get(name)?.trim() || undefined;
+  const whole = (name: string) => {
+    const value = text(name);
+    if (value === undefined) return undefined;
+    if (!/^\d+$/.test(value)) throw new UsageError(`${name}="${value}": a whole number, e.g. ${name}=10`);
+    return Number(value);
+  };
+  const duration = text("K6_DURATION"), stages = text("K6_STAGES");
+  return {
+    ...a,
+    vus: a.vus ?? whole("K6_VUS"),
+    iterations: a.iterations ?? whole("K6_ITERATIONS"),
+    durationMs: a.durationMs ??
+      (duration === undefined ? undefined : parseDurationMs(duration, "K6_DURATION")),
+    stages: a.stages ?? (stages === undefined ? undefined : parseStages(stages, "K6_STAGES")),
+  };
 }
 
 /** k6's flags over `options`: a flag of the load replaces the load's shortcuts and scenarios. */
@@ -122,8 +151,11 @@ function overridesOf(a: ScriptLoadArgs): Record<string, unknown> {
   return out;
 }
 
-/** The run's target and the other origins, read from the script's URLs with its `__ENV`. */
-function whereRequestsGo(path: string, targets: Record<string, string>) {
+/**
+ * The run's target and the other origins, read from the script's URLs with its `__ENV`; an origin whose
+ * host k6's `options.hosts` names (`api.internal`, `*.internal`) goes to its address, as k6 resolves it.
+ */
+function whereRequestsGo(path: string, targets: Record<string, string>, hosts: Record<string, string>) {
   const env = Deno.env.toObject(), seen = new Set<string>();
   const files = readK6Files(path);
   // The script's own first, then its local modules'.
@@ -135,6 +167,16 @@ function whereRequestsGo(path: string, targets: Record<string, string>) {
     if (!isOriginName(name)) continue;
     routes[new URL(name).origin] = new URL(url).origin;
     said.push(`requests to ${new URL(name).origin} go to ${url} (--target ${name}=URL)`);
+  }
+  for (const { origin } of origins) {
+    const url = new URL(origin);
+    const to = Object.entries(hosts).find(([name]) =>
+      name === url.hostname || (name.startsWith("*.") && url.hostname.endsWith(name.slice(1)))
+    )?.[1];
+    if (to === undefined || routes[origin] !== undefined) continue;
+    const address = new URL(`${url.protocol}//${to}`);
+    routes[origin] = `${url.protocol}//${address.hostname}:${address.port || url.port || defaultPort(url)}`;
+    said.push(`requests to ${origin} go to ${routes[origin]} (options.hosts)`);
   }
   const given = targets.app;
   // Else the first origin sent nowhere else, or where the first one sent elsewhere goes.
@@ -165,6 +207,9 @@ function whereRequestsGo(path: string, targets: Record<string, string>) {
   for (const line of said) console.error(terminalSafe(`${basename(path)}: ${line}`));
   return { url, routes };
 }
+
+/** The port a URL of no port of its own reaches. */
+const defaultPort = (url: URL) => url.protocol === "https:" || url.protocol === "wss:" ? "443" : "80";
 
 /** The run's target of a script that sends no request: nothing connects to it (9 is the discard port). */
 const NO_SERVER = "http://127.0.0.1:9";

@@ -326,6 +326,7 @@ async function conclude(
     written: true,
     strict: args.strict,
     gate,
+    k6: outcome.k6 !== null,
   });
 }
 

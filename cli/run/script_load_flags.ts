@@ -11,6 +11,8 @@ import { HTTP_DEBUG_MAX } from "../../runner/script/k6/http_debug.ts";
 import { isTrendStat, TREND_STATS_TOLD } from "../../scenarios/k6/options_shape.ts";
 import type { Stage } from "../../runner/load/models/ramping_connections.ts";
 import type { LocustFlags } from "../../runner/script/locust/experiment.ts";
+import { readFileCapped } from "../../system/read_capped.ts";
+import { MAX_EXPERIMENT_FILE_BYTES } from "../../validation/input_limits.ts";
 
 /** The rows of `loadlab run --help` for a script's load, k6's spellings in the same rows. */
 export const SCRIPT_LOAD_TABLE: FlagTable = [
@@ -64,6 +66,9 @@ export const SCRIPT_LOAD_TABLE: FlagTable = [
     `first ${HTTP_DEBUG_MAX} exchanges per worker, secrets redacted`,
   ]),
   "  --out json=<file>         k6's NDJSON of every metric sample (Metric and Point lines)",
+  flag("--config <file>", { example: "options.json" }, [
+    "k6's config file: JSON options under the script's (k6's --config; not -c)",
+  ]),
 ];
 
 /** The load flags as given (none given: every field undefined, `env` empty). */
@@ -97,6 +102,8 @@ export interface K6Flags {
   httpDebug?: "headers" | "full";
   /** `--out json=FILE`: k6's NDJSON of every sample to this file. */
   jsonOut?: string;
+  /** `--config FILE`: k6's options from a JSON file, under the script's own. */
+  config?: Record<string, unknown>;
 }
 
 /** Reads the script load flags; `--ramp-up` becomes stages (it needs `-c`). */
@@ -208,6 +215,8 @@ function k6FlagsOf(flags: FlagValues): K6Flags {
     }
     k6.jsonOut = jsonOut.slice("json=".length);
   }
+  const config = flags.path("config");
+  if (config !== undefined) k6.config = configOptions(config);
   if (flags.has("http-debug")) {
     k6.httpDebug = flags.text("http-debug") === ""
       ? "headers"
@@ -216,15 +225,32 @@ function k6FlagsOf(flags: FlagValues): K6Flags {
   return k6;
 }
 
-/** A k6 script's `options` with k6's flags over them, as k6 applies its command line. */
+/** k6's `--config` file: a JSON object of options. */
+function configOptions(path: string): Record<string, unknown> {
+  let options: unknown;
+  try {
+    options = JSON.parse(new TextDecoder().decode(readFileCapped(path, MAX_EXPERIMENT_FILE_BYTES)));
+  } catch (err) {
+    throw new UsageError(`--config ${path}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  if (options === null || typeof options !== "object" || Array.isArray(options)) {
+    throw new UsageError(`--config ${path}: k6's config is a JSON object of options, e.g. {"vus": 10}`);
+  }
+  return options as Record<string, unknown>;
+}
+
+/**
+ * A k6 script's `options` with k6's flags over them, as k6 applies its command line, and its `--config`
+ * file's under them (an option the script sets replaces the file's whole, as k6's do).
+ */
 export function withK6Flags(
   options: Record<string, unknown>,
   k6: K6Flags | undefined,
 ): Record<string, unknown> {
   if (k6 === undefined) return options;
-  const out = { ...options };
+  const out = { ...k6.config, ...options };
   if (k6.tags !== undefined) {
-    out.tags = { ...(options.tags as Record<string, unknown> | undefined), ...k6.tags };
+    out.tags = { ...(out.tags as Record<string, unknown> | undefined), ...k6.tags };
   }
   if (k6.summaryTrendStats !== undefined) out.summaryTrendStats = k6.summaryTrendStats;
   if (k6.noThresholds) delete out.thresholds;

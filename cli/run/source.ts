@@ -16,7 +16,7 @@ import { hasLoadFlags, type K6Flags, type ScriptLoadArgs, sessionLoadOf } from "
 import { isLocustFile } from "../../runner/script/locust/file.ts";
 import { LocustConvertError } from "../../runner/script/locust/convert.ts";
 import { locustExperimentText, LocustInputError } from "../../runner/script/locust/experiment.ts";
-import { K6_FLAGS_ENV } from "../../runner/script/k6/isolate_flags.ts";
+import { passToIsolates } from "../../runner/script/k6/isolate_flags.ts";
 import { OutputError } from "../../results/output_error.ts";
 import { readOpenFileLimit } from "../../system/open_file_limit.ts";
 import { FileReadError, readTextFileCapped } from "../../system/read_capped.ts";
@@ -76,7 +76,7 @@ async function scriptText(args: RunArgs, signal?: AbortSignal): Promise<{ text: 
   const flags = args.scriptLoad ?? { env: {} };
   for (const [key, value] of Object.entries(flags.env)) Deno.env.set(key, value);
   if (isK6File(resolve(args.source))) {
-    if (flags.k6 !== undefined) passToIsolates(flags.k6);
+    if (flags.k6 !== undefined) passK6Flags(flags.k6);
     return k6ExperimentText(args.source, args.targets, flags, args.maxMemoryMb, signal);
   }
   if (isLocustFile(args.source)) return { text: locustText(args.source, flags) };
@@ -121,7 +121,7 @@ function locustText(source: string, flags: ScriptLoadArgs): string {
 }
 
 /** Sets k6's flags the script's isolates honour in loadlab's environment before the import. */
-function passToIsolates(k6: K6Flags): void {
+function passK6Flags(k6: K6Flags): void {
   const { tags, httpDebug, jsonOut, noThresholds } = k6;
   if (jsonOut !== undefined) {
     try {
@@ -131,7 +131,7 @@ function passToIsolates(k6: K6Flags): void {
     }
   }
   const jsonPath = jsonOut === undefined ? undefined : resolve(jsonOut);
-  Deno.env.set(K6_FLAGS_ENV, JSON.stringify({ tags, httpDebug, jsonOut: jsonPath, noThresholds }));
+  passToIsolates({ tags, httpDebug, jsonOut: jsonPath, noThresholds });
 }
 
 /** `loadSource` of a script's experiment, a k6 script's problems told at its `options` paths. */

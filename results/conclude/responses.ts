@@ -21,6 +21,14 @@ export function requestSendsOf(run: RunResult): number {
   return sendsOf(run) - (run.errors.script ?? 0);
 }
 
+/** Requests that got no answer, by kind, less script and `ws-` errors (not HTTP requests, as in k6). */
+export function unansweredRequests(run: Pick<RunResult, "errors">): number {
+  return Object.entries(run.errors).reduce(
+    (a, [kind, n]) => kind === "script" || kind.startsWith("ws-") ? a : a + (n ?? 0),
+    0,
+  );
+}
+
 /** Every error of a run, any kind. */
 export function errorCount(run: RunResult): number {
   return Object.values(run.errors).reduce((a: number, n) => a + (n ?? 0), 0);

@@ -8,7 +8,8 @@ import type { LatencyKey } from "../schema/values.ts";
 import { ConfigError } from "../../validation/config_error.ts";
 import { nearest } from "../../validation/suggest.ts";
 import { type WindowMetric, windowValues } from "./windows.ts";
-import { sampledLatency } from "../conclude/responses.ts";
+import { latencySampled, sampledLatency, unansweredRequests } from "../conclude/responses.ts";
+import { decodeHistogram } from "../histogram.ts";
 import {
   ENDPOINT_METRICS,
   fromK6,
@@ -36,6 +37,8 @@ export interface Threshold {
   selector?: Selector;
   /** `errorRate{kind:timeout}<1%`: only the failures of this kind (results/thresholds/kind.ts). */
   kind?: string;
+  /** Written in k6's form (`http_reqs: count>10`): judged on k6's metrics (`k6Value`). */
+  k6?: true;
 }
 
 const LATENCY_KEYS: Record<string, LatencyKey> = {
@@ -139,6 +142,7 @@ export function parseThreshold(expression: string): Threshold {
     ...(windowMs ? { windowMs } : {}),
     ...(selector ? { selector } : {}),
     ...(kind !== undefined ? { kind } : {}),
+    ...(k6 !== null ? { k6: true as const } : {}),
   };
 }
 
@@ -189,6 +193,56 @@ export function metricValue(run: RunResult, metric: string): number {
   return (RATIOS[metric] ?? COUNTS[metric])(run);
 }
 
+/** Percentiles of a latency summary by the number they are of. */
+const PERCENTILE_OF: Partial<Record<LatencyKey, number>> = {
+  p50: 50,
+  p75: 75,
+  p90: 90,
+  p95: 95,
+  p99: 99,
+  p999: 99.9,
+  p9999: 99.99,
+};
+
+/**
+ * A k6 rule's value: k6 counts every request sent in `http_reqs`, answered or not, and a request that
+ * failed before it was sent (its connect, DNS lookup or TLS handshake: `connect` and `tls` errors) is an
+ * `http_req_duration` of 0 ms, its sending, waiting and receiving never begun; a metric with no sample at
+ * all is 0. The durations of other failures (a timeout) are not kept: with none answered, unmeasured.
+ */
+function k6Value(run: RunResult, metric: string): number {
+  const unanswered = unansweredRequests(run), sent = run.requests + unanswered;
+  if (metric === "requests") return sent;
+  if (metric === "rps") return run.requests > 0 ? run.rps * sent / run.requests : sent / run.durationSec;
+  const key = LATENCY_KEYS[metric];
+  if (key === undefined) return metricValue(run, metric);
+  const zeros = (run.errors.connect ?? 0) + (run.errors.tls ?? 0);
+  const answered = latencySampled(run) ? run.requests - (run.unrecordedLatencies ?? 0) : 0;
+  if (sent === 0 || (answered === 0 && zeros === unanswered)) return 0;
+  if (zeros === 0 || answered === 0) return metricValue(run, metric);
+  if (key === "min") return 0;
+  if (key === "max") return run.latencyMs.max;
+  if (key === "mean") return run.latencyMs.mean * answered / (answered + zeros);
+  const percentile = PERCENTILE_OF[key];
+  if (percentile === undefined || !run.histogramEncoded) return metricValue(run, metric);
+  // The zeros come first: a rank among them is 0, one past them the answered latencies' rank.
+  const rank = percentile / 100 * (answered + zeros) - zeros;
+  if (rank <= 0) return 0;
+  return decodeHistogram(run.histogramEncoded).getValueAtPercentile(100 * rank / answered) / 1000;
+}
+
+/**
+ * A k6 rule's value on a submetric no endpoint matched: k6's empty submetric, every value 0. A request
+ * refused before it was sent counts under no endpoint, so with such failures the submetric may hold some,
+ * known only to last 0 ms; a failure's error_code is not kept per endpoint. Unknown: NaN, the rule fails.
+ */
+function k6EmptyValue(t: Threshold, run: RunResult): number {
+  if (!t.k6 || t.selector?.error_code !== undefined) return Number.NaN;
+  const unsent = (run.errors.connect ?? 0) + (run.errors.tls ?? 0);
+  if (unsent === 0) return 0;
+  return LATENCY_KEYS[t.metric] !== undefined && unsent === unansweredRequests(run) ? 0 : Number.NaN;
+}
+
 /** Whether `actual` satisfies `op limit`. */
 export function compare(actual: number, op: Op, limit: number): boolean {
   switch (op) {
@@ -234,9 +288,11 @@ function wholeRunResult(t: Threshold, run: RunResult): ThresholdResult {
   // On endpoints: the run as they make it; none selected (a file without endpoints) fails unmeasured.
   const judged = t.selector ? selectedRun(run, t.selector) : run;
   const actual = judged === null
-    ? Number.NaN
+    ? k6EmptyValue(t, run)
     : t.kind !== undefined
     ? kindValue(judged, t.metric, t.kind)
+    : t.k6
+    ? k6Value(judged, t.metric)
     : metricValue(judged, t.metric);
   const unmatched = judged === null && t.selector !== undefined ? { unmatched: true } : {};
   return {

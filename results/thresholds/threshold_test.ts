@@ -41,3 +41,57 @@ Deno.test("bad thresholds name the problem and the fix", () => {
   throws(() => parseThreshold("rps>5ms"), /plain number/);
   throws(() => parseThreshold("p99<5%"), /latency takes us, ms or s/);
 });
+
+Deno.test("k6's rules count every request sent in http_reqs and a request refused before it was sent as 0 ms", () => {
+  const refused = {
+    ...run,
+    rps: 0,
+    requests: 0,
+    durationSec: 2,
+    successRate: 0,
+    errors: { connect: 4, tls: 2 },
+    statusCodes: {},
+    latencyMs: { p95: 0, p99: 0, p50: 0, mean: 0, max: 0 },
+  } as unknown as RunResult;
+  const rules = [
+    "http_reqs: count==6",
+    "http_reqs: rate>=3",
+    "http_req_duration: p(95)<2000",
+    "http_req_duration: avg==0",
+    "http_req_duration: min>=15",
+  ];
+  const judged = (r: RunResult) => evaluateThresholds(rules.map(parseThreshold), [r]).map((t) => t.ok);
+  assertEquals(judged(refused), [true, true, true, true, false]);
+  // Answered ones beside them: the refused are the lowest values, the answered keep their own.
+  const mixed = { ...run, errors: { connect: 12000 } } as unknown as RunResult;
+  const values = evaluateThresholds(
+    ["http_reqs: count==24000", "http_req_duration: avg<=2.5", "http_req_duration: max==900"].map(
+      parseThreshold,
+    ),
+    [mixed],
+  );
+  assertEquals(values.map((t) => [t.ok, t.actual]), [[true, 24000], [true, 2.5], [true, 900]]);
+  // A timeout's duration is not kept: with none answered, the latency stays unmeasured.
+  const timedOut = { ...refused, errors: { timeout: 6 } } as unknown as RunResult;
+  assertEquals(
+    Number.isNaN(evaluateThresholds([parseThreshold("http_req_duration: p(95)<2000")], [timedOut])[0].actual),
+    true,
+  );
+});
+
+Deno.test("a k6 rule whose submetric no request reached is judged on 0, as k6 judges it; loadlab's fails", () => {
+  const rules = [
+    "http_reqs{name:other}: count==0",
+    "http_req_duration{name:other}: p(95)<100",
+    "p99{name:other}<1s",
+  ];
+  const judged = evaluateThresholds(rules.map(parseThreshold), [run]);
+  assertEquals(judged.map((t) => [t.ok, t.unmatched]), [[true, true], [true, true], [false, true]]);
+  // A refused request's error_code is not kept per endpoint: unmeasured rather than 0.
+  const code = evaluateThresholds([parseThreshold("http_reqs{error_code:1212}: count==0")], [run]);
+  assertEquals(code[0].ok, false);
+  // Nor is a request refused before it was sent: the submetric may hold some, each of 0 ms, failed.
+  const refused = { ...run, errors: { connect: 5 } } as unknown as RunResult;
+  const unsent = ["http_req_duration{name:x}: avg<10", "http_req_failed{name:x}: rate<0.01"];
+  assertEquals(evaluateThresholds(unsent.map(parseThreshold), [refused]).map((t) => t.ok), [true, false]);
+});

@@ -39,6 +39,8 @@ const HONOURED = new Set([
   "noCookiesReset",
   // Every request's tags (runner/script/k6/tags.ts), which thresholds select by.
   "tags",
+  // Where the script's origins go (cli/k6/source.ts), checked here.
+  "hosts",
 ]);
 const LOAD_KEYS = new Set(["vus", "duration", "iterations", "stages", "scenarios"]);
 
@@ -69,6 +71,11 @@ export function k6Experiment(
   const extra: Record<string, unknown> = {};
   const paths = new K6Paths();
   const hooksTimeouts: K6Experiment["hooksTimeouts"] = {};
+  for (const [host, to] of Object.entries((options.hosts ?? {}) as Options)) {
+    if (typeof to !== "string" || !/^[\w.:[\]-]+$/.test(to)) {
+      problem(["options", "hosts", host], 'a host maps to an address, "127.0.0.1" or "127.0.0.1:8080"');
+    }
+  }
   for (const [key, value] of Object.entries(options)) {
     if (LOAD_KEYS.has(key) || HONOURED.has(key) || key === "thresholds") continue;
     if (key === "setupTimeout" || key === "teardownTimeout") {

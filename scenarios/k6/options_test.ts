@@ -175,7 +175,9 @@ Deno.test("tlsVersion and tlsCipherSuites are the load's TLS versions and suites
 });
 
 Deno.test("what loadlab cannot honour is refused at its path, never dropped", () => {
-  assertEquals(problems({ hosts: { "a.b": "1.2.3.4" }, tags: { team: "x" } }), ["options.hosts"]);
+  assertEquals(problems({ hosts: { "a.b": "1.2.3.4:80", "c.d": 5 }, tags: { team: "x" } }), [
+    'options.hosts["c.d"]',
+  ]);
   assertEquals(problems({ scenarios: { a: { executor: "constant-vus", startTime: "soon" } } }), [
     "options.scenarios.a.startTime",
   ]);

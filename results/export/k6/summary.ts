@@ -3,7 +3,7 @@
  * One run's results as k6's end-of-test summary data (what `handleSummary(data)` gets): metrics by
  * k6's names, thresholds, `root_group`; durations are loadlab's corrected latency.
  */
-import { latencySampled } from "../../conclude/responses.ts";
+import { latencySampled, unansweredRequests } from "../../conclude/responses.ts";
 import { decodeHistogram, type Histogram, summarizeMs } from "../../histogram.ts";
 import type { EndpointResult, LatencySummaryMs, ResultsFile, RunResult } from "../../schema/results.ts";
 import { allChecks, type K6Group, type K6Metric, type K6SummaryData, rateMetric } from "./summary_text.ts";
@@ -60,10 +60,6 @@ function trend(
   return { type: "trend", contains: "time", values };
 }
 
-/** Requests that got no answer, by kind, less script and `ws-` errors (not HTTP requests, as in k6). */
-const failedOf = (errors: Record<string, number>) =>
-  Object.entries(errors).reduce((a, [kind, n]) => kind === "script" || kind.startsWith("ws-") ? a : a + n, 0);
-
 /** `run`'s summary data with `results`' thresholds judged on it, in the stats and unit the script asks. */
 export function k6SummaryData(
   results: ResultsFile,
@@ -75,7 +71,7 @@ export function k6SummaryData(
   const flow = run.flows?.[0];
   const checks = (flow?.steps ?? []).flatMap((s) => s.checks ?? []);
   const passes = checks.reduce((a, c) => a + c.passed, 0), fails = checks.reduce((a, c) => a + c.failed, 0);
-  const unanswered = failedOf(run.errors), sent = run.requests + unanswered;
+  const unanswered = unansweredRequests(run), sent = run.requests + unanswered;
   const failed = unanswered + failedStatus(run.statusCodes);
   const users = vusOf(run);
   const metrics: Record<string, K6Metric> = {
@@ -94,7 +90,11 @@ export function k6SummaryData(
   if (run.droppedSends > 0) metrics.dropped_iterations = counter(run.droppedSends, sec, "default");
   // As k6's: a trend with no samples is not in the summary.
   if (!flow?.sessionMs) delete metrics.iteration_duration;
-  if (!latencySampled(run)) delete metrics.http_req_duration;
+  // As k6 times them, requests that failed before they were sent (refused, DNS, TLS) last 0 ms.
+  const unsent = (run.errors.connect ?? 0) + (run.errors.tls ?? 0);
+  if (!latencySampled(run) && unsent > 0 && unsent === unanswered) {
+    metrics.http_req_duration = trend(null, stats, unsent);
+  } else if (!latencySampled(run)) delete metrics.http_req_duration;
   // k6 shows the expected responses' durations under every run's: here where they are measured apart.
   const expected = selectedRun(run, { expected_response: "true" });
   if (
@@ -184,8 +184,8 @@ function submetric(
   const wanted: Selector = pairsOf(selector ?? "");
   // The view the threshold was judged on: the picked endpoints' (and responses') counts and latency.
   const view = selectedRun(run, wanted);
-  const requests = view === null ? 0 : view.requests + failedOf(view.errors);
-  const failed = view === null ? 0 : failedOf(view.errors) + failedStatus(view.statusCodes);
+  const requests = view === null ? 0 : view.requests + unansweredRequests(view);
+  const failed = view === null ? 0 : unansweredRequests(view) + failedStatus(view.statusCodes);
   if (metric === "http_reqs") return counter(requests, sec, "default");
   if (metric === "http_req_failed") return rateMetric(failed, requests - failed);
   const targets = targetOriginsOf(run);
@@ -238,7 +238,7 @@ export function k6ScenarioParts(run: RunResult, stats: readonly string[]): Recor
     });
     const metrics: Record<string, K6Metric> = {};
     const http = selectedRun(run, { scenario: name });
-    if (http !== null && http.requests + failedOf(http.errors) > 0) {
+    if (http !== null && http.requests + unansweredRequests(http) > 0) {
       for (const m of ["http_req_duration", "http_req_failed", "http_reqs"]) {
         metrics[m] = submetric(m, picked, run, sec, stats);
       }

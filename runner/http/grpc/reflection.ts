@@ -1,15 +1,15 @@
 /**
  * @module
  * A gRPC server's schema by its reflection service (v1, else v1alpha), as ghz's `--reflect`: services
- * listed, each one's file asked (with its dependencies), gathered into a FileDescriptorSet. A one-off
- * node:http2 client for setup, bounded by `timeoutMs`.
+ * listed, each one's file asked (with its dependencies), gathered into a FileDescriptorSet, on a node:http2
+ * session of its own (one_off_call.ts), bounded by `timeoutMs`.
  */
 import http2 from "node:http2";
 import { readFileSync } from "node:fs";
 import protobuf from "protobufjs";
 import type { Root } from "protobufjs";
-import { frameMessage, MessageReader, READ_OK, READ_TOO_BIG } from "../../../grpc/framing.ts";
-import { grpcStatusValue } from "../../../grpc/status.ts";
+import { GRPC_DEADLINE_EXCEEDED } from "../../../grpc/status.ts";
+import { oneOffCall } from "./one_off_call.ts";
 import { GrpcSchemaError, MAX_SCHEMA_BYTES, rootOfDescriptorSet } from "./schema.ts";
 
 const REFLECTION_PROTO = `syntax = "proto3";
@@ -92,60 +92,24 @@ function descriptorSet(replies: Reply[]): Uint8Array {
   return writer.finish();
 }
 
-/** One call of the reflection stream: its requests sent, its replies and status read. */
-function call(
+/** One call of the reflection stream: its requests sent, its replies decoded and status read. */
+async function call(
   session: http2.ClientHttp2Session,
   path: string,
   requests: Record<string, string>[],
   timeoutMs: number,
 ): Promise<{ status: number; problem: string; replies: Reply[] }> {
-  return new Promise((done, fail) => {
-    const stream = session.request({
-      ":method": "POST",
-      ":path": path,
-      "content-type": "application/grpc",
-      te: "trailers",
-    });
-    const timer = setTimeout(() => {
-      stream.close();
-      fail(new GrpcSchemaError(`reflection: no answer within ${timeoutMs} ms`, "raise --timeout"));
-    }, timeoutMs);
-    const replies: Reply[] = [];
-    // One reply may be the whole schema; all of a call's together may not pass what a schema file may.
-    const reader = new MessageReader(MAX_SCHEMA_BYTES);
-    let receivedBytes = 0;
-    reader.onMessage = (payload) => replies.push(Response.toObject(Response.decode(payload)) as Reply);
-    let head: http2.IncomingHttpHeaders = {};
-    stream.on("response", (h) => (head = h));
-    stream.on("data", (chunk: Uint8Array) => {
-      if (stream.closed) return;
-      receivedBytes += chunk.length;
-      const read = receivedBytes > MAX_SCHEMA_BYTES ? READ_TOO_BIG : reader.feed(chunk, 0, chunk.length);
-      if (read === READ_OK) return;
-      stream.close();
-      if (read !== READ_TOO_BIG) return;
-      clearTimeout(timer);
-      fail(
-        new GrpcSchemaError(
-          `reflection: the server's answer passed ${MAX_SCHEMA_BYTES} bytes, a schema's cap`,
-        ),
-      );
-    });
-    stream.on(
-      "error",
-      (err) => (clearTimeout(timer), fail(new GrpcSchemaError(`reflection: ${err.message}`))),
-    );
-    stream.on("trailers", (t) => (head = { ...head, ...t }));
-    stream.on("close", () => {
-      clearTimeout(timer);
-      const status = grpcStatusValue(String(head["grpc-status"] ?? ""));
-      const error = replies.find((r) => r.error_response)?.error_response;
-      const problem = error !== undefined
-        ? error.error_message
-        : `grpc-status ${head["grpc-status"] ?? "missing"} ${head["grpc-message"] ?? ""}`.trim();
-      done({ status: error !== undefined && status === 0 ? 2 : status, problem, replies });
-    });
-    for (const r of requests) stream.write(frameMessage(Request.encode(Request.fromObject(r)).finish()));
-    stream.end();
-  });
+  const messages = requests.map((r) => Request.encode(Request.fromObject(r)).finish());
+  const answer = await oneOffCall(session, path, messages, timeoutMs, MAX_SCHEMA_BYTES).catch(
+    (err: Error) => {
+      throw new GrpcSchemaError(`reflection: ${err.message}`);
+    },
+  );
+  if (answer.status === GRPC_DEADLINE_EXCEEDED) {
+    throw new GrpcSchemaError(`reflection: ${answer.problem}`, "raise --timeout");
+  }
+  const replies = answer.replies.map((r) => Response.toObject(Response.decode(r)) as Reply);
+  const error = replies.find((r) => r.error_response)?.error_response;
+  const problem = error !== undefined ? error.error_message : answer.problem;
+  return { status: error !== undefined && answer.status === 0 ? 2 : answer.status, problem, replies };
 }

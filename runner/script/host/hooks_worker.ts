@@ -16,6 +16,7 @@ import { madeMetrics } from "../k6/metrics.ts";
 import { takeMainChannel } from "../channel.ts";
 import { restoreWorkerNames } from "../worker_scope.ts";
 import { guardScriptConsole } from "../sessions/names.ts";
+import { routeHooks } from "../hook_routes.ts";
 
 restoreWorkerNames();
 // setup() and teardown() read loadlab's environment (hooks.ts).
@@ -31,7 +32,7 @@ self.onmessage = async (event: MessageEvent<HostRequest>) => {
   try {
     if (msg.type === "import") {
       path = msg.path;
-      if (msg.routes !== undefined && Object.keys(msg.routes).length > 0) routeFetch(msg.routes);
+      if (msg.routes !== undefined && Object.keys(msg.routes).length > 0) routeHooks(msg.routes);
       module = await importScript(path);
       post({
         type: "imported",
@@ -57,18 +58,6 @@ self.onmessage = async (event: MessageEvent<HostRequest>) => {
     post({ type: "failed", message });
   }
 };
-
-/** Sends this isolate's `fetch` for an origin `routes` names to the origin it gives instead. */
-function routeFetch(routes: Readonly<Record<string, string>>): void {
-  const fetched = globalThis.fetch;
-  globalThis.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(input instanceof Request ? input.url : String(input));
-    const to = Object.hasOwn(routes, url.origin) ? routes[url.origin] : undefined;
-    if (to === undefined) return fetched(input, init);
-    const routed = new URL(url.pathname + url.search, to).href;
-    return fetched(input instanceof Request ? new Request(routed, input) : routed, init);
-  };
-}
 
 function postDone(value: unknown, what: string): void {
   try {

@@ -10,19 +10,27 @@
  * ends nothing, the connection being the session's. A `Stream` sends its messages as one call once the
  * client side ends (`end()`, or the first `write` of a method that takes one message) and hands the
  * replies to its `data` listeners, then `end` (or `error`), when the call has ended, and the iteration ends
- * after them (k6's event loop): messages are not paced, nor sent in answer to replies.
+ * after them (k6's event loop): messages are not paced, nor sent in answer to replies. In `setup()` and
+ * `teardown()` (no session) a client connects to the address itself, or where the run sends it, over a
+ * node:http2 session of its own, unmeasured, as their HTTP requests go by fetch.
  */
 import { existsSync } from "node:fs";
+import { once } from "node:events";
+import http2 from "node:http2";
 import { isAbsolute, join } from "node:path";
 import protobuf from "protobufjs";
 import { current, type VuContext } from "./runtime.ts";
-import { folderOf } from "./init_files.ts";
+import { folderOf, inInit } from "./init_files.ts";
 import { durationMs } from "./http.ts";
 import { loadProtoFile, loadProtoset } from "../../http/grpc/schema.ts";
 import { reflectSchema } from "../../http/grpc/reflection.ts";
 import { ScriptGrpcSchema } from "../sessions/grpc_schema.ts";
 import type { ScriptSession } from "../sessions/session.ts";
 import type { GrpcResponse } from "../session.ts";
+import { oneOffCall } from "../../http/grpc/one_off_call.ts";
+import { hookRoute } from "../hook_routes.ts";
+import { GRPC_CODE_NAMES, GRPC_OK } from "../../../grpc/status.ts";
+import { decodeGrpcMessage } from "../../../grpc/message_text.ts";
 
 /** k6's call params (those loadlab honours; another key is refused). */
 interface CallParams {
@@ -52,11 +60,26 @@ const HEALTH_STATUS = ["UNKNOWN", "SERVING", "NOT_SERVING", "SERVICE_UNKNOWN"];
 /** The target's reflected schema. */
 let reflected: Promise<ScriptGrpcSchema> | null = null;
 
-/** The running session, or a throw naming what k6 says of calls outside one. */
-function session(what: string): ScriptSession {
+/** The running session; undefined in setup() or teardown(); a throw in init code, as k6 refuses it. */
+function session(what: string): ScriptSession | undefined {
   const s = current()?.s;
-  if (s === undefined) throw new Error(`${what} in the init context is not supported (as in k6)`);
-  return s as ScriptSession;
+  if (s === undefined && inInit()) throw new Error(`${what} in the init context is not supported (as in k6)`);
+  return s as ScriptSession | undefined;
+}
+
+/** k6's deadline of `connect` without `timeout` (60 s). */
+const K6_CONNECT_TIMEOUT_MS = 60_000;
+
+/** Opens an HTTP/2 session to `origin` (k6's `connect` dials at once: an unreachable server throws there). */
+async function dial(origin: string, timeoutMs: number): Promise<http2.ClientHttp2Session> {
+  const session = http2.connect(origin);
+  try {
+    await once(session, "connect", { signal: AbortSignal.timeout(timeoutMs) });
+    return session;
+  } catch (err) {
+    session.destroy();
+    throw new Error(`${origin}: ${err instanceof Error ? err.message : String(err)}`);
+  }
 }
 
 /** The running iteration's k6 VU id (`__VU`): a VU stays connected across its iterations. */
@@ -69,6 +92,8 @@ export class Client {
   #schema: ScriptGrpcSchema | null = null;
   /** The VUs connected (by `__VU`): one client of the script's init code serves every VU here. */
   readonly #connected = new Set<number>();
+  /** Its connection in setup() or teardown(): an HTTP/2 session of its own to the server. */
+  #hook: http2.ClientHttp2Session | null = null;
 
   /**
    * Reads .proto `files`, each (and what it imports) found in the first of `importPaths` that has it, else
@@ -98,6 +123,8 @@ export class Client {
     params: { plaintext?: boolean; reflect?: boolean; timeout?: string | number } = {},
   ) {
     const s = session("client.connect()");
+    const timeoutMs = params.timeout === undefined ? K6_CONNECT_TIMEOUT_MS : durationMs(params.timeout);
+    if (s === undefined) return this.#connectHook(addr, params, timeoutMs);
     const target = new URL(s.target).host;
     let reached: string | null = null;
     try {
@@ -113,7 +140,6 @@ export class Client {
       );
     }
     if (params.reflect === true) {
-      const timeoutMs = params.timeout === undefined ? 60_000 : durationMs(params.timeout);
       reflected ??= reflectSchema(new URL(s.target).origin, timeoutMs).then((root) =>
         new ScriptGrpcSchema(root)
       );
@@ -123,19 +149,67 @@ export class Client {
     return true;
   }
 
+  /** `connect` in setup() or teardown(): the address (or where the run sends it) dialed at once. */
+  async #connectHook(addr: string, params: { plaintext?: boolean; reflect?: boolean }, timeoutMs: number) {
+    this.close();
+    const origin = new URL(hookRoute(`${params.plaintext === true ? "http" : "https"}://${addr}/`)).origin;
+    this.#hook = await dial(origin, timeoutMs);
+    if (params.reflect === true) this.#schema = new ScriptGrpcSchema(await reflectSchema(origin, timeoutMs));
+    return true;
+  }
+
   /** One unary call (or a client stream's messages as an array), k6's response shape. */
   invoke(method: string, message: unknown, params: CallParams = {}): Promise<GrpcResponse> {
     const s = session("client.invoke()");
-    if (!this.#connected.has(vuId())) throw new Error("no gRPC connection, you must call connect first");
     const unknown = Object.keys(params ?? {}).find((k) => !PARAMS.has(k));
     if (unknown !== undefined) {
       throw new Error(`grpc params.${unknown} is not supported by loadlab's k6 runtime`);
     }
+    if (s === undefined) return this.#invokeHook(this.#schema, method, message, params);
+    if (!this.#connected.has(vuId())) throw new Error("no gRPC connection, you must call connect first");
     return s.invokeGrpc(this.#schema, method, message, {
       metadata: params?.metadata,
       timeoutMs: params?.timeout === undefined ? K6_TIMEOUT_MS : durationMs(params.timeout),
       name: params?.tags?.name,
     });
+  }
+
+  /** A call in setup() or teardown(), on the client's own connection, unmeasured. */
+  async #invokeHook(
+    schema: ScriptGrpcSchema | null,
+    method: string,
+    message: unknown,
+    params: CallParams,
+  ): Promise<GrpcResponse> {
+    const hook = this.#hook;
+    if (hook === null) throw new Error("no gRPC connection, you must call connect first");
+    if (schema === null) {
+      throw new Error(`${method}: no schema: load() its .proto first, or connect with reflect`);
+    }
+    const m = schema.method(method);
+    const sent = schema.messages(m, message);
+    const timeoutMs = params.timeout === undefined ? K6_TIMEOUT_MS : durationMs(params.timeout);
+    const metadata = Object.fromEntries(
+      Object.entries(params.metadata ?? {}).map(([k, v]) => [k, String(v)]),
+    );
+    const answer = await oneOffCall(
+      hook,
+      "/" + m.path,
+      Array.isArray(sent) ? sent : [sent],
+      timeoutMs,
+      schema.maxReceiveBytes,
+      metadata,
+    );
+    const status = answer.status < 0 ? 2 : answer.status;
+    const headers: Record<string, string[]> = {};
+    for (const [k, v] of Object.entries(answer.fields)) {
+      if (!k.startsWith(":") && v !== undefined) headers[k] = Array.isArray(v) ? v : [String(v)];
+    }
+    const reply = schema.replyMessage(m, answer.replies);
+    if (status === GRPC_OK) return { status, message: reply, headers, trailers: {}, error: null };
+    const why = decodeGrpcMessage(String(answer.fields["grpc-message"] ?? "")) || GRPC_CODE_NAMES[status];
+    const trailers = { "grpc-status": [String(status)], "grpc-message": [why] };
+    return { status, message: reply, headers, trailers, error: { code: status, message: why } };
   }
 
   /** k6's `asyncInvoke`: the same call, its promise. */
@@ -146,8 +220,12 @@ export class Client {
   /** grpc.health.v1's Check; the response's `status` is the serving status (`HealthCheckServing`). */
   async healthCheck(service = ""): Promise<GrpcResponse> {
     const s = session("client.healthCheck()");
-    if (!this.#connected.has(vuId())) throw new Error("no gRPC connection, you must call connect first");
-    const r = await s.invokeGrpc(HEALTH, "grpc.health.v1.Health/Check", { service });
+    if (s !== undefined && !this.#connected.has(vuId())) {
+      throw new Error("no gRPC connection, you must call connect first");
+    }
+    const r = s === undefined
+      ? await this.#invokeHook(HEALTH, "grpc.health.v1.Health/Check", { service }, {})
+      : await s.invokeGrpc(HEALTH, "grpc.health.v1.Health/Check", { service });
     if (r.status !== 0) return r;
     return { ...r, status: HEALTH_STATUS.indexOf(r.message?.status ?? "UNKNOWN") };
   }
@@ -155,6 +233,7 @@ export class Client {
   /** The VU's client is closed (a call needs `connect` again); the connection itself is the session's. */
   close(): void {
     if (current() !== undefined) this.#connected.delete(vuId());
+    else this.#hook?.close(), this.#hook = null;
   }
 
   /** The schema of this client (for its streams). */

@@ -320,7 +320,7 @@ export function expectedStatuses(...statuses: Array<number | { min: number; max:
   return { statuses };
 }
 
-/** k6's setResponseCallback: refused unless it keeps k6's default (2xx/3xx expected). */
+/** k6's setResponseCallback: refused before the load (convert/refusals.ts), as any other reach of it is. */
 export function setResponseCallback(_callback: unknown): void {
   throw new Error("http.setResponseCallback is not supported: loadlab counts 4xx/5xx as failed status");
 }

@@ -21,6 +21,11 @@ export function endInit(): void {
   initOver = true;
 }
 
+/** Whether the script's init code (its top level) is still running. */
+export function inInit(): boolean {
+  return !initOver;
+}
+
 /** The largest file `open()` reads: each worker holds its own copy (a V8 string is at most ~512 MiB). */
 export const MAX_OPEN_BYTES = 256 * 2 ** 20;
 

@@ -1,7 +1,7 @@
 /**
  * @module
- * k6's flags that reach a k6 script's isolates (`--tag`, `--http-debug`, `--out json`), carried as one JSON
- * environment variable set before the script is first imported.
+ * k6's flags that reach a k6 script's isolates (`--tag`, `--http-debug`, `--out json`, a load of its own),
+ * carried as one JSON environment variable set before the script's isolates import it.
  */
 
 export const K6_FLAGS_ENV = "LOADLAB_K6_FLAGS";
@@ -14,6 +14,13 @@ interface IsolateFlags {
   jsonOut?: string;
   /** `--no-thresholds`: the NDJSON's `Metric` lines name no threshold. */
   noThresholds?: boolean;
+  /** k6's load flags or `K6_*` variables replaced the script's scenarios: VUs run the default function. */
+  flagsLoad?: boolean;
+}
+
+/** Adds `flags` to what the script's isolates read: before they import it. */
+export function passToIsolates(flags: IsolateFlags): void {
+  Deno.env.set(K6_FLAGS_ENV, JSON.stringify({ ...JSON.parse(Deno.env.get(K6_FLAGS_ENV) || "{}"), ...flags }));
 }
 
 export const isolateFlags: Readonly<IsolateFlags> = readFlags();

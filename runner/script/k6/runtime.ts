@@ -267,7 +267,9 @@ function chooseScenario(
   mains: Map<string, (data: unknown) => unknown>,
   part: string | undefined,
 ): (data: unknown) => unknown {
-  const scenarios = (options.scenarios ?? {}) as Record<string, { env?: Record<string, unknown> }>;
+  // A load k6's flags give replaces the scenarios: the default function, with no scenario's tags or env.
+  const own = isolateFlags.flagsLoad ? { ...options, scenarios: undefined } : options;
+  const scenarios = (own.scenarios ?? {}) as Record<string, { env?: Record<string, unknown> }>;
   const names = Object.keys(scenarios);
   const name = part !== undefined && mains.has(part) ? part : names.length === 1 ? names[0] : "default";
   const fn = mains.get(name);
@@ -276,7 +278,7 @@ function chooseScenario(
   // A run has at most 64 workers, so at most 64 scenarios: their slots fit the run's counters.
   scenarioSlot = 4 + 2 * Math.max(0, names.indexOf(name));
   arrivals = /-arrival-rate$/.test(String((scenarios[name] as { executor?: unknown } | undefined)?.executor));
-  setRunTags(runTagsOf(options, name), name);
+  setRunTags(runTagsOf(own, name), name);
   wantSubmetrics(options.thresholds);
   for (const [key, value] of Object.entries(scenarios[name]?.env ?? {})) {
     (globalThis as unknown as { __ENV: Record<string, string> }).__ENV[key] = String(value);

@@ -73,6 +73,11 @@ function nodeProblem(
   }
   const separated = groupSeparatorProblem(node, bindings);
   if (separated !== null) return separated;
+  if (k6Callee(node, bindings, "k6/http") === "setResponseCallback") {
+    return "http.setResponseCallback is not honoured: loadlab counts every request answered with a status " +
+      "of 400 and over as failed (k6's default callback), so its verdict would differ; remove the call and " +
+      "judge the statuses it expected by thresholds of their own (http_reqs{status:404}: ['count>0'])";
+  }
   if (node.type === "CallExpression" && isApiCall(node, bindings) && !above.some(isFunction)) {
     return "a k6 call that sends or waits at the script's top level (k6's init context, which refuses it " +
       "too): move it into setup() or the default function";
@@ -80,8 +85,8 @@ function nodeProblem(
   return null;
 }
 
-/** Why a `group` or `check` name holds `::`, k6's separator of group paths (k6 throws on it), or null. */
-function groupSeparatorProblem(node: Node, bindings: Map<string, Binding>): string | null {
+/** The name of the `module` function call `node` makes (`check(...)`, `http.get(...)`), or null. */
+function k6Callee(node: Node, bindings: Map<string, Binding>, module: string): string | null {
   if (node.type !== "CallExpression") return null;
   const callee = node.callee;
   const bound = callee.type === "Identifier"
@@ -89,8 +94,14 @@ function groupSeparatorProblem(node: Node, bindings: Map<string, Binding>): stri
     : callee.type === "MemberExpression" && !callee.computed && callee.object.type === "Identifier"
     ? bindings.get(callee.object.name)
     : undefined;
-  if (bound?.module !== "k6") return null;
-  const name = callee.type === "Identifier" ? bound.name : callee.property.name;
+  if (bound?.module !== module) return null;
+  return callee.type === "Identifier" ? bound.name : callee.property.name;
+}
+
+/** Why a `group` or `check` name holds `::`, k6's separator of group paths (k6 throws on it), or null. */
+function groupSeparatorProblem(node: Node, bindings: Map<string, Binding>): string | null {
+  const name = k6Callee(node, bindings, "k6");
+  if (name === null) return null;
   const names: Node[] = [];
   if (name === "group" && node.arguments[0]) names.push(node.arguments[0]);
   if (name === "check" && node.arguments[1]?.type === "ObjectExpression") {
