@@ -105,7 +105,7 @@ function metricVerdict(
   return floorVerdict(before, after, ownVerdict(before, after, metric, failOn), failOn);
 }
 
-/** `judgeChange`'s verdict on one metric of a pair, judged `as` that metric or its floor, and the rules it fails. */
+/** `judgeChange`'s verdict on one metric of a pair, judged `as` it or its floor, and the rules it fails. */
 function ownVerdict(
   before: RunResult[],
   after: RunResult[],
@@ -179,7 +179,7 @@ function calmerHalf(run: RunResult): RunResult {
  * core move least, judged against those intervals' own waits. A p10 risen past the rule's tolerance, beyond
  * noise and beyond what the slower side's own waits can make, fails the rule; a floor that did not rise
  * says nothing of the tail, so the floor never passes a rule. One that rose past the tolerance but is not
- * judged adds its reason to the metric's own.
+ * judged leaves the metric no verdict, its reason beside the metric's own.
  */
 function floorVerdict(
   before: RunResult[],
@@ -195,21 +195,22 @@ function floorVerdict(
   }
   const floor = ownVerdict(before.map(calmerHalf), after.map(calmerHalf), own.metric, open, "p10");
   const levels = (m: MetricVerdict) => `${m.compared.map((x) => Number(x.toPrecision(4))).join(" → ")} ms`;
+  const why = own.notJudged ?? `its noise interval reaches ${sameReachesPast(own, open[0])}`;
   if (floor.failed.length) {
-    const why = own.notJudged ?? `its noise interval reaches ${sameReachesPast(own, open[0])}`;
     return {
       ...floor,
       floor: `${own.metric} ${levels(own)} (${own.statistic}) has no verdict: ${why}; judged at the floor, ` +
         "the p10 of the half of each run's intervals whose load worker waited least at each wake-up",
     };
   }
-  if (own.verdict !== "unknown" || floor.verdict !== "unknown" || !(floor.changePct > open[0].tolerance)) {
-    return own;
-  }
+  if (floor.verdict !== "unknown" || !(floor.changePct > open[0].tolerance)) return own;
   const pct = `+${floor.changePct.toFixed(1)}%`;
   return {
     ...own,
-    notJudged: `${own.notJudged}; at the floor, p10 ${levels(floor)}, ${pct}: ${floor.notJudged}`,
+    verdict: "unknown",
+    diffCi95: null,
+    changeCi95Pct: null,
+    notJudged: `${why}; at the floor, p10 ${levels(floor)}, ${pct}: ${floor.notJudged}`,
   };
 }
 

@@ -5,7 +5,7 @@ import { judgeNoise } from "./noise.ts";
 import { judgePair } from "./judged.ts";
 import { explainedBound, judgeOwnWaits, type OwnWaits, ownWaits, settlingSharePct } from "./own_waits.ts";
 
-/** Waits of a worker and a target: shares in %, the mean wait at a wake-up and the worker's run per request. */
+/** Waits of a worker and a target: shares in %, the mean wait at a wake-up, the worker's run a request. */
 function waits(
   workerWaitPct: number,
   targetWaitPct: number | null,

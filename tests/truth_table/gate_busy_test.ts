@@ -8,8 +8,10 @@
  * is a regression (exit 7) unless the slower run's own waits could make the gap, which its cell then says
  * (or a loaded machine's short runs leave it short of the noise bar, which it says too: exit 8).
  * Beside two `nice 0` loops the 4x sleep fails its p99 rule whatever the loops do to the p99: where the
- * stalls leave the p99 no verdict, the floor (p10) decides and the cell says so. Every run also records
- * the target's waits for a core. Bounded: three runs of 3 s on 10 connections per test.
+ * stalls leave the p99 no verdict, the floor (p10) decides and the cell says so; only where the slower
+ * run's own waits could make even the floor's rise, or a machine at load 20 leaves it short of the noise
+ * bar, is it exit 8, said. Every run also records the target's waits for a core. Bounded: three runs on
+ * 10 connections per test, of 3 s beside the nice'd loops and 5 s beside the others.
  */
 import assert from "node:assert/strict";
 import type { ResultsFile } from "../../results/mod.ts";
@@ -108,13 +110,14 @@ Deno.test({
     withBuiltinTarget((url) =>
       withTempDir((dir) =>
         besideLoops(0, 2, async () => {
-          const base = await runLoadlab(["attack", `${url}/sleep?ms=5`, ...LOAD, "-o", `${dir}/base.json`]);
+          const load = ["-c", "10", "-d", "5s", "--no-live"];
+          const base = await runLoadlab(["attack", `${url}/sleep?ms=5`, ...load, "-o", `${dir}/base.json`]);
           assert.equal(base.code, 0, base.stderr);
           const gate = (path: string, ...extra: string[]) =>
             runLoadlab([
               "attack",
               `${url}${path}`,
-              ...LOAD,
+              ...load,
               "--baseline",
               `${dir}/base.json`,
               ...RULES.slice(2),
@@ -123,21 +126,29 @@ Deno.test({
           const self = await gate("/sleep?ms=5");
           assert.ok(self.code === 0 || self.code === 8, `self-compare exit ${self.code}:\n${self.stdout}`);
           // The server sleeps 20 ms, not 5, whatever the machine does: the p99 rule fails, on the p99's own
-          // levels or, where the machine's stalls leave those no verdict, on the floor's, named in the cell.
+          // levels or, where the machine's stalls leave those no verdict, on the floor's, named in the cell;
+          // exit 8 only where the slower run's own waits could make even the floor's rise, or a loaded
+          // machine's runs leave it short of the noise bar, said in the cell.
           const slow = await gate("/sleep?ms=20", "--report", `${dir}/slow.html`);
-          assert.equal(slow.code, 7, slow.stdout);
           const p99 = cell(slow.stdout, "p99");
+          // The report's compare view says it word for word.
+          const page = pageDataOf(await Deno.readTextFile(`${dir}/slow.html`)) as unknown as {
+            gate: Array<{ metric: string; text: string }>;
+          };
+          assert.equal(page.gate.find((r) => r.metric === "p99")?.text, p99);
+          if (slow.code === 8) {
+            assert.match(
+              p99,
+              /; at the floor, p10 .*(, but the slower side's own waits \(.*\) move .* at most|beyond noise needs)/,
+            );
+            return;
+          }
           const [, from, to] = p99.match(/^worse: ([\d.]+) → ([\d.]+) ms, \+[\d.]+% \(/) ?? [];
           assert.ok(Number(to) >= 20 && Number(from) < Number(to) / 1.5, p99);
           assert.match(p99, /interval p(99|10)s; .*FAILS p99 \+50%/);
           if (p99.includes("interval p10s")) {
             assert.match(p99, /\(p99 [\d.]+ → [\d.]+ ms \(.*\) has no verdict: /);
           }
-          // The report's compare view says it word for word.
-          const page = pageDataOf(await Deno.readTextFile(`${dir}/slow.html`)) as unknown as {
-            gate: Array<{ metric: string; text: string }>;
-          };
-          assert.equal(page.gate.find((r) => r.metric === "p99")?.text, p99);
         })
       )
     ),
