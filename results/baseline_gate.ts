@@ -1,12 +1,13 @@
 /**
  * @module
  * The relative gate of `--baseline FILE --fail-on "p99 +10%"`: runs paired by name with the baseline's,
- * each metric judged by `judgeChange` (results/conclude/judged.ts); where that rule cannot judge, the
- * verdict is `unknown` with its reason and an unjudged rule exits 8, never passes. Pure.
+ * each metric judged by `judgeChange` (results/conclude/judged.ts), a latency rule its own percentile
+ * leaves unchecked at the floor (`floorVerdict`); where neither judges, the verdict is `unknown` with its
+ * reason and an unjudged rule exits 8, never passes. Pure.
  */
 import type { ResultsFile, RunResult } from "./mod.ts";
 import { judgedChange } from "./conclude/noise.ts";
-import { COMPARE_METRICS, type CompareMetric, runValue } from "./conclude/noise_samples.ts";
+import { COMPARE_METRICS, type CompareMetric, type NoiseMetric, runValue } from "./conclude/noise_samples.ts";
 import { judgeChange } from "./conclude/judged.ts";
 import { meanCi, round4 } from "./stats.ts";
 import { type FailOn, LOWER_IS_BETTER } from "./fail_on.ts";
@@ -36,6 +37,8 @@ export interface MetricVerdict {
   notJudged?: string;
   /** A change beyond noise on a busy machine: how far past what the slower side's own waits can make. */
   waits?: string;
+  /** Judged at the floor (`floorVerdict`): the metric's own two levels and why they have no verdict. */
+  floor?: string;
   noise: NoiseSource;
   /** The `--fail-on` expressions this change fails. */
   failed: string[];
@@ -92,21 +95,32 @@ function groupRuns(runs: RunResult[]): Map<string, RunResult[]> {
 const round = (pair: [number, number] | null): [number, number] | null =>
   pair && [round4(pair[0]), round4(pair[1])];
 
-/** `judgeChange`'s verdict on one metric of a pair and the `failOn` rules it fails. */
+/** `judgeChange`'s verdict on one metric of a pair and the `failOn` rules it fails, else at its floor. */
 function metricVerdict(
   before: RunResult[],
   after: RunResult[],
   metric: CompareMetric,
   failOn: FailOn[],
 ): MetricVerdict {
+  return floorVerdict(before, after, ownVerdict(before, after, metric, failOn), failOn);
+}
+
+/** `judgeChange`'s verdict on one metric of a pair, judged `as` it or its floor, and the rules it fails. */
+function ownVerdict(
+  before: RunResult[],
+  after: RunResult[],
+  metric: CompareMetric,
+  failOn: FailOn[],
+  as: NoiseMetric = metric,
+): MetricVerdict {
   const noise: NoiseSource = before.length >= 2 && after.length >= 2 ? "repeats" : "within-run";
   const judged = judgeChange(
     noise,
     { name: "this run", runs: after },
     { name: "baseline", runs: before },
-    metric,
+    as,
   );
-  const change = judgedChange(noise, after, before, metric);
+  const change = judgedChange(noise, after, before, as);
   const pct = (x: number) => (change.base === 0 ? Number.NaN : (x / Math.abs(change.base)) * 100);
   const past = failOn.filter((f) => f.metric === metric).filter((f) => {
     const moved = f.unit === "pp" ? change.diff : pct(change.diff);
@@ -114,7 +128,7 @@ function metricVerdict(
   });
   const wideSame = "beyond" in judged && !judged.beyond && past.length > 0
     ? wideSameText(
-      metric,
+      as,
       pct(change.diff),
       change.diff,
       change.ci95 && [pct(change.ci95[0]), pct(change.ci95[1])],
@@ -151,20 +165,71 @@ function metricVerdict(
   };
 }
 
+/** A run with only the half of its intervals whose load worker waited least at each wake-up. */
+function calmerHalf(run: RunResult): RunResult {
+  const waits = run.intervals.flatMap((iv) => iv.wakeWaitMs ?? []).sort((a, b) => a - b);
+  const cut = waits[Math.floor(waits.length / 2)] ?? Infinity;
+  return { ...run, intervals: run.intervals.filter((iv) => (iv.wakeWaitMs ?? 0) <= cut) };
+}
+
+/**
+ * A latency rule one run a side leaves unchecked (no verdict, or a `same` whose noise interval reaches
+ * past the tolerance: on a busy machine a p99 is the stalls on both sides) judged at the floor, the p10 of
+ * the calmer half of each run's intervals (`calmerHalf`): the requests that waited least, which waits for a
+ * core move least, judged against those intervals' own waits. A p10 risen past the rule's tolerance, beyond
+ * noise and beyond what the slower side's own waits can make, fails the rule; a floor that did not rise
+ * says nothing of the tail, so the floor never passes a rule. One that rose past the tolerance but is not
+ * judged leaves the metric no verdict, its reason beside the metric's own.
+ */
+function floorVerdict(
+  before: RunResult[],
+  after: RunResult[],
+  own: MetricVerdict,
+  failOn: FailOn[],
+): MetricVerdict {
+  const open = failOn.filter((f) =>
+    f.metric === own.metric && f.unit === "%" && f.tolerance > 0 && !checks(own, f)
+  );
+  if ((own.metric !== "p50" && own.metric !== "p99") || own.noise !== "within-run" || !open.length) {
+    return own;
+  }
+  const floor = ownVerdict(before.map(calmerHalf), after.map(calmerHalf), own.metric, open, "p10");
+  const levels = (m: MetricVerdict) => `${m.compared.map((x) => Number(x.toPrecision(4))).join(" → ")} ms`;
+  const why = own.notJudged ?? `its noise interval reaches ${sameReachesPast(own, open[0])}`;
+  if (floor.failed.length) {
+    return {
+      ...floor,
+      floor: `${own.metric} ${levels(own)} (${own.statistic}) has no verdict: ${why}; judged at the floor, ` +
+        "the p10 of the half of each run's intervals whose load worker waited least at each wake-up",
+    };
+  }
+  if (floor.verdict !== "unknown" || !(floor.changePct > open[0].tolerance)) return own;
+  const pct = `+${floor.changePct.toFixed(1)}%`;
+  return {
+    ...own,
+    verdict: "unknown",
+    diffCi95: null,
+    changeCi95Pct: null,
+    notJudged: `${why}; at the floor, p10 ${levels(floor)}, ${pct}: ${floor.notJudged}`,
+  };
+}
+
 /**
  * Why a change past rule `f`'s tolerance that the noise rule calls "same" is not judged, with how many
  * times the batches would narrow the noise interval until the change leaves it (a run that many times as
  * long): its width is noise, and "same" would pass a change as large as the rule forbids.
  */
 function wideSameText(
-  metric: CompareMetric,
+  metric: NoiseMetric,
   changePct: number,
   diff: number,
   ciPct: [number, number] | null,
   f: FailOn,
 ): string {
   // Latency's interval is a ratio's: its width and the change are weighed on the log scale it was judged on.
-  const scale = metric === "p50" || metric === "p99" ? (x: number) => Math.log1p(x / 100) : (x: number) => x;
+  const scale = metric !== "rps" && metric !== "success"
+    ? (x: number) => Math.log1p(x / 100)
+    : (x: number) => x;
   const change = scale(changePct), half = ciPct && (scale(ciPct[1]) - scale(ciPct[0])) / 2;
   const times = half === null || change === 0 ? null : Math.ceil((half / Math.abs(change)) ** 2);
   const settle = times === null ? "" : `about ${times} times the batches (runs ${times} times as long), `;

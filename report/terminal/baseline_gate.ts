@@ -43,7 +43,8 @@ export function verdictText(m: MetricVerdict, group: GroupVerdict, gate: GateRes
     ? "noise not measured"
     : `noise interval ${signed(ci[0])}${unit === "%" ? "%" : ""} to ${signed(ci[1])}${unit}` +
       (m.waits ? `, ${m.waits}` : "");
-  const parts = [`${label}: ${change} (${m.statistic}; ${why}; ${noiseText(m, group)})`];
+  const stat = m.floor ? `${m.floor}: ${m.statistic}` : m.statistic;
+  const parts = [`${label}: ${change} (${stat}; ${why}; ${noiseText(m, group)})`];
   if (m.failed.length) parts.push(`FAILS ${m.failed.join(", ")}`);
   if (gate.otherMachine.length) {
     parts.push(`baseline from another machine/build: ${gate.otherMachine.join(", ")} differ`);

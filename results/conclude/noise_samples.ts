@@ -8,12 +8,16 @@ import type { IntervalResult, RunResult } from "../schema/results.ts";
 import { servedRps } from "./served_rate.ts";
 import { intervalLatencySampled } from "./responses.ts";
 import { batchMeans, type IntervalSample, type MeanCi, meanCi } from "../stats.ts";
+import { decodeHistogram, usToMs } from "../histogram.ts";
 
 /** The metrics compared between runs and groups; `success` is in percent. */
 export const COMPARE_METRICS = ["rps", "p50", "p99", "success"] as const;
 export type CompareMetric = typeof COMPARE_METRICS[number];
-/** What the noise rules can judge: the compared metrics and the mean latency (an expectation's). */
-export type NoiseMetric = CompareMetric | "mean";
+/**
+ * What the noise rules can judge: the compared metrics, the mean latency (an expectation's) and the p10,
+ * the floor a latency rule is judged at when its own percentile is the machine's stalls (baseline_gate.ts).
+ */
+export type NoiseMetric = CompareMetric | "mean" | "p10";
 
 /** Length of one batch in the batch-means noise estimate, when the part judged holds `MIN_LONG_BATCHES`. */
 const BATCH_MS = 1000;
@@ -30,6 +34,10 @@ function intervalValue(iv: IntervalResult, metric: NoiseMetric): number {
       return intervalLatencySampled(iv) ? iv.p50 : Number.NaN;
     case "p99":
       return intervalLatencySampled(iv) ? iv.p99 : Number.NaN;
+    case "p10": // from the interval's histogram, NaN where the run kept none (--interval-histograms none)
+      return intervalLatencySampled(iv) && iv.histogramEncoded
+        ? usToMs(decodeHistogram(iv.histogramEncoded).getValueAtPercentile(10))
+        : Number.NaN;
     case "success": {
       const sent = iv.requests + iv.errors;
       return sent > 0 ? ((iv.requests - iv.failedStatus) / sent) * 100 : Number.NaN;
