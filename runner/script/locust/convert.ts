@@ -59,6 +59,7 @@ const PY_MODULES = new Set([
   "os",
   "math",
   "logging",
+  "re",
 ]);
 const BUILTINS = new Set(
   ("len str repr int float bool list tuple dict set range min max sum abs round enumerate zip " +
