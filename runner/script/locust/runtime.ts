@@ -449,29 +449,40 @@ function pick(owner: any, tasks: TaskEntry[]): TaskEntry {
   return tasks[tasks.length - 1];
 }
 
-/** The users' classes for each virtual user, in Locust's shares: `fixed_count` first, then by weight. */
-function classOrder(users: UserClass[], count: number): UserClass[] {
-  const order: UserClass[] = [];
+/** The users' classes for each virtual user, in Locust's order: `fixed_count` first, then by weight. */
+export function classOrder(users: UserClass[], count: number): UserClass[] {
   const fixed = users.filter((u) => (u.fixed_count ?? 0) > 0);
-  for (
-    let i = 0;
-    order.length < count && fixed.some((u) => order.filter((o) => o === u).length < u.fixed_count!);
-    i++
-  ) {
-    const u = fixed[i % fixed.length];
-    if (order.filter((o) => o === u).length < u.fixed_count!) order.push(u);
+  const fixedCount = Math.min(count, fixed.reduce((t, u) => t + u.fixed_count!, 0));
+  const order = klOrder(fixed.map((u) => [u, u.fixed_count!]), fixedCount);
+  const rest = users.filter((u) => !fixed.includes(u)).map((u): [UserClass, number] => [u, u.weight ?? 1]);
+  return order.concat(klOrder(rest, count - order.length));
+}
+
+/**
+ * `n` of `shares` in the order of Locust's dispatcher: each next the one whose choosing lowers the
+ * Kullback-Leibler divergence from the shares most (3:1 -> A B A A A B A A A B ...).
+ */
+function klOrder(shares: Array<[UserClass, number]>, n: number): UserClass[] {
+  const heap = shares.filter(([, w]) => w > 0).map(([u, w]) => ({
+    u,
+    w,
+    x: w + 1,
+    d: w * Math.log2(w / (w + 1)),
+  }));
+  const out: UserClass[] = [];
+  while (out.length < n && heap.length > 0) {
+    // Python's heap order of (divergence, count, weight, name).
+    const e = heap.reduce((b, c) =>
+      c.d < b.d ||
+        (c.d === b.d && (c.x < b.x || (c.x === b.x && (c.w < b.w || (c.w === b.w && c.u.name < b.u.name)))))
+        ? c
+        : b
+    );
+    out.push(e.u);
+    e.d = e.w * Math.log2(e.x / (e.x + 1));
+    e.x += 1;
   }
-  const weighted = users.filter((u) => !((u.fixed_count ?? 0) > 0));
-  const credit = weighted.map(() => 0);
-  const total = weighted.reduce((t, u) => t + (u.weight ?? 1), 0);
-  while (order.length < count && weighted.length > 0) {
-    // Smooth weighted round robin: every prefix holds each class near its share.
-    weighted.forEach((u, i) => credit[i] += u.weight ?? 1);
-    const best = credit.indexOf(Math.max(...credit));
-    credit[best] -= total;
-    order.push(weighted[best]);
-  }
-  return order;
+  return out;
 }
 
 /** The session module's exports for a locustfile's user classes (the converter's footer calls it). */
