@@ -8,10 +8,10 @@
  * (`--json-file`: its `_stats.csv` is the last of its once-a-second writes, up to a second short).
  * Locust's users run shorter than its `-t`: its timer counts from its event loop's clock, last read
  * before its startup, so loadlab runs each file for the time Locust's log says its users ran (from
- * "Ramping to" to "--run-time limit reached"), and the row says both. The
- * corpus is bench/locust/ (written as teams write them); `--corpus DIR` names another folder (a file
- * without `# args:` runs with `-u 10 -r 10 -t 10s`, as Locust's own examples/ do here). Without Locust (`--locust-bin`,
- * `$LOCUST`, else `locust` on PATH) it prints why and runs nothing.
+ * "Ramping to" to "--run-time limit reached"), and the row says both. The corpus is bench/locust/
+ * (written as teams write them); `--corpus DIR` names another folder (a file without `# args:` runs with
+ * `-u 10 -r 10 -t 10s`, as Locust's own examples/ do here). Without Locust (`--locust-bin`, `$LOCUST`,
+ * else `locust` on PATH) it prints why and runs nothing.
  *
  * `--locust-speed`: one GET with `wait_time = constant(0)` at 50 users against nginx (CPU 0), each tool on
  * CPU 1 (`taskset`): Locust's HttpUser, its FastHttpUser and loadlab, requests a second from each one's

@@ -3,8 +3,8 @@
  * The Python modules a locustfile of the subset imports: `random`, `string`, `json`, `time`, `uuid`,
  * `itertools`, `math`, `os` (its environment), `logging` (to stderr) and `re` (on JavaScript's regular
  * expressions, Python's spellings of named groups, `\A`, `\Z` and flags translated), each with the
- * functions teams call. `time.sleep` is the session's own sleep (locust.ts), set there. Any other module is refused
- * before the load (convert.ts).
+ * functions teams call. `time.sleep` is the session's own sleep (runtime.ts), set there. Any other module
+ * is refused before the load (convert.ts).
  */
 import { args, builtins, iter, Kw, PyError, repr, str, tuple } from "./py.ts";
 
