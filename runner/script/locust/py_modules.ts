@@ -193,7 +193,7 @@ const FLAGS: Record<number, string> = { 2: "i", 8: "m", 16: "s" };
 /** Python's pattern as JavaScript's; `extra` flags: `g` to find every match, `y` anchored where it starts. */
 function regex(pattern: unknown, flags: unknown = 0, extra = ""): RegExp {
   if (pattern instanceof Pattern) return regex(pattern.pattern, pattern.flags, extra);
-  let source = str(pattern), f = "d" + extra;
+  let source = str(pattern), f = extra;
   for (const [bit, letter] of Object.entries(FLAGS)) if (Number(flags) & Number(bit)) f += letter;
   const inline = /^\(\?([aiLmsux]+)\)/.exec(source);
   if (inline !== null) {
@@ -233,17 +233,6 @@ class Match {
   }
   groupdict(d: unknown = null): Record<string, unknown> {
     return Object.fromEntries(Object.entries(this.m.groups ?? {}).map(([k, v]) => [k, v ?? d]));
-  }
-  span(g: unknown = 0): readonly unknown[] {
-    this.group(g);
-    const at = typeof g === "string" ? this.m.indices?.groups?.[g] : this.m.indices?.[Number(g)];
-    return tuple(...(at ?? [-1, -1]));
-  }
-  start(g: unknown = 0): number {
-    return this.span(g)[0] as number;
-  }
-  end(g: unknown = 0): number {
-    return this.span(g)[1] as number;
   }
 }
 

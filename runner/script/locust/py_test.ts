@@ -29,7 +29,7 @@ Deno.test("re as a locustfile reads a token, an id or a list out of a page", () 
     key: "Id",
     n: "42",
   });
-  assertEquals(re.search(String.raw`(?i)ID: (\d+)\Z`, page).span(1), [page.length - 1, page.length]);
+  assertEquals(re.search(String.raw`(?i)ID: (\d+)\Z`, page).group(1), "7");
   assertEquals(re.match("id", page), null);
   assertEquals(re.fullmatch(String.raw`\d+`, "123").group(), "123");
   assertEquals(re.findall(String.raw`(\w+): (\d+)`, page), [["Id", "42"], ["id", "7"]]);
