@@ -36,10 +36,14 @@ function session(): Session {
   return s;
 }
 
-MODULES.time.sleep = (seconds: number) => {
-  const s = session();
+MODULES.time.sleep = async (seconds: number) => {
+  const s = session(), endMs = performance.now() + Number(seconds) * 1000;
   stopsHere(s);
-  return s.sleep(Number(seconds) * 1000);
+  await s.sleep(Math.max(0, endMs - performance.now()));
+  // The load's end woke it: with --stop-timeout the task goes on, so its sleep does (Locust wakes a wait).
+  if (s.stopping.aborted && stopTimeoutMs > 0 && performance.now() < endMs) {
+    await s.sleep(endMs - performance.now());
+  }
 };
 
 let stopTimeoutMs = 0;
