@@ -3,11 +3,15 @@
  * Does a locustfile count on loadlab what it counts on Locust? Each locustfile of a corpus runs under real
  * Locust and under `loadlab run`, with the same command line (its `# args:` line, plus `--headless -H URL
  * --csv PREFIX --only-summary` on both), against the same local app: the built-in target started by
- * `loadlab serve`. A row compares, per request name (Locust's `_stats.csv` of each), the requests (within
- * 10%) and the failures (within 10%, or both 0), and the exit codes. The corpus is bench/locust/
- * (written as teams write them); `--corpus DIR` names another folder (a file without `# args:` runs
- * with `-u 10 -r 10 -t 10s`, as Locust's own examples/ do here). Without Locust (`--locust-bin`,
- * `$LOCUST`, else `locust` on PATH) it prints why and runs nothing.
+ * `loadlab serve`. A row compares, per request name, the requests (within 10%) and the failures (within
+ * 10%, or both 0), and the exit codes: loadlab's from its `_stats.csv`, Locust's from its final stats
+ * (`--json-file`: its `_stats.csv` is the last of its once-a-second writes, up to a second short).
+ * Locust's users run shorter than its `-t`: its timer counts from its event loop's clock, last read
+ * before its startup, so loadlab runs each file for the time Locust's log says its users ran (from
+ * "Ramping to" to "--run-time limit reached"), and the row says both. The corpus is bench/locust/
+ * (written as teams write them); `--corpus DIR` names another folder (a file without `# args:` runs with
+ * `-u 10 -r 10 -t 10s`, as Locust's own examples/ do here). Without Locust (`--locust-bin`, `$LOCUST`,
+ * else `locust` on PATH) it prints why and runs nothing.
  *
  * `--locust-speed`: one GET with `wait_time = constant(0)` at 50 users against nginx (CPU 0), each tool on
  * CPU 1 (`taskset`): Locust's HttpUser, its FastHttpUser and loadlab, requests a second from each one's
@@ -37,6 +41,8 @@ interface ToolRun {
   /** The Aggregated row's average response time, ms: what each tool's client adds to a task's time. */
   avgMs: number;
   note: string;
+  /** Locust's: how long its users ran by its log, ms (NaN when its log does not say). */
+  ranMs: number;
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -72,23 +78,32 @@ export async function main(argv: string[]): Promise<number> {
       const args = argsOf(Deno.readTextFileSync(path));
       const common = ["--headless", "-H", server.url, ...args, "--only-summary"];
       const theirs = await runTool([locust, "-f", path, ...common], "locust");
+      const ranMs = Math.round(theirs.ranMs);
+      const timed = common.map((a, i) => common[i - 1] === "-t" && ranMs > 0 ? `${ranMs}ms` : a);
       const ours = await runTool(
-        [Deno.execPath(), "run", "-A", MAIN, "run", path, ...common],
+        [Deno.execPath(), "run", "-A", MAIN, "run", path, ...timed],
         "loadlab",
         true,
       );
       const { ok, detail } = compare(theirs, ours);
       if (ok) same++;
-      rows.push([name, `${theirs.code}/${ours.code}`, detail, ok ? "same" : "DIFFERENT"]);
+      const given = common[common.indexOf("-t") + 1];
+      rows.push([
+        name,
+        `${given}/${(ranMs / 1000).toFixed(2)}s`,
+        `${theirs.code}/${ours.code}`,
+        detail,
+        ok ? "same" : "DIFFERENT",
+      ]);
       console.log(`  ${name}: ${ok ? "same" : "DIFFERENT"}: ${detail}`);
     }
   } finally {
     await server.stop();
   }
   console.log(
-    `\n| locustfile | exit (Locust/loadlab) | per name: requests Locust/loadlab (failures) | verdict |`,
+    `\n| locustfile | -t / Locust's users ran | exit (Locust/loadlab) | per name: requests Locust/loadlab (failures) | verdict |`,
   );
-  console.log("| --- | --- | --- | --- |");
+  console.log("| --- | --- | --- | --- | --- |");
   for (const r of rows) console.log(`| ${r.join(" | ")} |`);
   console.log(`\n${same} of ${rows.length} the same; load average after: ${loadAverage()}`);
   return same === rows.length ? 0 : 1;
@@ -105,7 +120,11 @@ function argsOf(text: string): string[] {
 /** Runs `cmd` in a folder of its own with `--csv`; its exit code and the counts of its `_stats.csv`. */
 async function runTool(cmd: string[], label: string, loadlab = false): Promise<ToolRun> {
   const dir = Deno.makeTempDirSync({ prefix: `loadlab-locust-${label}-` });
-  const extra = ["--csv", join(dir, "res"), ...(loadlab ? ["--out-dir", join(dir, "out")] : [])];
+  const extra = [
+    "--csv",
+    join(dir, "res"),
+    ...(loadlab ? ["--out-dir", join(dir, "out")] : ["--json-file", join(dir, "final")]),
+  ];
   const out = await new Deno.Command(cmd[0], {
     args: [...cmd.slice(1), ...extra],
     cwd: dir,
@@ -114,12 +133,23 @@ async function runTool(cmd: string[], label: string, loadlab = false): Promise<T
     stderr: "piped",
     signal: AbortSignal.timeout(RUN_LIMIT_MS),
   }).output();
-  const stderr = new TextDecoder().decode(out.stderr).trim().split("\n");
+  const log = new TextDecoder().decode(out.stderr);
+  const ranMs = loggedAtMs(log, "--run-time limit reached") - loggedAtMs(log, "Ramping to");
   try {
-    return { code: out.code, ...readStats(join(dir, "res_stats.csv")), note: "" };
+    const stats = readStats(join(dir, "res_stats.csv"));
+    if (!loadlab) stats.counts = finalCounts(join(dir, "final.json"));
+    return { code: out.code, ...stats, note: "", ranMs };
   } catch {
-    return { code: out.code, counts: new Map(), rps: 0, avgMs: 0, note: stderr.slice(-1)[0] ?? "" };
+    const note = log.trim().split("\n").slice(-1)[0] ?? "";
+    return { code: out.code, counts: new Map(), rps: 0, avgMs: 0, note, ranMs };
   }
+}
+
+/** When Locust's log (`[2026-11-26 20:13:40,722] host/INFO/...: what`) first says `what`, ms; else NaN. */
+function loggedAtMs(log: string, what: string): number {
+  const line = log.split("\n").find((l) => l.includes(what));
+  const m = line === undefined ? null : /^\[(\S+) (\S+),(\d+)\]/.exec(line);
+  return m === null ? NaN : Date.parse(`${m[1]}T${m[2]}Z`) + Number(m[3]);
 }
 
 function readStats(path: string): { counts: Counts; rps: number; avgMs: number } {
@@ -139,6 +169,13 @@ function readStats(path: string): { counts: Counts; rps: number; avgMs: number }
     ]);
   }
   return { counts, rps, avgMs };
+}
+
+/** Requests and failures by `Type Name` from Locust's final stats (`--json-file`). */
+function finalCounts(path: string): Counts {
+  const entries: Array<{ method: string; name: string; num_requests: number; num_failures: number }> = JSON
+    .parse(Deno.readTextFileSync(path));
+  return new Map(entries.map((e) => [`${e.method} ${e.name}`, [e.num_requests, e.num_failures]]));
 }
 
 /** A CSV line's fields (double-quoted fields with `""` inside). */

@@ -171,6 +171,146 @@ Deno.test("user classes and tags narrow the run; --exit-code-on-error sets its c
     assertEquals(failing.code, 3, failing.text);
   }));
 
+const STOPPING = `import time
+from locust import HttpUser, task, constant, constant_pacing
+
+
+class Waiter(HttpUser):
+    wait_time = constant(30)
+
+    @task
+    def one(self):
+        self.client.get("/", name="task")
+
+    def on_stop(self):
+        self.client.get("/json", name="stop")
+
+
+class Paced(HttpUser):
+    fixed_count = 1
+    wait_time = constant_pacing(0.5)
+
+    def on_start(self):
+        self.client.get("/", name="paced start")
+        time.sleep(0.4)
+
+    @task
+    def one(self):
+        self.client.get("/", name="paced")
+
+
+class Stuck(HttpUser):
+    wait_time = constant(30)
+
+    @task
+    def one(self):
+        self.client.get("/", name="task")
+
+    def on_stop(self):
+        while True:
+            self.client.get("/sleep?ms=100", name="stuck")
+`;
+
+Deno.test("users spawn, pace and stop as Locust's: batches a second, pacing from on_start, on_stop at -t", () =>
+  withTarget(async (url) => {
+    // -r 2: two users at 0 s, two at 1 s (the fifth would come at 2 s, after -t).
+    const { code, text, dir } = await runLocust("locustfile.py", STOPPING, [
+      "locustfile.py",
+      "Waiter",
+      "Paced",
+      "-u",
+      "5",
+      "-r",
+      "2",
+      "-t",
+      "1.3s",
+      "-H",
+      url,
+      "--csv",
+      "res",
+    ]);
+    assertEquals(code, 0, text);
+    const count = (name: string) =>
+      Number(csv(`${dir}/res_stats.csv`).find((r) => r.Name === name)?.["Request Count"] ?? 0);
+    const paced = count("paced start"), waiters = 4 - paced;
+    assertEquals(paced, 1, text); // fixed_count: the first user
+    // Each waiter's one task, then its on_stop as -t stops it in its 30 s wait.
+    assertEquals([count("task"), count("stop")], [waiters, waiters], text);
+    // Paced from when the user was made: 0.4 s of on_start, then tasks at 0.4, 0.5 and 1.0 s.
+    assertEquals(count("paced"), 3 * paced, text);
+  }));
+
+Deno.test("an on_stop that never returns is cut within --stop-timeout plus 5 s", () =>
+  withTarget(async (url) => {
+    const started = performance.now();
+    const { text, dir } = await runLocust("locustfile.py", STOPPING, [
+      "locustfile.py",
+      "Stuck",
+      "-t",
+      "1s",
+      "-H",
+      url,
+      "--csv",
+      "res",
+    ]);
+    const stuck = csv(`${dir}/res_stats.csv`).find((r) => r.Name === "stuck");
+    ok(Number(stuck?.["Request Count"]) >= 1, text);
+    ok(performance.now() - started < 60_000, `took ${performance.now() - started} ms`);
+  }));
+
+Deno.test("redirects are followed as requests follows them, unless allow_redirects=False", async () => {
+  const seen: string[] = [];
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
+    const path = new URL(req.url).pathname;
+    seen.push(`${req.method} ${path}`);
+    const to = { "/old": "/welcome", "/form": "/done" }[path];
+    if (to !== undefined) {
+      return new Response(null, { status: path === "/form" ? 303 : 302, headers: { location: to } });
+    }
+    return new Response(path === "/welcome" ? "welcome" : "done");
+  });
+  try {
+    const { code, text, dir } = await runLocust(
+      "locustfile.py",
+      `from locust import HttpUser, task, constant
+
+
+class R(HttpUser):
+    wait_time = constant(30)
+
+    @task
+    def t(self):
+        r = self.client.get("/old")
+        if r.status_code != 200 or r.text != "welcome" or not r.url.endswith("/welcome"):
+            raise Exception("302 not followed")
+        r = self.client.post("/form", data={"a": "1"}, name="form")
+        if r.status_code != 200 or not r.url.endswith("/done"):
+            raise Exception("303 not followed")
+        r = self.client.get("/old", allow_redirects=False, name="kept")
+        if r.status_code != 302:
+            raise Exception("followed")
+`,
+      ["locustfile.py", "-u", "1", "-t", "1s", "-H", `http://127.0.0.1:${server.addr.port}`, "--csv", "res"],
+    );
+    assertEquals(code, 0, text);
+    assertEquals(seen, ["GET /old", "GET /welcome", "POST /form", "GET /done", "GET /old"]);
+    const rows = csv(`${dir}/res_stats.csv`).map((r) => `${r.Type} ${r.Name} ${r["Request Count"]}`);
+    assertEquals(
+      rows.sort(),
+      [
+        " Aggregated 5",
+        "GET /done 1",
+        "GET /old 1",
+        "GET /welcome 1",
+        "GET kept 1",
+        "POST form 1",
+      ].sort(),
+    );
+  } finally {
+    await server.shutdown();
+  }
+});
+
 Deno.test("a construct outside the subset is refused at its line before any load (exit 2)", () =>
   withTarget(async (url) => {
     const { code, text } = await runLocust(

@@ -56,12 +56,8 @@ function parseStage(part: string, where: string, bad: (why: string) => UsageErro
   return { durationMs, target: Number(target) };
 }
 
-/** Locust's spawn rate as stages: `connections` reached at `spawnText` from 0, held until `durationMs`. */
-export function rampUpStages(
-  spawnText: string,
-  connections: number,
-  durationMs = DEFAULT_DURATION_MS,
-): Stage[] {
+/** A spawn rate (`10`, `10/s`, `0.5`) in users a second. */
+export function spawnRateOf(spawnText: string): number {
   const match = SPAWN_RATE.exec(spawnText.trim());
   const perSec = match ? Number(match[1]) : NaN;
   if (!(perSec > 0)) {
@@ -69,6 +65,42 @@ export function rampUpStages(
       `--ramp-up ${JSON.stringify(spawnText)}: not a spawn rate; write connections a second, e.g. 10/s`,
     );
   }
+  return perSec;
+}
+
+/**
+ * Locust's spawning as stages within `durationMs`: floor(r) users (1 below 1/s) every floor(r)/r s, the
+ * first batch at 0, each batch rising within 1 ms. A ramp of more batches than the stages hold rises
+ * linearly at r after its first batch.
+ */
+export function spawnStages(perSec: number, users: number, durationMs: number): Stage[] {
+  const batch = Math.max(1, Math.floor(perSec)), everyMs = (batch / perSec) * 1000;
+  const batches = Math.min(Math.ceil(users / batch), Math.ceil(durationMs / everyMs));
+  const stages: Stage[] = [];
+  const linear = 2 * batches + 1 > MAX_STAGES;
+  if (linear) {
+    const rampMs = Math.min(durationMs - 1, Math.ceil(((users - batch) / perSec) * 1000));
+    const top = Math.min(users, batch + Math.floor((rampMs / 1000) * perSec));
+    stages.push({ durationMs: 1, target: batch }, { durationMs: rampMs, target: top });
+  }
+  for (let k = 0; !linear && k < batches; k++) {
+    const target = Math.min(users, (k + 1) * batch), startMs = Math.round(k * everyMs);
+    const endMs = k + 1 === batches ? durationMs : Math.round((k + 1) * everyMs);
+    stages.push({ durationMs: 1, target });
+    if (endMs - startMs > 1) stages.push({ durationMs: endMs - startMs - 1, target });
+  }
+  const usedMs = stages.reduce((t, s) => t + s.durationMs, 0);
+  if (usedMs < durationMs) stages.push({ durationMs: durationMs - usedMs, target: stages.at(-1)!.target });
+  return stages;
+}
+
+/** A spawn rate as stages: `connections` reached at `spawnText` from 0, held until `durationMs`. */
+export function rampUpStages(
+  spawnText: string,
+  connections: number,
+  durationMs = DEFAULT_DURATION_MS,
+): Stage[] {
+  const perSec = spawnRateOf(spawnText);
   if (connections > MAX_STAGE_CONNECTIONS) {
     throw new UsageError(
       `--ramp-up to -c ${connections}: over the cap of ${

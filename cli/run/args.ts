@@ -276,7 +276,7 @@ function scriptLoadOf(
   flags: FlagValues,
   locust?: { users: string[]; host?: string },
 ): Pick<RunArgs, "scriptLoad"> {
-  const scriptLoad = scriptLoadArgs(flags);
+  const scriptLoad = scriptLoadArgs(flags, locust !== undefined);
   if (locust !== undefined) {
     scriptLoad.locust = {
       ...scriptLoad.locust,

@@ -5,7 +5,8 @@
 import { flag, type FlagTable } from "../argv.ts";
 import type { FlagValues } from "../flag_values.ts";
 import { parseDurationMs } from "../duration.ts";
-import { parseStages, rampUpStages } from "../attack/stages.ts";
+import { parseStages, rampUpStages, spawnRateOf, spawnStages } from "../attack/stages.ts";
+import { DEFAULT_DURATION_MS } from "../../runner/load/models/fields.ts";
 import { UsageError } from "../usage_error.ts";
 import { HTTP_DEBUG_MAX } from "../../runner/script/k6/http_debug.ts";
 import { isTrendStat, TREND_STATS_TOLD } from "../../scenarios/k6/options_shape.ts";
@@ -106,8 +107,11 @@ export interface K6Flags {
   config?: Record<string, unknown>;
 }
 
-/** Reads the script load flags; `--ramp-up` becomes stages (it needs `-c`). */
-export function scriptLoadArgs(flags: FlagValues): ScriptLoadArgs {
+/**
+ * Reads the script load flags; `--ramp-up` becomes stages (it needs `-c`). A locustfile's users spawn as
+ * Locust spawns them, at `-r` or Locust's default of 1 a second, for as long as `-t` lasts.
+ */
+export function scriptLoadArgs(flags: FlagValues, locustfile = false): ScriptLoadArgs {
   const whole = (name: string) => {
     const text = flags.text(name);
     if (text === undefined) return undefined;
@@ -127,7 +131,11 @@ export function scriptLoadArgs(flags: FlagValues): ScriptLoadArgs {
   const stageTexts = flags.all("stages");
   let stages = stageTexts.length === 0 ? undefined : parseStages(stageTexts.join(","), flags.typed("stages"));
   const rampUp = flags.text("ramp-up");
-  if (rampUp !== undefined) {
+  if (locustfile) {
+    if (stages === undefined && iterations === undefined && vus !== undefined && vus > 1) {
+      stages = spawnStages(spawnRateOf(rampUp ?? "1"), vus, durationMs ?? DEFAULT_DURATION_MS);
+    }
+  } else if (rampUp !== undefined) {
     if (vus === undefined) {
       const typed = flags.typed("ramp-up");
       throw new UsageError(

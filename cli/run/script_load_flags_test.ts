@@ -27,6 +27,37 @@ Deno.test("k6's flags and Locust's: users, duration, iterations, stages, spawn r
   ]);
 });
 
+Deno.test("a locustfile's users spawn as Locust spawns them: floor(r) a batch, the first at 0, 1/s unless -r", () => {
+  const locust = (...argv: string[]) => parseRunArgs(["locustfile.py", ...argv]).scriptLoad?.stages;
+  assertEquals(locust("-u", "60", "-r", "60", "-t", "15s"), [
+    { durationMs: 1, target: 60 },
+    { durationMs: 14_999, target: 60 },
+  ]);
+  assertEquals(locust("-u", "3", "-t", "2.5s"), [
+    { durationMs: 1, target: 1 },
+    { durationMs: 999, target: 1 },
+    { durationMs: 1, target: 2 },
+    { durationMs: 999, target: 2 },
+    { durationMs: 1, target: 3 },
+    { durationMs: 499, target: 3 },
+  ]);
+  // 2.5/s: batches of 2 every 0.8 s; -t ends the ramp (Locust spawns no more once stopped).
+  assertEquals(locust("-u", "9", "-r", "2.5", "-t", "2s"), [
+    { durationMs: 1, target: 2 },
+    { durationMs: 799, target: 2 },
+    { durationMs: 1, target: 4 },
+    { durationMs: 799, target: 4 },
+    { durationMs: 1, target: 6 },
+    { durationMs: 399, target: 6 },
+  ]);
+  assertEquals(locust("-u", "1", "-r", "5", "-t", "2s"), undefined);
+  // Past the stages' cap the ramp after the first batch is a line at the rate.
+  assertEquals(locust("-u", "2000", "-r", "1", "-t", "30m"), [
+    { durationMs: 1, target: 1 },
+    { durationMs: 1_799_999, target: 1800 },
+  ]);
+});
+
 Deno.test("the session load the flags give a TypeScript script", () => {
   assertEquals(sessionLoadOf(load("-c", "50", "-d", "20s")!), {
     model: "connections",

@@ -31,6 +31,8 @@ export interface SessionRun {
   readonly shared: ConnectionShared;
   /** Aborted on a stop request or at the end of the graceful stop: no further step starts, thinks end. */
   readonly ended: AbortSignal;
+  /** Aborted as the load's own span ends (before its graceful stop) or on a stop request. */
+  readonly stopping?: AbortSignal;
   /** Connections script sessions dial beside their load connections: timed out and cut as the load's. */
   readonly sides?: Set<LoadConnection>;
 }

@@ -58,6 +58,8 @@ interface RunState {
   stopAtMs: number;
   /** Ends sessions (their next step, their think time) on a stop request or past the graceful stop. */
   ended: AbortController;
+  /** Aborted as the load's span ends or on a stop request (script sessions' `s.stopping`). */
+  stopping: AbortController;
   originMs: number;
   sessions: FlowSessions | null;
   scripted: ReturnType<typeof scriptArrival> | null;
@@ -83,9 +85,14 @@ export function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: n
     recorder.countWs(wsStats);
   }
   const sessions = flowSessionsOf(opts, prepared, originMs, flowWs);
-  const ended = new AbortController();
+  const ended = new AbortController(), stopping = new AbortController();
   const sides = new Set<LoadConnection>();
-  const sessionRun: SessionRun = { shared: prepared.shared, ended: ended.signal, sides };
+  const sessionRun: SessionRun = {
+    shared: prepared.shared,
+    ended: ended.signal,
+    stopping: stopping.signal,
+    sides,
+  };
   const scripted = prepared.script === null
     ? null
     : scriptArrival(prepared.script, sessionRun, { ...opts, originMs, feeder: prepared.feeder });
@@ -100,6 +107,7 @@ export function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: n
     ctx,
     stopAtMs: Infinity,
     ended,
+    stopping,
     originMs,
     sessions,
     scripted,
@@ -126,6 +134,7 @@ export function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: n
     stop() {
       if (ctx.stopRequested) return;
       stopArrivals(run, prepared.shared);
+      stopping.abort();
       ended.abort();
     },
     inProgress: () => scripted?.sessions.inProgress() ?? 0,
@@ -281,7 +290,9 @@ function tick(opts: LoadRunOptions, prepared: Prepared, run: RunState): void {
   watchdog(prepared.connections, nowMs);
   if (run.sides.size > 0) watchdog(run.sides, nowMs);
   run.meter?.tick(nowMs);
-  if (nowMs > Math.min(run.ctx.endMs, run.stopAtMs) + opts.config.gracefulStopMs) {
+  const stopMs = Math.min(run.ctx.endMs, run.stopAtMs);
+  if (nowMs >= stopMs && !run.stopping.signal.aborted) run.stopping.abort();
+  if (nowMs > stopMs + opts.config.gracefulStopMs) {
     endConnections(prepared, nowMs, run.ended, run.sides);
   } else if (run.countEnd.idleAt(nowMs)) {
     // Nothing will ever be sent again: the count ends here, its sessions cut.

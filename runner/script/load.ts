@@ -57,6 +57,7 @@ export function scriptArrival(
     workerIndex: place.workerIndex,
     workerCount: place.workerCount,
     start: module.start as ((s: Session) => unknown) | null,
+    stop: module.stop as ((s: Session) => unknown) | null,
     grpc: module.grpc,
   }, basename(script.path).replace(/\.py\.js$/, ".py"));
   // A promise the script dropped and that failed: counted; the listener stays for the isolate's life.

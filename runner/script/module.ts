@@ -19,6 +19,7 @@ export interface ScriptModule {
   setup: (() => unknown) | null;
   teardown: ((data: unknown) => unknown) | null;
   start: ((s: unknown) => unknown) | null;
+  stop: ((s: unknown) => unknown) | null;
   options: Record<string, unknown> | null;
   grpc: ScriptGrpcSchema | null;
   builtIns: IntrinsicsSnapshot;
@@ -80,6 +81,7 @@ export async function importScript(path: string): Promise<ScriptModule> {
     setup: fn("setup"),
     teardown: fn("teardown"),
     start: fn("start"),
+    stop: fn("stop"),
     options: (options as Record<string, unknown> | undefined) ?? null,
     grpc,
     builtIns,

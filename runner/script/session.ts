@@ -147,6 +147,8 @@ export interface Session<SetupData = unknown> {
   route(url: string): string;
   /** Aborts when the run ends: a client of the script's own (a WebSocket) closes then. */
   readonly ended: AbortSignal;
+  /** Aborts as the load's duration ends (or on a stop), before its graceful stop: a session may wind down. */
+  readonly stopping: AbortSignal;
   /** gRPC calls (the run's target must speak HTTP/2: a load with `protocol: h2c`, or h2 on https:). */
   readonly grpc: SessionGrpc;
 }

@@ -23,8 +23,6 @@ export class LocustConvertError extends Error {
 export interface LocustUserInfo {
   name: string;
   host?: string;
-  /** Whether it defines `on_stop` (Locust runs it as the test ends; loadlab's run end cuts the user). */
-  onStop?: boolean;
   /** `abstract = True`: a base of other users, never run itself. */
   abstract?: boolean;
 }
@@ -61,6 +59,7 @@ const PY_MODULES = new Set([
   "os",
   "math",
   "logging",
+  "re",
 ]);
 const BUILTINS = new Set(
   ("len str repr int float bool list tuple dict set range min max sum abs round enumerate zip " +
@@ -136,7 +135,8 @@ class Converter {
     this.newLine();
     this.write(
       `const __f = __L.locustfile({ ${userClasses.map((n) => this.jsName(n)).join(", ")} }); ` +
-        "export default __f.default; export const start = __f.start; export const setup = __f.setup; " +
+        "export default __f.default; export const start = __f.start; export const stop = __f.stop; " +
+        "export const setup = __f.setup; " +
         "export const teardown = __f.teardown;",
     );
     return { code: this.out.join("\n") + "\n", users: this.users, methods: this.methods };
@@ -746,7 +746,6 @@ class Converter {
       this.users.push({
         name,
         ...this.hostOf(n),
-        ...(this.definesOnStop(n) ? { onStop: true } : {}),
         ...(abstract !== undefined && this.text(abstract) === "True" ? { abstract: true } : {}),
       });
     }
@@ -760,13 +759,6 @@ class Converter {
       ? ""
       : ` ${this.jsName(name)} = ${decorators.reduceRight((f, d) => `(${d})(${f})`, this.jsName(name))};`;
     return ` }${deco}`;
-  }
-
-  private definesOnStop(cls: SyntaxNode): boolean {
-    const body = cls.getChild("Body");
-    return (body === null ? [] : children(body)).some((s) =>
-      s.name === "FunctionDefinition" && this.text(s.getChild("VariableName")!) === "on_stop"
-    );
   }
 
   private hostOf(cls: SyntaxNode): { host?: string } {

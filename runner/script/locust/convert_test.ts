@@ -46,7 +46,7 @@ class U(HttpUser):
     ),
     [
       "locustfile.py:2: import requests: loadlab converts Locust's HTTP users with the modules random, " +
-      "string, json, time, uuid, itertools, os, math, logging (requests is not one; docs/LOCUST.md)",
+      "string, json, time, uuid, itertools, os, math, logging, re (requests is not one; docs/LOCUST.md)",
       "locustfile.py:6: yield statement is outside the subset loadlab converts (docs/LOCUST.md)",
     ],
   );

@@ -3,12 +3,17 @@
  * The experiment `loadlab run locustfile.py` runs: the locustfile converted (refused with `file:line: why`
  * before any load), its target the `-H` host, else the host of its first user class run, else loadlab's
  * built-in target; one load of the users the command line asks (`-u`, `-r`, `-t`), each a virtual user
- * of one of the classes; `--stop-timeout` its graceful stop (Locust's default: 0, users stopped at once).
- * The classes and tags asked reach every isolate by LOCUST_ENV.
+ * of one of the classes. At `-t` each user stops as Locust stops it (at its next request or wait, after
+ * `--stop-timeout` lets its task finish) and runs its `on_stop`, within the graceful stop: the stop
+ * timeout plus ON_STOP_MS, past which what is left is cut. The classes and tags asked reach every isolate
+ * by LOCUST_ENV.
  */
 import { basename } from "node:path";
 import { convertLocustFile } from "./file.ts";
 import { LOCUST_ENV, type LocustSelection } from "./runtime.ts";
+
+/** How long users' `on_stop` may take at the end, beyond `--stop-timeout` (Locust waits without a bound). */
+export const ON_STOP_MS = 5_000;
 
 /** Locust's flags beyond the load (cli/script_load_flags.ts reads them). */
 export interface LocustFlags {
@@ -62,19 +67,13 @@ export function locustExperimentText(
     ...(flags.tags ? { tags: flags.tags } : {}),
     ...(flags.excludeTags ? { excludeTags: flags.excludeTags } : {}),
     ...(host !== undefined ? { host } : {}),
+    ...(flags.stopTimeoutMs ? { stopTimeoutMs: flags.stopTimeoutMs } : {}),
   };
   Deno.env.set(LOCUST_ENV, JSON.stringify(selection));
-  const stopping = classes.filter((c) => c.onStop && named.includes(c.name)).map((c) => c.name);
-  if (stopping.length > 0) {
-    console.error(
-      `${basename(path)}: note: ${stopping.join(", ")}.on_stop is not run: loadlab's run ends its users ` +
-        "where they are (a TaskSet's on_stop runs at its interrupt())",
-    );
-  }
   return JSON.stringify({
     name: basename(path, ".py"),
     targets: { app: host === undefined ? { kind: "builtin" } : { url: host } },
-    loads: { locust: { ...load, gracefulStop: `${flags.stopTimeoutMs ?? 0}ms` } },
+    loads: { locust: { ...load, gracefulStop: `${(flags.stopTimeoutMs ?? 0) + ON_STOP_MS}ms` } },
     script: scriptPath,
   });
 }

@@ -10,7 +10,7 @@ import { basename, dirname, join } from "node:path";
 import { convertLocust, type LocustConversion } from "./convert.ts";
 
 /** Bumped when the conversion changes, so older cached conversions are not reused. */
-const CONVERSION_VERSION = "1";
+const CONVERSION_VERSION = "2";
 
 /** Whether `path` names a locustfile (a `.py` file). */
 export function isLocustFile(path: string): boolean {

@@ -1,9 +1,10 @@
 /**
  * @module
  * The Python modules a locustfile of the subset imports: `random`, `string`, `json`, `time`, `uuid`,
- * `itertools`, `math`, `os` (its environment) and `logging` (to stderr), each with the functions teams
- * call. `time.sleep` is the session's own sleep (locust.ts), set there. Any other module is refused
- * before the load (convert.ts).
+ * `itertools`, `math`, `os` (its environment), `logging` (to stderr) and `re` (on JavaScript's regular
+ * expressions, Python's spellings of named groups, `\A`, `\Z` and flags translated), each with the
+ * functions teams call. `time.sleep` is the session's own sleep (runtime.ts), set there. Any other module
+ * is refused before the load (convert.ts).
  */
 import { args, builtins, iter, Kw, PyError, repr, str, tuple } from "./py.ts";
 
@@ -187,6 +188,121 @@ const logging = {
   getLogger: () => logging,
 };
 
+const FLAGS: Record<number, string> = { 2: "i", 8: "m", 16: "s" };
+
+/** Python's pattern as JavaScript's; `extra` flags: `g` to find every match, `y` anchored where it starts. */
+function regex(pattern: unknown, flags: unknown = 0, extra = ""): RegExp {
+  if (pattern instanceof Pattern) return regex(pattern.pattern, pattern.flags, extra);
+  let source = str(pattern), f = extra;
+  for (const [bit, letter] of Object.entries(FLAGS)) if (Number(flags) & Number(bit)) f += letter;
+  const inline = /^\(\?([aiLmsux]+)\)/.exec(source);
+  if (inline !== null) {
+    if (/[aLux]/.test(inline[1])) {
+      throw new PyError("error", `(?${inline[1]}): not a flag loadlab's re knows`);
+    }
+    source = source.slice(inline[0].length), f += inline[1];
+  }
+  source = source.replace(
+    /\\[AZ]|\(\?P<|\(\?P=(\w+)\)/g,
+    (m, name) =>
+      m === "\\A" ? "(?<![\\s\\S])" : m === "\\Z" ? "(?![\\s\\S])" : m === "(?P<" ? "(?<" : `\\k<${name}>`,
+  );
+  try {
+    return new RegExp(source, [...new Set(f)].join(""));
+  } catch (err) {
+    throw new PyError("error", (err as Error).message);
+  }
+}
+
+/** `re.Match`: a group by number or name. */
+class Match {
+  constructor(readonly m: RegExpExecArray) {}
+  group(...ids: unknown[]): unknown {
+    if (ids.length > 1) return tuple(...ids.map((g) => this.group(g)));
+    const g = ids[0] ?? 0, named = typeof g === "string";
+    if (named ? !Object.hasOwn(this.m.groups ?? {}, g) : !(Number(g) >= 0 && Number(g) < this.m.length)) {
+      throw new PyError("IndexError", "no such group");
+    }
+    return (named ? this.m.groups![g] : this.m[Number(g)]) ?? null;
+  }
+  __getitem__(g: unknown): unknown {
+    return this.group(g);
+  }
+  groups(d: unknown = null): readonly unknown[] {
+    return tuple(...this.m.slice(1).map((v) => v ?? d));
+  }
+  groupdict(d: unknown = null): Record<string, unknown> {
+    return Object.fromEntries(Object.entries(this.m.groups ?? {}).map(([k, v]) => [k, v ?? d]));
+  }
+}
+
+/** `re.compile`'s pattern: the module's functions with the pattern given. */
+class Pattern {
+  constructor(readonly pattern: string, readonly flags: number) {}
+  search = (...a: unknown[]) => re.search(this, ...a);
+  match = (...a: unknown[]) => re.match(this, ...a);
+  fullmatch = (...a: unknown[]) => re.fullmatch(this, ...a);
+  findall = (...a: unknown[]) => re.findall(this, ...a);
+  sub = (...a: unknown[]) => re.sub(this, ...a);
+  split = (...a: unknown[]) => re.split(this, ...a);
+}
+
+/** A call's pattern, text and flags (keyword or not). */
+function patternArgs(a: unknown[], more: string[] = [], defaults: unknown[] = []) {
+  return args(a, ["pattern", "string", ...more, "flags"], [...defaults, 0]) as [unknown, unknown, ...any[]];
+}
+
+function matched(a: unknown[], extra: string, wrap = (r: RegExp) => r): Match | null {
+  const [p, s, flags] = patternArgs(a);
+  const m = wrap(regex(p, flags, extra)).exec(str(s));
+  return m === null ? null : new Match(m);
+}
+
+const re = {
+  IGNORECASE: 2,
+  I: 2,
+  MULTILINE: 8,
+  M: 8,
+  DOTALL: 16,
+  S: 16,
+  compile: (p: unknown, flags = 0) => new Pattern(str(p), flags),
+  search: (...a: unknown[]) => matched(a, ""),
+  match: (...a: unknown[]) => matched(a, "y"),
+  fullmatch: (...a: unknown[]) => matched(a, "y", (r) => new RegExp(`(?:${r.source})(?![\\s\\S])`, r.flags)),
+  findall: (...a: unknown[]) => {
+    const [p, s, flags] = patternArgs(a);
+    return [...str(s).matchAll(regex(p, flags, "g"))].map((m) =>
+      m.length === 1 ? m[0] : m.length === 2 ? m[1] ?? "" : tuple(...m.slice(1).map((v) => v ?? ""))
+    );
+  },
+  sub: (...a: unknown[]) => {
+    const [p, repl, s, count, flags] = args(a, ["pattern", "repl", "string", "count", "flags"], [
+      0,
+      0,
+    ]) as any[];
+    let left = Number(count) || Infinity;
+    return str(s).replace(regex(p, flags, "g"), (...found) => {
+      if (left-- <= 0) return found[0];
+      const groups = typeof found.at(-1) === "object" ? found.pop() : undefined;
+      const m = Object.assign(found.slice(0, -2), { groups }) as unknown as RegExpExecArray;
+      if (typeof repl === "function") return str(repl(new Match(m)));
+      return str(repl).replace(/\\(\d+)|\\g<(\w+)>/g, (_, n, g) => (n ? m[Number(n)] : m.groups?.[g]) ?? "");
+    });
+  },
+  split: (...a: unknown[]) => {
+    const [p, s, maxsplit, flags] = patternArgs(a, ["maxsplit"], [0]);
+    const text = str(s), out: unknown[] = [];
+    let at = 0, n = 0;
+    for (const m of text.matchAll(regex(p, flags, "g"))) {
+      if (maxsplit > 0 && n++ >= maxsplit) break;
+      out.push(text.slice(at, m.index), ...m.slice(1).map((v) => v ?? null));
+      at = m.index + m[0].length;
+    }
+    return [...out, text.slice(at)];
+  },
+  escape: (s: unknown) => str(s).replace(/[.*+?^${}()|[\]\\\-/#&~\s]/g, "\\$&"),
+};
+
 /** The modules of the subset by name. */
 export const MODULES: Record<string, Record<string, unknown>> = {
   random,
@@ -198,4 +314,5 @@ export const MODULES: Record<string, Record<string, unknown>> = {
   os,
   math,
   logging,
+  re,
 };

@@ -1,5 +1,6 @@
 import { deepStrictEqual as assertEquals, throws } from "node:assert/strict";
 import { builtins, format, getitem, kw, method, mod, PyError, slice, str } from "./py.ts";
+import { MODULES } from "./py_modules.ts";
 
 Deno.test("Python's values as a locustfile's helpers read them", () => {
   assertEquals(slice([1, 2, 3, 4], -2, null), [3, 4]);
@@ -18,4 +19,22 @@ Deno.test("Python's values as a locustfile's helpers read them", () => {
   assertEquals(builtins.sorted([3, 1, 2], kw({ reverse: true })), [3, 2, 1]);
   assertEquals(builtins.int("42"), 42);
   throws(() => builtins.int("4x"), (e: unknown) => e instanceof PyError && e.pyType === "ValueError");
+});
+
+Deno.test("re as a locustfile reads a token, an id or a list out of a page", () => {
+  const re = MODULES.re as any;
+  const page = '<form><input name="authenticity_token" value="t0k3n"></form>\nId: 42\nid: 7';
+  assertEquals(re.search('name="authenticity_token" value="([^"]*)"', page).group(1), "t0k3n");
+  assertEquals(re.search(String.raw`(?P<key>id): (?P<n>\d+)`, page, kw({ flags: re.I })).groupdict(), {
+    key: "Id",
+    n: "42",
+  });
+  assertEquals(re.search(String.raw`(?i)ID: (\d+)\Z`, page).group(1), "7");
+  assertEquals(re.match("id", page), null);
+  assertEquals(re.fullmatch(String.raw`\d+`, "123").group(), "123");
+  assertEquals(re.findall(String.raw`(\w+): (\d+)`, page), [["Id", "42"], ["id", "7"]]);
+  assertEquals(re.sub(String.raw`(\d+)`, String.raw`<\1>`, "a1b22", 1), "a<1>b22");
+  assertEquals(re.compile(",\\s*").split("a, b,c"), ["a", "b", "c"]);
+  assertEquals(re.split("(-)", "a-b", kw({ maxsplit: 1 })), ["a", "-", "b"]);
+  throws(() => re.search("(", "x"), (e: unknown) => e instanceof PyError && e.pyType === "error");
 });

@@ -3,12 +3,13 @@
  * What a converted locustfile runs on: Locust's user classes, task sets, `@task`, `tag`, wait times and
  * `self.client` over the session API. A virtual user is one Locust user: `start(s)` picks its class (by
  * weight over the users, `fixed_count` first) and runs its `on_start`; each session runs one task of it
- * (by weight, or the next of a `SequentialTaskSet`) and then its `wait_time`, as Locust's user loop does.
+ * (by weight, or the next of a `SequentialTaskSet`) and then its `wait_time`, as Locust's user loop does;
+ * `stop(s)` runs its task sets' and its `on_stop` as the load's end stops it (at its next request or wait).
  * A Locust failure (a status >= 400 or no response without `catch_response`, `failure()`) is a failed
  * check under the request's name whose name is Locust's error text; stats.ts counts them.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { Response, Session } from "../session.ts";
+import type { RequestOptions, Response, Session } from "../session.ts";
 import { args, bool, Kw, PyError, str } from "./py.ts";
 import { MODULES } from "./py_modules.ts";
 
@@ -23,6 +24,8 @@ export interface LocustSelection {
   /** `-u`: how many users, so each class gets its share of them. */
   userCount?: number;
   host?: string;
+  /** `--stop-timeout` (ms): the load's end lets tasks finish; without it a user stops at its next request. */
+  stopTimeoutMs?: number;
 }
 
 const current = new AsyncLocalStorage<Session>();
@@ -33,7 +36,22 @@ function session(): Session {
   return s;
 }
 
-MODULES.time.sleep = (seconds: number) => session().sleep(Number(seconds) * 1000);
+MODULES.time.sleep = async (seconds: number) => {
+  const s = session(), endMs = performance.now() + Number(seconds) * 1000;
+  stopsHere(s);
+  await s.sleep(Math.max(0, endMs - performance.now()));
+  // The load's end woke it: with --stop-timeout the task goes on, so its sleep does (Locust wakes a wait).
+  if (s.stopping.aborted && stopTimeoutMs > 0 && performance.now() < endMs) {
+    await s.sleep(endMs - performance.now());
+  }
+};
+
+let stopTimeoutMs = 0;
+
+/** As Locust stops a user at the end (a greenlet killed at its next wait), unless in its `on_stop`. */
+function stopsHere(s: Session): void {
+  if (s.stopping.aborted && stopTimeoutMs === 0 && s.state.final !== true) throw new StopUser();
+}
 
 /** Locust's exceptions a task raises to steer its user. */
 export class StopUser extends Error {}
@@ -57,7 +75,9 @@ export function tag(...names: string[]) {
   return (fn: Fn) => Object.assign(fn, { locustTags: [...(fn.locustTags ?? []), ...names] });
 }
 
-type WaitTime = (this: { __taskStartMs?: number }) => number;
+/** What Locust's `constant_pacing` keeps on the user (or task set) it paces, in seconds. */
+type Paced = { __cpLastRun: number; __cpLastWait?: number };
+type WaitTime = (this: Paced) => number;
 
 /** Marks Locust's wait time functions: a class attribute of the file's own function is bound instead. */
 const WAIT = Symbol("wait");
@@ -71,8 +91,13 @@ export function constant(seconds: number): WaitTime {
 }
 
 export function constant_pacing(seconds: number): WaitTime {
-  return Object.assign(function (this: { __taskStartMs?: number }) {
-    return Math.max(0, seconds - (performance.now() - (this.__taskStartMs ?? performance.now())) / 1000);
+  return Object.assign(function (this: Paced) {
+    // As Locust's: what ran since the last wait was due to end (the first: since the user was made), so
+    // a late wake-up shortens the next wait.
+    const nowS = performance.now() / 1000;
+    const ran = nowS - this.__cpLastRun - (this.__cpLastWait ?? 0);
+    this.__cpLastRun = nowS;
+    return this.__cpLastWait = Math.max(0, seconds - ran);
   }, { [WAIT]: true });
 }
 
@@ -251,27 +276,32 @@ class Client {
   async request(method: string, url: string, ...a: unknown[]): Promise<LocustResponse> {
     // A bare `self.client.get(url)` (the most sent) reads no options and builds no headers.
     const o = a.length === 0 ? NO_OPTIONS : (args(a, [], [], false, true) as [Record<string, unknown>])[0];
-    const unknown = Object.keys(o).find((k) => !REQUEST_KEYS.includes(k));
-    if (unknown !== undefined) {
-      throw new PyError("TypeError", `self.client: ${unknown}= is not one the subset sends (docs/LOCUST.md)`);
+    for (const k in o) {
+      if (REQUEST_KEYS.includes(k)) continue;
+      throw new PyError("TypeError", `self.client: ${k}= is not one the subset sends (docs/LOCUST.md)`);
     }
     const s = session();
+    stopsHere(s);
     let path = str(url);
     if (o.params != null) {
       const q = new URLSearchParams(Object.entries(o.params as object).map(([k, v]) => [k, str(v)]));
       path += (path.includes("?") ? "&" : "?") + q.toString();
     }
-    const headers: Record<string, string> = { ...this.headers };
-    if (o.headers != null) { for (const [k, v] of Object.entries(o.headers as object)) headers[k] = str(v); }
-    if (o.cookies != null) {
-      headers.cookie = Object.entries(o.cookies as object).map(([k, v]) => `${k}=${str(v)}`).join("; ");
-    }
-    if (Array.isArray(o.auth)) headers.authorization = `Basic ${btoa(`${o.auth[0]}:${o.auth[1]}`)}`;
-    const options: Parameters<Session["request"]>[2] = {};
-    for (const _ in headers) {
-      options.headers = headers;
+    let headers: Record<string, string> | undefined;
+    for (const _ in this.headers) {
+      headers = { ...this.headers };
       break;
     }
+    if (o.headers != null) {
+      headers ??= {};
+      for (const [k, v] of Object.entries(o.headers as object)) headers[k] = str(v);
+    }
+    if (o.cookies != null) {
+      (headers ??= {}).cookie = Object.entries(o.cookies as object).map(([k, v]) => `${k}=${str(v)}`)
+        .join("; ");
+    }
+    if (Array.isArray(o.auth)) (headers ??= {}).authorization = `Basic ${btoa(`${o.auth[0]}:${o.auth[1]}`)}`;
+    const options: RequestOptions = headers === undefined ? {} : { headers };
     // Locust names a request by its path and query (its params too) unless `name=` says otherwise.
     if (o.name != null) options.name = str(o.name);
     else if (o.params != null || path.includes("?")) {
@@ -283,12 +313,23 @@ class Client {
     else if (o.data != null) {
       options.body = new URLSearchParams(Object.entries(o.data as object).map(([k, v]) => [k, str(v)]))
         .toString();
-      headers["content-type"] ??= "application/x-www-form-urlencoded";
+      (headers ??= {})["content-type"] ??= "application/x-www-form-urlencoded";
       options.headers = headers;
     }
     const startMs = performance.now();
-    const r = await s.request(method.toUpperCase(), path, options);
-    const response = new LocustResponse(r, method, path, performance.now() - startMs);
+    let verb = method.toUpperCase(), at = path, r = await s.request(verb, path, options);
+    // As requests follows a redirect (HEAD's only when asked), up to 30; each hop a request of its own,
+    // named by its path, the response the last one's.
+    let hops = (o.allow_redirects == null ? verb !== "HEAD" : bool(o.allow_redirects)) ? 30 : 0;
+    for (let to = redirect(r); to !== null && hops-- > 0; to = redirect(r)) {
+      at = new URL(to, new URL(at, s.target)).href;
+      if (r.status === 303 || ((r.status === 301 || r.status === 302) && verb === "POST")) {
+        verb = "GET", delete options.body, delete options.json;
+      }
+      options.name = at.includes("?") ? `${verb} ${pathAndQuery(at)}` : undefined;
+      r = await s.request(verb, at, options);
+    }
+    const response = new LocustResponse(r, verb, at, performance.now() - startMs);
     if (bool(o.catch_response)) response[CATCH] = true;
     // A request the run's end cut is no failure of the server's (Locust does not report a killed user's).
     else if (r.status === 0 && s.ended.aborted) return response;
@@ -298,6 +339,11 @@ class Client {
     }
     return response;
   }
+}
+
+/** Where a redirect sends, or null (no redirect, or no Location). */
+function redirect(r: Response): string | null {
+  return r.status >= 300 && r.status < 400 && r.status !== 304 ? r.headers.get("location") : null;
 }
 
 /** A URL's path and query (`/items?page=2`), as Locust names an unnamed request. */
@@ -315,6 +361,7 @@ export class TaskSet {
   declare user: HttpUser;
   declare parent: HttpUser | TaskSet;
   __next = 0;
+  __cpLastRun = performance.now() / 1000;
   get client(): Client {
     return this.user.client;
   }
@@ -344,6 +391,7 @@ export class HttpUser {
   client = new Client();
   /** The task sets entered, innermost last. */
   __stack: TaskSet[] = [];
+  __cpLastRun = performance.now() / 1000;
   on_start(): void {}
   on_stop(): void {}
   /** Python's constructor (`def __init__(self, environment)` converted), called before `on_start`. */
@@ -399,39 +447,52 @@ function isTaskSetClass(x: unknown): x is typeof TaskSet {
 /** Picks a task by weight (or the next of a sequential task set). */
 function pick(owner: any, tasks: TaskEntry[]): TaskEntry {
   if (owner instanceof SequentialTaskSet) return tasks[owner.__next++ % tasks.length];
+  if (tasks.length === 1) return tasks[0];
   let r = Math.random() * tasks.reduce((t, e) => t + e.weight, 0);
   for (const e of tasks) if ((r -= e.weight) < 0) return e;
   return tasks[tasks.length - 1];
 }
 
-/** The users' classes for each virtual user, in Locust's shares: `fixed_count` first, then by weight. */
-function classOrder(users: UserClass[], count: number): UserClass[] {
-  const order: UserClass[] = [];
+/** The users' classes for each virtual user, in Locust's order: `fixed_count` first, then by weight. */
+export function classOrder(users: UserClass[], count: number): UserClass[] {
   const fixed = users.filter((u) => (u.fixed_count ?? 0) > 0);
-  for (
-    let i = 0;
-    order.length < count && fixed.some((u) => order.filter((o) => o === u).length < u.fixed_count!);
-    i++
-  ) {
-    const u = fixed[i % fixed.length];
-    if (order.filter((o) => o === u).length < u.fixed_count!) order.push(u);
+  const fixedCount = Math.min(count, fixed.reduce((t, u) => t + u.fixed_count!, 0));
+  const order = klOrder(fixed.map((u) => [u, u.fixed_count!]), fixedCount);
+  const rest = users.filter((u) => !fixed.includes(u)).map((u): [UserClass, number] => [u, u.weight ?? 1]);
+  return order.concat(klOrder(rest, count - order.length));
+}
+
+/**
+ * `n` of `shares` in the order of Locust's dispatcher: each next the one whose choosing lowers the
+ * Kullback-Leibler divergence from the shares most (3:1 -> A B A A A B A A A B ...).
+ */
+function klOrder(shares: Array<[UserClass, number]>, n: number): UserClass[] {
+  const heap = shares.filter(([, w]) => w > 0).map(([u, w]) => ({
+    u,
+    w,
+    x: w + 1,
+    d: w * Math.log2(w / (w + 1)),
+  }));
+  const out: UserClass[] = [];
+  while (out.length < n && heap.length > 0) {
+    // Python's heap order of (divergence, count, weight, name).
+    const e = heap.reduce((b, c) =>
+      c.d < b.d ||
+        (c.d === b.d && (c.x < b.x || (c.x === b.x && (c.w < b.w || (c.w === b.w && c.u.name < b.u.name)))))
+        ? c
+        : b
+    );
+    out.push(e.u);
+    e.d = e.w * Math.log2(e.x / (e.x + 1));
+    e.x += 1;
   }
-  const weighted = users.filter((u) => !((u.fixed_count ?? 0) > 0));
-  const credit = weighted.map(() => 0);
-  const total = weighted.reduce((t, u) => t + (u.weight ?? 1), 0);
-  while (order.length < count && weighted.length > 0) {
-    // Smooth weighted round robin: every prefix holds each class near its share.
-    weighted.forEach((u, i) => credit[i] += u.weight ?? 1);
-    const best = credit.indexOf(Math.max(...credit));
-    credit[best] -= total;
-    order.push(weighted[best]);
-  }
-  return order;
+  return out;
 }
 
 /** The session module's exports for a locustfile's user classes (the converter's footer calls it). */
 export function locustfile(all: Record<string, unknown>) {
   const sel: LocustSelection = JSON.parse(Deno.env.get(LOCUST_ENV) ?? "{}");
+  stopTimeoutMs = sel.stopTimeoutMs ?? 0;
   const classes = Object.entries(all).filter(([, v]) =>
     typeof v === "function" && v.prototype instanceof HttpUser &&
     !(Object.hasOwn(v, "abstract") && (v as UserClass).abstract)
@@ -464,20 +525,27 @@ export function locustfile(all: Record<string, unknown>) {
     s.state.user = user;
     await user.__init___py(environment());
     if (tasks(cls).length === 0) throw new Error(`${cls.name} has no task`);
-    if (typeof user.on_start === "function") await user.on_start();
+    try {
+      if (typeof user.on_start === "function") await user.on_start();
+    } catch (err) {
+      // As Locust: a user whose on_start raised runs no task (StopUser: its on_stop runs).
+      s.state.stopped = true;
+      if (err instanceof StopUser) return await stop(s);
+      s.state.final = true;
+      throw err;
+    }
   }
 
   async function run(s: Session) {
     const user = s.state.user as HttpUser | undefined;
     if (user === undefined || s.state.stopped) return void (await s.sleep(3_600_000));
     const owner: any = user.__stack.at(-1) ?? user;
-    owner.__taskStartMs = performance.now();
     let wait = true;
     try {
       const entry = pick(owner, tasks(owner.constructor));
       if (isTaskSetClass(entry.run)) {
         const set = new (entry.run as any)() as TaskSet & { on_start?: Fn };
-        set.user = user, set.parent = owner, (set as any).__taskStartMs = owner.__taskStartMs;
+        set.user = user, set.parent = owner;
         await set.__init___py(owner);
         if (tasks(entry.run).length === 0) throw new Error(`${entry.run.name} has no task`);
         user.__stack.push(set);
@@ -492,18 +560,28 @@ export function locustfile(all: Record<string, unknown>) {
         wait = !err.reschedule;
       } else if (err instanceof StopUser) {
         s.state.stopped = true;
-        return;
+        return await stop(s);
       } else if (err instanceof RescheduleTask) wait = false;
       else {
         // As Locust: the exception counts (loadlab's script error) and the user waits, then goes on.
-        await s.sleep(await waitMs(user));
+        if (!s.stopping.aborted) await s.sleep(await waitMs(user));
         throw err;
       }
     }
-    if (!wait) return;
+    if (!wait || s.stopping.aborted) return;
     // `constant(0)`: no sleep to enter, the next task at once.
-    const ms = await waitMs(user);
+    let ms = waitMs(user);
+    if (typeof ms !== "number") ms = await ms;
     if (ms > 0) await s.sleep(ms);
+  }
+
+  /** As Locust stops a user: its task sets' `on_stop`, innermost first, then its own; once. */
+  async function stop(s: Session) {
+    const user = s.state.user as HttpUser | undefined;
+    if (user === undefined || s.state.final === true) return;
+    s.state.final = true;
+    for (let set = user.__stack.pop(); set !== undefined; set = user.__stack.pop()) await set.on_stop();
+    await user.on_stop();
   }
 
   const environment = () => ({ host: sel.host ?? null, parsed_options: null, runner: null });
@@ -513,17 +591,23 @@ export function locustfile(all: Record<string, unknown>) {
   return {
     start: (s: Session) => current.run(s, start, s),
     default: (s: Session) => current.run(s, run, s),
+    stop: (s: Session) => current.run(s, stop, s),
     setup: listeners.test_start.length > 0 ? listen("test_start") : undefined,
     teardown: listeners.test_stop.length > 0 ? listen("test_stop") : undefined,
   };
 }
 
 /** The wait after a task, ms: a `wait_time` method of the file's is converted async, so it is awaited. */
-async function waitMs(user: HttpUser): Promise<number> {
+function waitMs(user: HttpUser): number | Promise<number> {
   const owner: any = user.__stack.at(-1) ?? user;
-  const seconds = Number(await owner.wait_time());
-  if (!(seconds >= 0)) throw new PyError("TypeError", "wait_time must return a number of seconds >= 0");
-  return seconds * 1000;
+  const seconds = owner.wait_time();
+  return seconds instanceof Promise ? seconds.then(waitOf) : waitOf(seconds);
+}
+
+function waitOf(seconds: unknown): number {
+  const ms = Number(seconds) * 1000;
+  if (!(ms >= 0)) throw new PyError("TypeError", "wait_time must return a number of seconds >= 0");
+  return ms;
 }
 
 /** `name = value` in a class body: on its instances (its prototype) and on the class (`weight`). */

@@ -1,5 +1,5 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { attr, between, HttpUser } from "./runtime.ts";
+import { attr, between, classOrder, HttpUser } from "./runtime.ts";
 
 Deno.test("a function of the file's as a class attribute is bound as a method; Locust's wait times are not", () => {
   class U extends HttpUser {}
@@ -11,4 +11,18 @@ Deno.test("a function of the file's as a class attribute is bound as a method; L
   class V extends HttpUser {}
   attr(V, "wait_time", between(1, 1));
   assertEquals(new V().wait_time(), 1);
+});
+
+Deno.test("users take their classes in Locust's dispatch order: fixed_count first, then by weight", () => {
+  const cls = (name: string, weight: number, fixed_count?: number) => {
+    const c = class extends HttpUser {};
+    Object.defineProperty(c, "name", { value: name });
+    return Object.assign(c, { weight, fixed_count });
+  };
+  const order = (users: ReturnType<typeof cls>[], n: number) =>
+    classOrder(users, n).map((c) => c.name).join("");
+  // What Locust 2.47's dispatcher yields for the same classes (10 users at 3:1 are 7 and 3).
+  assertEquals(order([cls("R", 3), cls("W", 1)], 12), "RWRRRWRRRWRR");
+  assertEquals(order([cls("A", 2), cls("B", 3), cls("C", 1)], 12), "BACBABBACBAB");
+  assertEquals(order([cls("R", 1), cls("F", 1, 2)], 5), "FFRRR");
 });

@@ -30,6 +30,8 @@ export interface ScriptSessionOptions {
   workerCount: number;
   /** `start(s)` (Locust's `on_start`), run once per virtual user; with it the user's jar is kept. */
   start?: ((s: Session) => unknown) | null;
+  /** `stop(s)` (Locust's `on_stop`), run once per closed loop's user as it stops; its think times end. */
+  stop?: ((s: Session) => unknown) | null;
   /** Origins the script names (`https://api.example.com`) sent to another URL each, else its own. */
   routes?: Readonly<Record<string, string>>;
   grpc?: ScriptGrpcSchema | null;
@@ -66,6 +68,8 @@ export interface VirtualUser<S, Sender = unknown> {
   state: Record<string, unknown>;
   jar: CookieJar | null;
   sessions: number;
+  /** Its `stop` began: the user's last session. */
+  stopped?: boolean;
   current?: S;
   sender?: Sender;
   sides?: SideConnections;

@@ -67,6 +67,10 @@ export abstract class SessionEnd implements Sleeper {
     if (this.#wakeUp()) SLEEPS.forget();
   }
 
+  runStopping(): void {
+    if (this.#wakeUp()) SLEEPS.forget();
+  }
+
   protected cut(): void {
     this.settle(CUT, false);
   }

@@ -1,14 +1,16 @@
 /**
  * @module
- * The worker's script sessions in progress, told when their run ends by one listener on the run's signal. A
- * listener each would cost every session a closure; a list costs a slot, and a session keeps its place
- * (`liveAt`) so it leaves in constant time.
+ * The worker's script sessions in progress, told when their run ends by one listener on the run's signal
+ * (and, for a script with `stop`, when its load's span ends). A listener each would cost every session a
+ * closure; a list costs a slot, and a session keeps its place (`liveAt`) so it leaves in constant time.
  */
 
 interface EndsWithRun {
   /** Its place in the live list, -1 when not in it. */
   liveAt: number;
   runEnded(): void;
+  /** The load's span ended: its think time ends (a script with `stop` winds its users down). */
+  runStopping(): void;
   /** Waiting on the script's own code (no request in flight, no think time). */
   waitingOnOwnCode(): boolean;
 }
@@ -17,8 +19,8 @@ export class LiveSessions<S extends EndsWithRun> {
   readonly #live: S[] = [];
   #watched: AbortSignal | null = null;
 
-  add(s: S, ended: AbortSignal): void {
-    this.#watch(ended);
+  add(s: S, ended: AbortSignal, stopping?: AbortSignal): void {
+    this.#watch(ended, stopping);
     if (s.liveAt >= 0) return;
     s.liveAt = this.#live.length;
     this.#live.push(s);
@@ -47,12 +49,15 @@ export class LiveSessions<S extends EndsWithRun> {
     return true;
   }
 
-  #watch(ended: AbortSignal): void {
+  #watch(ended: AbortSignal, stopping?: AbortSignal): void {
     if (this.#watched === ended) return;
     this.#watched = ended;
     ended.addEventListener("abort", () => {
       // A copy: each session told may leave the list (and another take its slot).
       for (const s of this.#live.slice()) s.runEnded();
+    }, { once: true });
+    stopping?.addEventListener("abort", () => {
+      for (const s of this.#live.slice()) s.runStopping();
     }, { once: true });
   }
 }

@@ -79,6 +79,11 @@ export class ScriptSession extends SessionEnd implements Session {
     return this.#sender.run.ended;
   }
 
+  get stopping(): AbortSignal {
+    const run = this.#sender.run;
+    return run.stopping ?? run.ended;
+  }
+
   get setup(): unknown {
     return this.#sender.setup;
   }

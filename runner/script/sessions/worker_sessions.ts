@@ -2,7 +2,8 @@
  * @module
  * A worker's sessions of a session script: one call of the default export per arrival (open models) or per
  * turn of a connection (closed models). Once the run stops a session is cut as soon as nothing of loadlab's
- * is in progress for it.
+ * is in progress for it. A closed loop's user that stops (the load's end, a ramp-down) runs the script's
+ * `stop` in one more session, within the graceful stop.
  */
 import { basename } from "node:path";
 import { Connection } from "../../http/h1/connection.ts";
@@ -75,7 +76,12 @@ export class ScriptSessions implements SessionContext {
     const next = chain.next;
     // A session with no response ends the chain: its loop backs off before the next (a down target).
     if (next === null || responses === 0 || chain.run.ended.aborted || next(1, nowMs) === 0) {
-      return chain.done(responses);
+      const user = next === null || !this.options.stop ? undefined : this.#user(this.#vuOf(chain.load));
+      const over = responses > 0 || chain.run.stopping?.aborted;
+      if (user === undefined || user.stopped || user.sessions === 0 || !over || chain.run.ended.aborted) {
+        return chain.done(responses);
+      }
+      user.stopped = true;
     }
     let started = false;
     try {
@@ -101,19 +107,18 @@ export class ScriptSessions implements SessionContext {
       }
       data = rowObject(o.columns, row);
     }
-    const local = closed ? load.id % 1_000_000 : this.#arrivals++;
-    const vu = local * o.workerCount + o.workerIndex + 1;
+    const vu = closed ? this.#vuOf(load) : this.#arrivals++ * o.workerCount + o.workerIndex + 1;
     const user = closed ? this.#user(vu) : { state: {}, jar: null, sessions: 0 };
     const iteration = user.sessions++;
     const sender = user.sender ??= new SessionSender(this, user, vu);
     const s = new ScriptSession(sender, chain.run, iteration, data);
     sender.begin(s, chain, startMs, recorder, nowMs);
     recorder?.sessionStarted();
-    this.#live.add(s, chain.run.ended);
+    this.#live.add(s, chain.run.ended, o.stop ? chain.run.stopping : undefined);
     // The script's function, after its `start` on the user's first session; no frame of ours around it.
     let body: unknown;
     try {
-      body = o.start && iteration === 0 ? this.#started(s) : this.fn(s);
+      body = user.stopped ? o.stop!(s) : o.start && iteration === 0 ? this.#started(s) : this.fn(s);
     } catch (err) {
       body = Promise.reject(err);
     }
@@ -133,6 +138,11 @@ export class ScriptSessions implements SessionContext {
     } else if (outcome === CUT) {
       if (s.pending) this.#pendingAtStop(run, recorder);
     } else if (!run.ended.aborted) recorder?.sessionCompleted((at.nowMs - at.startMs) * 1000);
+  }
+
+  /** A closed loop's virtual user: its connection slot's, numbered across the workers. */
+  #vuOf(load: SessionChain["load"]): number {
+    return (load.id % 1_000_000) * this.options.workerCount + this.options.workerIndex + 1;
   }
 
   #user(vu: number): VirtualUser<ScriptSession, SessionSender> {
