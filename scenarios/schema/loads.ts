@@ -7,6 +7,7 @@ import { tlsOptionsSchema } from "../../runner/http/tls/options.ts";
 import { wsConfigSchema } from "../../runner/http/ws/config.ts";
 import { durationSchema, flowListSchema, requestListSchema } from "./requests.ts";
 import { MAX_RATE_PER_SEC } from "../../runner/load/models/fields.ts";
+import { type Option, OPTION_ROWS, type OptionKey, type OPTIONS } from "../../runner/config_fields.ts";
 
 const positiveInt = (what: string) => z.number().int().min(1, `${what} must be >= 1`);
 const RATE_CAP = `must be at most ${
@@ -21,40 +22,51 @@ const positiveRate = z.number().positive("rate must be > 0 (requests per second)
   `rate ${RATE_CAP}`,
 );
 
-/** The load fields whose values are words: one schema each, for the load and a sweep over it. */
-export const WORD_FIELDS = {
-  connection: z.enum(["keep-alive", "per-arrival"]),
-  transport: z.enum(["auto", "epoll", "deno", "io_uring"]),
-  protocol: z.enum(["http1", "h2", "h2c", "h3", "auto"]),
+type Options = typeof OPTIONS;
+/** The options a load sets in a file (runner/config_fields.ts), by config field. */
+type FileOption = { [K in OptionKey]: Options[K] extends { file: string } ? K : never }[OptionKey];
+type Value<K extends OptionKey> = NonNullable<z.input<Options[K]["schema"]>>;
+
+export const FILE_OPTIONS = OPTION_ROWS.filter((row): row is [FileOption, Option & { file: string }] =>
+  row[1].file !== undefined
+);
+
+/** An option's file key -> its config field. */
+export const CONFIG_KEYS: Record<string, string> = Object.fromEntries(
+  FILE_OPTIONS.map(([key, o]) => [o.file, key]),
+);
+
+/** An option as a file writes it: a duration with its unit, a whole number >= 1, or one of its words. */
+function fileSchemaOf(o: Option & { file: string }): z.ZodType {
+  if (o.kind === "ms") return durationSchema;
+  if (o.kind === "count") return positiveInt(o.file);
+  return o.schema instanceof z.ZodDefault ? o.schema.unwrap() as z.ZodType : o.schema;
+}
+
+/** The load fields a sweep may set to words, each its schema's enum. */
+export const WORD_FIELDS = Object.fromEntries(
+  FILE_OPTIONS.filter(([, o]) => o.kind === "word" && o.sweep).map(([, o]) => [o.file, fileSchemaOf(o)]),
+) as Record<string, z.ZodEnum<Record<string, string>>>;
+
+const optionFields = Object.fromEntries(
+  FILE_OPTIONS.map(([, o]) => [o.file, fileSchemaOf(o).optional()]),
+) as {
+  [K in FileOption as Options[K] extends { file: infer F extends string } ? F : never]: z.ZodOptional<
+    z.ZodType<Value<K>>
+  >;
 };
 
 const commonFields = {
   /** Sessions of several requests, used instead of the request mix. */
   flows: flowListSchema.optional(),
-  /** `per-arrival`: a new connection for each arrival or session (Artillery's virtual users). */
-  connection: WORD_FIELDS.connection.optional(),
-  timeout: durationSchema.optional(),
-  pipelining: positiveInt("pipelining").optional(),
-  workers: positiveInt("workers").optional(),
-  /** loadlab's own memory limit for the load's runs, MB (runner/config_fields.ts checks it). */
-  maxMemoryMb: z.number().optional(),
-  lateBound: durationSchema.optional(),
-  gracefulStop: durationSchema.optional(),
-  /** Socket transport (runner/config.ts): `auto` (deno for now), `deno`, or the experimental `epoll`. */
-  transport: WORD_FIELDS.transport.optional(),
+  ...optionFields,
   /** Local addresses bound in turn: a list, or addresses and IPv4 ranges (`127.0.0.1-127.0.0.4`). */
   sourceAddresses: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
-  /** HTTP version: `http1`, `h2` (h2c on http:), `h2c`, `auto` (ALPN's choice on https:). */
-  protocol: WORD_FIELDS.protocol.optional(),
   /**
    * `grpc`: send this load to the built-in target's gRPC listener (which answers `POST /echo` too); `http`
    * (the default): its HTTP port.
    */
   listener: z.enum(["http", "grpc"]).optional(),
-  /** HTTP/2: concurrent streams per connection (h2load's -m). */
-  streams: positiveInt("streams").optional(),
-  /** HTTP/2: receive windows advertised, bytes. */
-  h2WindowBytes: positiveInt("h2WindowBytes").optional(),
   /**
    * TLS options for https: targets (runner/http/tls/options.ts): insecure, caFile, certFile/keyFile, sni,
    * connectTo.
@@ -77,27 +89,14 @@ function defined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
 
+/** The load's common fields at their config keys: an option's file key becomes its config field. */
 function commonOut(l: CommonIn) {
-  return {
-    flows: l.flows,
-    connection: l.connection,
-    timeoutMs: l.timeout,
-    pipelining: l.pipelining,
-    workers: l.workers,
-    maxMemoryMb: l.maxMemoryMb,
-    lateBoundMs: l.lateBound,
-    gracefulStopMs: l.gracefulStop,
-    transport: l.transport,
-    sourceAddresses: l.sourceAddresses,
-    protocol: l.protocol,
-    listener: l.listener,
-    streams: l.streams,
-    h2WindowBytes: l.h2WindowBytes,
-    tls: l.tls,
-    data: l.data,
-    cookies: l.cookies,
-    ws: l.ws,
-  };
+  const fields = Object.keys(commonFields).map((k) => [CONFIG_KEYS[k] ?? k, l[k as keyof CommonIn]]);
+  return Object.fromEntries(fields) as
+    & Omit<CommonIn, Options[FileOption]["file"]>
+    & {
+      [K in FileOption]?: Value<K>;
+    };
 }
 
 /** Fields of the models that send over a fixed set of connections (connections, throughput). */
