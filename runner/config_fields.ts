@@ -6,7 +6,14 @@
 import { z } from "zod";
 import { expandSourceAddresses } from "./source_addresses.ts";
 import { wsConfigSchema } from "./http/ws/config.ts";
-import { cappedMs } from "./load/models/fields.ts";
+import {
+  cappedMs,
+  connections,
+  DEFAULT_DURATION_MS,
+  durationMs,
+  maxConnections,
+  preConnect,
+} from "./load/models/fields.ts";
 import { tlsOptionsSchema } from "./http/tls/options.ts";
 import { steeringSchema } from "../results/schema/steering.ts";
 import { requestSpecSchema } from "./request_spec.ts";
@@ -20,17 +27,19 @@ const MIN_MEMORY_MB = 256;
 const MAX_MEMORY_MB = 1_048_576;
 
 /**
- * One option: how it is written (`ms`: a duration such as `10s`; `count`: a whole number; `word`), its key
+ * One option: how it is written (`ms`: a duration such as `10s`, `word`, else a whole number), its key
  * in a load of an experiment file (`sweep`: sweeps may vary it), its flag in `--help` with an example, its
  * zod field (type, bounds, default) and help. Both schemas, the flag's parsing and `--help` derive from it.
  */
 export interface Option {
-  kind: "ms" | "count" | "word";
+  kind?: "ms" | "word";
   file?: string;
   sweep?: boolean;
   flag?: string;
   aliases?: readonly string[];
   example?: string;
+  /** A field of the models that take it (runner/load/models/), not of every config. */
+  model?: true;
   schema: z.ZodType;
   help: readonly string[];
 }
@@ -42,18 +51,18 @@ function option<const N extends Omit<Option, "schema" | "help">, S>(names: N, sc
 /** The options the command line and experiment files share, keyed by the config field. */
 export const OPTIONS = {
   pipelining: option(
-    { kind: "count", file: "pipelining", sweep: true, flag: "-p, --pipelining N", example: "4" },
+    { file: "pipelining", sweep: true, flag: "-p, --pipelining N", example: "4" },
     z.number().int().min(1, "pipelining must be >= 1").max(256).default(1),
     "requests in flight per connection (HTTP/1.1 pipelining)",
   ),
   streams: option(
-    { kind: "count", file: "streams", sweep: true, flag: "--streams N", example: "10" },
+    { file: "streams", sweep: true, flag: "--streams N", example: "10" },
     z.number().int().min(1, "streams must be >= 1").max(1000, "streams must be <= 1000").default(1),
     "HTTP/2, HTTP/3: concurrent streams per connection",
     "(h2load -m)",
   ),
   workers: option(
-    { kind: "count", file: "workers", sweep: true, flag: "-w, --workers N", aliases: ["cpus"], example: "2" },
+    { file: "workers", sweep: true, flag: "-w, --workers N", aliases: ["cpus"], example: "2" },
     z.number().int().min(1, "workers must be >= 1").max(64).default(1),
     "worker isolates sharing the load (like wrk -t; --cpus)",
   ),
@@ -87,20 +96,20 @@ export const OPTIONS = {
     "plain-TCP closed models, else epoll)",
   ),
   h2WindowBytes: option(
-    { kind: "count", file: "h2WindowBytes", flag: "--h2-window BYTES", example: "16777216" },
+    { file: "h2WindowBytes", flag: "--h2-window BYTES", example: "16777216" },
     z.number().int().min(65_535, "h2 window must be >= 65535 bytes")
       .max(0x7fff_ffff, "h2 window must be < 2 GiB").default(16 * 1024 * 1024),
     "HTTP/2: receive windows advertised",
   ),
   /** A bigger head (status line, headers, 1xx heads) is a `parse` error. */
   maxHeaderBytes: option(
-    { kind: "count", flag: "--max-header-bytes N", example: "65536" },
+    { flag: "--max-header-bytes N", example: "65536" },
     z.number().int().min(1024, "max header bytes must be >= 1024").default(64 * 1024),
     "cap of a response head; a bigger one is a parse error and",
     "closes its connection",
   ),
   maxMemoryMb: option(
-    { kind: "count", file: "maxMemoryMb", flag: "--max-memory-mb N", example: "4096" },
+    { file: "maxMemoryMb", flag: "--max-memory-mb N", example: "4096" },
     z.number().int().min(
       MIN_MEMORY_MB,
       `max memory must be >= ${MIN_MEMORY_MB} MB (loadlab itself holds 150-200 MB as a load starts), or left ` +
@@ -127,12 +136,41 @@ export const OPTIONS = {
     "run this long first and leave it out of the statistics",
     "(the target's warm-up: its requests reach the target)",
   ),
+  connections: option(
+    { file: "connections", sweep: true, model: true, flag: "-c, --concurrency N", example: "50" },
+    connections,
+    "connections to keep busy (closed, throughput, count)",
+  ),
+  durationMs: option(
+    { kind: "ms", file: "duration", model: true, flag: "-d, --duration D", example: "10s" },
+    durationMs.default(DEFAULT_DURATION_MS),
+    "measured duration: 500ms, 10s, 1.5s, 1m, 1m30s, 2h; a bare",
+    "number is seconds; at most 7 days",
+    "(with -n an optional upper bound; -n alone runs to the count)",
+  ),
+  maxConnections: option(
+    { file: "maxConnections", sweep: true, model: true, flag: "--max-connections N", example: "500" },
+    maxConnections,
+    "cap on connections the open models open (fewer when",
+    "the open-file limit is lower)",
+  ),
+  preConnect: option(
+    { model: true, flag: "--pre-connect N", example: "50" },
+    preConnect,
+    "open models: connections opened before the first send   [Little's",
+    "law: first rate x connect round trip x 2, at least 4 per worker]",
+    "(0: none; no request is sent to size it, only connects)",
+  ),
 };
 
 export type OptionKey = keyof typeof OPTIONS;
+/** The options of every config, not of some models. */
+export type CommonOptionKey = {
+  [K in OptionKey]: (typeof OPTIONS)[K] extends { model: true } ? never : K;
+}[OptionKey];
 export const OPTION_ROWS = Object.entries(OPTIONS) as Array<[OptionKey, Option]>;
 
-type OptionSchemas = { [K in OptionKey]: (typeof OPTIONS)[K]["schema"] };
+type OptionSchemas = { [K in CommonOptionKey]: (typeof OPTIONS)[K]["schema"] };
 
 /** Fields every model has. */
 export const commonFields = {
@@ -152,7 +190,9 @@ export const commonFields = {
   data: dataSpecSchema.optional(),
   /** A cookie jar per session (flows only; on unless false). */
   cookies: z.boolean().optional(),
-  ...Object.fromEntries(OPTION_ROWS.map(([key, o]) => [key, o.schema])) as OptionSchemas,
+  ...Object.fromEntries(
+    OPTION_ROWS.filter(([, o]) => !o.model).map(([key, o]) => [key, o.schema]),
+  ) as OptionSchemas,
   /** Local addresses connections bind to in turn, past one address's ~28,000 ports (epoll only). */
   sourceAddresses: z.union([z.string(), z.array(z.string())]).transform((v, ctx) => {
     const out = expandSourceAddresses(v);

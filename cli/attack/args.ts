@@ -6,7 +6,7 @@ import type { AttackConfig, AttackConfigInput } from "../../runner/config.ts";
 import { loadTlsMaterial, TlsFileError } from "../../runner/http/tls/options.ts";
 import { tokenize } from "../argv.ts";
 import { ATTACK_FLAGS, FOREIGN_FLAG_HINTS, OPTION_FLAGS } from "./flags.ts";
-import { type Option, type OptionKey, OPTIONS } from "../../runner/config_fields.ts";
+import { type CommonOptionKey, type Option, type OptionKey, OPTIONS } from "../../runner/config_fields.ts";
 import { attackHelp } from "./help.ts";
 import { FlagValues } from "../flag_values.ts";
 import { resolveLoad } from "./load_model.ts";
@@ -121,15 +121,16 @@ function runInputOf(flags: FlagValues) {
   };
 }
 
-/** The options' flags (cli/attack/flags.ts) read by their kind; a value their field refuses at 0 is > 0. */
-function optionValues(flags: FlagValues): Partial<Pick<AttackConfigInput, OptionKey>> {
+/** The options' flags (cli/attack/flags.ts) by their kind, > 0 where 0 is refused; the models' own aside. */
+function optionValues(flags: FlagValues): Partial<Pick<AttackConfigInput, CommonOptionKey>> {
   return Object.fromEntries(
-    Object.entries(OPTION_FLAGS).map(([key, { long }]) => {
+    Object.entries(OPTION_FLAGS).flatMap(([key, { long }]): Array<[string, unknown]> => {
       const o: Option = OPTIONS[key as OptionKey];
       const zero = o.schema.safeParse(0).success;
-      if (o.kind === "word") return [key, flags.text(long)];
-      if (o.kind === "ms") return [key, zero ? flags.durationMs(long) : flags.positiveDurationMs(long)];
-      return [key, zero ? flags.wholeNumber(long, 0) : flags.positiveInt(long)];
+      if (o.model) return [];
+      if (o.kind === "word") return [[key, flags.text(long)]];
+      if (o.kind === "ms") return [[key, zero ? flags.durationMs(long) : flags.positiveDurationMs(long)]];
+      return [[key, zero ? flags.wholeNumber(long, 0) : flags.positiveInt(long)]];
     }),
   );
 }

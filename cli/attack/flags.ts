@@ -32,18 +32,12 @@ export function defaultText(o: Option): string | undefined {
 /** The flag rows of `loadlab attack --help`, after its load models: every flag, in the help's order. */
 export const ATTACK_TABLE: FlagTable = [
   "Load",
-  flag("-c, --concurrency N", { example: "50", config: ["connections", "concurrency"] }, [
-    "connections to keep busy (closed, throughput, count)     [10]",
-  ]),
+  { ...OPTION_FLAGS.connections, config: ["connections", "concurrency"] },
   flag("--connections N", { example: "4", config: ["connections"] }, [
     "the same; on a grpc:// URL without --streams, ghz's: -c calls",
     "in flight dealt over N connections in turn (N 1 there)",
   ]),
-  flag("-d, --duration D", { example: "10s", config: ["durationMs"] }, [
-    "measured duration: 500ms, 10s, 1.5s, 1m, 1m30s, 2h; a bare",
-    "number is seconds; at most 7 days                         [10s]",
-    "(with -n an optional upper bound; -n alone runs to the count)",
-  ]),
+  OPTION_FLAGS.durationMs,
   flag("-n, --requests N", { aliases: ["total"], example: "1000", config: ["requests"] }, [
     "send exactly N requests (count model; ghz's --total too)",
   ]),
@@ -75,15 +69,8 @@ export const ATTACK_TABLE: FlagTable = [
     "connections | rate | throughput | count | ramping-connections",
   ]),
   flag("--co", {}, ["same as --model throughput (coordinated-omission corrected)"]),
-  flag("--max-connections N", { example: "500", config: ["maxConnections"] }, [
-    "cap on connections the open models open         [1000, or less if",
-    "the open-file limit is lower]",
-  ]),
-  flag("--pre-connect N", { example: "50", config: ["preConnect"] }, [
-    "open models: connections opened before the first send   [Little's",
-    "law: first rate x connect round trip x 2, at least 4 per worker]",
-    "(0: none; no request is sent to size it, only connects)",
-  ]),
+  OPTION_FLAGS.maxConnections,
+  OPTION_FLAGS.preConnect,
   OPTION_FLAGS.pipelining,
   OPTION_FLAGS.transport,
   flag("--source-addresses L", { example: "127.0.0.1-127.0.0.4", config: ["sourceAddresses"] }, [

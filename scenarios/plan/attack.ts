@@ -136,9 +136,7 @@ export function applyParameter(run: PlannedRun, parameter: string, value: number
 }
 
 const LOAD_KEYS: Record<string, string> = {
-  connections: "connections",
   requests: "requests",
-  maxConnections: "maxConnections",
   ...CONFIG_KEYS,
 };
 

@@ -12,7 +12,6 @@ import { FILE_OPTIONS } from "../schema/loads.ts";
 
 /** The file keys of attack fields, for issues found by the engine's schema. */
 const FILE_KEYS: Record<string, string> = {
-  durationMs: "duration",
   ratePerSec: "rate",
   rampToPerSec: "rampTo",
   ...Object.fromEntries(FILE_OPTIONS.map(([key, o]) => [key, o.file])),

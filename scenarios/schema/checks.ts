@@ -182,11 +182,13 @@ const ALL_MODELS: readonly LoadSpec["model"][] = LOAD_MODELS;
 /** Load fields a sweep or search may set, and the models that have them (read from the models' records). */
 const LOAD_FIELDS: Record<string, readonly LoadSpec["model"][]> = {
   rate: modelsWithField("phases", "ratePerSec"),
-  connections: modelsWithField("connections"),
   requests: modelsWithField("requests"),
   duration: modelsWithField("phases", "durationMs"),
-  maxConnections: modelsWithField("maxConnections"),
-  ...Object.fromEntries(FILE_OPTIONS.filter(([, o]) => o.sweep).map(([, o]) => [o.file, ALL_MODELS])),
+  ...Object.fromEntries(
+    FILE_OPTIONS.filter(([, o]) => o.sweep).map((
+      [key, o],
+    ) => [o.file, o.model ? modelsWithField(key) : ALL_MODELS]),
+  ),
 };
 
 const TARGET_FIELDS: Record<string, string[]> = {

@@ -7,7 +7,7 @@ import { tlsOptionsSchema } from "../../runner/http/tls/options.ts";
 import { wsConfigSchema } from "../../runner/http/ws/config.ts";
 import { durationSchema, flowListSchema, requestListSchema } from "./requests.ts";
 import { MAX_RATE_PER_SEC } from "../../runner/load/models/fields.ts";
-import { type Option, OPTION_ROWS, type OptionKey, type OPTIONS } from "../../runner/config_fields.ts";
+import { type CommonOptionKey, type Option, OPTION_ROWS, type OPTIONS } from "../../runner/config_fields.ts";
 
 const positiveInt = (what: string) => z.number().int().min(1, `${what} must be >= 1`);
 const RATE_CAP = `must be at most ${
@@ -24,8 +24,9 @@ const positiveRate = z.number().positive("rate must be > 0 (requests per second)
 
 type Options = typeof OPTIONS;
 /** The options a load sets in a file (runner/config_fields.ts), by config field. */
-type FileOption = { [K in OptionKey]: Options[K] extends { file: string } ? K : never }[OptionKey];
-type Value<K extends OptionKey> = NonNullable<z.input<Options[K]["schema"]>>;
+type FileOption = { [K in keyof Options]: Options[K] extends { file: string } ? K : never }[keyof Options];
+type CommonFileOption = Extract<FileOption, CommonOptionKey>;
+type Value<K extends keyof Options> = NonNullable<z.input<Options[K]["schema"]>>;
 
 export const FILE_OPTIONS = OPTION_ROWS.filter((row): row is [FileOption, Option & { file: string }] =>
   row[1].file !== undefined
@@ -39,8 +40,8 @@ export const CONFIG_KEYS: Record<string, string> = Object.fromEntries(
 /** An option as a file writes it: a duration with its unit, a whole number >= 1, or one of its words. */
 function fileSchemaOf(o: Option & { file: string }): z.ZodType {
   if (o.kind === "ms") return durationSchema;
-  if (o.kind === "count") return positiveInt(o.file);
-  return o.schema instanceof z.ZodDefault ? o.schema.unwrap() as z.ZodType : o.schema;
+  if (o.kind === "word") return o.schema instanceof z.ZodDefault ? o.schema.unwrap() as z.ZodType : o.schema;
+  return positiveInt(o.file);
 }
 
 /** The load fields a sweep may set to words, each its schema's enum. */
@@ -48,13 +49,16 @@ export const WORD_FIELDS = Object.fromEntries(
   FILE_OPTIONS.filter(([, o]) => o.kind === "word" && o.sweep).map(([, o]) => [o.file, fileSchemaOf(o)]),
 ) as Record<string, z.ZodEnum<Record<string, string>>>;
 
-const optionFields = Object.fromEntries(
-  FILE_OPTIONS.map(([, o]) => [o.file, fileSchemaOf(o).optional()]),
-) as {
-  [K in FileOption as Options[K] extends { file: infer F extends string } ? F : never]: z.ZodOptional<
-    z.ZodType<Value<K>>
-  >;
+type FileFields<O extends FileOption> = {
+  [K in O as Options[K]["file"]]: z.ZodOptional<z.ZodType<Value<K>>>;
 };
+/** The options every load has (`common`), or the models' own (`model`), as a file writes them. */
+function fileFields(model: boolean) {
+  const rows = FILE_OPTIONS.filter(([, o]) => !o.model === !model);
+  return Object.fromEntries(rows.map(([, o]) => [o.file, fileSchemaOf(o).optional()]));
+}
+const optionFields = fileFields(false) as FileFields<CommonFileOption>;
+const modelFields = fileFields(true) as FileFields<Exclude<FileOption, CommonOptionKey>>;
 
 const commonFields = {
   /** Sessions of several requests, used instead of the request mix. */
@@ -93,16 +97,14 @@ function defined<T extends object>(value: T): T {
 function commonOut(l: CommonIn) {
   const fields = Object.keys(commonFields).map((k) => [CONFIG_KEYS[k] ?? k, l[k as keyof CommonIn]]);
   return Object.fromEntries(fields) as
-    & Omit<CommonIn, Options[FileOption]["file"]>
-    & {
-      [K in FileOption]?: Value<K>;
-    };
+    & Omit<CommonIn, Options[CommonFileOption]["file"]>
+    & { [K in CommonFileOption]?: Value<K> };
 }
 
 /** Fields of the models that send over a fixed set of connections (connections, throughput). */
 const poolFields = {
-  connections: positiveInt("connections").optional(),
-  duration: durationSchema.optional(),
+  connections: modelFields.connections,
+  duration: modelFields.duration,
   requests: requestListSchema.optional(),
 };
 
@@ -151,8 +153,8 @@ const rateLoad = z.strictObject({
   /** Shorthand for one phase: `rate` (+ `rampTo`) for `duration`. */
   rate: rateSchema.optional(),
   rampTo: rateSchema.optional(),
-  duration: durationSchema.optional(),
-  maxConnections: positiveInt("maxConnections").optional(),
+  duration: modelFields.duration,
+  maxConnections: modelFields.maxConnections,
   requests: requestListSchema.optional(),
   ...commonFields,
 }).superRefine((l, ctx) => {
@@ -191,12 +193,12 @@ const countLoad = z.strictObject({
   model: z.literal("count"),
   /** The number of requests to send. */
   requests: positiveInt("requests"),
-  connections: positiveInt("connections").optional(),
+  connections: modelFields.connections,
   /** Open pacing at this rate instead of closed over `connections`. */
   rate: positiveRate.optional(),
-  maxConnections: positiveInt("maxConnections").optional(),
+  maxConnections: modelFields.maxConnections,
   /** Upper bound: the run stops at the count or at this time. */
-  duration: durationSchema.optional(),
+  duration: modelFields.duration,
   /** The bound without a duration (k6's `maxDuration`, 10m unless set): the run stops there, flagged. */
   maxDuration: durationSchema.optional(),
   /** This load's own request mix (`requests` is the count here). */
