@@ -6,21 +6,12 @@ import { z } from "zod";
 import { tlsOptionsSchema } from "../../runner/http/tls/options.ts";
 import { wsConfigSchema } from "../../runner/http/ws/config.ts";
 import { durationSchema, flowListSchema, requestListSchema } from "./requests.ts";
-import { MAX_RATE_PER_SEC } from "../../runner/load/models/fields.ts";
+import { phaseSchema as enginePhase, ratePerSec } from "../../runner/load/models/fields.ts";
 import { type CommonOptionKey, type Option, OPTION_ROWS, type OPTIONS } from "../../runner/config_fields.ts";
 
 const positiveInt = (what: string) => z.number().int().min(1, `${what} must be >= 1`);
-const RATE_CAP = `must be at most ${
-  MAX_RATE_PER_SEC.toLocaleString("en-US")
-} (requests per second, one load's cap)`;
-const rateSchema = z.number().min(0, "rate must be >= 0 (requests per second)").max(
-  MAX_RATE_PER_SEC,
-  `rate ${RATE_CAP}`,
-);
-const positiveRate = z.number().positive("rate must be > 0 (requests per second)").max(
-  MAX_RATE_PER_SEC,
-  `rate ${RATE_CAP}`,
-);
+/** A phase's rate and ramp (>= 0) as the engine bounds them. */
+const { ratePerSec: rateSchema, rampToPerSec } = enginePhase.shape;
 
 type Options = typeof OPTIONS;
 /** The options a load sets in a file (runner/config_fields.ts), by config field. */
@@ -116,7 +107,7 @@ const phaseSchema = z.strictObject({
   name: z.string().min(1).optional(),
   duration: durationSchema,
   rate: rateSchema,
-  rampTo: rateSchema.optional(),
+  rampTo: rampToPerSec,
 }).transform((p) =>
   defined({ name: p.name, durationMs: p.duration, ratePerSec: p.rate, rampToPerSec: p.rampTo })
 );
@@ -152,7 +143,7 @@ const rateLoad = z.strictObject({
   phases: z.array(phaseSchema).min(1, "needs at least one phase").optional(),
   /** Shorthand for one phase: `rate` (+ `rampTo`) for `duration`. */
   rate: rateSchema.optional(),
-  rampTo: rateSchema.optional(),
+  rampTo: rampToPerSec,
   duration: modelFields.duration,
   maxConnections: modelFields.maxConnections,
   requests: requestListSchema.optional(),
@@ -184,7 +175,7 @@ const rateLoad = z.strictObject({
 
 const throughputLoad = z.strictObject({
   model: z.literal("throughput"),
-  rate: positiveRate,
+  rate: ratePerSec,
   ...poolFields,
   ...commonFields,
 }).transform((l) => defined({ model: l.model, ratePerSec: l.rate, ...poolOut(l), ...commonOut(l) }));
@@ -195,7 +186,7 @@ const countLoad = z.strictObject({
   requests: positiveInt("requests"),
   connections: modelFields.connections,
   /** Open pacing at this rate instead of closed over `connections`. */
-  rate: positiveRate.optional(),
+  rate: ratePerSec.optional(),
   maxConnections: modelFields.maxConnections,
   /** Upper bound: the run stops at the count or at this time. */
   duration: modelFields.duration,
