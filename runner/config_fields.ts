@@ -1,12 +1,19 @@
 /**
  * @module
- * The fields every attack config has, whatever its load model. Their own file so runner/config.ts (the
- * union with each model's fields) and runner/config_checks.ts share one definition. Defaults live here only.
+ * The fields every attack config has, whatever its load model, and the table of options the command line
+ * and experiment files share (`OPTIONS`): each declared once, its type, default, file key, flag and help.
  */
 import { z } from "zod";
 import { expandSourceAddresses } from "./source_addresses.ts";
 import { wsConfigSchema } from "./http/ws/config.ts";
-import { cappedMs } from "./load/models/fields.ts";
+import {
+  cappedMs,
+  connections,
+  DEFAULT_DURATION_MS,
+  durationMs,
+  maxConnections,
+  preConnect,
+} from "./load/models/fields.ts";
 import { tlsOptionsSchema } from "./http/tls/options.ts";
 import { steeringSchema } from "../results/schema/steering.ts";
 import { requestSpecSchema } from "./request_spec.ts";
@@ -18,6 +25,152 @@ import { flowSpecSchema } from "./flow_spec.ts";
 /** Bounds of `maxMemoryMb`: below the least loadlab holds, a run would end as it starts. */
 const MIN_MEMORY_MB = 256;
 const MAX_MEMORY_MB = 1_048_576;
+
+/**
+ * One option: how it is written (`ms`: a duration such as `10s`, `word`, else a whole number), its key
+ * in a load of an experiment file (`sweep`: sweeps may vary it), its flag in `--help` with an example, its
+ * zod field (type, bounds, default) and help. Both schemas, the flag's parsing and `--help` derive from it.
+ */
+export interface Option {
+  kind?: "ms" | "word";
+  file?: string;
+  sweep?: boolean;
+  flag?: string;
+  aliases?: readonly string[];
+  example?: string;
+  /** A field of the models that take it (runner/load/models/), not of every config. */
+  model?: true;
+  schema: z.ZodType;
+  help: readonly string[];
+}
+
+function option<const N extends Omit<Option, "schema" | "help">, S>(names: N, schema: S, ...help: string[]) {
+  return { ...names, schema, help };
+}
+
+/** The options the command line and experiment files share, keyed by the config field. */
+export const OPTIONS = {
+  pipelining: option(
+    { file: "pipelining", sweep: true, flag: "-p, --pipelining N", example: "4" },
+    z.number().int().min(1, "pipelining must be >= 1").max(256).default(1),
+    "requests in flight per connection (HTTP/1.1 pipelining)",
+  ),
+  streams: option(
+    { file: "streams", sweep: true, flag: "--streams N", example: "10" },
+    z.number().int().min(1, "streams must be >= 1").max(1000, "streams must be <= 1000").default(1),
+    "HTTP/2, HTTP/3: concurrent streams per connection",
+    "(h2load -m)",
+  ),
+  workers: option(
+    { file: "workers", sweep: true, flag: "-w, --workers N", aliases: ["cpus"], example: "2" },
+    z.number().int().min(1, "workers must be >= 1").max(64).default(1),
+    "worker isolates sharing the load (like wrk -t; --cpus)",
+  ),
+  timeoutMs: option(
+    { kind: "ms", file: "timeout", sweep: true, flag: "--timeout D", example: "5s" },
+    cappedMs("timeout").positive("timeout must be > 0").default(10_000),
+    "per-request timeout; late responses count as timeouts",
+  ),
+  /** `auto` asks ALPN once before the run on https: (HTTP/1.1 on http:). */
+  protocol: option(
+    { kind: "word", file: "protocol", sweep: true, flag: "--protocol P", example: "h2" },
+    z.enum(["http1", "h2", "h2c", "h3", "auto"]).default("http1"),
+    "http1 | h2 | h2c | h3 | auto (h2: HTTP/2 over TLS by",
+    "ALPN, h2c with prior knowledge on http://; h3: HTTP/3 over",
+    "QUIC on https://, docs/HTTP3.md; auto: ALPN's choice)",
+  ),
+  /** `per-arrival`: each arrival opens its own connection and closes it after (Artillery's per user). */
+  connection: option(
+    { kind: "word", file: "connection", sweep: true },
+    z.enum(["keep-alive", "per-arrival"]).default("keep-alive"),
+  ),
+  /** Chosen once per run and recorded. */
+  transport: option(
+    { kind: "word", file: "transport", sweep: true, flag: "--transport T", example: "epoll" },
+    z.enum(["auto", "epoll", "deno", "io_uring"]).default("auto"),
+    "auto | deno | epoll | io_uring (epoll: Linux fast path",
+    "over libc epoll through FFI, https: via OpenSSL; auto:",
+    "epoll where it can run, except verified https:",
+    "(Deno.startTls), else deno with the reason in results,",
+    "and io_uring for a closed ws:// message run; io_uring:",
+    "plain-TCP closed models, else epoll)",
+  ),
+  h2WindowBytes: option(
+    { file: "h2WindowBytes", flag: "--h2-window BYTES", example: "16777216" },
+    z.number().int().min(65_535, "h2 window must be >= 65535 bytes")
+      .max(0x7fff_ffff, "h2 window must be < 2 GiB").default(16 * 1024 * 1024),
+    "HTTP/2: receive windows advertised",
+  ),
+  /** A bigger head (status line, headers, 1xx heads) is a `parse` error. */
+  maxHeaderBytes: option(
+    { flag: "--max-header-bytes N", example: "65536" },
+    z.number().int().min(1024, "max header bytes must be >= 1024").default(64 * 1024),
+    "cap of a response head; a bigger one is a parse error and",
+    "closes its connection",
+  ),
+  maxMemoryMb: option(
+    { file: "maxMemoryMb", flag: "--max-memory-mb N", example: "4096" },
+    z.number().int().min(
+      MIN_MEMORY_MB,
+      `max memory must be >= ${MIN_MEMORY_MB} MB (loadlab itself holds 150-200 MB as a load starts), or left ` +
+        "out to have it chosen from the machine's free memory",
+    ).max(MAX_MEMORY_MB, `max memory must be <= ${MAX_MEMORY_MB} MB (1 TiB)`).optional(),
+    "loadlab's own memory (RSS) past which its workers are ended",
+    "and the run flagged incomplete, naming memory (default: half",
+    "the memory free at the start, 1024-2048 MB, more per worker)",
+  ),
+  lateBoundMs: option({ kind: "ms", file: "lateBound" }, cappedMs("late bound").positive().default(1_000)),
+  gracefulStopMs: option(
+    { kind: "ms", file: "gracefulStop" },
+    cappedMs("graceful stop").min(0).default(2_000),
+  ),
+  /** Experiment files set these two for the whole file (`interval:`, `warmup:`), not per load. */
+  intervalMs: option(
+    { kind: "ms", flag: "--interval D", example: "250ms" },
+    z.number().min(10, "interval must be >= 10ms").default(250),
+    "statistics interval for the time series",
+  ),
+  warmupMs: option(
+    { kind: "ms", flag: "--warmup D", example: "5s" },
+    cappedMs("warm-up").min(0, "warm-up must be >= 0").default(0),
+    "run this long first and leave it out of the statistics",
+    "(the target's warm-up: its requests reach the target)",
+  ),
+  connections: option(
+    { file: "connections", sweep: true, model: true, flag: "-c, --concurrency N", example: "50" },
+    connections,
+    "connections to keep busy (closed, throughput, count)",
+  ),
+  durationMs: option(
+    { kind: "ms", file: "duration", model: true, flag: "-d, --duration D", example: "10s" },
+    durationMs.default(DEFAULT_DURATION_MS),
+    "measured duration: 500ms, 10s, 1.5s, 1m, 1m30s, 2h; a bare",
+    "number is seconds; at most 7 days",
+    "(with -n an optional upper bound; -n alone runs to the count)",
+  ),
+  maxConnections: option(
+    { file: "maxConnections", sweep: true, model: true, flag: "--max-connections N", example: "500" },
+    maxConnections,
+    "cap on connections the open models open (fewer when",
+    "the open-file limit is lower)",
+  ),
+  preConnect: option(
+    { model: true, flag: "--pre-connect N", example: "50" },
+    preConnect,
+    "open models: connections opened before the first send   [Little's",
+    "law: first rate x connect round trip x 2, at least 4 per worker]",
+    "(0: none; no request is sent to size it, only connects)",
+  ),
+};
+
+export type OptionKey = keyof typeof OPTIONS;
+/** The options of every config, not of some models. */
+export type CommonOptionKey = {
+  [K in OptionKey]: (typeof OPTIONS)[K] extends { model: true } ? never : K;
+}[OptionKey];
+export const OPTION_ROWS = Object.entries(OPTIONS) as Array<[OptionKey, Option]>;
+
+type OptionSchemas = { [K in CommonOptionKey]: (typeof OPTIONS)[K]["schema"] };
 
 /** Fields every model has. */
 export const commonFields = {
@@ -37,17 +190,9 @@ export const commonFields = {
   data: dataSpecSchema.optional(),
   /** A cookie jar per session (flows only; on unless false). */
   cookies: z.boolean().optional(),
-  /** `per-arrival`: each arrival opens its own connection and closes it after (Artillery's per user). */
-  connection: z.enum(["keep-alive", "per-arrival"]).default("keep-alive"),
-  timeoutMs: cappedMs("timeout").positive("timeout must be > 0").default(10_000),
-  /** Cap of one response head (status line, headers, 1xx heads); a bigger one is a `parse` error. */
-  maxHeaderBytes: z.number().int().min(1024, "max header bytes must be >= 1024").default(64 * 1024),
-  pipelining: z.number().int().min(1, "pipelining must be >= 1").max(256).default(1),
-  /**
-   * Socket transport, chosen once per run and recorded: `deno`, `epoll` (libc through FFI, OpenSSL for
-   * https:), `auto` (epoll where it can run; docs/TLS.md), `io_uring` (experimental, closed models).
-   */
-  transport: z.enum(["auto", "epoll", "deno", "io_uring"]).default("auto"),
+  ...Object.fromEntries(
+    OPTION_ROWS.filter(([, o]) => !o.model).map(([key, o]) => [key, o.schema]),
+  ) as OptionSchemas,
   /** Local addresses connections bind to in turn, past one address's ~28,000 ports (epoll only). */
   sourceAddresses: z.union([z.string(), z.array(z.string())]).transform((v, ctx) => {
     const out = expandSourceAddresses(v);
@@ -55,8 +200,6 @@ export const commonFields = {
     ctx.addIssue({ code: "custom", message: `source addresses: ${out.problem}` });
     return z.NEVER;
   }).optional(),
-  /** HTTP version; `auto` asks ALPN once before the run on https: (HTTP/1.1 on http:); h3 is QUIC. */
-  protocol: z.enum(["http1", "h2", "h2c", "h3", "auto"]).default("http1"),
   /** gRPC: the mix's requests are calls encoded before the run, judged by gRPC's status; over h2 or h2c. */
   grpc: z.strictObject({
     /** Cap of one received message, bytes (grpc-go's 4 MiB default). */
@@ -68,30 +211,12 @@ export const commonFields = {
     reflect: z.literal(true).optional(),
     call: grpcStepSchema.optional(),
   }).optional(),
-  /** HTTP/2: concurrent streams per connection (h2load's `-m`). */
-  streams: z.number().int().min(1, "streams must be >= 1").max(1000, "streams must be <= 1000").default(1),
   /** HTTP/2 over fixed connections: streams in flight over all (ghz's `-c`); absent: `streams` each. */
   concurrency: z.number().int().min(1, "concurrency must be >= 1").optional(),
-  h2WindowBytes: z.number().int().min(65_535, "h2 window must be >= 65535 bytes")
-    .max(0x7fff_ffff, "h2 window must be < 2 GiB").default(16 * 1024 * 1024),
   tls: tlsOptionsSchema.optional(),
-  workers: z.number().int().min(1, "workers must be >= 1").max(64).default(1),
-  /**
-   * loadlab's own RSS past which running workers are ended and the run flagged incomplete; absent: half
-   * the machine's available memory, from 1,024 to 2,048 MB (more with more workers).
-   */
-  maxMemoryMb: z.number().int().min(
-    MIN_MEMORY_MB,
-    `max memory must be >= ${MIN_MEMORY_MB} MB (loadlab itself holds 150-200 MB as a load starts), or left out to ` +
-      "have it chosen from the machine's free memory",
-  ).max(MAX_MEMORY_MB, `max memory must be <= ${MAX_MEMORY_MB} MB (1 TiB)`).optional(),
-  intervalMs: z.number().min(10, "interval must be >= 10ms").default(250),
   intervalHistograms: z.boolean().default(true),
-  warmupMs: cappedMs("warm-up").min(0, "warm-up must be >= 0").default(0),
   /** Brings the generator's hot path to optimized code against an in-process sink before t0. */
   generatorWarmup: z.boolean().default(true),
-  lateBoundMs: cappedMs("late bound").positive().default(1_000),
-  gracefulStopMs: cappedMs("graceful stop").min(0).default(2_000),
   logFile: z.string().optional(),
   /** A recorded steering schedule replayed (`loadlab run --replay`). */
   steering: steeringSchema.optional(),

@@ -6,7 +6,7 @@ import { durationMsOf } from "../validation/duration.ts";
 import { shownSweepValue } from "../results/redact.ts";
 import { terminalSafe } from "../validation/terminal_text.ts";
 import { durationSchema } from "./schema/requests.ts";
-import { WORD_FIELDS } from "./schema/loads.ts";
+import { FILE_OPTIONS, WORD_FIELDS } from "./schema/loads.ts";
 
 /** A value-level problem: `index` of the value, or null for the sweep's values as a whole. */
 interface SweepValueProblem {
@@ -20,9 +20,7 @@ export function readSweepValues(
   written: Array<number | string>,
 ): { values: number[] | string[]; problems: SweepValueProblem[] } {
   const field = parameter.startsWith("load.") ? parameter.slice("load.".length) : undefined;
-  const words = field !== undefined && Object.hasOwn(WORD_FIELDS, field)
-    ? WORD_FIELDS[field as keyof typeof WORD_FIELDS]
-    : undefined;
+  const words = field !== undefined && Object.hasOwn(WORD_FIELDS, field) ? WORD_FIELDS[field] : undefined;
   if (words) return withRepeats(parameter, wordValues(parameter, written, words.options));
   const problems: SweepValueProblem[] = [];
   const values = written.map((value, index) => {
@@ -126,5 +124,5 @@ function unshownMessage(parameter: string, value: string): string {
 
 /** Load fields given as durations in files (the others are counts and rates). */
 function durationField(field: string): boolean {
-  return field === "duration" || field === "timeout";
+  return field === "duration" || FILE_OPTIONS.some(([, o]) => o.file === field && o.kind === "ms" && o.sweep);
 }

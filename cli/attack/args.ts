@@ -5,7 +5,8 @@
 import type { AttackConfig, AttackConfigInput } from "../../runner/config.ts";
 import { loadTlsMaterial, TlsFileError } from "../../runner/http/tls/options.ts";
 import { tokenize } from "../argv.ts";
-import { ATTACK_FLAGS, FOREIGN_FLAG_HINTS } from "./flags.ts";
+import { ATTACK_FLAGS, FOREIGN_FLAG_HINTS, OPTION_FLAGS } from "./flags.ts";
+import { type CommonOptionKey, type Option, type OptionKey, OPTIONS } from "../../runner/config_fields.ts";
 import { attackHelp } from "./help.ts";
 import { FlagValues } from "../flag_values.ts";
 import { resolveLoad } from "./load_model.ts";
@@ -106,28 +107,32 @@ function requestMixOf(flags: FlagValues, url: URL, typedUrl: string, data?: Data
 /** The config fields one flag each sets, besides the URL, the load and the requests. */
 function runInputOf(flags: FlagValues) {
   if (flags.has("h2") && flags.has("h3")) throw new UsageError("--h2 and --h3 exclude each other: keep one");
+  const options = optionValues(flags);
   return {
-    timeoutMs: flags.positiveDurationMs("timeout"),
-    maxHeaderBytes: flags.positiveInt("max-header-bytes"),
-    pipelining: flags.positiveInt("pipelining"),
-    transport: flags.text("transport") as AttackConfigInput["transport"],
+    ...options,
+    protocol: flags.has("h3") ? "h3" as const : flags.has("h2") ? "h2" as const : options.protocol,
     sourceAddresses: flags.text("source-addresses"),
-    protocol: (flags.has("h3") ? "h3" : flags.has("h2") ? "h2" : flags.text("protocol")) as AttackConfigInput[
-      "protocol"
-    ],
-    streams: flags.positiveInt("streams"),
-    h2WindowBytes: flags.positiveInt("h2-window"),
     tls: tlsOf(flags),
-    workers: flags.positiveInt("workers"),
-    maxMemoryMb: flags.positiveInt("max-memory-mb"),
-    intervalMs: flags.positiveDurationMs("interval"),
     intervalHistograms: intervalHistograms(flags.text("interval-histograms")),
-    warmupMs: flags.durationMs("warmup"),
     generatorWarmup: flags.has("no-generator-warmup") ? false : undefined,
     logFile: flags.path("log"),
     segment: parseSegment(flags.text("segment")),
     startAtEpochMs: parseStartAt(flags.text("start-at")),
   };
+}
+
+/** The options' flags (cli/attack/flags.ts) by their kind, > 0 where 0 is refused; the models' own aside. */
+function optionValues(flags: FlagValues): Partial<Pick<AttackConfigInput, CommonOptionKey>> {
+  return Object.fromEntries(
+    Object.entries(OPTION_FLAGS).flatMap(([key, { long }]): Array<[string, unknown]> => {
+      const o: Option = OPTIONS[key as OptionKey];
+      const zero = o.schema.safeParse(0).success;
+      if (o.model) return [];
+      if (o.kind === "word") return [[key, flags.text(long)]];
+      if (o.kind === "ms") return [[key, zero ? flags.durationMs(long) : flags.positiveDurationMs(long)]];
+      return [[key, zero ? flags.wholeNumber(long, 0) : flags.positiveInt(long)]];
+    }),
+  );
 }
 
 /** `--abort-on-fail` (cli/abort_flags.ts) over the `--threshold`s, which it needs at least one of. */
@@ -142,25 +147,12 @@ function abortOnFailOf(flags: FlagValues): Pick<ParsedAttack, "abortOnFail"> {
   return { abortOnFail: { delayMs: abort.delayMs ?? 0 } };
 }
 
-/** The TLS options given as flags; undefined when none was. */
+/** The TLS flags given, at their rows' `tls.` fields: a switch is true, a value is passed as typed. */
 function tlsOf(flags: FlagValues): AttackConfigInput["tls"] {
-  const tls = {
-    insecure: flags.has("insecure") ? true : undefined,
-    caFile: flags.path("cacert"),
-    certFile: flags.path("cert"),
-    keyFile: flags.path("key"),
-    sni: flags.text("sni"),
-    connectTo: flags.text("connect-to"),
-    resume: onOff("--tls-resume", flags.text("tls-resume")),
-  };
-  return Object.values(tls).some((v) => v !== undefined) ? tls : undefined;
-}
-
-/** An `on|off` flag's value; absent leaves the config's default. */
-function onOff(flag: string, value: string | undefined): boolean | undefined {
-  if (value === undefined) return undefined;
-  if (value === "on" || value === "off") return value === "on";
-  throw new UsageError(`${flag} ${JSON.stringify(value)}: expected on or off`);
+  const given = ATTACK_FLAGS.filter((s) => s.config?.[0].startsWith("tls.") && flags.has(s.long));
+  if (given.length === 0) return undefined;
+  const values = given.map((s) => [s.config![0].slice(4), s.takesValue ? flags.nonEmpty(s.long) : true]);
+  return Object.fromEntries(values) as AttackConfigInput["tls"];
 }
 
 /** Unreadable or mismatched TLS files are a usage error before any load. */

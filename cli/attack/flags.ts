@@ -10,22 +10,34 @@ import { DASHBOARD_FLAGS } from "../dashboard/flags.ts";
 import { WS_FLAGS } from "./ws_args.ts";
 import { GRPC_FLAGS } from "./grpc_args.ts";
 import { DATA_FILE_FLAGS } from "./data_file_args.ts";
+import { type Option, OPTION_ROWS, type OptionKey, type OPTIONS } from "../../runner/config_fields.ts";
+
+/** The flag of each option that has one (runner/config_fields.ts), its default after its first help line. */
+export const OPTION_FLAGS = Object.fromEntries(
+  OPTION_ROWS.filter(([, o]) => o.flag).map(([key, o]) => {
+    const fallback = defaultText(o);
+    const [first = "", ...rest] = o.help;
+    const head = fallback === undefined ? first : `${first} `.padEnd(61 - fallback.length) + `[${fallback}]`;
+    return [key, flag(o.flag!, { config: [key], example: o.example, aliases: o.aliases }, [head, ...rest])];
+  }),
+) as { [K in OptionKey as (typeof OPTIONS)[K] extends { flag: string } ? K : never]: FlagSpec };
+
+/** An option's default as a flag's value is written (`10s`, `65536`, `auto`); undefined when it has none. */
+export function defaultText(o: Option): string | undefined {
+  const value = o.schema.safeParse(undefined).data as number | string | undefined;
+  if (value === undefined || typeof value === "string" || o.kind !== "ms") return value?.toString();
+  return value % 1000 === 0 ? `${value / 1000}s` : `${value}ms`;
+}
 
 /** The flag rows of `loadlab attack --help`, after its load models: every flag, in the help's order. */
 export const ATTACK_TABLE: FlagTable = [
   "Load",
-  flag("-c, --concurrency N", { example: "50", config: ["connections", "concurrency"] }, [
-    "connections to keep busy (closed, throughput, count)     [10]",
-  ]),
+  { ...OPTION_FLAGS.connections, config: ["connections", "concurrency"] },
   flag("--connections N", { example: "4", config: ["connections"] }, [
     "the same; on a grpc:// URL without --streams, ghz's: -c calls",
     "in flight dealt over N connections in turn (N 1 there)",
   ]),
-  flag("-d, --duration D", { example: "10s", config: ["durationMs"] }, [
-    "measured duration: 500ms, 10s, 1.5s, 1m, 1m30s, 2h; a bare",
-    "number is seconds; at most 7 days                         [10s]",
-    "(with -n an optional upper bound; -n alone runs to the count)",
-  ]),
+  OPTION_FLAGS.durationMs,
   flag("-n, --requests N", { aliases: ["total"], example: "1000", config: ["requests"] }, [
     "send exactly N requests (count model; ghz's --total too)",
   ]),
@@ -57,45 +69,20 @@ export const ATTACK_TABLE: FlagTable = [
     "connections | rate | throughput | count | ramping-connections",
   ]),
   flag("--co", {}, ["same as --model throughput (coordinated-omission corrected)"]),
-  flag("--max-connections N", { example: "500", config: ["maxConnections"] }, [
-    "cap on connections the open models open         [1000, or less if",
-    "the open-file limit is lower]",
-  ]),
-  flag("--pre-connect N", { example: "50", config: ["preConnect"] }, [
-    "open models: connections opened before the first send   [Little's",
-    "law: first rate x connect round trip x 2, at least 4 per worker]",
-    "(0: none; no request is sent to size it, only connects)",
-  ]),
-  flag("-p, --pipelining N", { example: "4", config: ["pipelining"] }, [
-    "requests in flight per connection (HTTP/1.1 pipelining)   [1]",
-  ]),
-  flag("--transport T", { example: "epoll", config: ["transport"] }, [
-    "auto | deno | epoll | io_uring (epoll: Linux fast path      [auto]",
-    "over libc epoll through FFI, https: via OpenSSL; auto:",
-    "epoll where it can run, except verified https:",
-    "(Deno.startTls), else deno with the reason in results,",
-    "and io_uring for a closed ws:// message run; io_uring:",
-    "plain-TCP closed models, else epoll)",
-  ]),
+  OPTION_FLAGS.maxConnections,
+  OPTION_FLAGS.preConnect,
+  OPTION_FLAGS.pipelining,
+  OPTION_FLAGS.transport,
   flag("--source-addresses L", { example: "127.0.0.1-127.0.0.4", config: ["sourceAddresses"] }, [
     "bind connections to these local addresses in turn, past the",
     "~14k connections one address opens quickly per destination: a list",
     "or IPv4 ranges, e.g. 127.0.0.1-127.0.0.4 (epoll transport)",
   ]),
-  flag("--protocol P", { example: "h2", config: ["protocol"] }, [
-    "http1 | h2 | h2c | h3 | auto (h2: HTTP/2 over TLS by     [http1]",
-    "ALPN, h2c with prior knowledge on http://; h3: HTTP/3 over",
-    "QUIC on https://, docs/HTTP3.md; auto: ALPN's choice)",
-  ]),
+  OPTION_FLAGS.protocol,
   flag("--h2", {}, ["same as --protocol h2"]),
   flag("--h3", {}, ["same as --protocol h3 (experimental)"]),
-  flag("--streams N", { example: "10", config: ["streams"] }, [
-    "HTTP/2, HTTP/3: concurrent streams per connection        [1]",
-    "(h2load -m)",
-  ]),
-  flag("--h2-window BYTES", { example: "16777216", config: ["h2WindowBytes"] }, [
-    "HTTP/2: receive windows advertised              [16777216]",
-  ]),
+  OPTION_FLAGS.streams,
+  OPTION_FLAGS.h2WindowBytes,
   "WebSocket (a ws:// or wss:// URL; -H headers go on the handshake; docs/WEBSOCKET.md):",
   ...WS_FLAGS,
   "gRPC (a grpc:// or grpcs:// URL: h2c or h2; -b the message as JSON, -H metadata; docs/GRPC.md):",
@@ -105,30 +92,16 @@ export const ATTACK_TABLE: FlagTable = [
     "ghz's report on stdout (or its -o file, then no results.json):",
     "summary, json or pretty (docs/GRPC.md)",
   ]),
-  flag("-w, --workers N", { aliases: ["cpus"], example: "2", config: ["workers"] }, [
-    "worker isolates sharing the load (like wrk -t; --cpus)     [1]",
-  ]),
-  flag("--max-memory-mb N", { example: "4096", config: ["maxMemoryMb"] }, [
-    "loadlab's own memory (RSS) past which its workers are ended",
-    "and the run flagged incomplete, naming memory (default: half",
-    "the memory free at the start, 1024-2048 MB, more per worker)",
-  ]),
-  flag("--warmup D", { example: "5s", config: ["warmupMs"] }, [
-    "run this long first and leave it out of the statistics    [0]",
-    "(the target's warm-up: its requests reach the target)",
-  ]),
+  OPTION_FLAGS.workers,
+  OPTION_FLAGS.maxMemoryMb,
+  OPTION_FLAGS.warmupMs,
   flag("--no-generator-warmup", { config: ["generatorWarmup"] }, [
     "skip loadlab's own warm-up before the start (a burst of up",
     "to ~250 ms, ~550 over ws, against an in-process sink, never the",
     "target)",
   ]),
-  flag("--timeout D", { example: "5s", config: ["timeoutMs"] }, [
-    "per-request timeout; late responses count as timeouts     [10s]",
-  ]),
-  flag("--max-header-bytes N", { example: "65536", config: ["maxHeaderBytes"] }, [
-    "cap of a response head; a bigger one is a parse error and  [65536]",
-    "closes its connection",
-  ]),
+  OPTION_FLAGS.timeoutMs,
+  OPTION_FLAGS.maxHeaderBytes,
   "",
   "Requests",
   flag("-m, --method M", { example: "POST" }, [
@@ -220,9 +193,7 @@ export const ATTACK_TABLE: FlagTable = [
   flag("--log FILE", { example: "requests.csv", config: ["logFile"] }, [
     "stream every request to a CSV: code;startUs;endUs;connection",
   ]),
-  flag("--interval D", { example: "250ms", config: ["intervalMs"] }, [
-    "statistics interval for the time series                  [250ms]",
-  ]),
+  OPTION_FLAGS.intervalMs,
   flag("--interval-histograms keep|none", { example: "none", config: ["intervalHistograms"] }, [
     "keep each interval's latency histogram in results.json   [keep]",
     "(exact re-analysis; none makes the file smaller)",

@@ -8,7 +8,7 @@
 import type { RelativeAttackInput } from "../../runner/config.ts";
 import type { TargetSpec } from "../../targets/spec.ts";
 import type { FileFlow, FileRequest } from "../schema/requests.ts";
-import type { LoadSpec } from "../schema/loads.ts";
+import { CONFIG_KEYS, type LoadSpec } from "../schema/loads.ts";
 import type { PlannedRun } from "./types.ts";
 import { dataSpecOf, type ExperimentWithData } from "./data.ts";
 import { scriptAttackOf } from "../script_source.ts";
@@ -136,16 +136,8 @@ export function applyParameter(run: PlannedRun, parameter: string, value: number
 }
 
 const LOAD_KEYS: Record<string, string> = {
-  connections: "connections",
   requests: "requests",
-  maxConnections: "maxConnections",
-  pipelining: "pipelining",
-  streams: "streams",
-  workers: "workers",
-  timeout: "timeoutMs",
-  protocol: "protocol",
-  connection: "connection",
-  transport: "transport",
+  ...CONFIG_KEYS,
 };
 
 function setLoadField(

@@ -8,15 +8,13 @@ import { formatPath, type Issue, issuesOf } from "../../validation/mod.ts";
 import { shownSweepValue } from "../../results/redact.ts";
 import type { Plan, PlannedRun, SweepPoint } from "./types.ts";
 import { applyParameter } from "./attack.ts";
+import { FILE_OPTIONS } from "../schema/loads.ts";
 
 /** The file keys of attack fields, for issues found by the engine's schema. */
 const FILE_KEYS: Record<string, string> = {
-  durationMs: "duration",
   ratePerSec: "rate",
   rampToPerSec: "rampTo",
-  timeoutMs: "timeout",
-  lateBoundMs: "lateBound",
-  gracefulStopMs: "gracefulStop",
+  ...Object.fromEntries(FILE_OPTIONS.map(([key, o]) => [key, o.file])),
   requestMix: "requests",
 };
 

@@ -12,7 +12,7 @@ import {
 } from "../../targets/spec.ts";
 import { grpcTargetIssues } from "../grpc/target_checks.ts";
 import { type ExperimentFields, expressionProblems } from "./object.ts";
-import { type LoadSpec, WORD_FIELDS } from "./loads.ts";
+import { FILE_OPTIONS, type LoadSpec, WORD_FIELDS } from "./loads.ts";
 import type { FileTarget } from "./targets.ts";
 import { modelsWithField } from "../../runner/load/models/mod.ts";
 import { LOAD_MODELS } from "../../results/schema/values.ts";
@@ -182,17 +182,13 @@ const ALL_MODELS: readonly LoadSpec["model"][] = LOAD_MODELS;
 /** Load fields a sweep or search may set, and the models that have them (read from the models' records). */
 const LOAD_FIELDS: Record<string, readonly LoadSpec["model"][]> = {
   rate: modelsWithField("phases", "ratePerSec"),
-  connections: modelsWithField("connections"),
   requests: modelsWithField("requests"),
   duration: modelsWithField("phases", "durationMs"),
-  maxConnections: modelsWithField("maxConnections"),
-  pipelining: ALL_MODELS,
-  streams: ALL_MODELS,
-  workers: ALL_MODELS,
-  timeout: ALL_MODELS,
-  protocol: ALL_MODELS,
-  connection: ALL_MODELS,
-  transport: ALL_MODELS,
+  ...Object.fromEntries(
+    FILE_OPTIONS.filter(([, o]) => o.sweep).map((
+      [key, o],
+    ) => [o.file, o.model ? modelsWithField(key) : ALL_MODELS]),
+  ),
 };
 
 const TARGET_FIELDS: Record<string, string[]> = {

@@ -6,55 +6,62 @@ import { z } from "zod";
 import { tlsOptionsSchema } from "../../runner/http/tls/options.ts";
 import { wsConfigSchema } from "../../runner/http/ws/config.ts";
 import { durationSchema, flowListSchema, requestListSchema } from "./requests.ts";
-import { MAX_RATE_PER_SEC } from "../../runner/load/models/fields.ts";
+import { phaseSchema as enginePhase, ratePerSec } from "../../runner/load/models/fields.ts";
+import { type CommonOptionKey, type Option, OPTION_ROWS, type OPTIONS } from "../../runner/config_fields.ts";
 
 const positiveInt = (what: string) => z.number().int().min(1, `${what} must be >= 1`);
-const RATE_CAP = `must be at most ${
-  MAX_RATE_PER_SEC.toLocaleString("en-US")
-} (requests per second, one load's cap)`;
-const rateSchema = z.number().min(0, "rate must be >= 0 (requests per second)").max(
-  MAX_RATE_PER_SEC,
-  `rate ${RATE_CAP}`,
-);
-const positiveRate = z.number().positive("rate must be > 0 (requests per second)").max(
-  MAX_RATE_PER_SEC,
-  `rate ${RATE_CAP}`,
+/** A phase's rate and ramp (>= 0) as the engine bounds them. */
+const { ratePerSec: rateSchema, rampToPerSec } = enginePhase.shape;
+
+type Options = typeof OPTIONS;
+/** The options a load sets in a file (runner/config_fields.ts), by config field. */
+type FileOption = { [K in keyof Options]: Options[K] extends { file: string } ? K : never }[keyof Options];
+type CommonFileOption = Extract<FileOption, CommonOptionKey>;
+type Value<K extends keyof Options> = NonNullable<z.input<Options[K]["schema"]>>;
+
+export const FILE_OPTIONS = OPTION_ROWS.filter((row): row is [FileOption, Option & { file: string }] =>
+  row[1].file !== undefined
 );
 
-/** The load fields whose values are words: one schema each, for the load and a sweep over it. */
-export const WORD_FIELDS = {
-  connection: z.enum(["keep-alive", "per-arrival"]),
-  transport: z.enum(["auto", "epoll", "deno", "io_uring"]),
-  protocol: z.enum(["http1", "h2", "h2c", "h3", "auto"]),
+/** An option's file key -> its config field. */
+export const CONFIG_KEYS: Record<string, string> = Object.fromEntries(
+  FILE_OPTIONS.map(([key, o]) => [o.file, key]),
+);
+
+/** An option as a file writes it: a duration with its unit, a whole number >= 1, or one of its words. */
+function fileSchemaOf(o: Option & { file: string }): z.ZodType {
+  if (o.kind === "ms") return durationSchema;
+  if (o.kind === "word") return o.schema instanceof z.ZodDefault ? o.schema.unwrap() as z.ZodType : o.schema;
+  return positiveInt(o.file);
+}
+
+/** The load fields a sweep may set to words, each its schema's enum. */
+export const WORD_FIELDS = Object.fromEntries(
+  FILE_OPTIONS.filter(([, o]) => o.kind === "word" && o.sweep).map(([, o]) => [o.file, fileSchemaOf(o)]),
+) as Record<string, z.ZodEnum<Record<string, string>>>;
+
+type FileFields<O extends FileOption> = {
+  [K in O as Options[K]["file"]]: z.ZodOptional<z.ZodType<Value<K>>>;
 };
+/** The options every load has (`common`), or the models' own (`model`), as a file writes them. */
+function fileFields(model: boolean) {
+  const rows = FILE_OPTIONS.filter(([, o]) => !o.model === !model);
+  return Object.fromEntries(rows.map(([, o]) => [o.file, fileSchemaOf(o).optional()]));
+}
+const optionFields = fileFields(false) as FileFields<CommonFileOption>;
+const modelFields = fileFields(true) as FileFields<Exclude<FileOption, CommonOptionKey>>;
 
 const commonFields = {
   /** Sessions of several requests, used instead of the request mix. */
   flows: flowListSchema.optional(),
-  /** `per-arrival`: a new connection for each arrival or session (Artillery's virtual users). */
-  connection: WORD_FIELDS.connection.optional(),
-  timeout: durationSchema.optional(),
-  pipelining: positiveInt("pipelining").optional(),
-  workers: positiveInt("workers").optional(),
-  /** loadlab's own memory limit for the load's runs, MB (runner/config_fields.ts checks it). */
-  maxMemoryMb: z.number().optional(),
-  lateBound: durationSchema.optional(),
-  gracefulStop: durationSchema.optional(),
-  /** Socket transport (runner/config.ts): `auto` (deno for now), `deno`, or the experimental `epoll`. */
-  transport: WORD_FIELDS.transport.optional(),
+  ...optionFields,
   /** Local addresses bound in turn: a list, or addresses and IPv4 ranges (`127.0.0.1-127.0.0.4`). */
   sourceAddresses: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
-  /** HTTP version: `http1`, `h2` (h2c on http:), `h2c`, `auto` (ALPN's choice on https:). */
-  protocol: WORD_FIELDS.protocol.optional(),
   /**
    * `grpc`: send this load to the built-in target's gRPC listener (which answers `POST /echo` too); `http`
    * (the default): its HTTP port.
    */
   listener: z.enum(["http", "grpc"]).optional(),
-  /** HTTP/2: concurrent streams per connection (h2load's -m). */
-  streams: positiveInt("streams").optional(),
-  /** HTTP/2: receive windows advertised, bytes. */
-  h2WindowBytes: positiveInt("h2WindowBytes").optional(),
   /**
    * TLS options for https: targets (runner/http/tls/options.ts): insecure, caFile, certFile/keyFile, sni,
    * connectTo.
@@ -77,33 +84,18 @@ function defined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
 
+/** The load's common fields at their config keys: an option's file key becomes its config field. */
 function commonOut(l: CommonIn) {
-  return {
-    flows: l.flows,
-    connection: l.connection,
-    timeoutMs: l.timeout,
-    pipelining: l.pipelining,
-    workers: l.workers,
-    maxMemoryMb: l.maxMemoryMb,
-    lateBoundMs: l.lateBound,
-    gracefulStopMs: l.gracefulStop,
-    transport: l.transport,
-    sourceAddresses: l.sourceAddresses,
-    protocol: l.protocol,
-    listener: l.listener,
-    streams: l.streams,
-    h2WindowBytes: l.h2WindowBytes,
-    tls: l.tls,
-    data: l.data,
-    cookies: l.cookies,
-    ws: l.ws,
-  };
+  const fields = Object.keys(commonFields).map((k) => [CONFIG_KEYS[k] ?? k, l[k as keyof CommonIn]]);
+  return Object.fromEntries(fields) as
+    & Omit<CommonIn, Options[CommonFileOption]["file"]>
+    & { [K in CommonFileOption]?: Value<K> };
 }
 
 /** Fields of the models that send over a fixed set of connections (connections, throughput). */
 const poolFields = {
-  connections: positiveInt("connections").optional(),
-  duration: durationSchema.optional(),
+  connections: modelFields.connections,
+  duration: modelFields.duration,
   requests: requestListSchema.optional(),
 };
 
@@ -115,7 +107,7 @@ const phaseSchema = z.strictObject({
   name: z.string().min(1).optional(),
   duration: durationSchema,
   rate: rateSchema,
-  rampTo: rateSchema.optional(),
+  rampTo: rampToPerSec,
 }).transform((p) =>
   defined({ name: p.name, durationMs: p.duration, ratePerSec: p.rate, rampToPerSec: p.rampTo })
 );
@@ -151,9 +143,9 @@ const rateLoad = z.strictObject({
   phases: z.array(phaseSchema).min(1, "needs at least one phase").optional(),
   /** Shorthand for one phase: `rate` (+ `rampTo`) for `duration`. */
   rate: rateSchema.optional(),
-  rampTo: rateSchema.optional(),
-  duration: durationSchema.optional(),
-  maxConnections: positiveInt("maxConnections").optional(),
+  rampTo: rampToPerSec,
+  duration: modelFields.duration,
+  maxConnections: modelFields.maxConnections,
   requests: requestListSchema.optional(),
   ...commonFields,
 }).superRefine((l, ctx) => {
@@ -183,7 +175,7 @@ const rateLoad = z.strictObject({
 
 const throughputLoad = z.strictObject({
   model: z.literal("throughput"),
-  rate: positiveRate,
+  rate: ratePerSec,
   ...poolFields,
   ...commonFields,
 }).transform((l) => defined({ model: l.model, ratePerSec: l.rate, ...poolOut(l), ...commonOut(l) }));
@@ -192,12 +184,12 @@ const countLoad = z.strictObject({
   model: z.literal("count"),
   /** The number of requests to send. */
   requests: positiveInt("requests"),
-  connections: positiveInt("connections").optional(),
+  connections: modelFields.connections,
   /** Open pacing at this rate instead of closed over `connections`. */
-  rate: positiveRate.optional(),
-  maxConnections: positiveInt("maxConnections").optional(),
+  rate: ratePerSec.optional(),
+  maxConnections: modelFields.maxConnections,
   /** Upper bound: the run stops at the count or at this time. */
-  duration: durationSchema.optional(),
+  duration: modelFields.duration,
   /** The bound without a duration (k6's `maxDuration`, 10m unless set): the run stops there, flagged. */
   maxDuration: durationSchema.optional(),
   /** This load's own request mix (`requests` is the count here). */
