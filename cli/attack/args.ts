@@ -123,6 +123,7 @@ function runInputOf(flags: FlagValues) {
     intervalMs: flags.positiveDurationMs("interval"),
     intervalHistograms: intervalHistograms(flags.text("interval-histograms")),
     warmupMs: flags.durationMs("warmup"),
+    gracefulStopMs: flags.durationMs("graceful-stop"),
     generatorWarmup: flags.has("no-generator-warmup") ? false : undefined,
     logFile: flags.path("log"),
     segment: parseSegment(flags.text("segment")),

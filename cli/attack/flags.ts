@@ -100,7 +100,6 @@ export const ATTACK_TABLE: FlagTable = [
   ...WS_FLAGS,
   "gRPC (a grpc:// or grpcs:// URL: h2c or h2; -b the message as JSON, -H metadata; docs/GRPC.md):",
   ...GRPC_FLAGS,
-  "      --ghz-config FILE    a ghz config (JSON, .toml or .yaml) read as the flags it stands for",
   flag("-O, --format F", { example: "json" }, [
     "ghz's report on stdout (or its -o file, then no results.json):",
     "summary, json or pretty (docs/GRPC.md)",
@@ -124,6 +123,10 @@ export const ATTACK_TABLE: FlagTable = [
   ]),
   flag("--timeout D", { example: "5s", config: ["timeoutMs"] }, [
     "per-request timeout; late responses count as timeouts     [10s]",
+  ]),
+  flag("--graceful-stop D", { example: "0s", config: ["gracefulStopMs"] }, [
+    "how long calls in flight at -d's end may take; past it they are",
+    "counted unfinished (k6's gracefulStop)                     [2s]",
   ]),
   flag("--max-header-bytes N", { example: "65536", config: ["maxHeaderBytes"] }, [
     "cap of a response head; a bigger one is a parse error and  [65536]",
@@ -278,4 +281,5 @@ export const FOREIGN_FLAG_HINTS: Record<string, string> = {
   "--http2": "use --h2 (HTTP/2 over TLS by ALPN, h2c on http://) and --streams N",
   "--max-concurrent-streams": "streams per connection are --streams N here (h2load -m)",
   "--arrival-rate": "the open-model rate is -R here, e.g. -R 100",
+  "--ghz-config": "a ghz config runs as ghz runs it: loadlab ghz --config FILE",
 };
