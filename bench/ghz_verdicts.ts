@@ -51,7 +51,9 @@ interface Case {
   name: string;
   dir: string;
   args: string[];
+  /** Ended by time (-z, -x): the calls it cuts at its end, at most `inFlight`, are compared apart. */
   timed: boolean;
+  inFlight: number;
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -102,7 +104,7 @@ export async function main(argv: string[]): Promise<number> {
       for (const c of corpusCases(corpus, vars).filter((c) => picked(c.name))) {
         const ghzRun = await runTool(ghz, c, work, "ghz");
         const llRun = await runTool(Deno.execPath(), c, work, "loadlab");
-        const row = compareRuns(c.name, c.timed, ghzRun, llRun);
+        const row = compareRuns(c.name, c.timed ? c.inFlight : 0, ghzRun, llRun);
         console.error(`${c.name}: ${row.at(-1)}`);
         if (row.at(-1) === "same") same++;
         rows.push(row);
@@ -122,7 +124,14 @@ function corpusCases(folder: string, vars: Record<string, string>): Case[] {
       .join(" ");
     const args = shellWords(text.replace(/\$([A-Z_]+)/g, (m, name: string) => vars[name] ?? m));
     const timed = args.some((a) => /^(-z|-x|--duration|--max-duration)(=|$)/.test(a));
-    return { name: e.name.replace(/\.txt$/, ""), dir: folder, args, timed };
+    const c = args.findIndex((a) => a === "-c" || a === "--concurrency");
+    return {
+      name: e.name.replace(/\.txt$/, ""),
+      dir: folder,
+      args,
+      timed,
+      inFlight: Number(args[c + 1] ?? 50),
+    };
   }).sort((a, b) => a.name.localeCompare(b.name));
 }
 
@@ -231,20 +240,48 @@ export function readReport(text: string): Omit<ToolRun, "code" | "note"> {
 /** Within 10% of each other, or 1. */
 const near = (a: number, b: number) => Math.abs(a - b) <= Math.max(1, 0.1 * Math.max(a, b));
 
-/** A row: each part compared; `same` when every part is. */
-export function compareRuns(name: string, timed: boolean, ghz: ToolRun, ll: ToolRun): string[] {
+/** The calls a run cut at its end (ghz's "close"): their errors' texts, and the status they are under. */
+const CUT =
+  /^rpc error: code = (Canceled|Unavailable) desc = (grpc: the client connection is closing|transport is closing)$/;
+
+/** `run` without the calls cut at its end, and how many those were. */
+function withoutCut(run: ToolRun): [ToolRun, number] {
+  const statuses = { ...run.statuses }, errors: Record<string, number> = {};
+  let cut = 0;
+  for (const [key, n] of Object.entries(run.errors)) {
+    const status = CUT.exec(key)?.[1];
+    if (status === undefined) errors[key] = n;
+    else {
+      cut += n;
+      statuses[status] -= n;
+      if (statuses[status] <= 0) delete statuses[status];
+    }
+  }
+  return [{ ...run, statuses, errors }, cut];
+}
+
+/**
+ * A row: each part compared; `same` when every part is. `cutMost` > 0 for a run ended by time: the calls it
+ * cut at its end are compared apart (at most `cutMost`, its calls in flight, apart), counts within 10%.
+ */
+export function compareRuns(name: string, cutMost: number, ghzRun: ToolRun, llRun: ToolRun): string[] {
+  const timed = cutMost > 0;
+  const [[ghz, ghzCut], [ll, llCut]] = timed
+    ? [withoutCut(ghzRun), withoutCut(llRun)]
+    : [[ghzRun, 0], [llRun, 0]];
   const exit = `${ghz.code}/${ll.code}`;
   const count = `${ghz.count ?? "-"}/${ll.count ?? "-"}`;
   const countSame = ghz.count === ll.count ||
     (timed && ghz.count !== null && ll.count !== null && near(ghz.count, ll.count));
   const statuses = distributionCell(ghz.statuses, ll.statuses);
-  const errors = distributionCell(ghz.errors, ll.errors);
+  const cutNote = Math.abs(ghzCut - llCut) <= cutMost ? "" : `; cut at the end ghz ${ghzCut}, ll ${llCut}`;
+  const errors = distributionCell(ghz.errors, ll.errors) + cutNote;
   const form = ghz.form === ll.form ? "same" : `ghz ${ghz.form}; ll ${ll.form}`;
   const parts = [
     ghz.code === ll.code,
     countSame,
     statuses.startsWith("same"),
-    errors.startsWith("same"),
+    errors.startsWith("same") && cutNote === "",
     form === "same",
   ];
   // Why a tool wrote no report, from its stderr.

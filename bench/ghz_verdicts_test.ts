@@ -18,13 +18,13 @@ const run = (over: Partial<ToolRun>): ToolRun => ({
 
 Deno.test("a row is the same only when every part agrees; counts exact unless timed", () => {
   const near = run({ statuses: { OK: 57, InvalidArgument: 43 } });
-  assertEquals(compareRuns("a", false, run({}), near).at(-1), "same");
-  assertEquals(compareRuns("a", false, run({}), run({ count: 99 }))[2], "100/99");
-  assertEquals(compareRuns("a", false, run({}), run({ count: 99 })).at(-1), "differs");
-  assertEquals(compareRuns("a", true, run({}), run({ count: 95 })).at(-1), "same");
+  assertEquals(compareRuns("a", 0, run({}), near).at(-1), "same");
+  assertEquals(compareRuns("a", 0, run({}), run({ count: 99 }))[2], "100/99");
+  assertEquals(compareRuns("a", 0, run({}), run({ count: 99 })).at(-1), "differs");
+  assertEquals(compareRuns("a", 10, run({}), run({ count: 95 })).at(-1), "same");
   const row = compareRuns(
     "a",
-    false,
+    0,
     run({}),
     run({ code: 2, count: null, statuses: {}, errors: {}, form: "none", note: "--x: refused" }),
   );
@@ -38,11 +38,21 @@ Deno.test("a row is the same only when every part agrees; counts exact unless ti
     "differs; ll: --x: refused",
   ]);
   assertEquals(
-    compareRuns("a", false, run({}), run({ statuses: { OK: 60, Unknown: 40 } }))[3],
+    compareRuns("a", 0, run({}), run({ statuses: { OK: 60, Unknown: 40 } }))[3],
     [
       "InvalidArgument 40 ll absent; Unknown 40 ll only",
     ][0],
   );
+});
+
+Deno.test("a timed run's calls cut at its end are compared apart, up to its calls in flight", () => {
+  const cut = "rpc error: code = Canceled desc = grpc: the client connection is closing";
+  const ghz = run({ count: 103, statuses: { OK: 100, Canceled: 3 }, errors: { [cut]: 3 } });
+  const ll = run({ count: 100, statuses: { OK: 100 }, errors: {} });
+  assertEquals(compareRuns("z", 5, ghz, ll).at(-1), "same");
+  assertEquals(compareRuns("z", 2, ghz, ll)[4], "same (0); cut at the end ghz 3, ll 0");
+  // Not timed: a Canceled call is a status as any other.
+  assertEquals(compareRuns("n", 0, ghz, ll).at(-1), "differs");
 });
 
 Deno.test("ghz's JSON, summary and CSV are read alike", () => {

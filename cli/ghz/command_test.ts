@@ -46,6 +46,9 @@ Deno.test("ghz's defaults, and -z or -x against -n, as ghz reads them", () => {
     true,
   );
   assertEquals(words(["-t", "0"]).includes("--timeout 168h"), true);
+  // --cpus: ghz's cores, a worker isolate each as far as the connections go round.
+  assertEquals(words(["--cpus", "2"]).includes("-w 1"), true);
+  assertEquals(words(["--cpus", "2", "--connections", "4"]).includes("-w 2"), true);
   assertEquals(words(["-m", '{"x-user":"ann"}', "--rps=50"]).includes("-R 50"), true);
   assertEquals(words(["-m", '{"x-user":"ann"}']).endsWith("--reflect -H x-user: ann"), true);
   const labels = ghzCommandLine([...CALL, "--name", "smoke", "--tags", '{"env":"ci"}', "h:1"]);

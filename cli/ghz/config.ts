@@ -24,7 +24,6 @@ const SIMPLE: Record<string, string> = {
   key: "--key",
   cname: "--sni",
   output: "-o",
-  cpus: "--cpus",
 };
 
 /**
@@ -87,6 +86,7 @@ export const GHZ_KEYS = [
   "import-paths",
   "stream-call-count",
   "duration-stop",
+  "cpus",
   "total",
   "duration",
   "max-duration",
@@ -176,6 +176,8 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
   if (config.skipTLS === true) flags.push("-k");
   if (config["enable-compression"] === true) flags.push("--compress", "gzip");
   const [c, connections] = [Number(config.concurrency ?? 50), Number(config.connections ?? 1)];
+  // ghz's --cpus is the cores its threads use: a worker isolate each, as far as the connections go round.
+  if (config.cpus !== undefined) flags.push("-w", String(Math.min(Number(config.cpus), connections)));
   if (phases !== undefined || (!timed && flags.includes("-R"))) {
     // Paced calls to a count (or phases) open connections as the rate needs them, up to ghz's.
     flags.push("--max-connections", String(connections), "--streams", String(Math.ceil(c / connections)));
