@@ -30,7 +30,7 @@ import { renderSummary } from "../../report/terminal/summary.ts";
 import type { ResultsFile, RunResult, ThresholdResult } from "../../results/mod.ts";
 import { EXIT, exitCodeOf } from "../exit_codes.ts";
 import { assertFileWritable, writeTextAtomic } from "../../system/atomic_write.ts";
-import { ghzOutput } from "../../results/export/ghz/report.ts";
+import { ghzOutput, type GhzReportOptions } from "../../results/export/ghz/report.ts";
 import { thresholdLine } from "../../results/thresholds/text.ts";
 import { type Dashboard, startDashboard } from "../dashboard/server.ts";
 import { steeringFor } from "../dashboard/flags.ts";
@@ -53,14 +53,8 @@ export function runAttackCommand(argv: string[]): Promise<number> {
   return runCommand("attack", () => attack(argv));
 }
 
-/**
- * A ghz command line's run (cli/ghz/command.ts): its report's name and tags, and ghz's exit codes (a run
- * that ended is 0, answered or not).
- */
-export interface GhzRun {
-  name?: string;
-  tags?: Record<string, string>;
-}
+/** A ghz command line's run (cli/ghz/command.ts): its report's options, and ghz's exit codes. */
+type GhzRun = GhzReportOptions;
 
 /** The attack `argv` stands for; its exit code. */
 export async function attack(argv: string[], ghz?: GhzRun): Promise<number> {
@@ -75,8 +69,9 @@ export async function attack(argv: string[], ghz?: GhzRun): Promise<number> {
     const inFlight = inFlightLine(parsed.config);
     if (inFlight !== null && !parsed.output.quiet) console.error(`loadlab attack: ${inFlight}`);
   }
-  // ghz's csv lists every call: from the request log, a temporary one unless --log names one.
-  const callLog = parsed.output.format === "csv" && !parsed.config.logFile
+  // ghz's csv lists every call, --skipFirst leaves the first out: from the request log, a temporary one
+  // unless --log names one.
+  const callLog = (parsed.output.format === "csv" || ghz?.skipFirst) && !parsed.config.logFile
     ? await Deno.makeTempFile({ prefix: "loadlab-calls-", suffix: ".csv" })
     : undefined;
   if (callLog !== undefined) parsed.config = { ...parsed.config, logFile: callLog };
@@ -300,7 +295,9 @@ async function printRun(
   ghz: GhzRun | undefined,
 ): Promise<boolean> {
   if (output.format !== undefined) {
-    const log = output.format === "csv" && logFile !== undefined ? await Deno.readTextFile(logFile) : "";
+    const log = (output.format === "csv" || ghz?.skipFirst) && logFile !== undefined
+      ? await Deno.readTextFile(logFile)
+      : "";
     const report = ghzOutput(shown, output.format, new Date(), log, ghz);
     // ghz's report has no verdict: loadlab's, when it flags the run, goes beside it on stderr.
     const verdict = runVerdict(shown);

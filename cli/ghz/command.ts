@@ -11,6 +11,7 @@ import { runCommand } from "../command_errors.ts";
 import { HelpRequested, UsageError } from "../usage_error.ts";
 import { GHZ_KEYS, ghzFlags, jsonObject, readConfig } from "./config.ts";
 import { attack } from "../attack/command.ts";
+import type { GhzReportOptions } from "../../results/export/ghz/report.ts";
 
 /** ghz's flags: its long names are its config file's keys. */
 const SHORT: Record<string, string> = {
@@ -60,7 +61,7 @@ refused (exit 2) rather than run otherwise than ghz runs them.`;
 /** The attack arguments of a ghz command line, and what ghz's report shows besides the run. */
 export function ghzCommandLine(
   argv: string[],
-): { attack: string[]; name?: string; tags?: Record<string, string> } {
+): GhzReportOptions & { attack: string[] } {
   const raw = tokenize(argv, FLAGS, {}, "ghz");
   if (raw.values.has("help")) throw new HelpRequested(HELP);
   if (raw.positionals.length > 1) {
@@ -78,7 +79,12 @@ export function ghzCommandLine(
     ? undefined
     : Object.fromEntries(Object.entries(jsonObject(config.tags, "--tags")).map(([k, v]) => [k, String(v)]));
   const name = config.name === undefined ? undefined : String(config.name);
-  return { attack: ghzFlags(config, (key) => `--${key}`), name, tags };
+  const skipFirst = Number(config.skipFirst ?? 0);
+  const timed = config.duration !== undefined || config["max-duration"] !== undefined;
+  if (!(skipFirst >= 0) || (!timed && skipFirst > Number(config.total ?? 200))) {
+    throw new UsageError(`--skipFirst ${config.skipFirst}: you cannot skip more requests than those run`);
+  }
+  return { attack: ghzFlags(config, (key) => `--${key}`), name, tags, skipFirst };
 }
 
 /** Runs the command; returns ghz's exit code for it. */
@@ -86,7 +92,7 @@ export function runGhzCommand(argv: string[]): Promise<number> {
   return runCommand("ghz", async () => {
     try {
       const line = ghzCommandLine(argv);
-      return await attack(line.attack, { name: line.name, tags: line.tags });
+      return await attack(line.attack, line);
     } catch (err) {
       throw ghzError(err);
     }

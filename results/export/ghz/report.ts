@@ -123,14 +123,15 @@ function clientWords(kind: string, message: string): string {
   return message;
 }
 
-/** What ghz's report shows beside the run: its `--name` and `--tags`. */
-export interface GhzLabels {
+/** ghz's options of the report: its `--name` and `--tags`, and `--skipFirst` (calls left out, from the log). */
+export interface GhzReportOptions {
   name?: string;
   tags?: Record<string, string>;
+  skipFirst?: number;
 }
 
 /** ghz's report of `run` as its JSON object (durations in nanoseconds). */
-export function ghzReport(run: RunResult, date: Date, labels: GhzLabels = {}) {
+export function ghzReport(run: RunResult, date: Date, labels: GhzReportOptions = {}) {
   const statusCodeDistribution: Record<string, number> = {};
   const errorDistribution: Record<string, number> = {};
   const add = (into: Record<string, number>, key: string, n: number) => into[key] = (into[key] ?? 0) + n;
@@ -230,13 +231,31 @@ export function ghzOutput(
   format: GhzFormat,
   date = new Date(),
   log = "",
-  labels: GhzLabels = {},
+  labels: GhzReportOptions = {},
 ): string {
+  if (labels.skipFirst) [run, log] = skipFirst(run, log, labels.skipFirst);
   if (format === "csv") return ghzCsv(run, log);
   const report = ghzReport(run, date, labels);
   if (format === "json") return JSON.stringify(report);
   if (format === "pretty") return JSON.stringify(report, null, 2);
   return ghzSummary(report);
+}
+
+/**
+ * `run` and its request `log` without the first `n` calls to end, as ghz's `--skipFirst` tallies: they
+ * leave the count and the statuses (the latency keeps them: loadlab's histogram is not per call).
+ */
+function skipFirst(run: RunResult, log: string, n: number): [RunResult, string] {
+  const [header, ...lines] = log.split("\n").filter((l) => l !== "");
+  const byEnd = lines.map((line) => [line, Number(line.split(";")[2])] as const).sort((a, b) => a[1] - b[1]);
+  const statusCodes = { ...run.statusCodes };
+  for (const [line] of byEnd.slice(0, n)) {
+    const key = statusKey(statusSlotOf(Number(line.split(";")[0])));
+    if ((statusCodes[key] ?? 0) > 0) statusCodes[key]--;
+  }
+  const kept = byEnd.slice(n).map(([line]) => line);
+  const left = Math.min(n, lines.length);
+  return [{ ...run, statusCodes, requests: run.requests - left }, [header, ...kept, ""].join("\n")];
 }
 
 /**

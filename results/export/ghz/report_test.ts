@@ -142,3 +142,14 @@ Deno.test("a count whose connections could not be made: each call it did not sen
     'failed: tls: failed to verify certificate: x509: certificate signed by unknown authority"',
   ]);
 });
+
+Deno.test("--skipFirst: the first calls to end leave the count, the statuses and the CSV", () => {
+  const log = ["code;startUs;endUs;connection", "1014;0;9000;0", "200;0;1000;0", "200;0;5000;1", ""].join(
+    "\n",
+  );
+  const r = JSON.parse(ghzOutput(run(), "json", new Date(), log, { skipFirst: 2 }));
+  // The first two to end: an OK (1 ms) and an OK (5 ms); the UNAVAILABLE at 9 ms stays.
+  assertEquals([r.count, r.statusCodeDistribution], [8, { OK: 4, Unavailable: 2, DeadlineExceeded: 2 }]);
+  const csv = ghzOutput(run(), "csv", new Date(), log, { skipFirst: 2 }).split("\n");
+  assertEquals(csv.slice(2, 3), ["9.00,Unavailable,rpc error: code = Unavailable desc = down"]);
+});
