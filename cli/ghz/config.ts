@@ -203,10 +203,7 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
   }
   if (call.numbered) {
     // {{.RequestNumber}}: a row per call, in order (past a million calls the numbers start over).
-    const rows = Math.min(
-      1_000_000,
-      phases || given(config.duration) ? 1_000_000 : Number(config.total ?? 200),
-    );
+    const rows = timed ? 1_000_000 : Math.min(1_000_000, Number(config.total ?? 200));
     flags.push("--data-file", requestNumbers(rows), "--data-order", "sequential", "--data-when-done", "wrap");
   }
   return flags;
