@@ -116,12 +116,17 @@ function clientWords(kind: string, message: string): string {
       refused[1]
     }: connect: connection refused"`;
   }
-  if (kind === "tls" && message.startsWith("tls unknown-ca")) {
-    return 'connection error: desc = "transport: authentication handshake failed: tls: failed to verify ' +
-      'certificate: x509: certificate signed by unknown authority"';
-  }
-  return message;
+  const tls = kind === "tls" ? TLS_WORDS.find(([loadlab]) => loadlab.test(message))?.[1] : undefined;
+  return tls === undefined
+    ? message
+    : `connection error: desc = "transport: authentication handshake failed: ${tls}"`;
 }
+
+/** A TLS failure as loadlab words it, and as Go's crypto/tls does. */
+const TLS_WORDS: Array<[RegExp, string]> = [
+  [/^tls unknown-ca/, "tls: failed to verify certificate: x509: certificate signed by unknown authority"],
+  [/wrong version number/, "tls: first record does not look like a TLS handshake"],
+];
 
 /** ghz's options of the report: its `--name` and `--tags`, and `--skipFirst` (calls left out, from the log). */
 export interface GhzReportOptions {

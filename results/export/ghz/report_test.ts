@@ -133,14 +133,22 @@ Deno.test("a count whose connections could not be made: each call it did not sen
     ...run(),
     requests: 0,
     statusCodes: {},
-    errors: { tls: 1 },
-    errorMessages: { tls: { "tls unknown-ca: the server's certificate is not signed by a trusted CA": 1 } },
+    errors: { tls: 2 },
+    errorMessages: {
+      tls: {
+        "tls unknown-ca: the server's certificate is not signed by a trusted CA": 1,
+        "tls: tls handshake failed: error:0A00010B:SSL routines::wrong version number": 1,
+      },
+    },
   } as unknown as RunResult, new Date());
   assertEquals([r.count, r.statusCodeDistribution], [10, { Unavailable: 10 }]);
-  assertEquals(Object.keys(r.errorDistribution), [
-    'rpc error: code = Unavailable desc = connection error: desc = "transport: authentication handshake ' +
-    'failed: tls: failed to verify certificate: x509: certificate signed by unknown authority"',
-  ]);
+  const handshake =
+    'rpc error: code = Unavailable desc = connection error: desc = "transport: authentication ' +
+    "handshake failed: tls: ";
+  assertEquals(r.errorDistribution, {
+    [`${handshake}failed to verify certificate: x509: certificate signed by unknown authority"`]: 9,
+    [`${handshake}first record does not look like a TLS handshake"`]: 1,
+  });
 });
 
 Deno.test("--skipFirst: the first calls to end leave the count, the statuses and the CSV", () => {
