@@ -4,13 +4,13 @@
  * bench/ghz_verdicts/, `#` lines its comment), run by real ghz and by `loadlab ghz` with the same words
  * against the same servers: @grpc/grpc-js's greeter (examples/grpc/server.js: unary, streams, a chosen
  * status, a sleep, metadata echoed, reflection) in cleartext at `$HOST` and over TLS at `$TLS_HOST`, and
- * `$DEAD_HOST`, a port nothing listens on. `$PROTO` is the greeter's .proto, `$PROTOSET` its SayHello compiled,
- * `$CA` the TLS server's CA, `$CORPUS` the corpus folder and `$OUT` a file of the tool's own. A row
- * compares the exit codes, the calls counted (the same unless time ends the run: -z or -x, then within
- * 10%), each status's count and each error's (within 10%, or 1) and the report's form (the JSON's
- * fields and end, the summary's sections, the CSV's header); a deadline the server's or the client's is one
- * error (whichever came first). Without ghz (`--ghz-bin`, `$GHZ`, /tmp/peers/go/ghz,
- * PATH) or node with examples/node_modules it prints why and runs nothing.
+ * `$DEAD_HOST`, a port nothing listens on. `$PROTO` is the greeter's .proto, `$PROTOSET` its SayHello
+ * compiled, `$CA` the TLS server's CA, `$CORPUS` the corpus folder and `$OUT` a file of the tool's own. A
+ * row compares the exit codes, the calls counted (the same unless time ends the run: -z or -x, then within
+ * 10%), each status's count and each error's (within 10%, or 1) and the report's form (the JSON's fields
+ * and end, the summary's sections, the CSV's header); a deadline the server's or the client's is one error
+ * (whichever came first). Without ghz (`--ghz-bin`, `$GHZ`, /tmp/peers/go/ghz, PATH) or node with
+ * examples/node_modules it prints why and runs nothing.
  *
  *   deno task bench --ghz-verdicts [--ghz-bin PATH] [--corpus DIR] [--only NAME]
  */

@@ -128,7 +128,7 @@ const TLS_WORDS: Array<[RegExp, string]> = [
   [/wrong version number/, "tls: first record does not look like a TLS handshake"],
 ];
 
-/** ghz's options of the report: its `--name` and `--tags`, and `--skipFirst` (calls left out, from the log). */
+/** ghz's options of its report: `--name`, `--tags`, and `--skipFirst` (calls left out, read from the log). */
 export interface GhzReportOptions {
   name?: string;
   tags?: Record<string, string>;
