@@ -5,14 +5,14 @@
  * against the same servers: @grpc/grpc-js's greeter (examples/grpc/server.js: unary, streams, a chosen
  * status, a sleep, metadata echoed, reflection) in cleartext at `$HOST` and over TLS at `$TLS_HOST`, and
  * `$DEAD_HOST`, a port nothing listens on. `$PROTO` is the greeter's .proto, `$PROTOSET` its SayHello
- * compiled, `$CA` the TLS server's CA, `$CORPUS` the corpus folder and `$OUT` a file of the tool's own. A
- * row compares the exit codes, the calls counted (the same unless time ends the run: -z or -x, then within
- * 10%), each status's count and each error's (within 10%, or 1) and the report's form (the JSON's fields
- * and end, the summary's sections, the CSV's header); a deadline the server's or the client's is one error
- * (whichever came first). Without ghz (`--ghz-bin`, `$GHZ`, /tmp/peers/go/ghz, PATH) or node with
- * examples/node_modules it prints why and runs nothing.
+ * compiled, `$CA` the TLS server's CA, `$BIG` a 5 MiB message, `$CORPUS` the corpus folder and `$OUT` a
+ * file of the tool's own. A row compares the exit codes, the calls counted (the same unless time ends the
+ * run: -z or -x, then within 10%), each status's count and each error's (within 10%, or 1) and the
+ * report's form (the JSON's fields and end, the summary's sections, the CSV's header); a deadline the
+ * server's or the client's is one error (whichever came first). Without ghz (`--ghz-bin`, `$GHZ`,
+ * /tmp/peers/go/ghz, PATH) or node with examples/node_modules it prints why and runs nothing.
  *
- *   deno task bench --ghz-verdicts [--ghz-bin PATH] [--corpus DIR] [--only NAME]
+ *   deno task bench --ghz-verdicts [--ghz-bin PATH] [--corpus DIR] [--only NAME,NAME]
  */
 import { join, resolve } from "node:path";
 import { tokenize } from "../cli/argv.ts";
@@ -75,6 +75,8 @@ export async function main(argv: string[]): Promise<number> {
   const only = flags.text("only");
   const work = Deno.makeTempDirSync({ prefix: "loadlab-ghz-verdicts-" });
   const tls = await selfSignedPair();
+  // A message past grpc-go's 4 MiB cap, under ghz's.
+  Deno.writeTextFileSync(join(work, "big.json"), JSON.stringify({ name: "x".repeat(5 * 2 ** 20) }));
   Deno.writeTextFileSync(join(work, "ca.pem"), tls.caPem);
   Deno.writeTextFileSync(join(work, "cert.pem"), tls.certPem);
   Deno.writeTextFileSync(join(work, "key.pem"), tls.keyPem);
@@ -98,6 +100,7 @@ export async function main(argv: string[]): Promise<number> {
         PROTO: GREETER_PROTO,
         PROTOSET: join(work, "greeter.protoset"),
         CA: join(work, "ca.pem"),
+        BIG: join(work, "big.json"),
         CORPUS: corpus,
       };
       const picked = (name: string) => only === undefined || only.split(",").some((o) => name.includes(o));

@@ -20,6 +20,10 @@ Deno.test("ghz's defaults, and -z or -x against -n, as ghz reads them", () => {
     "200",
     "--timeout",
     "20s",
+    "--max-receive",
+    "2147483647",
+    "--max-send",
+    "2147483647",
     "--connections",
     "1",
     "-c",
@@ -46,6 +50,8 @@ Deno.test("ghz's defaults, and -z or -x against -n, as ghz reads them", () => {
     true,
   );
   assertEquals(words(["-t", "0"]).includes("--timeout 168h"), true);
+  // ghz's message caps, 2 GiB unless given.
+  assertEquals(words(["--max-recv-message-size", "4MiB"]).includes("--max-receive 4194304"), true);
   // --cpus: ghz's cores, a worker isolate each as far as the connections go round.
   assertEquals(words(["--cpus", "2"]).includes("-w 1"), true);
   assertEquals(words(["--cpus", "2", "--connections", "4"]).includes("-w 2"), true);

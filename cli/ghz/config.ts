@@ -42,6 +42,8 @@ const AT_DEFAULT: Record<string, [unknown, string]> = {
   "reflect-metadata": [undefined, "give the schema with --proto or --protoset"],
   "lb-strategy": [undefined, "drop it: loadlab calls one host"],
   debug: [undefined, "drop it; loadlab attack --log FILE lists every call"],
+  "disable-template-data": [false, "drop it: loadlab fills ghz's templates"],
+  "disable-template-functions": [false, "drop it: loadlab fills ghz's templates"],
 };
 
 /**
@@ -87,6 +89,8 @@ export const GHZ_KEYS = [
   "duration-stop",
   "skipFirst",
   "cpus",
+  "max-recv-message-size",
+  "max-send-message-size",
   "total",
   "duration",
   "max-duration",
@@ -176,6 +180,9 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
   if (config.skipTLS === true) flags.push("-k");
   if (config["enable-compression"] === true) flags.push("--compress", "gzip");
   const [c, connections] = [Number(config.concurrency ?? 50), Number(config.connections ?? 1)];
+  // ghz's message caps: 2 GiB unless given (grpc-go's 4 MiB are not ghz's).
+  flags.push("--max-receive", bytes(config["max-recv-message-size"], where("max-recv-message-size")));
+  flags.push("--max-send", bytes(config["max-send-message-size"], where("max-send-message-size")));
   // ghz's --cpus is the cores its threads use: a worker isolate each, as far as the connections go round.
   if (config.cpus !== undefined) flags.push("-w", String(Math.min(Number(config.cpus), connections)));
   if (phases !== undefined || (!timed && flags.includes("-R"))) {
@@ -300,6 +307,16 @@ function jsonText(text: string, flag: string): void {
   } catch (err) {
     throw new UsageError(`${flag}: not JSON (${(err as Error).message}); a template goes inside a string`);
   }
+}
+
+/** A message size as ghz reads it (`4194304`, `4MB`, `4MiB`), 2^31 - 1 when not given. */
+function bytes(value: unknown, flag: string): string {
+  if (value === undefined) return String(0x7fff_ffff);
+  const m = /^(\d+)\s*(|[KMG]i?B?)$/i.exec(String(value).trim());
+  if (m === null) throw new UsageError(`${flag} ${value}: a size in bytes, e.g. 4194304 or 4MiB`);
+  const unit = m[2].toUpperCase().replace(/B$/, "");
+  const scale = unit === "" ? 1 : (unit.endsWith("I") ? 1024 : 1000) ** ("KMG".indexOf(unit[0]) + 1);
+  return String(Math.min(0x7fff_ffff, Number(m[1]) * scale));
 }
 
 /** A duration given and not ghz's 0 ("none"). */
