@@ -104,13 +104,7 @@ export const GHZ_KEYS = [
 
 /** ghz's config file: JSON, or TOML or YAML by its extension, as ghz reads it. */
 export function readConfig(path: string, flag: string): Record<string, unknown> {
-  let text: string;
-  try {
-    text = readTextFileCapped(path, MAX_CONFIG_BYTES);
-  } catch (err) {
-    const why = err instanceof FileReadError ? err.reason : (err as Error).message;
-    throw new UsageError(`${flag} ${path}: cannot read it (${why}); give a ghz JSON config file`);
-  }
+  const text = fileText(path, flag);
   const ext = /\.(toml|ya?ml)$/i.exec(path)?.[1].toLowerCase();
   const kind = ext === "toml" ? "TOML" : ext === undefined ? "JSON" : "YAML";
   try {
