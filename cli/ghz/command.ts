@@ -103,7 +103,8 @@ export function runGhzCommand(argv: string[]): Promise<number> {
 function ghzError(err: unknown): unknown {
   const name = err instanceof Error ? err.name : "";
   if (["UsageError", "ConfigError", "OutputError"].includes(name) && !(err as UsageError).exitCode) {
-    return new UsageError((err as Error).message, { cause: err, exitCode: 1 });
+    // The message is attack's -b, ghz's -d.
+    return new UsageError((err as Error).message.replace(/^-b /, "-d "), { cause: err, exitCode: 1 });
   }
   return err;
 }
