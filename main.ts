@@ -11,7 +11,7 @@ import { withGuardedConsole } from "./cli/console_guard.ts";
 async function main(args: string[]): Promise<number> {
   const [command, ...rest] = args;
   // First, so a load worker's isolate loads while the command's modules do.
-  if (command === "attack" || command === "run") {
+  if (command === "attack" || command === "ghz" || command === "run") {
     (await import("./cli/early_start.ts")).startEarly(command, rest);
   }
   switch (command) {
@@ -21,6 +21,8 @@ async function main(args: string[]): Promise<number> {
       return (await import("./cli/presets_cmd.ts")).runPresetsCommand(rest);
     case "attack":
       return (await import("./cli/attack/command.ts")).runAttackCommand(rest);
+    case "ghz":
+      return (await import("./cli/ghz/command.ts")).runGhzCommand(rest);
     case "serve":
       return (await import("./cli/serve_cmd.ts")).runServeCommand(rest);
     case "report":
@@ -53,7 +55,7 @@ async function main(args: string[]): Promise<number> {
       return (await import("./cli/help_cmd.ts")).runHelpCommand();
     default:
       console.error(
-        `loadlab: unknown command "${command}"; use run, init, presets, attack, steer, serve, report, merge, site, demo, schema, convert or version (see --help)`,
+        `loadlab: unknown command "${command}"; use run, init, presets, attack, ghz, steer, serve, report, merge, site, demo, schema, convert or version (see --help)`,
       );
       return 2;
   }

@@ -36,6 +36,7 @@
  * `--h2`: the HTTP/2 rows instead, loadlab vs h2load over h2 on nginx and the built-in target (bench/h2.ts).
  * `--grpc`: unary gRPC calls instead, loadlab vs ghz on a grpc-go greeter (bench/grpc.ts).
  * `--k6-verdicts`: k6 scripts under k6 and loadlab, same command line: same verdict? (bench/k6_verdicts.ts).
+ * `--ghz-verdicts`: ghz command lines under ghz and `loadlab ghz`: same verdict? (bench/ghz_verdicts.ts).
  * `--locust`: locustfiles under Locust and loadlab, same flags: same counts, failures, exit code? and
  * `--locust-speed`: one GET at 50 users, Locust's users vs loadlab (bench/locust_parity.ts).
  * `--startup`: from the command to the first request, and from the last response to the exit, loadlab's
@@ -340,6 +341,8 @@ if (import.meta.main) {
     ? import("./ws.ts").then((ws) => ws.main(Deno.args))
     : Deno.args.includes("--grpc")
     ? import("./grpc.ts").then((grpc) => grpc.main(Deno.args))
+    : Deno.args.includes("--ghz-verdicts")
+    ? import("./ghz_verdicts.ts").then((verdicts) => verdicts.main(Deno.args))
     : Deno.args.includes("--k6-verdicts")
     ? import("./k6_verdicts.ts").then((verdicts) => verdicts.main(Deno.args))
     : Deno.args.includes("--locust") || Deno.args.includes("--locust-speed")

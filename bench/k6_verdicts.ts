@@ -287,7 +287,7 @@ function loadAverage(): string {
 }
 
 /** A markdown table, so the output can be pasted into docs/lab/K6_VERDICTS.md as it is. */
-function printTable(rows: string[][]): void {
+export function printTable(rows: string[][]): void {
   const cell = (s: string) => s.replaceAll("|", "\\|");
   const [header, ...body] = rows;
   console.log(`| ${header.join(" | ")} |`);

@@ -13,6 +13,7 @@ Commands:
   run <file>       run an experiment file or preset:NAME (targets, loads, sweeps, repeats, analysis)
   presets          list the experiments shipped inside loadlab
   attack <url>     load one URL (closed, open-rate, constant-throughput or fixed-count model)
+  ghz [flags] host a ghz command line, run as ghz runs it (docs/GRPC.md)
   steer <url> ...  pause, resume, change the rate or connections of a running load, end a phase, stop
   serve            run the built-in target (or a caching / rate-limiting proxy) until Ctrl-C
   report <files>   rebuild report.html from results.json files, optionally against a baseline

@@ -121,8 +121,10 @@ export const OPTIONS = {
   ),
   lateBoundMs: option({ kind: "ms", file: "lateBound" }, cappedMs("late bound").positive().default(1_000)),
   gracefulStopMs: option(
-    { kind: "ms", file: "gracefulStop" },
+    { kind: "ms", file: "gracefulStop", flag: "--graceful-stop D", example: "0s" },
     cappedMs("graceful stop").min(0).default(2_000),
+    "how long calls in flight at -d's end may take; past",
+    "it they count as unfinished (k6's gracefulStop)",
   ),
   /** Experiment files set these two for the whole file (`interval:`, `warmup:`), not per load. */
   intervalMs: option(

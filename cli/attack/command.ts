@@ -30,7 +30,7 @@ import { renderSummary } from "../../report/terminal/summary.ts";
 import type { ResultsFile, RunResult, ThresholdResult } from "../../results/mod.ts";
 import { EXIT, exitCodeOf } from "../exit_codes.ts";
 import { assertFileWritable, writeTextAtomic } from "../../system/atomic_write.ts";
-import { ghzOutput } from "../../results/export/ghz/report.ts";
+import { ghzOutput, type GhzReportOptions } from "../../results/export/ghz/report.ts";
 import { thresholdLine } from "../../results/thresholds/text.ts";
 import { type Dashboard, startDashboard } from "../dashboard/server.ts";
 import { steeringFor } from "../dashboard/flags.ts";
@@ -45,7 +45,6 @@ import { exportLine, type ExportSummary } from "../../results/export/summary.ts"
 import { checkSelectors } from "../../results/thresholds/selector.ts";
 import { endpointTable } from "../../runner/endpoint_table.ts";
 import { inFlightLine, withGrpcCalls } from "./grpc_args.ts";
-import { expandGhzConfig } from "../ghz/config.ts";
 import { DescriptorReserve } from "../../system/descriptor_reserve.ts";
 import { StoppedBeforeLoad } from "../../runner/worker/collect.ts";
 
@@ -54,12 +53,15 @@ export function runAttackCommand(argv: string[]): Promise<number> {
   return runCommand("attack", () => attack(argv));
 }
 
-async function attack(argv: string[]): Promise<number> {
-  const expanded = expandGhzConfig(argv);
-  const parsed = parseAttackArgs(expanded);
+/** A ghz command line's run (cli/ghz/command.ts): its report's options, and ghz's exit codes. */
+type GhzRun = GhzReportOptions;
+
+/** The attack `argv` stands for; its exit code. */
+export async function attack(argv: string[], ghz?: GhzRun): Promise<number> {
+  const parsed = parseAttackArgs(argv);
   if (!parsed.output.keepSecrets) {
     // From here on the terminal shows no secret of the command line, whatever text carries it back.
-    knowSecrets(secretsFoundIn(expanded));
+    knowSecrets(secretsFoundIn(argv));
     guardConsole(redactShown);
   } else keepSecretsShown();
   if (parsed.grpc !== undefined) {
@@ -67,20 +69,26 @@ async function attack(argv: string[]): Promise<number> {
     const inFlight = inFlightLine(parsed.config);
     if (inFlight !== null && !parsed.output.quiet) console.error(`loadlab attack: ${inFlight}`);
   }
-  // ghz's csv lists every call: from the request log, a temporary one unless --log names one.
-  const callLog = parsed.output.format === "csv" && !parsed.config.logFile
+  // ghz's csv lists every call, --skipFirst leaves the first out: from the request log, a temporary one
+  // unless --log names one.
+  const callLog = (parsed.output.format === "csv" || ghz?.skipFirst) && !parsed.config.logFile
     ? await Deno.makeTempFile({ prefix: "loadlab-calls-", suffix: ".csv" })
     : undefined;
   if (callLog !== undefined) parsed.config = { ...parsed.config, logFile: callLog };
   try {
-    return await attackParsed(argv, parsed, callLog !== undefined);
+    return await attackParsed(argv, parsed, callLog !== undefined, ghz);
   } finally {
     if (callLog !== undefined) await Deno.remove(callLog).catch(() => {});
   }
 }
 
 /** `tempLog`: the request log is csv's own, not the user's (the run does not name it). */
-async function attackParsed(argv: string[], parsed: ParsedAttack, tempLog: boolean): Promise<number> {
+async function attackParsed(
+  argv: string[],
+  parsed: ParsedAttack,
+  tempLog: boolean,
+  ghz?: GhzRun,
+): Promise<number> {
   const thresholds = parsed.thresholds.map(parseThreshold);
   const { config, output } = parsed;
   const baseline = await checkBeforeLoad(parsed, thresholds);
@@ -106,7 +114,7 @@ async function attackParsed(argv: string[], parsed: ParsedAttack, tempLog: boole
     );
     if (typeof loaded === "number") return loaded;
     if (tempLog) delete loaded.run.logFile;
-    return await finish(argv, parsed, { thresholds, baseline, dashboard, reserve, ...loaded });
+    return await finish(argv, parsed, { thresholds, baseline, dashboard, reserve, ghz, ...loaded });
   } finally {
     reserve.close();
   }
@@ -218,6 +226,7 @@ async function finish(
     baseline?: ResultsFile;
     dashboard?: Dashboard;
     reserve: DescriptorReserve;
+    ghz?: GhzRun;
   },
 ): Promise<number> {
   const { output } = parsed;
@@ -237,7 +246,7 @@ async function finish(
   await done.dashboard?.finish(results);
   const written = await done.reserve.around(() => writeOutputs(output, results, done.baseline));
   const ghzWritten = await done.reserve.around(() =>
-    printRun(output, results.runs[0], exported, parsed.config.logFile)
+    printRun(output, results.runs[0], exported, parsed.config.logFile, done.ghz)
   );
   // ghz's report on stdout stays what a jq reads: the threshold lines go to stderr then.
   printThresholds(checked, [run], output.json || (output.format !== undefined && !output.ghzFile));
@@ -252,7 +261,7 @@ async function finish(
     if (output.reportFile) say(`report:  ${output.reportFile}`);
   }
   if (logFailure) console.error(`loadlab attack: ${terminalSafe(logFailure.message)}`);
-  return exitCodeOf({
+  const code = exitCodeOf({
     command: "attack",
     runs: results.runs,
     thresholds: checked,
@@ -261,6 +270,9 @@ async function finish(
     strict: output.strict,
     gate,
   });
+  if (done.ghz === undefined) return code;
+  // ghz's: a run that ended is 0 whatever its calls got; a report not written is its error, 1.
+  return code === EXIT.noResponse ? EXIT.ok : code === EXIT.outputNotWritable ? 1 : code;
 }
 
 /** The thresholds judged on the run; a shard's wait for `loadlab merge`, which judges them on the whole. */
@@ -280,10 +292,13 @@ async function printRun(
   shown: RunResult,
   exported: ExportSummary[] | undefined,
   logFile: string | undefined,
+  ghz: GhzRun | undefined,
 ): Promise<boolean> {
   if (output.format !== undefined) {
-    const log = output.format === "csv" && logFile !== undefined ? await Deno.readTextFile(logFile) : "";
-    const report = ghzOutput(shown, output.format, new Date(), log);
+    const log = (output.format === "csv" || ghz?.skipFirst) && logFile !== undefined
+      ? await Deno.readTextFile(logFile)
+      : "";
+    const report = ghzOutput(shown, output.format, new Date(), log, ghz);
     // ghz's report has no verdict: loadlab's, when it flags the run, goes beside it on stderr.
     const verdict = runVerdict(shown);
     if (!verdict.ok && !output.quiet) {

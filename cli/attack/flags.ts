@@ -87,7 +87,6 @@ export const ATTACK_TABLE: FlagTable = [
   ...WS_FLAGS,
   "gRPC (a grpc:// or grpcs:// URL: h2c or h2; -b the message as JSON, -H metadata; docs/GRPC.md):",
   ...GRPC_FLAGS,
-  "      --ghz-config FILE    a ghz config (JSON, .toml or .yaml) read as the flags it stands for",
   flag("-O, --format F", { example: "json" }, [
     "ghz's report on stdout (or its -o file, then no results.json):",
     "summary, json or pretty (docs/GRPC.md)",
@@ -101,6 +100,7 @@ export const ATTACK_TABLE: FlagTable = [
     "target)",
   ]),
   OPTION_FLAGS.timeoutMs,
+  OPTION_FLAGS.gracefulStopMs,
   OPTION_FLAGS.maxHeaderBytes,
   "",
   "Requests",
@@ -249,4 +249,5 @@ export const FOREIGN_FLAG_HINTS: Record<string, string> = {
   "--http2": "use --h2 (HTTP/2 over TLS by ALPN, h2c on http://) and --streams N",
   "--max-concurrent-streams": "streams per connection are --streams N here (h2load -m)",
   "--arrival-rate": "the open-model rate is -R here, e.g. -R 100",
+  "--ghz-config": "a ghz config runs as ghz runs it: loadlab ghz --config FILE",
 };

@@ -24,9 +24,6 @@ export const GRPC_FLAGS: FlagSpec[] = [
   flag("-i, --import-path DIR", { aliases: ["import-paths"], repeatable: true, example: "protos/" }, [
     "where its imports are (repeatable; --import-paths A,B too)",
   ]),
-  flag("--metadata JSON", { example: '\'{"x-user":"ann"}\'' }, [
-    "ghz's metadata object, as -H lines (-m JSON on a grpc:// URL)",
-  ]),
   flag("--protoset FILE", { example: "bundle.protoset" }, [
     "the schema as a FileDescriptorSet (protoc --descriptor_set_out)",
   ]),
@@ -67,9 +64,7 @@ export function grpcArgs(flags: FlagValues, url: URL, data?: DataSpec): GrpcArgs
     }
     return undefined;
   }
-  const http = [...HTTP_ONLY, ...(flags.typed("method") === "-m" ? [] : ["method"])].find((f) =>
-    flags.has(f)
-  );
+  const http = [...HTTP_ONLY, "method"].find((f) => flags.has(f));
   if (http) {
     throw new UsageError(`--${http} is for HTTP; a grpc:// run calls --call pkg.Service/Method over HTTP/2`);
   }
@@ -83,7 +78,7 @@ export function grpcArgs(flags: FlagValues, url: URL, data?: DataSpec): GrpcArgs
     ? new TextDecoder().decode(readBodyFile(bodyFile))
     : flags.text("body");
   const maxReceiveBytes = flags.positiveInt("max-receive");
-  const metadata = [...flags.all("header").map(metadataOf), ...jsonMetadata(flags)];
+  const metadata = flags.all("header").map(metadataOf);
   checkPlaceholderNames(metadata.map(([name, value]) => ["-H", `${name}: ${value}`]), data);
   return {
     url: new URL(`${secure ? "https" : "http"}://${url.host}/`).href,
@@ -113,30 +108,6 @@ function compressOf(value: string | undefined): { compress?: "gzip" } {
   if (value === undefined) return {};
   if (value === "gzip") return { compress: "gzip" };
   throw new UsageError(`--compress ${JSON.stringify(value)}: gzip is the one gRPC compression offered`);
-}
-
-/** ghz's `-m`/`--metadata` JSON object as `-H` metadata (a gRPC call has no HTTP method). */
-function jsonMetadata(flags: FlagValues): Array<[string, string]> {
-  const given: Array<[string, string | undefined]> = [
-    [
-      "-m (ghz's metadata on a grpc:// URL)",
-      flags.typed("method") === "-m" ? flags.text("method") : undefined,
-    ],
-    ["--metadata", flags.text("metadata")],
-  ];
-  return given.flatMap(([flag, text]) => {
-    if (text === undefined) return [];
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = null;
-    }
-    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
-      throw new UsageError(`${flag}: expected a JSON object of names and values, e.g. '{"x-user":"ann"}'`);
-    }
-    return Object.entries(parsed).map(([name, value]) => metadataOf(`${name}: ${String(value)}`));
-  });
 }
 
 /** `-c` and `--connections` folded as the URL reads them: ghz's on a grpc:// URL, else loadlab's. */

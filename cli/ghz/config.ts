@@ -1,71 +1,110 @@
 /**
  * @module
- * A ghz config file (`--ghz-config`, JSON or TOML) read as the ghz flags its keys are.
+ * ghz's options (its config file's keys, its flags' long names) as the `attack` flags they stand for, with
+ * ghz's defaults; an option loadlab would run otherwise than ghz is refused (exit 2) naming it and the fix.
  */
 import { UsageError } from "../usage_error.ts";
 import { FileReadError, readTextFileCapped } from "../../system/read_capped.ts";
 import { parse as parseToml } from "smol-toml";
 import { parse as parseYaml } from "yaml";
+import { GHZ_FORMATS } from "../../results/export/ghz/report.ts";
+import { parseDurationMs } from "../duration.ts";
 
 /** A config holds flags and one message's data; a message is capped at 4 MiB by default (--max-send). */
 const MAX_CONFIG_BYTES = 16 * 2 ** 20;
 
-/** ghz key -> what it becomes: a flag taking the value as text, or a function of the whole file. */
+/** ghz option -> the attack flag taking its value as text. */
 const SIMPLE: Record<string, string> = {
   call: "--call",
   proto: "--proto",
   protoset: "--protoset",
-  total: "-n",
   rps: "-R",
-  duration: "-d",
-  timeout: "--timeout",
   cacert: "--cacert",
   cert: "--cert",
   key: "--key",
   cname: "--sni",
-  format: "-O",
   output: "-o",
-  cpus: "--cpus",
 };
-/** Keys read by the other rules below. */
-const OTHER = new Set([
+
+/**
+ * Options honoured at ghz's default value only, with the fix for any other; and options loadlab has no
+ * counterpart for at all (no default to keep).
+ */
+const AT_DEFAULT: Record<string, [unknown, string]> = {
+  "concurrency-schedule": ["const", "give -c; loadlab attack --stages ramps connections (docs/GRPC.md)"],
+  "stream-interval": [0, "drop it: a stream's messages are sent at once, not paced"],
+  "stream-call-duration": [0, "drop it: a client stream ends after its last message"],
+  "stream-dynamic-messages": [false, "drop it: a stream's messages are filled once per call"],
+  async: [false, "drop it, or use --rps: calls wait for their answers"],
+  binary: [false, "give the message as JSON with -d"],
+  "binary-file": [undefined, "give the message as JSON with -d or -D"],
+  authority: [undefined, "drop it: :authority is the host's"],
+  "reflect-metadata": [undefined, "give the schema with --proto or --protoset"],
+  "lb-strategy": [undefined, "drop it: loadlab calls one host"],
+  debug: [undefined, "drop it; loadlab attack --log FILE lists every call"],
+  "disable-template-data": [false, "drop it: loadlab fills ghz's templates"],
+  "disable-template-functions": [false, "drop it: loadlab fills ghz's templates"],
+};
+
+/**
+ * Options that change nothing loadlab measures: the report's name and tags, dialling, keepalive, and a
+ * concurrency schedule's values, which ghz reads only with its schedule.
+ */
+const PASSED = [
+  "name",
+  "tags",
+  "count-errors",
+  "connect-timeout",
+  "keepalive",
+  "concurrency-start",
+  "concurrency-end",
+  "concurrency-step",
+  "concurrency-step-duration",
+  "concurrency-max-duration",
+];
+/** ghz's load schedule: its rate's steps, run as loadlab's arrival-rate phases. */
+const SCHEDULE = [
+  "load-schedule",
+  "load-start",
+  "load-step",
+  "load-end",
+  "load-step-duration",
+  "load-max-duration",
+];
+
+/** Every option ghz has (each one a flag of `loadlab ghz`, `host` its argument). */
+export const GHZ_KEYS = [
+  ...Object.keys(SIMPLE),
+  ...Object.keys(AT_DEFAULT),
+  ...PASSED,
+  ...SCHEDULE,
+  "format",
   "host",
   "insecure",
   "skipTLS",
   "concurrency",
   "connections",
   "import-paths",
+  "stream-call-count",
+  "duration-stop",
+  "skipFirst",
+  "cpus",
+  "max-recv-message-size",
+  "max-send-message-size",
+  "total",
+  "duration",
+  "max-duration",
+  "timeout",
   "data",
+  "data-file",
   "metadata",
-  // The report's title in ghz: it does not change the run.
-  "name",
-]);
+  "metadata-file",
+  "enable-compression",
+];
 
-/** `argv` with `--ghz-config FILE` replaced by the flags its file stands for (placed first). */
-export function expandGhzConfig(argv: readonly string[]): string[] {
-  const at = argv.findIndex((a) => a === "--ghz-config" || a.startsWith("--ghz-config="));
-  if (at < 0) return [...argv];
-  const inline = argv[at].startsWith("--ghz-config=");
-  const path = inline ? argv[at].slice("--ghz-config=".length) : argv[at + 1];
-  if (path === undefined || path === "") {
-    throw new UsageError("--ghz-config needs a file, e.g. --ghz-config ghz.json");
-  }
-  const rest = [...argv.slice(0, at), ...argv.slice(at + (inline ? 1 : 2))];
-  if (rest.some((a) => a === "--ghz-config" || a.startsWith("--ghz-config="))) {
-    throw new UsageError("--ghz-config is given twice; give one config file, and any change to it as flags");
-  }
-  return [...ghzFlags(readConfig(path), path), ...rest];
-}
-
-function readConfig(path: string): Record<string, unknown> {
-  let text: string;
-  try {
-    text = readTextFileCapped(path, MAX_CONFIG_BYTES);
-  } catch (err) {
-    const why = err instanceof FileReadError ? err.reason : (err as Error).message;
-    throw new UsageError(`--ghz-config ${path}: cannot read it (${why}); give a ghz JSON config file`);
-  }
-  // As ghz, by the file's extension: .toml is TOML, .yaml and .yml YAML, anything else JSON.
+/** ghz's config file: JSON, or TOML or YAML by its extension, as ghz reads it. */
+export function readConfig(path: string, flag: string): Record<string, unknown> {
+  const text = fileText(path, flag);
   const ext = /\.(toml|ya?ml)$/i.exec(path)?.[1].toLowerCase();
   const kind = ext === "toml" ? "TOML" : ext === undefined ? "JSON" : "YAML";
   try {
@@ -73,51 +112,259 @@ function readConfig(path: string): Record<string, unknown> {
     if (config !== null && typeof config === "object" && !Array.isArray(config)) return config;
   } catch (err) {
     const first = (err as Error).message.split("\n")[0];
-    throw new UsageError(`--ghz-config ${path}: not ${kind} (${first})`);
+    throw new UsageError(`${flag} ${path}: not ${kind} (${first})`);
   }
-  throw new UsageError(`--ghz-config ${path}: expected an object of ghz's options`);
+  throw new UsageError(`${flag} ${path}: expected an object of ghz's options`);
 }
 
-/** The loadlab flags a ghz config stands for. */
-export function ghzFlags(config: Record<string, unknown>, path: string): string[] {
-  const unknown = Object.keys(config).filter((k) => !(k in SIMPLE) && !OTHER.has(k));
-  if (unknown.length > 0) {
-    throw new UsageError(
-      `--ghz-config ${path}: ${unknown.join(", ")} ${
-        unknown.length === 1 ? "has" : "have"
-      } no loadlab counterpart ` +
-        "(docs/GRPC.md lists what is read); remove them or give the run as flags",
-    );
+/** A refusal of something ghz does that loadlab does not: exit 2, whatever exit ghz's own errors have. */
+function refused(message: string): UsageError {
+  return new UsageError(message, { exitCode: 2 });
+}
+
+/** The attack flags ghz's options stand for; `where(key)` names an option in messages. */
+export function ghzFlags(config: Record<string, unknown>, where: (key: string) => string): string[] {
+  const unknown = Object.keys(config).filter((k) => !GHZ_KEYS.includes(k));
+  if (unknown.length > 0) throw new UsageError(`${where(unknown[0])}: not an option of ghz's`);
+  for (const [key, [standard, fix]] of Object.entries(AT_DEFAULT)) {
+    const value = config[key];
+    if (value === undefined || value === standard || isZero(value, standard)) continue;
+    throw refused(`${where(key)} ${JSON.stringify(value)}: not run by loadlab; ${fix}`);
   }
   if (typeof config.host !== "string" || config.host === "") {
-    throw new UsageError(`--ghz-config ${path}: "host" (HOST:PORT) is missing`);
+    throw new UsageError(`${where("host")} (HOST:PORT) is missing, e.g. 127.0.0.1:50051`);
   }
   const flags = [`${config.insecure === true ? "grpc" : "grpcs"}://${config.host}`];
   for (const [key, flag] of Object.entries(SIMPLE)) {
-    if (config[key] !== undefined) flags.push(flag, String(config[key]));
+    // ghz's --rps 0 is no limit.
+    if (config[key] !== undefined && !(key === "rps" && isZero(config[key], 0))) {
+      flags.push(flag, String(config[key]));
+    }
   }
+  const format = String(config.format ?? "summary");
+  if (!GHZ_FORMATS.includes(format as never)) {
+    throw refused(
+      `${where("format")} ${format}: not written by loadlab; give one of ${GHZ_FORMATS.join(", ")}`,
+    );
+  }
+  flags.push("-O", format);
+  // ghz's defaults: its summary, 200 calls unless a duration, 50 in flight over 1 connection, 20 s per call.
+  // As ghz: -x is a duration as -z is, which wins (the count is then ignored).
+  const duration = given(config["max-duration"]) ? config["max-duration"] : config.duration;
+  const timed = given(duration);
+  const phases = schedulePhases(config, timed ? String(duration) : undefined, where);
+  if (phases !== undefined) flags.push("--phases", phases);
+  else if (timed) flags.push("-d", String(duration));
+  else flags.push("-n", String(config.total ?? 200));
+  // ghz's 0 is no timeout: loadlab's longest.
+  const timeout = config.timeout === undefined
+    ? "20s"
+    : given(config.timeout)
+    ? String(config.timeout)
+    : "168h";
+  flags.push("--timeout", timeout);
+  // At -z's end ghz cuts the calls in flight (Canceled), or with "wait" lets them end.
+  const stop = String(config["duration-stop"] ?? "close");
+  if (!["close", "wait"].includes(stop)) {
+    throw refused(
+      `${where("duration-stop")} ${stop}: not run by loadlab; give close (ghz's default) or wait`,
+    );
+  }
+  if (timed) flags.push("--graceful-stop", stop === "close" ? "0s" : timeout);
   if (config.skipTLS === true) flags.push("-k");
-  flags.push("--connections", String(config.connections ?? 1), "-c", String(config.concurrency ?? 50));
+  if (config["enable-compression"] === true) flags.push("--compress", "gzip");
+  const [c, connections] = [Number(config.concurrency ?? 50), Number(config.connections ?? 1)];
+  // ghz's message caps: 2 GiB unless given (grpc-go's 4 MiB are not ghz's).
+  flags.push("--max-receive", bytes(config["max-recv-message-size"], where("max-recv-message-size")));
+  flags.push("--max-send", bytes(config["max-send-message-size"], where("max-send-message-size")));
+  // ghz's --cpus is the cores its threads use: a worker isolate each, as far as the connections go round.
+  if (config.cpus !== undefined) flags.push("-w", String(Math.min(Number(config.cpus), connections)));
+  if (phases !== undefined || (!timed && flags.includes("-R"))) {
+    // Paced calls to a count (or phases) open connections as the rate needs them, up to ghz's.
+    flags.push("--max-connections", String(connections), "--streams", String(Math.ceil(c / connections)));
+  } else flags.push("--connections", String(connections), "-c", String(c));
+  // As ghz: the working directory is an import path too; without a schema, the server's reflection.
   for (const dir of asList(config["import-paths"])) flags.push("-i", dir);
-  if (config.data !== undefined) flags.push("-b", ghzTemplates(JSON.stringify(config.data), path));
-  for (const [name, value] of Object.entries(asObject(config.metadata, path))) {
-    flags.push("-H", `${name}: ${ghzTemplates(String(value), path)}`);
+  if (config.proto !== undefined) flags.push("-i", ".");
+  if (config.proto === undefined && config.protoset === undefined) flags.push("--reflect");
+  const call = new CallData(String(config.call ?? ""));
+  const data = config["data-file"] !== undefined && config.data === undefined
+    ? fileText(config["data-file"], where("data-file"))
+    : config.data;
+  if (data !== undefined) {
+    if (typeof data === "string") jsonText(data, where(config.data === undefined ? "data-file" : "data"));
+    const text = streamCallCount(typeof data === "string" ? data : JSON.stringify(data), config, where);
+    flags.push("-b", call.fill(text, where("data")));
+  }
+  const metadata = config["metadata-file"] !== undefined && config.metadata === undefined
+    ? fileText(config["metadata-file"], where("metadata-file"))
+    : config.metadata;
+  for (const [name, value] of Object.entries(jsonObject(metadata, where("metadata")))) {
+    flags.push("-H", `${name}: ${call.fill(String(value), where("metadata"))}`);
+  }
+  if (call.numbered) {
+    // {{.RequestNumber}}: a row per call, in order (past a million calls the numbers start over).
+    const rows = timed ? 1_000_000 : Math.min(1_000_000, Number(config.total ?? 200));
+    flags.push("--data-file", requestNumbers(rows), "--data-order", "sequential", "--data-when-done", "wrap");
   }
   return flags;
 }
 
-/** ghz's template functions in `text` as loadlab's placeholders; other actions are named and refused. */
-function ghzTemplates(text: string, path: string): string {
-  return text.replace(/\{\{\s*(.*?)\s*\}\}/g, (action: string, inner: string) => {
-    const string = /^randomString\s+(\d+)$/.exec(inner);
-    if (string) return `{{ $randomString(${string[1]}) }}`;
-    const int = /^randomInt\s+(-?\d+)\s+(-?\d+)$/.exec(inner);
-    if (int && Number(int[2]) > Number(int[1])) return `{{ $randomNumber(${int[1]},${Number(int[2]) - 1}) }}`;
-    throw new UsageError(
-      `--ghz-config ${path}: ghz's template ${action} has no loadlab counterpart (randomString N and ` +
-        "randomInt MIN MAX are read); write the value, or use a placeholder (docs/GRPC.md)",
+/** A temporary CSV of the numbers 0 to `rows` - 1 under `RequestNumber`, removed when loadlab exits. */
+function requestNumbers(rows: number): string {
+  const path = Deno.makeTempFileSync({ prefix: "loadlab-ghz-request-numbers-", suffix: ".csv" });
+  Deno.writeTextFileSync(path, `RequestNumber\n${Array.from({ length: rows }, (_, k) => k).join("\n")}\n`);
+  globalThis.addEventListener("unload", () => Deno.removeSync(path));
+  return path;
+}
+
+/**
+ * ghz's `step` or `line` load schedule over `-z` as `--phases`: from `load-start` calls/s, `load-step` more
+ * each `load-step-duration` (each second for `line`) until `load-max-duration` or `load-end`, then that
+ * rate to the end; undefined for ghz's constant rate.
+ */
+function schedulePhases(
+  config: Record<string, unknown>,
+  duration: string | undefined,
+  where: (key: string) => string,
+): string | undefined {
+  const kind = String(config["load-schedule"] ?? "const");
+  if (kind === "const") return undefined;
+  if (kind !== "step" && kind !== "line") {
+    throw new UsageError(`${where("load-schedule")} ${kind}: one of const, step, line`);
+  }
+  if (given(config.rps)) {
+    throw new UsageError(`${where("rps")} is for const; a ${kind} schedule sets the rate`);
+  }
+  if (duration === undefined) {
+    throw refused(
+      `${where("load-schedule")} ${kind} with a count: loadlab runs a schedule for a time; give -z D`,
     );
-  });
+  }
+  const whole = (key: string) => Number(config[key] ?? 0);
+  const ms = (key: string) => given(config[key]) ? parseDurationMs(String(config[key]), where(key)) : 0;
+  const [start, step, end] = [whole("load-start"), whole("load-step"), whole("load-end")];
+  const stepMs = kind === "line" ? 1000 : ms("load-step-duration");
+  if (!(start > 0) || step === 0 || !(stepMs > 0)) {
+    throw new UsageError(
+      `${where("load-schedule")} ${kind} needs --load-start > 0, a --load-step other than 0` +
+        (kind === "step" ? " and a --load-step-duration" : ""),
+    );
+  }
+  const totalMs = parseDurationMs(duration, where("duration"));
+  const maxMs = ms("load-max-duration");
+  const rateAt = (k: number) => Math.max(0, start + step * k);
+  // Where the rate stops changing, and the rate it holds from there (ghz's StepPacer).
+  let constMs = maxMs;
+  let stop = end > 0 ? end : rateAt(Math.floor(maxMs / stepMs));
+  if (maxMs === 0 && end > 0) {
+    let k = 0;
+    while ((step > 0 ? rateAt(k) <= end : rateAt(k) >= end) && k * stepMs < totalMs) k++;
+    constMs = k * stepMs;
+  } else if (maxMs === 0) [constMs, stop] = [totalMs, 0];
+  const phases: string[] = [];
+  for (let k = 0, at = 0; at < Math.min(constMs, totalMs); k++, at += stepMs) {
+    phases.push(`${Math.min(stepMs, constMs - at, totalMs - at)}ms@${rateAt(k)}`);
+  }
+  if (constMs < totalMs) phases.push(`${totalMs - constMs}ms@${stop}`);
+  return phases.join(",");
+}
+
+/**
+ * The messages of ghz's `--stream-call-count N`: a client stream sends N, the data's messages in turn (one
+ * object N times); a call without a client stream takes them in turn as it takes the data's.
+ */
+function streamCallCount(
+  text: string,
+  config: Record<string, unknown>,
+  where: (key: string) => string,
+): string {
+  const count = Number(config["stream-call-count"] ?? 0);
+  if (!given(config["stream-call-count"])) return text;
+  if (!Number.isSafeInteger(count) || count < 1) {
+    throw new UsageError(`${where("stream-call-count")} ${config["stream-call-count"]}: a whole number`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw refused(`${where("stream-call-count")}: the data must be JSON without unquoted templates here`);
+  }
+  const messages = Array.isArray(parsed) ? parsed : [parsed];
+  return JSON.stringify(Array.from({ length: count }, (_, k) => messages[k % messages.length]));
+}
+
+/** ghz reads its data as JSON before any template is filled: text that is not JSON is its error. */
+function jsonText(text: string, flag: string): void {
+  try {
+    JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`${flag}: not JSON (${(err as Error).message}); a template goes inside a string`);
+  }
+}
+
+/** A message size as ghz reads it (`4194304`, `4MB`, `4MiB`), 2^31 - 1 when not given. */
+function bytes(value: unknown, flag: string): string {
+  if (value === undefined) return String(0x7fff_ffff);
+  const m = /^(\d+)\s*(|[KMG]i?B?)$/i.exec(String(value).trim());
+  if (m === null) throw new UsageError(`${flag} ${value}: a size in bytes, e.g. 4194304 or 4MiB`);
+  const unit = m[2].toUpperCase().replace(/B$/, "");
+  const scale = unit === "" ? 1 : (unit.endsWith("I") ? 1024 : 1000) ** ("KMG".indexOf(unit[0]) + 1);
+  return String(Math.min(0x7fff_ffff, Number(m[1]) * scale));
+}
+
+/** A duration given and not ghz's 0 ("none"). */
+function given(value: unknown): boolean {
+  return value !== undefined && !isZero(value, 0);
+}
+
+/** ghz's zero in any of its spellings ("0", "0s", 0) where the default is a zero. */
+function isZero(value: unknown, standard: unknown): boolean {
+  return (standard === 0 || standard === false) && /^0+(\.0*)?[a-zµ]*$|^false$/.test(String(value));
+}
+
+function fileText(path: unknown, flag: string): string {
+  try {
+    return readTextFileCapped(String(path), MAX_CONFIG_BYTES);
+  } catch (err) {
+    const why = err instanceof FileReadError ? err.reason : (err as Error).message;
+    throw new UsageError(`${flag} ${path}: cannot read it (${why})`);
+  }
+}
+
+/**
+ * ghz's template actions (Go's text/template over its call data) as loadlab's placeholders: randomString
+ * and randomInt, the request's number (from rows: `numbered`), and the method's names, written once.
+ */
+class CallData {
+  numbered = false;
+  constructor(private readonly call: string) {}
+
+  fill(text: string, flag: string): string {
+    const [service, method] = this.call.replace(/\/(?=[^/]*$)/, ".").split(/\.(?=[^.]*$)/);
+    const names: Record<string, string | undefined> = {
+      ".FullyQualifiedName": `${service}.${method}`,
+      ".MethodName": method,
+      ".ServiceName": service?.split(".").at(-1),
+    };
+    return text.replace(/\{\{\s*(.*?)\s*\}\}/g, (action: string, inner: string) => {
+      const string = /^randomString\s+(\d+)$/.exec(inner);
+      if (string) return `{{ $randomString(${string[1]}) }}`;
+      const int = /^randomInt\s+(-?\d+)\s+(-?\d+)$/.exec(inner);
+      if (int && Number(int[2]) > Number(int[1])) {
+        return `{{ $randomNumber(${int[1]},${Number(int[2]) - 1}) }}`;
+      }
+      if (inner === ".RequestNumber") {
+        this.numbered = true;
+        return "{{ RequestNumber }}";
+      }
+      if (names[inner] !== undefined) return names[inner];
+      throw refused(
+        `${flag}: ghz's template ${action} is not filled by loadlab (.RequestNumber, the method's names, ` +
+          "randomString N and randomInt MIN MAX are); write the value instead",
+      );
+    });
+  }
 }
 
 function asList(value: unknown): string[] {
@@ -125,10 +372,19 @@ function asList(value: unknown): string[] {
   return Array.isArray(value) ? value.map(String) : String(value).split(",");
 }
 
-function asObject(value: unknown, path: string): Record<string, unknown> {
+/** ghz's metadata or tags: an object of names and values, or its JSON text. */
+export function jsonObject(value: unknown, flag: string): Record<string, unknown> {
   if (value === undefined) return {};
-  if (value !== null && typeof value === "object" && !Array.isArray(value)) {
-    return value as Record<string, unknown>;
+  let parsed = value;
+  if (typeof value === "string") {
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      parsed = null;
+    }
   }
-  throw new UsageError(`--ghz-config ${path}: "metadata" must be an object of names and values`);
+  if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)) {
+    return parsed as Record<string, unknown>;
+  }
+  throw new UsageError(`${flag}: expected a JSON object of names and values, e.g. '{"x-user":"ann"}'`);
 }

@@ -1,9 +1,11 @@
 import { deepStrictEqual as assertEquals, throws } from "node:assert/strict";
-import { expandGhzConfig, ghzFlags } from "./config.ts";
+import { ghzFlags, readConfig } from "./config.ts";
 import { parseAttackArgs } from "../attack/args.ts";
 import { UsageError } from "../usage_error.ts";
 
-Deno.test("ghz's example config becomes the flags it stands for, flags typed after it win", async () => {
+const where = (key: string) => `--${key}`;
+
+Deno.test("ghz's example config becomes the flags it stands for, with ghz's defaults", () => {
   const config = {
     proto: "/path/to/greeter.proto",
     call: "helloworld.Greeter.SayHello",
@@ -15,85 +17,66 @@ Deno.test("ghz's example config becomes the flags it stands for, flags typed aft
     host: "0.0.0.0:50051",
     insecure: true,
   };
-  assertEquals(ghzFlags(config, "ghz.json"), [
+  assertEquals(ghzFlags(config, where), [
     "grpc://0.0.0.0:50051",
     "--call",
     "helloworld.Greeter.SayHello",
     "--proto",
     "/path/to/greeter.proto",
+    "-O",
+    "summary",
     "-n",
     "2000",
+    "--timeout",
+    "20s",
+    "--max-receive",
+    "2147483647",
+    "--max-send",
+    "2147483647",
     "--connections",
     "1",
     "-c",
     "50",
     "-i",
     "/path/to/protos",
+    "-i",
+    ".",
     "-b",
     '{"name":"Joe"}',
     "-H",
     "foo: bar",
   ]);
-  const file = await Deno.makeTempFile({ suffix: ".json" });
-  try {
-    await Deno.writeTextFile(
-      file,
-      JSON.stringify({
-        ...config,
-        connections: 4,
-        skipTLS: true,
-        insecure: false,
-        format: "json",
-        output: "ghz.json",
-        cpus: 1,
-      }),
-    );
-    const argv = expandGhzConfig(["--ghz-config", file, "-n", "10"]);
-    const parsed = parseAttackArgs(argv, { openFileLimit: 1024 });
-    assertEquals([
-      parsed.config.url,
-      parsed.config.protocol,
-      (parsed.config as { connections?: number }).connections,
-      parsed.config.concurrency,
-      parsed.config.streams,
-      parsed.config.workers,
-      parsed.output.format,
-      parsed.output.ghzFile,
-      parsed.output.outFile,
-    ], [
-      "https://0.0.0.0:50051/",
-      "h2",
-      4,
-      50,
-      13,
-      1,
-      "json",
-      "ghz.json",
-      undefined,
-    ]);
-    assertEquals([
-      parsed.config.model,
-      (parsed.config as { requests?: number }).requests,
-      parsed.config.tls?.insecure,
-    ], [
-      "count",
-      10,
-      true,
-    ]);
-  } finally {
-    await Deno.remove(file);
-  }
+  const parsed = parseAttackArgs(
+    ghzFlags({ ...config, total: undefined, connections: 4, skipTLS: true, insecure: false, cpus: 1 }, where),
+    { openFileLimit: 1024 },
+  );
+  assertEquals([
+    parsed.config.url,
+    parsed.config.protocol,
+    (parsed.config as { connections?: number }).connections,
+    parsed.config.concurrency,
+    parsed.config.streams,
+    parsed.config.workers,
+    parsed.config.model,
+    (parsed.config as { requests?: number }).requests,
+    parsed.config.tls?.insecure,
+  ], ["https://0.0.0.0:50051/", "h2", 4, 50, 13, 1, "count", 200, true]);
 });
 
-Deno.test("a ghz key loadlab cannot honour is named, not ignored; no host is an error", () => {
+Deno.test("an option loadlab would run otherwise is refused with exit 2; no host is an error", () => {
   throws(
-    () => ghzFlags({ host: "h:1", "load-schedule": "step", "lb-strategy": "x" }, "g.json"),
+    () => ghzFlags({ host: "h:1", "concurrency-schedule": "step" }, where),
     (e) =>
-      e instanceof UsageError && /load-schedule, lb-strategy have no loadlab counterpart/.test(e.message),
+      e instanceof UsageError && e.exitCode === 2 &&
+      /^--concurrency-schedule "step": not run by/.test(e.message),
   );
-  throws(() => ghzFlags({ call: "a.B.C" }, "g.json"), /"host" \(HOST:PORT\) is missing/);
-  throws(() => expandGhzConfig(["--ghz-config"]), /needs a file/);
-  throws(() => expandGhzConfig(["--ghz-config", "a.json", "--ghz-config=b.json"]), /given twice/);
+  // At its default it is ghz's own run: accepted.
+  assertEquals(
+    ghzFlags({ host: "h:1", "concurrency-schedule": "const", skipFirst: "0" }, where)[0],
+    "grpc" + "s://h:1",
+  );
+  throws(() => ghzFlags({ host: "h:1", nope: 1 }, where), /--nope: not an option of ghz's/);
+  throws(() => ghzFlags({ call: "a.B.C" }, where), /--host \(HOST:PORT\) is missing/);
 });
 
 Deno.test("ghz's randomString and randomInt templates become placeholders; its other actions are named", () => {
@@ -101,7 +84,7 @@ Deno.test("ghz's randomString and randomInt templates become placeholders; its o
     host: "h:1",
     data: { name: "{{randomString 8}}", count: "{{randomInt 1 10}}" },
     metadata: { "x-id": "id-{{randomInt 5 6}}" },
-  }, "g.json");
+  }, where);
   assertEquals(flags.slice(flags.indexOf("-b"), flags.indexOf("-b") + 4), [
     "-b",
     '{"name":"{{ $randomString(8) }}","count":"{{ $randomNumber(1,9) }}"}',
@@ -109,10 +92,8 @@ Deno.test("ghz's randomString and randomInt templates become placeholders; its o
     "x-id: id-{{ $randomNumber(5,5) }}",
   ]);
   throws(
-    () => ghzFlags({ host: "h:1", data: { id: "{{.RequestNumber}}" } }, "g.json"),
-    (e) =>
-      e instanceof UsageError &&
-      /template \{\{\.RequestNumber\}\} has no loadlab counterpart/.test(e.message),
+    () => ghzFlags({ host: "h:1", data: { id: "{{.WorkerID}}" } }, where),
+    (e) => e instanceof UsageError && /template \{\{\.WorkerID\}\} is not filled/.test(e.message),
   );
 });
 
@@ -127,9 +108,8 @@ Deno.test("a ghz config that is a device, a FIFO or a folder is refused before a
       ]] as const
     ) {
       throws(
-        () => expandGhzConfig(["--ghz-config", path]),
-        (e) =>
-          e instanceof UsageError && e.message.startsWith(`--ghz-config ${path}: `) && why.test(e.message),
+        () => readConfig(path, "--config"),
+        (e) => e instanceof UsageError && e.message.startsWith(`--config ${path}: `) && why.test(e.message),
       );
     }
   } finally {
@@ -158,25 +138,19 @@ Deno.test("a ghz TOML config is read as its JSON one is", async () => {
         'foo = "bar"',
       ].join("\n"),
     );
-    assertEquals(expandGhzConfig(["--ghz-config", file]), [
-      "grpc://127.0.0.1:50051",
-      "--call",
-      "helloworld.Greeter.SayHello",
-      "-n",
-      "200",
-      "-O",
-      "pretty",
-      "--connections",
-      "2",
-      "-c",
-      "8",
-      "-b",
-      '{"name":"Joe"}',
-      "-H",
-      "foo: bar",
-    ]);
+    assertEquals(JSON.parse(JSON.stringify(readConfig(file, "--config"))), {
+      host: "127.0.0.1:50051",
+      insecure: true,
+      call: "helloworld.Greeter.SayHello",
+      total: 200,
+      concurrency: 8,
+      connections: 2,
+      format: "pretty",
+      data: { name: "Joe" },
+      metadata: { foo: "bar" },
+    });
     await Deno.writeTextFile(file, "host = ");
-    throws(() => expandGhzConfig(["--ghz-config", file]), /not TOML \(/);
+    throws(() => readConfig(file, "--config"), /not TOML \(/);
   } finally {
     await Deno.remove(file);
   }

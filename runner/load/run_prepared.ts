@@ -247,11 +247,17 @@ async function runToEnd(opts: LoadRunOptions, prepared: Prepared, run: RunState)
   if (config.logFile) shared.log = await RequestLog.open(config.logFile, run.originMs, 0);
   await waitUntil(run.ctx.startMs);
   const timer = setInterval(() => tick(opts, prepared, run), tickMsOf(config));
+  // The graceful stop's end on time, not at the next tick: calls in flight then are cut there.
+  const cut = setTimeout(
+    () => tick(opts, prepared, run),
+    Math.max(0, run.ctx.endMs + config.gracefulStopMs - performance.now()) + 1,
+  );
   try {
     await prepared.model.run(run.ctx);
     await outlastSchedule(run.ctx, config);
   } finally {
     clearInterval(timer);
+    clearTimeout(cut);
     endConnections(prepared, performance.now(), undefined, run.sides);
     prepared.transport.close();
   }

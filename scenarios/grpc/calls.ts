@@ -4,7 +4,7 @@
  */
 import type { Root } from "protobufjs";
 import type { RequestSpec } from "../../runner/request_spec.ts";
-import { GrpcSchemaError, loadProtoFile, loadProtoset } from "../../runner/http/grpc/schema.ts";
+import { findMethod, GrpcSchemaError, loadProtoFile, loadProtoset } from "../../runner/http/grpc/schema.ts";
 import { type GrpcCallSource, grpcCallSpec } from "../../runner/http/grpc/call_spec.ts";
 import { reflectSchema, type ReflectTls } from "../../runner/http/grpc/reflection.ts";
 
@@ -40,5 +40,25 @@ export async function schemaOf(
 
 /** The run's request mix for `source` against `root`: one call (runner/http/grpc/call_spec.ts). */
 export function grpcRequestMix(root: Root, source: GrpcSource, timeoutMs: number): RequestSpec[] {
-  return [grpcCallSpec(root, source, timeoutMs)];
+  return roundRobin(root, source).map((message) => grpcCallSpec(root, { ...source, message }, timeoutMs));
+}
+
+/**
+ * The messages a call without a client stream takes in turn, as ghz takes a JSON array's: each element
+ * one call, in order (an entry of the mix each, under the method's one name).
+ */
+function roundRobin(root: Root, source: GrpcSource): Array<string | undefined> {
+  const text = source.message;
+  if (
+    text === undefined || !text.trimStart().startsWith("[") || findMethod(root, source.call).clientStreaming
+  ) {
+    return [text];
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return [text];
+  }
+  return Array.isArray(parsed) && parsed.length > 0 ? parsed.map((m) => JSON.stringify(m)) : [text];
 }

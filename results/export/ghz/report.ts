@@ -56,27 +56,94 @@ function ghzStatus(key: string): string {
 
 const NS_PER_MS = 1e6;
 
+/** The kinds of a call whose connection could not be made: grpc-go fails each call on it alike. */
+const UNCONNECTED = new Set(["connect", "tls"]);
+
+/** Calls that ended otherwise than OK, under one status and error text (ghz's `rpc error: ...`). */
+interface Failure {
+  key: string;
+  status: string;
+  error: string;
+  n: number;
+}
+
+/**
+ * Each outcome of `run` but OK, as ghz counts it: a status the server gave with its message, a call that
+ * got none as grpc-go's client words it, a call cut at the run's end Canceled. A count that ended early
+ * because no connection could be made (all of its calls ended, none cut) holds the calls it did not send
+ * as ghz holds them, failed as the sent ones did.
+ */
+function failuresOf(run: RunResult): Failure[] {
+  const counts: Array<[string, number]> = [
+    ...Object.entries(run.statusCodes).filter(([key]) => key !== "200") as Array<[string, number]>,
+    ...Object.entries(run.errors).map(([kind, n]) => [kind, n ?? 0] as [string, number]),
+    ["unfinished", run.unfinished ?? 0],
+  ];
+  const failures: Failure[] = [];
+  for (const [key, n] of counts) {
+    if (n <= 0) continue;
+    const status = ghzStatus(key);
+    const failure = (message: string, count: number) =>
+      failures.push({
+        key,
+        status,
+        error: `rpc error: code = ${status} desc = ${clientWords(key, message)}`,
+        n: count,
+      });
+    let named = 0;
+    for (const [message, count] of Object.entries(run.errorMessages[key] ?? {})) {
+      failure(message, count);
+      named += count;
+    }
+    if (named < n) failure(key, n - named);
+  }
+  const planned = modelFactsOf(String(run.config.model))?.counted && !run.incomplete && !run.abortedBy
+    ? Number(run.config.requests)
+    : 0;
+  const ended = failures.reduce((a, f) => a + f.n, run.statusCodes["200"] ?? 0);
+  const unconnected = failures.find((f) => UNCONNECTED.has(f.key));
+  if (unconnected && planned > ended) unconnected.n += planned - ended;
+  return failures;
+}
+
+/** grpc-go's client's words for a call that got no status of the server's (`message` is loadlab's). */
+function clientWords(kind: string, message: string): string {
+  if (kind === "timeout") return "context deadline exceeded";
+  if (kind === "unfinished") return "grpc: the client connection is closing";
+  const refused = /^refused: .* connecting to (\S+)$/.exec(message);
+  if (kind === "connect" && refused) {
+    return `connection error: desc = "transport: Error while dialing dial tcp ${
+      refused[1]
+    }: connect: connection refused"`;
+  }
+  const tls = kind === "tls" ? TLS_WORDS.find(([loadlab]) => loadlab.test(message))?.[1] : undefined;
+  return tls === undefined
+    ? message
+    : `connection error: desc = "transport: authentication handshake failed: ${tls}"`;
+}
+
+/** A TLS failure as loadlab words it, and as Go's crypto/tls does. */
+const TLS_WORDS: Array<[RegExp, string]> = [
+  [/^tls unknown-ca/, "tls: failed to verify certificate: x509: certificate signed by unknown authority"],
+  [/wrong version number/, "tls: first record does not look like a TLS handshake"],
+];
+
+/** ghz's options of its report: `--name`, `--tags`, and `--skipFirst` (calls left out, read from the log). */
+export interface GhzReportOptions {
+  name?: string;
+  tags?: Record<string, string>;
+  skipFirst?: number;
+}
+
 /** ghz's report of `run` as its JSON object (durations in nanoseconds). */
-export function ghzReport(run: RunResult, date: Date) {
+export function ghzReport(run: RunResult, date: Date, labels: GhzReportOptions = {}) {
   const statusCodeDistribution: Record<string, number> = {};
   const errorDistribution: Record<string, number> = {};
   const add = (into: Record<string, number>, key: string, n: number) => into[key] = (into[key] ?? 0) + n;
-  const failures: Array<[string, number]> = [
-    ...Object.entries(run.statusCodes).filter(([key]) => key !== "200") as Array<[string, number]>,
-    ...Object.entries(run.errors).map(([kind, n]) => [kind, n ?? 0] as [string, number]),
-  ];
   if ((run.statusCodes["200"] ?? 0) > 0) statusCodeDistribution.OK = run.statusCodes["200"];
-  for (const [key, n] of failures) {
-    if (n <= 0) continue;
-    const status = ghzStatus(key);
-    add(statusCodeDistribution, status, n);
-    const messages = Object.entries(run.errorMessages[key] ?? {});
-    let named = 0;
-    for (const [message, count] of messages) {
-      add(errorDistribution, `rpc error: code = ${status} desc = ${message}`, count);
-      named += count;
-    }
-    if (named < n) add(errorDistribution, `rpc error: code = ${status} desc = ${key}`, n - named);
+  for (const f of failuresOf(run)) {
+    add(statusCodeDistribution, f.status, f.n);
+    add(errorDistribution, f.error, f.n);
   }
   const count = Object.values(statusCodeDistribution).reduce((a, b) => a + b, 0);
   const answered = run.requests > 0;
@@ -90,6 +157,7 @@ export function ghzReport(run: RunResult, date: Date) {
     l.p95,
   ], [99, l.p99]];
   return {
+    ...(labels.name ? { name: labels.name } : {}),
     date: date.toISOString().replace(/\.\d+Z$/, "Z"),
     endReason: run.abortedBy || run.incomplete
       ? "cancel"
@@ -110,6 +178,7 @@ export function ghzReport(run: RunResult, date: Date) {
       : null,
     histogram: answered ? ghzHistogram(run) : null,
     details: [],
+    ...(labels.tags && Object.keys(labels.tags).length > 0 ? { tags: labels.tags } : {}),
   };
 }
 
@@ -162,12 +231,36 @@ function ghzHistogram(run: RunResult) {
  * ghz's `-O` output of `run`: its JSON (`pretty` indented), its summary text, or its CSV of the calls in
  * `log` (the run's request log, runner/load/request_log.ts).
  */
-export function ghzOutput(run: RunResult, format: GhzFormat, date = new Date(), log = ""): string {
+export function ghzOutput(
+  run: RunResult,
+  format: GhzFormat,
+  date = new Date(),
+  log = "",
+  labels: GhzReportOptions = {},
+): string {
+  if (labels.skipFirst) [run, log] = skipFirst(run, log, labels.skipFirst);
   if (format === "csv") return ghzCsv(run, log);
-  const report = ghzReport(run, date);
+  const report = ghzReport(run, date, labels);
   if (format === "json") return JSON.stringify(report);
   if (format === "pretty") return JSON.stringify(report, null, 2);
   return ghzSummary(report);
+}
+
+/**
+ * `run` and its request `log` without the first `n` calls to end, as ghz's `--skipFirst` tallies: they
+ * leave the count and the statuses (the latency keeps them: loadlab's histogram is not per call).
+ */
+function skipFirst(run: RunResult, log: string, n: number): [RunResult, string] {
+  const [header, ...lines] = log.split("\n").filter((l) => l !== "");
+  const byEnd = lines.map((line) => [line, Number(line.split(";")[2])] as const).sort((a, b) => a[1] - b[1]);
+  const statusCodes = { ...run.statusCodes };
+  for (const [line] of byEnd.slice(0, n)) {
+    const key = statusKey(statusSlotOf(Number(line.split(";")[0])));
+    if ((statusCodes[key] ?? 0) > 0) statusCodes[key]--;
+  }
+  const kept = byEnd.slice(n).map(([line]) => line);
+  const left = Math.min(n, lines.length);
+  return [{ ...run, statusCodes, requests: run.requests - left }, [header, ...kept, ""].join("\n")];
 }
 
 /**
@@ -197,8 +290,9 @@ function ghzCsv(run: RunResult, log: string): string {
     if (!(endUs >= startUs)) continue;
     rows.push(`${((endUs - startUs) / 1000).toFixed(2)},${error(statusKey(statusSlotOf(code)))}`);
   }
-  for (const [kind, n] of Object.entries(run.errors)) {
-    for (let k = 0; k < (n ?? 0); k++) rows.push(`,${error(kind)}`);
+  for (const f of failuresOf(run)) {
+    if (f.key in run.statusCodes) continue;
+    for (let k = 0; k < f.n; k++) rows.push(`,${f.status},${csvField(f.error)}`);
   }
   rows.push("");
   return rows.join("\n");
@@ -230,6 +324,7 @@ function ghzSummary(r: ReturnType<typeof ghzReport>): string {
   return [
     "",
     "Summary:",
+    ...(r.name ? [`  Name:\t\t${r.name}`] : []),
     `  Count:\t${r.count}`,
     `  Total:\t${nanoUnit(r.total)}`,
     `  Slowest:\t${nanoUnit(r.slowest)}`,

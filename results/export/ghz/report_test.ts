@@ -42,7 +42,7 @@ Deno.test("ghz's JSON: every call counted, statuses and errors keyed as grpc-go 
   assertEquals(r.statusCodeDistribution, { OK: 6, Unavailable: 2, DeadlineExceeded: 2 });
   assertEquals(r.errorDistribution, {
     "rpc error: code = Unavailable desc = down": 2,
-    "rpc error: code = DeadlineExceeded desc = no answer within 1s": 2,
+    "rpc error: code = DeadlineExceeded desc = context deadline exceeded": 2,
   });
   assertEquals([r.fastest, Math.round(r.slowest / 1e6)], [1_000_000, 10]);
   assertEquals(r.latencyDistribution?.map((d) => d.percentage), [10, 25, 50, 75, 90, 95, 99]);
@@ -93,14 +93,71 @@ Deno.test("ghz's CSV: its header, a row per call from the request log, then one 
     "6.00,OK,",
     "10.00,Unavailable,rpc error: code = Unavailable desc = down",
     "10.13,Unavailable,rpc error: code = Unavailable desc = down",
-    // Two messages: which call had which is not kept, so the kind stands for both.
-    ",DeadlineExceeded,rpc error: code = DeadlineExceeded desc = timeout",
-    ",DeadlineExceeded,rpc error: code = DeadlineExceeded desc = timeout",
+    // grpc-go's words for a deadline, whatever loadlab's message said.
+    ",DeadlineExceeded,rpc error: code = DeadlineExceeded desc = context deadline exceeded",
+    ",DeadlineExceeded,rpc error: code = DeadlineExceeded desc = context deadline exceeded",
     "",
   ]);
-  many.errorMessages.timeout = { 'no answer, within "1s"\n': 2 };
+  many.errorMessages["grpc UNAVAILABLE"] = { 'down, "for now"\n': 2 };
   match(
     ghzOutput(many, "csv", new Date(), log),
-    /\n,DeadlineExceeded,"rpc error: code = DeadlineExceeded desc = no answer, within ""1s""\\n"\n/,
+    /\n10\.00,Unavailable,"rpc error: code = Unavailable desc = down, ""for now""\\n"\n/,
   );
+});
+
+const DIAL_ERROR = 'rpc error: code = Unavailable desc = connection error: desc = "transport: Error while ' +
+  'dialing dial tcp 127.0.0.1:9: connect: connection refused"';
+
+Deno.test("calls that got no answer read as grpc-go's client words them: deadline, a cut, no connection", () => {
+  const base = run();
+  const r = ghzReport({
+    ...base,
+    errors: { timeout: 2, connect: 1 },
+    unfinished: 3,
+    errorMessages: {
+      ...base.errorMessages,
+      connect: { "refused: Connection refused (os error 111) connecting to 127.0.0.1:9": 1 },
+    },
+  } as RunResult, new Date());
+  assertEquals(r.statusCodeDistribution, { OK: 6, Unavailable: 3, DeadlineExceeded: 2, Canceled: 3 });
+  assertEquals(r.errorDistribution, {
+    "rpc error: code = Unavailable desc = down": 2,
+    "rpc error: code = DeadlineExceeded desc = context deadline exceeded": 2,
+    [DIAL_ERROR]: 1,
+    "rpc error: code = Canceled desc = grpc: the client connection is closing": 3,
+  });
+});
+
+Deno.test("a count whose connections could not be made: each call it did not send failed as they did", () => {
+  const r = ghzReport({
+    ...run(),
+    requests: 0,
+    statusCodes: {},
+    errors: { tls: 2 },
+    errorMessages: {
+      tls: {
+        "tls unknown-ca: the server's certificate is not signed by a trusted CA": 1,
+        "tls: tls handshake failed: error:0A00010B:SSL routines::wrong version number": 1,
+      },
+    },
+  } as unknown as RunResult, new Date());
+  assertEquals([r.count, r.statusCodeDistribution], [10, { Unavailable: 10 }]);
+  const handshake =
+    'rpc error: code = Unavailable desc = connection error: desc = "transport: authentication ' +
+    "handshake failed: tls: ";
+  assertEquals(r.errorDistribution, {
+    [`${handshake}failed to verify certificate: x509: certificate signed by unknown authority"`]: 9,
+    [`${handshake}first record does not look like a TLS handshake"`]: 1,
+  });
+});
+
+Deno.test("--skipFirst: the first calls to end leave the count, the statuses and the CSV", () => {
+  const log = ["code;startUs;endUs;connection", "1014;0;9000;0", "200;0;1000;0", "200;0;5000;1", ""].join(
+    "\n",
+  );
+  const r = JSON.parse(ghzOutput(run(), "json", new Date(), log, { skipFirst: 2 }));
+  // The first two to end: an OK (1 ms) and an OK (5 ms); the UNAVAILABLE at 9 ms stays.
+  assertEquals([r.count, r.statusCodeDistribution], [8, { OK: 4, Unavailable: 2, DeadlineExceeded: 2 }]);
+  const csv = ghzOutput(run(), "csv", new Date(), log, { skipFirst: 2 }).split("\n");
+  assertEquals(csv.slice(2, 3), ["9.00,Unavailable,rpc error: code = Unavailable desc = down"]);
 });

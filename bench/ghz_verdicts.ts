@@ -1,0 +1,329 @@
+/**
+ * @module
+ * Does a ghz test reach ghz's verdict on loadlab? Each case of a corpus is a ghz command line (a file of
+ * bench/ghz_verdicts/, `#` lines its comment), run by real ghz and by `loadlab ghz` with the same words
+ * against the same servers: @grpc/grpc-js's greeter (examples/grpc/server.js: unary, streams, a chosen
+ * status, a sleep, metadata echoed, reflection) in cleartext at `$HOST` and over TLS at `$TLS_HOST`, and
+ * `$DEAD_HOST`, a port nothing listens on. `$PROTO` is the greeter's .proto, `$PROTOSET` its SayHello
+ * compiled, `$CA` the TLS server's CA, `$BIG` a 5 MiB message, `$CORPUS` the corpus folder and `$OUT` a
+ * file of the tool's own. A row compares the exit codes, the calls counted (the same unless time ends the
+ * run: -z or -x, then within 10%), each status's count and each error's (within 10%, or 1) and the
+ * report's form (the JSON's fields and end, the summary's sections, the CSV's header); a deadline the
+ * server's or the client's is one error (whichever came first). Without ghz (`--ghz-bin`, `$GHZ`,
+ * /tmp/peers/go/ghz, PATH) or node with examples/node_modules it prints why and runs nothing.
+ *
+ *   deno task bench --ghz-verdicts [--ghz-bin PATH] [--corpus DIR] [--only NAME,NAME]
+ */
+import { join, resolve } from "node:path";
+import { tokenize } from "../cli/argv.ts";
+import { FlagValues } from "../cli/flag_values.ts";
+import { isExecutable } from "../system/path_lookup.ts";
+import { freePort } from "../system/ports.ts";
+import { findGhz } from "./grpc.ts";
+import { GREETER_PROTO, nodeGreeterSkip, withNodeGreeter } from "../tests/fixtures/node_greeter.ts";
+import { selfSignedPair } from "../targets/tls_cert.ts";
+import { loadProtoFile } from "../runner/http/grpc/schema.ts";
+import protobuf from "protobufjs";
+import "protobufjs/ext/descriptor/index.js";
+import { loadAvg } from "./h2.ts";
+import { printTable } from "./k6_verdicts.ts";
+
+const CORPUS = new URL("./ghz_verdicts/", import.meta.url).pathname;
+const MAIN = new URL("../main.ts", import.meta.url).pathname;
+/** How long one tool may take on one case (the longest runs 3 s). */
+const RUN_LIMIT_MS = 60_000;
+
+/** What one tool's run of one case gave. */
+export interface ToolRun {
+  code: number;
+  /** Calls in the report; null when no report was read. */
+  count: number | null;
+  statuses: Record<string, number>;
+  errors: Record<string, number>;
+  /** The report's form: its JSON's fields, or its summary's section lines, or its CSV's header. */
+  form: string;
+  /** The first stderr line, when there is no report. */
+  note: string;
+}
+
+/** One case: its name, its words (variables filled), and whether time ends it (-z, -x). */
+interface Case {
+  name: string;
+  dir: string;
+  args: string[];
+  /** Ended by time (-z, -x): the calls it cuts at its end, at most `inFlight`, are compared apart. */
+  timed: boolean;
+  inFlight: number;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const specs = [
+    { long: "ghz-verdicts", takesValue: false },
+    { long: "ghz-bin", takesValue: true, example: "/tmp/peers/go/ghz" },
+    { long: "corpus", takesValue: true, example: "bench/ghz_verdicts" },
+    { long: "only", takesValue: true, example: "timeout" },
+  ];
+  const flags = new FlagValues(tokenize(argv, specs, {}, "bench"), specs);
+  const ghz = flags.text("ghz-bin") ?? findGhz().path;
+  if (ghz === null || !isExecutable(ghz)) {
+    console.log("ghz verdicts: skipped: no ghz (give --ghz-bin PATH or $GHZ, or put ghz on PATH)");
+    return 0;
+  }
+  const noNode = nodeGreeterSkip("ghz verdicts");
+  if (noNode !== null) return 0;
+  const corpus = resolve(flags.text("corpus") ?? CORPUS);
+  const only = flags.text("only");
+  const work = Deno.makeTempDirSync({ prefix: "loadlab-ghz-verdicts-" });
+  const tls = await selfSignedPair();
+  // A message past grpc-go's 4 MiB cap, under ghz's.
+  Deno.writeTextFileSync(join(work, "big.json"), JSON.stringify({ name: "x".repeat(5 * 2 ** 20) }));
+  Deno.writeTextFileSync(join(work, "ca.pem"), tls.caPem);
+  Deno.writeTextFileSync(join(work, "cert.pem"), tls.certPem);
+  Deno.writeTextFileSync(join(work, "key.pem"), tls.keyPem);
+  // Its own split greeter: a protoset of the greeter's would lack google/protobuf/empty.proto.
+  const split = loadProtoFile(join(corpus, "protos/svc/greeter_split.proto"), [join(corpus, "protos/types")]);
+  const set = (split as unknown as { toDescriptor(s: string): unknown }).toDescriptor("proto3");
+  // deno-lint-ignore no-explicit-any
+  Deno.writeFileSync(
+    join(work, "greeter.protoset"),
+    (protobuf as any).descriptor.FileDescriptorSet.encode(set).finish(),
+  );
+  console.log(`ghz verdicts: ghz ${ghz}; loadlab ${MAIN}; load average ${loadAvg()}`);
+  const rows: string[][] = [];
+  let same = 0;
+  await withNodeGreeter((port) =>
+    withNodeGreeter(async (tlsPort) => {
+      const vars: Record<string, string> = {
+        HOST: `127.0.0.1:${port}`,
+        TLS_HOST: `127.0.0.1:${tlsPort}`,
+        DEAD_HOST: `127.0.0.1:${freePort()}`,
+        PROTO: GREETER_PROTO,
+        PROTOSET: join(work, "greeter.protoset"),
+        CA: join(work, "ca.pem"),
+        BIG: join(work, "big.json"),
+        CORPUS: corpus,
+      };
+      const picked = (name: string) => only === undefined || only.split(",").some((o) => name.includes(o));
+      for (const c of corpusCases(corpus, vars).filter((c) => picked(c.name))) {
+        const ghzRun = await runTool(ghz, c, work, "ghz");
+        const llRun = await runTool(Deno.execPath(), c, work, "loadlab");
+        const row = compareRuns(c.name, c.timed ? c.inFlight : 0, ghzRun, llRun);
+        console.error(`${c.name}: ${row.at(-1)}`);
+        if (row.at(-1) === "same") same++;
+        rows.push(row);
+      }
+    }, { TLS_CERT: join(work, "cert.pem"), TLS_KEY: join(work, "key.pem") })
+  );
+  printTable([["case", "exit ghz/ll", "count ghz/ll", "statuses", "errors", "form", "verdict"], ...rows]);
+  console.log(`\n${same} of ${rows.length} cases reach ghz's verdict on loadlab; load average ${loadAvg()}`);
+  await Deno.remove(work, { recursive: true }).catch(() => {});
+  return 0;
+}
+
+/** The corpus's cases: each file's words after its `#` lines, `$NAME`s filled from `vars`. */
+function corpusCases(folder: string, vars: Record<string, string>): Case[] {
+  return [...Deno.readDirSync(folder)].filter((e) => e.isFile && e.name.endsWith(".txt")).map((e) => {
+    const text = Deno.readTextFileSync(join(folder, e.name)).split("\n").filter((l) => !l.startsWith("#"))
+      .join(" ");
+    const args = shellWords(text.replace(/\$([A-Z_]+)/g, (m, name: string) => vars[name] ?? m));
+    const timed = args.some((a) => /^(-z|-x|--duration|--max-duration)(=|$)/.test(a));
+    const c = args.findIndex((a) => a === "-c" || a === "--concurrency");
+    return {
+      name: e.name.replace(/\.txt$/, ""),
+      dir: folder,
+      args,
+      timed,
+      inFlight: Number(args[c + 1] ?? 50),
+    };
+  }).sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** A command line's words as a POSIX shell splits them: '...' and "..." quote, \ escapes outside ''. */
+export function shellWords(line: string): string[] {
+  const words: string[] = [];
+  let word: string | null = null;
+  let quote: "'" | '"' | null = null;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i];
+    if (quote === "'") {
+      if (ch === "'") quote = null;
+      else word += ch;
+    } else if (quote === '"') {
+      if (ch === '"') quote = null;
+      else if (ch === "\\" && /["\\$`]/.test(line[i + 1] ?? "")) word += line[++i];
+      else word += ch;
+    } else if (/\s/.test(ch)) {
+      if (word !== null) words.push(word);
+      word = null;
+    } else if (ch === "'" || ch === '"') {
+      quote = ch;
+      word ??= "";
+    } else if (ch === "\\" && i + 1 < line.length) word = (word ?? "") + line[++i];
+    else word = (word ?? "") + ch;
+  }
+  if (word !== null) words.push(word);
+  return words;
+}
+
+/** One tool's run of `c`: its exit code and its report (stdout, or the `-o` file) read. */
+async function runTool(program: string, c: Case, work: string, tool: "ghz" | "loadlab"): Promise<ToolRun> {
+  const out = join(work, `${tool}-${c.name}.out`);
+  try {
+    Deno.removeSync(out);
+  } catch { /* not there */ }
+  const words = c.args.map((a) => a.replaceAll("$OUT", out));
+  const args = tool === "ghz" ? words : ["run", "-A", MAIN, "ghz", ...words];
+  const done = await new Deno.Command(program, {
+    args,
+    cwd: c.dir,
+    env: { NO_COLOR: "1" },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    signal: AbortSignal.timeout(RUN_LIMIT_MS),
+  }).output();
+  const stderr = new TextDecoder().decode(done.stderr).split("\n").filter((l) => l.trim() !== "");
+  let report = new TextDecoder().decode(done.stdout);
+  if (words.some((w) => w.includes(out))) {
+    try {
+      report = Deno.readTextFileSync(out);
+    } catch {
+      report = "";
+    }
+  }
+  return { ...readReport(report), code: done.code, note: stderr.at(-1) ?? "" };
+}
+
+/** A ghz report in any of its forms: its count, statuses, errors and form. */
+export function readReport(text: string): Omit<ToolRun, "code" | "note"> {
+  const none = { count: null, statuses: {}, errors: {}, form: "none" };
+  const trimmed = text.trim();
+  if (trimmed === "") return none;
+  if (trimmed.startsWith("{")) {
+    try {
+      const r = JSON.parse(trimmed);
+      const pretty = /^\{\n {2}"/.test(trimmed) ? "pretty " : "";
+      return {
+        count: r.count,
+        statuses: r.statusCodeDistribution ?? {},
+        errors: r.errorDistribution ?? {},
+        form: `${pretty}json (${r.endReason}): ${Object.keys(r).sort().join(",")}`,
+      };
+    } catch {
+      return none;
+    }
+  }
+  if (trimmed.startsWith("duration (ms),status,error")) {
+    const statuses: Record<string, number> = {}, errors: Record<string, number> = {};
+    const rows = trimmed.split("\n").slice(1);
+    for (const row of rows) {
+      const [, status, ...error] = row.split(",");
+      statuses[status] = (statuses[status] ?? 0) + 1;
+      const e = error.join(",").replace(/^"|"$/g, "");
+      if (e !== "") errors[e] = (errors[e] ?? 0) + 1;
+    }
+    return { count: rows.length, statuses, errors, form: "csv" };
+  }
+  const count = /^\s*Count:\s+(\d+)/m.exec(trimmed);
+  if (count === null) return none;
+  const statuses: Record<string, number> = {}, errors: Record<string, number> = {};
+  let section = "";
+  const sections: string[] = [];
+  for (const line of trimmed.split("\n")) {
+    if (/^\S.*:$/.test(line)) sections.push(section = line);
+    else if (line.startsWith("  Name:")) sections.push("Name");
+    const status = /^\s+\[(\w+)\]\s+(\d+) responses/.exec(line);
+    if (section.startsWith("Status") && status) statuses[status[1]] = Number(status[2]);
+    const error = /^\s+\[(\d+)\]\s+(.*?)\s*$/.exec(line);
+    if (section.startsWith("Error") && error) errors[error[2]] = Number(error[1]);
+  }
+  return { count: Number(count[1]), statuses, errors, form: `summary: ${sections.join(" ")}` };
+}
+
+/** Within 10% of each other, or 1. */
+const near = (a: number, b: number) => Math.abs(a - b) <= Math.max(1, 0.1 * Math.max(a, b));
+
+/** The calls a run cut at its end (ghz's "close"): their errors' texts, and the status they are under. */
+const CUT =
+  /^rpc error: code = (Canceled|Unavailable) desc = (grpc: the client connection is closing|transport is closing)$/;
+
+/** `run` without the calls cut at its end, and how many those were. */
+function withoutCut(run: ToolRun): [ToolRun, number] {
+  const statuses = { ...run.statuses }, errors: Record<string, number> = {};
+  let cut = 0;
+  for (const [key, n] of Object.entries(run.errors)) {
+    const status = CUT.exec(key)?.[1];
+    if (status === undefined) errors[key] = n;
+    else {
+      cut += n;
+      statuses[status] -= n;
+      if (statuses[status] <= 0) delete statuses[status];
+    }
+  }
+  return [{ ...run, statuses, errors }, cut];
+}
+
+/**
+ * A row: each part compared; `same` when every part is. `cutMost` > 0 for a run ended by time: the calls it
+ * cut at its end are compared apart (at most `cutMost`, its calls in flight, apart), counts within 10%.
+ */
+export function compareRuns(name: string, cutMost: number, ghzRun: ToolRun, llRun: ToolRun): string[] {
+  const timed = cutMost > 0;
+  const [[ghz, ghzCut], [ll, llCut]] = timed
+    ? [withoutCut(ghzRun), withoutCut(llRun)]
+    : [[ghzRun, 0], [llRun, 0]];
+  const exit = `${ghz.code}/${ll.code}`;
+  const count = `${ghz.count ?? "-"}/${ll.count ?? "-"}`;
+  const countSame = ghz.count === ll.count ||
+    (timed && ghz.count !== null && ll.count !== null && near(ghz.count, ll.count));
+  const statuses = distributionCell(ghz.statuses, ll.statuses);
+  const cutNote = Math.abs(ghzCut - llCut) <= cutMost ? "" : `; cut at the end ghz ${ghzCut}, ll ${llCut}`;
+  const errors = distributionCell(ghz.errors, ll.errors) + cutNote;
+  const form = ghz.form === ll.form ? "same" : `ghz ${ghz.form}; ll ${ll.form}`;
+  const parts = [
+    ghz.code === ll.code,
+    countSame,
+    statuses.startsWith("same"),
+    errors.startsWith("same") && cutNote === "",
+    form === "same",
+  ];
+  // Why a tool wrote no report, from its stderr.
+  const why = [["ghz", ghz], ["ll", ll]].filter(([, r]) =>
+    (r as ToolRun).count === null && (r as ToolRun).note
+  )
+    .map(([tool, r]) => `${tool}: ${(r as ToolRun).note.slice(0, 100)}`);
+  const verdict = parts.every(Boolean) ? "same" : ["differs", ...why].join("; ");
+  return [name, exit, count, statuses, errors, form, verdict];
+}
+
+/**
+ * A call past its deadline ends with the server's DeadlineExceeded or the client's own, whichever comes
+ * first (ghz's runs hold both): one key for either.
+ */
+function deadlinesAsOne(errors: Record<string, number>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [key, n] of Object.entries(errors)) {
+    const k = /^rpc error: code = DeadlineExceeded desc = (Deadline exceeded|context deadline exceeded)$/
+        .test(key)
+      ? "rpc error: code = DeadlineExceeded (the server's or the client's)"
+      : key;
+    out[k] = (out[k] ?? 0) + n;
+  }
+  return out;
+}
+
+/** `same (N)` when each key's count is within 10% (or 1) of ghz's, else what differs. */
+function distributionCell(ghzKeys: Record<string, number>, llKeys: Record<string, number>): string {
+  const [ghz, ll] = [deadlinesAsOne(ghzKeys), deadlinesAsOne(llKeys)];
+  const differ: string[] = [];
+  for (const [key, n] of Object.entries(ghz)) {
+    if (!(key in ll)) differ.push(`${key} ${n} ll absent`);
+    else if (!near(n, ll[key])) differ.push(`${key} ghz ${n}, ll ${ll[key]}`);
+  }
+  for (const [key, n] of Object.entries(ll)) if (!(key in ghz)) differ.push(`${key} ${n} ll only`);
+  if (differ.length === 0) return `same (${Object.keys(ghz).length})`;
+  const more = differ.length > 2 ? `; +${differ.length - 2} more` : "";
+  return differ.slice(0, 2).join("; ") + more;
+}
+
+if (import.meta.main) Deno.exit(await main(Deno.args));

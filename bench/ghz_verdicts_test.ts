@@ -1,0 +1,113 @@
+/**
+ * The ghz verdict bench's comparison: a report read in each of ghz's forms, and a row "same" only when the
+ * exit codes, the count (exact unless time ends the run), each status's and error's count (within 10%) and
+ * the report's form agree; a case file's words split as a shell splits them.
+ */
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { compareRuns, readReport, shellWords, type ToolRun } from "./ghz_verdicts.ts";
+
+const run = (over: Partial<ToolRun>): ToolRun => ({
+  code: 0,
+  count: 100,
+  statuses: { OK: 60, InvalidArgument: 40 },
+  errors: { "rpc error: code = InvalidArgument desc = bad": 40 },
+  form: "json: count",
+  note: "",
+  ...over,
+});
+
+Deno.test("a row is the same only when every part agrees; counts exact unless timed", () => {
+  const near = run({ statuses: { OK: 57, InvalidArgument: 43 } });
+  assertEquals(compareRuns("a", 0, run({}), near).at(-1), "same");
+  assertEquals(compareRuns("a", 0, run({}), run({ count: 99 }))[2], "100/99");
+  assertEquals(compareRuns("a", 0, run({}), run({ count: 99 })).at(-1), "differs");
+  assertEquals(compareRuns("a", 10, run({}), run({ count: 95 })).at(-1), "same");
+  const row = compareRuns(
+    "a",
+    0,
+    run({}),
+    run({ code: 2, count: null, statuses: {}, errors: {}, form: "none", note: "--x: refused" }),
+  );
+  assertEquals(row, [
+    "a",
+    "0/2",
+    "100/-",
+    "OK 60 ll absent; InvalidArgument 40 ll absent",
+    "rpc error: code = InvalidArgument desc = bad 40 ll absent",
+    "ghz json: count; ll none",
+    "differs; ll: --x: refused",
+  ]);
+  assertEquals(
+    compareRuns("a", 0, run({}), run({ statuses: { OK: 60, Unknown: 40 } }))[3],
+    [
+      "InvalidArgument 40 ll absent; Unknown 40 ll only",
+    ][0],
+  );
+});
+
+Deno.test("a timed run's calls cut at its end are compared apart, up to its calls in flight", () => {
+  const cut = "rpc error: code = Canceled desc = grpc: the client connection is closing";
+  const ghz = run({ count: 103, statuses: { OK: 100, Canceled: 3 }, errors: { [cut]: 3 } });
+  const ll = run({ count: 100, statuses: { OK: 100 }, errors: {} });
+  assertEquals(compareRuns("z", 5, ghz, ll).at(-1), "same");
+  assertEquals(compareRuns("z", 2, ghz, ll)[4], "same (0); cut at the end ghz 3, ll 0");
+  // Not timed: a Canceled call is a status as any other.
+  assertEquals(compareRuns("n", 0, ghz, ll).at(-1), "differs");
+});
+
+Deno.test("ghz's JSON, summary and CSV are read alike", () => {
+  const json = readReport(
+    JSON.stringify({
+      endReason: "normal",
+      count: 3,
+      statusCodeDistribution: { OK: 3 },
+      errorDistribution: {},
+    }),
+  );
+  assertEquals(json, {
+    count: 3,
+    statuses: { OK: 3 },
+    errors: {},
+    form: "json (normal): count,endReason,errorDistribution,statusCodeDistribution",
+  });
+  const summary = [
+    "",
+    "Summary:",
+    "  Name:\t\tsmoke",
+    "  Count:\t3",
+    "",
+    "Status code distribution:",
+    "  [OK]                2 responses   ",
+    "  [InvalidArgument]   1 responses   ",
+    "",
+    "Error distribution:",
+    "  [1]   rpc error: code = InvalidArgument desc = bad, really   ",
+    "",
+  ].join("\n");
+  assertEquals(readReport(summary), {
+    count: 3,
+    statuses: { OK: 2, InvalidArgument: 1 },
+    errors: { "rpc error: code = InvalidArgument desc = bad, really": 1 },
+    form: "summary: Summary: Name Status code distribution: Error distribution:",
+  });
+  const csv =
+    "\nduration (ms),status,error\n1.50,OK,\n2.00,NotFound,rpc error: code = NotFound desc = no, user\n";
+  assertEquals(readReport(csv), {
+    count: 2,
+    statuses: { OK: 1, NotFound: 1 },
+    errors: { "rpc error: code = NotFound desc = no, user": 1 },
+    form: "csv",
+  });
+  assertEquals(readReport("ghz: error: bad").count, null);
+});
+
+Deno.test("a case's words split as a shell splits them", () => {
+  assertEquals(shellWords(`-d '{"a": "b c"}' -m "{\\"x\\":1}"  a\\ b`), [
+    "-d",
+    '{"a": "b c"}',
+    "-m",
+    '{"x":1}',
+    "a b",
+  ]);
+  assertEquals(shellWords(`--name ''`), ["--name", ""]);
+});

@@ -1,0 +1,110 @@
+/**
+ * @module
+ * `loadlab ghz [flags] HOST`: ghz's own command line, read as ghz reads it (its flags, its defaults, a
+ * `--config` file under the flags) and run as the `attack` its keys stand for (cli/ghz/config.ts), with
+ * ghz's report on stdout and ghz's exit codes: 0 for a run that ended, whatever its calls' statuses; 1 for
+ * what ghz itself refuses; 2 for what loadlab refuses to run otherwise than ghz would.
+ */
+import { tokenize } from "../argv.ts";
+import type { FlagSpec } from "../argv.ts";
+import { runCommand } from "../command_errors.ts";
+import { HelpRequested, UsageError } from "../usage_error.ts";
+import { GHZ_KEYS, ghzFlags, jsonObject, readConfig } from "./config.ts";
+import { attack } from "../attack/command.ts";
+import type { GhzReportOptions } from "../../results/export/ghz/report.ts";
+
+/** ghz's flags: its long names are its config file's keys. */
+const SHORT: Record<string, string> = {
+  "import-paths": "i",
+  rps: "r",
+  concurrency: "c",
+  total: "n",
+  timeout: "t",
+  duration: "z",
+  "max-duration": "x",
+  data: "d",
+  "data-file": "D",
+  binary: "b",
+  "binary-file": "B",
+  metadata: "m",
+  "metadata-file": "M",
+  output: "o",
+  format: "O",
+  "enable-compression": "e",
+};
+const BOOLEANS = new Set([
+  "skipTLS",
+  "insecure",
+  "async",
+  "binary",
+  "stream-dynamic-messages",
+  "count-errors",
+  "enable-compression",
+]);
+const FLAGS: FlagSpec[] = [
+  { long: "help", short: "h", takesValue: false },
+  { long: "config", takesValue: true, example: "ghz.json" },
+  ...GHZ_KEYS.filter((k) => k !== "host").map((long) => ({
+    long,
+    ...(SHORT[long] === undefined ? {} : { short: SHORT[long] }),
+    takesValue: !BOOLEANS.has(long),
+    example: "VALUE",
+  })),
+];
+
+const HELP = `usage: loadlab ghz [<flags>] <host>
+
+ghz's command line, run by loadlab: the same flags, defaults (-n 200, -c 50, --connections 1, -t 20s) and
+report (-O summary|json|pretty|csv, -o FILE). docs/GRPC.md says what each flag does here and which ones are
+refused (exit 2) rather than run otherwise than ghz runs them.`;
+
+/** The attack arguments of a ghz command line, and what ghz's report shows besides the run. */
+export function ghzCommandLine(
+  argv: string[],
+): GhzReportOptions & { attack: string[] } {
+  const raw = tokenize(argv, FLAGS, {}, "ghz");
+  if (raw.values.has("help")) throw new HelpRequested(HELP);
+  if (raw.positionals.length > 1) {
+    throw new UsageError(`unexpected ${raw.positionals[1]}: ghz takes one host, e.g. 127.0.0.1:50051`);
+  }
+  const path = raw.values.get("config")?.[0];
+  const config: Record<string, unknown> = path === undefined ? {} : readConfig(path, "--config");
+  for (const [long, values] of raw.values) {
+    if (long !== "config") config[long] = BOOLEANS.has(long) ? values[0] !== "false" : values[0];
+  }
+  if (raw.positionals[0] !== undefined) config.host = raw.positionals[0];
+  // As ghz: "@" reads the message from stdin.
+  if (config.data === "@") config.data = new TextDecoder().decode(Deno.readFileSync("/dev/stdin"));
+  const tags = config.tags === undefined
+    ? undefined
+    : Object.fromEntries(Object.entries(jsonObject(config.tags, "--tags")).map(([k, v]) => [k, String(v)]));
+  const name = config.name === undefined ? undefined : String(config.name);
+  const skipFirst = Number(config.skipFirst ?? 0);
+  const timed = config.duration !== undefined || config["max-duration"] !== undefined;
+  if (!(skipFirst >= 0) || (!timed && skipFirst > Number(config.total ?? 200))) {
+    throw new UsageError(`--skipFirst ${config.skipFirst}: you cannot skip more requests than those run`);
+  }
+  return { attack: ghzFlags(config, (key) => `--${key}`), name, tags, skipFirst };
+}
+
+/** Runs the command; returns ghz's exit code for it. */
+export function runGhzCommand(argv: string[]): Promise<number> {
+  return runCommand("ghz", async () => {
+    try {
+      const line = ghzCommandLine(argv);
+      return await attack(line.attack, line);
+    } catch (err) {
+      throw ghzError(err);
+    }
+  });
+}
+
+/** ghz exits 1 for what it refuses or cannot write; loadlab's own refusals (exit code 2 given) stay 2. */
+function ghzError(err: unknown): unknown {
+  const name = err instanceof Error ? err.name : "";
+  if (["UsageError", "ConfigError", "OutputError"].includes(name) && !(err as UsageError).exitCode) {
+    // The message is attack's -b, ghz's -d.
+    return new UsageError((err as Error).message.replace(/^-b /, "-d "), { cause: err, exitCode: 1 });
+  }
+  return err;
+}

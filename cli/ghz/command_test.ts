@@ -1,0 +1,92 @@
+/**
+ * `loadlab ghz`: ghz's command line read as ghz reads it (its defaults, -z over -n, -x bounding -n, a
+ * config file under the flags) and ghz's exit codes for what is refused: 1 for ghz's own errors, 2 for what
+ * loadlab would run otherwise than ghz.
+ */
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { ghzCommandLine, runGhzCommand } from "./command.ts";
+import { GREETER_PROTO } from "../../tests/fixtures/node_greeter.ts";
+
+const CALL = ["--insecure", "--call", "helloworld.Greeter.SayHello"];
+
+Deno.test("ghz's defaults, and -z or -x against -n, as ghz reads them", () => {
+  assertEquals(ghzCommandLine([...CALL, "127.0.0.1:1"]).attack, [
+    "grpc://127.0.0.1:1",
+    "--call",
+    "helloworld.Greeter.SayHello",
+    "-O",
+    "summary",
+    "-n",
+    "200",
+    "--timeout",
+    "20s",
+    "--max-receive",
+    "2147483647",
+    "--max-send",
+    "2147483647",
+    "--connections",
+    "1",
+    "-c",
+    "50",
+    "--reflect",
+  ]);
+  const words = (argv: string[]) => ghzCommandLine([...CALL, ...argv, "h:1"]).attack.join(" ");
+  assertEquals(words(["-z", "2s", "-n", "50"]).includes("-d 2s --timeout"), true);
+  assertEquals(words(["-z", "2s", "-n", "50"]).includes("-n"), false);
+  // ghz's -x is a duration as -z is: the count is ignored.
+  assertEquals(words(["-n", "100", "-x", "1s"]).includes("-d 1s --timeout 20s --graceful-stop 0s"), true);
+  assertEquals(words(["-n", "100", "-x", "1s"]).split(" ").includes("-n"), false);
+  // At -z's end ghz cuts the calls in flight ("close"), or waits for them.
+  assertEquals(words(["-z", "1s", "--duration-stop", "wait"]).includes("--graceful-stop 20s"), true);
+  // Paced calls to a count: up to ghz's calls in flight, over its connections.
+  assertEquals(
+    words(["-n", "10", "--rps", "5", "-c", "8", "--connections", "2"]).split(" ").includes("-c"),
+    false,
+  );
+  assertEquals(
+    words(["-n", "10", "--rps", "5", "-c", "8", "--connections", "2"]).includes(
+      "--max-connections 2 --streams 4",
+    ),
+    true,
+  );
+  assertEquals(words(["-t", "0"]).includes("--timeout 168h"), true);
+  // ghz's message caps, 2 GiB unless given.
+  assertEquals(words(["--max-recv-message-size", "4MiB"]).includes("--max-receive 4194304"), true);
+  // --cpus: ghz's cores, a worker isolate each as far as the connections go round.
+  assertEquals(words(["--cpus", "2"]).includes("-w 1"), true);
+  assertEquals(words(["--cpus", "2", "--connections", "4"]).includes("-w 2"), true);
+  assertEquals(words(["-m", '{"x-user":"ann"}', "--rps=50"]).includes("-R 50"), true);
+  assertEquals(words(["-m", '{"x-user":"ann"}']).endsWith("--reflect -H x-user: ann"), true);
+  const labels = ghzCommandLine([...CALL, "--name", "smoke", "--tags", '{"env":"ci"}', "h:1"]);
+  assertEquals([labels.name, labels.tags], ["smoke", { env: "ci" }]);
+});
+
+Deno.test("a --config file's options, the flags given beside it winning", async () => {
+  const file = await Deno.makeTempFile({ suffix: ".json" });
+  try {
+    await Deno.writeTextFile(
+      file,
+      JSON.stringify({ host: "h:1", insecure: true, total: 2000, concurrency: 8 }),
+    );
+    const attack = ghzCommandLine(["--config", file, "-n", "120"]).attack.join(" ");
+    assertEquals([attack.startsWith("grpc://h:1 "), attack.includes("-n 120"), attack.includes("-c 8")], [
+      true,
+      true,
+      true,
+    ]);
+  } finally {
+    await Deno.remove(file);
+  }
+});
+
+Deno.test("exit 1 for what ghz refuses, exit 2 for what loadlab would run otherwise", async () => {
+  const proto = ["--proto", GREETER_PROTO, "127.0.0.1:1"];
+  assertEquals(await runGhzCommand([...CALL, "--nope", ...proto]), 1);
+  assertEquals(await runGhzCommand(["--insecure", "--call", "helloworld.Greeter.Nope", ...proto]), 1);
+  assertEquals(await runGhzCommand([...CALL, "-d", '{"nmae":"x"}', ...proto]), 1);
+  assertEquals(await runGhzCommand([...CALL, "--load-schedule", "step", ...proto]), 2);
+  assertEquals(await runGhzCommand([...CALL, "-O", "html", ...proto]), 2);
+  assertEquals(await runGhzCommand([...CALL, "--duration-stop", "ignore", "-z", "1s", ...proto]), 2);
+  // ghz reads -d as JSON before filling its templates.
+  assertEquals(await runGhzCommand([...CALL, "-d", '{"count":{{randomInt 1 9}}}', ...proto]), 1);
+});
