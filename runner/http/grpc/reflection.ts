@@ -138,7 +138,8 @@ function call(
     stream.on("trailers", (t) => (head = { ...head, ...t }));
     stream.on("close", () => {
       clearTimeout(timer);
-      const status = grpcStatusValue(String(head["grpc-status"] ?? ""));
+      const text = new TextEncoder().encode(String(head["grpc-status"] ?? ""));
+      const status = grpcStatusValue(text, 0, text.length);
       const error = replies.find((r) => r.error_response)?.error_response;
       const problem = error !== undefined
         ? error.error_message
