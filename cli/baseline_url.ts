@@ -8,6 +8,7 @@ import { parseResultsFile } from "../results/parse.ts";
 import { redactText } from "../results/redact.ts";
 import { jsonErrorReason } from "../validation/json_error.ts";
 import type { ResultsFile } from "../results/mod.ts";
+import { concatBytes } from "../system/copy_bytes.ts";
 
 /** How long the whole fetch (redirects, download) may take. */
 const BASELINE_FETCH_TIMEOUT_MS = 60_000;
@@ -153,13 +154,7 @@ export async function readCapped(response: Response, maxBytes: number): Promise<
     if (size > maxBytes) throw tooLarge();
     chunks.push(chunk);
   }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.length;
-  }
-  return bytes;
+  return concatBytes(chunks);
 }
 
 /** Pieces of a compressed body fed to the inflater: one inflates to at most ~1032x this (zeros). */

@@ -40,28 +40,19 @@ const GRPC_UNAUTHENTICATED = 16;
 const MAX_CODE = 16;
 
 /** The code a `grpc-status` value states (past 16: UNKNOWN), or -1 when it is no number of 1-3 digits. */
-export function grpcStatusValue(text: string): number {
-  if (text.length === 0 || text.length > 3) return -1;
+export function grpcStatusValue(buf: Uint8Array, at: number, len: number): number {
+  if (len === 0 || len > 3) return -1;
   let code = 0;
-  for (let k = 0; k < text.length; k++) {
-    const c = text.charCodeAt(k) - 48;
-    if (c < 0 || c > 9) return -1;
-    code = code * 10 + c;
+  for (let k = 0; k < len; k++) {
+    const d = buf[at + k] - 48;
+    if (d < 0 || d > 9) return -1;
+    code = code * 10 + d;
   }
   return code > MAX_CODE ? GRPC_UNKNOWN : code;
 }
 
 export function grpcCodeName(code: number): GrpcCodeName {
   return GRPC_CODE_NAMES[code] ?? "UNKNOWN";
-}
-
-/** A code by its name (any case) or number, or -1. */
-export function grpcCodeOf(nameOrNumber: string): number {
-  const upper = nameOrNumber.trim().toUpperCase();
-  const named = (GRPC_CODE_NAMES as readonly string[]).indexOf(upper);
-  if (named >= 0) return named;
-  const n = grpcStatusValue(upper);
-  return n >= 0 && n <= MAX_CODE && String(n) === upper ? n : -1;
 }
 
 /**

@@ -1,18 +1,18 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { grpcCodeName, grpcCodeOf, grpcCodeOfHttpStatus, grpcStatusValue } from "./status.ts";
-import { grpcTimeoutOf, parseGrpcTimeout } from "./timeout.ts";
+import { grpcCodeName, grpcCodeOfHttpStatus, grpcStatusValue } from "./status.ts";
+import { grpcTimeoutOf } from "./timeout.ts";
 import { decodeGrpcMessage, encodeGrpcMessage } from "./message_text.ts";
 import { callOutcome, GrpcFields, STATUS_GARBLED, STATUS_MISSING } from "./trailers.ts";
 
 Deno.test("grpc-status values: digits are codes, past 16 UNKNOWN, anything else garbled", () => {
-  assertEquals(["0", "14", "16", "17", "999"].map(grpcStatusValue), [0, 14, 16, 2, 2]);
-  assertEquals(["", "-1", "1a", "OK", "1000", " 1"].map(grpcStatusValue), [-1, -1, -1, -1, -1, -1]);
+  const value = (text: string) => grpcStatusValue(new TextEncoder().encode(text), 0, text.length);
+  assertEquals(["0", "14", "16", "17", "999"].map(value), [0, 14, 16, 2, 2]);
+  assertEquals(["", "-1", "1a", "OK", "1000", " 1"].map(value), [-1, -1, -1, -1, -1, -1]);
   assertEquals([grpcCodeName(14), grpcCodeName(4), grpcCodeName(99)], [
     "UNAVAILABLE",
     "DEADLINE_EXCEEDED",
     "UNKNOWN",
   ]);
-  assertEquals(["unavailable", "14", "OK", "17", "nope"].map(grpcCodeOf), [14, 14, 0, -1, -1]);
 });
 
 Deno.test("an HTTP status without grpc-status maps as gRPC's table says", () => {
@@ -34,15 +34,6 @@ Deno.test("grpc-timeout: milliseconds while they fit in 8 digits, coarser units 
   assertEquals(grpcTimeoutOf(0.2), "1m");
   assertEquals(grpcTimeoutOf(99_999_999), "99999999m");
   assertEquals(grpcTimeoutOf(100_000_000), "100000S");
-  assertEquals(["250m", "2S", "1H", "5u", "m", "123456789m", "2s"].map(parseGrpcTimeout), [
-    250,
-    2000,
-    3_600_000,
-    0.005,
-    -1,
-    -1,
-    -1,
-  ]);
 });
 
 Deno.test("grpc-message is percent-encoded UTF-8 both ways; a broken escape stays as written", () => {

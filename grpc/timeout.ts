@@ -21,11 +21,3 @@ export function grpcTimeoutOf(timeoutMs: number): string {
   }
   return `${MAX_VALUE}H`;
 }
-
-const UNIT_MS: Record<string, number> = { H: 3_600_000, M: 60_000, S: 1000, m: 1, u: 1e-3, n: 1e-6 };
-
-/** A `grpc-timeout` value in milliseconds, or -1 when it is malformed. */
-export function parseGrpcTimeout(value: string): number {
-  const m = /^(\d{1,8})([HMSmun])$/.exec(value);
-  return m === null ? -1 : Number(m[1]) * UNIT_MS[m[2]];
-}

@@ -3,7 +3,7 @@
  * A gRPC answer's header blocks (head, trailers or trailers-only) gathered field by field from the HPACK
  * decoder's bytes, and the call's outcome: its `grpc-status` code, or a broken answer.
  */
-import { GRPC_OK, GRPC_UNKNOWN, grpcCodeOfHttpStatus } from "./status.ts";
+import { GRPC_OK, grpcCodeOfHttpStatus, grpcStatusValue } from "./status.ts";
 
 export const STATUS_MISSING = -1;
 export const STATUS_GARBLED = -2;
@@ -31,18 +31,6 @@ function latin1(buf: Uint8Array, at: number, len: number): string {
   return s;
 }
 
-/** 1 to 3 digits (past 16: UNKNOWN), else STATUS_GARBLED. */
-function statusOf(buf: Uint8Array, at: number, len: number): number {
-  if (len === 0 || len > 3) return STATUS_GARBLED;
-  let code = 0;
-  for (let k = 0; k < len; k++) {
-    const d = buf[at + k] - 48;
-    if (d < 0 || d > 9) return STATUS_GARBLED;
-    code = code * 10 + d;
-  }
-  return code > 16 ? GRPC_UNKNOWN : code;
-}
-
 /** One answer's gRPC fields; `reset` per call. HOT PATH: bytes compared in place, so OK makes no string. */
 export class GrpcFields {
   /** The code, STATUS_MISSING or STATUS_GARBLED. */
@@ -65,7 +53,8 @@ export class GrpcFields {
     len: number,
   ): void {
     if (nameLen === 11 && startsWith(name, nameOff, nameLen, GRPC_STATUS)) {
-      this.status = statusOf(value, at, len);
+      const status = grpcStatusValue(value, at, len);
+      this.status = status < 0 ? STATUS_GARBLED : status;
     } else if (nameLen === 12 && startsWith(name, nameOff, nameLen, GRPC_MESSAGE)) {
       if (this.status !== GRPC_OK) this.message = latin1(value, at, len);
     } else if (nameLen === 12 && startsWith(name, nameOff, nameLen, CONTENT_TYPE)) {

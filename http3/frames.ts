@@ -19,7 +19,6 @@ export const FRAME_MAX_PUSH_ID = 0xd;
 
 /** Unidirectional stream types (RFC 9114 6.2, RFC 9204 4.2). */
 export const STREAM_CONTROL = 0x0;
-export const STREAM_PUSH = 0x1;
 export const STREAM_QPACK_ENCODER = 0x2;
 export const STREAM_QPACK_DECODER = 0x3;
 
@@ -132,12 +131,6 @@ export function writeSettings(buf: Uint8Array, at: number, pairs: readonly numbe
 /** Writes GOAWAY, MAX_PUSH_ID or CANCEL_PUSH carrying `id`; returns the end. */
 export function writeIdFrame(buf: Uint8Array, at: number, type: number, id: number): number {
   return writeVarint(buf, writeFrameHeader(buf, at, type, varintSize(id)), id);
-}
-
-/** The id of a GOAWAY, MAX_PUSH_ID or CANCEL_PUSH payload, or -H3_FRAME_ERROR unless it is one varint. */
-export function readIdFrame(buf: Uint8Array, off: number, len: number): number {
-  if (len === 0 || varintLengthAt(buf[off]) !== len) return -H3_FRAME_ERROR;
-  return readVarint(buf, off, off + len);
 }
 
 /** `H3FrameReader.event`: the input was consumed and nothing completed. */

@@ -8,19 +8,9 @@
  * SETTINGS_QPACK_BLOCKED_STREAMS allows fail the connection. Fields obey RFC 9114 4.2/4.3 (the rules of
  * http2/hpack/field_rules.ts). HOT PATH: no strings per field unless `onField` asks for them.
  */
-import type { FieldBytesSink } from "../http2/hpack/decoder.ts";
-import {
-  connectionSpecific,
-  contentLengthValue,
-  NAME_CONTENT_LENGTH,
-  NAME_STATUS,
-  nameValid,
-  sameBytes,
-  statusValue,
-  valueValid,
-} from "../http2/hpack/field_rules.ts";
-import { huffmanDecodeCached } from "../http2/hpack/huffman.ts";
-import { DynamicTable, ENTRY_OVERHEAD } from "../http2/hpack/table.ts";
+import { FieldReader, type OnField } from "../http2/hpack/field_rules.ts";
+import { writeInt } from "../http2/hpack/encoder.ts";
+import { ENTRY_OVERHEAD } from "../http2/hpack/table.ts";
 import { copyBytes } from "../system/copy_bytes.ts";
 import {
   H3_EXCESSIVE_LOAD,
@@ -28,15 +18,7 @@ import {
   QPACK_DECOMPRESSION_FAILED,
   QPACK_ENCODER_STREAM_ERROR,
 } from "./frames.ts";
-import {
-  QPACK_STATIC_BYTES,
-  QPACK_STATIC_CONTENT_LENGTH,
-  QPACK_STATIC_COUNT,
-  QPACK_STATIC_IS_STATUS,
-  QPACK_STATIC_NAME_LEN,
-  QPACK_STATIC_NAME_OFF,
-  QPACK_STATIC_VALUE_LEN,
-} from "./qpack_static.ts";
+import { QPACK_STATIC } from "./qpack_static.ts";
 
 export const QPACK_OK = 0;
 /** Not an error: the section refers to inserts not received yet; decode it again when ready. */
@@ -89,22 +71,17 @@ export function qpackH3Code(code: number): number {
   return QPACK_DECOMPRESSION_FAILED;
 }
 
-const MAX_INTEGER = 0x7fffffff;
-const MARK_NAME = 1;
-const MARK_VALUE = 2;
 const NO_BYTES = new Uint8Array(0);
+const CODES = {
+  badIndex: QPACK_BAD_INDEX,
+  huffman: QPACK_BAD_HUFFMAN,
+  tooLarge: QPACK_TOO_LARGE,
+  truncated: QPACK_TRUNCATED,
+  badStatus: QPACK_BAD_STATUS,
+  badField: QPACK_BAD_FIELD,
+};
 
-/** Huffman output of field sections for every decoder of this isolate; grown, never shrunk. */
-let scratch = new Uint8Array(4096);
-
-function latin1(buf: Uint8Array, off: number, len: number): string {
-  let s = "";
-  for (let i = 0; i < len; i++) s += String.fromCharCode(buf[off + i]);
-  return s;
-}
-
-export class QpackDecoder {
-  private readonly table: DynamicTable;
+export class QpackDecoder extends FieldReader {
   private readonly maxEntries: number;
   /** Inserts received on the encoder stream since the connection began. */
   insertCount = 0;
@@ -120,23 +97,6 @@ export class QpackDecoder {
   private encLen = 0;
   /** Huffman output of the encoder stream and the copy a duplicated entry is inserted from. */
   private encScratch: Uint8Array = NO_BYTES;
-  private pos = 0;
-  private nBuf: Uint8Array = QPACK_STATIC_BYTES;
-  private nOff = 0;
-  private nLen = 0;
-  private sBuf: Uint8Array = QPACK_STATIC_BYTES;
-  private sOff = 0;
-  private sLen = 0;
-  /** The static index + 1 of the current field's name, or 0 when it is a literal or dynamic. */
-  private nStatic = 0;
-  private marks = 0;
-  private bad = 0;
-  private pseudo = false;
-  private status = 0;
-  private regularSeen = false;
-  private listBytes = 0;
-  private clBytes = -1;
-  private clInvalid = false;
   /** The Required Insert Count of the last section decoded or blocked. */
   requiredInsertCount = 0;
 
@@ -149,28 +109,15 @@ export class QpackDecoder {
   constructor(
     readonly maxTableCapacity = 0,
     readonly maxBlockedStreams = 0,
-    private readonly maxFieldSectionBytes = 65536,
+    maxFieldSectionBytes = 65536,
     initialCapacityBytes = 0,
   ) {
-    this.table = new DynamicTable(maxTableCapacity);
+    super(QPACK_STATIC, maxTableCapacity, maxFieldSectionBytes, CODES);
     this.table.setMaxSize(Math.min(initialCapacityBytes, maxTableCapacity));
     this.maxEntries = Math.floor(maxTableCapacity / ENTRY_OVERHEAD);
   }
 
-  /** content-length of the last decoded section, or -1 when absent/invalid. */
-  get contentLength(): number {
-    return this.clInvalid ? -1 : this.clBytes;
-  }
-
-  /** The last decoded section had a pseudo-header other than `:status` (malformed in a response). */
-  get otherPseudo(): boolean {
-    return this.pseudo;
-  }
-
-  /** The dynamic table's size by RFC 9204 3.2.1, and its capacity now. */
-  get tableSizeBytes(): number {
-    return this.table.sizeBytes;
-  }
+  /** The dynamic table's capacity now. */
   get tableCapacityBytes(): number {
     return this.table.maxSizeBytes;
   }
@@ -256,7 +203,7 @@ export class QpackDecoder {
     block: Uint8Array,
     start: number,
     end: number,
-    onField?: ((name: string, value: string) => void) | FieldBytesSink,
+    onField?: OnField,
   ): number {
     this.pos = start;
     const ric = this.requiredInsertCountAt(block, end);
@@ -270,37 +217,24 @@ export class QpackDecoder {
     const base = negative ? ric - delta - 1 : ric + delta;
     if (ric > this.insertCount) return this.block(streamId, ric);
     this.unblock(streamId);
-    this.status = 0;
-    this.bad = 0;
-    this.pseudo = false;
-    this.regularSeen = false;
-    this.listBytes = 0;
-    this.clBytes = -1;
-    this.clInvalid = false;
-    const need = Math.ceil(Math.min(end - start, 2 * this.maxFieldSectionBytes + 16) * 8 / 5) + 8;
-    if (scratch.length < need) scratch = new Uint8Array(need);
+    this.begin(start, end);
     while (this.pos < end) {
       const b = block[this.pos];
       let r: number;
       if (b & 0x80) r = this.indexed(block, end, base, ric);
       else if (b & 0x40) r = this.literalNameRef(block, end, base, ric);
-      else if (b & 0x20) r = this.literalName(block, end);
+      else if (b & 0x20) r = this.literalName(block, end, 0x08, 0x07); // 4.5.6: 001NHxxx
       else if (b & 0x10) r = this.postBaseIndexed(block, end, base, ric);
       else r = this.literalPostBase(block, end, base, ric);
       if (r < 0) return r;
-      r = this.field();
+      r = this.field(onField);
       if (r < 0) return r;
-      if (typeof onField === "function") {
-        onField(latin1(this.nBuf, this.nOff, this.nLen), latin1(this.sBuf, this.sOff, this.sLen));
-      } else if (onField !== undefined) {
-        onField.fieldBytes(this.nBuf, this.nOff, this.nLen, this.sBuf, this.sOff, this.sLen);
-      }
     }
     if (ric > 0) {
       this.pending.push(streamId);
       if (ric > this.knownCount) this.knownCount = ric;
     }
-    return this.bad !== 0 ? this.bad : this.status;
+    return this.result();
   }
 
   /** The Required Insert Count (RFC 9204 4.5.1.1) at `pos`, or a negative code. */
@@ -341,87 +275,10 @@ export class QpackDecoder {
     this.blockedNeed.length = last;
   }
 
-  /** Reads an integer with an N-bit prefix (`mask` = 2^N - 1) at `pos`; the value or a negative code. */
-  private readInt(block: Uint8Array, end: number, mask: number): number {
-    let value = block[this.pos++] & mask;
-    if (value < mask) return value;
-    for (let factor = 1, octets = 0; octets < 5; factor *= 128, octets++) {
-      if (this.pos >= end) return QPACK_TRUNCATED;
-      const b = block[this.pos++];
-      value += (b & 0x7f) * factor;
-      if (value > MAX_INTEGER) return QPACK_TOO_LARGE;
-      if ((b & 0x80) === 0) return value;
-    }
-    return QPACK_TOO_LARGE;
-  }
-
-  /**
-   * Reads a string literal whose H bit is `hBit` and length prefix `mask` at `pos` into sBuf/sOff/sLen;
-   * Huffman output goes to `out[at..]`. Strings longer than `limit` octets are QPACK_TOO_LARGE.
-   */
-  private readString(
-    block: Uint8Array,
-    end: number,
-    hBit: number,
-    mask: number,
-    out: Uint8Array,
-    at: number,
-    limit: number,
-  ): number {
-    if (this.pos >= end) return QPACK_TRUNCATED;
-    const huffman = (block[this.pos] & hBit) !== 0;
-    const len = this.readInt(block, end, mask);
-    if (len < 0) return len;
-    if (len > limit) return QPACK_TOO_LARGE;
-    if (len > end - this.pos) return QPACK_TRUNCATED;
-    const from = this.pos;
-    this.pos += len;
-    if (!huffman) {
-      this.sBuf = block;
-      this.sOff = from;
-      this.sLen = len;
-      return QPACK_OK;
-    }
-    const to = huffmanDecodeCached(block, from, from + len, out, at);
-    if (to < 0) return QPACK_BAD_HUFFMAN;
-    this.sBuf = out;
-    this.sOff = at;
-    this.sLen = to - at;
-    return QPACK_OK;
-  }
-
-  /** Points the name (and value when `withValue`) at static index `index`. */
-  private staticEntry(index: number, withValue: boolean): number {
-    if (index >= QPACK_STATIC_COUNT) return QPACK_BAD_INDEX;
-    this.nBuf = QPACK_STATIC_BYTES;
-    this.nOff = QPACK_STATIC_NAME_OFF[index];
-    this.nLen = QPACK_STATIC_NAME_LEN[index];
-    this.nStatic = index + 1;
-    this.marks = 0;
-    if (withValue) {
-      this.sBuf = QPACK_STATIC_BYTES;
-      this.sOff = this.nOff + this.nLen;
-      this.sLen = QPACK_STATIC_VALUE_LEN[index];
-    }
-    return QPACK_OK;
-  }
-
   /** Points the name (and value) at the entry of absolute index `abs`, if it is below `limit` and live. */
-  private dynamicEntry(abs: number, limit: number, withValue: boolean): number {
+  private absolute(abs: number, limit: number, withValue: boolean): number {
     if (abs < 0 || abs >= limit || abs < this.insertCount - this.table.count) return QPACK_BAD_INDEX;
-    const slot = this.table.slot(this.insertCount - abs);
-    this.nBuf = this.table.data;
-    this.nOff = this.table.nameOffset(slot);
-    this.nLen = this.table.nameLength(slot);
-    this.nStatic = 0;
-    this.marks = this.table.mark(slot) & MARK_NAME;
-    if (withValue) {
-      this.sBuf = this.table.data;
-      this.sOff = this.table.valueOffset(slot);
-      this.sLen = this.table.valueLength(slot);
-      this.marks = this.table.mark(slot);
-    }
-    return QPACK_OK;
+    return this.dynamicEntry(this.table.slot(this.insertCount - abs), withValue);
   }
 
   /** Indexed field line (4.5.2): 1Txxxxxx. */
@@ -429,14 +286,14 @@ export class QpackDecoder {
     const isStatic = (block[this.pos] & 0x40) !== 0;
     const index = this.readInt(block, end, 0x3f);
     if (index < 0) return index;
-    return isStatic ? this.staticEntry(index, true) : this.dynamicEntry(base - 1 - index, ric, true);
+    return isStatic ? this.staticEntry(index, true) : this.absolute(base - 1 - index, ric, true);
   }
 
   /** Indexed field line with post-base index (4.5.3): 0001xxxx. */
   private postBaseIndexed(block: Uint8Array, end: number, base: number, ric: number): number {
     const index = this.readInt(block, end, 0x0f);
     if (index < 0) return index;
-    return this.dynamicEntry(base + index, ric, true);
+    return this.absolute(base + index, ric, true);
   }
 
   /** Literal field line with name reference (4.5.4): 01NTxxxx. */
@@ -444,79 +301,16 @@ export class QpackDecoder {
     const isStatic = (block[this.pos] & 0x10) !== 0;
     const index = this.readInt(block, end, 0x0f);
     if (index < 0) return index;
-    const r = isStatic ? this.staticEntry(index, false) : this.dynamicEntry(base - 1 - index, ric, false);
-    if (r < 0) return r;
-    return this.value(block, end, 0);
+    const r = isStatic ? this.staticEntry(index, false) : this.absolute(base - 1 - index, ric, false);
+    return r < 0 ? r : this.value(block, end, 0);
   }
 
   /** Literal field line with post-base name reference (4.5.5): 0000Nxxx. */
   private literalPostBase(block: Uint8Array, end: number, base: number, ric: number): number {
     const index = this.readInt(block, end, 0x07);
     if (index < 0) return index;
-    const r = this.dynamicEntry(base + index, ric, false);
-    if (r < 0) return r;
-    return this.value(block, end, 0);
-  }
-
-  /** Literal field line with literal name (4.5.6): 001NHxxx. */
-  private literalName(block: Uint8Array, end: number): number {
-    const r = this.readString(block, end, 0x08, 0x07, scratch, 0, this.maxFieldSectionBytes);
-    if (r < 0) return r;
-    this.nBuf = this.sBuf;
-    this.nOff = this.sOff;
-    this.nLen = this.sLen;
-    this.nStatic = 0;
-    this.marks = nameValid(this.nBuf, this.nOff, this.nLen) ? 0 : MARK_NAME;
-    return this.value(block, end, this.nBuf === scratch ? this.nLen : 0);
-  }
-
-  /** A field's value string (H bit 0x80, 7-bit length) with Huffman output at `scratch[at..]`. */
-  private value(block: Uint8Array, end: number, at: number): number {
-    const r = this.readString(block, end, 0x80, 0x7f, scratch, at, this.maxFieldSectionBytes);
-    if (r < 0) return r;
-    if (!valueValid(this.sBuf, this.sOff, this.sLen)) this.marks |= MARK_VALUE;
-    return QPACK_OK;
-  }
-
-  private malformed(code: number): void {
-    if (this.bad === 0) this.bad = code;
-  }
-
-  /** Accounts the current field: section size, malformed parts, pseudo-header order, :status, length. */
-  private field(): number {
-    this.listBytes += this.nLen + this.sLen + 32;
-    if (this.listBytes > this.maxFieldSectionBytes) return QPACK_TOO_LARGE;
-    if (this.marks !== 0) this.malformed(QPACK_BAD_FIELD);
-    const ns = this.nStatic;
-    const isStatus = ns !== 0
-      ? QPACK_STATIC_IS_STATUS[ns - 1] === 1
-      : sameBytes(this.nBuf, this.nOff, this.nLen, NAME_STATUS);
-    if (isStatus) {
-      const status = this.regularSeen || this.status !== 0
-        ? -1
-        : statusValue(this.sBuf, this.sOff, this.sLen);
-      if (status < 0) this.malformed(QPACK_BAD_STATUS);
-      else this.status = status;
-      return QPACK_OK;
-    }
-    if (this.nLen > 0 && this.nBuf[this.nOff] === 58) { // ':'
-      if (this.regularSeen) this.malformed(QPACK_BAD_FIELD);
-      this.pseudo = true;
-      return QPACK_OK;
-    }
-    this.regularSeen = true;
-    const isLength = ns !== 0
-      ? ns - 1 === QPACK_STATIC_CONTENT_LENGTH
-      : sameBytes(this.nBuf, this.nOff, this.nLen, NAME_CONTENT_LENGTH);
-    if (isLength) {
-      const n = contentLengthValue(this.sBuf, this.sOff, this.sLen);
-      if (n < 0 || (this.clBytes !== -1 && this.clBytes !== n)) this.clInvalid = true;
-      this.clBytes = n;
-      if (this.clInvalid) this.malformed(QPACK_BAD_FIELD);
-    } else if (
-      ns === 0 && connectionSpecific(this.nBuf, this.nOff, this.nLen, this.sBuf, this.sOff, this.sLen)
-    ) this.malformed(QPACK_BAD_FIELD);
-    return QPACK_OK;
+    const r = this.absolute(base + index, ric, false);
+    return r < 0 ? r : this.value(block, end, 0);
   }
 
   /** One encoder stream instruction (RFC 9204 4.3) at `pos`: QPACK_OK, QPACK_TRUNCATED (wait) or an error. */
@@ -533,7 +327,7 @@ export class QpackDecoder {
       if (index < 0) return index === QPACK_TOO_LARGE ? QPACK_BAD_INSTRUCTION : index;
       r = b & 0x40
         ? this.staticEntry(index, false)
-        : this.dynamicEntry(this.insertCount - 1 - index, this.insertCount, false);
+        : this.absolute(this.insertCount - 1 - index, this.insertCount, false);
       if (r === QPACK_BAD_INDEX) return QPACK_BAD_INSTRUCTION;
       r = this.readString(buf, end, 0x80, 0x7f, this.encScratch, 0, 4 * capacity);
       if (r < 0) return this.encoderError(r);
@@ -542,11 +336,8 @@ export class QpackDecoder {
     if (b & 0x40) { // Insert with literal name: 01Hxxxxx
       r = this.readString(buf, end, 0x20, 0x1f, this.encScratch, 0, 4 * capacity);
       if (r < 0) return this.encoderError(r);
-      this.nBuf = this.sBuf;
-      this.nOff = this.sOff;
-      this.nLen = this.sLen;
+      this.nameFromString();
       if (this.nLen > capacity) return QPACK_BAD_CAPACITY;
-      this.marks = nameValid(this.nBuf, this.nOff, this.nLen) ? 0 : MARK_NAME;
       const at = this.nBuf === this.encScratch ? this.nLen : 0;
       r = this.readString(buf, end, 0x80, 0x7f, this.encScratch, at, 4 * capacity);
       if (r < 0) return this.encoderError(r);
@@ -562,7 +353,7 @@ export class QpackDecoder {
     // Duplicate: 000xxxxx
     const index = this.readInt(buf, end, 0x1f);
     if (index < 0) return index === QPACK_TOO_LARGE ? QPACK_BAD_INSTRUCTION : index;
-    if (this.dynamicEntry(this.insertCount - 1 - index, this.insertCount, true) < 0) {
+    if (this.absolute(this.insertCount - 1 - index, this.insertCount, true) < 0) {
       return QPACK_BAD_INSTRUCTION;
     }
     // The entry may be evicted by its own copy's insertion: insert from a copy of it.
@@ -583,28 +374,9 @@ export class QpackDecoder {
   /** Inserts the current name and value; an entry larger than the capacity is an encoder stream error. */
   private insert(): number {
     if (this.nLen + this.sLen + ENTRY_OVERHEAD > this.table.maxSizeBytes) return QPACK_BAD_CAPACITY;
-    if (!valueValid(this.sBuf, this.sOff, this.sLen)) this.marks |= MARK_VALUE;
+    this.checkValue();
     this.table.add(this.nBuf, this.nOff, this.nLen, this.sBuf, this.sOff, this.sLen, this.marks);
     this.insertCount++;
     return QPACK_OK;
   }
-}
-
-/** Writes an integer with an N-bit prefix (RFC 7541 5.1) whose other bits are `flags`; returns the end. */
-export function writeInt(
-  out: Uint8Array,
-  at: number,
-  value: number,
-  prefixBits: number,
-  flags: number,
-): number {
-  const max = (1 << prefixBits) - 1;
-  if (value < max) {
-    out[at] = flags | value;
-    return at + 1;
-  }
-  out[at++] = flags | max;
-  for (value -= max; value >= 128; value = Math.floor(value / 128)) out[at++] = (value % 128) | 0x80;
-  out[at] = value;
-  return at + 1;
 }

@@ -6,7 +6,8 @@
  */
 import { deepStrictEqual as assertEquals, throws } from "node:assert/strict";
 import { QpackDecoder } from "./qpack_decoder.ts";
-import { encodeRequestFields, H3HeaderError } from "./qpack_encoder.ts";
+import { HeaderError } from "../http2/hpack/encoder.ts";
+import { encodeRequestFields } from "./qpack_encoder.ts";
 
 const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
 
@@ -66,7 +67,7 @@ Deno.test("headers HTTP/3 refuses are named", () => {
   ) {
     throws(
       () => encodeRequestFields("GET", "https", "h", "/", [[name, value]]),
-      (e) => e instanceof H3HeaderError,
+      (e) => e instanceof HeaderError,
     );
   }
   throws(() => encodeRequestFields("GE T", "https", "h", "/", []), /":method"/);

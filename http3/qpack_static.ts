@@ -1,8 +1,8 @@
 /**
  * @module
- * The QPACK static table (RFC 9204 Appendix A): 99 entries, index 0 first. Names and values as bytes in
- * one buffer for the decoder; the encoder looks pairs and names up by string once, at build time.
+ * The QPACK static table (RFC 9204 Appendix A): 99 entries, index 0 first, in HPACK's static layout.
  */
+import { StaticTable } from "../http2/hpack/static.ts";
 
 /** [name, value] of static index i. */
 export const QPACK_STATIC_TABLE: readonly (readonly [string, string])[] = [
@@ -110,41 +110,4 @@ export const QPACK_STATIC_TABLE: readonly (readonly [string, string])[] = [
   ["x-frame-options", "sameorigin"],
 ];
 
-export const QPACK_STATIC_COUNT = 99;
-/** Static indexes the decoder recognises by number. */
-export const QPACK_STATIC_CONTENT_LENGTH = 4;
-export const QPACK_STATIC_STATUS: readonly number[] = [
-  24,
-  25,
-  26,
-  27,
-  28,
-  63,
-  64,
-  65,
-  66,
-  67,
-  68,
-  69,
-  70,
-  71,
-];
-
-const enc = new TextEncoder();
-/** All static names and values in one buffer: entry i's name at QPACK_STATIC_NAME_OFF[i], its value after. */
-export const QPACK_STATIC_BYTES: Uint8Array = enc.encode(QPACK_STATIC_TABLE.map(([n, v]) => n + v).join(""));
-export const QPACK_STATIC_NAME_OFF = new Int32Array(QPACK_STATIC_COUNT);
-export const QPACK_STATIC_NAME_LEN = new Int32Array(QPACK_STATIC_COUNT);
-export const QPACK_STATIC_VALUE_LEN = new Int32Array(QPACK_STATIC_COUNT);
-/** 1 where the entry's name is `:status`. */
-export const QPACK_STATIC_IS_STATUS = new Uint8Array(QPACK_STATIC_COUNT);
-{
-  let off = 0;
-  QPACK_STATIC_TABLE.forEach(([n, v], i) => {
-    QPACK_STATIC_NAME_OFF[i] = off;
-    QPACK_STATIC_NAME_LEN[i] = n.length;
-    QPACK_STATIC_VALUE_LEN[i] = v.length;
-    off += n.length + v.length;
-  });
-  for (const i of QPACK_STATIC_STATUS) QPACK_STATIC_IS_STATUS[i] = 1;
-}
+export const QPACK_STATIC = new StaticTable(QPACK_STATIC_TABLE, 0);

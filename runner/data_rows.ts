@@ -52,15 +52,6 @@ export function rowViews(rows: PackedRows, r: number): Uint8Array[] {
   return out;
 }
 
-/** The rows as text again (tests, a bench, a summary): decodes every value. */
-export function rowStrings(rows: PackedRows): string[][] {
-  const decoder = new TextDecoder();
-  return Array.from(
-    { length: rows.count },
-    (_, r) => rowViews(rows, r).map((view) => decoder.decode(view.slice())),
-  );
-}
-
 /** True for a value of the packed shape (a config built by the plan), checked without walking it. */
 export function isPackedRows(value: unknown): value is PackedRows {
   const v = value as Partial<PackedRows> | null;

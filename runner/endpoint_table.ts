@@ -98,8 +98,3 @@ export function endpointTable(config: Pick<CommonFields, "url" | "requestMix" | 
   const mix = config.requestMix.map((spec) => indexOf(spec));
   return { endpoints, mix, flows: [], clashes };
 }
-
-/** The names given to more than one different request: their numbers pool (said once, in the results). */
-export function pooledNames(table: EndpointTable): string[] {
-  return table.endpoints.filter((e) => e.requests > 1 && e.name !== OTHER_ENDPOINT).map((e) => e.name);
-}

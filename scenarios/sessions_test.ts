@@ -9,10 +9,16 @@ import { join } from "node:path";
 import { loadPlan } from "./load.ts";
 import { ExperimentError } from "./experiment_error.ts";
 import { readDataFile } from "./data_sources.ts";
-import { rowStrings } from "../runner/data_rows.ts";
+import { type PackedRows, rowViews } from "../runner/data_rows.ts";
 import { parseAttackConfig } from "../runner/config.ts";
 import { runAttack } from "../runner/attack.ts";
 import { createTargetApp } from "../targets/app/app.ts";
+
+const rowStrings = (rows: PackedRows) =>
+  Array.from(
+    { length: rows.count },
+    (_, r) => rowViews(rows, r).map((v) => new TextDecoder().decode(v.slice())),
+  );
 
 const dir = Deno.makeTempDirSync({ prefix: "loadlab-sessions-" });
 addEventListener("unload", () => Deno.removeSync(dir, { recursive: true }));

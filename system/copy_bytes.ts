@@ -1,7 +1,7 @@
 /**
  * @module
  * The byte-range copy of the hot paths: short ranges go by a loop, because `dst.set(src.subarray(...))`
- * makes a view object per call.
+ * makes a view object per call. And the one join of byte pieces into a new buffer, off the hot paths.
  */
 
 const SHORT_COPY_BYTES = 32;
@@ -19,4 +19,14 @@ export function copyBytes(
   else if (from === 0 && length === src.length) dst.set(src, at);
   else dst.set(src.subarray(from, from + length), at);
   return at + length;
+}
+
+/** `parts` back to back in one new buffer. */
+export function concatBytes(parts: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
+  let length = 0;
+  for (const p of parts) length += p.length;
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const p of parts) (out.set(p, at), at += p.length);
+  return out;
 }

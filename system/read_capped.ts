@@ -4,6 +4,7 @@
  * opening (opening a FIFO blocks). A size-0 file (/proc) is read in pieces.
  */
 import { osErrorText } from "./os_error.ts";
+import { concatBytes } from "./copy_bytes.ts";
 
 export class FileReadError extends Error {
   override name = "FileReadError";
@@ -82,13 +83,7 @@ function readUnsized(file: Deno.FsFile, path: string, maxBytes: number): Uint8Ar
       `is over the cap of ${formatCap(maxBytes)} (its size is not known until it is read)`,
     );
   }
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const piece of pieces) {
-    out.set(piece, at);
-    at += piece.length;
-  }
-  return out;
+  return concatBytes(pieces);
 }
 
 export async function readInto(file: Deno.FsFile, buf: Uint8Array): Promise<number> {

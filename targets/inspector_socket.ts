@@ -4,6 +4,7 @@
  * comes in one message: text messages up to `maxMessageBytes`, pings answered.
  */
 import { writeAll } from "../system/write_all.ts";
+import { concatBytes } from "../system/copy_bytes.ts";
 
 /** The largest inspector message read by default (a profile, as JSON text). */
 export const MAX_INSPECTOR_MESSAGE_BYTES = 256 * 1024 * 1024;
@@ -115,7 +116,7 @@ export class InspectorSocket {
             parts.push(buf.slice(start, end));
             messageBytes += end - start;
             if (fin) {
-              const whole = concat(parts, messageBytes);
+              const whole = concatBytes(parts);
               parts.length = messageBytes = 0;
               this.#onMessage(decoder.decode(whole));
             }
@@ -203,7 +204,7 @@ async function readHead(conn: Deno.Conn): Promise<{ head: string; rest: Uint8Arr
   for (;;) {
     const n = await conn.read(chunk);
     if (n === null) throw new Error("the inspector closed the connection during the WebSocket upgrade");
-    got = concat([got, chunk.subarray(0, n)], got.length + n);
+    got = concatBytes([got, chunk.subarray(0, n)]);
     const text = new TextDecoder("latin1").decode(got);
     const end = text.indexOf("\r\n\r\n");
     if (end >= 0) return { head: text.slice(0, end), rest: got.slice(end + 4) };
@@ -215,11 +216,4 @@ function grown(buf: Uint8Array, have: number, atLeast: number): Uint8Array<Array
   const next = new Uint8Array(Math.max(atLeast, buf.length * 2));
   next.set(buf.subarray(0, have));
   return next;
-}
-
-function concat(parts: Uint8Array[], total: number): Uint8Array<ArrayBuffer> {
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const p of parts) (out.set(p, at), at += p.length);
-  return out;
 }

@@ -38,18 +38,19 @@ export function acceptBytesOf(key: string): Uint8Array {
   for (let at = 0; at < last; at += 64) compress(at);
   let to = 0;
   for (let i = 0; i < 18; i += 3, to += 4) {
-    const word = (byteOf(i) << 16) | (byteOf(i + 1) << 8) | byteOf(i + 2);
-    ACCEPT[to] = BASE64[word >>> 18];
-    ACCEPT[to + 1] = BASE64[(word >>> 12) & 63];
-    ACCEPT[to + 2] = BASE64[(word >>> 6) & 63];
-    ACCEPT[to + 3] = BASE64[word & 63];
+    writeBase64(ACCEPT, to, (byteOf(i) << 16) | (byteOf(i + 1) << 8) | byteOf(i + 2));
   }
-  const tail = (byteOf(18) << 8) | byteOf(19);
-  ACCEPT[24] = BASE64[tail >>> 10];
-  ACCEPT[25] = BASE64[(tail >>> 4) & 63];
-  ACCEPT[26] = BASE64[(tail << 2) & 63];
+  writeBase64(ACCEPT, 24, (byteOf(18) << 16) | (byteOf(19) << 8));
   ACCEPT[27] = 61; // "="
   return ACCEPT;
+}
+
+/** Writes the four base64 characters of the 24-bit `word` at `out[to]`. */
+export function writeBase64(out: Uint8Array, to: number, word: number): void {
+  out[to] = BASE64[word >>> 18];
+  out[to + 1] = BASE64[(word >>> 12) & 63];
+  out[to + 2] = BASE64[(word >>> 6) & 63];
+  out[to + 3] = BASE64[word & 63];
 }
 
 function byteOf(i: number): number {

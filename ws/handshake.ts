@@ -3,7 +3,7 @@
  * The client's opening handshake request (RFC 6455 4.1), built once per run with a fresh key written
  * into each connection's copy.
  */
-import { ACCEPT_CHARS, acceptBytesOf } from "./accept_key.ts";
+import { ACCEPT_CHARS, acceptBytesOf, writeBase64 } from "./accept_key.ts";
 import { DEFLATE_OFFER } from "./deflate.ts";
 
 const LATIN1 = new TextDecoder("latin1");
@@ -46,7 +46,6 @@ export function handshakeRequest(url: URL, key: string, options: HandshakeOption
   return new TextEncoder().encode(lines.join("\r\n") + "\r\n\r\n");
 }
 
-const BASE64 = new TextEncoder().encode("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/");
 /** 16 bytes in base64, the last two `==`. */
 const KEY_CHARS = 24;
 /** Per `crypto.getRandomValues` call. */
@@ -81,14 +80,10 @@ export class HandshakeTemplate {
     let to = this.#keyAt;
     // Five groups of three bytes make 20 characters; the 16th byte makes `xx==`.
     for (let group = 0; group < 5; group++, from += 3, to += 4) {
-      const word = (random[from] << 16) | (random[from + 1] << 8) | random[from + 2];
-      request[to] = BASE64[word >>> 18];
-      request[to + 1] = BASE64[(word >>> 12) & 63];
-      request[to + 2] = BASE64[(word >>> 6) & 63];
-      request[to + 3] = BASE64[word & 63];
+      writeBase64(request, to, (random[from] << 16) | (random[from + 1] << 8) | random[from + 2]);
     }
-    request[to] = BASE64[random[from] >>> 2];
-    request[to + 1] = BASE64[(random[from] & 3) << 4];
+    writeBase64(request, to, random[from] << 16);
+    request[to + 2] = request[to + 3] = 61; // "=="
     this.#randomAt += 16;
     const keyBytes = request.subarray(this.#keyAt, this.#keyAt + KEY_CHARS);
     const key = String.fromCharCode.apply(null, keyBytes as unknown as number[]);

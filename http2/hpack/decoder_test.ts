@@ -18,7 +18,8 @@ import {
   HPACK_TRUNCATED,
   HpackDecoder,
 } from "./decoder.ts";
-import { HUFFMAN_CODES, huffmanDecode, huffmanDecodeCached, huffmanEncode } from "./huffman.ts";
+import { HUFFMAN_CODES, huffmanDecode, huffmanDecodeCached } from "./huffman.ts";
+import { huffmanEncode } from "../../tests/fixtures/hpack_huffman.ts";
 import { STATIC_TABLE } from "./static.ts";
 import hpackStatic from "hpack.js/lib/hpack/static-table.js";
 

@@ -7,7 +7,7 @@
 import { deepStrictEqual as assertEquals, ok as assert, throws } from "node:assert/strict";
 import hpack from "hpack.js";
 import { HpackDecoder } from "./decoder.ts";
-import { encodeRequestHeaders, H2HeaderError } from "./encoder.ts";
+import { encodeRequestHeaders, HeaderError } from "./encoder.ts";
 
 const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
 
@@ -76,7 +76,7 @@ Deno.test("connection-specific and malformed headers are refused, naming the hea
   ];
   for (const [name, value] of refused) {
     throws(() => encodeRequestHeaders("GET", "http", "h", "/", [[name, value]]), (err: unknown) => {
-      assert(err instanceof H2HeaderError, String(err));
+      assert(err instanceof HeaderError, String(err));
       assertEquals(err.header, name);
       return true;
     });

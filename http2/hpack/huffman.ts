@@ -116,30 +116,6 @@ export function huffmanDecode(
   }
 }
 
-/** Huffman-encodes `text` padded with EOS bits, as a server does; allocates, so for tests only. */
-export function huffmanEncode(text: Uint8Array): Uint8Array {
-  let bits = 0;
-  for (const b of text) bits += LENGTHS[b];
-  const out = new Uint8Array(Math.ceil(bits / 8));
-  let acc = 0; // pending bits, the low `have` of them
-  let have = 0;
-  let o = 0;
-  for (const b of text) {
-    const len = LENGTHS[b];
-    const code = HUFFMAN_CODES[b];
-    for (let k = len - 1; k >= 0; k--) { // bit by bit: codes are up to 30 bits, acc stays small
-      acc = (acc << 1) | ((code >>> k) & 1);
-      if (++have === 8) {
-        out[o++] = acc;
-        acc = 0;
-        have = 0;
-      }
-    }
-  }
-  if (have > 0) out[o] = (acc << (8 - have)) | ((1 << (8 - have)) - 1);
-  return out;
-}
-
 const CACHE_SLOTS = 64;
 const CACHE_MAX_BYTES = 48;
 /** Decoded bytes per slot: the shortest code is 5 bits, so 48 encoded octets decode to at most 76. */

@@ -1,6 +1,7 @@
 /**
  * @module
- * The HPACK static table (RFC 7541 Appendix A), as bytes for the decoder and as strings for the encoder.
+ * The HPACK static table (RFC 7541 Appendix A), and the layout HPACK's and QPACK's static tables share:
+ * names and values as bytes for the decoders, indexes by string for the encoder.
  */
 
 /** [name, value] of static index i + 1. */
@@ -68,25 +69,60 @@ export const STATIC_TABLE: readonly (readonly [string, string])[] = [
   ["www-authenticate", ""],
 ];
 
-export const STATIC_COUNT = 61;
-/** Static indexes the decoder recognises by number. */
-export const STATIC_STATUS_FIRST = 8;
-export const STATIC_STATUS_LAST = 14;
-export const STATIC_CONTENT_LENGTH = 28;
-export const STATIC_TRANSFER_ENCODING = 57;
+/** What a static entry's name is to the field rules, so that a decoder never compares its bytes. */
+export const KIND_BYTES = 0;
+export const KIND_STATUS = 1;
+export const KIND_LENGTH = 2;
+export const KIND_CONNECTION = 3;
+const KIND_OTHER = 4;
 
-const enc = new TextEncoder();
-/** All static names and values as bytes: entry i's name at NAME_OFF[i], its value after it. */
-export const STATIC_BYTES: Uint8Array = enc.encode(STATIC_TABLE.map(([n, v]) => n + v).join(""));
-export const STATIC_NAME_OFF = new Int32Array(STATIC_COUNT + 1);
-export const STATIC_NAME_LEN = new Int32Array(STATIC_COUNT + 1);
-export const STATIC_VALUE_LEN = new Int32Array(STATIC_COUNT + 1);
-{
-  let off = 0;
-  STATIC_TABLE.forEach(([n, v], i) => {
-    STATIC_NAME_OFF[i + 1] = off;
-    STATIC_NAME_LEN[i + 1] = n.length;
-    STATIC_VALUE_LEN[i + 1] = v.length;
-    off += n.length + v.length;
-  });
+/** The connection-specific fields HTTP/2 and HTTP/3 refuse (RFC 9113 8.2.2, RFC 9114 4.2), but `te`. */
+export const CONNECTION_NAMES: ReadonlySet<string> = new Set([
+  "connection",
+  "keep-alive",
+  "proxy-connection",
+  "transfer-encoding",
+  "upgrade",
+]);
+
+/** A static table whose first index is `first`: entry i's name at `bytes[nameOff[i]]`, its value after it. */
+export class StaticTable {
+  readonly bytes: Uint8Array;
+  readonly nameOff: Int32Array;
+  readonly nameLen: Int32Array;
+  readonly valueLen: Int32Array;
+  /** A KIND_* per index. */
+  readonly kind: Uint8Array;
+  /** The index of each name (its first entry) and of each `name\0value` pair. */
+  readonly names = new Map<string, number>();
+  readonly pairs = new Map<string, number>();
+  readonly end: number;
+
+  constructor(entries: readonly (readonly [string, string])[], readonly first: number) {
+    this.end = first + entries.length;
+    this.bytes = new TextEncoder().encode(entries.map(([n, v]) => n + v).join(""));
+    this.nameOff = new Int32Array(this.end);
+    this.nameLen = new Int32Array(this.end);
+    this.valueLen = new Int32Array(this.end);
+    this.kind = new Uint8Array(this.end);
+    let off = 0;
+    entries.forEach(([n, v], i) => {
+      const at = first + i;
+      this.nameOff[at] = off;
+      this.nameLen[at] = n.length;
+      this.valueLen[at] = v.length;
+      this.kind[at] = n === ":status"
+        ? KIND_STATUS
+        : n === "content-length"
+        ? KIND_LENGTH
+        : CONNECTION_NAMES.has(n)
+        ? KIND_CONNECTION
+        : KIND_OTHER;
+      if (!this.names.has(n)) this.names.set(n, at);
+      this.pairs.set(`${n}\0${v}`, at);
+      off += n.length + v.length;
+    });
+  }
 }
+
+export const HPACK_STATIC = new StaticTable(STATIC_TABLE, 1);

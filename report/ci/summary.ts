@@ -25,8 +25,6 @@ import {
 import { countOrDash, fixedOrDash } from "../../results/text_format.ts";
 import { escapeMarkdown, escapeXml } from "./escape.ts";
 
-export { describeNoiseRule, escapeMarkdown, escapeXml };
-
 function successCell(run: RunResult): string {
   const rate = measuredSuccessRate(run);
   return Number.isFinite(rate) ? `${fixedOrDash(rate * 100, 2)}%` : "–";

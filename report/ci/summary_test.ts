@@ -6,7 +6,9 @@ import {
   makeCpuSleepQuick,
   makeSeed000,
 } from "../../tests/fixtures/make_results.ts";
-import { describeNoiseRule, escapeXml, renderJunit, renderMarkdownSummary } from "./summary.ts";
+import { renderJunit, renderMarkdownSummary } from "./summary.ts";
+import { escapeXml } from "./escape.ts";
+import { describeNoiseRule } from "../html/page/experiment.ts";
 import { runVerdict } from "../../results/conclude/run_verdict.ts";
 
 const metrics = (rps: number, p50: number) => ({

@@ -9,6 +9,7 @@ import { Framing, isInterim } from "../../http1/body_framing.ts";
 import { ChunkLine } from "../../http1/chunk_line.ts";
 import { FieldLines } from "../../http1/field_lines.ts";
 import { MessageFramer } from "../../http1/message_framer.ts";
+import { concatBytes } from "../../system/copy_bytes.ts";
 
 const decoder = new TextDecoder();
 const CR = 13, LF = 10, SP = 32, HTAB = 9;
@@ -187,11 +188,5 @@ function dechunk(bytes: Uint8Array): Uint8Array {
     parts.push(bytes.subarray(dataAt, dataAt + line.size));
     at = dataAt + line.size + 2;
   }
-  const out = new Uint8Array(parts.reduce((sum, p) => sum + p.length, 0));
-  let offset = 0;
-  for (const p of parts) {
-    out.set(p, offset);
-    offset += p.length;
-  }
-  return out;
+  return concatBytes(parts);
 }

@@ -5,7 +5,7 @@
  * null check per frame. Types only, so h2/ and the protocols on it need not import each other.
  */
 import type { ErrorKind } from "../../results/mod.ts";
-import type { FieldBytesSink } from "../../http2/hpack/decoder.ts";
+import type { FieldBytesSink } from "../../http2/hpack/field_rules.ts";
 
 /** One stream's judge of its answer, reused for every request the stream carries. */
 export interface StreamAnswer {

@@ -35,6 +35,7 @@ import {
   type StepExtract,
 } from "./step_checks.ts";
 import { type WsAction, wsStepWaits } from "../ws_step_spec.ts";
+import { concatBytes } from "../../system/copy_bytes.ts";
 
 const encoder = new TextEncoder();
 const NO_HEADERS: string[] = [];
@@ -204,7 +205,7 @@ export class WsSession {
     const { shared, stats, keys, budget } = this.run;
     const key = newKey();
     const keyLine = encoder.encode(`Sec-WebSocket-Key: ${key}\r\n`);
-    const extra = cookieLine === null ? keyLine : concat(keyLine, cookieLine);
+    const extra = cookieLine === null ? keyLine : concatBytes([keyLine, cookieLine]);
     const filled = this.#writer.fill(step.handshake!, values, extra);
     if (filled === null) {
       shared.recorder.recordError(performance.now(), "bad-value", this.#writer.refused);
@@ -223,11 +224,4 @@ export class WsSession {
     this.socket?.release();
     this.socket = null;
   }
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
 }

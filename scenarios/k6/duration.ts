@@ -2,6 +2,7 @@
  * @module
  * k6's durations (`1m30s`, `500ms`, a number of ms) as loadlab's, for a k6 script's options.
  */
+import { durationMsOf } from "../../validation/duration.ts";
 
 /** Takes a problem with the options path it is at. */
 export type Problem = (path: Array<string | number>, message: string) => void;
@@ -17,14 +18,8 @@ export function k6Duration(
     problem(path, "a duration is a string such as 30s or 1m30s");
     return undefined;
   }
-  const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-  let total = 0, rest = value.trim();
-  if (rest === "") return problem(path, "an empty duration"), undefined;
-  while (rest.length > 0) {
-    const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)/.exec(rest);
-    if (m === null) return problem(path, `${value}: not a duration (e.g. 30s, 1m30s, 500ms)`), undefined;
-    total += Number(m[1]) * units[m[2]];
-    rest = rest.slice(m[0].length);
-  }
-  return `${Math.round(total)}ms`;
+  if (value.trim() === "") return problem(path, "an empty duration"), undefined;
+  const ms = durationMsOf(value);
+  if (ms === undefined) return problem(path, `${value}: not a duration (e.g. 30s, 1m30s, 500ms)`), undefined;
+  return `${Math.round(ms)}ms`;
 }

@@ -5,6 +5,7 @@
  */
 import { Agent, request as httpRequest } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+import { concatBytes } from "../../system/copy_bytes.ts";
 
 /** How the proxy verifies an `https:` upstream: extra trusted CAs (PEM), or no verification at all. */
 export interface UpstreamTls {
@@ -79,7 +80,7 @@ export class Upstream {
               resolve({
                 status: res.statusCode ?? 502,
                 headers: pairs(res.rawHeaders),
-                body: concat(chunks),
+                body: concatBytes(chunks),
               }),
           );
         },
@@ -98,16 +99,6 @@ function pairs(raw: string[]): [string, string][] {
   const out: [string, string][] = [];
   for (let i = 0; i + 1 < raw.length; i += 2) {
     if (!HOP_BY_HOP.has(raw[i].toLowerCase())) out.push([raw[i], raw[i + 1]]);
-  }
-  return out;
-}
-
-function concat(chunks: Uint8Array[]): Uint8Array<ArrayBuffer> {
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.length;
   }
   return out;
 }

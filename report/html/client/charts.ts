@@ -82,8 +82,11 @@ export function destroyCharts(root: HTMLElement): void {
   for (const canvas of root.querySelectorAll("canvas")) Chart.getChart(canvas)?.destroy();
 }
 
-/** A plugin drawing labelled vertical lines at x values (stabilization point, knee). */
-export function markerPlugin(marks: Array<{ x: number; label: string }>): any {
+/** Labelled instants on a chart's x axis (stabilization point, knee, steering changes). */
+export type Marks = Array<{ x: number; label: string }>;
+
+/** A plugin drawing labelled vertical lines at x values. */
+export function markerPlugin(marks: Marks): any {
   return {
     id: "loadlabMarkers",
     afterDatasetsDraw(chart: any) {
@@ -292,6 +295,25 @@ export function timeLineOptions(yTitle: string, yType = "linear", maxSec?: numbe
     },
     plugins: { tooltip: { callbacks: {} } },
   };
+}
+
+/** A chart of `datasets` over a run's seconds with `marks` drawn on it. */
+export function timeChart(
+  grid: HTMLElement,
+  title: string,
+  datasets: any[],
+  options: any,
+  marks: Marks,
+  type = "line",
+): any {
+  return addChart(grid, title, { type, data: { datasets }, options, plugins: [markerPlugin(marks)] });
+}
+
+/** A right-hand y axis from 0 that draws no grid of its own, titled when `title` is given. */
+export function rightAxisScale(title?: string): any {
+  const axis: any = { position: "right", beginAtZero: true, grid: { drawOnChartArea: false } };
+  if (title !== undefined) axis.title = { display: true, text: title };
+  return axis;
 }
 
 /** Expands a stored time axis into seconds. */

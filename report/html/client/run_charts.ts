@@ -11,9 +11,11 @@ import {
   addScaleToggle,
   color,
   isolatedPointRadii,
-  markerPlugin,
+  type Marks,
   ninesAxis,
   percentileData,
+  rightAxisScale,
+  timeChart,
   timeLineOptions,
   times,
   xy,
@@ -40,13 +42,15 @@ export function timelineCharts(run: PageRun, grid: HTMLElement): void {
   // Concurrency on its own axis beside latency, so where latency bends is read against the users.
   const users = concurrency(run);
   const latencyOpts = withRightAxis(timeLineOptions("ms", "logarithmic", maxSec));
-  const latency = addChart(grid, "latency per interval (ms)", {
-    type: "line",
-    data: { datasets: [...series, { ...users, yAxisID: "y2" }] },
-    options: latencyOpts,
-    plugins: [markerPlugin(marks)],
-  });
-  addScaleToggle(latency);
+  addScaleToggle(
+    timeChart(
+      grid,
+      "latency per interval (ms)",
+      [...series, { ...users, yAxisID: "y2" }],
+      latencyOpts,
+      marks,
+    ),
+  );
   runtimeChart(run, grid, maxSec, marks); // beside latency: a blocked loop lines up with its spike
   const tput: any[] = [{
     label: "achieved req/s",
@@ -66,19 +70,14 @@ export function timelineCharts(run: PageRun, grid: HTMLElement): void {
   }
   tput.push({ ...users, yAxisID: "y2" });
   const tOpts = withRightAxis(timeLineOptions("req/s", "linear", maxSec));
-  addChart(grid, "throughput per interval", {
-    type: "line",
-    data: { datasets: tput },
-    options: tOpts,
-    plugins: [markerPlugin(marks)],
-  });
+  timeChart(grid, "throughput per interval", tput, tOpts, marks);
   errorCharts(run, grid, maxSec, marks);
   telemetryCharts(run, grid, maxSec, marks);
   redisServerChart(run, grid, maxSec, marks);
 }
 
 /** A marker per change made to the running load, at its instant on the run's time axis. */
-export function steeringMarks(run: PageRun): Array<{ x: number; label: string }> {
+export function steeringMarks(run: PageRun): Marks {
   return (run.steering ?? []).map((c) => ({
     x: c.atSec,
     label: c.action === "rate"
@@ -104,12 +103,7 @@ export function concurrency(run: PageRun) {
 
 /** Options with a second y axis on the right (concurrency), from 0, without its own grid. */
 export function withRightAxis(opts: any): any {
-  opts.scales.y2 = {
-    position: "right",
-    beginAtZero: true,
-    grid: { drawOnChartArea: false },
-    display: "auto",
-  };
+  opts.scales.y2 = { ...rightAxisScale(), display: "auto" };
   return opts;
 }
 
@@ -118,7 +112,7 @@ export function errorCharts(
   run: PageRun,
   grid: HTMLElement,
   maxSec: number,
-  marks: Array<{ x: number; label: string }>,
+  marks: Marks,
 ): void {
   const iv = run.iv;
   const kinds = Object.entries(iv.errorKinds ?? {});
@@ -146,19 +140,9 @@ export function errorCharts(
   const opts = timeLineOptions("count", "linear", maxSec);
   opts.scales.x.stacked = opts.scales.y.stacked = true;
   opts.scales.x.offset = false;
-  opts.scales.y2 = {
-    position: "right",
-    beginAtZero: true,
-    grid: { drawOnChartArea: false },
-    title: { display: true, text: "sends" },
-    display: "auto",
-  };
-  addChart(grid, kinds.length ? "errors per interval by kind" : "errors per interval", {
-    type: "bar",
-    data: { datasets: [...bars, ...sends] },
-    options: opts,
-    plugins: [markerPlugin(marks)],
-  });
+  opts.scales.y2 = { ...rightAxisScale("sends"), display: "auto" };
+  const title = kinds.length ? "errors per interval by kind" : "errors per interval";
+  timeChart(grid, title, [...bars, ...sends], opts, marks, "bar");
 }
 
 /** CPU and memory of target processes; Redis ops, hits and misses per second. */
@@ -166,7 +150,7 @@ export function telemetryCharts(
   run: PageRun,
   grid: HTMLElement,
   maxSec: number,
-  marks: Array<{ x: number; label: string }>,
+  marks: Marks,
 ): void {
   processTelemetryChart(run, grid, maxSec, marks);
   redisTelemetryChart(run, grid, maxSec, marks);
@@ -177,7 +161,7 @@ export function processTelemetryChart(
   run: PageRun,
   grid: HTMLElement,
   maxSec: number,
-  marks: Array<{ x: number; label: string }>,
+  marks: Marks,
 ): void {
   const procs = run.telemetry.filter((t) => t.kind === "process");
   if (!procs.length) return;
@@ -190,18 +174,8 @@ export function processTelemetryChart(
     }),
   ]);
   const opts = timeLineOptions("CPU %", "linear", maxSec);
-  opts.scales.y2 = {
-    position: "right",
-    beginAtZero: true,
-    grid: { drawOnChartArea: false },
-    title: { display: true, text: "RSS MiB" },
-  };
-  addChart(grid, "target process", {
-    type: "line",
-    data: { datasets },
-    options: opts,
-    plugins: [markerPlugin(marks)],
-  });
+  opts.scales.y2 = rightAxisScale("RSS MiB");
+  timeChart(grid, "target process", datasets, opts, marks);
 }
 
 /** Redis ops, hits and misses per second of each Redis series; nothing without one. */
@@ -209,7 +183,7 @@ export function redisTelemetryChart(
   run: PageRun,
   grid: HTMLElement,
   maxSec: number,
-  marks: Array<{ x: number; label: string }>,
+  marks: Marks,
 ): void {
   const redis = run.telemetry.filter((t) => t.kind === "redis");
   if (!redis.length) return;
@@ -218,12 +192,7 @@ export function redisTelemetryChart(
     ...telemetryLine(t, `${t.name} hits/s`, t.hitsPerSec, i * 3 + 2, { yAxisID: "y" }),
     ...telemetryLine(t, `${t.name} misses/s`, t.missesPerSec, i * 3 + 1, { yAxisID: "y" }),
   ]);
-  addChart(grid, "redis", {
-    type: "line",
-    data: { datasets },
-    options: timeLineOptions("per second", "linear", maxSec),
-    plugins: [markerPlugin(marks)],
-  });
+  timeChart(grid, "redis", datasets, timeLineOptions("per second", "linear", maxSec), marks);
 }
 
 /** Histogram bars and the HDR percentile curve, uncorrected beside corrected when measured. */

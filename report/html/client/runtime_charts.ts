@@ -6,7 +6,7 @@
  */
 import type { PageRun, PageTelemetry } from "../page/run.ts";
 import { h } from "./dom.ts";
-import { addChart, color, markerPlugin, timeLineOptions, xy } from "./charts.ts";
+import { color, type Marks, rightAxisScale, timeChart, timeLineOptions, xy } from "./charts.ts";
 
 /** One line of a telemetry column, or nothing when the column is absent. */
 export function telemetryLine(
@@ -20,22 +20,12 @@ export function telemetryLine(
   return [{ label, data: xy(t.t, ys), borderColor: color(i), backgroundColor: color(i), ...extra }];
 }
 
-/** A right-hand axis that draws no grid of its own. */
-export function rightAxisScale(title: string): any {
-  return {
-    position: "right",
-    beginAtZero: true,
-    grid: { drawOnChartArea: false },
-    title: { display: true, text: title },
-  };
-}
-
 /** Event-loop delay and GC of each sampled process; nothing when the run has no runtime series. */
 export function runtimeChart(
   run: PageRun,
   grid: HTMLElement,
   maxSec: number,
-  marks: Array<{ x: number; label: string }>,
+  marks: Marks,
 ): void {
   const series = run.telemetry.filter((t) => t.kind === "runtime");
   if (!series.length) return;
@@ -58,12 +48,7 @@ export function runtimeChart(
   opts.scales.y2 = { ...rightAxisScale("GC ms per s"), display: "auto" };
   opts.scales.y3 = { ...rightAxisScale("heap MiB"), display: "auto" };
   const runtimes = [...new Set(series.map((t) => t.runtime).filter(Boolean))].join(", ");
-  addChart(grid, `event loop and GC${runtimes ? ` (${runtimes})` : ""}`, {
-    type: "line",
-    data: { datasets },
-    options: opts,
-    plugins: [markerPlugin(marks)],
-  });
+  timeChart(grid, `event loop and GC${runtimes ? ` (${runtimes})` : ""}`, datasets, opts, marks);
   const notes = series.filter((t) => t.error).map((t) => `${t.name}: the sampler stopped: ${t.error}`);
   if (series.some((t) => t.runtime === "deno")) {
     notes.push("Deno reports no GC events: no GC line for its processes.");
@@ -76,7 +61,7 @@ export function redisServerChart(
   run: PageRun,
   grid: HTMLElement,
   maxSec: number,
-  marks: Array<{ x: number; label: string }>,
+  marks: Marks,
 ): void {
   const redis = run.telemetry.filter((t) => t.kind === "redis" && (t.usedMemoryMiB || t.hitRatioPct));
   if (!redis.length) return;
@@ -90,10 +75,5 @@ export function redisServerChart(
   const opts = timeLineOptions("hit ratio %", "linear", maxSec);
   opts.scales.y.max = 100;
   opts.scales.y2 = rightAxisScale("MiB, clients, keys/s, entries");
-  addChart(grid, "redis server (INFO, SLOWLOG)", {
-    type: "line",
-    data: { datasets },
-    options: opts,
-    plugins: [markerPlugin(marks)],
-  });
+  timeChart(grid, "redis server (INFO, SLOWLOG)", datasets, opts, marks);
 }

@@ -5,23 +5,10 @@
 import type { RunResult } from "../../../results/mod.ts";
 import { decodeHistogram, percentileCurve } from "../../../results/histogram.ts";
 import { round4 } from "../../../results/stats.ts";
-import { shownEndpointRows } from "../../endpoint_rows.ts";
+import { type EndpointRow, shownEndpointRows } from "../../endpoint_rows.ts";
 
-/** One endpoint on the page. */
-export interface PageEndpoint {
-  name: string;
-  requests: number;
-  rps: number;
-  errors: number;
-  non2xx: number;
-  p50Ms: number;
-  p90Ms: number;
-  p99Ms: number;
-  maxMs: number;
-  pooledRequests: number;
-  /** [percentile, ms] points of its latency; empty without a response. */
-  percentiles: Array<[number, number]>;
-}
+/** One endpoint on the page: its row and [percentile, ms] points of its latency (none without a response). */
+export type PageEndpoint = Omit<EndpointRow, "endpoint"> & { percentiles: Array<[number, number]> };
 
 /** The endpoints shown on the page, slowest p99 first, and the line saying how many were left out. */
 export function pageEndpoints(run: RunResult): { endpoints: PageEndpoint[]; omitted: string } {

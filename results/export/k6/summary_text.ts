@@ -59,11 +59,16 @@ const TIME_UNITS: Record<string, [unit: string, perMs: number]> = {
   us: ["µs", 1000],
 };
 
+/** Milliseconds in the summary's `summaryTimeUnit`, or undefined when it sets none. */
+export function inTimeUnit(ms: number, timeUnit: string): string | undefined {
+  const unit = Object.hasOwn(TIME_UNITS, timeUnit) ? TIME_UNITS[timeUnit] : undefined;
+  return unit && `${(ms * unit[1]).toFixed(2)}${unit[0]}`;
+}
+
 /** Milliseconds as k6 writes them: in the summary's time unit when set, else µs below 1 ms, s from 1 s. */
 function duration(ms: number, timeUnit = ""): string {
-  if (Object.hasOwn(TIME_UNITS, timeUnit)) {
-    return `${(ms * TIME_UNITS[timeUnit][1]).toFixed(2)}${TIME_UNITS[timeUnit][0]}`;
-  }
+  const inUnit = inTimeUnit(ms, timeUnit);
+  if (inUnit !== undefined) return inUnit;
   if (ms < 1) return `${(ms * 1000).toFixed(2)}µs`;
   if (ms < 1000) return `${ms.toFixed(2)}ms`;
   return `${(ms / 1000).toFixed(2)}s`;

@@ -3,7 +3,14 @@
  * k6 v1's end-of-test summary text (`--summary-mode compact` or `full`): thresholds, totals and
  * metrics by section, numbers written as k6 writes them. Pure.
  */
-import { allChecks, type K6Check, type K6Metric, type K6SummaryData, rateMetric } from "./summary_text.ts";
+import {
+  allChecks,
+  inTimeUnit,
+  type K6Check,
+  type K6Metric,
+  type K6SummaryData,
+  rateMetric,
+} from "./summary_text.ts";
 
 /** k6's summary modes: v1's `compact` (default) and `full`, and `legacy`, the 0.x layout. */
 export type K6SummaryMode = "compact" | "full" | "legacy";
@@ -269,17 +276,10 @@ function bytes(n: number): string {
   return `${value.toFixed(value < 10 ? 1 : 0)} ${UNITS[e]}`;
 }
 
-const TIME_UNITS: Record<string, [unit: string, perMs: number]> = {
-  s: ["s", 0.001],
-  ms: ["ms", 1],
-  us: ["µs", 1000],
-};
-
 /** Milliseconds as k6 v1 writes them: ns, µs, ms, then s, m and h, truncated to 2 places. */
 function duration(ms: number, timeUnit: string): string {
-  if (Object.hasOwn(TIME_UNITS, timeUnit)) {
-    return `${(ms * TIME_UNITS[timeUnit][1]).toFixed(2)}${TIME_UNITS[timeUnit][0]}`;
-  }
+  const inUnit = inTimeUnit(ms, timeUnit);
+  if (inUnit !== undefined) return inUnit;
   if (ms === 0) return "0s";
   if (ms < 0.001) return `${Math.trunc(ms * 1e6)}ns`;
   if (ms < 1) return `${truncated(ms * 1000, 2)}µs`;

@@ -10,6 +10,7 @@ import { frameMessage } from "../../../grpc/framing.ts";
 import { grpcTimeoutOf } from "../../../grpc/timeout.ts";
 import { gzipSync } from "node:zlib";
 import type { GrpcBodySpec } from "../grpc_body_spec.ts";
+import { concatBytes } from "../../../system/copy_bytes.ts";
 
 /** One call of a gRPC run, its message encoded already (protobuf bytes, without the prefix). */
 export interface GrpcCall {
@@ -76,9 +77,5 @@ export function grpcRequestSpec(call: GrpcCall, timeoutMs: number): RequestSpec 
 function bodyOf(message: Uint8Array | readonly Uint8Array[], gzip: boolean): Uint8Array<ArrayBuffer> {
   const frame = (m: Uint8Array) => gzip ? frameMessage(gzipSync(m), true) : frameMessage(m);
   if (message instanceof Uint8Array) return frame(message);
-  const frames = message.map(frame);
-  const body = new Uint8Array(frames.reduce((n, f) => n + f.length, 0));
-  let at = 0;
-  for (const f of frames) (body.set(f, at), at += f.length);
-  return body;
+  return concatBytes(message.map(frame));
 }

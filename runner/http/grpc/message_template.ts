@@ -9,6 +9,7 @@ import protobuf from "protobufjs";
 import type { GrpcBodySpec, GrpcMessageSpec, GrpcSlotKind, GrpcSlotSpec } from "../grpc_body_spec.ts";
 import { hasPlaceholder, placeholdersOf } from "../template.ts";
 import { encodeMessage, fieldOf, GrpcMessageError, parseMessageText } from "./message.ts";
+import { concatBytes } from "../../../system/copy_bytes.ts";
 
 const SCALARS = new Set<string>([
   "string",
@@ -111,7 +112,7 @@ function messageSpecOf(type: protobuf.Type, json: unknown, path: string): GrpcMe
   const slots: GrpcSlotSpec[] = [];
   let fixed: Uint8Array[] = [];
   const add = (slot: GrpcSlotSpec) => {
-    pieces.push(joined(fixed));
+    pieces.push(concatBytes(fixed));
     fixed = [];
     slots.push(slot);
   };
@@ -131,7 +132,7 @@ function messageSpecOf(type: protobuf.Type, json: unknown, path: string): GrpcMe
       });
     }
   }
-  pieces.push(joined(fixed));
+  pieces.push(concatBytes(fixed));
   return { pieces, slots };
 }
 
@@ -155,9 +156,4 @@ function slotOf(field: protobuf.Field, value: unknown, path: string): GrpcSlotSp
     throw new GrpcMessageError(path, `a ${field.type} field takes no placeholder`);
   }
   return { field: field.id, kind: field.type as GrpcSlotKind, path, text: value };
-}
-
-/** Fields encoded one by one, as one piece (setup only). */
-function joined(chunks: Uint8Array[]): Uint8Array {
-  return Uint8Array.from(chunks.flatMap((c) => [...c]));
 }

@@ -61,7 +61,8 @@ export function oneOffCall(
     stream.on("error", (err) => (clearTimeout(timer), fail(err)));
     stream.on("trailers", (t) => (fields = { ...fields, ...t }));
     stream.on("close", () => {
-      const status = grpcStatusValue(String(fields["grpc-status"] ?? ""));
+      const text = new TextEncoder().encode(String(fields["grpc-status"] ?? ""));
+      const status = grpcStatusValue(text, 0, text.length);
       const problem = `grpc-status ${fields["grpc-status"] ?? "missing"} ${fields["grpc-message"] ?? ""}`;
       end(status, status === 0 ? "" : problem.trim());
     });

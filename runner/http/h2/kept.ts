@@ -7,7 +7,7 @@
 import { isInterim } from "../../../http1/body_framing.ts";
 import type { StepResponse } from "../kept_response.ts";
 import { DEFAULT_KEPT_BYTES, KeptBytes } from "../kept_bytes.ts";
-import type { FieldBytesSink } from "../../../http2/hpack/decoder.ts";
+import type { FieldBytesSink } from "../../../http2/hpack/field_rules.ts";
 import { octetString } from "../../../system/large_arrays.ts";
 
 const decoder = new TextDecoder();

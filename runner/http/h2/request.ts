@@ -27,6 +27,7 @@ import {
 } from "../request_fields.ts";
 import { buildH2Template, type H2Template } from "./template.ts";
 import { grpcBodyTemplate } from "../protobuf_template.ts";
+import { CONNECTION_NAMES } from "../../../http2/hpack/static.ts";
 
 /** One request of the mix, ready to send on any stream. */
 export interface H2Request {
@@ -46,16 +47,6 @@ export interface H2Request {
   readonly oneMessage?: boolean;
 }
 
-/** Header fields HTTP/2 forbids (RFC 9113 8.2.2), and Host, which becomes :authority. */
-const DROPPED = new Set([
-  "connection",
-  "keep-alive",
-  "proxy-connection",
-  "transfer-encoding",
-  "upgrade",
-  "host",
-]);
-
 /**
  * Encodes one request spec for `url`. With `names` a request with placeholders becomes a template;
  * `template`: always one (a cookie may join it); `literal`: never, `{{` sent as written (a script's).
@@ -73,7 +64,9 @@ export function encodeH2Request(
   const headers: [string, string][] = [];
   for (const [name, value] of spec.headers) {
     const lower = name.toLowerCase();
-    if (DROPPED.has(lower) || (lower === "te" && value.toLowerCase() !== "trailers")) continue;
+    // Fields HTTP/2 forbids (RFC 9113 8.2.2) are dropped, and Host becomes :authority.
+    const forbidden = CONNECTION_NAMES.has(lower) || (lower === "te" && value.toLowerCase() !== "trailers");
+    if (forbidden || lower === "host") continue;
     headers.push([lower, value]);
   }
   if (!fields.hasUserAgent) headers.push(["user-agent", DEFAULT_USER_AGENT]);

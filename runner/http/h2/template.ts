@@ -5,7 +5,7 @@
  * HOT PATH: `H2TemplateWriter.fill` copies into the slot's reused buffers. A value with CR, LF, NUL or edge
  * whitespace is refused (RFC 9113 8.2.1); `:path` is percent-encoded as over HTTP/1.1.
  */
-import { copyBytes } from "../../../system/copy_bytes.ts";
+import { concatBytes, copyBytes } from "../../../system/copy_bytes.ts";
 import { literalNameBytes } from "../../../http2/hpack/encoder.ts";
 import {
   CONTINUATION,
@@ -70,14 +70,14 @@ export function buildH2Template(
       fixed.push(encodeFixed(name, value));
       continue;
     }
-    pieces.push(concat(fixed));
+    pieces.push(concatBytes(fixed));
     fixed = [];
     const place = (offset: number, raw: boolean) =>
       name === ":path" ? urlPlace(value, offset, raw) : fieldPlace(name);
     const padded = `header "${name}" as filled starts or ends with a space or tab: not sent`;
     templated.push({ name: literalNameBytes(name), value: partsOf(value, indexOf, place), padded });
   }
-  pieces.push(concat(fixed));
+  pieces.push(concatBytes(fixed));
   const head = fields.some(([name, value]) => name === ":method" && value === "HEAD");
   return {
     pieces,
@@ -88,13 +88,6 @@ export function buildH2Template(
     grpc: null,
     oneMessage: false,
   };
-}
-
-function concat(chunks: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(chunks.reduce((sum, c) => sum + c.length, 0));
-  let at = 0;
-  for (const c of chunks) at = copyBytes(out, at, c, 0, c.length);
-  return out;
 }
 
 /** Writes an HPACK integer with a 7-bit prefix (a string's length, not Huffman) at `at`; returns the end. */

@@ -22,6 +22,7 @@ import { debugExchange, httpDebug } from "./http_debug.ts";
 import { jsonOut, requestPoints } from "./json_out.ts";
 import type { Response, Session } from "../session.ts";
 import { octetString } from "../../../system/large_arrays.ts";
+import { durationMsOf } from "../../../validation/duration.ts";
 
 /** k6's request params (those loadlab honours; another key is refused when the request is sent). */
 export interface Params {
@@ -257,15 +258,9 @@ function addCookies(cookies: Params["cookies"], headers: Record<string, string>)
 /** A k6 duration (`"30s"`, `"1m30s"`, `"500ms"`) or a number of ms. */
 export function durationMs(value: string | number): number {
   if (typeof value === "number") return value;
-  const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-  let total = 0, rest = value.trim();
-  while (rest.length > 0) {
-    const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)/.exec(rest);
-    if (m === null) throw new TypeError(`${value}: not a duration (e.g. 30s, 1m30s, 500ms)`);
-    total += Number(m[1]) * units[m[2]];
-    rest = rest.slice(m[0].length);
-  }
-  return total;
+  const ms = durationMsOf(value);
+  if (ms === undefined) throw new TypeError(`${value}: not a duration (e.g. 30s, 1m30s, 500ms)`);
+  return ms;
 }
 
 export const get = (u: Url, params?: Params | null) => request("GET", u, null, params);

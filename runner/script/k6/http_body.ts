@@ -1,3 +1,4 @@
+import { concatBytes } from "../../../system/copy_bytes.ts";
 /**
  * @module
  * A k6 request's body as k6 encodes it: text and bytes as they are, an object as a urlencoded form, one
@@ -78,10 +79,7 @@ function multipart(body: Record<string, unknown>, headers: Record<string, string
   }
   parts.push(encoder.encode(`${first ? "" : "\r\n"}--${boundary}--\r\n`));
   setContentType(headers, `multipart/form-data; boundary=${boundary}`);
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) out.set(p, at), at += p.length;
-  return out;
+  return concatBytes(parts);
 }
 
 function bytesOf(data: string | ArrayBuffer | Uint8Array): Uint8Array {

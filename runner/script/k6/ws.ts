@@ -12,6 +12,7 @@ import { current } from "./runtime.ts";
 import { Counter, Trend } from "./metrics.ts";
 import { openScriptWsStats } from "../sessions/ws_stats.ts";
 import { checkSendSize, K6_WS_MAX_MESSAGE_BYTES, tooBig, tooBigReceived } from "./ws_cap.ts";
+import { concatBytes } from "../../../system/copy_bytes.ts";
 
 interface WsParams {
   headers?: Record<string, string>;
@@ -262,12 +263,8 @@ function byteLengthOf(data: Uint8Array | Uint8Array[]): number {
   return Array.isArray(data) ? data.reduce((n, p) => n + p.byteLength, 0) : data.byteLength;
 }
 
-function arrayBufferOf(data: unknown): ArrayBuffer {
-  const parts = Array.isArray(data) ? data : [data];
-  const bytes = new Uint8Array(parts.reduce((n: number, p: Uint8Array) => n + p.byteLength, 0));
-  let at = 0;
-  for (const p of parts as Uint8Array[]) bytes.set(p, at), at += p.byteLength;
-  return bytes.buffer;
+function arrayBufferOf(data: Uint8Array | Uint8Array[]): ArrayBuffer {
+  return concatBytes(Array.isArray(data) ? data : [data]).buffer;
 }
 
 export default { connect };

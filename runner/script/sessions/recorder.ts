@@ -5,7 +5,12 @@
  * Checks made before any request count under a step named `(session)`.
  */
 import { clampUs, createHistogram } from "../../../results/histogram.ts";
-import { type FlowCounters, type FlowSample, flowSample } from "../../stats/flow_counters.ts";
+import {
+  emptyFlowCounters,
+  type FlowCounters,
+  type FlowSample,
+  flowSample,
+} from "../../stats/flow_counters.ts";
 
 /** Most distinct request names; past it they count under `OTHER_NAMES` (a name built from ids). */
 const MAX_NAMES = 200;
@@ -38,16 +43,7 @@ export class ScriptRecorder {
   readonly #steps = new Map<string, number>();
 
   constructor(name: string) {
-    this.#flow = {
-      name,
-      sessions: 0,
-      completed: 0,
-      failed: 0,
-      captureFailed: 0,
-      noData: 0,
-      sessionHistogram: createHistogram(),
-      steps: [],
-    };
+    this.#flow = emptyFlowCounters(name, []);
   }
 
   step(name: string): number {

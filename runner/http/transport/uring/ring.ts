@@ -138,51 +138,40 @@ export class UringRing {
     }
   }
 
-  /** The next SQE's first word, zeroed (a full queue is handed to the kernel first). */
-  #sqe(): number {
+  /** The next SQE, zeroed but for its opcode, fd and user_data (a full queue goes to the kernel first). */
+  #sqe(op: number, fd: number, udLo: number, udHi: number): number {
     if (this.#tail - this.#sqHead[0] >= this.#sqEntries) this.enter(0, 0);
     const base = ((this.#tail & this.#sqMask) * 16) | 0;
     this.#tail = (this.#tail + 1) >>> 0;
     const s = this.#sqes;
     // Word by word: a typed array's `fill` is a call into the runtime, this is a few stores.
     for (let k = base; k < base + 16; k++) s[k] = 0;
+    s[base] = op;
+    s[base + 1] = fd;
+    s[base + 8] = udLo;
+    s[base + 9] = udHi;
     return base;
   }
 
   /** A send of `length` bytes at `addrLo + addrHi * 2^32`; `MSG_WAITALL`, so only a failure is short. */
   prepSend(fd: number, addrLo: number, addrHi: number, length: number, udLo: number, udHi: number): void {
     const s = this.#sqes;
-    const b = this.#sqe();
-    s[b] = OP_SEND;
-    s[b + 1] = fd;
+    const b = this.#sqe(OP_SEND, fd, udLo, udHi);
     s[b + 4] = addrLo;
     s[b + 5] = addrHi;
     s[b + 6] = length;
     s[b + 7] = MSG_NOSIGNAL | MSG_WAITALL;
-    s[b + 8] = udLo;
-    s[b + 9] = udHi;
   }
 
   /** A multishot receive into the provided buffers: one CQE per chunk until it ends (no F_MORE). */
   prepRecvMultishot(fd: number, udLo: number, udHi: number): void {
-    const s = this.#sqes;
-    const b = this.#sqe();
-    s[b] = OP_RECV | (IOSQE_BUFFER_SELECT << 8) | (RECV_MULTISHOT << 16);
-    s[b + 1] = fd;
-    s[b + 8] = udLo;
-    s[b + 9] = udHi;
-    s[b + 10] = BUFFER_GROUP;
+    const b = this.#sqe(OP_RECV | (IOSQE_BUFFER_SELECT << 8) | (RECV_MULTISHOT << 16), fd, udLo, udHi);
+    this.#sqes[b + 10] = BUFFER_GROUP;
   }
 
   /** One readiness poll of `events` (a connect's end: POLLOUT). */
   prepPoll(fd: number, events: number, udLo: number, udHi: number): void {
-    const s = this.#sqes;
-    const b = this.#sqe();
-    s[b] = OP_POLL_ADD;
-    s[b + 1] = fd;
-    s[b + 7] = events;
-    s[b + 8] = udLo;
-    s[b + 9] = udHi;
+    this.#sqes[this.#sqe(OP_POLL_ADD, fd, udLo, udHi) + 7] = events;
   }
 
   /** A timeout of `ms` from submission, completing with -ETIME (timespec in the wait argument's page). */
@@ -193,26 +182,18 @@ export class UringRing {
     w[18] = (ms % 1000) * 1e6;
     w[19] = 0;
     const s = this.#sqes;
-    const b = this.#sqe();
-    s[b] = OP_TIMEOUT;
-    s[b + 1] = -1;
+    const b = this.#sqe(OP_TIMEOUT, -1, udLo, udHi);
     s[b + 4] = this.#waitArg.address + 64;
     s[b + 5] = Math.floor((this.#waitArg.address + 64) / 2 ** 32);
     s[b + 6] = 1;
-    s[b + 8] = udLo;
-    s[b + 9] = udHi;
   }
 
   /** Cancels the request whose user_data is `target` (lo/hi); its own CQE carries `udLo`/`udHi`. */
   prepCancel(targetLo: number, targetHi: number, udLo: number, udHi: number): void {
     const s = this.#sqes;
-    const b = this.#sqe();
-    s[b] = OP_ASYNC_CANCEL;
-    s[b + 1] = -1;
+    const b = this.#sqe(OP_ASYNC_CANCEL, -1, udLo, udHi);
     s[b + 4] = targetLo;
     s[b + 5] = targetHi;
-    s[b + 8] = udLo;
-    s[b + 9] = udHi;
   }
 
   get unsubmitted(): number {
