@@ -60,10 +60,9 @@ export function handleSummary(data) {
 
 Deno.test("a handleSummary that grows loadlab in a synchronous loop is ended past its memory limit, named", async () => {
   const dir = Deno.makeTempDirSync({ prefix: "loadlab-summary-" });
-  const path = `${dir}/script.js`;
   // Up to 1.6 GB (2,000 arrays of 800 KB): a loadlab without the limit still ends, having grown past it.
   Deno.writeTextFileSync(
-    path,
+    `${dir}/script.js`,
     `export default () => {};
 export function handleSummary(data) {
   const keep = [];
@@ -72,32 +71,47 @@ export function handleSummary(data) {
 }
 `,
   );
-  // This process is loadlab here: its limit 256 MB past what it holds now.
-  const limitMb = Math.ceil(Deno.memoryUsage().rss / 2 ** 20) + 256;
-  let peakMb = 0;
-  const sampler = setInterval(() => peakMb = Math.max(peakMb, Deno.memoryUsage().rss / 2 ** 20), 10);
+  // loadlab is a process of its own here, as it is for a user: test files running beside this one in the
+  // test runner's process would move the RSS the limit is measured by. Its limit: 256 MB past what it holds.
+  Deno.writeTextFileSync(
+    `${dir}/loadlab.ts`,
+    `import { isolatedHandleSummary, showK6Summaries } from "${new URL("./summary.ts", import.meta.url)}";
+const limitMb = Math.ceil(Deno.memoryUsage().rss / 2 ** 20) + 256;
+let peakMb = 0;
+const sampler = setInterval(() => peakMb = Math.max(peakMb, Deno.memoryUsage().rss / 2 ** 20), 10);
+const handle = isolatedHandleSummary("${dir}/script.js", 60_000, limitMb);
+const first = await handle({});
+const started = performance.now();
+const message = await showK6Summaries({ runs: [{ run: "app/k6", data: { grow: true } }], failed: 0, handle })
+  .then(() => "ended without an error", (err) => err.message);
+clearInterval(sampler);
+console.log(JSON.stringify({ first, message, limitMb, peakMb, seconds: (performance.now() - started) / 1000 }));
+`,
+  );
   try {
-    const handle = isolatedHandleSummary(path, 60_000, limitMb);
-    assertEquals(await handle({}), { stdout: "kept 0" });
-    const started = performance.now();
-    await rejects(
-      showK6Summaries({
-        runs: [{ run: "app/k6", data: { grow: true } as unknown as K6SummaryData }],
-        failed: 0,
-        handle,
-      }),
-      {
-        message:
-          `handleSummary() failed: it grew loadlab's memory past ${limitMb} MB (its limit; --max-memory-mb ` +
-          "or maxMemoryMb to change); the run's results are kept",
-      },
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-A",
+        "--config",
+        new URL("../../deno.json", import.meta.url).pathname,
+        `${dir}/loadlab.ts`,
+      ],
+    })
+      .output();
+    const stderr = new TextDecoder().decode(out.stderr);
+    ok(out.success, stderr);
+    const { first, message, limitMb, peakMb, seconds } = JSON.parse(new TextDecoder().decode(out.stdout));
+    assertEquals(first, { stdout: "kept 0" });
+    assertEquals(
+      message,
+      `handleSummary() failed: it grew loadlab's memory past ${limitMb} MB (its limit; --max-memory-mb ` +
+        "or maxMemoryMb to change); the run's results are kept",
     );
-    const seconds = (performance.now() - started) / 1000;
     console.log(`peak ${peakMb.toFixed(0)} MB (limit ${limitMb}), ${seconds.toFixed(1)} s`);
     ok(seconds < 15, `${seconds} s`);
     ok(peakMb < limitMb + 300, `${peakMb} MB`);
   } finally {
-    clearInterval(sampler);
     Deno.removeSync(dir, { recursive: true });
   }
 });
