@@ -129,6 +129,31 @@ export function writeSettings(buf: Uint8Array, at: number, pairs: readonly numbe
   return at;
 }
 
+/** A control stream's first octets: its type, then SETTINGS with no dynamic QPACK table and no blocking. */
+export const CONTROL_STREAM_PREFACE: Uint8Array = (() => {
+  const buf = new Uint8Array(16);
+  buf[0] = STREAM_CONTROL;
+  return buf.subarray(
+    0,
+    writeSettings(buf, 1, [SETTINGS_QPACK_MAX_TABLE_CAPACITY, 0, SETTINGS_QPACK_BLOCKED_STREAMS, 0]),
+  );
+})();
+
+/** A message's octets on its stream: a HEADERS frame of `section`, then one DATA frame of `body` if any. */
+export function encodeMessage(section: Uint8Array, body: Uint8Array | null): Uint8Array {
+  const bodyBytes = body?.length ?? 0;
+  const out = new Uint8Array(section.length + bodyBytes + 32);
+  let at = writeFrameHeader(out, 0, FRAME_HEADERS, section.length);
+  out.set(section, at);
+  at += section.length;
+  if (bodyBytes > 0) {
+    at = writeFrameHeader(out, at, FRAME_DATA, bodyBytes);
+    out.set(body!, at);
+    at += bodyBytes;
+  }
+  return out.subarray(0, at);
+}
+
 /** Writes GOAWAY, MAX_PUSH_ID or CANCEL_PUSH carrying `id`; returns the end. */
 export function writeIdFrame(buf: Uint8Array, at: number, type: number, id: number): number {
   return writeVarint(buf, writeFrameHeader(buf, at, type, varintSize(id)), id);
