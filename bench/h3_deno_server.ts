@@ -17,6 +17,7 @@ import {
 } from "../http3/frames.ts";
 import { QpackDecoder } from "../http3/qpack_decoder.ts";
 import { encodeFieldSection } from "../http3/qpack_encoder.ts";
+import { byobChunks } from "../system/byob_chunks.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -39,7 +40,7 @@ const answer = encodeMessage(
 async function answerStream(stream: Deno.QuicBidirectionalStream, decoder: QpackDecoder) {
   const reader = new H3FrameReader(false);
   const id = Number(stream.readable.id);
-  for await (const chunk of stream.readable) {
+  for await (const chunk of byobChunks(stream.readable)) {
     for (let at = 0; at < chunk.length;) {
       at = reader.read(chunk, at, chunk.length);
       if (at < 0) throw new Error(`stream ${id}: error ${-at}`);

@@ -27,6 +27,7 @@ import { QpackDecoder } from "../http3/qpack_decoder.ts";
 import { encodeRequestFields } from "../http3/qpack_encoder.ts";
 import { readVarint } from "../http3/varint.ts";
 import { readProcStat } from "../system/proc_stat.ts";
+import { byobChunks } from "../system/byob_chunks.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -166,23 +167,6 @@ async function exchange(conn: Deno.QuicConn, request: Uint8Array, decoder: Qpack
   }
   if (status === 200 && reader.atFrameBoundary) tally.ok++;
   else tally.bad++;
-}
-
-/** A stream's chunks read into one reused buffer (`--byob`), not the 64 KiB the default reader allocates. */
-const byobBuffers: ArrayBuffer[] = [];
-async function* byobChunks(readable: ReadableStream<Uint8Array>) {
-  const reader = readable.getReader({ mode: "byob" });
-  let buffer = byobBuffers.pop() ?? new ArrayBuffer(16384);
-  try {
-    for (;;) {
-      const { value, done } = await reader.read(new Uint8Array(buffer));
-      if (value !== undefined) buffer = value.buffer;
-      if (done) return;
-      yield value;
-    }
-  } finally {
-    if (buffer.byteLength > 0) byobBuffers.push(buffer);
-  }
 }
 
 const own = values.url ? null : await startServer();

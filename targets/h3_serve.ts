@@ -4,9 +4,9 @@
  * unstable: `--unstable-net`) on the UDP port of the HTTPS port's number, so one origin speaks HTTP/1.1, h2
  * and h3. Per connection: our control stream with SETTINGS (no dynamic QPACK table, no blocked streams);
  * the client's unidirectional streams are drained (offered no table, its encoder stream carries nothing to
- * decode). Per request stream: its frames read with http3/'s reader, its HEADERS decoded into a Request,
- * the handler's Response written whole as HEADERS and DATA, then FIN. A request breaking the framing or the
- * field rules has its stream stopped, unanswered.
+ * decode). Per request stream: its frames read with http3/'s reader from pooled buffers, its HEADERS decoded
+ * into a Request, the handler's Response written whole as HEADERS and DATA, then FIN. A request breaking
+ * the framing or the field rules has its stream stopped, unanswered.
  */
 import {
   CONTROL_STREAM_PREFACE,
@@ -18,6 +18,7 @@ import {
 } from "../http3/frames.ts";
 import { QpackDecoder } from "../http3/qpack_decoder.ts";
 import { encodeFieldSection } from "../http3/qpack_encoder.ts";
+import { byobChunks } from "../system/byob_chunks.ts";
 
 type Handler = (req: Request, info: Deno.ServeHandlerInfo<Deno.NetAddr>) => Response | Promise<Response>;
 
@@ -73,7 +74,7 @@ async function answer(
     if (name.startsWith(":")) pseudo[name] = value;
     else headers.append(name, value);
   };
-  for await (const chunk of stream.readable) {
+  for await (const chunk of byobChunks(stream.readable)) {
     for (let at = 0; at < chunk.length;) {
       at = frames.read(chunk, at, chunk.length);
       if (at < 0) throw new Error(`request frames: H3 error ${-at}`);
