@@ -19,31 +19,21 @@ export const FRAME_MAX_PUSH_ID = 0xd;
 
 /** Unidirectional stream types (RFC 9114 6.2, RFC 9204 4.2). */
 export const STREAM_CONTROL = 0x0;
-export const STREAM_PUSH = 0x1;
 export const STREAM_QPACK_ENCODER = 0x2;
 export const STREAM_QPACK_DECODER = 0x3;
 
 // Error codes (RFC 9114 8.1, RFC 9204 6).
 export const H3_NO_ERROR = 0x100;
 export const H3_GENERAL_PROTOCOL_ERROR = 0x101;
-export const H3_INTERNAL_ERROR = 0x102;
-export const H3_STREAM_CREATION_ERROR = 0x103;
 export const H3_CLOSED_CRITICAL_STREAM = 0x104;
 export const H3_FRAME_UNEXPECTED = 0x105;
 export const H3_FRAME_ERROR = 0x106;
 export const H3_EXCESSIVE_LOAD = 0x107;
-export const H3_ID_ERROR = 0x108;
 export const H3_SETTINGS_ERROR = 0x109;
 export const H3_MISSING_SETTINGS = 0x10a;
-export const H3_REQUEST_REJECTED = 0x10b;
-export const H3_REQUEST_CANCELLED = 0x10c;
-export const H3_REQUEST_INCOMPLETE = 0x10d;
 export const H3_MESSAGE_ERROR = 0x10e;
-export const H3_CONNECT_ERROR = 0x10f;
-export const H3_VERSION_FALLBACK = 0x110;
 export const QPACK_DECOMPRESSION_FAILED = 0x200;
 export const QPACK_ENCODER_STREAM_ERROR = 0x201;
-export const QPACK_DECODER_STREAM_ERROR = 0x202;
 
 const H3_NAMES = [
   "H3_NO_ERROR",
@@ -157,12 +147,6 @@ export function encodeMessage(section: Uint8Array, body: Uint8Array | null): Uin
 /** Writes GOAWAY, MAX_PUSH_ID or CANCEL_PUSH carrying `id`; returns the end. */
 export function writeIdFrame(buf: Uint8Array, at: number, type: number, id: number): number {
   return writeVarint(buf, writeFrameHeader(buf, at, type, varintSize(id)), id);
-}
-
-/** The id of a GOAWAY, MAX_PUSH_ID or CANCEL_PUSH payload, or -H3_FRAME_ERROR unless it is one varint. */
-export function readIdFrame(buf: Uint8Array, off: number, len: number): number {
-  if (len === 0 || varintLengthAt(buf[off]) !== len) return -H3_FRAME_ERROR;
-  return readVarint(buf, off, off + len);
 }
 
 /** `H3FrameReader.event`: the input was consumed and nothing completed. */

@@ -20,7 +20,6 @@ import {
   H3Settings,
   READ_DATA,
   READ_FRAME,
-  readIdFrame,
   readSettings,
   SETTINGS_QPACK_BLOCKED_STREAMS,
   SETTINGS_QPACK_MAX_TABLE_CAPACITY,
@@ -141,7 +140,7 @@ Deno.test("frames out of place, too large or of HTTP/2's types are errors", () =
   assertEquals([H3_MISSING_SETTINGS, H3_FRAME_UNEXPECTED, H3_EXCESSIVE_LOAD], [0x10a, 0x105, 0x107]);
 });
 
-Deno.test("SETTINGS and the one-id frames: written, read, refused", () => {
+Deno.test("SETTINGS written, read, refused; the one-id frames written", () => {
   const buf = new Uint8Array(64);
   const end = writeSettings(buf, 0, [
     SETTINGS_QPACK_MAX_TABLE_CAPACITY,
@@ -164,6 +163,4 @@ Deno.test("SETTINGS and the one-id frames: written, read, refused", () => {
   assertEquals(readSettings(bytes("2a05"), 0, 2, new H3Settings()), 0); // unknown: ignored
   const goaway = writeIdFrame(buf, 0, FRAME_GOAWAY, 400);
   assertEquals(hex(buf.subarray(0, goaway)), "07024190");
-  assertEquals(readIdFrame(buf, 2, 2), 400);
-  assertEquals(readIdFrame(bytes("4190 00"), 0, 3), -H3_FRAME_ERROR);
 });

@@ -111,24 +111,8 @@ export const QPACK_STATIC_TABLE: readonly (readonly [string, string])[] = [
 ];
 
 export const QPACK_STATIC_COUNT = 99;
-/** Static indexes the decoder recognises by number. */
+/** The static index of `content-length`, which the decoder recognises by number. */
 export const QPACK_STATIC_CONTENT_LENGTH = 4;
-export const QPACK_STATIC_STATUS: readonly number[] = [
-  24,
-  25,
-  26,
-  27,
-  28,
-  63,
-  64,
-  65,
-  66,
-  67,
-  68,
-  69,
-  70,
-  71,
-];
 
 const enc = new TextEncoder();
 /** All static names and values in one buffer: entry i's name at QPACK_STATIC_NAME_OFF[i], its value after. */
@@ -144,7 +128,7 @@ export const QPACK_STATIC_IS_STATUS = new Uint8Array(QPACK_STATIC_COUNT);
     QPACK_STATIC_NAME_OFF[i] = off;
     QPACK_STATIC_NAME_LEN[i] = n.length;
     QPACK_STATIC_VALUE_LEN[i] = v.length;
+    QPACK_STATIC_IS_STATUS[i] = n === ":status" ? 1 : 0;
     off += n.length + v.length;
   });
-  for (const i of QPACK_STATIC_STATUS) QPACK_STATIC_IS_STATUS[i] = 1;
 }
