@@ -6,7 +6,7 @@
  * the client's unidirectional streams are drained (offered no table, its encoder stream carries nothing to
  * decode). Per request stream: its frames read with http3/'s reader from pooled buffers, its HEADERS decoded
  * into a Request, the handler's Response written whole as HEADERS and DATA, then FIN. A request breaking
- * the framing or the field rules has its stream stopped, unanswered.
+ * the framing or the field rules has its stream stopped and reset, unanswered.
  */
 import {
   CONTROL_STREAM_PREFACE,
@@ -54,7 +54,10 @@ async function serveConnection(conn: Deno.QuicConn, handler: Handler): Promise<v
   const decoder = new QpackDecoder();
   const info = { remoteAddr: conn.remoteAddr, completed: conn.closed.then(IGNORE, IGNORE) };
   for await (const stream of conn.incomingBidirectionalStreams) {
-    answer(stream, decoder, handler, info).catch(() => stream.readable.cancel().catch(IGNORE));
+    answer(stream, decoder, handler, info).catch(() => {
+      stream.readable.cancel().catch(IGNORE);
+      stream.writable.abort().catch(IGNORE);
+    });
   }
   control.releaseLock();
 }
