@@ -34,6 +34,7 @@
  *
  * `--ws`: WebSocket closed echo instead, loadlab vs gcannon `--ws` on a C echo server (bench/ws.ts).
  * `--h2`: the HTTP/2 rows instead, loadlab vs h2load over h2 on nginx and the built-in target (bench/h2.ts).
+ * `--h3`: HTTP/3, loadlab vs oha over h3 and loadlab's own h2, on the built-in target (bench/h3.ts).
  * `--grpc`: unary gRPC calls instead, loadlab vs ghz on a grpc-go greeter (bench/grpc.ts).
  * `--k6-verdicts`: k6 scripts under k6 and loadlab, same command line: same verdict? (bench/k6_verdicts.ts).
  * `--ghz-verdicts`: ghz command lines under ghz and `loadlab ghz`: same verdict? (bench/ghz_verdicts.ts).
@@ -335,6 +336,8 @@ async function scriptsMain(argv: string[]): Promise<number> {
 if (import.meta.main) {
   const chosen = Deno.args.includes("--h2")
     ? import("./h2.ts").then((h2) => h2.main(Deno.args))
+    : Deno.args.includes("--h3")
+    ? import("./h3.ts").then((h3) => h3.main(Deno.args))
     : Deno.args.includes("--crowd")
     ? import("./crowd.ts").then((crowd) => crowd.main(Deno.args))
     : Deno.args.includes("--ws")

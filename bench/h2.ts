@@ -100,8 +100,9 @@ export function parseH2loadRps(stdout: string): number {
   return match ? Number(match[1]) : NaN;
 }
 
-/** loadlab's `--json` line: its req/s, refused when anything failed or answered other than 2xx. */
-function parseLoadlabRps(stdout: string): number {
+/** loadlab's `--json` line: its req/s, refused when anything failed, answered other than 2xx or spoke
+ * other than `protocol`. */
+export function parseLoadlabRps(stdout: string, protocol = "h2"): number {
   const r = JSON.parse(stdout);
   const notOk = Object.keys(r.statusCodes ?? {}).filter((code) => !code.startsWith("2"));
   if (Object.keys(r.errors ?? {}).length || notOk.length) {
@@ -109,7 +110,7 @@ function parseLoadlabRps(stdout: string): number {
       `loadlab: errors ${JSON.stringify(r.errors)}, status codes ${JSON.stringify(r.statusCodes)}`,
     );
   }
-  if (r.protocol !== "h2") throw new Error(`loadlab spoke ${r.protocol}, not h2`);
+  if (r.protocol !== protocol) throw new Error(`loadlab spoke ${r.protocol}, not ${protocol}`);
   return Number(r.rps);
 }
 

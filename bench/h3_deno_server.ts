@@ -9,18 +9,15 @@
  */
 import { parseArgs } from "node:util";
 import {
-  FRAME_DATA,
+  CONTROL_STREAM_PREFACE,
+  encodeMessage,
   FRAME_HEADERS,
   H3FrameReader,
   READ_FRAME,
-  SETTINGS_QPACK_BLOCKED_STREAMS,
-  SETTINGS_QPACK_MAX_TABLE_CAPACITY,
-  STREAM_CONTROL,
-  writeFrameHeader,
-  writeSettings,
 } from "../http3/frames.ts";
 import { QpackDecoder } from "../http3/qpack_decoder.ts";
 import { encodeFieldSection } from "../http3/qpack_encoder.ts";
+import { byobChunks } from "../system/byob_chunks.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -34,30 +31,16 @@ const { values } = parseArgs({
 const bodyBytes = Number(values["body-bytes"]);
 
 /** The answer's HEADERS and DATA frames, the same octets for every request. */
-const answer = (() => {
-  const section = encodeFieldSection([[":status", "200"], ["content-length", String(bodyBytes)]]);
-  const buf = new Uint8Array(section.length + bodyBytes + 32);
-  let at = writeFrameHeader(buf, 0, FRAME_HEADERS, section.length);
-  buf.set(section, at);
-  at = writeFrameHeader(buf, at + section.length, FRAME_DATA, bodyBytes);
-  buf.fill(120, at, at + bodyBytes);
-  return buf.subarray(0, at + bodyBytes);
-})();
-
-const control = new Uint8Array(32);
-control[0] = STREAM_CONTROL;
-const controlEnd = writeSettings(control, 1, [
-  SETTINGS_QPACK_MAX_TABLE_CAPACITY,
-  0,
-  SETTINGS_QPACK_BLOCKED_STREAMS,
-  0,
-]);
+const answer = encodeMessage(
+  encodeFieldSection([[":status", "200"], ["content-length", String(bodyBytes)]]),
+  new Uint8Array(bodyBytes).fill(120),
+);
 
 /** Reads one request to its end (its HEADERS decoded), then writes the answer and finishes the stream. */
 async function answerStream(stream: Deno.QuicBidirectionalStream, decoder: QpackDecoder) {
   const reader = new H3FrameReader(false);
   const id = Number(stream.readable.id);
-  for await (const chunk of stream.readable) {
+  for await (const chunk of byobChunks(stream.readable)) {
     for (let at = 0; at < chunk.length;) {
       at = reader.read(chunk, at, chunk.length);
       if (at < 0) throw new Error(`stream ${id}: error ${-at}`);
@@ -73,7 +56,7 @@ async function answerStream(stream: Deno.QuicBidirectionalStream, decoder: Qpack
 
 async function serve(conn: Deno.QuicConn) {
   const controlWriter = (await conn.createUnidirectionalStream()).getWriter();
-  await controlWriter.write(control.subarray(0, controlEnd));
+  await controlWriter.write(CONTROL_STREAM_PREFACE);
   // The peer's control and QPACK streams: drained (no dynamic table is offered, so nothing to decode).
   (async () => {
     for await (const uni of conn.incomingUnidirectionalStreams) {

@@ -9,26 +9,25 @@
  * and, per stream, what opening one costs (the time `createBidirectionalStream` takes to resolve).
  *
  *   deno run -A --unstable-net bench/h3_probe.ts [--connections 1] [--streams 1] [--requests 2000]
- *     [--server aioquic|deno]
+ *     [--server aioquic|deno] [--byob: answers read into reused buffers]
  *     [--url https://127.0.0.1:PORT/ to use a running server instead; --cacert PEM]
  */
 import { parseArgs } from "node:util";
 import { H3FrameReader, H3Settings, readSettings } from "../http3/frames.ts";
 import {
+  CONTROL_STREAM_PREFACE,
   FRAME_HEADERS,
   READ_DATA,
   READ_FRAME,
-  SETTINGS_QPACK_BLOCKED_STREAMS,
-  SETTINGS_QPACK_MAX_TABLE_CAPACITY,
   STREAM_CONTROL,
   STREAM_QPACK_ENCODER,
   writeFrameHeader,
-  writeSettings,
 } from "../http3/frames.ts";
 import { QpackDecoder } from "../http3/qpack_decoder.ts";
 import { encodeRequestFields } from "../http3/qpack_encoder.ts";
 import { readVarint } from "../http3/varint.ts";
 import { readProcStat } from "../system/proc_stat.ts";
+import { byobChunks } from "../system/byob_chunks.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -39,6 +38,7 @@ const { values } = parseArgs({
     server: { type: "string", default: "aioquic" },
     url: { type: "string" },
     cacert: { type: "string" },
+    byob: { type: "boolean", default: false },
   },
 });
 const connections = Number(values.connections);
@@ -75,14 +75,17 @@ async function startServer() {
   }).output();
   if (!ssl.success) throw new Error(`openssl: ${new TextDecoder().decode(ssl.stderr)}`);
   const python = Deno.env.get("H3_PYTHON") ?? "/tmp/peers/py/bin/python";
-  const child = new Deno.Command(python, {
-    args: [
-      new URL("h3_server.py", import.meta.url).pathname,
-      "--cert",
-      `${dir}/cert.pem`,
-      "--key",
-      `${dir}/key.pem`,
-    ],
+  const files = ["--cert", `${dir}/cert.pem`, "--key", `${dir}/key.pem`];
+  const [command, script] = values.server === "deno"
+    ? [Deno.execPath(), [
+      "run",
+      "-A",
+      "--unstable-net",
+      new URL("h3_deno_server.ts", import.meta.url).pathname,
+    ]]
+    : [python, [new URL("h3_server.py", import.meta.url).pathname]];
+  const child = new Deno.Command(command, {
+    args: [...script, ...files],
     stdout: "piped",
     stderr: "inherit",
   }).spawn();
@@ -90,7 +93,7 @@ async function startServer() {
   let text = "";
   while (!/listening (\d+)/.test(text)) {
     const { value, done } = await reader.read();
-    if (done) throw new Error(`h3_server.py exited before listening: ${text}`);
+    if (done) throw new Error(`the server exited before listening: ${text}`);
     text += value;
   }
   reader.releaseLock();
@@ -99,19 +102,6 @@ async function startServer() {
     cert: await Deno.readTextFile(`${dir}/cert.pem`),
     child,
   };
-}
-
-/** Our control stream's first octets: its type, then SETTINGS with no dynamic table and no blocking. */
-function controlPreface(): Uint8Array {
-  const buf = new Uint8Array(32);
-  buf[0] = STREAM_CONTROL;
-  const end = writeSettings(buf, 1, [
-    SETTINGS_QPACK_MAX_TABLE_CAPACITY,
-    0,
-    SETTINGS_QPACK_BLOCKED_STREAMS,
-    0,
-  ]);
-  return buf.subarray(0, end);
 }
 
 /** Reads the peer's unidirectional streams: control (SETTINGS first), QPACK encoder; others drained. */
@@ -159,7 +149,7 @@ async function exchange(conn: Deno.QuicConn, request: Uint8Array, decoder: Qpack
   const reader = new H3FrameReader(false);
   const id = Number(stream.readable.id);
   let status = 0;
-  for await (const chunk of stream.readable) {
+  for await (const chunk of values.byob ? byobChunks(stream.readable) : stream.readable) {
     sample ??= chunk.slice();
     for (let at = 0; at < chunk.length;) {
       at = reader.read(chunk, at, chunk.length);
@@ -217,7 +207,7 @@ for (let c = 0; c < connections; c++) {
   conn.closed.then((info) => closing || console.error(`connection ${c} closed:`, info));
   const controlStream = await conn.createUnidirectionalStream();
   const w = controlStream.getWriter();
-  await w.write(controlPreface());
+  await w.write(CONTROL_STREAM_PREFACE);
   // Kept: a collected send stream is finished, and a finished control stream closes the connection.
   controlWriters.push(w);
   const decoder = new QpackDecoder();

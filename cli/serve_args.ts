@@ -34,6 +34,10 @@ const SERVE_TABLE: FlagTable = [
     "the Redis caching proxy in front, entries living SEC seconds",
   ]),
   flag("--rate-limit N/WINDOW", { example: "100/1s" }, ["the proxy's rate limit, e.g. 100/1s or 10/500ms"]),
+  flag("--tls", {}, [
+    "HTTPS with a throwaway self-signed certificate (its CA file printed),",
+    "and HTTP/3 on the UDP port of the same number",
+  ]),
   flag("--profile[=DIR]", { example: "profiles" }, [
     "a CPU profile of the target's processes until Ctrl-C,",
     "as DIR/*.cpuprofile (default .)",
@@ -93,10 +97,14 @@ export function serveSpecFromFlags(flags: FlagValues): TargetSpec {
     redis: redisUrl !== undefined || findProgram("redis-server") !== null,
   };
   const upstreamUrl = upstreamUrlOf(flags);
-  if (upstreamUrl === undefined && proxyTtl === undefined && !rateLimit) return { ...builtin, host, port };
+  const tls = flags.has("tls") ? { tls: "self-signed" as const } : {};
+  if (upstreamUrl === undefined && proxyTtl === undefined && !rateLimit) {
+    return { ...builtin, ...tls, host, port };
+  }
   return {
     kind: "proxy",
     ...profile,
+    ...tls,
     upstream: upstreamUrl ? { url: upstreamUrl } : builtin,
     cacheTtlSec: proxyTtl,
     rateLimit,

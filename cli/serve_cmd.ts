@@ -46,6 +46,12 @@ function describe(target: RunningTarget, spec: TargetSpec): string {
     lines.push("  endpoints:");
     for (const [path, what] of ENDPOINTS) lines.push(`    ${path.padEnd(40)} ${what}`);
   }
+  if (target.caFile) {
+    const h3 = spec.kind === "proxy" || (spec.kind === "builtin" && (spec.instances ?? 1) === 1)
+      ? `; HTTP/3 on UDP port ${new URL(target.url).port}`
+      : "";
+    lines.push(`  TLS: self-signed, verify with --cacert ${target.caFile}${h3}`);
+  }
   lines.push(`  processes: ${target.processes.map((p) => `${p.name} (pid ${p.pid})`).join(", ")}`);
   lines.push(
     target.redisUrl ? `  redis: ${target.redisUrl}` : "  redis: none (/redis/:key answers 503; use --redis)",

@@ -25,24 +25,15 @@ export const STREAM_QPACK_DECODER = 0x3;
 // Error codes (RFC 9114 8.1, RFC 9204 6).
 export const H3_NO_ERROR = 0x100;
 export const H3_GENERAL_PROTOCOL_ERROR = 0x101;
-export const H3_INTERNAL_ERROR = 0x102;
-export const H3_STREAM_CREATION_ERROR = 0x103;
 export const H3_CLOSED_CRITICAL_STREAM = 0x104;
 export const H3_FRAME_UNEXPECTED = 0x105;
 export const H3_FRAME_ERROR = 0x106;
 export const H3_EXCESSIVE_LOAD = 0x107;
-export const H3_ID_ERROR = 0x108;
 export const H3_SETTINGS_ERROR = 0x109;
 export const H3_MISSING_SETTINGS = 0x10a;
-export const H3_REQUEST_REJECTED = 0x10b;
-export const H3_REQUEST_CANCELLED = 0x10c;
-export const H3_REQUEST_INCOMPLETE = 0x10d;
 export const H3_MESSAGE_ERROR = 0x10e;
-export const H3_CONNECT_ERROR = 0x10f;
-export const H3_VERSION_FALLBACK = 0x110;
 export const QPACK_DECOMPRESSION_FAILED = 0x200;
 export const QPACK_ENCODER_STREAM_ERROR = 0x201;
-export const QPACK_DECODER_STREAM_ERROR = 0x202;
 
 const H3_NAMES = [
   "H3_NO_ERROR",
@@ -126,6 +117,31 @@ export function writeSettings(buf: Uint8Array, at: number, pairs: readonly numbe
   at = writeFrameHeader(buf, at, FRAME_SETTINGS, len);
   for (const v of pairs) at = writeVarint(buf, at, v);
   return at;
+}
+
+/** A control stream's first octets: its type, then SETTINGS with no dynamic QPACK table and no blocking. */
+export const CONTROL_STREAM_PREFACE: Uint8Array = (() => {
+  const buf = new Uint8Array(16);
+  buf[0] = STREAM_CONTROL;
+  return buf.subarray(
+    0,
+    writeSettings(buf, 1, [SETTINGS_QPACK_MAX_TABLE_CAPACITY, 0, SETTINGS_QPACK_BLOCKED_STREAMS, 0]),
+  );
+})();
+
+/** A message's octets on its stream: a HEADERS frame of `section`, then one DATA frame of `body` if any. */
+export function encodeMessage(section: Uint8Array, body: Uint8Array | null): Uint8Array {
+  const bodyBytes = body?.length ?? 0;
+  const out = new Uint8Array(section.length + bodyBytes + 32);
+  let at = writeFrameHeader(out, 0, FRAME_HEADERS, section.length);
+  out.set(section, at);
+  at += section.length;
+  if (bodyBytes > 0) {
+    at = writeFrameHeader(out, at, FRAME_DATA, bodyBytes);
+    out.set(body!, at);
+    at += bodyBytes;
+  }
+  return out.subarray(0, at);
 }
 
 /** Writes GOAWAY, MAX_PUSH_ID or CANCEL_PUSH carrying `id`; returns the end. */

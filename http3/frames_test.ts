@@ -140,7 +140,7 @@ Deno.test("frames out of place, too large or of HTTP/2's types are errors", () =
   assertEquals([H3_MISSING_SETTINGS, H3_FRAME_UNEXPECTED, H3_EXCESSIVE_LOAD], [0x10a, 0x105, 0x107]);
 });
 
-Deno.test("SETTINGS and the one-id frames: written, read, refused", () => {
+Deno.test("SETTINGS written, read, refused; the one-id frames written", () => {
   const buf = new Uint8Array(64);
   const end = writeSettings(buf, 0, [
     SETTINGS_QPACK_MAX_TABLE_CAPACITY,

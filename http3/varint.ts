@@ -4,8 +4,6 @@
  * precision as numbers; only frame types to skip get that large.
  */
 
-/** The largest value a variable-length integer holds (2^62 - 1). */
-export const VARINT_MAX = 2 ** 62 - 1;
 /** Returned by `readVarint` when the integer runs past `end`. */
 export const VARINT_TRUNCATED = -1;
 
@@ -29,7 +27,7 @@ export function readVarint(buf: Uint8Array, at: number, end: number): number {
   return value;
 }
 
-/** Writes `value` (0 <= value <= VARINT_MAX) in its shortest encoding at `at`; returns the end. */
+/** Writes `value` (0 <= value < 2^62) in its shortest encoding at `at`; returns the end. */
 export function writeVarint(buf: Uint8Array, at: number, value: number): number {
   const len = varintSize(value);
   let v = value;

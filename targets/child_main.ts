@@ -10,6 +10,7 @@ import { connectRedis, type RedisClient, seedRedis } from "./redis.ts";
 import { type ChildSpec, READY_PREFIX } from "./child_spec.ts";
 import { sampleThisProcess } from "./runtime_sampler.ts";
 import { serveGrpcTarget } from "./app/grpc_endpoints.ts";
+import { serveH3 } from "./h3_serve.ts";
 
 type Handler = (req: Request, info: Deno.ServeHandlerInfo<Deno.NetAddr>) => Response | Promise<Response>;
 
@@ -51,7 +52,20 @@ async function serveHandler(spec: ChildSpec) {
     onListen: () => {},
     onError: (err) => Response.json({ error: String(err) }, { status: 500 }),
   }, handler);
-  return { server, close };
+  const h3 = spec.tls && !spec.reusePort ? serveH3Beside(handler, spec, server.addr.port) : null;
+  return { server, close: () => (h3?.close(), close()) };
+}
+
+/** HTTP/3 on the UDP port of the same number; a taken port is said on stderr, HTTPS goes on. */
+function serveH3Beside(handler: Handler, spec: ChildSpec, port: number): { close(): void } | null {
+  try {
+    return serveH3(handler, { hostname: spec.host, port, ...pemOf(spec.tls)! });
+  } catch (err) {
+    console.error(
+      `loadlab target: no HTTP/3 on UDP port ${port}: ${err instanceof Error ? err.message : err}`,
+    );
+    return null;
+  }
 }
 
 /** The PEM text of `tls`'s files, for Deno.serve / Deno.listenTls; {} for plain HTTP. */

@@ -35,7 +35,7 @@ export const ALLOWED: Record<string, readonly string[]> = {
   ],
   scenarios: ["runner", "targets", "results", "validation", "http1", "http2", "ws", "grpc", "system"],
   runner: ["results", "validation", "http1", "http2", "http3", "ws", "grpc", "system"],
-  targets: ["results", "validation", "http1", "http2", "ws", "grpc", "system"],
+  targets: ["results", "validation", "http1", "http2", "http3", "ws", "grpc", "system"],
   http1: ["system"],
   // HTTP/2 framing and HPACK for engine and targets; it uses HTTP/1.1's byte classes (tokens).
   http2: ["http1", "system"],

@@ -15,6 +15,7 @@
 import type { ErrorKind } from "../../../results/mod.ts";
 import type { ConnectionShared } from "../load_connection.ts";
 import {
+  CONTROL_STREAM_PREFACE,
   FRAME_GOAWAY,
   FRAME_SETTINGS,
   H3_CLOSED_CRITICAL_STREAM,
@@ -25,12 +26,9 @@ import {
   H3Settings,
   READ_FRAME,
   readSettings,
-  SETTINGS_QPACK_BLOCKED_STREAMS,
-  SETTINGS_QPACK_MAX_TABLE_CAPACITY,
   STREAM_CONTROL,
   STREAM_QPACK_DECODER,
   STREAM_QPACK_ENCODER,
-  writeSettings,
 } from "../../../http3/frames.ts";
 import { QpackDecoder, qpackErrorName, qpackH3Code } from "../../../http3/qpack_decoder.ts";
 import { readVarint, varintLengthAt } from "../../../http3/varint.ts";
@@ -47,15 +45,6 @@ export interface H3Run {
 }
 
 const ALPN = ["h3"];
-/** Our control stream's octets: its type, then SETTINGS with no dynamic table and no blocking. */
-const CONTROL_PREFACE = (() => {
-  const buf = new Uint8Array(16);
-  buf[0] = STREAM_CONTROL;
-  return buf.subarray(
-    0,
-    writeSettings(buf, 1, [SETTINGS_QPACK_MAX_TABLE_CAPACITY, 0, SETTINGS_QPACK_BLOCKED_STREAMS, 0]),
-  );
-})();
 const QPACK_PREFACES = [Uint8Array.of(STREAM_QPACK_ENCODER), Uint8Array.of(STREAM_QPACK_DECODER)];
 const CLOSE_NO_ERROR = { closeCode: H3_NO_ERROR, reason: "" };
 const IGNORE = () => {};
@@ -110,7 +99,7 @@ export class H3Connection {
       });
       await conn.handshake;
       const writers = [];
-      for (const preface of [CONTROL_PREFACE, ...QPACK_PREFACES]) {
+      for (const preface of [CONTROL_STREAM_PREFACE, ...QPACK_PREFACES]) {
         const writer = (await conn.createUnidirectionalStream()).getWriter();
         await writer.write(preface);
         writers.push(writer);

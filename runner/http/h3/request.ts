@@ -6,7 +6,7 @@
  * `{{ placeholders }}` are refused before the run (config checks), so nothing is filled per request.
  */
 import type { RequestSpec } from "../../request_spec.ts";
-import { FRAME_DATA, FRAME_HEADERS, writeFrameHeader } from "../../../http3/frames.ts";
+import { encodeMessage } from "../../../http3/frames.ts";
 import { encodeRequestFields } from "../../../http3/qpack_encoder.ts";
 import { hostHeaderOf, resolvePath } from "../request.ts";
 import { DEFAULT_USER_AGENT, requestFieldsOf } from "../request_fields.ts";
@@ -45,16 +45,7 @@ export function encodeH3Request(url: URL, spec: RequestSpec, endpoint = 0): H3Re
   const body = spec.body !== undefined && spec.body.length > 0 ? spec.body : null;
   if (body !== null || fields.carriesBody) headers.push(["content-length", String(body?.length ?? 0)]);
   const section = encodeRequestFields(spec.method, "https", fields.authority, path, headers);
-  const bytes = new Uint8Array(section.length + (body?.length ?? 0) + 32);
-  let at = writeFrameHeader(bytes, 0, FRAME_HEADERS, section.length);
-  bytes.set(section, at);
-  at += section.length;
-  if (body !== null) {
-    at = writeFrameHeader(bytes, at, FRAME_DATA, body.length);
-    bytes.set(body, at);
-    at += body.length;
-  }
-  return { bytes: bytes.slice(0, at), head: fields.isHead, endpoint };
+  return { bytes: encodeMessage(section, body), head: fields.isHead, endpoint };
 }
 
 /** Every request of a mix, in the mix's order (index = what `RequestMix.next()` returns). */

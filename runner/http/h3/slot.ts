@@ -8,8 +8,10 @@
  * the connection's QPACK decoder (`:status`, content-length) and its DATA counted. Latency counts from
  * the intended send time. The watchdog's timeout cancels the stream, not the connection.
  *
- * Deno's QUIC API costs objects per request that nothing here can avoid: the stream and its two halves,
- * a writer and a reader, a promise per write, close and read, a result object and a new chunk per read.
+ * Answers are read into the slot's own buffer (a BYOB reader): the default reader of Deno's QUIC streams
+ * allocates a new 64 KiB buffer for every read. Deno's QUIC API still costs objects per request that
+ * nothing here can avoid: the stream and its two halves, a writer and a reader, a promise per write, close
+ * and read, a result object per read.
  */
 import type { ErrorKind } from "../../../results/mod.ts";
 import type { ConnectionShared, LoadConnection } from "../load_connection.ts";
@@ -21,6 +23,8 @@ import { H3Connection, type H3Run } from "./connection.ts";
 import type { H3Request } from "./request.ts";
 
 const STREAM_OPTIONS = { waitUntilAvailable: true };
+const BYOB = { mode: "byob" } as const;
+const READ_BYTES = 16384;
 const IGNORE = () => {};
 
 /** One request stream's worth of an h3 connection, driven like a connection by the executors. */
@@ -31,7 +35,9 @@ export class H3Slot implements LoadConnection {
   readonly maxDepth = 1;
   #active = false;
   #opened = false;
-  #reader: ReadableStreamDefaultReader<Uint8Array> | null = null;
+  #reader: ReadableStreamBYOBReader | null = null;
+  /** Where answers are read; each read hands its buffer back (transferred), kept for the next one. */
+  #buffer = new ArrayBuffer(0);
   #writer: WritableStreamDefaultWriter<Uint8Array> | null = null;
   readonly #frames = new H3FrameReader(false);
   readonly #mix: RequestMix;
@@ -82,15 +88,18 @@ export class H3Slot implements LoadConnection {
       const stream = await conn.createBidirectionalStream(STREAM_OPTIONS);
       this.#opened = true;
       const writer = this.#writer = stream.writable.getWriter();
-      const reader = this.#reader = stream.readable.getReader();
+      const reader = this.#reader = stream.readable.getReader(BYOB);
       if (this.timedOut) reader.cancel().catch(IGNORE);
       // Their failures show on the read side too (a reset stream, a closed connection).
       writer.write(request.bytes).catch(IGNORE);
       writer.close().catch(IGNORE);
       recorder.addBytesWritten(sentMs, request.bytes.length, endpoint);
       const decoder = session.decoder;
+      // Made at the first read, and again after a read cancelled or failed kept the buffer (detached).
+      if (this.#buffer.byteLength === 0) this.#buffer = new ArrayBuffer(READ_BYTES);
       read: for (;;) {
-        const { value, done } = await reader.read();
+        const { value, done } = await reader.read(new Uint8Array(this.#buffer));
+        if (value !== undefined) this.#buffer = value.buffer;
         if (done) break;
         const end = value.length;
         received += end;

@@ -12,19 +12,25 @@ import type { ResultsFile } from "../../../results/mod.ts";
 
 const BENCH = new URL("../../../bench/", import.meta.url).pathname;
 
-/** A running HTTP/3 server: its UDP port. */
+/** A running HTTP/3 server: its UDP port, and what it printed until ready. */
 interface H3Server {
   port: number;
+  text: string;
 }
 
-/** Starts `args` (a server printing "listening PORT"), runs `fn` with its port, then stops it. */
-async function withServer(cmd: string, args: string[], fn: (server: H3Server) => Promise<void>) {
+/** Starts `args` (a server printing `ready`, its port first), runs `fn` with its port, then stops it. */
+async function withServer(
+  cmd: string,
+  args: string[],
+  fn: (server: H3Server) => Promise<void>,
+  ready = /listening (\d+)/,
+) {
   const child = new Deno.Command(cmd, { args, stdout: "piped", stderr: "inherit" }).spawn();
   try {
     const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
     let text = "";
-    const deadline = setTimeout(() => child.kill("SIGKILL"), 30_000);
-    while (!/listening (\d+)/.test(text)) {
+    const deadline = setTimeout(() => child.kill("SIGKILL"), 60_000);
+    while (!ready.test(text)) {
       const { value, done } = await reader.read();
       if (done) throw new Error(`${args[0]} exited before listening: ${text}`);
       text += value;
@@ -32,9 +38,11 @@ async function withServer(cmd: string, args: string[], fn: (server: H3Server) =>
     clearTimeout(deadline);
     reader.releaseLock();
     child.stdout.pipeTo(new WritableStream()).catch(() => {});
-    await fn({ port: Number(/listening (\d+)/.exec(text)![1]) });
+    await fn({ port: Number(ready.exec(text)![1]), text });
   } finally {
-    child.kill("SIGTERM");
+    try {
+      child.kill("SIGTERM");
+    } catch { /* exited */ }
     await child.status;
   }
 }
@@ -169,46 +177,54 @@ Deno.test("attack --h3: input it cannot honour is exit 2 naming the fix", async 
   }
 });
 
-Deno.test("run: a protocol sweep [http1, h2, h3] against one server of each on the same port", async () => {
-  if (!requireProgram("openssl")) return;
+Deno.test("run: a protocol sweep [http1, h2, h3] against the built-in target with tls: self-signed", async () => {
   await withTempDir(async (dir) => {
-    const tls = await makeTlsFixtures(dir);
-    await withDenoH3(tls, async ({ port }) => {
-      // HTTP/1.1 and h2 by ALPN on the TCP port of the same number: one origin for the three.
-      const tcp = Deno.serve({
-        hostname: "127.0.0.1",
-        port,
-        cert: await Deno.readTextFile(tls.serverCert),
-        key: await Deno.readTextFile(tls.serverKey),
-        onListen() {},
-      }, () => new Response("hello, world!"));
-      try {
-        await Deno.writeTextFile(
-          `${dir}/exp.yaml`,
-          `name: h3
+    // No CA named: the loads verify with the one the target made. h3 goes to the UDP port of the same number.
+    await Deno.writeTextFile(
+      `${dir}/exp.yaml`,
+      `name: h3
 targets:
-  one: { url: "https://127.0.0.1:${port}" }
+  builtin: { kind: builtin, tls: self-signed }
+requests: [/json, { method: POST, path: /echo, body: "ping" }]
 loads:
-  few: { model: count, requests: 30, connections: 2, duration: 1s, tls: { caFile: "${tls.ca}" } }
+  few: { model: count, requests: 30, connections: 2, duration: 1s }
 sweeps: [{ parameter: load.protocol, values: [http1, h2, h3] }]
 `,
-        );
-        const r = await runLoadlab(["run", `${dir}/exp.yaml`, "--out-dir", `${dir}/out`]);
-        assertEquals(r.code, 0, r.stderr + r.stdout);
-        const results: ResultsFile = JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`));
-        assertEquals(
-          results.runs.map((run) => [run.sweep?.value, run.protocol, run.requests, run.statusCodes]),
-          [
-            ["http1", "http1", 30, { "200": 30 }],
-            ["h2", "h2", 30, { "200": 30 }],
-            ["h3", "h3", 30, { "200": 30 }],
-          ],
-        );
-      } finally {
-        await tcp.shutdown();
-      }
-    });
+    );
+    const r = await runLoadlab(["run", `${dir}/exp.yaml`, "--out-dir", `${dir}/out`]);
+    assertEquals(r.code, 0, r.stderr + r.stdout);
+    const results: ResultsFile = JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`));
+    assertEquals(
+      results.runs.map((run) => [run.sweep?.value, run.protocol, run.requests, run.statusCodes, run.errors]),
+      [
+        ["http1", "http1", 30, { "200": 30 }, {}],
+        ["h2", "h2", 30, { "200": 30 }, {}],
+        ["h3", "h3", 30, { "200": 30 }, {}],
+      ],
+    );
+    // Both routes answered over h3: the Hono router saw the method, the path and the body.
+    const h3 = results.runs[2].endpoints ?? [];
+    assertEquals(h3.map((e) => [e.name, e.errors]), [["GET /json", {}], ["POST /echo", {}]]);
+    ok(h3.every((e) => e.requests > 0 && e.statusCodes["200"] === e.requests), JSON.stringify(h3));
   });
+});
+
+Deno.test("serve --tls, then attack --h3 with the CA it prints: answered over HTTP/3", async () => {
+  const main = new URL("../../../main.ts", import.meta.url).pathname;
+  const args = ["run", "-A", main, "serve", "--tls", "--port", "0"];
+  const ready = /listening on https:\/\/127\.0\.0\.1:(\d+)[\s\S]*press Ctrl-C/;
+  await withServer(Deno.execPath(), args, async ({ port, text }) => {
+    const ca = /verify with --cacert (\S+); HTTP\/3 on UDP port (\d+)/.exec(text);
+    ok(ca !== null && Number(ca[2]) === port, text);
+    const r = await attackH3(`https://127.0.0.1:${port}/json`, ["--cacert", ca[1], "-n", "40", "-c", "2"]);
+    assertEquals(r.code, 0, r.stderr);
+    assertEquals([r.json.protocol, r.json.requests, r.json.statusCodes, r.json.errors], [
+      "h3",
+      40,
+      { "200": 40 },
+      {},
+    ]);
+  }, ready);
 });
 
 /** The Python with aioquic: $H3_PYTHON, the peers' venv, else python3; null (printed why) without it. */
