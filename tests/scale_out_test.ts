@@ -47,9 +47,12 @@ async function shardsOnTime(
   for (const [attempt, leadMs] of START_LEADS_MS.entries()) {
     const startAt = new Date(Date.now() + leadMs).toISOString();
     const shards = await Promise.all(Array.from({ length: segments }, (_, i) => shard(i, startAt)));
+    const last = attempt === START_LEADS_MS.length - 1;
+    // A shard that read its arguments over 1 s after the start refuses it (exit 2): late as well.
+    if (!last && shards.some((s) => s.code === 2 && s.stderr.includes("in the past"))) continue;
     shards.forEach((s, i) => assertEquals(s.code, 0, `shard ${i}: ${s.stderr}`));
     const late = (await Promise.all(shards.map((_, i) => lateMsOf(i)))).flat().some((ms) => ms > 0);
-    if (!late || attempt === START_LEADS_MS.length - 1) return { startAt, shards };
+    if (!late || last) return { startAt, shards };
   }
   throw new Error("unreachable");
 }
