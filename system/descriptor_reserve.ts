@@ -1,23 +1,24 @@
 /**
  * @module
- * One file descriptor held in reserve so the results' writes succeed after the process runs out (EMFILE):
- * released just before a write, whose open then finds it free, and taken again after.
+ * File descriptors held in reserve so the results' writes succeed after the process runs out (EMFILE):
+ * released just before a write, whose opens then find them free, and taken again after. Several, as a
+ * write may load a module first (read from Deno's cache, or fetched into it), which opens files too.
  */
 
 /** `/dev/null` where it exists: opening it costs nothing and touches no file. */
 const PLACEHOLDER = Deno.build.os === "windows" ? "NUL" : "/dev/null";
+const RESERVED = 8;
 
 export class DescriptorReserve {
-  #held: Deno.FsFile | null = null;
+  #held: Deno.FsFile[] = [];
 
   constructor() {
     this.#take();
   }
 
-  /** Runs `write` with the reserved descriptor free, then takes it again. */
+  /** Runs `write` with the reserved descriptors free, then takes them again. */
   async around<T>(write: () => Promise<T>): Promise<T> {
-    this.#held?.close();
-    this.#held = null;
+    this.close();
     try {
       return await write();
     } finally {
@@ -26,13 +27,12 @@ export class DescriptorReserve {
   }
 
   close(): void {
-    this.#held?.close();
-    this.#held = null;
+    for (const file of this.#held.splice(0)) file.close();
   }
 
   #take(): void {
     try {
-      this.#held ??= Deno.openSync(PLACEHOLDER);
+      while (this.#held.length < RESERVED) this.#held.push(Deno.openSync(PLACEHOLDER));
     } catch {
       // Out of descriptors already, or no such device: writes go without a reserve.
     }

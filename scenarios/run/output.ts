@@ -124,7 +124,7 @@ export class ExperimentOutput {
     writeTextAtomicSync(this.reportPath, this.render(this.results));
   }
 
-  /** Gives back the reserved descriptor; later writes still work, without the reserve. */
+  /** Gives back the reserved descriptors; later writes still work, without the reserve. */
   close(): void {
     this.#reserve.close();
   }
