@@ -10,6 +10,7 @@ import { nearest } from "../../validation/suggest.ts";
 import { type WindowMetric, windowValues } from "./windows.ts";
 import { latencySampled, sampledLatency, unansweredRequests } from "../conclude/responses.ts";
 import { decodeHistogram } from "../histogram.ts";
+import { sumValues } from "../interval_counts.ts";
 import {
   ENDPOINT_METRICS,
   fromK6,
@@ -71,7 +72,7 @@ function failedStatusOf(r: RunResult): number {
 const COUNTS: Record<string, (r: RunResult) => number> = {
   rps: (r) => r.rps,
   requests: (r) => r.requests,
-  errors: (r) => Object.values(r.errors).reduce((a, b) => a + (b ?? 0), 0),
+  errors: (r) => sumValues(r.errors),
   failedStatus: failedStatusOf,
   /** The earlier name of `failedStatus`, for existing files and flags. */
   non2xx: failedStatusOf,
