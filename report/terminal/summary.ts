@@ -6,7 +6,7 @@
 
 import { visibleLine } from "../../validation/terminal_text.ts";
 import type { RunResult } from "../../results/mod.ts";
-import type { LatencyKey } from "../../results/schema/values.ts";
+import { PERCENTILE_FIELDS } from "../../results/schema/values.ts";
 import {
   formatBytes,
   formatCount,
@@ -34,17 +34,7 @@ interface SummaryOptions {
 
 const BAR_COLUMNS = 30;
 const TOP_MESSAGES = 3;
-const DISTRIBUTION: Array<[number, LatencyKey]> = [
-  [10, "p10"],
-  [25, "p25"],
-  [50, "p50"],
-  [75, "p75"],
-  [90, "p90"],
-  [95, "p95"],
-  [99, "p99"],
-  [99.9, "p999"],
-  [99.99, "p9999"],
-];
+const DISTRIBUTION = PERCENTILE_FIELDS.filter(([key]) => key !== "p2_5" && key !== "p97_5");
 
 type Paint = (text: string) => string;
 interface Palette {
@@ -154,7 +144,7 @@ function distributionLines(run: RunResult, c: Palette): string[] {
   if (!latencySampled(run)) return [c.bold(header), "  (no responses)"];
   return [
     c.bold(header),
-    ...DISTRIBUTION.map(([p, key]) => {
+    ...DISTRIBUTION.map(([key, p]) => {
       const label = formatPercentile(p).padStart(7);
       const cells = [run.latencyMs, ...columns.map((col) => col.of)].map((l) => formatDurationMs(l[key]));
       return `  ${label} in ${

@@ -4,7 +4,7 @@
  * against every run they apply to after it. Grammar: `[run:]metric op value[unit] [over 10s]`.
  */
 import type { RunResult, ThresholdResult } from "../mod.ts";
-import type { LatencyKey } from "../schema/values.ts";
+import { type LatencyKey, PERCENTILE_FIELDS } from "../schema/values.ts";
 import { ConfigError } from "../../validation/config_error.ts";
 import { nearest } from "../../validation/suggest.ts";
 import { type WindowMetric, windowValues } from "./windows.ts";
@@ -194,17 +194,6 @@ export function metricValue(run: RunResult, metric: string): number {
   return (RATIOS[metric] ?? COUNTS[metric])(run);
 }
 
-/** Percentiles of a latency summary by the number they are of. */
-const PERCENTILE_OF: Partial<Record<LatencyKey, number>> = {
-  p50: 50,
-  p75: 75,
-  p90: 90,
-  p95: 95,
-  p99: 99,
-  p999: 99.9,
-  p9999: 99.99,
-};
-
 /**
  * A k6 rule's value: k6 counts every request sent in `http_reqs`, answered or not, and a request that
  * failed before it was sent (its connect, DNS lookup or TLS handshake: `connect` and `tls` errors) is an
@@ -224,7 +213,7 @@ function k6Value(run: RunResult, metric: string): number {
   if (key === "min") return 0;
   if (key === "max") return run.latencyMs.max;
   if (key === "mean") return run.latencyMs.mean * answered / (answered + zeros);
-  const percentile = PERCENTILE_OF[key];
+  const percentile = PERCENTILE_FIELDS.find(([k]) => k === key)?.[1];
   if (percentile === undefined || !run.histogramEncoded) return metricValue(run, metric);
   // The zeros come first: a rank among them is 0, one past them the answered latencies' rank.
   const rank = percentile / 100 * (answered + zeros) - zeros;
