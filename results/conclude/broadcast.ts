@@ -18,7 +18,6 @@ import {
 import { KEPT_UP_SHARE } from "../stats.ts";
 import { notJudgedText } from "./judged.ts";
 
-/** How a curve's finding came out. */
 type BroadcastOutcome = "knee" | "no knee" | "generator" | "not judged" | "lowest" | "no fan-out";
 
 export interface BroadcastFinding {
@@ -134,7 +133,6 @@ function bentFinding(c: Context, bend: Bend): BroadcastFinding {
   };
 }
 
-/** The finding of one curve. */
 function concludeCurve(curve: BroadcastCurve): BroadcastFinding {
   const points = curve.points;
   const [lowest, highest] = [points[0].members, points[points.length - 1].members].map(count);

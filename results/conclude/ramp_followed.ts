@@ -15,7 +15,6 @@ const MIN_SHORT_INTERVALS = 2;
 /** Plans below this many connections are not judged: a handful of connects in flight is half of them. */
 export const MIN_PLANNED = 20;
 
-/** How far a run fell short of its stages. */
 interface RampShortfall {
   /** The interval furthest short: its start (s after the warm-up), its open and planned connections. */
   atSec: number;

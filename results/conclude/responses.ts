@@ -108,7 +108,6 @@ export function statusCodesText(run: RunResult): string {
   return named.join(", ") + (codes.length > STATUSES_NAMED ? ", ..." : "");
 }
 
-/** The most status codes a verdict label names. */
 const STATUSES_NAMED = 3;
 
 /**
