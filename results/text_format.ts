@@ -31,7 +31,7 @@ export function formatDurationMs(ms: number): string {
   return `${sign}${Math.floor(totalSec / 60)}m ${String(totalSec % 60).padStart(2, "0")}s`;
 }
 
-/** "512 B", "1.50 KiB", "3.20 MiB" (binary units, like oha); "-" for non-finite input. Inlined into the page. */
+/** "512 B", "1.50 KiB", "3.20 MiB" (binary units, like oha); "-" for non-finite input. Page-inlined. */
 export function formatBytes(n: number): string {
   if (!Number.isFinite(n)) return "-";
   const BYTE_UNITS = ["B", "KiB", "MiB", "GiB", "TiB"];
