@@ -191,10 +191,7 @@ function messageLines(run: RunResult, kind: string): string[] {
 
 /** Flow steps' checks, a line each with pass rate and counts, and sessions a capture ended. */
 export function renderChecks(run: RunResult, opts: SummaryOptions = {}): string[] {
-  return checkLines(run, palette(opts.color ?? false));
-}
-
-function checkLines(run: RunResult, c: Palette): string[] {
+  const c = palette(opts.color ?? false);
   const out: string[] = [];
   for (const f of run.flows ?? []) {
     if (f.captureFailed) {
@@ -252,7 +249,7 @@ export function renderSummary(run: RunResult, opts: SummaryOptions = {}): string
     wsLines(run, c.bold),
     errorLines(run, c),
     endpointLines(run, { bold: c.bold, everyOne: opts.everyOne }),
-    checkLines(run, c),
+    renderChecks(run, opts),
     generatorLines(run, c.bold, c.yellow),
     [latencyTable(run)],
     [throughputTable(run)],
