@@ -7,6 +7,7 @@
 import * as hdr from "hdr-histogram-js";
 import type { LatencySummaryMs, PercentilePoint } from "./mod.ts";
 import { readV2Counts, type V2Counts } from "./histogram_v2.ts";
+import { PERCENTILE_FIELDS } from "./schema/values.ts";
 
 /** The histogram type used everywhere in loadlab (values are integer microseconds). */
 export type Histogram = hdr.Histogram;
@@ -119,43 +120,15 @@ export function maxUs(h: Histogram): number {
 
 /** Every field of `LatencySummaryMs` from a microsecond histogram; all zeros when it is empty. */
 export function summarizeMs(h: Histogram): LatencySummaryMs {
-  if (h.totalCount === 0) {
-    return {
-      min: 0,
-      mean: 0,
-      stdev: 0,
-      p2_5: 0,
-      p10: 0,
-      p25: 0,
-      p50: 0,
-      p75: 0,
-      p90: 0,
-      p95: 0,
-      p97_5: 0,
-      p99: 0,
-      p999: 0,
-      p9999: 0,
-      max: 0,
-    };
-  }
-  const p = (percentile: number) => usToMs(h.getValueAtPercentile(percentile));
-  return {
-    min: usToMs(h.minNonZeroValue),
-    mean: usToMs(h.mean),
-    stdev: usToMs(h.stdDeviation),
-    p2_5: p(2.5),
-    p10: p(10),
-    p25: p(25),
-    p50: p(50),
-    p75: p(75),
-    p90: p(90),
-    p95: p(95),
-    p97_5: p(97.5),
-    p99: p(99),
-    p999: p(99.9),
-    p9999: p(99.99),
-    max: usToMs(maxUs(h)),
-  };
+  const ms = (us: number) => h.totalCount === 0 ? 0 : usToMs(us);
+  const summary = {
+    min: ms(h.minNonZeroValue),
+    mean: ms(h.mean),
+    stdev: ms(h.stdDeviation),
+  } as LatencySummaryMs;
+  for (const [key, p] of PERCENTILE_FIELDS) summary[key] = ms(h.getValueAtPercentile(p));
+  summary.max = ms(maxUs(h));
+  return summary;
 }
 
 /** Percentiles people look for on the plot; added to the log-spaced ticks so they are exact points. */

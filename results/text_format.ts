@@ -31,11 +31,10 @@ export function formatDurationMs(ms: number): string {
   return `${sign}${Math.floor(totalSec / 60)}m ${String(totalSec % 60).padStart(2, "0")}s`;
 }
 
-const BYTE_UNITS = ["B", "KiB", "MiB", "GiB", "TiB"];
-
-/** "512 B", "1.50 KiB", "3.20 MiB" (binary units, like oha); "-" for non-finite input. */
+/** "512 B", "1.50 KiB", "3.20 MiB" (binary units, like oha); "-" for non-finite input. Page-inlined. */
 export function formatBytes(n: number): string {
   if (!Number.isFinite(n)) return "-";
+  const BYTE_UNITS = ["B", "KiB", "MiB", "GiB", "TiB"];
   let value = n;
   let unit = 0;
   while (Math.abs(value) >= 1024 && unit < BYTE_UNITS.length - 1) {

@@ -30,10 +30,6 @@ function successCell(run: RunResult): string {
   return Number.isFinite(rate) ? `${fixedOrDash(rate * 100, 2)}%` : "–";
 }
 
-function actualOf(t: ThresholdResult): string {
-  return formatThresholdActual(t.expression, t.actual);
-}
-
 function sendCells(r: RunResult): string {
   const f = sendFacts(r);
   const requested = f.requestedRps === null ? "–" : countOrDash(f.requestedRps);
@@ -78,7 +74,7 @@ function thresholdLines(thresholds: ThresholdResult[], runs: RunResult[]): strin
     const verdict = v === null ? "–" : v.ok ? "ok" : `⚠️ ${escapeMarkdown(flaggedRunPhrase(v))}`;
     lines.push(
       `| ${t.ok ? "✅ pass" : "❌ FAIL"} | ${escapeMarkdown(t.expression)} | ${escapeMarkdown(t.run)} | ` +
-        `${actualOf(t)} | ${verdict} |`,
+        `${formatThresholdActual(t.expression, t.actual)} | ${verdict} |`,
     );
   }
   return lines;
@@ -206,7 +202,8 @@ function testcase(t: ThresholdResult, run: RunResult | undefined): string {
   const { properties, systemOut } = verdictXml(run);
   let failure = "";
   if (!t.ok) {
-    const message = `actual ${actualOf(t)}, expected ${t.expression}` + (run ? flaggedRunNote(t, [run]) : "");
+    const message = `actual ${formatThresholdActual(t.expression, t.actual)}, expected ${t.expression}` +
+      (run ? flaggedRunNote(t, [run]) : "");
     failure = `      <failure type="threshold" message="${escapeXml(message)}">` +
       `${escapeXml(`${t.run}: ${message}`)}</failure>\n`;
   }

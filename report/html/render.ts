@@ -10,7 +10,7 @@ import type { FailOn } from "../../results/fail_on.ts";
 import { CHART_JS_SOURCE, CHART_JS_VERSION } from "../assets/chart_js.ts";
 import { buildPageData } from "./page/data.ts";
 import { PAGE_CSS } from "./page/css.ts";
-import { formatExponent, isHuge } from "../../results/text_format.ts";
+import * as textFormat from "../../results/text_format.ts";
 import { maxOf, minOf } from "../../system/large_arrays.ts";
 import * as dom from "./client/dom.ts";
 import * as charts from "./client/charts.ts";
@@ -40,6 +40,7 @@ import * as main from "./client/main.ts";
 import type { SiteNav } from "./site_data.ts";
 import { loadModelFacts, modelFactsOf } from "../../results/load_models.ts";
 import { median } from "../../results/stats.ts";
+import { instancesOf } from "../../results/conclude/expect_verdict.ts";
 
 /** Options of `renderReport`. */
 export interface RenderOptions {
@@ -96,9 +97,10 @@ const clientScripts = new Map<string, string>();
 export function clientSource(entry = "loadlabMain"): string {
   const cached = clientScripts.get(entry);
   if (cached !== undefined) return cached;
-  const shared = { isHuge, formatExponent, maxOf, minOf, median, modelFactsOf, loadModelFacts };
+  const shared = { maxOf, minOf, median, modelFactsOf, loadModelFacts, instancesOf };
   const fns = [
     shared,
+    textFormat,
     dom,
     charts,
     toolTables,

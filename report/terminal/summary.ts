@@ -6,7 +6,7 @@
 
 import { visibleLine } from "../../validation/terminal_text.ts";
 import type { RunResult } from "../../results/mod.ts";
-import type { LatencyKey } from "../../results/schema/values.ts";
+import { PERCENTILE_FIELDS } from "../../results/schema/values.ts";
 import {
   formatBytes,
   formatCount,
@@ -34,17 +34,7 @@ interface SummaryOptions {
 
 const BAR_COLUMNS = 30;
 const TOP_MESSAGES = 3;
-const DISTRIBUTION: Array<[number, LatencyKey]> = [
-  [10, "p10"],
-  [25, "p25"],
-  [50, "p50"],
-  [75, "p75"],
-  [90, "p90"],
-  [95, "p95"],
-  [99, "p99"],
-  [99.9, "p999"],
-  [99.99, "p9999"],
-];
+const DISTRIBUTION = PERCENTILE_FIELDS.filter(([key]) => key !== "p2_5" && key !== "p97_5");
 
 type Paint = (text: string) => string;
 interface Palette {
@@ -154,7 +144,7 @@ function distributionLines(run: RunResult, c: Palette): string[] {
   if (!latencySampled(run)) return [c.bold(header), "  (no responses)"];
   return [
     c.bold(header),
-    ...DISTRIBUTION.map(([p, key]) => {
+    ...DISTRIBUTION.map(([key, p]) => {
       const label = formatPercentile(p).padStart(7);
       const cells = [run.latencyMs, ...columns.map((col) => col.of)].map((l) => formatDurationMs(l[key]));
       return `  ${label} in ${
@@ -201,10 +191,7 @@ function messageLines(run: RunResult, kind: string): string[] {
 
 /** Flow steps' checks, a line each with pass rate and counts, and sessions a capture ended. */
 export function renderChecks(run: RunResult, opts: SummaryOptions = {}): string[] {
-  return checkLines(run, palette(opts.color ?? false));
-}
-
-function checkLines(run: RunResult, c: Palette): string[] {
+  const c = palette(opts.color ?? false);
   const out: string[] = [];
   for (const f of run.flows ?? []) {
     if (f.captureFailed) {
@@ -262,7 +249,7 @@ export function renderSummary(run: RunResult, opts: SummaryOptions = {}): string
     wsLines(run, c.bold),
     errorLines(run, c),
     endpointLines(run, { bold: c.bold, everyOne: opts.everyOne }),
-    checkLines(run, c),
+    renderChecks(run, opts),
     generatorLines(run, c.bold, c.yellow),
     [latencyTable(run)],
     [throughputTable(run)],

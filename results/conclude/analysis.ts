@@ -24,7 +24,6 @@ import {
 import { judgeChange, type NotJudged, notJudgedFlags, notJudgedText } from "./judged.ts";
 import { bentBeyondNoise, unbentText } from "./knee/bend.ts";
 
-/** Options of `analyze`. */
 interface AnalyzeOptions {
   /** The variant the others are compared with. */
   baseline?: string;

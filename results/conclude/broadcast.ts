@@ -18,7 +18,6 @@ import {
 import { KEPT_UP_SHARE } from "../stats.ts";
 import { notJudgedText } from "./judged.ts";
 
-/** How a curve's finding came out. */
 type BroadcastOutcome = "knee" | "no knee" | "generator" | "not judged" | "lowest" | "no fan-out";
 
 export interface BroadcastFinding {
@@ -37,12 +36,10 @@ export interface BroadcastFinding {
   qualifiers: string | null;
 }
 
-const count = formatCount;
-
 /** "50: 1.46 ms / 4.82 ms": a point's fan-out p50 / p99. */
 function fanoutText(p: BroadcastPoint): string {
-  if (!Number.isFinite(p.fanoutP99Ms)) return `${count(p.members)}: -`;
-  return `${count(p.members)}: ${formatDurationMs(p.fanoutP50Ms)} / ${formatDurationMs(p.fanoutP99Ms)}`;
+  if (!Number.isFinite(p.fanoutP99Ms)) return `${formatCount(p.members)}: -`;
+  return `${formatCount(p.members)}: ${formatDurationMs(p.fanoutP50Ms)} / ${formatDurationMs(p.fanoutP99Ms)}`;
 }
 
 /** A point whose numbers are the target's holding every member. */
@@ -59,7 +56,7 @@ function qualifiersOf(points: BroadcastPoint[]): string | null {
   const flagged = points.filter((p) => p.flags.length > 0);
   if (flagged.length === 0) return null;
   return `Qualified by: ${
-    flagged.map((p) => `${count(p.members)} members ${p.flags.join(", ")}`).join("; ")
+    flagged.map((p) => `${formatCount(p.members)} members ${p.flags.join(", ")}`).join("; ")
   }.`;
 }
 
@@ -67,7 +64,7 @@ function qualifiersOf(points: BroadcastPoint[]): string | null {
 function notJudgedBetween(points: BroadcastPoint[]): string {
   if (points.length === 0) return "";
   return ` (between them ${
-    notJudgedText(points.map((p) => ({ value: p.members, flags: p.notJudged })), count)
+    notJudgedText(points.map((p) => ({ value: p.members, flags: p.notJudged })), formatCount)
   })`;
 }
 
@@ -98,7 +95,7 @@ interface Context {
 const heldWords = (held: number | null, atLeast = false) =>
   held === null
     ? "no point held every member cleanly"
-    : `held ${atLeast ? "at least " : ""}${count(held)} members`;
+    : `held ${atLeast ? "at least " : ""}${formatCount(held)} members`;
 
 /** A curve that bent: the knee with what saturated above it, or why the bend is not the target's knee. */
 function bentFinding(c: Context, bend: Bend): BroadcastFinding {
@@ -108,8 +105,8 @@ function bentFinding(c: Context, bend: Bend): BroadcastFinding {
   const unjudged = above.notJudged.length > 0;
   if (unjudged || below === null) {
     const where = below === null
-      ? `from the lowest member count, ${count(above.members)}`
-      : `between ${count(below.members)} and ${count(above.members)} members`;
+      ? `from the lowest member count, ${formatCount(above.members)}`
+      : `between ${formatCount(below.members)} and ${formatCount(above.members)} members`;
     const why = unjudged ? notTheTargets(above) : "";
     return {
       ...c.base,
@@ -129,15 +126,15 @@ function bentFinding(c: Context, bend: Bend): BroadcastFinding {
     kneeMembers: below.members,
     heldMembers: held,
     saturated: explained?.sentence ?? null,
-    sentence: `${c.head}: ${heldWords(held)}; the knee at ${count(below.members)} members: above it, at ` +
-      `${count(above.members)}, ${bend.why}${notJudgedBetween(bend.notJudged)} (${c.fanout}).`,
+    sentence:
+      `${c.head}: ${heldWords(held)}; the knee at ${formatCount(below.members)} members: above it, at ` +
+      `${formatCount(above.members)}, ${bend.why}${notJudgedBetween(bend.notJudged)} (${c.fanout}).`,
   };
 }
 
-/** The finding of one curve. */
 function concludeCurve(curve: BroadcastCurve): BroadcastFinding {
   const points = curve.points;
-  const [lowest, highest] = [points[0].members, points[points.length - 1].members].map(count);
+  const [lowest, highest] = [points[0].members, points[points.length - 1].members].map(formatCount);
   const c: Context = {
     base: { title: curve.title, kneeMembers: null, saturated: null, qualifiers: qualifiersOf(points) },
     head: `${curve.title}, a room${rateText(curve)} ` +

@@ -13,7 +13,6 @@ import { modelFactsOf } from "../load_models.ts";
 /** The share of the planned connections open from which the crowd counts as open. */
 const OPEN_SHARE = 0.99;
 
-/** How a run's crowd opened. */
 interface CrowdOpening {
   /** Connections planned (this segment's share of them). */
   planned: number;

@@ -34,8 +34,8 @@ interface PointVerdict {
 
 const MAX_SHOWN_POINTS = 3;
 
-/** Instances of a run: recorded ones, else 1 for a built-in target, else unknown (null). */
-function instancesOf(run: RunResult): number | null {
+/** Instances of a run: recorded ones, else 1 for a built-in target, else unknown (null); page-inlined. */
+export function instancesOf(run: Pick<RunResult, "targetInfo">): number | null {
   const n = run.targetInfo?.instances;
   if (typeof n === "number") return n;
   return run.targetInfo?.kind === "builtin" ? 1 : null;

@@ -49,7 +49,6 @@ function batchBar(a: MeanCi, b: MeanCi): number {
 const shortOfBar = (how: string, bar = BEYOND_NOISE_MIN_SE) =>
   `${how}: beyond noise needs ${Number(bar.toFixed(1))}`;
 
-/** The within-run verdict between two sets of runs. */
 function withinRunJudgement(
   before: RunResult[],
   after: RunResult[],

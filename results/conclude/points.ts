@@ -5,7 +5,8 @@
  */
 import type { RunResult } from "../mod.ts";
 import type { NoiseMetric } from "./noise_samples.ts";
-import { errorCount, latencySampled } from "./responses.ts";
+import { latencySampled } from "./responses.ts";
+import { sumValues } from "../interval_counts.ts";
 
 /** "load at parameter=value, parameter2=value", the load alone, or "runs" when neither is set. */
 export function pointKey(run: RunResult): string {
@@ -17,7 +18,9 @@ export function pointKey(run: RunResult): string {
 /** A run's value of `metric`; NaN where a run with no response or no send has none. */
 export function metricValue(run: RunResult, metric: NoiseMetric): number {
   if (metric === "rps") return run.rps;
-  if (metric === "success") return errorCount(run) + run.requests > 0 ? run.successRate * 100 : Number.NaN;
+  if (metric === "success") {
+    return sumValues(run.errors) + run.requests > 0 ? run.successRate * 100 : Number.NaN;
+  }
   if (!latencySampled(run)) return Number.NaN;
   return run.latencyMs[metric];
 }

@@ -6,7 +6,6 @@
  */
 import type { RunResult } from "../schema/results.ts";
 import { connectionsAt, type StagePlan } from "../stage_plan.ts";
-import { formatCount } from "../text_format.ts";
 import { modelFactsOf } from "../load_models.ts";
 
 /** An interval holding under this share of its planned connections is short of the plan. */
@@ -16,7 +15,6 @@ const MIN_SHORT_INTERVALS = 2;
 /** Plans below this many connections are not judged: a handful of connects in flight is half of them. */
 export const MIN_PLANNED = 20;
 
-/** How far a run fell short of its stages. */
 interface RampShortfall {
   /** The interval furthest short: its start (s after the warm-up), its open and planned connections. */
   atSec: number;
@@ -52,14 +50,6 @@ export function rampShortfall(run: RunResult): RampShortfall | null {
   }
   if (worst === null || short < MIN_SHORT_INTERVALS) return null;
   return { ...worst, shortIntervals: short, silentIntervals: silent };
-}
-
-/** "470 of 3,000 connections open at 1s; 5 intervals short of the stages, 3 with no response". */
-export function rampShortText(s: RampShortfall): string {
-  const n = formatCount;
-  const silent = s.silentIntervals > 0 ? `, ${s.silentIntervals} with no response` : "";
-  return `${n(s.open)} of ${n(s.planned)} connections open at ${atText(s)}; ` +
-    `${s.shortIntervals} intervals short of the stages${silent}`;
 }
 
 /** When the worst interval started: "0.75s", "1s". */

@@ -7,13 +7,14 @@
  */
 import type { IntervalResult, LatencySummaryMs, RunResult } from "../schema/results.ts";
 import { formatCount } from "../text_format.ts";
+import { sumValues } from "../interval_counts.ts";
 
 /** 5xx responses over this share of the responses flag the run; a handful is shown, not flagged. */
 export const SERVER_ERROR_FLAG_SHARE = 0.001;
 
 /** Every send the run attempted: answered, failed, dropped, or unfinished at the graceful stop. */
 export function sendsOf(run: RunResult): number {
-  return run.requests + errorCount(run) + run.droppedSends + (run.unfinished ?? 0);
+  return run.requests + sumValues(run.errors) + run.droppedSends + (run.unfinished ?? 0);
 }
 
 /** The sends that were requests: a session's own failure (`script`) sent none. */
@@ -27,11 +28,6 @@ export function unansweredRequests(run: Pick<RunResult, "errors">): number {
     (a, [kind, n]) => kind === "script" || kind.startsWith("ws-") ? a : a + (n ?? 0),
     0,
   );
-}
-
-/** Every error of a run, any kind. */
-export function errorCount(run: RunResult): number {
-  return Object.values(run.errors).reduce((a: number, n) => a + (n ?? 0), 0);
 }
 
 /** True when the run sent nothing after its warm-up (nor dropped a send): not one request was measured. */
@@ -112,7 +108,6 @@ export function statusCodesText(run: RunResult): string {
   return named.join(", ") + (codes.length > STATUSES_NAMED ? ", ..." : "");
 }
 
-/** The most status codes a verdict label names. */
 const STATUSES_NAMED = 3;
 
 /**

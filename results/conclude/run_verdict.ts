@@ -59,7 +59,6 @@ function failedLabel(run: RunResult): string {
  */
 export type FlagBlocks = "loadlab" | "knee" | null;
 
-/** One row of `VERDICT_FLAGS`. */
 interface FlagRule<K extends string> {
   kind: K;
   /** What the flag means, as docs/REFERENCE.md lists it. */

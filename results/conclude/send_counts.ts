@@ -6,7 +6,8 @@
  */
 import type { RunResult } from "../schema/results.ts";
 import { GRPC_ERROR_KINDS } from "../schema/values.ts";
-import { errorCount, sendsOf } from "./responses.ts";
+import { sendsOf } from "./responses.ts";
+import { sumValues } from "../interval_counts.ts";
 import { formatCount } from "../text_format.ts";
 
 /** Error kinds whose requests got no answer at all. */
@@ -107,7 +108,7 @@ interface SendFacts {
 export function sendFacts(run: RunResult): SendFacts {
   return {
     requestedRps: run.targetRps,
-    sent: run.requests + errorCount(run) + (run.unfinished ?? 0),
+    sent: run.requests + sumValues(run.errors) + (run.unfinished ?? 0),
     dropped: run.droppedSends,
     droppedShare: droppedShare(run),
   };

@@ -5,7 +5,7 @@
  * independent (one stall fails many). Pure.
  */
 import type { RunResult } from "../schema/results.ts";
-import { errorCount } from "./responses.ts";
+import { sumValues } from "../interval_counts.ts";
 import { BEYOND_NOISE_MIN_SE, WITHIN_NOISE_MAX_SE } from "../stats.ts";
 import { formatCount } from "../text_format.ts";
 
@@ -19,7 +19,7 @@ interface ShareCounts {
 export function shareCounts(runs: RunResult[]): ShareCounts {
   let sent = 0, succeeded = 0;
   for (const run of runs) {
-    const n = run.requests + errorCount(run);
+    const n = run.requests + sumValues(run.errors);
     sent += n;
     succeeded += Math.round(run.successRate * n);
   }

@@ -90,19 +90,19 @@ export const histogramEncoding = z.string().superRefine((encoded, ctx) => {
 /** Counts by key: status codes, error kinds. */
 export const counts = z.record(z.string(), z.number().min(0, NEGATIVE_COUNT));
 
-/** The percentiles of a latency summary, lowest first. */
-const PERCENTILE_KEYS = [
-  "p2_5",
-  "p10",
-  "p25",
-  "p50",
-  "p75",
-  "p90",
-  "p95",
-  "p97_5",
-  "p99",
-  "p999",
-  "p9999",
+/** Each percentile field of a latency summary with the percentile it holds, lowest first. */
+export const PERCENTILE_FIELDS = [
+  ["p2_5", 2.5],
+  ["p10", 10],
+  ["p25", 25],
+  ["p50", 50],
+  ["p75", 75],
+  ["p90", 90],
+  ["p95", 95],
+  ["p97_5", 97.5],
+  ["p99", 99],
+  ["p999", 99.9],
+  ["p9999", 99.99],
 ] as const;
 
 export const latencySummarySchema = z.looseObject({
@@ -128,10 +128,10 @@ export const latencySummarySchema = z.looseObject({
 
 /** The first percentile below the one before it, or null (NaN skipped). */
 function percentilesOutOfOrder(
-  summary: Record<(typeof PERCENTILE_KEYS)[number], number>,
+  summary: Record<(typeof PERCENTILE_FIELDS)[number][0], number>,
 ): { key: string; message: string } | null {
   let lastKey = "", last = -Infinity;
-  for (const key of PERCENTILE_KEYS) {
+  for (const [key] of PERCENTILE_FIELDS) {
     const v = summary[key];
     if (!Number.isFinite(v)) continue;
     // A hair below is rounding from a merge, not disorder.

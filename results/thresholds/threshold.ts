@@ -4,12 +4,13 @@
  * against every run they apply to after it. Grammar: `[run:]metric op value[unit] [over 10s]`.
  */
 import type { RunResult, ThresholdResult } from "../mod.ts";
-import type { LatencyKey } from "../schema/values.ts";
+import { type LatencyKey, PERCENTILE_FIELDS } from "../schema/values.ts";
 import { ConfigError } from "../../validation/config_error.ts";
 import { nearest } from "../../validation/suggest.ts";
 import { type WindowMetric, windowValues } from "./windows.ts";
 import { latencySampled, sampledLatency, unansweredRequests } from "../conclude/responses.ts";
 import { decodeHistogram } from "../histogram.ts";
+import { sumValues } from "../interval_counts.ts";
 import {
   ENDPOINT_METRICS,
   fromK6,
@@ -71,7 +72,7 @@ function failedStatusOf(r: RunResult): number {
 const COUNTS: Record<string, (r: RunResult) => number> = {
   rps: (r) => r.rps,
   requests: (r) => r.requests,
-  errors: (r) => Object.values(r.errors).reduce((a, b) => a + (b ?? 0), 0),
+  errors: (r) => sumValues(r.errors),
   failedStatus: failedStatusOf,
   /** The earlier name of `failedStatus`, for existing files and flags. */
   non2xx: failedStatusOf,
@@ -193,17 +194,6 @@ export function metricValue(run: RunResult, metric: string): number {
   return (RATIOS[metric] ?? COUNTS[metric])(run);
 }
 
-/** Percentiles of a latency summary by the number they are of. */
-const PERCENTILE_OF: Partial<Record<LatencyKey, number>> = {
-  p50: 50,
-  p75: 75,
-  p90: 90,
-  p95: 95,
-  p99: 99,
-  p999: 99.9,
-  p9999: 99.99,
-};
-
 /**
  * A k6 rule's value: k6 counts every request sent in `http_reqs`, answered or not, and a request that
  * failed before it was sent (its connect, DNS lookup or TLS handshake: `connect` and `tls` errors) is an
@@ -223,7 +213,7 @@ function k6Value(run: RunResult, metric: string): number {
   if (key === "min") return 0;
   if (key === "max") return run.latencyMs.max;
   if (key === "mean") return run.latencyMs.mean * answered / (answered + zeros);
-  const percentile = PERCENTILE_OF[key];
+  const percentile = PERCENTILE_FIELDS.find(([k]) => k === key)?.[1];
   if (percentile === undefined || !run.histogramEncoded) return metricValue(run, metric);
   // The zeros come first: a rank among them is 0, one past them the answered latencies' rank.
   const rank = percentile / 100 * (answered + zeros) - zeros;

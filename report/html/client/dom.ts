@@ -5,7 +5,7 @@
  * function is inlined into the page by its source text, so each calls only other exported client functions
  * and browser globals. Data reaches the DOM as text nodes, never markup.
  */
-import { formatExponent, isHuge } from "../../../results/text_format.ts";
+import { formatBytes, formatExponent, formatFixed, isHuge } from "../../../results/text_format.ts";
 
 /** A child of `h`: text (always inserted as a text node), an element, or nothing. */
 export type Child = string | number | Node | null | undefined | false;
@@ -56,8 +56,7 @@ export function fmtNum(x: number | null | undefined, digits = 1): string {
 
 /** `x.toFixed(digits)` without separators, for layouts copied from other tools (oha's seconds). */
 export function fmtFixed(x: number | null | undefined, digits: number): string {
-  if (!isNum(x)) return "–";
-  return isHuge(x) ? formatExponent(x) : x.toFixed(digits);
+  return isNum(x) ? formatFixed(x, digits) : "–";
 }
 
 /** A swept value: a number as `fmtNum` shows it, a word (a categorical sweep, `h2`) as it is. */
@@ -78,13 +77,7 @@ export function fmtChange(x: number | null | undefined): string {
 
 /** Bytes with a binary unit. */
 export function fmtBytes(n: number | null | undefined): string {
-  if (!isNum(n)) return "–";
-  const units = ["B", "KiB", "MiB", "GiB", "TiB"];
-  let i = 0, x = n;
-  while (Math.abs(x) >= 1024 && i < units.length - 1) [x, i] = [x / 1024, i + 1];
-  // Past the largest unit the count itself prints in exponent form, as the terminal shows it.
-  if (isHuge(x)) return `${formatExponent(n)} B`;
-  return `${x.toFixed(i === 0 ? 0 : 2)} ${units[i]}`;
+  return isNum(n) ? formatBytes(n) : "–";
 }
 
 /** One cell of `sortableTable`: what to show, what to sort by, and an optional CSS class. */

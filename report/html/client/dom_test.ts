@@ -44,7 +44,7 @@ Deno.test("fmtFixed is the terminal's formatFixed, with the page's sign for a mi
 });
 
 Deno.test("the shared exponent rule runs as the page inlines it: by source text, without its module", () => {
-  const script = [isHuge, formatExponent, isNum, fmtFixed, fmtNum].map(String).join("\n");
+  const script = [isHuge, formatExponent, formatFixed, isNum, fmtFixed, fmtNum].map(String).join("\n");
   const page = new Function(`${script}\nreturn [fmtNum(1e308), fmtFixed(-1e20, 2), fmtNum(12345.6)];`);
   assert.deepEqual(page(), ["1.00e+308", "-1.00e+20", "12,346"]);
 });

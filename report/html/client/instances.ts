@@ -10,6 +10,7 @@ import { type Cell, fmtFixed, fmtNum, fmtSweepValue, h, section, sortableTable }
 import { metricBarChart } from "./charts.ts";
 import { sendCells, verdictBadge } from "./sections.ts";
 import type { OverviewSends } from "../page/verdict.ts";
+import { instancesOf } from "../../../results/conclude/expect_verdict.ts";
 
 /**
  * The fields of a run this section reads (so tests can pass plain results runs, without verdict or sends).
@@ -57,13 +58,6 @@ export function instancePoint(at: InstanceRun[]): InstancePoint | null {
     },
     verdict,
   };
-}
-
-/** Instances of a run: recorded ones, else 1 for a built-in target, else unknown. */
-export function instancesOf(run: InstanceRun): number | null {
-  const n = run.targetInfo?.instances;
-  if (typeof n === "number") return n;
-  return run.targetInfo?.kind === "builtin" ? 1 : null;
 }
 
 /** Groups runs by load, null when no run records its instances or there is one variant only. */

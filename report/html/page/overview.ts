@@ -4,6 +4,7 @@
  * variant) and the grouped bar chart built from them. Pure.
  */
 import { protocolTag } from "../../../results/text_format.ts";
+import { sumValues } from "../../../results/interval_counts.ts";
 import type { LatencySummaryMs, ResultsFile, RunResult } from "../../../results/mod.ts";
 import { changePct, type MeanCi, meanCi, round4 } from "../../../results/stats.ts";
 import { groupSends, groupVerdict, type OverviewSends } from "./verdict.ts";
@@ -65,7 +66,7 @@ function metricOf(run: RunResult, m: OverviewMetric): number {
     case "success":
       return run.successRate * 100;
     case "errors":
-      return Object.values(run.errors).reduce((a, b) => a + (b ?? 0), 0);
+      return sumValues(run.errors);
     case "lateSends":
       return run.lateSends;
     default:

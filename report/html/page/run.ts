@@ -17,8 +17,6 @@ import { type PageEndpoint, pageEndpoints } from "./endpoints.ts";
 import { endpointQualifier } from "../../endpoint_rows.ts";
 import { visibleLine } from "../../../validation/terminal_text.ts";
 
-const r4 = round4;
-
 /** Times in seconds from the measured start: a list, or an evenly spaced axis (smaller). */
 export type TimeAxis = number[] | { startSec: number; stepSec: number; count: number };
 
@@ -167,7 +165,7 @@ function columns(intervals: IntervalResult[]): IntervalColumns {
     t: timeAxis(intervals.map((iv) => iv.startMs)),
     durSec: (intervals[0]?.durationMs ?? 250) / 1000,
     // Served within the window: the drain folded into the last interval would draw a false spike there.
-    rps: intervals.map((iv) => r4(servedRps(iv.requests, iv.drained ?? 0, iv.durationMs / 1000))),
+    rps: intervals.map((iv) => round4(servedRps(iv.requests, iv.drained ?? 0, iv.durationMs / 1000))),
     errors: sparse(intervals.map((iv) => iv.errors)),
     errorKinds: errorKindColumns(intervals),
     failedStatus: sparse(intervals.map((iv) => iv.failedStatus)),
@@ -245,9 +243,9 @@ export function pageRun(run: RunResult, group: string): PageRun {
     ...rest
   } = run;
   const bars = (bs: RunResult["histogram"]) =>
-    bs.map((b): [number, number, number] => [r4(b.fromMs), r4(b.toMs), b.count]);
+    bs.map((b): [number, number, number] => [round4(b.fromMs), round4(b.toMs), b.count]);
   const points = (ps: RunResult["percentiles"]) =>
-    ps.map((p): [number, number] => [p.percentile, r4(p.latencyMs)]);
+    ps.map((p): [number, number] => [p.percentile, round4(p.latencyMs)]);
   const shown = pageEndpoints(run);
   return {
     ...rest,

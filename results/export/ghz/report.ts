@@ -7,7 +7,7 @@
 import type { RunResult } from "../../mod.ts";
 import { decodeHistogram } from "../../histogram.ts";
 import { bucketValuesUs, forEachBucket } from "../../histogram_views.ts";
-import { GRPC_ERROR_KINDS, statusKey, statusSlotOf } from "../../schema/values.ts";
+import { GRPC_ERROR_KINDS, PERCENTILE_FIELDS, statusKey, statusSlotOf } from "../../schema/values.ts";
 import { visibleLine } from "../../../validation/terminal_text.ts";
 import { modelFactsOf } from "../../load_models.ts";
 
@@ -149,13 +149,7 @@ export function ghzReport(run: RunResult, date: Date, labels: GhzReportOptions =
   const answered = run.requests > 0;
   const ns = (ms: number) => answered ? Math.round(ms * NS_PER_MS) : 0;
   const l = run.latencyMs;
-  const percentiles: Array<[number, number]> = [[10, l.p10], [25, l.p25], [50, l.p50], [75, l.p75], [
-    90,
-    l.p90,
-  ], [
-    95,
-    l.p95,
-  ], [99, l.p99]];
+  const percentiles = PERCENTILE_FIELDS.filter(([, p]) => p >= 10 && p <= 99 && p !== 97.5);
   return {
     ...(labels.name ? { name: labels.name } : {}),
     date: date.toISOString().replace(/\.\d+Z$/, "Z"),
@@ -174,7 +168,7 @@ export function ghzReport(run: RunResult, date: Date, labels: GhzReportOptions =
     errorDistribution,
     statusCodeDistribution,
     latencyDistribution: answered
-      ? percentiles.map(([percentage, ms]) => ({ percentage, latency: ns(ms) }))
+      ? percentiles.map(([key, percentage]) => ({ percentage, latency: ns(l[key]) }))
       : null,
     histogram: answered ? ghzHistogram(run) : null,
     details: [],

@@ -6,6 +6,7 @@
 import { latencySampled, unansweredRequests } from "../../conclude/responses.ts";
 import { decodeHistogram, type Histogram, summarizeMs } from "../../histogram.ts";
 import type { EndpointResult, LatencySummaryMs, ResultsFile, RunResult } from "../../schema/results.ts";
+import { PERCENTILE_FIELDS } from "../../schema/values.ts";
 import { allChecks, type K6Group, type K6Metric, type K6SummaryData, rateMetric } from "./summary_text.ts";
 import type { K6ScenarioPart } from "./summary_v1.ts";
 import { createHash } from "node:crypto";
@@ -19,21 +20,6 @@ interface K6SummaryOptions {
   trendStats?: readonly string[];
   timeUnit?: string;
 }
-
-/** The percentiles a results latency summary keeps, by the number k6's `p(N)` names. */
-const SUMMARY_PERCENTILES: Record<string, keyof LatencySummaryMs> = {
-  "2.5": "p2_5",
-  "10": "p10",
-  "25": "p25",
-  "50": "p50",
-  "75": "p75",
-  "90": "p90",
-  "95": "p95",
-  "97.5": "p97_5",
-  "99": "p99",
-  "99.9": "p999",
-  "99.99": "p9999",
-};
 
 /** A latency summary as a k6 trend (ms); a `p(N)` the summary lacks is read from the histogram. */
 function trend(
@@ -49,7 +35,7 @@ function trend(
     if (stat === "count") values.count = samples;
     if (!stat.startsWith("p(")) continue;
     const n = Number(stat.slice(2, -1));
-    const key = SUMMARY_PERCENTILES[String(n)];
+    const key = PERCENTILE_FIELDS.find(([, p]) => p === n)?.[0];
     if (key !== undefined && typeof v[key] === "number") {
       values[stat] = v[key] as number;
       continue;
