@@ -10,14 +10,17 @@ import type { ChosenTransport } from "./transport/choice.ts";
 import type { RequestSpec } from "../request_spec.ts";
 import type { ConnectionShared, LoadConnection } from "./load_connection.ts";
 import { Connection } from "./h1/connection.ts";
-import { H2Slots } from "./h2/slot.ts";
+import { H2Slot } from "./h2/slot.ts";
+import { H2Connection } from "./h2/connection.ts";
 import { H2Arrivals } from "./h2/arrival.ts";
 import { encodeH2Mix } from "./h2/request.ts";
 import { WsConnection } from "./ws/connection.ts";
 import type { WsRun } from "./ws/run.ts";
 import { GrpcAnswer, type GrpcRun } from "./grpc/answer.ts";
 import type { StreamAnswer } from "./stream_answer.ts";
-import { H3Slots } from "./h3/slot.ts";
+import { H3Slot } from "./h3/slot.ts";
+import { H3Connection } from "./h3/connection.ts";
+import { StreamSlots } from "./stream_slots.ts";
 import { encodeH3Mix } from "./h3/request.ts";
 import type { TlsOptions } from "./tls/options.ts";
 
@@ -122,9 +125,13 @@ function h2Connections(setup: ProtocolSetup, answer?: () => StreamAnswer): Conne
     windowBytes: setup.windowBytes,
     answer,
   };
-  const lanes = setup.perArrival
-    ? new H2Arrivals(setup.shared, run)
-    : new H2Slots(setup.shared, run, setup.streams, setup.idBase, setup.spread ?? 0);
+  const lanes = setup.perArrival ? new H2Arrivals(setup.shared, run) : new StreamSlots(
+    setup.streams,
+    setup.idBase,
+    setup.spread ?? 0,
+    (id) => new H2Connection(id, setup.shared, run),
+    (id, session) => new H2Slot(id, session, run),
+  );
   return {
     perConnection: setup.streams,
     h2Steps: true,
@@ -169,7 +176,13 @@ function h3Connections(setup: ProtocolSetup): ConnectionFactory {
       ? Promise.resolve(undefined)
       : Deno.readTextFile(caFile).then((pem) => [pem]),
   };
-  const slots = new H3Slots(setup.shared, run, setup.streams, setup.idBase, setup.spread ?? 0);
+  const slots = new StreamSlots(
+    setup.streams,
+    setup.idBase,
+    setup.spread ?? 0,
+    (id) => new H3Connection(id, setup.shared, run),
+    (id, session) => new H3Slot(id, session),
+  );
   return {
     perConnection: setup.streams,
     h2Steps: false,

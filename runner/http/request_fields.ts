@@ -1,10 +1,12 @@
 /**
  * @module
- * What the HTTP/1.1 and HTTP/2 encoders decide alike about a request spec: the fields we add unless set
- * (Host or `:authority`, User-Agent), whether a length is added, and whether it is a template. Setup only.
+ * What the HTTP/1.1, HTTP/2 and HTTP/3 encoders decide alike about a request spec: the fields we add unless
+ * set (Host or `:authority`, User-Agent), whether a length is added, whether it is a template, and the
+ * fields HTTP/2 and HTTP/3 send. Setup only.
  */
 import type { RequestSpec } from "../request_spec.ts";
 import { hasPlaceholder } from "./template.ts";
+import { CONNECTION_NAMES } from "../../http2/hpack/static.ts";
 
 /** The User-Agent we send unless the request sets one. */
 export const DEFAULT_USER_AGENT = "loadlab";
@@ -46,6 +48,33 @@ export function requestFieldsOf(hostHeader: string, spec: RequestSpec): RequestF
 /** Whether a content-length goes with the head: a body is given or the method carries one. */
 export function addsLength(spec: RequestSpec, fields: RequestFields): boolean {
   return spec.body !== undefined || fields.carriesBody;
+}
+
+/**
+ * The header fields of `spec` as HTTP/2 and HTTP/3 send them: lower-case, without those both forbid
+ * (RFC 9113 8.2.2, RFC 9114 4.2) and Host (it becomes `:authority`), a User-Agent added unless set.
+ */
+export function streamHeadersOf(spec: RequestSpec, fields: RequestFields): [string, string][] {
+  const headers: [string, string][] = [];
+  for (const [name, value] of spec.headers) {
+    const lower = name.toLowerCase();
+    const forbidden = CONNECTION_NAMES.has(lower) || (lower === "te" && value.toLowerCase() !== "trailers");
+    if (forbidden || lower === "host") continue;
+    headers.push([lower, value]);
+  }
+  if (!fields.hasUserAgent) headers.push(["user-agent", DEFAULT_USER_AGENT]);
+  return headers;
+}
+
+/** A fixed request's body (an empty one is none), with its content-length added to `headers` when sent. */
+export function bodyWithLength(
+  spec: RequestSpec,
+  fields: RequestFields,
+  headers: [string, string][],
+): Uint8Array | null {
+  const body = spec.body !== undefined && spec.body.length > 0 ? spec.body : null;
+  if (body !== null || fields.carriesBody) headers.push(["content-length", String(body?.length ?? 0)]);
+  return body;
 }
 
 /** Whether `spec` holds a `{{ ... }}` anywhere a value can go (path, header names and values, body). */

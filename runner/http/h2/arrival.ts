@@ -16,7 +16,7 @@ import type { H2KeptResponse } from "./kept.ts";
 import type { StreamAnswer } from "../stream_answer.ts";
 import { H2TemplateWriter } from "./template.ts";
 
-/** A worker's per-arrival h2 lanes, made as the executors ask for connections (as `H2Slots` are). */
+/** A worker's per-arrival h2 lanes, made as the executors ask for connections (as `StreamSlots` are). */
 export class H2Arrivals {
   /** Most streams open at once on one connection so far: 1 once any arrival was sent. */
   maxOpenStreams = 0;

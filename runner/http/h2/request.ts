@@ -21,13 +21,13 @@ import { hostHeaderOf, resolvePath } from "../request.ts";
 import {
   addsLength,
   bodyTextOf,
-  DEFAULT_USER_AGENT,
+  bodyWithLength,
   isTemplated,
   requestFieldsOf,
+  streamHeadersOf,
 } from "../request_fields.ts";
 import { buildH2Template, type H2Template } from "./template.ts";
 import { grpcBodyTemplate } from "../protobuf_template.ts";
-import { CONNECTION_NAMES } from "../../../http2/hpack/static.ts";
 
 /** One request of the mix, ready to send on any stream. */
 export interface H2Request {
@@ -61,15 +61,7 @@ export function encodeH2Request(
   const path = resolvePath(url, spec.path);
   const fields = requestFieldsOf(hostHeaderOf(url), spec);
   const authority = fields.authority;
-  const headers: [string, string][] = [];
-  for (const [name, value] of spec.headers) {
-    const lower = name.toLowerCase();
-    // Fields HTTP/2 forbids (RFC 9113 8.2.2) are dropped, and Host becomes :authority.
-    const forbidden = CONNECTION_NAMES.has(lower) || (lower === "te" && value.toLowerCase() !== "trailers");
-    if (forbidden || lower === "host") continue;
-    headers.push([lower, value]);
-  }
-  if (!fields.hasUserAgent) headers.push(["user-agent", DEFAULT_USER_AGENT]);
+  const headers = streamHeadersOf(spec, fields);
   const scheme = url.protocol === "https:" ? "https" : "http";
   if (!literal && (template || spec.grpcMessage !== undefined || isTemplated({ ...spec, path }))) {
     // Checks every field as written (a placeholder's text is a valid value); the values come per request.
@@ -95,11 +87,8 @@ export function encodeH2Request(
       head: fields.isHead,
     };
   }
-  const body = spec.body !== undefined && spec.body.length > 0 ? spec.body : null;
-  // An empty body is no body here: a fixed request without one ends its stream on HEADERS.
-  if (body !== null || fields.carriesBody) {
-    headers.push(["content-length", String(body?.length ?? 0)]);
-  }
+  // A fixed request without a body ends its stream on HEADERS.
+  const body = bodyWithLength(spec, fields, headers);
   const block = encodeRequestHeaders(spec.method, scheme, authority, path, headers);
   const sent = body === null ? null : body.slice();
   return {

@@ -1,14 +1,14 @@
 /**
  * @module
  * HTTP/2 for the executors: each stream an h2 connection may carry is an `H2Slot` shaped as a
- * `LoadConnection`, so models, watchdog and graceful stop run unchanged. `H2Slots` group `streams` to a
- * connection (h2load's `-c` and `-m`), a new connection once one is full. The watchdog cancels one stream
- * (RST_STREAM), not the connection. Flow steps go one after another on one slot (`exchangeStep`).
+ * `LoadConnection`, so models, watchdog and graceful stop run unchanged, grouped `streams` to a connection
+ * (h2load's `-c` and `-m`; stream_slots.ts). The watchdog cancels one stream (RST_STREAM), not the
+ * connection. Flow steps go one after another on one slot (`exchangeStep`).
  */
 import type { ConnectionShared, NextExchange, StepConnection, StepRequest } from "../load_connection.ts";
 import type { EncodedRequest, RequestMix } from "../request.ts";
 import { bytesRoughly, responseTimeoutMessage } from "../exchange_errors.ts";
-import { H2Connection } from "./connection.ts";
+import type { H2Connection } from "./connection.ts";
 import type { StreamTable } from "./stream_table.ts";
 import type { H2Request } from "./request.ts";
 import type { H2Run, H2Stream } from "./stream.ts";
@@ -273,45 +273,5 @@ export class H2Slot implements StepConnection, H2Stream {
     this.session.shared.recorder.unfinished(nowMs, 1);
     this.#streams.cancelQuietly(this);
     this.ended(nowMs, true);
-  }
-}
-
-/** A worker's slots, `streams` to a connection, made as the executors ask for connections. */
-export class H2Slots {
-  #session: H2Connection | null = null;
-  #inSession = 0;
-  #sessions = 0;
-  readonly sessions: H2Connection[] = [];
-
-  constructor(
-    readonly shared: ConnectionShared,
-    readonly run: H2Run,
-    readonly streams: number,
-    readonly idBase: number,
-    readonly spread = 0,
-  ) {}
-
-  /** The next slot: on the current connection until it has `streams`, else a new one (or `spread`'s next). */
-  next(id: number): H2Slot {
-    if (this.spread > 0) {
-      const k = this.#inSession++ % this.spread;
-      const session = this.sessions[k] ??
-        (this.sessions[k] = new H2Connection(this.idBase + this.#sessions++, this.shared, this.run));
-      return new H2Slot(id, session, this.run);
-    }
-    if (this.#session === null || this.#inSession === this.streams) {
-      this.#session = new H2Connection(this.idBase + this.#sessions++, this.shared, this.run);
-      this.sessions.push(this.#session);
-      this.#inSession = 0;
-    }
-    this.#inSession++;
-    return new H2Slot(id, this.#session, this.run);
-  }
-
-  /** Most streams open at once on any one connection so far. */
-  get maxOpenStreams(): number {
-    let most = 0;
-    for (const s of this.sessions) most = Math.max(most, s.maxOpenStreams, s.partner?.maxOpenStreams ?? 0);
-    return most;
   }
 }

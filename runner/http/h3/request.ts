@@ -9,7 +9,7 @@ import type { RequestSpec } from "../../request_spec.ts";
 import { encodeMessage } from "../../../http3/frames.ts";
 import { encodeRequestFields } from "../../../http3/qpack_encoder.ts";
 import { hostHeaderOf, resolvePath } from "../request.ts";
-import { DEFAULT_USER_AGENT, requestFieldsOf } from "../request_fields.ts";
+import { bodyWithLength, requestFieldsOf, streamHeadersOf } from "../request_fields.ts";
 
 /** One request of the mix, the same octets on every stream. */
 export interface H3Request {
@@ -21,29 +21,12 @@ export interface H3Request {
   readonly endpoint: number;
 }
 
-/** Header fields HTTP/3 forbids (RFC 9114 4.2), and Host, which becomes :authority. */
-const DROPPED = new Set([
-  "connection",
-  "keep-alive",
-  "proxy-connection",
-  "transfer-encoding",
-  "upgrade",
-  "host",
-]);
-
 /** Encodes one request spec for `url` (scheme and authority from the URL, unless a Host header is set). */
 export function encodeH3Request(url: URL, spec: RequestSpec, endpoint = 0): H3Request {
   const path = resolvePath(url, spec.path);
   const fields = requestFieldsOf(hostHeaderOf(url), spec);
-  const headers: [string, string][] = [];
-  for (const [name, value] of spec.headers) {
-    const lower = name.toLowerCase();
-    if (DROPPED.has(lower) || (lower === "te" && value.toLowerCase() !== "trailers")) continue;
-    headers.push([lower, value]);
-  }
-  if (!fields.hasUserAgent) headers.push(["user-agent", DEFAULT_USER_AGENT]);
-  const body = spec.body !== undefined && spec.body.length > 0 ? spec.body : null;
-  if (body !== null || fields.carriesBody) headers.push(["content-length", String(body?.length ?? 0)]);
+  const headers = streamHeadersOf(spec, fields);
+  const body = bodyWithLength(spec, fields, headers);
   const section = encodeRequestFields(spec.method, "https", fields.authority, path, headers);
   return { bytes: encodeMessage(section, body), head: fields.isHead, endpoint };
 }

@@ -2,7 +2,7 @@
  * @module
  * HTTP/3 for the executors: every request stream an h3 connection may carry at once is an `H3Slot`
  * with the shape of an HTTP/1.1 `Connection` (load_connection.ts `LoadConnection`), grouped `streams` to
- * a connection (`H3Slots`, as h2/slot.ts groups HTTP/2's), so every load model, the watchdog and the
+ * a connection (stream_slots.ts, as HTTP/2's are), so every load model, the watchdog and the
  * graceful stop run unchanged. A request is one bidirectional QUIC stream: its encoded octets written
  * once with FIN, the answer read to its FIN through the slot's one frame reader, its HEADERS decoded by
  * the connection's QPACK decoder (`:status`, content-length) and its DATA counted. Latency counts from
@@ -14,12 +14,12 @@
  * and read, a result object per read.
  */
 import type { ErrorKind } from "../../../results/mod.ts";
-import type { ConnectionShared, LoadConnection } from "../load_connection.ts";
+import type { LoadConnection } from "../load_connection.ts";
 import type { RequestMix } from "../request.ts";
 import { FRAME_HEADERS, h3ErrorName, H3FrameReader, READ_DATA, READ_FRAME } from "../../../http3/frames.ts";
 import { qpackErrorName, qpackH3Code } from "../../../http3/qpack_decoder.ts";
 import { bytesRoughly, errorMessage, responseTimeoutMessage } from "../exchange_errors.ts";
-import { H3Connection, type H3Run } from "./connection.ts";
+import type { H3Connection } from "./connection.ts";
 import type { H3Request } from "./request.ts";
 
 const STREAM_OPTIONS = { waitUntilAvailable: true };
@@ -214,48 +214,5 @@ export class H3Slot implements LoadConnection {
     this.session.openStreams--;
     shared.recorder.unfinished(nowMs, 1);
     this.#reader?.cancel().catch(IGNORE);
-  }
-}
-
-/** A worker's slots, `streams` to a connection, made as the executors ask for connections. */
-export class H3Slots {
-  #session: H3Connection | null = null;
-  #inSession = 0;
-  #sessions = 0;
-  readonly sessions: H3Connection[] = [];
-
-  constructor(
-    readonly shared: ConnectionShared,
-    readonly run: H3Run,
-    readonly streams: number,
-    readonly idBase: number,
-    readonly spread = 0,
-  ) {}
-
-  /**
-   * The next slot: on the current connection while it has fewer than `streams`, else on a new one; with a
-   * `spread`, on the next of that many connections in turn.
-   */
-  next(id: number): H3Slot {
-    if (this.spread > 0) {
-      const k = this.#inSession++ % this.spread;
-      const session = this.sessions[k] ??
-        (this.sessions[k] = new H3Connection(this.idBase + this.#sessions++, this.shared, this.run));
-      return new H3Slot(id, session);
-    }
-    if (this.#session === null || this.#inSession === this.streams) {
-      this.#session = new H3Connection(this.idBase + this.#sessions++, this.shared, this.run);
-      this.sessions.push(this.#session);
-      this.#inSession = 0;
-    }
-    this.#inSession++;
-    return new H3Slot(id, this.#session);
-  }
-
-  /** Most streams open at once on any one connection so far. */
-  get maxOpenStreams(): number {
-    let most = 0;
-    for (const s of this.sessions) most = Math.max(most, s.maxOpenStreams);
-    return most;
   }
 }

@@ -20,7 +20,6 @@ import {
   SSL_OP_IGNORE_UNEXPECTED_EOF,
   SSL_VERIFY_NONE,
   SSL_VERIFY_PEER,
-  TLS1_2_VERSION,
   TLSEXT_NAMETYPE_HOST_NAME,
   verifyResultMessage,
 } from "./openssl_ffi.ts";
@@ -108,7 +107,7 @@ export class OpenSslClient implements SslOwner {
   #versionsAndSuites(options: TlsOptions | undefined): void {
     const s = this.#s;
     const ctx = this.#ctx;
-    const min = options?.minVersion === undefined ? TLS1_2_VERSION : TLS_VERSIONS[options.minVersion];
+    const min = TLS_VERSIONS[options?.minVersion ?? "tls1.2"];
     if (s.SSL_CTX_ctrl(ctx, SSL_CTRL_SET_MIN_PROTO_VERSION, BigInt(min), null) !== 1n) {
       throw new Error(`tls.minVersion ${options?.minVersion}: ${this.#lastError()}`);
     }

@@ -63,7 +63,6 @@ export const SSL_CTRL_MODE = 33;
 export const SSL_CTRL_SET_READ_AHEAD = 41;
 export const SSL_CTRL_SET_MIN_PROTO_VERSION = 123;
 export const SSL_CTRL_SET_MAX_PROTO_VERSION = 124;
-export const TLS1_2_VERSION = 0x303;
 export const SSL_CTRL_SET_TLSEXT_HOSTNAME = 55;
 export const TLSEXT_NAMETYPE_HOST_NAME = 0;
 /** Partial writes (a write returns what went out) and retries from another view of the same bytes. */

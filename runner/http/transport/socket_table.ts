@@ -1,7 +1,8 @@
 /**
  * @module
- * What a transport's event loop keeps of its sockets: each by its token (a slot reused after close), and
- * the ready list of sockets with bytes no event will announce, served next round; two lists take turns.
+ * What a transport's event loop keeps of its sockets: each by its token (a slot reused after close), the
+ * ready list of sockets with bytes no event will announce, served next round (two lists take turns), and
+ * the count of sockets waiting, which starts the loop's pump.
  */
 
 /** A socket the table holds: served from the ready list, closed with the loop. */
@@ -10,15 +11,40 @@ interface TableSocket {
   close(): void;
 }
 
-export class SocketTable<S extends TableSocket> {
+/** The base of the epoll and io_uring loops: their sockets, and when their pump runs. */
+export abstract class SocketTable<S extends TableSocket> {
   readonly slots: Array<S | null> = [];
   readonly #free: number[] = [];
   #ready: S[] = [];
   /** The other of the two ready lists: served from while new arrivals go to `#ready`. */
   #serving: S[] = [];
 
+  /** Sockets waiting for an event (connect, read, or a write the kernel had no room for). */
+  waiting = 0;
+  /** Promises settled (connect, read, write, an exchange's end): their continuations need a turn. */
+  asyncWakes = 0;
+  protected pumping = false;
+  protected closed = false;
+
+  /** Runs rounds while sockets wait; clears `pumping` in the turn of its last check. */
+  protected abstract pump(): void;
+
+  /** A socket starts waiting for an event: counted, and the pump started if it is not running. */
+  wait(): void {
+    this.waiting++;
+    if (!this.pumping && !this.closed) {
+      this.pumping = true;
+      this.pump();
+    }
+  }
+
+  settled(): void {
+    this.waiting--;
+    this.asyncWakes++;
+  }
+
   /** Open sockets (for tests: zero after a run). */
-  get open(): number {
+  get openSockets(): number {
     return this.slots.length - this.#free.length;
   }
 
@@ -27,12 +53,13 @@ export class SocketTable<S extends TableSocket> {
     return this.#free.pop() ?? this.slots.length;
   }
 
+  /** Called by a socket when it closes: its slot is free again. */
   release(token: number): void {
     this.slots[token] = null;
     this.#free.push(token);
   }
 
-  /** Onto the ready list (the socket adds itself once). */
+  /** Onto the ready list (once): a read armed on a readable socket, or its turn's budget spent. */
   ready(sock: S): void {
     this.#ready.push(sock);
   }
@@ -54,7 +81,11 @@ export class SocketTable<S extends TableSocket> {
     }
   }
 
-  closeAll(): void {
+  /** Closes every socket (their pending reads fail); false when the loop was closed already. */
+  protected closeAll(): boolean {
+    if (this.closed) return false;
     for (const sock of this.slots) sock?.close();
+    this.closed = true;
+    return true;
   }
 }

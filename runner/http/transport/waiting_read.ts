@@ -83,3 +83,62 @@ export class WaitingRead {
     this.onRead = this.onReadError = null;
   }
 }
+
+/** The write a socket holds while the kernel has no room for it: its bytes and its promise's settlers. */
+export class WaitingWrite {
+  bytes: Uint8Array | null = null;
+  onWrite: ((n: number) => void) | null = null;
+  onWriteError: ((err: Error) => void) | null = null;
+
+  constructor(readonly loop: ReadLoop) {}
+
+  /** A promise write of `bytes` that waits: settled by `resolve` or `reject`. */
+  promise(bytes: Uint8Array): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.bytes = bytes;
+      this.onWrite = resolve;
+      this.onWriteError = reject;
+      this.loop.wait();
+    });
+  }
+
+  resolve(n: number): void {
+    const resolve = this.onWrite!;
+    this.#settled();
+    resolve(n);
+  }
+
+  reject(err: Error): void {
+    const reject = this.onWriteError!;
+    this.#settled();
+    reject(err);
+  }
+
+  #settled(): void {
+    this.bytes = null;
+    this.onWrite = this.onWriteError = null;
+    this.loop.settled();
+  }
+
+  /** The socket closed: the write waits no more (the caller fails what it took of it). */
+  drop(): void {
+    this.loop.waiting -= Number(this.onWrite !== null);
+    this.bytes = null;
+    this.onWrite = this.onWriteError = null;
+  }
+}
+
+/** A closed socket's waiting read and write fail as on a closed Deno.Conn, saying `why` when known. */
+export function failClosed(read: WaitingRead, write: WaitingWrite, why: string): void {
+  const { reader, onReadError } = read;
+  const onWriteError = write.onWriteError;
+  read.drop();
+  write.drop();
+  // Made only when someone waits for it: a connection closed after its last response (every
+  // Connection: close exchange) has nothing pending, and an Error's stack costs a microsecond or more.
+  if (reader === null && onReadError === null && onWriteError === null) return;
+  const closed = new Deno.errors.BadResource(why ? `socket closed: ${why}` : "socket closed");
+  reader?.onReadError(closed);
+  onReadError?.(closed);
+  onWriteError?.(closed);
+}

@@ -37,7 +37,7 @@ import { TRACE_CONN, traceConn } from "../conn_trace.ts";
 import type { SslConn, SslNegotiated } from "../../tls/openssl_conn.ts";
 import { readError, readStateOf, writeError } from "./errors.ts";
 import { ConnectPhase } from "./connect.ts";
-import { WaitingRead } from "../waiting_read.ts";
+import { failClosed, WaitingRead, WaitingWrite } from "../waiting_read.ts";
 
 const READ_FLAGS = EPOLLIN | EPOLLRDHUP | EPOLLERR | EPOLLHUP;
 const WRITE_FLAGS = EPOLLOUT | EPOLLERR | EPOLLHUP;
@@ -50,9 +50,7 @@ export class EpollSocket implements InlineConn {
   /** On the loop's ready list already: a re-arm while readable does not add it twice. */
   #queued = false;
   readonly #read: WaitingRead;
-  #pendingWrite: Uint8Array | null = null;
-  #onWrite: ((n: number) => void) | null = null;
-  #onWriteError: ((err: Error) => void) | null = null;
+  readonly #write: WaitingWrite;
   /** The connect and, over TLS, the handshake: until the connect's promise settles. */
   readonly #connect = new ConnectPhase(this);
 
@@ -63,6 +61,7 @@ export class EpollSocket implements InlineConn {
     readonly ssl: SslConn | null = null,
   ) {
     this.#read = new WaitingRead(loop);
+    this.#write = new WaitingWrite(loop);
   }
 
   /** Reads into `buf`: libc `read`, or `SSL_read` over TLS (both: count, 0 at end, or `-errno`). */
@@ -133,12 +132,7 @@ export class EpollSocket implements InlineConn {
     const n = this.#send(bytes);
     if (n >= 0) return Promise.resolve(n);
     if (n !== -EAGAIN && n !== -EINTR) return Promise.reject(writeError(-n, this.ssl?.failure));
-    return new Promise((resolve, reject) => {
-      this.#pendingWrite = bytes;
-      this.#onWrite = resolve;
-      this.#onWriteError = reject;
-      this.loop.wait();
-    });
+    return this.#write.promise(bytes);
   }
 
   writeNow(bytes: Uint8Array): number {
@@ -172,15 +166,8 @@ export class EpollSocket implements InlineConn {
     this.ssl?.free();
     sys.closeDrained(fd);
     this.loop.release(this.token);
-    const { reader, onReadError, onWriteError } = this.#takeAll();
     connectWaiter?.connectFailed(new Deno.errors.Interrupted(connecting));
-    // Made only when someone waits for it: a connection closed after its last response (every
-    // Connection: close exchange) has nothing pending, and an Error's stack costs a microsecond or more.
-    if (reader === null && onReadError === null && onWriteError === null) return;
-    const closed = new Deno.errors.BadResource(reading ? `socket closed: ${reading}` : "socket closed");
-    reader?.onReadError(closed);
-    onReadError?.(closed);
-    onWriteError?.(closed);
+    failClosed(this.#read, this.#write, reading);
   }
 
   onEvents(flags: number): void {
@@ -202,7 +189,7 @@ export class EpollSocket implements InlineConn {
       this.#readable = true;
       this.#serve();
     }
-    if (this.#pendingWrite !== null && (flags & WRITE_FLAGS) !== 0) this.#writeNow();
+    if (this.#write.bytes !== null && (flags & WRITE_FLAGS) !== 0) this.#writeNow();
   }
 
   /**
@@ -265,25 +252,9 @@ export class EpollSocket implements InlineConn {
   }
 
   #writeNow(): void {
-    const n = this.#send(this.#pendingWrite!);
+    const n = this.#send(this.#write.bytes!);
     if (n === -EAGAIN || n === -EINTR) return;
-    const resolve = this.#onWrite!;
-    const reject = this.#onWriteError!;
-    this.#pendingWrite = null;
-    this.#onWrite = this.#onWriteError = null;
-    this.loop.settled();
-    if (n >= 0) resolve(n);
-    else reject(writeError(-n, this.ssl?.failure));
-  }
-
-  /** Detaches every pending read and write callback (and its count in `waiting`). */
-  #takeAll() {
-    const read = this.#read;
-    const taken = { reader: read.reader, onReadError: read.onReadError, onWriteError: this.#onWriteError };
-    read.drop();
-    this.loop.waiting -= Number(this.#onWrite !== null);
-    this.#onWrite = this.#onWriteError = null;
-    this.#pendingWrite = null;
-    return taken;
+    if (n >= 0) this.#write.resolve(n);
+    else this.#write.reject(writeError(-n, this.ssl?.failure));
   }
 }

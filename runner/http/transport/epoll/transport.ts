@@ -36,17 +36,10 @@ interface EpollLoopOptions {
 }
 
 /** One worker's epoll set and its sockets; `connect` is the transport, `close` ends it all. */
-export class EpollLoop implements SocketLoop {
+export class EpollLoop extends SocketTable<EpollSocket> implements SocketLoop {
   readonly sys: EpollSys;
   readonly #epfd: number;
   readonly #blockMs: number;
-  readonly #table = new SocketTable<EpollSocket>();
-  /** Sockets waiting for an event (connect, read, or a write the kernel had no room for). */
-  waiting = 0;
-  /** Promises settled (connect, read, write, an exchange's end): their continuations need a turn. */
-  asyncWakes = 0;
-  #pumping = false;
-  #closed = false;
   readonly #tls: OpenSslClient | null;
   tlsInfo: SslNegotiated | null = null;
   readonly #sources: readonly SockAddr[];
@@ -61,6 +54,7 @@ export class EpollLoop implements SocketLoop {
   readonly #probe: ReadyProbe | null = null;
 
   constructor(readonly addr: SockAddr, sys = new EpollSys(), options: EpollLoopOptions = { blockMs: 0 }) {
+    super();
     this.sys = sys;
     this.#blockMs = Math.max(0, Math.min(5, Math.round(options.blockMs)));
     this.#tls = options.tls ?? null;
@@ -90,10 +84,6 @@ export class EpollLoop implements SocketLoop {
   /** The epoll set's fd (for tests: whether it is still open, by its number in /proc/self/fd). */
   get epollFd(): number {
     return this.#epfd;
-  }
-
-  get openSockets(): number {
-    return this.#table.open;
   }
 
   /** The source address of the next socket, in turn; null without `sources`. */
@@ -133,16 +123,16 @@ export class EpollLoop implements SocketLoop {
 
   /** A socket registered and its connect started (`#connectedNow`: done at once), or why not. */
   #dial(): EpollSocket | Error {
-    const fd = loopSocket(this.sys, this.addr, this.#closed ? "epoll" : null, this.#source());
+    const fd = loopSocket(this.sys, this.addr, this.closed ? "epoll" : null, this.#source());
     if (typeof fd !== "number") return fd;
     const ssl = this.#tls === null ? null : this.#tls.open(fd);
     if (this.#tls !== null && ssl === null) {
       this.sys.close(fd);
       return new Deno.errors.InvalidData("never attempted: tls SSL_new refused (out of memory?)");
     }
-    const token = this.#table.nextToken();
+    const token = this.nextToken();
     const sock = new EpollSocket(this, fd, token, ssl);
-    this.#table.slots[token] = sock;
+    this.slots[token] = sock;
     const rc = this.sys.epollCtl(this.#epfd, EPOLL_CTL_ADD, fd, INTEREST, token);
     if (rc < 0) {
       sock.close();
@@ -169,7 +159,7 @@ export class EpollLoop implements SocketLoop {
   handshakeEnded(): void {
     this.#handshakes--;
     const queue = this.#handshakeQueue;
-    while (this.#handshakeHead < queue.length && !this.#closed) {
+    while (this.#handshakeHead < queue.length && !this.closed) {
       const next = queue[this.#handshakeHead++];
       if (!next.queued) continue;
       this.#handshakes++;
@@ -182,41 +172,15 @@ export class EpollLoop implements SocketLoop {
     }
   }
 
-  /** Called by a socket when it closes: its slot is free again (the kernel drops it from the set). */
-  release(token: number): void {
-    this.#table.release(token);
-  }
-
-  /** A socket starts waiting for an event: counted, and the pump started if it is not running. */
-  wait(): void {
-    this.waiting++;
-    if (!this.#pumping && !this.#closed) {
-      this.#pumping = true;
-      this.#pump();
-    }
-  }
-
-  settled(): void {
-    this.waiting--;
-    this.asyncWakes++;
-  }
-
-  /** A read armed on a socket already readable, or out of read budget: the next round serves it. */
-  ready(sock: EpollSocket): void {
-    this.#table.ready(sock);
-  }
-
   /** Closes every socket (pending reads fail) and the epoll set (deferred past an idle wait). */
   close(): void {
-    if (this.#closed) return;
-    this.#table.closeAll();
-    this.#closed = true;
+    if (!this.closeAll()) return;
     this.#probe?.close();
     this.sys.closeEpoll(this.#epfd);
     this.#tls?.close();
   }
 
-  #pump(): void {
+  protected pump(): void {
     (this.#blockMs > 0 ? this.#pumpBlocking() : this.#pumpPolling()).catch((err) => {
       if (TRACE_CONN) traceConn(`epfd${this.#epfd}`, -1, "pump-died", `${err} waiting=${this.waiting}`);
     });
@@ -229,16 +193,16 @@ export class EpollLoop implements SocketLoop {
       // Started inside whoever armed a read before its write: the first round waits for the next turn.
       await nextTurn();
       this.#probe?.restart(sys.nowMs());
-      while (this.waiting > 0 && !this.#closed) {
+      while (this.waiting > 0 && !this.closed) {
         const turnEndMs = sys.nowMs() + this.#blockMs;
         this.asyncWakes = 0;
         while (true) {
-          this.#table.serveReady();
-          if (this.waiting === 0 || this.asyncWakes > 0 || this.#closed) break;
+          this.serveReady();
+          if (this.waiting === 0 || this.asyncWakes > 0 || this.closed) break;
           const leftMs = turnEndMs - sys.nowMs();
           if (leftMs <= 0) break;
           // A socket still on the ready list (its budget spent) has bytes no edge will announce: poll only.
-          const n = sys.epollWait(this.#epfd, this.#table.readyCount > 0 ? 0 : Math.ceil(leftMs));
+          const n = sys.epollWait(this.#epfd, this.readyCount > 0 ? 0 : Math.ceil(leftMs));
           if (n > 0) this.#dispatch(sys.events, n);
           else if (n < 0) break;
         }
@@ -246,7 +210,7 @@ export class EpollLoop implements SocketLoop {
       }
     } finally {
       // In the same turn as the loop's last check, so a socket that starts waiting next is seen by `wait`.
-      this.#pumping = false;
+      this.pumping = false;
     }
   }
 
@@ -255,13 +219,13 @@ export class EpollLoop implements SocketLoop {
     const sys = this.sys;
     let empty = 0;
     try {
-      while (this.waiting > 0 && !this.#closed) {
-        this.#table.serveReady();
+      while (this.waiting > 0 && !this.closed) {
+        this.serveReady();
         const n = sys.epollWait(this.#epfd, 0);
         if (n > 0) {
           this.#dispatch(sys.events, n);
           empty = 0;
-        } else if (this.#table.readyCount === 0 && ++empty > SPIN_TURNS) {
+        } else if (this.readyCount === 0 && ++empty > SPIN_TURNS) {
           const waitedFromMs = TRACE_CONN ? performance.now() : 0;
           const idle = await sys.epollWaitAsync(this.#epfd, IDLE_WAIT_MS);
           if (TRACE_CONN) this.#traceIdleWait(idle, performance.now() - waitedFromMs);
@@ -272,13 +236,13 @@ export class EpollLoop implements SocketLoop {
         await nextTurn();
       }
     } finally {
-      this.#pumping = false;
+      this.pumping = false;
     }
   }
 
   /** The trace's note of an idle wait that came back late (the thread pool was behind) or after close. */
   #traceIdleWait(events: number, tookMs: number): void {
-    if (tookMs < 4 * IDLE_WAIT_MS && !this.#closed) return;
+    if (tookMs < 4 * IDLE_WAIT_MS && !this.closed) return;
     const tokens = [];
     for (let i = 0; i < Math.min(events, 8); i++) {
       tokens.push(
@@ -287,7 +251,7 @@ export class EpollLoop implements SocketLoop {
         }`,
       );
     }
-    const what = this.#closed ? "stray" : "slow-idle-wait";
+    const what = this.closed ? "stray" : "slow-idle-wait";
     traceConn(
       `epfd${this.#epfd}`,
       -1,
@@ -297,10 +261,10 @@ export class EpollLoop implements SocketLoop {
   }
 
   #dispatch(events: Uint32Array, n: number): void {
-    if (this.#closed) return;
+    if (this.closed) return;
     for (let i = 0; i < n; i++) {
       const token = this.sys.eventToken(events, i);
-      const sock = this.#table.slots[token];
+      const sock = this.slots[token];
       if (TRACE_CONN) this.#traceEvent(events, i, sock);
       if (sock != null) sock.onEvents(this.sys.eventFlags(events, i));
       else if (token === PROBE_TOKEN) this.#probe?.fired(this.sys.nowMs());

@@ -13,7 +13,7 @@ import { type InlineConn, type InlineReader, type TransportConn, TURN_READ_BYTES
 import { readError, readStateOf, writeError } from "../epoll/errors.ts";
 import { ConnectPhase } from "../epoll/connect.ts";
 import { HeldChunks } from "./held.ts";
-import { WaitingRead } from "../waiting_read.ts";
+import { failClosed, WaitingRead, WaitingWrite } from "../waiting_read.ts";
 import type { SslNegotiated } from "../../tls/openssl_conn.ts";
 
 /** Bytes one socket may hold received and not yet read before its receive is cancelled. */
@@ -54,9 +54,7 @@ export class UringSocket extends HeldChunks implements InlineConn {
   /** The armed read: inline or promise, never both. */
   readonly #read: WaitingRead;
   #writeErrno = 0;
-  #pendingWrite: Uint8Array | null = null;
-  #onWrite: ((n: number) => void) | null = null;
-  #onWriteError: ((err: Error) => void) | null = null;
+  readonly #write: WaitingWrite;
 
   constructor(
     readonly loop: UringSocketLoop,
@@ -66,6 +64,7 @@ export class UringSocket extends HeldChunks implements InlineConn {
   ) {
     super(loop.ring.buffers, token);
     this.#read = new WaitingRead(loop);
+    this.#write = new WaitingWrite(loop);
   }
 
   get tlsMs(): number {
@@ -187,12 +186,7 @@ export class UringSocket extends HeldChunks implements InlineConn {
     if (this.#writeErrno !== 0) return Promise.reject(writeError(this.#writeErrno));
     const n = this.#append(bytes);
     if (n > 0) return Promise.resolve(n);
-    return new Promise((resolve, reject) => {
-      this.#pendingWrite = bytes;
-      this.#onWrite = resolve;
-      this.#onWriteError = reject;
-      this.loop.wait();
-    });
+    return this.#write.promise(bytes);
   }
 
   writeNow(bytes: Uint8Array): number {
@@ -219,12 +213,7 @@ export class UringSocket extends HeldChunks implements InlineConn {
     if (res < 0) {
       this.#writeErrno = -res;
       this.clearSlot();
-      const reject = this.#onWriteError;
-      this.#takeWrite();
-      if (reject !== null) {
-        this.loop.asyncWakes++;
-        reject(writeError(-res));
-      }
+      if (this.#write.onWrite !== null) this.#write.reject(writeError(-res));
       this.#serve();
       return;
     }
@@ -232,18 +221,8 @@ export class UringSocket extends HeldChunks implements InlineConn {
       this.#sendQueued();
       return;
     }
-    const pending = this.#pendingWrite;
-    if (pending === null) return;
-    const resolve = this.#onWrite!;
-    this.#takeWrite();
-    this.loop.asyncWakes++;
-    resolve(this.#append(pending));
-  }
-
-  #takeWrite(): void {
-    if (this.#onWrite !== null) this.loop.waiting--;
-    this.#pendingWrite = null;
-    this.#onWrite = this.#onWriteError = null;
+    const pending = this.#write.bytes;
+    if (pending !== null) this.#write.resolve(this.#append(pending));
   }
 
   nowMs(): number {
@@ -282,16 +261,7 @@ export class UringSocket extends HeldChunks implements InlineConn {
     this.clearHeld();
     if (this.inFlight) loop.waiting--;
     loop.release(this.token);
-    const { reader, onReadError } = this.#read;
-    const onWriteError = this.#onWriteError;
-    this.#read.drop();
-    this.#takeWrite();
     connectWaiter?.connectFailed(new Deno.errors.Interrupted(connecting));
-    if (reader === null && onReadError === null && onWriteError === null) return;
-    const why = loop.failure ?? reading;
-    const closed = new Deno.errors.BadResource(why ? `socket closed: ${why}` : "socket closed");
-    reader?.onReadError(closed);
-    onReadError?.(closed);
-    onWriteError?.(closed);
+    failClosed(this.#read, this.#write, loop.failure ?? reading);
   }
 }

@@ -24,34 +24,26 @@ const MAX_REFUSALS = 8;
 const UD_PROBE = 0xffffffff;
 
 /** One worker's ring and its sockets; `connect` is the transport, `close` ends it all. */
-export class UringLoop implements UringSocketLoop {
+export class UringLoop extends SocketTable<UringSocket> implements UringSocketLoop {
   readonly ring: UringRing;
   readonly #blockMs: number;
-  readonly #table = new SocketTable<UringSocket>();
   /** Each slot's generation: a CQE of a closed socket (its generation older) is dropped. */
   readonly #gens: number[] = [];
   #starved: UringSocket[] = [];
   #starvedAt = -1;
-  waiting = 0;
-  asyncWakes = 0;
   tlsInfo = null;
   failure: string | null = null;
   /** Waits refused in a row (an errno other than a timeout, a signal or a full queue). */
   #refusals = 0;
-  #pumping = false;
-  #closed = false;
   readonly #readyWait = new ReadyWaitTally();
   /** The armed probe's user_data, high word: a completion with another is an earlier pump's, dropped. */
   #probeSeq = 0;
 
   /** Throws when the ring cannot be made (the caller falls back to epoll with the reason). */
   constructor(readonly addr: SockAddr, readonly sys: EpollSys, blockMs: number) {
+    super();
     this.#blockMs = Math.max(1, Math.min(5, Math.round(blockMs)));
     this.ring = new UringRing();
-  }
-
-  get openSockets(): number {
-    return this.#table.open;
   }
 
   /** How long ready completions waited for the pump since the last call (transport/ready_wait.ts). */
@@ -60,36 +52,15 @@ export class UringLoop implements UringSocketLoop {
   }
 
   connect(signal: AbortSignal): Promise<TransportConn> {
-    const fd = loopSocket(this.sys, this.addr, this.#closed ? "io_uring" : null);
+    const fd = loopSocket(this.sys, this.addr, this.closed ? "io_uring" : null);
     if (typeof fd !== "number") return Promise.reject(fd);
-    const token = this.#table.nextToken();
+    const token = this.nextToken();
     const gen = this.#gens[token] = ((this.#gens[token] ?? 0) + 1) >>> 0;
     const sock = new UringSocket(this, fd, token, gen);
-    this.#table.slots[token] = sock;
+    this.slots[token] = sock;
     const started = startConnect(this.sys, this.addr, sock);
     if (typeof started !== "number") return Promise.reject(started);
     return sock.awaitConnect(signal, started === 0);
-  }
-
-  release(token: number): void {
-    this.#table.release(token);
-  }
-
-  wait(): void {
-    this.waiting++;
-    if (!this.#pumping && !this.#closed) {
-      this.#pumping = true;
-      this.#pump().catch(() => {});
-    }
-  }
-
-  settled(): void {
-    this.waiting--;
-    this.asyncWakes++;
-  }
-
-  ready(sock: UringSocket): void {
-    this.#table.ready(sock);
   }
 
   starved(sock: UringSocket): void {
@@ -99,14 +70,16 @@ export class UringLoop implements UringSocketLoop {
 
   /** Closes every socket (their pending reads fail), then the ring, which unmaps its memory. */
   close(): void {
-    if (this.#closed) return;
-    this.#table.closeAll();
-    this.#closed = true;
+    if (!this.closeAll()) return;
     this.ring.enter(0, 0);
     this.ring.close();
   }
 
-  async #pump(): Promise<void> {
+  protected pump(): void {
+    this.#rounds().catch(() => {});
+  }
+
+  async #rounds(): Promise<void> {
     const sys = this.sys;
     const ring = this.ring;
     try {
@@ -114,18 +87,18 @@ export class UringLoop implements UringSocketLoop {
       await nextTurn();
       this.#probeSeq = (this.#probeSeq + 1) >>> 0;
       this.#armProbe();
-      while (this.waiting > 0 && !this.#closed) {
+      while (this.waiting > 0 && !this.closed) {
         const turnEndMs = sys.nowMs() + this.#blockMs;
         this.asyncWakes = 0;
         while (true) {
-          this.#table.serveReady();
+          this.serveReady();
           this.#reap();
-          if (this.waiting === 0 || this.asyncWakes > 0 || this.#closed) break;
+          if (this.waiting === 0 || this.asyncWakes > 0 || this.closed) break;
           const leftMs = turnEndMs - sys.nowMs();
           if (leftMs <= 0) break;
           this.#rearmStarved();
           // A socket on the ready list has bytes no completion will announce: submit without waiting.
-          const rc = ring.enter(this.#table.readyCount > 0 ? 0 : 1, leftMs);
+          const rc = ring.enter(this.readyCount > 0 ? 0 : 1, leftMs);
           if (rc < 0 && rc !== -ETIME && rc !== -EINTR) {
             // One odd errno can be a stale one (read after the call, on a thread that ran on); the
             // same refusal every time cannot mend.
@@ -134,11 +107,11 @@ export class UringLoop implements UringSocketLoop {
           }
           this.#refusals = 0;
         }
-        if (!this.#closed && ring.unsubmitted > 0) ring.enter(0, 0);
+        if (!this.closed && ring.unsubmitted > 0) ring.enter(0, 0);
         await nextTurn();
       }
     } finally {
-      this.#pumping = false;
+      this.pumping = false;
       // No pump, nothing waits: an expiry left in flight measures nothing (its completion is dropped).
       this.#probeSeq = (this.#probeSeq + 1) >>> 0;
       this.#readyWait.armed(Infinity);
@@ -150,7 +123,7 @@ export class UringLoop implements UringSocketLoop {
    * completions, and a pump that always finds one never waits in the kernel, where data becomes completions.
    */
   #armProbe(): void {
-    if (this.#closed) return;
+    if (this.closed) return;
     this.ring.prepTimeout(PROBE_PERIOD_MS, UD_PROBE, this.#probeSeq);
     this.ring.enter(0, 0);
     this.#readyWait.armed(this.sys.nowMs() + PROBE_PERIOD_MS);
@@ -183,7 +156,7 @@ export class UringLoop implements UringSocketLoop {
     const words = ring.cqWords;
     const res = ring.cqRes;
     let head = ring.cqHead;
-    while (head !== ring.cqTail && !this.#closed) {
+    while (head !== ring.cqTail && !this.closed) {
       const w = ring.cqeWord(head);
       const udLo = words[w];
       const gen = words[w + 1];
@@ -196,7 +169,7 @@ export class UringLoop implements UringSocketLoop {
         continue;
       }
       const token = udLo >>> 8;
-      const sock = this.#table.slots[token];
+      const sock = this.slots[token];
       if (sock == null || sock.gen !== gen || sock.fd < 0) {
         if ((udLo & 0xff) === UD_RECV && (flags & 1) !== 0) ring.buffers.returnBuffer(flags >>> 16);
         continue;
