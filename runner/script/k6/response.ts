@@ -7,6 +7,7 @@ import type { Response } from "../session.ts";
 import { current } from "./runtime.ts";
 import { type Ocsp, ocspOf, tlsNamesOf } from "./tls_info.ts";
 import { type K6Error, k6ErrorOf, UNKNOWN_FAILURE } from "./error_codes.ts";
+import { setCookiePair } from "../sessions/cookies.ts";
 
 /** The HTML parser html.ts sets when a script that parses HTML imports it (so no other script loads it). */
 let parseHtml: ((text: string) => { find(selector: string): unknown }) | null = null;
@@ -131,10 +132,8 @@ export class K6Response {
   get cookies(): Record<string, Array<{ name: string; value: string }>> {
     const cookies: Record<string, Array<{ name: string; value: string }>> = {};
     for (const line of this.#raw.headers.getAll("set-cookie")) {
-      const pair = line.split(";")[0], eq = pair.indexOf("=");
-      if (eq <= 0) continue;
-      const name = pair.slice(0, eq).trim();
-      (cookies[name] ??= []).push({ name, value: pair.slice(eq + 1).trim() });
+      const [name, value] = setCookiePair(line) ?? ["", ""];
+      if (name !== "") (cookies[name] ??= []).push({ name, value });
     }
     return cookies;
   }
