@@ -286,6 +286,13 @@ function chooseScenario(
   return fn;
 }
 
+/** One of `ctx`'s holds (a timer, a gRPC stream) is done; its throw `err` ends the iteration as its error. */
+export function releaseHold(ctx: VuContext, err?: unknown): void {
+  ctx.timers--;
+  if (err !== undefined) ctx.thrown ??= err;
+  if (err !== undefined || ctx.timers === 0) ctx.settle?.(err);
+}
+
 /**
  * Waits for the iteration's timers (k6/timers); a callback's throw is the iteration's; the run's end ends it.
  */
