@@ -65,7 +65,7 @@ export async function request(
   // Each hop's URL parsed once (a script's `base + "path"` is a new string each time, hashed per lookup).
   let place = placeOf(href);
   const headers = headersOf(params, place, body, digest);
-  const tags = requestTags(params.tags, current()?.group);
+  const tags = requestTags(params.tags);
   const jar = params.jar instanceof CookieJar ? params.jar : null;
   const givenCookie = headers["Cookie"];
   let hops = params.redirects ?? requestDefaults.maxRedirects,
