@@ -4,28 +4,20 @@
  * `hmac`, `createHash`/`createHMAC` with `update` and `digest`, and `randomBytes`.
  */
 import * as nodeCrypto from "node:crypto";
-import { Buffer } from "node:buffer";
+import type { Buffer } from "node:buffer";
+import { b64encode, bytesOf } from "./encoding.ts";
 
 type Input = string | ArrayBuffer | Uint8Array;
 type Digest = string | ArrayBuffer;
 
-const bytesOf = (input: Input) =>
-  typeof input === "string" ? Buffer.from(input, "utf8") : Buffer.from(input as ArrayBuffer);
-
 /** A digest in k6's output encodings: hex, base64, base64url, base64rawurl, binary (an ArrayBuffer). */
 function encode(digest: Buffer, encoding = "binary"): Digest {
-  switch (encoding) {
-    case "hex":
-      return digest.toString("hex");
-    case "base64":
-      return digest.toString("base64");
-    case "base64url":
-      return digest.toString("base64url") + "=".repeat((4 - (digest.toString("base64url").length % 4)) % 4);
-    case "base64rawurl":
-      return digest.toString("base64url");
-    default:
-      return digest.buffer.slice(digest.byteOffset, digest.byteOffset + digest.byteLength) as ArrayBuffer;
+  if (encoding === "hex") return digest.toString("hex");
+  // k6/encoding's alphabets: base64url padded as its `url`, base64rawurl unpadded as its `rawurl`.
+  if (encoding === "base64" || encoding === "base64url" || encoding === "base64rawurl") {
+    return b64encode(digest, encoding === "base64" ? "std" : encoding === "base64url" ? "url" : "rawurl");
   }
+  return digest.buffer.slice(digest.byteOffset, digest.byteOffset + digest.byteLength) as ArrayBuffer;
 }
 
 const ALGORITHMS: Record<string, string> = {

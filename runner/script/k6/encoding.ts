@@ -8,10 +8,13 @@ import { Buffer } from "node:buffer";
 const url = (enc?: string) => enc === "url" || enc === "rawurl";
 const raw = (enc?: string) => enc === "rawstd" || enc === "rawurl";
 
+/** `input`'s bytes: text as UTF-8. */
+export const bytesOf = (input: string | ArrayBuffer | Uint8Array): Buffer =>
+  typeof input === "string" ? Buffer.from(input, "utf8") : Buffer.from(input as ArrayBuffer);
+
 /** `input` (text as UTF-8, or bytes) in base64 of alphabet `encoding` (default `std`). */
 export function b64encode(input: string | ArrayBuffer | Uint8Array, encoding?: string): string {
-  const bytes = typeof input === "string" ? Buffer.from(input, "utf8") : Buffer.from(input as ArrayBuffer);
-  let text = bytes.toString(url(encoding) ? "base64url" : "base64");
+  let text = bytesOf(input).toString(url(encoding) ? "base64url" : "base64");
   if (url(encoding) && !raw(encoding)) text += "=".repeat((4 - (text.length % 4)) % 4);
   if (raw(encoding)) text = text.replace(/=+$/, "");
   return text;

@@ -19,7 +19,7 @@ import { once } from "node:events";
 import http2 from "node:http2";
 import { isAbsolute, join } from "node:path";
 import protobuf from "protobufjs";
-import { current, type VuContext } from "./runtime.ts";
+import { current, releaseHold } from "./runtime.ts";
 import { folderOf, inInit } from "./init_files.ts";
 import { durationMs } from "./http.ts";
 import { loadProtoFile, loadProtoset } from "../../http/grpc/schema.ts";
@@ -249,14 +249,6 @@ export class Client {
 
 type Listener = (value: unknown) => void;
 
-/** A stream of iteration `ctx` ended (its listener's throw `err` is the iteration's): it holds it no more. */
-function release(ctx: VuContext | undefined, err?: unknown): void {
-  if (ctx === undefined) return;
-  ctx.timers--;
-  if (err !== undefined) ctx.thrown ??= err;
-  if (err !== undefined || ctx.timers === 0) ctx.settle?.(err);
-}
-
 /** k6's `Stream`: its messages sent as one call when the client side ends, its replies then handed over. */
 export class Stream {
   readonly #client: Client;
@@ -304,7 +296,7 @@ export class Stream {
     this.#client.invoke(this.#method, message, this.#params).then((r) => this.#ended(r), (err) => {
       const text = err instanceof Error ? err.message : String(err);
       this.#emit("error", { code: 2, details: [], message: text });
-    }).then(() => release(ctx), (err) => release(ctx, err));
+    }).then(() => ctx && releaseHold(ctx), (err) => ctx && releaseHold(ctx, err));
   }
 
   #ended(r: GrpcResponse): void {

@@ -19,9 +19,9 @@ import { authKind, digestAuthorization, digestChallenge } from "./digest_auth.ts
 import { CookieJar } from "./local_jar.ts";
 import { TLS_NAMES } from "./tls_info.ts";
 import { debugExchange, httpDebug } from "./http_debug.ts";
+import { b64encode } from "./encoding.ts";
 import { jsonOut, requestPoints } from "./json_out.ts";
 import type { Response, Session } from "../session.ts";
-import { octetString } from "../../../system/large_arrays.ts";
 import { durationMsOf } from "../../../validation/duration.ts";
 
 /** k6's request params (those loadlab honours; another key is refused when the request is sent). */
@@ -65,7 +65,7 @@ export async function request(
   // Each hop's URL parsed once (a script's `base + "path"` is a new string each time, hashed per lookup).
   let place = placeOf(href);
   const headers = headersOf(params, place, body, digest);
-  const tags = requestTags(params.tags, current()?.group);
+  const tags = requestTags(params.tags);
   const jar = params.jar instanceof CookieJar ? params.jar : null;
   const givenCookie = headers["Cookie"];
   let hops = params.redirects ?? requestDefaults.maxRedirects,
@@ -244,8 +244,7 @@ function pathOf(s: Session, place: Place, href: string): string {
 
 /** `http://user:pass@host/`: k6 sends the URL's credentials as Basic authorization. */
 function basicAuth(u: URL): string {
-  const pair = `${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`;
-  return `Basic ${btoa(octetString(new TextEncoder().encode(pair)))}`;
+  return `Basic ${b64encode(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`)}`;
 }
 
 /** params.cookies as a Cookie header (beside the jar's, which the session adds itself). */

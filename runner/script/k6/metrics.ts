@@ -6,7 +6,7 @@
  * for k6's summary and thresholds). Trends send their values, the others sums; a submetric a threshold names
  * (`pages{kind:html}`) and k6's `group_duration` are sent the same way.
  */
-import { jsonPointTags, requestTags, sampleTags } from "./tags.ts";
+import { jsonPointTags, requestTags } from "./tags.ts";
 import { jsonOut, point } from "./json_out.ts";
 import { atRunEnd } from "../run_end.ts";
 
@@ -216,7 +216,7 @@ class Metric {
     addTo(partOf(this.name, this.kind, this.time), v, value);
     const subs = wanted.get(this.name);
     if (subs === undefined) return;
-    addToSubmetrics(subs, this.kind, this.time, v, value, sampleTags(tags));
+    addToSubmetrics(subs, this.kind, this.time, v, value, requestTags(tags));
     if (jsonOut) point(this.name, this.kind, this.time, v, { ...jsonPointTags(), ...tags });
   }
 

@@ -7,6 +7,8 @@ import type { Response } from "../session.ts";
 import { current } from "./runtime.ts";
 import { type Ocsp, ocspOf, tlsNamesOf } from "./tls_info.ts";
 import { type K6Error, k6ErrorOf, UNKNOWN_FAILURE } from "./error_codes.ts";
+import { setCookiePair } from "../sessions/cookies.ts";
+import { FailedResponse, Fields } from "../sessions/response.ts";
 
 /** The HTML parser html.ts sets when a script that parses HTML imports it (so no other script loads it). */
 let parseHtml: ((text: string) => { find(selector: string): unknown }) | null = null;
@@ -131,10 +133,8 @@ export class K6Response {
   get cookies(): Record<string, Array<{ name: string; value: string }>> {
     const cookies: Record<string, Array<{ name: string; value: string }>> = {};
     for (const line of this.#raw.headers.getAll("set-cookie")) {
-      const pair = line.split(";")[0], eq = pair.indexOf("=");
-      if (eq <= 0) continue;
-      const name = pair.slice(0, eq).trim();
-      (cookies[name] ??= []).push({ name, value: pair.slice(eq + 1).trim() });
+      const [name, value] = setCookiePair(line) ?? ["", ""];
+      if (name !== "") (cookies[name] ??= []).push({ name, value });
     }
     return cookies;
   }
@@ -172,30 +172,30 @@ export function fetchFailed(err: unknown): Response {
     : /dns|lookup|resolve/i.test(message) || (/connect/i.test(message) && !/reset/i.test(message))
     ? "connect"
     : "reset";
-  return { ...NO_FETCH, failure: { kind, message } };
+  return new FailedResponse(kind, message);
 }
 
-const NO_FETCH: Response = {
-  status: 0,
-  headers: { get: () => null, has: () => false, getAll: () => [] },
-  text: () => "",
-  json: () => JSON.parse(""),
-  bytes: () => new Uint8Array(0),
-};
+/** A response `fetch` gave outside a session, its body read whole. */
+export async function fetchedResponse(res: globalThis.Response): Promise<Response> {
+  return new FetchedResponse(res.status, res.headers, new Uint8Array(await res.arrayBuffer()));
+}
 
-export async function fetchedResponse(res: globalThis.Response | null): Promise<Response> {
-  const bytes = res === null ? new Uint8Array(0) : new Uint8Array(await res.arrayBuffer());
-  const headers = res?.headers ?? new Headers();
-  return {
-    status: res?.status ?? 0,
-    headers: {
-      get: (name) => headers.get(name),
-      has: (name) => headers.has(name),
-      getAll: (name) =>
-        name.toLowerCase() === "set-cookie" ? headers.getSetCookie() : [headers.get(name) ?? ""],
-    },
-    text: () => new TextDecoder().decode(bytes),
-    json: () => JSON.parse(new TextDecoder().decode(bytes)),
-    bytes: () => bytes,
-  };
+class FetchedResponse extends Fields implements Response {
+  constructor(readonly status: number, private readonly fields: Headers, private readonly body: Uint8Array) {
+    super();
+  }
+
+  getAll(name: string): string[] {
+    if (name.toLowerCase() === "set-cookie") return this.fields.getSetCookie();
+    const value = this.fields.get(name);
+    return value === null ? [] : [value];
+  }
+
+  text(): string {
+    return new TextDecoder().decode(this.body);
+  }
+
+  bytes(): Uint8Array {
+    return this.body;
+  }
 }

@@ -17,6 +17,7 @@ import { endInit, open, setScriptFolder } from "./init_files.ts";
 import { runArrayCall } from "./array_calls.ts";
 import { runCounters } from "../run_counters.ts";
 import { testAborted } from "./test_abort.ts";
+import { setCookiePair } from "../sessions/cookies.ts";
 
 /** A k6 VU: its id in the whole run (`__VU`) and the iterations it started. */
 export interface K6Vu {
@@ -74,9 +75,8 @@ export function keepCookies(vu: number, setCookies: readonly string[]): void {
   let jar = vuCookies.get(vu);
   if (jar === undefined) vuCookies.set(vu, jar = new Map());
   for (const line of setCookies) {
-    const pair = line.split(";")[0], eq = pair.indexOf("=");
-    if (eq <= 0) continue;
-    const name = pair.slice(0, eq).trim(), value = pair.slice(eq + 1).trim();
+    const [name, value] = setCookiePair(line) ?? ["", ""];
+    if (name === "") continue;
     const expired = /;\s*max-age=(0|-\d+)\s*(;|$)/i.test(line) || value === "";
     if (expired) jar.delete(name);
     else jar.set(name, value);
@@ -284,6 +284,13 @@ function chooseScenario(
     (globalThis as unknown as { __ENV: Record<string, string> }).__ENV[key] = String(value);
   }
   return fn;
+}
+
+/** One of `ctx`'s holds (a timer, a gRPC stream) is done; its throw `err` ends the iteration as its error. */
+export function releaseHold(ctx: VuContext, err?: unknown): void {
+  ctx.timers--;
+  if (err !== undefined) ctx.thrown ??= err;
+  if (err !== undefined || ctx.timers === 0) ctx.settle?.(err);
 }
 
 /**

@@ -31,23 +31,16 @@ export function setGroupSource(source: () => string | undefined): void {
   groupNow = source;
 }
 
-/**
- * The tags a sample added now carries (a custom metric's): the run's and the group's, with `given` over them.
- */
-export function sampleTags(given?: Record<string, string>): Readonly<Record<string, string>> | undefined {
-  return requestTags(given, groupNow());
-}
-
 /** The run's tags with each group's path, frozen once per path. */
 const groupTags = new Map<string, Readonly<Record<string, string>>>();
 
 /**
- * A request's tags: the run's, with `group` when it is sent in a k6 group (`::api`), its own `params.tags`
- * over them (its `name` left out); undefined when none.
+ * A request's or a sample's tags: the run's, with `group` when it is sent in a k6 group (`::api`; default:
+ * the group running now), its own `given` tags over them (their `name` left out); undefined when none.
  */
 export function requestTags(
   given: Record<string, string> | undefined,
-  group?: string,
+  group: string | undefined = groupNow(),
 ): Readonly<Record<string, string>> | undefined {
   let base = runTags;
   if (group !== undefined) {

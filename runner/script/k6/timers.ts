@@ -3,7 +3,7 @@
  * k6's `k6/timers`. As in k6's event loop, an iteration ends only once its timers fired or were cleared, and
  * a callback's throw ends it as the script's error. Outside an iteration they are the platform's timers.
  */
-import { current, type VuContext } from "./runtime.ts";
+import { current, releaseHold, type VuContext } from "./runtime.ts";
 
 type Callback = (...args: unknown[]) => unknown;
 type Timer = ReturnType<typeof globalThis.setTimeout>;
@@ -14,9 +14,7 @@ function release(timer: Timer, err?: unknown): void {
   const ctx = held.get(timer);
   if (ctx === undefined) return;
   held.delete(timer);
-  ctx.timers--;
-  if (err !== undefined) ctx.thrown ??= err;
-  if (err !== undefined || ctx.timers === 0) ctx.settle?.(err);
+  releaseHold(ctx, err);
 }
 
 /** Holds `ctx`'s iteration until `timer` is done; the run's end clears every timer of the iteration. */

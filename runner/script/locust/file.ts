@@ -6,8 +6,9 @@
  * error names `NAME.py:LINE`: the conversion keeps every statement on its line).
  */
 import { createHash } from "node:crypto";
-import { basename, dirname, join } from "node:path";
+import { basename, join } from "node:path";
 import { convertLocust, type LocustConversion } from "./convert.ts";
+import { isKept, k6CacheDir, writeWhole } from "../k6/convert/converted_file.ts";
 
 /** Bumped when the conversion changes, so older cached conversions are not reused. */
 const CONVERSION_VERSION = "2";
@@ -27,19 +28,7 @@ export function locustSessionPath(path: string): string {
   const source = Deno.readTextFileSync(path);
   const hash = createHash("sha256").update(`${CONVERSION_VERSION}\0${import.meta.url}\0${path}\0${source}`)
     .digest("hex").slice(0, 24);
-  const base = Deno.env.get("XDG_CACHE_HOME") ?? join(Deno.env.get("HOME") ?? Deno.cwd(), ".cache");
-  const out = join(base, "loadlab", "locust", hash, `${basename(path)}.js`);
-  try {
-    Deno.statSync(out);
-    return out;
-  } catch {
-    // not converted yet
-  }
-  const { code } = convertLocust(source, basename(path));
-  Deno.mkdirSync(dirname(out), { recursive: true });
-  // Written beside and renamed: a concurrent loadlab never imports half a file.
-  const partial = `${out}.${Deno.pid}.partial`;
-  Deno.writeTextFileSync(partial, code);
-  Deno.renameSync(partial, out);
+  const out = join(k6CacheDir("locust"), hash, `${basename(path)}.js`);
+  if (!isKept(out)) writeWhole(out, convertLocust(source, basename(path)).code);
   return out;
 }

@@ -7,20 +7,17 @@
  * is refused before the load (convert.ts).
  */
 import { args, builtins, iter, Kw, PyError, repr, str, tuple } from "./py.ts";
-
-function randint(a: number, b: number): number {
-  return a + Math.floor(Math.random() * (b - a + 1));
-}
+import { randomIntBetween, randomItem } from "../k6/jslib/utils.ts";
 
 function choice<T>(items: Iterable<T>): T {
   const list = [...iter(items)];
   if (list.length === 0) throw new PyError("IndexError", "cannot choose from an empty sequence");
-  return list[Math.floor(Math.random() * list.length)];
+  return randomItem(list);
 }
 
 const random = {
   random: () => Math.random(),
-  randint,
+  randint: randomIntBetween,
   randrange: (a: number, b?: number, step = 1) => {
     const [lo, hi] = b === undefined ? [0, a] : [a, b];
     return choice(builtins.range(lo, hi, step));

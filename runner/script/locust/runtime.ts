@@ -12,6 +12,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { RequestOptions, Response, Session } from "../session.ts";
 import { args, bool, Kw, PyError, str } from "./py.ts";
 import { MODULES } from "./py_modules.ts";
+import { setCookiePair } from "../sessions/cookies.ts";
 
 /** The environment variable the command line's user classes and tags reach every isolate by. */
 export const LOCUST_ENV = "LOADLAB_LOCUST";
@@ -156,9 +157,8 @@ class LocustResponse {
   get cookies(): Record<string, string> {
     const out: Record<string, string> = {};
     for (const line of this.#r.headers.getAll("set-cookie")) {
-      const pair = line.split(";", 1)[0];
-      const eq = pair.indexOf("=");
-      if (eq > 0) out[pair.slice(0, eq).trim()] = pair.slice(eq + 1).trim();
+      const pair = setCookiePair(line);
+      if (pair !== null) out[pair[0]] = pair[1];
     }
     return out;
   }

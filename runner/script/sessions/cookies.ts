@@ -52,3 +52,9 @@ function cookieProblem(name: unknown, value: unknown): string | null {
   }
   return null;
 }
+
+/** The name and value a `Set-Cookie` line sets (trimmed), or null when it names none. */
+export function setCookiePair(line: string): [name: string, value: string] | null {
+  const pair = line.split(";", 1)[0], eq = pair.indexOf("=");
+  return eq <= 0 ? null : [pair.slice(0, eq).trim(), pair.slice(eq + 1).trim()];
+}

@@ -15,7 +15,7 @@ interface NegotiatingConn {
 const decoder = new TextDecoder();
 
 /** What a response's fields and body answer from its `getAll` and `text`, over either protocol. */
-abstract class Fields implements ResponseHeaders {
+export abstract class Fields implements ResponseHeaders {
   abstract getAll(name: string): string[];
   abstract text(): string;
 
@@ -123,7 +123,7 @@ function statusOf(raw: Uint8Array): number {
 
 const NO_RESPONSE = new ScriptResponse(EMPTY);
 
-class FailedResponse extends ScriptResponse {
+export class FailedResponse extends ScriptResponse {
   readonly failure: Readonly<{ kind: string; message: string }>;
 
   constructor(kind: string, message: string) {

@@ -29,7 +29,8 @@ interface AsyncPlan {
   problems: Array<{ pos: number; why: string }>;
 }
 
-const isFunction = (n: Node) =>
+/** Whether `n` is a function (declaration, expression or arrow). */
+export const isFunction = (n: Node) =>
   n.type === "FunctionDeclaration" || n.type === "FunctionExpression" || n.type === "ArrowFunctionExpression";
 
 function collect(ast: Node): { calls: Node[][]; functions: Node[][]; identifiers: Node[][] } {

@@ -5,7 +5,8 @@
  * making the VU current again when its function resumes. Scripts that defer callbacks keep the context.
  * A script importing no k6/metrics and no `group` sends no metric at an iteration's end (`importsMetrics`).
  */
-import type { Node } from "./async.ts";
+import { isFunction, type Node } from "./async.ts";
+import { childrenOf } from "./refusals.ts";
 import type { Edit } from "./exports.ts";
 
 /** What the converter inserts before an awaited call: restoring the VU once the call resumes. */
@@ -59,23 +60,11 @@ export function importsMetrics(ast: Node): boolean {
 }
 
 function everyNode(node: Node, visit: (n: Node) => void, intoFunctions = true): void {
-  if (node === null || typeof node !== "object") return;
   visit(node);
-  for (const key of Object.keys(node)) {
-    const v = node[key];
-    if (Array.isArray(v)) {
-      for (const item of v) {
-        if (isNode(item) && (intoFunctions || !isFunction(item))) everyNode(item, visit, intoFunctions);
-      }
-    } else if (isNode(v) && (intoFunctions || !isFunction(v))) everyNode(v, visit, intoFunctions);
+  for (const child of childrenOf(node)) {
+    if (intoFunctions || !isFunction(child)) everyNode(child, visit, intoFunctions);
   }
 }
-
-const isNode = (v: unknown): v is Node =>
-  v !== null && typeof v === "object" && typeof (v as { type?: unknown }).type === "string";
-
-const isFunction = (n: Node) =>
-  n.type === "FunctionDeclaration" || n.type === "FunctionExpression" || n.type === "ArrowFunctionExpression";
 
 function isReaction(callee: Node): boolean {
   return callee.type === "MemberExpression" && !callee.computed && REACTIONS.has(callee.property.name);

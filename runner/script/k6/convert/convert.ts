@@ -14,6 +14,7 @@ import {
   importsK6ByTokens,
   namesK6Module,
   nestingProblem,
+  parseOrNull,
   parseProblem,
   refusedConstructs,
 } from "./refusals.ts";
@@ -48,14 +49,9 @@ const LOCAL_DEFAULT = "(default)";
 
 /** Whether `source` names a k6 module (imported, re-exported, `import()`, `require()`): a k6 script. */
 export function isK6Source(source: string): boolean {
-  let ast: Node;
-  try {
-    ast = acorn.parse(source, { ecmaVersion: "latest", sourceType: "module" });
-  } catch {
-    // A k6 script with a syntax error is still one: its conversion reports the error at its line.
-    return importsK6ByTokens(source);
-  }
-  return namesK6Module(ast, source);
+  const ast = parseOrNull(source);
+  // A k6 script with a syntax error is still one: its conversion reports the error at its line.
+  return ast === null ? importsK6ByTokens(source) : namesK6Module(ast, source);
 }
 
 /**

@@ -13,9 +13,28 @@ import { RUNTIME_URL } from "./modules.ts";
 /** Bumped when the conversion changes, so older cached conversions are not reused. */
 const CONVERSION_VERSION = "10";
 
-export function k6CacheDir(): string {
+/** loadlab's cache folder of `kind`'s conversions (`$XDG_CACHE_HOME/loadlab/KIND`, else `~/.cache/...`). */
+export function k6CacheDir(kind = "k6"): string {
   const base = Deno.env.get("XDG_CACHE_HOME") ?? join(Deno.env.get("HOME") ?? Deno.cwd(), ".cache");
-  return join(base, "loadlab", "k6");
+  return join(base, "loadlab", kind);
+}
+
+/** Whether a conversion is kept at `out` (converted before). */
+export function isKept(out: string): boolean {
+  try {
+    Deno.statSync(out);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Writes `code` at `to`: beside it, then renamed, so a concurrent loadlab never imports half a file. */
+export function writeWhole(to: string, code: string): void {
+  Deno.mkdirSync(dirname(to), { recursive: true });
+  const partial = `${to}.${Deno.pid}.partial`;
+  Deno.writeTextFileSync(partial, code);
+  Deno.renameSync(partial, to);
 }
 
 export function isK6File(path: string): boolean {
@@ -36,23 +55,12 @@ export function sessionScriptPath(path: string): string {
   const root = join(k6CacheDir(), hashed.digest("hex").slice(0, 24));
   // Every file under the folder at its own absolute path: `./lib/x.js` and `../x.js` resolve as beside it.
   const out = join(root, path);
-  try {
-    Deno.statSync(out);
-    return out;
-  } catch {
-    // not converted yet
-  }
+  if (isKept(out)) return out;
   const converted = convertK6Files(files);
   Deno.mkdirSync(dirname(out), { recursive: true });
   writeImportMap(dirname(out));
-  // The script last, each written beside and renamed: a concurrent loadlab never imports half a file.
-  for (const [file, code] of converted) {
-    const at = join(root, file);
-    Deno.mkdirSync(dirname(at), { recursive: true });
-    const partial = `${at}.${Deno.pid}.partial`;
-    Deno.writeTextFileSync(partial, code);
-    Deno.renameSync(partial, at);
-  }
+  // The script last: it is kept only once every file it imports is.
+  for (const [file, code] of converted) writeWhole(join(root, file), code);
   return out;
 }
 

@@ -9,6 +9,7 @@ import { basename, dirname, relative, resolve } from "node:path";
 import { convertK6, K6ConvertError, type K6ModuleContext } from "./convert.ts";
 import type { Node } from "./async.ts";
 import { importsMetrics, readsTimings, storageReason } from "./context.ts";
+import { parseOrNull } from "./refusals.ts";
 
 /** One file of a script: its absolute path, text, name in problems and local imports (specifier -> path). */
 interface K6File {
@@ -99,12 +100,4 @@ export function convertK6Files(files: K6File[]): Map<string, string> {
   }
   if (problems.length > 0) throw new K6ConvertError(problems, syntax);
   return out;
-}
-
-function parseOrNull(source: string): Node | null {
-  try {
-    return acorn.parse(source, { ecmaVersion: "latest", sourceType: "module" });
-  } catch {
-    return null; // its conversion names the syntax error at its line
-  }
 }

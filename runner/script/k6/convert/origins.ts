@@ -4,8 +4,8 @@
  * each (which `--target` may send to the target) or the environment gives it. k6/net/grpc addresses are
  * origins too (`http://` with `plaintext: true`, else `https://`).
  */
-import * as acorn from "acorn";
 import type { Node } from "./async.ts";
+import { childrenOf, parseOrNull } from "./refusals.ts";
 
 /** An origin a script's URLs name, and whether its text spells it (else the environment gives it). */
 interface ScriptOrigin {
@@ -14,12 +14,8 @@ interface ScriptOrigin {
 }
 
 export function scriptOrigins(source: string, env: Readonly<Record<string, string>>): ScriptOrigin[] {
-  let ast: Node;
-  try {
-    ast = acorn.parse(source, { ecmaVersion: "latest", sourceType: "module" });
-  } catch {
-    return [];
-  }
+  const ast = parseOrNull(source);
+  if (ast === null) return [];
   const found = new Map<string, ScriptOrigin>();
   const grpc = grpcScheme(ast);
   const visit = (text: unknown, literal: boolean) => {
@@ -45,11 +41,7 @@ export function scriptOrigins(source: string, env: Readonly<Record<string, strin
         return walkNode(n.left);
       }
     }
-    for (const key of Object.keys(n)) {
-      const v = n[key];
-      if (Array.isArray(v)) v.forEach(walkNode);
-      else if (v && typeof v === "object" && typeof v.type === "string") walkNode(v);
-    }
+    childrenOf(n).forEach(walkNode);
   };
   walkNode(ast);
   return [...found.values()];
@@ -63,12 +55,8 @@ const SENDING = new Set(["k6/http", "k6/ws", "k6/net/grpc", "k6/websockets", "k6
  * httpx); else its iterations need no server. Unparsable: true.
  */
 export function mayRequest(source: string): boolean {
-  let ast: Node;
-  try {
-    ast = acorn.parse(source, { ecmaVersion: "latest", sourceType: "module" });
-  } catch {
-    return true;
-  }
+  const ast = parseOrNull(source);
+  if (ast === null) return true;
   return ast.body.some((s: Node) => {
     const from = s.type === "ImportDeclaration" ? String(s.source.value) : "";
     return SENDING.has(from) || /^https?:\/\//.test(from);
@@ -91,11 +79,7 @@ function grpcScheme(ast: Node): "http" | "https" | null {
       plaintext = n.value.type === "Literal" && n.value.value === true;
       if (plaintext) return;
     }
-    for (const key of Object.keys(n)) {
-      const v = n[key];
-      if (Array.isArray(v)) v.forEach(walk);
-      else if (v && typeof v === "object" && typeof v.type === "string") walk(v);
-    }
+    childrenOf(n).forEach(walk);
   };
   walk(ast);
   return plaintext ? "http" : "https";

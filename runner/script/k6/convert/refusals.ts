@@ -146,7 +146,8 @@ function visit(node: Node, above: Node[], fn: (node: Node, above: Node[]) => voi
   for (const child of childrenOf(node)) visit(child, inner, fn);
 }
 
-function childrenOf(node: Node): Node[] {
+/** A syntax node's child nodes, in source order. */
+export function childrenOf(node: Node): Node[] {
   const out: Node[] = [];
   for (const key of Object.keys(node)) {
     if (key === "loc") continue;
@@ -156,6 +157,15 @@ function childrenOf(node: Node): Node[] {
     } else if (v && typeof v === "object" && typeof v.type === "string") out.push(v);
   }
   return out;
+}
+
+/** `source` parsed as a module, or null when it does not parse (its conversion names the error). */
+export function parseOrNull(source: string): Node | null {
+  try {
+    return acorn.parse(source, { ecmaVersion: "latest", sourceType: "module" });
+  } catch {
+    return null;
+  }
 }
 
 /** The first node deeper than MAX_NESTING, as a problem, else null; walked without recursion. */
