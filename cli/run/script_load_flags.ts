@@ -165,13 +165,8 @@ function locustFlagsOf(flags: FlagValues): LocustFlags {
   if (flags.has("only-summary")) out.onlySummary = true;
   const stopTimeoutMs = flags.durationMs("stop-timeout");
   if (stopTimeoutMs !== undefined) out.stopTimeoutMs = stopTimeoutMs;
-  const code = flags.text("exit-code-on-error");
-  if (code !== undefined) {
-    if (!/^\d+$/.test(code) || Number(code) > 255) {
-      throw new UsageError(`--exit-code-on-error "${code}": an exit code 0-255, e.g. --exit-code-on-error 0`);
-    }
-    out.exitCodeOnError = Number(code);
-  }
+  const exitCodeOnError = flags.wholeNumber("exit-code-on-error", 0, 255);
+  if (exitCodeOnError !== undefined) out.exitCodeOnError = exitCodeOnError;
   if (flags.has("headless")) out.headless = true;
   return out;
 }
