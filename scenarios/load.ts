@@ -106,7 +106,7 @@ function planRunnable(
   // Data files are read now (relative to the file) and every placeholder checked against them.
   const { tables, issues: dataIssues } = readDataTables(loaded, opts.file);
   // A grpc: section's call is read (its schema relative to the file) and encoded once, now.
-  const grpc = loaded.grpc === undefined ? undefined : grpcCallsOf(loaded.grpc, opts.file, 10_000);
+  const grpc = loaded.grpc === undefined ? undefined : grpcCallsOf(loaded.grpc, opts.file);
   // The flows' grpc: steps are checked against the section's schema, which then travels with their runs.
   const grpcFlows = grpcFlowsOf(loaded, grpc?.root);
   const experiment = {

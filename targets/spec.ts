@@ -20,6 +20,12 @@ const runtimeTelemetrySchema = z.boolean().optional();
 const redisUrlSchema = z.string().url("redisUrl must be a URL like redis://127.0.0.1:6379").optional();
 const hostSchema = z.string().min(1, "host must not be empty, e.g. 127.0.0.1");
 const portSchema = z.number().int().min(0).max(65535, "port must be 0..65535 (0 picks a free port)");
+const placeFields = {
+  host: hostSchema.optional(),
+  port: portSchema.optional(),
+  cpuAffinity: z.array(z.number().int().min(0)).min(1).optional(),
+  runtimeTelemetry: runtimeTelemetrySchema,
+};
 
 /** The CMS-like `/home` page's database pool (defaults in targets/app/cms.ts). */
 export const cmsSchema = z.object({
@@ -107,10 +113,7 @@ export const exampleSpecSchema = z.object({
   redisUrl: redisUrlSchema,
   /** `auto` (default): Node when it is on PATH and examples/node_modules exists, else Deno. */
   runtime: z.enum(["auto", "node", "deno"]).optional(),
-  host: hostSchema.optional(),
-  port: portSchema.optional(),
-  cpuAffinity: z.array(z.number().int().min(0)).min(1).optional(),
-  runtimeTelemetry: runtimeTelemetrySchema,
+  ...placeFields,
 });
 
 export type CmsSpec = z.infer<typeof cmsSchema>;
@@ -155,10 +158,7 @@ export const proxySpecSchema = z.object({
   cacheTtlSec: z.number().min(0, "cacheTtlSec must be >= 0").optional(),
   rateLimit: rateLimitSchema.optional(),
   redisUrl: redisUrlSchema,
-  host: hostSchema.optional(),
-  port: portSchema.optional(),
-  cpuAffinity: z.array(z.number().int().min(0)).min(1).optional(),
-  runtimeTelemetry: runtimeTelemetrySchema,
+  ...placeFields,
 });
 
 /** Validates any target spec by its `kind`; errors name the path (e.g. `upstream.url`). */

@@ -113,7 +113,9 @@ function runInputOf(flags: FlagValues) {
     protocol: flags.has("h3") ? "h3" as const : flags.has("h2") ? "h2" as const : options.protocol,
     sourceAddresses: flags.text("source-addresses"),
     tls: tlsOf(flags),
-    intervalHistograms: intervalHistograms(flags.text("interval-histograms")),
+    intervalHistograms: flags.has("interval-histograms")
+      ? flags.choice("interval-histograms", ["keep", "none"]) === "keep"
+      : undefined,
     generatorWarmup: flags.has("no-generator-warmup") ? false : undefined,
     logFile: flags.path("log"),
     segment: parseSegment(flags.text("segment")),
@@ -166,12 +168,6 @@ function checkTlsFiles(config: AttackConfig): void {
 }
 
 /** `--interval-histograms keep|none`; absent leaves the config's default (keep). */
-function intervalHistograms(value: string | undefined): boolean | undefined {
-  if (value === undefined) return undefined;
-  if (value === "keep" || value === "none") return value === "keep";
-  throw new UsageError(`--interval-histograms ${JSON.stringify(value)}: expected keep or none`);
-}
-
 function parseUrl(positionals: string[]): URL {
   const example = "e.g. loadlab attack http://127.0.0.1:8080/ -c 10 -d 10s";
   if (positionals.length === 0) throw new UsageError(`missing the target URL; ${example}`);

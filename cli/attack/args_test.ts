@@ -266,7 +266,10 @@ const ERROR_CASES: Array<[string[], string | RegExp]> = [
   [[URL_, "--timeout", "soon"], /^--timeout "soon": not a duration/],
   [[URL_, "--interval", "5ms"], /^--interval: interval must be >= 10ms/],
   [[URL_, "--interval", "x"], /^--interval "x": not a duration/],
-  [[URL_, "--interval-histograms", "all"], /^--interval-histograms "all": expected keep or none$/],
+  [
+    [URL_, "--interval-histograms", "all"],
+    /^--interval-histograms "all": must be one of keep, none, e.g. --interval-histograms none$/,
+  ],
   [[URL_, "--warmup", "1y"], /^--warmup "1y": not a duration/],
   [[URL_, "-R", "0"], /^-R "0": must be a rate in requests per second > 0/],
   [[URL_, "-R", "-10"], /^-R "-10": must be a rate/],

@@ -40,8 +40,8 @@ export const GRPC_FLAGS: FlagSpec[] = [
   ]),
 ];
 
-/** HTTP-only flags, refused with a grpc:// URL. */
-const HTTP_ONLY = ["mix", "content-type", "pipelining", "h2", "h3", "protocol"];
+/** HTTP-only flags, refused with a grpc:// URL (and a ws:// one). */
+export const HTTP_ONLY = ["mix", "content-type", "pipelining", "h2", "h3", "protocol"];
 
 function isGrpcUrl(url: URL): boolean {
   return url.protocol === "grpc:" || url.protocol === "grpcs:";

@@ -260,7 +260,7 @@ Deno.test("ghz's spellings: --import-paths a,b, -D the message file, -O and its 
     // ghz's -m is metadata under loadlab ghz; here -m is the HTTP method, which a call has not.
     throws(() => grpc("-m", '{"x-user":"ann"}'), /--method is for HTTP/);
     assertEquals(grpc("-O", "csv").output.format, "csv");
-    throws(() => grpc("--format", "html"), /--format "html": one of summary, json, pretty, csv/);
+    throws(() => grpc("--format", "html"), /--format "html": must be one of summary, json, pretty, csv/);
     throws(() => parse("http://127.0.0.1:8080/", "-O", "json"), /-O is ghz's report of a gRPC run/);
   } finally {
     await Deno.remove(dir, { recursive: true });

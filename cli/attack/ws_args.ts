@@ -6,6 +6,7 @@ import { flag, type FlagSpec } from "../argv.ts";
 import type { FlagValues } from "../flag_values.ts";
 import { UsageError } from "../usage_error.ts";
 import type { AttackConfigInput } from "../../runner/config.ts";
+import { HTTP_ONLY } from "./grpc_args.ts";
 
 export const WS_FLAGS: FlagSpec[] = [
   flag(
@@ -47,19 +48,8 @@ export const WS_FLAGS: FlagSpec[] = [
   ]),
 ];
 
-/** HTTP-only flags, refused with a ws:// URL. */
-const HTTP_ONLY = [
-  "mix",
-  "method",
-  "body",
-  "body-file",
-  "content-type",
-  "pipelining",
-  "h2",
-  "h3",
-  "protocol",
-  "streams",
-];
+/** HTTP-only flags, refused with a ws:// URL: gRPC's, and the request's own. */
+const WS_REFUSED = [...HTTP_ONLY, "method", "body", "body-file", "streams"];
 
 /** The `ws` config of the flags for `url`, or undefined for an http(s) URL (which refuses ws flags). */
 export function wsArgs(flags: FlagValues, url: URL): AttackConfigInput["ws"] {
@@ -71,7 +61,7 @@ export function wsArgs(flags: FlagValues, url: URL): AttackConfigInput["ws"] {
     }
     return undefined;
   }
-  const http = HTTP_ONLY.find((f) => flags.has(f));
+  const http = WS_REFUSED.find((f) => flags.has(f));
   if (http) {
     throw new UsageError(
       `--${http} is for HTTP; a ws:// run sends --ws-message (repeatable), e.g. --ws-message '{"op":"hi"}'`,

@@ -198,7 +198,7 @@ export function parseRunArgs(argv: string[], command = "run", help = RUN_HELP): 
     targets: parseTargets(flags.all("target")),
     ...(flags.has("profile") ? { profile: true } : {}),
     summaryFile: flags.path("summary"),
-    ...summaryModeOf(flags.text("summary-mode")),
+    ...(flags.has("summary-mode") ? { summaryMode: flags.choice("summary-mode", K6_SUMMARY_MODES) } : {}),
     junitFile: flags.path("junit"),
     ...(flags.has("output-bench") ? { benchFile: flags.path("output-bench") } : {}),
     keepSecrets: flags.has("no-redact"),
@@ -332,16 +332,4 @@ function metricsOutOf(typed: string, value: string): MetricsOutput {
     `${typed} ${value}: run writes its results to --out-dir; ${typed} takes KIND=URL, e.g. ` +
       `${typed} prometheus-remote-write=http://127.0.0.1:9090/api/v1/write or ${typed} otlp=http://127.0.0.1:4318`,
   );
-}
-
-/** `--summary-mode compact|full|legacy`, k6's modes; another is refused naming them. */
-function summaryModeOf(text: string | undefined): Pick<RunArgs, "summaryMode"> {
-  if (text === undefined) return {};
-  const mode = K6_SUMMARY_MODES.find((m) => m === text);
-  if (mode === undefined) {
-    throw new UsageError(
-      `--summary-mode "${text}": one of ${K6_SUMMARY_MODES.join(", ")}, e.g. --summary-mode full`,
-    );
-  }
-  return { summaryMode: mode };
 }

@@ -4,7 +4,6 @@
  */
 import { flag, type FlagTable } from "../argv.ts";
 import type { FlagValues } from "../flag_values.ts";
-import { parseDurationMs } from "../duration.ts";
 import { parseStages, rampUpStages, spawnRateOf, spawnStages } from "../attack/stages.ts";
 import { DEFAULT_DURATION_MS } from "../../runner/load/models/fields.ts";
 import { UsageError } from "../usage_error.ts";
@@ -112,19 +111,8 @@ export interface K6Flags {
  * Locust spawns them, at `-r` or Locust's default of 1 a second, for as long as `-t` lasts.
  */
 export function scriptLoadArgs(flags: FlagValues, locustfile = false): ScriptLoadArgs {
-  const whole = (name: string) => {
-    const text = flags.text(name);
-    if (text === undefined) return undefined;
-    if (!/^\d+$/.test(text) || Number(text) < 1) {
-      throw new UsageError(`--${name} "${text}": a whole number >= 1, e.g. --${name} 50`);
-    }
-    return Number(text);
-  };
-  const vus = whole("vus"), iterations = whole("iterations");
-  const durationText = flags.text("duration");
-  const durationMs = durationText === undefined ? undefined : parseDurationMs(durationText, "--duration");
-  const maxText = flags.text("max-duration");
-  const maxDurationMs = maxText === undefined ? undefined : parseDurationMs(maxText, "--max-duration");
+  const vus = flags.positiveInt("vus"), iterations = flags.positiveInt("iterations");
+  const durationMs = flags.durationMs("duration"), maxDurationMs = flags.durationMs("max-duration");
   if (maxDurationMs !== undefined && iterations === undefined) {
     throw new UsageError("--max-duration bounds --iterations: give --iterations N with it, or use -d");
   }
@@ -175,19 +163,10 @@ function locustFlagsOf(flags: FlagValues): LocustFlags {
   const csv = flags.path("csv");
   if (csv !== undefined) out.csv = csv;
   if (flags.has("only-summary")) out.onlySummary = true;
-  const stop = flags.text("stop-timeout");
-  if (stop !== undefined) {
-    out.stopTimeoutMs = /^\d+(\.\d+)?$/.test(stop)
-      ? Number(stop) * 1000
-      : parseDurationMs(stop, "--stop-timeout");
-  }
-  const code = flags.text("exit-code-on-error");
-  if (code !== undefined) {
-    if (!/^\d+$/.test(code) || Number(code) > 255) {
-      throw new UsageError(`--exit-code-on-error "${code}": an exit code 0-255, e.g. --exit-code-on-error 0`);
-    }
-    out.exitCodeOnError = Number(code);
-  }
+  const stopTimeoutMs = flags.durationMs("stop-timeout");
+  if (stopTimeoutMs !== undefined) out.stopTimeoutMs = stopTimeoutMs;
+  const exitCodeOnError = flags.wholeNumber("exit-code-on-error", 0, 255);
+  if (exitCodeOnError !== undefined) out.exitCodeOnError = exitCodeOnError;
   if (flags.has("headless")) out.headless = true;
   return out;
 }

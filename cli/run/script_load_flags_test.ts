@@ -76,7 +76,7 @@ Deno.test("the session load the flags give a TypeScript script", () => {
 });
 
 Deno.test("script load flags' problems name the flag", () => {
-  throws(() => load("--vus", "0"), /^UsageError: --vus "0": a whole number >= 1/);
+  throws(() => load("--vus", "0"), /^UsageError: --vus "0": must be a whole number >= 1, e.g. --vus 50/);
   throws(
     () => load("--ramp-up", "10/s"),
     /^UsageError: --ramp-up is a spawn rate up to a number of users: give -c N/,

@@ -2,7 +2,7 @@
  * @module
  * An Artillery script as the experiment it describes, every problem named at the script's own path.
  */
-import { MAX_DURATION_MS } from "../../validation/duration.ts";
+import { durationMsOf, MAX_DURATION_MS } from "../../validation/duration.ts";
 import {
   ArtilleryError,
   type ArtilleryIssue,
@@ -13,7 +13,7 @@ import {
 } from "./common.ts";
 import { convertEnsure, type Threshold } from "./ensure.ts";
 import { convertPayload } from "./payload.ts";
-import { convertPhases, durationMs } from "./phases.ts";
+import { convertPhases } from "./phases.ts";
 import { allWsScenarios, convertWsScenarios } from "./ws.ts";
 import { flowContext } from "./context.ts";
 import { convertScenarios } from "./flow.ts";
@@ -105,7 +105,7 @@ function httpExperiment(
   if (timeout) load.timeout = timeout;
   const flows = convertScenarios(doc.scenarios, ctx, out);
   // Held to loadlab's longest duration: thinks each within it may add up past it.
-  const longestMs = longestSessionMs(flows, timeout ? durationMs(timeout) : ARTILLERY_TIMEOUT_MS);
+  const longestMs = longestSessionMs(flows, timeout ? durationMsOf(timeout) ?? 0 : ARTILLERY_TIMEOUT_MS);
   load.gracefulStop = `${Math.min(longestMs, MAX_DURATION_MS)}ms`;
   const thresholds = ensureThresholds(config, out);
   // Set in place, not copied: each flow keeps the tag naming its scenario.
@@ -234,7 +234,9 @@ function longestSessionMs(flows: ReturnType<typeof convertScenarios>, timeoutMs:
     let ms = 0;
     for (const step of flow.steps) {
       if (step === undefined) continue;
-      ms += "think" in step ? (typeof step.think === "string" ? durationMs(step.think) : 0) : timeoutMs;
+      ms += "think" in step
+        ? (typeof step.think === "string" ? durationMsOf(step.think) ?? 0 : 0)
+        : timeoutMs;
     }
     longest = Math.max(longest, ms);
   }

@@ -56,14 +56,7 @@ export function originTable(experiment: unknown, origins: Origins): OriginTable 
   return table;
 }
 
-/**
- * The script's path of a converted one, by its longest tagged prefix; unchanged when nothing of the script
- * made it.
- */
-export function userPath(table: OriginTable, converted: string): string {
-  return nearest(table, converted)?.path ?? converted;
-}
-
+/** The script's path of a converted one, by its longest tagged prefix, with the hole it names if any. */
 function nearest(table: OriginTable, converted: string) {
   let best: string | undefined;
   for (const key of table.keys()) {

@@ -1,6 +1,10 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import type { Issue } from "../../validation/mod.ts";
-import { listOrigin, type Origins, originTable, scriptIssues, tagOrigin, userPath } from "./paths.ts";
+import { listOrigin, type Origins, type OriginTable, originTable, scriptIssues, tagOrigin } from "./paths.ts";
+
+/** Where a converted path's problem is named: the script's path, or the converted one left as it is. */
+const userPath = (table: OriginTable, path: string) =>
+  scriptIssues([], [{ path, message: "m" }], table)[0].path;
 import { ExperimentError } from "../experiment_error.ts";
 import { type LoadPlanOptions, loadRunnable } from "../load.ts";
 

@@ -2,6 +2,7 @@
  * @module
  * Artillery `config.phases` -> the imported script's `rate` load.
  */
+import { durationMsOf } from "../../validation/duration.ts";
 import {
   type Collector,
   isRecord,
@@ -91,7 +92,7 @@ function phaseRate(phase: Record<string, unknown>, path: string, out: Collector)
     return {};
   }
   const duration = secondsToDuration(phase.duration, join(path, "duration"), out);
-  if (duration !== undefined && durationMs(duration) === 0) {
+  if (duration !== undefined && durationMsOf(duration) === 0) {
     // Named here, at the script's own key; the engine would name the converted load's phase instead.
     out.issues.push({ path: join(path, "duration"), message: "must be > 0 seconds, e.g. duration: 60" });
     return {};
@@ -104,7 +105,7 @@ function phaseRate(phase: Record<string, unknown>, path: string, out: Collector)
       });
     }
     const count = nonNegative(phase.arrivalCount, join(path, "arrivalCount"), out);
-    const ms = duration === undefined ? 0 : durationMs(duration);
+    const ms = duration === undefined ? 0 : durationMsOf(duration) ?? 0;
     if (count === undefined || ms === 0) return { duration };
     return { duration, rate: count / (ms / 1000) };
   }
@@ -120,10 +121,6 @@ function phaseRate(phase: Record<string, unknown>, path: string, out: Collector)
     ? undefined
     : nonNegative(phase.rampTo, join(path, "rampTo"), out);
   return rampTo === undefined ? { duration, rate } : { duration, rate, rampTo };
-}
-
-export function durationMs(duration: string): number {
-  return duration.endsWith("ms") ? Number(duration.slice(0, -2)) : Number(duration.slice(0, -1)) * 1000;
 }
 
 /** Artillery caps virtual users per phase, loadlab connections per load: one connection per arrival. */

@@ -12,6 +12,10 @@ import { GrpcSchemaError, loadProtoFile, loadProtoset, splitCall } from "../../r
 import { GrpcMessageError } from "../../runner/http/grpc/message.ts";
 import { grpcTimeoutOf } from "../../grpc/timeout.ts";
 import { builtinTargetSchema } from "./builtin_schema.ts";
+import { OPTIONS } from "../../runner/config_fields.ts";
+
+/** The engine's request timeout when a load sets none. */
+const DEFAULT_TIMEOUT_MS: number = OPTIONS.timeoutMs.schema.parse(undefined);
 
 /** The `grpc:` section of an experiment file. */
 export const grpcSectionSchema = z.strictObject({
@@ -53,7 +57,6 @@ type GrpcSection = z.output<typeof grpcSectionSchema>;
 export function grpcCallsOf(
   section: GrpcSection,
   file: string | undefined,
-  timeoutMs: number,
 ): { requests: RequestSpec[]; issues: Issue[]; root?: Root } {
   const base = file === undefined ? Deno.cwd() : dirname(file);
   const at = (p: string) => isAbsolute(p) ? p : join(base, p);
@@ -73,7 +76,7 @@ export function grpcCallsOf(
       maxSendBytes: section.maxSendBytes,
       compress: section.compress,
     };
-    return { requests: grpcRequestMix(root, source, timeoutMs), issues: [], root };
+    return { requests: grpcRequestMix(root, source, DEFAULT_TIMEOUT_MS), issues: [], root };
   } catch (err) {
     if (err instanceof GrpcMessageError) {
       return {
@@ -154,6 +157,3 @@ export function grpcReflectAttackFields(
     },
   };
 }
-
-/** The engine's request timeout when a load sets none (runner/config.ts). */
-const DEFAULT_TIMEOUT_MS = 10_000;

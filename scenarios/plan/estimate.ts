@@ -4,6 +4,7 @@
  */
 import type { TargetSpec } from "../../targets/spec.ts";
 import { estimateDurationMs } from "./plan.ts";
+import { OPTIONS } from "../../runner/config_fields.ts";
 import type { Plan, PlannedRun } from "./types.ts";
 
 /** A duration range in ms: an idle machine near the low end, a busy one near the high end. */
@@ -21,8 +22,8 @@ const PROCESS_START_MS: [number, number] = [500, 1_800];
 const REDIS_START_MS: [number, number] = [300, 600];
 /** The share of runs whose graceful stop runs out (2 of 12 in cache-burst's quick run). */
 const STOPPED_SHARE = 0.25;
-const DEFAULT_TIMEOUT_MS = 10_000;
-const DEFAULT_GRACEFUL_STOP_MS = 2_000;
+const DEFAULT_TIMEOUT_MS: number = OPTIONS.timeoutMs.schema.parse(undefined);
+const DEFAULT_GRACEFUL_STOP_MS: number = OPTIONS.gracefulStopMs.schema.parse(undefined);
 
 /** Processes (and Redis servers) a target spec starts: [processes, redis servers]. */
 function startsOf(spec: TargetSpec): [number, number] {

@@ -77,19 +77,26 @@ const commonFields = {
   ws: wsConfigSchema.optional(),
 };
 
-type CommonIn = z.output<z.ZodObject<typeof commonFields>>;
-
 /** Drops keys whose value is undefined, so plans and their JSON show only what the file set. */
 function defined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
 
-/** The load's common fields at their config keys: an option's file key becomes its config field. */
-function commonOut(l: CommonIn) {
-  const fields = Object.keys(commonFields).map((k) => [CONFIG_KEYS[k] ?? k, l[k as keyof CommonIn]]);
-  return Object.fromEntries(fields) as
-    & Omit<CommonIn, Options[CommonFileOption]["file"]>
-    & { [K in CommonFileOption]?: Value<K> };
+/** File keys of the models' own fields -> config fields (the options' come from `CONFIG_KEYS`). */
+const MODEL_KEYS = {
+  rate: "ratePerSec",
+  rampTo: "rampToPerSec",
+  maxDuration: "maxDurationMs",
+  requests: "mix",
+} as const;
+type OptionKeys = { [K in FileOption as Options[K]["file"]]: K };
+type Keys = OptionKeys & typeof MODEL_KEYS;
+type Renamed<T> = { [K in keyof T as K extends keyof Keys ? Keys[K] : K]: T[K] };
+
+/** A load at its config keys, without undefined values. */
+function renamed<T extends object>(l: T): Renamed<T> {
+  const keys: Record<string, string> = { ...CONFIG_KEYS, ...MODEL_KEYS };
+  return defined(Object.fromEntries(Object.entries(l).map(([k, v]) => [keys[k] ?? k, v]))) as Renamed<T>;
 }
 
 /** Fields of the models that send over a fixed set of connections (connections, throughput). */
@@ -98,10 +105,6 @@ const poolFields = {
   duration: modelFields.duration,
   requests: requestListSchema.optional(),
 };
-
-function poolOut(l: z.output<z.ZodObject<typeof poolFields>>) {
-  return { connections: l.connections, durationMs: l.duration, mix: l.requests };
-}
 
 const phaseSchema = z.strictObject({
   name: z.string().min(1).optional(),
@@ -132,10 +135,14 @@ const connectionsLoad = z.strictObject({
       message: `give stages or ${key}, not both (the stages' targets and durations set the connections)`,
     });
   }
-}).transform((l) =>
-  l.stages === undefined
-    ? defined({ model: l.model, ...poolOut(l), ...commonOut(l) })
-    : defined({ model: "ramping-connections" as const, stages: l.stages, mix: l.requests, ...commonOut(l) })
+}).transform(({ stages, ...l }) =>
+  stages === undefined ? renamed(l) : renamed({
+    ...l,
+    model: "ramping-connections" as const,
+    stages,
+    connections: undefined,
+    duration: undefined,
+  })
 );
 
 const rateLoad = z.strictObject({
@@ -162,14 +169,10 @@ const rateLoad = z.strictObject({
   if (l.duration === undefined) {
     ctx.addIssue({ code: "custom", path: ["duration"], message: "missing; rate needs a duration, e.g. 30s" });
   }
-}).transform((l) =>
-  defined({
-    model: l.model,
-    phases: l.phases ??
-      [defined({ durationMs: l.duration ?? 0, ratePerSec: l.rate ?? 0, rampToPerSec: l.rampTo })],
-    maxConnections: l.maxConnections,
-    mix: l.requests,
-    ...commonOut(l),
+}).transform(({ phases, rate, rampTo, duration, ...l }) =>
+  renamed({
+    ...l,
+    phases: phases ?? [defined({ durationMs: duration ?? 0, ratePerSec: rate ?? 0, rampToPerSec: rampTo })],
   })
 );
 
@@ -178,7 +181,7 @@ const throughputLoad = z.strictObject({
   rate: ratePerSec,
   ...poolFields,
   ...commonFields,
-}).transform((l) => defined({ model: l.model, ratePerSec: l.rate, ...poolOut(l), ...commonOut(l) }));
+}).transform((l) => renamed(l));
 
 const countLoad = z.strictObject({
   model: z.literal("count"),
@@ -205,19 +208,7 @@ const countLoad = z.strictObject({
         "caps open pacing only; add rate: (requests per second), or use connections: for closed pacing",
     });
   }
-}).transform((l) =>
-  defined({
-    model: l.model,
-    requests: l.requests,
-    connections: l.connections,
-    ratePerSec: l.rate,
-    maxConnections: l.maxConnections,
-    durationMs: l.duration,
-    maxDurationMs: l.maxDuration,
-    mix: l.mix,
-    ...commonOut(l),
-  })
-);
+}).transform(({ requests, mix, ...l }) => ({ ...renamed(l), requests, ...defined({ mix }) }));
 
 /** One load, chosen by `model`. */
 export const loadSchema = z.discriminatedUnion("model", [
