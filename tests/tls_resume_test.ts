@@ -111,7 +111,10 @@ Deno.test("tls-resume [deno]: on is recorded as not available there; off is take
 Deno.test("tls-resume: a bad value is exit 2 before any load; files take on/off or a boolean", async () => {
   const r = await runLoadlab(["attack", "https://127.0.0.1:1/", "-n", "1", "--tls-resume", "maybe"]);
   assertEquals(r.code, 2, r.stderr);
-  assertEquals(r.stderr.trim(), 'loadlab attack: --tls-resume "maybe": expected on or off');
+  assertEquals(
+    r.stderr.trim(),
+    'loadlab attack: --tls-resume "maybe": must be one of on, off, e.g. --tls-resume off',
+  );
   assertEquals(tlsOptionsSchema.parse({}).resume, true);
   assertEquals(tlsOptionsSchema.parse({ resume: "off" }).resume, false);
   assertEquals(tlsOptionsSchema.parse({ resume: false }).resume, false);

@@ -4,7 +4,7 @@
  */
 import type { AttackConfig, AttackConfigInput } from "../../runner/config.ts";
 import { loadTlsMaterial, TlsFileError } from "../../runner/http/tls/options.ts";
-import { tokenize } from "../argv.ts";
+import { type FlagSpec, tokenize } from "../argv.ts";
 import { ATTACK_FLAGS, FOREIGN_FLAG_HINTS, OPTION_FLAGS } from "./flags.ts";
 import { type CommonOptionKey, type Option, type OptionKey, OPTIONS } from "../../runner/config_fields.ts";
 import { attackHelp } from "./help.ts";
@@ -149,11 +149,18 @@ function abortOnFailOf(flags: FlagValues): Pick<ParsedAttack, "abortOnFail"> {
   return { abortOnFail: { delayMs: abort.delayMs ?? 0 } };
 }
 
-/** The TLS flags given, at their rows' `tls.` fields: a switch is true, a value is passed as typed. */
+/**
+ * The TLS flags given, at their rows' `tls.` fields: a switch is true, a value is passed as typed, one of
+ * the words its usage lists (`--tls-resume on|off`) checked here.
+ */
 function tlsOf(flags: FlagValues): AttackConfigInput["tls"] {
   const given = ATTACK_FLAGS.filter((s) => s.config?.[0].startsWith("tls.") && flags.has(s.long));
   if (given.length === 0) return undefined;
-  const values = given.map((s) => [s.config![0].slice(4), s.takesValue ? flags.nonEmpty(s.long) : true]);
+  const valueOf = (s: FlagSpec) => {
+    const words = s.usage?.split(" ")[1]?.split("|") ?? [];
+    return words.length > 1 ? flags.choice(s.long, words) : flags.nonEmpty(s.long);
+  };
+  const values = given.map((s) => [s.config![0].slice(4), s.takesValue ? valueOf(s) : true]);
   return Object.fromEntries(values) as AttackConfigInput["tls"];
 }
 
