@@ -2,10 +2,9 @@
  * @module
  * How far a run's own waits for a core can move its numbers, from what it recorded per interval (the
  * load worker's and the target's run-queue waits, timer lag), never other processes' CPU: a nice'd job
- * that yields its core costs the run nothing. A thread waiting share w stretches its own work by at most
- * 1 / (1 - w) (the target's, a request's whole latency; the load worker's, its run time per request), and
- * each wait adds at most its length to a latency; a difference past that bound is the target's, one within
- * it is not judged, with what would settle it. Pure.
+ * that yields its core costs the run nothing. A thread waiting share w stretches its work by at most
+ * 1 / (1 - w), and each wait adds at most its length to a latency; a difference past that bound is the
+ * target's, one within it is not judged, with what would settle it. Pure.
  */
 import type { RunResult } from "../schema/results.ts";
 import type { NoiseMetric } from "./noise_samples.ts";
@@ -24,8 +23,6 @@ export interface OwnWaits {
   targetWaitPct: number | null;
   /** The mean wait at each wake-up, worker's and target's together, over the intervals (ms). */
   wakeWaitMs: number;
-  /** The load worker's own run time per request (ms): its share of a latency its waits stretch. */
-  workerRunMs: number;
   /** Open loads: the latest the worker's timers fired in any interval (ms); 0 for closed loads. */
   lagMs: number;
   /** Open loads: sends that went out late, summed over the runs. */
@@ -47,13 +44,10 @@ function runWaits(run: RunResult): OwnWaits | null {
   const workerWakes = nums(ivs.map((iv) => iv.wakeWaitMs));
   const targetWakes = procs.flatMap((p) => nums(p.samples.map((s) => s.runQueueWakeWaitMs)));
   const open = run.targetRps !== null;
-  const ranMs = ivs.reduce((a, iv) => a + ((iv.generatorBusyPct ?? 0) / 100) * iv.durationMs, 0);
-  const sent = ivs.reduce((a, iv) => a + iv.requests, 0);
   return {
     workerWaitPct,
     targetWaitPct,
     wakeWaitMs: (meanOf(workerWakes) ?? 0) + (meanOf(targetWakes) ?? 0),
-    workerRunMs: sent > 0 ? (ranMs * Math.max(1, run.workers)) / sent : 0,
     lagMs: open ? maxOf(nums(ivs.map((iv) => iv.loopLagMs))) : 0,
     lateSends: open ? run.lateSends : 0,
   };
@@ -71,24 +65,20 @@ export function ownWaits(runs: RunResult[]): OwnWaits | null {
     workerWaitPct: most((w) => w.workerWaitPct),
     targetWaitPct: most((w) => w.targetWaitPct),
     wakeWaitMs: most((w) => w.wakeWaitMs) ?? 0,
-    workerRunMs: most((w) => w.workerRunMs) ?? 0,
     lagMs: most((w) => w.lagMs) ?? 0,
     lateSends: each.reduce((a, w) => a + w.lateSends, 0),
   };
 }
 
-const capped = (pct: number) => Math.min(MAX_WAIT_SHARE, pct / 100);
-
-/** The share that stretches a whole request: the target's, or the worker's where the target's is unknown. */
+/** The share of the time that stretches a request: the larger of the worker's and the target's, capped. */
 function waitShare(w: OwnWaits): number {
-  return capped(w.targetWaitPct ?? w.workerWaitPct ?? 0);
+  return Math.min(MAX_WAIT_SHARE, Math.max(w.workerWaitPct ?? 0, w.targetWaitPct ?? 0) / 100);
 }
 
-/** What a latency can gain besides that stretch (ms): waits at wake-ups, the worker's stretch, timer lag. */
+/** What a latency can gain from the waits alone (ms): waits at wake-ups and a timer's lag. */
 function addedMs(w: OwnWaits, metric: NoiseMetric): number {
   const wakes = (metric === "p99" ? WAKE_WAITS : WAKES_PER_REQUEST) * w.wakeWaitMs;
-  const share = w.targetWaitPct === null ? 0 : capped(w.workerWaitPct ?? 0);
-  return wakes + (w.workerRunMs * share) / (1 - share) + w.lagMs;
+  return wakes + w.lagMs;
 }
 
 /** The farthest the slower side's waits `w` can move the faster side's `fast` value. */
