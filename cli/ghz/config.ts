@@ -137,9 +137,10 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
     throw new UsageError(`${where("host")} (HOST:PORT) is missing, e.g. 127.0.0.1:50051`);
   }
   const flags = [`${config.insecure === true ? "grpc" : "grpcs"}://${config.host}`];
+  // ghz's --rps 0 is no limit; a step or line load schedule sets the rate, --rps ignored.
+  const noRps = isZero(config.rps, 0) || String(config["load-schedule"] ?? "const") !== "const";
   for (const [key, flag] of Object.entries(SIMPLE)) {
-    // ghz's --rps 0 is no limit.
-    if (config[key] !== undefined && !(key === "rps" && isZero(config[key], 0))) {
+    if (config[key] !== undefined && !(key === "rps" && noRps)) {
       flags.push(flag, String(config[key]));
     }
   }
@@ -259,9 +260,6 @@ function schedulePhases(
   if (kind === "const") return undefined;
   if (kind !== "step" && kind !== "line") {
     throw new UsageError(`${where("load-schedule")} ${kind}: one of const, step, line`);
-  }
-  if (given(config.rps)) {
-    throw new UsageError(`${where("rps")} is for const; a ${kind} schedule sets the rate`);
   }
   if (duration === undefined) {
     throw refused(

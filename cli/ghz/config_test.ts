@@ -188,3 +188,16 @@ Deno.test("-B's binary data: one serialized message, or several each prefixed by
     Deno.removeSync(file);
   }
 });
+
+Deno.test("a step or line load schedule sets the rate, --rps beside it ignored as ghz ignores it", () => {
+  const flags = ghzFlags({
+    host: "h:1",
+    rps: 100,
+    "load-schedule": "step",
+    "load-start": 50,
+    "load-step": 50,
+    "load-step-duration": "500ms",
+    duration: "1s",
+  }, where);
+  assertEquals([flags.includes("-R"), flags[flags.indexOf("--phases") + 1]], [false, "500ms@50,500ms@100"]);
+});
