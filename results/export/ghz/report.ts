@@ -110,6 +110,7 @@ function failuresOf(run: RunResult): Failure[] {
 function clientWords(kind: string, message: string): string {
   if (kind === "timeout") return "context deadline exceeded";
   if (kind === "unfinished") return "grpc: the client connection is closing";
+  if (kind === "closed-early" && message === "the server closed the connection") return "connection closed";
   const refused = /^refused: .* connecting to (\S+)$/.exec(message);
   if (kind === "connect" && refused) {
     return `connection error: desc = "transport: Error while dialing dial tcp ${
