@@ -39,7 +39,6 @@ const AT_DEFAULT: Record<string, [unknown, string]> = {
   "stream-dynamic-messages": [false, "drop it: a stream's messages are filled once per call"],
   async: [false, "drop it, or use --rps: calls wait for their answers"],
   authority: [undefined, "drop it: :authority is the host's"],
-  "reflect-metadata": [undefined, "give the schema with --proto or --protoset"],
   "lb-strategy": [undefined, "drop it: loadlab calls one host"],
   debug: [undefined, "drop it; loadlab attack --log FILE lists every call"],
   "disable-template-data": [false, "drop it: loadlab fills ghz's templates"],
@@ -102,6 +101,7 @@ export const GHZ_KEYS = [
   "metadata",
   "metadata-file",
   "enable-compression",
+  "reflect-metadata",
 ];
 
 /** ghz's config file: JSON, or TOML or YAML by its extension, as ghz reads it. */
@@ -190,6 +190,11 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
   for (const dir of asList(config["import-paths"])) flags.push("-i", dir);
   if (config.proto !== undefined) flags.push("-i", ".");
   if (config.proto === undefined && config.protoset === undefined) flags.push("--reflect");
+  for (
+    const [name, value] of Object.entries(jsonObject(config["reflect-metadata"], where("reflect-metadata")))
+  ) {
+    flags.push("--reflect-header", `${name}: ${value}`);
+  }
   const call = new CallData(String(config.call ?? ""));
   const binary = binaryData(config, where);
   const data = config["data-file"] !== undefined && config.data === undefined

@@ -201,3 +201,14 @@ Deno.test("a step or line load schedule sets the rate, --rps beside it ignored a
   }, where);
   assertEquals([flags.includes("-R"), flags[flags.indexOf("--phases") + 1]], [false, "500ms@50,500ms@100"]);
 });
+
+Deno.test("--reflect-metadata goes with the reflection calls only", () => {
+  const config = { host: "h:1", call: "a.B.C", "reflect-metadata": { authorization: "Bearer t" } };
+  const flags = ghzFlags(config, where);
+  const parsed = parseAttackArgs(flags, { openFileLimit: 1024 });
+  assertEquals([parsed.grpc?.reflect, parsed.grpc?.reflectMetadata, parsed.grpc?.metadata], [
+    true,
+    { authorization: "Bearer t" },
+    [],
+  ]);
+});
