@@ -163,3 +163,19 @@ Deno.test("--skipFirst: the first calls to end leave the count, the statuses and
   const csv = ghzOutput(run(), "csv", new Date(), log, { skipFirst: 2 }).split("\n");
   assertEquals(csv.slice(2, 3), ["9.00,Unavailable,rpc error: code = Unavailable desc = down"]);
 });
+
+Deno.test("each status is keyed by grpc-go's name of its code", () => {
+  const statusCodes = {
+    "grpc CANCELLED": 1,
+    "grpc ALREADY_EXISTS": 1,
+    "grpc DEADLINE_EXCEEDED": 1,
+    "200": 1,
+  };
+  const r = ghzReport({ ...run(), statusCodes, errors: {}, errorMessages: {} } as RunResult, new Date());
+  assertEquals(Object.keys(r.statusCodeDistribution).sort(), [
+    "AlreadyExists",
+    "Canceled",
+    "DeadlineExceeded",
+    "OK",
+  ]);
+});
