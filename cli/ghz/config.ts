@@ -140,9 +140,7 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
   // ghz's --rps 0 is no limit; a step or line load schedule sets the rate, --rps ignored.
   const noRps = isZero(config.rps, 0) || String(config["load-schedule"] ?? "const") !== "const";
   for (const [key, flag] of Object.entries(SIMPLE)) {
-    if (config[key] !== undefined && !(key === "rps" && noRps)) {
-      flags.push(flag, String(config[key]));
-    }
+    if (config[key] !== undefined && !(key === "rps" && noRps)) flags.push(flag, String(config[key]));
   }
   const format = String(config.format ?? "summary");
   if (!GHZ_FORMATS.includes(format as never)) {
@@ -190,11 +188,8 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
   for (const dir of asList(config["import-paths"])) flags.push("-i", dir);
   if (config.proto !== undefined) flags.push("-i", ".");
   if (config.proto === undefined && config.protoset === undefined) flags.push("--reflect");
-  for (
-    const [name, value] of Object.entries(jsonObject(config["reflect-metadata"], where("reflect-metadata")))
-  ) {
-    flags.push("--reflect-header", `${name}: ${value}`);
-  }
+  const reflected = jsonObject(config["reflect-metadata"], where("reflect-metadata"));
+  for (const [name, value] of Object.entries(reflected)) flags.push("--reflect-header", `${name}: ${value}`);
   const call = new CallData(String(config.call ?? ""));
   const binary = binaryData(config, where);
   const data = config["data-file"] !== undefined && config.data === undefined
