@@ -44,7 +44,7 @@ export function encodeMessageText(type: protobuf.Type, text: string, path = "mes
 
 /**
  * Serialized messages of `type` as proto3 JSON, read as ghz reads binary data: each prefixed by its length
- * (a varint) while that reads, else the bytes as one message; bytes that are not one are a `GrpcMessageError`.
+ * (a varint) while that reads, else the bytes as one message; other bytes are a `GrpcMessageError`.
  */
 export function decodeMessages(type: protobuf.Type, bytes: Uint8Array): unknown[] {
   const messages: unknown[] = [];
