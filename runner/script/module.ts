@@ -165,9 +165,8 @@ function placeIn(stack: string, scriptPath: string): string | null {
 /** What setup() or teardown() started that k6's event loop awaits (a gRPC stream), and its throw. */
 const hookHolds: Promise<{ err: unknown } | null>[] = [];
 
-export function holdHook(done: Promise<unknown>): void {
-  hookHolds.push(done.then(() => null, (err) => ({ err })));
-}
+export const holdHook = (done: Promise<unknown>) =>
+  void hookHolds.push(done.then(() => null, (err) => ({ err })));
 
 /** Waits for the hook's holds, those they start included; the first throw is the hook's. */
 export async function hookSettled(): Promise<void> {
