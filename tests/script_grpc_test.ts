@@ -168,13 +168,14 @@ test("k6/net/grpc through loadlab run: the script's address is the target, or se
     assertEquals(other.results?.runs[0].requests ?? 0, 0, other.text);
   }));
 
-test("k6/net/grpc in setup() and teardown(): connect and invoke there as k6 does, unmeasured", () =>
+test("k6/net/grpc in setup() and teardown(): connect, invoke and streams there as k6 does, unmeasured", () =>
   withNodeGreeter(async (port) => {
     Deno.env.delete("GRPC_ADDR");
     const run = await runK6Fixture("grpc_setup.js", null, ["-e", `GRPC_ADDR=127.0.0.1:${port}`, "-i", "2"]);
     assertEquals(run.code, 0, run.text);
     ok(/✓ setup's call is OK/.test(run.stdout), run.stdout);
     ok(/✓ setup's failed call has its code/.test(run.stdout), run.stdout);
+    ok(/✓ setup's stream got its replies/.test(run.stdout), run.stdout);
     ok(!/teardown\(\) failed/.test(run.text), run.text);
     // Only the iterations' calls are the run's requests.
     assertEquals(run.results?.runs[0].requests, 2, run.text);

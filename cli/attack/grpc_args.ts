@@ -28,6 +28,9 @@ export const GRPC_FLAGS: FlagSpec[] = [
     "the schema as a FileDescriptorSet (protoc --descriptor_set_out)",
   ]),
   flag("--reflect", {}, ["the schema from the server's reflection service"]),
+  flag("--reflect-header H", { repeatable: true, example: "authorization: Bearer t" }, [
+    "metadata sent with the reflection calls only (repeatable)",
+  ]),
   flag("--max-receive N", { example: "4194304" }, [
     "cap of a received message; a bigger one is grpc-too-big [4194304]",
   ]),
@@ -93,6 +96,7 @@ export function grpcArgs(flags: FlagValues, url: URL, data?: DataSpec): GrpcArgs
       importPaths: flags.all("import-path").flatMap((dirs) => dirs.split(",")),
       protoset: flags.path("protoset"),
       reflect: flags.has("reflect") || undefined,
+      reflectMetadata: Object.fromEntries(flags.all("reflect-header").map(metadataOf)),
       message,
       metadata,
       ...compressOf(flags.text("compress")),

@@ -42,6 +42,7 @@ Deno.test("grpc:// is h2c to its http: origin, grpcs:// h2 to https:; the flags 
     importPaths: ["a", "b"],
     protoset: undefined,
     reflect: undefined,
+    reflectMetadata: {},
     message: '{"name":"x"}',
     metadata: [["x-user", "ann"], ["trace-bin", "\u00ff"]],
     maxSendBytes: undefined,

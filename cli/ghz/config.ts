@@ -9,6 +9,8 @@ import { parse as parseToml } from "smol-toml";
 import { parse as parseYaml } from "yaml";
 import { GHZ_FORMATS } from "../../results/export/ghz/report.ts";
 import { parseDurationMs } from "../duration.ts";
+import { findMethod, loadProtoFile, loadProtoset } from "../../runner/http/grpc/schema.ts";
+import { decodeMessages } from "../../runner/http/grpc/message.ts";
 
 /** A config holds flags and one message's data; a message is capped at 4 MiB by default (--max-send). */
 const MAX_CONFIG_BYTES = 16 * 2 ** 20;
@@ -36,10 +38,7 @@ const AT_DEFAULT: Record<string, [unknown, string]> = {
   "stream-call-duration": [0, "drop it: a client stream ends after its last message"],
   "stream-dynamic-messages": [false, "drop it: a stream's messages are filled once per call"],
   async: [false, "drop it, or use --rps: calls wait for their answers"],
-  binary: [false, "give the message as JSON with -d"],
-  "binary-file": [undefined, "give the message as JSON with -d or -D"],
   authority: [undefined, "drop it: :authority is the host's"],
-  "reflect-metadata": [undefined, "give the schema with --proto or --protoset"],
   "lb-strategy": [undefined, "drop it: loadlab calls one host"],
   debug: [undefined, "drop it; loadlab attack --log FILE lists every call"],
   "disable-template-data": [false, "drop it: loadlab fills ghz's templates"],
@@ -97,9 +96,12 @@ export const GHZ_KEYS = [
   "timeout",
   "data",
   "data-file",
+  "binary",
+  "binary-file",
   "metadata",
   "metadata-file",
   "enable-compression",
+  "reflect-metadata",
 ];
 
 /** ghz's config file: JSON, or TOML or YAML by its extension, as ghz reads it. */
@@ -135,11 +137,10 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
     throw new UsageError(`${where("host")} (HOST:PORT) is missing, e.g. 127.0.0.1:50051`);
   }
   const flags = [`${config.insecure === true ? "grpc" : "grpcs"}://${config.host}`];
+  // ghz's --rps 0 is no limit; a step or line load schedule sets the rate, --rps ignored.
+  const noRps = isZero(config.rps, 0) || String(config["load-schedule"] ?? "const") !== "const";
   for (const [key, flag] of Object.entries(SIMPLE)) {
-    // ghz's --rps 0 is no limit.
-    if (config[key] !== undefined && !(key === "rps" && isZero(config[key], 0))) {
-      flags.push(flag, String(config[key]));
-    }
+    if (config[key] !== undefined && !(key === "rps" && noRps)) flags.push(flag, String(config[key]));
   }
   const format = String(config.format ?? "summary");
   if (!GHZ_FORMATS.includes(format as never)) {
@@ -187,11 +188,15 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
   for (const dir of asList(config["import-paths"])) flags.push("-i", dir);
   if (config.proto !== undefined) flags.push("-i", ".");
   if (config.proto === undefined && config.protoset === undefined) flags.push("--reflect");
+  const reflected = jsonObject(config["reflect-metadata"], where("reflect-metadata"));
+  for (const [name, value] of Object.entries(reflected)) flags.push("--reflect-header", `${name}: ${value}`);
   const call = new CallData(String(config.call ?? ""));
+  const binary = binaryData(config, where);
   const data = config["data-file"] !== undefined && config.data === undefined
     ? fileText(config["data-file"], where("data-file"))
     : config.data;
-  if (data !== undefined) {
+  if (binary !== undefined) flags.push("-b", streamCallCount(binary, config, where));
+  else if (data !== undefined) {
     if (typeof data === "string") jsonText(data, where(config.data === undefined ? "data-file" : "data"));
     const text = streamCallCount(typeof data === "string" ? data : JSON.stringify(data), config, where);
     flags.push("-b", call.fill(text, where("data")));
@@ -208,6 +213,29 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
     flags.push("--data-file", requestNumbers(rows), "--data-order", "sequential", "--data-when-done", "wrap");
   }
   return flags;
+}
+
+/**
+ * ghz's binary data (-B FILE, or -b's stdin, over -d) as the JSON of its messages, read against the call's
+ * schema: one message, or a list taken in turn (a client stream's messages).
+ */
+function binaryData(config: Record<string, unknown>, where: (key: string) => string): string | undefined {
+  const file = config["binary-file"];
+  if (file === undefined && config.binary !== true) return undefined;
+  const flag = where(file === undefined ? "binary" : "binary-file");
+  if (config.proto === undefined && config.protoset === undefined) {
+    throw refused(`${flag}: read against the server's reflection only by ghz; give --proto or --protoset`);
+  }
+  try {
+    const root = config.protoset !== undefined
+      ? loadProtoset(String(config.protoset))
+      : loadProtoFile(String(config.proto), [...asList(config["import-paths"]), "."]);
+    const type = findMethod(root, String(config.call ?? "")).requestType;
+    const messages = decodeMessages(type, Deno.readFileSync(String(file ?? "/dev/stdin")));
+    return JSON.stringify(messages.length === 1 ? messages[0] : messages);
+  } catch (err) {
+    throw new UsageError(`${flag}: ${(err as Error).message} (binary data)`);
+  }
 }
 
 /** A temporary CSV of the numbers 0 to `rows` - 1 under `RequestNumber`, removed when loadlab exits. */
@@ -232,9 +260,6 @@ function schedulePhases(
   if (kind === "const") return undefined;
   if (kind !== "step" && kind !== "line") {
     throw new UsageError(`${where("load-schedule")} ${kind}: one of const, step, line`);
-  }
-  if (given(config.rps)) {
-    throw new UsageError(`${where("rps")} is for const; a ${kind} schedule sets the rate`);
   }
   if (duration === undefined) {
     throw refused(

@@ -2,6 +2,7 @@ import { deepStrictEqual as assertEquals, throws } from "node:assert/strict";
 import { ghzFlags, readConfig } from "./config.ts";
 import { parseAttackArgs } from "../attack/args.ts";
 import { UsageError } from "../usage_error.ts";
+import { GREETER_PROTO } from "../../tests/fixtures/node_greeter.ts";
 
 const where = (key: string) => `--${key}`;
 
@@ -154,4 +155,60 @@ Deno.test("a ghz TOML config is read as its JSON one is", async () => {
   } finally {
     await Deno.remove(file);
   }
+});
+
+Deno.test("-B's binary data: one serialized message, or several each prefixed by its length, as ghz reads it", () => {
+  const file = Deno.makeTempFileSync();
+  const config = {
+    host: "h:1",
+    proto: GREETER_PROTO,
+    call: "helloworld.Greeter.SayHello",
+    "binary-file": file,
+  };
+  const data = () => {
+    const flags = ghzFlags(config, where);
+    return flags[flags.indexOf("-b") + 1];
+  };
+  try {
+    // One HelloRequest, name "hi bin": its first byte read as a length runs past the end.
+    Deno.writeFileSync(file, Uint8Array.of(0x0a, 6, ...new TextEncoder().encode("hi bin")));
+    assertEquals(data(), '{"name":"hi bin"}');
+    // Two, each prefixed: {name: "a"} and {count: 7}, taken in turn by a unary call.
+    Deno.writeFileSync(file, Uint8Array.of(3, 0x0a, 1, 0x61, 2, 0x10, 7));
+    assertEquals(data(), '[{"name":"a"},{"count":7}]');
+    throws(
+      () => ghzFlags({ ...config, proto: undefined }, where),
+      (e) =>
+        e instanceof UsageError && e.exitCode === 2 &&
+        /^--binary-file: .*--proto or --protoset/.test(e.message),
+    );
+    Deno.writeFileSync(file, Uint8Array.of(0xff, 0xff));
+    throws(() => data(), /--binary-file: .*binary data/);
+  } finally {
+    Deno.removeSync(file);
+  }
+});
+
+Deno.test("a step or line load schedule sets the rate, --rps beside it ignored as ghz ignores it", () => {
+  const flags = ghzFlags({
+    host: "h:1",
+    rps: 100,
+    "load-schedule": "step",
+    "load-start": 50,
+    "load-step": 50,
+    "load-step-duration": "500ms",
+    duration: "1s",
+  }, where);
+  assertEquals([flags.includes("-R"), flags[flags.indexOf("--phases") + 1]], [false, "500ms@50,500ms@100"]);
+});
+
+Deno.test("--reflect-metadata goes with the reflection calls only", () => {
+  const config = { host: "h:1", call: "a.B.C", "reflect-metadata": { authorization: "Bearer t" } };
+  const flags = ghzFlags(config, where);
+  const parsed = parseAttackArgs(flags, { openFileLimit: 1024 });
+  assertEquals([parsed.grpc?.reflect, parsed.grpc?.reflectMetadata, parsed.grpc?.metadata], [
+    true,
+    { authorization: "Bearer t" },
+    [],
+  ]);
 });

@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import * as grpc from "@grpc/grpc-js";
 import * as loader from "@grpc/proto-loader";
 import { ReflectionService } from "@grpc/reflection";
+import descriptor from "protobufjs/ext/descriptor/index.js";
 import { HOST, stopOnSignal } from "../shared.js";
 
 const protoPath = fileURLToPath(new URL("./greeter.proto", import.meta.url));
@@ -21,6 +22,7 @@ const definition = loader.loadSync(protoPath, {
   defaults: true,
 });
 const { helloworld } = grpc.loadPackageDefinition(definition);
+const { FileDescriptorProto } = descriptor;
 
 const greeter = {
   SayHello: (call, done) => done(null, { message: `Hello ${call.request.name}` }),
@@ -59,7 +61,17 @@ const greeter = {
 
 const server = new grpc.Server();
 server.addService(helloworld.Greeter.service, greeter);
-new ReflectionService(definition).addToServer(server);
+const reflection = new ReflectionService(definition);
+// @grpc/reflection links each file to the files its types come from but leaves the file's imports empty
+// (proto-loader regroups files by package): list them, or a client resolving the answer (ghz, grpcurl)
+// finds no google.protobuf.Empty.
+for (const impl of [reflection.v1, reflection.v1Alpha]) {
+  for (const [file, deps] of impl.fileDependencies) {
+    file.dependency = deps.map((dep) => dep.name);
+    impl.fileEncodings.set(file, FileDescriptorProto.encode(file).finish());
+  }
+}
+reflection.addToServer(server);
 const tls = process.env.TLS_CERT && process.env.TLS_KEY;
 const credentials = tls
   ? grpc.ServerCredentials.createSsl(null, [{

@@ -161,3 +161,17 @@ function placeIn(stack: string, scriptPath: string): string | null {
   }
   return null;
 }
+
+/** What setup() or teardown() started that k6's event loop awaits (a gRPC stream), and its throw. */
+const hookHolds: Promise<{ err: unknown } | null>[] = [];
+
+export const holdHook = (done: Promise<unknown>) =>
+  void hookHolds.push(done.then(() => null, (err) => ({ err })));
+
+/** Waits for the hook's holds, those they start included; the first throw is the hook's. */
+export async function hookSettled(): Promise<void> {
+  for (let held; (held = hookHolds.shift()) !== undefined;) {
+    const failed = await held;
+    if (failed !== null) throw failed.err;
+  }
+}

@@ -15,6 +15,7 @@ export interface GrpcSource extends GrpcCallSource {
   readonly protoset?: string;
   /** Ask the server's reflection service (at `origin`). */
   readonly reflect?: boolean;
+  readonly reflectMetadata?: Record<string, string>;
 }
 
 /** The schema `source` names; with none of proto, protoset or reflect, a usage problem. */
@@ -35,7 +36,7 @@ export async function schemaOf(
   }
   if (source.proto !== undefined) return loadProtoFile(source.proto, source.importPaths ?? []);
   if (source.protoset !== undefined) return loadProtoset(source.protoset);
-  return await reflectSchema(origin, timeoutMs, tls);
+  return await reflectSchema(origin, timeoutMs, tls, source.reflectMetadata);
 }
 
 /** The run's request mix for `source` against `root`: one call (runner/http/grpc/call_spec.ts). */

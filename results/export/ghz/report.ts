@@ -7,7 +7,7 @@
 import type { RunResult } from "../../mod.ts";
 import { decodeHistogram } from "../../histogram.ts";
 import { bucketValuesUs, forEachBucket } from "../../histogram_views.ts";
-import { GRPC_ERROR_KINDS, PERCENTILE_FIELDS, statusKey, statusSlotOf } from "../../schema/values.ts";
+import { PERCENTILE_FIELDS, statusKey, statusSlotOf } from "../../schema/values.ts";
 import { visibleLine } from "../../../validation/terminal_text.ts";
 import { modelFactsOf } from "../../load_models.ts";
 
@@ -15,43 +15,22 @@ import { modelFactsOf } from "../../load_models.ts";
 export const GHZ_FORMATS = ["summary", "json", "pretty", "csv"] as const;
 export type GhzFormat = (typeof GHZ_FORMATS)[number];
 
-/** grpc-go's names of the codes (`codes.Code.String()`), index = code. */
-const GO_NAMES = [
-  "OK",
-  "Canceled",
-  "Unknown",
-  "InvalidArgument",
-  "DeadlineExceeded",
-  "NotFound",
-  "AlreadyExists",
-  "PermissionDenied",
-  "ResourceExhausted",
-  "FailedPrecondition",
-  "Aborted",
-  "OutOfRange",
-  "Unimplemented",
-  "Internal",
-  "Unavailable",
-  "DataLoss",
-  "Unauthenticated",
-];
-
-/** The code grpc-go gives a call that failed without a status of the server's, by loadlab's kind. */
-const UNANSWERED_CODE: Record<string, number> = {
-  timeout: 4,
-  "grpc-protocol": 13,
-  "grpc-too-big": 8,
-  "h2-protocol": 13,
-  unfinished: 1,
+/** The status grpc-go gives a call that failed without a status of the server's, by loadlab's kind. */
+const UNANSWERED: Record<string, string> = {
+  timeout: "DeadlineExceeded",
+  "grpc-protocol": "Internal",
+  "grpc-too-big": "ResourceExhausted",
+  "h2-protocol": "Internal",
+  unfinished: "Canceled",
 };
 
-/** The ghz status name of a status-code key or error kind ("200", "grpc UNAVAILABLE", "connect"). */
+/** The ghz status name of a status-code key or error kind ("200", "grpc DEADLINE_EXCEEDED", "connect"). */
 function ghzStatus(key: string): string {
-  if (key === "200") return GO_NAMES[0];
-  // GRPC_ERROR_KINDS holds code k's kind at index k + 1.
-  const code = GRPC_ERROR_KINDS.indexOf(key as never) - 1;
-  if (code > 0) return GO_NAMES[code];
-  return GO_NAMES[UNANSWERED_CODE[key] ?? 14];
+  if (key === "200") return "OK";
+  // grpc-go's `codes.Code.String()`: DEADLINE_EXCEEDED as DeadlineExceeded, CANCELLED as Canceled.
+  if (!key.startsWith("grpc ")) return UNANSWERED[key] ?? "Unavailable";
+  const name = key.slice(5).toLowerCase().replace(/(?:^|_)(.)/g, (_, c: string) => c.toUpperCase());
+  return name === "Cancelled" ? "Canceled" : name;
 }
 
 const NS_PER_MS = 1e6;
@@ -110,6 +89,7 @@ function failuresOf(run: RunResult): Failure[] {
 function clientWords(kind: string, message: string): string {
   if (kind === "timeout") return "context deadline exceeded";
   if (kind === "unfinished") return "grpc: the client connection is closing";
+  if (kind === "closed-early" && message === "the server closed the connection") return "connection closed";
   const refused = /^refused: .* connecting to (\S+)$/.exec(message);
   if (kind === "connect" && refused) {
     return `connection error: desc = "transport: Error while dialing dial tcp ${
@@ -271,7 +251,7 @@ function ghzCsv(run: RunResult, log: string): string {
       const status = ghzStatus(key);
       const messages = Object.keys(run.errorMessages[key] ?? {});
       const desc = messages.length === 1 ? messages[0] : key;
-      text = status === GO_NAMES[0]
+      text = status === "OK"
         ? `${status},`
         : `${status},${csvField(`rpc error: code = ${status} desc = ${desc}`)}`;
       errorOf.set(key, text);

@@ -112,19 +112,21 @@ Deno.test("calls that got no answer read as grpc-go's client words them: deadlin
   const base = run();
   const r = ghzReport({
     ...base,
-    errors: { timeout: 2, connect: 1 },
+    errors: { timeout: 2, connect: 1, "closed-early": 4 },
     unfinished: 3,
     errorMessages: {
       ...base.errorMessages,
       connect: { "refused: Connection refused (os error 111) connecting to 127.0.0.1:9": 1 },
+      "closed-early": { "the server closed the connection": 4 },
     },
   } as RunResult, new Date());
-  assertEquals(r.statusCodeDistribution, { OK: 6, Unavailable: 3, DeadlineExceeded: 2, Canceled: 3 });
+  assertEquals(r.statusCodeDistribution, { OK: 6, Unavailable: 7, DeadlineExceeded: 2, Canceled: 3 });
   assertEquals(r.errorDistribution, {
     "rpc error: code = Unavailable desc = down": 2,
     "rpc error: code = DeadlineExceeded desc = context deadline exceeded": 2,
     [DIAL_ERROR]: 1,
     "rpc error: code = Canceled desc = grpc: the client connection is closing": 3,
+    "rpc error: code = Unavailable desc = connection closed": 4,
   });
 });
 
@@ -160,4 +162,20 @@ Deno.test("--skipFirst: the first calls to end leave the count, the statuses and
   assertEquals([r.count, r.statusCodeDistribution], [8, { OK: 4, Unavailable: 2, DeadlineExceeded: 2 }]);
   const csv = ghzOutput(run(), "csv", new Date(), log, { skipFirst: 2 }).split("\n");
   assertEquals(csv.slice(2, 3), ["9.00,Unavailable,rpc error: code = Unavailable desc = down"]);
+});
+
+Deno.test("each status is keyed by grpc-go's name of its code", () => {
+  const statusCodes = {
+    "grpc CANCELLED": 1,
+    "grpc ALREADY_EXISTS": 1,
+    "grpc DEADLINE_EXCEEDED": 1,
+    "200": 1,
+  };
+  const r = ghzReport({ ...run(), statusCodes, errors: {}, errorMessages: {} } as RunResult, new Date());
+  assertEquals(Object.keys(r.statusCodeDistribution).sort(), [
+    "AlreadyExists",
+    "Canceled",
+    "DeadlineExceeded",
+    "OK",
+  ]);
 });

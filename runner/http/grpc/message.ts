@@ -42,6 +42,32 @@ export function encodeMessageText(type: protobuf.Type, text: string, path = "mes
   return encodeMessage(type, parseMessageText(text, path), path);
 }
 
+/**
+ * Serialized messages of `type` as proto3 JSON, read as ghz reads binary data: each prefixed by its length
+ * (a varint) while that reads, else the bytes as one message; other bytes are a `GrpcMessageError`.
+ */
+export function decodeMessages(type: protobuf.Type, bytes: Uint8Array): unknown[] {
+  const messages: unknown[] = [];
+  const reader = protobuf.Reader.create(bytes);
+  try {
+    for (let n; reader.pos < reader.len && (n = reader.uint32()) <= reader.len - reader.pos;) {
+      messages.push(protojson.toJson(type, type.decode(reader, n)));
+    }
+  } catch (err) {
+    // A length cut short ends the list; a message that does not decode voids it.
+    if (!(err instanceof RangeError)) messages.length = 0;
+  }
+  if (messages.length > 0) return messages;
+  try {
+    return [protojson.toJson(type, type.decode(bytes))];
+  } catch (err) {
+    throw new GrpcMessageError(
+      "message",
+      `not a serialized ${type.fullName.slice(1)} (${(err as Error).message})`,
+    );
+  }
+}
+
 /** `text` parsed as JSON; bad JSON is a `GrpcMessageError` at `path`. */
 export function parseMessageText(text: string, path = "message"): unknown {
   try {

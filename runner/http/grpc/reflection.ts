@@ -49,8 +49,13 @@ interface Reply {
   error_response?: { error_code: number; error_message: string };
 }
 
-/** The schema `origin` (http: or https:) serves by reflection. */
-export async function reflectSchema(origin: string, timeoutMs: number, tls: ReflectTls = {}): Promise<Root> {
+/** The schema `origin` (http: or https:) serves by reflection; `metadata` goes with its calls. */
+export async function reflectSchema(
+  origin: string,
+  timeoutMs: number,
+  tls: ReflectTls = {},
+  metadata: Record<string, string> = {},
+): Promise<Root> {
   const ca = tls.caFile === undefined ? undefined : readFileSync(tls.caFile, "utf8");
   const session = http2.connect(origin, {
     rejectUnauthorized: tls.insecure !== true,
@@ -61,12 +66,13 @@ export async function reflectSchema(origin: string, timeoutMs: number, tls: Refl
   try {
     for (const version of VERSIONS) {
       const path = `/${version}.ServerReflection/ServerReflectionInfo`;
-      const listed = await call(session, path, [{ list_services: "" }], timeoutMs);
+      const ask = (requests: Record<string, string>[]) => call(session, path, requests, timeoutMs, metadata);
+      const listed = await ask([{ list_services: "" }]);
       if (listed.status === UNIMPLEMENTED) continue;
       if (listed.status !== 0) throw new GrpcSchemaError(`reflection at ${origin}: ${listed.problem}`);
       const names = listed.replies.flatMap((r) => r.list_services_response?.service.map((s) => s.name) ?? [])
         .filter((n) => !n.startsWith("grpc.reflection."));
-      const files = await call(session, path, names.map((n) => ({ file_containing_symbol: n })), timeoutMs);
+      const files = await ask(names.map((n) => ({ file_containing_symbol: n })));
       if (files.status !== 0) throw new GrpcSchemaError(`reflection at ${origin}: ${files.problem}`);
       return rootOfDescriptorSet(descriptorSet(files.replies), `reflection at ${origin}`);
     }
@@ -98,9 +104,10 @@ async function call(
   path: string,
   requests: Record<string, string>[],
   timeoutMs: number,
+  metadata: Record<string, string>,
 ): Promise<{ status: number; problem: string; replies: Reply[] }> {
   const messages = requests.map((r) => Request.encode(Request.fromObject(r)).finish());
-  const answer = await oneOffCall(session, path, messages, timeoutMs, MAX_SCHEMA_BYTES).catch(
+  const answer = await oneOffCall(session, path, messages, timeoutMs, MAX_SCHEMA_BYTES, metadata).catch(
     (err: Error) => {
       throw new GrpcSchemaError(`reflection: ${err.message}`);
     },

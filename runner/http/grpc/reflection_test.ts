@@ -37,12 +37,16 @@ function fileReply(file: Uint8Array): Uint8Array {
     .finish();
 }
 
-type Answer = (stream: http2.ServerHttp2Stream, asksList: boolean) => void;
+type Answer = (
+  stream: http2.ServerHttp2Stream,
+  asksList: boolean,
+  headers: http2.IncomingHttpHeaders,
+) => void;
 
 /** A reflection server whose every call is answered by `answer` (told whether it asks for the list). */
 async function withServer(answer: Answer, fn: (origin: string) => Promise<void>): Promise<void> {
   const server = http2.createServer();
-  server.on("stream", (stream) => {
+  server.on("stream", (stream, headers) => {
     stream.on("error", () => {});
     let first = true;
     stream.on("data", (chunk: Uint8Array) => {
@@ -51,7 +55,7 @@ async function withServer(answer: Answer, fn: (origin: string) => Promise<void>)
       stream.respond({ ":status": 200, "content-type": "application/grpc" }, { waitForTrailers: true });
       stream.on("wantTrailers", () => stream.sendTrailers({ "grpc-status": "0" }));
       // ServerReflectionRequest's tag: list_services is field 7, file_containing_symbol field 4.
-      answer(stream, chunk[5] === ((7 << 3) | 2));
+      answer(stream, chunk[5] === ((7 << 3) | 2), headers);
     });
   });
   await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
@@ -96,4 +100,17 @@ Deno.test("reflection answers past the schema cap are refused naming it, in boun
     pump();
   });
   ok(endlessMs < 15_000, `endless list refused after ${endlessMs} ms`);
+});
+
+Deno.test("reflection sends its metadata (ghz's --reflect-metadata) to a server that asks for it", async () => {
+  await withServer((stream, asksList, headers) => {
+    if (headers.authorization !== "Bearer t") {
+      return void stream.close(http2.constants.NGHTTP2_REFUSED_STREAM);
+    }
+    stream.end(frameMessage(asksList ? listReply(["big.S"]) : fileReply(bigFile(2))));
+  }, async (origin) => {
+    await rejects(reflectSchema(origin, 5_000), GrpcSchemaError);
+    const root = await reflectSchema(origin, 5_000, {}, { authorization: "Bearer t" });
+    assertEquals(findMethod(root, "big.S/Call").path, "big.S/Call");
+  });
 });

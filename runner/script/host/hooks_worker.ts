@@ -7,7 +7,7 @@
 import { basename } from "node:path";
 import { pathToFileURL } from "node:url";
 import { MAX_EXPERIMENT_FILE_BYTES } from "../../../validation/input_limits.ts";
-import { importScript, type ScriptModule } from "../module.ts";
+import { hookSettled, importScript, type ScriptModule } from "../module.ts";
 import { errorText, scriptErrorMessage } from "../module.ts";
 import type { HostReply, HostRequest } from "./host.ts";
 import { summaryContents } from "./summary_content.ts";
@@ -44,6 +44,7 @@ self.onmessage = async (event: MessageEvent<HostRequest>) => {
       });
     } else if (msg.type === "setup") {
       const data = await module!.setup?.();
+      await hookSettled();
       fitInMemory(data, msg.limitMb, msg.copies);
       postDone(data, "its value cannot cross to the load workers");
     } else if (msg.type === "summary") {
@@ -51,6 +52,7 @@ self.onmessage = async (event: MessageEvent<HostRequest>) => {
       postDone(summaryContents(await handle(msg.data), errorText), "its answer cannot be written");
     } else {
       await module!.teardown?.(msg.data);
+      await hookSettled();
       post({ type: "done", value: undefined });
     }
   } catch (err) {

@@ -12,7 +12,8 @@
  * replies to its `data` listeners, then `end` (or `error`), when the call has ended, and the iteration ends
  * after them (k6's event loop): messages are not paced, nor sent in answer to replies. In `setup()` and
  * `teardown()` (no session) a client connects to the address itself, or where the run sends it, over a
- * node:http2 session of its own, unmeasured, as their HTTP requests go by fetch.
+ * node:http2 session of its own, unmeasured, as their HTTP requests go by fetch; the hook ends after its
+ * streams' listeners.
  */
 import { existsSync } from "node:fs";
 import { once } from "node:events";
@@ -20,6 +21,7 @@ import http2 from "node:http2";
 import { isAbsolute, join } from "node:path";
 import protobuf from "protobufjs";
 import { current, releaseHold } from "./runtime.ts";
+import { holdHook } from "../module.ts";
 import { folderOf, inInit } from "./init_files.ts";
 import { durationMs } from "./http.ts";
 import { loadProtoFile, loadProtoset } from "../../http/grpc/schema.ts";
@@ -241,9 +243,9 @@ export class Client {
     return this.#schema;
   }
 
-  /** Whether the running VU connected this client (and has not closed it). */
+  /** Whether the running VU (or setup or teardown) connected this client and has not closed it. */
   get connected(): boolean {
-    return current() !== undefined && this.#connected.has(vuId());
+    return current() === undefined ? this.#hook !== null : this.#connected.has(vuId());
   }
 }
 
@@ -293,10 +295,13 @@ export class Stream {
     // As k6's event loop, the iteration ends once the stream's listeners have run (its `timers` hold).
     const ctx = current();
     if (ctx !== undefined) ctx.timers++;
-    this.#client.invoke(this.#method, message, this.#params).then((r) => this.#ended(r), (err) => {
+    const call = this.#client.invoke(this.#method, message, this.#params);
+    const done = call.then((r) => this.#ended(r), (err) => {
       const text = err instanceof Error ? err.message : String(err);
       this.#emit("error", { code: 2, details: [], message: text });
-    }).then(() => ctx && releaseHold(ctx), (err) => ctx && releaseHold(ctx, err));
+    });
+    if (ctx === undefined) holdHook(done);
+    else done.then(() => releaseHold(ctx), (err) => releaseHold(ctx, err));
   }
 
   #ended(r: GrpcResponse): void {
