@@ -258,16 +258,18 @@ Deno.test("an on_stop that never returns is cut within --stop-timeout plus 5 s",
     ok(performance.now() - started < 60_000, `took ${performance.now() - started} ms`);
   }));
 
-Deno.test("redirects are followed as requests follows them, unless allow_redirects=False", async () => {
+Deno.test("a redirect followed is one request under the first name, as Locust counts it", async () => {
   const seen: string[] = [];
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
     const path = new URL(req.url).pathname;
     seen.push(`${req.method} ${path}`);
-    const to = { "/old": "/welcome", "/form": "/done" }[path];
+    const to = { "/old": "/welcome", "/form": "/done", "/gone": "/missing" }[path];
     if (to !== undefined) {
       return new Response(null, { status: path === "/form" ? 303 : 302, headers: { location: to } });
     }
-    return new Response(path === "/welcome" ? "welcome" : "done");
+    return new Response(path === "/welcome" ? "welcome" : "done", {
+      status: path === "/missing" ? 404 : 200,
+    });
   });
   try {
     const { code, text, dir } = await runLocust(
@@ -289,23 +291,30 @@ class R(HttpUser):
         r = self.client.get("/old", allow_redirects=False, name="kept")
         if r.status_code != 302:
             raise Exception("followed")
+        self.client.get("/gone")
 `,
       ["locustfile.py", "-u", "1", "-t", "1s", "-H", `http://127.0.0.1:${server.addr.port}`, "--csv", "res"],
     );
-    assertEquals(code, 0, text);
-    assertEquals(seen, ["GET /old", "GET /welcome", "POST /form", "GET /done", "GET /old"]);
-    const rows = csv(`${dir}/res_stats.csv`).map((r) => `${r.Type} ${r.Name} ${r["Request Count"]}`);
-    assertEquals(
-      rows.sort(),
-      [
-        " Aggregated 5",
-        "GET /done 1",
-        "GET /old 1",
-        "GET /welcome 1",
-        "GET kept 1",
-        "POST form 1",
-      ].sort(),
+    assertEquals(code, 1, text); // the redirect's 404 fails its request
+    assertEquals(seen, [
+      "GET /old",
+      "GET /welcome",
+      "POST /form",
+      "GET /done",
+      "GET /old",
+      "GET /gone",
+      "GET /missing",
+    ]);
+    const rows = csv(`${dir}/res_stats.csv`).map((r) =>
+      `${r.Type} ${r.Name} ${r["Request Count"]} ${r["Failure Count"]}`
     );
+    assertEquals(rows.sort(), [
+      " Aggregated 4 1",
+      "GET /gone 1 1",
+      "GET /old 1 0",
+      "GET kept 1 0",
+      "POST form 1 0",
+    ]);
   } finally {
     await server.shutdown();
   }

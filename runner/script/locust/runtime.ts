@@ -13,6 +13,7 @@ import type { RequestOptions, Response, Session } from "../session.ts";
 import { args, bool, Kw, PyError, str } from "./py.ts";
 import { MODULES } from "./py_modules.ts";
 import { setCookiePair } from "../sessions/cookies.ts";
+import { REDIRECTED } from "./stats.ts";
 
 /** The environment variable the command line's user classes and tags reach every isolate by. */
 export const LOCUST_ENV = "LOADLAB_LOCUST";
@@ -318,15 +319,16 @@ class Client {
     }
     const startMs = performance.now();
     let verb = method.toUpperCase(), at = path, r = await s.request(verb, path, options);
-    // As requests follows a redirect (HEAD's only when asked), up to 30; each hop a request of its own,
-    // named by its path, the response the last one's.
+    // As requests follows a redirect (HEAD's only when asked), up to 30, the response the last one's; as
+    // Locust counts it, one request under the first name (its hops' row folds into it: stats.ts).
     let hops = (o.allow_redirects == null ? verb !== "HEAD" : bool(o.allow_redirects)) ? 30 : 0;
+    const hop = (options.name ?? `${verb} ${pathAndQuery(path).split("?")[0]}`) + REDIRECTED;
     for (let to = redirect(r); to !== null && hops-- > 0; to = redirect(r)) {
       at = new URL(to, new URL(at, s.target)).href;
       if (r.status === 303 || ((r.status === 301 || r.status === 302) && verb === "POST")) {
         verb = "GET", delete options.body, delete options.json;
       }
-      options.name = at.includes("?") ? `${verb} ${pathAndQuery(at)}` : undefined;
+      options.name = hop;
       r = await s.request(verb, at, options);
     }
     const response = new LocustResponse(r, verb, at, performance.now() - startMs);

@@ -11,6 +11,9 @@ import type { ResultsFile, RunResult } from "../../../results/schema/results.ts"
 /** loadlab's exit code of a run that got no response (cli/exit_codes.ts `noResponse`). */
 const NO_RESPONSE_EXIT = 4;
 
+/** What a locustfile's redirect hops are named after the first request's name (runtime.ts). */
+export const REDIRECTED = " (redirected)";
+
 /** Locust's reported percentiles and their column names. */
 const PERCENTILES = [50, 66, 75, 80, 90, 95, 98, 99, 99.9, 99.99, 100];
 
@@ -74,7 +77,17 @@ export function locustRows(
       percentiles: PERCENTILES.map(pct),
       errors,
     };
-  }).sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : a.method < b.method ? -1 : 1);
+  });
+  // A redirect's hops: their failures are the first request's, their count none (one request, as Locust's).
+  for (const hop of rows.filter((r) => r.name.endsWith(REDIRECTED))) {
+    const name = hop.name.slice(0, -REDIRECTED.length);
+    const first = rows.find((r) => r.name === name && (hop.method === "" || r.method === hop.method));
+    if (first === undefined) continue;
+    first.failures += hop.failures, first.failuresPerSec = first.failures / seconds;
+    for (const [why, n] of hop.errors) first.errors.set(why, (first.errors.get(why) ?? 0) + n);
+    rows.splice(rows.indexOf(hop), 1);
+  }
+  rows.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : a.method < b.method ? -1 : 1);
   const requests = rows.reduce((t, r) => t + r.requests, 0);
   const failures = rows.reduce((t, r) => t + r.failures, 0);
   const total: LocustRow = {
