@@ -209,6 +209,18 @@ class Stuck(HttpUser):
     def on_stop(self):
         while True:
             self.client.get("/sleep?ms=100", name="stuck")
+
+
+class Long(HttpUser):
+    wait_time = constant(30)
+
+    @task
+    def one(self):
+        while True:
+            self.client.get("/sleep?ms=100", name="long")
+
+    def on_stop(self):
+        self.client.get("/", name="stop")
 `;
 
 Deno.test("users spawn, pace and stop as Locust's: batches a second, pacing from on_start, on_stop at -t", () =>
@@ -238,6 +250,27 @@ Deno.test("users spawn, pace and stop as Locust's: batches a second, pacing from
     assertEquals([count("task"), count("stop")], [waiters, waiters], text);
     // Paced from when the user was made: 0.4 s of on_start, then tasks at 0.4, 0.5 and 1.0 s.
     assertEquals(count("paced"), 3 * paced, text);
+  }));
+
+Deno.test("--stop-timeout lets a task run on that long past -t, then stops it and runs its on_stop", () =>
+  withTarget(async (url) => {
+    const { text, dir } = await runLocust("locustfile.py", STOPPING, [
+      "locustfile.py",
+      "Long",
+      "-t",
+      "1s",
+      "--stop-timeout",
+      "1",
+      "-H",
+      url,
+      "--csv",
+      "res",
+    ]);
+    const count = (name: string) =>
+      Number(csv(`${dir}/res_stats.csv`).find((r) => r.Name === name)?.["Request Count"] ?? 0);
+    // 100 ms requests for 1 s of -t and 1 s of --stop-timeout: at most 20, fewer on a busy machine.
+    ok(count("long") >= 5 && count("long") <= 21, text);
+    assertEquals(count("stop"), 1, text);
   }));
 
 Deno.test("an on_stop that never returns is cut within --stop-timeout plus 5 s", () =>

@@ -42,17 +42,20 @@ MODULES.time.sleep = async (seconds: number) => {
   const s = session(), endMs = performance.now() + Number(seconds) * 1000;
   stopsHere(s);
   await s.sleep(Math.max(0, endMs - performance.now()));
-  // The load's end woke it: with --stop-timeout the task goes on, so its sleep does (Locust wakes a wait).
-  if (s.stopping.aborted && stopTimeoutMs > 0 && performance.now() < endMs) {
-    await s.sleep(endMs - performance.now());
+  // The load's end woke it: a task goes on until --stop-timeout, so its sleep does (Locust wakes a wait).
+  if (s.stopping.aborted && performance.now() < endMs) {
+    await s.sleep(Math.max(0, Math.min(endMs, killAtMs) - performance.now()));
+    stopsHere(s);
   }
 };
 
 let stopTimeoutMs = 0;
+/** When a user still in its task is stopped: the load's end plus `--stop-timeout`, as Locust kills it. */
+let killAtMs = Infinity;
 
 /** As Locust stops a user at the end (a greenlet killed at its next wait), unless in its `on_stop`. */
 function stopsHere(s: Session): void {
-  if (s.stopping.aborted && stopTimeoutMs === 0 && s.state.final !== true) throw new StopUser();
+  if (s.stopping.aborted && performance.now() >= killAtMs && s.state.final !== true) throw new StopUser();
 }
 
 /** Locust's exceptions a task raises to steer its user. */
@@ -522,6 +525,12 @@ export function locustfile(all: Record<string, unknown>) {
   };
 
   async function start(s: Session) {
+    if (killAtMs === Infinity && !s.stopping.aborted) {
+      s.stopping.addEventListener("abort", () => killAtMs = performance.now() + stopTimeoutMs, {
+        once: true,
+      });
+      killAtMs = Number.MAX_VALUE;
+    }
     const cls = order[(s.vu - 1) % order.length];
     const user = new (cls as any)() as HttpUser & { on_start?: Fn };
     s.state.user = user;
