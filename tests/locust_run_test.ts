@@ -61,8 +61,12 @@ class Reader(HttpUser):
         self.client.get("/validate", params={"id": 7, "name": "alice"})
 `;
 
-async function runLocust(file: string, text: string, args: string[]) {
-  const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-run-" });
+async function runLocust(
+  file: string,
+  text: string,
+  args: string[],
+  dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-run-" }),
+) {
   Deno.writeTextFileSync(`${dir}/${file}`, text);
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", MAIN, "run", ...args, "--out-dir", "out"],
@@ -352,6 +356,86 @@ class R(HttpUser):
     await server.shutdown();
   }
 });
+
+const WIDER = `import csv
+from locust import FastHttpUser, task, constant, events
+from locust.exception import StopUser, RescheduleTask
+
+with open("users.csv", newline="") as f:
+    USERS = list(csv.DictReader(f))
+with open("paths.csv") as f:
+    reader = csv.reader(f)
+    next(reader)
+    PATHS = [row[0] for row in reader]
+told = set()
+
+
+@events.init.add_listener
+def on_init(environment, **kwargs):
+    print(f"init: {len(USERS)} users, {len(PATHS)} paths, first {USERS[0]['name']}")
+
+
+@events.request.add_listener
+def on_request(request_type, name, response_time, response_length, exception, context, **kwargs):
+    if exception and name not in told:
+        told.add(name)
+        print(f"failed: {request_type} {name} tenant={context.get('tenant')}")
+
+
+def visit(user):
+    user.client.request("GET", PATHS[1], name="visit", context={"tenant": "t1"})
+
+
+class Api(FastHttpUser):
+    wait_time = constant(0.05)
+    tasks = [visit]
+
+    def on_start(self):
+        if self.environment.parsed_options.num_users != 2:
+            raise StopUser
+
+    @task
+    def rest_ok(self):
+        with self.rest("GET", "/json") as r:
+            assert r.js is not None, "no json"
+
+    @task
+    def rest_assert(self):
+        with self.rest_("POST", "/echo", name="rest_assert", json={"a": 1}) as r:
+            assert r.js.get("nope") == 1, "nope missing"
+        raise RescheduleTask
+`;
+
+Deno.test("rest(), csv data, init and request listeners, Locust's exceptions and parsed options run", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-wider-" });
+    Deno.writeTextFileSync(`${dir}/users.csv`, 'name,password\r\nann,"se,cret"\r\nbob,x\r\n');
+    Deno.writeTextFileSync(`${dir}/paths.csv`, "path\n/missing\n/json\n");
+    const { code, text } = await runLocust("locustfile.py", WIDER, [
+      "locustfile.py",
+      "-u",
+      "2",
+      "-r",
+      "2",
+      "-t",
+      "1s",
+      "-H",
+      url,
+      "--csv",
+      `${dir}/res`,
+    ], dir);
+    assertEquals(code, 1, text);
+    ok(text.includes("init: 2 users, 2 paths, first ann"), text);
+    ok(text.includes("failed: POST rest_assert tenant=None"), text);
+    const rows = csv(`${dir}/res_stats.csv`);
+    const row = (name: string) => rows.find((r) => r.Name === name)!;
+    for (const name of ["visit", "/json", "rest_assert"]) ok(Number(row(name)?.["Request Count"]) > 2, text);
+    assertEquals(row("visit")["Failure Count"], "0");
+    assertEquals(row("/json")["Failure Count"], "0");
+    assertEquals(row("rest_assert")["Failure Count"], row("rest_assert")["Request Count"]);
+    assertEquals(row("rest_assert").Type, "POST");
+    ok(Deno.readTextFileSync(`${dir}/res_failures.csv`).includes("nope missing"), text);
+  }));
 
 Deno.test("a construct outside the subset is refused at its line before any load (exit 2)", () =>
   withTarget(async (url) => {

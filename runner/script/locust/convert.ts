@@ -60,12 +60,16 @@ const PY_MODULES = new Set([
   "math",
   "logging",
   "re",
+  "csv",
 ]);
 const BUILTINS = new Set(
   ("len str repr int float bool list tuple dict set range min max sum abs round enumerate zip " +
     "sorted reversed any all isinstance print hasattr getattr setattr Exception ValueError " +
     "KeyError IndexError TypeError RuntimeError").split(" "),
 );
+/** Locust's events a locustfile may listen to (runtime.ts fires them). */
+const EVENTS = ["test_start", "test_stop", "init", "request"];
+const EVENTS_HELD = "loadlab runs test_start, test_stop, init and request listeners only";
 const LOCUST_CLASSES = new Set(["StopUser", "RescheduleTask", "InterruptTaskSet"]);
 const JS_RESERVED = new Set(
   ("arguments await break case catch class const continue debugger default delete do else enum export " +
@@ -130,7 +134,7 @@ class Converter {
       `import * as __py from ${JSON.stringify(PY_URL)}; import * as __L from ${
         JSON.stringify(LOCUST_URL)
       }; ` +
-        `import { MODULES as __M, next as __next } from ${JSON.stringify(MODULES_URL)};`,
+        `import { MODULES as __M, next as __next, open as __open } from ${JSON.stringify(MODULES_URL)};`,
     );
     this.newLine();
     this.write(
@@ -532,7 +536,7 @@ class Converter {
       if (this.scope.caught === undefined) this.refuse(n, "a bare raise outside except");
       return `throw ${this.scope.caught};`;
     }
-    return `throw ${this.expr(what)};`;
+    return `throw __py.raised(${this.expr(what)});`;
   }
 
   private withStatement(n: SyntaxNode): string {
@@ -546,7 +550,7 @@ class Converter {
       `{ const ${cm} = ${this.expr(value)}; let ${err} = null; try { ${bind}`,
     );
     this.body(n.getChild("Body"));
-    return ` } catch (__w) { ${err} = __w; ${cm}.__exit__(__w); throw __w; } finally { ` +
+    return ` } catch (__w) { ${err} = __w; if (!${cm}.__exit__(__w)) throw __w; } finally { ` +
       `if (${err} === null) ${cm}.__exit__(null); } }`;
   }
 
@@ -708,8 +712,8 @@ class Converter {
   private decorator(d: SyntaxNode): string {
     const parts = children(d).filter((c) => c.name !== "At");
     const hook = parts[2] === undefined ? "" : this.text(parts[2]);
-    if (this.text(parts[0]) === "events" && !["test_start", "test_stop"].includes(hook)) {
-      this.refuse(d, `events.${hook}: loadlab runs test_start and test_stop listeners only`);
+    if (this.text(parts[0]) === "events" && !EVENTS.includes(hook)) {
+      this.refuse(d, `events.${hook}: ${EVENTS_HELD}`);
     }
     let text = "";
     for (const p of parts) {
@@ -887,7 +891,7 @@ class Converter {
     const known = this.scope.locals.has(name) || this.scope.globals.has(name) || this.moduleNames.has(name) ||
       this.scope.self === name;
     if (!known && BUILTINS.has(name)) return `__py.builtins.${name}`;
-    if (!known && name === "next") return "__next";
+    if (!known && (name === "next" || name === "open")) return `__${name}`;
     if (!known && name === "__name__") return '"locustfile"';
     return this.jsName(name);
   }
@@ -1008,16 +1012,9 @@ class Converter {
         : `__py.getitem(${this.expr(obj)}, ${key.text})`;
     }
     const p = this.text(prop);
-    if (
-      obj.name === "VariableName" && this.text(obj) === "events" && !["test_start", "test_stop"].includes(p)
-    ) {
-      this.refuse(n, `events.${p}: loadlab runs test_start and test_stop listeners only`);
-    }
-    if (obj.name === "VariableName" && this.text(obj) === this.scope.self && p === "environment") {
-      this.refuse(
-        n,
-        "self.environment: loadlab runs no Locust environment (its runner, stats, parsed options)",
-      );
+    if (this.text(obj) === "events" && !EVENTS.includes(p)) this.refuse(n, `events.${p}: ${EVENTS_HELD}`);
+    if (this.text(obj) === `${this.scope.self}.environment` && !["parsed_options", "host"].includes(p)) {
+      this.refuse(n, `self.environment.${p}: loadlab's environment holds parsed_options and host only`);
     }
     return `${this.expr(obj)}.${p}`;
   }
@@ -1045,7 +1042,7 @@ class Converter {
         ? `${this.expr(obj)}.${method}(${args})`
         : `__py.method(${this.expr(obj)}, ${JSON.stringify(method)}${args === "" ? "" : `, ${args}`})`;
       if (viaSelf || method === "sleep" || method === "interrupt") this.mustAwait(n);
-      if (objText.endsWith(".client")) this.noteMethod(method, argList);
+      if (objText.endsWith(".client") || /^rest_?$/.test(method)) this.noteMethod(method, argList);
     } else if (callee.name === "VariableName") {
       const name = this.text(callee);
       const target = this.name(callee);
@@ -1053,7 +1050,10 @@ class Converter {
         awaits = false;
         call = `new ${target}(${args})`;
       } else {
-        if (target.startsWith("__py.builtins.") || this.syncFunctions.has(name) || target === "__next") {
+        if (
+          target.startsWith("__py.builtins.") || this.syncFunctions.has(name) || target === "__next" ||
+          target === "__open"
+        ) {
           awaits = false;
         }
         if (this.asyncFunctions.has(name)) this.mustAwait(n);
@@ -1070,7 +1070,9 @@ class Converter {
       c.name === "VariableName" && this.text(c) === "name" && parts[i + 1]?.name === "AssignOp"
     );
     if (at < 0 || parts[at + 2]?.name !== "String") return;
-    const verb = method === "request" && parts[0]?.name === "String" ? this.stringValue(parts[0]) : method;
+    const verb = /^(request|rest_?)$/.test(method) && parts[0]?.name === "String"
+      ? this.stringValue(parts[0])
+      : method;
     this.methods[this.stringValue(parts[at + 2])] = verb.toUpperCase();
   }
 

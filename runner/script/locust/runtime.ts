@@ -13,7 +13,6 @@ import type { RequestOptions, Response, Session } from "../session.ts";
 import { args, bool, Kw, PyError, str } from "./py.ts";
 import { MODULES } from "./py_modules.ts";
 import { setCookiePair } from "../sessions/cookies.ts";
-import { REDIRECTED } from "./stats.ts";
 
 /** The environment variable the command line's user classes and tags reach every isolate by. */
 export const LOCUST_ENV = "LOADLAB_LOCUST";
@@ -29,6 +28,9 @@ export interface LocustSelection {
   /** `--stop-timeout` (ms): the load's end lets tasks finish; without it a user stops at its next request. */
   stopTimeoutMs?: number;
 }
+
+/** What a redirect's hops are named: the first request's name and this (stats.ts folds them into it). */
+export const REDIRECTED = " (redirected)";
 
 const current = new AsyncLocalStorage<Session>();
 
@@ -110,20 +112,23 @@ export function constant_throughput(perSecond: number): WaitTime {
   return constant_pacing(1 / perSecond);
 }
 
-/** What `events.test_start.add_listener` collects (setup and teardown run them). */
-const listeners = { test_start: [] as Fn[], test_stop: [] as Fn[] };
-export const events = {
-  test_start: { add_listener: (fn: Fn) => (listeners.test_start.push(fn), fn) },
-  test_stop: { add_listener: (fn: Fn) => (listeners.test_stop.push(fn), fn) },
-};
+/**
+ * What `events.X.add_listener` collects: setup runs `init` and `test_start`'s, teardown `test_stop`'s, each
+ * worker `request`'s after each request (in its own isolate: what it counts, teardown does not see).
+ */
+const listeners = { test_start: [] as Fn[], test_stop: [] as Fn[], init: [] as Fn[], request: [] as Fn[] };
+export const events = Object.fromEntries(
+  Object.entries(listeners).map(([k, list]) => [k, { add_listener: (fn: Fn) => (list.push(fn), fn) }]),
+);
 
 const CATCH = Symbol("catch");
+type Catch = false | "catch" | "rest";
 
 /** A response as Locust's `HttpSession` gives it, and with `catch_response=True` its context manager. */
 class LocustResponse {
   #r: Response;
   #manual: true | string | null = null;
-  [CATCH] = false;
+  [CATCH]: Catch = false;
   constructor(r: Response, readonly method: string, readonly url: string, readonly elapsedMs: number) {
     this.#r = r;
   }
@@ -194,22 +199,48 @@ class LocustResponse {
   failure(why: unknown): void {
     this.#manual = `CatchResponseError(${JSON.stringify(str(why))})`;
   }
+  declare name: string;
+  declare context: Record<string, unknown>;
+  js: unknown = null;
   __enter__(): this {
     return this;
   }
-  /** The end of `with`: the outcome reported (manual, else by status); whether an error is swallowed. */
+  /**
+   * The end of `with`: the outcome reported (manual, else by status); whether an error is swallowed (in
+   * `rest()`'s, as a failure).
+   */
   __exit__(err: unknown): boolean {
     if (!this[CATCH]) return false;
-    const s = session();
+    const rest = this[CATCH] === "rest" && err !== null && !(err instanceof StopUser);
+    if (rest) {
+      const e = err as PyError, text = e.pyType === "AssertionError" ? e.message.slice(16) : "";
+      this.failure(text !== "" ? text : e.pyType === "AssertionError" ? "Assertion failed" : String(err));
+    }
     if (this.#manual !== null) {
-      if (this.#manual !== true) s.check(false, this.#manual);
-      return false;
+      report(this, this.#manual === true ? null : this.#manual);
+      return rest;
     }
-    if (err === null) {
-      const why = this.failureText();
-      if (why !== null) s.check(false, why);
-    }
+    if (err === null) report(this, this.failureText());
     return false;
+  }
+}
+
+/** A request's outcome as Locust reports it: a failure (`why`) counted, the `request` listeners told. */
+function report(r: LocustResponse, why: string | null): void {
+  if (why !== null) session().check(false, why);
+  for (const fn of listeners.request) {
+    fn(
+      new Kw({
+        request_type: r.method,
+        name: r.name,
+        response_time: r.elapsedMs,
+        response_length: r.content.length,
+        response: r,
+        exception: why,
+        context: r.context,
+        url: r.url,
+      }),
+    );
   }
 }
 
@@ -335,13 +366,11 @@ class Client {
       r = await s.request(verb, at, options);
     }
     const response = new LocustResponse(r, verb, at, performance.now() - startMs);
-    if (bool(o.catch_response)) response[CATCH] = true;
+    response.name = o.name != null ? str(o.name) : pathAndQuery(path);
+    response.context = (o.context ?? {}) as Record<string, unknown>;
+    if (bool(o.catch_response)) response[CATCH] = o.catch_response === REST ? "rest" : "catch";
     // A request the run's end cut is no failure of the server's (Locust does not report a killed user's).
-    else if (r.status === 0 && s.ended.aborted) return response;
-    else {
-      const why = response.failureText();
-      if (why !== null) s.check(false, why);
-    }
+    else if (r.status !== 0 || !s.ended.aborted) report(response, response.failureText());
     return response;
   }
 }
@@ -404,10 +433,51 @@ export class HttpUser {
   wait_time(): number {
     return 0;
   }
-  get environment(): never {
-    throw new PyError("AttributeError", "self.environment: loadlab runs no Locust environment");
+  get environment() {
+    return environment;
+  }
+  /** Locust's `rest()`: a JSON request whose `with` block's failed assertion fails it; `r.js` its JSON. */
+  async rest(method: string, url: string, ...a: unknown[]): Promise<LocustResponse> {
+    const [given, kw] = args(a, ["headers"], [null], false, true) as [object | null, Record<string, unknown>];
+    const headers: Record<string, unknown> = { ...given };
+    const has = (k: string) => Object.keys(headers).some((h) => h.toLowerCase() === k);
+    if (!has("content-type")) headers["Content-Type"] = "application/json";
+    if (!has("accept")) headers.Accept = "application/json";
+    const r = await this.client.request(method, url, new Kw({ ...kw, headers, catch_response: REST }));
+    if (r.status_code === 0) r.failure(r.error);
+    else if (r.text !== "") {
+      try {
+        r.js = r.json();
+      } catch (err) {
+        r.failure(
+          `Could not parse response as JSON. ${r.text.slice(0, 250)}, response code ${r.status_code}, ` +
+            `error ${(err as Error).message}`,
+        );
+      }
+    }
+    return r;
+  }
+  /** `rest()` with `_=<ms>` on the query (a cache breaker), named without it unless `name=` is given. */
+  rest_(method: string, url: string, ...a: unknown[]): Promise<LocustResponse> {
+    const [name, kw] = args(a, ["name"], [null], false, true) as [unknown, Record<string, unknown>];
+    const sep = str(url).includes("?") ? "&" : "?";
+    return this.rest(
+      method,
+      `${url}${sep}_=${Date.now()}`,
+      new Kw({ ...kw, name: name ?? `${url}${sep}_=...` }),
+    );
   }
 }
+
+/** What `self.environment` holds in a converted locustfile: the host and the command line's options. */
+const environment = {
+  host: null as string | null,
+  parsed_options: {} as Record<string, unknown>,
+  runner: null,
+};
+
+/** `catch_response`'s value `rest()` passes: Locust's response context manager with rest's rules. */
+const REST = Symbol("rest");
 
 export class FastHttpUser extends HttpUser {}
 
@@ -534,7 +604,7 @@ export function locustfile(all: Record<string, unknown>) {
     const cls = order[(s.vu - 1) % order.length];
     const user = new (cls as any)() as HttpUser & { on_start?: Fn };
     s.state.user = user;
-    await user.__init___py(environment());
+    await user.__init___py(environment);
     if (tasks(cls).length === 0) throw new Error(`${cls.name} has no task`);
     try {
       if (typeof user.on_start === "function") await user.on_start();
@@ -595,15 +665,24 @@ export function locustfile(all: Record<string, unknown>) {
     await user.on_stop();
   }
 
-  const environment = () => ({ host: sel.host ?? null, parsed_options: null, runner: null });
-  const listen = (which: "test_start" | "test_stop") => async () => {
-    for (const fn of listeners[which]) await fn(new Kw({ environment: environment() }));
+  environment.host = sel.host ?? null;
+  environment.parsed_options = {
+    host: environment.host,
+    num_users: sel.userCount ?? 1,
+    tags: sel.tags ?? null,
+    exclude_tags: sel.excludeTags ?? null,
+    stop_timeout: (sel.stopTimeoutMs ?? 0) / 1000,
+    headless: true,
   };
+  const listen = (...which: Array<keyof typeof listeners>) => async () => {
+    for (const fn of which.flatMap((w) => listeners[w])) await fn(new Kw({ environment }));
+  };
+  const starts = listeners.init.length + listeners.test_start.length > 0;
   return {
     start: (s: Session) => current.run(s, start, s),
     default: (s: Session) => current.run(s, run, s),
     stop: (s: Session) => current.run(s, stop, s),
-    setup: listeners.test_start.length > 0 ? listen("test_start") : undefined,
+    setup: starts ? listen("init", "test_start") : undefined,
     teardown: listeners.test_stop.length > 0 ? listen("test_stop") : undefined,
   };
 }

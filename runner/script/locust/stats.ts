@@ -7,12 +7,10 @@
  */
 import { decodeHistogram, mergeEncoded } from "../../../results/histogram.ts";
 import type { ResultsFile, RunResult } from "../../../results/schema/results.ts";
+import { REDIRECTED } from "./runtime.ts";
 
 /** loadlab's exit code of a run that got no response (cli/exit_codes.ts `noResponse`). */
 const NO_RESPONSE_EXIT = 4;
-
-/** What a locustfile's redirect hops are named after the first request's name (runtime.ts). */
-export const REDIRECTED = " (redirected)";
 
 /** Locust's reported percentiles and their column names. */
 const PERCENTILES = [50, 66, 75, 80, 90, 95, 98, 99, 99.9, 99.99, 100];
