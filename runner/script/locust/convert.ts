@@ -7,6 +7,7 @@
  * hoisted). A construct outside the subset is a `LocustConvertError` naming each `file:line: why`.
  */
 import { parser } from "@lezer/python";
+import { MODULES } from "./py_modules.ts";
 
 /** A node of the parsed file (`@lezer/common`'s, reached through the parser's own types). */
 type SyntaxNode = ReturnType<typeof parser.parse>["topNode"];
@@ -43,25 +44,10 @@ const LOCUST_NAMES = new Set(
   ("HttpUser FastHttpUser TaskSet SequentialTaskSet task tag between constant constant_pacing " +
     "constant_throughput events StopUser RescheduleTask InterruptTaskSet run_single_user").split(" "),
 );
-const LOCUST_MODULES = new Set([
-  "locust",
-  "locust.contrib.fasthttp",
-  "locust.exception",
-  "locust.user.wait_time",
-]);
-const PY_MODULES = new Set([
-  "random",
-  "string",
-  "json",
-  "time",
-  "uuid",
-  "itertools",
-  "os",
-  "math",
-  "logging",
-  "re",
-  "csv",
-]);
+const LOCUST_MODULES = new Set(
+  "locust locust.contrib.fasthttp locust.exception locust.user.wait_time".split(" "),
+);
+const PY_MODULES = new Set(Object.keys(MODULES));
 const BUILTINS = new Set(
   ("len str repr int float bool list tuple dict set range min max sum abs round enumerate zip " +
     "sorted reversed any all isinstance print hasattr getattr setattr Exception ValueError " +
@@ -124,7 +110,8 @@ class Converter {
     this.findSyntaxErrors(top);
     if (this.problems.length > 0) throw this.error();
     this.planModule(top);
-    const lets = [...this.scope.locals].filter((n) => !this.classes.has(n) && !this.isFunctionName(n));
+    const defined = [...this.classes, ...this.asyncFunctions, ...this.syncFunctions];
+    const lets = [...this.scope.locals].filter((n) => !defined.includes(n));
     this.write(`let __t, __e${lets.length > 0 ? ", " + lets.map((n) => this.jsName(n)).join(", ") : ""}; `);
     for (const stmt of children(top)) this.statement(stmt);
     if (this.problems.length > 0) throw this.error();
@@ -144,10 +131,6 @@ class Converter {
         "export const teardown = __f.teardown;",
     );
     return { code: this.out.join("\n") + "\n", users: this.users, methods: this.methods };
-  }
-
-  private isFunctionName(n: string): boolean {
-    return this.asyncFunctions.has(n) || this.syncFunctions.has(n);
   }
 
   private error(): LocustConvertError {
@@ -213,41 +196,29 @@ class Converter {
       } else this.collectAssigned(stmt, this.scope.locals);
     }
     // A module function awaits when it sends (`.client`, `time.sleep`) or calls one that does.
-    const sends = new Set<string>();
-    for (const [name, def] of functions) if (this.sendsDirectly(def)) sends.add(name);
-    for (let changed = true; changed;) {
-      changed = false;
+    const sends = new Set(
+      [...functions.keys()].filter((f) =>
+        some(functions.get(f)!, (n) =>
+          n.name === "PropertyName" && SENDS.includes(this.text(n)) ||
+          n.name === "VariableName" && this.text(n) === "sleep" && n.parent?.name === "CallExpression")
+      ),
+    );
+    for (let grew = true; grew;) {
+      grew = false;
       for (const [name, def] of functions) {
         if (sends.has(name)) continue;
-        if (this.callsAny(def, sends)) sends.add(name), changed = true;
+        const calls = (n: SyntaxNode) =>
+          n.name === "CallExpression" && n.firstChild?.name === "VariableName" &&
+          sends.has(this.text(n.firstChild));
+        if (some(def, calls)) sends.add(name), grew = true;
       }
     }
     for (const name of functions.keys()) {
       (sends.has(name) ? this.asyncFunctions : this.syncFunctions).add(name);
     }
-    for (const name of this.scope.locals) this.moduleNames.add(name);
-    for (const name of [...this.classes, ...functions.keys()]) this.moduleNames.add(name);
-  }
-
-  private sendsDirectly(def: SyntaxNode): boolean {
-    let found = false;
-    walk(def, (n) => {
-      if (n.name === "PropertyName" && ["client", "sleep", "interrupt"].includes(this.text(n))) found = true;
-      if (n.name === "VariableName" && this.text(n) === "sleep" && n.parent?.name === "CallExpression") {
-        found = true;
-      }
-    });
-    return found;
-  }
-
-  private callsAny(def: SyntaxNode, names: Set<string>): boolean {
-    let found = false;
-    walk(def, (n) => {
-      if (n.name === "CallExpression" && n.firstChild?.name === "VariableName") {
-        if (names.has(this.text(n.firstChild))) found = true;
-      }
-    });
-    return found;
+    for (const name of [...this.scope.locals, ...this.classes, ...functions.keys()]) {
+      this.moduleNames.add(name);
+    }
   }
 
   /** Names a statement assigns (targets, `for`, `except as`, `with as`, nested defs), not inside defs. */
@@ -262,18 +233,9 @@ class Converter {
     switch (stmt.name) {
       case "AssignStatement":
       case "UpdateStatement": {
-        for (const c of children(stmt)) {
-          if (c.name === "AssignOp" || c.name === "UpdateOp") break;
-          targetNames(c);
-        }
         // `a = b = 1`: every name before the last `=`.
-        const ops = children(stmt).filter((c) => c.name === "AssignOp");
-        if (ops.length > 1) {
-          for (const c of children(stmt)) {
-            if (c.from >= ops[ops.length - 1].from) break;
-            targetNames(c);
-          }
-        }
+        const op = children(stmt).findLast((c) => c.name === "AssignOp" || c.name === "UpdateOp");
+        for (const c of children(stmt)) if (op && c.from < op.from) targetNames(c);
         return;
       }
       case "ForStatement":
@@ -554,54 +516,38 @@ class Converter {
       `if (${err} === null) ${cm}.__exit__(null); } }`;
   }
 
+  /** `import m [as x]` and `from m import a [as b]`: each name a const of Locust's runtime or of MODULES. */
   private importStatement(n: SyntaxNode): string {
-    const parts = children(n);
-    if (parts[0].name === "from") {
-      const importAt = parts.findIndex((c) => c.name === "import");
-      const module = parts.slice(1, importAt).map((c) => this.text(c)).join("");
-      const names = parts.slice(importAt + 1).filter((c) =>
-        c.name !== "," && c.name !== "(" && c.name !== ")"
-      );
-      if (module === "__future__") return ""; // Python 3's own behaviour already
-      if (names.some((c) => c.name === "*")) {
-        this.refuse(n, `from ${module} import *: name what the file uses`);
-      }
-      const out: string[] = [];
-      for (let i = 0; i < names.length; i++) {
-        const name = this.text(names[i]);
-        let local = name;
-        if (names[i + 1]?.name === "as") local = this.text(names[i + 2]), i += 2;
-        if (LOCUST_MODULES.has(module)) {
-          if (!LOCUST_NAMES.has(name)) {
-            this.refuse(
-              n,
-              `from ${module} import ${name}: not in the subset (${[...LOCUST_NAMES].join(", ")})`,
-            );
-          }
-          out.push(`const ${this.jsName(local)} = __L.${name};`);
-        } else if (PY_MODULES.has(module)) out.push(`const ${this.jsName(local)} = __M.${module}.${name};`);
-        else this.refuse(n, `from ${module} import: ${this.moduleRefusal(module)}`);
-        this.moduleNames.add(local);
-      }
-      return out.join(" ");
-    }
-    const names = parts.slice(1).filter((c) => c.name !== ",");
+    const parts = children(n).filter((c) => ![",", "(", ")"].includes(c.name));
+    const importAt = parts.findIndex((c) => c.name === "import");
+    const from = parts[0].name === "from" ? parts.slice(1, importAt).map((c) => this.text(c)).join("") : null;
+    if (from === "__future__") return ""; // Python 3's own behaviour already
     const out: string[] = [];
-    for (let i = 0; i < names.length; i++) {
-      const module = this.text(names[i]);
-      let local = module;
-      if (names[i + 1]?.name === "as") local = this.text(names[i + 2]), i += 2;
-      if (module === "locust") out.push(`const ${this.jsName(local)} = __L;`);
-      else if (PY_MODULES.has(module)) out.push(`const ${this.jsName(local)} = __M.${module};`);
-      else this.refuse(n, `import ${module}: ${this.moduleRefusal(module)}`);
+    for (let i = from === null ? 1 : importAt + 1; i < parts.length; i++) {
+      const name = this.text(parts[i]), module = from ?? name;
+      let local = name;
+      if (parts[i + 1]?.name === "as") local = this.text(parts[i + 2]), i += 2;
+      const spelled = from === null ? `import ${module}` : `from ${module} import ${name}`;
+      if (name === "*") this.refuse(n, `${spelled}: name what the file uses`);
+      let value: string;
+      if (LOCUST_MODULES.has(module)) {
+        if (from !== null && !LOCUST_NAMES.has(name)) {
+          this.refuse(n, `${spelled}: not in the subset (${[...LOCUST_NAMES].join(", ")})`);
+        }
+        value = from === null ? "__L" : `__L.${name}`;
+      } else if (PY_MODULES.has(module)) value = from === null ? `__M.${module}` : `__M.${module}.${name}`;
+      else {
+        value = this.refuse(
+          n,
+          `${from === null ? spelled : `from ${module} import`}: loadlab converts ` +
+            `Locust's HTTP users with the modules ${[...PY_MODULES].join(", ")} (${module} is not one; ` +
+            "docs/LOCUST.md)",
+        );
+      }
+      out.push(`const ${this.jsName(local)} = ${value};`);
       this.moduleNames.add(local);
     }
     return out.join(" ");
-  }
-
-  private moduleRefusal(module: string): string {
-    return `loadlab converts Locust's HTTP users with the modules ${[...PY_MODULES].join(", ")} ` +
-      `(${module} is not one; docs/LOCUST.md)`;
   }
 
   /** A function: its parameters read by `__py.args`, its locals declared, async when it may send. */
@@ -694,19 +640,15 @@ class Converter {
     const decorators = n.getChildren("Decorator").map((d) => this.decorator(d));
     const def = n.getChild("FunctionDefinition");
     if (def !== null) {
-      this.atLine(def);
+      this.at(def);
       return this.functionDefinition(def, decorators, inClass);
     }
     const cls = n.getChild("ClassDefinition");
     if (cls !== null) {
-      this.atLine(cls);
+      this.at(cls);
       return this.classDefinition(cls, decorators, inClass !== undefined);
     }
     return this.refuse(n, "a decorator on this statement");
-  }
-
-  private atLine(node: SyntaxNode): void {
-    this.at(node);
   }
 
   private decorator(d: SyntaxNode): string {
@@ -747,9 +689,10 @@ class Converter {
     }
     if (isUser && !nested) {
       const abstract = this.classAttr(n, "abstract");
+      const host = this.classAttr(n, "host");
       this.users.push({
         name,
-        ...this.hostOf(n),
+        ...(host?.name === "String" ? { host: this.stringValue(host) } : {}),
         ...(abstract !== undefined && this.text(abstract) === "True" ? { abstract: true } : {}),
       });
     }
@@ -763,11 +706,6 @@ class Converter {
       ? ""
       : ` ${this.jsName(name)} = ${decorators.reduceRight((f, d) => `(${d})(${f})`, this.jsName(name))};`;
     return ` }${deco}`;
-  }
-
-  private hostOf(cls: SyntaxNode): { host?: string } {
-    const host = this.classAttr(cls, "host");
-    return host?.name === "String" ? { host: this.stringValue(host) } : {};
   }
 
   /** The value a class body assigns to `name` (`host = "..."`), or undefined. */
@@ -908,19 +846,13 @@ class Converter {
 
   /** A Python string literal's value (its prefixes, quotes and escapes read). */
   private stringValue(n: SyntaxNode): string {
-    const t = this.text(n);
-    const prefixEnd = quoteAt(t);
-    const prefix = t.slice(0, prefixEnd).toLowerCase();
-    const quote = t.startsWith('"""', prefixEnd) || t.startsWith("'''", prefixEnd) ? 3 : 1;
-    const body = t.slice(prefixEnd + quote, t.length - quote);
-    return prefix.includes("r") ? body : unescape(body);
+    const t = this.text(n), { at, quote, raw } = quoteOf(t);
+    const body = t.slice(at + quote, t.length - quote);
+    return raw ? body : unescape(body);
   }
 
   private formatString(n: SyntaxNode): string {
-    const t = this.text(n);
-    const prefixEnd = quoteAt(t);
-    const quote = t.startsWith('"""', prefixEnd) || t.startsWith("'''", prefixEnd) ? 3 : 1;
-    const raw = t.slice(0, prefixEnd).toLowerCase().includes("r");
+    const { at: prefixEnd, quote, raw } = quoteOf(this.text(n));
     const start = n.from + prefixEnd + quote, end = n.to - quote;
     const pieces: string[] = [];
     let at = start;
@@ -1119,45 +1051,12 @@ class Converter {
   }
 
   private binary(op: string, a: string, b: string, node: SyntaxNode): string {
-    switch (op) {
-      case "+":
-        return `__py.add(${a}, ${b})`;
-      case "*":
-        return `__py.mul(${a}, ${b})`;
-      case "/":
-        return `__py.div(${a}, ${b})`;
-      case "//":
-        return `__py.floordiv(${a}, ${b})`;
-      case "%":
-        return `__py.mod(${a}, ${b})`;
-      case "**":
-        return `(${a} ** ${b})`;
-      case "-":
-      case "<":
-      case ">":
-      case "<=":
-      case ">=":
-      case "&":
-      case "|":
-      case "^":
-      case "<<":
-      case ">>":
-        return `(${a} ${op} ${b})`;
-      case "==":
-        return `__py.eq(${a}, ${b})`;
-      case "!=":
-        return `!__py.eq(${a}, ${b})`;
-      case "in":
-        return `__py.contains(${b}, ${a})`;
-      case "not in":
-        return `!__py.contains(${b}, ${a})`;
-      case "is":
-        return b === "null" ? `(${a} == null)` : `(${a} === ${b})`;
-      case "is not":
-        return b === "null" ? `(${a} != null)` : `(${a} !== ${b})`;
-      default:
-        return this.refuse(node, `the operator ${op}`);
+    if (op === "is" || op === "is not") {
+      const eq = b === "null" ? "=" : "==";
+      return `(${a} ${op === "is" ? "=" : "!"}${eq} ${b})`;
     }
+    const form = BINARY[op] ?? this.refuse(node, `the operator ${op}`);
+    return form.replace(/[AB]/g, (m) => m === "A" ? a : b);
   }
 
   private comprehension(n: SyntaxNode, dict: boolean): string {
@@ -1255,10 +1154,29 @@ function exprChildren(n: SyntaxNode): SyntaxNode[] {
   return children(n).filter((c) => !PUNCTUATION.has(c.name));
 }
 
-function walk(n: SyntaxNode, visit: (n: SyntaxNode) => void): void {
-  visit(n);
-  for (let c = n.firstChild; c !== null; c = c.nextSibling) walk(c, visit);
+/** Whether `n` or a node under it passes `test`. */
+function some(n: SyntaxNode, test: (n: SyntaxNode) => boolean): boolean {
+  for (let c = n.firstChild; c !== null; c = c.nextSibling) if (some(c, test)) return true;
+  return test(n);
 }
+
+/** What a function calls that makes it send (and so await): `.client`, `sleep`, `rest()`, `interrupt()`. */
+const SENDS = ["client", "sleep", "interrupt", "rest", "rest_"];
+
+/** Python's binary operators as JavaScript (`A` and `B` the operands). */
+const BINARY: Record<string, string> = {
+  "+": "__py.add(A, B)",
+  "*": "__py.mul(A, B)",
+  "/": "__py.div(A, B)",
+  "//": "__py.floordiv(A, B)",
+  "%": "__py.mod(A, B)",
+  "**": "(A ** B)",
+  "==": "__py.eq(A, B)",
+  "!=": "!__py.eq(A, B)",
+  "in": "__py.contains(B, A)",
+  "not in": "!__py.contains(B, A)",
+  ...Object.fromEntries("- < > <= >= & | ^ << >>".split(" ").map((op) => [op, `(A ${op} B)`])),
+};
 
 function isComparison(op: string): boolean {
   return ["<", ">", "<=", ">=", "==", "!="].includes(op);
@@ -1274,43 +1192,31 @@ function describe(kind: string): string {
   return kind.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
 }
 
-const ESCAPES: Record<string, string> = {
-  n: "\n",
-  t: "\t",
-  r: "\r",
-  "\\": "\\",
-  "'": "'",
-  '"': '"',
-  "0": "\0",
-  a: "\x07",
-  b: "\b",
-  f: "\f",
-  v: "\v",
-  "\n": "",
-};
+/** Python's one-letter escapes (`\\`, `\'`, `\"` stand for themselves; an unknown one keeps its backslash). */
+const ESCAPES: Record<string, string> = { n: "\n", t: "\t", r: "\r", a: "\x07", b: "\b", f: "\f", v: "\v" };
 
-/** Where a string token's quote starts (after its prefix letters, `f`, `r`, `b`). */
-function quoteAt(token: string): number {
-  let i = 0;
-  while (i < token.length && token[i] !== "'" && token[i] !== '"') i++;
-  return i;
+/** Where a string token's quote starts (after its prefix letters, `f`, `r`, `b`), and its quote's length. */
+function quoteOf(token: string): { at: number; quote: number; raw: boolean } {
+  let at = 0;
+  while (at < token.length && token[at] !== "'" && token[at] !== '"') at++;
+  const quote = token.startsWith('"""', at) || token.startsWith("'''", at) ? 3 : 1;
+  return { at, quote, raw: token.slice(0, at).toLowerCase().includes("r") };
 }
 
 /** A string literal's escapes read as Python reads them. */
 function unescape(body: string): string {
-  let out = "";
-  for (let i = 0; i < body.length; i++) {
-    const ch = body[i];
-    if (ch !== "\\") {
-      out += ch;
-      continue;
-    }
-    const next = body[++i];
-    if (next in ESCAPES) out += ESCAPES[next];
-    else if (next === "x") out += String.fromCharCode(parseInt(body.slice(i + 1, i + 3), 16)), i += 2;
-    else if (next === "u") out += String.fromCharCode(parseInt(body.slice(i + 1, i + 5), 16)), i += 4;
-    else if (next === "U") out += String.fromCodePoint(parseInt(body.slice(i + 1, i + 9), 16)), i += 8;
-    else out += `\\${next ?? ""}`;
-  }
-  return out;
+  return body.replace(
+    /\\(x[\da-fA-F]{2}|u[\da-fA-F]{4}|U[\da-fA-F]{8}|[0-7]{1,3}|[\s\S])/g,
+    (m, e: string) =>
+      ESCAPES[e] ??
+        ("\\'\"".includes(e)
+          ? e
+          : e === "\n"
+          ? ""
+          : /^[xuU]./.test(e)
+          ? String.fromCodePoint(parseInt(e.slice(1), 16))
+          : /^[0-7]/.test(e)
+          ? String.fromCharCode(parseInt(e, 8))
+          : m),
+  );
 }

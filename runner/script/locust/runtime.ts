@@ -9,6 +9,7 @@
  * check under the request's name whose name is Locust's error text; stats.ts counts them.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
+import { STATUS_CODES } from "node:http";
 import type { RequestOptions, Response, Session } from "../session.ts";
 import { args, bool, Kw, PyError, str } from "./py.ts";
 import { MODULES } from "./py_modules.ts";
@@ -176,7 +177,7 @@ class LocustResponse {
     return { total_seconds: () => ms / 1000, microseconds: Math.round(ms * 1000) };
   }
   get reason(): string {
-    return this.#r.status === 0 ? "" : (STATUS_TEXT[this.#r.status] ?? "");
+    return this.#r.status === 0 ? "" : (STATUS_CODES[this.#r.status] ?? "");
   }
   get error(): string | null {
     return this.failureText();
@@ -191,7 +192,7 @@ class LocustResponse {
     if (status === 0) return `ConnectionError(${this.#r.failure?.message ?? "no response"})`;
     if (status < 400) return null;
     const side = status < 500 ? "Client" : "Server";
-    return `HTTPError('${status} ${side} Error: ${STATUS_TEXT[status] ?? ""} for url: ${this.url}')`;
+    return `HTTPError('${status} ${side} Error: ${STATUS_CODES[status] ?? ""} for url: ${this.url}')`;
   }
   success(): void {
     this.#manual = true;
@@ -244,69 +245,30 @@ function report(r: LocustResponse, why: string | null): void {
   }
 }
 
-const STATUS_TEXT: Record<number, string> = {
-  400: "Bad Request",
-  401: "Unauthorized",
-  403: "Forbidden",
-  404: "Not Found",
-  405: "Method Not Allowed",
-  409: "Conflict",
-  422: "Unprocessable Entity",
-  429: "Too Many Requests",
-  500: "Internal Server Error",
-  502: "Bad Gateway",
-  503: "Service Unavailable",
-  504: "Gateway Timeout",
-};
-
 const NO_OPTIONS: Record<string, unknown> = Object.freeze({});
 
-const REQUEST_KEYS = [
-  "name",
-  "headers",
-  "params",
-  "json",
-  "data",
-  "cookies",
-  "timeout",
-  "allow_redirects",
-  "catch_response",
-  "auth",
-  "verify",
-  "context",
-];
+const REQUEST_KEYS =
+  "name headers params json data cookies timeout allow_redirects catch_response auth verify context"
+    .split(" ");
 
 /** `self.client`: Locust's `HttpSession` on the session's connection, its cookies the user's jar. */
 class Client {
   headers: Record<string, string> = {};
-  get(url: string, ...a: unknown[]) {
-    return this.request("GET", url, ...a);
-  }
-  head(url: string, ...a: unknown[]) {
-    return this.request("HEAD", url, ...a);
-  }
-  delete(url: string, ...a: unknown[]) {
-    return this.request("DELETE", url, ...a);
-  }
-  options(url: string, ...a: unknown[]) {
-    return this.request("OPTIONS", url, ...a);
-  }
-  post(url: string, ...a: unknown[]) {
-    return this.withBody("POST", url, a);
-  }
-  put(url: string, ...a: unknown[]) {
-    return this.withBody("PUT", url, a);
-  }
-  patch(url: string, ...a: unknown[]) {
-    return this.withBody("PATCH", url, a);
-  }
-  private withBody(method: string, url: string, a: unknown[]) {
-    const [data, json, rest] = args(a, ["data", "json"], [null, null], false, true) as [
-      unknown,
-      unknown,
-      Record<string, unknown>,
-    ];
-    return this.request(method, url, new Kw({ ...rest, data, json }));
+  static {
+    // `get(url, **kw)` and the like; `post(url, data, json, **kw)` and the like.
+    for (const verb of ["GET", "HEAD", "DELETE", "OPTIONS", "POST", "PUT", "PATCH"]) {
+      Object.defineProperty(this.prototype, verb.toLowerCase(), {
+        value(this: Client, url: string, ...a: unknown[]) {
+          if (!verb.startsWith("P")) return this.request(verb, url, ...a);
+          const [data, json, kw] = args(a, ["data", "json"], [null, null], false, true) as [
+            unknown,
+            unknown,
+            object,
+          ];
+          return this.request(verb, url, new Kw({ ...kw, data, json }));
+        },
+      });
+    }
   }
   async request(method: string, url: string, ...a: unknown[]): Promise<LocustResponse> {
     // A bare `self.client.get(url)` (the most sent) reads no options and builds no headers.
