@@ -98,7 +98,8 @@ class Converter {
   private syncFunctions = new Set<string>();
   private users: LocustUserInfo[] = [];
   private methods: Record<string, string> = {};
-  private scope: Scope = { locals: new Set(), globals: new Set(), async: false };
+  private readonly moduleScope: Scope = { locals: new Set(), globals: new Set(), async: false };
+  private scope = this.moduleScope;
   private inLambda = 0;
   private uid = 0;
 
@@ -232,35 +233,31 @@ class Converter {
     };
     switch (stmt.name) {
       case "AssignStatement":
-      case "UpdateStatement": {
-        // `a = b = 1`: every name before the last `=`.
-        const op = children(stmt).findLast((c) => c.name === "AssignOp" || c.name === "UpdateOp");
+      case "UpdateStatement":
+      case "ForStatement": {
+        // `a = b = 1`: every name before the last `=`; `for a, b in`: before `in`.
+        const op = children(stmt).findLast((c) => ["AssignOp", "UpdateOp", "in"].includes(c.name));
         for (const c of children(stmt)) if (op && c.from < op.from) targetNames(c);
-        return;
-      }
-      case "ForStatement":
-        for (const c of children(stmt)) {
-          if (c.name === "in") break;
-          targetNames(c);
-        }
+        if (stmt.name !== "ForStatement") return;
         break;
+      }
       case "TryStatement":
       case "WithStatement":
         for (const c of children(stmt)) {
           if (c.name === "as" && c.nextSibling) targetNames(c.nextSibling);
         }
         break;
-      case "FunctionDefinition":
+      case "DecoratedStatement":
+      case "FunctionDefinition": {
+        const name = (stmt.getChild("FunctionDefinition") ?? stmt).getChild("VariableName");
+        if (name) into.add(this.text(name));
+        return;
+      }
       case "ClassDefinition":
         return;
     }
     for (const body of children(stmt).filter((c) => c.name === "Body")) {
-      for (const s of children(body)) {
-        if (s.name === "FunctionDefinition") {
-          const name = s.getChild("VariableName");
-          if (name) into.add(this.text(name));
-        } else this.collectAssigned(s, into);
-      }
+      for (const s of children(body)) this.collectAssigned(s, into);
     }
   }
 
@@ -564,13 +561,7 @@ class Converter {
         for (const g of s.getChildren("VariableName")) inner.globals.add(this.text(g));
       }
     }
-    for (const s of children(body)) {
-      if (s.name === "FunctionDefinition" || s.name === "DecoratedStatement") {
-        const def = s.name === "FunctionDefinition" ? s : s.getChild("FunctionDefinition");
-        const fname = def?.getChild("VariableName");
-        if (fname) inner.locals.add(this.text(fname));
-      } else this.collectAssigned(s, inner.locals);
-    }
+    for (const s of children(body)) this.collectAssigned(s, inner.locals);
     const selfName = method !== undefined ? names.shift() : undefined;
     for (const p of [...names, rest, restKw]) if (p) inner.locals.delete(p);
     for (const g of inner.globals) inner.locals.delete(g);
@@ -583,7 +574,9 @@ class Converter {
       ? `${isAsync ? "async " : ""}${this.jsName(name)}(...__a) { ${
         selfName ? `const ${this.jsName(selfName)} = this; ` : ""
       }`
-      : `${isAsync ? "async " : ""}function ${this.jsName(name)}(...__a) { `;
+      : `${saved === this.moduleScope ? "" : `${this.jsName(name)} = `}${isAsync ? "async " : ""}function ${
+        this.jsName(name)
+      }(...__a) { `;
     const argsLine = declared.length === 0 && !method
       ? "__py.args(__a, []); "
       : `let [${declared.map((p) => this.jsName(p)).join(", ")}] = __py.args(__a, ${
@@ -605,7 +598,7 @@ class Converter {
       : method !== undefined
       ? ` static { __L.decorate(this, ${JSON.stringify(name)}, [${decorators.join(", ")}]); }`
       : ` ${this.jsName(name)} = ${decorators.reduceRight((f, d) => `(${d})(${f})`, this.jsName(name))};`;
-    return ` }${after}`;
+    return ` }${saved === this.moduleScope || method !== undefined ? "" : ";"}${after}`;
   }
 
   private params(list: SyntaxNode) {
