@@ -358,10 +358,11 @@ class R(HttpUser):
 });
 
 const WIDER = `import csv
+import os
 from locust import FastHttpUser, task, constant, events
 from locust.exception import StopUser, RescheduleTask
 
-with open("users.csv", newline="") as f:
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "users.csv"), newline="") as f:
     USERS = list(csv.DictReader(f))
 with open("paths.csv") as f:
     reader = csv.reader(f)

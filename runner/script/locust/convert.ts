@@ -824,6 +824,7 @@ class Converter {
     if (!known && BUILTINS.has(name)) return `__py.builtins.${name}`;
     if (!known && (name === "next" || name === "open")) return `__${name}`;
     if (!known && name === "__name__") return '"locustfile"';
+    if (!known && name === "__file__") return "__L.locustPath()";
     return this.jsName(name);
   }
 

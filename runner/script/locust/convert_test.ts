@@ -91,7 +91,10 @@ Deno.test("a listener of an event loadlab does not fire is refused at its line",
 });
 
 Deno.test("a def inside a def binds its local as Python does, not a second declaration of it", () => {
-  const { code } = convertLocust("def outer():\n    def inner():\n        return 1\n    return inner()\n", "l.py");
+  const { code } = convertLocust(
+    "def outer():\n    def inner():\n        return 1\n    return inner()\n",
+    "l.py",
+  );
   const lines = code.split("\n");
   ok(/let __t, __e, inner;/.test(lines[0]) && lines[1].includes("inner = function inner("), code);
 });

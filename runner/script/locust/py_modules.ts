@@ -9,6 +9,8 @@
 import { args, builtins, iter, Kw, PyError, repr, str, tuple } from "./py.ts";
 import { randomIntBetween, randomItem } from "../k6/jslib/utils.ts";
 import { parse } from "../k6/jslib/papaparse.ts";
+import { existsSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
 
 function choice<T>(items: Iterable<T>): T {
   const list = [...iter(items)];
@@ -155,7 +157,11 @@ const environ = {
   __contains__: (k: string) => Deno.env.get(k) !== undefined,
 };
 
-const os = { environ, getenv: (k: string, d: unknown = null) => Deno.env.get(k) ?? d };
+const os = {
+  environ,
+  getenv: (k: string, d: unknown = null) => Deno.env.get(k) ?? d,
+  path: { join, dirname, basename, abspath: resolve, exists: existsSync, isfile: existsSync },
+};
 
 const math = {
   ceil: Math.ceil,

@@ -28,6 +28,13 @@ export interface LocustSelection {
   host?: string;
   /** `--stop-timeout` (ms): the load's end lets tasks finish; without it a user stops at its next request. */
   stopTimeoutMs?: number;
+  /** The locustfile's own path (its `__file__`). */
+  file?: string;
+}
+
+/** `__file__`: the locustfile's path as the command line gave it (its conversion runs from a cache). */
+export function locustPath(): string {
+  return (JSON.parse(Deno.env.get(LOCUST_ENV) ?? "{}") as LocustSelection).file ?? "locustfile.py";
 }
 
 /** What a redirect's hops are named: the first request's name and this (stats.ts folds them into it). */
