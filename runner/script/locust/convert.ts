@@ -224,6 +224,9 @@ class Converter {
 
   /** Names a statement assigns (targets, `for`, `except as`, `with as`, nested defs), not inside defs. */
   private collectAssigned(stmt: SyntaxNode, into: Set<string>): void {
+    if (!["FunctionDefinition", "ClassDefinition", "DecoratedStatement"].includes(stmt.name)) {
+      some(stmt, (n) => n.name === "NamedExpression" && !into.add(this.text(n.firstChild!)));
+    }
     const targetNames = (n: SyntaxNode) => {
       if (
         ["VariableName", "TupleExpression", "ArrayExpression", "ParenthesizedExpression"].includes(n.name)
@@ -287,70 +290,50 @@ class Converter {
   }
 
   private stmt(n: SyntaxNode): string {
-    switch (n.name) {
-      case "ExpressionStatement": {
-        const e = n.firstChild!;
-        if (e.name === "String" || e.name === "ContinuedString") return ""; // a docstring
-        return `${this.expr(e)};`;
-      }
-      case "PassStatement":
-        return ";";
-      case "BreakStatement":
-        return "break;";
-      case "ContinueStatement":
-        return "continue;";
-      case "ReturnStatement": {
-        const values = exprChildren(n);
-        if (values.length === 0) return "return;";
-        return `return ${values.length === 1 ? this.expr(values[0]) : this.tupleOf(values)};`;
-      }
-      case "AssignStatement":
-        return this.assign(n);
-      case "UpdateStatement":
-        return this.update(n);
-      case "IfStatement":
-        return this.ifStatement(n);
-      case "ForStatement":
-        return this.forStatement(n);
-      case "WhileStatement": {
-        const [cond] = exprChildren(n);
-        if (n.getChild("else")) {
-          this.refuse(n, "while ... else: write the else part after the loop with a flag");
-        }
-        return this.block(n.getChild("Body"), `while (__py.bool(${this.expr(cond)})) `);
-      }
-      case "TryStatement":
-        return this.tryStatement(n);
-      case "RaiseStatement":
-        return this.raise(n);
-      case "AssertStatement": {
-        const [cond, message] = exprChildren(n);
-        const text = message ? `__py.str(${this.expr(message)})` : '""';
-        return `if (!__py.bool(${this.expr(cond)})) throw new __py.PyError("AssertionError", ${text});`;
-      }
-      case "DeleteStatement":
-        return exprChildren(n).map((t) => this.deleteTarget(t)).join(" ");
-      case "ScopeStatement": {
-        if (n.firstChild?.name !== "global") {
-          this.refuse(n, "nonlocal: keep the value on self or in a global");
-        }
-        for (const name of n.getChildren("VariableName")) this.scope.globals.add(this.text(name));
-        return "";
-      }
-      case "WithStatement":
-        return this.withStatement(n);
-      case "ImportStatement":
-        return this.importStatement(n);
-      case "FunctionDefinition":
-        return this.functionDefinition(n, []);
-      case "DecoratedStatement":
-        return this.decorated(n);
-      case "ClassDefinition":
-        return this.classDefinition(n, []);
-      default:
-        return this.refuse(n, `${describe(n.name)} is outside the subset loadlab converts (docs/LOCUST.md)`);
-    }
+    const write = this.STATEMENTS[n.name];
+    return write === undefined ? this.refuse(n, `${describe(n.name)} ${OUTSIDE}`) : write(n);
   }
+
+  /** Each statement node the subset holds, written as JavaScript on its line. */
+  private readonly STATEMENTS: Record<string, (n: SyntaxNode) => string> = {
+    ExpressionStatement: (n) => isDocstring(n) ? "" : `${this.expr(n.firstChild!)};`,
+    PassStatement: () => ";",
+    BreakStatement: () => "break;",
+    ContinueStatement: () => "continue;",
+    ReturnStatement: (n) => {
+      const values = exprChildren(n);
+      if (values.length === 0) return "return;";
+      return `return ${values.length === 1 ? this.expr(values[0]) : this.tupleOf(values)};`;
+    },
+    AssignStatement: (n) => this.assign(n),
+    UpdateStatement: (n) => this.update(n),
+    IfStatement: (n) => this.ifStatement(n),
+    ForStatement: (n) => this.forStatement(n),
+    WhileStatement: (n) => {
+      if (n.getChild("else")) {
+        this.refuse(n, "while ... else: write the else part after the loop with a flag");
+      }
+      return this.block(n.getChild("Body"), `while (__py.bool(${this.expr(exprChildren(n)[0])})) `);
+    },
+    TryStatement: (n) => this.tryStatement(n),
+    RaiseStatement: (n) => this.raise(n),
+    AssertStatement: (n) => {
+      const [cond, message] = exprChildren(n);
+      const text = message ? `__py.str(${this.expr(message)})` : '""';
+      return `if (!__py.bool(${this.expr(cond)})) throw new __py.PyError("AssertionError", ${text});`;
+    },
+    DeleteStatement: (n) => exprChildren(n).map((t) => this.deleteTarget(t)).join(" "),
+    ScopeStatement: (n) => {
+      if (n.firstChild?.name !== "global") this.refuse(n, "nonlocal: keep the value on self or in a global");
+      for (const name of n.getChildren("VariableName")) this.scope.globals.add(this.text(name));
+      return "";
+    },
+    WithStatement: (n) => this.withStatement(n),
+    ImportStatement: (n) => this.importStatement(n),
+    FunctionDefinition: (n) => this.functionDefinition(n, []),
+    DecoratedStatement: (n) => this.decorated(n),
+    ClassDefinition: (n) => this.classDefinition(n, []),
+  };
 
   private assign(n: SyntaxNode): string {
     const parts = children(n);
@@ -723,7 +706,7 @@ class Converter {
       case "PassStatement":
         return "";
       case "ExpressionStatement":
-        if (s.firstChild?.name === "String" || s.firstChild?.name === "ContinuedString") return "";
+        if (isDocstring(s)) return "";
         break;
       case "AssignStatement": {
         const parts = children(s).filter((c) => c.name !== "TypeDef");
@@ -761,61 +744,42 @@ class Converter {
   }
 
   private expr(n: SyntaxNode): string {
-    switch (n.name) {
-      case "VariableName":
-        return this.name(n);
-      case "Number":
-        return this.number(n);
-      case "String":
-        return JSON.stringify(this.stringValue(n));
-      case "ContinuedString":
-        return children(n).map((c) => this.expr(c)).join(" + ");
-      case "FormatString":
-        return this.formatString(n);
-      case "Boolean":
-        return this.text(n) === "True" ? "true" : "false";
-      case "None":
-        return "null";
-      case "ParenthesizedExpression": {
-        const inner = exprChildren(n);
-        return `(${this.expr(inner[0])})`;
-      }
-      case "TupleExpression":
-        return this.tupleOf(exprChildren(n));
-      case "ArrayExpression":
-        return `[${this.items(n)}]`;
-      case "SetExpression":
-        return `__py.builtins.set([${this.items(n)}])`;
-      case "DictionaryExpression":
-        return this.dict(n);
-      case "MemberExpression":
-        return this.member(n);
-      case "CallExpression":
-        return this.call(n);
-      case "BinaryExpression":
-        return this.binaryExpression(n);
-      case "UnaryExpression": {
-        const [op, value] = children(n);
-        const o = this.text(op);
-        if (o === "not") return `!__py.bool(${this.expr(value)})`;
-        return `(${o}${this.expr(value)})`;
-      }
-      case "ConditionalExpression": {
-        const [a, , cond, , b] = children(n);
-        return `(__py.bool(${this.expr(cond)}) ? ${this.expr(a)} : ${this.expr(b)})`;
-      }
-      case "ArrayComprehensionExpression":
-      case "ComprehensionExpression":
-      case "SetComprehensionExpression":
-        return this.comprehension(n, false);
-      case "DictionaryComprehensionExpression":
-        return this.comprehension(n, true);
-      case "LambdaExpression":
-        return this.lambda(n);
-      default:
-        return this.refuse(n, `${describe(n.name)} is outside the subset loadlab converts (docs/LOCUST.md)`);
-    }
+    const write = this.EXPRESSIONS[n.name];
+    return write === undefined ? this.refuse(n, `${describe(n.name)} ${OUTSIDE}`) : write(n);
   }
+
+  /** Each expression node the subset holds, written as JavaScript. */
+  private readonly EXPRESSIONS: Record<string, (n: SyntaxNode) => string> = {
+    VariableName: (n) => this.name(n),
+    Number: (n) => this.number(n),
+    String: (n) => JSON.stringify(this.stringValue(n)),
+    ContinuedString: (n) => children(n).map((c) => this.expr(c)).join(" + "),
+    FormatString: (n) => this.formatString(n),
+    Boolean: (n) => this.text(n) === "True" ? "true" : "false",
+    None: () => "null",
+    ParenthesizedExpression: (n) => `(${this.expr(exprChildren(n)[0])})`,
+    TupleExpression: (n) => this.tupleOf(exprChildren(n)),
+    ArrayExpression: (n) => `[${this.items(n)}]`,
+    SetExpression: (n) => `__py.builtins.set([${this.items(n)}])`,
+    DictionaryExpression: (n) => this.dict(n),
+    MemberExpression: (n) => this.member(n),
+    CallExpression: (n) => this.call(n),
+    BinaryExpression: (n) => this.binaryExpression(n),
+    UnaryExpression: (n) => {
+      const [op, value] = children(n), o = this.text(op);
+      return o === "not" ? `!__py.bool(${this.expr(value)})` : `(${o}${this.expr(value)})`;
+    },
+    ConditionalExpression: (n) => {
+      const [a, , cond, , b] = children(n);
+      return `(__py.bool(${this.expr(cond)}) ? ${this.expr(a)} : ${this.expr(b)})`;
+    },
+    NamedExpression: (n) => `(${this.store(n.firstChild!, this.expr(n.lastChild!))})`,
+    ArrayComprehensionExpression: (n) => this.comprehension(n, false),
+    ComprehensionExpression: (n) => this.comprehension(n, false),
+    SetComprehensionExpression: (n) => this.comprehension(n, false),
+    DictionaryComprehensionExpression: (n) => this.comprehension(n, true),
+    LambdaExpression: (n) => this.lambda(n),
+  };
 
   private name(n: SyntaxNode): string {
     const name = this.text(n);
@@ -1179,6 +1143,13 @@ function isComparison(op: string): boolean {
 function isMainGuard(cond: string): boolean {
   const compact = cond.replaceAll(" ", "").replaceAll("'", '"');
   return compact === '__name__=="__main__"';
+}
+
+const OUTSIDE = "is outside the subset loadlab converts (docs/LOCUST.md)";
+
+/** A statement of a string alone: a docstring, not run. */
+function isDocstring(n: SyntaxNode): boolean {
+  return n.firstChild?.name === "String" || n.firstChild?.name === "ContinuedString";
 }
 
 /** A node kind as a reader knows it (`YieldExpression` -> `yield expression`). */

@@ -98,3 +98,8 @@ Deno.test("a def inside a def binds its local as Python does, not a second decla
   const lines = code.split("\n");
   ok(/let __t, __e, inner;/.test(lines[0]) && lines[1].includes("inner = function inner("), code);
 });
+
+Deno.test("an assignment expression (:=) binds its name in the enclosing function", () => {
+  const { code } = convertLocust("def f(xs):\n    if (n := len(xs)) > 1:\n        return n\n", "l.py");
+  ok(/let __t, __e, n;/.test(code) && code.includes("((n = __py.builtins.len(xs)))"), code);
+});
