@@ -54,8 +54,9 @@ const BUILTINS = new Set(
     "KeyError IndexError TypeError RuntimeError").split(" "),
 );
 /** Locust's events a locustfile may listen to (runtime.ts fires them). */
-const EVENTS = ["test_start", "test_stop", "init", "request"];
-const EVENTS_HELD = "loadlab runs test_start, test_stop, init and request listeners only";
+const EVENTS = ["test_start", "test_stop", "init", "request", "report_to_master", "worker_report"];
+const EVENTS_HELD = "loadlab runs test_start, test_stop, init and request listeners only (and takes, as a " +
+  "run of one process, report_to_master and worker_report, which never fire)";
 const LOCUST_CLASSES = new Set(["StopUser", "RescheduleTask", "InterruptTaskSet"]);
 const JS_RESERVED = new Set(
   ("arguments await break case catch class const continue debugger default delete do else enum export " +

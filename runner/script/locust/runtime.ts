@@ -124,7 +124,15 @@ export function constant_throughput(perSecond: number): WaitTime {
  * What `events.X.add_listener` collects: setup runs `init` and `test_start`'s, teardown `test_stop`'s, each
  * worker `request`'s after each request (in its own isolate: what it counts, teardown does not see).
  */
-const listeners = { test_start: [] as Fn[], test_stop: [] as Fn[], init: [] as Fn[], request: [] as Fn[] };
+const listeners = {
+  test_start: [] as Fn[],
+  test_stop: [] as Fn[],
+  init: [] as Fn[],
+  request: [] as Fn[],
+  // A run of one process, as Locust's without workers: these never fire.
+  report_to_master: [] as Fn[],
+  worker_report: [] as Fn[],
+};
 export const events = Object.fromEntries(
   Object.entries(listeners).map(([k, list]) => [k, { add_listener: (fn: Fn) => (list.push(fn), fn) }]),
 );
