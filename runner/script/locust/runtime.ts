@@ -124,15 +124,10 @@ export function constant_throughput(perSecond: number): WaitTime {
  * What `events.X.add_listener` collects: setup runs `init` and `test_start`'s, teardown `test_stop`'s, each
  * worker `request`'s after each request (in its own isolate: what it counts, teardown does not see).
  */
-const listeners = {
-  test_start: [] as Fn[],
-  test_stop: [] as Fn[],
-  init: [] as Fn[],
-  request: [] as Fn[],
-  // A run of one process, as Locust's without workers: these never fire.
-  report_to_master: [] as Fn[],
-  worker_report: [] as Fn[],
-};
+const listeners: Record<string, Fn[]> = Object.fromEntries(
+  // `report_to_master` and `worker_report` never fire: a run of one process, as Locust's without workers.
+  "test_start test_stop init request report_to_master worker_report".split(" ").map((k) => [k, []]),
+);
 export const events = Object.fromEntries(
   Object.entries(listeners).map(([k, list]) => [k, { add_listener: (fn: Fn) => (list.push(fn), fn) }]),
 );
@@ -244,20 +239,10 @@ class LocustResponse {
 /** A request's outcome as Locust reports it: a failure (`why`) counted, the `request` listeners told. */
 function report(r: LocustResponse, why: string | null): void {
   if (why !== null) session().check(false, why);
-  for (const fn of listeners.request) {
-    fn(
-      new Kw({
-        request_type: r.method,
-        name: r.name,
-        response_time: r.elapsedMs,
-        response_length: r.content.length,
-        response: r,
-        exception: why,
-        context: r.context,
-        url: r.url,
-      }),
-    );
-  }
+  if (listeners.request.length === 0) return;
+  const meta = { request_type: r.method, name: r.name, response_time: r.elapsedMs, url: r.url };
+  const more = { response_length: r.content.length, response: r, exception: why, context: r.context };
+  for (const fn of listeners.request) fn(new Kw({ ...meta, ...more }));
 }
 
 const NO_OPTIONS: Record<string, unknown> = Object.freeze({});
@@ -651,7 +636,7 @@ export function locustfile(all: Record<string, unknown>) {
     stop_timeout: (sel.stopTimeoutMs ?? 0) / 1000,
     headless: true,
   };
-  const listen = (...which: Array<keyof typeof listeners>) => async () => {
+  const listen = (...which: string[]) => async () => {
     for (const fn of which.flatMap((w) => listeners[w])) await fn(new Kw({ environment }));
   };
   const starts = listeners.init.length + listeners.test_start.length > 0;
