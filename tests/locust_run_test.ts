@@ -438,6 +438,39 @@ Deno.test("rest(), csv data, init and request listeners, Locust's exceptions and
     ok(Deno.readTextFileSync(`${dir}/res_failures.csv`).includes("nope missing"), text);
   }));
 
+Deno.test("RescheduleTask and InterruptTaskSet(reschedule=False) wait before the next task, as Locust's", () =>
+  withTarget(async (url) => {
+    const { text, dir } = await runLocust(
+      "locustfile.py",
+      `from locust import HttpUser, TaskSet, constant
+from locust.exception import InterruptTaskSet, RescheduleTask
+
+
+def again(user):
+    user.client.get("/json", name="again")
+    raise RescheduleTask()
+
+
+def leave(taskset):
+    taskset.client.get("/", name="leave")
+    raise InterruptTaskSet(reschedule=False)
+
+
+class Inside(TaskSet):
+    tasks = [leave]
+
+
+class U(HttpUser):
+    wait_time = constant(0.25)
+    tasks = [again, Inside]
+`,
+      ["locustfile.py", "-u", "1", "-t", "1s", "-H", url, "--csv", "res"],
+    );
+    const all = csv(`${dir}/res_stats.csv`).find((r) => r.Name === "Aggregated");
+    // A task each 0.25 s for 1 s: at most 5 (a task without its wait would make hundreds).
+    ok(Number(all?.["Request Count"]) >= 2 && Number(all?.["Request Count"]) <= 5, text);
+  }));
+
 Deno.test("a construct outside the subset is refused at its line before any load (exit 2)", () =>
   withTarget(async (url) => {
     const { code, text } = await runLocust(

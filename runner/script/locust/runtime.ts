@@ -72,8 +72,10 @@ function stopsHere(s: Session): void {
 export class StopUser extends Error {}
 export class RescheduleTask extends Error {}
 export class InterruptTaskSet extends Error {
-  constructor(readonly reschedule = true) {
+  readonly reschedule: boolean;
+  constructor(...a: unknown[]) {
     super("interrupt");
+    this.reschedule = bool(args(a, ["reschedule"], [true])[0]);
   }
 }
 
@@ -366,8 +368,7 @@ export class TaskSet {
   /** Python's constructor (`def __init__(self, parent)` converted), called as a set is entered. */
   __init___py(..._a: unknown[]): void {}
   interrupt(...a: unknown[]): never {
-    const [reschedule] = args(a, ["reschedule"], [true]) as [boolean];
-    throw new InterruptTaskSet(bool(reschedule));
+    throw new InterruptTaskSet(...a);
   }
   wait_time(): number {
     return this.parent.wait_time();
@@ -604,8 +605,7 @@ export function locustfile(all: Record<string, unknown>) {
       } else if (err instanceof StopUser) {
         s.state.stopped = true;
         return await stop(s);
-      } else if (err instanceof RescheduleTask) wait = false;
-      else {
+      } else if (!(err instanceof RescheduleTask)) {
         // As Locust: the exception counts (loadlab's script error) and the user waits, then goes on.
         if (!s.stopping.aborted) await s.sleep(await waitMs(user));
         throw err;
