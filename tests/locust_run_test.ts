@@ -399,6 +399,8 @@ class Api(FastHttpUser):
     def rest_ok(self):
         with self.rest("GET", "/json") as r:
             assert r.js is not None, "no json"
+        with self.rest_("GET", "/json"):
+            pass
 
     @task
     def rest_assert(self):
@@ -435,6 +437,7 @@ Deno.test("rest(), csv data, init and request listeners, Locust's exceptions and
     assertEquals(row("/json")["Failure Count"], "0");
     assertEquals(row("rest_assert")["Failure Count"], row("rest_assert")["Request Count"]);
     assertEquals(row("rest_assert").Type, "POST");
+    assertEquals(row("/json?_=...").Type, "GET"); // rest_'s own name, its method Locust's Type
     ok(Deno.readTextFileSync(`${dir}/res_failures.csv`).includes("nope missing"), text);
   }));
 

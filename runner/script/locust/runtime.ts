@@ -427,7 +427,7 @@ export class HttpUser {
     return this.rest(
       method,
       `${url}${sep}_=${Date.now()}`,
-      new Kw({ ...kw, name: name ?? `${url}${sep}_=...` }),
+      new Kw({ ...kw, name: name ?? `${str(method).toUpperCase()} ${url}${sep}_=...` }),
     );
   }
 }
