@@ -542,14 +542,12 @@ class Converter {
     const body = n.getChild("Body")!;
     for (const s of children(body)) {
       if (s.name === "ScopeStatement") {
-        for (const g of s.getChildren("VariableName")) inner.globals.add(this.text(g));
+        s.getChildren("VariableName").forEach((g) => inner.globals.add(this.text(g)));
       }
+      this.collectAssigned(s, inner.locals);
     }
-    for (const s of children(body)) this.collectAssigned(s, inner.locals);
     const selfName = method !== undefined ? names.shift() : undefined;
-    for (const p of [...names, rest, restKw]) if (p) inner.locals.delete(p);
-    for (const g of inner.globals) inner.locals.delete(g);
-    if (selfName) inner.locals.delete(selfName);
+    for (const p of [...names, rest, restKw, selfName, ...inner.globals]) if (p) inner.locals.delete(p);
     const saved = this.scope;
     this.scope = { ...inner, self: selfName };
     const declared = [...names, ...(rest ? [rest] : []), ...(restKw ? [restKw] : [])];
@@ -577,11 +575,9 @@ class Converter {
     } finally {
       this.scope = saved;
     }
-    const after = decorators.length === 0
-      ? ""
-      : method !== undefined
+    const after = method !== undefined && decorators.length > 0
       ? ` static { __L.decorate(this, ${JSON.stringify(name)}, [${decorators.join(", ")}]); }`
-      : ` ${this.jsName(name)} = ${decorators.reduceRight((f, d) => `(${d})(${f})`, this.jsName(name))};`;
+      : this.decorate(name, decorators);
     return ` }${saved === this.moduleScope || method !== undefined ? "" : ";"}${after}`;
   }
 
@@ -615,17 +611,12 @@ class Converter {
 
   private decorated(n: SyntaxNode, inClass?: string): string {
     const decorators = n.getChildren("Decorator").map((d) => this.decorator(d));
-    const def = n.getChild("FunctionDefinition");
-    if (def !== null) {
-      this.at(def);
-      return this.functionDefinition(def, decorators, inClass);
-    }
-    const cls = n.getChild("ClassDefinition");
-    if (cls !== null) {
-      this.at(cls);
-      return this.classDefinition(cls, decorators, inClass !== undefined);
-    }
-    return this.refuse(n, "a decorator on this statement");
+    const def = n.getChild("FunctionDefinition") ?? n.getChild("ClassDefinition");
+    if (def === null) return this.refuse(n, "a decorator on this statement");
+    this.at(def);
+    return def.name === "FunctionDefinition"
+      ? this.functionDefinition(def, decorators, inClass)
+      : this.classDefinition(def, decorators, inClass !== undefined);
   }
 
   private decorator(d: SyntaxNode): string {
@@ -679,10 +670,13 @@ class Converter {
     const body = n.getChild("Body");
     for (const s of body === null ? [] : children(body)) this.statement(s, name);
     if (nested) return ` }${")".repeat(decorators.length)}); }`;
-    const deco = decorators.length === 0
-      ? ""
-      : ` ${this.jsName(name)} = ${decorators.reduceRight((f, d) => `(${d})(${f})`, this.jsName(name))};`;
-    return ` }${deco}`;
+    return ` }${this.decorate(name, decorators)}`;
+  }
+
+  /** `name = d1(d2(name));` after a def or class with decorators, as Python applies them. */
+  private decorate(name: string, decorators: string[]): string {
+    const js = this.jsName(name);
+    return decorators.length === 0 ? "" : ` ${js} = ${decorators.reduceRight((f, d) => `(${d})(${f})`, js)};`;
   }
 
   /** The value a class body assigns to `name` (`host = "..."`), or undefined. */
