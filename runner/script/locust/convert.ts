@@ -1015,44 +1015,33 @@ class Converter {
   private comprehension(n: SyntaxNode, dict: boolean): string {
     const parts = children(n).filter((c) => !["[", "]", "{", "}", "(", ")", ",", ":"].includes(c.name));
     const forAt = parts.findIndex((c) => c.name === "for");
-    const head = parts.slice(0, forAt);
-    let body: string;
-    // Clauses from the innermost out: `for ... in ...` and `if ...`.
-    const clauses: Array<
-      { kind: "for"; targets: SyntaxNode[]; iter: SyntaxNode } | { kind: "if"; cond: SyntaxNode }
-    > = [];
-    for (let i = forAt; i < parts.length;) {
-      if (parts[i].name === "for") {
-        const inAt = parts.findIndex((c, j) => j > i && c.name === "in");
-        clauses.push({ kind: "for", targets: parts.slice(i + 1, inAt), iter: parts[inAt + 1] });
-        i = inAt + 2;
-      } else if (parts[i].name === "if") {
-        clauses.push({ kind: "if", cond: parts[i + 1] });
-        i += 2;
-      } else if (parts[i].name === "async") this.refuse(n, "async comprehensions");
-      else i++;
-    }
+    const [key, value] = parts.slice(0, forAt);
     // The loop variables are the comprehension's own.
-    const saved = this.scope;
-    const own = new Set(saved.locals);
-    for (const c of clauses) if (c.kind === "for") { for (const t of c.targets) this.targetNames(t, own); }
+    const saved = this.scope, own = new Set(saved.locals);
+    const inAfter = (i: number) => parts.findIndex((c, j) => j > i && c.name === "in");
+    parts.forEach((p, i) =>
+      p.name === "for" && parts.slice(i + 1, inAfter(i)).forEach((t) => this.targetNames(t, own))
+    );
     this.scope = { ...saved, locals: own };
+    let body = "", depth = 0;
     try {
-      body = dict
-        ? `__r[__py.str(${this.expr(head[0])})] = ${this.expr(head[1])};`
-        : `__r.push(${this.expr(head[0])});`;
-      for (const c of [...clauses].reverse()) {
-        if (c.kind === "if") body = `if (__py.bool(${this.expr(c.cond)})) { ${body} }`;
+      // Each clause a block within the one before: `for ... in ...` and `if ...`.
+      for (let i = forAt; i < parts.length; i++, depth++) {
+        if (parts[i].name === "async") this.refuse(n, "async comprehensions");
+        if (parts[i].name === "if") body += `if (__py.bool(${this.expr(parts[++i])})) { `;
         else {
-          const names = c.targets.length === 1
-            ? this.patternOf(c.targets[0])
-            : `[${c.targets.map((t) => this.patternOf(t)).join(", ")}]`;
-          body = `for (const ${names} of __py.iter(${this.expr(c.iter)})) { ${body} }`;
+          const inAt = inAfter(i), targets = parts.slice(i + 1, inAt).map((t) => this.patternOf(t));
+          const names = targets.length === 1 ? targets[0] : `[${targets.join(", ")}]`;
+          body += `for (const ${names} of __py.iter(${this.expr(parts[inAt + 1])})) { `, i = inAt + 1;
         }
       }
+      body += dict
+        ? `__r[__py.str(${this.expr(key)})] = ${this.expr(value)};`
+        : `__r.push(${this.expr(key)});`;
     } finally {
       this.scope = saved;
     }
+    body += " }".repeat(depth);
     const init = dict ? "{}" : "[]";
     return this.scope.async
       ? `(await (async () => { const __r = ${init}; ${body} return __r; })())`
