@@ -1141,7 +1141,7 @@ function describe(kind: string): string {
   return kind.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
 }
 
-/** Python's one-letter escapes (`\\`, `\'`, `\"` stand for themselves; an unknown one keeps its backslash). */
+/** Python's one-letter escapes (`\\`, `\'`, `\"` are themselves; an unknown one keeps its backslash). */
 const ESCAPES: Record<string, string> = { n: "\n", t: "\t", r: "\r", a: "\x07", b: "\b", f: "\f", v: "\v" };
 
 /** Where a string token's quote starts (after its prefix letters, `f`, `r`, `b`), and its quote's length. */

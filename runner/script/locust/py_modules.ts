@@ -307,7 +307,7 @@ const re = {
   escape: (s: unknown) => str(s).replace(/[.*+?^${}()|[\]\\\-/#&~\s]/g, "\\$&"),
 };
 
-/** `open(path)`: a text file read whole (relative to the working directory, as Python's), as `with` opens it. */
+/** `open(path)`: a text file read whole (a relative path from the working directory, as Python's). */
 export function open(...a: unknown[]): object {
   const [path, mode] = args(a, ["file", "mode"], ["r"], false, true);
   if (!/^r?t?$/.test(str(mode))) {
