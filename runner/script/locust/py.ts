@@ -87,10 +87,7 @@ export function args(
 export function bool(x: unknown): boolean {
   if (Array.isArray(x) || typeof x === "string") return x.length > 0;
   if (x instanceof Map || x instanceof Set) return x.size > 0;
-  if (x !== null && typeof x === "object" && Object.getPrototypeOf(x) === Object.prototype) {
-    return Object.keys(x).length > 0;
-  }
-  return Boolean(x);
+  return isDict(x) ? Object.keys(x).length > 0 : Boolean(x);
 }
 
 function isDict(x: unknown): x is Record<string, unknown> {

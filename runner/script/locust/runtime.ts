@@ -225,10 +225,8 @@ class LocustResponse {
   __exit__(err: unknown): boolean {
     if (!this[CATCH]) return false;
     const rest = this[CATCH] === "rest" && err !== null && !(err instanceof StopUser);
-    if (rest) {
-      const e = err as PyError, text = e.pyType === "AssertionError" ? e.message.slice(16) : "";
-      this.failure(text !== "" ? text : e.pyType === "AssertionError" ? "Assertion failed" : String(err));
-    }
+    const assertion = (err as PyError | null)?.pyType === "AssertionError";
+    if (rest) this.failure(assertion ? str(err) || "Assertion failed" : String(err));
     if (this.#manual !== null) {
       report(this, this.#manual === true ? null : this.#manual);
       return rest;
@@ -262,12 +260,8 @@ class Client {
       Object.defineProperty(this.prototype, verb.toLowerCase(), {
         value(this: Client, url: string, ...a: unknown[]) {
           if (!verb.startsWith("P")) return this.request(verb, url, ...a);
-          const [data, json, kw] = args(a, ["data", "json"], [null, null], false, true) as [
-            unknown,
-            unknown,
-            object,
-          ];
-          return this.request(verb, url, new Kw({ ...kw, data, json }));
+          const [data, json, kw] = args(a, ["data", "json"], [null, null], false, true);
+          return this.request(verb, url, new Kw({ ...kw as object, data, json }));
         },
       });
     }
@@ -283,8 +277,7 @@ class Client {
     stopsHere(s);
     let path = str(url);
     if (o.params != null) {
-      const q = new URLSearchParams(Object.entries(o.params as object).map(([k, v]) => [k, str(v)]));
-      path += (path.includes("?") ? "&" : "?") + q.toString();
+      path += (path.includes("?") ? "&" : "?") + form(o.params);
     }
     let headers: Record<string, string> | undefined;
     for (const _ in this.headers) {
@@ -310,8 +303,7 @@ class Client {
     if (o.json != null) options.json = o.json;
     else if (typeof o.data === "string" || o.data instanceof Uint8Array) options.body = o.data;
     else if (o.data != null) {
-      options.body = new URLSearchParams(Object.entries(o.data as object).map(([k, v]) => [k, str(v)]))
-        .toString();
+      options.body = form(o.data);
       (headers ??= {})["content-type"] ??= "application/x-www-form-urlencoded";
       options.headers = headers;
     }
@@ -337,6 +329,11 @@ class Client {
     else if (r.status !== 0 || !s.ended.aborted) report(response, response.failureText());
     return response;
   }
+}
+
+/** A dict as a query or form body (`a=1&b=x`). */
+function form(values: unknown): string {
+  return new URLSearchParams(Object.entries(values as object).map(([k, v]) => [k, str(v)])).toString();
 }
 
 /** Where a redirect sends, or null (no redirect, or no Location). */
