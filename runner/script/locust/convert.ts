@@ -756,7 +756,7 @@ class Converter {
     TupleExpression: (n) => this.tupleOf(exprChildren(n)),
     ArrayExpression: (n) => `[${this.items(n)}]`,
     SetExpression: (n) => `__py.builtins.set([${this.items(n)}])`,
-    DictionaryExpression: (n) => this.dict(n),
+    DictionaryExpression: (n) => `{ ${this.items(n, true)} }`,
     MemberExpression: (n) => this.member(n),
     CallExpression: (n) => this.call(n),
     BinaryExpression: (n) => this.binaryExpression(n),
@@ -838,32 +838,21 @@ class Converter {
     return `__py.tuple(${values.map((v) => this.expr(v)).join(", ")})`;
   }
 
-  private items(n: SyntaxNode): string {
+  /** A list's or set's items (`*xs` spread), or a dict's pairs (`**d` spread). */
+  private items(n: SyntaxNode, dict = false): string {
     const out: string[] = [];
-    const parts = children(n).filter((c) => !["[", "]", "{", "}", "(", ")", ","].includes(c.name));
+    const parts = children(n).filter((c) => !["[", "]", "{", "}", "(", ")", ",", ":"].includes(c.name));
     for (let i = 0; i < parts.length; i++) {
-      if (parts[i].name === "*") out.push(`...__py.iter(${this.expr(parts[++i])})`);
-      else out.push(this.expr(parts[i]));
+      const p = parts[i];
+      if (p.name === "*" || p.name === "**") {
+        out.push(`...${dict ? "" : "__py.iter"}(${this.expr(parts[++i])})`);
+      } else if (!dict) out.push(this.expr(p));
+      else {
+        const k = p.name === "String" ? JSON.stringify(this.stringValue(p)) : `[__py.str(${this.expr(p)})]`;
+        out.push(`${k}: ${this.expr(parts[++i])}`);
+      }
     }
     return out.join(", ");
-  }
-
-  private dict(n: SyntaxNode): string {
-    const parts = children(n).filter((c) => !["{", "}", ",", ":"].includes(c.name));
-    const out: string[] = [];
-    for (let i = 0; i < parts.length; i++) {
-      if (parts[i].name === "**") {
-        out.push(`...${this.expr(parts[++i])}`);
-        continue;
-      }
-      const key = parts[i], value = parts[i + 1];
-      i++;
-      const k = key.name === "String"
-        ? JSON.stringify(this.stringValue(key))
-        : `[__py.str(${this.expr(key)})]`;
-      out.push(`${k}: ${this.expr(value)}`);
-    }
-    return `{ ${out.join(", ")} }`;
   }
 
   /** `x[...]`: a key, or a slice's bounds. */
@@ -872,13 +861,8 @@ class Converter {
     const open = parts.findIndex((c) => c.name === "[");
     const inner = parts.slice(open + 1, -1);
     if (!inner.some((c) => c.name === ":")) {
-      if (inner.length !== 1) {
-        return {
-          slice: false,
-          text: this.tupleOf(inner.filter((c) => c.name !== ",")),
-        };
-      }
-      return { slice: false, text: this.expr(inner[0]) };
+      const key = inner.filter((c) => c.name !== ",");
+      return { slice: false, text: inner.length === 1 ? this.expr(inner[0]) : this.tupleOf(key) };
     }
     const bounds: string[] = ["null"];
     for (const c of inner) {
