@@ -385,6 +385,8 @@ def on_request(request_type, name, response_time, response_length, exception, co
 
 def visit(user):
     user.client.request("GET", PATHS[1], name="visit", context={"tenant": "t1"})
+    tenant = "t1"
+    user.client.get("/json", name=f"tenant {tenant}")
 
 
 class Api(FastHttpUser):
@@ -438,6 +440,7 @@ Deno.test("rest(), csv data, init and request listeners, Locust's exceptions and
     assertEquals(row("rest_assert")["Failure Count"], row("rest_assert")["Request Count"]);
     assertEquals(row("rest_assert").Type, "POST");
     assertEquals(row("/json?_=...").Type, "GET"); // rest_'s own name, its method Locust's Type
+    assertEquals(row("tenant t1").Type, "GET"); // a name the file builds (an f-string) has its method too
     ok(Deno.readTextFileSync(`${dir}/res_failures.csv`).includes("nope missing"), text);
   }));
 

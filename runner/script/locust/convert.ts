@@ -35,6 +35,9 @@ export interface LocustConversion {
   methods: Record<string, string>;
 }
 
+/** Before a key of `methods` that is a regular expression of names (an f-string's), not a name. */
+export const NAME_PATTERN = "\0";
+
 const PY_URL = new URL("./py.ts", import.meta.url).href;
 const LOCUST_URL = new URL("./runtime.ts", import.meta.url).href;
 const MODULES_URL = new URL("./py_modules.ts", import.meta.url).href;
@@ -932,17 +935,23 @@ class Converter {
     return awaits ? `(await ${call})` : call;
   }
 
-  /** A request's name spelled as a literal, with its method (Locust's `Type` column). */
+  /**
+   * A request's name spelled as a literal, with its method (Locust's `Type` column); an f-string's as
+   * NAME_PATTERN and a regular expression of it (each replacement any text).
+   */
   private noteMethod(method: string, list: SyntaxNode): void {
     const parts = children(list).filter((c) => c.name !== "(" && c.name !== ")" && c.name !== ",");
     const at = parts.findIndex((c, i) =>
       c.name === "VariableName" && this.text(c) === "name" && parts[i + 1]?.name === "AssignOp"
     );
-    if (at < 0 || parts[at + 2]?.name !== "String") return;
-    const verb = /^(request|rest_?)$/.test(method) && parts[0]?.name === "String"
-      ? this.stringValue(parts[0])
-      : method;
-    this.methods[this.stringValue(parts[at + 2])] = verb.toUpperCase();
+    const name = parts[at + 2], pattern = name?.name === "FormatString";
+    if (at < 0 || (name.name !== "String" && !pattern)) return;
+    const verb = /^(request|rest_?)$/.test(method) && parts[0]?.name === "String" ? parts[0] : null;
+    const { at: start, quote } = quoteOf(this.text(name)),
+      escape = MODULES.re.escape as (s: string) => string;
+    const body = this.text(name).slice(start + quote, -quote).split(/\{[^{}]*\}/).map(escape).join(".*");
+    this.methods[pattern ? NAME_PATTERN + body : this.stringValue(name)] =
+      (verb === null ? method : this.stringValue(verb)).toUpperCase();
   }
 
   private mustAwait(n: SyntaxNode): void {

@@ -8,6 +8,7 @@
 import { decodeHistogram, mergeEncoded } from "../../../results/histogram.ts";
 import type { ResultsFile, RunResult } from "../../../results/schema/results.ts";
 import { REDIRECTED } from "./runtime.ts";
+import { NAME_PATTERN } from "./convert.ts";
 
 /** loadlab's exit code of a run that got no response (cli/exit_codes.ts `noResponse`). */
 const NO_RESPONSE_EXIT = 4;
@@ -61,7 +62,11 @@ export function locustRows(
     const h = e.histogramEncoded ? decodeHistogram(e.histogramEncoded) : null;
     const pct = (p: number) => (h === null || e.requests === 0 ? null : h.getValueAtPercentile(p) / 1000);
     return {
-      method: spelled ? e.name.slice(0, space) : (methods[e.name] ?? ""),
+      method: spelled
+        ? e.name.slice(0, space)
+        : (methods[e.name] ?? Object.entries(methods).find(([k]) =>
+          k.startsWith(NAME_PATTERN) && new RegExp(`^${k.slice(1)}$`).test(e.name)
+        )?.[1] ?? ""),
       name: spelled ? e.name.slice(space + 1) : e.name,
       requests: e.requests,
       failures,
