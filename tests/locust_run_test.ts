@@ -477,6 +477,33 @@ class U(HttpUser):
     ok(Number(all?.["Request Count"]) >= 2 && Number(all?.["Request Count"]) <= 5, text);
   }));
 
+Deno.test("a user class without a task runs as Locust's: each of its tasks an exception, then its wait", () =>
+  withTarget(async (url) => {
+    const { code, text, dir } = await runLocust(
+      "locustfile.py",
+      `from locust import HttpUser, task, constant
+
+
+class Base(HttpUser):
+    wait_time = constant(0.2)
+
+
+class Child(Base):
+    @task
+    def t(self):
+        self.client.get("/", name="child")
+`,
+      ["locustfile.py", "-u", "2", "-r", "2", "-t", "1s", "-H", url, "--csv", "res"],
+    );
+    assertEquals(code, 1, text); // Locust's: an exception in a task
+    const count = Number(csv(`${dir}/res_stats.csv`).find((r) => r.Name === "child")?.["Request Count"]);
+    ok(count >= 2 && count <= 6, text);
+    const thrown = Deno.readTextFileSync(`${dir}/res_exceptions.csv`);
+    // One a task, each 0.2 s for 1 s: never a busy loop.
+    const [n, message] = thrown.split("\r\n")[1].split(",");
+    ok(Number(n) >= 2 && Number(n) <= 6 && message.includes("No tasks defined on Base"), thrown);
+  }));
+
 Deno.test("a construct outside the subset is refused at its line before any load (exit 2)", () =>
   withTarget(async (url) => {
     const { code, text } = await runLocust(

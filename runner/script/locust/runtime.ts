@@ -481,6 +481,10 @@ function isTaskSetClass(x: unknown): x is typeof TaskSet {
 
 /** Picks a task by weight (or the next of a sequential task set). */
 function pick(owner: any, tasks: TaskEntry[]): TaskEntry {
+  // As Locust's: a class without a task (with the tags asked) raises at each task, and its user waits.
+  if (tasks.length === 0) {
+    throw new PyError("Exception", `No tasks defined on ${owner.constructor.name}: use the @task decorator`);
+  }
   if (owner instanceof SequentialTaskSet) return tasks[owner.__next++ % tasks.length];
   if (tasks.length === 1) return tasks[0];
   let r = Math.random() * tasks.reduce((t, e) => t + e.weight, 0);
@@ -539,14 +543,6 @@ export function locustfile(all: Record<string, unknown>) {
   });
   if (users.length === 0) throw new Error("the locustfile has no HttpUser class (one not abstract)");
   const order = classOrder(users, Math.max(sel.userCount ?? 1000, users.length));
-  // As Locust refuses to start one: a user class with no task would have its users do nothing.
-  const idle = users.find((u) => tasksOf(u, sel).length === 0);
-  if (idle !== undefined) {
-    throw new Error(
-      `${idle.name} has no task (with the tags asked): give it @task methods or tasks = [...], ` +
-        "or abstract = True for a base class",
-    );
-  }
   const taskCache = new Map<unknown, TaskEntry[]>();
   const tasks = (cls: unknown) => {
     let t = taskCache.get(cls);
@@ -565,7 +561,6 @@ export function locustfile(all: Record<string, unknown>) {
     const user = new (cls as any)() as HttpUser & { on_start?: Fn };
     s.state.user = user;
     await user.__init___py(environment);
-    if (tasks(cls).length === 0) throw new Error(`${cls.name} has no task`);
     try {
       if (typeof user.on_start === "function") await user.on_start();
     } catch (err) {
@@ -588,7 +583,6 @@ export function locustfile(all: Record<string, unknown>) {
         const set = new (entry.run as any)() as TaskSet & { on_start?: Fn };
         set.user = user, set.parent = owner;
         await set.__init___py(owner);
-        if (tasks(entry.run).length === 0) throw new Error(`${entry.run.name} has no task`);
         user.__stack.push(set);
         if (typeof set.on_start === "function") await set.on_start();
         const first = pick(set, tasks(entry.run));
