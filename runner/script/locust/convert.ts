@@ -120,20 +120,12 @@ class Converter {
     this.write(`let __t, __e${lets.length > 0 ? ", " + lets.map((n) => this.jsName(n)).join(", ") : ""}; `);
     for (const stmt of children(top)) this.statement(stmt);
     if (this.problems.length > 0) throw this.error();
-    const userClasses = this.users.map((u) => u.name);
-    this.newLine();
-    this.write(
-      `import * as __py from ${JSON.stringify(PY_URL)}; import * as __L from ${
-        JSON.stringify(LOCUST_URL)
-      }; ` +
-        `import { MODULES as __M, next as __next, open as __open } from ${JSON.stringify(MODULES_URL)};`,
-    );
-    this.newLine();
-    this.write(
-      `const __f = __L.locustfile({ ${userClasses.map((n) => this.jsName(n)).join(", ")} }); ` +
-        "export default __f.default; export const start = __f.start; export const stop = __f.stop; " +
-        "export const setup = __f.setup; " +
-        "export const teardown = __f.teardown;",
+    const [py, locust, modules] = [PY_URL, LOCUST_URL, MODULES_URL].map((u) => JSON.stringify(u));
+    this.out.push(
+      `import * as __py from ${py}; import * as __L from ${locust}; ` +
+        `import { MODULES as __M, next as __next, open as __open } from ${modules};`,
+      `const __f = __L.locustfile({ ${this.users.map((u) => this.jsName(u.name)).join(", ")} }); ` +
+        "export default __f.default; export const { start, stop, setup, teardown } = __f;",
     );
     return { code: this.out.join("\n") + "\n", users: this.users, methods: this.methods };
   }
@@ -159,25 +151,17 @@ class Converter {
 
   private findSyntaxErrors(node: SyntaxNode): void {
     const cursor = node.cursor();
-    do {
-      if (cursor.type.isError) {
-        this.problems.push({
-          line: this.lineOf(cursor.from),
-          why: "invalid syntax (Python's parser stops here)",
-        });
-        return;
-      }
-    } while (cursor.next());
+    while (!cursor.type.isError) if (!cursor.next()) return;
+    this.problems.push({
+      line: this.lineOf(cursor.from),
+      why: "invalid syntax (Python's parser stops here)",
+    });
   }
 
   // ---- output, each statement on its Python line ----
 
   private write(text: string): void {
     this.out[this.out.length - 1] += text;
-  }
-
-  private newLine(): void {
-    this.out.push("");
   }
 
   private at(node: SyntaxNode): void {
