@@ -551,11 +551,12 @@ export function locustfile(all: Record<string, unknown>) {
   };
 
   async function start(s: Session) {
+    // Once an isolate: the load's end sets when a user still in its task is stopped.
     if (killAtMs === Infinity && !s.stopping.aborted) {
+      killAtMs = Number.MAX_VALUE;
       s.stopping.addEventListener("abort", () => killAtMs = performance.now() + stopTimeoutMs, {
         once: true,
       });
-      killAtMs = Number.MAX_VALUE;
     }
     const cls = order[(s.vu - 1) % order.length];
     const user = new (cls as any)() as HttpUser & { on_start?: Fn };
