@@ -61,8 +61,12 @@ class Reader(HttpUser):
         self.client.get("/validate", params={"id": 7, "name": "alice"})
 `;
 
-async function runLocust(file: string, text: string, args: string[]) {
-  const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-run-" });
+async function runLocust(
+  file: string,
+  text: string,
+  args: string[],
+  dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-run-" }),
+) {
   Deno.writeTextFileSync(`${dir}/${file}`, text);
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", MAIN, "run", ...args, "--out-dir", "out"],
@@ -209,6 +213,18 @@ class Stuck(HttpUser):
     def on_stop(self):
         while True:
             self.client.get("/sleep?ms=100", name="stuck")
+
+
+class Long(HttpUser):
+    wait_time = constant(30)
+
+    @task
+    def one(self):
+        while True:
+            self.client.get("/sleep?ms=100", name="long")
+
+    def on_stop(self):
+        self.client.get("/", name="stop")
 `;
 
 Deno.test("users spawn, pace and stop as Locust's: batches a second, pacing from on_start, on_stop at -t", () =>
@@ -240,6 +256,27 @@ Deno.test("users spawn, pace and stop as Locust's: batches a second, pacing from
     assertEquals(count("paced"), 3 * paced, text);
   }));
 
+Deno.test("--stop-timeout lets a task run on that long past -t, then stops it and runs its on_stop", () =>
+  withTarget(async (url) => {
+    const { text, dir } = await runLocust("locustfile.py", STOPPING, [
+      "locustfile.py",
+      "Long",
+      "-t",
+      "1s",
+      "--stop-timeout",
+      "1",
+      "-H",
+      url,
+      "--csv",
+      "res",
+    ]);
+    const count = (name: string) =>
+      Number(csv(`${dir}/res_stats.csv`).find((r) => r.Name === name)?.["Request Count"] ?? 0);
+    // 100 ms requests for 1 s of -t and 1 s of --stop-timeout: at most 20, fewer on a busy machine.
+    ok(count("long") >= 5 && count("long") <= 21, text);
+    assertEquals(count("stop"), 1, text);
+  }));
+
 Deno.test("an on_stop that never returns is cut within --stop-timeout plus 5 s", () =>
   withTarget(async (url) => {
     const started = performance.now();
@@ -258,16 +295,18 @@ Deno.test("an on_stop that never returns is cut within --stop-timeout plus 5 s",
     ok(performance.now() - started < 60_000, `took ${performance.now() - started} ms`);
   }));
 
-Deno.test("redirects are followed as requests follows them, unless allow_redirects=False", async () => {
+Deno.test("a redirect followed is one request under the first name, as Locust counts it", async () => {
   const seen: string[] = [];
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
     const path = new URL(req.url).pathname;
     seen.push(`${req.method} ${path}`);
-    const to = { "/old": "/welcome", "/form": "/done" }[path];
+    const to = { "/old": "/welcome", "/form": "/done", "/gone": "/missing" }[path];
     if (to !== undefined) {
       return new Response(null, { status: path === "/form" ? 303 : 302, headers: { location: to } });
     }
-    return new Response(path === "/welcome" ? "welcome" : "done");
+    return new Response(path === "/welcome" ? "welcome" : "done", {
+      status: path === "/missing" ? 404 : 200,
+    });
   });
   try {
     const { code, text, dir } = await runLocust(
@@ -289,27 +328,181 @@ class R(HttpUser):
         r = self.client.get("/old", allow_redirects=False, name="kept")
         if r.status_code != 302:
             raise Exception("followed")
+        self.client.get("/gone")
 `,
       ["locustfile.py", "-u", "1", "-t", "1s", "-H", `http://127.0.0.1:${server.addr.port}`, "--csv", "res"],
     );
-    assertEquals(code, 0, text);
-    assertEquals(seen, ["GET /old", "GET /welcome", "POST /form", "GET /done", "GET /old"]);
-    const rows = csv(`${dir}/res_stats.csv`).map((r) => `${r.Type} ${r.Name} ${r["Request Count"]}`);
-    assertEquals(
-      rows.sort(),
-      [
-        " Aggregated 5",
-        "GET /done 1",
-        "GET /old 1",
-        "GET /welcome 1",
-        "GET kept 1",
-        "POST form 1",
-      ].sort(),
+    assertEquals(code, 1, text); // the redirect's 404 fails its request
+    assertEquals(seen, [
+      "GET /old",
+      "GET /welcome",
+      "POST /form",
+      "GET /done",
+      "GET /old",
+      "GET /gone",
+      "GET /missing",
+    ]);
+    const rows = csv(`${dir}/res_stats.csv`).map((r) =>
+      `${r.Type} ${r.Name} ${r["Request Count"]} ${r["Failure Count"]}`
     );
+    assertEquals(rows.sort(), [
+      " Aggregated 4 1",
+      "GET /gone 1 1",
+      "GET /old 1 0",
+      "GET kept 1 0",
+      "POST form 1 0",
+    ]);
   } finally {
     await server.shutdown();
   }
 });
+
+const WIDER = `import csv
+import os
+from locust import FastHttpUser, task, constant, events
+from locust.exception import StopUser, RescheduleTask
+
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "users.csv"), newline="") as f:
+    USERS = list(csv.DictReader(f))
+with open("paths.csv") as f:
+    reader = csv.reader(f)
+    next(reader)
+    PATHS = [row[0] for row in reader]
+told = set()
+
+
+@events.init.add_listener
+def on_init(environment, **kwargs):
+    print(f"init: {len(USERS)} users, {len(PATHS)} paths, first {USERS[0]['name']}")
+
+
+@events.request.add_listener
+def on_request(request_type, name, response_time, response_length, exception, context, **kwargs):
+    if exception and name not in told:
+        told.add(name)
+        print(f"failed: {request_type} {name} tenant={context.get('tenant')}")
+
+
+def visit(user):
+    user.client.request("GET", PATHS[1], name="visit", context={"tenant": "t1"})
+    tenant = "t1"
+    user.client.get("/json", name=f"tenant {tenant}")
+
+
+class Api(FastHttpUser):
+    wait_time = constant(0.05)
+    tasks = [visit]
+
+    def on_start(self):
+        if self.environment.parsed_options.num_users != 2:
+            raise StopUser
+
+    @task
+    def rest_ok(self):
+        with self.rest("GET", "/json") as r:
+            assert r.js is not None, "no json"
+        with self.rest_("GET", "/json"):
+            pass
+
+    @task
+    def rest_assert(self):
+        with self.rest_("POST", "/echo", name="rest_assert", json={"a": 1}) as r:
+            assert r.js.get("nope") == 1, "nope missing"
+        raise RescheduleTask
+`;
+
+Deno.test("rest(), csv data, init and request listeners, Locust's exceptions and parsed options run", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-wider-" });
+    Deno.writeTextFileSync(`${dir}/users.csv`, 'name,password\r\nann,"se,cret"\r\nbob,x\r\n');
+    Deno.writeTextFileSync(`${dir}/paths.csv`, "path\n/missing\n/json\n");
+    const { code, text } = await runLocust("locustfile.py", WIDER, [
+      "locustfile.py",
+      "-u",
+      "2",
+      "-r",
+      "2",
+      "-t",
+      "1s",
+      "-H",
+      url,
+      "--csv",
+      `${dir}/res`,
+    ], dir);
+    assertEquals(code, 1, text);
+    ok(text.includes("init: 2 users, 2 paths, first ann"), text);
+    ok(text.includes("failed: POST rest_assert tenant=None"), text);
+    const rows = csv(`${dir}/res_stats.csv`);
+    const row = (name: string) => rows.find((r) => r.Name === name)!;
+    for (const name of ["visit", "/json", "rest_assert"]) ok(Number(row(name)?.["Request Count"]) > 2, text);
+    assertEquals(row("visit")["Failure Count"], "0");
+    assertEquals(row("/json")["Failure Count"], "0");
+    assertEquals(row("rest_assert")["Failure Count"], row("rest_assert")["Request Count"]);
+    assertEquals(row("rest_assert").Type, "POST");
+    assertEquals(row("/json?_=...").Type, "GET"); // rest_'s own name, its method Locust's Type
+    assertEquals(row("tenant t1").Type, "GET"); // a name the file builds (an f-string) has its method too
+    ok(Deno.readTextFileSync(`${dir}/res_failures.csv`).includes("nope missing"), text);
+  }));
+
+Deno.test("RescheduleTask and InterruptTaskSet(reschedule=False) wait before the next task, as Locust's", () =>
+  withTarget(async (url) => {
+    const { text, dir } = await runLocust(
+      "locustfile.py",
+      `from locust import HttpUser, TaskSet, constant
+from locust.exception import InterruptTaskSet, RescheduleTask
+
+
+def again(user):
+    user.client.get("/json", name="again")
+    raise RescheduleTask()
+
+
+def leave(taskset):
+    taskset.client.get("/", name="leave")
+    raise InterruptTaskSet(reschedule=False)
+
+
+class Inside(TaskSet):
+    tasks = [leave]
+
+
+class U(HttpUser):
+    wait_time = constant(0.25)
+    tasks = [again, Inside]
+`,
+      ["locustfile.py", "-u", "1", "-t", "1s", "-H", url, "--csv", "res"],
+    );
+    const all = csv(`${dir}/res_stats.csv`).find((r) => r.Name === "Aggregated");
+    // A task each 0.25 s for 1 s: at most 5 (a task without its wait would make hundreds).
+    ok(Number(all?.["Request Count"]) >= 2 && Number(all?.["Request Count"]) <= 5, text);
+  }));
+
+Deno.test("a user class without a task runs as Locust's: each of its tasks an exception, then its wait", () =>
+  withTarget(async (url) => {
+    const { code, text, dir } = await runLocust(
+      "locustfile.py",
+      `from locust import HttpUser, task, constant
+
+
+class Base(HttpUser):
+    wait_time = constant(0.2)
+
+
+class Child(Base):
+    @task
+    def t(self):
+        self.client.get("/", name="child")
+`,
+      ["locustfile.py", "-u", "2", "-r", "2", "-t", "1s", "-H", url, "--csv", "res"],
+    );
+    assertEquals(code, 1, text); // Locust's: an exception in a task
+    const count = Number(csv(`${dir}/res_stats.csv`).find((r) => r.Name === "child")?.["Request Count"]);
+    ok(count >= 2 && count <= 6, text);
+    const thrown = Deno.readTextFileSync(`${dir}/res_exceptions.csv`);
+    // One a task, each 0.2 s for 1 s: never a busy loop.
+    const [n, message] = thrown.split("\r\n")[1].split(",");
+    ok(Number(n) >= 2 && Number(n) <= 6 && message.includes("No tasks defined on Base"), thrown);
+  }));
 
 Deno.test("a construct outside the subset is refused at its line before any load (exit 2)", () =>
   withTarget(async (url) => {

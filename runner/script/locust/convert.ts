@@ -7,6 +7,7 @@
  * hoisted). A construct outside the subset is a `LocustConvertError` naming each `file:line: why`.
  */
 import { parser } from "@lezer/python";
+import { MODULES } from "./py_modules.ts";
 
 /** A node of the parsed file (`@lezer/common`'s, reached through the parser's own types). */
 type SyntaxNode = ReturnType<typeof parser.parse>["topNode"];
@@ -34,6 +35,9 @@ export interface LocustConversion {
   methods: Record<string, string>;
 }
 
+/** Before a key of `methods` that is a regular expression of names (an f-string's), not a name. */
+export const NAME_PATTERN = "\0";
+
 const PY_URL = new URL("./py.ts", import.meta.url).href;
 const LOCUST_URL = new URL("./runtime.ts", import.meta.url).href;
 const MODULES_URL = new URL("./py_modules.ts", import.meta.url).href;
@@ -43,29 +47,19 @@ const LOCUST_NAMES = new Set(
   ("HttpUser FastHttpUser TaskSet SequentialTaskSet task tag between constant constant_pacing " +
     "constant_throughput events StopUser RescheduleTask InterruptTaskSet run_single_user").split(" "),
 );
-const LOCUST_MODULES = new Set([
-  "locust",
-  "locust.contrib.fasthttp",
-  "locust.exception",
-  "locust.user.wait_time",
-]);
-const PY_MODULES = new Set([
-  "random",
-  "string",
-  "json",
-  "time",
-  "uuid",
-  "itertools",
-  "os",
-  "math",
-  "logging",
-  "re",
-]);
+const LOCUST_MODULES = new Set(
+  "locust locust.contrib.fasthttp locust.exception locust.user.wait_time".split(" "),
+);
+const PY_MODULES = new Set(Object.keys(MODULES));
 const BUILTINS = new Set(
   ("len str repr int float bool list tuple dict set range min max sum abs round enumerate zip " +
     "sorted reversed any all isinstance print hasattr getattr setattr Exception ValueError " +
     "KeyError IndexError TypeError RuntimeError").split(" "),
 );
+/** Locust's events a locustfile may listen to (runtime.ts fires them). */
+const EVENTS = ["test_start", "test_stop", "init", "request", "report_to_master", "worker_report"];
+const EVENTS_HELD = "loadlab runs test_start, test_stop, init and request listeners only (and takes, as a " +
+  "run of one process, report_to_master and worker_report, which never fire)";
 const LOCUST_CLASSES = new Set(["StopUser", "RescheduleTask", "InterruptTaskSet"]);
 const JS_RESERVED = new Set(
   ("arguments await break case catch class const continue debugger default delete do else enum export " +
@@ -108,7 +102,8 @@ class Converter {
   private syncFunctions = new Set<string>();
   private users: LocustUserInfo[] = [];
   private methods: Record<string, string> = {};
-  private scope: Scope = { locals: new Set(), globals: new Set(), async: false };
+  private readonly moduleScope: Scope = { locals: new Set(), globals: new Set(), async: false };
+  private scope = this.moduleScope;
   private inLambda = 0;
   private uid = 0;
 
@@ -120,30 +115,19 @@ class Converter {
     this.findSyntaxErrors(top);
     if (this.problems.length > 0) throw this.error();
     this.planModule(top);
-    const lets = [...this.scope.locals].filter((n) => !this.classes.has(n) && !this.isFunctionName(n));
+    const defined = [...this.classes, ...this.asyncFunctions, ...this.syncFunctions];
+    const lets = [...this.scope.locals].filter((n) => !defined.includes(n));
     this.write(`let __t, __e${lets.length > 0 ? ", " + lets.map((n) => this.jsName(n)).join(", ") : ""}; `);
     for (const stmt of children(top)) this.statement(stmt);
     if (this.problems.length > 0) throw this.error();
-    const userClasses = this.users.map((u) => u.name);
-    this.newLine();
-    this.write(
-      `import * as __py from ${JSON.stringify(PY_URL)}; import * as __L from ${
-        JSON.stringify(LOCUST_URL)
-      }; ` +
-        `import { MODULES as __M, next as __next } from ${JSON.stringify(MODULES_URL)};`,
-    );
-    this.newLine();
-    this.write(
-      `const __f = __L.locustfile({ ${userClasses.map((n) => this.jsName(n)).join(", ")} }); ` +
-        "export default __f.default; export const start = __f.start; export const stop = __f.stop; " +
-        "export const setup = __f.setup; " +
-        "export const teardown = __f.teardown;",
+    const [py, locust, modules] = [PY_URL, LOCUST_URL, MODULES_URL].map((u) => JSON.stringify(u));
+    this.out.push(
+      `import * as __py from ${py}; import * as __L from ${locust}; ` +
+        `import { MODULES as __M, next as __next, open as __open } from ${modules};`,
+      `const __f = __L.locustfile({ ${this.users.map((u) => this.jsName(u.name)).join(", ")} }); ` +
+        "export default __f.default; export const { start, stop, setup, teardown } = __f;",
     );
     return { code: this.out.join("\n") + "\n", users: this.users, methods: this.methods };
-  }
-
-  private isFunctionName(n: string): boolean {
-    return this.asyncFunctions.has(n) || this.syncFunctions.has(n);
   }
 
   private error(): LocustConvertError {
@@ -167,25 +151,17 @@ class Converter {
 
   private findSyntaxErrors(node: SyntaxNode): void {
     const cursor = node.cursor();
-    do {
-      if (cursor.type.isError) {
-        this.problems.push({
-          line: this.lineOf(cursor.from),
-          why: "invalid syntax (Python's parser stops here)",
-        });
-        return;
-      }
-    } while (cursor.next());
+    while (!cursor.type.isError) if (!cursor.next()) return;
+    this.problems.push({
+      line: this.lineOf(cursor.from),
+      why: "invalid syntax (Python's parser stops here)",
+    });
   }
 
   // ---- output, each statement on its Python line ----
 
   private write(text: string): void {
     this.out[this.out.length - 1] += text;
-  }
-
-  private newLine(): void {
-    this.out.push("");
   }
 
   private at(node: SyntaxNode): void {
@@ -209,45 +185,36 @@ class Converter {
       } else this.collectAssigned(stmt, this.scope.locals);
     }
     // A module function awaits when it sends (`.client`, `time.sleep`) or calls one that does.
-    const sends = new Set<string>();
-    for (const [name, def] of functions) if (this.sendsDirectly(def)) sends.add(name);
-    for (let changed = true; changed;) {
-      changed = false;
+    const sends = new Set(
+      [...functions.keys()].filter((f) =>
+        some(functions.get(f)!, (n) =>
+          n.name === "PropertyName" && SENDS.includes(this.text(n)) ||
+          n.name === "VariableName" && this.text(n) === "sleep" && n.parent?.name === "CallExpression")
+      ),
+    );
+    for (let grew = true; grew;) {
+      grew = false;
       for (const [name, def] of functions) {
         if (sends.has(name)) continue;
-        if (this.callsAny(def, sends)) sends.add(name), changed = true;
+        const calls = (n: SyntaxNode) =>
+          n.name === "CallExpression" && n.firstChild?.name === "VariableName" &&
+          sends.has(this.text(n.firstChild));
+        if (some(def, calls)) sends.add(name), grew = true;
       }
     }
     for (const name of functions.keys()) {
       (sends.has(name) ? this.asyncFunctions : this.syncFunctions).add(name);
     }
-    for (const name of this.scope.locals) this.moduleNames.add(name);
-    for (const name of [...this.classes, ...functions.keys()]) this.moduleNames.add(name);
-  }
-
-  private sendsDirectly(def: SyntaxNode): boolean {
-    let found = false;
-    walk(def, (n) => {
-      if (n.name === "PropertyName" && ["client", "sleep", "interrupt"].includes(this.text(n))) found = true;
-      if (n.name === "VariableName" && this.text(n) === "sleep" && n.parent?.name === "CallExpression") {
-        found = true;
-      }
-    });
-    return found;
-  }
-
-  private callsAny(def: SyntaxNode, names: Set<string>): boolean {
-    let found = false;
-    walk(def, (n) => {
-      if (n.name === "CallExpression" && n.firstChild?.name === "VariableName") {
-        if (names.has(this.text(n.firstChild))) found = true;
-      }
-    });
-    return found;
+    for (const name of [...this.scope.locals, ...this.classes, ...functions.keys()]) {
+      this.moduleNames.add(name);
+    }
   }
 
   /** Names a statement assigns (targets, `for`, `except as`, `with as`, nested defs), not inside defs. */
   private collectAssigned(stmt: SyntaxNode, into: Set<string>): void {
+    if (!["FunctionDefinition", "ClassDefinition", "DecoratedStatement"].includes(stmt.name)) {
+      some(stmt, (n) => n.name === "NamedExpression" && !into.add(this.text(n.firstChild!)));
+    }
     const targetNames = (n: SyntaxNode) => {
       if (
         ["VariableName", "TupleExpression", "ArrayExpression", "ParenthesizedExpression"].includes(n.name)
@@ -257,44 +224,31 @@ class Converter {
     };
     switch (stmt.name) {
       case "AssignStatement":
-      case "UpdateStatement": {
-        for (const c of children(stmt)) {
-          if (c.name === "AssignOp" || c.name === "UpdateOp") break;
-          targetNames(c);
-        }
-        // `a = b = 1`: every name before the last `=`.
-        const ops = children(stmt).filter((c) => c.name === "AssignOp");
-        if (ops.length > 1) {
-          for (const c of children(stmt)) {
-            if (c.from >= ops[ops.length - 1].from) break;
-            targetNames(c);
-          }
-        }
-        return;
-      }
-      case "ForStatement":
-        for (const c of children(stmt)) {
-          if (c.name === "in") break;
-          targetNames(c);
-        }
+      case "UpdateStatement":
+      case "ForStatement": {
+        // `a = b = 1`: every name before the last `=`; `for a, b in`: before `in`.
+        const op = children(stmt).findLast((c) => ["AssignOp", "UpdateOp", "in"].includes(c.name));
+        for (const c of children(stmt)) if (op && c.from < op.from) targetNames(c);
+        if (stmt.name !== "ForStatement") return;
         break;
+      }
       case "TryStatement":
       case "WithStatement":
         for (const c of children(stmt)) {
           if (c.name === "as" && c.nextSibling) targetNames(c.nextSibling);
         }
         break;
-      case "FunctionDefinition":
+      case "DecoratedStatement":
+      case "FunctionDefinition": {
+        const name = (stmt.getChild("FunctionDefinition") ?? stmt).getChild("VariableName");
+        if (name) into.add(this.text(name));
+        return;
+      }
       case "ClassDefinition":
         return;
     }
     for (const body of children(stmt).filter((c) => c.name === "Body")) {
-      for (const s of children(body)) {
-        if (s.name === "FunctionDefinition") {
-          const name = s.getChild("VariableName");
-          if (name) into.add(this.text(name));
-        } else this.collectAssigned(s, into);
-      }
+      for (const s of children(body)) this.collectAssigned(s, into);
     }
   }
 
@@ -324,70 +278,50 @@ class Converter {
   }
 
   private stmt(n: SyntaxNode): string {
-    switch (n.name) {
-      case "ExpressionStatement": {
-        const e = n.firstChild!;
-        if (e.name === "String" || e.name === "ContinuedString") return ""; // a docstring
-        return `${this.expr(e)};`;
-      }
-      case "PassStatement":
-        return ";";
-      case "BreakStatement":
-        return "break;";
-      case "ContinueStatement":
-        return "continue;";
-      case "ReturnStatement": {
-        const values = exprChildren(n);
-        if (values.length === 0) return "return;";
-        return `return ${values.length === 1 ? this.expr(values[0]) : this.tupleOf(values)};`;
-      }
-      case "AssignStatement":
-        return this.assign(n);
-      case "UpdateStatement":
-        return this.update(n);
-      case "IfStatement":
-        return this.ifStatement(n);
-      case "ForStatement":
-        return this.forStatement(n);
-      case "WhileStatement": {
-        const [cond] = exprChildren(n);
-        if (n.getChild("else")) {
-          this.refuse(n, "while ... else: write the else part after the loop with a flag");
-        }
-        return this.block(n.getChild("Body"), `while (__py.bool(${this.expr(cond)})) `);
-      }
-      case "TryStatement":
-        return this.tryStatement(n);
-      case "RaiseStatement":
-        return this.raise(n);
-      case "AssertStatement": {
-        const [cond, message] = exprChildren(n);
-        const text = message ? `__py.str(${this.expr(message)})` : '""';
-        return `if (!__py.bool(${this.expr(cond)})) throw new __py.PyError("AssertionError", ${text});`;
-      }
-      case "DeleteStatement":
-        return exprChildren(n).map((t) => this.deleteTarget(t)).join(" ");
-      case "ScopeStatement": {
-        if (n.firstChild?.name !== "global") {
-          this.refuse(n, "nonlocal: keep the value on self or in a global");
-        }
-        for (const name of n.getChildren("VariableName")) this.scope.globals.add(this.text(name));
-        return "";
-      }
-      case "WithStatement":
-        return this.withStatement(n);
-      case "ImportStatement":
-        return this.importStatement(n);
-      case "FunctionDefinition":
-        return this.functionDefinition(n, []);
-      case "DecoratedStatement":
-        return this.decorated(n);
-      case "ClassDefinition":
-        return this.classDefinition(n, []);
-      default:
-        return this.refuse(n, `${describe(n.name)} is outside the subset loadlab converts (docs/LOCUST.md)`);
-    }
+    const write = this.STATEMENTS[n.name];
+    return write === undefined ? this.refuse(n, `${describe(n.name)} ${OUTSIDE}`) : write(n);
   }
+
+  /** Each statement node the subset holds, written as JavaScript on its line. */
+  private readonly STATEMENTS: Record<string, (n: SyntaxNode) => string> = {
+    ExpressionStatement: (n) => isDocstring(n) ? "" : `${this.expr(n.firstChild!)};`,
+    PassStatement: () => ";",
+    BreakStatement: () => "break;",
+    ContinueStatement: () => "continue;",
+    ReturnStatement: (n) => {
+      const values = exprChildren(n);
+      if (values.length === 0) return "return;";
+      return `return ${values.length === 1 ? this.expr(values[0]) : this.tupleOf(values)};`;
+    },
+    AssignStatement: (n) => this.assign(n),
+    UpdateStatement: (n) => this.update(n),
+    IfStatement: (n) => this.ifStatement(n),
+    ForStatement: (n) => this.forStatement(n),
+    WhileStatement: (n) => {
+      if (n.getChild("else")) {
+        this.refuse(n, "while ... else: write the else part after the loop with a flag");
+      }
+      return this.block(n.getChild("Body"), `while (__py.bool(${this.expr(exprChildren(n)[0])})) `);
+    },
+    TryStatement: (n) => this.tryStatement(n),
+    RaiseStatement: (n) => this.raise(n),
+    AssertStatement: (n) => {
+      const [cond, message] = exprChildren(n);
+      const text = message ? `__py.str(${this.expr(message)})` : '""';
+      return `if (!__py.bool(${this.expr(cond)})) throw new __py.PyError("AssertionError", ${text});`;
+    },
+    DeleteStatement: (n) => exprChildren(n).map((t) => this.deleteTarget(t)).join(" "),
+    ScopeStatement: (n) => {
+      if (n.firstChild?.name !== "global") this.refuse(n, "nonlocal: keep the value on self or in a global");
+      for (const name of n.getChildren("VariableName")) this.scope.globals.add(this.text(name));
+      return "";
+    },
+    WithStatement: (n) => this.withStatement(n),
+    ImportStatement: (n) => this.importStatement(n),
+    FunctionDefinition: (n) => this.functionDefinition(n, []),
+    DecoratedStatement: (n) => this.decorated(n),
+    ClassDefinition: (n) => this.classDefinition(n, []),
+  };
 
   private assign(n: SyntaxNode): string {
     const parts = children(n);
@@ -532,7 +466,7 @@ class Converter {
       if (this.scope.caught === undefined) this.refuse(n, "a bare raise outside except");
       return `throw ${this.scope.caught};`;
     }
-    return `throw ${this.expr(what)};`;
+    return `throw __py.raised(${this.expr(what)});`;
   }
 
   private withStatement(n: SyntaxNode): string {
@@ -546,58 +480,42 @@ class Converter {
       `{ const ${cm} = ${this.expr(value)}; let ${err} = null; try { ${bind}`,
     );
     this.body(n.getChild("Body"));
-    return ` } catch (__w) { ${err} = __w; ${cm}.__exit__(__w); throw __w; } finally { ` +
+    return ` } catch (__w) { ${err} = __w; if (!${cm}.__exit__(__w)) throw __w; } finally { ` +
       `if (${err} === null) ${cm}.__exit__(null); } }`;
   }
 
+  /** `import m [as x]` and `from m import a [as b]`: each name a const of Locust's runtime or of MODULES. */
   private importStatement(n: SyntaxNode): string {
-    const parts = children(n);
-    if (parts[0].name === "from") {
-      const importAt = parts.findIndex((c) => c.name === "import");
-      const module = parts.slice(1, importAt).map((c) => this.text(c)).join("");
-      const names = parts.slice(importAt + 1).filter((c) =>
-        c.name !== "," && c.name !== "(" && c.name !== ")"
-      );
-      if (module === "__future__") return ""; // Python 3's own behaviour already
-      if (names.some((c) => c.name === "*")) {
-        this.refuse(n, `from ${module} import *: name what the file uses`);
-      }
-      const out: string[] = [];
-      for (let i = 0; i < names.length; i++) {
-        const name = this.text(names[i]);
-        let local = name;
-        if (names[i + 1]?.name === "as") local = this.text(names[i + 2]), i += 2;
-        if (LOCUST_MODULES.has(module)) {
-          if (!LOCUST_NAMES.has(name)) {
-            this.refuse(
-              n,
-              `from ${module} import ${name}: not in the subset (${[...LOCUST_NAMES].join(", ")})`,
-            );
-          }
-          out.push(`const ${this.jsName(local)} = __L.${name};`);
-        } else if (PY_MODULES.has(module)) out.push(`const ${this.jsName(local)} = __M.${module}.${name};`);
-        else this.refuse(n, `from ${module} import: ${this.moduleRefusal(module)}`);
-        this.moduleNames.add(local);
-      }
-      return out.join(" ");
-    }
-    const names = parts.slice(1).filter((c) => c.name !== ",");
+    const parts = children(n).filter((c) => ![",", "(", ")"].includes(c.name));
+    const importAt = parts.findIndex((c) => c.name === "import");
+    const from = parts[0].name === "from" ? parts.slice(1, importAt).map((c) => this.text(c)).join("") : null;
+    if (from === "__future__") return ""; // Python 3's own behaviour already
     const out: string[] = [];
-    for (let i = 0; i < names.length; i++) {
-      const module = this.text(names[i]);
-      let local = module;
-      if (names[i + 1]?.name === "as") local = this.text(names[i + 2]), i += 2;
-      if (module === "locust") out.push(`const ${this.jsName(local)} = __L;`);
-      else if (PY_MODULES.has(module)) out.push(`const ${this.jsName(local)} = __M.${module};`);
-      else this.refuse(n, `import ${module}: ${this.moduleRefusal(module)}`);
+    for (let i = from === null ? 1 : importAt + 1; i < parts.length; i++) {
+      const name = this.text(parts[i]), module = from ?? name;
+      let local = name;
+      if (parts[i + 1]?.name === "as") local = this.text(parts[i + 2]), i += 2;
+      const spelled = from === null ? `import ${module}` : `from ${module} import ${name}`;
+      if (name === "*") this.refuse(n, `${spelled}: name what the file uses`);
+      let value: string;
+      if (LOCUST_MODULES.has(module)) {
+        if (from !== null && !LOCUST_NAMES.has(name)) {
+          this.refuse(n, `${spelled}: not in the subset (${[...LOCUST_NAMES].join(", ")})`);
+        }
+        value = from === null ? "__L" : `__L.${name}`;
+      } else if (PY_MODULES.has(module)) value = from === null ? `__M.${module}` : `__M.${module}.${name}`;
+      else {
+        value = this.refuse(
+          n,
+          `${from === null ? spelled : `from ${module} import`}: loadlab converts ` +
+            `Locust's HTTP users with the modules ${[...PY_MODULES].join(", ")} (${module} is not one; ` +
+            "docs/LOCUST.md)",
+        );
+      }
+      out.push(`const ${this.jsName(local)} = ${value};`);
       this.moduleNames.add(local);
     }
     return out.join(" ");
-  }
-
-  private moduleRefusal(module: string): string {
-    return `loadlab converts Locust's HTTP users with the modules ${[...PY_MODULES].join(", ")} ` +
-      `(${module} is not one; docs/LOCUST.md)`;
   }
 
   /** A function: its parameters read by `__py.args`, its locals declared, async when it may send. */
@@ -611,20 +529,12 @@ class Converter {
     const body = n.getChild("Body")!;
     for (const s of children(body)) {
       if (s.name === "ScopeStatement") {
-        for (const g of s.getChildren("VariableName")) inner.globals.add(this.text(g));
+        s.getChildren("VariableName").forEach((g) => inner.globals.add(this.text(g)));
       }
-    }
-    for (const s of children(body)) {
-      if (s.name === "FunctionDefinition" || s.name === "DecoratedStatement") {
-        const def = s.name === "FunctionDefinition" ? s : s.getChild("FunctionDefinition");
-        const fname = def?.getChild("VariableName");
-        if (fname) inner.locals.add(this.text(fname));
-      } else this.collectAssigned(s, inner.locals);
+      this.collectAssigned(s, inner.locals);
     }
     const selfName = method !== undefined ? names.shift() : undefined;
-    for (const p of [...names, rest, restKw]) if (p) inner.locals.delete(p);
-    for (const g of inner.globals) inner.locals.delete(g);
-    if (selfName) inner.locals.delete(selfName);
+    for (const p of [...names, rest, restKw, selfName, ...inner.globals]) if (p) inner.locals.delete(p);
     const saved = this.scope;
     this.scope = { ...inner, self: selfName };
     const declared = [...names, ...(rest ? [rest] : []), ...(restKw ? [restKw] : [])];
@@ -633,7 +543,9 @@ class Converter {
       ? `${isAsync ? "async " : ""}${this.jsName(name)}(...__a) { ${
         selfName ? `const ${this.jsName(selfName)} = this; ` : ""
       }`
-      : `${isAsync ? "async " : ""}function ${this.jsName(name)}(...__a) { `;
+      : `${saved === this.moduleScope ? "" : `${this.jsName(name)} = `}${isAsync ? "async " : ""}function ${
+        this.jsName(name)
+      }(...__a) { `;
     const argsLine = declared.length === 0 && !method
       ? "__py.args(__a, []); "
       : `let [${declared.map((p) => this.jsName(p)).join(", ")}] = __py.args(__a, ${
@@ -650,12 +562,10 @@ class Converter {
     } finally {
       this.scope = saved;
     }
-    const after = decorators.length === 0
-      ? ""
-      : method !== undefined
+    const after = method !== undefined && decorators.length > 0
       ? ` static { __L.decorate(this, ${JSON.stringify(name)}, [${decorators.join(", ")}]); }`
-      : ` ${this.jsName(name)} = ${decorators.reduceRight((f, d) => `(${d})(${f})`, this.jsName(name))};`;
-    return ` }${after}`;
+      : this.decorate(name, decorators);
+    return ` }${saved === this.moduleScope || method !== undefined ? "" : ";"}${after}`;
   }
 
   private params(list: SyntaxNode) {
@@ -688,28 +598,19 @@ class Converter {
 
   private decorated(n: SyntaxNode, inClass?: string): string {
     const decorators = n.getChildren("Decorator").map((d) => this.decorator(d));
-    const def = n.getChild("FunctionDefinition");
-    if (def !== null) {
-      this.atLine(def);
-      return this.functionDefinition(def, decorators, inClass);
-    }
-    const cls = n.getChild("ClassDefinition");
-    if (cls !== null) {
-      this.atLine(cls);
-      return this.classDefinition(cls, decorators, inClass !== undefined);
-    }
-    return this.refuse(n, "a decorator on this statement");
-  }
-
-  private atLine(node: SyntaxNode): void {
-    this.at(node);
+    const def = n.getChild("FunctionDefinition") ?? n.getChild("ClassDefinition");
+    if (def === null) return this.refuse(n, "a decorator on this statement");
+    this.at(def);
+    return def.name === "FunctionDefinition"
+      ? this.functionDefinition(def, decorators, inClass)
+      : this.classDefinition(def, decorators, inClass !== undefined);
   }
 
   private decorator(d: SyntaxNode): string {
     const parts = children(d).filter((c) => c.name !== "At");
     const hook = parts[2] === undefined ? "" : this.text(parts[2]);
-    if (this.text(parts[0]) === "events" && !["test_start", "test_stop"].includes(hook)) {
-      this.refuse(d, `events.${hook}: loadlab runs test_start and test_stop listeners only`);
+    if (this.text(parts[0]) === "events" && !EVENTS.includes(hook)) {
+      this.refuse(d, `events.${hook}: ${EVENTS_HELD}`);
     }
     let text = "";
     for (const p of parts) {
@@ -743,9 +644,10 @@ class Converter {
     }
     if (isUser && !nested) {
       const abstract = this.classAttr(n, "abstract");
+      const host = this.classAttr(n, "host");
       this.users.push({
         name,
-        ...this.hostOf(n),
+        ...(host?.name === "String" ? { host: this.stringValue(host) } : {}),
         ...(abstract !== undefined && this.text(abstract) === "True" ? { abstract: true } : {}),
       });
     }
@@ -755,15 +657,13 @@ class Converter {
     const body = n.getChild("Body");
     for (const s of body === null ? [] : children(body)) this.statement(s, name);
     if (nested) return ` }${")".repeat(decorators.length)}); }`;
-    const deco = decorators.length === 0
-      ? ""
-      : ` ${this.jsName(name)} = ${decorators.reduceRight((f, d) => `(${d})(${f})`, this.jsName(name))};`;
-    return ` }${deco}`;
+    return ` }${this.decorate(name, decorators)}`;
   }
 
-  private hostOf(cls: SyntaxNode): { host?: string } {
-    const host = this.classAttr(cls, "host");
-    return host?.name === "String" ? { host: this.stringValue(host) } : {};
+  /** `name = d1(d2(name));` after a def or class with decorators, as Python applies them. */
+  private decorate(name: string, decorators: string[]): string {
+    const js = this.jsName(name);
+    return decorators.length === 0 ? "" : ` ${js} = ${decorators.reduceRight((f, d) => `(${d})(${f})`, js)};`;
   }
 
   /** The value a class body assigns to `name` (`host = "..."`), or undefined. */
@@ -788,7 +688,7 @@ class Converter {
       case "PassStatement":
         return "";
       case "ExpressionStatement":
-        if (s.firstChild?.name === "String" || s.firstChild?.name === "ContinuedString") return "";
+        if (isDocstring(s)) return "";
         break;
       case "AssignStatement": {
         const parts = children(s).filter((c) => c.name !== "TypeDef");
@@ -826,69 +726,51 @@ class Converter {
   }
 
   private expr(n: SyntaxNode): string {
-    switch (n.name) {
-      case "VariableName":
-        return this.name(n);
-      case "Number":
-        return this.number(n);
-      case "String":
-        return JSON.stringify(this.stringValue(n));
-      case "ContinuedString":
-        return children(n).map((c) => this.expr(c)).join(" + ");
-      case "FormatString":
-        return this.formatString(n);
-      case "Boolean":
-        return this.text(n) === "True" ? "true" : "false";
-      case "None":
-        return "null";
-      case "ParenthesizedExpression": {
-        const inner = exprChildren(n);
-        return `(${this.expr(inner[0])})`;
-      }
-      case "TupleExpression":
-        return this.tupleOf(exprChildren(n));
-      case "ArrayExpression":
-        return `[${this.items(n)}]`;
-      case "SetExpression":
-        return `__py.builtins.set([${this.items(n)}])`;
-      case "DictionaryExpression":
-        return this.dict(n);
-      case "MemberExpression":
-        return this.member(n);
-      case "CallExpression":
-        return this.call(n);
-      case "BinaryExpression":
-        return this.binaryExpression(n);
-      case "UnaryExpression": {
-        const [op, value] = children(n);
-        const o = this.text(op);
-        if (o === "not") return `!__py.bool(${this.expr(value)})`;
-        return `(${o}${this.expr(value)})`;
-      }
-      case "ConditionalExpression": {
-        const [a, , cond, , b] = children(n);
-        return `(__py.bool(${this.expr(cond)}) ? ${this.expr(a)} : ${this.expr(b)})`;
-      }
-      case "ArrayComprehensionExpression":
-      case "ComprehensionExpression":
-      case "SetComprehensionExpression":
-        return this.comprehension(n, false);
-      case "DictionaryComprehensionExpression":
-        return this.comprehension(n, true);
-      case "LambdaExpression":
-        return this.lambda(n);
-      default:
-        return this.refuse(n, `${describe(n.name)} is outside the subset loadlab converts (docs/LOCUST.md)`);
-    }
+    const write = this.EXPRESSIONS[n.name];
+    return write === undefined ? this.refuse(n, `${describe(n.name)} ${OUTSIDE}`) : write(n);
   }
+
+  /** Each expression node the subset holds, written as JavaScript. */
+  private readonly EXPRESSIONS: Record<string, (n: SyntaxNode) => string> = {
+    VariableName: (n) => this.name(n),
+    Number: (n) => this.number(n),
+    String: (n) => JSON.stringify(this.stringValue(n)),
+    ContinuedString: (n) => children(n).map((c) => this.expr(c)).join(" + "),
+    FormatString: (n) => this.formatString(n),
+    Boolean: (n) => this.text(n) === "True" ? "true" : "false",
+    None: () => "null",
+    ParenthesizedExpression: (n) => `(${this.expr(exprChildren(n)[0])})`,
+    TupleExpression: (n) => this.tupleOf(exprChildren(n)),
+    ArrayExpression: (n) => `[${this.items(n)}]`,
+    SetExpression: (n) => `__py.builtins.set([${this.items(n)}])`,
+    DictionaryExpression: (n) => `{ ${this.items(n, true)} }`,
+    MemberExpression: (n) => this.member(n),
+    CallExpression: (n) => this.call(n),
+    BinaryExpression: (n) => this.binaryExpression(n),
+    UnaryExpression: (n) => {
+      const [op, value] = children(n), o = this.text(op);
+      return o === "not" ? `!__py.bool(${this.expr(value)})` : `(${o}${this.expr(value)})`;
+    },
+    ConditionalExpression: (n) => {
+      const [a, , cond, , b] = children(n);
+      return `(__py.bool(${this.expr(cond)}) ? ${this.expr(a)} : ${this.expr(b)})`;
+    },
+    NamedExpression: (n) => `(${this.store(n.firstChild!, this.expr(n.lastChild!))})`,
+    ArrayComprehensionExpression: (n) => this.comprehension(n, false),
+    ComprehensionExpression: (n) => this.comprehension(n, false),
+    SetComprehensionExpression: (n) => this.comprehension(n, false),
+    DictionaryComprehensionExpression: (n) => this.comprehension(n, true),
+    LambdaExpression: (n) => this.lambda(n),
+  };
 
   private name(n: SyntaxNode): string {
     const name = this.text(n);
     const known = this.scope.locals.has(name) || this.scope.globals.has(name) || this.moduleNames.has(name) ||
       this.scope.self === name;
     if (!known && BUILTINS.has(name)) return `__py.builtins.${name}`;
-    if (!known && name === "next") return "__next";
+    if (!known && (name === "next" || name === "open")) return `__${name}`;
     if (!known && name === "__name__") return '"locustfile"';
+    if (!known && name === "__file__") return "__L.locustPath()";
     return this.jsName(name);
   }
 
@@ -904,19 +786,13 @@ class Converter {
 
   /** A Python string literal's value (its prefixes, quotes and escapes read). */
   private stringValue(n: SyntaxNode): string {
-    const t = this.text(n);
-    const prefixEnd = quoteAt(t);
-    const prefix = t.slice(0, prefixEnd).toLowerCase();
-    const quote = t.startsWith('"""', prefixEnd) || t.startsWith("'''", prefixEnd) ? 3 : 1;
-    const body = t.slice(prefixEnd + quote, t.length - quote);
-    return prefix.includes("r") ? body : unescape(body);
+    const t = this.text(n), { at, quote, raw } = quoteOf(t);
+    const body = t.slice(at + quote, t.length - quote);
+    return raw ? body : unescape(body);
   }
 
   private formatString(n: SyntaxNode): string {
-    const t = this.text(n);
-    const prefixEnd = quoteAt(t);
-    const quote = t.startsWith('"""', prefixEnd) || t.startsWith("'''", prefixEnd) ? 3 : 1;
-    const raw = t.slice(0, prefixEnd).toLowerCase().includes("r");
+    const { at: prefixEnd, quote, raw } = quoteOf(this.text(n));
     const start = n.from + prefixEnd + quote, end = n.to - quote;
     const pieces: string[] = [];
     let at = start;
@@ -949,32 +825,21 @@ class Converter {
     return `__py.tuple(${values.map((v) => this.expr(v)).join(", ")})`;
   }
 
-  private items(n: SyntaxNode): string {
+  /** A list's or set's items (`*xs` spread), or a dict's pairs (`**d` spread). */
+  private items(n: SyntaxNode, dict = false): string {
     const out: string[] = [];
-    const parts = children(n).filter((c) => !["[", "]", "{", "}", "(", ")", ","].includes(c.name));
+    const parts = children(n).filter((c) => !["[", "]", "{", "}", "(", ")", ",", ":"].includes(c.name));
     for (let i = 0; i < parts.length; i++) {
-      if (parts[i].name === "*") out.push(`...__py.iter(${this.expr(parts[++i])})`);
-      else out.push(this.expr(parts[i]));
+      const p = parts[i];
+      if (p.name === "*" || p.name === "**") {
+        out.push(`...${dict ? "" : "__py.iter"}(${this.expr(parts[++i])})`);
+      } else if (!dict) out.push(this.expr(p));
+      else {
+        const k = p.name === "String" ? JSON.stringify(this.stringValue(p)) : `[__py.str(${this.expr(p)})]`;
+        out.push(`${k}: ${this.expr(parts[++i])}`);
+      }
     }
     return out.join(", ");
-  }
-
-  private dict(n: SyntaxNode): string {
-    const parts = children(n).filter((c) => !["{", "}", ",", ":"].includes(c.name));
-    const out: string[] = [];
-    for (let i = 0; i < parts.length; i++) {
-      if (parts[i].name === "**") {
-        out.push(`...${this.expr(parts[++i])}`);
-        continue;
-      }
-      const key = parts[i], value = parts[i + 1];
-      i++;
-      const k = key.name === "String"
-        ? JSON.stringify(this.stringValue(key))
-        : `[__py.str(${this.expr(key)})]`;
-      out.push(`${k}: ${this.expr(value)}`);
-    }
-    return `{ ${out.join(", ")} }`;
   }
 
   /** `x[...]`: a key, or a slice's bounds. */
@@ -983,13 +848,8 @@ class Converter {
     const open = parts.findIndex((c) => c.name === "[");
     const inner = parts.slice(open + 1, -1);
     if (!inner.some((c) => c.name === ":")) {
-      if (inner.length !== 1) {
-        return {
-          slice: false,
-          text: this.tupleOf(inner.filter((c) => c.name !== ",")),
-        };
-      }
-      return { slice: false, text: this.expr(inner[0]) };
+      const key = inner.filter((c) => c.name !== ",");
+      return { slice: false, text: inner.length === 1 ? this.expr(inner[0]) : this.tupleOf(key) };
     }
     const bounds: string[] = ["null"];
     for (const c of inner) {
@@ -1008,16 +868,9 @@ class Converter {
         : `__py.getitem(${this.expr(obj)}, ${key.text})`;
     }
     const p = this.text(prop);
-    if (
-      obj.name === "VariableName" && this.text(obj) === "events" && !["test_start", "test_stop"].includes(p)
-    ) {
-      this.refuse(n, `events.${p}: loadlab runs test_start and test_stop listeners only`);
-    }
-    if (obj.name === "VariableName" && this.text(obj) === this.scope.self && p === "environment") {
-      this.refuse(
-        n,
-        "self.environment: loadlab runs no Locust environment (its runner, stats, parsed options)",
-      );
+    if (this.text(obj) === "events" && !EVENTS.includes(p)) this.refuse(n, `events.${p}: ${EVENTS_HELD}`);
+    if (this.text(obj) === `${this.scope.self}.environment` && !["parsed_options", "host"].includes(p)) {
+      this.refuse(n, `self.environment.${p}: loadlab's environment holds parsed_options and host only`);
     }
     return `${this.expr(obj)}.${p}`;
   }
@@ -1045,7 +898,7 @@ class Converter {
         ? `${this.expr(obj)}.${method}(${args})`
         : `__py.method(${this.expr(obj)}, ${JSON.stringify(method)}${args === "" ? "" : `, ${args}`})`;
       if (viaSelf || method === "sleep" || method === "interrupt") this.mustAwait(n);
-      if (objText.endsWith(".client")) this.noteMethod(method, argList);
+      if (objText.endsWith(".client") || /^rest_?$/.test(method)) this.noteMethod(method, argList);
     } else if (callee.name === "VariableName") {
       const name = this.text(callee);
       const target = this.name(callee);
@@ -1053,7 +906,10 @@ class Converter {
         awaits = false;
         call = `new ${target}(${args})`;
       } else {
-        if (target.startsWith("__py.builtins.") || this.syncFunctions.has(name) || target === "__next") {
+        if (
+          target.startsWith("__py.builtins.") || this.syncFunctions.has(name) || target === "__next" ||
+          target === "__open"
+        ) {
           awaits = false;
         }
         if (this.asyncFunctions.has(name)) this.mustAwait(n);
@@ -1063,15 +919,23 @@ class Converter {
     return awaits ? `(await ${call})` : call;
   }
 
-  /** A request's name spelled as a literal, with its method (Locust's `Type` column). */
+  /**
+   * A request's name spelled as a literal, with its method (Locust's `Type` column); an f-string's as
+   * NAME_PATTERN and a regular expression of it (each replacement any text).
+   */
   private noteMethod(method: string, list: SyntaxNode): void {
     const parts = children(list).filter((c) => c.name !== "(" && c.name !== ")" && c.name !== ",");
     const at = parts.findIndex((c, i) =>
       c.name === "VariableName" && this.text(c) === "name" && parts[i + 1]?.name === "AssignOp"
     );
-    if (at < 0 || parts[at + 2]?.name !== "String") return;
-    const verb = method === "request" && parts[0]?.name === "String" ? this.stringValue(parts[0]) : method;
-    this.methods[this.stringValue(parts[at + 2])] = verb.toUpperCase();
+    const name = parts[at + 2], pattern = name?.name === "FormatString";
+    if (at < 0 || (name.name !== "String" && !pattern)) return;
+    const verb = /^(request|rest_?)$/.test(method) && parts[0]?.name === "String" ? parts[0] : null;
+    const { at: start, quote } = quoteOf(this.text(name)),
+      escape = MODULES.re.escape as (s: string) => string;
+    const body = this.text(name).slice(start + quote, -quote).split(/\{[^{}]*\}/).map(escape).join(".*");
+    this.methods[pattern ? NAME_PATTERN + body : this.stringValue(name)] =
+      (verb === null ? method : this.stringValue(verb)).toUpperCase();
   }
 
   private mustAwait(n: SyntaxNode): void {
@@ -1117,88 +981,44 @@ class Converter {
   }
 
   private binary(op: string, a: string, b: string, node: SyntaxNode): string {
-    switch (op) {
-      case "+":
-        return `__py.add(${a}, ${b})`;
-      case "*":
-        return `__py.mul(${a}, ${b})`;
-      case "/":
-        return `__py.div(${a}, ${b})`;
-      case "//":
-        return `__py.floordiv(${a}, ${b})`;
-      case "%":
-        return `__py.mod(${a}, ${b})`;
-      case "**":
-        return `(${a} ** ${b})`;
-      case "-":
-      case "<":
-      case ">":
-      case "<=":
-      case ">=":
-      case "&":
-      case "|":
-      case "^":
-      case "<<":
-      case ">>":
-        return `(${a} ${op} ${b})`;
-      case "==":
-        return `__py.eq(${a}, ${b})`;
-      case "!=":
-        return `!__py.eq(${a}, ${b})`;
-      case "in":
-        return `__py.contains(${b}, ${a})`;
-      case "not in":
-        return `!__py.contains(${b}, ${a})`;
-      case "is":
-        return b === "null" ? `(${a} == null)` : `(${a} === ${b})`;
-      case "is not":
-        return b === "null" ? `(${a} != null)` : `(${a} !== ${b})`;
-      default:
-        return this.refuse(node, `the operator ${op}`);
+    if (op === "is" || op === "is not") {
+      const eq = b === "null" ? "=" : "==";
+      return `(${a} ${op === "is" ? "=" : "!"}${eq} ${b})`;
     }
+    const form = BINARY[op] ?? this.refuse(node, `the operator ${op}`);
+    return form.replace(/[AB]/g, (m) => m === "A" ? a : b);
   }
 
   private comprehension(n: SyntaxNode, dict: boolean): string {
     const parts = children(n).filter((c) => !["[", "]", "{", "}", "(", ")", ",", ":"].includes(c.name));
     const forAt = parts.findIndex((c) => c.name === "for");
-    const head = parts.slice(0, forAt);
-    let body: string;
-    // Clauses from the innermost out: `for ... in ...` and `if ...`.
-    const clauses: Array<
-      { kind: "for"; targets: SyntaxNode[]; iter: SyntaxNode } | { kind: "if"; cond: SyntaxNode }
-    > = [];
-    for (let i = forAt; i < parts.length;) {
-      if (parts[i].name === "for") {
-        const inAt = parts.findIndex((c, j) => j > i && c.name === "in");
-        clauses.push({ kind: "for", targets: parts.slice(i + 1, inAt), iter: parts[inAt + 1] });
-        i = inAt + 2;
-      } else if (parts[i].name === "if") {
-        clauses.push({ kind: "if", cond: parts[i + 1] });
-        i += 2;
-      } else if (parts[i].name === "async") this.refuse(n, "async comprehensions");
-      else i++;
-    }
+    const [key, value] = parts.slice(0, forAt);
     // The loop variables are the comprehension's own.
-    const saved = this.scope;
-    const own = new Set(saved.locals);
-    for (const c of clauses) if (c.kind === "for") { for (const t of c.targets) this.targetNames(t, own); }
+    const saved = this.scope, own = new Set(saved.locals);
+    const inAfter = (i: number) => parts.findIndex((c, j) => j > i && c.name === "in");
+    parts.forEach((p, i) =>
+      p.name === "for" && parts.slice(i + 1, inAfter(i)).forEach((t) => this.targetNames(t, own))
+    );
     this.scope = { ...saved, locals: own };
+    let body = "", depth = 0;
     try {
-      body = dict
-        ? `__r[__py.str(${this.expr(head[0])})] = ${this.expr(head[1])};`
-        : `__r.push(${this.expr(head[0])});`;
-      for (const c of [...clauses].reverse()) {
-        if (c.kind === "if") body = `if (__py.bool(${this.expr(c.cond)})) { ${body} }`;
+      // Each clause a block within the one before: `for ... in ...` and `if ...`.
+      for (let i = forAt; i < parts.length; i++, depth++) {
+        if (parts[i].name === "async") this.refuse(n, "async comprehensions");
+        if (parts[i].name === "if") body += `if (__py.bool(${this.expr(parts[++i])})) { `;
         else {
-          const names = c.targets.length === 1
-            ? this.patternOf(c.targets[0])
-            : `[${c.targets.map((t) => this.patternOf(t)).join(", ")}]`;
-          body = `for (const ${names} of __py.iter(${this.expr(c.iter)})) { ${body} }`;
+          const inAt = inAfter(i), targets = parts.slice(i + 1, inAt).map((t) => this.patternOf(t));
+          const names = targets.length === 1 ? targets[0] : `[${targets.join(", ")}]`;
+          body += `for (const ${names} of __py.iter(${this.expr(parts[inAt + 1])})) { `, i = inAt + 1;
         }
       }
+      body += dict
+        ? `__r[__py.str(${this.expr(key)})] = ${this.expr(value)};`
+        : `__r.push(${this.expr(key)});`;
     } finally {
       this.scope = saved;
     }
+    body += " }".repeat(depth);
     const init = dict ? "{}" : "[]";
     return this.scope.async
       ? `(await (async () => { const __r = ${init}; ${body} return __r; })())`
@@ -1253,10 +1073,29 @@ function exprChildren(n: SyntaxNode): SyntaxNode[] {
   return children(n).filter((c) => !PUNCTUATION.has(c.name));
 }
 
-function walk(n: SyntaxNode, visit: (n: SyntaxNode) => void): void {
-  visit(n);
-  for (let c = n.firstChild; c !== null; c = c.nextSibling) walk(c, visit);
+/** Whether `n` or a node under it passes `test`. */
+function some(n: SyntaxNode, test: (n: SyntaxNode) => boolean): boolean {
+  for (let c = n.firstChild; c !== null; c = c.nextSibling) if (some(c, test)) return true;
+  return test(n);
 }
+
+/** What a function calls that makes it send (and so await): `.client`, `sleep`, `rest()`, `interrupt()`. */
+const SENDS = ["client", "sleep", "interrupt", "rest", "rest_"];
+
+/** Python's binary operators as JavaScript (`A` and `B` the operands). */
+const BINARY: Record<string, string> = {
+  "+": "__py.add(A, B)",
+  "*": "__py.mul(A, B)",
+  "/": "__py.div(A, B)",
+  "//": "__py.floordiv(A, B)",
+  "%": "__py.mod(A, B)",
+  "**": "(A ** B)",
+  "==": "__py.eq(A, B)",
+  "!=": "!__py.eq(A, B)",
+  "in": "__py.contains(B, A)",
+  "not in": "!__py.contains(B, A)",
+  ...Object.fromEntries("- < > <= >= & | ^ << >>".split(" ").map((op) => [op, `(A ${op} B)`])),
+};
 
 function isComparison(op: string): boolean {
   return ["<", ">", "<=", ">=", "==", "!="].includes(op);
@@ -1267,48 +1106,43 @@ function isMainGuard(cond: string): boolean {
   return compact === '__name__=="__main__"';
 }
 
+const OUTSIDE = "is outside the subset loadlab converts (docs/LOCUST.md)";
+
+/** A statement of a string alone: a docstring, not run. */
+function isDocstring(n: SyntaxNode): boolean {
+  return n.firstChild?.name === "String" || n.firstChild?.name === "ContinuedString";
+}
+
 /** A node kind as a reader knows it (`YieldExpression` -> `yield expression`). */
 function describe(kind: string): string {
   return kind.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
 }
 
-const ESCAPES: Record<string, string> = {
-  n: "\n",
-  t: "\t",
-  r: "\r",
-  "\\": "\\",
-  "'": "'",
-  '"': '"',
-  "0": "\0",
-  a: "\x07",
-  b: "\b",
-  f: "\f",
-  v: "\v",
-  "\n": "",
-};
+/** Python's one-letter escapes (`\\`, `\'`, `\"` are themselves; an unknown one keeps its backslash). */
+const ESCAPES: Record<string, string> = { n: "\n", t: "\t", r: "\r", a: "\x07", b: "\b", f: "\f", v: "\v" };
 
-/** Where a string token's quote starts (after its prefix letters, `f`, `r`, `b`). */
-function quoteAt(token: string): number {
-  let i = 0;
-  while (i < token.length && token[i] !== "'" && token[i] !== '"') i++;
-  return i;
+/** Where a string token's quote starts (after its prefix letters, `f`, `r`, `b`), and its quote's length. */
+function quoteOf(token: string): { at: number; quote: number; raw: boolean } {
+  let at = 0;
+  while (at < token.length && token[at] !== "'" && token[at] !== '"') at++;
+  const quote = token.startsWith('"""', at) || token.startsWith("'''", at) ? 3 : 1;
+  return { at, quote, raw: token.slice(0, at).toLowerCase().includes("r") };
 }
 
 /** A string literal's escapes read as Python reads them. */
 function unescape(body: string): string {
-  let out = "";
-  for (let i = 0; i < body.length; i++) {
-    const ch = body[i];
-    if (ch !== "\\") {
-      out += ch;
-      continue;
-    }
-    const next = body[++i];
-    if (next in ESCAPES) out += ESCAPES[next];
-    else if (next === "x") out += String.fromCharCode(parseInt(body.slice(i + 1, i + 3), 16)), i += 2;
-    else if (next === "u") out += String.fromCharCode(parseInt(body.slice(i + 1, i + 5), 16)), i += 4;
-    else if (next === "U") out += String.fromCodePoint(parseInt(body.slice(i + 1, i + 9), 16)), i += 8;
-    else out += `\\${next ?? ""}`;
-  }
-  return out;
+  return body.replace(
+    /\\(x[\da-fA-F]{2}|u[\da-fA-F]{4}|U[\da-fA-F]{8}|[0-7]{1,3}|[\s\S])/g,
+    (m, e: string) =>
+      ESCAPES[e] ??
+        ("\\'\"".includes(e)
+          ? e
+          : e === "\n"
+          ? ""
+          : /^[xuU]./.test(e)
+          ? String.fromCodePoint(parseInt(e.slice(1), 16))
+          : /^[0-7]/.test(e)
+          ? String.fromCharCode(parseInt(e, 8))
+          : m),
+  );
 }

@@ -46,14 +46,14 @@ class U(HttpUser):
     ),
     [
       "locustfile.py:2: import requests: loadlab converts Locust's HTTP users with the modules random, " +
-      "string, json, time, uuid, itertools, os, math, logging, re (requests is not one; docs/LOCUST.md)",
+      "string, json, time, uuid, itertools, os, math, logging, re, csv (requests is not one; docs/LOCUST.md)",
       "locustfile.py:6: yield statement is outside the subset loadlab converts (docs/LOCUST.md)",
     ],
   );
   ok(problems(HEAD + "from locust import User\n")[0].startsWith("locustfile.py:2: from locust import User"));
   ok(
     problems(HEAD + "class U(HttpUser):\n    def t(self):\n        self.environment.runner.quit()\n")[0]
-      .startsWith("locustfile.py:4: self.environment"),
+      .startsWith("locustfile.py:4: self.environment.runner"),
   );
   assertEquals(problems(HEAD + "x = )\ny = 1\n"), [
     "locustfile.py:2: invalid syntax (Python's parser stops here)",
@@ -81,11 +81,26 @@ Deno.test("an abstract user class is a base, not a user to run", () => {
   assertEquals(users, [{ name: "Base", abstract: true }, { name: "Child" }]);
 });
 
-Deno.test("a listener of an event other than test_start and test_stop is refused at its line", () => {
+Deno.test("a listener of an event loadlab does not fire is refused at its line", () => {
   assertEquals(
-    problems(HEAD + "from locust import events\n@events.request.add_listener\ndef f(**kw):\n    pass\n"),
+    problems(HEAD + "from locust import events\n@events.quitting.add_listener\ndef f(**kw):\n    pass\n"),
     [
-      "locustfile.py:3: events.request: loadlab runs test_start and test_stop listeners only",
+      "locustfile.py:3: events.quitting: loadlab runs test_start, test_stop, init and request listeners only " +
+      "(and takes, as a run of one process, report_to_master and worker_report, which never fire)",
     ],
   );
+});
+
+Deno.test("a def inside a def binds its local as Python does, not a second declaration of it", () => {
+  const { code } = convertLocust(
+    "def outer():\n    def inner():\n        return 1\n    return inner()\n",
+    "l.py",
+  );
+  const lines = code.split("\n");
+  ok(/let __t, __e, inner;/.test(lines[0]) && lines[1].includes("inner = function inner("), code);
+});
+
+Deno.test("an assignment expression (:=) binds its name in the enclosing function", () => {
+  const { code } = convertLocust("def f(xs):\n    if (n := len(xs)) > 1:\n        return n\n", "l.py");
+  ok(/let __t, __e, n;/.test(code) && code.includes("((n = __py.builtins.len(xs)))"), code);
 });

@@ -62,6 +62,7 @@ export function locustExperimentText(
   if (named.length === 0) throw new LocustInputError(`${basename(path)}: no HttpUser class to run`);
   const host = flags.host ?? classes.find((c) => named.includes(c.name) && c.host !== undefined)?.host;
   const selection: LocustSelection = {
+    file: path,
     users: named,
     userCount: users,
     ...(flags.tags ? { tags: flags.tags } : {}),

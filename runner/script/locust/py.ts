@@ -34,6 +34,12 @@ export const exceptions: Record<string, ReturnType<typeof exceptionClass>> = Obj
   EXCEPTIONS.map((n) => [n, exceptionClass(n)]),
 );
 
+/** What `raise x` throws: `x`, or a new one of it when it is a class (`raise StopUser`). */
+export function raised(x: any): unknown {
+  if (typeof x !== "function") return x;
+  return x.pyType === undefined ? new x() : x();
+}
+
 /** Whether `err` is caught by `except` of `types` (`Exception` catches any). */
 export function matches(err: unknown, ...types: unknown[]): boolean {
   const flat = types.flatMap((t) => Array.isArray(t) ? t : [t]);
@@ -81,10 +87,7 @@ export function args(
 export function bool(x: unknown): boolean {
   if (Array.isArray(x) || typeof x === "string") return x.length > 0;
   if (x instanceof Map || x instanceof Set) return x.size > 0;
-  if (x !== null && typeof x === "object" && Object.getPrototypeOf(x) === Object.prototype) {
-    return Object.keys(x).length > 0;
-  }
-  return Boolean(x);
+  return isDict(x) ? Object.keys(x).length > 0 : Boolean(x);
 }
 
 function isDict(x: unknown): x is Record<string, unknown> {
@@ -344,8 +347,10 @@ function stripChars(s: string, chars: string, start: boolean): string {
   return start ? s.slice(i) : s.slice(0, i);
 }
 
+/** A list's methods, and a set's (a set is a list of distinct values here). */
 const LIST_METHODS: Methods<unknown[]> = {
   append: (l, v) => void l.push(v),
+  add: (l, v) => void (l.some((x) => eq(x, v)) || l.push(v)),
   extend: (l, v) => void l.push(...iter(v)),
   insert: (l, i: number, v) => void l.splice(index(l.length, i), 0, v),
   pop: (l, i?: number) => {

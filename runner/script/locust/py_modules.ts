@@ -8,6 +8,9 @@
  */
 import { args, builtins, iter, Kw, PyError, repr, str, tuple } from "./py.ts";
 import { randomIntBetween, randomItem } from "../k6/jslib/utils.ts";
+import { parse } from "../k6/jslib/papaparse.ts";
+import { existsSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
 
 function choice<T>(items: Iterable<T>): T {
   const list = [...iter(items)];
@@ -154,7 +157,11 @@ const environ = {
   __contains__: (k: string) => Deno.env.get(k) !== undefined,
 };
 
-const os = { environ, getenv: (k: string, d: unknown = null) => Deno.env.get(k) ?? d };
+const os = {
+  environ,
+  getenv: (k: string, d: unknown = null) => Deno.env.get(k) ?? d,
+  path: { join, dirname, basename, abspath: resolve, exists: existsSync, isfile: existsSync },
+};
 
 const math = {
   ceil: Math.ceil,
@@ -300,6 +307,43 @@ const re = {
   escape: (s: unknown) => str(s).replace(/[.*+?^${}()|[\]\\\-/#&~\s]/g, "\\$&"),
 };
 
+/** `open(path)`: a text file read whole (a relative path from the working directory, as Python's). */
+export function open(...a: unknown[]): object {
+  const [path, mode] = args(a, ["file", "mode"], ["r"], false, true);
+  if (!/^r?t?$/.test(str(mode))) {
+    throw new PyError("ValueError", `open mode ${repr(mode)}: files are only read`);
+  }
+  const text = Deno.readTextFileSync(str(path));
+  const lines = text.split(/(?<=\n)/).filter((l) => l !== "");
+  return {
+    read: () => text,
+    readlines: () => lines,
+    close() {},
+    [Symbol.iterator]: () => lines.values(),
+    __enter__() {
+      return this;
+    },
+    __exit__: () => false,
+  };
+}
+
+/** `csv.reader(f)` (rows as lists) and `csv.DictReader(f)` (dicts by the first row's names) over a file. */
+function csvRows(f: unknown, a: unknown[]): string[][] {
+  const [delimiter] = args(a, ["delimiter"], [","], false, true) as [string];
+  const text = typeof (f as { read?: unknown }).read === "function"
+    ? (f as { read(): string }).read()
+    : [...iter(f)].join("\n");
+  return parse(text, { delimiter, skipEmptyLines: true }).data as string[][];
+}
+
+const csv = {
+  reader: (f: unknown, ...a: unknown[]) => csvRows(f, a).values(),
+  DictReader: function* (f: unknown, ...a: unknown[]) {
+    const [names, ...rows] = csvRows(f, a);
+    for (const r of rows) yield Object.fromEntries(names.map((n, i) => [n, r[i] ?? null]));
+  },
+};
+
 /** The modules of the subset by name. */
 export const MODULES: Record<string, Record<string, unknown>> = {
   random,
@@ -312,4 +356,5 @@ export const MODULES: Record<string, Record<string, unknown>> = {
   math,
   logging,
   re,
+  csv,
 };

@@ -9,6 +9,7 @@
  * check under the request's name whose name is Locust's error text; stats.ts counts them.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
+import { STATUS_CODES } from "node:http";
 import type { RequestOptions, Response, Session } from "../session.ts";
 import { args, bool, Kw, PyError, str } from "./py.ts";
 import { MODULES } from "./py_modules.ts";
@@ -27,7 +28,17 @@ export interface LocustSelection {
   host?: string;
   /** `--stop-timeout` (ms): the load's end lets tasks finish; without it a user stops at its next request. */
   stopTimeoutMs?: number;
+  /** The locustfile's own path (its `__file__`). */
+  file?: string;
 }
+
+/** `__file__`: the locustfile's path as the command line gave it (its conversion runs from a cache). */
+export function locustPath(): string {
+  return (JSON.parse(Deno.env.get(LOCUST_ENV) ?? "{}") as LocustSelection).file ?? "locustfile.py";
+}
+
+/** What a redirect's hops are named: the first request's name and this (stats.ts folds them into it). */
+export const REDIRECTED = " (redirected)";
 
 const current = new AsyncLocalStorage<Session>();
 
@@ -41,25 +52,30 @@ MODULES.time.sleep = async (seconds: number) => {
   const s = session(), endMs = performance.now() + Number(seconds) * 1000;
   stopsHere(s);
   await s.sleep(Math.max(0, endMs - performance.now()));
-  // The load's end woke it: with --stop-timeout the task goes on, so its sleep does (Locust wakes a wait).
-  if (s.stopping.aborted && stopTimeoutMs > 0 && performance.now() < endMs) {
-    await s.sleep(endMs - performance.now());
+  // The load's end woke it: a task goes on until --stop-timeout, so its sleep does (Locust wakes a wait).
+  if (s.stopping.aborted && performance.now() < endMs) {
+    await s.sleep(Math.max(0, Math.min(endMs, killAtMs) - performance.now()));
+    stopsHere(s);
   }
 };
 
 let stopTimeoutMs = 0;
+/** When a user still in its task is stopped: the load's end plus `--stop-timeout`, as Locust kills it. */
+let killAtMs = Infinity;
 
 /** As Locust stops a user at the end (a greenlet killed at its next wait), unless in its `on_stop`. */
 function stopsHere(s: Session): void {
-  if (s.stopping.aborted && stopTimeoutMs === 0 && s.state.final !== true) throw new StopUser();
+  if (s.stopping.aborted && performance.now() >= killAtMs && s.state.final !== true) throw new StopUser();
 }
 
 /** Locust's exceptions a task raises to steer its user. */
 export class StopUser extends Error {}
 export class RescheduleTask extends Error {}
 export class InterruptTaskSet extends Error {
-  constructor(readonly reschedule = true) {
+  readonly reschedule: boolean;
+  constructor(...a: unknown[]) {
     super("interrupt");
+    this.reschedule = bool(args(a, ["reschedule"], [true])[0]);
   }
 }
 
@@ -106,20 +122,26 @@ export function constant_throughput(perSecond: number): WaitTime {
   return constant_pacing(1 / perSecond);
 }
 
-/** What `events.test_start.add_listener` collects (setup and teardown run them). */
-const listeners = { test_start: [] as Fn[], test_stop: [] as Fn[] };
-export const events = {
-  test_start: { add_listener: (fn: Fn) => (listeners.test_start.push(fn), fn) },
-  test_stop: { add_listener: (fn: Fn) => (listeners.test_stop.push(fn), fn) },
-};
+/**
+ * What `events.X.add_listener` collects: setup runs `init` and `test_start`'s, teardown `test_stop`'s, each
+ * worker `request`'s after each request (in its own isolate: what it counts, teardown does not see).
+ */
+const listeners: Record<string, Fn[]> = Object.fromEntries(
+  // `report_to_master` and `worker_report` never fire: a run of one process, as Locust's without workers.
+  "test_start test_stop init request report_to_master worker_report".split(" ").map((k) => [k, []]),
+);
+export const events = Object.fromEntries(
+  Object.entries(listeners).map(([k, list]) => [k, { add_listener: (fn: Fn) => (list.push(fn), fn) }]),
+);
 
 const CATCH = Symbol("catch");
+type Catch = false | "catch" | "rest";
 
 /** A response as Locust's `HttpSession` gives it, and with `catch_response=True` its context manager. */
 class LocustResponse {
   #r: Response;
   #manual: true | string | null = null;
-  [CATCH] = false;
+  [CATCH]: Catch = false;
   constructor(r: Response, readonly method: string, readonly url: string, readonly elapsedMs: number) {
     this.#r = r;
   }
@@ -167,7 +189,7 @@ class LocustResponse {
     return { total_seconds: () => ms / 1000, microseconds: Math.round(ms * 1000) };
   }
   get reason(): string {
-    return this.#r.status === 0 ? "" : (STATUS_TEXT[this.#r.status] ?? "");
+    return this.#r.status === 0 ? "" : (STATUS_CODES[this.#r.status] ?? "");
   }
   get error(): string | null {
     return this.failureText();
@@ -182,7 +204,7 @@ class LocustResponse {
     if (status === 0) return `ConnectionError(${this.#r.failure?.message ?? "no response"})`;
     if (status < 400) return null;
     const side = status < 500 ? "Client" : "Server";
-    return `HTTPError('${status} ${side} Error: ${STATUS_TEXT[status] ?? ""} for url: ${this.url}')`;
+    return `HTTPError('${status} ${side} Error: ${STATUS_CODES[status] ?? ""} for url: ${this.url}')`;
   }
   success(): void {
     this.#manual = true;
@@ -190,88 +212,59 @@ class LocustResponse {
   failure(why: unknown): void {
     this.#manual = `CatchResponseError(${JSON.stringify(str(why))})`;
   }
+  declare name: string;
+  declare context: Record<string, unknown>;
+  js: unknown = null;
   __enter__(): this {
     return this;
   }
-  /** The end of `with`: the outcome reported (manual, else by status); whether an error is swallowed. */
+  /**
+   * The end of `with`: the outcome reported (manual, else by status); whether an error is swallowed (in
+   * `rest()`'s, as a failure).
+   */
   __exit__(err: unknown): boolean {
     if (!this[CATCH]) return false;
-    const s = session();
+    const rest = this[CATCH] === "rest" && err !== null && !(err instanceof StopUser);
+    const assertion = (err as PyError | null)?.pyType === "AssertionError";
+    if (rest) this.failure(assertion ? str(err) || "Assertion failed" : String(err));
     if (this.#manual !== null) {
-      if (this.#manual !== true) s.check(false, this.#manual);
-      return false;
+      report(this, this.#manual === true ? null : this.#manual);
+      return rest;
     }
-    if (err === null) {
-      const why = this.failureText();
-      if (why !== null) s.check(false, why);
-    }
+    if (err === null) report(this, this.failureText());
     return false;
   }
 }
 
-const STATUS_TEXT: Record<number, string> = {
-  400: "Bad Request",
-  401: "Unauthorized",
-  403: "Forbidden",
-  404: "Not Found",
-  405: "Method Not Allowed",
-  409: "Conflict",
-  422: "Unprocessable Entity",
-  429: "Too Many Requests",
-  500: "Internal Server Error",
-  502: "Bad Gateway",
-  503: "Service Unavailable",
-  504: "Gateway Timeout",
-};
+/** A request's outcome as Locust reports it: a failure (`why`) counted, the `request` listeners told. */
+function report(r: LocustResponse, why: string | null): void {
+  if (why !== null) session().check(false, why);
+  if (listeners.request.length === 0) return;
+  const meta = { request_type: r.method, name: r.name, response_time: r.elapsedMs, url: r.url };
+  const more = { response_length: r.content.length, response: r, exception: why, context: r.context };
+  for (const fn of listeners.request) fn(new Kw({ ...meta, ...more }));
+}
 
 const NO_OPTIONS: Record<string, unknown> = Object.freeze({});
 
-const REQUEST_KEYS = [
-  "name",
-  "headers",
-  "params",
-  "json",
-  "data",
-  "cookies",
-  "timeout",
-  "allow_redirects",
-  "catch_response",
-  "auth",
-  "verify",
-  "context",
-];
+const REQUEST_KEYS =
+  "name headers params json data cookies timeout allow_redirects catch_response auth verify context"
+    .split(" ");
 
 /** `self.client`: Locust's `HttpSession` on the session's connection, its cookies the user's jar. */
 class Client {
   headers: Record<string, string> = {};
-  get(url: string, ...a: unknown[]) {
-    return this.request("GET", url, ...a);
-  }
-  head(url: string, ...a: unknown[]) {
-    return this.request("HEAD", url, ...a);
-  }
-  delete(url: string, ...a: unknown[]) {
-    return this.request("DELETE", url, ...a);
-  }
-  options(url: string, ...a: unknown[]) {
-    return this.request("OPTIONS", url, ...a);
-  }
-  post(url: string, ...a: unknown[]) {
-    return this.withBody("POST", url, a);
-  }
-  put(url: string, ...a: unknown[]) {
-    return this.withBody("PUT", url, a);
-  }
-  patch(url: string, ...a: unknown[]) {
-    return this.withBody("PATCH", url, a);
-  }
-  private withBody(method: string, url: string, a: unknown[]) {
-    const [data, json, rest] = args(a, ["data", "json"], [null, null], false, true) as [
-      unknown,
-      unknown,
-      Record<string, unknown>,
-    ];
-    return this.request(method, url, new Kw({ ...rest, data, json }));
+  static {
+    // `get(url, **kw)` and the like; `post(url, data, json, **kw)` and the like.
+    for (const verb of ["GET", "HEAD", "DELETE", "OPTIONS", "POST", "PUT", "PATCH"]) {
+      Object.defineProperty(this.prototype, verb.toLowerCase(), {
+        value(this: Client, url: string, ...a: unknown[]) {
+          if (!verb.startsWith("P")) return this.request(verb, url, ...a);
+          const [data, json, kw] = args(a, ["data", "json"], [null, null], false, true);
+          return this.request(verb, url, new Kw({ ...kw as object, data, json }));
+        },
+      });
+    }
   }
   async request(method: string, url: string, ...a: unknown[]): Promise<LocustResponse> {
     // A bare `self.client.get(url)` (the most sent) reads no options and builds no headers.
@@ -284,8 +277,7 @@ class Client {
     stopsHere(s);
     let path = str(url);
     if (o.params != null) {
-      const q = new URLSearchParams(Object.entries(o.params as object).map(([k, v]) => [k, str(v)]));
-      path += (path.includes("?") ? "&" : "?") + q.toString();
+      path += (path.includes("?") ? "&" : "?") + form(o.params);
     }
     let headers: Record<string, string> | undefined;
     for (const _ in this.headers) {
@@ -311,34 +303,37 @@ class Client {
     if (o.json != null) options.json = o.json;
     else if (typeof o.data === "string" || o.data instanceof Uint8Array) options.body = o.data;
     else if (o.data != null) {
-      options.body = new URLSearchParams(Object.entries(o.data as object).map(([k, v]) => [k, str(v)]))
-        .toString();
+      options.body = form(o.data);
       (headers ??= {})["content-type"] ??= "application/x-www-form-urlencoded";
       options.headers = headers;
     }
     const startMs = performance.now();
     let verb = method.toUpperCase(), at = path, r = await s.request(verb, path, options);
-    // As requests follows a redirect (HEAD's only when asked), up to 30; each hop a request of its own,
-    // named by its path, the response the last one's.
+    // As requests follows a redirect (HEAD's only when asked), up to 30, the response the last one's; as
+    // Locust counts it, one request under the first name (its hops' row folds into it: stats.ts).
     let hops = (o.allow_redirects == null ? verb !== "HEAD" : bool(o.allow_redirects)) ? 30 : 0;
+    const hop = (options.name ?? `${verb} ${pathAndQuery(path).split("?")[0]}`) + REDIRECTED;
     for (let to = redirect(r); to !== null && hops-- > 0; to = redirect(r)) {
       at = new URL(to, new URL(at, s.target)).href;
       if (r.status === 303 || ((r.status === 301 || r.status === 302) && verb === "POST")) {
         verb = "GET", delete options.body, delete options.json;
       }
-      options.name = at.includes("?") ? `${verb} ${pathAndQuery(at)}` : undefined;
+      options.name = hop;
       r = await s.request(verb, at, options);
     }
     const response = new LocustResponse(r, verb, at, performance.now() - startMs);
-    if (bool(o.catch_response)) response[CATCH] = true;
+    response.name = o.name != null ? str(o.name) : pathAndQuery(path);
+    response.context = (o.context ?? {}) as Record<string, unknown>;
+    if (bool(o.catch_response)) response[CATCH] = o.catch_response === REST ? "rest" : "catch";
     // A request the run's end cut is no failure of the server's (Locust does not report a killed user's).
-    else if (r.status === 0 && s.ended.aborted) return response;
-    else {
-      const why = response.failureText();
-      if (why !== null) s.check(false, why);
-    }
+    else if (r.status !== 0 || !s.ended.aborted) report(response, response.failureText());
     return response;
   }
+}
+
+/** A dict as a query or form body (`a=1&b=x`). */
+function form(values: unknown): string {
+  return new URLSearchParams(Object.entries(values as object).map(([k, v]) => [k, str(v)])).toString();
 }
 
 /** Where a redirect sends, or null (no redirect, or no Location). */
@@ -370,8 +365,7 @@ export class TaskSet {
   /** Python's constructor (`def __init__(self, parent)` converted), called as a set is entered. */
   __init___py(..._a: unknown[]): void {}
   interrupt(...a: unknown[]): never {
-    const [reschedule] = args(a, ["reschedule"], [true]) as [boolean];
-    throw new InterruptTaskSet(bool(reschedule));
+    throw new InterruptTaskSet(...a);
   }
   wait_time(): number {
     return this.parent.wait_time();
@@ -399,10 +393,51 @@ export class HttpUser {
   wait_time(): number {
     return 0;
   }
-  get environment(): never {
-    throw new PyError("AttributeError", "self.environment: loadlab runs no Locust environment");
+  get environment() {
+    return environment;
+  }
+  /** Locust's `rest()`: a JSON request whose `with` block's failed assertion fails it; `r.js` its JSON. */
+  async rest(method: string, url: string, ...a: unknown[]): Promise<LocustResponse> {
+    const [given, kw] = args(a, ["headers"], [null], false, true) as [object | null, Record<string, unknown>];
+    const headers: Record<string, unknown> = { ...given };
+    const has = (k: string) => Object.keys(headers).some((h) => h.toLowerCase() === k);
+    if (!has("content-type")) headers["Content-Type"] = "application/json";
+    if (!has("accept")) headers.Accept = "application/json";
+    const r = await this.client.request(method, url, new Kw({ ...kw, headers, catch_response: REST }));
+    if (r.status_code === 0) r.failure(r.error);
+    else if (r.text !== "") {
+      try {
+        r.js = r.json();
+      } catch (err) {
+        r.failure(
+          `Could not parse response as JSON. ${r.text.slice(0, 250)}, response code ${r.status_code}, ` +
+            `error ${(err as Error).message}`,
+        );
+      }
+    }
+    return r;
+  }
+  /** `rest()` with `_=<ms>` on the query (a cache breaker), named without it unless `name=` is given. */
+  rest_(method: string, url: string, ...a: unknown[]): Promise<LocustResponse> {
+    const [name, kw] = args(a, ["name"], [null], false, true) as [unknown, Record<string, unknown>];
+    const sep = str(url).includes("?") ? "&" : "?";
+    return this.rest(
+      method,
+      `${url}${sep}_=${Date.now()}`,
+      new Kw({ ...kw, name: name ?? `${str(method).toUpperCase()} ${url}${sep}_=...` }),
+    );
   }
 }
+
+/** What `self.environment` holds in a converted locustfile: the host and the command line's options. */
+const environment = {
+  host: null as string | null,
+  parsed_options: {} as Record<string, unknown>,
+  runner: null,
+};
+
+/** `catch_response`'s value `rest()` passes: Locust's response context manager with rest's rules. */
+const REST = Symbol("rest");
 
 export class FastHttpUser extends HttpUser {}
 
@@ -446,6 +481,10 @@ function isTaskSetClass(x: unknown): x is typeof TaskSet {
 
 /** Picks a task by weight (or the next of a sequential task set). */
 function pick(owner: any, tasks: TaskEntry[]): TaskEntry {
+  // As Locust's: a class without a task (with the tags asked) raises at each task, and its user waits.
+  if (tasks.length === 0) {
+    throw new PyError("Exception", `No tasks defined on ${owner.constructor.name}: use the @task decorator`);
+  }
   if (owner instanceof SequentialTaskSet) return tasks[owner.__next++ % tasks.length];
   if (tasks.length === 1) return tasks[0];
   let r = Math.random() * tasks.reduce((t, e) => t + e.weight, 0);
@@ -504,14 +543,6 @@ export function locustfile(all: Record<string, unknown>) {
   });
   if (users.length === 0) throw new Error("the locustfile has no HttpUser class (one not abstract)");
   const order = classOrder(users, Math.max(sel.userCount ?? 1000, users.length));
-  // As Locust refuses to start one: a user class with no task would have its users do nothing.
-  const idle = users.find((u) => tasksOf(u, sel).length === 0);
-  if (idle !== undefined) {
-    throw new Error(
-      `${idle.name} has no task (with the tags asked): give it @task methods or tasks = [...], ` +
-        "or abstract = True for a base class",
-    );
-  }
   const taskCache = new Map<unknown, TaskEntry[]>();
   const tasks = (cls: unknown) => {
     let t = taskCache.get(cls);
@@ -520,11 +551,17 @@ export function locustfile(all: Record<string, unknown>) {
   };
 
   async function start(s: Session) {
+    // Once an isolate: the load's end sets when a user still in its task is stopped.
+    if (killAtMs === Infinity && !s.stopping.aborted) {
+      killAtMs = Number.MAX_VALUE;
+      s.stopping.addEventListener("abort", () => killAtMs = performance.now() + stopTimeoutMs, {
+        once: true,
+      });
+    }
     const cls = order[(s.vu - 1) % order.length];
     const user = new (cls as any)() as HttpUser & { on_start?: Fn };
     s.state.user = user;
-    await user.__init___py(environment());
-    if (tasks(cls).length === 0) throw new Error(`${cls.name} has no task`);
+    await user.__init___py(environment);
     try {
       if (typeof user.on_start === "function") await user.on_start();
     } catch (err) {
@@ -547,7 +584,6 @@ export function locustfile(all: Record<string, unknown>) {
         const set = new (entry.run as any)() as TaskSet & { on_start?: Fn };
         set.user = user, set.parent = owner;
         await set.__init___py(owner);
-        if (tasks(entry.run).length === 0) throw new Error(`${entry.run.name} has no task`);
         user.__stack.push(set);
         if (typeof set.on_start === "function") await set.on_start();
         const first = pick(set, tasks(entry.run));
@@ -561,8 +597,7 @@ export function locustfile(all: Record<string, unknown>) {
       } else if (err instanceof StopUser) {
         s.state.stopped = true;
         return await stop(s);
-      } else if (err instanceof RescheduleTask) wait = false;
-      else {
+      } else if (!(err instanceof RescheduleTask)) {
         // As Locust: the exception counts (loadlab's script error) and the user waits, then goes on.
         if (!s.stopping.aborted) await s.sleep(await waitMs(user));
         throw err;
@@ -584,15 +619,24 @@ export function locustfile(all: Record<string, unknown>) {
     await user.on_stop();
   }
 
-  const environment = () => ({ host: sel.host ?? null, parsed_options: null, runner: null });
-  const listen = (which: "test_start" | "test_stop") => async () => {
-    for (const fn of listeners[which]) await fn(new Kw({ environment: environment() }));
+  environment.host = sel.host ?? null;
+  environment.parsed_options = {
+    host: environment.host,
+    num_users: sel.userCount ?? 1,
+    tags: sel.tags ?? null,
+    exclude_tags: sel.excludeTags ?? null,
+    stop_timeout: (sel.stopTimeoutMs ?? 0) / 1000,
+    headless: true,
   };
+  const listen = (...which: string[]) => async () => {
+    for (const fn of which.flatMap((w) => listeners[w])) await fn(new Kw({ environment }));
+  };
+  const starts = listeners.init.length + listeners.test_start.length > 0;
   return {
     start: (s: Session) => current.run(s, start, s),
     default: (s: Session) => current.run(s, run, s),
     stop: (s: Session) => current.run(s, stop, s),
-    setup: listeners.test_start.length > 0 ? listen("test_start") : undefined,
+    setup: starts ? listen("init", "test_start") : undefined,
     teardown: listeners.test_stop.length > 0 ? listen("test_stop") : undefined,
   };
 }

@@ -7,6 +7,8 @@
  */
 import { decodeHistogram, mergeEncoded } from "../../../results/histogram.ts";
 import type { ResultsFile, RunResult } from "../../../results/schema/results.ts";
+import { REDIRECTED } from "./runtime.ts";
+import { NAME_PATTERN } from "./convert.ts";
 
 /** loadlab's exit code of a run that got no response (cli/exit_codes.ts `noResponse`). */
 const NO_RESPONSE_EXIT = 4;
@@ -60,7 +62,11 @@ export function locustRows(
     const h = e.histogramEncoded ? decodeHistogram(e.histogramEncoded) : null;
     const pct = (p: number) => (h === null || e.requests === 0 ? null : h.getValueAtPercentile(p) / 1000);
     return {
-      method: spelled ? e.name.slice(0, space) : (methods[e.name] ?? ""),
+      method: spelled
+        ? e.name.slice(0, space)
+        : (methods[e.name] ?? Object.entries(methods).find(([k]) =>
+          k.startsWith(NAME_PATTERN) && new RegExp(`^${k.slice(1)}$`).test(e.name)
+        )?.[1] ?? ""),
       name: spelled ? e.name.slice(space + 1) : e.name,
       requests: e.requests,
       failures,
@@ -74,7 +80,17 @@ export function locustRows(
       percentiles: PERCENTILES.map(pct),
       errors,
     };
-  }).sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : a.method < b.method ? -1 : 1);
+  });
+  // A redirect's hops: their failures are the first request's, their count none (one request, as Locust's).
+  for (const hop of rows.filter((r) => r.name.endsWith(REDIRECTED))) {
+    const name = hop.name.slice(0, -REDIRECTED.length);
+    const first = rows.find((r) => r.name === name && (hop.method === "" || r.method === hop.method));
+    if (first === undefined) continue;
+    first.failures += hop.failures, first.failuresPerSec = first.failures / seconds;
+    for (const [why, n] of hop.errors) first.errors.set(why, (first.errors.get(why) ?? 0) + n);
+    rows.splice(rows.indexOf(hop), 1);
+  }
+  rows.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : a.method < b.method ? -1 : 1);
   const requests = rows.reduce((t, r) => t + r.requests, 0);
   const failures = rows.reduce((t, r) => t + r.failures, 0);
   const total: LocustRow = {
@@ -149,6 +165,10 @@ function csvLine(fields: Array<string | number | null>): string {
 }
 
 const PERCENTILE_NAMES = PERCENTILES.map((p) => `${p}%`);
+/** Locust's columns of a row's times and sizes, in its order. */
+const TIMES =
+  "Median Response Time,Average Response Time,Min Response Time,Max Response Time,Average Content Size";
+const columns = (names: string) => names.split(",");
 
 /** Locust's CSV files of `run` at `prefix` (`_stats.csv`, `_failures`, `_stats_history`, `_exceptions`). */
 export async function writeLocustCsv(
@@ -161,17 +181,7 @@ export async function writeLocustCsv(
   const ints = (r: LocustRow) => r.percentiles.map((p) => (p === null ? null : Math.round(p)));
   const stats = [
     csvLine([
-      "Type",
-      "Name",
-      "Request Count",
-      "Failure Count",
-      "Median Response Time",
-      "Average Response Time",
-      "Min Response Time",
-      "Max Response Time",
-      "Average Content Size",
-      "Requests/s",
-      "Failures/s",
+      ...columns(`Type,Name,Request Count,Failure Count,${TIMES},Requests/s,Failures/s`),
       ...PERCENTILE_NAMES,
     ]),
     ...[...rows, total].map((r) =>
@@ -200,20 +210,9 @@ export async function writeLocustCsv(
   let count = 0, failed = 0;
   const history = [
     csvLine([
-      "Timestamp",
-      "User Count",
-      "Type",
-      "Name",
-      "Requests/s",
-      "Failures/s",
+      ...columns("Timestamp,User Count,Type,Name,Requests/s,Failures/s"),
       ...PERCENTILE_NAMES,
-      "Total Request Count",
-      "Total Failure Count",
-      "Total Median Response Time",
-      "Total Average Response Time",
-      "Total Min Response Time",
-      "Total Max Response Time",
-      "Total Average Content Size",
+      ...columns(`Request Count,Failure Count,${TIMES}`).map((c) => `Total ${c}`),
     ]),
     ...secondsOf(run).map((i) => {
       const seconds = i.durationMs / 1000;
