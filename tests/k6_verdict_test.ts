@@ -467,6 +467,9 @@ export const options = {
     http_reqs: ["count==3"],
     http_req_duration: ["p(95)<2000", "max<1"],
     http_req_failed: ["rate<0.01"],
+    "http_reqs{status:0}": ["count==3"],
+    "http_reqs{url:${base}/}": ["count==3"],
+    "http_req_failed{method:GET}": ["rate==1"],
   },
 };
 export default function () { http.get("${base}/"); }
@@ -477,6 +480,14 @@ export default function () { http.get("${base}/"); }
   assertEquals(judged.code, 99, judged.text);
   ok(judged.stderr.includes("thresholds on metrics 'http_req_failed' have been crossed"), judged.stderr);
   ok(/http_reqs\n\s+✓ 'count==3'/.test(judged.stdout), judged.stdout);
+  // Each counts under k6's tags of a request with no response: status 0, its URL, its method.
+  const held = judged.results.thresholds.filter((t: { ok: boolean }) => t.ok).map((
+    t: { expression: string },
+  ) => t.expression.split(":")[0]);
+  ok(
+    ["http_reqs{status", "http_reqs{url", "http_req_failed{method"].every((t) => held.includes(t)),
+    `${held}`,
+  );
   ok(/http_req_duration\n\s+✓ 'p\(95\)<2000'.*\n\s+✓ 'max<1'/.test(judged.stdout), judged.stdout);
 });
 
