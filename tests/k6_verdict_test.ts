@@ -532,3 +532,33 @@ export default function () { http.get("http://app.test/json", { tags: { name: "m
     assertEquals(run.code, 0, run.text);
     assertEquals(run.results?.runs[0].requests, 4, run.text);
   }));
+
+Deno.test("http.setResponseCallback(http.expectedStatuses(...)): http_req_failed and expected_response follow it", () =>
+  withTarget(async (url) => {
+    const { code, text, results, dir } = await runK6Text(
+      `import http from "k6/http";
+http.setResponseCallback(http.expectedStatuses(200, { min: 404, max: 404 }));
+export const options = {
+  vus: 1,
+  iterations: 2,
+  thresholds: {
+    http_req_failed: ["rate==0"],
+    "http_reqs{expected_response:true}": ["count==4"],
+    "http_req_failed{status:404}": ["rate==0"],
+  },
+};
+export default function () {
+  http.get("http://app.test/json");
+  http.get("http://app.test/no-such-page");
+}
+`,
+      url,
+      ["--summary-export", "summary.json"],
+    );
+    assertEquals(code, 0, text);
+    const outcomes = results.thresholds.map((t: { expression: string; ok: boolean }) => [t.expression, t.ok]);
+    ok(outcomes.every(([, passed]: [string, boolean]) => passed), JSON.stringify(outcomes));
+    // k6's summary export: no request failed, all four expected.
+    const summary = JSON.parse(Deno.readTextFileSync(`${dir}/summary.json`));
+    assertEquals([summary.metrics.http_req_failed.value, summary.metrics.http_reqs.count], [0, 4]);
+  }));

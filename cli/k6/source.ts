@@ -97,7 +97,7 @@ export async function k6ExperimentText(
     ...(together ? { together } : {}),
     ...(thresholds.length > 0 ? { thresholds } : {}),
     ...hooksTimeouts,
-    script: Object.keys(routes).length === 0 ? path : { file: path, routes },
+    script: { file: path, routes, expectedStatuses: module.expectedStatuses },
   });
   return { text, paths };
 }

@@ -13,6 +13,7 @@ import { decodeHistogram } from "../histogram.ts";
 import { sumValues } from "../interval_counts.ts";
 import {
   ENDPOINT_METRICS,
+  failedStatusOf,
   fromK6,
   selectedRun,
   type Selector,
@@ -64,10 +65,6 @@ const RATIOS: Record<string, (r: RunResult) => number> = {
   successRate: (r) => r.successRate,
   errorRate: (r) => 1 - r.successRate,
 };
-
-function failedStatusOf(r: RunResult): number {
-  return Object.entries(r.statusCodes).reduce((a, [c, n]) => (c < "200" || c >= "400" ? a + n : a), 0);
-}
 
 const COUNTS: Record<string, (r: RunResult) => number> = {
   rps: (r) => r.rps,

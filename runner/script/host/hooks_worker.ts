@@ -13,6 +13,7 @@ import type { HostReply, HostRequest } from "./host.ts";
 import { summaryContents } from "./summary_content.ts";
 import { cloneBytes } from "./clone_bytes.ts";
 import { madeMetrics } from "../k6/metrics.ts";
+import { expectedStatuses } from "../../stats/recorder.ts";
 import { takeMainChannel } from "../channel.ts";
 import { restoreWorkerNames } from "../worker_scope.ts";
 import { guardScriptConsole } from "../sessions/names.ts";
@@ -41,6 +42,7 @@ self.onmessage = async (event: MessageEvent<HostRequest>) => {
         teardown: module.teardown !== null,
         options: plainOptions(module.options),
         metrics: madeMetrics(),
+        expectedStatuses,
       });
     } else if (msg.type === "setup") {
       const data = await module!.setup?.();

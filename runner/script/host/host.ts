@@ -3,6 +3,7 @@
  * The main side of a session script's own isolate (hooks_worker.ts). Every step ends in one outcome, and on
  * any but a value or a throw the isolate is terminated, so nothing a script does there keeps loadlab waiting.
  */
+import type { ExpectedStatuses } from "../../../results/schema/values.ts";
 import { Worker as NodeWorker } from "node:worker_threads";
 import {
   cutPastMemoryLimit,
@@ -51,6 +52,8 @@ export interface ScriptExports {
   options: Record<string, unknown> | null;
   /** A k6 script's own metrics (`new Counter("errors")`), by name. */
   metrics: Record<string, { kind: "trend" | "counter" | "rate" | "gauge"; time: boolean }>;
+  /** The statuses a k6 script's `http.setResponseCallback` expects; undefined: k6's default. */
+  expectedStatuses?: ExpectedStatuses;
 }
 
 export class ScriptHost {

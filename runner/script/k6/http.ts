@@ -23,6 +23,8 @@ import { b64encode } from "./encoding.ts";
 import { jsonOut, requestPoints } from "./json_out.ts";
 import type { Response, Session } from "../session.ts";
 import { durationMsOf } from "../../../validation/duration.ts";
+import { expectStatuses } from "../../stats/recorder.ts";
+import type { ExpectedStatuses } from "../../../results/schema/values.ts";
 
 /** k6's request params (those loadlab honours; another key is refused when the request is sent). */
 export interface Params {
@@ -309,14 +311,16 @@ export async function batch(
   return out;
 }
 
-/** k6's expectedStatuses: the statuses a response callback counts as passed. */
-export function expectedStatuses(...statuses: Array<number | { min: number; max: number }>) {
-  return { statuses };
+/** k6's expectedStatuses: each a status or `{ min, max }`, as inclusive ranges. */
+export function expectedStatuses(
+  ...statuses: Array<number | { min: number; max: number }>
+): ExpectedStatuses {
+  return statuses.map((s) => typeof s === "number" ? [s, s] : [s.min, s.max]);
 }
 
-/** k6's setResponseCallback: refused before the load (convert/refusals.ts), as any other reach of it is. */
-export function setResponseCallback(_callback: unknown): void {
-  throw new Error("http.setResponseCallback is not supported: loadlab counts 4xx/5xx as failed status");
+/** k6's setResponseCallback: an answer outside the statuses it expects fails; null expects every answer. */
+export function setResponseCallback(callback: ExpectedStatuses | null): void {
+  expectStatuses(callback ?? [[100, 999]]);
 }
 
 // k6/http's documented names, importable by name as k6 scripts write them (`import { file } from "k6/http"`).
