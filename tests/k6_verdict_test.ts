@@ -59,6 +59,24 @@ Deno.test("k6's init-error codes: 107 for a throw at the top level or a syntax e
     );
     assertEquals(unmade.code, 104, unmade.text);
     ok(/no metric named "nosuch"/.test(unmade.stderr), unmade.stderr);
+    // An aggregation the metric's kind has not (a trend's count, a rate's value) is k6's invalid threshold.
+    const kinds = await runK6Text(
+      `import http from "k6/http";\nimport { Trend } from "k6/metrics";\nconst t = new Trend("tt", true);\nexport const options = { iterations: 1, thresholds: { tt: ["count==1"], http_req_failed: ["value<1"] } };\nexport default function () { t.add(1); }\n`,
+      url,
+    );
+    assertEquals(kinds.code, 104, kinds.text);
+    ok(
+      /thresholds\.tt: count==1: a trend is judged by avg, min, max, med, p\(N\)/.test(kinds.stderr),
+      kinds.stderr,
+    );
+    ok(/thresholds\.http_req_failed: value<1: a rate is judged by rate/.test(kinds.stderr), kinds.stderr);
+    // A throw in setup() is k6's script exception, no load sent.
+    const setup = await runK6Text(
+      `import http from "k6/http";\nexport function setup() { throw new Error("no token"); }\nexport default function () { http.get("http://app.test/"); }\n`,
+      url,
+    );
+    assertEquals(setup.code, 107, setup.text);
+    ok(setup.stderr.includes("no token"), setup.stderr);
   }));
 
 Deno.test("exec.test.abort() stops the whole test at once and exits 108, results and summary written; in setup too", () =>
