@@ -580,3 +580,24 @@ export default function () {
     const summary = JSON.parse(Deno.readTextFileSync(`${dir}/summary.json`));
     assertEquals([summary.metrics.http_req_failed.value, summary.metrics.http_reqs.count], [0, 4]);
   }));
+
+Deno.test("an iteration that calls fail() counts in iterations, as k6 counts it; vus_max is judged", () =>
+  withTarget(async (url) => {
+    const { code, text, stdout } = await runK6Text(
+      `import http from "k6/http";
+import { fail } from "k6";
+export const options = {
+  vus: 2,
+  iterations: 6,
+  thresholds: { iterations: ["count==6"], vus_max: ["value==2"] },
+};
+export default function () {
+  http.get("http://app.test/json");
+  if (__ITER % 2 === 0) fail("odd one out");
+}
+`,
+      url,
+    );
+    assertEquals(code, 0, text);
+    ok(/iterations\n\s+✓ 'count==6'/.test(stdout) && /vus_max\n\s+✓ 'value==2'/.test(stdout), stdout);
+  }));

@@ -74,7 +74,8 @@ export function k6SummaryData(
     http_req_failed: rateMetric(failed, sent - failed),
     http_reqs: counter(sent, sec, "default"),
     iteration_duration: trend(flow?.sessionMs, stats, flow?.completed ?? 0),
-    iterations: counter(flow?.completed ?? 0, sec, "default"),
+    // As k6's: an iteration that threw (fail()) is one too.
+    iterations: counter((flow?.completed ?? 0) + (flow?.failed ?? 0), sec, "default"),
     vus: { type: "gauge", contains: "default", values: users.vus },
     vus_max: { type: "gauge", contains: "default", values: users.vusMax },
   };
