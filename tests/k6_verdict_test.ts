@@ -306,7 +306,7 @@ export default function () {
     );
   }));
 
-Deno.test("HTTP thresholds by k6's status, expected_response, url, proto and error_code tags are judged on those responses", () =>
+Deno.test("HTTP thresholds by k6's status, expected_response, url, proto and error_code tags are judged on those responses; method by a named request's", () =>
   withTarget(async (url) => {
     const { code, text, results } = await runK6Text(
       `import http from "k6/http";
@@ -316,11 +316,12 @@ export const options = {
   thresholds: {
     "http_reqs{status:404}": ["count==3"],
     "http_req_failed{status:200}": ["rate==0"],
-    "http_reqs{expected_response:true}": ["count==6"],
+    "http_reqs{expected_response:true}": ["count==9"],
     "http_req_duration{expected_response:true}": ["p(95)<60000"],
     "http_reqs{url:http://app.test/json}": ["count==3"],
     "http_req_duration{status:404}": ["max<60000"],
-    "http_reqs{proto:HTTP/1.1}": ["count==9"],
+    "http_reqs{proto:HTTP/1.1}": ["count==12"],
+    "http_reqs{method:POST}": ["count==3"],
     "http_reqs{proto:HTTP/2.0}": ["count==0"],
     "http_reqs{error_code:1404}": ["count==3"],
   },
@@ -329,6 +330,7 @@ export default function () {
   http.get("http://app.test/json");
   http.get("http://app.test/");
   http.get("http://app.test/no-such-page");
+  http.post("http://app.test/echo", "x", { tags: { name: "echo" } });
 }
 `,
       url,
@@ -336,7 +338,7 @@ export default function () {
     assertEquals(code, 0, text);
     const outcomes = results.thresholds.map((t: { expression: string; ok: boolean }) => [t.expression, t.ok]);
     ok(outcomes.every(([, passed]: [string, boolean]) => passed), JSON.stringify(outcomes));
-    assertEquals(outcomes.length, 9);
+    assertEquals(outcomes.length, 10);
   }));
 
 Deno.test("a custom metric's threshold by tag is judged on the values added with that tag", () =>

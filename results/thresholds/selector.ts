@@ -90,8 +90,7 @@ export function fromK6(expression: string): string | null {
 }
 
 /**
- * Whether `e` matches every pair: `name`, `method` (a script's unnamed request's: its name's first word),
- * k6's `url`, or a tag (`status` picks responses).
+ * Whether `e` matches every pair: `name`, `method`, k6's `url`, or a tag (`status` picks responses).
  * `targets`: the origins sent to the run's target (`targetOriginsOf`); unknown: any origin's.
  */
 export function selects(
@@ -103,7 +102,7 @@ export function selects(
     key === "name" || key === "url"
       ? e.name === value || urlNamed(e.name, value, targets)
       : key === "method"
-      ? (e.method ?? e.name.slice(0, e.name.indexOf(" "))) === value
+      ? e.method === value
       : RESPONSE_TAGS.has(key) || e.tags?.[key] === value
   );
 }

@@ -91,8 +91,8 @@ export class IntervalRecorder {
   }
 
   /** The index a run-time endpoint `name` records under; 0 without named endpoints. */
-  endpointIndex(name: string, tags?: Readonly<Record<string, string>>): number {
-    return this.#endpoints === null ? 0 : this.#endpoints.indexOf(name, tags);
+  endpointIndex(name: string, tags?: Readonly<Record<string, string>>, method?: string): number {
+    return this.#endpoints === null ? 0 : this.#endpoints.indexOf(name, tags, method);
   }
 
   /**
