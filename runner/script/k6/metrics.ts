@@ -151,11 +151,11 @@ export function madeMetrics(): Record<string, { kind: MetricPart["kind"]; time: 
 }
 
 /** The aggregations a threshold may judge a metric of each kind by, as k6 takes them. */
-const AGGREGATIONS: Record<MetricPart["kind"], string[]> = {
-  counter: ["count", "rate"],
-  gauge: ["value"],
-  rate: ["rate"],
-  trend: ["avg", "min", "max", "med", "p(N)"],
+const AGGREGATIONS = {
+  counter: "count, rate",
+  gauge: "value",
+  rate: "rate",
+  trend: "avg, min, max, med, p(N)",
 };
 
 /**
@@ -165,19 +165,18 @@ const AGGREGATIONS: Record<MetricPart["kind"], string[]> = {
 export function thresholdProblem(
   metric: string,
   rule: string,
-  made: Readonly<Record<string, { kind: MetricPart["kind"] }>>,
+  made: Record<string, { kind: MetricPart["kind"] }>,
 ): string | null {
+  const kind = kinds.get(metric) ?? made[metric]?.kind;
   if (/^(ws|grpc|browser)_/.test(metric)) return null;
-  const kind = kinds.get(metric) ?? (Object.hasOwn(made, metric) ? made[metric].kind : undefined);
   if (kind === undefined) {
     return `no metric named "${metric}": neither one of k6's nor made by the script (make it in the init ` +
       `code, e.g. new Counter("${metric}"))`;
   }
   const aggregation = /^\s*(p\(|[a-z]*)/.exec(rule)![1];
-  const known = AGGREGATIONS[kind];
-  return known.includes(aggregation === "p(" ? "p(N)" : aggregation)
+  return AGGREGATIONS[kind].split(", ").includes(aggregation === "p(" ? "p(N)" : aggregation)
     ? null
-    : `${rule.trim()}: a ${kind} is judged by ${known.join(", ")}, not ${aggregation || "nothing"}`;
+    : `${rule.trim()}: a ${kind} is judged by ${AGGREGATIONS[kind]}, not ${aggregation || "nothing"}`;
 }
 
 /** The submetrics the script's thresholds name (`pages{kind:html}`), by metric: the tags each picks. */
