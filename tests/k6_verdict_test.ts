@@ -603,3 +603,33 @@ export default function () {
     assertEquals(code, 0, text);
     ok(/iterations\n\s+✓ 'count==6'/.test(stdout) && /vus_max\n\s+✓ 'value==2'/.test(stdout), stdout);
   }));
+
+Deno.test("requests of setup() and teardown() count in http_reqs and by name, as k6 counts them", () =>
+  withTarget(async (url) => {
+    const { code, text, results } = await runK6Text(
+      `import http from "k6/http";
+export const options = {
+  vus: 1,
+  iterations: 3,
+  thresholds: {
+    http_reqs: ["count==5"],
+    "http_reqs{name:login}": ["count==1"],
+    "http_req_failed{name:bye}": ["rate==1"],
+  },
+};
+export function setup() {
+  http.post("http://app.test/login", JSON.stringify({ user: "ann", password: "secret" }), {
+    headers: { "Content-Type": "application/json" },
+    tags: { name: "login" },
+  });
+}
+export default function () { http.get("http://app.test/json"); }
+export function teardown() { http.get("http://app.test/no-such-page", { tags: { name: "bye" } }); }
+`,
+      url,
+    );
+    assertEquals(code, 0, text);
+    const outcomes = results.thresholds.map((t: { expression: string; ok: boolean }) => [t.expression, t.ok]);
+    ok(outcomes.every(([, passed]: [string, boolean]) => passed), JSON.stringify(outcomes));
+    assertEquals(results.runs[0].requests, 5);
+  }));

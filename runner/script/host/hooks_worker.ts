@@ -14,6 +14,7 @@ import { summaryContents } from "./summary_content.ts";
 import { cloneBytes } from "./clone_bytes.ts";
 import { madeMetrics } from "../k6/metrics.ts";
 import { expectedStatuses } from "../../stats/recorder.ts";
+import { takeHookRequests } from "../k6/http.ts";
 import { takeMainChannel } from "../channel.ts";
 import { restoreWorkerNames } from "../worker_scope.ts";
 import { guardScriptConsole } from "../sessions/names.ts";
@@ -53,7 +54,7 @@ self.onmessage = async (event: MessageEvent<HostRequest>) => {
       postDone(summaryContents(await handle(msg.data), errorText), "its answer cannot be written");
     } else {
       await module!.teardown?.(msg.data);
-      post({ type: "done", value: undefined });
+      post({ type: "done", value: undefined, sent: takeHookRequests() });
     }
   } catch (err) {
     const message = msg.type === "import" ? errorText(err) : scriptErrorMessage(err, path);
@@ -63,7 +64,7 @@ self.onmessage = async (event: MessageEvent<HostRequest>) => {
 
 function postDone(value: unknown, what: string): void {
   try {
-    post({ type: "done", value });
+    post({ type: "done", value, sent: takeHookRequests() });
   } catch (err) {
     throw new Error(`${what}: ${cloneRefusal(err)}`);
   }

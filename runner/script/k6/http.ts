@@ -5,7 +5,7 @@
  * runner sends an origin the run's `routes` name where they say: a public host onto the target with
  * `--target`), on connections the virtual user dials. Redirects are followed as k6 follows them (`redirects`,
  * default 10; each hop is a request of the run). Outside a session (setup, teardown) requests go through
- * `fetch` to the URL as written, unmeasured. `http.batch` sends its requests in parallel as k6 does
+ * `fetch` to the URL as written, kept for the run's counts (`takeHookRequests`), as k6 counts them. `http.batch` sends its requests in parallel as k6 does
  * (`s.batch`: at most the options' `batch` at once, `batchPerHost` to one host, each on a connection of the
  * VU's). `params.auth: "digest"` answers a Digest challenge with the URL's credentials (digest_auth.ts);
  * `params.jar` may be a jar of the script's own (local_jar.ts).
@@ -24,6 +24,8 @@ import { jsonOut, requestPoints } from "./json_out.ts";
 import type { Response, Session } from "../session.ts";
 import { durationMsOf } from "../../../validation/duration.ts";
 import { expectStatuses } from "../../stats/recorder.ts";
+import type { ErrorKind } from "../../../results/mod.ts";
+import type { HookRequest } from "../../../results/hook_requests.ts";
 import type { ExpectedStatuses } from "../../../results/schema/values.ts";
 
 /** k6's request params (those loadlab honours; another key is refused when the request is sent). */
@@ -41,6 +43,17 @@ export interface Params {
 
 const PARAMS = new Set(["headers", "tags", "timeout", "redirects", "responseType", "cookies", "jar", "auth"]);
 type Url = string | { url: string; name: string };
+
+/** The requests setup() and teardown() sent (k6 counts them in its metrics), taken by `takeHookRequests`. */
+let hookRequests: HookRequest[] = [];
+const MAX_HOOK_REQUESTS = 10_000;
+
+/** The requests sent outside the load since the last call. */
+export function takeHookRequests(): HookRequest[] {
+  const taken = hookRequests;
+  hookRequests = [];
+  return taken;
+}
 
 /** The origin of this isolate's target (read from the first session that sends). */
 let targetOrigin: string | null = null;
@@ -197,7 +210,18 @@ function send(
   if (s === undefined) {
     const signal = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
     const init = { method, headers, body: body as BodyInit | undefined, signal, redirect: "manual" as const };
-    return fetch(href, init).then(fetchedResponse, fetchFailed);
+    const startMs = performance.now();
+    return fetch(href, init).then(fetchedResponse, fetchFailed).then((r) => {
+      const failure = r.failure?.kind as ErrorKind | undefined;
+      const at = {
+        name: name ?? `${method} ${href}`,
+        method,
+        tags,
+        latencyUs: (performance.now() - startMs) * 1000,
+      };
+      if (hookRequests.length < MAX_HOOK_REQUESTS) hookRequests.push({ ...at, status: r.status, failure });
+      return r;
+    });
   }
   // No headers of its own: the session's plain request, encoded once per method and path.
   const own = headers === NO_HEADERS ? undefined : headers;
