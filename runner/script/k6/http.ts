@@ -5,9 +5,9 @@
  * runner sends an origin the run's `routes` name where they say: a public host onto the target with
  * `--target`), on connections the virtual user dials. Redirects are followed as k6 follows them (`redirects`,
  * default 10; each hop is a request of the run). Outside a session (setup, teardown) requests go through
- * `fetch` to the URL as written, kept for the run's counts (`takeHookRequests`), as k6 counts them. `http.batch` sends its requests in parallel as k6 does
- * (`s.batch`: at most the options' `batch` at once, `batchPerHost` to one host, each on a connection of the
- * VU's). `params.auth: "digest"` answers a Digest challenge with the URL's credentials (digest_auth.ts);
+ * `fetch` to the URL as written, kept for the run's counts as k6 counts them (`takeHookRequests`). `http.batch`
+ * sends its requests in parallel as k6 does (`s.batch`: at most the options' `batch` at once, `batchPerHost` to
+ * one host, each on a connection of the VU's). `params.auth: "digest"` answers a Digest challenge with the URL's credentials (digest_auth.ts);
  * `params.jar` may be a jar of the script's own (local_jar.ts).
  */
 import { current, keepCookies, requestDefaults } from "./runtime.ts";
@@ -45,15 +45,11 @@ const PARAMS = new Set(["headers", "tags", "timeout", "redirects", "responseType
 type Url = string | { url: string; name: string };
 
 /** The requests setup() and teardown() sent (k6 counts them in its metrics), taken by `takeHookRequests`. */
-let hookRequests: HookRequest[] = [];
+const hookRequests: HookRequest[] = [];
 const MAX_HOOK_REQUESTS = 10_000;
 
 /** The requests sent outside the load since the last call. */
-export function takeHookRequests(): HookRequest[] {
-  const taken = hookRequests;
-  hookRequests = [];
-  return taken;
-}
+export const takeHookRequests = (): HookRequest[] => hookRequests.splice(0);
 
 /** The origin of this isolate's target (read from the first session that sends). */
 let targetOrigin: string | null = null;
@@ -212,14 +208,10 @@ function send(
     const init = { method, headers, body: body as BodyInit | undefined, signal, redirect: "manual" as const };
     const startMs = performance.now();
     return fetch(href, init).then(fetchedResponse, fetchFailed).then((r) => {
-      const failure = r.failure?.kind as ErrorKind | undefined;
-      const at = {
-        name: name ?? `${method} ${href}`,
-        method,
-        tags,
-        latencyUs: (performance.now() - startMs) * 1000,
-      };
-      if (hookRequests.length < MAX_HOOK_REQUESTS) hookRequests.push({ ...at, status: r.status, failure });
+      const failure = r.failure?.kind as ErrorKind | undefined,
+        latencyUs = (performance.now() - startMs) * 1000;
+      const sent = { name: name ?? `${method} ${href}`, method, tags, status: r.status, failure, latencyUs };
+      if (hookRequests.length < MAX_HOOK_REQUESTS) hookRequests.push(sent);
       return r;
     });
   }
