@@ -7,7 +7,11 @@ import { check, sleep } from "k6";
 const BASE = __ENV.BASE_URL || "http://127.0.0.1:18481";
 
 export const options = {
-  thresholds: { "checks{check:status as expected}": ["rate==1"], "http_reqs{tagged:yes}": ["count>10"], vus_max: ["value==2"] },
+  thresholds: {
+    "checks{check:status as expected}": ["rate==1"],
+    "http_reqs{tagged:yes}": ["count>10"],
+    vus_max: ["value==2"],
+  },
 };
 
 export default function () {

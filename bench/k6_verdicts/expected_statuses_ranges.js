@@ -1,7 +1,7 @@
 // args: -u 2 -i 6
 // A team whose API answers 400 on purpose: setResponseCallback with a range and a status, by its name.
 import http from "k6/http";
-import { setResponseCallback, expectedStatuses } from "k6/http";
+import { expectedStatuses, setResponseCallback } from "k6/http";
 
 const BASE = __ENV.BASE_URL || "http://127.0.0.1:18481";
 

@@ -7,7 +7,9 @@ import { Counter } from "k6/metrics";
 const BASE = __ENV.BASE_URL || "http://127.0.0.1:18481";
 const reached = new Counter("reached_end");
 
-export const options = { thresholds: { reached_end: ["count==3"], http_reqs: ["count==6"], iterations: ["count==6"] } };
+export const options = {
+  thresholds: { reached_end: ["count==3"], http_reqs: ["count==6"], iterations: ["count==6"] },
+};
 
 export default function () {
   const res = http.get(`${BASE}/validate?id=${__ITER % 2 === 0 ? "1" : "bad"}`);

@@ -5,7 +5,9 @@ import { check } from "k6";
 
 const BASE = __ENV.BASE_URL || "http://127.0.0.1:18481";
 
-export const options = { thresholds: { http_req_failed: ["rate==0"], "http_reqs{status:200}": ["count==3"] } };
+export const options = {
+  thresholds: { http_req_failed: ["rate==0"], "http_reqs{status:200}": ["count==3"] },
+};
 
 export default function () {
   check(http.get(`${BASE}/json`), { "is 200": (r) => r.status === 200 });

@@ -6,7 +6,9 @@ import { check } from "k6";
 const BASE = __ENV.BASE_URL || "http://127.0.0.1:18481";
 const csv = open("./data/queries.csv", "b");
 
-export const options = { thresholds: { checks: ["rate==1"], "http_req_duration{name:upload}": ["p(95)<2000"] } };
+export const options = {
+  thresholds: { checks: ["rate==1"], "http_req_duration{name:upload}": ["p(95)<2000"] },
+};
 
 export default function () {
   const res = http.post(`${BASE}/post`, { kind: "report", file: http.file(csv, "queries.csv", "text/csv") }, {

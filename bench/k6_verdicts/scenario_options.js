@@ -7,7 +7,13 @@ const BASE = __ENV.BASE_URL || "http://127.0.0.1:18481";
 
 export const options = {
   scenarios: {
-    browse: { executor: "per-vu-iterations", vus: 2, iterations: 3, exec: "browse", tags: { flow: "browse" } },
+    browse: {
+      executor: "per-vu-iterations",
+      vus: 2,
+      iterations: 3,
+      exec: "browse",
+      tags: { flow: "browse" },
+    },
     buy: {
       executor: "shared-iterations",
       vus: 1,

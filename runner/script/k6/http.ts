@@ -5,9 +5,10 @@
  * runner sends an origin the run's `routes` name where they say: a public host onto the target with
  * `--target`), on connections the virtual user dials. Redirects are followed as k6 follows them (`redirects`,
  * default 10; each hop is a request of the run). Outside a session (setup, teardown) requests go through
- * `fetch` to the URL as written, kept for the run's counts as k6 counts them (`takeHookRequests`). `http.batch`
- * sends its requests in parallel as k6 does (`s.batch`: at most the options' `batch` at once, `batchPerHost` to
- * one host, each on a connection of the VU's). `params.auth: "digest"` answers a Digest challenge with the URL's credentials (digest_auth.ts);
+ * `fetch` to the URL as written, kept for the run's counts as k6 counts them (`takeHookRequests`).
+ * `http.batch` sends its requests in parallel as k6 does (`s.batch`: at most the options' `batch` at once,
+ * `batchPerHost` to one host, each on a connection of the VU's). `params.auth: "digest"` answers a Digest
+ * challenge with the URL's credentials (digest_auth.ts);
  * `params.jar` may be a jar of the script's own (local_jar.ts).
  */
 import { current, keepCookies, requestDefaults } from "./runtime.ts";

@@ -159,8 +159,9 @@ const AGGREGATIONS = {
 };
 
 /**
- * Why k6 refuses threshold `rule` on `metric` before the test, else null: a metric neither built in (k6/ws's,
- * k6/net/grpc's and the browser's included) nor made by the script (`made`), or an aggregation of another kind.
+ * Why k6 refuses threshold `rule` on `metric` before the test, else null: a metric neither built in
+ * (k6/ws's, k6/net/grpc's and the browser's included) nor made by the script (`made`), or an aggregation
+ * of another kind.
  */
 export function thresholdProblem(
   metric: string,
