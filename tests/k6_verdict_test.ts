@@ -581,6 +581,13 @@ export default function () {
     // k6's summary export: no request failed, all four expected.
     const summary = JSON.parse(Deno.readTextFileSync(`${dir}/summary.json`));
     assertEquals([summary.metrics.http_req_failed.value, summary.metrics.http_reqs.count], [0, 4]);
+    // Another callback than expectedStatuses' is k6's script exception in init code, named.
+    const own = await runK6Text(
+      `import http from "k6/http";\nhttp.setResponseCallback((r) => r.status < 500);\nexport default function () {}\n`,
+      url,
+    );
+    assertEquals(own.code, 107, own.text);
+    ok(own.stderr.includes("script.js:2: does not load: http.setResponseCallback takes"), own.stderr);
   }));
 
 Deno.test("an iteration that calls fail() counts in iterations, as k6 counts it; vus_max is judged", () =>

@@ -337,6 +337,9 @@ export function expectedStatuses(
 
 /** k6's setResponseCallback: an answer outside the statuses it expects fails; null expects every answer. */
 export function setResponseCallback(callback: ExpectedStatuses | null): void {
+  if (callback !== null && !Array.isArray(callback)) {
+    throw new TypeError("http.setResponseCallback takes http.expectedStatuses(...) or null, as k6's does");
+  }
   expectStatuses(callback ?? [[100, 999]]);
 }
 
