@@ -37,6 +37,9 @@ Deno.test("a row is the same only when every part agrees; checks within 10%", ()
   ]);
   const refused = compareRuns("a.js", run({}), run({ code: 2, thresholds: null, note: "refused: why" }));
   assertEquals([refused[2], refused.at(-1)], ["ll: no export", "differs: refused: why"]);
+  const none = run({ code: 104, thresholds: null });
+  const both = compareRuns("a.js", none, none);
+  assertEquals([both[2], both.at(-1)], ["same (neither judged)", "same"]);
 });
 
 Deno.test("checks of the export's root group and its groups, by group name", () => {

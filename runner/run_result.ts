@@ -112,12 +112,14 @@ function configToJson(config: AttackConfig): Record<string, unknown> {
       }
       : {}),
     // The environment and setup's data stay out of results (they may hold secrets).
-    // The routes say which origins went to the target (results/threshold_selector.ts).
+    // The routes say which origins went to the target, the expected statuses which answers failed
+    // (results/thresholds/selector.ts).
     ...(config.script
       ? {
         script: {
           path: config.script.path,
           ...(config.script.routes ? { routes: config.script.routes } : {}),
+          ...(config.script.expectedStatuses ? { expectedStatuses: config.script.expectedStatuses } : {}),
         },
       }
       : {}),

@@ -21,6 +21,7 @@ const scriptFields = z.strictObject({
   data: z.string().optional(),
   /** Origins the script names, each sent to another origin (`{"https://api.example.com": URL}`). */
   routes: scriptSpecSchema.shape.routes.optional(),
+  expectedStatuses: scriptSpecSchema.shape.expectedStatuses,
 });
 
 export const scriptSourceSchema = z.union([
@@ -64,7 +65,7 @@ export function scriptAttackOf(script: ScriptSource | undefined) {
   try {
     const file = resolve(script.file);
     const path = isLocustFile(file) ? locustSessionPath(file) : sessionScriptPath(file);
-    return script.routes === undefined ? { path } : { path, routes: script.routes };
+    return { path, routes: script.routes, expectedStatuses: script.expectedStatuses };
   } catch (err) {
     if (err instanceof LocustConvertError) {
       throw new ExperimentError(err.problems.map((message) => ({ path: "script", message })), { cause: err });

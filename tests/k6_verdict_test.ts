@@ -59,6 +59,24 @@ Deno.test("k6's init-error codes: 107 for a throw at the top level or a syntax e
     );
     assertEquals(unmade.code, 104, unmade.text);
     ok(/no metric named "nosuch"/.test(unmade.stderr), unmade.stderr);
+    // An aggregation the metric's kind has not (a trend's count, a rate's value) is k6's invalid threshold.
+    const kinds = await runK6Text(
+      `import http from "k6/http";\nimport { Trend } from "k6/metrics";\nconst t = new Trend("tt", true);\nexport const options = { iterations: 1, thresholds: { tt: ["count==1"], http_req_failed: ["value<1"] } };\nexport default function () { t.add(1); }\n`,
+      url,
+    );
+    assertEquals(kinds.code, 104, kinds.text);
+    ok(
+      /thresholds\.tt: count==1: a trend is judged by avg, min, max, med, p\(N\)/.test(kinds.stderr),
+      kinds.stderr,
+    );
+    ok(/thresholds\.http_req_failed: value<1: a rate is judged by rate/.test(kinds.stderr), kinds.stderr);
+    // A throw in setup() is k6's script exception, no load sent.
+    const setup = await runK6Text(
+      `import http from "k6/http";\nexport function setup() { throw new Error("no token"); }\nexport default function () { http.get("http://app.test/"); }\n`,
+      url,
+    );
+    assertEquals(setup.code, 107, setup.text);
+    ok(setup.stderr.includes("no token"), setup.stderr);
   }));
 
 Deno.test("exec.test.abort() stops the whole test at once and exits 108, results and summary written; in setup too", () =>
@@ -288,7 +306,7 @@ export default function () {
     );
   }));
 
-Deno.test("HTTP thresholds by k6's status, expected_response, url, proto and error_code tags are judged on those responses", () =>
+Deno.test("HTTP thresholds by k6's status, expected_response, url, proto and error_code tags are judged on those responses; method by a named request's", () =>
   withTarget(async (url) => {
     const { code, text, results } = await runK6Text(
       `import http from "k6/http";
@@ -298,11 +316,12 @@ export const options = {
   thresholds: {
     "http_reqs{status:404}": ["count==3"],
     "http_req_failed{status:200}": ["rate==0"],
-    "http_reqs{expected_response:true}": ["count==6"],
+    "http_reqs{expected_response:true}": ["count==9"],
     "http_req_duration{expected_response:true}": ["p(95)<60000"],
     "http_reqs{url:http://app.test/json}": ["count==3"],
     "http_req_duration{status:404}": ["max<60000"],
-    "http_reqs{proto:HTTP/1.1}": ["count==9"],
+    "http_reqs{proto:HTTP/1.1}": ["count==12"],
+    "http_reqs{method:POST}": ["count==3"],
     "http_reqs{proto:HTTP/2.0}": ["count==0"],
     "http_reqs{error_code:1404}": ["count==3"],
   },
@@ -311,6 +330,7 @@ export default function () {
   http.get("http://app.test/json");
   http.get("http://app.test/");
   http.get("http://app.test/no-such-page");
+  http.post("http://app.test/echo", "x", { tags: { name: "echo" } });
 }
 `,
       url,
@@ -318,7 +338,7 @@ export default function () {
     assertEquals(code, 0, text);
     const outcomes = results.thresholds.map((t: { expression: string; ok: boolean }) => [t.expression, t.ok]);
     ok(outcomes.every(([, passed]: [string, boolean]) => passed), JSON.stringify(outcomes));
-    assertEquals(outcomes.length, 9);
+    assertEquals(outcomes.length, 10);
   }));
 
 Deno.test("a custom metric's threshold by tag is judged on the values added with that tag", () =>
@@ -467,6 +487,9 @@ export const options = {
     http_reqs: ["count==3"],
     http_req_duration: ["p(95)<2000", "max<1"],
     http_req_failed: ["rate<0.01"],
+    "http_reqs{status:0}": ["count==3"],
+    "http_reqs{url:${base}/}": ["count==3"],
+    "http_req_failed{method:GET}": ["rate==1"],
   },
 };
 export default function () { http.get("${base}/"); }
@@ -477,6 +500,14 @@ export default function () { http.get("${base}/"); }
   assertEquals(judged.code, 99, judged.text);
   ok(judged.stderr.includes("thresholds on metrics 'http_req_failed' have been crossed"), judged.stderr);
   ok(/http_reqs\n\s+✓ 'count==3'/.test(judged.stdout), judged.stdout);
+  // Each counts under k6's tags of a request with no response: status 0, its URL, its method.
+  const held = judged.results.thresholds.filter((t: { ok: boolean }) => t.ok).map((
+    t: { expression: string },
+  ) => t.expression.split(":")[0]);
+  ok(
+    ["http_reqs{status", "http_reqs{url", "http_req_failed{method"].every((t) => held.includes(t)),
+    `${held}`,
+  );
   ok(/http_req_duration\n\s+✓ 'p\(95\)<2000'.*\n\s+✓ 'max<1'/.test(judged.stdout), judged.stdout);
 });
 
@@ -520,4 +551,92 @@ export default function () { http.get("http://app.test/json", { tags: { name: "m
     );
     assertEquals(run.code, 0, run.text);
     assertEquals(run.results?.runs[0].requests, 4, run.text);
+  }));
+
+Deno.test("http.setResponseCallback(http.expectedStatuses(...)): http_req_failed and expected_response follow it", () =>
+  withTarget(async (url) => {
+    const { code, text, results, dir } = await runK6Text(
+      `import http from "k6/http";
+http.setResponseCallback(http.expectedStatuses(200, { min: 404, max: 404 }));
+export const options = {
+  vus: 1,
+  iterations: 2,
+  thresholds: {
+    http_req_failed: ["rate==0"],
+    "http_reqs{expected_response:true}": ["count==4"],
+    "http_req_failed{status:404}": ["rate==0"],
+  },
+};
+export default function () {
+  http.get("http://app.test/json");
+  http.get("http://app.test/no-such-page");
+}
+`,
+      url,
+      ["--summary-export", "summary.json"],
+    );
+    assertEquals(code, 0, text);
+    const outcomes = results.thresholds.map((t: { expression: string; ok: boolean }) => [t.expression, t.ok]);
+    ok(outcomes.every(([, passed]: [string, boolean]) => passed), JSON.stringify(outcomes));
+    // k6's summary export: no request failed, all four expected.
+    const summary = JSON.parse(Deno.readTextFileSync(`${dir}/summary.json`));
+    assertEquals([summary.metrics.http_req_failed.value, summary.metrics.http_reqs.count], [0, 4]);
+    // Another callback than expectedStatuses' is k6's script exception in init code, named.
+    const own = await runK6Text(
+      `import http from "k6/http";\nhttp.setResponseCallback((r) => r.status < 500);\nexport default function () {}\n`,
+      url,
+    );
+    assertEquals(own.code, 107, own.text);
+    ok(own.stderr.includes("script.js:2: does not load: http.setResponseCallback takes"), own.stderr);
+  }));
+
+Deno.test("an iteration that calls fail() counts in iterations, as k6 counts it; vus_max is judged", () =>
+  withTarget(async (url) => {
+    const { code, text, stdout } = await runK6Text(
+      `import http from "k6/http";
+import { fail } from "k6";
+export const options = {
+  vus: 2,
+  iterations: 6,
+  thresholds: { iterations: ["count==6"], vus_max: ["value==2"] },
+};
+export default function () {
+  http.get("http://app.test/json");
+  if (__ITER % 2 === 0) fail("odd one out");
+}
+`,
+      url,
+    );
+    assertEquals(code, 0, text);
+    ok(/iterations\n\s+✓ 'count==6'/.test(stdout) && /vus_max\n\s+✓ 'value==2'/.test(stdout), stdout);
+  }));
+
+Deno.test("requests of setup() and teardown() count in http_reqs and by name, as k6 counts them", () =>
+  withTarget(async (url) => {
+    const { code, text, results } = await runK6Text(
+      `import http from "k6/http";
+export const options = {
+  vus: 1,
+  iterations: 3,
+  thresholds: {
+    http_reqs: ["count==5"],
+    "http_reqs{name:login}": ["count==1"],
+    "http_req_failed{name:bye}": ["rate==1"],
+  },
+};
+export function setup() {
+  http.post("http://app.test/login", JSON.stringify({ user: "ann", password: "secret" }), {
+    headers: { "Content-Type": "application/json" },
+    tags: { name: "login" },
+  });
+}
+export default function () { http.get("http://app.test/json"); }
+export function teardown() { http.get("http://app.test/no-such-page", { tags: { name: "bye" } }); }
+`,
+      url,
+    );
+    assertEquals(code, 0, text);
+    const outcomes = results.thresholds.map((t: { expression: string; ok: boolean }) => [t.expression, t.ok]);
+    ok(outcomes.every(([, passed]: [string, boolean]) => passed), JSON.stringify(outcomes));
+    assertEquals(results.runs[0].requests, 5);
   }));

@@ -6,7 +6,7 @@ import { basename, resolve } from "node:path";
 import { K6ConvertError } from "../../runner/script/k6/convert/convert.ts";
 import { importsK6Module, sessionScriptPath } from "../../runner/script/k6/convert/converted_file.ts";
 import { collectK6Metrics } from "../../runner/script/k6/metrics_channel.ts";
-import { isKnownMetric } from "../../runner/script/k6/metrics.ts";
+import { thresholdProblem } from "../../runner/script/k6/metrics.ts";
 import { k6Experiment } from "../../scenarios/k6/options.ts";
 import type { K6Paths } from "../../scenarios/k6/paths.ts";
 import { formatIssues } from "../../validation/mod.ts";
@@ -71,16 +71,17 @@ export async function k6ExperimentText(
     });
   }
   const { loads, together, thresholds, afterRun, paths, hooksTimeouts } = mapped.value;
-  // As k6: a threshold on a metric that is neither built in nor made by the script is invalid (104).
-  const unknown = [...new Set(afterRun.map((r) => r.metric.split("{", 1)[0]))].filter((m) =>
-    !isKnownMetric(m, module.metrics)
-  );
-  if (unknown.length > 0) {
-    const each = unknown.map((m) =>
-      `options.thresholds.${m}: no metric named "${m}": neither one of k6's nor made by the script ` +
-      `(make it in the init code, e.g. new Counter("${m}"))`
-    );
-    throw new UsageError(`${basename(path)}: ${each.join("; ")}`, { exitCode: K6_EXIT.invalidConfig });
+  // As k6: a threshold on a metric neither built in nor made by the script, or by an aggregation its kind
+  // has not (a trend's count), is invalid (104).
+  const refused = Object.entries(options.thresholds ?? {}).flatMap(([key, list]) => {
+    const metric = key.split("{", 1)[0].trim();
+    return [list].flat().flatMap((t) => {
+      const why = thresholdProblem(metric, String(t?.threshold ?? t), module.metrics);
+      return why === null ? [] : [`options.thresholds.${key}: ${why}`];
+    });
+  });
+  if (refused.length > 0) {
+    throw new UsageError(`${basename(path)}: ${refused.join("; ")}`, { exitCode: K6_EXIT.invalidConfig });
   }
   // From before any worker starts: their custom metrics reach the main isolate as they run, where the
   // thresholds with abortOnFail on them are judged.
@@ -97,7 +98,7 @@ export async function k6ExperimentText(
     ...(together ? { together } : {}),
     ...(thresholds.length > 0 ? { thresholds } : {}),
     ...hooksTimeouts,
-    script: Object.keys(routes).length === 0 ? path : { file: path, routes },
+    script: { file: path, routes, expectedStatuses: module.expectedStatuses },
   });
   return { text, paths };
 }

@@ -112,13 +112,16 @@ async function runRead(
     { ...args, failOn: gateWith.failOn },
     { source, outDir, baseline, interrupt },
   ).catch((err: unknown) => {
-    // A k6 script's exec.test.abort() in setup(): no load, k6's exit code of an abort.
-    const aborted = err instanceof Error && err.name === "ScriptSetupError" &&
-      err.message.includes(TEST_ABORTED);
-    if (aborted && isK6File(resolve(args.source))) {
-      throw new UsageError(err.message, { cause: err, exitCode: K6_EXIT.scriptAborted });
+    // A k6 script's setup() that ended the test: k6's exit code of an abort, or of a script exception.
+    if (!(err instanceof Error && err.name === "ScriptSetupError" && isK6File(resolve(args.source)))) {
+      throw err;
     }
-    throw err;
+    const exitCode = err.message.includes(TEST_ABORTED)
+      ? K6_EXIT.scriptAborted
+      : err.message.startsWith("setup() failed:")
+      ? K6_EXIT.scriptException
+      : undefined;
+    throw exitCode === undefined ? err : new UsageError(err.message, { cause: err, exitCode });
   });
   if (typeof outcome === "number") return outcome;
   if (outcome.k6) {

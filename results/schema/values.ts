@@ -34,6 +34,15 @@ export const GRPC_STATUS_SLOTS_FROM = 1000;
 /** Status slots of a recorder's counts: the HTTP statuses, then gRPC's codes. */
 export const STATUS_SLOTS = GRPC_STATUS_SLOTS_FROM + 17;
 
+/** The statuses a run counts as expected, inclusive ranges (k6's `expectedStatuses`); default 200 to 399. */
+export type ExpectedStatuses = ReadonlyArray<readonly [number, number]>;
+const EXPECTED_BY_DEFAULT: ExpectedStatuses = [[200, 399]];
+
+/** Whether an answer of `status` is expected (not a failed status) among `expected`. */
+export function isExpectedStatus(status: number, expected = EXPECTED_BY_DEFAULT): boolean {
+  return expected.some(([min, max]) => status >= min && status <= max);
+}
+
 /** The slot `status` counts at: itself (000-999, or a gRPC status's slot), else 0 ("no valid status"). */
 export function statusSlotOf(status: number): number {
   return status >= 0 && status < STATUS_SLOTS && status !== GRPC_STATUS_SLOTS_FROM ? status : 0;

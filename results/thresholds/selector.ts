@@ -8,6 +8,7 @@ import type { EndpointResult, RunResult } from "../mod.ts";
 import { decodeHistogram, mergeEncoded, summarizeMs } from "../histogram.ts";
 import { addCounts, successRateOf, sumValues } from "../interval_counts.ts";
 import { ConfigError } from "../../validation/config_error.ts";
+import { type ExpectedStatuses, isExpectedStatus } from "../schema/values.ts";
 
 /** `key:value` pairs an endpoint must all match: `name`, `method`, or a user tag. */
 export type Selector = Record<string, string>;
@@ -112,7 +113,10 @@ const RESPONSE_TAGS = new Set(["status", "expected_response", "proto", "error_co
 const PROTO: Record<string, string> = { http1: "HTTP/1.1", h2: "HTTP/2.0", h2c: "HTTP/2.0" };
 
 /** The responses `status` and `expected_response` pick, and whether unanswered ones are among them. */
-function answersOf(selector: Selector): { picks: (code: string) => boolean; unanswered: boolean } | null {
+function answersOf(
+  selector: Selector,
+  expectedStatuses?: ExpectedStatuses,
+): { picks: (code: string) => boolean; unanswered: boolean } | null {
   const expected = selector.expected_response;
   // k6's error_code of an answer of status 400 and over is 1000 + its status (1404, 1500).
   const answered = Number(selector.error_code) - 1000;
@@ -121,11 +125,10 @@ function answersOf(selector: Selector): { picks: (code: string) => boolean; unan
     return { picks: () => false, unanswered: false };
   }
   if (status === undefined && expected === undefined) return null;
-  const isExpected = (code: string) => Number(code) >= 200 && Number(code) < 400;
   return {
     picks: (code) =>
       (status === undefined || code === status) &&
-      (expected === undefined || isExpected(code) === (expected === "true")),
+      (expected === undefined || isExpectedStatus(Number(code), expectedStatuses) === (expected === "true")),
     unanswered: (status === undefined || status === "0") && expected !== "true",
   };
 }
@@ -178,6 +181,21 @@ export function targetOriginsOf(run: Pick<RunResult, "url" | "config">): Set<str
   return origins;
 }
 
+/** The statuses `run`'s script expects (k6's `http.setResponseCallback`); undefined: k6's default. */
+function expectedStatusesOf(run: Pick<RunResult, "config">): ExpectedStatuses | undefined {
+  return (run.config?.script as { expectedStatuses?: ExpectedStatuses } | undefined)?.expectedStatuses;
+}
+
+/** `run`'s answers of a status its script does not expect: its failed statuses. */
+export function failedStatusOf(run: Pick<RunResult, "config" | "statusCodes">): number {
+  const expected = expectedStatusesOf(run);
+  let failed = 0;
+  for (const code in run.statusCodes) {
+    if (!isExpectedStatus(Number(code), expected)) failed += run.statusCodes[code];
+  }
+  return failed;
+}
+
 /** A selector as written: `{name:GET /json, tier:db}`. */
 export function selectorText(selector: Selector): string {
   return `{${Object.entries(selector).map(([k, v]) => `${k}:${v}`).join(", ")}}`;
@@ -207,7 +225,7 @@ export function selectedRun(run: RunResult, selector: Selector): RunResult | nul
   if (matched.length === 0 || (selector.error_code !== undefined && !(code >= 1400 && code < 1600))) {
     return null;
   }
-  const answers = answersOf(selector);
+  const answers = answersOf(selector, expectedStatusesOf(run));
   const otherProto = selector.proto !== undefined && selector.proto !== PROTO[run.protocol ?? "http1"];
   const chosen = otherProto
     ? []
@@ -222,7 +240,7 @@ export function selectedRun(run: RunResult, selector: Selector): RunResult | nul
     addCounts(statusCodes, e.statusCodes);
   }
   const requests = chosen.reduce((a, e) => a + e.requests, 0);
-  const non2xx = Object.entries(statusCodes).reduce((a, [c, n]) => (c < "200" || c >= "400" ? a + n : a), 0);
+  const non2xx = failedStatusOf({ config: run.config, statusCodes });
   const encodings = chosen.flatMap((e) => e.histogramEncoded === null ? [] : [e.histogramEncoded]);
   const histogram = encodings.length === 1 ? decodeHistogram(encodings[0]) : mergeEncoded(encodings);
   const intervals = run.intervals.map((iv, k) => ({

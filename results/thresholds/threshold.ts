@@ -13,6 +13,7 @@ import { decodeHistogram } from "../histogram.ts";
 import { sumValues } from "../interval_counts.ts";
 import {
   ENDPOINT_METRICS,
+  failedStatusOf,
   fromK6,
   selectedRun,
   type Selector,
@@ -64,10 +65,6 @@ const RATIOS: Record<string, (r: RunResult) => number> = {
   successRate: (r) => r.successRate,
   errorRate: (r) => 1 - r.successRate,
 };
-
-function failedStatusOf(r: RunResult): number {
-  return Object.entries(r.statusCodes).reduce((a, [c, n]) => (c < "200" || c >= "400" ? a + n : a), 0);
-}
 
 const COUNTS: Record<string, (r: RunResult) => number> = {
   rps: (r) => r.rps,
@@ -222,15 +219,12 @@ function k6Value(run: RunResult, metric: string): number {
 }
 
 /**
- * A k6 rule's value on a submetric no endpoint matched: k6's empty submetric, every value 0. A request
- * refused before it was sent counts under no endpoint, so with such failures the submetric may hold some,
- * known only to last 0 ms; a failure's error_code is not kept per endpoint. Unknown: NaN, the rule fails.
+ * A k6 rule's value on a submetric no endpoint matched: k6's empty submetric, every value 0 (a request
+ * refused before it was sent counts under its endpoint too). A failure's error_code is not kept per
+ * endpoint: NaN, the rule fails.
  */
-function k6EmptyValue(t: Threshold, run: RunResult): number {
-  if (!t.k6 || t.selector?.error_code !== undefined) return Number.NaN;
-  const unsent = (run.errors.connect ?? 0) + (run.errors.tls ?? 0);
-  if (unsent === 0) return 0;
-  return LATENCY_KEYS[t.metric] !== undefined && unsent === unansweredRequests(run) ? 0 : Number.NaN;
+function k6EmptyValue(t: Threshold): number {
+  return !t.k6 || t.selector?.error_code !== undefined ? Number.NaN : 0;
 }
 
 /** Whether `actual` satisfies `op limit`. */
@@ -278,7 +272,7 @@ function wholeRunResult(t: Threshold, run: RunResult): ThresholdResult {
   // On endpoints: the run as they make it; none selected (a file without endpoints) fails unmeasured.
   const judged = t.selector ? selectedRun(run, t.selector) : run;
   const actual = judged === null
-    ? k6EmptyValue(t, run)
+    ? k6EmptyValue(t)
     : t.kind !== undefined
     ? kindValue(judged, t.metric, t.kind)
     : t.k6

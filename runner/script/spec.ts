@@ -16,6 +16,8 @@ export const scriptSpecSchema = z.strictObject({
     z.string().refine(isOrigin, "a key is an origin: scheme, host and port only (https://api.example.com)"),
     z.string().refine(isOrigin, "a route goes to an origin: http://host:port, no path"),
   ).default({}),
+  /** The statuses that are no failure (k6's `http.setResponseCallback`), inclusive ranges; else 200-399. */
+  expectedStatuses: z.array(z.tuple([z.number().int(), z.number().int()])).optional(),
   /** How long setup() (and the script's loading) may take before the run ends with no load (k6's 60 s). */
   setupTimeoutMs: z.number().positive().default(60_000),
   /** How long teardown() may take after the load before it is cut (its results are kept). */

@@ -31,6 +31,8 @@ export class EndpointRecorder {
   #touched: Uint8Array;
   /** Names added at run time (`indexOf`), index for index; null for a table fixed before the load. */
   readonly #names: string[] | null;
+  /** The method of each run-time endpoint's first request, index for index with `#names`. */
+  readonly #methods: Array<string | undefined> = [];
   /** The user tags of each run-time endpoint (undefined: none), index for index with `#names`. */
   readonly #tags: Array<Readonly<Record<string, string>> | undefined> = [];
   readonly #indexes = new Map<string, number>();
@@ -51,26 +53,32 @@ export class EndpointRecorder {
   }
 
   /** The index of endpoint `name` with `tags` (each tag set its own endpoint, as in k6), added on need. */
-  indexOf(name: string, tags?: Readonly<Record<string, string>>): number {
-    if (tags === undefined) return this.#indexes.get(name) ?? this.#add(name, name, undefined);
+  indexOf(name: string, tags?: Readonly<Record<string, string>>, method?: string): number {
+    if (tags === undefined) return this.#indexes.get(name) ?? this.#add(name, name, undefined, method);
     const frozen = Object.isFrozen(tags);
     let names = frozen ? this.#byTags.get(tags) : undefined;
     if (frozen && names === undefined) this.#byTags.set(tags, names = new Map());
     const seen = names?.get(name);
     if (seen !== undefined) return seen;
     const key = taggedKey(name, tags);
-    const index = this.#indexes.get(key) ?? this.#add(name, key, tags);
+    const index = this.#indexes.get(key) ?? this.#add(name, key, tags, method);
     names?.set(name, index);
     return index;
   }
 
   /** A new run-time endpoint under `key` (its name, or its name and tags). */
-  #add(name: string, key: string, tags: Readonly<Record<string, string>> | undefined): number {
+  #add(
+    name: string,
+    key: string,
+    tags: Readonly<Record<string, string>> | undefined,
+    method?: string,
+  ): number {
     const names = this.#names;
     if (names === null) return 0;
     if (names.length >= MAX_ENDPOINTS && name !== OTHER_ENDPOINT) return this.indexOf(OTHER_ENDPOINT);
     const index = names.push(name) - 1;
     this.#tags[index] = key === name ? undefined : shownTags(tags!);
+    this.#methods[index] = method;
     this.#indexes.set(key, index);
     this.#grow(names.length);
     return index;
@@ -144,6 +152,7 @@ export class EndpointRecorder {
         endpoint: e,
         ...(this.#names !== null ? { name: this.#names[e] } : {}),
         ...(this.#tags[e] !== undefined ? { tags: this.#tags[e] } : {}),
+        ...(this.#methods[e] !== undefined ? { method: this.#methods[e] } : {}),
         requests: this.#requests[e],
         statusCodes: takeStatusCodes(this.#statuses.subarray(e * STATUS_SLOTS, (e + 1) * STATUS_SLOTS)),
         errors: this.#takeErrors(e),

@@ -12,11 +12,27 @@ import { clampUs, createHistogram, encodeHistogram, type Histogram } from "../..
 import { addCounters, type Counters, emptyCounters } from "../../results/interval_counts.ts";
 import type { WsIntervalCounts } from "../../results/ws_totals.ts";
 import { errorKindIndex, idleSample, type IntervalSample } from "./sample.ts";
-import { STATUS_SLOTS, statusSlotOf } from "../../results/schema/values.ts";
+import {
+  type ExpectedStatuses,
+  isExpectedStatus,
+  STATUS_SLOTS,
+  statusSlotOf,
+} from "../../results/schema/values.ts";
 import { EndpointRecorder } from "./endpoint_recorder.ts";
 import { ErrorTally, takeStatusCodes, WsSampler } from "./tallies.ts";
 
 const NO_COUNTERS: Readonly<Counters> = Object.freeze(emptyCounters());
+
+/** 1 per status slot counted as failed: outside the statuses this isolate's script expects. */
+const FAILED_SLOTS = new Uint8Array(STATUS_SLOTS).map((_, slot) => isExpectedStatus(slot) ? 0 : 1);
+/** The statuses this isolate's script expects (`expectStatuses`); undefined: the default. */
+export let expectedStatuses: ExpectedStatuses | undefined;
+
+/** Counts statuses outside `expected` as failed in this isolate (a k6 script's response callback). */
+export function expectStatuses(expected: ExpectedStatuses): void {
+  expectedStatuses = expected;
+  FAILED_SLOTS.forEach((_, slot) => FAILED_SLOTS[slot] = isExpectedStatus(slot, expected) ? 0 : 1);
+}
 
 interface RecorderOptions {
   intervalMs: number;
@@ -75,8 +91,8 @@ export class IntervalRecorder {
   }
 
   /** The index a run-time endpoint `name` records under; 0 without named endpoints. */
-  endpointIndex(name: string, tags?: Readonly<Record<string, string>>): number {
-    return this.#endpoints === null ? 0 : this.#endpoints.indexOf(name, tags);
+  endpointIndex(name: string, tags?: Readonly<Record<string, string>>, method?: string): number {
+    return this.#endpoints === null ? 0 : this.#endpoints.indexOf(name, tags, method);
   }
 
   /**
@@ -96,14 +112,14 @@ export class IntervalRecorder {
     if (nowMs - latencyUs / 1000 < this.#originMs - WARMUP_LINE_SLACK_MS) return;
     this.#c.requests++;
     if (nowMs >= this.#loadEndMs) this.#c.drained++;
-    const failed = status < 200 || status >= 400;
+    const slot = statusSlotOf(status), failed = FAILED_SLOTS[slot] === 1;
     if (failed) this.#c.failedStatus++;
     const progress = this.#progress;
     if (progress !== null) {
       progress[2]++;
       if (failed) progress[3]++;
     }
-    this.#statusCounts[statusSlotOf(status)]++;
+    this.#statusCounts[slot]++;
     const endpoints = this.#endpoints;
     if (endpoints === null) this.#histogram.recordValue(clampUs(latencyUs));
     else endpoints.response(endpoint, status, clampUs(latencyUs));

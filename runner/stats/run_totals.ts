@@ -96,20 +96,27 @@ export class RunTotals {
     for (const part of sample.endpoints ?? []) {
       const into = part.name === undefined
         ? this.#endpoints[part.endpoint]
-        : this.#namedTotals(part.name, part.tags);
+        : this.#namedTotals(part.name, part.tags, part.method);
       if (into !== undefined) addEndpointPart(into, part, sample.index, [part.requests], [partErrors(part)]);
     }
   }
 
   /** The totals of run-time endpoint `name` with `tags`, added on first sight up to `MAX_ENDPOINTS`. */
-  #namedTotals(name: string, tags?: Readonly<Record<string, string>>): EndpointTotals | undefined {
+  #namedTotals(
+    name: string,
+    tags?: Readonly<Record<string, string>>,
+    method?: string,
+  ): EndpointTotals | undefined {
     const named = this.#named;
     if (named === null) return undefined;
     const key = tags === undefined ? name : taggedKey(name, tags);
     let t = named.get(key);
     if (t !== undefined) return t;
     if (named.size >= MAX_ENDPOINTS && name !== OTHER_ENDPOINT) return this.#namedTotals(OTHER_ENDPOINT);
-    named.set(key, t = emptyEndpointTotals({ name, tags: tags === undefined ? undefined : { ...tags } }));
+    named.set(
+      key,
+      t = emptyEndpointTotals({ name, method, tags: tags === undefined ? undefined : { ...tags } }),
+    );
     this.#endpoints.push(t);
     return t;
   }

@@ -45,6 +45,8 @@ export interface EndpointSample {
   name?: string;
   /** The user tags of a run-time endpoint's requests (a script's `tags`), when they have any. */
   tags?: Readonly<Record<string, string>>;
+  /** A run-time endpoint's method (its first request's). */
+  method?: string;
   requests: number;
   statusCodes: Record<string, number>;
   errors: Partial<Record<ErrorKind, number>>;

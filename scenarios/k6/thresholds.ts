@@ -24,7 +24,6 @@ const NOT_MEASURED = new Set([
   "http_req_sending",
   "http_req_receiving",
   "http_req_tls_handshaking",
-  "vus_max",
 ]);
 /** k6's metrics counted in the load's workers' results, known once the run is over (not sent live). */
 const COUNTED_AFTER = new Set([
@@ -32,6 +31,7 @@ const COUNTED_AFTER = new Set([
   "iterations",
   "iteration_duration",
   "vus",
+  "vus_max",
   "data_sent",
   "data_received",
   "dropped_iterations",

@@ -10,7 +10,13 @@ import { PERCENTILE_FIELDS } from "../../schema/values.ts";
 import { allChecks, type K6Group, type K6Metric, type K6SummaryData, rateMetric } from "./summary_text.ts";
 import type { K6ScenarioPart } from "./summary_v1.ts";
 import { createHash } from "node:crypto";
-import { selectedRun, type Selector, selects, targetOriginsOf } from "../../thresholds/selector.ts";
+import {
+  failedStatusOf,
+  selectedRun,
+  type Selector,
+  selects,
+  targetOriginsOf,
+} from "../../thresholds/selector.ts";
 
 /** The stats k6 shows of a trend when the script's `summaryTrendStats` does not say. */
 const K6_TREND_STATS = ["avg", "min", "med", "max", "p(90)", "p(95)"];
@@ -58,7 +64,7 @@ export function k6SummaryData(
   const checks = (flow?.steps ?? []).flatMap((s) => s.checks ?? []);
   const passes = checks.reduce((a, c) => a + c.passed, 0), fails = checks.reduce((a, c) => a + c.failed, 0);
   const unanswered = unansweredRequests(run), sent = run.requests + unanswered;
-  const failed = unanswered + failedStatus(run.statusCodes);
+  const failed = unanswered + failedStatusOf(run);
   const users = vusOf(run);
   const metrics: Record<string, K6Metric> = {
     checks: rateMetric(passes, fails),
@@ -68,7 +74,8 @@ export function k6SummaryData(
     http_req_failed: rateMetric(failed, sent - failed),
     http_reqs: counter(sent, sec, "default"),
     iteration_duration: trend(flow?.sessionMs, stats, flow?.completed ?? 0),
-    iterations: counter(flow?.completed ?? 0, sec, "default"),
+    // As k6's: an iteration that threw (fail()) is one too.
+    iterations: counter((flow?.completed ?? 0) + (flow?.failed ?? 0), sec, "default"),
     vus: { type: "gauge", contains: "default", values: users.vus },
     vus_max: { type: "gauge", contains: "default", values: users.vusMax },
   };
@@ -154,11 +161,6 @@ function counter(count: number, sec: number, contains: "default" | "data"): K6Me
   return { type: "counter", contains, values: { count, rate: count / sec } };
 }
 
-/** 4xx and 5xx answers: k6's default expected statuses are 200-399. */
-function failedStatus(codes: Record<string, number>): number {
-  return Object.entries(codes).filter(([code]) => Number(code) >= 400).reduce((a, [, n]) => a + n, 0);
-}
-
 /** A submetric `metric{name:x}` from the run's endpoints the selector picks (pooled). */
 function submetric(
   metric: string,
@@ -171,7 +173,7 @@ function submetric(
   // The view the threshold was judged on: the picked endpoints' (and responses') counts and latency.
   const view = selectedRun(run, wanted);
   const requests = view === null ? 0 : view.requests + unansweredRequests(view);
-  const failed = view === null ? 0 : unansweredRequests(view) + failedStatus(view.statusCodes);
+  const failed = view === null ? 0 : unansweredRequests(view) + failedStatusOf(view);
   if (metric === "http_reqs") return counter(requests, sec, "default");
   if (metric === "http_req_failed") return rateMetric(failed, requests - failed);
   const targets = targetOriginsOf(run);

@@ -118,8 +118,12 @@ export abstract class ConnectionIo implements LoadConnection, InlineReader {
     hangUp(this.shared, sock);
   }
 
-  /** Dials once the connect gate has room; a connect past the timeout is aborted by the watchdog. */
-  open(): Promise<boolean> {
+  /**
+   * Dials once the connect gate has room; a connect past the timeout is aborted by the watchdog. A failed
+   * connect counts under `endpoint`, the request's it opens for.
+   */
+  open(endpoint = -1): Promise<boolean> {
+    this.#dialer.endpoint = endpoint;
     // No async frame and, on epoll, no promise of the dial's: a crowd's connects keep only this one.
     return new Promise(
       this.#opening ??= (resolve) => {
@@ -218,7 +222,7 @@ export abstract class ConnectionIo implements LoadConnection, InlineReader {
     request: EncodedRequest | null,
     next: NextExchange | null,
   ): Promise<number> {
-    return await this.open() ? await this.exchange(intendedMs, depth, request, next) : 0;
+    return await this.open(request?.endpoint) ? await this.exchange(intendedMs, depth, request, next) : 0;
   }
 
   async #readLoop(intendedMs: number, depth: number, request: EncodedRequest | null): Promise<number> {

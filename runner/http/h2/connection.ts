@@ -139,9 +139,13 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
     return this.streams.maxOpenStreams;
   }
 
-  /** Dials (once for every slot that asks at the same time); false when the connect failed (counted). */
-  open(): Promise<boolean> {
+  /**
+   * Dials (once for every slot that asks at the same time); false when the connect failed (counted under
+   * `endpoint`, the request's it opens for).
+   */
+  open(endpoint = -1): Promise<boolean> {
     if (this.#sock !== null) return Promise.resolve(true);
+    if (this.#opening === null) this.#dialer.endpoint = endpoint;
     this.#opening ??= this.#dialer.dial().then((sock) => {
       if (sock === null) return false;
       this.#start(sock);

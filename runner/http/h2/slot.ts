@@ -89,8 +89,8 @@ export class H2Slot implements StepConnection, H2Stream {
   }
 
   /** Opens the slot's connection (shared with its sibling slots); the connect is timed by the session. */
-  open(): Promise<boolean> {
-    return this.session.open();
+  open(endpoint?: number): Promise<boolean> {
+    return this.session.open(endpoint);
   }
 
   /**
@@ -104,7 +104,7 @@ export class H2Slot implements StepConnection, H2Stream {
     next: NextExchange | null = null,
   ): Promise<number> {
     if (this.session.handedOver) this.rehome();
-    if (!this.session.isOpen && !(await this.session.open())) return 0;
+    if (!this.session.isOpen && !(await this.session.open(this.#step?.endpoint))) return 0;
     return new Promise((resolve) => {
       this.#settle = resolve;
       this.#next = next;

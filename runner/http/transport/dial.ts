@@ -56,6 +56,8 @@ export class Dialer implements ConnectWaiter {
   #onFail: ((err: unknown) => void) | null = null;
   #onEnded: (() => void) | null = null;
   #dialing: ((resolve: (sock: TransportConn | null) => void) => void) | null = null;
+  /** The endpoint of the request the dial is for: a failed connect counts under it (-1: none). */
+  endpoint = -1;
 
   /** `watch`: the watchdog's handle (null: a timer of our own); `everOpened`: next is a reconnect. */
   constructor(readonly shared: ConnectionShared, readonly watch: DialWatch | null, everOpened = false) {
@@ -181,7 +183,8 @@ export class Dialer implements ConnectWaiter {
     if (TRACE_CONN && watch !== null) traceConn(watch.id, -1, "connect-failed", message);
     if (!this.shared.stopping) {
       const kind = classifyError(err, "connect");
-      recorder.recordError(failedMs, kind, kind === "tls" ? tlsFailureMessage(message) : message);
+      const shown = kind === "tls" ? tlsFailureMessage(message) : message;
+      recorder.recordError(failedMs, kind, shown, this.endpoint);
     }
   }
 

@@ -8,6 +8,7 @@ import type { RunResult } from "../../../results/mod.ts";
 import { busyText, type HostOutcome, ScriptHost } from "./host.ts";
 import { ScriptNames } from "../sessions/names.ts";
 import { memoryLimitMbOf, memoryPassedText } from "../../worker/memory_limit.ts";
+import { type HookRequest, withHookRequests } from "../../../results/hook_requests.ts";
 
 /** setup() did not give a value to run with: the message says why, naming the script's line. */
 export class ScriptSetupError extends Error {
@@ -43,6 +44,8 @@ export async function withScriptSetup(
   );
   if (opened.host === null) throw setupFailure(opened.outcome, loading(opened.outcome), names);
   const { host, exports } = opened;
+  // The requests setup() and teardown() sent: a k6 script's count in its run, as k6 counts them.
+  const sent: HookRequest[] = [];
   try {
     let setupData: unknown = undefined;
     if (exports.setup) {
@@ -54,10 +57,12 @@ export async function withScriptSetup(
       const outcome = await host.call(request, script.setupTimeoutMs, signal);
       if (outcome.kind !== "done") throw setupFailure(outcome, "setup()", names);
       setupData = outcome.value;
+      sent.push(...outcome.sent ?? []);
     }
     // Without a teardown the isolate ends before the load, not sharing the process with it.
     if (!exports.teardown) host.close();
-    const end = () => exports.teardown ? teardown(host, setupData, script.teardownTimeoutMs, signal) : null;
+    const end = () =>
+      exports.teardown ? teardown(host, setupData, script.teardownTimeoutMs, sent, signal) : null;
     let run: RunResult;
     try {
       run = await load({ ...config, script: { ...script, setupData, env } });
@@ -67,6 +72,7 @@ export async function withScriptSetup(
       throw err;
     }
     const teardownError = await end();
+    run = withHookRequests(run, sent);
     return teardownError === null ? run : { ...run, teardownError: names.shownPlaced(teardownError) };
   } finally {
     host.close();
@@ -77,11 +83,12 @@ async function teardown(
   host: ScriptHost,
   data: unknown,
   timeoutMs: number,
+  sent: HookRequest[],
   signal?: AbortSignal,
 ): Promise<string | null> {
   const limitMs = signal?.aborted ? Math.min(timeoutMs, STOPPED_TEARDOWN_MS) : timeoutMs;
   const outcome = await host.call({ type: "teardown", data }, limitMs, signal?.aborted ? undefined : signal);
-  if (outcome.kind === "done") return null;
+  if (outcome.kind === "done") return sent.push(...outcome.sent ?? []), null;
   if (outcome.kind === "timeout" && signal?.aborted) {
     return `teardown() was cut ${limitMs} ms after the stop, before it ended`;
   }

@@ -13,6 +13,8 @@ import type { HostReply, HostRequest } from "./host.ts";
 import { summaryContents } from "./summary_content.ts";
 import { cloneBytes } from "./clone_bytes.ts";
 import { madeMetrics } from "../k6/metrics.ts";
+import { expectedStatuses } from "../../stats/recorder.ts";
+import { takeHookRequests } from "../k6/http.ts";
 import { takeMainChannel } from "../channel.ts";
 import { restoreWorkerNames } from "../worker_scope.ts";
 import { guardScriptConsole } from "../sessions/names.ts";
@@ -41,6 +43,7 @@ self.onmessage = async (event: MessageEvent<HostRequest>) => {
         teardown: module.teardown !== null,
         options: plainOptions(module.options),
         metrics: madeMetrics(),
+        expectedStatuses,
       });
     } else if (msg.type === "setup") {
       const data = await module!.setup?.();
@@ -53,7 +56,7 @@ self.onmessage = async (event: MessageEvent<HostRequest>) => {
     } else {
       await module!.teardown?.(msg.data);
       await hookSettled();
-      post({ type: "done", value: undefined });
+      post({ type: "done", value: undefined, sent: takeHookRequests() });
     }
   } catch (err) {
     const message = msg.type === "import" ? errorText(err) : scriptErrorMessage(err, path);
@@ -63,7 +66,7 @@ self.onmessage = async (event: MessageEvent<HostRequest>) => {
 
 function postDone(value: unknown, what: string): void {
   try {
-    post({ type: "done", value });
+    post({ type: "done", value, sent: takeHookRequests() });
   } catch (err) {
     throw new Error(`${what}: ${cloneRefusal(err)}`);
   }

@@ -3,6 +3,8 @@
  * The main side of a session script's own isolate (hooks_worker.ts). Every step ends in one outcome, and on
  * any but a value or a throw the isolate is terminated, so nothing a script does there keeps loadlab waiting.
  */
+import type { ExpectedStatuses } from "../../../results/schema/values.ts";
+import type { HookRequest } from "../../../results/hook_requests.ts";
 import { Worker as NodeWorker } from "node:worker_threads";
 import {
   cutPastMemoryLimit,
@@ -28,12 +30,13 @@ export type HostReply =
   | { type: "ready" }
   | { type: "pong" }
   | ({ type: "imported" } & ScriptExports)
-  | { type: "done"; value: unknown }
+  | { type: "done"; value: unknown; sent?: HookRequest[] }
   | { type: "failed"; message: string }
   | { type: "exited" };
 
 export type HostOutcome =
-  | { kind: "done"; value: unknown }
+  /** `sent`: the requests a k6 script's hook sent (k6 counts them in its metrics). */
+  | { kind: "done"; value: unknown; sent?: HookRequest[] }
   /** The script threw (or returned what cannot be cloned): `message` names its line. */
   | { kind: "failed"; message: string }
   | { kind: "timeout"; timeoutMs: number }
@@ -51,6 +54,8 @@ export interface ScriptExports {
   options: Record<string, unknown> | null;
   /** A k6 script's own metrics (`new Counter("errors")`), by name. */
   metrics: Record<string, { kind: "trend" | "counter" | "rate" | "gauge"; time: boolean }>;
+  /** The statuses a k6 script's `http.setResponseCallback` expects; undefined: k6's default. */
+  expectedStatuses?: ExpectedStatuses;
 }
 
 export class ScriptHost {
@@ -177,7 +182,7 @@ function outcomeOf(reply: Exclude<HostReply, { type: "ready" } | { type: "pong" 
     case "failed":
       return { kind: "failed", message: reply.message };
     case "done":
-      return { kind: "done", value: reply.value };
+      return { kind: "done", value: reply.value, sent: reply.sent };
     case "imported":
       return { kind: "done", value: reply };
   }

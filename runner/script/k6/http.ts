@@ -5,9 +5,10 @@
  * runner sends an origin the run's `routes` name where they say: a public host onto the target with
  * `--target`), on connections the virtual user dials. Redirects are followed as k6 follows them (`redirects`,
  * default 10; each hop is a request of the run). Outside a session (setup, teardown) requests go through
- * `fetch` to the URL as written, unmeasured. `http.batch` sends its requests in parallel as k6 does
- * (`s.batch`: at most the options' `batch` at once, `batchPerHost` to one host, each on a connection of the
- * VU's). `params.auth: "digest"` answers a Digest challenge with the URL's credentials (digest_auth.ts);
+ * `fetch` to the URL as written, kept for the run's counts as k6 counts them (`takeHookRequests`).
+ * `http.batch` sends its requests in parallel as k6 does (`s.batch`: at most the options' `batch` at once,
+ * `batchPerHost` to one host, each on a connection of the VU's). `params.auth: "digest"` answers a Digest
+ * challenge with the URL's credentials (digest_auth.ts);
  * `params.jar` may be a jar of the script's own (local_jar.ts).
  */
 import { current, keepCookies, requestDefaults } from "./runtime.ts";
@@ -23,6 +24,10 @@ import { b64encode } from "./encoding.ts";
 import { jsonOut, requestPoints } from "./json_out.ts";
 import type { Response, Session } from "../session.ts";
 import { durationMsOf } from "../../../validation/duration.ts";
+import { expectStatuses } from "../../stats/recorder.ts";
+import type { ErrorKind } from "../../../results/mod.ts";
+import type { HookRequest } from "../../../results/hook_requests.ts";
+import type { ExpectedStatuses } from "../../../results/schema/values.ts";
 
 /** k6's request params (those loadlab honours; another key is refused when the request is sent). */
 export interface Params {
@@ -39,6 +44,13 @@ export interface Params {
 
 const PARAMS = new Set(["headers", "tags", "timeout", "redirects", "responseType", "cookies", "jar", "auth"]);
 type Url = string | { url: string; name: string };
+
+/** The requests setup() and teardown() sent (k6 counts them in its metrics), taken by `takeHookRequests`. */
+const hookRequests: HookRequest[] = [];
+const MAX_HOOK_REQUESTS = 10_000;
+
+/** The requests sent outside the load since the last call. */
+export const takeHookRequests = (): HookRequest[] => hookRequests.splice(0);
 
 /** The origin of this isolate's target (read from the first session that sends). */
 let targetOrigin: string | null = null;
@@ -195,7 +207,14 @@ function send(
   if (s === undefined) {
     const signal = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
     const init = { method, headers, body: body as BodyInit | undefined, signal, redirect: "manual" as const };
-    return fetch(href, init).then(fetchedResponse, fetchFailed);
+    const startMs = performance.now();
+    return fetch(href, init).then(fetchedResponse, fetchFailed).then((r) => {
+      const failure = r.failure?.kind as ErrorKind | undefined,
+        latencyUs = (performance.now() - startMs) * 1000;
+      const sent = { name: name ?? `${method} ${href}`, method, tags, status: r.status, failure, latencyUs };
+      if (hookRequests.length < MAX_HOOK_REQUESTS) hookRequests.push(sent);
+      return r;
+    });
   }
   // No headers of its own: the session's plain request, encoded once per method and path.
   const own = headers === NO_HEADERS ? undefined : headers;
@@ -309,14 +328,19 @@ export async function batch(
   return out;
 }
 
-/** k6's expectedStatuses: the statuses a response callback counts as passed. */
-export function expectedStatuses(...statuses: Array<number | { min: number; max: number }>) {
-  return { statuses };
+/** k6's expectedStatuses: each a status or `{ min, max }`, as inclusive ranges. */
+export function expectedStatuses(
+  ...statuses: Array<number | { min: number; max: number }>
+): ExpectedStatuses {
+  return statuses.map((s) => typeof s === "number" ? [s, s] : [s.min, s.max]);
 }
 
-/** k6's setResponseCallback: refused before the load (convert/refusals.ts), as any other reach of it is. */
-export function setResponseCallback(_callback: unknown): void {
-  throw new Error("http.setResponseCallback is not supported: loadlab counts 4xx/5xx as failed status");
+/** k6's setResponseCallback: an answer outside the statuses it expects fails; null expects every answer. */
+export function setResponseCallback(callback: ExpectedStatuses | null): void {
+  if (callback !== null && !Array.isArray(callback)) {
+    throw new TypeError("http.setResponseCallback takes http.expectedStatuses(...) or null, as k6's does");
+  }
+  expectStatuses(callback ?? [[100, 999]]);
 }
 
 // k6/http's documented names, importable by name as k6 scripts write them (`import { file } from "k6/http"`).

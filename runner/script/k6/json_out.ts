@@ -4,6 +4,8 @@
  * writes a metric, then `Point` lines (tags sorted as k6 writes them). Each worker appends its lines at the
  * end of every iteration in one write of whole lines, so workers' lines never interleave.
  */
+import { isExpectedStatus } from "../../../results/schema/values.ts";
+import { expectedStatuses } from "../../stats/recorder.ts";
 import { isolateFlags } from "./isolate_flags.ts";
 
 export const jsonOut = isolateFlags.jsonOut !== undefined;
@@ -110,7 +112,7 @@ export function requestPoints(
   scenario: string,
   tags: Readonly<Record<string, string>> | undefined,
 ): void {
-  const expected = status >= 200 && status < 400;
+  const expected = isExpectedStatus(status, expectedStatuses);
   const all = {
     scenario,
     ...tags,

@@ -150,12 +150,34 @@ export function madeMetrics(): Record<string, { kind: MetricPart["kind"]; time: 
   return Object.fromEntries(made);
 }
 
+/** The aggregations a threshold may judge a metric of each kind by, as k6 takes them. */
+const AGGREGATIONS = {
+  counter: "count, rate",
+  gauge: "value",
+  rate: "rate",
+  trend: "avg, min, max, med, p(N)",
+};
+
 /**
- * Whether a threshold may name `metric`: one of k6's built-in metrics (k6/ws's, k6/net/grpc's and the
- * browser's included) or one the script made (`made`); k6 refuses any other before the test.
+ * Why k6 refuses threshold `rule` on `metric` before the test, else null: a metric neither built in
+ * (k6/ws's, k6/net/grpc's and the browser's included) nor made by the script (`made`), or an aggregation
+ * of another kind.
  */
-export function isKnownMetric(metric: string, made: Readonly<Record<string, unknown>>): boolean {
-  return BUILT_IN.has(metric) || Object.hasOwn(made, metric) || /^(ws|grpc|browser)_/.test(metric);
+export function thresholdProblem(
+  metric: string,
+  rule: string,
+  made: Record<string, { kind: MetricPart["kind"] }>,
+): string | null {
+  const kind = kinds.get(metric) ?? made[metric]?.kind;
+  if (/^(ws|grpc|browser)_/.test(metric)) return null;
+  if (kind === undefined) {
+    return `no metric named "${metric}": neither one of k6's nor made by the script (make it in the init ` +
+      `code, e.g. new Counter("${metric}"))`;
+  }
+  const aggregation = /^\s*(p\(|[a-z]*)/.exec(rule)![1];
+  return AGGREGATIONS[kind].split(", ").includes(aggregation === "p(" ? "p(N)" : aggregation)
+    ? null
+    : `${rule.trim()}: a ${kind} is judged by ${AGGREGATIONS[kind]}, not ${aggregation || "nothing"}`;
 }
 
 /** The submetrics the script's thresholds name (`pages{kind:html}`), by metric: the tags each picks. */

@@ -71,7 +71,7 @@ export function encodeScriptRequest(
   if (headers !== NO_HEADERS) names.sent(headers);
   const name = names.shown(options.name ?? encoded.defaultName);
   // Its endpoint by the same name; encodings are cached and shared, so another endpoint gets a copy.
-  const endpoint = at.shared.recorder.endpointIndex(name, options.tags);
+  const endpoint = at.shared.recorder.endpointIndex(name, options.tags, method);
   const sent = encoded.request.endpoint === endpoint ? encoded.request : { ...encoded.request, endpoint };
   return { sent, name, path };
 }

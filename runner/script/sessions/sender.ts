@@ -198,7 +198,7 @@ export class SessionSender {
     const conn = this.conn!, timeoutMs = options.timeoutMs;
     // Opened first, so this request's own timeout counts from its send.
     if (timeoutMs !== undefined && !conn.isOpen) {
-      conn.open().then(
+      conn.open(sent.endpoint).then(
         (opened) => opened ? this.#writeInto(sent, timeoutMs) : this.settled(0),
         this.settleFailed,
       );

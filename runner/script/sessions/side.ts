@@ -102,7 +102,9 @@ export class SessionSides {
     const timeoutMs = request.options.timeoutMs;
     // Opened first when the request has a timeout of its own, so it counts from the send.
     const exchange = timeoutMs !== undefined && !conn.isOpen
-      ? conn.open().then((opened) => opened ? this.#write(x, encoded.sent, timeoutMs) : 0)
+      ? conn.open(encoded.sent.endpoint).then((opened) =>
+        opened ? this.#write(x, encoded.sent, timeoutMs) : 0
+      )
       : this.#write(x, encoded.sent, timeoutMs);
     return exchange.then((got) => this.#ended(x, got, batch), (err) => {
       this.#ended(x, 0, batch);

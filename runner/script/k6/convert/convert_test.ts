@@ -97,17 +97,13 @@ Deno.test("what cannot be awaited is refused with file:line and why", () => {
       "by its relative path (./name.js)",
     ],
   );
+  // A request's own expected statuses: refused at its line (the run has one set, setResponseCallback's).
+  const own = refused(head + `export default function () {\n  http.get("/", { responseCallback: null });\n}`);
+  ok(own.length === 1 && own[0].startsWith("t.js:4: a request's own responseCallback"), own.join());
   throws(
     () => convert("export default function ( {"),
     /^K6ConvertError: cannot run this k6 script: t.js:1: /,
   );
-  // A response callback would judge http_req_failed otherwise than loadlab counts it: refused, never run.
-  const callback = refused(head + `http.setResponseCallback(http.expectedStatuses(200, 404));`);
-  const named = refused(`import { setResponseCallback as cb } from "k6/http";\ncb(null);`);
-  for (const [problems, line] of [[callback, 3], [named, 2]] as const) {
-    assertEquals(problems.length, 1);
-    ok(problems[0].startsWith(`t.js:${line}: http.setResponseCallback is not honoured`), problems[0]);
-  }
 });
 
 Deno.test("a default export named elsewhere, and a method that sends requests is refused", () => {
