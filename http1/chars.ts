@@ -1,7 +1,7 @@
 /**
  * @module
  * HTTP/1.1 byte classes (RFC 9110 5.6.2 tchar, 5.5 field value) and the framing's names and list words,
- * pre-encoded so matching them is a byte comparison.
+ * pre-encoded so matching them is a byte comparison; the byte comparisons every protocol folder shares.
  */
 
 /** 1 for a token character (tchar): ALPHA, DIGIT and ``!#$%&'*+-.^_`|~``. */
@@ -24,13 +24,37 @@ export function hexValue(c: number): number {
   return l >= 97 && l <= 102 ? l - 87 : -1;
 }
 
-const enc = (s: string) => new TextEncoder().encode(s);
+/** `text`'s UTF-8 bytes (ASCII names and words here). */
+export function bytesOf(text: string): Uint8Array {
+  return new TextEncoder().encode(text);
+}
+
+/** Whether buf[off, off + len) holds `want`'s bytes. */
+export function sameBytes(buf: Uint8Array, off: number, len: number, want: Uint8Array): boolean {
+  if (len !== want.length) return false;
+  for (let i = 0; i < len; i++) if (buf[off + i] !== want[i]) return false;
+  return true;
+}
+
+/** Whether buf[off, off + len) is the lower-case `lower`, ASCII case-insensitively. */
+export function sameLowerAscii(buf: Uint8Array, off: number, len: number, lower: Uint8Array): boolean {
+  if (len !== lower.length) return false;
+  for (let i = 0; i < len; i++) if (lowerAscii(buf[off + i]) !== lower[i]) return false;
+  return true;
+}
+
+/** buf[off, off + len) as Latin-1 text. */
+export function latin1(buf: Uint8Array, off: number, len: number): string {
+  let s = "";
+  for (let i = 0; i < len; i++) s += String.fromCharCode(buf[off + i]);
+  return s;
+}
 
 /** The header names that decide framing, in the order of the FIELD_* ids. */
 export const FRAMING_NAMES: readonly Uint8Array[] = [
-  enc("content-length"),
-  enc("transfer-encoding"),
-  enc("connection"),
+  bytesOf("content-length"),
+  bytesOf("transfer-encoding"),
+  bytesOf("connection"),
 ];
 export const FIELD_CONTENT_LENGTH = 0;
 export const FIELD_TRANSFER_ENCODING = 1;
@@ -41,8 +65,8 @@ export const FIELD_OTHER = 3;
 export const FIELD_NONE = 4;
 
 /** List words of Transfer-Encoding (bit 0) and Connection (bit 0 close, bit 1 keep-alive). */
-export const TE_WORDS: readonly Uint8Array[] = [enc("chunked")];
-export const CONNECTION_WORDS: readonly Uint8Array[] = [enc("close"), enc("keep-alive")];
+export const TE_WORDS: readonly Uint8Array[] = [bytesOf("chunked")];
+export const CONNECTION_WORDS: readonly Uint8Array[] = [bytesOf("close"), bytesOf("keep-alive")];
 
 /** Narrows `mask` (bit k: `words[k]` still matches) by byte `c` at `at`, ASCII case-insensitively. */
 export function narrow(words: readonly Uint8Array[], mask: number, at: number, c: number): number {
@@ -68,11 +92,7 @@ export function narrowRange(buf: Uint8Array, from: number, to: number, at: numbe
 
 export function framingNameAt(buf: Uint8Array, from: number, length: number): number {
   for (let f = 0; f < FRAMING_NAMES.length; f++) {
-    const name = FRAMING_NAMES[f];
-    if (name.length !== length) continue;
-    let k = 0;
-    while (k < length && lowerAscii(buf[from + k]) === name[k]) k++;
-    if (k === length) return f;
+    if (sameLowerAscii(buf, from, length, FRAMING_NAMES[f])) return f;
   }
   return -1;
 }

@@ -3,8 +3,9 @@
  * Checks a server's handshake answer (RFC 6455 4.1) by scanning its bytes: 101, Upgrade, Connection,
  * the accept key, an offered subprotocol, permessage-deflate only if offered.
  */
-import { ACCEPT_CHARS, acceptBytesOf } from "./accept_key.ts";
+import { acceptBytesOf } from "./accept_key.ts";
 import { deflateAnswerFault } from "./deflate.ts";
+import { bytesOf, sameBytes, sameLowerAscii } from "../http1/chars.ts";
 
 const MAX_HANDSHAKE_BYTES = 16 * 1024;
 const LATIN1 = new TextDecoder("latin1");
@@ -56,17 +57,20 @@ export function readHandshake(
     if (colon <= at || colon >= lineEnd) {
       return failed("handshake", code, "malformed header line in the answer");
     }
-    const nameFrom = skipSpace(buf, at, colon), nameTo = trimEnd(buf, nameFrom, colon);
+    const nameFrom = skipSpace(buf, at, colon), nameLength = trimEnd(buf, nameFrom, colon) - nameFrom;
     const valueFrom = skipSpace(buf, colon + 1, lineEnd), valueTo = trimEnd(buf, valueFrom, lineEnd);
-    if (nameIs(buf, nameFrom, nameTo, UPGRADE)) upgrade ||= hasToken(buf, valueFrom, valueTo, WEBSOCKET);
-    else if (nameIs(buf, nameFrom, nameTo, CONNECTION)) {
+    if (sameLowerAscii(buf, nameFrom, nameLength, UPGRADE)) {
+      upgrade ||= hasToken(buf, valueFrom, valueTo, WEBSOCKET);
+    } else if (sameLowerAscii(buf, nameFrom, nameLength, CONNECTION)) {
       connection ||= hasToken(buf, valueFrom, valueTo, UPGRADE);
-    } else if (nameIs(buf, nameFrom, nameTo, ACCEPT)) {
+    } else if (sameLowerAscii(buf, nameFrom, nameLength, ACCEPT)) {
       accepts++;
-      accepted = valueTo - valueFrom === ACCEPT_CHARS && sameBytes(buf, valueFrom, acceptBytesOf(key));
-    } else if (nameIs(buf, nameFrom, nameTo, EXTENSIONS)) {
+      accepted = sameBytes(buf, valueFrom, valueTo - valueFrom, acceptBytesOf(key));
+    } else if (sameLowerAscii(buf, nameFrom, nameLength, EXTENSIONS)) {
       extensions = joined(extensions, buf, valueFrom, valueTo);
-    } else if (nameIs(buf, nameFrom, nameTo, PROTOCOL)) protocol = joined(protocol, buf, valueFrom, valueTo);
+    } else if (sameLowerAscii(buf, nameFrom, nameLength, PROTOCOL)) {
+      protocol = joined(protocol, buf, valueFrom, valueTo);
+    }
   }
   if (!upgrade) return failed("handshake", code, "no Upgrade: websocket");
   if (!connection) return failed("handshake", code, "no Connection: upgrade");
@@ -91,10 +95,6 @@ export function readHandshake(
 
 function failed(fault: HandshakeFault, status: number, message: string): HandshakeResult {
   return { kind: "failed", fault, status, message };
-}
-
-function bytesOf(text: string): Uint8Array {
-  return new TextEncoder().encode(text);
 }
 
 /** Index of the CRLFCRLF ending the head (none starts before `from`), or -1. */
@@ -139,30 +139,16 @@ function trimEnd(buf: Uint8Array, from: number, end: number): number {
   return end;
 }
 
-function nameIs(buf: Uint8Array, from: number, to: number, lower: Uint8Array): boolean {
-  if (to - from !== lower.length) return false;
-  for (let i = 0; i < lower.length; i++) {
-    const b = buf[from + i];
-    if ((b >= 65 && b <= 90 ? b + 32 : b) !== lower[i]) return false;
-  }
-  return true;
-}
-
 /** The comma-separated value has `token` (case-insensitive, each item trimmed). */
 function hasToken(buf: Uint8Array, from: number, to: number, token: Uint8Array): boolean {
   for (let at = from; at <= to;) {
     let comma = buf.indexOf(44, at);
     if (comma < 0 || comma > to) comma = to;
     const itemFrom = skipSpace(buf, at, comma);
-    if (nameIs(buf, itemFrom, trimEnd(buf, itemFrom, comma), token)) return true;
+    if (sameLowerAscii(buf, itemFrom, trimEnd(buf, itemFrom, comma) - itemFrom, token)) return true;
     at = comma + 1;
   }
   return false;
-}
-
-function sameBytes(buf: Uint8Array, at: number, bytes: Uint8Array): boolean {
-  for (let i = 0; i < bytes.length; i++) if (buf[at + i] !== bytes[i]) return false;
-  return true;
 }
 
 function joined(earlier: string | undefined, buf: Uint8Array, from: number, to: number): string {

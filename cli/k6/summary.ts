@@ -12,7 +12,12 @@ import {
 } from "../../results/export/k6/summary.ts";
 import { k6Experiment } from "../../scenarios/k6/options.ts";
 import { k6CustomMetrics, percentileStats } from "../../runner/script/k6/metrics_channel.ts";
-import { type K6Metric, type K6SummaryData, renderK6Summary } from "../../results/export/k6/summary_text.ts";
+import {
+  type K6Metric,
+  type K6SummaryData,
+  k6SummaryExport,
+  renderK6Summary,
+} from "../../results/export/k6/summary_text.ts";
 import {
   type K6ScenarioPart,
   type K6SummaryMode,
@@ -26,7 +31,6 @@ import { sameFile } from "../../system/output_file.ts";
 import { busyText, type HostOutcome, ScriptHost } from "../../runner/script/host/host.ts";
 import { memoryLimitMbBesideRuns, memoryPassedText } from "../../runner/worker/memory_limit.ts";
 import { type K6Flags, withK6Flags } from "../run/script_load_flags.ts";
-import { k6SummaryExport } from "../../results/export/k6/summary_export.ts";
 import { writeTextAtomic } from "../../system/atomic_write.ts";
 
 /** Each run's k6 summary data with its thresholds judged, and the script's `handleSummary` if any. */

@@ -7,24 +7,21 @@
  */
 import { DynamicTable } from "./table.ts";
 import { huffmanDecodeCached } from "./huffman.ts";
-import { KIND_BYTES, KIND_CONNECTION, KIND_LENGTH, KIND_STATUS, type StaticTable } from "./static.ts";
+import {
+  CONNECTION_NAMES,
+  KIND_BYTES,
+  KIND_CONNECTION,
+  KIND_LENGTH,
+  KIND_STATUS,
+  type StaticTable,
+} from "./static.ts";
+import { bytesOf, latin1, sameBytes, sameLowerAscii } from "../../http1/chars.ts";
 
-const ascii = (text: string) => new TextEncoder().encode(text);
-const NAME_STATUS = ascii(":status");
-const NAME_CONTENT_LENGTH = ascii("content-length");
-const NAME_TE = ascii("te");
-const NAME_UPGRADE = ascii("upgrade");
-const NAME_CONNECTION = ascii("connection");
-const NAME_KEEP_ALIVE = ascii("keep-alive");
-const NAME_PROXY_CONNECTION = ascii("proxy-connection");
-const NAME_TRANSFER_ENCODING = ascii("transfer-encoding");
-const VALUE_TRAILERS = ascii("trailers");
-
-function sameBytes(buf: Uint8Array, off: number, len: number, name: Uint8Array): boolean {
-  if (len !== name.length) return false;
-  for (let i = 0; i < len; i++) if (buf[off + i] !== name[i]) return false;
-  return true;
-}
+const NAME_STATUS = bytesOf(":status");
+const NAME_CONTENT_LENGTH = bytesOf("content-length");
+const NAME_TE = bytesOf("te");
+const VALUE_TRAILERS = bytesOf("trailers");
+const CONNECTION_NAME_BYTES = [...CONNECTION_NAMES].map(bytesOf);
 
 /** Non-empty, 0x21-0x7e but upper case, a colon only first (RFC 9113 8.2.1). */
 function nameValid(buf: Uint8Array, off: number, len: number): boolean {
@@ -48,10 +45,7 @@ function valueValid(buf: Uint8Array, off: number, len: number): boolean {
   return true;
 }
 
-/**
- * Whether a regular field is connection-specific (RFC 9113 8.2.2): `connection`, `keep-alive`,
- * `proxy-connection`, `transfer-encoding`, `upgrade`, or `te` but `trailers`.
- */
+/** Whether a regular field is connection-specific (RFC 9113 8.2.2): CONNECTION_NAMES, `te` but `trailers`. */
 function connectionSpecific(
   n: Uint8Array,
   nOff: number,
@@ -60,25 +54,11 @@ function connectionSpecific(
   vOff: number,
   vLen: number,
 ): boolean {
-  switch (nLen) {
-    case 2:
-      return sameBytes(n, nOff, 2, NAME_TE) && !isTrailers(v, vOff, vLen);
-    case 7:
-      return sameBytes(n, nOff, 7, NAME_UPGRADE);
-    case 10:
-      return sameBytes(n, nOff, 10, NAME_CONNECTION) || sameBytes(n, nOff, 10, NAME_KEEP_ALIVE);
-    case 16:
-      return sameBytes(n, nOff, 16, NAME_PROXY_CONNECTION);
-    case 17:
-      return sameBytes(n, nOff, 17, NAME_TRANSFER_ENCODING);
+  if (sameBytes(n, nOff, nLen, NAME_TE)) return !sameLowerAscii(v, vOff, vLen, VALUE_TRAILERS);
+  for (let i = 0; i < CONNECTION_NAME_BYTES.length; i++) {
+    if (sameBytes(n, nOff, nLen, CONNECTION_NAME_BYTES[i])) return true;
   }
   return false;
-}
-
-function isTrailers(v: Uint8Array, off: number, len: number): boolean {
-  if (len !== VALUE_TRAILERS.length) return false;
-  for (let i = 0; i < len; i++) if ((v[off + i] | 0x20) !== VALUE_TRAILERS[i]) return false;
-  return true;
 }
 
 /** Three digits but 000; 600-999 and 001-099 read as errors, as over HTTP/1.1 (RFC 9110 15); else -1. */
@@ -132,12 +112,6 @@ const MARK_VALUE = 2;
 
 /** Huffman output for every decoder of this isolate; grown, never shrunk. */
 let scratch = new Uint8Array(4096);
-
-function latin1(buf: Uint8Array, off: number, len: number): string {
-  let s = "";
-  for (let i = 0; i < len; i++) s += String.fromCharCode(buf[off + i]);
-  return s;
-}
 
 /**
  * What the HPACK and QPACK decoders share: integers and strings read at `pos`, the current field's name

@@ -1,7 +1,7 @@
 /**
  * @module
- * k6 0.x's end-of-test summary text from its summary data, and the data's types (importing nothing, so a
- * converted script's `textSummary` type-checks anywhere).
+ * k6's summary data types and its legacy layouts: 0.x's end-of-test text and the `--summary-export`
+ * file (importing nothing, so a converted script's `textSummary` type-checks anywhere).
  */
 /** A metric of k6's summary. */
 export interface K6Metric {
@@ -145,4 +145,42 @@ function groupLines(group: K6Group, indent: string, lines: string[]): void {
 
 function row(name: string, m: K6Metric, width: number, options: K6SummaryData["options"]): string {
   return `   ${mark(m)} ${name}${".".repeat(Math.max(3, width - name.length))}: ${valuesText(m, options)}`;
+}
+
+type ExportedGroup = Omit<K6Group, "groups" | "checks"> & {
+  groups: Record<string, ExportedGroup>;
+  checks: Record<string, K6Check>;
+};
+
+/** The legacy export of `data`, indented by 4 as k6 writes it. */
+export function k6SummaryExport(data: K6SummaryData): string {
+  const metrics: Record<string, Record<string, unknown>> = {};
+  for (const [name, metric] of Object.entries(data.metrics)) {
+    const stats = data.options.summaryTrendStats;
+    // A trend's values are the summary's stats alone (the data may hold more for thresholds).
+    const values: Record<string, unknown> = metric.type === "trend"
+      ? Object.fromEntries(Object.entries(metric.values).filter(([stat]) => stats.includes(stat)))
+      : { ...metric.values };
+    if (metric.type === "rate" && "rate" in values) {
+      values.value = values.rate;
+      delete values.rate;
+    }
+    const rules = Object.entries(metric.thresholds ?? {});
+    if (rules.length > 0) values.thresholds = Object.fromEntries(rules.map(([rule, t]) => [rule, !t.ok]));
+    metrics[name] = values;
+  }
+  return JSON.stringify({ root_group: byName(data.root_group), metrics }, null, 4);
+}
+
+/** A group whose `groups` and `checks` lists are objects by name, as k6's legacy summary keys them. */
+function byName(group: K6Group): ExportedGroup {
+  // One check per name in a group, as k6 counts a name checked at several places.
+  const checks: Record<string, K6Check> = {};
+  for (const c of group.checks) {
+    const had = checks[c.name];
+    checks[c.name] = had === undefined
+      ? { ...c }
+      : { ...had, passes: had.passes + c.passes, fails: had.fails + c.fails };
+  }
+  return { ...group, groups: Object.fromEntries(group.groups.map((g) => [g.name, byName(g)])), checks };
 }

@@ -3,8 +3,7 @@
  * thresholds true when failed, and checks by name, one per name as k6 counts them (passes and fails summed).
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { k6SummaryExport } from "./summary_export.ts";
-import type { K6SummaryData } from "./summary_text.ts";
+import { type K6SummaryData, k6SummaryExport } from "./summary_text.ts";
 
 const data: K6SummaryData = {
   root_group: {
