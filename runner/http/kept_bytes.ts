@@ -45,6 +45,17 @@ export class KeptBytes {
     return this.#bytes.subarray(0, this.#length);
   }
 
+  get length(): number {
+    return this.#length;
+  }
+
+  /** Copies the kept bytes into `into` at `at` (a short run without a view, as `append` reads). */
+  copyTo(into: Uint8Array, at: number): void {
+    const n = this.#length, bytes = this.#bytes;
+    if (n <= COPY_LOOP_BYTES) { for (let k = 0; k < n; k++) into[at + k] = bytes[k]; }
+    else into.set(bytes.subarray(0, n), at);
+  }
+
   /** Appends `buf[from, to)` (with `headOnly`, up to the head's end); false when past `limitBytes`. */
   append(buf: Uint8Array, from: number, to: number, headOnly: boolean): boolean {
     if (headOnly && this.#headKept) return true;

@@ -29,7 +29,8 @@ export class ScriptRequests {
   readonly #origin: string;
   /** Before each request's default name: "" for the target, an origin's own for another's requests. */
   readonly #namePrefix: string;
-  readonly #cache = new Map<string, ScriptEncoded>();
+  /** Plain requests' encodings by method, then path (no key made per request). */
+  readonly #cache = new Map<string, Map<string, ScriptEncoded>>();
   readonly #h2Cache = new Map<string, ScriptEncodedH2>();
 
   constructor(
@@ -67,11 +68,13 @@ export class ScriptRequests {
     cookieLine: Uint8Array | null,
   ): ScriptEncoded | { problem: string } {
     const plain = headers.length === 0 && body === undefined && cookieLine === null;
-    const key = plain ? method + " " + path : "";
-    if (plain) {
-      const kept = this.#cache.get(key);
-      if (kept !== undefined) return kept;
+    let byPath = plain ? this.#cache.get(method) : undefined;
+    if (plain && byPath === undefined) {
+      if (this.#cache.size >= MAX_CACHED) this.#cache.clear();
+      this.#cache.set(method, byPath = new Map());
     }
+    const kept = byPath?.get(path);
+    if (kept !== undefined) return kept;
     const problem = requestProblem(method, path, headers);
     if (problem !== undefined) return { problem };
     const spec = {
@@ -98,9 +101,9 @@ export class ScriptRequests {
       request: { bytes, isHead: method === "HEAD", method, path, template: null, fixed: true, endpoint: 0 },
       defaultName: nameOf(method, this.#namePrefix, path),
     };
-    if (plain) {
-      if (this.#cache.size >= MAX_CACHED) this.#cache.clear();
-      this.#cache.set(key, encoded);
+    if (byPath !== undefined) {
+      if (byPath.size >= MAX_CACHED) byPath.clear();
+      byPath.set(path, encoded);
     }
     return encoded;
   }

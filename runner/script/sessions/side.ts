@@ -85,12 +85,9 @@ export class SessionSides {
     const conn = own ? host.conn : host.sides().take(place);
     let encoded: ScriptSend;
     try {
-      encoded = encodeScriptRequest(
-        { requests: place.requests, names: host.names, shared: host.run.shared },
-        conn,
-        host.jar(),
-        request,
-      );
+      const at = { requests: place.requests, names: host.names };
+      const { method, target, options } = request;
+      encoded = { ...encodeScriptRequest(at, host.run.shared, conn, host.jar(), method, target, options) };
     } catch (err) {
       if (!own) host.sides().give(place, conn as Connection);
       batch?.ended(place);
