@@ -109,10 +109,7 @@ export function setCookiesOf(kept: StepResponse): string[] {
 const NO_VALUES: string[] = [];
 const SET_COOKIE = new TextEncoder().encode("et-cookie:");
 
-/**
- * Whether the final head of `raw[from, n)` may hold a Set-Cookie field: a scan of line starts, past 1xx
- * heads.
- */
+/** Whether the final head in `raw[from, n)` may hold a Set-Cookie field: line starts, past 1xx heads. */
 export function mayHaveSetCookie(raw: Uint8Array, from = 0, n = raw.length): boolean {
   let inHead = false, interim = false;
   for (let k = from; k < n;) {

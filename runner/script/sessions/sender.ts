@@ -254,7 +254,7 @@ export class SessionSender implements SessionCount {
       sendMs: () => this.sendTime(),
       sending: (wait) => this.sending = wait,
       counted: (step, got, latencyMs) => this.counted(step, got, latencyMs),
-      responseOf: (conn, host, path) => this.responseOf(conn, host, path),
+      responseOf: (conn, url, path) => this.responseOf(conn, url, path),
       cut: () => s.settle(CUT, false),
     });
   }
@@ -391,11 +391,11 @@ export class SessionSender implements SessionCount {
     if (!this.counted(this.step, got, conn.lastEventMs - this.sendMs)) {
       return failedResponse(conn, this.#run!.shared.recorder);
     }
-    return this.responseOf(conn, this.sessions.requests.url.host, this.#path);
+    return this.responseOf(conn, this.sessions.requests.url, this.#path);
   }
 
-  /** `conn`'s response to a request to `host` and `path`, its cookies kept. */
-  private responseOf(conn: SessionConnection, host: string, path: string): Response {
+  /** `conn`'s response to a request to `url`'s host and `path`, its cookies kept. */
+  private responseOf(conn: SessionConnection, url: URL, path: string): Response {
     const response = conn instanceof Connection
       ? keptScriptResponse(conn.kept, conn)
       : new H2ScriptResponse(conn.keptResponse().snapshot());
@@ -403,7 +403,7 @@ export class SessionSender implements SessionCount {
     if ((this.jar !== null || this.sessions.options.cookies) && response.mayHaveSetCookie()) {
       const set = response.getAll("set-cookie");
       if (set.length > 0) {
-        this.#jarOrNew().set(set, host, path, Date.now());
+        this.#jarOrNew().set(set, url.host, path, Date.now());
         // A cookie's value is a secret from now on, as a secret header's is once sent.
         this.sessions.names.sent(
           set.map((line) => ["cookie", /^[^=;]*=([^;]*)/.exec(line)?.[1]?.trim() ?? ""]),

@@ -34,7 +34,7 @@ interface SideHost {
   sendMs(): number;
   sending(wait: Promise<unknown> | null): void;
   counted(step: number, got: number, latencyMs: number): boolean;
-  responseOf(conn: SessionConnection, host: string, path: string): Response;
+  responseOf(conn: SessionConnection, url: URL, path: string): Response;
   cut(): void;
 }
 
@@ -119,7 +119,7 @@ export class SessionSides {
     const host = this.host;
     const { conn, place } = x;
     const response = host.counted(x.step, got, conn.lastEventMs - x.sendMs)
-      ? host.responseOf(conn, place.requests.url.host, x.path)
+      ? host.responseOf(conn, place.requests.url, x.path)
       : failedResponse(conn, host.run.shared.recorder);
     if (conn === host.conn) this.#loadBusy = false;
     else host.sides().give(place, conn as Connection);
