@@ -25,8 +25,7 @@ const COPY_LOOP_BYTES = 256;
 
 export class KeptBytes {
   #bytes = NOTHING;
-  /** The bytes kept of the response so far. */
-  length = 0;
+  #length = 0;
   limitBytes = DEFAULT_KEPT_BYTES;
   /** Head only: the final head was kept, later bytes are not. */
   #headKept = false;
@@ -35,7 +34,7 @@ export class KeptBytes {
 
   /** Forgets the last response: the next append starts a new one, kept up to `limitBytes`. */
   reset(limitBytes = DEFAULT_KEPT_BYTES): void {
-    this.length = 0;
+    this.#length = 0;
     this.#headKept = false;
     this.#heads?.start();
     this.limitBytes = limitBytes;
@@ -43,20 +42,13 @@ export class KeptBytes {
 
   /** The bytes kept of the response; valid until the next `reset`. */
   view(): Uint8Array {
-    return this.#bytes.subarray(0, this.length);
-  }
-
-  /** Copies the kept bytes into `into` at `at` (a short run without a view, as `append` reads). */
-  copyTo(into: Uint8Array, at: number): void {
-    const n = this.length, bytes = this.#bytes;
-    if (n <= COPY_LOOP_BYTES) { for (let k = 0; k < n; k++) into[at + k] = bytes[k]; }
-    else into.set(bytes.subarray(0, n), at);
+    return this.#bytes.subarray(0, this.#length);
   }
 
   /** Appends `buf[from, to)` (with `headOnly`, up to the head's end); false when past `limitBytes`. */
   append(buf: Uint8Array, from: number, to: number, headOnly: boolean): boolean {
     if (headOnly && this.#headKept) return true;
-    const at = this.length;
+    const at = this.#length;
     const need = at + to - from;
     if (need > this.limitBytes) return false;
     if (this.#bytes.length < need) {
@@ -68,7 +60,7 @@ export class KeptBytes {
     // A short run byte by byte: a view of `buf` to copy from would be an object per read.
     if (to - from <= COPY_LOOP_BYTES) { for (let k = from, j = at; k < to; k++, j++) bytes[j] = buf[k]; }
     else bytes.set(buf.subarray(from, to), at);
-    this.length = need;
+    this.#length = need;
     if (headOnly) this.#headKept = this.#finalHeadIn(at, need);
     return true;
   }

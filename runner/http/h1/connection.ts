@@ -66,8 +66,8 @@ export class Connection extends ConnectionIo implements StepConnection {
   }
 
   /** The last response's kept bytes as received; valid until the next exchange. */
-  get kept(): KeptBytes {
-    return this.#kept;
+  keptBytes(): Uint8Array {
+    return this.#kept.view();
   }
 
   /** The session is over: the next exchanges keep nothing and fill no session values. */

@@ -49,14 +49,9 @@ export function url(strings: TemplateStringsArray, ...values: unknown[]): { url:
 }
 
 /** One request; follows redirects; in a session on its connection, else by fetch. */
-export function request(
-  method: string,
-  target: Url,
-  body?: Body,
-  given?: Params | null,
-): Promise<K6Response> {
+export function request(method: string, target: Url, body?: Body, opts?: Params | null): Promise<K6Response> {
   try {
-    return requestHops(method, target, body, given ?? NO_PARAMS);
+    return requestHops(method, target, body, opts ?? NO_PARAMS);
   } catch (err) {
     return Promise.reject(err);
   }

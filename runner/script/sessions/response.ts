@@ -4,7 +4,6 @@
  * asks. A failed request's response has status 0 and its `failure`, made once per distinct failure.
  */
 import { KeptResponse, mayHaveSetCookie } from "../../http/kept_response.ts";
-import type { KeptBytes } from "../../http/kept_bytes.ts";
 import type { Response, ResponseHeaders } from "../session.ts";
 
 const EMPTY = new Uint8Array(0);
@@ -107,14 +106,14 @@ let slab = new Uint8Array(SLAB_BYTES);
 let slabUsed = 0;
 
 /** The response to a copy of `kept` the script owns: a small one in a shared slab, a larger one its own. */
-export function keptScriptResponse(kept: KeptBytes, conn: NegotiatingConn): ScriptResponse {
+export function keptScriptResponse(kept: Uint8Array, conn: NegotiatingConn): ScriptResponse {
   const n = kept.length;
-  if (n > SLAB_COPY_MAX_BYTES) return new ScriptResponse(kept.view().slice(), 0, n, conn);
+  if (n > SLAB_COPY_MAX_BYTES) return new ScriptResponse(kept.slice(), 0, n, conn);
   if (slabUsed + n > SLAB_BYTES) {
     slab = new Uint8Array(SLAB_BYTES);
     slabUsed = 0;
   }
-  kept.copyTo(slab, slabUsed);
+  slab.set(kept, slabUsed);
   return new ScriptResponse(slab, slabUsed, slabUsed += n, conn);
 }
 

@@ -90,10 +90,7 @@ export class SessionSender implements SessionCount {
     this.state = user.state;
   }
 
-  /**
-   * Session `s` of `chain` begins (its start `startMs`; `nowMs` the clock just read, else negative): what
-   * the last one left is reset.
-   */
+  /** Session `s` of `chain` begins at `startMs` (`nowMs`: the clock just read, else negative). */
   begin(
     s: SessionEnd,
     chain: SessionChain,
@@ -288,16 +285,8 @@ export class SessionSender implements SessionCount {
     return done;
   }
 
-  #encode(method: string, target: string, options: RequestOptions): ScriptSend["sent"] {
-    const x = encodeScriptRequest(
-      this.sessions,
-      this.run.shared,
-      this.conn!,
-      this.jar,
-      method,
-      target,
-      options,
-    );
+  #encode(method: string, path: string, opts: RequestOptions): ScriptSend["sent"] {
+    const x = encodeScriptRequest(this.sessions, this.run.shared, this.conn!, this.jar, method, path, opts);
     this.stepOf(x.name, x.path);
     return x.sent;
   }
@@ -397,7 +386,7 @@ export class SessionSender implements SessionCount {
   /** `conn`'s response to a request to `url`'s host and `path`, its cookies kept. */
   private responseOf(conn: SessionConnection, url: URL, path: string): Response {
     const response = conn instanceof Connection
-      ? keptScriptResponse(conn.kept, conn)
+      ? keptScriptResponse(conn.keptBytes(), conn)
       : new H2ScriptResponse(conn.keptResponse().snapshot());
     // The jar is made by the first Set-Cookie it keeps (cookies on), or by the script's own `s.cookies`.
     if ((this.jar !== null || this.sessions.options.cookies) && response.mayHaveSetCookie()) {
