@@ -109,11 +109,10 @@ export function setCookiesOf(kept: StepResponse): string[] {
 const NO_VALUES: string[] = [];
 const SET_COOKIE = new TextEncoder().encode("et-cookie:");
 
-/** Whether the final head of `raw` may hold a Set-Cookie field: a scan of line starts, past 1xx heads. */
-export function mayHaveSetCookie(raw: Uint8Array): boolean {
-  const n = raw.length;
+/** Whether the final head in `raw[from, n)` may hold a Set-Cookie field: line starts, past 1xx heads. */
+export function mayHaveSetCookie(raw: Uint8Array, from = 0, n = raw.length): boolean {
   let inHead = false, interim = false;
-  for (let k = 0; k < n;) {
+  for (let k = from; k < n;) {
     const c = raw[k];
     if (c === LF || c === CR) {
       // An empty line: the end of a head (the final one's ends the search), or one before a status line.
@@ -122,7 +121,7 @@ export function mayHaveSetCookie(raw: Uint8Array): boolean {
     } else if (!inHead) {
       // A status line: `HTTP/1.1 1xx` is an interim head, another follows it.
       inHead = true;
-      interim = raw[k + 9] === 49;
+      interim = k + 9 < n && raw[k + 9] === 49;
     } else if ((c | 32) === 115 && k + SET_COOKIE.length < n) {
       let j = 0;
       while (j < SET_COOKIE.length && (raw[k + 1 + j] | 32) === SET_COOKIE[j]) j++;

@@ -140,3 +140,10 @@ Deno.test("mayHaveSetCookie finds a Set-Cookie line of the final head, in any ca
   ];
   assertEquals(cases.map(([head]) => mayHaveSetCookie(bytes(head))), cases.map(([, found]) => found));
 });
+
+Deno.test("the Set-Cookie scan reads only its response's range of a shared buffer", () => {
+  const plain = "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n";
+  const cookie = "HTTP/1.1 200 OK\r\nSet-Cookie: a=b\r\n\r\n";
+  const buf = new TextEncoder().encode(plain + cookie);
+  assertEquals(mayHaveSetCookie(buf, plain.length, buf.length), true);
+});

@@ -61,13 +61,16 @@ export function url(strings: TemplateStringsArray, ...values: unknown[]): { url:
 }
 
 /** One request; follows redirects; in a session on its connection, else by fetch. */
-export async function request(
-  method: string,
-  target: Url,
-  body?: Body,
-  given?: Params | null,
-): Promise<K6Response> {
-  const params = given ?? NO_PARAMS;
+export function request(method: string, target: Url, body?: Body, opts?: Params | null): Promise<K6Response> {
+  try {
+    return requestHops(method, target, body, opts ?? NO_PARAMS);
+  } catch (err) {
+    return Promise.reject(err);
+  }
+}
+
+/** A request's first hop; its answer sends the next (a redirect, a Digest answer), else is the response. */
+function requestHops(method: string, target: Url, body: Body, params: Params): Promise<K6Response> {
   for (const key in params) {
     if (!PARAMS.has(key)) throw new TypeError(`http params.${key} is not supported by loadlab's k6 runtime`);
   }
@@ -88,10 +91,13 @@ export async function request(
   const responseType = params.responseType ?? (requestDefaults.discardResponseBodies ? "none" : "text");
   // Taken now: a redirect's or a Digest answer's next hop resumes where another VU may be current.
   const vu = current(), s = vu?.s, timed = requestDefaults.timed || jsonOut;
-  for (;;) {
-    const startMs = timed ? performance.now() : 0;
+  let startMs = 0;
+  const next = (): Promise<K6Response> => {
+    startMs = timed ? performance.now() : 0;
     jar?.addCookies(absolute(at), headers, givenCookie);
-    const raw = await send(s, verb, at, place, sent, headers, name, tags, params.timeout);
+    return send(s, verb, at, place, sent, headers, name, tags, params.timeout).then(arrived);
+  };
+  const arrived = (raw: Response): K6Response | Promise<K6Response> => {
     if (httpDebug !== null && s !== undefined) debugExchange(verb, absolute(at), headers, sent, raw);
     if (jsonOut && s !== undefined) {
       const hopMs = performance.now() - startMs;
@@ -105,7 +111,7 @@ export async function request(
       const { user, password, path } = credentialsOf(at);
       headers["Authorization"] = digestAuthorization(challenge, verb, path, user, password);
       answered = true;
-      continue;
+      return next();
     }
     const location = raw.status >= 300 && raw.status < 400 ? raw.headers.get("location") : null;
     if (location === null || hops-- <= 0 || !sameOrigin(at, location)) {
@@ -117,7 +123,9 @@ export async function request(
     if (raw.status === 303 || ((raw.status === 301 || raw.status === 302) && verb === "POST")) {
       verb = "GET", sent = undefined;
     }
-  }
+    return next();
+  };
+  return next();
 }
 
 /** The user and password of a URL and the path and query a Digest answer signs. */

@@ -45,7 +45,7 @@ export interface SessionContext {
   readonly grpcRequests: ScriptGrpcRequests;
   readonly origins: ScriptOrigins;
   sideId(): number;
-  counted(s: SessionEnd, outcome: unknown, failed: boolean, at: SessionCount): void;
+  counted(s: SessionEnd, outcome: unknown, failed: boolean, at: SessionCount, nowMs: number): void;
   handOn(chain: SessionChain, responses: number, nowMs: number): void;
 }
 
@@ -57,11 +57,11 @@ export interface SessionChain {
   readonly done: (responses: number) => void;
 }
 
+/** The sender of the session counted (its run, recorder and start). */
 export interface SessionCount {
   readonly run: SessionRun;
   readonly recorder: ScriptRecorder | null;
   readonly startMs: number;
-  readonly nowMs: number;
 }
 
 export interface VirtualUser<S, Sender = unknown> {

@@ -45,17 +45,16 @@ export class ScriptNames {
   }
 
   shown(name: string): string {
-    return this.#remembered(name, () => shownName(this.#redacted(name)));
+    return this.#shown.get(name) ?? this.#remember(name, shownName(this.#redacted(name)));
   }
 
   /** A thrown message with the script's place after it (`message (file:line)`), cut to keep the place. */
   shownError(message: string, where: string | null): string {
     const room = where === null ? 0 : MAX_NAME_CHARS - where.length - 3;
     if (where === null || room < 64) return this.shown(where === null ? message : `${message} (${where})`);
-    return this.#remembered(
-      `${message} (${where})`,
-      () => shownName(`${shownNameWithin(this.#redacted(message), room)} (${where})`),
-    );
+    const key = `${message} (${where})`;
+    return this.#shown.get(key) ??
+      this.#remember(key, shownName(`${shownNameWithin(this.#redacted(message), room)} (${where})`));
   }
 
   /** A line that ends in the script's place, then `after`: cut before the place as `shownError` cuts. */
@@ -74,10 +73,7 @@ export class ScriptNames {
     return this.#forms.length > 0 ? redactKnown(text, this.#forms) : text;
   }
 
-  #remembered(name: string, make: () => string): string {
-    const known = this.#shown.get(name);
-    if (known !== undefined) return known;
-    const out = make();
+  #remember(name: string, out: string): string {
     if (name.length <= REMEMBERED_CHARS && this.#shown.size < MAX_REMEMBERED) this.#shown.set(name, out);
     return out;
   }

@@ -29,8 +29,8 @@ export class ScriptRequests {
   readonly #origin: string;
   /** Before each request's default name: "" for the target, an origin's own for another's requests. */
   readonly #namePrefix: string;
-  readonly #cache = new Map<string, ScriptEncoded>();
-  readonly #h2Cache = new Map<string, ScriptEncodedH2>();
+  readonly #cache = new PlainCache<ScriptEncoded>();
+  readonly #h2Cache = new PlainCache<ScriptEncodedH2>();
 
   constructor(
     readonly url: URL,
@@ -67,11 +67,8 @@ export class ScriptRequests {
     cookieLine: Uint8Array | null,
   ): ScriptEncoded | { problem: string } {
     const plain = headers.length === 0 && body === undefined && cookieLine === null;
-    const key = plain ? method + " " + path : "";
-    if (plain) {
-      const kept = this.#cache.get(key);
-      if (kept !== undefined) return kept;
-    }
+    const kept = plain ? this.#cache.get(method, path) : undefined;
+    if (kept !== undefined) return kept;
     const problem = requestProblem(method, path, headers);
     if (problem !== undefined) return { problem };
     const spec = {
@@ -98,10 +95,7 @@ export class ScriptRequests {
       request: { bytes, isHead: method === "HEAD", method, path, template: null, fixed: true, endpoint: 0 },
       defaultName: nameOf(method, this.#namePrefix, path),
     };
-    if (plain) {
-      if (this.#cache.size >= MAX_CACHED) this.#cache.clear();
-      this.#cache.set(key, encoded);
-    }
+    if (plain) this.#cache.set(method, path, encoded);
     return encoded;
   }
 
@@ -113,11 +107,8 @@ export class ScriptRequests {
     cookie: string | null,
   ): ScriptEncodedH2 | { problem: string } {
     const plain = headers.length === 0 && body === undefined && cookie === null;
-    const key = plain ? method + " " + path : "";
-    if (plain) {
-      const kept = this.#h2Cache.get(key);
-      if (kept !== undefined) return kept;
-    }
+    const kept = plain ? this.#h2Cache.get(method, path) : undefined;
+    if (kept !== undefined) return kept;
     const problem = requestProblem(method, path, headers);
     if (problem !== undefined) return { problem };
     const fields = [...headers] as [string, string][];
@@ -136,11 +127,27 @@ export class ScriptRequests {
       return { problem: (err as Error).message };
     }
     const encoded = { request, defaultName: nameOf(method, this.#namePrefix, path) };
-    if (plain) {
-      if (this.#h2Cache.size >= MAX_CACHED) this.#h2Cache.clear();
-      this.#h2Cache.set(key, encoded);
-    }
+    if (plain) this.#h2Cache.set(method, path, encoded);
     return encoded;
+  }
+}
+
+/** Plain requests' encodings by method, then path: no key is made per request. */
+class PlainCache<T> {
+  readonly #byMethod = new Map<string, Map<string, T>>();
+
+  get(method: string, path: string): T | undefined {
+    return this.#byMethod.get(method)?.get(path);
+  }
+
+  set(method: string, path: string, encoded: T): void {
+    let byPath = this.#byMethod.get(method);
+    if (byPath === undefined) {
+      if (this.#byMethod.size >= MAX_CACHED) this.#byMethod.clear();
+      this.#byMethod.set(method, byPath = new Map());
+    }
+    if (byPath.size >= MAX_CACHED) byPath.clear();
+    byPath.set(path, encoded);
   }
 }
 

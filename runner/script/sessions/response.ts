@@ -39,7 +39,10 @@ export abstract class Fields implements ResponseHeaders {
 
 export class ScriptResponse extends Fields implements Response {
   readonly status: number;
-  readonly #raw: Uint8Array;
+  /** Its bytes: `#buf[#from, #to)`, a range of a shared slab (no view made unless a field is read). */
+  readonly #buf: Uint8Array;
+  readonly #from: number;
+  readonly #to: number;
   #kept: KeptResponse | null = null;
 
   /** Asked for its TLS only when `tls` is read. */
@@ -47,17 +50,19 @@ export class ScriptResponse extends Fields implements Response {
 
   readonly dial?: Readonly<{ connectingMs: number; tlsHandshakingMs: number }>;
 
-  constructor(raw: Uint8Array, conn: NegotiatingConn | null = null) {
+  constructor(buf: Uint8Array, from: number, to: number, conn: NegotiatingConn | null = null) {
     super();
-    this.#raw = raw;
+    this.#buf = buf;
+    this.#from = from;
+    this.#to = to;
     this.#conn = conn;
     const dial = conn?.takeDial?.();
     if (dial) this.dial = dial;
-    if (raw.length === 0) {
+    if (from === to) {
       this.status = 0;
       return;
     }
-    const status = statusOf(raw);
+    const status = statusOf(buf, from, to);
     // An interim head (100, 103) comes first: the final status is the kept response's.
     this.status = status >= 200 ? status : this.#read().status;
   }
@@ -67,31 +72,31 @@ export class ScriptResponse extends Fields implements Response {
   }
 
   getAll(name: string): string[] {
-    return this.#raw.length === 0 ? [] : this.#read().headers(name);
+    return this.#from === this.#to ? [] : this.#read().headers(name);
   }
 
   text(): string {
-    return this.#raw.length === 0 ? "" : this.#read().body;
+    return this.#from === this.#to ? "" : this.#read().body;
   }
 
   bytes(): Uint8Array {
-    return this.#raw.length === 0 ? EMPTY : this.#read().bodyBytes;
+    return this.#from === this.#to ? EMPTY : this.#read().bodyBytes;
   }
 
   mayHaveSetCookie(): boolean {
-    return mayHaveSetCookie(this.#raw);
+    return mayHaveSetCookie(this.#buf, this.#from, this.#to);
   }
 
   /** The head as received (k6's --http-debug); "" when failed. */
   headText(): string {
-    const raw = this.#raw;
-    let end = 0;
-    while (end + 3 < raw.length && !(raw[end] === 13 && raw[end + 1] === 10 && raw[end + 2] === 13)) end++;
-    return decoder.decode(raw.subarray(0, end));
+    const raw = this.#buf, to = this.#to;
+    let end = this.#from;
+    while (end + 3 < to && !(raw[end] === 13 && raw[end + 1] === 10 && raw[end + 2] === 13)) end++;
+    return decoder.decode(raw.subarray(this.#from, end));
   }
 
   #read(): KeptResponse {
-    return this.#kept ??= new KeptResponse(this.#raw);
+    return this.#kept ??= new KeptResponse(this.#buf.subarray(this.#from, this.#to));
   }
 }
 
@@ -100,34 +105,32 @@ const SLAB_BYTES = 64 * 1024;
 let slab = new Uint8Array(SLAB_BYTES);
 let slabUsed = 0;
 
-/** A copy of a response's kept bytes the script owns; a small one is a view of a shared slab. */
-export function copyKept(bytes: Uint8Array): Uint8Array {
-  const n = bytes.length;
-  if (n > SLAB_COPY_MAX_BYTES) return bytes.slice();
+/** The response to a copy of `kept` the script owns: a small one in a shared slab, a larger one its own. */
+export function keptScriptResponse(kept: Uint8Array, conn: NegotiatingConn): ScriptResponse {
+  const n = kept.length;
+  if (n > SLAB_COPY_MAX_BYTES) return new ScriptResponse(kept.slice(), 0, n, conn);
   if (slabUsed + n > SLAB_BYTES) {
     slab = new Uint8Array(SLAB_BYTES);
     slabUsed = 0;
   }
-  const copy = slab.subarray(slabUsed, slabUsed + n);
-  copy.set(bytes);
-  slabUsed += n;
-  return copy;
+  slab.set(kept, slabUsed);
+  return new ScriptResponse(slab, slabUsed, slabUsed += n, conn);
 }
 
-function statusOf(raw: Uint8Array): number {
-  let at = 0;
-  while (at < raw.length && (raw[at] === 13 || raw[at] === 10)) at++;
-  if (at + 12 > raw.length) return 0;
+function statusOf(raw: Uint8Array, from: number, to: number): number {
+  let at = from;
+  while (at < to && (raw[at] === 13 || raw[at] === 10)) at++;
+  if (at + 12 > to) return 0;
   return (raw[at + 9] - 48) * 100 + (raw[at + 10] - 48) * 10 + raw[at + 11] - 48;
 }
 
-const NO_RESPONSE = new ScriptResponse(EMPTY);
+const NO_RESPONSE = new ScriptResponse(EMPTY, 0, 0);
 
 export class FailedResponse extends ScriptResponse {
   readonly failure: Readonly<{ kind: string; message: string }>;
 
   constructor(kind: string, message: string) {
-    super(EMPTY);
+    super(EMPTY, 0, 0);
     this.failure = Object.freeze({ kind, message });
   }
 }

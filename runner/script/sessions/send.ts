@@ -39,14 +39,19 @@ export interface ScriptSend {
 
 const HEADER_VALUE_TYPES = new Set(["string", "number", "boolean"]);
 
+/** What a request encodes to; one object reused, valid until the next request is encoded. */
+const SENT: ScriptSend = { sent: null!, name: "", path: "" };
+
 export function encodeScriptRequest(
-  at: { requests: ScriptRequests; names: ScriptNames; shared: ConnectionShared },
+  at: { requests: ScriptRequests; names: ScriptNames },
+  shared: ConnectionShared,
   conn: SessionConnection,
   jar: CookieJar | null,
-  request: { method: string; target: string; options: RequestOptions },
-): ScriptSend {
+  method: string,
+  target: string,
+  options: RequestOptions,
+): Readonly<ScriptSend> {
   const { requests, names } = at;
-  const { method, target, options } = request;
   const problem = optionsProblem(options);
   if (problem !== undefined) throw new ScriptRequestError(problem);
   let headers: ReadonlyArray<readonly [string, string]> = options.headers === undefined
@@ -71,12 +76,15 @@ export function encodeScriptRequest(
   if (headers !== NO_HEADERS) names.sent(headers);
   const name = names.shown(options.name ?? encoded.defaultName);
   // Its endpoint by the same name; encodings are cached and shared, so another endpoint gets a copy.
-  const endpoint = at.shared.recorder.endpointIndex(name, options.tags, method);
-  const sent = encoded.request.endpoint === endpoint ? encoded.request : { ...encoded.request, endpoint };
-  return { sent, name, path };
+  const endpoint = shared.recorder.endpointIndex(name, options.tags, method);
+  SENT.sent = encoded.request.endpoint === endpoint ? encoded.request : { ...encoded.request, endpoint };
+  SENT.name = name;
+  SENT.path = path;
+  return SENT;
 }
 
 function headerValueProblem(headers: ReadonlyArray<readonly [string, unknown]>): string | undefined {
+  if (headers.length === 0) return undefined;
   for (const [name, value] of headers) {
     if (HEADER_VALUE_TYPES.has(typeof value)) continue;
     return `header ${

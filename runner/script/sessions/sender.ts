@@ -19,7 +19,7 @@ import { ScriptGrpcCall } from "./grpc.ts";
 import type { ScriptGrpcSchema } from "./grpc_schema.ts";
 import { reservedNameProblem, type ScriptRecorder, SESSION_STEP } from "./recorder.ts";
 import { CUT, type SessionEnd } from "./end.ts";
-import type { SessionChain, SessionContext, VirtualUser } from "./context.ts";
+import type { SessionChain, SessionContext, SessionCount, VirtualUser } from "./context.ts";
 import type { SessionBatch } from "./batch.ts";
 import { SideConnections } from "./side_connections.ts";
 import { SessionSides } from "./side.ts";
@@ -36,7 +36,7 @@ import {
 import { Connection } from "../../http/h1/connection.ts";
 import { CookieJar } from "../../http/cookie_jar.ts";
 import type { SessionRun } from "../../load/flow_session.ts";
-import { copyKept, failedResponse, H2ScriptResponse, ScriptResponse } from "./response.ts";
+import { failedResponse, H2ScriptResponse, keptScriptResponse } from "./response.ts";
 import { sessionCookies } from "./cookies.ts";
 import { scriptText } from "../text.ts";
 
@@ -45,7 +45,7 @@ const NO_OPTIONS: RequestOptions = {};
 type User = VirtualUser<SessionEnd>;
 
 /** A virtual user's requests, session after session: one at a time, on the session's connection. */
-export class SessionSender {
+export class SessionSender implements SessionCount {
   private readonly sessions: SessionContext;
   /** The session in progress (the last one once it ended), its run and connection. */
   private current: SessionEnd | null = null;
@@ -58,7 +58,7 @@ export class SessionSender {
    * connection; next to nothing for a closed loop's, begun as its connection's last session ended).
    */
   #lateMs = 0;
-  private recorder: ScriptRecorder | null = null;
+  recorder: ScriptRecorder | null = null;
   /** Made when first used: a Set-Cookie kept (cookies on) or the script's own `s.cookies.set`. */
   private jar: CookieJar | null = null;
   /** The step checks count under: the last request's. */
@@ -77,7 +77,7 @@ export class SessionSender {
   /** Its session concluded: a request of its `s` is refused (the connection is another session's). */
   over = false;
   #chain: SessionChain | null = null;
-  #startMs = 0;
+  startMs = 0;
   /** What every request sent while another is in flight gets (made once: a loop of them costs nothing). */
   #overlap: Promise<Response> | null = null;
   /** Its exchanges beside its one request at a time (a batch's, another origin's), once it sent one. */
@@ -90,6 +90,7 @@ export class SessionSender {
     this.state = user.state;
   }
 
+  /** Session `s` of `chain` begins at `startMs` (`nowMs`: the clock just read, else negative). */
   begin(
     s: SessionEnd,
     chain: SessionChain,
@@ -100,9 +101,17 @@ export class SessionSender {
     this.#user.current = s;
     this.over = false;
     this.#chain = chain;
-    this.#startMs = startMs;
-    const jar = this.sessions.options.start ? this.#user.jar : null;
-    this.beginExchanges(s, chain.run, chain.load, { startMs, nowMs }, recorder, jar);
+    this.startMs = startMs;
+    this.current = s;
+    this.responses = 0;
+    this.#run = chain.run;
+    this.conn = chain.load;
+    this.#lateMs = Math.max(0, (nowMs < 0 ? this.nowMs() : nowMs) - startMs);
+    this.recorder = recorder;
+    this.jar = this.sessions.options.start ? this.#user.jar : null;
+    this.step = -1;
+    this.#sent = 0;
+    this.sending = null;
     this.#overlap = null;
     this.#side = null;
   }
@@ -119,12 +128,7 @@ export class SessionSender {
   concluded(s: SessionEnd, outcome: unknown, failed: boolean): void {
     const nowMs = this.nowMs();
     try {
-      this.sessions.counted(s, outcome, failed, {
-        run: this.run,
-        recorder: this.recorder,
-        startMs: this.#startMs,
-        nowMs,
-      });
+      this.sessions.counted(s, outcome, failed, this, nowMs);
     } finally {
       this.over = true;
       if (this.sessions.options.start) this.#user.jar = this.jar;
@@ -247,7 +251,7 @@ export class SessionSender {
       sendMs: () => this.sendTime(),
       sending: (wait) => this.sending = wait,
       counted: (step, got, latencyMs) => this.counted(step, got, latencyMs),
-      responseOf: (conn, host, path) => this.responseOf(conn, host, path),
+      responseOf: (conn, url, path) => this.responseOf(conn, url, path),
       cut: () => s.settle(CUT, false),
     });
   }
@@ -281,16 +285,10 @@ export class SessionSender {
     return done;
   }
 
-  #encode(method: string, target: string, options: RequestOptions): ScriptSend["sent"] {
-    const sessions = this.sessions;
-    const { sent, name, path } = encodeScriptRequest(
-      { requests: sessions.requests, names: sessions.names, shared: this.run.shared },
-      this.conn!,
-      this.jar,
-      { method, target, options },
-    );
-    this.stepOf(name, path);
-    return sent;
+  #encode(method: string, path: string, opts: RequestOptions): ScriptSend["sent"] {
+    const x = encodeScriptRequest(this.sessions, this.run.shared, this.conn!, this.jar, method, path, opts);
+    this.stepOf(x.name, x.path);
+    return x.sent;
   }
 
   #dispatch(sent: ScriptGrpcCall, timeoutMs: number | undefined): Promise<number> {
@@ -305,30 +303,6 @@ export class SessionSender {
     const exchange = sent.exchange(this.sendMs = this.sendTime());
     ownDeadline(this.conn!, timeoutMs);
     return exchange;
-  }
-
-  /**
-   * Session `s` of `run` begins on `conn` (its start `startMs`; `nowMs` the clock just read, else
-   * negative): what the last one left is reset.
-   */
-  private beginExchanges(
-    s: SessionEnd,
-    run: SessionRun,
-    conn: SessionConnection,
-    at: { startMs: number; nowMs: number },
-    recorder: ScriptRecorder | null,
-    jar: CookieJar | null,
-  ): void {
-    this.current = s;
-    this.responses = 0;
-    this.#run = run;
-    this.conn = conn;
-    this.#lateMs = Math.max(0, (at.nowMs < 0 ? this.nowMs() : at.nowMs) - at.startMs);
-    this.recorder = recorder;
-    this.jar = jar;
-    this.step = -1;
-    this.#sent = 0;
-    this.sending = null;
   }
 
   get run(): SessionRun {
@@ -406,19 +380,19 @@ export class SessionSender {
     if (!this.counted(this.step, got, conn.lastEventMs - this.sendMs)) {
       return failedResponse(conn, this.#run!.shared.recorder);
     }
-    return this.responseOf(conn, this.sessions.requests.url.host, this.#path);
+    return this.responseOf(conn, this.sessions.requests.url, this.#path);
   }
 
-  /** `conn`'s response to a request to `host` and `path`, its cookies kept. */
-  private responseOf(conn: SessionConnection, host: string, path: string): Response {
+  /** `conn`'s response to a request to `url`'s host and `path`, its cookies kept. */
+  private responseOf(conn: SessionConnection, url: URL, path: string): Response {
     const response = conn instanceof Connection
-      ? new ScriptResponse(copyKept(conn.keptBytes()), conn)
+      ? keptScriptResponse(conn.keptBytes(), conn)
       : new H2ScriptResponse(conn.keptResponse().snapshot());
     // The jar is made by the first Set-Cookie it keeps (cookies on), or by the script's own `s.cookies`.
     if ((this.jar !== null || this.sessions.options.cookies) && response.mayHaveSetCookie()) {
       const set = response.getAll("set-cookie");
       if (set.length > 0) {
-        this.#jarOrNew().set(set, host, path, Date.now());
+        this.#jarOrNew().set(set, url.host, path, Date.now());
         // A cookie's value is a secret from now on, as a secret header's is once sent.
         this.sessions.names.sent(
           set.map((line) => ["cookie", /^[^=;]*=([^;]*)/.exec(line)?.[1]?.trim() ?? ""]),

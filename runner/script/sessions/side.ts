@@ -34,7 +34,7 @@ interface SideHost {
   sendMs(): number;
   sending(wait: Promise<unknown> | null): void;
   counted(step: number, got: number, latencyMs: number): boolean;
-  responseOf(conn: SessionConnection, host: string, path: string): Response;
+  responseOf(conn: SessionConnection, url: URL, path: string): Response;
   cut(): void;
 }
 
@@ -85,12 +85,9 @@ export class SessionSides {
     const conn = own ? host.conn : host.sides().take(place);
     let encoded: ScriptSend;
     try {
-      encoded = encodeScriptRequest(
-        { requests: place.requests, names: host.names, shared: host.run.shared },
-        conn,
-        host.jar(),
-        request,
-      );
+      const at = { requests: place.requests, names: host.names };
+      const { method, target, options } = request;
+      encoded = { ...encodeScriptRequest(at, host.run.shared, conn, host.jar(), method, target, options) };
     } catch (err) {
       if (!own) host.sides().give(place, conn as Connection);
       batch?.ended(place);
@@ -124,7 +121,7 @@ export class SessionSides {
     const host = this.host;
     const { conn, place } = x;
     const response = host.counted(x.step, got, conn.lastEventMs - x.sendMs)
-      ? host.responseOf(conn, place.requests.url.host, x.path)
+      ? host.responseOf(conn, place.requests.url, x.path)
       : failedResponse(conn, host.run.shared.recorder);
     if (conn === host.conn) this.#loadBusy = false;
     else host.sides().give(place, conn as Connection);

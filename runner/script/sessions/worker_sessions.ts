@@ -126,18 +126,18 @@ export class ScriptSessions implements SessionContext {
     return true;
   }
 
-  counted(s: ScriptSession, outcome: unknown, failed: boolean, at: SessionCount): void {
+  counted(s: ScriptSession, outcome: unknown, failed: boolean, at: SessionCount, nowMs: number): void {
     const { run, recorder } = at;
     this.#live.delete(s);
     if (failed) {
       if (run.shared.stopping) return;
       const { message: thrown, where } = scriptError(outcome, this.options.path);
       const message = this.names.shownError(thrown, where);
-      run.shared.recorder.recordError(at.nowMs, "script", message);
+      run.shared.recorder.recordError(nowMs, "script", message);
       recorder?.sessionFailed();
     } else if (outcome === CUT) {
       if (s.pending) this.#pendingAtStop(run, recorder);
-    } else if (!run.ended.aborted) recorder?.sessionCompleted((at.nowMs - at.startMs) * 1000);
+    } else if (!run.ended.aborted) recorder?.sessionCompleted((nowMs - at.startMs) * 1000);
   }
 
   /** A closed loop's virtual user: its connection slot's, numbered across the workers. */
