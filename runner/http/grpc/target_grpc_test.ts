@@ -13,6 +13,7 @@ import { serveGrpcTarget } from "../../../targets/app/grpc_endpoints.ts";
 import { selfSignedPair } from "../../../targets/tls_cert.ts";
 import { type GrpcCall, grpcRequestSpec } from "./call.ts";
 import { renderSummary } from "../../../report/terminal/summary.ts";
+import { freePort } from "../../../system/ports.ts";
 
 const PROTO = new URL("../../../targets/app/target.proto", import.meta.url).pathname;
 const root = await protobuf.load(PROTO);
@@ -134,4 +135,27 @@ Deno.test("a server stream is timed to its first message and to its end, from th
   } finally {
     await server.close();
   }
+});
+
+Deno.test("calls to a refused port fail at once while the connection waits to redial, as grpc-go's do", async () => {
+  const dead = `http://127.0.0.1:${freePort()}/`;
+  const run = (grpc: boolean) =>
+    runAttack(parseAttackConfig({
+      url: dead,
+      protocol: "h2c",
+      ...(grpc ? { grpc: {}, requestMix: [grpcRequestSpec(call("Echo", {}), 3000)] } : {}),
+      model: "connections",
+      connections: 1,
+      streams: 4,
+      durationMs: 1500,
+      generatorWarmup: false,
+    }));
+  const calls = await run(true);
+  const failed = Object.values(calls.errors).reduce((a, b) => a + b, 0);
+  // Paced by grpc-go's backoff (a redial after 1 s), not by a pause after each refused dial.
+  assertEquals([calls.requests, Object.keys(calls.errors), failed > 1000], [0, ["connect"], true]);
+  const http = await run(false);
+  const refused = Object.values(http.errors).reduce((a, b) => a + b, 0);
+  // HTTP dials again for each request, 10 ms after a refusal.
+  assertEquals([Object.keys(http.errors), refused > 0 && refused <= 160], [["connect"], true]);
 });

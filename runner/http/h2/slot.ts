@@ -104,7 +104,7 @@ export class H2Slot implements StepConnection, H2Stream {
     next: NextExchange | null = null,
   ): Promise<number> {
     if (this.session.handedOver) this.rehome();
-    if (!this.session.isOpen && !(await this.session.open())) return 0;
+    if (!this.session.isOpen && !(await this.session.open())) return this.session.failFast(this.endpoint);
     return new Promise((resolve) => {
       this.#settle = resolve;
       this.#next = next;
