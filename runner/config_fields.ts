@@ -215,6 +215,11 @@ export const commonFields = {
   }).optional(),
   /** HTTP/2 over fixed connections: streams in flight over all (ghz's `-c`); absent: `streams` each. */
   concurrency: z.number().int().min(1, "concurrency must be >= 1").optional(),
+  /** The calls in flight from each `atMs` of the measured run on, at most `concurrency` (ghz's schedule). */
+  concurrencySteps: z.array(
+    z.strictObject({ atMs: cappedMs("a step's time").min(0), concurrency: z.number().int() }),
+  )
+    .optional(),
   tls: tlsOptionsSchema.optional(),
   intervalHistograms: z.boolean().default(true),
   /** Brings the generator's hot path to optimized code against an in-process sink before t0. */

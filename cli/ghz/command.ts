@@ -9,9 +9,8 @@ import { tokenize } from "../argv.ts";
 import type { FlagSpec } from "../argv.ts";
 import { runCommand } from "../command_errors.ts";
 import { HelpRequested, UsageError } from "../usage_error.ts";
-import { GHZ_KEYS, ghzFlags, jsonObject, readConfig } from "./config.ts";
-import { attack } from "../attack/command.ts";
-import type { GhzReportOptions } from "../../results/export/ghz/report.ts";
+import { concurrencySteps, GHZ_KEYS, ghzFlags, jsonObject, readConfig } from "./config.ts";
+import { attack, type GhzRun } from "../attack/command.ts";
 
 /** ghz's flags: its long names are its config file's keys. */
 const SHORT: Record<string, string> = {
@@ -61,7 +60,7 @@ refused (exit 2) rather than run otherwise than ghz runs them.`;
 /** The attack arguments of a ghz command line, and what ghz's report shows besides the run. */
 export function ghzCommandLine(
   argv: string[],
-): GhzReportOptions & { attack: string[] } {
+): GhzRun & { attack: string[] } {
   const raw = tokenize(argv, FLAGS, {}, "ghz");
   if (raw.values.has("help")) throw new HelpRequested(HELP);
   if (raw.positionals.length > 1) {
@@ -84,7 +83,14 @@ export function ghzCommandLine(
   if (!(skipFirst >= 0) || (!timed && skipFirst > Number(config.total ?? 200))) {
     throw new UsageError(`--skipFirst ${config.skipFirst}: you cannot skip more requests than those run`);
   }
-  return { attack: ghzFlags(config, (key) => `--${key}`), name, tags, skipFirst };
+  const where = (key: string) => `--${key}`;
+  return {
+    attack: ghzFlags(config, where),
+    name,
+    tags,
+    skipFirst,
+    concurrencySteps: concurrencySteps(config, where),
+  };
 }
 
 /** Runs the command; returns ghz's exit code for it. */

@@ -33,7 +33,6 @@ const SIMPLE: Record<string, string> = {
  * counterpart for at all (no default to keep).
  */
 const AT_DEFAULT: Record<string, [unknown, string]> = {
-  "concurrency-schedule": ["const", "give -c; loadlab attack --stages ramps connections (docs/GRPC.md)"],
   "stream-interval": [0, "drop it: a stream's messages are sent at once, not paced"],
   "stream-call-duration": [0, "drop it: a client stream ends after its last message"],
   "stream-dynamic-messages": [false, "drop it: a stream's messages are filled once per call"],
@@ -45,16 +44,17 @@ const AT_DEFAULT: Record<string, [unknown, string]> = {
   "disable-template-functions": [false, "drop it: loadlab fills ghz's templates"],
 };
 
-/**
- * Options that change nothing loadlab measures: the report's name and tags, dialling, keepalive, and a
- * concurrency schedule's values, which ghz reads only with its schedule.
- */
+/** Options that change nothing loadlab measures (the report's name and tags, dialling, keepalive). */
 const PASSED = [
   "name",
   "tags",
   "count-errors",
   "connect-timeout",
   "keepalive",
+];
+/** ghz's concurrency schedule: its calls in flight over time (`concurrencySteps`). */
+const CONCURRENCY = [
+  "concurrency-schedule",
   "concurrency-start",
   "concurrency-end",
   "concurrency-step",
@@ -76,6 +76,7 @@ export const GHZ_KEYS = [
   ...Object.keys(SIMPLE),
   ...Object.keys(AT_DEFAULT),
   ...PASSED,
+  ...CONCURRENCY,
   ...SCHEDULE,
   "format",
   "host",
@@ -180,10 +181,17 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
   flags.push("--max-send", bytes(config["max-send-message-size"], where("max-send-message-size")));
   // ghz's --cpus is the cores its threads use: a worker isolate each, as far as the connections go round.
   if (config.cpus !== undefined) flags.push("-w", String(Math.min(Number(config.cpus), connections)));
+  const steps = concurrencySteps(config, where);
+  if (steps !== undefined && (phases !== undefined || flags.includes("-R"))) {
+    throw refused(`${where("concurrency-schedule")} beside a rate: not run by loadlab; drop --rps or it`);
+  }
   if (phases !== undefined || (!timed && flags.includes("-R"))) {
     // Paced calls to a count (or phases) open connections as the rate needs them, up to ghz's.
     flags.push("--max-connections", String(connections), "--streams", String(Math.ceil(c / connections)));
-  } else flags.push("--connections", String(connections), "-c", String(c));
+  } else {
+    const most = steps === undefined ? c : Math.max(connections, ...steps.map((s) => s.concurrency));
+    flags.push("--connections", String(connections), "-c", String(most));
+  }
   // As ghz: the working directory is an import path too; without a schema, the server's reflection.
   for (const dir of asList(config["import-paths"])) flags.push("-i", dir);
   if (config.proto !== undefined) flags.push("-i", ".");
@@ -293,6 +301,53 @@ function schedulePhases(
   }
   if (constMs < totalMs) phases.push(`${totalMs - constMs}ms@${stop}`);
   return phases.join(",");
+}
+
+/**
+ * ghz's `step` or `line` concurrency schedule as the calls in flight from each instant: `concurrency-start`,
+ * then `concurrency-step` more each `concurrency-step-duration` (each second for `line`) until
+ * `concurrency-end`, or until `concurrency-max-duration` and then the end's; undefined for ghz's -c.
+ */
+export function concurrencySteps(
+  config: Record<string, unknown>,
+  where: (key: string) => string,
+): Array<{ atMs: number; concurrency: number }> | undefined {
+  const kind = String(config["concurrency-schedule"] ?? "const");
+  if (kind === "const") return undefined;
+  if (kind !== "step" && kind !== "line") {
+    throw new UsageError(`${where("concurrency-schedule")} ${kind}: one of const, step, line`);
+  }
+  const ms = (key: string) => given(config[key]) ? parseDurationMs(String(config[key]), where(key)) : 0;
+  const [start, end] = [Number(config["concurrency-start"] ?? 0), Number(config["concurrency-end"] ?? 0)];
+  const step = Number(config["concurrency-step"] ?? 1);
+  const [stepMs, maxMs] = [
+    kind === "line" ? 1000 : ms("concurrency-step-duration"),
+    ms("concurrency-max-duration"),
+  ];
+  if (start === end || step === 0 || !(stepMs > 0)) {
+    throw new UsageError(
+      `${where("concurrency-schedule")} ${kind} needs --concurrency-start other than --concurrency-end, a ` +
+        "--concurrency-step other than 0" + (kind === "step" ? " and a --concurrency-step-duration" : ""),
+    );
+  }
+  const up = step > 0;
+  if (up && end === 0 && maxMs === 0) {
+    throw refused(
+      `${where("concurrency-schedule")}: grows without end; give --concurrency-end or -max-duration`,
+    );
+  }
+  // As ghz's StepWorkerTicker: a step each tick until the end is reached, or the end at the max duration.
+  const steps = [{ atMs: 0, concurrency: start }];
+  for (let atMs = stepMs, n = start; steps.length <= 10_000; atMs += stepMs) {
+    if (maxMs > 0 && atMs >= maxMs) {
+      if (end > 0 && (up ? end >= n : end <= n)) steps.push({ atMs, concurrency: end });
+      return steps;
+    }
+    if (maxMs === 0 && (up ? n >= end : n <= end)) return steps;
+    n = Math.max(0, n + step);
+    steps.push({ atMs, concurrency: n });
+  }
+  throw refused(`${where("concurrency-schedule")}: over 10,000 steps; give a longer step or a nearer end`);
 }
 
 /**

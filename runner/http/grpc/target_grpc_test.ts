@@ -159,3 +159,42 @@ Deno.test("calls to a refused port fail at once while the connection waits to re
   // HTTP dials again for each request, 10 ms after a refusal.
   assertEquals([Object.keys(http.errors), refused > 0 && refused <= 160], [["connect"], true]);
 });
+
+Deno.test("a concurrency schedule keeps its calls in flight at each step's count until the count is done", async () => {
+  const server = await serveGrpcTarget({ hostname: "127.0.0.1", port: 0 });
+  const logFile = await Deno.makeTempFile({ suffix: ".csv" });
+  try {
+    const run = await runAttack(parseAttackConfig({
+      url: `http://127.0.0.1:${server.port}/`,
+      protocol: "h2c",
+      grpc: {},
+      model: "count",
+      connections: 1,
+      streams: 4,
+      concurrency: 4,
+      concurrencySteps: [{ atMs: 0, concurrency: 1 }, { atMs: 400, concurrency: 4 }],
+      requests: 60,
+      timeoutMs: 3000,
+      generatorWarmup: false,
+      logFile,
+      requestMix: [grpcRequestSpec(call("Sleep", { n: 20 }), 3000)],
+    }));
+    const calls = Deno.readTextFileSync(logFile).trim().split("\n").slice(1).map((l) =>
+      l.split(";").map(Number)
+    );
+    // The most calls in flight at once before the step (those that started before it) and over the run.
+    const most = (rows: number[][]) =>
+      Math.max(...rows.map(([, s]) => rows.filter(([, s2, e2]) => s2 <= s && s < e2).length));
+    const early = calls.filter(([, s]) => s < 350_000);
+    assertEquals([run.requests, calls.length, early.length > 3, most(early), most(calls)], [
+      60,
+      60,
+      true,
+      1,
+      4,
+    ]);
+  } finally {
+    await server.close();
+    await Deno.remove(logFile);
+  }
+});
