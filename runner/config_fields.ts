@@ -212,6 +212,8 @@ export const commonFields = {
     /** Ask the server's reflection service for the schema at start; `call` becomes the request mix. */
     reflect: z.literal(true).optional(),
     call: grpcStepSchema.optional(),
+    /** A pause between a client stream's messages (ghz's `--stream-interval`), ms. */
+    streamIntervalMs: cappedMs("stream interval").min(0).optional(),
   }).optional(),
   /** HTTP/2 over fixed connections: streams in flight over all (ghz's `-c`); absent: `streams` each. */
   concurrency: z.number().int().min(1, "concurrency must be >= 1").optional(),

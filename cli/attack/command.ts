@@ -54,7 +54,10 @@ export function runAttackCommand(argv: string[]): Promise<number> {
 }
 
 /** A ghz command line's run (cli/ghz/command.ts): its report's options, concurrency schedule, exit codes. */
-export type GhzRun = GhzReportOptions & { concurrencySteps?: AttackConfig["concurrencySteps"] };
+export type GhzRun = GhzReportOptions & {
+  concurrencySteps?: AttackConfig["concurrencySteps"];
+  streamIntervalMs?: number;
+};
 
 /** The attack `argv` stands for; its exit code. */
 export async function attack(argv: string[], ghz?: GhzRun): Promise<number> {
@@ -64,8 +67,10 @@ export async function attack(argv: string[], ghz?: GhzRun): Promise<number> {
     knowSecrets(secretsFoundIn(argv));
     guardConsole(redactShown);
   } else keepSecretsShown();
-  if (ghz?.concurrencySteps) {
-    parsed.config = parseAttackConfig({ ...parsed.config, concurrencySteps: ghz.concurrencySteps });
+  if (ghz?.concurrencySteps || ghz?.streamIntervalMs) {
+    const { concurrencySteps, streamIntervalMs } = ghz;
+    const grpc = { ...parsed.config.grpc, streamIntervalMs };
+    parsed.config = parseAttackConfig({ ...parsed.config, concurrencySteps, grpc });
   }
   if (parsed.grpc !== undefined) {
     parsed.config = await withGrpcCalls(parsed.config, parsed.grpc);

@@ -8,6 +8,7 @@
 import { tokenize } from "../argv.ts";
 import type { FlagSpec } from "../argv.ts";
 import { runCommand } from "../command_errors.ts";
+import { parseDurationMs } from "../duration.ts";
 import { HelpRequested, UsageError } from "../usage_error.ts";
 import { concurrencySteps, GHZ_KEYS, ghzFlags, jsonObject, readConfig } from "./config.ts";
 import { attack, type GhzRun } from "../attack/command.ts";
@@ -84,7 +85,11 @@ export function ghzCommandLine(
     throw new UsageError(`--skipFirst ${config.skipFirst}: you cannot skip more requests than those run`);
   }
   const where = (key: string) => `--${key}`;
+  const interval = config["stream-interval"];
   return {
+    streamIntervalMs: interval === undefined
+      ? undefined
+      : parseDurationMs(String(interval), where("stream-interval")),
     attack: ghzFlags(config, where),
     name,
     tags,

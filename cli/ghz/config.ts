@@ -33,7 +33,6 @@ const SIMPLE: Record<string, string> = {
  * counterpart for at all (no default to keep).
  */
 const AT_DEFAULT: Record<string, [unknown, string]> = {
-  "stream-interval": [0, "drop it: a stream's messages are sent at once, not paced"],
   "stream-call-duration": [0, "drop it: a client stream ends after its last message"],
   "stream-dynamic-messages": [false, "drop it: a stream's messages are filled once per call"],
   async: [false, "drop it, or use --rps: calls wait for their answers"],
@@ -86,6 +85,7 @@ export const GHZ_KEYS = [
   "connections",
   "import-paths",
   "stream-call-count",
+  "stream-interval",
   "duration-stop",
   "skipFirst",
   "cpus",

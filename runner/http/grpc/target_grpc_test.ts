@@ -198,3 +198,31 @@ Deno.test("a concurrency schedule keeps its calls in flight at each step's count
     await Deno.remove(logFile);
   }
 });
+
+Deno.test("a stream interval pauses between a client stream's messages, sent as DATA frames apart", async () => {
+  const server = await serveGrpcTarget({ hostname: "127.0.0.1", port: 0 });
+  try {
+    const echo = call("Echo", { data: btoa("x") });
+    const r = await runAttack(parseAttackConfig({
+      url: `http://127.0.0.1:${server.port}/`,
+      protocol: "h2c",
+      grpc: { streamIntervalMs: 60 },
+      model: "count",
+      connections: 1,
+      streams: 2,
+      requests: 4,
+      timeoutMs: 3000,
+      generatorWarmup: false,
+      requestMix: [
+        grpcRequestSpec({
+          ...echo,
+          message: [echo.message as Uint8Array, new Uint8Array(), new Uint8Array()],
+        }, 3000),
+      ],
+    }));
+    // Three messages, two pauses of 60 ms before the stream ends (timers never fire early).
+    assertEquals([r.requests, r.errors, r.latencyMs.min >= 120], [4, {}, true], `min ${r.latencyMs.min} ms`);
+  } finally {
+    await server.close();
+  }
+});

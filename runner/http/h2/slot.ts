@@ -38,6 +38,7 @@ export class H2Slot implements StepConnection, H2Stream {
   streamId = 0;
   request: H2Request | null = null;
   bodyOffset = 0;
+  pauseAt = 0;
   sendWindow = 0;
   recvUnacked = 0;
   status = 0;

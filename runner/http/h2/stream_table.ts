@@ -35,6 +35,11 @@ const CLOSED_RING_FIRST = 16;
 export const CLOSED_UNKNOWN = 0;
 /** The server ended it with END_STREAM: DATA or HEADERS after is a connection error STREAM_CLOSED. */
 export const CLOSED_ENDED = 1;
+/** The end of the length-prefixed gRPC message at `at` of `body` (its 5-byte prefix and its bytes). */
+function messageEnd(body: Uint8Array, at: number): number {
+  return Math.min(body.length, at + 5 + new DataView(body.buffer, body.byteOffset).getUint32(at + 1));
+}
+
 /** The server reset it with RST_STREAM: DATA or HEADERS after is a stream error STREAM_CLOSED. */
 export const CLOSED_RESET = 2;
 
@@ -108,6 +113,9 @@ export class StreamTable {
     stream.contentRemaining = -1;
     stream.recvUnacked = 0;
     stream.bodyOffset = 0;
+    stream.pauseAt = this.#core.run.streamIntervalMs
+      ? messageEnd(request.body!, 0)
+      : request.body?.length ?? 0;
     stream.answer?.start(request.oneMessage === true);
     stream.sendWindow = this.#core.peer.initialWindowBytes;
     this.byId.set(id, stream);
@@ -125,13 +133,13 @@ export class StreamTable {
     const body = stream.request!.body!;
     const output = this.#output;
     const maxFrameBytes = this.#core.peer.maxFrameBytes;
-    while (stream.bodyOffset < body.length) {
+    while (stream.bodyOffset < stream.pauseAt) {
       const room = Math.min(this.sendWindow, stream.sendWindow, maxFrameBytes);
       if (room <= 0) {
         if (!this.blocked.includes(stream)) this.blocked.push(stream);
         return;
       }
-      const size = Math.min(room, body.length - stream.bodyOffset);
+      const size = Math.min(room, stream.pauseAt - stream.bodyOffset);
       const last = stream.bodyOffset + size === body.length;
       const at = output.reserve(FRAME_HEADER_BYTES + size);
       const out = output.bytes;
@@ -142,6 +150,16 @@ export class StreamTable {
       this.sendWindow -= size;
       stream.sendWindow -= size;
     }
+    if (stream.bodyOffset < body.length) this.#sendLater(stream, stream.streamId);
+  }
+
+  /** The stream's next message after the run's stream interval, if the stream is still open then. */
+  #sendLater(stream: H2Stream, id: number): void {
+    setTimeout(() => {
+      if (this.byId.get(id) !== stream) return;
+      stream.pauseAt = messageEnd(stream.request!.body!, stream.bodyOffset);
+      this.sendBody(stream);
+    }, this.#core.run.streamIntervalMs);
   }
 
   /** A stream ended: a waiting one may start. A failure with a `statusSlot` (gRPC's) counts as answered. */
