@@ -111,10 +111,7 @@ function sourceIssues(c: CheckedConfig): Issue[] {
 /** `concurrency` needs fixed connections, at least one stream on each and no more than `streams`. */
 function concurrencyIssues(c: CheckedConfig): Issue[] {
   const n = c.concurrency;
-  const steps = ["concurrencySteps"];
-  if (n === undefined) {
-    return c.concurrencySteps ? [{ path: steps, message: "give concurrency, their most" }] : [];
-  }
+  if (n === undefined) return [];
   const path = ["concurrency"];
   const f = c as CheckedConfig & { connections?: number; ratePerSec?: number };
   const fixed = LOAD_MODEL_FACTS[c.model].pacing(f.ratePerSec !== undefined) !== "open";
@@ -124,9 +121,6 @@ function concurrencyIssues(c: CheckedConfig): Issue[] {
     return [{ path, message }];
   }
   const most = f.connections * c.streams;
-  if (c.concurrencySteps?.some((s) => !(s.concurrency >= 0 && s.concurrency <= n))) {
-    return [{ path: steps, message: `each step's concurrency must be 0 to concurrency (${n})` }];
-  }
   if (n >= f.connections && n <= most) return [];
   return [{
     path,

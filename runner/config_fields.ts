@@ -217,10 +217,8 @@ export const commonFields = {
   }).optional(),
   /** HTTP/2 over fixed connections: streams in flight over all (ghz's `-c`); absent: `streams` each. */
   concurrency: z.number().int().min(1, "concurrency must be >= 1").optional(),
-  /** The calls in flight from each `atMs` of the measured run on, at most `concurrency` (ghz's schedule). */
-  concurrencySteps: z.array(
-    z.strictObject({ atMs: cappedMs("a step's time").min(0), concurrency: z.number().int() }),
-  )
+  /** The calls in flight from each `atMs` of the measured run on (ghz's schedule; `concurrency` their most). */
+  concurrencySteps: z.array(z.strictObject({ atMs: z.number().min(0), concurrency: z.number().int().min(0) }))
     .optional(),
   tls: tlsOptionsSchema.optional(),
   intervalHistograms: z.boolean().default(true),

@@ -43,66 +43,18 @@ const AT_DEFAULT: Record<string, [unknown, string]> = {
   "disable-template-functions": [false, "drop it: loadlab fills ghz's templates"],
 };
 
-/** Options that change nothing loadlab measures (the report's name and tags, dialling, keepalive). */
-const PASSED = [
-  "name",
-  "tags",
-  "count-errors",
-  "connect-timeout",
-  "keepalive",
-];
-/** ghz's concurrency schedule: its calls in flight over time (`concurrencySteps`). */
-const CONCURRENCY = [
-  "concurrency-schedule",
-  "concurrency-start",
-  "concurrency-end",
-  "concurrency-step",
-  "concurrency-step-duration",
-  "concurrency-max-duration",
-];
-/** ghz's load schedule: its rate's steps, run as loadlab's arrival-rate phases. */
-const SCHEDULE = [
-  "load-schedule",
-  "load-start",
-  "load-step",
-  "load-end",
-  "load-step-duration",
-  "load-max-duration",
-];
-
 /** Every option ghz has (each one a flag of `loadlab ghz`, `host` its argument). */
 export const GHZ_KEYS = [
   ...Object.keys(SIMPLE),
   ...Object.keys(AT_DEFAULT),
-  ...PASSED,
-  ...CONCURRENCY,
-  ...SCHEDULE,
-  "format",
-  "host",
-  "insecure",
-  "skipTLS",
-  "concurrency",
-  "connections",
-  "import-paths",
-  "stream-call-count",
-  "stream-interval",
-  "duration-stop",
-  "skipFirst",
-  "cpus",
-  "max-recv-message-size",
-  "max-send-message-size",
-  "total",
-  "duration",
-  "max-duration",
-  "timeout",
-  "data",
-  "data-file",
-  "binary",
-  "binary-file",
-  "metadata",
-  "metadata-file",
-  "enable-compression",
-  "reflect-metadata",
+  ...["name", "tags", "count-errors", "connect-timeout", "keepalive"], // change nothing loadlab measures
+  ...["load-schedule", "load-start", "load-step", "load-end", "load-step-duration", "load-max-duration"],
+  ...["concurrency-schedule", "concurrency-start", "concurrency-end", "concurrency-step"],
+  ...["concurrency-step-duration", "concurrency-max-duration", "stream-call-count", "stream-interval"],
+  ...["format", "host", "insecure", "skipTLS", "concurrency", "connections", "import-paths", "duration-stop"],
+  ...["skipFirst", "cpus", "max-recv-message-size", "max-send-message-size", "total", "duration"],
+  ...["max-duration", "timeout", "data", "data-file", "binary", "binary-file", "metadata", "metadata-file"],
+  ...["enable-compression", "reflect-metadata"],
 ];
 
 /** ghz's config file: JSON, or TOML or YAML by its extension, as ghz reads it. */
@@ -331,11 +283,6 @@ export function concurrencySteps(
     );
   }
   const up = step > 0;
-  if (up && end === 0 && maxMs === 0) {
-    throw refused(
-      `${where("concurrency-schedule")}: grows without end; give --concurrency-end or -max-duration`,
-    );
-  }
   // As ghz's StepWorkerTicker: a step each tick until the end is reached, or the end at the max duration.
   const steps = [{ atMs: 0, concurrency: start }];
   for (let atMs = stepMs, n = start; steps.length <= 10_000; atMs += stepMs) {
@@ -343,11 +290,13 @@ export function concurrencySteps(
       if (end > 0 && (up ? end >= n : end <= n)) steps.push({ atMs, concurrency: end });
       return steps;
     }
-    if (maxMs === 0 && (up ? n >= end : n <= end)) return steps;
+    if (maxMs === 0 && (up ? end > 0 && n >= end : n <= end)) return steps;
     n = Math.max(0, n + step);
     steps.push({ atMs, concurrency: n });
   }
-  throw refused(`${where("concurrency-schedule")}: over 10,000 steps; give a longer step or a nearer end`);
+  throw refused(
+    `${where("concurrency-schedule")}: over 10,000 steps; give a nearer end, a longer step or a max`,
+  );
 }
 
 /**

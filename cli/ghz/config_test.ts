@@ -249,7 +249,7 @@ Deno.test("ghz's concurrency schedules as the calls in flight from each instant,
   );
   throws(
     () => at({ "concurrency-schedule": "step", "concurrency-start": 1, "concurrency-step-duration": "1s" }),
-    /grows without end/,
+    /over 10,000 steps/,
   );
   throws(
     () => at({ "concurrency-schedule": "step", "concurrency-end": 3 }),
