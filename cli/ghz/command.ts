@@ -32,15 +32,9 @@ const SHORT: Record<string, string> = {
   format: "O",
   "enable-compression": "e",
 };
-const BOOLEANS = new Set([
-  "skipTLS",
-  "insecure",
-  "async",
-  "binary",
-  "stream-dynamic-messages",
-  "count-errors",
-  "enable-compression",
-]);
+const BOOLEANS = new Set(
+  ["skipTLS", "insecure", "async", "binary", "stream-dynamic-messages", "count-errors", "enable-compression"],
+);
 const FLAGS: FlagSpec[] = [
   { long: "help", short: "h", takesValue: false },
   { long: "config", takesValue: true, example: "ghz.json" },
@@ -85,17 +79,9 @@ export function ghzCommandLine(
     throw new UsageError(`--skipFirst ${config.skipFirst}: you cannot skip more requests than those run`);
   }
   const where = (key: string) => `--${key}`;
-  const interval = config["stream-interval"];
-  return {
-    streamIntervalMs: interval === undefined
-      ? undefined
-      : parseDurationMs(String(interval), where("stream-interval")),
-    attack: ghzFlags(config, where),
-    name,
-    tags,
-    skipFirst,
-    concurrencySteps: concurrencySteps(config, where),
-  };
+  const streamIntervalMs = parseDurationMs(String(config["stream-interval"] ?? 0), where("stream-interval"));
+  const [attack, steps] = [ghzFlags(config, where), concurrencySteps(config, where)];
+  return { attack, name, tags, skipFirst, streamIntervalMs, concurrencySteps: steps };
 }
 
 /** Runs the command; returns ghz's exit code for it. */
