@@ -113,9 +113,8 @@ export class StreamTable {
     stream.contentRemaining = -1;
     stream.recvUnacked = 0;
     stream.bodyOffset = 0;
-    stream.pauseAt = this.#core.run.streamIntervalMs
-      ? messageEnd(request.body!, 0)
-      : request.body?.length ?? 0;
+    const body = request.body;
+    stream.pauseAt = body === null ? 0 : this.#core.run.streamIntervalMs ? messageEnd(body, 0) : body.length;
     stream.answer?.start(request.oneMessage === true);
     stream.sendWindow = this.#core.peer.initialWindowBytes;
     this.byId.set(id, stream);
@@ -123,9 +122,9 @@ export class StreamTable {
     const output = this.#output;
     const at = output.reserve(request.frames.length);
     output.wrote(writeHeadersFrames(output.bytes, at, request, id));
-    const written = request.frames.length + (request.body?.length ?? 0);
+    const written = request.frames.length + (body?.length ?? 0);
     this.#shared.recorder.addBytesWritten(stream.sentMs, written, stream.endpoint);
-    if (request.body !== null) this.sendBody(stream);
+    if (body !== null) this.sendBody(stream);
   }
 
   /** Sends what the windows allow of `stream`'s body; the rest waits for a WINDOW_UPDATE. */
