@@ -217,7 +217,7 @@ export const commonFields = {
   }).optional(),
   /** HTTP/2 over fixed connections: streams in flight over all (ghz's `-c`); absent: `streams` each. */
   concurrency: z.number().int().min(1, "concurrency must be >= 1").optional(),
-  /** The calls in flight from each `atMs` of the measured run on (ghz's schedule; `concurrency` their most). */
+  /** The calls in flight from each `atMs` of the measured run on (ghz's schedule), `concurrency` most. */
   concurrencySteps: z.array(z.strictObject({ atMs: z.number().min(0), concurrency: z.number().int().min(0) }))
     .optional(),
   tls: tlsOptionsSchema.optional(),
