@@ -212,9 +212,14 @@ export const commonFields = {
     /** Ask the server's reflection service for the schema at start; `call` becomes the request mix. */
     reflect: z.literal(true).optional(),
     call: grpcStepSchema.optional(),
+    /** A pause between a client stream's messages (ghz's `--stream-interval`), ms. */
+    streamIntervalMs: cappedMs("stream interval").min(0).optional(),
   }).optional(),
   /** HTTP/2 over fixed connections: streams in flight over all (ghz's `-c`); absent: `streams` each. */
   concurrency: z.number().int().min(1, "concurrency must be >= 1").optional(),
+  /** The calls in flight from each `atMs` of the measured run on (ghz's schedule), `concurrency` most. */
+  concurrencySteps: z.array(z.strictObject({ atMs: z.number().min(0), concurrency: z.number().int().min(0) }))
+    .optional(),
   tls: tlsOptionsSchema.optional(),
   intervalHistograms: z.boolean().default(true),
   /** Brings the generator's hot path to optimized code against an in-process sink before t0. */

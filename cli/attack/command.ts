@@ -35,7 +35,7 @@ import { thresholdLine } from "../../results/thresholds/text.ts";
 import { type Dashboard, startDashboard } from "../dashboard/server.ts";
 import { steeringFor } from "../dashboard/flags.ts";
 import type { RunSteering } from "../../runner/steering.ts";
-import { measuredDurationMs } from "../../runner/config.ts";
+import { type AttackConfig, measuredDurationMs, parseAttackConfig } from "../../runner/config.ts";
 import { requestLogError } from "../../runner/load/request_log.ts";
 import { runVerdict } from "../../results/conclude/run_verdict.ts";
 import { sendFacts } from "../../results/conclude/send_counts.ts";
@@ -53,8 +53,11 @@ export function runAttackCommand(argv: string[]): Promise<number> {
   return runCommand("attack", () => attack(argv));
 }
 
-/** A ghz command line's run (cli/ghz/command.ts): its report's options, and ghz's exit codes. */
-type GhzRun = GhzReportOptions;
+/** A ghz command line's run (cli/ghz/command.ts): its report's options, concurrency schedule, exit codes. */
+export type GhzRun = GhzReportOptions & {
+  concurrencySteps?: AttackConfig["concurrencySteps"];
+  streamIntervalMs?: number;
+};
 
 /** The attack `argv` stands for; its exit code. */
 export async function attack(argv: string[], ghz?: GhzRun): Promise<number> {
@@ -64,6 +67,11 @@ export async function attack(argv: string[], ghz?: GhzRun): Promise<number> {
     knowSecrets(secretsFoundIn(argv));
     guardConsole(redactShown);
   } else keepSecretsShown();
+  if (ghz?.concurrencySteps || ghz?.streamIntervalMs) {
+    const { concurrencySteps, streamIntervalMs } = ghz;
+    const grpc = { ...parsed.config.grpc, streamIntervalMs };
+    parsed.config = parseAttackConfig({ ...parsed.config, concurrencySteps, grpc });
+  }
   if (parsed.grpc !== undefined) {
     parsed.config = await withGrpcCalls(parsed.config, parsed.grpc);
     const inFlight = inFlightLine(parsed.config);

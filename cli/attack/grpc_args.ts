@@ -156,6 +156,8 @@ export function inFlightLine(config: AttackConfig): string | null {
   }
   const m = config.connections;
   const over = `${m} connection${m === 1 ? "" : "s"}`;
+  const steps = config.concurrencySteps?.map((s) => `${s.concurrency} from ${s.atMs / 1000} s`).join(", ");
+  if (steps !== undefined) return `calls in flight ${steps} over ${over} (ghz's concurrency schedule)`;
   if (config.concurrency !== undefined) {
     return `${config.concurrency} calls in flight over ${over} (ghz's -c and --connections)`;
   }

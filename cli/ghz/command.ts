@@ -8,10 +8,10 @@
 import { tokenize } from "../argv.ts";
 import type { FlagSpec } from "../argv.ts";
 import { runCommand } from "../command_errors.ts";
+import { parseDurationMs } from "../duration.ts";
 import { HelpRequested, UsageError } from "../usage_error.ts";
-import { GHZ_KEYS, ghzFlags, jsonObject, readConfig } from "./config.ts";
-import { attack } from "../attack/command.ts";
-import type { GhzReportOptions } from "../../results/export/ghz/report.ts";
+import { concurrencySteps, GHZ_KEYS, ghzFlags, jsonObject, readConfig } from "./config.ts";
+import { attack, type GhzRun } from "../attack/command.ts";
 
 /** ghz's flags: its long names are its config file's keys. */
 const SHORT: Record<string, string> = {
@@ -32,15 +32,9 @@ const SHORT: Record<string, string> = {
   format: "O",
   "enable-compression": "e",
 };
-const BOOLEANS = new Set([
-  "skipTLS",
-  "insecure",
-  "async",
-  "binary",
-  "stream-dynamic-messages",
-  "count-errors",
-  "enable-compression",
-]);
+const BOOLEANS = new Set(
+  ["skipTLS", "insecure", "async", "binary", "stream-dynamic-messages", "count-errors", "enable-compression"],
+);
 const FLAGS: FlagSpec[] = [
   { long: "help", short: "h", takesValue: false },
   { long: "config", takesValue: true, example: "ghz.json" },
@@ -61,7 +55,7 @@ refused (exit 2) rather than run otherwise than ghz runs them.`;
 /** The attack arguments of a ghz command line, and what ghz's report shows besides the run. */
 export function ghzCommandLine(
   argv: string[],
-): GhzReportOptions & { attack: string[] } {
+): GhzRun & { attack: string[] } {
   const raw = tokenize(argv, FLAGS, {}, "ghz");
   if (raw.values.has("help")) throw new HelpRequested(HELP);
   if (raw.positionals.length > 1) {
@@ -84,7 +78,10 @@ export function ghzCommandLine(
   if (!(skipFirst >= 0) || (!timed && skipFirst > Number(config.total ?? 200))) {
     throw new UsageError(`--skipFirst ${config.skipFirst}: you cannot skip more requests than those run`);
   }
-  return { attack: ghzFlags(config, (key) => `--${key}`), name, tags, skipFirst };
+  const where = (key: string) => `--${key}`;
+  const streamIntervalMs = parseDurationMs(String(config["stream-interval"] ?? 0), where("stream-interval"));
+  const [attack, steps] = [ghzFlags(config, where), concurrencySteps(config, where)];
+  return { attack, name, tags, skipFirst, streamIntervalMs, concurrencySteps: steps };
 }
 
 /** Runs the command; returns ghz's exit code for it. */

@@ -31,6 +31,9 @@ Deno.test("ghz's defaults, and -z or -x against -n, as ghz reads them", () => {
     "--reflect",
   ]);
   const words = (argv: string[]) => ghzCommandLine([...CALL, ...argv, "h:1"]).attack.join(" ");
+  // A stream's pause and a concurrency schedule go to the run itself (no attack flag has them).
+  const paced = ghzCommandLine([...CALL, "--stream-interval", "20ms", "h:1"]);
+  assertEquals([paced.streamIntervalMs, paced.concurrencySteps], [20, undefined]);
   assertEquals(words(["-z", "2s", "-n", "50"]).includes("-d 2s --timeout"), true);
   assertEquals(words(["-z", "2s", "-n", "50"]).includes("-n"), false);
   // ghz's -x is a duration as -z is: the count is ignored.

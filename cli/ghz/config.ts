@@ -33,8 +33,6 @@ const SIMPLE: Record<string, string> = {
  * counterpart for at all (no default to keep).
  */
 const AT_DEFAULT: Record<string, [unknown, string]> = {
-  "concurrency-schedule": ["const", "give -c; loadlab attack --stages ramps connections (docs/GRPC.md)"],
-  "stream-interval": [0, "drop it: a stream's messages are sent at once, not paced"],
   "stream-call-duration": [0, "drop it: a client stream ends after its last message"],
   "stream-dynamic-messages": [false, "drop it: a stream's messages are filled once per call"],
   async: [false, "drop it, or use --rps: calls wait for their answers"],
@@ -45,63 +43,18 @@ const AT_DEFAULT: Record<string, [unknown, string]> = {
   "disable-template-functions": [false, "drop it: loadlab fills ghz's templates"],
 };
 
-/**
- * Options that change nothing loadlab measures: the report's name and tags, dialling, keepalive, and a
- * concurrency schedule's values, which ghz reads only with its schedule.
- */
-const PASSED = [
-  "name",
-  "tags",
-  "count-errors",
-  "connect-timeout",
-  "keepalive",
-  "concurrency-start",
-  "concurrency-end",
-  "concurrency-step",
-  "concurrency-step-duration",
-  "concurrency-max-duration",
-];
-/** ghz's load schedule: its rate's steps, run as loadlab's arrival-rate phases. */
-const SCHEDULE = [
-  "load-schedule",
-  "load-start",
-  "load-step",
-  "load-end",
-  "load-step-duration",
-  "load-max-duration",
-];
-
 /** Every option ghz has (each one a flag of `loadlab ghz`, `host` its argument). */
 export const GHZ_KEYS = [
   ...Object.keys(SIMPLE),
   ...Object.keys(AT_DEFAULT),
-  ...PASSED,
-  ...SCHEDULE,
-  "format",
-  "host",
-  "insecure",
-  "skipTLS",
-  "concurrency",
-  "connections",
-  "import-paths",
-  "stream-call-count",
-  "duration-stop",
-  "skipFirst",
-  "cpus",
-  "max-recv-message-size",
-  "max-send-message-size",
-  "total",
-  "duration",
-  "max-duration",
-  "timeout",
-  "data",
-  "data-file",
-  "binary",
-  "binary-file",
-  "metadata",
-  "metadata-file",
-  "enable-compression",
-  "reflect-metadata",
+  ...["name", "tags", "count-errors", "connect-timeout", "keepalive"], // change nothing loadlab measures
+  ...["load-schedule", "load-start", "load-step", "load-end", "load-step-duration", "load-max-duration"],
+  ...["concurrency-schedule", "concurrency-start", "concurrency-end", "concurrency-step"],
+  ...["concurrency-step-duration", "concurrency-max-duration", "stream-call-count", "stream-interval"],
+  ...["format", "host", "insecure", "skipTLS", "concurrency", "connections", "import-paths", "duration-stop"],
+  ...["skipFirst", "cpus", "max-recv-message-size", "max-send-message-size", "total", "duration"],
+  ...["max-duration", "timeout", "data", "data-file", "binary", "binary-file", "metadata", "metadata-file"],
+  ...["enable-compression", "reflect-metadata"],
 ];
 
 /** ghz's config file: JSON, or TOML or YAML by its extension, as ghz reads it. */
@@ -180,10 +133,17 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
   flags.push("--max-send", bytes(config["max-send-message-size"], where("max-send-message-size")));
   // ghz's --cpus is the cores its threads use: a worker isolate each, as far as the connections go round.
   if (config.cpus !== undefined) flags.push("-w", String(Math.min(Number(config.cpus), connections)));
+  const steps = concurrencySteps(config, where);
+  if (steps !== undefined && (phases !== undefined || flags.includes("-R"))) {
+    throw refused(`${where("concurrency-schedule")} beside a rate: not run by loadlab; drop --rps or it`);
+  }
   if (phases !== undefined || (!timed && flags.includes("-R"))) {
     // Paced calls to a count (or phases) open connections as the rate needs them, up to ghz's.
     flags.push("--max-connections", String(connections), "--streams", String(Math.ceil(c / connections)));
-  } else flags.push("--connections", String(connections), "-c", String(c));
+  } else {
+    const most = steps === undefined ? c : Math.max(connections, ...steps.map((s) => s.concurrency));
+    flags.push("--connections", String(connections), "-c", String(most));
+  }
   // As ghz: the working directory is an import path too; without a schema, the server's reflection.
   for (const dir of asList(config["import-paths"])) flags.push("-i", dir);
   if (config.proto !== undefined) flags.push("-i", ".");
@@ -293,6 +253,50 @@ function schedulePhases(
   }
   if (constMs < totalMs) phases.push(`${totalMs - constMs}ms@${stop}`);
   return phases.join(",");
+}
+
+/**
+ * ghz's `step` or `line` concurrency schedule as the calls in flight from each instant: `concurrency-start`,
+ * then `concurrency-step` more each `concurrency-step-duration` (each second for `line`) until
+ * `concurrency-end`, or until `concurrency-max-duration` and then the end's; undefined for ghz's -c.
+ */
+export function concurrencySteps(
+  config: Record<string, unknown>,
+  where: (key: string) => string,
+): Array<{ atMs: number; concurrency: number }> | undefined {
+  const kind = String(config["concurrency-schedule"] ?? "const");
+  if (kind === "const") return undefined;
+  if (kind !== "step" && kind !== "line") {
+    throw new UsageError(`${where("concurrency-schedule")} ${kind}: one of const, step, line`);
+  }
+  const ms = (key: string) => given(config[key]) ? parseDurationMs(String(config[key]), where(key)) : 0;
+  const [start, end] = [Number(config["concurrency-start"] ?? 0), Number(config["concurrency-end"] ?? 0)];
+  const step = Number(config["concurrency-step"] ?? 1);
+  const [stepMs, maxMs] = [
+    kind === "line" ? 1000 : ms("concurrency-step-duration"),
+    ms("concurrency-max-duration"),
+  ];
+  if (start === end || step === 0 || !(stepMs > 0)) {
+    throw new UsageError(
+      `${where("concurrency-schedule")} ${kind} needs --concurrency-start other than --concurrency-end, a ` +
+        "--concurrency-step other than 0" + (kind === "step" ? " and a --concurrency-step-duration" : ""),
+    );
+  }
+  const up = step > 0;
+  // As ghz's StepWorkerTicker: a step each tick until the end is reached, or the end at the max duration.
+  const steps = [{ atMs: 0, concurrency: start }];
+  for (let atMs = stepMs, n = start; steps.length <= 10_000; atMs += stepMs) {
+    if (maxMs > 0 && atMs >= maxMs) {
+      if (end > 0 && (up ? end >= n : end <= n)) steps.push({ atMs, concurrency: end });
+      return steps;
+    }
+    if (maxMs === 0 && (up ? end > 0 && n >= end : n <= end)) return steps;
+    n = Math.max(0, n + step);
+    steps.push({ atMs, concurrency: n });
+  }
+  throw refused(
+    `${where("concurrency-schedule")}: over 10,000 steps; give a nearer end, a longer step or a max`,
+  );
 }
 
 /**

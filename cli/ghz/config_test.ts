@@ -1,5 +1,5 @@
 import { deepStrictEqual as assertEquals, throws } from "node:assert/strict";
-import { ghzFlags, readConfig } from "./config.ts";
+import { concurrencySteps, ghzFlags, readConfig } from "./config.ts";
 import { parseAttackArgs } from "../attack/args.ts";
 import { UsageError } from "../usage_error.ts";
 import { GREETER_PROTO } from "../../tests/fixtures/node_greeter.ts";
@@ -66,14 +66,12 @@ Deno.test("ghz's example config becomes the flags it stands for, with ghz's defa
 
 Deno.test("an option loadlab would run otherwise is refused with exit 2; no host is an error", () => {
   throws(
-    () => ghzFlags({ host: "h:1", "concurrency-schedule": "step" }, where),
-    (e) =>
-      e instanceof UsageError && e.exitCode === 2 &&
-      /^--concurrency-schedule "step": not run by/.test(e.message),
+    () => ghzFlags({ host: "h:1", async: true }, where),
+    (e) => e instanceof UsageError && e.exitCode === 2 && /^--async true: not run by/.test(e.message),
   );
   // At its default it is ghz's own run: accepted.
   assertEquals(
-    ghzFlags({ host: "h:1", "concurrency-schedule": "const", skipFirst: "0" }, where)[0],
+    ghzFlags({ host: "h:1", async: false, skipFirst: "0" }, where)[0],
     "grpc" + "s://h:1",
   );
   throws(() => ghzFlags({ host: "h:1", nope: 1 }, where), /--nope: not an option of ghz's/);
@@ -211,4 +209,50 @@ Deno.test("--reflect-metadata goes with the reflection calls only", () => {
     { authorization: "Bearer t" },
     [],
   ]);
+});
+
+Deno.test("ghz's concurrency schedules as the calls in flight from each instant, -c their most", () => {
+  const step = { "concurrency-schedule": "step", "concurrency-start": 2, "concurrency-step": 3 };
+  const at = (config: Record<string, unknown>) =>
+    concurrencySteps(config, where)?.map((s) => [s.atMs, s.concurrency]);
+  // As ghz's ticker: past the end by a step it does not divide; to the end at the max duration.
+  assertEquals(at({ ...step, "concurrency-end": 7, "concurrency-step-duration": "1s" }), [[0, 2], [1000, 5], [
+    2000,
+    8,
+  ]]);
+  assertEquals(
+    at({
+      ...step,
+      "concurrency-end": 20,
+      "concurrency-step-duration": "1s",
+      "concurrency-max-duration": "2s",
+    }),
+    [[0, 2], [1000, 5], [2000, 20]],
+  );
+  assertEquals(at({ "concurrency-schedule": "line", "concurrency-start": 6, "concurrency-step": -2 }), [
+    [0, 6],
+    [1000, 4],
+    [2000, 2],
+    [3000, 0],
+  ]);
+  assertEquals(at({}), undefined);
+  const flags = ghzFlags({
+    host: "h:1",
+    insecure: true,
+    ...step,
+    "concurrency-end": 7,
+    "concurrency-step-duration": "1s",
+  }, where);
+  assertEquals(
+    flags.slice(flags.indexOf("--connections")),
+    ["--connections", "1", "-c", "8", "--reflect"],
+  );
+  throws(
+    () => at({ "concurrency-schedule": "step", "concurrency-start": 1, "concurrency-step-duration": "1s" }),
+    /over 10,000 steps/,
+  );
+  throws(
+    () => at({ "concurrency-schedule": "step", "concurrency-end": 3 }),
+    /needs .* a --concurrency-step-duration/,
+  );
 });

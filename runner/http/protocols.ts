@@ -124,6 +124,7 @@ function h2Connections(setup: ProtocolSetup, answer?: () => StreamAnswer): Conne
     requests: encodeH2Mix(setup.url, setup.requests, setup.columns, setup.endpoints),
     windowBytes: setup.windowBytes,
     answer,
+    streamIntervalMs: setup.grpc?.streamIntervalMs ?? 0,
   };
   const lanes = setup.perArrival ? new H2Arrivals(setup.shared, run) : new StreamSlots(
     setup.streams,

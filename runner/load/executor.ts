@@ -13,6 +13,8 @@ export interface CommonConfig {
   readonly pipelining: number;
   readonly connection: "keep-alive" | "per-arrival";
   readonly workers: number;
+  /** The calls in flight from each `atMs` of the measured run on (ghz's concurrency schedule). */
+  readonly concurrencySteps?: ReadonlyArray<{ readonly atMs: number; readonly concurrency: number }>;
   readonly protocol: "http1" | "h2" | "h2c" | "h3" | "auto";
   readonly segment?: { readonly index: number; readonly count: number };
   readonly flows?: readonly unknown[];

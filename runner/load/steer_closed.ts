@@ -2,23 +2,37 @@
  * @module
  * The closed model's connections under steering: connection i runs while i is below the active count. A
  * retired one finishes its request in flight, then closes; one added later opens as its loop starts, and a
- * resume restarts what a pause ended. Without a change it is the plain closed model.
+ * resume restarts what a pause ended. Without a change it is the plain closed model. A concurrency schedule
+ * (ghz's) sets the active count the same way.
  */
-import { type LoadContext, mayStart } from "./executor.ts";
+import { type CommonConfig, type LoadContext, mayStart } from "./executor.ts";
 import type { LoadConnection } from "../http/load_connection.ts";
 import type { closedLoop } from "./closed_loop.ts";
+import { slotsOf } from "./schedule.ts";
 
-/** Runs `conns` closed-loop (each once `opened[i]` settles), following the changes; throws a failure. */
+/**
+ * Runs `conns` closed-loop (each once `opened[i]` settles), following the changes, or the config's
+ * `concurrencySteps` (this worker's share of each step's calls in flight), until `countdown.left` requests
+ * have started if given; throws a failure.
+ */
 export async function runSteeredLoops(
-  ctx: LoadContext,
+  ctx: LoadContext<CommonConfig & { readonly connections: number }>,
   conns: LoadConnection[],
   opened: Array<boolean | Promise<boolean>>,
   loop: typeof closedLoop,
+  countdown: { left: number } | null = null,
 ): Promise<void> {
   const steer = ctx.steer;
   const planned = conns.length;
-  const activeAt = (nowMs: number) =>
-    !steer.steered ? planned : steer.pausedAt(nowMs) ? 0 : steer.connectionsAt(nowMs, planned);
+  const steps = ctx.config.concurrencySteps?.map((s) => ({
+    atMs: ctx.startMs + ctx.config.warmupMs + s.atMs,
+    slots: slotsOf({ ...ctx, concurrency: s.concurrency }, ctx.config.connections),
+  }));
+  const activeAt = steps !== undefined
+    ? (nowMs: number) => steps.findLast((s) => s.atMs <= nowMs)?.slots ?? 0
+    : (nowMs: number) =>
+      !steer.steered ? planned : steer.pausedAt(nowMs) ? 0 : steer.connectionsAt(nowMs, planned);
+  const nextStepAfter = (nowMs: number) => steps?.find((s) => s.atMs > nowMs)?.atMs ?? Infinity;
   // The running loops, with one handler each way for all of them (a loop resolves with its connection).
   const running = new Set<LoadConnection>();
   let failure: { err: unknown } | null = null;
@@ -37,20 +51,26 @@ export async function runSteeredLoops(
     ended();
   };
   const start = (i: number, open: boolean | Promise<boolean>) => {
-    const take = (depth: number, nowMs: number) => (mayStart(ctx, nowMs) && i < activeAt(nowMs) ? depth : 0);
+    const take = (depth: number, nowMs: number) => {
+      if (!mayStart(ctx, nowMs) || i >= activeAt(nowMs)) return 0;
+      if (countdown === null) return depth;
+      const granted = Math.min(depth, countdown.left);
+      if ((countdown.left -= granted) === 0) steer.interrupt();
+      return granted;
+    };
     running.add(conns[i]);
     live++;
     loop(ctx, conns[i], take, open).then(onEnd, onFail);
   };
   for (let i = 0; i < opened.length; i++) start(i, opened[i]);
   opened.length = 0;
-  while (mayStart(ctx, performance.now())) {
+  while (mayStart(ctx, performance.now()) && countdown?.left !== 0) {
     const nowMs = performance.now();
     for (let i = 0; i < activeAt(nowMs); i++) {
       if (i === conns.length) conns.push(ctx.newConnection());
       if (!running.has(conns[i])) start(i, true);
     }
-    await steer.waitChange(Math.min(ctx.endMs, steer.nextChangeAfter(nowMs)));
+    await steer.waitChange(Math.min(ctx.endMs, steer.nextChangeAfter(nowMs), nextStepAfter(nowMs)));
   }
   if (live > 0) await new Promise<void>((resolve) => allEnded = resolve);
   // Set by the loops' handler, which the checker cannot see from here.

@@ -42,6 +42,7 @@ const TWO_MESSAGES = "a unary call's answer with more than one message";
 /** What the gRPC room needs of a run: the cap of a received message. */
 export interface GrpcRun {
   readonly maxReceiveBytes: number;
+  readonly streamIntervalMs?: number;
 }
 
 /** One stream slot's judge of its gRPC answers. */

@@ -13,6 +13,7 @@ import { serveGrpcTarget } from "../../../targets/app/grpc_endpoints.ts";
 import { selfSignedPair } from "../../../targets/tls_cert.ts";
 import { type GrpcCall, grpcRequestSpec } from "./call.ts";
 import { renderSummary } from "../../../report/terminal/summary.ts";
+import { freePort } from "../../../system/ports.ts";
 
 const PROTO = new URL("../../../targets/app/target.proto", import.meta.url).pathname;
 const root = await protobuf.load(PROTO);
@@ -131,6 +132,96 @@ Deno.test("a server stream is timed to its first message and to its end, from th
     // A unary call is no stream: no first message apart.
     const unary = await attack(url, [call("Echo", { data: btoa("x") })], 4);
     assertEquals([unary.requests, unary.firstMessage], [4, undefined]);
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("calls to a refused port fail at once while the connection waits to redial, as grpc-go's do", async () => {
+  const dead = `http://127.0.0.1:${freePort()}/`;
+  const run = (grpc: boolean) =>
+    runAttack(parseAttackConfig({
+      url: dead,
+      protocol: "h2c",
+      ...(grpc ? { grpc: {}, requestMix: [grpcRequestSpec(call("Echo", {}), 3000)] } : {}),
+      model: "connections",
+      connections: 1,
+      streams: 4,
+      durationMs: 1500,
+      generatorWarmup: false,
+    }));
+  const calls = await run(true);
+  const failed = Object.values(calls.errors).reduce((a, b) => a + b, 0);
+  // Paced by grpc-go's backoff (a redial after 1 s), not by a pause after each refused dial.
+  assertEquals([calls.requests, Object.keys(calls.errors), failed > 1000], [0, ["connect"], true]);
+  const http = await run(false);
+  const refused = Object.values(http.errors).reduce((a, b) => a + b, 0);
+  // HTTP dials again for each request, 10 ms after a refusal.
+  assertEquals([Object.keys(http.errors), refused > 0 && refused <= 160], [["connect"], true]);
+});
+
+Deno.test("a concurrency schedule keeps its calls in flight at each step's count until the count is done", async () => {
+  const server = await serveGrpcTarget({ hostname: "127.0.0.1", port: 0 });
+  const logFile = await Deno.makeTempFile({ suffix: ".csv" });
+  try {
+    const run = await runAttack(parseAttackConfig({
+      url: `http://127.0.0.1:${server.port}/`,
+      protocol: "h2c",
+      grpc: {},
+      model: "count",
+      connections: 1,
+      streams: 4,
+      concurrency: 4,
+      concurrencySteps: [{ atMs: 0, concurrency: 1 }, { atMs: 400, concurrency: 4 }],
+      requests: 60,
+      timeoutMs: 3000,
+      generatorWarmup: false,
+      logFile,
+      requestMix: [grpcRequestSpec(call("Sleep", { n: 20 }), 3000)],
+    }));
+    const calls = Deno.readTextFileSync(logFile).trim().split("\n").slice(1).map((l) =>
+      l.split(";").map(Number)
+    );
+    // The most calls in flight at once before the step (those that started before it) and over the run.
+    const most = (rows: number[][]) =>
+      Math.max(...rows.map(([, s]) => rows.filter(([, s2, e2]) => s2 <= s && s < e2).length));
+    const early = calls.filter(([, s]) => s < 350_000);
+    assertEquals([run.requests, calls.length, early.length > 3, most(early), most(calls)], [
+      60,
+      60,
+      true,
+      1,
+      4,
+    ]);
+  } finally {
+    await server.close();
+    await Deno.remove(logFile);
+  }
+});
+
+Deno.test("a stream interval pauses between a client stream's messages, sent as DATA frames apart", async () => {
+  const server = await serveGrpcTarget({ hostname: "127.0.0.1", port: 0 });
+  try {
+    const echo = call("Echo", { data: btoa("x") });
+    const r = await runAttack(parseAttackConfig({
+      url: `http://127.0.0.1:${server.port}/`,
+      protocol: "h2c",
+      grpc: { streamIntervalMs: 60 },
+      model: "count",
+      connections: 1,
+      streams: 2,
+      requests: 4,
+      timeoutMs: 3000,
+      generatorWarmup: false,
+      requestMix: [
+        grpcRequestSpec({
+          ...echo,
+          message: [echo.message as Uint8Array, new Uint8Array(), new Uint8Array()],
+        }, 3000),
+      ],
+    }));
+    // Three messages, two pauses of 60 ms before the stream ends (timers never fire early).
+    assertEquals([r.requests, r.errors, r.latencyMs.min >= 120], [4, {}, true], `min ${r.latencyMs.min} ms`);
   } finally {
     await server.close();
   }

@@ -56,10 +56,18 @@ const EMPTY = new Uint8Array(0);
  */
 const SHARED_IN = new Uint8Array(IN_BYTES);
 
+/** grpc-go's wait before redial `n` (0: the first): 1 s, then x1.6 a time (120 s at most), 20% jitter. */
+function grpcBackoffMs(n: number): number {
+  return n === 0 ? 1000 : Math.min(1000 * 1.6 ** n, 120_000) * (0.8 + 0.4 * Math.random());
+}
+
 export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
   #sock: TransportConn | null = null;
   #inline: InlineConn | null = null;
   #opening: Promise<boolean> | null = null;
+  /** gRPC: dials failed in a row, and when the next may start. */
+  #failedDials = 0;
+  #redialMs = 0;
   readonly #dialer: Dialer;
 
   // Input. Inline: `#own` holds the `#inEnd` bytes of the partial frame the last read ended in (EMPTY
@@ -95,6 +103,7 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
     partnerOf: H2Connection | null = null,
   ) {
     this.#dialer = new Dialer(shared, null, partnerOf !== null);
+    this.#dialer.quiet = run.answer !== undefined;
     this.partner = partnerOf;
     this.streams = new StreamTable(this);
     this.#heads = new HeaderBlocks(this, this.streams);
@@ -141,17 +150,36 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
 
   /**
    * Dials (once for every slot that asks at the same time); false when the connect failed (counted under
-   * `endpoint`, the request's it opens for).
+   * `endpoint`, the request's it opens for). A gRPC connection whose dial failed is down until it
+   * connects: it redials after grpc-go's backoff, and false comes at once meanwhile (`failFast`).
    */
   open(endpoint = -1): Promise<boolean> {
     if (this.#sock !== null) return Promise.resolve(true);
+    if (this.#failedDials === 0) return this.#dial(endpoint);
+    if (performance.now() >= this.#redialMs) this.#dial(endpoint);
+    return Promise.resolve(false);
+  }
+
+  #dial(endpoint: number): Promise<boolean> {
+    const startMs = performance.now();
     if (this.#opening === null) this.#dialer.endpoint = endpoint;
-    this.#opening ??= this.#dialer.dial().then((sock) => {
-      if (sock === null) return false;
+    return this.#opening ??= this.#dialer.dial().then((sock) => {
+      if (sock === null) {
+        if (this.run.answer !== undefined) this.#redialMs = startMs + grpcBackoffMs(this.#failedDials++);
+        return false;
+      }
+      this.#failedDials = 0;
       this.#start(sock);
       return true;
     }).finally(() => this.#opening = null);
-    return this.#opening;
+  }
+
+  /** A call on a down gRPC connection fails at once, counted, a turn later (wait-for-ready false); else 0. */
+  failFast(endpoint: number): Promise<number> {
+    if (this.#failedDials === 0 || this.shared.stopping) return Promise.resolve(0);
+    const dialer = this.#dialer;
+    this.shared.recorder.recordError(performance.now(), dialer.failedKind, dialer.failedMessage, endpoint);
+    return nextTurn().then(() => 1);
   }
 
   abortConnect(): void {

@@ -38,6 +38,7 @@ export class H2Slot implements StepConnection, H2Stream {
   streamId = 0;
   request: H2Request | null = null;
   bodyOffset = 0;
+  pauseAt = 0;
   sendWindow = 0;
   recvUnacked = 0;
   status = 0;
@@ -104,7 +105,10 @@ export class H2Slot implements StepConnection, H2Stream {
     next: NextExchange | null = null,
   ): Promise<number> {
     if (this.session.handedOver) this.rehome();
-    if (!this.session.isOpen && !(await this.session.open(this.#step?.endpoint))) return 0;
+    const opensFor = this.#step?.endpoint;
+    if (!this.session.isOpen && !(await this.session.open(opensFor))) {
+      return this.session.failFast(opensFor ?? this.endpoint);
+    }
     return new Promise((resolve) => {
       this.#settle = resolve;
       this.#next = next;

@@ -15,6 +15,8 @@ export interface H2Stream {
   streamId: number;
   request: H2Request | null;
   bodyOffset: number;
+  /** Where the body's sending stops for now: its end, or with a stream interval its message's end. */
+  pauseAt: number;
   sendWindow: number;
   recvUnacked: number;
   status: number;
@@ -49,4 +51,6 @@ export interface H2Run {
   readonly windowBytes: number;
   /** Makes each stream's judge of its answers (a protocol on HTTP/2: gRPC), or absent: HTTP alone. */
   readonly answer?: () => StreamAnswer;
+  /** A pause between a client stream's messages (gRPC's length-prefixed ones), ms; 0: none. */
+  readonly streamIntervalMs?: number;
 }

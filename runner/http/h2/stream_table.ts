@@ -35,6 +35,11 @@ const CLOSED_RING_FIRST = 16;
 export const CLOSED_UNKNOWN = 0;
 /** The server ended it with END_STREAM: DATA or HEADERS after is a connection error STREAM_CLOSED. */
 export const CLOSED_ENDED = 1;
+/** The end of the length-prefixed gRPC message at `at` of `body` (its 5-byte prefix and its bytes). */
+function messageEnd(body: Uint8Array, at: number): number {
+  return Math.min(body.length, at + 5 + new DataView(body.buffer, body.byteOffset).getUint32(at + 1));
+}
+
 /** The server reset it with RST_STREAM: DATA or HEADERS after is a stream error STREAM_CLOSED. */
 export const CLOSED_RESET = 2;
 
@@ -108,6 +113,8 @@ export class StreamTable {
     stream.contentRemaining = -1;
     stream.recvUnacked = 0;
     stream.bodyOffset = 0;
+    const body = request.body;
+    stream.pauseAt = body === null ? 0 : this.#core.run.streamIntervalMs ? messageEnd(body, 0) : body.length;
     stream.answer?.start(request.oneMessage === true);
     stream.sendWindow = this.#core.peer.initialWindowBytes;
     this.byId.set(id, stream);
@@ -115,9 +122,9 @@ export class StreamTable {
     const output = this.#output;
     const at = output.reserve(request.frames.length);
     output.wrote(writeHeadersFrames(output.bytes, at, request, id));
-    const written = request.frames.length + (request.body?.length ?? 0);
+    const written = request.frames.length + (body?.length ?? 0);
     this.#shared.recorder.addBytesWritten(stream.sentMs, written, stream.endpoint);
-    if (request.body !== null) this.sendBody(stream);
+    if (body !== null) this.sendBody(stream);
   }
 
   /** Sends what the windows allow of `stream`'s body; the rest waits for a WINDOW_UPDATE. */
@@ -125,13 +132,13 @@ export class StreamTable {
     const body = stream.request!.body!;
     const output = this.#output;
     const maxFrameBytes = this.#core.peer.maxFrameBytes;
-    while (stream.bodyOffset < body.length) {
+    while (stream.bodyOffset < stream.pauseAt) {
       const room = Math.min(this.sendWindow, stream.sendWindow, maxFrameBytes);
       if (room <= 0) {
         if (!this.blocked.includes(stream)) this.blocked.push(stream);
         return;
       }
-      const size = Math.min(room, body.length - stream.bodyOffset);
+      const size = Math.min(room, stream.pauseAt - stream.bodyOffset);
       const last = stream.bodyOffset + size === body.length;
       const at = output.reserve(FRAME_HEADER_BYTES + size);
       const out = output.bytes;
@@ -142,6 +149,16 @@ export class StreamTable {
       this.sendWindow -= size;
       stream.sendWindow -= size;
     }
+    if (stream.bodyOffset < body.length) this.#sendLater(stream, stream.streamId);
+  }
+
+  /** The stream's next message after the run's stream interval, if the stream is still open then. */
+  #sendLater(stream: H2Stream, id: number): void {
+    setTimeout(() => {
+      if (this.byId.get(id) !== stream) return;
+      stream.pauseAt = messageEnd(stream.request!.body!, stream.bodyOffset);
+      this.sendBody(stream);
+    }, this.#core.run.streamIntervalMs);
   }
 
   /** A stream ended: a waiting one may start. A failure with a `statusSlot` (gRPC's) counts as answered. */

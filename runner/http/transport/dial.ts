@@ -6,6 +6,7 @@
  * timer of its own. On epoll the connect ends in callbacks: no promise or abort listener per connect.
  */
 import type { ConnectionShared } from "../load_connection.ts";
+import type { ErrorKind } from "../../../results/mod.ts";
 import { classifyError, connectTimeoutMessage, errorMessage } from "../exchange_errors.ts";
 import { tlsFailureMessage } from "../tls/options.ts";
 import { fdOf, TRACE_CONN, traceConn } from "./conn_trace.ts";
@@ -48,6 +49,10 @@ export class Dialer implements ConnectWaiter {
   /** Our own timer gave up (no watch only). */
   #timedOut = false;
   #everOpened: boolean;
+  /** The last failed connect's kind and message; counted here unless `quiet` (gRPC counts its calls). */
+  quiet = false;
+  failedKind: ErrorKind = "connect";
+  failedMessage = "";
   #timer: ReturnType<typeof setTimeout> | undefined = undefined;
   /** Handlers bound once (the timer's, the gate's, the promise transports', a deferred end's, `dial`'s). */
   #onTimeout: (() => void) | null = null;
@@ -181,10 +186,10 @@ export class Dialer implements ConnectWaiter {
     const timedOut = watch !== null ? watch.timedOut : this.#timedOut;
     const message = timedOut ? connectTimeoutMessage(timeoutMs, err) : errorMessage(err);
     if (TRACE_CONN && watch !== null) traceConn(watch.id, -1, "connect-failed", message);
-    if (!this.shared.stopping) {
-      const kind = classifyError(err, "connect");
-      const shown = kind === "tls" ? tlsFailureMessage(message) : message;
-      recorder.recordError(failedMs, kind, shown, this.endpoint);
+    const kind = this.failedKind = classifyError(err, "connect");
+    this.failedMessage = kind === "tls" ? tlsFailureMessage(message) : message;
+    if (!this.shared.stopping && !this.quiet) {
+      recorder.recordError(failedMs, kind, this.failedMessage, this.endpoint);
     }
   }
 
