@@ -5,6 +5,9 @@
  */
 import { ABORT_ON_FAIL, DELAY_ABORT_EVAL } from "../abort_flags.ts";
 import { BASELINE_FLAGS } from "../baseline_flags.ts";
+import { CI_FLAGS } from "../ci_outputs.ts";
+import { SEGMENT_FLAGS } from "../segment_args.ts";
+import { STRICT_FLAG } from "../exit_codes.ts";
 import { flag, flagsOf, type FlagSpec, type FlagTable } from "../argv.ts";
 import { DASHBOARD_FLAGS } from "../dashboard/flags.ts";
 import { WS_FLAGS } from "./ws_args.ts";
@@ -153,16 +156,7 @@ export const ATTACK_TABLE: FlagTable = [
   "  failures count as tls errors named expired, unknown-ca or hostname.",
   "",
   "Scale-out (docs/scale-out.md)",
-  flag("--segment I/N", { example: "0/4", config: ["segment"] }, [
-    "generate segment I of N (from 0, like JOB_COMPLETION_INDEX): open",
-    "models send every Nth request of the schedule, closed ones an even",
-    "share of -c and -n; merge the shards with loadlab merge",
-  ]),
-  flag("--start-at TIME", { example: "2026-11-21T17:00:00Z", config: ["startAtEpochMs"] }, [
-    "start the schedule (warm-up included) at this RFC 3339 instant,",
-    "e.g. 2026-11-21T17:00:00Z, so every segment's intervals line up;",
-    "more than 1 s in the past is refused",
-  ]),
+  ...SEGMENT_FLAGS,
   "",
   "Output",
   flag("--json", {}, [
@@ -177,19 +171,7 @@ export const ATTACK_TABLE: FlagTable = [
   "                           protobuf) or otlp-json=URL; never slows the load, drops counted",
   "                           (docs/METRICS_OUT.md)",
   flag("--report FILE", { example: "report.html" }, ["write a self-contained HTML report"]),
-  flag("--output-bench FILE", { example: "bench.json" }, [
-    "github-action-benchmark JSON: latency to FILE (customSmallerIsBetter),",
-    "req/s and success to FILE's .bigger.json (customBiggerIsBetter); with",
-    "$GITHUB_STEP_SUMMARY set, a markdown summary is appended there",
-  ]),
-  flag("--summary FILE", { example: "summary.md" }, [
-    "write a markdown summary (CI step summaries): the run, its verdict,",
-    'the thresholds, as "run --summary" writes it',
-  ]),
-  flag("--junit FILE", { example: "junit.xml" }, [
-    "write JUnit XML: one test case per threshold (and with --strict one",
-    '"run verdict" case, failing when the run is flagged)',
-  ]),
+  ...CI_FLAGS,
   flag("--log FILE", { example: "requests.csv", config: ["logFile"] }, [
     "stream every request to a CSV: code;startUs;endUs;connection",
   ]),
@@ -212,12 +194,7 @@ export const ATTACK_TABLE: FlagTable = [
     ],
   },
   { ...DELAY_ABORT_EVAL, help: ["not before D of measured time, e.g. 10s (k6's delayAbortEval)     [0s]"] },
-  flag("--strict", {}, [
-    "exit 6 when the run is flagged (generator-bound, server-bound, dropped",
-    "sends, lost, unanswered or failed requests, server errors, no 2xx/3xx,",
-    "nothing measured, incomplete, warm-up not reached; the list in",
-    "docs/REFERENCE.md): CI never gates on untrusted numbers",
-  ]),
+  STRICT_FLAG,
   ...BASELINE_FLAGS,
   flag("-q, --quiet", {}, ["print nothing but errors (and --json output)"]),
   flag("--no-live", {}, ["no live progress line"]),
