@@ -27,6 +27,7 @@ import { coldStartRequests, measureColdStart } from "../cold_start.ts";
 import { sleepUnlessAborted } from "../../system/sleep.ts";
 import type { IntervalDelta } from "../../results/export/interval_delta.ts";
 import { LOAD_MODEL_FACTS } from "../../results/load_models.ts";
+import { withPaths } from "../plan/attack.ts";
 
 /**
  * What a run under way reports (the plan's own hooks, before and after each run: scenarios/run/run_plan.ts).
@@ -259,17 +260,5 @@ export function rebase(attack: RelativeAttackInput, baseUrl: string): AttackConf
     return { ...attack, url: `${scheme}//${base.host}${prefix}${attack.ws.path ?? "/"}` };
   }
   const url = `${base.origin}/`;
-  if (!prefix) return { ...attack, url };
-  const requestMix = attack.requestMix?.map((r) => ({ ...r, path: prefix + (r.path ?? "/") }));
-  const flows = attack.flows?.map((f) => ({
-    ...f,
-    steps: f.steps.map((s) =>
-      "request" in s
-        ? { ...s, request: { ...s.request, path: prefix + (s.request.path ?? "/") } }
-        : "ws" in s && s.ws.connect !== undefined
-        ? { ...s, ws: { ...s.ws, connect: prefix + s.ws.connect } }
-        : s
-    ),
-  }));
-  return { ...attack, url, ...(requestMix ? { requestMix } : {}), ...(flows ? { flows } : {}) };
+  return prefix ? { ...withPaths(attack, (path) => prefix + path), url } : { ...attack, url };
 }
