@@ -10,7 +10,7 @@ import { eachRequestHead } from "../tests/fixtures/request_heads.ts";
 
 const encoder = new TextEncoder();
 
-/** A server frame (unmasked): FIN as given, `opcode`, a payload of `length` bytes announced (shortest form). */
+/** A server frame (unmasked): FIN as given, `opcode`, `length` bytes announced in the shortest form. */
 function frameHead(fin: boolean, opcode: number, length: number): Uint8Array {
   const head = new Uint8Array(length < 126 ? 2 : length < 65536 ? 4 : 10);
   head[0] = (fin ? 0x80 : 0) | opcode;
