@@ -174,7 +174,7 @@ function checkTlsFiles(config: AttackConfig): void {
   }
 }
 
-/** `--interval-histograms keep|none`; absent leaves the config's default (keep). */
+/** The one positional: an http(s), ws(s) or grpc(s) URL with a host, else a usage error with an example. */
 function parseUrl(positionals: string[]): URL {
   const example = "e.g. loadlab attack http://127.0.0.1:8080/ -c 10 -d 10s";
   if (positionals.length === 0) throw new UsageError(`missing the target URL; ${example}`);
