@@ -18,7 +18,6 @@ import { modelsWithField } from "../../runner/load/models/mod.ts";
 import { LOAD_MODELS } from "../../results/schema/values.ts";
 import { togetherProblems } from "../together.ts";
 import { runCountProblem } from "../run/count.ts";
-import { caseFoldIssues } from "../name_folds.ts";
 import { LOAD_MODEL_FACTS } from "../../results/load_models.ts";
 
 type Path = (string | number)[];
@@ -35,7 +34,7 @@ export function checkExperiment(exp: ExperimentFields): CheckIssue[] {
   const add = (path: Path, message: string) => issues.push({ path, message });
   const targetNames = Object.keys(exp.targets);
   const loadNames = Object.keys(exp.loads);
-  issues.push(...caseFoldIssues(targetNames));
+  caseFolds(targetNames, add);
   const refer = (path: Path, name: string | undefined, names: string[], what: string) => {
     if (name === undefined || setOf(names).has(name)) return;
     const guess = nearest(name, names);
@@ -99,6 +98,27 @@ export function checkExperiment(exp: ExperimentFields): CheckIssue[] {
   issues.push(...togetherProblems(exp));
   checkSessionsOnly(exp, add);
   return issues;
+}
+
+/**
+ * Each target name that equals an earlier one once both are lower-cased (`App`, `app`): each names a folder
+ * on disk (`logs/<target>`).
+ */
+function caseFolds(names: readonly string[], add: Add): void {
+  const first = new Map<string, string>();
+  for (const name of names) {
+    const folded = name.toLowerCase();
+    const earlier = first.get(folded);
+    if (earlier === undefined) {
+      first.set(folded, name);
+      continue;
+    }
+    add(
+      ["targets", name],
+      `"${name}" and "${earlier}" differ only in case; each names its log folder (logs/<target>), ` +
+        `one folder on a filesystem that ignores case (macOS, Windows): rename one, e.g. "${name}-2"`,
+    );
+  }
 }
 
 /** A sessions-only file without `requests:` gives a load that cannot run sessions nothing to send. */
