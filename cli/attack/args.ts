@@ -5,9 +5,8 @@
 import type { AttackConfig, AttackConfigInput } from "../../runner/config.ts";
 import { loadTlsMaterial, TlsFileError } from "../../runner/http/tls/options.ts";
 import { type FlagSpec, tokenize } from "../argv.ts";
-import { ATTACK_FLAGS, FOREIGN_FLAG_HINTS, OPTION_FLAGS } from "./flags.ts";
+import { ATTACK_FLAGS, attackHelp, FOREIGN_FLAG_HINTS, OPTION_FLAGS } from "./flags.ts";
 import { type CommonOptionKey, type Option, type OptionKey, OPTIONS } from "../../runner/config_fields.ts";
-import { attackHelp } from "./help.ts";
 import { FlagValues } from "../flag_values.ts";
 import { resolveLoad } from "./load_model.ts";
 import { readOpenFileLimit } from "../../system/open_file_limit.ts";
