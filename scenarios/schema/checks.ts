@@ -10,7 +10,6 @@ import {
   profileBlocker,
   proxySpecSchema,
 } from "../../targets/spec.ts";
-import { grpcTargetIssues } from "../grpc/target_checks.ts";
 import { type ExperimentFields, expressionProblems } from "./object.ts";
 import { FILE_OPTIONS, type LoadSpec, WORD_FIELDS } from "./loads.ts";
 import type { FileTarget } from "./targets.ts";
@@ -119,6 +118,48 @@ function caseFolds(names: readonly string[], add: Add): void {
         `one folder on a filesystem that ignores case (macOS, Windows): rename one, e.g. "${name}-2"`,
     );
   }
+}
+
+/** The problems of `targets` receiving the `grpc:` section's calls or loads on the gRPC listener. */
+export function grpcTargetIssues(
+  targets: Record<string, FileTarget>,
+  calls: boolean,
+  listener?: string,
+): CheckIssue[] {
+  const issues: CheckIssue[] = [];
+  for (const [name, target] of Object.entries(targets)) {
+    if (target.kind !== "builtin") {
+      if (listener !== undefined) {
+        issues.push({
+          path: ["targets", name],
+          message: `load "${listener}" is sent to the gRPC listener (listener: grpc), which only the ` +
+            "built-in target has (kind: builtin, grpc: true)",
+        });
+      }
+      continue;
+    }
+    if (target.grpc && target.instances !== undefined && target.instances !== 1) {
+      issues.push({
+        path: ["targets", name, "grpc"],
+        message:
+          `grpc: true serves one instance's gRPC endpoints, not ${JSON.stringify(target.instances)}: ` +
+          "drop instances (or set it to 1)",
+      });
+    }
+    if (listener !== undefined && !target.grpc) {
+      issues.push({
+        path: ["targets", name],
+        message: `load "${listener}" is sent to the gRPC listener (listener: grpc): add grpc: true`,
+      });
+    }
+    if (calls && !target.grpc) {
+      issues.push({
+        path: ["targets", name],
+        message: "the grpc: section's calls need the built-in target's gRPC endpoints: add grpc: true",
+      });
+    }
+  }
+  return issues;
 }
 
 /** A sessions-only file without `requests:` gives a load that cannot run sessions nothing to send. */
