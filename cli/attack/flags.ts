@@ -33,7 +33,7 @@ export function defaultText(o: Option): string | undefined {
 }
 
 /** The flag rows of `loadlab attack --help`, after its load models: every flag, in the help's order. */
-export const ATTACK_TABLE: FlagTable = [
+const ATTACK_TABLE: FlagTable = [
   "Load",
   { ...OPTION_FLAGS.connections, config: ["connections", "concurrency"] },
   flag("--connections N", { example: "4", config: ["connections"] }, [

@@ -201,7 +201,7 @@ async function attackWatched(
  * The target's counters over the run and, with a warm-up, from the warm-up's end: latency excludes warm-up
  * requests, so both are reported side by side.
  */
-export async function counterDeltas(
+async function counterDeltas(
   before: Record<string, number>,
   target: RunTarget,
   atWarmupEnd: Record<string, number> | null,
@@ -213,13 +213,13 @@ export async function counterDeltas(
 }
 
 /** A run's target counters: over the whole run, and after the warm-up (null without a warm-up). */
-export interface TargetCounters {
+interface TargetCounters {
   whole: Record<string, number>;
   measured: Record<string, number> | null;
 }
 
 /** Reads the target's counters `warmupMs` after the attack's start, as the warm-up ends. */
-export function warmupSnapshot(target: RunTarget, warmupMs: number) {
+function warmupSnapshot(target: RunTarget, warmupMs: number) {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let taken: Promise<Record<string, number> | null> = Promise.resolve(null);
   return {
