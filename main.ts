@@ -30,7 +30,7 @@ async function main(args: string[]): Promise<number> {
     case "merge":
       return (await import("./cli/merge_cmd.ts")).runMergeCommand(rest);
     case "demo":
-      return (await import("./cli/demo_cmd.ts")).runDemoCommand(rest);
+      return (await import("./cli/run/command.ts")).runDemoCommand(rest);
     case "site":
       return (await import("./cli/site_cmd.ts")).runSiteCommand(rest);
     case "init":
@@ -47,7 +47,7 @@ async function main(args: string[]): Promise<number> {
     case "version":
     case "--version":
     case "-V":
-      return (await import("./cli/version_cmd.ts")).runVersionCommand(rest);
+      return (await import("./cli/help_cmd.ts")).runVersionCommand(rest);
     case undefined:
     case "help":
     case "-h":

@@ -9,6 +9,24 @@ import { writeTextAtomic } from "../system/atomic_write.ts";
 import { appendText } from "../system/output_file.ts";
 import { renderJunit, renderMarkdownSummary } from "../report/ci/summary.ts";
 import { biggerBenchPath, renderBenchJson } from "../report/ci/bench_json.ts";
+import { flag, type FlagSpec } from "./argv.ts";
+
+/** The CI files' flags, one row each for both commands' `--help`. */
+export const CI_FLAGS: FlagSpec[] = [
+  flag("--summary FILE", { example: "summary.md" }, [
+    "write a markdown summary (CI step summaries): the runs, their",
+    "verdicts, the thresholds",
+  ]),
+  flag("--junit FILE", { example: "junit.xml" }, [
+    "write JUnit XML: one test case per threshold (and with --strict one",
+    '"run verdict" case per run, failing when the run is flagged)',
+  ]),
+  flag("--output-bench FILE", { example: "bench.json" }, [
+    "github-action-benchmark JSON: latency to FILE (customSmallerIsBetter),",
+    "req/s and success to FILE's .bigger.json (customBiggerIsBetter); with",
+    "$GITHUB_STEP_SUMMARY set, a markdown summary is appended there",
+  ]),
+];
 
 interface CiFiles {
   summaryFile?: string;

@@ -7,6 +7,15 @@ import type { RunResult, ThresholdResult } from "../results/mod.ts";
 import type { GateResult } from "../results/baseline_gate.ts";
 import { flaggedRuns } from "../results/conclude/run_verdict.ts";
 import { noResponse, requestSendsOf } from "../results/conclude/responses.ts";
+import { flag } from "./argv.ts";
+
+/** `--strict` of `attack` and `run`: exit 6 for a flagged run. */
+export const STRICT_FLAG = flag("--strict", {}, [
+  "exit 6 when a run is flagged (generator-bound, server-bound, dropped",
+  "sends, lost, unanswered or failed requests, server errors, no 2xx/3xx,",
+  "nothing measured, incomplete, warm-up not reached: docs/REFERENCE.md",
+  "lists them; a file's strict: true too): CI never gates on untrusted numbers",
+]);
 
 export const EXIT = {
   ok: 0,

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { EXIT, exitCodeOf } from "./exit_codes.ts";
 import type { RunResult } from "../results/mod.ts";
-import { attackHelp } from "./attack/help.ts";
+import { attackHelp } from "./attack/flags.ts";
 import { RUN_HELP } from "./run/args.ts";
 
 const read = (path: string) => Deno.readTextFileSync(new URL(`../${path}`, import.meta.url));

@@ -3,6 +3,21 @@
  * `--segment i/N` and `--start-at TIME` of `attack` and `run`: one shard of a split load.
  */
 import { UsageError } from "./usage_error.ts";
+import { flag, type FlagSpec } from "./argv.ts";
+
+/** The two flags, one row each for both commands' `--help` (docs/scale-out.md). */
+export const SEGMENT_FLAGS: FlagSpec[] = [
+  flag("--segment I/N", { example: "0/4", config: ["segment"] }, [
+    "generate segment I of N (from 0, like JOB_COMPLETION_INDEX): open",
+    "models send every Nth request of the schedule, closed ones an even",
+    "share of -c and -n; thresholds wait for loadlab merge of the shards",
+  ]),
+  flag("--start-at TIME", { example: "2026-11-21T17:00:00Z", config: ["startAtEpochMs"] }, [
+    "start the schedule (warm-up included) at this RFC 3339 instant,",
+    "e.g. 2026-11-21T17:00:00Z, so every segment's intervals line up;",
+    "more than 1 s in the past is refused",
+  ]),
+];
 
 /** One segment of N; the shape of `AttackConfig.segment`. */
 export interface SegmentArg {

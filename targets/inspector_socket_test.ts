@@ -10,12 +10,13 @@ import { eachRequestHead } from "../tests/fixtures/request_heads.ts";
 
 const encoder = new TextEncoder();
 
-/** A server frame (unmasked): FIN as given, `opcode`, a payload of `length` bytes announced (64-bit form). */
+/** A server frame (unmasked): FIN as given, `opcode`, `length` bytes announced in the shortest form. */
 function frameHead(fin: boolean, opcode: number, length: number): Uint8Array {
-  const head = new Uint8Array(10);
+  const head = new Uint8Array(length < 126 ? 2 : length < 65536 ? 4 : 10);
   head[0] = (fin ? 0x80 : 0) | opcode;
-  head[1] = 127;
-  new DataView(head.buffer).setBigUint64(2, BigInt(length));
+  head[1] = length < 126 ? length : length < 65536 ? 126 : 127;
+  if (head[1] === 126) new DataView(head.buffer).setUint16(2, length);
+  if (head[1] === 127) new DataView(head.buffer).setBigUint64(2, BigInt(length));
   return head;
 }
 

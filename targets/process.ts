@@ -15,7 +15,7 @@ import {
   watchGroup,
 } from "./process_group.ts";
 
-interface SpawnOptions {
+export interface SpawnOptions {
   /** Used in messages and telemetry, e.g. "external app" or "target#2". */
   name: string;
   command: string;

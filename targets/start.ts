@@ -8,28 +8,26 @@ import type { BalanceMode } from "./balancer/balancer.ts";
 import type { ChildSpec } from "./child_spec.ts";
 import { spawnChild, statsClient, sumStats, tlsFilesOf } from "./child_start.ts";
 import { TargetError } from "./errors.ts";
-import { startExample } from "./example_start.ts";
+import { exampleCommand } from "./example.ts";
+import { connectRedis, seedRedis } from "./redis.ts";
 import {
   coldStartOf,
   logFile,
   noStats,
   runtimeDirOf,
   Stack,
+  startApp,
   type Started,
   type StartOptions,
   startRedis,
 } from "./start_stack.ts";
 import { formatIssues, validate } from "../validation/mod.ts";
-import { freePort, waitForPort } from "../system/ports.ts";
-import { ManagedProcess, pollReady } from "./process.ts";
-import { withPreload } from "./runtime_preload.ts";
-import { inspectFlag } from "./inspector.ts";
+import { freePort } from "../system/ports.ts";
 import {
-  argsWithInspect,
   autoCores,
   type BuiltinSpec,
+  type ExampleSpec,
   type ExternalSpec,
-  profileBlocker,
   type ProxySpec,
   type RunningTarget,
   type TargetInfo,
@@ -171,44 +169,48 @@ async function spawnBalanced(plan: Instances): Promise<Reached> {
 }
 
 async function startExternal(stack: Stack, spec: ExternalSpec, opts: StartOptions): Promise<Started> {
-  const inspectPort = spec.profile ? freePort("127.0.0.1") : undefined;
-  const args = inspectPort === undefined
-    ? spec.args
-    : argsWithInspect(spec.command, spec.args ?? [], inspectFlag(inspectPort));
-  if (!args && inspectPort !== undefined) {
-    throw new TargetError(`external app: ${profileBlocker(spec)}`, "drop profile: cpu from this target");
-  }
-  const run = opts.runtime
-    ? withPreload(opts.runtime, spec.command, args ?? [], spec.env)
-    : { args: args ?? undefined, env: spec.env };
-  stack.markSpawn();
-  const proc = ManagedProcess.spawn({
+  const url = spec.url.replace(/\/+$/, "");
+  await startApp(stack, opts, {
     name: "external app",
     command: spec.command,
-    args: run.args,
+    args: spec.args ?? [],
     cwd: spec.cwd,
-    env: run.env,
+    env: spec.env,
     logFile: spec.logFile ?? logFile(opts, "external"),
-  });
-  stack.push(() => proc.stop());
-  stack.processes.push({ name: "target", pid: proc.pid });
-  if (inspectPort !== undefined) stack.inspected.push({ name: "target", port: inspectPort, pid: proc.pid });
-  const url = spec.url.replace(/\/+$/, "");
-  const timeoutMs = spec.ready?.timeoutMs ?? 30_000;
-  const readyPath = spec.ready?.path;
-  const { hostname, port, protocol } = new URL(url);
-  const portNumber = Number(port || (protocol === "https:" ? 443 : 80));
-  const host = hostname.replace(/^\[|\]$/g, "");
-  await pollReady(proc, async () => {
-    if (stack.listeningAtMs === null && await waitForPort(host, portNumber, 1)) stack.markListening();
-    if (!readyPath) return stack.listeningAtMs !== null;
-    const res = await fetch(url + readyPath, { signal: AbortSignal.timeout(1000) });
-    await res.body?.cancel();
-    if (stack.listeningAtMs === null) stack.markListening(); // it answered: it listened by now at the latest
-    return res.ok;
-  }, timeoutMs);
+    profile: spec.profile,
+  }, { url, readyPath: spec.ready?.path, timeoutMs: spec.ready?.timeoutMs ?? 30_000 });
   const command = [spec.command, ...spec.args ?? []].join(" ");
   return { url, redis: null, info: { kind: "external", command }, stats: noStats };
+}
+
+/** Deno's first run of an app may download its npm packages: allow for that. */
+const READY_TIMEOUT_MS = 120_000;
+
+/** Starts `spec.app` on a free port and waits until `/json` answers 2xx. */
+async function startExample(stack: Stack, spec: ExampleSpec, opts: StartOptions): Promise<Started> {
+  const run = exampleCommand(spec);
+  const redis = await startRedis(stack, spec.redisUrl, spec.redis ?? false, opts);
+  if (redis) {
+    const client = await connectRedis(redis.url);
+    await seedRedis(client).finally(() => client.disconnect().catch(() => {}));
+  }
+  const host = spec.host ?? "127.0.0.1";
+  const port = spec.port || freePort(host);
+  const env: Record<string, string> = { PORT: String(port), HOST: host, NODE_ENV: "production" };
+  if (redis) env.REDIS_URL = redis.url;
+  const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  await startApp(stack, opts, {
+    name: `${spec.app} app`,
+    command: run.command,
+    args: run.args,
+    cwd: run.cwd,
+    env,
+    logFile: logFile(opts, spec.app),
+    cpuAffinity: spec.cpuAffinity,
+    profile: spec.profile,
+  }, { url, readyPath: "/json", timeoutMs: READY_TIMEOUT_MS });
+  const command = [run.command, ...run.args].join(" ");
+  return { url, redis, info: { kind: "example", runtime: run.runtime, command }, stats: noStats };
 }
 
 async function startProxy(stack: Stack, spec: ProxySpec, opts: StartOptions): Promise<Started> {

@@ -4,9 +4,19 @@
  * reverse on failure; marks the cold start), log paths, the Redis and the runtime samplers' folder.
  */
 import { type RedisHandle, resolveRedis } from "./redis.ts";
-import { makeRuntimeDir, type RuntimeDir } from "./runtime_preload.ts";
-import type { InspectedProcess } from "./inspector.ts";
-import type { RunningTarget, TargetInfo, TargetProcess, TargetSpec } from "./spec.ts";
+import { makeRuntimeDir, type RuntimeDir, withPreload } from "./runtime_preload.ts";
+import { type InspectedProcess, inspectFlag } from "./inspector.ts";
+import {
+  argsWithInspect,
+  profileBlocker,
+  type RunningTarget,
+  type TargetInfo,
+  type TargetProcess,
+  type TargetSpec,
+} from "./spec.ts";
+import { TargetError } from "./errors.ts";
+import { ManagedProcess, pollReady, type SpawnOptions } from "./process.ts";
+import { freePort, waitForPort } from "../system/ports.ts";
 
 export interface StartOptions {
   /** Aborting stops the target; an already aborted signal fails the start. */
@@ -65,6 +75,45 @@ export async function startRedis(stack: Stack, url: string | undefined, needed: 
   });
   if (redis) stack.push(() => redis.stop());
   return redis;
+}
+
+/**
+ * Starts an app loadlab does not make (external, example) as the target, the runtime samplers preloaded
+ * and, with `profile`, its inspector open: ready once `url`'s port accepts and, with `readyPath`, GET
+ * `url + readyPath` answers 2xx.
+ */
+export async function startApp(
+  stack: Stack,
+  opts: StartOptions,
+  { profile, ...spawn }: SpawnOptions & { args: string[]; profile?: "cpu" },
+  ready: { url: string; readyPath?: string; timeoutMs: number },
+): Promise<void> {
+  const inspectPort = profile ? freePort("127.0.0.1") : undefined;
+  const args = inspectPort === undefined
+    ? spawn.args
+    : argsWithInspect(spawn.command, spawn.args, inspectFlag(inspectPort));
+  if (args === null) {
+    throw new TargetError(`${spawn.name}: ${profileBlocker(spawn)}`, "drop profile: cpu from this target");
+  }
+  const run = opts.runtime
+    ? withPreload(opts.runtime, spawn.command, args, spawn.env)
+    : { args, env: spawn.env };
+  stack.markSpawn();
+  const proc = ManagedProcess.spawn({ ...spawn, args: run.args, env: run.env });
+  stack.push(() => proc.stop());
+  stack.processes.push({ name: "target", pid: proc.pid });
+  if (inspectPort !== undefined) stack.inspected.push({ name: "target", port: inspectPort, pid: proc.pid });
+  const { hostname, port, protocol } = new URL(ready.url);
+  const portNumber = Number(port || (protocol === "https:" ? 443 : 80));
+  const host = hostname.replace(/^\[|\]$/g, "");
+  await pollReady(proc, async () => {
+    if (stack.listeningAtMs === null && await waitForPort(host, portNumber, 1)) stack.markListening();
+    if (!ready.readyPath) return stack.listeningAtMs !== null;
+    const res = await fetch(ready.url + ready.readyPath, { signal: AbortSignal.timeout(1000) });
+    await res.body?.cancel();
+    if (stack.listeningAtMs === null) stack.markListening(); // it answered: it listened by now at the latest
+    return res.ok;
+  }, ready.timeoutMs);
 }
 
 /**

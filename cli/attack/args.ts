@@ -5,9 +5,8 @@
 import type { AttackConfig, AttackConfigInput } from "../../runner/config.ts";
 import { loadTlsMaterial, TlsFileError } from "../../runner/http/tls/options.ts";
 import { type FlagSpec, tokenize } from "../argv.ts";
-import { ATTACK_FLAGS, FOREIGN_FLAG_HINTS, OPTION_FLAGS } from "./flags.ts";
+import { ATTACK_FLAGS, attackHelp, FOREIGN_FLAG_HINTS, OPTION_FLAGS } from "./flags.ts";
 import { type CommonOptionKey, type Option, type OptionKey, OPTIONS } from "../../runner/config_fields.ts";
-import { attackHelp } from "./help.ts";
 import { FlagValues } from "../flag_values.ts";
 import { resolveLoad } from "./load_model.ts";
 import { readOpenFileLimit } from "../../system/open_file_limit.ts";
@@ -174,7 +173,7 @@ function checkTlsFiles(config: AttackConfig): void {
   }
 }
 
-/** `--interval-histograms keep|none`; absent leaves the config's default (keep). */
+/** The one positional: an http(s), ws(s) or grpc(s) URL with a host, else a usage error with an example. */
 function parseUrl(positionals: string[]): URL {
   const example = "e.g. loadlab attack http://127.0.0.1:8080/ -c 10 -d 10s";
   if (positionals.length === 0) throw new UsageError(`missing the target URL; ${example}`);

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { ATTACK_FLAGS } from "./flags.ts";
 import { parseAttackArgs, type ParsedAttack } from "./args.ts";
-import { attackHelp } from "./help.ts";
+import { attackHelp } from "./flags.ts";
 import { HelpRequested, UsageError } from "../usage_error.ts";
 
 const URL_ = "http://127.0.0.1:8080/";

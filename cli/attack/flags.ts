@@ -1,11 +1,14 @@
 /**
  * @module
  * The flag table of `loadlab attack`: each flag's spellings, value and help in one row, with short forms
- * from wrk, oha, wrk2 and autocannon; and hints for other tools' flags.
+ * from wrk, oha, wrk2 and autocannon; hints for other tools' flags; the `--help` text around the table.
  */
 import { ABORT_ON_FAIL, DELAY_ABORT_EVAL } from "../abort_flags.ts";
 import { BASELINE_FLAGS } from "../baseline_flags.ts";
-import { flag, flagsOf, type FlagSpec, type FlagTable } from "../argv.ts";
+import { CI_FLAGS } from "../ci_outputs.ts";
+import { SEGMENT_FLAGS } from "../segment_args.ts";
+import { STRICT_FLAG } from "../exit_codes.ts";
+import { flag, flagsOf, type FlagSpec, type FlagTable, helpOf } from "../argv.ts";
 import { DASHBOARD_FLAGS } from "../dashboard/flags.ts";
 import { WS_FLAGS } from "./ws_args.ts";
 import { GRPC_FLAGS } from "./grpc_args.ts";
@@ -30,7 +33,7 @@ export function defaultText(o: Option): string | undefined {
 }
 
 /** The flag rows of `loadlab attack --help`, after its load models: every flag, in the help's order. */
-export const ATTACK_TABLE: FlagTable = [
+const ATTACK_TABLE: FlagTable = [
   "Load",
   { ...OPTION_FLAGS.connections, config: ["connections", "concurrency"] },
   flag("--connections N", { example: "4", config: ["connections"] }, [
@@ -153,16 +156,7 @@ export const ATTACK_TABLE: FlagTable = [
   "  failures count as tls errors named expired, unknown-ca or hostname.",
   "",
   "Scale-out (docs/scale-out.md)",
-  flag("--segment I/N", { example: "0/4", config: ["segment"] }, [
-    "generate segment I of N (from 0, like JOB_COMPLETION_INDEX): open",
-    "models send every Nth request of the schedule, closed ones an even",
-    "share of -c and -n; merge the shards with loadlab merge",
-  ]),
-  flag("--start-at TIME", { example: "2026-11-21T17:00:00Z", config: ["startAtEpochMs"] }, [
-    "start the schedule (warm-up included) at this RFC 3339 instant,",
-    "e.g. 2026-11-21T17:00:00Z, so every segment's intervals line up;",
-    "more than 1 s in the past is refused",
-  ]),
+  ...SEGMENT_FLAGS,
   "",
   "Output",
   flag("--json", {}, [
@@ -177,19 +171,7 @@ export const ATTACK_TABLE: FlagTable = [
   "                           protobuf) or otlp-json=URL; never slows the load, drops counted",
   "                           (docs/METRICS_OUT.md)",
   flag("--report FILE", { example: "report.html" }, ["write a self-contained HTML report"]),
-  flag("--output-bench FILE", { example: "bench.json" }, [
-    "github-action-benchmark JSON: latency to FILE (customSmallerIsBetter),",
-    "req/s and success to FILE's .bigger.json (customBiggerIsBetter); with",
-    "$GITHUB_STEP_SUMMARY set, a markdown summary is appended there",
-  ]),
-  flag("--summary FILE", { example: "summary.md" }, [
-    "write a markdown summary (CI step summaries): the run, its verdict,",
-    'the thresholds, as "run --summary" writes it',
-  ]),
-  flag("--junit FILE", { example: "junit.xml" }, [
-    "write JUnit XML: one test case per threshold (and with --strict one",
-    '"run verdict" case, failing when the run is flagged)',
-  ]),
+  ...CI_FLAGS,
   flag("--log FILE", { example: "requests.csv", config: ["logFile"] }, [
     "stream every request to a CSV: code;startUs;endUs;connection",
   ]),
@@ -212,12 +194,7 @@ export const ATTACK_TABLE: FlagTable = [
     ],
   },
   { ...DELAY_ABORT_EVAL, help: ["not before D of measured time, e.g. 10s (k6's delayAbortEval)     [0s]"] },
-  flag("--strict", {}, [
-    "exit 6 when the run is flagged (generator-bound, server-bound, dropped",
-    "sends, lost, unanswered or failed requests, server errors, no 2xx/3xx,",
-    "nothing measured, incomplete, warm-up not reached; the list in",
-    "docs/REFERENCE.md): CI never gates on untrusted numbers",
-  ]),
+  STRICT_FLAG,
   ...BASELINE_FLAGS,
   flag("-q, --quiet", {}, ["print nothing but errors (and --json output)"]),
   flag("--no-live", {}, ["no live progress line"]),
@@ -251,3 +228,49 @@ export const FOREIGN_FLAG_HINTS: Record<string, string> = {
   "--arrival-rate": "the open-model rate is -R here, e.g. -R 100",
   "--ghz-config": "a ghz config runs as ghz runs it: loadlab ghz --config FILE",
 };
+
+/** Full help for `loadlab attack`. */
+export function attackHelp(): string {
+  return `loadlab attack <url> [flags]
+
+Send HTTP/1.1 load to one URL and print latency, throughput and errors.
+
+Load models (how requests are paced)
+  connections  closed model: N connections, each sends the next request when the previous
+               response ends (autocannon, oha -c). The default: -c 10 -d 10s.
+  rate         open model: requests arrive at a set rate whatever the server does (Artillery
+               arrivalRate, k6 constant/ramping-arrival-rate); connections are opened on demand.
+  throughput   wrk2 -R: a constant total rate over fixed connections; latency is measured from the
+               intended send time (coordinated omission corrected) and the uncorrected one is kept.
+  count        exactly -n requests, closed (over -c connections) or open-paced with -R.
+  ramping-connections
+               closed model whose connections follow stages (k6 stages, Locust spawn rate):
+               added and retired on schedule; a retired one finishes its request, then closes.
+
+  Which model runs, unless --model says so:
+    -n N               -> count
+    --co, or -R with -c -> throughput   (what wrk2 users type: -c 100 -R 2000)
+    -R, --ramp-to, --phases alone -> rate
+    --stages, or --ramp-up with -c -> ramping-connections
+    none of these      -> connections
+  A flag the chosen model would ignore is an error, not a silent no-op.
+
+${helpOf(ATTACK_TABLE, { flagAt: 2, textAt: 27, shortColumn: true })}
+
+Exit codes: 0 ok, 1 a threshold failed (only that), 2 bad usage (one line naming the problem and the
+fix), 4 no response at all (any error kind, TLS included), 5 an output cannot be written (checked
+before the load), 6 with --strict the run is flagged, 7 worse than --baseline past a --fail-on rule,
+8 not judged: a --fail-on rule no pair could check (nothing paired with the baseline, only flagged
+runs, or noise or the run's own waits for a core could explain the change; the reason says what would
+settle it), 130 Ctrl-C, 143 SIGTERM (both stop gracefully and keep the partial results).
+
+Examples
+  loadlab attack http://127.0.0.1:8080/ -c 50 -d 30s
+  loadlab attack http://127.0.0.1:8080/ -n 10000 -c 20
+  loadlab attack http://127.0.0.1:8080/ -R 500 -d 1m                 # open model
+  loadlab attack http://127.0.0.1:8080/ -R 2000 -c 100 -d 30s        # wrk2-style, CO corrected
+  loadlab attack http://127.0.0.1:8080/ --phases "30s@10,60s@10->200,30s@0"
+  loadlab attack http://127.0.0.1:8080/ --mix "GET /json 3" --mix "POST /user 1" -b '{"a":1}' \\
+    -T application/json --json --out results.json
+`;
+}

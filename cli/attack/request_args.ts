@@ -74,7 +74,7 @@ function withBody(request: RequestInput, body: Uint8Array<ArrayBuffer> | undefin
 }
 
 /** `Name: value` → `[name, value]`, refusing what would corrupt the request; secrets shown as tokens. */
-function parseHeader(text: string): [string, string] {
+export function parseHeader(text: string): [string, string] {
   const colon = text.indexOf(":");
   const name = colon < 0 ? "" : text.slice(0, colon).trim();
   if (colon < 0 || !TOKEN.test(name)) {

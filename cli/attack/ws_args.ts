@@ -7,6 +7,7 @@ import type { FlagValues } from "../flag_values.ts";
 import { UsageError } from "../usage_error.ts";
 import type { AttackConfigInput } from "../../runner/config.ts";
 import { HTTP_ONLY } from "./grpc_args.ts";
+import { parseHeader } from "./request_args.ts";
 
 export const WS_FLAGS: FlagSpec[] = [
   flag(
@@ -68,7 +69,7 @@ export function wsArgs(flags: FlagValues, url: URL): AttackConfigInput["ws"] {
     );
   }
   const messages = flags.all("ws-message");
-  const headers = Object.fromEntries(flags.all("header").map(headerOf));
+  const headers = Object.fromEntries(flags.all("header").map(parseHeader));
   return {
     ...(messages.length > 0 ? { messages } : {}),
     ...(flags.has("ws-binary") ? { binary: true } : {}),
@@ -82,12 +83,6 @@ export function wsArgs(flags: FlagValues, url: URL): AttackConfigInput["ws"] {
     maxBufferedBytes: flags.positiveInt("ws-max-buffered"),
     ...(flags.has("ws-deflate") ? { deflate: true } : {}),
   };
-}
-
-function headerOf(line: string): [string, string] {
-  const colon = line.indexOf(":");
-  if (colon <= 0) throw new UsageError(`-H ${JSON.stringify(line)}: expected "Name: value"`);
-  return [line.slice(0, colon).trim(), line.slice(colon + 1).trim()];
 }
 
 /** `echo`, `nth:N`, or `json:FIELD=VALUE` (a number, true or false read as such, else text). */

@@ -1,6 +1,7 @@
 /**
  * @module
- * The live dashboard (`--dashboard`): the report page and a Server-Sent Events stream from the main isolate.
+ * The live dashboard (`--dashboard`): the report page and a Server-Sent Events stream from the main isolate;
+ * what it shares with `loadlab site` (listening, `--open`).
  */
 import type { AttackProgress, ResultsFile, TelemetrySeries } from "../../results/mod.ts";
 import type { LiveProgress } from "../../report/html/client/live.ts";
@@ -10,7 +11,7 @@ import { buildPageData } from "../../report/html/page/data.ts";
 import { renderReport } from "../../report/html/render.ts";
 import type { RunPlanHooks } from "../../scenarios/run/run_plan.ts";
 import { EventHub, type HubStats, sseFrame } from "./sse.ts";
-import { openBrowser } from "./open_browser.ts";
+import { findProgram } from "../../system/path_lookup.ts";
 import { rejectForeignHost } from "./local_http.ts";
 import { type ControlOptions, controlResponse, newSteerToken } from "./steer_control.ts";
 import type { RunSteering } from "../../runner/steering.ts";
@@ -277,4 +278,33 @@ export function warnIfExposed(command: string, host: string): void {
 export function urlHost(host: string): string {
   if (host === "0.0.0.0" || host === "::") return "127.0.0.1";
   return host.includes(":") ? `[${host}]` : host;
+}
+
+/** The command that opens `url`, or null when this machine has none. */
+function openerFor(os: typeof Deno.build.os, url: string): string[] | null {
+  if (os === "darwin") return ["open", url];
+  if (os === "windows") return ["cmd", "/c", "start", "", url];
+  const opener = findProgram("xdg-open");
+  return opener ? [opener, url] : null;
+}
+
+/** Opens `url` in a browser, or says why not. */
+export function openBrowser(url: string): void {
+  const command = openerFor(Deno.build.os, url);
+  if (!command) {
+    console.error(`--open: no xdg-open found; open ${url} in a browser`);
+    return;
+  }
+  try {
+    const child = new Deno.Command(command[0], {
+      args: command.slice(1),
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    child.unref();
+    child.status.catch(() => {});
+  } catch (err) {
+    console.error(`--open: ${command[0]} failed (${(err as Error).message}); open ${url} in a browser`);
+  }
 }

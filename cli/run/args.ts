@@ -8,7 +8,9 @@ import { flag, flagsOf, type FlagTable, helpOf, tokenize } from "../argv.ts";
 import { FlagValues } from "../flag_values.ts";
 import { K6_SUMMARY_MODES, type K6SummaryMode } from "../../results/export/k6/summary_v1.ts";
 import { HelpRequested, UsageError } from "../usage_error.ts";
-import { parseSegment, parseStartAt, type SegmentArg } from "../segment_args.ts";
+import { parseSegment, parseStartAt, SEGMENT_FLAGS, type SegmentArg } from "../segment_args.ts";
+import { CI_FLAGS } from "../ci_outputs.ts";
+import { STRICT_FLAG } from "../exit_codes.ts";
 import { DASHBOARD_FLAGS, dashboardOptions } from "../dashboard/flags.ts";
 import type { ServeOptions } from "../dashboard/server.ts";
 import { distinctMetricsOuts, parseMetricsOut } from "../metrics_out/out_flags.ts";
@@ -42,21 +44,11 @@ const RUN_TABLE: FlagTable = [
     "profiles/*.cpuprofile beside results.json, top functions and flame",
     'graphs in the report (the numbers are then "profiled"; docs/PROFILES.md)',
   ]),
-  flag("--summary <file.md>", { example: "summary.md" }, [
-    "write a markdown summary (for CI step summaries)",
-  ]),
   flag("--summary-mode <mode>", { example: "compact" }, [
     "a k6 script's end-of-test summary: compact (k6 v1's, the default), full,",
     "or legacy (k6 0.x's layout)",
   ]),
-  flag("--junit <file.xml>", { example: "junit.xml" }, [
-    "write JUnit XML: one test case per threshold and run",
-  ]),
-  flag("--output-bench <file>", { example: "bench.json" }, [
-    "github-action-benchmark JSON: latency (customSmallerIsBetter) to <file>,",
-    "req/s and success (customBiggerIsBetter) to <file minus .json>.bigger.json",
-    "(with $GITHUB_STEP_SUMMARY set, the --summary markdown is appended there)",
-  ]),
+  ...CI_FLAGS,
   flag("--out KIND=URL", {
     repeatable: true,
     example: "prometheus-remote-write=http://127.0.0.1:9090/api/v1/write",
@@ -76,12 +68,7 @@ const RUN_TABLE: FlagTable = [
     "maxMemoryMb; default: half the memory free at the start of each run,",
     "1024-2048 MB, more per worker)",
   ]),
-  flag("--strict", {}, [
-    "exit 6 when a run is flagged (generator-bound, server-bound, dropped",
-    "sends, lost, unanswered or failed requests, server errors, no",
-    "2xx/3xx, no session completed, nothing measured, incomplete,",
-    "warm-up not reached, data ran out, steered; also strict: true)",
-  ]),
+  STRICT_FLAG,
   {
     ...ABORT_ON_FAIL,
     help: [
@@ -96,13 +83,7 @@ const RUN_TABLE: FlagTable = [
       "each threshold's delayAbortEval; default: the file's, else 0s)",
     ],
   },
-  flag("--segment I/N", { example: "0/4" }, [
-    "run segment I of N of every load (url: targets only; thresholds are",
-    "left pending for 'loadlab merge'; docs/scale-out.md)",
-  ]),
-  flag("--start-at <time>", { example: "2026-11-21T17:00:00Z" }, [
-    "with --segment: the RFC 3339 instant the first run starts on every shard",
-  ]),
+  ...SEGMENT_FLAGS,
   flag("--replay <results.json>", { example: "out/study/results.json" }, [
     "run each steered run of that file again with its recorded changes (pause,",
     "rate, connections, end of a phase, stop) at their instants (docs/REFERENCE.md)",

@@ -1,6 +1,7 @@
 /**
  * @module
- * `loadlab run FILE|preset:NAME`: load, check the outputs, run the plan with progress, judge and write.
+ * `loadlab run FILE|preset:NAME` (and `loadlab demo`, its preset): load, check the outputs, run the plan with
+ * progress, judge and write.
  */
 import { type Interrupt, interruptSignal, liveLine } from "../live.ts";
 import { readRunPlanOrStop } from "./stopped.ts";
@@ -61,6 +62,21 @@ import { exportLine } from "../../results/export/summary.ts";
 interface RunCommandOptions {
   command?: string;
   help?: string;
+}
+
+const DEMO_HELP = `loadlab demo: the built-in target under a short load of each model, with a report
+
+Usage: loadlab demo [--out-dir out/demo] [--quick]
+
+  --out-dir <dir>  where results.json, report.html and target logs go (default out/demo)
+  --quick          a shorter demo (about a quarter of the time)
+  -h, --help       this help
+
+The same as 'loadlab run preset:demo'; every flag of 'loadlab run' works here too.`;
+
+/** `loadlab demo`: `loadlab run preset:demo` into `--out-dir` (default `out/demo`); the exit code. */
+export function runDemoCommand(argv: string[]): Promise<number> {
+  return runRunCommand(["preset:demo", ...argv], { command: "demo", help: DEMO_HELP });
 }
 
 /** Runs `loadlab run ...`; returns the exit code. */

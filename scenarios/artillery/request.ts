@@ -25,7 +25,6 @@ export interface FlowContext {
 
 const RUNTIME_CALL = /^\$random(Number|String)\(/;
 const REQUEST_KEYS = ["url", "json", "body", "headers", "qs", "capture", "name"];
-const CAPTURE_KEYS = ["json", "header", "regexp", "group", "as"];
 const TEMPLATE = /\{\{\s*([^}]*?)\s*\}\}/g;
 
 /** Fills `{{ name }}` in one string; a template that is the whole string keeps the variable's type. */
@@ -170,10 +169,16 @@ export function convertRequest(spec: unknown, path: string, ctx: FlowContext, ou
   return { request, capture: convertCaptures(spec.capture, join(path, "capture"), out) };
 }
 
-/** Artillery's `capture` (one or a list) as loadlab captures: json, header or regexp (with group). */
-function convertCaptures(value: unknown, path: string, out: Collector) {
+/** Artillery's `capture` (one or a list) as loadlab captures: one of `kinds` (with group), and `as`. */
+export function convertCaptures(
+  value: unknown,
+  path: string,
+  out: Collector,
+  kinds = ["json", "header", "regexp"],
+) {
   if (value === undefined) return undefined;
   const list = Array.isArray(value) ? value : [value];
+  const keys = [...kinds, "group", "as"];
   const paths: string[] = [];
   const captures = list.flatMap((c, i) => {
     const at = Array.isArray(value) ? join(path, i) : path;
@@ -181,14 +186,14 @@ function convertCaptures(value: unknown, path: string, out: Collector) {
       out.issues.push({ path: at, message: "expected a capture such as {json: $.token, as: token}" });
       return [];
     }
-    rejectUnknownKeys(c, at, CAPTURE_KEYS, out);
-    const kinds = ["json", "header", "regexp"].filter((k) => typeof c[k] === "string");
-    if (kinds.length !== 1) {
-      out.issues.push({ path: at, message: "a capture takes one of json, header or regexp (a string)" });
+    if (kinds.filter((k) => typeof c[k] === "string").length !== 1) {
+      const one = `${kinds.slice(0, -1).join(", ")} or ${kinds.at(-1)}`;
+      out.issues.push({ path: at, message: `a capture takes one of ${one} (a string)` });
       return [];
     }
+    rejectUnknownKeys(c, at, keys, out);
     paths.push(at);
-    const read = Object.fromEntries(Object.entries(c).filter(([k]) => CAPTURE_KEYS.includes(k)));
+    const read = Object.fromEntries(Object.entries(c).filter(([k]) => keys.includes(k)));
     return [tagOrigin(out.origins, read, { at, mirrors: true })];
   });
   return tagOrigin(out.origins, captures, listOrigin(path, paths));

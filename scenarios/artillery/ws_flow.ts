@@ -5,6 +5,7 @@
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../../validation/duration.ts";
 import { type Collector, isRecord, join, nonNegative, rejectUnknownKeys } from "./common.ts";
 import { listOrigin, tagOrigin } from "./paths.ts";
+import { convertCaptures } from "./request.ts";
 
 /** Most steps one virtual user's flow may have once loops are unrolled. */
 const MAX_STEPS = 10_000;
@@ -134,7 +135,7 @@ function readStep(params: unknown, key: "send" | "wait", at: string, out: Collec
     out.issues.push({ path: join(at, "payload"), message: "missing: the message to send" });
   }
   const match = params.match === undefined ? {} : readMatch(params.match, join(at, "match"), out);
-  const capture = params.capture === undefined ? [] : readCaptures(params.capture, join(at, "capture"), out);
+  const capture = convertCaptures(params.capture, join(at, "capture"), out, ["json", "regexp"]) ?? [];
   const ws = key === "send" ? { send: text(params.payload), match } : { wait: match };
   // The script's `payload` is the step's `send`; its `match` is a wait step's `wait`.
   tagOrigin(out.origins, ws, { at, keys: { send: join(at, "payload"), wait: join(at, "match") } });
@@ -165,25 +166,4 @@ function readMatch(match: unknown, at: string, out: Collector): Record<string, u
     message: "a match takes json with a text, number or true/false value, or regexp",
   });
   return {};
-}
-
-/** Artillery's captures (`json` or `regexp`, with `as`) as a step's captures. */
-function readCaptures(capture: unknown, at: string, out: Collector): Record<string, unknown>[] {
-  const list = Array.isArray(capture) ? capture : [capture];
-  const paths: string[] = [];
-  const captures = list.flatMap((c, k) => {
-    const path = Array.isArray(capture) ? join(at, k) : at;
-    if (
-      !isRecord(c) || typeof c.as !== "string" || (typeof c.json !== "string" && typeof c.regexp !== "string")
-    ) {
-      out.issues.push({ path, message: "a capture takes json or regexp, and as" });
-      return [];
-    }
-    rejectUnknownKeys(c, path, ["json", "regexp", "group", "as"], out);
-    const from = typeof c.json === "string" ? { json: c.json } : { regexp: c.regexp };
-    paths.push(path);
-    const read = { ...from, ...(typeof c.group === "number" ? { group: c.group } : {}), as: c.as };
-    return [tagOrigin(out.origins, read, { at: path, mirrors: true })];
-  });
-  return tagOrigin(out.origins, captures, listOrigin(at, paths));
 }

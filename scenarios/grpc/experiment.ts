@@ -1,9 +1,9 @@
 /**
  * @module
- * gRPC in experiment files: a top-level `grpc:` section makes its loads' requests one gRPC call.
+ * gRPC in experiment files: a top-level `grpc:` section makes its loads' requests one gRPC call (the
+ * built-in target's schema when it names none).
  */
 import { z } from "zod";
-import type { Root } from "protobufjs";
 import { dirname, isAbsolute, join } from "node:path";
 import type { Issue } from "../../validation/mod.ts";
 import type { RequestSpec } from "../../runner/request_spec.ts";
@@ -11,7 +11,8 @@ import { grpcRequestMix } from "./calls.ts";
 import { GrpcSchemaError, loadProtoFile, loadProtoset, splitCall } from "../../runner/http/grpc/schema.ts";
 import { GrpcMessageError } from "../../runner/http/grpc/message.ts";
 import { grpcTimeoutOf } from "../../grpc/timeout.ts";
-import { builtinTargetSchema } from "./builtin_schema.ts";
+import protobuf from "protobufjs";
+import targetProto from "../../targets/app/target.proto" with { type: "text" };
 import { OPTIONS } from "../../runner/config_fields.ts";
 
 /** The engine's request timeout when a load sets none. */
@@ -57,7 +58,7 @@ type GrpcSection = z.output<typeof grpcSectionSchema>;
 export function grpcCallsOf(
   section: GrpcSection,
   file: string | undefined,
-): { requests: RequestSpec[]; issues: Issue[]; root?: Root } {
+): { requests: RequestSpec[]; issues: Issue[]; root?: protobuf.Root } {
   const base = file === undefined ? Deno.cwd() : dirname(file);
   const at = (p: string) => isAbsolute(p) ? p : join(base, p);
   // A reflected schema is asked when each run starts (runner/http/grpc/reflected_run.ts).
@@ -67,7 +68,9 @@ export function grpcCallsOf(
       ? loadProtoFile(at(section.proto), section.importPaths.map(at))
       : section.protoset !== undefined
       ? loadProtoset(at(section.protoset))
-      : builtinTargetSchema();
+      // Field names kept as written, as for a .proto file.
+      : protobuf.parse(targetProto, new protobuf.Root(), { keepCase: true }).root;
+    root.resolveAll();
     if (section.call === undefined) return { requests: [], issues: [], root };
     const source = {
       call: section.call,

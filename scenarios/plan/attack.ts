@@ -177,23 +177,25 @@ export function withDurationMs(attack: RelativeAttackInput, durationMs: number):
 
 function setQuery(attack: RelativeAttackInput, name: string, value: number | string): RelativeAttackInput {
   const query = { [name]: value };
-  const next = { ...attack };
-  if (attack.requestMix) {
-    next.requestMix = attack.requestMix.map((r) => ({ ...r, path: withQuery(r.path ?? "/", query) }));
-  } else if (!attack.flows) next.requestMix = [{ path: withQuery("/", query) }];
-  if (attack.flows) {
-    next.flows = attack.flows.map((f) => ({
-      ...f,
-      steps: f.steps.map((s) =>
-        "request" in s
-          ? { ...s, request: { ...s.request, path: withQuery(s.request.path ?? "/", query) } }
-          : "ws" in s && s.ws.connect !== undefined
-          ? { ...s, ws: { ...s.ws, connect: withQuery(s.ws.connect, query) } }
-          : s
-      ),
-    }));
-  }
-  return next;
+  // Neither a mix nor flows: the engine's default `GET /` gets the parameter.
+  const sent = attack.requestMix || attack.flows ? attack : { ...attack, requestMix: [{}] };
+  return withPaths(sent, (path) => withQuery(path, query));
+}
+
+/** `attack` with `f` applied to every path it sends to: requests (`/` when unset) and ws connects. */
+export function withPaths<A extends RelativeAttackInput>(attack: A, f: (path: string) => string): A {
+  const requestMix = attack.requestMix?.map((r) => ({ ...r, path: f(r.path ?? "/") }));
+  const flows = attack.flows?.map((flow) => ({
+    ...flow,
+    steps: flow.steps.map((s) =>
+      "request" in s
+        ? { ...s, request: { ...s.request, path: f(s.request.path ?? "/") } }
+        : "ws" in s && s.ws.connect !== undefined
+        ? { ...s, ws: { ...s.ws, connect: f(s.ws.connect) } }
+        : s
+    ),
+  }));
+  return { ...attack, ...(requestMix ? { requestMix } : {}), ...(flows ? { flows } : {}) };
 }
 
 /**

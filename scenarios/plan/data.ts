@@ -87,18 +87,6 @@ function unknownName(name: string, source: string | undefined): string {
   return `{{ ${name} }} is unknown: ${from}, and no earlier step captures it; use a data column or an earlier capture's name`;
 }
 
-/** Problems of the placeholders of `r` given the names `known`. */
-function requestIssues(r: FileRequest, known: ReadonlySet<string>, path: string, source?: string): Issue[] {
-  const issues: Issue[] = [];
-  for (const p of textsOf(r).flatMap(placeholdersOf)) {
-    if (typeof p === "string") issues.push({ path, message: p });
-    else if (p.kind === "name" && !known.has(p.name)) {
-      issues.push({ path, message: `${r.method} ${r.path}: ${unknownName(p.name, source)}` });
-    }
-  }
-  return issues;
-}
-
 /** Every placeholder and data problem of every load of `exp` (data tables already read). */
 export function templateIssues(exp: ExperimentWithData): Issue[] {
   const issues: Issue[] = [];
@@ -126,7 +114,7 @@ export function templateIssues(exp: ExperimentWithData): Issue[] {
     } else {
       const where = load.mix ? `${at}.${LOAD_MODEL_FACTS[load.model].mixKey}` : "requests";
       for (const r of load.mix ?? exp.requests ?? []) {
-        issues.push(...requestIssues(r, new Set(columns), where, source));
+        issues.push(...textIssues(textsOf(r), new Set(columns), where, source, `${r.method} ${r.path}: `));
       }
     }
   }
@@ -146,8 +134,10 @@ function flowIssues(flow: FileFlow, columns: readonly string[], at: string, sour
   const issues: Issue[] = [];
   flow.steps.forEach((step, j) => {
     if ("thinkMs" in step) return;
-    if ("request" in step) issues.push(...requestIssues(step.request, known, `${at}.steps[${j}]`, source));
-    else if ("grpc" in step) {
+    if ("request" in step) {
+      const r = step.request;
+      issues.push(...textIssues(textsOf(r), known, `${at}.steps[${j}]`, source, `${r.method} ${r.path}: `));
+    } else if ("grpc" in step) {
       const texts = [JSON.stringify(step.grpc.message), ...Object.values(step.grpc.metadata)];
       issues.push(...textIssues(texts, known, `${at}.steps[${j}].grpc`, source));
     } else issues.push(...textIssues(wsTextsOf(step.ws), known, `${at}.steps[${j}].ws`, source));
@@ -168,18 +158,19 @@ function wsTextsOf(ws: WsAction): string[] {
   return [ws.connect, ...Object.values(ws.headers ?? {}), ws.send, matchText].filter((t) => t !== undefined);
 }
 
-/** Problems of the placeholders in `texts` given the names `known`, each at `path`. */
+/** Problems of the placeholders in `texts` given the names `known`, at `path` (`what` before a name). */
 function textIssues(
   texts: readonly string[],
   known: ReadonlySet<string>,
   path: string,
   source?: string,
+  what = "",
 ): Issue[] {
   const issues: Issue[] = [];
   for (const p of texts.flatMap(placeholdersOf)) {
     const unknown = typeof p !== "string" && p.kind === "name" && !known.has(p.name);
     if (typeof p !== "string" && !unknown) continue;
-    issues.push({ path, message: typeof p === "string" ? p : unknownName(p.name, source) });
+    issues.push({ path, message: typeof p === "string" ? p : what + unknownName(p.name, source) });
   }
   return issues;
 }

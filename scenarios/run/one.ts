@@ -1,12 +1,11 @@
 /**
  * @module
- * One planned run, from its cooldown to its result.
+ * One planned run, from its cooldown to its result, with the target's counters over it.
  */
 import { cutWarmup, phaseStats } from "../../results/interval_stats.ts";
 import type { Plan, PlannedRun } from "../plan/types.ts";
 import type { RunTarget, TargetPool } from "./targets.ts";
 import { saveRunProfiles, startRunProfiles } from "./profiles.ts";
-import { counterDeltas, type TargetCounters, warmupSnapshot } from "./counters.ts";
 import type { AttackProgress, RunResult } from "../../results/mod.ts";
 import { type AttackHooks, runAttack } from "../../runner/attack.ts";
 import { type AttackPart, runAttackParts } from "../../runner/attack_parts.ts";
@@ -27,6 +26,7 @@ import { coldStartRequests, measureColdStart } from "../cold_start.ts";
 import { sleepUnlessAborted } from "../../system/sleep.ts";
 import type { IntervalDelta } from "../../results/export/interval_delta.ts";
 import { LOAD_MODEL_FACTS } from "../../results/load_models.ts";
+import { withPaths } from "../plan/attack.ts";
 
 /**
  * What a run under way reports (the plan's own hooks, before and after each run: scenarios/run/run_plan.ts).
@@ -197,6 +197,47 @@ async function attackWatched(
   return { attack, series, taken, counters, loadStartUs };
 }
 
+/**
+ * The target's counters over the run and, with a warm-up, from the warm-up's end: latency excludes warm-up
+ * requests, so both are reported side by side.
+ */
+async function counterDeltas(
+  before: Record<string, number>,
+  target: RunTarget,
+  atWarmupEnd: Record<string, number> | null,
+): Promise<TargetCounters> {
+  const after = await target.stats();
+  const delta = (from: Record<string, number>) =>
+    Object.fromEntries(Object.entries(after).map(([k, v]) => [k, v - (from[k] ?? 0)]));
+  return { whole: delta(before), measured: atWarmupEnd ? delta(atWarmupEnd) : null };
+}
+
+/** A run's target counters: over the whole run, and after the warm-up (null without a warm-up). */
+interface TargetCounters {
+  whole: Record<string, number>;
+  measured: Record<string, number> | null;
+}
+
+/** Reads the target's counters `warmupMs` after the attack's start, as the warm-up ends. */
+function warmupSnapshot(target: RunTarget, warmupMs: number) {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let taken: Promise<Record<string, number> | null> = Promise.resolve(null);
+  return {
+    onStart: warmupMs > 0
+      ? (startAtEpochMs: number) => {
+        taken = new Promise((resolve) => {
+          timer = setTimeout(
+            () => target.stats().then(resolve, () => resolve(null)),
+            Math.max(0, startAtEpochMs + warmupMs - Date.now()),
+          );
+        });
+      }
+      : undefined,
+    cancel: () => clearTimeout(timer),
+    stats: () => taken,
+  };
+}
+
 /** Adds the experiment's coordinates, telemetry, counters, the auto warm-up cut and phases to a run. */
 function completeRunResult(
   attack: RunResult,
@@ -259,17 +300,5 @@ export function rebase(attack: RelativeAttackInput, baseUrl: string): AttackConf
     return { ...attack, url: `${scheme}//${base.host}${prefix}${attack.ws.path ?? "/"}` };
   }
   const url = `${base.origin}/`;
-  if (!prefix) return { ...attack, url };
-  const requestMix = attack.requestMix?.map((r) => ({ ...r, path: prefix + (r.path ?? "/") }));
-  const flows = attack.flows?.map((f) => ({
-    ...f,
-    steps: f.steps.map((s) =>
-      "request" in s
-        ? { ...s, request: { ...s.request, path: prefix + (s.request.path ?? "/") } }
-        : "ws" in s && s.ws.connect !== undefined
-        ? { ...s, ws: { ...s.ws, connect: prefix + s.ws.connect } }
-        : s
-    ),
-  }));
-  return { ...attack, url, ...(requestMix ? { requestMix } : {}), ...(flows ? { flows } : {}) };
+  return prefix ? { ...withPaths(attack, (path) => prefix + path), url } : { ...attack, url };
 }

@@ -10,7 +10,6 @@ import {
   profileBlocker,
   proxySpecSchema,
 } from "../../targets/spec.ts";
-import { grpcTargetIssues } from "../grpc/target_checks.ts";
 import { type ExperimentFields, expressionProblems } from "./object.ts";
 import { FILE_OPTIONS, type LoadSpec, WORD_FIELDS } from "./loads.ts";
 import type { FileTarget } from "./targets.ts";
@@ -18,7 +17,6 @@ import { modelsWithField } from "../../runner/load/models/mod.ts";
 import { LOAD_MODELS } from "../../results/schema/values.ts";
 import { togetherProblems } from "../together.ts";
 import { runCountProblem } from "../run/count.ts";
-import { caseFoldIssues } from "../name_folds.ts";
 import { LOAD_MODEL_FACTS } from "../../results/load_models.ts";
 
 type Path = (string | number)[];
@@ -35,7 +33,7 @@ export function checkExperiment(exp: ExperimentFields): CheckIssue[] {
   const add = (path: Path, message: string) => issues.push({ path, message });
   const targetNames = Object.keys(exp.targets);
   const loadNames = Object.keys(exp.loads);
-  issues.push(...caseFoldIssues(targetNames));
+  caseFolds(targetNames, add);
   const refer = (path: Path, name: string | undefined, names: string[], what: string) => {
     if (name === undefined || setOf(names).has(name)) return;
     const guess = nearest(name, names);
@@ -98,6 +96,69 @@ export function checkExperiment(exp: ExperimentFields): CheckIssue[] {
   }
   issues.push(...togetherProblems(exp));
   checkSessionsOnly(exp, add);
+  return issues;
+}
+
+/**
+ * Each target name that equals an earlier one once both are lower-cased (`App`, `app`): each names a folder
+ * on disk (`logs/<target>`).
+ */
+function caseFolds(names: readonly string[], add: Add): void {
+  const first = new Map<string, string>();
+  for (const name of names) {
+    const folded = name.toLowerCase();
+    const earlier = first.get(folded);
+    if (earlier === undefined) {
+      first.set(folded, name);
+      continue;
+    }
+    add(
+      ["targets", name],
+      `"${name}" and "${earlier}" differ only in case; each names its log folder (logs/<target>), ` +
+        `one folder on a filesystem that ignores case (macOS, Windows): rename one, e.g. "${name}-2"`,
+    );
+  }
+}
+
+/** The problems of `targets` receiving the `grpc:` section's calls or loads on the gRPC listener. */
+export function grpcTargetIssues(
+  targets: Record<string, FileTarget>,
+  calls: boolean,
+  listener?: string,
+): CheckIssue[] {
+  const issues: CheckIssue[] = [];
+  for (const [name, target] of Object.entries(targets)) {
+    if (target.kind !== "builtin") {
+      if (listener !== undefined) {
+        issues.push({
+          path: ["targets", name],
+          message: `load "${listener}" is sent to the gRPC listener (listener: grpc), which only the ` +
+            "built-in target has (kind: builtin, grpc: true)",
+        });
+      }
+      continue;
+    }
+    if (target.grpc && target.instances !== undefined && target.instances !== 1) {
+      issues.push({
+        path: ["targets", name, "grpc"],
+        message:
+          `grpc: true serves one instance's gRPC endpoints, not ${JSON.stringify(target.instances)}: ` +
+          "drop instances (or set it to 1)",
+      });
+    }
+    if (listener !== undefined && !target.grpc) {
+      issues.push({
+        path: ["targets", name],
+        message: `load "${listener}" is sent to the gRPC listener (listener: grpc): add grpc: true`,
+      });
+    }
+    if (calls && !target.grpc) {
+      issues.push({
+        path: ["targets", name],
+        message: "the grpc: section's calls need the built-in target's gRPC endpoints: add grpc: true",
+      });
+    }
+  }
   return issues;
 }
 

@@ -166,7 +166,7 @@ export const experimentObject = z.strictObject({
   /** The gate's rules, as `--fail-on` (which replaces them): e.g. "p99 +10%", "rps -5%", "success -0.1pp". */
   failOn: z.array(
     z.string().superRefine((rule, ctx) => {
-      for (const message of failOnProblems(rule)) ctx.addIssue({ code: "custom", message });
+      for (const message of problemsOf(parseFailOn, rule)) ctx.addIssue({ code: "custom", message });
     }),
   ).default([]),
   /** Metrics outputs, as `--out KIND=URL` (which replaces them): streamed per interval while the runs go. */
@@ -191,20 +191,15 @@ export const experimentObject = z.strictObject({
 /** The structure before cross-field checks (what scenarios/schema/checks.ts reads). */
 export type ExperimentFields = z.output<typeof experimentObject>;
 
-/** Why a `failOn` rule does not parse (results/baseline_gate.ts), or nothing. */
-function failOnProblems(rule: string): string[] {
-  try {
-    parseFailOn(rule);
-    return [];
-  } catch (err) {
-    return [err instanceof Error ? err.message : String(err)];
-  }
-}
-
 /** Why a threshold expression does not parse (results/thresholds/threshold.ts), or nothing. */
 export function expressionProblems(expression: string): string[] {
+  return problemsOf(parseThreshold, expression);
+}
+
+/** What `parse` throws on `text` (a threshold, a `failOn` rule of results/baseline_gate.ts), or nothing. */
+function problemsOf(parse: (text: string) => unknown, text: string): string[] {
   try {
-    parseThreshold(expression);
+    parse(text);
     return [];
   } catch (err) {
     return [err instanceof Error ? err.message : String(err)];

@@ -14,6 +14,7 @@ import {
   GRPC_UNIMPLEMENTED,
 } from "../../grpc/status.ts";
 import { encodeGrpcMessage } from "../../grpc/message_text.ts";
+import { writeVarint } from "../../grpc/protobuf_wire.ts";
 import { fib } from "./endpoints.ts";
 
 /** The messages to send (encoded; `gapMs` apart for a paced stream), or a status other than OK. */
@@ -27,57 +28,42 @@ const MAX_STREAM = 100_000;
 function readWork(bytes: Uint8Array): { n: number; size: number; ms: number } {
   const work = { n: 0, size: 0, ms: 0 };
   let p = 0;
+  const varint = () => {
+    let value = 0;
+    for (let shift = 0; p < bytes.length; shift += 7) {
+      const b = bytes[p++];
+      value += (b & 0x7f) * 2 ** shift;
+      if ((b & 0x80) === 0) break;
+    }
+    return value;
+  };
   while (p < bytes.length) {
     const tag = bytes[p++];
     const wire = tag & 7;
     if (wire === 0) {
-      let value = 0;
-      for (let shift = 0; p < bytes.length; shift += 7) {
-        const b = bytes[p++];
-        value += (b & 0x7f) * 2 ** shift;
-        if ((b & 0x80) === 0) break;
-      }
+      const value = varint();
       if (tag >> 3 === 1) work.n = value | 0;
       else if (tag >> 3 === 2) work.size = value | 0;
       else if (tag >> 3 === 3) work.ms = value | 0;
-    } else if (wire === 2) {
-      let length = 0;
-      for (let shift = 0; p < bytes.length; shift += 7) {
-        const b = bytes[p++];
-        length += (b & 0x7f) * 2 ** shift;
-        if ((b & 0x80) === 0) break;
-      }
-      p += length;
-    } else break;
+    } else if (wire === 2) p += varint();
+    else break;
   }
   return work;
 }
 
 /** A `Result` message: its varint field 1 (`value`). */
 function varintMessage(value: number): Uint8Array {
-  const out = [0x08];
-  for (let v = Math.max(0, Math.floor(value));; v = Math.floor(v / 128)) {
-    if (v < 0x80) {
-      out.push(v);
-      break;
-    }
-    out.push((v % 128) | 0x80);
-  }
-  return Uint8Array.from(out);
+  const v = Math.max(0, Math.floor(value));
+  const out = Uint8Array.of(0x08, ...new Uint8Array(10));
+  return out.slice(0, writeVarint(out, 1, v >>> 0, Math.floor(v / 2 ** 32) >>> 0));
 }
 
 /** A `Payload` message of `size` bytes (field 1, `data`). */
 function payloadMessage(size: number): Uint8Array {
-  const out = [0x0a];
-  for (let v = size;; v = Math.floor(v / 128)) {
-    if (v < 0x80) {
-      out.push(v);
-      break;
-    }
-    out.push((v % 128) | 0x80);
-  }
-  const bytes = new Uint8Array(out.length + size).fill(0x78, out.length);
-  bytes.set(out);
+  const head = Uint8Array.of(0x0a, ...new Uint8Array(10));
+  const at = writeVarint(head, 1, size >>> 0, 0);
+  const bytes = new Uint8Array(at + size).fill(0x78, at);
+  bytes.set(head.subarray(0, at));
   return bytes;
 }
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { grpcTargetIssues } from "./target_checks.ts";
-import type { FileTarget } from "../schema/targets.ts";
+import { grpcTargetIssues } from "./checks.ts";
+import type { FileTarget } from "./targets.ts";
 
 Deno.test("a load on the gRPC listener needs a built-in target serving it, and says which load", () => {
   const targets: Record<string, FileTarget> = {
