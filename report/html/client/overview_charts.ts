@@ -8,7 +8,7 @@ import type { PageData } from "../page/data.ts";
 import type { OverviewMetric } from "../page/overview.ts";
 import type { PageSweep } from "../page/sweeps.ts";
 import { type Cell, fmtMs, fmtNum, fmtSweepValue, h, section, sortableTable } from "./dom.ts";
-import { sendCells, verdictBadge } from "./sections.ts";
+import { sendCells, sendHeaders, verdictBadge } from "./sections.ts";
 import { addChart, color, markerPlugin, metricBarChart, ninesAxis, percentileData } from "./charts.ts";
 
 /** Bar charts of req/s, mean, p99 and success per load and sweep point (x) and variant (series). */
@@ -203,10 +203,7 @@ export function sweepTable(sweeps: PageSweep[]): HTMLElement {
   const headers = [
     { label: "sweep" },
     { label: "at", num: true },
-    { label: "verdict", title: "run verdict: ok, or why loadlab does not trust the numbers" },
-    { label: "requested/s", num: true, title: "open and throughput models: the rate asked for" },
-    { label: "sent", num: true, title: "requests that went out (answered or failed)" },
-    { label: "dropped", num: true, title: "intended sends dropped for being too late, and their share" },
+    ...sendHeaders(),
     { label: "achieved req/s", num: true },
     { label: "p99", num: true },
   ];

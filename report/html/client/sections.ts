@@ -50,6 +50,20 @@ export function verdictBadge(verdict: string): HTMLElement {
   return h("span", { class: cls, title: "run verdict" }, verdict);
 }
 
+/** The headers of `sendCells`, after the run verdict's, each with `prefix` (a variant's name) when given. */
+export function sendHeaders(prefix = ""): Array<{ label: string; num?: boolean; title: string }> {
+  return [
+    { label: `${prefix}verdict`, title: "run verdict: ok, or why loadlab does not trust the numbers" },
+    { label: `${prefix}requested/s`, num: true, title: "open and throughput models: the rate asked for" },
+    { label: `${prefix}sent`, num: true, title: "requests that went out (answered or failed)" },
+    {
+      label: `${prefix}dropped`,
+      num: true,
+      title: "intended sends dropped for being too late, and their share",
+    },
+  ];
+}
+
 /**
  * Requested rate, sends made and dropped of an open-model row (overview, sweep point); dashes for closed
  * models.
@@ -226,12 +240,10 @@ export function overviewHeaders(
   return [
     { label: "✓" },
     { label: "run" },
-    { label: "verdict", title: "run verdict: ok, or why loadlab does not trust the numbers" },
+    ...sendHeaders().slice(0, 1),
     { label: "model" },
     { label: "n", num: true },
-    { label: "requested/s", num: true, title: "open and throughput models: the rate asked for" },
-    { label: "sent", num: true, title: "requests that went out (answered or failed)" },
-    { label: "dropped", num: true, title: "intended sends dropped for being too late, and their share" },
+    ...sendHeaders().slice(1),
     ...metrics.map(([, label]) =>
       label === "req/s"
         ? {
