@@ -6,7 +6,7 @@
  */
 import type { EndpointResult, RunResult } from "../mod.ts";
 import { decodeHistogram, mergeEncoded, summarizeMs } from "../histogram.ts";
-import { addCounts, successRateOf, sumValues } from "../interval_counts.ts";
+import { addCounts, failedStatusCount, successRateOf, sumValues } from "../interval_counts.ts";
 import { ConfigError } from "../../validation/config_error.ts";
 
 /** `key:value` pairs an endpoint must all match: `name`, `method`, or a user tag. */
@@ -222,7 +222,6 @@ export function selectedRun(run: RunResult, selector: Selector): RunResult | nul
     addCounts(statusCodes, e.statusCodes);
   }
   const requests = chosen.reduce((a, e) => a + e.requests, 0);
-  const non2xx = Object.entries(statusCodes).reduce((a, [c, n]) => (c < "200" || c >= "400" ? a + n : a), 0);
   const encodings = chosen.flatMap((e) => e.histogramEncoded === null ? [] : [e.histogramEncoded]);
   const histogram = encodings.length === 1 ? decodeHistogram(encodings[0]) : mergeEncoded(encodings);
   const intervals = run.intervals.map((iv, k) => ({
@@ -245,7 +244,11 @@ export function selectedRun(run: RunResult, selector: Selector): RunResult | nul
     requests,
     errors,
     statusCodes,
-    successRate: successRateOf({ requests, errors: sumValues(errors), failedStatus: non2xx }, 0),
+    successRate: successRateOf({
+      requests,
+      errors: sumValues(errors),
+      failedStatus: failedStatusCount(statusCodes),
+    }, 0),
     rps: run.durationSec > 0 ? requests / run.durationSec : 0,
     latencyMs: unmeasured ? nanSummary(summarizeMs(histogram)) : summarizeMs(histogram),
   };

@@ -10,7 +10,7 @@ import { nearest } from "../../validation/suggest.ts";
 import { type WindowMetric, windowValues } from "./windows.ts";
 import { latencySampled, sampledLatency, unansweredRequests } from "../conclude/responses.ts";
 import { decodeHistogram } from "../histogram.ts";
-import { sumValues } from "../interval_counts.ts";
+import { failedStatusCount, sumValues } from "../interval_counts.ts";
 import {
   ENDPOINT_METRICS,
   fromK6,
@@ -65,9 +65,7 @@ const RATIOS: Record<string, (r: RunResult) => number> = {
   errorRate: (r) => 1 - r.successRate,
 };
 
-function failedStatusOf(r: RunResult): number {
-  return Object.entries(r.statusCodes).reduce((a, [c, n]) => (c < "200" || c >= "400" ? a + n : a), 0);
-}
+const failedStatusOf = (r: RunResult) => failedStatusCount(r.statusCodes);
 
 const COUNTS: Record<string, (r: RunResult) => number> = {
   rps: (r) => r.rps,
