@@ -12,8 +12,7 @@ import {
   color,
   isolatedPointRadii,
   type Marks,
-  ninesAxis,
-  percentileData,
+  percentileChart,
   rightAxisScale,
   timeChart,
   timeLineOptions,
@@ -226,26 +225,13 @@ export function distributionCharts(run: PageRun, grid: HTMLElement): void {
       scales: { y: { beginAtZero: true, title: { display: true, text: "requests" } } },
     },
   });
-  const datasets = [{
-    label: run.uncorrectedPercentiles ? "corrected (from intended send)" : "latency",
-    data: percentileData(run.percentiles),
-    borderColor: color(0),
-    backgroundColor: color(0),
-  }];
-  if (run.uncorrectedPercentiles) {
-    datasets.push({
-      label: "uncorrected (from actual send)",
-      data: percentileData(run.uncorrectedPercentiles),
-      borderColor: color(1),
-      backgroundColor: color(1),
-    });
-  }
-  addChart(grid, "latency by percentile (ms)", {
-    type: "line",
-    data: { datasets },
-    options: {
-      parsing: false,
-      scales: { x: ninesAxis(), y: { beginAtZero: true, title: { display: true, text: "ms" } } },
+  percentileChart(grid, "latency by percentile (ms)", [
+    {
+      label: run.uncorrectedPercentiles ? "corrected (from intended send)" : "latency",
+      points: run.percentiles,
     },
-  });
+    ...(run.uncorrectedPercentiles
+      ? [{ label: "uncorrected (from actual send)", points: run.uncorrectedPercentiles }]
+      : []),
+  ]);
 }
