@@ -11,6 +11,7 @@ import { servedRps } from "../../../results/conclude/served_rate.ts";
 import { type GeneratorVerdict, generatorVerdict } from "../../generator_verdict.ts";
 import { cacheBypassSentence } from "../../cache_bypass.ts";
 import { deflateLine } from "../../terminal/ws.ts";
+import { type AutocannonRows, autocannonRows } from "../../terminal/tables.ts";
 import { groupSends, groupVerdict, type OverviewSends } from "./verdict.ts";
 import { intervalLatencySampled, sampledLatency } from "../../../results/conclude/responses.ts";
 import { type PageEndpoint, pageEndpoints } from "./endpoints.ts";
@@ -106,6 +107,8 @@ export type PageRun =
     uncorrectedPercentiles: Array<[number, number]> | null;
     /** oha-style equal-width buckets [fromMs, toMs, count] (the oha table). */
     histogram: Array<[number, number, number]>;
+    /** autocannon's tables as the terminal prints them (report/terminal/tables.ts). */
+    autocannon: AutocannonRows;
     /** Log-spaced buckets for the chart; the equal-width ones for files written before they existed. */
     chartHistogram: Array<[number, number, number]>;
     iv: IntervalColumns;
@@ -257,6 +260,7 @@ export function pageRun(run: RunResult, group: string): PageRun {
     uncorrectedPercentiles: uncorrectedPercentiles ? points(uncorrectedPercentiles) : null,
     histogram: bars(histogram),
     chartHistogram: bars(logHistogram ?? histogram),
+    autocannon: autocannonRows(run),
     iv: columns(intervals),
     telemetry: (telemetry ?? []).map(telemetryColumns),
     endpoints: shown.endpoints,
