@@ -10,7 +10,7 @@ import { crowdOpening } from "../../../results/conclude/crowd_opening.ts";
 import { servedRps } from "../../../results/conclude/served_rate.ts";
 import { type GeneratorVerdict, generatorVerdict } from "../../generator_verdict.ts";
 import { cacheBypassSentence } from "../../cache_bypass.ts";
-import { deflateLine } from "../../terminal/ws.ts";
+import { wsFacts } from "../../terminal/ws.ts";
 import { type AutocannonRows, autocannonRows } from "../../terminal/tables.ts";
 import { groupSends, groupVerdict, type OverviewSends } from "./verdict.ts";
 import { intervalLatencySampled, sampledLatency } from "../../../results/conclude/responses.ts";
@@ -123,10 +123,8 @@ export type PageRun =
     crowdOpenAtMs: number | null;
     /** The caching proxy served requests without Redis (report/cache_bypass.ts); null when it never did. */
     cacheBypass: string | null;
-    /**
-     * How many handshakes that offered permessage-deflate got it (report/terminal/ws.ts); null: none offered.
-     */
-    wsDeflate: string | null;
+    /** A WebSocket run's facts as the terminal states them (report/terminal/ws.ts); none for HTTP. */
+    wsFacts: Array<[string, string]>;
     /** The run verdict's label (results/conclude/run_verdict.ts): "ok", or why not to trust its numbers. */
     verdict: string;
     /** Open and throughput models: requested rate, sends made and dropped; null for closed models. */
@@ -270,7 +268,7 @@ export function pageRun(run: RunResult, group: string): PageRun {
     stabilization: stabilizationText(run),
     crowdOpenAtMs: crowdOpening(run)?.openAtMs ?? null,
     cacheBypass: cacheBypassSentence(run),
-    wsDeflate: run.ws?.deflateOffered ? deflateLine(run.ws) : null,
+    wsFacts: wsFacts(run),
     verdict: groupVerdict([run]),
     sends: groupSends([run]),
     // What servers said, each on one line with nothing hidden (the results file keeps it as it came).
