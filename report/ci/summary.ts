@@ -3,8 +3,7 @@
  * What CI reads after `loadlab run --summary FILE.md --junit FILE.xml`: a markdown step summary and
  * JUnit XML with a test case per threshold and run, each run with its verdict. Pure; strings escaped.
  */
-import { endpointMarkdown } from "./endpoints.ts";
-import { shownEndpointRows } from "../endpoint_rows.ts";
+import { endpointQualifier, shownEndpointRows } from "../endpoint_rows.ts";
 import type { Analysis, ResultsFile, RunResult, ThresholdResult } from "../../results/mod.ts";
 import { describeNoiseRule } from "../html/page/experiment.ts";
 import { runVerdict } from "../../results/conclude/run_verdict.ts";
@@ -13,7 +12,7 @@ import { measuredSuccessRate, noResponse, sampledLatency } from "../../results/c
 import { buildFindings } from "../../results/conclude/findings.ts";
 import { capacityText } from "../../results/conclude/capacity.ts";
 import { quickRanValues } from "../quick_values.ts";
-import { gateMarkdown } from "./baseline_gate.ts";
+import { METRIC_UNITS, verdictText } from "../terminal/baseline_gate.ts";
 import type { GateResult } from "../../results/baseline_gate.ts";
 import {
   abortNote,
@@ -126,6 +125,77 @@ function searchAndKneeLines(analysis: Analysis | undefined, runs: RunResult[]): 
     );
   }
   return lines.length ? ["", "### Capacity", "", ...lines] : [];
+}
+
+/** The tables' lines (each run's heading and rows), empty when no run has several endpoints. */
+export function endpointMarkdown(runs: RunResult[], escape: (text: string) => string): string[] {
+  const lines: string[] = [];
+  for (const run of runs) {
+    const { rows, omitted } = shownEndpointRows(run);
+    if (rows.length < 2) continue;
+    lines.push(
+      "",
+      `### Endpoints of ${escape(run.name)} (slowest p99 first${
+        endpointQualifier(run) ? `; ${endpointQualifier(run)}` : ""
+      })`,
+      "",
+      "| endpoint | requests | req/s | failed | p50 ms | p99 ms | max ms |",
+      "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+    );
+    for (const r of rows) {
+      const pooled = r.pooledRequests > 1 ? ` (${r.pooledRequests} requests pooled)` : "";
+      lines.push(
+        `| ${escape(r.name)}${pooled} | ${countOrDash(r.requests)} | ${countOrDash(r.rps)} | ${
+          countOrDash(r.errors + r.non2xx)
+        } | ` +
+          `${fixedOrDash(r.p50Ms, 2)} | ${fixedOrDash(r.p99Ms, 2)} | ${fixedOrDash(r.maxMs, 2)} |`,
+      );
+    }
+    if (omitted) lines.push("", escape(omitted));
+  }
+  return lines;
+}
+
+/** The section's lines (empty without a gate); `escape` is the summary's markdown escaping. */
+export function gateMarkdown(gate: GateResult | undefined, escape: (text: string) => string): string[] {
+  if (!gate) return [];
+  const head = gate.failed
+    ? "❌ worse than the baseline past a --fail-on rule"
+    : gate.unjudged.length
+    ? "❌ not judged: a --fail-on rule checked no run"
+    : "✅ no --fail-on rule fired";
+  const lines = ["", `### Against the baseline: ${head}`, ""];
+  if (gate.otherMachine.length) {
+    lines.push(
+      `⚠️ The baseline ran on another machine or build (${
+        gate.otherMachine.join(", ")
+      } differ): every verdict is weak.`,
+      "",
+    );
+  }
+  if (gate.groups.length === 0) lines.push("No run has a run of the same name in the baseline.");
+  else lines.push("| run | metric | baseline | this | verdict |", "| --- | --- | ---: | ---: | --- |");
+  for (const g of gate.groups) {
+    for (const m of g.metrics) {
+      const mark = m.failed.length ? "❌ " : m.verdict === "worse" ? "⚠️ " : "";
+      lines.push(
+        `| ${escape(g.key)} | ${m.metric} ${METRIC_UNITS[m.metric]} | ${m.baseline} | ${m.current} | ${mark}${
+          escape(verdictText(m, g, gate))
+        } |`,
+      );
+    }
+  }
+  for (const u of gate.unjudged) {
+    lines.push("", `Rule "${escape(u.rule)}" checked no run: ${escape(u.reason)}.`);
+  }
+  const flagged = gate.groups.filter((g) => g.flagged).map((g) => `${g.key} (${g.flagged})`);
+  if (flagged.length) lines.push("", `Paired but flagged: ${escape(flagged.join(", "))}.`);
+  if (gate.unpaired.length) lines.push("", `Not in the baseline: ${escape(gate.unpaired.join(", "))}.`);
+  if (gate.baselineOnly.length) {
+    lines.push("", `Only in the baseline: ${escape(gate.baselineOnly.join(", "))}.`);
+  }
+  if (gate.leftOut.length) lines.push("", `Left out, stopped early: ${escape(gate.leftOut.join(", "))}.`);
+  return lines;
 }
 
 /** The findings block (results/conclude/findings.ts) as a list, first. */

@@ -4,7 +4,7 @@
  * A run's endpoints on the page: a table by p99 and their percentile curves. Inlined by source text.
  */
 import type { PageRun } from "../page/run.ts";
-import type { PageEndpoint } from "../page/endpoints.ts";
+import type { PageEndpoint } from "../page/run.ts";
 import { type Cell, fmtMs, fmtNum, h, sortableTable } from "./dom.ts";
 import { percentileChart } from "./charts.ts";
 

@@ -14,8 +14,8 @@ import { wsFacts } from "../../terminal/ws.ts";
 import { type AutocannonRows, autocannonRows } from "../../terminal/tables.ts";
 import { groupSends, groupVerdict, type OverviewSends } from "./verdict.ts";
 import { intervalLatencySampled, sampledLatency } from "../../../results/conclude/responses.ts";
-import { type PageEndpoint, pageEndpoints } from "./endpoints.ts";
-import { endpointQualifier } from "../../endpoint_rows.ts";
+import { endpointQualifier, type EndpointRow, shownEndpointRows } from "../../endpoint_rows.ts";
+import { decodeHistogram, percentileCurve } from "../../../results/histogram.ts";
 import { visibleLine } from "../../../validation/terminal_text.ts";
 
 /** Times in seconds from the measured start: a list, or an evenly spaced axis (smaller). */
@@ -228,6 +228,25 @@ function telemetryColumns(series: TelemetrySeries): PageTelemetry {
   if (series.runtime) out.runtime = series.runtime;
   if (series.error) out.error = series.error;
   return out;
+}
+
+/** One endpoint on the page: its row and [percentile, ms] points of its latency (none without a response). */
+export type PageEndpoint = Omit<EndpointRow, "endpoint"> & { percentiles: Array<[number, number]> };
+
+/** The endpoints shown on the page, slowest p99 first, and the line saying how many were left out. */
+export function pageEndpoints(run: RunResult): { endpoints: PageEndpoint[]; omitted: string } {
+  const { rows, omitted } = shownEndpointRows(run);
+  const endpoints = rows.map(({ endpoint, ...row }) => ({
+    ...row,
+    rps: round4(row.rps),
+    percentiles: endpoint.histogramEncoded === null
+      ? []
+      : percentileCurve(decodeHistogram(endpoint.histogramEncoded)).map((p): [number, number] => [
+        p.percentile,
+        round4(p.latencyMs),
+      ]),
+  }));
+  return { endpoints, omitted };
 }
 
 /** One run for the page; `group` is its overview group (repeats share one). */
