@@ -71,7 +71,8 @@ export function timelineCharts(run: PageRun, grid: HTMLElement): void {
   const tOpts = withRightAxis(timeLineOptions("req/s", "linear", maxSec));
   timeChart(grid, "throughput per interval", tput, tOpts, marks);
   errorCharts(run, grid, maxSec, marks);
-  telemetryCharts(run, grid, maxSec, marks);
+  processTelemetryChart(run, grid, maxSec, marks);
+  redisTelemetryChart(run, grid, maxSec, marks);
   redisServerChart(run, grid, maxSec, marks);
 }
 
@@ -142,17 +143,6 @@ export function errorCharts(
   opts.scales.y2 = { ...rightAxisScale("sends"), display: "auto" };
   const title = kinds.length ? "errors per interval by kind" : "errors per interval";
   timeChart(grid, title, [...bars, ...sends], opts, marks, "bar");
-}
-
-/** CPU and memory of target processes; Redis ops, hits and misses per second. */
-export function telemetryCharts(
-  run: PageRun,
-  grid: HTMLElement,
-  maxSec: number,
-  marks: Marks,
-): void {
-  processTelemetryChart(run, grid, maxSec, marks);
-  redisTelemetryChart(run, grid, maxSec, marks);
 }
 
 /** CPU %, RSS (right axis) and time waiting for a core of each target process; nothing without one. */
