@@ -22,63 +22,7 @@ import { visibleLine } from "../../../validation/terminal_text.ts";
 export type TimeAxis = number[] | { startSec: number; stepSec: number; count: number };
 
 /** Per-interval series, one array per field, index-aligned with `t`. */
-interface IntervalColumns {
-  t: TimeAxis;
-  /** Duration of one interval in seconds (the runner's interval setting). */
-  durSec: number;
-  rps: number[];
-  errors: number[];
-  /** `errors` by kind, a column per kind; empty when some interval lacks kinds (the page draws the total). */
-  errorKinds: Record<string, number[]>;
-  failedStatus: number[];
-  lateSends: number[];
-  /** Sends that waited for a connection the server held (empty in older files). */
-  serverBoundSends: number[];
-  /**
-   * Latency per interval; null where the interval had no completions (a gap, not 0 ms: see `latencyOrGap`).
-   */
-  p50: Array<number | null>;
-  p75: Array<number | null>;
-  p90: Array<number | null>;
-  p99: Array<number | null>;
-  mean: Array<number | null>;
-  inFlight: number[];
-  /** Open connections at each interval's end (the concurrency of a closed model). */
-  connections: number[];
-  status: Record<string, number[]>;
-}
-
-/** One telemetry series column-wise; counters (hits, misses) already turned into per-second rates. */
-export interface PageTelemetry {
-  name: string;
-  kind: "process" | "redis" | "runtime";
-  t: TimeAxis;
-  cpuPercent?: Array<number | null>;
-  rssMiB?: Array<number | null>;
-  /** Process: % of the interval its main thread waited for a core. */
-  runQueueWaitPct?: Array<number | null>;
-  opsPerSec?: Array<number | null>;
-  hitsPerSec?: Array<number | null>;
-  missesPerSec?: Array<number | null>;
-  /**
-   * Redis, from the server's side: keyspace hits / (hits + misses) in %, memory, clients, evictions, slow
-   * log.
-   */
-  hitRatioPct?: Array<number | null>;
-  usedMemoryMiB?: Array<number | null>;
-  connectedClients?: Array<number | null>;
-  evictedPerSec?: Array<number | null>;
-  slowlogAdded?: Array<number | null>;
-  /** Runtime sampler series: loop delay per tick (ms), heap, GC pause ms per second (all kinds in one). */
-  loopP50Ms?: Array<number | null>;
-  loopP99Ms?: Array<number | null>;
-  loopMaxMs?: Array<number | null>;
-  heapMiB?: Array<number | null>;
-  gcMsPerSec?: Array<number | null>;
-  /** "node" or "deno"; the error that stopped the sampler, if one did. */
-  runtime?: string;
-  error?: string;
-}
+type IntervalColumns = ReturnType<typeof columns>;
 
 type Without<T, K extends PropertyKey> = { [P in keyof T as P extends K ? never : P]: T[P] };
 
@@ -158,17 +102,17 @@ export function latencyOrGap(iv: IntervalResult, ms: number): number | null {
   return intervalLatencySampled(iv) ? round3(ms) : null;
 }
 
-function columns(intervals: IntervalResult[]): IntervalColumns {
+function columns(intervals: IntervalResult[]) {
   const codes = new Set(intervals.flatMap((iv) => Object.keys(iv.statusCodes)));
   const status: Record<string, number[]> = {};
   for (const code of codes) status[code] = intervals.map((iv) => iv.statusCodes[code] ?? 0);
   return {
     t: timeAxis(intervals.map((iv) => iv.startMs)),
-    durSec: (intervals[0]?.durationMs ?? 250) / 1000,
+    durSec: (intervals[0]?.durationMs ?? 250) / 1000, // the runner's interval setting
     // Served within the window: the drain folded into the last interval would draw a false spike there.
     rps: intervals.map((iv) => round4(servedRps(iv.requests, iv.drained ?? 0, iv.durationMs / 1000))),
     errors: sparse(intervals.map((iv) => iv.errors)),
-    errorKinds: errorKindColumns(intervals),
+    errorKinds: errorKindColumns(intervals), // empty when some interval lacks kinds: the page draws the total
     failedStatus: sparse(intervals.map((iv) => iv.failedStatus)),
     lateSends: sparse(intervals.map((iv) => iv.lateSends)),
     serverBoundSends: sparse(intervals.map((iv) => iv.serverBoundSends ?? 0)),
@@ -178,53 +122,69 @@ function columns(intervals: IntervalResult[]): IntervalColumns {
     p99: intervals.map((iv) => latencyOrGap(iv, iv.p99)),
     mean: intervals.map((iv) => latencyOrGap(iv, iv.mean)),
     inFlight: intervals.map((iv) => iv.inFlight),
-    connections: intervals.map((iv) => iv.connections),
+    connections: intervals.map((iv) => iv.connections), // open at each interval's end
     status,
   };
 }
 
 type Sample = TelemetrySeries["samples"][number];
 
+/** A counter's increase per second since the sample before; none for the first sample. */
+function perSec(s: Sample, prev: Sample | undefined, value: number | undefined): number | undefined {
+  const dtSec = prev ? (s.tMs - prev.tMs) / 1000 : 0;
+  return value !== undefined && prev && dtSec > 0 ? Math.max(0, value) / dtSec : undefined;
+}
+
+const mib = (bytes: number | undefined) => bytes === undefined ? undefined : bytes / 1048576;
+
+/** The telemetry columns the page draws, each from a sample and the one before it (for rates). */
+const TELEMETRY_COLUMNS = {
+  cpuPercent: (s: Sample) => s.cpuPercent,
+  rssMiB: (s: Sample) => mib(s.rssBytes),
+  /** Process: % of the interval its main thread waited for a core. */
+  runQueueWaitPct: (s: Sample) => s.runQueueWaitPct,
+  opsPerSec: (s: Sample) => s.opsPerSec,
+  hitsPerSec: (s: Sample, prev?: Sample) => perSec(s, prev, s.hits),
+  missesPerSec: (s: Sample, prev?: Sample) => perSec(s, prev, s.misses),
+  /** Redis, from the server's side: keyspace hits / (hits + misses) in %, memory, clients, evictions. */
+  hitRatioPct: (s: Sample) => {
+    const lookups = (s.hits ?? 0) + (s.misses ?? 0);
+    return s.hits === undefined || lookups === 0 ? undefined : (s.hits / lookups) * 100;
+  },
+  usedMemoryMiB: (s: Sample) => mib(s.usedMemoryBytes),
+  connectedClients: (s: Sample) => s.connectedClients,
+  evictedPerSec: (s: Sample, prev?: Sample) => perSec(s, prev, s.evictedKeys),
+  slowlogAdded: (s: Sample) => s.slowlogAdded,
+  /** Runtime sampler series: loop delay per tick (ms), heap, GC pause ms per second (all kinds in one). */
+  loopP50Ms: (s: Sample) => s.loopP50Ms,
+  loopP99Ms: (s: Sample) => s.loopP99Ms,
+  loopMaxMs: (s: Sample) => s.loopMaxMs,
+  heapMiB: (s: Sample) => mib(s.heapUsedBytes),
+  gcMsPerSec: (s: Sample, prev?: Sample) =>
+    perSec(s, prev, s.gc ? Object.values(s.gc).reduce((ms, kind) => ms + kind.ms, 0) : undefined),
+};
+
+/** One telemetry series column-wise; counters (hits, misses) already turned into per-second rates. */
+export type PageTelemetry =
+  & {
+    name: string;
+    kind: "process" | "redis" | "runtime";
+    t: TimeAxis;
+    /** "node" or "deno"; the error that stopped the sampler, if one did. */
+    runtime?: string;
+    error?: string;
+  }
+  & Partial<Record<keyof typeof TELEMETRY_COLUMNS, Array<number | null>>>;
+
 function telemetryColumns(series: TelemetrySeries): PageTelemetry {
   const ss = series.samples;
   const out: PageTelemetry = { name: series.name, kind: series.kind, t: timeAxis(ss.map((s) => s.tMs)) };
-  const col = (f: (s: TelemetrySeries["samples"][number], i: number) => number | undefined) => {
-    const values = ss.map(f);
-    return values.some((v) => v !== undefined)
-      ? values.map((v) => (v === undefined ? null : round3(v)))
-      : undefined;
-  };
-  const perSec = (s: Sample, i: number, value: number | undefined) => {
-    if (value === undefined) return undefined;
-    const prev = ss[i - 1];
-    const dtSec = prev ? (s.tMs - prev.tMs) / 1000 : 0;
-    return prev && dtSec > 0 ? Math.max(0, value) / dtSec : undefined;
-  };
-  const mib = (bytes: number | undefined) => bytes === undefined ? undefined : bytes / 1048576;
-  const columns = {
-    cpuPercent: col((s) => s.cpuPercent),
-    rssMiB: col((s) => mib(s.rssBytes)),
-    runQueueWaitPct: col((s) => s.runQueueWaitPct),
-    opsPerSec: col((s) => s.opsPerSec),
-    hitsPerSec: col((s, i) => perSec(s, i, s.hits)),
-    missesPerSec: col((s, i) => perSec(s, i, s.misses)),
-    hitRatioPct: col((s) => {
-      const lookups = (s.hits ?? 0) + (s.misses ?? 0);
-      return s.hits === undefined || lookups === 0 ? undefined : (s.hits / lookups) * 100;
-    }),
-    usedMemoryMiB: col((s) => mib(s.usedMemoryBytes)),
-    connectedClients: col((s) => s.connectedClients),
-    evictedPerSec: col((s, i) => perSec(s, i, s.evictedKeys)),
-    slowlogAdded: col((s) => s.slowlogAdded),
-    loopP50Ms: col((s) => s.loopP50Ms),
-    loopP99Ms: col((s) => s.loopP99Ms),
-    loopMaxMs: col((s) => s.loopMaxMs),
-    heapMiB: col((s) => mib(s.heapUsedBytes)),
-    gcMsPerSec: col((s, i) =>
-      perSec(s, i, s.gc ? Object.values(s.gc).reduce((ms, kind) => ms + kind.ms, 0) : undefined)
-    ),
-  };
-  for (const [k, v] of Object.entries(columns)) if (v) out[k as keyof typeof columns] = v;
+  for (const [key, of] of Object.entries(TELEMETRY_COLUMNS)) {
+    const values = ss.map((s, i) => of(s, ss[i - 1]));
+    if (values.some((v) => v !== undefined)) {
+      out[key as keyof typeof TELEMETRY_COLUMNS] = values.map((v) => (v === undefined ? null : round3(v)));
+    }
+  }
   if (series.runtime) out.runtime = series.runtime;
   if (series.error) out.error = series.error;
   return out;
