@@ -49,37 +49,29 @@ export function configJson(config: unknown): string {
 
 /** Builds everything about one run into `body`; `profileCost` states what profiling costs. */
 export function showRun(run: PageRun, body: HTMLElement, profileCost = ""): void {
-  body.appendChild(h("h3", { class: "run-name" }, run.name));
-  body.appendChild(runFacts(run));
-  const generator = generatorSection(run);
-  if (generator) body.appendChild(generator);
-  body.appendChild(
-    h(
-      "details",
-      null,
-      h("summary", null, "Attack configuration"),
-      h("pre", null, configJson(run.config)),
-    ),
-  );
   const timeline = h("div", { class: "grid2" });
-  body.appendChild(timeline);
-  timelineCharts(run, timeline);
   const dist = h("div", { class: "grid2" });
-  body.appendChild(dist);
+  const parts = [
+    h("h3", { class: "run-name" }, run.name),
+    runFacts(run),
+    generatorSection(run),
+    h("details", null, h("summary", null, "Attack configuration"), h("pre", null, configJson(run.config))),
+    timeline,
+    dist,
+    outcomeTables(run),
+    endpointSection(run),
+    experimentTables(run),
+    runProfiles(run, profileCost),
+    h(
+      "div",
+      { class: "grid2 tools" },
+      h("div", null, h("h3", null, "oha-style summary"), h("pre", { class: "oha" }, ohaText(run))),
+      h("div", null, h("h3", null, "autocannon-style tables"), autocannonTables(run)),
+    ),
+  ];
+  for (const el of parts) if (el) body.appendChild(el);
+  timelineCharts(run, timeline);
   distributionCharts(run, dist);
-  body.appendChild(outcomeTables(run));
-  const endpoints = endpointSection(run);
-  if (endpoints) body.appendChild(endpoints);
-  const experiment = experimentTables(run);
-  if (experiment) body.appendChild(experiment);
-  const profiles = runProfiles(run, profileCost);
-  if (profiles) body.appendChild(profiles);
-  const tools = h("div", { class: "grid2 tools" });
-  tools.appendChild(
-    h("div", null, h("h3", null, "oha-style summary"), h("pre", { class: "oha" }, ohaText(run))),
-  );
-  tools.appendChild(h("div", null, h("h3", null, "autocannon-style tables"), autocannonTables(run)));
-  body.appendChild(tools);
 }
 
 /** gRPC server streams: the first message's latency beside the whole stream's; none without streams. */
