@@ -9,7 +9,8 @@ import type { AttackProgress } from "../../../results/mod.ts";
 import { fmtMs, fmtNum, h } from "./dom.ts";
 import { addChart, applyChartTheme, color, markerPlugin, rightAxisScale, timeLineOptions } from "./charts.ts";
 import { renderApp, watchThemeAndPrint } from "./main.ts";
-import { liveSteerMarks, type LiveSteerState, renderSteerControls, steerToken } from "./live_controls.ts";
+import { type LiveSteerState, renderSteerControls, steerToken } from "./live_controls.ts";
+import { steeringMarks } from "./run_charts.ts";
 
 declare const Chart: any;
 
@@ -139,7 +140,7 @@ export function loadlabLive(): void {
   const controls = token ? renderSteerControls(document.getElementById("live")!, token) : null;
   const showSteer = controls && ((state: LiveSteerState) => {
     controls(state);
-    charts.marks.splice(0, charts.marks.length, ...liveSteerMarks(state));
+    charts.marks.splice(0, charts.marks.length, ...steeringMarks(state.changes, state.warmupSec));
     document.getElementById("live")!.dataset.marks = String(charts.marks.length);
     redraw();
   });

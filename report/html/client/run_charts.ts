@@ -27,7 +27,7 @@ export function timelineCharts(run: PageRun, grid: HTMLElement): void {
   const stable = run.stabilizedAtMs === null ? [] : [{ x: run.stabilizedAtMs / 1000, label: "stable" }];
   // The connect phase of a crowd (results/conclude/crowd_opening.ts): the intervals before ran fewer.
   const open = run.crowdOpenAtMs === null ? [] : [{ x: run.crowdOpenAtMs / 1000, label: "crowd open" }];
-  const marks = [...open, ...stable, ...steeringMarks(run)];
+  const marks = [...open, ...stable, ...steeringMarks(run.steering ?? [])];
   const series = (["p50", "p75", "p90", "p99"] as const).map((k, i) => {
     const data = xy(iv.t, iv[k]);
     return {
@@ -76,10 +76,13 @@ export function timelineCharts(run: PageRun, grid: HTMLElement): void {
   redisServerChart(run, grid, maxSec, marks);
 }
 
-/** A marker per change made to the running load, at its instant on the run's time axis. */
-export function steeringMarks(run: PageRun): Marks {
-  return (run.steering ?? []).map((c) => ({
-    x: c.atSec,
+/** A marker per change made to a running load at its instant, `offsetSec` on (live: past the warm-up). */
+export function steeringMarks(
+  changes: Array<{ atSec: number; action: string; ratePerSec?: number; connections?: number }>,
+  offsetSec = 0,
+): Marks {
+  return changes.map((c) => ({
+    x: c.atSec + offsetSec,
     label: c.action === "rate"
       ? `rate ${fmtNum(c.ratePerSec)}/s`
       : c.action === "connections"
