@@ -20,7 +20,6 @@ import {
   section,
   sortableTable,
 } from "./dom.ts";
-import { renderGateTable } from "./gate_table.ts";
 
 /** The findings block: a sentence per load comparing variants, untrusted runs, expected directions. */
 export function renderFindings(data: PageData): HTMLElement | null {
@@ -290,4 +289,35 @@ export function defaultOverlayRows(data: PageData): string[] {
   const first = data.overview.filter((r) => !seen.has(r.variant) && seen.add(r.variant));
   const rest = data.overview.filter((r) => !first.includes(r));
   return [...first, ...rest].slice(0, 4).map((r) => r.key);
+}
+
+/** The `--baseline` gate's verdicts in the terminal's words, under a heading; null without a baseline. */
+export function renderGateTable(data: PageData): HTMLElement | null {
+  if (!data.gate) return null;
+  const wrap = h("div", { id: "gate" });
+  wrap.appendChild(h("h3", {}, "Verdicts by run group (repeats pooled)"));
+  const headers = [
+    { label: "run group" },
+    { label: "metric" },
+    { label: "baseline", num: true },
+    { label: "this", num: true },
+    {
+      label: "verdict",
+      title:
+        "beyond noise when the change's noise interval (95%, at least 5 standard errors wide) excludes zero",
+    },
+  ];
+  const rows: Cell[][] = data.gate.map((r) => [
+    { text: r.key, cls: "name" },
+    { text: r.metric },
+    { text: fmtNum(r.baseline, 4), sort: r.baseline },
+    { text: fmtNum(r.current, 4), sort: r.current },
+    {
+      text: r.text,
+      sort: r.verdict,
+      cls: r.failed || r.verdict === "worse" ? "bad" : r.verdict === "better" ? "good" : "muted",
+    },
+  ]);
+  wrap.appendChild(sortableTable(headers, rows, "gate"));
+  return wrap;
 }
