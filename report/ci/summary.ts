@@ -266,42 +266,25 @@ function verdictXml(run: RunResult | undefined): { properties: string; systemOut
   };
 }
 
-function testcase(t: ThresholdResult, run: RunResult | undefined): string {
-  const attrs = `classname="${escapeXml(`loadlab.${t.run}`)}" name="${escapeXml(t.expression)}"` +
+/** One `<testcase>`, timed by its run when it has one, holding `body` (properties, failure, output). */
+function testcaseXml(classname: string, name: string, run: RunResult | undefined, body: string): string {
+  const attrs = `classname="${escapeXml(classname)}" name="${escapeXml(name)}"` +
     (run ? ` time="${fixedOrDash(run.durationSec, 3)}"` : "");
-  const { properties, systemOut } = verdictXml(run);
-  let failure = "";
-  if (!t.ok) {
-    const message = `actual ${formatThresholdActual(t.expression, t.actual)}, expected ${t.expression}` +
-      (run ? flaggedRunNote(t, [run]) : "");
-    failure = `      <failure type="threshold" message="${escapeXml(message)}">` +
-      `${escapeXml(`${t.run}: ${message}`)}</failure>\n`;
-  }
-  const body = properties + failure + systemOut;
   return body ? `    <testcase ${attrs}>\n${body}    </testcase>` : `    <testcase ${attrs}/>`;
 }
 
-/** Under `--strict`, a "run verdict" test case per run, failing when it is flagged (exit 6). */
-function verdictTestcase(run: RunResult): { xml: string; failed: boolean } {
-  const attrs = `classname="${escapeXml(`loadlab.${run.name}`)}" name="run verdict" ` +
-    `time="${fixedOrDash(run.durationSec, 3)}"`;
-  const verdict = runVerdict(run);
-  if (verdict.ok) return { xml: `    <testcase ${attrs}/>`, failed: false };
-  const label = escapeXml(verdict.label);
-  return {
-    xml: `    <testcase ${attrs}>\n` +
-      `      <failure type="verdict" message="${label}">${escapeXml(run.name)}: ${label}</failure>\n` +
-      `    </testcase>`,
-    failed: true,
-  };
+/** A `<failure>` of `type` with its message, and as its text the message after `who` when given. */
+function failureXml(type: string, message: string, who?: string): string {
+  const text = who === undefined ? "/>" : `>${escapeXml(`${who}: ${message}`)}</failure>`;
+  return `      <failure type="${type}" message="${escapeXml(message)}"${text}\n`;
 }
 
-function noResponseTestcase(run: RunResult): string {
-  const label = escapeXml(runVerdict(run).label);
-  return `    <testcase classname="${escapeXml(`loadlab.${run.name}`)}" name="got a response" ` +
-    `time="${fixedOrDash(run.durationSec, 3)}">\n` +
-    `      <failure type="no-response" message="${label}">${escapeXml(run.name)}: ${label}</failure>\n` +
-    `    </testcase>`;
+function testcase(t: ThresholdResult, run: RunResult | undefined): string {
+  const { properties, systemOut } = verdictXml(run);
+  const message = `actual ${formatThresholdActual(t.expression, t.actual)}, expected ${t.expression}` +
+    (run ? flaggedRunNote(t, [run]) : "");
+  const failure = t.ok ? "" : failureXml("threshold", message, t.run);
+  return testcaseXml(`loadlab.${t.run}`, t.expression, run, properties + failure + systemOut);
 }
 
 /** JUnit XML: a test case per threshold and run; `strict` adds run verdicts, else a no-response case. */
@@ -310,25 +293,31 @@ export function renderJunit(results: ResultsFile, options: { strict?: boolean } 
   const cases = results.thresholds.map((t) => testcase(t, byName.get(t.run)));
   let failures = results.thresholds.filter((t) => !t.ok).length;
   if (options.strict) {
+    // A "run verdict" case per run, failing when it is flagged (exit 6).
     for (const run of results.runs.filter((r) => !r.probe)) {
-      const { xml, failed } = verdictTestcase(run);
-      cases.push(xml);
-      if (failed) failures++;
+      const v = runVerdict(run);
+      cases.push(
+        testcaseXml(
+          `loadlab.${run.name}`,
+          "run verdict",
+          run,
+          v.ok ? "" : failureXml("verdict", v.label, run.name),
+        ),
+      );
+      if (!v.ok) failures++;
     }
   } else {
     // A run without a response fails the job (exit 4) with or without --strict: so does its test case.
     for (const run of results.runs.filter((r) => !r.probe && noResponse(r))) {
-      cases.push(noResponseTestcase(run));
+      const failure = failureXml("no-response", runVerdict(run).label, run.name);
+      cases.push(testcaseXml(`loadlab.${run.name}`, "got a response", run, failure));
       failures++;
     }
   }
   if (results.complete === false) {
     failures++;
-    cases.push(
-      `    <testcase classname="loadlab" name="every planned run finished">\n` +
-        `      <failure type="incomplete" message="the experiment stopped before every planned run finished"/>\n` +
-        `    </testcase>`,
-    );
+    const failure = failureXml("incomplete", "the experiment stopped before every planned run finished");
+    cases.push(testcaseXml("loadlab", "every planned run finished", undefined, failure));
   }
   const name = escapeXml(results.experiment.name);
   const counts = `tests="${cases.length}" failures="${failures}" errors="0"`;
