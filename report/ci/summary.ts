@@ -157,7 +157,7 @@ export function endpointMarkdown(runs: RunResult[], escape: (text: string) => st
 }
 
 /** The section's lines (empty without a gate); `escape` is the summary's markdown escaping. */
-export function gateMarkdown(gate: GateResult | undefined, escape: (text: string) => string): string[] {
+function gateMarkdown(gate: GateResult | undefined, escape: (text: string) => string): string[] {
   if (!gate) return [];
   const head = gate.failed
     ? "❌ worse than the baseline past a --fail-on rule"

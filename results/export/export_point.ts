@@ -67,7 +67,7 @@ export const COUNTERS = [
 }[];
 
 /** A WebSocket run's counters (a point carries them only for a ws run), named as `COUNTERS` are. */
-export const WS_COUNTERS = [
+const WS_COUNTERS = [
   {
     key: "handshakes",
     prom: "loadlab_ws_handshakes_total",
