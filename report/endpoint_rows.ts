@@ -4,7 +4,7 @@
  * shows at most `MAX_SHOWN_ENDPOINTS` and says how many it left out. Pure.
  */
 import type { EndpointResult, RunResult } from "../results/mod.ts";
-import { sumValues } from "../results/interval_counts.ts";
+import { failedStatusCount, sumValues } from "../results/interval_counts.ts";
 import { formatCount } from "../results/text_format.ts";
 
 export interface EndpointRow {
@@ -22,14 +22,6 @@ export interface EndpointRow {
   /** More than 1: the name was given to that many different requests, pooled. */
   pooledRequests: number;
   endpoint: EndpointResult;
-}
-
-/** Responses with a failed status: not 2xx or 3xx (a gRPC status other than OK is one). */
-function non2xxOf(e: EndpointResult): number {
-  return Object.entries(e.statusCodes).reduce((a, [c, n]) => {
-    const code = Number(c);
-    return code >= 200 && code < 400 ? a : a + n;
-  }, 0);
 }
 
 /** What qualifies every endpoint's numbers of the run, or "" (the run's own warm-up cut they do not have). */
@@ -53,7 +45,7 @@ export function endpointRows(run: RunResult): EndpointRow[] {
     requests: e.requests,
     rps: e.requests / seconds,
     errors: sumValues(e.errors),
-    non2xx: non2xxOf(e),
+    non2xx: failedStatusCount(e.statusCodes),
     p50Ms: e.latencyMs?.p50 ?? Number.NaN,
     p90Ms: e.latencyMs?.p90 ?? Number.NaN,
     p95Ms: e.latencyMs?.p95 ?? Number.NaN,

@@ -3,7 +3,7 @@
  * Statistics recomputed from a run's per-interval HDR histograms: `cutWarmup` (`warmup: auto`) and
  * `phaseStats`, at interval resolution (an interval counts toward the part it starts in). Pure.
  */
-import type { IntervalResult, LatencySummaryMs, PhaseResult, RunResult } from "./mod.ts";
+import type { IntervalResult, PhaseResult, RunResult } from "./mod.ts";
 import { verdict } from "./conclude/bound_verdict.ts";
 import { generatorSaturation } from "./conclude/generator_saturation.ts";
 import { saturated, servedRps } from "./conclude/served_rate.ts";
@@ -17,6 +17,7 @@ import {
   successRateOf,
 } from "./interval_counts.ts";
 import { mergeEncoded, summarizeMs } from "./histogram.ts";
+import { unmeasuredMs } from "./conclude/responses.ts";
 import { latencyBlock } from "./histogram_views.ts";
 
 /** A phase of an open-model load, in schedule order; phases follow each other from the measured start. */
@@ -68,11 +69,6 @@ function histogramsComplete(intervals: IntervalResult[]): boolean {
 
 function encodingsOf(intervals: IntervalResult[]): string[] {
   return intervals.flatMap((iv) => (iv.requests > 0 && iv.histogramEncoded ? [iv.histogramEncoded] : []));
-}
-
-function unknownLatency(): LatencySummaryMs {
-  const zero = summarizeMs(mergeEncoded([]));
-  return Object.fromEntries(Object.keys(zero).map((k) => [k, Number.NaN])) as LatencySummaryMs;
 }
 
 /** The run's totals from the intervals starting at `atMs` (`warmup: auto`); as is without histograms. */
@@ -149,7 +145,9 @@ export function phaseStats(run: RunResult, phases: PhaseSpan[]): PhaseResult[] {
       failedStatus: t.failedStatus,
       statusCodes: t.statusCodes,
       errors,
-      latencyMs: histogramsComplete(ivs) ? summarizeMs(mergeEncoded(encodingsOf(ivs))) : unknownLatency(),
+      latencyMs: histogramsComplete(ivs)
+        ? summarizeMs(mergeEncoded(encodingsOf(ivs)))
+        : unmeasuredMs(summarizeMs(mergeEncoded([]))),
     };
     startMs += phase.durationMs;
     return result;

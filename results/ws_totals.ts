@@ -5,6 +5,7 @@
  */
 import { encodeHistogram, mergeEncoded, summarizeMs } from "./histogram.ts";
 import type { WsResult } from "./schema/ws.ts";
+import { addCounts } from "./interval_counts.ts";
 
 /** What adds: a ws section's counters and its histograms' encodings (a worker's sample, or a shard's run). */
 export interface WsParts {
@@ -30,16 +31,18 @@ export interface WsParts {
   fanoutMs?: WsResult["fanoutMs"];
 }
 
-type Counter =
-  | "handshakes"
-  | "messagesSent"
-  | "messagesReceived"
-  | "payloadBytesSent"
-  | "payloadBytesReceived"
-  | "unsolicited"
-  | "pingsSent"
-  | "pongsReceived"
-  | "closesSent";
+/** The counters that add by summing. */
+const COUNTERS = [
+  "handshakes",
+  "messagesSent",
+  "messagesReceived",
+  "payloadBytesSent",
+  "payloadBytesReceived",
+  "unsolicited",
+  "pingsSent",
+  "pongsReceived",
+  "closesSent",
+] as const;
 
 /** One timing of the parts added: its summary and encoding, or null summary when it cannot be exact. */
 function addTimes(
@@ -58,15 +61,13 @@ function addTimes(
 
 /** The parts' `ws` sections (or samples) added into one section. */
 export function addWsParts(parts: readonly WsParts[]): WsResult {
-  const sum = (key: Counter) => parts.reduce((total, p) => total + p[key], 0);
   const closeCodes: Record<string, number> = {};
-  for (const p of parts) {
-    for (const [code, n] of Object.entries(p.closeCodes)) closeCodes[code] = (closeCodes[code] ?? 0) + n;
-  }
+  for (const p of parts) addCounts(closeCodes, p.closeCodes);
   const handshake = addTimes(parts, (p) => p.handshakeHistogramEncoded, (p) => p.handshakeMs);
   const fanout = addTimes(parts, (p) => p.fanoutHistogramEncoded, (p) => p.fanoutMs);
+  const sums = Object.fromEntries(COUNTERS.map((k) => [k, parts.reduce((total, p) => total + p[k], 0)]));
   return {
-    handshakes: sum("handshakes"),
+    ...sums as Record<typeof COUNTERS[number], number>,
     // Parts from before it was counted leave it out: their `handshakes` are the measured run's only.
     ...(parts.some((p) => p.preConnectedHandshakes !== undefined)
       ? { preConnectedHandshakes: parts.reduce((total, p) => total + (p.preConnectedHandshakes ?? 0), 0) }
@@ -79,16 +80,8 @@ export function addWsParts(parts: readonly WsParts[]): WsResult {
       : {}),
     handshakeMs: handshake.summary,
     ...(handshake.encoded !== undefined ? { handshakeHistogramEncoded: handshake.encoded } : {}),
-    messagesSent: sum("messagesSent"),
-    messagesReceived: sum("messagesReceived"),
-    payloadBytesSent: sum("payloadBytesSent"),
-    payloadBytesReceived: sum("payloadBytesReceived"),
-    unsolicited: sum("unsolicited"),
     fanoutMs: fanout.summary,
     ...(fanout.encoded !== undefined ? { fanoutHistogramEncoded: fanout.encoded } : {}),
-    pingsSent: sum("pingsSent"),
-    pongsReceived: sum("pongsReceived"),
-    closesSent: sum("closesSent"),
     closeCodes,
   };
 }

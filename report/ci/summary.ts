@@ -3,8 +3,7 @@
  * What CI reads after `loadlab run --summary FILE.md --junit FILE.xml`: a markdown step summary and
  * JUnit XML with a test case per threshold and run, each run with its verdict. Pure; strings escaped.
  */
-import { endpointMarkdown } from "./endpoints.ts";
-import { shownEndpointRows } from "../endpoint_rows.ts";
+import { endpointQualifier, shownEndpointRows } from "../endpoint_rows.ts";
 import type { Analysis, ResultsFile, RunResult, ThresholdResult } from "../../results/mod.ts";
 import { describeNoiseRule } from "../html/page/experiment.ts";
 import { runVerdict } from "../../results/conclude/run_verdict.ts";
@@ -13,7 +12,7 @@ import { measuredSuccessRate, noResponse, sampledLatency } from "../../results/c
 import { buildFindings } from "../../results/conclude/findings.ts";
 import { capacityText } from "../../results/conclude/capacity.ts";
 import { quickRanValues } from "../quick_values.ts";
-import { gateMarkdown } from "./baseline_gate.ts";
+import { METRIC_UNITS, verdictText } from "../terminal/baseline_gate.ts";
 import type { GateResult } from "../../results/baseline_gate.ts";
 import {
   abortNote,
@@ -128,6 +127,77 @@ function searchAndKneeLines(analysis: Analysis | undefined, runs: RunResult[]): 
   return lines.length ? ["", "### Capacity", "", ...lines] : [];
 }
 
+/** The tables' lines (each run's heading and rows), empty when no run has several endpoints. */
+export function endpointMarkdown(runs: RunResult[], escape: (text: string) => string): string[] {
+  const lines: string[] = [];
+  for (const run of runs) {
+    const { rows, omitted } = shownEndpointRows(run);
+    if (rows.length < 2) continue;
+    lines.push(
+      "",
+      `### Endpoints of ${escape(run.name)} (slowest p99 first${
+        endpointQualifier(run) ? `; ${endpointQualifier(run)}` : ""
+      })`,
+      "",
+      "| endpoint | requests | req/s | failed | p50 ms | p99 ms | max ms |",
+      "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+    );
+    for (const r of rows) {
+      const pooled = r.pooledRequests > 1 ? ` (${r.pooledRequests} requests pooled)` : "";
+      lines.push(
+        `| ${escape(r.name)}${pooled} | ${countOrDash(r.requests)} | ${countOrDash(r.rps)} | ${
+          countOrDash(r.errors + r.non2xx)
+        } | ` +
+          `${fixedOrDash(r.p50Ms, 2)} | ${fixedOrDash(r.p99Ms, 2)} | ${fixedOrDash(r.maxMs, 2)} |`,
+      );
+    }
+    if (omitted) lines.push("", escape(omitted));
+  }
+  return lines;
+}
+
+/** The section's lines (empty without a gate); `escape` is the summary's markdown escaping. */
+function gateMarkdown(gate: GateResult | undefined, escape: (text: string) => string): string[] {
+  if (!gate) return [];
+  const head = gate.failed
+    ? "❌ worse than the baseline past a --fail-on rule"
+    : gate.unjudged.length
+    ? "❌ not judged: a --fail-on rule checked no run"
+    : "✅ no --fail-on rule fired";
+  const lines = ["", `### Against the baseline: ${head}`, ""];
+  if (gate.otherMachine.length) {
+    lines.push(
+      `⚠️ The baseline ran on another machine or build (${
+        gate.otherMachine.join(", ")
+      } differ): every verdict is weak.`,
+      "",
+    );
+  }
+  if (gate.groups.length === 0) lines.push("No run has a run of the same name in the baseline.");
+  else lines.push("| run | metric | baseline | this | verdict |", "| --- | --- | ---: | ---: | --- |");
+  for (const g of gate.groups) {
+    for (const m of g.metrics) {
+      const mark = m.failed.length ? "❌ " : m.verdict === "worse" ? "⚠️ " : "";
+      lines.push(
+        `| ${escape(g.key)} | ${m.metric} ${METRIC_UNITS[m.metric]} | ${m.baseline} | ${m.current} | ${mark}${
+          escape(verdictText(m, g, gate))
+        } |`,
+      );
+    }
+  }
+  for (const u of gate.unjudged) {
+    lines.push("", `Rule "${escape(u.rule)}" checked no run: ${escape(u.reason)}.`);
+  }
+  const flagged = gate.groups.filter((g) => g.flagged).map((g) => `${g.key} (${g.flagged})`);
+  if (flagged.length) lines.push("", `Paired but flagged: ${escape(flagged.join(", "))}.`);
+  if (gate.unpaired.length) lines.push("", `Not in the baseline: ${escape(gate.unpaired.join(", "))}.`);
+  if (gate.baselineOnly.length) {
+    lines.push("", `Only in the baseline: ${escape(gate.baselineOnly.join(", "))}.`);
+  }
+  if (gate.leftOut.length) lines.push("", `Left out, stopped early: ${escape(gate.leftOut.join(", "))}.`);
+  return lines;
+}
+
 /** The findings block (results/conclude/findings.ts) as a list, first. */
 function findingLines(results: ResultsFile): string[] {
   const findings = buildFindings(results);
@@ -196,42 +266,25 @@ function verdictXml(run: RunResult | undefined): { properties: string; systemOut
   };
 }
 
-function testcase(t: ThresholdResult, run: RunResult | undefined): string {
-  const attrs = `classname="${escapeXml(`loadlab.${t.run}`)}" name="${escapeXml(t.expression)}"` +
+/** One `<testcase>`, timed by its run when it has one, holding `body` (properties, failure, output). */
+function testcaseXml(classname: string, name: string, run: RunResult | undefined, body: string): string {
+  const attrs = `classname="${escapeXml(classname)}" name="${escapeXml(name)}"` +
     (run ? ` time="${fixedOrDash(run.durationSec, 3)}"` : "");
-  const { properties, systemOut } = verdictXml(run);
-  let failure = "";
-  if (!t.ok) {
-    const message = `actual ${formatThresholdActual(t.expression, t.actual)}, expected ${t.expression}` +
-      (run ? flaggedRunNote(t, [run]) : "");
-    failure = `      <failure type="threshold" message="${escapeXml(message)}">` +
-      `${escapeXml(`${t.run}: ${message}`)}</failure>\n`;
-  }
-  const body = properties + failure + systemOut;
   return body ? `    <testcase ${attrs}>\n${body}    </testcase>` : `    <testcase ${attrs}/>`;
 }
 
-/** Under `--strict`, a "run verdict" test case per run, failing when it is flagged (exit 6). */
-function verdictTestcase(run: RunResult): { xml: string; failed: boolean } {
-  const attrs = `classname="${escapeXml(`loadlab.${run.name}`)}" name="run verdict" ` +
-    `time="${fixedOrDash(run.durationSec, 3)}"`;
-  const verdict = runVerdict(run);
-  if (verdict.ok) return { xml: `    <testcase ${attrs}/>`, failed: false };
-  const label = escapeXml(verdict.label);
-  return {
-    xml: `    <testcase ${attrs}>\n` +
-      `      <failure type="verdict" message="${label}">${escapeXml(run.name)}: ${label}</failure>\n` +
-      `    </testcase>`,
-    failed: true,
-  };
+/** A `<failure>` of `type` with its message, and as its text the message after `who` when given. */
+function failureXml(type: string, message: string, who?: string): string {
+  const text = who === undefined ? "/>" : `>${escapeXml(`${who}: ${message}`)}</failure>`;
+  return `      <failure type="${type}" message="${escapeXml(message)}"${text}\n`;
 }
 
-function noResponseTestcase(run: RunResult): string {
-  const label = escapeXml(runVerdict(run).label);
-  return `    <testcase classname="${escapeXml(`loadlab.${run.name}`)}" name="got a response" ` +
-    `time="${fixedOrDash(run.durationSec, 3)}">\n` +
-    `      <failure type="no-response" message="${label}">${escapeXml(run.name)}: ${label}</failure>\n` +
-    `    </testcase>`;
+function testcase(t: ThresholdResult, run: RunResult | undefined): string {
+  const { properties, systemOut } = verdictXml(run);
+  const message = `actual ${formatThresholdActual(t.expression, t.actual)}, expected ${t.expression}` +
+    (run ? flaggedRunNote(t, [run]) : "");
+  const failure = t.ok ? "" : failureXml("threshold", message, t.run);
+  return testcaseXml(`loadlab.${t.run}`, t.expression, run, properties + failure + systemOut);
 }
 
 /** JUnit XML: a test case per threshold and run; `strict` adds run verdicts, else a no-response case. */
@@ -240,25 +293,31 @@ export function renderJunit(results: ResultsFile, options: { strict?: boolean } 
   const cases = results.thresholds.map((t) => testcase(t, byName.get(t.run)));
   let failures = results.thresholds.filter((t) => !t.ok).length;
   if (options.strict) {
+    // A "run verdict" case per run, failing when it is flagged (exit 6).
     for (const run of results.runs.filter((r) => !r.probe)) {
-      const { xml, failed } = verdictTestcase(run);
-      cases.push(xml);
-      if (failed) failures++;
+      const v = runVerdict(run);
+      cases.push(
+        testcaseXml(
+          `loadlab.${run.name}`,
+          "run verdict",
+          run,
+          v.ok ? "" : failureXml("verdict", v.label, run.name),
+        ),
+      );
+      if (!v.ok) failures++;
     }
   } else {
     // A run without a response fails the job (exit 4) with or without --strict: so does its test case.
     for (const run of results.runs.filter((r) => !r.probe && noResponse(r))) {
-      cases.push(noResponseTestcase(run));
+      const failure = failureXml("no-response", runVerdict(run).label, run.name);
+      cases.push(testcaseXml(`loadlab.${run.name}`, "got a response", run, failure));
       failures++;
     }
   }
   if (results.complete === false) {
     failures++;
-    cases.push(
-      `    <testcase classname="loadlab" name="every planned run finished">\n` +
-        `      <failure type="incomplete" message="the experiment stopped before every planned run finished"/>\n` +
-        `    </testcase>`,
-    );
+    const failure = failureXml("incomplete", "the experiment stopped before every planned run finished");
+    cases.push(testcaseXml("loadlab", "every planned run finished", undefined, failure));
   }
   const name = escapeXml(results.experiment.name);
   const counts = `tests="${cases.length}" failures="${failures}" errors="0"`;

@@ -32,7 +32,6 @@ import * as experiment from "./client/experiment.ts";
 import * as phaseSummary from "./client/phase_summary.ts";
 import * as variantMatrix from "./client/variant_matrix.ts";
 import * as siteNav from "./client/site_nav.ts";
-import * as gateTable from "./client/gate_table.ts";
 import * as siteIndex from "./client/site_index.ts";
 import * as live from "./client/live.ts";
 import * as liveControls from "./client/live_controls.ts";
@@ -121,7 +120,6 @@ export function clientSource(entry = "loadlabMain"): string {
     phaseSummary,
     variantMatrix,
     siteNav,
-    gateTable,
     siteIndex,
     live,
     liveControls,

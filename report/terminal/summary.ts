@@ -15,7 +15,7 @@ import {
   formatPercent,
   formatPercentile,
 } from "../../results/text_format.ts";
-import { latencyTable, throughputTable } from "./tables.ts";
+import { autocannonRows, boxTable } from "./tables.ts";
 import { wsLines } from "./ws.ts";
 import { endpointLines } from "./endpoints.ts";
 import { generatorLines } from "./generator.ts";
@@ -241,6 +241,7 @@ function verdictText(verdict: RunVerdict, c: Palette): string {
 /** The full end-of-run text for one run (no trailing newline). */
 export function renderSummary(run: RunResult, opts: SummaryOptions = {}): string {
   const c = palette(opts.color ?? false);
+  const autocannon = autocannonRows(run);
   const sections = [
     overview(run, c),
     histogramLines(run, c),
@@ -251,8 +252,8 @@ export function renderSummary(run: RunResult, opts: SummaryOptions = {}): string
     endpointLines(run, { bold: c.bold, everyOne: opts.everyOne }),
     renderChecks(run, opts),
     generatorLines(run, c.bold, c.yellow),
-    [latencyTable(run)],
-    [throughputTable(run)],
+    [boxTable(autocannon.latency)],
+    [boxTable(autocannon.throughput)],
     segmentLines(run, c),
   ];
   return sections.filter((lines) => lines.length > 0).map((lines) => lines.join("\n")).join("\n\n");

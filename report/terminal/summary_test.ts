@@ -121,10 +121,11 @@ Deno.test("renderSummary shows the key numbers of a run", () => {
   // The biggest bucket gets the full 30-column bar, a tiny one none.
   assert(text.includes(`[1,500] |${"■".repeat(30)}\n`), text);
   assert(/\[1\]\s+\|\n/.test(text), text);
-  // Box tables: per-second stats over the two full seconds (1000 and 600 req/s).
+  // Box tables: per-second stats over the two full seconds (1000 and 600 req/s), 1% first as autocannon's.
   const reqRow = text.split("\n").find((line) => line.startsWith("│ Req/Sec"));
   assertEquals(reqRow?.split("│").map((cell) => cell.trim()).filter(Boolean), [
     "Req/Sec",
+    "600.00",
     "600.00",
     "600.00",
     "1,000.00",
@@ -176,6 +177,7 @@ Deno.test("per-second stats drop a trailing partial second", () => {
   assertEquals(perSecond([{ ...interval(0, 10, 0), durationMs: 500 }], (i) => i.requests), [20]);
   assertEquals(seriesStats([]).mean, 0);
   assertEquals(seriesStats([1, 2, 3, 4]), {
+    p1: 1,
     p2_5: 1,
     p50: 2,
     p97_5: 4,

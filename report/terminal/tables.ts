@@ -1,7 +1,7 @@
 /**
  * @module
- * autocannon-style box tables for the terminal: latency percentiles and per-second requests and bytes
- * from the run's intervals. Pure.
+ * autocannon's tables of a run (latency percentiles, per-second requests and bytes from its intervals)
+ * as rows for the terminal's boxes and the page's tables. Pure.
  */
 
 import type { IntervalResult, LatencySummaryMs, RunResult } from "../../results/mod.ts";
@@ -26,6 +26,7 @@ export function boxTable(rows: string[][]): string {
 }
 
 interface SeriesStats {
+  p1: number;
   p2_5: number;
   p50: number;
   p97_5: number;
@@ -37,12 +38,13 @@ interface SeriesStats {
 
 /** Nearest-rank percentiles, mean, population stdev, min and max; all zeros for no values. */
 export function seriesStats(values: number[]): SeriesStats {
-  if (values.length === 0) return { p2_5: 0, p50: 0, p97_5: 0, mean: 0, stdev: 0, min: 0, max: 0 };
+  if (values.length === 0) return { p1: 0, p2_5: 0, p50: 0, p97_5: 0, mean: 0, stdev: 0, min: 0, max: 0 };
   const sorted = [...values].sort((a, b) => a - b);
   const rank = (p: number) => sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)];
   const mean = sorted.reduce((sum, v) => sum + v, 0) / sorted.length;
   const variance = sorted.reduce((sum, v) => sum + (v - mean) ** 2, 0) / sorted.length;
   return {
+    p1: rank(1),
     p2_5: rank(2.5),
     p50: rank(50),
     p97_5: rank(97.5),
@@ -72,27 +74,34 @@ function latencyRow(label: string, s: LatencySummaryMs): string[] {
   return [label, ...[s.p2_5, s.p50, s.p97_5, s.p99, s.mean, s.stdev, s.max].map(formatDurationMs)];
 }
 
-/** Latency table (2.5%, 50%, 97.5%, 99%, Avg, Stdev, Max), uncorrected as a second row. */
-export function latencyTable(run: RunResult): string {
-  const rows = [["Stat", "2.5%", "50%", "97.5%", "99%", "Avg", "Stdev", "Max"]];
-  if (run.uncorrectedLatencyMs === null) {
-    rows.push(latencyRow("Latency", sampledLatency(run)));
-  } else {
-    rows.push(latencyRow("Latency (corrected)", sampledLatency(run)));
-    rows.push(latencyRow("Latency (uncorrected)", sampledLatency(run, run.uncorrectedLatencyMs)));
-  }
-  return boxTable(rows);
+/** autocannon's tables, for the terminal and the page alike: each a header row, then its rows. */
+export interface AutocannonRows {
+  /** 2.5%, 50%, 97.5%, 99%, Avg, Stdev, Max; the uncorrected latency as a second row. */
+  latency: string[][];
+  /** Req/Sec and Bytes/Sec: 1%, 2.5%, 50%, 97.5%, Avg, Stdev, Min over 1-second buckets. */
+  throughput: string[][];
+  /** How many 1-second buckets the throughput rows are of. */
+  samples: number;
 }
 
-/** Req/Sec and Bytes/Sec tables (2.5%, 50%, 97.5%, Avg, Stdev, Min over 1-second buckets). */
-export function throughputTable(run: RunResult): string {
+/** The run's autocannon tables as rows of text. */
+export function autocannonRows(run: RunResult): AutocannonRows {
+  const latency = [["Stat", "2.5%", "50%", "97.5%", "99%", "Avg", "Stdev", "Max"]];
+  if (run.uncorrectedLatencyMs === null) {
+    latency.push(latencyRow("Latency", sampledLatency(run)));
+  } else {
+    latency.push(latencyRow("Latency (corrected)", sampledLatency(run)));
+    latency.push(latencyRow("Latency (uncorrected)", sampledLatency(run, run.uncorrectedLatencyMs)));
+  }
   // Served within the window, as the achieved rate: the drain folded into the last interval left out.
-  const requests = seriesStats(perSecond(run.intervals, (i) => i.requests - (i.drained ?? 0)));
+  const perSecondRequests = perSecond(run.intervals, (i) => i.requests - (i.drained ?? 0));
+  const requests = seriesStats(perSecondRequests);
   const bytes = seriesStats(perSecond(run.intervals, (i) => i.bytesRead));
-  const pickAll = (s: SeriesStats) => [s.p2_5, s.p50, s.p97_5, s.mean, s.stdev, s.min];
-  return boxTable([
-    ["Stat", "2.5%", "50%", "97.5%", "Avg", "Stdev", "Min"],
+  const pickAll = (s: SeriesStats) => [s.p1, s.p2_5, s.p50, s.p97_5, s.mean, s.stdev, s.min];
+  const throughput = [
+    ["Stat", "1%", "2.5%", "50%", "97.5%", "Avg", "Stdev", "Min"],
     ["Req/Sec", ...pickAll(requests).map((v) => formatNumber(v, 2))],
     ["Bytes/Sec", ...pickAll(bytes).map(formatBytes)],
-  ]);
+  ];
+  return { latency, throughput, samples: perSecondRequests.length };
 }

@@ -123,7 +123,8 @@ function isRateParameter(parameter: string): boolean {
 }
 
 /** One curve per variant, load, swept parameter and value of a grid's other axis, by swept value. */
-function sweepCurves(runs: RunResult[]): RunResult[][] {
+/** Runs by sweep curve: variant, load and swept parameter, at the second parameter's value. */
+export function sweepCurves(runs: RunResult[]): RunResult[][] {
   const byCurve = new Map<string, RunResult[]>();
   for (const run of runs) {
     const axes = curveAxes(run);

@@ -8,10 +8,11 @@
  */
 import type { ResultsFile, RunResult } from "../mod.ts";
 import { type Expectation, higherIsBetter } from "./expectation.ts";
-import { judgeNoise, type NoiseJudgement } from "./noise.ts";
+import { judgeNoise, type NoiseJudgement, normalErrors } from "./noise.ts";
 import { finiteMean, metricValue, pointKey } from "./points.ts";
 import { loadlabFlags } from "./judged.ts";
-import { acrossPoints, type PointRuns } from "./across_points.ts";
+import { BEYOND_NOISE_MIN_SE } from "../stats.ts";
+import { standardErrorsText } from "./success_share.ts";
 import { formatDurationMs, formatNumber } from "../text_format.ts";
 
 /** The verdict on one expectation: its sentence and how the page colours it. */
@@ -204,7 +205,20 @@ function otherServers(e: Expectation, points: PointRuns[]): string {
   }${stacks}]`;
 }
 
-/** The direction weighed across the points when only noise kept some from being reproduced, or null. */
+/** One point: the better side's runs and the other's. */
+interface PointRuns {
+  better: RunResult[];
+  than: RunResult[];
+}
+
+/** Fewest points to weigh together: two can both go one way by chance as often as one in four. */
+const MIN_POINTS = 3;
+
+/**
+ * The direction weighed across the points when only noise kept some from being reproduced: where every
+ * point went the expected way and at least `MIN_POINTS` were measured, their normal errors are combined
+ * as independent tests (Stouffer), and it holds at `BEYOND_NOISE_MIN_SE` or more; else null.
+ */
 function heldTogether(
   e: Expectation,
   points: PointVerdict[],
@@ -218,7 +232,13 @@ function heldTogether(
   if (!points.every(held) || points.every((p) => p.outcome === "reproduced")) return null;
   const rule = results.analysis?.noiseRule ??
     (runs.every((p) => p.better.length >= 2 && p.than.length >= 2) ? "repeats" : "within-run");
-  return acrossPoints(rule, runs, e.metric, higherIsBetter(e.metric));
+  if (runs.length < MIN_POINTS) return null;
+  const z = runs.map((p) => normalErrors(rule, p.better, p.than, e.metric));
+  if (z.some((x) => x === null || (higherIsBetter(e.metric) ? x <= 0 : x >= 0))) return null;
+  const combined = Math.abs(z.reduce((a: number, x) => a + x!, 0)) / Math.sqrt(z.length);
+  if (combined < BEYOND_NOISE_MIN_SE) return null;
+  return `by the ${runs.length} points together (Stouffer over each point's test), ` +
+    `${standardErrorsText(combined)} apart`;
 }
 
 /** What a `--quick` run's reader can do where noise could not be judged; "" otherwise. */

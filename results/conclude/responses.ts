@@ -87,6 +87,11 @@ export function percentileSampled(responses: number, p: number): boolean {
 /** The latency summary to print: every field NaN when the run has no samples, not the stored 0. */
 export function sampledLatency(run: RunResult, summary: LatencySummaryMs = run.latencyMs): LatencySummaryMs {
   if (latencySampled(run)) return summary;
+  return unmeasuredMs(summary);
+}
+
+/** `summary` with every field NaN: latency not measured, shown as "-", never as 0 ms. */
+export function unmeasuredMs(summary: LatencySummaryMs): LatencySummaryMs {
   return Object.fromEntries(Object.keys(summary).map((k) => [k, Number.NaN])) as LatencySummaryMs;
 }
 

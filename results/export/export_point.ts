@@ -67,7 +67,7 @@ export const COUNTERS = [
 }[];
 
 /** A WebSocket run's counters (a point carries them only for a ws run), named as `COUNTERS` are. */
-export const WS_COUNTERS = [
+const WS_COUNTERS = [
   {
     key: "handshakes",
     prom: "loadlab_ws_handshakes_total",
@@ -97,20 +97,62 @@ export const WS_COUNTERS = [
   help: string;
 }[];
 
-/** Every other series, by role. */
+/** Every other series, by role, named and described as `COUNTERS` are. */
 export const METRICS = {
-  latency: { prom: "loadlab_request_duration_seconds", otlp: "loadlab.request.duration" },
-  errors: { prom: "loadlab_errors_total", otlp: "loadlab.errors" },
-  inFlight: { prom: "loadlab_in_flight_requests", otlp: "loadlab.requests.in_flight" },
-  connections: { prom: "loadlab_open_connections", otlp: "loadlab.connections" },
-  cpu: { prom: "loadlab_target_cpu_percent", otlp: "loadlab.target.cpu" },
-  rss: { prom: "loadlab_target_rss_bytes", otlp: "loadlab.target.rss" },
+  latency: {
+    prom: "loadlab_request_duration_seconds",
+    otlp: "loadlab.request.duration",
+    unit: "s",
+    help: "request latency (from the intended send time)",
+  },
+  errors: {
+    prom: "loadlab_errors_total",
+    otlp: "loadlab.errors",
+    unit: "{request}",
+    help: "failed requests by kind",
+  },
+  inFlight: {
+    prom: "loadlab_in_flight_requests",
+    otlp: "loadlab.requests.in_flight",
+    unit: "{request}",
+    help: "requests in flight at the interval's end",
+  },
+  connections: {
+    prom: "loadlab_open_connections",
+    otlp: "loadlab.connections",
+    unit: "{connection}",
+    help: "open connections at the interval's end",
+  },
+  cpu: {
+    prom: "loadlab_target_cpu_percent",
+    otlp: "loadlab.target.cpu",
+    unit: "%",
+    help: "target process CPU, % of one core",
+  },
+  rss: {
+    prom: "loadlab_target_rss_bytes",
+    otlp: "loadlab.target.rss",
+    unit: "By",
+    help: "target process resident memory",
+  },
   // Per endpoint, labelled `endpoint`: series of their own, so summing the label never counts the run twice.
-  endpointRequests: { prom: "loadlab_endpoint_requests_total", otlp: "loadlab.endpoint.requests" },
-  endpointErrors: { prom: "loadlab_endpoint_errors_total", otlp: "loadlab.endpoint.errors" },
+  endpointRequests: {
+    prom: "loadlab_endpoint_requests_total",
+    otlp: "loadlab.endpoint.requests",
+    unit: "{response}",
+    help: "responses of one endpoint, any status",
+  },
+  endpointErrors: {
+    prom: "loadlab_endpoint_errors_total",
+    otlp: "loadlab.endpoint.errors",
+    unit: "{request}",
+    help: "failed requests of one endpoint",
+  },
   endpointLatency: {
     prom: "loadlab_endpoint_request_duration_seconds",
     otlp: "loadlab.endpoint.request.duration",
+    unit: "s",
+    help: "one endpoint's request latency (from the intended send time)",
   },
 } as const;
 
@@ -159,6 +201,89 @@ export interface NamedSample {
   unit: string;
   help: string;
   labels: Record<string, string>;
+}
+
+/** One series family of a batch of points, walked once for every format: names, kind, help, samples. */
+export interface ExportFamily {
+  /** Prometheus's name; a named sample may have none. */
+  prom?: string;
+  /** OpenTelemetry's name; a named sample may have none. */
+  otlp?: string;
+  type: "counter" | "gauge" | "histogram";
+  /** OpenTelemetry's unit ("" when none). */
+  unit: string;
+  help: string;
+  /** Whole numbers (OTLP's `asInt`), else doubles. */
+  integer: boolean;
+  /** Sent only with samples (gauges, per-endpoint and ws series); the run's counters always. */
+  optional: boolean;
+  /** Each value at its point, with the labels it adds to the point's. */
+  samples: Array<{ point: ExportPoint; labels: Record<string, string>; value: number | NativeHistogram }>;
+}
+
+type Names = { prom?: string; otlp?: string; unit: string; help: string };
+type Values = (p: ExportPoint) => Array<[Record<string, string>, number | NativeHistogram]>;
+
+/** The families of a batch: the counters, latency, gauges, per-endpoint, ws and named series. */
+export function exportFamilies(points: ExportPoint[]): ExportFamily[] {
+  const family = (names: Names, type: ExportFamily["type"], optional: boolean, of: Values): ExportFamily => ({
+    prom: names.prom,
+    otlp: names.otlp,
+    type,
+    unit: names.unit,
+    help: names.help,
+    integer: type !== "histogram" && names !== METRICS.cpu && names !== METRICS.rss,
+    optional,
+    samples: points.flatMap((point) => of(point).map(([labels, value]) => ({ point, labels, value }))),
+  });
+  const one = (value: number | NativeHistogram): ReturnType<Values> => [[{}, value]];
+  const telemetry = (p: ExportPoint, field: "cpuPercent" | "rssBytes"): ReturnType<Values> =>
+    p.telemetry.flatMap((t) => t[field] === undefined ? [] : [[{ process: t.process }, t[field]!]]);
+  const named = new Map<string, ExportFamily>();
+  for (const point of points) {
+    for (const n of point.named ?? []) {
+      const key = JSON.stringify([n.prom, n.otlp]);
+      let into = named.get(key);
+      if (into === undefined) {
+        named.set(key, into = { ...family(n, n.type, false, () => []), integer: false });
+      }
+      into.samples.push({ point, labels: n.labels, value: n.value });
+    }
+  }
+  return [
+    ...COUNTERS.map((c) => family(c, "counter", false, (p) => one(p.counters[c.key]))),
+    ...WS_COUNTERS.map((c) => family(c, "counter", true, (p) => p.ws === null ? [] : one(p.ws[c.key]))),
+    family(
+      METRICS.errors,
+      "counter",
+      false,
+      (p) => Object.entries(p.errors).map(([kind, n]) => [{ kind }, n]),
+    ),
+    family(METRICS.latency, "histogram", false, (p) => one(p.latency)),
+    family(METRICS.inFlight, "gauge", true, (p) => one(p.inFlight)),
+    family(METRICS.connections, "gauge", true, (p) => one(p.connections)),
+    family(
+      METRICS.endpointRequests,
+      "counter",
+      true,
+      (p) => p.endpoints.map((e) => [{ endpoint: e.name }, e.requests]),
+    ),
+    family(
+      METRICS.endpointErrors,
+      "counter",
+      true,
+      (p) => p.endpoints.map((e) => [{ endpoint: e.name }, e.errors]),
+    ),
+    family(
+      METRICS.endpointLatency,
+      "histogram",
+      true,
+      (p) => p.endpoints.map((e) => [{ endpoint: e.name }, e.latency]),
+    ),
+    family(METRICS.cpu, "gauge", true, (p) => telemetry(p, "cpuPercent")),
+    family(METRICS.rss, "gauge", true, (p) => telemetry(p, "rssBytes")),
+    ...named.values(),
+  ];
 }
 
 /** A run's labels: experiment, variant, load, run, repeat, `sweep_<parameter>`, segment. */

@@ -3,7 +3,7 @@ import { createHistogram, encodeHistogram } from "../histogram.ts";
 import { emptyIntervalCounts } from "../interval_counts.ts";
 import { ERROR_KINDS } from "../schema/values.ts";
 import type { IntervalDelta } from "./interval_delta.ts";
-import { labelName, runLabels } from "./export_point.ts";
+import { exportFamilies, labelName, runLabels } from "./export_point.ts";
 import { RunSeries } from "./run_series.ts";
 import { remoteWriteSeries } from "./remote_write.ts";
 import { otlpRequest, unixNano } from "./otlp_json.ts";
@@ -107,7 +107,7 @@ Deno.test("remote write series: sorted labels with __name__, one series per metr
     series.fold(d);
     return series.point(d, [{ process: "target", rssBytes: 1e6 }]);
   });
-  const all = remoteWriteSeries(points);
+  const all = remoteWriteSeries(exportFamilies(points));
   for (const s of all) {
     const names = s.labels.map(([name]) => name);
     assertEquals(names, [...names].sort(), "labels sorted by name");
@@ -153,7 +153,9 @@ Deno.test("RunSeries: a ws run's handshakes and messages are cumulative series; 
     { handshakes: 2, messagesSent: 8, messagesReceived: 8 },
   ]);
   const values = (name: string) =>
-    remoteWriteSeries([p0, p1]).find((s) => s.labels.some(([k, v]) => k === "__name__" && v === name))
+    remoteWriteSeries(exportFamilies([p0, p1])).find((s) =>
+      s.labels.some(([k, v]) => k === "__name__" && v === name)
+    )
       ?.samples.map((s) => s.value);
   assertEquals(values("loadlab_ws_sent_messages_total"), [5, 8]);
   assertEquals(values("loadlab_ws_handshakes_total"), [2, 2]);
@@ -161,7 +163,11 @@ Deno.test("RunSeries: a ws run's handshakes and messages are cumulative series; 
   http.fold(delta(0, [100]));
   const point = http.point(delta(0, [100]), []);
   assertEquals(point.ws, null);
-  ok(!remoteWriteSeries([point]).some((s) => s.labels.some(([, v]) => v.startsWith("loadlab_ws_"))));
+  ok(
+    !remoteWriteSeries(exportFamilies([point])).some((s) =>
+      s.labels.some(([, v]) => v.startsWith("loadlab_ws_"))
+    ),
+  );
   const otlp = otlpRequest([point], "test");
   ok(!JSON.stringify(otlp).includes("loadlab.ws."), "no ws metric for an HTTP run");
 });

@@ -6,6 +6,7 @@
  */
 import type { EndpointResult, RunResult } from "../mod.ts";
 import { decodeHistogram, mergeEncoded, summarizeMs } from "../histogram.ts";
+import { unmeasuredMs } from "../conclude/responses.ts";
 import { addCounts, successRateOf, sumValues } from "../interval_counts.ts";
 import { ConfigError } from "../../validation/config_error.ts";
 import { type ExpectedStatuses, isExpectedStatus } from "../schema/values.ts";
@@ -263,12 +264,12 @@ export function selectedRun(run: RunResult, selector: Selector): RunResult | nul
     requests,
     errors,
     statusCodes,
-    successRate: successRateOf({ requests, errors: sumValues(errors), failedStatus: non2xx }, 0),
+    successRate: successRateOf({
+      requests,
+      errors: sumValues(errors),
+      failedStatus: non2xx,
+    }, 0),
     rps: run.durationSec > 0 ? requests / run.durationSec : 0,
-    latencyMs: unmeasured ? nanSummary(summarizeMs(histogram)) : summarizeMs(histogram),
+    latencyMs: unmeasured ? unmeasuredMs(summarizeMs(histogram)) : summarizeMs(histogram),
   };
-}
-
-function nanSummary<T extends object>(summary: T): T {
-  return Object.fromEntries(Object.keys(summary).map((k) => [k, Number.NaN])) as T;
 }

@@ -284,6 +284,28 @@ export function percentileData(points: Array<[number, number]>): Array<{ x: numb
   return points.filter(([p]) => p < 100).map(([p, ms]) => ({ x: nines(p), y: ms }));
 }
 
+/** An HDR percentile plot of `curves` (percentile, ms), each in its series colour, y in ms. */
+export function percentileChart(
+  parent: HTMLElement,
+  title: string,
+  curves: Array<{ label: string; points: Array<[number, number]> }>,
+  yType = "linear",
+  cls = "",
+): any {
+  const datasets = curves.map((c, i) => ({
+    label: c.label,
+    data: percentileData(c.points),
+    borderColor: color(i),
+    backgroundColor: color(i),
+  }));
+  const y = { type: yType, beginAtZero: yType === "linear", title: { display: true, text: "ms" } };
+  return addChart(parent, title, {
+    type: "line",
+    data: { datasets },
+    options: { parsing: false, scales: { x: ninesAxis(), y } },
+  }, cls);
+}
+
 /** Common options of a line chart over seconds since the measured start. */
 export function timeLineOptions(yTitle: string, yType = "linear", maxSec?: number): any {
   return {

@@ -4,9 +4,9 @@
  * A run's endpoints on the page: a table by p99 and their percentile curves. Inlined by source text.
  */
 import type { PageRun } from "../page/run.ts";
-import type { PageEndpoint } from "../page/endpoints.ts";
+import type { PageEndpoint } from "../page/run.ts";
 import { type Cell, fmtMs, fmtNum, h, sortableTable } from "./dom.ts";
-import { addChart, color, ninesAxis, percentileData } from "./charts.ts";
+import { percentileChart } from "./charts.ts";
 
 /** The endpoints' table and chart; null for a run of one endpoint. */
 export function endpointSection(run: PageRun): HTMLElement | null {
@@ -27,21 +27,11 @@ export function endpointSection(run: PageRun): HTMLElement | null {
   );
   const grid = h("div", { class: "grid2" });
   el.appendChild(grid);
-  addChart(grid, "latency by percentile per endpoint (ms)", {
-    type: "line",
-    data: {
-      datasets: endpoints.map((e, i) => ({
-        label: e.name,
-        data: percentileData(e.percentiles),
-        borderColor: color(i),
-        backgroundColor: color(i),
-      })),
-    },
-    options: {
-      parsing: false,
-      scales: { x: ninesAxis(), y: { beginAtZero: true, title: { display: true, text: "ms" } } },
-    },
-  });
+  percentileChart(
+    grid,
+    "latency by percentile per endpoint (ms)",
+    endpoints.map((e) => ({ label: e.name, points: e.percentiles })),
+  );
   return el;
 }
 

@@ -20,9 +20,16 @@ import {
 } from "./dom.ts";
 import { metricBarChart } from "./charts.ts";
 
-/** Sum of the 5xx status counts of a status map. */
-export function count5xx(codes: Record<string, number>): number {
-  return Object.entries(codes).reduce((a, [c, n]) => (/^5/.test(c) ? a + n : a), 0);
+/** A phase's p95, p99, success, timeouts and 5xx cells, the same in both phase tables. */
+export function phaseOutcomeCells(p: NonNullable<PageRun["phases"]>[number]): Cell[] {
+  const fivexx = Object.entries(p.statusCodes).reduce((a, [c, n]) => (/^5/.test(c) ? a + n : a), 0);
+  return [
+    { text: fmtMs(p.latencyMs.p95), sort: p.latencyMs.p95 ?? NaN },
+    { text: fmtMs(p.latencyMs.p99), sort: p.latencyMs.p99 ?? NaN },
+    { text: fmtPct(isNum(p.successRate) ? p.successRate * 100 : NaN), sort: p.successRate ?? NaN },
+    { text: fmtNum(p.timeouts), sort: p.timeouts, cls: p.timeouts ? "bad" : "" },
+    { text: fmtNum(fivexx), sort: fivexx, cls: fivexx ? "bad" : "" },
+  ];
 }
 
 /** The run's phases, flows and target information, or null when it has none of them. */
@@ -40,15 +47,7 @@ export function phasesTable(run: PageRun): HTMLElement | null {
     { text: fmtNum(p.requests), sort: p.requests },
     { text: fmtNum(p.rps), sort: p.rps },
     { text: fmtMs(p.latencyMs.mean), sort: p.latencyMs.mean ?? NaN },
-    { text: fmtMs(p.latencyMs.p95), sort: p.latencyMs.p95 ?? NaN },
-    { text: fmtMs(p.latencyMs.p99), sort: p.latencyMs.p99 ?? NaN },
-    { text: fmtPct(isNum(p.successRate) ? p.successRate * 100 : NaN), sort: p.successRate ?? NaN },
-    { text: fmtNum(p.timeouts), sort: p.timeouts, cls: p.timeouts ? "bad" : "" },
-    {
-      text: fmtNum(count5xx(p.statusCodes)),
-      sort: count5xx(p.statusCodes),
-      cls: count5xx(p.statusCodes) ? "bad" : "",
-    },
+    ...phaseOutcomeCells(p),
   ]);
   const headers = [
     { label: "phase" },

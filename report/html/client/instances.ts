@@ -8,7 +8,7 @@ import type { PageData } from "../page/data.ts";
 import type { PageRun } from "../page/run.ts";
 import { type Cell, fmtFixed, fmtNum, fmtSweepValue, h, section, sortableTable } from "./dom.ts";
 import { metricBarChart } from "./charts.ts";
-import { sendCells, verdictBadge } from "./sections.ts";
+import { sendCells, sendHeaders, verdictBadge } from "./sections.ts";
 import type { OverviewSends } from "../page/verdict.ts";
 import { instancesOf } from "../../../results/conclude/expect_verdict.ts";
 
@@ -167,17 +167,10 @@ export function renderInstances(data: PageData): HTMLElement | null {
   const headers = [
     { label: "load" },
     { label: "at", num: true },
-    ...variants.flatMap((v) => [
-      { label: `${v} requested/s`, num: true, title: "open and throughput models: the rate asked for" },
-      { label: `${v} sent`, num: true, title: "requests that went out (answered or failed)" },
-      {
-        label: `${v} dropped`,
-        num: true,
-        title: "intended sends dropped for being too late, and their share",
-      },
-      { label: `${v} achieved req/s`, num: true },
-      { label: `${v} verdict`, title: "run verdict: ok, or why loadlab does not trust the numbers" },
-    ]),
+    ...variants.flatMap((v) => {
+      const [verdict, ...sends] = sendHeaders(`${v} `);
+      return [...sends, { label: `${v} achieved req/s`, num: true }, verdict];
+    }),
     { label: "most / fewest instances", num: true },
   ];
   // Each variant's fifth column is its verdict, drawn as the overview's badge.

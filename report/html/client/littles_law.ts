@@ -211,34 +211,28 @@ export function renderLittlesLaw(data: PageData): HTMLElement | null {
 
 /** The two charts of the section: mean latency and throughput, each against the connection count. */
 export function littleCharts(grid: HTMLElement, curves: LittleCurve[]): void {
+  const options = (text: string, y: any) => ({
+    parsing: false,
+    scales: {
+      x: { type: "linear", beginAtZero: true, title: { display: true, text: "connections (N)" } },
+      y: { ...y, title: { display: true, text } },
+    },
+  });
   addChart(grid, "Mean latency vs connections", {
     type: "line",
     data: { datasets: curves.flatMap((c, i) => littleDatasets(c, i)) },
-    options: {
-      parsing: false,
-      scales: {
-        x: { type: "linear", beginAtZero: true, title: { display: true, text: "connections (N)" } },
-        y: { min: 0, title: { display: true, text: "mean latency (ms)" } },
-      },
-    },
+    options: options("mean latency (ms)", { min: 0 }),
   });
+  const datasets = curves.map((c, i) => ({
+    label: c.label,
+    data: c.points.map((p) => ({ x: p.connections, y: p.rps })),
+    borderColor: color(i),
+    backgroundColor: color(i),
+    pointRadius: 4,
+  }));
   addChart(grid, "Throughput vs connections", {
     type: "line",
-    data: {
-      datasets: curves.map((c, i) => ({
-        label: c.label,
-        data: c.points.map((p) => ({ x: p.connections, y: p.rps })),
-        borderColor: color(i),
-        backgroundColor: color(i),
-        pointRadius: 4,
-      })),
-    },
-    options: {
-      parsing: false,
-      scales: {
-        x: { type: "linear", beginAtZero: true, title: { display: true, text: "connections (N)" } },
-        y: { beginAtZero: true, title: { display: true, text: "req/s (X)" } },
-      },
-    },
+    data: { datasets },
+    options: options("req/s (X)", { beginAtZero: true }),
   });
 }

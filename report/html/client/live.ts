@@ -7,9 +7,10 @@
 import type { PageData } from "../page/data.ts";
 import type { AttackProgress } from "../../../results/mod.ts";
 import { fmtMs, fmtNum, h } from "./dom.ts";
-import { addChart, applyChartTheme, color, markerPlugin } from "./charts.ts";
+import { addChart, applyChartTheme, color, markerPlugin, rightAxisScale, timeLineOptions } from "./charts.ts";
 import { renderApp, watchThemeAndPrint } from "./main.ts";
-import { liveSteerMarks, type LiveSteerState, renderSteerControls, steerToken } from "./live_controls.ts";
+import { type LiveSteerState, renderSteerControls, steerToken } from "./live_controls.ts";
+import { steeringMarks } from "./run_charts.ts";
 
 declare const Chart: any;
 
@@ -58,36 +59,18 @@ export function renderLivePanel(wrap: HTMLElement): LiveCharts {
     yAxisID: axis,
   });
   const marks: LiveCharts["marks"] = [];
+  const options = timeLineOptions("per second");
+  options.scales.y1 = rightAxisScale("p99 ms");
   const timeline = addChart(panel, "Run under way: req/s, p99 and errors/s over seconds since its start", {
     type: "line",
     data: { datasets: [dataset("req/s", 0, "y"), dataset("p99 ms", 1, "y1"), dataset("errors/s", 2, "y")] },
-    options: {
-      parsing: false,
-      normalized: true,
-      scales: {
-        x: { type: "linear", min: 0, title: { display: true, text: "seconds" } },
-        y: { type: "linear", beginAtZero: true, title: { display: true, text: "per second" } },
-        y1: {
-          type: "linear",
-          beginAtZero: true,
-          position: "right",
-          title: { display: true, text: "p99 ms" },
-        },
-      },
-    },
+    options,
     plugins: [markerPlugin(marks)],
   }, "wide");
   const cpu = addChart(panel, "Target processes: CPU % (100 = one core)", {
     type: "line",
     data: { datasets: [] },
-    options: {
-      parsing: false,
-      normalized: true,
-      scales: {
-        x: { type: "linear", min: 0, title: { display: true, text: "seconds" } },
-        y: { type: "linear", beginAtZero: true, title: { display: true, text: "CPU %" } },
-      },
-    },
+    options: timeLineOptions("CPU %"),
   });
   cpu.canvas.closest("figure").hidden = true;
   return { timeline, cpu, marks };
@@ -157,7 +140,7 @@ export function loadlabLive(): void {
   const controls = token ? renderSteerControls(document.getElementById("live")!, token) : null;
   const showSteer = controls && ((state: LiveSteerState) => {
     controls(state);
-    charts.marks.splice(0, charts.marks.length, ...liveSteerMarks(state));
+    charts.marks.splice(0, charts.marks.length, ...steeringMarks(state.changes, state.warmupSec));
     document.getElementById("live")!.dataset.marks = String(charts.marks.length);
     redraw();
   });

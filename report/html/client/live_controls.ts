@@ -19,18 +19,6 @@ export interface LiveSteerState {
   changes: Array<{ atSec: number; action: string; ratePerSec?: number; connections?: number; by?: string }>;
 }
 
-/** The changes as live timeline markers, at each `atSec` past the warm-up. */
-export function liveSteerMarks(state: LiveSteerState): Array<{ x: number; label: string }> {
-  return state.changes.map((c) => ({
-    x: c.atSec + state.warmupSec,
-    label: c.action === "rate"
-      ? `rate ${fmtNum(c.ratePerSec)}/s`
-      : c.action === "connections"
-      ? `connections ${fmtNum(c.connections, 0)}`
-      : c.action,
-  }));
-}
-
 /** The run's token from the page's URL (`?token=...`), or null: the page then only watches. */
 export function steerToken(): string | null {
   return new URLSearchParams(location.search).get("token");

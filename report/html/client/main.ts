@@ -37,53 +37,35 @@ export function renderApp(data: PageData): void {
   const app = document.getElementById("app")!;
   destroyCharts(app);
   app.replaceChildren();
-  const nav = renderSiteNav();
-  if (nav) app.appendChild(nav);
-  app.appendChild(renderHeader(data));
-  const findings = renderFindings(data);
-  if (findings) app.appendChild(findings);
-  const compare = renderCompare(data);
-  if (compare) app.appendChild(compare);
   const runs = renderRunSection(data);
   const overlay = h("div", { id: "overlay" });
   const pick = (name: string) => {
     runs.pick(name);
     runs.el.scrollIntoView({ behavior: "smooth" });
   };
-  app.appendChild(renderOverview(data, pick, () => renderOverlay(data, overlay)));
-  const comparison = renderComparisonCharts(data);
-  if (comparison) app.appendChild(comparison);
-  const matrix = renderVariantMatrix(data);
-  if (matrix) app.appendChild(matrix);
-  const phases = renderPhaseCharts(data);
-  if (phases) app.appendChild(phases);
-  const phaseSummary = renderPhaseSummary(data);
-  if (phaseSummary) app.appendChild(phaseSummary);
-  const distSection = h(
-    "section",
-    { id: "distributions", class: "card" },
-    h("h2", null, "Latency distributions"),
-    overlay,
-  );
-  app.appendChild(distSection);
+  const sections = [
+    renderSiteNav(),
+    renderHeader(data),
+    renderFindings(data),
+    renderCompare(data),
+    renderOverview(data, pick, () => renderOverlay(data, overlay)),
+    renderComparisonCharts(data),
+    renderVariantMatrix(data),
+    renderPhaseCharts(data),
+    renderPhaseSummary(data),
+    h("section", { id: "distributions", class: "card" }, h("h2", null, "Latency distributions"), overlay),
+    renderSweeps(data),
+    renderKnees(data),
+    renderColdStart(data),
+    renderInstances(data),
+    renderLittlesLaw(data),
+    renderTargetCounters(data),
+    renderSearches(data),
+    renderProfileDiff(data),
+    runs.el,
+  ];
+  for (const el of sections) if (el) app.appendChild(el);
   renderOverlay(data, overlay);
-  const sweeps = renderSweeps(data);
-  if (sweeps) app.appendChild(sweeps);
-  const knees = renderKnees(data);
-  if (knees) app.appendChild(knees);
-  const coldStart = renderColdStart(data);
-  if (coldStart) app.appendChild(coldStart);
-  const instances = renderInstances(data);
-  if (instances) app.appendChild(instances);
-  const littlesLaw = renderLittlesLaw(data);
-  if (littlesLaw) app.appendChild(littlesLaw);
-  const counters = renderTargetCounters(data);
-  if (counters) app.appendChild(counters);
-  const searches = renderSearches(data);
-  if (searches) app.appendChild(searches);
-  const profiles = renderProfileDiff(data);
-  if (profiles) app.appendChild(profiles);
-  app.appendChild(runs.el);
 }
 
 /** Re-themes charts on colour-scheme changes and around printing. */

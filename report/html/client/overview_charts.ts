@@ -8,8 +8,8 @@ import type { PageData } from "../page/data.ts";
 import type { OverviewMetric } from "../page/overview.ts";
 import type { PageSweep } from "../page/sweeps.ts";
 import { type Cell, fmtMs, fmtNum, fmtSweepValue, h, section, sortableTable } from "./dom.ts";
-import { sendCells, verdictBadge } from "./sections.ts";
-import { addChart, color, markerPlugin, metricBarChart, ninesAxis, percentileData } from "./charts.ts";
+import { sendCells, sendHeaders, verdictBadge } from "./sections.ts";
+import { addChart, color, markerPlugin, metricBarChart, percentileChart } from "./charts.ts";
 
 /** Bar charts of req/s, mean, p99 and success per load and sweep point (x) and variant (series). */
 export function renderComparisonCharts(data: PageData): HTMLElement | null {
@@ -52,30 +52,18 @@ export function renderComparisonCharts(data: PageData): HTMLElement | null {
 export function renderOverlay(data: PageData, container: HTMLElement): void {
   const ticked = [...document.querySelectorAll<HTMLInputElement>("#overview input[type=checkbox]")]
     .filter((b) => b.checked).map((b) => b.dataset.group);
-  const datasets = data.overview.filter((r) => ticked.includes(r.key)).map((row, i) => {
-    const run = data.runs.find((r) => r.name === row.runs[0])!;
-    return {
-      label: row.label,
-      data: percentileData(run.percentiles),
-      borderColor: color(i),
-      backgroundColor: color(i),
-    };
-  });
+  const curves = data.overview.filter((r) => ticked.includes(r.key)).map((row) => ({
+    label: row.label,
+    points: data.runs.find((r) => r.name === row.runs[0])!.percentiles,
+  }));
   container.replaceChildren();
-  if (!datasets.length) {
+  if (!curves.length) {
     container.appendChild(
       h("p", { class: "note" }, "Tick runs in the overview to compare their distributions."),
     );
     return;
   }
-  addChart(container, "latency by percentile, chosen runs (ms)", {
-    type: "line",
-    data: { datasets },
-    options: {
-      parsing: false,
-      scales: { x: ninesAxis(), y: { type: "logarithmic", title: { display: true, text: "ms" } } },
-    },
-  }, "wide");
+  percentileChart(container, "latency by percentile, chosen runs (ms)", curves, "logarithmic", "wide");
 }
 
 /** One chart per sweep: achieved req/s (and requested, for rate sweeps) and p99 against the parameter. */
@@ -203,10 +191,7 @@ export function sweepTable(sweeps: PageSweep[]): HTMLElement {
   const headers = [
     { label: "sweep" },
     { label: "at", num: true },
-    { label: "verdict", title: "run verdict: ok, or why loadlab does not trust the numbers" },
-    { label: "requested/s", num: true, title: "open and throughput models: the rate asked for" },
-    { label: "sent", num: true, title: "requests that went out (answered or failed)" },
-    { label: "dropped", num: true, title: "intended sends dropped for being too late, and their share" },
+    ...sendHeaders(),
     { label: "achieved req/s", num: true },
     { label: "p99", num: true },
   ];

@@ -6,8 +6,8 @@
  */
 import type { PageData } from "../page/data.ts";
 import type { PageRun } from "../page/run.ts";
-import { type Cell, fmtChange, fmtMs, fmtNum, fmtPct, isNum, section, sortableTable } from "./dom.ts";
-import { count5xx } from "./experiment.ts";
+import { type Cell, fmtChange, fmtMs, fmtNum, isNum, section, sortableTable } from "./dom.ts";
+import { phaseOutcomeCells } from "./experiment.ts";
 
 /** One phase of one run, with the coordinates the table groups by. */
 export interface PhaseRow {
@@ -50,7 +50,6 @@ export function phaseMeanMs(rows: PhaseRow[], load: string, phase: string, varia
 /** The table's cells for one row; `baseMs` is the baseline variant's mean in the same load and phase. */
 export function phaseSummaryCells(row: PhaseRow, baseMs: number, isBase: boolean): Cell[] {
   const p = row.stats;
-  const fivexx = count5xx(p.statusCodes);
   const change = isNum(p.latencyMs.mean) && isNum(baseMs) && baseMs > 0 && !isBase
     ? (p.latencyMs.mean / baseMs - 1) * 100
     : NaN;
@@ -61,11 +60,7 @@ export function phaseSummaryCells(row: PhaseRow, baseMs: number, isBase: boolean
     { text: fmtNum(p.requests), sort: p.requests },
     { text: fmtMs(p.latencyMs.mean), sort: p.latencyMs.mean ?? NaN },
     { text: fmtChange(change), sort: change },
-    { text: fmtMs(p.latencyMs.p95), sort: p.latencyMs.p95 ?? NaN },
-    { text: fmtMs(p.latencyMs.p99), sort: p.latencyMs.p99 ?? NaN },
-    { text: fmtPct(isNum(p.successRate) ? p.successRate * 100 : NaN), sort: p.successRate ?? NaN },
-    { text: fmtNum(p.timeouts), sort: p.timeouts, cls: p.timeouts ? "bad" : "" },
-    { text: fmtNum(fivexx), sort: fivexx, cls: fivexx ? "bad" : "" },
+    ...phaseOutcomeCells(p),
   ];
 }
 

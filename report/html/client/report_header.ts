@@ -10,7 +10,8 @@ import { npmCompatNote, targetRuntimes } from "./variant_matrix.ts";
 
 /** Title, environment, how it ran (quick, target runtimes), thresholds and the experiment source. */
 export function renderHeader(data: PageData): HTMLElement {
-  const header = h(
+  const compat = npmCompatNote(data.runs);
+  return h(
     "header",
     { class: "card" },
     h("h1", null, data.experiment.name),
@@ -24,13 +25,10 @@ export function renderHeader(data: PageData): HTMLElement {
       )
       : null,
     facts(headerFacts(data)),
+    compat ? h("p", { class: "warn", id: "npm-compat" }, compat) : null,
+    thresholdsBlock(data),
+    experimentSource(data),
   );
-  const compat = npmCompatNote(data.runs);
-  if (compat) header.appendChild(h("p", { class: "warn", id: "npm-compat" }, compat));
-  const thresholds = thresholdsBlock(data);
-  if (thresholds) header.appendChild(thresholds);
-  header.appendChild(experimentSource(data));
-  return header;
 }
 
 /**

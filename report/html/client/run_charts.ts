@@ -12,8 +12,7 @@ import {
   color,
   isolatedPointRadii,
   type Marks,
-  ninesAxis,
-  percentileData,
+  percentileChart,
   rightAxisScale,
   timeChart,
   timeLineOptions,
@@ -28,7 +27,7 @@ export function timelineCharts(run: PageRun, grid: HTMLElement): void {
   const stable = run.stabilizedAtMs === null ? [] : [{ x: run.stabilizedAtMs / 1000, label: "stable" }];
   // The connect phase of a crowd (results/conclude/crowd_opening.ts): the intervals before ran fewer.
   const open = run.crowdOpenAtMs === null ? [] : [{ x: run.crowdOpenAtMs / 1000, label: "crowd open" }];
-  const marks = [...open, ...stable, ...steeringMarks(run)];
+  const marks = [...open, ...stable, ...steeringMarks(run.steering ?? [])];
   const series = (["p50", "p75", "p90", "p99"] as const).map((k, i) => {
     const data = xy(iv.t, iv[k]);
     return {
@@ -72,14 +71,18 @@ export function timelineCharts(run: PageRun, grid: HTMLElement): void {
   const tOpts = withRightAxis(timeLineOptions("req/s", "linear", maxSec));
   timeChart(grid, "throughput per interval", tput, tOpts, marks);
   errorCharts(run, grid, maxSec, marks);
-  telemetryCharts(run, grid, maxSec, marks);
+  processTelemetryChart(run, grid, maxSec, marks);
+  redisTelemetryChart(run, grid, maxSec, marks);
   redisServerChart(run, grid, maxSec, marks);
 }
 
-/** A marker per change made to the running load, at its instant on the run's time axis. */
-export function steeringMarks(run: PageRun): Marks {
-  return (run.steering ?? []).map((c) => ({
-    x: c.atSec,
+/** A marker per change made to a running load at its instant, `offsetSec` on (live: past the warm-up). */
+export function steeringMarks(
+  changes: Array<{ atSec: number; action: string; ratePerSec?: number; connections?: number }>,
+  offsetSec = 0,
+): Marks {
+  return changes.map((c) => ({
+    x: c.atSec + offsetSec,
     label: c.action === "rate"
       ? `rate ${fmtNum(c.ratePerSec)}/s`
       : c.action === "connections"
@@ -143,17 +146,6 @@ export function errorCharts(
   opts.scales.y2 = { ...rightAxisScale("sends"), display: "auto" };
   const title = kinds.length ? "errors per interval by kind" : "errors per interval";
   timeChart(grid, title, [...bars, ...sends], opts, marks, "bar");
-}
-
-/** CPU and memory of target processes; Redis ops, hits and misses per second. */
-export function telemetryCharts(
-  run: PageRun,
-  grid: HTMLElement,
-  maxSec: number,
-  marks: Marks,
-): void {
-  processTelemetryChart(run, grid, maxSec, marks);
-  redisTelemetryChart(run, grid, maxSec, marks);
 }
 
 /** CPU %, RSS (right axis) and time waiting for a core of each target process; nothing without one. */
@@ -226,26 +218,13 @@ export function distributionCharts(run: PageRun, grid: HTMLElement): void {
       scales: { y: { beginAtZero: true, title: { display: true, text: "requests" } } },
     },
   });
-  const datasets = [{
-    label: run.uncorrectedPercentiles ? "corrected (from intended send)" : "latency",
-    data: percentileData(run.percentiles),
-    borderColor: color(0),
-    backgroundColor: color(0),
-  }];
-  if (run.uncorrectedPercentiles) {
-    datasets.push({
-      label: "uncorrected (from actual send)",
-      data: percentileData(run.uncorrectedPercentiles),
-      borderColor: color(1),
-      backgroundColor: color(1),
-    });
-  }
-  addChart(grid, "latency by percentile (ms)", {
-    type: "line",
-    data: { datasets },
-    options: {
-      parsing: false,
-      scales: { x: ninesAxis(), y: { beginAtZero: true, title: { display: true, text: "ms" } } },
+  percentileChart(grid, "latency by percentile (ms)", [
+    {
+      label: run.uncorrectedPercentiles ? "corrected (from intended send)" : "latency",
+      points: run.percentiles,
     },
-  });
+    ...(run.uncorrectedPercentiles
+      ? [{ label: "uncorrected (from actual send)", points: run.uncorrectedPercentiles }]
+      : []),
+  ]);
 }

@@ -6,7 +6,7 @@
  */
 import type { PageData } from "../page/data.ts";
 import type { PageRun } from "../page/run.ts";
-import { type Cell, facts, fmtBytes, fmtMs, fmtNum, fmtPct, h, section, sortableTable } from "./dom.ts";
+import { type Cell, facts, fmtMs, fmtNum, fmtPct, h, section, sortableTable } from "./dom.ts";
 import { formatExponent, isHuge } from "../../../results/text_format.ts";
 import { destroyCharts } from "./charts.ts";
 import { distributionCharts, timelineCharts } from "./run_charts.ts";
@@ -49,37 +49,29 @@ export function configJson(config: unknown): string {
 
 /** Builds everything about one run into `body`; `profileCost` states what profiling costs. */
 export function showRun(run: PageRun, body: HTMLElement, profileCost = ""): void {
-  body.appendChild(h("h3", { class: "run-name" }, run.name));
-  body.appendChild(runFacts(run));
-  const generator = generatorSection(run);
-  if (generator) body.appendChild(generator);
-  body.appendChild(
-    h(
-      "details",
-      null,
-      h("summary", null, "Attack configuration"),
-      h("pre", null, configJson(run.config)),
-    ),
-  );
   const timeline = h("div", { class: "grid2" });
-  body.appendChild(timeline);
-  timelineCharts(run, timeline);
   const dist = h("div", { class: "grid2" });
-  body.appendChild(dist);
+  const parts = [
+    h("h3", { class: "run-name" }, run.name),
+    runFacts(run),
+    generatorSection(run),
+    h("details", null, h("summary", null, "Attack configuration"), h("pre", null, configJson(run.config))),
+    timeline,
+    dist,
+    outcomeTables(run),
+    endpointSection(run),
+    experimentTables(run),
+    runProfiles(run, profileCost),
+    h(
+      "div",
+      { class: "grid2 tools" },
+      h("div", null, h("h3", null, "oha-style summary"), h("pre", { class: "oha" }, ohaText(run))),
+      h("div", null, h("h3", null, "autocannon-style tables"), autocannonTables(run)),
+    ),
+  ];
+  for (const el of parts) if (el) body.appendChild(el);
+  timelineCharts(run, timeline);
   distributionCharts(run, dist);
-  body.appendChild(outcomeTables(run));
-  const endpoints = endpointSection(run);
-  if (endpoints) body.appendChild(endpoints);
-  const experiment = experimentTables(run);
-  if (experiment) body.appendChild(experiment);
-  const profiles = runProfiles(run, profileCost);
-  if (profiles) body.appendChild(profiles);
-  const tools = h("div", { class: "grid2 tools" });
-  tools.appendChild(
-    h("div", null, h("h3", null, "oha-style summary"), h("pre", { class: "oha" }, ohaText(run))),
-  );
-  tools.appendChild(h("div", null, h("h3", null, "autocannon-style tables"), autocannonTables(run)));
-  body.appendChild(tools);
 }
 
 /** gRPC server streams: the first message's latency beside the whole stream's; none without streams. */
@@ -128,7 +120,7 @@ export function runFacts(run: PageRun): HTMLElement {
         : "") +
       (run.tls?.resumeNote ? ` (${run.tls.resumeNote})` : ""),
     ],
-    ...wsFacts(run),
+    ...run.wsFacts,
     ["stabilized", run.stabilization],
   ]);
 }
@@ -182,36 +174,4 @@ export function outcomeTables(run: PageRun): HTMLElement {
         : h("p", { class: "note" }, "No transport errors."),
     ),
   );
-}
-
-/** A WebSocket run's facts: what its requests are, handshakes, messages each way, fan-out, closes. */
-export function wsFacts(run: PageRun): Array<[string, string]> {
-  const ws = run.ws;
-  if (!ws) return [];
-  const codes = Object.entries(ws.closeCodes).map(([code, n]) => `${code} x${fmtNum(n)}`).join(", ");
-  // Pre-connected handshakes said apart (made before the measured run); the time is the measured ones'.
-  const early = ws.preConnectedHandshakes ?? 0;
-  const p99 = ws.handshakeMs ? `p99 ${fmtMs(ws.handshakeMs.p99)}` : "";
-  const handshakeNote = early === 0
-    ? (p99 ? ` (${p99})` : "")
-    : ` (${fmtNum(early)} pre-connected before the measured run` +
-      (p99 ? `; ${p99} of the other ${fmtNum(ws.handshakes - early)})` : ")");
-  return [
-    ["WebSocket", "requests are messages answered; latency is each one's round trip from its intended send"],
-    [
-      "handshakes / messages",
-      `${fmtNum(ws.handshakes)} handshakes` + handshakeNote +
-      `; ${fmtNum(ws.messagesSent)} sent (${fmtBytes(ws.payloadBytesSent)}), ${
-        fmtNum(ws.messagesReceived)
-      } received (${fmtBytes(ws.payloadBytesReceived)})`,
-    ],
-    ...(run.wsDeflate ? [["compression", run.wsDeflate] as [string, string]] : []),
-    [
-      "unsolicited / closes",
-      `${fmtNum(ws.unsolicited)} unsolicited` +
-      (ws.fanoutMs ? ` (fan-out p50 ${fmtMs(ws.fanoutMs.p50)}, p99 ${fmtMs(ws.fanoutMs.p99)})` : "") +
-      (ws.pingsSent ? `; ${fmtNum(ws.pingsSent)} pings, ${fmtNum(ws.pongsReceived)} pongs` : "") +
-      `; ${fmtNum(ws.closesSent)} closes sent, server codes ${codes || "none"}`,
-    ],
-  ];
 }

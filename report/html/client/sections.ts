@@ -20,7 +20,6 @@ import {
   section,
   sortableTable,
 } from "./dom.ts";
-import { renderGateTable } from "./gate_table.ts";
 
 /** The findings block: a sentence per load comparing variants, untrusted runs, expected directions. */
 export function renderFindings(data: PageData): HTMLElement | null {
@@ -48,6 +47,20 @@ export function verdictBadge(verdict: string): HTMLElement {
     ? "badge flag failed"
     : "badge flag";
   return h("span", { class: cls, title: "run verdict" }, verdict);
+}
+
+/** The headers of `sendCells`, after the run verdict's, each with `prefix` (a variant's name) when given. */
+export function sendHeaders(prefix = ""): Array<{ label: string; num?: boolean; title: string }> {
+  return [
+    { label: `${prefix}verdict`, title: "run verdict: ok, or why loadlab does not trust the numbers" },
+    { label: `${prefix}requested/s`, num: true, title: "open and throughput models: the rate asked for" },
+    { label: `${prefix}sent`, num: true, title: "requests that went out (answered or failed)" },
+    {
+      label: `${prefix}dropped`,
+      num: true,
+      title: "intended sends dropped for being too late, and their share",
+    },
+  ];
 }
 
 /**
@@ -226,12 +239,10 @@ export function overviewHeaders(
   return [
     { label: "✓" },
     { label: "run" },
-    { label: "verdict", title: "run verdict: ok, or why loadlab does not trust the numbers" },
+    ...sendHeaders().slice(0, 1),
     { label: "model" },
     { label: "n", num: true },
-    { label: "requested/s", num: true, title: "open and throughput models: the rate asked for" },
-    { label: "sent", num: true, title: "requests that went out (answered or failed)" },
-    { label: "dropped", num: true, title: "intended sends dropped for being too late, and their share" },
+    ...sendHeaders().slice(1),
     ...metrics.map(([, label]) =>
       label === "req/s"
         ? {
@@ -278,4 +289,35 @@ export function defaultOverlayRows(data: PageData): string[] {
   const first = data.overview.filter((r) => !seen.has(r.variant) && seen.add(r.variant));
   const rest = data.overview.filter((r) => !first.includes(r));
   return [...first, ...rest].slice(0, 4).map((r) => r.key);
+}
+
+/** The `--baseline` gate's verdicts in the terminal's words, under a heading; null without a baseline. */
+export function renderGateTable(data: PageData): HTMLElement | null {
+  if (!data.gate) return null;
+  const wrap = h("div", { id: "gate" });
+  wrap.appendChild(h("h3", {}, "Verdicts by run group (repeats pooled)"));
+  const headers = [
+    { label: "run group" },
+    { label: "metric" },
+    { label: "baseline", num: true },
+    { label: "this", num: true },
+    {
+      label: "verdict",
+      title:
+        "beyond noise when the change's noise interval (95%, at least 5 standard errors wide) excludes zero",
+    },
+  ];
+  const rows: Cell[][] = data.gate.map((r) => [
+    { text: r.key, cls: "name" },
+    { text: r.metric },
+    { text: fmtNum(r.baseline, 4), sort: r.baseline },
+    { text: fmtNum(r.current, 4), sort: r.current },
+    {
+      text: r.text,
+      sort: r.verdict,
+      cls: r.failed || r.verdict === "worse" ? "bad" : r.verdict === "better" ? "good" : "muted",
+    },
+  ]);
+  wrap.appendChild(sortableTable(headers, rows, "gate"));
+  return wrap;
 }

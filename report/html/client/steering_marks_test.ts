@@ -1,7 +1,5 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { steeringMarks } from "./run_charts.ts";
-import { liveSteerMarks } from "./live_controls.ts";
-import type { PageRun } from "../page/run.ts";
 
 const steering = [
   { atSec: 1.2, action: "rate" as const, ratePerSec: 200, by: "dashboard" as const },
@@ -10,24 +8,14 @@ const steering = [
 ];
 
 Deno.test("report timelines mark each steering change at its instant on the measured axis", () => {
-  assertEquals(steeringMarks({ steering } as unknown as PageRun), [
+  assertEquals(steeringMarks(steering), [
     { x: 1.2, label: "rate 200/s" },
     { x: 3, label: "pause" },
     { x: 4.5, label: "connections 40" },
   ]);
-  assertEquals(steeringMarks({} as PageRun), []);
+  assertEquals(steeringMarks([]), []);
 });
 
 Deno.test("the live timeline counts from the load's start: a mark sits past the warm-up", () => {
-  const state = {
-    running: true,
-    run: "attack",
-    model: "rate",
-    paused: true,
-    ratePerSec: 200,
-    connections: null,
-    warmupSec: 2,
-    changes: steering,
-  };
-  assertEquals(liveSteerMarks(state).map((m) => m.x), [3.2, 5, 6.5]);
+  assertEquals(steeringMarks(steering, 2).map((m) => m.x), [3.2, 5, 6.5]);
 });

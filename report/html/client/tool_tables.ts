@@ -4,8 +4,7 @@
  * One run in oha's and autocannon's layouts. Inlined by source text (see dom.ts).
  */
 import type { PageRun } from "../page/run.ts";
-import { fmtBytes, fmtFixed, fmtMsBare, fmtNum, fmtPct, h, isNum } from "./dom.ts";
-import { times } from "./charts.ts";
+import { fmtBytes, fmtFixed, fmtNum, fmtPct, h, isNum } from "./dom.ts";
 
 /** Seconds with 4 decimals, as oha prints them. */
 export function secs(ms: number): string {
@@ -80,28 +79,9 @@ export function ohaHistogram(run: PageRun): string[] {
   );
 }
 
-/** The value below which a share `q` (0..1) of sorted samples lies (nearest rank). */
-export function quantile(sorted: number[], q: number): number {
-  if (!sorted.length) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
-}
-
-/** Per-second sums of an interval series (autocannon samples once per second). */
-export function perSecond(run: PageRun, values: number[]): number[] {
-  const out: number[] = [];
-  times(run.iv.t).forEach((t, i) => {
-    const s = Math.floor(t + 1e-9);
-    out[s] = (out[s] ?? 0) + (values[i] ?? 0);
-  });
-  return out.filter((x) => x !== undefined);
-}
-
-/** autocannon's latency table and its req/s and bytes/s tables. */
+/** autocannon's latency table and its req/s and bytes/s tables, as the terminal prints them. */
 export function autocannonTables(run: PageRun): HTMLElement {
-  const l = run.latencyMs;
-  // 3-4 significant digits: autocannon's "1009 ms", and the row still fits beside the oha summary.
-  const ms = (x: number) => (isNum(x) ? `${fmtMsBare(x)} ms` : "–");
-  const table = (head: string[], rows: string[][]) =>
+  const table = ([head, ...rows]: string[][]) =>
     h(
       "div",
       { class: "table-wrap" },
@@ -116,13 +96,6 @@ export function autocannonTables(run: PageRun): HTMLElement {
         ),
       ),
     );
-  const reqs = perSecond(run, run.iv.rps.map((r) => r * run.iv.durSec)).sort((a, b) => a - b);
-  const bytesPerReq = run.requests ? run.bytesRead / run.requests : 0;
-  const stat = (xs: number[], f: (x: number) => string) => {
-    const mean = xs.reduce((a, b) => a + b, 0) / Math.max(xs.length, 1);
-    const sd = Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / Math.max(xs.length - 1, 1));
-    return [0.01, 0.025, 0.5, 0.975].map((q) => f(quantile(xs, q))).concat([f(mean), f(sd), f(xs[0] ?? NaN)]);
-  };
   const non2xx = Object.entries(run.statusCodes).filter(([c]) => !/^2/.test(c)).reduce(
     (a, [, n]) => a + n,
     0,
@@ -130,18 +103,12 @@ export function autocannonTables(run: PageRun): HTMLElement {
   return h(
     "div",
     null,
-    table(["Stat", "2.5%", "50%", "97.5%", "99%", "Avg", "Stdev", "Max"], [[
-      "Latency",
-      ...[l.p2_5, l.p50, l.p97_5, l.p99, l.mean, l.stdev, l.max].map(ms),
-    ]]),
-    table(["Stat", "1%", "2.5%", "50%", "97.5%", "Avg", "Stdev", "Min"], [
-      ["Req/Sec", ...stat(reqs, (x) => fmtNum(x))],
-      ["Bytes/Sec", ...stat(reqs.map((r) => r * bytesPerReq), fmtBytes)],
-    ]),
+    table(run.autocannon.latency),
+    table(run.autocannon.throughput),
     h(
       "p",
       { class: "note" },
-      `Req/Bytes counts sampled once per second; # of samples: ${reqs.length}. ` +
+      `Req/Bytes counts sampled once per second; # of samples: ${run.autocannon.samples}. ` +
         `${fmtNum(run.requests - non2xx)} 2xx responses, ${fmtNum(non2xx)} non 2xx responses. ` +
         `${fmtNum(run.requests)} requests in ${fmtNum(run.durationSec, 2)}s, ${
           fmtBytes(run.bytesRead)

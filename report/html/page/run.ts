@@ -10,74 +10,19 @@ import { crowdOpening } from "../../../results/conclude/crowd_opening.ts";
 import { servedRps } from "../../../results/conclude/served_rate.ts";
 import { type GeneratorVerdict, generatorVerdict } from "../../generator_verdict.ts";
 import { cacheBypassSentence } from "../../cache_bypass.ts";
-import { deflateLine } from "../../terminal/ws.ts";
+import { wsFacts } from "../../terminal/ws.ts";
+import { type AutocannonRows, autocannonRows } from "../../terminal/tables.ts";
 import { groupSends, groupVerdict, type OverviewSends } from "./verdict.ts";
 import { intervalLatencySampled, sampledLatency } from "../../../results/conclude/responses.ts";
-import { type PageEndpoint, pageEndpoints } from "./endpoints.ts";
-import { endpointQualifier } from "../../endpoint_rows.ts";
+import { endpointQualifier, type EndpointRow, shownEndpointRows } from "../../endpoint_rows.ts";
+import { decodeHistogram, percentileCurve } from "../../../results/histogram.ts";
 import { visibleLine } from "../../../validation/terminal_text.ts";
 
 /** Times in seconds from the measured start: a list, or an evenly spaced axis (smaller). */
 export type TimeAxis = number[] | { startSec: number; stepSec: number; count: number };
 
 /** Per-interval series, one array per field, index-aligned with `t`. */
-interface IntervalColumns {
-  t: TimeAxis;
-  /** Duration of one interval in seconds (the runner's interval setting). */
-  durSec: number;
-  rps: number[];
-  errors: number[];
-  /** `errors` by kind, a column per kind; empty when some interval lacks kinds (the page draws the total). */
-  errorKinds: Record<string, number[]>;
-  failedStatus: number[];
-  lateSends: number[];
-  /** Sends that waited for a connection the server held (empty in older files). */
-  serverBoundSends: number[];
-  /**
-   * Latency per interval; null where the interval had no completions (a gap, not 0 ms: see `latencyOrGap`).
-   */
-  p50: Array<number | null>;
-  p75: Array<number | null>;
-  p90: Array<number | null>;
-  p99: Array<number | null>;
-  mean: Array<number | null>;
-  inFlight: number[];
-  /** Open connections at each interval's end (the concurrency of a closed model). */
-  connections: number[];
-  status: Record<string, number[]>;
-}
-
-/** One telemetry series column-wise; counters (hits, misses) already turned into per-second rates. */
-export interface PageTelemetry {
-  name: string;
-  kind: "process" | "redis" | "runtime";
-  t: TimeAxis;
-  cpuPercent?: Array<number | null>;
-  rssMiB?: Array<number | null>;
-  /** Process: % of the interval its main thread waited for a core. */
-  runQueueWaitPct?: Array<number | null>;
-  opsPerSec?: Array<number | null>;
-  hitsPerSec?: Array<number | null>;
-  missesPerSec?: Array<number | null>;
-  /**
-   * Redis, from the server's side: keyspace hits / (hits + misses) in %, memory, clients, evictions, slow
-   * log.
-   */
-  hitRatioPct?: Array<number | null>;
-  usedMemoryMiB?: Array<number | null>;
-  connectedClients?: Array<number | null>;
-  evictedPerSec?: Array<number | null>;
-  slowlogAdded?: Array<number | null>;
-  /** Runtime sampler series: loop delay per tick (ms), heap, GC pause ms per second (all kinds in one). */
-  loopP50Ms?: Array<number | null>;
-  loopP99Ms?: Array<number | null>;
-  loopMaxMs?: Array<number | null>;
-  heapMiB?: Array<number | null>;
-  gcMsPerSec?: Array<number | null>;
-  /** "node" or "deno"; the error that stopped the sampler, if one did. */
-  runtime?: string;
-  error?: string;
-}
+type IntervalColumns = ReturnType<typeof columns>;
 
 type Without<T, K extends PropertyKey> = { [P in keyof T as P extends K ? never : P]: T[P] };
 
@@ -106,6 +51,8 @@ export type PageRun =
     uncorrectedPercentiles: Array<[number, number]> | null;
     /** oha-style equal-width buckets [fromMs, toMs, count] (the oha table). */
     histogram: Array<[number, number, number]>;
+    /** autocannon's tables as the terminal prints them (report/terminal/tables.ts). */
+    autocannon: AutocannonRows;
     /** Log-spaced buckets for the chart; the equal-width ones for files written before they existed. */
     chartHistogram: Array<[number, number, number]>;
     iv: IntervalColumns;
@@ -120,10 +67,8 @@ export type PageRun =
     crowdOpenAtMs: number | null;
     /** The caching proxy served requests without Redis (report/cache_bypass.ts); null when it never did. */
     cacheBypass: string | null;
-    /**
-     * How many handshakes that offered permessage-deflate got it (report/terminal/ws.ts); null: none offered.
-     */
-    wsDeflate: string | null;
+    /** A WebSocket run's facts as the terminal states them (report/terminal/ws.ts); none for HTTP. */
+    wsFacts: Array<[string, string]>;
     /** The run verdict's label (results/conclude/run_verdict.ts): "ok", or why not to trust its numbers. */
     verdict: string;
     /** Open and throughput models: requested rate, sends made and dropped; null for closed models. */
@@ -157,17 +102,17 @@ export function latencyOrGap(iv: IntervalResult, ms: number): number | null {
   return intervalLatencySampled(iv) ? round3(ms) : null;
 }
 
-function columns(intervals: IntervalResult[]): IntervalColumns {
+function columns(intervals: IntervalResult[]) {
   const codes = new Set(intervals.flatMap((iv) => Object.keys(iv.statusCodes)));
   const status: Record<string, number[]> = {};
   for (const code of codes) status[code] = intervals.map((iv) => iv.statusCodes[code] ?? 0);
   return {
     t: timeAxis(intervals.map((iv) => iv.startMs)),
-    durSec: (intervals[0]?.durationMs ?? 250) / 1000,
+    durSec: (intervals[0]?.durationMs ?? 250) / 1000, // the runner's interval setting
     // Served within the window: the drain folded into the last interval would draw a false spike there.
     rps: intervals.map((iv) => round4(servedRps(iv.requests, iv.drained ?? 0, iv.durationMs / 1000))),
     errors: sparse(intervals.map((iv) => iv.errors)),
-    errorKinds: errorKindColumns(intervals),
+    errorKinds: errorKindColumns(intervals), // empty when some interval lacks kinds: the page draws the total
     failedStatus: sparse(intervals.map((iv) => iv.failedStatus)),
     lateSends: sparse(intervals.map((iv) => iv.lateSends)),
     serverBoundSends: sparse(intervals.map((iv) => iv.serverBoundSends ?? 0)),
@@ -177,56 +122,91 @@ function columns(intervals: IntervalResult[]): IntervalColumns {
     p99: intervals.map((iv) => latencyOrGap(iv, iv.p99)),
     mean: intervals.map((iv) => latencyOrGap(iv, iv.mean)),
     inFlight: intervals.map((iv) => iv.inFlight),
-    connections: intervals.map((iv) => iv.connections),
+    connections: intervals.map((iv) => iv.connections), // open at each interval's end
     status,
   };
 }
 
 type Sample = TelemetrySeries["samples"][number];
 
+/** A counter's increase per second since the sample before; none for the first sample. */
+function perSec(s: Sample, prev: Sample | undefined, value: number | undefined): number | undefined {
+  const dtSec = prev ? (s.tMs - prev.tMs) / 1000 : 0;
+  return value !== undefined && prev && dtSec > 0 ? Math.max(0, value) / dtSec : undefined;
+}
+
+const mib = (bytes: number | undefined) => bytes === undefined ? undefined : bytes / 1048576;
+
+/** The telemetry columns the page draws, each from a sample and the one before it (for rates). */
+const TELEMETRY_COLUMNS = {
+  cpuPercent: (s: Sample) => s.cpuPercent,
+  rssMiB: (s: Sample) => mib(s.rssBytes),
+  /** Process: % of the interval its main thread waited for a core. */
+  runQueueWaitPct: (s: Sample) => s.runQueueWaitPct,
+  opsPerSec: (s: Sample) => s.opsPerSec,
+  hitsPerSec: (s: Sample, prev?: Sample) => perSec(s, prev, s.hits),
+  missesPerSec: (s: Sample, prev?: Sample) => perSec(s, prev, s.misses),
+  /** Redis, from the server's side: keyspace hits / (hits + misses) in %, memory, clients, evictions. */
+  hitRatioPct: (s: Sample) => {
+    const lookups = (s.hits ?? 0) + (s.misses ?? 0);
+    return s.hits === undefined || lookups === 0 ? undefined : (s.hits / lookups) * 100;
+  },
+  usedMemoryMiB: (s: Sample) => mib(s.usedMemoryBytes),
+  connectedClients: (s: Sample) => s.connectedClients,
+  evictedPerSec: (s: Sample, prev?: Sample) => perSec(s, prev, s.evictedKeys),
+  slowlogAdded: (s: Sample) => s.slowlogAdded,
+  /** Runtime sampler series: loop delay per tick (ms), heap, GC pause ms per second (all kinds in one). */
+  loopP50Ms: (s: Sample) => s.loopP50Ms,
+  loopP99Ms: (s: Sample) => s.loopP99Ms,
+  loopMaxMs: (s: Sample) => s.loopMaxMs,
+  heapMiB: (s: Sample) => mib(s.heapUsedBytes),
+  gcMsPerSec: (s: Sample, prev?: Sample) =>
+    perSec(s, prev, s.gc ? Object.values(s.gc).reduce((ms, kind) => ms + kind.ms, 0) : undefined),
+};
+
+/** One telemetry series column-wise; counters (hits, misses) already turned into per-second rates. */
+export type PageTelemetry =
+  & {
+    name: string;
+    kind: "process" | "redis" | "runtime";
+    t: TimeAxis;
+    /** "node" or "deno"; the error that stopped the sampler, if one did. */
+    runtime?: string;
+    error?: string;
+  }
+  & Partial<Record<keyof typeof TELEMETRY_COLUMNS, Array<number | null>>>;
+
 function telemetryColumns(series: TelemetrySeries): PageTelemetry {
   const ss = series.samples;
   const out: PageTelemetry = { name: series.name, kind: series.kind, t: timeAxis(ss.map((s) => s.tMs)) };
-  const col = (f: (s: TelemetrySeries["samples"][number], i: number) => number | undefined) => {
-    const values = ss.map(f);
-    return values.some((v) => v !== undefined)
-      ? values.map((v) => (v === undefined ? null : round3(v)))
-      : undefined;
-  };
-  const perSec = (s: Sample, i: number, value: number | undefined) => {
-    if (value === undefined) return undefined;
-    const prev = ss[i - 1];
-    const dtSec = prev ? (s.tMs - prev.tMs) / 1000 : 0;
-    return prev && dtSec > 0 ? Math.max(0, value) / dtSec : undefined;
-  };
-  const mib = (bytes: number | undefined) => bytes === undefined ? undefined : bytes / 1048576;
-  const columns = {
-    cpuPercent: col((s) => s.cpuPercent),
-    rssMiB: col((s) => mib(s.rssBytes)),
-    runQueueWaitPct: col((s) => s.runQueueWaitPct),
-    opsPerSec: col((s) => s.opsPerSec),
-    hitsPerSec: col((s, i) => perSec(s, i, s.hits)),
-    missesPerSec: col((s, i) => perSec(s, i, s.misses)),
-    hitRatioPct: col((s) => {
-      const lookups = (s.hits ?? 0) + (s.misses ?? 0);
-      return s.hits === undefined || lookups === 0 ? undefined : (s.hits / lookups) * 100;
-    }),
-    usedMemoryMiB: col((s) => mib(s.usedMemoryBytes)),
-    connectedClients: col((s) => s.connectedClients),
-    evictedPerSec: col((s, i) => perSec(s, i, s.evictedKeys)),
-    slowlogAdded: col((s) => s.slowlogAdded),
-    loopP50Ms: col((s) => s.loopP50Ms),
-    loopP99Ms: col((s) => s.loopP99Ms),
-    loopMaxMs: col((s) => s.loopMaxMs),
-    heapMiB: col((s) => mib(s.heapUsedBytes)),
-    gcMsPerSec: col((s, i) =>
-      perSec(s, i, s.gc ? Object.values(s.gc).reduce((ms, kind) => ms + kind.ms, 0) : undefined)
-    ),
-  };
-  for (const [k, v] of Object.entries(columns)) if (v) out[k as keyof typeof columns] = v;
+  for (const [key, of] of Object.entries(TELEMETRY_COLUMNS)) {
+    const values = ss.map((s, i) => of(s, ss[i - 1]));
+    if (values.some((v) => v !== undefined)) {
+      out[key as keyof typeof TELEMETRY_COLUMNS] = values.map((v) => (v === undefined ? null : round3(v)));
+    }
+  }
   if (series.runtime) out.runtime = series.runtime;
   if (series.error) out.error = series.error;
   return out;
+}
+
+/** One endpoint on the page: its row and [percentile, ms] points of its latency (none without a response). */
+export type PageEndpoint = Omit<EndpointRow, "endpoint"> & { percentiles: Array<[number, number]> };
+
+/** The endpoints shown on the page, slowest p99 first, and the line saying how many were left out. */
+export function pageEndpoints(run: RunResult): { endpoints: PageEndpoint[]; omitted: string } {
+  const { rows, omitted } = shownEndpointRows(run);
+  const endpoints = rows.map(({ endpoint, ...row }) => ({
+    ...row,
+    rps: round4(row.rps),
+    percentiles: endpoint.histogramEncoded === null
+      ? []
+      : percentileCurve(decodeHistogram(endpoint.histogramEncoded)).map((p): [number, number] => [
+        p.percentile,
+        round4(p.latencyMs),
+      ]),
+  }));
+  return { endpoints, omitted };
 }
 
 /** One run for the page; `group` is its overview group (repeats share one). */
@@ -257,6 +237,7 @@ export function pageRun(run: RunResult, group: string): PageRun {
     uncorrectedPercentiles: uncorrectedPercentiles ? points(uncorrectedPercentiles) : null,
     histogram: bars(histogram),
     chartHistogram: bars(logHistogram ?? histogram),
+    autocannon: autocannonRows(run),
     iv: columns(intervals),
     telemetry: (telemetry ?? []).map(telemetryColumns),
     endpoints: shown.endpoints,
@@ -266,7 +247,7 @@ export function pageRun(run: RunResult, group: string): PageRun {
     stabilization: stabilizationText(run),
     crowdOpenAtMs: crowdOpening(run)?.openAtMs ?? null,
     cacheBypass: cacheBypassSentence(run),
-    wsDeflate: run.ws?.deflateOffered ? deflateLine(run.ws) : null,
+    wsFacts: wsFacts(run),
     verdict: groupVerdict([run]),
     sends: groupSends([run]),
     // What servers said, each on one line with nothing hidden (the results file keeps it as it came).

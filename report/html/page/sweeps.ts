@@ -11,7 +11,7 @@ import {
   round4,
   type SweepPoint,
 } from "../../../results/stats.ts";
-import { analyze } from "../../../results/conclude/analysis.ts";
+import { analyze, sweepCurves } from "../../../results/conclude/analysis.ts";
 import { groupSends, groupVerdict, type OverviewSends } from "./verdict.ts";
 import { sampledLatency } from "../../../results/conclude/responses.ts";
 import { storedKnee } from "./experiment.ts";
@@ -46,15 +46,7 @@ interface PageSweepRow {
 export function buildSweeps(results: ResultsFile): PageSweep[] {
   // A file with no stored analysis (merged, older) gets the knees the findings' rule finds.
   const analysis = results.analysis ?? analyze(results.runs);
-  const byCurve = new Map<string, RunResult[]>();
-  for (const run of results.runs) {
-    const axes = curveAxes(run);
-    if (!axes || run.probe) continue;
-    const at = axes.at ? `${axes.at.parameter}=${axes.at.value}` : "";
-    const key = [run.variant, run.load, axes.axis.parameter, at].join("\u0000");
-    byCurve.set(key, [...(byCurve.get(key) ?? []), run]);
-  }
-  return [...byCurve.values()].map((runs) => sweepCurve(runs, analysis));
+  return sweepCurves(results.runs.filter((r) => !r.probe)).map((runs) => sweepCurve(runs, analysis));
 }
 
 function sweepCurve(runs: RunResult[], analysis: Analysis): PageSweep {

@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import type { ResultsFile, RunResult } from "../results/mod.ts";
-import { shardsLine } from "./shards_line.ts";
+import type { ResultsFile, RunResult } from "../../../results/mod.ts";
+import { shardsLine } from "./data.ts";
 
 const environment = {} as ResultsFile["environment"];
 const shard = (index: number, hostname: string) => ({ index, file: `s${index}.json`, hostname, environment });
