@@ -25,8 +25,7 @@ import {
 import { HpackDecoder } from "../../../http2/hpack/decoder.ts";
 import type { ConnectionShared } from "../load_connection.ts";
 import { classifyError, errorMessage } from "../exchange_errors.ts";
-import type { H2Run } from "./stream.ts";
-import type { H2Core } from "./core.ts";
+import type { H2Core, H2Run } from "./stream.ts";
 import { H2Output, type H2OutputOwner, MAX_OUT_BYTES } from "./output.ts";
 import { StreamTable } from "./stream_table.ts";
 import { HeaderBlocks } from "./header_blocks.ts";
