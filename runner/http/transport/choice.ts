@@ -12,7 +12,7 @@ import { EpollSys, epollUnavailableReason } from "./epoll/ffi.ts";
 import { EpollLoop } from "./epoll/transport.ts";
 import { resolveOnce } from "./host_resolver.ts";
 import { OpenSslClient } from "../tls/openssl_client.ts";
-import { uringUnavailableReason } from "./uring/probe.ts";
+import { uringUnavailableReason } from "./uring/ring.ts";
 import { UringLoop } from "./uring/transport.ts";
 import { opensslUnavailableReason } from "../tls/openssl_ffi.ts";
 import { AF_INET, type SockAddr, sockAddrOf } from "./sock_addr.ts";
