@@ -31,7 +31,7 @@ export class CloseHandshake {
   sent = false;
   received = false;
 
-  constructor(readonly writer: FrameWriter, readonly run: WsRun) {}
+  constructor(readonly writer: FrameWriter, readonly run: Pick<WsRun, "stats" | "keys">) {}
 
   reset(): void {
     this.sent = this.received = false;

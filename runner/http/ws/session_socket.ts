@@ -7,7 +7,7 @@
  */
 import { FrameParser, type FrameSink } from "../../../ws/frame_parser.ts";
 import type { BufferBudget } from "../../../ws/buffer_budget.ts";
-import { closeFrame, type MaskKeys, MessageTemplate, pongFrame } from "../../../ws/frame_encoder.ts";
+import { type MaskKeys, MessageTemplate, pongFrame } from "../../../ws/frame_encoder.ts";
 import { CLOSE_ABNORMAL, CLOSE_NO_STATUS, DEFAULT_MAX_MESSAGE_BYTES, OP_TEXT } from "../../../ws/opcodes.ts";
 import type { ErrorKind } from "../../../results/mod.ts";
 import { classifyError, errorMessage } from "../exchange_errors.ts";
@@ -18,10 +18,64 @@ import { FrameWriter, type WriteOwner } from "./frame_writer.ts";
 import { handshake, type HandshakeOffer } from "./handshake_io.ts";
 import { WS_READ_BUFFER_BYTES } from "./run.ts";
 import { readLoop } from "./read_loop.ts";
-import { FAULT_CODES, FAULT_KINDS } from "./close_handshake.ts";
+import { CloseHandshake, FAULT_CODES, FAULT_KINDS } from "./close_handshake.ts";
 import type { WsStats } from "./stats.ts";
-import { type ReceivedMessage, SessionQueue } from "./session_queue.ts";
 import { timedWait } from "../../../system/sleep.ts";
+
+/** A message received: its text (a binary one decoded as UTF-8) and when it arrived. */
+export interface ReceivedMessage {
+  text: string;
+  atMs: number;
+}
+
+/** Most bytes, and most messages, kept for later steps; past either the oldest are let go. */
+const QUEUE_BYTES = 4 * 1024 * 1024;
+const QUEUE_MESSAGES = 1_024;
+
+/**
+ * The messages received before a step asked: in arrival order, bounded in bytes and count (a flood of empty
+ * ones would queue millions), oldest let go first; those passed over or let go count as unsolicited.
+ */
+class SessionQueue {
+  readonly #messages: ReceivedMessage[] = [];
+  #bytes = 0;
+
+  /** `passed` is told of each message no step took (its arrival time). */
+  constructor(readonly passed: (atMs: number) => void) {}
+
+  /** Keeps `message` for a later step, letting the oldest go past the bounds. */
+  push(message: ReceivedMessage): void {
+    const messages = this.#messages;
+    messages.push(message);
+    this.#bytes += message.text.length;
+    while ((this.#bytes > QUEUE_BYTES && messages.length > 1) || messages.length > QUEUE_MESSAGES) {
+      this.#passOver(messages.shift()!);
+    }
+  }
+
+  /** The first message kept that `accepts` takes, those before it passed over; null when none does. */
+  take(accepts: (message: ReceivedMessage) => boolean): ReceivedMessage | null {
+    while (this.#messages.length > 0) {
+      const message = this.#messages.shift()!;
+      this.#bytes -= message.text.length;
+      if (accepts(message)) return message;
+      this.passed(message.atMs);
+    }
+    return null;
+  }
+
+  /** The session is over: what is still kept was never asked for. */
+  clear(): void {
+    for (const m of this.#messages) this.passed(m.atMs);
+    this.#messages.length = 0;
+    this.#bytes = 0;
+  }
+
+  #passOver(message: ReceivedMessage): void {
+    this.#bytes -= message.text.length;
+    this.passed(message.atMs);
+  }
+}
 
 /** What a wait ends with: the message, or why none came (counted, except `stopped`). */
 type WaitOutcome = ReceivedMessage | "timeout" | "closed" | "stopped";
@@ -40,7 +94,7 @@ export class WsSessionSocket implements FrameSink, WriteOwner {
   readonly #decoder = new TextDecoder();
   readonly #queue = new SessionQueue((atMs) => this.#unsolicited(atMs));
   #waiter: Waiter | null = null;
-  #closeSent = false;
+  readonly #close = new CloseHandshake(this.#writer, this);
   /** When the bytes being parsed were read. */
   #nowMs = 0;
   /** Resolves a close step once the server's close (or the end of the stream) came. */
@@ -119,7 +173,7 @@ export class WsSessionSocket implements FrameSink, WriteOwner {
   /** Writes one text message; false when the socket is closed (counted under `endpoint`). */
   send(payload: Uint8Array, endpoint: number): boolean {
     const nowMs = performance.now();
-    if (this.#sock === null || this.#closeSent) {
+    if (this.#sock === null || this.#close.sent) {
       this.#claim(endpoint, "a send");
       return false;
     }
@@ -185,7 +239,7 @@ export class WsSessionSocket implements FrameSink, WriteOwner {
     await readLoop(sock, this.#buf, (n) => {
       const nowMs = performance.now();
       if (n === null) {
-        if (this.#sock === sock && !this.#closeSent) this.stats.closeCode(nowMs, CLOSE_ABNORMAL);
+        if (this.#sock === sock && !this.#close.sent) this.stats.closeCode(nowMs, CLOSE_ABNORMAL);
         this.#lost("ws-closed", "connection closed without a close frame (1006)");
         return true;
       }
@@ -244,10 +298,7 @@ export class WsSessionSocket implements FrameSink, WriteOwner {
   }
 
   #closeWith(code: number): void {
-    if (this.#closeSent || this.#sock === null) return;
-    this.#closeSent = true;
-    if (this.stats.counts(performance.now())) this.stats.closesSent++;
-    this.#writer.send(closeFrame(code, "", this.keys));
+    if (this.#sock !== null) this.#close.send(code, performance.now());
   }
 
   /** The socket is gone: a step waiting for a message ends as `closed` (counted as `kind`, if given). */
