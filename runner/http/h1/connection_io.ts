@@ -1,9 +1,10 @@
 /**
  * @module
  * The socket side of an HTTP/1.1 load connection (connection.ts adds the response side). HOT PATH: writes
- * pre-encoded bytes unawaited and reads into one reused buffer; on an inline transport (epoll) the pump
- * hands reads to `consume` by callback and chains a closed loop's exchanges under one promise. Timeouts
- * come from the worker's watchdog (`deadlineMs` + `abort`), so no timer is armed per request.
+ * pre-encoded bytes unawaited and reads into one reused buffer; the pump (epoll, io_uring, or Deno's sockets
+ * through transport/promise_inline.ts) hands reads to `consume` by callback and chains a closed loop's
+ * exchanges under one promise. Timeouts come from the worker's watchdog (`deadlineMs` + `abort`), so no
+ * timer is armed per request.
  */
 import type { ErrorKind } from "../../../results/mod.ts";
 import type { EncodedRequest } from "../request.ts";
@@ -12,13 +13,14 @@ import type { ConnectionShared, LoadConnection, NextExchange } from "../load_con
 import { Dialer, hangUp } from "../transport/dial.ts";
 import { fdOf, TRACE_CONN, traceConn } from "../transport/conn_trace.ts";
 import { type InlineConn, inlineOf, type InlineReader, type TransportConn } from "../transport/transport.ts";
+import { PromiseInline } from "../transport/promise_inline.ts";
 import type { SslConn, SslNegotiated } from "../tls/openssl_conn.ts";
 
 const READ_BUFFER_BYTES = 32 * 1024;
 const EMPTY = new Uint8Array(0);
 /**
- * The read buffer of every inline connection of this isolate: `consume` keeps none of the bytes, so one
- * buffer serves all. A promise read is consumed a turn later, so it keeps a buffer of its own.
+ * The read buffer of every epoll and io_uring connection of this isolate: `consume` keeps none of the
+ * bytes, so one buffer serves all. A read of Deno's sockets lands while others run, so it has its own.
  */
 const INLINE_READ = new Uint8Array(READ_BUFFER_BYTES);
 /** The one executor of every exchange's promise: hands its resolver out here, so no closure per exchange. */
@@ -39,9 +41,8 @@ export abstract class ConnectionIo implements LoadConnection, InlineReader {
   /** The last connect's TCP and TLS times (ms), until a script's response takes them (`takeDial`). */
   dialedConnectMs = -1;
   dialedTlsMs = -1;
-  protected sock: TransportConn | null = null;
-  /** The same socket when its transport has the inline contract (epoll), else null. */
-  #inline: InlineConn | null = null;
+  /** The socket, Deno's seen as inline (transport/promise_inline.ts). */
+  protected sock: InlineConn | null = null;
   readonly #dialer: Dialer;
   #opening: ((resolve: (open: boolean) => void) => void) | null = null;
   #onDialed: ((sock: TransportConn | null) => void) | null = null;
@@ -91,7 +92,7 @@ export abstract class ConnectionIo implements LoadConnection, InlineReader {
   }
 
   nowMs(): number {
-    return this.#inline === null ? performance.now() : this.#inline.nowMs();
+    return this.sock === null ? performance.now() : this.sock.nowMs();
   }
 
   /** The connect that opened this connection, once: for the first response read on it. */
@@ -114,7 +115,6 @@ export abstract class ConnectionIo implements LoadConnection, InlineReader {
     const sock = this.sock;
     if (sock === null) return;
     this.sock = null;
-    this.#inline = null;
     hangUp(this.shared, sock);
   }
 
@@ -139,9 +139,8 @@ export abstract class ConnectionIo implements LoadConnection, InlineReader {
   }
 
   adopt(sock: TransportConn): void {
-    this.sock = sock;
     const inline = inlineOf(sock);
-    this.#inline = inline;
+    this.sock = inline ?? new PromiseInline(sock);
     if (inline !== null) this.buf = INLINE_READ;
     else if (this.buf === EMPTY || this.buf === INLINE_READ) this.buf = new Uint8Array(READ_BUFFER_BYTES);
   }
@@ -155,8 +154,8 @@ export abstract class ConnectionIo implements LoadConnection, InlineReader {
   /**
    * Sends `depth` requests back to back (pipelining when > 1) and resolves with the number of responses.
    * Latency counts from `intendedMs` (negative: now); failures are recorded and the socket closed.
-   * `request` replaces the mix's next one. `next` (inline transports only): a closed loop's grant of the
-   * next exchange, started from the pump's callback while the socket stays open.
+   * `request` replaces the mix's next one. `next`: a closed loop's grant of the next exchange, started
+   * from the pump's callback while the socket stays open.
    */
   exchange(
     intendedMs: number,
@@ -165,7 +164,6 @@ export abstract class ConnectionIo implements LoadConnection, InlineReader {
     next: NextExchange | null = null,
   ): Promise<number> {
     if (this.sock === null) return this.#openThenExchange(intendedMs, depth, request, next);
-    if (this.#inline === null) return this.#readLoop(intendedMs, depth, request);
     const exchanged = new Promise<number>(CATCH);
     const resolve = caught!;
     caught = null;
@@ -193,7 +191,7 @@ export abstract class ConnectionIo implements LoadConnection, InlineReader {
     settle: (done: number) => void,
     failed: (err: unknown) => void,
   ): void {
-    if (this.sock === null || this.#inline === null) {
+    if (this.sock === null) {
       this.exchange(intendedMs, 1, request).then(settle, failed);
       return;
     }
@@ -221,24 +219,7 @@ export abstract class ConnectionIo implements LoadConnection, InlineReader {
     return await this.open() ? await this.exchange(intendedMs, depth, request, next) : 0;
   }
 
-  async #readLoop(intendedMs: number, depth: number, request: EncodedRequest | null): Promise<number> {
-    const sock = this.sock!;
-    if (!this.#begin(intendedMs, depth, request, -1)) return 0;
-    const buf = this.buf;
-    while (true) {
-      let n: number | null;
-      try {
-        n = await sock.read(buf);
-      } catch (err) {
-        this.fail(err);
-        break;
-      }
-      if (this.consume(n, performance.now())) break;
-    }
-    return this.#end();
-  }
-
-  /** Starts an exchange: writes the picked request, then (inline) arms the read; false when none was sent. */
+  /** Starts an exchange: arms the read, then writes the picked request; false when none was sent. */
   #begin(intendedMs: number, depth: number, request: EncodedRequest | null, sentMs: number): boolean {
     const shared = this.shared;
     const bytes = this.requests.pick(depth, request);
@@ -268,11 +249,7 @@ export abstract class ConnectionIo implements LoadConnection, InlineReader {
     shared.recorder.inFlight += depth;
     this.started();
     if (TRACE_CONN) traceConn(this.id, fdOf(this.sock), "written", `${bytes.length} bytes x${depth}`);
-    const inline = this.#inline;
-    if (inline === null) {
-      this.#writeLater(this.sock!, bytes);
-      return true;
-    }
+    const inline = this.sock!;
     // Armed before the write, so a write that fails at once fails the armed read, as on Deno.Conn.
     inline.armRead(this.buf, this);
     let n: number;
@@ -299,7 +276,7 @@ export abstract class ConnectionIo implements LoadConnection, InlineReader {
 
   /** `InlineReader`: parses the pump's read, then reads on or ends the exchange. */
   onRead(n: number | null): boolean {
-    const inline = this.#inline!;
+    const inline = this.sock!;
     if (!this.consume(n, inline.nowMs())) {
       inline.armRead(this.buf, this);
       return false;
@@ -315,7 +292,7 @@ export abstract class ConnectionIo implements LoadConnection, InlineReader {
   #inlineEnd(): boolean {
     const done = this.#end();
     const next = this.#next;
-    if (next !== null && this.#inline !== null) {
+    if (next !== null && this.sock !== null) {
       const granted = next(this.maxDepth, this.lastEventMs);
       if (granted > 0 && this.#begin(-1, granted, null, this.lastEventMs)) return false;
     }
