@@ -10,7 +10,7 @@ import { FrameParser, type FrameSink } from "../../../ws/frame_parser.ts";
 import { CLOSE_GOING_AWAY } from "../../../ws/opcodes.ts";
 import type { ConnectionShared } from "../load_connection.ts";
 import { type DialEnd, Dialer, hangUp } from "../transport/dial.ts";
-import { inlineOf, type TransportConn } from "../transport/transport.ts";
+import { type InlineConn, inlineOf, type TransportConn } from "../transport/transport.ts";
 import { PromiseInline } from "../transport/promise_inline.ts";
 import { giveBackHandshakeBuffer, handshake, offerOf, takeHandshakeBuffer } from "./handshake_io.ts";
 import { FrameWriter, type WriteOwner } from "./frame_writer.ts";
@@ -24,7 +24,7 @@ export abstract class WsConnectionSocket implements FrameSink, InlineHost, Write
   deadlineMs = Infinity;
   timedOut = false;
   lastEventMs = 0;
-  protected sock: TransportConn | null = null;
+  protected sock: InlineConn | null = null;
   /** The dial under way, if any: made per connect, so an open connection keeps none. */
   #dialer: Dialer | null = null;
   /** A socket was opened before, so the next connect is a reconnect (unless we closed it on purpose). */
@@ -76,7 +76,7 @@ export abstract class WsConnectionSocket implements FrameSink, InlineHost, Write
       conn,
       inline !== null ? this.run.readBuf : this.#buf ??= new Uint8Array(WS_READ_BUFFER_BYTES),
     );
-    this.writer.reset(conn, inline);
+    this.writer.reset(conn);
   }
 
   /** Dials, then runs the handshake; false when either failed (counted). */
@@ -170,7 +170,7 @@ export abstract class WsConnectionSocket implements FrameSink, InlineHost, Write
     if (sock === null) return;
     this.sock = null;
     this.reads.reset(null);
-    this.writer.reset(null, null);
+    this.writer.reset(null);
     this.parser.release();
     hangUp(this.shared, sock);
   }

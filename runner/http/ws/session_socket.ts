@@ -1,7 +1,7 @@
 /**
  * @module
- * A flow session's own WebSocket (its `ws` steps): dialed through the run's transport, with one promise
- * read loop (a session waits for few messages). Unasked messages wait in a bounded queue; a step takes the
+ * A flow session's own WebSocket (its `ws` steps): dialed through the run's transport, its reads kept
+ * armed in a buffer of its own (a session waits for few messages). Unasked messages wait in a bounded queue; a step takes the
  * first match, those passed over are unsolicited. Failures count by kind under the waiting step's
  * endpoint; a wait cut by the run's end or a stop counts nothing.
  */
@@ -13,11 +13,11 @@ import type { ErrorKind } from "../../../results/mod.ts";
 import { classifyError, errorMessage } from "../exchange_errors.ts";
 import type { ConnectionShared } from "../load_connection.ts";
 import { Dialer, hangUp } from "../transport/dial.ts";
-import type { TransportConn } from "../transport/transport.ts";
+import { type InlineConn, inlineOf, type InlineReader } from "../transport/transport.ts";
+import { PromiseInline } from "../transport/promise_inline.ts";
 import { FrameWriter, type WriteOwner } from "./frame_writer.ts";
 import { handshake, type HandshakeOffer } from "./handshake_io.ts";
 import { WS_READ_BUFFER_BYTES } from "./run.ts";
-import { readLoop } from "./read_loop.ts";
 import { CloseHandshake, FAULT_CODES, FAULT_KINDS } from "./close_handshake.ts";
 import type { WsStats } from "./stats.ts";
 import { timedWait } from "../../../system/sleep.ts";
@@ -86,8 +86,9 @@ interface Waiter {
   resolve(outcome: WaitOutcome): void;
 }
 
-export class WsSessionSocket implements FrameSink, WriteOwner {
-  #sock: TransportConn | null = null;
+export class WsSessionSocket implements FrameSink, WriteOwner, InlineReader {
+  /** The socket, Deno's seen as inline (transport/promise_inline.ts). */
+  #sock: InlineConn | null = null;
   readonly #buf = new Uint8Array(WS_READ_BUFFER_BYTES);
   readonly #parser: FrameParser;
   readonly #writer = new FrameWriter(this);
@@ -121,10 +122,10 @@ export class WsSessionSocket implements FrameSink, WriteOwner {
 
   /** Dials and runs the handshake (`offer`); false when either failed (counted under `endpoint`). */
   async open(offer: HandshakeOffer, endpoint: number): Promise<boolean> {
-    const sock = await new Dialer(this.shared, null).dial();
-    if (sock === null) return false;
-    this.#sock = sock;
-    this.#writer.reset(sock, null);
+    const dialed = await new Dialer(this.shared, null).dial();
+    if (dialed === null) return false;
+    const sock = this.#sock = inlineOf(dialed) ?? new PromiseInline(dialed);
+    this.#writer.reset(sock);
     const watch = {
       deadlineMs: Infinity,
       timedOut: false,
@@ -144,8 +145,10 @@ export class WsSessionSocket implements FrameSink, WriteOwner {
     }
     // permessage-deflate agreed: the parser inflates, and each send (filled per send) is compressed.
     this.#parser.deflate = done.deflate;
-    // Runs until the socket is gone; it counts its own failures and never rejects.
-    void this.#readLoop(sock, done.extraBytes);
+    // Frames that came with the answer first; then reads stay armed until the socket is gone.
+    if (done.extraBytes === 0 || this.#feed(done.extraBytes, performance.now())) {
+      sock.armRead(this.#buf, this);
+    }
     return true;
   }
 
@@ -232,20 +235,25 @@ export class WsSessionSocket implements FrameSink, WriteOwner {
     this.#queue.clear();
   }
 
-  /** Reads until the socket is gone; read_loop.ts's byte budget keeps a flood from starving the rest. */
-  async #readLoop(sock: TransportConn, extra: number): Promise<void> {
-    if (extra > 0 && !this.#feed(extra, performance.now())) return;
-    if (this.#sock !== sock) return;
-    await readLoop(sock, this.#buf, (n) => {
-      const nowMs = performance.now();
-      if (n === null) {
-        if (this.#sock === sock && !this.#close.sent) this.stats.closeCode(nowMs, CLOSE_ABNORMAL);
-        this.#lost("ws-closed", "connection closed without a close frame (1006)");
-        return true;
-      }
-      this.shared.recorder.addBytesRead(nowMs, n, this.#waiter?.endpoint ?? -1);
-      return !this.#feed(n, nowMs) || this.#sock !== sock;
-    }, (err) => this.#lost(classifyError(err, "read"), errorMessage(err)));
+  /**
+   * InlineReader: a read's bytes parsed, and the next read armed while the socket stays; true, so the pump
+   * lets a step it answered go on first. The pump's byte budget keeps a flood from starving the rest.
+   */
+  onRead(n: number | null): boolean {
+    const nowMs = performance.now();
+    if (n === null) {
+      if (!this.#close.sent) this.stats.closeCode(nowMs, CLOSE_ABNORMAL);
+      this.#lost("ws-closed", "connection closed without a close frame (1006)");
+      return true;
+    }
+    this.shared.recorder.addBytesRead(nowMs, n, this.#waiter?.endpoint ?? -1);
+    if (this.#feed(n, nowMs)) this.#sock!.armRead(this.#buf, this);
+    return true;
+  }
+
+  onReadError(err: unknown): boolean {
+    this.#lost(classifyError(err, "read"), errorMessage(err));
+    return true;
   }
 
   /** Feeds `n` bytes at the start of the buffer; false once the socket is gone. */
@@ -335,7 +343,7 @@ export class WsSessionSocket implements FrameSink, WriteOwner {
     const sock = this.#sock;
     if (sock === null) return;
     this.#sock = null;
-    this.#writer.reset(null, null);
+    this.#writer.reset(null);
     this.#parser.release();
     hangUp(this.shared, sock);
     this.#idle?.();
