@@ -1,9 +1,9 @@
 /**
  * @module
  * A flow session's own WebSocket (its `ws` steps): dialed through the run's transport, its reads kept
- * armed in a buffer of its own (a session waits for few messages). Unasked messages wait in a bounded queue; a step takes the
- * first match, those passed over are unsolicited. Failures count by kind under the waiting step's
- * endpoint; a wait cut by the run's end or a stop counts nothing.
+ * armed in a buffer of its own (a session waits for few messages). Unasked messages wait in a bounded
+ * queue; a step takes the first match, those passed over are unsolicited. Failures count by kind under the
+ * waiting step's endpoint; a wait cut by the run's end or a stop counts nothing.
  */
 import { FrameParser, type FrameSink } from "../../../ws/frame_parser.ts";
 import type { BufferBudget } from "../../../ws/buffer_budget.ts";
