@@ -1,12 +1,14 @@
 /**
  * @module
  * One WebSocket load connection. `open` dials through the run's transport and runs the handshake, reading
- * any frames that came with its answer first; reads via inline_reads.ts, writes via frame_writer.ts, `abort`
- * says going away (1001). An `exchange` sends one message and waits for its match; a storm's is a
- * connection's life, hold's a wait, a ping and its pong. Reads stay armed between exchanges, so broadcasts
- * are timed as they arrive. HOT PATH: frames masked in place, messages handled as views in the read's
- * callback; on epoll and io_uring reads land in the worker's shared buffer, so an idle connection holds no
- * read buffer. Failures are counted by kind, never thrown.
+ * any frames that came with its answer first; writes go via frame_writer.ts, `abort` says going away
+ * (1001). An `exchange` sends one message and waits for its match; a storm's is a connection's life,
+ * hold's a wait, a ping and its pong. One read is armed at a time (Deno's sockets through
+ * transport/promise_inline.ts) and stays armed between exchanges, so broadcasts are timed as they arrive;
+ * a closed loop's next exchange starts from the read's callback. HOT PATH: frames masked in place,
+ * messages handled as views in the read's callback, no closure between socket and connection; on epoll
+ * and io_uring reads land in the worker's shared buffer, so an idle connection holds no read buffer.
+ * Failures are counted by kind, never thrown.
  */
 import type { ErrorKind } from "../../../results/mod.ts";
 import { FrameParser, type FrameSink } from "../../../ws/frame_parser.ts";
@@ -15,18 +17,17 @@ import { CLOSE_ABNORMAL, CLOSE_GOING_AWAY, CLOSE_NO_STATUS, CLOSE_NORMAL } from 
 import { classifyError, errorMessage } from "../exchange_errors.ts";
 import type { ConnectionShared, LoadConnection, NextExchange } from "../load_connection.ts";
 import { type DialEnd, Dialer, hangUp } from "../transport/dial.ts";
-import { type InlineConn, inlineOf, type TransportConn } from "../transport/transport.ts";
+import { type InlineConn, inlineOf, type InlineReader, type TransportConn } from "../transport/transport.ts";
 import { PromiseInline } from "../transport/promise_inline.ts";
 import { giveBackHandshakeBuffer, handshake, offerOf, takeHandshakeBuffer } from "./handshake_io.ts";
 import { FrameWriter, type WriteOwner } from "./frame_writer.ts";
 import { CloseHandshake, FAULT_CODES, FAULT_KINDS, readUntilServerCloses } from "./close_handshake.ts";
 import { WS_READ_BUFFER_BYTES, type WsRun } from "./run.ts";
 import { WsPacing } from "./pacing.ts";
-import { type InlineHost, InlineReads } from "./inline_reads.ts";
 import { type AnswerMatch, answerMatchOf, fanoutUs } from "./answer_match.ts";
 import { WsExchange } from "./exchange.ts";
 
-export class WsConnection implements LoadConnection, FrameSink, InlineHost, WriteOwner, DialEnd {
+export class WsConnection implements LoadConnection, FrameSink, InlineReader, WriteOwner, DialEnd {
   readonly maxDepth = 1;
   deadlineMs = Infinity;
   timedOut = false;
@@ -44,7 +45,12 @@ export class WsConnection implements LoadConnection, FrameSink, InlineHost, Writ
   readonly #writer = new FrameWriter(this);
   readonly #close: CloseHandshake;
   readonly #pacing: WsPacing;
-  readonly #reads: InlineReads;
+  /** The buffer reads go into (the worker's shared one, or `#buf`), and whether one is armed. */
+  #readBuf: Uint8Array;
+  #armed = false;
+  /** Resolves the exchange (or the chain of them); `#next` grants the chain's next. */
+  #settle: ((n: number) => void) | null = null;
+  #next: NextExchange | null = null;
   /** A handshake ran on this connection before (its parser was fed). */
   #shaken = false;
   /** `open`'s resolver while it dials. */
@@ -62,7 +68,7 @@ export class WsConnection implements LoadConnection, FrameSink, InlineHost, Writ
     this.#parser = new FrameParser(this, run.maxMessageBytes, false, run.budget);
     this.#close = new CloseHandshake(this.#writer, run);
     this.#pacing = new WsPacing(run);
-    this.#reads = new InlineReads(run.readBuf, this);
+    this.#readBuf = run.readBuf;
     this.#match = answerMatchOf(run.match);
     this.#ex = new WsExchange(shared.recorder);
   }
@@ -77,10 +83,8 @@ export class WsConnection implements LoadConnection, FrameSink, InlineHost, Writ
     // Deno's sockets read through promises: seen as inline, so reads stay armed between sends there too.
     const conn = inline ?? new PromiseInline(sock);
     this.#sock = conn;
-    this.#reads.reset(
-      conn,
-      inline !== null ? this.run.readBuf : this.#buf ??= new Uint8Array(WS_READ_BUFFER_BYTES),
-    );
+    this.#armed = false;
+    this.#readBuf = inline !== null ? this.run.readBuf : this.#buf ??= new Uint8Array(WS_READ_BUFFER_BYTES);
     this.#writer.reset(conn);
   }
 
@@ -121,7 +125,7 @@ export class WsConnection implements LoadConnection, FrameSink, InlineHost, Writ
     this.#pacing.reset(done.deflate);
     const extra = done.extraBytes;
     // Frames that came with the answer (a greeting) are read before any send.
-    if (extra > 0) this.consumeRead(done.buf, extra, performance.now());
+    if (extra > 0) this.#consumeRead(done.buf, extra, performance.now());
     const adopted = this.#sock;
     if (this.#close.received && adopted !== null) {
       await readUntilServerCloses(adopted, done.buf, () => this.#sock === adopted);
@@ -130,7 +134,7 @@ export class WsConnection implements LoadConnection, FrameSink, InlineHost, Writ
     }
     // Its bytes parsed (the frame parser keeps none of a read's buffer), the socket reads elsewhere now.
     giveBackHandshakeBuffer(this.run, done.buf);
-    this.#reads.listen();
+    this.#listen();
     return this.#sock !== null;
   }
 
@@ -174,7 +178,7 @@ export class WsConnection implements LoadConnection, FrameSink, InlineHost, Writ
     const sock = this.#sock;
     if (sock === null) return;
     this.#sock = null;
-    this.#reads.reset(null);
+    this.#armed = false;
     this.#writer.reset(null);
     this.#parser.release();
     hangUp(this.shared, sock);
@@ -189,7 +193,8 @@ export class WsConnection implements LoadConnection, FrameSink, InlineHost, Writ
   ): Promise<number> {
     if (this.#sock === null) return this.#openThenExchange(intendedMs, next);
     return new Promise((resolve) => {
-      this.#reads.start(resolve, next);
+      this.#settle = resolve;
+      this.#next = next;
       if (this.run.pingIntervalMs === 0) this.#begin(intendedMs, -1);
       else this.#holdWait(intendedMs);
     });
@@ -204,7 +209,7 @@ export class WsConnection implements LoadConnection, FrameSink, InlineHost, Writ
 
   /** The wait is over: the ping, or (the socket gone meanwhile) the chain settles with what it counted. */
   #holdWaited(): void {
-    if (this.#sock === null) this.#reads.end();
+    if (this.#sock === null) this.#end();
     else this.#begin(this.#holdIntendedMs, -1);
   }
 
@@ -224,27 +229,72 @@ export class WsConnection implements LoadConnection, FrameSink, InlineHost, Writ
     this.#ex.sent(intendedMs, sentMs, bytes.length);
     // Armed before the write, so a write that fails at once fails the armed read, as on Deno.Conn; a
     // storm's next send from inside a read finds it armed again by the read that called it.
-    this.#reads.arm();
+    this.#arm();
     this.#writer.sendMessage(bytes);
   }
 
-  exchangeActive(): boolean {
-    return this.#ex.active;
+  /** Arms one read, unless one is armed already (a read is armed at most once at a time). */
+  #arm(): void {
+    if (this.#armed || this.#sock === null) return;
+    this.#armed = true;
+    this.#sock.armRead(this.#readBuf, this);
   }
 
-  listens(): boolean {
-    return this.run.messagesPerConnection === 0 && this.#sock !== null;
+  /** InlineReader: a read between exchanges is taken as it comes; in one, it reads on or ends it. */
+  onRead(n: number | null): boolean {
+    this.#armed = false;
+    const sock = this.#sock;
+    if (!this.#ex.active) {
+      // Between exchanges: a broadcast is timed as it arrives, not at the connection's next send.
+      if (sock !== null) this.#consumeRead(this.#readBuf, n, sock.nowMs());
+      this.#listen();
+      return false;
+    }
+    if (sock === null) return this.#end();
+    if (!this.#consumeRead(this.#readBuf, n, sock.nowMs())) {
+      this.#arm();
+      return false;
+    }
+    return this.#end();
   }
 
-  chainNext(answered: number, sentMs: number): void {
+  onReadError(err: unknown): boolean {
+    this.#armed = false;
+    this.#failRead(err);
+    return this.#end();
+  }
+
+  /** The exchange ended: starts the chain's next send, or settles. True when it settled. */
+  #end(): boolean {
+    const done = this.#endExchange();
+    const next = this.#next;
+    if (next !== null && this.#sock !== null && next(1, this.lastEventMs) > 0) {
+      this.#chainNext(done, this.lastEventMs);
+      return false;
+    }
+    const settle = this.#settle;
+    this.#settle = this.#next = null;
+    settle?.(done);
+    this.#listen();
+    return true;
+  }
+
+  /** Keeps a read armed between exchanges (not a storm's), so what the server sends is taken as it comes. */
+  #listen(): void {
+    if (!this.#ex.active && this.run.messagesPerConnection === 0) this.#arm();
+  }
+
+  /** Starts the chain's next exchange at `sentMs`, the answers so far carried into it. */
+  #chainNext(answered: number, sentMs: number): void {
     this.#ex.carry(answered);
     if (this.run.pingIntervalMs === 0) return this.#begin(-1, sentMs);
     this.#holdWait(-1);
     // Between pings a read stays armed, as between exchanges.
-    this.#reads.listen();
+    this.#listen();
   }
 
-  consumeRead(buf: Uint8Array, n: number | null, nowMs: number): boolean {
+  /** Takes `n` bytes read into `buf` (null: the stream's end) at `nowMs`; true when the exchange is over. */
+  #consumeRead(buf: Uint8Array, n: number | null, nowMs: number): boolean {
     this.lastEventMs = this.#nowMs = nowMs;
     if (n === null) {
       if (!this.#close.received) {
@@ -341,7 +391,7 @@ export class WsConnection implements LoadConnection, FrameSink, InlineHost, Writ
   }
 
   /** A failed read: the watchdog's timeout, our failed write, or the peer's reset. */
-  failRead(err: unknown): void {
+  #failRead(err: unknown): void {
     const nowMs = performance.now();
     const closing = this.#ex.active && this.#close.sent && !this.#close.received;
     const waiting = this.#waiting();
@@ -356,7 +406,8 @@ export class WsConnection implements LoadConnection, FrameSink, InlineHost, Writ
     } else this.fault(nowMs, classifyError(err, "read"), errorMessage(err));
   }
 
-  endExchange(): number {
+  /** Ends the exchange: the answers it counted. */
+  #endExchange(): number {
     const answered = this.#ex.end();
     this.deadlineMs = Infinity;
     if (this.run.messagesPerConnection > 0 && this.#sock !== null) {
