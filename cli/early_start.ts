@@ -1,11 +1,11 @@
 /**
  * @module
  * What a command starts before its own modules load, imported by main.ts ahead of the command's module:
- * the load worker isolate (runner/worker/early_worker.ts) of `attack` and `ghz`, or of `run` of a session or
+ * the load worker isolate (runner/worker/load_worker.ts) of `attack` and `ghz`, or of `run` of a session or
  * k6 script, whose modules then load at the same time on the other core. Not when a flag asks for other
  * limits (more workers, another memory limit): the run could not take it.
  */
-import { SESSIONS_YOUNG_MB, startEarlyWorker } from "../runner/worker/early_worker.ts";
+import { SESSIONS_YOUNG_MB, startEarlyWorker } from "../runner/worker/load_worker.ts";
 
 const OTHER_LIMITS = /^(-w|--workers|--cpus|--max-memory-mb)(=|$)|^-w\d/;
 const SCRIPT = /\.(ts|js|mjs)$/;

@@ -4,7 +4,7 @@
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { startEarly } from "./early_start.ts";
-import { takeEarlyWorker } from "../runner/worker/early_worker.ts";
+import { takeEarlyWorker } from "../runner/worker/load_worker.ts";
 import { memoryLimitMbOf } from "../runner/worker/memory_limit.ts";
 
 function startedFor(command: string, args: string[], youngMb = 12): boolean {

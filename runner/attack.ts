@@ -9,19 +9,16 @@ import { type AttackConfig, measuredDurationMs } from "./config.ts";
 import type { AttackProgress, RunResult } from "../results/mod.ts";
 import { RunAggregator } from "./stats/aggregate.ts";
 import type { AggregatorOptions } from "./stats/aggregate_types.ts";
-import { FlowAggregator } from "./stats/flow_aggregate.ts";
 import { endpointTable } from "./endpoint_table.ts";
 import { runWorkers, type WorkersSummary } from "./worker/pool.ts";
 import { runResultOf } from "./run_result.ts";
 import { createLogFile } from "./load/request_log.ts";
 import { modelDef } from "./load/models/mod.ts";
-import { hostTcpDelta } from "./stats/host_tcp.ts";
-import { hostCpuDelta, readHostCpu } from "./stats/host_cpu.ts";
+import { hostCpuDelta, hostTcpDelta, readHostCpu } from "./stats/host.ts";
 import { readHostTcp } from "../system/proc_net.ts";
 import { type AbortedBy, type AbortRule, AbortWatch } from "../results/thresholds/abort.ts";
 import type { IntervalDelta } from "../results/export/interval_delta.ts";
-import type { FlowSample } from "./stats/flow_counters.ts";
-import { alignFlowSamples } from "./stats/flow_align.ts";
+import { flowResults, type FlowSample } from "./stats/flow_counters.ts";
 import { withScriptSetup } from "./script/host/hooks.ts";
 import { type RunSteering, steeredArrivalsPerSec } from "./steering.ts";
 import { wsStepWaits } from "./ws_step_spec.ts";
@@ -107,8 +104,6 @@ export async function runLoaded(config: AttackConfig, hooks: AttackHooks): Promi
     requestedRps = shareOfRate(arrivals * requestsPerArrival(config), config.segment?.count ?? 1);
     aggregator.setRequestedRps(requestedRps);
   }
-  const flowAggregator = new FlowAggregator();
-  for (const flows of alignFlowSamples(flowSamples)) flowAggregator.add(flows);
   const run = runResultOf(config, {
     name,
     startedAt,
@@ -116,7 +111,7 @@ export async function runLoaded(config: AttackConfig, hooks: AttackHooks): Promi
     plannedMs,
     workers,
     aggregator,
-    flows: flowAggregator.finish(),
+    flows: flowResults(flowSamples),
     hostTcp: hostTcpDelta(tcpBefore, readHostTcp()),
     hostCpu: hostCpuDelta(cpuBefore, readHostCpu()),
     steered,

@@ -7,7 +7,7 @@
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { epollBlocker } from "../runner/http/transport/choice.ts";
-import { uringUnavailableReason } from "../runner/http/transport/uring/probe.ts";
+import { uringUnavailableReason } from "../runner/http/transport/uring/ring.ts";
 import { selfSignedPair } from "../targets/tls_cert.ts";
 
 /** Plain HTTP, or HTTPS with a throwaway certificate (its CA then written to `caFile`). */

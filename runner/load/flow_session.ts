@@ -17,7 +17,7 @@ import { setCookiesOf } from "../http/kept_response.ts";
 import type { Feeder } from "./feeder.ts";
 import { type CapturedBytes, runExtract } from "./step_checks.ts";
 import { KEEP_NONE, stepAuthority, stepPath } from "./flow_plan.ts";
-import { FlowRecorder } from "../stats/flow_recorder.ts";
+import { FlowRecorder } from "../stats/flow_counters.ts";
 import type { EncodedFlow, EncodedStep } from "./flow_plan.ts";
 import type { Arrival } from "./executor.ts";
 import { sleepUnlessAborted } from "../../system/sleep.ts";

@@ -16,8 +16,7 @@ import type { IntervalRecorder } from "../stats/recorder.ts";
 import type { AnyModelDef } from "./models/mod.ts";
 import type { LoadContext } from "./executor.ts";
 import { arrivalFor } from "./flow_session.ts";
-import { type Sink, startSink } from "./warmup_sink.ts";
-import { startWsSink } from "./ws_warmup_sink.ts";
+import { type Sink, startSink, startWsSink } from "./warmup_sink.ts";
 import { connectGateOf, loadContextOf, recorderOf } from "./run_parts.ts";
 import { WorkerSteering } from "./steer.ts";
 
@@ -248,7 +247,7 @@ function httpLink(config: AttackConfig, recorder: IntervalRecorder, sinkUrl: str
 }
 
 /**
- * WebSocket against the echo on its own thread (ws_warmup_sink.ts), over the run's own transport and
+ * WebSocket against the echo on its own thread (warmup_sink.ts), over the run's own transport and
  * pump (a closed model's blocks), with the run's messages and echo matching: what each exchange runs
  * after t0, short of TLS, compression and the target's own match rule.
  */

@@ -12,7 +12,7 @@ import { epollBlocker, uringBlocker } from "../http/transport/choice.ts";
 import { modelDef } from "./models/mod.ts";
 import { WS_DEFAULTS } from "../http/ws/config.ts";
 import { warmUpGenerator } from "./generator_warmup.ts";
-import { startWsSink } from "./ws_warmup_sink.ts";
+import { startWsSink } from "./warmup_sink.ts";
 import { socketsOn } from "../../tests/fixtures/sockets_on.ts";
 
 const EPOLL_BLOCKER = epollBlocker(new URL("http://127.0.0.1/"));

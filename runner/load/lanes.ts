@@ -7,13 +7,45 @@
  */
 import type { LoadConnection } from "../http/load_connection.ts";
 import type { LoadContext } from "./executor.ts";
-import { TimeQueue } from "./time_queue.ts";
 
 /**
  * Sends one worker keeps waiting at most (~1 MB of times): a send beyond it is dropped and counted, so a
  * rate far above what the connections carry cannot grow memory.
  */
 const MAX_QUEUED_SENDS = 100_000;
+
+/** Intended send times (ms) in a growable ring buffer: no object allocated per queued send. */
+class TimeQueue {
+  #items = new Float64Array(64);
+  #head = 0;
+  #length = 0;
+
+  get length(): number {
+    return this.#length;
+  }
+
+  push(timeMs: number): void {
+    if (this.#length === this.#items.length) this.#grow();
+    this.#items[(this.#head + this.#length) % this.#items.length] = timeMs;
+    this.#length++;
+  }
+
+  /** The oldest time, or NaN when empty. */
+  shift(): number {
+    if (this.#length === 0) return NaN;
+    const t = this.#items[this.#head];
+    this.#head = (this.#head + 1) % this.#items.length;
+    this.#length--;
+    return t;
+  }
+
+  #grow(): void {
+    const next = new Float64Array(this.#items.length * 2);
+    for (let k = 0; k < this.#length; k++) next[k] = this.#items[(this.#head + k) % this.#items.length];
+    this.#items = next;
+    this.#head = 0;
+  }
+}
 
 interface LaneOwner {
   finished: boolean;

@@ -18,7 +18,7 @@ export interface LoadRunOptions {
   workerIndex: number;
   workerCount: number;
   onSamples(samples: IntervalSample[]): void;
-  /** The WebSocket warm-up's echo when the pool started one for all workers (ws_warmup_sink.ts). */
+  /** The WebSocket warm-up's echo when the pool started one for all workers (warmup_sink.ts). */
   warmupSinkUrl?: string;
   /** Called once at the end with this worker's flow totals, when the load has flows. */
   onFlows?(flows: FlowSample[]): void;

@@ -1,9 +1,12 @@
 /**
  * @module
- * The in-process loopback sink of the generator's warm-up, never the target: over HTTP/1.1 a canned 200 per
- * request head; over h2c SETTINGS, ACKs and a HEADERS + DATA answer per request, so the run's own code is
- * optimized before the first real send.
+ * The loopback sinks of the generator's warm-up, never the target. In process: over HTTP/1.1 a canned 200
+ * per request head; over h2c SETTINGS, ACKs and a HEADERS + DATA answer per request, so the run's own code
+ * is optimized before the first real send. A WebSocket run's echo runs in an isolate of its own (its
+ * pumps block their thread); the pool starts it on the main isolate (faster than from a worker) and hands
+ * workers its URL.
  */
+import type { AttackConfig } from "../config.ts";
 import { writeAll } from "../../system/write_all.ts";
 import {
   CLIENT_PREFACE,
@@ -145,4 +148,38 @@ function answerFrame(input: Uint8Array, p: number, out: Uint8Array, o: number): 
   out[o++] = 0x6f; // "o"
   out[o++] = 0x6b; // "k"
   return o;
+}
+
+/** Longest the sink's isolate may take to start listening; past it the run starts cold. */
+const SINK_START_TIMEOUT_MS = 3_000;
+
+/** The echo for `config`'s warm-up when it sends messages (not hold); null otherwise or on failure. */
+export function wsSinkFor(config: AttackConfig): Promise<Sink | null> {
+  const warms = config.generatorWarmup && /^wss?:/.test(config.url) && (config.ws?.pingIntervalMs ?? 0) === 0;
+  return warms ? startWsSink().catch(() => null) : Promise.resolve(null);
+}
+
+/** Starts the echo; resolves with its `ws://` URL, or rejects when it cannot listen in time. */
+export function startWsSink(): Promise<Sink> {
+  const worker = new Worker(new URL("./ws_warmup_sink_worker.ts", import.meta.url).href, { type: "module" });
+  const close = () => worker.terminate();
+  return new Promise<Sink>((resolve, reject) => {
+    const fail = (err: Error) => {
+      clearTimeout(timer);
+      close();
+      reject(err);
+    };
+    const timer = setTimeout(
+      () => fail(new Error("the WebSocket warm-up sink did not start")),
+      SINK_START_TIMEOUT_MS,
+    );
+    worker.onerror = (event) => {
+      event.preventDefault();
+      fail(new Error(`the WebSocket warm-up sink failed: ${event.message}`));
+    };
+    worker.onmessage = (event: MessageEvent<{ port: number }>) => {
+      clearTimeout(timer);
+      resolve({ url: `ws://127.0.0.1:${event.data.port}/`, close });
+    };
+  });
 }

@@ -24,7 +24,7 @@ import type { StepResponse } from "../http/kept_response.ts";
 import type { ConnectionShared } from "../http/load_connection.ts";
 import type { WsStats } from "../http/ws/stats.ts";
 import { WsSessionSocket } from "../http/ws/session_socket.ts";
-import type { ReceivedMessage } from "../http/ws/session_queue.ts";
+import type { ReceivedMessage } from "../http/ws/session_socket.ts";
 import {
   type CapturedBytes,
   type Check,

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import process from "node:process";
-import { hostCpuDelta, readHostCpu } from "./host_cpu.ts";
+import { hostCpuDelta, readHostCpu } from "./host.ts";
 
 Deno.test({
   name: "host CPU: a process outside loadlab's tree is other work; loadlab's own CPU is not",

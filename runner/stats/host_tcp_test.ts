@@ -1,5 +1,5 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { hostTcpDelta } from "./host_tcp.ts";
+import { hostTcpDelta } from "./host.ts";
 import { parseProcNet, readHostTcp } from "../../system/proc_net.ts";
 
 const NETSTAT = `TcpExt: SyncookiesSent ListenOverflows ListenDrops TCPTimeouts TCPSynRetrans

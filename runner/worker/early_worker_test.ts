@@ -1,12 +1,12 @@
 /**
- * The isolate started before a run's config is known (early_worker.ts): a run of its limits takes it
+ * The isolate started before a run's config is known (load_worker.ts): a run of its limits takes it
  * (one isolate, not two, and its "ready" starts the load whether it came before or after the run
  * listened); a run of other limits ends it and starts its own.
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { parseAttackConfig } from "../config.ts";
 import { runAttack } from "../attack.ts";
-import { startEarlyWorker, takeEarlyWorker } from "./early_worker.ts";
+import { startEarlyWorker, takeEarlyWorker } from "./load_worker.ts";
 import { memoryLimitMbOf } from "./memory_limit.ts";
 
 async function withCountingTarget(fn: (url: string, received: () => number) => Promise<void>) {

@@ -5,8 +5,7 @@
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import type { AttackConfig } from "../config.ts";
-import { youngGenerationMbOf } from "./load_worker.ts";
-import { SESSIONS_YOUNG_MB } from "./early_worker.ts";
+import { SESSIONS_YOUNG_MB, youngGenerationMbOf } from "./load_worker.ts";
 
 const script = { path: "./session.ts" };
 const config = (fields: Record<string, unknown>) =>

@@ -9,7 +9,7 @@ import { basename } from "node:path";
 import { type AttackConfig, loadBoundMs } from "../config.ts";
 import type { SteerChange } from "../../results/schema/steering.ts";
 import { HEARTBEAT_SLOTS, type MainToWorker } from "./protocol.ts";
-import { wsSinkFor } from "../load/ws_warmup_sink.ts";
+import { wsSinkFor } from "../load/warmup_sink.ts";
 import type { LoadRunSummary, PrepareSummary } from "../load/load_run_types.ts";
 import { collect, LoadError, StoppedBeforeLoad, type WorkerSinks } from "./collect.ts";
 import { ScriptSetupError } from "../script/host/hooks.ts";

@@ -24,7 +24,7 @@ export type MainToWorker =
     config: AttackConfig;
     workerIndex: number;
     workerCount: number;
-    /** The WebSocket warm-up's echo, started once for all workers (load/ws_warmup_sink.ts). */
+    /** The WebSocket warm-up's echo, started once for all workers (load/warmup_sink.ts). */
     warmupSinkUrl?: string;
     /** `HEARTBEAT_SLOTS` float64s, the first two set every `HEARTBEAT_MS` while the event loop turns. */
     heartbeat: SharedArrayBuffer;

@@ -14,7 +14,7 @@ import { startTarget } from "../../targets/mod.ts";
 import { parseAttackConfig } from "../../runner/config.ts";
 import { runAttack } from "../../runner/attack.ts";
 import { sessionScriptPath } from "../../runner/script/k6/convert/converted_file.ts";
-import { uringUnavailableReason } from "../../runner/http/transport/uring/probe.ts";
+import { uringUnavailableReason } from "../../runner/http/transport/uring/ring.ts";
 import { checkRows, h1Reference, type PacedRow } from "./paced_rows.ts";
 
 const PATH = "/json";

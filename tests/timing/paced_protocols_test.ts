@@ -9,7 +9,7 @@
  * as its HEADERS and DATA), Deno's WebSocket. Each run is about a second.
  */
 import { startTarget } from "../../targets/mod.ts";
-import { uringUnavailableReason } from "../../runner/http/transport/uring/probe.ts";
+import { uringUnavailableReason } from "../../runner/http/transport/uring/ring.ts";
 import { loadProtoFile } from "../../runner/http/grpc/schema.ts";
 import { withTempDir } from "../helpers.ts";
 import protobuf from "protobufjs";

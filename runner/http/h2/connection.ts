@@ -25,23 +25,17 @@ import {
 import { HpackDecoder } from "../../../http2/hpack/decoder.ts";
 import type { ConnectionShared } from "../load_connection.ts";
 import { classifyError, errorMessage } from "../exchange_errors.ts";
-import type { H2Run } from "./stream.ts";
-import type { H2Core } from "./core.ts";
+import type { H2Core, H2Run } from "./stream.ts";
 import { H2Output, type H2OutputOwner, MAX_OUT_BYTES } from "./output.ts";
 import { StreamTable } from "./stream_table.ts";
 import { HeaderBlocks } from "./header_blocks.ts";
 import { ControlFrames } from "./control_frames.ts";
 import { FrameReader, MAX_FRAME_IN } from "./frame_reader.ts";
 import { Dialer, hangUp } from "../transport/dial.ts";
-import {
-  type InlineConn,
-  inlineOf,
-  type InlineReader,
-  type TransportConn,
-  TURN_READ_BYTES,
-} from "../transport/transport.ts";
-import { nextTurn } from "../../load/clock.ts";
+import { type InlineConn, inlineOf, type InlineReader, type TransportConn } from "../transport/transport.ts";
+import { PromiseInline } from "../transport/promise_inline.ts";
 import { copyBytes } from "../../../system/copy_bytes.ts";
+import { nextTurn } from "../../load/clock.ts";
 
 /** Input buffer: a few frames of the largest size we allow (16 KiB); a partial frame moves to the front. */
 const IN_BYTES = 64 * 1024;
@@ -62,16 +56,18 @@ function grpcBackoffMs(n: number): number {
 }
 
 export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
-  #sock: TransportConn | null = null;
-  #inline: InlineConn | null = null;
+  /** The socket, Deno's seen as inline (transport/promise_inline.ts). */
+  #sock: InlineConn | null = null;
+  /** Reads land in the worker's shared buffer (epoll, io_uring), not in `#own` (Deno's sockets). */
+  #sharedIn = false;
   #opening: Promise<boolean> | null = null;
   /** gRPC: dials failed in a row, and when the next may start. */
   #failedDials = 0;
   #redialMs = 0;
   readonly #dialer: Dialer;
 
-  // Input. Inline: `#own` holds the `#inEnd` bytes of the partial frame the last read ended in (EMPTY
-  // when none). Promise reads: `#own` is the input buffer, its first `#inEnd` bytes a partial frame.
+  // Input. Shared: `#own` holds the `#inEnd` bytes of the partial frame the last read ended in (EMPTY
+  // when none). Deno's sockets: `#own` is the input buffer, its first `#inEnd` bytes a partial frame.
   #own: Uint8Array = EMPTY;
   #inEnd = 0;
   decoder = new HpackDecoder();
@@ -110,11 +106,8 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
     this.#frames = new FrameReader(this, this.streams, this.#heads, new ControlFrames(this, this.streams));
   }
 
-  socket(): TransportConn | null {
+  socket(): InlineConn | null {
     return this.#sock;
-  }
-  inline(): InlineConn | null {
-    return this.#inline;
   }
   writeFailed(err: unknown): void {
     this.#socketFailed(err, "write");
@@ -188,10 +181,11 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
 
   /** A fresh connection's state, the preface and our SETTINGS, and the first read. */
   #start(sock: TransportConn): void {
-    this.#sock = sock;
-    this.#inline = inlineOf(sock);
+    const inline = inlineOf(sock);
+    this.#sock = inline ?? new PromiseInline(sock);
+    this.#sharedIn = inline !== null;
     this.#inEnd = 0;
-    this.#own = this.#inline !== null ? EMPTY : this.#own.length > 0 ? this.#own : new Uint8Array(IN_BYTES);
+    this.#own = this.#sharedIn ? EMPTY : this.#own.length > 0 ? this.#own : new Uint8Array(IN_BYTES);
     this.decoder = new HpackDecoder(4096, this.shared.maxHeaderBytes);
     this.peer = new PeerSettings();
     this.gotSettings = false;
@@ -215,45 +209,21 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
     if (window > DEFAULT_WINDOW_BYTES) end = writeWindowUpdate(out, end, 0, window - DEFAULT_WINDOW_BYTES);
     this.output.wrote(end);
     this.output.flush();
-    if (this.#inline !== null) this.#arm(this.#inline);
-    else this.#readLoop(sock);
-  }
-
-  /** The promise transport's reads; past TURN_READ_BYTES read back to back, the event loop gets a turn. */
-  async #readLoop(sock: TransportConn): Promise<void> {
-    let budget = TURN_READ_BYTES;
-    while (this.#sock === sock) {
-      if (budget <= 0) {
-        budget = TURN_READ_BYTES;
-        await nextTurn();
-        if (this.#sock !== sock) return;
-      }
-      let n: number | null;
-      try {
-        n = await sock.read(this.#inEnd === 0 ? this.#own : this.#own.subarray(this.#inEnd));
-      } catch (err) {
-        if (this.#sock === sock) this.#socketFailed(err, "read");
-        return;
-      }
-      if (this.#sock !== sock) return;
-      budget -= n ?? 0;
-      this.#batch(n, performance.now());
-      this.output.flush();
-      this.streams.settled = false;
-    }
+    this.#arm(this.#sock);
   }
 
   /** Inline read: frames handled; the write waits for `onDrained` (the pump's end of this socket's reads). */
   #onInlineRead(n: number | null): boolean {
-    const inline = this.#inline!;
-    this.#batch(n, inline.nowMs());
-    if (this.#inline === inline) this.#arm(inline);
+    const sock = this.#sock!;
+    this.#batch(n, sock.nowMs());
+    if (this.#sock === sock) this.#arm(sock);
     return this.#takeSettled();
   }
 
-  /** The next inline read, into the shared buffer past the room the partial frame kept will take. */
-  #arm(inline: InlineConn): void {
-    inline.armRead(this.#inEnd === 0 ? SHARED_IN : SHARED_IN.subarray(this.#inEnd), this);
+  /** The next read, into the input buffer past the room the partial frame kept will take. */
+  #arm(sock: InlineConn): void {
+    const input = this.#sharedIn ? SHARED_IN : this.#own;
+    sock.armRead(this.#inEnd === 0 ? input : input.subarray(this.#inEnd), this);
   }
 
   #takeSettled(): boolean {
@@ -270,7 +240,7 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
       return;
     }
     this.shared.recorder.addBytesRead(nowMs, n);
-    const shared = this.#inline !== null;
+    const shared = this.#sharedIn;
     const input = shared ? SHARED_IN : this.#own;
     // The read landed past the partial frame's room: the kept bytes go in front of it.
     if (shared && this.#inEnd > 0) copyBytes(input, 0, this.#own, 0, this.#inEnd);
@@ -406,8 +376,7 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
     const sock = this.#sock;
     if (sock === null) return false;
     this.#sock = null;
-    if (this.#inline !== null) this.#own = EMPTY;
-    this.#inline = null;
+    if (this.#sharedIn) this.#own = EMPTY;
     this.output.reset();
     hangUp(this.shared, sock);
     return true;

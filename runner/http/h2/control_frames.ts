@@ -15,9 +15,8 @@ import {
   settingsFrameBytes,
   writeSettingsAck,
 } from "../../../http2/frames.ts";
-import type { H2Core } from "./core.ts";
 import type { StreamTable } from "./stream_table.ts";
-import type { H2Stream } from "./stream.ts";
+import type { H2Core, H2Stream } from "./stream.ts";
 
 export class ControlFrames {
   readonly #core: H2Core;

@@ -39,12 +39,11 @@ import {
   writePing,
   writeWindowUpdate,
 } from "../../../http2/frames.ts";
-import type { H2Core } from "./core.ts";
 import type { ControlFrames } from "./control_frames.ts";
 import { type HeaderBlocks, PAST_LENGTH, SHORT_OF_LENGTH } from "./header_blocks.ts";
 import { CLOSED_ENDED, CLOSED_RESET, CLOSED_UNKNOWN, type StreamTable } from "./stream_table.ts";
 import type { H2Output } from "./output.ts";
-import type { H2Run, H2Stream } from "./stream.ts";
+import type { H2Core, H2Run, H2Stream } from "./stream.ts";
 import { keptTooLargeMessage } from "../kept_bytes.ts";
 
 /** Our SETTINGS_MAX_FRAME_SIZE (the default: we never raise it). */

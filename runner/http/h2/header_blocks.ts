@@ -18,9 +18,8 @@ import {
 import { HPACK_BAD_FIELD, HPACK_BAD_STATUS, hpackErrorName } from "../../../http2/hpack/decoder.ts";
 import { isInterim } from "../../../http1/body_framing.ts";
 import type { ConnectionShared } from "../load_connection.ts";
-import type { H2Core } from "./core.ts";
 import type { StreamTable } from "./stream_table.ts";
-import type { H2Stream } from "./stream.ts";
+import type { H2Core, H2Stream } from "./stream.ts";
 
 /** A response's DATA against its content-length (RFC 9113 8.1.1), as constant texts. */
 export const SHORT_OF_LENGTH = "a response ended short of its content-length";

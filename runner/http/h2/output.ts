@@ -5,7 +5,7 @@
  * promise, nothing compacted meanwhile. Past `MAX_OUT_BYTES` queued the server stopped reading, and the
  * owner is told. MEMORY: starts small, doubles for a burst, halves after a run of small writes.
  */
-import type { InlineConn, TransportConn } from "../transport/transport.ts";
+import type { InlineConn } from "../transport/transport.ts";
 
 /** Output grows up to this; a peer that stops reading while we owe it more is dropped. */
 export const MAX_OUT_BYTES = 8 * 1024 * 1024;
@@ -15,9 +15,8 @@ const OUT_FIRST_BYTES = 256;
 const SHRINK_AFTER_WRITES = 32;
 
 export interface H2OutputOwner {
-  /** The socket now (null when closed), and its inline side (epoll), if any. */
-  socket(): TransportConn | null;
-  inline(): InlineConn | null;
+  /** The socket now (null when closed). */
+  socket(): InlineConn | null;
   /** A write failed (the connection ends). */
   writeFailed(err: unknown): void;
   /** More than MAX_OUT_BYTES queued. */
@@ -96,18 +95,15 @@ export class H2Output {
     this.#flushQueued = false;
     const sock = this.owner.socket();
     if (this.#writing || sock === null || this.#end === this.#start) return;
-    const inline = this.owner.inline();
-    if (inline !== null) {
-      let n: number;
-      try {
-        n = inline.writeNow(this.bytes.subarray(this.#start, this.#end));
-      } catch (err) {
-        this.owner.writeFailed(err);
-        return;
-      }
-      this.#advance(n);
-      if (this.#end === this.#start) return;
+    let n: number;
+    try {
+      n = sock.writeNow(this.bytes.subarray(this.#start, this.#end));
+    } catch (err) {
+      this.owner.writeFailed(err);
+      return;
     }
+    this.#advance(n);
+    if (this.#end === this.#start) return;
     this.#writing = true;
     sock.write(this.bytes.subarray(this.#start, this.#end)).then(this.#onWritten, this.#onWriteError);
   }

@@ -1,8 +1,14 @@
 /**
  * @module
- * The shapes an HTTP/2 connection works with: a stream (`H2Stream`, met by a slot) and the run's HTTP/2
- * settings its worker's connections share (`H2Run`). Types only, so the parts need not import each other.
+ * The shapes the parts of an HTTP/2 connection work with: the connection as they reach it (`H2Core`:
+ * shared parts, the peer's settings and HPACK table, the output, the ways it ends), a stream (`H2Stream`,
+ * met by a slot) and the run's HTTP/2 settings its worker's connections share (`H2Run`). Types only, so
+ * no part imports the connection or another part.
  */
+import type { PeerSettings } from "../../../http2/frames.ts";
+import type { HpackDecoder } from "../../../http2/hpack/decoder.ts";
+import type { ConnectionShared } from "../load_connection.ts";
+import type { H2Output } from "./output.ts";
 import type { H2Request } from "./request.ts";
 import type { H2KeptResponse } from "./kept.ts";
 import type { StreamAnswer } from "../stream_answer.ts";
@@ -53,4 +59,29 @@ export interface H2Run {
   readonly answer?: () => StreamAnswer;
   /** A pause between a client stream's messages (gRPC's length-prefixed ones), ms; 0: none. */
   readonly streamIntervalMs?: number;
+}
+
+/** One h2 connection as its parts see it. */
+export interface H2Core {
+  readonly id: number;
+  readonly shared: ConnectionShared;
+  readonly run: H2Run;
+  readonly output: H2Output;
+  /** The peer's SETTINGS (a new object per connection). */
+  readonly peer: PeerSettings;
+  /** The response heads' HPACK decoder (a new one per connection). */
+  readonly decoder: HpackDecoder;
+  /** The server's first SETTINGS came: streams may open. */
+  gotSettings: boolean;
+  /** The error code of the peer's last GOAWAY (-1: none), named when the connection then ends. */
+  goawayCode: number;
+  readonly isOpen: boolean;
+  /** A connection error of ours: GOAWAY with `errorCode`, streams in flight counted, the socket closed. */
+  protocolError(errorCode: number, message: string, nowMs: number): void;
+  /** `protocolError` with the code's name leading the message; false, so a frame handler stops. */
+  frameError(code: number, message: string, nowMs: number): boolean;
+  /** After GOAWAY, once its last stream ended: the streams waiting go on a new connection, if any. */
+  reconnect(): void;
+  /** After GOAWAY with streams still processed: the waiting and new ones go on a new connection now. */
+  handOver(): void;
 }

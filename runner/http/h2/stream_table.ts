@@ -20,10 +20,9 @@ import {
   writeRstStream,
 } from "../../../http2/frames.ts";
 import type { ConnectionShared } from "../load_connection.ts";
-import type { H2Core } from "./core.ts";
 import type { H2Output } from "./output.ts";
 import { writeHeadersFrames } from "./request.ts";
-import { type H2Stream, MAX_RESENDS } from "./stream.ts";
+import { type H2Core, type H2Stream, MAX_RESENDS } from "./stream.ts";
 import { elapsedUs } from "../../../results/histogram.ts";
 
 /** Closed streams remembered per connection (a power of two): late frames past it are ignored. */

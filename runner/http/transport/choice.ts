@@ -12,12 +12,11 @@ import { EpollSys, epollUnavailableReason } from "./epoll/ffi.ts";
 import { EpollLoop } from "./epoll/transport.ts";
 import { resolveOnce } from "./host_resolver.ts";
 import { OpenSslClient } from "../tls/openssl_client.ts";
-import { uringUnavailableReason } from "./uring/probe.ts";
+import { uringUnavailableReason } from "./uring/ring.ts";
 import { UringLoop } from "./uring/transport.ts";
 import { opensslUnavailableReason } from "../tls/openssl_ffi.ts";
 import { AF_INET, type SockAddr, sockAddrOf } from "./sock_addr.ts";
-import type { ReadyWaitSum } from "./ready_wait.ts";
-import { LoopLagProbe } from "./loop_lag_probe.ts";
+import { LoopLagProbe, type ReadyWaitSum } from "./ready_wait.ts";
 
 /** What a run asks for (`--transport`, `transport:` in config). */
 const TRANSPORT_CHOICES = ["auto", "epoll", "deno", "io_uring"] as const;

@@ -24,6 +24,8 @@ export class PromiseInline implements InlineConn {
     if (reader === null) return;
     this.#budget -= n ?? 0;
     reader.onRead(n);
+    // The read took what the socket had: a reader armed again writes once for all it queued.
+    if (!this.#closed) this.#reader?.onDrained?.();
   };
   readonly #onError = (err: unknown) => this.#take()?.onReadError(err);
   readonly #start = () => {

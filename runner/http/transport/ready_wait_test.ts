@@ -5,8 +5,7 @@
  * makes waits longer, never shorter.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { PROBE_PERIOD_MS, ReadyWaitTally } from "./ready_wait.ts";
-import { LoopLagProbe } from "./loop_lag_probe.ts";
+import { LoopLagProbe, PROBE_PERIOD_MS, ReadyWaitTally } from "./ready_wait.ts";
 
 Deno.test("ready-wait tally: waits past the due time summed, an early reach not counted, sums taken once", () => {
   const tally = new ReadyWaitTally();

@@ -7,8 +7,7 @@ import type { ErrorKind } from "../../../results/mod.ts";
 import type { FrameFault } from "../../../ws/frame_parser.ts";
 import { closeFrame } from "../../../ws/frame_encoder.ts";
 import { CLOSE_INVALID_DATA, CLOSE_PROTOCOL_ERROR, CLOSE_TOO_BIG } from "../../../ws/opcodes.ts";
-import type { TransportConn } from "../transport/transport.ts";
-import { readLoop } from "./read_loop.ts";
+import type { InlineConn, InlineReader } from "../transport/transport.ts";
 import type { FrameWriter } from "./frame_writer.ts";
 import type { WsRun } from "./run.ts";
 
@@ -31,7 +30,7 @@ export class CloseHandshake {
   sent = false;
   received = false;
 
-  constructor(readonly writer: FrameWriter, readonly run: WsRun) {}
+  constructor(readonly writer: FrameWriter, readonly run: Pick<WsRun, "stats" | "keys">) {}
 
   reset(): void {
     this.sent = this.received = false;
@@ -47,11 +46,24 @@ export class CloseHandshake {
 }
 
 /** After the server's close frame: reads until it closes TCP, the socket is cut, or `owned` ends. */
-export async function readUntilServerCloses(
-  sock: TransportConn,
+export function readUntilServerCloses(
+  sock: InlineConn,
   buf: Uint8Array,
   owned: () => boolean,
 ): Promise<void> {
-  // A failed read is the cut: the close handshake was done all the same.
-  await readLoop(sock, buf, (n) => n === null || !owned(), () => {});
+  return new Promise((resolve) => {
+    const reader: InlineReader = {
+      onRead(n: number | null): boolean {
+        if (n === null || !owned()) resolve();
+        else sock.armRead(buf, reader);
+        return true;
+      },
+      // A failed read is the cut: the close handshake was done all the same.
+      onReadError(): boolean {
+        resolve();
+        return true;
+      },
+    };
+    sock.armRead(buf, reader);
+  });
 }

@@ -5,7 +5,7 @@
  * What waits is bounded: one pong (the newest ping's, RFC 6455 5.5.3), one message (the next goes only
  * after an answer) and one close. A flow's socket waits for `onIdle` before its next send instead.
  */
-import type { InlineConn, TransportConn } from "../transport/transport.ts";
+import type { InlineConn } from "../transport/transport.ts";
 
 /** The connection a writer writes for, told when a write failed (it closes the socket). */
 export interface WriteOwner {
@@ -13,8 +13,8 @@ export interface WriteOwner {
 }
 
 export class FrameWriter {
-  #sock: TransportConn | null = null;
-  #inline: InlineConn | null = null;
+  /** The socket, Deno's seen as inline (transport/promise_inline.ts: it takes no bytes at once). */
+  #sock: InlineConn | null = null;
   #writing: Uint8Array | null = null;
   #offset = 0;
   /** The message frame handed to `sendMessage` until it is written whole. */
@@ -36,9 +36,8 @@ export class FrameWriter {
   constructor(readonly owner: WriteOwner) {}
 
   /** A new socket (or none): anything waiting for the old one is dropped. */
-  reset(sock: TransportConn | null, inline: InlineConn | null): void {
+  reset(sock: InlineConn | null): void {
     this.#sock = sock;
-    this.#inline = inline;
     this.#writing = this.#message = this.#pong = null;
     this.#queue = null;
     this.#queued = 0;
@@ -83,14 +82,9 @@ export class FrameWriter {
     if (sock === null) return;
     this.#writing = bytes;
     this.#offset = 0;
-    const inline = this.#inline;
-    if (inline === null) {
-      this.#writeLater(sock, bytes);
-      return;
-    }
     let n: number;
     try {
-      n = inline.writeNow(bytes);
+      n = sock.writeNow(bytes);
     } catch (err) {
       this.#failed(err);
       return;
@@ -99,7 +93,7 @@ export class FrameWriter {
   }
 
   /** Writes through the promise contract: the rest from its settlement, a failure to the owner. */
-  #writeLater(sock: TransportConn, bytes: Uint8Array): void {
+  #writeLater(sock: InlineConn, bytes: Uint8Array): void {
     this.#onWritten ??= (n: number) => this.#written(n);
     this.#onError ??= (err: unknown) => this.#failed(err);
     sock.write(bytes).then(this.#onWritten, this.#onError);

@@ -1,27 +1,81 @@
 /**
  * @module
- * A flow session's own WebSocket (its `ws` steps): dialed through the run's transport, with one promise
- * read loop (a session waits for few messages). Unasked messages wait in a bounded queue; a step takes the
- * first match, those passed over are unsolicited. Failures count by kind under the waiting step's
- * endpoint; a wait cut by the run's end or a stop counts nothing.
+ * A flow session's own WebSocket (its `ws` steps): dialed through the run's transport, its reads kept
+ * armed in a buffer of its own (a session waits for few messages). Unasked messages wait in a bounded
+ * queue; a step takes the first match, those passed over are unsolicited. Failures count by kind under the
+ * waiting step's endpoint; a wait cut by the run's end or a stop counts nothing.
  */
 import { FrameParser, type FrameSink } from "../../../ws/frame_parser.ts";
 import type { BufferBudget } from "../../../ws/buffer_budget.ts";
-import { closeFrame, type MaskKeys, MessageTemplate, pongFrame } from "../../../ws/frame_encoder.ts";
+import { type MaskKeys, MessageTemplate, pongFrame } from "../../../ws/frame_encoder.ts";
 import { CLOSE_ABNORMAL, CLOSE_NO_STATUS, DEFAULT_MAX_MESSAGE_BYTES, OP_TEXT } from "../../../ws/opcodes.ts";
 import type { ErrorKind } from "../../../results/mod.ts";
 import { classifyError, errorMessage } from "../exchange_errors.ts";
 import type { ConnectionShared } from "../load_connection.ts";
 import { Dialer, hangUp } from "../transport/dial.ts";
-import type { TransportConn } from "../transport/transport.ts";
+import { type InlineConn, inlineOf, type InlineReader } from "../transport/transport.ts";
+import { PromiseInline } from "../transport/promise_inline.ts";
 import { FrameWriter, type WriteOwner } from "./frame_writer.ts";
 import { handshake, type HandshakeOffer } from "./handshake_io.ts";
 import { WS_READ_BUFFER_BYTES } from "./run.ts";
-import { readLoop } from "./read_loop.ts";
-import { FAULT_CODES, FAULT_KINDS } from "./close_handshake.ts";
+import { CloseHandshake, FAULT_CODES, FAULT_KINDS } from "./close_handshake.ts";
 import type { WsStats } from "./stats.ts";
-import { type ReceivedMessage, SessionQueue } from "./session_queue.ts";
 import { timedWait } from "../../../system/sleep.ts";
+
+/** A message received: its text (a binary one decoded as UTF-8) and when it arrived. */
+export interface ReceivedMessage {
+  text: string;
+  atMs: number;
+}
+
+/** Most bytes, and most messages, kept for later steps; past either the oldest are let go. */
+const QUEUE_BYTES = 4 * 1024 * 1024;
+const QUEUE_MESSAGES = 1_024;
+
+/**
+ * The messages received before a step asked: in arrival order, bounded in bytes and count (a flood of empty
+ * ones would queue millions), oldest let go first; those passed over or let go count as unsolicited.
+ */
+class SessionQueue {
+  readonly #messages: ReceivedMessage[] = [];
+  #bytes = 0;
+
+  /** `passed` is told of each message no step took (its arrival time). */
+  constructor(readonly passed: (atMs: number) => void) {}
+
+  /** Keeps `message` for a later step, letting the oldest go past the bounds. */
+  push(message: ReceivedMessage): void {
+    const messages = this.#messages;
+    messages.push(message);
+    this.#bytes += message.text.length;
+    while ((this.#bytes > QUEUE_BYTES && messages.length > 1) || messages.length > QUEUE_MESSAGES) {
+      this.#passOver(messages.shift()!);
+    }
+  }
+
+  /** The first message kept that `accepts` takes, those before it passed over; null when none does. */
+  take(accepts: (message: ReceivedMessage) => boolean): ReceivedMessage | null {
+    while (this.#messages.length > 0) {
+      const message = this.#messages.shift()!;
+      this.#bytes -= message.text.length;
+      if (accepts(message)) return message;
+      this.passed(message.atMs);
+    }
+    return null;
+  }
+
+  /** The session is over: what is still kept was never asked for. */
+  clear(): void {
+    for (const m of this.#messages) this.passed(m.atMs);
+    this.#messages.length = 0;
+    this.#bytes = 0;
+  }
+
+  #passOver(message: ReceivedMessage): void {
+    this.#bytes -= message.text.length;
+    this.passed(message.atMs);
+  }
+}
 
 /** What a wait ends with: the message, or why none came (counted, except `stopped`). */
 type WaitOutcome = ReceivedMessage | "timeout" | "closed" | "stopped";
@@ -32,15 +86,16 @@ interface Waiter {
   resolve(outcome: WaitOutcome): void;
 }
 
-export class WsSessionSocket implements FrameSink, WriteOwner {
-  #sock: TransportConn | null = null;
+export class WsSessionSocket implements FrameSink, WriteOwner, InlineReader {
+  /** The socket, Deno's seen as inline (transport/promise_inline.ts). */
+  #sock: InlineConn | null = null;
   readonly #buf = new Uint8Array(WS_READ_BUFFER_BYTES);
   readonly #parser: FrameParser;
   readonly #writer = new FrameWriter(this);
   readonly #decoder = new TextDecoder();
   readonly #queue = new SessionQueue((atMs) => this.#unsolicited(atMs));
   #waiter: Waiter | null = null;
-  #closeSent = false;
+  readonly #close = new CloseHandshake(this.#writer, this);
   /** When the bytes being parsed were read. */
   #nowMs = 0;
   /** Resolves a close step once the server's close (or the end of the stream) came. */
@@ -67,10 +122,10 @@ export class WsSessionSocket implements FrameSink, WriteOwner {
 
   /** Dials and runs the handshake (`offer`); false when either failed (counted under `endpoint`). */
   async open(offer: HandshakeOffer, endpoint: number): Promise<boolean> {
-    const sock = await new Dialer(this.shared, null).dial();
-    if (sock === null) return false;
-    this.#sock = sock;
-    this.#writer.reset(sock, null);
+    const dialed = await new Dialer(this.shared, null).dial();
+    if (dialed === null) return false;
+    const sock = this.#sock = inlineOf(dialed) ?? new PromiseInline(dialed);
+    this.#writer.reset(sock);
     const watch = {
       deadlineMs: Infinity,
       timedOut: false,
@@ -90,8 +145,10 @@ export class WsSessionSocket implements FrameSink, WriteOwner {
     }
     // permessage-deflate agreed: the parser inflates, and each send (filled per send) is compressed.
     this.#parser.deflate = done.deflate;
-    // Runs until the socket is gone; it counts its own failures and never rejects.
-    void this.#readLoop(sock, done.extraBytes);
+    // Frames that came with the answer first; then reads stay armed until the socket is gone.
+    if (done.extraBytes === 0 || this.#feed(done.extraBytes, performance.now())) {
+      sock.armRead(this.#buf, this);
+    }
     return true;
   }
 
@@ -119,7 +176,7 @@ export class WsSessionSocket implements FrameSink, WriteOwner {
   /** Writes one text message; false when the socket is closed (counted under `endpoint`). */
   send(payload: Uint8Array, endpoint: number): boolean {
     const nowMs = performance.now();
-    if (this.#sock === null || this.#closeSent) {
+    if (this.#sock === null || this.#close.sent) {
       this.#claim(endpoint, "a send");
       return false;
     }
@@ -178,20 +235,25 @@ export class WsSessionSocket implements FrameSink, WriteOwner {
     this.#queue.clear();
   }
 
-  /** Reads until the socket is gone; read_loop.ts's byte budget keeps a flood from starving the rest. */
-  async #readLoop(sock: TransportConn, extra: number): Promise<void> {
-    if (extra > 0 && !this.#feed(extra, performance.now())) return;
-    if (this.#sock !== sock) return;
-    await readLoop(sock, this.#buf, (n) => {
-      const nowMs = performance.now();
-      if (n === null) {
-        if (this.#sock === sock && !this.#closeSent) this.stats.closeCode(nowMs, CLOSE_ABNORMAL);
-        this.#lost("ws-closed", "connection closed without a close frame (1006)");
-        return true;
-      }
-      this.shared.recorder.addBytesRead(nowMs, n, this.#waiter?.endpoint ?? -1);
-      return !this.#feed(n, nowMs) || this.#sock !== sock;
-    }, (err) => this.#lost(classifyError(err, "read"), errorMessage(err)));
+  /**
+   * InlineReader: a read's bytes parsed, and the next read armed while the socket stays; true, so the pump
+   * lets a step it answered go on first. The pump's byte budget keeps a flood from starving the rest.
+   */
+  onRead(n: number | null): boolean {
+    const nowMs = performance.now();
+    if (n === null) {
+      if (!this.#close.sent) this.stats.closeCode(nowMs, CLOSE_ABNORMAL);
+      this.#lost("ws-closed", "connection closed without a close frame (1006)");
+      return true;
+    }
+    this.shared.recorder.addBytesRead(nowMs, n, this.#waiter?.endpoint ?? -1);
+    if (this.#feed(n, nowMs)) this.#sock!.armRead(this.#buf, this);
+    return true;
+  }
+
+  onReadError(err: unknown): boolean {
+    this.#lost(classifyError(err, "read"), errorMessage(err));
+    return true;
   }
 
   /** Feeds `n` bytes at the start of the buffer; false once the socket is gone. */
@@ -244,10 +306,7 @@ export class WsSessionSocket implements FrameSink, WriteOwner {
   }
 
   #closeWith(code: number): void {
-    if (this.#closeSent || this.#sock === null) return;
-    this.#closeSent = true;
-    if (this.stats.counts(performance.now())) this.stats.closesSent++;
-    this.#writer.send(closeFrame(code, "", this.keys));
+    if (this.#sock !== null) this.#close.send(code, performance.now());
   }
 
   /** The socket is gone: a step waiting for a message ends as `closed` (counted as `kind`, if given). */
@@ -284,7 +343,7 @@ export class WsSessionSocket implements FrameSink, WriteOwner {
     const sock = this.#sock;
     if (sock === null) return;
     this.#sock = null;
-    this.#writer.reset(null, null);
+    this.#writer.reset(null);
     this.#parser.release();
     hangUp(this.shared, sock);
     this.#idle?.();

@@ -22,7 +22,7 @@ const SYMBOLS = {
     result: "i32",
     nonblocking: true,
   },
-  // The deno transport's probe (loop_lag_probe.ts): an operation that completes off-thread at a known time.
+  // The deno transport's probe (ready_wait.ts `LoopLagProbe`): an off-thread call that ends at a known time.
   usleep_idle: { name: "usleep", parameters: ["u32"], result: "i32", nonblocking: true },
   read: { parameters: ["i32", "buffer", "u32"], result: "i32" },
   write: { parameters: ["i32", "buffer", "u32"], result: "i32" },

@@ -17,8 +17,7 @@ import { TRACE_CONN, traceConn } from "../conn_trace.ts";
 import { nextTurn } from "../../../load/clock.ts";
 import { SocketTable } from "../socket_table.ts";
 import { type ConnectPhase, HANDSHAKES_IN_FLIGHT } from "./connect.ts";
-import { PROBE_TOKEN, ReadyProbe } from "../ready_probe.ts";
-import type { ReadyWaitSum } from "../ready_wait.ts";
+import { PROBE_TOKEN, ReadyProbe, type ReadyWaitSum } from "../ready_wait.ts";
 
 /** Longest off-thread wait when idle: bounds how late a stop or a closed loop is noticed. */
 const IDLE_WAIT_MS = 5;

@@ -3,7 +3,8 @@
  * One io_uring ring of the io_uring transport, made with SINGLE_ISSUER|DEFER_TASKRUN, so completions only
  * appear inside our own `io_uring_enter` and heads and tails are plain loads and stores (an `Atomics` call
  * costs more than reading a completion). Its data memory is `buffers` (transport/uring_buffers.ts). HOT
- * PATH: `prepSend` and `prepRecvMultishot` write an SQE, `enter` is one FFI call; only set-up throws.
+ * PATH: `prepSend` and `prepRecvMultishot` write an SQE, `enter` is one FFI call; only set-up throws, and
+ * `uringUnavailableReason` says why here, asked once per isolate.
  */
 import {
   BUFFER_GROUP,
@@ -279,4 +280,25 @@ export class UringRing {
     this.#seenAt.clear();
     this.buffers?.close();
   }
+}
+
+let probed: string | null | undefined = undefined;
+
+/**
+ * Why a ring with what the transport needs (Linux 6.1+) cannot be made here, or null; asked once per
+ * isolate. EPERM/ENOSYS: seccomp or `kernel.io_uring_disabled`; EINVAL: an older kernel.
+ */
+export function uringUnavailableReason(): string | null {
+  if (probed !== undefined) return probed;
+  if (Deno.build.os !== "linux") return probed = `not Linux (${Deno.build.os})`;
+  if (Deno.build.arch !== "x86_64" && Deno.build.arch !== "aarch64") {
+    return probed = `unsupported arch ${Deno.build.arch}`;
+  }
+  try {
+    new UringRing(8, 8).close();
+    probed = null;
+  } catch (err) {
+    probed = err instanceof Error ? err.message : String(err);
+  }
+  return probed;
 }

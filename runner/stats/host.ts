@@ -1,8 +1,10 @@
 /**
  * @module
- * What the rest of the machine did during a run: CPU used by processes other than loadlab's (in cores) and
- * the share of time some task waited for a core (Linux PSI), read before and after. It judges nothing
- * (results/conclude/ decides). Null off Linux.
+ * What the rest of the machine did during a run, read before and after it: CPU used by processes other
+ * than loadlab's (in cores), the share of time some task waited for a core (Linux PSI), and the kernel's
+ * TCP counters (accept queue overflows, SYN retransmits, timeouts, retransmitted segments) so results can
+ * say when the kernel dropped or retried; those count the whole host, which readers are told. It judges
+ * nothing (results/conclude/ decides). Null off Linux.
  */
 import { readCpuStallUs, readHostCpuSec } from "../../system/proc_cpu.ts";
 import { treeCpuSec } from "../../system/proc_stat.ts";
@@ -50,6 +52,39 @@ export function hostCpuDelta(
   };
   if (before.stallUs !== null && after.stallUs !== null) {
     delta.stallPct = round(Math.min(100, (after.stallUs - before.stallUs) / 1e4 / wallSec));
+  }
+  return delta;
+}
+
+/** Counter deltas over a run: this host, all processes (a type, so results' loose object takes it). */
+export type HostTcpDelta = {
+  listenOverflows: number;
+  listenDrops: number;
+  synRetrans: number;
+  timeouts: number;
+  retransSegs: number;
+};
+
+const NETSTAT_FIELDS = {
+  listenOverflows: ["TcpExt", "ListenOverflows"],
+  listenDrops: ["TcpExt", "ListenDrops"],
+  synRetrans: ["TcpExt", "TCPSynRetrans"],
+  timeouts: ["TcpExt", "TCPTimeouts"],
+  retransSegs: ["Tcp", "RetransSegs"],
+} as const satisfies Record<keyof HostTcpDelta, readonly [string, string]>;
+
+/** What changed between two readings; null when either is missing or lacks the accept-queue counters. */
+export function hostTcpDelta(
+  before: Map<string, number> | null,
+  after: Map<string, number> | null,
+): HostTcpDelta | null {
+  if (before === null || after === null) return null;
+  const delta = {} as HostTcpDelta;
+  for (const [key, [prefix, name]] of Object.entries(NETSTAT_FIELDS)) {
+    const a = after.get(`${prefix}.${name}`);
+    const b = before.get(`${prefix}.${name}`);
+    if ((a === undefined || b === undefined) && key.startsWith("listen")) return null;
+    delta[key as keyof HostTcpDelta] = a !== undefined && b !== undefined ? Math.max(0, a - b) : 0;
   }
   return delta;
 }
