@@ -9,8 +9,7 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { EpollSys } from "../epoll/ffi.ts";
 import { sockAddrOf } from "../sock_addr.ts";
 import { ETIME } from "./ffi.ts";
-import { uringUnavailableReason } from "./probe.ts";
-import { UringRing } from "./ring.ts";
+import { UringRing, uringUnavailableReason } from "./ring.ts";
 import { UringLoop } from "./transport.ts";
 
 const ignore = uringUnavailableReason() !== null;

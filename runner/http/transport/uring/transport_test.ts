@@ -10,7 +10,7 @@ import { deepStrictEqual as assertEquals, ok, rejects } from "node:assert/strict
 import { EpollSys } from "../epoll/ffi.ts";
 import { sockAddrOf } from "../sock_addr.ts";
 import { RECV_BUFFER_BYTES, SEND_SLOT_BYTES, SMALL_SEND_SLOT_BYTES } from "./ffi.ts";
-import { uringUnavailableReason } from "./probe.ts";
+import { uringUnavailableReason } from "./ring.ts";
 import { UringLoop } from "./transport.ts";
 import { HELD_MAX_BYTES, type UringSocket } from "./socket.ts";
 import { chooseTransport, uringBlocker } from "../choice.ts";
