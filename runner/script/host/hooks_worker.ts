@@ -68,21 +68,12 @@ function postDone(value: unknown, what: string): void {
   try {
     post({ type: "done", value, sent: takeHookRequests() });
   } catch (err) {
-    throw new Error(`${what}: ${cloneRefusal(err)}`);
+    throw cloneRefusal(what, err);
   }
 }
 
-function cloneable<T>(value: T, what: string): T {
-  try {
-    structuredClone(value);
-  } catch (err) {
-    throw new Error(`${what}: ${cloneRefusal(err)}`);
-  }
-  return value;
-}
-
-function cloneRefusal(err: unknown): string {
-  return `${errorText(err)} (a function, a class instance with private state...)`;
+function cloneRefusal(what: string, err: unknown): Error {
+  return new Error(`${what}: ${errorText(err)} (a function, a class instance with private state...)`);
 }
 
 /** Throws unless `copies` of setup()'s `value` fit in what loadlab has left under `limitMb`. */
@@ -103,8 +94,12 @@ function fitInMemory(value: unknown, limitMb: number, copies: number): void {
 /** The script's `options` when an experiment file could say them (JSON, within its cap), else a throw. */
 function plainOptions<T>(options: T): T {
   const what = `${basename(path)}: export options must be plain data (what an experiment file says)`;
-  cloneable(options, what);
   let text: string | undefined;
+  try {
+    structuredClone(options);
+  } catch (err) {
+    throw cloneRefusal(what, err);
+  }
   try {
     text = JSON.stringify(options);
   } catch (err) {
