@@ -22,36 +22,20 @@ interface ScriptEncoded {
 
 export class ScriptRequests {
   readonly #host: string;
-  readonly #origin: string;
   /** Before each request's default name: "" for the target, an origin's own for another's requests. */
   readonly #namePrefix: string;
   readonly #cache = new PlainCache();
   readonly #h2Cache = new PlainCache();
 
-  constructor(
-    readonly url: URL,
-    shownOrigin?: string,
-    readonly routes: Readonly<Record<string, string>> = {},
-  ) {
+  constructor(readonly url: URL, shownOrigin?: string) {
     this.#host = hostHeaderOf(url);
-    this.#origin = shownOrigin ?? url.origin;
     this.#namePrefix = shownOrigin ?? "";
   }
 
-  pathOf(target: string): string | { problem: string } {
-    if (target.startsWith("/")) return target;
-    let url: URL;
-    try {
-      url = new URL(target);
-    } catch {
-      return { problem: `${JSON.stringify(target)} is neither a path (starting with /) nor a URL` };
-    }
-    if (url.origin !== this.#origin && this.routes[url.origin] !== this.#origin) {
-      return {
-        problem: `${url.origin} is not the target (${this.#origin}): sessions send on the run's ` +
-          "connections to its target; use a path",
-      };
-    }
+  /** `target`'s request path: itself, or a URL's path and query (origins.ts placed its origin here). */
+  pathOf(target: string): string {
+    if (target.charCodeAt(0) === 47) return target;
+    const url = new URL(target);
     return url.pathname + url.search;
   }
 

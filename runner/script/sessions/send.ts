@@ -66,7 +66,6 @@ export function encodeScriptRequest(
     }
   }
   const path = requests.pathOf(target);
-  if (typeof path !== "string") throw new ScriptRequestError(path.problem);
   const cookieLine = jar === null ? null : jar.line(requests.url.host, path, Date.now());
   const encoded = requests.encode(method, path, headers, body, cookieLine, !(conn instanceof Connection));
   if ("problem" in encoded) throw new ScriptRequestError(encoded.problem);
