@@ -15,15 +15,14 @@ import { cloneBytes } from "./clone_bytes.ts";
 import { madeMetrics } from "../k6/metrics.ts";
 import { expectedStatuses } from "../../stats/recorder.ts";
 import { takeHookRequests } from "../k6/http.ts";
-import { takeMainChannel } from "../channel.ts";
-import { restoreWorkerNames } from "../worker_scope.ts";
+import { restoreWorkerNames, takeMainChannel } from "../worker_scope.ts";
 import { guardScriptConsole } from "../sessions/names.ts";
 import { routeHooks } from "../hook_routes.ts";
 
 restoreWorkerNames();
 // setup() and teardown() read loadlab's environment (hooks.ts).
 guardScriptConsole(Deno.env.toObject());
-// Taken before the script loads: its own posts refuse (channel.ts).
+// Taken before the script loads: its own posts refuse (worker_scope.ts).
 const post = takeMainChannel<HostReply>();
 let module: ScriptModule | null = null;
 let path = "";
