@@ -5,9 +5,9 @@
  */
 import { basename, dirname } from "node:path";
 import { pathToFileURL } from "node:url";
+import process from "node:process";
 import type { ScriptGrpcSchema } from "./sessions/grpc_schema.ts";
 import { type IntrinsicsSnapshot, restoreChangedIntrinsics, snapshotIntrinsics } from "./intrinsics.ts";
-import { refuseWorkingDirChanges } from "./working_dir.ts";
 
 const toFileUrl = (path: string) => pathToFileURL(path).href;
 
@@ -174,4 +174,23 @@ export async function hookSettled(): Promise<void> {
     const failed = await held;
     if (failed !== null) throw failed.err;
   }
+}
+
+/**
+ * Replaces `Deno.chdir` and `process.chdir` in this isolate with refusals: Deno keeps one working directory
+ * per process, and loadlab's relative paths (`--out-dir out`) would then name other places.
+ */
+function refuseWorkingDirChanges(): void {
+  Deno.chdir = chdirRefusal("Deno.chdir");
+  process.chdir = chdirRefusal("process.chdir");
+}
+
+function chdirRefusal(call: string): (dir: string | URL) => never {
+  return () => {
+    throw new Error(
+      `${call}() would move the working directory of loadlab's whole process, which writes the run's ` +
+        "results by relative paths; read the script's files by absolute path or " +
+        "`new URL('./file', import.meta.url)` instead",
+    );
+  };
 }

@@ -6,8 +6,7 @@
  */
 /// <reference lib="deno.worker" />
 import { HEARTBEAT_MS, type MainToWorker, type WorkerToMain } from "./protocol.ts";
-import { takeMainChannel } from "../script/channel.ts";
-import { restoreWorkerNames } from "../script/worker_scope.ts";
+import { restoreWorkerNames, takeMainChannel } from "../script/worker_scope.ts";
 import { setRunCounters } from "../script/run_counters.ts";
 import { runEnding } from "../script/run_end.ts";
 import { prepareLoad } from "../load/run_load.ts";

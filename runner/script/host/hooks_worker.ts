@@ -15,15 +15,14 @@ import { cloneBytes } from "./clone_bytes.ts";
 import { madeMetrics } from "../k6/metrics.ts";
 import { expectedStatuses } from "../../stats/recorder.ts";
 import { takeHookRequests } from "../k6/http.ts";
-import { takeMainChannel } from "../channel.ts";
-import { restoreWorkerNames } from "../worker_scope.ts";
+import { restoreWorkerNames, takeMainChannel } from "../worker_scope.ts";
 import { guardScriptConsole } from "../sessions/names.ts";
 import { routeHooks } from "../hook_routes.ts";
 
 restoreWorkerNames();
 // setup() and teardown() read loadlab's environment (hooks.ts).
 guardScriptConsole(Deno.env.toObject());
-// Taken before the script loads: its own posts refuse (channel.ts).
+// Taken before the script loads: its own posts refuse (worker_scope.ts).
 const post = takeMainChannel<HostReply>();
 let module: ScriptModule | null = null;
 let path = "";
@@ -68,21 +67,12 @@ function postDone(value: unknown, what: string): void {
   try {
     post({ type: "done", value, sent: takeHookRequests() });
   } catch (err) {
-    throw new Error(`${what}: ${cloneRefusal(err)}`);
+    throw cloneRefusal(what, err);
   }
 }
 
-function cloneable<T>(value: T, what: string): T {
-  try {
-    structuredClone(value);
-  } catch (err) {
-    throw new Error(`${what}: ${cloneRefusal(err)}`);
-  }
-  return value;
-}
-
-function cloneRefusal(err: unknown): string {
-  return `${errorText(err)} (a function, a class instance with private state...)`;
+function cloneRefusal(what: string, err: unknown): Error {
+  return new Error(`${what}: ${errorText(err)} (a function, a class instance with private state...)`);
 }
 
 /** Throws unless `copies` of setup()'s `value` fit in what loadlab has left under `limitMb`. */
@@ -103,8 +93,12 @@ function fitInMemory(value: unknown, limitMb: number, copies: number): void {
 /** The script's `options` when an experiment file could say them (JSON, within its cap), else a throw. */
 function plainOptions<T>(options: T): T {
   const what = `${basename(path)}: export options must be plain data (what an experiment file says)`;
-  cloneable(options, what);
   let text: string | undefined;
+  try {
+    structuredClone(options);
+  } catch (err) {
+    throw cloneRefusal(what, err);
+  }
   try {
     text = JSON.stringify(options);
   } catch (err) {

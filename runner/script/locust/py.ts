@@ -62,9 +62,8 @@ export function args(
   rest = false,
   restKw = false,
 ): unknown[] {
-  const last = given[given.length - 1];
-  const named = last instanceof Kw ? { ...last.values } : {};
-  const positional = last instanceof Kw ? given.slice(0, -1) : given;
+  const [positional, kwValues] = splitKw(given);
+  const named = { ...kwValues };
   const out = names.map((name, i) => {
     if (i < positional.length) return positional[i];
     if (Object.hasOwn(named, name)) {
@@ -82,6 +81,12 @@ export function args(
   }
   if (restKw) out.push(named);
   return out;
+}
+
+/** A call's positional values and its keyword values (`Kw`, the last value when given). */
+function splitKw(a: unknown[]): [unknown[], Record<string, unknown>] {
+  const last = a[a.length - 1];
+  return last instanceof Kw ? [a.slice(0, -1), last.values] : [a, {}];
 }
 
 export function bool(x: unknown): boolean {
@@ -320,9 +325,7 @@ const STR_METHODS: Methods<string> = {
   find: (s, sub: string) => s.indexOf(sub),
   count: (s, sub: string) => s.split(sub).length - 1,
   format: (s, ...a: unknown[]) => {
-    const last = a[a.length - 1];
-    const named = last instanceof Kw ? last.values : {};
-    const positional = last instanceof Kw ? a.slice(0, -1) : a;
+    const [positional, named] = splitKw(a);
     let auto = 0;
     return s.replace(/\{\{|\}\}|\{([^{}:]*)(?::([^{}]*))?\}/g, (whole, field?: string, spec?: string) => {
       if (whole === "{{") return "{";
@@ -445,9 +448,7 @@ function toFloat(x: unknown): number {
 }
 
 function extreme(sign: number, a: unknown[]): unknown {
-  const last = a[a.length - 1];
-  const named = last instanceof Kw ? last.values : {};
-  const positional = last instanceof Kw ? a.slice(0, -1) : a;
+  const [positional, named] = splitKw(a);
   const items = positional.length === 1 ? [...iter(positional[0])] : positional;
   if (items.length === 0) {
     if (Object.hasOwn(named, "default")) return named.default;
@@ -496,11 +497,7 @@ export const builtins = {
   any: (x: unknown) => [...iter(x)].some(bool),
   all: (x: unknown) => [...iter(x)].every(bool),
   isinstance: (x: unknown, t: unknown) => (Array.isArray(t) ? t : [t]).some((one) => isType(x, one)),
-  print: (...a: unknown[]) => {
-    const last = a[a.length - 1];
-    const parts = last instanceof Kw ? a.slice(0, -1) : a;
-    console.log(parts.map(str).join(" "));
-  },
+  print: (...a: unknown[]) => console.log(splitKw(a)[0].map(str).join(" ")),
   hasattr: (x: any, name: string) => x != null && name in Object(x),
   getattr: (x: any, name: string, ...dflt: unknown[]) => (x != null && name in Object(x) ? x[name] : dflt[0]),
   setattr: (x: any, name: string, v: unknown) => void (x[name] = v),

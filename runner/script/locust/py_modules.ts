@@ -6,7 +6,7 @@
  * functions teams call. `time.sleep` is the session's own sleep (runtime.ts), set there. Any other module
  * is refused before the load (convert.ts).
  */
-import { args, builtins, iter, Kw, PyError, repr, str, tuple } from "./py.ts";
+import { args, builtins, exceptionClass, iter, Kw, PyError, repr, str, tuple } from "./py.ts";
 import { randomIntBetween, randomItem } from "../k6/jslib/utils.ts";
 import { parse } from "../k6/jslib/papaparse.ts";
 import { existsSync } from "node:fs";
@@ -45,10 +45,7 @@ const random = {
   sample: (items: unknown, k: number) => {
     const list = [...iter(items)];
     if (k > list.length) throw new PyError("ValueError", "sample larger than population");
-    for (let i = 0; i < k; i++) {
-      const j = i + Math.floor(Math.random() * (list.length - i));
-      [list[i], list[j]] = [list[j], list[i]];
-    }
+    random.shuffle(list);
     return list.slice(0, k);
   },
   shuffle: (list: unknown[]) => {
@@ -89,7 +86,7 @@ const json = {
       throw new PyError("JSONDecodeError", (err as Error).message);
     }
   },
-  JSONDecodeError: Object.assign(() => new PyError("JSONDecodeError"), { pyType: "JSONDecodeError" }),
+  JSONDecodeError: exceptionClass("JSONDecodeError"),
 };
 
 const time = {

@@ -28,9 +28,9 @@ export class ScriptOrigins {
   readonly #paths = new Map<string, string | null>();
   #target: OriginPlace | null = null;
 
-  constructor(readonly requests: ScriptRequests) {
+  constructor(readonly requests: ScriptRequests, routes: Readonly<Record<string, string>> = {}) {
     this.#targetOrigin = requests.url.origin;
-    this.#routes = requests.routes;
+    this.#routes = routes;
   }
 
   target(shared: ConnectionShared): OriginPlace {

@@ -9,112 +9,56 @@ import { encodeH2Request, type H2Request } from "../../http/h2/request.ts";
 import { headerNameProblem, headerValueProblem, pathProblem } from "../../request_rules.ts";
 
 const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 const EMPTY = new Uint8Array(0);
 /** Distinct plain requests kept encoded; past it the cache starts over (a script walking ids). */
 const MAX_CACHED = 1024;
 const METHOD = /^[A-Z][A-Z0-9-]*$/;
 
 interface ScriptEncoded {
-  request: EncodedRequest;
-  defaultName: string;
-}
-
-interface ScriptEncodedH2 {
-  request: H2Request;
+  request: EncodedRequest | H2Request;
   defaultName: string;
 }
 
 export class ScriptRequests {
   readonly #host: string;
-  readonly #origin: string;
   /** Before each request's default name: "" for the target, an origin's own for another's requests. */
   readonly #namePrefix: string;
-  readonly #cache = new PlainCache<ScriptEncoded>();
-  readonly #h2Cache = new PlainCache<ScriptEncodedH2>();
+  readonly #cache = new PlainCache();
+  readonly #h2Cache = new PlainCache();
 
-  constructor(
-    readonly url: URL,
-    shownOrigin?: string,
-    readonly routes: Readonly<Record<string, string>> = {},
-  ) {
+  constructor(readonly url: URL, shownOrigin?: string) {
     this.#host = hostHeaderOf(url);
-    this.#origin = shownOrigin ?? url.origin;
     this.#namePrefix = shownOrigin ?? "";
   }
 
-  pathOf(target: string): string | { problem: string } {
-    if (target.startsWith("/")) return target;
-    let url: URL;
-    try {
-      url = new URL(target);
-    } catch {
-      return { problem: `${JSON.stringify(target)} is neither a path (starting with /) nor a URL` };
-    }
-    if (url.origin !== this.#origin && this.routes[url.origin] !== this.#origin) {
-      return {
-        problem: `${url.origin} is not the target (${this.#origin}): sessions send on the run's ` +
-          "connections to its target; use a path",
-      };
-    }
+  /** `target`'s request path: itself, or a URL's path and query (origins.ts placed its origin here). */
+  pathOf(target: string): string {
+    if (target.charCodeAt(0) === 47) return target;
+    const url = new URL(target);
     return url.pathname + url.search;
   }
 
+  /** `method` `path` as HTTP/1.1 bytes, or (`h2`) an HTTP/2 request; a plain one from the cache. */
   encode(
     method: string,
     path: string,
     headers: ReadonlyArray<readonly [string, string]>,
     body: Uint8Array | undefined,
     cookieLine: Uint8Array | null,
+    h2: boolean,
   ): ScriptEncoded | { problem: string } {
     const plain = headers.length === 0 && body === undefined && cookieLine === null;
-    const kept = plain ? this.#cache.get(method, path) : undefined;
-    if (kept !== undefined) return kept;
-    const problem = requestProblem(method, path, headers);
-    if (problem !== undefined) return { problem };
-    const spec = {
-      method,
-      path,
-      headers: [...headers] as [string, string][],
-      body: body === undefined ? undefined : EMPTY,
-      weight: 1,
-    };
-    const fields = requestFieldsOf(this.#host, spec);
-    const head = headOf(this.#host, spec, fields);
-    const needsLength = addsLength(spec, fields);
-    const content = body ?? EMPTY;
-    const headBytes = encoder.encode(head + (needsLength ? `Content-Length: ${content.length}\r\n` : ""));
-    const extra = cookieLine ?? EMPTY;
-    const bytes = new Uint8Array(headBytes.length + extra.length + 2 + content.length);
-    bytes.set(headBytes, 0);
-    bytes.set(extra, headBytes.length);
-    bytes[headBytes.length + extra.length] = 13;
-    bytes[headBytes.length + extra.length + 1] = 10;
-    bytes.set(content, headBytes.length + extra.length + 2);
-    const encoded: ScriptEncoded = {
-      // Endpoint 0: a script names its requests at run time (its steps), not in the table.
-      request: { bytes, isHead: method === "HEAD", method, path, template: null, fixed: true, endpoint: 0 },
-      defaultName: nameOf(method, this.#namePrefix, path),
-    };
-    if (plain) this.#cache.set(method, path, encoded);
-    return encoded;
-  }
-
-  encodeH2(
-    method: string,
-    path: string,
-    headers: ReadonlyArray<readonly [string, string]>,
-    body: Uint8Array | undefined,
-    cookie: string | null,
-  ): ScriptEncodedH2 | { problem: string } {
-    const plain = headers.length === 0 && body === undefined && cookie === null;
-    const kept = plain ? this.#h2Cache.get(method, path) : undefined;
+    const cache = h2 ? this.#h2Cache : this.#cache;
+    const kept = plain ? cache.get(method, path) : undefined;
     if (kept !== undefined) return kept;
     const problem = requestProblem(method, path, headers);
     if (problem !== undefined) return { problem };
     const fields = [...headers] as [string, string][];
-    if (cookie !== null) fields.push(["cookie", cookie]);
-    let request: H2Request;
-    try {
+    let request: EncodedRequest | H2Request;
+    if (h2) {
+      // The jar's line is `Cookie: ...\r\n`; HTTP/2 takes its value as a field.
+      if (cookieLine !== null) fields.push(["cookie", decoder.decode(cookieLine.subarray(8, -2))]);
       const spec = {
         method,
         path,
@@ -122,25 +66,43 @@ export class ScriptRequests {
         body: body as Uint8Array<ArrayBuffer> | undefined,
         weight: 1,
       };
-      request = encodeH2Request(this.url, spec, [], false, true);
-    } catch (err) {
-      return { problem: (err as Error).message };
+      try {
+        request = encodeH2Request(this.url, spec, [], false, true);
+      } catch (err) {
+        return { problem: (err as Error).message };
+      }
+    } else {
+      const spec = { method, path, headers: fields, body: body === undefined ? undefined : EMPTY, weight: 1 };
+      const own = requestFieldsOf(this.#host, spec);
+      const content = body ?? EMPTY;
+      const head = headOf(this.#host, spec, own);
+      const length = addsLength(spec, own) ? `Content-Length: ${content.length}\r\n` : "";
+      const headBytes = encoder.encode(head + length);
+      const extra = cookieLine ?? EMPTY;
+      const bytes = new Uint8Array(headBytes.length + extra.length + 2 + content.length);
+      bytes.set(headBytes, 0);
+      bytes.set(extra, headBytes.length);
+      bytes[headBytes.length + extra.length] = 13;
+      bytes[headBytes.length + extra.length + 1] = 10;
+      bytes.set(content, headBytes.length + extra.length + 2);
+      // Endpoint 0: a script names its requests at run time (its steps), not in the table.
+      request = { bytes, isHead: method === "HEAD", method, path, template: null, fixed: true, endpoint: 0 };
     }
     const encoded = { request, defaultName: nameOf(method, this.#namePrefix, path) };
-    if (plain) this.#h2Cache.set(method, path, encoded);
+    if (plain) cache.set(method, path, encoded);
     return encoded;
   }
 }
 
 /** Plain requests' encodings by method, then path: no key is made per request. */
-class PlainCache<T> {
-  readonly #byMethod = new Map<string, Map<string, T>>();
+class PlainCache {
+  readonly #byMethod = new Map<string, Map<string, ScriptEncoded>>();
 
-  get(method: string, path: string): T | undefined {
+  get(method: string, path: string): ScriptEncoded | undefined {
     return this.#byMethod.get(method)?.get(path);
   }
 
-  set(method: string, path: string, encoded: T): void {
+  set(method: string, path: string, encoded: ScriptEncoded): void {
     let byPath = this.#byMethod.get(method);
     if (byPath === undefined) {
       if (this.#byMethod.size >= MAX_CACHED) this.#byMethod.clear();

@@ -20,7 +20,6 @@ import { reservedNameProblem } from "./recorder.ts";
 const NO_VALUES: Uint8Array[] = [];
 const NO_HEADERS: ReadonlyArray<readonly [string, string]> = [];
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
 /** The most bytes of one response a session keeps (what `text()` can read); past it `body-too-large`. */
 export const SCRIPT_KEPT_BYTES = 16 * 1024 * 1024;
 
@@ -67,11 +66,8 @@ export function encodeScriptRequest(
     }
   }
   const path = requests.pathOf(target);
-  if (typeof path !== "string") throw new ScriptRequestError(path.problem);
   const cookieLine = jar === null ? null : jar.line(requests.url.host, path, Date.now());
-  const encoded = conn instanceof Connection
-    ? requests.encode(method, path, headers, body, cookieLine)
-    : requests.encodeH2(method, path, headers, body, cookieLine === null ? null : cookieValue(cookieLine));
+  const encoded = requests.encode(method, path, headers, body, cookieLine, !(conn instanceof Connection));
   if ("problem" in encoded) throw new ScriptRequestError(encoded.problem);
   if (headers !== NO_HEADERS) names.sent(headers);
   const name = names.shown(options.name ?? encoded.defaultName);
@@ -186,8 +182,4 @@ export function batchLimit(given: number | undefined, name: string, fallback: nu
   throw new ScriptRequestError(
     `s.batch ${name}: ${given} is not a whole number from 1 (default ${fallback})`,
   );
-}
-
-function cookieValue(line: Uint8Array): string {
-  return decoder.decode(line.subarray(8, line.length - 2));
 }

@@ -46,7 +46,8 @@ type User = VirtualUser<SessionEnd>;
 
 /** A virtual user's requests, session after session: one at a time, on the session's connection. */
 export class SessionSender implements SessionCount {
-  private readonly sessions: SessionContext;
+  /** What the worker's sessions share: its options (target, setup data, env) and origins. */
+  readonly sessions: SessionContext;
   /** The session in progress (the last one once it ended), its run and connection. */
   private current: SessionEnd | null = null;
   #run: SessionRun | null = null;
@@ -156,26 +157,6 @@ export class SessionSender implements SessionCount {
       user.sides.close();
       user.sides = undefined;
     }
-  }
-
-  get target(): string {
-    return this.sessions.options.url.href;
-  }
-
-  route(url: string): string {
-    return this.sessions.origins.routed(url);
-  }
-
-  get setup(): unknown {
-    return this.sessions.options.setupData;
-  }
-
-  get env(): Readonly<Record<string, string>> {
-    return this.sessions.options.env;
-  }
-
-  get grpcSchema(): ScriptGrpcSchema | null {
-    return this.sessions.options.grpc ?? null;
   }
 
   request(method: string, target: string, options: RequestOptions = NO_OPTIONS): Promise<Response> {

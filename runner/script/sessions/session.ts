@@ -68,11 +68,11 @@ export class ScriptSession extends SessionEnd implements Session {
   }
 
   get target(): string {
-    return this.#sender.target;
+    return this.#sender.sessions.options.url.href;
   }
 
   route(url: string): string {
-    return this.#sender.route(url);
+    return this.#sender.sessions.origins.routed(url);
   }
 
   get ended(): AbortSignal {
@@ -85,11 +85,11 @@ export class ScriptSession extends SessionEnd implements Session {
   }
 
   get setup(): unknown {
-    return this.#sender.setup;
+    return this.#sender.sessions.options.setupData;
   }
 
   get env(): Readonly<Record<string, string>> {
-    return this.#sender.env;
+    return this.#sender.sessions.options.env;
   }
 
   get(path: string, options?: RequestOptions): Promise<Response> {
@@ -124,7 +124,8 @@ export class ScriptSession extends SessionEnd implements Session {
 
   get grpc(): SessionGrpc {
     return {
-      invoke: (method, message, params) => this.invokeGrpc(this.#sender.grpcSchema, method, message, params),
+      invoke: (method, message, params) =>
+        this.invokeGrpc(this.#sender.sessions.options.grpc ?? null, method, message, params),
     };
   }
 

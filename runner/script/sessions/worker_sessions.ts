@@ -46,10 +46,10 @@ export class ScriptSessions implements SessionContext {
 
   constructor(readonly fn: (s: Session) => unknown, readonly options: ScriptSessionOptions, name: string) {
     this.recorder = new ScriptRecorder(name);
-    this.requests = new ScriptRequests(options.url, undefined, options.routes);
+    this.requests = new ScriptRequests(options.url);
     this.grpcRequests = new ScriptGrpcRequests(options.url);
     this.names = new ScriptNames(options.env);
-    this.origins = new ScriptOrigins(this.requests);
+    this.origins = new ScriptOrigins(this.requests, options.routes);
   }
 
   sideId(): number {
