@@ -9,7 +9,7 @@
 import type { ResultsFile, RunResult } from "../mod.ts";
 import { type Expectation, higherIsBetter } from "./expectation.ts";
 import { judgeNoise, type NoiseJudgement, normalErrors } from "./noise.ts";
-import { finiteMean, metricValue, pointKey } from "./points.ts";
+import { finiteMean, metricValue, pointKey } from "./noise_samples.ts";
 import { loadlabFlags } from "./judged.ts";
 import { BEYOND_NOISE_MIN_SE } from "../stats.ts";
 import { standardErrorsText } from "./success_share.ts";

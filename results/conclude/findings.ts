@@ -6,7 +6,7 @@
  */
 import type { Analysis, ResultsFile, RunResult } from "../mod.ts";
 import { judgeExpectation } from "./expect_verdict.ts";
-import { finiteMean, metricValue, pointKey } from "./points.ts";
+import { finiteMean, metricValue, pointKey } from "./noise_samples.ts";
 import { flaggedRuns, runVerdict } from "./run_verdict.ts";
 import { formatDurationMs, formatNumber } from "../text_format.ts";
 import { explainKnees } from "./knee/explained.ts";
