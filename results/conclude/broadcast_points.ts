@@ -52,7 +52,7 @@ export interface BroadcastCurve {
   points: BroadcastPoint[];
 }
 
-const mean = (values: number[]) => meanCi(values.filter(Number.isFinite)).mean;
+const mean = (values: number[]) => meanCi(values).mean;
 
 /** Error kinds of a member that could not join, or was dropped while it was in the room. */
 const MEMBER_LOST = /^(connect|reset|closed-early|ws-.*)$/;

@@ -71,12 +71,6 @@ export function metricValue(run: RunResult, metric: NoiseMetric): number {
   return run.latencyMs[metric];
 }
 
-/** The mean of the finite values; NaN when there are none. */
-export function finiteMean(values: number[]): number {
-  const finite = values.filter(Number.isFinite);
-  return finite.length ? finite.reduce((a, b) => a + b, 0) / finite.length : Number.NaN;
-}
-
 /** The batches of one side: their means, their lengths (ms), and whether every run had settled. */
 export interface Batches {
   values: number[];
