@@ -125,7 +125,6 @@ function isRateParameter(parameter: string): boolean {
   return /(^|\.)(rate|ratePerSec|requestedRate)$/i.test(parameter);
 }
 
-/** One curve per variant, load, swept parameter and value of a grid's other axis, by swept value. */
 /** Runs by sweep curve: variant, load and swept parameter, at the second parameter's value. */
 export function sweepCurves(runs: RunResult[]): RunResult[][] {
   const byCurve = new Map<string, RunResult[]>();
