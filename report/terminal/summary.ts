@@ -20,7 +20,12 @@ import { wsLines } from "./ws.ts";
 import { endpointLines } from "./endpoints.ts";
 import { generatorLines } from "./generator.ts";
 import { type RunVerdict, runVerdict } from "../../results/conclude/run_verdict.ts";
-import { achievedAbove, droppedShare, formatShare, sendFacts } from "../../results/conclude/send_counts.ts";
+import {
+  achievedAbove,
+  formatShare,
+  sendFacts,
+  successQualifier,
+} from "../../results/conclude/send_counts.ts";
 import { latencySampled, measuredSuccessRate, sampledLatency } from "../../results/conclude/responses.ts";
 import { drainedNote, unfinishedNote } from "../../results/conclude/served_rate.ts";
 import { busyMachineNote } from "../../results/conclude/machine_change.ts";
@@ -52,12 +57,6 @@ function palette(color: boolean): Palette {
 function fields(pairs: Array<[string, string]>): string[] {
   const width = Math.max(...pairs.map(([label]) => label.length)) + 1;
   return pairs.map(([label, value]) => `  ${(label + ":").padEnd(width)}  ${value}`);
-}
-
-/** " of sent, 12% of intended sends dropped": a success rate never stands alone beside dropped sends. */
-function successQualifier(run: RunResult): string {
-  if (run.droppedSends === 0) return "";
-  return ` of sent; ${formatShare(droppedShare(run))} of intended sends dropped`;
 }
 
 function overview(run: RunResult, c: Palette): string[] {

@@ -7,22 +7,25 @@
  * compared group has two, else `within-run`. Pure.
  */
 import type { Analysis, RunResult } from "../mod.ts";
-import { COMPARE_METRICS, runValue } from "./noise_samples.ts";
+import { COMPARE_METRICS, runNoise, runValue } from "./noise_samples.ts";
+import { judgeNoise } from "./noise.ts";
 import {
+  BEYOND_NOISE_MIN_SE,
   changePct,
   curveAxes,
   findKnee,
   flatShare,
   isCategorical,
   KEPT_UP_SHARE,
+  type MeanCi,
   meanCi,
   orderedSweepValues,
   round4,
   stdev,
   type SweepPoint,
+  tQuantile95,
 } from "../stats.ts";
 import { judgeChange, type NotJudged, notJudgedFlags, notJudgedText } from "./judged.ts";
-import { bentBeyondNoise, unbentText } from "./knee/bend.ts";
 
 interface AnalyzeOptions {
   /** The variant the others are compared with. */
@@ -122,7 +125,6 @@ function isRateParameter(parameter: string): boolean {
   return /(^|\.)(rate|ratePerSec|requestedRate)$/i.test(parameter);
 }
 
-/** One curve per variant, load, swept parameter and value of a grid's other axis, by swept value. */
 /** Runs by sweep curve: variant, load and swept parameter, at the second parameter's value. */
 export function sweepCurves(runs: RunResult[]): RunResult[][] {
   const byCurve = new Map<string, RunResult[]>();
@@ -266,4 +268,46 @@ function sweepKnees(runs: RunResult[], sloP99Ms?: number): Knee[] {
       reason: knee.reason + at,
     };
   });
+}
+
+/** The achieved rate of a point's runs: their repeats' values, else their batch means. */
+function achieved(runs: RunResult[]): MeanCi {
+  return runs.length >= 2 ? meanCi(runs.map((r) => r.rps)) : runNoise(runs, "rps");
+}
+
+/** How many standard errors `m` lies below `bar`; 0 when it cannot tell (fewer than three values). */
+function errorsBelow(m: MeanCi, bar: number): number {
+  if (m.ci95 === null || m.n < 3) return 0;
+  const se = m.ci95 / tQuantile95(m.n - 1);
+  return se > 0 ? (bar - m.mean) / se : bar > m.mean ? Infinity : 0;
+}
+
+/**
+ * Whether the point at `index` of a rate curve failed beyond noise: short of 95% of its requested rate,
+ * or a p99 past 3x the lowest rate's, each judged against noise; a bend noise could not judge is none.
+ */
+function bentBeyondNoise(curve: RunResult[], points: SweepPoint[]): (index: number) => boolean {
+  const at = (i: number) => curve.filter((r) => curveAxes(r)!.axis.value === points[i].x);
+  return (index) => {
+    const p = points[index], runs = at(index);
+    const requested = p.targetRps ?? (p.x as number);
+    if (p.rps < KEPT_UP_SHARE * requested) {
+      return errorsBelow(achieved(runs), KEPT_UP_SHARE * requested) >= BEYOND_NOISE_MIN_SE;
+    }
+    const lowest = at(0);
+    const rule = runs.length >= 2 && lowest.length >= 2 ? "repeats" : "within-run";
+    const judged = judgeNoise(rule, runs, lowest, "p99");
+    return "beyond" in judged && judged.beyond;
+  };
+}
+
+/**
+ * The first point of a rate curve short of the rate or over 3x the lowest p99 whose bend is not beyond noise.
+ */
+function unbentText(points: SweepPoint[], bent: (index: number) => boolean): string {
+  const i = points.findIndex((p, i) =>
+    i > 0 && !bent(i) &&
+    (p.rps < KEPT_UP_SHARE * (p.targetRps ?? (p.x as number)) || p.p99Ms > 3 * points[0].p99Ms)
+  );
+  return i < 0 ? "" : ` (the bend at ${round4(points[i].x as number)} is within what noise can do)`;
 }

@@ -8,6 +8,7 @@ import type { RunResult } from "../mod.ts";
 import { KEPT_UP_SHARE, meanCi } from "../stats.ts";
 import { runVerdict } from "./run_verdict.ts";
 import { notJudgedFlags } from "./judged.ts";
+import { sweepCurves } from "./analysis.ts";
 
 /** The swept parameter that counts a room's members: one connection each. */
 export const MEMBERS_PARAMETER = "load.connections";
@@ -52,7 +53,7 @@ export interface BroadcastCurve {
   points: BroadcastPoint[];
 }
 
-const mean = (values: number[]) => meanCi(values.filter(Number.isFinite)).mean;
+const mean = (values: number[]) => meanCi(values).mean;
 
 /** Error kinds of a member that could not join, or was dropped while it was in the room. */
 const MEMBER_LOST = /^(connect|reset|closed-early|ws-.*)$/;
@@ -79,14 +80,11 @@ function pointOf(members: number, runs: RunResult[]): BroadcastPoint {
 
 /** Every WebSocket sweep over members in the results, as curves of points by member count. */
 export function broadcastCurves(runs: RunResult[]): BroadcastCurve[] {
-  const byCurve = new Map<string, RunResult[]>();
-  for (const run of runs) {
-    if (run.probe || !run.ws || run.sweep?.parameter !== MEMBERS_PARAMETER || run.sweep2) continue;
-    if (typeof run.sweep.value !== "number") continue;
-    const key = `${run.variant ?? ""}\u0000${run.load ?? ""}`;
-    byCurve.set(key, [...(byCurve.get(key) ?? []), run]);
-  }
-  return [...byCurve.values()].map((curve) => {
+  const rooms = runs.filter((r) =>
+    !r.probe && r.ws && r.sweep?.parameter === MEMBERS_PARAMETER && !r.sweep2 &&
+    typeof r.sweep.value === "number"
+  );
+  return sweepCurves(rooms).map((curve) => {
     const members = [...new Set(curve.map((r) => r.sweep!.value as number))].sort((a, b) => a - b);
     const first = curve[0];
     return {

@@ -9,9 +9,9 @@
 import type { ResultsFile, RunResult } from "../mod.ts";
 import { type Expectation, higherIsBetter } from "./expectation.ts";
 import { judgeNoise, type NoiseJudgement, normalErrors } from "./noise.ts";
-import { finiteMean, metricValue, pointKey } from "./points.ts";
+import { metricValue, pointKey } from "./noise_samples.ts";
 import { loadlabFlags } from "./judged.ts";
-import { BEYOND_NOISE_MIN_SE } from "../stats.ts";
+import { BEYOND_NOISE_MIN_SE, meanCi } from "../stats.ts";
 import { standardErrorsText } from "./success_share.ts";
 import { formatDurationMs, formatNumber } from "../text_format.ts";
 
@@ -64,7 +64,7 @@ function unmetNeed(e: Expectation, better: RunResult[], than: RunResult[], cores
   return null;
 }
 
-const meanOf = (runs: RunResult[], e: Expectation) => finiteMean(runs.map((r) => metricValue(r, e.metric)));
+const meanOf = (runs: RunResult[], e: Expectation) => meanCi(runs.map((r) => metricValue(r, e.metric))).mean;
 
 /** Whether a better-side run's flags can only have worked against the direction. */
 function onlyAgainst(run: RunResult, metric: Expectation["metric"]): boolean {

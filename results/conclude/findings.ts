@@ -6,12 +6,13 @@
  */
 import type { Analysis, ResultsFile, RunResult } from "../mod.ts";
 import { judgeExpectation } from "./expect_verdict.ts";
-import { finiteMean, metricValue, pointKey } from "./points.ts";
+import { metricValue, pointKey } from "./noise_samples.ts";
 import { flaggedRuns, runVerdict } from "./run_verdict.ts";
 import { formatDurationMs, formatNumber } from "../text_format.ts";
 import { explainKnees } from "./knee/explained.ts";
 import { type BroadcastFinding, concludeBroadcasts } from "./broadcast.ts";
 import { capacityQualifiers, capacityText } from "./capacity.ts";
+import { meanCi } from "../stats.ts";
 
 /** One sentence of the block; `tone` colours it (warn: flagged runs; good/bad: an expectation's verdict). */
 export interface Finding {
@@ -56,7 +57,7 @@ function cellOf(variant: string, runs: RunResult[], analysis: Analysis | undefin
   const mean = {} as Record<Metric, number>;
   const ci95: Partial<Record<Metric, number>> = {};
   for (const m of ["rps", "p99", "success"] as const) {
-    mean[m] = finiteMean(runs.map((r) => metricValue(r, m)));
+    mean[m] = meanCi(runs.map((r) => metricValue(r, m))).mean;
     const ci = group?.metrics[m]?.ci95;
     if (group && group.metrics[m].n > 1 && Number.isFinite(ci)) ci95[m] = ci!;
   }

@@ -1,12 +1,14 @@
 /**
  * @module
- * What the noise rules (noise.ts) weigh: the compared metrics, an interval's and a run's value of each,
- * a run's batch means over its judged part (from its stabilization point, else its final half), the scale
- * a metric is judged on, and whether a run's load held one rate. Pure.
+ * What the noise rules (noise.ts) and the findings weigh: the compared metrics, an interval's and a run's
+ * value of each, the point a run belongs to, a run's batch means over its judged part (from its
+ * stabilization point, else its final half), the scale a metric is judged on, and whether a run's load
+ * held one rate. Pure.
  */
 import type { IntervalResult, RunResult } from "../schema/results.ts";
 import { servedRps } from "./served_rate.ts";
-import { intervalLatencySampled } from "./responses.ts";
+import { intervalLatencySampled, latencySampled } from "./responses.ts";
+import { sumValues } from "../interval_counts.ts";
 import { batchMeans, type IntervalSample, type MeanCi, meanCi } from "../stats.ts";
 import { decodeHistogram, usToMs } from "../histogram.ts";
 
@@ -49,6 +51,23 @@ function intervalValue(iv: IntervalResult, metric: NoiseMetric): number {
 export function runValue(run: RunResult, metric: NoiseMetric): number {
   if (metric === "rps") return run.rps;
   if (metric === "success") return run.successRate * 100;
+  return run.latencyMs[metric];
+}
+
+/** "load at parameter=value, parameter2=value", the load alone, or "runs" when neither is set. */
+export function pointKey(run: RunResult): string {
+  const sweep = [run.sweep, run.sweep2].filter((p) => p !== undefined)
+    .map((p) => `${p!.parameter}=${p!.value}`).join(", ");
+  return [run.load ?? "", sweep].filter(Boolean).join(" at ") || "runs";
+}
+
+/** A run's value of `metric`; NaN where a run with no response or no send has none. */
+export function metricValue(run: RunResult, metric: NoiseMetric): number {
+  if (metric === "rps") return run.rps;
+  if (metric === "success") {
+    return sumValues(run.errors) + run.requests > 0 ? run.successRate * 100 : Number.NaN;
+  }
+  if (!latencySampled(run)) return Number.NaN;
   return run.latencyMs[metric];
 }
 

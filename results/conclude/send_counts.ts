@@ -51,6 +51,12 @@ export function droppedShare(run: RunResult): number {
   return sends > 0 ? run.droppedSends / sends : 0;
 }
 
+/** " of sent, 12% of intended sends dropped": a success rate never stands alone beside dropped sends. */
+export function successQualifier(run: RunResult): string {
+  if (run.droppedSends === 0) return "";
+  return ` of sent; ${formatShare(droppedShare(run))} of intended sends dropped`;
+}
+
 /** A share as a short percentage: "93%", "0.4%", "0%"; "-" when not finite. */
 export function formatShare(share: number): string {
   if (!Number.isFinite(share)) return "-";

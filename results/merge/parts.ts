@@ -4,11 +4,9 @@
  * up as shards are; sessions pool by step label, endpoints stay apart. Pure.
  */
 import type { LatencySummaryMs, RunResult } from "../mod.ts";
-import { mergeShardRuns } from "./shard_runs.ts";
-import { encodeHistogram, mergeEncoded, summarizeMs } from "../histogram.ts";
+import { addFlows, mergeShardRuns, type PoolDurations } from "./shard_runs.ts";
 
 type Flow = NonNullable<RunResult["flows"]>[number];
-type Step = Flow["steps"][number];
 
 /** The loads' runs as one run named `name`. */
 export function mergeParts(name: string, runs: RunResult[]): RunResult {
@@ -16,7 +14,10 @@ export function mergeParts(name: string, runs: RunResult[]): RunResult {
   // Aligned by when each load's schedule started (its start instant), not by when its run was set up.
   const merged = mergeShardRuns(runs.map(scheduledStart));
   const abortedBy = runs.find((r) => r.abortedBy)?.abortedBy;
-  const flows = mergeFlowsByName(runs);
+  const flows = addFlows(
+    runs.flatMap((r) => (r.flows ?? []).map((f) => withLoad(f, r.name))),
+    pooledDurations,
+  );
   return {
     ...merged,
     name,
@@ -42,49 +43,6 @@ function summedLoads(runs: RunResult[]): Record<string, number> {
   return out;
 }
 
-function mergeFlowsByName(runs: RunResult[]): Flow[] {
-  const byName = new Map<string, Flow>();
-  for (const flow of runs.flatMap((r) => (r.flows ?? []).map((f) => withLoad(f, r.name)))) {
-    const into = byName.get(flow.name);
-    if (into === undefined) {
-      byName.set(flow.name, {
-        ...flow,
-        steps: flow.steps.map((s) => ({ ...s, checks: s.checks?.map((c) => ({ ...c })) })),
-      });
-      continue;
-    }
-    poolSessions(into, flow);
-    into.loads = { ...into.loads, ...flow.loads };
-    into.sessions += flow.sessions;
-    into.completed += flow.completed;
-    into.failed += flow.failed;
-    for (const step of flow.steps) addStep(into, step);
-  }
-  return [...byName.values()];
-}
-
-function addStep(flow: Flow, step: Step): void {
-  const into = flow.steps.find((s) => s.label === step.label);
-  if (into === undefined) {
-    flow.steps.push({ ...step, checks: step.checks?.map((c) => ({ ...c })) });
-    return;
-  }
-  into.requests += step.requests;
-  into.errors += step.errors;
-  into.latencyMs = null;
-  for (const check of step.checks ?? []) {
-    const same = into.checks?.find((c) => c.name === check.name);
-    if (same === undefined) (into.checks ??= []).push({ ...check });
-    else {
-      same.passed += check.passed, same.failed += check.failed;
-      for (const [load, n] of Object.entries(check.loads ?? {})) {
-        const seen = (same.loads ??= {})[load];
-        same.loads[load] = { passed: (seen?.passed ?? 0) + n.passed, failed: (seen?.failed ?? 0) + n.failed };
-      }
-    }
-  }
-}
-
 /** `flow` with its counts also kept under `load` (k6's scenario), so a threshold can pick one. */
 function withLoad(flow: Flow, load: string): Flow {
   const steps = flow.steps.map((s) => ({
@@ -98,26 +56,8 @@ function withLoad(flow: Flow, load: string): Flow {
   return { ...flow, steps, loads: { ...flow.loads, [load]: own } };
 }
 
-/** `flow`'s session durations pooled into `into`'s: histograms added, else summaries. */
-function poolSessions(into: Flow, flow: Flow): void {
-  const [a, b] = [into.sessionHistogramEncoded, flow.sessionHistogramEncoded];
-  if (typeof a === "string" && typeof b === "string") {
-    const pooled = mergeEncoded([a, b]);
-    into.sessionMs = summarizeMs(pooled);
-    into.sessionHistogramEncoded = encodeHistogram(pooled);
-    return;
-  }
-  into.sessionMs = pooledDurations(into.sessionMs, into.completed, flow.sessionMs, flow.completed);
-  delete into.sessionHistogramEncoded;
-}
-
 /** Two duration summaries as one: weighted mean and spread, exact min and max, larger percentiles. */
-export function pooledDurations(
-  a: LatencySummaryMs | null,
-  n: number,
-  b: LatencySummaryMs | null,
-  m: number,
-): LatencySummaryMs | null {
+export const pooledDurations: PoolDurations = (a, n, b, m) => {
   if (a === null || b === null) return null;
   if (m === 0) return a;
   if (n === 0) return b;
@@ -135,4 +75,4 @@ export function pooledDurations(
     mean,
     stdev: Math.sqrt(Math.max(0, square - mean ** 2)),
   } as LatencySummaryMs;
-}
+};

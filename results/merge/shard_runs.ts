@@ -1,19 +1,43 @@
 /**
  * @module
  * One run rebuilt exactly from its shards (`--segment i/N`): HDR histograms added, counters summed,
- * intervals aligned by absolute time; what cannot add exactly is left out. Pure.
+ * intervals aligned by absolute time and added per interval (percentiles from the added histograms, NaN
+ * where a shard kept none); what cannot add exactly is left out. Pure.
  */
-import type { IntervalResult, RunResult } from "../mod.ts";
-import { addCounters, addCounts, emptyCounters, sumValues } from "../interval_counts.ts";
-import { type Alignment, alignShards, mergeIntervals } from "./intervals.ts";
+import type { IntervalResult, LatencySummaryMs, RunResult } from "../mod.ts";
+import {
+  addCounters,
+  addCounts,
+  addIntervalCounts,
+  addIntervalDetail,
+  emptyCounters,
+  emptyIntervalCounts,
+  emptyIntervalDetail,
+  sumValues,
+} from "../interval_counts.ts";
 import { encodeHistogram, mergeEncoded, summarizeMs } from "../histogram.ts";
 import { latencyBlock } from "../histogram_views.ts";
 import { verdict } from "../conclude/bound_verdict.ts";
-import { generatorSaturation } from "../conclude/generator_saturation.ts";
+import {
+  busierLoad,
+  type GeneratorLoad,
+  generatorSaturation,
+  loadOf,
+} from "../conclude/generator_saturation.ts";
 import { saturated, servedRps } from "../conclude/served_rate.ts";
 import { detectStabilization } from "../conclude/stabilization.ts";
 import { mergeEndpoints } from "../endpoint_totals.ts";
 import { addWsParts } from "../ws_totals.ts";
+
+type Flow = NonNullable<RunResult["flows"]>[number];
+type Step = Flow["steps"][number];
+/** Two flows' session duration summaries as one, given how many sessions each completed. */
+export type PoolDurations = (
+  a: LatencySummaryMs | null,
+  n: number,
+  b: LatencySummaryMs | null,
+  m: number,
+) => LatencySummaryMs | null;
 
 const sum = (runs: RunResult[], of: (r: RunResult) => number | undefined) =>
   runs.reduce((total, r) => total + (of(r) ?? 0), 0);
@@ -176,7 +200,7 @@ function mergeSections(runs: RunResult[], alignment: Alignment, intervalCount: n
     ...summed(runs, "unrecordedLatencies"),
     ...memoryCutOf(runs),
     ...(runs.some((r) => r.telemetry) ? { telemetry: mergeTelemetry(runs) } : {}),
-    ...(runs[0].flows ? { flows: mergeFlows(runs) } : {}),
+    ...(runs[0].flows ? { flows: addFlows(runs.flatMap((r) => r.flows ?? [])) } : {}),
     ...(endpoints !== undefined ? { endpoints } : {}),
     ...(ws.length > 0 ? { ws: addWsParts(ws) } : {}),
   };
@@ -204,26 +228,146 @@ function mergeTelemetry(runs: RunResult[]): NonNullable<RunResult["telemetry"]> 
   );
 }
 
-/** Flows: counts summed; session durations pooled from histograms when every shard has one. */
-function mergeFlows(runs: RunResult[]): NonNullable<RunResult["flows"]> {
-  return (runs[0].flows ?? []).map((flow, f) => {
-    const same = runs.map((r) => r.flows?.[f]).filter((x) => x !== undefined);
-    const { sessionHistogramEncoded: _, ...rest } = flow;
-    const encoded = same.map((x) => x.sessionHistogramEncoded);
-    const pooled = encoded.every((e) => typeof e === "string") ? mergeEncoded(encoded as string[]) : null;
-    return {
-      ...rest,
-      ...(pooled ? { sessionHistogramEncoded: encodeHistogram(pooled) } : {}),
-      sessions: same.reduce((s, x) => s + x.sessions, 0),
-      completed: same.reduce((s, x) => s + x.completed, 0),
-      failed: same.reduce((s, x) => s + x.failed, 0),
-      sessionMs: pooled ? summarizeMs(pooled) : same.length === 1 ? flow.sessionMs : null,
-      steps: flow.steps.map((step, i) => ({
-        ...step,
-        requests: same.reduce((s, x) => s + (x.steps[i]?.requests ?? 0), 0),
-        errors: same.reduce((s, x) => s + (x.steps[i]?.errors ?? 0), 0),
-        latencyMs: same.length === 1 ? step.latencyMs : null,
-      })),
-    };
+/**
+ * Flows added by name, steps by label and checks by name. Session durations pool from histograms when
+ * both have one, else through `pool` (left out unless a caller pools summaries).
+ */
+export function addFlows(flows: Flow[], pool: PoolDurations = () => null): Flow[] {
+  const byName = new Map<string, Flow>();
+  for (const flow of flows) {
+    const into = byName.get(flow.name);
+    if (into === undefined) {
+      byName.set(flow.name, { ...flow, steps: flow.steps.map(copyStep) });
+      continue;
+    }
+    poolSessions(into, flow, pool);
+    into.loads = { ...into.loads, ...flow.loads };
+    into.sessions += flow.sessions;
+    into.completed += flow.completed;
+    into.failed += flow.failed;
+    flow.steps.forEach((step, i) => addStep(into, step, i));
+  }
+  return [...byName.values()];
+}
+
+const copyStep = (step: Step): Step => ({ ...step, checks: step.checks?.map((c) => ({ ...c })) });
+
+function addStep(flow: Flow, step: Step, index: number): void {
+  const into = flow.steps[index]?.label === step.label
+    ? flow.steps[index]
+    : flow.steps.find((s) => s.label === step.label);
+  if (into === undefined) {
+    flow.steps.push(copyStep(step));
+    return;
+  }
+  into.requests += step.requests;
+  into.errors += step.errors;
+  into.latencyMs = null;
+  for (const check of step.checks ?? []) {
+    const same = into.checks?.find((c) => c.name === check.name);
+    if (same === undefined) (into.checks ??= []).push({ ...check });
+    else {
+      same.passed += check.passed, same.failed += check.failed;
+      for (const [load, n] of Object.entries(check.loads ?? {})) {
+        const seen = (same.loads ??= {})[load];
+        same.loads[load] = { passed: (seen?.passed ?? 0) + n.passed, failed: (seen?.failed ?? 0) + n.failed };
+      }
+    }
+  }
+}
+
+/** `flow`'s session durations pooled into `into`'s: histograms added, else `pool` on the summaries. */
+function poolSessions(into: Flow, flow: Flow, pool: PoolDurations): void {
+  const [a, b] = [into.sessionHistogramEncoded, flow.sessionHistogramEncoded];
+  if (typeof a === "string" && typeof b === "string") {
+    const pooled = mergeEncoded([a, b]);
+    into.sessionMs = summarizeMs(pooled);
+    into.sessionHistogramEncoded = encodeHistogram(pooled);
+    return;
+  }
+  into.sessionMs = pool(into.sessionMs, into.completed, flow.sessionMs, flow.completed);
+  delete into.sessionHistogramEncoded;
+}
+
+/** Where each shard's intervals land in the merged run. */
+export interface Alignment {
+  intervalMs: number;
+  /** Per shard: merged interval index of its interval 0. */
+  offsets: number[];
+  /** True when a shard started off the interval grid by more than 1 ms (its offset was rounded). */
+  unaligned: boolean;
+}
+
+/** When a shard's measured run began (ms since the epoch): its schedule start plus its warm-up. */
+function originEpochMs(run: RunResult): number {
+  return Date.parse(run.segment?.startAt ?? run.startedAt) + run.warmupSec * 1000;
+}
+
+/** Offsets of each shard's intervals on the common grid, from the shards' start times. */
+export function alignShards(runs: RunResult[]): Alignment {
+  const configured = Number(runs[0].config.intervalMs);
+  const intervalMs = configured > 0 ? configured : (runs[0].intervals[0]?.durationMs ?? 250);
+  const origins = runs.map(originEpochMs);
+  const base = Math.min(...origins);
+  const offsets = origins.map((o) => Math.round((o - base) / intervalMs));
+  const unaligned = origins.some((o, k) => Math.abs(o - base - offsets[k] * intervalMs) > 1);
+  return { intervalMs, offsets, unaligned };
+}
+
+/** The shards' intervals added per absolute interval; percentiles from the added histograms. */
+export function mergeIntervals(runs: RunResult[], alignment: Alignment): IntervalResult[] {
+  const slots = new Map<number, IntervalResult[]>();
+  runs.forEach((run, k) => {
+    run.intervals.forEach((iv, i) => {
+      const index = i + alignment.offsets[k];
+      slots.set(index, [...(slots.get(index) ?? []), iv]);
+    });
   });
+  const last = Math.max(-1, ...slots.keys());
+  return Array.from(
+    { length: last + 1 },
+    (_, index) => mergeInterval(slots.get(index) ?? [], index, alignment),
+  );
+}
+
+function mergeInterval(parts: IntervalResult[], index: number, alignment: Alignment): IntervalResult {
+  const counts = emptyIntervalCounts();
+  const detail = emptyIntervalDetail();
+  let inFlight = 0, connections = 0;
+  let generator: GeneratorLoad | undefined;
+  for (const iv of parts) {
+    addIntervalCounts(counts, iv);
+    addIntervalDetail(detail, iv);
+    inFlight += iv.inFlight;
+    connections += iv.connections;
+    generator = busierLoad(generator, loadOf(iv));
+  }
+  const exact = parts.every((iv) => iv.requests === 0 || iv.histogramEncoded !== undefined);
+  const histogram = mergeEncoded(parts.flatMap((iv) => (iv.histogramEncoded ? [iv.histogramEncoded] : [])));
+  const summary = summarizeMs(histogram);
+  const latency = (v: number) => (exact ? v : NaN);
+  return {
+    startMs: index * alignment.intervalMs,
+    durationMs: parts.length ? Math.max(...parts.map((iv) => iv.durationMs)) : alignment.intervalMs,
+    requests: counts.requests,
+    ...(counts.drained > 0 ? { drained: counts.drained } : {}),
+    errors: counts.errors,
+    ...(detail.errorKinds !== null ? { errorKinds: detail.errorKinds } : {}),
+    failedStatus: counts.failedStatus,
+    p50: latency(summary.p50),
+    p75: latency(summary.p75),
+    p90: latency(summary.p90),
+    p99: latency(summary.p99),
+    mean: latency(summary.mean),
+    max: latency(summary.max),
+    bytesRead: counts.bytesRead,
+    bytesWritten: counts.bytesWritten,
+    lateSends: counts.lateSends,
+    ...(detail.serverBoundSends !== null ? { serverBoundSends: detail.serverBoundSends } : {}),
+    inFlight,
+    ...generator,
+    connections,
+    statusCodes: counts.statusCodes,
+    ...(exact ? { histogramEncoded: encodeHistogram(histogram) } : {}),
+  };
 }

@@ -5,8 +5,7 @@
  */
 import type { ResultsFile, RunResult, ShardsSummary, ThresholdResult } from "../mod.ts";
 import { evaluateThresholds, parseThreshold } from "../thresholds/threshold.ts";
-import { mergeShardRuns } from "./shard_runs.ts";
-import { alignShards } from "./intervals.ts";
+import { alignShards, mergeShardRuns } from "./shard_runs.ts";
 
 /** One shard's results file and the name it was given as. */
 export interface ShardFile {

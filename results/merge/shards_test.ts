@@ -267,3 +267,24 @@ Deno.test("shards' session durations pool from their histograms; without them th
       .flows![0];
   assertEquals([bare.sessionMs, bare.sessionHistogramEncoded], [null, undefined]);
 });
+
+Deno.test("shards' checks add up by name, as the loads run together do", () => {
+  const run = makeRun({ name: "x", rps: 10, durationSec: 1, dist: { medianMs: 5, sigma: 0.3 }, seed: 1 });
+  const flowOf = (passed: number, failed: number) => ({
+    name: "f",
+    sessions: 5,
+    completed: 5,
+    failed: 0,
+    sessionMs: null,
+    steps: [{
+      label: "home",
+      requests: 5,
+      errors: 0,
+      latencyMs: null,
+      checks: [{ name: "ok", passed, failed }],
+    }],
+  });
+  const merged = mergeShardRuns([{ ...run, flows: [flowOf(4, 1)] }, { ...run, flows: [flowOf(3, 2)] }]);
+  const step = merged.flows![0].steps[0];
+  assertEquals([step.requests, step.checks], [10, [{ name: "ok", passed: 7, failed: 3 }]]);
+});

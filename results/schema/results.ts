@@ -14,8 +14,7 @@ import {
   sweepPointSchema,
 } from "./values.ts";
 import type { flowResultSchema, intervalSchema, phaseResultSchema, telemetrySchema } from "./series.ts";
-import { runResultSchema, type targetInfoSchema } from "./run.ts";
-import type { endpointResultSchema } from "./endpoint.ts";
+import { type endpointResultSchema, runResultSchema, type targetInfoSchema } from "./run.ts";
 import { expectationSchema } from "../conclude/expectation.ts";
 import { exportSummarySchema } from "../export/summary.ts";
 

@@ -10,7 +10,7 @@
  */
 import assert from "node:assert/strict";
 import { runExperiment } from "./experiment_run.ts";
-import { GENERATOR_LATE_PCT } from "../../results/conclude/knee/generator.ts";
+import { GENERATOR_LATE_PCT } from "../../results/conclude/knee/explained.ts";
 
 /** Three 1 s points (20/s, 40/s, 5,000/s) on 8 connections: bounded in time and load. */
 const EXPERIMENT = `

@@ -102,7 +102,8 @@ export function runFacts(run: PageRun): HTMLElement {
     ],
     [
       "requests",
-      `${fmtNum(run.requests)} (${fmtNum(run.rps)} req/s), success ${fmtPct(run.successRate * 100)}`,
+      `${fmtNum(run.requests)} (${fmtNum(run.rps)} req/s), success ${fmtPct(run.successRate * 100)}` +
+      run.successQualifier,
     ],
     ...streamFacts(run),
     [

@@ -155,3 +155,10 @@ Deno.test("a sweep in a file with no stored analysis gets its knee by the findin
   assert.equal(sweep.knee, null);
   assert.match(sweep.kneeReason!, /8000 not judged: generator-bound/);
 });
+
+Deno.test("a run's success rate carries the terminal's dropped-sends qualifier, and none without drops", () => {
+  const data = buildPageData(makeCpuSleepQuick());
+  const dropped = data.runs.find((r) => r.droppedSends > 0)!;
+  assert.equal(dropped.successQualifier, " of sent; 99.7% of intended sends dropped");
+  assert.equal(buildPageData(makeSingleAttack()).runs[0].successQualifier, "");
+});

@@ -8,6 +8,7 @@ import { round3, round4 } from "../../../results/stats.ts";
 import { stabilizationText } from "../../../results/conclude/stabilization.ts";
 import { crowdOpening } from "../../../results/conclude/crowd_opening.ts";
 import { servedRps } from "../../../results/conclude/served_rate.ts";
+import { successQualifier } from "../../../results/conclude/send_counts.ts";
 import { type GeneratorVerdict, generatorVerdict } from "../../generator_verdict.ts";
 import { cacheBypassSentence } from "../../cache_bypass.ts";
 import { wsFacts } from "../../terminal/ws.ts";
@@ -73,6 +74,8 @@ export type PageRun =
     verdict: string;
     /** Open and throughput models: requested rate, sends made and dropped; null for closed models. */
     sends: OverviewSends | null;
+    /** What qualifies the success rate, as the terminal says it (results/conclude/send_counts.ts). */
+    successQualifier: string;
   };
 
 function timeAxis(timesMs: number[]): TimeAxis {
@@ -250,6 +253,7 @@ export function pageRun(run: RunResult, group: string): PageRun {
     wsFacts: wsFacts(run),
     verdict: groupVerdict([run]),
     sends: groupSends([run]),
+    successQualifier: successQualifier(run),
     // What servers said, each on one line with nothing hidden (the results file keeps it as it came).
     errorMessages: Object.fromEntries(
       Object.entries(run.errorMessages).map(([kind, byMessage]) => [
