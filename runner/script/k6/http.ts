@@ -9,15 +9,14 @@
  * `http.batch` sends its requests in parallel as k6 does (`s.batch`: at most the options' `batch` at once,
  * `batchPerHost` to one host, each on a connection of the VU's). `params.auth: "digest"` answers a Digest
  * challenge with the URL's credentials (digest_auth.ts);
- * `params.jar` may be a jar of the script's own (local_jar.ts).
+ * `params.jar` may be a jar of the script's own (cookie_jars.ts).
  */
 import { current, keepCookies, requestDefaults } from "./runtime.ts";
-import { cookieJar } from "./vu_jar.ts";
 import { requestTags } from "./tags.ts";
 import { fetchedResponse, fetchFailed, K6Response } from "./response.ts";
 import { type Body, encodeBody, file, isFormBody } from "./http_body.ts";
 import { authKind, digestAuthorization, digestChallenge } from "./digest_auth.ts";
-import { CookieJar } from "./local_jar.ts";
+import { CookieJar, cookieJar } from "./cookie_jars.ts";
 import { TLS_NAMES } from "./tls_info.ts";
 import { debugExchange, httpDebug } from "./http_debug.ts";
 import { b64encode } from "./encoding.ts";
