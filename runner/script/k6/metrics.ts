@@ -303,5 +303,3 @@ export class Gauge extends Metric {
     super(name, "gauge");
   }
 }
-
-export default { Trend, Counter, Rate, Gauge };
