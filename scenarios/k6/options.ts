@@ -92,13 +92,9 @@ export function k6Experiment(
   const thresholds = thresholdsOf(options.thresholds, problem, afterRun, origins);
   paths.add(["thresholds"], ["options", "thresholds"]);
   origins.forEach((origin, k) => paths.add(["thresholds", k], origin));
-  if (options.scenarios === undefined) {
-    const loads = { k6: { ...shortcutLoad(options, problem), ...extra } };
-    if (issues.length > 0) return { ok: false, issues };
-    addLoadPaths(paths, options, loads);
-    return { ok: true, value: { loads, thresholds, afterRun, paths, hooksTimeouts } };
-  }
-  const { loads, together } = scenarioLoads(options, problem);
+  const { loads, together } = options.scenarios === undefined
+    ? { loads: { k6: shortcutLoad(options, problem) }, together: undefined }
+    : scenarioLoads(options, problem);
   if (issues.length > 0) return { ok: false, issues };
   for (const name of Object.keys(loads)) loads[name] = { ...loads[name], ...extra };
   addLoadPaths(paths, options, loads);
