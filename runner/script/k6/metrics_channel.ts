@@ -25,7 +25,7 @@ export interface LiveRule {
 /** Most values a trend keeps (8 MiB of them): past it, a uniform sample of this many. */
 export const MAX_TREND_VALUES = 1_048_576;
 
-/** A trend's values: all up to `cap`, then a uniform sample (reservoir sampling), count, min and max exact. */
+/** A trend's values: all up to `cap`, then a uniform sample (reservoir sampling); count, min, max exact. */
 export class TrendSample {
   readonly values: number[] = [];
   seen = 0;
