@@ -247,7 +247,8 @@ function importProblem(from: string): string | null {
   if (from.startsWith(".") || from.startsWith("/")) {
     return `${from}: a local module converts with the script it is imported by (loadlab run the script)`;
   }
-  return null;
+  if (/^[a-z][a-z0-9+.-]*:/i.test(from)) return null;
+  return `${from}: a bare module name resolves to nothing (k6 refuses it too); copy its functions into the script`;
 }
 
 /** `(await call)`, or for an array method `(await __k6.array("m", xs, callback, ...))`. */

@@ -34,10 +34,6 @@ export function refusedConstructs(ast: Node, bindings: Map<string, Binding>): Pr
     if (why !== null) problems.push({ pos: node.start, why });
   });
   for (const s of ast.body) {
-    if (s.type === "ImportDeclaration") {
-      const why = bareImportProblem(String(s.source.value));
-      if (why !== null) problems.push({ pos: s.start, why });
-    }
     if (s.type === "ExportDefaultDeclaration" && NOT_A_FUNCTION.has(s.declaration.type)) {
       problems.push({
         pos: s.start,
@@ -114,12 +110,6 @@ function groupSeparatorProblem(node: Node, bindings: Map<string, Binding>): stri
   return bad === undefined
     ? null
     : `${JSON.stringify(bad.value)}: group and check names may not contain "::" (k6's group path separator)`;
-}
-
-function bareImportProblem(from: string): string | null {
-  if (from === "k6" || from.startsWith("k6/") || /^[a-z][a-z0-9+.-]*:/i.test(from)) return null;
-  if (from.startsWith(".") || from.startsWith("/")) return null;
-  return `${from}: a bare module name resolves to nothing (k6 refuses it too); copy its functions into the script`;
 }
 
 /** Names the script declares itself (an `eval` it declares shadows the global). */
