@@ -92,13 +92,9 @@ export function k6Experiment(
   const thresholds = thresholdsOf(options.thresholds, problem, afterRun, origins);
   paths.add(["thresholds"], ["options", "thresholds"]);
   origins.forEach((origin, k) => paths.add(["thresholds", k], origin));
-  if (options.scenarios === undefined) {
-    const loads = { k6: { ...shortcutLoad(options, problem), ...extra } };
-    if (issues.length > 0) return { ok: false, issues };
-    addLoadPaths(paths, options, loads);
-    return { ok: true, value: { loads, thresholds, afterRun, paths, hooksTimeouts } };
-  }
-  const { loads, together } = scenarioLoads(options, problem);
+  const { loads, together } = options.scenarios === undefined
+    ? { loads: { k6: shortcutLoad(options, problem) }, together: undefined }
+    : scenarioLoads(options, problem);
   if (issues.length > 0) return { ok: false, issues };
   for (const name of Object.keys(loads)) loads[name] = { ...loads[name], ...extra };
   addLoadPaths(paths, options, loads);
@@ -130,29 +126,22 @@ function scenarioLoads(o: Options, problem: Problem) {
   return { loads, together: together ? starts : undefined };
 }
 
-/** The load of the top-level shortcuts (`vus`, `duration`, `iterations`, `stages`). */
+/** The top-level shortcuts (`vus`, `duration`, `iterations`, `stages`) as the scenario k6 makes of them. */
 function shortcutLoad(o: Options, problem: Problem): Record<string, unknown> {
-  const vus = (o.vus as number | undefined) ?? 1;
-  if (o.stages !== undefined) {
-    // As k6: the stages start from `vus` virtual users (1 by default), not from none.
-    const stages = stagesOf(o.stages, ["options", "stages"], problem);
-    return { model: "connections", stages: [...startStage(vus), ...stages] };
-  }
-  if (o.iterations !== undefined) {
-    const duration = o.duration === undefined
-      ? undefined
-      : k6Duration(o.duration, ["options", "duration"], problem);
-    return { model: "count", requests: o.iterations, connections: vus, ...(duration ? { duration } : {}) };
-  }
-  if (o.duration !== undefined) {
-    return {
-      model: "connections",
-      connections: vus,
-      duration: k6Duration(o.duration, ["options", "duration"], problem),
-    };
-  }
-  // k6 without a duration or iterations runs one iteration (per VU given).
-  return { model: "count", requests: vus, connections: vus };
+  const vus = o.vus ?? 1;
+  // As k6: stages start from `vus` virtual users (1 by default), and without a duration or iterations
+  // each VU runs one iteration.
+  const sc = o.stages !== undefined
+    ? { executor: "ramping-vus", startVUs: vus, stages: o.stages }
+    : o.iterations !== undefined
+    ? { executor: "shared-iterations", vus, iterations: o.iterations, maxDuration: o.duration }
+    : o.duration !== undefined
+    ? { executor: "constant-vus", vus, duration: o.duration }
+    : { executor: "per-vu-iterations", vus, iterations: 1 };
+  // A problem names the option the script gave: the iterations' bound is its `duration`.
+  const named: Problem = (path, message) =>
+    problem(path.map((k) => k === "maxDuration" ? "duration" : k), message);
+  return scenarioLoad(sc, ["options"], named);
 }
 
 /** ramping stages `{duration, target}` as loadlab's. */

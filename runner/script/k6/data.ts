@@ -17,5 +17,3 @@ export class SharedArray {
     return rows as unknown as SharedArray;
   }
 }
-
-export default { SharedArray };

@@ -88,4 +88,3 @@ export const test = {
 };
 
 export { scenarioInfo as scenario };
-export default { vu, scenario: scenarioInfo, instance, test };

@@ -115,5 +115,3 @@ export function parseHTML(text: string): Selection {
 }
 
 setHtmlParser(parseHTML);
-
-export default { parseHTML };

@@ -9,16 +9,14 @@
  * `http.batch` sends its requests in parallel as k6 does (`s.batch`: at most the options' `batch` at once,
  * `batchPerHost` to one host, each on a connection of the VU's). `params.auth: "digest"` answers a Digest
  * challenge with the URL's credentials (digest_auth.ts);
- * `params.jar` may be a jar of the script's own (local_jar.ts).
+ * `params.jar` may be a jar of the script's own (cookie_jars.ts).
  */
 import { current, keepCookies, requestDefaults } from "./runtime.ts";
-import { cookieJar } from "./vu_jar.ts";
 import { requestTags } from "./tags.ts";
 import { fetchedResponse, fetchFailed, K6Response } from "./response.ts";
 import { type Body, encodeBody, file, isFormBody } from "./http_body.ts";
 import { authKind, digestAuthorization, digestChallenge } from "./digest_auth.ts";
-import { CookieJar } from "./local_jar.ts";
-import { TLS_NAMES } from "./tls_info.ts";
+import { CookieJar, cookieJar } from "./cookie_jars.ts";
 import { debugExchange, httpDebug } from "./http_debug.ts";
 import { b64encode } from "./encoding.ts";
 import { jsonOut, requestPoints } from "./json_out.ts";
@@ -354,22 +352,22 @@ export function setResponseCallback(callback: ExpectedStatuses | null): void {
 // k6/http's documented names, importable by name as k6 scripts write them (`import { file } from "k6/http"`).
 export { CookieJar, cookieJar, file };
 
-export default {
-  get,
-  head,
-  options,
-  post,
-  put,
-  patch,
-  del,
-  request,
-  asyncRequest,
-  batch,
-  url,
-  expectedStatuses,
-  setResponseCallback,
-  cookieJar,
-  CookieJar,
-  file,
-  ...TLS_NAMES,
-};
+/** k6/http's constants for `res.ocsp` and `res.tls_version`, as k6 spells their values. */
+export const OCSP_STATUS_GOOD = "good";
+export const OCSP_STATUS_REVOKED = "revoked";
+export const OCSP_STATUS_SERVER_FAILED = "server_failed";
+export const OCSP_STATUS_UNKNOWN = "unknown";
+export const OCSP_REASON_UNSPECIFIED = "unspecified";
+export const OCSP_REASON_KEY_COMPROMISE = "key_compromise";
+export const OCSP_REASON_CA_COMPROMISE = "ca_compromise";
+export const OCSP_REASON_AFFILIATION_CHANGED = "affiliation_changed";
+export const OCSP_REASON_SUPERSEDED = "superseded";
+export const OCSP_REASON_CESSATION_OF_OPERATION = "cessation_of_operation";
+export const OCSP_REASON_CERTIFICATE_HOLD = "certificate_hold";
+export const OCSP_REASON_REMOVE_FROM_CRL = "remove_from_crl";
+export const OCSP_REASON_PRIVILEGE_WITHDRAWN = "privilege_withdrawn";
+export const OCSP_REASON_AA_COMPROMISE = "aa_compromise";
+export const TLS_1_0 = "tls1.0";
+export const TLS_1_1 = "tls1.1";
+export const TLS_1_2 = "tls1.2";
+export const TLS_1_3 = "tls1.3";

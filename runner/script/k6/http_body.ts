@@ -1,9 +1,10 @@
-import { concatBytes } from "../../../system/copy_bytes.ts";
 /**
  * @module
  * A k6 request's body as k6 encodes it: text and bytes as they are, an object as a urlencoded form, one
  * holding an `http.file(...)` as `multipart/form-data` laid out as Go's writer does; and `http.file` itself.
  */
+import { concatBytes } from "../../../system/copy_bytes.ts";
+import { bytesOf } from "./encoding.ts";
 
 const encoder = new TextEncoder();
 
@@ -80,11 +81,6 @@ function multipart(body: Record<string, unknown>, headers: Record<string, string
   parts.push(encoder.encode(`${first ? "" : "\r\n"}--${boundary}--\r\n`));
   setContentType(headers, `multipart/form-data; boundary=${boundary}`);
   return concatBytes(parts);
-}
-
-function bytesOf(data: string | ArrayBuffer | Uint8Array): Uint8Array {
-  if (typeof data === "string") return encoder.encode(data);
-  return data instanceof Uint8Array ? data : new Uint8Array(data);
 }
 
 /** A name in a Content-Disposition: backslash and quote escaped, as k6's escapeQuotes does. */

@@ -26,15 +26,8 @@ export function passToIsolates(flags: IsolateFlags): void {
 export const isolateFlags: Readonly<IsolateFlags> = readFlags();
 
 function readFlags(): IsolateFlags {
-  let text: string | undefined;
   try {
-    text = Deno.env.get(K6_FLAGS_ENV);
-  } catch {
-    return {};
-  }
-  if (text === undefined || text === "") return {};
-  try {
-    const flags = JSON.parse(text);
+    const flags = JSON.parse(Deno.env.get(K6_FLAGS_ENV) || "{}");
     return typeof flags === "object" && flags !== null ? flags : {};
   } catch {
     return {};

@@ -9,6 +9,7 @@
 import { jsonPointTags, requestTags } from "./tags.ts";
 import { jsonOut, point } from "./json_out.ts";
 import { atRunEnd } from "../run_end.ts";
+import { inInit } from "./init_files.ts";
 
 /** What one isolate added to a metric since its last send. */
 export interface MetricPart {
@@ -91,7 +92,7 @@ const BUILT_IN = new Set(kinds.keys());
  * built-in metrics, whose values loadlab cannot add to.
  */
 function register(name: unknown, kind: MetricPart["kind"]): string {
-  if (closed) {
+  if (!inInit()) {
     throw new TypeError(
       // Not named: a script making one a name an iteration would count an error message of each.
       "a metric is made after the script's init code: as k6, " +
@@ -129,14 +130,6 @@ function register(name: unknown, kind: MetricPart["kind"]): string {
 
 /** Most custom metrics a script makes (k6 has no bound; each is a summary line and an output series). */
 export const MAX_SCRIPT_METRICS = 1_000;
-
-/** Whether the script's init code is over: a metric made later is refused, as k6 refuses it. */
-let closed = false;
-
-/** Ends the script's init code (the runtime's footer, as the module's top level ends). */
-export function closeMetricRegistration(): void {
-  closed = true;
-}
 
 /** The metrics the script made in this isolate: their kind and whether a trend holds times. */
 const made = new Map<string, { kind: MetricPart["kind"]; time: boolean }>();
@@ -303,5 +296,3 @@ export class Gauge extends Metric {
     super(name, "gauge");
   }
 }
-
-export default { Trend, Counter, Rate, Gauge };

@@ -3,15 +3,15 @@
  * The main isolate's side of k6's custom metrics: `collectK6Metrics` listens on the channel the workers'
  * runtimes send their parts on (metrics.ts) from before the load, and `k6CustomMetrics` adds them up as k6's
  * summary shows them: a trend's avg, min, med, max and percentiles over every value (its median and
- * percentiles over a uniform sample past a million values, trend_sample.ts), a counter's count and rate, a
- * rate's share of true values, a gauge's last value with its least and greatest. The parts of every run of
- * the process add up (`loadlab run script.js` has one run). A threshold with `abortOnFail` on one of them is
- * judged here while the load runs (`k6LiveJudge`), and stops the run when it fails, as under k6.
+ * percentiles over a uniform sample past a million values, as no heap cap bounds the main isolate), a
+ * counter's count and rate, a rate's share of true values, a gauge's last value with its least and
+ * greatest. The parts of every run of the process add up (`loadlab run script.js` has one run). A threshold
+ * with `abortOnFail` on one of them is judged here while the load runs (`k6LiveJudge`), and stops the run
+ * when it fails, as under k6.
  */
 import type { K6Metric } from "../../../results/export/k6/summary_text.ts";
 import { k6RuleHolds } from "../../../results/export/k6/summary.ts";
 import type { AbortedBy } from "../../../results/thresholds/abort.ts";
-import { MAX_TREND_VALUES, TrendSample } from "./trend_sample.ts";
 import { type MetricPart, METRICS_CHANNEL } from "./metrics.ts";
 
 /** A threshold with `abortOnFail` on a metric sent here: `rate<=0.05` on `check_failure_rate`. */
@@ -20,6 +20,37 @@ export interface LiveRule {
   rule: string;
   /** Measured time before which it is not judged (k6's `delayAbortEval`). */
   delayMs: number;
+}
+
+/** Most values a trend keeps (8 MiB of them): past it, a uniform sample of this many. */
+export const MAX_TREND_VALUES = 1_048_576;
+
+/** A trend's values: all up to `cap`, then a uniform sample (reservoir sampling); count, min, max exact. */
+export class TrendSample {
+  readonly values: number[] = [];
+  seen = 0;
+  min = Infinity;
+  max = -Infinity;
+
+  constructor(readonly cap = MAX_TREND_VALUES) {}
+
+  add(values: readonly number[]): void {
+    for (const v of values) {
+      this.seen++;
+      if (v < this.min) this.min = v;
+      if (v > this.max) this.max = v;
+      if (this.values.length < this.cap) this.values.push(v);
+      else {
+        const k = Math.floor(Math.random() * this.seen);
+        if (k < this.cap) this.values[k] = v;
+      }
+    }
+  }
+
+  /** Whether values were left out (the percentiles are then the sample's). */
+  get sampled(): boolean {
+    return this.seen > this.values.length;
+  }
 }
 
 /** How often k6 judges its thresholds while a test runs (its engine's 2 s tick); the live rules too. */
@@ -77,7 +108,7 @@ function add(part: MetricPart): void {
   }
 }
 
-/** The kept values of trend `name` (trend_sample.ts: bounded, a sample past its cap). */
+/** The kept values of trend `name` (bounded, a sample past its cap). */
 function trendOf(name: string): TrendSample {
   let trend = trends.get(name);
   if (trend === undefined) trends.set(name, trend = new TrendSample());

@@ -7,7 +7,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Session } from "../session.ts";
-import { closeMetricRegistration, flushMetricsSoon, wantSubmetrics } from "./metrics.ts";
+import { flushMetricsSoon, wantSubmetrics } from "./metrics.ts";
 import { jsonPointTags, setGroupSource, setRunTags } from "./tags.ts";
 import { flushPoints, jsonOut, point, setJsonThresholds } from "./json_out.ts";
 import { isolateFlags } from "./isolate_flags.ts";
@@ -133,8 +133,7 @@ export interface ConvertedModule {
  * or with several the one whose load this isolate runs: `s.env.LOADLAB_PART`), in a VU context.
  */
 export function session(mod: ConvertedModule): (s: Session) => unknown {
-  // The footer runs as the module's top level ends: k6's init context is over.
-  closeMetricRegistration();
+  // The footer runs as the module's top level ends: k6's init context is over (no metric, no open()).
   endInit();
   const options = (mod.exports.options ?? {}) as Record<string, unknown>;
   // Every scenario's function is looked up now: a missing one is refused when the script is checked.

@@ -65,5 +65,3 @@ export function clearInterval(timer: Timer): void {
   globalThis.clearInterval(timer);
   release(timer);
 }
-
-export default { setTimeout, clearTimeout, setInterval, clearInterval };

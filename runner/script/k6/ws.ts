@@ -2,7 +2,10 @@
  * @module
  * k6's legacy `k6/ws`: `ws.connect` opens a WebSocket (the `ws` package, beside the session's connection)
  * where the run sends the URL's origin and resolves once it closed. Its messages count in k6's `ws_*`
- * metrics and the run's `ws` section, not in its HTTP requests.
+ * metrics and the run's `ws` section, not in its HTTP requests. A message is capped at 16 MiB each way (the
+ * `ws` package takes 100 MiB by default): an incoming one past it is refused at its header, the socket
+ * closed with 1009 and counted as `ws-too-big`; an outgoing one is refused at the script's line. k6/ws has
+ * no parameter to raise it, so it sits above flows' 1 MiB.
  */
 // By its npm address, not the import map: converted scripts are checked from the cache folder.
 // deno-lint-ignore no-import-prefix
@@ -10,8 +13,8 @@ import WebSocket from "npm:ws@^8.18.0";
 import type { IncomingMessage } from "node:http";
 import { current } from "./runtime.ts";
 import { Counter, Trend } from "./metrics.ts";
-import { openScriptWsStats } from "../sessions/ws_stats.ts";
-import { checkSendSize, K6_WS_MAX_MESSAGE_BYTES, tooBig, tooBigReceived } from "./ws_cap.ts";
+import { countSessionError, openScriptWsStats } from "../sessions/ws_stats.ts";
+import type { Session } from "../session.ts";
 import { concatBytes } from "../../../system/copy_bytes.ts";
 
 interface WsParams {
@@ -21,6 +24,28 @@ interface WsParams {
 }
 
 const PARAMS = new Set(["headers", "tags", "compression"]);
+
+/** The largest k6/ws message, each way: its payload (a text message's UTF-8 bytes). */
+const K6_WS_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+
+const CAP_TEXT = `k6/ws's cap of ${K6_WS_MAX_MESSAGE_BYTES / (1024 * 1024)} MiB a message`;
+
+/** Throws, at the script's line, when `payloadBytes` of a message it sends are past the cap. */
+function checkSendSize(what: string, payloadBytes: number): void {
+  if (payloadBytes <= K6_WS_MAX_MESSAGE_BYTES) return;
+  throw new RangeError(`${what}: a message of ${payloadBytes} bytes is past ${CAP_TEXT}; it is not sent`);
+}
+
+function tooBig(err: Error): boolean {
+  return (err as Error & { code?: unknown }).code === "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH";
+}
+
+/** What `on('error')` sees for a message past the cap, counted as `ws-too-big` in session `s`'s run. */
+function tooBigReceived(s: Session | undefined, url: string): string {
+  const message = `ws-too-big: a message from ${url} is past ${CAP_TEXT}; the socket is closed (1009)`;
+  if (s !== undefined) countSessionError(s, "ws-too-big", message);
+  return message;
+}
 
 const totals = openScriptWsStats();
 const encoder = new TextEncoder();
@@ -266,5 +291,3 @@ function byteLengthOf(data: Uint8Array | Uint8Array[]): number {
 function arrayBufferOf(data: Uint8Array | Uint8Array[]): ArrayBuffer {
   return concatBytes(Array.isArray(data) ? data : [data]).buffer;
 }
-
-export default { connect };

@@ -6,7 +6,7 @@
  * A script importing no k6/metrics and no `group` sends no metric at an iteration's end (`importsMetrics`).
  */
 import { isFunction, type Node } from "./async.ts";
-import { childrenOf } from "./refusals.ts";
+import { everyNode } from "./refusals.ts";
 import type { Edit } from "./exports.ts";
 
 /** What the converter inserts before an awaited call: restoring the VU once the call resumes. */
@@ -57,13 +57,6 @@ export function importsMetrics(ast: Node): boolean {
       (s.source.value === "k6" &&
         s.specifiers.some((i: Node) => i.type !== "ImportSpecifier" || i.imported.name === "group")))
   );
-}
-
-function everyNode(node: Node, visit: (n: Node) => void, intoFunctions = true): void {
-  visit(node);
-  for (const child of childrenOf(node)) {
-    if (intoFunctions || !isFunction(child)) everyNode(child, visit, intoFunctions);
-  }
 }
 
 function isReaction(callee: Node): boolean {

@@ -23,20 +23,22 @@ export const K6_REFUSED: Readonly<Record<string, string>> = {
   "k6/browser": "k6/browser drives a browser; loadlab's sessions send HTTP requests only",
 };
 
+const HTTP_CALLS: ReadonlySet<string> = new Set([
+  "get",
+  "post",
+  "put",
+  "patch",
+  "del",
+  "head",
+  "options",
+  "request",
+  "batch",
+  "asyncRequest",
+]);
+
 export const ASYNC_CALLS: Readonly<Record<string, ReadonlySet<string>>> = {
   "k6": new Set(["sleep", "group"]),
-  "k6/http": new Set([
-    "get",
-    "post",
-    "put",
-    "patch",
-    "del",
-    "head",
-    "options",
-    "request",
-    "batch",
-    "asyncRequest",
-  ]),
+  "k6/http": HTTP_CALLS,
   // Resolves once the socket closed, as k6's VU blocked on it.
   "k6/ws": new Set(["connect"]),
 };
@@ -44,20 +46,8 @@ export const ASYNC_CALLS: Readonly<Record<string, ReadonlySet<string>>> = {
 /** Classes whose instances' methods are asynchronous (`new grpc.Client()` makes `client.invoke` awaited). */
 export const ASYNC_METHODS: Readonly<Record<string, Readonly<Record<string, ReadonlySet<string>>>>> = {
   "k6/net/grpc": { Client: new Set(["connect", "invoke", "asyncInvoke", "healthCheck"]) },
-  "jslib/httpx": {
-    Httpx: new Set([
-      "request",
-      "asyncRequest",
-      "get",
-      "post",
-      "put",
-      "patch",
-      "delete",
-      "head",
-      "options",
-      "batch",
-    ]),
-  },
+  // An Httpx session sends through k6/http: its methods are k6/http's, `del` spelled `delete`.
+  "jslib/httpx": { Httpx: new Set([...HTTP_CALLS].map((m) => m === "del" ? "delete" : m)) },
 };
 
 /** Array methods whose callback may send requests: run one element after another, awaited. */

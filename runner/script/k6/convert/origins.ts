@@ -5,7 +5,7 @@
  * origins too (`http://` with `plaintext: true`, else `https://`).
  */
 import type { Node } from "./async.ts";
-import { childrenOf, parseOrNull } from "./refusals.ts";
+import { childrenOf, everyNode, parseOrNull } from "./refusals.ts";
 
 /** An origin a script's URLs name, and whether its text spells it (else the environment gives it). */
 interface ScriptOrigin {
@@ -73,15 +73,11 @@ function grpcScheme(ast: Node): "http" | "https" | null {
   );
   if (!imports) return null;
   let plaintext = false;
-  const walk = (n: Node): void => {
-    if (plaintext || n === null || typeof n !== "object") return;
+  everyNode(ast, (n: Node) => {
     if (n.type === "Property" && !n.computed && (n.key.name ?? n.key.value) === "plaintext") {
-      plaintext = n.value.type === "Literal" && n.value.value === true;
-      if (plaintext) return;
+      plaintext ||= n.value.type === "Literal" && n.value.value === true;
     }
-    childrenOf(n).forEach(walk);
-  };
-  walk(ast);
+  });
   return plaintext ? "http" : "https";
 }
 

@@ -6,7 +6,7 @@
 import * as acorn from "acorn";
 import * as walk from "acorn-walk";
 import type { Binding, Node } from "./async.ts";
-import { isApiCall } from "./async.ts";
+import { isApiCall, isFunction } from "./async.ts";
 import { apiReferenceProblem } from "./references.ts";
 
 /** Deepest syntax tree a script may have: Deno's parser overflowed from about 1,200 (nested arrows). */
@@ -29,15 +29,11 @@ const NOT_A_FUNCTION = new Set([
 export function refusedConstructs(ast: Node, bindings: Map<string, Binding>): Problem[] {
   const problems: Problem[] = [];
   const declared = declaredNames(ast);
-  visit(ast, [], (node, above) => {
+  everyNode(ast, (node, above) => {
     const why = nodeProblem(node, above, bindings, declared);
     if (why !== null) problems.push({ pos: node.start, why });
   });
   for (const s of ast.body) {
-    if (s.type === "ImportDeclaration") {
-      const why = bareImportProblem(String(s.source.value));
-      if (why !== null) problems.push({ pos: s.start, why });
-    }
     if (s.type === "ExportDefaultDeclaration" && NOT_A_FUNCTION.has(s.declaration.type)) {
       problems.push({
         pos: s.start,
@@ -116,19 +112,10 @@ function groupSeparatorProblem(node: Node, bindings: Map<string, Binding>): stri
     : `${JSON.stringify(bad.value)}: group and check names may not contain "::" (k6's group path separator)`;
 }
 
-function bareImportProblem(from: string): string | null {
-  if (from === "k6" || from.startsWith("k6/") || /^[a-z][a-z0-9+.-]*:/i.test(from)) return null;
-  if (from.startsWith(".") || from.startsWith("/")) return null;
-  return `${from}: a bare module name resolves to nothing (k6 refuses it too); copy its functions into the script`;
-}
-
-const isFunction = (n: Node) =>
-  n.type === "FunctionDeclaration" || n.type === "FunctionExpression" || n.type === "ArrowFunctionExpression";
-
 /** Names the script declares itself (an `eval` it declares shadows the global). */
 function declaredNames(ast: Node): Set<string> {
   const names = new Set<string>();
-  visit(ast, [], (node, above) => {
+  everyNode(ast, (node, above) => {
     if (node.type !== "Identifier") return;
     const parent = above[0];
     if (
@@ -141,10 +128,18 @@ function declaredNames(ast: Node): Set<string> {
   return names;
 }
 
-function visit(node: Node, above: Node[], fn: (node: Node, above: Node[]) => void): void {
+/** Calls `fn` on `node` and every node under it (nearest ancestor first); not into functions unless asked. */
+export function everyNode(
+  node: Node,
+  fn: (node: Node, above: Node[]) => void,
+  intoFunctions = true,
+  above: Node[] = [],
+): void {
   fn(node, above);
   const inner = [node, ...above];
-  for (const child of childrenOf(node)) visit(child, inner, fn);
+  for (const child of childrenOf(node)) {
+    if (intoFunctions || !isFunction(child)) everyNode(child, fn, intoFunctions, inner);
+  }
 }
 
 /** A syntax node's child nodes, in source order. */

@@ -96,5 +96,3 @@ export class Httpx {
     );
   }
 }
-
-export default { Httpx };

@@ -123,5 +123,3 @@ function typedValue(field: string): unknown {
   if (field === "") return null;
   return /^\s*-?(\d+\.?|\.\d+|\d+\.\d+)([eE][-+]?\d+)?\s*$/.test(field) ? Number(field) : field;
 }
-
-export default { parse };

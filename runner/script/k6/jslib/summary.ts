@@ -11,5 +11,3 @@ export function textSummary(
 ): string {
   return renderK6Summary(data);
 }
-
-export default { textSummary };

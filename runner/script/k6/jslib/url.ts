@@ -5,4 +5,3 @@
 const { URL, URLSearchParams } = globalThis;
 
 export { URL, URLSearchParams };
-export default { URL, URLSearchParams };

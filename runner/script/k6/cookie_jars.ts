@@ -1,9 +1,12 @@
 /**
  * @module
- * k6's `new http.CookieJar()`: a jar of the script's own (`params.jar`), keyed by the host the script's URL
- * names. As in k6, a request with its own jar leaves the VU's jar untouched.
+ * k6's cookie jars. `http.cookieJar()` is the VU's: the session's own (`s.cookies`), holding a cookie set
+ * here on every path of the target, so a `path` option does not narrow it. `new http.CookieJar()` is a jar
+ * of the script's own (`params.jar`), keyed by the host the script's URL names; as in k6, a request with
+ * its own jar leaves the VU's jar untouched.
  */
 import { CookieJar as Jar, domainMatches } from "../../http/cookie_jar.ts";
+import { current, keepCookies } from "./runtime.ts";
 
 export interface CookieOptions {
   domain?: string;
@@ -15,6 +18,39 @@ export interface CookieOptions {
 }
 
 const decoder = new TextDecoder();
+
+function sessionOf() {
+  const s = current()?.s;
+  if (s === undefined) throw new Error("http.cookieJar() is used outside an iteration");
+  return s;
+}
+
+/** Sets (or, with an empty value and Max-Age 0, deletes) cookie `name` in the VU's jar. */
+function setCookie(name: string, value: string, expired: boolean): void {
+  const s = sessionOf();
+  // The session's jar takes `name=value; Path=/`: a value ending in "; Max-Age=0" makes it an expiry.
+  s.cookies.set(name, expired ? "; Max-Age=0" : value);
+  keepCookies(s.vu, [expired ? `${name}=; Max-Age=0` : `${name}=${value}`]);
+}
+
+/** `http.cookieJar()`: the VU's jar, over the session's cookies. */
+export function cookieJar() {
+  return {
+    set: (url: string, name: string, value: string, options?: CookieOptions) => {
+      if (options?.domain !== undefined && !domainMatches(new URL(url).hostname, options.domain)) return;
+      setCookie(name, value, options?.max_age !== undefined && options.max_age <= 0);
+    },
+    cookiesForURL: (_url: string) =>
+      new Proxy({}, {
+        get: (_t, name) => {
+          const value = typeof name === "string" ? sessionOf().cookies.get(name) : undefined;
+          return value === undefined ? undefined : [value];
+        },
+      }),
+    clear: (_url?: string) => sessionOf().cookies.clear(),
+    delete: (_url: string, name: string) => setCookie(name, "", true),
+  };
+}
 
 export class CookieJar {
   // Secure cookies are sent over either scheme: the run's target may be plain where the script says https.
