@@ -78,3 +78,19 @@ export const ripemd160 = digestOf("ripemd160");
 export function randomBytes(size: number): ArrayBuffer {
   return encode(nodeCrypto.randomBytes(size)) as ArrayBuffer;
 }
+
+export default {
+  createHash,
+  createHMAC,
+  hmac,
+  md4,
+  md5,
+  sha1,
+  sha256,
+  sha384,
+  sha512,
+  sha512_224,
+  sha512_256,
+  ripemd160,
+  randomBytes,
+};

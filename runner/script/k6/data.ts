@@ -17,3 +17,5 @@ export class SharedArray {
     return rows as unknown as SharedArray;
   }
 }
+
+export default { SharedArray };

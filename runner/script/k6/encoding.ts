@@ -26,3 +26,5 @@ export function b64decode(input: string, encoding?: string, format?: string): Ar
   if (format === "s") return bytes.toString("utf8");
   return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
 }
+
+export default { b64encode, b64decode };

@@ -88,3 +88,4 @@ export const test = {
 };
 
 export { scenarioInfo as scenario };
+export default { vu, scenario: scenarioInfo, instance, test };

@@ -338,3 +338,29 @@ export const HealthCheckUnknown = 0;
 export const HealthCheckServing = 1;
 export const HealthCheckNotServing = 2;
 export const HealthCheckServiceUnkown = 3;
+
+export default {
+  Client,
+  Stream,
+  StatusOK,
+  StatusCanceled,
+  StatusUnknown,
+  StatusInvalidArgument,
+  StatusDeadlineExceeded,
+  StatusNotFound,
+  StatusAlreadyExists,
+  StatusPermissionDenied,
+  StatusResourceExhausted,
+  StatusFailedPrecondition,
+  StatusAborted,
+  StatusOutOfRange,
+  StatusUnimplemented,
+  StatusInternal,
+  StatusUnavailable,
+  StatusDataLoss,
+  StatusUnauthenticated,
+  HealthCheckUnknown,
+  HealthCheckServing,
+  HealthCheckNotServing,
+  HealthCheckServiceUnkown,
+};

@@ -115,3 +115,5 @@ export function parseHTML(text: string): Selection {
 }
 
 setHtmlParser(parseHTML);
+
+export default { parseHTML };

@@ -17,6 +17,7 @@ import { fetchedResponse, fetchFailed, K6Response } from "./response.ts";
 import { type Body, encodeBody, file, isFormBody } from "./http_body.ts";
 import { authKind, digestAuthorization, digestChallenge } from "./digest_auth.ts";
 import { CookieJar, cookieJar } from "./cookie_jars.ts";
+import { TLS_NAMES } from "./tls_info.ts";
 import { debugExchange, httpDebug } from "./http_debug.ts";
 import { b64encode } from "./encoding.ts";
 import { jsonOut, requestPoints } from "./json_out.ts";
@@ -352,22 +353,22 @@ export function setResponseCallback(callback: ExpectedStatuses | null): void {
 // k6/http's documented names, importable by name as k6 scripts write them (`import { file } from "k6/http"`).
 export { CookieJar, cookieJar, file };
 
-/** k6/http's constants for `res.ocsp` and `res.tls_version`, as k6 spells their values. */
-export const OCSP_STATUS_GOOD = "good";
-export const OCSP_STATUS_REVOKED = "revoked";
-export const OCSP_STATUS_SERVER_FAILED = "server_failed";
-export const OCSP_STATUS_UNKNOWN = "unknown";
-export const OCSP_REASON_UNSPECIFIED = "unspecified";
-export const OCSP_REASON_KEY_COMPROMISE = "key_compromise";
-export const OCSP_REASON_CA_COMPROMISE = "ca_compromise";
-export const OCSP_REASON_AFFILIATION_CHANGED = "affiliation_changed";
-export const OCSP_REASON_SUPERSEDED = "superseded";
-export const OCSP_REASON_CESSATION_OF_OPERATION = "cessation_of_operation";
-export const OCSP_REASON_CERTIFICATE_HOLD = "certificate_hold";
-export const OCSP_REASON_REMOVE_FROM_CRL = "remove_from_crl";
-export const OCSP_REASON_PRIVILEGE_WITHDRAWN = "privilege_withdrawn";
-export const OCSP_REASON_AA_COMPROMISE = "aa_compromise";
-export const TLS_1_0 = "tls1.0";
-export const TLS_1_1 = "tls1.1";
-export const TLS_1_2 = "tls1.2";
-export const TLS_1_3 = "tls1.3";
+export default {
+  get,
+  head,
+  options,
+  post,
+  put,
+  patch,
+  del,
+  request,
+  asyncRequest,
+  batch,
+  url,
+  expectedStatuses,
+  setResponseCallback,
+  cookieJar,
+  CookieJar,
+  file,
+  ...TLS_NAMES,
+};

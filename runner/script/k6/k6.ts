@@ -86,3 +86,5 @@ export function fail(message: unknown = ""): never {
 export function randomSeed(_seed: number): never {
   throw new Error("randomSeed is not supported: sessions of one isolate share Math.random");
 }
+
+export default { check, sleep, group, fail, randomSeed };

@@ -296,3 +296,5 @@ export class Gauge extends Metric {
     super(name, "gauge");
   }
 }
+
+export default { Trend, Counter, Rate, Gauge };

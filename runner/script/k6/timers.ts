@@ -65,3 +65,5 @@ export function clearInterval(timer: Timer): void {
   globalThis.clearInterval(timer);
   release(timer);
 }
+
+export default { setTimeout, clearTimeout, setInterval, clearInterval };

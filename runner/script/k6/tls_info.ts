@@ -1,8 +1,7 @@
 /**
  * @module
- * k6's `res.ocsp`, `res.tls_version` and `res.tls_cipher_suite` (k6/http exports the constants for them).
- * loadlab's TLS clients ask for no stapled OCSP answer, so a TLS response says what k6 says when none was
- * stapled.
+ * k6's `res.ocsp`, `res.tls_version` and `res.tls_cipher_suite`, and k6/http's constants for them. loadlab's
+ * TLS clients ask for no stapled OCSP answer, so a TLS response says what k6 says when none was stapled.
  */
 import { standardCipherName } from "../../http/tls/cipher_names.ts";
 
@@ -29,6 +28,28 @@ const PLAIN: Readonly<Ocsp> = Object.freeze({ ...OVER_TLS, status: "" });
 export function ocspOf(origin: string): Readonly<Ocsp> {
   return origin.startsWith("https:") || origin.startsWith("wss:") ? OVER_TLS : PLAIN;
 }
+
+/** k6/http's constants for `res.ocsp` and `res.tls_version`, as k6 spells their values. */
+export const TLS_NAMES = {
+  OCSP_STATUS_GOOD: "good",
+  OCSP_STATUS_REVOKED: "revoked",
+  OCSP_STATUS_SERVER_FAILED: "server_failed",
+  OCSP_STATUS_UNKNOWN: "unknown",
+  OCSP_REASON_UNSPECIFIED: "unspecified",
+  OCSP_REASON_KEY_COMPROMISE: "key_compromise",
+  OCSP_REASON_CA_COMPROMISE: "ca_compromise",
+  OCSP_REASON_AFFILIATION_CHANGED: "affiliation_changed",
+  OCSP_REASON_SUPERSEDED: "superseded",
+  OCSP_REASON_CESSATION_OF_OPERATION: "cessation_of_operation",
+  OCSP_REASON_CERTIFICATE_HOLD: "certificate_hold",
+  OCSP_REASON_REMOVE_FROM_CRL: "remove_from_crl",
+  OCSP_REASON_PRIVILEGE_WITHDRAWN: "privilege_withdrawn",
+  OCSP_REASON_AA_COMPROMISE: "aa_compromise",
+  TLS_1_0: "tls1.0",
+  TLS_1_1: "tls1.1",
+  TLS_1_2: "tls1.2",
+  TLS_1_3: "tls1.3",
+} as const;
 
 const K6_VERSIONS: Readonly<Record<string, string>> = {
   TLSv1: "tls1.0",

@@ -291,3 +291,5 @@ function byteLengthOf(data: Uint8Array | Uint8Array[]): number {
 function arrayBufferOf(data: Uint8Array | Uint8Array[]): ArrayBuffer {
   return concatBytes(Array.isArray(data) ? data : [data]).buffer;
 }
+
+export default { connect };

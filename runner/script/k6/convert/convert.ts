@@ -77,7 +77,7 @@ export function convertK6(
   if (deep !== null) throw new K6ConvertError([`${file}:${lineOf(deep.pos)}: ${deep.why}`]);
   const edits: Edit[] = [];
   const problems: Array<{ pos: number; why: string }> = [];
-  const bindings = importEdits(ast, source, edits, problems, modules?.locals);
+  const bindings = importEdits(ast, edits, problems, modules?.locals);
   problems.push(...refusedConstructs(ast, bindings));
   const plan = planAsync(ast, bindings);
   problems.push(...plan.problems);
@@ -174,7 +174,6 @@ function parsesHtml(ast: Node): boolean {
 
 function importEdits(
   ast: Node,
-  source: string,
   edits: Edit[],
   problems: Array<{ pos: number; why: string }>,
   locals?: ReadonlyMap<string, ReadonlySet<string>>,
@@ -190,7 +189,7 @@ function importEdits(
     }
     const jslib = jslibOf(from);
     if (jslib !== undefined) {
-      edits.push(...servedImportEdits(s, source, jslib.url));
+      edits.push({ start: s.source.start, end: s.source.end, text: JSON.stringify(jslib.url) });
       bind(s, jslib.module, bindings);
       continue;
     }
@@ -204,26 +203,10 @@ function importEdits(
       problems.push({ pos: s.start, why: K6_REFUSED[from] ?? `${from} is not a k6 module loadlab converts` });
       continue;
     }
-    edits.push(...servedImportEdits(s, source, url));
+    edits.push({ start: s.source.start, end: s.source.end, text: JSON.stringify(url) });
     bind(s, from, bindings);
   }
   return bindings;
-}
-
-/**
- * Import `s` from the module served at `url`, each binding of its default made the module's namespace: a
- * served module's exports are what k6's default object holds, so it exports no default of its own.
- */
-function servedImportEdits(s: Node, source: string, url: string): Edit[] {
-  const from = JSON.stringify(url);
-  const whole = (n: Node) =>
-    n.type !== "ImportSpecifier" || (n.imported.name ?? n.imported.value) === "default";
-  const named = s.specifiers.filter((n: Node) => !whole(n)).map((n: Node) => source.slice(n.start, n.end));
-  const declarations = s.specifiers.filter(whole).map((n: Node) =>
-    `import * as ${n.local.name} from ${from};`
-  );
-  if (named.length > 0) declarations.push(`import { ${named.join(", ")} } from ${from};`);
-  return [{ start: s.start, end: s.end, text: declarations.join(" ") || `import ${from};` }];
 }
 
 /** The names import `s` binds from `module`; a local module's default binds as LOCAL_DEFAULT. */

@@ -62,19 +62,7 @@ export default function () {
 }`;
   const lines = convert(source).split("\n");
   ok(lines[5].includes(`throw new Error("line 6")`), lines.join("\n"));
-  ok(lines[0].includes("import * as http from"), lines[0]);
-});
-
-Deno.test("a k6 module's default import binds its namespace, its named imports beside it on the line", () => {
-  const code = body(convert(`import http, { get as g } from "k6/http";
-import { default as k6 } from "k6";
-export default function () {}`));
-  const [first, second] = code.split("\n");
-  ok(
-    /^import \* as http from "[^"]+\/http\.ts"; import \{ get as g \} from "[^"]+\/http\.ts";$/.test(first),
-    first,
-  );
-  ok(/^import \* as k6 from "[^"]+\/k6\.ts";$/.test(second), second);
+  ok(lines[0].includes("import http from"), lines[0]);
 });
 
 Deno.test("what cannot be awaited is refused with file:line and why", () => {

@@ -96,3 +96,5 @@ export class Httpx {
     );
   }
 }
+
+export default { Httpx };

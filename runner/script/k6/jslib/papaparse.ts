@@ -123,3 +123,5 @@ function typedValue(field: string): unknown {
   if (field === "") return null;
   return /^\s*-?(\d+\.?|\.\d+|\d+\.\d+)([eE][-+]?\d+)?\s*$/.test(field) ? Number(field) : field;
 }
+
+export default { parse };

@@ -11,3 +11,5 @@ export function textSummary(
 ): string {
   return renderK6Summary(data);
 }
+
+export default { textSummary };

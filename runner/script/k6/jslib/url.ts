@@ -5,3 +5,4 @@
 const { URL, URLSearchParams } = globalThis;
 
 export { URL, URLSearchParams };
+export default { URL, URLSearchParams };

@@ -39,3 +39,5 @@ export function findBetween(content: string, left: string, right: string, repeat
   }
   return repeat ? found : "";
 }
+
+export default { randomIntBetween, randomItem, randomString, uuidv4, findBetween };
