@@ -12,10 +12,8 @@ import type { SteerChange } from "../../results/schema/steering.ts";
 
 /** How often a worker marks its heartbeat (ms). */
 export const HEARTBEAT_MS = 100;
-/**
- * The heartbeat's float64s: [0] the time, [1] script sessions in progress, [2] answers counted and [3]
- * those with a failed status, so a worker ended as stuck still gives what it counted since its last sample.
- */
+/** The heartbeat's float64s: time, sessions in progress, answers and failed answers, so a worker ended as
+ *  stuck still gives what it counted since its last sample. */
 export const HEARTBEAT_SLOTS = 4;
 
 export type MainToWorker =
