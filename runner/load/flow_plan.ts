@@ -106,10 +106,8 @@ export interface GrpcStepMaker {
   request(step: GrpcStep, timeoutMs: number): { spec: RequestSpec; reply: GrpcStepReply };
 }
 
-/**
- * Encodes each flow's requests once, paths joined to the target URL as the mix's are. `columns`: the data
- * source's; `h2`: also encode HEADERS frames; `endpoints`: per flow, each step's endpoint index (default 0).
- */
+/** Encodes each flow's requests once, paths joined to the target URL as the mix's are; `h2`: also HEADERS
+ *  frames; `endpoints`: per flow, each step's endpoint index (default 0). */
 export function encodeFlows(
   url: URL,
   flows: readonly FlowSpec[],

@@ -187,7 +187,6 @@ function sharedOf(
   });
 }
 
-/** The protocol's connections, from the table (protocols.ts). */
 function factoryOf(
   config: AttackConfig,
   parts: {
