@@ -46,8 +46,10 @@ export interface LoadContext<C extends CommonConfig = CommonConfig> {
   readonly steer: WorkerSteering;
 }
 
-/** One arrival's work on a connection from `intendedMs` (negative: now); resolves with responses received.
- *  `next` (a closed loop's grant) lets it chain the connection's next arrivals without a promise each. */
+/**
+ * One arrival's work on a connection from `intendedMs` (negative: now); resolves with responses received.
+ * `next` (a closed loop's grant) lets it chain the connection's next arrivals without a promise each.
+ */
 export type Arrival = (
   conn: LoadConnection,
   intendedMs: number,

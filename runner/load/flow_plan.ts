@@ -106,8 +106,7 @@ export interface GrpcStepMaker {
   request(step: GrpcStep, timeoutMs: number): { spec: RequestSpec; reply: GrpcStepReply };
 }
 
-/** Encodes each flow's requests once, paths joined to the target URL as the mix's are; `h2`: also HEADERS
- *  frames; `endpoints`: per flow, each step's endpoint index (default 0). */
+/** Encodes each flow's requests once, paths joined as the mix's; `h2`: HEADERS too; `endpoints`: per step. */
 export function encodeFlows(
   url: URL,
   flows: readonly FlowSpec[],

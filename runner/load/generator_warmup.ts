@@ -24,8 +24,7 @@ import { WorkerSteering } from "./steer.ts";
 const GENERATOR_WARMUP_MS = 200;
 /** A WebSocket run's burst (ms): its exchange takes more calls to optimize, and the echo is slower. */
 const WS_GENERATOR_WARMUP_MS = 400;
-/** A WebSocket run's first, short burst (ms): cutting exchanges at a burst's end runs paths V8 had no
- *  feedback for (it would recompile after t0); the second burst's code covers them. */
+/** A ws run's short first burst (ms), so the paths its cut exchanges run are optimized before t0 too. */
 const WS_FIRST_BURST_MS = 100;
 /** Sending rate of the burst in the open models (req/s): enough calls for V8 to optimize. */
 const WARMUP_RATE_PER_SEC = 8_000;
@@ -81,7 +80,6 @@ export async function warmUpGenerator(
   return { durationMs: performance.now() - beganMs, answered };
 }
 
-/** One burst of `durationMs` of the run's model against `sinkUrl`; resolves with the answers counted. */
 async function runBurst(
   config: AttackConfig,
   model: AnyModelDef,
@@ -240,8 +238,10 @@ function httpLink(config: AttackConfig, recorder: IntervalRecorder, sinkUrl: str
   return { chosen, factory, shared };
 }
 
-/** WebSocket against the echo thread over the run's transport, pump, messages and echo matching: what each
- *  exchange runs after t0, short of TLS, compression and the target's own match rule. */
+/**
+ * WebSocket against the echo thread over the run's transport, pump, messages and echo matching: what each
+ * exchange runs after t0, short of TLS, compression and the target's own match rule.
+ */
 function wsLink(
   config: AttackConfig,
   ws: WsConfig,
@@ -266,8 +266,7 @@ function wsLink(
   return { chosen, factory, shared };
 }
 
-/** The burst's WebSocket settings: the run's messages echoed, nothing that waits on the real server; the
- *  run's own objects kept where they fit, so the optimized code sees the maps it sees after t0. */
+/** The run's ws settings echoed without waits, its own objects kept so V8 sees the maps it sees after t0. */
 function burstWsOf(ws: WsConfig): WsConfig {
   return {
     ...ws,

@@ -60,7 +60,6 @@ export async function preConnect(size: PoolSize, newConnection: () => LoadConnec
   return { connections: [...probe.open, ...rest.open], estimateMs };
 }
 
-/** Opens `n` connections, `atOnce` at a time; stops at the first failure. */
 async function openMany(
   n: number,
   newConnection: () => LoadConnection,

@@ -212,8 +212,10 @@ function contextOf(
   return ctx;
 }
 
-/** An open schedule is measured over its whole span (else its rate is over the time to its last answer);
- *  a stop or the data rows running out end it at once; a closed count ends at its last answer. */
+/**
+ * An open schedule is measured over its whole span (else its rate is over the time to its last answer);
+ * a stop or the data rows running out end it at once; a closed count ends at its last answer.
+ */
 async function outlastSchedule(ctx: LoadContext, config: AttackConfig): Promise<void> {
   // A count's duration only bounds it: its span is its schedule's, when it has one.
   const spanMs = config.model !== "count"
@@ -313,8 +315,10 @@ function metered(run: RunState, samples: IntervalSample[]): IntervalSample[] {
   return run.meter === null ? samples : run.meter.attach(samples);
 }
 
-/** Counts requests still waiting as `unfinished`, then ends the sessions before closing every connection,
- *  so none takes a cut read for a reason to go on. Once per run. */
+/**
+ * Counts requests still waiting as `unfinished`, then ends the sessions before closing every connection,
+ * so none takes a cut read for a reason to go on. Once per run.
+ */
 function endConnections(
   prepared: Prepared,
   nowMs: number,
@@ -349,8 +353,7 @@ interface IdleSessions {
   idle(): boolean;
 }
 
-/** A worker's count and why it ended short: its max duration (k6's `maxDuration`), or every script session
- *  waited on its own code past the request timeout. */
+/** Why a worker's count ended short: its max duration (k6's), or its script sessions idle past timeout. */
 class CountEnd {
   endedBy: LoadRunSummary["endedBy"];
   /** Since when every session has waited on its own code; null while one does not. */

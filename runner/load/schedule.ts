@@ -109,8 +109,10 @@ export interface Segment {
   count: number;
 }
 
-/** Worker `workerIndex` of `workerCount` in `segment` in one global striping: send j goes to segment j mod
- *  N, within it to worker k mod W (stripe s + N*w of N*W), so all stripes are the configured load once. */
+/**
+ * Worker `workerIndex` of `workerCount` in `segment` in one global striping: send j goes to segment j mod
+ * N, within it to worker k mod W (stripe s + N*w of N*W), so all stripes are the configured load once.
+ */
 export function stripeOf(
   segment: Segment | undefined,
   workerIndex: number,

@@ -10,8 +10,10 @@ import type { LoadConnection } from "../http/load_connection.ts";
 import type { closedLoop } from "./closed_loop.ts";
 import { slotsOf } from "./schedule.ts";
 
-/** Runs `conns` closed-loop (each once `opened[i]` settles) following the changes or this worker's share of
- *  `concurrencySteps`, until `countdown.left` requests have started if given; throws a failure. */
+/**
+ * Runs `conns` closed-loop (each once `opened[i]` settles) following the changes or this worker's share of
+ * `concurrencySteps`, until `countdown.left` requests have started if given; throws a failure.
+ */
 export async function runSteeredLoops(
   ctx: LoadContext<CommonConfig & { readonly connections: number }>,
   conns: LoadConnection[],

@@ -171,8 +171,7 @@ export interface CapturedBytes {
 /** Why a step's captures stopped: one found nothing, or would take the session past its bytes. */
 type ExtractMiss = { kind: "missed"; as: string } | { kind: "too-big"; message: string };
 
-/** Runs `extract` on `response`: checks (counted by index), then captures into `values`; returns the first
- *  capture that found nothing or would pass SESSION_CAPTURE_BYTES, or null. */
+/** Runs checks then captures; returns the first capture that found nothing or passes the bytes, else null. */
 export function runExtract(
   extract: StepExtract,
   response: StepResponse,

@@ -27,8 +27,7 @@ import {
   writeSettingsAck,
 } from "../../http2/frames.ts";
 
-/** HTTP/1.1 answers in turn, shaped like real servers' (mixed-case names, `Server`, `Date`, sized and
- *  chunked bodies) so the parser's branches are optimized before t0, not deoptimized after. */
+/** Answers shaped like real servers' (mixed case, `Server`, `Date`, chunked): every parser path warmed. */
 const CANNED: readonly Uint8Array[] = [
   "HTTP/1.1 200 OK\r\nServer: warm-up\r\nDate: Sun, 22 Nov 2026 00:00:00 GMT\r\nContent-Type: text/plain\r\n" +
   "Content-Length: 2\r\nConnection: keep-alive\r\n\r\nok",

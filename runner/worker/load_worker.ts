@@ -1,11 +1,10 @@
 /**
  * @module
- * A load worker's isolate, its young generation sized for its run (10,000 script sessions need 20 MB+ of
- * semi-spaces for objects to die young) and its old generation capped at loadlab's memory limit. Only
- * `node:worker_threads` takes per-isolate resource limits; its handle speaks the web Worker's shape.
- * One isolate may start early, loading its modules while the command's load and its config is parsed
- * (~100 ms each); it has the limits of a one-worker run at the default memory limit, and the first load
- * worker asking for the same limits takes it, one asking for others ends it.
+ * A load worker's isolate: its young generation sized for its run (10,000 script sessions need 20 MB+ of
+ * semi-spaces for objects to die young), its old generation capped at loadlab's memory limit; only
+ * `node:worker_threads` takes per-isolate limits (its handle speaks the web Worker's shape). One isolate
+ * may start early, loading its modules while the command's own load and its config is parsed (~100 ms
+ * each), with a one-worker run's default limits: a load worker asking for them takes it, others end it.
  */
 import { Worker as NodeWorker } from "node:worker_threads";
 import type { AttackConfig } from "../config.ts";
@@ -53,8 +52,7 @@ export function startEarlyWorker(youngMb = DEFAULT_YOUNG_MB): Promise<void> {
   return promise;
 }
 
-/** The early isolate when it has these limits, with what it emitted so far; null when there is none or its
- *  limits differ (then it is ended). */
+/** The early isolate with what it emitted, when it has these limits; else null (and it is ended). */
 export function takeEarlyWorker(
   youngMb: number,
   memoryLimitMb: number,
@@ -81,8 +79,10 @@ export class LoadWorker {
   onheapcap: (() => void) | null = null;
   readonly #worker: NodeWorker;
 
-  /** `memoryLimitMb` caps the old generation too: Deno forces an ended isolate only 2 s later, so a loop
-   *  stalls at its cap meanwhile instead of growing gigabytes. */
+  /**
+   * `memoryLimitMb` caps the old generation too: Deno forces an ended isolate only 2 s later, so a loop
+   * stalls at its cap meanwhile instead of growing gigabytes.
+   */
   constructor(config: AttackConfig, memoryLimitMb: number) {
     const youngMb = youngGenerationMbOf(config);
     const early = takeEarlyWorker(youngMb, memoryLimitMb);

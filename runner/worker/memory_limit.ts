@@ -16,8 +16,10 @@ const FLOOR_MB_PER_WORKER = 128;
 const CAP_MB = 2_048;
 const CAP_MB_PER_WORKER = 256;
 
-/** The run's memory limit in MB: `maxMemoryMb`, else half the available memory clamped to the floor and
- *  cap and under one isolate's heap limit (the floor wins). */
+/**
+ * The run's memory limit in MB: `maxMemoryMb`, else half the available memory clamped to the floor and
+ * cap and under one isolate's heap limit (the floor wins).
+ */
 export function memoryLimitMbOf(
   config: Pick<AttackConfig, "maxMemoryMb" | "workers">,
   availableBytes = freeBytes(),
@@ -84,13 +86,14 @@ export function watchMemory(
   return { stop: () => clearInterval(timer) };
 }
 
-/** The least old generation a script's own isolate gets. */
 const SCRIPT_HEAP_FLOOR_MB = 128;
 /** How far past what loadlab has left a script isolate's cap lets it grow, so its stall passes the limit. */
 const SCRIPT_HEAP_PAST_MB = 64;
 
-/** The old-generation cap of a script isolate started now outside a load: what loadlab has left under
- *  `limitMb` plus `SCRIPT_HEAP_PAST_MB`, so a loop stalls at its cap before outgrowing the watch. */
+/**
+ * The old-generation cap of a script isolate started now outside a load: what loadlab has left under
+ * `limitMb` plus `SCRIPT_HEAP_PAST_MB`, so a loop stalls at its cap before outgrowing the watch.
+ */
 export function scriptHeapCapMb(limitMb: number, readRssBytes = () => Deno.memoryUsage().rss): number {
   const leftMb = Math.floor(limitMb - readRssBytes() / 2 ** 20);
   return Math.max(SCRIPT_HEAP_FLOOR_MB, leftMb + SCRIPT_HEAP_PAST_MB);

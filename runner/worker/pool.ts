@@ -1,8 +1,8 @@
 /**
  * @module
  * Main-isolate side of the workers: spawns N isolates, has each prepare its share before t0 (warm-up,
- * pre-connect), starts them at one instant and resolves when all are done. A failing worker stops the
- * others and rejects with a `LoadError`. While workers import a session script, memory is watched too.
+ * pre-connect), starts them at one instant, resolves when all are done; a failing worker stops the others
+ * (`LoadError`). Memory is watched while workers import a session script.
  */
 import { basename } from "node:path";
 import { type AttackConfig, loadBoundMs } from "../config.ts";
