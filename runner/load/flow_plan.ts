@@ -96,7 +96,6 @@ function valueNamesOf(flow: FlowSpec, columns: readonly string[]): string[] {
   return names;
 }
 
-/** A gRPC step's replies as its captures and checks read them. */
 interface GrpcStepReply {
   read(kept: StepResponse): StepResponse;
 }
@@ -163,7 +162,6 @@ export function encodeFlows(
   });
 }
 
-/** One request step encoded (its bytes, its HTTP/2 form, captures and checks, what it keeps). */
 function encodeRequestStep(
   step: Omit<Extract<FlowSpec["steps"][number], { request: unknown }>, "grpc">,
   url: URL,

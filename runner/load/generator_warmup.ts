@@ -222,7 +222,6 @@ function sharedOf(url: URL, chosen: ChosenTransport, recorder: IntervalRecorder,
   });
 }
 
-/** HTTP/1.1 or h2c against the in-thread sink (warmup_sink.ts). */
 function httpLink(config: AttackConfig, recorder: IntervalRecorder, sinkUrl: string): BurstLink {
   const url = new URL(sinkUrl);
   // The run's transport, so the burst warms the code the run will use (epoll: its pump and sockets).

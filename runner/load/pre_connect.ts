@@ -15,7 +15,6 @@ export const PRE_CONNECT_FLOOR = 4;
 /** Little's law times this: a connect round trip understates a response's time. */
 const HEADROOM = 2;
 
-/** What pre-connecting opened, for the results. */
 interface PreConnected {
   connections: LoadConnection[];
   /** The W of Little's law in ms (fastest first connect); null when not estimated. */

@@ -153,7 +153,6 @@ function flowWsOf(config: AttackConfig, wsRun: WsRun | null): FlowWs | null {
   };
 }
 
-/** The flows' sessions, their requests encoded once; null for a load without flows. */
 function flowSessionsOf(
   opts: LoadRunOptions,
   prepared: Prepared,

@@ -235,10 +235,7 @@ function summaryOrNull(h: Histogram): FlowResult["sessionMs"] {
   return h.totalCount === 0 ? null : summarizeMs(h);
 }
 
-/**
- * A script's steps and checks come in each worker's first-seen order: each worker gets the union of every
- * flow's steps (by label) and checks (by name), zeros where it had none.
- */
+/** A script's workers see steps and checks each in its own order: each gets the union, zeros for the rest. */
 function alignFlowSamples(workers: readonly FlowSample[][]): readonly FlowSample[][] {
   if (workers.length < 2) return workers;
   const flowCount = Math.max(...workers.map((w) => w.length));

@@ -95,10 +95,7 @@ export class IntervalRecorder {
     return this.#endpoints === null ? 0 : this.#endpoints.indexOf(name, tags, method);
   }
 
-  /**
-   * Marks `heartbeat[0]` (epoch ms) with each answer, so a worker slowed by costly answers is not stuck;
-   * answers add to `heartbeat[2]`, failed statuses to `heartbeat[3]`.
-   */
+  /** Marks each answer's time, count and failed status into the heartbeat: a slow worker is not stuck. */
   markProgressIn(heartbeat: Float64Array): void {
     this.#progress = heartbeat;
   }

@@ -79,10 +79,7 @@ export class LoadWorker {
   onheapcap: (() => void) | null = null;
   readonly #worker: NodeWorker;
 
-  /**
-   * `memoryLimitMb` caps the old generation too: Deno forces an ended isolate only 2 s later, so a loop
-   * stalls at its cap meanwhile instead of growing gigabytes.
-   */
+  /** `memoryLimitMb` caps the old generation: a loop stalls there in the 2 s Deno takes to end an isolate. */
   constructor(config: AttackConfig, memoryLimitMb: number) {
     const youngMb = youngGenerationMbOf(config);
     const early = takeEarlyWorker(youngMb, memoryLimitMb);
