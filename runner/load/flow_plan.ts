@@ -141,7 +141,6 @@ export function encodeFlows(
         checkNames.push(ws.extract?.checks.map((c) => shownName(c.name)) ?? []);
         continue;
       }
-      // A gRPC step is a request step whose replies its captures and checks read as proto3 JSON.
       const grpc = "grpc" in step ? grpcSteps!.request(step.grpc, timeoutMs) : null;
       const label = step.label ??
         ("grpc" in step ? step.grpc.call : `${step.request.method} ${step.request.path}`);

@@ -47,7 +47,6 @@ export const connectionsModel = defineModel({
       : ctx.shared.connectsBesideTraffic
       ? openInSlices(conns)
       : await Promise.all(openInSlices(conns));
-    // Steering may add, retire, pause and resume connections (steer_closed.ts).
     await runSteeredLoops(ctx, conns, opened, loop);
   },
 });
