@@ -186,7 +186,6 @@ export class H3FrameReader {
   private remaining = 0;
   private own: Uint8Array = new Uint8Array(0);
   private ownLen = 0;
-  /** Whether the control stream's first frame, SETTINGS, was read. */
   private sawSettings = false;
 
   /** `maxFrameBytes` bounds every payload but DATA's (HEADERS, SETTINGS): larger is H3_EXCESSIVE_LOAD. */
@@ -327,7 +326,6 @@ function known(type: number): boolean {
     type === FRAME_MAX_PUSH_ID || type === FRAME_CANCEL_PUSH || type === FRAME_PUSH_PROMISE;
 }
 
-/** Whether `buf[at, end)` starts with a whole frame header (type and length). */
 function headComplete(buf: Uint8Array, at: number, end: number): boolean {
   if (at >= end) return false;
   const lenAt = at + varintLengthAt(buf[at]);

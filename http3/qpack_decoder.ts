@@ -117,12 +117,10 @@ export class QpackDecoder extends FieldReader {
     this.maxEntries = Math.floor(maxTableCapacity / ENTRY_OVERHEAD);
   }
 
-  /** The dynamic table's capacity now. */
   get tableCapacityBytes(): number {
     return this.table.maxSizeBytes;
   }
 
-  /** Streams blocked now. */
   get blockedStreams(): number {
     return this.blockedIds.length;
   }
@@ -144,10 +142,7 @@ export class QpackDecoder extends FieldReader {
     if (this.maxTableCapacity > 0) this.pending.push(-1 - streamId);
   }
 
-  /**
-   * Reads encoder stream octets `buf[off, end)` (any split): 0, or a negative QPACK_* code, which is
-   * QPACK_ENCODER_STREAM_ERROR on the connection.
-   */
+  /** Reads encoder stream octets `buf[off, end)`, split anywhere: 0, or a negative QPACK_* code. */
   readEncoderStream(buf: Uint8Array, off: number, end: number): number {
     const n = end - off;
     if (this.encLen + n > this.enc.length) {
@@ -172,15 +167,11 @@ export class QpackDecoder extends FieldReader {
     return QPACK_OK;
   }
 
-  /** Whether the decoder stream has instructions to send. */
   get hasDecoderInstructions(): boolean {
     return this.pending.length > 0 || this.insertCount > this.knownCount;
   }
 
-  /**
-   * Writes the pending decoder stream instructions at `out[at]` (room: 10 octets per pending one and 10
-   * more); returns the end.
-   */
+  /** Writes the pending decoder instructions at `out[at]` (room: 10 octets each plus 10); returns the end. */
   writeDecoderInstructions(out: Uint8Array, at: number): number {
     for (const p of this.pending) {
       at = p >= 0 ? writeInt(out, at, p, 7, 0x80) : writeInt(out, at, -1 - p, 6, 0x40);

@@ -1,8 +1,7 @@
 /**
  * @module
- * A byte stream's chunks read into buffers of a pool (a BYOB reader), for Deno's resource-backed streams
- * (QUIC streams among them), whose default reader allocates a new 64 KiB buffer for every read. A chunk is
- * valid until the loop asks for the next one; its buffer goes back to the pool when the stream ends.
+ * A byte stream's chunks read into pooled buffers (a BYOB reader): Deno's resource-backed streams (QUIC's
+ * too) allocate 64 KiB per default read. A chunk is valid until the next read; its buffer returns at the end.
  */
 
 const pool: ArrayBuffer[] = [];

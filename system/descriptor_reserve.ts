@@ -1,8 +1,7 @@
 /**
  * @module
  * File descriptors held in reserve so the results' writes succeed after the process runs out (EMFILE):
- * released just before a write, whose opens then find them free, and taken again after. Several, as a
- * write may load a module first (read from Deno's cache, or fetched into it), which opens files too.
+ * freed just before a write, taken again after; several, as a write may first load a module (opens too).
  */
 
 /** `/dev/null` where it exists: opening it costs nothing and touches no file. */

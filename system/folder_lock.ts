@@ -6,7 +6,6 @@
 import { sleepUnlessAborted } from "./sleep.ts";
 import { readInto } from "./read_capped.ts";
 
-/** Who holds a folder's lock, as written in the lock file. */
 interface LockHolder {
   pid: number;
   startedAt: string;
@@ -78,7 +77,6 @@ async function namesFile(path: string, file: Deno.FsFile): Promise<boolean> {
   return there.ino === open.ino && there.dev === open.dev;
 }
 
-/** The holder written in the lock file, waiting up to `waitMs` for one that has just locked it. */
 async function readHolder(file: Deno.FsFile, waitMs: number): Promise<LockHolder | null> {
   const deadline = Date.now() + waitMs;
   for (;;) {

@@ -21,7 +21,6 @@ export function dirOf(path: string): string {
   return slash < 0 ? "." : slash === 0 ? "/" : path.slice(0, slash);
 }
 
-/** Follows symlinks to the path they end at, which may not exist yet. */
 function followLinks(path: string): string {
   for (let hop = 0; hop < MAX_SYMLINK_HOPS; hop++) {
     let info: Deno.FileInfo | null = null;

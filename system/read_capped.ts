@@ -66,7 +66,6 @@ function readSized(file: Deno.FsFile, path: string, sizeBytes: number): Uint8Arr
   );
 }
 
-/** Reads a file of unknown size in small pieces, to one byte past the cap. */
 function readUnsized(file: Deno.FsFile, path: string, maxBytes: number): Uint8Array<ArrayBuffer> {
   const pieces: Uint8Array[] = [];
   let length = 0;

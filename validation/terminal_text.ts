@@ -31,9 +31,8 @@ export function visibleLine(text: string): string {
 }
 
 /**
- * Code points a terminal draws two columns wide (East Asian wide and fullwidth forms, emoji) and zero wide
- * (combining marks, variation selectors, the zero-width joiner): approximate ranges, enough to keep a
- * table's columns in line.
+ * Code points a terminal draws two columns wide (East Asian wide, fullwidth, emoji) and zero wide
+ * (combining marks, variation selectors, the zero-width joiner): approximate, enough to keep columns in line.
  */
 const WIDE =
   /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{1f300}-\u{1f64f}\u{1f900}-\u{1f9ff}\u{20000}-\u{3fffd}]/u;
@@ -46,10 +45,7 @@ export function columnsOf(text: string): number {
   return columns;
 }
 
-/**
- * `text` in at most `columns` columns: a longer one keeps its start and its end around "…" (`keep: "ends"`),
- * or its start with "…" last (`keep: "start"`).
- */
+/** `text` in at most `columns` columns, cut with "…" between its ends or (`keep: "start"`) at its end. */
 export function fitColumns(text: string, columns: number, keep: "ends" | "start" = "ends"): string {
   if (columnsOf(text) <= columns) return text;
   const chars = [...text];

@@ -48,7 +48,6 @@ async function arrivalLoop(
   while (take(1, conn.lastEventMs) !== 0) {
     // `take` lets the arrival start the next ones itself (a session script's), with no promise each.
     const done = await arrival(conn, -1, take);
-    // Nothing completed: back off, as above.
     if (done === 0) {
       await sleepMs(CONNECT_BACKOFF_MS);
       conn.lastEventMs = performance.now();

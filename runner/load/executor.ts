@@ -48,8 +48,7 @@ export interface LoadContext<C extends CommonConfig = CommonConfig> {
 
 /**
  * One arrival's work on a connection from `intendedMs` (negative: now); resolves with responses received.
- * `next` (a closed loop's grant) lets it start the connection's next arrivals itself as each ends, without
- * a promise each; it then resolves with the last one's responses.
+ * `next` (a closed loop's grant) lets it chain the connection's next arrivals without a promise each.
  */
 export type Arrival = (
   conn: LoadConnection,

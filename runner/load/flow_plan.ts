@@ -96,7 +96,6 @@ function valueNamesOf(flow: FlowSpec, columns: readonly string[]): string[] {
   return names;
 }
 
-/** A gRPC step's replies as its captures and checks read them. */
 interface GrpcStepReply {
   read(kept: StepResponse): StepResponse;
 }
@@ -106,10 +105,7 @@ export interface GrpcStepMaker {
   request(step: GrpcStep, timeoutMs: number): { spec: RequestSpec; reply: GrpcStepReply };
 }
 
-/**
- * Encodes each flow's requests once, paths joined to the target URL as the mix's are. `columns`: the data
- * source's; `h2`: also encode HEADERS frames; `endpoints`: per flow, each step's endpoint index (default 0).
- */
+/** Encodes each flow's requests once, paths joined as the mix's; `h2`: HEADERS too; `endpoints`: per step. */
 export function encodeFlows(
   url: URL,
   flows: readonly FlowSpec[],
@@ -145,7 +141,6 @@ export function encodeFlows(
         checkNames.push(ws.extract?.checks.map((c) => shownName(c.name)) ?? []);
         continue;
       }
-      // A gRPC step is a request step whose replies its captures and checks read as proto3 JSON.
       const grpc = "grpc" in step ? grpcSteps!.request(step.grpc, timeoutMs) : null;
       const label = step.label ??
         ("grpc" in step ? step.grpc.call : `${step.request.method} ${step.request.path}`);
@@ -166,7 +161,6 @@ export function encodeFlows(
   });
 }
 
-/** One request step encoded (its bytes, its HTTP/2 form, captures and checks, what it keeps). */
 function encodeRequestStep(
   step: Omit<Extract<FlowSpec["steps"][number], { request: unknown }>, "grpc">,
   url: URL,

@@ -179,7 +179,6 @@ export class FlowSessions {
     const kept = conn.keptResponse();
     jar?.set(setCookiesOf(kept), host, path, Date.now());
     if (step.extract === null) return "done";
-    // A gRPC step's captures and checks read its replies as proto3 JSON.
     const response = step.grpc === null ? kept : step.grpc.read(kept);
     const counters = recorder?.checks(flowIndex, step.stepIndex) ?? SCRATCH;
     const miss = runExtract(step.extract, response, values, counters, session.captured);

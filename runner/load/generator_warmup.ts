@@ -24,10 +24,7 @@ import { WorkerSteering } from "./steer.ts";
 const GENERATOR_WARMUP_MS = 200;
 /** A WebSocket run's burst (ms): its exchange takes more calls to optimize, and the echo is slower. */
 const WS_GENERATOR_WARMUP_MS = 400;
-/**
- * A WebSocket run's first, short burst (ms): cutting exchanges at a burst's end runs paths the optimized
- * code had no feedback for (V8 would recompile after t0); the second burst's code covers them.
- */
+/** A ws run's short first burst (ms), so the paths its cut exchanges run are optimized before t0 too. */
 const WS_FIRST_BURST_MS = 100;
 /** Sending rate of the burst in the open models (req/s): enough calls for V8 to optimize. */
 const WARMUP_RATE_PER_SEC = 8_000;
@@ -45,7 +42,6 @@ interface WarmupOptions {
   sinkUrl?: string;
 }
 
-/** What the burst did: how long it took, and the responses or messages it had answered. */
 interface GeneratorWarmup {
   durationMs: number;
   answered: number;
@@ -84,7 +80,6 @@ export async function warmUpGenerator(
   return { durationMs: performance.now() - beganMs, answered };
 }
 
-/** One burst of `durationMs` of the run's model against `sinkUrl`; resolves with the answers counted. */
 async function runBurst(
   config: AttackConfig,
   model: AnyModelDef,
@@ -200,7 +195,6 @@ function wsConnectionsOf(config: AttackConfig): number {
 /** The burst's one request (HTTP), or the path of its WebSocket upgrade. */
 const BURST_MIX = [{ method: "GET", path: "/", headers: [], weight: 1 }];
 
-/** The burst's transport to the sink and the protocol's connections on it. */
 interface BurstLink {
   chosen: ChosenTransport;
   factory: ConnectionFactory;
@@ -212,7 +206,6 @@ function isH2(config: AttackConfig): boolean {
   return config.protocol === "h2" || config.protocol === "h2c";
 }
 
-/** The shared parts of the burst's connections to the sink at `url`. */
 function sharedOf(url: URL, chosen: ChosenTransport, recorder: IntervalRecorder, config: AttackConfig) {
   return connectionShared({
     hostname: "127.0.0.1",
@@ -229,16 +222,14 @@ function sharedOf(url: URL, chosen: ChosenTransport, recorder: IntervalRecorder,
   });
 }
 
-/** HTTP/1.1 or h2c against the in-thread sink (warmup_sink.ts). */
 function httpLink(config: AttackConfig, recorder: IntervalRecorder, sinkUrl: string): BurstLink {
   const url = new URL(sinkUrl);
   // The run's transport, so the burst warms the code the run will use (epoll: its pump and sockets).
   // Its pump must not block: the sink answers on this thread.
   const chosen = chooseTransport(url, config.transport);
   const shared = sharedOf(url, chosen, recorder, config);
-  // An h2 run warms its HTTP/2 code (frames, HPACK, sessions) against an h2c sink; `auto` is settled
-  // only by the target's ALPN answer, so it warms HTTP/1.1. h2 per arrival warms the kept-alive h2
-  // path: the same frames, HPACK and session code.
+  // `auto` is settled only by the target's ALPN answer, so it warms HTTP/1.1; h2 per arrival runs the
+  // same frames, HPACK and session code as kept-alive h2.
   const factory = PROTOCOLS[isH2(config) ? "h2c" : "http1"]({
     ...setupOf(config, shared, url),
     perArrival: false,
@@ -247,9 +238,8 @@ function httpLink(config: AttackConfig, recorder: IntervalRecorder, sinkUrl: str
 }
 
 /**
- * WebSocket against the echo on its own thread (warmup_sink.ts), over the run's own transport and
- * pump (a closed model's blocks), with the run's messages and echo matching: what each exchange runs
- * after t0, short of TLS, compression and the target's own match rule.
+ * WebSocket against the echo thread over the run's transport, pump, messages and echo matching: what each
+ * exchange runs after t0, short of TLS, compression and the target's own match rule.
  */
 function wsLink(
   config: AttackConfig,
@@ -275,11 +265,7 @@ function wsLink(
   return { chosen, factory, shared };
 }
 
-/**
- * The burst's WebSocket settings: the run's messages echoed, nothing that waits or needs the real server.
- * The run's own objects are kept where they fit (its echo rule, its empty lists), so the optimized code
- * sees the very maps it will see after t0.
- */
+/** The run's ws settings echoed without waits, its own objects kept so V8 sees the maps it sees after t0. */
 function burstWsOf(ws: WsConfig): WsConfig {
   return {
     ...ws,

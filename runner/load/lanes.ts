@@ -8,10 +8,7 @@
 import type { LoadConnection } from "../http/load_connection.ts";
 import type { LoadContext } from "./executor.ts";
 
-/**
- * Sends one worker keeps waiting at most (~1 MB of times): a send beyond it is dropped and counted, so a
- * rate far above what the connections carry cannot grow memory.
- */
+/** Sends one worker keeps waiting at most (~1 MB of times): beyond it a send is dropped and counted. */
 const MAX_QUEUED_SENDS = 100_000;
 
 /** Intended send times (ms) in a growable ring buffer: no object allocated per queued send. */

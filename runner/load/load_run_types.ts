@@ -54,7 +54,6 @@ export interface LoadRunSummary {
   logError?: string;
   /** The load's data rows ran out in this worker (`whenDone: stop`, or `unique`): it stopped sending. */
   dataRanOut?: boolean;
-  /** Summed over a pool's workers: how many ran out of data rows. */
   dataRanOutWorkers?: number;
   /** WebSocket runs: this worker's counts (handshakes, messages each way, close codes). */
   ws?: WsSample;

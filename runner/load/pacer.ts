@@ -10,7 +10,6 @@ import { LATE_SEND_MS, type LoadContext } from "./executor.ts";
 import { nextTurn } from "./clock.ts";
 import { phasesSchedule } from "./schedule.ts";
 
-/** Receives each send: its intended time, and whether the generator itself was late for it. */
 type Dispatch = (intendedMs: number, late: boolean) => void;
 
 /** Sends dispatched in one turn of the event loop at most, so responses and the stop get their turn. */

@@ -15,7 +15,6 @@ export const PRE_CONNECT_FLOOR = 4;
 /** Little's law times this: a connect round trip understates a response's time. */
 const HEADROOM = 2;
 
-/** What pre-connecting opened, for the results. */
 interface PreConnected {
   connections: LoadConnection[];
   /** The W of Little's law in ms (fastest first connect); null when not estimated. */
@@ -60,7 +59,6 @@ export async function preConnect(size: PoolSize, newConnection: () => LoadConnec
   return { connections: [...probe.open, ...rest.open], estimateMs };
 }
 
-/** Opens `n` connections, `atOnce` at a time; stops at the first failure. */
 async function openMany(
   n: number,
   newConnection: () => LoadConnection,

@@ -80,10 +80,7 @@ export async function createLogFile(path: string): Promise<void> {
 /** A run name that stays itself with `/` and `#` turned into `_` (no `_` of its own, plain characters). */
 const PLAIN_RUN_NAME = /^[A-Za-z0-9.-]+\/[A-Za-z0-9.-]+(\/[A-Za-z0-9.-]+=[A-Za-z0-9.-]+){0,2}(#\d+)?$/;
 
-/**
- * Where `log: true` writes run `runName`'s log: `<outDir>/requests/<name>.csv`, unsafe characters turned
- * into `_`; a name not plain gets a short hash too, so `a_b/once` and `a/b_once` write two logs.
- */
+/** `<outDir>/requests/<name>.csv` for `log: true`; a name not plain is hashed too (`a_b` vs `a/b`). */
 export function requestLogPath(outDir: string, runName: string): string {
   return `${outDir}/requests/${fileStem(runName, PLAIN_RUN_NAME.test(runName))}.csv`;
 }

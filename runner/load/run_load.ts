@@ -88,7 +88,6 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
   };
 }
 
-/** How the worker reaches the target: its transport, shared state, and the protocol's connections. */
 interface Link {
   /** Chosen once per run; closed when the run ends (every exit path), so no socket outlives it. */
   chosen: ChosenTransport;
@@ -147,7 +146,6 @@ async function linkOf(
   }
 }
 
-/** The state every connection of the worker shares: target, transport, recorder, request mix, rows. */
 function sharedOf(
   opts: LoadRunOptions,
   parts: {
@@ -187,7 +185,6 @@ function sharedOf(
   });
 }
 
-/** The protocol's connections, from the table (protocols.ts). */
 function factoryOf(
   config: AttackConfig,
   parts: {

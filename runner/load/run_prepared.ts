@@ -42,9 +42,7 @@ interface Prepared {
   feeder: Feeder | null;
   factory: ConnectionFactory;
   wsRun: WsRun | null;
-  /** The session script's module (runner/script/), or null. */
   script: ScriptModule | null;
-  /** The flows' gRPC steps from the run's schema, or null. */
   grpcSteps: GrpcStepMaker | null;
 }
 
@@ -155,7 +153,6 @@ function flowWsOf(config: AttackConfig, wsRun: WsRun | null): FlowWs | null {
   };
 }
 
-/** The flows' sessions, their requests encoded once; null for a load without flows. */
 function flowSessionsOf(
   opts: LoadRunOptions,
   prepared: Prepared,
@@ -215,9 +212,8 @@ function contextOf(
 }
 
 /**
- * A load lasts what it planned: an open schedule whose last send came before its end is measured over
- * its whole span, else its rate would be over the time to its last answer. A stop or the data rows
- * running out end it at once; a closed count ends at its last answer.
+ * An open schedule is measured over its whole span (else its rate is over the time to its last answer);
+ * a stop or the data rows running out end it at once; a closed count ends at its last answer.
  */
 async function outlastSchedule(ctx: LoadContext, config: AttackConfig): Promise<void> {
   // A count's duration only bounds it: its span is its schedule's, when it has one.
@@ -319,8 +315,8 @@ function metered(run: RunState, samples: IntervalSample[]): IntervalSample[] {
 }
 
 /**
- * Counts requests still waiting at the end as `unfinished` (the experiment's stop cut them), then ends the
- * sessions before closing every connection, so none takes a cut read for a reason to go on. Once per run.
+ * Counts requests still waiting as `unfinished`, then ends the sessions before closing every connection,
+ * so none takes a cut read for a reason to go on. Once per run.
  */
 function endConnections(
   prepared: Prepared,
@@ -356,11 +352,7 @@ interface IdleSessions {
   idle(): boolean;
 }
 
-/**
- * A worker's count: whether and why it ended short (`endedBy`): its max duration passed (k6's
- * `maxDuration`), or every script session has waited on the script's own code past the request timeout,
- * so nothing would ever be sent again.
- */
+/** Why a worker's count ended short: its max duration (k6's), or its script sessions idle past timeout. */
 class CountEnd {
   endedBy: LoadRunSummary["endedBy"];
   /** Since when every session has waited on its own code; null while one does not. */

@@ -8,7 +8,6 @@ import type { Phase } from "./models/fields.ts";
 
 /** An open-model schedule. */
 export interface Schedule {
-  /** Number of sends in the whole schedule. */
   readonly count: number;
   /** Length of the schedule in ms (the last phase's end). */
   readonly durationMs: number;
@@ -111,9 +110,8 @@ export interface Segment {
 }
 
 /**
- * Where worker `workerIndex` of `workerCount` in `segment` stands in one global striping: send j goes to
- * segment j mod N and within it to worker k mod W, together stripe s + N*w of N*W, so all stripes of all
- * segments are the configured load once.
+ * Worker `workerIndex` of `workerCount` in `segment` in one global striping: send j goes to segment j mod
+ * N, within it to worker k mod W (stripe s + N*w of N*W), so all stripes are the configured load once.
  */
 export function stripeOf(
   segment: Segment | undefined,

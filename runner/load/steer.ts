@@ -18,7 +18,6 @@ interface SteeredConfig {
   readonly ratePerSec?: number;
 }
 
-/** The answer to a wait for a time already past. */
 const DONE: Promise<void> = Promise.resolve();
 
 /** A wait longer than this races the next change; shorter ones just wait (no promise per send). */

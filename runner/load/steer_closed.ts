@@ -11,9 +11,8 @@ import type { closedLoop } from "./closed_loop.ts";
 import { slotsOf } from "./schedule.ts";
 
 /**
- * Runs `conns` closed-loop (each once `opened[i]` settles), following the changes, or the config's
- * `concurrencySteps` (this worker's share of each step's calls in flight), until `countdown.left` requests
- * have started if given; throws a failure.
+ * Runs `conns` closed-loop (each once `opened[i]` settles) following the changes or this worker's share of
+ * `concurrencySteps`, until `countdown.left` requests have started if given; throws a failure.
  */
 export async function runSteeredLoops(
   ctx: LoadContext<CommonConfig & { readonly connections: number }>,

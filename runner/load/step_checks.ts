@@ -13,7 +13,6 @@ import { parseJsonPath, type PathStep } from "../json_path.ts";
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** The value at `steps` of `value`, or undefined. */
 function at(value: unknown, steps: readonly PathStep[]): unknown {
   let v = value;
   for (const s of steps) {
@@ -66,7 +65,6 @@ function checkText(c: CheckSpec): string | undefined {
   return typeof c.equals === "string" ? c.equals : undefined;
 }
 
-/** `parts` (textParts) filled with the session's `values`, as text. */
 function filledText(parts: ReadonlyArray<string | number>, values: ReadonlyArray<Uint8Array>): string {
   let text = "";
   for (const part of parts) {
@@ -173,10 +171,7 @@ export interface CapturedBytes {
 /** Why a step's captures stopped: one found nothing, or would take the session past its bytes. */
 type ExtractMiss = { kind: "missed"; as: string } | { kind: "too-big"; message: string };
 
-/**
- * Runs `extract` on `response`: checks (counted by index), then captures into `values`. Returns the first
- * capture that found nothing or would pass SESSION_CAPTURE_BYTES, or null.
- */
+/** Runs checks then captures; returns the first capture that found nothing or passes the bytes, else null. */
 export function runExtract(
   extract: StepExtract,
   response: StepResponse,

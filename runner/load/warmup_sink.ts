@@ -1,10 +1,9 @@
 /**
  * @module
- * The loopback sinks of the generator's warm-up, never the target. In process: over HTTP/1.1 a canned 200
- * per request head; over h2c SETTINGS, ACKs and a HEADERS + DATA answer per request, so the run's own code
- * is optimized before the first real send. A WebSocket run's echo runs in an isolate of its own (its
- * pumps block their thread); the pool starts it on the main isolate (faster than from a worker) and hands
- * workers its URL.
+ * The loopback sinks of the generator's warm-up, never the target. In process: HTTP/1.1 a canned 200 per
+ * request head; h2c SETTINGS, ACKs and a HEADERS + DATA answer per request. A WebSocket run's echo runs in
+ * an isolate of its own (its pumps block their thread), started on the main isolate (faster than from a
+ * worker), its URL handed to the workers.
  */
 import type { AttackConfig } from "../config.ts";
 import { writeAll } from "../../system/write_all.ts";
@@ -28,10 +27,7 @@ import {
   writeSettingsAck,
 } from "../../http2/frames.ts";
 
-/**
- * The HTTP/1.1 answers, taken in turn, shaped like real servers' (mixed-case names, `Server`, `Date`, sized
- * and chunked bodies) so the parser's branches for them are optimized before t0, not deoptimized after.
- */
+/** Answers shaped like real servers' (mixed case, `Server`, `Date`, chunked): every parser path warmed. */
 const CANNED: readonly Uint8Array[] = [
   "HTTP/1.1 200 OK\r\nServer: warm-up\r\nDate: Sun, 22 Nov 2026 00:00:00 GMT\r\nContent-Type: text/plain\r\n" +
   "Content-Length: 2\r\nConnection: keep-alive\r\n\r\nok",

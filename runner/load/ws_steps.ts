@@ -121,7 +121,6 @@ class MessageResponse implements StepResponse {
 /** How a flow step ended: done, failed (counted), a capture that found nothing, or cut by the run's end. */
 export type StepOutcome = "done" | "failed" | "captureFailed" | "stopped";
 
-/** The parts of a run every session's ws steps share. */
 interface WsSessionRun {
   readonly shared: ConnectionShared;
   readonly stats: WsStats;

@@ -1,9 +1,8 @@
 /**
  * @module
  * Entry module of the WebSocket warm-up sink's isolate (warmup_sink.ts): a loopback echo on
- * `Deno.upgradeWebSocket` that posts its port once listening. It runs on a thread of its own because a
- * WebSocket run's epoll and io_uring pumps block their thread between completions: a sink on the
- * generator's own event loop would never be answered, and the burst would warm nothing.
+ * `Deno.upgradeWebSocket` that posts its port once listening. Its own thread, as a WebSocket run's epoll
+ * and io_uring pumps block theirs between completions: a sink on that loop would never answer.
  */
 /// <reference lib="deno.worker" />
 

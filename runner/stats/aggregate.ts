@@ -168,9 +168,8 @@ export class RunAggregator {
   }
 
   /**
-   * Intervals 0..last measured index, gaps zero-filled, the last cut to the measured duration. Responses
-   * after it (the graceful stop's) fold into that last interval as drained, so no sliver draws a false
-   * drop at the end of every chart.
+   * Intervals 0..last measured index, gaps zero-filled, the last cut to the measured duration; responses
+   * after it (the graceful stop's) fold into it as drained, so no chart draws a false drop at its end.
    */
   #denseIntervals(durationSec: number): IntervalResult[] {
     const durationMs = durationSec * 1000;
@@ -187,7 +186,6 @@ export class RunAggregator {
     return out;
   }
 
-  /** Adds every interval after `target` into `target` (counts summed, histograms merged). */
   #foldInto(target: number): void {
     let into = this.#complete.get(target);
     if (into === undefined) {

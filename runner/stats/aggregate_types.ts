@@ -62,13 +62,13 @@ export interface AggregatorOptions {
   /** Workers whose samples are added (`add`'s `workerIndex` counts from 0); default 1. */
   workers?: number;
   /**
-   * How long after its end an interval may still have intervals folded into it at `finish`: without
-   * interval histograms older encodings are dropped. Default 5 s; the runner passes its graceful stop.
+   * How long after its end an interval may still have intervals folded into it at `finish` (older
+   * encodings are dropped without interval histograms). Default 5 s; the runner passes its graceful stop.
    */
   foldWindowMs?: number;
   /**
-   * Told of each interval once every worker has reported it, and of later samples (`late`). Called on the
-   * samples' path, so it must only queue or count; `endEpochMs` is 0 here (runner/attack.ts sets it).
+   * Told of each complete interval and of later samples (`late`), on the samples' path: only queue or
+   * count. `endEpochMs` is 0 here (runner/attack.ts sets it).
    */
   onInterval?(delta: IntervalDelta): void;
 }

@@ -39,7 +39,6 @@ export interface FlowCounters {
   }>;
 }
 
-/** One check's totals, as results list them. */
 type CheckCount = {
   name: string;
   passed: number;
@@ -175,10 +174,7 @@ function encodeOrNull(h: Histogram): string | null {
   return h.totalCount === 0 ? null : encodeHistogram(h);
 }
 
-/**
- * Every worker's samples (flows by index, workers in any order) added into per-flow results; undefined
- * when no worker ran flows. Samples that do not line up are a bug of ours and throw.
- */
+/** Every worker's samples added into per-flow results (undefined: no flows); a misaligned sample throws. */
 export function flowResults(workers: readonly FlowSample[][]): FlowResult[] | undefined {
   let flows: FlowCounters[] | null = null;
   for (const samples of alignFlowSamples(workers)) {
@@ -239,10 +235,7 @@ function summaryOrNull(h: Histogram): FlowResult["sessionMs"] {
   return h.totalCount === 0 ? null : summarizeMs(h);
 }
 
-/**
- * A script's steps and checks come in each worker's first-seen order: with several workers, each gets the
- * union of every flow's steps (by label) and checks (by name), zeros where it had none.
- */
+/** A script's workers see steps and checks each in its own order: each gets the union, zeros for the rest. */
 function alignFlowSamples(workers: readonly FlowSample[][]): readonly FlowSample[][] {
   if (workers.length < 2) return workers;
   const flowCount = Math.max(...workers.map((w) => w.length));

@@ -63,9 +63,8 @@ export function emptyAccumulator(): IntervalAccumulator {
 }
 
 /**
- * A copy of counts by key that V8 stores compactly: assigned numeric keys ("200") get a fast elements
- * store sized to the index (2.6 KB), `JSON.parse` a dictionary (~200 bytes). Status codes per interval
- * would otherwise dominate a long run's growth.
+ * A copy of counts by key that V8 stores compactly (assigned numeric keys get a 2.6 KB elements store,
+ * `JSON.parse` a ~200-byte dictionary): status codes would otherwise dominate a long run's growth.
  */
 export function compactCounts(counts: Record<string, number>): Record<string, number> {
   return JSON.parse(JSON.stringify(counts));

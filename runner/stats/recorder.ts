@@ -95,10 +95,7 @@ export class IntervalRecorder {
     return this.#endpoints === null ? 0 : this.#endpoints.indexOf(name, tags, method);
   }
 
-  /**
-   * Marks `heartbeat[0]` (epoch ms) with each answer, so a worker slowed by costly answers reads as
-   * progressing, not stuck; answers add to `heartbeat[2]`, failed statuses to `heartbeat[3]`.
-   */
+  /** Marks each answer's time, count and failed status into the heartbeat: a slow worker is not stuck. */
   markProgressIn(heartbeat: Float64Array): void {
     this.#progress = heartbeat;
   }
@@ -147,10 +144,7 @@ export class IntervalRecorder {
     (this.#firstMessageHistogram ??= createHistogram()).recordValue(clampUs(latencyUs));
   }
 
-  /**
-   * A response whose answer failed by the server's status (`statusSlot`, a gRPC status past the HTTP
-   * ones): recorded as a response, its message kept under `kind` as a failure's is.
-   */
+  /** A response failed by its status (`statusSlot`, gRPC's past HTTP's), its message kept under `kind`. */
   recordAnswered(
     nowMs: number,
     statusSlot: number,

@@ -57,7 +57,6 @@ export class RunTotals {
   readonly #tlsTotal: Histogram = createHistogram();
   /** Streamed answers' first messages (gRPC server streams); made on the first sample that has one. */
   #firstMessageTotal: Histogram | null = null;
-  /** The run's counters, summed over every sample. */
   readonly #c = emptyCounters();
   readonly #statusCodes: Record<string, number> = {};
   readonly #errors: Partial<Record<ErrorKind, number>> = {};

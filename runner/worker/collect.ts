@@ -1,11 +1,9 @@
 /**
  * @module
- * The main isolate's side of the started workers: their samples passed on, their done summaries added up
- * (active time, connects in flight, TLS, WebSocket totals, the workers loadlab had to end), and stuck
- * workers ended. A worker is stuck when, past its graceful stop, its heartbeat is silent (`SILENT_MS`), or
- * its loop turns but it is not done `STUCK_MARGIN_MS` later. A cut worker (stuck, exited on its own, or
- * over loadlab's memory limit) is terminated, its last counts read from its heartbeat and its in-flight
- * requests passed on as `unfinished`, so the run always ends.
+ * The main isolate's side of the started workers: passes their samples on, adds up their done summaries
+ * and ends stuck ones (past the graceful stop, a heartbeat silent `SILENT_MS`, or a turning loop not done
+ * `STUCK_MARGIN_MS` later). A cut worker (stuck, exited, over the memory limit) is terminated, its last
+ * counts read from its heartbeat and its in-flight requests passed on as `unfinished`: the run always ends.
  */
 import type { AttackConfig } from "../config.ts";
 import { idleSample, type IntervalSample } from "../stats/sample.ts";
@@ -21,10 +19,7 @@ import { knowSecrets } from "../../results/redact.ts";
 
 /** Past its graceful stop, a worker whose loop still turns gets this long (its own end takes ms). */
 const STUCK_MARGIN_MS = 5_000;
-/**
- * A heartbeat older than this past the graceful stop is code that never yields: six missed beats, as a
- * busy core delays a live worker's timer by tens of ms. Each recorded answer marks the heartbeat too.
- */
+/** Six missed beats past the graceful stop (a busy core delays live timers tens of ms): code never yields. */
 const SILENT_MS = 6 * HEARTBEAT_MS;
 
 /** A failure of the load generator itself (not of the target). */
@@ -73,7 +68,6 @@ export function collect(
 class WorkerCollector implements Collecting {
   readonly done: Promise<LoadRunSummary>;
   readonly #totals = new DoneTotals();
-  /** Per worker: done, and its last sample's index and in-flight gauge. */
   readonly #finished: boolean[];
   readonly #lastIndex: number[];
   readonly #lastInFlight: number[];

@@ -1,15 +1,10 @@
 /**
  * @module
- * A load worker's isolate with a young generation sized for its run and an old generation capped at
- * loadlab's memory limit. A crowd of script sessions needs big semi-spaces for its objects to die young
- * (10,000 need 20 MB or more), while fixed requests keep memory they would not use. Only
- * `node:worker_threads` takes resource limits per isolate; its handle speaks the web Worker's shape.
- *
- * One isolate may start early, before its run's config is known, so it loads its modules while the
- * command's own modules load and its config is parsed (each about 100 ms: one after the other, the first
- * request waits for both). It has the limits of a run of one worker at the default memory limit, with or
- * without a session script (`attack`'s usual run, a script's); the first load worker asking for the same
- * limits takes it, and one asking for others ends it unused.
+ * A load worker's isolate: its young generation sized for its run (10,000 script sessions need 20 MB+ of
+ * semi-spaces for objects to die young), its old generation capped at loadlab's memory limit; only
+ * `node:worker_threads` takes per-isolate limits (its handle speaks the web Worker's shape). One isolate
+ * may start early, loading its modules while the command's own load and its config is parsed (~100 ms
+ * each), with a one-worker run's default limits: a load worker asking for them takes it, others end it.
  */
 import { Worker as NodeWorker } from "node:worker_threads";
 import type { AttackConfig } from "../config.ts";
@@ -17,10 +12,7 @@ import { socketsOf } from "../socket_budget.ts";
 import type { MainToWorker, WorkerToMain } from "./protocol.ts";
 import { memoryLimitMbOf, reachedHeapCap } from "./memory_limit.ts";
 
-/**
- * Every load worker's young generation but a session script's: 4 MB semi-spaces, the size the crowds'
- * memory goals were met with.
- */
+/** Every load worker's young generation but a session script's: 4 MB semi-spaces (met the memory goals). */
 export const DEFAULT_YOUNG_MB = 12;
 /** A session script's worker's, up to 10,000 sessions: three semi-spaces of 24 MB. */
 export const SESSIONS_YOUNG_MB = 72;
@@ -46,10 +38,7 @@ export function spawnLoadIsolate(youngMb: number, memoryLimitMb: number): NodeWo
   });
 }
 
-/**
- * Starts the early isolate, keeping what it emits (its "ready", or why it failed) for its taker; resolves
- * when it first emitted, if not taken before.
- */
+/** Starts the early isolate, keeping what it emits for its taker; resolves when it first emitted. */
 export function startEarlyWorker(youngMb = DEFAULT_YOUNG_MB): Promise<void> {
   const memoryLimitMb = memoryLimitMbOf({ workers: 1 });
   const worker = spawnLoadIsolate(youngMb, memoryLimitMb);
@@ -63,10 +52,7 @@ export function startEarlyWorker(youngMb = DEFAULT_YOUNG_MB): Promise<void> {
   return promise;
 }
 
-/**
- * The early isolate when it has these limits, with what it emitted so far (its listeners removed); null
- * when there is none or its limits differ (then it is ended: no run takes it later).
- */
+/** The early isolate with what it emitted, when it has these limits; else null (and it is ended). */
 export function takeEarlyWorker(
   youngMb: number,
   memoryLimitMb: number,
@@ -93,10 +79,7 @@ export class LoadWorker {
   onheapcap: (() => void) | null = null;
   readonly #worker: NodeWorker;
 
-  /**
-   * `memoryLimitMb` caps the old generation too: Deno forces an ended isolate only 2 s later, and a loop
-   * could grow gigabytes meanwhile; at its cap the isolate stalls until it is forced to end.
-   */
+  /** `memoryLimitMb` caps the old generation: a loop stalls there in the 2 s Deno takes to end an isolate. */
   constructor(config: AttackConfig, memoryLimitMb: number) {
     const youngMb = youngGenerationMbOf(config);
     const early = takeEarlyWorker(youngMb, memoryLimitMb);

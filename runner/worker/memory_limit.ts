@@ -1,20 +1,15 @@
 /**
  * @module
- * loadlab's memory (RSS, workers included) and its limit. A script that keeps what it makes would stall
- * a worker at V8's heap limit or abort the process, so the main isolate reads the RSS every
- * `MEMORY_CHECK_MS` and, past the limit, worker/collect.ts ends the running workers and the run names
- * memory. Each isolate's old generation is capped at the limit too (Deno forces an ended isolate only 2 s
- * later). The same watch bounds a script's own isolate (import, setup, teardown, handleSummary).
+ * loadlab's memory (RSS, workers included) and its limit. Past it, worker/collect.ts ends the running
+ * workers and the run names memory, before a keeping script stalls at V8's heap limit or aborts the process.
+ * Each isolate's old generation is capped at the limit too; the watch also bounds a script's own isolate.
  */
 import { getHeapStatistics } from "node:v8";
 import type { AttackConfig } from "../config.ts";
 
 /** How often the RSS is read (~2 µs a read): a 2 GB/s loop passes the limit by ~40 MB before it is seen. */
 const MEMORY_CHECK_MS = 20;
-/**
- * The default limit's floor (plus 128 MB per worker past the first): 19,950 script sessions on one worker
- * hold ~410 MB, a crowd of fixed requests ~250 MB.
- */
+/** The default limit's floor (+128 MB per worker past the first): 19,950 script sessions hold ~410 MB. */
 const FLOOR_MB = 1_024;
 const FLOOR_MB_PER_WORKER = 128;
 /** The default limit's cap (plus 256 MB per worker past the first): a leaking script is named in seconds. */
@@ -22,8 +17,8 @@ const CAP_MB = 2_048;
 const CAP_MB_PER_WORKER = 256;
 
 /**
- * The run's memory limit in MB: `maxMemoryMb`, else half the machine's available memory between the floor
- * and the cap, and under one isolate's heap limit. The floor wins over the rest.
+ * The run's memory limit in MB: `maxMemoryMb`, else half the available memory clamped to the floor and
+ * cap and under one isolate's heap limit (the floor wins).
  */
 export function memoryLimitMbOf(
   config: Pick<AttackConfig, "maxMemoryMb" | "workers">,
@@ -91,15 +86,13 @@ export function watchMemory(
   return { stop: () => clearInterval(timer) };
 }
 
-/** The least old generation a script's own isolate gets. */
 const SCRIPT_HEAP_FLOOR_MB = 128;
 /** How far past what loadlab has left a script isolate's cap lets it grow, so its stall passes the limit. */
 const SCRIPT_HEAP_PAST_MB = 64;
 
 /**
- * The old generation's cap of an isolate started now to run a script's code outside a load: what loadlab
- * has left under `limitMb` plus `SCRIPT_HEAP_PAST_MB`, so a loop stalls at its cap instead of outgrowing
- * the watch's reads.
+ * The old-generation cap of a script isolate started now outside a load: what loadlab has left under
+ * `limitMb` plus `SCRIPT_HEAP_PAST_MB`, so a loop stalls at its cap before outgrowing the watch.
  */
 export function scriptHeapCapMb(limitMb: number, readRssBytes = () => Deno.memoryUsage().rss): number {
   const leftMb = Math.floor(limitMb - readRssBytes() / 2 ** 20);

@@ -1,9 +1,8 @@
 /**
  * @module
- * Main-isolate side of the workers: spawns N isolates, waits until all are loaded, has each prepare its
- * share before t0 (generator warm-up, pre-connect), starts them at one instant and resolves when all are
- * done; worker/collect.ts passes their samples on meanwhile and ends stuck ones. A failing worker stops
- * the others and rejects with a `LoadError`. While workers import a session script, memory is watched too.
+ * Main-isolate side of the workers: spawns N isolates, has each prepare its share before t0 (warm-up,
+ * pre-connect), starts them at one instant, resolves when all are done; a failing worker stops the others
+ * (`LoadError`). Memory is watched while workers import a session script.
  */
 import { basename } from "node:path";
 import { type AttackConfig, loadBoundMs } from "../config.ts";
@@ -112,7 +111,6 @@ export async function runWorkers(config: AttackConfig, opts: PoolOptions): Promi
   }
 }
 
-/** A promise that rejects with `StoppedBeforeLoad` as `signal` aborts, until disposed. */
 function stopBeforeLoad(signal: AbortSignal | undefined): { stopped: Promise<never>; dispose(): void } {
   let onAbort = () => {};
   const stopped = new Promise<never>((_, reject) => {
@@ -126,10 +124,7 @@ function stopBeforeLoad(signal: AbortSignal | undefined): { stopped: Promise<nev
   return { stopped, dispose: () => signal?.removeEventListener("abort", onAbort) };
 }
 
-/**
- * Rejects once loadlab's memory passes `limitMb` before the load (a script's top level may grow it at
- * GB/s), after ending the workers and waiting for the memory; until disposed.
- */
+/** Rejects once loadlab's memory passes `limitMb` before the load (a script's top level may grow GB/s). */
 function memoryBeforeLoad(config: AttackConfig, workers: LoadWorker[], limitMb: number) {
   const watch = cutPastMemoryLimit(limitMb, () => {
     for (const w of workers) {
@@ -149,7 +144,6 @@ function memoryBeforeLoad(config: AttackConfig, workers: LoadWorker[], limitMb: 
       }: its top level ${passed} as the load workers imported it; no load was sent`,
     );
   });
-  // Handled by the races that await it.
   cut.catch(() => {});
   const dispose = () => {
     watch.stop();
@@ -193,7 +187,6 @@ function allReady(workers: LoadWorker[]): Promise<void> {
   });
 }
 
-/** Each worker's summary of what it did before t0, in worker order. */
 function allPrepared(workers: LoadWorker[], timeoutMs: number): Promise<PrepareSummary[]> {
   return new Promise((resolve, reject) => {
     const summaries: PrepareSummary[] = [];

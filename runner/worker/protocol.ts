@@ -1,8 +1,7 @@
 /**
  * @module
- * The messages between the main isolate and the load workers, as discriminated unions checked by the
- * compiler. Samples carry their interval index. A run is "prepare" (warm-up, pool; answered "prepared")
- * then "start" at one common instant.
+ * Main isolate <-> load worker messages, discriminated unions; samples carry their interval index. A run
+ * is "prepare" (warm-up, pool; answered "prepared"), then "start" at one common instant.
  */
 import type { AttackConfig } from "../config.ts";
 import type { IntervalSample } from "../stats/sample.ts";
@@ -12,10 +11,7 @@ import type { SteerChange } from "../../results/schema/steering.ts";
 
 /** How often a worker marks its heartbeat (ms). */
 export const HEARTBEAT_MS = 100;
-/**
- * The heartbeat's float64s: [0] the time, [1] script sessions in progress, [2] answers counted and [3]
- * those with a failed status, so a worker ended as stuck still gives what it counted since its last sample.
- */
+/** Heartbeat float64s: time, sessions in progress, answers, failed answers (what a cut worker counted). */
 export const HEARTBEAT_SLOTS = 4;
 
 export type MainToWorker =

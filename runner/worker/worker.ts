@@ -73,8 +73,7 @@ function beatInto(heartbeat: SharedArrayBuffer): void {
   setInterval(mark, HEARTBEAT_MS);
 }
 
-// `Deno.exit` ends the isolate with only this event to tell; a script's `self.close()` has not even that,
-// so it says so first. What was counted goes before.
+// `Deno.exit` leaves only the unload event; a script's `self.close()` not even that, so it says so first.
 const exiting = () => {
   run?.flush();
   post({ type: "exited", workerIndex });

@@ -11,10 +11,7 @@ import { runSteeredLoops } from "../steer_closed.ts";
 import { nextTurn } from "../clock.ts";
 import type { LoadConnection } from "../../http/load_connection.ts";
 
-/**
- * Connects started per event-loop turn when a crowd opens: each takes a busy kernel 300-500 us, and a turn
- * of 20,000 would keep the loop for seconds while the first ones time out unread.
- */
+/** Connects started per turn when a crowd opens: a busy kernel takes 300-500 us each (256: ~0.1 s). */
 const CONNECTS_PER_TURN = 256;
 
 /** Starts opening every connection a slice a turn: each one's promise of whether it opened. */
@@ -50,7 +47,6 @@ export const connectionsModel = defineModel({
       : ctx.shared.connectsBesideTraffic
       ? openInSlices(conns)
       : await Promise.all(openInSlices(conns));
-    // Steering may add, retire, pause and resume connections (steer_closed.ts).
     await runSteeredLoops(ctx, conns, opened, loop);
   },
 });

@@ -29,7 +29,6 @@ const DEFAULT_MAX_DURATION_MS = 10 * 60_000;
 
 export const countModel = defineModel({
   model: "count",
-  /** Exactly `requests`; closed over `connections`, or open-paced at `ratePerSec` when given. */
   fields: {
     /** Requests to send; with `flows`, sessions to run. */
     requests: z.number().int().positive("requests must be >= 1"),

@@ -30,7 +30,6 @@ export function modelDef(model: LoadModel): AnyModelDef {
   return def;
 }
 
-/** A config of some model, as the table's dispatchers read it. */
 type AnyConfig = ModelConfig<LoadModel, any>;
 
 /** How a config's model paces its sends. Takes inputs too (only the model's own fields are read). */

@@ -44,9 +44,7 @@ export interface LoadModelDef<M extends LoadModel, F extends z.ZodRawShape> {
   readonly model: M;
   /** What the model adds to the common config fields (zod, defaults stated here once). */
   readonly fields: F;
-  /**
-   * wrk2's correction: latency from the intended send, the latency from the actual send kept beside it.
-   */
+  /** wrk2's correction: latency from the intended send, the one from the actual send kept beside it. */
   readonly keepsUncorrected: boolean;
   /** Problems across fields of a parsed config (a field's range is its schema's): all, changing nothing. */
   check(c: ModelConfig<M, F>): ModelIssue[];
