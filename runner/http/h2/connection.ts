@@ -85,7 +85,6 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
   /** Frames to send, written once per batch; the connection is the output's owner (no closures). */
   readonly output: H2Output = new H2Output(this);
 
-  /** The streams: open by id, waiting, blocked by the windows, ids and how the last ones closed. */
   readonly streams: StreamTable;
   readonly #heads: HeaderBlocks;
   /** Reads the frames of each read: heads to `#heads`, control frames to its `ControlFrames`. */
@@ -271,7 +270,6 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
     copyBytes(this.#own, 0, input, from, left);
   }
 
-  /** A connection error of ours: GOAWAY with `errorCode`, streams counted under `kind`, socket closed. */
   protocolError(errorCode: number, message: string, nowMs: number): void {
     if (this.#sock === null) return;
     const at = this.output.reserve(GOAWAY_BYTES);
@@ -280,7 +278,6 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
     this.fail("h2-protocol", message, nowMs);
   }
 
-  /** A connection error: GOAWAY with `code` (its name leads the message); false, so the caller stops. */
   frameError(code: number, message: string, nowMs: number): boolean {
     this.protocolError(code, `${errorCodeName(code)}: ${message}`, nowMs);
     return false;

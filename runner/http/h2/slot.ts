@@ -65,7 +65,6 @@ export class H2Slot implements StepConnection, H2Stream {
   #next: NextExchange | null = null;
   readonly #mix: RequestMix;
   readonly #requests: readonly H2Request[];
-  /** The connection's streams (its part that sends, cancels and ends them). */
   #streams: StreamTable;
 
   /** `writer`: where templated requests are filled (a per-arrival lane passes its own). */
