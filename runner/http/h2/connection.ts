@@ -56,7 +56,6 @@ function grpcBackoffMs(n: number): number {
 }
 
 export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
-  /** The socket, Deno's seen as inline (transport/promise_inline.ts). */
   #sock: InlineConn | null = null;
   /** Reads land in the worker's shared buffer (epoll, io_uring), not in `#own` (Deno's sockets). */
   #sharedIn = false;

@@ -53,7 +53,6 @@ export class WsConnection implements LoadConnection, FrameSink, InlineReader, Wr
   #next: NextExchange | null = null;
   /** A handshake ran on this connection before (its parser was fed). */
   #shaken = false;
-  /** `open`'s resolver while it dials. */
   #opened: ((open: boolean | Promise<boolean>) => void) | null = null;
 
   readonly #match: AnswerMatch;
@@ -77,7 +76,6 @@ export class WsConnection implements LoadConnection, FrameSink, InlineReader, Wr
     return this.#sock !== null;
   }
 
-  /** The dialer's socket, taken in the turn it connected. */
   adopt(sock: TransportConn): void {
     const inline = inlineOf(sock);
     // Deno's sockets read through promises: seen as inline, so reads stay armed between sends there too.
@@ -289,7 +287,6 @@ export class WsConnection implements LoadConnection, FrameSink, InlineReader, Wr
     this.#ex.carry(answered);
     if (this.run.pingIntervalMs === 0) return this.#begin(-1, sentMs);
     this.#holdWait(-1);
-    // Between pings a read stays armed, as between exchanges.
     this.#listen();
   }
 
@@ -406,7 +403,6 @@ export class WsConnection implements LoadConnection, FrameSink, InlineReader, Wr
     } else this.fault(nowMs, classifyError(err, "read"), errorMessage(err));
   }
 
-  /** Ends the exchange: the answers it counted. */
   #endExchange(): number {
     const answered = this.#ex.end();
     this.deadlineMs = Infinity;

@@ -87,7 +87,6 @@ interface Waiter {
 }
 
 export class WsSessionSocket implements FrameSink, WriteOwner, InlineReader {
-  /** The socket, Deno's seen as inline (transport/promise_inline.ts). */
   #sock: InlineConn | null = null;
   readonly #buf = new Uint8Array(WS_READ_BUFFER_BYTES);
   readonly #parser: FrameParser;
