@@ -63,11 +63,10 @@ function setupRing(c: Libc, sqEntries: number, params: Uint8Array): number {
   throw new Error(`io_uring_setup: ${why}`);
 }
 
-/** One ring and its buffers. Not shared between isolates (each worker makes its own: SINGLE_ISSUER). */
-
 /** `sizeof(struct io_uring_getevents_arg)`, as the 64-bit value the call's last argument must be. */
 const GETEVENTS_ARG_BYTES = Deno.UnsafePointer.create(24n);
 
+/** One ring and its buffers. Not shared between isolates (each worker makes its own: SINGLE_ISSUER). */
 export class UringRing {
   readonly #c = libc();
   readonly fd: number;
