@@ -2,7 +2,7 @@
  * @module
  * One io_uring ring of the io_uring transport, made with SINGLE_ISSUER|DEFER_TASKRUN, so completions only
  * appear inside our own `io_uring_enter` and heads and tails are plain loads and stores (an `Atomics` call
- * costs more than reading a completion). Its data memory is `buffers` (transport/uring_buffers.ts). HOT
+ * costs more than reading a completion). Its data memory is `buffers` (uring/buffers.ts). HOT
  * PATH: `prepSend` and `prepRecvMultishot` write an SQE, `enter` is one FFI call; only set-up throws, and
  * `uringUnavailableReason` says why here, asked once per isolate.
  */
