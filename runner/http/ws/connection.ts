@@ -243,7 +243,6 @@ export class WsConnection implements LoadConnection, FrameSink, InlineReader, Wr
     this.#armed = false;
     const sock = this.#sock;
     if (!this.#ex.active) {
-      // Between exchanges: a broadcast is timed as it arrives, not at the connection's next send.
       if (sock !== null) this.#consumeRead(this.#readBuf, n, sock.nowMs());
       this.#listen();
       return false;
