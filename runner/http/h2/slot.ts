@@ -167,7 +167,6 @@ export class H2Slot implements StepConnection, H2Stream {
     );
   }
 
-  /** What the last kept step kept (see `exchangeStep`); valid until the next step. */
   keptResponse(): H2KeptResponse {
     return this.#keptStore ??= new H2KeptResponse();
   }
@@ -212,7 +211,6 @@ export class H2Slot implements StepConnection, H2Stream {
     return true;
   }
 
-  /** H2Stream: its connection handed over after a GOAWAY; this slot goes on its partner. */
   rehome(): void {
     this.session = this.session.partner!;
     this.#streams = this.session.streams;
