@@ -118,7 +118,6 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
     );
   }
 
-  /** InlineReader: a read's bytes (frames handled; the write waits for `onDrained`). */
   onRead(n: number | null): boolean {
     return this.#onInlineRead(n);
   }
