@@ -129,8 +129,7 @@ export class UringRing {
       this.buffers = new UringBuffers(c, fd, recvBuffers);
       this.#waitArg = this.#maps.add(mapAnonymous(c, PAGE_BYTES));
       this.#waitWords = new Int32Array(this.#waitArg.view);
-      // struct io_uring_getevents_arg { u64 sigmask; u32 sigmask_sz; u32 min_wait_usec; u64 ts; } at 0,
-      // its __kernel_timespec at 32.
+      // io_uring_getevents_arg { u64 sigmask; u32 sigmask_sz, min_wait_usec; u64 ts } at 0, timespec at 32.
       new DataView(this.#waitArg.view).setBigUint64(16, BigInt(this.#waitArg.address + 32), true);
     } catch (err) {
       this.close();
