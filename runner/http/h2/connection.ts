@@ -293,8 +293,7 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
 
   /**
    * Closes the socket; every stream in flight or waiting counts once under `kind`, except one the server
-   * refused unprocessed, which goes again on a new connection. After a failed connect or at the stop,
-   * nothing more is counted.
+   * refused unprocessed, which goes on a new connection. After a failed connect or at the stop, none counts.
    */
   fail(kind: ErrorKind, message: string, nowMs: number): void {
     const wasOpen = this.#close();
