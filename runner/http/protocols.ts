@@ -164,10 +164,7 @@ function grpcConnections(setup: ProtocolSetup): ConnectionFactory {
   return h2Connections(setup, () => new GrpcAnswer(run));
 }
 
-/**
- * HTTP/3 over Deno's QUIC: each load connection is one request stream slot, `streams` of them to a QUIC
- * connection (h3/slot.ts).
- */
+/** HTTP/3 over Deno's QUIC: each load connection is a request stream slot, `streams` to a connection. */
 function h3Connections(setup: ProtocolSetup): ConnectionFactory {
   const caFile = setup.tls?.caFile;
   const run = {

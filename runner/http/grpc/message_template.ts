@@ -93,7 +93,6 @@ function checkNames(text: string, names: readonly string[]): void {
   }
 }
 
-/** One message of `type` as pieces and slots. */
 function messageSpecOf(type: protobuf.Type, json: unknown, path: string): GrpcMessageSpec {
   if (!hasMessagePlaceholder(json)) return { pieces: [encodeMessage(type, json, path)], slots: [] };
   if (/^\.google\.protobuf\./.test(type.fullName)) {
@@ -136,7 +135,6 @@ function messageSpecOf(type: protobuf.Type, json: unknown, path: string): GrpcMe
   return { pieces, slots };
 }
 
-/** The slot of `field` whose value (with a placeholder) is `value`. */
 function slotOf(field: protobuf.Field, value: unknown, path: string): GrpcSlotSpec {
   field.resolve();
   const inner = field.resolvedType;

@@ -100,7 +100,6 @@ export class H2ArrivalConnection implements StepConnection {
     return this.#current().exchangeStep(intendedMs, request, values, cookie, keep, keptLimit, answer);
   }
 
-  /** A flow step (StepConnection) on the arrival's connection. */
   sendStep(
     sendMs: number,
     step: StepRequest,

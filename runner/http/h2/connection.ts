@@ -56,7 +56,6 @@ function grpcBackoffMs(n: number): number {
 }
 
 export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
-  /** The socket, Deno's seen as inline (transport/promise_inline.ts). */
   #sock: InlineConn | null = null;
   /** Reads land in the worker's shared buffer (epoll, io_uring), not in `#own` (Deno's sockets). */
   #sharedIn = false;
@@ -85,7 +84,6 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
   /** Frames to send, written once per batch; the connection is the output's owner (no closures). */
   readonly output: H2Output = new H2Output(this);
 
-  /** The streams: open by id, waiting, blocked by the windows, ids and how the last ones closed. */
   readonly streams: StreamTable;
   readonly #heads: HeaderBlocks;
   /** Reads the frames of each read: heads to `#heads`, control frames to its `ControlFrames`. */
@@ -120,7 +118,6 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
     );
   }
 
-  /** InlineReader: a read's bytes (frames handled; the write waits for `onDrained`). */
   onRead(n: number | null): boolean {
     return this.#onInlineRead(n);
   }
@@ -271,7 +268,6 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
     copyBytes(this.#own, 0, input, from, left);
   }
 
-  /** A connection error of ours: GOAWAY with `errorCode`, streams counted under `kind`, socket closed. */
   protocolError(errorCode: number, message: string, nowMs: number): void {
     if (this.#sock === null) return;
     const at = this.output.reserve(GOAWAY_BYTES);
@@ -280,7 +276,6 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
     this.fail("h2-protocol", message, nowMs);
   }
 
-  /** A connection error: GOAWAY with `code` (its name leads the message); false, so the caller stops. */
   frameError(code: number, message: string, nowMs: number): boolean {
     this.protocolError(code, `${errorCodeName(code)}: ${message}`, nowMs);
     return false;
@@ -298,8 +293,7 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
 
   /**
    * Closes the socket; every stream in flight or waiting counts once under `kind`, except one the server
-   * refused unprocessed, which goes again on a new connection. After a failed connect or at the stop,
-   * nothing more is counted.
+   * refused unprocessed, which goes on a new connection. After a failed connect or at the stop, none counts.
    */
   fail(kind: ErrorKind, message: string, nowMs: number): void {
     const wasOpen = this.#close();

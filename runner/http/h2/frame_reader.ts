@@ -277,8 +277,7 @@ export class FrameReader {
     }
     this.#streams.closedAs(id, CLOSED_RESET);
     if (code === REFUSED_STREAM) {
-      // Not processed (RFC 9113 8.7): sent again on this connection as its stream limit allows, or on the
-      // new one after a GOAWAY.
+      // Unprocessed (RFC 9113 8.7): sent again as the stream limit allows, or on the new one after GOAWAY.
       if (this.#streams.resend(stream, nowMs)) {
         this.#streams.startPending();
         if (this.#streams.goingAway) {

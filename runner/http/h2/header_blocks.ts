@@ -38,7 +38,6 @@ export class HeaderBlocks {
   /** Stream of the header block being continued (0: none), and whether its HEADERS ended the stream. */
   continuing = 0;
   continuingEndStream = false;
-  /** CONTINUATION frames of the header block being continued. */
   #continuations = 0;
   readonly #core: H2Core;
   readonly #shared: ConnectionShared;

@@ -15,7 +15,6 @@ const OUT_FIRST_BYTES = 256;
 const SHRINK_AFTER_WRITES = 32;
 
 export interface H2OutputOwner {
-  /** The socket now (null when closed). */
   socket(): InlineConn | null;
   /** A write failed (the connection ends). */
   writeFailed(err: unknown): void;

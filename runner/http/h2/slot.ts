@@ -65,7 +65,6 @@ export class H2Slot implements StepConnection, H2Stream {
   #next: NextExchange | null = null;
   readonly #mix: RequestMix;
   readonly #requests: readonly H2Request[];
-  /** The connection's streams (its part that sends, cancels and ends them). */
   #streams: StreamTable;
 
   /** `writer`: where templated requests are filled (a per-arrival lane passes its own). */
@@ -168,7 +167,6 @@ export class H2Slot implements StepConnection, H2Stream {
     );
   }
 
-  /** What the last kept step kept (see `exchangeStep`); valid until the next step. */
   keptResponse(): H2KeptResponse {
     return this.#keptStore ??= new H2KeptResponse();
   }
@@ -213,7 +211,6 @@ export class H2Slot implements StepConnection, H2Stream {
     return true;
   }
 
-  /** H2Stream: its connection handed over after a GOAWAY; this slot goes on its partner. */
   rehome(): void {
     this.session = this.session.partner!;
     this.#streams = this.session.streams;

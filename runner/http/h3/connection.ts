@@ -210,10 +210,7 @@ export class H3Connection {
     if (control !== null) this.#fail(conn, H3_CLOSED_CRITICAL_STREAM, "the server closed its control stream");
   }
 
-  /**
-   * The server's GOAWAY: new requests go on a new connection; this one closes once its requests in
-   * flight had their timeout to finish.
-   */
+  /** The server's GOAWAY: new requests go on a new connection; this one closes a request timeout later. */
   #goaway(conn: Deno.QuicConn): void {
     if (this.conn !== conn) return;
     this.conn = null;

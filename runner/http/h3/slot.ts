@@ -1,17 +1,13 @@
 /**
  * @module
- * HTTP/3 for the executors: every request stream an h3 connection may carry at once is an `H3Slot`
- * with the shape of an HTTP/1.1 `Connection` (load_connection.ts `LoadConnection`), grouped `streams` to
- * a connection (stream_slots.ts, as HTTP/2's are), so every load model, the watchdog and the
- * graceful stop run unchanged. A request is one bidirectional QUIC stream: its encoded octets written
- * once with FIN, the answer read to its FIN through the slot's one frame reader, its HEADERS decoded by
- * the connection's QPACK decoder (`:status`, content-length) and its DATA counted. Latency counts from
- * the intended send time. The watchdog's timeout cancels the stream, not the connection.
- *
- * Answers are read into the slot's own buffer (a BYOB reader): the default reader of Deno's QUIC streams
- * allocates a new 64 KiB buffer for every read. Deno's QUIC API still costs objects per request that
- * nothing here can avoid: the stream and its two halves, a writer and a reader, a promise per write, close
- * and read, a result object per read.
+ * HTTP/3 for the executors: each request stream an h3 connection may carry is an `H3Slot` shaped as a
+ * `LoadConnection`, grouped `streams` to a connection (stream_slots.ts, as HTTP/2's are). A request is one
+ * bidirectional QUIC stream: its octets written once with FIN, the answer read to its FIN through the
+ * slot's frame reader, its HEADERS decoded by the connection's QPACK decoder, its DATA counted. The
+ * watchdog's timeout cancels the stream, not the connection. Answers are read into the slot's own buffer
+ * (a BYOB reader): the default reader of Deno's QUIC streams allocates 64 KiB per read. Deno's QUIC API
+ * still costs objects per request: the stream, its halves, a writer and a reader, a promise per write,
+ * close and read, a result per read.
  */
 import type { ErrorKind } from "../../../results/mod.ts";
 import type { LoadConnection } from "../load_connection.ts";

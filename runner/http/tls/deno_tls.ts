@@ -166,10 +166,7 @@ function nodeConnect(
   });
 }
 
-/**
- * rustls's validity failures carry the verification time, a new message every second: only the reason
- * is kept, so errors by message stay bounded.
- */
+/** rustls's validity failures name the verification time: only the reason is kept, so messages stay few. */
 const DATED_VALIDITY = /certificate (not valid yet|expired): verification time/i;
 
 /**

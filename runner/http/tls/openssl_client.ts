@@ -45,7 +45,6 @@ export class OpenSslClient implements SslOwner {
   readonly #errText = new Uint8Array(256);
   /** `h2` is offered by ALPN (`setAlpn`): each connection that negotiates it reads record by record. */
   offersH2 = false;
-  /** `h2` is the only protocol offered (`--protocol h2`). */
   requiresH2 = false;
   #closed = false;
   /** `SSL`s made and not yet freed (zero after a run: the leak check). */

@@ -42,11 +42,9 @@ export interface SslNegotiated {
 
 export interface SslOwner {
   errno(): number;
-  /** `h2` is among the ALPN protocols offered: an h2 connection reads record by record (`handshake`). */
   readonly offersH2: boolean;
   /** `h2` is the only protocol offered: a handshake whose server selected another (or none) fails. */
   readonly requiresH2: boolean;
-  /** The oldest queued OpenSSL error as text, the queue cleared. */
   errorText(): string;
   handshakeFailure(s: LibSsl, ssl: Deno.PointerObject, errno: number): Error;
   handshakeDone(reused: boolean): void;

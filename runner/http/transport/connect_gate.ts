@@ -16,7 +16,6 @@ export class ConnectGate {
   /** `bound`: connects at once; Infinity lets every connect start at once (the closed models). */
   constructor(readonly bound: number) {}
 
-  /** True when a connect could start now without waiting. */
   get hasRoom(): boolean {
     return this.inFlight < this.bound;
   }

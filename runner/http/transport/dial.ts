@@ -42,7 +42,6 @@ export class Dialer implements ConnectWaiter {
   /** Inside the transport's call: an end told then is passed on in a microtask, as a promise would. */
   #inCall = false;
   #startMs = 0;
-  /** Told once how the dial under way ended. */
   #done: DialEnd | ((sock: TransportConn | null) => void) | null = null;
   /** What the dial ended with, for a `done` passed on later. */
   #result: TransportConn | null = null;

@@ -91,7 +91,6 @@ export class ReadyProbe {
     this.#arm(nowMs);
   }
 
-  /** The waits measured since the last call (transport/ready_wait.ts `take`). */
   take(nowMs: number): ReadyWaitSum {
     return this.#tally.take(nowMs);
   }

@@ -1,14 +1,12 @@
 /**
  * @module
- * One WebSocket load connection. `open` dials through the run's transport and runs the handshake, reading
- * any frames that came with its answer first; writes go via frame_writer.ts, `abort` says going away
- * (1001). An `exchange` sends one message and waits for its match; a storm's is a connection's life,
- * hold's a wait, a ping and its pong. One read is armed at a time (Deno's sockets through
- * transport/promise_inline.ts) and stays armed between exchanges, so broadcasts are timed as they arrive;
- * a closed loop's next exchange starts from the read's callback. HOT PATH: frames masked in place,
- * messages handled as views in the read's callback, no closure between socket and connection; on epoll
- * and io_uring reads land in the worker's shared buffer, so an idle connection holds no read buffer.
- * Failures are counted by kind, never thrown.
+ * One WebSocket load connection: `open` dials and runs the handshake (frames that came with its answer
+ * read first). An `exchange` sends one message and waits for its match; a storm's is a connection's life,
+ * hold's a wait, a ping and its pong. One read is armed at a time and stays armed between exchanges, so
+ * broadcasts are timed as they arrive; a closed loop's next exchange starts from the read's callback. HOT
+ * PATH: frames masked in place, messages handled as views in the read's callback, no closure between
+ * socket and connection; on epoll and io_uring reads land in the worker's shared buffer, so an idle
+ * connection holds no read buffer. Failures are counted by kind, never thrown.
  */
 import type { ErrorKind } from "../../../results/mod.ts";
 import { FrameParser, type FrameSink } from "../../../ws/frame_parser.ts";
@@ -53,7 +51,6 @@ export class WsConnection implements LoadConnection, FrameSink, InlineReader, Wr
   #next: NextExchange | null = null;
   /** A handshake ran on this connection before (its parser was fed). */
   #shaken = false;
-  /** `open`'s resolver while it dials. */
   #opened: ((open: boolean | Promise<boolean>) => void) | null = null;
 
   readonly #match: AnswerMatch;
@@ -77,7 +74,6 @@ export class WsConnection implements LoadConnection, FrameSink, InlineReader, Wr
     return this.#sock !== null;
   }
 
-  /** The dialer's socket, taken in the turn it connected. */
   adopt(sock: TransportConn): void {
     const inline = inlineOf(sock);
     // Deno's sockets read through promises: seen as inline, so reads stay armed between sends there too.
@@ -245,7 +241,6 @@ export class WsConnection implements LoadConnection, FrameSink, InlineReader, Wr
     this.#armed = false;
     const sock = this.#sock;
     if (!this.#ex.active) {
-      // Between exchanges: a broadcast is timed as it arrives, not at the connection's next send.
       if (sock !== null) this.#consumeRead(this.#readBuf, n, sock.nowMs());
       this.#listen();
       return false;
@@ -289,7 +284,6 @@ export class WsConnection implements LoadConnection, FrameSink, InlineReader, Wr
     this.#ex.carry(answered);
     if (this.run.pingIntervalMs === 0) return this.#begin(-1, sentMs);
     this.#holdWait(-1);
-    // Between pings a read stays armed, as between exchanges.
     this.#listen();
   }
 
@@ -406,7 +400,6 @@ export class WsConnection implements LoadConnection, FrameSink, InlineReader, Wr
     } else this.fault(nowMs, classifyError(err, "read"), errorMessage(err));
   }
 
-  /** Ends the exchange: the answers it counted. */
   #endExchange(): number {
     const answered = this.#ex.end();
     this.deadlineMs = Infinity;

@@ -17,7 +17,6 @@ export class WsPacing implements PauseWaiter {
   #stormSent = 0;
   /** When the wait in progress ends (NaN: none waits); the queue reads it. */
   pauseDueMs = NaN;
-  /** What to do when the wait in progress ends. */
   #then: (() => void) | null = null;
 
   constructor(readonly run: WsRun) {

@@ -87,7 +87,6 @@ interface Waiter {
 }
 
 export class WsSessionSocket implements FrameSink, WriteOwner, InlineReader {
-  /** The socket, Deno's seen as inline (transport/promise_inline.ts). */
   #sock: InlineConn | null = null;
   readonly #buf = new Uint8Array(WS_READ_BUFFER_BYTES);
   readonly #parser: FrameParser;
@@ -235,10 +234,7 @@ export class WsSessionSocket implements FrameSink, WriteOwner, InlineReader {
     this.#queue.clear();
   }
 
-  /**
-   * InlineReader: a read's bytes parsed, and the next read armed while the socket stays; true, so the pump
-   * lets a step it answered go on first. The pump's byte budget keeps a flood from starving the rest.
-   */
+  /** InlineReader: parses the read and arms the next one; true, so a step it answered goes on first. */
   onRead(n: number | null): boolean {
     const nowMs = performance.now();
     if (n === null) {

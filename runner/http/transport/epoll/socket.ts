@@ -19,7 +19,7 @@ export interface SocketLoop {
   settled(): void;
   ready(sock: EpollSocket): void;
   release(token: number): void;
-  /** https: a handshake may start now, else it is queued (transport/epoll_connect.ts). */
+  /** https: a handshake may start now, else it is queued (epoll/connect.ts). */
   handshakeSlot(phase: ConnectPhase): boolean;
   handshakeEnded(): void;
 }

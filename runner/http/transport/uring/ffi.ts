@@ -101,7 +101,6 @@ export class Mappings {
 
   constructor(readonly c: Libc) {}
 
-  /** Keeps `m` to unmap at `unmapAll`; returns it. */
   add(m: Mapping): Mapping {
     this.#list.push(m);
     return m;

@@ -25,7 +25,6 @@ export class HeldChunks extends SendSlot {
     super(buffers, token);
   }
 
-  /** Receive buffer `bid` came with `length` bytes. */
   hold(bid: number, length: number): void {
     if (this.heldCount === 0) {
       this.#bid = bid;

@@ -2,7 +2,7 @@
  * @module
  * One io_uring ring of the io_uring transport, made with SINGLE_ISSUER|DEFER_TASKRUN, so completions only
  * appear inside our own `io_uring_enter` and heads and tails are plain loads and stores (an `Atomics` call
- * costs more than reading a completion). Its data memory is `buffers` (transport/uring_buffers.ts). HOT
+ * costs more than reading a completion). Its data memory is `buffers` (uring/buffers.ts). HOT
  * PATH: `prepSend` and `prepRecvMultishot` write an SQE, `enter` is one FFI call; only set-up throws, and
  * `uringUnavailableReason` says why here, asked once per isolate.
  */
@@ -63,11 +63,10 @@ function setupRing(c: Libc, sqEntries: number, params: Uint8Array): number {
   throw new Error(`io_uring_setup: ${why}`);
 }
 
-/** One ring and its buffers. Not shared between isolates (each worker makes its own: SINGLE_ISSUER). */
-
 /** `sizeof(struct io_uring_getevents_arg)`, as the 64-bit value the call's last argument must be. */
 const GETEVENTS_ARG_BYTES = Deno.UnsafePointer.create(24n);
 
+/** One ring and its buffers. Not shared between isolates (each worker makes its own: SINGLE_ISSUER). */
 export class UringRing {
   readonly #c = libc();
   readonly fd: number;
@@ -130,8 +129,7 @@ export class UringRing {
       this.buffers = new UringBuffers(c, fd, recvBuffers);
       this.#waitArg = this.#maps.add(mapAnonymous(c, PAGE_BYTES));
       this.#waitWords = new Int32Array(this.#waitArg.view);
-      // struct io_uring_getevents_arg { u64 sigmask; u32 sigmask_sz; u32 min_wait_usec; u64 ts; } at 0,
-      // its __kernel_timespec at 32.
+      // io_uring_getevents_arg { u64 sigmask; u32 sigmask_sz, min_wait_usec; u64 ts } at 0, timespec at 32.
       new DataView(this.#waitArg.view).setBigUint64(16, BigInt(this.#waitArg.address + 32), true);
     } catch (err) {
       this.close();

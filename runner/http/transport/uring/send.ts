@@ -2,8 +2,8 @@
  * @module
  * One io_uring socket's send slot: stable memory the kernel reads a send from after the call returned.
  * Bytes appended while a send is in flight go in the next, so one send is in flight at a time (two could
- * be issued out of order). HOT PATH: small frames copied by hand through the chunk's shared view. The
- * socket's base class (through uring_held.ts), so a message touches one object.
+ * be issued out of order). HOT PATH: small frames copied by hand through the chunk's shared view. It is
+ * the socket's base class (through held.ts), so a message touches one object.
  */
 import { SEND_SLOT_BYTES, SMALL_SEND_SLOT_BYTES } from "./ffi.ts";
 import type { UringBuffers } from "./buffers.ts";

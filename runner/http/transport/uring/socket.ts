@@ -250,7 +250,7 @@ export class UringSocket extends HeldChunks implements InlineConn {
     const reading = this.#read.armed && this.heldCount === 0 ? readStateOf(loop.sys, fd) : "";
     this.#flushQueued(fd);
     // Each request in flight cancelled by its user_data, a lookup in the ring's hash table: a cancel by fd
-    // walks every request of the ring, and a stop closing 10,000 sockets held the worker for seconds.
+    // walks every request of the ring, seconds of the worker's time for a stop closing 10,000 sockets.
     const ring = loop.ring, ud = this.token << 8;
     if (this.#receiving) ring.prepCancel(ud | UD_RECV, this.gen, ud | UD_CANCEL, this.gen);
     if (this.inFlight) ring.prepCancel(ud | UD_SEND, this.gen, ud | UD_CANCEL, this.gen);

@@ -100,8 +100,7 @@ export class UringLoop extends SocketTable<UringSocket> implements UringSocketLo
           // A socket on the ready list has bytes no completion will announce: submit without waiting.
           const rc = ring.enter(this.readyCount > 0 ? 0 : 1, leftMs);
           if (rc < 0 && rc !== -ETIME && rc !== -EINTR) {
-            // One odd errno can be a stale one (read after the call, on a thread that ran on); the
-            // same refusal every time cannot mend.
+            // One odd errno may be stale (read after the call, the thread ran on); a steady one cannot mend.
             if (rc !== -EAGAIN && rc !== -EBUSY && ++this.#refusals >= MAX_REFUSALS) this.#fail(-rc);
             break;
           }
