@@ -5,7 +5,6 @@
 import { cutWarmup, phaseStats } from "../../results/interval_stats.ts";
 import type { Plan, PlannedRun } from "../plan/types.ts";
 import type { RunTarget, TargetPool } from "./targets.ts";
-import { saveRunProfiles, startRunProfiles } from "./profiles.ts";
 import type { AttackProgress, RunResult } from "../../results/mod.ts";
 import { type AttackHooks, runAttack } from "../../runner/attack.ts";
 import { type AttackPart, runAttackParts } from "../../runner/attack_parts.ts";
@@ -22,8 +21,10 @@ import { checkSelectors } from "../../results/thresholds/selector.ts";
 import { endpointTable } from "../../runner/endpoint_table.ts";
 import { abortRules } from "./thresholds.ts";
 import {
+  type CpuProfiling,
   loopbackListener,
   type RunningTarget,
+  startCpuProfiles,
   startTelemetry,
   type TakenProfile,
 } from "../../targets/mod.ts";
@@ -31,6 +32,10 @@ import { sleepUnlessAborted } from "../../system/sleep.ts";
 import type { IntervalDelta } from "../../results/export/interval_delta.ts";
 import { LOAD_MODEL_FACTS } from "../../results/load_models.ts";
 import { withPaths } from "../plan/attack.ts";
+import { idleWarning, isCpuProfile, summarizeProfile } from "../../results/cpu_profile.ts";
+import type { RunProfile } from "../../results/schema/profile.ts";
+import { writeTextAtomic } from "../../system/atomic_write.ts";
+import { fileStem } from "../../validation/file_stem.ts";
 
 /**
  * What a run under way reports (the plan's own hooks, before and after each run: scenarios/run/run_plan.ts).
@@ -383,4 +388,46 @@ function clientFor(target: RunningTarget, config: AttackConfig): Deno.HttpClient
 
 function round(ms: number): number {
   return Math.round(ms * 100) / 100;
+}
+
+/** Starts profiling the target's inspected processes; null when the target is not profiled. */
+export async function startRunProfiles(target: RunTarget): Promise<CpuProfiling | null> {
+  const inspected = target.running?.inspected;
+  if (!inspected?.length) return null;
+  try {
+    return await startCpuProfiles(inspected);
+  } catch (err) {
+    const error = err instanceof Error ? err.message : String(err);
+    const taken = inspected.map((p) => ({ name: p.name, error }));
+    return { startedAtEpochMs: Date.now(), stop: () => Promise.resolve(taken) };
+  }
+}
+
+/** The folder (under the output directory) and file name of one process's profile of one run. */
+export function profilePath(runName: string, process: string): string {
+  const safe = (s: string) => fileStem(s, /^[A-Za-z0-9.=-]*$/.test(s));
+  return `profiles/${safe(runName)}.${safe(process)}.cpuprofile`;
+}
+
+/** Writes each taken profile beside results.json; `loadStartUs` is where the summary's windows begin. */
+export async function saveRunProfiles(
+  taken: TakenProfile[],
+  outDir: string,
+  runName: string,
+  loadStartUs: number,
+): Promise<RunProfile[]> {
+  await Deno.mkdir(`${outDir}/profiles`, { recursive: true });
+  return await Promise.all(taken.map(async (t): Promise<RunProfile> => {
+    if ("error" in t) return { process: t.name, error: t.error };
+    if (!isCpuProfile(t.profile)) return { process: t.name, error: "the inspector answered no CPU profile" };
+    const file = profilePath(runName, t.name);
+    try {
+      await writeTextAtomic(`${outDir}/${file}`, JSON.stringify(t.profile));
+    } catch (err) {
+      return { process: t.name, error: `cannot write ${file}: ${(err as Error).message}` };
+    }
+    const summary = summarizeProfile(t.profile, undefined, loadStartUs);
+    const warning = idleWarning(summary, t.runtime, t.children);
+    return { process: t.name, file, summary, ...(warning === null ? {} : { warning }) };
+  }));
 }
