@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { RunResult } from "../results/mod.ts";
 import { ConfigError } from "../validation/config_error.ts";
 import { makeRun } from "../tests/fixtures/make_run.ts";
-import { meetsSlo, parseSlo, searchCapacity, type SearchSpec, sloP99Ms } from "./search.ts";
+import { meetsSlo, parseSlo, searchCapacity, type SearchSpec, sloP99Ms } from "./run/run_plan.ts";
 
 const TEMPLATE = makeRun({ name: "probe", rps: 100, durationSec: 2, dist: { medianMs: 5, sigma: 0.5 } });
 

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { Issue } from "../validation/mod.ts";
 import { ExperimentError } from "./experiment_error.ts";
 import { loadPlan } from "./load.ts";
-import { readSweepValues } from "./sweep_values.ts";
+import { readSweepValues } from "./schema/object.ts";
 
 const BASE = `
 name: t

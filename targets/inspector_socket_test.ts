@@ -5,7 +5,7 @@
  * without the right `Sec-WebSocket-Accept` is refused.
  */
 import { deepStrictEqual as assertEquals, match, rejects } from "node:assert/strict";
-import { InspectorSocket } from "./inspector_socket.ts";
+import { InspectorSocket } from "./inspector.ts";
 import { eachRequestHead } from "../tests/fixtures/request_heads.ts";
 
 const encoder = new TextEncoder();

@@ -4,8 +4,7 @@
  * framework app, Redis proxy) and `startTelemetry(target)`. Targets run in their own processes
  * (child_main.ts), so a run that only starts them never loads their code.
  */
-export { startTarget } from "./start.ts";
-export type { StartOptions } from "./start_stack.ts";
+export { type StartOptions, startTarget } from "./start.ts";
 export { loopbackListener, startTelemetry } from "./telemetry.ts";
 export { type CpuProfiling, type ProfiledRuntime, startCpuProfiles, type TakenProfile } from "./inspector.ts";
 export { TargetError } from "./errors.ts";

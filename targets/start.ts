@@ -2,38 +2,265 @@
  * @module
  * `startTarget`: a `TargetSpec` as running processes and one handle to stop them all. Built-in instances,
  * the balancer and the proxy are this program started again with a child spec (child_main.ts), each on
- * its own core. All or nothing: when a step fails, what was started is stopped before the error.
+ * its own core; other apps start as given, the runtime samplers preloaded. All or nothing: the `Stack`
+ * of what was started is stopped in reverse when a step fails, before the error.
  */
 import type { BalanceMode } from "./balancer/balancer.ts";
-import type { ChildSpec } from "./child_spec.ts";
-import { spawnChild, statsClient, sumStats, tlsFilesOf } from "./child_start.ts";
+import { type ChildSpec, READY_PREFIX } from "./child_spec.ts";
 import { TargetError } from "./errors.ts";
 import { exampleCommand } from "./example.ts";
-import { connectRedis, seedRedis } from "./redis.ts";
-import {
-  coldStartOf,
-  logFile,
-  noStats,
-  runtimeDirOf,
-  Stack,
-  startApp,
-  type Started,
-  type StartOptions,
-  startRedis,
-} from "./start_stack.ts";
+import { type InspectedProcess, inspectFlag } from "./inspector.ts";
+import { ManagedProcess, pollReady, type SpawnOptions } from "./process.ts";
+import { connectRedis, type RedisHandle, resolveRedis, seedRedis } from "./redis.ts";
+import { makeRuntimeDir, type RuntimeDir, withPreload } from "./runtime_preload.ts";
+import { RUNTIME_DIR_ENV } from "./runtime_sampler.ts";
+import { type ServeTlsFiles, serveTlsFiles } from "./tls_cert.ts";
 import { formatIssues, validate } from "../validation/mod.ts";
-import { freePort } from "../system/ports.ts";
+import { freePort, waitForPort } from "../system/ports.ts";
 import {
+  argsWithInspect,
   autoCores,
   type BuiltinSpec,
   type ExampleSpec,
   type ExternalSpec,
+  profileBlocker,
   type ProxySpec,
   type RunningTarget,
+  type ServeTls,
+  STATS_PATH,
   type TargetInfo,
+  type TargetProcess,
   type TargetSpec,
   targetSpecSchema,
 } from "./spec.ts";
+
+export interface StartOptions {
+  /** Aborting stops the target; an already aborted signal fails the start. */
+  signal?: AbortSignal;
+  /** Without it output is drained and only its tail kept. */
+  logDir?: string;
+  /** Set by startTarget (targets/runtime_preload.ts). */
+  runtime?: RuntimeDir;
+}
+
+interface Started {
+  url: string;
+  grpcUrl?: string;
+  redis: RedisHandle | null;
+  info: TargetInfo;
+  /** {} when it has none. */
+  stats: () => Promise<Record<string, number>>;
+  caFile?: string;
+}
+
+/** The `stats` of a target whose processes keep no counters. */
+const noStats = (): Promise<Record<string, number>> => Promise.resolve({});
+
+/** Everything started so far, stopped in reverse order. */
+class Stack {
+  #stops: Array<() => Promise<void>> = [];
+  processes: TargetProcess[] = [];
+  /** Cold start (`performance.now()`): the first target process spawned, the last one listening. */
+  spawnedAtMs: number | null = null;
+  listeningAtMs: number | null = null;
+  /** Right before spawning a target process (the first call counts). */
+  markSpawn(): void {
+    this.spawnedAtMs ??= performance.now();
+  }
+  /** When a target process accepts connections (the last call counts). */
+  markListening(): void {
+    this.listeningAtMs = performance.now();
+  }
+  inspected: InspectedProcess[] = [];
+  push(stop: () => Promise<void>): void {
+    this.#stops.push(stop);
+  }
+  async stopAll(): Promise<void> {
+    for (const stop of this.#stops.splice(0).reverse()) await stop().catch(() => {});
+  }
+}
+
+function logFile(opts: StartOptions, name: string): string | undefined {
+  return opts.logDir ? `${opts.logDir}/${name.replace(/[^\w.-]/g, "_")}.log` : undefined;
+}
+
+/** The Redis a target was given (`url`) or needs (a local redis-server started), stopped with the stack. */
+async function startRedis(stack: Stack, url: string | undefined, needed: boolean, opts: StartOptions) {
+  const redis: RedisHandle | null = await resolveRedis(url, needed, {
+    logFile: logFile(opts, "redis-server"),
+  });
+  if (redis) stack.push(() => redis.stop());
+  return redis;
+}
+
+/**
+ * Starts an app loadlab does not make (external, example) as the target, the runtime samplers preloaded
+ * and, with `profile`, its inspector open: ready once `url`'s port accepts and, with `readyPath`, GET
+ * `url + readyPath` answers 2xx.
+ */
+async function startApp(
+  stack: Stack,
+  opts: StartOptions,
+  { profile, ...spawn }: SpawnOptions & { args: string[]; profile?: "cpu" },
+  ready: { url: string; readyPath?: string; timeoutMs: number },
+): Promise<void> {
+  const inspectPort = profile ? freePort("127.0.0.1") : undefined;
+  const args = inspectPort === undefined
+    ? spawn.args
+    : argsWithInspect(spawn.command, spawn.args, inspectFlag(inspectPort));
+  if (args === null) {
+    throw new TargetError(`${spawn.name}: ${profileBlocker(spawn)}`, "drop profile: cpu from this target");
+  }
+  const run = opts.runtime
+    ? withPreload(opts.runtime, spawn.command, args, spawn.env)
+    : { args, env: spawn.env };
+  stack.markSpawn();
+  const proc = ManagedProcess.spawn({ ...spawn, args: run.args, env: run.env });
+  stack.push(() => proc.stop());
+  stack.processes.push({ name: "target", pid: proc.pid });
+  if (inspectPort !== undefined) stack.inspected.push({ name: "target", port: inspectPort, pid: proc.pid });
+  const { hostname, port, protocol } = new URL(ready.url);
+  const portNumber = Number(port || (protocol === "https:" ? 443 : 80));
+  const host = hostname.replace(/^\[|\]$/g, "");
+  await pollReady(proc, async () => {
+    if (stack.listeningAtMs === null && await waitForPort(host, portNumber, 1)) stack.markListening();
+    if (!ready.readyPath) return stack.listeningAtMs !== null;
+    const res = await fetch(ready.url + ready.readyPath, { signal: AbortSignal.timeout(1000) });
+    await res.body?.cancel();
+    if (stack.listeningAtMs === null) stack.markListening(); // it answered: it listened by now at the latest
+    return res.ok;
+  }, ready.timeoutMs);
+}
+
+/**
+ * The runtime samplers' folder: `runtime/` in the log folder; without one, a temp folder only for
+ * `runtimeTelemetry: true`; undefined when off.
+ */
+async function runtimeDirOf(
+  stack: Stack,
+  spec: TargetSpec,
+  opts: StartOptions,
+): Promise<RuntimeDir | undefined> {
+  if (spec.runtimeTelemetry === false) return undefined;
+  if (opts.logDir !== undefined) return await makeRuntimeDir(`${opts.logDir}/runtime`);
+  if (spec.runtimeTelemetry !== true) return undefined;
+  const temp = await Deno.makeTempDir({ prefix: "loadlab-runtime-" });
+  stack.push(() => Deno.remove(temp, { recursive: true }).catch(() => {}));
+  return await makeRuntimeDir(temp);
+}
+
+/** Spawn to listening and to ready in ms, from the stack's marks; undefined when nothing was spawned. */
+function coldStartOf(stack: Stack): RunningTarget["coldStart"] {
+  const spawnAtMs = stack.spawnedAtMs;
+  if (spawnAtMs === null) return undefined;
+  const since = (ms: number) => Math.round((ms - spawnAtMs) * 10) / 10;
+  return {
+    spawnAtMs,
+    listeningMs: stack.listeningAtMs === null ? null : since(stack.listeningAtMs),
+    readyMs: since(performance.now()),
+  };
+}
+
+const CHILD_READY_TIMEOUT_MS = 30_000;
+
+/** How to run `child_main.ts`: the binary's hidden subcommand, or `deno run` (inspector if asked). */
+function childCommand(spec: ChildSpec, inspectPort?: number): { command: string; args: string[] } {
+  const json = JSON.stringify(spec);
+  if (Deno.build.standalone) {
+    if (inspectPort !== undefined) {
+      throw new TargetError(
+        "profile: cpu cannot profile the built-in target of a compiled loadlab binary",
+        "run loadlab from source (deno task loadlab ...) to profile it",
+      );
+    }
+    return { command: Deno.execPath(), args: ["__target", json] };
+  }
+  const entry = new URL("./child_main.ts", import.meta.url);
+  const config = new URL("../deno.json", import.meta.url);
+  // --unstable-net: `reusePort` is still an unstable Deno API.
+  const args = ["run", "-A", "--quiet", "--unstable-net"];
+  if (inspectPort !== undefined) args.push(inspectFlag(inspectPort));
+  try {
+    if (config.protocol === "file:" && Deno.statSync(config).isFile) args.push("--config", config.pathname);
+  } catch { /* no deno.json next to the sources: rely on the import map the entry resolves */ }
+  return { command: Deno.execPath(), args: [...args, entry.href, json] };
+}
+
+/** Spawns one child and waits for its READY line; returns its URL. */
+async function spawnChild(
+  stack: Stack,
+  name: string,
+  spec: ChildSpec,
+  opts: StartOptions,
+  cpuAffinity?: number[],
+  profile?: "cpu",
+): Promise<string> {
+  const inspectPort = profile ? freePort("127.0.0.1") : undefined;
+  const { command, args } = childCommand(spec, inspectPort);
+  stack.markSpawn();
+  const proc = ManagedProcess.spawn({
+    name,
+    command,
+    args,
+    // Our own processes start the runtime sampler themselves (child_main.ts).
+    env: opts.runtime ? { [RUNTIME_DIR_ENV]: opts.runtime.dir } : undefined,
+    stdinPiped: true,
+    logFile: logFile(opts, name),
+    cpuAffinity,
+  });
+  stack.push(() => proc.stop());
+  stack.processes.push({ name, pid: proc.pid });
+  if (inspectPort !== undefined) stack.inspected.push({ name, port: inspectPort, pid: proc.pid });
+  const line = await proc.waitForStdoutLine(READY_PREFIX, CHILD_READY_TIMEOUT_MS);
+  stack.markListening(); // the READY line comes once the server listens
+  return JSON.parse(line).url;
+}
+
+/** Sums the numeric counters `urls` answer (not `pid`); `client` trusts a self-signed target's CA. */
+async function sumStats(urls: string[], client?: Deno.HttpClient): Promise<Record<string, number>> {
+  const sum: Record<string, number> = {};
+  const answers = await Promise.all(urls.map(async (url) => {
+    try {
+      const res = await fetch(url + STATS_PATH, { signal: AbortSignal.timeout(2000), client });
+      return res.ok ? await res.json() : (await res.body?.cancel(), {});
+    } catch {
+      return {};
+    }
+  }));
+  for (const answer of answers) {
+    for (const [key, value] of Object.entries(answer)) {
+      if (key !== "pid" && typeof value === "number") sum[key] = (sum[key] ?? 0) + value;
+    }
+  }
+  return sum;
+}
+
+/** A TLS target's files: given, or made self-signed into its log folder (a temp folder without one). */
+async function tlsFilesOf(
+  stack: Stack,
+  tls: ServeTls | undefined,
+  opts: StartOptions,
+  prefix?: string,
+): Promise<ServeTlsFiles | undefined> {
+  if (!tls) return undefined;
+  let dir = opts.logDir;
+  if (dir === undefined) {
+    const temp = dir = await Deno.makeTempDir({ prefix: "loadlab-tls-" });
+    stack.push(() => Deno.remove(temp, { recursive: true }).catch(() => {}));
+  }
+  return await serveTlsFiles(tls, dir, prefix);
+}
+
+/**
+ * An HTTP/1.1 client trusting a self-signed target's CA, closed with the target: the balancer answers its
+ * stats path on HTTP/1.1 only. Undefined otherwise.
+ */
+function statsClient(stack: Stack, tls: ServeTlsFiles | undefined): Deno.HttpClient | undefined {
+  if (!tls?.caFile) return undefined;
+  const client = Deno.createHttpClient({ caCerts: [Deno.readTextFileSync(tls.caFile)], http2: false });
+  stack.push(() => Promise.resolve(client.close()));
+  return client;
+}
 
 const DENO_RUNTIME = `deno ${Deno.version.deno}`;
 

@@ -9,15 +9,15 @@ import {
   type Collector,
   isRecord,
   join,
+  nonNegative,
   rejectUnknownKeys,
   secondsToDuration,
 } from "./common.ts";
-import { convertEnsure, type Threshold } from "./ensure.ts";
-import { convertPhases } from "./phases.ts";
 import { allWsScenarios, convertWsScenarios } from "./ws.ts";
-import { flowContext } from "./context.ts";
-import { convertScenarios } from "./flow.ts";
-import { listOrigin, type Origins, type OriginTable, originTable, tagOrigin } from "./paths.ts";
+import { captureNames, convertScenarios, uniqueName } from "./flow.ts";
+import { listOrigin, type Origin, type Origins, type OriginTable, originTable, tagOrigin } from "./paths.ts";
+import { endpointNaming } from "./endpoints.ts";
+import { type FlowContext, scalarMap, type Variables } from "./request.ts";
 
 interface ArtilleryOptions {
   /** The script's file name: names the experiment (`cms.yml` -> `cms`) and appears in its description. */
@@ -281,4 +281,316 @@ function convertPayload(payload: unknown, out: Collector) {
     source: tagOrigin(out.origins, source, { at: path, keys, mirrors: true }),
     fields: fields as string[],
   };
+}
+
+/** What the scenarios' requests are converted against. */
+export function flowContext(
+  config: Record<string, unknown>,
+  scenarios: unknown,
+  target: URL | undefined,
+  dataFields: string[],
+  out: Collector,
+): FlowContext {
+  const ctx: FlowContext = {
+    origin: target?.origin ?? "http://127.0.0.1",
+    basePath: target?.pathname.replace(/\/+$/, "") ?? "",
+    defaultHeaders: {},
+    variables: parseVariables(config.variables, out),
+    runtimeNames: new Set([...dataFields, ...captureNames(scenarios)]),
+    naming: endpointNaming(config.plugins, out),
+  };
+  ctx.defaultHeaders = defaultHeaders(config.defaults, ctx, out);
+  return ctx;
+}
+
+function defaultHeaders(defaults: unknown, ctx: FlowContext, out: Collector): Record<string, string> {
+  if (defaults === undefined) return {};
+  if (!isRecord(defaults)) {
+    out.issues.push({ path: "config.defaults", message: "expected a mapping such as {headers: {...}}" });
+    return {};
+  }
+  rejectUnknownKeys(defaults, "config.defaults", ["headers"], out);
+  if (defaults.headers === undefined) return {};
+  return scalarMap(defaults.headers, "config.defaults.headers", ctx, out) ?? {};
+}
+
+function parseVariables(variables: unknown, out: Collector): Variables {
+  const result: Variables = new Map();
+  if (variables === undefined) return result;
+  if (!isRecord(variables)) {
+    out.issues.push({ path: "config.variables", message: "expected a mapping of names to values" });
+    return result;
+  }
+  for (const [name, value] of Object.entries(variables)) {
+    // A one-element list is one value, as Artillery would always pick it.
+    const v = Array.isArray(value) && value.length === 1 ? value[0] : value;
+    if (Array.isArray(v)) result.set(name, { listLength: v.length });
+    else if (["string", "number", "boolean"].includes(typeof v)) {
+      result.set(name, { value: v as string | number | boolean });
+    } else {
+      out.issues.push({
+        path: join("config.variables", name),
+        message: "expected a value or a list of values",
+      });
+    }
+  }
+  return result;
+}
+
+/** Artillery metric name -> loadlab threshold metric, and whether it is a latency (gets "ms"). */
+const METRICS: Record<string, { metric: string; latency: boolean }> = {
+  "http.request_rate": { metric: "rps", latency: false },
+  "http.requests": { metric: "requests", latency: false },
+};
+for (const agg of ["min", "max", "mean", "median", "p50", "p75", "p90", "p95", "p99", "p999"]) {
+  METRICS[`http.response_time.${agg}`] = { metric: agg, latency: true };
+}
+
+const LEGACY = ["min", "max", "median", "p95", "p99"];
+const COMPARISON = /^\s*([A-Za-z_$][\w.$]*)\s*(<=|>=|==|<|>)\s*(-?\d+(?:\.\d+)?)\s*$/;
+
+function expression(name: string, op: string, value: number, path: string, out: Collector) {
+  const known = METRICS[name];
+  if (!known) {
+    out.issues.push({
+      path,
+      message: `metric "${name}" has no loadlab equivalent; use one of ${Object.keys(METRICS).join(", ")}`,
+    });
+    return undefined;
+  }
+  return `${known.metric} ${op} ${value}${known.latency ? "ms" : ""}`;
+}
+
+function number(value: unknown, path: string, out: Collector): number | undefined {
+  const n = typeof value === "string" ? Number(value) : value;
+  if (typeof n === "number" && Number.isFinite(n)) return n;
+  out.issues.push({ path, message: `expected a number, found ${JSON.stringify(value)}` });
+  return undefined;
+}
+
+/** One threshold expression and the script's path it was read from. */
+export interface Threshold {
+  expression: string;
+  at: string;
+}
+
+function thresholdsForm(list: unknown, path: string, out: Collector): Threshold[] {
+  if (!Array.isArray(list)) {
+    out.issues.push({ path, message: "expected a list such as - http.response_time.p99: 250" });
+    return [];
+  }
+  return list.flatMap((entry, i) => {
+    const p = join(path, i);
+    if (!isRecord(entry) || Object.keys(entry).length !== 1) {
+      out.issues.push({
+        path: p,
+        message: "expected one metric: value pair such as http.response_time.p99: 250",
+      });
+      return [];
+    }
+    const [name, raw] = Object.entries(entry)[0];
+    const value = number(raw, join(p, name), out);
+    const expr = value === undefined ? undefined : expression(name, "<", value, join(p, name), out);
+    return expr ? [{ expression: expr, at: join(p, name) }] : [];
+  });
+}
+
+function conditionsForm(list: unknown, path: string, out: Collector): Threshold[] {
+  if (!Array.isArray(list)) {
+    out.issues.push({ path, message: "expected a list such as - expression: http.response_time.p95 < 250" });
+    return [];
+  }
+  return list.flatMap((entry, i) => {
+    const p = join(path, i);
+    if (!isRecord(entry) || typeof entry.expression !== "string") {
+      out.issues.push({ path: join(p, "expression"), message: "missing: an expression such as p95 < 250" });
+      return [];
+    }
+    rejectUnknownKeys(entry, p, ["expression", "strict"], out);
+    if (entry.strict === false) {
+      out.warnings.push(
+        `${p}: optional check "${entry.expression}" (strict: false) never fails a run; not imported`,
+      );
+      return [];
+    }
+    const exprs: Threshold[] = [];
+    for (const part of entry.expression.split(/\s+and\s+/)) {
+      const m = COMPARISON.exec(part);
+      if (!m) {
+        out.issues.push({
+          path: join(p, "expression"),
+          message: `"${part.trim()}": only comparisons (metric < number) joined by "and" are supported`,
+        });
+        continue;
+      }
+      const expr = expression(m[1], m[2], Number(m[3]), join(p, "expression"), out);
+      if (expr) exprs.push({ expression: expr, at: join(p, "expression") });
+    }
+    return exprs;
+  });
+}
+
+/**
+ * Threshold expressions with their paths from `config.ensure` or `config.plugins.ensure`, with
+ * artillery-plugin-ensure's meaning.
+ */
+export function convertEnsure(ensure: unknown, path: string, out: Collector): Threshold[] {
+  if (ensure === undefined || ensure === null) return []; // `plugins: {ensure: }` only switches it on
+  if (!isRecord(ensure)) {
+    out.issues.push({ path, message: "expected a mapping such as {p99: 250, maxErrorRate: 1}" });
+    return [];
+  }
+  rejectUnknownKeys(ensure, path, [...LEGACY, "maxErrorRate", "thresholds", "conditions"], out);
+  const result: Threshold[] = [];
+  for (const key of LEGACY) {
+    if (ensure[key] === undefined) continue;
+    const value = number(ensure[key], join(path, key), out);
+    const expression = `${key === "median" ? "p50" : key} < ${value}ms`;
+    if (value !== undefined) result.push({ expression, at: join(path, key) });
+  }
+  if (ensure.maxErrorRate !== undefined) {
+    const value = number(ensure.maxErrorRate, join(path, "maxErrorRate"), out);
+    if (value !== undefined) {
+      result.push({ expression: `errorRate <= ${value}%`, at: join(path, "maxErrorRate") });
+      out.warnings.push(
+        `${path}.maxErrorRate: loadlab's errorRate counts failed requests including 4xx/5xx responses; ` +
+          `Artillery counts virtual users that hit a network error`,
+      );
+    }
+  }
+  if (ensure.thresholds !== undefined) {
+    result.push(...thresholdsForm(ensure.thresholds, join(path, "thresholds"), out));
+  }
+  if (ensure.conditions !== undefined) {
+    result.push(...conditionsForm(ensure.conditions, join(path, "conditions"), out));
+  }
+  return result;
+}
+
+const PHASE_KEYS = ["name", "duration", "arrivalRate", "rampTo", "arrivalCount", "pause", "maxVusers"];
+
+/** `config.phases` -> the `artillery` load (rate model, per-arrival connections, named phases). */
+export function convertPhases(phases: unknown, out: Collector): Record<string, unknown> {
+  const load: Record<string, unknown> = { model: "rate", connection: "per-arrival" };
+  if (!Array.isArray(phases) || phases.length === 0) {
+    out.issues.push({
+      path: "config.phases",
+      message: "missing: at least one phase such as {duration: 60, arrivalRate: 10}",
+    });
+    return load;
+  }
+  const used = new Set<string>();
+  const caps: Array<{ path: string; value: number }> = [];
+  load.phases = phases.map((phase, i) => {
+    const path = join("config.phases", i);
+    if (!isRecord(phase)) {
+      out.issues.push({ path, message: `expected a phase such as {duration: 60, arrivalRate: 10}` });
+      return undefined;
+    }
+    rejectUnknownKeys(phase, path, PHASE_KEYS, out);
+    if (phase.maxVusers !== undefined) {
+      const cap = phase.maxVusers;
+      if (Number.isInteger(cap) && (cap as number) >= 1) {
+        caps.push({ path: join(path, "maxVusers"), value: cap as number });
+      } else {out.issues.push({
+          path: join(path, "maxVusers"),
+          message: `expected a whole number >= 1, found ${cap}`,
+        });}
+    }
+    const name = uniqueName(typeof phase.name === "string" ? phase.name : `phase ${i}`, used);
+    return tagOrigin(out.origins, { name, ...phaseRate(phase, path, out) }, phaseOrigin(phase, path));
+  });
+  tagOrigin(
+    out.origins,
+    load.phases,
+    listOrigin("config.phases", phases.map((_, i) => join("config.phases", i))),
+  );
+  const maxConnections = connectionCap(caps, phases.length, out);
+  if (maxConnections !== undefined) load.maxConnections = maxConnections;
+  const keys = {
+    timeout: "config.http.timeout",
+    ...(caps.length > 0 ? { maxConnections: caps[0].path } : {}),
+  };
+  return tagOrigin(out.origins, load, { at: "config.phases", keys });
+}
+
+/** Where a phase's keys came from: its duration and rate from `pause`, `arrivalRate` or `arrivalCount`. */
+function phaseOrigin(phase: Record<string, unknown>, path: string): Origin {
+  const from = phase.pause !== undefined
+    ? "pause"
+    : phase.arrivalCount !== undefined
+    ? "arrivalCount"
+    : "arrivalRate";
+  const keys: Record<string, string> = {
+    duration: join(path, phase.pause !== undefined ? "pause" : "duration"),
+    rate: join(path, from),
+    rampTo: join(path, "rampTo"),
+  };
+  if (typeof phase.name === "string") keys.name = join(path, "name");
+  return { at: path, keys };
+}
+
+/** Duration and rate of one phase: `pause`, `arrivalRate` (+ `rampTo`) or `arrivalCount`. */
+function phaseRate(phase: Record<string, unknown>, path: string, out: Collector): Record<string, unknown> {
+  if (phase.pause !== undefined) {
+    for (const key of ["duration", "arrivalRate", "rampTo", "arrivalCount"]) {
+      if (phase[key] !== undefined) {
+        out.issues.push({ path: join(path, key), message: "a pause phase has only pause" });
+      }
+    }
+    return { duration: secondsToDuration(phase.pause, join(path, "pause"), out), rate: 0 };
+  }
+  if (phase.duration === undefined) {
+    out.issues.push({ path: join(path, "duration"), message: "missing: the phase length in seconds" });
+    return {};
+  }
+  const duration = secondsToDuration(phase.duration, join(path, "duration"), out);
+  if (duration !== undefined && durationMsOf(duration) === 0) {
+    // Named here, at the script's own key; the engine would name the converted load's phase instead.
+    out.issues.push({ path: join(path, "duration"), message: "must be > 0 seconds, e.g. duration: 60" });
+    return {};
+  }
+  if (phase.arrivalCount !== undefined) {
+    if (phase.arrivalRate !== undefined || phase.rampTo !== undefined) {
+      out.issues.push({
+        path: join(path, "arrivalCount"),
+        message: "give arrivalCount or arrivalRate, not both",
+      });
+    }
+    const count = nonNegative(phase.arrivalCount, join(path, "arrivalCount"), out);
+    const ms = duration === undefined ? 0 : durationMsOf(duration) ?? 0;
+    if (count === undefined || ms === 0) return { duration };
+    return { duration, rate: count / (ms / 1000) };
+  }
+  if (phase.arrivalRate === undefined) {
+    out.issues.push({
+      path: join(path, "arrivalRate"),
+      message: "missing: arrivalRate, arrivalCount or pause",
+    });
+    return { duration };
+  }
+  const rate = nonNegative(phase.arrivalRate, join(path, "arrivalRate"), out);
+  const rampTo = phase.rampTo === undefined
+    ? undefined
+    : nonNegative(phase.rampTo, join(path, "rampTo"), out);
+  return rampTo === undefined ? { duration, rate } : { duration, rate, rampTo };
+}
+
+/** Artillery caps virtual users per phase, loadlab connections per load: one connection per arrival. */
+function connectionCap(caps: Array<{ path: string; value: number }>, phaseCount: number, out: Collector) {
+  if (caps.length === 0) return undefined;
+  const first = caps[0];
+  for (const cap of caps.slice(1)) {
+    if (cap.value !== first.value) {
+      out.issues.push({
+        path: cap.path,
+        message: `loadlab caps connections for the whole load: every phase needs the same maxVusers ` +
+          `(${first.path} is ${first.value}, this is ${cap.value})`,
+      });
+    }
+  }
+  if (caps.length < phaseCount) {
+    out.warnings.push(`maxVusers ${first.value} (${first.path}) applies to every phase in loadlab`);
+  }
+  return first.value;
 }

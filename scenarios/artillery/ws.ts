@@ -2,10 +2,11 @@
  * @module
  * Artillery's `engine: ws` scenarios as a loadlab WebSocket storm.
  */
-import { type Collector, isRecord, rejectUnknownKeys } from "./common.ts";
+import { type Collector, isRecord, join, nonNegative, rejectUnknownKeys } from "./common.ts";
 import { listOrigin, tagOrigin } from "./paths.ts";
-import { unrollWs, wsFlowNeeded, wsFlowOf } from "./ws_flow.ts";
 import { MAX_STORM_THINK_MS } from "../../runner/http/ws/config.ts";
+import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../../validation/duration.ts";
+import { convertCaptures } from "./request.ts";
 
 /** Whether the script's scenarios are all WebSocket ones. */
 export function allWsScenarios(scenarios: unknown): boolean {
@@ -85,4 +86,165 @@ export function convertWsScenarios(
       : {}),
   };
   return { ws: tagOrigin(out.origins, ws, { at: "scenarios[0].flow", keys: { path: "config.target" } }) };
+}
+
+/** Most steps one virtual user's flow may have once loops are unrolled. */
+const MAX_STEPS = 10_000;
+
+/** Whether a send's parameters are Artillery's object form (`payload` with capture or match). */
+function readsAnswer(send: unknown): send is Record<string, unknown> {
+  return isRecord(send) && ("capture" in send || "match" in send);
+}
+
+/** Whether `flow` (loops included) reads what the server sends: then it converts to a flow, not a storm. */
+export function wsFlowNeeded(flow: unknown): boolean {
+  if (!Array.isArray(flow)) return false;
+  return flow.some((step) =>
+    isRecord(step) && ("wait" in step || readsAnswer(step.send) || wsFlowNeeded(step.loop))
+  );
+}
+
+/** One step of a virtual user's flow once loops are unrolled (experiment-file form), with its path. */
+interface UnrolledStep {
+  at: string;
+  step: { ws?: { send?: string }; think?: string; thinkMs?: number; capture?: unknown[] };
+}
+
+/** The scenario's `flow` as steps, loops unrolled (at most `MAX_STEPS`); problems named in `out`. */
+export function unrollWs(flow: unknown[], out: Collector): UnrolledStep[] {
+  const steps: UnrolledStep[] = [];
+  walk(flow, "scenarios[0].flow", steps, out);
+  if (steps.length > MAX_STEPS) {
+    out.issues.push({
+      path: "scenarios[0].flow",
+      message: `over ${MAX_STEPS} steps per user once loops are unrolled`,
+    });
+    steps.length = 0;
+  }
+  return steps;
+}
+
+/**
+ * A virtual user's flow: a connect to `target`'s path, its steps, a close, each tagged with the script's
+ * path.
+ */
+export function wsFlowOf(
+  steps: readonly UnrolledStep[],
+  target: URL,
+  out: Collector,
+): Record<string, unknown> {
+  const connect = { ws: { connect: `${target.pathname}${target.search}` } };
+  const file = steps.map(({ step }) => step.thinkMs === undefined ? step : { think: `${step.thinkMs}ms` });
+  const paths = ["config.target", ...steps.map(({ at }) => at), "scenarios[0].flow"];
+  const all = tagOrigin(
+    out.origins,
+    [connect, ...file, { ws: { close: true } }],
+    listOrigin("scenarios[0].flow", paths),
+  );
+  return tagOrigin(out.origins, { name: "artillery", steps: all }, {
+    at: "scenarios[0]",
+    keys: { steps: "scenarios[0].flow" },
+  });
+}
+
+function walk(flow: unknown[], path: string, steps: UnrolledStep[], out: Collector): void {
+  flow.forEach((step, j) => {
+    const at = join(path, j);
+    if (steps.length > MAX_STEPS) return;
+    if (!isRecord(step)) {
+      out.issues.push({
+        path: at,
+        message: `expected a step such as - send: hello, found ${JSON.stringify(step)}`,
+      });
+    } else if ("send" in step || "wait" in step) {
+      const key = "send" in step ? "send" : "wait";
+      rejectUnknownKeys(step, at, [key], out);
+      const keys = { ws: join(at, key), capture: join(join(at, key), "capture") };
+      steps.push({
+        at,
+        step: tagOrigin(out.origins, readStep(step[key], key, join(at, key), out), { at, keys }),
+      });
+    } else if ("think" in step) {
+      rejectUnknownKeys(step, at, ["think"], out);
+      const seconds = nonNegative(step.think, join(at, "think"), out) ?? 0;
+      if (seconds * 1000 > MAX_DURATION_MS) {
+        // Named here, at the script's key, before a huge value overflows at a loadlab key.
+        out.issues.push({
+          path: join(at, "think"),
+          message: `${seconds} seconds is too long: ${MAX_DURATION_WORDS}, e.g. 3600`,
+        });
+        return;
+      }
+      steps.push({ at, step: { thinkMs: Math.round(seconds * 1000) } });
+    } else if ("loop" in step) {
+      rejectUnknownKeys(step, at, ["loop", "count"], out);
+      const count = step.count === undefined ? undefined : nonNegative(step.count, join(at, "count"), out);
+      if (count === undefined || !Number.isInteger(count) || !Array.isArray(step.loop)) {
+        out.issues.push({
+          path: at,
+          message: "a loop needs a list of steps and a whole count (an endless loop never ends a user)",
+        });
+        return;
+      }
+      // The body is read once (its problems named once) and its steps copied `count` times.
+      const body: UnrolledStep[] = [];
+      walk(step.loop, join(at, "loop"), body, out);
+      for (let k = 0; k < count && body.length > 0 && steps.length <= MAX_STEPS; k++) {
+        steps.push(...(k === 0 ? body : structuredClone(body)));
+      }
+    } else {
+      out.issues.push({
+        path: at,
+        message: "only send, wait, think and loop steps are converted for engine: ws",
+      });
+    }
+  });
+}
+
+/** One `send` or `wait` as a ws step: its payload, its match, its captures. */
+function readStep(params: unknown, key: "send" | "wait", at: string, out: Collector): UnrolledStep["step"] {
+  const text = (v: unknown) => typeof v === "string" ? v : JSON.stringify(v);
+  if (key === "send" && !readsAnswer(params)) {
+    return { ws: tagOrigin(out.origins, { send: text(params) }, { at }) };
+  }
+  if (!isRecord(params)) {
+    out.issues.push({ path: at, message: "expected capture and/or match to wait for a message" });
+    return {};
+  }
+  rejectUnknownKeys(params, at, key === "send" ? ["payload", "capture", "match"] : ["capture", "match"], out);
+  if (key === "send" && params.payload === undefined) {
+    out.issues.push({ path: join(at, "payload"), message: "missing: the message to send" });
+  }
+  const match = params.match === undefined ? {} : readMatch(params.match, join(at, "match"), out);
+  const capture = convertCaptures(params.capture, join(at, "capture"), out, ["json", "regexp"]) ?? [];
+  const ws = key === "send" ? { send: text(params.payload), match } : { wait: match };
+  // The script's `payload` is the step's `send`; its `match` is a wait step's `wait`.
+  tagOrigin(out.origins, ws, { at, keys: { send: join(at, "payload"), wait: join(at, "match") } });
+  return { ws, ...(capture.length > 0 ? { capture } : {}) };
+}
+
+/** Artillery's `match: {json, value}` or `{regexp}` (one of them) as a ws step's match. */
+function readMatch(match: unknown, at: string, out: Collector): Record<string, unknown> {
+  if (Array.isArray(match)) {
+    if (match.length !== 1) out.issues.push({ path: at, message: "one match per step is converted" });
+    return readMatch(match[0], join(at, 0), out);
+  }
+  if (isRecord(match) && typeof match.json === "string" && "value" in match) {
+    rejectUnknownKeys(match, at, ["json", "value", "strict"], out);
+    const value = match.value;
+    if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") {
+      return tagOrigin(out.origins, { json: match.json, equals: value }, {
+        at,
+        keys: { json: join(at, "json"), equals: join(at, "value") },
+      });
+    }
+  } else if (isRecord(match) && typeof match.regexp === "string") {
+    rejectUnknownKeys(match, at, ["regexp", "strict"], out);
+    return tagOrigin(out.origins, { regexp: match.regexp }, { at, keys: { regexp: join(at, "regexp") } });
+  }
+  out.issues.push({
+    path: at,
+    message: "a match takes json with a text, number or true/false value, or regexp",
+  });
+  return {};
 }

@@ -5,7 +5,6 @@
 import { cutWarmup, phaseStats } from "../../results/interval_stats.ts";
 import type { Plan, PlannedRun } from "../plan/types.ts";
 import type { RunTarget, TargetPool } from "./targets.ts";
-import { saveRunProfiles, startRunProfiles } from "./profiles.ts";
 import type { AttackProgress, RunResult } from "../../results/mod.ts";
 import { type AttackHooks, runAttack } from "../../runner/attack.ts";
 import { type AttackPart, runAttackParts } from "../../runner/attack_parts.ts";
@@ -21,12 +20,22 @@ import type { Threshold } from "../../results/thresholds/threshold.ts";
 import { checkSelectors } from "../../results/thresholds/selector.ts";
 import { endpointTable } from "../../runner/endpoint_table.ts";
 import { abortRules } from "./thresholds.ts";
-import { loopbackListener, startTelemetry, type TakenProfile } from "../../targets/mod.ts";
-import { coldStartRequests, measureColdStart } from "../cold_start.ts";
+import {
+  type CpuProfiling,
+  loopbackListener,
+  type RunningTarget,
+  startCpuProfiles,
+  startTelemetry,
+  type TakenProfile,
+} from "../../targets/mod.ts";
 import { sleepUnlessAborted } from "../../system/sleep.ts";
 import type { IntervalDelta } from "../../results/export/interval_delta.ts";
 import { LOAD_MODEL_FACTS } from "../../results/load_models.ts";
 import { withPaths } from "../plan/attack.ts";
+import { idleWarning, isCpuProfile, summarizeProfile } from "../../results/cpu_profile.ts";
+import type { RunProfile } from "../../results/schema/profile.ts";
+import { writeTextAtomic } from "../../system/atomic_write.ts";
+import { fileStem } from "../../validation/file_stem.ts";
 
 /**
  * What a run under way reports (the plan's own hooks, before and after each run: scenarios/run/run_plan.ts).
@@ -301,4 +310,124 @@ export function rebase(attack: RelativeAttackInput, baseUrl: string): AttackConf
   }
   const url = `${base.origin}/`;
   return prefix ? { ...withPaths(attack, (path) => prefix + path), url } : { ...attack, url };
+}
+
+/** Probe requests after a start when the experiment restarts its targets and does not say how many. */
+const COLD_START_REQUESTS = 10;
+
+/** How many probe requests follow each start: the experiment's `coldStartRequests`, else the default. */
+export function coldStartRequests(exp: { restart: string; coldStartRequests?: number }): number {
+  return exp.coldStartRequests ?? (exp.restart === "never" ? 0 : COLD_START_REQUESTS);
+}
+const PROBE_TIMEOUT_MS = 10_000;
+/** All probes of one start together stop after this long: a target that hangs must not hold up the run. */
+const PROBES_BUDGET_MS = 15_000;
+
+type ColdStart = NonNullable<RunResult["coldStart"]>;
+
+/** The path the probe asks for: the run's first GET request (of its mix or flows), else `/`. */
+function probePath(config: AttackConfig): string {
+  const steps = config.flows?.flatMap((f) => f.steps.flatMap((s) => "request" in s ? [s.request] : [])) ?? [];
+  const first = [...steps, ...config.requestMix].find((r) => r.method === "GET");
+  return first?.path ?? "/";
+}
+
+/** Sends the probe requests to a target just started, fewer when Ctrl-C comes or they take over 15 s. */
+export async function measureColdStart(
+  target: RunningTarget,
+  start: number,
+  config: AttackConfig,
+  requests: number,
+  signal?: AbortSignal,
+): Promise<ColdStart | null> {
+  const marks = target.coldStart;
+  if (!marks) return null;
+  const path = probePath(config);
+  const client = clientFor(target, config);
+  const firstRequestsMs: Array<number | null> = [];
+  let first2xxMs: number | null = null;
+  const deadline = performance.now() + PROBES_BUDGET_MS;
+  try {
+    for (let i = 0; i < requests && performance.now() < deadline && !signal?.aborted; i++) {
+      const sentAt = performance.now();
+      const timeout = AbortSignal.timeout(PROBE_TIMEOUT_MS);
+      try {
+        const res = await fetch(target.url + path, {
+          client,
+          signal: signal ? AbortSignal.any([timeout, signal]) : timeout,
+        });
+        await res.arrayBuffer();
+        const doneAt = performance.now();
+        firstRequestsMs.push(round(doneAt - sentAt));
+        if (res.ok && first2xxMs === null) first2xxMs = round(doneAt - marks.spawnAtMs);
+      } catch {
+        firstRequestsMs.push(null); // failed or timed out: a gap in the curve, not a fast point
+      }
+    }
+  } finally {
+    client?.close();
+  }
+  return {
+    start,
+    path,
+    listeningMs: marks.listeningMs,
+    readyMs: marks.readyMs,
+    first2xxMs,
+    firstRequestsMs,
+    runStartMs: round(performance.now() - marks.spawnAtMs),
+  };
+}
+
+/** An HTTP client trusting the target's CA (self-signed HTTPS), or skipping verification as the load does. */
+function clientFor(target: RunningTarget, config: AttackConfig): Deno.HttpClient | undefined {
+  if (!target.url.startsWith("https:")) return undefined;
+  const caFile = config.tls?.caFile ?? target.caFile;
+  if (caFile) return Deno.createHttpClient({ caCerts: [Deno.readTextFileSync(caFile)] });
+  return undefined;
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 100) / 100;
+}
+
+/** Starts profiling the target's inspected processes; null when the target is not profiled. */
+export async function startRunProfiles(target: RunTarget): Promise<CpuProfiling | null> {
+  const inspected = target.running?.inspected;
+  if (!inspected?.length) return null;
+  try {
+    return await startCpuProfiles(inspected);
+  } catch (err) {
+    const error = err instanceof Error ? err.message : String(err);
+    const taken = inspected.map((p) => ({ name: p.name, error }));
+    return { startedAtEpochMs: Date.now(), stop: () => Promise.resolve(taken) };
+  }
+}
+
+/** The folder (under the output directory) and file name of one process's profile of one run. */
+export function profilePath(runName: string, process: string): string {
+  const safe = (s: string) => fileStem(s, /^[A-Za-z0-9.=-]*$/.test(s));
+  return `profiles/${safe(runName)}.${safe(process)}.cpuprofile`;
+}
+
+/** Writes each taken profile beside results.json; `loadStartUs` is where the summary's windows begin. */
+export async function saveRunProfiles(
+  taken: TakenProfile[],
+  outDir: string,
+  runName: string,
+  loadStartUs: number,
+): Promise<RunProfile[]> {
+  await Deno.mkdir(`${outDir}/profiles`, { recursive: true });
+  return await Promise.all(taken.map(async (t): Promise<RunProfile> => {
+    if ("error" in t) return { process: t.name, error: t.error };
+    if (!isCpuProfile(t.profile)) return { process: t.name, error: "the inspector answered no CPU profile" };
+    const file = profilePath(runName, t.name);
+    try {
+      await writeTextAtomic(`${outDir}/${file}`, JSON.stringify(t.profile));
+    } catch (err) {
+      return { process: t.name, error: `cannot write ${file}: ${(err as Error).message}` };
+    }
+    const summary = summarizeProfile(t.profile, undefined, loadStartUs);
+    const warning = idleWarning(summary, t.runtime, t.children);
+    return { process: t.name, file, summary, ...(warning === null ? {} : { warning }) };
+  }));
 }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { profilePath } from "./profiles.ts";
+import { profilePath } from "./one.ts";
 
 Deno.test("profile file names: a name that is safe stays, two runs whose names differ never share a file", () => {
   assert.equal(profilePath("steady", "target"), "profiles/steady.target.cpuprofile");

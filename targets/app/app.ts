@@ -4,7 +4,7 @@
  * are answered from constant strings before Hono routes anything (docs/PERFORMANCE.md). Its login pair's
  * token and cookie are signed, not stored, so every reuse-port instance accepts what another issued.
  */
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import { z } from "zod";
 import { compressMiddleware, type CompressMode, negotiateEncoding } from "./compress.ts";
 import { type CmsOptions, cmsStats, PoolTimeoutError, QueryPool, resolveCms, runPageQueries } from "./cms.ts";
@@ -19,10 +19,8 @@ import {
   USER_RECORD,
   VERSION_HEADER,
 } from "./endpoints.ts";
-import { ResponseCache } from "./response_cache.ts";
 import { type CmsSpec, STATS_PATH } from "../spec.ts";
 import { createStaticStore, type StaticStore } from "./static_files.ts";
-import { addWsEndpoints, WS_ENDPOINTS } from "./ws_endpoints.ts";
 
 /** What `/redis/:key` reads from; the npm `redis` client satisfies it. */
 interface KeyReader {
@@ -64,7 +62,8 @@ export const ENDPOINTS: ReadonlyArray<readonly [string, string]> = [
   ["/static/news.html", "a page whose version changes every second"],
   ["POST /login", 'JSON {user, password: "secret"} -> {token} and a session cookie'],
   ["/me", "200 {user} with the Bearer token and the session cookie of /login, else 401"],
-  ...WS_ENDPOINTS,
+  ["/ws/echo", "WebSocket: every message sent back"],
+  ["/ws/room?room=NAME", 'WebSocket: every message to every member, JSON with "sentAt" and "self"'],
 ];
 
 const HELLO_TEXT = "Hello, World!";
@@ -280,4 +279,196 @@ export function createTargetApp(opts: TargetAppOptions = {}): TargetApp {
     return honoFetch(req);
   };
   return { app, fetch, cache, stats };
+}
+
+interface Entry {
+  status: number;
+  headers: [string, string][];
+  body: Uint8Array<ArrayBuffer>;
+  expiresAtMs: number;
+}
+
+interface ResponseCacheStats {
+  hits: number;
+  misses: number;
+  /** Hits that served a version older than the page's current one. */
+  staleHits: number;
+  entries: number;
+}
+
+/** How the cache tells a stale copy: the header the page's version is in, and its version now. */
+interface VersionCheck {
+  header: string;
+  /** The current version of the page at `path`, or null when it is not versioned. */
+  currentVersion(path: string): string | null;
+}
+
+/**
+ * An in-process response cache with a TTL (like `apicache`) for 200 GET answers; with `versionCheck`,
+ * hits of an older version count as `staleHits`, so the TTL's cost shows beside its gain.
+ */
+export class ResponseCache {
+  readonly stats: ResponseCacheStats = { hits: 0, misses: 0, staleHits: 0, entries: 0 };
+  #entries = new Map<string, Entry>();
+
+  constructor(
+    readonly ttlMs: number,
+    readonly maxEntries = 10_000,
+    readonly nowMs: () => number = Date.now,
+    readonly versionCheck: VersionCheck | null = null,
+  ) {}
+
+  /** Hono middleware: answers from the cache or stores what the inner handlers produced. */
+  middleware(keyExtra: (accept: string | undefined) => string = () => ""): MiddlewareHandler {
+    return async (c, next) => {
+      if (c.req.method !== "GET") return await next();
+      const key = `${c.req.url}|${keyExtra(c.req.header("accept-encoding"))}`;
+      const hit = this.#entries.get(key);
+      if (hit && hit.expiresAtMs > this.nowMs()) {
+        this.stats.hits++;
+        if (this.versionCheck) this.#checkVersion(c.req.path, hit);
+        const headers = new Headers(hit.headers);
+        headers.set("x-cache", "HIT");
+        c.res = new Response(hit.body.slice(), { status: hit.status, headers });
+        return;
+      }
+      this.stats.misses++;
+      await next();
+      if (c.res.status !== 200 || !c.res.body) return;
+      const body = new Uint8Array(await c.res.arrayBuffer());
+      const headers = new Headers(c.res.headers);
+      this.#store(key, { status: 200, headers: [...headers], body, expiresAtMs: this.nowMs() + this.ttlMs });
+      headers.set("x-cache", "MISS");
+      c.res = new Response(body, { status: 200, headers });
+    };
+  }
+
+  #checkVersion(path: string, hit: Entry): void {
+    const current = this.versionCheck!.currentVersion(path);
+    if (current === null) return;
+    const header = this.versionCheck!.header;
+    const served = hit.headers.find(([name]) => name === header)?.[1];
+    if (served !== undefined && served !== current) this.stats.staleHits++;
+  }
+
+  #store(key: string, entry: Entry): void {
+    if (!this.#entries.has(key) && this.#entries.size >= this.maxEntries) this.#evictExpiredOrOldest();
+    this.#entries.set(key, entry);
+    this.stats.entries = this.#entries.size;
+  }
+
+  #evictExpiredOrOldest(): void {
+    const now = this.nowMs();
+    for (const [key, entry] of this.#entries) if (entry.expiresAtMs <= now) this.#entries.delete(key);
+    if (this.#entries.size >= this.maxEntries) {
+      this.#entries.delete(this.#entries.keys().next().value!);
+    }
+  }
+}
+
+/** The endpoints' cumulative counters (and the gauge of open sockets). */
+interface WsCounters {
+  wsOpen: number;
+  wsMessagesIn: number;
+  wsMessagesOut: number;
+  wsRooms: number;
+}
+
+/**
+ * Adds `/ws/echo` (echoes) and `/ws/room?room=NAME` (each text message to the room as JSON
+ * `{room, from, self, sentAt, data}`, `self` marking the sender's copy) to `app`; the counters they keep.
+ */
+export function addWsEndpoints(app: Hono): () => Partial<WsCounters> {
+  const state: WsState = {
+    counters: { wsOpen: 0, wsMessagesIn: 0, wsMessagesOut: 0 },
+    rooms: new Map(),
+    nextId: 0,
+    upgrades: 0,
+  };
+  app.get("/ws/echo", (c) => upgrade(c.req.raw, state, echoHandlers(state)));
+  app.get("/ws/room", (c) => {
+    const name = c.req.query("room") || "main";
+    return upgrade(c.req.raw, state, roomHandlers(state, name, state.nextId++));
+  });
+  // Absent until a first upgrade: an HTTP-only run's counters stay as they were.
+  return () => state.upgrades === 0 ? {} : { ...state.counters, wsRooms: state.rooms.size };
+}
+
+/** What the endpoints of one app share. */
+interface WsState {
+  counters: Omit<WsCounters, "wsRooms">;
+  rooms: Map<string, Set<WebSocket>>;
+  nextId: number;
+  upgrades: number;
+}
+
+interface Handlers {
+  open?(socket: WebSocket): void;
+  message(socket: WebSocket, data: unknown): void;
+  close?(socket: WebSocket): void;
+}
+
+/** Upgrades `req` to a WebSocket whose events go to `on`, counted in `state`; 426 when it asks for none. */
+function upgrade(req: Request, state: WsState, on: Handlers): Response {
+  const { counters } = state;
+  if (req.headers.get("upgrade")?.toLowerCase() !== "websocket") {
+    return new Response("expected a WebSocket upgrade\n", {
+      status: 426,
+      headers: { upgrade: "websocket" },
+    });
+  }
+  const { socket, response } = Deno.upgradeWebSocket(req);
+  socket.onopen = () => {
+    counters.wsOpen++;
+    state.upgrades++;
+    on.open?.(socket);
+  };
+  socket.onmessage = (e) => {
+    counters.wsMessagesIn++;
+    on.message(socket, e.data);
+  };
+  socket.onclose = () => {
+    counters.wsOpen--;
+    on.close?.(socket);
+  };
+  socket.onerror = () => {};
+  return response;
+}
+
+/** `/ws/echo`: every message sent back as it came. */
+function echoHandlers(state: WsState): Handlers {
+  return {
+    message(socket, data) {
+      socket.send(data as string | ArrayBuffer);
+      state.counters.wsMessagesOut++;
+    },
+  };
+}
+
+/** `/ws/room`: sender `id` joins room `name`; each text message goes to every open member. */
+function roomHandlers(state: WsState, name: string, id: number): Handlers {
+  const { rooms } = state;
+  return {
+    open(socket) {
+      let members = rooms.get(name);
+      if (members === undefined) rooms.set(name, members = new Set());
+      members.add(socket);
+    },
+    message(sender, data) {
+      const sentAt = performance.timeOrigin + performance.now();
+      const text = typeof data === "string" ? data : "";
+      const others = JSON.stringify({ room: name, from: id, self: false, sentAt, data: text });
+      const own = JSON.stringify({ room: name, from: id, self: true, sentAt, data: text });
+      for (const member of rooms.get(name) ?? []) {
+        if (member.readyState !== WebSocket.OPEN) continue;
+        member.send(member === sender ? own : others);
+        state.counters.wsMessagesOut++;
+      }
+    },
+    close(socket) {
+      const room = rooms.get(name);
+      room?.delete(socket);
+      if (room?.size === 0) rooms.delete(name);
+    },
+  };
 }

@@ -1,8 +1,7 @@
 import { deepStrictEqual as assertEquals, ok, throws } from "node:assert/strict";
-import { loadExperiment } from "../load.ts";
-import { planExperiment } from "./plan.ts";
-import { segmentPlan } from "./segments.ts";
-import { ExperimentError } from "../experiment_error.ts";
+import { loadExperiment, segmentPlan } from "./load.ts";
+import { planExperiment } from "./plan/plan.ts";
+import { ExperimentError } from "./experiment_error.ts";
 
 const URLS = `
 name: split
