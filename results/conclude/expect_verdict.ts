@@ -185,7 +185,6 @@ export function judgeExpectation(e: Expectation, results: ResultsFile): ExpectVe
   return { text: `${claim}: ${verdict}${quickHint(points, results)} (${shown.join("; ")}${more}).`, tone };
 }
 
-/** The hosts (host:port) a side's runs were sent to. */
 const hostsOf = (
   runs: RunResult[],
 ) => [...new Set(runs.map((r) => URL.canParse(r.url) ? new URL(r.url).host : r.url))];
@@ -205,7 +204,6 @@ function otherServers(e: Expectation, points: PointRuns[]): string {
   }${stacks}]`;
 }
 
-/** One point: the better side's runs and the other's. */
 interface PointRuns {
   better: RunResult[];
   than: RunResult[];

@@ -16,9 +16,7 @@ export const expectationShape = {
   better: z.string().min(1),
   /** ... than this one. */
   than: z.string().min(1),
-  /**
-   * What `better` and `than` name: `targets` (default) or `loads` of one target, compared target by target.
-   */
+  /** What `better` and `than` name: `targets` (default) or `loads` of one target, compared per target. */
   between: z.enum(["targets", "loads"]).optional(),
   /** Only at this load; every load both variants ran when absent (not with `between: loads`). */
   load: z.string().optional(),

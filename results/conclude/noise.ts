@@ -142,10 +142,7 @@ function judgedStatistic(rule: "repeats" | "within-run", metric: NoiseMetric): s
 interface JudgedChange {
   /** The baseline's level: the mean on the judged scale turned back (a geometric mean for latency). */
   base: number;
-  /**
-   * The change from `base`, and the interval [low, high] it must leave to be beyond noise; null when noise
-   * was not measured.
-   */
+  /** The change from `base`, and the [low, high] it must leave to be beyond noise (null: unmeasured). */
   diff: number;
   ci95: [number, number] | null;
   /** What `base` and `base + diff` are ("geometric mean of the batch means of interval p99s"). */

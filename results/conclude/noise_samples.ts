@@ -15,10 +15,7 @@ import { decodeHistogram, usToMs } from "../histogram.ts";
 /** The metrics compared between runs and groups; `success` is in percent. */
 export const COMPARE_METRICS = ["rps", "p50", "p99", "success"] as const;
 export type CompareMetric = typeof COMPARE_METRICS[number];
-/**
- * What the noise rules can judge: the compared metrics, the mean latency (an expectation's) and the p10,
- * the floor a latency rule is judged at when its own percentile is the machine's stalls (baseline_gate.ts).
- */
+/** What noise rules judge: the compared metrics, an expectation's mean, p10 (baseline_gate.ts's floor). */
 export type NoiseMetric = CompareMetric | "mean" | "p10";
 
 /** Length of one batch in the batch-means noise estimate, when the part judged holds `MIN_LONG_BATCHES`. */
@@ -78,11 +75,7 @@ export interface Batches {
   settled: boolean;
 }
 
-/**
- * Batch means of one metric over a run's judged part: from its stabilization point when it settled in its
- * first half, else its final half (drift counted as spread), the whole run when that is under three
- * intervals; one-second batches when there are `MIN_LONG_BATCHES`, else one interval each.
- */
+/** Batch means of a metric over a run's judged part: from where it settled in its first half, else half. */
 function batchesOf(run: RunResult, metric: NoiseMetric): Batches {
   const samples: IntervalSample[] = run.intervals.map((iv) => ({
     startMs: iv.startMs,
@@ -105,9 +98,7 @@ function batchesOf(run: RunResult, metric: NoiseMetric): Batches {
   return { ...batchesFrom(samples, 0, run), settled: false };
 }
 
-/**
- * Batch means from `fromMs` on: one-second batches when there are `MIN_LONG_BATCHES`, else one interval each.
- */
+/** Batch means from `fromMs` on: one-second batches when there are `MIN_LONG_BATCHES`, else per interval. */
 function batchesFrom(samples: IntervalSample[], fromMs: number, run: RunResult): Omit<Batches, "settled"> {
   const long = batchMeans(samples, fromMs, BATCH_MS);
   if (long.length >= MIN_LONG_BATCHES) return { values: long, lengthsMs: [BATCH_MS] };
@@ -145,7 +136,6 @@ export function judgedNoise(batches: Batches, metric: NoiseMetric): MeanCi {
   return meanCi(batches.values.map(judgedScale(metric)));
 }
 
-/** Whether the run's load asked for one rate throughout: no phases of other rates, no ramp. */
 function steadyLoad(run: RunResult): boolean {
   const phases = run.config.phases;
   if (!Array.isArray(phases) || phases.length === 0) return true;

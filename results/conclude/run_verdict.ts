@@ -36,9 +36,7 @@ import { abortedLabel, incompleteLabel, steeredLabel } from "./run_stops.ts";
 import { changedBuiltIns } from "./builtin_changes.ts";
 import { formatCount } from "../text_format.ts";
 
-/**
- * The `failed` flag's words: no response, or (WebSocket) messages came but none was an answer the rule takes.
- */
+/** The `failed` flag's words: no response, or WebSocket messages came but none the rule takes as one. */
 function failedLabel(run: RunResult): string {
   const unsolicited = run.ws?.unsolicited ?? 0;
   if (unsolicited > 0) {

@@ -20,9 +20,8 @@ const ABSOLUTE_BAND_MS = 0.2;
 type Judgement = { atMs: number } | { reason: string };
 
 /**
- * The start (ms) of the first interval from which rolling p50 and served rate stay within their bands of
- * the last third's medians with no trend; 0 when stable from the start. Null for fewer than 8 non-empty
- * intervals, a metric that never settles, a latency trend, or an open run served 10% short.
+ * The start (ms) from which rolling p50 and served rate stay in their bands of the last third's medians,
+ * 0 from the start; null for under 8 non-empty intervals, never settling, a trend, or served 10% short.
  */
 export function detectStabilization(
   intervals: IntervalResult[],

@@ -80,7 +80,6 @@ function meanOf(
   return mean(series.samples.flatMap((s) => typeof s[key] === "number" ? [s[key] as number] : []));
 }
 
-/** The series with the highest mean of `key`, with that mean. */
 function busiest(
   series: TelemetrySeries[],
   key: "cpuPercent" | "loopP99Ms",

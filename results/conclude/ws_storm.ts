@@ -50,13 +50,11 @@ export function stormFacts(
   };
 }
 
-/** True when the storm opened connections short of the requested rate (see the module comment). */
 function openedShort(facts: StormFacts, durationSec: number): boolean {
   const missing = (facts.requestedPerSec - facts.openedPerSec) * durationSec;
   return facts.openedPerSec < facts.requestedPerSec * (1 - SHORTFALL_SHARE) && missing >= MIN_HELD_SENDS;
 }
 
-/** True when its connections sent fewer messages each than N (see the module comment). */
 function sentShort(facts: StormFacts): boolean {
   return facts.sentPerConnection < facts.messagesPerConnection * (1 - SHORTFALL_SHARE);
 }
