@@ -1,10 +1,9 @@
 /**
  * @module
- * Whether these runs reproduced an expected direction (`expect:`): at a load and sweep point, both
- * variants ran, no run has a flag that makes its numbers loadlab's (judged.ts, except a flag that only
- * worked against the direction), the machine has the cores and condition the direction needs, and the
- * difference points the expected way beyond noise (noise.ts). Otherwise "not reproduced here" or "not
- * judged", with why. Pure.
+ * Whether these runs reproduced an expected direction (`expect:`): at a load and sweep point both variants
+ * ran, no run has a flag that makes its numbers loadlab's (judged.ts; a flag that only worked against the
+ * direction is allowed), the machine has the cores and condition it needs, and the difference points the
+ * expected way beyond noise (noise.ts); else "not reproduced here" or "not judged", with why. Pure.
  */
 import type { ResultsFile, RunResult } from "../mod.ts";
 import { type Expectation, higherIsBetter } from "./expectation.ts";

@@ -5,7 +5,6 @@
  */
 import { z } from "zod";
 
-/** The metrics an expectation may compare; the direction of "better" is fixed per metric. */
 const EXPECT_METRICS = ["rps", "mean", "p50", "p99", "success"] as const;
 
 /** The fields of one expectation, shared by the strict file schema and the lenient results schema. */

@@ -2,10 +2,10 @@
  * @module
  * The noise rules shared by the analysis, `report --compare`, the `--baseline` gate and expected
  * directions: success shares by a two-proportion test; one run a side (`within-run`) by batch means of its
- * judged part (noise_samples.ts), not for a load whose rate changes within the run,
- * and not for a gap the slower side's own waits can explain (own_waits.ts); two repeats a side or more by
- * Welch's t-test. Beyond noise needs `BEYOND_NOISE_MIN_SE` standard errors, within noise is under
- * `WITHIN_NOISE_MAX_SE`, between is "not judged" with the number. Pure.
+ * judged part (noise_samples.ts), not for a load whose rate changes within the run nor a gap the slower
+ * side's own waits can explain (own_waits.ts); two repeats a side or more by Welch's t-test. Beyond noise
+ * needs `BEYOND_NOISE_MIN_SE` standard errors, within noise is under `WITHIN_NOISE_MAX_SE`, between is
+ * "not judged" with the number. Pure.
  */
 import type { RunResult } from "../schema/results.ts";
 import {
@@ -72,7 +72,6 @@ function withinRunJudgement(
   return waits ? { beyond: true, how: `${how}, ${waits.text}`, waits: waits.text } : { beyond: true, how };
 }
 
-/** What the slower side's own waits could move between the two levels the within-run rule compares. */
 function ownWaitsOf(runs: RunResult[], baseRuns: RunResult[], metric: NoiseMetric): WaitsJudgement | null {
   const change = judgedChange("within-run", runs, baseRuns, metric);
   return judgeOwnWaits(baseRuns, runs, metric, change.base, change.base + change.diff);

@@ -1,9 +1,8 @@
 /**
  * @module
  * What the noise rules (noise.ts) and the findings weigh: the compared metrics, an interval's and a run's
- * value of each, the point a run belongs to, a run's batch means over its judged part (from its
- * stabilization point, else its final half), the scale a metric is judged on, and whether a run's load
- * held one rate. Pure.
+ * value of each, a run's point, its batch means over its judged part (from its stabilization point, else its
+ * final half), the scale a metric is judged on, and whether its load held one rate. Pure.
  */
 import type { IntervalResult, RunResult } from "../schema/results.ts";
 import { servedRps } from "./served_rate.ts";
@@ -81,7 +80,6 @@ function batchesOf(run: RunResult, metric: NoiseMetric): Batches {
     startMs: iv.startMs,
     durationMs: iv.durationMs,
     value: intervalValue(iv, metric),
-    // Throughput batches weigh every interval alike; latency batches weigh by requests.
     weight: metric === "rps" ? 1 : iv.requests + (metric === "success" ? iv.errors : 0),
   }));
   // A final half of fewer than three intervals (a 1 s run's) has no spread of its own: the whole run.
@@ -92,8 +90,7 @@ function batchesOf(run: RunResult, metric: NoiseMetric): Batches {
   const settled = run.stabilizedAtMs !== null && run.stabilizedAtMs <= halfMs;
   const fromMs = settled ? run.stabilizedAtMs! : halfMs;
   const part = batchesFrom(samples, fromMs, run);
-  // A judged part answered in fewer than three batches (a queue past the timeout answers nothing late in
-  // its run) has no spread of its own: the whole run, its drift counted as spread.
+  // Under three batches answered (a queue past the timeout answers nothing late) is no spread either.
   if (part.values.length >= 3 || fromMs === 0) return { ...part, settled };
   return { ...batchesFrom(samples, 0, run), settled: false };
 }

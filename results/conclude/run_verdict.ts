@@ -1,11 +1,9 @@
 /**
  * @module
- * The run verdict: whether loadlab trusts a run's numbers, computed once from what the results file holds
- * and shown wherever a run's numbers are (report, terminal, progress lines, `--summary`, `--junit`) and
- * gated by `--strict`. It reads, never judges again: the bound flags are the runner's, the rest counts
- * the run recorded. `VERDICT_FLAGS` is the one ordered table of flags: what each means, when it holds and
- * which findings it keeps from judging the target; docs/REFERENCE.md lists the same table (a test
- * compares). Pure.
+ * The run verdict: whether loadlab trusts a run's numbers, computed once from the results file, shown
+ * wherever they are (report, terminal, progress, `--summary`, `--junit`) and gated by `--strict`. It reads,
+ * never judges again: the bound flags are the runner's, the rest counts the run recorded. `VERDICT_FLAGS`
+ * is the one ordered table of flags, listed again in docs/REFERENCE.md (a test compares). Pure.
  */
 import type { RunResult } from "../schema/results.ts";
 import {
@@ -43,8 +41,7 @@ function failedLabel(run: RunResult): string {
     return `failed: no answer its rule takes, ${formatCount(unsolicited)} other messages came ` +
       `(${errorKindsText(run)})`;
   }
-  // Every session failed before or without a request (a script that throws, a k6/ws handler): no request
-  // went unanswered, the script's own code failed.
+  // Every session failed without a request (a throwing script, a k6/ws handler): the script's code failed.
   if (requestSendsOf(run) === 0) {
     return `failed: every session failed, none sent a request (${errorKindsText(run)})`;
   }

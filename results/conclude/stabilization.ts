@@ -1,8 +1,7 @@
 /**
  * @module
- * When a run settled: stable from a point on when its latency and throughput are flat from there against
- * the median of the run's last third, and never while a queue grows (latency climbing, an open run served
- * below its rate); else why it was not judged or never settled. Pure.
+ * When a run settled: from the point its latency and throughput stay flat against the medians of its last
+ * third, never while a queue grows (latency climbing, an open run served short); else why not. Pure.
  */
 
 import type { IntervalResult, RunResult } from "../mod.ts";
@@ -72,7 +71,6 @@ function judge(intervals: IntervalResult[], requestedRps: number | null): Judgem
   return { atMs: busy[from].startMs };
 }
 
-/** Responses served within the load window (the drain left out). */
 function served(iv: IntervalResult): number {
   return iv.requests - (iv.drained ?? 0);
 }

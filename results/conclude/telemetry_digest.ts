@@ -160,7 +160,6 @@ export function meanDigest(digests: TelemetryDigest[]): TelemetryDigest {
     generatorDemandPct: avg("generatorDemandPct"),
     generatorLoopLagMs: avg("generatorLoopLagMs"),
     sameMachine: digests.some((d) => d.sameMachine),
-    // The repeat whose profile has the hottest function: the strongest evidence any repeat recorded.
     profileTop: digests.map((d) => d.profileTop).filter((t) => t !== null)
       .sort((a, b) => b!.sharePct - a!.sharePct)[0] ?? null,
   };
