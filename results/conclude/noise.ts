@@ -35,7 +35,6 @@ import { judgeOwnWaits, type WaitsJudgement } from "./own_waits.ts";
 /** Beyond noise or not, with the test and its margin (`how`) and the own-waits margin; or why not judged. */
 export type NoiseJudgement = { beyond: boolean; how: string; waits?: string } | { notJudged: string };
 
-/** Fewer batches than this on a side give no within-run verdict (`noiseVerdict`'s own floor). */
 const TOO_FEW = "too few repeats, or runs too short for three batches";
 
 /** The batch rule's bar in standard errors, raised by Student's t over the normal for few batches. */

@@ -45,7 +45,6 @@ interface ProfileTop {
 /** The profiler's catch-all for time in native code it cannot attribute: not a function to name. */
 const UNATTRIBUTED = "(program)";
 
-/** The function with the highest share of busy time over the run's profiles, or null without one. */
 function profileTop(run: RunResult): ProfileTop | null {
   let best: ProfileTop | null = null;
   for (const p of run.profiles ?? []) {

@@ -80,7 +80,6 @@ const MEASURES: Array<
   },
 ];
 
-/** The measures that moved, biggest ratio first, as clauses. */
 function changes(below: TelemetryDigest, above: TelemetryDigest): string[] {
   const moved: Array<{ ratio: number; text: string }> = [];
   for (const m of MEASURES) {
