@@ -1,10 +1,10 @@
 /**
  * @module
- * The analysis stored in results.json (`results.analysis`): runs grouped by variant, load and sweep
- * point with each group's mean and 95% CI over its repeats, the change of every group against the
- * baseline variant's and whether it is beyond noise, and the knee of every sweep curve. Probes and
- * incomplete runs are left out. One noise rule for the whole analysis (`noiseRule`): `repeats` when every
- * compared group has two, else `within-run`. Pure.
+ * The analysis stored in results.json (`results.analysis`): runs grouped by variant, load and sweep point
+ * with each group's mean and 95% CI over its repeats, each group's change against the baseline's and
+ * whether it is beyond noise, and every sweep curve's knee; probes and incomplete runs left out. One noise
+ * rule for the whole analysis (`noiseRule`): `repeats` when every compared group has two, else `within-run`.
+ * Pure.
  */
 import type { Analysis, RunResult } from "../mod.ts";
 import { COMPARE_METRICS, runNoise, runValue } from "./noise_samples.ts";
@@ -40,9 +40,7 @@ type Knee = Analysis["knees"][number];
 
 const point = (p: RunResult["sweep"]) => (p ? `${p.parameter}=${p.value}` : "");
 
-/**
- * The group of a run: `variant/load[/param=value]...`, or its name without `#repeat` outside an experiment.
- */
+/** A run's group: `variant/load[/param=value]...`, or its name without `#repeat` outside an experiment. */
 export function analysisGroupKey(run: RunResult): string {
   if (run.variant === undefined && run.load === undefined && !run.sweep) return run.name.replace(/#\d+$/, "");
   return [run.variant ?? "", run.load ?? "", point(run.sweep), point(run.sweep2)].filter((p, i) =>
@@ -220,7 +218,6 @@ export function kneeOf(
   return { value: points[index].x as number, reason };
 }
 
-/** The points of a numeric curve that may not be judged (judged.ts), by swept value. */
 function notJudgedPoints(curve: RunResult[]): NotJudged[] {
   const x = (r: RunResult) => curveAxes(r)!.axis.value;
   const values = orderedSweepValues(curve.map(x));
@@ -282,10 +279,7 @@ function errorsBelow(m: MeanCi, bar: number): number {
   return se > 0 ? (bar - m.mean) / se : bar > m.mean ? Infinity : 0;
 }
 
-/**
- * Whether the point at `index` of a rate curve failed beyond noise: short of 95% of its requested rate,
- * or a p99 past 3x the lowest rate's, each judged against noise; a bend noise could not judge is none.
- */
+/** Whether a rate curve's point failed beyond noise: under 95% of its rate, or p99 past 3x the lowest's. */
 function bentBeyondNoise(curve: RunResult[], points: SweepPoint[]): (index: number) => boolean {
   const at = (i: number) => curve.filter((r) => curveAxes(r)!.axis.value === points[i].x);
   return (index) => {
@@ -301,9 +295,7 @@ function bentBeyondNoise(curve: RunResult[], points: SweepPoint[]): (index: numb
   };
 }
 
-/**
- * The first point of a rate curve short of the rate or over 3x the lowest p99 whose bend is not beyond noise.
- */
+/** The first rate-curve point short of its rate or over 3x the lowest p99 whose bend is within noise. */
 function unbentText(points: SweepPoint[], bent: (index: number) => boolean): string {
   const i = points.findIndex((p, i) =>
     i > 0 && !bent(i) &&

@@ -9,11 +9,10 @@ import type { RunResult } from "../mod.ts";
 export const MIN_HELD_SENDS = 5;
 
 /**
- * Who limited an open-model run when over 1% of sends were held up: the generator (sends dispatched
- * late) or the server (sends that waited for a connection), the larger count naming it, though over half
- * the sends late always names the generator (its unread responses make connections look busy). Neither
- * rests on fewer than `MIN_HELD_SENDS` sends. `saturated` (served short while latency rose) names the
- * server; a closed run's `busyGenerator` (generator_saturation.ts) names the generator.
+ * Who limited an open-model run when over 1% of `MIN_HELD_SENDS`+ sends were held up: the larger of late
+ * sends (the generator) and sends that waited for a connection (the server), though over half late always
+ * names the generator (its unread responses make connections look busy). `saturated` (served short while
+ * latency rose) names the server; a closed run's `busyGenerator` (generator_saturation.ts) the generator.
  */
 export function verdict(
   lateSends: number,

@@ -98,7 +98,6 @@ export function broadcastCurves(runs: RunResult[]): BroadcastCurve[] {
 
 const ms = (x: number) => `${Number(x.toPrecision(3))} ms`;
 
-/** Why `p` is bent against the point before it (`prev`) and the lowest (`lowest`), or null. */
 function bentWhy(p: BroadcastPoint, prev: BroadcastPoint | null, lowest: BroadcastPoint): string | null {
   if (p.servedShare < KEPT_UP_SHARE) {
     return `served ${Math.round(p.servedShare * 100)}% of the requested messages per second`;
@@ -118,7 +117,6 @@ function bentWhy(p: BroadcastPoint, prev: BroadcastPoint | null, lowest: Broadca
   return null;
 }
 
-/** The first bent point of `points` with the point before it, or null when none bent. */
 function bendAmong(points: BroadcastPoint[]): Omit<Bend, "notJudged"> | null {
   for (let i = 0; i < points.length; i++) {
     const why = bentWhy(points[i], points[i - 1] ?? null, points[0]);

@@ -1,10 +1,9 @@
 /**
  * @module
- * Whether these runs reproduced an expected direction (`expect:`): at a load and sweep point, both
- * variants ran, no run has a flag that makes its numbers loadlab's (judged.ts, except a flag that only
- * worked against the direction), the machine has the cores and condition the direction needs, and the
- * difference points the expected way beyond noise (noise.ts). Otherwise "not reproduced here" or "not
- * judged", with why. Pure.
+ * Whether these runs reproduced an expected direction (`expect:`): at a load and sweep point both variants
+ * ran, no run has a flag that makes its numbers loadlab's (judged.ts; a flag that only worked against the
+ * direction is allowed), the machine has the cores and condition it needs, and the difference points the
+ * expected way beyond noise (noise.ts); else "not reproduced here" or "not judged", with why. Pure.
  */
 import type { ResultsFile, RunResult } from "../mod.ts";
 import { type Expectation, higherIsBetter } from "./expectation.ts";
@@ -185,7 +184,6 @@ export function judgeExpectation(e: Expectation, results: ResultsFile): ExpectVe
   return { text: `${claim}: ${verdict}${quickHint(points, results)} (${shown.join("; ")}${more}).`, tone };
 }
 
-/** The hosts (host:port) a side's runs were sent to. */
 const hostsOf = (
   runs: RunResult[],
 ) => [...new Set(runs.map((r) => URL.canParse(r.url) ? new URL(r.url).host : r.url))];
@@ -205,7 +203,6 @@ function otherServers(e: Expectation, points: PointRuns[]): string {
   }${stacks}]`;
 }
 
-/** One point: the better side's runs and the other's. */
 interface PointRuns {
   better: RunResult[];
   than: RunResult[];

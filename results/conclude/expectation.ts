@@ -5,7 +5,6 @@
  */
 import { z } from "zod";
 
-/** The metrics an expectation may compare; the direction of "better" is fixed per metric. */
 const EXPECT_METRICS = ["rps", "mean", "p50", "p99", "success"] as const;
 
 /** The fields of one expectation, shared by the strict file schema and the lenient results schema. */
@@ -16,9 +15,7 @@ export const expectationShape = {
   better: z.string().min(1),
   /** ... than this one. */
   than: z.string().min(1),
-  /**
-   * What `better` and `than` name: `targets` (default) or `loads` of one target, compared target by target.
-   */
+  /** What `better` and `than` name: `targets` (default) or `loads` of one target, compared per target. */
   between: z.enum(["targets", "loads"]).optional(),
   /** Only at this load; every load both variants ran when absent (not with `between: loads`). */
   load: z.string().optional(),

@@ -102,7 +102,6 @@ function changes(c: Cell, base: Cell, analysis: Analysis | undefined): string {
     parts.push({ text: `${label} ${pct > 0 ? "+" : ""}${formatNumber(pct, 1)}%${noise}`, notJudged });
   }
   if (parts.length === 0) return "";
-  // One reason the noise was not judged is said once, after the changes it covers.
   const reasons = [...new Set(parts.map((p) => p.notJudged))];
   const text = reasons.length === 1
     ? parts.map((p) => p.text).join(", ") + (reasons[0] ? ` (noise not judged: ${reasons[0]})` : "")

@@ -17,9 +17,7 @@ export interface GeneratorLoad {
   loopLagMs: number;
   /** Mean wait of a ready response for the worker to read it (ms); absent where not measured. */
   readyWaitMs?: number;
-  /**
-   * Mean wait of the worker's thread for a core each time it was put on one (ms); absent where not counted.
-   */
+  /** Mean wait of the worker's thread for a core at each wake-up (ms); absent where not counted. */
   wakeWaitMs?: number;
 }
 

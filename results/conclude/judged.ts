@@ -1,11 +1,8 @@
 /**
  * @module
- * Which runs a finding may judge the target on, one rule for every finding: the knee of a sweep
- * (analysis.ts, knee_explained.ts), the bend of a broadcast sweep (broadcast_points.ts), a comparison of
- * two sides (analysis.ts, `report --compare`, the `--baseline` gate) and an expected direction
- * (expect_verdict.ts). It reads which findings each run-verdict flag blocks from `VERDICT_FLAGS`
- * (run_verdict.ts). A change between two sides is judged against noise (noise.ts) only when neither side
- * has a flag that makes its numbers loadlab's. Pure.
+ * Which runs a finding may judge the target on, one rule for every finding (a sweep's knee, a broadcast
+ * sweep's bend, a comparison of two sides, an expected direction), from the findings each run-verdict
+ * flag blocks (`VERDICT_FLAGS`, run_verdict.ts). Pure.
  */
 import type { RunResult } from "../mod.ts";
 import { type FlagBlocks, runVerdict, VERDICT_FLAGS, type VerdictKind } from "./run_verdict.ts";

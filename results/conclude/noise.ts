@@ -2,10 +2,10 @@
  * @module
  * The noise rules shared by the analysis, `report --compare`, the `--baseline` gate and expected
  * directions: success shares by a two-proportion test; one run a side (`within-run`) by batch means of its
- * judged part (noise_samples.ts), not for a load whose rate changes within the run,
- * and not for a gap the slower side's own waits can explain (own_waits.ts); two repeats a side or more by
- * Welch's t-test. Beyond noise needs `BEYOND_NOISE_MIN_SE` standard errors, within noise is under
- * `WITHIN_NOISE_MAX_SE`, between is "not judged" with the number. Pure.
+ * judged part (noise_samples.ts), not for a load whose rate changes within the run nor a gap the slower
+ * side's own waits can explain (own_waits.ts); two repeats a side or more by Welch's t-test. Beyond noise
+ * needs `BEYOND_NOISE_MIN_SE` standard errors, within noise is under `WITHIN_NOISE_MAX_SE`, between is
+ * "not judged" with the number. Pure.
  */
 import type { RunResult } from "../schema/results.ts";
 import {
@@ -35,7 +35,6 @@ import { judgeOwnWaits, type WaitsJudgement } from "./own_waits.ts";
 /** Beyond noise or not, with the test and its margin (`how`) and the own-waits margin; or why not judged. */
 export type NoiseJudgement = { beyond: boolean; how: string; waits?: string } | { notJudged: string };
 
-/** Fewer batches than this on a side give no within-run verdict (`noiseVerdict`'s own floor). */
 const TOO_FEW = "too few repeats, or runs too short for three batches";
 
 /** The batch rule's bar in standard errors, raised by Student's t over the normal for few batches. */
@@ -72,7 +71,6 @@ function withinRunJudgement(
   return waits ? { beyond: true, how: `${how}, ${waits.text}`, waits: waits.text } : { beyond: true, how };
 }
 
-/** What the slower side's own waits could move between the two levels the within-run rule compares. */
 function ownWaitsOf(runs: RunResult[], baseRuns: RunResult[], metric: NoiseMetric): WaitsJudgement | null {
   const change = judgedChange("within-run", runs, baseRuns, metric);
   return judgeOwnWaits(baseRuns, runs, metric, change.base, change.base + change.diff);
@@ -142,10 +140,7 @@ function judgedStatistic(rule: "repeats" | "within-run", metric: NoiseMetric): s
 interface JudgedChange {
   /** The baseline's level: the mean on the judged scale turned back (a geometric mean for latency). */
   base: number;
-  /**
-   * The change from `base`, and the interval [low, high] it must leave to be beyond noise; null when noise
-   * was not measured.
-   */
+  /** The change from `base`, and the [low, high] it must leave to be beyond noise (null: unmeasured). */
   diff: number;
   ci95: [number, number] | null;
   /** What `base` and `base + diff` are ("geometric mean of the batch means of interval p99s"). */

@@ -1,9 +1,8 @@
 /**
  * @module
  * What the noise rules (noise.ts) and the findings weigh: the compared metrics, an interval's and a run's
- * value of each, the point a run belongs to, a run's batch means over its judged part (from its
- * stabilization point, else its final half), the scale a metric is judged on, and whether a run's load
- * held one rate. Pure.
+ * value of each, a run's point, its batch means over its judged part (from its stabilization point, else its
+ * final half), the scale a metric is judged on, and whether its load held one rate. Pure.
  */
 import type { IntervalResult, RunResult } from "../schema/results.ts";
 import { servedRps } from "./served_rate.ts";
@@ -15,10 +14,7 @@ import { decodeHistogram, usToMs } from "../histogram.ts";
 /** The metrics compared between runs and groups; `success` is in percent. */
 export const COMPARE_METRICS = ["rps", "p50", "p99", "success"] as const;
 export type CompareMetric = typeof COMPARE_METRICS[number];
-/**
- * What the noise rules can judge: the compared metrics, the mean latency (an expectation's) and the p10,
- * the floor a latency rule is judged at when its own percentile is the machine's stalls (baseline_gate.ts).
- */
+/** What noise rules judge: the compared metrics, an expectation's mean, p10 (baseline_gate.ts's floor). */
 export type NoiseMetric = CompareMetric | "mean" | "p10";
 
 /** Length of one batch in the batch-means noise estimate, when the part judged holds `MIN_LONG_BATCHES`. */
@@ -78,17 +74,12 @@ export interface Batches {
   settled: boolean;
 }
 
-/**
- * Batch means of one metric over a run's judged part: from its stabilization point when it settled in its
- * first half, else its final half (drift counted as spread), the whole run when that is under three
- * intervals; one-second batches when there are `MIN_LONG_BATCHES`, else one interval each.
- */
+/** Batch means of a metric over a run's judged part: from where it settled in its first half, else half. */
 function batchesOf(run: RunResult, metric: NoiseMetric): Batches {
   const samples: IntervalSample[] = run.intervals.map((iv) => ({
     startMs: iv.startMs,
     durationMs: iv.durationMs,
     value: intervalValue(iv, metric),
-    // Throughput batches weigh every interval alike; latency batches weigh by requests.
     weight: metric === "rps" ? 1 : iv.requests + (metric === "success" ? iv.errors : 0),
   }));
   // A final half of fewer than three intervals (a 1 s run's) has no spread of its own: the whole run.
@@ -99,15 +90,12 @@ function batchesOf(run: RunResult, metric: NoiseMetric): Batches {
   const settled = run.stabilizedAtMs !== null && run.stabilizedAtMs <= halfMs;
   const fromMs = settled ? run.stabilizedAtMs! : halfMs;
   const part = batchesFrom(samples, fromMs, run);
-  // A judged part answered in fewer than three batches (a queue past the timeout answers nothing late in
-  // its run) has no spread of its own: the whole run, its drift counted as spread.
+  // Under three batches answered (a queue past the timeout answers nothing late) is no spread either.
   if (part.values.length >= 3 || fromMs === 0) return { ...part, settled };
   return { ...batchesFrom(samples, 0, run), settled: false };
 }
 
-/**
- * Batch means from `fromMs` on: one-second batches when there are `MIN_LONG_BATCHES`, else one interval each.
- */
+/** Batch means from `fromMs` on: one-second batches when there are `MIN_LONG_BATCHES`, else per interval. */
 function batchesFrom(samples: IntervalSample[], fromMs: number, run: RunResult): Omit<Batches, "settled"> {
   const long = batchMeans(samples, fromMs, BATCH_MS);
   if (long.length >= MIN_LONG_BATCHES) return { values: long, lengthsMs: [BATCH_MS] };
@@ -145,7 +133,6 @@ export function judgedNoise(batches: Batches, metric: NoiseMetric): MeanCi {
   return meanCi(batches.values.map(judgedScale(metric)));
 }
 
-/** Whether the run's load asked for one rate throughout: no phases of other rates, no ramp. */
 function steadyLoad(run: RunResult): boolean {
   const phases = run.config.phases;
   if (!Array.isArray(phases) || phases.length === 0) return true;

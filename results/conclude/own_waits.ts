@@ -141,7 +141,6 @@ export function judgeOwnWaits(
   const explains = higherIsWorse ? slow <= bound : slow >= bound;
   const reach = `the slower side's own waits (${waitsText(w)}) move ${unit(fast)} to ${unit(bound)} at most`;
   if (!explains) return { explains, text: `beyond what ${reach}, ${unit(slow)} measured` };
-  // A rate's stretch is fast / slow less what the added waits take of the mean latency.
   const rateRoom = fast / slow - (meanMs > 0 ? addedMs(w, metric) / meanMs : 0);
   const share = higherIsWorse
     ? settlingSharePct(fast, slow, w, metric)

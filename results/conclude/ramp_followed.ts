@@ -1,8 +1,7 @@
 /**
  * @module
- * Whether a ramping-connections run held the connections its stages planned: an interval whose open
- * connections are under half the plan at its start is short (the last interval, small plans and steered
- * runs left out). Pure.
+ * Whether a ramping-connections run held the connections its stages planned: an interval open under half the
+ * plan at its start is short (the last interval, small plans and steered runs left out). Pure.
  */
 import type { RunResult } from "../schema/results.ts";
 import { connectionsAt, type StagePlan } from "../stage_plan.ts";
@@ -30,7 +29,6 @@ export function rampShortfall(run: RunResult): RampShortfall | null {
   if (modelFactsOf(run.model)?.durationIn !== "stages" || (run.steering?.length ?? 0) > 0) return null;
   const stages = stagesOf(run.config);
   if (stages === null) return null;
-  // A segment holds its share of the whole load's plan.
   const share = run.segment ? 1 / run.segment.count : 1;
   let worst: RampShortfall | null = null, short = 0, silent = 0;
   for (const iv of run.intervals.slice(0, -1)) {

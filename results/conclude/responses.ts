@@ -76,10 +76,7 @@ export function intervalLatencySampled(iv: IntervalResult): boolean {
   return iv.requests - (iv.unrecordedLatencies ?? 0) > 0;
 }
 
-/**
- * Whether `responses` latencies put at least one beyond percentile `p` (a p99 needs 100, a p95 20): with
- * fewer, the percentile is the slowest response or next to it, not a tail.
- */
+/** Whether `responses` latencies reach a tail beyond percentile `p` (a p99 needs 100, a p95 20). */
 export function percentileSampled(responses: number, p: number): boolean {
   return Math.round(responses * (100 - p)) >= 100;
 }
@@ -103,9 +100,7 @@ export function serverErrorResponses(run: RunResult): number {
   }, 0);
 }
 
-/**
- * "429 40", "404 12, 401 8": the status codes a run got, most first (at most `STATUSES_NAMED`, then "...").
- */
+/** "429 40", "404 12, 401 8": a run's status codes, most first (at most `STATUSES_NAMED`, then "..."). */
 export function statusCodesText(run: RunResult): string {
   const codes = Object.entries(run.statusCodes ?? {}).filter(([, n]) => (n ?? 0) > 0)
     .sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0) || a[0].localeCompare(b[0]));
@@ -115,9 +110,7 @@ export function statusCodesText(run: RunResult): string {
 
 const STATUSES_NAMED = 3;
 
-/**
- * "tls 160", "connect 90, timeout 3": the error kinds of a run, most first; "no request sent" without any.
- */
+/** "tls 160", "connect 90, timeout 3": a run's error kinds, most first; "no request sent" without any. */
 export function errorKindsText(run: RunResult): string {
   const counted: [string, number | undefined][] = [...Object.entries(run.errors), [
     "unfinished",

@@ -1,11 +1,9 @@
 /**
  * @module
- * The run verdict: whether loadlab trusts a run's numbers, computed once from what the results file holds
- * and shown wherever a run's numbers are (report, terminal, progress lines, `--summary`, `--junit`) and
- * gated by `--strict`. It reads, never judges again: the bound flags are the runner's, the rest counts
- * the run recorded. `VERDICT_FLAGS` is the one ordered table of flags: what each means, when it holds and
- * which findings it keeps from judging the target; docs/REFERENCE.md lists the same table (a test
- * compares). Pure.
+ * The run verdict: whether loadlab trusts a run's numbers, computed once from the results file, shown
+ * wherever they are (report, terminal, progress, `--summary`, `--junit`) and gated by `--strict`. It reads,
+ * never judges again: the bound flags are the runner's, the rest counts the run recorded. `VERDICT_FLAGS`
+ * is the one ordered table of flags, listed again in docs/REFERENCE.md (a test compares). Pure.
  */
 import type { RunResult } from "../schema/results.ts";
 import {
@@ -36,17 +34,14 @@ import { abortedLabel, incompleteLabel, steeredLabel } from "./run_stops.ts";
 import { changedBuiltIns } from "./builtin_changes.ts";
 import { formatCount } from "../text_format.ts";
 
-/**
- * The `failed` flag's words: no response, or (WebSocket) messages came but none was an answer the rule takes.
- */
+/** The `failed` flag's words: no response, or WebSocket messages came but none the rule takes as one. */
 function failedLabel(run: RunResult): string {
   const unsolicited = run.ws?.unsolicited ?? 0;
   if (unsolicited > 0) {
     return `failed: no answer its rule takes, ${formatCount(unsolicited)} other messages came ` +
       `(${errorKindsText(run)})`;
   }
-  // Every session failed before or without a request (a script that throws, a k6/ws handler): no request
-  // went unanswered, the script's own code failed.
+  // Every session failed without a request (a throwing script, a k6/ws handler): the script's code failed.
   if (requestSendsOf(run) === 0) {
     return `failed: every session failed, none sent a request (${errorKindsText(run)})`;
   }

@@ -13,11 +13,7 @@ import { formatCount } from "../text_format.ts";
 /** Error kinds whose requests got no answer at all. */
 const LOST_ERROR_KINDS = ["connect", "timeout", "unfinished"] as const;
 
-/**
- * Error kinds of requests failed without a response: closed, reset, unreadable or refused answers,
- * unsendable values, answers too large to keep, broken gRPC framing or a send gRPC refused; `goaway` and
- * `h2-refused-stream` only once their re-sends are spent.
- */
+/** Error kinds of requests failed unanswered (`goaway`, `h2-refused-stream` once re-sends are spent). */
 const ANSWERED_ERROR_KINDS = [
   "reset",
   "closed-early",

@@ -1,8 +1,7 @@
 /**
  * @module
- * When a run settled: stable from a point on when its latency and throughput are flat from there against
- * the median of the run's last third, and never while a queue grows (latency climbing, an open run served
- * below its rate); else why it was not judged or never settled. Pure.
+ * When a run settled: from the point its latency and throughput stay flat against the medians of its last
+ * third, never while a queue grows (latency climbing, an open run served short); else why not. Pure.
  */
 
 import type { IntervalResult, RunResult } from "../mod.ts";
@@ -20,9 +19,8 @@ const ABSOLUTE_BAND_MS = 0.2;
 type Judgement = { atMs: number } | { reason: string };
 
 /**
- * The start (ms) of the first interval from which rolling p50 and served rate stay within their bands of
- * the last third's medians with no trend; 0 when stable from the start. Null for fewer than 8 non-empty
- * intervals, a metric that never settles, a latency trend, or an open run served 10% short.
+ * The start (ms) from which rolling p50 and served rate stay in their bands of the last third's medians,
+ * 0 from the start; null for under 8 non-empty intervals, never settling, a trend, or served 10% short.
  */
 export function detectStabilization(
   intervals: IntervalResult[],
@@ -73,7 +71,6 @@ function judge(intervals: IntervalResult[], requestedRps: number | null): Judgem
   return { atMs: busy[from].startMs };
 }
 
-/** Responses served within the load window (the drain left out). */
 function served(iv: IntervalResult): number {
   return iv.requests - (iv.drained ?? 0);
 }

@@ -45,7 +45,6 @@ interface ProfileTop {
 /** The profiler's catch-all for time in native code it cannot attribute: not a function to name. */
 const UNATTRIBUTED = "(program)";
 
-/** The function with the highest share of busy time over the run's profiles, or null without one. */
 function profileTop(run: RunResult): ProfileTop | null {
   let best: ProfileTop | null = null;
   for (const p of run.profiles ?? []) {
@@ -80,7 +79,6 @@ function meanOf(
   return mean(series.samples.flatMap((s) => typeof s[key] === "number" ? [s[key] as number] : []));
 }
 
-/** The series with the highest mean of `key`, with that mean. */
 function busiest(
   series: TelemetrySeries[],
   key: "cpuPercent" | "loopP99Ms",
@@ -161,7 +159,6 @@ export function meanDigest(digests: TelemetryDigest[]): TelemetryDigest {
     generatorDemandPct: avg("generatorDemandPct"),
     generatorLoopLagMs: avg("generatorLoopLagMs"),
     sameMachine: digests.some((d) => d.sameMachine),
-    // The repeat whose profile has the hottest function: the strongest evidence any repeat recorded.
     profileTop: digests.map((d) => d.profileTop).filter((t) => t !== null)
       .sort((a, b) => b!.sharePct - a!.sharePct)[0] ?? null,
   };

@@ -2,8 +2,7 @@
  * @module
  * What a WebSocket connection storm asked for and did, like with like: connections per second requested
  * against opened, messages per connection sent against asked, and answers that came after the window (a
- * connection taking T to send its messages serves the rate only from T on). Null for a run that is no
- * storm. Pure.
+ * connection taking T to send its messages serves the rate only from T on); null for no storm. Pure.
  */
 import type { RunResult } from "../schema/results.ts";
 import { MIN_HELD_SENDS } from "./bound_verdict.ts";
@@ -21,7 +20,6 @@ export function requestKind(run: Pick<RunResult, "url" | "config">): string {
   return "WebSocket messages";
 }
 
-/** A storm's requested and opened connections, and its messages per connection. */
 interface StormFacts {
   /** Messages each connection was to send (N). */
   messagesPerConnection: number;
@@ -50,13 +48,11 @@ export function stormFacts(
   };
 }
 
-/** True when the storm opened connections short of the requested rate (see the module comment). */
 function openedShort(facts: StormFacts, durationSec: number): boolean {
   const missing = (facts.requestedPerSec - facts.openedPerSec) * durationSec;
   return facts.openedPerSec < facts.requestedPerSec * (1 - SHORTFALL_SHARE) && missing >= MIN_HELD_SENDS;
 }
 
-/** True when its connections sent fewer messages each than N (see the module comment). */
 function sentShort(facts: StormFacts): boolean {
   return facts.sentPerConnection < facts.messagesPerConnection * (1 - SHORTFALL_SHARE);
 }

@@ -54,9 +54,7 @@ export const runProfileSchema = z.looseObject({
   /** Path of the `.cpuprofile`, relative to results.json; absent when no profile was taken. */
   file: z.string().optional(),
   summary: profileSummarySchema.optional(),
-  /**
-   * Why no profile was taken (the inspector did not answer or belonged to another process, the process died).
-   */
+  /** Why no profile was taken (the inspector did not answer or was another process's, the process died). */
   error: z.string().optional(),
   /** What qualifies a profile taken: "profile mostly idle (...)" when over 95% of it was idle. */
   warning: z.string().optional(),

@@ -72,9 +72,7 @@ const shardsSummarySchema = z.looseObject({
   missing: z.array(z.number().int()).default([]),
   /** Some segments are missing: the totals cover only part of the configured load. */
   partial: z.boolean().default(false),
-  /**
-   * Shards' schedules did not start within a millisecond of each other (intervals were aligned by rounding).
-   */
+  /** Shards' schedules started over a millisecond apart (intervals are aligned by rounding). */
   unaligned: z.boolean().optional(),
 });
 
@@ -123,9 +121,7 @@ const analysisSchema = z.looseObject({
     beyondNoise: z.boolean(),
     /** The noise rule could not judge the change (too few repeats or batches): neither beyond nor within. */
     noiseUnknown: z.boolean().optional(),
-    /**
-     * Why it could not (a load whose rate changes within the run, a run that never settled, too few batches).
-     */
+    /** Why not (a load whose rate changes within the run, a run that never settled, too few batches). */
     noiseNotJudged: z.string().optional(),
   })),
   knees: z.array(z.looseObject({

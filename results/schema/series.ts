@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { count, counts, histogramEncoding, latencySummarySchema, num } from "./values.ts";
 
-/** Files from before the failed-status count got its name call it `non2xx`; read under its name. */
+/** Older files call the failed-status count `non2xx`; it reads as `failedStatus`. */
 function renamedNon2xx(value: unknown): unknown {
   if (typeof value !== "object" || value === null || !("non2xx" in value) || "failedStatus" in value) {
     return value;

@@ -4,9 +4,7 @@
  */
 import { z } from "zod";
 
-/**
- * What a change does. `end-phase` ends the phase under way (the last one: the load); `stop` ends the load.
- */
+/** What a change does: `end-phase` ends the phase under way (the last one: the load), `stop` the load. */
 export const STEER_ACTIONS = ["pause", "resume", "rate", "connections", "end-phase", "stop"] as const;
 export type SteerAction = (typeof STEER_ACTIONS)[number];
 

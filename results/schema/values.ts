@@ -135,7 +135,6 @@ export const latencySummarySchema = z.looseObject({
   if (problem !== null) ctx.addIssue({ code: "custom", path: [problem.key], message: problem.message });
 });
 
-/** The first percentile below the one before it, or null (NaN skipped). */
 function percentilesOutOfOrder(
   summary: Record<(typeof PERCENTILE_FIELDS)[number][0], number>,
 ): { key: string; message: string } | null {

@@ -24,18 +24,13 @@ export const wsResultSchema = z.looseObject({
   payloadBytesReceived: count,
   /** Server messages that answered no send: broadcasts, or answers past the match rule. */
   unsolicited: count,
-  /**
-   * Receive time minus the send time the target wrote into an unsolicited message (ms); null: none carried
-   * one.
-   */
+  /** Receive time minus the send time the target wrote into an unsolicited message (ms); null: none did. */
   fanoutMs: latencySummarySchema.nullable(),
   /** The fan-out latencies' HDR histogram, base64, added like the handshakes'. Absent: none. */
   fanoutHistogramEncoded: histogramEncoding.optional(),
   pingsSent: count,
   pongsReceived: count,
-  /**
-   * Close frames we sent (end of a storm connection, a fault, the run's end) and the server's close codes.
-   */
+  /** Close frames sent (a storm connection's end, a fault, the run's end) and the server's close codes. */
   closesSent: count,
   closeCodes: counts,
 });

@@ -3,8 +3,7 @@
  * "The knee, explained": the target telemetry of the last point below each knee beside the first above it
  * (telemetry_digest.ts), the resources that changed most, and one sentence on what saturated citing the
  * strongest evidence (a profile's hot function, CPU, a wait for a core, Redis, GC, the CMS pool, a
- * blocked event loop, or the generator). Points without telemetry are not explained.
- * Pure.
+ * blocked event loop, or the generator). Points without telemetry are not explained. Pure.
  */
 import type { ResultsFile, RunResult } from "../../mod.ts";
 import { formatNumber } from "../../text_format.ts";
@@ -81,7 +80,6 @@ const MEASURES: Array<
   },
 ];
 
-/** The measures that moved, biggest ratio first, as clauses. */
 function changes(below: TelemetryDigest, above: TelemetryDigest): string[] {
   const moved: Array<{ ratio: number; text: string }> = [];
   for (const m of MEASURES) {
@@ -121,11 +119,7 @@ function hotSpot(below: TelemetryDigest, above: TelemetryDigest): string | null 
     "process's busy CPU time";
 }
 
-/**
- * What saturated above the knee, as [resource, words], citing the strongest evidence in this order: a
- * profile's hot function when the CPU was in demand, the CPU full, Redis, GC, the pool's queue, a wait
- * for a core, a blocked event loop, the generator, the shared machine, nothing seen.
- */
+/** What saturated above the knee, as [resource, words], citing the strongest evidence first. */
 function verdict(below: TelemetryDigest, above: TelemetryDigest): [string, string] {
   const rose = (k: Measure, factor: number) =>
     above[k] !== null && (below[k] === null || above[k]! >= factor * Math.max(below[k]!, 1));
@@ -196,7 +190,6 @@ export function explainKnee(
   return { title, parameter, below: lo, above: hi, resource, sentence };
 }
 
-/** A stored sweep knee's two sides: the knee's point and the next point above it that may be judged. */
 interface KneeSides {
   title: string;
   parameter: string;
@@ -246,9 +239,7 @@ function sidesOf(knee: StoredKnee, runs: RunResult[]): KneeSides | null {
   };
 }
 
-/**
- * A capacity search's last passing probe beside its first failing one; null when either may not be judged.
- */
+/** A capacity search's last passing probe beside its first failing one; null when either is not judged. */
 function explainSearch(search: StoredSearch, runs: RunResult[]): KneeExplanation | null {
   if (search.value === null || !search.high) return null;
   const byName = (name: string | null | undefined) => runs.filter((r) => r.name === name);
@@ -264,12 +255,7 @@ function explainSearch(search: StoredSearch, runs: RunResult[]): KneeExplanation
 /** The generator sending this % of its requests late or more, twice the share below the knee, fell behind. */
 export const GENERATOR_LATE_PCT = 1;
 
-/**
- * [resource, words] of the generator's part in a knee nothing of the target explains: it limited the run,
- * an open run let more of its sends out late, or a closed run's load worker never slept
- * (generator_saturation.ts); else a target on the generator's machine makes the knee the generator's or
- * the machine's. Null when it had none.
- */
+/** [resource, words] of the generator's or shared machine's part in a knee; null when it had none. */
 export function generatorVerdict(below: TelemetryDigest, above: TelemetryDigest): [string, string] | null {
   if (above.generatorBound) {
     return ["generator", "generator-bound: the load generator, not the target, limited it"];
