@@ -168,7 +168,10 @@ export function thresholdProblem(
       `code, e.g. new Counter("${metric}"))`;
   }
   const aggregation = /^\s*(p\(|[a-z]*)/.exec(rule)![1];
-  return AGGREGATIONS[kind].split(", ").includes(aggregation === "p(" ? "p(N)" : aggregation)
+  const named = aggregation === "p(" ? "p(N)" : aggregation;
+  // A word that is no aggregation of any kind is left to the rule's parser, which says what it reads.
+  return AGGREGATIONS[kind].split(", ").includes(named) ||
+      (named !== "" && !Object.values(AGGREGATIONS).join(", ").split(", ").includes(named))
     ? null
     : `${rule.trim()}: a ${kind} is judged by ${AGGREGATIONS[kind]}, not ${aggregation || "nothing"}`;
 }
