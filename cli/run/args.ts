@@ -142,7 +142,7 @@ export interface RunArgs extends BaselineArgs {
   dashboard?: ServeOptions;
   /** `--out KIND=URL`: metrics streamed while the runs go (cli/metrics_out/). */
   metricsOut?: MetricsOutput[];
-  /** `--replay`: a results file whose steered runs' changes this run applies again (cli/run/replay.ts). */
+  /** `--replay`: a results file whose steered runs' changes this run applies again (cli/run/source.ts). */
   replay?: string;
   /**
    * `--abort-on-fail` (and `--delay-abort-eval`): every threshold of the experiment stops its run on failure.

@@ -4,7 +4,6 @@
  * progress, judge and write.
  */
 import { type Interrupt, interruptSignal, liveLine } from "../live.ts";
-import { readRunPlanOrStop } from "./stopped.ts";
 import { parseRunArgs, RUN_HELP, type RunArgs } from "./args.ts";
 import { runProgress } from "./progress.ts";
 import { assertOutputsWritable, lockOutDir } from "./preflight.ts";
@@ -23,7 +22,7 @@ import {
   writeK6SummaryExport,
 } from "../k6/summary.ts";
 import { k6NamedSamples } from "../../results/export/k6/series.ts";
-import type { RunSource } from "./source.ts";
+import { readRunPlanOrStop, type RunSource } from "./source.ts";
 import type { K6Flags } from "./script_load_flags.ts";
 import type { Plan } from "../../scenarios/plan/types.ts";
 import { runPlan, type RunPlanOutcome } from "../../scenarios/run/run_plan.ts";
