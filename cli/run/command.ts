@@ -5,7 +5,7 @@
  */
 import { type Interrupt, interruptSignal, liveLine } from "../live.ts";
 import { parseRunArgs, RUN_HELP, type RunArgs } from "./args.ts";
-import { runProgress } from "./progress.ts";
+import { exampleRuntimeLines, runProgress } from "./progress.ts";
 import { assertOutputsWritable, lockOutDir } from "./preflight.ts";
 import { UsageError } from "../usage_error.ts";
 import { runCommand } from "../command_errors.ts";
@@ -50,7 +50,6 @@ import {
 } from "../../results/thresholds/text.ts";
 import { type Dashboard, mergeHooks, startDashboard } from "../dashboard/server.ts";
 import { steeringFor } from "../dashboard/flags.ts";
-import { exampleRuntimeLines } from "./notes.ts";
 import { gateArgs, gateTable, loadBaseline } from "../baseline_flags.ts";
 import { gateAgainstBaseline, type GateResult } from "../../results/baseline_gate.ts";
 import { MetricsExporter } from "../metrics_out/exporter.ts";
