@@ -30,7 +30,7 @@ import { MAX_EXPERIMENT_FILE_BYTES } from "../../validation/input_limits.ts";
 import { loadRunnable, type Runnable } from "../../scenarios/load.ts";
 import type { Plan } from "../../scenarios/plan/types.ts";
 import type { Interrupt } from "../live.ts";
-import { ExperimentOutput, type RenderReport } from "../../scenarios/run/output.ts";
+import { ExperimentOutput } from "../../scenarios/run/output.ts";
 import type { ResultsFile } from "../../results/mod.ts";
 import { renderReport } from "../../report/html/mod.ts";
 import { loadResultsFile } from "../../results/io.ts";
@@ -204,45 +204,33 @@ export async function readRunPlanOrStop(
   args: RunArgs,
   interrupt: Interrupt,
 ): Promise<{ source: RunSource; plan: Plan } | number> {
-  const render = (results: ResultsFile) => renderReport(results, { keepSecrets: args.keepSecrets });
-  const before = (phase: string, name = scriptExperimentName(args.source)) =>
-    stoppedBeforeRun(args, name, phase, render, args.keepSecrets);
   // A second signal before the plan's own writer opens leaves the file of a run stopped before any load.
-  interrupt.beforeQuit(() => writeStopped(before("reading the experiment, before any run"), args.resume));
+  interrupt.beforeQuit(() => writeStopped(args, "reading the experiment, before any run"));
   const read = await readRunPlan(args, interrupt.signal).catch((err) => {
     if (err instanceof ScriptCheckStopped) return err;
     throw err;
   });
   if (!(read instanceof ScriptCheckStopped)) return read;
-  const path = writeStopped(before(read.phase, read.experiment), args.resume);
+  const path = writeStopped(args, read.phase, read.experiment);
   console.error(`loadlab ${command}: ${read.message}${path === null ? "" : `; results: ${path}`}`);
   return interrupt.exitCode();
 }
 
-/** The writer of results.json and report.html of experiment `name`, stopped in `phase` (none yet). */
-function stoppedBeforeRun(
-  args: RunArgs,
-  name: string,
-  phase: string,
-  render: RenderReport,
-  keepSecrets: boolean,
-): ExperimentOutput {
+/**
+ * Writes results.json and report.html of experiment `name`, stopped in `phase` (no run yet), unless
+ * `--resume` keeps the file there; its path when written, else null.
+ */
+function writeStopped(args: RunArgs, phase: string, name = scriptExperimentName(args.source)): string | null {
+  const source = args.source.startsWith("preset:") ? { preset: args.source.slice(7) } : { file: args.source };
+  const render = (results: ResultsFile) => renderReport(results, { keepSecrets: args.keepSecrets });
   const output = ExperimentOutput.fresh(
     args.outDir ?? `out/${name}`,
-    {
-      name,
-      ...(args.source.startsWith("preset:") ? { preset: args.source.slice(7) } : { file: args.source }),
-    },
+    { name, ...source },
     render,
-    keepSecrets,
+    args.keepSecrets,
   );
+  if (args.resume && exists(output.resultsPath)) return null;
   output.results = { ...output.results, stoppedIn: phase };
-  return output;
-}
-
-/** Writes `output` unless `--resume` keeps the file there; its path when written, else null. */
-function writeStopped(output: ExperimentOutput, resume: boolean): string | null {
-  if (resume && exists(output.resultsPath)) return null;
   output.writeSync();
   return output.resultsPath;
 }
