@@ -56,12 +56,6 @@ import { MetricsExporter } from "../metrics_out/exporter.ts";
 import { type MetricsOutput, parseMetricsOutput } from "../../results/export/metrics_output.ts";
 import { exportLine } from "../../results/export/summary.ts";
 
-/** How another command (`demo`) runs through this one. */
-interface RunCommandOptions {
-  command?: string;
-  help?: string;
-}
-
 const DEMO_HELP = `loadlab demo: the built-in target under a short load of each model, with a report
 
 Usage: loadlab demo [--out-dir out/demo] [--quick]
@@ -74,13 +68,12 @@ The same as 'loadlab run preset:demo'; every flag of 'loadlab run' works here to
 
 /** `loadlab demo`: `loadlab run preset:demo` into `--out-dir` (default `out/demo`); the exit code. */
 export function runDemoCommand(argv: string[]): Promise<number> {
-  return runRunCommand(["preset:demo", ...argv], { command: "demo", help: DEMO_HELP });
+  return runCommand("demo", () => run("demo", ["preset:demo", ...argv], DEMO_HELP));
 }
 
 /** Runs `loadlab run ...`; returns the exit code. */
-export function runRunCommand(argv: string[], opts: RunCommandOptions = {}): Promise<number> {
-  const command = opts.command ?? "run";
-  return runCommand(command, () => run(command, argv, opts.help ?? RUN_HELP));
+export function runRunCommand(argv: string[]): Promise<number> {
+  return runCommand("run", () => run("run", argv, RUN_HELP));
 }
 
 async function run(command: string, argv: string[], help: string): Promise<number> {
