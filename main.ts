@@ -42,8 +42,8 @@ async function main(args: string[]): Promise<number> {
     case "convert":
       return (await import("./cli/convert_cmd.ts")).runConvertCommand(rest);
     case "__target":
-      // Hidden: a target process of a compiled binary, serving the target its one JSON argument describes.
-      return (await import("./targets/child_main.ts")).runTargetChild(rest[0]).then(() => 0);
+      // Hidden: a target process of a compiled binary (see cli/target_child_cmd.ts).
+      return (await import("./cli/target_child_cmd.ts")).runTargetChildCommand(rest);
     case "version":
     case "--version":
     case "-V":
