@@ -48,8 +48,7 @@ import {
   thresholdLine,
   thresholdRunVerdict,
 } from "../../results/thresholds/text.ts";
-import { type Dashboard, mergeHooks, startDashboard } from "../dashboard/server.ts";
-import { steeringFor } from "../dashboard/flags.ts";
+import { type Dashboard, mergeHooks, startDashboard, steeringFor } from "../dashboard/server.ts";
 import { gateArgs, gateTable, loadBaseline } from "../baseline_flags.ts";
 import { gateAgainstBaseline, type GateResult } from "../../results/baseline_gate.ts";
 import { MetricsExporter } from "../metrics_out/exporter.ts";
@@ -206,7 +205,7 @@ async function execute(
   },
 ): Promise<Stopped | number> {
   const keepSecrets = args.keepSecrets || plan.experiment.redact === false;
-  // Thresholds gate a run file's result: steering it takes --steer (cli/dashboard/flags.ts).
+  // Thresholds gate a run file's result: steering it takes --steer (cli/dashboard/server.ts).
   const steering = args.dashboard && steeringFor(args.dashboard, plan.experiment.thresholds.length > 0);
   const dashboard = args.dashboard
     ? startDashboard(command, plan.experiment.name, { ...args.dashboard, keepSecrets, steering })
