@@ -28,7 +28,7 @@ async function main(args: string[]): Promise<number> {
     case "report":
       return (await import("./cli/report_cmd.ts")).runReportCommand(rest);
     case "merge":
-      return (await import("./cli/merge_cmd.ts")).runMergeCommand(rest);
+      return (await import("./cli/report_cmd.ts")).runMergeCommand(rest);
     case "demo":
       return (await import("./cli/run/command.ts")).runDemoCommand(rest);
     case "site":

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { parseFlags, serveSpecFromFlags } from "./serve_args.ts";
+import { parseFlags, serveSpecFromFlags } from "./serve_cmd.ts";
 import { UsageError } from "./usage_error.ts";
 
 const specOf = (argv: string[]) => serveSpecFromFlags(parseFlags(argv));

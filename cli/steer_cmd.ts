@@ -15,7 +15,7 @@ import {
 import type { SteerState } from "../runner/steering.ts";
 import { terminalSafe } from "../validation/terminal_text.ts";
 import { FlagValues } from "./flag_values.ts";
-import { FetchProblem, readCapped } from "./baseline_url.ts";
+import { FetchProblem, readCapped } from "./baseline_flags.ts";
 
 /** The control endpoint answers at once on a live run; a silent address must not keep steer waiting. */
 const STEER_TIMEOUT_MS = 10_000;

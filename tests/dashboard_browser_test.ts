@@ -14,7 +14,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import type { ResultsFile } from "../results/mod.ts";
-import type { HubStats } from "../cli/dashboard/sse.ts";
+import type { HubStats } from "../cli/dashboard/server.ts";
 import { runVerdict } from "../results/conclude/run_verdict.ts";
 import { HOSTILE_IMG, HOSTILE_SCRIPT } from "./fixtures/make_results.ts";
 import { requireProgram, withTempDir } from "./helpers.ts";

@@ -8,8 +8,7 @@ import {
   ok as assert,
   throws,
 } from "node:assert/strict";
-import { runServeCommand } from "../cli/serve_cmd.ts";
-import { parseFlags, serveSpecFromFlags } from "../cli/serve_args.ts";
+import { parseFlags, runServeCommand, serveSpecFromFlags } from "../cli/serve_cmd.ts";
 
 const spec = (...argv: string[]) => serveSpecFromFlags(parseFlags(argv));
 

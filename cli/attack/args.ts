@@ -1,8 +1,10 @@
 /**
  * @module
- * `loadlab attack <url> [flags]` → a validated `AttackConfig`, or one `UsageError` line (exit 2).
+ * `loadlab attack <url> [flags]` → a validated `AttackConfig`, or one `UsageError` line (exit 2) naming the
+ * flag behind each config issue.
  */
-import type { AttackConfig, AttackConfigInput } from "../../runner/config.ts";
+import { type AttackConfig, type AttackConfigInput, parseAttackConfig } from "../../runner/config.ts";
+import { ConfigError } from "../../validation/config_error.ts";
 import { loadTlsMaterial, TlsFileError } from "../../runner/http/tls/options.ts";
 import { type FlagSpec, tokenize } from "../argv.ts";
 import { ATTACK_FLAGS, attackHelp, FOREIGN_FLAG_HINTS, OPTION_FLAGS } from "./flags.ts";
@@ -19,7 +21,6 @@ import { foldConcurrency, grpcArgs } from "./grpc_args.ts";
 import { checkMixPlaceholders, dataFileArgs } from "./data_file_args.ts";
 import type { DataSpec } from "../../runner/session_schema.ts";
 import type { GrpcSource } from "../../scenarios/grpc/calls.ts";
-import { toConfig } from "./config.ts";
 import { HelpRequested, UsageError } from "../usage_error.ts";
 import { parseSegment, parseStartAt } from "../segment_args.ts";
 import { abortOnFailArg } from "../abort_flags.ts";
@@ -221,5 +222,35 @@ function checkSourceAddresses(config: AttackConfig): void {
     throw new UsageError(
       `--source-addresses: cannot send from ${unbindable}; give addresses of this host (any 127.x.y.z on loopback)`,
     );
+  }
+}
+
+/** Config field -> the flags that set it, from the table's `config`. */
+const FLAGS_OF_FIELD = new Map<string, FlagSpec[]>();
+for (const spec of ATTACK_FLAGS) {
+  for (const field of spec.config ?? []) {
+    FLAGS_OF_FIELD.set(field, [...FLAGS_OF_FIELD.get(field) ?? [], spec]);
+  }
+}
+
+/** The flag behind a config issue's path, as the user typed it, else its first spelling. */
+function flagOf(path: string, flags: FlagValues): string | undefined {
+  const specs = FLAGS_OF_FIELD.get(path) ?? FLAGS_OF_FIELD.get(/^[^.[]*(\.[^.[]*)?/.exec(path)![0]) ??
+    FLAGS_OF_FIELD.get(/^[^.[]*/.exec(path)![0]);
+  if (specs === undefined) return undefined;
+  const spec = specs.find((s) => flags.has(s.long)) ?? specs[0];
+  return flags.has(spec.long) ? flags.typed(spec.long) : spec.short ? `-${spec.short}` : `--${spec.long}`;
+}
+
+/** Runs the shared zod validation; its issues become one line that names flags, not config paths. */
+export function toConfig(input: AttackConfigInput, flags: FlagValues): AttackConfig {
+  try {
+    return parseAttackConfig(input);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    const lines = err.issues.map(({ path, message }) => {
+      return `${flagOf(path, flags) ?? path}: ${message}`;
+    });
+    throw new UsageError(`${lines.join("; ")}; see loadlab attack --help`, { cause: err });
   }
 }

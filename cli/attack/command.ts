@@ -32,8 +32,7 @@ import { EXIT, exitCodeOf } from "../exit_codes.ts";
 import { assertFileWritable, writeTextAtomic } from "../../system/atomic_write.ts";
 import { ghzOutput, type GhzReportOptions } from "../../results/export/ghz/report.ts";
 import { thresholdLine } from "../../results/thresholds/text.ts";
-import { type Dashboard, startDashboard } from "../dashboard/server.ts";
-import { steeringFor } from "../dashboard/flags.ts";
+import { type Dashboard, startDashboard, steeringFor } from "../dashboard/server.ts";
 import type { RunSteering } from "../../runner/steering.ts";
 import { type AttackConfig, measuredDurationMs, parseAttackConfig } from "../../runner/config.ts";
 import { requestLogError } from "../../runner/load/request_log.ts";
@@ -100,7 +99,7 @@ async function attackParsed(
   const thresholds = parsed.thresholds.map(parseThreshold);
   const { config, output } = parsed;
   const baseline = await checkBeforeLoad(parsed, thresholds);
-  // Thresholds gate the result: steering it then takes --steer (cli/dashboard/flags.ts).
+  // Thresholds gate the result: steering it then takes --steer (cli/dashboard/server.ts).
   const steering = output.dashboard && steeringFor(output.dashboard, thresholds.length > 0);
   const dashboard = output.dashboard
     ? startDashboard("attack", "attack", { ...output.dashboard, keepSecrets: output.keepSecrets, steering })

@@ -9,7 +9,7 @@ import { CI_FLAGS } from "../ci_outputs.ts";
 import { SEGMENT_FLAGS } from "../segment_args.ts";
 import { STRICT_FLAG } from "../exit_codes.ts";
 import { flag, flagsOf, type FlagSpec, type FlagTable, helpOf } from "../argv.ts";
-import { DASHBOARD_FLAGS } from "../dashboard/flags.ts";
+import { DASHBOARD_FLAGS } from "../dashboard/server.ts";
 import { WS_FLAGS } from "./ws_args.ts";
 import { GRPC_FLAGS } from "./grpc_args.ts";
 import { DATA_FILE_FLAGS } from "./data_file_args.ts";

@@ -6,11 +6,10 @@ import { ciFilesToProbe } from "../ci_outputs.ts";
 import { type BaselineArgs, baselineArgs } from "../baseline_flags.ts";
 import type { AttackConfig } from "../../runner/config.ts";
 import { outputClobbersInput } from "../../system/output_file.ts";
-import { dashboardOptions } from "../dashboard/flags.ts";
-import type { ServeOptions } from "../dashboard/server.ts";
+import { dashboardOptions, type ServeOptions } from "../dashboard/server.ts";
 import type { FlagValues } from "../flag_values.ts";
 import { UsageError } from "../usage_error.ts";
-import { distinctMetricsOuts, parseMetricsOut } from "../metrics_out/out_flags.ts";
+import { parseMetricsOuts } from "../metrics_out/out_flags.ts";
 import { isMetricsOut, type MetricsOutput } from "../../results/export/metrics_output.ts";
 import { GHZ_FORMATS, type GhzFormat } from "../../results/export/ghz/report.ts";
 
@@ -111,7 +110,7 @@ function outValues(flags: FlagValues): { outFile?: string; metricsOut: MetricsOu
   if (files.includes("")) throw new UsageError(`${typed} "": empty path, e.g. ${typed} results.json`);
   return {
     outFile: files.at(-1),
-    metricsOut: distinctMetricsOuts(typed, metrics, metrics.map((v) => parseMetricsOut(typed, v))),
+    metricsOut: parseMetricsOuts(typed, metrics),
   };
 }
 

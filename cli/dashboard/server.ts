@@ -1,7 +1,8 @@
 /**
  * @module
- * The live dashboard (`--dashboard`): the report page and a Server-Sent Events stream from the main isolate;
- * what it shares with `loadlab site` (listening, `--open`).
+ * The live dashboard (`--dashboard`): the report page and a Server-Sent Events stream from the main isolate
+ * to any number of browsers (an event encoded once, never waiting on a browser); its flags, shared by `run`,
+ * `demo` and `attack`; what it shares with `loadlab site` (listening, `--open`).
  */
 import type { AttackProgress, ResultsFile, TelemetrySeries } from "../../results/mod.ts";
 import type { LiveProgress } from "../../report/html/client/live.ts";
@@ -10,11 +11,13 @@ import { printOwnLine } from "../../system/console_guard.ts";
 import { buildPageData } from "../../report/html/page/data.ts";
 import { renderReport } from "../../report/html/render.ts";
 import type { RunPlanHooks } from "../../scenarios/run/run_plan.ts";
-import { EventHub, type HubStats, sseFrame } from "./sse.ts";
 import { findProgram } from "../../system/path_lookup.ts";
 import { rejectForeignHost } from "./local_http.ts";
 import { type ControlOptions, controlResponse, newSteerToken } from "./steer_control.ts";
-import type { RunSteering } from "../../runner/steering.ts";
+import { RunSteering } from "../../runner/steering.ts";
+import { flag, type FlagSpec } from "../argv.ts";
+import type { FlagValues } from "../flag_values.ts";
+import { UsageError } from "../usage_error.ts";
 import { describeChange } from "../../results/schema/steering.ts";
 
 /** How to serve: `port` 0 picks a free one. */
@@ -26,7 +29,7 @@ export interface ServeOptions {
   keepSecrets?: boolean;
   /** Steering of the runs through `/control`, or the reason it is off. */
   steering?: RunSteering | string;
-  /** `--steer` (true) or `--no-steer` (false); absent: the command's default (cli/dashboard/flags.ts). */
+  /** `--steer` (true) or `--no-steer` (false); absent: the command's default (`steeringFor`). */
   steer?: boolean;
 }
 
@@ -307,4 +310,163 @@ export function openBrowser(url: string): void {
   } catch (err) {
     console.error(`--open: ${command[0]} failed (${(err as Error).message}); open ${url} in a browser`);
   }
+}
+
+const encoder = new TextEncoder();
+
+/** Default bound of one client's queue: far above a run's snapshot, far below a worry. */
+const CLIENT_BUFFER_BYTES = 8 << 20;
+
+interface Client {
+  controller: ReadableStreamDefaultController<Uint8Array>;
+  open: boolean;
+}
+
+/** How the clients fared, for `/stats` and the tests. */
+export interface HubStats {
+  clients: number;
+  dropped: number;
+  /** The most bytes any client's queue held right after an event was added. */
+  maxQueuedBytes: number;
+  limitBytes: number;
+}
+
+/** One SSE frame: `event:` line, the JSON on one `data:` line (JSON.stringify never emits newlines). */
+export function sseFrame(event: string, data: unknown): Uint8Array {
+  return encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+}
+
+/** The set of connected browsers. */
+export class EventHub {
+  readonly #clients = new Set<Client>();
+  readonly #limitBytes: number;
+  #dropped = 0;
+  #maxQueuedBytes = 0;
+
+  constructor(limitBytes = CLIENT_BUFFER_BYTES) {
+    this.#limitBytes = limitBytes;
+  }
+
+  /** A `text/event-stream` response for a new client, starting with `initial` frames. */
+  connect(initial: Uint8Array[]): Response {
+    let client: Client;
+    const body = new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        client = { controller, open: true };
+        this.#clients.add(client);
+        for (const frame of initial) this.#offer(client, frame);
+      },
+      cancel: () => this.#forget(client),
+    }, new ByteLengthQueuingStrategy({ highWaterMark: this.#limitBytes }));
+    return new Response(body, {
+      headers: {
+        "content-type": "text/event-stream; charset=utf-8",
+        "cache-control": "no-store",
+        "x-content-type-options": "nosniff",
+      },
+    });
+  }
+
+  /** Sends one event to every client; returns at once. */
+  send(event: string, data: unknown): void {
+    if (this.#clients.size > 0) this.sendFrame(sseFrame(event, data));
+  }
+
+  /** Sends an already encoded frame (`sseFrame`) to every client. */
+  sendFrame(frame: Uint8Array): void {
+    for (const client of this.#clients) this.#offer(client, frame);
+  }
+
+  /** A comment line; keeps idle connections from being closed by proxies and finds dead sockets. */
+  ping(): void {
+    const frame = encoder.encode(": ping\n\n");
+    for (const client of this.#clients) this.#offer(client, frame);
+  }
+
+  /** Ends every stream after what is queued (the final snapshot) has been sent. */
+  closeAll(): void {
+    for (const client of this.#clients) {
+      this.#forget(client);
+      try {
+        client.controller.close();
+      } catch { /* already closed by the browser */ }
+    }
+  }
+
+  stats(): HubStats {
+    return {
+      clients: this.#clients.size,
+      dropped: this.#dropped,
+      maxQueuedBytes: this.#maxQueuedBytes,
+      limitBytes: this.#limitBytes,
+    };
+  }
+
+  #offer(client: Client, frame: Uint8Array): void {
+    if (!client.open) return;
+    const queued = this.#limitBytes - (client.controller.desiredSize ?? 0);
+    if (queued > 0 && queued + frame.byteLength > this.#limitBytes) return this.#drop(client);
+    client.controller.enqueue(frame);
+    this.#maxQueuedBytes = Math.max(this.#maxQueuedBytes, queued + frame.byteLength);
+  }
+
+  /** Too far behind: the queue is discarded and the connection ends (the browser may reconnect). */
+  #drop(client: Client): void {
+    this.#forget(client);
+    this.#dropped++;
+    try {
+      client.controller.error(new Error("dropped: the client fell too far behind"));
+    } catch { /* already gone */ }
+  }
+
+  #forget(client: Client): void {
+    client.open = false;
+    this.#clients.delete(client);
+  }
+}
+
+/** The dashboard's flags, shared by `run`, `demo` and `attack`, with their help lines. */
+export const DASHBOARD_FLAGS: FlagSpec[] = [
+  flag("--dashboard", {}, [
+    "serve a live dashboard on 127.0.0.1 (a free port, printed): the report",
+    "page, growing as the runs go (Server-Sent Events); at the end it is",
+    "the same page as report.html",
+  ]),
+  flag("--dashboard-port N", { example: "8700" }, ["the dashboard's port (implies --dashboard)"]),
+  flag("--open", {}, ["open the dashboard in a browser when one is found"]),
+  flag("--host H", { example: "127.0.0.1" }, [
+    "listen on H, not 127.0.0.1 (warns: results readable from the network)",
+  ]),
+  flag("--steer", {}, [
+    "the dashboard's controls change the run under way: pause/resume, rate",
+    "(open models), connections (closed), end the phase, stop; also from a",
+    "terminal: loadlab steer URL ACTION (URL and its token are printed).",
+    "On by default with --dashboard, except for a run file whose thresholds",
+    "gate the result; a steered run is flagged steered (docs/REFERENCE.md)",
+  ]),
+  flag("--no-steer", {}, ["a dashboard that only watches: no controls, no control endpoint"]),
+];
+
+/** A command's `{dashboard}` options, or nothing when none of its flags was given. */
+export function dashboardOptions(flags: FlagValues): { dashboard?: ServeOptions } {
+  if (!DASHBOARD_FLAGS.some((spec) => flags.has(spec.long))) return {};
+  if (flags.has("steer") && flags.has("no-steer")) {
+    throw new UsageError("use --steer or --no-steer, not both");
+  }
+  const dashboard: ServeOptions = {
+    host: flags.nonEmpty("host") ?? "127.0.0.1",
+    port: flags.wholeNumber("dashboard-port", 0, 65535) ?? 0,
+    open: flags.has("open"),
+    ...(flags.has("steer") ? { steer: true } : flags.has("no-steer") ? { steer: false } : {}),
+  };
+  return { dashboard };
+}
+
+/** Steering for a dashboard, or why it is off (`--no-steer`, or thresholds gate without `--steer`). */
+export function steeringFor(opts: ServeOptions, gated: boolean): RunSteering | string {
+  if (opts.steer === false) return "--no-steer";
+  if (gated && opts.steer !== true) {
+    return "this run file's thresholds gate the result (give --steer to steer it; the run is then flagged steered)";
+  }
+  return new RunSteering();
 }

@@ -10,19 +10,13 @@ import {
 } from "../../results/export/metrics_output.ts";
 import { UsageError } from "../usage_error.ts";
 
-/** Parses one `--out KIND=URL` (`typed` is how the flag was spelled); throws `UsageError`. */
-export function parseMetricsOut(typed: string, value: string): MetricsOutput {
-  const parsed = parseMetricsOutput(value);
-  if (typeof parsed === "string") throw new UsageError(`${typed} ${withoutPassword(value)}: ${parsed}`);
-  return parsed;
-}
-
-/** `outputs` (parsed from `values`, in order) if no output is given twice, else a `UsageError` naming it. */
-export function distinctMetricsOuts(
-  typed: string,
-  values: string[],
-  outputs: MetricsOutput[],
-): MetricsOutput[] {
+/** `--out KIND=URL` values parsed (`typed`: the flag as spelled); a bad or repeated one is a `UsageError`. */
+export function parseMetricsOuts(typed: string, values: string[]): MetricsOutput[] {
+  const outputs = values.map((value) => {
+    const parsed = parseMetricsOutput(value);
+    if (typeof parsed === "string") throw new UsageError(`${typed} ${withoutPassword(value)}: ${parsed}`);
+    return parsed;
+  });
   outputs.forEach((_, i) => {
     const problem = repeatedOutput(outputs, i);
     if (problem) throw new UsageError(`${typed} ${withoutPassword(values[i])}: ${problem}`);

@@ -11,9 +11,8 @@ import { HelpRequested, UsageError } from "../usage_error.ts";
 import { parseSegment, parseStartAt, SEGMENT_FLAGS, type SegmentArg } from "../segment_args.ts";
 import { CI_FLAGS } from "../ci_outputs.ts";
 import { STRICT_FLAG } from "../exit_codes.ts";
-import { DASHBOARD_FLAGS, dashboardOptions } from "../dashboard/flags.ts";
-import type { ServeOptions } from "../dashboard/server.ts";
-import { distinctMetricsOuts, parseMetricsOut } from "../metrics_out/out_flags.ts";
+import { DASHBOARD_FLAGS, dashboardOptions, type ServeOptions } from "../dashboard/server.ts";
+import { parseMetricsOuts } from "../metrics_out/out_flags.ts";
 import { isMetricsOut, type MetricsOutput } from "../../results/export/metrics_output.ts";
 import { BASELINE_FLAGS, type BaselineArgs, baselineArgs } from "../baseline_flags.ts";
 import { ABORT_ON_FAIL, type AbortOnFailArg, abortOnFailArg, DELAY_ABORT_EVAL } from "../abort_flags.ts";
@@ -142,7 +141,7 @@ export interface RunArgs extends BaselineArgs {
   dashboard?: ServeOptions;
   /** `--out KIND=URL`: metrics streamed while the runs go (cli/metrics_out/). */
   metricsOut?: MetricsOutput[];
-  /** `--replay`: a results file whose steered runs' changes this run applies again (cli/run/replay.ts). */
+  /** `--replay`: a results file whose steered runs' changes this run applies again (cli/run/source.ts). */
   replay?: string;
   /**
    * `--abort-on-fail` (and `--delay-abort-eval`): every threshold of the experiment stops its run on failure.
@@ -220,7 +219,14 @@ function metricsOutsOf(flags: FlagValues): Pick<RunArgs, "metricsOut"> {
   const outs = flags.all("out").filter((v) => !v.startsWith("json="));
   if (outs.length === 0) return {};
   const typed = flags.typed("out");
-  return { metricsOut: distinctMetricsOuts(typed, outs, outs.map((v) => metricsOutOf(typed, v))) };
+  const file = outs.find((v) => !isMetricsOut(v));
+  if (file !== undefined) {
+    throw new UsageError(
+      `${typed} ${file}: run writes its results to --out-dir; ${typed} takes KIND=URL, e.g. ` +
+        `${typed} prometheus-remote-write=http://127.0.0.1:9090/api/v1/write or ${typed} otlp=http://127.0.0.1:4318`,
+    );
+  }
+  return { metricsOut: parseMetricsOuts(typed, outs) };
 }
 
 /** `{abortOnFail}` when the flag was given, else nothing (so the parsed args stay as they were). */
@@ -304,13 +310,4 @@ function parseTargets(values: string[]): Record<string, string> {
     targets[m[1]] = m[2];
   }
   return targets;
-}
-
-/** A `run --out` value: only metrics outputs (results go to --out-dir). */
-function metricsOutOf(typed: string, value: string): MetricsOutput {
-  if (isMetricsOut(value)) return parseMetricsOut(typed, value);
-  throw new UsageError(
-    `${typed} ${value}: run writes its results to --out-dir; ${typed} takes KIND=URL, e.g. ` +
-      `${typed} prometheus-remote-write=http://127.0.0.1:9090/api/v1/write or ${typed} otlp=http://127.0.0.1:4318`,
-  );
 }

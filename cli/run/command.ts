@@ -4,9 +4,8 @@
  * progress, judge and write.
  */
 import { type Interrupt, interruptSignal, liveLine } from "../live.ts";
-import { readRunPlanOrStop } from "./stopped.ts";
 import { parseRunArgs, RUN_HELP, type RunArgs } from "./args.ts";
-import { runProgress } from "./progress.ts";
+import { exampleRuntimeLines, runProgress } from "./progress.ts";
 import { assertOutputsWritable, lockOutDir } from "./preflight.ts";
 import { UsageError } from "../usage_error.ts";
 import { runCommand } from "../command_errors.ts";
@@ -23,7 +22,7 @@ import {
   writeK6SummaryExport,
 } from "../k6/summary.ts";
 import { k6NamedSamples } from "../../results/export/k6/series.ts";
-import type { RunSource } from "./source.ts";
+import { readRunPlanOrStop, type RunSource } from "./source.ts";
 import type { K6Flags } from "./script_load_flags.ts";
 import type { Plan } from "../../scenarios/plan/types.ts";
 import { runPlan, type RunPlanOutcome } from "../../scenarios/run/run_plan.ts";
@@ -49,20 +48,12 @@ import {
   thresholdLine,
   thresholdRunVerdict,
 } from "../../results/thresholds/text.ts";
-import { type Dashboard, mergeHooks, startDashboard } from "../dashboard/server.ts";
-import { steeringFor } from "../dashboard/flags.ts";
-import { exampleRuntimeLines } from "./notes.ts";
+import { type Dashboard, mergeHooks, startDashboard, steeringFor } from "../dashboard/server.ts";
 import { gateArgs, gateTable, loadBaseline } from "../baseline_flags.ts";
 import { gateAgainstBaseline, type GateResult } from "../../results/baseline_gate.ts";
 import { MetricsExporter } from "../metrics_out/exporter.ts";
 import { type MetricsOutput, parseMetricsOutput } from "../../results/export/metrics_output.ts";
 import { exportLine } from "../../results/export/summary.ts";
-
-/** How another command (`demo`) runs through this one. */
-interface RunCommandOptions {
-  command?: string;
-  help?: string;
-}
 
 const DEMO_HELP = `loadlab demo: the built-in target under a short load of each model, with a report
 
@@ -76,13 +67,12 @@ The same as 'loadlab run preset:demo'; every flag of 'loadlab run' works here to
 
 /** `loadlab demo`: `loadlab run preset:demo` into `--out-dir` (default `out/demo`); the exit code. */
 export function runDemoCommand(argv: string[]): Promise<number> {
-  return runRunCommand(["preset:demo", ...argv], { command: "demo", help: DEMO_HELP });
+  return runCommand("demo", () => run("demo", ["preset:demo", ...argv], DEMO_HELP));
 }
 
 /** Runs `loadlab run ...`; returns the exit code. */
-export function runRunCommand(argv: string[], opts: RunCommandOptions = {}): Promise<number> {
-  const command = opts.command ?? "run";
-  return runCommand(command, () => run(command, argv, opts.help ?? RUN_HELP));
+export function runRunCommand(argv: string[]): Promise<number> {
+  return runCommand("run", () => run("run", argv, RUN_HELP));
 }
 
 async function run(command: string, argv: string[], help: string): Promise<number> {
@@ -215,7 +205,7 @@ async function execute(
   },
 ): Promise<Stopped | number> {
   const keepSecrets = args.keepSecrets || plan.experiment.redact === false;
-  // Thresholds gate a run file's result: steering it takes --steer (cli/dashboard/flags.ts).
+  // Thresholds gate a run file's result: steering it takes --steer (cli/dashboard/server.ts).
   const steering = args.dashboard && steeringFor(args.dashboard, plan.experiment.thresholds.length > 0);
   const dashboard = args.dashboard
     ? startDashboard(command, plan.experiment.name, { ...args.dashboard, keepSecrets, steering })

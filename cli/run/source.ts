@@ -1,12 +1,18 @@
 /**
  * @module
- * The experiment `loadlab run` reads: a file, a preset or a session script, with the run's flags.
+ * The experiment `loadlab run` reads: a file, a preset or a session script, with the run's flags, a
+ * `--replay` schedule, and what is left when a stop comes while it reads.
  */
 import { resolve } from "node:path";
 import type { RunArgs } from "./args.ts";
 import { UsageError } from "../usage_error.ts";
-import { checkPlanScripts, isScriptPath, ScriptCheckStopped, scriptExperimentText } from "./script_check.ts";
-import { withReplayedSchedule } from "./replay.ts";
+import {
+  checkPlanScripts,
+  isScriptPath,
+  ScriptCheckStopped,
+  scriptExperimentName,
+  scriptExperimentText,
+} from "./script_check.ts";
 import { isOriginName, k6ExperimentText } from "../k6/source.ts";
 import type { K6Paths } from "../../scenarios/k6/paths.ts";
 import { ExperimentError } from "../../scenarios/experiment_error.ts";
@@ -23,6 +29,13 @@ import { FileReadError, readTextFileCapped } from "../../system/read_capped.ts";
 import { MAX_EXPERIMENT_FILE_BYTES } from "../../validation/input_limits.ts";
 import { loadRunnable, type Runnable } from "../../scenarios/load.ts";
 import type { Plan } from "../../scenarios/plan/types.ts";
+import type { Interrupt } from "../live.ts";
+import { ExperimentOutput } from "../../scenarios/run/output.ts";
+import type { ResultsFile } from "../../results/mod.ts";
+import { renderReport } from "../../report/html/mod.ts";
+import { loadResultsFile } from "../../results/io.ts";
+import { describeChange } from "../../results/schema/steering.ts";
+import { modelMisfit } from "../../runner/steering.ts";
 import { findPreset, PRESETS } from "../../scenarios/presets/mod.ts";
 import { terminalSafe } from "../../validation/terminal_text.ts";
 
@@ -183,4 +196,81 @@ function loadSource(args: RunArgs, scriptText?: string): RunSource {
     );
   }
   return { ...loadRunnable(text, common), text };
+}
+
+/** The experiment `args` name; when a stop ends its script's check, the exit code once files are written. */
+export async function readRunPlanOrStop(
+  command: string,
+  args: RunArgs,
+  interrupt: Interrupt,
+): Promise<{ source: RunSource; plan: Plan } | number> {
+  // A second signal before the plan's own writer opens leaves the file of a run stopped before any load.
+  interrupt.beforeQuit(() => writeStopped(args, "reading the experiment, before any run"));
+  const read = await readRunPlan(args, interrupt.signal).catch((err) => {
+    if (err instanceof ScriptCheckStopped) return err;
+    throw err;
+  });
+  if (!(read instanceof ScriptCheckStopped)) return read;
+  const path = writeStopped(args, read.phase, read.experiment);
+  console.error(`loadlab ${command}: ${read.message}${path === null ? "" : `; results: ${path}`}`);
+  return interrupt.exitCode();
+}
+
+/**
+ * Writes results.json and report.html of experiment `name`, stopped in `phase` (no run yet), unless
+ * `--resume` keeps the file there; its path when written, else null.
+ */
+function writeStopped(args: RunArgs, phase: string, name = scriptExperimentName(args.source)): string | null {
+  const source = args.source.startsWith("preset:") ? { preset: args.source.slice(7) } : { file: args.source };
+  const render = (results: ResultsFile) => renderReport(results, { keepSecrets: args.keepSecrets });
+  const output = ExperimentOutput.fresh(
+    args.outDir ?? `out/${name}`,
+    { name, ...source },
+    render,
+    args.keepSecrets,
+  );
+  if (args.resume && exists(output.resultsPath)) return null;
+  output.results = { ...output.results, stoppedIn: phase };
+  output.writeSync();
+  return output.resultsPath;
+}
+
+function exists(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `plan` with each recorded run's changes in its attack config (`steering`); throws `UsageError`. */
+export async function withReplayedSchedule(plan: Plan, path: string): Promise<Plan> {
+  const recorded = await loadResultsFile(path);
+  const steered = recorded.runs.filter((r) => (r.steering ?? []).length > 0);
+  if (steered.length === 0) {
+    throw new UsageError(`--replay ${path}: no run in it was steered; there is no schedule to replay`);
+  }
+  const byName = new Map(plan.runs.map((r) => [r.name, r]));
+  const problems: string[] = [];
+  for (const run of steered) {
+    const planned = byName.get(run.name);
+    if (!planned) {
+      problems.push(`run "${run.name}" is not a run of this experiment (${[...byName.keys()].join(", ")})`);
+      continue;
+    }
+    run.steering!.forEach((change, i) => {
+      const misfit = modelMisfit(change.action, planned.attack.model);
+      if (misfit) problems.push(`run "${run.name}" steering[${i}] (${describeChange(change)}): ${misfit}`);
+    });
+  }
+  if (problems.length) throw new UsageError(`--replay ${path}:\n  ${problems.join("\n  ")}`);
+  const schedules = new Map(steered.map((r) => [r.name, r.steering!]));
+  return {
+    ...plan,
+    runs: plan.runs.map((r) => {
+      const steering = schedules.get(r.name);
+      return steering ? { ...r, attack: { ...r.attack, steering } } : r;
+    }),
+  };
 }

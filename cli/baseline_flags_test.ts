@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { strToU8, zipSync } from "fflate";
 import { makeSingleAttack } from "../tests/fixtures/make_results.ts";
-import { loadBaselineUrl, tokenAllowed } from "./baseline_url.ts";
+import { loadBaselineUrl, tokenAllowed } from "./baseline_flags.ts";
 import { loadBaseline } from "./baseline_flags.ts";
 import { ResultsFileError } from "../results/io.ts";
 

@@ -1,6 +1,6 @@
 /** @module Tests of the SSE hub: framing, and the bounded queue that drops a stuck client. */
 import assert from "node:assert/strict";
-import { EventHub, sseFrame } from "./sse.ts";
+import { EventHub, sseFrame } from "./server.ts";
 
 Deno.test("sseFrame: event line, one data line of JSON, blank line", () => {
   const text = new TextDecoder().decode(sseFrame("progress", { a: "x\ny" }));
