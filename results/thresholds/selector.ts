@@ -58,7 +58,7 @@ export function splitSelector(expression: string): { rest: string; selector?: Se
   return { rest, selector };
 }
 
-/** The trimmed `key:value` pairs between a selector's braces, one per comma; a pair without `:` has no value. */
+/** The trimmed `key:value` pairs between a selector's braces, one per comma; no `:` leaves no value. */
 export function tagPairs(inner: string): Array<[string, string]> {
   return inner.split(",").map((part) => {
     const colon = part.indexOf(":");
