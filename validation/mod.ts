@@ -46,6 +46,29 @@ export function formatPath(path: readonly Key[]): string {
   return out || "(root)";
 }
 
+/**
+ * The user's path of a formatted one by its longest prefix in `table` (formatted path -> the user's path,
+ * `mirrors`: the keys below are the user's own); `exact` when the tail maps too.
+ */
+export function nearestOrigin(
+  table: ReadonlyMap<string, { at: string; mirrors: boolean; hole?: string }>,
+  path: string,
+) {
+  let best: string | undefined;
+  for (const key of table.keys()) {
+    if (holds(key, path) && (best === undefined || key.length > best.length)) best = key;
+  }
+  if (best === undefined) return undefined;
+  const { at, mirrors, hole } = table.get(best)!;
+  const exact = mirrors || best === path;
+  return { path: exact ? at + path.slice(best.length) : at, hole, exact };
+}
+
+/** Whether `path` is `other` or holds it (`config.phases[0]` holds `config.phases[0].rate`). */
+export function holds(path: string, other: string): boolean {
+  return other === path || (other.startsWith(path) && /^[.[]/.test(other.slice(path.length)));
+}
+
 /** Key characters that hide or reorder text, written as `\uXXXX` so `a\u200bpp` does not read as `app`. */
 const UNSEEN = /[\u0080-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060\u2066-\u2069\ufeff]/g;
 const escaped = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;

@@ -48,16 +48,22 @@ export function splitSelector(expression: string): { rest: string; selector?: Se
   if (!m) return { rest: expression };
   const rest = expression.slice(0, m.index) + expression.slice(m.index + m[0].length);
   const selector: Selector = {};
-  for (const part of m[1].split(",")) {
-    const colon = part.indexOf(":");
-    const key = part.slice(0, colon).trim();
-    const value = unquote(part.slice(colon + 1).trim());
-    if (colon < 0 || key === "" || value === "") {
+  for (const [key, quoted] of tagPairs(m[1])) {
+    const value = unquote(quoted);
+    if (key === "" || value === "") {
       return { rest, problem: `selector {${m[1]}}: write {name:GET /json}, {method:POST} or {tag:value}` };
     }
     selector[key] = value;
   }
   return { rest, selector };
+}
+
+/** The trimmed `key:value` pairs between a selector's braces, one per comma; no `:` leaves no value. */
+export function tagPairs(inner: string): Array<[string, string]> {
+  return inner.split(",").map((part) => {
+    const colon = part.indexOf(":");
+    return colon < 0 ? [part.trim(), ""] : [part.slice(0, colon).trim(), part.slice(colon + 1).trim()];
+  });
 }
 
 function unquote(text: string): string {

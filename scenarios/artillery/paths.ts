@@ -2,7 +2,7 @@
  * @module
  * Where each part of an imported Artillery script came from, to name problems at the user's path.
  */
-import { formatPath, type Issue } from "../../validation/mod.ts";
+import { formatPath, holds, type Issue, nearestOrigin } from "../../validation/mod.ts";
 
 /** The script's path of one converted object, and of those of its keys that have their own. */
 export interface Origin {
@@ -16,12 +16,6 @@ export interface Origin {
 
 /** The tags of one conversion: converted object -> its origin. Weak, so loops' repeated steps share one. */
 export type Origins = WeakMap<object, Origin>;
-
-/**
- * Converted path -> the script's path, whether a deeper tail is kept, and the owner of a key left without a
- * value.
- */
-export type OriginTable = Map<string, { at: string; mirrors: boolean; hole?: string }>;
 
 /** Tags `value` as made from the script's `origin.at` (when it is an object); returns `value`. */
 export function tagOrigin<T>(origins: Origins | undefined, value: T, origin: Origin): T {
@@ -56,28 +50,18 @@ export function originTable(experiment: unknown, origins: Origins): OriginTable 
   return table;
 }
 
-/** The script's path of a converted one, by its longest tagged prefix, with the hole it names if any. */
-function nearest(table: OriginTable, converted: string) {
-  let best: string | undefined;
-  for (const key of table.keys()) {
-    if (holds(key, converted) && (best === undefined || key.length > best.length)) best = key;
-  }
-  if (best === undefined) return undefined;
-  const { at, mirrors, hole } = table.get(best)!;
-  return { path: mirrors ? at + converted.slice(best.length) : at, hole };
-}
-
-/** Whether `path` is `other` or holds it (`config.phases[0]` holds `config.phases[0].rate`). */
-function holds(path: string, other: string): boolean {
-  return other === path || (other.startsWith(path) && /^[.[]/.test(other.slice(path.length)));
-}
+/**
+ * Converted path -> the script's path, whether a deeper tail is kept, and the owner of a key left without a
+ * value.
+ */
+export type OriginTable = Map<string, { at: string; mirrors: boolean; hole?: string }>;
 
 /** The conversion's issues and then the converted experiment's, named at the script's paths, each once. */
 export function scriptIssues(conversion: readonly Issue[], converted: readonly Issue[], table: OriginTable) {
   const named = (path: string) => conversion.some((c) => holds(path, c.path));
   const found: Issue[] = [];
   for (const issue of converted) {
-    const at = nearest(table, issue.path) ?? { path: issue.path, hole: undefined };
+    const at = nearestOrigin(table, issue.path) ?? { path: issue.path, hole: undefined };
     if (named(at.path) || (at.hole !== undefined && named(at.hole))) continue;
     found.push({ path: at.path, message: issue.message });
   }

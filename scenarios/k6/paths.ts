@@ -2,33 +2,26 @@
  * @module
  * Where each field of a k6 script's experiment came from, so problems name the script's own option.
  */
-import type { Issue } from "../../validation/mod.ts";
-import { formatPath } from "../../validation/mod.ts";
+import { formatPath, type Issue, nearestOrigin } from "../../validation/mod.ts";
 
 type Options = Record<string, unknown>;
 type Path = Array<string | number>;
 
-/** A field's origin: the option's path, and whether the field's inner keys are the option's own. */
-interface Origin {
-  at: string;
-  inner: boolean;
-}
-
 /** The experiment's field paths (formatted) to the options they came from. */
 export class K6Paths {
-  readonly #origins = new Map<string, Origin>();
+  readonly #origins = new Map<string, { at: string; mirrors: boolean }>();
 
   /** The experiment field at `field` came from the option at `option` (`inner`: keys below match). */
   add(field: Path, option: Path, inner = false): void {
-    this.#origins.set(formatPath(field), { at: formatPath(option), inner });
+    this.#origins.set(formatPath(field), { at: formatPath(option), mirrors: inner });
   }
 
   /** `issues` at the options' paths; the word naming loadlab's field at a message's start too. */
   issues(issues: readonly Issue[]): Issue[] {
     const told = issues.map((issue) => {
-      const found = this.#optionPath(issue.path);
+      const found = nearestOrigin(this.#origins, issue.path);
       if (found === undefined) return issue;
-      const { at, exact } = found;
+      const { path: at, exact } = found;
       const field = lastKey(issue.path), option = lastKey(at);
       // The run's name (`app/a+b`) is loadlab's, not the script's: the path names the scenario.
       const text = issue.message.replace(/ \(in run [^()]*\)$/, "");
@@ -44,23 +37,6 @@ export class K6Paths {
     const seen = new Set<string>();
     return told.filter((i) => !seen.has(`${i.path}: ${i.message}`) && seen.add(`${i.path}: ${i.message}`));
   }
-
-  /** The option behind `path`: its own, else its nearest holder's (with the rest of the path if inner). */
-  #optionPath(path: string): { at: string; exact: boolean } | undefined {
-    for (let at = path; at !== ""; at = parentOf(at)) {
-      const origin = this.#origins.get(at);
-      if (origin === undefined) continue;
-      if (origin.inner || at === path) return { at: origin.at + path.slice(at.length), exact: true };
-      return { at: origin.at, exact: false };
-    }
-    return undefined;
-  }
-}
-
-/** `loads.k6.stages[1].target` -> `loads.k6.stages[1]`; the root's parent is "". */
-function parentOf(path: string): string {
-  const cut = Math.max(path.lastIndexOf("."), path.lastIndexOf("["));
-  return cut <= 0 ? "" : path.slice(0, cut);
 }
 
 /** The last key of a formatted path, when it is a plain word. */

@@ -3,6 +3,7 @@
  * A k6 script's thresholds as loadlab's k6 form, and as rules judged after the run on k6's summary.
  */
 import { k6Duration, type Problem } from "./duration.ts";
+import { tagPairs } from "../../results/thresholds/selector.ts";
 
 type Options = Record<string, unknown>;
 
@@ -64,7 +65,7 @@ export function thresholdsOf(
     }
     const metric = GRPC_METRICS[m[1]] ?? m[1];
     if (!METRICS.has(metric)) {
-      const tags = m[3] === undefined ? [] : m[3].split(",").map((p) => p.split(":")[0].trim());
+      const tags = m[3] === undefined ? [] : tagPairs(m[3]).map(([k]) => k);
       if (m[2] === undefined) afterRun.push(...afterRunRules(m[1], list, path, problem));
       else if (m[1] === "checks" && tags.every((t) => CHECK_TAGS.has(t))) {
         afterRun.push(...afterRunRules(`checks${m[2]}`, list, path, problem));

@@ -7,6 +7,7 @@ import { latencySampled, unansweredRequests } from "../../conclude/responses.ts"
 import { decodeHistogram, type Histogram, summarizeMs } from "../../histogram.ts";
 import type { EndpointResult, LatencySummaryMs, ResultsFile, RunResult } from "../../schema/results.ts";
 import { PERCENTILE_FIELDS } from "../../schema/values.ts";
+import { tagPairs } from "../../thresholds/selector.ts";
 import { allChecks, type K6Group, type K6Metric, type K6SummaryData, rateMetric } from "./summary_text.ts";
 import type { K6ScenarioPart } from "./summary_v1.ts";
 import { createHash } from "node:crypto";
@@ -270,9 +271,8 @@ function checksSubmetric(run: RunResult, selector: string): K6Metric {
 }
 
 function pairsOf(selector: string): Record<string, string> {
-  const pairs = selector.replace(/^\{|\}$/g, "").split(",").map((p) => p.trim()).filter((p) => p !== "");
   return Object.fromEntries(
-    pairs.map((p) => [p.slice(0, Math.max(p.indexOf(":"), 0)).trim(), p.slice(p.indexOf(":") + 1).trim()]),
+    tagPairs(selector.replace(/^\{|\}$/g, "")).filter(([k, v]) => k !== "" || v !== ""),
   );
 }
 

@@ -5,6 +5,7 @@
  * end of every iteration in one write of whole lines, so workers' lines never interleave.
  */
 import { isExpectedStatus } from "../../../results/schema/values.ts";
+import { tagPairs } from "../../../results/thresholds/selector.ts";
 import { expectedStatuses } from "../../stats/recorder.ts";
 import { isolateFlags } from "./isolate_flags.ts";
 
@@ -40,13 +41,7 @@ export function setJsonThresholds(thresholds: unknown): void {
     described.set(metric, entry);
     if (brace >= 0) {
       const suffix = key.slice(brace + 1, key.lastIndexOf("}"));
-      const tags = Object.fromEntries(
-        suffix.split(",").map((pair) => {
-          const colon = pair.indexOf(":");
-          return [pair.slice(0, colon).trim(), pair.slice(colon + 1).trim()];
-        }),
-      );
-      entry.submetrics.push({ name: key, suffix, tags });
+      entry.submetrics.push({ name: key, suffix, tags: Object.fromEntries(tagPairs(suffix)) });
       continue;
     }
     for (const rule of Array.isArray(rules) ? rules : [rules]) {

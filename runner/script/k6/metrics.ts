@@ -8,6 +8,7 @@
  */
 import { jsonPointTags, requestTags } from "./tags.ts";
 import { jsonOut, point } from "./json_out.ts";
+import { tagPairs } from "../../../results/thresholds/selector.ts";
 import { atRunEnd } from "../run_end.ts";
 import { inInit } from "./init_files.ts";
 
@@ -189,9 +190,7 @@ export function wantSubmetrics(thresholds: unknown): void {
   for (const key of Object.keys(thresholds)) {
     const m = /^([a-z_0-9]+)\{([^{}]*)\}$/i.exec(key.trim());
     if (m === null || (BUILT_IN.has(m[1]) && m[1] !== GROUP_DURATION)) continue;
-    const tags = m[2].split(",").map((p) => p.trim()).filter((p) => p !== "").map((p) =>
-      [p.slice(0, Math.max(p.indexOf(":"), 0)).trim(), p.slice(p.indexOf(":") + 1).trim()] as [string, string]
-    );
+    const tags = tagPairs(m[2]).filter(([k, v]) => k !== "" || v !== "");
     const list = wanted.get(m[1]) ?? [];
     list.push({ name: key.trim(), tags });
     wanted.set(m[1], list);
