@@ -13,7 +13,6 @@ import { join } from "node:path";
 import type { ResultsFile } from "../results/mod.ts";
 import { parseResultsFile } from "../results/parse.ts";
 import { resultsFileSchema } from "../results/schema/results.ts";
-import { validate } from "../validation/mod.ts";
 import { writeReport } from "../report/write.ts";
 import { blankCanvases, openReport } from "./browser.ts";
 import { makeSeed000 } from "./fixtures/make_results.ts";
@@ -39,24 +38,48 @@ function places(value: unknown, path: Path = [], out = { leaves: [] as Path[], m
 
 /**
  * `results` with the payload added to every string and one key per object, where the schema still accepts it.
+ * The changes go in batches, one parse each, undoing a change an issue lies under: leaves, then objects
+ * deepest first, so a renamed key leaves the paths still to visit intact.
  */
 function poisoned(results: ResultsFile): ResultsFile {
   const data = structuredClone(results) as unknown as Record<string, unknown>;
   const at = (p: Path) => p.reduce((o: any, k) => o[k], data);
   const put = (p: Path, v: unknown) => at(p.slice(0, -1))[p.at(-1)!] = v;
-  const tryPut = (p: Path, v: unknown) => {
-    const old = at(p);
-    put(p, v);
-    if (!validate(resultsFileSchema, data).ok) put(p, old);
+  /** Puts every change (none inside another) the schema accepts. */
+  const putAccepted = (changes: Array<[Path, unknown]>) => {
+    const olds = changes.map(([p]) => at(p));
+    const undo = (i: number) => put(changes[i][0], olds[i]);
+    let left = changes.map((_, i) => i);
+    while (left.length > 0) {
+      left.forEach((i) => put(...changes[i]));
+      const parsed = resultsFileSchema.safeParse(data);
+      if (parsed.success) return;
+      const refused = parsed.error.issues.map((issue) =>
+        left.find((i) => changes[i][0].every((k, j) => String(k) === String(issue.path[j])))
+      );
+      if (refused.includes(undefined)) {
+        // An issue under no change: each change on its own.
+        left.forEach(undo);
+        for (const i of left) {
+          put(...changes[i]);
+          if (!resultsFileSchema.safeParse(data).success) undo(i);
+        }
+        return;
+      }
+      refused.forEach((i) => undo(i!));
+      left = left.filter((i) => !refused.includes(i));
+    }
   };
   const { leaves, maps } = places(data);
-  for (const p of leaves) tryPut(p, at(p) + PAYLOAD);
-  // Children before parents, so a renamed key leaves the paths still to visit intact.
-  for (const p of maps.reverse()) {
-    const entries = Object.entries(at(p));
-    if (entries.length > 0) {
-      tryPut(p, Object.fromEntries([[entries[0][0] + PAYLOAD, entries[0][1]], ...entries.slice(1)]));
-    }
+  putAccepted(leaves.map((p) => [p, at(p) + PAYLOAD]));
+  for (const depth of [...new Set(maps.map((p) => p.length))].sort((a, b) => b - a)) {
+    putAccepted(
+      maps.filter((p) => p.length === depth).flatMap((p): Array<[Path, unknown]> => {
+        const entries = Object.entries(at(p));
+        if (entries.length === 0) return [];
+        return [[p, Object.fromEntries([[entries[0][0] + PAYLOAD, entries[0][1]], ...entries.slice(1)])]];
+      }),
+    );
   }
   // As `loadlab report` reads it: the schema's defaults filled in.
   const parsed = parseResultsFile(data);

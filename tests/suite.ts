@@ -2,11 +2,12 @@
  * @module
  * `deno task test` and `deno task test:quick`.
  *
- * The whole suite is three passes, one after another: the parallel pass (all but `tests/presets` and
- * `tests/timing`), the preset studies one at a time (beside the parallel pass or another study, a study
- * can miss its findings: cpu-sleep's single-threaded target then answers nothing at 10 ms of CPU per
- * request), and the timing tests. When a pass fails, the no-orphans check (the timing pass's last file)
- * runs on its own. Arguments go to every pass (`--filter`).
+ * The whole suite: the parallel pass (all but `tests/presets`, `tests/timing` and the files named in
+ * `BESIDE_STUDIES`); then the preset studies one at a time, and beside them, one at a time, the timing
+ * tests (they pass with both cores busy) and those named files (mostly waiting); then the studies in
+ * `ALONE`, one at a time; then the no-orphans check. Beside another study a study can miss its findings.
+ * The files beside the studies print when the studies end, so no line of one splits a line of the other.
+ * Arguments go to every pass (`--filter`) but the no-orphans check.
  *
  * `--quick` (the edit loop) runs, in one parallel pass, every test file outside `tests/` and `bench/` (the
  * unit tests beside their modules) but the slow ones named below, and the end-to-end files named below,
@@ -45,9 +46,18 @@ const END_TO_END = [
   "import_graph_test.ts",
 ];
 
+/** Files of the parallel pass that mostly wait on their runs (sleeps, timeouts, repeats): by path. */
+const BESIDE_STUDIES = ["tests/baseline_gate_test.ts", "tests/baseline_gate_rule_test.ts"];
+
 const ROOT = new URL("..", import.meta.url).pathname;
 const TIMING = "tests/timing";
 const PRESETS = "tests/presets";
+/**
+ * Studies that run with nothing beside them: beside other work cpu-sleep's single-threaded target answered
+ * nothing at 10 ms of CPU per request, and Express's fib(23) cost 1.6 times its /json's CPU, not over 2.
+ */
+const ALONE = [`${PRESETS}/cpu_sleep_test.ts`, `${PRESETS}/frameworks_test.ts`];
+const NO_ORPHANS = `${TIMING}/zz_no_orphans_test.ts`;
 const UNIT_ROOTS_LEFT_OUT = new Set(["tests", "bench", "node_modules", "dist", "out"]);
 const NOT_WALKED = new Set(["node_modules", "dist", "out"]);
 
@@ -106,14 +116,28 @@ async function quick(denoTestArgs: string[]): Promise<boolean> {
 
 async function whole(denoTestArgs: string[]): Promise<boolean> {
   const all = [...testFiles(ROOT)].sort();
-  const parallel = all.filter((f) => !f.startsWith(`${TIMING}/`) && !f.startsWith(`${PRESETS}/`));
-  const passed = await checkThenRun(all, [
-    ["--parallel", ...denoTestArgs, ...parallel],
-    [...denoTestArgs, PRESETS],
-    [...denoTestArgs, TIMING],
-  ]);
-  if (!passed) await deno(["test", "-A", "--no-check", `${TIMING}/zz_no_orphans_test.ts`]);
-  return passed;
+  const under = (dir: string) => all.filter((f) => f.startsWith(`${dir}/`));
+  const beside = [...under(TIMING).filter((f) => f !== NO_ORPHANS), ...BESIDE_STUDIES];
+  const studies = under(PRESETS).filter((f) => !ALONE.includes(f));
+  const parallel = all.filter((f) =>
+    !f.startsWith(`${PRESETS}/`) && !f.startsWith(`${TIMING}/`) && !beside.includes(f)
+  );
+  const test = (args: string[]) => ["test", "-A", "--no-check", ...denoTestArgs, ...args];
+  const passed = await deno(["check", ...all]) && await deno(test(["--parallel", ...parallel])) &&
+    await besideHeld(test(studies), test(beside)) && await deno(test(ALONE));
+  return await deno(["test", "-A", "--no-check", NO_ORPHANS]) && passed;
+}
+
+/** Runs `live` and `held` at once, `held`'s output printed when both have ended. */
+async function besideHeld(live: string[], held: string[]): Promise<boolean> {
+  const piped = { stdout: "piped", stderr: "piped" } as const;
+  const heldRun = new Deno.Command(Deno.execPath(), { args: held, cwd: ROOT, env, ...piped }).output();
+  const liveOk = await deno(live);
+  const out = await heldRun;
+  for (const [bytes, stream] of [[out.stdout, Deno.stdout], [out.stderr, Deno.stderr]] as const) {
+    for (let n = 0; n < bytes.length;) n += stream.writeSync(bytes.subarray(n));
+  }
+  return liveOk && out.success;
 }
 
 const quickMode = Deno.args[0] === "--quick";

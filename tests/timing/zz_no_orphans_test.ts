@@ -1,12 +1,11 @@
 /**
  * @module
- * The suite's last test (tests/timing runs serially after the parallel suite, and its files in name
- * order, so `zz_` comes last): no process started by loadlab or its tests is still running. `deno task
- * test` (tests/suite.ts) marks every pass with `LOADLAB_RUN_ID=suite-...`; every process loadlab starts, and
- * every loadlab the tests start, inherits it (targets/process.ts), so a leftover is found by its
- * environment even after it was re-parented to init. Run by hand without that variable, it cannot tell
- * this suite's processes from others' and is skipped. When an earlier pass fails, the task runs this file on
- * its own, since a failing suite is the likeliest to leave something behind.
+ * The suite's last test (tests/suite.ts runs it on its own after every other pass, passed or failed: a
+ * failing suite is the likeliest to leave something behind): no process started by loadlab or its tests
+ * is still running. `deno task test` marks every pass with `LOADLAB_RUN_ID=suite-...`; every process
+ * loadlab starts, and every loadlab the tests start, inherits it (targets/process.ts), so a leftover is
+ * found by its environment even after it was re-parented to init. Run by hand without that variable, it
+ * cannot tell this suite's processes from others' and is skipped.
  */
 import { describeProcesses, waitUntilGone } from "../marked_processes.ts";
 
