@@ -14,9 +14,7 @@ export function allWsScenarios(scenarios: unknown): boolean {
     scenarios.every((s) => isRecord(s) && s.engine === "ws");
 }
 
-/**
- * The load's part for the script's ws scenario: a `ws` storm, or `flows` when it reads what the server sends.
- */
+/** The ws scenario's load part: a `ws` storm, or `flows` when it reads what the server sends. */
 export function convertWsScenarios(
   scenarios: unknown[],
   target: URL,
@@ -124,10 +122,7 @@ export function unrollWs(flow: unknown[], out: Collector): UnrolledStep[] {
   return steps;
 }
 
-/**
- * A virtual user's flow: a connect to `target`'s path, its steps, a close, each tagged with the script's
- * path.
- */
+/** A virtual user's flow: connect to `target`'s path, its steps, close, tagged with the script's paths. */
 export function wsFlowOf(
   steps: readonly UnrolledStep[],
   target: URL,

@@ -121,9 +121,7 @@ export function grpcAttackFields(
   };
 }
 
-/**
- * What a load whose flows make gRPC calls takes from `grpc:`: HTTP/2, the receive cap, the schema's bytes.
- */
+/** What a load with gRPC flow steps takes from `grpc:`: HTTP/2, the receive cap, the schema's bytes. */
 export function grpcFlowAttackFields(
   section: GrpcSection,
   schema: Uint8Array<ArrayBuffer> | undefined,

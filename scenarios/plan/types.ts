@@ -6,10 +6,7 @@ import type { RelativeAttackInput } from "../../runner/config.ts";
 import type { TargetSpec } from "../../targets/spec.ts";
 import type { Experiment } from "../schema/experiment.ts";
 
-/**
- * A sweep coordinate: a number, or a word for a categorical sweep; a secret parameter's value is redacted
- * unless secrets are kept.
- */
+/** Sweep coordinate: a number, or a word for a categorical sweep; a secret value is redacted unless kept. */
 export interface SweepPoint {
   parameter: string;
   value: number | string;
