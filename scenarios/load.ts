@@ -106,7 +106,6 @@ function planRunnable(
   if (loaded.script) loaded.script = anchorScript(loaded.script, opts.file);
   // Data files are read now (relative to the file) and every placeholder checked against them.
   const { tables, issues: dataIssues } = readDataTables(loaded, opts.file);
-  // A grpc: section's call is read (its schema relative to the file) and encoded once, now.
   const grpc = loaded.grpc === undefined ? undefined : grpcCallsOf(loaded.grpc, opts.file);
   // The flows' grpc: steps are checked against the section's schema, which then travels with their runs.
   const grpcFlows = grpcFlowsOf(loaded, grpc?.root);
@@ -124,8 +123,7 @@ function planRunnable(
     planExperiment(experiment, { keepSecrets: opts.keepSecrets }),
     opts.maxMemoryMb,
   );
-  // What only the engine's own schema knows (workers > connections, flows on a throughput load, ...),
-  // checked for every run of the file now rather than when that run's turn comes.
+  // Engine-schema rules (workers > connections, flows on a throughput load, ...) for every run, now.
   const runIssues = checkPlan(full);
   if (runIssues.length > 0) throw new ExperimentError(runIssues, { file: opts.file });
   // --only picks from a file checked in full (a broken run is a broken file even when not picked); the

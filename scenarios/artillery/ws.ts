@@ -58,8 +58,7 @@ export function convertWsScenarios(
       if ((thinkAfterMs[k] += step.thinkMs ?? 0) > MAX_STORM_THINK_MS) overAt[k] ??= `${at}.think`;
     }
   }
-  // Named at the script's think (the storm's own limit would name loadlab's key); one after the last send
-  // is dropped below.
+  // Named at the script's think, not loadlab's key; one after the last send is dropped below.
   overAt.slice(0, messages.length - 1).forEach((path, k) => {
     out.issues.push({
       path,

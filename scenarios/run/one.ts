@@ -296,7 +296,6 @@ export function rebase(attack: RelativeAttackInput, baseUrl: string): AttackConf
   const base = new URL(baseUrl);
   const prefix = base.pathname.replace(/\/+$/, "");
   if (attack.ws !== undefined) {
-    // A WebSocket load: the target's origin as ws: or wss:, with the load's path.
     const scheme = base.protocol === "https:" || base.protocol === "wss:" ? "wss:" : "ws:";
     return { ...attack, url: `${scheme}//${base.host}${prefix}${attack.ws.path ?? "/"}` };
   }
