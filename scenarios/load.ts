@@ -64,8 +64,6 @@ export interface LoadPlanOptions extends LoadOptions {
 /**
  * An experiment's text as a plan ready to run; throws `ExperimentError` with every problem of the first
  * step that has any (an unknown `--only` name, or a plan that cannot be cut into segments, too).
- *
- * @example loadPlan(Deno.readTextFileSync("study.yaml"), { file: "study.yaml", openFileLimit: 1024 })
  */
 export function loadPlan(text: string, opts: LoadPlanOptions = {}): Plan {
   return loadRunnable(text, opts).plan;
@@ -105,11 +103,9 @@ function planRunnable(
   const loaded = opts.file === undefined
     ? read
     : { ...read, targets: anchorTargets(read.targets, dirname(opts.file)) };
-  // A script is read from the file's folder, as data files are.
   if (loaded.script) loaded.script = anchorScript(loaded.script, opts.file);
   // Data files are read now (relative to the file) and every placeholder checked against them.
   const { tables, issues: dataIssues } = readDataTables(loaded, opts.file);
-  // A grpc: section's call is read (its schema relative to the file) and encoded once, now.
   const grpc = loaded.grpc === undefined ? undefined : grpcCallsOf(loaded.grpc, opts.file);
   // The flows' grpc: steps are checked against the section's schema, which then travels with their runs.
   const grpcFlows = grpcFlowsOf(loaded, grpc?.root);
@@ -127,8 +123,7 @@ function planRunnable(
     planExperiment(experiment, { keepSecrets: opts.keepSecrets }),
     opts.maxMemoryMb,
   );
-  // What only the engine's own schema knows (workers > connections, flows on a throughput load, ...),
-  // checked for every run of the file now rather than when that run's turn comes.
+  // Engine-schema rules (workers > connections, flows on a throughput load, ...) for every run, now.
   const runIssues = checkPlan(full);
   if (runIssues.length > 0) throw new ExperimentError(runIssues, { file: opts.file });
   // --only picks from a file checked in full (a broken run is a broken file even when not picked); the
@@ -157,12 +152,7 @@ function withMemoryLimit(plan: Plan, maxMemoryMb: number | undefined): Plan {
   };
 }
 
-/**
- * Parses, converts, overrides and validates an experiment file, not yet planned; throws
- * `ExperimentError` with every issue.
- *
- * @example loadExperiment(Deno.readTextFileSync("study.yaml"), { file: "study.yaml", set: ["repeats=5"] })
- */
+/** Parses, converts, overrides and validates an experiment, not yet planned; throws `ExperimentError`. */
 export function loadExperiment(text: string, opts: LoadOptions = {}): Experiment {
   return readExperiment(text, opts).experiment;
 }
@@ -372,10 +362,7 @@ function sameNameIssues(plan: Plan): Issue[] {
   }));
 }
 
-/**
- * Each attack a run starts, with its run: loads run together are each checked, as each starts its own
- * workers.
- */
+/** Each attack a run starts: loads run together each start their own workers, so each is checked. */
 function checkedAttacks(plan: Plan): Array<{ run: PlannedRun; at: PlannedRun }> {
   return [...plan.runs, ...plan.searches.map((s) => s.base)].flatMap((run) =>
     run.parts === undefined || run.parts.length === 0
@@ -384,9 +371,7 @@ function checkedAttacks(plan: Plan): Array<{ run: PlannedRun; at: PlannedRun }> 
   );
 }
 
-/**
- * Every started target's spec as the run starts it (a `target.*` sweep changes it after the file's check).
- */
+/** Every started target's spec as the run starts it (a `target.*` sweep changes it after the check). */
 function targetIssues(plan: Plan): Issue[] {
   const found: Issue[] = [];
   for (const run of plan.runs) {

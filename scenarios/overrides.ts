@@ -8,10 +8,7 @@ import { shownAssignment, shownFieldValue } from "../results/redact_quote.ts";
 import { nearest } from "../validation/suggest.ts";
 import { isRecord, type Result } from "./yaml_document.ts";
 
-/**
- * Keys every JavaScript object has: as a map's name they would set the prototype (`__proto__`) or read an
- * inherited value (`constructor`).
- */
+/** Keys every object has: as a map name they set the prototype (`__proto__`) or read an inherited value. */
 export const RESERVED_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
 
 /** Applies `quick`, every `set`, every `targets` replacement, then `profile`, to a copy of `doc`. */

@@ -37,7 +37,7 @@ export function anchorScript(script: ScriptSource, experimentFile: string | unde
   return { ...script, file: resolve(join(base, script.file)) };
 }
 
-/** The largest script read: a bundled k6 script is a few MiB; the conversion of 50 MiB took half a minute. */
+/** The largest script read: a bundled k6 script is a few MiB; converting 50 MiB takes half a minute. */
 export const MAX_SCRIPT_BYTES = 64 * 2 ** 20;
 
 /** Why the script at `path` cannot be read (not a regular file, over MAX_SCRIPT_BYTES), or null. */

@@ -18,8 +18,7 @@ export function togetherProblems(
   if (together === undefined) return [];
   const problems: Array<{ path: Array<string | number>; message: string }> = [];
   const loads = Object.keys(exp.loads);
-  // Each load run together has worker isolates of its own (about 40 MB each), so a run has at most a
-  // load's own cap of workers.
+  // Each load run together has its own worker isolates (~40 MB each), so a run is capped as one load is.
   const workers = Object.keys(together).reduce((n, name) => n + (exp.loads[name]?.workers ?? 1), 0);
   if (workers > MAX_RUN_WORKERS) {
     problems.push({

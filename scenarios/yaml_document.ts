@@ -147,10 +147,7 @@ function duplicateKey(doc: Document): { key: string; offset: number } | undefine
   return found;
 }
 
-/**
- * The path of the first `__proto__` key in a parsed document, or of the first value that is one of its own
- * `ancestors` (an alias inside its anchor).
- */
+/** Path of the first `__proto__` key or first value that is its own ancestor (an alias in its anchor). */
 function reservedOrCycle(
   value: unknown,
   at: string,

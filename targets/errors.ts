@@ -1,9 +1,8 @@
 /**
  * @module
- * The one error type every target start-up failure is reported with. Setup problems (a port in use, an
- * external app that exits early, Redis that cannot be reached) are things the user fixes, so each error
- * carries a `hint` with the way out next to the technical `cause`; the CLI prints message and hint and
- * exits non-zero instead of showing a stack trace.
+ * The one error type of every target start-up failure. Setup problems (a port in use, an app that exits
+ * early, Redis unreachable) are the user's to fix: each error carries a `hint` beside its `cause`, and the
+ * CLI prints message and hint, exiting non-zero, instead of a stack trace.
  */
 
 /** A target could not be started or reached; `hint` says what the user can do about it. */

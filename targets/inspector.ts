@@ -226,7 +226,6 @@ async function stopOne(
 /** The largest inspector message read by default (a profile, as JSON text). */
 export const MAX_INSPECTOR_MESSAGE_BYTES = 256 * 1024 * 1024;
 
-/** Bytes read per socket read. */
 const READ_BYTES = 64 * 1024;
 /** One more than readHandshake takes of an answer's head, so a longer one is its failure. */
 const HANDSHAKE_BYTES = 16 * 1024 + 1;

@@ -94,9 +94,8 @@ async function startRedis(stack: Stack, url: string | undefined, needed: boolean
 }
 
 /**
- * Starts an app loadlab does not make (external, example) as the target, the runtime samplers preloaded
- * and, with `profile`, its inspector open: ready once `url`'s port accepts and, with `readyPath`, GET
- * `url + readyPath` answers 2xx.
+ * Starts an app loadlab does not make (external, example), samplers preloaded, inspector open with `profile`;
+ * ready once `url`'s port accepts and, with `readyPath`, GET `url + readyPath` answers 2xx.
  */
 async function startApp(
   stack: Stack,
@@ -132,10 +131,7 @@ async function startApp(
   }, ready.timeoutMs);
 }
 
-/**
- * The runtime samplers' folder: `runtime/` in the log folder; without one, a temp folder only for
- * `runtimeTelemetry: true`; undefined when off.
- */
+/** Samplers' folder: `runtime/` in the log folder, else a temp one for `runtimeTelemetry: true`, or none. */
 async function runtimeDirOf(
   stack: Stack,
   spec: TargetSpec,
@@ -251,10 +247,7 @@ async function tlsFilesOf(
   return await serveTlsFiles(tls, dir, prefix);
 }
 
-/**
- * An HTTP/1.1 client trusting a self-signed target's CA, closed with the target: the balancer answers its
- * stats path on HTTP/1.1 only. Undefined otherwise.
- */
+/** An HTTP/1.1 client trusting a self-signed target's CA (balancer stats are HTTP/1.1 only), or none. */
 function statsClient(stack: Stack, tls: ServeTlsFiles | undefined): Deno.HttpClient | undefined {
   if (!tls?.caFile) return undefined;
   const client = Deno.createHttpClient({ caCerts: [Deno.readTextFileSync(tls.caFile)], http2: false });

@@ -430,10 +430,7 @@ function conditionsForm(list: unknown, path: string, out: Collector): Threshold[
   });
 }
 
-/**
- * Threshold expressions with their paths from `config.ensure` or `config.plugins.ensure`, with
- * artillery-plugin-ensure's meaning.
- */
+/** Thresholds with their paths from `config.ensure` or `config.plugins.ensure`, per plugin-ensure. */
 export function convertEnsure(ensure: unknown, path: string, out: Collector): Threshold[] {
   if (ensure === undefined || ensure === null) return []; // `plugins: {ensure: }` only switches it on
   if (!isRecord(ensure)) {

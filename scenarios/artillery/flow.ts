@@ -67,10 +67,7 @@ function convertStep(step: unknown, path: string, ctx: FlowContext, out: Collect
 /** The start of the one warning about fractional think times (it is given once per script). */
 export const FRACTIONAL_THINK = "think is read as seconds";
 
-/**
- * `think` in seconds as Artillery's docs define it (0.5 waits 500 ms), though Artillery 2 reads a fraction as
- * milliseconds.
- */
+/** `think` in seconds as Artillery's docs say (0.5 waits 500 ms); Artillery 2 reads a fraction as ms. */
 function noteFractionalThink(value: unknown, path: string, out: Collector): void {
   const seconds = typeof value === "string" && /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value;
   if (typeof seconds !== "number" || !Number.isFinite(seconds) || Number.isInteger(seconds)) return;

@@ -14,9 +14,7 @@ export function allWsScenarios(scenarios: unknown): boolean {
     scenarios.every((s) => isRecord(s) && s.engine === "ws");
 }
 
-/**
- * The load's part for the script's ws scenario: a `ws` storm, or `flows` when it reads what the server sends.
- */
+/** The ws scenario's load part: a `ws` storm, or `flows` when it reads what the server sends. */
 export function convertWsScenarios(
   scenarios: unknown[],
   target: URL,
@@ -60,8 +58,7 @@ export function convertWsScenarios(
       if ((thinkAfterMs[k] += step.thinkMs ?? 0) > MAX_STORM_THINK_MS) overAt[k] ??= `${at}.think`;
     }
   }
-  // Named at the script's think (the storm's own limit would name loadlab's key); one after the last send
-  // is dropped below.
+  // Named at the script's think, not loadlab's key; one after the last send is dropped below.
   overAt.slice(0, messages.length - 1).forEach((path, k) => {
     out.issues.push({
       path,
@@ -124,10 +121,7 @@ export function unrollWs(flow: unknown[], out: Collector): UnrolledStep[] {
   return steps;
 }
 
-/**
- * A virtual user's flow: a connect to `target`'s path, its steps, a close, each tagged with the script's
- * path.
- */
+/** A virtual user's flow: connect to `target`'s path, its steps, close, tagged with the script's paths. */
 export function wsFlowOf(
   steps: readonly UnrolledStep[],
   target: URL,

@@ -38,10 +38,7 @@ export const grpcSectionSchema = z.strictObject({
   compress: z.literal("gzip", { error: 'compress is "gzip", the one gRPC compression offered' }).optional(),
   /** The cap of one sent message, bytes (4 MiB): a bigger message is a problem of the file. */
   maxSendBytes: z.number().int().min(1).max(0x7fff_ffff).default(4 * 1024 * 1024),
-  /**
-   * The schema is asked of the server's reflection service as each run starts
-   * (runner/http/grpc/reflected_run.ts).
-   */
+  /** Schema from the server's reflection service as each run starts (runner/http/grpc/reflected_run.ts). */
   reflect: z.literal(true, { error: "reflect is true, or left out" }).optional(),
   /** Only these loads make the call (default every load without a mix or flows of its own). */
   loads: z.array(z.string().min(1)).min(1).optional(),
@@ -121,9 +118,7 @@ export function grpcAttackFields(
   };
 }
 
-/**
- * What a load whose flows make gRPC calls takes from `grpc:`: HTTP/2, the receive cap, the schema's bytes.
- */
+/** What a load with gRPC flow steps takes from `grpc:`: HTTP/2, the receive cap, the schema's bytes. */
 export function grpcFlowAttackFields(
   section: GrpcSection,
   schema: Uint8Array<ArrayBuffer> | undefined,

@@ -129,8 +129,7 @@ function scenarioLoads(o: Options, problem: Problem) {
 /** The top-level shortcuts (`vus`, `duration`, `iterations`, `stages`) as the scenario k6 makes of them. */
 function shortcutLoad(o: Options, problem: Problem): Record<string, unknown> {
   const vus = o.vus ?? 1;
-  // As k6: stages start from `vus` virtual users (1 by default), and without a duration or iterations
-  // each VU runs one iteration.
+  // As k6: stages start from `vus` VUs (1 by default); without a duration or iterations each VU runs once.
   const sc = o.stages !== undefined
     ? { executor: "ramping-vus", startVUs: vus, stages: o.stages }
     : o.iterations !== undefined

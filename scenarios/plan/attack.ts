@@ -198,10 +198,7 @@ export function withPaths<A extends RelativeAttackInput>(attack: A, f: (path: st
   return { ...attack, ...(requestMix ? { requestMix } : {}), ...(flows ? { flows } : {}) };
 }
 
-/**
- * Equal for one variant's equal target configurations, whatever the key order: runs with equal keys share one
- * started target.
- */
+/** Equal for equal target configurations of one variant, any key order: equal keys share a target. */
 export function targetKeyOf(variant: string, target: PlannedRun["target"]): string {
   return `${variant}\u0000${stableJson(target)}`;
 }

@@ -82,9 +82,8 @@ function interleaved(exp: Experiment, targets: string[], loads: string[]): Cell[
 }
 
 /**
- * A load's sweep points in first-seen order over its targets, and each target's points as a set of keys: a
- * point is looked up, not searched for (a sweep of 10,000 values searched its list for each of them, seconds
- * of planning).
+ * A load's sweep points in first-seen order over its targets, and each target's points as a set of keys, so a
+ * point is looked up, not searched for (a 10,000-value sweep would take seconds to plan).
  */
 function pointOrder(
   exp: Experiment,
@@ -242,10 +241,7 @@ function searchPlans(exp: Experiment, targets: string[], loads: string[]): Searc
   });
 }
 
-/**
- * Probes run for `probeMs`, except a count load (it runs to its count), a multi-phase rate load and ramping
- * connections (their shape is their stages).
- */
+/** Probes run `probeMs`, except count loads and multi-phase rate or ramping-connection loads (own shape). */
 function probeAttack(attack: RelativeAttackInput, probeMs: number): RelativeAttackInput {
   const facts = LOAD_MODEL_FACTS[attack.model];
   if (facts.counted || facts.durationIn === "stages") return attack;

@@ -6,10 +6,7 @@ import type { RelativeAttackInput } from "../../runner/config.ts";
 import type { TargetSpec } from "../../targets/spec.ts";
 import type { Experiment } from "../schema/experiment.ts";
 
-/**
- * A sweep coordinate: a number, or a word for a categorical sweep; a secret parameter's value is redacted
- * unless secrets are kept.
- */
+/** Sweep coordinate: a number, or a word for a categorical sweep; a secret value is redacted unless kept. */
 export interface SweepPoint {
   parameter: string;
   value: number | string;
@@ -33,10 +30,7 @@ export interface PlannedRun {
   /** Runs with equal keys may share one started target. */
   targetKey: string;
   target: { kind: "spec"; spec: TargetSpec } | { kind: "url"; url: string };
-  /**
-   * (Re)start the target before this run: the first run of each configuration, then as the restart policy
-   * says.
-   */
+  /** (Re)start the target before this run: each configuration's first run, then per the restart policy. */
   freshTarget: boolean;
   /** Request paths are relative to the target's base URL. */
   attack: RelativeAttackInput;
@@ -50,15 +44,12 @@ export interface PlannedRun {
   abortOn?: Array<{ expr: string; delayMs: number }>;
   /** Cut the statistics at the stabilization time after the run. */
   warmupAuto: boolean;
-  /**
-   * Loads run at the same time as this one run (`together:`), each with its start; `attack` is the first's.
-   */
+  /** Loads run at once with this one (`together:`), each with its start; `attack` is the first's. */
   parts?: PlannedPart[];
 }
 
 /** One of the loads a run starts at once (scenarios/together.ts). */
 interface PlannedPart {
-  /** The load's name. */
   name: string;
   /** When it starts after the run's start. */
   startAfterMs: number;

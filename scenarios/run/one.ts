@@ -37,9 +37,7 @@ import type { RunProfile } from "../../results/schema/profile.ts";
 import { writeTextAtomic } from "../../system/atomic_write.ts";
 import { fileStem } from "../../validation/file_stem.ts";
 
-/**
- * What a run under way reports (the plan's own hooks, before and after each run: scenarios/run/run_plan.ts).
- */
+/** What a run under way reports (the plan's own before/after hooks are in scenarios/run/run_plan.ts). */
 export interface RunHooks {
   onProgress?(p: AttackProgress): void;
   /** The run's target telemetry so far, readable while it runs (the live dashboard samples it). */
@@ -206,10 +204,7 @@ async function attackWatched(
   return { attack, series, taken, counters, loadStartUs };
 }
 
-/**
- * The target's counters over the run and, with a warm-up, from the warm-up's end: latency excludes warm-up
- * requests, so both are reported side by side.
- */
+/** The target's counters over the run and from the warm-up's end, side by side (latency excludes warm-up). */
 async function counterDeltas(
   before: Record<string, number>,
   target: RunTarget,
@@ -296,15 +291,11 @@ function trustTargetCa(attack: RelativeAttackInput, caFile: string | undefined):
   return { ...attack, tls: { ...tls, caFile } } as RelativeAttackInput;
 }
 
-/**
- * The attack config of a run against `baseUrl`: a base path (`http://host/app`) is prefixed to every request
- * path and flow step, as the engine joins paths to the origin.
- */
+/** Attack config against `baseUrl`: the engine joins paths to the origin, so a base path prefixes them. */
 export function rebase(attack: RelativeAttackInput, baseUrl: string): AttackConfigInput {
   const base = new URL(baseUrl);
   const prefix = base.pathname.replace(/\/+$/, "");
   if (attack.ws !== undefined) {
-    // A WebSocket load: the target's origin as ws: or wss:, with the load's path.
     const scheme = base.protocol === "https:" || base.protocol === "wss:" ? "wss:" : "ws:";
     return { ...attack, url: `${scheme}//${base.host}${prefix}${attack.ws.path ?? "/"}` };
   }

@@ -91,10 +91,7 @@ export class ExperimentOutput {
     return this.shown(run);
   }
 
-  /**
-   * `run` as results.json shows it (secrets redacted unless kept), for the terminal's run line and `Checks:`
-   * block.
-   */
+  /** `run` as results.json shows it (secrets redacted unless kept), for the run line and `Checks:` block. */
   shown(run: RunResult): RunResult {
     return this.keepSecrets ? run : redactResults({ ...this.results, runs: [run] }).runs[0];
   }

@@ -98,10 +98,7 @@ export function checkExperiment(exp: ExperimentFields): CheckIssue[] {
   return issues;
 }
 
-/**
- * Each target name that equals an earlier one once both are lower-cased (`App`, `app`): each names a folder
- * on disk (`logs/<target>`).
- */
+/** Target names equal to an earlier one lower-cased (`App`, `app`): each names a folder (`logs/<target>`). */
 function caseFolds(names: readonly string[], add: Add): void {
   const first = new Map<string, string>();
   for (const name of names) {

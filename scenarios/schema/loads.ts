@@ -57,23 +57,15 @@ const commonFields = {
   ...optionFields,
   /** Local addresses bound in turn: a list, or addresses and IPv4 ranges (`127.0.0.1-127.0.0.4`). */
   sourceAddresses: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
-  /**
-   * `grpc`: send this load to the built-in target's gRPC listener (which answers `POST /echo` too); `http`
-   * (the default): its HTTP port.
-   */
+  /** `grpc`: the built-in target's gRPC listener (answers `POST /echo` too); `http` (default): HTTP. */
   listener: z.enum(["http", "grpc"]).optional(),
-  /**
-   * TLS options for https: targets (runner/http/tls/options.ts): insecure, caFile, certFile/keyFile, sni,
-   * connectTo.
-   */
+  /** https: options (runner/http/tls/options.ts): insecure, caFile, certFile/keyFile, sni, connectTo. */
   tls: tlsOptionsSchema.optional(),
   /** The data source (top-level `data:`) whose rows fill `{{ column }}`: one row per request or session. */
   data: z.string().min(1).optional(),
   /** A cookie jar per session (flows; on unless false). */
   cookies: z.boolean().optional(),
-  /**
-   * WebSocket load (docs/WEBSOCKET.md): the path on the target, the messages, the match rule, storm or hold.
-   */
+  /** WebSocket load (docs/WEBSOCKET.md): the path, the messages, the match rule, storm or hold. */
   ws: wsConfigSchema.optional(),
 };
 

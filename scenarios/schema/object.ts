@@ -144,10 +144,7 @@ export const experimentObject = z.strictObject({
   cooldown: durationSchema.prefault("0s"),
   order: z.enum(["interleaved", "sequential"]).default("interleaved"),
   restart: z.enum(["never", "per-repeat", "per-run"]).default("never"),
-  /**
-   * Requests sent one at a time after each target start, for its cold-start curve; default 10 with `restart:
-   * per-run` or `per-repeat`, else 0.
-   */
+  /** Requests sent one at a time after each start (cold-start curve); default 10 when restarting, else 0. */
   coldStartRequests: z.number().int(COLD_START_RANGE).min(0, COLD_START_RANGE).max(1000, COLD_START_RANGE)
     .optional(),
   interval: durationSchema.prefault("250ms"),
@@ -258,10 +255,7 @@ export function readSweepValues(
   return withRepeats(parameter, { values: values as number[] | string[], problems });
 }
 
-/**
- * `read` with a problem for each value equal to an earlier one as read (`1s`, `1000ms`) or in NFC form: each
- * value names a run, and two runs of one name read as repeats of one point.
- */
+/** `read` plus a problem per value equal to an earlier one as read (`1s`, `1000ms`, NFC). */
 function withRepeats<T extends { values: number[] | string[]; problems: SweepValueProblem[] }>(
   parameter: string,
   read: T,
@@ -305,10 +299,7 @@ const LINE_BREAK = /[\t\n\r\u0085\u2028\u2029]/;
 /** Characters JSON leaves as they are that a terminal hides or reorders: written as escapes in a message. */
 const HIDDEN = /[\u0080-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2028\u2029\u2060\u2066-\u2069\ufeff]/g;
 
-/**
- * Whether a word holds a control, line-break or invisible character: a value names its run in the terminal
- * and every output, where such characters forge or hide text.
- */
+/** Whether a word holds a control, line-break or invisible character, which forge or hide text in outputs. */
 function unshown(value: string): boolean {
   return LINE_BREAK.test(value) || terminalSafe(value) !== value;
 }

@@ -163,10 +163,7 @@ const wsStepFileSchema = z.strictObject({
   ...(timeout === undefined ? {} : { timeoutMs: timeout }),
 }));
 
-/**
- * A `grpc:` step as a file writes it: its call (`pkg.Service/Method` or ghz's `pkg.Service.Method`), the
- * message in proto3 JSON, metadata.
- */
+/** `grpc:` step: call (`pkg.Service/Method` or ghz's `pkg.Service.Method`), proto3 JSON message, metadata. */
 const grpcStepFileSchema = z.strictObject({
   call: z.string().transform((call, ctx) => {
     const parts = splitCall(call);
@@ -198,10 +195,7 @@ type FileFlowStep =
   | Extract<EngineStep, { ws: unknown }>
   | Extract<EngineStep, { grpc: unknown }>;
 
-/**
- * One step: `{get: /home}`, `{post: {path: /login, json: {...}}}`, `{think: 500ms}`, `{ws: {...}}` or `{grpc:
- * {call: pkg.Service/Method, message: {...}}}`.
- */
+/** One step: `{get: /home}`, `{post: {...}}`, `{think: 500ms}`, `{ws: {...}}`, `{grpc: {call, message}}`. */
 const flowStepSchema = stepObjectSchema.transform((step, ctx): FileFlowStep => {
   const given = [...FLOW_METHODS, "think" as const, "ws" as const, "grpc" as const].filter((k) =>
     step[k] !== undefined

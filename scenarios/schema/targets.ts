@@ -90,10 +90,7 @@ export function namedRecord<T extends z.ZodType>(value: T, what: string) {
   });
 }
 
-/**
- * The targets with every external process anchored to `folder` (the experiment file's): a relative `cwd`,
- * `command` or `args` path means beside the file, as `data:` files do.
- */
+/** Targets with a relative `cwd`, `command` or `args` path anchored to `folder` (the experiment file's). */
 export function anchorTargets(
   targets: Record<string, FileTarget>,
   folder: string,
