@@ -1,15 +1,12 @@
 /**
  * @module
- * k6's `k6/http` for converted scripts. In a session a request goes to the URL the script gives: one of
- * the run's target's origin by its path and query on the session's connection; another as written (the
- * runner sends an origin the run's `routes` name where they say: a public host onto the target with
- * `--target`), on connections the virtual user dials. Redirects are followed as k6 follows them (`redirects`,
- * default 10; each hop is a request of the run). Outside a session (setup, teardown) requests go through
- * `fetch` to the URL as written, kept for the run's counts as k6 counts them (`takeHookRequests`).
+ * k6's `k6/http` for converted scripts. In a session a request to the target's origin goes by path and query
+ * on the session's connection; another as written (or where the run's `routes` send it, e.g. `--target`), on
+ * connections the VU dials. Redirects are followed as k6 does (`redirects`, default 10; each hop a request).
+ * Outside a session (setup, teardown) requests go by `fetch`, counted as k6 counts them (`takeHookRequests`).
  * `http.batch` sends its requests in parallel as k6 does (`s.batch`: at most the options' `batch` at once,
  * `batchPerHost` to one host, each on a connection of the VU's). `params.auth: "digest"` answers a Digest
- * challenge with the URL's credentials (digest_auth.ts);
- * `params.jar` may be a jar of the script's own (cookie_jars.ts).
+ * challenge with the URL's credentials (digest_auth.ts); `params.jar` may be its own (cookie_jars.ts).
  */
 import { current, keepCookies, requestDefaults } from "./runtime.ts";
 import { requestTags } from "./tags.ts";
@@ -48,7 +45,6 @@ type Url = string | { url: string; name: string };
 const hookRequests: HookRequest[] = [];
 const MAX_HOOK_REQUESTS = 10_000;
 
-/** The requests sent outside the load since the last call. */
 export const takeHookRequests = (): HookRequest[] => hookRequests.splice(0);
 
 /** The origin of this isolate's target (read from the first session that sends). */
@@ -196,9 +192,7 @@ function sameOrigin(from: string, location: string): boolean {
   }
 }
 
-/**
- * Sends one request to `href` (parsed: `place`): on session `s`'s connection, or through fetch outside one.
- */
+/** Sends one request to `href` (parsed: `place`) on session `s`'s connection, else through fetch. */
 function send(
   s: Session | undefined,
   method: string,
@@ -304,10 +298,7 @@ type BatchItem = string | [string, Url, Body?, Params?] | {
   params?: Params;
 };
 
-/**
- * k6's batch: in a session every request at once (`s.batch`, within k6's `batch` and `batchPerHost`),
- * outside one one after another; results in the same shape.
- */
+/** k6's batch: in a session at once (`s.batch`, within `batch`/`batchPerHost`), else one by one. */
 export async function batch(
   requests: BatchItem[] | Record<string, BatchItem>,
 ): Promise<K6Response[] | Record<string, K6Response>> {
