@@ -141,10 +141,7 @@ function absolute(href: string): string {
 const NO_PARAMS: Params = {};
 const NO_HEADERS: Record<string, string> = Object.freeze({});
 
-/**
- * The request's header fields: the params' own object when nothing is added (no copy per request), else
- * a copy with the user agent, a form's content type, the URL's Basic credentials and params.cookies.
- */
+/** The request's headers: the params' own object when nothing is added (no copy per request), else a copy. */
 function headersOf(params: Params, place: Place, body: Body, digest: boolean): Record<string, string> {
   const auth = digest ? null : place.auth;
   const form = isFormBody(body);
@@ -164,9 +161,8 @@ function headersOf(params: Params, place: Place, body: Body, digest: boolean): R
 }
 
 /**
- * `headers` without a Content-Length or Transfer-Encoding of the script's: k6 (Go's HTTP client) frames the
- * body itself and ignores both, and loadlab's sessions refuse them, so a k6 script that sets one runs as
- * under k6. The script's own object when it has neither (no copy per request).
+ * `headers` without the script's Content-Length or Transfer-Encoding: k6 (Go's client) frames the body
+ * itself and ignores both, and loadlab's sessions refuse them. The script's own object when it has neither.
  */
 function withoutFraming(headers: Record<string, string>): Record<string, string> {
   for (const name in headers) {

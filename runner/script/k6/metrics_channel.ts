@@ -109,12 +109,10 @@ function trendOf(name: string): TrendSample {
 }
 
 /**
- * What the run's interval judge calls when an interval completes, `nowMs` of measured time in: the first
- * live rule that fails on the metrics added up so far (a rate's share, a trend's percentile, a counter's
- * count), as k6 judges its thresholds while the test runs: every 2 s of measured time (k6's tick), so a
- * run stops when k6's would; null while all hold. A rule is not judged before its delay or before its
- * metric got a value. As under k6, `count>100` fails while the count is short of it. Null when no rule is
- * live (the run pays nothing).
+ * What the run's interval judge calls as an interval completes, `nowMs` of measured time in: the first live
+ * rule failing on the metrics so far, judged every 2 s of measured time (k6's tick) so a run stops when k6's
+ * would; null while all hold. A rule waits for its delay and its metric's first value; as in k6, `count>100`
+ * fails while short of it. Null when no rule is live (the run pays nothing).
  */
 export function k6LiveJudge(): ((nowMs: number) => AbortedBy | null) | null {
   return live.length === 0 ? null : judge;

@@ -122,10 +122,7 @@ export interface ConvertedModule {
   metrics?: boolean;
 }
 
-/**
- * The session function loadlab calls: the script's default, or its scenario's `exec` (the one scenario's,
- * or with several the one whose load this isolate runs: `s.env.LOADLAB_PART`), in a VU context.
- */
+/** The session function: the default, or the `exec` of this isolate's scenario (`LOADLAB_PART`), per VU. */
 export function session(mod: ConvertedModule): (s: Session) => unknown {
   // The footer runs as the module's top level ends: k6's init context is over (no metric, no open()).
   endInit();
