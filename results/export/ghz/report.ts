@@ -232,9 +232,8 @@ function skipFirst(run: RunResult, log: string, n: number): [RunResult, string] 
 
 /**
  * ghz's CSV: `duration (ms),status,error` and a row per call, the answered ones from the request log's
- * lines (`code;startUs;endUs;connection`), then one per call that got no answer, with no duration (the log
- * has none). A row's error is the kind's message when the kind has one, else the kind (which call had
- * which message is not kept).
+ * lines (`code;startUs;endUs;connection`), then one per unanswered call, with no duration. A row's error is
+ * the kind's message when it has one, else the kind (which call had which message is not kept).
  */
 function ghzCsv(run: RunResult, log: string): string {
   const errorOf = new Map<string, string>();
