@@ -1,9 +1,8 @@
 /**
  * @module
- * What a converted k6 script runs on. Many sessions share an isolate, so each runs in an
- * `AsyncLocalStorage` context holding its `Session` that the k6 modules read (`current()`); a script whose
- * awaits all hand the VU back (convert/context.ts) skips that context (about 1.5 us an iteration) and reads
- * the VU from one variable. Outside a session (init, setup, teardown, handleSummary) k6 modules use `fetch`.
+ * What a converted k6 script runs on. Many sessions share an isolate, so each runs in an `AsyncLocalStorage`
+ * context holding its `Session` (`current()`); a script whose awaits hand the VU back (convert/context.ts)
+ * skips it for one variable. Outside a session (init, setup, teardown, handleSummary) k6 modules use `fetch`.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Session } from "../session.ts";
