@@ -71,10 +71,7 @@ export function parseMetricsOutput(value: string): MetricsOutput | string {
   return { kind, url: url.href, headers };
 }
 
-/**
- * What is wrong with `outputs[i]` given after the others: the same kind and URL as an earlier one, or
- * nothing.
- */
+/** What is wrong with `outputs[i]` given after the others: an earlier one's kind and URL, or nothing. */
 export function repeatedOutput(outputs: readonly MetricsOutput[], i: number): string | undefined {
   const earlier = outputs.slice(0, i).findIndex((o) =>
     o.kind === outputs[i].kind && o.url === outputs[i].url

@@ -80,9 +80,7 @@ export function nativeHistogram(h: Histogram, schema = NATIVE_SCHEMA): NativeHis
   return { schema, count: h.totalCount, sumSec, zeroCount: 0, indexes, counts, minSec, maxSec };
 }
 
-/**
- * Prometheus' sparse form: spans of consecutive buckets (offsets from the end of the one before) and deltas.
- */
+/** Prometheus' sparse form: spans of consecutive buckets (offsets from the one before) and deltas. */
 export function spansAndDeltas(
   native: Pick<NativeHistogram, "indexes" | "counts">,
 ): { spans: { offset: number; length: number }[]; deltas: number[] } {

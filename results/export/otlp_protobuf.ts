@@ -63,10 +63,7 @@ function writeMetric(w: ProtoWriter, metric: OtlpMetric): void {
   }
 }
 
-/**
- * NumberDataPoint: attributes = 7, start/time_unix_nano = 2/3 (fixed64), as_double = 4, as_int = 6
- * (sfixed64).
- */
+/** NumberDataPoint: attributes 7, start/time_unix_nano 2/3 (fixed64), as_double 4, as_int 6 (sfixed64). */
 function writeNumberPoint(w: ProtoWriter, p: OtlpNumberPoint): void {
   writeAttributes(w, 7, p.attributes);
   w.fixed64(2, BigInt(p.startTimeUnixNano)).fixed64(3, BigInt(p.timeUnixNano));

@@ -28,9 +28,7 @@ export const exportSummarySchema = z.looseObject({
 
 export type ExportSummary = z.output<typeof exportSummarySchema>;
 
-/**
- * "metrics out: prometheus-remote-write 120 intervals sent, 0 dropped" (and failures with the last error).
- */
+/** "metrics out: prometheus-remote-write 120 intervals sent, 0 dropped" (failures with the last error). */
 export function exportLine(s: ExportSummary): string {
   return `metrics out: ${exportClause(s)}`;
 }

@@ -142,10 +142,7 @@ function abortedBy(t: Threshold, atMs: number, actual: number): AbortedBy {
   return { threshold: t.expression, atSec: atMs / 1000, actual };
 }
 
-/**
- * A metric over a stretch of `spanMs` with these counts (latencies in ms, rates 0..1), as thresholds.ts reads
- * it.
- */
+/** A metric over `spanMs` with these counts (latencies in ms, rates 0..1), as thresholds.ts reads it. */
 function valueOf(metric: string, tally: Tally, spanMs: number, histogram: () => Histogram): number {
   const kind = windowMetric(metric);
   if (kind?.kind === "latency") return tally.requests > 0 ? summarizeMs(histogram())[kind.key] : Number.NaN;

@@ -19,7 +19,7 @@ function thresholdUnit(expression: string): { metric: string; unit: string } {
   return { metric: m?.[1] ?? "", unit: m?.[2] ?? "" };
 }
 
-/** A threshold's measured value in its rule's unit; "–" when not evaluated (a shard's pending threshold). */
+/** A threshold's measured value in its rule's unit; "–" when not evaluated (a shard's pending one). */
 export function formatThresholdActual(expression: string, actual: number): string {
   if (!Number.isFinite(actual)) return "–";
   const { metric, unit } = thresholdUnit(expression);

@@ -71,7 +71,7 @@ const COUNTS: Record<string, (r: RunResult) => number> = {
   requests: (r) => r.requests,
   errors: (r) => sumValues(r.errors),
   failedStatus: failedStatusOf,
-  /** The earlier name of `failedStatus`, for existing files and flags. */
+  /** Another name of `failedStatus`, which existing files and flags use. */
   non2xx: failedStatusOf,
   lateSends: (r) => r.lateSends,
   late: (r) => r.lateSends,
@@ -192,10 +192,9 @@ export function metricValue(run: RunResult, metric: string): number {
 }
 
 /**
- * A k6 rule's value: k6 counts every request sent in `http_reqs`, answered or not, and a request that
- * failed before it was sent (its connect, DNS lookup or TLS handshake: `connect` and `tls` errors) is an
- * `http_req_duration` of 0 ms, its sending, waiting and receiving never begun; a metric with no sample at
- * all is 0. The durations of other failures (a timeout) are not kept: with none answered, unmeasured.
+ * A k6 rule's value: `http_reqs` counts every request sent, answered or not; one that failed before it was
+ * sent (connect, DNS, TLS) is an `http_req_duration` of 0 ms, its phases never begun; a metric with no
+ * sample is 0. Other failures' durations (a timeout) are not kept: with none answered, unmeasured.
  */
 function k6Value(run: RunResult, metric: string): number {
   const unanswered = unansweredRequests(run), sent = run.requests + unanswered;
@@ -220,8 +219,7 @@ function k6Value(run: RunResult, metric: string): number {
 
 /**
  * A k6 rule's value on a submetric no endpoint matched: k6's empty submetric, every value 0 (a request
- * refused before it was sent counts under its endpoint too). A failure's error_code is not kept per
- * endpoint: NaN, the rule fails.
+ * refused before sending counts under its endpoint too); error_code is not kept per endpoint: NaN, fails.
  */
 function k6EmptyValue(t: Threshold): number {
   return !t.k6 || t.selector?.error_code !== undefined ? Number.NaN : 0;

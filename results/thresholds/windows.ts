@@ -16,7 +16,7 @@ export type WindowMetric = { kind: "latency"; key: LatencyKey } | { kind: "rps" 
   invert: boolean;
 };
 
-/** Consecutive groups of intervals, each `windowMs` long (see the module comment for the ends). */
+/** Consecutive groups of intervals, each `windowMs` long; a tail under half a window joins the last. */
 export function windowsOf(intervals: IntervalResult[], windowMs: number): IntervalResult[][] {
   const windows: IntervalResult[][] = [];
   let current: IntervalResult[] = [], spanMs = 0;

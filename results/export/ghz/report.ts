@@ -47,10 +47,9 @@ interface Failure {
 }
 
 /**
- * Each outcome of `run` but OK, as ghz counts it: a status the server gave with its message, a call that
- * got none as grpc-go's client words it, a call cut at the run's end Canceled. A count that ended early
- * because no connection could be made (all of its calls ended, none cut) holds the calls it did not send
- * as ghz holds them, failed as the sent ones did.
+ * Each outcome of `run` but OK, as ghz counts it: a server's status with its message, grpc-go's words for
+ * a call that got none, Canceled for one cut at the run's end. A count ended early for want of a connection
+ * (all calls ended, none cut) holds the unsent calls as ghz does, failed as the sent ones.
  */
 function failuresOf(run: RunResult): Failure[] {
   const counts: Array<[string, number]> = [
@@ -176,10 +175,7 @@ function ghzOptions(run: RunResult): Record<string, unknown> {
   return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
 }
 
-/**
- * ghz's 11 buckets: marks (seconds) from the fastest to the slowest in tenths, each call in the first mark at
- * or above it.
- */
+/** ghz's 11 buckets: marks (s) fastest to slowest in tenths; each call in the first mark at or above it. */
 function ghzHistogram(run: RunResult) {
   const h = decodeHistogram(run.histogramEncoded ?? "");
   const fastestUs = run.latencyMs.min * 1000, slowestUs = run.latencyMs.max * 1000;
@@ -201,10 +197,7 @@ function ghzHistogram(run: RunResult) {
   }));
 }
 
-/**
- * ghz's `-O` output of `run`: its JSON (`pretty` indented), its summary text, or its CSV of the calls in
- * `log` (the run's request log, runner/load/request_log.ts).
- */
+/** ghz's `-O` output of `run`: JSON (`pretty` indented), summary text, or CSV of request `log`'s calls. */
 export function ghzOutput(
   run: RunResult,
   format: GhzFormat,
@@ -239,9 +232,8 @@ function skipFirst(run: RunResult, log: string, n: number): [RunResult, string] 
 
 /**
  * ghz's CSV: `duration (ms),status,error` and a row per call, the answered ones from the request log's
- * lines (`code;startUs;endUs;connection`), then one per call that got no answer, with no duration (the log
- * has none). A row's error is the kind's message when the kind has one, else the kind (which call had
- * which message is not kept). Fields are on one line, and quoted when they hold a comma or a quote.
+ * lines (`code;startUs;endUs;connection`), then one per unanswered call, with no duration. A row's error is
+ * the kind's message when it has one, else the kind (which call had which message is not kept).
  */
 function ghzCsv(run: RunResult, log: string): string {
   const errorOf = new Map<string, string>();

@@ -1,8 +1,7 @@
 /**
  * @module
- * A k6 script's handleSummary answer made plain (text or bytes) in the isolate that made it, before it
- * crosses to loadlab's side; a value that cannot be is marked with why, so the other outputs are still
- * written.
+ * A k6 script's handleSummary answer made plain (text or bytes) in its own isolate, before it crosses to
+ * loadlab's side; a value that cannot be is marked with why, so the other outputs are still written.
  */
 
 type SummaryContent = string | Uint8Array | { unwritable: string };

@@ -1,9 +1,8 @@
 /**
  * @module
- * k6's cookie jars. `http.cookieJar()` is the VU's: the session's own (`s.cookies`), holding a cookie set
- * here on every path of the target, so a `path` option does not narrow it. `new http.CookieJar()` is a jar
- * of the script's own (`params.jar`), keyed by the host the script's URL names; as in k6, a request with
- * its own jar leaves the VU's jar untouched.
+ * k6's cookie jars. `http.cookieJar()` is the VU's: the session's own (`s.cookies`), which sets a cookie on
+ * every path of the target, so `path` does not narrow it. `new http.CookieJar()` is the script's own
+ * (`params.jar`), keyed by the URL's host; as in k6, a request with its own jar leaves the VU's untouched.
  */
 import { CookieJar as Jar, domainMatches } from "../../http/cookie_jar.ts";
 import { current, keepCookies } from "./runtime.ts";

@@ -1,11 +1,9 @@
 /**
  * @module
- * k6's `k6/execution` for converted scripts: `exec.vu` (the iteration's VU and its iteration),
- * `exec.scenario` (its name, the iteration's number among the scenario's in the whole run),
- * `exec.instance.iterationsCompleted` (the run's) and `exec.test.abort()` (test_abort.ts: it stops the
- * whole run). The run-wide numbers are counters every worker shares (runtime.ts `countIterations`). A
- * field loadlab does not know (VU counts, a scenario's progress) throws when read rather than answering
- * wrongly.
+ * k6's `k6/execution` for converted scripts: `exec.vu`, `exec.scenario` (its name, the iteration's number
+ * in the run), `exec.instance.iterationsCompleted` and `exec.test.abort()` (test_abort.ts). Run-wide numbers
+ * are counters every worker shares (runtime.ts `countIterations`). A field loadlab does not know (VU counts,
+ * a scenario's progress) throws when read rather than answering wrongly.
  */
 import { countIterations, current, iterationsEnded, scenario } from "./runtime.ts";
 import { abortTest } from "./test_abort.ts";

@@ -1,19 +1,15 @@
 /**
  * @module
  * k6's `k6/net/grpc` for converted scripts. A `Client` reads its schema as k6's does (`load` of .proto
- * files with import paths, relative to the script's folder; `loadProtoset`; or the server's reflection
- * at `connect(addr, { reflect: true })`), and its calls go on the session's connection to the run's
- * target (an HTTP/2 stream slot: the load speaks h2c, or h2 on https:) as the session's requests do,
- * through the session's `invokeGrpc` (sessions/grpc.ts): one endpoint per method, every code but OK an
- * error kind of its own. `connect` names the server by address: `loadlab run` makes it the run's target,
- * or `--target` sends it there, as an HTTP origin; one that reaches another server is refused. `close`
- * ends nothing, the connection being the session's. A `Stream` sends its messages as one call once the
- * client side ends (`end()`, or the first `write` of a method that takes one message) and hands the
- * replies to its `data` listeners, then `end` (or `error`), when the call has ended, and the iteration ends
+ * files, `loadProtoset`, or reflection at `connect(addr, { reflect: true })`); its calls go on the session's
+ * HTTP/2 connection to the run's target through `invokeGrpc` (sessions/grpc.ts): one endpoint per method,
+ * every code but OK an error kind. `connect`'s address is the run's target, or `--target` sends it there as
+ * an HTTP origin; another server is refused. `close` ends nothing: the connection is the session's. A
+ * `Stream` sends its messages as one call once the client side ends (`end()`, or the first `write` of a
+ * unary-request method), then hands the replies to `data`, then `end` (or `error`), and the iteration ends
  * after them (k6's event loop): messages are not paced, nor sent in answer to replies. In `setup()` and
- * `teardown()` (no session) a client connects to the address itself, or where the run sends it, over a
- * node:http2 session of its own, unmeasured, as their HTTP requests go by fetch; the hook ends after its
- * streams' listeners.
+ * `teardown()` a client dials the address (or where the run sends it) over its own node:http2 session,
+ * unmeasured, and the hook ends after its streams' listeners.
  */
 import { existsSync } from "node:fs";
 import { once } from "node:events";
@@ -59,7 +55,6 @@ const HEALTH = new ScriptGrpcSchema(
 );
 const HEALTH_STATUS = ["UNKNOWN", "SERVING", "NOT_SERVING", "SERVICE_UNKNOWN"];
 
-/** The target's reflected schema. */
 let reflected: Promise<ScriptGrpcSchema> | null = null;
 
 /** The running session; undefined in setup() or teardown(); a throw in init code, as k6 refuses it. */
@@ -97,10 +92,7 @@ export class Client {
   /** Its connection in setup() or teardown(): an HTTP/2 session of its own to the server. */
   #hook: http2.ClientHttp2Session | null = null;
 
-  /**
-   * Reads .proto `files`, each (and what it imports) found in the first of `importPaths` that has it, else
-   * in the script's folder, as k6 finds them; relative paths are the script folder's.
-   */
+  /** Reads .proto `files` and imports from the first of `importPaths` with them, else the script's folder. */
   load(importPaths: string[] | null, ...files: string[]): void {
     const at = (p: string) => isAbsolute(p) ? p : join(folderOf(), p);
     const paths = (importPaths ?? []).map(at);
@@ -116,10 +108,7 @@ export class Client {
     this.#schema = new ScriptGrpcSchema(loadProtoset(isAbsolute(file) ? file : join(folderOf(), file)));
   }
 
-  /**
-   * Names the server (`addr` is `host:port`), which is the run's target or sent there (TLS or not as the
-   * target's URL says); `reflect` reads its schema from it.
-   */
+  /** Names the server `host:port`, the run's target or sent there; `reflect` reads its schema from it. */
   async connect(
     addr: string,
     params: { plaintext?: boolean; reflect?: boolean; timeout?: string | number } = {},

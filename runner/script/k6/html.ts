@@ -1,7 +1,6 @@
 /**
  * @module
- * k6's `k6/html`: `parseHTML(text)` and `res.html()` give a jQuery-like selection, parsed by cheerio. Only a
- * script that parses HTML imports this module, so no other loads the parser.
+ * k6's `k6/html`: `parseHTML(text)` and `res.html()` give a jQuery-like selection, parsed by cheerio.
  */
 import { type Cheerio, type CheerioAPI, load } from "cheerio/slim";
 import { setHtmlParser } from "./response.ts";

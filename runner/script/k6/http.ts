@@ -1,15 +1,12 @@
 /**
  * @module
- * k6's `k6/http` for converted scripts. In a session a request goes to the URL the script gives: one of
- * the run's target's origin by its path and query on the session's connection; another as written (the
- * runner sends an origin the run's `routes` name where they say: a public host onto the target with
- * `--target`), on connections the virtual user dials. Redirects are followed as k6 follows them (`redirects`,
- * default 10; each hop is a request of the run). Outside a session (setup, teardown) requests go through
- * `fetch` to the URL as written, kept for the run's counts as k6 counts them (`takeHookRequests`).
+ * k6's `k6/http` for converted scripts. In a session a request to the target's origin goes by path and query
+ * on the session's connection; another as written (or where the run's `routes` send it, e.g. `--target`), on
+ * connections the VU dials. Redirects are followed as k6 does (`redirects`, default 10; each hop a request).
+ * Outside a session (setup, teardown) requests go by `fetch`, counted as k6 counts them (`takeHookRequests`).
  * `http.batch` sends its requests in parallel as k6 does (`s.batch`: at most the options' `batch` at once,
  * `batchPerHost` to one host, each on a connection of the VU's). `params.auth: "digest"` answers a Digest
- * challenge with the URL's credentials (digest_auth.ts);
- * `params.jar` may be a jar of the script's own (cookie_jars.ts).
+ * challenge with the URL's credentials (digest_auth.ts); `params.jar` may be its own (cookie_jars.ts).
  */
 import { current, keepCookies, requestDefaults } from "./runtime.ts";
 import { requestTags } from "./tags.ts";
@@ -48,7 +45,6 @@ type Url = string | { url: string; name: string };
 const hookRequests: HookRequest[] = [];
 const MAX_HOOK_REQUESTS = 10_000;
 
-/** The requests sent outside the load since the last call. */
 export const takeHookRequests = (): HookRequest[] => hookRequests.splice(0);
 
 /** The origin of this isolate's target (read from the first session that sends). */
@@ -145,10 +141,7 @@ function absolute(href: string): string {
 const NO_PARAMS: Params = {};
 const NO_HEADERS: Record<string, string> = Object.freeze({});
 
-/**
- * The request's header fields: the params' own object when nothing is added (no copy per request), else
- * a copy with the user agent, a form's content type, the URL's Basic credentials and params.cookies.
- */
+/** The request's headers: the params' own object when nothing is added (no copy per request), else a copy. */
 function headersOf(params: Params, place: Place, body: Body, digest: boolean): Record<string, string> {
   const auth = digest ? null : place.auth;
   const form = isFormBody(body);
@@ -168,9 +161,8 @@ function headersOf(params: Params, place: Place, body: Body, digest: boolean): R
 }
 
 /**
- * `headers` without a Content-Length or Transfer-Encoding of the script's: k6 (Go's HTTP client) frames the
- * body itself and ignores both, and loadlab's sessions refuse them, so a k6 script that sets one runs as
- * under k6. The script's own object when it has neither (no copy per request).
+ * `headers` without the script's Content-Length or Transfer-Encoding: k6 (Go's client) frames the body
+ * itself and ignores both, and loadlab's sessions refuse them. The script's own object when it has neither.
  */
 function withoutFraming(headers: Record<string, string>): Record<string, string> {
   for (const name in headers) {
@@ -196,9 +188,7 @@ function sameOrigin(from: string, location: string): boolean {
   }
 }
 
-/**
- * Sends one request to `href` (parsed: `place`): on session `s`'s connection, or through fetch outside one.
- */
+/** Sends one request to `href` (parsed: `place`) on session `s`'s connection, else through fetch. */
 function send(
   s: Session | undefined,
   method: string,
@@ -304,10 +294,7 @@ type BatchItem = string | [string, Url, Body?, Params?] | {
   params?: Params;
 };
 
-/**
- * k6's batch: in a session every request at once (`s.batch`, within k6's `batch` and `batchPerHost`),
- * outside one one after another; results in the same shape.
- */
+/** k6's batch: in a session at once (`s.batch`, within `batch`/`batchPerHost`), else one by one. */
 export async function batch(
   requests: BatchItem[] | Record<string, BatchItem>,
 ): Promise<K6Response[] | Record<string, K6Response>> {

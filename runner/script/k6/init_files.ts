@@ -1,8 +1,7 @@
 /**
  * @module
- * k6's `open()`, and the script's folder it and gRPC's `client.load` read relative paths from. As under k6,
- * a file is opened (and a metric made, metrics.ts) in the script's init code only; after it, `open()` is
- * refused at its line.
+ * k6's `open()`, and the script's folder it and gRPC's `client.load` read relative paths from. As in k6,
+ * files open (and metrics are made, metrics.ts) in init code only; after it, `open()` throws at its line.
  */
 import { isAbsolute, join } from "node:path";
 import { FileReadError, readFileCapped } from "../../../system/read_capped.ts";

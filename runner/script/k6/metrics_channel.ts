@@ -1,13 +1,10 @@
 /**
  * @module
- * The main isolate's side of k6's custom metrics: `collectK6Metrics` listens on the channel the workers'
- * runtimes send their parts on (metrics.ts) from before the load, and `k6CustomMetrics` adds them up as k6's
- * summary shows them: a trend's avg, min, med, max and percentiles over every value (its median and
- * percentiles over a uniform sample past a million values, as no heap cap bounds the main isolate), a
- * counter's count and rate, a rate's share of true values, a gauge's last value with its least and
- * greatest. The parts of every run of the process add up (`loadlab run script.js` has one run). A threshold
- * with `abortOnFail` on one of them is judged here while the load runs (`k6LiveJudge`), and stops the run
- * when it fails, as under k6.
+ * The main isolate's side of k6's custom metrics: `collectK6Metrics` listens on the workers' channel
+ * (metrics.ts) and `k6CustomMetrics` adds the parts up as k6's summary shows them: a trend's stats over every
+ * value (a uniform sample past a million, as no heap cap bounds the main isolate), a counter's count and
+ * rate, a rate's share of trues, a gauge's last, least and greatest. Every run of the process adds up.
+ * A threshold with `abortOnFail` is judged here while the load runs (`k6LiveJudge`) and stops it, as in k6.
  */
 import type { K6Metric } from "../../../results/export/k6/summary_text.ts";
 import { k6RuleHolds } from "../../../results/export/k6/summary.ts";
@@ -79,11 +76,7 @@ export function collectK6Metrics(rules: LiveRule[] = []): void {
 
 const KINDS = new Set(["trend", "counter", "rate", "gauge"]);
 
-/**
- * Whether `part` has the shape metrics.ts sends. The channel is named, so a script can post on it too:
- * what it posts that is not a part is dropped, never added (a null `values` crashed loadlab's main
- * isolate after the load with a stack trace).
- */
+/** Whether `part` has metrics.ts's shape: a script can post on the named channel too, and that is dropped. */
 function isPart(part: unknown): part is MetricPart {
   if (typeof part !== "object" || part === null) return false;
   const p = part as Record<string, unknown>;
@@ -116,12 +109,10 @@ function trendOf(name: string): TrendSample {
 }
 
 /**
- * What the run's interval judge calls when an interval completes, `nowMs` of measured time in: the first
- * live rule that fails on the metrics added up so far (a rate's share, a trend's percentile, a counter's
- * count), as k6 judges its thresholds while the test runs: every 2 s of measured time (k6's tick), so a
- * run stops when k6's would; null while all hold. A rule is not judged before its delay or before its
- * metric got a value. As under k6, a lower bound on a count (`count>100`)
- * fails while the count is short of it. Null when no rule is live (the run pays nothing).
+ * What the run's interval judge calls as an interval completes, `nowMs` of measured time in: the first live
+ * rule failing on the metrics so far, judged every 2 s of measured time (k6's tick) so a run stops when k6's
+ * would; null while all hold. A rule waits for its delay and its metric's first value; as in k6, `count>100`
+ * fails while short of it. Null when no rule is live (the run pays nothing).
  */
 export function k6LiveJudge(): ((nowMs: number) => AbortedBy | null) | null {
   return live.length === 0 ? null : judge;
@@ -166,10 +157,7 @@ export async function k6CustomMetrics(
   return out;
 }
 
-/**
- * The `p(N)` stats among `stats` (threshold rules such as `p(99.9)<100`, summaryTrendStats): a trend
- * computes them beside its own, as k6 computes any percentile a rule or the summary names.
- */
+/** The `p(N)` stats among `stats` (rules, summaryTrendStats): k6 computes any percentile named. */
 export function percentileStats(stats: readonly string[]): string[] {
   const named = stats.map((s) => /^\s*(p\((\d+(?:\.\d+)?)\))/.exec(s)).filter((m) =>
     m !== null && Number(m[2]) <= 100

@@ -1,9 +1,8 @@
 /**
  * @module
- * What a converted k6 script runs on. Many sessions share an isolate, so each runs in an
- * `AsyncLocalStorage` context holding its `Session` that the k6 modules read (`current()`); a script whose
- * awaits all hand the VU back (convert/context.ts) skips that context (about 1.5 us an iteration) and reads
- * the VU from one variable. Outside a session (init, setup, teardown, handleSummary) k6 modules use `fetch`.
+ * What a converted k6 script runs on. Many sessions share an isolate, so each runs in an `AsyncLocalStorage`
+ * context holding its `Session` (`current()`); a script whose awaits hand the VU back (convert/context.ts)
+ * skips it for one variable. Outside a session (init, setup, teardown, handleSummary) k6 modules use `fetch`.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Session } from "../session.ts";
@@ -32,10 +31,7 @@ export interface VuContext {
   /** The VU's iteration (`__ITER`, from 0). */
   iter: number;
   scenario: string;
-  /**
-   * k6/timers' timers still to fire (timers.ts): as k6's event loop, the iteration ends after them;
-   * `settle` ends the wait (with the error a callback threw).
-   */
+  /** Timers still to fire (timers.ts): the iteration ends after them, as in k6; `settle` ends the wait. */
   timers: number;
   settle: ((err?: unknown) => void) | null;
   /** A timer callback's throw before the iteration's own function returned. */
@@ -114,10 +110,7 @@ Object.defineProperties(globalThis, {
   open: { value: open, configurable: true, writable: true },
 });
 
-/**
- * What the converted footer hands over: the default export, the script's named exports, whether its
- * awaits hand the VU back (else each iteration runs in a context of its own), and what it may use.
- */
+/** What the converted footer hands over: the exports, and whether its awaits hand the VU back. */
 export interface ConvertedModule {
   main: ((data: unknown) => unknown) | undefined;
   exports: Record<string, unknown>;
@@ -128,10 +121,7 @@ export interface ConvertedModule {
   metrics?: boolean;
 }
 
-/**
- * The session function loadlab calls: the script's default, or its scenario's `exec` (the one scenario's,
- * or with several the one whose load this isolate runs: `s.env.LOADLAB_PART`), in a VU context.
- */
+/** The session function: the default, or the `exec` of this isolate's scenario (`LOADLAB_PART`), per VU. */
 export function session(mod: ConvertedModule): (s: Session) => unknown {
   // The footer runs as the module's top level ends: k6's init context is over (no metric, no open()).
   endInit();
@@ -198,10 +188,7 @@ async function iterate(ctx: VuContext, main: (data: unknown) => unknown): Promis
   }
 }
 
-/**
- * Whether the script imports k6/execution (execution.ts says so as it loads): each iteration is then
- * counted in the run's counters (run_counters.ts), as it starts and as it ends; else nothing is.
- */
+/** Whether the script imports k6/execution: only then is each iteration counted (run_counters.ts). */
 let counting = false;
 /** The slot pair of the run's iterations that ended (returned or threw, as k6's `iterationsCompleted`). */
 const ENDED_SLOT = 0;
@@ -210,10 +197,7 @@ const VUS_SLOT = 2;
 /** The slot pair of this isolate's scenario's iterations started: 4 + 2 x its index among the scenarios. */
 let scenarioSlot = 4;
 
-/**
- * Whether this isolate's scenario is an arrival rate, whose every iteration is a session of its own:
- * as k6 reuses its VUs, an iteration takes an idle VU of the isolate (else a new one) and gives it back.
- */
+/** An arrival rate: each iteration takes an idle VU of the isolate (else a new one), as k6 reuses VUs. */
 let arrivals = false;
 const idleVus: K6Vu[] = [];
 const VU = Symbol("k6 VU");
@@ -292,9 +276,7 @@ export function releaseHold(ctx: VuContext, err?: unknown): void {
   if (err !== undefined || ctx.timers === 0) ctx.settle?.(err);
 }
 
-/**
- * Waits for the iteration's timers (k6/timers); a callback's throw is the iteration's; the run's end ends it.
- */
+/** Waits for the iteration's timers; a callback's throw is the iteration's; the run's end ends it. */
 function timersFired(ctx: VuContext): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     const ended = ctx.s.ended;
@@ -309,10 +291,7 @@ function timersFired(ctx: VuContext): Promise<void> {
   });
 }
 
-/**
- * The tags of every request: `options.tags` and `--tag`, the scenario's `tags` and its name when scenarios
- * are declared.
- */
+/** Every request's tags: `options.tags`, `--tag`, the scenario's `tags` and its name if declared. */
 function runTagsOf(options: Record<string, unknown>, name: string): Record<string, unknown> {
   const scenarios = options.scenarios as Record<string, { tags?: Record<string, unknown> }> | undefined;
   // k6's `--tag` flags over the script's tags, as k6 merges its command line over `options`.
@@ -342,7 +321,7 @@ function mainsOf(mod: ConvertedModule): Map<string, (data: unknown) => unknown> 
       mains.set(name, mod.main);
       continue;
     }
-    // The script's own exports only: `exec: "toString"` found Object.prototype's and ran it each iteration.
+    // The script's own exports only: `exec: "toString"` must not find Object.prototype's.
     const fn = Object.hasOwn(mod.exports, exec) ? mod.exports[exec] : undefined;
     if (typeof fn !== "function") {
       throw new TypeError(`options.scenarios.${name}.exec: no exported function ${exec}`);

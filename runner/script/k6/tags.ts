@@ -1,11 +1,10 @@
 /**
  * @module
- * The tags a k6 request carries: the script's `options.tags`, its scenario's `tags`, when the script declares
- * scenarios `scenario: <name>` (as k6 tags every sample), in a group `group: ::name`, with the request's own
- * `params.tags` over them. `name` is not among them: it names the endpoint. The session records a request
- * under its name and tags (runner/stats/endpoint_recorder.ts), so a threshold by tag
- * (`http_req_duration{kind:html}`, `{scenario:browse}`) selects those requests. The run's tags are one frozen
- * object, reused by every request without tags of its own, so the recorder keys it once per name.
+ * The tags a k6 request carries: `options.tags`, its scenario's `tags` and `scenario: <name>` (when declared,
+ * as k6 tags every sample), `group: ::name` in a group, with `params.tags` over them; `name` names the
+ * endpoint instead. Requests are recorded by name and tags (runner/stats/endpoint_recorder.ts), so a
+ * threshold by tag (`{scenario:browse}`) selects them. The run's tags are one frozen object, so the
+ * recorder keys it once per name.
  */
 
 let runTags: Readonly<Record<string, string>> | undefined;

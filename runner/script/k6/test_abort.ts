@@ -1,8 +1,7 @@
 /**
  * @module
- * k6's `exec.test.abort(message)`: the VU tells the main isolate on a channel, which stops the run (exit 108
- * as k6); no iteration of its isolate starts after it. Called in init code, the import fails with the
- * marker the command reads.
+ * k6's `exec.test.abort(message)`: the VU tells the main isolate, which stops the run (exit 108 as k6); no
+ * iteration of its isolate starts after it. In init code the import fails with the marker the command reads.
  */
 
 /** What an abort's error message starts with: the command tells an init-time abort (108) by it. */

@@ -1,7 +1,6 @@
 /**
  * @module
- * k6's `res.ocsp`, `res.tls_version` and `res.tls_cipher_suite`, and k6/http's constants for them. loadlab's
- * TLS clients ask for no stapled OCSP answer, so a TLS response says what k6 says when none was stapled.
+ * k6's `res.ocsp`, `res.tls_version` and `res.tls_cipher_suite`, and k6/http's constants for them.
  */
 import { standardCipherName } from "../../http/tls/cipher_names.ts";
 

@@ -1,11 +1,9 @@
 /**
  * @module
- * k6's legacy `k6/ws`: `ws.connect` opens a WebSocket (the `ws` package, beside the session's connection)
- * where the run sends the URL's origin and resolves once it closed. Its messages count in k6's `ws_*`
- * metrics and the run's `ws` section, not in its HTTP requests. A message is capped at 16 MiB each way (the
- * `ws` package takes 100 MiB by default): an incoming one past it is refused at its header, the socket
- * closed with 1009 and counted as `ws-too-big`; an outgoing one is refused at the script's line. k6/ws has
- * no parameter to raise it, so it sits above flows' 1 MiB.
+ * k6's legacy `k6/ws`: `ws.connect` opens a WebSocket (the `ws` package) where the run sends the URL's origin
+ * and resolves once it closed; its messages count in k6's `ws_*` metrics and the run's `ws` section. A
+ * message is capped at 16 MiB each way (the package's default: 100 MiB; k6/ws cannot raise it, so it is
+ * above flows' 1 MiB): an incoming one closes the socket with 1009 (`ws-too-big`), an outgoing one throws.
  */
 // By its npm address, not the import map: converted scripts are checked from the cache folder.
 // deno-lint-ignore no-import-prefix

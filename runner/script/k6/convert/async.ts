@@ -29,7 +29,7 @@ interface AsyncPlan {
   problems: Array<{ pos: number; why: string }>;
 }
 
-/** Whether `n` is a function (declaration, expression or arrow). */
+/** Whether `n` is a function node. */
 export const isFunction = (n: Node) =>
   n.type === "FunctionDeclaration" || n.type === "FunctionExpression" || n.type === "ArrowFunctionExpression";
 

@@ -46,10 +46,7 @@ export function readsTimings(ast: Node): boolean {
   return named;
 }
 
-/**
- * Whether the script imports k6/metrics, or k6's `group` (by name, or the whole module), whose durations
- * are k6's `group_duration`; else an iteration of it adds to no metric.
- */
+/** Whether the script imports k6/metrics or `group` (`group_duration`): else an iteration adds no metric. */
 export function importsMetrics(ast: Node): boolean {
   return ast.body.some((s: Node) =>
     s.type === "ImportDeclaration" &&

@@ -55,8 +55,8 @@ export function isK6Source(source: string): boolean {
 }
 
 /**
- * Converts k6 script `source` (named `file` in problems; `dir` for `open()`). `readable`: for a person to
- * read on (`loadlab convert k6`). Without `modules`, importing a local module is refused.
+ * Converts k6 `source` (`file` in problems, `dir` for `open()`, `readable` for `loadlab convert k6`);
+ * without `modules`, importing a local module is refused.
  */
 export function convertK6(
   source: string,

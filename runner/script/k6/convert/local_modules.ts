@@ -1,8 +1,7 @@
 /**
  * @module
- * A k6 script with the local modules it imports, each path resolved against its importer's folder as k6
- * does. Read dependencies first, so each module converts knowing which imported exports became async. A
- * missing module or a cycle of imports is refused before any load.
+ * A k6 script and its local modules, each resolved against its importer's folder as k6 does, dependencies
+ * first so each converts knowing which imports became async; a missing one or a cycle is refused.
  */
 import * as acorn from "acorn";
 import { basename, dirname, relative, resolve } from "node:path";

@@ -50,10 +50,7 @@ export function scriptOrigins(source: string, env: Readonly<Record<string, strin
 /** k6's modules that send requests. */
 const SENDING = new Set(["k6/http", "k6/ws", "k6/net/grpc", "k6/websockets", "k6/experimental/websockets"]);
 
-/**
- * Whether `source` imports a module that sends requests (one of k6's, or a remote one such as jslib's
- * httpx); else its iterations need no server. Unparsable: true.
- */
+/** Whether `source` imports a module that sends requests (k6's, or remote as httpx); unparsable: true. */
 export function mayRequest(source: string): boolean {
   const ast = parseOrNull(source);
   if (ast === null) return true;
@@ -63,10 +60,7 @@ export function mayRequest(source: string): boolean {
   });
 }
 
-/**
- * The scheme of a k6/net/grpc script's server addresses: `http` when a `plaintext: true` is written, else
- * `https`; null when the script does not import k6/net/grpc.
- */
+/** A k6/net/grpc script's scheme: `http` if `plaintext: true` is written, else `https`; else null. */
 function grpcScheme(ast: Node): "http" | "https" | null {
   const imports = ast.body.some((s: Node) =>
     s.type === "ImportDeclaration" && s.source.value === "k6/net/grpc"
