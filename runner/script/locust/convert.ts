@@ -60,6 +60,8 @@ const BUILTINS = new Set(
 const EVENTS = ["test_start", "test_stop", "init", "request", "report_to_master", "worker_report"];
 const EVENTS_HELD = "loadlab runs test_start, test_stop, init and request listeners only (and takes, as a " +
   "run of one process, report_to_master and worker_report, which never fire)";
+/** Names a locustfile reads without defining them, beside BUILTINS. */
+const GIVEN: Record<string, string> = { next: "__next", open: "__open", __name__: '"locustfile"' };
 const LOCUST_CLASSES = new Set(["StopUser", "RescheduleTask", "InterruptTaskSet"]);
 const JS_RESERVED = new Set(
   ("arguments await break case catch class const continue debugger default delete do else enum export " +
@@ -345,11 +347,10 @@ class Converter {
 
   /** `targets = value` for one target or a tuple of them. */
   private assignTo(targets: SyntaxNode[], value: string): string {
-    const flat = targets.length === 1 && targets[0].name === "TupleExpression"
-      ? exprChildren(targets[0])
-      : targets.length === 1 && targets[0].name === "ParenthesizedExpression"
-      ? exprChildren(targets[0])
-      : targets;
+    const flat =
+      targets.length === 1 && ["TupleExpression", "ParenthesizedExpression"].includes(targets[0].name)
+        ? exprChildren(targets[0])
+        : targets;
     if (flat.length === 1 && targets[0].name !== "TupleExpression") return `${this.store(flat[0], value)};`;
     const tmp = `__u${this.uid++}`;
     const each = flat.map((t, i) => `${this.store(t, `${tmp}[${i}]`)};`).join(" ");
@@ -535,15 +536,14 @@ class Converter {
     }
     const selfName = method !== undefined ? names.shift() : undefined;
     for (const p of [...names, rest, restKw, selfName, ...inner.globals]) if (p) inner.locals.delete(p);
-    const saved = this.scope;
-    this.scope = { ...inner, self: selfName };
+    const top = this.scope === this.moduleScope;
     const declared = [...names, ...(rest ? [rest] : []), ...(restKw ? [restKw] : [])];
-    const defaultsText = defaults.map((d) => (d === null ? "undefined" : this.exprIn(saved, d)));
+    const defaultsText = defaults.map((d) => (d === null ? "undefined" : this.expr(d)));
     const head = method !== undefined
       ? `${isAsync ? "async " : ""}${this.jsName(name)}(...__a) { ${
         selfName ? `const ${this.jsName(selfName)} = this; ` : ""
       }`
-      : `${saved === this.moduleScope ? "" : `${this.jsName(name)} = `}${isAsync ? "async " : ""}function ${
+      : `${top ? "" : `${this.jsName(name)} = `}${isAsync ? "async " : ""}function ${
         this.jsName(name)
       }(...__a) { `;
     const argsLine = declared.length === 0 && !method
@@ -557,15 +557,11 @@ class Converter {
         locals.length > 0 ? ", " + locals.join(", ") : ""
       }; `,
     );
-    try {
-      this.body(body);
-    } finally {
-      this.scope = saved;
-    }
+    this.within({ ...inner, self: selfName }, () => this.body(body));
     const after = method !== undefined && decorators.length > 0
       ? ` static { __L.decorate(this, ${JSON.stringify(name)}, [${decorators.join(", ")}]); }`
       : this.decorate(name, decorators);
-    return ` }${saved === this.moduleScope || method !== undefined ? "" : ";"}${after}`;
+    return ` }${top || method !== undefined ? "" : ";"}${after}`;
   }
 
   private params(list: SyntaxNode) {
@@ -715,11 +711,12 @@ class Converter {
 
   // ---- expressions ----
 
-  private exprIn(scope: Scope, n: SyntaxNode): string {
+  /** `write` with `scope` as the current scope. */
+  private within<T>(scope: Scope, write: () => T): T {
     const saved = this.scope;
     this.scope = scope;
     try {
-      return this.expr(n);
+      return write();
     } finally {
       this.scope = saved;
     }
@@ -768,10 +765,8 @@ class Converter {
     const known = this.scope.locals.has(name) || this.scope.globals.has(name) || this.moduleNames.has(name) ||
       this.scope.self === name;
     if (!known && BUILTINS.has(name)) return `__py.builtins.${name}`;
-    if (!known && (name === "next" || name === "open")) return `__${name}`;
-    if (!known && name === "__name__") return '"locustfile"';
     if (!known && name === "__file__") return "__L.locustPath()";
-    return this.jsName(name);
+    return !known && Object.hasOwn(GIVEN, name) ? GIVEN[name] : this.jsName(name);
   }
 
   private jsName(name: string): string {
@@ -994,14 +989,13 @@ class Converter {
     const forAt = parts.findIndex((c) => c.name === "for");
     const [key, value] = parts.slice(0, forAt);
     // The loop variables are the comprehension's own.
-    const saved = this.scope, own = new Set(saved.locals);
+    const own = new Set(this.scope.locals);
     const inAfter = (i: number) => parts.findIndex((c, j) => j > i && c.name === "in");
     parts.forEach((p, i) =>
       p.name === "for" && parts.slice(i + 1, inAfter(i)).forEach((t) => this.targetNames(t, own))
     );
-    this.scope = { ...saved, locals: own };
     let body = "", depth = 0;
-    try {
+    this.within({ ...this.scope, locals: own }, () => {
       // Each clause a block within the one before: `for ... in ...` and `if ...`.
       for (let i = forAt; i < parts.length; i++, depth++) {
         if (parts[i].name === "async") this.refuse(n, "async comprehensions");
@@ -1015,9 +1009,7 @@ class Converter {
       body += dict
         ? `__r[__py.str(${this.expr(key)})] = ${this.expr(value)};`
         : `__r.push(${this.expr(key)});`;
-    } finally {
-      this.scope = saved;
-    }
+    });
     body += " }".repeat(depth);
     const init = dict ? "{}" : "[]";
     return this.scope.async
@@ -1043,17 +1035,15 @@ class Converter {
     const body = children(n).filter((c) => c.name !== "lambda" && c.name !== "ParamList" && c.name !== ":")
       .pop()!;
     const { names, defaults } = params === null ? { names: [], defaults: [] } : this.params(params);
-    const saved = this.scope;
-    this.scope = { ...saved, locals: new Set([...saved.locals, ...names]), async: false };
+    const scope = { ...this.scope, locals: new Set([...this.scope.locals, ...names]), async: false };
     this.inLambda++;
     try {
-      const d = defaults.map((x) => (x === null ? "undefined" : this.exprIn(saved, x)));
+      const d = defaults.map((x) => (x === null ? "undefined" : this.expr(x)));
       return `((...__a) => { const [${names.map((p) => this.jsName(p)).join(", ")}] = __py.args(__a, ${
         JSON.stringify(names)
-      }, [${d.join(", ")}]); return ${this.expr(body)}; })`;
+      }, [${d.join(", ")}]); return ${this.within(scope, () => this.expr(body))}; })`;
     } finally {
       this.inLambda--;
-      this.scope = saved;
     }
   }
 }
