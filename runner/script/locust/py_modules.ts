@@ -6,7 +6,7 @@
  * functions teams call. `time.sleep` is the session's own sleep (runtime.ts), set there. Any other module
  * is refused before the load (convert.ts).
  */
-import { args, builtins, exceptionClass, iter, Kw, PyError, repr, str, tuple } from "./py.ts";
+import { args, builtins, exceptionClass, iter, Kw, orDefault, PyError, repr, str, tuple } from "./py.ts";
 import { randomIntBetween, randomItem } from "../k6/jslib/utils.ts";
 import { parse } from "../k6/jslib/papaparse.ts";
 import { existsSync } from "node:fs";
@@ -137,11 +137,7 @@ const itertools = {
 /** `next(it)` of an iterator (an `itertools.cycle`). */
 export function next(it: Iterator<unknown>, ...dflt: unknown[]): unknown {
   const r = it.next();
-  if (r.done) {
-    if (dflt.length > 0) return dflt[0];
-    throw new PyError("StopIteration");
-  }
-  return r.value;
+  return r.done ? orDefault(dflt, new PyError("StopIteration")) : r.value;
 }
 
 const environ = {
