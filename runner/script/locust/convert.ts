@@ -62,6 +62,8 @@ const EVENTS_HELD = "loadlab runs test_start, test_stop, init and request listen
   "run of one process, report_to_master and worker_report, which never fire)";
 /** Names a locustfile reads without defining them, beside BUILTINS. */
 const GIVEN: Record<string, string> = { next: "__next", open: "__open", __name__: '"locustfile"' };
+/** The nodes an assignment's target names are in (not `self.x`, whose `self` is no local). */
+const TARGETS = ["VariableName", "TupleExpression", "ArrayExpression", "ParenthesizedExpression"];
 const LOCUST_CLASSES = new Set(["StopUser", "RescheduleTask", "InterruptTaskSet"]);
 const JS_RESERVED = new Set(
   ("arguments await break case catch class const continue debugger default delete do else enum export " +
@@ -204,12 +206,8 @@ class Converter {
         if (some(def, calls)) sends.add(name), grew = true;
       }
     }
-    for (const name of functions.keys()) {
-      (sends.has(name) ? this.asyncFunctions : this.syncFunctions).add(name);
-    }
-    for (const name of [...this.scope.locals, ...this.classes, ...functions.keys()]) {
-      this.moduleNames.add(name);
-    }
+    for (const f of functions.keys()) (sends.has(f) ? this.asyncFunctions : this.syncFunctions).add(f);
+    [...this.scope.locals, ...this.classes, ...functions.keys()].forEach((n) => this.moduleNames.add(n));
   }
 
   /** Names a statement assigns (targets, `for`, `except as`, `with as`, nested defs), not inside defs. */
@@ -217,13 +215,7 @@ class Converter {
     if (!["FunctionDefinition", "ClassDefinition", "DecoratedStatement"].includes(stmt.name)) {
       some(stmt, (n) => n.name === "NamedExpression" && !into.add(this.text(n.firstChild!)));
     }
-    const targetNames = (n: SyntaxNode) => {
-      if (
-        ["VariableName", "TupleExpression", "ArrayExpression", "ParenthesizedExpression"].includes(n.name)
-      ) {
-        this.targetNames(n, into);
-      }
-    };
+    const targetNames = (n: SyntaxNode) => TARGETS.includes(n.name) && this.targetNames(n, into);
     switch (stmt.name) {
       case "AssignStatement":
       case "UpdateStatement":
@@ -428,21 +420,18 @@ class Converter {
     const parts = children(n);
     let close = this.block(parts[1], "try ");
     let i = 2;
-    const handlers: string[] = [];
-    let hasExcept = false;
+    let handlers = 0;
     const caught = `__e${this.uid++}`;
     while (i < parts.length && parts[i].name === "except") {
-      hasExcept = true;
       let types: SyntaxNode | null = null, as: SyntaxNode | null = null;
       i++;
       if (parts[i].name !== "Body") types = parts[i++];
       if (parts[i]?.name === "as") as = parts[i + 1], i += 2;
       const body = parts[i++];
-      handlers.push("");
       const cond = types === null ? "true" : `__py.matches(${caught}, ${this.expr(types)})`;
       const bind = as === null ? "" : `${this.name(as)} = ${caught}; `;
       this.write(
-        `${close}${handlers.length === 1 ? ` catch (${caught}) { ` : " else "}if (${cond}) { ${bind}`,
+        `${close}${handlers++ === 0 ? ` catch (${caught}) { ` : " else "}if (${cond}) { ${bind}`,
       );
       const saved = this.scope.caught;
       this.scope.caught = caught;
@@ -450,7 +439,7 @@ class Converter {
       this.scope.caught = saved;
       close = " }";
     }
-    if (hasExcept) close += ` else throw ${caught}; }`;
+    if (handlers > 0) close += ` else throw ${caught}; }`;
     if (i < parts.length && parts[i].name === "else") {
       this.refuse(parts[i], "try ... else: put it at the end of the try");
     }
@@ -474,12 +463,10 @@ class Converter {
     const parts = children(n);
     const value = parts[1];
     const asAt = parts.findIndex((c) => c.name === "as");
-    if (parts.filter((c) => c.name === ",").length > 0) this.refuse(n, "with of several items: nest them");
+    if (parts.some((c) => c.name === ",")) this.refuse(n, "with of several items: nest them");
     const cm = `__c${this.uid++}`, err = `__x${this.uid++}`;
     const bind = asAt < 0 ? "" : `${this.store(parts[asAt + 1], `${cm}.__enter__()`)}; `;
-    this.write(
-      `{ const ${cm} = ${this.expr(value)}; let ${err} = null; try { ${bind}`,
-    );
+    this.write(`{ const ${cm} = ${this.expr(value)}; let ${err} = null; try { ${bind}`);
     this.body(n.getChild("Body"));
     return ` } catch (__w) { ${err} = __w; if (!${cm}.__exit__(__w)) throw __w; } finally { ` +
       `if (${err} === null) ${cm}.__exit__(null); } }`;
@@ -798,9 +785,8 @@ class Converter {
     };
     for (const r of n.getChildren("FormatReplacement")) {
       literal(at, r.from);
-      const parts = children(r).filter((c) => c.name !== "{" && c.name !== "}");
-      const value = parts.find((c) =>
-        c.name !== "FormatConversion" && c.name !== "FormatSpec" && c.name !== "="
+      const value = children(r).find((c) =>
+        !["{", "}", "FormatConversion", "FormatSpec", "="].includes(c.name)
       );
       if (value === undefined) this.refuse(r, "an empty f-string replacement");
       const conversion = r.getChild("FormatConversion");
@@ -901,12 +887,8 @@ class Converter {
         awaits = false;
         call = `new ${target}(${args})`;
       } else {
-        if (
-          target.startsWith("__py.builtins.") || this.syncFunctions.has(name) || target === "__next" ||
-          target === "__open"
-        ) {
-          awaits = false;
-        }
+        const builtin = target.startsWith("__py.builtins.") || target === "__next" || target === "__open";
+        if (builtin || this.syncFunctions.has(name)) awaits = false;
         if (this.asyncFunctions.has(name)) this.mustAwait(n);
         call = `${target}(${args})`;
       }
@@ -959,10 +941,8 @@ class Converter {
   }
 
   private binaryExpression(n: SyntaxNode): string {
-    const parts = children(n);
-    const [a] = parts;
-    const b = parts[parts.length - 1];
-    const ops = parts.slice(1, -1).map((c) => this.text(c)).join(" ");
+    const parts = children(n), ops = this.middleOp(n);
+    const [a, b] = [parts[0], parts[parts.length - 1]];
     if (ops === "and") return `(__py.bool(__t = ${this.expr(a)}) ? ${this.expr(b)} : __t)`;
     if (ops === "or") return `(__py.bool(__t = ${this.expr(a)}) ? __t : ${this.expr(b)})`;
     if (isComparison(ops) && a.name === "BinaryExpression" && isComparison(this.middleOp(a))) {
