@@ -385,6 +385,15 @@ export function orDefault(dflt: unknown[], err: PyError): unknown {
   throw err;
 }
 
+/** A read-only Python mapping of `lookup`'s values (`m.get(k)`, `m[k]`, `k in m`): headers, the environment. */
+export function mapping(lookup: (k: string) => string | null | undefined) {
+  return {
+    get: (k: string, d: unknown = null) => lookup(k) ?? d,
+    __getitem__: (k: string) => lookup(k) ?? orDefault([], new PyError("KeyError", repr(k))),
+    __contains__: (k: string) => lookup(k) != null,
+  };
+}
+
 const DICT_METHODS: Methods<Record<string, unknown>> = {
   get: (d, k, dflt = null) => Object.hasOwn(d, str(k)) ? d[str(k)] : dflt,
   keys: (d) => Object.keys(d),

@@ -11,7 +11,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { STATUS_CODES } from "node:http";
 import type { RequestOptions, Response, Session } from "../session.ts";
-import { args, bool, Kw, PyError, str } from "./py.ts";
+import { args, bool, Kw, mapping, PyError, str } from "./py.ts";
 import { MODULES } from "./py_modules.ts";
 import { setCookiePair } from "../sessions/cookies.ts";
 
@@ -166,15 +166,7 @@ class LocustResponse {
   }
   get headers() {
     const h = this.#r.headers;
-    return {
-      get: (k: string, d: unknown = null) => h.get(k) ?? d,
-      __getitem__: (k: string) => {
-        const v = h.get(k);
-        if (v === null) throw new PyError("KeyError", k);
-        return v;
-      },
-      __contains__: (k: string) => h.has(k),
-    };
+    return mapping((k) => h.get(k));
   }
   get cookies(): Record<string, string> {
     const out: Record<string, string> = {};
