@@ -178,26 +178,16 @@ export async function writeLocustCsv(
 ): Promise<void> {
   const { rows, total } = locustRows(run, methods);
   const ints = (r: LocustRow) => r.percentiles.map((p) => (p === null ? null : Math.round(p)));
+  const times = (
+    r: LocustRow,
+  ) => [Math.round(r.median), r.avg, r.requests === 0 ? 0 : r.min, r.max, r.avgBytes];
   const stats = [
     csvLine([
       ...columns(`Type,Name,Request Count,Failure Count,${TIMES},Requests/s,Failures/s`),
       ...PERCENTILE_NAMES,
     ]),
     ...[...rows, total].map((r) =>
-      csvLine([
-        r.method,
-        r.name,
-        r.requests,
-        r.failures,
-        Math.round(r.median),
-        r.avg,
-        r.requests === 0 ? 0 : r.min,
-        r.max,
-        r.avgBytes,
-        r.rps,
-        r.failuresPerSec,
-        ...ints(r),
-      ])
+      csvLine([r.method, r.name, r.requests, r.failures, ...times(r), r.rps, r.failuresPerSec, ...ints(r)])
     ),
   ].join("");
   const failures = [
@@ -228,11 +218,7 @@ export async function writeLocustCsv(
         ...PERCENTILES.map((p) => (h === null ? null : Math.round(h.getValueAtPercentile(p) / 1000))),
         count,
         failed,
-        Math.round(total.median),
-        total.avg,
-        total.requests === 0 ? 0 : total.min,
-        total.max,
-        total.avgBytes,
+        ...times(total),
       ]);
     }),
   ].join("");
