@@ -268,9 +268,7 @@ class Client {
     const s = session();
     stopsHere(s);
     let path = str(url);
-    if (o.params != null) {
-      path += (path.includes("?") ? "&" : "?") + form(o.params);
-    }
+    if (o.params != null) path += (path.includes("?") ? "&" : "?") + form(o.params);
     let headers: Record<string, string> | undefined;
     for (const _ in this.headers) {
       headers = { ...this.headers };
@@ -413,11 +411,8 @@ export class HttpUser {
   rest_(method: string, url: string, ...a: unknown[]): Promise<LocustResponse> {
     const [name, kw] = args(a, ["name"], [null], false, true) as [unknown, Record<string, unknown>];
     const sep = str(url).includes("?") ? "&" : "?";
-    return this.rest(
-      method,
-      `${url}${sep}_=${Date.now()}`,
-      new Kw({ ...kw, name: name ?? `${str(method).toUpperCase()} ${url}${sep}_=...` }),
-    );
+    const named = name ?? `${str(method).toUpperCase()} ${url}${sep}_=...`;
+    return this.rest(method, `${url}${sep}_=${Date.now()}`, new Kw({ ...kw, name: named }));
   }
 }
 
@@ -498,12 +493,8 @@ export function classOrder(users: UserClass[], count: number): UserClass[] {
  * Kullback-Leibler divergence from the shares most (3:1 -> A B A A A B A A A B ...).
  */
 function klOrder(shares: Array<[UserClass, number]>, n: number): UserClass[] {
-  const heap = shares.filter(([, w]) => w > 0).map(([u, w]) => ({
-    u,
-    w,
-    x: w + 1,
-    d: w * Math.log2(w / (w + 1)),
-  }));
+  const heap = shares.filter(([, w]) => w > 0)
+    .map(([u, w]) => ({ u, w, x: w + 1, d: w * Math.log2(w / (w + 1)) }));
   const out: UserClass[] = [];
   while (out.length < n && heap.length > 0) {
     // Python's heap order of (divergence, count, weight, name).
@@ -670,5 +661,3 @@ export function decorate(cls: any, name: string, decorators: Array<(fn: Fn) => F
 export function taskDict(pairs: Array<[unknown, number]>) {
   return { __pairs: pairs };
 }
-
-export { args, str };
