@@ -121,7 +121,7 @@ class Converter {
     this.planModule(top);
     const defined = [...this.classes, ...this.asyncFunctions, ...this.syncFunctions];
     const lets = [...this.scope.locals].filter((n) => !defined.includes(n));
-    this.write(`let __t, __e${lets.length > 0 ? ", " + lets.map((n) => this.jsName(n)).join(", ") : ""}; `);
+    this.write(`let __t, __e${lets.map((n) => `, ${this.jsName(n)}`).join("")}; `);
     for (const stmt of children(top)) this.statement(stmt);
     if (this.problems.length > 0) throw this.error();
     const [py, locust, modules] = [PY_URL, LOCUST_URL, MODULES_URL].map((u) => JSON.stringify(u));
@@ -526,23 +526,18 @@ class Converter {
     const top = this.scope === this.moduleScope;
     const declared = [...names, ...(rest ? [rest] : []), ...(restKw ? [restKw] : [])];
     const defaultsText = defaults.map((d) => (d === null ? "undefined" : this.expr(d)));
+    const js = this.jsName(name), a = isAsync ? "async " : "";
     const head = method !== undefined
-      ? `${isAsync ? "async " : ""}${this.jsName(name)}(...__a) { ${
-        selfName ? `const ${this.jsName(selfName)} = this; ` : ""
-      }`
-      : `${top ? "" : `${this.jsName(name)} = `}${isAsync ? "async " : ""}function ${
-        this.jsName(name)
-      }(...__a) { `;
+      ? `${a}${js}(...__a) { ${selfName ? `const ${this.jsName(selfName)} = this; ` : ""}`
+      : `${top ? "" : `${js} = `}${a}function ${js}(...__a) { `;
     const argsLine = declared.length === 0 && !method
       ? "__py.args(__a, []); "
       : `let [${declared.map((p) => this.jsName(p)).join(", ")}] = __py.args(__a, ${
         JSON.stringify(names)
       }, [${defaultsText.join(", ")}], ${rest !== null}, ${restKw !== null}); `;
-    const locals = [...inner.locals].map((l) => this.jsName(l));
+    const locals = [...inner.locals].map((l) => `, ${this.jsName(l)}`).join("");
     this.write(
-      `${head}${method !== undefined && declared.length === 0 ? "" : argsLine}let __t, __e${
-        locals.length > 0 ? ", " + locals.join(", ") : ""
-      }; `,
+      `${head}${method !== undefined && declared.length === 0 ? "" : argsLine}let __t, __e${locals}; `,
     );
     this.within({ ...inner, self: selfName }, () => this.body(body));
     const after = method !== undefined && decorators.length > 0
@@ -574,9 +569,8 @@ class Converter {
       }
     }
     // Defaults align with the last names.
-    const firstDefault = defaults.findIndex((d) => d !== null);
-    const trailing = firstDefault < 0 ? [] : defaults.slice(firstDefault);
-    return { names, defaults: trailing, rest, restKw };
+    const first = defaults.findIndex((d) => d !== null);
+    return { names, defaults: first < 0 ? [] : defaults.slice(first), rest, restKw };
   }
 
   private decorated(n: SyntaxNode, inClass?: string): string {
