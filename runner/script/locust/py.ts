@@ -179,8 +179,7 @@ export function getitem(x: any, key: any): any {
   }
   if (x !== null && typeof x === "object" && typeof x.__getitem__ === "function") return x.__getitem__(key);
   if (isDict(x)) {
-    if (!Object.hasOwn(x, str(key))) throw new PyError("KeyError", repr(key));
-    return x[str(key)];
+    return Object.hasOwn(x, str(key)) ? x[str(key)] : orDefault([], new PyError("KeyError", repr(key)));
   }
   throw new PyError("TypeError", `'${typeName(x)}' object is not subscriptable`);
 }

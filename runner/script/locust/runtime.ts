@@ -537,9 +537,8 @@ export function locustfile(all: Record<string, unknown>) {
     // Once an isolate: the load's end sets when a user still in its task is stopped.
     if (killAtMs === Infinity && !s.stopping.aborted) {
       killAtMs = Number.MAX_VALUE;
-      s.stopping.addEventListener("abort", () => killAtMs = performance.now() + stopTimeoutMs, {
-        once: true,
-      });
+      const kill = () => killAtMs = performance.now() + stopTimeoutMs;
+      s.stopping.addEventListener("abort", kill, { once: true });
     }
     const cls = order[(s.vu - 1) % order.length];
     const user = new (cls as any)() as HttpUser & { on_start?: Fn };

@@ -205,8 +205,7 @@ export async function writeLocustCsv(
     ]),
     ...secondsOf(run).map((i) => {
       const seconds = i.durationMs / 1000;
-      const failedNow = i.failed;
-      count += i.requests, failed += failedNow;
+      count += i.requests, failed += i.failed;
       const h = i.requests > 0 ? mergeEncoded(i.histograms) : null;
       return csvLine([
         Math.round(startSec + (i.startMs + i.durationMs) / 1000),
@@ -214,7 +213,7 @@ export async function writeLocustCsv(
         "",
         "Aggregated",
         i.requests / seconds,
-        failedNow / seconds,
+        i.failed / seconds,
         ...PERCENTILES.map((p) => (h === null ? null : Math.round(h.getValueAtPercentile(p) / 1000))),
         count,
         failed,
