@@ -384,7 +384,7 @@ export function orDefault(dflt: unknown[], err: PyError): unknown {
   throw err;
 }
 
-/** A read-only Python mapping of `lookup`'s values (`m.get(k)`, `m[k]`, `k in m`): headers, the environment. */
+/** A read-only Python mapping of `lookup`'s values (`m.get(k)`, `m[k]`, `k in m`): headers, os.environ. */
 export function mapping(lookup: (k: string) => string | null | undefined) {
   return {
     get: (k: string, d: unknown = null) => lookup(k) ?? d,
