@@ -440,12 +440,8 @@ class Converter {
       close = " }";
     }
     if (handlers > 0) close += ` else throw ${caught}; }`;
-    if (i < parts.length && parts[i].name === "else") {
-      this.refuse(parts[i], "try ... else: put it at the end of the try");
-    }
-    if (i < parts.length && parts[i].name === "finally") {
-      close = this.block(parts[i + 1], `${close} finally `);
-    }
+    if (parts[i]?.name === "else") this.refuse(parts[i], "try ... else: put it at the end of the try");
+    if (parts[i]?.name === "finally") close = this.block(parts[i + 1], `${close} finally `);
     return close;
   }
 

@@ -72,10 +72,8 @@ const string = {
 function dumps(value: unknown, ...rest: unknown[]): string {
   const [indent] = args(rest, ["indent"], [null], false, true) as [number | null];
   if (indent !== null) return JSON.stringify(value, null, indent);
-  return JSON.stringify(value).replace(
-    /("(?:[^"\\]|\\.)*")|([,:])/g,
-    (m, s) => s ?? (m === "," ? ", " : ": "),
-  );
+  const separators = /("(?:[^"\\]|\\.)*")|([,:])/g;
+  return JSON.stringify(value).replace(separators, (m, s) => s ?? (m === "," ? ", " : ": "));
 }
 
 const json = {
