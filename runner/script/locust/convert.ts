@@ -60,6 +60,10 @@ const BUILTINS = new Set(
 const EVENTS = ["test_start", "test_stop", "init", "request", "report_to_master", "worker_report"];
 const EVENTS_HELD = "loadlab runs test_start, test_stop, init and request listeners only (and takes, as a " +
   "run of one process, report_to_master and worker_report, which never fire)";
+/** Names a locustfile reads without defining them, beside BUILTINS. */
+const GIVEN: Record<string, string> = { next: "__next", open: "__open", __name__: '"locustfile"' };
+/** The nodes an assignment's target names are in (not `self.x`, whose `self` is no local). */
+const TARGETS = ["VariableName", "TupleExpression", "ArrayExpression", "ParenthesizedExpression"];
 const LOCUST_CLASSES = new Set(["StopUser", "RescheduleTask", "InterruptTaskSet"]);
 const JS_RESERVED = new Set(
   ("arguments await break case catch class const continue debugger default delete do else enum export " +
@@ -117,7 +121,7 @@ class Converter {
     this.planModule(top);
     const defined = [...this.classes, ...this.asyncFunctions, ...this.syncFunctions];
     const lets = [...this.scope.locals].filter((n) => !defined.includes(n));
-    this.write(`let __t, __e${lets.length > 0 ? ", " + lets.map((n) => this.jsName(n)).join(", ") : ""}; `);
+    this.write(`let __t, __e${lets.map((n) => `, ${this.jsName(n)}`).join("")}; `);
     for (const stmt of children(top)) this.statement(stmt);
     if (this.problems.length > 0) throw this.error();
     const [py, locust, modules] = [PY_URL, LOCUST_URL, MODULES_URL].map((u) => JSON.stringify(u));
@@ -202,12 +206,8 @@ class Converter {
         if (some(def, calls)) sends.add(name), grew = true;
       }
     }
-    for (const name of functions.keys()) {
-      (sends.has(name) ? this.asyncFunctions : this.syncFunctions).add(name);
-    }
-    for (const name of [...this.scope.locals, ...this.classes, ...functions.keys()]) {
-      this.moduleNames.add(name);
-    }
+    for (const f of functions.keys()) (sends.has(f) ? this.asyncFunctions : this.syncFunctions).add(f);
+    [...this.scope.locals, ...this.classes, ...functions.keys()].forEach((n) => this.moduleNames.add(n));
   }
 
   /** Names a statement assigns (targets, `for`, `except as`, `with as`, nested defs), not inside defs. */
@@ -215,13 +215,7 @@ class Converter {
     if (!["FunctionDefinition", "ClassDefinition", "DecoratedStatement"].includes(stmt.name)) {
       some(stmt, (n) => n.name === "NamedExpression" && !into.add(this.text(n.firstChild!)));
     }
-    const targetNames = (n: SyntaxNode) => {
-      if (
-        ["VariableName", "TupleExpression", "ArrayExpression", "ParenthesizedExpression"].includes(n.name)
-      ) {
-        this.targetNames(n, into);
-      }
-    };
+    const targetNames = (n: SyntaxNode) => TARGETS.includes(n.name) && this.targetNames(n, into);
     switch (stmt.name) {
       case "AssignStatement":
       case "UpdateStatement":
@@ -345,11 +339,10 @@ class Converter {
 
   /** `targets = value` for one target or a tuple of them. */
   private assignTo(targets: SyntaxNode[], value: string): string {
-    const flat = targets.length === 1 && targets[0].name === "TupleExpression"
-      ? exprChildren(targets[0])
-      : targets.length === 1 && targets[0].name === "ParenthesizedExpression"
-      ? exprChildren(targets[0])
-      : targets;
+    const flat =
+      targets.length === 1 && ["TupleExpression", "ParenthesizedExpression"].includes(targets[0].name)
+        ? exprChildren(targets[0])
+        : targets;
     if (flat.length === 1 && targets[0].name !== "TupleExpression") return `${this.store(flat[0], value)};`;
     const tmp = `__u${this.uid++}`;
     const each = flat.map((t, i) => `${this.store(t, `${tmp}[${i}]`)};`).join(" ");
@@ -427,21 +420,18 @@ class Converter {
     const parts = children(n);
     let close = this.block(parts[1], "try ");
     let i = 2;
-    const handlers: string[] = [];
-    let hasExcept = false;
+    let handlers = 0;
     const caught = `__e${this.uid++}`;
     while (i < parts.length && parts[i].name === "except") {
-      hasExcept = true;
       let types: SyntaxNode | null = null, as: SyntaxNode | null = null;
       i++;
       if (parts[i].name !== "Body") types = parts[i++];
       if (parts[i]?.name === "as") as = parts[i + 1], i += 2;
       const body = parts[i++];
-      handlers.push("");
       const cond = types === null ? "true" : `__py.matches(${caught}, ${this.expr(types)})`;
       const bind = as === null ? "" : `${this.name(as)} = ${caught}; `;
       this.write(
-        `${close}${handlers.length === 1 ? ` catch (${caught}) { ` : " else "}if (${cond}) { ${bind}`,
+        `${close}${handlers++ === 0 ? ` catch (${caught}) { ` : " else "}if (${cond}) { ${bind}`,
       );
       const saved = this.scope.caught;
       this.scope.caught = caught;
@@ -449,13 +439,9 @@ class Converter {
       this.scope.caught = saved;
       close = " }";
     }
-    if (hasExcept) close += ` else throw ${caught}; }`;
-    if (i < parts.length && parts[i].name === "else") {
-      this.refuse(parts[i], "try ... else: put it at the end of the try");
-    }
-    if (i < parts.length && parts[i].name === "finally") {
-      close = this.block(parts[i + 1], `${close} finally `);
-    }
+    if (handlers > 0) close += ` else throw ${caught}; }`;
+    if (parts[i]?.name === "else") this.refuse(parts[i], "try ... else: put it at the end of the try");
+    if (parts[i]?.name === "finally") close = this.block(parts[i + 1], `${close} finally `);
     return close;
   }
 
@@ -473,12 +459,10 @@ class Converter {
     const parts = children(n);
     const value = parts[1];
     const asAt = parts.findIndex((c) => c.name === "as");
-    if (parts.filter((c) => c.name === ",").length > 0) this.refuse(n, "with of several items: nest them");
+    if (parts.some((c) => c.name === ",")) this.refuse(n, "with of several items: nest them");
     const cm = `__c${this.uid++}`, err = `__x${this.uid++}`;
     const bind = asAt < 0 ? "" : `${this.store(parts[asAt + 1], `${cm}.__enter__()`)}; `;
-    this.write(
-      `{ const ${cm} = ${this.expr(value)}; let ${err} = null; try { ${bind}`,
-    );
+    this.write(`{ const ${cm} = ${this.expr(value)}; let ${err} = null; try { ${bind}`);
     this.body(n.getChild("Body"));
     return ` } catch (__w) { ${err} = __w; if (!${cm}.__exit__(__w)) throw __w; } finally { ` +
       `if (${err} === null) ${cm}.__exit__(null); } }`;
@@ -535,37 +519,27 @@ class Converter {
     }
     const selfName = method !== undefined ? names.shift() : undefined;
     for (const p of [...names, rest, restKw, selfName, ...inner.globals]) if (p) inner.locals.delete(p);
-    const saved = this.scope;
-    this.scope = { ...inner, self: selfName };
+    const top = this.scope === this.moduleScope;
     const declared = [...names, ...(rest ? [rest] : []), ...(restKw ? [restKw] : [])];
-    const defaultsText = defaults.map((d) => (d === null ? "undefined" : this.exprIn(saved, d)));
+    const defaultsText = defaults.map((d) => (d === null ? "undefined" : this.expr(d)));
+    const js = this.jsName(name), a = isAsync ? "async " : "";
     const head = method !== undefined
-      ? `${isAsync ? "async " : ""}${this.jsName(name)}(...__a) { ${
-        selfName ? `const ${this.jsName(selfName)} = this; ` : ""
-      }`
-      : `${saved === this.moduleScope ? "" : `${this.jsName(name)} = `}${isAsync ? "async " : ""}function ${
-        this.jsName(name)
-      }(...__a) { `;
+      ? `${a}${js}(...__a) { ${selfName ? `const ${this.jsName(selfName)} = this; ` : ""}`
+      : `${top ? "" : `${js} = `}${a}function ${js}(...__a) { `;
     const argsLine = declared.length === 0 && !method
       ? "__py.args(__a, []); "
       : `let [${declared.map((p) => this.jsName(p)).join(", ")}] = __py.args(__a, ${
         JSON.stringify(names)
       }, [${defaultsText.join(", ")}], ${rest !== null}, ${restKw !== null}); `;
-    const locals = [...inner.locals].map((l) => this.jsName(l));
+    const locals = [...inner.locals].map((l) => `, ${this.jsName(l)}`).join("");
     this.write(
-      `${head}${method !== undefined && declared.length === 0 ? "" : argsLine}let __t, __e${
-        locals.length > 0 ? ", " + locals.join(", ") : ""
-      }; `,
+      `${head}${method !== undefined && declared.length === 0 ? "" : argsLine}let __t, __e${locals}; `,
     );
-    try {
-      this.body(body);
-    } finally {
-      this.scope = saved;
-    }
+    this.within({ ...inner, self: selfName }, () => this.body(body));
     const after = method !== undefined && decorators.length > 0
       ? ` static { __L.decorate(this, ${JSON.stringify(name)}, [${decorators.join(", ")}]); }`
       : this.decorate(name, decorators);
-    return ` }${saved === this.moduleScope || method !== undefined ? "" : ";"}${after}`;
+    return ` }${top || method !== undefined ? "" : ";"}${after}`;
   }
 
   private params(list: SyntaxNode) {
@@ -591,9 +565,8 @@ class Converter {
       }
     }
     // Defaults align with the last names.
-    const firstDefault = defaults.findIndex((d) => d !== null);
-    const trailing = firstDefault < 0 ? [] : defaults.slice(firstDefault);
-    return { names, defaults: trailing, rest, restKw };
+    const first = defaults.findIndex((d) => d !== null);
+    return { names, defaults: first < 0 ? [] : defaults.slice(first), rest, restKw };
   }
 
   private decorated(n: SyntaxNode, inClass?: string): string {
@@ -715,11 +688,12 @@ class Converter {
 
   // ---- expressions ----
 
-  private exprIn(scope: Scope, n: SyntaxNode): string {
+  /** `write` with `scope` as the current scope. */
+  private within<T>(scope: Scope, write: () => T): T {
     const saved = this.scope;
     this.scope = scope;
     try {
-      return this.expr(n);
+      return write();
     } finally {
       this.scope = saved;
     }
@@ -768,10 +742,8 @@ class Converter {
     const known = this.scope.locals.has(name) || this.scope.globals.has(name) || this.moduleNames.has(name) ||
       this.scope.self === name;
     if (!known && BUILTINS.has(name)) return `__py.builtins.${name}`;
-    if (!known && (name === "next" || name === "open")) return `__${name}`;
-    if (!known && name === "__name__") return '"locustfile"';
     if (!known && name === "__file__") return "__L.locustPath()";
-    return this.jsName(name);
+    return !known && Object.hasOwn(GIVEN, name) ? GIVEN[name] : this.jsName(name);
   }
 
   private jsName(name: string): string {
@@ -803,9 +775,8 @@ class Converter {
     };
     for (const r of n.getChildren("FormatReplacement")) {
       literal(at, r.from);
-      const parts = children(r).filter((c) => c.name !== "{" && c.name !== "}");
-      const value = parts.find((c) =>
-        c.name !== "FormatConversion" && c.name !== "FormatSpec" && c.name !== "="
+      const value = children(r).find((c) =>
+        !["{", "}", "FormatConversion", "FormatSpec", "="].includes(c.name)
       );
       if (value === undefined) this.refuse(r, "an empty f-string replacement");
       const conversion = r.getChild("FormatConversion");
@@ -906,12 +877,8 @@ class Converter {
         awaits = false;
         call = `new ${target}(${args})`;
       } else {
-        if (
-          target.startsWith("__py.builtins.") || this.syncFunctions.has(name) || target === "__next" ||
-          target === "__open"
-        ) {
-          awaits = false;
-        }
+        const builtin = target.startsWith("__py.builtins.") || target === "__next" || target === "__open";
+        if (builtin || this.syncFunctions.has(name)) awaits = false;
         if (this.asyncFunctions.has(name)) this.mustAwait(n);
         call = `${target}(${args})`;
       }
@@ -964,10 +931,8 @@ class Converter {
   }
 
   private binaryExpression(n: SyntaxNode): string {
-    const parts = children(n);
-    const [a] = parts;
-    const b = parts[parts.length - 1];
-    const ops = parts.slice(1, -1).map((c) => this.text(c)).join(" ");
+    const parts = children(n), ops = this.middleOp(n);
+    const [a, b] = [parts[0], parts[parts.length - 1]];
     if (ops === "and") return `(__py.bool(__t = ${this.expr(a)}) ? ${this.expr(b)} : __t)`;
     if (ops === "or") return `(__py.bool(__t = ${this.expr(a)}) ? __t : ${this.expr(b)})`;
     if (isComparison(ops) && a.name === "BinaryExpression" && isComparison(this.middleOp(a))) {
@@ -994,14 +959,13 @@ class Converter {
     const forAt = parts.findIndex((c) => c.name === "for");
     const [key, value] = parts.slice(0, forAt);
     // The loop variables are the comprehension's own.
-    const saved = this.scope, own = new Set(saved.locals);
+    const own = new Set(this.scope.locals);
     const inAfter = (i: number) => parts.findIndex((c, j) => j > i && c.name === "in");
     parts.forEach((p, i) =>
       p.name === "for" && parts.slice(i + 1, inAfter(i)).forEach((t) => this.targetNames(t, own))
     );
-    this.scope = { ...saved, locals: own };
     let body = "", depth = 0;
-    try {
+    this.within({ ...this.scope, locals: own }, () => {
       // Each clause a block within the one before: `for ... in ...` and `if ...`.
       for (let i = forAt; i < parts.length; i++, depth++) {
         if (parts[i].name === "async") this.refuse(n, "async comprehensions");
@@ -1015,9 +979,7 @@ class Converter {
       body += dict
         ? `__r[__py.str(${this.expr(key)})] = ${this.expr(value)};`
         : `__r.push(${this.expr(key)});`;
-    } finally {
-      this.scope = saved;
-    }
+    });
     body += " }".repeat(depth);
     const init = dict ? "{}" : "[]";
     return this.scope.async
@@ -1043,17 +1005,15 @@ class Converter {
     const body = children(n).filter((c) => c.name !== "lambda" && c.name !== "ParamList" && c.name !== ":")
       .pop()!;
     const { names, defaults } = params === null ? { names: [], defaults: [] } : this.params(params);
-    const saved = this.scope;
-    this.scope = { ...saved, locals: new Set([...saved.locals, ...names]), async: false };
+    const scope = { ...this.scope, locals: new Set([...this.scope.locals, ...names]), async: false };
     this.inLambda++;
     try {
-      const d = defaults.map((x) => (x === null ? "undefined" : this.exprIn(saved, x)));
+      const d = defaults.map((x) => (x === null ? "undefined" : this.expr(x)));
       return `((...__a) => { const [${names.map((p) => this.jsName(p)).join(", ")}] = __py.args(__a, ${
         JSON.stringify(names)
-      }, [${d.join(", ")}]); return ${this.expr(body)}; })`;
+      }, [${d.join(", ")}]); return ${this.within(scope, () => this.expr(body))}; })`;
     } finally {
       this.inLambda--;
-      this.scope = saved;
     }
   }
 }

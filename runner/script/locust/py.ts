@@ -179,8 +179,7 @@ export function getitem(x: any, key: any): any {
   }
   if (x !== null && typeof x === "object" && typeof x.__getitem__ === "function") return x.__getitem__(key);
   if (isDict(x)) {
-    if (!Object.hasOwn(x, str(key))) throw new PyError("KeyError", repr(key));
-    return x[str(key)];
+    return Object.hasOwn(x, str(key)) ? x[str(key)] : orDefault([], new PyError("KeyError", repr(key)));
   }
   throw new PyError("TypeError", `'${typeName(x)}' object is not subscriptable`);
 }
@@ -360,16 +359,8 @@ const LIST_METHODS: Methods<unknown[]> = {
     if (l.length === 0) throw new PyError("IndexError", "pop from empty list");
     return i === undefined ? l.pop() : l.splice(index(l.length, i), 1)[0];
   },
-  remove: (l, v) => {
-    const at = l.findIndex((x) => eq(x, v));
-    if (at < 0) throw new PyError("ValueError", "list.remove(x): x not in list");
-    l.splice(at, 1);
-  },
-  index: (l, v) => {
-    const at = l.findIndex((x) => eq(x, v));
-    if (at < 0) throw new PyError("ValueError", `${repr(v)} is not in list`);
-    return at;
-  },
+  remove: (l, v) => void l.splice(indexOf(l, v, "list.remove(x): x not in list"), 1),
+  index: (l, v) => indexOf(l, v, `${repr(v)} is not in list`),
   count: (l, v) => l.filter((x) => eq(x, v)).length,
   clear: (l) => void l.splice(0),
   copy: (l) => [...l],
@@ -379,6 +370,28 @@ const LIST_METHODS: Methods<unknown[]> = {
     l.splice(0, l.length, ...sorted);
   },
 };
+
+/** Where `v` is in `l`, else a ValueError saying `why`. */
+function indexOf(l: unknown[], v: unknown, why: string): number {
+  const at = l.findIndex((x) => eq(x, v));
+  if (at < 0) throw new PyError("ValueError", why);
+  return at;
+}
+
+/** A call's default (`dflt[0]`) when it was given one, else `err` thrown. */
+export function orDefault(dflt: unknown[], err: PyError): unknown {
+  if (dflt.length > 0) return dflt[0];
+  throw err;
+}
+
+/** A read-only Python mapping of `lookup`'s values (`m.get(k)`, `m[k]`, `k in m`): headers, os.environ. */
+export function mapping(lookup: (k: string) => string | null | undefined) {
+  return {
+    get: (k: string, d: unknown = null) => lookup(k) ?? d,
+    __getitem__: (k: string) => lookup(k) ?? orDefault([], new PyError("KeyError", repr(k))),
+    __contains__: (k: string) => lookup(k) != null,
+  };
+}
 
 const DICT_METHODS: Methods<Record<string, unknown>> = {
   get: (d, k, dflt = null) => Object.hasOwn(d, str(k)) ? d[str(k)] : dflt,
@@ -392,12 +405,8 @@ const DICT_METHODS: Methods<Record<string, unknown>> = {
     if (last instanceof Kw && last !== other) Object.assign(d, last.values);
   },
   pop: (d, k, ...dflt) => {
-    const key = str(k);
-    if (!Object.hasOwn(d, key)) {
-      if (dflt.length > 0) return dflt[0];
-      throw new PyError("KeyError", repr(k));
-    }
-    const v = d[key];
+    const key = str(k),
+      v = Object.hasOwn(d, key) ? d[key] : orDefault(dflt, new PyError("KeyError", repr(k)));
     delete d[key];
     return v;
   },
@@ -450,10 +459,8 @@ function toFloat(x: unknown): number {
 function extreme(sign: number, a: unknown[]): unknown {
   const [positional, named] = splitKw(a);
   const items = positional.length === 1 ? [...iter(positional[0])] : positional;
-  if (items.length === 0) {
-    if (Object.hasOwn(named, "default")) return named.default;
-    throw new PyError("ValueError", "arg is an empty sequence");
-  }
+  const dflt = Object.hasOwn(named, "default") ? [named.default] : [];
+  if (items.length === 0) return orDefault(dflt, new PyError("ValueError", "arg is an empty sequence"));
   const key = (named.key as ((v: unknown) => any) | undefined) ?? ((v: unknown) => v);
   return items.reduce((best, v) => (sign * (key(v) - key(best)) > 0 ? v : best));
 }

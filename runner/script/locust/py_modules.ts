@@ -6,7 +6,8 @@
  * functions teams call. `time.sleep` is the session's own sleep (runtime.ts), set there. Any other module
  * is refused before the load (convert.ts).
  */
-import { args, builtins, exceptionClass, iter, Kw, PyError, repr, str, tuple } from "./py.ts";
+import { args, builtins, exceptionClass, iter, Kw, mapping, orDefault } from "./py.ts";
+import { PyError, repr, str, tuple } from "./py.ts";
 import { randomIntBetween, randomItem } from "../k6/jslib/utils.ts";
 import { parse } from "../k6/jslib/papaparse.ts";
 import { existsSync } from "node:fs";
@@ -71,10 +72,8 @@ const string = {
 function dumps(value: unknown, ...rest: unknown[]): string {
   const [indent] = args(rest, ["indent"], [null], false, true) as [number | null];
   if (indent !== null) return JSON.stringify(value, null, indent);
-  return JSON.stringify(value).replace(
-    /("(?:[^"\\]|\\.)*")|([,:])/g,
-    (m, s) => s ?? (m === "," ? ", " : ": "),
-  );
+  const separators = /("(?:[^"\\]|\\.)*")|([,:])/g;
+  return JSON.stringify(value).replace(separators, (m, s) => s ?? (m === "," ? ", " : ": "));
 }
 
 const json = {
@@ -137,26 +136,14 @@ const itertools = {
 /** `next(it)` of an iterator (an `itertools.cycle`). */
 export function next(it: Iterator<unknown>, ...dflt: unknown[]): unknown {
   const r = it.next();
-  if (r.done) {
-    if (dflt.length > 0) return dflt[0];
-    throw new PyError("StopIteration");
-  }
-  return r.value;
+  return r.done ? orDefault(dflt, new PyError("StopIteration")) : r.value;
 }
 
-const environ = {
-  get: (k: string, d: unknown = null) => Deno.env.get(k) ?? d,
-  __getitem__: (k: string) => {
-    const v = Deno.env.get(k);
-    if (v === undefined) throw new PyError("KeyError", repr(k));
-    return v;
-  },
-  __contains__: (k: string) => Deno.env.get(k) !== undefined,
-};
+const environ = mapping((k) => Deno.env.get(k));
 
 const os = {
   environ,
-  getenv: (k: string, d: unknown = null) => Deno.env.get(k) ?? d,
+  getenv: environ.get,
   path: { join, dirname, basename, abspath: resolve, exists: existsSync, isfile: existsSync },
 };
 

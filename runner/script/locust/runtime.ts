@@ -11,7 +11,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { STATUS_CODES } from "node:http";
 import type { RequestOptions, Response, Session } from "../session.ts";
-import { args, bool, Kw, PyError, str } from "./py.ts";
+import { args, bool, Kw, mapping, PyError, str } from "./py.ts";
 import { MODULES } from "./py_modules.ts";
 import { setCookiePair } from "../sessions/cookies.ts";
 
@@ -166,15 +166,7 @@ class LocustResponse {
   }
   get headers() {
     const h = this.#r.headers;
-    return {
-      get: (k: string, d: unknown = null) => h.get(k) ?? d,
-      __getitem__: (k: string) => {
-        const v = h.get(k);
-        if (v === null) throw new PyError("KeyError", k);
-        return v;
-      },
-      __contains__: (k: string) => h.has(k),
-    };
+    return mapping((k) => h.get(k));
   }
   get cookies(): Record<string, string> {
     const out: Record<string, string> = {};
@@ -276,9 +268,7 @@ class Client {
     const s = session();
     stopsHere(s);
     let path = str(url);
-    if (o.params != null) {
-      path += (path.includes("?") ? "&" : "?") + form(o.params);
-    }
+    if (o.params != null) path += (path.includes("?") ? "&" : "?") + form(o.params);
     let headers: Record<string, string> | undefined;
     for (const _ in this.headers) {
       headers = { ...this.headers };
@@ -421,11 +411,8 @@ export class HttpUser {
   rest_(method: string, url: string, ...a: unknown[]): Promise<LocustResponse> {
     const [name, kw] = args(a, ["name"], [null], false, true) as [unknown, Record<string, unknown>];
     const sep = str(url).includes("?") ? "&" : "?";
-    return this.rest(
-      method,
-      `${url}${sep}_=${Date.now()}`,
-      new Kw({ ...kw, name: name ?? `${str(method).toUpperCase()} ${url}${sep}_=...` }),
-    );
+    const named = name ?? `${str(method).toUpperCase()} ${url}${sep}_=...`;
+    return this.rest(method, `${url}${sep}_=${Date.now()}`, new Kw({ ...kw, name: named }));
   }
 }
 
@@ -506,12 +493,8 @@ export function classOrder(users: UserClass[], count: number): UserClass[] {
  * Kullback-Leibler divergence from the shares most (3:1 -> A B A A A B A A A B ...).
  */
 function klOrder(shares: Array<[UserClass, number]>, n: number): UserClass[] {
-  const heap = shares.filter(([, w]) => w > 0).map(([u, w]) => ({
-    u,
-    w,
-    x: w + 1,
-    d: w * Math.log2(w / (w + 1)),
-  }));
+  const heap = shares.filter(([, w]) => w > 0)
+    .map(([u, w]) => ({ u, w, x: w + 1, d: w * Math.log2(w / (w + 1)) }));
   const out: UserClass[] = [];
   while (out.length < n && heap.length > 0) {
     // Python's heap order of (divergence, count, weight, name).
@@ -554,9 +537,8 @@ export function locustfile(all: Record<string, unknown>) {
     // Once an isolate: the load's end sets when a user still in its task is stopped.
     if (killAtMs === Infinity && !s.stopping.aborted) {
       killAtMs = Number.MAX_VALUE;
-      s.stopping.addEventListener("abort", () => killAtMs = performance.now() + stopTimeoutMs, {
-        once: true,
-      });
+      const kill = () => killAtMs = performance.now() + stopTimeoutMs;
+      s.stopping.addEventListener("abort", kill, { once: true });
     }
     const cls = order[(s.vu - 1) % order.length];
     const user = new (cls as any)() as HttpUser & { on_start?: Fn };
@@ -678,5 +660,3 @@ export function decorate(cls: any, name: string, decorators: Array<(fn: Fn) => F
 export function taskDict(pairs: Array<[unknown, number]>) {
   return { __pairs: pairs };
 }
-
-export { args, str };

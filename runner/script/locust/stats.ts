@@ -125,24 +125,23 @@ function unanswered(run: RunResult): number {
   return Object.entries(errors).reduce((t, [kind, n]) => kind === "script" ? t : t + n, 0);
 }
 
+/** The table's column widths and what goes before each column (Locust's own spacing). */
+const WIDTHS = [8, 40, 7, 12, 7, 7, 7, 7, 7, 11], GAPS = ["", " ", " ", " ", " |", " ", " ", "", " | ", " "];
+
 /** Locust's end-of-run table (its `Type Name # reqs # fails | Avg Min Max Med | req/s failures/s`). */
 export function locustTable(run: RunResult, methods: Record<string, string> = {}): string {
   const { rows, total } = locustRows(run, methods);
   const ms = (v: number) => String(Math.round(v));
-  const line = (r: LocustRow) =>
-    `${r.method.padEnd(8)} ${r.name.slice(0, 40).padEnd(40)} ${String(r.requests).padStart(7)} ${
-      `${r.failures}(${(r.requests === 0 ? 0 : (100 * r.failures) / r.requests).toFixed(2)}%)`.padStart(12)
-    } |${ms(r.avg).padStart(7)} ${ms(r.min).padStart(7)} ${ms(r.max).padStart(7)}${
-      ms(r.median).padStart(7)
-    } | ${r.rps.toFixed(2).padStart(7)} ${r.failuresPerSec.toFixed(2).padStart(11)}`;
-  const separator = `${"-".repeat(8)}|${"-".repeat(41)}|${"-".repeat(7)}|${"-".repeat(13)}|${"-".repeat(7)}|${
-    "-".repeat(7)
-  }|${"-".repeat(7)}|${"-".repeat(7)}|${"-".repeat(8)}|${"-".repeat(11)}`;
-  const head = `${"Type".padEnd(8)} ${"Name".padEnd(40)} ${"# reqs".padStart(7)} ${"# fails".padStart(12)} |${
-    "Avg".padStart(7)
-  } ${"Min".padStart(7)} ${"Max".padStart(7)}${"Med".padStart(7)} | ${"req/s".padStart(7)} ${
-    "failures/s".padStart(11)
-  }`;
+  const cells = (c: string[]) =>
+    c.map((v, i) => GAPS[i] + (i < 2 ? v.slice(0, 40).padEnd(WIDTHS[i]) : v.padStart(WIDTHS[i]))).join("");
+  const line = (r: LocustRow) => {
+    const failed = `${r.failures}(${(r.requests === 0 ? 0 : (100 * r.failures) / r.requests).toFixed(2)}%)`;
+    const times = [r.avg, r.min, r.max, r.median].map(ms);
+    const rates = [r.rps, r.failuresPerSec].map((v) => v.toFixed(2));
+    return cells([r.method, r.name, String(r.requests), failed, ...times, ...rates]);
+  };
+  const separator = [8, 41, 7, 13, 7, 7, 7, 7, 8, 11].map((n) => "-".repeat(n)).join("|");
+  const head = cells("Type,Name,# reqs,# fails,Avg,Min,Max,Med,req/s,failures/s".split(","));
   const out = [head, separator, ...rows.map(line), separator, line(total)];
   const errors = rows.flatMap((r) => [...r.errors].map(([why, n]) => ({ r, why, n })));
   if (errors.length > 0) {
@@ -179,26 +178,16 @@ export async function writeLocustCsv(
 ): Promise<void> {
   const { rows, total } = locustRows(run, methods);
   const ints = (r: LocustRow) => r.percentiles.map((p) => (p === null ? null : Math.round(p)));
+  const times = (
+    r: LocustRow,
+  ) => [Math.round(r.median), r.avg, r.requests === 0 ? 0 : r.min, r.max, r.avgBytes];
   const stats = [
     csvLine([
       ...columns(`Type,Name,Request Count,Failure Count,${TIMES},Requests/s,Failures/s`),
       ...PERCENTILE_NAMES,
     ]),
     ...[...rows, total].map((r) =>
-      csvLine([
-        r.method,
-        r.name,
-        r.requests,
-        r.failures,
-        Math.round(r.median),
-        r.avg,
-        r.requests === 0 ? 0 : r.min,
-        r.max,
-        r.avgBytes,
-        r.rps,
-        r.failuresPerSec,
-        ...ints(r),
-      ])
+      csvLine([r.method, r.name, r.requests, r.failures, ...times(r), r.rps, r.failuresPerSec, ...ints(r)])
     ),
   ].join("");
   const failures = [
@@ -216,8 +205,7 @@ export async function writeLocustCsv(
     ]),
     ...secondsOf(run).map((i) => {
       const seconds = i.durationMs / 1000;
-      const failedNow = i.failed;
-      count += i.requests, failed += failedNow;
+      count += i.requests, failed += i.failed;
       const h = i.requests > 0 ? mergeEncoded(i.histograms) : null;
       return csvLine([
         Math.round(startSec + (i.startMs + i.durationMs) / 1000),
@@ -225,15 +213,11 @@ export async function writeLocustCsv(
         "",
         "Aggregated",
         i.requests / seconds,
-        failedNow / seconds,
+        i.failed / seconds,
         ...PERCENTILES.map((p) => (h === null ? null : Math.round(h.getValueAtPercentile(p) / 1000))),
         count,
         failed,
-        Math.round(total.median),
-        total.avg,
-        total.requests === 0 ? 0 : total.min,
-        total.max,
-        total.avgBytes,
+        ...times(total),
       ]);
     }),
   ].join("");
