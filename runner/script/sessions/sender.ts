@@ -2,8 +2,7 @@
  * @module
  * What a virtual user's sessions send with: one `SessionSender` per user, reused by each next session
  * (`begin`), so what lives across a crowd's waits is allocated once per user, not per session. Each
- * `s.get(...)` is an exchange on the session's connection, counted in the run and by name (recorder.ts);
- * the first request's latency counts from its send less the session's lateness, never its think time. One
+ * `s.get(...)` is an exchange on the session's connection, counted in the run and by name (recorder.ts). One
  * request in flight at a time (send.ts refuses another); `s.batch` (batch.ts) and other origins
  * (side_connections.ts) go on the user's side connections.
  */
