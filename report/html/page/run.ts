@@ -70,7 +70,6 @@ export type PageRun =
     wsFacts: Array<[string, string]>;
     /** The run verdict's label (results/conclude/run_verdict.ts): "ok", or why not to trust its numbers. */
     verdict: string;
-    /** Open and throughput models: requested rate, sends made and dropped; null for closed models. */
     sends: OverviewSends | null;
     /** What qualifies the success rate, as the terminal says it (results/conclude/send_counts.ts). */
     successQualifier: string;
