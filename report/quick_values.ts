@@ -8,9 +8,7 @@ import { round4 } from "../results/stats.ts";
 /** "5 s", "500 ms", "1.5 s": a run's duration or timeout as the experiment file would write it. */
 const shortMs = (ms: number) => (ms >= 1000 ? `${round4(ms / 1000)} s` : `${round4(ms)} ms`);
 
-/**
- * What one run's config asked: its length, rate or connections, and timeout ("5 s at 100/s, timeout 5 s").
- */
+/** One run's asked length, rate or connections, and timeout ("5 s at 100/s, timeout 5 s"). */
 function runValues(config: Record<string, unknown>): string {
   const phases = Array.isArray(config.phases) ? config.phases as Array<Record<string, number>> : null;
   const durationMs = phases ? phases.reduce((a, p) => a + p.durationMs, 0) : config.durationMs as number;

@@ -47,9 +47,7 @@ export interface RenderOptions {
   compare?: ResultsFile;
   /** `--fail-on` rules applied to the gate verdicts shown beside the comparison. */
   failOn?: FailOn[];
-  /**
-   * The live dashboard's page (cli/dashboard/server.ts): the stream's `connect-src 'self'`, the live entry.
-   */
+  /** The live dashboard's page: the stream's `connect-src 'self'`, the live entry. */
   live?: boolean;
   /** `loadlab site`: the navigation (index link, baseline and candidate pickers) embedded beside the data. */
   site?: SiteNav;

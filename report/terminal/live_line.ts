@@ -12,10 +12,7 @@ type LiveLineStats = AttackProgress;
 /** The most columns an endpoint's name takes on the line. */
 const LIVE_NAME_COLUMNS = 24;
 
-/**
- * One progress line for `\r` updates, fields padded to fixed widths, in at most `columns` columns (a
- * line longer than the terminal wraps, and `\r` then redraws only its last part).
- */
+/** One progress line for `\r` updates, fixed-width fields, within `columns` (`\r` redraws one row). */
 export function renderLiveLine(s: LiveLineStats, columns = Infinity): string {
   const elapsed = Number.isFinite(s.elapsedSec) ? s.elapsedSec.toFixed(1) : "-";
   const total = s.totalSec === null || !Number.isFinite(s.totalSec) ? "" : ` / ${s.totalSec.toFixed(0)}s`;

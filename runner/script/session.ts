@@ -113,14 +113,10 @@ export interface Session<SetupData = unknown> {
   put(path: string, options?: RequestOptions): Promise<Response>;
   patch(path: string, options?: RequestOptions): Promise<Response>;
   delete(path: string, options?: RequestOptions): Promise<Response>;
-  /**
-   * Any method. `path` is a path or a URL: one of the target's origin goes on the session's connection, one
-   * of another origin on a connection the virtual user dials to it.
-   */
+  /** Any method; `path` is a path or a URL (another origin goes on a connection dialled to it). */
   request(method: string, path: string, options?: RequestOptions): Promise<Response>;
   /**
-   * Requests sent in parallel: every request `send` makes before its promise settles, at most
-   * `limits.parallel` at once (default 20) and `limits.perHost` to one origin (default 6), the rest queued.
+   * Every request `send` makes before its promise settles goes in parallel within `limits`, the rest queued:
    * `await s.batch(() => Promise.all([s.get("/a"), s.get("/b")]))`.
    */
   batch<T>(send: () => Promise<T>, limits?: BatchLimits): Promise<T>;

@@ -97,7 +97,6 @@ export function flowsTable(run: PageRun): HTMLElement | null {
         { text: fmtMs(s.latencyMs?.p50), sort: s.latencyMs?.p50 ?? NaN },
         { text: fmtMs(s.latencyMs?.p99), sort: s.latencyMs?.p99 ?? NaN },
       ],
-      // k6's checks: passed of checked responses, per check.
       ...(s.checks ?? []).map((c): Cell[] => [
         { text: `◦ check ${c.name}`, sort: f.name },
         { text: `${fmtNum(c.passed)} passed`, sort: c.passed, title: "responses that passed" },

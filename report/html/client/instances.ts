@@ -12,9 +12,7 @@ import { sendCells, sendHeaders, verdictBadge } from "./sections.ts";
 import type { OverviewSends } from "../page/verdict.ts";
 import { instancesOf } from "../../../results/conclude/expect_verdict.ts";
 
-/**
- * The fields of a run this section reads (so tests can pass plain results runs, without verdict or sends).
- */
+/** The fields of a run this section reads (tests pass plain results runs, without verdict or sends). */
 export type InstanceRun =
   & Pick<
     PageRun,

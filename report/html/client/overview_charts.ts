@@ -115,10 +115,7 @@ export function numericSweepChart(grid: HTMLElement, sw: PageSweep): void {
   });
 }
 
-/**
- * The lines of a numeric sweep: achieved req/s and p99 (on its own axis), and requested req/s for rate
- * sweeps.
- */
+/** A numeric sweep's lines: achieved req/s, p99 (own axis), and requested req/s for rate sweeps. */
 export function sweepDatasets(sw: PageSweep): any[] {
   const pts = sw.points;
   const datasets: any[] = [

@@ -66,9 +66,7 @@ export function profileTopTable(s: ProfileSummary): HTMLElement {
   );
 }
 
-/**
- * A frame's fill: V8's own entries grey, packages (`npm:`) and the runtime's own code cool, app code warm.
- */
+/** A frame's fill: V8's own entries grey, packages and the runtime's code cool, app code warm. */
 export function profileColor(name: string, url: string): string {
   if (name.startsWith("(")) return "#9aa3b2";
   let hash = 0;

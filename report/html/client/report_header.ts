@@ -31,9 +31,7 @@ export function renderHeader(data: PageData): HTMLElement {
   );
 }
 
-/**
- * The header's facts: date, versions, machine, runs, load generators, how it ran, secrets and metrics out.
- */
+/** The header's facts: date, versions, machine, runs, generators, how it ran, secrets, metrics out. */
 export function headerFacts(data: PageData): Array<[string, string]> {
   const env = data.environment;
   return [

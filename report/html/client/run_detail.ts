@@ -86,9 +86,7 @@ export function streamFacts(run: PageRun): Array<[string, string]> {
   ]];
 }
 
-/**
- * The run's facts at the top of its details: URL, model, what was measured, requests, errors, connections.
- */
+/** The run's facts atop its details: URL, model, what was measured, requests, errors, connections. */
 export function runFacts(run: PageRun): HTMLElement {
   const errorsTotal = Object.values(run.errors).reduce((a: number, b) => a + (b ?? 0), 0);
   return facts([

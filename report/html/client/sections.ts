@@ -63,10 +63,7 @@ export function sendHeaders(prefix = ""): Array<{ label: string; num?: boolean; 
   ];
 }
 
-/**
- * Requested rate, sends made and dropped of an open-model row (overview, sweep point); dashes for closed
- * models.
- */
+/** Requested rate, sends made and dropped of an open-model row; dashes for closed models. */
 export function sendCells(row: Pick<OverviewRow, "sends">): Cell[] {
   const s = row.sends;
   if (s === null) return [{ text: "–", sort: -1 }, { text: "–", sort: -1 }, { text: "–", sort: -1 }];

@@ -47,9 +47,7 @@ export function targetRuntimes(runs: PageRun[]): string | null {
   return pairs.size ? [...pairs].join("; ") : null;
 }
 
-/**
- * A warning when example apps ran under Deno's npm compatibility instead of Node, with the install command.
- */
+/** A warning when example apps ran under Deno's npm compatibility instead of Node, with the fix. */
 export function npmCompatNote(runs: PageRun[]): string | null {
   const apps = new Set(
     runs.filter((r) => r.targetInfo?.kind === "example" && /npm compat/.test(r.targetInfo.runtime ?? ""))

@@ -36,10 +36,7 @@ export interface PageData {
   environment: ResultsFile["environment"];
   experiment: ResultsFile["experiment"];
   thresholds: PageThreshold[];
-  /**
-   * The findings block (results/conclude/findings.ts): one sentence per load, flagged runs, the expected
-   * directions.
-   */
+  /** The findings block: one sentence per load, flagged runs, the expected directions. */
   findings: Finding[];
   /** Under --quick, the durations, rates and timeouts each load actually ran (report/quick_values.ts). */
   quickValues: string | null;

@@ -46,9 +46,7 @@ export interface OverviewRow {
   sends: OverviewSends | null;
   /** Requests the run's own stop cut (`unfinished`, summed over repeats): shown, never failures. */
   unfinished?: number;
-  /**
-   * "other processes took 1.1 of the 2 cores" of the busiest run, beside the rate; absent on a quiet machine.
-   */
+  /** The busiest run's "other processes took 1.1 of the 2 cores", beside the rate; absent when quiet. */
   busyMachine?: string;
 }
 

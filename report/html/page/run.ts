@@ -62,9 +62,7 @@ export type PageRun =
     generator: GeneratorVerdict | null;
     /** When latency and throughput settled, or why not, in words (results/conclude/stabilization.ts). */
     stabilization: string;
-    /**
-     * When a crowd that took more than an interval to open was open (ms; results/conclude/crowd_opening.ts).
-     */
+    /** When a crowd that took over an interval to open was open (ms; crowd_opening.ts). */
     crowdOpenAtMs: number | null;
     /** The caching proxy served requests without Redis (report/cache_bypass.ts); null when it never did. */
     cacheBypass: string | null;
@@ -72,7 +70,6 @@ export type PageRun =
     wsFacts: Array<[string, string]>;
     /** The run verdict's label (results/conclude/run_verdict.ts): "ok", or why not to trust its numbers. */
     verdict: string;
-    /** Open and throughput models: requested rate, sends made and dropped; null for closed models. */
     sends: OverviewSends | null;
     /** What qualifies the success rate, as the terminal says it (results/conclude/send_counts.ts). */
     successQualifier: string;

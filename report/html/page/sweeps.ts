@@ -34,11 +34,9 @@ export interface PageSweep {
 /** A sweep point as the sweep table lists it: requested, sent, dropped, achieved, verdict. */
 interface PageSweepRow {
   x: number | string;
-  /** Open and throughput models: requested rate, sends made and dropped (over repeats); else null. */
   sends: OverviewSends | null;
   rps: number;
   p99Ms: number;
-  /** The point's run verdict ("ok", or the flagged runs' labels). */
   verdict: string;
 }
 

@@ -28,10 +28,7 @@ export interface OverviewSends {
 /** A threshold with its actual in the rule's unit and the verdict of the run it was evaluated on. */
 export type PageThreshold = ThresholdResult & {
   actualText: string;
-  /**
-   * When the run is flagged, what its verdict says beside a threshold ("on a generator-bound run"), else
-   * null.
-   */
+  /** What a flagged run's verdict says beside a threshold ("on a generator-bound run"), else null. */
   flagged: string | null;
 };
 

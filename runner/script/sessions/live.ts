@@ -11,7 +11,6 @@ interface EndsWithRun {
   runEnded(): void;
   /** The load's span ended: its think time ends (a script with `stop` winds its users down). */
   runStopping(): void;
-  /** Waiting on the script's own code (no request in flight, no think time). */
   waitingOnOwnCode(): boolean;
 }
 

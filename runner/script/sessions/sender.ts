@@ -2,8 +2,7 @@
  * @module
  * What a virtual user's sessions send with: one `SessionSender` per user, reused by each next session
  * (`begin`), so what lives across a crowd's waits is allocated once per user, not per session. Each
- * `s.get(...)` is an exchange on the session's connection, counted in the run and by name (recorder.ts);
- * the first request's latency counts from its send less the session's lateness, never its think time. One
+ * `s.get(...)` is an exchange on the session's connection, counted in the run and by name (recorder.ts). One
  * request in flight at a time (send.ts refuses another); `s.batch` (batch.ts) and other origins
  * (side_connections.ts) go on the user's side connections.
  */
@@ -52,12 +51,8 @@ export class SessionSender implements SessionCount {
   private current: SessionEnd | null = null;
   #run: SessionRun | null = null;
   private conn: SessionConnection | null = null;
-  /** The session's responses so far. */
   responses = 0;
-  /**
-   * How late the session began against its start (an open arrival's generator queue or wait for a
-   * connection; next to nothing for a closed loop's, begun as its connection's last session ended).
-   */
+  /** How late the session began against its start (an open arrival's queue; ~0 for a closed loop). */
   #lateMs = 0;
   recorder: ScriptRecorder | null = null;
   /** Made when first used: a Set-Cookie kept (cookies on) or the script's own `s.cookies.set`. */
@@ -142,16 +137,13 @@ export class SessionSender implements SessionCount {
     }
   }
 
-  /**
-   * The connection goes to the next session (when `s` ended: a closed loop starts none past the load's end).
-   */
+  /** The connection goes to the next session (when `s` ended; a closed loop starts none past the end). */
   #leave(s: SessionEnd, nowMs: number): void {
     const conn = this.conn!;
     conn.endSession();
     conn.lastEventMs = nowMs;
     this.sessions.handOn(this.#chain!, this.responses, nowMs);
-    // The user's next session did not start (an arrival's user, or a loop that ended): its side connections
-    // close.
+    // The user's next session did not start: its side connections close.
     const user = this.#user;
     if (user.sides !== undefined && user.current === s) {
       user.sides.close();
@@ -387,10 +379,7 @@ export class SessionSender implements SessionCount {
     return this.jar ??= new CookieJar(this.sessions.options.url.protocol === "https:");
   }
 
-  /**
-   * Counts an exchange's end under `step` (`latencyMs` after its send); false when it failed (counted by
-   * kind).
-   */
+  /** Counts an exchange's end under `step`; false when it failed (counted by kind). */
   private counted(step: number, got: number, latencyMs: number): boolean {
     if (got === 0) {
       // Our own stop aborted it: not the target's failure, not counted (as the request is not).
