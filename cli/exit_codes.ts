@@ -68,12 +68,8 @@ interface CommandOutcome {
   written: boolean;
   /** `--strict` (or `strict: true` in the file). */
   strict: boolean;
-  /** The baseline gate's verdict with `--baseline`. */
   gate?: GateResult;
-  /**
-   * A k6 script's run: as under k6, a run no request of which was answered is judged by its thresholds
-   * (its failures are in `http_req_failed`), the line saying so still printed.
-   */
+  /** A k6 script's run: as under k6, a run with no answer is judged by its thresholds (`http_req_failed`). */
   k6?: boolean;
 }
 
@@ -106,7 +102,6 @@ export function exitCodeOf(outcome: CommandOutcome): number {
   return outcome.thresholds.every((t) => t.ok) ? EXIT.ok : EXIT.thresholdFailed;
 }
 
-/** The runs (not search probes) that got no response at all (results/conclude/responses.ts). */
 function runsWithoutResponse(runs: RunResult[]): RunResult[] {
   return runs.filter((r) => !r.probe && noResponse(r));
 }
