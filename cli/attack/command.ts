@@ -76,8 +76,7 @@ export async function attack(argv: string[], ghz?: GhzRun): Promise<number> {
     const inFlight = inFlightLine(parsed.config);
     if (inFlight !== null && !parsed.output.quiet) console.error(`loadlab attack: ${inFlight}`);
   }
-  // ghz's csv lists every call, --skipFirst leaves the first out: from the request log, a temporary one
-  // unless --log names one.
+  // ghz's csv (every call) and --skipFirst read the request log: a temporary one unless --log names one.
   const callLog = (parsed.output.format === "csv" || ghz?.skipFirst) && !parsed.config.logFile
     ? await Deno.makeTempFile({ prefix: "loadlab-calls-", suffix: ".csv" })
     : undefined;
@@ -160,7 +159,6 @@ interface Loaded {
   exported: ExportSummary[] | undefined;
   /** The log filled the disk mid-run: the measured results are still saved, then exit 5 names the log. */
   logFailure: Error | null;
-  /** The exit code of Ctrl-C or SIGTERM when one stopped the run; null otherwise. */
   stoppedWith: number | null;
 }
 

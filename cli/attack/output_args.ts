@@ -17,10 +17,7 @@ import { GHZ_FORMATS, type GhzFormat } from "../../results/export/ghz/report.ts"
 export interface AttackOutputOptions extends BaselineArgs {
   json: boolean;
   outFile?: string;
-  /**
-   * `-O`: a gRPC run's report in ghz's format, on stdout or (ghz's `-o`) in `ghzFile` in place of
-   * results.json.
-   */
+  /** `-O`: a gRPC run's report in ghz's format, on stdout or (ghz's `-o`) in `ghzFile`, not results.json. */
   format?: GhzFormat;
   ghzFile?: string;
   reportFile?: string;
