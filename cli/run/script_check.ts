@@ -109,7 +109,6 @@ async function typeProblems(path: string, signal?: AbortSignal): Promise<string[
   return text === null ? [] : problemsOf(text, dirname(path));
 }
 
-/** The output of `deno check` on `path` when it failed, else null. */
 async function denoCheck(path: string, flags: string[], signal?: AbortSignal): Promise<string | null> {
   const { command, args, grouped } = inGroupOfItsOwn(Deno.execPath(), ["check", "--quiet", ...flags, path]);
   const child = new Deno.Command(command, {
