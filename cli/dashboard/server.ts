@@ -76,8 +76,7 @@ export class Dashboard {
     const port = (server.addr as Deno.NetAddr).port;
     const steering = typeof opts.steering === "object" ? opts.steering : null;
     const token = newSteerToken();
-    // The token rides in the URL (the page reads it from there), so a printed URL steers and a bare one
-    // watches.
+    // The token rides in the URL (the page reads it there): a printed URL steers, a bare one watches.
     const url = `http://${urlHost(opts.host)}:${port}/${steering ? `?token=${token}` : ""}`;
     warnIfExposed(opts.command, opts.host);
     // The URL's token is loadlab's own, made for whoever started it: shown as it is.
