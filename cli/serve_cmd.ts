@@ -87,7 +87,6 @@ export function runServeCommand(argv: string[]): Promise<number> {
       });
     }
     const grpcPort = flags.has("grpc-port") ? flags.wholeNumber("grpc-port", 0, 65535) : undefined;
-    // A target that cannot start throws TargetError: exit 3, as in run (README: exit codes).
     const target = await startTarget(spec);
     const grpc = grpcPort === undefined
       ? null
