@@ -198,7 +198,6 @@ async function runLoad(
       console.error(`loadlab attack: ${err.message}`);
       return interrupt.exitCode();
     }
-    // The disk filled up under --log mid-run: exit 5 naming the log, as before the load.
     const unwritable = config.logFile ? requestLogError(err, config.logFile) : null;
     if (!unwritable) throw err;
     if (!(err instanceof RequestLogFailed)) {
