@@ -204,9 +204,7 @@ export class Dashboard {
     return new Response("not found", { status: 404 });
   }
 
-  /**
-   * What a browser connecting now needs: the latest snapshot, the run under way, its samples and steering.
-   */
+  /** What a browser connecting now needs: the latest snapshot, the run under way, its samples, steering. */
   #initialFrames(): Uint8Array[] {
     const snapshot = this.#snapshotFrame();
     const frames = snapshot ? [snapshot] : [];
