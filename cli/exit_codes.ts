@@ -76,11 +76,9 @@ interface CommandOutcome {
 /**
  * The exit code of an ended load command, the most telling cause first; prints the stderr line of 4 and
  * of 6. Each code wins over the ones after it because it makes them meaningless or unreliable:
- * - 130/143, a stop by a signal: the user or a supervisor asked for it, so nothing after is a verdict on
- *   the target (partial runs, thresholds judged on part of the load);
+ * - 130/143, a stop by a signal: the user or a supervisor asked, so nothing after is a verdict on the target;
  * - 5, output not written: a CI job must not read a pass whose results are not on disk;
- * - 4, no response at all: no number was measured, so trust, baseline and thresholds judged nothing
- *   (a k6 script's thresholds judge it, as k6's do);
+ * - 4, no response at all: nothing was measured for the rest to judge (a k6 script's thresholds do, as k6's);
  * - 6, untrusted with `--strict`: numbers loadlab flags are no verdict on the target either way;
  * - 7, worse than the baseline: a rule that fired is a finding about the target;
  * - 8, the baseline gate judged nothing: a gate that checked no pair did not pass;
