@@ -215,7 +215,6 @@ function checkSourceAddresses(config: AttackConfig): void {
   }
 }
 
-/** Config field -> the flags that set it, from the table's `config`. */
 const FLAGS_OF_FIELD = new Map<string, FlagSpec[]>();
 for (const spec of ATTACK_FLAGS) {
   for (const field of spec.config ?? []) {
