@@ -131,7 +131,6 @@ function outcomeText(outcome: HostOutcome): string {
   return "it was stopped before it answered";
 }
 
-/** What a handleSummary that takes too long may be doing. */
 const NEVER_ENDS = "a loop that never yields, or a promise that never settles?";
 
 /** How long an asynchronous `handleSummary` may take, as k6 bounds it (2 minutes). */

@@ -81,7 +81,6 @@ export async function checkScript(
   return opened.exports;
 }
 
-/** Why importing the script `name` gave no module, in words. */
 function importProblem(name: string, outcome: HostOutcome): string {
   // One bounded line, its place kept at its start and the environment's secrets redacted.
   if (outcome.kind === "failed") return new ScriptNames(Deno.env.toObject()).shownPlaced(outcome.message);
