@@ -280,7 +280,6 @@ export function urlHost(host: string): string {
   return host.includes(":") ? `[${host}]` : host;
 }
 
-/** The command that opens `url`, or null when this machine has none. */
 function openerFor(os: typeof Deno.build.os, url: string): string[] | null {
   if (os === "darwin") return ["open", url];
   if (os === "windows") return ["cmd", "/c", "start", "", url];
