@@ -98,7 +98,6 @@ async function attackParsed(
   const thresholds = parsed.thresholds.map(parseThreshold);
   const { config, output } = parsed;
   const baseline = await checkBeforeLoad(parsed, thresholds);
-  // Thresholds gate the result: steering it then takes --steer (cli/dashboard/server.ts).
   const steering = output.dashboard && steeringFor(output.dashboard, thresholds.length > 0);
   const dashboard = output.dashboard
     ? startDashboard("attack", "attack", { ...output.dashboard, keepSecrets: output.keepSecrets, steering })

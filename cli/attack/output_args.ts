@@ -31,9 +31,7 @@ export interface AttackOutputOptions extends BaselineArgs {
   noLive: boolean;
   /** `--no-redact`: write and print secrets (URL passwords, credential headers) as they are. */
   keepSecrets: boolean;
-  /** `--strict`: a run loadlab does not trust (results/conclude/run_verdict.ts) exits 6. */
   strict: boolean;
-  /** `--dashboard` and its options. */
   dashboard?: ServeOptions;
   /** `--out KIND=URL`: metrics streamed while the load runs (cli/metrics_out/). */
   metricsOut?: MetricsOutput[];
