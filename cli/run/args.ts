@@ -132,11 +132,9 @@ export interface RunArgs extends BaselineArgs {
   benchFile?: string;
   /** `--no-redact`: outputs keep secrets as they are (results/redact.ts). */
   keepSecrets: boolean;
-  /** `--strict`: a flagged run (results/conclude/run_verdict.ts) exits 6. */
   strict: boolean;
   /** `--max-memory-mb`: loadlab's memory limit for every run (runner/worker/memory_limit.ts). */
   maxMemoryMb?: number;
-  /** `--dashboard` and its options. */
   dashboard?: ServeOptions;
   /** `--out KIND=URL`: metrics streamed while the runs go (cli/metrics_out/). */
   metricsOut?: MetricsOutput[];

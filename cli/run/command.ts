@@ -205,7 +205,6 @@ async function execute(
   },
 ): Promise<Stopped | number> {
   const keepSecrets = args.keepSecrets || plan.experiment.redact === false;
-  // Thresholds gate a run file's result: steering it takes --steer (cli/dashboard/server.ts).
   const steering = args.dashboard && steeringFor(args.dashboard, plan.experiment.thresholds.length > 0);
   const dashboard = args.dashboard
     ? startDashboard(command, plan.experiment.name, { ...args.dashboard, keepSecrets, steering })
