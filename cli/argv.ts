@@ -27,10 +27,7 @@ export interface FlagSpec {
 /** What a flag's usage does not say: long aliases (k6's, ghz's), repeats, an example, config fields. */
 type FlagExtras = Pick<FlagSpec, "aliases" | "repeatable" | "example" | "config">;
 
-/**
- * A flag declared as `--help` shows it: `usage` (`-c, -u, --vus N`, `--http-debug[=full]`) gives its
- * spellings and whether it takes a value, `help` the text beside it.
- */
+/** A flag as `--help` shows it: `usage` gives its spellings and whether it takes a value, `help` its text. */
 export function flag(usage: string, extras: FlagExtras, help: readonly string[]): FlagSpec {
   const parts = /^((?:-\w, )*)--([\w-]+)(\[=[^\]]+\])?( .+)?$/.exec(usage);
   if (parts === null) throw new Error(`not a flag's usage: ${usage}`);

@@ -12,11 +12,7 @@ const BAD_INPUT = new Set(["UsageError", "ConfigError", "ResultsFileError", "Scr
 /** Errors of a target that could not start or stopped answering (exit 3). */
 const TARGET_FAILED = new Set(["TargetError", "TargetFailedError"]);
 
-/**
- * Runs command `name` and returns its exit code, the errors it throws mapped to theirs.
- *
- * @example export function runSchemaCommand(argv: string[]) { return runCommand("schema", () => ...) }
- */
+/** Runs command `name` and returns its exit code, the errors it throws mapped to theirs. */
 export async function runCommand(name: string, fn: () => number | Promise<number>): Promise<number> {
   try {
     return await fn();

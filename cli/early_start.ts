@@ -1,9 +1,8 @@
 /**
  * @module
- * What a command starts before its own modules load, imported by main.ts ahead of the command's module:
- * the load worker isolate (runner/worker/load_worker.ts) of `attack` and `ghz`, or of `run` of a session or
- * k6 script, whose modules then load at the same time on the other core. Not when a flag asks for other
- * limits (more workers, another memory limit): the run could not take it.
+ * Starts the load worker isolate (runner/worker/load_worker.ts) of `attack`, `ghz`, and `run` of a session
+ * or k6 script before the command's modules load (main.ts imports this first), so both load at once on two
+ * cores; not when a flag asks for other limits (more workers, another memory limit) the run could not take.
  */
 import { SESSIONS_YOUNG_MB, startEarlyWorker } from "../runner/worker/load_worker.ts";
 

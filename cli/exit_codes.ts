@@ -68,23 +68,17 @@ interface CommandOutcome {
   written: boolean;
   /** `--strict` (or `strict: true` in the file). */
   strict: boolean;
-  /** The baseline gate's verdict with `--baseline`. */
   gate?: GateResult;
-  /**
-   * A k6 script's run: as under k6, a run no request of which was answered is judged by its thresholds
-   * (its failures are in `http_req_failed`), the line saying so still printed.
-   */
+  /** A k6 script's run: as under k6, a run with no answer is judged by its thresholds (`http_req_failed`). */
   k6?: boolean;
 }
 
 /**
  * The exit code of an ended load command, the most telling cause first; prints the stderr line of 4 and
  * of 6. Each code wins over the ones after it because it makes them meaningless or unreliable:
- * - 130/143, a stop by a signal: the user or a supervisor asked for it, so nothing after is a verdict on
- *   the target (partial runs, thresholds judged on part of the load);
+ * - 130/143, a stop by a signal: the user or a supervisor asked, so nothing after is a verdict on the target;
  * - 5, output not written: a CI job must not read a pass whose results are not on disk;
- * - 4, no response at all: no number was measured, so trust, baseline and thresholds judged nothing
- *   (a k6 script's thresholds judge it, as k6's do);
+ * - 4, no response at all: nothing was measured for the rest to judge (a k6 script's thresholds do, as k6's);
  * - 6, untrusted with `--strict`: numbers loadlab flags are no verdict on the target either way;
  * - 7, worse than the baseline: a rule that fired is a finding about the target;
  * - 8, the baseline gate judged nothing: a gate that checked no pair did not pass;
@@ -106,7 +100,6 @@ export function exitCodeOf(outcome: CommandOutcome): number {
   return outcome.thresholds.every((t) => t.ok) ? EXIT.ok : EXIT.thresholdFailed;
 }
 
-/** The runs (not search probes) that got no response at all (results/conclude/responses.ts). */
 function runsWithoutResponse(runs: RunResult[]): RunResult[] {
   return runs.filter((r) => !r.probe && noResponse(r));
 }

@@ -100,7 +100,6 @@ export function runReportCommand(argv: string[]): Promise<number> {
     checkNotShards(args.inputs, files.map((f) => f.results));
     const results = mergeResults(files);
     await writeReport(args.output, results, { compare }).catch((err) => {
-      // Exit 5, output not writable (README: exit codes); 1 means only a failed threshold.
       throw new OutputError(`${args.output}: cannot write the report: ${(err as Error).message}`, {
         cause: err,
       });

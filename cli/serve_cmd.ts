@@ -81,14 +81,12 @@ export function runServeCommand(argv: string[]): Promise<number> {
       if (why) {
         throw new UsageError(`--profile=${profileDir}: ${why}; give a folder for the .cpuprofile files`);
       }
-      // Checked now: the profiles are written only at Ctrl-C, and a folder that takes no file would lose
-      // them.
+      // Checked now: the profiles are written only at Ctrl-C, and an unwritable folder would lose them.
       await assertWritable(profileDir).catch((err) => {
         throw new OutputError(`--profile=${profileDir}: cannot write: ${osErrorText(err)}`, { cause: err });
       });
     }
     const grpcPort = flags.has("grpc-port") ? flags.wholeNumber("grpc-port", 0, 65535) : undefined;
-    // A target that cannot start throws TargetError: exit 3, as in run (README: exit codes).
     const target = await startTarget(spec);
     const grpc = grpcPort === undefined
       ? null
@@ -152,7 +150,6 @@ async function saveProfiles(profiling: CpuProfiling, dir: string): Promise<void>
   }
 }
 
-/** The flags of `loadlab serve`, each with its help row. */
 const SERVE_TABLE: FlagTable = [
   flag("--host H", { example: "127.0.0.1" }, ["listen on H (default 127.0.0.1)"]),
   flag("--port N", { example: "8080" }, ["listen on port N (default 0: a free one)"]),

@@ -144,7 +144,6 @@ async function send(
   }
 }
 
-/** The JSON of an answer of at most `MAX_ANSWER_BYTES`, else null. */
 async function jsonCapped(res: Response): Promise<unknown> {
   try {
     return JSON.parse(new TextDecoder().decode(await readCapped(res, MAX_ANSWER_BYTES)));

@@ -31,10 +31,7 @@ export interface ParsedAttack {
   output: AttackOutputOptions;
   /** `--threshold` expressions as typed, e.g. `p99<200ms`; evaluated after the run. */
   thresholds: string[];
-  /**
-   * `--abort-on-fail`: the thresholds are judged during the run too, not before `delayMs`
-   * (`--delay-abort-eval`).
-   */
+  /** `--abort-on-fail`: the thresholds are judged during the run too, not before `delayMs`. */
   abortOnFail?: { delayMs: number };
   /** A grpc:// run: where its calls come from, made into the request mix by `withGrpcCalls`. */
   grpc?: GrpcSource;
@@ -47,11 +44,7 @@ interface ParseAttackOptions {
   localPorts?: number | null;
 }
 
-/**
- * Parses the arguments after `attack`. Throws `UsageError` on bad input and `HelpRequested` for `-h`.
- *
- * @example parseAttackArgs(["http://127.0.0.1:8080/", "-c", "50", "-d", "30s"]).config.connections === 50
- */
+/** Parses the arguments after `attack`; throws `UsageError` on bad input, `HelpRequested` for `-h`. */
 export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}): ParsedAttack {
   const raw = tokenize(argv, ATTACK_FLAGS, FOREIGN_FLAG_HINTS);
   if (raw.values.has("help")) throw new HelpRequested(attackHelp());
@@ -149,10 +142,7 @@ function abortOnFailOf(flags: FlagValues): Pick<ParsedAttack, "abortOnFail"> {
   return { abortOnFail: { delayMs: abort.delayMs ?? 0 } };
 }
 
-/**
- * The TLS flags given, at their rows' `tls.` fields: a switch is true, a value is passed as typed, one of
- * the words its usage lists (`--tls-resume on|off`) checked here.
- */
+/** The TLS flags at their rows' `tls.` fields; a word value (`--tls-resume on|off`) is checked here. */
 function tlsOf(flags: FlagValues): AttackConfigInput["tls"] {
   const given = ATTACK_FLAGS.filter((s) => s.config?.[0].startsWith("tls.") && flags.has(s.long));
   if (given.length === 0) return undefined;
@@ -225,7 +215,6 @@ function checkSourceAddresses(config: AttackConfig): void {
   }
 }
 
-/** Config field -> the flags that set it, from the table's `config`. */
 const FLAGS_OF_FIELD = new Map<string, FlagSpec[]>();
 for (const spec of ATTACK_FLAGS) {
   for (const field of spec.config ?? []) {

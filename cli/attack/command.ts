@@ -76,8 +76,7 @@ export async function attack(argv: string[], ghz?: GhzRun): Promise<number> {
     const inFlight = inFlightLine(parsed.config);
     if (inFlight !== null && !parsed.output.quiet) console.error(`loadlab attack: ${inFlight}`);
   }
-  // ghz's csv lists every call, --skipFirst leaves the first out: from the request log, a temporary one
-  // unless --log names one.
+  // ghz's csv (every call) and --skipFirst read the request log: a temporary one unless --log names one.
   const callLog = (parsed.output.format === "csv" || ghz?.skipFirst) && !parsed.config.logFile
     ? await Deno.makeTempFile({ prefix: "loadlab-calls-", suffix: ".csv" })
     : undefined;
@@ -99,7 +98,6 @@ async function attackParsed(
   const thresholds = parsed.thresholds.map(parseThreshold);
   const { config, output } = parsed;
   const baseline = await checkBeforeLoad(parsed, thresholds);
-  // Thresholds gate the result: steering it then takes --steer (cli/dashboard/server.ts).
   const steering = output.dashboard && steeringFor(output.dashboard, thresholds.length > 0);
   const dashboard = output.dashboard
     ? startDashboard("attack", "attack", { ...output.dashboard, keepSecrets: output.keepSecrets, steering })
@@ -160,7 +158,6 @@ interface Loaded {
   exported: ExportSummary[] | undefined;
   /** The log filled the disk mid-run: the measured results are still saved, then exit 5 names the log. */
   logFailure: Error | null;
-  /** The exit code of Ctrl-C or SIGTERM when one stopped the run; null otherwise. */
   stoppedWith: number | null;
 }
 
@@ -200,7 +197,6 @@ async function runLoad(
       console.error(`loadlab attack: ${err.message}`);
       return interrupt.exitCode();
     }
-    // The disk filled up under --log mid-run: exit 5 naming the log, as before the load.
     const unwritable = config.logFile ? requestLogError(err, config.logFile) : null;
     if (!unwritable) throw err;
     if (!(err instanceof RequestLogFailed)) {

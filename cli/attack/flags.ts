@@ -32,7 +32,6 @@ export function defaultText(o: Option): string | undefined {
   return value % 1000 === 0 ? `${value / 1000}s` : `${value}ms`;
 }
 
-/** The flag rows of `loadlab attack --help`, after its load models: every flag, in the help's order. */
 const ATTACK_TABLE: FlagTable = [
   "Load",
   { ...OPTION_FLAGS.connections, config: ["connections", "concurrency"] },

@@ -145,9 +145,8 @@ export function foldConcurrency(raw: RawArgs, flags: FlagValues, url: URL): numb
 }
 
 /**
- * What a gRPC run keeps in flight, said at start-up: "50 calls in flight over 4 connections (ghz's -c and
- * --connections)", or loadlab's "64 calls in flight: 4 connections x 16 streams"; null for a model that opens
- * connections as it goes.
+ * What a gRPC run keeps in flight, said at start-up: "50 calls in flight over 4 connections" (ghz's -c and
+ * --connections) or "64 calls in flight: 4 connections x 16 streams"; null when connections open as it goes.
  */
 export function inFlightLine(config: AttackConfig): string | null {
   const hasRate = "ratePerSec" in config && config.ratePerSec !== undefined;

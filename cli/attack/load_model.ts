@@ -86,10 +86,7 @@ export function resolveLoad(flags: FlagValues, maxSockets?: number): LoadInput {
   return FROM_FLAGS[model](flags, maxSockets);
 }
 
-/**
- * Each model's part of the config from the flags, keyed by model so a new model without its flags fails type
- * checking here.
- */
+/** Each model's config part from the flags, keyed by model so a model without its flags fails type checks. */
 const FROM_FLAGS: { [M in Model]: (flags: FlagValues, maxSockets?: number) => LoadInput } = {
   connections: (flags) => ({
     model: "connections",

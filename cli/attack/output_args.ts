@@ -17,10 +17,7 @@ import { GHZ_FORMATS, type GhzFormat } from "../../results/export/ghz/report.ts"
 export interface AttackOutputOptions extends BaselineArgs {
   json: boolean;
   outFile?: string;
-  /**
-   * `-O`: a gRPC run's report in ghz's format, on stdout or (ghz's `-o`) in `ghzFile` in place of
-   * results.json.
-   */
+  /** `-O`: a gRPC run's report in ghz's format, on stdout or (ghz's `-o`) in `ghzFile`, not results.json. */
   format?: GhzFormat;
   ghzFile?: string;
   reportFile?: string;
@@ -34,9 +31,7 @@ export interface AttackOutputOptions extends BaselineArgs {
   noLive: boolean;
   /** `--no-redact`: write and print secrets (URL passwords, credential headers) as they are. */
   keepSecrets: boolean;
-  /** `--strict`: a run loadlab does not trust (results/conclude/run_verdict.ts) exits 6. */
   strict: boolean;
-  /** `--dashboard` and its options. */
   dashboard?: ServeOptions;
   /** `--out KIND=URL`: metrics streamed while the load runs (cli/metrics_out/). */
   metricsOut?: MetricsOutput[];

@@ -10,12 +10,7 @@ import { UsageError } from "../usage_error.ts";
 const PHASE = /^([^@]+)@([^@]+?)(?:->([^@]+))?$/;
 const RATE = /^(\d+(?:\.\d+)?|\.\d+)$/;
 
-/**
- * Parses a comma-separated phase list.
- *
- * @example parsePhases("10s@5,20s@5->50") // [{durationMs: 10000, ratePerSec: 5}, {durationMs: 20000,
- * ratePerSec: 5, rampToPerSec: 50}]
- */
+/** Parses a comma-separated phase list: `10s@5,20s@5->50` is 10 s at 5/s, then 20 s from 5/s to 50/s. */
 export function parsePhases(text: string, flag = "--phases"): Phase[] {
   const phases = text.split(",").map((part) => parsePhase(part.trim(), text, flag));
   if (phases.every((p) => p.ratePerSec === 0 && !p.rampToPerSec)) {

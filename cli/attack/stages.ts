@@ -16,11 +16,7 @@ const STAGE = /^([^:]+):(.+)$/;
 const WHOLE = /^\d+$/;
 const SPAWN_RATE = /^(\d+(?:\.\d+)?|\.\d+)(?:\/s)?$/;
 
-/**
- * Parses a comma-separated list of `DURATION:TARGET` stages.
- *
- * @example parseStages("30s:50,30s:0") // [{durationMs: 30000, target: 50}, {durationMs: 30000, target: 0}]
- */
+/** Parses comma-separated `DURATION:TARGET` stages: `30s:50,30s:0` ramps to 50 in 30 s, then to 0. */
 export function parseStages(text: string, flag = "--stages"): Stage[] {
   const parts = text.split(",").map((p) => p.trim());
   const bad = (why: string) =>

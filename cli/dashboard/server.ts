@@ -76,8 +76,7 @@ export class Dashboard {
     const port = (server.addr as Deno.NetAddr).port;
     const steering = typeof opts.steering === "object" ? opts.steering : null;
     const token = newSteerToken();
-    // The token rides in the URL (the page reads it from there), so a printed URL steers and a bare one
-    // watches.
+    // The token rides in the URL (the page reads it there): a printed URL steers, a bare one watches.
     const url = `http://${urlHost(opts.host)}:${port}/${steering ? `?token=${token}` : ""}`;
     warnIfExposed(opts.command, opts.host);
     // The URL's token is loadlab's own, made for whoever started it: shown as it is.
@@ -205,9 +204,7 @@ export class Dashboard {
     return new Response("not found", { status: 404 });
   }
 
-  /**
-   * What a browser connecting now needs: the latest snapshot, the run under way, its samples and steering.
-   */
+  /** What a browser connecting now needs: the latest snapshot, the run under way, its samples, steering. */
   #initialFrames(): Uint8Array[] {
     const snapshot = this.#snapshotFrame();
     const frames = snapshot ? [snapshot] : [];
@@ -283,7 +280,6 @@ export function urlHost(host: string): string {
   return host.includes(":") ? `[${host}]` : host;
 }
 
-/** The command that opens `url`, or null when this machine has none. */
 function openerFor(os: typeof Deno.build.os, url: string): string[] | null {
   if (os === "darwin") return ["open", url];
   if (os === "windows") return ["cmd", "/c", "start", "", url];

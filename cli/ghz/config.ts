@@ -28,10 +28,7 @@ const SIMPLE: Record<string, string> = {
   output: "-o",
 };
 
-/**
- * Options honoured at ghz's default value only, with the fix for any other; and options loadlab has no
- * counterpart for at all (no default to keep).
- */
+/** Options honoured at ghz's default only (the fix for others), and ones loadlab has no counterpart for. */
 const AT_DEFAULT: Record<string, [unknown, string]> = {
   "stream-call-duration": [0, "drop it: a client stream ends after its last message"],
   "stream-dynamic-messages": [false, "drop it: a stream's messages are filled once per call"],

@@ -83,8 +83,7 @@ export async function k6ExperimentText(
   if (refused.length > 0) {
     throw new UsageError(`${basename(path)}: ${refused.join("; ")}`, { exitCode: K6_EXIT.invalidConfig });
   }
-  // From before any worker starts: their custom metrics reach the main isolate as they run, where the
-  // thresholds with abortOnFail on them are judged.
+  // Before any worker starts: their custom metrics reach this isolate, which judges abortOnFail thresholds.
   collectK6Metrics(
     afterRun.flatMap(({ metric, rule, abortOnFail }) =>
       abortOnFail ? [{ metric, rule, delayMs: abortOnFail.delayMs }] : []
@@ -209,7 +208,6 @@ function whereRequestsGo(path: string, targets: Record<string, string>, hosts: R
   return { url, routes };
 }
 
-/** The port a URL of no port of its own reaches. */
 const defaultPort = (url: URL) => url.protocol === "https:" || url.protocol === "wss:" ? "443" : "80";
 
 /** The run's target of a script that sends no request: nothing connects to it (9 is the discard port). */

@@ -131,7 +131,6 @@ function outcomeText(outcome: HostOutcome): string {
   return "it was stopped before it answered";
 }
 
-/** What a handleSummary that takes too long may be doing. */
 const NEVER_ENDS = "a loop that never yields, or a promise that never settles?";
 
 /** How long an asynchronous `handleSummary` may take, as k6 bounds it (2 minutes). */
@@ -281,9 +280,7 @@ async function writeSummaryOutputs(outputs: unknown, ownFiles: string[]): Promis
   }
 }
 
-/**
- * A handleSummary answer's value as its isolate made it (runner/script/host/summary_content.ts), or why not.
- */
+/** A handleSummary value as its isolate made it (runner/script/host/summary_content.ts), or why not. */
 function contentOf(value: unknown): string | Uint8Array {
   if (typeof value === "string" || value instanceof Uint8Array) return value;
   if (typeof value === "object" && value !== null && "unwritable" in value) {

@@ -147,7 +147,6 @@ export class MetricsExporter {
   }
 }
 
-/** `delta`, stamped `nowEpochMs` when its interval's end is later. */
 function stampedNoLaterThan(delta: IntervalDelta, nowEpochMs: number): IntervalDelta {
   return delta.endEpochMs > nowEpochMs ? { ...delta, endEpochMs: nowEpochMs } : delta;
 }

@@ -25,7 +25,6 @@ export interface SenderOptions {
   retries: number;
   /** First backoff; doubled on each retry. */
   backoffMs: number;
-  /** One POST's time limit. */
   timeoutMs: number;
   /** Least time between two POSTs while the load runs. */
   minGapMs: number;
@@ -151,9 +150,7 @@ export class OutputSender {
     this.#lastError = redactKnown(safe, this.#secrets).slice(0, MAX_ERROR_CHARS);
   }
 
-  /**
-   * One POST: "ok" (2xx), "retry" (network error, 5xx, 429) or "refused" (another 4xx: retrying cannot help).
-   */
+  /** One POST: "ok" (2xx), "retry" (network error, 5xx, 429), "refused" (other 4xx: retrying can't help). */
   async #post(encoded: EncodedBatch): Promise<"ok" | "retry" | "refused"> {
     this.#stats.posts++;
     try {

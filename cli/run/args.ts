@@ -18,7 +18,6 @@ import { BASELINE_FLAGS, type BaselineArgs, baselineArgs } from "../baseline_fla
 import { ABORT_ON_FAIL, type AbortOnFailArg, abortOnFailArg, DELAY_ABORT_EVAL } from "../abort_flags.ts";
 import { hasLoadFlags, SCRIPT_LOAD_TABLE, type ScriptLoadArgs, scriptLoadArgs } from "./script_load_flags.ts";
 
-/** The rows of `loadlab run --help`: every flag, in the help's order. */
 const RUN_TABLE: FlagTable = [
   flag("--quick", {}, ["apply the file's quick: section (a shorter run of the same shape)"]),
   flag("--out-dir <dir>", { example: "out/study" }, [
@@ -133,19 +132,15 @@ export interface RunArgs extends BaselineArgs {
   benchFile?: string;
   /** `--no-redact`: outputs keep secrets as they are (results/redact.ts). */
   keepSecrets: boolean;
-  /** `--strict`: a flagged run (results/conclude/run_verdict.ts) exits 6. */
   strict: boolean;
   /** `--max-memory-mb`: loadlab's memory limit for every run (runner/worker/memory_limit.ts). */
   maxMemoryMb?: number;
-  /** `--dashboard` and its options. */
   dashboard?: ServeOptions;
   /** `--out KIND=URL`: metrics streamed while the runs go (cli/metrics_out/). */
   metricsOut?: MetricsOutput[];
   /** `--replay`: a results file whose steered runs' changes this run applies again (cli/run/source.ts). */
   replay?: string;
-  /**
-   * `--abort-on-fail` (and `--delay-abort-eval`): every threshold of the experiment stops its run on failure.
-   */
+  /** `--abort-on-fail`: every threshold of the experiment stops its run on failure. */
   abortOnFail?: AbortOnFailArg;
   /** A script's load and variables from the command line (cli/run/script_load_flags.ts). */
   scriptLoad?: ScriptLoadArgs;
@@ -229,7 +224,6 @@ function metricsOutsOf(flags: FlagValues): Pick<RunArgs, "metricsOut"> {
   return { metricsOut: parseMetricsOuts(typed, outs) };
 }
 
-/** `{abortOnFail}` when the flag was given, else nothing (so the parsed args stay as they were). */
 function abortOf(flags: FlagValues): Pick<RunArgs, "abortOnFail"> {
   const abortOnFail = abortOnFailArg(flags);
   return abortOnFail ? { abortOnFail } : {};

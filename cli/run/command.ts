@@ -205,7 +205,6 @@ async function execute(
   },
 ): Promise<Stopped | number> {
   const keepSecrets = args.keepSecrets || plan.experiment.redact === false;
-  // Thresholds gate a run file's result: steering it takes --steer (cli/dashboard/server.ts).
   const steering = args.dashboard && steeringFor(args.dashboard, plan.experiment.thresholds.length > 0);
   const dashboard = args.dashboard
     ? startDashboard(command, plan.experiment.name, { ...args.dashboard, keepSecrets, steering })
@@ -281,8 +280,7 @@ async function finishOutputs(
   if (k6 && exporter) {
     for (const { run, data } of k6.runs) exporter.endOfRun(run, k6NamedSamples(data.metrics));
   }
-  // What the metrics outputs delivered exists only once they are closed: the last write of both
-  // files carries it, so report.html's note and results.json agree.
+  // What the metrics outputs delivered is known once they close: the last write of both files carries it.
   if (exporter) await planned.output.update({ export: await exporter.close() });
   // The CI files and the terminal see what results.json holds: redacted unless asked otherwise.
   const written = planned.output.results;

@@ -81,7 +81,6 @@ export async function checkScript(
   return opened.exports;
 }
 
-/** Why importing the script `name` gave no module, in words. */
 function importProblem(name: string, outcome: HostOutcome): string {
   // One bounded line, its place kept at its start and the environment's secrets redacted.
   if (outcome.kind === "failed") return new ScriptNames(Deno.env.toObject()).shownPlaced(outcome.message);
@@ -109,7 +108,6 @@ async function typeProblems(path: string, signal?: AbortSignal): Promise<string[
   return text === null ? [] : problemsOf(text, dirname(path));
 }
 
-/** The output of `deno check` on `path` when it failed, else null. */
 async function denoCheck(path: string, flags: string[], signal?: AbortSignal): Promise<string | null> {
   const { command, args, grouped } = inGroupOfItsOwn(Deno.execPath(), ["check", "--quiet", ...flags, path]);
   const child = new Deno.Command(command, {

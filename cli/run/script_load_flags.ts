@@ -212,7 +212,6 @@ function k6FlagsOf(flags: FlagValues): K6Flags {
   return k6;
 }
 
-/** k6's `--config` file: a JSON object of options. */
 function configOptions(path: string): Record<string, unknown> {
   let options: unknown;
   try {
