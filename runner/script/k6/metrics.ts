@@ -151,6 +151,7 @@ const AGGREGATIONS = {
   rate: "rate",
   trend: "avg, min, max, med, p(N)",
 };
+const ANY_AGGREGATION = new Set(Object.values(AGGREGATIONS).join(", ").split(", "));
 
 /**
  * Why k6 refuses threshold `rule` on `metric` before the test, else null: a metric neither built in
@@ -172,7 +173,7 @@ export function thresholdProblem(
   const named = aggregation === "p(" ? "p(N)" : aggregation;
   // A word that is no aggregation of any kind is left to the rule's parser, which says what it reads.
   return AGGREGATIONS[kind].split(", ").includes(named) ||
-      (named !== "" && !Object.values(AGGREGATIONS).join(", ").split(", ").includes(named))
+      (named !== "" && !ANY_AGGREGATION.has(named))
     ? null
     : `${rule.trim()}: a ${kind} is judged by ${AGGREGATIONS[kind]}, not ${aggregation || "nothing"}`;
 }
