@@ -107,6 +107,7 @@ function judgePoint(
 function showMetric(m: Expectation["metric"], x: number): string {
   if (m === "rps") return `${formatNumber(x, x >= 100 ? 0 : 1)} req/s`;
   if (m === "success") return `${formatNumber(x, 2)}%`;
+  if (m === "cpu") return `${formatNumber(x, x >= 100 ? 0 : 1)} µs`;
   return formatDurationMs(x);
 }
 
@@ -151,7 +152,7 @@ function summarize(points: PointVerdict[]): { verdict: string; tone: ExpectVerdi
 /** The sentence on one expectation (see the module comment for when it says "reproduced"). */
 export function judgeExpectation(e: Expectation, results: ResultsFile): ExpectVerdict {
   const direction = higherIsBetter(e.metric) ? "higher" : "lower";
-  const name = e.metric === "rps" ? "req/s" : e.metric;
+  const name = e.metric === "rps" ? "req/s" : e.metric === "cpu" ? "target CPU per request" : e.metric;
   const of = e.between === "loads" ? "load " : "";
   const said = `Expected: ${of}${e.better}'s ${name} ${direction} than ${of}${e.than}'s` +
     (e.load ? ` at load ${e.load}` : "") + (e.says ? ` (“${e.says}”)` : "");
