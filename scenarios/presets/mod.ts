@@ -10,6 +10,7 @@ import staticConcurrency from "./static-concurrency.yaml" with { type: "text" };
 import cpuSleep from "./cpu-sleep.yaml" with { type: "text" };
 import chatCapacity from "./chat-capacity.yaml" with { type: "text" };
 import grpcJson from "./grpc-json.yaml" with { type: "text" };
+import protocols from "./protocols.yaml" with { type: "text" };
 
 interface Preset {
   /** What follows `preset:` on the command line: the file's own `name:`. */
@@ -28,6 +29,7 @@ export const PRESETS: readonly Preset[] = [
   { name: "cpu-sleep", text: cpuSleep },
   { name: "chat-capacity", text: chatCapacity },
   { name: "grpc-json", text: grpcJson },
+  { name: "protocols", text: protocols },
 ];
 
 /** The preset called `name`, or undefined. */
