@@ -105,11 +105,11 @@ Deno.test("cache-burst high: 100% vs 32% and a mean 700x lower are reproduced, t
   ]);
   assert.match(
     success,
-    /: reproduced here \(high: 100\.00% vs 32\.20%, beyond noise by a two-proportion test, \d+ standard errors apart, 500 requests each\)\.$/,
+    /: reproduced here \(high: 100\.00% vs 32\.20% \(-68%\), beyond noise by a two-proportion test, \d+ standard errors apart, 500 requests each\)\.$/,
   );
   assert.match(
     mean,
-    /: reproduced here \(high: [\d.]+ ms vs [\d.]+ s, beyond noise by batch means, .* drift counted as spread\)\.$/,
+    /: reproduced here \(high: [\d.]+ ms vs [\d.]+ s \(\+[\d,]+%\), beyond noise by batch means, .* drift counted as spread\)\.$/,
   );
   // The generator's late sends only add to cached's own latency: a flag against the direction, not for it.
   // On the worse side it keeps the direction from being judged.
@@ -299,7 +299,7 @@ Deno.test("the target's CPU per request between loads: judged over repeats from 
   // 40% of a core over 2,000 answers in 2 s: 400 µs of the target's CPU each.
   assert.match(
     line,
-    /^Expected: load h2's target CPU per request lower than load h3's: reproduced here \(builtin: 400 µs vs 1,017 µs, beyond noise by Welch's t-test over repeats, [\d.]+ standard errors apart, 3 repeats each\)\.$/,
+    /^Expected: load h2's target CPU per request lower than load h3's: reproduced here \(builtin: 400 µs vs 1,017 µs \(\+154%\), beyond noise by Welch's t-test over repeats, [\d.]+ standard errors apart, 3 repeats each\)\.$/,
   );
   const [other] = verdicts([...h2, ...h3], [{ ...expect, better: "h3", than: "h2" }]);
   assert.match(other, /: not reproduced here: the other way round/);

@@ -49,7 +49,7 @@ Deno.test({
       assert.ok(cpu.h3 > cpu.h2 && cpu.h3 > cpu.http1, JSON.stringify(cpu));
       const line = headlineLine(out.stdout, "Expected: load closed-h2's target CPU per request lower");
       console.log(line);
-      assert.match(line, /\(builtin: [\d.,]+ µs vs [\d.,]+ µs/, line);
+      assert.match(line, /\(builtin: [\d.,]+ µs vs [\d.,]+ µs \([+-][\d.,]+%\)/, line);
       assertStated(line, [
         /not judged: noise not judged .*run without --quick/,
         /not judged: builtin\/closed-h[23]#\d is generator-bound/,
