@@ -22,7 +22,6 @@ machine lands near the low end, a busy one near the high end.`;
 
 interface PresetRow {
   name: string;
-  title: string;
   study: string;
   runs: number;
   duration: DurationRange;
@@ -38,8 +37,7 @@ export function presetRows(): PresetRow[] {
     const quick = loadPlan(preset.text, { file, quick: true, preflight: false });
     return {
       name: preset.name,
-      title: preset.title,
-      study: preset.study ?? "-",
+      study: full.experiment.study ?? "-",
       runs: full.runs.length,
       duration: estimateRangeMs(full),
       quickDuration: estimateRangeMs(quick),

@@ -105,11 +105,11 @@ Deno.test("cache-burst high: 100% vs 32% and a mean 700x lower are reproduced, t
   ]);
   assert.match(
     success,
-    /: reproduced here \(high: 100\.00% vs 32\.20%, beyond noise by a two-proportion test, \d+ standard errors apart, 500 requests each\)\.$/,
+    /: reproduced here \(high: 100\.00% vs 32\.20% \(-68%\), beyond noise by a two-proportion test, \d+ standard errors apart, 500 requests each\)\.$/,
   );
   assert.match(
     mean,
-    /: reproduced here \(high: [\d.]+ ms vs [\d.]+ s, beyond noise by batch means, .* drift counted as spread\)\.$/,
+    /: reproduced here \(high: [\d.]+ ms vs [\d.]+ s \(\+[\d,]+%\), beyond noise by batch means, .* drift counted as spread\)\.$/,
   );
   // The generator's late sends only add to cached's own latency: a flag against the direction, not for it.
   // On the worse side it keeps the direction from being judged.
@@ -277,4 +277,32 @@ Deno.test("a direction between loads served by different servers says so on its 
   );
   // Two loads on one server differ by the load alone: nothing to add.
   assert.doesNotMatch(h2Line, /not only the load differs/);
+});
+
+Deno.test("the target's CPU per request between loads: judged over repeats from its process telemetry", () => {
+  // `cpuPct` of one core over 2 s after a 0.5 s warm-up, in 250 ms samples; 2,000 answers a run.
+  const cpuRun = (load: string, i: number, cpuPct: number, extra: Partial<RunResult> = {}) =>
+    runOf("builtin", load, seq(8, (k) => interval(k, 250, 1)), {
+      name: `builtin/${load}#${i}`,
+      warmupSec: 0.5,
+      telemetry: [{
+        name: "target",
+        kind: "process",
+        samples: seq(10, (k) => ({ tMs: (k + 1) * 250, cpuPercent: k < 2 ? 100 : cpuPct })),
+      }],
+      ...extra,
+    });
+  const h2 = [40, 42, 38].map((pct, i) => cpuRun("h2", i, pct));
+  const h3 = [100, 95, 110].map((pct, i) => cpuRun("h3", i, pct));
+  const expect = { metric: "cpu", better: "h2", than: "h3", between: "loads" } as const;
+  const [line] = verdicts([...h2, ...h3], [expect]);
+  // 40% of a core over 2,000 answers in 2 s: 400 µs of the target's CPU each.
+  assert.match(
+    line,
+    /^Expected: load h2's target CPU per request lower than load h3's: reproduced here \(builtin: 400 µs vs 1,017 µs \(\+154%\), beyond noise by Welch's t-test over repeats, [\d.]+ standard errors apart, 3 repeats each\)\.$/,
+  );
+  const [other] = verdicts([...h2, ...h3], [{ ...expect, better: "h3", than: "h2" }]);
+  assert.match(other, /: not reproduced here: the other way round/);
+  const [unsampled] = verdicts([...h2, ...h3].map((r) => ({ ...r, telemetry: [] })), [expect]);
+  assert.match(unsampled, /: not judged: a side has no response to compare/);
 });

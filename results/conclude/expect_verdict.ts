@@ -107,7 +107,17 @@ function judgePoint(
 function showMetric(m: Expectation["metric"], x: number): string {
   if (m === "rps") return `${formatNumber(x, x >= 100 ? 0 : 1)} req/s`;
   if (m === "success") return `${formatNumber(x, 2)}%`;
+  if (m === "cpu") return `${formatNumber(x, x >= 100 ? 0 : 1)} µs`;
   return formatDurationMs(x);
+}
+
+/** "closed: 44.5 µs vs 99.8 µs (+124%)": the two means, and how far `than`'s lies from `better`'s. */
+function pairText(e: Expectation, p: PointVerdict): string {
+  const pct = ((p.than - p.better) / Math.abs(p.better)) * 100;
+  const change = Number.isFinite(pct)
+    ? ` (${pct > 0 ? "+" : ""}${formatNumber(pct, Math.abs(pct) < 10 ? 1 : 0)}%)`
+    : "";
+  return `${p.point}: ${showMetric(e.metric, p.better)} vs ${showMetric(e.metric, p.than)}${change}`;
 }
 
 /** The points both variants ran, by "load at sweep point" (with `between: loads`, both loads). */
@@ -151,7 +161,7 @@ function summarize(points: PointVerdict[]): { verdict: string; tone: ExpectVerdi
 /** The sentence on one expectation (see the module comment for when it says "reproduced"). */
 export function judgeExpectation(e: Expectation, results: ResultsFile): ExpectVerdict {
   const direction = higherIsBetter(e.metric) ? "higher" : "lower";
-  const name = e.metric === "rps" ? "req/s" : e.metric;
+  const name = e.metric === "rps" ? "req/s" : e.metric === "cpu" ? "target CPU per request" : e.metric;
   const of = e.between === "loads" ? "load " : "";
   const said = `Expected: ${of}${e.better}'s ${name} ${direction} than ${of}${e.than}'s` +
     (e.load ? ` at load ${e.load}` : "") + (e.says ? ` (“${e.says}”)` : "");
@@ -166,9 +176,7 @@ export function judgeExpectation(e: Expectation, results: ResultsFile): ExpectVe
   if (points.length === 0) return { text: `${claim}: not checked here (no runs of both).`, tone: "plain" };
   const together = heldTogether(e, points, runs.map(([, at]) => at), results);
   if (together) {
-    const shown = points.slice(0, MAX_SHOWN_POINTS).map((p) =>
-      `${p.point}: ${showMetric(e.metric, p.better)} vs ${showMetric(e.metric, p.than)}`
-    );
+    const shown = points.slice(0, MAX_SHOWN_POINTS).map((p) => pairText(e, p));
     const more = points.length > MAX_SHOWN_POINTS ? "; …" : "";
     return {
       text: `${claim}: reproduced here, beyond noise ${together} (${shown.join("; ")}${more}).`,
@@ -177,7 +185,7 @@ export function judgeExpectation(e: Expectation, results: ResultsFile): ExpectVe
   }
   const { verdict, tone, mixed } = summarize(points);
   const shown = points.slice(0, MAX_SHOWN_POINTS).map((p) =>
-    `${p.point}: ${showMetric(e.metric, p.better)} vs ${showMetric(e.metric, p.than)}` +
+    pairText(e, p) +
     (p.outcome === "reproduced" ? `, beyond noise ${p.how}` : mixed ? `, ${p.outcome}` : "")
   );
   const more = points.length > MAX_SHOWN_POINTS ? "; …" : "";

@@ -5,11 +5,11 @@
  */
 import { z } from "zod";
 
-const EXPECT_METRICS = ["rps", "mean", "p50", "p99", "success"] as const;
+const EXPECT_METRICS = ["rps", "mean", "p50", "p99", "success", "cpu"] as const;
 
 /** The fields of one expectation, shared by the strict file schema and the lenient results schema. */
 export const expectationShape = {
-  /** rps and success: higher is better; mean, p50, p99: lower is better. */
+  /** rps and success: higher is better; mean, p50, p99, cpu (the target's per request): lower is better. */
   metric: z.enum(EXPECT_METRICS),
   /** The variant (target) expected to do better (with `between: loads`, the load) ... */
   better: z.string().min(1),

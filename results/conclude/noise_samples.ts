@@ -10,12 +10,13 @@ import { intervalLatencySampled, latencySampled } from "./responses.ts";
 import { sumValues } from "../interval_counts.ts";
 import { batchMeans, type IntervalSample, type MeanCi, meanCi } from "../stats.ts";
 import { decodeHistogram, usToMs } from "../histogram.ts";
+import { targetCpuUsPerRequest } from "./telemetry_digest.ts";
 
 /** The metrics compared between runs and groups; `success` is in percent. */
 export const COMPARE_METRICS = ["rps", "p50", "p99", "success"] as const;
 export type CompareMetric = typeof COMPARE_METRICS[number];
-/** What noise rules judge: the compared metrics, an expectation's mean, p10 (baseline_gate.ts's floor). */
-export type NoiseMetric = CompareMetric | "mean" | "p10";
+/** What noise rules judge: the compared metrics, an expectation's mean and cpu, baseline_gate.ts's p10. */
+export type NoiseMetric = CompareMetric | "mean" | "p10" | "cpu";
 
 /** Length of one batch in the batch-means noise estimate, when the part judged holds `MIN_LONG_BATCHES`. */
 const BATCH_MS = 1000;
@@ -40,6 +41,8 @@ function intervalValue(iv: IntervalResult, metric: NoiseMetric): number {
       const sent = iv.requests + iv.errors;
       return sent > 0 ? ((iv.requests - iv.failedStatus) / sent) * 100 : Number.NaN;
     }
+    case "cpu": // telemetry ticks are not the intervals: judged over repeats only
+      return Number.NaN;
   }
 }
 
@@ -47,6 +50,7 @@ function intervalValue(iv: IntervalResult, metric: NoiseMetric): number {
 export function runValue(run: RunResult, metric: NoiseMetric): number {
   if (metric === "rps") return run.rps;
   if (metric === "success") return run.successRate * 100;
+  if (metric === "cpu") return targetCpuUsPerRequest(run);
   return run.latencyMs[metric];
 }
 
@@ -63,6 +67,7 @@ export function metricValue(run: RunResult, metric: NoiseMetric): number {
   if (metric === "success") {
     return sumValues(run.errors) + run.requests > 0 ? run.successRate * 100 : Number.NaN;
   }
+  if (metric === "cpu") return targetCpuUsPerRequest(run);
   if (!latencySampled(run)) return Number.NaN;
   return run.latencyMs[metric];
 }

@@ -140,6 +140,22 @@ export function digestRun(run: RunResult): TelemetryDigest {
   };
 }
 
+/** The target's CPU µs per measured request: its processes' CPU after the warm-up; NaN when unsampled. */
+export function targetCpuUsPerRequest(run: RunResult): number {
+  const fromMs = run.warmupSec * 1000, toMs = fromMs + run.durationSec * 1000;
+  let cpuUs = 0;
+  for (const t of run.telemetry ?? []) {
+    if (t.kind !== "process") continue;
+    let prevMs = 0;
+    for (const s of t.samples) {
+      const spanMs = s.tMs - prevMs;
+      prevMs = s.tMs;
+      if (s.tMs > fromMs && s.tMs <= toMs + spanMs) cpuUs += (s.cpuPercent ?? 0) * 10 * spanMs;
+    }
+  }
+  return cpuUs > 0 && run.requests > 0 ? cpuUs / run.requests : Number.NaN;
+}
+
 /** The mean digest of several runs (the repeats of one sweep point); null fields stay null. */
 export function meanDigest(digests: TelemetryDigest[]): TelemetryDigest {
   const avg = (

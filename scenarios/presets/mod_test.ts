@@ -14,7 +14,7 @@ Deno.test("presets: every shipped file validates and plans, in full and quick; q
     const [fullMs, quickMs] = [full, quick].map((e) => estimateDurationMs(planExperiment(e)));
     ok(planExperiment(full).runs.length > 0, preset.name);
     ok(quickMs < fullMs, `${preset.name}: quick ${quickMs} ms < full ${fullMs} ms`);
-    if (preset.study) ok(preset.study.startsWith("docs/studies/"), preset.study);
+    if (full.study) ok(full.study.startsWith("docs/studies/"), full.study);
   }
 });
 
