@@ -12,6 +12,7 @@ import {
   DEFAULT_DURATION_MS,
   durationMs,
   maxConnections,
+  maxDurationMs,
   preConnect,
 } from "./load/models/fields.ts";
 import { tlsOptionsSchema } from "./http/tls/options.ts";
@@ -21,32 +22,11 @@ import { dataSpecSchema } from "./session_schema.ts";
 import { scriptSpecSchema } from "./script/spec.ts";
 import { grpcStepSchema } from "./grpc_step_spec.ts";
 import { flowSpecSchema } from "./flow_spec.ts";
+import { type Option, option } from "./option.ts";
 
 /** Bounds of `maxMemoryMb`: below the least loadlab holds, a run would end as it starts. */
 const MIN_MEMORY_MB = 256;
 const MAX_MEMORY_MB = 1_048_576;
-
-/**
- * One option: how it is written (`ms`: a duration such as `10s`, `word`, else a whole number), its key
- * in a load of an experiment file (`sweep`: sweeps may vary it), its flag in `--help` with an example, its
- * zod field (type, bounds, default) and help. Both schemas, the flag's parsing and `--help` derive from it.
- */
-export interface Option {
-  kind?: "ms" | "word";
-  file?: string;
-  sweep?: boolean;
-  flag?: string;
-  aliases?: readonly string[];
-  example?: string;
-  /** A field of the models that take it (runner/load/models/), not of every config. */
-  model?: true;
-  schema: z.ZodType;
-  help: readonly string[];
-}
-
-function option<const N extends Omit<Option, "schema" | "help">, S>(names: N, schema: S, ...help: string[]) {
-  return { ...names, schema, help };
-}
 
 /** The options the command line and experiment files share, keyed by the config field. */
 export const OPTIONS = {
@@ -149,6 +129,12 @@ export const OPTIONS = {
     "measured duration: 500ms, 10s, 1.5s, 1m, 1m30s, 2h; a bare",
     "number is seconds; at most 7 days",
     "(with -n an optional upper bound; -n alone runs to the count)",
+  ),
+  maxDurationMs: option(
+    { kind: "ms", file: "maxDuration", model: true, flag: "--max-duration D", example: "10m" },
+    maxDurationMs,
+    "a count without -d stops here, flagged incomplete (k6's",
+    "maxDuration; past the last send with -R)",
   ),
   maxConnections: option(
     { file: "maxConnections", sweep: true, model: true, flag: "--max-connections N", example: "500" },

@@ -10,26 +10,47 @@ import { SEGMENT_FLAGS } from "../segment_args.ts";
 import { STRICT_FLAG } from "../exit_codes.ts";
 import { flag, flagsOf, type FlagSpec, type FlagTable, helpOf } from "../argv.ts";
 import { DASHBOARD_FLAGS } from "../dashboard/server.ts";
-import { WS_FLAGS } from "./ws_args.ts";
+import { WS_OPTIONS } from "../../runner/http/ws/config.ts";
 import { GRPC_FLAGS } from "./grpc_args.ts";
 import { DATA_FILE_FLAGS } from "./data_file_args.ts";
-import { type Option, OPTION_ROWS, type OptionKey, type OPTIONS } from "../../runner/config_fields.ts";
+import { type OptionKey, OPTIONS } from "../../runner/config_fields.ts";
+import type { Option } from "../../runner/option.ts";
 
-/** The flag of each option that has one (runner/config_fields.ts), its default after its first help line. */
-export const OPTION_FLAGS = Object.fromEntries(
-  OPTION_ROWS.filter(([, o]) => o.flag).map(([key, o]) => {
-    const fallback = defaultText(o);
-    const [first = "", ...rest] = o.help;
-    const head = fallback === undefined ? first : `${first} `.padEnd(61 - fallback.length) + `[${fallback}]`;
-    return [key, flag(o.flag!, { config: [key], example: o.example, aliases: o.aliases }, [head, ...rest])];
-  }),
-) as { [K in OptionKey as (typeof OPTIONS)[K] extends { flag: string } ? K : never]: FlagSpec };
+/** The flags of the rows that have one, by key, each's default after its first help line. */
+function optionFlags(rows: Record<string, Option>, configPrefix = ""): Record<string, FlagSpec> {
+  return Object.fromEntries(
+    Object.entries(rows).filter(([, o]) => o.flag).map(([key, o]) => {
+      const fallback = defaultText(o);
+      const [first = "", ...rest] = o.help;
+      const head = fallback === undefined
+        ? first
+        : `${first} `.padEnd(61 - fallback.length) + `[${fallback}]`;
+      const { example, aliases, repeatable } = o;
+      return [
+        key,
+        flag(o.flag!, { config: [configPrefix + key], example, aliases, repeatable }, [head, ...rest]),
+      ];
+    }),
+  );
+}
 
-/** An option's default as a flag's value is written (`10s`, `65536`, `auto`); undefined when it has none. */
+/** The flag of each option that has one (runner/config_fields.ts). */
+export const OPTION_FLAGS = optionFlags(OPTIONS) as {
+  [K in OptionKey as (typeof OPTIONS)[K] extends { flag: string } ? K : never]: FlagSpec;
+};
+/** The `--ws-*` flags (runner/http/ws/config.ts), setting the `ws.` fields. */
+export const WS_FLAGS: FlagSpec[] = Object.values(optionFlags(WS_OPTIONS, "ws."));
+
+/** An option's default as a flag's value is written (`10s`, `65536`, `echo`); undefined when it has none. */
 export function defaultText(o: Option): string | undefined {
-  const value = o.schema.safeParse(undefined).data as number | string | undefined;
-  if (value === undefined || typeof value === "string" || o.kind !== "ms") return value?.toString();
-  return value % 1000 === 0 ? `${value / 1000}s` : `${value}ms`;
+  const value: unknown = o.schema.safeParse(undefined).data;
+  if (typeof value === "number" && o.kind === "ms") {
+    if (value > 0 && value % 60_000 === 0) return `${value / 60_000}m`;
+    return value % 1000 === 0 ? `${value / 1000}s` : `${value}ms`;
+  }
+  if (Array.isArray(value)) return value.length > 0 ? value.join(",") : undefined;
+  if (typeof value === "object" && value !== null) return "kind" in value ? String(value.kind) : undefined;
+  return typeof value === "boolean" ? undefined : value?.toString();
 }
 
 const ATTACK_TABLE: FlagTable = [
@@ -43,10 +64,7 @@ const ATTACK_TABLE: FlagTable = [
   flag("-n, --requests N", { aliases: ["total"], example: "1000", config: ["requests"] }, [
     "send exactly N requests (count model; ghz's --total too)",
   ]),
-  flag("--max-duration D", { example: "10m" }, [
-    "a count without -d stops here, flagged incomplete (k6's",
-    "maxDuration; past the last send with -R)                   [10m]",
-  ]),
+  OPTION_FLAGS.maxDurationMs,
   flag("-R, --rate N", { example: "1000", config: ["ratePerSec"] }, [
     "requests per second, at most 10000000 (1e7) for the whole load",
   ]),

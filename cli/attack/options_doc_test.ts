@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
-import { defaultText, OPTION_FLAGS } from "./flags.ts";
+import { attackHelp, defaultText, OPTION_FLAGS } from "./flags.ts";
 import { OPTION_ROWS, type OptionKey, OPTIONS } from "../../runner/config_fields.ts";
+import { parseAttackConfig } from "../../runner/config.ts";
+import { WS_DEFAULTS, WS_OPTIONS } from "../../runner/http/ws/config.ts";
+import type { Option } from "../../runner/option.ts";
 
 const docs = (name: string) => Deno.readTextFileSync(new URL(`../../docs/${name}`, import.meta.url));
 
@@ -31,6 +34,33 @@ Deno.test("docs/EXPERIMENTS.md names every option a load sets in a file", () => 
       loads,
       new RegExp(`\\b${option.file}\\b`),
       `${key}: the loads section never names ${option.file}`,
+    );
+  }
+});
+
+Deno.test("attack --help shows each flag of the tables with the default the parsed config gets", () => {
+  const help = attackHelp().split("\n");
+  // The models' own options: the default of the first of these models that has the field.
+  const configs = [{ model: "connections" as const }, { model: "count" as const, requests: 1 }]
+    .map((load) => parseAttackConfig({ url: "ws://127.0.0.1:1/", ...load }) as Record<string, unknown>);
+  const rows: Array<[string, Option, unknown]> = [
+    ...Object.entries(OPTIONS).map((
+      [k, o],
+    ): [string, Option, unknown] => [k, o, configs.find((c) => k in c)?.[k]]),
+    ...Object.entries(WS_OPTIONS).map((
+      [k, o],
+    ): [string, Option, unknown] => [`ws.${k}`, o, WS_DEFAULTS[k as never]]),
+  ];
+  for (const [key, o, parsed] of rows) {
+    if (o.flag === undefined) continue;
+    assert.deepEqual(o.schema.parse(undefined), parsed, `${key}: the config's default is not the row's`);
+    const at = help.findIndex((line) => line.includes(` ${o.flag} `) || line.endsWith(` ${o.flag}`));
+    assert.ok(at >= 0, `${key}: --help never shows ${o.flag}`);
+    const fallback = defaultText(o);
+    if (fallback === undefined) continue;
+    assert.ok(
+      help.slice(at, at + 2).some((line) => line.endsWith(`[${fallback}]`)),
+      `${key}: ${o.flag} does not show [${fallback}] in --help`,
     );
   }
 });

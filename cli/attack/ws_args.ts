@@ -1,53 +1,16 @@
 /**
  * @module
- * The WebSocket flags of `loadlab attack` (a ws:// or wss:// URL).
+ * The WebSocket flags of `loadlab attack` (a ws:// or wss:// URL) read into its `ws` config.
  */
-import { flag, type FlagSpec } from "../argv.ts";
+import type { FlagSpec } from "../argv.ts";
+import { WS_FLAGS } from "./flags.ts";
+import { WS_OPTIONS } from "../../runner/http/ws/config.ts";
+import type { Option } from "../../runner/option.ts";
 import type { FlagValues } from "../flag_values.ts";
 import { UsageError } from "../usage_error.ts";
 import type { AttackConfigInput } from "../../runner/config.ts";
 import { HTTP_ONLY } from "./grpc_args.ts";
 import { parseHeader } from "./request_args.ts";
-
-export const WS_FLAGS: FlagSpec[] = [
-  flag(
-    "--ws-message TEXT",
-    { repeatable: true, example: '\'{"op":"ping"}\'', config: ["ws", "ws.messages"] },
-    [
-      "a message to send (repeatable: sent in turn)           [hello]",
-    ],
-  ),
-  flag("--ws-binary", {}, ["messages are base64 of binary payloads"]),
-  flag("--ws-fragment N", { example: "1024", config: ["ws.fragmentBytes"] }, [
-    "cut each message into frames of at most N bytes   [one frame]",
-  ]),
-  flag("--ws-match RULE", { example: "json:type=pong", config: ["ws.match"] }, [
-    "which server message answers a send: echo (the next one),",
-    "nth:N, or json:FIELD=VALUE                              [echo]",
-  ]),
-  flag("--ws-protocol P", { repeatable: true, example: "chat", config: ["ws.protocols"] }, [
-    "a subprotocol to offer (repeatable)",
-  ]),
-  flag("--ws-per-connection N", { example: "10", config: ["ws.messagesPerConnection"] }, [
-    "connection storm: each connection sends N messages, then",
-    "closes (1000); with -R: connections opened at that rate",
-  ]),
-  flag("--ws-ping D", { example: "1s", config: ["ws.pingIntervalMs"] }, [
-    "hold: no messages; each connection pings after D idle and",
-    "times the pong",
-  ]),
-  flag("--ws-max-message N", { example: "1048576", config: ["ws.maxMessageBytes"] }, [
-    "cap of a server message; a bigger one is ws-too-big  [1048576]",
-  ]),
-  flag("--ws-max-buffered N", { example: "268435456", config: ["ws.maxBufferedBytes"] }, [
-    "what a worker's connections may hold together in messages",
-    "in progress; past it one is ws-too-big             [268435456]",
-  ]),
-  flag("--ws-deflate", { config: ["ws.deflate"] }, [
-    "offer permessage-deflate; a server that agrees gets and",
-    "may send compressed messages (the cap: inflated size)",
-  ]),
-];
 
 /** HTTP-only flags, refused with a ws:// URL: gRPC's, and the request's own. */
 const WS_REFUSED = [...HTTP_ONLY, "method", "body", "body-file", "streams"];
@@ -68,21 +31,19 @@ export function wsArgs(flags: FlagValues, url: URL): AttackConfigInput["ws"] {
       `--${http} is for HTTP; a ws:// run sends --ws-message (repeatable), e.g. --ws-message '{"op":"hi"}'`,
     );
   }
-  const messages = flags.all("ws-message");
-  const headers = Object.fromEntries(flags.all("header").map(parseHeader));
-  return {
-    ...(messages.length > 0 ? { messages } : {}),
-    ...(flags.has("ws-binary") ? { binary: true } : {}),
-    fragmentBytes: flags.positiveInt("ws-fragment"),
-    match: matchOf(flags.text("ws-match")),
-    protocols: flags.all("ws-protocol"),
-    headers,
-    messagesPerConnection: flags.positiveInt("ws-per-connection"),
-    pingIntervalMs: flags.positiveDurationMs("ws-ping"),
-    maxMessageBytes: flags.positiveInt("ws-max-message"),
-    maxBufferedBytes: flags.positiveInt("ws-max-buffered"),
-    ...(flags.has("ws-deflate") ? { deflate: true } : {}),
-  };
+  const fields = WS_FLAGS.map((spec) => {
+    const key = spec.config![0].slice("ws.".length) as keyof typeof WS_OPTIONS;
+    return [key, valueOf(flags, spec, WS_OPTIONS[key])];
+  });
+  return { ...Object.fromEntries(fields), headers: Object.fromEntries(flags.all("header").map(parseHeader)) };
+}
+
+/** A `--ws-*` flag's value: a switch true, a repeatable one's list, a duration, the match rule, a count. */
+function valueOf(flags: FlagValues, spec: FlagSpec, o: Option): unknown {
+  if (!spec.takesValue) return flags.has(spec.long) || undefined;
+  if (spec.repeatable) return flags.all(spec.long).length > 0 ? flags.all(spec.long) : undefined;
+  if (spec.long === "ws-match") return matchOf(flags.text(spec.long));
+  return o.kind === "ms" ? flags.positiveDurationMs(spec.long) : flags.positiveInt(spec.long);
 }
 
 /** `echo`, `nth:N`, or `json:FIELD=VALUE` (a number, true or false read as such, else text). */

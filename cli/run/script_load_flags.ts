@@ -267,5 +267,9 @@ export function sessionLoadOf(a: ScriptLoadArgs): Record<string, unknown> {
       ...(a.maxDurationMs !== undefined ? { maxDuration: ms(a.maxDurationMs) } : {}),
     };
   }
-  return { model: "connections", connections: a.vus ?? 10, duration: ms(a.durationMs ?? 10_000) };
+  return {
+    model: "connections",
+    connections: a.vus ?? 10,
+    duration: ms(a.durationMs ?? DEFAULT_DURATION_MS),
+  };
 }

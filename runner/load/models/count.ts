@@ -7,11 +7,11 @@
 import { z } from "zod";
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../../../validation/duration.ts";
 import {
-  cappedMs,
   connections,
   connectionShareIssues,
   durationMs,
   maxConnections,
+  maxDurationMs,
   preConnect,
   ratePerSec,
 } from "./fields.ts";
@@ -23,9 +23,6 @@ import { runSteeredLoops } from "../steer_closed.ts";
 import { pace } from "../pacer.ts";
 import { SharedLanes } from "../lanes.ts";
 import { openPoolSize } from "../pre_connect.ts";
-
-/** A count's bound when none is given: k6's `maxDuration` default for its iteration executors. */
-const DEFAULT_MAX_DURATION_MS = 10 * 60_000;
 
 export const countModel = defineModel({
   model: "count",
@@ -39,10 +36,7 @@ export const countModel = defineModel({
     preConnect,
     /** An optional upper bound: the run stops at the count or at this time, whichever comes first. */
     durationMs: durationMs.optional(),
-    /** The bound of a count without a duration (k6's `maxDuration`): past it the run stops, flagged. */
-    maxDurationMs: cappedMs("max duration").positive("max duration must be > 0").default(
-      DEFAULT_MAX_DURATION_MS,
-    ),
+    maxDurationMs,
   },
   keepsUncorrected: false,
   check(c) {

@@ -1,0 +1,34 @@
+/**
+ * @module
+ * One option declared once: how it is written, its experiment-file key, its flag, its zod field and help.
+ * The config schemas, the flags' parsing and `--help` derive from these rows (runner/config_fields.ts,
+ * runner/http/ws/config.ts).
+ */
+import type { z } from "zod";
+
+/**
+ * One option: how it is written (`ms`: a duration such as `10s`, `word`, else a whole number), its key
+ * in a load of an experiment file (`sweep`: sweeps may vary it), its flag in `--help` with an example, its
+ * zod field (type, bounds, default) and help.
+ */
+export interface Option {
+  kind?: "ms" | "word";
+  file?: string;
+  sweep?: boolean;
+  flag?: string;
+  aliases?: readonly string[];
+  repeatable?: boolean;
+  example?: string;
+  /** A field of the models that take it (runner/load/models/), not of every config. */
+  model?: true;
+  schema: z.ZodType;
+  help: readonly string[];
+}
+
+export function option<const N extends Omit<Option, "schema" | "help">, S>(
+  names: N,
+  schema: S,
+  ...help: string[]
+) {
+  return { ...names, schema, help };
+}
