@@ -9,7 +9,6 @@ import { wsConfigSchema } from "./http/ws/config.ts";
 import {
   cappedMs,
   connections,
-  DEFAULT_DURATION_MS,
   durationMs,
   maxConnections,
   maxDurationMs,
@@ -119,13 +118,21 @@ export const OPTIONS = {
     "(the target's warm-up: its requests reach the target)",
   ),
   connections: option(
-    { file: "connections", sweep: true, model: true, flag: "-c, --concurrency N", example: "50" },
+    {
+      file: "connections",
+      sweep: true,
+      model: true,
+      flag: "-c, --concurrency N",
+      aliases: ["u", "vus", "users"],
+      example: "50",
+    },
     connections,
-    "connections to keep busy (closed, throughput, count)",
+    "connections to keep busy (closed, throughput, count;",
+    "k6's --vus, Locust's -u)",
   ),
   durationMs: option(
     { kind: "ms", file: "duration", model: true, flag: "-d, --duration D", example: "10s" },
-    durationMs.default(DEFAULT_DURATION_MS),
+    durationMs,
     "measured duration: 500ms, 10s, 1.5s, 1m, 1m30s, 2h; a bare",
     "number is seconds; at most 7 days",
     "(with -n an optional upper bound; -n alone runs to the count)",

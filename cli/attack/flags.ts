@@ -232,8 +232,6 @@ export const FOREIGN_FLAG_HINTS: Record<string, string> = {
   "--threads": "use --workers N",
   "-z": "the duration is -d here, e.g. -d 10s",
   "--latency": "latency percentiles are always printed; drop --latency",
-  "-u": "connections are -c here, e.g. -c 50",
-  "--vus": "connections are -c here, e.g. -c 50",
   "--rps": "the rate is -R here, e.g. -R 1000",
   "--amount": "the request count is -n here, e.g. -n 1000",
   "-X": "the method is -m here, e.g. -m POST",

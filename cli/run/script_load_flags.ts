@@ -3,6 +3,8 @@
  * A session or k6 script's load from `loadlab run`'s flags, with k6's and Locust's spellings.
  */
 import { flag, type FlagTable } from "../argv.ts";
+import { defaultText, OPTION_FLAGS } from "../attack/flags.ts";
+import { OPTIONS } from "../../runner/config_fields.ts";
 import type { FlagValues } from "../flag_values.ts";
 import { parseStages, rampUpStages, spawnRateOf, spawnStages } from "../attack/stages.ts";
 import { DEFAULT_DURATION_MS } from "../../runner/load/models/fields.ts";
@@ -17,16 +19,20 @@ import { MAX_EXPERIMENT_FILE_BYTES } from "../../validation/input_limits.ts";
 /** The rows of `loadlab run --help` for a script's load, k6's spellings in the same rows. */
 export const SCRIPT_LOAD_TABLE: FlagTable = [
   "Scripts (session.ts or a k6 script.js) take their load from the command line too:",
-  flag("-c, -u, --vus <n>", { aliases: ["users"], example: "50" }, [
-    "virtual users (connections); over a k6 script's options as k6's --vus",
-  ]),
+  {
+    ...OPTION_FLAGS.connections,
+    usage: "-c, -u, --vus <n>",
+    help: ["virtual users (connections); over a k6 script's options as k6's --vus"],
+  },
   flag("-d, -t, --duration <d>", { aliases: ["run-time"], example: "30s" }, ["how long, e.g. 30s"]),
   flag("-i, --iterations <n>", { example: "100" }, [
     "this many sessions (k6 iterations), shared by the users",
   ]),
-  flag("--max-duration <d>", { example: "10m" }, [
-    "with --iterations: stop there, flagged, if not done (10m)",
-  ]),
+  {
+    ...OPTION_FLAGS.maxDurationMs,
+    usage: "--max-duration <d>",
+    help: [`with --iterations: stop there, flagged, if not done (${defaultText(OPTIONS.maxDurationMs)})`],
+  },
   flag("-s, --stages D:N,...", { aliases: ["stage"], repeatable: true, example: "30s:50" }, [
     "ramping users, k6's stages (repeatable; k6's --stage too),",
     "e.g. -s 30s:50 -s 1m:50 -s 30s:0",
@@ -111,7 +117,7 @@ export interface K6Flags {
  * Locust spawns them, at `-r` or Locust's default of 1 a second, for as long as `-t` lasts.
  */
 export function scriptLoadArgs(flags: FlagValues, locustfile = false): ScriptLoadArgs {
-  const vus = flags.positiveInt("vus"), iterations = flags.positiveInt("iterations");
+  const vus = flags.positiveInt("concurrency"), iterations = flags.positiveInt("iterations");
   const durationMs = flags.durationMs("duration"), maxDurationMs = flags.durationMs("max-duration");
   if (maxDurationMs !== undefined && iterations === undefined) {
     throw new UsageError("--max-duration bounds --iterations: give --iterations N with it, or use -d");
@@ -267,9 +273,10 @@ export function sessionLoadOf(a: ScriptLoadArgs): Record<string, unknown> {
       ...(a.maxDurationMs !== undefined ? { maxDuration: ms(a.maxDurationMs) } : {}),
     };
   }
+  // Unset, the model's defaults apply (runner/load/models/fields.ts).
   return {
     model: "connections",
-    connections: a.vus ?? 10,
-    duration: ms(a.durationMs ?? DEFAULT_DURATION_MS),
+    connections: a.vus,
+    duration: a.durationMs === undefined ? undefined : ms(a.durationMs),
   };
 }

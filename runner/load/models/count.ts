@@ -35,7 +35,7 @@ export const countModel = defineModel({
     /** Open-paced count only (with `ratePerSec`). */
     preConnect,
     /** An optional upper bound: the run stops at the count or at this time, whichever comes first. */
-    durationMs: durationMs.optional(),
+    durationMs: durationMs.unwrap().optional(),
     maxDurationMs,
   },
   keepsUncorrected: false,

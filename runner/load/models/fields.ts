@@ -38,7 +38,8 @@ export const maxConnections = z.number().int().positive("maxConnections must be 
 );
 /** Open pacing: connections opened before t0 (k6's preAllocatedVUs); absent: sized by pre_connect.ts. */
 export const preConnect = z.number().int().min(0, "preConnect must be >= 0").optional();
-export const durationMs = cappedMs("duration").positive("duration must be > 0");
+/** The measured duration; a count's is optional (`durationMs.unwrap().optional()`). */
+export const durationMs = cappedMs("duration").positive("duration must be > 0").default(DEFAULT_DURATION_MS);
 /** A count's bound when it has no duration: past it the run stops, flagged (k6's `maxDuration`, 10m). */
 export const maxDurationMs = cappedMs("max duration").positive("max duration must be > 0").default(
   10 * 60_000,

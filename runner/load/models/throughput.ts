@@ -4,14 +4,7 @@
  * send i is intended at start + i/rate, round-robin; latency counts from the intended time, the
  * uncorrected latency kept beside it.
  */
-import {
-  connections,
-  connectionShareIssues,
-  DEFAULT_DURATION_MS,
-  durationMs,
-  ratePerSec,
-  underOneSendIssues,
-} from "./fields.ts";
+import { connections, connectionShareIssues, durationMs, ratePerSec, underOneSendIssues } from "./fields.ts";
 import { defineModel } from "./model.ts";
 import { constantSchedule, slotsOf } from "../schedule.ts";
 import { pace } from "../pacer.ts";
@@ -20,7 +13,7 @@ import { FixedLanes } from "../lanes.ts";
 export const throughputModel = defineModel({
   model: "throughput",
   /** wrk2: a constant total rate over fixed connections, latency from the intended send time. */
-  fields: { ratePerSec, connections, durationMs: durationMs.default(DEFAULT_DURATION_MS) },
+  fields: { ratePerSec, connections, durationMs },
   keepsUncorrected: true,
   check: (c) => [
     ...connectionShareIssues(c),
