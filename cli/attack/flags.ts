@@ -11,6 +11,7 @@ import { STRICT_FLAG } from "../exit_codes.ts";
 import { flag, flagsOf, type FlagSpec, type FlagTable, helpOf } from "../argv.ts";
 import { DASHBOARD_FLAGS } from "../dashboard/server.ts";
 import { WS_OPTIONS } from "../../runner/http/ws/config.ts";
+import { TLS_OPTIONS } from "../../runner/http/tls/options.ts";
 import { GRPC_FLAGS } from "./grpc_args.ts";
 import { DATA_FILE_FLAGS } from "./data_file_args.ts";
 import { type OptionKey, OPTIONS } from "../../runner/config_fields.ts";
@@ -147,28 +148,7 @@ const ATTACK_TABLE: FlagTable = [
   ...DATA_FILE_FLAGS,
   "",
   "TLS (https: URLs; docs/TLS.md)",
-  flag("-k, --insecure", { config: ["tls.insecure"] }, [
-    "skip certificate verification (printed as a warning, recorded",
-    "in results; uses node:tls, as Deno.startTls always verifies)",
-  ]),
-  flag("--cacert FILE", { example: "ca.pem", config: ["tls.caFile"] }, [
-    "PEM bundle of extra trusted CAs (e.g. a target's tls-ca.pem)",
-  ]),
-  flag("--cert FILE", { example: "client.pem", config: ["tls.certFile"] }, [
-    "client certificate (PEM), with --key FILE (unencrypted PEM key)",
-  ]),
-  flag("--key FILE", { example: "client-key.pem", config: ["tls.keyFile"] }, [""]),
-  flag("--sni NAME", { example: "api.example.com", config: ["tls.sni"] }, [
-    "server name sent and verified instead of the URL's host",
-  ]),
-  flag("--connect-to H:P", { example: "127.0.0.1:8443", config: ["tls.connectTo"] }, [
-    "dial H:P instead of the URL's host and port (http: too)",
-  ]),
-  flag("--tls-resume on|off", { example: "off", config: ["tls.resume"] }, [
-    "resume the last TLS session on a worker's new connections (default",
-    "on, as browsers do; epoll transport only: the deno transport cannot,",
-    "and its results say so); results count the handshakes resumed",
-  ]),
+  ...Object.values(optionFlags(TLS_OPTIONS, "tls.")),
   "  Handshake time is its own measurement (tlsMs beside connectTimeMs); verification",
   "  failures count as tls errors named expired, unknown-ca or hostname.",
   "",
