@@ -7,12 +7,12 @@
 import type { z } from "zod";
 
 /**
- * One option: how it is written (`ms`: a duration such as `10s`, `word`, else a whole number), its key
- * in a load of an experiment file (`sweep`: sweeps may vary it), its flag in `--help` with an example, its
- * zod field (type, bounds, default) and help.
+ * One option: how it is written (`ms`: a duration such as `10s`, `word`, `text`, else a whole number),
+ * its key in a load of an experiment file (`sweep`: sweeps may vary it), its flag in `--help` with an
+ * example, its zod field (type, bounds, default) and help.
  */
 export interface Option {
-  kind?: "ms" | "word";
+  kind?: "ms" | "word" | "text";
   file?: string;
   sweep?: boolean;
   flag?: string;

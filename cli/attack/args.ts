@@ -5,11 +5,17 @@
  */
 import { type AttackConfig, type AttackConfigInput, parseAttackConfig } from "../../runner/config.ts";
 import { ConfigError } from "../../validation/config_error.ts";
-import { loadTlsMaterial, TlsFileError } from "../../runner/http/tls/options.ts";
+import { loadTlsMaterial, TLS_OPTIONS, TlsFileError } from "../../runner/http/tls/options.ts";
 import { type FlagSpec, tokenize } from "../argv.ts";
-import { ATTACK_FLAGS, attackHelp, FOREIGN_FLAG_HINTS, OPTION_FLAGS } from "./flags.ts";
-import { type CommonOptionKey, type OptionKey, OPTIONS } from "../../runner/config_fields.ts";
-import type { Option } from "../../runner/option.ts";
+import {
+  ATTACK_FLAGS,
+  attackHelp,
+  FOREIGN_FLAG_HINTS,
+  OPTION_FLAGS,
+  optionValues,
+  TLS_FLAGS,
+} from "./flags.ts";
+import { type CommonOptionKey, OPTIONS } from "../../runner/config_fields.ts";
 import { FlagValues } from "../flag_values.ts";
 import { resolveLoad } from "./load_model.ts";
 import { readOpenFileLimit } from "../../system/open_file_limit.ts";
@@ -101,12 +107,17 @@ function requestMixOf(flags: FlagValues, url: URL, typedUrl: string, data?: Data
 /** The config fields one flag each sets, besides the URL, the load and the requests. */
 function runInputOf(flags: FlagValues) {
   if (flags.has("h2") && flags.has("h3")) throw new UsageError("--h2 and --h3 exclude each other: keep one");
-  const options = optionValues(flags);
+  const options: Partial<Pick<AttackConfigInput, CommonOptionKey>> = optionValues(
+    flags,
+    OPTIONS,
+    OPTION_FLAGS,
+  );
+  const tls = optionValues(flags, TLS_OPTIONS, TLS_FLAGS);
   return {
     ...options,
     protocol: flags.has("h3") ? "h3" as const : flags.has("h2") ? "h2" as const : options.protocol,
     sourceAddresses: flags.text("source-addresses"),
-    tls: tlsOf(flags),
+    tls: Object.keys(tls).length > 0 ? tls as AttackConfigInput["tls"] : undefined,
     intervalHistograms: flags.has("interval-histograms")
       ? flags.choice("interval-histograms", ["keep", "none"]) === "keep"
       : undefined,
@@ -115,20 +126,6 @@ function runInputOf(flags: FlagValues) {
     segment: parseSegment(flags.text("segment")),
     startAtEpochMs: parseStartAt(flags.text("start-at")),
   };
-}
-
-/** The options' flags (cli/attack/flags.ts) by their kind, > 0 where 0 is refused; the models' own aside. */
-function optionValues(flags: FlagValues): Partial<Pick<AttackConfigInput, CommonOptionKey>> {
-  return Object.fromEntries(
-    Object.entries(OPTION_FLAGS).flatMap(([key, { long }]): Array<[string, unknown]> => {
-      const o: Option = OPTIONS[key as OptionKey];
-      const zero = o.schema.safeParse(0).success;
-      if (o.model) return [];
-      if (o.kind === "word") return [[key, flags.text(long)]];
-      if (o.kind === "ms") return [[key, zero ? flags.durationMs(long) : flags.positiveDurationMs(long)]];
-      return [[key, zero ? flags.wholeNumber(long, 0) : flags.positiveInt(long)]];
-    }),
-  );
 }
 
 /** `--abort-on-fail` (cli/abort_flags.ts) over the `--threshold`s, which it needs at least one of. */
@@ -141,18 +138,6 @@ function abortOnFailOf(flags: FlagValues): Pick<ParsedAttack, "abortOnFail"> {
     );
   }
   return { abortOnFail: { delayMs: abort.delayMs ?? 0 } };
-}
-
-/** The TLS flags at their rows' `tls.` fields; a word value (`--tls-resume on|off`) is checked here. */
-function tlsOf(flags: FlagValues): AttackConfigInput["tls"] {
-  const given = ATTACK_FLAGS.filter((s) => s.config?.[0].startsWith("tls.") && flags.has(s.long));
-  if (given.length === 0) return undefined;
-  const valueOf = (s: FlagSpec) => {
-    const words = s.usage?.split(" ")[1]?.split("|") ?? [];
-    return words.length > 1 ? flags.choice(s.long, words) : flags.nonEmpty(s.long);
-  };
-  const values = given.map((s) => [s.config![0].slice(4), s.takesValue ? valueOf(s) : true]);
-  return Object.fromEntries(values) as AttackConfigInput["tls"];
 }
 
 /** Unreadable or mismatched TLS files are a usage error before any load. */

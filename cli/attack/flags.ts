@@ -9,6 +9,7 @@ import { CI_FLAGS } from "../ci_outputs.ts";
 import { SEGMENT_FLAGS } from "../segment_args.ts";
 import { STRICT_FLAG } from "../exit_codes.ts";
 import { flag, flagsOf, type FlagSpec, type FlagTable, helpOf } from "../argv.ts";
+import type { FlagValues } from "../flag_values.ts";
 import { DASHBOARD_FLAGS } from "../dashboard/server.ts";
 import { WS_OPTIONS } from "../../runner/http/ws/config.ts";
 import { TLS_OPTIONS } from "../../runner/http/tls/options.ts";
@@ -39,8 +40,32 @@ function optionFlags(rows: Record<string, Option>, configPrefix = ""): Record<st
 export const OPTION_FLAGS = optionFlags(OPTIONS) as {
   [K in OptionKey as (typeof OPTIONS)[K] extends { flag: string } ? K : never]: FlagSpec;
 };
-/** The `--ws-*` flags (runner/http/ws/config.ts), setting the `ws.` fields. */
-export const WS_FLAGS: FlagSpec[] = Object.values(optionFlags(WS_OPTIONS, "ws."));
+/** The `--ws-*` flags (runner/http/ws/config.ts) and the TLS flags, setting the `ws.` and `tls.` fields. */
+export const WS_FLAGS = optionFlags(WS_OPTIONS, "ws.");
+export const TLS_FLAGS = optionFlags(TLS_OPTIONS, "tls.");
+
+/** The values of the flags of `rows` (`specs` from `optionFlags`) that were given, by key; models' aside. */
+export function optionValues(
+  flags: FlagValues,
+  rows: Record<string, Option>,
+  specs: Record<string, FlagSpec>,
+): Record<string, unknown> {
+  const given = Object.entries(specs).filter(([key, s]) => !rows[key].model && flags.has(s.long));
+  return Object.fromEntries(given.map(([key, s]) => [key, valueOf(flags, s, rows[key])]));
+}
+
+/** A switch true, a repeatable flag's list, one of its words, text, a duration or a count (0 if allowed). */
+function valueOf(flags: FlagValues, s: FlagSpec, o: Option): unknown {
+  if (!s.takesValue) return true;
+  if (s.repeatable) return flags.all(s.long);
+  const words = s.usage!.split(" ").at(-1)!.split("|");
+  if (words.length > 1) return flags.choice(s.long, words);
+  if (o.kind === "text") return flags.nonEmpty(s.long);
+  if (o.kind === "word") return flags.text(s.long);
+  const zero = o.schema.safeParse(0).success;
+  if (o.kind === "ms") return zero ? flags.durationMs(s.long) : flags.positiveDurationMs(s.long);
+  return zero ? flags.wholeNumber(s.long, 0) : flags.positiveInt(s.long);
+}
 
 /** An option's default as a flag's value is written (`10s`, `65536`, `echo`); undefined when it has none. */
 export function defaultText(o: Option): string | undefined {
@@ -105,7 +130,7 @@ const ATTACK_TABLE: FlagTable = [
   OPTION_FLAGS.streams,
   OPTION_FLAGS.h2WindowBytes,
   "WebSocket (a ws:// or wss:// URL; -H headers go on the handshake; docs/WEBSOCKET.md):",
-  ...WS_FLAGS,
+  ...Object.values(WS_FLAGS),
   "gRPC (a grpc:// or grpcs:// URL: h2c or h2; -b the message as JSON, -H metadata; docs/GRPC.md):",
   ...GRPC_FLAGS,
   flag("-O, --format F", { example: "json" }, [
@@ -148,7 +173,7 @@ const ATTACK_TABLE: FlagTable = [
   ...DATA_FILE_FLAGS,
   "",
   "TLS (https: URLs; docs/TLS.md)",
-  ...Object.values(optionFlags(TLS_OPTIONS, "tls.")),
+  ...Object.values(TLS_FLAGS),
   "  Handshake time is its own measurement (tlsMs beside connectTimeMs); verification",
   "  failures count as tls errors named expired, unknown-ca or hostname.",
   "",

@@ -2,10 +2,8 @@
  * @module
  * The WebSocket flags of `loadlab attack` (a ws:// or wss:// URL) read into its `ws` config.
  */
-import type { FlagSpec } from "../argv.ts";
-import { WS_FLAGS } from "./flags.ts";
+import { optionValues, WS_FLAGS } from "./flags.ts";
 import { WS_OPTIONS } from "../../runner/http/ws/config.ts";
-import type { Option } from "../../runner/option.ts";
 import type { FlagValues } from "../flag_values.ts";
 import { UsageError } from "../usage_error.ts";
 import type { AttackConfigInput } from "../../runner/config.ts";
@@ -19,7 +17,7 @@ const WS_REFUSED = [...HTTP_ONLY, "method", "body", "body-file", "streams"];
 export function wsArgs(flags: FlagValues, url: URL): AttackConfigInput["ws"] {
   const isWs = url.protocol === "ws:" || url.protocol === "wss:";
   if (!isWs) {
-    const given = WS_FLAGS.find((f) => flags.has(f.long));
+    const given = Object.values(WS_FLAGS).find((f) => flags.has(f.long));
     if (given) {
       throw new UsageError(`--${given.long} needs a ws:// or wss:// URL, e.g. ws://127.0.0.1:8080/ws/echo`);
     }
@@ -31,19 +29,9 @@ export function wsArgs(flags: FlagValues, url: URL): AttackConfigInput["ws"] {
       `--${http} is for HTTP; a ws:// run sends --ws-message (repeatable), e.g. --ws-message '{"op":"hi"}'`,
     );
   }
-  const fields = WS_FLAGS.map((spec) => {
-    const key = spec.config![0].slice("ws.".length) as keyof typeof WS_OPTIONS;
-    return [key, valueOf(flags, spec, WS_OPTIONS[key])];
-  });
-  return { ...Object.fromEntries(fields), headers: Object.fromEntries(flags.all("header").map(parseHeader)) };
-}
-
-/** A `--ws-*` flag's value: a switch true, a repeatable one's list, a duration, the match rule, a count. */
-function valueOf(flags: FlagValues, spec: FlagSpec, o: Option): unknown {
-  if (!spec.takesValue) return flags.has(spec.long) || undefined;
-  if (spec.repeatable) return flags.all(spec.long).length > 0 ? flags.all(spec.long) : undefined;
-  if (spec.long === "ws-match") return matchOf(flags.text(spec.long));
-  return o.kind === "ms" ? flags.positiveDurationMs(spec.long) : flags.positiveInt(spec.long);
+  const values = optionValues(flags, WS_OPTIONS, WS_FLAGS);
+  const headers = Object.fromEntries(flags.all("header").map(parseHeader));
+  return { ...values, match: matchOf(values.match as string | undefined), headers };
 }
 
 /** `echo`, `nth:N`, or `json:FIELD=VALUE` (a number, true or false read as such, else text). */

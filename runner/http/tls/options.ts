@@ -23,25 +23,29 @@ export const TLS_OPTIONS = {
     "in results; uses node:tls, as Deno.startTls always verifies)",
   ),
   caFile: option(
-    { flag: "--cacert FILE", example: "ca.pem" },
+    { kind: "text", flag: "--cacert FILE", example: "ca.pem" },
     z.string().min(1).optional(),
     "PEM bundle of extra trusted CAs (e.g. a target's tls-ca.pem)",
   ),
   /** Presented when the server asks for one. */
   certFile: option(
-    { flag: "--cert FILE", example: "client.pem" },
+    { kind: "text", flag: "--cert FILE", example: "client.pem" },
     z.string().min(1).optional(),
     "client certificate (PEM), with --key FILE (unencrypted PEM key)",
   ),
-  keyFile: option({ flag: "--key FILE", example: "client-key.pem" }, z.string().min(1).optional(), ""),
+  keyFile: option(
+    { kind: "text", flag: "--key FILE", example: "client-key.pem" },
+    z.string().min(1).optional(),
+    "",
+  ),
   sni: option(
-    { flag: "--sni NAME", example: "api.example.com" },
+    { kind: "text", flag: "--sni NAME", example: "api.example.com" },
     z.string().regex(/^[A-Za-z0-9.-]+$/, "sni must be a DNS name, e.g. api.example.com").optional(),
     "server name sent and verified instead of the URL's host",
   ),
   /** curl's and oha's --connect-to. */
   connectTo: option(
-    { flag: "--connect-to H:P", example: "127.0.0.1:8443" },
+    { kind: "text", flag: "--connect-to H:P", example: "127.0.0.1:8443" },
     z.string().regex(HOST_PORT, "connectTo must be HOST:PORT, e.g. 127.0.0.1:8443").refine(
       (text) => !HOST_PORT.test(text) || validPort(parseConnectTo(text).port),
       {
@@ -52,7 +56,7 @@ export const TLS_OPTIONS = {
     "dial H:P instead of the URL's host and port (http: too)",
   ),
   resume: option(
-    { kind: "word", flag: "--tls-resume on|off", example: "off" },
+    { flag: "--tls-resume on|off", example: "off" },
     z.union([z.boolean(), z.enum(["on", "off"], { error: "resume must be on or off" })])
       .transform((v) => v === true || v === "on").default(true),
     "resume the last TLS session on a worker's new connections (default",

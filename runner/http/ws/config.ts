@@ -41,7 +41,7 @@ export const WS_OPTIONS = {
     "(0: one frame)",
   ),
   match: option(
-    { flag: "--ws-match RULE", example: "json:type=pong" },
+    { kind: "word", flag: "--ws-match RULE", example: "json:type=pong" },
     matchRuleSchema.default({ kind: "echo" }),
     "which server message answers a send: echo",
     "(the next one), nth:N, or json:FIELD=VALUE",
