@@ -1,7 +1,7 @@
 /**
  * @module
- * `loadlab attack <url> [flags]` → a validated `AttackConfig`, or one `UsageError` line (exit 2) naming the
- * flag behind each config issue.
+ * `loadlab attack <url> [flags]` → a validated `AttackConfig` (a ws:// URL's flags into its `ws` config), or
+ * one `UsageError` line (exit 2) naming the flag behind each config issue.
  */
 import { type AttackConfig, type AttackConfigInput, parseAttackConfig } from "../../runner/config.ts";
 import { ConfigError } from "../../validation/config_error.ts";
@@ -14,6 +14,7 @@ import {
   OPTION_FLAGS,
   optionValues,
   TLS_FLAGS,
+  WS_FLAGS,
 } from "./flags.ts";
 import { type CommonOptionKey, OPTIONS } from "../../runner/config_fields.ts";
 import { FlagValues } from "../flag_values.ts";
@@ -22,9 +23,9 @@ import { readOpenFileLimit } from "../../system/open_file_limit.ts";
 import { FD_HEADROOM, portProblem, socketProblem, socketsOf } from "../../runner/socket_budget.ts";
 import { readLocalPorts } from "../../system/local_ports.ts";
 import { unbindableAddress } from "../../system/bindable.ts";
-import { buildRequestMix, type RequestInput } from "./request_args.ts";
-import { wsArgs } from "./ws_args.ts";
-import { foldConcurrency, grpcArgs } from "./grpc_args.ts";
+import { buildRequestMix, parseHeader, type RequestInput } from "./request_args.ts";
+import { WS_OPTIONS } from "../../runner/http/ws/config.ts";
+import { foldConcurrency, grpcArgs, HTTP_ONLY } from "./grpc_args.ts";
 import { checkMixPlaceholders, dataFileArgs } from "./data_file_args.ts";
 import type { DataSpec } from "../../runner/session_schema.ts";
 import type { GrpcSource } from "../../scenarios/grpc/calls.ts";
@@ -86,6 +87,54 @@ export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}
     ...abortOnFailOf(flags),
     ...(grpc !== undefined ? { grpc: grpc.source } : {}),
   };
+}
+
+/** HTTP-only flags, refused with a ws:// URL: gRPC's, and the request's own. */
+const WS_REFUSED = [...HTTP_ONLY, "method", "body", "body-file", "streams"];
+
+/** The `ws` config of the flags for `url`, or undefined for an http(s) URL (which refuses ws flags). */
+export function wsArgs(flags: FlagValues, url: URL): AttackConfigInput["ws"] {
+  const isWs = url.protocol === "ws:" || url.protocol === "wss:";
+  if (!isWs) {
+    const given = Object.values(WS_FLAGS).find((f) => flags.has(f.long));
+    if (given) {
+      throw new UsageError(`--${given.long} needs a ws:// or wss:// URL, e.g. ws://127.0.0.1:8080/ws/echo`);
+    }
+    return undefined;
+  }
+  const http = WS_REFUSED.find((f) => flags.has(f));
+  if (http) {
+    throw new UsageError(
+      `--${http} is for HTTP; a ws:// run sends --ws-message (repeatable), e.g. --ws-message '{"op":"hi"}'`,
+    );
+  }
+  const values = optionValues(flags, WS_OPTIONS, WS_FLAGS);
+  const headers = Object.fromEntries(flags.all("header").map(parseHeader));
+  return { ...values, match: matchOf(values.match as string | undefined), headers };
+}
+
+/** `echo`, `nth:N`, or `json:FIELD=VALUE` (a number, true or false read as such, else text). */
+function matchOf(text: string | undefined): NonNullable<AttackConfigInput["ws"]>["match"] {
+  if (text === undefined || text === "echo") return undefined;
+  const nth = /^nth:(\d+)$/.exec(text);
+  if (nth) return { kind: "nth", n: Number(nth[1]) };
+  const json = /^json:([^=]+)=(.*)$/.exec(text);
+  if (json) {
+    const raw = json[2];
+    const value = raw === "true"
+      ? true
+      : raw === "false"
+      ? false
+      : raw !== "" && !isNaN(Number(raw))
+      ? Number(raw)
+      : raw;
+    return { kind: "json", field: json[1], equals: value };
+  }
+  throw new UsageError(
+    `--ws-match ${
+      JSON.stringify(text)
+    }: expected echo, nth:N (the N-th message after a send) or json:FIELD=VALUE`,
+  );
 }
 
 /** The HTTP requests to send (`--method`, `--header`, `--body`, `--mix`, ...); WebSocket runs have none. */

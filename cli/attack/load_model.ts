@@ -23,8 +23,7 @@ import { LOAD_MODEL_DEFS, modelsWithField } from "../../runner/load/models/mod.t
 import type { LoadModel } from "../../results/mod.ts";
 import { LOAD_MODELS } from "../../results/schema/values.ts";
 import type { FlagValues } from "../flag_values.ts";
-import { parsePhases } from "./phases.ts";
-import { parseStages, rampUpStages } from "./stages.ts";
+import { parsePhases, parseStages, rampUpStages } from "./schedules.ts";
 import type { Stage } from "../../runner/load/models/ramping_connections.ts";
 import { UsageError } from "../usage_error.ts";
 

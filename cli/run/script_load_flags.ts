@@ -6,7 +6,7 @@ import { flag, type FlagTable } from "../argv.ts";
 import { defaultText, OPTION_FLAGS } from "../attack/flags.ts";
 import { OPTIONS } from "../../runner/config_fields.ts";
 import type { FlagValues } from "../flag_values.ts";
-import { parseStages, rampUpStages, spawnRateOf, spawnStages } from "../attack/stages.ts";
+import { parseStages, rampUpStages, spawnRateOf, spawnStages } from "../attack/schedules.ts";
 import { DEFAULT_DURATION_MS } from "../../runner/load/models/fields.ts";
 import { UsageError } from "../usage_error.ts";
 import { HTTP_DEBUG_MAX } from "../../runner/script/k6/http_debug.ts";
