@@ -23,10 +23,15 @@ import { readOpenFileLimit } from "../../system/open_file_limit.ts";
 import { FD_HEADROOM, portProblem, socketProblem, socketsOf } from "../../runner/socket_budget.ts";
 import { readLocalPorts } from "../../system/local_ports.ts";
 import { unbindableAddress } from "../../system/bindable.ts";
-import { buildRequestMix, parseHeader, type RequestInput } from "./request_args.ts";
+import {
+  buildRequestMix,
+  checkMixPlaceholders,
+  dataFileArgs,
+  parseHeader,
+  type RequestInput,
+} from "./request_args.ts";
 import { WS_OPTIONS } from "../../runner/http/ws/config.ts";
 import { foldConcurrency, grpcArgs, HTTP_ONLY } from "./grpc_args.ts";
-import { checkMixPlaceholders, dataFileArgs } from "./data_file_args.ts";
 import type { DataSpec } from "../../runner/session_schema.ts";
 import type { GrpcSource } from "../../scenarios/grpc/calls.ts";
 import { HelpRequested, UsageError } from "../usage_error.ts";

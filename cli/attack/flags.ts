@@ -14,7 +14,7 @@ import { DASHBOARD_FLAGS } from "../dashboard/server.ts";
 import { WS_OPTIONS } from "../../runner/http/ws/config.ts";
 import { TLS_OPTIONS } from "../../runner/http/tls/options.ts";
 import { GRPC_FLAGS } from "./grpc_args.ts";
-import { DATA_FILE_FLAGS } from "./data_file_args.ts";
+import { DATA_FILE_FLAGS } from "./request_args.ts";
 import { type OptionKey, OPTIONS } from "../../runner/config_fields.ts";
 import type { Option } from "../../runner/option.ts";
 

@@ -12,8 +12,7 @@ import { grpcRequestMix, type GrpcSource, schemaOf } from "../../scenarios/grpc/
 import { GrpcSchemaError } from "../../runner/http/grpc/schema.ts";
 import { GrpcMessageError } from "../../runner/http/grpc/message.ts";
 import type { DataSpec } from "../../runner/session_schema.ts";
-import { checkPlaceholderNames } from "./data_file_args.ts";
-import { readBodyFile } from "./request_args.ts";
+import { checkPlaceholderNames, readBodyFile } from "./request_args.ts";
 import { LOAD_MODEL_FACTS } from "../../results/load_models.ts";
 
 export const GRPC_FLAGS: FlagSpec[] = [
