@@ -1,8 +1,6 @@
 /**
  * @module
- * One option declared once: how it is written, its experiment-file key, its flag, its zod field and help.
- * The config schemas, the flags' parsing and `--help` derive from these rows (runner/config_fields.ts,
- * runner/http/ws/config.ts).
+ * One option declared once: the config schemas, the flags' parsing and `--help` derive from such rows.
  */
 import type { z } from "zod";
 

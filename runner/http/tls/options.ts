@@ -15,7 +15,6 @@ const HOST_PORT = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/;
 
 /** The fields of a run's `tls` options, each declared once with its flag where it has one. */
 export const TLS_OPTIONS = {
-  /** Skip certificate verification (chain, expiry and name); recorded in results and warned about. */
   insecure: option(
     { flag: "-k, --insecure" },
     z.boolean().default(false),

@@ -23,7 +23,6 @@ export const MAX_STORM_THINK_MS = 600_000;
 
 /** The fields of a run's `ws` config, each declared once with its flag (`--ws-*`) where it has one. */
 export const WS_OPTIONS = {
-  /** Messages sent in turn (text; with `binary`, each is base64 of the bytes). */
   messages: option(
     { flag: "--ws-message TEXT", repeatable: true, example: '\'{"op":"ping"}\'' },
     z.array(z.string()).min(1, "ws.messages: give at least one message").default(["hello"]),
@@ -60,7 +59,6 @@ export const WS_OPTIONS = {
     "offer permessage-deflate; a server that agrees gets and",
     "may send compressed messages (the cap: inflated size)",
   ),
-  /** Cap of one server message (all its fragments), refused at its header. */
   maxMessageBytes: option(
     { flag: "--ws-max-message N", example: "1048576" },
     z.number().int().min(125).max(64 * 1024 * 1024).default(DEFAULT_MAX_MESSAGE_BYTES),
