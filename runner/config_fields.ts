@@ -6,14 +6,7 @@
 import { z } from "zod";
 import { expandSourceAddresses } from "./source_addresses.ts";
 import { wsConfigSchema } from "./http/ws/config.ts";
-import {
-  cappedMs,
-  connections,
-  durationMs,
-  maxConnections,
-  maxDurationMs,
-  preConnect,
-} from "./load/models/fields.ts";
+import { cappedMs, DEFAULT_DURATION_MS, DEFAULT_MAX_CONNECTIONS } from "./load/models/fields.ts";
 import { tlsOptionsSchema } from "./http/tls/options.ts";
 import { steeringSchema } from "../results/schema/steering.ts";
 import { requestSpecSchema } from "./request_spec.ts";
@@ -126,32 +119,32 @@ export const OPTIONS = {
       aliases: ["u", "vus", "users"],
       example: "50",
     },
-    connections,
+    z.number().int().positive("connections must be >= 1").default(10),
     "connections to keep busy (closed, throughput, count;",
     "k6's --vus, Locust's -u)",
   ),
   durationMs: option(
     { kind: "ms", file: "duration", model: true, flag: "-d, --duration D", example: "10s" },
-    durationMs,
+    cappedMs("duration").positive("duration must be > 0").default(DEFAULT_DURATION_MS),
     "measured duration: 500ms, 10s, 1.5s, 1m, 1m30s, 2h; a bare",
     "number is seconds; at most 7 days",
     "(with -n an optional upper bound; -n alone runs to the count)",
   ),
   maxDurationMs: option(
     { kind: "ms", file: "maxDuration", model: true, flag: "--max-duration D", example: "10m" },
-    maxDurationMs,
+    cappedMs("max duration").positive("max duration must be > 0").default(10 * 60_000),
     "a count without -d stops here, flagged incomplete (k6's",
     "maxDuration; past the last send with -R)",
   ),
   maxConnections: option(
     { file: "maxConnections", sweep: true, model: true, flag: "--max-connections N", example: "500" },
-    maxConnections,
+    z.number().int().positive("maxConnections must be >= 1").default(DEFAULT_MAX_CONNECTIONS),
     "cap on connections the open models open (fewer when",
     "the open-file limit is lower)",
   ),
   preConnect: option(
     { model: true, flag: "--pre-connect N", example: "50" },
-    preConnect,
+    z.number().int().min(0, "preConnect must be >= 0").optional(),
     "open models: connections opened before the first send   [Little's",
     "law: first rate x connect round trip x 2, at least 4 per worker]",
     "(0: none; no request is sent to size it, only connects)",

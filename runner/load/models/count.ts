@@ -6,15 +6,8 @@
  */
 import { z } from "zod";
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../../../validation/duration.ts";
-import {
-  connections,
-  connectionShareIssues,
-  durationMs,
-  maxConnections,
-  maxDurationMs,
-  preConnect,
-  ratePerSec,
-} from "./fields.ts";
+import { connectionShareIssues, ratePerSec } from "./fields.ts";
+import { OPTIONS } from "../../config_fields.ts";
 import { defineModel, type ModelIssue } from "./model.ts";
 import { type LoadContext, mayStart } from "../executor.ts";
 import { constantSchedule, shareOf, slotsOf } from "../schedule.ts";
@@ -29,14 +22,14 @@ export const countModel = defineModel({
   fields: {
     /** Requests to send; with `flows`, sessions to run. */
     requests: z.number().int().positive("requests must be >= 1"),
-    connections,
+    connections: OPTIONS.connections.schema,
     ratePerSec: ratePerSec.optional(),
-    maxConnections,
+    maxConnections: OPTIONS.maxConnections.schema,
     /** Open-paced count only (with `ratePerSec`). */
-    preConnect,
+    preConnect: OPTIONS.preConnect.schema,
     /** An optional upper bound: the run stops at the count or at this time, whichever comes first. */
-    durationMs: durationMs.unwrap().optional(),
-    maxDurationMs,
+    durationMs: OPTIONS.durationMs.schema.unwrap().optional(),
+    maxDurationMs: OPTIONS.maxDurationMs.schema,
   },
   keepsUncorrected: false,
   check(c) {
