@@ -179,13 +179,10 @@ const countLoad = z.strictObject({
   model: z.literal("count"),
   /** The number of requests to send. */
   requests: positiveInt("requests"),
-  connections: modelFields.connections,
   /** Open pacing at this rate instead of closed over `connections`. */
   rate: ratePerSec.optional(),
-  maxConnections: modelFields.maxConnections,
-  /** Upper bound: the run stops at the count or at this time. */
-  duration: modelFields.duration,
-  maxDuration: modelFields.maxDuration,
+  /** connections, maxConnections (open pacing), duration (an upper bound), maxDuration. */
+  ...modelFields,
   /** This load's own request mix (`requests` is the count here). */
   mix: requestListSchema.optional(),
   ...commonFields,
