@@ -20,20 +20,14 @@ import type { Option } from "../../runner/option.ts";
 
 /** The flags of the rows that have one, by key, each's default after its first help line. */
 function optionFlags(rows: Record<string, Option>, configPrefix = ""): Record<string, FlagSpec> {
-  return Object.fromEntries(
-    Object.entries(rows).filter(([, o]) => o.flag).map(([key, o]) => {
-      const fallback = defaultText(o);
-      const [first = "", ...rest] = o.help;
-      const head = fallback === undefined
-        ? first
-        : `${first} `.padEnd(61 - fallback.length) + `[${fallback}]`;
-      const { example, aliases, repeatable } = o;
-      return [
-        key,
-        flag(o.flag!, { config: [configPrefix + key], example, aliases, repeatable }, [head, ...rest]),
-      ];
-    }),
-  );
+  const flagged = Object.entries(rows).filter(([, o]) => o.flag);
+  return Object.fromEntries(flagged.map(([key, o]) => {
+    const fallback = defaultText(o);
+    const [first = "", ...rest] = o.help;
+    const head = fallback === undefined ? first : `${first} `.padEnd(61 - fallback.length) + `[${fallback}]`;
+    const extras = { config: [configPrefix + key], example: o.example, aliases: o.aliases };
+    return [key, flag(o.flag!, { ...extras, repeatable: o.repeatable }, [head, ...rest])];
+  }));
 }
 
 /** The flag of each option that has one (runner/config_fields.ts). */

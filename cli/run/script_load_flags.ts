@@ -257,7 +257,7 @@ export function hasLoadFlags(a: ScriptLoadArgs): boolean {
 
 /** The experiment load (file form) the flags give a TypeScript session: replaces the script's loads. */
 export function sessionLoadOf(a: ScriptLoadArgs): Record<string, unknown> {
-  const ms = (n: number) => `${n}ms`;
+  const ms = (n: number | undefined) => n === undefined ? undefined : `${n}ms`;
   if (a.stages !== undefined) {
     return {
       model: "connections",
@@ -273,10 +273,6 @@ export function sessionLoadOf(a: ScriptLoadArgs): Record<string, unknown> {
       ...(a.maxDurationMs !== undefined ? { maxDuration: ms(a.maxDurationMs) } : {}),
     };
   }
-  // Unset, the model's defaults apply (runner/load/models/fields.ts).
-  return {
-    model: "connections",
-    connections: a.vus,
-    duration: a.durationMs === undefined ? undefined : ms(a.durationMs),
-  };
+  // Unset, connections and duration take the model's defaults (runner/config_fields.ts).
+  return { model: "connections", connections: a.vus, duration: ms(a.durationMs) };
 }
