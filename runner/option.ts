@@ -30,3 +30,8 @@ export function option<const N extends Omit<Option, "schema" | "help">, S>(
 ) {
   return { ...names, schema, help };
 }
+
+/** The zod fields of a table of rows, by key: what a config's schema spreads. */
+export function fieldsOf<T extends Record<string, Option>>(rows: T): { [K in keyof T]: T[K]["schema"] } {
+  return Object.fromEntries(Object.entries(rows).map(([key, o]) => [key, o.schema])) as never;
+}

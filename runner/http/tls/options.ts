@@ -8,12 +8,12 @@ import { z } from "zod";
 import { createPrivateKey, X509Certificate } from "node:crypto";
 import { FileReadError, readTextFileCapped } from "../../../system/read_capped.ts";
 import { knownCipherSuite, TLS_VERSIONS, type TlsVersionName } from "./cipher_names.ts";
-import { option } from "../../option.ts";
+import { fieldsOf, option } from "../../option.ts";
 
 /** `HOST:PORT`, the host a hostname, an IPv4 literal or a bracketed IPv6 literal. */
 const HOST_PORT = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/;
 
-/** The fields of a run's `tls` options, each declared once with its flag where it has one. */
+/** The `tls` options a flag sets too, each declared once with its flag. */
 export const TLS_OPTIONS = {
   insecure: option(
     { flag: "-k, --insecure" },
@@ -62,26 +62,21 @@ export const TLS_OPTIONS = {
     "on, as browsers do; epoll transport only: the deno transport cannot,",
     "and its results say so); results count the handshakes resumed",
   ),
-  /** TLS versions and cipher suites offered (k6's `tlsVersion`, `tlsCipherSuites`): epoll's OpenSSL only. */
-  minVersion: option({}, tlsVersion("minVersion").optional()),
-  maxVersion: option({}, tlsVersion("maxVersion").optional()),
-  ciphers: option(
-    {},
-    z.array(
-      z.string().refine(knownCipherSuite, {
-        error: (issue) =>
-          `${String(issue.input)} is not a TLS cipher suite loadlab knows: use a standard name, e.g. ` +
-          "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256 or TLS_AES_128_GCM_SHA256",
-      }),
-    ).min(1, "ciphers names at least one suite").optional(),
-  ),
 };
 
-type TlsFields = { [K in keyof typeof TLS_OPTIONS]: (typeof TLS_OPTIONS)[K]["schema"] };
-
-export const tlsOptionsSchema = z.strictObject(
-  Object.fromEntries(Object.entries(TLS_OPTIONS).map(([key, o]) => [key, o.schema])) as TlsFields,
-).refine((t) =>
+export const tlsOptionsSchema = z.strictObject({
+  ...fieldsOf(TLS_OPTIONS),
+  /** TLS versions and cipher suites offered (k6's `tlsVersion`, `tlsCipherSuites`): epoll's OpenSSL only. */
+  minVersion: tlsVersion("minVersion").optional(),
+  maxVersion: tlsVersion("maxVersion").optional(),
+  ciphers: z.array(
+    z.string().refine(knownCipherSuite, {
+      error: (issue) =>
+        `${String(issue.input)} is not a TLS cipher suite loadlab knows: use a standard name, e.g. ` +
+        "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256 or TLS_AES_128_GCM_SHA256",
+    }),
+  ).min(1, "ciphers names at least one suite").optional(),
+}).refine((t) =>
   t.minVersion === undefined || t.maxVersion === undefined ||
   TLS_VERSIONS[t.minVersion] <= TLS_VERSIONS[t.maxVersion], {
   message: "minVersion is newer than maxVersion: swap them",

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "../../../ws/opcodes.ts";
 import { DEFAULT_MAX_BUFFERED_BYTES } from "../../../ws/buffer_budget.ts";
-import { option } from "../../option.ts";
+import { fieldsOf, option } from "../../option.ts";
 
 const matchRuleSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("echo") }),
@@ -87,12 +87,10 @@ export const WS_OPTIONS = {
   ),
 };
 
-type WsFields = { [K in keyof typeof WS_OPTIONS]: (typeof WS_OPTIONS)[K]["schema"] };
-
 export const wsConfigSchema = z.object({
   /** Experiment files: the WebSocket path on the target; an attack's URL carries its own. */
   path: z.string().startsWith("/", "ws.path starts with /, e.g. /ws/echo").optional(),
-  ...Object.fromEntries(Object.entries(WS_OPTIONS).map(([key, o]) => [key, o.schema])) as WsFields,
+  ...fieldsOf(WS_OPTIONS),
 }).refine((ws) => ws.maxBufferedBytes >= 2 * ws.maxMessageBytes, {
   path: ["maxBufferedBytes"],
   message: "ws.maxBufferedBytes must hold at least two messages at the cap (2 x ws.maxMessageBytes): " +
