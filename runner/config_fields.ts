@@ -6,14 +6,7 @@
 import { z } from "zod";
 import { expandSourceAddresses } from "./source_addresses.ts";
 import { wsConfigSchema } from "./http/ws/config.ts";
-import {
-  cappedMs,
-  connections,
-  DEFAULT_DURATION_MS,
-  durationMs,
-  maxConnections,
-  preConnect,
-} from "./load/models/fields.ts";
+import { cappedMs, DEFAULT_DURATION_MS, DEFAULT_MAX_CONNECTIONS } from "./load/models/fields.ts";
 import { tlsOptionsSchema } from "./http/tls/options.ts";
 import { steeringSchema } from "../results/schema/steering.ts";
 import { requestSpecSchema } from "./request_spec.ts";
@@ -21,32 +14,11 @@ import { dataSpecSchema } from "./session_schema.ts";
 import { scriptSpecSchema } from "./script/spec.ts";
 import { grpcStepSchema } from "./grpc_step_spec.ts";
 import { flowSpecSchema } from "./flow_spec.ts";
+import { type Option, option } from "./option.ts";
 
 /** Bounds of `maxMemoryMb`: below the least loadlab holds, a run would end as it starts. */
 const MIN_MEMORY_MB = 256;
 const MAX_MEMORY_MB = 1_048_576;
-
-/**
- * One option: how it is written (`ms`: a duration such as `10s`, `word`, else a whole number), its key
- * in a load of an experiment file (`sweep`: sweeps may vary it), its flag in `--help` with an example, its
- * zod field (type, bounds, default) and help. Both schemas, the flag's parsing and `--help` derive from it.
- */
-export interface Option {
-  kind?: "ms" | "word";
-  file?: string;
-  sweep?: boolean;
-  flag?: string;
-  aliases?: readonly string[];
-  example?: string;
-  /** A field of the models that take it (runner/load/models/), not of every config. */
-  model?: true;
-  schema: z.ZodType;
-  help: readonly string[];
-}
-
-function option<const N extends Omit<Option, "schema" | "help">, S>(names: N, schema: S, ...help: string[]) {
-  return { ...names, schema, help };
-}
 
 /** The options the command line and experiment files share, keyed by the config field. */
 export const OPTIONS = {
@@ -139,26 +111,40 @@ export const OPTIONS = {
     "(the target's warm-up: its requests reach the target)",
   ),
   connections: option(
-    { file: "connections", sweep: true, model: true, flag: "-c, --concurrency N", example: "50" },
-    connections,
-    "connections to keep busy (closed, throughput, count)",
+    {
+      file: "connections",
+      sweep: true,
+      model: true,
+      flag: "-c, --concurrency N",
+      aliases: ["u", "vus", "users"],
+      example: "50",
+    },
+    z.number().int().positive("connections must be >= 1").default(10),
+    "connections to keep busy (closed, throughput, count;",
+    "k6's --vus, Locust's -u)",
   ),
   durationMs: option(
     { kind: "ms", file: "duration", model: true, flag: "-d, --duration D", example: "10s" },
-    durationMs.default(DEFAULT_DURATION_MS),
+    cappedMs("duration").positive("duration must be > 0").default(DEFAULT_DURATION_MS),
     "measured duration: 500ms, 10s, 1.5s, 1m, 1m30s, 2h; a bare",
     "number is seconds; at most 7 days",
     "(with -n an optional upper bound; -n alone runs to the count)",
   ),
+  maxDurationMs: option(
+    { kind: "ms", file: "maxDuration", model: true, flag: "--max-duration D", example: "10m" },
+    cappedMs("max duration").positive("max duration must be > 0").default(10 * 60_000),
+    "a count without -d stops here, flagged incomplete (k6's",
+    "maxDuration; past the last send with -R)",
+  ),
   maxConnections: option(
     { file: "maxConnections", sweep: true, model: true, flag: "--max-connections N", example: "500" },
-    maxConnections,
+    z.number().int().positive("maxConnections must be >= 1").default(DEFAULT_MAX_CONNECTIONS),
     "cap on connections the open models open (fewer when",
     "the open-file limit is lower)",
   ),
   preConnect: option(
     { model: true, flag: "--pre-connect N", example: "50" },
-    preConnect,
+    z.number().int().min(0, "preConnect must be >= 0").optional(),
     "open models: connections opened before the first send   [Little's",
     "law: first rate x connect round trip x 2, at least 4 per worker]",
     "(0: none; no request is sent to size it, only connects)",

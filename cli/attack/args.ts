@@ -1,24 +1,37 @@
 /**
  * @module
- * `loadlab attack <url> [flags]` → a validated `AttackConfig`, or one `UsageError` line (exit 2) naming the
- * flag behind each config issue.
+ * `loadlab attack <url> [flags]` → a validated `AttackConfig` (a ws:// URL's flags into its `ws` config), or
+ * one `UsageError` line (exit 2) naming the flag behind each config issue.
  */
 import { type AttackConfig, type AttackConfigInput, parseAttackConfig } from "../../runner/config.ts";
 import { ConfigError } from "../../validation/config_error.ts";
-import { loadTlsMaterial, TlsFileError } from "../../runner/http/tls/options.ts";
+import { loadTlsMaterial, TLS_OPTIONS, TlsFileError } from "../../runner/http/tls/options.ts";
 import { type FlagSpec, tokenize } from "../argv.ts";
-import { ATTACK_FLAGS, attackHelp, FOREIGN_FLAG_HINTS, OPTION_FLAGS } from "./flags.ts";
-import { type CommonOptionKey, type Option, type OptionKey, OPTIONS } from "../../runner/config_fields.ts";
+import {
+  ATTACK_FLAGS,
+  attackHelp,
+  FOREIGN_FLAG_HINTS,
+  OPTION_FLAGS,
+  optionValues,
+  TLS_FLAGS,
+  WS_FLAGS,
+} from "./flags.ts";
+import { type CommonOptionKey, OPTIONS } from "../../runner/config_fields.ts";
 import { FlagValues } from "../flag_values.ts";
 import { resolveLoad } from "./load_model.ts";
 import { readOpenFileLimit } from "../../system/open_file_limit.ts";
 import { FD_HEADROOM, portProblem, socketProblem, socketsOf } from "../../runner/socket_budget.ts";
 import { readLocalPorts } from "../../system/local_ports.ts";
 import { unbindableAddress } from "../../system/bindable.ts";
-import { buildRequestMix, type RequestInput } from "./request_args.ts";
-import { wsArgs } from "./ws_args.ts";
-import { foldConcurrency, grpcArgs } from "./grpc_args.ts";
-import { checkMixPlaceholders, dataFileArgs } from "./data_file_args.ts";
+import {
+  buildRequestMix,
+  checkMixPlaceholders,
+  dataFileArgs,
+  parseHeader,
+  type RequestInput,
+} from "./request_args.ts";
+import { WS_OPTIONS } from "../../runner/http/ws/config.ts";
+import { foldConcurrency, grpcArgs, HTTP_ONLY } from "./grpc_args.ts";
 import type { DataSpec } from "../../runner/session_schema.ts";
 import type { GrpcSource } from "../../scenarios/grpc/calls.ts";
 import { HelpRequested, UsageError } from "../usage_error.ts";
@@ -81,6 +94,54 @@ export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}
   };
 }
 
+/** HTTP-only flags, refused with a ws:// URL: gRPC's, and the request's own. */
+const WS_REFUSED = [...HTTP_ONLY, "method", "body", "body-file", "streams"];
+
+/** The `ws` config of the flags for `url`, or undefined for an http(s) URL (which refuses ws flags). */
+export function wsArgs(flags: FlagValues, url: URL): AttackConfigInput["ws"] {
+  const isWs = url.protocol === "ws:" || url.protocol === "wss:";
+  if (!isWs) {
+    const given = Object.values(WS_FLAGS).find((f) => flags.has(f.long));
+    if (given) {
+      throw new UsageError(`--${given.long} needs a ws:// or wss:// URL, e.g. ws://127.0.0.1:8080/ws/echo`);
+    }
+    return undefined;
+  }
+  const http = WS_REFUSED.find((f) => flags.has(f));
+  if (http) {
+    throw new UsageError(
+      `--${http} is for HTTP; a ws:// run sends --ws-message (repeatable), e.g. --ws-message '{"op":"hi"}'`,
+    );
+  }
+  const values = optionValues(flags, WS_OPTIONS, WS_FLAGS);
+  const headers = Object.fromEntries(flags.all("header").map(parseHeader));
+  return { ...values, match: matchOf(values.match as string | undefined), headers };
+}
+
+/** `echo`, `nth:N`, or `json:FIELD=VALUE` (a number, true or false read as such, else text). */
+function matchOf(text: string | undefined): NonNullable<AttackConfigInput["ws"]>["match"] {
+  if (text === undefined || text === "echo") return undefined;
+  const nth = /^nth:(\d+)$/.exec(text);
+  if (nth) return { kind: "nth", n: Number(nth[1]) };
+  const json = /^json:([^=]+)=(.*)$/.exec(text);
+  if (json) {
+    const raw = json[2];
+    const value = raw === "true"
+      ? true
+      : raw === "false"
+      ? false
+      : raw !== "" && !isNaN(Number(raw))
+      ? Number(raw)
+      : raw;
+    return { kind: "json", field: json[1], equals: value };
+  }
+  throw new UsageError(
+    `--ws-match ${
+      JSON.stringify(text)
+    }: expected echo, nth:N (the N-th message after a send) or json:FIELD=VALUE`,
+  );
+}
+
 /** The HTTP requests to send (`--method`, `--header`, `--body`, `--mix`, ...); WebSocket runs have none. */
 function requestMixOf(flags: FlagValues, url: URL, typedUrl: string, data?: DataSpec): RequestInput[] {
   const mix = buildRequestMix({
@@ -100,12 +161,17 @@ function requestMixOf(flags: FlagValues, url: URL, typedUrl: string, data?: Data
 /** The config fields one flag each sets, besides the URL, the load and the requests. */
 function runInputOf(flags: FlagValues) {
   if (flags.has("h2") && flags.has("h3")) throw new UsageError("--h2 and --h3 exclude each other: keep one");
-  const options = optionValues(flags);
+  const options: Partial<Pick<AttackConfigInput, CommonOptionKey>> = optionValues(
+    flags,
+    OPTIONS,
+    OPTION_FLAGS,
+  );
+  const tls = optionValues(flags, TLS_OPTIONS, TLS_FLAGS);
   return {
     ...options,
     protocol: flags.has("h3") ? "h3" as const : flags.has("h2") ? "h2" as const : options.protocol,
     sourceAddresses: flags.text("source-addresses"),
-    tls: tlsOf(flags),
+    tls: Object.keys(tls).length > 0 ? tls as AttackConfigInput["tls"] : undefined,
     intervalHistograms: flags.has("interval-histograms")
       ? flags.choice("interval-histograms", ["keep", "none"]) === "keep"
       : undefined,
@@ -114,20 +180,6 @@ function runInputOf(flags: FlagValues) {
     segment: parseSegment(flags.text("segment")),
     startAtEpochMs: parseStartAt(flags.text("start-at")),
   };
-}
-
-/** The options' flags (cli/attack/flags.ts) by their kind, > 0 where 0 is refused; the models' own aside. */
-function optionValues(flags: FlagValues): Partial<Pick<AttackConfigInput, CommonOptionKey>> {
-  return Object.fromEntries(
-    Object.entries(OPTION_FLAGS).flatMap(([key, { long }]): Array<[string, unknown]> => {
-      const o: Option = OPTIONS[key as OptionKey];
-      const zero = o.schema.safeParse(0).success;
-      if (o.model) return [];
-      if (o.kind === "word") return [[key, flags.text(long)]];
-      if (o.kind === "ms") return [[key, zero ? flags.durationMs(long) : flags.positiveDurationMs(long)]];
-      return [[key, zero ? flags.wholeNumber(long, 0) : flags.positiveInt(long)]];
-    }),
-  );
 }
 
 /** `--abort-on-fail` (cli/abort_flags.ts) over the `--threshold`s, which it needs at least one of. */
@@ -140,18 +192,6 @@ function abortOnFailOf(flags: FlagValues): Pick<ParsedAttack, "abortOnFail"> {
     );
   }
   return { abortOnFail: { delayMs: abort.delayMs ?? 0 } };
-}
-
-/** The TLS flags at their rows' `tls.` fields; a word value (`--tls-resume on|off`) is checked here. */
-function tlsOf(flags: FlagValues): AttackConfigInput["tls"] {
-  const given = ATTACK_FLAGS.filter((s) => s.config?.[0].startsWith("tls.") && flags.has(s.long));
-  if (given.length === 0) return undefined;
-  const valueOf = (s: FlagSpec) => {
-    const words = s.usage?.split(" ")[1]?.split("|") ?? [];
-    return words.length > 1 ? flags.choice(s.long, words) : flags.nonEmpty(s.long);
-  };
-  const values = given.map((s) => [s.config![0].slice(4), s.takesValue ? valueOf(s) : true]);
-  return Object.fromEntries(values) as AttackConfigInput["tls"];
 }
 
 /** Unreadable or mismatched TLS files are a usage error before any load. */

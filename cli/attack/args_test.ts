@@ -450,3 +450,10 @@ Deno.test("-h and --help carry the help text; every flag is documented", () => {
     if (spec.short) assert.ok(help.includes(`-${spec.short}, --${spec.long}`), `-${spec.short} documented`);
   }
 });
+
+Deno.test("k6's --vus and Locust's -u and --users are -c's spellings", () => {
+  for (const argv of [["-u", "7"], ["--vus", "7"], ["--users=7"], ["-c", "7"]]) {
+    const { config } = parseAttackArgs([URL_, ...argv], { openFileLimit: null });
+    assert.equal(config.model === "connections" && config.connections, 7, argv.join(" "));
+  }
+});

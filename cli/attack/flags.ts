@@ -9,27 +9,68 @@ import { CI_FLAGS } from "../ci_outputs.ts";
 import { SEGMENT_FLAGS } from "../segment_args.ts";
 import { STRICT_FLAG } from "../exit_codes.ts";
 import { flag, flagsOf, type FlagSpec, type FlagTable, helpOf } from "../argv.ts";
+import type { FlagValues } from "../flag_values.ts";
 import { DASHBOARD_FLAGS } from "../dashboard/server.ts";
-import { WS_FLAGS } from "./ws_args.ts";
+import { WS_OPTIONS } from "../../runner/http/ws/config.ts";
+import { TLS_OPTIONS } from "../../runner/http/tls/options.ts";
 import { GRPC_FLAGS } from "./grpc_args.ts";
-import { DATA_FILE_FLAGS } from "./data_file_args.ts";
-import { type Option, OPTION_ROWS, type OptionKey, type OPTIONS } from "../../runner/config_fields.ts";
+import { DATA_FILE_FLAGS } from "./request_args.ts";
+import { type OptionKey, OPTIONS } from "../../runner/config_fields.ts";
+import type { Option } from "../../runner/option.ts";
 
-/** The flag of each option that has one (runner/config_fields.ts), its default after its first help line. */
-export const OPTION_FLAGS = Object.fromEntries(
-  OPTION_ROWS.filter(([, o]) => o.flag).map(([key, o]) => {
+/** The flags of the rows that have one, by key, each's default after its first help line. */
+function optionFlags(rows: Record<string, Option>, configPrefix = ""): Record<string, FlagSpec> {
+  const flagged = Object.entries(rows).filter(([, o]) => o.flag);
+  return Object.fromEntries(flagged.map(([key, o]) => {
     const fallback = defaultText(o);
     const [first = "", ...rest] = o.help;
     const head = fallback === undefined ? first : `${first} `.padEnd(61 - fallback.length) + `[${fallback}]`;
-    return [key, flag(o.flag!, { config: [key], example: o.example, aliases: o.aliases }, [head, ...rest])];
-  }),
-) as { [K in OptionKey as (typeof OPTIONS)[K] extends { flag: string } ? K : never]: FlagSpec };
+    const extras = { config: [configPrefix + key], example: o.example, aliases: o.aliases };
+    return [key, flag(o.flag!, { ...extras, repeatable: o.repeatable }, [head, ...rest])];
+  }));
+}
 
-/** An option's default as a flag's value is written (`10s`, `65536`, `auto`); undefined when it has none. */
+/** The flag of each option that has one (runner/config_fields.ts). */
+export const OPTION_FLAGS = optionFlags(OPTIONS) as {
+  [K in OptionKey as (typeof OPTIONS)[K] extends { flag: string } ? K : never]: FlagSpec;
+};
+/** The `--ws-*` flags (runner/http/ws/config.ts) and the TLS flags, setting the `ws.` and `tls.` fields. */
+export const WS_FLAGS = optionFlags(WS_OPTIONS, "ws.");
+export const TLS_FLAGS = optionFlags(TLS_OPTIONS, "tls.");
+
+/** The values of the flags of `rows` (`specs` from `optionFlags`) that were given, by key; models' aside. */
+export function optionValues(
+  flags: FlagValues,
+  rows: Record<string, Option>,
+  specs: Record<string, FlagSpec>,
+): Record<string, unknown> {
+  const given = Object.entries(specs).filter(([key, s]) => !rows[key].model && flags.has(s.long));
+  return Object.fromEntries(given.map(([key, s]) => [key, valueOf(flags, s, rows[key])]));
+}
+
+/** A switch true, a repeatable flag's list, one of its words, text, a duration or a count (0 if allowed). */
+function valueOf(flags: FlagValues, s: FlagSpec, o: Option): unknown {
+  if (!s.takesValue) return true;
+  if (s.repeatable) return flags.all(s.long);
+  const words = s.usage!.split(" ").at(-1)!.split("|");
+  if (words.length > 1) return flags.choice(s.long, words);
+  if (o.kind === "text") return flags.nonEmpty(s.long);
+  if (o.kind === "word") return flags.text(s.long);
+  const zero = o.schema.safeParse(0).success;
+  if (o.kind === "ms") return zero ? flags.durationMs(s.long) : flags.positiveDurationMs(s.long);
+  return zero ? flags.wholeNumber(s.long, 0) : flags.positiveInt(s.long);
+}
+
+/** An option's default as a flag's value is written (`10s`, `65536`, `echo`); undefined when it has none. */
 export function defaultText(o: Option): string | undefined {
-  const value = o.schema.safeParse(undefined).data as number | string | undefined;
-  if (value === undefined || typeof value === "string" || o.kind !== "ms") return value?.toString();
-  return value % 1000 === 0 ? `${value / 1000}s` : `${value}ms`;
+  const value: unknown = o.schema.safeParse(undefined).data;
+  if (typeof value === "number" && o.kind === "ms") {
+    if (value > 0 && value % 60_000 === 0) return `${value / 60_000}m`;
+    return value % 1000 === 0 ? `${value / 1000}s` : `${value}ms`;
+  }
+  if (Array.isArray(value)) return value.length > 0 ? value.join(",") : undefined;
+  if (typeof value === "object" && value !== null) return "kind" in value ? String(value.kind) : undefined;
+  return typeof value === "boolean" ? undefined : value?.toString();
 }
 
 const ATTACK_TABLE: FlagTable = [
@@ -43,10 +84,7 @@ const ATTACK_TABLE: FlagTable = [
   flag("-n, --requests N", { aliases: ["total"], example: "1000", config: ["requests"] }, [
     "send exactly N requests (count model; ghz's --total too)",
   ]),
-  flag("--max-duration D", { example: "10m" }, [
-    "a count without -d stops here, flagged incomplete (k6's",
-    "maxDuration; past the last send with -R)                   [10m]",
-  ]),
+  OPTION_FLAGS.maxDurationMs,
   flag("-R, --rate N", { example: "1000", config: ["ratePerSec"] }, [
     "requests per second, at most 10000000 (1e7) for the whole load",
   ]),
@@ -86,7 +124,7 @@ const ATTACK_TABLE: FlagTable = [
   OPTION_FLAGS.streams,
   OPTION_FLAGS.h2WindowBytes,
   "WebSocket (a ws:// or wss:// URL; -H headers go on the handshake; docs/WEBSOCKET.md):",
-  ...WS_FLAGS,
+  ...Object.values(WS_FLAGS),
   "gRPC (a grpc:// or grpcs:// URL: h2c or h2; -b the message as JSON, -H metadata; docs/GRPC.md):",
   ...GRPC_FLAGS,
   flag("-O, --format F", { example: "json" }, [
@@ -129,28 +167,7 @@ const ATTACK_TABLE: FlagTable = [
   ...DATA_FILE_FLAGS,
   "",
   "TLS (https: URLs; docs/TLS.md)",
-  flag("-k, --insecure", { config: ["tls.insecure"] }, [
-    "skip certificate verification (printed as a warning, recorded",
-    "in results; uses node:tls, as Deno.startTls always verifies)",
-  ]),
-  flag("--cacert FILE", { example: "ca.pem", config: ["tls.caFile"] }, [
-    "PEM bundle of extra trusted CAs (e.g. a target's tls-ca.pem)",
-  ]),
-  flag("--cert FILE", { example: "client.pem", config: ["tls.certFile"] }, [
-    "client certificate (PEM), with --key FILE (unencrypted PEM key)",
-  ]),
-  flag("--key FILE", { example: "client-key.pem", config: ["tls.keyFile"] }, [""]),
-  flag("--sni NAME", { example: "api.example.com", config: ["tls.sni"] }, [
-    "server name sent and verified instead of the URL's host",
-  ]),
-  flag("--connect-to H:P", { example: "127.0.0.1:8443", config: ["tls.connectTo"] }, [
-    "dial H:P instead of the URL's host and port (http: too)",
-  ]),
-  flag("--tls-resume on|off", { example: "off", config: ["tls.resume"] }, [
-    "resume the last TLS session on a worker's new connections (default",
-    "on, as browsers do; epoll transport only: the deno transport cannot,",
-    "and its results say so); results count the handshakes resumed",
-  ]),
+  ...Object.values(TLS_FLAGS),
   "  Handshake time is its own measurement (tlsMs beside connectTimeMs); verification",
   "  failures count as tls errors named expired, unknown-ca or hostname.",
   "",
@@ -214,8 +231,6 @@ export const FOREIGN_FLAG_HINTS: Record<string, string> = {
   "--threads": "use --workers N",
   "-z": "the duration is -d here, e.g. -d 10s",
   "--latency": "latency percentiles are always printed; drop --latency",
-  "-u": "connections are -c here, e.g. -c 50",
-  "--vus": "connections are -c here, e.g. -c 50",
   "--rps": "the rate is -R here, e.g. -R 1000",
   "--amount": "the request count is -n here, e.g. -n 1000",
   "-X": "the method is -m here, e.g. -m POST",

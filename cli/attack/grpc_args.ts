@@ -5,15 +5,14 @@
 import { flag, type FlagSpec, type RawArgs } from "../argv.ts";
 import type { FlagValues } from "../flag_values.ts";
 import { UsageError } from "../usage_error.ts";
-import type { AttackConfig } from "../../runner/config.ts";
+import type { AttackConfig, AttackConfigInput } from "../../runner/config.ts";
 import { RESERVED_METADATA } from "../../runner/http/grpc/call.ts";
 import { metadataValueProblem } from "../../runner/grpc_step_spec.ts";
 import { grpcRequestMix, type GrpcSource, schemaOf } from "../../scenarios/grpc/calls.ts";
 import { GrpcSchemaError } from "../../runner/http/grpc/schema.ts";
 import { GrpcMessageError } from "../../runner/http/grpc/message.ts";
 import type { DataSpec } from "../../runner/session_schema.ts";
-import { checkPlaceholderNames } from "./data_file_args.ts";
-import { readBodyFile } from "./request_args.ts";
+import { checkPlaceholderNames, readBodyFile } from "./request_args.ts";
 import { LOAD_MODEL_FACTS } from "../../results/load_models.ts";
 
 export const GRPC_FLAGS: FlagSpec[] = [
@@ -54,7 +53,7 @@ function isGrpcUrl(url: URL): boolean {
 interface GrpcArgs {
   /** The http: or https: origin the calls go to. */
   readonly url: string;
-  readonly config: Pick<AttackConfig, "protocol" | "grpc">;
+  readonly config: Pick<AttackConfigInput, "protocol" | "grpc">;
   readonly source: GrpcSource;
 }
 
@@ -80,14 +79,13 @@ export function grpcArgs(flags: FlagValues, url: URL, data?: DataSpec): GrpcArgs
   const message = bodyFile !== undefined
     ? new TextDecoder().decode(readBodyFile(bodyFile))
     : flags.text("body");
-  const maxReceiveBytes = flags.positiveInt("max-receive");
   const metadata = flags.all("header").map(metadataOf);
   checkPlaceholderNames(metadata.map(([name, value]) => ["-H", `${name}: ${value}`]), data);
   return {
     url: new URL(`${secure ? "https" : "http"}://${url.host}/`).href,
     config: {
       protocol: secure ? "h2" : "h2c",
-      grpc: { maxReceiveBytes: maxReceiveBytes ?? 4 * 1024 * 1024 },
+      grpc: { maxReceiveBytes: flags.positiveInt("max-receive") },
     },
     source: {
       call,

@@ -1,16 +1,7 @@
 /**
  * @module
- * Picks the load model from the flags and fills its part of the config. The rule, chosen so users of
- * each tool get what they expect:
- * - `--model X` always wins;
- * - `-n` → count (oha, hey, ab), open-paced when `-R` is also given;
- * - `--co`, or `-R` together with `-c` → throughput: wrk2's constant rate over fixed connections,
- *   latency measured from the intended send time (coordinated-omission corrected);
- * - `-R` (optionally `--ramp-to`) or `--phases` → rate: open model, Artillery/k6 arrival rate,
- *   connections opened on demand up to `--max-connections`;
- * - `--stages` (k6), or `--ramp-up` with `-c` (Locust's spawn rate) → ramping-connections;
- * - otherwise connections: closed model, autocannon/oha `-c`.
- * A flag the chosen model would ignore is an error, never a silent no-op.
+ * Picks the load model from the flags by the rule `loadlab attack --help` states (what each tool's users
+ * expect) and fills its part of the config. A flag the chosen model would ignore is an error.
  */
 import type { ModelInput } from "../../runner/config.ts";
 import {
@@ -23,8 +14,7 @@ import { LOAD_MODEL_DEFS, modelsWithField } from "../../runner/load/models/mod.t
 import type { LoadModel } from "../../results/mod.ts";
 import { LOAD_MODELS } from "../../results/schema/values.ts";
 import type { FlagValues } from "../flag_values.ts";
-import { parsePhases } from "./phases.ts";
-import { parseStages, rampUpStages } from "./stages.ts";
+import { parsePhases, parseStages, rampUpStages } from "./schedules.ts";
 import type { Stage } from "../../runner/load/models/ramping_connections.ts";
 import { UsageError } from "../usage_error.ts";
 

@@ -1,6 +1,10 @@
 import assert from "node:assert/strict";
-import { defaultText, OPTION_FLAGS } from "./flags.ts";
+import { attackHelp, defaultText, OPTION_FLAGS } from "./flags.ts";
 import { OPTION_ROWS, type OptionKey, OPTIONS } from "../../runner/config_fields.ts";
+import { parseAttackConfig } from "../../runner/config.ts";
+import { WS_DEFAULTS, WS_OPTIONS } from "../../runner/http/ws/config.ts";
+import { TLS_OPTIONS, tlsOptionsSchema } from "../../runner/http/tls/options.ts";
+import type { Option } from "../../runner/option.ts";
 
 const docs = (name: string) => Deno.readTextFileSync(new URL(`../../docs/${name}`, import.meta.url));
 
@@ -31,6 +35,33 @@ Deno.test("docs/EXPERIMENTS.md names every option a load sets in a file", () => 
       loads,
       new RegExp(`\\b${option.file}\\b`),
       `${key}: the loads section never names ${option.file}`,
+    );
+  }
+});
+
+Deno.test("attack --help shows each flag of the tables with the default the parsed config gets", () => {
+  const help = attackHelp().split("\n");
+  // The models' own options: the default of the first of these models that has the field.
+  const configs = [{ model: "connections" as const }, { model: "count" as const, requests: 1 }]
+    .map((load) => parseAttackConfig({ url: "ws://127.0.0.1:1/", ...load }) as Record<string, unknown>);
+  const tls: Record<string, unknown> = tlsOptionsSchema.parse({});
+  const rows = (table: Record<string, Option>, prefix: string, config: (k: string) => unknown) =>
+    Object.entries(table).map(([k, o]): [string, Option, unknown] => [prefix + k, o, config(k)]);
+  const all = [
+    ...rows(OPTIONS, "", (k) => configs.find((c) => k in c)?.[k]),
+    ...rows(WS_OPTIONS, "ws.", (k) => WS_DEFAULTS[k as never]),
+    ...rows(TLS_OPTIONS, "tls.", (k) => tls[k]),
+  ];
+  for (const [key, o, parsed] of all) {
+    if (o.flag === undefined) continue;
+    assert.deepEqual(o.schema.parse(undefined), parsed, `${key}: the config's default is not the row's`);
+    const at = help.findIndex((line) => line.includes(` ${o.flag} `) || line.endsWith(` ${o.flag}`));
+    assert.ok(at >= 0, `${key}: --help never shows ${o.flag}`);
+    const fallback = defaultText(o);
+    if (fallback === undefined) continue;
+    assert.ok(
+      help.slice(at, at + 2).some((line) => line.endsWith(`[${fallback}]`)),
+      `${key}: ${o.flag} does not show [${fallback}] in --help`,
     );
   }
 });

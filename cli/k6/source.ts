@@ -23,7 +23,7 @@ import { NO_DEFAULT } from "../../runner/script/k6/runtime.ts";
 import { passToIsolates } from "../../runner/script/k6/isolate_flags.ts";
 import { DOES_NOT_LOAD } from "../../runner/script/module.ts";
 import { parseDurationMs } from "../duration.ts";
-import { parseStages } from "../attack/stages.ts";
+import { parseStages } from "../attack/schedules.ts";
 
 /** The experiment (JSON text) of k6 script `source`, and where its fields came from in `options`. */
 export async function k6ExperimentText(

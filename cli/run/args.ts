@@ -4,6 +4,7 @@
  */
 import { RESERVED_KEYS } from "../../scenarios/overrides.ts";
 import { commonFields } from "../../runner/config_fields.ts";
+import { OPTION_FLAGS } from "../attack/flags.ts";
 import { flag, flagsOf, type FlagTable, helpOf, tokenize } from "../argv.ts";
 import { FlagValues } from "../flag_values.ts";
 import { K6_SUMMARY_MODES, type K6SummaryMode } from "../../results/export/k6/summary_v1.ts";
@@ -60,12 +61,10 @@ const RUN_TABLE: FlagTable = [
     "*signature* headers, such query parameters and target env vars) in",
     "every output",
   ]),
-  flag("--max-memory-mb N", { example: "4096" }, [
-    "loadlab's own memory (RSS) past which a run's workers are ended and",
-    "the run flagged incomplete, naming memory (over every load's",
-    "maxMemoryMb; default: half the memory free at the start of each run,",
-    "1024-2048 MB, more per worker)",
-  ]),
+  {
+    ...OPTION_FLAGS.maxMemoryMb,
+    help: [...OPTION_FLAGS.maxMemoryMb.help!, "(each run's; over every load's maxMemoryMb)"],
+  },
   STRICT_FLAG,
   {
     ...ABORT_ON_FAIL,

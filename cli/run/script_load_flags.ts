@@ -3,8 +3,10 @@
  * A session or k6 script's load from `loadlab run`'s flags, with k6's and Locust's spellings.
  */
 import { flag, type FlagTable } from "../argv.ts";
+import { defaultText, OPTION_FLAGS } from "../attack/flags.ts";
+import { OPTIONS } from "../../runner/config_fields.ts";
 import type { FlagValues } from "../flag_values.ts";
-import { parseStages, rampUpStages, spawnRateOf, spawnStages } from "../attack/stages.ts";
+import { parseStages, rampUpStages, spawnRateOf, spawnStages } from "../attack/schedules.ts";
 import { DEFAULT_DURATION_MS } from "../../runner/load/models/fields.ts";
 import { UsageError } from "../usage_error.ts";
 import { HTTP_DEBUG_MAX } from "../../runner/script/k6/http_debug.ts";
@@ -17,16 +19,20 @@ import { MAX_EXPERIMENT_FILE_BYTES } from "../../validation/input_limits.ts";
 /** The rows of `loadlab run --help` for a script's load, k6's spellings in the same rows. */
 export const SCRIPT_LOAD_TABLE: FlagTable = [
   "Scripts (session.ts or a k6 script.js) take their load from the command line too:",
-  flag("-c, -u, --vus <n>", { aliases: ["users"], example: "50" }, [
-    "virtual users (connections); over a k6 script's options as k6's --vus",
-  ]),
+  {
+    ...OPTION_FLAGS.connections,
+    usage: "-c, -u, --vus <n>",
+    help: ["virtual users (connections); over a k6 script's options as k6's --vus"],
+  },
   flag("-d, -t, --duration <d>", { aliases: ["run-time"], example: "30s" }, ["how long, e.g. 30s"]),
   flag("-i, --iterations <n>", { example: "100" }, [
     "this many sessions (k6 iterations), shared by the users",
   ]),
-  flag("--max-duration <d>", { example: "10m" }, [
-    "with --iterations: stop there, flagged, if not done (10m)",
-  ]),
+  {
+    ...OPTION_FLAGS.maxDurationMs,
+    usage: "--max-duration <d>",
+    help: [`with --iterations: stop there, flagged, if not done (${defaultText(OPTIONS.maxDurationMs)})`],
+  },
   flag("-s, --stages D:N,...", { aliases: ["stage"], repeatable: true, example: "30s:50" }, [
     "ramping users, k6's stages (repeatable; k6's --stage too),",
     "e.g. -s 30s:50 -s 1m:50 -s 30s:0",
@@ -111,7 +117,7 @@ export interface K6Flags {
  * Locust spawns them, at `-r` or Locust's default of 1 a second, for as long as `-t` lasts.
  */
 export function scriptLoadArgs(flags: FlagValues, locustfile = false): ScriptLoadArgs {
-  const vus = flags.positiveInt("vus"), iterations = flags.positiveInt("iterations");
+  const vus = flags.positiveInt("concurrency"), iterations = flags.positiveInt("iterations");
   const durationMs = flags.durationMs("duration"), maxDurationMs = flags.durationMs("max-duration");
   if (maxDurationMs !== undefined && iterations === undefined) {
     throw new UsageError("--max-duration bounds --iterations: give --iterations N with it, or use -d");
@@ -251,7 +257,7 @@ export function hasLoadFlags(a: ScriptLoadArgs): boolean {
 
 /** The experiment load (file form) the flags give a TypeScript session: replaces the script's loads. */
 export function sessionLoadOf(a: ScriptLoadArgs): Record<string, unknown> {
-  const ms = (n: number) => `${n}ms`;
+  const ms = (n: number | undefined) => n === undefined ? undefined : `${n}ms`;
   if (a.stages !== undefined) {
     return {
       model: "connections",
@@ -267,5 +273,6 @@ export function sessionLoadOf(a: ScriptLoadArgs): Record<string, unknown> {
       ...(a.maxDurationMs !== undefined ? { maxDuration: ms(a.maxDurationMs) } : {}),
     };
   }
-  return { model: "connections", connections: a.vus ?? 10, duration: ms(a.durationMs ?? 10_000) };
+  // Unset, connections and duration take the model's defaults (runner/config_fields.ts).
+  return { model: "connections", connections: a.vus, duration: ms(a.durationMs) };
 }

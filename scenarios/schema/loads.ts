@@ -7,7 +7,8 @@ import { tlsOptionsSchema } from "../../runner/http/tls/options.ts";
 import { wsConfigSchema } from "../../runner/http/ws/config.ts";
 import { durationSchema, flowListSchema, requestListSchema } from "./requests.ts";
 import { phaseSchema as enginePhase, ratePerSec } from "../../runner/load/models/fields.ts";
-import { type CommonOptionKey, type Option, OPTION_ROWS, type OPTIONS } from "../../runner/config_fields.ts";
+import { type CommonOptionKey, OPTION_ROWS, type OPTIONS } from "../../runner/config_fields.ts";
+import type { Option } from "../../runner/option.ts";
 
 const positiveInt = (what: string) => z.number().int().min(1, `${what} must be >= 1`);
 /** A phase's rate and ramp (>= 0) as the engine bounds them. */
@@ -78,7 +79,6 @@ function defined<T extends object>(value: T): T {
 const MODEL_KEYS = {
   rate: "ratePerSec",
   rampTo: "rampToPerSec",
-  maxDuration: "maxDurationMs",
   requests: "mix",
 } as const;
 type OptionKeys = { [K in FileOption as Options[K]["file"]]: K };
@@ -179,14 +179,10 @@ const countLoad = z.strictObject({
   model: z.literal("count"),
   /** The number of requests to send. */
   requests: positiveInt("requests"),
-  connections: modelFields.connections,
   /** Open pacing at this rate instead of closed over `connections`. */
   rate: ratePerSec.optional(),
-  maxConnections: modelFields.maxConnections,
-  /** Upper bound: the run stops at the count or at this time. */
-  duration: modelFields.duration,
-  /** The bound without a duration (k6's `maxDuration`, 10m unless set): the run stops there, flagged. */
-  maxDuration: durationSchema.optional(),
+  /** connections, maxConnections (open pacing), duration (an upper bound), maxDuration. */
+  ...modelFields,
   /** This load's own request mix (`requests` is the count here). */
   mix: requestListSchema.optional(),
   ...commonFields,

@@ -8,31 +8,64 @@ import { z } from "zod";
 import { createPrivateKey, X509Certificate } from "node:crypto";
 import { FileReadError, readTextFileCapped } from "../../../system/read_capped.ts";
 import { knownCipherSuite, TLS_VERSIONS, type TlsVersionName } from "./cipher_names.ts";
+import { fieldsOf, option } from "../../option.ts";
 
 /** `HOST:PORT`, the host a hostname, an IPv4 literal or a bracketed IPv6 literal. */
 const HOST_PORT = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/;
 
+/** The `tls` options a flag sets too, each declared once with its flag. */
+export const TLS_OPTIONS = {
+  insecure: option(
+    { flag: "-k, --insecure" },
+    z.boolean().default(false),
+    "skip certificate verification (printed as a warning, recorded",
+    "in results; uses node:tls, as Deno.startTls always verifies)",
+  ),
+  caFile: option(
+    { kind: "text", flag: "--cacert FILE", example: "ca.pem" },
+    z.string().min(1).optional(),
+    "PEM bundle of extra trusted CAs (e.g. a target's tls-ca.pem)",
+  ),
+  /** Presented when the server asks for one. */
+  certFile: option(
+    { kind: "text", flag: "--cert FILE", example: "client.pem" },
+    z.string().min(1).optional(),
+    "client certificate (PEM), with --key FILE (unencrypted PEM key)",
+  ),
+  keyFile: option(
+    { kind: "text", flag: "--key FILE", example: "client-key.pem" },
+    z.string().min(1).optional(),
+    "",
+  ),
+  sni: option(
+    { kind: "text", flag: "--sni NAME", example: "api.example.com" },
+    z.string().regex(/^[A-Za-z0-9.-]+$/, "sni must be a DNS name, e.g. api.example.com").optional(),
+    "server name sent and verified instead of the URL's host",
+  ),
+  /** curl's and oha's --connect-to. */
+  connectTo: option(
+    { kind: "text", flag: "--connect-to H:P", example: "127.0.0.1:8443" },
+    z.string().regex(HOST_PORT, "connectTo must be HOST:PORT, e.g. 127.0.0.1:8443").refine(
+      (text) => !HOST_PORT.test(text) || validPort(parseConnectTo(text).port),
+      {
+        error: (issue) =>
+          `connectTo port ${String(issue.input).replace(/^.*:/, "")} is not 1-65535, e.g. 127.0.0.1:8443`,
+      },
+    ).optional(),
+    "dial H:P instead of the URL's host and port (http: too)",
+  ),
+  resume: option(
+    { flag: "--tls-resume on|off", example: "off" },
+    z.union([z.boolean(), z.enum(["on", "off"], { error: "resume must be on or off" })])
+      .transform((v) => v === true || v === "on").default(true),
+    "resume the last TLS session on a worker's new connections (default",
+    "on, as browsers do; epoll transport only: the deno transport cannot,",
+    "and its results say so); results count the handshakes resumed",
+  ),
+};
+
 export const tlsOptionsSchema = z.strictObject({
-  /** Skip certificate verification (chain, expiry and name); recorded in results and warned about. */
-  insecure: z.boolean().default(false),
-  /** PEM bundle of extra trusted roots (a private CA, a target's self-signed CA file). */
-  caFile: z.string().min(1).optional(),
-  /** Client certificate (PEM) presented when the server asks for one; needs `keyFile`. */
-  certFile: z.string().min(1).optional(),
-  keyFile: z.string().min(1).optional(),
-  /** Server name sent in the handshake and verified, instead of the URL's host. */
-  sni: z.string().regex(/^[A-Za-z0-9.-]+$/, "sni must be a DNS name, e.g. api.example.com").optional(),
-  /** Address dialed instead of the URL's host and port (curl's and oha's --connect-to). */
-  connectTo: z.string().regex(HOST_PORT, "connectTo must be HOST:PORT, e.g. 127.0.0.1:8443").refine(
-    (text) => !HOST_PORT.test(text) || validPort(parseConnectTo(text).port),
-    {
-      error: (issue) =>
-        `connectTo port ${String(issue.input).replace(/^.*:/, "")} is not 1-65535, e.g. 127.0.0.1:8443`,
-    },
-  ).optional(),
-  /** Session resumption across a worker's connections (on by default): the epoll OpenSSL client only. */
-  resume: z.union([z.boolean(), z.enum(["on", "off"], { error: "resume must be on or off" })])
-    .transform((v) => v === true || v === "on").default(true),
+  ...fieldsOf(TLS_OPTIONS),
   /** TLS versions and cipher suites offered (k6's `tlsVersion`, `tlsCipherSuites`): epoll's OpenSSL only. */
   minVersion: tlsVersion("minVersion").optional(),
   maxVersion: tlsVersion("maxVersion").optional(),

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "../../../ws/opcodes.ts";
 import { DEFAULT_MAX_BUFFERED_BYTES } from "../../../ws/buffer_budget.ts";
+import { fieldsOf, option } from "../../option.ts";
 
 const matchRuleSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("echo") }),
@@ -20,33 +21,76 @@ const matchRuleSchema = z.discriminatedUnion("kind", [
 /** Longest pause a storm makes between two messages: 10 minutes (a longer wait is a hold's or a flow's). */
 export const MAX_STORM_THINK_MS = 600_000;
 
+/** The fields of a run's `ws` config, each declared once with its flag (`--ws-*`) where it has one. */
+export const WS_OPTIONS = {
+  messages: option(
+    { flag: "--ws-message TEXT", repeatable: true, example: '\'{"op":"ping"}\'' },
+    z.array(z.string()).min(1, "ws.messages: give at least one message").default(["hello"]),
+    "a message to send (repeatable: sent in turn)",
+  ),
+  binary: option(
+    { flag: "--ws-binary" },
+    z.boolean().default(false),
+    "messages are base64 of binary payloads",
+  ),
+  fragmentBytes: option(
+    { flag: "--ws-fragment N", example: "1024" },
+    z.number().int().min(0).default(0),
+    "cut each message into frames of at most N bytes",
+    "(0: one frame)",
+  ),
+  match: option(
+    { kind: "word", flag: "--ws-match RULE", example: "json:type=pong" },
+    matchRuleSchema.default({ kind: "echo" }),
+    "which server message answers a send: echo",
+    "(the next one), nth:N, or json:FIELD=VALUE",
+  ),
+  /** Subprotocols offered (Sec-WebSocket-Protocol); the server may pick one of them or none. */
+  protocols: option(
+    { flag: "--ws-protocol P", repeatable: true, example: "chat" },
+    z.array(z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, "a subprotocol is a token")).default([]),
+    "a subprotocol to offer (repeatable)",
+  ),
+  headers: option({}, z.record(z.string(), z.string()).default({})),
+  /** Permessage-deflate (RFC 7692, no context takeover); off by default as it costs CPU per message. */
+  deflate: option(
+    { flag: "--ws-deflate" },
+    z.boolean().default(false),
+    "offer permessage-deflate; a server that agrees gets and",
+    "may send compressed messages (the cap: inflated size)",
+  ),
+  maxMessageBytes: option(
+    { flag: "--ws-max-message N", example: "1048576" },
+    z.number().int().min(125).max(64 * 1024 * 1024).default(DEFAULT_MAX_MESSAGE_BYTES),
+    "cap of a server message; a bigger one is ws-too-big",
+  ),
+  maxBufferedBytes: option(
+    { flag: "--ws-max-buffered N", example: "268435456" },
+    z.number().int().max(16 * 1024 * 1024 * 1024).default(DEFAULT_MAX_BUFFERED_BYTES),
+    "what a worker's connections may hold",
+    "together in messages in progress; past it one is ws-too-big",
+  ),
+  messagesPerConnection: option(
+    { flag: "--ws-per-connection N", example: "10" },
+    z.number().int().min(0).default(0),
+    "connection storm: each connection sends N messages,",
+    "then closes (1000; 0: keeps it open); with -R: connections",
+    "opened at that rate",
+  ),
+  /** A storm's pause after each message (index i: after the i-th), ms (Artillery's think). */
+  thinkAfterMs: option({}, z.array(z.number().int().min(0).max(MAX_STORM_THINK_MS)).default([])),
+  pingIntervalMs: option(
+    { kind: "ms", flag: "--ws-ping D", example: "1s" },
+    z.number().int().min(0).max(600_000).default(0),
+    "hold: no messages; each connection pings after D idle and",
+    "times the pong (0s: no pings)",
+  ),
+};
+
 export const wsConfigSchema = z.object({
   /** Experiment files: the WebSocket path on the target; an attack's URL carries its own. */
   path: z.string().startsWith("/", "ws.path starts with /, e.g. /ws/echo").optional(),
-  /** Messages sent in turn (text; with `binary`, each is base64 of the bytes). */
-  messages: z.array(z.string()).min(1, "ws.messages: give at least one message").default(["hello"]),
-  binary: z.boolean().default(false),
-  /** Cut each message into frames of at most this many payload bytes (0: one frame). */
-  fragmentBytes: z.number().int().min(0).default(0),
-  /** Which server message answers a send: echo (the next one), nth, or a JSON field's value. */
-  match: matchRuleSchema.default({ kind: "echo" }),
-  /** Subprotocols offered (Sec-WebSocket-Protocol); the server may pick one of them or none. */
-  protocols: z.array(z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, "a subprotocol is a token")).default(
-    [],
-  ),
-  headers: z.record(z.string(), z.string()).default({}),
-  /** Offer permessage-deflate (RFC 7692, no context takeover); off by default as it costs CPU per message. */
-  deflate: z.boolean().default(false),
-  /** Cap of one server message (all its fragments); a bigger one is `ws-too-big`, refused at its header. */
-  maxMessageBytes: z.number().int().min(125).max(64 * 1024 * 1024).default(DEFAULT_MAX_MESSAGE_BYTES),
-  /** What a worker's connections may hold in messages in progress; one that does not fit is `ws-too-big`. */
-  maxBufferedBytes: z.number().int().max(16 * 1024 * 1024 * 1024).default(DEFAULT_MAX_BUFFERED_BYTES),
-  /** Connection storm: each connection sends this many messages, then closes (1000). 0: keep it open. */
-  messagesPerConnection: z.number().int().min(0).default(0),
-  /** A storm's pause after each message (index i: after the i-th), ms (Artillery's think). */
-  thinkAfterMs: z.array(z.number().int().min(0).max(MAX_STORM_THINK_MS)).default([]),
-  /** Hold: no messages; each connection pings after this idle wait and times the pong. 0: off. */
-  pingIntervalMs: z.number().int().min(0).max(600_000).default(0),
+  ...fieldsOf(WS_OPTIONS),
 }).refine((ws) => ws.maxBufferedBytes >= 2 * ws.maxMessageBytes, {
   path: ["maxBufferedBytes"],
   message: "ws.maxBufferedBytes must hold at least two messages at the cap (2 x ws.maxMessageBytes): " +

@@ -3,7 +3,8 @@
  * `connections`: the closed model (autocannon / oha `-c`): each of this worker's connections sends again as
  * soon as its response ended, until the run's end; with flows each runs sessions back to back.
  */
-import { connections, connectionShareIssues, DEFAULT_DURATION_MS, durationMs } from "./fields.ts";
+import { connectionShareIssues } from "./fields.ts";
+import { OPTIONS } from "../../config_fields.ts";
 import { defineModel } from "./model.ts";
 import { slotsOf } from "../schedule.ts";
 import { closedLoopOf } from "../closed_loop.ts";
@@ -28,7 +29,7 @@ function openInSlices(conns: LoadConnection[]): Promise<boolean>[] {
 
 export const connectionsModel = defineModel({
   model: "connections",
-  fields: { connections, durationMs: durationMs.default(DEFAULT_DURATION_MS) },
+  fields: { connections: OPTIONS.connections.schema, durationMs: OPTIONS.durationMs.schema },
   keepsUncorrected: false,
   check: (c) => connectionShareIssues(c),
   poolSize: () => null,

@@ -6,15 +6,8 @@
  */
 import { z } from "zod";
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../../../validation/duration.ts";
-import {
-  cappedMs,
-  connections,
-  connectionShareIssues,
-  durationMs,
-  maxConnections,
-  preConnect,
-  ratePerSec,
-} from "./fields.ts";
+import { connectionShareIssues, ratePerSec } from "./fields.ts";
+import { OPTIONS } from "../../config_fields.ts";
 import { defineModel, type ModelIssue } from "./model.ts";
 import { type LoadContext, mayStart } from "../executor.ts";
 import { constantSchedule, shareOf, slotsOf } from "../schedule.ts";
@@ -24,25 +17,19 @@ import { pace } from "../pacer.ts";
 import { SharedLanes } from "../lanes.ts";
 import { openPoolSize } from "../pre_connect.ts";
 
-/** A count's bound when none is given: k6's `maxDuration` default for its iteration executors. */
-const DEFAULT_MAX_DURATION_MS = 10 * 60_000;
-
 export const countModel = defineModel({
   model: "count",
   fields: {
     /** Requests to send; with `flows`, sessions to run. */
     requests: z.number().int().positive("requests must be >= 1"),
-    connections,
+    connections: OPTIONS.connections.schema,
     ratePerSec: ratePerSec.optional(),
-    maxConnections,
+    maxConnections: OPTIONS.maxConnections.schema,
     /** Open-paced count only (with `ratePerSec`). */
-    preConnect,
+    preConnect: OPTIONS.preConnect.schema,
     /** An optional upper bound: the run stops at the count or at this time, whichever comes first. */
-    durationMs: durationMs.optional(),
-    /** The bound of a count without a duration (k6's `maxDuration`): past it the run stops, flagged. */
-    maxDurationMs: cappedMs("max duration").positive("max duration must be > 0").default(
-      DEFAULT_MAX_DURATION_MS,
-    ),
+    durationMs: OPTIONS.durationMs.schema.unwrap().optional(),
+    maxDurationMs: OPTIONS.maxDurationMs.schema,
   },
   keepsUncorrected: false,
   check(c) {

@@ -30,15 +30,6 @@ export const DEFAULT_DURATION_MS = 10_000;
 /** Open pacing's default bound on connections opened on demand. */
 export const DEFAULT_MAX_CONNECTIONS = 1_000;
 
-/** Closed model and throughput model: the connections kept open for the whole run. */
-export const connections = z.number().int().positive("connections must be >= 1").default(10);
-/** Open pacing: upper bound of connections opened on demand. */
-export const maxConnections = z.number().int().positive("maxConnections must be >= 1").default(
-  DEFAULT_MAX_CONNECTIONS,
-);
-/** Open pacing: connections opened before t0 (k6's preAllocatedVUs); absent: sized by pre_connect.ts. */
-export const preConnect = z.number().int().min(0, "preConnect must be >= 0").optional();
-export const durationMs = cappedMs("duration").positive("duration must be > 0");
 export const ratePerSec = z.number().positive("rate must be > 0").max(
   MAX_RATE_PER_SEC,
   `rate must be ${RATE_CAP}`,

@@ -5,7 +5,8 @@
  */
 import { z } from "zod";
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../../../validation/duration.ts";
-import { maxConnections, type Phase, phaseSchema, preConnect, underOneSendIssues } from "./fields.ts";
+import { type Phase, phaseSchema, underOneSendIssues } from "./fields.ts";
+import { OPTIONS } from "../../config_fields.ts";
 import { defineModel } from "./model.ts";
 import { phasesSchedule, shareOf, withWarmup } from "../schedule.ts";
 import { pace } from "../pacer.ts";
@@ -29,8 +30,8 @@ export const rateModel = defineModel({
   /** Arrivals follow the phases; the measured duration is their sum. */
   fields: {
     phases: z.array(phaseSchema).min(1, "rate model needs at least one phase"),
-    maxConnections,
-    preConnect,
+    maxConnections: OPTIONS.maxConnections.schema,
+    preConnect: OPTIONS.preConnect.schema,
   },
   keepsUncorrected: false,
   check: (c) =>

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { parsePhases } from "./phases.ts";
+import { parsePhases } from "./schedules.ts";
 import { UsageError } from "../usage_error.ts";
 
 Deno.test("parsePhases reads Artillery-like phases, ramps and pauses", () => {

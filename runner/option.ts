@@ -1,0 +1,37 @@
+/**
+ * @module
+ * One option declared once: the config schemas, the flags' parsing and `--help` derive from such rows.
+ */
+import type { z } from "zod";
+
+/**
+ * One option: how it is written (`ms`: a duration such as `10s`, `word`, `text`, else a whole number),
+ * its key in a load of an experiment file (`sweep`: sweeps may vary it), its flag in `--help` with an
+ * example, its zod field (type, bounds, default) and help.
+ */
+export interface Option {
+  kind?: "ms" | "word" | "text";
+  file?: string;
+  sweep?: boolean;
+  flag?: string;
+  aliases?: readonly string[];
+  repeatable?: boolean;
+  example?: string;
+  /** A field of the models that take it (runner/load/models/), not of every config. */
+  model?: true;
+  schema: z.ZodType;
+  help: readonly string[];
+}
+
+export function option<const N extends Omit<Option, "schema" | "help">, S>(
+  names: N,
+  schema: S,
+  ...help: string[]
+) {
+  return { ...names, schema, help };
+}
+
+/** The zod fields of a table of rows, by key: what a config's schema spreads. */
+export function fieldsOf<T extends Record<string, Option>>(rows: T): { [K in keyof T]: T[K]["schema"] } {
+  return Object.fromEntries(Object.entries(rows).map(([key, o]) => [key, o.schema])) as never;
+}
