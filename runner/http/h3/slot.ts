@@ -4,9 +4,10 @@
  * `LoadConnection`, grouped `streams` to a connection (stream_slots.ts, as HTTP/2's are). A request is one
  * bidirectional QUIC stream: its octets written once and the send side closed (quinn finishes a dropped
  * send stream: FIN), the answer read to its FIN into the slot's buffer through the slot's frame reader, its
- * HEADERS decoded by the connection's QPACK decoder, its DATA counted. The stream's two resources are read,
- * written and closed with Deno's core ops, not through its WHATWG streams: their writer, reader, pulls and
- * promises cost a sixth of a request's CPU. The watchdog's timeout cancels the stream, not the connection.
+ * HEADERS decoded by the connection's QPACK decoder, its DATA counted. The stream's two resources are read
+ * and written with Deno's core ops, not through its WHATWG streams (a writer, a reader, pulls and promises:
+ * a sixth of a request's CPU), and closed through them: that takes them off Deno's finalization registry,
+ * whose objects outlive young collections. The watchdog's timeout cancels the stream, not the connection.
  */
 import type { ErrorKind } from "../../../results/mod.ts";
 import type { LoadConnection } from "../load_connection.ts";
@@ -24,7 +25,6 @@ const { core } = (Deno as unknown as Record<symbol, { core: DenoCore }>)[
 interface DenoCore {
   read(rid: number, into: Uint8Array): Promise<number>;
   writeAll(rid: number, bytes: Uint8Array): Promise<void>;
-  tryClose(rid: number): void;
 }
 /** Where Deno keeps a resource-backed stream's `{ rid }`, found on the first stream. */
 let backing: symbol | undefined;
@@ -102,7 +102,7 @@ export class H3Slot implements LoadConnection {
       const tx = ridOf(stream.writable);
       // A failed write shows on the read side too (a reset stream, a closed connection).
       core.writeAll(tx, request.bytes).catch(IGNORE);
-      core.tryClose(tx);
+      stream.writable.close().catch(IGNORE);
       recorder.addBytesWritten(sentMs, request.bytes.length, endpoint);
       const decoder = session.decoder;
       read: while (!this.timedOut) {
@@ -224,9 +224,10 @@ export class H3Slot implements LoadConnection {
 
   /** Closes the receive side and ends a pending read, whose op holds the resource and may fill its buffer. */
   #cancel(): void {
-    if (this.#stream === null) return;
+    const stream = this.#stream;
+    if (stream === null) return;
     this.#stream = null;
-    core.tryClose(this.#rx);
+    stream.readable.cancel().catch(IGNORE);
     if (this.#wake === null) return;
     this.#buffer = new Uint8Array(READ_BYTES);
     this.#wake(-1);
