@@ -10,6 +10,7 @@
  *
  *   deno run -A --unstable-net bench/h3_probe.ts [--connections 1] [--streams 1] [--requests 2000]
  *     [--server aioquic|deno] [--byob: answers read into reused buffers]
+ *     [--core: the stream's resources read and written with Deno's core ops, as runner/http/h3/slot.ts does]
  *     [--url https://127.0.0.1:PORT/ to use a running server instead; --cacert PEM]
  */
 import { parseArgs } from "node:util";
@@ -39,6 +40,7 @@ const { values } = parseArgs({
     url: { type: "string" },
     cacert: { type: "string" },
     byob: { type: "boolean", default: false },
+    core: { type: "boolean", default: false },
   },
 });
 const connections = Number(values.connections);
@@ -138,18 +140,51 @@ interface Tally {
   openMs: number;
 }
 
+/** Deno's internal core ops and where a stream half keeps its rid, for `--core`. */
+const { core } = (Deno as unknown as Record<symbol, { core: CoreOps }>)[
+  (Deno as unknown as { internal: symbol }).internal
+];
+interface CoreOps {
+  read(rid: number, into: Uint8Array): Promise<number>;
+  writeAll(rid: number, bytes: Uint8Array): Promise<void>;
+}
+const ridOf = (half: object) => {
+  const backing = Object.getOwnPropertySymbols(half).find((s) => s.description === "[[resourceBacking]]")!;
+  return (half as Record<symbol, { rid: number }>)[backing].rid;
+};
+
+/** The chunks of a stream's answer read with core ops into one buffer; both halves closed through streams. */
+async function* coreChunks(stream: Deno.QuicBidirectionalStream, request: Uint8Array) {
+  core.writeAll(ridOf(stream.writable), request).catch(() => {});
+  stream.writable.close().catch(() => {});
+  const rx = ridOf(stream.readable);
+  const buffer = new Uint8Array(16384);
+  try {
+    for (let n; (n = await core.read(rx, buffer)) > 0;) yield buffer.subarray(0, n);
+  } finally {
+    stream.readable.cancel().catch(() => {});
+  }
+}
+
 /** One request on a new bidirectional stream: the encoded HEADERS frame and FIN, the answer to its end. */
 async function exchange(conn: Deno.QuicConn, request: Uint8Array, decoder: QpackDecoder, tally: Tally) {
   const t0 = performance.now();
   const stream = await conn.createBidirectionalStream({ waitUntilAvailable: true });
   tally.openMs += performance.now() - t0;
-  const writer = stream.writable.getWriter();
-  await writer.write(request);
-  await writer.close();
+  if (!values.core) {
+    const writer = stream.writable.getWriter();
+    await writer.write(request);
+    await writer.close();
+  }
   const reader = new H3FrameReader(false);
   const id = Number(stream.readable.id);
   let status = 0;
-  for await (const chunk of values.byob ? byobChunks(stream.readable) : stream.readable) {
+  const chunks = values.core
+    ? coreChunks(stream, request)
+    : values.byob
+    ? byobChunks(stream.readable)
+    : stream.readable;
+  for await (const chunk of chunks) {
     sample ??= chunk.slice();
     for (let at = 0; at < chunk.length;) {
       at = reader.read(chunk, at, chunk.length);

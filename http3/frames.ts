@@ -176,10 +176,6 @@ export class H3FrameReader {
   payloadLen = 0;
   dataOff = 0;
   dataLen = 0;
-  /** Octets of unknown and reserved frames skipped. */
-  skippedBytes = 0;
-  /** Frames read whole, of any type. */
-  frames = 0;
   private state = IN_HEAD;
   private readonly head = new Uint8Array(HEAD_BYTES);
   private headLen = 0;
@@ -202,7 +198,7 @@ export class H3FrameReader {
       } else if (this.state === IN_DATA) {
         const n = Math.min(end - at, this.remaining);
         this.remaining -= n;
-        if (this.remaining === 0) this.endFrame();
+        if (this.remaining === 0) this.state = IN_HEAD;
         this.dataOff = at;
         this.dataLen = n;
         this.event = READ_DATA;
@@ -210,16 +206,15 @@ export class H3FrameReader {
       } else if (this.state === IN_SKIP) {
         const n = Math.min(end - at, this.remaining);
         this.remaining -= n;
-        this.skippedBytes += n;
         at += n;
-        if (this.remaining === 0) this.endFrame();
+        if (this.remaining === 0) this.state = IN_HEAD;
       } else {
         const n = Math.min(end - at, this.remaining);
         this.ownLen = copyBytes(this.own, this.ownLen, buf, at, n);
         this.remaining -= n;
         at += n;
         if (this.remaining === 0) {
-          this.endFrame();
+          this.state = IN_HEAD;
           return this.whole(this.own, 0, this.ownLen, at);
         }
       }
@@ -240,11 +235,6 @@ export class H3FrameReader {
   /** Whether the stream may end here (not inside a frame). */
   get atFrameBoundary(): boolean {
     return this.state === IN_HEAD && this.headLen === 0;
-  }
-
-  private endFrame(): void {
-    this.state = IN_HEAD;
-    this.frames++;
   }
 
   private whole(payload: Uint8Array, off: number, len: number, at: number): number {
@@ -279,12 +269,11 @@ export class H3FrameReader {
     this.remaining = length;
     if (type === FRAME_DATA) {
       this.state = IN_DATA;
-      if (length === 0) this.endFrame();
+      if (length === 0) this.state = IN_HEAD;
     } else if (!known(type)) {
       this.state = IN_SKIP;
-      if (length === 0) this.endFrame();
+      if (length === 0) this.state = IN_HEAD;
     } else if (end - at >= length) {
-      this.frames++;
       return this.whole(buf, at, length, at + length);
     } else {
       if (this.own.length < length) {
@@ -307,17 +296,13 @@ export class H3FrameReader {
         this.sawSettings = true;
         return 0;
       }
-      if (type === FRAME_SETTINGS || type === FRAME_DATA || type === FRAME_HEADERS) {
-        return -H3_FRAME_UNEXPECTED;
-      }
-      if (type === FRAME_PUSH_PROMISE) return -H3_FRAME_UNEXPECTED;
-      return 0;
+      const late = type === FRAME_SETTINGS || type === FRAME_DATA || type === FRAME_HEADERS ||
+        type === FRAME_PUSH_PROMISE;
+      return late ? -H3_FRAME_UNEXPECTED : 0;
     }
-    if (type === FRAME_SETTINGS || type === FRAME_GOAWAY || type === FRAME_MAX_PUSH_ID) {
-      return -H3_FRAME_UNEXPECTED;
-    }
-    if (type === FRAME_CANCEL_PUSH) return -H3_FRAME_UNEXPECTED;
-    return 0;
+    const controlOnly = type === FRAME_SETTINGS || type === FRAME_GOAWAY || type === FRAME_MAX_PUSH_ID ||
+      type === FRAME_CANCEL_PUSH;
+    return controlOnly ? -H3_FRAME_UNEXPECTED : 0;
   }
 }
 

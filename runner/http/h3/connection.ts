@@ -46,13 +46,7 @@ export interface H3Run {
 
 const ALPN = ["h3"];
 const QPACK_PREFACES = [Uint8Array.of(STREAM_QPACK_ENCODER), Uint8Array.of(STREAM_QPACK_DECODER)];
-const CLOSE_NO_ERROR = { closeCode: H3_NO_ERROR, reason: "" };
 const IGNORE = () => {};
-
-/** An H3_* or QPACK_* code (RFC 9114 8.1, RFC 9204 6): an application's close, not QUIC's own. */
-function isH3Code(code: number): boolean {
-  return (code >= 0x100 && code <= 0x110) || (code >= 0x200 && code <= 0x202);
-}
 
 /** One QUIC connection carrying the requests of `streams` slots (slot.ts). */
 export class H3Connection {
@@ -107,9 +101,7 @@ export class H3Connection {
       this.#critical = writers;
     } catch (err) {
       shared.connectGate.release();
-      try {
-        conn?.close(CLOSE_NO_ERROR);
-      } catch { /* closed */ }
+      if (conn !== null) closeQuietly(conn, H3_NO_ERROR);
       if (!shared.stopping) {
         const [kind, message] = connectFailure(err, shared.timeoutMs, shared.hostname, shared.port);
         shared.recorder.recordError(performance.now(), kind, message);
@@ -136,20 +128,20 @@ export class H3Connection {
     if (this.conn !== conn) return;
     this.conn = null;
     this.#critical = [];
+    // h3ErrorName names H3_* and QPACK_* codes (an application's close), else gives QUIC's code in hex.
+    const name = h3ErrorName(code);
     if (code < 0) {
       this.failKind = "quic";
       this.failMessage = `the QUIC connection failed: ${reason}`;
-    } else if (isH3Code(code) && code !== H3_NO_ERROR) {
-      this.failKind = "h3-protocol";
-      this.failMessage = `the server closed the connection: ${h3ErrorName(code)}${
-        reason ? ` (${reason})` : ""
-      }`;
     } else if (code === 0 || code === H3_NO_ERROR) {
       this.failKind = "closed-early";
       this.failMessage = "the server closed the connection before the response ended";
+    } else if (!name.startsWith("0x")) {
+      this.failKind = "h3-protocol";
+      this.failMessage = `the server closed the connection: ${name}${reason ? ` (${reason})` : ""}`;
     } else {
       this.failKind = "quic";
-      this.failMessage = `the server closed the connection: QUIC error 0x${code.toString(16)}`;
+      this.failMessage = `the server closed the connection: QUIC error ${name}`;
     }
   }
 
@@ -158,9 +150,7 @@ export class H3Connection {
     if (this.conn !== conn) return;
     this.#ended(conn, code, why);
     this.failMessage = `${h3ErrorName(code)}: ${why}`;
-    try {
-      conn.close({ closeCode: code, reason: "" });
-    } catch { /* closed */ }
+    closeQuietly(conn, code);
   }
 
   async #readPeerStreams(conn: Deno.QuicConn): Promise<void> {
@@ -217,9 +207,7 @@ export class H3Connection {
     const critical = this.#critical;
     setTimeout(() => {
       critical.length = 0;
-      try {
-        conn.close(CLOSE_NO_ERROR);
-      } catch { /* closed */ }
+      closeQuietly(conn, H3_NO_ERROR);
     }, this.shared.timeoutMs);
   }
 
@@ -231,10 +219,15 @@ export class H3Connection {
     this.#critical = [];
     this.failKind = "closed-early";
     this.failMessage = "the connection was closed by the run";
-    try {
-      conn.close(CLOSE_NO_ERROR);
-    } catch { /* closed */ }
+    closeQuietly(conn, H3_NO_ERROR);
   }
+}
+
+/** Closes `conn` with `code` (an H3_* code); one already closed is left so. */
+function closeQuietly(conn: Deno.QuicConn, code: number): void {
+  try {
+    conn.close({ closeCode: code, reason: "" });
+  } catch { /* closed */ }
 }
 
 /** A connect's failure by kind: no handshake in time (a closed port too), a certificate, else connect. */

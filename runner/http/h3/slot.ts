@@ -2,12 +2,12 @@
  * @module
  * HTTP/3 for the executors: each request stream an h3 connection may carry is an `H3Slot` shaped as a
  * `LoadConnection`, grouped `streams` to a connection (stream_slots.ts, as HTTP/2's are). A request is one
- * bidirectional QUIC stream: its octets written once with FIN, the answer read to its FIN through the
- * slot's frame reader, its HEADERS decoded by the connection's QPACK decoder, its DATA counted. The
- * watchdog's timeout cancels the stream, not the connection. Answers are read into the slot's own buffer
- * (a BYOB reader): the default reader of Deno's QUIC streams allocates 64 KiB per read. Deno's QUIC API
- * still costs objects per request: the stream, its halves, a writer and a reader, a promise per write,
- * close and read, a result per read.
+ * bidirectional QUIC stream: its octets written once and the send side closed (quinn finishes a dropped
+ * send stream: FIN), the answer read to its FIN into the slot's buffer through the slot's frame reader, its
+ * HEADERS decoded by the connection's QPACK decoder, its DATA counted. The stream's two resources are read
+ * and written with Deno's core ops, not through its WHATWG streams (a writer, a reader, pulls and promises:
+ * a sixth of a request's CPU), and closed through them: that takes them off Deno's finalization registry,
+ * whose objects outlive young collections. The watchdog's timeout cancels the stream, not the connection.
  */
 import type { ErrorKind } from "../../../results/mod.ts";
 import type { LoadConnection } from "../load_connection.ts";
@@ -18,8 +18,22 @@ import { bytesRoughly, errorMessage, responseTimeoutMessage } from "../exchange_
 import type { H3Connection } from "./connection.ts";
 import type { H3Request } from "./request.ts";
 
+/** Deno's runtime core (`Deno[Deno.internal].core`, not public): its ops on a stream half's resource. */
+const { core } = (Deno as unknown as Record<symbol, { core: DenoCore }>)[
+  (Deno as unknown as { internal: symbol }).internal
+];
+interface DenoCore {
+  read(rid: number, into: Uint8Array): Promise<number>;
+  writeAll(rid: number, bytes: Uint8Array): Promise<void>;
+}
+/** Where Deno keeps a resource-backed stream's `{ rid }`, found on the first stream. */
+let backing: symbol | undefined;
+const ridOf = (half: object): number => {
+  backing ??= Object.getOwnPropertySymbols(half).find((s) => s.description === "[[resourceBacking]]");
+  return (half as Record<symbol, { rid: number }>)[backing!].rid;
+};
+
 const STREAM_OPTIONS = { waitUntilAvailable: true };
-const BYOB = { mode: "byob" } as const;
 const READ_BYTES = 16384;
 const IGNORE = () => {};
 
@@ -30,11 +44,13 @@ export class H3Slot implements LoadConnection {
   lastEventMs = 0;
   readonly maxDepth = 1;
   #active = false;
-  #opened = false;
-  #reader: ReadableStreamBYOBReader | null = null;
-  /** Where answers are read; each read hands its buffer back (transferred), kept for the next one. */
-  #buffer = new ArrayBuffer(0);
-  #writer: WritableStreamDefaultWriter<Uint8Array> | null = null;
+  /** The open stream, held (collecting it closes its resources), and its receive side's rid: -1 unopened. */
+  #stream: Deno.QuicBidirectionalStream | null = null;
+  #rx = -1;
+  /** Ends the pending read (with -1) when the stream is cancelled: Deno's read op cannot be. */
+  #wake: ((n: number) => void) | null = null;
+  /** Where answers are read; a new one after a cancel, which the abandoned read may still fill. */
+  #buffer = new Uint8Array(READ_BYTES);
   readonly #frames = new H3FrameReader(false);
   readonly #mix: RequestMix;
   readonly #requests: readonly H3Request[];
@@ -69,7 +85,7 @@ export class H3Slot implements LoadConnection {
     this.deadlineMs = sentMs + shared.timeoutMs;
     this.timedOut = false;
     this.#active = true;
-    this.#opened = false;
+    this.#rx = -1;
     recorder.inFlight++;
     if (++session.openStreams > session.maxOpenStreams) session.maxOpenStreams = session.openStreams;
     let status = 0;
@@ -81,26 +97,25 @@ export class H3Slot implements LoadConnection {
     const frames = this.#frames;
     frames.reset();
     try {
-      const stream = await conn.createBidirectionalStream(STREAM_OPTIONS);
-      this.#opened = true;
-      const writer = this.#writer = stream.writable.getWriter();
-      const reader = this.#reader = stream.readable.getReader(BYOB);
-      if (this.timedOut) reader.cancel().catch(IGNORE);
-      // Their failures show on the read side too (a reset stream, a closed connection).
-      writer.write(request.bytes).catch(IGNORE);
-      writer.close().catch(IGNORE);
+      const stream = this.#stream = await conn.createBidirectionalStream(STREAM_OPTIONS);
+      const rx = this.#rx = ridOf(stream.readable);
+      const tx = ridOf(stream.writable);
+      // A failed write shows on the read side too (a reset stream, a closed connection).
+      core.writeAll(tx, request.bytes).catch(IGNORE);
+      stream.writable.close().catch(IGNORE);
       recorder.addBytesWritten(sentMs, request.bytes.length, endpoint);
       const decoder = session.decoder;
-      // Made at the first read, and again after a read cancelled or failed kept the buffer (detached).
-      if (this.#buffer.byteLength === 0) this.#buffer = new ArrayBuffer(READ_BYTES);
-      read: for (;;) {
-        const { value, done } = await reader.read(new Uint8Array(this.#buffer));
-        if (value !== undefined) this.#buffer = value.buffer;
-        if (done) break;
-        const end = value.length;
+      read: while (!this.timedOut) {
+        const buffer = this.#buffer;
+        const end = await new Promise<number>((resolve, reject) => {
+          this.#wake = resolve;
+          core.read(rx, buffer).then(resolve, reject);
+        });
+        this.#wake = null;
+        if (end <= 0) break;
         received += end;
         for (let at = 0; at < end;) {
-          at = frames.read(value, at, end);
+          at = frames.read(buffer, at, end);
           if (at < 0) {
             kind = "h3-protocol";
             message = `${h3ErrorName(-at)} on a request stream`;
@@ -122,7 +137,6 @@ export class H3Slot implements LoadConnection {
           }
         }
       }
-      if (kind !== null) reader.cancel().catch(IGNORE);
     } catch (err) {
       if (!this.timedOut) {
         kind = session.conn === conn ? "reset" : session.failKind;
@@ -130,7 +144,7 @@ export class H3Slot implements LoadConnection {
       }
     }
     const endMs = performance.now();
-    this.#reader = this.#writer = null;
+    this.#cancel();
     if (!this.#active) return 0;
     this.#active = false;
     this.deadlineMs = Infinity;
@@ -175,7 +189,7 @@ export class H3Slot implements LoadConnection {
   /** Why the timeout came: the stream never opened (no stream credit), or what of its answer had come. */
   #timeoutMessage(status: number, received: number): string {
     const timeoutMs = this.session.shared.timeoutMs;
-    if (!this.#opened) {
+    if (this.#rx < 0) {
       return `no response within ${timeoutMs} ms: never sent: every stream the server allows was busy`;
     }
     if (status === 0) return responseTimeoutMessage(timeoutMs, null, received);
@@ -185,17 +199,13 @@ export class H3Slot implements LoadConnection {
   }
 
   /**
-   * The watchdog's timeout (`timedOut` set): the stream is cancelled (STOP_SENDING and a reset) and counted
+   * The watchdog's timeout (`timedOut` set): the stream is cancelled (STOP_SENDING, quinn's) and counted
    * by the exchange; the connection goes on. Otherwise (shutdown, `release`): the connection closes.
    */
   abort(): void {
-    if (this.timedOut) {
-      this.deadlineMs = Infinity;
-      this.#reader?.cancel().catch(IGNORE);
-      this.#writer?.abort().catch(IGNORE);
-      return;
-    }
-    this.session.close();
+    if (!this.timedOut) return this.session.close();
+    this.deadlineMs = Infinity;
+    this.#cancel();
   }
 
   release(): void {
@@ -209,6 +219,18 @@ export class H3Slot implements LoadConnection {
     shared.recorder.inFlight--;
     this.session.openStreams--;
     shared.recorder.unfinished(nowMs, 1);
-    this.#reader?.cancel().catch(IGNORE);
+    this.#cancel();
+  }
+
+  /** Closes the receive side and ends a pending read, whose op holds the resource and may fill its buffer. */
+  #cancel(): void {
+    const stream = this.#stream;
+    if (stream === null) return;
+    this.#stream = null;
+    stream.readable.cancel().catch(IGNORE);
+    if (this.#wake === null) return;
+    this.#buffer = new Uint8Array(READ_BYTES);
+    this.#wake(-1);
+    this.#wake = null;
   }
 }
