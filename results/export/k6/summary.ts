@@ -103,7 +103,7 @@ export function k6SummaryData(
     );
   }
   for (const t of results.thresholds.filter((t) => t.run === run.name)) {
-    const parsed = /^\s*([a-z_]+)(\{[^{}]*\})?\s*:?\s*(.+)$/.exec(t.expression);
+    const parsed = /^\s*([a-z_]+)(\{.*\})?\s*:?\s*(.+)$/.exec(t.expression);
     if (parsed === null) continue;
     const name = parsed[1] + (parsed[2] ?? "");
     metrics[name] ??= submetric(parsed[1], parsed[2], run, sec, stats);
@@ -117,8 +117,13 @@ export function k6SummaryData(
   };
 }
 
-/** k6's `vus` (connections open per interval) and `vus_max` (the loads' users, else the most open). */
+/**
+ * k6's `vus` (connections open per interval) and `vus_max` (the loads' users, else the most open); both 0
+ * in a run under a second, as k6 samples them once a second from the start.
+ */
 function vusOf(run: RunResult): { vus: Record<string, number>; vusMax: Record<string, number> } {
+  const none = { value: 0, min: 0, max: 0 };
+  if (run.durationSec < 1) return { vus: none, vusMax: none };
   // Intervals before the first connection or after the last closed are the run's edges, not its users.
   const open = run.intervals.map((iv) => Number(iv.connections)).filter((n) => Number.isFinite(n) && n > 0);
   const configured = Number(run.config.connections ?? run.config.maxConnections ?? 0) || 0;
