@@ -40,7 +40,7 @@ export const ENDPOINT_METRICS = new Set([
   "non2xx",
 ]);
 
-const BRACES = /\{([^{}]*)\}/;
+const BRACES = /\{(.*)\}/;
 
 /** The expression without its selector, and the selector (undefined when there are no braces). */
 export function splitSelector(expression: string): { rest: string; selector?: Selector; problem?: string } {
@@ -72,7 +72,7 @@ function unquote(text: string): string {
 }
 
 const K6_RULE =
-  /^(?:([^:<>={}]+):)?\s*(http_req_duration|http_reqs|http_req_failed)\s*(\{[^{}]*\})?\s*:?\s*([a-z]+(?:\([\d.]+\))?)\s*(<=|>=|==|<|>)\s*(.+)$/;
+  /^(?:([^:<>={}]+):)?\s*(http_req_duration|http_reqs|http_req_failed)\s*(\{.*\})?\s*:?\s*([a-z]+(?:\([\d.]+\))?)\s*(<=|>=|==|<|>)\s*(.+)$/;
 
 /** k6's aggregations in loadlab's metric names, per k6 metric. */
 const K6_AGGREGATIONS: Record<string, Record<string, string>> = {

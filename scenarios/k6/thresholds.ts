@@ -58,7 +58,7 @@ export function thresholdsOf(
   const out: Array<string | Record<string, unknown>> = [];
   for (const [key, list] of Object.entries(thresholds as Record<string, unknown>)) {
     const path = ["options", "thresholds", key];
-    const m = /^([a-z_0-9]+)(\{([^{}]*)\})?$/i.exec(key.trim());
+    const m = /^([a-z_0-9]+)(\{(.*)\})?$/i.exec(key.trim());
     if (m === null || NOT_MEASURED.has(m[1])) {
       problem(path, `${m?.[1] ?? key}: loadlab's k6 summary has no numbers for this metric`);
       continue;
