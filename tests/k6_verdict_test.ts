@@ -660,3 +660,25 @@ export default function () { http.get(http.url\`\${BASE}/get?id=\${__ITER}\`); }
     assertEquals(outcomes.length, 2, JSON.stringify(outcomes));
     ok(outcomes.every(([, passed]: [string, boolean]) => passed), JSON.stringify(outcomes));
   }));
+
+Deno.test("thresholds by a failure's own error_code (a refused connect's 1212) count those requests", async () => {
+  const base = `http://127.0.0.1:${closedPort()}`;
+  const { code, text, stdout } = await runK6Text(
+    `import http from "k6/http";
+export const options = {
+  thresholds: {
+    "http_reqs{error_code:1212}": ["count==3"],
+    "http_req_failed{error_code:1212}": ["rate==1"],
+    "http_reqs{error_code:1050}": ["count==0"],
+    "http_reqs{error_code:1212,method:POST}": ["count==0"],
+  },
+};
+export default function () { http.get("${base}/"); }
+`,
+    null,
+    ["-i", "3"],
+  );
+  assertEquals(code, 0, text);
+  ok(/http_reqs\{error_code:1212\}\n\s+✓ 'count==3'/.test(stdout), stdout);
+  ok(/http_reqs\{error_code:1050\}\n\s+✓ 'count==0'/.test(stdout), stdout);
+});

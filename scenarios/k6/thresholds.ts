@@ -89,6 +89,12 @@ export function thresholdsOf(
       } else afterRun.push(...afterRunRules(`${m[1]}${m[2]}`, list, path, problem));
       continue;
     }
+    // A failure's own code (a refused connect's 1212), not a status's (1404): judged on its error messages.
+    const code = Number(tagPairs(m[3] ?? "").find(([k]) => k === "error_code")?.[1] ?? 1400);
+    if (!(code >= 1400 && code < 1600)) {
+      afterRun.push(...afterRunRules(`${m[1]}${m[2]}`, list, path, problem));
+      continue;
+    }
     const selected = metric + (m[2] ?? "");
     for (const [k, item] of (Array.isArray(list) ? list : [list]).entries()) {
       // Each threshold out names the rule it came from, for problems found after the mapping.

@@ -188,13 +188,29 @@ function submetric(
   return trend(view?.latencyMs, stats, view?.requests ?? 0, whole ? picked[0].histogramEncoded : undefined);
 }
 
-/** A submetric judged on the run's own counts (`checks{...}`, `iterations{scenario:x}`, bytes); else null. */
-export function afterRunSubmetric(run: RunResult, metric: string, stats: readonly string[]): K6Metric | null {
+/**
+ * A submetric judged on the run's own counts (`checks{...}`, `iterations{scenario:x}`, bytes, a failure's
+ * `error_code` by `codeOf` its kind and message); else null.
+ */
+export function afterRunSubmetric(
+  run: RunResult,
+  metric: string,
+  stats: readonly string[],
+  codeOf?: (kind: string, message: string) => number,
+): K6Metric | null {
   const brace = metric.indexOf("{");
   if (brace < 0) return null;
   const [name, selector] = [metric.slice(0, brace), metric.slice(brace)];
   const sec = run.durationSec > 0 ? run.durationSec : 1;
   if (name === "checks") return checksSubmetric(run, selector);
+  const { error_code: code, ...rest } = pairsOf(selector);
+  if (code !== undefined && codeOf !== undefined) {
+    const n = failuresCoded(selectedRun(run, rest)?.errors ?? {}, run.errorMessages, Number(code), codeOf);
+    // Such a request has no response: k6 times it 0 ms and counts it failed.
+    if (name === "http_reqs") return counter(n, sec, "default");
+    if (name === "http_req_failed") return rateMetric(n, 0);
+    return trend(null, stats, n);
+  }
   if (name === "data_sent" || name === "data_received") {
     const wanted = pairsOf(selector);
     const targets = targetOriginsOf(run);
@@ -217,6 +233,23 @@ export function afterRunSubmetric(run: RunResult, metric: string, stats: readonl
     own.completed,
     own.sessionHistogramEncoded,
   );
+}
+
+/** How many of `errors` (by kind) k6 gives `code`: each kind's share of messages of that code (`codeOf`). */
+function failuresCoded(
+  errors: Record<string, number>,
+  messages: Record<string, Record<string, number>>,
+  code: number,
+  codeOf: (kind: string, message: string) => number,
+): number {
+  let n = 0;
+  for (const [kind, count] of Object.entries(errors)) {
+    const seen = Object.entries(messages[kind] ?? { "": 1 });
+    const total = seen.reduce((a, [, c]) => a + c, 0);
+    const coded = seen.reduce((a, [message, c]) => a + (codeOf(kind, message) === code ? c : 0), 0);
+    n += Math.round(count * coded / total);
+  }
+  return n;
 }
 
 /** Each scenario's part of a run of several (`--summary-mode full`); none for a run of one. */
