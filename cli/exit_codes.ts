@@ -3,6 +3,7 @@
  * The exit codes every command shares (README's table) and the checks behind 4 and 6.
  */
 import { visibleLine } from "../validation/terminal_text.ts";
+import { TEST_ABORTED } from "../runner/script/k6/test_abort.ts";
 import type { RunResult, ThresholdResult } from "../results/mod.ts";
 import type { GateResult } from "../results/baseline_gate.ts";
 import { flaggedRuns } from "../results/conclude/run_verdict.ts";
@@ -53,6 +54,10 @@ export const K6_EXIT = {
 export function k6ExitCodeOf(code: number, runs: RunResult[]): number {
   if (code === EXIT.interrupted || code === EXIT.terminated) return code;
   if (runs.some((r) => r.abortedBy?.testAbort !== undefined)) return K6_EXIT.scriptAborted;
+  const setup = runs.find((r) => r.setupError !== undefined)?.setupError;
+  if (setup !== undefined) {
+    return setup.includes(TEST_ABORTED) ? K6_EXIT.scriptAborted : K6_EXIT.scriptException;
+  }
   return code === EXIT.thresholdFailed ? K6_EXIT.thresholdsFailed : code;
 }
 

@@ -93,11 +93,12 @@ export async function runLoaded(config: AttackConfig, hooks: AttackHooks): Promi
       })
     )
     : null;
-  const { workers, steered, flowSamples } = await runSteered(config, hooks, name, {
-    aggregator,
-    clock,
-    abort,
-  }).finally(() => stopListening?.());
+  // A k6 script whose setup() failed sends no load: its run holds what setup() sent.
+  const { workers, steered, flowSamples } =
+    await (config.script?.setupError === undefined
+      ? runSteered(config, hooks, name, { aggregator, clock, abort })
+      : Promise.resolve({ workers: noLoad(), steered: [], flowSamples: [] }).finally(abort.done))
+      .finally(() => stopListening?.());
   // A steered open load asked for its steered schedule, not its plan (a pause is no shortfall).
   if (requestedRps !== null && steered.length > 0 && Number.isFinite(plannedMs)) {
     const arrivals = steeredArrivalsPerSec(config, steered, plannedMs, Math.min(workers.activeMs, plannedMs));
@@ -119,6 +120,23 @@ export async function runLoaded(config: AttackConfig, hooks: AttackHooks): Promi
   });
   if (workers.logError) throw new RequestLogFailed(workers.logError, run);
   return run;
+}
+
+function noLoad(): WorkersSummary {
+  return {
+    preConnected: 0,
+    preConnectEstimateMs: null,
+    generatorWarmupMs: 0,
+    transport: "deno",
+    transportFallback: null,
+    protocol: "http1",
+    activeMs: 0,
+    maxConnectsInFlight: 0,
+    tlsSession: null,
+    maxStreamsPerConnection: 0,
+    startAtEpochMs: Date.now(),
+    startLateMs: 0,
+  };
 }
 
 interface LoadSinks {

@@ -682,3 +682,31 @@ export default function () { http.get("${base}/"); }
   ok(/http_reqs\{error_code:1212\}\n\s+✓ 'count==3'/.test(stdout), stdout);
   ok(/http_reqs\{error_code:1050\}\n\s+✓ 'count==0'/.test(stdout), stdout);
 });
+
+Deno.test("a setup() that throws exits 107 with results marked incomplete and the summary export written", () =>
+  withTarget(async (url) => {
+    const { code, text, stderr, results, dir } = await runK6Text(
+      `import http from "k6/http";
+export const options = { vus: 2, iterations: 4, thresholds: { http_reqs: ["count==1"], http_req_failed: ["rate<0.5"] } };
+export function setup() {
+  const res = http.get("http://app.test/validate?id=bad", { tags: { name: "precheck" } });
+  if (res.status !== 200) throw new Error("precheck answered " + res.status);
+}
+export default function () { http.get("http://app.test/json"); }
+`,
+      url,
+      ["--summary-export", "export.json"],
+    );
+    assertEquals(code, 107, text);
+    ok(/setup\(\) failed: precheck answered 400 \(script\.js:5\); no load was sent/.test(stderr), stderr);
+    const run = results.runs[0];
+    ok(
+      run.incomplete === true && /precheck answered 400/.test(run.setupError),
+      JSON.stringify(run.setupError),
+    );
+    // Only setup()'s own request: no iteration ran.
+    assertEquals(run.requests, 1);
+    const exported = JSON.parse(Deno.readTextFileSync(`${dir}/export.json`)).metrics;
+    assertEquals(exported.http_reqs.thresholds, { "count==1": false });
+    assertEquals(exported.http_req_failed.thresholds, { "rate<0.5": true });
+  }));

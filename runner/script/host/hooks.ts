@@ -1,7 +1,8 @@
 /**
  * @module
  * A session script's `setup()` and `teardown()` around one run, in the script's own isolate. A failed
- * setup ends the run before any load (exit 2); a failed teardown is the result's `teardownError`.
+ * setup ends the run before any load (exit 2; a k6 script's run is then what setup() sent, `setupError`);
+ * a failed teardown is the result's `teardownError`.
  */
 import type { AttackConfig } from "../../config.ts";
 import type { RunResult } from "../../../results/mod.ts";
@@ -9,6 +10,7 @@ import { busyText, type HostOutcome, ScriptHost } from "./host.ts";
 import { ScriptNames } from "../sessions/names.ts";
 import { memoryLimitMbOf, memoryPassedText } from "../../worker/memory_limit.ts";
 import { type HookRequest, withHookRequests } from "../../../results/hook_requests.ts";
+import { k6CacheDir } from "../k6/convert/converted_file.ts";
 
 /** setup() did not give a value to run with: the message says why, naming the script's line. */
 export class ScriptSetupError extends Error {
@@ -55,6 +57,12 @@ export async function withScriptSetup(
         copies: config.workers + 1,
       } as const;
       const outcome = await host.call(request, script.setupTimeoutMs, signal);
+      // As k6: a k6 script's setup() that threw ends the test with its summary, of what setup() sent.
+      if (outcome.kind === "failed" && script.path.startsWith(k6CacheDir())) {
+        const setupError = setupFailure(outcome, "setup()", names).message;
+        const run = await load({ ...config, script: { ...script, env, setupError } });
+        return { ...withHookRequests(run, outcome.sent ?? []), incomplete: true, setupError };
+      }
       if (outcome.kind !== "done") throw setupFailure(outcome, "setup()", names);
       setupData = outcome.value;
       sent.push(...outcome.sent ?? []);

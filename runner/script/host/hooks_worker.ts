@@ -59,7 +59,7 @@ self.onmessage = async (event: MessageEvent<HostRequest>) => {
     }
   } catch (err) {
     const message = msg.type === "import" ? errorText(err) : scriptErrorMessage(err, path);
-    post({ type: "failed", message });
+    post({ type: "failed", message, sent: takeHookRequests() });
   }
 };
 

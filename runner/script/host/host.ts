@@ -31,14 +31,14 @@ export type HostReply =
   | { type: "pong" }
   | ({ type: "imported" } & ScriptExports)
   | { type: "done"; value: unknown; sent?: HookRequest[] }
-  | { type: "failed"; message: string }
+  | { type: "failed"; message: string; sent?: HookRequest[] }
   | { type: "exited" };
 
 export type HostOutcome =
   /** `sent`: the requests a k6 script's hook sent (k6 counts them in its metrics). */
   | { kind: "done"; value: unknown; sent?: HookRequest[] }
   /** The script threw (or returned what cannot be cloned): `message` names its line. */
-  | { kind: "failed"; message: string }
+  | { kind: "failed"; message: string; sent?: HookRequest[] }
   | { kind: "timeout"; timeoutMs: number }
   /** The top level ran `busyMs` without yielding: no ping was answered. */
   | { kind: "busy"; busyMs: number }
@@ -180,7 +180,7 @@ function outcomeOf(reply: Exclude<HostReply, { type: "ready" } | { type: "pong" 
     case "exited":
       return { kind: "exited" };
     case "failed":
-      return { kind: "failed", message: reply.message };
+      return { kind: "failed", message: reply.message, sent: reply.sent };
     case "done":
       return { kind: "done", value: reply.value, sent: reply.sent };
     case "imported":
