@@ -710,3 +710,27 @@ export default function () { http.get("http://app.test/json"); }
     assertEquals(exported.http_reqs.thresholds, { "count==1": false });
     assertEquals(exported.http_req_failed.thresholds, { "rate<0.5": true });
   }));
+
+Deno.test("checks in setup() and teardown() count in checks, under k6's setup and teardown groups", () =>
+  withTarget(async (url) => {
+    const { code, text, dir } = await runK6Text(
+      `import http from "k6/http";
+import { check } from "k6";
+export const options = { iterations: 2, thresholds: { "checks{check:bye}": ["rate==1"], checks: ["rate<0.9"] } };
+export function setup() { check(1, { hello: () => true, early: () => false }); }
+export default function () { check(http.get("http://app.test/json"), { ok: (r) => r.status === 200 }); }
+export function teardown() { check(1, { bye: () => true }); }
+export function handleSummary(data) { return { "groups.json": JSON.stringify(data.root_group) }; }
+`,
+      url,
+    );
+    assertEquals(code, 0, text);
+    const root = JSON.parse(Deno.readTextFileSync(`${dir}/groups.json`));
+    const group = (name: string) => root.groups.find((g: { name: string }) => g.name === name);
+    assertEquals(group("setup").checks.map((c: { path: string }) => c.path), [
+      "::setup::hello",
+      "::setup::early",
+    ]);
+    assertEquals(group("teardown").checks[0].passes, 1);
+    assertEquals(root.checks[0].passes, 2);
+  }));

@@ -9,7 +9,7 @@ import type { RunResult } from "../../../results/mod.ts";
 import { busyText, type HostOutcome, ScriptHost } from "./host.ts";
 import { ScriptNames } from "../sessions/names.ts";
 import { memoryLimitMbOf, memoryPassedText } from "../../worker/memory_limit.ts";
-import { type HookRequest, withHookRequests } from "../../../results/hook_requests.ts";
+import { type HookRecord, withHookRequests } from "../../../results/hook_requests.ts";
 import { k6CacheDir } from "../k6/convert/converted_file.ts";
 
 /** setup() did not give a value to run with: the message says why, naming the script's line. */
@@ -47,7 +47,7 @@ export async function withScriptSetup(
   if (opened.host === null) throw setupFailure(opened.outcome, loading(opened.outcome), names);
   const { host, exports } = opened;
   // The requests setup() and teardown() sent: a k6 script's count in its run, as k6 counts them.
-  const sent: HookRequest[] = [];
+  const sent: HookRecord[] = [];
   try {
     let setupData: unknown = undefined;
     if (exports.setup) {
@@ -91,7 +91,7 @@ async function teardown(
   host: ScriptHost,
   data: unknown,
   timeoutMs: number,
-  sent: HookRequest[],
+  sent: HookRecord[],
   signal?: AbortSignal,
 ): Promise<string | null> {
   const limitMs = signal?.aborted ? Math.min(timeoutMs, STOPPED_TEARDOWN_MS) : timeoutMs;
