@@ -64,6 +64,10 @@ function nodeProblem(
     return "a request's own responseCallback is not honoured (loadlab judges a response's status by one " +
       "set of expected statuses per run): give every request's with http.setResponseCallback(...)";
   }
+  if (node.type === "MemberExpression" && isVuTags(node)) {
+    return "exec.vu.tags tags the VU's later samples (vu.metrics.tags and .metadata too), which loadlab " +
+      "does not: give the tags in the request's params.tags, the scenario's tags or options.tags";
+  }
   if (node.type !== "CallExpression" && node.type !== "NewExpression") return null;
   const callee = node.callee;
   const name = callee.type === "Identifier" && !declared.has(callee.name) ? callee.name : null;
@@ -249,4 +253,14 @@ export function importsK6ByTokens(source: string): boolean {
     // the parse already found the error: what came before it was read
   }
   return false;
+}
+
+/** `x.vu.tags`, `x.vu.metrics.tags` or `x.vu.metrics.metadata` (k6/execution's tags of a VU). */
+function isVuTags(node: Node): boolean {
+  const name = (n: Node | undefined) =>
+    n?.type === "MemberExpression" && !n.computed ? n.property.name : null;
+  const owner = node.object;
+  return (name(node) === "tags" && name(owner) === "vu") ||
+    (["tags", "metadata"].includes(name(node) ?? "") && name(owner) === "metrics" &&
+      name(owner.object) === "vu");
 }
