@@ -24,13 +24,9 @@ export interface HookRequest {
   latencyUs: number;
 }
 
-/** A check of setup() or teardown(), by k6's path (`::teardown::name`). */
-export interface HookCheck {
-  check: string;
-  ok: boolean;
-}
-
-export type HookRecord = HookRequest | HookCheck;
+/** A request, or a check by k6's path (`::teardown::name`), of setup() or teardown(). */
+export type HookRecord = HookRequest | { check: string; ok: boolean };
+type HookCheck = Extract<HookRecord, { check: string }>;
 
 /** `run` with `sent` counted in: its totals and latency, by endpoint (name and tags), and its checks. */
 export function withHookRequests(run: RunResult, sent: readonly HookRecord[]): RunResult {
@@ -76,8 +72,7 @@ function withHookChecks(flows: FlowResult[] | undefined, checks: readonly HookCh
   for (const c of checks) {
     let had = own.find((o) => o.name === c.check);
     if (had === undefined) own.push(had = { name: c.check, passed: 0, failed: 0 });
-    if (c.ok) had.passed++;
-    else had.failed++;
+    c.ok ? had.passed++ : had.failed++;
   }
   return [{ ...flow, steps: [{ ...step, checks: own }, ...steps] }, ...rest];
 }

@@ -10,7 +10,8 @@ import type { AttackProgress, RunResult } from "../results/mod.ts";
 import { RunAggregator } from "./stats/aggregate.ts";
 import type { AggregatorOptions } from "./stats/aggregate_types.ts";
 import { endpointTable } from "./endpoint_table.ts";
-import { runWorkers, type WorkersSummary } from "./worker/pool.ts";
+import { mergePrepared, runWorkers, type WorkersSummary } from "./worker/pool.ts";
+import { DoneTotals } from "./worker/collect.ts";
 import { runResultOf } from "./run_result.ts";
 import { createLogFile } from "./load/request_log.ts";
 import { modelDef } from "./load/models/mod.ts";
@@ -123,20 +124,7 @@ export async function runLoaded(config: AttackConfig, hooks: AttackHooks): Promi
 }
 
 function noLoad(): WorkersSummary {
-  return {
-    preConnected: 0,
-    preConnectEstimateMs: null,
-    generatorWarmupMs: 0,
-    transport: "deno",
-    transportFallback: null,
-    protocol: "http1",
-    activeMs: 0,
-    maxConnectsInFlight: 0,
-    tlsSession: null,
-    maxStreamsPerConnection: 0,
-    startAtEpochMs: Date.now(),
-    startLateMs: 0,
-  };
+  return { ...mergePrepared([]), ...new DoneTotals().summary(), startAtEpochMs: Date.now(), startLateMs: 0 };
 }
 
 interface LoadSinks {
