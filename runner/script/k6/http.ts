@@ -22,7 +22,7 @@ import type { Response, Session } from "../session.ts";
 import { durationMsOf } from "../../../validation/duration.ts";
 import { expectStatuses } from "../../stats/recorder.ts";
 import type { ErrorKind } from "../../../results/mod.ts";
-import type { HookRecord, HookRequest } from "../../../results/hook_requests.ts";
+import type { HookRecord } from "../../../results/hook_requests.ts";
 import type { ExpectedStatuses } from "../../../results/schema/values.ts";
 
 /** k6's request params (those loadlab honours; another key is refused when the request is sent). */
