@@ -114,8 +114,8 @@ export function selects(
   );
 }
 
-/** k6's tags of a response rather than of its request. */
-const RESPONSE_TAGS = new Set(["status", "expected_response", "proto", "error_code"]);
+/** k6's tags of a response rather than of its request (a request's endpoint is not kept by them). */
+export const RESPONSE_TAGS = new Set(["status", "expected_response", "proto", "error_code"]);
 
 const PROTO: Record<string, string> = { http1: "HTTP/1.1", h2: "HTTP/2.0", h2c: "HTTP/2.0" };
 

@@ -3,7 +3,7 @@
  * A k6 script's thresholds as loadlab's k6 form, and as rules judged after the run on k6's summary.
  */
 import { k6Duration, type Problem } from "./duration.ts";
-import { tagPairs } from "../../results/thresholds/selector.ts";
+import { RESPONSE_TAGS, tagPairs } from "../../results/thresholds/selector.ts";
 
 type Options = Record<string, unknown>;
 
@@ -37,8 +37,6 @@ const COUNTED_AFTER = new Set([
   "data_received",
   "dropped_iterations",
 ]);
-/** k6's tags of a response, which the bytes of a request's endpoint are not kept by. */
-const RESPONSE_TAGS = new Set(["status", "expected_response", "proto", "error_code"]);
 /** The iteration metrics judged by scenario (`iterations{scenario:api}`): each scenario's sessions kept. */
 const BY_SCENARIO = new Set(["iterations", "iteration_duration"]);
 /** The tags a threshold on `checks` selects by: a check's scenario, group path (`::api`) and name. */
