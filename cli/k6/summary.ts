@@ -83,7 +83,7 @@ export async function k6Summaries(
     for (const { metric, rule } of rules) {
       // Own metrics only, so a rule on `constructor` or `toString` never judges Object's.
       if (!Object.hasOwn(data.metrics, metric)) {
-        data.metrics[metric] = afterRunSubmetric(run, metric, data.options.summaryTrendStats, k6Code) ??
+        data.metrics[metric] = afterRunSubmetric(run, metric, data.options.summaryTrendStats, k6ErrorOf) ??
           emptyMetric(rule, opened.exports.metrics?.[metric.split("{", 1)[0]]);
       }
       const values = data.metrics[metric].values;
@@ -100,8 +100,6 @@ export async function k6Summaries(
     : undefined;
   return { runs, failed, handle };
 }
-
-const k6Code = (kind: string, message: string) => k6ErrorOf(kind, message).code;
 
 /** Runs `handleSummary(data)` in an isolate of its own, ended past `timeoutMs` or `memoryLimitMb`. */
 export function isolatedHandleSummary(

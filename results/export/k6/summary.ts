@@ -196,7 +196,7 @@ export function afterRunSubmetric(
   run: RunResult,
   metric: string,
   stats: readonly string[],
-  codeOf?: (kind: string, message: string) => number,
+  codeOf?: (kind: string, message: string) => { code: number },
 ): K6Metric | null {
   const brace = metric.indexOf("{");
   if (brace < 0) return null;
@@ -240,13 +240,13 @@ function failuresCoded(
   errors: Record<string, number>,
   messages: Record<string, Record<string, number>>,
   code: number,
-  codeOf: (kind: string, message: string) => number,
+  codeOf: (kind: string, message: string) => { code: number },
 ): number {
   let n = 0;
   for (const [kind, count] of Object.entries(errors)) {
     const seen = Object.entries(messages[kind] ?? { "": 1 });
     const total = seen.reduce((a, [, c]) => a + c, 0);
-    const coded = seen.reduce((a, [message, c]) => a + (codeOf(kind, message) === code ? c : 0), 0);
+    const coded = seen.reduce((a, [message, c]) => a + (codeOf(kind, message).code === code ? c : 0), 0);
     n += Math.round(count * coded / total);
   }
   return n;
