@@ -44,6 +44,8 @@ export const K6_EXIT = {
   thresholdsFailed: 99,
   /** The script's options are invalid (loadlab's 2). */
   invalidConfig: 104,
+  /** setup() did not end within `setupTimeout`. */
+  setupTimeout: 100,
   /** The script threw in its init code (loadlab's 2). */
   scriptException: 107,
   /** The script called `exec.test.abort()`. */
@@ -56,7 +58,11 @@ export function k6ExitCodeOf(code: number, runs: RunResult[]): number {
   if (runs.some((r) => r.abortedBy?.testAbort !== undefined)) return K6_EXIT.scriptAborted;
   const setup = runs.find((r) => r.setupError !== undefined)?.setupError;
   if (setup !== undefined) {
-    return setup.includes(TEST_ABORTED) ? K6_EXIT.scriptAborted : K6_EXIT.scriptException;
+    return setup.includes(TEST_ABORTED)
+      ? K6_EXIT.scriptAborted
+      : setup.includes("(setupTimeout sets the limit)")
+      ? K6_EXIT.setupTimeout
+      : K6_EXIT.scriptException;
   }
   return code === EXIT.thresholdFailed ? K6_EXIT.thresholdsFailed : code;
 }

@@ -709,6 +709,18 @@ export default function () { http.get("http://app.test/json"); }
     const exported = JSON.parse(Deno.readTextFileSync(`${dir}/export.json`)).metrics;
     assertEquals(exported.http_reqs.thresholds, { "count==1": false });
     assertEquals(exported.http_req_failed.thresholds, { "rate<0.5": true });
+    // One past its setupTimeout: k6's 100, the results and thresholds written all the same.
+    const slow = await runK6Text(
+      `import { sleep } from "k6";
+export const options = { setupTimeout: "1s", iterations: 1, thresholds: { iterations: ["count==0"] } };
+export function setup() { sleep(3); }
+export default function () {}
+`,
+      url,
+    );
+    assertEquals(slow.code, 100, slow.text);
+    ok(/setup\(\) did not end within 1 s/.test(slow.stderr), slow.stderr);
+    assertEquals(slow.results.runs[0].incomplete, true);
   }));
 
 Deno.test("checks in setup() and teardown() count in checks, under k6's setup and teardown groups", () =>

@@ -57,11 +57,13 @@ export async function withScriptSetup(
         copies: config.workers + 1,
       } as const;
       const outcome = await host.call(request, script.setupTimeoutMs, signal);
-      // As k6: a k6 script's setup() that threw ends the test with its summary, of what setup() sent.
-      if (outcome.kind === "failed" && script.path.startsWith(k6CacheDir())) {
+      // As k6: a k6 script's setup() that threw or timed out ends the test with its summary, of what
+      // setup() sent.
+      if ((outcome.kind === "failed" || outcome.kind === "timeout") && script.path.startsWith(k6CacheDir())) {
         const setupError = setupFailure(outcome, "setup()", names).message;
         const run = await load({ ...config, script: { ...script, env, setupError } });
-        return { ...withHookRequests(run, outcome.sent ?? []), incomplete: true, setupError };
+        const sent = outcome.kind === "failed" ? outcome.sent ?? [] : [];
+        return { ...withHookRequests(run, sent), incomplete: true, setupError };
       }
       if (outcome.kind !== "done") throw setupFailure(outcome, "setup()", names);
       setupData = outcome.value;
