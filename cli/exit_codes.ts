@@ -46,7 +46,9 @@ export const K6_EXIT = {
   invalidConfig: 104,
   /** setup() did not end within `setupTimeout`. */
   setupTimeout: 100,
-  /** The script threw in its init code (loadlab's 2). */
+  /** teardown() did not end within `teardownTimeout` (loadlab's 0, a warning). */
+  teardownTimeout: 101,
+  /** The script threw in its init code, setup() or teardown() (loadlab's 2; 0 with a warning). */
   scriptException: 107,
   /** The script called `exec.test.abort()`. */
   scriptAborted: 108,
@@ -62,6 +64,12 @@ export function k6ExitCodeOf(code: number, runs: RunResult[]): number {
       ? K6_EXIT.scriptAborted
       : setup.includes("(setupTimeout sets the limit)")
       ? K6_EXIT.setupTimeout
+      : K6_EXIT.scriptException;
+  }
+  const teardown = runs.find((r) => r.teardownError !== undefined)?.teardownError;
+  if (teardown !== undefined) {
+    return teardown.includes("(teardownTimeout sets the limit)")
+      ? K6_EXIT.teardownTimeout
       : K6_EXIT.scriptException;
   }
   return code === EXIT.thresholdFailed ? K6_EXIT.thresholdsFailed : code;

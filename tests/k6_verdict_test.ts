@@ -746,3 +746,15 @@ export function handleSummary(data) { return { "groups.json": JSON.stringify(dat
     assertEquals(group("teardown").checks[0].passes, 1);
     assertEquals(root.checks[0].passes, 2);
   }));
+
+Deno.test("a teardown() that throws exits 107, one past teardownTimeout 101, as k6's", () =>
+  withTarget(async (url) => {
+    const script = (body: string) =>
+      `import { sleep } from "k6";\nexport const options = { teardownTimeout: "1s", iterations: 1 };\n` +
+      `export default function () {}\nexport function teardown() { ${body} }\n`;
+    const thrown = await runK6Text(script(`throw new Error("bye");`), url);
+    assertEquals(thrown.code, 107, thrown.text);
+    const slow = await runK6Text(script("sleep(3);"), url);
+    assertEquals(slow.code, 101, slow.text);
+    ok(slow.results.runs[0].teardownError.includes("teardownTimeout"), slow.text);
+  }));
