@@ -257,10 +257,7 @@ export function importsK6ByTokens(source: string): boolean {
 
 /** `x.vu.tags`, `x.vu.metrics.tags` or `x.vu.metrics.metadata` (k6/execution's tags of a VU). */
 function isVuTags(node: Node): boolean {
-  const name = (n: Node | undefined) =>
-    n?.type === "MemberExpression" && !n.computed ? n.property.name : null;
-  const owner = node.object;
-  return (name(node) === "tags" && name(owner) === "vu") ||
-    (["tags", "metadata"].includes(name(node) ?? "") && name(owner) === "metrics" &&
-      name(owner.object) === "vu");
+  const keys: string[] = [];
+  for (let n = node; n.type === "MemberExpression" && !n.computed; n = n.object) keys.push(n.property.name);
+  return /^(tags|(tags|metadata),metrics),vu(,|$)/.test(keys.join());
 }
