@@ -58,20 +58,13 @@ export const K6_EXIT = {
 export function k6ExitCodeOf(code: number, runs: RunResult[]): number {
   if (code === EXIT.interrupted || code === EXIT.terminated) return code;
   if (runs.some((r) => r.abortedBy?.testAbort !== undefined)) return K6_EXIT.scriptAborted;
-  const setup = runs.find((r) => r.setupError !== undefined)?.setupError;
-  if (setup !== undefined) {
-    return setup.includes(TEST_ABORTED)
-      ? K6_EXIT.scriptAborted
-      : setup.includes("(setupTimeout sets the limit)")
-      ? K6_EXIT.setupTimeout
-      : K6_EXIT.scriptException;
+  // A hook's failure (k6's setup, teardown) is its own code, whatever the thresholds say.
+  const hook = runs.map((r) => r.setupError ?? r.teardownError).find((e) => e !== undefined);
+  if (hook?.includes(TEST_ABORTED)) return K6_EXIT.scriptAborted;
+  if (hook?.includes("Timeout sets the limit)")) {
+    return hook.startsWith("setup") ? K6_EXIT.setupTimeout : K6_EXIT.teardownTimeout;
   }
-  const teardown = runs.find((r) => r.teardownError !== undefined)?.teardownError;
-  if (teardown !== undefined) {
-    return teardown.includes("(teardownTimeout sets the limit)")
-      ? K6_EXIT.teardownTimeout
-      : K6_EXIT.scriptException;
-  }
+  if (hook !== undefined) return K6_EXIT.scriptException;
   return code === EXIT.thresholdFailed ? K6_EXIT.thresholdsFailed : code;
 }
 

@@ -117,11 +117,9 @@ export function k6SummaryData(
   };
 }
 
-/**
- * k6's `vus` (connections open per interval) and `vus_max` (the loads' users, else the most open); both 0
- * in a run under a second, as k6 samples them once a second from the start.
- */
+/** k6's `vus` (connections open per interval) and `vus_max` (the loads' users, else the most open). */
 function vusOf(run: RunResult): { vus: Record<string, number>; vusMax: Record<string, number> } {
+  // None in a run under a second: k6 samples them once a second from the start.
   const none = { value: 0, min: 0, max: 0 };
   if (run.durationSec < 1) return { vus: none, vusMax: none };
   // Intervals before the first connection or after the last closed are the run's edges, not its users.
@@ -188,10 +186,7 @@ function submetric(
   return trend(view?.latencyMs, stats, view?.requests ?? 0, whole ? picked[0].histogramEncoded : undefined);
 }
 
-/**
- * A submetric judged on the run's own counts (`checks{...}`, `iterations{scenario:x}`, bytes, a failure's
- * `error_code` by `codeOf` its kind and message); else null.
- */
+/** A submetric judged on the run's own counts (checks, iterations, bytes, failures by `codeOf`); else null. */
 export function afterRunSubmetric(
   run: RunResult,
   metric: string,
@@ -205,7 +200,13 @@ export function afterRunSubmetric(
   if (name === "checks") return checksSubmetric(run, selector);
   const { error_code: code, ...rest } = pairsOf(selector);
   if (code !== undefined && codeOf !== undefined) {
-    const n = failuresCoded(selectedRun(run, rest)?.errors ?? {}, run.errorMessages, Number(code), codeOf);
+    // Each error kind's requests by the share of its messages k6 gives that code.
+    let n = 0;
+    for (const [kind, count] of Object.entries(selectedRun(run, rest)?.errors ?? {})) {
+      const seen = Object.entries(run.errorMessages[kind] ?? { "": 1 });
+      const coded = seen.filter(([message]) => codeOf(kind, message).code === Number(code));
+      n += Math.round(count * sumOf(coded) / sumOf(seen));
+    }
     // Such a request has no response: k6 times it 0 ms and counts it failed.
     if (name === "http_reqs") return counter(n, sec, "default");
     if (name === "http_req_failed") return rateMetric(n, 0);
@@ -235,22 +236,7 @@ export function afterRunSubmetric(
   );
 }
 
-/** How many of `errors` (by kind) k6 gives `code`: each kind's share of messages of that code (`codeOf`). */
-function failuresCoded(
-  errors: Record<string, number>,
-  messages: Record<string, Record<string, number>>,
-  code: number,
-  codeOf: (kind: string, message: string) => { code: number },
-): number {
-  let n = 0;
-  for (const [kind, count] of Object.entries(errors)) {
-    const seen = Object.entries(messages[kind] ?? { "": 1 });
-    const total = seen.reduce((a, [, c]) => a + c, 0);
-    const coded = seen.reduce((a, [message, c]) => a + (codeOf(kind, message).code === code ? c : 0), 0);
-    n += Math.round(count * coded / total);
-  }
-  return n;
-}
+const sumOf = (counts: Array<[string, number]>) => counts.reduce((a, [, c]) => a + c, 0);
 
 /** Each scenario's part of a run of several (`--summary-mode full`); none for a run of one. */
 export function k6ScenarioParts(run: RunResult, stats: readonly string[]): Record<string, K6ScenarioPart> {
