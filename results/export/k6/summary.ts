@@ -7,7 +7,6 @@ import { latencySampled, unansweredRequests } from "../../conclude/responses.ts"
 import { decodeHistogram, type Histogram, summarizeMs } from "../../histogram.ts";
 import type { EndpointResult, LatencySummaryMs, ResultsFile, RunResult } from "../../schema/results.ts";
 import { PERCENTILE_FIELDS } from "../../schema/values.ts";
-import { tagPairs } from "../../thresholds/selector.ts";
 import { allChecks, type K6Group, type K6Metric, type K6SummaryData, rateMetric } from "./summary_text.ts";
 import type { K6ScenarioPart } from "./summary_v1.ts";
 import { createHash } from "node:crypto";
@@ -16,6 +15,7 @@ import {
   selectedRun,
   type Selector,
   selects,
+  splitSelector,
   targetOriginsOf,
 } from "../../thresholds/selector.ts";
 
@@ -294,11 +294,8 @@ function checksSubmetric(run: RunResult, selector: string): K6Metric {
   return rateMetric(passes, fails);
 }
 
-function pairsOf(selector: string): Record<string, string> {
-  return Object.fromEntries(
-    tagPairs(selector.replace(/^\{|\}$/g, "")).filter(([k, v]) => k !== "" || v !== ""),
-  );
-}
+/** The pairs of a selector (`{name:x, tier:db}`); none when it has none. */
+const pairsOf = (selector: string): Selector => splitSelector(selector).selector ?? {};
 
 /** Whether a k6 rule such as `rate>0.9` holds on a metric's values (an unknown aggregation fails). */
 export function k6RuleHolds(values: Record<string, number>, rule: string): boolean {
