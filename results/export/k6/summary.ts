@@ -200,7 +200,6 @@ export function afterRunSubmetric(
   if (name === "checks") return checksSubmetric(run, selector);
   const { error_code: code, ...rest } = pairsOf(selector);
   if (code !== undefined && codeOf !== undefined) {
-    // Each error kind's requests by the share of its messages k6 gives that code.
     let n = 0;
     for (const [kind, count] of Object.entries(selectedRun(run, rest)?.errors ?? {})) {
       const seen = Object.entries(run.errorMessages[kind] ?? { "": 1 });
@@ -294,7 +293,6 @@ function checksSubmetric(run: RunResult, selector: string): K6Metric {
   return rateMetric(passes, fails);
 }
 
-/** The pairs of a selector (`{name:x, tier:db}`); none when it has none. */
 const pairsOf = (selector: string): Selector => splitSelector(selector).selector ?? {};
 
 /** Whether a k6 rule such as `rate>0.9` holds on a metric's values (an unknown aggregation fails). */

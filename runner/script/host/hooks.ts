@@ -57,8 +57,7 @@ export async function withScriptSetup(
         copies: config.workers + 1,
       } as const;
       const outcome = await host.call(request, script.setupTimeoutMs, signal);
-      // As k6: a k6 script's setup() that threw or timed out ends the test with its summary, of what
-      // setup() sent.
+      // As k6: a k6 script's setup() that threw or timed out ends the test, its summary of what it sent.
       if ((outcome.kind === "failed" || outcome.kind === "timeout") && script.path.startsWith(k6CacheDir())) {
         const setupError = setupFailure(outcome, "setup()", names).message;
         const run = await load({ ...config, script: { ...script, env, setupError } });

@@ -106,8 +106,8 @@ Deno.test("what cannot be awaited is refused with file:line and why", () => {
       `  exec.vu.metrics.metadata.trace = "x";\n}`,
   );
   assertEquals(vuTags.map((p) => p.slice(0, 30)), [
-    "t.js:3: exec.vu.tags tags the ",
-    "t.js:4: exec.vu.tags tags the ",
+    "t.js:3: exec.vu.tags (and vu.m",
+    "t.js:4: exec.vu.tags (and vu.m",
   ]);
   throws(
     () => convert("export default function ( {"),

@@ -65,8 +65,7 @@ function nodeProblem(
       "set of expected statuses per run): give every request's with http.setResponseCallback(...)";
   }
   if (node.type === "MemberExpression" && isVuTags(node)) {
-    return "exec.vu.tags tags the VU's later samples (vu.metrics.tags and .metadata too), which loadlab " +
-      "does not: give the tags in the request's params.tags, the scenario's tags or options.tags";
+    return "exec.vu.tags (and vu.metrics.tags, .metadata): loadlab keeps no VU's own tags; give params.tags";
   }
   if (node.type !== "CallExpression" && node.type !== "NewExpression") return null;
   const callee = node.callee;
