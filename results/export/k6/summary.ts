@@ -186,7 +186,7 @@ function submetric(
   return trend(view?.latencyMs, stats, view?.requests ?? 0, whole ? picked[0].histogramEncoded : undefined);
 }
 
-/** A submetric judged on the run's own counts (checks, iterations, bytes, failures by `codeOf`); else null. */
+/** A submetric judged on the run's own counts (checks, iterations, bytes, coded failures); else null. */
 export function afterRunSubmetric(
   run: RunResult,
   metric: string,
