@@ -62,7 +62,9 @@ export function thresholdsOf(
       continue;
     }
     const metric = GRPC_METRICS[m[1]] ?? m[1];
-    if (!METRICS.has(metric)) {
+    // A failure's own code (a refused connect's 1212), not a status's (1404), is judged after the run.
+    const code = Number(tagPairs(m[3] ?? "").find(([k]) => k === "error_code")?.[1] ?? 1400);
+    if (!METRICS.has(metric) || !(code >= 1400 && code < 1600)) {
       const tags = m[3] === undefined ? [] : tagPairs(m[3]).map(([k]) => k);
       if (m[2] === undefined) afterRun.push(...afterRunRules(m[1], list, path, problem));
       else if (m[1] === "checks" && tags.every((t) => CHECK_TAGS.has(t))) {
@@ -85,12 +87,6 @@ export function thresholdsOf(
           `${key}: ${m[1]}'s threshold by tag is not judged yet${by} (judge ${m[1]} without tags)`,
         );
       } else afterRun.push(...afterRunRules(`${m[1]}${m[2]}`, list, path, problem));
-      continue;
-    }
-    // A failure's own code (a refused connect's 1212), not a status's (1404): judged on its error messages.
-    const code = Number(tagPairs(m[3] ?? "").find(([k]) => k === "error_code")?.[1] ?? 1400);
-    if (!(code >= 1400 && code < 1600)) {
-      afterRun.push(...afterRunRules(`${m[1]}${m[2]}`, list, path, problem));
       continue;
     }
     const selected = metric + (m[2] ?? "");
