@@ -3,6 +3,7 @@
  * The exit codes every command shares (README's table) and the checks behind 4 and 6.
  */
 import { visibleLine } from "../validation/terminal_text.ts";
+import { TEST_ABORTED } from "../runner/script/k6/test_abort.ts";
 import type { RunResult, ThresholdResult } from "../results/mod.ts";
 import type { GateResult } from "../results/baseline_gate.ts";
 import { flaggedRuns } from "../results/conclude/run_verdict.ts";
@@ -43,7 +44,11 @@ export const K6_EXIT = {
   thresholdsFailed: 99,
   /** The script's options are invalid (loadlab's 2). */
   invalidConfig: 104,
-  /** The script threw in its init code (loadlab's 2). */
+  /** setup() did not end within `setupTimeout`. */
+  setupTimeout: 100,
+  /** teardown() did not end within `teardownTimeout` (loadlab's 0, a warning). */
+  teardownTimeout: 101,
+  /** The script threw in its init code, setup() or teardown() (loadlab's 2; 0 with a warning). */
   scriptException: 107,
   /** The script called `exec.test.abort()`. */
   scriptAborted: 108,
@@ -53,6 +58,13 @@ export const K6_EXIT = {
 export function k6ExitCodeOf(code: number, runs: RunResult[]): number {
   if (code === EXIT.interrupted || code === EXIT.terminated) return code;
   if (runs.some((r) => r.abortedBy?.testAbort !== undefined)) return K6_EXIT.scriptAborted;
+  // A hook's failure (k6's setup, teardown) is its own code, whatever the thresholds say.
+  const hook = runs.map((r) => r.setupError ?? r.teardownError).find((e) => e !== undefined);
+  if (hook?.includes(TEST_ABORTED)) return K6_EXIT.scriptAborted;
+  if (hook?.includes("Timeout sets the limit)")) {
+    return hook.startsWith("setup") ? K6_EXIT.setupTimeout : K6_EXIT.teardownTimeout;
+  }
+  if (hook !== undefined) return K6_EXIT.scriptException;
   return code === EXIT.thresholdFailed ? K6_EXIT.thresholdsFailed : code;
 }
 

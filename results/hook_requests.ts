@@ -3,7 +3,7 @@
  * The requests a k6 script's `setup()` and `teardown()` sent outside the load, added to its run as k6
  * counts them: in `http_reqs`, by endpoint (name and tags), status or error kind, and latency. Pure.
  */
-import type { ErrorKind, RunResult } from "./mod.ts";
+import type { ErrorKind, FlowResult, RunResult } from "./mod.ts";
 import {
   emptyEndpointTotals,
   endpointResult,
@@ -24,13 +24,20 @@ export interface HookRequest {
   latencyUs: number;
 }
 
-/** `run` with `sent` counted in: its totals and latency, and by endpoint (name and tags). */
-export function withHookRequests(run: RunResult, sent: readonly HookRequest[]): RunResult {
+/** A request, or a check by k6's path (`::teardown::name`), of setup() or teardown(). */
+export type HookRecord = HookRequest | { check: string; ok: boolean };
+type HookCheck = Extract<HookRecord, { check: string }>;
+
+/** `run` with `sent` counted in: its totals and latency, by endpoint (name and tags), and its checks. */
+export function withHookRequests(run: RunResult, sent: readonly HookRecord[]): RunResult {
   if (sent.length === 0) return run;
   const out = { ...run, statusCodes: { ...run.statusCodes }, errors: { ...run.errors } };
   const total = run.histogramEncoded ? decodeHistogram(run.histogramEncoded) : createHistogram();
   const hooks = new Map<string, EndpointTotals>();
+  const checks = sent.filter((r) => "check" in r);
+  if (checks.length > 0) out.flows = withHookChecks(run.flows, checks);
   for (const r of sent) {
+    if ("check" in r) continue;
     const key = JSON.stringify([r.name, r.tags ?? {}]);
     let t = hooks.get(key);
     if (t === undefined) hooks.set(key, t = emptyEndpointTotals(r));
@@ -52,4 +59,20 @@ export function withHookRequests(run: RunResult, sent: readonly HookRequest[]): 
     ...out,
     successRate: successRateOf({ requests: out.requests, errors: sumValues(out.errors), failedStatus }, 0),
   };
+}
+
+/** `flows` with the hooks' checks added to the first step's (a step of its own when no session ran). */
+function withHookChecks(flows: FlowResult[] | undefined, checks: readonly HookCheck[]): FlowResult[] {
+  const [first, ...rest] = flows ?? [];
+  const flow = first ?? { name: "default", sessions: 0, completed: 0, failed: 0, sessionMs: null, steps: [] };
+  const [step, ...steps] = flow.steps.length > 0
+    ? flow.steps
+    : [{ label: "setup", requests: 0, errors: 0, latencyMs: null }];
+  const own = (step.checks ?? []).map((c) => ({ ...c }));
+  for (const c of checks) {
+    let had = own.find((o) => o.name === c.check);
+    if (had === undefined) own.push(had = { name: c.check, passed: 0, failed: 0 });
+    c.ok ? had.passed++ : had.failed++;
+  }
+  return [{ ...flow, steps: [{ ...step, checks: own }, ...steps] }, ...rest];
 }

@@ -10,7 +10,8 @@ import type { AttackProgress, RunResult } from "../results/mod.ts";
 import { RunAggregator } from "./stats/aggregate.ts";
 import type { AggregatorOptions } from "./stats/aggregate_types.ts";
 import { endpointTable } from "./endpoint_table.ts";
-import { runWorkers, type WorkersSummary } from "./worker/pool.ts";
+import { mergePrepared, runWorkers, type WorkersSummary } from "./worker/pool.ts";
+import { DoneTotals } from "./worker/collect.ts";
 import { runResultOf } from "./run_result.ts";
 import { createLogFile } from "./load/request_log.ts";
 import { modelDef } from "./load/models/mod.ts";
@@ -93,11 +94,12 @@ export async function runLoaded(config: AttackConfig, hooks: AttackHooks): Promi
       })
     )
     : null;
-  const { workers, steered, flowSamples } = await runSteered(config, hooks, name, {
-    aggregator,
-    clock,
-    abort,
-  }).finally(() => stopListening?.());
+  // A k6 script whose setup() failed sends no load: its run holds what setup() sent.
+  const { workers, steered, flowSamples } =
+    await (config.script?.setupError === undefined
+      ? runSteered(config, hooks, name, { aggregator, clock, abort })
+      : Promise.resolve({ workers: noLoad(), steered: [], flowSamples: [] }).finally(abort.done))
+      .finally(() => stopListening?.());
   // A steered open load asked for its steered schedule, not its plan (a pause is no shortfall).
   if (requestedRps !== null && steered.length > 0 && Number.isFinite(plannedMs)) {
     const arrivals = steeredArrivalsPerSec(config, steered, plannedMs, Math.min(workers.activeMs, plannedMs));
@@ -119,6 +121,10 @@ export async function runLoaded(config: AttackConfig, hooks: AttackHooks): Promi
   });
   if (workers.logError) throw new RequestLogFailed(workers.logError, run);
   return run;
+}
+
+function noLoad(): WorkersSummary {
+  return { ...mergePrepared([]), ...new DoneTotals().summary(), startAtEpochMs: Date.now(), startLateMs: 0 };
 }
 
 interface LoadSinks {

@@ -590,7 +590,7 @@ export default function () {
     ok(own.stderr.includes("script.js:2: does not load: http.setResponseCallback takes"), own.stderr);
   }));
 
-Deno.test("an iteration that calls fail() counts in iterations, as k6 counts it; vus_max is judged", () =>
+Deno.test("an iteration that calls fail() counts in iterations, as k6 counts it; vus_max 0 under a second", () =>
   withTarget(async (url) => {
     const { code, text, stdout } = await runK6Text(
       `import http from "k6/http";
@@ -598,7 +598,8 @@ import { fail } from "k6";
 export const options = {
   vus: 2,
   iterations: 6,
-  thresholds: { iterations: ["count==6"], vus_max: ["value==2"] },
+  // k6 samples vus and vus_max once a second: a run shorter than that has none, both are 0.
+  thresholds: { iterations: ["count==6"], vus_max: ["value==0"], vus: ["value==0"] },
 };
 export default function () {
   http.get("http://app.test/json");
@@ -608,7 +609,7 @@ export default function () {
       url,
     );
     assertEquals(code, 0, text);
-    ok(/iterations\n\s+✓ 'count==6'/.test(stdout) && /vus_max\n\s+✓ 'value==2'/.test(stdout), stdout);
+    ok(/iterations\n\s+✓ 'count==6'/.test(stdout) && /vus_max\n\s+✓ 'value==0'/.test(stdout), stdout);
   }));
 
 Deno.test("requests of setup() and teardown() count in http_reqs and by name, as k6 counts them", () =>
@@ -639,4 +640,121 @@ export function teardown() { http.get("http://app.test/no-such-page", { tags: { 
     const outcomes = results.thresholds.map((t: { expression: string; ok: boolean }) => [t.expression, t.ok]);
     ok(outcomes.every(([, passed]: [string, boolean]) => passed), JSON.stringify(outcomes));
     assertEquals(results.runs[0].requests, 5);
+  }));
+
+Deno.test("a threshold's selector keeps braces inside its value: http.url's name ${}/get?id=${}", () =>
+  withTarget(async (url) => {
+    const { code, text, results } = await runK6Text(
+      `import http from "k6/http";
+const BASE = "http://app.test";
+export const options = {
+  iterations: 3,
+  thresholds: { "http_reqs{name:\${}/get?id=\${}}": ["count==3"], "http_req_duration{name:\${}/get?id=\${}}": ["max<5000"] },
+};
+export default function () { http.get(http.url\`\${BASE}/get?id=\${__ITER}\`); }
+`,
+      url,
+    );
+    assertEquals(code, 0, text);
+    const outcomes = results.thresholds.map((t: { expression: string; ok: boolean }) => [t.expression, t.ok]);
+    assertEquals(outcomes.length, 2, JSON.stringify(outcomes));
+    ok(outcomes.every(([, passed]: [string, boolean]) => passed), JSON.stringify(outcomes));
+  }));
+
+Deno.test("thresholds by a failure's own error_code (a refused connect's 1212) count those requests", async () => {
+  const base = `http://127.0.0.1:${closedPort()}`;
+  const { code, text, stdout } = await runK6Text(
+    `import http from "k6/http";
+export const options = {
+  thresholds: {
+    "http_reqs{error_code:1212}": ["count==3"],
+    "http_req_failed{error_code:1212}": ["rate==1"],
+    "http_reqs{error_code:1050}": ["count==0"],
+    "http_reqs{error_code:1212,method:POST}": ["count==0"],
+  },
+};
+export default function () { http.get("${base}/"); }
+`,
+    null,
+    ["-i", "3"],
+  );
+  assertEquals(code, 0, text);
+  ok(/http_reqs\{error_code:1212\}\n\s+✓ 'count==3'/.test(stdout), stdout);
+  ok(/http_reqs\{error_code:1050\}\n\s+✓ 'count==0'/.test(stdout), stdout);
+});
+
+Deno.test("a setup() that throws exits 107 with results marked incomplete and the summary export written", () =>
+  withTarget(async (url) => {
+    const { code, text, stderr, results, dir } = await runK6Text(
+      `import http from "k6/http";
+export const options = { vus: 2, iterations: 4, thresholds: { http_reqs: ["count==1"], http_req_failed: ["rate<0.5"] } };
+export function setup() {
+  const res = http.get("http://app.test/validate?id=bad", { tags: { name: "precheck" } });
+  if (res.status !== 200) throw new Error("precheck answered " + res.status);
+}
+export default function () { http.get("http://app.test/json"); }
+`,
+      url,
+      ["--summary-export", "export.json"],
+    );
+    assertEquals(code, 107, text);
+    ok(/setup\(\) failed: precheck answered 400 \(script\.js:5\); no load was sent/.test(stderr), stderr);
+    const run = results.runs[0];
+    ok(
+      run.incomplete === true && /precheck answered 400/.test(run.setupError),
+      JSON.stringify(run.setupError),
+    );
+    // Only setup()'s own request: no iteration ran.
+    assertEquals(run.requests, 1);
+    const exported = JSON.parse(Deno.readTextFileSync(`${dir}/export.json`)).metrics;
+    assertEquals(exported.http_reqs.thresholds, { "count==1": false });
+    assertEquals(exported.http_req_failed.thresholds, { "rate<0.5": true });
+    // One past its setupTimeout: k6's 100, the results and thresholds written all the same.
+    const slow = await runK6Text(
+      `import { sleep } from "k6";
+export const options = { setupTimeout: "1s", iterations: 1, thresholds: { iterations: ["count==0"] } };
+export function setup() { sleep(3); }
+export default function () {}
+`,
+      url,
+    );
+    assertEquals(slow.code, 100, slow.text);
+    ok(/setup\(\) did not end within 1 s/.test(slow.stderr), slow.stderr);
+    assertEquals(slow.results.runs[0].incomplete, true);
+  }));
+
+Deno.test("checks in setup() and teardown() count in checks, under k6's setup and teardown groups", () =>
+  withTarget(async (url) => {
+    const { code, text, dir } = await runK6Text(
+      `import http from "k6/http";
+import { check } from "k6";
+export const options = { iterations: 2, thresholds: { "checks{check:bye}": ["rate==1"], checks: ["rate<0.9"] } };
+export function setup() { check(1, { hello: () => true, early: () => false }); }
+export default function () { check(http.get("http://app.test/json"), { ok: (r) => r.status === 200 }); }
+export function teardown() { check(1, { bye: () => true }); }
+export function handleSummary(data) { return { "groups.json": JSON.stringify(data.root_group) }; }
+`,
+      url,
+    );
+    assertEquals(code, 0, text);
+    const root = JSON.parse(Deno.readTextFileSync(`${dir}/groups.json`));
+    const group = (name: string) => root.groups.find((g: { name: string }) => g.name === name);
+    assertEquals(group("setup").checks.map((c: { path: string }) => c.path), [
+      "::setup::hello",
+      "::setup::early",
+    ]);
+    assertEquals(group("teardown").checks[0].passes, 1);
+    assertEquals(root.checks[0].passes, 2);
+  }));
+
+Deno.test("a teardown() that throws exits 107, one past teardownTimeout 101, as k6's", () =>
+  withTarget(async (url) => {
+    const script = (body: string) =>
+      `import { sleep } from "k6";\nexport const options = { teardownTimeout: "1s", iterations: 1 };\n` +
+      `export default function () {}\nexport function teardown() { ${body} }\n`;
+    const thrown = await runK6Text(script(`throw new Error("bye");`), url);
+    assertEquals(thrown.code, 107, thrown.text);
+    const slow = await runK6Text(script("sleep(3);"), url);
+    assertEquals(slow.code, 101, slow.text);
+    ok(slow.results.runs[0].teardownError.includes("teardownTimeout"), slow.text);
   }));

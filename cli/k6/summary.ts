@@ -25,6 +25,7 @@ import {
 } from "../../results/export/k6/summary_v1.ts";
 import type { ResultsFile } from "../../results/mod.ts";
 import { errorText } from "../../runner/script/module.ts";
+import { k6ErrorOf } from "../../runner/script/k6/error_codes.ts";
 import { OutputError } from "../../results/output_error.ts";
 import { ScriptNames } from "../../runner/script/sessions/names.ts";
 import { sameFile } from "../../system/output_file.ts";
@@ -82,7 +83,7 @@ export async function k6Summaries(
     for (const { metric, rule } of rules) {
       // Own metrics only, so a rule on `constructor` or `toString` never judges Object's.
       if (!Object.hasOwn(data.metrics, metric)) {
-        data.metrics[metric] = afterRunSubmetric(run, metric, data.options.summaryTrendStats) ??
+        data.metrics[metric] = afterRunSubmetric(run, metric, data.options.summaryTrendStats, k6ErrorOf) ??
           emptyMetric(rule, opened.exports.metrics?.[metric.split("{", 1)[0]]);
       }
       const values = data.metrics[metric].values;

@@ -37,8 +37,7 @@ import type { ResultsFile } from "../../results/mod.ts";
 import { outputClobbersInput } from "../../system/output_file.ts";
 import { boxTable } from "../../report/terminal/tables.ts";
 import { renderReport } from "../../report/html/mod.ts";
-import { EXIT, exitCodeOf, K6_EXIT, k6ExitCodeOf } from "../exit_codes.ts";
-import { TEST_ABORTED } from "../../runner/script/k6/test_abort.ts";
+import { EXIT, exitCodeOf, k6ExitCodeOf } from "../exit_codes.ts";
 import { ciFilesToProbe, writeCiFiles } from "../ci_outputs.ts";
 import { buildFindings } from "../../results/conclude/findings.ts";
 import {
@@ -117,20 +116,13 @@ async function runRead(
     plan,
     { ...args, failOn: gateWith.failOn },
     { source, outDir, baseline, interrupt },
-  ).catch((err: unknown) => {
-    // A k6 script's setup() that ended the test: k6's exit code of an abort, or of a script exception.
-    if (!(err instanceof Error && err.name === "ScriptSetupError" && isK6File(resolve(args.source)))) {
-      throw err;
-    }
-    const exitCode = err.message.includes(TEST_ABORTED)
-      ? K6_EXIT.scriptAborted
-      : err.message.startsWith("setup() failed:")
-      ? K6_EXIT.scriptException
-      : undefined;
-    throw exitCode === undefined ? err : new UsageError(err.message, { cause: err, exitCode });
-  });
+  );
   if (typeof outcome === "number") return outcome;
   if (outcome.k6) {
+    // As k6: a setup() that threw is said on stderr, its summary still shown.
+    for (const r of outcome.results.runs) {
+      if (r.setupError) console.error(`loadlab ${command}: ${r.setupError}`);
+    }
     const own = [`${outDir}/results.json`, `${outDir}/report.html`];
     await showK6Summaries(outcome.k6, own, HANDLE_SUMMARY_TIMEOUT_MS, args.summaryMode);
   }

@@ -166,6 +166,8 @@ export const runResultSchema = z.looseObject({
   memoryCut: z.strictObject({ limitMb: z.number(), rssMb: z.number(), workers: count }).optional(),
   /** Why a count ended short (`incomplete`): its `maxDuration` passed, or every session sat `idle`. */
   endedBy: z.enum(["maxDuration", "idle"]).optional(),
+  /** A k6 script's setup() that threw or aborted the test: no load was sent; the run is `incomplete`. */
+  setupError: z.string().optional(),
   /** What went wrong in a session script's teardown() after the load (a throw, its time limit, an exit). */
   teardownError: z.string().optional(),
   /** The host's kernel TCP counters over the run (deltas, all processes); absent off Linux. */

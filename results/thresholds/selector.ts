@@ -40,7 +40,7 @@ export const ENDPOINT_METRICS = new Set([
   "non2xx",
 ]);
 
-const BRACES = /\{([^{}]*)\}/;
+const BRACES = /\{(.*)\}/;
 
 /** The expression without its selector, and the selector (undefined when there are no braces). */
 export function splitSelector(expression: string): { rest: string; selector?: Selector; problem?: string } {
@@ -72,7 +72,7 @@ function unquote(text: string): string {
 }
 
 const K6_RULE =
-  /^(?:([^:<>={}]+):)?\s*(http_req_duration|http_reqs|http_req_failed)\s*(\{[^{}]*\})?\s*:?\s*([a-z]+(?:\([\d.]+\))?)\s*(<=|>=|==|<|>)\s*(.+)$/;
+  /^(?:([^:<>={}]+):)?\s*(http_req_duration|http_reqs|http_req_failed)\s*(\{.*\})?\s*:?\s*([a-z]+(?:\([\d.]+\))?)\s*(<=|>=|==|<|>)\s*(.+)$/;
 
 /** k6's aggregations in loadlab's metric names, per k6 metric. */
 const K6_AGGREGATIONS: Record<string, Record<string, string>> = {
@@ -114,8 +114,8 @@ export function selects(
   );
 }
 
-/** k6's tags of a response rather than of its request. */
-const RESPONSE_TAGS = new Set(["status", "expected_response", "proto", "error_code"]);
+/** k6's tags of a response rather than of its request (a request's endpoint is not kept by them). */
+export const RESPONSE_TAGS = new Set(["status", "expected_response", "proto", "error_code"]);
 
 const PROTO: Record<string, string> = { http1: "HTTP/1.1", h2: "HTTP/2.0", h2c: "HTTP/2.0" };
 

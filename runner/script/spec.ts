@@ -20,6 +20,8 @@ export const scriptSpecSchema = z.strictObject({
   expectedStatuses: z.array(z.tuple([z.number().int(), z.number().int()])).optional(),
   /** How long setup() (and the script's loading) may take before the run ends with no load (k6's 60 s). */
   setupTimeoutMs: z.number().positive().default(60_000),
+  /** Why a k6 script's setup() failed: its run sends no load, its results keep what setup() sent. */
+  setupError: z.string().optional(),
   /** How long teardown() may take after the load before it is cut (its results are kept). */
   teardownTimeoutMs: z.number().positive().default(60_000),
 });

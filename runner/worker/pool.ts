@@ -233,7 +233,7 @@ const EXITED_BEFORE_LOAD = "a load worker's isolate exited before the load (Deno
   "the session script's module?)";
 
 /** Pools add up; the warm-up took as long as the slowest worker's; the estimate is the first worker's. */
-function mergePrepared(summaries: PrepareSummary[]): PrepareSummary {
+export function mergePrepared(summaries: PrepareSummary[]): PrepareSummary {
   return {
     preConnected: summaries.reduce((sum, s) => sum + s.preConnected, 0),
     preConnectEstimateMs: summaries.find((s) => s.preConnectEstimateMs !== null)?.preConnectEstimateMs ??

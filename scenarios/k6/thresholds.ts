@@ -3,7 +3,7 @@
  * A k6 script's thresholds as loadlab's k6 form, and as rules judged after the run on k6's summary.
  */
 import { k6Duration, type Problem } from "./duration.ts";
-import { tagPairs } from "../../results/thresholds/selector.ts";
+import { RESPONSE_TAGS, tagPairs } from "../../results/thresholds/selector.ts";
 
 type Options = Record<string, unknown>;
 
@@ -37,8 +37,6 @@ const COUNTED_AFTER = new Set([
   "data_received",
   "dropped_iterations",
 ]);
-/** k6's tags of a response, which the bytes of a request's endpoint are not kept by. */
-const RESPONSE_TAGS = new Set(["status", "expected_response", "proto", "error_code"]);
 /** The iteration metrics judged by scenario (`iterations{scenario:api}`): each scenario's sessions kept. */
 const BY_SCENARIO = new Set(["iterations", "iteration_duration"]);
 /** The tags a threshold on `checks` selects by: a check's scenario, group path (`::api`) and name. */
@@ -58,13 +56,15 @@ export function thresholdsOf(
   const out: Array<string | Record<string, unknown>> = [];
   for (const [key, list] of Object.entries(thresholds as Record<string, unknown>)) {
     const path = ["options", "thresholds", key];
-    const m = /^([a-z_0-9]+)(\{([^{}]*)\})?$/i.exec(key.trim());
+    const m = /^([a-z_0-9]+)(\{(.*)\})?$/i.exec(key.trim());
     if (m === null || NOT_MEASURED.has(m[1])) {
       problem(path, `${m?.[1] ?? key}: loadlab's k6 summary has no numbers for this metric`);
       continue;
     }
     const metric = GRPC_METRICS[m[1]] ?? m[1];
-    if (!METRICS.has(metric)) {
+    // A failure's own code (a refused connect's 1212), not a status's (1404), is judged after the run.
+    const code = Number(tagPairs(m[3] ?? "").find(([k]) => k === "error_code")?.[1] ?? 1400);
+    if (!METRICS.has(metric) || !(code >= 1400 && code < 1600)) {
       const tags = m[3] === undefined ? [] : tagPairs(m[3]).map(([k]) => k);
       if (m[2] === undefined) afterRun.push(...afterRunRules(m[1], list, path, problem));
       else if (m[1] === "checks" && tags.every((t) => CHECK_TAGS.has(t))) {

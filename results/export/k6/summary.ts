@@ -7,7 +7,6 @@ import { latencySampled, unansweredRequests } from "../../conclude/responses.ts"
 import { decodeHistogram, type Histogram, summarizeMs } from "../../histogram.ts";
 import type { EndpointResult, LatencySummaryMs, ResultsFile, RunResult } from "../../schema/results.ts";
 import { PERCENTILE_FIELDS } from "../../schema/values.ts";
-import { tagPairs } from "../../thresholds/selector.ts";
 import { allChecks, type K6Group, type K6Metric, type K6SummaryData, rateMetric } from "./summary_text.ts";
 import type { K6ScenarioPart } from "./summary_v1.ts";
 import { createHash } from "node:crypto";
@@ -16,6 +15,7 @@ import {
   selectedRun,
   type Selector,
   selects,
+  splitSelector,
   targetOriginsOf,
 } from "../../thresholds/selector.ts";
 
@@ -103,7 +103,7 @@ export function k6SummaryData(
     );
   }
   for (const t of results.thresholds.filter((t) => t.run === run.name)) {
-    const parsed = /^\s*([a-z_]+)(\{[^{}]*\})?\s*:?\s*(.+)$/.exec(t.expression);
+    const parsed = /^\s*([a-z_]+)(\{.*\})?\s*:?\s*(.+)$/.exec(t.expression);
     if (parsed === null) continue;
     const name = parsed[1] + (parsed[2] ?? "");
     metrics[name] ??= submetric(parsed[1], parsed[2], run, sec, stats);
@@ -119,6 +119,9 @@ export function k6SummaryData(
 
 /** k6's `vus` (connections open per interval) and `vus_max` (the loads' users, else the most open). */
 function vusOf(run: RunResult): { vus: Record<string, number>; vusMax: Record<string, number> } {
+  // None in a run under a second: k6 samples them once a second from the start.
+  const none = { value: 0, min: 0, max: 0 };
+  if (run.durationSec < 1) return { vus: none, vusMax: none };
   // Intervals before the first connection or after the last closed are the run's edges, not its users.
   const open = run.intervals.map((iv) => Number(iv.connections)).filter((n) => Number.isFinite(n) && n > 0);
   const configured = Number(run.config.connections ?? run.config.maxConnections ?? 0) || 0;
@@ -183,13 +186,31 @@ function submetric(
   return trend(view?.latencyMs, stats, view?.requests ?? 0, whole ? picked[0].histogramEncoded : undefined);
 }
 
-/** A submetric judged on the run's own counts (`checks{...}`, `iterations{scenario:x}`, bytes); else null. */
-export function afterRunSubmetric(run: RunResult, metric: string, stats: readonly string[]): K6Metric | null {
+/** A submetric judged on the run's own counts (checks, iterations, bytes, coded failures); else null. */
+export function afterRunSubmetric(
+  run: RunResult,
+  metric: string,
+  stats: readonly string[],
+  codeOf?: (kind: string, message: string) => { code: number },
+): K6Metric | null {
   const brace = metric.indexOf("{");
   if (brace < 0) return null;
   const [name, selector] = [metric.slice(0, brace), metric.slice(brace)];
   const sec = run.durationSec > 0 ? run.durationSec : 1;
   if (name === "checks") return checksSubmetric(run, selector);
+  const { error_code: code, ...rest } = pairsOf(selector);
+  if (code !== undefined && codeOf !== undefined) {
+    let n = 0;
+    for (const [kind, count] of Object.entries(selectedRun(run, rest)?.errors ?? {})) {
+      const seen = Object.entries(run.errorMessages[kind] ?? { "": 1 });
+      const coded = seen.filter(([message]) => codeOf(kind, message).code === Number(code));
+      n += Math.round(count * sumOf(coded) / sumOf(seen));
+    }
+    // Such a request has no response: k6 times it 0 ms and counts it failed.
+    if (name === "http_reqs") return counter(n, sec, "default");
+    if (name === "http_req_failed") return rateMetric(n, 0);
+    return trend(null, stats, n);
+  }
   if (name === "data_sent" || name === "data_received") {
     const wanted = pairsOf(selector);
     const targets = targetOriginsOf(run);
@@ -213,6 +234,8 @@ export function afterRunSubmetric(run: RunResult, metric: string, stats: readonl
     own.sessionHistogramEncoded,
   );
 }
+
+const sumOf = (counts: Array<[string, number]>) => counts.reduce((a, [, c]) => a + c, 0);
 
 /** Each scenario's part of a run of several (`--summary-mode full`); none for a run of one. */
 export function k6ScenarioParts(run: RunResult, stats: readonly string[]): Record<string, K6ScenarioPart> {
@@ -270,11 +293,7 @@ function checksSubmetric(run: RunResult, selector: string): K6Metric {
   return rateMetric(passes, fails);
 }
 
-function pairsOf(selector: string): Record<string, string> {
-  return Object.fromEntries(
-    tagPairs(selector.replace(/^\{|\}$/g, "")).filter(([k, v]) => k !== "" || v !== ""),
-  );
-}
+const pairsOf = (selector: string): Selector => splitSelector(selector).selector ?? {};
 
 /** Whether a k6 rule such as `rate>0.9` holds on a metric's values (an unknown aggregation fails). */
 export function k6RuleHolds(values: Record<string, number>, rule: string): boolean {

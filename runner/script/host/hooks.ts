@@ -1,14 +1,16 @@
 /**
  * @module
  * A session script's `setup()` and `teardown()` around one run, in the script's own isolate. A failed
- * setup ends the run before any load (exit 2); a failed teardown is the result's `teardownError`.
+ * setup ends the run before any load (exit 2; a k6 script's run is then what setup() sent, `setupError`);
+ * a failed teardown is the result's `teardownError`.
  */
 import type { AttackConfig } from "../../config.ts";
 import type { RunResult } from "../../../results/mod.ts";
 import { busyText, type HostOutcome, ScriptHost } from "./host.ts";
 import { ScriptNames } from "../sessions/names.ts";
 import { memoryLimitMbOf, memoryPassedText } from "../../worker/memory_limit.ts";
-import { type HookRequest, withHookRequests } from "../../../results/hook_requests.ts";
+import { type HookRecord, withHookRequests } from "../../../results/hook_requests.ts";
+import { k6CacheDir } from "../k6/convert/converted_file.ts";
 
 /** setup() did not give a value to run with: the message says why, naming the script's line. */
 export class ScriptSetupError extends Error {
@@ -45,7 +47,7 @@ export async function withScriptSetup(
   if (opened.host === null) throw setupFailure(opened.outcome, loading(opened.outcome), names);
   const { host, exports } = opened;
   // The requests setup() and teardown() sent: a k6 script's count in its run, as k6 counts them.
-  const sent: HookRequest[] = [];
+  const sent: HookRecord[] = [];
   try {
     let setupData: unknown = undefined;
     if (exports.setup) {
@@ -55,6 +57,13 @@ export async function withScriptSetup(
         copies: config.workers + 1,
       } as const;
       const outcome = await host.call(request, script.setupTimeoutMs, signal);
+      // As k6: a k6 script's setup() that threw or timed out ends the test, its summary of what it sent.
+      if ((outcome.kind === "failed" || outcome.kind === "timeout") && script.path.startsWith(k6CacheDir())) {
+        const setupError = setupFailure(outcome, "setup()", names).message;
+        const run = await load({ ...config, script: { ...script, env, setupError } });
+        const sent = outcome.kind === "failed" ? outcome.sent ?? [] : [];
+        return { ...withHookRequests(run, sent), incomplete: true, setupError };
+      }
       if (outcome.kind !== "done") throw setupFailure(outcome, "setup()", names);
       setupData = outcome.value;
       sent.push(...outcome.sent ?? []);
@@ -83,7 +92,7 @@ async function teardown(
   host: ScriptHost,
   data: unknown,
   timeoutMs: number,
-  sent: HookRequest[],
+  sent: HookRecord[],
   signal?: AbortSignal,
 ): Promise<string | null> {
   const limitMs = signal?.aborted ? Math.min(timeoutMs, STOPPED_TEARDOWN_MS) : timeoutMs;

@@ -55,17 +55,17 @@ self.onmessage = async (event: MessageEvent<HostRequest>) => {
     } else {
       await module!.teardown?.(msg.data);
       await hookSettled();
-      post({ type: "done", value: undefined, sent: takeHookRequests() });
+      post({ type: "done", value: undefined, sent: takeHookRequests("teardown") });
     }
   } catch (err) {
     const message = msg.type === "import" ? errorText(err) : scriptErrorMessage(err, path);
-    post({ type: "failed", message });
+    post({ type: "failed", message, sent: takeHookRequests(msg.type) });
   }
 };
 
 function postDone(value: unknown, what: string): void {
   try {
-    post({ type: "done", value, sent: takeHookRequests() });
+    post({ type: "done", value, sent: takeHookRequests("setup") });
   } catch (err) {
     throw cloneRefusal(what, err);
   }

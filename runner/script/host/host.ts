@@ -4,7 +4,7 @@
  * any but a value or a throw the isolate is terminated, so nothing a script does there keeps loadlab waiting.
  */
 import type { ExpectedStatuses } from "../../../results/schema/values.ts";
-import type { HookRequest } from "../../../results/hook_requests.ts";
+import type { HookRecord } from "../../../results/hook_requests.ts";
 import { Worker as NodeWorker } from "node:worker_threads";
 import {
   cutPastMemoryLimit,
@@ -30,15 +30,15 @@ export type HostReply =
   | { type: "ready" }
   | { type: "pong" }
   | ({ type: "imported" } & ScriptExports)
-  | { type: "done"; value: unknown; sent?: HookRequest[] }
-  | { type: "failed"; message: string }
+  | { type: "done"; value: unknown; sent?: HookRecord[] }
+  | { type: "failed"; message: string; sent?: HookRecord[] }
   | { type: "exited" };
 
 export type HostOutcome =
   /** `sent`: the requests a k6 script's hook sent (k6 counts them in its metrics). */
-  | { kind: "done"; value: unknown; sent?: HookRequest[] }
+  | { kind: "done"; value: unknown; sent?: HookRecord[] }
   /** The script threw (or returned what cannot be cloned): `message` names its line. */
-  | { kind: "failed"; message: string }
+  | { kind: "failed"; message: string; sent?: HookRecord[] }
   | { kind: "timeout"; timeoutMs: number }
   /** The top level ran `busyMs` without yielding: no ping was answered. */
   | { kind: "busy"; busyMs: number }
@@ -180,7 +180,7 @@ function outcomeOf(reply: Exclude<HostReply, { type: "ready" } | { type: "pong" 
     case "exited":
       return { kind: "exited" };
     case "failed":
-      return { kind: "failed", message: reply.message };
+      return { kind: "failed", message: reply.message, sent: reply.sent };
     case "done":
       return { kind: "done", value: reply.value, sent: reply.sent };
     case "imported":

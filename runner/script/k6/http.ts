@@ -22,7 +22,7 @@ import type { Response, Session } from "../session.ts";
 import { durationMsOf } from "../../../validation/duration.ts";
 import { expectStatuses } from "../../stats/recorder.ts";
 import type { ErrorKind } from "../../../results/mod.ts";
-import type { HookRequest } from "../../../results/hook_requests.ts";
+import type { HookRecord } from "../../../results/hook_requests.ts";
 import type { ExpectedStatuses } from "../../../results/schema/values.ts";
 
 /** k6's request params (those loadlab honours; another key is refused when the request is sent). */
@@ -41,11 +41,18 @@ export interface Params {
 const PARAMS = new Set(["headers", "tags", "timeout", "redirects", "responseType", "cookies", "jar", "auth"]);
 type Url = string | { url: string; name: string };
 
-/** The requests setup() and teardown() sent (k6 counts them in its metrics), taken by `takeHookRequests`. */
-const hookRequests: HookRequest[] = [];
+/** The requests and checks of setup() and teardown() (k6 counts them), taken by `takeHookRequests`. */
+const hookRequests: HookRecord[] = [];
 const MAX_HOOK_REQUESTS = 10_000;
 
-export const takeHookRequests = (): HookRequest[] => hookRequests.splice(0);
+/** What the hook `phase` sent and checked; its checks under k6's group of the hook (`::setup::name`). */
+export const takeHookRequests = (phase: string): HookRecord[] =>
+  hookRequests.splice(0).map((r) => "check" in r ? { ...r, check: `::${phase}::${r.check}` } : r);
+
+/** A check outside a session (in setup() or teardown()). */
+export function noteHookCheck(check: string, ok: boolean): void {
+  if (hookRequests.length < MAX_HOOK_REQUESTS) hookRequests.push({ check, ok });
+}
 
 /** The origin of this isolate's target (read from the first session that sends). */
 let targetOrigin: string | null = null;

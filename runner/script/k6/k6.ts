@@ -1,13 +1,14 @@
 /**
  * @module
  * k6's `k6` module for converted scripts: `check` counts as a loadlab check of the session, `sleep` is its
- * think time, `group` runs its body, `fail` throws. Outside a session checks are only judged.
+ * think time, `group` runs its body, `fail` throws. Outside a session (setup, teardown) checks count as k6's.
  */
 import { current } from "./runtime.ts";
 import { jsonPointTags } from "./tags.ts";
 import { addGroupDuration, flushMetrics } from "./metrics.ts";
 import { jsonOut, point } from "./json_out.ts";
 import { scriptText } from "../text.ts";
+import { noteHookCheck } from "./http.ts";
 
 export function check(
   value: unknown,
@@ -33,7 +34,8 @@ export function check(
       throw unreadable(err);
     }
     const ok = Boolean(typeof condition === "function" ? condition(value) : condition);
-    s?.check(ok, prefix + name);
+    if (s !== undefined) s.check(ok, prefix + name);
+    else noteHookCheck(prefix + name, ok);
     if (jsonOut && s !== undefined) {
       point("checks", "rate", false, ok ? 1 : 0, { ...jsonPointTags(), check: name });
     }

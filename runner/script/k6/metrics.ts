@@ -189,7 +189,7 @@ export function wantSubmetrics(thresholds: unknown): void {
   wanted.clear();
   if (thresholds === null || typeof thresholds !== "object") return;
   for (const key of Object.keys(thresholds)) {
-    const m = /^([a-z_0-9]+)\{([^{}]*)\}$/i.exec(key.trim());
+    const m = /^([a-z_0-9]+)\{(.*)\}$/i.exec(key.trim());
     if (m === null || (BUILT_IN.has(m[1]) && m[1] !== GROUP_DURATION)) continue;
     const tags = tagPairs(m[2]).filter(([k, v]) => k !== "" || v !== "");
     const list = wanted.get(m[1]) ?? [];

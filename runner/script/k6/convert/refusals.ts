@@ -64,6 +64,9 @@ function nodeProblem(
     return "a request's own responseCallback is not honoured (loadlab judges a response's status by one " +
       "set of expected statuses per run): give every request's with http.setResponseCallback(...)";
   }
+  if (node.type === "MemberExpression" && isVuTags(node)) {
+    return "exec.vu.tags (and vu.metrics.tags, .metadata): loadlab keeps no VU's own tags; give params.tags";
+  }
   if (node.type !== "CallExpression" && node.type !== "NewExpression") return null;
   const callee = node.callee;
   const name = callee.type === "Identifier" && !declared.has(callee.name) ? callee.name : null;
@@ -249,4 +252,11 @@ export function importsK6ByTokens(source: string): boolean {
     // the parse already found the error: what came before it was read
   }
   return false;
+}
+
+/** `x.vu.tags`, `x.vu.metrics.tags` or `x.vu.metrics.metadata` (k6/execution's tags of a VU). */
+function isVuTags(node: Node): boolean {
+  const keys: string[] = [];
+  for (let n = node; n.type === "MemberExpression" && !n.computed; n = n.object) keys.push(n.property.name);
+  return /^(tags|(tags|metadata),metrics),vu(,|$)/.test(keys.join());
 }
