@@ -71,9 +71,13 @@ export function encodeScriptRequest(
   if ("problem" in encoded) throw new ScriptRequestError(encoded.problem);
   if (headers !== NO_HEADERS) names.sent(headers);
   const name = names.shown(options.name ?? encoded.defaultName);
-  // Its endpoint by the same name; encodings are cached and shared, so another endpoint gets a copy.
+  // Its endpoint by the same name; encodings are cached and shared, so another endpoint gets a copy (kept).
   const endpoint = shared.recorder.endpointIndex(name, options.tags, method);
-  SENT.sent = encoded.request.endpoint === endpoint ? encoded.request : { ...encoded.request, endpoint };
+  SENT.sent = encoded.request.endpoint === endpoint
+    ? encoded.request
+    : encoded.named?.endpoint === endpoint
+    ? encoded.named
+    : encoded.named = { ...encoded.request, endpoint };
   SENT.name = name;
   SENT.path = path;
   return SENT;
