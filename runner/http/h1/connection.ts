@@ -373,8 +373,8 @@ export class Connection implements StepConnection, InlineReader {
   }
 
   /** The last response's kept bytes as received; valid until the next exchange. */
-  keptBytes(): Uint8Array {
-    return this.#kept.view();
+  keptBytes(): KeptBytes {
+    return this.#kept;
   }
 
   /** The session is over: the next exchanges keep nothing and fill no session values. */

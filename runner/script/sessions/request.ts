@@ -18,6 +18,8 @@ const METHOD = /^[A-Z][A-Z0-9-]*$/;
 interface ScriptEncoded {
   request: EncodedRequest | H2Request;
   defaultName: string;
+  /** Its copy for another endpoint (a name of the script's), last made. */
+  named?: EncodedRequest | H2Request;
 }
 
 export class ScriptRequests {

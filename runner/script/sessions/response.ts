@@ -4,6 +4,7 @@
  * asks. A failed request's response has status 0 and its `failure`, made once per distinct failure.
  */
 import { KeptResponse, mayHaveSetCookie } from "../../http/kept_response.ts";
+import type { KeptBytes } from "../../http/kept_bytes.ts";
 import type { Response, ResponseHeaders } from "../session.ts";
 
 const EMPTY = new Uint8Array(0);
@@ -105,15 +106,15 @@ const SLAB_BYTES = 64 * 1024;
 let slab = new Uint8Array(SLAB_BYTES);
 let slabUsed = 0;
 
-/** The response to a copy of `kept` the script owns: a small one in a shared slab, a larger one its own. */
-export function keptScriptResponse(kept: Uint8Array, conn: NegotiatingConn): ScriptResponse {
+/** The response to a copy of `kept` the script owns: in a shared slab (free past its use), or its own. */
+export function keptScriptResponse(kept: KeptBytes, conn: NegotiatingConn): ScriptResponse {
   const n = kept.length;
-  if (n > SLAB_COPY_MAX_BYTES) return new ScriptResponse(kept.slice(), 0, n, conn);
+  if (n > SLAB_COPY_MAX_BYTES) return new ScriptResponse(kept.view().slice(), 0, n, conn);
   if (slabUsed + n > SLAB_BYTES) {
     slab = new Uint8Array(SLAB_BYTES);
     slabUsed = 0;
   }
-  slab.set(kept, slabUsed);
+  kept.copyInto(slab, slabUsed);
   return new ScriptResponse(slab, slabUsed, slabUsed += n, conn);
 }
 

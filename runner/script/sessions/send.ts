@@ -36,7 +36,9 @@ export interface ScriptSend {
   path: string;
 }
 
+export const NO_OPTIONS: RequestOptions = {};
 const HEADER_VALUE_TYPES = new Set(["string", "number", "boolean"]);
+const VALUE_TEXT = 'its value must be text, e.g. { "x-id": "7" }';
 
 /** What a request encodes to; one object reused, valid until the next request is encoded. */
 const SENT: ScriptSend = { sent: null!, name: "", path: "" };
@@ -71,21 +73,24 @@ export function encodeScriptRequest(
   if ("problem" in encoded) throw new ScriptRequestError(encoded.problem);
   if (headers !== NO_HEADERS) names.sent(headers);
   const name = names.shown(options.name ?? encoded.defaultName);
-  // Its endpoint by the same name; encodings are cached and shared, so another endpoint gets a copy.
+  // Its endpoint by the same name; encodings are cached and shared, so another endpoint gets a copy (kept).
   const endpoint = shared.recorder.endpointIndex(name, options.tags, method);
-  SENT.sent = encoded.request.endpoint === endpoint ? encoded.request : { ...encoded.request, endpoint };
+  SENT.sent = encoded.request.endpoint === endpoint
+    ? encoded.request
+    : encoded.named?.endpoint === endpoint
+    ? encoded.named
+    : encoded.named = { ...encoded.request, endpoint };
   SENT.name = name;
   SENT.path = path;
   return SENT;
 }
 
 function headerValueProblem(headers: ReadonlyArray<readonly [string, unknown]>): string | undefined {
-  if (headers.length === 0) return undefined;
-  for (const [name, value] of headers) {
-    if (HEADER_VALUE_TYPES.has(typeof value)) continue;
-    return `header ${
-      JSON.stringify(name)
-    }: its value must be text, e.g. { "x-id": "7" } (found ${typeof value})`;
+  for (let k = 0; k < headers.length; k++) {
+    const type = typeof headers[k][1];
+    if (!HEADER_VALUE_TYPES.has(type)) {
+      return `header ${JSON.stringify(headers[k][0])}: ${VALUE_TEXT} (found ${type})`;
+    }
   }
   return undefined;
 }
@@ -118,26 +123,14 @@ export function exchangeKept(
   sendMs: number,
   sent: EncodedRequest | H2Request,
 ): Promise<number> {
-  if (conn instanceof Connection) {
-    conn.prepareStep(NO_VALUES, null, KEEP_ALL, SCRIPT_KEPT_BYTES);
-    return conn.exchange(sendMs, 1, sent as EncodedRequest);
-  }
+  if (conn instanceof Connection) return conn.exchange(sendMs, 1, keptStep(conn, sent));
   return conn.exchangeStep(sendMs, sent as H2Request, NO_VALUES, null, KEEP_ALL, SCRIPT_KEPT_BYTES);
 }
 
-export function exchangeKeptInto(
-  conn: SessionConnection,
-  sendMs: number,
-  nowMs: number,
-  sent: EncodedRequest | H2Request,
-  on: { settled(got: number): void; settleFailed(err: unknown): void },
-): void {
-  if (!(conn instanceof Connection)) {
-    exchangeKept(conn, sendMs, sent).then(on.settled, on.settleFailed);
-    return;
-  }
+/** `sent`, its response to be kept whole by `conn` for the script. */
+export function keptStep(conn: Connection, sent: EncodedRequest | H2Request): EncodedRequest {
   conn.prepareStep(NO_VALUES, null, KEEP_ALL, SCRIPT_KEPT_BYTES);
-  conn.exchangeInto(sendMs, nowMs, sent as EncodedRequest, on.settled, on.settleFailed);
+  return sent as EncodedRequest;
 }
 
 /** A request with its own timeout, just sent: its deadline counts from now and its failure names it. */
@@ -147,31 +140,28 @@ export function ownDeadline(conn: SessionConnection, timeoutMs: number | undefin
   conn.exchangeTimeoutMs = timeoutMs;
 }
 
+/** A request refused where the script called: a rejected promise, its `script` error saying `why`. */
+const refused = (why: string): Promise<never> => Promise.reject(new ScriptRequestError(why));
+
 export function overlapRefusal(method: string): Promise<Response> {
-  return Promise.reject(
-    new ScriptRequestError(
-      `s.${method.toLowerCase()}() while the session's previous request is still in flight: await each ` +
-        "request (a session sends one at a time, on its connection)",
-    ),
+  return refused(
+    `s.${method.toLowerCase()}() while the session's previous request is still in flight: await each ` +
+      "request (a session sends one at a time, on its connection)",
   );
 }
 
 export function pathTypeRefusal(method: string, target: unknown): Promise<Response> {
   const found = target instanceof URL ? "a URL object" : target === null ? "null" : typeof target;
-  return Promise.reject(
-    new ScriptRequestError(
-      `s.${method.toLowerCase()}() takes its path as text, a path or a URL of the target (found ${found}); ` +
-        'e.g. s.get("/items") or s.get(url.href)',
-    ),
+  return refused(
+    `s.${method.toLowerCase()}() takes its path as text, a path or a URL of the target (found ${found}); ` +
+      'e.g. s.get("/items") or s.get(url.href)',
   );
 }
 
 export function overRefusal(method: string): Promise<Response> {
-  return Promise.reject(
-    new ScriptRequestError(
-      `s.${method.toLowerCase()}() after its session ended: a session's \`s\` sends only during that ` +
-        "session (send with the `s` each session receives)",
-    ),
+  return refused(
+    `s.${method.toLowerCase()}() after its session ended: a session's \`s\` sends only during that ` +
+      "session (send with the `s` each session receives)",
   );
 }
 

@@ -24,7 +24,9 @@ import { SideConnections } from "./side_connections.ts";
 import { SessionSides } from "./side.ts";
 import {
   encodeScriptRequest,
-  exchangeKeptInto,
+  exchangeKept,
+  keptStep,
+  NO_OPTIONS,
   overlapRefusal,
   ownDeadline,
   pathTypeRefusal,
@@ -39,14 +41,10 @@ import { failedResponse, H2ScriptResponse, keptScriptResponse } from "./response
 import { sessionCookies } from "./cookies.ts";
 import { scriptText } from "../text.ts";
 
-const NO_OPTIONS: RequestOptions = {};
-
 type User = VirtualUser<SessionEnd>;
 
 /** A virtual user's requests, session after session: one at a time, on the session's connection. */
 export class SessionSender implements SessionCount {
-  /** What the worker's sessions share: its options (target, setup data, env) and origins. */
-  readonly sessions: SessionContext;
   /** The session in progress (the last one once it ended), its run and connection. */
   private current: SessionEnd | null = null;
   #run: SessionRun | null = null;
@@ -67,7 +65,6 @@ export class SessionSender implements SessionCount {
   #path = "";
   /** The resolver of the request in flight's promise (`sending`), but a gRPC call's. */
   #resolve: ((response: Response | Promise<Response>) => void) | null = null;
-  readonly vu: number;
   readonly state: Record<string, unknown>;
   readonly #user: User;
   /** Its session concluded: a request of its `s` is refused (the connection is another session's). */
@@ -79,10 +76,9 @@ export class SessionSender implements SessionCount {
   /** Its exchanges beside its one request at a time (a batch's, another origin's), once it sent one. */
   #side: SessionSides | null = null;
 
-  constructor(sessions: SessionContext, user: User, vu: number) {
-    this.sessions = sessions;
+  /** `sessions`: what the worker's sessions share, its options (target, setup data, env) and origins. */
+  constructor(readonly sessions: SessionContext, user: User, readonly vu: number) {
     this.#user = user;
-    this.vu = vu;
     this.state = user.state;
   }
 
@@ -184,8 +180,9 @@ export class SessionSender implements SessionCount {
   }
 
   #writeInto(sent: ScriptSend["sent"], timeoutMs: number | undefined): void {
-    const conn = this.conn!, nowMs = this.nowMs();
-    exchangeKeptInto(conn, this.sendMs = this.sendTime(nowMs), nowMs, sent, this);
+    const conn = this.conn!, nowMs = this.nowMs(), sendMs = this.sendMs = this.sendTime(nowMs);
+    if (!(conn instanceof Connection)) exchangeKept(conn, sendMs, sent).then(this.settled, this.settleFailed);
+    else conn.exchangeInto(sendMs, nowMs, keptStep(conn, sent), this.settled, this.settleFailed);
     ownDeadline(conn, timeoutMs);
   }
 

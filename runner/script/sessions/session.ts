@@ -18,10 +18,8 @@ import type {
 import type { ScriptGrpcSchema } from "./grpc_schema.ts";
 import { SessionEnd } from "./end.ts";
 import type { SessionSender } from "./sender.ts";
-import { overRefusal } from "./send.ts";
+import { NO_OPTIONS, overRefusal } from "./send.ts";
 import { COUNT_ERROR, type ScriptWsErrorKind } from "./ws_stats.ts";
-
-const NO_OPTIONS: RequestOptions = {};
 
 export class ScriptSession extends SessionEnd implements Session {
   readonly iteration: number;
