@@ -69,18 +69,16 @@ export function ghzCommandLine(
   if (raw.positionals[0] !== undefined) config.host = raw.positionals[0];
   // As ghz: "@" reads the message from stdin.
   if (config.data === "@") config.data = new TextDecoder().decode(Deno.readFileSync("/dev/stdin"));
-  const tags = config.tags === undefined
-    ? undefined
-    : Object.fromEntries(Object.entries(jsonObject(config.tags, "--tags")).map(([k, v]) => [k, String(v)]));
+  const where = (key: string) => `--${key}`;
+  const [attack, steps] = [ghzFlags(config, where), concurrencySteps(config, where)];
+  const tags = config.tags === undefined ? undefined : jsonObject(config.tags, "--tags");
   const name = config.name === undefined ? undefined : String(config.name);
   const skipFirst = Number(config.skipFirst ?? 0);
   const timed = config.duration !== undefined || config["max-duration"] !== undefined;
-  if (!(skipFirst >= 0) || (!timed && skipFirst > Number(config.total ?? 200))) {
+  if (!timed && skipFirst > Number(config.total ?? 200)) {
     throw new UsageError(`--skipFirst ${config.skipFirst}: you cannot skip more requests than those run`);
   }
-  const where = (key: string) => `--${key}`;
   const streamIntervalMs = parseDurationMs(String(config["stream-interval"] ?? 0), where("stream-interval"));
-  const [attack, steps] = [ghzFlags(config, where), concurrencySteps(config, where)];
   return { attack, name, tags, skipFirst, streamIntervalMs, concurrencySteps: steps };
 }
 

@@ -92,4 +92,27 @@ Deno.test("exit 1 for what ghz refuses, exit 2 for what loadlab would run otherw
   assertEquals(await runGhzCommand([...CALL, "--duration-stop", "ignore", "-z", "1s", ...proto]), 2);
   // ghz reads -d as JSON before filling its templates.
   assertEquals(await runGhzCommand([...CALL, "-d", '{"count":{{randomInt 1 9}}}', ...proto]), 1);
+  // Go parses ghz's durations with their unit, its counts and rates as whole numbers, its metadata and
+  // tags as strings.
+  for (const bad of [["-t", "1"], ["-z", "5"], ["--connect-timeout", "5"], ["--rps", "10.5"], ["-n", "-5"]]) {
+    assertEquals([bad, await runGhzCommand([...CALL, ...bad, ...proto])], [bad, 1]);
+  }
+  assertEquals(await runGhzCommand([...CALL, "-m", '{"x-n":5}', ...proto]), 1);
+  assertEquals(await runGhzCommand([...CALL, "--tags", '{"n":5}', ...proto]), 1);
+});
+
+Deno.test("ghz's zeros for --connections and --cpus, and a config's keys ghz does not know, run as ghz's", () => {
+  const words = (argv: string[]) => ghzCommandLine([...CALL, ...argv, "h:1"]).attack.join(" ");
+  assertEquals(words(["--connections", "0"]).includes("--connections 1 -c 50"), true);
+  assertEquals(words(["--cpus", "0"]).includes(" -w "), false);
+  const file = Deno.makeTempFileSync({ suffix: ".json" });
+  try {
+    Deno.writeTextFileSync(
+      file,
+      JSON.stringify({ host: "h:1", insecure: true, total: 7, "x-owner": "perf" }),
+    );
+    assertEquals(ghzCommandLine(["--config", file]).attack.join(" ").includes("-n 7"), true);
+  } finally {
+    Deno.removeSync(file);
+  }
 });

@@ -40,6 +40,17 @@ const AT_DEFAULT: Record<string, [unknown, string]> = {
   "disable-template-functions": [false, "drop it: loadlab fills ghz's templates"],
 };
 
+/** Go's forms of ghz's counts (uint), steps (int) and durations (each number with its unit, or 0). */
+const FORMS: Array<[RegExp, RegExp, string]> = [
+  [/^(total|concurrency|connections|rps|cpus|skipFirst|stream-call-count)$/, /^\+?\d+$/, "a whole number"],
+  [/^(load|concurrency)-(start|step|end)$/, /^[-+]?\d+$/, "a whole number"],
+  [
+    /(timeout|duration|keepalive|interval)$/,
+    /^[-+]?(0|((\d+\.?\d*|\.\d+)(ns|us|µs|μs|ms|s|m|h))+)$/,
+    "a duration, e.g. 10s",
+  ],
+];
+
 /** Every option ghz has (each one a flag of `loadlab ghz`, `host` its argument). */
 export const GHZ_KEYS = [
   ...Object.keys(SIMPLE),
@@ -76,8 +87,17 @@ function refused(message: string): UsageError {
 
 /** The attack flags ghz's options stand for; `where(key)` names an option in messages. */
 export function ghzFlags(config: Record<string, unknown>, where: (key: string) => string): string[] {
-  const unknown = Object.keys(config).filter((k) => !GHZ_KEYS.includes(k));
-  if (unknown.length > 0) throw new UsageError(`${where(unknown[0])}: not an option of ghz's`);
+  // Flags are checked as they are read: these are a config file's keys, which ghz ignores.
+  for (const key of Object.keys(config).filter((k) => !GHZ_KEYS.includes(k))) {
+    console.error(`loadlab ghz: --config: ${key} is not an option of ghz's; ignored, as ghz ignores it`);
+    delete config[key];
+  }
+  for (const [key, value] of Object.entries(config)) {
+    const [, form, what] = FORMS.find(([keys]) => keys.test(key)) ?? [];
+    if (form && value !== undefined && !form.test(String(value))) {
+      throw new UsageError(`${where(key)} ${JSON.stringify(value)}: not ${what}`);
+    }
+  }
   for (const [key, [standard, fix]] of Object.entries(AT_DEFAULT)) {
     const value = config[key];
     if (value === undefined || value === standard || isZero(value, standard)) continue;
@@ -124,12 +144,13 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
   if (timed) flags.push("--graceful-stop", stop === "close" ? "0s" : timeout);
   if (config.skipTLS === true) flags.push("-k");
   if (config["enable-compression"] === true) flags.push("--compress", "gzip");
-  const [c, connections] = [Number(config.concurrency ?? 50), Number(config.connections ?? 1)];
+  // ghz's 0 connections is its 1, 0 CPUs all of them.
+  const [c, connections] = [Number(config.concurrency ?? 50), Number(config.connections ?? 1) || 1];
   // ghz's message caps: 2 GiB unless given (grpc-go's 4 MiB are not ghz's).
   flags.push("--max-receive", bytes(config["max-recv-message-size"], where("max-recv-message-size")));
   flags.push("--max-send", bytes(config["max-send-message-size"], where("max-send-message-size")));
   // ghz's --cpus is the cores its threads use: a worker isolate each, as far as the connections go round.
-  if (config.cpus !== undefined) flags.push("-w", String(Math.min(Number(config.cpus), connections)));
+  if (Number(config.cpus) > 0) flags.push("-w", String(Math.min(Number(config.cpus), connections)));
   const steps = concurrencySteps(config, where);
   if (steps !== undefined && (phases !== undefined || flags.includes("-R"))) {
     throw refused(`${where("concurrency-schedule")} beside a rate: not run by loadlab; drop --rps or it`);
@@ -399,7 +420,7 @@ function asList(value: unknown): string[] {
 }
 
 /** ghz's metadata or tags: an object of names and values, or its JSON text. */
-export function jsonObject(value: unknown, flag: string): Record<string, unknown> {
+export function jsonObject(value: unknown, flag: string): Record<string, string> {
   if (value === undefined) return {};
   let parsed = value;
   if (typeof value === "string") {
@@ -410,7 +431,7 @@ export function jsonObject(value: unknown, flag: string): Record<string, unknown
     }
   }
   if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)) {
-    return parsed as Record<string, unknown>;
+    if (Object.values(parsed).every((v) => typeof v === "string")) return parsed as Record<string, string>;
   }
-  throw new UsageError(`${flag}: expected a JSON object of names and values, e.g. '{"x-user":"ann"}'`);
+  throw new UsageError(`${flag}: expected a JSON object of names and text values, e.g. '{"x-user":"ann"}'`);
 }
