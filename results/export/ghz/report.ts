@@ -278,14 +278,11 @@ function nanoUnit(ns: number): string {
 }
 
 function ghzSummary(r: ReturnType<typeof ghzReport>): string {
-  const bars = (r.histogram ?? []).map((b) => b.count);
-  const most = Math.max(1, ...bars);
-  const marks = (r.histogram ?? []).map((b) => (b.mark * 1000).toFixed(3));
-  const width = Math.max(0, ...marks.map((m) => m.length));
-  const countWidth = Math.max(0, ...bars.map((n) => String(n).length));
+  const most = Math.max(1, ...(r.histogram ?? []).map((b) => b.count));
+  // Go's tabwriter: each cell padded to its column's widest and 3 spaces.
   const table = (entries: Array<[string, string]>) => {
-    const w = Math.max(0, ...entries.map(([a]) => a.length));
-    return entries.map(([a, b]) => `  ${a.padEnd(w)}   ${b}   `).join("\n");
+    const [w, v] = [0, 1].map((k) => Math.max(0, ...entries.map((e) => e[k].length)));
+    return entries.map(([a, b]) => `  ${a.padEnd(w)}   ${b.padEnd(v)}   `).join("\n");
   };
   return [
     "",
@@ -299,10 +296,8 @@ function ghzSummary(r: ReturnType<typeof ghzReport>): string {
     `  Requests/sec:\t${r.rps.toFixed(2)}`,
     "",
     "Response time histogram:",
-    ...(r.histogram ?? []).map((b, i) =>
-      `  ${marks[i].padEnd(width)} ${`[${b.count}]`.padEnd(countWidth + 2)} |${
-        "∎".repeat(Math.round((b.count * 40) / most))
-      }`
+    ...(r.histogram ?? []).map((b) =>
+      `  ${(b.mark * 1000).toFixed(3)} [${b.count}]\t|${"∎".repeat(Math.round((b.count * 40) / most))}`
     ),
     "",
     "Latency distribution:",
