@@ -79,7 +79,15 @@ export function ghzCommandLine(
     throw new UsageError(`--skipFirst ${config.skipFirst}: you cannot skip more requests than those run`);
   }
   const streamIntervalMs = parseDurationMs(String(config["stream-interval"] ?? 0), where("stream-interval"));
-  return { attack, name, tags, skipFirst, streamIntervalMs, concurrencySteps: steps };
+  return {
+    attack,
+    name,
+    tags,
+    skipFirst,
+    streamIntervalMs,
+    concurrencySteps: steps,
+    call: String(config.call),
+  };
 }
 
 /** Runs the command; returns ghz's exit code for it. */

@@ -61,7 +61,11 @@ Deno.test("ghz's defaults, and -z or -x against -n, as ghz reads them", () => {
   assertEquals(words(["-m", '{"x-user":"ann"}', "--rps=50"]).includes("-R 50"), true);
   assertEquals(words(["-m", '{"x-user":"ann"}']).endsWith("--reflect -H x-user: ann"), true);
   const labels = ghzCommandLine([...CALL, "--name", "smoke", "--tags", '{"env":"ci"}', "h:1"]);
-  assertEquals([labels.name, labels.tags], ["smoke", { env: "ci" }]);
+  assertEquals([labels.name, labels.tags, labels.call], [
+    "smoke",
+    { env: "ci" },
+    "helloworld.Greeter.SayHello",
+  ]);
 });
 
 Deno.test("a --config file's options, the flags given beside it winning", async () => {

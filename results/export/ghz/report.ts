@@ -107,11 +107,12 @@ const TLS_WORDS: Array<[RegExp, string]> = [
   [/wrong version number/, "tls: first record does not look like a TLS handshake"],
 ];
 
-/** ghz's options of its report: `--name`, `--tags`, and `--skipFirst` (calls left out, read from the log). */
+/** ghz's options of its report: `--name`, `--tags`, `--skipFirst` (read from the log), `--call` as given. */
 export interface GhzReportOptions {
   name?: string;
   tags?: Record<string, string>;
   skipFirst?: number;
+  call?: string;
 }
 
 /** ghz's report of `run` as its JSON object (durations in nanoseconds). */
@@ -137,7 +138,7 @@ export function ghzReport(run: RunResult, date: Date, labels: GhzReportOptions =
       : modelFactsOf(String(run.config.model))?.counted
       ? "normal"
       : "timeout",
-    options: ghzOptions(run),
+    options: { ...ghzOptions(run), ...(labels.call ? { call: labels.call } : {}) },
     count,
     total: Math.round(run.durationSec * 1e9),
     average: ns(l.mean),
