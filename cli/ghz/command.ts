@@ -9,6 +9,7 @@ import { tokenize } from "../argv.ts";
 import type { FlagSpec } from "../argv.ts";
 import { runCommand } from "../command_errors.ts";
 import { parseDurationMs } from "../duration.ts";
+import { MAX_DURATION_MS } from "../../validation/duration.ts";
 import { HelpRequested, UsageError } from "../usage_error.ts";
 import { concurrencySteps, GHZ_KEYS, ghzFlags, jsonObject, readConfig } from "./config.ts";
 import { attack, type GhzRun } from "../attack/command.ts";
@@ -79,15 +80,10 @@ export function ghzCommandLine(
     throw new UsageError(`--skipFirst ${config.skipFirst}: you cannot skip more requests than those run`);
   }
   const streamIntervalMs = parseDurationMs(String(config["stream-interval"] ?? 0), where("stream-interval"));
-  return {
-    attack,
-    name,
-    tags,
-    skipFirst,
-    streamIntervalMs,
-    concurrencySteps: steps,
-    call: String(config.call),
-  };
+  // ghz's paced calls to a count wait for a worker, however late: none is dropped.
+  const lateBoundMs = !timed && attack.includes("-R") ? MAX_DURATION_MS : undefined;
+  const call = String(config.call);
+  return { attack, name, tags, skipFirst, streamIntervalMs, concurrencySteps: steps, call, lateBoundMs };
 }
 
 /** Runs the command; returns ghz's exit code for it. */

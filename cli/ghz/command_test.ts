@@ -5,7 +5,7 @@
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { ghzCommandLine, runGhzCommand } from "./command.ts";
-import { GREETER_PROTO } from "../../tests/fixtures/node_greeter.ts";
+import { GREETER_PROTO, nodeGreeterSkip, withNodeGreeter } from "../../tests/fixtures/node_greeter.ts";
 
 const CALL = ["--insecure", "--call", "helloworld.Greeter.SayHello"];
 
@@ -119,4 +119,23 @@ Deno.test("ghz's zeros for --connections and --cpus, and a config's keys ghz doe
   } finally {
     Deno.removeSync(file);
   }
+});
+
+Deno.test({
+  name: "--rps to a count the server cannot keep up with makes every call, late, as ghz's workers do",
+  ignore: nodeGreeterSkip("ghz --rps") !== null,
+  fn: () =>
+    withNodeGreeter(async (port) => {
+      const out = await Deno.makeTempFile({ suffix: ".json" });
+      try {
+        // 15 calls due in 150 ms, one at a time, each 100 ms: the last starts 1.3 s late.
+        const slow = ["--call", "helloworld.Greeter.Sleep", "-d", '{"ms":100}', "--rps", "100", "-n", "15"];
+        const argv = ["--insecure", ...slow, "-c", "1", "-O", "json", "-o", out, "--proto", GREETER_PROTO];
+        assertEquals(await runGhzCommand([...argv, `127.0.0.1:${port}`]), 0);
+        const report = JSON.parse(await Deno.readTextFile(out));
+        assertEquals([report.count, report.statusCodeDistribution], [15, { OK: 15 }]);
+      } finally {
+        await Deno.remove(out);
+      }
+    }),
 });
