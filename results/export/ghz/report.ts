@@ -246,7 +246,7 @@ function ghzCsv(run: RunResult, log: string): string {
       const desc = messages.length === 1 ? messages[0] : key;
       text = status === "OK"
         ? `${status},`
-        : `${status},${csvField(`rpc error: code = ${status} desc = ${desc}`)}`;
+        : `${status},${visibleLine(`rpc error: code = ${status} desc = ${desc}`)}`;
       errorOf.set(key, text);
     }
     return text;
@@ -259,16 +259,10 @@ function ghzCsv(run: RunResult, log: string): string {
   }
   for (const f of failuresOf(run)) {
     if (f.key in run.statusCodes) continue;
-    for (let k = 0; k < f.n; k++) rows.push(`,${f.status},${csvField(f.error)}`);
+    for (let k = 0; k < f.n; k++) rows.push(`,${f.status},${visibleLine(f.error)}`);
   }
   rows.push("");
   return rows.join("\n");
-}
-
-/** A CSV field: on one line (controls escaped), quoted when it holds a comma or a quote (RFC 4180). */
-function csvField(text: string): string {
-  const line = visibleLine(text);
-  return /[",]/.test(line) ? `"${line.replaceAll('"', '""')}"` : line;
 }
 
 /** ghz's duration text: ns under 10 µs, else ms, else s. */
