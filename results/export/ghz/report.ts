@@ -237,25 +237,20 @@ function skipFirst(run: RunResult, log: string, n: number): [RunResult, string] 
  * the kind's message when it has one, else the kind (which call had which message is not kept).
  */
 function ghzCsv(run: RunResult, log: string): string {
-  const errorOf = new Map<string, string>();
-  const error = (key: string): string => {
-    let text = errorOf.get(key);
-    if (text === undefined) {
-      const status = ghzStatus(key);
-      const messages = Object.keys(run.errorMessages[key] ?? {});
-      const desc = messages.length === 1 ? messages[0] : key;
-      text = status === "OK"
-        ? `${status},`
-        : `${status},${visibleLine(`rpc error: code = ${status} desc = ${desc}`)}`;
-      errorOf.set(key, text);
-    }
-    return text;
+  const rowError = (key: string): string => {
+    const status = ghzStatus(key);
+    const messages = Object.keys(run.errorMessages[key] ?? {});
+    const desc = messages.length === 1 ? messages[0] : key;
+    return status === "OK" ? "OK," : `${status},${visibleLine(`rpc error: code = ${status} desc = ${desc}`)}`;
   };
+  const errorOf = new Map<string, string>();
   const rows = ["", "duration (ms),status,error"];
   for (const line of log.split("\n")) {
     const [code, startUs, endUs] = line.split(";").map(Number);
     if (!(endUs >= startUs)) continue;
-    rows.push(`${((endUs - startUs) / 1000).toFixed(2)},${error(statusKey(statusSlotOf(code)))}`);
+    const key = statusKey(statusSlotOf(code));
+    const error = errorOf.get(key) ?? errorOf.set(key, rowError(key)).get(key);
+    rows.push(`${((endUs - startUs) / 1000).toFixed(2)},${error}`);
   }
   for (const f of failuresOf(run)) {
     if (f.key in run.statusCodes) continue;

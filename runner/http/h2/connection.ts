@@ -171,9 +171,8 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
   /** A call on a down gRPC connection fails at once (not wait-for-ready), counted, at grpc-go's pace. */
   failFast(endpoint: number): Promise<number> {
     if (this.#failedDials === 0 || this.shared.stopping) return Promise.resolve(0);
-    const dialer = this.#dialer;
-    const nowMs = performance.now();
-    this.shared.recorder.recordError(nowMs, dialer.failedKind, dialer.failedMessage, endpoint);
+    const { failedKind, failedMessage } = this.#dialer, nowMs = performance.now();
+    this.shared.recorder.recordError(nowMs, failedKind, failedMessage, endpoint);
     failFastAtMs = Math.max(nowMs, failFastAtMs) + FAIL_FAST_MS;
     return waitUntil(failFastAtMs).then(() => 1);
   }
