@@ -93,6 +93,10 @@ Deno.test("exit 1 for what ghz refuses, exit 2 for what loadlab would run otherw
   assertEquals(await runGhzCommand([...CALL, "-d", '{"nmae":"x"}', ...proto]), 1);
   assertEquals(await runGhzCommand([...CALL, "--load-schedule", "step", ...proto]), 2);
   assertEquals(await runGhzCommand([...CALL, "-O", "html", ...proto]), 2);
+  // ghz dials no host without a port (every call Unavailable); loadlab would dial port 80.
+  for (const host of ["127.0.0.1", "dns:///127.0.0.1:1"]) {
+    assertEquals(await runGhzCommand([...CALL, "--proto", GREETER_PROTO, host]), 2);
+  }
   assertEquals(await runGhzCommand([...CALL, "--duration-stop", "ignore", "-z", "1s", ...proto]), 2);
   // ghz reads -d as JSON before filling its templates.
   assertEquals(await runGhzCommand([...CALL, "-d", '{"count":{{randomInt 1 9}}}', ...proto]), 1);

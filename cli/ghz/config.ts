@@ -103,6 +103,9 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
   if (typeof config.host !== "string" || config.host === "") {
     throw new UsageError(`${where("host")} (HOST:PORT) is missing, e.g. 127.0.0.1:50051`);
   }
+  if (!/^(\[[\da-f:.]+\]|[^\s/:[\]]+):\d+$/i.test(config.host)) {
+    throw refused(`${config.host}: not HOST:PORT, the one target loadlab dials; give its port, e.g. h:50051`);
+  }
   const flags = [`${config.insecure === true ? "grpc" : "grpcs"}://${config.host}`];
   // ghz's --rps 0 is no limit; a step or line load schedule sets the rate, --rps ignored.
   const noRps = isZero(config.rps, 0) || String(config["load-schedule"] ?? "const") !== "const";
