@@ -33,7 +33,6 @@ const AT_DEFAULT: Record<string, [unknown, string]> = {
   "stream-call-duration": [0, "drop it: a client stream ends after its last message"],
   "stream-dynamic-messages": [false, "drop it: a stream's messages are filled once per call"],
   async: [false, "drop it, or use --rps: calls wait for their answers"],
-  authority: [undefined, "drop it: :authority is the host's"],
   "lb-strategy": [undefined, "drop it: loadlab calls one host"],
   debug: [undefined, "drop it; loadlab attack --log FILE lists every call"],
   "disable-template-data": [false, "drop it: loadlab fills ghz's templates"],
@@ -52,7 +51,7 @@ const FORMS: Array<[RegExp, RegExp, string]> = [
 export const GHZ_KEYS = [
   ...Object.keys(SIMPLE),
   ...Object.keys(AT_DEFAULT),
-  ...["name", "tags", "count-errors", "connect-timeout", "keepalive"], // change nothing loadlab measures
+  ...["name", "tags", "count-errors", "connect-timeout", "keepalive", "authority"],
   ...["load-schedule", "load-start", "load-step", "load-end", "load-step-duration", "load-max-duration"],
   ...["concurrency-schedule", "concurrency-start", "concurrency-end", "concurrency-step"],
   ...["concurrency-step-duration", "concurrency-max-duration", "stream-call-count", "stream-interval"],
@@ -134,6 +133,9 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
     throw refused(`${where("duration-stop")} ${stop}: not run by loadlab; give close or wait`);
   }
   if (timed) flags.push("--graceful-stop", stop === "close" ? "0s" : timeout);
+  // grpc-go 1.34's :authority: --cname's over TLS (the name it verifies), --authority's in cleartext only.
+  const authority = config.insecure === true ? config.authority : config.cname;
+  if (authority !== undefined) flags.push("-H", `host: ${authority}`);
   if (config.skipTLS === true) flags.push("-k");
   if (config["enable-compression"] === true) flags.push("--compress", "gzip");
   // ghz's 0 connections is its 1, 0 CPUs all of them.

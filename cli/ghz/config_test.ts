@@ -74,6 +74,14 @@ Deno.test("an option loadlab would run otherwise is refused with exit 2; no host
     ghzFlags({ host: "h:1", async: false, skipFirst: "0" }, where)[0],
     "grpc" + "s://h:1",
   );
+  // grpc-go's :authority: --authority's in cleartext (ignored over TLS), --cname's over TLS.
+  const host = (config: Record<string, unknown>) => ghzFlags({ host: "h:1", ...config }, where).join(" ");
+  assertEquals(host({ insecure: true, authority: "api.test" }).includes("-H host: api.test"), true);
+  assertEquals(host({ authority: "api.test" }).includes("host:"), false);
+  assertEquals([/--sni api.test /, /-H host: api.test/].map((r) => r.test(host({ cname: "api.test" }))), [
+    true,
+    true,
+  ]);
   // A config file's key ghz does not know is ignored, as ghz ignores it.
   assertEquals(ghzFlags({ host: "h:1", nope: 1 }, where)[0], "grpcs://h:1");
   throws(() => ghzFlags({ call: "a.B.C" }, where), /--host \(HOST:PORT\) is missing/);
