@@ -30,7 +30,6 @@ const SIMPLE: Record<string, string> = {
 
 /** Options honoured at ghz's default only (the fix for others), and ones loadlab has no counterpart for. */
 const AT_DEFAULT: Record<string, [unknown, string]> = {
-  "stream-call-duration": [0, "drop it: a client stream ends after its last message"],
   "stream-dynamic-messages": [false, "drop it: a stream's messages are filled once per call"],
   async: [false, "drop it, or use --rps: calls wait for their answers"],
   "lb-strategy": [undefined, "drop it: loadlab calls one host"],
@@ -58,6 +57,7 @@ export const GHZ_KEYS = [
   ...["format", "host", "insecure", "skipTLS", "concurrency", "connections", "import-paths", "duration-stop"],
   ...["skipFirst", "cpus", "max-recv-message-size", "max-send-message-size", "total", "duration"],
   ...["max-duration", "timeout", "data", "data-file", "binary", "binary-file", "metadata", "metadata-file"],
+  "stream-call-duration",
   ...["enable-compression", "reflect-metadata"],
 ];
 
@@ -237,7 +237,7 @@ function schedulePhases(
     throw refused(`${where("load-schedule")} ${kind} with a count: loadlab runs it for a time; give -z D`);
   }
   const whole = (key: string) => Number(config[key] ?? 0);
-  const ms = (key: string) => given(config[key]) ? parseDurationMs(String(config[key]), where(key)) : 0;
+  const ms = (key: string) => msOf(config, key, where);
   const [start, step, end] = [whole("load-start"), whole("load-step"), whole("load-end")];
   const stepMs = kind === "line" ? 1000 : ms("load-step-duration");
   if (!(start > 0) || step === 0 || !(stepMs > 0)) {
@@ -279,7 +279,7 @@ export function concurrencySteps(
   if (kind !== "step" && kind !== "line") {
     throw new UsageError(`${where("concurrency-schedule")} ${kind}: one of const, step, line`);
   }
-  const ms = (key: string) => given(config[key]) ? parseDurationMs(String(config[key]), where(key)) : 0;
+  const ms = (key: string) => msOf(config, key, where);
   const [start, end] = [Number(config["concurrency-start"] ?? 0), Number(config["concurrency-end"] ?? 0)];
   const step = Number(config["concurrency-step"] ?? 1);
   const [stepMs, maxMs] = [
@@ -309,15 +309,21 @@ export function concurrencySteps(
 
 /**
  * The messages of ghz's `--stream-call-count N`: a client stream sends N, the data's messages in turn (one
- * object N times); a call without a client stream takes them in turn as it takes the data's.
+ * object N times); a call without a client stream takes them in turn as it takes the data's. A stream's
+ * `--stream-call-duration` ends its sends, one each `--stream-interval` from the first.
  */
 function streamCallCount(
   text: string,
   config: Record<string, unknown>,
   where: (key: string) => string,
 ): string {
-  const count = Number(config["stream-call-count"] ?? 0);
-  if (!given(config["stream-call-count"])) return text;
+  const counted = given(config["stream-call-count"]);
+  const endMs = msOf(config, "stream-call-duration", where), gapMs = msOf(config, "stream-interval", where);
+  const most = endMs > 0 && gapMs > 0 ? Math.ceil(endMs / gapMs) : Infinity;
+  if (endMs > 0 && gapMs === 0 && counted) {
+    throw refused(`${where("stream-call-duration")} with no --stream-interval: not run by loadlab; give one`);
+  }
+  if (!counted && most === Infinity) return text;
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -325,6 +331,8 @@ function streamCallCount(
     throw refused(`${where("stream-call-count")}: the data must be JSON without unquoted templates here`);
   }
   const messages = Array.isArray(parsed) ? parsed : [parsed];
+  const count = Math.min(counted ? Number(config["stream-call-count"]) : messages.length, most);
+  if (!counted && count === messages.length) return text;
   return JSON.stringify(Array.from({ length: count }, (_, k) => messages[k % messages.length]));
 }
 
@@ -345,6 +353,11 @@ function bytes(value: unknown, flag: string): string {
   const unit = m[2].toUpperCase().replace(/B$/, "");
   const scale = unit === "" ? 1 : (unit.endsWith("I") ? 1024 : 1000) ** ("KMG".indexOf(unit[0]) + 1);
   return String(Math.min(0x7fff_ffff, Number(m[1]) * scale));
+}
+
+/** A duration option in ms, 0 when not given. */
+function msOf(config: Record<string, unknown>, key: string, where: (key: string) => string): number {
+  return given(config[key]) ? parseDurationMs(String(config[key]), where(key)) : 0;
 }
 
 /** A duration given and not ghz's 0 ("none"). */

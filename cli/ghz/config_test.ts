@@ -265,3 +265,23 @@ Deno.test("ghz's concurrency schedules as the calls in flight from each instant,
     /needs .* a --concurrency-step-duration/,
   );
 });
+
+Deno.test("--stream-call-duration ends a stream's sends at ghz's time: with an interval, a count of them", () => {
+  const data = (config: Record<string, unknown>) => {
+    const flags = ghzFlags({ host: "h:1", data: [{ name: "a" }, { name: "b" }], ...config }, where);
+    return flags[flags.indexOf("-b") + 1];
+  };
+  const names = (n: number) => JSON.stringify(Array.from({ length: n }, (_, k) => ({ name: "ab"[k % 2] })));
+  // Sends at 0, 20, 40 ... ms until 100 ms: 5 of --stream-call-count's 50.
+  const timed = { "stream-call-duration": "100ms", "stream-interval": "20ms" };
+  assertEquals(data({ ...timed, "stream-call-count": 50 }), names(5));
+  // The data ends first: its 2 messages.
+  assertEquals(data(timed), names(2));
+  // With no interval the messages go at once: the time ends none of the data's, and sends as many as
+  // fit in it with --stream-call-count, which loadlab does not.
+  assertEquals(data({ "stream-call-duration": "100ms" }), names(2));
+  throws(
+    () => data({ "stream-call-duration": "100ms", "stream-call-count": 1000 }),
+    (e) => e instanceof UsageError && e.exitCode === 2 && /--stream-interval/.test(e.message),
+  );
+});
