@@ -14,25 +14,12 @@ import { HelpRequested, UsageError } from "../usage_error.ts";
 import { concurrencySteps, GHZ_KEYS, ghzFlags, jsonObject, readConfig } from "./config.ts";
 import { attack, type GhzRun } from "../attack/command.ts";
 
-/** ghz's flags: its long names are its config file's keys. */
-const SHORT: Record<string, string> = {
-  "import-paths": "i",
-  rps: "r",
-  concurrency: "c",
-  total: "n",
-  timeout: "t",
-  duration: "z",
-  "max-duration": "x",
-  data: "d",
-  "data-file": "D",
-  binary: "b",
-  "binary-file": "B",
-  metadata: "m",
-  "metadata-file": "M",
-  output: "o",
-  format: "O",
-  "enable-compression": "e",
-};
+/** ghz's flags: its long names are its config file's keys; `long=short` where it has a short one. */
+const SHORT = new Map(
+  ("import-paths=i rps=r concurrency=c total=n timeout=t duration=z max-duration=x data=d data-file=D " +
+    "binary=b binary-file=B metadata=m metadata-file=M output=o format=O enable-compression=e").split(" ")
+    .map((pair) => pair.split("=") as [string, string]),
+);
 const BOOLEANS = new Set(
   ["skipTLS", "insecure", "async", "binary", "stream-dynamic-messages", "count-errors", "enable-compression"],
 );
@@ -41,7 +28,7 @@ const FLAGS: FlagSpec[] = [
   { long: "config", takesValue: true, example: "ghz.json" },
   ...GHZ_KEYS.filter((k) => k !== "host").map((long) => ({
     long,
-    ...(SHORT[long] === undefined ? {} : { short: SHORT[long] }),
+    ...(SHORT.has(long) ? { short: SHORT.get(long) } : {}),
     takesValue: !BOOLEANS.has(long),
     example: "VALUE",
   })),
