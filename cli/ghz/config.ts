@@ -46,6 +46,10 @@ const FORMS: Array<[RegExp, RegExp, string]> = [
   [/(timeout|duration|keepalive|interval)$/, GO_DURATION, "a duration"],
 ];
 
+/** The metadata names grpc-go 1.34 drops from a call's metadata: its own headers. */
+const GRPC_RESERVED =
+  /^(:.*|content-type|user-agent|te|grpc-(message(-type)?|encoding|status(-details-bin)?|timeout))$/i;
+
 /** Every option ghz has (each one a flag of `loadlab ghz`, `host` its argument). */
 export const GHZ_KEYS = [
   ...Object.keys(SIMPLE),
@@ -177,7 +181,9 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
     ? fileText(config["metadata-file"], where("metadata-file"))
     : config.metadata;
   for (const [name, value] of Object.entries(jsonObject(metadata, where("metadata")))) {
-    flags.push("-H", `${name}: ${call.fill(String(value), where("metadata"))}`);
+    if (!GRPC_RESERVED.test(name)) {
+      flags.push("-H", `${name}: ${call.fill(String(value), where("metadata"))}`);
+    } else console.error(`loadlab ghz: --metadata: ${name} is not sent, as grpc-go does not send it`);
   }
   if (call.numbered) {
     // {{.RequestNumber}}: a row per call, in order (past a million calls the numbers start over).

@@ -82,6 +82,16 @@ Deno.test("an option loadlab would run otherwise is refused with exit 2; no host
     true,
     true,
   ]);
+  // grpc-go drops metadata under its reserved names; the others go as given.
+  const sent = host({
+    insecure: true,
+    metadata: { "User-Agent": "me", "grpc-timeout": "1S", "X-Team": "perf" },
+  });
+  assertEquals([/User-Agent/i, /grpc-timeout/, /-H X-Team: perf/].map((r) => r.test(sent)), [
+    false,
+    false,
+    true,
+  ]);
   // A config file's key ghz does not know is ignored, as ghz ignores it.
   assertEquals(ghzFlags({ host: "h:1", nope: 1 }, where)[0], "grpcs://h:1");
   throws(() => ghzFlags({ call: "a.B.C" }, where), /--host \(HOST:PORT\) is missing/);
