@@ -41,9 +41,7 @@ report (-O summary|json|pretty|csv, -o FILE). docs/GRPC.md says what each flag d
 refused (exit 2) rather than run otherwise than ghz runs them.`;
 
 /** The attack arguments of a ghz command line, and what ghz's report shows besides the run. */
-export function ghzCommandLine(
-  argv: string[],
-): GhzRun & { attack: string[] } {
+export function ghzCommandLine(argv: string[]): GhzRun & { attack: string[] } {
   const raw = tokenize(argv, FLAGS, {}, "ghz");
   if (raw.values.has("help")) throw new HelpRequested(HELP);
   if (raw.positionals.length > 1) {
@@ -62,13 +60,13 @@ export function ghzCommandLine(
   const tags = config.tags === undefined ? undefined : jsonObject(config.tags, "--tags");
   const name = config.name === undefined ? undefined : String(config.name);
   const skipFirst = Number(config.skipFirst ?? 0);
-  const timed = config.duration !== undefined || config["max-duration"] !== undefined;
-  if (!timed && skipFirst > Number(config.total ?? 200)) {
+  const counted = attack.includes("-n");
+  if (counted && skipFirst > Number(config.total ?? 200)) {
     throw new UsageError(`--skipFirst ${config.skipFirst}: you cannot skip more requests than those run`);
   }
   const streamIntervalMs = parseDurationMs(String(config["stream-interval"] ?? 0), where("stream-interval"));
   // ghz's paced calls to a count wait for a worker, however late: none is dropped.
-  const lateBoundMs = !timed && attack.includes("-R") ? MAX_DURATION_MS : undefined;
+  const lateBoundMs = counted && attack.includes("-R") ? MAX_DURATION_MS : undefined;
   const call = String(config.call);
   return { attack, name, tags, skipFirst, streamIntervalMs, concurrencySteps: steps, call, lateBoundMs };
 }

@@ -138,7 +138,7 @@ export function ghzReport(run: RunResult, date: Date, labels: GhzReportOptions =
       : modelFactsOf(String(run.config.model))?.counted
       ? "normal"
       : "timeout",
-    options: { ...ghzOptions(run), ...(labels.call ? { call: labels.call } : {}) },
+    options: ghzOptions(run, labels.call),
     count,
     total: Math.round(run.durationSec * 1e9),
     average: ns(l.mean),
@@ -156,14 +156,14 @@ export function ghzReport(run: RunResult, date: Date, labels: GhzReportOptions =
   };
 }
 
-function ghzOptions(run: RunResult): Record<string, unknown> {
+function ghzOptions(run: RunResult, call?: string): Record<string, unknown> {
   const c = run.config as Record<string, unknown>;
   const url = new URL(String(c.url));
   const connections = typeof c.connections === "number" ? c.connections : undefined;
   const streams = typeof c.streams === "number" ? c.streams : 1;
   const counted = modelFactsOf(String(c.model))?.counted ?? false;
-  const options: Record<string, unknown> = {
-    call: (c.requestMix as Array<{ name?: string }> | undefined)?.[0]?.name,
+  return {
+    call: call ?? (c.requestMix as Array<{ name?: string }> | undefined)?.[0]?.name,
     host: url.host,
     insecure: url.protocol === "http:",
     concurrency: c.concurrency ?? (connections === undefined ? undefined : connections * streams),
@@ -173,7 +173,6 @@ function ghzOptions(run: RunResult): Record<string, unknown> {
     timeout: typeof c.timeoutMs === "number" ? c.timeoutMs * NS_PER_MS : undefined,
     CPUs: c.workers,
   };
-  return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
 }
 
 /** ghz's 11 buckets: marks (s) fastest to slowest in tenths; each call in the first mark at or above it. */
