@@ -44,6 +44,7 @@ const FORMS: Array<[RegExp, RegExp, string]> = [
   [/^(total|concurrency|connections|rps|cpus|skipFirst|stream-call-count)$/, /^\+?\d+$/, "a whole number"],
   [/^(load|concurrency)-(start|step|end)$/, /^[-+]?\d+$/, "a whole number"],
   [/(timeout|duration|keepalive|interval)$/, GO_DURATION, "a duration"],
+  [/-schedule$/, /^(const|step|line)$/, "one of const, step, line"],
 ];
 
 /** The metadata names grpc-go 1.34 drops from a call's metadata: its own headers. */
@@ -236,16 +237,12 @@ function schedulePhases(
 ): string | undefined {
   const kind = String(config["load-schedule"] ?? "const");
   if (kind === "const") return undefined;
-  if (kind !== "step" && kind !== "line") {
-    throw new UsageError(`${where("load-schedule")} ${kind}: one of const, step, line`);
-  }
   if (duration === undefined) {
     throw refused(`${where("load-schedule")} ${kind} with a count: loadlab runs it for a time; give -z D`);
   }
   const whole = (key: string) => Number(config[key] ?? 0);
-  const ms = (key: string) => msOf(config, key, where);
   const [start, step, end] = [whole("load-start"), whole("load-step"), whole("load-end")];
-  const stepMs = kind === "line" ? 1000 : ms("load-step-duration");
+  const stepMs = kind === "line" ? 1000 : msOf(config, "load-step-duration", where);
   if (!(start > 0) || step === 0 || !(stepMs > 0)) {
     throw new UsageError(
       `${where("load-schedule")} ${kind} needs --load-start > 0, a --load-step other than 0` +
@@ -253,7 +250,7 @@ function schedulePhases(
     );
   }
   const totalMs = parseDurationMs(duration, where("duration"));
-  const maxMs = ms("load-max-duration");
+  const maxMs = msOf(config, "load-max-duration", where);
   const rateAt = (k: number) => Math.max(0, start + step * k);
   // Where the rate stops changing, and the rate it holds from there (ghz's StepPacer).
   let constMs = maxMs;
@@ -282,16 +279,10 @@ export function concurrencySteps(
 ): Array<{ atMs: number; concurrency: number }> | undefined {
   const kind = String(config["concurrency-schedule"] ?? "const");
   if (kind === "const") return undefined;
-  if (kind !== "step" && kind !== "line") {
-    throw new UsageError(`${where("concurrency-schedule")} ${kind}: one of const, step, line`);
-  }
-  const ms = (key: string) => msOf(config, key, where);
   const [start, end] = [Number(config["concurrency-start"] ?? 0), Number(config["concurrency-end"] ?? 0)];
   const step = Number(config["concurrency-step"] ?? 1);
-  const [stepMs, maxMs] = [
-    kind === "line" ? 1000 : ms("concurrency-step-duration"),
-    ms("concurrency-max-duration"),
-  ];
+  const stepMs = kind === "line" ? 1000 : msOf(config, "concurrency-step-duration", where);
+  const maxMs = msOf(config, "concurrency-max-duration", where);
   if (start === end || step === 0 || !(stepMs > 0)) {
     throw new UsageError(
       `${where("concurrency-schedule")} ${kind} needs --concurrency-start other than --concurrency-end, a ` +
@@ -407,10 +398,11 @@ class CallData {
         this.numbered = true;
         return "{{ RequestNumber }}";
       }
+      if (inner === ".UUID" || inner === "newUUID") return "{{ $uuid() }}";
       if (names[inner] !== undefined) return names[inner];
       throw refused(
         `${flag}: ghz's template ${action} is not filled by loadlab (.RequestNumber, the method's names, ` +
-          "randomString N and randomInt MIN MAX are); write the value instead",
+          ".UUID, newUUID, randomString N and randomInt MIN MAX are); write the value instead",
       );
     });
   }

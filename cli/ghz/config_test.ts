@@ -97,17 +97,21 @@ Deno.test("an option loadlab would run otherwise is refused with exit 2; no host
   throws(() => ghzFlags({ call: "a.B.C" }, where), /--host \(HOST:PORT\) is missing/);
 });
 
-Deno.test("ghz's randomString and randomInt templates become placeholders; its other actions are named", () => {
+Deno.test("ghz's randomString, randomInt and UUID templates become placeholders; its others are named", () => {
   const flags = ghzFlags({
     host: "h:1",
     data: { name: "{{randomString 8}}", count: "{{randomInt 1 10}}" },
-    metadata: { "x-id": "id-{{randomInt 5 6}}" },
+    metadata: { "x-id": "id-{{randomInt 5 6}}", "x-req": "{{.UUID}}", "x-new": "{{ newUUID }}" },
   }, where);
-  assertEquals(flags.slice(flags.indexOf("-b"), flags.indexOf("-b") + 4), [
+  assertEquals(flags.slice(flags.indexOf("-b"), flags.indexOf("-b") + 8), [
     "-b",
     '{"name":"{{ $randomString(8) }}","count":"{{ $randomNumber(1,9) }}"}',
     "-H",
     "x-id: id-{{ $randomNumber(5,5) }}",
+    "-H",
+    "x-req: {{ $uuid() }}",
+    "-H",
+    "x-new: {{ $uuid() }}",
   ]);
   throws(
     () => ghzFlags({ host: "h:1", data: { id: "{{.WorkerID}}" } }, where),

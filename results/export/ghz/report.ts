@@ -178,15 +178,12 @@ function ghzOptions(run: RunResult, call?: string): Record<string, unknown> {
 /** ghz's 11 buckets: marks (s) fastest to slowest in tenths; each call in the first mark at or above it. */
 function ghzHistogram(run: RunResult) {
   const h = decodeHistogram(run.histogramEncoded ?? "");
-  const fastestUs = run.latencyMs.min * 1000, slowestUs = run.latencyMs.max * 1000;
-  const marks = Array.from(
-    { length: 11 },
-    (_, i) => i === 10 ? slowestUs : fastestUs + (slowestUs - fastestUs) * i / 10,
-  );
+  const [fastUs, slowUs] = [run.latencyMs.min * 1000, run.latencyMs.max * 1000];
+  const marks = Array.from({ length: 11 }, (_, i) => i === 10 ? slowUs : fastUs + (slowUs - fastUs) * i / 10);
   const counts = marks.map(() => 0);
   forEachBucket(h, (slot, n) => {
     const { highestUs } = bucketValuesUs(h, slot);
-    const at = marks.findIndex((m) => Math.min(highestUs, slowestUs) <= m);
+    const at = marks.findIndex((m) => Math.min(highestUs, slowUs) <= m);
     counts[at < 0 ? 10 : at] += n;
   });
   const total = h.totalCount;
