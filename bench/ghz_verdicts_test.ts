@@ -55,6 +55,23 @@ Deno.test("a timed run's calls cut at its end are compared apart, up to its call
   assertEquals(compareRuns("n", 0, ghz, ll).at(-1), "differs");
 });
 
+Deno.test("a timed run whose every call failed unanswered compares its counts within 3x", () => {
+  const dial = "rpc error: code = Unavailable desc = connection refused";
+  const dead = (n: number) => run({ count: n, statuses: { Unavailable: n }, errors: { [dial]: n } });
+  assertEquals(
+    compareRuns("dead", 4, dead(30_000), dead(60_000)).slice(2).join("|"),
+    [
+      "30000/60000 (generator-bound)",
+      "same (1)",
+      "same (1)",
+      "same",
+      "same",
+    ].join("|"),
+  );
+  assertEquals(compareRuns("dead", 4, dead(30_000), dead(100_000)).at(-1), "differs");
+  assertEquals(compareRuns("dead", 0, dead(30_000), dead(60_000)).at(-1), "differs");
+});
+
 Deno.test("ghz's JSON, summary and CSV are read alike", () => {
   const json = readReport(
     JSON.stringify({

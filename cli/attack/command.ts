@@ -56,6 +56,7 @@ export function runAttackCommand(argv: string[]): Promise<number> {
 export type GhzRun = GhzReportOptions & {
   concurrencySteps?: AttackConfig["concurrencySteps"];
   streamIntervalMs?: number;
+  lateBoundMs?: number;
 };
 
 /** The attack `argv` stands for; its exit code. */
@@ -66,10 +67,10 @@ export async function attack(argv: string[], ghz?: GhzRun): Promise<number> {
     knowSecrets(secretsFoundIn(argv));
     guardConsole(redactShown);
   } else keepSecretsShown();
-  if (ghz?.concurrencySteps || ghz?.streamIntervalMs) {
-    const { concurrencySteps, streamIntervalMs } = ghz;
+  if (ghz?.concurrencySteps || ghz?.streamIntervalMs || ghz?.lateBoundMs) {
+    const { concurrencySteps, streamIntervalMs, lateBoundMs } = ghz;
     const grpc = { ...parsed.config.grpc, streamIntervalMs };
-    parsed.config = parseAttackConfig({ ...parsed.config, concurrencySteps, grpc });
+    parsed.config = parseAttackConfig({ ...parsed.config, concurrencySteps, grpc, lateBoundMs });
   }
   if (parsed.grpc !== undefined) {
     parsed.config = await withGrpcCalls(parsed.config, parsed.grpc);

@@ -9,29 +9,17 @@ import { tokenize } from "../argv.ts";
 import type { FlagSpec } from "../argv.ts";
 import { runCommand } from "../command_errors.ts";
 import { parseDurationMs } from "../duration.ts";
+import { MAX_DURATION_MS } from "../../validation/duration.ts";
 import { HelpRequested, UsageError } from "../usage_error.ts";
 import { concurrencySteps, GHZ_KEYS, ghzFlags, jsonObject, readConfig } from "./config.ts";
 import { attack, type GhzRun } from "../attack/command.ts";
 
-/** ghz's flags: its long names are its config file's keys. */
-const SHORT: Record<string, string> = {
-  "import-paths": "i",
-  rps: "r",
-  concurrency: "c",
-  total: "n",
-  timeout: "t",
-  duration: "z",
-  "max-duration": "x",
-  data: "d",
-  "data-file": "D",
-  binary: "b",
-  "binary-file": "B",
-  metadata: "m",
-  "metadata-file": "M",
-  output: "o",
-  format: "O",
-  "enable-compression": "e",
-};
+/** ghz's flags: its long names are its config file's keys; `long=short` where it has a short one. */
+const SHORT = new Map(
+  ("import-paths=i rps=r concurrency=c total=n timeout=t duration=z max-duration=x data=d data-file=D " +
+    "binary=b binary-file=B metadata=m metadata-file=M output=o format=O enable-compression=e").split(" ")
+    .map((pair) => pair.split("=") as [string, string]),
+);
 const BOOLEANS = new Set(
   ["skipTLS", "insecure", "async", "binary", "stream-dynamic-messages", "count-errors", "enable-compression"],
 );
@@ -40,7 +28,7 @@ const FLAGS: FlagSpec[] = [
   { long: "config", takesValue: true, example: "ghz.json" },
   ...GHZ_KEYS.filter((k) => k !== "host").map((long) => ({
     long,
-    ...(SHORT[long] === undefined ? {} : { short: SHORT[long] }),
+    ...(SHORT.has(long) ? { short: SHORT.get(long) } : {}),
     takesValue: !BOOLEANS.has(long),
     example: "VALUE",
   })),
@@ -53,9 +41,7 @@ report (-O summary|json|pretty|csv, -o FILE). docs/GRPC.md says what each flag d
 refused (exit 2) rather than run otherwise than ghz runs them.`;
 
 /** The attack arguments of a ghz command line, and what ghz's report shows besides the run. */
-export function ghzCommandLine(
-  argv: string[],
-): GhzRun & { attack: string[] } {
+export function ghzCommandLine(argv: string[]): GhzRun & { attack: string[] } {
   const raw = tokenize(argv, FLAGS, {}, "ghz");
   if (raw.values.has("help")) throw new HelpRequested(HELP);
   if (raw.positionals.length > 1) {
@@ -69,19 +55,20 @@ export function ghzCommandLine(
   if (raw.positionals[0] !== undefined) config.host = raw.positionals[0];
   // As ghz: "@" reads the message from stdin.
   if (config.data === "@") config.data = new TextDecoder().decode(Deno.readFileSync("/dev/stdin"));
-  const tags = config.tags === undefined
-    ? undefined
-    : Object.fromEntries(Object.entries(jsonObject(config.tags, "--tags")).map(([k, v]) => [k, String(v)]));
+  const where = (key: string) => `--${key}`;
+  const [attack, steps] = [ghzFlags(config, where), concurrencySteps(config, where)];
+  const tags = config.tags === undefined ? undefined : jsonObject(config.tags, "--tags");
   const name = config.name === undefined ? undefined : String(config.name);
   const skipFirst = Number(config.skipFirst ?? 0);
-  const timed = config.duration !== undefined || config["max-duration"] !== undefined;
-  if (!(skipFirst >= 0) || (!timed && skipFirst > Number(config.total ?? 200))) {
+  const counted = attack.includes("-n");
+  if (counted && skipFirst > Number(config.total ?? 200)) {
     throw new UsageError(`--skipFirst ${config.skipFirst}: you cannot skip more requests than those run`);
   }
-  const where = (key: string) => `--${key}`;
   const streamIntervalMs = parseDurationMs(String(config["stream-interval"] ?? 0), where("stream-interval"));
-  const [attack, steps] = [ghzFlags(config, where), concurrencySteps(config, where)];
-  return { attack, name, tags, skipFirst, streamIntervalMs, concurrencySteps: steps };
+  // ghz's paced calls to a count wait for a worker, however late: none is dropped.
+  const lateBoundMs = counted && attack.includes("-R") ? MAX_DURATION_MS : undefined;
+  const call = String(config.call);
+  return { attack, name, tags, skipFirst, streamIntervalMs, concurrencySteps: steps, call, lateBoundMs };
 }
 
 /** Runs the command; returns ghz's exit code for it. */

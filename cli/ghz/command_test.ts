@@ -5,7 +5,7 @@
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { ghzCommandLine, runGhzCommand } from "./command.ts";
-import { GREETER_PROTO } from "../../tests/fixtures/node_greeter.ts";
+import { GREETER_PROTO, nodeGreeterSkip, withNodeGreeter } from "../../tests/fixtures/node_greeter.ts";
 
 const CALL = ["--insecure", "--call", "helloworld.Greeter.SayHello"];
 
@@ -61,7 +61,11 @@ Deno.test("ghz's defaults, and -z or -x against -n, as ghz reads them", () => {
   assertEquals(words(["-m", '{"x-user":"ann"}', "--rps=50"]).includes("-R 50"), true);
   assertEquals(words(["-m", '{"x-user":"ann"}']).endsWith("--reflect -H x-user: ann"), true);
   const labels = ghzCommandLine([...CALL, "--name", "smoke", "--tags", '{"env":"ci"}', "h:1"]);
-  assertEquals([labels.name, labels.tags], ["smoke", { env: "ci" }]);
+  assertEquals([labels.name, labels.tags, labels.call], [
+    "smoke",
+    { env: "ci" },
+    "helloworld.Greeter.SayHello",
+  ]);
 });
 
 Deno.test("a --config file's options, the flags given beside it winning", async () => {
@@ -89,7 +93,53 @@ Deno.test("exit 1 for what ghz refuses, exit 2 for what loadlab would run otherw
   assertEquals(await runGhzCommand([...CALL, "-d", '{"nmae":"x"}', ...proto]), 1);
   assertEquals(await runGhzCommand([...CALL, "--load-schedule", "step", ...proto]), 2);
   assertEquals(await runGhzCommand([...CALL, "-O", "html", ...proto]), 2);
+  // ghz dials no host without a port (every call Unavailable); loadlab would dial port 80.
+  for (const host of ["127.0.0.1", "dns:///127.0.0.1:1"]) {
+    assertEquals(await runGhzCommand([...CALL, "--proto", GREETER_PROTO, host]), 2);
+  }
   assertEquals(await runGhzCommand([...CALL, "--duration-stop", "ignore", "-z", "1s", ...proto]), 2);
   // ghz reads -d as JSON before filling its templates.
   assertEquals(await runGhzCommand([...CALL, "-d", '{"count":{{randomInt 1 9}}}', ...proto]), 1);
+  // Go parses ghz's durations with their unit, its counts and rates as whole numbers, its metadata and
+  // tags as strings.
+  for (const bad of [["-t", "1"], ["-z", "5"], ["--connect-timeout", "5"], ["--rps", "10.5"], ["-n", "-5"]]) {
+    assertEquals([bad, await runGhzCommand([...CALL, ...bad, ...proto])], [bad, 1]);
+  }
+  assertEquals(await runGhzCommand([...CALL, "-m", '{"x-n":5}', ...proto]), 1);
+  assertEquals(await runGhzCommand([...CALL, "--tags", '{"n":5}', ...proto]), 1);
+});
+
+Deno.test("ghz's zeros for --connections and --cpus, and a config's keys ghz does not know, run as ghz's", () => {
+  const words = (argv: string[]) => ghzCommandLine([...CALL, ...argv, "h:1"]).attack.join(" ");
+  assertEquals(words(["--connections", "0"]).includes("--connections 1 -c 50"), true);
+  assertEquals(words(["--cpus", "0"]).includes(" -w "), false);
+  const file = Deno.makeTempFileSync({ suffix: ".json" });
+  try {
+    Deno.writeTextFileSync(
+      file,
+      JSON.stringify({ host: "h:1", insecure: true, total: 7, "x-owner": "perf" }),
+    );
+    assertEquals(ghzCommandLine(["--config", file]).attack.join(" ").includes("-n 7"), true);
+  } finally {
+    Deno.removeSync(file);
+  }
+});
+
+Deno.test({
+  name: "--rps to a count the server cannot keep up with makes every call, late, as ghz's workers do",
+  ignore: nodeGreeterSkip("ghz --rps") !== null,
+  fn: () =>
+    withNodeGreeter(async (port) => {
+      const out = await Deno.makeTempFile({ suffix: ".json" });
+      try {
+        // 15 calls due in 150 ms, one at a time, each 100 ms: the last starts 1.3 s late.
+        const slow = ["--call", "helloworld.Greeter.Sleep", "-d", '{"ms":100}', "--rps", "100", "-n", "15"];
+        const argv = ["--insecure", ...slow, "-c", "1", "-O", "json", "-o", out, "--proto", GREETER_PROTO];
+        assertEquals(await runGhzCommand([...argv, `127.0.0.1:${port}`]), 0);
+        const report = JSON.parse(await Deno.readTextFile(out));
+        assertEquals([report.count, report.statusCodeDistribution], [15, { OK: 15 }]);
+      } finally {
+        await Deno.remove(out);
+      }
+    }),
 });

@@ -30,27 +30,39 @@ const SIMPLE: Record<string, string> = {
 
 /** Options honoured at ghz's default only (the fix for others), and ones loadlab has no counterpart for. */
 const AT_DEFAULT: Record<string, [unknown, string]> = {
-  "stream-call-duration": [0, "drop it: a client stream ends after its last message"],
   "stream-dynamic-messages": [false, "drop it: a stream's messages are filled once per call"],
   async: [false, "drop it, or use --rps: calls wait for their answers"],
-  authority: [undefined, "drop it: :authority is the host's"],
   "lb-strategy": [undefined, "drop it: loadlab calls one host"],
   debug: [undefined, "drop it; loadlab attack --log FILE lists every call"],
   "disable-template-data": [false, "drop it: loadlab fills ghz's templates"],
   "disable-template-functions": [false, "drop it: loadlab fills ghz's templates"],
 };
 
+const GO_DURATION = /^[-+]?(0|((\d+\.?\d*|\.\d+)(ns|us|µs|μs|ms|s|m|h))+)$/;
+/** Go's forms of ghz's counts (uint), steps (int) and durations (each number with its unit, or 0). */
+const FORMS: Array<[RegExp, RegExp, string]> = [
+  [/^(total|concurrency|connections|rps|cpus|skipFirst|stream-call-count)$/, /^\+?\d+$/, "a whole number"],
+  [/^(load|concurrency)-(start|step|end)$/, /^[-+]?\d+$/, "a whole number"],
+  [/(timeout|duration|keepalive|interval)$/, GO_DURATION, "a duration"],
+  [/-schedule$/, /^(const|step|line)$/, "one of const, step, line"],
+];
+
+/** The metadata names grpc-go 1.34 drops from a call's metadata: its own headers. */
+const GRPC_RESERVED =
+  /^(:.*|content-type|user-agent|te|grpc-(message(-type)?|encoding|status(-details-bin)?|timeout))$/i;
+
 /** Every option ghz has (each one a flag of `loadlab ghz`, `host` its argument). */
 export const GHZ_KEYS = [
   ...Object.keys(SIMPLE),
   ...Object.keys(AT_DEFAULT),
-  ...["name", "tags", "count-errors", "connect-timeout", "keepalive"], // change nothing loadlab measures
+  ...["name", "tags", "count-errors", "connect-timeout", "keepalive", "authority"],
   ...["load-schedule", "load-start", "load-step", "load-end", "load-step-duration", "load-max-duration"],
   ...["concurrency-schedule", "concurrency-start", "concurrency-end", "concurrency-step"],
   ...["concurrency-step-duration", "concurrency-max-duration", "stream-call-count", "stream-interval"],
   ...["format", "host", "insecure", "skipTLS", "concurrency", "connections", "import-paths", "duration-stop"],
   ...["skipFirst", "cpus", "max-recv-message-size", "max-send-message-size", "total", "duration"],
   ...["max-duration", "timeout", "data", "data-file", "binary", "binary-file", "metadata", "metadata-file"],
+  "stream-call-duration",
   ...["enable-compression", "reflect-metadata"],
 ];
 
@@ -76,8 +88,17 @@ function refused(message: string): UsageError {
 
 /** The attack flags ghz's options stand for; `where(key)` names an option in messages. */
 export function ghzFlags(config: Record<string, unknown>, where: (key: string) => string): string[] {
-  const unknown = Object.keys(config).filter((k) => !GHZ_KEYS.includes(k));
-  if (unknown.length > 0) throw new UsageError(`${where(unknown[0])}: not an option of ghz's`);
+  // Flags are checked as they are read: these are a config file's keys, which ghz ignores.
+  for (const key of Object.keys(config).filter((k) => !GHZ_KEYS.includes(k))) {
+    console.error(`loadlab ghz: --config: ${key} is not an option of ghz's; ignored, as ghz ignores it`);
+    delete config[key];
+  }
+  for (const [key, value] of Object.entries(config)) {
+    const [, form, what] = FORMS.find(([keys]) => keys.test(key)) ?? [];
+    if (form && value !== undefined && !form.test(String(value))) {
+      throw new UsageError(`${where(key)} ${JSON.stringify(value)}: not ${what}`);
+    }
+  }
   for (const [key, [standard, fix]] of Object.entries(AT_DEFAULT)) {
     const value = config[key];
     if (value === undefined || value === standard || isZero(value, standard)) continue;
@@ -85,6 +106,9 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
   }
   if (typeof config.host !== "string" || config.host === "") {
     throw new UsageError(`${where("host")} (HOST:PORT) is missing, e.g. 127.0.0.1:50051`);
+  }
+  if (!/^(\[[\da-f:.]+\]|[^\s/:[\]]+):\d+$/i.test(config.host)) {
+    throw refused(`${config.host}: not HOST:PORT, the one target loadlab dials; give its port, e.g. h:50051`);
   }
   const flags = [`${config.insecure === true ? "grpc" : "grpcs"}://${config.host}`];
   // ghz's --rps 0 is no limit; a step or line load schedule sets the rate, --rps ignored.
@@ -94,9 +118,7 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
   }
   const format = String(config.format ?? "summary");
   if (!GHZ_FORMATS.includes(format as never)) {
-    throw refused(
-      `${where("format")} ${format}: not written by loadlab; give one of ${GHZ_FORMATS.join(", ")}`,
-    );
+    throw refused(`${where("format")} ${format}: not written by loadlab; give ${GHZ_FORMATS.join(", ")}`);
   }
   flags.push("-O", format);
   // ghz's defaults: its summary, 200 calls unless a duration, 50 in flight over 1 connection, 20 s per call.
@@ -108,28 +130,26 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
   else if (timed) flags.push("-d", String(duration));
   else flags.push("-n", String(config.total ?? 200));
   // ghz's 0 is no timeout: loadlab's longest.
-  const timeout = config.timeout === undefined
-    ? "20s"
-    : given(config.timeout)
-    ? String(config.timeout)
-    : "168h";
+  const timeout = given(config.timeout ?? "20s") ? String(config.timeout ?? "20s") : "168h";
   flags.push("--timeout", timeout);
   // At -z's end ghz cuts the calls in flight (Canceled), or with "wait" lets them end.
   const stop = String(config["duration-stop"] ?? "close");
   if (!["close", "wait"].includes(stop)) {
-    throw refused(
-      `${where("duration-stop")} ${stop}: not run by loadlab; give close (ghz's default) or wait`,
-    );
+    throw refused(`${where("duration-stop")} ${stop}: not run by loadlab; give close or wait`);
   }
   if (timed) flags.push("--graceful-stop", stop === "close" ? "0s" : timeout);
+  // grpc-go 1.34's :authority: --cname's over TLS (the name it verifies), --authority's in cleartext only.
+  const authority = config.insecure === true ? config.authority : config.cname;
+  if (authority !== undefined) flags.push("-H", `host: ${authority}`);
   if (config.skipTLS === true) flags.push("-k");
   if (config["enable-compression"] === true) flags.push("--compress", "gzip");
-  const [c, connections] = [Number(config.concurrency ?? 50), Number(config.connections ?? 1)];
+  // ghz's 0 connections is its 1, 0 CPUs all of them.
+  const [c, connections] = [Number(config.concurrency ?? 50), Number(config.connections ?? 1) || 1];
   // ghz's message caps: 2 GiB unless given (grpc-go's 4 MiB are not ghz's).
   flags.push("--max-receive", bytes(config["max-recv-message-size"], where("max-recv-message-size")));
   flags.push("--max-send", bytes(config["max-send-message-size"], where("max-send-message-size")));
   // ghz's --cpus is the cores its threads use: a worker isolate each, as far as the connections go round.
-  if (config.cpus !== undefined) flags.push("-w", String(Math.min(Number(config.cpus), connections)));
+  if (Number(config.cpus) > 0) flags.push("-w", String(Math.min(Number(config.cpus), connections)));
   const steps = concurrencySteps(config, where);
   if (steps !== undefined && (phases !== undefined || flags.includes("-R"))) {
     throw refused(`${where("concurrency-schedule")} beside a rate: not run by loadlab; drop --rps or it`);
@@ -162,7 +182,9 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
     ? fileText(config["metadata-file"], where("metadata-file"))
     : config.metadata;
   for (const [name, value] of Object.entries(jsonObject(metadata, where("metadata")))) {
-    flags.push("-H", `${name}: ${call.fill(String(value), where("metadata"))}`);
+    if (!GRPC_RESERVED.test(name)) {
+      flags.push("-H", `${name}: ${call.fill(String(value), where("metadata"))}`);
+    } else console.error(`loadlab ghz: --metadata: ${name} is not sent, as grpc-go does not send it`);
   }
   if (call.numbered) {
     // {{.RequestNumber}}: a row per call, in order (past a million calls the numbers start over).
@@ -215,18 +237,12 @@ function schedulePhases(
 ): string | undefined {
   const kind = String(config["load-schedule"] ?? "const");
   if (kind === "const") return undefined;
-  if (kind !== "step" && kind !== "line") {
-    throw new UsageError(`${where("load-schedule")} ${kind}: one of const, step, line`);
-  }
   if (duration === undefined) {
-    throw refused(
-      `${where("load-schedule")} ${kind} with a count: loadlab runs a schedule for a time; give -z D`,
-    );
+    throw refused(`${where("load-schedule")} ${kind} with a count: loadlab runs it for a time; give -z D`);
   }
   const whole = (key: string) => Number(config[key] ?? 0);
-  const ms = (key: string) => given(config[key]) ? parseDurationMs(String(config[key]), where(key)) : 0;
   const [start, step, end] = [whole("load-start"), whole("load-step"), whole("load-end")];
-  const stepMs = kind === "line" ? 1000 : ms("load-step-duration");
+  const stepMs = kind === "line" ? 1000 : msOf(config, "load-step-duration", where);
   if (!(start > 0) || step === 0 || !(stepMs > 0)) {
     throw new UsageError(
       `${where("load-schedule")} ${kind} needs --load-start > 0, a --load-step other than 0` +
@@ -234,7 +250,7 @@ function schedulePhases(
     );
   }
   const totalMs = parseDurationMs(duration, where("duration"));
-  const maxMs = ms("load-max-duration");
+  const maxMs = msOf(config, "load-max-duration", where);
   const rateAt = (k: number) => Math.max(0, start + step * k);
   // Where the rate stops changing, and the rate it holds from there (ghz's StepPacer).
   let constMs = maxMs;
@@ -263,16 +279,10 @@ export function concurrencySteps(
 ): Array<{ atMs: number; concurrency: number }> | undefined {
   const kind = String(config["concurrency-schedule"] ?? "const");
   if (kind === "const") return undefined;
-  if (kind !== "step" && kind !== "line") {
-    throw new UsageError(`${where("concurrency-schedule")} ${kind}: one of const, step, line`);
-  }
-  const ms = (key: string) => given(config[key]) ? parseDurationMs(String(config[key]), where(key)) : 0;
   const [start, end] = [Number(config["concurrency-start"] ?? 0), Number(config["concurrency-end"] ?? 0)];
   const step = Number(config["concurrency-step"] ?? 1);
-  const [stepMs, maxMs] = [
-    kind === "line" ? 1000 : ms("concurrency-step-duration"),
-    ms("concurrency-max-duration"),
-  ];
+  const stepMs = kind === "line" ? 1000 : msOf(config, "concurrency-step-duration", where);
+  const maxMs = msOf(config, "concurrency-max-duration", where);
   if (start === end || step === 0 || !(stepMs > 0)) {
     throw new UsageError(
       `${where("concurrency-schedule")} ${kind} needs --concurrency-start other than --concurrency-end, a ` +
@@ -291,32 +301,31 @@ export function concurrencySteps(
     n = Math.max(0, n + step);
     steps.push({ atMs, concurrency: n });
   }
-  throw refused(
-    `${where("concurrency-schedule")}: over 10,000 steps; give a nearer end, a longer step or a max`,
-  );
+  throw refused(`${where("concurrency-schedule")}: over 10,000 steps; give a nearer end or a longer step`);
 }
 
 /**
  * The messages of ghz's `--stream-call-count N`: a client stream sends N, the data's messages in turn (one
- * object N times); a call without a client stream takes them in turn as it takes the data's.
+ * object N times); a call without a client stream takes them in turn as it takes the data's. A stream's
+ * `--stream-call-duration` ends its sends, one each `--stream-interval` from the first.
  */
 function streamCallCount(
   text: string,
   config: Record<string, unknown>,
   where: (key: string) => string,
 ): string {
-  const count = Number(config["stream-call-count"] ?? 0);
-  if (!given(config["stream-call-count"])) return text;
-  if (!Number.isSafeInteger(count) || count < 1) {
-    throw new UsageError(`${where("stream-call-count")} ${config["stream-call-count"]}: a whole number`);
+  const counted = given(config["stream-call-count"]);
+  const endMs = msOf(config, "stream-call-duration", where), gapMs = msOf(config, "stream-interval", where);
+  const most = endMs > 0 && gapMs > 0 ? Math.ceil(endMs / gapMs) : Infinity;
+  if (endMs > 0 && gapMs === 0 && counted) {
+    throw refused(`${where("stream-call-duration")} with no --stream-interval: not run by loadlab; give one`);
   }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw refused(`${where("stream-call-count")}: the data must be JSON without unquoted templates here`);
-  }
+  if (!counted && most === Infinity) return text;
+  // JSON already: ghz's data is read as JSON before its templates are filled.
+  const parsed = JSON.parse(text);
   const messages = Array.isArray(parsed) ? parsed : [parsed];
+  const count = Math.min(counted ? Number(config["stream-call-count"]) : messages.length, most);
+  if (!counted && count === messages.length) return text;
   return JSON.stringify(Array.from({ length: count }, (_, k) => messages[k % messages.length]));
 }
 
@@ -337,6 +346,11 @@ function bytes(value: unknown, flag: string): string {
   const unit = m[2].toUpperCase().replace(/B$/, "");
   const scale = unit === "" ? 1 : (unit.endsWith("I") ? 1024 : 1000) ** ("KMG".indexOf(unit[0]) + 1);
   return String(Math.min(0x7fff_ffff, Number(m[1]) * scale));
+}
+
+/** A duration option in ms, 0 when not given. */
+function msOf(config: Record<string, unknown>, key: string, where: (key: string) => string): number {
+  return given(config[key]) ? parseDurationMs(String(config[key]), where(key)) : 0;
 }
 
 /** A duration given and not ghz's 0 ("none"). */
@@ -384,10 +398,11 @@ class CallData {
         this.numbered = true;
         return "{{ RequestNumber }}";
       }
+      if (inner === ".UUID" || inner === "newUUID") return "{{ $uuid() }}";
       if (names[inner] !== undefined) return names[inner];
       throw refused(
         `${flag}: ghz's template ${action} is not filled by loadlab (.RequestNumber, the method's names, ` +
-          "randomString N and randomInt MIN MAX are); write the value instead",
+          ".UUID, newUUID, randomString N and randomInt MIN MAX are); write the value instead",
       );
     });
   }
@@ -399,7 +414,7 @@ function asList(value: unknown): string[] {
 }
 
 /** ghz's metadata or tags: an object of names and values, or its JSON text. */
-export function jsonObject(value: unknown, flag: string): Record<string, unknown> {
+export function jsonObject(value: unknown, flag: string): Record<string, string> {
   if (value === undefined) return {};
   let parsed = value;
   if (typeof value === "string") {
@@ -410,7 +425,7 @@ export function jsonObject(value: unknown, flag: string): Record<string, unknown
     }
   }
   if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)) {
-    return parsed as Record<string, unknown>;
+    if (Object.values(parsed).every((v) => typeof v === "string")) return parsed as Record<string, string>;
   }
-  throw new UsageError(`${flag}: expected a JSON object of names and values, e.g. '{"x-user":"ann"}'`);
+  throw new UsageError(`${flag}: expected a JSON object of names and text values, e.g. '{"x-user":"ann"}'`);
 }

@@ -74,21 +74,44 @@ Deno.test("an option loadlab would run otherwise is refused with exit 2; no host
     ghzFlags({ host: "h:1", async: false, skipFirst: "0" }, where)[0],
     "grpc" + "s://h:1",
   );
-  throws(() => ghzFlags({ host: "h:1", nope: 1 }, where), /--nope: not an option of ghz's/);
+  // grpc-go's :authority: --authority's in cleartext (ignored over TLS), --cname's over TLS.
+  const host = (config: Record<string, unknown>) => ghzFlags({ host: "h:1", ...config }, where).join(" ");
+  assertEquals(host({ insecure: true, authority: "api.test" }).includes("-H host: api.test"), true);
+  assertEquals(host({ authority: "api.test" }).includes("host:"), false);
+  assertEquals([/--sni api.test /, /-H host: api.test/].map((r) => r.test(host({ cname: "api.test" }))), [
+    true,
+    true,
+  ]);
+  // grpc-go drops metadata under its reserved names; the others go as given.
+  const sent = host({
+    insecure: true,
+    metadata: { "User-Agent": "me", "grpc-timeout": "1S", "X-Team": "perf" },
+  });
+  assertEquals([/User-Agent/i, /grpc-timeout/, /-H X-Team: perf/].map((r) => r.test(sent)), [
+    false,
+    false,
+    true,
+  ]);
+  // A config file's key ghz does not know is ignored, as ghz ignores it.
+  assertEquals(ghzFlags({ host: "h:1", nope: 1 }, where)[0], "grpcs://h:1");
   throws(() => ghzFlags({ call: "a.B.C" }, where), /--host \(HOST:PORT\) is missing/);
 });
 
-Deno.test("ghz's randomString and randomInt templates become placeholders; its other actions are named", () => {
+Deno.test("ghz's randomString, randomInt and UUID templates become placeholders; its others are named", () => {
   const flags = ghzFlags({
     host: "h:1",
     data: { name: "{{randomString 8}}", count: "{{randomInt 1 10}}" },
-    metadata: { "x-id": "id-{{randomInt 5 6}}" },
+    metadata: { "x-id": "id-{{randomInt 5 6}}", "x-req": "{{.UUID}}", "x-new": "{{ newUUID }}" },
   }, where);
-  assertEquals(flags.slice(flags.indexOf("-b"), flags.indexOf("-b") + 4), [
+  assertEquals(flags.slice(flags.indexOf("-b"), flags.indexOf("-b") + 8), [
     "-b",
     '{"name":"{{ $randomString(8) }}","count":"{{ $randomNumber(1,9) }}"}',
     "-H",
     "x-id: id-{{ $randomNumber(5,5) }}",
+    "-H",
+    "x-req: {{ $uuid() }}",
+    "-H",
+    "x-new: {{ $uuid() }}",
   ]);
   throws(
     () => ghzFlags({ host: "h:1", data: { id: "{{.WorkerID}}" } }, where),
@@ -254,5 +277,25 @@ Deno.test("ghz's concurrency schedules as the calls in flight from each instant,
   throws(
     () => at({ "concurrency-schedule": "step", "concurrency-end": 3 }),
     /needs .* a --concurrency-step-duration/,
+  );
+});
+
+Deno.test("--stream-call-duration ends a stream's sends at ghz's time: with an interval, a count of them", () => {
+  const data = (config: Record<string, unknown>) => {
+    const flags = ghzFlags({ host: "h:1", data: [{ name: "a" }, { name: "b" }], ...config }, where);
+    return flags[flags.indexOf("-b") + 1];
+  };
+  const names = (n: number) => JSON.stringify(Array.from({ length: n }, (_, k) => ({ name: "ab"[k % 2] })));
+  // Sends at 0, 20, 40 ... ms until 100 ms: 5 of --stream-call-count's 50.
+  const timed = { "stream-call-duration": "100ms", "stream-interval": "20ms" };
+  assertEquals(data({ ...timed, "stream-call-count": 50 }), names(5));
+  // The data ends first: its 2 messages.
+  assertEquals(data(timed), names(2));
+  // With no interval the messages go at once: the time ends none of the data's, and sends as many as
+  // fit in it with --stream-call-count, which loadlab does not.
+  assertEquals(data({ "stream-call-duration": "100ms" }), names(2));
+  throws(
+    () => data({ "stream-call-duration": "100ms", "stream-call-count": 1000 }),
+    (e) => e instanceof UsageError && e.exitCode === 2 && /--stream-interval/.test(e.message),
   );
 });

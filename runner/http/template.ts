@@ -45,7 +45,7 @@ const MAX_RANDOM_STRING = 4096;
 type Placeholder =
   | { kind: "name"; name: string; raw: boolean }
   | { kind: "randomNumber"; min: number; max: number }
-  | { kind: "randomString"; length: number };
+  | { kind: "randomString"; length: number; uuid?: true };
 
 export function hasPlaceholder(text: string): boolean {
   return text.includes("{{");
@@ -72,7 +72,8 @@ function placeholderOf(expr: string): Placeholder | string {
     }
     return { kind: "randomString", length };
   }
-  return `{{ ${expr} }} is neither a name (letters, digits, _ . -), a name | raw, nor $randomNumber(min,max) / $randomString(n)`;
+  if (/^\$uuid\(\s*\)$/.test(expr)) return { kind: "randomString", length: 36, uuid: true };
+  return `{{ ${expr} }} is neither a name (letters, digits, _ . -), a name | raw, nor $randomNumber(min,max) / $randomString(n) / $uuid()`;
 }
 
 /** Every placeholder of `text` in order (problems as strings). */
@@ -98,7 +99,7 @@ export function textParts(text: string, indexOf: (name: string) => number): Arra
 export interface Parts {
   segments: Uint8Array[];
   slots: Int32Array;
-  /** Per slot: min and max ($randomNumber) or length ($randomString, in [0]). */
+  /** Per slot: min and max ($randomNumber) or length ($randomString, in [0]; [1] is 1 for $uuid()). */
   args: Float64Array;
   /** Per slot: where its value goes (fill_values.ts `FILL_*`). */
   fills: Uint8Array;
@@ -137,7 +138,7 @@ export function partsOf(
       args.push(p.min, p.max);
     } else {
       slots.push(RANDOM_STRING);
-      args.push(p.length, 0);
+      args.push(p.length, p.uuid ? 1 : 0);
     }
   }
   segments.push(encoder.encode(text.slice(last)));
@@ -185,6 +186,7 @@ export function buildTemplate(
 }
 
 const ALNUM = encoder.encode("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789");
+const HEX = encoder.encode("0123456789abcdef");
 const CONTENT_LENGTH = encoder.encode("Content-Length: ");
 const CRLF_CHARS = [13, 10];
 
@@ -224,12 +226,20 @@ export function writeParts(
     } else if (slot === RANDOM_NUMBER) {
       const min = args[2 * k];
       at = writeInt(buf, at, min + Math.floor(engineRandom() * (args[2 * k + 1] - min + 1)));
+    } else if (args[2 * k + 1] === 1) {
+      for (let i = 0; i < 36; i++) buf[at++] = uuidChar(i);
     } else {
       const end = at + args[2 * k];
       for (; at < end; at++) buf[at] = ALNUM[(engineRandom() * ALNUM.length) | 0];
     }
   }
   return copyBytes(buf, at, segments[slots.length], 0, segments[slots.length].length);
+}
+
+/** Character `i` of a random UUID v4 (RFC 9562): hex, dashes at 8, 13, 18 and 23, version 4, variant 8-b. */
+function uuidChar(i: number): number {
+  if (i === 8 || i === 13 || i === 18 || i === 23) return 45;
+  return HEX[i === 14 ? 4 : i === 19 ? 8 + ((engineRandom() * 4) | 0) : (engineRandom() * 16) | 0];
 }
 
 /** Writes the decimal digits of integer `n` at `at`; returns the end. */

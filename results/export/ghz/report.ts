@@ -107,11 +107,12 @@ const TLS_WORDS: Array<[RegExp, string]> = [
   [/wrong version number/, "tls: first record does not look like a TLS handshake"],
 ];
 
-/** ghz's options of its report: `--name`, `--tags`, and `--skipFirst` (calls left out, read from the log). */
+/** ghz's options of its report: `--name`, `--tags`, `--skipFirst` (read from the log), `--call` as given. */
 export interface GhzReportOptions {
   name?: string;
   tags?: Record<string, string>;
   skipFirst?: number;
+  call?: string;
 }
 
 /** ghz's report of `run` as its JSON object (durations in nanoseconds). */
@@ -137,7 +138,7 @@ export function ghzReport(run: RunResult, date: Date, labels: GhzReportOptions =
       : modelFactsOf(String(run.config.model))?.counted
       ? "normal"
       : "timeout",
-    options: ghzOptions(run),
+    options: ghzOptions(run, labels.call),
     count,
     total: Math.round(run.durationSec * 1e9),
     average: ns(l.mean),
@@ -155,14 +156,14 @@ export function ghzReport(run: RunResult, date: Date, labels: GhzReportOptions =
   };
 }
 
-function ghzOptions(run: RunResult): Record<string, unknown> {
+function ghzOptions(run: RunResult, call?: string): Record<string, unknown> {
   const c = run.config as Record<string, unknown>;
   const url = new URL(String(c.url));
   const connections = typeof c.connections === "number" ? c.connections : undefined;
   const streams = typeof c.streams === "number" ? c.streams : 1;
   const counted = modelFactsOf(String(c.model))?.counted ?? false;
-  const options: Record<string, unknown> = {
-    call: (c.requestMix as Array<{ name?: string }> | undefined)?.[0]?.name,
+  return {
+    call: call ?? (c.requestMix as Array<{ name?: string }> | undefined)?.[0]?.name,
     host: url.host,
     insecure: url.protocol === "http:",
     concurrency: c.concurrency ?? (connections === undefined ? undefined : connections * streams),
@@ -172,21 +173,17 @@ function ghzOptions(run: RunResult): Record<string, unknown> {
     timeout: typeof c.timeoutMs === "number" ? c.timeoutMs * NS_PER_MS : undefined,
     CPUs: c.workers,
   };
-  return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
 }
 
 /** ghz's 11 buckets: marks (s) fastest to slowest in tenths; each call in the first mark at or above it. */
 function ghzHistogram(run: RunResult) {
   const h = decodeHistogram(run.histogramEncoded ?? "");
-  const fastestUs = run.latencyMs.min * 1000, slowestUs = run.latencyMs.max * 1000;
-  const marks = Array.from(
-    { length: 11 },
-    (_, i) => i === 10 ? slowestUs : fastestUs + (slowestUs - fastestUs) * i / 10,
-  );
+  const [fastUs, slowUs] = [run.latencyMs.min * 1000, run.latencyMs.max * 1000];
+  const marks = Array.from({ length: 11 }, (_, i) => i === 10 ? slowUs : fastUs + (slowUs - fastUs) * i / 10);
   const counts = marks.map(() => 0);
   forEachBucket(h, (slot, n) => {
     const { highestUs } = bucketValuesUs(h, slot);
-    const at = marks.findIndex((m) => Math.min(highestUs, slowestUs) <= m);
+    const at = marks.findIndex((m) => Math.min(highestUs, slowUs) <= m);
     counts[at < 0 ? 10 : at] += n;
   });
   const total = h.totalCount;
@@ -236,38 +233,27 @@ function skipFirst(run: RunResult, log: string, n: number): [RunResult, string] 
  * the kind's message when it has one, else the kind (which call had which message is not kept).
  */
 function ghzCsv(run: RunResult, log: string): string {
-  const errorOf = new Map<string, string>();
-  const error = (key: string): string => {
-    let text = errorOf.get(key);
-    if (text === undefined) {
-      const status = ghzStatus(key);
-      const messages = Object.keys(run.errorMessages[key] ?? {});
-      const desc = messages.length === 1 ? messages[0] : key;
-      text = status === "OK"
-        ? `${status},`
-        : `${status},${csvField(`rpc error: code = ${status} desc = ${desc}`)}`;
-      errorOf.set(key, text);
-    }
-    return text;
+  const rowError = (key: string): string => {
+    const status = ghzStatus(key);
+    const messages = Object.keys(run.errorMessages[key] ?? {});
+    const desc = messages.length === 1 ? messages[0] : key;
+    return status === "OK" ? "OK," : `${status},${visibleLine(`rpc error: code = ${status} desc = ${desc}`)}`;
   };
+  const errorOf = new Map<string, string>();
   const rows = ["", "duration (ms),status,error"];
   for (const line of log.split("\n")) {
     const [code, startUs, endUs] = line.split(";").map(Number);
     if (!(endUs >= startUs)) continue;
-    rows.push(`${((endUs - startUs) / 1000).toFixed(2)},${error(statusKey(statusSlotOf(code)))}`);
+    const key = statusKey(statusSlotOf(code));
+    const error = errorOf.get(key) ?? errorOf.set(key, rowError(key)).get(key);
+    rows.push(`${((endUs - startUs) / 1000).toFixed(2)},${error}`);
   }
   for (const f of failuresOf(run)) {
     if (f.key in run.statusCodes) continue;
-    for (let k = 0; k < f.n; k++) rows.push(`,${f.status},${csvField(f.error)}`);
+    for (let k = 0; k < f.n; k++) rows.push(`,${f.status},${visibleLine(f.error)}`);
   }
   rows.push("");
   return rows.join("\n");
-}
-
-/** A CSV field: on one line (controls escaped), quoted when it holds a comma or a quote (RFC 4180). */
-function csvField(text: string): string {
-  const line = visibleLine(text);
-  return /[",]/.test(line) ? `"${line.replaceAll('"', '""')}"` : line;
 }
 
 /** ghz's duration text: ns under 10 µs, else ms, else s. */
@@ -278,14 +264,11 @@ function nanoUnit(ns: number): string {
 }
 
 function ghzSummary(r: ReturnType<typeof ghzReport>): string {
-  const bars = (r.histogram ?? []).map((b) => b.count);
-  const most = Math.max(1, ...bars);
-  const marks = (r.histogram ?? []).map((b) => (b.mark * 1000).toFixed(3));
-  const width = Math.max(0, ...marks.map((m) => m.length));
-  const countWidth = Math.max(0, ...bars.map((n) => String(n).length));
+  const most = Math.max(1, ...(r.histogram ?? []).map((b) => b.count));
+  // Go's tabwriter: each cell padded to its column's widest and 3 spaces.
   const table = (entries: Array<[string, string]>) => {
-    const w = Math.max(0, ...entries.map(([a]) => a.length));
-    return entries.map(([a, b]) => `  ${a.padEnd(w)}   ${b}   `).join("\n");
+    const [w, v] = [0, 1].map((k) => Math.max(0, ...entries.map((e) => e[k].length)));
+    return entries.map(([a, b]) => `  ${a.padEnd(w)}   ${b.padEnd(v)}   `).join("\n");
   };
   return [
     "",
@@ -299,10 +282,8 @@ function ghzSummary(r: ReturnType<typeof ghzReport>): string {
     `  Requests/sec:\t${r.rps.toFixed(2)}`,
     "",
     "Response time histogram:",
-    ...(r.histogram ?? []).map((b, i) =>
-      `  ${marks[i].padEnd(width)} ${`[${b.count}]`.padEnd(countWidth + 2)} |${
-        "∎".repeat(Math.round((b.count * 40) / most))
-      }`
+    ...(r.histogram ?? []).map((b) =>
+      `  ${(b.mark * 1000).toFixed(3)} [${b.count}]\t|${"∎".repeat(Math.round((b.count * 40) / most))}`
     ),
     "",
     "Latency distribution:",

@@ -59,7 +59,7 @@ Deno.test("ghz's summary text: its headings and lines", () => {
   match(text, /Error distribution:\n {2}\[2\] +rpc error: code = Unavailable desc = down/);
 });
 
-Deno.test("ghz's summary histogram: marks in ms, each count in brackets padded after them", () => {
+Deno.test("ghz's summary histogram and distributions: its tab after each count, its columns padded", () => {
   const h = createHistogram();
   for (let k = 0; k < 12; k++) h.recordValue(1000);
   h.recordValue(10_000);
@@ -71,7 +71,17 @@ Deno.test("ghz's summary histogram: marks in ms, each count in brackets padded a
     latencyMs: summarizeMs(h),
     histogramEncoded: encodeHistogram(h),
   } as unknown as RunResult;
-  match(ghzOutput(many, "summary"), /\n {2}1\.000 {2}\[12\] \|∎{40}\n {2}1\.901 {2}\[0\] {2}\|\n/);
+  match(ghzOutput(many, "summary"), /\n {2}1\.000 \[12\]\t\|∎{40}\n {2}1\.901 \[0\]\t\|\n/);
+  // Go's tabwriter: each cell padded to its column's widest and 3 spaces.
+  const mixed = {
+    ...many,
+    statusCodes: { "200": 13, "grpc INVALID_ARGUMENT": 120 },
+    errorMessages: {},
+  } as unknown as RunResult;
+  match(
+    ghzOutput(mixed, "summary"),
+    /\n {2}\[OK\] {16}13 responses {4}\n {2}\[InvalidArgument\] {3}120 responses {3}\n/,
+  );
 });
 
 Deno.test("ghz's CSV: its header, a row per call from the request log, then one per unanswered call", () => {
@@ -101,7 +111,8 @@ Deno.test("ghz's CSV: its header, a row per call from the request log, then one 
   many.errorMessages["grpc UNAVAILABLE"] = { 'down, "for now"\n': 2 };
   match(
     ghzOutput(many, "csv", new Date(), log),
-    /\n10\.00,Unavailable,"rpc error: code = Unavailable desc = down, ""for now""\\n"\n/,
+    // As ghz writes it: bare, on one line.
+    /\n10\.00,Unavailable,rpc error: code = Unavailable desc = down, "for now"\\n\n/,
   );
 });
 

@@ -152,8 +152,14 @@ Deno.test("calls to a refused port fail at once while the connection waits to re
     }));
   const calls = await run(true);
   const failed = Object.values(calls.errors).reduce((a, b) => a + b, 0);
-  // Paced by grpc-go's backoff (a redial after 1 s), not by a pause after each refused dial.
-  assertEquals([calls.requests, Object.keys(calls.errors), failed > 1000], [0, ["connect"], true]);
+  // Paced by grpc-go's backoff (a redial after 1 s), not by a pause after each refused dial; each failed
+  // call costs what grpc-go's does (ghz makes 14k to 90k a second here), not a turn of the event loop.
+  assertEquals([calls.requests, Object.keys(calls.errors), failed > 1000, failed <= 300_000], [
+    0,
+    ["connect"],
+    true,
+    true,
+  ]);
   const http = await run(false);
   const refused = Object.values(http.errors).reduce((a, b) => a + b, 0);
   // HTTP dials again for each request, 10 ms after a refusal.
