@@ -24,11 +24,11 @@ import { encodeH3Mix } from "./h3/request.ts";
 import type { TlsOptions } from "./tls/options.ts";
 
 /** The protocols of the config (`protocol:`, `--protocol`). */
-export type ProtocolRequest = "http1" | "h2" | "h2c" | "h3" | "auto";
+type ProtocolRequest = "http1" | "h2" | "h2c" | "h3" | "auto";
 /** What a run spoke (results: `protocol`). */
 export type ProtocolUsed = "http1" | "h2" | "h2c" | "h3";
 /** A row of the protocol table: the HTTP version spoken, WebSocket, or gRPC (over h2 or h2c). */
-export type ProtocolRow = ProtocolUsed | "ws" | "grpc";
+type ProtocolRow = ProtocolUsed | "ws" | "grpc";
 
 /** The table's row for a run at `url` that spoke `used`: ws: URLs are WebSocket's, `grpc` runs gRPC's. */
 export function protocolRowOf(url: URL, used: ProtocolUsed, grpc = false): ProtocolRow {
