@@ -50,21 +50,12 @@ export function emptyCounters(): Counters {
   };
 }
 
+/** Every counter's name, in `emptyCounters`' order. */
+const COUNTER_KEYS = Object.keys(emptyCounters()) as Array<keyof Counters>;
+
 /** Adds every counter of `from` into `into`; one `from` lacks (a results subset) adds nothing. */
 export function addCounters(into: Counters, from: Partial<Counters>): void {
-  into.requests += from.requests ?? 0;
-  into.failedStatus += from.failedStatus ?? 0;
-  into.bytesRead += from.bytesRead ?? 0;
-  into.bytesWritten += from.bytesWritten ?? 0;
-  into.lateSends += from.lateSends ?? 0;
-  into.serverBoundSends += from.serverBoundSends ?? 0;
-  into.droppedSends += from.droppedSends ?? 0;
-  into.connects += from.connects ?? 0;
-  into.reconnects += from.reconnects ?? 0;
-  into.drained += from.drained ?? 0;
-  into.retried += from.retried ?? 0;
-  into.unfinished += from.unfinished ?? 0;
-  into.unrecordedLatencies += from.unrecordedLatencies ?? 0;
+  for (const key of COUNTER_KEYS) into[key] += from[key] ?? 0;
 }
 
 /** The counters of intervals with their errors and status codes. */

@@ -11,7 +11,7 @@ import type { SteerAction } from "./schema/steering.ts";
 export type Pacing = "closed" | "open" | "fixed";
 
 /** One model's facts. */
-export interface LoadModelFacts {
+interface LoadModelFacts {
   /** How it paces its sends, given whether its config sets a `ratePerSec`. */
   pacing(hasRate: boolean): Pacing;
   /** The live changes that apply to a run of it. */

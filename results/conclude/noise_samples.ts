@@ -73,7 +73,7 @@ export function metricValue(run: RunResult, metric: NoiseMetric): number {
 }
 
 /** The batches of one side: their means, their lengths (ms), and whether every run had settled. */
-export interface Batches {
+interface Batches {
   values: number[];
   lengthsMs: number[];
   settled: boolean;

@@ -290,7 +290,7 @@ function poolSessions(into: Flow, flow: Flow, pool: PoolDurations): void {
 }
 
 /** Where each shard's intervals land in the merged run. */
-export interface Alignment {
+interface Alignment {
   intervalMs: number;
   /** Per shard: merged interval index of its interval 0. */
   offsets: number[];
@@ -315,7 +315,7 @@ export function alignShards(runs: RunResult[]): Alignment {
 }
 
 /** The shards' intervals added per absolute interval; percentiles from the added histograms. */
-export function mergeIntervals(runs: RunResult[], alignment: Alignment): IntervalResult[] {
+function mergeIntervals(runs: RunResult[], alignment: Alignment): IntervalResult[] {
   const slots = new Map<number, IntervalResult[]>();
   runs.forEach((run, k) => {
     run.intervals.forEach((iv, i) => {

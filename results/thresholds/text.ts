@@ -4,8 +4,7 @@
  * verdict of the run it was judged on. Pure.
  */
 import type { ResultsFile, RunResult, ThresholdResult } from "../schema/results.ts";
-import { type RunVerdict, runVerdict } from "../conclude/run_verdict.ts";
-import { abortedLabel } from "../conclude/run_stops.ts";
+import { abortedLabel, type RunVerdict, runVerdict } from "../conclude/run_verdict.ts";
 import { fromK6, splitSelector } from "./selector.ts";
 import { fixedOrDash, formatCount } from "../text_format.ts";
 

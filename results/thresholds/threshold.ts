@@ -1,16 +1,17 @@
 /**
  * @module
  * Pass/fail thresholds for CI (`--threshold "p99<200ms"`): parsed before any load is sent, judged
- * against every run they apply to after it. Grammar: `[run:]metric op value[unit] [over 10s]`.
+ * against every run they apply to after it. Grammar: `[run:]metric op value[unit] [over 10s]`. A rule
+ * `over` windows holds in every window of the run (latency exact from the intervals' HDR histograms); one
+ * on an error kind (`errorRate{kind:timeout}<1%`) is judged on the whole run.
  */
-import type { RunResult, ThresholdResult } from "../mod.ts";
-import { type LatencyKey, PERCENTILE_FIELDS } from "../schema/values.ts";
+import type { IntervalResult, RunResult, ThresholdResult } from "../mod.ts";
+import { ERROR_KINDS, type LatencyKey, PERCENTILE_FIELDS } from "../schema/values.ts";
 import { ConfigError } from "../../validation/config_error.ts";
 import { nearest } from "../../validation/suggest.ts";
-import { type WindowMetric, windowValues } from "./windows.ts";
 import { latencySampled, sampledLatency, unansweredRequests } from "../conclude/responses.ts";
-import { decodeHistogram } from "../histogram.ts";
-import { sumValues } from "../interval_counts.ts";
+import { decodeHistogram, mergeEncoded, summarizeMs } from "../histogram.ts";
+import { successRateOf, sumValues } from "../interval_counts.ts";
 import {
   ENDPOINT_METRICS,
   failedStatusOf,
@@ -20,8 +21,8 @@ import {
   selectorText,
   splitSelector,
 } from "./selector.ts";
-import { kindProblem, kindValue, splitKind } from "./kind.ts";
 import { maxOf, minOf } from "../../system/large_arrays.ts";
+import { servedRps } from "../conclude/served_rate.ts";
 
 type Op = "<" | "<=" | ">" | ">=" | "==";
 
@@ -37,7 +38,7 @@ export interface Threshold {
   windowMs?: number;
   /** `p99{name:GET /json}<200ms`: judged on the endpoints it selects (results/thresholds/selector.ts). */
   selector?: Selector;
-  /** `errorRate{kind:timeout}<1%`: only the failures of this kind (results/thresholds/kind.ts). */
+  /** `errorRate{kind:timeout}<1%`: only the failures of this kind (`kindValue`). */
   kind?: string;
   /** Written in k6's form (`http_reqs: count>10`): judged on k6's metrics (`k6Value`). */
   k6?: true;
@@ -294,4 +295,99 @@ function windowResult(t: Threshold, run: RunResult): ThresholdResult {
     t.op === "<" || t.op === "<=" ? maxOf(xs) : t.op === "==" ? xs[0] : minOf(xs);
   const actual = values.length === 0 ? Number.NaN : pick(failing.length ? failing : values);
   return { expression: t.expression, run: run.name, actual, ok: values.length > 0 && failing.length === 0 };
+}
+
+/** Thresholds on one error kind: the metrics that take one. */
+const KIND_METRICS = new Set(["errors", "errorRate"]);
+
+/** `selector` without its `kind` (undefined when nothing else was selected), and the kind. */
+function splitKind(selector: Selector | undefined): { selector?: Selector; kind?: string } {
+  if (selector?.kind === undefined) return { selector };
+  const { kind, ...rest } = selector;
+  return { kind, ...(Object.keys(rest).length > 0 ? { selector: rest } : {}) };
+}
+
+/** Why `metric` cannot take error kind `kind` (with a window `windowMs`), or null when it can. */
+function kindProblem(metric: string, kind: string, windowMs: number | undefined): string | null {
+  if (!(ERROR_KINDS as readonly string[]).includes(kind)) {
+    const guess = nearest(kind, [...ERROR_KINDS]);
+    return `no error kind "${kind}"${guess ? `; did you mean "${guess}"?` : ""} (the kinds: ${
+      ERROR_KINDS.join(", ")
+    })`;
+  }
+  if (!KIND_METRICS.has(metric)) {
+    return `{kind:${kind}} selects failures: use errors{kind:...} or errorRate{kind:...}, not ${metric}`;
+  }
+  if (windowMs !== undefined) return `{kind:...} is judged on the whole run, not "over" windows; drop one`;
+  return null;
+}
+
+/** `metric` (errors or errorRate) of `run` counting only failures of `kind` (and a gRPC status's answers). */
+function kindValue(run: RunResult, metric: string, kind: string): number {
+  const count = ((run.errors as Record<string, number | undefined>)[kind] ?? 0) +
+    (run.statusCodes[kind] ?? 0);
+  if (metric === "errors") return count;
+  const sends = run.requests + sumValues(run.errors);
+  return sends > 0 ? count / sends : 0;
+}
+
+/** What a window's value of a threshold metric is measured from. */
+type WindowMetric = { kind: "latency"; key: LatencyKey } | { kind: "rps" } | {
+  kind: "success";
+  invert: boolean;
+};
+
+/** Consecutive groups of intervals, each `windowMs` long; a tail under half a window joins the last. */
+export function windowsOf(intervals: IntervalResult[], windowMs: number): IntervalResult[][] {
+  const windows: IntervalResult[][] = [];
+  let current: IntervalResult[] = [], spanMs = 0;
+  for (const iv of intervals) {
+    current.push(iv);
+    spanMs += iv.durationMs;
+    if (spanMs >= windowMs) {
+      windows.push(current);
+      current = [];
+      spanMs = 0;
+    }
+  }
+  if (current.length) {
+    if (spanMs >= windowMs / 2 || windows.length === 0) windows.push(current);
+    else windows[windows.length - 1].push(...current);
+  }
+  return windows;
+}
+
+const INTERVAL_KEYS = new Set<LatencyKey>(["p50", "p75", "p90", "p99"]);
+
+function latencyOf(window: IntervalResult[], key: LatencyKey): number {
+  const withRequests = window.filter((iv) => iv.requests > 0);
+  if (withRequests.length === 0) return Number.NaN;
+  if (withRequests.every((iv) => iv.histogramEncoded)) {
+    return summarizeMs(mergeEncoded(withRequests.map((iv) => iv.histogramEncoded!)))[key];
+  }
+  if (!INTERVAL_KEYS.has(key)) return Number.NaN;
+  return maxOf(withRequests.map((iv) => iv[key as "p50" | "p75" | "p90" | "p99"]));
+}
+
+/** The value of `metric` in one window (NaN when the window says nothing about it). */
+function windowValue(window: IntervalResult[], metric: WindowMetric): number {
+  if (metric.kind === "latency") return latencyOf(window, metric.key);
+  const requests = window.reduce((a, iv) => a + iv.requests, 0);
+  if (metric.kind === "rps") {
+    // Served within the window, as the achieved rate: the drain folded into the last interval left out.
+    const drained = window.reduce((a, iv) => a + (iv.drained ?? 0), 0);
+    return servedRps(requests, drained, window.reduce((a, iv) => a + iv.durationMs, 0) / 1000);
+  }
+  const errors = window.reduce((a, iv) => a + iv.errors, 0);
+  const rate = successRateOf({
+    requests,
+    errors,
+    failedStatus: window.reduce((a, iv) => a + iv.failedStatus, 0),
+  }, NaN);
+  return metric.invert ? 1 - rate : rate;
+}
+
+/** Every window's value of `metric` over the run's intervals. */
+function windowValues(run: RunResult, windowMs: number, metric: WindowMetric): number[] {
+  return windowsOf(run.intervals, windowMs).map((w) => windowValue(w, metric));
 }

@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { createHistogram, encodeHistogram } from "../histogram.ts";
-import { evaluateThresholds, parseThreshold } from "./threshold.ts";
-import { windowsOf } from "./windows.ts";
+import { evaluateThresholds, parseThreshold, windowsOf } from "./threshold.ts";
 import type { IntervalResult, RunResult } from "../schema/results.ts";
 
 /** One 1 s interval of `requests` answers of `latencyMs` each, with its HDR histogram unless `bare`. */

@@ -20,16 +20,15 @@ import { GrpcAnswer, type GrpcRun } from "./grpc/answer.ts";
 import type { StreamAnswer } from "./stream_answer.ts";
 import { H3Slot } from "./h3/slot.ts";
 import { H3Connection } from "./h3/connection.ts";
-import { StreamSlots } from "./stream_slots.ts";
 import { encodeH3Mix } from "./h3/request.ts";
 import type { TlsOptions } from "./tls/options.ts";
 
 /** The protocols of the config (`protocol:`, `--protocol`). */
-export type ProtocolRequest = "http1" | "h2" | "h2c" | "h3" | "auto";
+type ProtocolRequest = "http1" | "h2" | "h2c" | "h3" | "auto";
 /** What a run spoke (results: `protocol`). */
 export type ProtocolUsed = "http1" | "h2" | "h2c" | "h3";
 /** A row of the protocol table: the HTTP version spoken, WebSocket, or gRPC (over h2 or h2c). */
-export type ProtocolRow = ProtocolUsed | "ws" | "grpc";
+type ProtocolRow = ProtocolUsed | "ws" | "grpc";
 
 /** The table's row for a run at `url` that spoke `used`: ws: URLs are WebSocket's, `grpc` runs gRPC's. */
 export function protocolRowOf(url: URL, used: ProtocolUsed, grpc = false): ProtocolRow {
@@ -198,3 +197,52 @@ export const PROTOCOLS: Readonly<Record<ProtocolRow, (setup: ProtocolSetup) => C
   ws: wsConnections,
   grpc: grpcConnections,
 };
+
+/** A connection that carries slots: how many streams it had open at once, and its GOAWAY partner's. */
+interface SlotHost {
+  readonly maxOpenStreams: number;
+  readonly partner?: { readonly maxOpenStreams: number } | null;
+}
+
+/** How h2 and h3 group load connections: each a stream slot, `streams` of them to a connection. */
+class StreamSlots<C extends SlotHost, S> {
+  #session: C | null = null;
+  #inSession = 0;
+  #sessions = 0;
+  readonly sessions: C[] = [];
+
+  /** `open` makes the connection of id `idBase + k`; `slotOn` makes slot `id` on a connection. */
+  constructor(
+    readonly streams: number,
+    readonly idBase: number,
+    readonly spread: number,
+    readonly open: (id: number) => C,
+    readonly slotOn: (id: number, session: C) => S,
+  ) {}
+
+  /**
+   * The next slot: on the current connection while it has fewer than `streams`, else on a new one; with a
+   * `spread`, on the next of that many connections in turn.
+   */
+  next(id: number): S {
+    if (this.spread > 0) {
+      const k = this.#inSession++ % this.spread;
+      const session = this.sessions[k] ??= this.open(this.idBase + this.#sessions++);
+      return this.slotOn(id, session);
+    }
+    if (this.#session === null || this.#inSession === this.streams) {
+      this.#session = this.open(this.idBase + this.#sessions++);
+      this.sessions.push(this.#session);
+      this.#inSession = 0;
+    }
+    this.#inSession++;
+    return this.slotOn(id, this.#session);
+  }
+
+  /** Most streams open at once on any one connection so far. */
+  get maxOpenStreams(): number {
+    let most = 0;
+    for (const s of this.sessions) most = Math.max(most, s.maxOpenStreams, s.partner?.maxOpenStreams ?? 0);
+    return most;
+  }
+}

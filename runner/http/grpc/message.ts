@@ -15,7 +15,7 @@ export class GrpcMessageError extends Error {
 }
 
 /** Type URLs whose JSON form is not an object of fields (protobuf's well-known types). */
-const WELL_KNOWN = /^\.google\.protobuf\./;
+export const WELL_KNOWN = /^\.google\.protobuf\./;
 
 /** The one reused writer (encoding is synchronous): a fresh one takes a pooled 128-byte Buffer each time. */
 let writer = new protobuf.Writer();
@@ -88,16 +88,19 @@ export function fieldOf(type: protobuf.Type, key: string, path: string): protobu
   );
 }
 
+/** `json` as the object a `type` is written as, else a `GrpcMessageError` at `path`. */
+export function objectOf(type: protobuf.Type, json: unknown, path: string): object {
+  if (json !== null && typeof json === "object" && !Array.isArray(json)) return json;
+  throw new GrpcMessageError(
+    path,
+    `expected an object (a ${type.fullName.slice(1)}), got ${JSON.stringify(json)}`,
+  );
+}
+
 /** Every member of `json` names a field of `type` (recursively through message fields), by its path. */
 function checkFields(type: protobuf.Type, json: unknown, path: string): void {
   if (WELL_KNOWN.test(type.fullName)) return;
-  if (json === null || typeof json !== "object" || Array.isArray(json)) {
-    throw new GrpcMessageError(
-      path,
-      `expected an object (a ${type.fullName.slice(1)}), got ${JSON.stringify(json)}`,
-    );
-  }
-  for (const [key, value] of Object.entries(json)) {
+  for (const [key, value] of Object.entries(objectOf(type, json, path))) {
     const field = fieldOf(type, key, path);
     field.resolve();
     const inner = field.resolvedType;

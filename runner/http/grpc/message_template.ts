@@ -8,26 +8,20 @@
 import protobuf from "protobufjs";
 import type { GrpcBodySpec, GrpcMessageSpec, GrpcSlotKind, GrpcSlotSpec } from "../grpc_body_spec.ts";
 import { hasPlaceholder, placeholdersOf } from "../template.ts";
-import { encodeMessage, fieldOf, GrpcMessageError, parseMessageText } from "./message.ts";
+import {
+  encodeMessage,
+  fieldOf,
+  GrpcMessageError,
+  objectOf,
+  parseMessageText,
+  WELL_KNOWN,
+} from "./message.ts";
 import { concatBytes } from "../../../system/copy_bytes.ts";
 
-const SCALARS = new Set<string>([
-  "string",
-  "bytes",
-  "bool",
-  "int32",
-  "int64",
-  "uint32",
-  "uint64",
-  "sint32",
-  "sint64",
-  "fixed32",
-  "fixed64",
-  "sfixed32",
-  "sfixed64",
-  "float",
-  "double",
-]);
+const SCALARS = new Set(
+  "string bytes bool int32 int64 uint32 uint64 sint32 sint64 fixed32 fixed64 sfixed32 sfixed64 float double"
+    .split(" "),
+);
 
 /** Whether a message's JSON has a whole placeholder anywhere (a stray `{{` is the value's own text). */
 function hasMessagePlaceholder(json: unknown): boolean {
@@ -95,16 +89,10 @@ function checkNames(text: string, names: readonly string[]): void {
 
 function messageSpecOf(type: protobuf.Type, json: unknown, path: string): GrpcMessageSpec {
   if (!hasMessagePlaceholder(json)) return { pieces: [encodeMessage(type, json, path)], slots: [] };
-  if (/^\.google\.protobuf\./.test(type.fullName)) {
+  if (WELL_KNOWN.test(type.fullName)) {
     throw new GrpcMessageError(
       path,
       `placeholders are not taken in a ${type.fullName.slice(1)}; write it whole`,
-    );
-  }
-  if (json === null || typeof json !== "object" || Array.isArray(json)) {
-    throw new GrpcMessageError(
-      path,
-      `expected an object (a ${type.fullName.slice(1)}), got ${JSON.stringify(json)}`,
     );
   }
   const pieces: Uint8Array[] = [];
@@ -115,7 +103,7 @@ function messageSpecOf(type: protobuf.Type, json: unknown, path: string): GrpcMe
     fixed = [];
     slots.push(slot);
   };
-  for (const [key, value] of Object.entries(json)) {
+  for (const [key, value] of Object.entries(objectOf(type, json, path))) {
     const field = fieldOf(type, key, path);
     const at = `${path}.${key}`;
     if (!hasMessagePlaceholder(value)) fixed.push(encodeMessage(type, { [key]: value }, path));

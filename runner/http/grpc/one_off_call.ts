@@ -9,7 +9,7 @@ import { frameMessage, MessageReader, READ_OK, READ_TOO_BIG } from "../../../grp
 import { GRPC_DEADLINE_EXCEEDED, GRPC_INTERNAL, grpcStatusValue } from "../../../grpc/status.ts";
 
 /** What one call got: its code, why when not OK, its replies' payloads, its head and trailer fields. */
-export interface OneOffAnswer {
+interface OneOffAnswer {
   status: number;
   problem: string;
   replies: Uint8Array[];

@@ -2,7 +2,7 @@
  * @module
  * HTTP/2 for the executors: each stream an h2 connection may carry is an `H2Slot` shaped as a
  * `LoadConnection`, so models, watchdog and graceful stop run unchanged, grouped `streams` to a connection
- * (h2load's `-c` and `-m`; stream_slots.ts). The watchdog cancels one stream (RST_STREAM), not the
+ * (h2load's `-c` and `-m`; protocols.ts). The watchdog cancels one stream (RST_STREAM), not the
  * connection. Flow steps go one after another on one slot (`exchangeStep`).
  */
 import type { ConnectionShared, NextExchange, StepConnection, StepRequest } from "../load_connection.ts";

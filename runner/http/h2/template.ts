@@ -6,7 +6,7 @@
  * whitespace is refused (RFC 9113 8.2.1); `:path` is percent-encoded as over HTTP/1.1.
  */
 import { concatBytes, copyBytes } from "../../../system/copy_bytes.ts";
-import { literalNameBytes } from "../../../http2/hpack/encoder.ts";
+import { literalNameBytes, writeInt as writeHpackInt } from "../../../http2/hpack/encoder.ts";
 import {
   CONTINUATION,
   DEFAULT_MAX_FRAME_BYTES,
@@ -90,18 +90,7 @@ export function buildH2Template(
   };
 }
 
-/** Writes an HPACK integer with a 7-bit prefix (a string's length, not Huffman) at `at`; returns the end. */
-function writeLength(buf: Uint8Array, at: number, n: number): number {
-  if (n < 127) {
-    buf[at] = n;
-    return at + 1;
-  }
-  buf[at++] = 127;
-  for (n -= 127; n >= 128; n = Math.floor(n / 128)) buf[at++] = (n % 128) | 0x80;
-  buf[at] = n;
-  return at + 1;
-}
-
+/** Bytes of an HPACK string length (a 7-bit prefix, `writeHpackInt`'s form) of `n`. */
 function lengthBytes(n: number): number {
   if (n < 127) return 1;
   let bytes = 2;
@@ -130,7 +119,7 @@ function writeStringParts(
   const length = end - at - 1;
   const prefix = lengthBytes(length);
   if (prefix > 1) buf.copyWithin(at + prefix, at + 1, end);
-  writeLength(buf, at, length);
+  writeHpackInt(buf, at, length, 7, 0);
   return at + prefix + length;
 }
 
@@ -221,7 +210,7 @@ export class H2TemplateWriter {
     at = copyBytes(buf, at, last, 0, last.length);
     if (cookie !== null) {
       at = copyBytes(buf, at, COOKIE, 0, COOKIE.length);
-      at = writeLength(buf, at, cookie.length);
+      at = writeHpackInt(buf, at, cookie.length, 7, 0);
       at = copyBytes(buf, at, cookie, 0, cookie.length);
     }
     if (t.autoLength) {

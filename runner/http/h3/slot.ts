@@ -1,7 +1,7 @@
 /**
  * @module
  * HTTP/3 for the executors: each request stream an h3 connection may carry is an `H3Slot` shaped as a
- * `LoadConnection`, grouped `streams` to a connection (stream_slots.ts, as HTTP/2's are). A request is one
+ * `LoadConnection`, grouped `streams` to a connection (protocols.ts, as HTTP/2's are). A request is one
  * bidirectional QUIC stream: its octets written once and the send side closed (quinn finishes a dropped
  * send stream: FIN), the answer read to its FIN into the slot's buffer through the slot's frame reader, its
  * HEADERS decoded by the connection's QPACK decoder, its DATA counted. The stream's two resources are read

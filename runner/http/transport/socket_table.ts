@@ -2,8 +2,12 @@
  * @module
  * What a transport's event loop keeps of its sockets: each by its token (a slot reused after close), the
  * ready list of sockets with bytes no event will announce, served next round (two lists take turns), and
- * the count of sockets waiting, which starts the loop's pump.
+ * the count of sockets waiting, which starts the loop's pump; and how both loops dial: a non-blocking
+ * socket (bound to a source address when given), then the connect, each error saying what was attempted.
  */
+import { EINPROGRESS, type EpollSys } from "./epoll/ffi.ts";
+import type { SockAddr } from "./sock_addr.ts";
+import { connectError, notAttemptedError } from "./epoll/errors.ts";
 
 /** A socket the table holds: served from the ready list, closed with the loop. */
 interface TableSocket {
@@ -88,4 +92,35 @@ export abstract class SocketTable<S extends TableSocket> {
     this.closed = true;
     return true;
   }
+}
+
+/** A non-blocking TCP socket for `addr` (bound to `source`), or the error of a connect never attempted. */
+export function loopSocket(
+  sys: EpollSys,
+  addr: SockAddr,
+  closedLoop: string | null,
+  source: SockAddr | null = null,
+): number | Error {
+  if (closedLoop !== null) {
+    return new Deno.errors.BadResource(`never attempted: the ${closedLoop} loop was closed`);
+  }
+  const fd = sys.tcpSocket(addr.family);
+  if (fd < 0) return notAttemptedError("socket", -fd, addr);
+  if (source === null) return fd;
+  const bound = sys.bindSource(fd, source);
+  if (bound >= 0) return fd;
+  sys.close(fd);
+  return notAttemptedError(`bind to ${source.text.replace(/:0$/, "")}`, -bound, addr);
+}
+
+/** Starts `sock`'s connect: 0 (connected) or -EINPROGRESS, else its error (the socket closed). */
+export function startConnect(
+  sys: EpollSys,
+  addr: SockAddr,
+  sock: { fd: number; close(): void },
+): number | Error {
+  const started = sys.connect(sock.fd, addr);
+  if (started >= 0 || started === -EINPROGRESS) return started;
+  sock.close();
+  return connectError(-started, addr);
 }

@@ -12,10 +12,9 @@ import type { OpenSslClient } from "../../tls/openssl_client.ts";
 import type { SslNegotiated } from "../../tls/openssl_conn.ts";
 import { EpollSocket, type SocketLoop } from "./socket.ts";
 import { errnoMessage, notAttemptedError } from "./errors.ts";
-import { loopSocket, startConnect } from "../loop_dial.ts";
 import { TRACE_CONN, traceConn } from "../conn_trace.ts";
 import { nextTurn } from "../../../load/clock.ts";
-import { SocketTable } from "../socket_table.ts";
+import { loopSocket, SocketTable, startConnect } from "../socket_table.ts";
 import { type ConnectPhase, HANDSHAKES_IN_FLIGHT } from "./connect.ts";
 import { PROBE_TOKEN, ReadyProbe, type ReadyWaitSum } from "../ready_wait.ts";
 

@@ -11,9 +11,8 @@ import { EBUSY, ETIME } from "./ffi.ts";
 import { UringRing } from "./ring.ts";
 import { UD_POLL, UD_RECV, UD_SEND, UringSocket, type UringSocketLoop } from "./socket.ts";
 import type { TransportConn } from "../transport.ts";
-import { loopSocket, startConnect } from "../loop_dial.ts";
 import { nextTurn } from "../../../load/clock.ts";
-import { SocketTable } from "../socket_table.ts";
+import { loopSocket, SocketTable, startConnect } from "../socket_table.ts";
 import { PROBE_PERIOD_MS, type ReadyWaitSum, ReadyWaitTally } from "../ready_wait.ts";
 
 /** SQEs a round queues before it hands them to the kernel without waiting for its end. */
