@@ -45,8 +45,12 @@ export const SCRIPT_LOAD_TABLE: FlagTable = [
   flag("--csv <prefix>", { example: "out/locust" }, [
     "Locust's CSV files: <prefix>_stats.csv, _failures.csv, _stats_history.csv",
   ]),
-  flag("-T, --tags <a,b>", { repeatable: true, example: "checkout" }, ["only the tasks with these tags"]),
-  flag("-E, --exclude-tags <a,b>", { repeatable: true, example: "slow" }, ["not the tasks with these tags"]),
+  flag("-T, --tags <a,b>", { repeatable: true, manyValues: true, example: "checkout" }, [
+    "only the tasks with these tags",
+  ]),
+  flag("-E, --exclude-tags <a,b>", { repeatable: true, manyValues: true, example: "slow" }, [
+    "not the tasks with these tags",
+  ]),
   flag("--stop-timeout <d>", { example: "10s" }, ["how long users may finish their task at the end"]),
   flag("--exit-code-on-error <n>", { example: "0" }, ["the exit code when a request failed (default 1)"]),
   "A k6 script also takes k6's flags:",
