@@ -76,15 +76,18 @@ function dumps(value: unknown, ...rest: unknown[]): string {
   return JSON.stringify(value).replace(separators, (m, s) => s ?? (m === "," ? ", " : ": "));
 }
 
+function loads(text: unknown): unknown {
+  try {
+    return JSON.parse(typeof text === "string" ? text : new TextDecoder().decode(text as Uint8Array));
+  } catch (err) {
+    throw new PyError("JSONDecodeError", (err as Error).message);
+  }
+}
+
 const json = {
   dumps,
-  loads: (text: unknown) => {
-    try {
-      return JSON.parse(typeof text === "string" ? text : new TextDecoder().decode(text as Uint8Array));
-    } catch (err) {
-      throw new PyError("JSONDecodeError", (err as Error).message);
-    }
-  },
+  loads,
+  load: (f: { read(): string }) => loads(f.read()),
   JSONDecodeError: exceptionClass("JSONDecodeError"),
 };
 
