@@ -542,3 +542,99 @@ Deno.test("loadlab convert locust writes the session, each statement on its line
   const results = JSON.parse(Deno.readTextFileSync(`${dir}/out/results.json`));
   ok(results.runs[0].endpoints.some((e: { name: string }) => e.name === "me"));
 });
+
+const GATED = `import json
+import logging
+from locust import HttpUser, constant, events, task
+
+with open("data.json") as f:
+    PATHS = json.load(f)["paths"]
+
+
+@events.test_stopping.add_listener
+def stopping(environment, **kwargs):
+    print("stopping listener ran")
+
+
+@events.quitting.add_listener
+def gate(environment, **kwargs):
+    total = environment.stats.total
+    print(f"gate: {total.num_requests > 5} {total.num_failures} {total.fail_ratio:.2f} "
+          f"{total.get_response_time_percentile(0.95) >= 0} {environment.stats.get('me', 'GET').num_requests > 0}")
+    environment.process_exit_code = 0 if total.fail_ratio < 0.9 else 5
+
+
+class Member(HttpUser):
+    wait_time = constant(0.05)
+
+    def on_start(self):
+        r = self.client.post("/login", json={"user": "ada", "password": "secret"}, name="login")
+        self.client.headers["Authorization"] = "Bearer " + r.json()["token"]
+        if "session" not in self.client.cookies:
+            raise RuntimeError("no session cookie")
+
+    @task
+    def me(self):
+        self.client.get("/me", name="me")
+        self.client.cookies.clear()
+        self.client.get("/me", name="me without cookie")
+        self.client.cookies.set("session", "nonsense")
+        self.client.post("/login", json={"user": "ada", "password": "secret"}, name="login")
+
+    @task
+    def parse(self):
+        try:
+            with self.client.get(PATHS[0], name="parse", catch_response=True) as r:
+                json.loads(r.text)
+        except json.JSONDecodeError:
+            pass
+`;
+
+Deno.test("cookies, data files, quitting listeners with stats and process_exit_code, unreported blocks", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-gated-" });
+    Deno.writeTextFileSync(`${dir}/data.json`, '{"paths": ["/"]}');
+    const args = ["locustfile.py", "-u", "2", "-r", "2", "-t", "1s", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", GATED, args, dir);
+    assertEquals(code, 0, text); // failures, but the quitting listener's exit code
+    ok(text.includes("stopping listener ran"), text);
+    ok(/gate: True [1-9]\d* 0\.\d\d True True/.test(text), text);
+    const rows = csv(`${dir}/res_stats.csv`);
+    const row = (name: string) => rows.find((r) => r.Name === name);
+    assertEquals(row("me")?.["Failure Count"], "0");
+    ok(Number(row("me without cookie")?.["Failure Count"]) > 0, text);
+    assertEquals(row("parse"), undefined); // its block raised: Locust reports no request
+  }));
+
+const SHAPED = `from locust import HttpUser, LoadTestShape, constant, task
+
+
+class Reader(HttpUser):
+    wait_time = constant(0.1)
+
+    @task
+    def home(self):
+        self.client.get("/")
+
+
+class Steps(LoadTestShape):
+    stages = [(1, 2), (2, 4)]
+
+    def tick(self):
+        for until, users in self.stages:
+            if self.get_run_time() < until:
+                return (users, 10)
+        return None
+`;
+
+Deno.test("a LoadTestShape's tick() sets the users each second and ends the run where it returns None", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-shape-" });
+    const startMs = performance.now();
+    const args = ["locustfile.py", "-t", "30s", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", SHAPED, args, dir);
+    assertEquals(code, 0, text);
+    ok(performance.now() - startMs < 25_000, text); // the shape's 2 s, not -t's 30 s
+    const counts = csv(`${dir}/res_stats_history.csv`).map((r) => Number(r["User Count"]));
+    assertEquals([counts[0] < 4, Math.max(...counts)], [true, 4], counts.join(" "));
+  }));

@@ -10,9 +10,16 @@ import { assertOutputsWritable, lockOutDir } from "./preflight.ts";
 import { UsageError } from "../usage_error.ts";
 import { runCommand } from "../command_errors.ts";
 import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { isK6File } from "../../runner/script/k6/convert/converted_file.ts";
-import { convertLocustFile, isLocustFile } from "../../runner/script/locust/file.ts";
-import { locustExitCode, locustTable, writeLocustCsv } from "../../runner/script/locust/stats.ts";
+import { convertLocustFile, isLocustFile, locustSessionPath } from "../../runner/script/locust/file.ts";
+import {
+  locustExitCode,
+  locustStats,
+  locustTable,
+  writeLocustCsv,
+} from "../../runner/script/locust/stats.ts";
+import { locustEnd } from "../../runner/script/locust/runtime.ts";
 import { memoryLimitMbBesideRuns } from "../../runner/worker/memory_limit.ts";
 import {
   HANDLE_SUMMARY_TIMEOUT_MS,
@@ -152,7 +159,13 @@ async function runRead(
 /** A locustfile's run ends as Locust's: its table, its CSV files (`--csv`), its exit code. */
 async function finishLocustRun(results: ResultsFile, args: RunArgs, code: number): Promise<number> {
   const locust = args.scriptLoad?.locust ?? {};
-  const { methods } = convertLocustFile(resolve(args.source));
+  const path = resolve(args.source), { methods, events } = convertLocustFile(path);
+  let set: number | null = null;
+  if (results.runs.length > 0 && events.some((e) => ["test_stopping", "test_stop", "quitting"].includes(e))) {
+    // The end's listeners run here, where the run's stats are: the file's module loaded once more.
+    await import(pathToFileURL(locustSessionPath(path)).href);
+    set = await locustEnd(locustStats(results.runs[0], methods));
+  }
   for (const run of results.runs) {
     console.log(`\n${terminalSafe(locustTable(run, methods))}`);
     if (locust.csv === undefined) continue;
@@ -162,7 +175,7 @@ async function finishLocustRun(results: ResultsFile, args: RunArgs, code: number
       throw new OutputError(`--csv ${locust.csv}: cannot write: ${(err as Error).message}`, { cause: err });
     }
   }
-  return locustExitCode(results, code, locust.exitCodeOnError);
+  return set ?? locustExitCode(results, code, locust.exitCodeOnError);
 }
 
 /** The output folder, checked before any load: not over the experiment file (2), writable (5). */

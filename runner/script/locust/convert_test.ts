@@ -52,8 +52,12 @@ class U(HttpUser):
   );
   ok(problems(HEAD + "from locust import User\n")[0].startsWith("locustfile.py:2: from locust import User"));
   ok(
-    problems(HEAD + "class U(HttpUser):\n    def t(self):\n        self.environment.runner.quit()\n")[0]
-      .startsWith("locustfile.py:4: self.environment.runner"),
+    problems(
+      HEAD + "class U(HttpUser):\n    def t(self):\n        self.environment.runner.stats.reset_all()\n",
+    )[0]
+      .startsWith(
+        "locustfile.py:4: self.environment.runner.stats: a user's runner has quit() and user_count",
+      ),
   );
   assertEquals(problems(HEAD + "x = )\ny = 1\n"), [
     "locustfile.py:2: invalid syntax (Python's parser stops here)",
@@ -81,13 +85,17 @@ Deno.test("an abstract user class is a base, not a user to run", () => {
   assertEquals(users, [{ name: "Base", abstract: true }, { name: "Child" }]);
 });
 
-Deno.test("a listener of an event loadlab does not fire is refused at its line", () => {
+Deno.test("a listener of an event loadlab does not fire is refused at its line, naming the event", () => {
+  const [problem] = problems(
+    HEAD + "from locust import events\n@events.user_error.add_listener\ndef f(**kw):\n    pass\n",
+  );
+  ok(
+    problem.startsWith("locustfile.py:3: events.user_error: loadlab takes listeners of test_start, "),
+    problem,
+  );
   assertEquals(
     problems(HEAD + "from locust import events\n@events.quitting.add_listener\ndef f(**kw):\n    pass\n"),
-    [
-      "locustfile.py:3: events.quitting: loadlab runs test_start, test_stop, init and request listeners only " +
-      "(and takes, as a run of one process, report_to_master and worker_report, which never fire)",
-    ],
+    [],
   );
 });
 

@@ -14,6 +14,15 @@ import type { RequestOptions, Response, Session } from "../session.ts";
 import { args, bool, Kw, mapping, PyError, str } from "./py.ts";
 import { MODULES } from "./py_modules.ts";
 import { setCookiePair } from "../sessions/cookies.ts";
+import { TEST_ABORT_CHANNEL } from "../k6/test_abort.ts";
+
+/** Locust's events a locustfile may listen to. */
+export const LOCUST_EVENTS =
+  ("test_start test_stop init request report_to_master worker_report test_stopping " +
+    "quitting spawning_complete").split(" ");
+
+/** What a `catch_response` block that raised is checked as: Locust reports no request (stats.ts). */
+export const UNREPORTED = "not reported: its catch_response block raised";
 
 /** The environment variable the command line's user classes and tags reach every isolate by. */
 export const LOCUST_ENV = "LOADLAB_LOCUST";
@@ -123,13 +132,11 @@ export function constant_throughput(perSecond: number): WaitTime {
 }
 
 /**
- * What `events.X.add_listener` collects: setup runs `init` and `test_start`'s, teardown `test_stop`'s, each
- * worker `request`'s after each request (in its own isolate: what it counts, teardown does not see).
+ * What `events.X.add_listener` collects: setup runs `init` and `test_start`'s, each worker `request`'s after
+ * each request (in its own isolate) and `spawning_complete`'s as the last user starts, the command's process
+ * the end's (`locustEnd`). `report_to_master` and `worker_report` never fire, as in a run of one process.
  */
-const listeners: Record<string, Fn[]> = Object.fromEntries(
-  // `report_to_master` and `worker_report` never fire: a run of one process, as Locust's without workers.
-  "test_start test_stop init request report_to_master worker_report".split(" ").map((k) => [k, []]),
-);
+const listeners: Record<string, Fn[]> = Object.fromEntries(LOCUST_EVENTS.map((k) => [k, []]));
 export const events = Object.fromEntries(
   Object.entries(listeners).map(([k, list]) => [k, { add_listener: (fn: Fn) => (list.push(fn), fn) }]),
 );
@@ -224,6 +231,7 @@ class LocustResponse {
       return rest;
     }
     if (err === null) report(this, this.failureText());
+    else if (!(err instanceof StopUser)) session().check(true, UNREPORTED);
     return false;
   }
 }
@@ -246,6 +254,11 @@ const REQUEST_KEYS =
 /** `self.client`: Locust's `HttpSession` on the session's connection, its cookies the user's jar. */
 class Client {
   headers: Record<string, string> = {};
+  /** The user's cookie jar (requests' `RequestsCookieJar`: `get`, `in`, `[k]`, `set`, `clear`). */
+  get cookies() {
+    const jar = session().cookies, set = (k: unknown, v: unknown) => jar.set(str(k), str(v));
+    return mapping((k) => jar.get(k), { set, __setitem__: set, clear: () => jar.clear() });
+  }
   static {
     // `get(url, **kw)` and the like; `post(url, data, json, **kw)` and the like.
     for (const verb of ["GET", "HEAD", "DELETE", "OPTIONS", "POST", "PUT", "PATCH"]) {
@@ -416,17 +429,92 @@ export class HttpUser {
   }
 }
 
-/** What `self.environment` holds in a converted locustfile: the host and the command line's options. */
+/**
+ * What `self.environment` holds in a converted locustfile: the host, the command line's options, its runner
+ * (`quit()`, `user_count`: `-u`) and, to the end's listeners, the run's `stats` and `process_exit_code`.
+ */
 const environment = {
   host: null as string | null,
   parsed_options: {} as Record<string, unknown>,
-  runner: null,
+  runner: {
+    user_count: 0,
+    quit(): never {
+      new BroadcastChannel(TEST_ABORT_CHANNEL).postMessage("environment.runner.quit()");
+      throw new StopUser();
+    },
+  },
+  stats: null as unknown,
+  process_exit_code: null as number | null,
 };
+
+/**
+ * Runs the end's listeners (`test_stopping`, `test_stop`, `quitting` last added first) with `stats` as
+ * `environment.stats`, in the process that ran the load; the `process_exit_code` they set, or null.
+ */
+export async function locustEnd(stats: unknown): Promise<number | null> {
+  environment.stats = stats;
+  const ends = [...listeners.test_stopping, ...listeners.test_stop, ...listeners.quitting.toReversed()];
+  for (const fn of ends) await fn(new Kw({ environment }));
+  return environment.process_exit_code === null ? null : Number(environment.process_exit_code);
+}
 
 /** `catch_response`'s value `rest()` passes: Locust's response context manager with rest's rules. */
 const REST = Symbol("rest");
 
 export class FastHttpUser extends HttpUser {}
+
+/** Locust's `LoadTestShape`: `tick()` read once a second of a run's time the shape's clock gives. */
+export class LoadTestShape {
+  runner = environment.runner;
+  __runS = 0;
+  __users = 0;
+  reset_time(): void {}
+  get_run_time(): number {
+    return this.__runS;
+  }
+  get_current_user_count(): number {
+    return this.__users;
+  }
+}
+
+/** The users a shape asks for over the run, as points `[ms, users]` (a step each), ending where it ends. */
+export type ShapePoints = Array<[number, number]>;
+
+/**
+ * The points of the file's shape over at most `limitMs`, as Locust's shape worker runs it: `tick()` each
+ * second; a change ramps at its spawn rate (floor(rate) users every floor(rate)/rate s, up or down) and
+ * the next tick waits for the ramp; `None` ends the run. Null without a shape.
+ */
+export async function shapePoints(limitMs: number): Promise<ShapePoints | null> {
+  if (shapeClass === undefined) return null;
+  const shape = new (shapeClass as any)() as LoadTestShape & { tick(): unknown };
+  const points: ShapePoints = [];
+  let atS = 0, users = 0, last = "";
+  while (atS * 1000 < limitMs) {
+    shape.__runS = atS, shape.__users = users;
+    const tick = await shape.tick();
+    if (tick == null) break;
+    const [target, rate, classes] = tick as [number, number, unknown];
+    if (classes != null) {
+      throw new PyError("TypeError", "tick(): user classes per tick are outside the subset");
+    }
+    let next = atS + 1;
+    if (`${target},${rate}` !== last) {
+      last = `${target},${rate}`;
+      const batch = Math.max(1, Math.floor(rate)), everyS = rate > 0 ? batch / rate : 0;
+      for (let k = 0; users !== Math.round(target); k++) {
+        users += Math.max(-batch, Math.min(batch, Math.round(target) - users));
+        points.push([Math.round((atS + k * everyS) * 1000), users]);
+        next = Math.max(next, atS + k * everyS);
+      }
+    }
+    atS = next;
+  }
+  points.push([Math.min(limitMs, Math.round(atS * 1000)), users]);
+  return points.filter(([ms]) => ms <= limitMs);
+}
+
+let shapeClass: unknown;
 
 type UserClass = typeof HttpUser & { weight?: number; fixed_count?: number; abstract?: boolean };
 
@@ -512,7 +600,8 @@ function klOrder(shares: Array<[UserClass, number]>, n: number): UserClass[] {
 }
 
 /** The session module's exports for a locustfile's user classes (the converter's footer calls it). */
-export function locustfile(all: Record<string, unknown>) {
+export function locustfile(all: Record<string, unknown>, shape?: unknown) {
+  shapeClass = shape;
   const sel: LocustSelection = JSON.parse(Deno.env.get(LOCUST_ENV) ?? "{}");
   stopTimeoutMs = sel.stopTimeoutMs ?? 0;
   const classes = Object.entries(all).filter(([, v]) =>
@@ -543,6 +632,9 @@ export function locustfile(all: Record<string, unknown>) {
     const cls = order[(s.vu - 1) % order.length];
     const user = new (cls as any)() as HttpUser & { on_start?: Fn };
     s.state.user = user;
+    if (s.vu === sel.userCount) {
+      for (const fn of listeners.spawning_complete) await fn(new Kw({ user_count: sel.userCount }));
+    }
     await user.__init___py(environment);
     try {
       if (typeof user.on_start === "function") await user.on_start();
@@ -602,6 +694,7 @@ export function locustfile(all: Record<string, unknown>) {
   }
 
   environment.host = sel.host ?? null;
+  environment.runner.user_count = sel.userCount ?? 1;
   environment.parsed_options = {
     host: environment.host,
     num_users: sel.userCount ?? 1,
@@ -610,16 +703,14 @@ export function locustfile(all: Record<string, unknown>) {
     stop_timeout: (sel.stopTimeoutMs ?? 0) / 1000,
     headless: true,
   };
-  const listen = (...which: string[]) => async () => {
-    for (const fn of which.flatMap((w) => listeners[w])) await fn(new Kw({ environment }));
-  };
-  const starts = listeners.init.length + listeners.test_start.length > 0;
+  const starts = [...listeners.init, ...listeners.test_start];
   return {
     start: (s: Session) => current.run(s, start, s),
     default: (s: Session) => current.run(s, run, s),
     stop: (s: Session) => current.run(s, stop, s),
-    setup: starts ? listen("init", "test_start") : undefined,
-    teardown: listeners.test_stop.length > 0 ? listen("test_stop") : undefined,
+    setup: starts.length === 0 ? undefined : async () => {
+      for (const fn of starts) await fn(new Kw({ environment }));
+    },
   };
 }
 
