@@ -20,6 +20,7 @@ def started(environment, **kwargs):
     print("test_start listener ran")
 
 
+@tag("set")
 class Browse(TaskSet):
     @task
     def json(self):
@@ -173,6 +174,11 @@ Deno.test("user classes and tags narrow the run; --exit-code-on-error sets its c
       "3",
     ]);
     assertEquals(failing.code, 3, failing.text);
+    // A tag on a task set tags each of its tasks, as Locust's.
+    const args = ["locustfile.py", "Shopper", "--tags", "set", "-u", "1", "-t", "1s", "-H", url, "--csv", "set"];
+    const set = await runLocust("locustfile.py", LOCUSTFILE, args, dir);
+    assertEquals(set.code, 0, set.text);
+    assertEquals(csv(`${dir}/set_stats.csv`).map((r) => r.Name).sort(), ["/login", "Aggregated", "json"]);
   }));
 
 const STOPPING = `import time

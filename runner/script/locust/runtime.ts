@@ -491,7 +491,8 @@ export async function shapePoints(limitMs: number): Promise<ShapePoints | null> 
   const points: ShapePoints = [];
   let atS = 0, users = 0, last = "";
   while (atS * 1000 < limitMs) {
-    shape.__runS = atS, shape.__users = users;
+    // Read a few ms past its second, as Locust's tick wakes (`run_time > 14` is true at the 14th tick).
+    shape.__runS = atS + 0.005, shape.__users = users;
     const tick = await shape.tick();
     if (tick == null) break;
     const [target, rate, classes] = tick as [number, number, unknown];
@@ -518,8 +519,11 @@ let shapeClass: unknown;
 
 type UserClass = typeof HttpUser & { weight?: number; fixed_count?: number; abstract?: boolean };
 
-/** The tasks of a user or task set class: `@task` methods, else `tasks`, filtered by tags. */
-function tasksOf(cls: any, sel: LocustSelection): TaskEntry[] {
+/**
+ * The tasks of a user or task set class: `@task` methods, else `tasks`, filtered by tags as Locust's: a
+ * class's tags are each of its tasks', a task set kept when a task of it is.
+ */
+function tasksOf(cls: any, sel: LocustSelection, inherited: string[] = cls.locustTags ?? []): TaskEntry[] {
   const found: TaskEntry[] = [];
   const proto = cls.prototype;
   const methods = new Set<unknown>();
@@ -544,7 +548,8 @@ function tasksOf(cls: any, sel: LocustSelection): TaskEntry[] {
     }
   }
   return found.filter(({ run }) => {
-    const tags = (run as Fn).locustTags ?? [];
+    const tags = [...inherited, ...(run as Fn).locustTags ?? []];
+    if (isTaskSetClass(run)) return tasksOf(run, sel, tags).length > 0;
     if (sel.tags && !tags.some((t) => sel.tags!.includes(t))) return false;
     return !(sel.excludeTags && tags.some((t) => sel.excludeTags!.includes(t)));
   });
