@@ -95,8 +95,11 @@ export async function locustExperimentText(
   Deno.env.set(LOCUST_ENV, JSON.stringify(selection));
   if (shape !== undefined) {
     // The shape's tick() runs here, once a second of its clock, before the load: its users become stages.
-    await import(pathToFileURL(locustSessionPath(path)).href);
-    const points = (await shapePoints(durationMs ?? SHAPE_LIMIT_MS))!;
+    const points = await import(pathToFileURL(locustSessionPath(path)).href)
+      .then(() => shapePoints(durationMs ?? SHAPE_LIMIT_MS))
+      .catch((err) => {
+        throw new LocustInputError(`${basename(path)}: ${shape}: ${(err as Error).message}`);
+      }) as ShapePoints;
     selection.userCount = Math.max(1, ...points.map(([, n]) => n));
     Deno.env.set(LOCUST_ENV, JSON.stringify(selection));
     load = { model: "connections", stages: shapeStages(points) };
