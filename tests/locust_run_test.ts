@@ -559,7 +559,7 @@ with open("data.json") as f:
 
 @events.test_stopping.add_listener
 def stopping(environment, **kwargs):
-    print("stopping listener ran")
+    logging.info("stopping listener ran")  # Locust logs at INFO
 
 
 @events.quitting.add_listener

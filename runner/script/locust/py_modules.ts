@@ -172,7 +172,7 @@ function log(level: string) {
 
 const logging = {
   debug: () => {},
-  info: () => {},
+  info: log("INFO"),
   warning: log("WARNING"),
   error: log("ERROR"),
   exception: log("ERROR"),
