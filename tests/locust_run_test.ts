@@ -563,6 +563,12 @@ def stopping(environment, **kwargs):
 
 
 @events.quitting.add_listener
+def broken(environment, **kwargs):
+    print(f"runner stats: {environment.runner.stats.total.num_requests > 0}")
+    raise ValueError("a listener's bug")
+
+
+@events.quitting.add_listener
 def gate(environment, **kwargs):
     total = environment.stats.total
     print(f"gate: {total.num_requests > 5} {total.num_failures} {total.fail_ratio:.2f} "
@@ -604,6 +610,7 @@ Deno.test("cookies, data files, quitting listeners with stats and process_exit_c
     const { code, text } = await runLocust("locustfile.py", GATED, args, dir);
     assertEquals(code, 0, text); // failures, but the quitting listener's exit code
     ok(text.includes("stopping listener ran"), text);
+    ok(text.includes("runner stats: True") && text.includes("Uncaught exception in event handler"), text);
     ok(/gate: True [1-9]\d* 0\.\d\d True True/.test(text), text);
     const rows = csv(`${dir}/res_stats.csv`);
     const row = (name: string) => rows.find((r) => r.Name === name);

@@ -438,6 +438,9 @@ const environment = {
   parsed_options: {} as Record<string, unknown>,
   runner: {
     user_count: 0,
+    get stats() {
+      return environment.stats;
+    },
     quit(): never {
       new BroadcastChannel(TEST_ABORT_CHANNEL).postMessage("environment.runner.quit()");
       throw new StopUser();
@@ -454,7 +457,12 @@ const environment = {
 export async function locustEnd(stats: unknown): Promise<number | null> {
   environment.stats = stats;
   const ends = [...listeners.test_stopping, ...listeners.test_stop, ...listeners.quitting.toReversed()];
-  for (const fn of ends) await fn(new Kw({ environment }));
+  for (const fn of ends) {
+    // As Locust's: a listener that raises is logged, and the next one runs.
+    await (async () => fn(new Kw({ environment })))().catch((err) =>
+      console.error(`ERROR: Uncaught exception in event handler: ${(err as Error).stack ?? err}`)
+    );
+  }
   return environment.process_exit_code === null ? null : Number(environment.process_exit_code);
 }
 
