@@ -175,7 +175,20 @@ Deno.test("user classes and tags narrow the run; --exit-code-on-error sets its c
     ]);
     assertEquals(failing.code, 3, failing.text);
     // A tag on a task set tags each of its tasks, as Locust's.
-    const args = ["locustfile.py", "Shopper", "--tags", "set", "-u", "1", "-t", "1s", "-H", url, "--csv", "set"];
+    const args = [
+      "locustfile.py",
+      "Shopper",
+      "--tags",
+      "set",
+      "-u",
+      "1",
+      "-t",
+      "1s",
+      "-H",
+      url,
+      "--csv",
+      "set",
+    ];
     const set = await runLocust("locustfile.py", LOCUSTFILE, args, dir);
     assertEquals(set.code, 0, set.text);
     assertEquals(csv(`${dir}/set_stats.csv`).map((r) => r.Name).sort(), ["/login", "Aggregated", "json"]);
@@ -557,6 +570,11 @@ with open("data.json") as f:
     PATHS = json.load(f)["paths"]
 
 
+@events.init_command_line_parser.add_listener
+def options(parser):
+    parser.add_argument("--region", type=str, env_var="LOCUST_REGION", default="eu", help="where")
+
+
 @events.test_stopping.add_listener
 def stopping(environment, **kwargs):
     logging.info("stopping listener ran")  # Locust logs at INFO
@@ -564,7 +582,8 @@ def stopping(environment, **kwargs):
 
 @events.quitting.add_listener
 def broken(environment, **kwargs):
-    print(f"runner stats: {environment.runner.stats.total.num_requests > 0}")
+    print(f"runner stats: {environment.runner.stats.total.num_requests > 0}, "
+          f"region {environment.parsed_options.region}")
     raise ValueError("a listener's bug")
 
 
@@ -610,7 +629,8 @@ Deno.test("cookies, data files, quitting listeners with stats and process_exit_c
     const { code, text } = await runLocust("locustfile.py", GATED, args, dir);
     assertEquals(code, 0, text); // failures, but the quitting listener's exit code
     ok(text.includes("stopping listener ran"), text);
-    ok(text.includes("runner stats: True") && text.includes("Uncaught exception in event handler"), text);
+    ok(text.includes("runner stats: True, region eu"), text);
+    ok(text.includes("Uncaught exception in event handler"), text);
     ok(/gate: True [1-9]\d* 0\.\d\d True True/.test(text), text);
     const rows = csv(`${dir}/res_stats.csv`);
     const row = (name: string) => rows.find((r) => r.Name === name);

@@ -112,6 +112,7 @@ class Converter {
   private methods: Record<string, string> = {};
   private events = new Set<string>();
   private shapes: string[] = [];
+  private defined = new Set<string>();
   private readonly moduleScope: Scope = { locals: new Set(), globals: new Set(), async: false };
   private scope = this.moduleScope;
   private inLambda = 0;
@@ -532,7 +533,9 @@ class Converter {
     }
     const selfName = method !== undefined ? names.shift() : undefined;
     for (const p of [...names, rest, restKw, selfName, ...inner.globals]) if (p) inner.locals.delete(p);
-    const top = this.scope === this.moduleScope;
+    // A name defined again (`def _` per listener) assigns the function the first one declared.
+    const top = this.scope === this.moduleScope && !(method === undefined && this.defined.has(name));
+    if (method === undefined && this.scope === this.moduleScope) this.defined.add(name);
     const declared = [...names, ...(rest ? [rest] : []), ...(restKw ? [restKw] : [])];
     const defaultsText = defaults.map((d) => (d === null ? "undefined" : this.expr(d)));
     const js = this.jsName(name), a = isAsync ? "async " : "";

@@ -112,3 +112,9 @@ Deno.test("an assignment expression (:=) binds its name in the enclosing functio
   const { code } = convertLocust("def f(xs):\n    if (n := len(xs)) > 1:\n        return n\n", "l.py");
   ok(/let __t, __e, n;/.test(code) && code.includes("((n = __py.builtins.len(xs)))"), code);
 });
+
+Deno.test("a module function defined again (a `_` per listener) assigns the name, as Python rebinds it", () => {
+  const { code } = convertLocust("def _():\n    return 1\ndef _():\n    return 2\n", "l.py");
+  const lines = code.split("\n");
+  ok(lines[0].includes("; function _(") && lines[2].startsWith("_ = function _("), code);
+});

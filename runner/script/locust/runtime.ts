@@ -19,7 +19,7 @@ import { TEST_ABORT_CHANNEL } from "../k6/test_abort.ts";
 /** Locust's events a locustfile may listen to. */
 export const LOCUST_EVENTS =
   ("test_start test_stop init request report_to_master worker_report test_stopping " +
-    "quitting spawning_complete").split(" ");
+    "quitting spawning_complete init_command_line_parser").split(" ");
 
 /** What a `catch_response` block that raised is checked as: Locust reports no request (stats.ts). */
 export const UNREPORTED = "not reported: its catch_response block raised";
@@ -716,6 +716,18 @@ export function locustfile(all: Record<string, unknown>, shape?: unknown) {
     stop_timeout: (sel.stopTimeoutMs ?? 0) / 1000,
     headless: true,
   };
+  // A file's own options (`parser.add_argument`): their `env_var`'s value, else their default.
+  const add_argument = (...a: unknown[]) => {
+    const [flags, o] = args(a, [], [], true, true) as [string[], Record<string, any>];
+    const given = o.env_var == null ? undefined : Deno.env.get(o.env_var);
+    const value = given === undefined
+      ? o.default ?? null
+      : typeof o.type === "function"
+      ? o.type(given)
+      : given;
+    environment.parsed_options[flags.at(-1)!.replace(/^-+/, "").replaceAll("-", "_")] = value;
+  };
+  for (const fn of listeners.init_command_line_parser) fn(new Kw({ parser: { add_argument } }));
   const starts = [...listeners.init, ...listeners.test_start];
   return {
     start: (s: Session) => current.run(s, start, s),
