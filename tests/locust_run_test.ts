@@ -671,3 +671,36 @@ Deno.test("a LoadTestShape's tick() sets the users each second and ends the run 
     const counts = csv(`${dir}/res_stats_history.csv`).map((r) => Number(r["User Count"]));
     assertEquals([counts[0] < 4, Math.max(...counts)], [true, 4], counts.join(" "));
   }));
+
+const MARKOV = `from locust import HttpUser, MarkovTaskSet, constant, transition, transitions
+
+
+class Journey(MarkovTaskSet):
+    @transition("cart")
+    def browse(self):
+        self.client.get("/", name="browse")
+
+    @transitions({"pay": 3, "browse": 1})
+    def cart(self):
+        self.client.get("/json", name="cart")
+
+    @transitions([("browse", 1)])
+    def pay(self):
+        self.client.post("/echo", json={}, name="pay")
+
+
+class Shopper(HttpUser):
+    wait_time = constant(0.05)
+    tasks = [Journey]
+`;
+
+Deno.test("a MarkovTaskSet runs its first task, then each next drawn from the current's transitions", () =>
+  withTarget(async (url) => {
+    const args = ["locustfile.py", "-u", "2", "-r", "2", "-t", "2s", "-H", url, "--csv", "res"];
+    const { code, text, dir } = await runLocust("locustfile.py", MARKOV, args);
+    assertEquals(code, 0, text);
+    const count = (name: string) =>
+      Number(csv(`${dir}/res_stats.csv`).find((r) => r.Name === name)?.["Request Count"]);
+    const [browse, cart, pay] = ["browse", "cart", "pay"].map(count);
+    ok(cart > 3 && browse >= cart && browse <= cart + 2 && pay < cart, text);
+  }));

@@ -50,8 +50,8 @@ const MODULES_URL = new URL("./py_modules.ts", import.meta.url).href;
 /** What `from locust import ...` (and its submodules) may name. */
 const LOCUST_NAMES = new Set(
   ("HttpUser FastHttpUser TaskSet SequentialTaskSet task tag between constant constant_pacing " +
-    "constant_throughput events StopUser RescheduleTask InterruptTaskSet run_single_user LoadTestShape")
-    .split(" "),
+    "constant_throughput events StopUser RescheduleTask InterruptTaskSet run_single_user LoadTestShape " +
+    "MarkovTaskSet transition transitions").split(" "),
 );
 const LOCUST_MODULES = new Set(
   "locust locust.contrib.fasthttp locust.exception locust.user.wait_time".split(" "),

@@ -88,12 +88,23 @@ export class InterruptTaskSet extends Error {
   }
 }
 
-type Fn = ((...a: any[]) => any) & { locustWeight?: number; locustTags?: string[] };
+type Fn = ((...a: any[]) => any) & { locustWeight?: number; locustTags?: string[]; locustNext?: unknown[][] };
 
 /** `@task`, `@task(3)`. */
 export function task(weight: unknown = 1): any {
   if (typeof weight === "function") return task(1)(weight);
   return (fn: Fn) => Object.assign(fn, { locustWeight: Number(weight) });
+}
+
+/** A `MarkovTaskSet`'s `@transition(name, weight=1)`. */
+export function transition(name: string, ...a: unknown[]) {
+  return transitions([[name, args(a, ["weight"], [1])[0]]]);
+}
+
+/** `@transitions({name: weight})` or of a list of names and `(name, weight)` pairs. */
+export function transitions(to: object) {
+  const pairs = (Array.isArray(to) ? to : Object.entries(to)).map((t) => Array.isArray(t) ? t : [t, 1]);
+  return (fn: Fn) => Object.assign(fn, { locustNext: [...pairs, ...(fn.locustNext ?? [])] });
 }
 
 /** `@tag("a", "b")`: on a task function or a TaskSet class. */
@@ -377,6 +388,11 @@ export class TaskSet {
 
 export class SequentialTaskSet extends TaskSet {}
 
+/** Locust's `MarkovTaskSet`: its first task, then each next drawn by weight from the current's transitions. */
+export class MarkovTaskSet extends TaskSet {
+  __current?: TaskEntry;
+}
+
 /** Locust's debugging runner: called only under `if __name__ == "__main__":`, which is not converted. */
 export function run_single_user(): never {
   throw new PyError("RuntimeError", "run_single_user runs under Python only");
@@ -543,7 +559,9 @@ function tasksOf(cls: any, sel: LocustSelection, inherited: string[] = cls.locus
       const fn = Object.getOwnPropertyDescriptor(p, key)?.value;
       if (typeof fn !== "function") continue;
       methods.add(fn);
-      if (fn.locustWeight !== undefined) found.push({ run: fn, weight: fn.locustWeight, method: true });
+      if (fn.locustWeight !== undefined || fn.locustNext) {
+        found.push({ run: fn, weight: fn.locustWeight ?? 1, method: true });
+      }
     }
   }
   const declared = proto.tasks;
@@ -574,10 +592,19 @@ function pick(owner: any, tasks: TaskEntry[]): TaskEntry {
     throw new PyError("Exception", `No tasks defined on ${owner.constructor.name}: use the @task decorator`);
   }
   if (owner instanceof SequentialTaskSet) return tasks[owner.__next++ % tasks.length];
-  if (tasks.length === 1) return tasks[0];
-  let r = Math.random() * tasks.reduce((t, e) => t + e.weight, 0);
-  for (const e of tasks) if ((r -= e.weight) < 0) return e;
-  return tasks[tasks.length - 1];
+  if (owner instanceof MarkovTaskSet) {
+    const now = owner.__current ?? tasks[0];
+    const [name] = drawn((now.run as Fn).locustNext!, (t) => Number(t[1]));
+    owner.__current = tasks.find((t) => t.run === (owner as any)[name as string]);
+    return now;
+  }
+  return tasks.length === 1 ? tasks[0] : drawn(tasks, (e) => e.weight);
+}
+
+/** One of `items`, drawn by `weight`. */
+function drawn<T>(items: T[], weight: (t: T) => number): T {
+  let r = Math.random() * items.reduce((t, e) => t + weight(e), 0);
+  return items.find((e) => (r -= weight(e)) < 0) ?? items[items.length - 1];
 }
 
 /** The users' classes for each virtual user, in Locust's order: `fixed_count` first, then by weight. */
