@@ -611,6 +611,8 @@ class Member(HttpUser):
         self.client.get("/me", name="me without cookie")
         self.client.cookies.set("session", "nonsense")
         self.client.post("/login", json={"user": "ada", "password": "secret"}, name="login")
+        with self.client.rename_request("renamed"):
+            self.client.get("/json?page=1")
 
     @task
     def parse(self):
@@ -637,6 +639,7 @@ Deno.test("cookies, data files, quitting listeners with stats and process_exit_c
     assertEquals(row("me")?.["Failure Count"], "0");
     ok(Number(row("me without cookie")?.["Failure Count"]) > 0, text);
     assertEquals(row("parse"), undefined); // its block raised: Locust reports no request
+    ok(Number(row("renamed")?.["Request Count"]) > 0, text);
   }));
 
 const SHAPED = `from locust import HttpUser, LoadTestShape, constant, task

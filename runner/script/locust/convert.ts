@@ -475,7 +475,7 @@ class Converter {
     const asAt = parts.findIndex((c) => c.name === "as");
     if (parts.some((c) => c.name === ",")) this.refuse(n, "with of several items: nest them");
     const cm = `__c${this.uid++}`, err = `__x${this.uid++}`;
-    const bind = asAt < 0 ? "" : `${this.store(parts[asAt + 1], `${cm}.__enter__()`)}; `;
+    const bind = asAt < 0 ? `${cm}.__enter__(); ` : `${this.store(parts[asAt + 1], `${cm}.__enter__()`)}; `;
     this.write(`{ const ${cm} = ${this.expr(value)}; let ${err} = null; try { ${bind}`);
     this.body(n.getChild("Body"));
     return ` } catch (__w) { ${err} = __w; if (!${cm}.__exit__(__w)) throw __w; } finally { ` +

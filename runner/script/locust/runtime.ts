@@ -265,6 +265,14 @@ const REQUEST_KEYS =
 /** `self.client`: Locust's `HttpSession` on the session's connection, its cookies the user's jar. */
 class Client {
   headers: Record<string, string> = {};
+  request_name: string | null = null;
+  /** `with self.client.rename_request(name):` names the block's requests without a `name=` of their own. */
+  rename_request(name: unknown) {
+    return {
+      __enter__: () => this.request_name = str(name),
+      __exit__: () => (this.request_name = null, false),
+    };
+  }
   /** The user's cookie jar (requests' `RequestsCookieJar`: `get`, `in`, `[k]`, `set`, `clear`). */
   get cookies() {
     const jar = session().cookies, set = (k: unknown, v: unknown) => jar.set(str(k), str(v));
@@ -284,7 +292,8 @@ class Client {
   }
   async request(method: string, url: string, ...a: unknown[]): Promise<LocustResponse> {
     // A bare `self.client.get(url)` (the most sent) reads no options and builds no headers.
-    const o = a.length === 0 ? NO_OPTIONS : (args(a, [], [], false, true) as [Record<string, unknown>])[0];
+    let o = a.length === 0 ? NO_OPTIONS : (args(a, [], [], false, true) as [Record<string, unknown>])[0];
+    if (this.request_name !== null && o.name == null) o = { ...o, name: this.request_name };
     for (const k in o) {
       if (REQUEST_KEYS.includes(k)) continue;
       throw new PyError("TypeError", `self.client: ${k}= is not one the subset sends (docs/LOCUST.md)`);
