@@ -137,13 +137,15 @@ export function locustStats(run: RunResult, methods: Record<string, string>): ob
       total_fail_per_sec: r.failuresPerSec,
       get_response_time_percentile: (p: number) => r.percentile(p * 100) ?? 0,
     });
-  const none = { ...total, requests: 0, failures: 0, avg: 0, min: 0, max: 0, median: 0, rps: 0 };
+  const none = { ...total, requests: 0, failures: 0, avg: 0, max: 0, median: 0, rps: 0, percentile: () => 0 };
   return Object.assign(Object.create(null), {
     total: entry(total),
     num_requests: total.requests,
     num_failures: total.failures,
     get: (name: string, method: string) =>
-      entry(rows.find((r) => r.name === name && r.method === method) ?? { ...none, failuresPerSec: 0 }),
+      entry(
+        rows.find((r) => r.name === name && r.method === method) ?? { ...none, min: 0, failuresPerSec: 0 },
+      ),
   });
 }
 
