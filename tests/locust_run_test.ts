@@ -707,3 +707,33 @@ Deno.test("a MarkovTaskSet runs its first task, then each next drawn from the cu
     const [browse, cart, pay] = ["browse", "cart", "pay"].map(count);
     ok(cart > 3 && browse >= cart && browse <= cart + 2 && pay < cart, text);
   }));
+
+const QUITS = `import time
+from locust import HttpUser, constant, events, task
+
+STARTED = time.time()
+
+
+@events.quitting.add_listener
+def bye(environment, **kwargs):
+    print(f"user_count {environment.runner.user_count}")
+
+
+class Smoke(HttpUser):
+    wait_time = constant(0.1)
+
+    @task
+    def ping(self):
+        self.client.get("/", name="ping")
+        if time.time() - STARTED > 1.5:
+            self.environment.runner.quit()
+`;
+
+Deno.test("environment.runner.quit() ends the run, with Locust's exit code and its end listeners", () =>
+  withTarget(async (url) => {
+    const startMs = performance.now();
+    const args = ["locustfile.py", "-u", "3", "-r", "3", "-t", "30s", "-H", url];
+    const { code, text } = await runLocust("locustfile.py", QUITS, args);
+    assertEquals(code, 0, text);
+    ok(performance.now() - startMs < 25_000 && text.includes("user_count 3"), text);
+  }));

@@ -467,7 +467,8 @@ const environment = {
       return environment.stats;
     },
     quit(): never {
-      new BroadcastChannel(TEST_ABORT_CHANNEL).postMessage("environment.runner.quit()");
+      const channel = new BroadcastChannel(TEST_ABORT_CHANNEL);
+      channel.postMessage("environment.runner.quit()"), channel.close();
       throw new StopUser();
     },
   },
