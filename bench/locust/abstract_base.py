@@ -36,4 +36,4 @@ class Admin(BaseUser):
 
     @task(1)
     def purge(self):
-        self.client.delete("/json", headers=self.auth(), name="purge")
+        self.client.delete("/items/42", headers=self.auth(), name="purge")
