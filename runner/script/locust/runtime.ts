@@ -397,7 +397,7 @@ export class TaskSet {
 
 export class SequentialTaskSet extends TaskSet {}
 
-/** Locust's `MarkovTaskSet`: its first task, then each next drawn by weight from the current's transitions. */
+/** `MarkovTaskSet`: its first task, then each next drawn by weight from the current task's transitions. */
 export class MarkovTaskSet extends TaskSet {
   __current?: TaskEntry;
 }
@@ -485,9 +485,11 @@ export async function locustEnd(stats: unknown): Promise<number | null> {
   const ends = [...listeners.test_stopping, ...listeners.test_stop, ...listeners.quitting.toReversed()];
   for (const fn of ends) {
     // As Locust's: a listener that raises is logged, and the next one runs.
-    await (async () => fn(new Kw({ environment })))().catch((err) =>
-      console.error(`ERROR: Uncaught exception in event handler: ${(err as Error).stack ?? err}`)
-    );
+    try {
+      await fn(new Kw({ environment }));
+    } catch (err) {
+      console.error(`ERROR: Uncaught exception in event handler: ${(err as Error).stack ?? err}`);
+    }
   }
   return environment.process_exit_code === null ? null : Number(environment.process_exit_code);
 }
