@@ -164,6 +164,11 @@ async function finishLocustRun(results: ResultsFile, args: RunArgs, code: number
   if (results.runs.length > 0 && events.some((e) => ["test_stopping", "test_stop", "quitting"].includes(e))) {
     // The end's listeners run here, where the run's stats are: the file's module loaded once more.
     await import(pathToFileURL(locustSessionPath(path)).href);
+    if (events.includes("request")) {
+      console.error(
+        `${args.source}: note: request listeners count in the load's workers; read environment.stats`,
+      );
+    }
     set = await locustEnd(locustStats(results.runs[0], methods));
   }
   for (const run of results.runs) {
