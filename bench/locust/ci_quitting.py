@@ -44,4 +44,4 @@ class Shopper(HttpUser):
 
     @task(1)
     def broken(self):
-        self.client.get("/error/0", name="broken")
+        self.client.get("/no-such-page", name="broken")
