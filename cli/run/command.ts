@@ -159,7 +159,7 @@ async function runRead(
 /** A locustfile's run ends as Locust's: its table, its CSV files (`--csv`), its exit code. */
 async function finishLocustRun(results: ResultsFile, args: RunArgs, code: number): Promise<number> {
   const locust = args.scriptLoad?.locust ?? {};
-  const path = resolve(args.source), { methods, events } = convertLocustFile(path);
+  const path = resolve(args.source), { events } = convertLocustFile(path);
   let set: number | null = null;
   if (results.runs.length > 0 && events.some((e) => ["test_stopping", "test_stop", "quitting"].includes(e))) {
     // The end's listeners run here, where the run's stats are: the file's module loaded once more.
@@ -169,13 +169,13 @@ async function finishLocustRun(results: ResultsFile, args: RunArgs, code: number
         `${args.source}: note: request listeners count in the load's workers; read environment.stats`,
       );
     }
-    set = await locustEnd(locustStats(results.runs[0], methods));
+    set = await locustEnd(locustStats(results.runs[0]));
   }
   for (const run of results.runs) {
-    console.log(`\n${terminalSafe(locustTable(run, methods))}`);
+    console.log(`\n${terminalSafe(locustTable(run))}`);
     if (locust.csv === undefined) continue;
     try {
-      await writeLocustCsv(locust.csv, run, args.scriptLoad?.vus ?? 1, methods);
+      await writeLocustCsv(locust.csv, run, args.scriptLoad?.vus ?? 1);
     } catch (err) {
       throw new OutputError(`--csv ${locust.csv}: cannot write: ${(err as Error).message}`, { cause: err });
     }

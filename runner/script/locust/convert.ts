@@ -32,16 +32,11 @@ export interface LocustUserInfo {
 export interface LocustConversion {
   code: string;
   users: LocustUserInfo[];
-  /** The method of each request name the file spells (`name="login"` on a `self.client.post`). */
-  methods: Record<string, string>;
   /** The events it listens to. */
   events: string[];
   /** Its `LoadTestShape` class, the first of them (as Locust's). */
   shape?: string;
 }
-
-/** Before a key of `methods` that is a regular expression of names (an f-string's), not a name. */
-export const NAME_PATTERN = "\0";
 
 const PY_URL = new URL("./py.ts", import.meta.url).href;
 const LOCUST_URL = new URL("./runtime.ts", import.meta.url).href;
@@ -109,7 +104,6 @@ class Converter {
   private asyncFunctions = new Set<string>();
   private syncFunctions = new Set<string>();
   private users: LocustUserInfo[] = [];
-  private methods: Record<string, string> = {};
   private events = new Set<string>();
   private shapes: string[] = [];
   private defined = new Set<string>();
@@ -142,7 +136,6 @@ class Converter {
     return {
       code: this.out.join("\n") + "\n",
       users: this.users,
-      methods: this.methods,
       events: [...this.events],
       ...(this.shapes.length > 0 ? { shape: this.shapes[0] } : {}),
     };
@@ -898,7 +891,6 @@ class Converter {
         ? `${this.expr(obj)}.${method}(${args})`
         : `__py.method(${this.expr(obj)}, ${JSON.stringify(method)}${args === "" ? "" : `, ${args}`})`;
       if (viaSelf || method === "sleep" || method === "interrupt") this.mustAwait(n);
-      if (objText.endsWith(".client") || /^rest_?$/.test(method)) this.noteMethod(method, argList);
     } else if (callee.name === "VariableName") {
       const name = this.text(callee);
       const target = this.name(callee);
@@ -913,25 +905,6 @@ class Converter {
       }
     } else call = `${this.expr(callee)}(${args})`;
     return awaits ? `(await ${call})` : call;
-  }
-
-  /**
-   * A request's name spelled as a literal, with its method (Locust's `Type` column); an f-string's as
-   * NAME_PATTERN and a regular expression of it (each replacement any text).
-   */
-  private noteMethod(method: string, list: SyntaxNode): void {
-    const parts = children(list).filter((c) => c.name !== "(" && c.name !== ")" && c.name !== ",");
-    const at = parts.findIndex((c, i) =>
-      c.name === "VariableName" && this.text(c) === "name" && parts[i + 1]?.name === "AssignOp"
-    );
-    const name = parts[at + 2], pattern = name?.name === "FormatString";
-    if (at < 0 || (name.name !== "String" && !pattern)) return;
-    const verb = /^(request|rest_?)$/.test(method) && parts[0]?.name === "String" ? parts[0] : null;
-    const { at: start, quote } = quoteOf(this.text(name)),
-      escape = MODULES.re.escape as (s: string) => string;
-    const body = this.text(name).slice(start + quote, -quote).split(/\{[^{}]*\}/).map(escape).join(".*");
-    this.methods[pattern ? NAME_PATTERN + body : this.stringValue(name)] =
-      (verb === null ? method : this.stringValue(verb)).toUpperCase();
   }
 
   private mustAwait(n: SyntaxNode): void {

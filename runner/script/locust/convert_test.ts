@@ -15,7 +15,7 @@ function problems(text: string): string[] {
 }
 
 Deno.test("a locustfile's statements keep their lines in the session module", () => {
-  const { code, users, methods } = convertLocust(
+  const { code, users } = convertLocust(
     HEAD + `
 class Shop(HttpUser):
     host = "http://127.0.0.1:9"
@@ -31,7 +31,6 @@ class Shop(HttpUser):
   ok(lines[8].includes("self.client.post"), lines[8]);
   ok(lines[7].includes("browse"), lines[7]);
   assertEquals(users, [{ name: "Shop", host: "http://127.0.0.1:9" }]);
-  assertEquals(methods, { cart: "POST" });
 });
 
 Deno.test("what the subset does not hold is refused at its line, each place named", () => {

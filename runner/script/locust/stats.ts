@@ -8,7 +8,6 @@
 import { decodeHistogram, mergeEncoded } from "../../../results/histogram.ts";
 import type { ResultsFile, RunResult } from "../../../results/schema/results.ts";
 import { REDIRECTED, UNREPORTED } from "./runtime.ts";
-import { NAME_PATTERN } from "./convert.ts";
 
 /** loadlab's exit code of a run that got no response (cli/exit_codes.ts `noResponse`). */
 const NO_RESPONSE_EXIT = 4;
@@ -39,10 +38,7 @@ export interface LocustRow {
 type Endpoint = NonNullable<RunResult["endpoints"]>[number];
 
 /** Locust's rows of a run (sorted by name, as Locust sorts them) and its aggregate. */
-export function locustRows(
-  run: RunResult,
-  methods: Record<string, string> = {},
-): { rows: LocustRow[]; total: LocustRow } {
+export function locustRows(run: RunResult): { rows: LocustRow[]; total: LocustRow } {
   const seconds = Math.max(run.durationSec, 1e-9);
   type Check = { name: string; passed: number; failed: number };
   const checks = new Map<string, Check[]>();
@@ -65,11 +61,7 @@ export function locustRows(
     const h = e.histogramEncoded ? decodeHistogram(e.histogramEncoded) : null;
     const pct = (p: number) => (h === null || e.requests === 0 ? null : h.getValueAtPercentile(p) / 1000);
     return {
-      method: spelled
-        ? e.name.slice(0, space)
-        : (methods[e.name] ?? Object.entries(methods).find(([k]) =>
-          k.startsWith(NAME_PATTERN) && new RegExp(`^${k.slice(1)}$`).test(e.name)
-        )?.[1] ?? ""),
+      method: spelled ? e.name.slice(0, space) : e.method ?? "",
       name: spelled ? e.name.slice(space + 1) : e.name,
       requests,
       failures,
@@ -87,7 +79,8 @@ export function locustRows(
   // A redirect's hops: their failures are the first request's, their count none (one request, as Locust's).
   for (const hop of rows.filter((r) => r.name.endsWith(REDIRECTED))) {
     const name = hop.name.slice(0, -REDIRECTED.length);
-    const first = rows.find((r) => r.name === name && (hop.method === "" || r.method === hop.method));
+    const first = rows.find((r) => r.name === name && r.method === hop.method) ??
+      rows.find((r) => r.name === name);
     if (first === undefined) continue;
     first.failures += hop.failures, first.failuresPerSec = first.failures / seconds;
     for (const [why, n] of hop.errors) first.errors.set(why, (first.errors.get(why) ?? 0) + n);
@@ -119,8 +112,8 @@ export function locustRows(
 }
 
 /** Locust's `environment.stats` of `run` as the end's listeners read it: `total`, `get(name, method)`. */
-export function locustStats(run: RunResult, methods: Record<string, string>): object {
-  const { rows, total } = locustRows(run, methods);
+export function locustStats(run: RunResult): object {
+  const { rows, total } = locustRows(run);
   const entry = (r: LocustRow) =>
     Object.assign(Object.create(null), {
       name: r.name,
@@ -164,8 +157,8 @@ function unanswered(run: RunResult): number {
 const WIDTHS = [8, 40, 7, 12, 7, 7, 7, 7, 7, 11], GAPS = ["", " ", " ", " ", " |", " ", " ", "", " | ", " "];
 
 /** Locust's end-of-run table (its `Type Name # reqs # fails | Avg Min Max Med | req/s failures/s`). */
-export function locustTable(run: RunResult, methods: Record<string, string> = {}): string {
-  const { rows, total } = locustRows(run, methods);
+export function locustTable(run: RunResult): string {
+  const { rows, total } = locustRows(run);
   const ms = (v: number) => String(Math.round(v));
   const cells = (c: string[]) =>
     c.map((v, i) => GAPS[i] + (i < 2 ? v.slice(0, 40).padEnd(WIDTHS[i]) : v.padStart(WIDTHS[i]))).join("");
@@ -209,9 +202,8 @@ export async function writeLocustCsv(
   prefix: string,
   run: RunResult,
   users: number,
-  methods: Record<string, string> = {},
 ): Promise<void> {
-  const { rows, total } = locustRows(run, methods);
+  const { rows, total } = locustRows(run);
   const ints = (r: LocustRow) =>
     PERCENTILES.map((p) => r.percentile(p)).map((p) => p === null ? null : Math.round(p));
   const times = (
