@@ -8,7 +8,7 @@
  */
 import { parser } from "@lezer/python";
 import { MODULES } from "./py_modules.ts";
-import { LOCUST_EVENTS } from "./runtime.ts";
+import { LOCUST_EVENTS, REQUEST_KEYS } from "./runtime.ts";
 
 /** A node of the parsed file (`@lezer/common`'s, reached through the parser's own types). */
 type SyntaxNode = ReturnType<typeof parser.parse>["topNode"];
@@ -46,10 +46,10 @@ const MODULES_URL = new URL("./py_modules.ts", import.meta.url).href;
 const LOCUST_NAMES = new Set(
   ("HttpUser FastHttpUser TaskSet SequentialTaskSet task tag between constant constant_pacing " +
     "constant_throughput events StopUser RescheduleTask InterruptTaskSet run_single_user LoadTestShape " +
-    "MarkovTaskSet transition transitions").split(" "),
+    "MarkovTaskSet transition transitions MasterRunner WorkerRunner LocalRunner").split(" "),
 );
 const LOCUST_MODULES = new Set(
-  "locust locust.contrib.fasthttp locust.exception locust.user.wait_time".split(" "),
+  "locust locust.contrib.fasthttp locust.exception locust.user.wait_time locust.runners".split(" "),
 );
 const PY_MODULES = new Set(Object.keys(MODULES));
 const BUILTINS = new Set(
@@ -891,6 +891,12 @@ class Converter {
         ? `${this.expr(obj)}.${method}(${args})`
         : `__py.method(${this.expr(obj)}, ${JSON.stringify(method)}${args === "" ? "" : `, ${args}`})`;
       if (viaSelf || method === "sleep" || method === "interrupt") this.mustAwait(n);
+      for (const p of viaSelf ? children(argList) : []) {
+        const key = p.name === "VariableName" && p.nextSibling?.name === "AssignOp" ? this.text(p) : "name";
+        if (!REQUEST_KEYS.includes(key)) {
+          this.refuse(p, `self.client's ${key}=: the subset sends ${REQUEST_KEYS.join(", ")}`);
+        }
+      }
     } else if (callee.name === "VariableName") {
       const name = this.text(callee);
       const target = this.name(callee);

@@ -58,6 +58,12 @@ class U(HttpUser):
         "locustfile.py:4: self.environment.runner.stats: a user's runner has quit() and user_count",
       ),
   );
+  ok(
+    problems(
+      HEAD + "class U(HttpUser):\n    @task\n    def t(self):\n        self.client.get('/', stream=True)\n",
+    )[0]
+      .startsWith("locustfile.py:5: self.client's stream=: the subset sends name, headers, "),
+  );
   assertEquals(problems(HEAD + "x = )\ny = 1\n"), [
     "locustfile.py:2: invalid syntax (Python's parser stops here)",
   ]);

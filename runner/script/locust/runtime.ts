@@ -258,7 +258,8 @@ function report(r: LocustResponse, why: string | null): void {
 
 const NO_OPTIONS: Record<string, unknown> = Object.freeze({});
 
-const REQUEST_KEYS =
+/** The keywords `self.client`'s requests take (convert.ts refuses others at their line). */
+export const REQUEST_KEYS =
   "name headers params json data cookies timeout allow_redirects catch_response auth verify context"
     .split(" ");
 
@@ -461,17 +462,17 @@ export class HttpUser {
 const environment = {
   host: null as string | null,
   parsed_options: {} as Record<string, unknown>,
-  runner: {
-    user_count: 0,
+  runner: new (class LocalRunner {
+    user_count = 0;
     get stats() {
       return environment.stats;
-    },
+    }
     quit(): never {
       const channel = new BroadcastChannel(TEST_ABORT_CHANNEL);
       channel.postMessage("environment.runner.quit()"), channel.close();
       throw new StopUser();
-    },
-  },
+    }
+  })(),
   stats: null as unknown,
   process_exit_code: null as number | null,
 };
@@ -498,6 +499,11 @@ export async function locustEnd(stats: unknown): Promise<number | null> {
 const REST = Symbol("rest");
 
 export class FastHttpUser extends HttpUser {}
+
+/** `locust.runners`: a loadlab run is one process, its runner a `LocalRunner` (neither of these). */
+export class MasterRunner {}
+export class WorkerRunner {}
+export const LocalRunner = environment.runner.constructor;
 
 /** Locust's `LoadTestShape`: `tick()` read once a second of a run's time the shape's clock gives. */
 export class LoadTestShape {
