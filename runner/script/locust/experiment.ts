@@ -17,7 +17,7 @@ import { MAX_STAGES } from "../../load/models/ramping_connections.ts";
 /** How long users' `on_stop` may take at the end, beyond `--stop-timeout` (Locust waits without a bound). */
 export const ON_STOP_MS = 5_000;
 
-/** How long a shape that never returns None runs without `-t`. */
+/** How long a shape that never returns None runs (Locust's runs until stopped; `-t` does not end it). */
 const SHAPE_LIMIT_MS = 6 * 3600_000;
 
 /** A shape's points as stages: each held until the next, which it reaches in 1 ms (thinned to fit). */
@@ -68,7 +68,9 @@ export async function locustExperimentText(
   durationMs?: number,
 ): Promise<string> {
   const { users: classes, shape } = convertLocustFile(path);
-  if (durationMs === undefined && shape === undefined) {
+  if (shape !== undefined && durationMs !== undefined) {
+    console.error(`${basename(path)}: note: -t, -u and -r have no effect on its ${shape}, as on Locust`);
+  } else if (durationMs === undefined && shape === undefined) {
     console.error(`${basename(path)}: note: no -t: runs 10 s (Locust's would run until stopped); give -t 5m`);
   }
   const named = flags.users ?? classes.filter((c) => !c.abstract).map((c) => c.name);
@@ -96,7 +98,7 @@ export async function locustExperimentText(
   if (shape !== undefined) {
     // The shape's tick() runs here, once a second of its clock, before the load: its users become stages.
     const points = await import(pathToFileURL(locustSessionPath(path)).href)
-      .then(() => shapePoints(durationMs ?? SHAPE_LIMIT_MS))
+      .then(() => shapePoints(SHAPE_LIMIT_MS))
       .catch((err) => {
         throw new LocustInputError(`${basename(path)}: ${shape}: ${(err as Error).message}`);
       }) as ShapePoints;
