@@ -547,7 +547,7 @@ Deno.test("loadlab convert locust writes the session, each statement on its line
   }).output();
   assertEquals(convert.code, 0, new TextDecoder().decode(convert.stderr));
   const lines = Deno.readTextFileSync(`${dir}/session.js`).split("\n");
-  ok(lines[12].includes('self.client.get("/json"'), lines[12]);
+  ok(lines[13].includes('self.client.get("/json"'), lines[13]);
   // The session runs as any session script: the built-in target, both classes.
   const run = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", MAIN, "run", "session.js", "-c", "2", "-d", "1s", "--out-dir", "out"],
