@@ -593,7 +593,8 @@ def broken(environment, **kwargs):
 def gate(environment, **kwargs):
     total = environment.stats.total
     print(f"gate: {total.num_requests > 5} {total.num_failures} {total.fail_ratio:.2f} "
-          f"{total.get_response_time_percentile(0.95) >= 0} {environment.stats.get('me', 'GET').num_requests > 0}")
+          f"{total.get_response_time_percentile(0.95) >= 0} {environment.stats.get('me', 'GET').num_requests > 0} "
+          f"{total.current_rps > 0} {len([e for e in environment.stats.entries.values() if e.num_failures])}")
     environment.process_exit_code = 0 if total.fail_ratio < 0.9 else 5
 
 
@@ -635,7 +636,7 @@ Deno.test("cookies, data files, quitting listeners with stats and process_exit_c
     ok(text.includes("stopping listener ran"), text);
     ok(text.includes("runner stats: True, region eu"), text);
     ok(text.includes("Uncaught exception in event handler"), text);
-    ok(/gate: True [1-9]\d* 0\.\d\d True True/.test(text), text);
+    ok(/gate: True [1-9]\d* 0\.\d\d True True True 1\n/.test(text), text); // one name fails
     const rows = csv(`${dir}/res_stats.csv`);
     const row = (name: string) => rows.find((r) => r.Name === name);
     assertEquals(row("me")?.["Failure Count"], "0");

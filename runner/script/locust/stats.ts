@@ -127,12 +127,16 @@ export function locustStats(run: RunResult): object {
       median_response_time: r.median,
       avg_content_length: r.avgBytes,
       total_rps: r.rps,
+      current_rps: r.rps,
       total_fail_per_sec: r.failuresPerSec,
+      current_fail_per_sec: r.failuresPerSec,
       get_response_time_percentile: (p: number) => r.percentile(p * 100) ?? 0,
     });
   const none = { ...total, requests: 0, failures: 0, avg: 0, max: 0, median: 0, rps: 0, percentile: () => 0 };
   return Object.assign(Object.create(null), {
     total: entry(total),
+    // By `method name` (Locust's keys are (name, method) tuples): what `entries.values()` iterates.
+    entries: Object.fromEntries(rows.map((r) => [`${r.method} ${r.name}`, entry(r)])),
     num_requests: total.requests,
     num_failures: total.failures,
     get: (name: string, method: string) =>
