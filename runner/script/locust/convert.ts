@@ -36,6 +36,8 @@ export interface LocustConversion {
   events: string[];
   /** Its `LoadTestShape` class, the first of them (as Locust's). */
   shape?: string;
+  /** The options it adds (`parser.add_argument("--region", ...)`: `region`). */
+  options: string[];
 }
 
 const PY_URL = new URL("./py.ts", import.meta.url).href;
@@ -107,6 +109,7 @@ class Converter {
   private events = new Set<string>();
   private shapes: string[] = [];
   private defined = new Set<string>();
+  private options: string[] = [];
   private readonly moduleScope: Scope = { locals: new Set(), globals: new Set(), async: false };
   private scope = this.moduleScope;
   private inLambda = 0;
@@ -137,6 +140,7 @@ class Converter {
       code: this.out.join("\n") + "\n",
       users: this.users,
       events: [...this.events],
+      options: this.options,
       ...(this.shapes.length > 0 ? { shape: this.shapes[0] } : {}),
     };
   }
@@ -891,6 +895,10 @@ class Converter {
         ? `${this.expr(obj)}.${method}(${args})`
         : `__py.method(${this.expr(obj)}, ${JSON.stringify(method)}${args === "" ? "" : `, ${args}`})`;
       if (viaSelf || method === "sleep" || method === "interrupt") this.mustAwait(n);
+      const first = children(argList)[1];
+      if (method === "add_argument" && first?.name === "String") {
+        this.options.push(this.stringValue(first).replace(/^-+/, ""));
+      }
       for (const p of viaSelf ? children(argList) : []) {
         const key = p.name === "VariableName" && p.nextSibling?.name === "AssignOp" ? this.text(p) : "name";
         if (!REQUEST_KEYS.includes(key)) {

@@ -46,6 +46,8 @@ export interface LocustFlags {
   /** `--headless`: accepted (loadlab always is). */
   headless?: boolean;
   stopTimeoutMs?: number;
+  /** The file's own options (`parser.add_argument`) the command line gives, by name. */
+  options?: Record<string, string>;
   /** `--exit-code-on-error`: the exit code of a run with a failure (1 unless given). */
   exitCodeOnError?: number;
 }
@@ -93,6 +95,7 @@ export async function locustExperimentText(
     ...(flags.excludeTags ? { excludeTags: flags.excludeTags } : {}),
     ...(host !== undefined ? { host } : {}),
     ...(flags.stopTimeoutMs ? { stopTimeoutMs: flags.stopTimeoutMs } : {}),
+    ...(flags.options ? { options: flags.options } : {}),
   };
   Deno.env.set(LOCUST_ENV, JSON.stringify(selection));
   if (shape !== undefined) {

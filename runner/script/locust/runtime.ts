@@ -39,6 +39,8 @@ export interface LocustSelection {
   stopTimeoutMs?: number;
   /** The locustfile's own path (its `__file__`). */
   file?: string;
+  /** Its own options given on the command line, by name (`region` of `--region`). */
+  options?: Record<string, string>;
 }
 
 /** `__file__`: the locustfile's path as the command line gave it (its conversion runs from a cache). */
@@ -764,7 +766,8 @@ export function locustfile(all: Record<string, unknown>, shape?: unknown) {
   // A file's own options (`parser.add_argument`): their `env_var`'s value, else their default.
   const add_argument = (...a: unknown[]) => {
     const [flags, o] = args(a, [], [], true, true) as [string[], Record<string, any>];
-    const given = o.env_var == null ? undefined : Deno.env.get(o.env_var);
+    const given = sel.options?.[flags[0].replace(/^-+/, "")] ??
+      (o.env_var == null ? undefined : Deno.env.get(o.env_var));
     const value = given === undefined
       ? o.default ?? null
       : typeof o.type === "function"
