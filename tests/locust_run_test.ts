@@ -715,7 +715,8 @@ Deno.test("a MarkovTaskSet runs its first task, then each next drawn from the cu
     ok(cart > 3 && browse >= cart && browse <= cart + 2 && pay < cart, text);
   }));
 
-const QUITS = `import time
+const QUITS = `import logging
+import time
 from locust import HttpUser, constant, events, task
 
 STARTED = time.time()
@@ -724,6 +725,7 @@ STARTED = time.time()
 @events.quitting.add_listener
 def bye(environment, **kwargs):
     print(f"user_count {environment.runner.user_count}")
+    logging.debug("debug shown")
 
 
 class Smoke(HttpUser):
@@ -739,8 +741,24 @@ class Smoke(HttpUser):
 Deno.test("environment.runner.quit() ends the run, with Locust's exit code and its end listeners", () =>
   withTarget(async (url) => {
     const startMs = performance.now();
-    const args = ["locustfile.py", "-u", "3", "-r", "3", "-t", "30s", "-H", url];
-    const { code, text } = await runLocust("locustfile.py", QUITS, args);
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-quit-" });
+    const args = [
+      "locustfile.py",
+      "-u",
+      "3",
+      "-r",
+      "3",
+      "-t",
+      "30s",
+      "-H",
+      url,
+      "-L",
+      "DEBUG",
+      "--html",
+      "r.html",
+    ];
+    const { code, text } = await runLocust("locustfile.py", QUITS, args, dir);
     assertEquals(code, 0, text);
     ok(performance.now() - startMs < 25_000 && text.includes("user_count 3"), text);
+    ok(text.includes("DEBUG: debug shown") && Deno.statSync(`${dir}/r.html`).size > 0, text); // Locust's -L, --html
   }));

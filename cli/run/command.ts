@@ -152,13 +152,18 @@ async function runRead(
     gate,
   );
   const withK6 = k6Failed > 0 && code === EXIT.ok ? EXIT.thresholdFailed : code;
-  if (isLocustFile(args.source)) return await finishLocustRun(outcome.results, args, withK6);
+  if (isLocustFile(args.source)) return await finishLocustRun(outcome.results, args, withK6, outDir);
   return outcome.k6 ? k6ExitCodeOf(withK6, outcome.results.runs) : withK6;
 }
 
 /** A locustfile's run ends as Locust's: its table, its CSV files (`--csv`), its exit code. */
-async function finishLocustRun(results: ResultsFile, args: RunArgs, code: number): Promise<number> {
+async function finishLocustRun(results: ResultsFile, args: RunArgs, code: number, outDir: string) {
   const locust = args.scriptLoad?.locust ?? {};
+  if (locust.html !== undefined) {
+    await Deno.copyFile(`${outDir}/report.html`, locust.html).catch((err: Error) => {
+      throw new OutputError(`--html ${locust.html}: cannot write: ${err.message}`, { cause: err });
+    });
+  }
   const path = resolve(args.source), { events } = convertLocustFile(path);
   let set: number | null = null;
   if (results.runs.length > 0 && events.some((e) => ["test_stopping", "test_stop", "quitting"].includes(e))) {

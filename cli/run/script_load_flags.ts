@@ -42,6 +42,8 @@ export const SCRIPT_LOAD_TABLE: FlagTable = [
   "  -H, --host URL            a locustfile's host (Locust's -H)",
   flag("--headless", {}, ["accepted: loadlab always runs headless"]),
   flag("--only-summary", {}, ["no progress lines, the summary only"]),
+  flag("-L, --loglevel <level>", { example: "WARNING" }, ["the level a locustfile's logging prints from"]),
+  flag("--html <file>", { example: "report.html" }, ["report.html written there too"]),
   flag("--csv <prefix>", { example: "out/locust" }, [
     "Locust's CSV files: <prefix>_stats.csv, _failures.csv, _stats_history.csv",
   ]),
@@ -172,6 +174,10 @@ function locustFlagsOf(flags: FlagValues): LocustFlags {
   const exitCodeOnError = flags.wholeNumber("exit-code-on-error", 0, 255);
   if (exitCodeOnError !== undefined) out.exitCodeOnError = exitCodeOnError;
   if (flags.has("headless")) out.headless = true;
+  const level = flags.text("loglevel")?.toUpperCase();
+  if (level !== undefined) out.logLevel = level;
+  const html = flags.path("html");
+  if (html !== undefined) out.html = html;
   return out;
 }
 

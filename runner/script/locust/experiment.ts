@@ -46,6 +46,9 @@ export interface LocustFlags {
   /** `--headless`: accepted (loadlab always is). */
   headless?: boolean;
   stopTimeoutMs?: number;
+  /** `-L, --loglevel`; `--html FILE`: report.html written there too. */
+  logLevel?: string;
+  html?: string;
   /** The file's own options (`parser.add_argument`) the command line gives, by name. */
   options?: Record<string, string>;
   /** `--exit-code-on-error`: the exit code of a run with a failure (1 unless given). */
@@ -96,6 +99,7 @@ export async function locustExperimentText(
     ...(host !== undefined ? { host } : {}),
     ...(flags.stopTimeoutMs ? { stopTimeoutMs: flags.stopTimeoutMs } : {}),
     ...(flags.options ? { options: flags.options } : {}),
+    ...(flags.logLevel ? { logLevel: flags.logLevel } : {}),
   };
   Deno.env.set(LOCUST_ENV, JSON.stringify(selection));
   if (shape !== undefined) {

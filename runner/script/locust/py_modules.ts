@@ -160,8 +160,12 @@ const math = {
   inf: Infinity,
 };
 
+const LEVELS = ["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"];
+
+/** A `logging` function at `level`, printing when it is at or above `logging.level` (Locust's `-L`). */
 function log(level: string) {
   return (message: unknown, ...rest: unknown[]) => {
+    if (LEVELS.indexOf(level) < LEVELS.indexOf(logging.level)) return;
     const values = rest.filter((v) => !(v instanceof Kw));
     const text = values.length > 0
       ? str(message).replace(/%[sdr]/g, () => str(values.shift()))
@@ -171,7 +175,8 @@ function log(level: string) {
 }
 
 const logging = {
-  debug: () => {},
+  level: "INFO",
+  debug: log("DEBUG"),
   info: log("INFO"),
   warning: log("WARNING"),
   error: log("ERROR"),

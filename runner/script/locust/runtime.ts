@@ -39,6 +39,8 @@ export interface LocustSelection {
   stopTimeoutMs?: number;
   /** The locustfile's own path (its `__file__`). */
   file?: string;
+  /** `-L`: the level `logging` prints from. */
+  logLevel?: string;
   /** Its own options given on the command line, by name (`region` of `--region`). */
   options?: Record<string, string>;
 }
@@ -754,6 +756,7 @@ export function locustfile(all: Record<string, unknown>, shape?: unknown) {
   }
 
   environment.host = sel.host ?? null;
+  MODULES.logging.level = sel.logLevel ?? "INFO";
   environment.runner.user_count = sel.userCount ?? 1;
   environment.parsed_options = {
     host: environment.host,
