@@ -760,5 +760,6 @@ Deno.test("environment.runner.quit() ends the run, with Locust's exit code and i
     const { code, text } = await runLocust("locustfile.py", QUITS, args, dir);
     assertEquals(code, 0, text);
     ok(performance.now() - startMs < 25_000 && text.includes("user_count 3"), text);
-    ok(text.includes("DEBUG: debug shown") && Deno.statSync(`${dir}/r.html`).size > 0, text); // Locust's -L, --html
+    // Locust's -L and --html.
+    ok(text.includes("DEBUG: debug shown") && Deno.statSync(`${dir}/r.html`).size > 0, text);
   }));
