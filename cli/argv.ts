@@ -15,6 +15,8 @@ export interface FlagSpec {
   /** With `takesValue: false`: a value may still follow `=` (`--compress=gzip`); bare, it reads as "". */
   optionalValue?: boolean;
   repeatable?: boolean;
+  /** Takes the values after its own too, up to the next flag (Locust's `--tags a b`); implies repeatable. */
+  manyValues?: boolean;
   /** Example value for "missing value" messages, e.g. `50` for `-c`. */
   example?: string;
   /** The engine config fields it sets (`connections`, `tls.caFile`): their errors name the flag. */
@@ -25,7 +27,7 @@ export interface FlagSpec {
 }
 
 /** What a flag's usage does not say: long aliases (k6's, ghz's), repeats, an example, config fields. */
-type FlagExtras = Pick<FlagSpec, "aliases" | "repeatable" | "example" | "config">;
+type FlagExtras = Pick<FlagSpec, "aliases" | "repeatable" | "manyValues" | "example" | "config">;
 
 /** A flag as `--help` shows it: `usage` gives its spellings and whether it takes a value, `help` its text. */
 export function flag(usage: string, extras: FlagExtras, help: readonly string[]): FlagSpec {
@@ -119,6 +121,9 @@ export function tokenize(
       i++;
     }
     record(raw, spec, typed, value ?? "");
+    while (spec.manyValues && argv[i + 1] !== undefined && !looksLikeFlag(argv[i + 1])) {
+      record(raw, spec, typed, argv[++i]);
+    }
   }
   return raw;
 }

@@ -20,6 +20,7 @@ def started(environment, **kwargs):
     print("test_start listener ran")
 
 
+@tag("set")
 class Browse(TaskSet):
     @task
     def json(self):
@@ -173,6 +174,24 @@ Deno.test("user classes and tags narrow the run; --exit-code-on-error sets its c
       "3",
     ]);
     assertEquals(failing.code, 3, failing.text);
+    // A tag on a task set tags each of its tasks, as Locust's.
+    const args = [
+      "locustfile.py",
+      "Shopper",
+      "--tags",
+      "set",
+      "-u",
+      "1",
+      "-t",
+      "1s",
+      "-H",
+      url,
+      "--csv",
+      "set",
+    ];
+    const set = await runLocust("locustfile.py", LOCUSTFILE, args, dir);
+    assertEquals(set.code, 0, set.text);
+    assertEquals(csv(`${dir}/set_stats.csv`).map((r) => r.Name).sort(), ["/login", "Aggregated", "json"]);
   }));
 
 const STOPPING = `import time
@@ -528,7 +547,7 @@ Deno.test("loadlab convert locust writes the session, each statement on its line
   }).output();
   assertEquals(convert.code, 0, new TextDecoder().decode(convert.stderr));
   const lines = Deno.readTextFileSync(`${dir}/session.js`).split("\n");
-  ok(lines[12].includes('self.client.get("/json"'), lines[12]);
+  ok(lines[13].includes('self.client.get("/json"'), lines[13]);
   // The session runs as any session script: the built-in target, both classes.
   const run = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", MAIN, "run", "session.js", "-c", "2", "-d", "1s", "--out-dir", "out"],
@@ -542,3 +561,205 @@ Deno.test("loadlab convert locust writes the session, each statement on its line
   const results = JSON.parse(Deno.readTextFileSync(`${dir}/out/results.json`));
   ok(results.runs[0].endpoints.some((e: { name: string }) => e.name === "me"));
 });
+
+const GATED = `import json
+import logging
+from locust import HttpUser, constant, events, task
+from locust.runners import MasterRunner
+
+with open("data.json") as f:
+    PATHS = json.load(f)["paths"]
+
+
+@events.init_command_line_parser.add_listener
+def options(parser):
+    parser.add_argument("--region", type=str, env_var="LOCUST_REGION", default="eu", help="where")
+
+
+@events.test_stopping.add_listener
+def stopping(environment, **kwargs):
+    if not isinstance(environment.runner, MasterRunner):
+        logging.info("stopping listener ran")  # Locust logs at INFO
+
+
+@events.quitting.add_listener
+def broken(environment, **kwargs):
+    print(f"runner stats: {environment.runner.stats.total.num_requests > 0}, "
+          f"region {environment.parsed_options.region}")
+    raise ValueError("a listener's bug")
+
+
+@events.quitting.add_listener
+def gate(environment, **kwargs):
+    total = environment.stats.total
+    print(f"gate: {total.num_requests > 5} {total.num_failures} {total.fail_ratio:.2f} "
+          f"{total.get_response_time_percentile(0.95) >= 0} {environment.stats.get('me', 'GET').num_requests > 0} "
+          f"{total.current_rps > 0} {len([e for e in environment.stats.entries.values() if e.num_failures])}")
+    environment.process_exit_code = 0 if total.fail_ratio < 0.9 else 5
+
+
+class Member(HttpUser):
+    wait_time = constant(0.05)
+
+    def on_start(self):
+        r = self.client.post("/login", json={"user": "ada", "password": "secret"}, name="login")
+        self.client.headers["Authorization"] = "Bearer " + r.json()["token"]
+        if "session" not in self.client.cookies:
+            raise RuntimeError("no session cookie")
+
+    @task
+    def me(self):
+        self.client.get("/me", name="me")
+        self.client.cookies.clear()
+        self.client.get("/me", name="me without cookie")
+        self.client.cookies.set("session", "nonsense")
+        self.client.post("/login", json={"user": "ada", "password": "secret"}, name="login")
+        with self.client.rename_request("renamed"):
+            self.client.get("/json?page=1")
+
+    @task
+    def parse(self):
+        try:
+            with self.client.get(PATHS[0], name="parse", catch_response=True) as r:
+                json.loads(r.text)
+        except json.JSONDecodeError:
+            pass
+`;
+
+Deno.test("cookies, data files, quitting listeners with stats and process_exit_code, unreported blocks", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-gated-" });
+    Deno.writeTextFileSync(`${dir}/data.json`, '{"paths": ["/"]}');
+    const args = ["locustfile.py", "-u", "2", "-r", "2", "-t", "1s", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", GATED, [...args, "--region", "us"], dir);
+    assertEquals(code, 0, text); // failures, but the quitting listener's exit code
+    ok(text.includes("stopping listener ran"), text);
+    ok(text.includes("runner stats: True, region us"), text); // the file's own option, given
+    ok(text.includes("Uncaught exception in event handler"), text);
+    ok(/gate: True [1-9]\d* 0\.\d\d True True True 1\n/.test(text), text); // one name fails
+    const rows = csv(`${dir}/res_stats.csv`);
+    const row = (name: string) => rows.find((r) => r.Name === name);
+    assertEquals(row("me")?.["Failure Count"], "0");
+    ok(Number(row("me without cookie")?.["Failure Count"]) > 0, text);
+    assertEquals(row("parse"), undefined); // its block raised: Locust reports no request
+    assertEquals(row("renamed")?.Type, "GET"); // a name the file does not spell has its method too
+  }));
+
+const SHAPED = `from locust import HttpUser, LoadTestShape, constant, task
+
+
+class Reader(HttpUser):
+    wait_time = constant(0.1)
+
+    @task
+    def home(self):
+        self.client.get("/")
+
+
+class Steps(LoadTestShape):
+    stages = [(1, 2), (2, 4)]
+
+    def tick(self):
+        for until, users in self.stages:
+            if self.get_run_time() < until:
+                return (users, 10)
+        return None
+`;
+
+Deno.test("a LoadTestShape's tick() sets the users each second and ends the run where it returns None", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-shape-" });
+    const startMs = performance.now();
+    const args = ["locustfile.py", "-t", "1s", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", SHAPED, args, dir);
+    assertEquals(code, 0, text);
+    // The shape's 2 s, not -t's 1 s: Locust ignores -t, -u and -r beside a shape.
+    ok(
+      performance.now() - startMs < 25_000 && text.includes("-t, -u and -r have no effect on its Steps"),
+      text,
+    );
+    const counts = csv(`${dir}/res_stats_history.csv`).map((r) => Number(r["User Count"]));
+    assertEquals([counts[0] < 4, Math.max(...counts)], [true, 4], counts.join(" "));
+  }));
+
+const MARKOV = `from locust import HttpUser, MarkovTaskSet, constant, transition, transitions
+
+
+class Journey(MarkovTaskSet):
+    @transition("cart")
+    def browse(self):
+        self.client.get("/", name="browse")
+
+    @transitions({"pay": 3, "browse": 1})
+    def cart(self):
+        self.client.get("/json", name="cart")
+
+    @transitions([("browse", 1)])
+    def pay(self):
+        self.client.post("/echo", json={}, name="pay")
+
+
+class Shopper(HttpUser):
+    wait_time = constant(0.05)
+    tasks = [Journey]
+`;
+
+Deno.test("a MarkovTaskSet runs its first task, then each next drawn from the current's transitions", () =>
+  withTarget(async (url) => {
+    const args = ["locustfile.py", "-u", "2", "-r", "2", "-t", "2s", "-H", url, "--csv", "res"];
+    const { code, text, dir } = await runLocust("locustfile.py", MARKOV, args);
+    assertEquals(code, 0, text);
+    const count = (name: string) =>
+      Number(csv(`${dir}/res_stats.csv`).find((r) => r.Name === name)?.["Request Count"]);
+    const [browse, cart, pay] = ["browse", "cart", "pay"].map(count);
+    ok(cart > 3 && browse >= cart && browse <= cart + 2 && pay < cart, text);
+  }));
+
+const QUITS = `import logging
+import time
+from locust import HttpUser, constant, events, task
+
+STARTED = time.time()
+
+
+@events.quitting.add_listener
+def bye(environment, **kwargs):
+    print(f"user_count {environment.runner.user_count}")
+    logging.debug("debug shown")
+
+
+class Smoke(HttpUser):
+    wait_time = constant(0.1)
+
+    @task
+    def ping(self):
+        self.client.get("/", name="ping")
+        if time.time() - STARTED > 1.5:
+            self.environment.runner.quit()
+`;
+
+Deno.test("environment.runner.quit() ends the run, with Locust's exit code and its end listeners", () =>
+  withTarget(async (url) => {
+    const startMs = performance.now();
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-quit-" });
+    const args = [
+      "locustfile.py",
+      "-u",
+      "3",
+      "-r",
+      "3",
+      "-t",
+      "30s",
+      "-H",
+      url,
+      "-L",
+      "DEBUG",
+      "--html",
+      "r.html",
+    ];
+    const { code, text } = await runLocust("locustfile.py", QUITS, args, dir);
+    assertEquals(code, 0, text);
+    ok(performance.now() - startMs < 25_000 && text.includes("user_count 3"), text);
+    // Locust's -L and --html.
+    ok(text.includes("DEBUG: debug shown") && Deno.statSync(`${dir}/r.html`).size > 0, text);
+  }));

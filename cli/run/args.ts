@@ -5,7 +5,9 @@
 import { RESERVED_KEYS } from "../../scenarios/overrides.ts";
 import { commonFields } from "../../runner/config_fields.ts";
 import { OPTION_FLAGS } from "../attack/flags.ts";
-import { flag, flagsOf, type FlagTable, helpOf, tokenize } from "../argv.ts";
+import { flag, flagsOf, type FlagSpec, type FlagTable, helpOf, tokenize } from "../argv.ts";
+import { convertLocustFile, isLocustFile } from "../../runner/script/locust/file.ts";
+import { resolve } from "node:path";
 import { FlagValues } from "../flag_values.ts";
 import { K6_SUMMARY_MODES, type K6SummaryMode } from "../../results/export/k6/summary_v1.ts";
 import { HelpRequested, UsageError } from "../usage_error.ts";
@@ -148,9 +150,10 @@ export interface RunArgs extends BaselineArgs {
 /** Parses the arguments after `run` (or `demo`, with its help); throws `UsageError` or `HelpRequested`. */
 export function parseRunArgs(argv: string[], command = "run", help = RUN_HELP): RunArgs {
   const hints = { "-o": "use --out-dir <dir>" };
-  const raw = tokenize(argv, SPECS, hints, command);
+  const own = locustOptionSpecs(argv);
+  const raw = tokenize(argv, [...SPECS, ...own], hints, command);
   if (raw.values.has("help")) throw new HelpRequested(help);
-  const flags = new FlagValues(raw, SPECS);
+  const flags = new FlagValues(raw, [...SPECS, ...own]);
   // Locust's command line: `-f FILE` (or a .py first), the user classes to run after it, `-H` its host.
   const locust = locustSource(flags, raw.positionals);
   if (locust === undefined && raw.positionals.length !== 1) {
@@ -160,6 +163,10 @@ export function parseRunArgs(argv: string[], command = "run", help = RUN_HELP): 
     if (!/^[^=]+=/.test(set)) throw new UsageError(`--set "${set}": write PATH=VALUE, e.g. --set repeats=5`);
   }
   const scriptLoad = scriptLoadOf(flags, locust);
+  const options = Object.fromEntries(
+    own.filter((s) => flags.has(s.long)).map((s) => [s.long, flags.text(s.long)!]),
+  );
+  if (Object.keys(options).length > 0) scriptLoad.scriptLoad!.locust!.options = options;
   if (locust !== undefined) raw.values.delete("host");
   return {
     source: locust?.source ?? raw.positionals[0],
@@ -185,6 +192,22 @@ export function parseRunArgs(argv: string[], command = "run", help = RUN_HELP): 
     ...abortOf(flags),
     ...scriptLoad,
   };
+}
+
+/** The options a locustfile named in `argv` adds (`parser.add_argument`) that are not loadlab's own. */
+function locustOptionSpecs(argv: string[]): FlagSpec[] {
+  const at = argv.findIndex((a) => a === "-f" || a === "--locustfile");
+  const file = at >= 0 ? argv[at + 1] : argv.find(isLocustFile);
+  if (file === undefined) return [];
+  try {
+    const { options } = convertLocustFile(resolve(file));
+    return options.filter((o) => !SPECS.some((s) => s.long === o)).map((long) => ({
+      long,
+      takesValue: true,
+    }));
+  } catch {
+    return []; // the run reports a file it cannot read or convert
+  }
 }
 
 /** A locustfile's run: its path (`-f`, else the first argument ending .py), the classes named after it. */

@@ -78,3 +78,12 @@ Deno.test("run args: problems are one UsageError line naming the flag", () => {
   throws(() => parseRunArgs(["a.yaml", "--bogus"]), UsageError);
   throws(() => parseRunArgs(["--help"]), HelpRequested);
 });
+
+Deno.test("run args: Locust's --tags and --exclude-tags take every value up to the next flag", () => {
+  const args = parseRunArgs(["shop.py", "Buyer", "--tags", "read", "checkout", "-E", "slow", "x", "-u", "2"]);
+  assertEquals([args.source, args.scriptLoad?.locust?.users], ["shop.py", ["Buyer"]]);
+  assertEquals([args.scriptLoad?.locust?.tags, args.scriptLoad?.locust?.excludeTags], [
+    ["read", "checkout"],
+    ["slow", "x"],
+  ]);
+});

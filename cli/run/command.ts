@@ -10,9 +10,16 @@ import { assertOutputsWritable, lockOutDir } from "./preflight.ts";
 import { UsageError } from "../usage_error.ts";
 import { runCommand } from "../command_errors.ts";
 import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { isK6File } from "../../runner/script/k6/convert/converted_file.ts";
-import { convertLocustFile, isLocustFile } from "../../runner/script/locust/file.ts";
-import { locustExitCode, locustTable, writeLocustCsv } from "../../runner/script/locust/stats.ts";
+import { convertLocustFile, isLocustFile, locustSessionPath } from "../../runner/script/locust/file.ts";
+import {
+  locustExitCode,
+  locustStats,
+  locustTable,
+  writeLocustCsv,
+} from "../../runner/script/locust/stats.ts";
+import { locustEnd } from "../../runner/script/locust/runtime.ts";
 import { memoryLimitMbBesideRuns } from "../../runner/worker/memory_limit.ts";
 import {
   HANDLE_SUMMARY_TIMEOUT_MS,
@@ -137,24 +144,40 @@ async function runRead(
     gate,
   );
   const withK6 = k6Failed > 0 && code === EXIT.ok ? EXIT.thresholdFailed : code;
-  if (isLocustFile(args.source)) return await finishLocustRun(outcome.results, args, withK6);
+  if (isLocustFile(args.source)) return await finishLocustRun(outcome.results, args, withK6, outDir);
   return outcome.k6 ? k6ExitCodeOf(withK6, outcome.results.runs) : withK6;
 }
 
 /** A locustfile's run ends as Locust's: its table, its CSV files (`--csv`), its exit code. */
-async function finishLocustRun(results: ResultsFile, args: RunArgs, code: number): Promise<number> {
+async function finishLocustRun(results: ResultsFile, args: RunArgs, code: number, outDir: string) {
   const locust = args.scriptLoad?.locust ?? {};
-  const { methods } = convertLocustFile(resolve(args.source));
+  if (locust.html !== undefined) {
+    await Deno.copyFile(`${outDir}/report.html`, locust.html).catch((err: Error) => {
+      throw new OutputError(`--html ${locust.html}: cannot write: ${err.message}`, { cause: err });
+    });
+  }
+  const path = resolve(args.source), { events } = convertLocustFile(path);
+  let set: number | null = null;
+  if (results.runs.length > 0 && events.some((e) => ["test_stopping", "test_stop", "quitting"].includes(e))) {
+    // The end's listeners run here, where the run's stats are: the file's module loaded once more.
+    await import(pathToFileURL(locustSessionPath(path)).href);
+    if (events.includes("request")) {
+      console.error(
+        `${args.source}: note: request listeners count in the load's workers; read environment.stats`,
+      );
+    }
+    set = await locustEnd(locustStats(results.runs[0]));
+  }
   for (const run of results.runs) {
-    console.log(`\n${terminalSafe(locustTable(run, methods))}`);
+    console.log(`\n${terminalSafe(locustTable(run))}`);
     if (locust.csv === undefined) continue;
     try {
-      await writeLocustCsv(locust.csv, run, args.scriptLoad?.vus ?? 1, methods);
+      await writeLocustCsv(locust.csv, run, args.scriptLoad?.vus ?? 1);
     } catch (err) {
       throw new OutputError(`--csv ${locust.csv}: cannot write: ${(err as Error).message}`, { cause: err });
     }
   }
-  return locustExitCode(results, code, locust.exitCodeOnError);
+  return set ?? locustExitCode(results, code, locust.exitCodeOnError);
 }
 
 /** The output folder, checked before any load: not over the experiment file (2), writable (5). */

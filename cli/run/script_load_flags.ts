@@ -48,11 +48,17 @@ export const SCRIPT_LOAD_TABLE: FlagTable = [
   "  -H, --host URL            a locustfile's host (Locust's -H)",
   flag("--headless", {}, ["accepted: loadlab always runs headless"]),
   flag("--only-summary", {}, ["no progress lines, the summary only"]),
+  flag("-L, --loglevel <level>", { example: "WARNING" }, ["the level a locustfile's logging prints from"]),
+  flag("--html <file>", { example: "report.html" }, ["report.html written there too"]),
   flag("--csv <prefix>", { example: "out/locust" }, [
     "Locust's CSV files: <prefix>_stats.csv, _failures.csv, _stats_history.csv",
   ]),
-  flag("-T, --tags <a,b>", { repeatable: true, example: "checkout" }, ["only the tasks with these tags"]),
-  flag("-E, --exclude-tags <a,b>", { repeatable: true, example: "slow" }, ["not the tasks with these tags"]),
+  flag("-T, --tags <a,b>", { repeatable: true, manyValues: true, example: "checkout" }, [
+    "only the tasks with these tags",
+  ]),
+  flag("-E, --exclude-tags <a,b>", { repeatable: true, manyValues: true, example: "slow" }, [
+    "not the tasks with these tags",
+  ]),
   flag("--stop-timeout <d>", { example: "10s" }, ["how long users may finish their task at the end"]),
   flag("--exit-code-on-error <n>", { example: "0" }, ["the exit code when a request failed (default 1)"]),
   "A k6 script also takes k6's flags:",
@@ -174,6 +180,10 @@ function locustFlagsOf(flags: FlagValues): LocustFlags {
   const exitCodeOnError = flags.wholeNumber("exit-code-on-error", 0, 255);
   if (exitCodeOnError !== undefined) out.exitCodeOnError = exitCodeOnError;
   if (flags.has("headless")) out.headless = true;
+  const level = flags.text("loglevel")?.toUpperCase();
+  if (level !== undefined) out.logLevel = level;
+  const html = flags.path("html");
+  if (html !== undefined) out.html = html;
   return out;
 }
 

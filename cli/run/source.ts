@@ -92,7 +92,7 @@ async function scriptText(args: RunArgs, signal?: AbortSignal): Promise<{ text: 
     if (flags.k6 !== undefined) passK6Flags(flags.k6);
     return k6ExperimentText(args.source, args.targets, flags, args.maxMemoryMb, signal);
   }
-  if (isLocustFile(args.source)) return { text: locustText(args.source, flags) };
+  if (isLocustFile(args.source)) return { text: await locustText(args.source, flags) };
   if (flags.locust !== undefined) {
     throw new UsageError(
       `${args.source}: -f, --headless, --csv, --tags, --stop-timeout and --exit-code-on-error are Locust's ` +
@@ -112,18 +112,21 @@ async function scriptText(args: RunArgs, signal?: AbortSignal): Promise<{ text: 
 }
 
 /** The experiment of locustfile `source` (refused with `file:line: why`, exit 2, when it cannot run). */
-function locustText(source: string, flags: ScriptLoadArgs): string {
-  if (flags.durationMs === undefined && flags.iterations === undefined) {
-    console.error(
-      `${source}: note: no -t: runs 10 s (Locust's would run until stopped); give -t 5m for longer`,
-    );
-  }
+async function locustText(source: string, flags: ScriptLoadArgs): Promise<string> {
   const load = hasLoadFlags(flags) ? sessionLoadOf({ ...flags, vus: flags.vus ?? 1 }) : sessionLoadOf({
     ...flags,
     vus: 1,
   });
   try {
-    return locustExperimentText(resolve(source), resolve(source), load, flags.vus ?? 1, flags.locust ?? {});
+    const { vus, locust, durationMs } = flags;
+    return await locustExperimentText(
+      resolve(source),
+      resolve(source),
+      load,
+      vus ?? 1,
+      locust ?? {},
+      durationMs,
+    );
   } catch (err) {
     if (err instanceof LocustConvertError || err instanceof LocustInputError) {
       throw new UsageError(err.message, { cause: err });

@@ -82,6 +82,12 @@ export class CookieJar {
     return this.#all.size;
   }
 
+  /** Forgets every cookie. */
+  clear(): void {
+    this.#byDomain.clear(), this.#all.clear();
+    this.#lineAuthority = null;
+  }
+
   /** Takes a response's `Set-Cookie` values for `requestPath` on `authority`, at `nowMs` (epoch ms). */
   set(setCookies: readonly string[], authority: string, requestPath: string, nowMs: number): void {
     if (setCookies.length === 0) return;

@@ -7,7 +7,8 @@
 /** What an abort's error message starts with: the command tells an init-time abort (108) by it. */
 export const TEST_ABORTED = "test aborted by exec.test.abort()";
 
-const CHANNEL = "loadlab-k6-test-abort";
+/** Where an abort is told (a locustfile's `environment.runner.quit()` tells it too). */
+export const TEST_ABORT_CHANNEL = "loadlab-k6-test-abort";
 let sender: BroadcastChannel | null = null;
 let aborted = false;
 
@@ -19,14 +20,14 @@ export function testAborted(): boolean {
 export function abortTest(message: unknown): never {
   aborted = true;
   const text = message === undefined ? "test aborted" : String(message);
-  sender ??= new BroadcastChannel(CHANNEL);
+  sender ??= new BroadcastChannel(TEST_ABORT_CHANNEL);
   sender.postMessage(text);
   throw new Error(`${TEST_ABORTED}: ${text}`);
 }
 
 /** In the main isolate: calls `onAbort` with the first abort's message, until the returned function stops. */
 export function onTestAbort(onAbort: (message: string) => void): () => void {
-  const channel = new BroadcastChannel(CHANNEL);
+  const channel = new BroadcastChannel(TEST_ABORT_CHANNEL);
   let told = false;
   channel.onmessage = (e: MessageEvent<unknown>) => {
     if (told || typeof e.data !== "string") return;

@@ -8,6 +8,7 @@
  */
 import { parser } from "@lezer/python";
 import { MODULES } from "./py_modules.ts";
+import { LOCUST_EVENTS, REQUEST_KEYS } from "./runtime.ts";
 
 /** A node of the parsed file (`@lezer/common`'s, reached through the parser's own types). */
 type SyntaxNode = ReturnType<typeof parser.parse>["topNode"];
@@ -31,12 +32,13 @@ export interface LocustUserInfo {
 export interface LocustConversion {
   code: string;
   users: LocustUserInfo[];
-  /** The method of each request name the file spells (`name="login"` on a `self.client.post`). */
-  methods: Record<string, string>;
+  /** The events it listens to. */
+  events: string[];
+  /** Its `LoadTestShape` class, the first of them (as Locust's). */
+  shape?: string;
+  /** The options it adds (`parser.add_argument("--region", ...)`: `region`). */
+  options: string[];
 }
-
-/** Before a key of `methods` that is a regular expression of names (an f-string's), not a name. */
-export const NAME_PATTERN = "\0";
 
 const PY_URL = new URL("./py.ts", import.meta.url).href;
 const LOCUST_URL = new URL("./runtime.ts", import.meta.url).href;
@@ -45,10 +47,11 @@ const MODULES_URL = new URL("./py_modules.ts", import.meta.url).href;
 /** What `from locust import ...` (and its submodules) may name. */
 const LOCUST_NAMES = new Set(
   ("HttpUser FastHttpUser TaskSet SequentialTaskSet task tag between constant constant_pacing " +
-    "constant_throughput events StopUser RescheduleTask InterruptTaskSet run_single_user").split(" "),
+    "constant_throughput events StopUser RescheduleTask InterruptTaskSet run_single_user LoadTestShape " +
+    "MarkovTaskSet transition transitions MasterRunner WorkerRunner LocalRunner").split(" "),
 );
 const LOCUST_MODULES = new Set(
-  "locust locust.contrib.fasthttp locust.exception locust.user.wait_time".split(" "),
+  "locust locust.contrib.fasthttp locust.exception locust.user.wait_time locust.runners".split(" "),
 );
 const PY_MODULES = new Set(Object.keys(MODULES));
 const BUILTINS = new Set(
@@ -56,10 +59,8 @@ const BUILTINS = new Set(
     "sorted reversed any all isinstance print hasattr getattr setattr Exception ValueError " +
     "KeyError IndexError TypeError RuntimeError").split(" "),
 );
-/** Locust's events a locustfile may listen to (runtime.ts fires them). */
-const EVENTS = ["test_start", "test_stop", "init", "request", "report_to_master", "worker_report"];
-const EVENTS_HELD = "loadlab runs test_start, test_stop, init and request listeners only (and takes, as a " +
-  "run of one process, report_to_master and worker_report, which never fire)";
+const EVENTS_HELD = `loadlab takes listeners of ${LOCUST_EVENTS.join(", ")} (report_to_master and ` +
+  "worker_report never fire: one process)";
 /** Names a locustfile reads without defining them, beside BUILTINS. */
 const GIVEN: Record<string, string> = { next: "__next", open: "__open", __name__: '"locustfile"' };
 /** The nodes an assignment's target names are in (not `self.x`, whose `self` is no local). */
@@ -105,7 +106,10 @@ class Converter {
   private asyncFunctions = new Set<string>();
   private syncFunctions = new Set<string>();
   private users: LocustUserInfo[] = [];
-  private methods: Record<string, string> = {};
+  private events = new Set<string>();
+  private shapes: string[] = [];
+  private defined = new Set<string>();
+  private options: string[] = [];
   private readonly moduleScope: Scope = { locals: new Set(), globals: new Set(), async: false };
   private scope = this.moduleScope;
   private inLambda = 0;
@@ -128,10 +132,17 @@ class Converter {
     this.out.push(
       `import * as __py from ${py}; import * as __L from ${locust}; ` +
         `import { MODULES as __M, next as __next, open as __open } from ${modules};`,
-      `const __f = __L.locustfile({ ${this.users.map((u) => this.jsName(u.name)).join(", ")} }); ` +
-        "export default __f.default; export const { start, stop, setup, teardown } = __f;",
+      `const __f = __L.locustfile({ ${this.users.map((u) => this.jsName(u.name)).join(", ")} }` +
+        `${this.shapes.length > 0 ? `, ${this.jsName(this.shapes[0])}` : ""}); ` +
+        "export default __f.default; export const { start, stop, setup } = __f;",
     );
-    return { code: this.out.join("\n") + "\n", users: this.users, methods: this.methods };
+    return {
+      code: this.out.join("\n") + "\n",
+      users: this.users,
+      events: [...this.events],
+      options: this.options,
+      ...(this.shapes.length > 0 ? { shape: this.shapes[0] } : {}),
+    };
   }
 
   private error(): LocustConvertError {
@@ -461,7 +472,7 @@ class Converter {
     const asAt = parts.findIndex((c) => c.name === "as");
     if (parts.some((c) => c.name === ",")) this.refuse(n, "with of several items: nest them");
     const cm = `__c${this.uid++}`, err = `__x${this.uid++}`;
-    const bind = asAt < 0 ? "" : `${this.store(parts[asAt + 1], `${cm}.__enter__()`)}; `;
+    const bind = asAt < 0 ? `${cm}.__enter__(); ` : `${this.store(parts[asAt + 1], `${cm}.__enter__()`)}; `;
     this.write(`{ const ${cm} = ${this.expr(value)}; let ${err} = null; try { ${bind}`);
     this.body(n.getChild("Body"));
     return ` } catch (__w) { ${err} = __w; if (!${cm}.__exit__(__w)) throw __w; } finally { ` +
@@ -519,7 +530,9 @@ class Converter {
     }
     const selfName = method !== undefined ? names.shift() : undefined;
     for (const p of [...names, rest, restKw, selfName, ...inner.globals]) if (p) inner.locals.delete(p);
-    const top = this.scope === this.moduleScope;
+    // A name defined again (`def _` per listener) assigns the function the first one declared.
+    const top = this.scope === this.moduleScope && !(method === undefined && this.defined.has(name));
+    if (method === undefined && this.scope === this.moduleScope) this.defined.add(name);
     const declared = [...names, ...(rest ? [rest] : []), ...(restKw ? [restKw] : [])];
     const defaultsText = defaults.map((d) => (d === null ? "undefined" : this.expr(d)));
     const js = this.jsName(name), a = isAsync ? "async " : "";
@@ -582,9 +595,7 @@ class Converter {
   private decorator(d: SyntaxNode): string {
     const parts = children(d).filter((c) => c.name !== "At");
     const hook = parts[2] === undefined ? "" : this.text(parts[2]);
-    if (this.text(parts[0]) === "events" && !EVENTS.includes(hook)) {
-      this.refuse(d, `events.${hook}: ${EVENTS_HELD}`);
-    }
+    if (this.text(parts[0]) === "events") this.event(d, hook);
     let text = "";
     for (const p of parts) {
       if (p.name === "VariableName") text += text === "" ? this.name(p) : this.text(p);
@@ -614,6 +625,11 @@ class Converter {
       extendsText = ` extends ${this.expr(base)}`;
       isUser = ["HttpUser", "FastHttpUser"].includes(baseName) ||
         this.users.some((u) => u.name === baseName);
+      const shape = baseName === "LoadTestShape" || this.shapes.includes(baseName);
+      const abstract = this.classAttr(n, "abstract");
+      if (shape && !nested && (abstract === undefined || this.text(abstract) !== "True")) {
+        this.shapes.push(name);
+      }
     }
     if (isUser && !nested) {
       const abstract = this.classAttr(n, "abstract");
@@ -839,11 +855,21 @@ class Converter {
         : `__py.getitem(${this.expr(obj)}, ${key.text})`;
     }
     const p = this.text(prop);
-    if (this.text(obj) === "events" && !EVENTS.includes(p)) this.refuse(n, `events.${p}: ${EVENTS_HELD}`);
-    if (this.text(obj) === `${this.scope.self}.environment` && !["parsed_options", "host"].includes(p)) {
-      this.refuse(n, `self.environment.${p}: loadlab's environment holds parsed_options and host only`);
+    if (this.text(obj) === "events") this.event(n, p);
+    const environment = `${this.scope.self}.environment`;
+    if (this.text(obj) === environment && !["parsed_options", "host", "runner"].includes(p)) {
+      this.refuse(n, `self.environment.${p}: a user's environment holds parsed_options, host and runner`);
+    }
+    if (this.text(obj) === `${environment}.runner` && !["quit", "user_count"].includes(p)) {
+      this.refuse(n, `self.environment.runner.${p}: a user's runner has quit() and user_count only`);
     }
     return `${this.expr(obj)}.${p}`;
+  }
+
+  /** `events.X`: one loadlab fires, else refused. */
+  private event(n: SyntaxNode, name: string): void {
+    if (!LOCUST_EVENTS.includes(name)) this.refuse(n, `events.${name}: ${EVENTS_HELD}`);
+    this.events.add(name);
   }
 
   private call(n: SyntaxNode): string {
@@ -869,7 +895,16 @@ class Converter {
         ? `${this.expr(obj)}.${method}(${args})`
         : `__py.method(${this.expr(obj)}, ${JSON.stringify(method)}${args === "" ? "" : `, ${args}`})`;
       if (viaSelf || method === "sleep" || method === "interrupt") this.mustAwait(n);
-      if (objText.endsWith(".client") || /^rest_?$/.test(method)) this.noteMethod(method, argList);
+      const first = children(argList)[1];
+      if (method === "add_argument" && first?.name === "String") {
+        this.options.push(this.stringValue(first).replace(/^-+/, ""));
+      }
+      for (const p of viaSelf ? children(argList) : []) {
+        const key = p.name === "VariableName" && p.nextSibling?.name === "AssignOp" ? this.text(p) : "name";
+        if (!REQUEST_KEYS.includes(key)) {
+          this.refuse(p, `self.client's ${key}=: the subset sends ${REQUEST_KEYS.join(", ")}`);
+        }
+      }
     } else if (callee.name === "VariableName") {
       const name = this.text(callee);
       const target = this.name(callee);
@@ -884,25 +919,6 @@ class Converter {
       }
     } else call = `${this.expr(callee)}(${args})`;
     return awaits ? `(await ${call})` : call;
-  }
-
-  /**
-   * A request's name spelled as a literal, with its method (Locust's `Type` column); an f-string's as
-   * NAME_PATTERN and a regular expression of it (each replacement any text).
-   */
-  private noteMethod(method: string, list: SyntaxNode): void {
-    const parts = children(list).filter((c) => c.name !== "(" && c.name !== ")" && c.name !== ",");
-    const at = parts.findIndex((c, i) =>
-      c.name === "VariableName" && this.text(c) === "name" && parts[i + 1]?.name === "AssignOp"
-    );
-    const name = parts[at + 2], pattern = name?.name === "FormatString";
-    if (at < 0 || (name.name !== "String" && !pattern)) return;
-    const verb = /^(request|rest_?)$/.test(method) && parts[0]?.name === "String" ? parts[0] : null;
-    const { at: start, quote } = quoteOf(this.text(name)),
-      escape = MODULES.re.escape as (s: string) => string;
-    const body = this.text(name).slice(start + quote, -quote).split(/\{[^{}]*\}/).map(escape).join(".*");
-    this.methods[pattern ? NAME_PATTERN + body : this.stringValue(name)] =
-      (verb === null ? method : this.stringValue(verb)).toUpperCase();
   }
 
   private mustAwait(n: SyntaxNode): void {

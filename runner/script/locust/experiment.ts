@@ -9,11 +9,29 @@
  * by LOCUST_ENV.
  */
 import { basename } from "node:path";
-import { convertLocustFile } from "./file.ts";
-import { LOCUST_ENV, type LocustSelection } from "./runtime.ts";
+import { pathToFileURL } from "node:url";
+import { convertLocustFile, locustSessionPath } from "./file.ts";
+import { LOCUST_ENV, type LocustSelection, type ShapePoints, shapePoints } from "./runtime.ts";
+import { MAX_STAGES } from "../../load/models/ramping_connections.ts";
 
 /** How long users' `on_stop` may take at the end, beyond `--stop-timeout` (Locust waits without a bound). */
 export const ON_STOP_MS = 5_000;
+
+/** How long a shape that never returns None runs (Locust's runs until stopped; `-t` does not end it). */
+const SHAPE_LIMIT_MS = 6 * 3600_000;
+
+/** A shape's points as stages: each held until the next, which it reaches in 1 ms (thinned to fit). */
+function shapeStages(points: ShapePoints): Array<{ duration: string; target: number }> {
+  const every = Math.ceil(points.length / ((MAX_STAGES - 2) / 2));
+  const kept = points.filter((_, i) => i % every === 0 || i === points.length - 1);
+  const stages: Array<{ duration: string; target: number }> = [];
+  let atMs = 0, users = 0;
+  for (const [ms, n] of kept) {
+    if (ms > atMs) stages.push({ duration: `${ms - atMs}ms`, target: users }), atMs = ms;
+    if (n !== users) stages.push({ duration: "1ms", target: n }), atMs += 1, users = n;
+  }
+  return stages;
+}
 
 /** Locust's flags beyond the load (cli/script_load_flags.ts reads them). */
 export interface LocustFlags {
@@ -28,6 +46,11 @@ export interface LocustFlags {
   /** `--headless`: accepted (loadlab always is). */
   headless?: boolean;
   stopTimeoutMs?: number;
+  /** `-L, --loglevel`; `--html FILE`: report.html written there too. */
+  logLevel?: string;
+  html?: string;
+  /** The file's own options (`parser.add_argument`) the command line gives, by name. */
+  options?: Record<string, string>;
   /** `--exit-code-on-error`: the exit code of a run with a failure (1 unless given). */
   exitCodeOnError?: number;
 }
@@ -41,14 +64,20 @@ export class LocustInputError extends Error {
  * The experiment (JSON text) of locustfile `path` with `load` (the experiment file's form of one load) and
  * Locust's `flags`; `users` is `-u`.
  */
-export function locustExperimentText(
+export async function locustExperimentText(
   path: string,
   scriptPath: string,
   load: Record<string, unknown>,
   users: number,
   flags: LocustFlags,
-): string {
-  const { users: classes } = convertLocustFile(path);
+  durationMs?: number,
+): Promise<string> {
+  const { users: classes, shape } = convertLocustFile(path);
+  if (shape !== undefined && durationMs !== undefined) {
+    console.error(`${basename(path)}: note: -t, -u and -r have no effect on its ${shape}, as on Locust`);
+  } else if (durationMs === undefined && shape === undefined) {
+    console.error(`${basename(path)}: note: no -t: runs 10 s (Locust's would run until stopped); give -t 5m`);
+  }
   const named = flags.users ?? classes.filter((c) => !c.abstract).map((c) => c.name);
   for (const name of named) {
     if (!classes.some((c) => c.name === name)) {
@@ -69,8 +98,21 @@ export function locustExperimentText(
     ...(flags.excludeTags ? { excludeTags: flags.excludeTags } : {}),
     ...(host !== undefined ? { host } : {}),
     ...(flags.stopTimeoutMs ? { stopTimeoutMs: flags.stopTimeoutMs } : {}),
+    ...(flags.options ? { options: flags.options } : {}),
+    ...(flags.logLevel ? { logLevel: flags.logLevel } : {}),
   };
   Deno.env.set(LOCUST_ENV, JSON.stringify(selection));
+  if (shape !== undefined) {
+    // The shape's tick() runs here, once a second of its clock, before the load: its users become stages.
+    const points = await import(pathToFileURL(locustSessionPath(path)).href)
+      .then(() => shapePoints(SHAPE_LIMIT_MS))
+      .catch((err) => {
+        throw new LocustInputError(`${basename(path)}: ${shape}: ${(err as Error).message}`);
+      }) as ShapePoints;
+    selection.userCount = Math.max(1, ...points.map(([, n]) => n));
+    Deno.env.set(LOCUST_ENV, JSON.stringify(selection));
+    load = { model: "connections", stages: shapeStages(points) };
+  }
   return JSON.stringify({
     name: basename(path, ".py"),
     targets: { app: host === undefined ? { kind: "builtin" } : { url: host } },

@@ -11,7 +11,7 @@ import { convertLocust, type LocustConversion } from "./convert.ts";
 import { isKept, k6CacheDir, writeWhole } from "../k6/convert/converted_file.ts";
 
 /** Bumped when the conversion changes, so older cached conversions are not reused. */
-const CONVERSION_VERSION = "4";
+const CONVERSION_VERSION = "10";
 
 /** Whether `path` names a locustfile (a `.py` file). */
 export function isLocustFile(path: string): boolean {

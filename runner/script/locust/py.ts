@@ -384,13 +384,16 @@ export function orDefault(dflt: unknown[], err: PyError): unknown {
   throw err;
 }
 
-/** A read-only Python mapping of `lookup`'s values (`m.get(k)`, `m[k]`, `k in m`): headers, os.environ. */
-export function mapping(lookup: (k: string) => string | null | undefined) {
-  return {
+/**
+ * A Python mapping of `lookup`'s values (`m.get(k)`, `m[k]`, `k in m`): headers, os.environ, a cookie jar
+ * (with `more`'s methods). Not a dict to `method()`: its `get` is its own.
+ */
+export function mapping(lookup: (k: string) => string | null | undefined, more: object = {}) {
+  return Object.assign(Object.create(null), {
     get: (k: string, d: unknown = null) => lookup(k) ?? d,
     __getitem__: (k: string) => lookup(k) ?? orDefault([], new PyError("KeyError", repr(k))),
     __contains__: (k: string) => lookup(k) != null,
-  };
+  }, more);
 }
 
 const DICT_METHODS: Methods<Record<string, unknown>> = {

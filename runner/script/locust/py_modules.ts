@@ -76,15 +76,18 @@ function dumps(value: unknown, ...rest: unknown[]): string {
   return JSON.stringify(value).replace(separators, (m, s) => s ?? (m === "," ? ", " : ": "));
 }
 
+function loads(text: unknown): unknown {
+  try {
+    return JSON.parse(typeof text === "string" ? text : new TextDecoder().decode(text as Uint8Array));
+  } catch (err) {
+    throw new PyError("JSONDecodeError", (err as Error).message);
+  }
+}
+
 const json = {
   dumps,
-  loads: (text: unknown) => {
-    try {
-      return JSON.parse(typeof text === "string" ? text : new TextDecoder().decode(text as Uint8Array));
-    } catch (err) {
-      throw new PyError("JSONDecodeError", (err as Error).message);
-    }
-  },
+  loads,
+  load: (f: { read(): string }) => loads(f.read()),
   JSONDecodeError: exceptionClass("JSONDecodeError"),
 };
 
@@ -157,8 +160,12 @@ const math = {
   inf: Infinity,
 };
 
+const LEVELS = ["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"];
+
+/** A `logging` function at `level`, printing when it is at or above `logging.level` (Locust's `-L`). */
 function log(level: string) {
   return (message: unknown, ...rest: unknown[]) => {
+    if (LEVELS.indexOf(level) < LEVELS.indexOf(logging.level)) return;
     const values = rest.filter((v) => !(v instanceof Kw));
     const text = values.length > 0
       ? str(message).replace(/%[sdr]/g, () => str(values.shift()))
@@ -168,8 +175,9 @@ function log(level: string) {
 }
 
 const logging = {
-  debug: () => {},
-  info: () => {},
+  level: "INFO",
+  debug: log("DEBUG"),
+  info: log("INFO"),
   warning: log("WARNING"),
   error: log("ERROR"),
   exception: log("ERROR"),

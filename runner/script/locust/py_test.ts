@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals, throws } from "node:assert/strict";
-import { builtins, format, getitem, kw, method, mod, PyError, slice, str } from "./py.ts";
-import { MODULES } from "./py_modules.ts";
+import { builtins, format, getitem, kw, mapping, method, mod, PyError, slice, str } from "./py.ts";
+import { MODULES, open } from "./py_modules.ts";
 
 Deno.test("Python's values as a locustfile's helpers read them", () => {
   assertEquals(slice([1, 2, 3, 4], -2, null), [3, 4]);
@@ -14,6 +14,7 @@ Deno.test("Python's values as a locustfile's helpers read them", () => {
   assertEquals(method("a-b-c", "split", "-", 1), ["a", "b-c"]);
   assertEquals(method("{} and {name}", "format", 1, kw({ name: "x" })), "1 and x");
   assertEquals(method({ a: 1 }, "get", "b", 0), 0);
+  assertEquals(method(mapping((k) => k === "a" ? "x" : null), "get", "a"), "x"); // response headers
   assertEquals(str([1, "a", null, true, 2.5]), "[1, 'a', None, True, 2.5]");
   assertEquals(str(builtins.enumerate(["a"], 1)), "[(1, 'a')]");
   assertEquals(builtins.sorted([3, 1, 2], kw({ reverse: true })), [3, 2, 1]);
@@ -37,4 +38,10 @@ Deno.test("re as a locustfile reads a token, an id or a list out of a page", () 
   assertEquals(re.compile(",\\s*").split("a, b,c"), ["a", "b", "c"]);
   assertEquals(re.split("(-)", "a-b", kw({ maxsplit: 1 })), ["a", "-", "b"]);
   throws(() => re.search("(", "x"), (e: unknown) => e instanceof PyError && e.pyType === "error");
+});
+
+Deno.test("json.load reads a data file beside the locustfile", () => {
+  const path = Deno.makeTempFileSync({ suffix: ".json" });
+  Deno.writeTextFileSync(path, '{"products": [{"id": 1}]}');
+  assertEquals((MODULES.json as any).load(open(path)), { products: [{ id: 1 }] });
 });

@@ -14,6 +14,15 @@ import type { RequestOptions, Response, Session } from "../session.ts";
 import { args, bool, Kw, mapping, PyError, str } from "./py.ts";
 import { MODULES } from "./py_modules.ts";
 import { setCookiePair } from "../sessions/cookies.ts";
+import { TEST_ABORT_CHANNEL } from "../k6/test_abort.ts";
+
+/** Locust's events a locustfile may listen to. */
+export const LOCUST_EVENTS =
+  ("test_start test_stop init request report_to_master worker_report test_stopping " +
+    "quitting spawning_complete init_command_line_parser").split(" ");
+
+/** What a `catch_response` block that raised is checked as: Locust reports no request (stats.ts). */
+export const UNREPORTED = "not reported: its catch_response block raised";
 
 /** The environment variable the command line's user classes and tags reach every isolate by. */
 export const LOCUST_ENV = "LOADLAB_LOCUST";
@@ -30,6 +39,10 @@ export interface LocustSelection {
   stopTimeoutMs?: number;
   /** The locustfile's own path (its `__file__`). */
   file?: string;
+  /** `-L`: the level `logging` prints from. */
+  logLevel?: string;
+  /** Its own options given on the command line, by name (`region` of `--region`). */
+  options?: Record<string, string>;
 }
 
 /** `__file__`: the locustfile's path as the command line gave it (its conversion runs from a cache). */
@@ -79,12 +92,23 @@ export class InterruptTaskSet extends Error {
   }
 }
 
-type Fn = ((...a: any[]) => any) & { locustWeight?: number; locustTags?: string[] };
+type Fn = ((...a: any[]) => any) & { locustWeight?: number; locustTags?: string[]; locustNext?: unknown[][] };
 
 /** `@task`, `@task(3)`. */
 export function task(weight: unknown = 1): any {
   if (typeof weight === "function") return task(1)(weight);
   return (fn: Fn) => Object.assign(fn, { locustWeight: Number(weight) });
+}
+
+/** A `MarkovTaskSet`'s `@transition(name, weight=1)`. */
+export function transition(name: string, ...a: unknown[]) {
+  return transitions([[name, args(a, ["weight"], [1])[0]]]);
+}
+
+/** `@transitions({name: weight})` or of a list of names and `(name, weight)` pairs. */
+export function transitions(to: object) {
+  const pairs = (Array.isArray(to) ? to : Object.entries(to)).map((t) => Array.isArray(t) ? t : [t, 1]);
+  return (fn: Fn) => Object.assign(fn, { locustNext: [...pairs, ...(fn.locustNext ?? [])] });
 }
 
 /** `@tag("a", "b")`: on a task function or a TaskSet class. */
@@ -123,13 +147,11 @@ export function constant_throughput(perSecond: number): WaitTime {
 }
 
 /**
- * What `events.X.add_listener` collects: setup runs `init` and `test_start`'s, teardown `test_stop`'s, each
- * worker `request`'s after each request (in its own isolate: what it counts, teardown does not see).
+ * What `events.X.add_listener` collects: setup runs `init` and `test_start`'s, each worker `request`'s after
+ * each request (in its own isolate) and `spawning_complete`'s as the last user starts, the command's process
+ * the end's (`locustEnd`). `report_to_master` and `worker_report` never fire, as in a run of one process.
  */
-const listeners: Record<string, Fn[]> = Object.fromEntries(
-  // `report_to_master` and `worker_report` never fire: a run of one process, as Locust's without workers.
-  "test_start test_stop init request report_to_master worker_report".split(" ").map((k) => [k, []]),
-);
+const listeners: Record<string, Fn[]> = Object.fromEntries(LOCUST_EVENTS.map((k) => [k, []]));
 export const events = Object.fromEntries(
   Object.entries(listeners).map(([k, list]) => [k, { add_listener: (fn: Fn) => (list.push(fn), fn) }]),
 );
@@ -224,6 +246,7 @@ class LocustResponse {
       return rest;
     }
     if (err === null) report(this, this.failureText());
+    else if (!(err instanceof StopUser)) session().check(true, UNREPORTED);
     return false;
   }
 }
@@ -239,13 +262,27 @@ function report(r: LocustResponse, why: string | null): void {
 
 const NO_OPTIONS: Record<string, unknown> = Object.freeze({});
 
-const REQUEST_KEYS =
+/** The keywords `self.client`'s requests take (convert.ts refuses others at their line). */
+export const REQUEST_KEYS =
   "name headers params json data cookies timeout allow_redirects catch_response auth verify context"
     .split(" ");
 
 /** `self.client`: Locust's `HttpSession` on the session's connection, its cookies the user's jar. */
 class Client {
   headers: Record<string, string> = {};
+  request_name: string | null = null;
+  /** `with self.client.rename_request(name):` names the block's requests without a `name=` of their own. */
+  rename_request(name: unknown) {
+    return {
+      __enter__: () => this.request_name = str(name),
+      __exit__: () => (this.request_name = null, false),
+    };
+  }
+  /** The user's cookie jar (requests' `RequestsCookieJar`: `get`, `in`, `[k]`, `set`, `clear`). */
+  get cookies() {
+    const jar = session().cookies, set = (k: unknown, v: unknown) => jar.set(str(k), str(v));
+    return mapping((k) => jar.get(k), { set, __setitem__: set, clear: () => jar.clear() });
+  }
   static {
     // `get(url, **kw)` and the like; `post(url, data, json, **kw)` and the like.
     for (const verb of ["GET", "HEAD", "DELETE", "OPTIONS", "POST", "PUT", "PATCH"]) {
@@ -260,7 +297,8 @@ class Client {
   }
   async request(method: string, url: string, ...a: unknown[]): Promise<LocustResponse> {
     // A bare `self.client.get(url)` (the most sent) reads no options and builds no headers.
-    const o = a.length === 0 ? NO_OPTIONS : (args(a, [], [], false, true) as [Record<string, unknown>])[0];
+    let o = a.length === 0 ? NO_OPTIONS : (args(a, [], [], false, true) as [Record<string, unknown>])[0];
+    if (this.request_name !== null && o.name == null) o = { ...o, name: this.request_name };
     for (const k in o) {
       if (REQUEST_KEYS.includes(k)) continue;
       throw new PyError("TypeError", `self.client: ${k}= is not one the subset sends (docs/LOCUST.md)`);
@@ -364,6 +402,11 @@ export class TaskSet {
 
 export class SequentialTaskSet extends TaskSet {}
 
+/** `MarkovTaskSet`: its first task, then each next drawn by weight from the current task's transitions. */
+export class MarkovTaskSet extends TaskSet {
+  __current?: TaskEntry;
+}
+
 /** Locust's debugging runner: called only under `if __name__ == "__main__":`, which is not converted. */
 export function run_single_user(): never {
   throw new PyError("RuntimeError", "run_single_user runs under Python only");
@@ -416,22 +459,117 @@ export class HttpUser {
   }
 }
 
-/** What `self.environment` holds in a converted locustfile: the host and the command line's options. */
+/**
+ * What `self.environment` holds in a converted locustfile: the host, the command line's options, its runner
+ * (`quit()`, `user_count`: `-u`) and, to the end's listeners, the run's `stats` and `process_exit_code`.
+ */
 const environment = {
   host: null as string | null,
   parsed_options: {} as Record<string, unknown>,
-  runner: null,
+  runner: new (class LocalRunner {
+    user_count = 0;
+    get stats() {
+      return environment.stats;
+    }
+    quit(): never {
+      const channel = new BroadcastChannel(TEST_ABORT_CHANNEL);
+      channel.postMessage("environment.runner.quit()"), channel.close();
+      throw new StopUser();
+    }
+  })(),
+  stats: null as unknown,
+  process_exit_code: null as number | null,
 };
+
+/**
+ * Runs the end's listeners (`test_stopping`, `test_stop`, `quitting` last added first) with `stats` as
+ * `environment.stats`, in the process that ran the load; the `process_exit_code` they set, or null.
+ */
+export async function locustEnd(stats: unknown): Promise<number | null> {
+  environment.stats = stats;
+  const ends = [...listeners.test_stopping, ...listeners.test_stop, ...listeners.quitting.toReversed()];
+  for (const fn of ends) {
+    // As Locust's: a listener that raises is logged, and the next one runs.
+    try {
+      await fn(new Kw({ environment }));
+    } catch (err) {
+      console.error(`ERROR: Uncaught exception in event handler: ${(err as Error).stack ?? err}`);
+    }
+  }
+  return environment.process_exit_code === null ? null : Number(environment.process_exit_code);
+}
 
 /** `catch_response`'s value `rest()` passes: Locust's response context manager with rest's rules. */
 const REST = Symbol("rest");
 
 export class FastHttpUser extends HttpUser {}
 
+/** `locust.runners`: a loadlab run is one process, its runner a `LocalRunner` (neither of these). */
+export class MasterRunner {}
+export class WorkerRunner {}
+export const LocalRunner = environment.runner.constructor;
+
+/** Locust's `LoadTestShape`: `tick()` read once a second of a run's time the shape's clock gives. */
+export class LoadTestShape {
+  runner = environment.runner;
+  __runS = 0;
+  __users = 0;
+  reset_time(): void {}
+  get_run_time(): number {
+    return this.__runS;
+  }
+  get_current_user_count(): number {
+    return this.__users;
+  }
+}
+
+/** The users a shape asks for over the run, as points `[ms, users]` (a step each), ending where it ends. */
+export type ShapePoints = Array<[number, number]>;
+
+/**
+ * The points of the file's shape over at most `limitMs`, as Locust's shape worker runs it: `tick()` each
+ * second; a change ramps at its spawn rate (floor(rate) users every floor(rate)/rate s, up or down) and
+ * the next tick waits for the ramp; `None` ends the run. Null without a shape.
+ */
+export async function shapePoints(limitMs: number): Promise<ShapePoints | null> {
+  if (shapeClass === undefined) return null;
+  const shape = new (shapeClass as any)() as LoadTestShape & { tick(): unknown };
+  const points: ShapePoints = [];
+  let atS = 0, users = 0, last = "";
+  while (atS * 1000 < limitMs) {
+    // Read a few ms past its second, as Locust's tick wakes (`run_time > 14` is true at the 14th tick).
+    shape.__runS = atS + 0.005, shape.__users = users;
+    const tick = await shape.tick();
+    if (tick == null) break;
+    const [target, rate, classes] = tick as [number, number, unknown];
+    if (classes != null) {
+      throw new PyError("TypeError", "tick(): user classes per tick are outside the subset");
+    }
+    let next = atS + 1;
+    if (`${target},${rate}` !== last) {
+      last = `${target},${rate}`;
+      const batch = Math.max(1, Math.floor(rate)), everyS = rate > 0 ? batch / rate : 0;
+      for (let k = 0; users !== Math.round(target); k++) {
+        users += Math.max(-batch, Math.min(batch, Math.round(target) - users));
+        points.push([Math.round((atS + k * everyS) * 1000), users]);
+        next = Math.max(next, atS + k * everyS);
+      }
+    }
+    atS = next;
+  }
+  points.push([Math.min(limitMs, Math.round(atS * 1000)), users]);
+  return points.filter(([ms]) => ms <= limitMs);
+}
+
+let shapeClass: unknown;
+
 type UserClass = typeof HttpUser & { weight?: number; fixed_count?: number; abstract?: boolean };
 
-/** The tasks of a user or task set class: `@task` methods, else `tasks`, filtered by tags. */
-function tasksOf(cls: any, sel: LocustSelection): TaskEntry[] {
+/**
+ * The tasks of a user or task set class: `@task` methods, else `tasks`, filtered by tags as Locust's: a
+ * class's tags are each of its tasks', a task set kept when a task of it is.
+ */
+function tasksOf(cls: any, sel: LocustSelection, inherited: string[] = cls.locustTags ?? []): TaskEntry[] {
   const found: TaskEntry[] = [];
   const proto = cls.prototype;
   const methods = new Set<unknown>();
@@ -443,7 +581,9 @@ function tasksOf(cls: any, sel: LocustSelection): TaskEntry[] {
       const fn = Object.getOwnPropertyDescriptor(p, key)?.value;
       if (typeof fn !== "function") continue;
       methods.add(fn);
-      if (fn.locustWeight !== undefined) found.push({ run: fn, weight: fn.locustWeight, method: true });
+      if (fn.locustWeight !== undefined || fn.locustNext) {
+        found.push({ run: fn, weight: fn.locustWeight ?? 1, method: true });
+      }
     }
   }
   const declared = proto.tasks;
@@ -456,7 +596,8 @@ function tasksOf(cls: any, sel: LocustSelection): TaskEntry[] {
     }
   }
   return found.filter(({ run }) => {
-    const tags = (run as Fn).locustTags ?? [];
+    const tags = [...inherited, ...(run as Fn).locustTags ?? []];
+    if (isTaskSetClass(run)) return tasksOf(run, sel, tags).length > 0;
     if (sel.tags && !tags.some((t) => sel.tags!.includes(t))) return false;
     return !(sel.excludeTags && tags.some((t) => sel.excludeTags!.includes(t)));
   });
@@ -473,10 +614,19 @@ function pick(owner: any, tasks: TaskEntry[]): TaskEntry {
     throw new PyError("Exception", `No tasks defined on ${owner.constructor.name}: use the @task decorator`);
   }
   if (owner instanceof SequentialTaskSet) return tasks[owner.__next++ % tasks.length];
-  if (tasks.length === 1) return tasks[0];
-  let r = Math.random() * tasks.reduce((t, e) => t + e.weight, 0);
-  for (const e of tasks) if ((r -= e.weight) < 0) return e;
-  return tasks[tasks.length - 1];
+  if (owner instanceof MarkovTaskSet) {
+    const now = owner.__current ?? tasks[0];
+    const [name] = drawn((now.run as Fn).locustNext!, (t) => Number(t[1]));
+    owner.__current = tasks.find((t) => t.run === (owner as any)[name as string]);
+    return now;
+  }
+  return tasks.length === 1 ? tasks[0] : drawn(tasks, (e) => e.weight);
+}
+
+/** One of `items`, drawn by `weight`. */
+function drawn<T>(items: T[], weight: (t: T) => number): T {
+  let r = Math.random() * items.reduce((t, e) => t + weight(e), 0);
+  return items.find((e) => (r -= weight(e)) < 0) ?? items[items.length - 1];
 }
 
 /** The users' classes for each virtual user, in Locust's order: `fixed_count` first, then by weight. */
@@ -512,7 +662,8 @@ function klOrder(shares: Array<[UserClass, number]>, n: number): UserClass[] {
 }
 
 /** The session module's exports for a locustfile's user classes (the converter's footer calls it). */
-export function locustfile(all: Record<string, unknown>) {
+export function locustfile(all: Record<string, unknown>, shape?: unknown) {
+  shapeClass = shape;
   const sel: LocustSelection = JSON.parse(Deno.env.get(LOCUST_ENV) ?? "{}");
   stopTimeoutMs = sel.stopTimeoutMs ?? 0;
   const classes = Object.entries(all).filter(([, v]) =>
@@ -543,6 +694,9 @@ export function locustfile(all: Record<string, unknown>) {
     const cls = order[(s.vu - 1) % order.length];
     const user = new (cls as any)() as HttpUser & { on_start?: Fn };
     s.state.user = user;
+    if (s.vu === sel.userCount) {
+      for (const fn of listeners.spawning_complete) await fn(new Kw({ user_count: sel.userCount }));
+    }
     await user.__init___py(environment);
     try {
       if (typeof user.on_start === "function") await user.on_start();
@@ -602,6 +756,8 @@ export function locustfile(all: Record<string, unknown>) {
   }
 
   environment.host = sel.host ?? null;
+  MODULES.logging.level = sel.logLevel ?? "INFO";
+  environment.runner.user_count = sel.userCount ?? 1;
   environment.parsed_options = {
     host: environment.host,
     num_users: sel.userCount ?? 1,
@@ -610,16 +766,27 @@ export function locustfile(all: Record<string, unknown>) {
     stop_timeout: (sel.stopTimeoutMs ?? 0) / 1000,
     headless: true,
   };
-  const listen = (...which: string[]) => async () => {
-    for (const fn of which.flatMap((w) => listeners[w])) await fn(new Kw({ environment }));
+  // A file's own options (`parser.add_argument`): their `env_var`'s value, else their default.
+  const add_argument = (...a: unknown[]) => {
+    const [flags, o] = args(a, [], [], true, true) as [string[], Record<string, any>];
+    const given = sel.options?.[flags[0].replace(/^-+/, "")] ??
+      (o.env_var == null ? undefined : Deno.env.get(o.env_var));
+    const value = given === undefined
+      ? o.default ?? null
+      : typeof o.type === "function"
+      ? o.type(given)
+      : given;
+    environment.parsed_options[flags.at(-1)!.replace(/^-+/, "").replaceAll("-", "_")] = value;
   };
-  const starts = listeners.init.length + listeners.test_start.length > 0;
+  for (const fn of listeners.init_command_line_parser) fn(new Kw({ parser: { add_argument } }));
+  const starts = [...listeners.init, ...listeners.test_start];
   return {
     start: (s: Session) => current.run(s, start, s),
     default: (s: Session) => current.run(s, run, s),
     stop: (s: Session) => current.run(s, stop, s),
-    setup: starts ? listen("init", "test_start") : undefined,
-    teardown: listeners.test_stop.length > 0 ? listen("test_stop") : undefined,
+    setup: starts.length === 0 ? undefined : async () => {
+      for (const fn of starts) await fn(new Kw({ environment }));
+    },
   };
 }
 

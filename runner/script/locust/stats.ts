@@ -7,8 +7,7 @@
  */
 import { decodeHistogram, mergeEncoded } from "../../../results/histogram.ts";
 import type { ResultsFile, RunResult } from "../../../results/schema/results.ts";
-import { REDIRECTED } from "./runtime.ts";
-import { NAME_PATTERN } from "./convert.ts";
+import { REDIRECTED, UNREPORTED } from "./runtime.ts";
 
 /** loadlab's exit code of a run that got no response (cli/exit_codes.ts `noResponse`). */
 const NO_RESPONSE_EXIT = 4;
@@ -30,8 +29,8 @@ export interface LocustRow {
   avgBytes: number;
   rps: number;
   failuresPerSec: number;
-  /** ms at each of PERCENTILES, null without requests. */
-  percentiles: Array<number | null>;
+  /** ms at percentile `p` (0 to 100), null without requests. */
+  percentile: (p: number) => number | null;
   /** Locust's error text -> occurrences. */
   errors: Map<string, number>;
 }
@@ -39,57 +38,55 @@ export interface LocustRow {
 type Endpoint = NonNullable<RunResult["endpoints"]>[number];
 
 /** Locust's rows of a run (sorted by name, as Locust sorts them) and its aggregate. */
-export function locustRows(
-  run: RunResult,
-  methods: Record<string, string> = {},
-): { rows: LocustRow[]; total: LocustRow } {
+export function locustRows(run: RunResult): { rows: LocustRow[]; total: LocustRow } {
   const seconds = Math.max(run.durationSec, 1e-9);
-  const checks = new Map<string, Array<{ name: string; failed: number }>>();
+  type Check = { name: string; passed: number; failed: number };
+  const checks = new Map<string, Check[]>();
   for (const flow of run.flows ?? []) {
     for (const step of flow.steps ?? []) {
-      const list = (step as { checks?: Array<{ name: string; failed: number }> }).checks ?? [];
+      const list = (step as { checks?: Check[] }).checks ?? [];
       checks.set(step.label, [...(checks.get(step.label) ?? []), ...list]);
     }
   }
-  const rows = (run.endpoints ?? []).map((e: Endpoint) => {
+  let rows = (run.endpoints ?? []).map((e: Endpoint): LocustRow => {
     const space = e.name.indexOf(" ");
     const spelled = space > 0 && e.name.slice(0, space) === e.name.slice(0, space).toUpperCase();
     const errors = new Map<string, number>();
+    let requests = e.requests;
     for (const c of checks.get(e.name) ?? []) {
-      if (c.failed > 0) errors.set(c.name, (errors.get(c.name) ?? 0) + c.failed);
+      if (c.name === UNREPORTED) requests -= c.passed;
+      else if (c.failed > 0) errors.set(c.name, (errors.get(c.name) ?? 0) + c.failed);
     }
     const failures = [...errors.values()].reduce((a, b) => a + b, 0);
     const h = e.histogramEncoded ? decodeHistogram(e.histogramEncoded) : null;
     const pct = (p: number) => (h === null || e.requests === 0 ? null : h.getValueAtPercentile(p) / 1000);
     return {
-      method: spelled
-        ? e.name.slice(0, space)
-        : (methods[e.name] ?? Object.entries(methods).find(([k]) =>
-          k.startsWith(NAME_PATTERN) && new RegExp(`^${k.slice(1)}$`).test(e.name)
-        )?.[1] ?? ""),
+      method: spelled ? e.name.slice(0, space) : e.method ?? "",
       name: spelled ? e.name.slice(space + 1) : e.name,
-      requests: e.requests,
+      requests,
       failures,
       avg: e.latencyMs?.mean ?? 0,
       min: e.latencyMs?.min ?? 0,
       max: e.latencyMs?.max ?? 0,
       median: pct(50) ?? 0,
       avgBytes: e.requests === 0 ? 0 : e.bytesRead / e.requests,
-      rps: e.requests / seconds,
+      rps: requests / seconds,
       failuresPerSec: failures / seconds,
-      percentiles: PERCENTILES.map(pct),
+      percentile: pct,
       errors,
     };
   });
   // A redirect's hops: their failures are the first request's, their count none (one request, as Locust's).
   for (const hop of rows.filter((r) => r.name.endsWith(REDIRECTED))) {
     const name = hop.name.slice(0, -REDIRECTED.length);
-    const first = rows.find((r) => r.name === name && (hop.method === "" || r.method === hop.method));
+    const first = rows.find((r) => r.name === name && r.method === hop.method) ??
+      rows.find((r) => r.name === name);
     if (first === undefined) continue;
     first.failures += hop.failures, first.failuresPerSec = first.failures / seconds;
     for (const [why, n] of hop.errors) first.errors.set(why, (first.errors.get(why) ?? 0) + n);
     rows.splice(rows.indexOf(hop), 1);
   }
+  rows = rows.filter((r) => r.requests > 0 || r.failures > 0);
   rows.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : a.method < b.method ? -1 : 1);
   const requests = rows.reduce((t, r) => t + r.requests, 0);
   const failures = rows.reduce((t, r) => t + r.failures, 0);
@@ -105,13 +102,48 @@ export function locustRows(
     avgBytes: requests === 0 ? 0 : rows.reduce((t, r) => t + r.avgBytes * r.requests, 0) / requests,
     rps: requests / seconds,
     failuresPerSec: failures / seconds,
-    percentiles: PERCENTILES.map((p) => {
-      if (requests === 0 || !run.histogramEncoded) return null;
-      return decodeHistogram(run.histogramEncoded).getValueAtPercentile(p) / 1000;
-    }),
+    percentile: (p) =>
+      requests === 0 || !run.histogramEncoded
+        ? null
+        : decodeHistogram(run.histogramEncoded).getValueAtPercentile(p) / 1000,
     errors: new Map(),
   };
   return { rows, total };
+}
+
+/** Locust's `environment.stats` of `run` as the end's listeners read it: `total`, `get(name, method)`. */
+export function locustStats(run: RunResult): object {
+  const { rows, total } = locustRows(run);
+  const entry = (r: LocustRow) =>
+    Object.assign(Object.create(null), {
+      name: r.name,
+      method: r.method,
+      num_requests: r.requests,
+      num_failures: r.failures,
+      fail_ratio: r.requests === 0 ? 0 : r.failures / r.requests,
+      avg_response_time: r.avg,
+      min_response_time: r.min,
+      max_response_time: r.max,
+      median_response_time: r.median,
+      avg_content_length: r.avgBytes,
+      total_rps: r.rps,
+      current_rps: r.rps,
+      total_fail_per_sec: r.failuresPerSec,
+      current_fail_per_sec: r.failuresPerSec,
+      get_response_time_percentile: (p: number) => r.percentile(p * 100) ?? 0,
+    });
+  const none = { ...total, requests: 0, failures: 0, avg: 0, max: 0, median: 0, rps: 0, percentile: () => 0 };
+  return Object.assign(Object.create(null), {
+    total: entry(total),
+    // By `method name` (Locust's keys are (name, method) tuples): what `entries.values()` iterates.
+    entries: Object.fromEntries(rows.map((r) => [`${r.method} ${r.name}`, entry(r)])),
+    num_requests: total.requests,
+    num_failures: total.failures,
+    get: (name: string, method: string) =>
+      entry(
+        rows.find((r) => r.name === name && r.method === method) ?? { ...none, min: 0, failuresPerSec: 0 },
+      ),
+  });
 }
 
 /** The exceptions of the run's tasks (loadlab's `script` errors). */
@@ -129,8 +161,8 @@ function unanswered(run: RunResult): number {
 const WIDTHS = [8, 40, 7, 12, 7, 7, 7, 7, 7, 11], GAPS = ["", " ", " ", " ", " |", " ", " ", "", " | ", " "];
 
 /** Locust's end-of-run table (its `Type Name # reqs # fails | Avg Min Max Med | req/s failures/s`). */
-export function locustTable(run: RunResult, methods: Record<string, string> = {}): string {
-  const { rows, total } = locustRows(run, methods);
+export function locustTable(run: RunResult): string {
+  const { rows, total } = locustRows(run);
   const ms = (v: number) => String(Math.round(v));
   const cells = (c: string[]) =>
     c.map((v, i) => GAPS[i] + (i < 2 ? v.slice(0, 40).padEnd(WIDTHS[i]) : v.padStart(WIDTHS[i]))).join("");
@@ -174,10 +206,10 @@ export async function writeLocustCsv(
   prefix: string,
   run: RunResult,
   users: number,
-  methods: Record<string, string> = {},
 ): Promise<void> {
-  const { rows, total } = locustRows(run, methods);
-  const ints = (r: LocustRow) => r.percentiles.map((p) => (p === null ? null : Math.round(p)));
+  const { rows, total } = locustRows(run);
+  const ints = (r: LocustRow) =>
+    PERCENTILES.map((p) => r.percentile(p)).map((p) => p === null ? null : Math.round(p));
   const times = (
     r: LocustRow,
   ) => [Math.round(r.median), r.avg, r.requests === 0 ? 0 : r.min, r.max, r.avgBytes];
@@ -264,7 +296,8 @@ function secondsOf(run: RunResult) {
  * any task raised, else `code` (loadlab's own, such as a target that failed, kept when not 0).
  */
 export function locustExitCode(results: ResultsFile, code: number, onError = 1): number {
-  // loadlab's "no response at all" (4) is, to Locust, failed requests.
+  // An exit code a listener set wins, as Locust's `process_exit_code`; loadlab's "no response at all" (4)
+  // is, to Locust, failed requests.
   if (code !== 0 && code !== NO_RESPONSE_EXIT) return code;
   const failed = results.runs.some((run) =>
     locustRows(run).total.failures > 0 || taskExceptions(run) > 0 || unanswered(run) > 0

@@ -31,9 +31,7 @@ export function sessionCookies(
       }
       jarOrNew().set([`${name}=${value}; Path=/`], host, "/", Date.now());
     },
-    // An empty jar sends what no jar does: nothing (the next Set-Cookie makes one when cookies are on).
-    clear: () => {
-    },
+    clear: () => jar()?.clear(),
   };
 }
 
