@@ -25,6 +25,10 @@ interface IndexedShape {
   countsArrayIndex(value: number): number;
   valueFromIndex(index: number): number;
   highestEquivalentValue(value: number): number;
+  lowestEquivalentValue(value: number): number;
+  medianEquivalentValue(value: number): number;
+  getCountAtIndex(index: number): number;
+  countsArrayLength: number;
 }
 
 /** The counts index of `value` as the library computes it, without `log2` and `pow` (hot path). */
@@ -118,17 +122,54 @@ export function maxUs(h: Histogram): number {
   return h.getValueAtPercentile(100);
 }
 
-/** Every field of `LatencySummaryMs` from a microsecond histogram; all zeros when it is empty. */
+/**
+ * Every field of `LatencySummaryMs` from a microsecond histogram; all zeros when it is empty. One walk of
+ * the counts gives what the library's getters give, each of which walks them again (`mean`, `stdDeviation`
+ * by an iterator that computes every empty bucket's bounds): the same arithmetic in the same order.
+ */
 export function summarizeMs(h: Histogram): LatencySummaryMs {
-  const ms = (us: number) => h.totalCount === 0 ? 0 : usToMs(us);
+  const total = h.totalCount,
+    { atUs, maxUs, medians, counts } = walkUs(h, PERCENTILE_FIELDS.map(([, p]) => p));
+  let sum = 0, squares = 0;
+  for (let i = 0; i < medians.length; i++) sum += medians[i] * counts[i];
+  const mean = total === 0 ? 0 : sum / total;
+  for (let i = 0; i < medians.length; i++) squares += (medians[i] - mean) * (medians[i] - mean) * counts[i];
   const summary = {
-    min: ms(h.minNonZeroValue),
-    mean: ms(h.mean),
-    stdev: ms(h.stdDeviation),
+    min: total === 0 ? 0 : usToMs(h.minNonZeroValue),
+    mean: usToMs(mean),
+    stdev: total === 0 ? 0 : usToMs(Math.sqrt(squares / total)),
   } as LatencySummaryMs;
-  for (const [key, p] of PERCENTILE_FIELDS) summary[key] = ms(h.getValueAtPercentile(p));
-  summary.max = ms(maxUs(h));
+  PERCENTILE_FIELDS.forEach(([key], i) => summary[key] = usToMs(atUs[i]));
+  summary.max = usToMs(maxUs);
   return summary;
+}
+
+/**
+ * The values at ascending `percentiles` as `getValueAtPercentile` gives them, the top (p100), and every
+ * recorded bucket's median and count, lowest first, in one walk of the counts.
+ */
+function walkUs(h: Histogram, percentiles: readonly number[]) {
+  const js = h as unknown as IndexedShape, total = h.totalCount;
+  // The library's rank: rounded up, less one ulp of the float product, at least the first value.
+  const ranks = percentiles.map((p) => {
+    const fp = (Math.min(p, 100) / 100) * total;
+    return Math.max(Math.ceil(fp - 2 ** (Math.floor(Math.log2(fp)) - 52)), 1);
+  });
+  const atUs = percentiles.map(() => 0), medians: number[] = [], counts: number[] = [];
+  let seen = 0, next = 0, maxUs = 0;
+  for (let i = 0; seen < total && i < js.countsArrayLength; i++) {
+    const count = js.getCountAtIndex(i);
+    if (count === 0) continue;
+    seen += count;
+    const lowestUs = js.valueFromIndex(i);
+    maxUs = js.highestEquivalentValue(lowestUs);
+    for (; next < ranks.length && seen >= ranks[next]; next++) {
+      atUs[next] = percentiles[next] === 0 ? js.lowestEquivalentValue(lowestUs) : maxUs;
+    }
+    medians.push(js.medianEquivalentValue(maxUs));
+    counts.push(count);
+  }
+  return { atUs, maxUs, medians, counts };
 }
 
 /** Percentiles people look for on the plot; added to the log-spaced ticks so they are exact points. */
@@ -149,8 +190,6 @@ export const CURVE_PERCENTILES: readonly number[] = (() => {
 /** The HDR-style percentile curve (p0 .. p99.999, p100) in ms; empty for an empty histogram. */
 export function percentileCurve(h: Histogram): PercentilePoint[] {
   if (h.totalCount === 0) return [];
-  return CURVE_PERCENTILES.map((percentile) => ({
-    percentile,
-    latencyMs: usToMs(h.getValueAtPercentile(percentile)),
-  }));
+  const { atUs } = walkUs(h, CURVE_PERCENTILES);
+  return CURVE_PERCENTILES.map((percentile, i) => ({ percentile, latencyMs: usToMs(atUs[i]) }));
 }
