@@ -25,8 +25,6 @@ interface IndexedShape {
   countsArrayIndex(value: number): number;
   valueFromIndex(index: number): number;
   highestEquivalentValue(value: number): number;
-  lowestEquivalentValue(value: number): number;
-  medianEquivalentValue(value: number): number;
   getCountAtIndex(index: number): number;
   countsArrayLength: number;
 }
@@ -105,9 +103,15 @@ function addCounts(into: Histogram, counts: number[]): void {
   into.recordValueWithCount(shape.highestEquivalentValue(shape.valueFromIndex(counts[counts.length - 2])), 0);
 }
 
-/** Adds all encodings into one new histogram; an empty list gives an empty histogram. */
-export function mergeEncoded(encodings: string[]): Histogram {
-  const total = createHistogram();
+let scratch: Histogram | null = null;
+
+/**
+ * Adds all encodings into one new histogram; an empty list gives an empty histogram. `reuse`: into one
+ * histogram the program empties and reuses, for a caller done with it before the next such call.
+ */
+export function mergeEncoded(encodings: string[], reuse = false): Histogram {
+  const total = reuse ? (scratch ??= createHistogram()) : createHistogram();
+  if (reuse) total.reset();
   for (const encoded of encodings) addEncoded(total, encoded);
   return total;
 }
@@ -161,12 +165,13 @@ function walkUs(h: Histogram, percentiles: readonly number[]) {
     const count = js.getCountAtIndex(i);
     if (count === 0) continue;
     seen += count;
-    const lowestUs = js.valueFromIndex(i);
-    maxUs = js.highestEquivalentValue(lowestUs);
+    // A bucket's values run up to the next one's lowest: the library's equivalent range, without a log2.
+    const lowestUs = js.valueFromIndex(i), sizeUs = js.valueFromIndex(i + 1) - lowestUs;
+    maxUs = lowestUs + sizeUs - 1;
     for (; next < ranks.length && seen >= ranks[next]; next++) {
-      atUs[next] = percentiles[next] === 0 ? js.lowestEquivalentValue(lowestUs) : maxUs;
+      atUs[next] = percentiles[next] === 0 ? lowestUs : maxUs;
     }
-    medians.push(js.medianEquivalentValue(maxUs));
+    medians.push(lowestUs + Math.floor(sizeUs / 2));
     counts.push(count);
   }
   return { atUs, maxUs, medians, counts };

@@ -136,7 +136,7 @@ export class RunAggregator {
       encodings.push(...slot.histograms);
     }
     const windowSec = ((current - first) * this.#intervalMs) / 1000;
-    const p99Us = encodings.length > 0 ? mergeEncoded(encodings).getValueAtPercentile(99) : 0;
+    const p99Us = encodings.length > 0 ? mergeEncoded(encodings, true).getValueAtPercentile(99) : 0;
     const busiest = windowSec > 0 ? this.#busiestEndpoints(first, current, windowSec) : [];
     return {
       requests: this.#totals.requests(),

@@ -118,7 +118,7 @@ export function completeInterval(slot: IntervalAccumulator): CompleteInterval {
 export function settleInterval(done: CompleteInterval, encode = true): void {
   if (done.pending.length === 0) return;
   const all = done.histogramEncoded === null ? done.pending : [done.histogramEncoded, ...done.pending];
-  const histogram = mergeEncoded(all);
+  const histogram = mergeEncoded(all, true);
   const { p50, p75, p90, p99, mean, max } = summarizeMs(histogram);
   done.latency = { p50, p75, p90, p99, mean, max };
   done.histogramEncoded = all.length === 1 ? all[0] : encode ? encodeHistogram(histogram) : null;
