@@ -121,15 +121,9 @@ export function usToMs(us: number): number {
   return us / 1000;
 }
 
-/** The largest value as a decoded histogram reports it (its bucket's top), so workers and merges agree. */
-export function maxUs(h: Histogram): number {
-  return h.getValueAtPercentile(100);
-}
-
 /**
- * Every field of `LatencySummaryMs` from a microsecond histogram; all zeros when it is empty. One walk of
- * the counts gives what the library's getters give, each of which walks them again (`mean`, `stdDeviation`
- * by an iterator that computes every empty bucket's bounds): the same arithmetic in the same order.
+ * Every field of `LatencySummaryMs` from a microsecond histogram; all zeros when it is empty. The library's
+ * getters' numbers in one walk (each getter walks the counts, `mean` by an iterator bounding every bucket).
  */
 export function summarizeMs(h: Histogram): LatencySummaryMs {
   const total = h.totalCount,
@@ -148,10 +142,7 @@ export function summarizeMs(h: Histogram): LatencySummaryMs {
   return summary;
 }
 
-/**
- * The values at ascending `percentiles` as `getValueAtPercentile` gives them, the top (p100), and every
- * recorded bucket's median and count, lowest first, in one walk of the counts.
- */
+/** `getValueAtPercentile` of ascending `percentiles`, the top, and each recorded bucket's median and count. */
 function walkUs(h: Histogram, percentiles: readonly number[]) {
   const js = h as unknown as IndexedShape, total = h.totalCount;
   // The library's rank: rounded up, less one ulp of the float product, at least the first value.

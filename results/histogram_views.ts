@@ -5,7 +5,7 @@
  */
 import * as hdr from "hdr-histogram-js";
 import type { HistogramBucket, LatencySummaryMs, PercentilePoint } from "./mod.ts";
-import { encodeHistogram, type Histogram, maxUs, percentileCurve, summarizeMs, usToMs } from "./histogram.ts";
+import { encodeHistogram, type Histogram, percentileCurve, summarizeMs, usToMs } from "./histogram.ts";
 
 /** `h` as the library's JS histogram, whose counts array these walk; a WebAssembly one is refused. */
 function jsHistogram(h: Histogram): hdr.JsHistogram {
@@ -49,7 +49,7 @@ function bucketize(
   if (h.totalCount === 0) return [];
   const js = jsHistogram(h);
   const minUs = js.minNonZeroValue;
-  const topUs = maxUs(h);
+  const topUs = h.getValueAtPercentile(100); // its bucket's top, as a decoded histogram reports it
   if (js.lowestEquivalentValue(topUs) <= minUs) {
     return [{ fromMs: usToMs(minUs), toMs: usToMs(topUs), count: h.totalCount }];
   }
