@@ -128,15 +128,12 @@ export function usToMs(us: number): number {
 export function summarizeMs(h: Histogram): LatencySummaryMs {
   const total = h.totalCount,
     { atUs, maxUs, medians, counts } = walkUs(h, PERCENTILE_FIELDS.map(([, p]) => p));
-  let sum = 0, squares = 0;
-  for (let i = 0; i < medians.length; i++) sum += medians[i] * counts[i];
-  const mean = total === 0 ? 0 : sum / total;
-  for (let i = 0; i < medians.length; i++) squares += (medians[i] - mean) * (medians[i] - mean) * counts[i];
-  const summary = {
-    min: total === 0 ? 0 : usToMs(h.minNonZeroValue),
-    mean: usToMs(mean),
-    stdev: total === 0 ? 0 : usToMs(Math.sqrt(squares / total)),
-  } as LatencySummaryMs;
+  const mean = total === 0 ? 0 : medians.reduce((sum, us, i) => sum + us * counts[i], 0) / total;
+  const squares = medians.reduce((sum, us, i) => sum + (us - mean) * (us - mean) * counts[i], 0);
+  const summary = { min: 0, mean: usToMs(mean), stdev: 0 } as LatencySummaryMs;
+  if (total > 0) {
+    Object.assign(summary, { min: usToMs(h.minNonZeroValue), stdev: usToMs(Math.sqrt(squares / total)) });
+  }
   PERCENTILE_FIELDS.forEach(([key], i) => summary[key] = usToMs(atUs[i]));
   summary.max = usToMs(maxUs);
   return summary;
