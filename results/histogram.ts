@@ -141,28 +141,43 @@ export function summarizeMs(h: Histogram): LatencySummaryMs {
 
 /** `getValueAtPercentile` of ascending `percentiles`, the top, and each recorded bucket's median and count. */
 function walkUs(h: Histogram, percentiles: readonly number[]) {
-  const js = h as unknown as IndexedShape, total = h.totalCount;
   // The library's rank: rounded up, less one ulp of the float product, at least the first value.
   const ranks = percentiles.map((p) => {
-    const fp = (Math.min(p, 100) / 100) * total;
+    const fp = (Math.min(p, 100) / 100) * h.totalCount;
     return Math.max(Math.ceil(fp - 2 ** (Math.floor(Math.log2(fp)) - 52)), 1);
   });
   const atUs = percentiles.map(() => 0), medians: number[] = [], counts: number[] = [];
   let seen = 0, next = 0, maxUs = 0;
-  for (let i = 0; seen < total && i < js.countsArrayLength; i++) {
+  forEachBucket(h, (slot, count) => {
+    const { lowestUs, highestUs, medianUs } = bucketValuesUs(h, slot);
+    seen += count;
+    maxUs = highestUs;
+    for (; next < ranks.length && seen >= ranks[next]; next++) {
+      atUs[next] = percentiles[next] ? highestUs : lowestUs;
+    }
+    medians.push(medianUs);
+    counts.push(count);
+  });
+  return { atUs, maxUs, medians, counts };
+}
+
+/** Calls `each` for every recorded HDR bucket, lowest first, with its slot and count. */
+export function forEachBucket(h: Histogram, each: (slot: number, count: number) => void): void {
+  const js = h as unknown as IndexedShape;
+  for (let i = 0, seen = 0; seen < h.totalCount && i < js.countsArrayLength; i++) {
     const count = js.getCountAtIndex(i);
     if (count === 0) continue;
     seen += count;
-    // A bucket's values run up to the next one's lowest: the library's equivalent range, without a log2.
-    const lowestUs = js.valueFromIndex(i), sizeUs = js.valueFromIndex(i + 1) - lowestUs;
-    maxUs = lowestUs + sizeUs - 1;
-    for (; next < ranks.length && seen >= ranks[next]; next++) {
-      atUs[next] = percentiles[next] === 0 ? lowestUs : maxUs;
-    }
-    medians.push(lowestUs + Math.floor(sizeUs / 2));
-    counts.push(count);
+    each(i, count);
   }
-  return { atUs, maxUs, medians, counts };
+}
+
+/** A slot's values, µs: its top (what percentiles report) and middle (what the mean adds up) as the library's. */
+export function bucketValuesUs(h: Histogram, slot: number) {
+  // Its values run up to the next slot's lowest: the library's equivalent range, without its log2 per value.
+  const js = h as unknown as IndexedShape, lowestUs = js.valueFromIndex(slot);
+  const sizeUs = js.valueFromIndex(slot + 1) - lowestUs;
+  return { lowestUs, highestUs: lowestUs + sizeUs - 1, medianUs: lowestUs + Math.floor(sizeUs / 2) };
 }
 
 /** Percentiles people look for on the plot; added to the log-spaced ticks so they are exact points. */

@@ -71,23 +71,6 @@ function bucketize(
   }));
 }
 
-/** Calls `each` for every nonempty HDR bucket, lowest first, with its slot and count. */
-export function forEachBucket(h: Histogram, each: (slot: number, count: number) => void): void {
-  if (h.totalCount === 0) return;
-  const js = jsHistogram(h);
-  for (let i = 0; i < js.countsArrayLength; i++) {
-    const count = js.getCountAtIndex(i);
-    if (count !== 0) each(i, count);
-  }
-}
-
-/** A slot's bucket: its top (the value percentiles report) and its middle (what the mean adds up), µs. */
-export function bucketValuesUs(h: Histogram, slot: number): { highestUs: number; medianUs: number } {
-  const js = jsHistogram(h);
-  const lowestUs = js.valueFromIndex(slot);
-  return { highestUs: js.highestEquivalentValue(lowestUs), medianUs: js.medianEquivalentValue(lowestUs) };
-}
-
 interface LatencyBlock {
   latencyMs: LatencySummaryMs;
   percentiles: PercentilePoint[];
