@@ -24,7 +24,6 @@ interface IndexedShape {
   subBucketHalfCountMagnitude: number;
   countsArrayIndex(value: number): number;
   valueFromIndex(index: number): number;
-  highestEquivalentValue(value: number): number;
   getCountAtIndex(index: number): number;
   countsArrayLength: number;
 }
@@ -100,15 +99,12 @@ function addCounts(into: Histogram, counts: number[]): void {
     into.recordValueWithCount(shape.valueFromIndex(counts[k]), counts[k + 1]);
   }
   if (counts.length === 0) return;
-  into.recordValueWithCount(shape.highestEquivalentValue(shape.valueFromIndex(counts[counts.length - 2])), 0);
+  into.recordValueWithCount(bucketValuesUs(into, counts[counts.length - 2]).highestUs, 0);
 }
 
 let scratch: Histogram | null = null;
 
-/**
- * Adds all encodings into one new histogram; an empty list gives an empty histogram. `reuse`: into one
- * histogram the program empties and reuses, for a caller done with it before the next such call.
- */
+/** Adds all encodings into one new histogram (`reuse`: one emptied and reused, valid until the next). */
 export function mergeEncoded(encodings: string[], reuse = false): Histogram {
   const total = reuse ? (scratch ??= createHistogram()) : createHistogram();
   if (reuse) total.reset();
@@ -121,10 +117,7 @@ export function usToMs(us: number): number {
   return us / 1000;
 }
 
-/**
- * Every field of `LatencySummaryMs` from a microsecond histogram; all zeros when it is empty. The library's
- * getters' numbers in one walk (each getter walks the counts, `mean` by an iterator bounding every bucket).
- */
+/** Every field of `LatencySummaryMs` as the library's getters give it (all zeros when empty), in one walk. */
 export function summarizeMs(h: Histogram): LatencySummaryMs {
   const total = h.totalCount,
     { atUs, maxUs, medians, counts } = walkUs(h, PERCENTILE_FIELDS.map(([, p]) => p));
@@ -139,7 +132,7 @@ export function summarizeMs(h: Histogram): LatencySummaryMs {
   return summary;
 }
 
-/** `getValueAtPercentile` of ascending `percentiles`, the top, and each recorded bucket's median and count. */
+/** `getValueAtPercentile` at ascending `percentiles`, the top, each recorded bucket's median and count. */
 function walkUs(h: Histogram, percentiles: readonly number[]) {
   // The library's rank: rounded up, less one ulp of the float product, at least the first value.
   const ranks = percentiles.map((p) => {
@@ -172,7 +165,7 @@ export function forEachBucket(h: Histogram, each: (slot: number, count: number) 
   }
 }
 
-/** A slot's values, µs: its top (what percentiles report) and middle (what the mean adds up) as the library's. */
+/** A slot's values, µs: its top (what percentiles report) and middle (what the mean adds up). */
 export function bucketValuesUs(h: Histogram, slot: number) {
   // Its values run up to the next slot's lowest: the library's equivalent range, without its log2 per value.
   const js = h as unknown as IndexedShape, lowestUs = js.valueFromIndex(slot);
