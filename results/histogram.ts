@@ -123,10 +123,8 @@ export function summarizeMs(h: Histogram): LatencySummaryMs {
     { atUs, maxUs, medians, counts } = walkUs(h, PERCENTILE_FIELDS.map(([, p]) => p));
   const mean = total === 0 ? 0 : medians.reduce((sum, us, i) => sum + us * counts[i], 0) / total;
   const squares = medians.reduce((sum, us, i) => sum + (us - mean) * (us - mean) * counts[i], 0);
-  const summary = { min: 0, mean: usToMs(mean), stdev: 0 } as LatencySummaryMs;
-  if (total > 0) {
-    Object.assign(summary, { min: usToMs(h.minNonZeroValue), stdev: usToMs(Math.sqrt(squares / total)) });
-  }
+  const min = total === 0 ? 0 : h.minNonZeroValue, stdev = total === 0 ? 0 : Math.sqrt(squares / total);
+  const summary = { min: usToMs(min), mean: usToMs(mean), stdev: usToMs(stdev) } as LatencySummaryMs;
   PERCENTILE_FIELDS.forEach(([key], i) => summary[key] = usToMs(atUs[i]));
   summary.max = usToMs(maxUs);
   return summary;

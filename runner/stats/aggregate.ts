@@ -75,7 +75,11 @@ export class RunAggregator {
       const late = sampleAccumulator(sample);
       addToComplete(done, late, true);
       this.#onInterval?.(intervalDelta(index, late, true, this.#endpointNames));
-    } else addSample(this.#slot(index), sample);
+    } else {
+      let slot = this.#open.get(index);
+      if (slot === undefined) this.#open.set(index, slot = emptyAccumulator());
+      addSample(slot, sample);
+    }
     while (workerIndex >= this.#reported.length) this.#reported.push(-1);
     this.#reported[workerIndex] = Math.max(this.#reported[workerIndex], index);
     this.#completeThrough(Math.min(...this.#reported));
@@ -90,15 +94,6 @@ export class RunAggregator {
       if (done.histogramEncoded !== null) mergedEncodings++;
     }
     return { open: this.#open.size, complete: this.#complete.size, workerEncodings, mergedEncodings };
-  }
-
-  #slot(index: number): IntervalAccumulator {
-    let slot = this.#open.get(index);
-    if (slot === undefined) {
-      slot = emptyAccumulator();
-      this.#open.set(index, slot);
-    }
-    return slot;
   }
 
   /** Completes every open interval up to `last`; without interval histograms, drops old encodings. */

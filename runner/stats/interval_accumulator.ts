@@ -158,10 +158,8 @@ export function intervalResult(
     startMs,
     durationMs,
     requests: done?.requests ?? 0,
-    ...(done !== undefined && done.drained > 0 ? { drained: done.drained } : {}),
-    ...(done !== undefined && done.unrecordedLatencies > 0
-      ? { unrecordedLatencies: done.unrecordedLatencies }
-      : {}),
+    ...(done?.drained ? { drained: done.drained } : {}),
+    ...(done?.unrecordedLatencies ? { unrecordedLatencies: done.unrecordedLatencies } : {}),
     errors: done?.errors ?? 0,
     errorKinds: { ...(done?.errorKinds ?? {}) },
     failedStatus: done?.failedStatus ?? 0,
