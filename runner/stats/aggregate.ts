@@ -20,7 +20,6 @@ import {
   type IntervalAccumulator,
   intervalResult,
   reopened,
-  sampleAccumulator,
   settleInterval,
 } from "./interval_accumulator.ts";
 import type { EndpointDelta, IntervalDelta } from "../../results/export/interval_delta.ts";
@@ -72,13 +71,13 @@ export class RunAggregator {
     if (index > this.#lastIndex) this.#lastIndex = index;
     const done = this.#complete.get(index);
     if (done !== undefined) {
-      const late = sampleAccumulator(sample);
+      const late = addSample(sample);
       addToComplete(done, late, true);
       this.#onInterval?.(intervalDelta(index, late, true, this.#endpointNames));
     } else {
-      let slot = this.#open.get(index);
-      if (slot === undefined) this.#open.set(index, slot = emptyAccumulator());
-      addSample(slot, sample);
+      const slot = this.#open.get(index);
+      if (slot === undefined) this.#open.set(index, addSample(sample));
+      else addSample(sample, slot);
     }
     while (workerIndex >= this.#reported.length) this.#reported.push(-1);
     this.#reported[workerIndex] = Math.max(this.#reported[workerIndex], index);

@@ -79,15 +79,8 @@ function addInterval(
   addCounts(into.errorKinds, from.errorKinds);
 }
 
-/** One worker's sample as an accumulator of its own (the form a late sample is added in). */
-export function sampleAccumulator(sample: IntervalSample): IntervalAccumulator {
-  const slot = emptyAccumulator();
-  addSample(slot, sample);
-  return slot;
-}
-
-/** Adds one worker's sample, gauges included. */
-export function addSample(into: IntervalAccumulator, sample: IntervalSample): void {
+/** Adds one worker's sample, gauges included; `into` (a new one: the sample as an accumulator of its own). */
+export function addSample(sample: IntervalSample, into = emptyAccumulator()): IntervalAccumulator {
   addInterval(into, {
     ...sample,
     errors: sumValues(sample.errors),
@@ -99,6 +92,7 @@ export function addSample(into: IntervalAccumulator, sample: IntervalSample): vo
   into.inFlight += sample.inFlight;
   into.connections += sample.connections;
   into.generator = busierLoad(into.generator, sample.generator);
+  return into;
 }
 
 /** The complete form of an interval: counters compacted, its workers' encodings left to settle. */
