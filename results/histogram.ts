@@ -24,7 +24,8 @@ interface IndexedShape {
   subBucketHalfCountMagnitude: number;
   countsArrayIndex(value: number): number;
   valueFromIndex(index: number): number;
-  highestEquivalentValue(value: number): number;
+  getCountAtIndex(index: number): number;
+  countsArrayLength: number;
 }
 
 /** The counts index of `value` as the library computes it, without `log2` and `pow` (hot path). */
@@ -98,12 +99,15 @@ function addCounts(into: Histogram, counts: number[]): void {
     into.recordValueWithCount(shape.valueFromIndex(counts[k]), counts[k + 1]);
   }
   if (counts.length === 0) return;
-  into.recordValueWithCount(shape.highestEquivalentValue(shape.valueFromIndex(counts[counts.length - 2])), 0);
+  into.recordValueWithCount(bucketValuesUs(into, counts[counts.length - 2]).highestUs, 0);
 }
 
-/** Adds all encodings into one new histogram; an empty list gives an empty histogram. */
-export function mergeEncoded(encodings: string[]): Histogram {
-  const total = createHistogram();
+let scratch: Histogram | null = null;
+
+/** Adds all encodings into one new histogram (`reuse`: one emptied and reused, valid until the next). */
+export function mergeEncoded(encodings: string[], reuse = false): Histogram {
+  const total = reuse ? (scratch ??= createHistogram()) : createHistogram();
+  if (reuse) total.reset();
   for (const encoded of encodings) addEncoded(total, encoded);
   return total;
 }
@@ -113,22 +117,58 @@ export function usToMs(us: number): number {
   return us / 1000;
 }
 
-/** The largest value as a decoded histogram reports it (its bucket's top), so workers and merges agree. */
-export function maxUs(h: Histogram): number {
-  return h.getValueAtPercentile(100);
+/** Every field of `LatencySummaryMs` as the library's getters give it (all zeros when empty), in one walk. */
+export function summarizeMs(h: Histogram): LatencySummaryMs {
+  const total = h.totalCount,
+    { atUs, maxUs, medians, counts } = walkUs(h, PERCENTILE_FIELDS.map(([, p]) => p));
+  const mean = total === 0 ? 0 : medians.reduce((sum, us, i) => sum + us * counts[i], 0) / total;
+  const squares = medians.reduce((sum, us, i) => sum + (us - mean) * (us - mean) * counts[i], 0);
+  const min = total === 0 ? 0 : h.minNonZeroValue, stdev = total === 0 ? 0 : Math.sqrt(squares / total);
+  const summary = { min: usToMs(min), mean: usToMs(mean), stdev: usToMs(stdev) } as LatencySummaryMs;
+  PERCENTILE_FIELDS.forEach(([key], i) => summary[key] = usToMs(atUs[i]));
+  summary.max = usToMs(maxUs);
+  return summary;
 }
 
-/** Every field of `LatencySummaryMs` from a microsecond histogram; all zeros when it is empty. */
-export function summarizeMs(h: Histogram): LatencySummaryMs {
-  const ms = (us: number) => h.totalCount === 0 ? 0 : usToMs(us);
-  const summary = {
-    min: ms(h.minNonZeroValue),
-    mean: ms(h.mean),
-    stdev: ms(h.stdDeviation),
-  } as LatencySummaryMs;
-  for (const [key, p] of PERCENTILE_FIELDS) summary[key] = ms(h.getValueAtPercentile(p));
-  summary.max = ms(maxUs(h));
-  return summary;
+/** `getValueAtPercentile` at ascending `percentiles`, the top, each recorded bucket's median and count. */
+function walkUs(h: Histogram, percentiles: readonly number[]) {
+  // The library's rank: rounded up, less one ulp of the float product, at least the first value.
+  const ranks = percentiles.map((p) => {
+    const fp = (Math.min(p, 100) / 100) * h.totalCount;
+    return Math.max(Math.ceil(fp - 2 ** (Math.floor(Math.log2(fp)) - 52)), 1);
+  });
+  const atUs = percentiles.map(() => 0), medians: number[] = [], counts: number[] = [];
+  let seen = 0, next = 0, maxUs = 0;
+  forEachBucket(h, (slot, count) => {
+    const { lowestUs, highestUs, medianUs } = bucketValuesUs(h, slot);
+    seen += count;
+    maxUs = highestUs;
+    for (; next < ranks.length && seen >= ranks[next]; next++) {
+      atUs[next] = percentiles[next] ? highestUs : lowestUs;
+    }
+    medians.push(medianUs);
+    counts.push(count);
+  });
+  return { atUs, maxUs, medians, counts };
+}
+
+/** Calls `each` for every recorded HDR bucket, lowest first, with its slot and count. */
+export function forEachBucket(h: Histogram, each: (slot: number, count: number) => void): void {
+  const js = h as unknown as IndexedShape;
+  for (let i = 0, seen = 0; seen < h.totalCount && i < js.countsArrayLength; i++) {
+    const count = js.getCountAtIndex(i);
+    if (count === 0) continue;
+    seen += count;
+    each(i, count);
+  }
+}
+
+/** A slot's values, µs: its top (what percentiles report) and middle (what the mean adds up). */
+export function bucketValuesUs(h: Histogram, slot: number) {
+  // Its values run up to the next slot's lowest: the library's equivalent range, without its log2 per value.
+  const js = h as unknown as IndexedShape, lowestUs = js.valueFromIndex(slot);
+  const sizeUs = js.valueFromIndex(slot + 1) - lowestUs;
+  return { lowestUs, highestUs: lowestUs + sizeUs - 1, medianUs: lowestUs + Math.floor(sizeUs / 2) };
 }
 
 /** Percentiles people look for on the plot; added to the log-spaced ticks so they are exact points. */
@@ -149,8 +189,6 @@ export const CURVE_PERCENTILES: readonly number[] = (() => {
 /** The HDR-style percentile curve (p0 .. p99.999, p100) in ms; empty for an empty histogram. */
 export function percentileCurve(h: Histogram): PercentilePoint[] {
   if (h.totalCount === 0) return [];
-  return CURVE_PERCENTILES.map((percentile) => ({
-    percentile,
-    latencyMs: usToMs(h.getValueAtPercentile(percentile)),
-  }));
+  const { atUs } = walkUs(h, CURVE_PERCENTILES);
+  return CURVE_PERCENTILES.map((percentile, i) => ({ percentile, latencyMs: usToMs(atUs[i]) }));
 }

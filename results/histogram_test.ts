@@ -12,6 +12,7 @@ import {
   summarizeMs,
 } from "./histogram.ts";
 import { histogramBuckets, logHistogramBuckets } from "./histogram_views.ts";
+import { PERCENTILE_FIELDS } from "./schema/values.ts";
 
 /** Deterministic pseudo-random latencies (us) with a long tail, so tests do not depend on Math.random. */
 function latencies(count: number, seed: number): number[] {
@@ -80,6 +81,25 @@ Deno.test("summarizeMs reports ms and zeros (not NaN) when empty", () => {
   assert(Math.abs(s.p99 - 99) < 0.1, `p99 ${s.p99}`);
   assert(Math.abs(s.stdev - 28.87) < 0.1, `stdev ${s.stdev}`);
   assert(s.p2_5 <= s.p10 && s.p10 <= s.p25 && s.p25 <= s.p75 && s.p97_5 <= s.p999 && s.p9999 <= s.max);
+});
+
+Deno.test("summarizeMs and percentileCurve give the library's getters' numbers, decoded or not", () => {
+  for (const [count, seed] of [[1, 3], [7, 5], [5000, 11], [20_000, 17]]) {
+    const recorded = createHistogram();
+    for (const us of latencies(count, seed)) recorded.recordValue(us);
+    for (const h of [recorded, decodeHistogram(encodeHistogram(recorded))]) {
+      const want: Record<string, number> = { min: h.minNonZeroValue, mean: h.mean, stdev: h.stdDeviation };
+      for (const [key, p] of PERCENTILE_FIELDS) want[key] = h.getValueAtPercentile(p);
+      want.max = h.getValueAtPercentile(100);
+      const got = summarizeMs(h) as unknown as Record<string, number>;
+      assertEquals(Object.keys(got), Object.keys(want));
+      for (const key of Object.keys(want)) assertEquals(got[key], want[key] / 1000, key);
+      assertEquals(
+        percentileCurve(h).map((point) => point.latencyMs),
+        CURVE_PERCENTILES.map((p) => h.getValueAtPercentile(p) / 1000),
+      );
+    }
+  }
 });
 
 Deno.test("percentileCurve is log-spaced from p0 to p99.999 plus p100 and monotonic", () => {

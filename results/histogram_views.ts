@@ -1,19 +1,18 @@
 /**
  * @module
  * The views of a latency histogram a run stores beside its summary: equal-width bars, log-spaced bars,
- * the walk over HDR buckets, and the latency block that assembles them.
+ * and the latency block that assembles them.
  */
-import * as hdr from "hdr-histogram-js";
 import type { HistogramBucket, LatencySummaryMs, PercentilePoint } from "./mod.ts";
-import { encodeHistogram, type Histogram, maxUs, percentileCurve, summarizeMs, usToMs } from "./histogram.ts";
-
-/** `h` as the library's JS histogram, whose counts array these walk; a WebAssembly one is refused. */
-function jsHistogram(h: Histogram): hdr.JsHistogram {
-  if (!(h instanceof hdr.JsHistogram)) {
-    throw new TypeError("histogram buckets need a JS (non-wasm) histogram");
-  }
-  return h;
-}
+import {
+  bucketValuesUs,
+  encodeHistogram,
+  forEachBucket,
+  type Histogram,
+  percentileCurve,
+  summarizeMs,
+  usToMs,
+} from "./histogram.ts";
 
 /** oha-style equal-width buckets from the smallest to the largest latency, in ms; the last one closed. */
 export function histogramBuckets(h: Histogram, n = 20): HistogramBucket[] {
@@ -47,45 +46,23 @@ function bucketize(
   layoutOf: (minUs: number, topUs: number) => BucketLayout,
 ): HistogramBucket[] {
   if (h.totalCount === 0) return [];
-  const js = jsHistogram(h);
-  const minUs = js.minNonZeroValue;
-  const topUs = maxUs(h);
-  if (js.lowestEquivalentValue(topUs) <= minUs) {
-    return [{ fromMs: usToMs(minUs), toMs: usToMs(topUs), count: h.totalCount }];
-  }
+  const slots: number[] = [], slotCounts: number[] = [];
+  forEachBucket(h, (slot, count) => (slots.push(slot), slotCounts.push(count)));
+  const minUs = h.minNonZeroValue, top = bucketValuesUs(h, slots[slots.length - 1]), topUs = top.highestUs;
+  if (top.lowestUs <= minUs) return [{ fromMs: usToMs(minUs), toMs: usToMs(topUs), count: h.totalCount }];
   const layout = layoutOf(minUs, topUs);
   const n = layout.n;
   if (n < 1) return [];
   const counts = new Array<number>(n).fill(0);
-  for (let i = 0; i < js.countsArrayLength; i++) {
-    const lowestUs = js.valueFromIndex(i);
-    if (lowestUs > topUs) break; // nothing is recorded above the max: skip the empty tail of the array
-    const count = js.getCountAtIndex(i);
-    if (count === 0) continue;
-    counts[Math.max(0, Math.min(n - 1, layout.index(Math.max(minUs, lowestUs))))] += count;
-  }
+  slots.forEach((slot, k) => {
+    const lowestUs = bucketValuesUs(h, slot).lowestUs;
+    counts[Math.max(0, Math.min(n - 1, layout.index(Math.max(minUs, lowestUs))))] += slotCounts[k];
+  });
   return counts.map((count, i) => ({
     fromMs: usToMs(layout.edgeUs(i)),
     toMs: usToMs(i === n - 1 ? topUs : layout.edgeUs(i + 1)),
     count,
   }));
-}
-
-/** Calls `each` for every nonempty HDR bucket, lowest first, with its slot and count. */
-export function forEachBucket(h: Histogram, each: (slot: number, count: number) => void): void {
-  if (h.totalCount === 0) return;
-  const js = jsHistogram(h);
-  for (let i = 0; i < js.countsArrayLength; i++) {
-    const count = js.getCountAtIndex(i);
-    if (count !== 0) each(i, count);
-  }
-}
-
-/** A slot's bucket: its top (the value percentiles report) and its middle (what the mean adds up), µs. */
-export function bucketValuesUs(h: Histogram, slot: number): { highestUs: number; medianUs: number } {
-  const js = jsHistogram(h);
-  const lowestUs = js.valueFromIndex(slot);
-  return { highestUs: js.highestEquivalentValue(lowestUs), medianUs: js.medianEquivalentValue(lowestUs) };
 }
 
 interface LatencyBlock {

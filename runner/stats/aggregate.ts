@@ -20,7 +20,6 @@ import {
   type IntervalAccumulator,
   intervalResult,
   reopened,
-  sampleAccumulator,
   settleInterval,
 } from "./interval_accumulator.ts";
 import type { EndpointDelta, IntervalDelta } from "../../results/export/interval_delta.ts";
@@ -72,10 +71,14 @@ export class RunAggregator {
     if (index > this.#lastIndex) this.#lastIndex = index;
     const done = this.#complete.get(index);
     if (done !== undefined) {
-      const late = sampleAccumulator(sample);
+      const late = addSample(sample);
       addToComplete(done, late, true);
       this.#onInterval?.(intervalDelta(index, late, true, this.#endpointNames));
-    } else addSample(this.#slot(index), sample);
+    } else {
+      const slot = this.#open.get(index);
+      if (slot === undefined) this.#open.set(index, addSample(sample));
+      else addSample(sample, slot);
+    }
     while (workerIndex >= this.#reported.length) this.#reported.push(-1);
     this.#reported[workerIndex] = Math.max(this.#reported[workerIndex], index);
     this.#completeThrough(Math.min(...this.#reported));
@@ -90,15 +93,6 @@ export class RunAggregator {
       if (done.histogramEncoded !== null) mergedEncodings++;
     }
     return { open: this.#open.size, complete: this.#complete.size, workerEncodings, mergedEncodings };
-  }
-
-  #slot(index: number): IntervalAccumulator {
-    let slot = this.#open.get(index);
-    if (slot === undefined) {
-      slot = emptyAccumulator();
-      this.#open.set(index, slot);
-    }
-    return slot;
   }
 
   /** Completes every open interval up to `last`; without interval histograms, drops old encodings. */
@@ -136,7 +130,7 @@ export class RunAggregator {
       encodings.push(...slot.histograms);
     }
     const windowSec = ((current - first) * this.#intervalMs) / 1000;
-    const p99Us = encodings.length > 0 ? mergeEncoded(encodings).getValueAtPercentile(99) : 0;
+    const p99Us = encodings.length > 0 ? mergeEncoded(encodings, true).getValueAtPercentile(99) : 0;
     const busiest = windowSec > 0 ? this.#busiestEndpoints(first, current, windowSec) : [];
     return {
       requests: this.#totals.requests(),

@@ -79,15 +79,8 @@ function addInterval(
   addCounts(into.errorKinds, from.errorKinds);
 }
 
-/** One worker's sample as an accumulator of its own (the form a late sample is added in). */
-export function sampleAccumulator(sample: IntervalSample): IntervalAccumulator {
-  const slot = emptyAccumulator();
-  addSample(slot, sample);
-  return slot;
-}
-
-/** Adds one worker's sample, gauges included. */
-export function addSample(into: IntervalAccumulator, sample: IntervalSample): void {
+/** Adds one worker's sample, gauges included; `into` (a new one: the sample as an accumulator of its own). */
+export function addSample(sample: IntervalSample, into = emptyAccumulator()): IntervalAccumulator {
   addInterval(into, {
     ...sample,
     errors: sumValues(sample.errors),
@@ -99,6 +92,7 @@ export function addSample(into: IntervalAccumulator, sample: IntervalSample): vo
   into.inFlight += sample.inFlight;
   into.connections += sample.connections;
   into.generator = busierLoad(into.generator, sample.generator);
+  return into;
 }
 
 /** The complete form of an interval: counters compacted, its workers' encodings left to settle. */
@@ -118,7 +112,7 @@ export function completeInterval(slot: IntervalAccumulator): CompleteInterval {
 export function settleInterval(done: CompleteInterval, encode = true): void {
   if (done.pending.length === 0) return;
   const all = done.histogramEncoded === null ? done.pending : [done.histogramEncoded, ...done.pending];
-  const histogram = mergeEncoded(all);
+  const histogram = mergeEncoded(all, true);
   const { p50, p75, p90, p99, mean, max } = summarizeMs(histogram);
   done.latency = { p50, p75, p90, p99, mean, max };
   done.histogramEncoded = all.length === 1 ? all[0] : encode ? encodeHistogram(histogram) : null;
@@ -158,10 +152,8 @@ export function intervalResult(
     startMs,
     durationMs,
     requests: done?.requests ?? 0,
-    ...(done !== undefined && done.drained > 0 ? { drained: done.drained } : {}),
-    ...(done !== undefined && done.unrecordedLatencies > 0
-      ? { unrecordedLatencies: done.unrecordedLatencies }
-      : {}),
+    ...(done?.drained ? { drained: done.drained } : {}),
+    ...(done?.unrecordedLatencies ? { unrecordedLatencies: done.unrecordedLatencies } : {}),
     errors: done?.errors ?? 0,
     errorKinds: { ...(done?.errorKinds ?? {}) },
     failedStatus: done?.failedStatus ?? 0,

@@ -6,7 +6,6 @@ import {
   completeInterval,
   emptyAccumulator,
   intervalResult,
-  sampleAccumulator,
   settleInterval,
 } from "./interval_accumulator.ts";
 import { idleSample } from "./sample.ts";
@@ -25,8 +24,8 @@ function latencySample(index: number, latencyUs: number, count: number) {
 
 Deno.test("samples add into one interval: counters, errors by kind, server-bound sends and gauges", () => {
   const slot = emptyAccumulator();
-  addSample(slot, { ...idleSample(3, 2, 4, false), errors: { timeout: 2, reset: 1 }, serverBoundSends: 5 });
-  addSample(slot, { ...idleSample(3, 1, 4, false), errors: { timeout: 1 }, lateSends: 2 });
+  addSample({ ...idleSample(3, 2, 4, false), errors: { timeout: 2, reset: 1 }, serverBoundSends: 5 }, slot);
+  addSample({ ...idleSample(3, 1, 4, false), errors: { timeout: 1 }, lateSends: 2 }, slot);
   const iv = intervalResult(750, 250, completeInterval(slot), false);
   assertEquals([iv.errors, iv.errorKinds, iv.serverBoundSends, iv.lateSends], [
     4,
@@ -45,8 +44,8 @@ Deno.test("an interval no worker reported is all zeros, its errors by kind known
 
 Deno.test("a complete interval settles its workers' encodings into one, after the load", () => {
   const slot = emptyAccumulator();
-  addSample(slot, latencySample(0, 1000, 10));
-  addSample(slot, latencySample(0, 3000, 10));
+  addSample(latencySample(0, 1000, 10), slot);
+  addSample(latencySample(0, 3000, 10), slot);
   const done = completeInterval(slot);
   assert(!("histograms" in done), "no open accumulator left");
   assertEquals([done.pending.length, done.histogramEncoded], [2, null]);
@@ -62,19 +61,19 @@ Deno.test("a complete interval settles its workers' encodings into one, after th
 
 Deno.test("one worker's encoding is kept as it is, not merged again", () => {
   const sample = latencySample(0, 2000, 10);
-  const done = completeInterval(sampleAccumulator(sample));
+  const done = completeInterval(addSample(sample));
   settleInterval(done);
   assertEquals(done.histogramEncoded, sample.histogram);
 });
 
 Deno.test("a late sample merges exactly while the encoding is kept; its counts always add", () => {
-  const done = completeInterval(sampleAccumulator(latencySample(0, 1000, 10)));
-  addToComplete(done, sampleAccumulator(latencySample(0, 5000, 10)), true);
+  const done = completeInterval(addSample(latencySample(0, 1000, 10)));
+  addToComplete(done, addSample(latencySample(0, 5000, 10)), true);
   assertEquals([done.requests, done.statusCodes["200"], done.connections], [20, 20, 2]);
   settleInterval(done);
   assert(done.latency.max > 4.99, `${done.latency.max}`);
   done.histogramEncoded = null;
-  addToComplete(done, sampleAccumulator(latencySample(0, 9000, 10)), false);
+  addToComplete(done, addSample(latencySample(0, 9000, 10)), false);
   assertEquals([done.requests, done.connections], [30, 2]);
   settleInterval(done);
   assert(done.latency.max < 5.01, "latencies of a dropped encoding stay those it had");

@@ -204,10 +204,6 @@ export class RunTotals {
 /** min/mean/max/p99 in ms of a histogram of µs; null when it holds nothing. */
 function summaryMs(h: Histogram): AggregateStats["connectTimeMs"] {
   if (h.totalCount === 0) return null;
-  return {
-    min: h.minNonZeroValue / 1000,
-    mean: h.mean / 1000,
-    max: h.getValueAtPercentile(100) / 1000,
-    p99: h.getValueAtPercentile(99) / 1000,
-  };
+  const { min, mean, max, p99 } = summarizeMs(h);
+  return { min, mean, max, p99 };
 }
