@@ -7,7 +7,7 @@ import { K6ConvertError } from "../../runner/script/k6/convert/convert.ts";
 import { importsK6Module, sessionScriptPath } from "../../runner/script/k6/convert/converted_file.ts";
 import { collectK6Metrics } from "../../runner/script/k6/metrics_channel.ts";
 import { thresholdProblem } from "../../runner/script/k6/metrics.ts";
-import { k6Experiment } from "../../scenarios/k6/options.ts";
+import { k6Experiment, shortcutScenario } from "../../scenarios/k6/options.ts";
 import type { K6Paths } from "../../scenarios/k6/paths.ts";
 import { formatIssues } from "../../validation/mod.ts";
 import { checkScript, scriptExperimentName } from "../run/script_check.ts";
@@ -38,12 +38,10 @@ export async function k6ExperimentText(
   try {
     converted = sessionScriptPath(path);
   } catch (err) {
-    // A syntax error is the script's own (k6's 107); a construct loadlab refuses is bad input (2).
+    // k6's init error (107), as k6 exits on a syntax error or a module it cannot load: k6 runs a script
+    // loadlab refuses, so the refusal is no bad input of the command line's (2).
     if (err instanceof K6ConvertError) {
-      throw new UsageError(err.message, {
-        cause: err,
-        ...(err.syntax ? { exitCode: K6_EXIT.scriptException } : {}),
-      });
+      throw new UsageError(err.message, { cause: err, exitCode: K6_EXIT.scriptException });
     }
     throw err;
   }
@@ -64,6 +62,8 @@ export async function k6ExperimentText(
   // As k6's: a load the flags give replaces the scenarios, whose VUs then run the default function.
   if ("scenarios" in load && module.options?.scenarios !== undefined) passToIsolates({ flagsLoad: true });
   const options = withK6Flags({ ...(module.options ?? {}), ...load }, overrides.k6);
+  const scenarios = options.scenarios ?? { default: shortcutScenario(options) };
+  passToIsolates({ options: { ...options, scenarios: scenarios as Record<string, { executor?: string }> } });
   const mapped = k6Experiment(options);
   if (!mapped.ok) {
     throw new UsageError(`${basename(path)}: ${formatIssues(mapped.issues).join("; ")}`, {

@@ -127,20 +127,23 @@ function scenarioLoads(o: Options, problem: Problem) {
 }
 
 /** The top-level shortcuts (`vus`, `duration`, `iterations`, `stages`) as the scenario k6 makes of them. */
-function shortcutLoad(o: Options, problem: Problem): Record<string, unknown> {
+export function shortcutScenario(o: Options): Options {
   const vus = o.vus ?? 1;
   // As k6: stages start from `vus` VUs (1 by default); without a duration or iterations each VU runs once.
-  const sc = o.stages !== undefined
+  return o.stages !== undefined
     ? { executor: "ramping-vus", startVUs: vus, stages: o.stages }
     : o.iterations !== undefined
     ? { executor: "shared-iterations", vus, iterations: o.iterations, maxDuration: o.duration }
     : o.duration !== undefined
     ? { executor: "constant-vus", vus, duration: o.duration }
     : { executor: "per-vu-iterations", vus, iterations: 1 };
+}
+
+function shortcutLoad(o: Options, problem: Problem): Record<string, unknown> {
   // A problem names the option the script gave: the iterations' bound is its `duration`.
   const named: Problem = (path, message) =>
     problem(path.map((k) => k === "maxDuration" ? "duration" : k), message);
-  return scenarioLoad(sc, ["options"], named);
+  return scenarioLoad(shortcutScenario(o), ["options"], named);
 }
 
 /** ramping stages `{duration, target}` as loadlab's. */

@@ -63,6 +63,14 @@ export class Selection {
     const v = this.nodes.val();
     return Array.isArray(v) ? v[0] : v;
   }
+  /** A `data-` attribute (`user-name` or `userName`) typed as k6 types it, or all of them by camelCase. */
+  data(key?: string): unknown {
+    if (key !== undefined) return this.nodes.data(key);
+    // cheerio keeps a key read as written (`user-name`) beside its camelCase one: k6 lists the latter.
+    return Object.fromEntries(
+      Object.entries(this.nodes.data() ?? {}).filter(([name]) => !name.includes("-")),
+    );
+  }
   size(): number {
     return this.nodes.length;
   }

@@ -16,6 +16,8 @@ interface IsolateFlags {
   noThresholds?: boolean;
   /** k6's load flags or `K6_*` variables replaced the script's scenarios: VUs run the default function. */
   flagsLoad?: boolean;
+  /** k6's options as the run applies them (`exec.test.options`): a shortcuts' load as scenario `default`. */
+  options?: { scenarios?: Record<string, { executor?: string }> };
 }
 
 /** Adds `flags` to what the script's isolates read: before they import it. */

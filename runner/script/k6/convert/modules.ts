@@ -21,6 +21,11 @@ const K6_MODULES: Readonly<Record<string, string>> = {
 /** k6 modules refused, with why (a script importing one does not run here). */
 export const K6_REFUSED: Readonly<Record<string, string>> = {
   "k6/browser": "k6/browser drives a browser; loadlab's sessions send HTTP requests only",
+  "k6/websockets": "k6/websockets: loadlab's k6 sockets are k6/ws's (ws.connect with a callback); use k6/ws",
+  "k6/experimental/websockets":
+    "k6/experimental/websockets: loadlab's k6 sockets are k6/ws's (ws.connect with a callback); use k6/ws",
+  "k6/secrets":
+    "k6/secrets: loadlab has no secret source; pass the value with -e NAME=VALUE, read __ENV.NAME",
 };
 
 const HTTP_CALLS: ReadonlySet<string> = new Set([
