@@ -81,9 +81,8 @@ export async function k6Summaries(
   const runs = results.runs.map((run) => {
     const data = k6SummaryData(results, run, asked);
     for (const name of grpc ? Object.keys(data.metrics) : []) {
-      if (name.startsWith("http_req_duration") && !name.includes("expected_response")) {
-        data.metrics[name.replace("http", "grpc")] = data.metrics[name];
-      }
+      const grpcName = /^http_req_duration(?!.*expected_response)/.test(name) && name.replace("http", "grpc");
+      if (grpcName) data.metrics[grpcName] = data.metrics[name];
       if (name.startsWith("http_req")) delete data.metrics[name];
     }
     Object.assign(data.metrics, custom);

@@ -54,31 +54,23 @@ export const scenarioInfo = {
   get iterationInTest() {
     return iteration().inTest;
   },
-  get startTime() {
-    return unknown("scenario.startTime");
-  },
-  get progress() {
-    return unknown("scenario.progress");
-  },
 };
 
 export const instance = {
-  get vusActive() {
-    return unknown("instance.vusActive");
-  },
   get iterationsCompleted() {
     return iterationsEnded();
   },
-  get iterationsInterrupted() {
-    return unknown("instance.iterationsInterrupted");
-  },
-  get vusInitialized() {
-    return unknown("instance.vusInitialized");
-  },
-  get currentTestRunDuration() {
-    return unknown("instance.currentTestRunDuration");
-  },
 };
+
+const UNKNOWN = "scenario.startTime scenario.progress instance.vusActive instance.iterationsInterrupted " +
+  "instance.vusInitialized instance.currentTestRunDuration";
+for (const field of UNKNOWN.split(" ")) {
+  const [of, name] = field.split(".");
+  Object.defineProperty(of === "scenario" ? scenarioInfo : instance, name, {
+    get: () => unknown(field),
+    enumerable: true,
+  });
+}
 
 export const test = {
   abort(message?: unknown): never {

@@ -63,13 +63,10 @@ export class Selection {
     const v = this.nodes.val();
     return Array.isArray(v) ? v[0] : v;
   }
-  /** A `data-` attribute (`user-name` or `userName`) typed as k6 types it, or all of them by camelCase. */
+  /** A `data-` attribute typed as k6 types it, or all by camelCase (cheerio keeps `user-name` read, too). */
   data(key?: string): unknown {
-    if (key !== undefined) return this.nodes.data(key);
-    // cheerio keeps a key read as written (`user-name`) beside its camelCase one: k6 lists the latter.
-    return Object.fromEntries(
-      Object.entries(this.nodes.data() ?? {}).filter(([name]) => !name.includes("-")),
-    );
+    const all = Object.entries(this.nodes.data() ?? {}).filter(([name]) => !name.includes("-"));
+    return key === undefined ? Object.fromEntries(all) : this.nodes.data(key);
   }
   size(): number {
     return this.nodes.length;

@@ -28,18 +28,9 @@ export const K6_REFUSED: Readonly<Record<string, string>> = {
     "k6/secrets: loadlab has no secret source; pass the value with -e NAME=VALUE, read __ENV.NAME",
 };
 
-const HTTP_CALLS: ReadonlySet<string> = new Set([
-  "get",
-  "post",
-  "put",
-  "patch",
-  "del",
-  "head",
-  "options",
-  "request",
-  "batch",
-  "asyncRequest",
-]);
+const HTTP_CALLS: ReadonlySet<string> = new Set(
+  ["get", "post", "put", "patch", "del", "head", "options", "request", "batch", "asyncRequest"],
+);
 
 export const ASYNC_CALLS: Readonly<Record<string, ReadonlySet<string>>> = {
   "k6": new Set(["sleep", "group"]),
@@ -56,17 +47,9 @@ export const ASYNC_METHODS: Readonly<Record<string, Readonly<Record<string, Read
 };
 
 /** Array methods whose callback may send requests: run one element after another, awaited. */
-export const ARRAY_METHODS: ReadonlySet<string> = new Set([
-  "forEach",
-  "map",
-  "filter",
-  "some",
-  "every",
-  "find",
-  "findIndex",
-  "flatMap",
-  "reduce",
-]);
+export const ARRAY_METHODS: ReadonlySet<string> = new Set(
+  ["forEach", "map", "filter", "some", "every", "find", "findIndex", "flatMap", "reduce"],
+);
 
 export function moduleUrl(name: string): string | undefined {
   return Object.hasOwn(K6_MODULES, name) ? K6_MODULES[name] : undefined;
