@@ -20,7 +20,7 @@ import { terminalSafe } from "../../validation/terminal_text.ts";
 import { K6_EXIT } from "../exit_codes.ts";
 import { TEST_ABORTED } from "../../runner/script/k6/test_abort.ts";
 import { NO_DEFAULT } from "../../runner/script/k6/runtime.ts";
-import { passToIsolates } from "../../runner/script/k6/isolate_flags.ts";
+import { type IsolateOptions, passToIsolates } from "../../runner/script/k6/isolate_flags.ts";
 import { DOES_NOT_LOAD } from "../../runner/script/module.ts";
 import { parseDurationMs } from "../duration.ts";
 import { parseStages } from "../attack/schedules.ts";
@@ -62,8 +62,9 @@ export async function k6ExperimentText(
   // As k6's: a load the flags give replaces the scenarios, whose VUs then run the default function.
   if ("scenarios" in load && module.options?.scenarios !== undefined) passToIsolates({ flagsLoad: true });
   const options = withK6Flags({ ...(module.options ?? {}), ...load }, overrides.k6);
-  const scenarios = options.scenarios ?? { default: shortcutScenario(options) };
-  passToIsolates({ options: { ...options, scenarios: scenarios as Record<string, { executor?: string }> } });
+  const applied = { ...options, scenarios: options.scenarios ?? { default: shortcutScenario(options) } };
+  // A variable past 128 KiB stops a child process from starting (a target's): larger options stay unknown.
+  if (JSON.stringify(applied).length <= 64 * 1024) passToIsolates({ options: applied as IsolateOptions });
   const mapped = k6Experiment(options);
   if (!mapped.ok) {
     throw new UsageError(`${basename(path)}: ${formatIssues(mapped.issues).join("; ")}`, {

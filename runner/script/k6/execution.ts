@@ -46,7 +46,7 @@ export const scenarioInfo = {
     return scenario();
   },
   get executor() {
-    return test.options.scenarios?.[scenario()]?.executor ?? unknown("scenario.executor");
+    return isolateFlags.options?.scenarios?.[scenario()]?.executor ?? unknown("scenario.executor");
   },
   get iterationInInstance() {
     return iteration().inTest;
@@ -76,7 +76,9 @@ export const test = {
   abort(message?: unknown): never {
     return abortTest(message);
   },
-  options: isolateFlags.options ?? {},
+  get options() {
+    return isolateFlags.options ?? unknown("test.options");
+  },
 };
 
 export { scenarioInfo as scenario };
