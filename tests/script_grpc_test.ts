@@ -202,3 +202,34 @@ test("k6/net/grpc in setup() and teardown(): connect, invoke and streams there a
     // Only the iterations' calls are the run's requests.
     assertEquals(run.results?.runs[0].requests, 2, run.text);
   }));
+
+test("k6/net/grpc streams count in k6's grpc_streams, grpc_streams_msgs_sent and _received", () =>
+  withNodeGreeter(async (port) => {
+    const proto = new URL("../examples/grpc", import.meta.url).pathname;
+    const script = `import grpc from "k6/net/grpc";
+const client = new grpc.Client();
+client.load(["${proto}"], "greeter.proto");
+export const options = {
+  thresholds: {
+    grpc_streams: ["count==2"],
+    grpc_streams_msgs_sent: ["count==2"],
+    grpc_streams_msgs_received: ["count==6"],
+  },
+};
+export default async () => {
+  client.connect("127.0.0.1:${port}", { plaintext: true });
+  await new Promise((resolve) => {
+    const stream = new grpc.Stream(client, "helloworld.Greeter/SayHellos");
+    stream.on("end", resolve);
+    stream.write({ name: "ann", count: 3 });
+  });
+};
+`;
+    const run = await runK6Text(script, null, ["-i", "2", "--summary-export", "x.json"]);
+    assertEquals(run.code, 0, run.text);
+    const metrics = JSON.parse(Deno.readTextFileSync(`${run.dir}/x.json`)).metrics;
+    assertEquals(
+      ["grpc_streams", "grpc_streams_msgs_sent", "grpc_streams_msgs_received"].map((m) => metrics[m]?.count),
+      [2, 2, 6],
+    );
+  }));
