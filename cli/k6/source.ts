@@ -38,8 +38,7 @@ export async function k6ExperimentText(
   try {
     converted = sessionScriptPath(path);
   } catch (err) {
-    // k6's init error (107), as k6 exits on a syntax error or a module it cannot load: k6 runs a script
-    // loadlab refuses, so the refusal is no bad input of the command line's (2).
+    // k6's init error, as k6's on a syntax error or a module it cannot load (k6 runs what loadlab refuses).
     if (err instanceof K6ConvertError) {
       throw new UsageError(err.message, { cause: err, exitCode: K6_EXIT.scriptException });
     }

@@ -66,10 +66,8 @@ const UNKNOWN = "scenario.startTime scenario.progress instance.vusActive instanc
   "instance.vusInitialized instance.currentTestRunDuration";
 for (const field of UNKNOWN.split(" ")) {
   const [of, name] = field.split(".");
-  Object.defineProperty(of === "scenario" ? scenarioInfo : instance, name, {
-    get: () => unknown(field),
-    enumerable: true,
-  });
+  const get = () => unknown(field);
+  Object.defineProperty(of === "scenario" ? scenarioInfo : instance, name, { get, enumerable: true });
 }
 
 export const test = {

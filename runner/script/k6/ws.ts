@@ -73,7 +73,6 @@ class K6Socket {
   readonly #timers = new Set<ReturnType<typeof setTimeout>>();
   readonly #pings: number[] = [];
 
-  /** The tags of the session's samples: its URL and the params' tags, as k6's. */
   constructor(ws: WebSocket, readonly tags: Record<string, string>) {
     this.#ws = ws;
   }
