@@ -9,7 +9,8 @@
  * is bench/k6_verdicts/ (written as teams write their tests; `--corpus DIR` names another folder of scripts
  * with `// args:` lines) and, with `--examples DIR`, k6's own examples/ that need no internet (their
  * `http://httpbin.org` sent to :18481: k6's `hosts` in a `--config` file, loadlab's `--target app=URL`;
- * `-u 1 -i 2` on both). Without k6 (`--k6-bin`, `$K6`, else `k6` on PATH) it prints why and runs nothing.
+ * `-u 1 -i 2` on both). gRPC scripts call examples/grpc/server.js's greeter at `$GRPC_ADDR`. Without k6
+ * (`--k6-bin`, `$K6`, else `k6` on PATH) it prints why and runs nothing.
  *
  *   deno task bench --k6-verdicts [--k6-bin PATH] [--corpus DIR] [--examples DIR] [--only NAME]
  */
@@ -18,12 +19,14 @@ import { tokenize } from "../cli/argv.ts";
 import { FlagValues } from "../cli/flag_values.ts";
 import { findProgram } from "../system/path_lookup.ts";
 import { type ExamplesServer, isGrpcScript, startExamplesServer } from "./k6_examples.ts";
+import { startGreeter } from "./grpc.ts";
 import { isK6File } from "../runner/script/k6/convert/converted_file.ts";
 
 /** The two servers the corpus names (fixed: its scripts' fallback URLs name them). */
 const PORTS = [18481, 18482] as const;
 const CORPUS = new URL("./k6_verdicts/", import.meta.url).pathname;
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
+const GREETER = new URL("../examples/grpc/server.js", import.meta.url).pathname;
 /** How long one tool may take on one script (the longest script runs 20 s unless aborted). */
 const RUN_LIMIT_MS = 120_000;
 
@@ -73,6 +76,9 @@ export async function main(argv: string[]): Promise<number> {
   const cases = [...corpusCases(corpus), ...(examples === undefined ? [] : exampleCases(resolve(examples)))]
     .filter((c) => only === undefined || c.name.includes(only));
   const servers = PORTS.map((port) => startExamplesServer(port));
+  // The corpus's gRPC scripts call the Node greeter at $GRPC_ADDR (both tools given it).
+  const greeter = cases.some((c) => isGrpcScript(c.path)) ? await startGreeter(["node", GREETER], []) : null;
+  for (const c of cases) c.env.GRPC_ADDR ??= `127.0.0.1:${greeter?.port}`;
   const work = Deno.makeTempDirSync({ prefix: "loadlab-k6-verdicts-" });
   const version = new TextDecoder().decode(new Deno.Command(k6, { args: ["version"] }).outputSync().stdout);
   console.log(`k6 verdicts: ${version.trim()}; loadlab ${MAIN}; load average ${loadAverage()}`);
@@ -93,6 +99,8 @@ export async function main(argv: string[]): Promise<number> {
     }
   } finally {
     for (const s of servers) await s.shutdown();
+    greeter?.child.kill();
+    await greeter?.child.status;
   }
   const header = ["script", "exit k6/ll", "thresholds", "checks", "origins k6", "origins ll", "verdict"];
   printTable([header, ...rows]);

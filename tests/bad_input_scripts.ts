@@ -42,16 +42,19 @@ export const SCRIPTS: Case[] = [
   {
     name: "run a k6 script that sends a request at its top level",
     args: run(k6Script("init.js", (u) => `const r = http.get("${u}");\nexport default function () {}\n`)),
+    code: 107,
     names: [/init\.js:2: a k6 call that sends or waits at the script's top level/],
   },
   {
     name: "run a k6 script that evaluates text",
     args: run(k6Script("eval.js", (u) => `export default function () {\n  eval('http.get("${u}")');\n}\n`)),
+    code: 107,
     names: [/eval\.js:3: eval\(\) makes code from text/],
   },
   {
     name: "run a k6 script whose default export is an object",
     args: run(k6Script("object.js", (u) => `export default { url: "${u}" };\n`)),
+    code: 107,
     names: [/object\.js:2: the default export is what each iteration runs/],
   },
   {
@@ -65,6 +68,7 @@ export const SCRIPTS: Case[] = [
           });\n}\n`,
       ),
     ),
+    code: 107,
     names: [/deep\.js:3: nested too deep to parse/],
   },
   {
@@ -76,6 +80,7 @@ export const SCRIPTS: Case[] = [
           `function get(r = http.get("${u}")) {\n  return r;\n}\nexport default function () { get(); }\n`,
       ),
     ),
+    code: 107,
     names: [
       /param\.js:2: a call that sends or waits in a parameter's default value cannot be awaited there: move it/,
     ],
@@ -189,6 +194,7 @@ export const SCRIPTS: Case[] = [
       );
       return ["run", path, "--out-dir", `${c.dir}/k6-out`];
     },
+    code: 107,
     names: [/dynamic\.js:3: a dynamic import\(\) is not converted: use a static import at the top/],
   },
   {

@@ -84,3 +84,32 @@ export function b() {
     ok(a.every((id) => !b.includes(id)), `a ${a}, b ${b}`);
     ok(m.iter_a.max >= 1, JSON.stringify(m.iter_a));
   }));
+
+Deno.test("exec.scenario.executor and exec.test.options are k6's consolidated ones, flags' load included", () =>
+  withTarget(async (url) => {
+    const script = `import http from "k6/http";
+import exec from "k6/execution";
+import { Counter } from "k6/metrics";
+const seen = new Counter("seen");
+export const options = { scenarios: { api: { executor: "per-vu-iterations", vus: 1, iterations: 2 } } };
+export default function () {
+  const sc = exec.test.options.scenarios[exec.scenario.name];
+  seen.add(1, { executor: exec.scenario.executor, iterations: String(sc.iterations) });
+  http.get("http://app.test/json");
+}
+`;
+    const thresholds = (executor: string, iterations: number) =>
+      `{"thresholds":{"seen{executor:${executor},iterations:${iterations}}":["count==${iterations}"]}}`;
+    const own = await runK6Text(
+      script.replace("options = {", `options = {...${thresholds("per-vu-iterations", 2)},`),
+      url,
+    );
+    assertEquals(own.code, 0, own.text);
+    // k6's -u/-i replace the scenarios with its default: shared-iterations of 3.
+    const flags = await runK6Text(
+      script.replace("options = {", `options = {...${thresholds("shared-iterations", 3)},`),
+      url,
+      ["-u", "1", "-i", "3"],
+    );
+    assertEquals(flags.code, 0, flags.text);
+  }));

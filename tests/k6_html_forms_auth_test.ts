@@ -5,6 +5,7 @@
  * challenge) and Basic authentication. Every check of the two iterations must pass. An `auth` k6 has
  * and loadlab does not is refused before anything is sent.
  */
+import { parseHTML } from "../runner/script/k6/html.ts";
 import { deepStrictEqual as assertEquals, rejects } from "node:assert/strict";
 import { digestAuthResponse } from "../bench/httpbin_digest.ts";
 import { request } from "../runner/script/k6/http.ts";
@@ -97,4 +98,17 @@ Deno.test("k6 conversion loads the HTML parser only for a script that calls .htm
     ".",
   );
   assertEquals([uses.code.includes(parser), not.code.includes(parser)], [true, false]);
+});
+
+Deno.test("k6/html's data() reads data- attributes as k6 does: numbers and JSON typed, all by camelCase", () => {
+  const doc = parseHTML(`<a data-id="2" data-user-name="ann" data-flags='{"x":1}'>x</a>`);
+  const a = doc.find("a");
+  assertEquals([a.data("id"), a.data("user-name"), a.data("flags"), a.data("none")], [
+    2,
+    "ann",
+    { x: 1 },
+    undefined,
+  ]);
+  assertEquals(a.data(), { id: 2, userName: "ann", flags: { x: 1 } });
+  assertEquals(doc.find("p").data("id"), undefined);
 });

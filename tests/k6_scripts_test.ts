@@ -78,10 +78,10 @@ const loadlabIn = (cwd: string, ...args: string[]) =>
     stderr: "piped",
   }).output();
 
-Deno.test("loadlab run refuses a k6 script it cannot convert, naming file:line and why (exit 2)", async () => {
+Deno.test("loadlab run refuses a k6 script it cannot convert, naming file:line and why (k6's 107)", async () => {
   const out = await loadlab("run", fixture("refused.js"));
   const text = new TextDecoder().decode(out.stderr);
-  assertEquals(out.code, 2, text);
+  assertEquals(out.code, 107, text);
   ok(text.includes("refused.js:6: a callback that sends requests is handed to setTimeout()"), text);
   ok(text.includes("refused.js:7: a check function that sends requests"), text);
   // No default function: named by the file alone (it named line 6 of a 3-line file, the conversion's own).

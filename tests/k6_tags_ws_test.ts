@@ -58,6 +58,9 @@ Deno.test("k6/ws: messages echoed by the built-in target, handlers, timers and p
     ok(ws.handshakeMs.max > 0, JSON.stringify(ws.handshakeMs));
     assertEquals(m.echoed.values.count, 12);
     assertEquals(m.ws_msgs_received.thresholds, { "count==12": { ok: true } });
+    // The tags of ws.connect's params are on every sample of its session, as k6's.
+    assertEquals(m["ws_msgs_sent{room:blue}"].thresholds, { "count==12": { ok: true } });
+    assertEquals(m["ws_sessions{room:blue}"].thresholds, { "count==4": { ok: true } });
     ok(m.ws_connecting.values.max > 0 && m.ws_ping.values.max > 0, JSON.stringify(m.ws_ping));
     assertEquals([m.checks.values.passes, m.checks.values.fails], [4, 0]);
     // Its sessions are what it measured: no "nothing measured" beside them, no success rate of no request.

@@ -70,6 +70,13 @@ Deno.test("k6's init-error codes: 107 for a throw at the top level or a syntax e
       kinds.stderr,
     );
     ok(/thresholds\.http_req_failed: value<1: a rate is judged by rate/.test(kinds.stderr), kinds.stderr);
+    // So are k6/ws's metrics, by their kinds: ws_ping is a trend.
+    const ws = await runK6Text(
+      `import ws from "k6/ws";\nexport const options = { iterations: 1, thresholds: { ws_ping: ["count>=1"] } };\nexport default function () { ws.connect("ws://app.test/ws/echo", null, (s) => s.close()); }\n`,
+      url,
+    );
+    assertEquals(ws.code, 104, ws.text);
+    ok(/thresholds\.ws_ping: count>=1: a trend is judged by/.test(ws.stderr), ws.stderr);
     // A throw in setup() is k6's script exception, no load sent.
     const setup = await runK6Text(
       `import http from "k6/http";\nexport function setup() { throw new Error("no token"); }\nexport default function () { http.get("http://app.test/"); }\n`,

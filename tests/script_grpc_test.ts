@@ -14,10 +14,11 @@ import { runAttack } from "../runner/attack.ts";
 import { nodeGreeterSkip, withNodeGreeter } from "./fixtures/node_greeter.ts";
 import { importScript } from "../runner/script/module.ts";
 import { sessionScriptPath } from "../runner/script/k6/convert/converted_file.ts";
-import { runK6Fixture } from "./k6_run.ts";
+import { k6Fixture, runK6Fixture, runK6Text } from "./k6_run.ts";
+
+const JUDGED = `"grpc_req_duration{name:helloworld.Greeter/SayHello}"`;
 
 const script = (name: string) => new URL(`./fixtures/scripts/${name}`, import.meta.url).pathname;
-const k6Fixture = (name: string) => new URL(`./fixtures/k6/${name}`, import.meta.url).pathname;
 Deno.env.set("XDG_CACHE_HOME", Deno.makeTempDirSync({ prefix: "loadlab-k6-cache-" }));
 
 const skip = nodeGreeterSkip("script_grpc_test");
@@ -163,6 +164,27 @@ test("k6/net/grpc through loadlab run: the script's address is the target, or se
     ]);
     // Each iteration throws there, and k6 passes a run whose iterations throw unless a threshold fails.
     assertEquals(other.code, 0, other.text);
+    // A script calling gRPC only: its calls are k6's grpc_req_duration, thresholds named as written.
+    const text = Deno.readTextFileSync(k6Fixture("grpc_address.js"))
+      .replace("../../../examples/grpc", new URL("../examples/grpc", import.meta.url).pathname)
+      .replace("export default", `export const options = { thresholds: { ${JUDGED}: ["max<5000"] } };\n$&`);
+    const judged = await runK6Text(text, null, [
+      "-e",
+      `GRPC_ADDR=${addr}`,
+      "-i",
+      "2",
+      "--summary-export",
+      "x.json",
+    ]);
+    assertEquals(judged.code, 0, judged.text);
+    const metrics = JSON.parse(Deno.readTextFileSync(`${judged.dir}/x.json`)).metrics;
+    assertEquals(Object.keys(metrics).filter((m) => /^(grpc|http)_req/.test(m)).sort(), [
+      "grpc_req_duration",
+      "grpc_req_duration{name:helloworld.Greeter/SayHello}",
+    ]);
+    assertEquals(metrics["grpc_req_duration{name:helloworld.Greeter/SayHello}"].thresholds, {
+      "max<5000": false,
+    });
     ok(/no session completed: every session failed, none sent a request/.test(other.stderr), other.stderr);
     ok(other.text.includes("127.0.0.1:1: not the run's gRPC server"), other.text);
     assertEquals(other.results?.runs[0].requests ?? 0, 0, other.text);
@@ -179,4 +201,35 @@ test("k6/net/grpc in setup() and teardown(): connect, invoke and streams there a
     ok(!/teardown\(\) failed/.test(run.text), run.text);
     // Only the iterations' calls are the run's requests.
     assertEquals(run.results?.runs[0].requests, 2, run.text);
+  }));
+
+test("k6/net/grpc streams count in k6's grpc_streams, grpc_streams_msgs_sent and _received", () =>
+  withNodeGreeter(async (port) => {
+    const proto = new URL("../examples/grpc", import.meta.url).pathname;
+    const script = `import grpc from "k6/net/grpc";
+const client = new grpc.Client();
+client.load(["${proto}"], "greeter.proto");
+export const options = {
+  thresholds: {
+    grpc_streams: ["count==2"],
+    grpc_streams_msgs_sent: ["count==2"],
+    grpc_streams_msgs_received: ["count==6"],
+  },
+};
+export default async () => {
+  client.connect("127.0.0.1:${port}", { plaintext: true });
+  await new Promise((resolve) => {
+    const stream = new grpc.Stream(client, "helloworld.Greeter/SayHellos");
+    stream.on("end", resolve);
+    stream.write({ name: "ann", count: 3 });
+  });
+};
+`;
+    const run = await runK6Text(script, null, ["-i", "2", "--summary-export", "x.json"]);
+    assertEquals(run.code, 0, run.text);
+    const metrics = JSON.parse(Deno.readTextFileSync(`${run.dir}/x.json`)).metrics;
+    assertEquals(
+      ["grpc_streams", "grpc_streams_msgs_sent", "grpc_streams_msgs_received"].map((m) => metrics[m]?.count),
+      [2, 2, 6],
+    );
   }));

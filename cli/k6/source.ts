@@ -7,7 +7,7 @@ import { K6ConvertError } from "../../runner/script/k6/convert/convert.ts";
 import { importsK6Module, sessionScriptPath } from "../../runner/script/k6/convert/converted_file.ts";
 import { collectK6Metrics } from "../../runner/script/k6/metrics_channel.ts";
 import { thresholdProblem } from "../../runner/script/k6/metrics.ts";
-import { k6Experiment } from "../../scenarios/k6/options.ts";
+import { k6Experiment, shortcutScenario } from "../../scenarios/k6/options.ts";
 import type { K6Paths } from "../../scenarios/k6/paths.ts";
 import { formatIssues } from "../../validation/mod.ts";
 import { checkScript, scriptExperimentName } from "../run/script_check.ts";
@@ -20,7 +20,7 @@ import { terminalSafe } from "../../validation/terminal_text.ts";
 import { K6_EXIT } from "../exit_codes.ts";
 import { TEST_ABORTED } from "../../runner/script/k6/test_abort.ts";
 import { NO_DEFAULT } from "../../runner/script/k6/runtime.ts";
-import { passToIsolates } from "../../runner/script/k6/isolate_flags.ts";
+import { type IsolateOptions, passToIsolates } from "../../runner/script/k6/isolate_flags.ts";
 import { DOES_NOT_LOAD } from "../../runner/script/module.ts";
 import { parseDurationMs } from "../duration.ts";
 import { parseStages } from "../attack/schedules.ts";
@@ -38,12 +38,9 @@ export async function k6ExperimentText(
   try {
     converted = sessionScriptPath(path);
   } catch (err) {
-    // A syntax error is the script's own (k6's 107); a construct loadlab refuses is bad input (2).
+    // k6's init error, as k6's on a syntax error or a module it cannot load (k6 runs what loadlab refuses).
     if (err instanceof K6ConvertError) {
-      throw new UsageError(err.message, {
-        cause: err,
-        ...(err.syntax ? { exitCode: K6_EXIT.scriptException } : {}),
-      });
+      throw new UsageError(err.message, { cause: err, exitCode: K6_EXIT.scriptException });
     }
     throw err;
   }
@@ -64,6 +61,9 @@ export async function k6ExperimentText(
   // As k6's: a load the flags give replaces the scenarios, whose VUs then run the default function.
   if ("scenarios" in load && module.options?.scenarios !== undefined) passToIsolates({ flagsLoad: true });
   const options = withK6Flags({ ...(module.options ?? {}), ...load }, overrides.k6);
+  const applied = { ...options, scenarios: options.scenarios ?? { default: shortcutScenario(options) } };
+  // A variable past 128 KiB stops a child process from starting (a target's): larger options stay unknown.
+  if (JSON.stringify(applied).length <= 64 * 1024) passToIsolates({ options: applied as IsolateOptions });
   const mapped = k6Experiment(options);
   if (!mapped.ok) {
     throw new UsageError(`${basename(path)}: ${formatIssues(mapped.issues).join("; ")}`, {

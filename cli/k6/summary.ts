@@ -3,7 +3,7 @@
  * The end of a k6 script's run: k6's summary handed to its `handleSummary(data)`, or printed as k6 does.
  */
 import { basename, dirname, resolve } from "node:path";
-import { sessionScriptPath } from "../../runner/script/k6/convert/converted_file.ts";
+import { importsK6Module, sessionScriptPath } from "../../runner/script/k6/convert/converted_file.ts";
 import {
   afterRunSubmetric,
   k6RuleHolds,
@@ -77,8 +77,15 @@ export async function k6Summaries(
     percentileStats(stats),
   );
   let failed = 0;
+  // A script calling gRPC only: its requests are k6's gRPC calls, timed as grpc_req_duration, no HTTP's.
+  const grpc = importsK6Module(source, "k6/net/grpc") && !importsK6Module(source, "k6/http");
   const runs = results.runs.map((run) => {
     const data = k6SummaryData(results, run, asked);
+    for (const name of grpc ? Object.keys(data.metrics) : []) {
+      const grpcName = /^http_req_duration(?!.*expected_response)/.test(name) && name.replace("http", "grpc");
+      if (grpcName) data.metrics[grpcName] = data.metrics[name];
+      if (name.startsWith("http_req")) delete data.metrics[name];
+    }
     Object.assign(data.metrics, custom);
     for (const { metric, rule } of rules) {
       // Own metrics only, so a rule on `constructor` or `toString` never judges Object's.

@@ -92,8 +92,11 @@ export function k6Experiment(
   const thresholds = thresholdsOf(options.thresholds, problem, afterRun, origins);
   paths.add(["thresholds"], ["options", "thresholds"]);
   origins.forEach((origin, k) => paths.add(["thresholds", k], origin));
+  // A problem names the option the script gave: the shortcuts' iterations' bound is its `duration`.
+  const asGiven: Problem = (path, message) =>
+    problem(path.map((k) => k === "maxDuration" ? "duration" : k), message);
   const { loads, together } = options.scenarios === undefined
-    ? { loads: { k6: shortcutLoad(options, problem) }, together: undefined }
+    ? { loads: { k6: scenarioLoad(shortcutScenario(options), ["options"], asGiven) }, together: undefined }
     : scenarioLoads(options, problem);
   if (issues.length > 0) return { ok: false, issues };
   for (const name of Object.keys(loads)) loads[name] = { ...loads[name], ...extra };
@@ -127,20 +130,16 @@ function scenarioLoads(o: Options, problem: Problem) {
 }
 
 /** The top-level shortcuts (`vus`, `duration`, `iterations`, `stages`) as the scenario k6 makes of them. */
-function shortcutLoad(o: Options, problem: Problem): Record<string, unknown> {
+export function shortcutScenario(o: Options): Options {
   const vus = o.vus ?? 1;
   // As k6: stages start from `vus` VUs (1 by default); without a duration or iterations each VU runs once.
-  const sc = o.stages !== undefined
+  return o.stages !== undefined
     ? { executor: "ramping-vus", startVUs: vus, stages: o.stages }
     : o.iterations !== undefined
     ? { executor: "shared-iterations", vus, iterations: o.iterations, maxDuration: o.duration }
     : o.duration !== undefined
     ? { executor: "constant-vus", vus, duration: o.duration }
     : { executor: "per-vu-iterations", vus, iterations: 1 };
-  // A problem names the option the script gave: the iterations' bound is its `duration`.
-  const named: Problem = (path, message) =>
-    problem(path.map((k) => k === "maxDuration" ? "duration" : k), message);
-  return scenarioLoad(sc, ["options"], named);
 }
 
 /** ramping stages `{duration, target}` as loadlab's. */

@@ -1,12 +1,14 @@
 /**
  * @module
  * k6's `k6/execution` for converted scripts: `exec.vu`, `exec.scenario` (its name, the iteration's number
- * in the run), `exec.instance.iterationsCompleted` and `exec.test.abort()` (test_abort.ts). Run-wide numbers
- * are counters every worker shares (runtime.ts `countIterations`). A field loadlab does not know (VU counts,
- * a scenario's progress) throws when read rather than answering wrongly.
+ * in the run, its executor), `exec.instance.iterationsCompleted`, `exec.test.options` (k6's as the run
+ * applies them) and `exec.test.abort()` (test_abort.ts). Run-wide numbers are counters every worker shares
+ * (runtime.ts `countIterations`). A field loadlab does not know (VU counts, a scenario's progress) throws
+ * when read rather than answering wrongly.
  */
 import { countIterations, current, iterationsEnded, scenario } from "./runtime.ts";
 import { abortTest } from "./test_abort.ts";
+import { isolateFlags } from "./isolate_flags.ts";
 
 countIterations();
 
@@ -44,7 +46,7 @@ export const scenarioInfo = {
     return scenario();
   },
   get executor() {
-    return unknown("scenario.executor");
+    return isolateFlags.options?.scenarios?.[scenario()]?.executor ?? unknown("scenario.executor");
   },
   get iterationInInstance() {
     return iteration().inTest;
@@ -52,37 +54,29 @@ export const scenarioInfo = {
   get iterationInTest() {
     return iteration().inTest;
   },
-  get startTime() {
-    return unknown("scenario.startTime");
-  },
-  get progress() {
-    return unknown("scenario.progress");
-  },
 };
 
 export const instance = {
-  get vusActive() {
-    return unknown("instance.vusActive");
-  },
   get iterationsCompleted() {
     return iterationsEnded();
   },
-  get iterationsInterrupted() {
-    return unknown("instance.iterationsInterrupted");
-  },
-  get vusInitialized() {
-    return unknown("instance.vusInitialized");
-  },
-  get currentTestRunDuration() {
-    return unknown("instance.currentTestRunDuration");
-  },
 };
+
+const UNKNOWN = "scenario.startTime scenario.progress instance.vusActive instance.iterationsInterrupted " +
+  "instance.vusInitialized instance.currentTestRunDuration";
+for (const field of UNKNOWN.split(" ")) {
+  const [of, name] = field.split(".");
+  const get = () => unknown(field);
+  Object.defineProperty(of === "scenario" ? scenarioInfo : instance, name, { get, enumerable: true });
+}
 
 export const test = {
   abort(message?: unknown): never {
     return abortTest(message);
   },
-  options: {},
+  get options() {
+    return isolateFlags.options ?? unknown("test.options");
+  },
 };
 
 export { scenarioInfo as scenario };

@@ -28,6 +28,11 @@ import type { GrpcResponse } from "../session.ts";
 import { oneOffCall } from "../../http/grpc/one_off_call.ts";
 import { hookRoute } from "../hook_routes.ts";
 import { GRPC_CODE_NAMES, GRPC_OK } from "../../../grpc/status.ts";
+import { Counter } from "./metrics.ts";
+
+/** k6's stream metrics: streams started, messages written, replies read. */
+const streams = new Counter("grpc_streams"), sent = new Counter("grpc_streams_msgs_sent");
+const received = new Counter("grpc_streams_msgs_received");
 import { decodeGrpcMessage } from "../../../grpc/message_text.ts";
 
 /** k6's call params (those loadlab honours; another key is refused). */
@@ -281,6 +286,7 @@ export class Stream {
     const schema = this.#client.schema;
     const streaming = schema?.method(this.#method).clientStreaming ?? false;
     const message = streaming ? this.#messages : this.#messages[0] ?? {};
+    streams.add(1), sent.add(this.#messages.length);
     // As k6's event loop, the iteration ends once the stream's listeners have run (its `timers` hold).
     const ctx = current();
     if (ctx !== undefined) ctx.timers++;
@@ -295,6 +301,7 @@ export class Stream {
 
   #ended(r: GrpcResponse): void {
     const replies = r.message === null ? [] : Array.isArray(r.message) ? r.message : [r.message];
+    received.add(replies.length);
     for (const reply of replies) this.#emit("data", reply);
     if (r.status === 0) this.#emit("end", undefined);
     else this.#emit("error", { code: r.status, details: [], message: r.error?.message ?? "" });

@@ -63,6 +63,11 @@ export class Selection {
     const v = this.nodes.val();
     return Array.isArray(v) ? v[0] : v;
   }
+  /** A `data-` attribute typed as k6 types it, or all by camelCase (cheerio keeps `user-name` read, too). */
+  data(key?: string): unknown {
+    const all = Object.entries(this.nodes.data() ?? {}).filter(([name]) => !name.includes("-"));
+    return key === undefined ? Object.fromEntries(all) : this.nodes.data(key);
+  }
   size(): number {
     return this.nodes.length;
   }

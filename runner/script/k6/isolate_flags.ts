@@ -6,6 +6,8 @@
 
 export const K6_FLAGS_ENV = "LOADLAB_K6_FLAGS";
 
+export type IsolateOptions = { scenarios?: Record<string, { executor?: string }> };
+
 interface IsolateFlags {
   /** `--tag NAME=VALUE`: over the script's `options.tags`, on every request and sample. */
   tags?: Record<string, string>;
@@ -16,6 +18,8 @@ interface IsolateFlags {
   noThresholds?: boolean;
   /** k6's load flags or `K6_*` variables replaced the script's scenarios: VUs run the default function. */
   flagsLoad?: boolean;
+  /** k6's options as the run applies them (`exec.test.options`): a shortcuts' load as scenario `default`. */
+  options?: IsolateOptions;
 }
 
 /** Adds `flags` to what the script's isolates read: before they import it. */

@@ -73,7 +73,7 @@ class K6Socket {
   readonly #timers = new Set<ReturnType<typeof setTimeout>>();
   readonly #pings: number[] = [];
 
-  constructor(ws: WebSocket) {
+  constructor(ws: WebSocket, readonly tags: Record<string, string>) {
     this.#ws = ws;
   }
 
@@ -89,7 +89,7 @@ class K6Socket {
     if (text.length > K6_WS_MAX_MESSAGE_BYTES / 3) checkSendSize("socket.send", utf8Length(text));
     if (this.#ws.readyState !== WebSocket.OPEN) return;
     this.#ws.send(text);
-    metrics.sent.add(1);
+    metrics.sent.add(1, this.tags);
     if (totals.counts(performance.now())) totals.messagesSent++, totals.payloadBytesSent += utf8Length(text);
   }
 
@@ -98,7 +98,7 @@ class K6Socket {
     checkSendSize("socket.sendBinary", bytes.byteLength);
     if (this.#ws.readyState !== WebSocket.OPEN) return;
     this.#ws.send(bytes);
-    metrics.sent.add(1);
+    metrics.sent.add(1, this.tags);
     if (totals.counts(performance.now())) totals.messagesSent++, totals.payloadBytesSent += bytes.byteLength;
   }
 
@@ -150,7 +150,7 @@ class K6Socket {
   ponged(): void {
     const nowMs = performance.now();
     const sentMs = this.#pings.shift();
-    if (sentMs !== undefined) metrics.ping.add(nowMs - sentMs);
+    if (sentMs !== undefined) metrics.ping.add(nowMs - sentMs, this.tags);
     if (totals.counts(nowMs)) totals.pongsReceived++;
   }
 
@@ -193,7 +193,7 @@ export async function connect(
     maxPayload: K6_WS_MAX_MESSAGE_BYTES,
   });
   const response: WsResponse = { url, status: 0, headers: {}, body: "", error: "" };
-  const socket = new K6Socket(ws);
+  const socket = new K6Socket(ws, { url, ...given.tags });
   const startMs = performance.now();
   let openMs = startMs;
   const stop = () => ws.terminate();
@@ -212,8 +212,8 @@ export async function connect(
     });
     ws.on("open", () => {
       openMs = performance.now();
-      metrics.connecting.add(openMs - startMs);
-      metrics.sessions.add(1);
+      metrics.connecting.add(openMs - startMs, socket.tags);
+      metrics.sessions.add(1, socket.tags);
       const deflate = given.compression === "deflate";
       totals.handshake(
         openMs,
@@ -232,7 +232,7 @@ export async function connect(
       socket.emit("open", []);
     });
     ws.on("message", (data: Uint8Array | Uint8Array[], isBinary: boolean) => {
-      metrics.received.add(1);
+      metrics.received.add(1, socket.tags);
       totals.received(performance.now(), byteLengthOf(data));
       if (isBinary) socket.emit("binaryMessage", [arrayBufferOf(data)]);
       else socket.emit("message", [String(data)]);
@@ -253,7 +253,7 @@ export async function connect(
       socket.stopTimers();
       if (response.status === 101) {
         totals.closeCode(performance.now(), code);
-        metrics.duration.add(performance.now() - openMs);
+        metrics.duration.add(performance.now() - openMs, socket.tags);
         socket.emit("close", [code]);
       }
       resolve();

@@ -24,8 +24,7 @@ const MAX_PROBLEMS_LISTED = 20;
 
 export class K6ConvertError extends Error {
   override name = "K6ConvertError";
-  /** `syntax`: the script does not parse (its own error, k6's script exception), not a construct refused. */
-  constructor(readonly problems: string[], readonly syntax = false) {
+  constructor(readonly problems: string[]) {
     super(`cannot run this k6 script: ${problems.join("; ")}`);
   }
 }
@@ -69,8 +68,8 @@ export function convertK6(
   try {
     ast = acorn.parse(source, { ecmaVersion: "latest", sourceType: "module", locations: true });
   } catch (err) {
-    const { line, why, syntax } = parseProblem(err);
-    throw new K6ConvertError([`${file}:${line}: ${why}`], syntax);
+    const { line, why } = parseProblem(err);
+    throw new K6ConvertError([`${file}:${line}: ${why}`]);
   }
   const lineOf = (pos: number) => acorn.getLineInfo(source, pos).line;
   const deep = nestingProblem(ast);

@@ -79,8 +79,6 @@ export function convertK6Files(files: K6File[]): Map<string, string> {
   const made = new Map<string, ReadonlySet<string>>(),
     out = new Map<string, string>(),
     problems: string[] = [];
-  // A syntax error anywhere is the script's own (k6's script exception), whatever else is refused.
-  let syntax = false;
   for (const file of files) {
     const locals = new Map<string, ReadonlySet<string>>(
       [...file.imports].map(([spec, target]) => [spec, made.get(target) ?? new Set<string>()]),
@@ -93,10 +91,9 @@ export function convertK6Files(files: K6File[]): Map<string, string> {
     } catch (err) {
       if (!(err instanceof K6ConvertError)) throw err;
       problems.push(...err.problems);
-      syntax ||= err.syntax;
       made.set(file.path, new Set());
     }
   }
-  if (problems.length > 0) throw new K6ConvertError(problems, syntax);
+  if (problems.length > 0) throw new K6ConvertError(problems);
   return out;
 }

@@ -21,20 +21,16 @@ const K6_MODULES: Readonly<Record<string, string>> = {
 /** k6 modules refused, with why (a script importing one does not run here). */
 export const K6_REFUSED: Readonly<Record<string, string>> = {
   "k6/browser": "k6/browser drives a browser; loadlab's sessions send HTTP requests only",
+  "k6/websockets": "k6/websockets: loadlab's k6 sockets are k6/ws's (ws.connect with a callback); use k6/ws",
+  "k6/experimental/websockets":
+    "k6/experimental/websockets: loadlab's k6 sockets are k6/ws's (ws.connect with a callback); use k6/ws",
+  "k6/secrets":
+    "k6/secrets: loadlab has no secret source; pass the value with -e NAME=VALUE, read __ENV.NAME",
 };
 
-const HTTP_CALLS: ReadonlySet<string> = new Set([
-  "get",
-  "post",
-  "put",
-  "patch",
-  "del",
-  "head",
-  "options",
-  "request",
-  "batch",
-  "asyncRequest",
-]);
+const HTTP_CALLS: ReadonlySet<string> = new Set(
+  ["get", "post", "put", "patch", "del", "head", "options", "request", "batch", "asyncRequest"],
+);
 
 export const ASYNC_CALLS: Readonly<Record<string, ReadonlySet<string>>> = {
   "k6": new Set(["sleep", "group"]),
@@ -51,17 +47,9 @@ export const ASYNC_METHODS: Readonly<Record<string, Readonly<Record<string, Read
 };
 
 /** Array methods whose callback may send requests: run one element after another, awaited. */
-export const ARRAY_METHODS: ReadonlySet<string> = new Set([
-  "forEach",
-  "map",
-  "filter",
-  "some",
-  "every",
-  "find",
-  "findIndex",
-  "flatMap",
-  "reduce",
-]);
+export const ARRAY_METHODS: ReadonlySet<string> = new Set(
+  ["forEach", "map", "filter", "some", "every", "find", "findIndex", "flatMap", "reduce"],
+);
 
 export function moduleUrl(name: string): string | undefined {
   return Object.hasOwn(K6_MODULES, name) ? K6_MODULES[name] : undefined;

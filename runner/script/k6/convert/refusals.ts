@@ -184,18 +184,16 @@ export function nestingProblem(ast: Node): Problem | null {
   return null;
 }
 
-export function parseProblem(err: unknown): { line: number; why: string; syntax: boolean } {
+export function parseProblem(err: unknown): { line: number; why: string } {
   const e = err as { loc?: { line: number }; message: string };
   if (err instanceof RangeError || /stack space/i.test(e.message)) {
     return {
       line: e.loc?.line ?? 1,
       why: `nested too deep to parse: loadlab converts scripts nested at most ${MAX_NESTING} levels; ` +
         "flatten it into functions or data",
-      syntax: false,
     };
   }
-  const why = `syntax error: ${e.message.replace(/ \(\d+:\d+\)$/, "")}`;
-  return { line: e.loc?.line ?? 1, why, syntax: true };
+  return { line: e.loc?.line ?? 1, why: `syntax error: ${e.message.replace(/ \(\d+:\d+\)$/, "")}` };
 }
 
 const isK6Module = (name: unknown): boolean => name === "k6" || String(name).startsWith("k6/");
