@@ -17,6 +17,7 @@ import { runAttack } from "../attack.ts";
 import { LOAD_MODEL_DEFS, pacingOf } from "./models/mod.ts";
 import { epollBlocker, uringBlocker } from "../http/transport/choice.ts";
 import { selfSignedPair } from "../../targets/tls_cert.ts";
+import { testsAhead } from "../../tests/fixtures/tests_ahead.ts";
 
 interface CountingTarget {
   url: string;
@@ -30,6 +31,9 @@ const PAIR = await selfSignedPair();
 const CA_FILE = await Deno.makeTempFile({ prefix: "loadlab-conformance-ca-", suffix: ".pem" });
 await Deno.writeTextFile(CA_FILE, PAIR.caPem);
 globalThis.addEventListener("unload", () => Deno.removeSync(CA_FILE));
+
+/** Cases at once: a run mostly waits (its workers starting, its second of paced load). */
+const testAhead = testsAhead(4);
 
 /** Waits `ms`, or until `signal` aborts. */
 function hangUntil(signal: AbortSignal, ms: number): Promise<void> {
@@ -168,13 +172,11 @@ function suite(transport: typeof TRANSPORTS[number], tls?: TlsVariant, protocol:
   // Without verification (`insecure`) only the handshake's options differ from `ca`: every model's
   // agreement case runs, the rest (timeouts, stops, reconnects) are the `ca` rows' already.
   const full = tls !== "insecure";
+  const ignore =
+    (transport === "epoll" && (tls === undefined ? EPOLL_BLOCKER : EPOLL_TLS_BLOCKER) !== null) ||
+    (transport === "io_uring" && URING_BLOCKER !== null);
   const test = (name: string, fn: () => Promise<void>, always = false) =>
-    (full || always) && Deno.test({
-      name: `${name} [${label}]`,
-      ignore: (transport === "epoll" && (tls === undefined ? EPOLL_BLOCKER : EPOLL_TLS_BLOCKER) !== null) ||
-        (transport === "io_uring" && URING_BLOCKER !== null),
-      fn,
-    });
+    (full || always) && testAhead(`${name} [${label}]`, fn, ignore);
   const tlsConfig = tls === "ca"
     ? { tls: { caFile: CA_FILE } }
     : tls === "insecure"
