@@ -28,13 +28,10 @@ import {
 } from "../../../tests/fixtures/h2_frames_testing.ts";
 import { HpackDecoder } from "../../../http2/hpack/decoder.ts";
 import { closeQuietly } from "../../../tests/fixtures/close_quietly.ts";
-import { testPool } from "../../../tests/fixtures/test_pool.ts";
 
 const EPOLL_BLOCKER = epollBlocker(new URL("http://127.0.0.1/"));
 const URING_BLOCKER = uringBlocker(new URL("http://127.0.0.1/"), { closedModel: true });
 const REQUESTS = 20;
-/** Cases at once: each is a run of its own worker isolate against a raw server of its own. */
-const pool = testPool(4);
 const enc = new TextEncoder();
 
 /** What the server sends for the request on stream `id`: frames, given a header-block encoder. */
@@ -281,9 +278,10 @@ for (const transport of ["deno", "epoll", "io_uring"] as const) {
   const ignore = (transport === "epoll" && EPOLL_BLOCKER !== null) ||
     (transport === "io_uring" && URING_BLOCKER !== null);
   for (const [name, answer, method] of VALID) {
-    pool.test(
-      `h2 response rules, valid: ${name} is answered, never an error [${transport}]`,
-      async () => {
+    Deno.test({
+      name: `h2 response rules, valid: ${name} is answered, never an error [${transport}]`,
+      ignore,
+      async fn() {
         const server = serve(answer);
         try {
           const r = await attack(server, transport, method);
@@ -293,13 +291,13 @@ for (const transport of ["deno", "epoll", "io_uring"] as const) {
           await server.close();
         }
       },
-      { ignore },
-    );
+    });
   }
   for (const [name, answer] of MALFORMED) {
-    pool.test(
-      `h2 response rules, malformed: ${name} is a stream error, counted once [${transport}]`,
-      async () => {
+    Deno.test({
+      name: `h2 response rules, malformed: ${name} is a stream error, counted once [${transport}]`,
+      ignore,
+      async fn() {
         const server = serve(answer);
         try {
           const r = await attack(server, transport);
@@ -321,13 +319,14 @@ for (const transport of ["deno", "epoll", "io_uring"] as const) {
           await server.close();
         }
       },
-      { ignore },
-    );
+    });
   }
 
-  pool.test(
-    `h2 response rules: a malformed response resets its stream only; the others are answered [${transport}]`,
-    async () => {
+  Deno.test({
+    name:
+      `h2 response rules: a malformed response resets its stream only; the others are answered [${transport}]`,
+    ignore,
+    async fn() {
       // Every third stream's head names a connection-specific field, with incremental indexing, so the
       // next heads reference the dynamic table: the client must have kept it in step.
       const server = serve((id, block) => {
@@ -346,14 +345,16 @@ for (const transport of ["deno", "epoll", "io_uring"] as const) {
         await server.close();
       }
     },
-    { ignore },
-  );
+  });
 }
 
 for (const transport of ["deno", "epoll", "io_uring"] as const) {
-  pool.test(
-    `h2 response rules: HEADERS too short for its PRIORITY or PADDED fields is FRAME_SIZE_ERROR [${transport}]`,
-    async () => {
+  Deno.test({
+    name:
+      `h2 response rules: HEADERS too short for its PRIORITY or PADDED fields is FRAME_SIZE_ERROR [${transport}]`,
+    ignore: (transport === "epoll" && EPOLL_BLOCKER !== null) ||
+      (transport === "io_uring" && URING_BLOCKER !== null),
+    async fn() {
       // RFC 9113 4.2: a frame too small to contain mandatory frame data. Padding longer than what is
       // left of the frame is a PROTOCOL_ERROR instead (6.2).
       const cases: [number, Uint8Array, number][] = [
@@ -378,11 +379,7 @@ for (const transport of ["deno", "epoll", "io_uring"] as const) {
         }
       }
     },
-    {
-      ignore: (transport === "epoll" && EPOLL_BLOCKER !== null) ||
-        (transport === "io_uring" && URING_BLOCKER !== null),
-    },
-  );
+  });
 }
 
 Deno.test("the raw block helper writes literal fields an independent decoder reads back", () => {
