@@ -17,7 +17,6 @@ import { runAttack } from "../attack.ts";
 import { LOAD_MODEL_DEFS, pacingOf } from "./models/mod.ts";
 import { epollBlocker, uringBlocker } from "../http/transport/choice.ts";
 import { selfSignedPair } from "../../targets/tls_cert.ts";
-import { testPool } from "../../tests/fixtures/test_pool.ts";
 
 interface CountingTarget {
   url: string;
@@ -31,9 +30,6 @@ const PAIR = await selfSignedPair();
 const CA_FILE = await Deno.makeTempFile({ prefix: "loadlab-conformance-ca-", suffix: ".pem" });
 await Deno.writeTextFile(CA_FILE, PAIR.caPem);
 globalThis.addEventListener("unload", () => Deno.removeSync(CA_FILE));
-
-/** Cases at once: a run mostly waits (its workers starting, its second of paced load). */
-const pool = testPool(3);
 
 /** Waits `ms`, or until `signal` aborts. */
 function hangUntil(signal: AbortSignal, ms: number): Promise<void> {
@@ -172,18 +168,13 @@ function suite(transport: typeof TRANSPORTS[number], tls?: TlsVariant, protocol:
   // Without verification (`insecure`) only the handshake's options differ from `ca`: every model's
   // agreement case runs, the rest (timeouts, stops, reconnects) are the `ca` rows' already.
   const full = tls !== "insecure";
-  const ignore =
-    (transport === "epoll" && (tls === undefined ? EPOLL_BLOCKER : EPOLL_TLS_BLOCKER) !== null) ||
-    (transport === "io_uring" && URING_BLOCKER !== null);
   const test = (name: string, fn: () => Promise<void>, always = false) =>
-    (full || always) && pool.test(`${name} [${label}]`, fn, { ignore });
-  // A case that bounds its own wall time, or needs its short run to reach a second request, runs alone,
-  // after the suite's others: beside other runs, a busy machine's missed both.
-  const later: (() => void)[] = [];
-  const alone = {
-    test: (name: string, fn: () => Promise<void>) =>
-      full && later.push(() => pool.test(`${name} [${label}]`, fn, { ignore, alone: true })),
-  };
+    (full || always) && Deno.test({
+      name: `${name} [${label}]`,
+      ignore: (transport === "epoll" && (tls === undefined ? EPOLL_BLOCKER : EPOLL_TLS_BLOCKER) !== null) ||
+        (transport === "io_uring" && URING_BLOCKER !== null),
+      fn,
+    });
   const tlsConfig = tls === "ca"
     ? { tls: { caFile: CA_FILE } }
     : tls === "insecure"
@@ -223,7 +214,7 @@ function suite(transport: typeof TRANSPORTS[number], tls?: TlsVariant, protocol:
     }, true);
 
     if (http1) {
-      alone.test(`conformance ${model}: Connection: close reconnects and counts it`, async () => {
+      test(`conformance ${model}: Connection: close reconnects and counts it`, async () => {
         const target = startTarget();
         try {
           const r = await runAttack(parse(configFor(model, target.url + "/close")));
@@ -237,7 +228,7 @@ function suite(transport: typeof TRANSPORTS[number], tls?: TlsVariant, protocol:
       });
     }
 
-    alone.test(`conformance ${model}: a hanging target times out, counted, bounded`, async () => {
+    test(`conformance ${model}: a hanging target times out, counted, bounded`, async () => {
       const target = startTarget();
       try {
         const started = performance.now();
@@ -263,7 +254,7 @@ function suite(transport: typeof TRANSPORTS[number], tls?: TlsVariant, protocol:
       }
     });
 
-    alone.test(`conformance ${model}: a stop request ends the run early and keeps the result`, async () => {
+    test(`conformance ${model}: a stop request ends the run early and keeps the result`, async () => {
       const target = startTarget();
       try {
         const controller = new AbortController();
@@ -366,7 +357,7 @@ function suite(transport: typeof TRANSPORTS[number], tls?: TlsVariant, protocol:
     });
   }
 
-  alone.test("rate: a connection-starved open model is server-bound, counts waiting and dropped sends", async () => {
+  test("rate: a connection-starved open model is server-bound, counts waiting and dropped sends", async () => {
     const target = startTarget();
     try {
       const r = await runAttack(parse({
@@ -440,7 +431,7 @@ function suite(transport: typeof TRANSPORTS[number], tls?: TlsVariant, protocol:
   }
 
   for (const model of ["connections", "rate"] as const) {
-    alone.test(`${model}: a connect that hangs is aborted at the timeout, counted, and the run ends`, async () => {
+    test(`${model}: a connect that hangs is aborted at the timeout, counted, and the run ends`, async () => {
       const target = await hangingListener();
       try {
         const started = performance.now();
@@ -466,7 +457,6 @@ function suite(transport: typeof TRANSPORTS[number], tls?: TlsVariant, protocol:
       }
     });
   }
-  for (const register of later) register();
 }
 
 for (const transport of TRANSPORTS) suite(transport);
