@@ -7,8 +7,12 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { withTarget } from "./helpers.ts";
 import { runK6Text } from "./k6_run.ts";
+import { testPool } from "./fixtures/test_pool.ts";
 
-Deno.test("a crossed threshold exits 99, named on stderr; a Counter never added to holds count==0", () =>
+/** Scripts at once: each is a `loadlab` process, its start-up and a short bounded load. */
+const pool = testPool(3);
+
+pool.test("a crossed threshold exits 99, named on stderr; a Counter never added to holds count==0", () =>
   withTarget(async (url) => {
     const { code, text, stdout, stderr } = await runK6Text(
       `import http from "k6/http";
@@ -37,7 +41,7 @@ export default function () {
     ok(/checks_total\.+: 4 /.test(stdout) && /checks_succeeded\.+: 100\.00% 4 out of 4/.test(stdout), stdout);
   }));
 
-Deno.test("k6's init-error codes: 107 for a throw at the top level or a syntax error, 104 for invalid options", () =>
+pool.test("k6's init-error codes: 107 for a throw at the top level or a syntax error, 104 for invalid options", () =>
   withTarget(async (url) => {
     const thrown = await runK6Text(
       `import http from "k6/http";\nthrow new Error("boom");\nexport default function () { http.get("http://app.test/"); }\n`,
@@ -86,7 +90,7 @@ Deno.test("k6's init-error codes: 107 for a throw at the top level or a syntax e
     ok(setup.stderr.includes("no token"), setup.stderr);
   }));
 
-Deno.test("exec.test.abort() stops the whole test at once and exits 108, results and summary written; in setup too", () =>
+pool.test("exec.test.abort() stops the whole test at once and exits 108, results and summary written; in setup too", () =>
   withTarget(async (url) => {
     const started = performance.now();
     const { code, text, results, stdout } = await runK6Text(
@@ -122,7 +126,7 @@ export default function () { http.get("http://app.test/json"); }
     ok(inSetup.stderr.includes("no data"), inSetup.stderr);
   }));
 
-Deno.test("thresholds on a group's requests ({group:::api}) and on dropped_iterations are judged", () =>
+pool.test("thresholds on a group's requests ({group:::api}) and on dropped_iterations are judged", () =>
   withTarget(async (url) => {
     const { code, text, results } = await runK6Text(
       `import http from "k6/http";
@@ -156,7 +160,7 @@ export default function () {
     );
   }));
 
-Deno.test("two scenarios: vus and vus_max from the run's users, iteration_duration pooled from every sample", () =>
+pool.test("two scenarios: vus and vus_max from the run's users, iteration_duration pooled from every sample", () =>
   withTarget(async (url) => {
     const { code, text, dir } = await runK6Text(
       `import http from "k6/http";
@@ -182,7 +186,7 @@ export function handleSummary(data) { return { "data.json": JSON.stringify(data.
     ok(d.med < 200 && d.max >= 400, JSON.stringify(d));
   }));
 
-Deno.test("ramping and arrival-rate scenarios: vus and vus_max are the users the run had, never 0", () =>
+pool.test("ramping and arrival-rate scenarios: vus and vus_max are the users the run had, never 0", () =>
   withTarget(async (url) => {
     const { code, text, dir } = await runK6Text(
       `import http from "k6/http";
@@ -203,7 +207,7 @@ export function handleSummary(data) { return { "data.json": JSON.stringify(data.
     ok(m.vus_max.values.value >= m.vus.values.max && m.vus_max.values.value <= 7, JSON.stringify(m.vus_max));
   }));
 
-Deno.test("a check in a group is in that group of root_group, its path ::group::name, as k6 gives handleSummary", () =>
+pool.test("a check in a group is in that group of root_group, its path ::group::name, as k6 gives handleSummary", () =>
   withTarget(async (url) => {
     const { code, text, dir, stdout } = await runK6Text(
       `import http from "k6/http";
@@ -258,7 +262,7 @@ export function handleSummary(data) {
     ok(!stdout.includes("TOTAL RESULTS"), stdout);
   }));
 
-Deno.test("thresholds on checks by scenario, group and check name are judged on those checks", () =>
+pool.test("thresholds on checks by scenario, group and check name are judged on those checks", () =>
   withTarget(async (url) => {
     const { code, text, stderr } = await runK6Text(
       `import http from "k6/http";
@@ -286,7 +290,7 @@ export function web() { check(http.get("http://app.test/json"), { "web ok": () =
     ok(stderr.includes("thresholds on metrics 'checks{check:web ok}' have been crossed"), stderr);
   }));
 
-Deno.test("res.timings.connecting is the request's own TCP connect: above 0 when it opened its connection", () =>
+pool.test("res.timings.connecting is the request's own TCP connect: above 0 when it opened its connection", () =>
   withTarget(async (url) => {
     const { code, text, results } = await runK6Text(
       `import http from "k6/http";
@@ -313,7 +317,7 @@ export default function () {
     );
   }));
 
-Deno.test("HTTP thresholds by k6's status, expected_response, url, proto and error_code tags are judged on those responses; method by a named request's", () =>
+pool.test("HTTP thresholds by k6's status, expected_response, url, proto and error_code tags are judged on those responses; method by a named request's", () =>
   withTarget(async (url) => {
     const { code, text, results } = await runK6Text(
       `import http from "k6/http";
@@ -348,7 +352,7 @@ export default function () {
     assertEquals(outcomes.length, 10);
   }));
 
-Deno.test("a custom metric's threshold by tag is judged on the values added with that tag", () =>
+pool.test("a custom metric's threshold by tag is judged on the values added with that tag", () =>
   withTarget(async (url) => {
     const { code, text, stdout } = await runK6Text(
       `import http from "k6/http";
@@ -379,7 +383,7 @@ export default function () {
     ok(/pages\{kind:html\}\n\s+✓ 'count==4' count=4/.test(stdout), stdout);
   }));
 
-Deno.test("iterations, iteration_duration and data_* by scenario are judged on that scenario's own; full mode", () =>
+pool.test("iterations, iteration_duration and data_* by scenario are judged on that scenario's own; full mode", () =>
   withTarget(async (url) => {
     const { code, text, stdout } = await runK6Text(
       `import http from "k6/http";
@@ -411,7 +415,7 @@ export function slow() { http.get("http://app.test/json"); sleep(0.3); }
     ok(/█ SCENARIO: slow [^█]*iterations\.+: 2 /.test(stdout), stdout);
   }));
 
-Deno.test("group_duration: each group's duration, tagged with its path; thresholds on it are judged", () =>
+pool.test("group_duration: each group's duration, tagged with its path; thresholds on it are judged", () =>
   withTarget(async (url) => {
     // No k6/metrics import: the group's durations are sent all the same.
     const { code, text, dir } = await runK6Text(
@@ -446,7 +450,7 @@ export default function () {
     assertEquals(m["group_duration{group:::slow}"].thresholds, { "min>=200": false, "max<60000": false });
   }));
 
-Deno.test("every value added to a custom metric or group_duration arrives, however fast the iterations end", () =>
+pool.test("every value added to a custom metric or group_duration arrives, however fast the iterations end", () =>
   withTarget(async (url) => {
     const { code, text, dir } = await runK6Text(
       `import http from "k6/http";
@@ -476,7 +480,7 @@ function closedPort(): number {
   return port;
 }
 
-Deno.test("every request refused: k6's exit code (0, or 99 for a crossed threshold), nothing answered said", async () => {
+pool.test("every request refused: k6's exit code (0, or 99 for a crossed threshold), nothing answered said", async () => {
   const base = `http://127.0.0.1:${closedPort()}`;
   // k6's localhost.js: no threshold, so k6 passes the run; loadlab still says that nothing answered.
   const bare = await runK6Text(
@@ -518,7 +522,7 @@ export default function () { http.get("${base}/"); }
   ok(/http_req_duration\n\s+✓ 'p\(95\)<2000'.*\n\s+✓ 'max<1'/.test(judged.stdout), judged.stdout);
 });
 
-Deno.test("k6's load from K6_VUS and K6_ITERATIONS, thresholds from --config, a host sent by options.hosts", () =>
+pool.test("k6's load from K6_VUS and K6_ITERATIONS, thresholds from --config, a host sent by options.hosts", () =>
   withTarget(async (url) => {
     const address = new URL(url).host;
     const run = await runK6Text(
@@ -542,7 +546,7 @@ export default function () { http.get("http://api.shop.internal/json"); }
     ok(/http_reqs\n\s+✓ 'count==4'/.test(run.stdout), run.stdout);
   }));
 
-Deno.test("k6's load flags replace the script's scenarios: the default function runs, not a scenario's exec", () =>
+pool.test("k6's load flags replace the script's scenarios: the default function runs, not a scenario's exec", () =>
   withTarget(async (url) => {
     const run = await runK6Text(
       `import http from "k6/http";
@@ -560,7 +564,7 @@ export default function () { http.get("http://app.test/json", { tags: { name: "m
     assertEquals(run.results?.runs[0].requests, 4, run.text);
   }));
 
-Deno.test("http.setResponseCallback(http.expectedStatuses(...)): http_req_failed and expected_response follow it", () =>
+pool.test("http.setResponseCallback(http.expectedStatuses(...)): http_req_failed and expected_response follow it", () =>
   withTarget(async (url) => {
     const { code, text, results, dir } = await runK6Text(
       `import http from "k6/http";
@@ -597,7 +601,7 @@ export default function () {
     ok(own.stderr.includes("script.js:2: does not load: http.setResponseCallback takes"), own.stderr);
   }));
 
-Deno.test("an iteration that calls fail() counts in iterations, as k6 counts it; vus_max 0 under a second", () =>
+pool.test("an iteration that calls fail() counts in iterations, as k6 counts it; vus_max 0 under a second", () =>
   withTarget(async (url) => {
     const { code, text, stdout } = await runK6Text(
       `import http from "k6/http";
@@ -619,7 +623,7 @@ export default function () {
     ok(/iterations\n\s+✓ 'count==6'/.test(stdout) && /vus_max\n\s+✓ 'value==0'/.test(stdout), stdout);
   }));
 
-Deno.test("requests of setup() and teardown() count in http_reqs and by name, as k6 counts them", () =>
+pool.test("requests of setup() and teardown() count in http_reqs and by name, as k6 counts them", () =>
   withTarget(async (url) => {
     const { code, text, results } = await runK6Text(
       `import http from "k6/http";

@@ -11,6 +11,7 @@ import { withTempDir } from "./helpers.ts";
 import { epollBlocker } from "../runner/http/transport/choice.ts";
 import { watchPeakRssKb } from "../system/proc_stat.ts";
 import type { ResultsFile } from "../results/mod.ts";
+import { testPool } from "./fixtures/test_pool.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 
@@ -92,6 +93,8 @@ function silentServer() {
   };
 }
 
+/** Runs at once: each is a `loadlab attack` of 1 s and its start-up, its requests held unanswered. */
+const pool = testPool(4);
 const TRANSPORTS = epollBlocker(new URL("http://127.0.0.1/")) === null ? ["epoll", "deno"] : ["deno"];
 
 /** Each model's flags, with how many requests it sends before the end (null: at least one). */
@@ -104,7 +107,7 @@ const MODELS: Array<[string, string[], number | null]> = [
 
 for (const transport of TRANSPORTS) {
   for (const [model, flags, sent] of MODELS) {
-    Deno.test(`${model} [${transport}]: requests unanswered at the end are counted as unfinished`, async () => {
+    pool.test(`${model} [${transport}]: requests unanswered at the end are counted as unfinished`, async () => {
       const server = silentServer();
       try {
         await withTempDir(async (dir) => {

@@ -14,6 +14,7 @@ import { parseAttackConfig } from "../runner/config.ts";
 import { runLoadlab, withTarget, withTempDir } from "./helpers.ts";
 import { runAttack } from "../runner/attack.ts";
 import { runVerdict } from "../results/conclude/run_verdict.ts";
+import { testPool } from "./fixtures/test_pool.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const script = (name: string) => new URL(`./fixtures/scripts/${name}`, import.meta.url).pathname;
@@ -133,7 +134,29 @@ Deno.test("max duration: a count's default is 10 minutes, and a bad one is refus
   ok(message.includes("maxDurationMs") && message.includes("max duration must be > 0"), message);
 });
 
-Deno.test("loadlab run --iterations with --max-duration: a count that cannot finish ends there, its results written", () =>
+/** Processes at once: the never-prepared case waits 30 s, and the others run while it does. */
+const pool = testPool(4);
+
+pool.test("load workers that never finish preparing: one line naming the cause and the fix, exit 2, results.json written", () =>
+  withTempDir(async (dir) => {
+    // The workers' import waits a minute; their time limit is 30 s and twice the 100 ms request timeout.
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", MAIN, "run", script("slow_prepare.ts"), "--out-dir", `${dir}/out`],
+      stdout: "piped",
+      stderr: "piped",
+      env: { NO_COLOR: "1", LOAD_TIMEOUT: "100ms" },
+      signal: AbortSignal.timeout(120_000),
+    }).output();
+    const stderr = new TextDecoder().decode(out.stderr);
+    assertEquals(out.code, 2, stderr);
+    const lines = stderr.trim().split("\n").filter((l) => l.startsWith("loadlab run:"));
+    assertEquals(lines.length, 1, stderr);
+    ok(lines[0].includes("not prepared within 30.2 s") && lines[0].includes("top-level"), stderr);
+    ok(!/LoadError|\n\s+at /.test(stderr), `no stack: ${stderr}`);
+    assertEquals(JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`)).runs, []);
+  }));
+
+pool.test("loadlab run --iterations with --max-duration: a count that cannot finish ends there, its results written", () =>
   withTempDir(async (dir) => {
     const startedMs = performance.now();
     const out = await runLoadlab([
@@ -162,7 +185,7 @@ Deno.test("loadlab run --iterations with --max-duration: a count that cannot fin
 
 /** Signals a `loadlab run` as its load workers prepare (import the script): the exit within 2 s. */
 for (const [signal, code] of [["SIGTERM", 143], ["SIGINT", 130]] as const) {
-  Deno.test(`${signal} while the load workers prepare ends loadlab within 2 s: exit ${code}, results.json written`, () =>
+  pool.test(`${signal} while the load workers prepare ends loadlab within 2 s: exit ${code}, results.json written`, () =>
     withTempDir(async (dir) => {
       const log = `${dir}/log`;
       const child = new Deno.Command(Deno.execPath(), {
@@ -185,22 +208,3 @@ for (const [signal, code] of [["SIGTERM", 143], ["SIGINT", 130]] as const) {
       assertEquals(JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`)).runs, []);
     }));
 }
-
-Deno.test("load workers that never finish preparing: one line naming the cause and the fix, exit 2, results.json written", () =>
-  withTempDir(async (dir) => {
-    // The workers' import waits a minute; their time limit is 30 s and twice the 100 ms request timeout.
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", MAIN, "run", script("slow_prepare.ts"), "--out-dir", `${dir}/out`],
-      stdout: "piped",
-      stderr: "piped",
-      env: { NO_COLOR: "1", LOAD_TIMEOUT: "100ms" },
-      signal: AbortSignal.timeout(120_000),
-    }).output();
-    const stderr = new TextDecoder().decode(out.stderr);
-    assertEquals(out.code, 2, stderr);
-    const lines = stderr.trim().split("\n").filter((l) => l.startsWith("loadlab run:"));
-    assertEquals(lines.length, 1, stderr);
-    ok(lines[0].includes("not prepared within 30.2 s") && lines[0].includes("top-level"), stderr);
-    ok(!/LoadError|\n\s+at /.test(stderr), `no stack: ${stderr}`);
-    assertEquals(JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`)).runs, []);
-  }));

@@ -9,6 +9,10 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { runLoadlab, withTarget, withTempDir } from "./helpers.ts";
 import { startEchoGrpcServer } from "./fixtures/echo_grpc_server.ts";
+import { testPool } from "./fixtures/test_pool.ts";
+
+/** Cases at once: each is `loadlab` processes and their start-ups, mostly waiting. */
+const pool = testPool(3);
 
 const PROTO = new URL("../examples/grpc/greeter.proto", import.meta.url).pathname;
 const BEARER = "BearerTok-Q81zLm44Xw";
@@ -34,7 +38,7 @@ function assertNoSecret(where: Array<[string, string]>, secrets: string[]): void
   }
 }
 
-Deno.test("attack: header values a gRPC server echoes in its message are redacted everywhere, -q too", async () => {
+pool.test("attack: header values a gRPC server echoes in its message are redacted everywhere, -q too", async () => {
   const server = await startEchoGrpcServer();
   try {
     await withTempDir(async (dir) => {
@@ -75,7 +79,7 @@ Deno.test("attack: header values a gRPC server echoes in its message are redacte
   }
 });
 
-Deno.test("run: a k6 script's secret __ENV and literal values in gRPC metadata, echoed by the server, reaches no output", async () => {
+pool.test("run: a k6 script's secret __ENV and literal values in gRPC metadata, echoed by the server, reaches no output", async () => {
   const server = await startEchoGrpcServer();
   try {
     await withTempDir(async (dir) => {
@@ -121,7 +125,7 @@ export default () => {
   }
 });
 
-Deno.test("attack: a grpc-message with CR, LF, NUL and U+202E is one line with them escaped; results keep it", async () => {
+pool.test("attack: a grpc-message with CR, LF, NUL and U+202E is one line with them escaped; results keep it", async () => {
   const forged = "FAKE\r\nVerdict: ok\u202e\x00end";
   const server = await startEchoGrpcServer(() => forged);
   try {
@@ -159,7 +163,7 @@ Deno.test("attack: a grpc-message with CR, LF, NUL and U+202E is one line with t
   }
 });
 
-Deno.test("run: a k6 script's check name, console line and throw holding a body that echoes a secret and CR LF", () =>
+pool.test("run: a k6 script's check name, console line and throw holding a body that echoes a secret and CR LF", () =>
   withTarget((url) =>
     withTempDir(async (dir) => {
       await Deno.writeTextFile(
@@ -201,7 +205,7 @@ export default () => {
     })
   ));
 
-Deno.test("run: a cookie a server set and then echoes in a body is redacted in a k6 script's check and console", async () => {
+pool.test("run: a cookie a server set and then echoes in a body is redacted in a k6 script's check and console", async () => {
   const COOKIE = "CookieVal-77665544";
   const server = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen() {} },

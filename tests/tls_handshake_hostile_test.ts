@@ -9,6 +9,10 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import * as net from "node:net";
 import { requireProgram, withTempDir } from "./helpers.ts";
 import { attackJson, EPOLL_TLS_BLOCKER, makeTlsFixtures, TLS_CLIENTS } from "./tls_fixtures.ts";
+import { testPool } from "./fixtures/test_pool.ts";
+
+/** Clients at once: each runs `loadlab attack` processes that mostly wait on hostile servers' timeouts. */
+const pool = testPool(4);
 
 type Behaviour = "reset" | "close" | "plain" | "silent";
 
@@ -40,12 +44,11 @@ function hostileServer(behaviour: Behaviour): Promise<{ port: number; stop: () =
 }
 
 for (const { transport, insecure } of TLS_CLIENTS) {
-  Deno.test({
-    name: `https [${transport}${
+  pool.test(
+    `https [${transport}${
       insecure ? " --insecure" : ""
     }]: a broken handshake is counted as tls, a silent one as connect at the timeout`,
-    ignore: transport === "epoll" && EPOLL_TLS_BLOCKER !== null,
-    async fn() {
+    async () => {
       if (!requireProgram("openssl")) return;
       await withTempDir(async (dir) => {
         const f = await makeTlsFixtures(dir);
@@ -67,5 +70,6 @@ for (const { transport, insecure } of TLS_CLIENTS) {
         }
       });
     },
-  });
+    { ignore: transport === "epoll" && EPOLL_TLS_BLOCKER !== null },
+  );
 }

@@ -9,6 +9,10 @@ import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { epollBlocker } from "../runner/http/transport/choice.ts";
 import { uringUnavailableReason } from "../runner/http/transport/uring/ring.ts";
 import { selfSignedPair } from "../targets/tls_cert.ts";
+import { testPool } from "./fixtures/test_pool.ts";
+
+/** Probes at once: each is a process of its own, mostly waiting on its runs' timeouts. */
+const pool = testPool(4);
 
 /** Plain HTTP, or HTTPS with a throwaway certificate (its CA then written to `caFile`). */
 function startTarget(pem: { cert: string; key: string } | Record<never, never> = {}) {
@@ -34,13 +38,9 @@ const VARIANTS = [
 
 for (const { transport, ...variant } of VARIANTS) {
   const tls = "tls" in variant ? variant.tls : undefined;
-  Deno.test({
-    name: `fd leak [${transport}${tls ? `+tls-${tls}` : ""}]: every socket closed on every exit path`,
-    ignore: Deno.build.os !== "linux" ||
-      (transport === "epoll" &&
-        epollBlocker(new URL(tls ? "https://127.0.0.1/" : "http://127.0.0.1/")) !== null) ||
-      (transport === "io_uring" && uringUnavailableReason() !== null),
-    async fn() {
+  pool.test(
+    `fd leak [${transport}${tls ? `+tls-${tls}` : ""}]: every socket closed on every exit path`,
+    async () => {
       const pair = tls ? await selfSignedPair() : null;
       const target = startTarget(pair ? { cert: pair.certPem, key: pair.keyPem } : {});
       const caFile = pair ? await Deno.makeTempFile({ suffix: ".pem" }) : null;
@@ -63,5 +63,11 @@ for (const { transport, ...variant } of VARIANTS) {
         if (caFile) await Deno.remove(caFile);
       }
     },
-  });
+    {
+      ignore: Deno.build.os !== "linux" ||
+        (transport === "epoll" &&
+          epollBlocker(new URL(tls ? "https://127.0.0.1/" : "http://127.0.0.1/")) !== null) ||
+        (transport === "io_uring" && uringUnavailableReason() !== null),
+    },
+  );
 }
