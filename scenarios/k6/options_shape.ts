@@ -1,8 +1,9 @@
 /**
  * @module
- * The types of a k6 script's `options`, checked before they are mapped onto loads (k6_options.ts).
+ * The types of a k6 script's `options`, checked before they are mapped onto loads (options.ts), and
+ * k6's durations (`1m30s`, `500ms`, a number of ms) as loadlab's.
  */
-import type { Problem } from "./duration.ts";
+import { durationMsOf } from "../../validation/duration.ts";
 
 type Options = Record<string, unknown>;
 type Path = Array<string | number>;
@@ -165,4 +166,20 @@ function shown(v: unknown): string {
   } catch {
     return typeof v;
   }
+}
+
+/** Takes a problem with the options path it is at. */
+export type Problem = (path: Path, message: string) => void;
+
+/** k6 durations (`1m30s`, `500ms`, a number of ms) as loadlab's (`90000ms`). */
+export function k6Duration(value: unknown, path: Path, problem: Problem): string | undefined {
+  if (typeof value === "number") return `${value}ms`;
+  if (typeof value !== "string") {
+    problem(path, "a duration is a string such as 30s or 1m30s");
+    return undefined;
+  }
+  if (value.trim() === "") return problem(path, "an empty duration"), undefined;
+  const ms = durationMsOf(value);
+  if (ms === undefined) return problem(path, `${value}: not a duration (e.g. 30s, 1m30s, 500ms)`), undefined;
+  return `${Math.round(ms)}ms`;
 }
