@@ -35,8 +35,7 @@ import { foldConcurrency, grpcArgs, HTTP_ONLY } from "./grpc_args.ts";
 import type { DataSpec } from "../../runner/session_schema.ts";
 import type { GrpcSource } from "../../scenarios/grpc/calls.ts";
 import { HelpRequested, UsageError } from "../usage_error.ts";
-import { parseSegment, parseStartAt } from "../segment_args.ts";
-import { abortOnFailArg } from "../abort_flags.ts";
+import { abortOnFailArg, parseSegment, parseStartAt } from "../segment_args.ts";
 import { type AttackOutputOptions, outputOf } from "./output_args.ts";
 
 export interface ParsedAttack {
@@ -182,7 +181,7 @@ function runInputOf(flags: FlagValues) {
   };
 }
 
-/** `--abort-on-fail` (cli/abort_flags.ts) over the `--threshold`s, which it needs at least one of. */
+/** `--abort-on-fail` (cli/segment_args.ts) over the `--threshold`s, which it needs at least one of. */
 function abortOnFailOf(flags: FlagValues): Pick<ParsedAttack, "abortOnFail"> {
   const abort = abortOnFailArg(flags);
   if (abort === undefined) return {};

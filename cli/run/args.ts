@@ -11,14 +11,22 @@ import { resolve } from "node:path";
 import { FlagValues } from "../flag_values.ts";
 import { K6_SUMMARY_MODES, type K6SummaryMode } from "../../results/export/k6/summary_v1.ts";
 import { HelpRequested, UsageError } from "../usage_error.ts";
-import { parseSegment, parseStartAt, SEGMENT_FLAGS, type SegmentArg } from "../segment_args.ts";
+import {
+  ABORT_ON_FAIL,
+  type AbortOnFailArg,
+  abortOnFailArg,
+  DELAY_ABORT_EVAL,
+  parseSegment,
+  parseStartAt,
+  SEGMENT_FLAGS,
+  type SegmentArg,
+} from "../segment_args.ts";
 import { CI_FLAGS } from "../ci_outputs.ts";
 import { STRICT_FLAG } from "../exit_codes.ts";
 import { DASHBOARD_FLAGS, dashboardOptions, type ServeOptions } from "../dashboard/server.ts";
 import { parseMetricsOuts } from "../metrics_out/out_flags.ts";
 import { isMetricsOut, type MetricsOutput } from "../../results/export/metrics_output.ts";
 import { BASELINE_FLAGS, type BaselineArgs, baselineArgs } from "../baseline_flags.ts";
-import { ABORT_ON_FAIL, type AbortOnFailArg, abortOnFailArg, DELAY_ABORT_EVAL } from "../abort_flags.ts";
 import { hasLoadFlags, SCRIPT_LOAD_TABLE, type ScriptLoadArgs, scriptLoadArgs } from "./script_load_flags.ts";
 
 const RUN_TABLE: FlagTable = [
