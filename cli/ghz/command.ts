@@ -8,7 +8,7 @@
 import { tokenize } from "../argv.ts";
 import type { FlagSpec } from "../argv.ts";
 import { runCommand } from "../command_errors.ts";
-import { parseDurationMs } from "../duration.ts";
+import { parseDurationMs } from "../flag_values.ts";
 import { MAX_DURATION_MS } from "../../validation/duration.ts";
 import { HelpRequested, UsageError } from "../usage_error.ts";
 import { concurrencySteps, GHZ_KEYS, ghzFlags, jsonObject, readConfig } from "./config.ts";

@@ -8,7 +8,7 @@ import { FileReadError, readTextFileCapped } from "../../system/read_capped.ts";
 import { parse as parseToml } from "smol-toml";
 import { parse as parseYaml } from "yaml";
 import { GHZ_FORMATS } from "../../results/export/ghz/report.ts";
-import { parseDurationMs } from "../duration.ts";
+import { parseDurationMs } from "../flag_values.ts";
 import { findMethod, loadProtoFile, loadProtoset } from "../../runner/http/grpc/schema.ts";
 import { decodeMessages } from "../../runner/http/grpc/message.ts";
 
