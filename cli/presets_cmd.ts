@@ -3,7 +3,7 @@
  * `loadlab presets`: the experiment files shipped inside loadlab, with their runs and durations.
  */
 import { loadPlan } from "../scenarios/load.ts";
-import { type DurationRange, estimateRangeMs } from "../scenarios/plan/estimate.ts";
+import { type DurationRange, estimateRangeMs } from "../scenarios/plan/plan.ts";
 import { PRESETS } from "../scenarios/presets/mod.ts";
 import { formatDurationMs } from "../results/text_format.ts";
 import { boxTable } from "../report/terminal/tables.ts";
