@@ -7,12 +7,12 @@ import {
   ArtilleryError,
   type ArtilleryIssue,
   type Collector,
-  isRecord,
   join,
   nonNegative,
   rejectUnknownKeys,
   secondsToDuration,
 } from "./common.ts";
+import { isRecord } from "../yaml_document.ts";
 import { allWsScenarios, convertWsScenarios } from "./ws.ts";
 import { captureNames, convertScenarios, uniqueName } from "./flow.ts";
 import { listOrigin, type Origin, type Origins, type OriginTable, originTable, tagOrigin } from "./paths.ts";

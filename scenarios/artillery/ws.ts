@@ -2,7 +2,8 @@
  * @module
  * Artillery's `engine: ws` scenarios as a loadlab WebSocket storm.
  */
-import { type Collector, isRecord, join, nonNegative, rejectUnknownKeys } from "./common.ts";
+import { type Collector, join, nonNegative, rejectUnknownKeys } from "./common.ts";
+import { isRecord } from "../yaml_document.ts";
 import { listOrigin, tagOrigin } from "./paths.ts";
 import { MAX_STORM_THINK_MS } from "../../runner/http/ws/config.ts";
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../../validation/duration.ts";

@@ -4,11 +4,10 @@
  * k6's durations (`1m30s`, `500ms`, a number of ms) as loadlab's.
  */
 import { durationMsOf } from "../../validation/duration.ts";
+import { isRecord } from "../yaml_document.ts";
 
 type Options = Record<string, unknown>;
 type Path = Array<string | number>;
-
-const isObject = (v: unknown): v is Options => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /** Options that are counts, at the top level and in a scenario. */
 const COUNTS = ["vus", "iterations", "maxRedirects", "batch", "batchPerHost"];
@@ -33,7 +32,7 @@ export function checkOptionsShape(options: Options, problem: Problem): boolean {
   }
   if (options.stages !== undefined) stages(options.stages, ["options", "stages"], bad);
   texts(options.tags, ["options", "tags"], bad);
-  if (options.thresholds !== undefined && !isObject(options.thresholds)) {
+  if (options.thresholds !== undefined && !isRecord(options.thresholds)) {
     bad(
       ["options", "thresholds"],
       'thresholds is an object of metric: rules, e.g. { http_req_duration: ["p(95)<500"] }',
@@ -84,7 +83,7 @@ function summaryOptions(options: Options, bad: Problem): void {
 }
 
 function scenarios(value: unknown, bad: Problem): void {
-  if (!isObject(value)) {
+  if (!isRecord(value)) {
     return bad(
       ["options", "scenarios"],
       'scenarios is an object of name: scenario, e.g. { browse: { executor: "constant-vus", vus: 5, duration: "30s" } }',
@@ -92,7 +91,7 @@ function scenarios(value: unknown, bad: Problem): void {
   }
   for (const [name, sc] of Object.entries(value)) {
     const path = ["options", "scenarios", name];
-    if (!isObject(sc)) {
+    if (!isRecord(sc)) {
       bad(
         path,
         `a scenario must be an object with its executor, e.g. { executor: "shared-iterations", iterations: 10 }`,
@@ -136,7 +135,7 @@ function stages(v: unknown, path: Path, bad: Problem): void {
     return bad(path, 'stages is a list of { duration, target }, e.g. [{ duration: "30s", target: 10 }]');
   }
   v.forEach((s, k) => {
-    if (!isObject(s)) return bad([...path, k], `a stage must be { duration, target }, found ${shown(s)}`);
+    if (!isRecord(s)) return bad([...path, k], `a stage must be { duration, target }, found ${shown(s)}`);
     if (s.target === undefined) {
       return bad([...path, k, "target"], "a stage needs its target (a whole number)");
     }
@@ -147,7 +146,7 @@ function stages(v: unknown, path: Path, bad: Problem): void {
 /** An object of text values (tags, env), or absent. */
 function texts(v: unknown, path: Path, bad: Problem): void {
   if (v === undefined) return;
-  if (!isObject(v)) {
+  if (!isRecord(v)) {
     return bad(path, `${path[path.length - 1]} must be an object of name: text, found ${shown(v)}`);
   }
   for (const [key, value] of Object.entries(v)) {
