@@ -212,7 +212,7 @@ interface CsvParse {
  * Parses `bytes` as RFC 4180 CSV whose values stay byte ranges, never strings (consumed: values are moved
  * down in place); with `hasHeader` the first record is the header.
  */
-export function csvPacked(bytes: Uint8Array, hasHeader: boolean, columns?: number): CsvParse {
+function csvPacked(bytes: Uint8Array, hasHeader: boolean, columns?: number): CsvParse {
   const fail = (line: number, reason: string) => new CsvError(line, reason);
   const n = bytes.length;
   let i = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
@@ -302,7 +302,7 @@ function quoted(
 }
 
 /** A CSV problem at `line`; data_sources.ts names the file in its `DataFileError`. */
-export class CsvError extends Error {
+class CsvError extends Error {
   override name = "CsvError";
   constructor(readonly line: number, readonly reason: string) {
     super(`line ${line}: ${reason}`);

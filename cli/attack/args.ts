@@ -97,7 +97,7 @@ export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}
 const WS_REFUSED = [...HTTP_ONLY, "method", "body", "body-file", "streams"];
 
 /** The `ws` config of the flags for `url`, or undefined for an http(s) URL (which refuses ws flags). */
-export function wsArgs(flags: FlagValues, url: URL): AttackConfigInput["ws"] {
+function wsArgs(flags: FlagValues, url: URL): AttackConfigInput["ws"] {
   const isWs = url.protocol === "ws:" || url.protocol === "wss:";
   if (!isWs) {
     const given = Object.values(WS_FLAGS).find((f) => flags.has(f.long));
@@ -271,7 +271,7 @@ function flagOf(path: string, flags: FlagValues): string | undefined {
 }
 
 /** Runs the shared zod validation; its issues become one line that names flags, not config paths. */
-export function toConfig(input: AttackConfigInput, flags: FlagValues): AttackConfig {
+function toConfig(input: AttackConfigInput, flags: FlagValues): AttackConfig {
   try {
     return parseAttackConfig(input);
   } catch (err) {

@@ -312,7 +312,7 @@ const AFTER_RUN_RULE =
   /^(avg|min|max|med|p\((100(\.0+)?|\d{1,2}(\.\d+)?)\)|count|rate|value)\s*(<=|>=|==|!=|<|>)\s*-?\d+(\.\d+)?$/;
 
 /** k6 thresholds (`{ metric{tags}: [expr | {threshold, abortOnFail, delayAbortEval}] }`) as loadlab's. */
-export function thresholdsOf(
+function thresholdsOf(
   thresholds: unknown,
   problem: Problem,
   afterRun: AfterRunRule[],
