@@ -139,16 +139,11 @@ export class FlagValues {
 export function parseDurationMs(s: string, flag?: string): number {
   const text = s.trim();
   const ms = /^(\d+(?:\.\d+)?|\.\d+)$/.test(text) ? Number(text) * 1_000 : durationMsOf(text);
-  if (ms === undefined || !Number.isFinite(ms)) throw new UsageError(notADuration(s, flag));
-  if (ms > MAX_DURATION_MS) {
-    const prefix = flag ? `${flag} ${JSON.stringify(s)}` : JSON.stringify(s);
-    throw new UsageError(`${prefix}: must be ${MAX_DURATION_WORDS}, e.g. ${flag ? `${flag} 1h` : "1h"}`);
-  }
-  return ms;
-}
-
-function notADuration(s: string, flag?: string): string {
   const prefix = flag ? `${flag} ${JSON.stringify(s)}` : JSON.stringify(s);
-  const example = flag ? `${flag} 10s` : "10s";
-  return `${prefix}: not a duration; ${DURATION_HINT}, e.g. ${example}`;
+  const eg = (value: string) => `e.g. ${flag ? `${flag} ${value}` : value}`;
+  if (ms === undefined || !Number.isFinite(ms)) {
+    throw new UsageError(`${prefix}: not a duration; ${DURATION_HINT}, ${eg("10s")}`);
+  }
+  if (ms > MAX_DURATION_MS) throw new UsageError(`${prefix}: must be ${MAX_DURATION_WORDS}, ${eg("1h")}`);
+  return ms;
 }
