@@ -34,7 +34,7 @@ import { WS_OPTIONS } from "../../runner/http/ws/config.ts";
 import { foldConcurrency, grpcArgs, HTTP_ONLY } from "./grpc_args.ts";
 import type { DataSpec } from "../../runner/session_schema.ts";
 import type { GrpcSource } from "../../scenarios/grpc/calls.ts";
-import { HelpRequested, UsageError } from "../usage_error.ts";
+import { UsageError } from "../usage_error.ts";
 import { abortOnFailArg, parseSegment, parseStartAt } from "../segment_args.ts";
 import { type AttackOutputOptions, outputOf } from "./output_args.ts";
 
@@ -58,8 +58,7 @@ interface ParseAttackOptions {
 
 /** Parses the arguments after `attack`; throws `UsageError` on bad input, `HelpRequested` for `-h`. */
 export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}): ParsedAttack {
-  const raw = tokenize(argv, ATTACK_FLAGS, FOREIGN_FLAG_HINTS);
-  if (raw.values.has("help")) throw new HelpRequested(attackHelp());
+  const raw = tokenize(argv, ATTACK_FLAGS, FOREIGN_FLAG_HINTS, "attack", attackHelp());
   const flags = new FlagValues(raw, ATTACK_FLAGS);
   const url = parseUrl(raw.positionals);
   const concurrency = foldConcurrency(raw, flags, url);

@@ -10,7 +10,7 @@ import { convertLocustFile, isLocustFile } from "../../runner/script/locust/file
 import { resolve } from "node:path";
 import { FlagValues } from "../flag_values.ts";
 import { K6_SUMMARY_MODES, type K6SummaryMode } from "../../results/export/k6/summary_v1.ts";
-import { HelpRequested, UsageError } from "../usage_error.ts";
+import { UsageError } from "../usage_error.ts";
 import {
   ABORT_ON_FAIL,
   type AbortOnFailArg,
@@ -159,8 +159,7 @@ export interface RunArgs extends BaselineArgs {
 export function parseRunArgs(argv: string[], command = "run", help = RUN_HELP): RunArgs {
   const hints = { "-o": "use --out-dir <dir>" };
   const own = locustOptionSpecs(argv);
-  const raw = tokenize(argv, [...SPECS, ...own], hints, command);
-  if (raw.values.has("help")) throw new HelpRequested(help);
+  const raw = tokenize(argv, [...SPECS, ...own], hints, command, help);
   const flags = new FlagValues(raw, [...SPECS, ...own]);
   // Locust's command line: `-f FILE` (or a .py first), the user classes to run after it, `-H` its host.
   const locust = locustSource(flags, raw.positionals);
