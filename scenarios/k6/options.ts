@@ -3,11 +3,9 @@
  * A k6 script's `options` as the experiment `loadlab run script.js` runs.
  */
 import { formatPath, type Issue } from "../../validation/mod.ts";
-import { checkOptionsShape, k6Duration, type Problem } from "./options_shape.ts";
+import { checkOptionsShape, k6Duration, type Options, type Path, type Problem } from "./options_shape.ts";
 import { addLoadPaths, K6Paths } from "./paths.ts";
 import { RESPONSE_TAGS, tagPairs } from "../../results/thresholds/selector.ts";
-
-type Options = Record<string, unknown>;
 
 /** What the options become: the loads (one per scenario), their start offsets, and the thresholds. */
 interface K6Experiment {
@@ -64,8 +62,7 @@ export function k6Experiment(
   options: Options,
 ): { ok: true; value: K6Experiment } | { ok: false; issues: Issue[] } {
   const issues: Issue[] = [];
-  const problem = (path: Array<string | number>, message: string) =>
-    issues.push({ path: formatPath(path), message });
+  const problem = (path: Path, message: string) => issues.push({ path: formatPath(path), message });
   if (!checkOptionsShape(options, problem)) return { ok: false, issues };
   const extra: Record<string, unknown> = {};
   const paths = new K6Paths();
@@ -87,7 +84,7 @@ export function k6Experiment(
     } else problem(["options", key], `${key} is not honoured by loadlab's k6 runtime; remove it to run`);
   }
   const afterRun: AfterRunRule[] = [];
-  const origins: Array<Array<string | number>> = [];
+  const origins: Array<Path> = [];
   const thresholds = thresholdsOf(options.thresholds, problem, afterRun, origins);
   paths.add(["thresholds"], ["options", "thresholds"]);
   origins.forEach((origin, k) => paths.add(["thresholds", k], origin));
@@ -143,7 +140,7 @@ function shortcutLoad(o: Options, problem: Problem): Record<string, unknown> {
 }
 
 /** ramping stages `{duration, target}` as loadlab's. */
-function stagesOf(stages: unknown, path: Array<string | number>, problem: Problem) {
+function stagesOf(stages: unknown, path: Path, problem: Problem) {
   if (!Array.isArray(stages)) return problem(path, "stages is a list of { duration, target }"), [];
   return stages.map((s, k) => ({
     duration: stageDuration(s.duration, [...path, k, "duration"], problem),
@@ -152,7 +149,7 @@ function stagesOf(stages: unknown, path: Array<string | number>, problem: Proble
 }
 
 /** A stage's duration: k6's 0s stage jumps to its target, which a ramp of 1 ms is here. */
-function stageDuration(value: unknown, path: Array<string | number>, problem: Problem): string | undefined {
+function stageDuration(value: unknown, path: Path, problem: Problem): string | undefined {
   const duration = k6Duration(value, path, problem);
   return duration === "0ms" ? "1ms" : duration;
 }
@@ -163,7 +160,7 @@ const SCENARIO_COMMON = new Set(["executor", "exec", "gracefulStop", "tags", "en
 /** A scenario's fields read with their paths: durations, rates per second, and the keys an executor takes. */
 interface ScenarioReader {
   sc: Options;
-  at(key: string): Array<string | number>;
+  at(key: string): Path;
   duration(key: string): string | undefined;
   /** Refuses every key but the executor's own and the common ones. */
   take(...keys: string[]): void;
@@ -173,7 +170,7 @@ interface ScenarioReader {
   problem: Problem;
 }
 
-function scenarioReader(sc: Options, path: Array<string | number>, problem: Problem): ScenarioReader {
+function scenarioReader(sc: Options, path: Path, problem: Problem): ScenarioReader {
   const at = (key: string) => [...path, key];
   const duration = (key: string) => sc[key] === undefined ? undefined : k6Duration(sc[key], at(key), problem);
   // Read once, when a rate is: a timeUnit of 0 would make every rate Infinity (null in the experiment).
@@ -204,7 +201,7 @@ function scenarioReader(sc: Options, path: Array<string | number>, problem: Prob
   };
 }
 
-function scenarioLoad(sc: Options, path: Array<string | number>, problem: Problem): Record<string, unknown> {
+function scenarioLoad(sc: Options, path: Path, problem: Problem): Record<string, unknown> {
   const r = scenarioReader(sc, path, problem);
   switch (sc.executor) {
     case "constant-vus":
@@ -316,7 +313,7 @@ function thresholdsOf(
   thresholds: unknown,
   problem: Problem,
   afterRun: AfterRunRule[],
-  origins: Array<Array<string | number>> = [],
+  origins: Array<Path> = [],
 ): Array<string | Record<string, unknown>> {
   if (thresholds === undefined) return [];
   const out: Array<string | Record<string, unknown>> = [];
@@ -375,7 +372,7 @@ function thresholdsOf(
 }
 
 /** Thresholds judged after the run: `checks` takes `rate` rules. */
-function afterRunRules(metric: string, list: unknown, path: Array<string | number>, problem: Problem) {
+function afterRunRules(metric: string, list: unknown, path: Path, problem: Problem) {
   const rules: AfterRunRule[] = [];
   for (const [k, item] of (Array.isArray(list) ? list : [list]).entries()) {
     const t = typeof item === "string" ? { threshold: item } : item as Options;

@@ -6,8 +6,9 @@
 import { durationMsOf } from "../../validation/duration.ts";
 import { isRecord } from "../yaml_document.ts";
 
-type Options = Record<string, unknown>;
-type Path = Array<string | number>;
+/** A k6 script's options object, and a path into it. */
+export type Options = Record<string, unknown>;
+export type Path = Array<string | number>;
 
 /** Options that are counts, at the top level and in a scenario. */
 const COUNTS = ["vus", "iterations", "maxRedirects", "batch", "batchPerHost"];
