@@ -23,7 +23,7 @@
 import { join, resolve } from "node:path";
 import { tokenize } from "../cli/argv.ts";
 import { FlagValues } from "../cli/flag_values.ts";
-import { parseDurationMs } from "../cli/duration.ts";
+import { parseDurationMs } from "../cli/flag_values.ts";
 import { findProgram } from "../system/path_lookup.ts";
 import { startNginx } from "./nginx.ts";
 

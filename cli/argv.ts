@@ -2,7 +2,7 @@
  * @module
  * The getopt-style tokenizer every command shares, and the `--help` rows it prints, from one flag table.
  */
-import { UsageError } from "./usage_error.ts";
+import { HelpRequested, UsageError } from "./usage_error.ts";
 import { nearest } from "../validation/suggest.ts";
 
 /** One accepted flag. `long` is the key of the parsed values. */
@@ -83,12 +83,13 @@ export interface RawArgs {
   positionals: string[];
 }
 
-/** Sorts `argv` into flag values and positionals. */
+/** Sorts `argv` into flag values and positionals; with `help`, `-h`/`--help` throws `HelpRequested`. */
 export function tokenize(
   argv: string[],
   specs: FlagSpec[],
   hints: Record<string, string> = {},
   command = "attack",
+  help?: string,
 ): RawArgs {
   const raw: RawArgs = { values: new Map(), spelled: new Map(), positionals: [] };
   for (let i = 0; i < argv.length; i++) {
@@ -125,6 +126,7 @@ export function tokenize(
       record(raw, spec, typed, argv[++i]);
     }
   }
+  if (help !== undefined && raw.values.has("help")) throw new HelpRequested(help);
   return raw;
 }
 

@@ -145,7 +145,7 @@ const BASELINE_FETCH_TIMEOUT_MS = 60_000;
 const MAX_REDIRECTS = 5;
 
 /** True for an http(s) URL (the rest of `--baseline`'s values are paths). */
-export function isBaselineUrl(value: string): boolean {
+function isBaselineUrl(value: string): boolean {
   return /^https?:\/\//i.test(value);
 }
 
@@ -194,7 +194,7 @@ export async function loadBaselineUrl(url: string, opts: FetchBaselineOptions = 
 }
 
 /** The results file in `bytes`: a results.json, or the top-most one in a zip. */
-export function baselineFromBytes(
+function baselineFromBytes(
   bytes: Uint8Array,
   maxBytes: number,
   fail: (message: string, cause?: unknown) => ResultsFileError,

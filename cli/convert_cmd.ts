@@ -9,7 +9,7 @@ import { flag, flagsOf, type FlagTable, helpOf, tokenize } from "./argv.ts";
 import { runCommand } from "./command_errors.ts";
 import { EXIT } from "./exit_codes.ts";
 import { FlagValues } from "./flag_values.ts";
-import { HelpRequested, UsageError } from "./usage_error.ts";
+import { UsageError } from "./usage_error.ts";
 import { OutputError } from "../results/output_error.ts";
 import { FileReadError, formatCap, readFileCapped } from "../system/read_capped.ts";
 import { MAX_SCRIPT_BYTES } from "../scenarios/script_source.ts";
@@ -36,8 +36,7 @@ ${helpOf(TABLE, { flagAt: 2, textAt: 22 })}`;
 /** Runs `loadlab convert`; returns the exit code. */
 export function runConvertCommand(argv: string[]): Promise<number> {
   return runCommand("convert", async () => {
-    const raw = tokenize(argv, FLAGS, {}, "convert");
-    if (raw.values.has("help")) throw new HelpRequested(HELP);
+    const raw = tokenize(argv, FLAGS, {}, "convert", HELP);
     const [kind, source, ...extra] = raw.positionals;
     if ((kind !== "k6" && kind !== "locust") || source === undefined || extra.length > 0) {
       throw new UsageError(

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { parseDurationMs } from "./duration.ts";
+import { parseDurationMs } from "./flag_values.ts";
 import { UsageError } from "./usage_error.ts";
 
 Deno.test("parseDurationMs accepts the forms load-tool users type", () => {

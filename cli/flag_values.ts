@@ -1,11 +1,12 @@
 /**
  * @module
- * Typed reads of tokenized flags, each refusal naming the flag as typed and a good value.
+ * Typed reads of tokenized flags, each refusal naming the flag as typed and a good value; durations
+ * (`500ms`, `1m30s`, bare seconds) in milliseconds.
  */
 import type { FlagSpec, RawArgs } from "./argv.ts";
-import { parseDurationMs } from "./duration.ts";
 import { UsageError } from "./usage_error.ts";
 import { MAX_RATE_PER_SEC } from "../runner/load/models/fields.ts";
+import { DURATION_HINT, durationMsOf, MAX_DURATION_MS, MAX_DURATION_WORDS } from "../validation/duration.ts";
 
 const WHOLE = /^\d+$/;
 const DECIMAL = /^(\d+(\.\d+)?|\.\d+)$/;
@@ -128,4 +129,21 @@ export class FlagValues {
       `${typed} ${JSON.stringify(value)}: ${why}, e.g. ${typed}${sep}${spec?.example ?? "<value>"}`,
     );
   }
+}
+
+/**
+ * Parses a duration to milliseconds (>= 0). `flag` only shapes the error message.
+ *
+ * @example parseDurationMs("1m30s") === 90_000; parseDurationMs("90") === 90_000
+ */
+export function parseDurationMs(s: string, flag?: string): number {
+  const text = s.trim();
+  const ms = /^(\d+(?:\.\d+)?|\.\d+)$/.test(text) ? Number(text) * 1_000 : durationMsOf(text);
+  const prefix = flag ? `${flag} ${JSON.stringify(s)}` : JSON.stringify(s);
+  const eg = (value: string) => `e.g. ${flag ? `${flag} ${value}` : value}`;
+  if (ms === undefined || !Number.isFinite(ms)) {
+    throw new UsageError(`${prefix}: not a duration; ${DURATION_HINT}, ${eg("10s")}`);
+  }
+  if (ms > MAX_DURATION_MS) throw new UsageError(`${prefix}: must be ${MAX_DURATION_WORDS}, ${eg("1h")}`);
+  return ms;
 }

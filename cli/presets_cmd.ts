@@ -3,12 +3,12 @@
  * `loadlab presets`: the experiment files shipped inside loadlab, with their runs and durations.
  */
 import { loadPlan } from "../scenarios/load.ts";
-import { type DurationRange, estimateRangeMs } from "../scenarios/plan/estimate.ts";
+import { type DurationRange, estimateRangeMs } from "../scenarios/plan/plan.ts";
 import { PRESETS } from "../scenarios/presets/mod.ts";
 import { formatDurationMs } from "../results/text_format.ts";
 import { boxTable } from "../report/terminal/tables.ts";
 import { tokenize } from "./argv.ts";
-import { HelpRequested, UsageError } from "./usage_error.ts";
+import { UsageError } from "./usage_error.ts";
 import { EXIT } from "./exit_codes.ts";
 import { runCommand } from "./command_errors.ts";
 
@@ -19,6 +19,8 @@ Usage: loadlab presets
 Run one with 'loadlab run preset:NAME' (add --quick for a shorter run of the same shape). Durations are
 ranges estimated from the plan (loads, cooldowns, start-up, target starts, graceful stops): an idle
 machine lands near the low end, a busy one near the high end.`;
+
+const HELP_ONLY = [{ long: "help", short: "h", takesValue: false }];
 
 interface PresetRow {
   name: string;
@@ -48,8 +50,7 @@ export function presetRows(): PresetRow[] {
 /** Runs `loadlab presets`; returns the exit code. */
 export function runPresetsCommand(argv: string[]): Promise<number> {
   return runCommand("presets", () => {
-    const raw = tokenize(argv, [{ long: "help", short: "h", takesValue: false }], {}, "presets");
-    if (raw.values.has("help")) throw new HelpRequested(PRESETS_HELP);
+    const raw = tokenize(argv, HELP_ONLY, {}, "presets", PRESETS_HELP);
     if (raw.positionals.length) {
       throw new UsageError(`takes no arguments, got "${raw.positionals[0]}"`);
     }

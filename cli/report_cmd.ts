@@ -14,7 +14,7 @@ import { outputClobbersInput } from "../system/output_file.ts";
 import { writeReport } from "../report/write.ts";
 import { flag, flagsOf, type FlagTable, helpOf, tokenize } from "./argv.ts";
 import { FlagValues } from "./flag_values.ts";
-import { HelpRequested, UsageError } from "./usage_error.ts";
+import { UsageError } from "./usage_error.ts";
 import { EXIT } from "./exit_codes.ts";
 import { runCommand } from "./command_errors.ts";
 import { redactResults } from "../results/redact_results.ts";
@@ -52,9 +52,8 @@ interface ReportArgs {
 }
 
 function parseReportArgs(argv: string[]): ReportArgs {
-  const raw = tokenize(argv, REPORT_FLAGS, { "--out": "use -o report.html" }, "report");
+  const raw = tokenize(argv, REPORT_FLAGS, { "--out": "use -o report.html" }, "report", REPORT_HELP);
   const flags = new FlagValues(raw, REPORT_FLAGS);
-  if (raw.values.has("help")) throw new HelpRequested(REPORT_HELP);
   if (!raw.positionals.length) {
     throw new UsageError("no results file given; e.g. loadlab report results.json -o report.html");
   }
@@ -140,9 +139,8 @@ interface MergeArgs {
 }
 
 function parseMergeArgs(argv: string[]): MergeArgs {
-  const raw = tokenize(argv, MERGE_FLAGS, { "--out": "use -o results.json" }, "merge");
+  const raw = tokenize(argv, MERGE_FLAGS, { "--out": "use -o results.json" }, "merge", MERGE_HELP);
   const flags = new FlagValues(raw, MERGE_FLAGS);
-  if (raw.values.has("help")) throw new HelpRequested(MERGE_HELP);
   if (!raw.positionals.length) {
     throw new UsageError("no shard files given; e.g. loadlab merge shard-*.json -o results.json");
   }

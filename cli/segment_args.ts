@@ -1,9 +1,11 @@
 /**
  * @module
- * `--segment i/N` and `--start-at TIME` of `attack` and `run`: one shard of a split load.
+ * The whole-load flags of `attack` and `run`: `--segment i/N` and `--start-at TIME` (one shard of a split
+ * load) and `--abort-on-fail` (k6's `abortOnFail` on every threshold), which refuses a segment.
  */
 import { UsageError } from "./usage_error.ts";
 import { flag, type FlagSpec } from "./argv.ts";
+import type { FlagValues } from "./flag_values.ts";
 
 /** The two flags, one row each for both commands' `--help` (docs/scale-out.md). */
 export const SEGMENT_FLAGS: FlagSpec[] = [
@@ -73,4 +75,28 @@ function formatPast(ms: number): string {
   if (s < 7200) return `${Math.round(s / 60)} min`;
   if (s < 172_800) return `${Math.round(s / 3600)} h`;
   return `${Math.round(s / 86_400)} days`;
+}
+
+/** The two flags; each command gives them its own help text. */
+export const ABORT_ON_FAIL: FlagSpec = flag("--abort-on-fail", {}, []);
+export const DELAY_ABORT_EVAL: FlagSpec = flag("--delay-abort-eval D", { example: "10s" }, []);
+
+/** `--abort-on-fail`'s request: `delayMs` when `--delay-abort-eval` was given. */
+export interface AbortOnFailArg {
+  delayMs?: number;
+}
+
+/** The flags' request, or undefined without `--abort-on-fail`; throws `UsageError` on a bad combination. */
+export function abortOnFailArg(flags: FlagValues): AbortOnFailArg | undefined {
+  const delayMs = flags.durationMs("delay-abort-eval");
+  if (!flags.has("abort-on-fail")) {
+    if (delayMs !== undefined) throw new UsageError("--delay-abort-eval needs --abort-on-fail");
+    return undefined;
+  }
+  if (flags.has("segment")) {
+    throw new UsageError(
+      "--abort-on-fail judges the whole load, and a --segment runs part of it; drop one of them",
+    );
+  }
+  return delayMs === undefined ? {} : { delayMs };
 }

@@ -189,7 +189,7 @@ const SERVE_TABLE: FlagTable = [
 
 const SERVE_FLAGS = flagsOf(SERVE_TABLE);
 
-export const SERVE_USAGE =
+const SERVE_USAGE =
   `usage: loadlab serve [flags]: the built-in target, or a Redis proxy in front of it or of an app
 
 ${helpOf(SERVE_TABLE, { flagAt: 2, textAt: 27 })}
@@ -300,7 +300,7 @@ function staticDirOf(flags: FlagValues): string | undefined {
 }
 
 /** Refuses, by a throwaway listen, a `--host` or a `--port`/`--grpc-port` this machine cannot listen on. */
-export function checkListen(flags: FlagValues, host: string | undefined): void {
+function checkListen(flags: FlagValues, host: string | undefined): void {
   const hostname = host ?? "127.0.0.1";
   const refusal = (port: number): string | null => {
     try {

@@ -8,7 +8,7 @@ import { writeTextAtomic } from "../system/atomic_write.ts";
 import { type SiteExperiment, sitePages } from "../report/html/site.ts";
 import { flag, flagsOf, type FlagTable, helpOf, tokenize } from "./argv.ts";
 import { FlagValues } from "./flag_values.ts";
-import { HelpRequested, UsageError } from "./usage_error.ts";
+import { UsageError } from "./usage_error.ts";
 import { isListenError, openBrowser, urlHost, warnIfExposed } from "./dashboard/server.ts";
 import { terminalSafe } from "../validation/terminal_text.ts";
 import { redactResults } from "../results/redact_results.ts";
@@ -45,8 +45,7 @@ runs paired by name as 'loadlab report --compare' pairs them).`;
 /** Runs `loadlab site`; returns the exit code (serving returns only when the server stops). */
 export function runSiteCommand(argv: string[]): Promise<number> {
   return runCommand("site", async () => {
-    const raw = tokenize(argv, SPECS, {}, "site");
-    if (raw.values.has("help")) throw new HelpRequested(SITE_HELP);
+    const raw = tokenize(argv, SPECS, {}, "site", SITE_HELP);
     if (raw.positionals.length > 1) throw new UsageError(`one folder at a time, e.g. loadlab site out`);
     const flags = new FlagValues(raw, SPECS);
     const dir = raw.positionals[0] ?? "out";

@@ -7,6 +7,7 @@ import { FileReadError, formatCap, readFileCapped } from "../system/read_capped.
 import { VALUE_NAME } from "../runner/session_schema.ts";
 import { type PackedRows, packRows, shared } from "../runner/data_rows.ts";
 import { jsonErrorReason } from "../validation/json_error.ts";
+import { isRecord } from "./yaml_document.ts";
 
 /** Largest data file read: rows are held by every worker, so this is a memory bound too. */
 const MAX_DATA_FILE_BYTES = 64 * 2 ** 20;
@@ -176,17 +177,15 @@ function parseNdjson(text: string, file: string): Array<{ line: number; value: u
 
 /** Objects to a table: columns are the first object's keys; every object must have them all. */
 function fromObjects(items: Array<{ line: number; value: unknown }>, file: string): DataTable {
-  const isObject = (v: unknown): v is Record<string, unknown> =>
-    v !== null && typeof v === "object" && !Array.isArray(v);
   const where = (line: number) => file.toLowerCase().endsWith(".json") ? `item ${line}` : "line";
   const first = items[0];
   if (first === undefined) return { columns: [], rows: packRows([], 0) };
-  if (!isObject(first.value)) {
+  if (!isRecord(first.value)) {
     throw new DataFileError(file, first.line, `${where(first.line)} is not an object`);
   }
   const columns = Object.keys(first.value);
   const rows = items.map(({ line, value }) => {
-    if (!isObject(value)) throw new DataFileError(file, line, `${where(line)} is not an object`);
+    if (!isRecord(value)) throw new DataFileError(file, line, `${where(line)} is not an object`);
     const missing = columns.find((c) => !(c in value));
     if (missing !== undefined) throw new DataFileError(file, line, `${where(line)} has no "${missing}"`);
     return columns.map((c) => textOf(value[c]));
@@ -213,7 +212,7 @@ interface CsvParse {
  * Parses `bytes` as RFC 4180 CSV whose values stay byte ranges, never strings (consumed: values are moved
  * down in place); with `hasHeader` the first record is the header.
  */
-export function csvPacked(bytes: Uint8Array, hasHeader: boolean, columns?: number): CsvParse {
+function csvPacked(bytes: Uint8Array, hasHeader: boolean, columns?: number): CsvParse {
   const fail = (line: number, reason: string) => new CsvError(line, reason);
   const n = bytes.length;
   let i = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
@@ -303,7 +302,7 @@ function quoted(
 }
 
 /** A CSV problem at `line`; data_sources.ts names the file in its `DataFileError`. */
-export class CsvError extends Error {
+class CsvError extends Error {
   override name = "CsvError";
   constructor(readonly line: number, readonly reason: string) {
     super(`line ${line}: ${reason}`);

@@ -223,7 +223,7 @@ function validateExperiment(input: unknown, opts: LoadOptions, script?: ScriptIm
 }
 
 /** One segment of N, as `--segment i/N` gives it. */
-export interface PlanSegment {
+interface PlanSegment {
   index: number;
   count: number;
 }
@@ -316,7 +316,7 @@ function placeholderUrlOf(target: PlannedRun["target"]): string {
 }
 
 /** Every run's attack and search base checked against the engine's config schema, before any load. */
-export function checkPlan(plan: Plan): Issue[] {
+function checkPlan(plan: Plan): Issue[] {
   const seen = new Map<string, Issue>();
   for (const { run, at } of checkedAttacks(plan)) {
     const parsed = attackConfigSchema.safeParse({ ...at.attack, url: placeholderUrlOf(run.target) });

@@ -34,9 +34,8 @@ import { WS_OPTIONS } from "../../runner/http/ws/config.ts";
 import { foldConcurrency, grpcArgs, HTTP_ONLY } from "./grpc_args.ts";
 import type { DataSpec } from "../../runner/session_schema.ts";
 import type { GrpcSource } from "../../scenarios/grpc/calls.ts";
-import { HelpRequested, UsageError } from "../usage_error.ts";
-import { parseSegment, parseStartAt } from "../segment_args.ts";
-import { abortOnFailArg } from "../abort_flags.ts";
+import { UsageError } from "../usage_error.ts";
+import { abortOnFailArg, parseSegment, parseStartAt } from "../segment_args.ts";
 import { type AttackOutputOptions, outputOf } from "./output_args.ts";
 
 export interface ParsedAttack {
@@ -59,8 +58,7 @@ interface ParseAttackOptions {
 
 /** Parses the arguments after `attack`; throws `UsageError` on bad input, `HelpRequested` for `-h`. */
 export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}): ParsedAttack {
-  const raw = tokenize(argv, ATTACK_FLAGS, FOREIGN_FLAG_HINTS);
-  if (raw.values.has("help")) throw new HelpRequested(attackHelp());
+  const raw = tokenize(argv, ATTACK_FLAGS, FOREIGN_FLAG_HINTS, "attack", attackHelp());
   const flags = new FlagValues(raw, ATTACK_FLAGS);
   const url = parseUrl(raw.positionals);
   const concurrency = foldConcurrency(raw, flags, url);
@@ -98,7 +96,7 @@ export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}
 const WS_REFUSED = [...HTTP_ONLY, "method", "body", "body-file", "streams"];
 
 /** The `ws` config of the flags for `url`, or undefined for an http(s) URL (which refuses ws flags). */
-export function wsArgs(flags: FlagValues, url: URL): AttackConfigInput["ws"] {
+function wsArgs(flags: FlagValues, url: URL): AttackConfigInput["ws"] {
   const isWs = url.protocol === "ws:" || url.protocol === "wss:";
   if (!isWs) {
     const given = Object.values(WS_FLAGS).find((f) => flags.has(f.long));
@@ -182,7 +180,7 @@ function runInputOf(flags: FlagValues) {
   };
 }
 
-/** `--abort-on-fail` (cli/abort_flags.ts) over the `--threshold`s, which it needs at least one of. */
+/** `--abort-on-fail` (cli/segment_args.ts) over the `--threshold`s, which it needs at least one of. */
 function abortOnFailOf(flags: FlagValues): Pick<ParsedAttack, "abortOnFail"> {
   const abort = abortOnFailArg(flags);
   if (abort === undefined) return {};
@@ -272,7 +270,7 @@ function flagOf(path: string, flags: FlagValues): string | undefined {
 }
 
 /** Runs the shared zod validation; its issues become one line that names flags, not config paths. */
-export function toConfig(input: AttackConfigInput, flags: FlagValues): AttackConfig {
+function toConfig(input: AttackConfigInput, flags: FlagValues): AttackConfig {
   try {
     return parseAttackConfig(input);
   } catch (err) {

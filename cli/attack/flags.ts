@@ -3,10 +3,9 @@
  * The flag table of `loadlab attack`: each flag's spellings, value and help in one row, with short forms
  * from wrk, oha, wrk2 and autocannon; hints for other tools' flags; the `--help` text around the table.
  */
-import { ABORT_ON_FAIL, DELAY_ABORT_EVAL } from "../abort_flags.ts";
+import { ABORT_ON_FAIL, DELAY_ABORT_EVAL, SEGMENT_FLAGS } from "../segment_args.ts";
 import { BASELINE_FLAGS } from "../baseline_flags.ts";
 import { CI_FLAGS } from "../ci_outputs.ts";
-import { SEGMENT_FLAGS } from "../segment_args.ts";
 import { STRICT_FLAG } from "../exit_codes.ts";
 import { flag, flagsOf, type FlagSpec, type FlagTable, helpOf } from "../argv.ts";
 import type { FlagValues } from "../flag_values.ts";

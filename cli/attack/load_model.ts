@@ -18,12 +18,8 @@ import { parsePhases, parseStages, rampUpStages } from "./schedules.ts";
 import type { Stage } from "../../runner/load/models/ramping_connections.ts";
 import { UsageError } from "../usage_error.ts";
 
-type Model = LoadModel;
-
-type LoadInput = ModelInput;
-
 /** Which models each model-specific flag changes, and what to say when it would not. */
-const APPLIES: Record<string, { models: Model[]; fix: string }> = {
+const APPLIES: Record<string, { models: LoadModel[]; fix: string }> = {
   requests: { models: modelsWithField("requests"), fix: "drop -n, or use --model count" },
   rate: {
     models: modelsWithField("phases", "ratePerSec"),
@@ -66,7 +62,7 @@ const APPLIES: Record<string, { models: Model[]; fix: string }> = {
 };
 
 /** Resolves model, rate, duration and connection flags. */
-export function resolveLoad(flags: FlagValues, maxSockets?: number): LoadInput {
+export function resolveLoad(flags: FlagValues, maxSockets?: number): ModelInput {
   const model = decideModel(flags);
   for (const [long, rule] of Object.entries(APPLIES)) {
     if (flags.has(long) && !rule.models.includes(model)) {
@@ -77,7 +73,7 @@ export function resolveLoad(flags: FlagValues, maxSockets?: number): LoadInput {
 }
 
 /** Each model's config part from the flags, keyed by model so a model without its flags fails type checks. */
-const FROM_FLAGS: { [M in Model]: (flags: FlagValues, maxSockets?: number) => LoadInput } = {
+const FROM_FLAGS: { [M in LoadModel]: (flags: FlagValues, maxSockets?: number) => ModelInput } = {
   connections: (flags) => ({
     model: "connections",
     connections: flags.positiveInt("connections"),
@@ -156,7 +152,7 @@ function openFlags(flags: FlagValues, maxSockets?: number) {
   return { maxConnections, preConnect: flags.wholeNumber("pre-connect", 0) };
 }
 
-function decideModel(flags: FlagValues): Model {
+function decideModel(flags: FlagValues): LoadModel {
   const explicit = flags.text("model");
   if (explicit !== undefined) {
     const model = LOAD_MODELS.find((m) => m === explicit.toLowerCase());
@@ -201,6 +197,6 @@ function ratePhases(flags: FlagValues): Phase[] {
   return [rampToPerSec === undefined ? { durationMs, ratePerSec } : { durationMs, ratePerSec, rampToPerSec }];
 }
 
-function needs(model: Model, what: string): UsageError {
+function needs(model: LoadModel, what: string): UsageError {
   return new UsageError(`the ${model} model needs ${what}`);
 }

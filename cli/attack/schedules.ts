@@ -10,7 +10,7 @@ import {
 } from "../../runner/load/models/ramping_connections.ts";
 import { DEFAULT_DURATION_MS, MAX_RATE_PER_SEC, type Phase } from "../../runner/load/models/fields.ts";
 import { MAX_DURATION_WORDS } from "../../validation/duration.ts";
-import { parseDurationMs } from "../duration.ts";
+import { parseDurationMs } from "../flag_values.ts";
 import { UsageError } from "../usage_error.ts";
 
 const PHASE = /^([^@]+)@([^@]+?)(?:->([^@]+))?$/;

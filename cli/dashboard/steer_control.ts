@@ -3,6 +3,7 @@
  * The live dashboard's control endpoint (`/control`): `GET` the steering state, `POST` a change.
  */
 import type { RunSteering } from "../../runner/steering.ts";
+import { isRecord } from "../../scenarios/yaml_document.ts";
 
 /** The header the dashboard page and `loadlab steer` send the token in. */
 export const TOKEN_HEADER = "x-loadlab-token";
@@ -80,7 +81,7 @@ async function readJson(req: Request): Promise<Record<string, unknown> | string>
   if (bytes.byteLength > MAX_BODY_BYTES) return `a change is at most ${MAX_BODY_BYTES} bytes`;
   try {
     const value = JSON.parse(new TextDecoder().decode(bytes));
-    if (typeof value === "object" && value !== null && !Array.isArray(value)) return value;
+    if (isRecord(value)) return value;
   } catch { /* answered below */ }
   return 'expected a JSON object such as {"action": "pause"}';
 }

@@ -8,9 +8,9 @@
 import { tokenize } from "../argv.ts";
 import type { FlagSpec } from "../argv.ts";
 import { runCommand } from "../command_errors.ts";
-import { parseDurationMs } from "../duration.ts";
+import { parseDurationMs } from "../flag_values.ts";
 import { MAX_DURATION_MS } from "../../validation/duration.ts";
-import { HelpRequested, UsageError } from "../usage_error.ts";
+import { UsageError } from "../usage_error.ts";
 import { concurrencySteps, GHZ_KEYS, ghzFlags, jsonObject, readConfig } from "./config.ts";
 import { attack, type GhzRun } from "../attack/command.ts";
 
@@ -42,8 +42,7 @@ refused (exit 2) rather than run otherwise than ghz runs them.`;
 
 /** The attack arguments of a ghz command line, and what ghz's report shows besides the run. */
 export function ghzCommandLine(argv: string[]): GhzRun & { attack: string[] } {
-  const raw = tokenize(argv, FLAGS, {}, "ghz");
-  if (raw.values.has("help")) throw new HelpRequested(HELP);
+  const raw = tokenize(argv, FLAGS, {}, "ghz", HELP);
   if (raw.positionals.length > 1) {
     throw new UsageError(`unexpected ${raw.positionals[1]}: ghz takes one host, e.g. 127.0.0.1:50051`);
   }

@@ -8,9 +8,10 @@ import { FileReadError, readTextFileCapped } from "../../system/read_capped.ts";
 import { parse as parseToml } from "smol-toml";
 import { parse as parseYaml } from "yaml";
 import { GHZ_FORMATS } from "../../results/export/ghz/report.ts";
-import { parseDurationMs } from "../duration.ts";
+import { parseDurationMs } from "../flag_values.ts";
 import { findMethod, loadProtoFile, loadProtoset } from "../../runner/http/grpc/schema.ts";
 import { decodeMessages } from "../../runner/http/grpc/message.ts";
+import { isRecord } from "../../scenarios/yaml_document.ts";
 
 /** A config holds flags and one message's data; a message is capped at 4 MiB by default (--max-send). */
 const MAX_CONFIG_BYTES = 16 * 2 ** 20;
@@ -73,7 +74,7 @@ export function readConfig(path: string, flag: string): Record<string, unknown> 
   const kind = ext === "toml" ? "TOML" : ext === undefined ? "JSON" : "YAML";
   try {
     const config = kind === "TOML" ? parseToml(text) : kind === "YAML" ? parseYaml(text) : JSON.parse(text);
-    if (config !== null && typeof config === "object" && !Array.isArray(config)) return config;
+    if (isRecord(config)) return config;
   } catch (err) {
     const first = (err as Error).message.split("\n")[0];
     throw new UsageError(`${flag} ${path}: not ${kind} (${first})`);
@@ -424,8 +425,8 @@ export function jsonObject(value: unknown, flag: string): Record<string, string>
       parsed = null;
     }
   }
-  if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)) {
-    if (Object.values(parsed).every((v) => typeof v === "string")) return parsed as Record<string, string>;
+  if (isRecord(parsed) && Object.values(parsed).every((v) => typeof v === "string")) {
+    return parsed as Record<string, string>;
   }
   throw new UsageError(`${flag}: expected a JSON object of names and text values, e.g. '{"x-user":"ann"}'`);
 }

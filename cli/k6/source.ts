@@ -22,7 +22,7 @@ import { TEST_ABORTED } from "../../runner/script/k6/test_abort.ts";
 import { NO_DEFAULT } from "../../runner/script/k6/runtime.ts";
 import { type IsolateOptions, passToIsolates } from "../../runner/script/k6/isolate_flags.ts";
 import { DOES_NOT_LOAD } from "../../runner/script/module.ts";
-import { parseDurationMs } from "../duration.ts";
+import { parseDurationMs } from "../flag_values.ts";
 import { parseStages } from "../attack/schedules.ts";
 
 /** The experiment (JSON text) of k6 script `source`, and where its fields came from in `options`. */

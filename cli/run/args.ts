@@ -10,15 +10,23 @@ import { convertLocustFile, isLocustFile } from "../../runner/script/locust/file
 import { resolve } from "node:path";
 import { FlagValues } from "../flag_values.ts";
 import { K6_SUMMARY_MODES, type K6SummaryMode } from "../../results/export/k6/summary_v1.ts";
-import { HelpRequested, UsageError } from "../usage_error.ts";
-import { parseSegment, parseStartAt, SEGMENT_FLAGS, type SegmentArg } from "../segment_args.ts";
+import { UsageError } from "../usage_error.ts";
+import {
+  ABORT_ON_FAIL,
+  type AbortOnFailArg,
+  abortOnFailArg,
+  DELAY_ABORT_EVAL,
+  parseSegment,
+  parseStartAt,
+  SEGMENT_FLAGS,
+  type SegmentArg,
+} from "../segment_args.ts";
 import { CI_FLAGS } from "../ci_outputs.ts";
 import { STRICT_FLAG } from "../exit_codes.ts";
 import { DASHBOARD_FLAGS, dashboardOptions, type ServeOptions } from "../dashboard/server.ts";
 import { parseMetricsOuts } from "../metrics_out/out_flags.ts";
 import { isMetricsOut, type MetricsOutput } from "../../results/export/metrics_output.ts";
 import { BASELINE_FLAGS, type BaselineArgs, baselineArgs } from "../baseline_flags.ts";
-import { ABORT_ON_FAIL, type AbortOnFailArg, abortOnFailArg, DELAY_ABORT_EVAL } from "../abort_flags.ts";
 import { hasLoadFlags, SCRIPT_LOAD_TABLE, type ScriptLoadArgs, scriptLoadArgs } from "./script_load_flags.ts";
 
 const RUN_TABLE: FlagTable = [
@@ -151,8 +159,7 @@ export interface RunArgs extends BaselineArgs {
 export function parseRunArgs(argv: string[], command = "run", help = RUN_HELP): RunArgs {
   const hints = { "-o": "use --out-dir <dir>" };
   const own = locustOptionSpecs(argv);
-  const raw = tokenize(argv, [...SPECS, ...own], hints, command);
-  if (raw.values.has("help")) throw new HelpRequested(help);
+  const raw = tokenize(argv, [...SPECS, ...own], hints, command, help);
   const flags = new FlagValues(raw, [...SPECS, ...own]);
   // Locust's command line: `-f FILE` (or a .py first), the user classes to run after it, `-H` its host.
   const locust = locustSource(flags, raw.positionals);

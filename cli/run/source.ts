@@ -46,7 +46,7 @@ export interface RunSource extends Runnable {
 }
 
 /** The experiment `args` name and its plan: notes printed, schedule replayed, scripts checked. */
-export async function readRunPlan(
+async function readRunPlan(
   args: RunArgs,
   signal?: AbortSignal,
 ): Promise<{ source: RunSource; plan: Plan }> {
@@ -248,7 +248,7 @@ function exists(path: string): boolean {
 }
 
 /** `plan` with each recorded run's changes in its attack config (`steering`); throws `UsageError`. */
-export async function withReplayedSchedule(plan: Plan, path: string): Promise<Plan> {
+async function withReplayedSchedule(plan: Plan, path: string): Promise<Plan> {
   const recorded = await loadResultsFile(path);
   const steered = recorded.runs.filter((r) => (r.steering ?? []).length > 0);
   if (steered.length === 0) {

@@ -7,13 +7,11 @@ import type { AttackProgress } from "../../results/mod.ts";
 import { formatCount, formatDurationMs, formatNumber } from "../../results/text_format.ts";
 import { columnsOf, fitColumns, visibleLine } from "../../validation/terminal_text.ts";
 
-type LiveLineStats = AttackProgress;
-
 /** The most columns an endpoint's name takes on the line. */
 const LIVE_NAME_COLUMNS = 24;
 
 /** One progress line for `\r` updates, fixed-width fields, within `columns` (`\r` redraws one row). */
-export function renderLiveLine(s: LiveLineStats, columns = Infinity): string {
+export function renderLiveLine(s: AttackProgress, columns = Infinity): string {
   const elapsed = Number.isFinite(s.elapsedSec) ? s.elapsedSec.toFixed(1) : "-";
   const total = s.totalSec === null || !Number.isFinite(s.totalSec) ? "" : ` / ${s.totalSec.toFixed(0)}s`;
   const pct = s.totalSec !== null && s.totalSec > 0 && Number.isFinite(s.elapsedSec)

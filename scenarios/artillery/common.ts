@@ -102,11 +102,6 @@ export function join(path: string, key: string | number): string {
   return path === "" ? key : `${path}.${key}`;
 }
 
-/** A plain object (YAML mapping), not an array or null. */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 const SECONDS_PER_UNIT: Record<string, number> = {
   ms: 0.001,
   s: 1,

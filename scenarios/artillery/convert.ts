@@ -7,12 +7,12 @@ import {
   ArtilleryError,
   type ArtilleryIssue,
   type Collector,
-  isRecord,
   join,
   nonNegative,
   rejectUnknownKeys,
   secondsToDuration,
 } from "./common.ts";
+import { isRecord } from "../yaml_document.ts";
 import { allWsScenarios, convertWsScenarios } from "./ws.ts";
 import { captureNames, convertScenarios, uniqueName } from "./flow.ts";
 import { listOrigin, type Origin, type Origins, type OriginTable, originTable, tagOrigin } from "./paths.ts";
@@ -284,7 +284,7 @@ function convertPayload(payload: unknown, out: Collector) {
 }
 
 /** What the scenarios' requests are converted against. */
-export function flowContext(
+function flowContext(
   config: Record<string, unknown>,
   scenarios: unknown,
   target: URL | undefined,
@@ -431,7 +431,7 @@ function conditionsForm(list: unknown, path: string, out: Collector): Threshold[
 }
 
 /** Thresholds with their paths from `config.ensure` or `config.plugins.ensure`, per plugin-ensure. */
-export function convertEnsure(ensure: unknown, path: string, out: Collector): Threshold[] {
+function convertEnsure(ensure: unknown, path: string, out: Collector): Threshold[] {
   if (ensure === undefined || ensure === null) return []; // `plugins: {ensure: }` only switches it on
   if (!isRecord(ensure)) {
     out.issues.push({ path, message: "expected a mapping such as {p99: 250, maxErrorRate: 1}" });
@@ -467,7 +467,7 @@ export function convertEnsure(ensure: unknown, path: string, out: Collector): Th
 const PHASE_KEYS = ["name", "duration", "arrivalRate", "rampTo", "arrivalCount", "pause", "maxVusers"];
 
 /** `config.phases` -> the `artillery` load (rate model, per-arrival connections, named phases). */
-export function convertPhases(phases: unknown, out: Collector): Record<string, unknown> {
+function convertPhases(phases: unknown, out: Collector): Record<string, unknown> {
   const load: Record<string, unknown> = { model: "rate", connection: "per-arrival" };
   if (!Array.isArray(phases) || phases.length === 0) {
     out.issues.push({

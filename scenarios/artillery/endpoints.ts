@@ -2,7 +2,8 @@
  * @module
  * Endpoint names of an imported Artillery script, as Artillery's `metrics-by-endpoint` names them.
  */
-import { type Collector, isRecord, join } from "./common.ts";
+import { type Collector, join } from "./common.ts";
+import { isRecord } from "../yaml_document.ts";
 
 /** How the script's requests are named. */
 export interface EndpointNaming {

@@ -2,14 +2,8 @@
  * @module
  * Artillery `scenarios[]` -> loadlab `flows`.
  */
-import {
-  type Collector,
-  isRecord,
-  join,
-  nonNegative,
-  rejectUnknownKeys,
-  secondsToDuration,
-} from "./common.ts";
+import { type Collector, join, nonNegative, rejectUnknownKeys, secondsToDuration } from "./common.ts";
+import { isRecord } from "../yaml_document.ts";
 import { listOrigin, tagOrigin } from "./paths.ts";
 import { convertRequest, type FlowContext } from "./request.ts";
 

@@ -3,7 +3,8 @@
  * One Artillery request step -> a loadlab request step.
  */
 import { artilleryEndpointName, type EndpointNaming } from "./endpoints.ts";
-import { type Collector, isRecord, join, rejectUnknownKeys } from "./common.ts";
+import { type Collector, join, rejectUnknownKeys } from "./common.ts";
+import { isRecord } from "../yaml_document.ts";
 import { listOrigin, tagOrigin } from "./paths.ts";
 
 /** `config.variables`: a value to substitute, or the number of values of a list (refused when used). */

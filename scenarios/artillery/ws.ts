@@ -2,7 +2,8 @@
  * @module
  * Artillery's `engine: ws` scenarios as a loadlab WebSocket storm.
  */
-import { type Collector, isRecord, join, nonNegative, rejectUnknownKeys } from "./common.ts";
+import { type Collector, join, nonNegative, rejectUnknownKeys } from "./common.ts";
+import { isRecord } from "../yaml_document.ts";
 import { listOrigin, tagOrigin } from "./paths.ts";
 import { MAX_STORM_THINK_MS } from "../../runner/http/ws/config.ts";
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../../validation/duration.ts";
@@ -94,7 +95,7 @@ function readsAnswer(send: unknown): send is Record<string, unknown> {
 }
 
 /** Whether `flow` (loops included) reads what the server sends: then it converts to a flow, not a storm. */
-export function wsFlowNeeded(flow: unknown): boolean {
+function wsFlowNeeded(flow: unknown): boolean {
   if (!Array.isArray(flow)) return false;
   return flow.some((step) =>
     isRecord(step) && ("wait" in step || readsAnswer(step.send) || wsFlowNeeded(step.loop))
@@ -108,7 +109,7 @@ interface UnrolledStep {
 }
 
 /** The scenario's `flow` as steps, loops unrolled (at most `MAX_STEPS`); problems named in `out`. */
-export function unrollWs(flow: unknown[], out: Collector): UnrolledStep[] {
+function unrollWs(flow: unknown[], out: Collector): UnrolledStep[] {
   const steps: UnrolledStep[] = [];
   walk(flow, "scenarios[0].flow", steps, out);
   if (steps.length > MAX_STEPS) {
@@ -122,7 +123,7 @@ export function unrollWs(flow: unknown[], out: Collector): UnrolledStep[] {
 }
 
 /** A virtual user's flow: connect to `target`'s path, its steps, close, tagged with the script's paths. */
-export function wsFlowOf(
+function wsFlowOf(
   steps: readonly UnrolledStep[],
   target: URL,
   out: Collector,

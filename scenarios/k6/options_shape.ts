@@ -1,13 +1,14 @@
 /**
  * @module
- * The types of a k6 script's `options`, checked before they are mapped onto loads (k6_options.ts).
+ * The types of a k6 script's `options`, checked before they are mapped onto loads (options.ts), and
+ * k6's durations (`1m30s`, `500ms`, a number of ms) as loadlab's.
  */
-import type { Problem } from "./duration.ts";
+import { durationMsOf } from "../../validation/duration.ts";
+import { isRecord } from "../yaml_document.ts";
 
-type Options = Record<string, unknown>;
-type Path = Array<string | number>;
-
-const isObject = (v: unknown): v is Options => v !== null && typeof v === "object" && !Array.isArray(v);
+/** A k6 script's options object, and a path into it. */
+export type Options = Record<string, unknown>;
+export type Path = Array<string | number>;
 
 /** Options that are counts, at the top level and in a scenario. */
 const COUNTS = ["vus", "iterations", "maxRedirects", "batch", "batchPerHost"];
@@ -32,7 +33,7 @@ export function checkOptionsShape(options: Options, problem: Problem): boolean {
   }
   if (options.stages !== undefined) stages(options.stages, ["options", "stages"], bad);
   texts(options.tags, ["options", "tags"], bad);
-  if (options.thresholds !== undefined && !isObject(options.thresholds)) {
+  if (options.thresholds !== undefined && !isRecord(options.thresholds)) {
     bad(
       ["options", "thresholds"],
       'thresholds is an object of metric: rules, e.g. { http_req_duration: ["p(95)<500"] }',
@@ -83,7 +84,7 @@ function summaryOptions(options: Options, bad: Problem): void {
 }
 
 function scenarios(value: unknown, bad: Problem): void {
-  if (!isObject(value)) {
+  if (!isRecord(value)) {
     return bad(
       ["options", "scenarios"],
       'scenarios is an object of name: scenario, e.g. { browse: { executor: "constant-vus", vus: 5, duration: "30s" } }',
@@ -91,7 +92,7 @@ function scenarios(value: unknown, bad: Problem): void {
   }
   for (const [name, sc] of Object.entries(value)) {
     const path = ["options", "scenarios", name];
-    if (!isObject(sc)) {
+    if (!isRecord(sc)) {
       bad(
         path,
         `a scenario must be an object with its executor, e.g. { executor: "shared-iterations", iterations: 10 }`,
@@ -135,7 +136,7 @@ function stages(v: unknown, path: Path, bad: Problem): void {
     return bad(path, 'stages is a list of { duration, target }, e.g. [{ duration: "30s", target: 10 }]');
   }
   v.forEach((s, k) => {
-    if (!isObject(s)) return bad([...path, k], `a stage must be { duration, target }, found ${shown(s)}`);
+    if (!isRecord(s)) return bad([...path, k], `a stage must be { duration, target }, found ${shown(s)}`);
     if (s.target === undefined) {
       return bad([...path, k, "target"], "a stage needs its target (a whole number)");
     }
@@ -146,7 +147,7 @@ function stages(v: unknown, path: Path, bad: Problem): void {
 /** An object of text values (tags, env), or absent. */
 function texts(v: unknown, path: Path, bad: Problem): void {
   if (v === undefined) return;
-  if (!isObject(v)) {
+  if (!isRecord(v)) {
     return bad(path, `${path[path.length - 1]} must be an object of name: text, found ${shown(v)}`);
   }
   for (const [key, value] of Object.entries(v)) {
@@ -165,4 +166,20 @@ function shown(v: unknown): string {
   } catch {
     return typeof v;
   }
+}
+
+/** Takes a problem with the options path it is at. */
+export type Problem = (path: Path, message: string) => void;
+
+/** k6 durations (`1m30s`, `500ms`, a number of ms) as loadlab's (`90000ms`). */
+export function k6Duration(value: unknown, path: Path, problem: Problem): string | undefined {
+  if (typeof value === "number") return `${value}ms`;
+  if (typeof value !== "string") {
+    problem(path, "a duration is a string such as 30s or 1m30s");
+    return undefined;
+  }
+  if (value.trim() === "") return problem(path, "an empty duration"), undefined;
+  const ms = durationMsOf(value);
+  if (ms === undefined) return problem(path, `${value}: not a duration (e.g. 30s, 1m30s, 500ms)`), undefined;
+  return `${Math.round(ms)}ms`;
 }

@@ -3,9 +3,7 @@
  * Where each field of a k6 script's experiment came from, so problems name the script's own option.
  */
 import { formatPath, type Issue, nearestOrigin } from "../../validation/mod.ts";
-
-type Options = Record<string, unknown>;
-type Path = Array<string | number>;
+import type { Options, Path } from "./options_shape.ts";
 
 /** The experiment's field paths (formatted) to the options they came from. */
 export class K6Paths {

@@ -2,7 +2,7 @@
  * @module
  * An experiment expanded into the ordered list of runs it makes (pure: no clock, no processes): every target
  * x load x sweep point (x grid) x repeat, where a target x load pair covered by a sweep runs only at its
- * sweep points.
+ * sweep points; and how long a plan takes on the wall clock (the ETA, and a range for `loadlab presets`).
  */
 import type { RelativeAttackInput } from "../../runner/config.ts";
 import { DEFAULT_DURATION_MS } from "../../runner/load/models/fields.ts";
@@ -16,6 +16,7 @@ import { ExperimentError } from "../experiment_error.ts";
 import type { Plan, PlannedRun, PlanOptions, SearchPlan, SweepPoint } from "./types.ts";
 import { plannedLoads, togetherParts } from "../together.ts";
 import { LOAD_MODEL_FACTS } from "../../results/load_models.ts";
+import { OPTIONS } from "../../runner/config_fields.ts";
 
 interface Point {
   sweep?: SweepPoint;
@@ -273,4 +274,59 @@ function runDurationMs(attack: RelativeAttackInput): number {
     return warmupMs + attack.stages.reduce((sum, s) => sum + s.durationMs, 0);
   }
   return warmupMs + (("durationMs" in attack ? attack.durationMs : undefined) ?? DEFAULT_DURATION_MS);
+}
+
+/** A duration range in ms: an idle machine near the low end, a busy one near the high end. */
+export interface DurationRange {
+  lowMs: number;
+  highMs: number;
+}
+
+/** loadlab's start (plan, preflight) and its end (analysis, report.html), once per plan. */
+const PROCESS_MS: [number, number] = [800, 3_000];
+/** Per run: worker isolates, generator warm-up, pre-connected pool, results appended. */
+const RUN_SETUP_MS: [number, number] = [400, 1_200];
+/** Per target process started (built-in, example app, proxy) and per Redis started beside one. */
+const PROCESS_START_MS: [number, number] = [500, 1_800];
+const REDIS_START_MS: [number, number] = [300, 600];
+/** The share of runs whose graceful stop runs out (2 of 12 in cache-burst's quick run). */
+const STOPPED_SHARE = 0.25;
+const DEFAULT_TIMEOUT_MS: number = OPTIONS.timeoutMs.schema.parse(undefined);
+const DEFAULT_GRACEFUL_STOP_MS: number = OPTIONS.gracefulStopMs.schema.parse(undefined);
+
+/** Processes (and Redis servers) a target spec starts: [processes, redis servers]. */
+function startsOf(spec: TargetSpec): [number, number] {
+  if (spec.kind === "external") return [0, 0];
+  if (spec.kind === "proxy") {
+    const up = "kind" in spec.upstream ? startsOf(spec.upstream) : [0, 0];
+    return [1 + up[0], (spec.redisUrl ? 0 : 1) + up[1]];
+  }
+  return [1, spec.redis && !spec.redisUrl ? 1 : 0];
+}
+
+/** The graceful stop a run may wait out at its end: answers still in flight, up to the timeout. */
+function stopMs(run: PlannedRun): number {
+  const a = run.attack;
+  return Math.min(a.gracefulStopMs ?? DEFAULT_GRACEFUL_STOP_MS, a.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+}
+
+/** The wall-clock range of a whole plan (searches counted at their probe budget). */
+export function estimateRangeMs(plan: Plan): DurationRange {
+  const loadsMs = estimateDurationMs(plan);
+  const runs = [...plan.runs, ...plan.searches.flatMap((s) => Array(s.maxProbes + 1).fill(s.base))];
+  let [lowMs, highMs] = [loadsMs + PROCESS_MS[0], loadsMs + PROCESS_MS[1]];
+  const stops: number[] = [];
+  for (const run of runs) {
+    lowMs += RUN_SETUP_MS[0];
+    highMs += RUN_SETUP_MS[1];
+    if (run.freshTarget && run.target.kind === "spec") {
+      const [processes, redis] = startsOf(run.target.spec);
+      lowMs += processes * PROCESS_START_MS[0] + redis * REDIS_START_MS[0];
+      highMs += processes * PROCESS_START_MS[1] + redis * REDIS_START_MS[1];
+    }
+    if (stopMs(run) > 0) stops.push(stopMs(run));
+  }
+  stops.sort((a, b) => b - a);
+  highMs += stops.slice(0, Math.ceil(stops.length * STOPPED_SHARE)).reduce((a, b) => a + b, 0);
+  return { lowMs, highMs };
 }

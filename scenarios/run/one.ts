@@ -324,7 +324,7 @@ function probePath(config: AttackConfig): string {
 }
 
 /** Sends the probe requests to a target just started, fewer when Ctrl-C comes or they take over 15 s. */
-export async function measureColdStart(
+async function measureColdStart(
   target: RunningTarget,
   start: number,
   config: AttackConfig,
@@ -382,7 +382,7 @@ function round(ms: number): number {
 }
 
 /** Starts profiling the target's inspected processes; null when the target is not profiled. */
-export async function startRunProfiles(target: RunTarget): Promise<CpuProfiling | null> {
+async function startRunProfiles(target: RunTarget): Promise<CpuProfiling | null> {
   const inspected = target.running?.inspected;
   if (!inspected?.length) return null;
   try {
@@ -401,7 +401,7 @@ export function profilePath(runName: string, process: string): string {
 }
 
 /** Writes each taken profile beside results.json; `loadStartUs` is where the summary's windows begin. */
-export async function saveRunProfiles(
+async function saveRunProfiles(
   taken: TakenProfile[],
   outDir: string,
   runName: string,
