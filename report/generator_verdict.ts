@@ -9,7 +9,7 @@ import { runVerdict } from "../results/conclude/run_verdict.ts";
 import { formatShare } from "../results/conclude/send_counts.ts";
 import { sendsOf } from "../results/conclude/responses.ts";
 import { generatorSaturation, saturationText } from "../results/conclude/generator_saturation.ts";
-import { crowdOpening, crowdOpeningText } from "../results/conclude/crowd_opening.ts";
+import { crowdOpening, crowdOpeningText } from "../results/conclude/planned_connections.ts";
 
 /** The verdict on one run: which side limited it, said once, and the numbers it rests on. */
 export interface GeneratorVerdict {

@@ -1,11 +1,11 @@
 /**
  * @module
  * One HDR histogram shape for the whole program (integer µs, 1 µs to 1 hour, 3 digits), so every
- * encoding adds to any other; summaries in ms, zeros for an empty histogram.
+ * encoding adds to any other; summaries in ms, zeros for an empty histogram; and the views a run stores
+ * beside its summary (equal-width and log-spaced bars, the walk over HDR buckets, the latency block).
  */
-
 import * as hdr from "hdr-histogram-js";
-import type { LatencySummaryMs, PercentilePoint } from "./mod.ts";
+import type { HistogramBucket, LatencySummaryMs, PercentilePoint } from "./mod.ts";
 import { readV2Counts, type V2Counts } from "./histogram_v2.ts";
 import { PERCENTILE_FIELDS } from "./schema/values.ts";
 
@@ -153,4 +153,104 @@ export function percentileCurve(h: Histogram): PercentilePoint[] {
     percentile,
     latencyMs: usToMs(h.getValueAtPercentile(percentile)),
   }));
+}
+
+/** `h` as the library's JS histogram, whose counts array these walk; a WebAssembly one is refused. */
+function jsHistogram(h: Histogram): hdr.JsHistogram {
+  if (!(h instanceof hdr.JsHistogram)) {
+    throw new TypeError("histogram buckets need a JS (non-wasm) histogram");
+  }
+  return h;
+}
+
+/** oha-style equal-width buckets from the smallest to the largest latency, in ms; the last one closed. */
+export function histogramBuckets(h: Histogram, n = 20): HistogramBucket[] {
+  return bucketize(h, (minUs, topUs) => {
+    const widthUs = (topUs - minUs) / n;
+    return { n, index: (us) => Math.floor((us - minUs) / widthUs), edgeUs: (i) => minUs + i * widthUs };
+  });
+}
+
+/** Log-spaced buckets (`perDecade` per decade), in ms: the body and the tail alike, as HDR plots. */
+export function logHistogramBuckets(h: Histogram, perDecade = 8): HistogramBucket[] {
+  return bucketize(h, (minUs, topUs) => {
+    const n = Math.min(80, Math.max(1, Math.ceil(Math.log10(topUs / minUs) * perDecade)));
+    return {
+      n,
+      index: (us) => Math.floor(Math.log10(us / minUs) * perDecade),
+      edgeUs: (i) => minUs * 10 ** (i / perDecade),
+    };
+  });
+}
+
+interface BucketLayout {
+  n: number;
+  /** Bucket of a value in [min, max] (clamped by the caller to 0..n-1). */
+  index(valueUs: number): number;
+  edgeUs(i: number): number;
+}
+
+function bucketize(
+  h: Histogram,
+  layoutOf: (minUs: number, topUs: number) => BucketLayout,
+): HistogramBucket[] {
+  if (h.totalCount === 0) return [];
+  const js = jsHistogram(h);
+  const minUs = js.minNonZeroValue;
+  const topUs = maxUs(h);
+  if (js.lowestEquivalentValue(topUs) <= minUs) {
+    return [{ fromMs: usToMs(minUs), toMs: usToMs(topUs), count: h.totalCount }];
+  }
+  const layout = layoutOf(minUs, topUs);
+  const n = layout.n;
+  if (n < 1) return [];
+  const counts = new Array<number>(n).fill(0);
+  for (let i = 0; i < js.countsArrayLength; i++) {
+    const lowestUs = js.valueFromIndex(i);
+    if (lowestUs > topUs) break; // nothing is recorded above the max: skip the empty tail of the array
+    const count = js.getCountAtIndex(i);
+    if (count === 0) continue;
+    counts[Math.max(0, Math.min(n - 1, layout.index(Math.max(minUs, lowestUs))))] += count;
+  }
+  return counts.map((count, i) => ({
+    fromMs: usToMs(layout.edgeUs(i)),
+    toMs: usToMs(i === n - 1 ? topUs : layout.edgeUs(i + 1)),
+    count,
+  }));
+}
+
+/** Calls `each` for every nonempty HDR bucket, lowest first, with its slot and count. */
+export function forEachBucket(h: Histogram, each: (slot: number, count: number) => void): void {
+  if (h.totalCount === 0) return;
+  const js = jsHistogram(h);
+  for (let i = 0; i < js.countsArrayLength; i++) {
+    const count = js.getCountAtIndex(i);
+    if (count !== 0) each(i, count);
+  }
+}
+
+/** A slot's bucket: its top (the value percentiles report) and its middle (what the mean adds up), µs. */
+export function bucketValuesUs(h: Histogram, slot: number): { highestUs: number; medianUs: number } {
+  const js = jsHistogram(h);
+  const lowestUs = js.valueFromIndex(slot);
+  return { highestUs: js.highestEquivalentValue(lowestUs), medianUs: js.medianEquivalentValue(lowestUs) };
+}
+
+interface LatencyBlock {
+  latencyMs: LatencySummaryMs;
+  percentiles: PercentilePoint[];
+  histogram: HistogramBucket[];
+  logHistogram: HistogramBucket[];
+  histogramEncoded: string;
+}
+
+/** A run's latency fields from its histogram, the one builder for finished, cut and merged runs. */
+export function latencyBlock(h: Histogram): LatencyBlock {
+  return {
+    latencyMs: summarizeMs(h),
+    percentiles: percentileCurve(h),
+    histogram: histogramBuckets(h),
+    logHistogram: logHistogramBuckets(h),
+    histogramEncoded: encodeHistogram(h),
+  };
 }

@@ -16,9 +16,8 @@ import {
   type IntervalDetail,
   successRateOf,
 } from "./interval_counts.ts";
-import { mergeEncoded, summarizeMs } from "./histogram.ts";
+import { latencyBlock, mergeEncoded, summarizeMs } from "./histogram.ts";
 import { unmeasuredMs } from "./conclude/responses.ts";
-import { latencyBlock } from "./histogram_views.ts";
 
 /** A phase of an open-model load, in schedule order; phases follow each other from the measured start. */
 export interface PhaseSpan {

@@ -4,7 +4,7 @@
  * a temporary file renamed into place, so a crash never leaves a truncated file.
  */
 import denoJson from "../deno.json" with { type: "json" };
-import { parseResultsFile } from "./parse.ts";
+import { parseResultsFile } from "./mod.ts";
 import { redactResults } from "./redact_results.ts";
 import { escapeInvisible } from "./json_text.ts";
 import { jsonErrorReason } from "../validation/json_error.ts";

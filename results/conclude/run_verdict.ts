@@ -26,10 +26,9 @@ import {
   unansweredAtStop,
 } from "./send_counts.ts";
 import { serverBoundLabel } from "./served_rate.ts";
-import { stormOutlastText, stormShortText } from "./ws_storm.ts";
-import { wsFlood, wsFloodLabel } from "./ws_flood.ts";
+import { stormOutlastText, stormShortText, wsFlood, wsFloodLabel } from "./ws_runs.ts";
 import { generatorSaturation } from "./generator_saturation.ts";
-import { atText, rampShortfall } from "./ramp_followed.ts";
+import { atText, rampShortfall } from "./planned_connections.ts";
 import { changedBuiltIns } from "./builtin_changes.ts";
 import { describeChange } from "../schema/steering.ts";
 import { formatCount, formatDurationMs } from "../text_format.ts";

@@ -3,8 +3,7 @@
  * An HDR latency histogram (µs) as an exponential histogram in seconds (Prometheus native, OTel
  * exponential): each HDR bucket goes whole into the bucket holding its top value, so counts are exact. Pure.
  */
-import type { Histogram } from "../histogram.ts";
-import { bucketValuesUs, forEachBucket } from "../histogram_views.ts";
+import { bucketValuesUs, forEachBucket, type Histogram } from "../histogram.ts";
 
 /** Prometheus' finest schema: 256 buckets per doubling. */
 export const NATIVE_SCHEMA = 8;

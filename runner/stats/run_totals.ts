@@ -19,10 +19,10 @@ import {
   createHistogram,
   encodeHistogram,
   type Histogram,
+  latencyBlock,
   percentileCurve,
   summarizeMs,
 } from "../../results/histogram.ts";
-import { latencyBlock } from "../../results/histogram_views.ts";
 import { type IntervalSample, OTHER_MESSAGES } from "./sample.ts";
 import { detectStabilization } from "../../results/conclude/stabilization.ts";
 import { verdict } from "../../results/conclude/bound_verdict.ts";

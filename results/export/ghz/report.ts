@@ -5,8 +5,7 @@
  * request log: loadlab keeps no list of calls). Pure.
  */
 import type { RunResult } from "../../mod.ts";
-import { decodeHistogram } from "../../histogram.ts";
-import { bucketValuesUs, forEachBucket } from "../../histogram_views.ts";
+import { bucketValuesUs, decodeHistogram, forEachBucket } from "../../histogram.ts";
 import { PERCENTILE_FIELDS, statusKey, statusSlotOf } from "../../schema/values.ts";
 import { visibleLine } from "../../../validation/terminal_text.ts";
 import { modelFactsOf } from "../../load_models.ts";
