@@ -9,8 +9,7 @@
  */
 import type { RunResult } from "../schema/results.ts";
 import { formatCount } from "../text_format.ts";
-import { connectionsAt, type StagePlan } from "../stage_plan.ts";
-import { modelFactsOf } from "../load_models.ts";
+import { connectionsAt, modelFactsOf, type StagePlan } from "../load_models.ts";
 
 /** An interval holding under this share of its planned connections is short of the plan. */
 const SHORT_SHARE = 0.5;

@@ -7,6 +7,7 @@
  */
 import type { RunResult } from "../schema/results.ts";
 import {
+  changedBuiltIns,
   errorKindsText,
   errorShareBase,
   noResponse,
@@ -29,7 +30,6 @@ import { serverBoundLabel } from "./served_rate.ts";
 import { stormOutlastText, stormShortText, wsFlood, wsFloodLabel } from "./ws_runs.ts";
 import { generatorSaturation } from "./generator_saturation.ts";
 import { atText, rampShortfall } from "./planned_connections.ts";
-import { changedBuiltIns } from "./builtin_changes.ts";
 import { describeChange } from "../schema/steering.ts";
 import { formatCount, formatDurationMs } from "../text_format.ts";
 

@@ -13,7 +13,7 @@ import { type LoadContext, mayStart } from "../executor.ts";
 import { shareOf } from "../schedule.ts";
 import { sleepMs } from "../clock.ts";
 import { closedLoop, CONNECT_BACKOFF_MS } from "../closed_loop.ts";
-import { connectionsAt } from "../../../results/stage_plan.ts";
+import { connectionsAt } from "../../../results/load_models.ts";
 import type { LoadConnection } from "../../http/load_connection.ts";
 
 /** Most stages of one load. */
