@@ -1,9 +1,9 @@
 /**
  * @module
- * Output files written whole or not at all (temp file + rename), and the probe that an output can be written.
+ * Output files written whole or not at all (temp file + rename), and the probe that an output can be written;
+ * an OS error's reason without Deno's trailing call and paths (often a temp file the user never named).
  */
 import { dirOf, resolveOutput, writeThrough } from "./output_file.ts";
-import { osErrorText } from "./os_error.ts";
 
 /** Writes text via a temp file renamed over `path`; on failure the old file stays, `WriteError` names it. */
 export async function writeTextAtomic(path: string, text: string): Promise<void> {
@@ -62,4 +62,9 @@ async function probeFolder(dir: string): Promise<void> {
   const probe = `${dir}/.loadlab-write-check-${Deno.pid}`;
   await Deno.writeTextFile(probe, "");
   await Deno.remove(probe);
+}
+
+export function osErrorText(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  return message.replace(/: [a-z]+ '.*$/s, "");
 }

@@ -44,7 +44,7 @@ import { exportLine, type ExportSummary } from "../../results/export/summary.ts"
 import { checkSelectors } from "../../results/thresholds/selector.ts";
 import { endpointTable } from "../../runner/endpoint_table.ts";
 import { inFlightLine, withGrpcCalls } from "./grpc_args.ts";
-import { DescriptorReserve } from "../../system/descriptor_reserve.ts";
+import { DescriptorReserve } from "../../system/descriptors.ts";
 import { StoppedBeforeLoad } from "../../runner/worker/collect.ts";
 
 /** Runs the command; returns the process exit code. */

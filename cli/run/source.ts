@@ -24,7 +24,7 @@ import { LocustConvertError } from "../../runner/script/locust/convert.ts";
 import { locustExperimentText, LocustInputError } from "../../runner/script/locust/experiment.ts";
 import { passToIsolates } from "../../runner/script/k6/isolate_flags.ts";
 import { OutputError } from "../../results/output_error.ts";
-import { readOpenFileLimit } from "../../system/open_file_limit.ts";
+import { readOpenFileLimit } from "../../system/descriptors.ts";
 import { FileReadError, readTextFileCapped } from "../../system/read_capped.ts";
 import { MAX_EXPERIMENT_FILE_BYTES } from "../../validation/input_limits.ts";
 import { loadRunnable, type Runnable } from "../../scenarios/load.ts";

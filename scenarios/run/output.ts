@@ -14,7 +14,7 @@ import type { ExperimentInfo, ResultsFile, RunResult } from "../../results/mod.t
 import { OutputError } from "../../results/output_error.ts";
 import { redactResults } from "../../results/redact_results.ts";
 import { noResponse } from "../../results/conclude/responses.ts";
-import { DescriptorReserve } from "../../system/descriptor_reserve.ts";
+import { DescriptorReserve } from "../../system/descriptors.ts";
 
 /** Turns the results so far into the text of report.html. */
 export type RenderReport = (results: ResultsFile) => string;
