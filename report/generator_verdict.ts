@@ -1,7 +1,7 @@
 /**
  * @module
  * Who held a run up, in one sentence and its facts, for the terminal and the page alike; the sentence
- * follows the runner's flags (results/conclude/bound_verdict.ts) rather than judging again. Pure.
+ * follows the runner's flags (results/conclude/served_rate.ts) rather than judging again. Pure.
  */
 import type { RunResult } from "../results/mod.ts";
 import { formatCount, formatDurationMs, protocolTag } from "../results/text_format.ts";

@@ -4,9 +4,8 @@
  * `phaseStats`, at interval resolution (an interval counts toward the part it starts in). Pure.
  */
 import type { IntervalResult, PhaseResult, RunResult } from "./mod.ts";
-import { verdict } from "./conclude/bound_verdict.ts";
 import { generatorSaturation } from "./conclude/generator_saturation.ts";
-import { saturated, servedRps } from "./conclude/served_rate.ts";
+import { saturated, servedRps, verdict } from "./conclude/served_rate.ts";
 import {
   addIntervalCounts,
   addIntervalDetail,

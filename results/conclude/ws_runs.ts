@@ -9,8 +9,7 @@
  * Pure.
  */
 import type { RunResult } from "../schema/results.ts";
-import { MIN_HELD_SENDS } from "./bound_verdict.ts";
-import { formatRate, SHORTFALL_SHARE } from "./served_rate.ts";
+import { formatRate, MIN_HELD_SENDS, SHORTFALL_SHARE } from "./served_rate.ts";
 import { formatCount, formatDurationMs } from "../text_format.ts";
 
 /** What a run's requests are, so runs of different kinds are never compared as one. */

@@ -18,14 +18,13 @@ import {
   sumValues,
 } from "../interval_counts.ts";
 import { encodeHistogram, latencyBlock, mergeEncoded, summarizeMs } from "../histogram.ts";
-import { verdict } from "../conclude/bound_verdict.ts";
 import {
   busierLoad,
   type GeneratorLoad,
   generatorSaturation,
   loadOf,
 } from "../conclude/generator_saturation.ts";
-import { saturated, servedRps } from "../conclude/served_rate.ts";
+import { saturated, servedRps, verdict } from "../conclude/served_rate.ts";
 import { detectStabilization } from "../conclude/stabilization.ts";
 import { mergeEndpoints } from "../endpoint_totals.ts";
 import { addWsParts } from "../ws_totals.ts";
