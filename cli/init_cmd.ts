@@ -8,7 +8,7 @@ import { runCommand } from "./command_errors.ts";
 import { UsageError } from "./usage_error.ts";
 import { tokenize } from "./argv.ts";
 import { OutputError } from "../results/output_error.ts";
-import { osErrorText } from "../system/atomic_write.ts";
+import { osErrorText } from "../system/output_file.ts";
 
 const HELP = `loadlab init --script [DIR]: a starter session script and its types in DIR (default .)
 

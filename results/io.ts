@@ -9,7 +9,7 @@ import { redactResults } from "./redact_results.ts";
 import { escapeInvisible } from "./json_text.ts";
 import { jsonErrorReason } from "../validation/json_error.ts";
 import { FileReadError, readTextFileCapped } from "../system/read_capped.ts";
-import { writeTextAtomic } from "../system/atomic_write.ts";
+import { writeTextAtomic } from "../system/output_file.ts";
 import {
   type EnvironmentInfo,
   RESULTS_SCHEMA,

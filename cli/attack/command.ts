@@ -29,7 +29,7 @@ import {
 import { renderSummary } from "../../report/terminal/summary.ts";
 import type { ResultsFile, RunResult, ThresholdResult } from "../../results/mod.ts";
 import { EXIT, exitCodeOf } from "../exit_codes.ts";
-import { assertFileWritable, writeTextAtomic } from "../../system/atomic_write.ts";
+import { assertFileWritable, writeTextAtomic } from "../../system/output_file.ts";
 import { ghzOutput, type GhzReportOptions } from "../../results/export/ghz/report.ts";
 import { thresholdLine } from "../../results/thresholds/text.ts";
 import { type Dashboard, startDashboard, steeringFor } from "../dashboard/server.ts";

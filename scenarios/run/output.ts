@@ -9,7 +9,7 @@ import {
   resultsText,
   writeResultsFile,
 } from "../../results/io.ts";
-import { WriteError, writeTextAtomic, writeTextAtomicSync } from "../../system/atomic_write.ts";
+import { WriteError, writeTextAtomic, writeTextAtomicSync } from "../../system/output_file.ts";
 import type { ExperimentInfo, ResultsFile, RunResult } from "../../results/mod.ts";
 import { OutputError } from "../../results/output_error.ts";
 import { redactResults } from "../../results/redact_results.ts";
