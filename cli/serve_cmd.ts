@@ -25,8 +25,7 @@ import {
 import { ENDPOINTS } from "../targets/app/app.ts";
 import { serveGrpcTarget } from "../targets/app/grpc_endpoints.ts";
 import { idleWarning, isCpuProfile, summarizeProfile } from "../results/cpu_profile.ts";
-import { assertWritable, osErrorText, writeTextAtomic } from "../system/output_file.ts";
-import { OutputError } from "../results/output_error.ts";
+import { assertWritable, osErrorText, OutputError, writeTextAtomic } from "../system/output_file.ts";
 
 /** Client connections the open-file limit leaves room for: EMFILE looks like a slow server. */
 function openFilesLine(spec: TargetSpec, limit = readOpenFileLimit()): string | undefined {

@@ -56,7 +56,6 @@ function safe<T>(f: () => T): T | undefined {
   }
 }
 
-/** A complete results file. */
 export function buildResultsFile(opts: {
   experiment: ResultsFile["experiment"];
   runs: RunResult[];

@@ -214,3 +214,8 @@ export function osErrorText(err: unknown): string {
   const message = err instanceof Error ? err.message : String(err);
   return message.replace(/: [a-z]+ '.*$/s, "");
 }
+
+/** An output file could not be written; exit code 5 at the CLI. */
+export class OutputError extends Error {
+  override name = "OutputError";
+}

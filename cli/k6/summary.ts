@@ -26,9 +26,8 @@ import {
 import type { ResultsFile } from "../../results/mod.ts";
 import { errorText } from "../../runner/script/module.ts";
 import { k6ErrorOf } from "../../runner/script/k6/error_codes.ts";
-import { OutputError } from "../../results/output_error.ts";
+import { OutputError, sameFile, writeTextAtomic } from "../../system/output_file.ts";
 import { ScriptNames } from "../../runner/script/sessions/names.ts";
-import { sameFile, writeTextAtomic } from "../../system/output_file.ts";
 import { busyText, type HostOutcome, ScriptHost } from "../../runner/script/host/host.ts";
 import { memoryLimitMbBesideRuns, memoryPassedText } from "../../runner/worker/memory_limit.ts";
 import { type K6Flags, withK6Flags } from "../run/script_load_flags.ts";

@@ -23,7 +23,7 @@ import { isLocustFile } from "../../runner/script/locust/file.ts";
 import { LocustConvertError } from "../../runner/script/locust/convert.ts";
 import { locustExperimentText, LocustInputError } from "../../runner/script/locust/experiment.ts";
 import { passToIsolates } from "../../runner/script/k6/isolate_flags.ts";
-import { OutputError } from "../../results/output_error.ts";
+import { OutputError } from "../../system/output_file.ts";
 import { readOpenFileLimit } from "../../system/descriptors.ts";
 import { FileReadError, readTextFileCapped } from "../../system/read_capped.ts";
 import { MAX_EXPERIMENT_FILE_BYTES } from "../../validation/input_limits.ts";
