@@ -250,7 +250,6 @@ export interface RunVerdict {
   label: string;
 }
 
-/** The verdict of one run. */
 export function runVerdict(run: RunResult): RunVerdict {
   const failed = noResponse(run);
   const flags = VERDICT_FLAGS.flatMap((f) => {

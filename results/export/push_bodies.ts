@@ -112,7 +112,6 @@ function histogramPoint(base: OtlpPointBase, h: NativeHistogram): OtlpExponentia
   };
 }
 
-/** The encoded `ExportMetricsServiceRequest`. */
 export function encodeOtlpRequest(request: OtlpRequest): Uint8Array {
   const w = new ProtoWriter();
   for (const rm of request.resourceMetrics) {

@@ -372,7 +372,6 @@ function mergeInterval(parts: IntervalResult[], index: number, alignment: Alignm
   };
 }
 
-/** The loads' runs as one run named `name`. */
 export function mergeParts(name: string, runs: RunResult[]): RunResult {
   if (runs.length === 1) return { ...runs[0], name };
   // Aligned by when each load's schedule started (its start instant), not by when its run was set up.
