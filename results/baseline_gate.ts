@@ -62,7 +62,6 @@ interface UnjudgedRule {
   reason: string;
 }
 
-/** The whole gate. */
 export interface GateResult {
   groups: GroupVerdict[];
   /** Groups of this run the baseline has no runs for. */

@@ -36,7 +36,6 @@ function fastCountsIndex(this: IndexedShape, value: number): number {
   return (bucket << half) + (value >>> bucket);
 }
 
-/** Creates an empty latency histogram with the shared shape. */
 export function createHistogram(): Histogram {
   const h = hdr.build({
     lowestDiscernibleValue: 1,

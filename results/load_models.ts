@@ -11,7 +11,6 @@ import type { SteerAction } from "./schema/steering.ts";
 /** How a model paces: `closed` (send when answered), `open` (a schedule, connections on demand), `fixed`. */
 export type Pacing = "closed" | "open" | "fixed";
 
-/** One model's facts. */
 interface LoadModelFacts {
   /** How it paces its sends, given whether its config sets a `ratePerSec`. */
   pacing(hasRate: boolean): Pacing;
@@ -89,7 +88,6 @@ export function loadModelFacts(): { readonly [M in LoadModel]: LoadModelFacts } 
   };
 }
 
-/** Every load model's facts, by name. */
 export const LOAD_MODEL_FACTS = loadModelFacts();
 
 /** The facts of a model named in untyped data (a page's run, a config read as JSON); undefined if unknown. */
