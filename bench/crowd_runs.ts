@@ -11,7 +11,7 @@
  * one address opens.
  */
 import { findProgram } from "../system/path_lookup.ts";
-import { readLocalPorts } from "../system/local_ports.ts";
+import { readLocalPorts } from "../system/ports.ts";
 import { quickPortsOf } from "../runner/socket_budget.ts";
 import { findGcannon } from "./ws.ts";
 import { loadlabV8Flags } from "./tool_run.ts";

@@ -6,7 +6,7 @@
 import { MAX_RESULTS_FILE_BYTES, ResultsFileError } from "../results/io.ts";
 import { FileReadError, readFileCapped } from "../system/read_capped.ts";
 import { redactText } from "../results/redact.ts";
-import type { ResultsFile } from "../results/mod.ts";
+import { parseResultsFile, type ResultsFile } from "../results/mod.ts";
 import type { GateResult } from "../results/baseline_gate.ts";
 import { type FailOn, parseFailOn } from "../results/fail_on.ts";
 import { METRIC_UNITS, verdictText } from "../report/terminal/baseline_gate.ts";
@@ -15,7 +15,6 @@ import type { FlagValues } from "./flag_values.ts";
 import { UsageError } from "./usage_error.ts";
 import { boxTable } from "../report/terminal/tables.ts";
 import { unzipSync } from "fflate";
-import { parseResultsFile } from "../results/parse.ts";
 import { jsonErrorReason } from "../validation/json_error.ts";
 import { concatBytes } from "../system/copy_bytes.ts";
 import { EXIT } from "./exit_codes.ts";

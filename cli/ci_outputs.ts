@@ -4,9 +4,7 @@
  */
 import type { ResultsFile } from "../results/mod.ts";
 import type { GateResult } from "../results/baseline_gate.ts";
-import { OutputError } from "../results/output_error.ts";
-import { writeTextAtomic } from "../system/atomic_write.ts";
-import { appendText } from "../system/output_file.ts";
+import { appendText, OutputError, writeTextAtomic } from "../system/output_file.ts";
 import { renderJunit, renderMarkdownSummary } from "../report/ci/summary.ts";
 import { biggerBenchPath, renderBenchJson } from "../report/ci/bench_json.ts";
 import { flag, type FlagSpec } from "./argv.ts";

@@ -5,7 +5,7 @@ import { ExperimentError } from "../scenarios/experiment_error.ts";
 import { TargetFailedError } from "../scenarios/run/targets.ts";
 import { TargetError } from "../targets/errors.ts";
 import { ConfigError } from "../validation/config_error.ts";
-import { OutputError } from "../results/output_error.ts";
+import { OutputError } from "../system/output_file.ts";
 import { ResultsFileError } from "../results/io.ts";
 import { MergeError } from "../results/merge/shards.ts";
 

@@ -3,7 +3,7 @@
  * Printing that never ends a command: a failed print is said once, and exit 0 becomes 5.
  */
 import { EXIT } from "./exit_codes.ts";
-import { osErrorText } from "../system/os_error.ts";
+import { osErrorText } from "../system/output_file.ts";
 
 const STDOUT_METHODS = ["log", "info", "debug", "dir", "table"] as const;
 const STDERR_METHODS = ["error", "warn"] as const;

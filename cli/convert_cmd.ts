@@ -10,10 +10,9 @@ import { runCommand } from "./command_errors.ts";
 import { EXIT } from "./exit_codes.ts";
 import { FlagValues } from "./flag_values.ts";
 import { UsageError } from "./usage_error.ts";
-import { OutputError } from "../results/output_error.ts";
+import { OutputError, sameFile } from "../system/output_file.ts";
 import { FileReadError, formatCap, readFileCapped } from "../system/read_capped.ts";
 import { MAX_SCRIPT_BYTES } from "../scenarios/script_source.ts";
-import { sameFile } from "../system/output_file.ts";
 
 const TABLE: FlagTable = [
   flag("-o, --out OUT.js", { example: "session.js" }, ["write the session script to OUT.js, not stdout"]),

@@ -7,8 +7,7 @@ import { EXIT } from "./exit_codes.ts";
 import { runCommand } from "./command_errors.ts";
 import { UsageError } from "./usage_error.ts";
 import { tokenize } from "./argv.ts";
-import { OutputError } from "../results/output_error.ts";
-import { osErrorText } from "../system/os_error.ts";
+import { osErrorText, OutputError } from "../system/output_file.ts";
 
 const HELP = `loadlab init --script [DIR]: a starter session script and its types in DIR (default .)
 

@@ -7,10 +7,9 @@
  */
 import { basename } from "node:path";
 import { loadResultsFile, writeResultsFile } from "../results/io.ts";
-import { OutputError } from "../results/output_error.ts";
+import { outputClobbersInput, OutputError } from "../system/output_file.ts";
 import type { ResultsFile, RunResult } from "../results/mod.ts";
 import { mergeResults } from "../report/merge_files.ts";
-import { outputClobbersInput } from "../system/output_file.ts";
 import { writeReport } from "../report/write.ts";
 import { flag, flagsOf, type FlagTable, helpOf, tokenize } from "./argv.ts";
 import { FlagValues } from "./flag_values.ts";

@@ -11,7 +11,7 @@ import { isListenError } from "./dashboard/server.ts";
 import { EXIT } from "./exit_codes.ts";
 import { runCommand } from "./command_errors.ts";
 import { notAFolder } from "../scenarios/schema/files.ts";
-import { readOpenFileLimit } from "../system/open_file_limit.ts";
+import { readOpenFileLimit } from "../system/descriptors.ts";
 import { maxSocketsUnder } from "../runner/socket_budget.ts";
 import {
   type CpuProfiling,
@@ -25,9 +25,7 @@ import {
 import { ENDPOINTS } from "../targets/app/app.ts";
 import { serveGrpcTarget } from "../targets/app/grpc_endpoints.ts";
 import { idleWarning, isCpuProfile, summarizeProfile } from "../results/cpu_profile.ts";
-import { assertWritable, writeTextAtomic } from "../system/atomic_write.ts";
-import { OutputError } from "../results/output_error.ts";
-import { osErrorText } from "../system/os_error.ts";
+import { assertWritable, osErrorText, OutputError, writeTextAtomic } from "../system/output_file.ts";
 
 /** Client connections the open-file limit leaves room for: EMFILE looks like a slow server. */
 function openFilesLine(spec: TargetSpec, limit = readOpenFileLimit()): string | undefined {

@@ -4,7 +4,7 @@
  */
 import { join, relative } from "node:path";
 import { loadResultsFile } from "../results/io.ts";
-import { writeTextAtomic } from "../system/atomic_write.ts";
+import { writeTextAtomic } from "../system/output_file.ts";
 import { type SiteExperiment, sitePages } from "../report/html/site.ts";
 import { flag, flagsOf, type FlagTable, helpOf, tokenize } from "./argv.ts";
 import { FlagValues } from "./flag_values.ts";

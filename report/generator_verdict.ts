@@ -1,7 +1,7 @@
 /**
  * @module
  * Who held a run up, in one sentence and its facts, for the terminal and the page alike; the sentence
- * follows the runner's flags (results/conclude/bound_verdict.ts) rather than judging again. Pure.
+ * follows the runner's flags (results/conclude/served_rate.ts) rather than judging again. Pure.
  */
 import type { RunResult } from "../results/mod.ts";
 import { formatCount, formatDurationMs, protocolTag } from "../results/text_format.ts";
@@ -9,7 +9,7 @@ import { runVerdict } from "../results/conclude/run_verdict.ts";
 import { formatShare } from "../results/conclude/send_counts.ts";
 import { sendsOf } from "../results/conclude/responses.ts";
 import { generatorSaturation, saturationText } from "../results/conclude/generator_saturation.ts";
-import { crowdOpening, crowdOpeningText } from "../results/conclude/crowd_opening.ts";
+import { crowdOpening, crowdOpeningText } from "../results/conclude/planned_connections.ts";
 
 /** The verdict on one run: which side limited it, said once, and the numbers it rests on. */
 export interface GeneratorVerdict {

@@ -4,7 +4,7 @@
  * report; the rendering stays pure.
  */
 import type { ResultsFile } from "../results/mod.ts";
-import { writeTextAtomic } from "../system/atomic_write.ts";
+import { writeTextAtomic } from "../system/output_file.ts";
 import { type RenderOptions, renderReport } from "./html/mod.ts";
 
 /** Renders `results` and writes the page to `path` atomically. */

@@ -12,7 +12,7 @@ import { judgeChange } from "./conclude/judged.ts";
 import { meanCi, round4 } from "./stats.ts";
 import { type FailOn, LOWER_IS_BETTER } from "./fail_on.ts";
 import { runVerdict } from "./conclude/run_verdict.ts";
-import { requestKind } from "./conclude/ws_storm.ts";
+import { requestKind } from "./conclude/ws_runs.ts";
 import { selectedRun, selectorText } from "./thresholds/selector.ts";
 
 type NoiseSource = "repeats" | "within-run";
@@ -62,7 +62,6 @@ interface UnjudgedRule {
   reason: string;
 }
 
-/** The whole gate. */
 export interface GateResult {
   groups: GroupVerdict[];
   /** Groups of this run the baseline has no runs for. */

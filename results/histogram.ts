@@ -1,11 +1,11 @@
 /**
  * @module
  * One HDR histogram shape for the whole program (integer µs, 1 µs to 1 hour, 3 digits), so every
- * encoding adds to any other; summaries in ms, zeros for an empty histogram.
+ * encoding adds to any other; summaries in ms, zeros for an empty histogram; and the views a run stores
+ * beside its summary (equal-width and log-spaced bars, the walk over HDR buckets, the latency block).
  */
-
 import * as hdr from "hdr-histogram-js";
-import type { LatencySummaryMs, PercentilePoint } from "./mod.ts";
+import type { HistogramBucket, LatencySummaryMs, PercentilePoint } from "./mod.ts";
 import { readV2Counts, type V2Counts } from "./histogram_v2.ts";
 import { PERCENTILE_FIELDS } from "./schema/values.ts";
 
@@ -37,7 +37,6 @@ function fastCountsIndex(this: IndexedShape, value: number): number {
   return (bucket << half) + (value >>> bucket);
 }
 
-/** Creates an empty latency histogram with the shared shape. */
 export function createHistogram(): Histogram {
   const h = hdr.build({
     lowestDiscernibleValue: 1,
@@ -191,4 +190,74 @@ export function percentileCurve(h: Histogram): PercentilePoint[] {
   if (h.totalCount === 0) return [];
   const { atUs } = walkUs(h, CURVE_PERCENTILES);
   return CURVE_PERCENTILES.map((percentile, i) => ({ percentile, latencyMs: usToMs(atUs[i]) }));
+}
+
+/** oha-style equal-width buckets from the smallest to the largest latency, in ms; the last one closed. */
+export function histogramBuckets(h: Histogram, n = 20): HistogramBucket[] {
+  return bucketize(h, (minUs, topUs) => {
+    const widthUs = (topUs - minUs) / n;
+    return { n, index: (us) => Math.floor((us - minUs) / widthUs), edgeUs: (i) => minUs + i * widthUs };
+  });
+}
+
+/** Log-spaced buckets (`perDecade` per decade), in ms: the body and the tail alike, as HDR plots. */
+export function logHistogramBuckets(h: Histogram, perDecade = 8): HistogramBucket[] {
+  return bucketize(h, (minUs, topUs) => {
+    const n = Math.min(80, Math.max(1, Math.ceil(Math.log10(topUs / minUs) * perDecade)));
+    return {
+      n,
+      index: (us) => Math.floor(Math.log10(us / minUs) * perDecade),
+      edgeUs: (i) => minUs * 10 ** (i / perDecade),
+    };
+  });
+}
+
+interface BucketLayout {
+  n: number;
+  /** Bucket of a value in [min, max] (clamped by the caller to 0..n-1). */
+  index(valueUs: number): number;
+  edgeUs(i: number): number;
+}
+
+function bucketize(
+  h: Histogram,
+  layoutOf: (minUs: number, topUs: number) => BucketLayout,
+): HistogramBucket[] {
+  if (h.totalCount === 0) return [];
+  const slots: number[] = [], slotCounts: number[] = [];
+  forEachBucket(h, (slot, count) => (slots.push(slot), slotCounts.push(count)));
+  const minUs = h.minNonZeroValue, top = bucketValuesUs(h, slots[slots.length - 1]), topUs = top.highestUs;
+  if (top.lowestUs <= minUs) return [{ fromMs: usToMs(minUs), toMs: usToMs(topUs), count: h.totalCount }];
+  const layout = layoutOf(minUs, topUs);
+  const n = layout.n;
+  if (n < 1) return [];
+  const counts = new Array<number>(n).fill(0);
+  slots.forEach((slot, k) => {
+    const lowestUs = bucketValuesUs(h, slot).lowestUs;
+    counts[Math.max(0, Math.min(n - 1, layout.index(Math.max(minUs, lowestUs))))] += slotCounts[k];
+  });
+  return counts.map((count, i) => ({
+    fromMs: usToMs(layout.edgeUs(i)),
+    toMs: usToMs(i === n - 1 ? topUs : layout.edgeUs(i + 1)),
+    count,
+  }));
+}
+
+interface LatencyBlock {
+  latencyMs: LatencySummaryMs;
+  percentiles: PercentilePoint[];
+  histogram: HistogramBucket[];
+  logHistogram: HistogramBucket[];
+  histogramEncoded: string;
+}
+
+/** A run's latency fields from its histogram, the one builder for finished, cut and merged runs. */
+export function latencyBlock(h: Histogram): LatencyBlock {
+  return {
+    latencyMs: summarizeMs(h),
+    percentiles: percentileCurve(h),
+    histogram: histogramBuckets(h),
+    logHistogram: logHistogramBuckets(h),
+    histogramEncoded: encodeHistogram(h),
+  };
 }

@@ -6,12 +6,13 @@ import {
   CURVE_PERCENTILES,
   decodeHistogram,
   encodeHistogram,
+  histogramBuckets,
+  logHistogramBuckets,
   MAX_LATENCY_US,
   mergeEncoded,
   percentileCurve,
   summarizeMs,
 } from "./histogram.ts";
-import { histogramBuckets, logHistogramBuckets } from "./histogram_views.ts";
 import { PERCENTILE_FIELDS } from "./schema/values.ts";
 
 /** Deterministic pseudo-random latencies (us) with a long tail, so tests do not depend on Math.random. */

@@ -50,7 +50,6 @@ export function emptyCounters(): Counters {
   };
 }
 
-/** Every counter's name, in `emptyCounters`' order. */
 const COUNTER_KEYS = Object.keys(emptyCounters()) as Array<keyof Counters>;
 
 /** Adds every counter of `from` into `into`; one `from` lacks (a results subset) adds nothing. */

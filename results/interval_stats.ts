@@ -4,9 +4,8 @@
  * `phaseStats`, at interval resolution (an interval counts toward the part it starts in). Pure.
  */
 import type { IntervalResult, PhaseResult, RunResult } from "./mod.ts";
-import { verdict } from "./conclude/bound_verdict.ts";
 import { generatorSaturation } from "./conclude/generator_saturation.ts";
-import { saturated, servedRps } from "./conclude/served_rate.ts";
+import { saturated, servedRps, verdict } from "./conclude/served_rate.ts";
 import {
   addIntervalCounts,
   addIntervalDetail,
@@ -16,9 +15,8 @@ import {
   type IntervalDetail,
   successRateOf,
 } from "./interval_counts.ts";
-import { mergeEncoded, summarizeMs } from "./histogram.ts";
+import { latencyBlock, mergeEncoded, summarizeMs } from "./histogram.ts";
 import { unmeasuredMs } from "./conclude/responses.ts";
-import { latencyBlock } from "./histogram_views.ts";
 
 /** A phase of an open-model load, in schedule order; phases follow each other from the measured start. */
 export interface PhaseSpan {

@@ -4,13 +4,12 @@
  * a temporary file renamed into place, so a crash never leaves a truncated file.
  */
 import denoJson from "../deno.json" with { type: "json" };
-import { parseResultsFile } from "./parse.ts";
+import { parseResultsFile } from "./mod.ts";
 import { redactResults } from "./redact_results.ts";
 import { escapeInvisible } from "./json_text.ts";
 import { jsonErrorReason } from "../validation/json_error.ts";
 import { FileReadError, readTextFileCapped } from "../system/read_capped.ts";
-import { writeTextAtomic } from "../system/atomic_write.ts";
-import { currentGitCommit, hostInfo } from "../system/host_info.ts";
+import { writeTextAtomic } from "../system/output_file.ts";
 import {
   type EnvironmentInfo,
   RESULTS_SCHEMA,
@@ -21,24 +20,42 @@ import {
 
 const LOADLAB_VERSION: string = denoJson.version;
 
+/** This machine and build as a results file records them; a field that cannot be read is left unknown. */
 function environmentInfo(): EnvironmentInfo {
   const gitCommit = currentGitCommit();
-  const { os, arch, cpu, cores, hostname } = hostInfo();
+  const cpuInfo = safe(() => Deno.readTextFileSync("/proc/cpuinfo"));
   return {
     loadlab: LOADLAB_VERSION,
     deno: Deno.version.deno,
     v8: Deno.version.v8,
     typescript: Deno.version.typescript,
-    os,
-    arch,
-    cpu,
-    cores,
-    hostname,
+    os: `${Deno.build.os} ${safe(() => Deno.osRelease()) ?? ""}`.trim(),
+    arch: Deno.build.arch,
+    cpu: cpuInfo?.split("\n").find((l) => l.startsWith("model name"))?.split(":")[1]?.trim() ?? "unknown",
+    cores: navigator.hardwareConcurrency,
+    hostname: safe(() => Deno.hostname()),
     ...(gitCommit ? { gitCommit } : {}),
   };
 }
 
-/** A complete results file. */
+/** The commit checked out in the working directory (spawns `git`); undefined without one. */
+function currentGitCommit(): string | undefined {
+  const out = safe(() =>
+    new Deno.Command("git", { args: ["rev-parse", "HEAD"], stdout: "piped", stderr: "null" }).outputSync()
+  );
+  if (!out?.success) return undefined;
+  const commit = new TextDecoder().decode(out.stdout).trim();
+  return /^[0-9a-f]{40,64}$/.test(commit) ? commit : undefined;
+}
+
+function safe<T>(f: () => T): T | undefined {
+  try {
+    return f();
+  } catch {
+    return undefined;
+  }
+}
+
 export function buildResultsFile(opts: {
   experiment: ResultsFile["experiment"];
   runs: RunResult[];

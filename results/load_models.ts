@@ -2,7 +2,8 @@
  * @module
  * What every layer asks of a load model, one record per model: planning, steering, merging, export and
  * the report read these facts rather than branch on model names. runner/load/models/ holds each model's
- * fields and run, and reads its pacing and its sessions rule from here. Pure, no runtime imports.
+ * fields and run, and reads its pacing and its sessions rule from here; and how many connections a
+ * ramping-connections load holds at an instant, for the model and the verdict. Pure, no runtime imports.
  */
 import type { LoadModel } from "./schema/results.ts";
 import type { SteerAction } from "./schema/steering.ts";
@@ -10,7 +11,6 @@ import type { SteerAction } from "./schema/steering.ts";
 /** How a model paces: `closed` (send when answered), `open` (a schedule, connections on demand), `fixed`. */
 export type Pacing = "closed" | "open" | "fixed";
 
-/** One model's facts. */
 interface LoadModelFacts {
   /** How it paces its sends, given whether its config sets a `ratePerSec`. */
   pacing(hasRate: boolean): Pacing;
@@ -88,11 +88,33 @@ export function loadModelFacts(): { readonly [M in LoadModel]: LoadModelFacts } 
   };
 }
 
-/** Every load model's facts, by name. */
 export const LOAD_MODEL_FACTS = loadModelFacts();
 
 /** The facts of a model named in untyped data (a page's run, a config read as JSON); undefined if unknown. */
 export function modelFactsOf(model: string | null | undefined): LoadModelFacts | undefined {
   const facts = loadModelFacts();
   return model != null && Object.hasOwn(facts, model) ? facts[model as LoadModel] : undefined;
+}
+
+/** One stage: linear from the previous target to `target` connections over `durationMs`. */
+export interface StagePlan {
+  durationMs: number;
+  target: number;
+}
+
+/**
+ * The load's connections at `tMs`: linear from the previous stage's target to this one's, rounded toward
+ * the previous target (k6's ramping-vus: a connection stops as the line reaches the number below it).
+ */
+export function connectionsAt(stages: readonly StagePlan[], tMs: number): number {
+  let from = 0, startMs = 0;
+  for (const s of stages) {
+    if (tMs < startMs + s.durationMs) {
+      const v = from + ((s.target - from) * Math.max(0, tMs - startMs)) / s.durationMs;
+      return s.target >= from ? Math.floor(v) : Math.ceil(v);
+    }
+    from = s.target;
+    startMs += s.durationMs;
+  }
+  return from;
 }

@@ -3,8 +3,9 @@
  * The neutral results format every part of loadlab imports: the schema of `results.json`, its types,
  * `parseResultsFile`, and the live-progress type. Pure.
  */
+import { validate } from "../validation/mod.ts";
+import { type ResultsFile, resultsFileSchema } from "./schema/results.ts";
 export * from "./schema/results.ts";
-export { type ParseOutcome, parseResultsFile } from "./parse.ts";
 
 /** Live numbers of a run in progress, for the progress line (sent a few times a second); not file content. */
 export interface AttackProgress {
@@ -17,4 +18,16 @@ export interface AttackProgress {
   errors: number;
   /** In a run of several endpoints, the busiest (at most 3) by responses a second over the last second. */
   endpoints?: Array<{ name: string; rps: number }>;
+}
+
+/** Outcome of validating untrusted JSON: the results, or one line saying where and what is wrong. */
+export type ParseOutcome = { ok: true; results: ResultsFile } | { ok: false; problem: string };
+
+/** Validates parsed JSON as a results file (v1 or v2), upgrading it to v2. */
+export function parseResultsFile(data: unknown): ParseOutcome {
+  const parsed = validate(resultsFileSchema, data);
+  if (parsed.ok) return { ok: true, results: parsed.data };
+  const [first, ...rest] = parsed.issues;
+  const more = rest.length > 0 ? ` (and ${rest.length} more problems)` : "";
+  return { ok: false, problem: `${first.path}: ${first.message}${more}` };
 }

@@ -1,12 +1,17 @@
 /**
  * @module
  * A results file with its secrets (in the file and its experiment's source) replaced by their
- * redacted tokens in every string, and `redaction` counting them.
+ * redacted tokens in every string, and `redaction` counting them; the experiment source is parsed
+ * here, apart from redact.ts, so code that only redacts text loads no YAML parser.
  */
+import { parse as parseYaml } from "yaml";
+import { withEnvSnapshot, YAML_DEBUG_VARIABLES } from "../system/env_snapshot.ts";
+import { parseJsonDocument } from "../validation/json_document.ts";
+import { yamlCostIssue } from "../validation/yaml_cost.ts";
+import { MAX_EXPERIMENT_FILE_BYTES } from "../validation/input_limits.ts";
 import type { ResultsFile } from "./schema/results.ts";
 import { collectSecrets, NUMBERS_ONLY } from "./secret_finder.ts";
 import { knownSecrets, knowSecrets, MIN_LITERAL, redactedToken, rewrite } from "./redact.ts";
-import { parseSource } from "./source_data.ts";
 
 const TOKEN = /\[redacted \d+ chars sha256:[0-9a-f]{8}\]/g;
 
@@ -66,4 +71,38 @@ export function redactResults(results: ResultsFile): ResultsFile {
   const kinds = [...new Set([...(before?.kinds ?? []), ...found])];
   const secrets = tokens.size || (before?.secrets ?? 0);
   return secrets === 0 ? redacted : { ...redacted, redaction: { secrets, kinds } };
+}
+
+/** Sources parsed so far: redacting at every write would otherwise parse a big experiment each time. */
+const parsedSources = new Map<string, unknown>();
+
+/** The experiment source as data when it is YAML or JSON; undefined for a command line or bad text. */
+export function parseSource(source: string | undefined): unknown {
+  if (!source) return undefined;
+  if (parsedSources.has(source)) return parsedSources.get(source);
+  const parsed = readSource(source);
+  rememberSource(source, parsed);
+  return parsed;
+}
+
+/** `source` as data, or undefined for bad, too long or too costly YAML (alias bombs); read past 1 MiB. */
+function readSource(source: string): unknown {
+  if (source.length > 2 * MAX_EXPERIMENT_FILE_BYTES) return undefined;
+  if (/^\s*[[{]/.test(source)) {
+    const json = parseJsonDocument(source);
+    if (json.ok) return json.value;
+  }
+  if (yamlCostIssue(source) !== undefined) return undefined;
+  try {
+    const options = { maxAliasCount: 100, merge: true };
+    return withEnvSnapshot(YAML_DEBUG_VARIABLES, () => parseYaml(source, options));
+  } catch {
+    return undefined;
+  }
+}
+
+/** `source` as the experiment loader parsed it, so redacting its results does not parse it again. */
+export function rememberSource(source: string, parsed: unknown): void {
+  if (parsedSources.size >= 4) parsedSources.clear();
+  parsedSources.set(source, parsed);
 }

@@ -7,12 +7,12 @@ import {
   redactKnown,
   redactShown,
   redactText,
+  shownAssignment,
+  shownHeader,
   shownSweepValue,
 } from "./redact.ts";
-import { redactResults } from "./redact_results.ts";
+import { parseSource, redactResults } from "./redact_results.ts";
 import { isSecretName, secretSubprotocols } from "./secret_finder.ts";
-import { parseSource } from "./source_data.ts";
-import { shownAssignment, shownHeader } from "./redact_quote.ts";
 import type { ResultsFile } from "./schema/results.ts";
 import { withoutPassword } from "./export/metrics_output.ts";
 

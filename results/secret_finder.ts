@@ -68,7 +68,7 @@ interface FoundSecrets {
   readonly secrets: Map<string, string>;
 }
 
-/** The secrets of a results file and of its experiment's source as data (results/source_data.ts). */
+/** The secrets of a results file and of its experiment's source as data (results/redact_results.ts). */
 export function collectSecrets(results: ResultsFile, sources: readonly unknown[]): FoundSecrets {
   const collector = new Collector();
   collector.walk(results);

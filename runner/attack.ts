@@ -16,7 +16,7 @@ import { runResultOf } from "./run_result.ts";
 import { createLogFile } from "./load/request_log.ts";
 import { modelDef } from "./load/models/mod.ts";
 import { hostCpuDelta, hostTcpDelta, readHostCpu } from "./stats/host.ts";
-import { readHostTcp } from "../system/proc_net.ts";
+import { readHostTcp } from "../system/proc_stat.ts";
 import { type AbortedBy, type AbortRule, AbortWatch } from "../results/thresholds/abort.ts";
 import type { IntervalDelta } from "../results/export/interval_delta.ts";
 import { flowResults, type FlowSample } from "./stats/flow_counters.ts";

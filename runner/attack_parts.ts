@@ -9,7 +9,7 @@ import type { AttackConfig } from "./config.ts";
 import type { RunResult } from "../results/mod.ts";
 import { type AttackHooks, runLoaded } from "./attack.ts";
 import { withScriptSetup } from "./script/host/hooks.ts";
-import { mergeParts } from "../results/merge/parts.ts";
+import { mergeParts } from "../results/merge/shard_runs.ts";
 import { PART_ENV } from "./script/part_env.ts";
 import { withReflectedSchema } from "./http/grpc/reflected_run.ts";
 import { newRunCounters } from "./script/run_counters.ts";

@@ -19,7 +19,7 @@ import { anchorTargets } from "./schema/targets.ts";
 import { dirname } from "node:path";
 import { anchorScript } from "./script_source.ts";
 import { stringify } from "yaml";
-import { rememberSource } from "../results/source_data.ts";
+import { rememberSource } from "../results/redact_results.ts";
 import { grpcCallsOf } from "./grpc/experiment.ts";
 import { grpcFlowsOf } from "./grpc/flow_steps.ts";
 import { targetSpecSchema } from "../targets/spec.ts";

@@ -4,7 +4,7 @@
  */
 import { parse as parseYaml } from "yaml";
 import type { Issue } from "../validation/mod.ts";
-import { shownAssignment, shownFieldValue } from "../results/redact_quote.ts";
+import { shownAssignment, shownFieldValue } from "../results/redact.ts";
 import { nearest } from "../validation/suggest.ts";
 import { isRecord, type Result } from "./yaml_document.ts";
 

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import process from "node:process";
-import { parseSource } from "../results/source_data.ts";
+import { parseSource } from "../results/redact_results.ts";
 import { loadExperiment, loadRunnable } from "./load.ts";
 import { planExperiment } from "./plan/plan.ts";
 import { checkExperiment } from "./schema/checks.ts";

@@ -1,8 +1,10 @@
 /**
  * @module
  * Free loopback ports, picked outside the kernel's ephemeral range so no client socket takes one between
- * the check and the server's listen, and waiting for a port to accept.
+ * the check and the server's listen; waiting for a port to accept; the local ports and addresses a load
+ * can send from, checked before it; and which process listens on a port loadlab did not start.
  */
+import { sleepUnlessAborted } from "./sleep.ts";
 
 /** Clear of the well-known and most registered service ports. */
 const LOWEST_PORT = 10_000;
@@ -20,19 +22,37 @@ export function rangeOutside(ephemeral: readonly [number, number]): readonly [nu
   return best[1] - best[0] >= 1_000 ? best : null;
 }
 
-function ephemeralRange(): readonly [number, number] {
+/** `net.ipv4.ip_local_port_range`: the local ports a source address has per destination; null off Linux. */
+function localPortRange(): [number, number] | null {
   try {
-    const [low, high] = Deno.readTextFileSync("/proc/sys/net/ipv4/ip_local_port_range").trim().split(/\s+/)
-      .map(Number);
-    return Number.isInteger(low) && Number.isInteger(high) && low <= high ? [low, high] : DEFAULT_EPHEMERAL;
+    const m = Deno.readTextFileSync("/proc/sys/net/ipv4/ip_local_port_range").trim().match(/^(\d+)\s+(\d+)$/);
+    return m && Number(m[1]) <= Number(m[2]) ? [Number(m[1]), Number(m[2])] : null;
   } catch {
-    return DEFAULT_EPHEMERAL; // not Linux, or /proc not mounted
+    return null;
   }
+}
+
+/** How many local ports one source address has per destination, so a larger crowd is refused up front. */
+export function readLocalPorts(): number | null {
+  const range = localPortRange();
+  return range && range[1] - range[0] + 1;
+}
+
+/** The first of `addresses` this host cannot bind, with the error in words; null when every one binds. */
+export function unbindableAddress(addresses: readonly string[]): string | null {
+  for (const hostname of addresses) {
+    try {
+      Deno.listen({ hostname, port: 0 }).close();
+    } catch (err) {
+      return `${hostname}: ${err instanceof Error ? err.message : String(err)}`;
+    }
+  }
+  return null;
 }
 
 /** A TCP port on `host` that was free a moment ago. */
 export function freePort(host = "127.0.0.1"): number {
-  if (pickRange === undefined) pickRange = rangeOutside(ephemeralRange());
+  if (pickRange === undefined) pickRange = rangeOutside(localPortRange() ?? DEFAULT_EPHEMERAL);
   const range = pickRange;
   for (let i = 0; range !== null && i < TRIES; i++) {
     const port = range[0] + Math.floor(Math.random() * (range[1] - range[0] + 1));
@@ -63,8 +83,55 @@ export async function waitForPort(
       conn.close();
       return true;
     } catch {
-      await new Promise((r) => setTimeout(r, 50));
+      await sleepUnlessAborted(50);
     }
   }
   return false;
+}
+
+/** The inodes of sockets listening on `port` (state 0A) in `/proc/net/tcp` text. */
+export function listeningInodes(table: string, port: number): string[] {
+  return table.split("\n").slice(1).flatMap((line) => {
+    const f = line.trim().split(/\s+/);
+    return f.length >= 10 && f[3] === "0A" && parseInt(f[1].split(":")[1], 16) === port ? [f[9]] : [];
+  });
+}
+
+/** The pid of the lowest-numbered process holding a socket listening on `port`, or null. */
+export function listeningPid(port: number): number | null {
+  const inodes = new Set<string>();
+  for (const name of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+    try {
+      for (const inode of listeningInodes(Deno.readTextFileSync(name), port)) inodes.add(inode);
+    } catch {
+      continue;
+    }
+  }
+  if (inodes.size === 0) return null;
+  let pids: number[];
+  try {
+    pids = [...Deno.readDirSync("/proc")].map((e) => Number(e.name)).filter(Number.isInteger);
+  } catch {
+    return null;
+  }
+  for (const pid of pids.sort((a, b) => a - b)) {
+    let fds: Deno.DirEntry[];
+    try {
+      fds = [...Deno.readDirSync(`/proc/${pid}/fd`)];
+    } catch {
+      continue; // gone, or another user's
+    }
+    for (const fd of fds) {
+      if (inodes.has(socketInode(`/proc/${pid}/fd/${fd.name}`) ?? "")) return pid;
+    }
+  }
+  return null;
+}
+
+function socketInode(fdPath: string): string | null {
+  try {
+    return /^socket:\[(\d+)\]$/.exec(Deno.readLinkSync(fdPath))?.[1] ?? null;
+  } catch {
+    return null;
+  }
 }

@@ -1,7 +1,8 @@
 /**
  * @module
- * Readers of `/proc/<pid>/` (stat, process tree, RSS, schedstat wait, peak RSS); null off Linux and for a
- * process that is gone.
+ * Readers of `/proc/<pid>/` (stat, process tree, RSS, schedstat wait, peak RSS), the host's CPU
+ * (`/proc/stat`, `/proc/pressure/cpu`) and its network counters (`/proc/net/netstat`, `/proc/net/snmp`
+ * as `Prefix.Name`, e.g. `TcpExt.ListenOverflows`); null off Linux and for a process that is gone.
  */
 
 /** USER_HZ: `/proc` counts CPU time in these ticks on every architecture Deno runs on. */
@@ -128,6 +129,60 @@ export function readThreadSchedMs(): { runMs: number; waitMs: number; slices?: n
     const runMs = Number(run) / 1e6, waitMs = Number(wait) / 1e6;
     if (!Number.isFinite(runMs) || !Number.isFinite(waitMs)) return null;
     return Number.isFinite(Number(slices)) ? { runMs, waitMs, slices: Number(slices) } : { runMs, waitMs };
+  } catch {
+    return null;
+  }
+}
+
+/** Busy (not idle or iowait) and total CPU seconds of all cores since boot, and the `cpuN` line count. */
+export function parseCpuLine(text: string): { busySec: number; totalSec: number; cores: number } | null {
+  const line = text.split("\n").find((l) => l.startsWith("cpu "));
+  if (line === undefined) return null;
+  // user nice system idle iowait irq softirq steal (guest time is in user and nice).
+  const f = line.trim().split(/\s+/).slice(1, 9).map(Number);
+  if (f.length < 4 || f.some((x) => !Number.isFinite(x))) return null;
+  const total = f.reduce((a, b) => a + b, 0);
+  const idle = f[3] + (f[4] ?? 0);
+  const cores = text.match(/^cpu\d+ /gm)?.length ?? 1;
+  return { busySec: (total - idle) / CLOCK_TICKS_PER_SEC, totalSec: total / CLOCK_TICKS_PER_SEC, cores };
+}
+
+export function readHostCpuSec(): ReturnType<typeof parseCpuLine> {
+  try {
+    return parseCpuLine(Deno.readTextFileSync("/proc/stat"));
+  } catch {
+    return null;
+  }
+}
+
+/** Microseconds some task has waited for a core since boot (`some total`). */
+export function readCpuStallUs(): number | null {
+  try {
+    const m = /^some .*total=(\d+)/m.exec(Deno.readTextFileSync("/proc/pressure/cpu"));
+    return m ? Number(m[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
+export function parseProcNet(text: string, into: Map<string, number> = new Map()): Map<string, number> {
+  const lines = text.split("\n");
+  for (let i = 0; i + 1 < lines.length; i++) {
+    const names = lines[i].trim().split(/\s+/);
+    const values = lines[i + 1].trim().split(/\s+/);
+    if (names[0] === values[0] && names[0].endsWith(":") && /^-?\d/.test(values[1] ?? "")) {
+      const prefix = names[0].slice(0, -1);
+      for (let k = 1; k < names.length; k++) into.set(`${prefix}.${names[k]}`, Number(values[k]));
+      i++;
+    }
+  }
+  return into;
+}
+
+export function readHostTcp(): Map<string, number> | null {
+  try {
+    const counters = parseProcNet(Deno.readTextFileSync("/proc/net/netstat"));
+    return parseProcNet(Deno.readTextFileSync("/proc/net/snmp"), counters);
   } catch {
     return null;
   }

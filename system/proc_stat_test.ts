@@ -4,7 +4,14 @@
  * CPU time of a real process tree (a shell that works, with a child of its own) read while it runs.
  */
 import assert from "node:assert/strict";
-import { parseProcStat, processTree, readProcSample, readProcStat, treeCpuSec } from "./proc_stat.ts";
+import {
+  parseCpuLine,
+  parseProcStat,
+  processTree,
+  readProcSample,
+  readProcStat,
+  treeCpuSec,
+} from "./proc_stat.ts";
 
 Deno.test("parseProcStat: fields counted from the last ')' (names may hold spaces and parentheses)", () => {
   const fields = ["S", "1", "77", "77", "0", "-1", "4194560", "10", "0", "0", "0", "250", "125", "30", "20"]
@@ -71,4 +78,11 @@ Deno.test({
   assert.ok(own.rssBytes > 1_000_000, `RSS ${own.rssBytes} should be over 1 MB for a Deno process`);
   assert.ok(own.cpuSec >= 0);
   assert.equal(readProcSample(2 ** 22 + 7), null);
+});
+
+Deno.test("proc cpu: busy time leaves idle and iowait out, cores counted from their lines; no total line gives null", () => {
+  const text = "cpu  100 20 30 400 50 6 4 0 0 0\ncpu0 50 10 15 200 25 3 2 0 0 0\nintr 1\n";
+  assert.deepEqual(parseCpuLine(text), { busySec: 1.6, totalSec: 6.1, cores: 1 });
+  assert.equal(parseCpuLine("cpu0 1 2 3 4\n"), null);
+  assert.equal(parseCpuLine("cpu  x y z w\n"), null);
 });

@@ -3,7 +3,7 @@
  * The reader of input files: a regular file up to a byte cap; anything else refused by `stat` before
  * opening (opening a FIFO blocks). A size-0 file (/proc) is read in pieces.
  */
-import { osErrorText } from "./os_error.ts";
+import { osErrorText } from "./output_file.ts";
 import { concatBytes } from "./copy_bytes.ts";
 
 export class FileReadError extends Error {

@@ -8,7 +8,7 @@ import { connectRedis, type RedisClient } from "./redis.ts";
 import type { RunningTarget, TargetProcess } from "./spec.ts";
 import type { SamplerLine } from "./runtime_sampler.ts";
 import { readProcSample, readRunQueueWait } from "../system/proc_stat.ts";
-import { listeningPid } from "../system/port_listener.ts";
+import { listeningPid } from "../system/ports.ts";
 
 /** The fields of `INFO` we plot; counters are totals since Redis started. */
 export function parseRedisInfo(info: string): RedisInfo {

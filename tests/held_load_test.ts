@@ -3,7 +3,7 @@
  * Held load: 5,000 concurrent connections of the closed model (`attack -c 5000`) against the
  * built-in target, a Deno.serve in a process of its own, end with no error of any kind: every one of the
  * 5,000 connections opens once and none is lost or reconnected. Both processes need a descriptor per
- * connection, so the test reads the open-file limit first (system/open_file_limit.ts; children inherit this
+ * connection, so the test reads the open-file limit first (system/descriptors.ts; children inherit this
  * process's limit, and the target's own limit is read from /proc/<pid>/limits too) and is ignored, with
  * the limit printed, when it is too low. It runs once per transport, and on each all 5,000 must be open
  * at the same moment (the peak of the intervals' open-connection gauge): before the closed model opened
@@ -13,7 +13,7 @@
  * is asserted.
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
-import { parseProcLimits, readOpenFileLimit } from "../system/open_file_limit.ts";
+import { parseProcLimits, readOpenFileLimit } from "../system/descriptors.ts";
 import { FD_HEADROOM } from "../runner/socket_budget.ts";
 import { startTarget } from "../targets/mod.ts";
 import { RUN_ID_ENV } from "../targets/process.ts";

@@ -7,7 +7,7 @@ import { ok } from "node:assert/strict";
 import { parseAttackConfig } from "../runner/config.ts";
 import { runAttack } from "../runner/attack.ts";
 import type { Stage } from "../runner/load/models/ramping_connections.ts";
-import { connectionsAt } from "../results/stage_plan.ts";
+import { connectionsAt } from "../results/load_models.ts";
 import { startTarget } from "../targets/mod.ts";
 import type { RunResult } from "../results/mod.ts";
 

@@ -10,8 +10,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import type { ResultsFile } from "../results/mod.ts";
-import { parseResultsFile } from "../results/parse.ts";
+import { parseResultsFile, type ResultsFile } from "../results/mod.ts";
 import { resultsFileSchema } from "../results/schema/results.ts";
 import { writeReport } from "../report/write.ts";
 import { blankCanvases, openReport } from "./browser.ts";

@@ -19,10 +19,9 @@ import {
 import { type CommonOptionKey, OPTIONS } from "../../runner/config_fields.ts";
 import { FlagValues } from "../flag_values.ts";
 import { resolveLoad } from "./load_model.ts";
-import { readOpenFileLimit } from "../../system/open_file_limit.ts";
+import { readOpenFileLimit } from "../../system/descriptors.ts";
 import { FD_HEADROOM, portProblem, socketProblem, socketsOf } from "../../runner/socket_budget.ts";
-import { readLocalPorts } from "../../system/local_ports.ts";
-import { unbindableAddress } from "../../system/bindable.ts";
+import { readLocalPorts, unbindableAddress } from "../../system/ports.ts";
 import {
   buildRequestMix,
   checkMixPlaceholders,

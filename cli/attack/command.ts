@@ -9,7 +9,7 @@ import type { FailOn } from "../../results/fail_on.ts";
 import { parseAttackArgs, type ParsedAttack } from "./args.ts";
 import type { AttackOutputOptions } from "./output_args.ts";
 import { runCommand } from "../command_errors.ts";
-import { OutputError } from "../../results/output_error.ts";
+import { assertFileWritable, OutputError, writeTextAtomic } from "../../system/output_file.ts";
 import { interruptSignal, liveLine } from "../live.ts";
 import { writeReport } from "../../report/write.ts";
 import { RequestLogFailed, runAttack } from "../../runner/attack.ts";
@@ -29,7 +29,6 @@ import {
 import { renderSummary } from "../../report/terminal/summary.ts";
 import type { ResultsFile, RunResult, ThresholdResult } from "../../results/mod.ts";
 import { EXIT, exitCodeOf } from "../exit_codes.ts";
-import { assertFileWritable, writeTextAtomic } from "../../system/atomic_write.ts";
 import { ghzOutput, type GhzReportOptions } from "../../results/export/ghz/report.ts";
 import { thresholdLine } from "../../results/thresholds/text.ts";
 import { type Dashboard, startDashboard, steeringFor } from "../dashboard/server.ts";
@@ -44,7 +43,7 @@ import { exportLine, type ExportSummary } from "../../results/export/summary.ts"
 import { checkSelectors } from "../../results/thresholds/selector.ts";
 import { endpointTable } from "../../runner/endpoint_table.ts";
 import { inFlightLine, withGrpcCalls } from "./grpc_args.ts";
-import { DescriptorReserve } from "../../system/descriptor_reserve.ts";
+import { DescriptorReserve } from "../../system/descriptors.ts";
 import { StoppedBeforeLoad } from "../../runner/worker/collect.ts";
 
 /** Runs the command; returns the process exit code. */

@@ -8,7 +8,7 @@ import { UsageError } from "../usage_error.ts";
 import { hasPlaceholder, placeholdersOf } from "../../runner/http/template.ts";
 import { MAX_BODY_BYTES } from "../../runner/http/fill_values.ts";
 import { headerNameProblem, headerValueProblem } from "../../runner/request_rules.ts";
-import { shownHeader } from "../../results/redact_quote.ts";
+import { shownHeader } from "../../results/redact.ts";
 import { FileReadError, readFileCapped } from "../../system/read_capped.ts";
 import { basename } from "node:path";
 import { flag, type FlagSpec } from "../argv.ts";

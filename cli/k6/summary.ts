@@ -26,13 +26,11 @@ import {
 import type { ResultsFile } from "../../results/mod.ts";
 import { errorText } from "../../runner/script/module.ts";
 import { k6ErrorOf } from "../../runner/script/k6/error_codes.ts";
-import { OutputError } from "../../results/output_error.ts";
+import { OutputError, sameFile, writeTextAtomic } from "../../system/output_file.ts";
 import { ScriptNames } from "../../runner/script/sessions/names.ts";
-import { sameFile } from "../../system/output_file.ts";
 import { busyText, type HostOutcome, ScriptHost } from "../../runner/script/host/host.ts";
 import { memoryLimitMbBesideRuns, memoryPassedText } from "../../runner/worker/memory_limit.ts";
 import { type K6Flags, withK6Flags } from "../run/script_load_flags.ts";
-import { writeTextAtomic } from "../../system/atomic_write.ts";
 
 /** Each run's k6 summary data with its thresholds judged, and the script's `handleSummary` if any. */
 export interface K6Summaries {

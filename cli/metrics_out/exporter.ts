@@ -13,9 +13,7 @@ import {
 } from "../../results/export/export_point.ts";
 import { RunSeries } from "../../results/export/run_series.ts";
 import { redactShown } from "../../results/redact.ts";
-import { encodeWriteRequest } from "../../results/export/remote_write.ts";
-import { otlpRequest } from "../../results/export/otlp_json.ts";
-import { encodeOtlpRequest } from "../../results/export/otlp_protobuf.ts";
+import { encodeOtlpRequest, encodeWriteRequest, otlpRequest } from "../../results/export/push_bodies.ts";
 import type { ExportSummary } from "../../results/export/summary.ts";
 import type { TelemetrySeries } from "../../results/mod.ts";
 import type { PlannedRun } from "../../scenarios/plan/types.ts";

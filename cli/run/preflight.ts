@@ -3,10 +3,8 @@
  * What `loadlab run` checks about its outputs before any target starts (exit 5).
  */
 import type { Plan } from "../../scenarios/plan/types.ts";
-import { OutputError } from "../../results/output_error.ts";
+import { assertFileWritable, osErrorText, OutputError } from "../../system/output_file.ts";
 import { formatPath } from "../../validation/mod.ts";
-import { assertFileWritable } from "../../system/atomic_write.ts";
-import { osErrorText } from "../../system/os_error.ts";
 import { FolderInUseError, type FolderLock, holderText, lockFolder } from "../../system/folder_lock.ts";
 
 /** Checks, before any load, that `files` and every external target's `logFile` can be created. */

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { loadExperiment } from "../../scenarios/load.ts";
 import { planExperiment } from "../../scenarios/plan/plan.ts";
-import { OutputError } from "../../results/output_error.ts";
+import { OutputError } from "../../system/output_file.ts";
 import { assertOutputsWritable } from "./preflight.ts";
 
 const plan = (loads: string) =>

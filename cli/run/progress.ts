@@ -28,7 +28,7 @@ import {
   sessionsEnded,
 } from "../../results/conclude/responses.ts";
 import { drainedNote, unfinishedNote } from "../../results/conclude/served_rate.ts";
-import { busyMachineNote } from "../../results/conclude/machine_change.ts";
+import { busyMachineNote } from "../../results/conclude/own_waits.ts";
 
 /** Hooks for `runPlan` that print progress to stdout (the live line goes to stderr). */
 export function runProgress(opts: {

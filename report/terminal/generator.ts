@@ -6,7 +6,7 @@
 import type { RunResult } from "../../results/mod.ts";
 import { formatCount, formatDurationMs, protocolTag } from "../../results/text_format.ts";
 import { generatorVerdict, HOST_TCP_LABEL, hostTcpLine, hostTcpTroubled } from "../generator_verdict.ts";
-import { crowdOpening, crowdOpeningText } from "../../results/conclude/crowd_opening.ts";
+import { crowdOpening, crowdOpeningText } from "../../results/conclude/planned_connections.ts";
 
 /** The verdict line, late, waiting and dropped counts, start-up facts, and a warning when bound. */
 export function generatorLines(

@@ -28,7 +28,7 @@ import {
 } from "../../results/conclude/send_counts.ts";
 import { latencySampled, measuredSuccessRate, sampledLatency } from "../../results/conclude/responses.ts";
 import { drainedNote, unfinishedNote } from "../../results/conclude/served_rate.ts";
-import { busyMachineNote } from "../../results/conclude/machine_change.ts";
+import { busyMachineNote } from "../../results/conclude/own_waits.ts";
 
 interface SummaryOptions {
   /** ANSI colors (bold headings, red errors, yellow warnings); off by default for files and pipes. */

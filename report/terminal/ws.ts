@@ -4,7 +4,7 @@
  */
 import type { RunResult } from "../../results/mod.ts";
 import { formatBytes, formatCount, formatDurationMs } from "../../results/text_format.ts";
-import { wsFlood } from "../../results/conclude/ws_flood.ts";
+import { wsFlood } from "../../results/conclude/ws_runs.ts";
 
 /** A WebSocket run's facts as label and text, for this block and the page's run facts; none for HTTP. */
 export function wsFacts(run: RunResult): Array<[string, string]> {

@@ -168,7 +168,6 @@ function concludeCurve(curve: BroadcastCurve): BroadcastFinding {
   };
 }
 
-/** The findings of every broadcast sweep in the results. */
 export function concludeBroadcasts(results: ResultsFile): BroadcastFinding[] {
   return broadcastCurves(results.runs).map(concludeCurve);
 }

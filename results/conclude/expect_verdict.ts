@@ -7,11 +7,10 @@
  */
 import type { ResultsFile, RunResult } from "../mod.ts";
 import { type Expectation, higherIsBetter } from "./expectation.ts";
-import { judgeNoise, type NoiseJudgement, normalErrors } from "./noise.ts";
+import { judgeNoise, type NoiseJudgement, normalErrors, standardErrorsText } from "./noise.ts";
 import { metricValue, pointKey } from "./noise_samples.ts";
 import { loadlabFlags } from "./judged.ts";
 import { BEYOND_NOISE_MIN_SE, meanCi } from "../stats.ts";
-import { standardErrorsText } from "./success_share.ts";
 import { formatDurationMs, formatNumber } from "../text_format.ts";
 
 /** The verdict on one expectation: its sentence and how the page colours it. */

@@ -4,7 +4,8 @@
  * load worker's and the target's run-queue waits, timer lag), never other processes' CPU: a nice'd job
  * that yields its core costs the run nothing. A thread waiting share w stretches its work by at most
  * 1 / (1 - w), and each wait adds at most its length to a latency; a difference past that bound is the
- * target's, one within it is not judged, with what would settle it. Pure.
+ * target's, one within it is not judged, with what would settle it. Other processes' CPU
+ * (`hostCpu`) is only said beside a run's rate (`busyMachineNote`). Pure.
  */
 import type { RunResult } from "../schema/results.ts";
 import type { NoiseMetric } from "./noise_samples.ts";
@@ -154,4 +155,14 @@ export function judgeOwnWaits(
     explains,
     text: `${reach}, ${unit(slow)} measured: judged ${quieter} or with repeats (repeats: 3)`,
   };
+}
+
+/** Other processes' CPU this large (cores) during a run is said beside it. */
+const MIN_OTHER_CORES = 0.25;
+
+/** "other processes took 1.1 of the 2 cores" when the rest of the machine worked; "" otherwise. */
+export function busyMachineNote(run: Pick<RunResult, "hostCpu">): string {
+  const cpu = run.hostCpu;
+  if (cpu === undefined || cpu.otherCores < MIN_OTHER_CORES) return "";
+  return `other processes took ${one(cpu.otherCores)} of the ${cpu.cores} cores`;
 }

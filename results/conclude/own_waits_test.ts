@@ -3,7 +3,14 @@ import { makeRun } from "../../tests/fixtures/make_run.ts";
 import type { RunResult } from "../mod.ts";
 import { judgeNoise } from "./noise.ts";
 import { judgePair } from "./judged.ts";
-import { explainedBound, judgeOwnWaits, type OwnWaits, ownWaits, settlingSharePct } from "./own_waits.ts";
+import {
+  busyMachineNote,
+  explainedBound,
+  judgeOwnWaits,
+  type OwnWaits,
+  ownWaits,
+  settlingSharePct,
+} from "./own_waits.ts";
 
 /** Waits of a worker and a target: shares in %, the mean wait at a wake-up in ms. */
 function waits(workerWaitPct: number, targetWaitPct: number | null, wakeWaitMs = 0): OwnWaits {
@@ -112,4 +119,40 @@ Deno.test("report --compare and the findings read the same rule: a gap the waits
   assert.match(pair.notJudged ?? "", /but the slower side's own waits \(/);
   // Past what they can make, the pair is beyond noise.
   assert.equal(judgePair(run("base", 5, 2, 2)[0], run("this", 20, 10, 10)[0], "p50").verdict, "beyond-noise");
+});
+
+/** One run of `variant` at `rps` with a median of `medianMs`, and what the rest of the host did meanwhile. */
+function hostRun(
+  variant: string,
+  rps: number,
+  medianMs: number,
+  hostCpu?: RunResult["hostCpu"],
+): RunResult[] {
+  const r = makeRun({
+    name: `${variant}/closed`,
+    variant,
+    load: "closed",
+    rps,
+    dist: { medianMs, sigma: 0.2 },
+  });
+  return [hostCpu ? { ...r, hostCpu } : r];
+}
+
+const QUIET = { otherCores: 0, stallPct: 7, cores: 2 };
+const BUSY = { otherCores: 1.9, stallPct: 87, cores: 2 };
+
+Deno.test("other processes' CPU alone neither blocks nor decides a verdict: 4x slower is beyond noise", () => {
+  // A background build took 1.9 of the 2 cores during both runs; the runs' own threads recorded no wait.
+  const verdict = judgeNoise("within-run", hostRun("b", 500, 20, BUSY), hostRun("a", 2_000, 5, BUSY), "p50");
+  assert.ok("beyond" in verdict && verdict.beyond, JSON.stringify(verdict));
+  assert.doesNotMatch(JSON.stringify(verdict), /other processes/);
+});
+
+Deno.test("busy machine note: said beside a run whose machine worked on other things, never on a quiet one", () => {
+  assert.equal(
+    busyMachineNote(hostRun("b", 37_000, 0.29, BUSY)[0]),
+    "other processes took 1.9 of the 2 cores",
+  );
+  assert.equal(busyMachineNote(hostRun("a", 72_000, 0.26, QUIET)[0]), "");
+  assert.equal(busyMachineNote(hostRun("a", 72_000, 0.26)[0]), "");
 });

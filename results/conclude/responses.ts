@@ -3,7 +3,9 @@
  * What answers a run got, as the results file counts them: none at all (`failed`, exit 4), server errors
  * (5xx past `SERVER_ERROR_FLAG_SHARE`), not one success (no 2xx/3xx), nothing measured after the warm-up,
  * and whether a statistic has samples (printed "-", never "0 ms"). Sessions that received WebSocket messages
- * on connections of their own (k6/ws) got answers. Pure.
+ * on connections of their own (k6/ws) got answers. A session script that changes a JavaScript built-in breaks
+ * loadlab's engine until the worker puts it back and counts a `script` error in these words; the verdict
+ * names the change whatever its share. Pure.
  */
 import type { IntervalResult, LatencySummaryMs, RunResult } from "../schema/results.ts";
 import { formatCount } from "../text_format.ts";
@@ -120,4 +122,25 @@ export function errorKindsText(run: RunResult): string {
     .sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0) || a[0].localeCompare(b[0]));
   if (kinds.length === 0) return "no request sent";
   return kinds.map(([kind, n]) => `${kind} ${formatCount(n ?? 0)}`).join(", ");
+}
+
+const CHANGED = ": a session changed ";
+const RELIED_ON =
+  ", which loadlab's engine in its isolate relies on: put back; keep the script's helpers on " +
+  "objects of its own";
+
+/** The `script` error message of a change to built-in `name` by the sessions of script file `script`. */
+export function builtInChangeMessage(script: string, name: string): string {
+  return `${script}${CHANGED}${name}${RELIED_ON}`;
+}
+
+/** The built-ins a run's sessions changed, from its `script` error messages. */
+export function changedBuiltIns(messages: Readonly<Record<string, number>> | undefined): string[] {
+  const names: string[] = [];
+  for (const message of Object.keys(messages ?? {})) {
+    const at = message.indexOf(CHANGED);
+    if (at < 0 || !message.endsWith(RELIED_ON)) continue;
+    names.push(message.slice(at + CHANGED.length, message.length - RELIED_ON.length));
+  }
+  return names;
 }

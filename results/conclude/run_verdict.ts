@@ -7,6 +7,7 @@
  */
 import type { RunResult } from "../schema/results.ts";
 import {
+  changedBuiltIns,
   errorKindsText,
   errorShareBase,
   noResponse,
@@ -26,11 +27,9 @@ import {
   unansweredAtStop,
 } from "./send_counts.ts";
 import { serverBoundLabel } from "./served_rate.ts";
-import { stormOutlastText, stormShortText } from "./ws_storm.ts";
-import { wsFlood, wsFloodLabel } from "./ws_flood.ts";
+import { stormOutlastText, stormShortText, wsFlood, wsFloodLabel } from "./ws_runs.ts";
 import { generatorSaturation } from "./generator_saturation.ts";
-import { atText, rampShortfall } from "./ramp_followed.ts";
-import { changedBuiltIns } from "./builtin_changes.ts";
+import { atText, rampShortfall } from "./planned_connections.ts";
 import { describeChange } from "../schema/steering.ts";
 import { formatCount, formatDurationMs } from "../text_format.ts";
 
@@ -251,7 +250,6 @@ export interface RunVerdict {
   label: string;
 }
 
-/** The verdict of one run. */
 export function runVerdict(run: RunResult): RunVerdict {
   const failed = noResponse(run);
   const flags = VERDICT_FLAGS.flatMap((f) => {

@@ -2,13 +2,40 @@
  * @module
  * The rate a run was served at: responses within the load window per second of it (the drain after the
  * window is counted apart), whether it fell short of the requested rate, and whether it was saturated
- * (short while its latency kept rising). Pure.
+ * (short while its latency kept rising); and who held a run up, from its late and server-bound send
+ * counts: one rule for a run, a phase of one and merged shards. Pure.
  */
 import type { IntervalResult, RunResult } from "../mod.ts";
 import { median } from "../stats.ts";
-import { MIN_HELD_SENDS } from "./bound_verdict.ts";
 import { intervalLatencySampled } from "./responses.ts";
 import { formatCount } from "../text_format.ts";
+
+/** The fewest late (or waiting) sends that can name who limited a run. */
+export const MIN_HELD_SENDS = 5;
+
+/**
+ * Who limited an open-model run when over 1% of `MIN_HELD_SENDS`+ sends were held up: the larger of late
+ * sends (the generator) and sends that waited for a connection (the server), though over half late always
+ * names the generator (its unread responses make connections look busy). `saturated` (served short while
+ * latency rose) names the server; a closed run's `busyGenerator` (generator_saturation.ts) the generator.
+ */
+export function verdict(
+  lateSends: number,
+  serverBoundSends: number,
+  sends: number,
+  saturated = false,
+  busyGenerator = false,
+): Pick<RunResult, "generatorBound" | "serverBound" | "serverBoundSends"> {
+  const mostLate = lateSends > 0.5 * sends;
+  const generatorBound = busyGenerator || lateSends >= MIN_HELD_SENDS && lateSends > 0.01 * sends &&
+      (lateSends >= serverBoundSends || mostLate) && (!saturated || mostLate);
+  const waited = serverBoundSends >= MIN_HELD_SENDS && serverBoundSends > 0.01 * sends;
+  return {
+    generatorBound,
+    serverBound: (waited || saturated) && !generatorBound,
+    serverBoundSends,
+  };
+}
 
 /** Served below the requested rate by more than this share (beyond a short run's noise) is a shortfall. */
 export const SHORTFALL_SHARE = 0.1;

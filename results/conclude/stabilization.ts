@@ -6,8 +6,7 @@
 
 import type { IntervalResult, RunResult } from "../mod.ts";
 import { median, MIN_STABILIZATION_INTERVALS } from "../stats.ts";
-import { formatRate, SHORTFALL_SHARE } from "./served_rate.ts";
-import { MIN_HELD_SENDS } from "./bound_verdict.ts";
+import { formatRate, MIN_HELD_SENDS, SHORTFALL_SHARE } from "./served_rate.ts";
 import { formatCount } from "../text_format.ts";
 
 /** Rolling window length, in intervals (~1 s at the default 250 ms). */

@@ -112,7 +112,6 @@ function onThisMachine(run: RunResult): boolean {
   return host === "localhost" || host === "[::1]" || host.startsWith("127.");
 }
 
-/** The digest of one run (see the module comment). */
 export function digestRun(run: RunResult): TelemetryDigest {
   const telemetry = run.telemetry ?? [];
   const procs = telemetry.filter((t) => t.kind === "process");

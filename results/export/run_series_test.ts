@@ -5,8 +5,7 @@ import { ERROR_KINDS } from "../schema/values.ts";
 import type { IntervalDelta } from "./interval_delta.ts";
 import { exportFamilies, labelName, runLabels } from "./export_point.ts";
 import { RunSeries } from "./run_series.ts";
-import { remoteWriteSeries } from "./remote_write.ts";
-import { otlpRequest, unixNano } from "./otlp_json.ts";
+import { otlpRequest, remoteWriteSeries, unixNano } from "./push_bodies.ts";
 
 function delta(index: number, latenciesUs: number[], extra: Partial<IntervalDelta> = {}): IntervalDelta {
   const h = createHistogram();

@@ -2,7 +2,9 @@
  * @module
  * One run rebuilt exactly from its shards (`--segment i/N`): HDR histograms added, counters summed,
  * intervals aligned by absolute time and added per interval (percentiles from the added histograms, NaN
- * where a shard kept none); what cannot add exactly is left out. Pure.
+ * where a shard kept none); what cannot add exactly is left out. The loads that ran together against
+ * one target (`together:`, k6's scenarios) add up as one run the same way: sessions pool by step label,
+ * endpoints stay apart. Pure.
  */
 import type { IntervalResult, LatencySummaryMs, RunResult } from "../mod.ts";
 import {
@@ -15,16 +17,14 @@ import {
   emptyIntervalDetail,
   sumValues,
 } from "../interval_counts.ts";
-import { encodeHistogram, mergeEncoded, summarizeMs } from "../histogram.ts";
-import { latencyBlock } from "../histogram_views.ts";
-import { verdict } from "../conclude/bound_verdict.ts";
+import { encodeHistogram, latencyBlock, mergeEncoded, summarizeMs } from "../histogram.ts";
 import {
   busierLoad,
   type GeneratorLoad,
   generatorSaturation,
   loadOf,
 } from "../conclude/generator_saturation.ts";
-import { saturated, servedRps } from "../conclude/served_rate.ts";
+import { saturated, servedRps, verdict } from "../conclude/served_rate.ts";
 import { detectStabilization } from "../conclude/stabilization.ts";
 import { mergeEndpoints } from "../endpoint_totals.ts";
 import { addWsParts } from "../ws_totals.ts";
@@ -371,3 +371,71 @@ function mergeInterval(parts: IntervalResult[], index: number, alignment: Alignm
     ...(exact ? { histogramEncoded: encodeHistogram(histogram) } : {}),
   };
 }
+
+export function mergeParts(name: string, runs: RunResult[]): RunResult {
+  if (runs.length === 1) return { ...runs[0], name };
+  // Aligned by when each load's schedule started (its start instant), not by when its run was set up.
+  const merged = mergeShardRuns(runs.map(scheduledStart));
+  const abortedBy = runs.find((r) => r.abortedBy)?.abortedBy;
+  const flows = addFlows(
+    runs.flatMap((r) => (r.flows ?? []).map((f) => withLoad(f, r.name))),
+    pooledDurations,
+  );
+  return {
+    ...merged,
+    name,
+    config: { ...merged.config, ...summedLoads(runs) },
+    ...(flows.length > 0 ? { flows } : {}),
+    ...(abortedBy ? { abortedBy } : {}),
+  };
+}
+
+/** `run` dated by its schedule's start (`config.startAtEpochMs`) when it has one. */
+function scheduledStart(run: RunResult): RunResult {
+  const at = Number(run.config.startAtEpochMs);
+  return Number.isFinite(at) && at > 0 ? { ...run, startedAt: new Date(at).toISOString() } : run;
+}
+
+/** The loads' connections (virtual users) and most connections, summed where every load names them. */
+function summedLoads(runs: RunResult[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const key of ["connections", "maxConnections"]) {
+    const each = runs.map((r) => Number(r.config[key]));
+    if (each.every((n) => Number.isFinite(n) && n > 0)) out[key] = each.reduce((a, n) => a + n, 0);
+  }
+  return out;
+}
+
+/** `flow` with its counts also kept under `load` (k6's scenario), so a threshold can pick one. */
+function withLoad(flow: Flow, load: string): Flow {
+  const steps = flow.steps.map((s) => ({
+    ...s,
+    checks: s.checks?.map((c) => ({ ...c, loads: { [load]: { passed: c.passed, failed: c.failed } } })),
+  }));
+  const own = {
+    completed: flow.completed,
+    ...(flow.sessionHistogramEncoded ? { sessionHistogramEncoded: flow.sessionHistogramEncoded } : {}),
+  };
+  return { ...flow, steps, loads: { ...flow.loads, [load]: own } };
+}
+
+/** Two duration summaries as one: weighted mean and spread, exact min and max, larger percentiles. */
+export const pooledDurations: PoolDurations = (a, n, b, m) => {
+  if (a === null || b === null) return null;
+  if (m === 0) return a;
+  if (n === 0) return b;
+  const mean = (a.mean * n + b.mean * m) / (n + m);
+  const square = (n * (a.stdev ** 2 + a.mean ** 2) + m * (b.stdev ** 2 + b.mean ** 2)) / (n + m);
+  const pooled: Record<string, number> = {};
+  for (const key of Object.keys(a) as Array<keyof LatencySummaryMs>) {
+    const [x, y] = [Number(a[key]), Number(b[key])];
+    if (Number.isFinite(x) && Number.isFinite(y)) pooled[key] = Math.max(x, y);
+  }
+  return {
+    ...pooled,
+    min: Math.min(a.min, b.min),
+    max: Math.max(a.max, b.max),
+    mean,
+    stdev: Math.sqrt(Math.max(0, square - mean ** 2)),
+  } as LatencySummaryMs;
+};

@@ -2,15 +2,22 @@
  * @module
  * The closed loop of the closed models: a connection sends again as soon as its response ended, while
  * `take` grants requests. The intended send is the actual one, so latency is one user's service time.
+ * Under steering connection i runs while i is below the active count: a retired one finishes its request
+ * in flight, then closes; one added later opens as its loop starts, and a resume restarts what a pause
+ * ended. A concurrency schedule (ghz's) sets the active count the same way.
  */
-import type { LoadContext } from "./executor.ts";
+import { type CommonConfig, type LoadContext, mayStart } from "./executor.ts";
+import { slotsOf } from "./schedule.ts";
 import { sleepMs } from "./clock.ts";
 import type { LoadConnection } from "../http/load_connection.ts";
 
 /** Pause after a failed connect so a down target costs a count, not a spinning core. */
 export const CONNECT_BACKOFF_MS = 10;
 
-/** Runs `conn` closed-loop while `take(depth, nowMs)` grants, once `opened` settles; resolves with `conn`. */
+/**
+ * Runs `conn` closed-loop while `take(depth, nowMs)` grants, once `opened` settles; resolves with `conn`.
+ * With arrivals (sessions, connections of their own) a turn is one arrival and `take` grants arrivals.
+ */
 export async function closedLoop(
   ctx: LoadContext,
   conn: LoadConnection,
@@ -19,13 +26,17 @@ export async function closedLoop(
 ): Promise<LoadConnection> {
   if (!(opened === true || await opened)) await sleepMs(CONNECT_BACKOFF_MS);
   opened = true; // the loop's frame would keep the settled promise for the run
-  const depth = ctx.config.pipelining;
+  const arrival = ctx.arrival;
+  const depth = arrival === null ? ctx.config.pipelining : 1;
   conn.lastEventMs = performance.now();
   while (true) {
     const granted = take(depth, conn.lastEventMs);
     if (granted === 0) return conn;
-    // `take` lets an inline transport (epoll) chain the next exchanges without a promise each.
-    const done = await conn.exchange(-1, granted, null, take);
+    // `take` lets an inline transport (epoll) or an arrival (a session script's) start the next ones
+    // itself, without a promise each.
+    const done = arrival === null
+      ? await conn.exchange(-1, granted, null, take)
+      : await arrival(conn, -1, take);
     // Nothing completed (a failed connect, a refused value): back off, so refusals cannot starve timers.
     if (done === 0) {
       await sleepMs(CONNECT_BACKOFF_MS);
@@ -34,29 +45,68 @@ export async function closedLoop(
   }
 }
 
-/** `closedLoop` whose turns are arrivals (sessions, connections of their own): `take` grants arrivals. */
-async function arrivalLoop(
-  ctx: LoadContext,
-  conn: LoadConnection,
-  take: (depth: number, nowMs: number) => number,
-  opened: boolean | Promise<boolean> = true,
-): Promise<LoadConnection> {
-  if (!(opened === true || await opened)) await sleepMs(CONNECT_BACKOFF_MS);
-  opened = true;
-  const arrival = ctx.arrival!;
-  conn.lastEventMs = performance.now();
-  while (take(1, conn.lastEventMs) !== 0) {
-    // `take` lets the arrival start the next ones itself (a session script's), with no promise each.
-    const done = await arrival(conn, -1, take);
-    if (done === 0) {
-      await sleepMs(CONNECT_BACKOFF_MS);
-      conn.lastEventMs = performance.now();
+/**
+ * Runs `conns` closed-loop (each once `opened[i]` settles) following the changes or this worker's share of
+ * `concurrencySteps`, until `countdown.left` requests have started if given; throws a failure.
+ */
+export async function runSteeredLoops(
+  ctx: LoadContext<CommonConfig & { readonly connections: number }>,
+  conns: LoadConnection[],
+  opened: Array<boolean | Promise<boolean>>,
+  countdown: { left: number } | null = null,
+): Promise<void> {
+  const steer = ctx.steer;
+  const planned = conns.length;
+  const steps = ctx.config.concurrencySteps?.map((s) => ({
+    atMs: ctx.startMs + ctx.config.warmupMs + s.atMs,
+    slots: slotsOf({ ...ctx, concurrency: s.concurrency }, ctx.config.connections),
+  }));
+  const activeAt = steps !== undefined
+    ? (nowMs: number) => steps.findLast((s) => s.atMs <= nowMs)?.slots ?? 0
+    : (nowMs: number) =>
+      !steer.steered ? planned : steer.pausedAt(nowMs) ? 0 : steer.connectionsAt(nowMs, planned);
+  const nextStepAfter = (nowMs: number) => steps?.find((s) => s.atMs > nowMs)?.atMs ?? Infinity;
+  // The running loops, with one handler each way for all of them (a loop resolves with its connection).
+  const running = new Set<LoadConnection>();
+  let failure: { err: unknown } | null = null;
+  let allEnded: (() => void) | null = null;
+  let live = 0;
+  const ended = () => {
+    if (--live === 0) allEnded?.();
+  };
+  const onEnd = (conn: LoadConnection) => {
+    running.delete(conn);
+    if (ctx.streamsPerConnection === 1 && mayStart(ctx, performance.now())) conn.release();
+    ended();
+  };
+  const onFail = (err: unknown) => {
+    failure ??= { err };
+    ended();
+  };
+  const start = (i: number, open: boolean | Promise<boolean>) => {
+    const take = (depth: number, nowMs: number) => {
+      if (!mayStart(ctx, nowMs) || i >= activeAt(nowMs)) return 0;
+      if (countdown === null) return depth;
+      const granted = Math.min(depth, countdown.left);
+      if ((countdown.left -= granted) === 0) steer.interrupt();
+      return granted;
+    };
+    running.add(conns[i]);
+    live++;
+    closedLoop(ctx, conns[i], take, open).then(onEnd, onFail);
+  };
+  for (let i = 0; i < opened.length; i++) start(i, opened[i]);
+  opened.length = 0;
+  while (mayStart(ctx, performance.now()) && countdown?.left !== 0) {
+    const nowMs = performance.now();
+    for (let i = 0; i < activeAt(nowMs); i++) {
+      if (i === conns.length) conns.push(ctx.newConnection());
+      if (!running.has(conns[i])) start(i, true);
     }
+    await steer.waitChange(Math.min(ctx.endMs, steer.nextChangeAfter(nowMs), nextStepAfter(nowMs)));
   }
-  return conn;
-}
-
-/** This run's closed loop: the plain one unless arrivals are sessions or own connections. */
-export function closedLoopOf(ctx: LoadContext): typeof closedLoop {
-  return ctx.arrival === null ? closedLoop : arrivalLoop;
+  if (live > 0) await new Promise<void>((resolve) => allEnded = resolve);
+  // Set by the loops' handler, which the checker cannot see from here.
+  const failed = failure as { err: unknown } | null;
+  if (failed !== null) throw failed.err;
 }

@@ -3,7 +3,9 @@
  * The generator's own warm-up before t0, never against the target: a short burst of the run's own load
  * model, connections, parser and recorder against an in-process loopback sink, so V8 runs the hot path
  * optimized from the first real send. What it records is thrown away; flows are not replayed (their
- * think times idle the burst). A WebSocket run sends its messages to an echo thread of its own.
+ * think times idle the burst). A WebSocket run sends its messages to an echo thread of its own. The parts
+ * the run and the burst both build (recorder, connect gate, model context) are built here one way, so the
+ * burst's optimized code sees the run's object shapes and is not deoptimized after t0.
  */
 import type { AttackConfig } from "../config.ts";
 import { type ConnectionShared, connectionShared, type LoadConnection } from "../http/load_connection.ts";
@@ -12,12 +14,13 @@ import type { WsConfig } from "../http/ws/config.ts";
 import { httpFormOf, wsRunOf } from "../http/ws/run.ts";
 import { chooseTransport, type ChosenTransport } from "../http/transport/choice.ts";
 import { RequestMix } from "../http/request.ts";
-import type { IntervalRecorder } from "../stats/recorder.ts";
-import type { AnyModelDef } from "./models/mod.ts";
+import { IntervalRecorder } from "../stats/recorder.ts";
+import { type AnyModelDef, pacingOf } from "./models/mod.ts";
+import { endpointTable } from "../endpoint_table.ts";
+import { ConnectGate, CONNECTS_IN_FLIGHT_PER_WORKER } from "../http/transport/connect_gate.ts";
 import type { LoadContext } from "./executor.ts";
 import { arrivalFor } from "./flow_session.ts";
 import { type Sink, startSink, startWsSink } from "./warmup_sink.ts";
-import { connectGateOf, loadContextOf, recorderOf } from "./run_parts.ts";
 import { WorkerSteering } from "./steer.ts";
 
 /** Longest the burst sends for. */
@@ -288,4 +291,48 @@ function setupOf(config: AttackConfig, shared: ConnectionShared, url: URL) {
     windowBytes: config.h2WindowBytes,
     idBase: 0,
   };
+}
+
+/** The run's recorder, counting nothing until `setOrigin` (at t0 for the run, at its start for the burst). */
+export function recorderOf(config: AttackConfig, model: AnyModelDef): IntervalRecorder {
+  return new IntervalRecorder({
+    intervalMs: config.intervalMs,
+    originMs: Infinity,
+    uncorrected: model.keepsUncorrected,
+    endpoints: endpointTable(config).endpoints.length,
+    // A script's requests name their endpoints as they are sent (runner/script/sessions/send.ts).
+    namedEndpoints: config.script !== undefined,
+  });
+}
+
+/** A model's context but its stop flag (which starts false). */
+export type ContextFields = Omit<LoadContext<AttackConfig>, "stopRequested">;
+
+/** The model's context, its fields always in this order: the run's and the burst's share one map. */
+export function loadContextOf(f: ContextFields): LoadContext<AttackConfig> {
+  return {
+    config: f.config,
+    shared: f.shared,
+    workerIndex: f.workerIndex,
+    workerCount: f.workerCount,
+    startMs: f.startMs,
+    endMs: f.endMs,
+    stopRequested: false,
+    newConnection: f.newConnection,
+    pool: f.pool,
+    streamsPerConnection: f.streamsPerConnection,
+    concurrency: f.concurrency,
+    arrival: f.arrival,
+    steer: f.steer,
+  };
+}
+
+/** Connects in flight at once: bounded for open models, free for closed ones (connect_gate.ts). */
+export function connectGateOf(config: AttackConfig): ConnectGate {
+  return new ConnectGate(isClosedModel(config) ? Infinity : CONNECTS_IN_FLIGHT_PER_WORKER);
+}
+
+/** Connections that send again as soon as they are answered (no schedule, no pacer). */
+export function isClosedModel(config: AttackConfig): boolean {
+  return pacingOf(config) === "closed";
 }

@@ -5,7 +5,7 @@
  * share one file. Times are µs from t0; `startUs` is the intended send, so `endUs - startUs` is the latency.
  */
 import { writeAll } from "../../system/write_all.ts";
-import { OutputError } from "../../results/output_error.ts";
+import { OutputError } from "../../system/output_file.ts";
 import { fileStem } from "../../validation/file_stem.ts";
 
 const FLUSH_AT_BYTES = 60 * 1024;

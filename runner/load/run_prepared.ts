@@ -17,7 +17,7 @@ import type { AnyModelDef } from "./models/mod.ts";
 import type { Arrival, LoadContext } from "./executor.ts";
 import { RequestLog } from "./request_log.ts";
 import { waitUntil } from "./clock.ts";
-import { loadContextOf } from "./run_parts.ts";
+import { loadContextOf } from "./generator_warmup.ts";
 import { encodeFlows, type GrpcStepMaker } from "./flow_plan.ts";
 import { arrivalFor, FlowSessions, type SessionOptions, type SessionRun } from "./flow_session.ts";
 import type { Feeder } from "./feeder.ts";

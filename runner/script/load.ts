@@ -10,7 +10,7 @@ import type { SessionRun } from "../load/flow_session.ts";
 import type { Feeder } from "../load/feeder.ts";
 import { importScript, type ScriptModule } from "./module.ts";
 import { restoreChangedIntrinsics } from "./intrinsics.ts";
-import { builtInChangeMessage } from "../../results/conclude/builtin_changes.ts";
+import { builtInChangeMessage } from "../../results/conclude/responses.ts";
 import { ScriptSessions } from "./sessions/worker_sessions.ts";
 import { guardScriptConsole } from "./sessions/names.ts";
 import type { Session } from "./session.ts";

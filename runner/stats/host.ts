@@ -6,8 +6,7 @@
  * say when the kernel dropped or retried; those count the whole host, which readers are told. It judges
  * nothing (results/conclude/ decides). Null off Linux.
  */
-import { readCpuStallUs, readHostCpuSec } from "../../system/proc_cpu.ts";
-import { treeCpuSec } from "../../system/proc_stat.ts";
+import { readCpuStallUs, readHostCpuSec, treeCpuSec } from "../../system/proc_stat.ts";
 
 /** One reading: the host's CPU, loadlab's tree's, the stall counter and the wall clock. */
 interface HostCpuReading {

@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { hostTcpDelta } from "./host.ts";
-import { parseProcNet, readHostTcp } from "../../system/proc_net.ts";
+import { parseProcNet, readHostTcp } from "../../system/proc_stat.ts";
 
 const NETSTAT = `TcpExt: SyncookiesSent ListenOverflows ListenDrops TCPTimeouts TCPSynRetrans
 TcpExt: 0 5 7 11 13

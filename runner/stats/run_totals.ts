@@ -19,15 +19,14 @@ import {
   createHistogram,
   encodeHistogram,
   type Histogram,
+  latencyBlock,
   percentileCurve,
   summarizeMs,
 } from "../../results/histogram.ts";
-import { latencyBlock } from "../../results/histogram_views.ts";
 import { type IntervalSample, OTHER_MESSAGES } from "./sample.ts";
 import { detectStabilization } from "../../results/conclude/stabilization.ts";
-import { verdict } from "../../results/conclude/bound_verdict.ts";
 import { generatorSaturation } from "../../results/conclude/generator_saturation.ts";
-import { saturated, servedRps } from "../../results/conclude/served_rate.ts";
+import { saturated, servedRps, verdict } from "../../results/conclude/served_rate.ts";
 import {
   addEndpointPart,
   emptyEndpointTotals,

@@ -4,8 +4,7 @@
  */
 import { attackConfigSchema } from "../../runner/config.ts";
 import { maxSocketsUnder, portProblem, socketProblem, socketsOf } from "../../runner/socket_budget.ts";
-import { readLocalPorts } from "../../system/local_ports.ts";
-import { unbindableAddress } from "../../system/bindable.ts";
+import { readLocalPorts, unbindableAddress } from "../../system/ports.ts";
 import { formatPath, type Issue } from "../../validation/mod.ts";
 import { ExperimentError } from "../experiment_error.ts";
 import type { Plan, PlannedRun } from "./types.ts";

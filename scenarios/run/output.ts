@@ -9,12 +9,11 @@ import {
   resultsText,
   writeResultsFile,
 } from "../../results/io.ts";
-import { WriteError, writeTextAtomic, writeTextAtomicSync } from "../../system/atomic_write.ts";
+import { OutputError, WriteError, writeTextAtomic, writeTextAtomicSync } from "../../system/output_file.ts";
 import type { ExperimentInfo, ResultsFile, RunResult } from "../../results/mod.ts";
-import { OutputError } from "../../results/output_error.ts";
 import { redactResults } from "../../results/redact_results.ts";
 import { noResponse } from "../../results/conclude/responses.ts";
-import { DescriptorReserve } from "../../system/descriptor_reserve.ts";
+import { DescriptorReserve } from "../../system/descriptors.ts";
 
 /** Turns the results so far into the text of report.html. */
 export type RenderReport = (results: ResultsFile) => string;

@@ -13,7 +13,7 @@
 import assert from "node:assert/strict";
 import { runLoadlab, withTarget, withTempDir } from "../helpers.ts";
 import type { RunResult } from "../../results/mod.ts";
-import { crowdOpening } from "../../results/conclude/crowd_opening.ts";
+import { crowdOpening } from "../../results/conclude/planned_connections.ts";
 import { uringBlocker } from "../../runner/http/transport/choice.ts";
 
 /**

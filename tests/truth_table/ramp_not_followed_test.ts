@@ -11,7 +11,7 @@
 import assert from "node:assert/strict";
 import { withTempDir } from "../helpers.ts";
 import { runVerdict } from "../../results/conclude/run_verdict.ts";
-import { connectionsAt } from "../../results/stage_plan.ts";
+import { connectionsAt } from "../../results/load_models.ts";
 import { runScript, sessionScript, withFastServer } from "./script_run.ts";
 
 /** Ramping to `target` sessions in 1 s, then holding them 1 s, on one worker. */

@@ -25,7 +25,7 @@ import { redisServerChart, runtimeChart, telemetryLine } from "./runtime_charts.
 export function timelineCharts(run: PageRun, grid: HTMLElement): void {
   const iv = run.iv, maxSec = run.durationSec;
   const stable = run.stabilizedAtMs === null ? [] : [{ x: run.stabilizedAtMs / 1000, label: "stable" }];
-  // The connect phase of a crowd (results/conclude/crowd_opening.ts): the intervals before ran fewer.
+  // The connect phase of a crowd (results/conclude/planned_connections.ts): the intervals before ran fewer.
   const open = run.crowdOpenAtMs === null ? [] : [{ x: run.crowdOpenAtMs / 1000, label: "crowd open" }];
   const marks = [...open, ...stable, ...steeringMarks(run.steering ?? [])];
   const series = (["p50", "p75", "p90", "p99"] as const).map((k, i) => {

@@ -9,7 +9,7 @@ import type { LatencySummaryMs, ResultsFile, RunResult } from "../../../results/
 import { changePct, type MeanCi, meanCi, round4 } from "../../../results/stats.ts";
 import { groupSends, groupVerdict, type OverviewSends } from "./verdict.ts";
 import { sampledLatency } from "../../../results/conclude/responses.ts";
-import { busyMachineNote } from "../../../results/conclude/machine_change.ts";
+import { busyMachineNote } from "../../../results/conclude/own_waits.ts";
 import { storedComparison } from "./experiment.ts";
 
 /** The overview metrics, each a mean over repeats with its CI (n = 1 without repeats). */

@@ -6,7 +6,7 @@
 import type { IntervalResult, RunResult, TelemetrySeries } from "../../../results/mod.ts";
 import { round3, round4 } from "../../../results/stats.ts";
 import { stabilizationText } from "../../../results/conclude/stabilization.ts";
-import { crowdOpening } from "../../../results/conclude/crowd_opening.ts";
+import { crowdOpening } from "../../../results/conclude/planned_connections.ts";
 import { servedRps } from "../../../results/conclude/served_rate.ts";
 import { successQualifier } from "../../../results/conclude/send_counts.ts";
 import { type GeneratorVerdict, generatorVerdict } from "../../generator_verdict.ts";
@@ -62,7 +62,7 @@ export type PageRun =
     generator: GeneratorVerdict | null;
     /** When latency and throughput settled, or why not, in words (results/conclude/stabilization.ts). */
     stabilization: string;
-    /** When a crowd that took over an interval to open was open (ms; crowd_opening.ts). */
+    /** When a crowd that took over an interval to open was open (ms; planned_connections.ts). */
     crowdOpenAtMs: number | null;
     /** The caching proxy served requests without Redis (report/cache_bypass.ts); null when it never did. */
     cacheBypass: string | null;

@@ -7,8 +7,7 @@ import { connectionShareIssues } from "./fields.ts";
 import { OPTIONS } from "../../config_fields.ts";
 import { defineModel } from "./model.ts";
 import { slotsOf } from "../schedule.ts";
-import { closedLoopOf } from "../closed_loop.ts";
-import { runSteeredLoops } from "../steer_closed.ts";
+import { runSteeredLoops } from "../closed_loop.ts";
 import { nextTurn } from "../clock.ts";
 import type { LoadConnection } from "../../http/load_connection.ts";
 
@@ -38,7 +37,6 @@ export const connectionsModel = defineModel({
   warmupFields: (_c, burst) => ({ connections: burst.connections, durationMs: burst.durationMs }),
   async run(ctx): Promise<void> {
     const count = slotsOf(ctx, ctx.config.connections);
-    const loop = closedLoopOf(ctx);
     const conns = Array.from({ length: count }, () => ctx.newConnection());
     // Like wrk, each connection starts its loop once open (after t0: connects belong to the run). On the
     // deno transport connects issued beside traffic starve (docs/lab/PERFORMANCE_NOTES.md, "Held load"),
@@ -48,6 +46,6 @@ export const connectionsModel = defineModel({
       : ctx.shared.connectsBesideTraffic
       ? openInSlices(conns)
       : await Promise.all(openInSlices(conns));
-    await runSteeredLoops(ctx, conns, opened, loop);
+    await runSteeredLoops(ctx, conns, opened);
   },
 });

@@ -11,8 +11,7 @@ import { OPTIONS } from "../../config_fields.ts";
 import { defineModel, type ModelIssue } from "./model.ts";
 import { type LoadContext, mayStart } from "../executor.ts";
 import { constantSchedule, shareOf, slotsOf } from "../schedule.ts";
-import { closedLoopOf } from "../closed_loop.ts";
-import { runSteeredLoops } from "../steer_closed.ts";
+import { closedLoop, runSteeredLoops } from "../closed_loop.ts";
 import { pace } from "../pacer.ts";
 import { SharedLanes } from "../lanes.ts";
 import { openPoolSize } from "../pre_connect.ts";
@@ -82,12 +81,11 @@ export const countModel = defineModel({
       return granted;
     };
     const connections = slotsOf(ctx, config.connections);
-    const loop = closedLoopOf(ctx);
     if (config.concurrencySteps !== undefined) {
       const conns = Array.from({ length: connections }, () => ctx.newConnection());
-      return await runSteeredLoops(ctx, conns, conns.map(() => true), loop, { left: remaining });
+      return await runSteeredLoops(ctx, conns, conns.map(() => true), { left: remaining });
     }
-    await Promise.all(Array.from({ length: connections }, () => loop(ctx, ctx.newConnection(), take)));
+    await Promise.all(Array.from({ length: connections }, () => closedLoop(ctx, ctx.newConnection(), take)));
   },
 });
 

@@ -12,8 +12,8 @@ import { defineModel, type ModelIssue } from "./model.ts";
 import { type LoadContext, mayStart } from "../executor.ts";
 import { shareOf } from "../schedule.ts";
 import { sleepMs } from "../clock.ts";
-import { closedLoopOf, CONNECT_BACKOFF_MS } from "../closed_loop.ts";
-import { connectionsAt } from "../../../results/stage_plan.ts";
+import { closedLoop, CONNECT_BACKOFF_MS } from "../closed_loop.ts";
+import { connectionsAt } from "../../../results/load_models.ts";
 import type { LoadConnection } from "../../http/load_connection.ts";
 
 /** Most stages of one load. */
@@ -134,7 +134,7 @@ export const rampingConnectionsModel = defineModel({
 async function runSlot(ctx: LoadContext, conn: LoadConnection, slot: { retired: boolean }): Promise<void> {
   const take = (depth: number, nowMs: number) => (!slot.retired && mayStart(ctx, nowMs) ? depth : 0);
   if (ctx.arrival === null && !(await conn.open())) await sleepMs(CONNECT_BACKOFF_MS);
-  await closedLoopOf(ctx)(ctx, conn, take);
+  await closedLoop(ctx, conn, take);
   // Idle now (its last exchange ended): closing it cuts nothing.
   if (slot.retired) conn.abort();
 }

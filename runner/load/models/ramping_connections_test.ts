@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { nextChangeMs, type Stage, workerConnectionsAt } from "./ramping_connections.ts";
-import { connectionsAt } from "../../../results/stage_plan.ts";
+import { connectionsAt } from "../../../results/load_models.ts";
 import { stripeOf } from "../schedule.ts";
 import { parseAttackConfig } from "../../config.ts";
 import { ConfigError } from "../../../validation/config_error.ts";

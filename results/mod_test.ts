@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { makeSeed000 } from "../tests/fixtures/make_results.ts";
-import { parseResultsFile } from "./parse.ts";
+import { parseResultsFile } from "./mod.ts";
 import { encodingOf, zigzag } from "../tests/fixtures/hdr_encoding.ts";
 
 Deno.test("parseResultsFile accepts a results file that went through JSON, with unknown keys", () => {

@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { createHistogram, decodeHistogram, encodeHistogram, summarizeMs } from "../histogram.ts";
-import { mergeParts, pooledDurations } from "./parts.ts";
+import { mergeParts, pooledDurations } from "./shard_runs.ts";
 import { makeRun } from "../../tests/fixtures/make_run.ts";
 import type { RunResult } from "../mod.ts";
 

@@ -3,8 +3,7 @@ import { createHistogram, encodeHistogram } from "../histogram.ts";
 import { emptyIntervalCounts } from "../interval_counts.ts";
 import type { IntervalDelta } from "./interval_delta.ts";
 import { RunSeries } from "./run_series.ts";
-import { otlpRequest } from "./otlp_json.ts";
-import { encodeOtlpRequest } from "./otlp_protobuf.ts";
+import { encodeOtlpRequest, otlpRequest } from "./push_bodies.ts";
 import { decodeOtlpProtobuf } from "../../tests/fixtures/otlp_decode.ts";
 
 /** Proto3 equality: a field at its default (0, "0", "", false, empty list, no message) is one left out. */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { parseProcLimits, readOpenFileLimit } from "./open_file_limit.ts";
+import { parseProcLimits, readOpenFileLimit } from "./descriptors.ts";
 
 const LIMITS = `Limit                     Soft Limit           Hard Limit           Units
 Max cpu time              unlimited            unlimited            seconds

@@ -1,16 +1,19 @@
 /**
  * @module
- * `rate`: the open model (Artillery arrivalRate, k6 ramping-arrival-rate): arrivals follow the phases
- * whatever the target does, on connections opened on demand up to `maxConnections`.
+ * The paced models. `rate`: the open model (Artillery arrivalRate, k6 ramping-arrival-rate): arrivals
+ * follow the phases whatever the target does, on connections opened on demand up to `maxConnections`.
+ * `throughput`: a constant rate over fixed connections with coordinated-omission correction (wrk2 `-R`):
+ * send i is intended at start + i/rate, round-robin; latency counts from the intended time, the
+ * uncorrected latency kept beside it.
  */
 import { z } from "zod";
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../../../validation/duration.ts";
-import { type Phase, phaseSchema, underOneSendIssues } from "./fields.ts";
+import { connectionShareIssues, type Phase, phaseSchema, ratePerSec, underOneSendIssues } from "./fields.ts";
 import { OPTIONS } from "../../config_fields.ts";
 import { defineModel } from "./model.ts";
-import { phasesSchedule, shareOf, withWarmup } from "../schedule.ts";
+import { constantSchedule, phasesSchedule, shareOf, slotsOf, withWarmup } from "../schedule.ts";
 import { pace } from "../pacer.ts";
-import { SharedLanes } from "../lanes.ts";
+import { FixedLanes, SharedLanes } from "../lanes.ts";
 import { firstRatePerSec, openPoolSize } from "../pre_connect.ts";
 
 /** The arrivals the phases plan, fractions kept (the schedule sends at whole counts below it). */
@@ -56,6 +59,33 @@ export const rateModel = defineModel({
       shareOf(config.maxConnections, ctx.workerIndex, ctx.workerCount);
     const lanes = new SharedLanes(ctx, Math.max(1, maxLanes), config.lateBoundMs);
     await pace(ctx, phasesSchedule(phases), (t, late) => lanes.dispatch(t, late));
+    await lanes.finish();
+  },
+});
+
+export const throughputModel = defineModel({
+  model: "throughput",
+  /** wrk2: a constant total rate over fixed connections, latency from the intended send time. */
+  fields: { ratePerSec, connections: OPTIONS.connections.schema, durationMs: OPTIONS.durationMs.schema },
+  keepsUncorrected: true,
+  check: (c) => [
+    ...connectionShareIssues(c),
+    ...underOneSendIssues((c.ratePerSec * c.durationMs) / 1000, ["ratePerSec"]),
+  ],
+  poolSize: (c, worker) => ({ count: worker.share(c.connections) }),
+  targetArrivalsPerSec: (c) => c.ratePerSec,
+  measuredDurationMs: (c) => c.durationMs,
+  warmupFields: (_c, burst) => ({
+    connections: burst.connections,
+    ratePerSec: burst.ratePerSec,
+    durationMs: burst.durationMs,
+  }),
+  async run(ctx): Promise<void> {
+    const rate = ctx.config.ratePerSec;
+    const connections = Math.max(1, slotsOf(ctx, ctx.config.connections));
+    const lanes = new FixedLanes(ctx, connections);
+    const spanMs = ctx.endMs - ctx.startMs;
+    await pace(ctx, constantSchedule(rate, { durationMs: spanMs }), (t, late) => lanes.dispatch(t, late));
     await lanes.finish();
   },
 });

@@ -10,7 +10,7 @@ import { parseAttackConfig } from "../config.ts";
 import { connectionShared } from "../http/load_connection.ts";
 import { RequestMix } from "../http/request.ts";
 import { modelDef } from "./models/mod.ts";
-import { connectGateOf, type ContextFields, loadContextOf, recorderOf } from "./run_parts.ts";
+import { connectGateOf, type ContextFields, loadContextOf, recorderOf } from "./generator_warmup.ts";
 import { WorkerSteering } from "./steer.ts";
 
 const CONTEXT_ORDER = [

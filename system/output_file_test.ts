@@ -5,7 +5,7 @@
  * leaves a whole file, the old one or the new.
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
-import { WriteError, writeTextAtomic } from "./atomic_write.ts";
+import { WriteError, writeTextAtomic } from "./output_file.ts";
 
 Deno.test("writeTextAtomic: a failed write names the path asked for and the OS error, leaves the old file and no temp file", async () => {
   const dir = await Deno.makeTempDir();
@@ -38,9 +38,7 @@ Deno.test("writeTextAtomic: a process killed while it writes leaves the old file
     const writer = new Deno.Command(Deno.execPath(), {
       args: [
         "eval",
-        `import { writeTextAtomic } from ${
-          JSON.stringify(new URL("./atomic_write.ts", import.meta.url).href)
-        };
+        `import { writeTextAtomic } from ${JSON.stringify(new URL("./output_file.ts", import.meta.url).href)};
          const text = JSON.stringify({ tag: "new", runs: [{ pad: "x".repeat(16 * 1024 * 1024) }] });
          for (let i = 0; i < 50; i++) await writeTextAtomic(${JSON.stringify(path)}, text);`,
       ],

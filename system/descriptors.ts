@@ -1,0 +1,76 @@
+/**
+ * @module
+ * File descriptors: the soft open-file limit, read before a load so `-c 5000` under `ulimit -n 1024` fails
+ * with advice (Linux: /proc/self/limits as raised by Deno; elsewhere `ulimit -n`; null means unknown), and
+ * descriptors held in reserve so the results' writes succeed after the process runs out (EMFILE): freed
+ * just before a write, taken again after; several, as a write may first load a module (opens too).
+ */
+
+/** Soft RLIMIT_NOFILE; `Infinity` when unlimited. */
+export function readOpenFileLimit(): number | null {
+  return fromProcLimits() ?? fromShell();
+}
+
+/** The soft limit in the "Max open files" row of /proc/<pid>/limits. */
+export function parseProcLimits(text: string): number | null {
+  const row = text.split("\n").find((line) => line.startsWith("Max open files"));
+  const soft = row?.slice("Max open files".length).trim().split(/\s+/)[0];
+  return parseLimit(soft);
+}
+
+function parseLimit(text: string | undefined): number | null {
+  if (text === "unlimited") return Infinity;
+  return text !== undefined && /^\d+$/.test(text) ? Number(text) : null;
+}
+
+function fromProcLimits(): number | null {
+  try {
+    return parseProcLimits(Deno.readTextFileSync("/proc/self/limits"));
+  } catch {
+    return null;
+  }
+}
+
+function fromShell(): number | null {
+  try {
+    const out = new Deno.Command("sh", { args: ["-c", "ulimit -n"], stdout: "piped", stderr: "null" })
+      .outputSync();
+    return out.success ? parseLimit(new TextDecoder().decode(out.stdout).trim()) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** `/dev/null` where it exists: opening it costs nothing and touches no file. */
+const PLACEHOLDER = Deno.build.os === "windows" ? "NUL" : "/dev/null";
+const RESERVED = 8;
+
+export class DescriptorReserve {
+  #held: Deno.FsFile[] = [];
+
+  constructor() {
+    this.#take();
+  }
+
+  /** Runs `write` with the reserved descriptors free, then takes them again. */
+  async around<T>(write: () => Promise<T>): Promise<T> {
+    this.close();
+    try {
+      return await write();
+    } finally {
+      this.#take();
+    }
+  }
+
+  close(): void {
+    for (const file of this.#held.splice(0)) file.close();
+  }
+
+  #take(): void {
+    try {
+      while (this.#held.length < RESERVED) this.#held.push(Deno.openSync(PLACEHOLDER));
+    } catch {
+      // Out of descriptors already, or no such device: writes go without a reserve.
+    }
+  }
+}
