@@ -7,6 +7,7 @@
  * hoisted). A construct outside the subset is a `LocustConvertError` naming each `file:line: why`.
  */
 import { parser } from "@lezer/python";
+import { builtins } from "./py.ts";
 import { MODULES } from "./py_modules.ts";
 import { LOCUST_EVENTS, REQUEST_KEYS } from "./runtime.ts";
 
@@ -54,11 +55,7 @@ const LOCUST_MODULES = new Set(
   "locust locust.contrib.fasthttp locust.exception locust.user.wait_time locust.runners".split(" "),
 );
 const PY_MODULES = new Set(Object.keys(MODULES));
-const BUILTINS = new Set(
-  ("len str repr int float bool list tuple dict set range min max sum abs round enumerate zip " +
-    "sorted reversed any all isinstance print hasattr getattr setattr Exception ValueError " +
-    "KeyError IndexError TypeError RuntimeError").split(" "),
-);
+const BUILTINS = new Set(Object.keys(builtins));
 const EVENTS_HELD = `loadlab takes listeners of ${LOCUST_EVENTS.join(", ")} (report_to_master and ` +
   "worker_report never fire: one process)";
 /** Names a locustfile reads without defining them, beside BUILTINS. */
@@ -942,7 +939,7 @@ class Converter {
         i += 2;
       } else positional.push(this.expr(p));
     }
-    if (named.length > 0) positional.push(`__py.kw({ ${named.join(", ")} })`);
+    if (named.length > 0) positional.push(`new __py.Kw({ ${named.join(", ")} })`);
     return positional.join(", ");
   }
 
