@@ -664,28 +664,19 @@ class Converter {
   }
 
   private classMember(s: SyntaxNode, cls: string): string {
-    switch (s.name) {
-      case "FunctionDefinition":
-        return this.functionDefinition(s, [], cls);
-      case "ClassDefinition":
-        return this.classDefinition(s, [], true);
-      case "DecoratedStatement":
-        return this.decorated(s, cls);
-      case "PassStatement":
-        return "";
-      case "ExpressionStatement":
-        if (isDocstring(s)) return "";
-        break;
-      case "AssignStatement": {
-        const parts = children(s).filter((c) => c.name !== "TypeDef");
-        const [target, op, value] = parts;
-        if (parts.length !== 3 || target.name !== "VariableName" || op.name !== "AssignOp") break;
-        const attr = this.text(target);
-        const v = attr === "tasks" && value.name === "DictionaryExpression"
-          ? this.taskDict(value)
-          : this.expr(value);
-        return `static { __L.attr(this, ${JSON.stringify(attr)}, ${v}); }`;
-      }
+    if (s.name === "FunctionDefinition") return this.functionDefinition(s, [], cls);
+    if (s.name === "ClassDefinition") return this.classDefinition(s, [], true);
+    if (s.name === "DecoratedStatement") return this.decorated(s, cls);
+    if (s.name === "PassStatement" || (s.name === "ExpressionStatement" && isDocstring(s))) return "";
+    const parts = children(s).filter((c) => c.name !== "TypeDef");
+    const [target, op, value] = parts;
+    const attribute = parts.length === 3 && target.name === "VariableName" && op.name === "AssignOp";
+    if (s.name === "AssignStatement" && attribute) {
+      const attr = this.text(target);
+      const v = attr === "tasks" && value.name === "DictionaryExpression"
+        ? this.taskDict(value)
+        : this.expr(value);
+      return `static { __L.attr(this, ${JSON.stringify(attr)}, ${v}); }`;
     }
     return this.refuse(s, `${describe(s.name)} in a class body: attributes (name = value) and methods only`);
   }
@@ -1106,16 +1097,12 @@ function quoteOf(token: string): { at: number; quote: number; raw: boolean } {
 function unescape(body: string): string {
   return body.replace(
     /\\(x[\da-fA-F]{2}|u[\da-fA-F]{4}|U[\da-fA-F]{8}|[0-7]{1,3}|[\s\S])/g,
-    (m, e: string) =>
-      ESCAPES[e] ??
-        ("\\'\"".includes(e)
-          ? e
-          : e === "\n"
-          ? ""
-          : /^[xuU]./.test(e)
-          ? String.fromCodePoint(parseInt(e.slice(1), 16))
-          : /^[0-7]/.test(e)
-          ? String.fromCharCode(parseInt(e, 8))
-          : m),
+    (m, e: string) => {
+      if (ESCAPES[e] !== undefined) return ESCAPES[e];
+      if ("\\'\"".includes(e)) return e;
+      if (e === "\n") return "";
+      if (/^[xuU]./.test(e)) return String.fromCodePoint(parseInt(e.slice(1), 16));
+      return /^[0-7]/.test(e) ? String.fromCharCode(parseInt(e, 8)) : m;
+    },
   );
 }
