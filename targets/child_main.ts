@@ -78,9 +78,7 @@ function serveH3Beside(handler: Handler, spec: ChildSpec, port: number): { close
   try {
     return serveH3(handler, { hostname: spec.host, port, ...pemOf(spec.tls)! });
   } catch (err) {
-    console.error(
-      `loadlab target: no HTTP/3 on UDP port ${port}: ${err instanceof Error ? err.message : err}`,
-    );
+    console.error(`loadlab target: no HTTP/3 on UDP port ${port}: ${(err as Error)?.message ?? err}`);
     return null;
   }
 }
@@ -101,16 +99,7 @@ export async function runTargetChild(specJson: string): Promise<void> {
   sampleThisProcess(); // event-loop delay and heap, when the parent set LOADLAB_RUNTIME_DIR
   // The balancer forwards raw HTTP/1.1 on its own sockets (balancer.ts says why), the others serve Requests.
   const { server, close } = spec.role === "balancer"
-    ? {
-      server: serveBalancer({
-        hostname: spec.host,
-        port: spec.port,
-        upstreams: spec.upstreams,
-        mode: spec.mode,
-        tls: pemOf(spec.tls),
-      }),
-      close: () => Promise.resolve(),
-    }
+    ? { server: serveBalancer({ ...spec, hostname: spec.host, tls: pemOf(spec.tls) }), close: async () => {} }
     : await serveHandler(spec);
   const host = spec.host === "0.0.0.0" ? "127.0.0.1" : spec.host.includes(":") ? `[${spec.host}]` : spec.host;
   const scheme = spec.tls ? "https" : "http";
@@ -145,10 +134,7 @@ const DROPPED = new Set(["connection", "keep-alive", "proxy-connection", "transf
 const IGNORE = () => {};
 
 /** Serves `handler` over HTTP/3 on UDP `hostname:port` until `close()`. Throws when the port is taken. */
-export function serveH3(
-  handler: Handler,
-  opts: { hostname: string; port: number; cert: string; key: string },
-): { close(): void } {
+function serveH3(handler: Handler, opts: { hostname: string; port: number; cert: string; key: string }) {
   const endpoint = new Deno.QuicEndpoint({ hostname: opts.hostname, port: opts.port });
   const listener = endpoint.listen({ alpnProtocols: ["h3"], cert: opts.cert, key: opts.key });
   (async () => {

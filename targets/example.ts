@@ -3,6 +3,7 @@
  * Runs a framework app from `examples/`: under Node when installed with its packages, else Deno's npm
  * compatibility. The runtime chosen is reported: the frameworks study's finding depends on it.
  */
+import { existsSync } from "node:fs";
 import { TargetError } from "./errors.ts";
 import { findProgram } from "../system/path_lookup.ts";
 import type { ExampleSpec } from "./spec.ts";
@@ -27,15 +28,6 @@ interface ExampleCommand {
   runtime: string;
 }
 
-function exists(url: URL): boolean {
-  try {
-    Deno.statSync(url);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** `node --version`, or null when it cannot be run. */
 function nodeVersion(node: string): string | null {
   try {
@@ -49,7 +41,7 @@ function nodeVersion(node: string): string | null {
 /** The command that runs `spec.app`; throws TargetError when the requested runtime cannot. */
 export function exampleCommand(spec: ExampleSpec, examplesDir: URL = EXAMPLES_DIR): ExampleCommand {
   const entry = new URL(`${spec.app}/server.js`, examplesDir);
-  if (examplesDir.protocol !== "file:" || !exists(entry)) {
+  if (examplesDir.protocol !== "file:" || !existsSync(entry)) {
     throw new TargetError(
       `example app '${spec.app}' not found at ${entry.pathname}`,
       "example apps ship in the examples/ folder of a loadlab source checkout; run loadlab from one",
@@ -58,7 +50,7 @@ export function exampleCommand(spec: ExampleSpec, examplesDir: URL = EXAMPLES_DI
   const cwd = examplesDir.pathname;
   const runtime = spec.runtime ?? "auto";
   const node = runtime === "deno" ? null : findProgram("node");
-  const installed = exists(new URL(`node_modules/${APP_PACKAGES[spec.app]}/package.json`, examplesDir));
+  const installed = existsSync(new URL(`node_modules/${APP_PACKAGES[spec.app]}/package.json`, examplesDir));
   if (node && installed) {
     const version = nodeVersion(node);
     if (version) return { command: node, args: [entry.pathname], cwd, runtime: `node ${version}` };

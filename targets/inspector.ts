@@ -100,10 +100,7 @@ class InspectorSession {
  * The processes under a profiled one: count at the end, and CPU seconds meanwhile, reaped ones included.
  * A mostly idle profile beside busy children shows a primary that hands work on (node:cluster).
  */
-interface ChildrenCpu {
-  count: number;
-  cpuSec: number;
-}
+type ChildrenCpu = { count: number; cpuSec: number };
 
 /** A profile of one process (with its children's CPU meanwhile), or why none could be taken. */
 export type TakenProfile =
@@ -198,15 +195,10 @@ export async function startCpuProfiles(
       { cause: err },
     );
   }
-  return {
-    startedAtEpochMs: Date.now(),
-    stop: () => Promise.all(entries.map(stopOne)),
-  };
+  return { startedAtEpochMs: Date.now(), stop: () => Promise.all(entries.map(stopOne)) };
 }
 
-async function stopOne(
-  { proc, session, runtime, refused, childrenAtStart }: Entry,
-): Promise<TakenProfile> {
+async function stopOne({ proc, session, runtime, refused, childrenAtStart }: Entry): Promise<TakenProfile> {
   const name = proc.name;
   if (runtime === null) return { name, error: refused };
   const atEnd = childrenCpuNow(proc.pid);
@@ -224,7 +216,7 @@ async function stopOne(
 }
 
 /** The largest inspector message read by default (a profile, as JSON text). */
-export const MAX_INSPECTOR_MESSAGE_BYTES = 256 * 1024 * 1024;
+const MAX_INSPECTOR_MESSAGE_BYTES = 256 * 1024 * 1024;
 
 const READ_BYTES = 64 * 1024;
 /** One more than readHandshake takes of an answer's head, so a longer one is its failure. */
@@ -336,8 +328,7 @@ export class InspectorSocket {
 }
 
 function tooLarge(maxMessageBytes: number): string {
-  return `the profile is larger than the ${
-    maxMessageBytes / 1024 / 1024
-  } MiB loadlab reads of one inspector ` +
-    `message (inspector connection closed); profile a shorter run`;
+  const mib = maxMessageBytes / 1024 / 1024;
+  return `the profile is larger than the ${mib} MiB loadlab reads of one inspector message ` +
+    "(inspector connection closed); profile a shorter run";
 }

@@ -55,9 +55,7 @@ export async function connectRedis(url: string, timeoutMs = 3000): Promise<Redis
 }
 
 /** Starts `redis-server` on a free loopback port, no RDB snapshots, no AOF. */
-export async function startRedisServer(opts: { logFile?: string; cpuAffinity?: number[] } = {}): Promise<
-  RedisHandle
-> {
+export async function startRedisServer(opts: { logFile?: string; cpuAffinity?: number[] } = {}) {
   const program = findProgram("redis-server");
   if (!program) {
     throw new TargetError(
@@ -94,14 +92,8 @@ const REDIS_DIR_PREFIX = "loadlab-redis-";
 /** Which loadlab made a Redis temp folder (pid, start time, run id), to tell a stale one. */
 const OWNER_FILE = "loadlab-owner.json";
 
-interface Owner {
-  pid: number;
-  /** Clock ticks since boot: with the pid, names one process for good. */
-  startTicks: number | null;
-  runId: string;
-}
-
-function owner(): Owner {
+/** This loadlab's pid, start (clock ticks since boot: with the pid, names one process for good), run id. */
+function owner() {
   return { pid: Deno.pid, startTicks: processStartTicks(Deno.pid), runId: RUN_ID };
 }
 

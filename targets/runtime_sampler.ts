@@ -120,6 +120,8 @@ function probeLoopDelay(state: SamplerState, resolutionMs: number): void {
   unrefTimer(state, setTimeout(probe, resolutionMs));
 }
 
+type GcEntry = { duration: number; kind?: number; detail?: { kind?: number } };
+
 /** Node's `gc` performance entries by kind. */
 function observeGc(state: SamplerState): void {
   state.gc = {};
@@ -131,11 +133,7 @@ function observeGc(state: SamplerState): void {
     16: "weakcb",
   };
   new state.host.perfHooks.PerformanceObserver((list) => {
-    for (
-      const e of list.getEntries() as Array<
-        { duration: number; kind?: number; detail?: { kind?: number } }
-      >
-    ) {
+    for (const e of list.getEntries() as GcEntry[]) {
       const kind = kinds[e.detail?.kind ?? e.kind ?? 0] ?? "other";
       const slot = state.gc![kind] ??= [0, 0];
       slot[0]++;

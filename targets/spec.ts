@@ -162,18 +162,11 @@ export const proxySpecSchema = z.object({
 });
 
 /** Validates any target spec by its `kind`; errors name the path (e.g. `upstream.url`). */
-export const targetSpecSchema: z.ZodType<TargetSpec> = z.discriminatedUnion("kind", [
-  builtinSpecSchema,
-  externalSpecSchema,
-  exampleSpecSchema,
-  proxySpecSchema,
-]);
+const TARGET_KINDS = [builtinSpecSchema, externalSpecSchema, exampleSpecSchema, proxySpecSchema] as const;
+export const targetSpecSchema: z.ZodType<TargetSpec> = z.discriminatedUnion("kind", TARGET_KINDS);
 
 /** One OS process of a running target, named for telemetry ("target", "target#2", "balancer"...). */
-export interface TargetProcess {
-  name: string;
-  pid: number;
-}
+export type TargetProcess = { name: string; pid: number };
 
 /** What serves the requests, for the results file (`targetInfo`); a type so it fits a loose object. */
 export type TargetInfo = {

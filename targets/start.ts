@@ -63,10 +63,6 @@ class Stack {
   /** Cold start (`performance.now()`): the first target process spawned, the last one listening. */
   spawnedAtMs: number | null = null;
   listeningAtMs: number | null = null;
-  /** Right before spawning a target process (the first call counts). */
-  markSpawn(): void {
-    this.spawnedAtMs ??= performance.now();
-  }
   /** When a target process accepts connections (the last call counts). */
   markListening(): void {
     this.listeningAtMs = performance.now();
@@ -74,6 +70,15 @@ class Stack {
   inspected: InspectedProcess[] = [];
   push(stop: () => Promise<void>): void {
     this.#stops.push(stop);
+  }
+  /** Spawns a target process named `name` (its inspector on `inspectPort`), stopped with the stack. */
+  spawn(name: string, options: SpawnOptions, inspectPort?: number): ManagedProcess {
+    this.spawnedAtMs ??= performance.now();
+    const proc = ManagedProcess.spawn(options);
+    this.push(() => proc.stop());
+    this.processes.push({ name, pid: proc.pid });
+    if (inspectPort !== undefined) this.inspected.push({ name, port: inspectPort, pid: proc.pid });
+    return proc;
   }
   async stopAll(): Promise<void> {
     for (const stop of this.#stops.splice(0).reverse()) await stop().catch(() => {});
@@ -86,9 +91,7 @@ function logFile(opts: StartOptions, name: string): string | undefined {
 
 /** The Redis a target was given (`url`) or needs (a local redis-server started), stopped with the stack. */
 async function startRedis(stack: Stack, url: string | undefined, needed: boolean, opts: StartOptions) {
-  const redis: RedisHandle | null = await resolveRedis(url, needed, {
-    logFile: logFile(opts, "redis-server"),
-  });
+  const redis = await resolveRedis(url, needed, { logFile: logFile(opts, "redis-server") });
   if (redis) stack.push(() => redis.stop());
   return redis;
 }
@@ -113,11 +116,7 @@ async function startApp(
   const run = opts.runtime
     ? withPreload(opts.runtime, spawn.command, args, spawn.env)
     : { args, env: spawn.env };
-  stack.markSpawn();
-  const proc = ManagedProcess.spawn({ ...spawn, args: run.args, env: run.env });
-  stack.push(() => proc.stop());
-  stack.processes.push({ name: "target", pid: proc.pid });
-  if (inspectPort !== undefined) stack.inspected.push({ name: "target", port: inspectPort, pid: proc.pid });
+  const proc = stack.spawn("target", { ...spawn, args: run.args, env: run.env }, inspectPort);
   const { hostname, port, protocol } = new URL(ready.url);
   const portNumber = Number(port || (protocol === "https:" ? 443 : 80));
   const host = hostname.replace(/^\[|\]$/g, "");
@@ -132,17 +131,19 @@ async function startApp(
 }
 
 /** Samplers' folder: `runtime/` in the log folder, else a temp one for `runtimeTelemetry: true`, or none. */
-async function runtimeDirOf(
-  stack: Stack,
-  spec: TargetSpec,
-  opts: StartOptions,
-): Promise<RuntimeDir | undefined> {
+async function runtimeDirOf(stack: Stack, spec: TargetSpec, opts: StartOptions) {
   if (spec.runtimeTelemetry === false) return undefined;
   if (opts.logDir !== undefined) return await makeRuntimeDir(`${opts.logDir}/runtime`);
-  if (spec.runtimeTelemetry !== true) return undefined;
-  const temp = await Deno.makeTempDir({ prefix: "loadlab-runtime-" });
+  return spec.runtimeTelemetry === true
+    ? await makeRuntimeDir(await tempDir(stack, "loadlab-runtime-"))
+    : undefined;
+}
+
+/** A temp folder removed as the stack stops. */
+async function tempDir(stack: Stack, prefix: string): Promise<string> {
+  const temp = await Deno.makeTempDir({ prefix });
   stack.push(() => Deno.remove(temp, { recursive: true }).catch(() => {}));
-  return await makeRuntimeDir(temp);
+  return temp;
 }
 
 /** Spawn to listening and to ready in ms, from the stack's marks; undefined when nothing was spawned. */
@@ -193,8 +194,7 @@ async function spawnChild(
 ): Promise<string> {
   const inspectPort = profile ? freePort("127.0.0.1") : undefined;
   const { command, args } = childCommand(spec, inspectPort);
-  stack.markSpawn();
-  const proc = ManagedProcess.spawn({
+  const proc = stack.spawn(name, {
     name,
     command,
     args,
@@ -203,10 +203,7 @@ async function spawnChild(
     stdinPiped: true,
     logFile: logFile(opts, name),
     cpuAffinity,
-  });
-  stack.push(() => proc.stop());
-  stack.processes.push({ name, pid: proc.pid });
-  if (inspectPort !== undefined) stack.inspected.push({ name, port: inspectPort, pid: proc.pid });
+  }, inspectPort);
   const line = await proc.waitForStdoutLine(READY_PREFIX, CHILD_READY_TIMEOUT_MS);
   stack.markListening(); // the READY line comes once the server listens
   return JSON.parse(line).url;
@@ -232,19 +229,9 @@ async function sumStats(urls: string[], client?: Deno.HttpClient): Promise<Recor
 }
 
 /** A TLS target's files: given, or made self-signed into its log folder (a temp folder without one). */
-async function tlsFilesOf(
-  stack: Stack,
-  tls: ServeTls | undefined,
-  opts: StartOptions,
-  prefix?: string,
-): Promise<ServeTlsFiles | undefined> {
+async function tlsFilesOf(stack: Stack, tls: ServeTls | undefined, opts: StartOptions, prefix?: string) {
   if (!tls) return undefined;
-  let dir = opts.logDir;
-  if (dir === undefined) {
-    const temp = dir = await Deno.makeTempDir({ prefix: "loadlab-tls-" });
-    stack.push(() => Deno.remove(temp, { recursive: true }).catch(() => {}));
-  }
-  return await serveTlsFiles(tls, dir, prefix);
+  return await serveTlsFiles(tls, opts.logDir ?? await tempDir(stack, "loadlab-tls-"), prefix);
 }
 
 /** An HTTP/1.1 client trusting a self-signed target's CA (balancer stats are HTTP/1.1 only), or none. */
@@ -273,11 +260,7 @@ interface Instances {
 }
 
 /** The URL the load is sent to, and the URLs whose counters make the target's stats (none: no stats). */
-interface Reached {
-  url: string;
-  grpcUrl?: string;
-  statsUrls: string[];
-}
+type Reached = { url: string; grpcUrl?: string; statsUrls: string[] };
 
 async function startBuiltin(stack: Stack, spec: BuiltinSpec, opts: StartOptions): Promise<Started> {
   const redis = await startRedis(stack, spec.redisUrl, spec.redis ?? false, opts);
@@ -469,27 +452,22 @@ async function startProxy(stack: Stack, spec: ProxySpec, opts: StartOptions): Pr
 }
 
 /** The proxy's verification of an `https:` upstream: as given, else the CA of its self-signed one. */
-function upstreamTlsOf(
-  spec: ProxySpec,
-  upstream: RunningTarget | null,
-): Pick<ChildSpec & { role: "proxy" }, "upstreamTls"> {
+function upstreamTlsOf(spec: ProxySpec, upstream: RunningTarget | null) {
   const caFile = spec.upstreamTls?.caFile ?? upstream?.caFile;
   if (caFile === undefined && !spec.upstreamTls?.insecure) return {};
   return { upstreamTls: { caFile, insecure: spec.upstreamTls?.insecure } };
 }
 
-function validSpec(spec: TargetSpec): TargetSpec {
-  const parsed = validate(targetSpecSchema, spec);
-  if (parsed.ok) return parsed.data;
-  const problems = formatIssues(parsed.issues);
-  throw new TargetError(`invalid target: ${problems.join("; ")}`, "fix the target fields named above", {
-    cause: parsed.error,
-  });
-}
-
 /** Starts the target described by `spec`; throws TargetError (after cleaning up) when it cannot. */
 export async function startTarget(spec: TargetSpec, opts: StartOptions = {}): Promise<RunningTarget> {
-  const valid = validSpec(spec);
+  const parsed = validate(targetSpecSchema, spec);
+  if (!parsed.ok) {
+    const problems = formatIssues(parsed.issues).join("; ");
+    throw new TargetError(`invalid target: ${problems}`, "fix the target fields named above", {
+      cause: parsed.error,
+    });
+  }
+  const valid = parsed.data;
   if (opts.signal?.aborted) throw new TargetError("target start aborted", "", { cause: opts.signal.reason });
   const stack = new Stack();
   let started: Started;

@@ -11,7 +11,7 @@ import { readProcSample, readRunQueueWait } from "../system/proc_stat.ts";
 import { listeningPid } from "../system/ports.ts";
 
 /** The fields of `INFO` we plot; counters are totals since Redis started. */
-export function parseRedisInfo(info: string): RedisInfo {
+export function parseRedisInfo(info: string) {
   const get = (name: string) => Number(new RegExp(`^${name}:(\\d+)`, "m").exec(info)?.[1] ?? 0);
   return {
     commands: get("total_commands_processed"),
@@ -23,14 +23,7 @@ export function parseRedisInfo(info: string): RedisInfo {
   };
 }
 
-interface RedisInfo {
-  commands: number;
-  hits: number;
-  misses: number;
-  evicted: number;
-  usedMemoryBytes: number;
-  connectedClients: number;
-}
+type RedisInfo = ReturnType<typeof parseRedisInfo>;
 
 /** The id of the newest slow log entry (ids only grow, unlike the capped length); -1 when empty. */
 export function newestSlowlogId(reply: unknown): number {
@@ -92,10 +85,8 @@ class RedisSeries {
       if (!last) return;
       const sample = procSample ?? { tMs };
       // Minus two: our own SLOWLOG and INFO commands are not load.
-      sample.opsPerSec = Math.max(
-        0,
-        Math.round((info.commands - last.commands - 2) / ((nowMs - last.atMs) / 1000)),
-      );
+      const commandsPerSec = (info.commands - last.commands - 2) / ((nowMs - last.atMs) / 1000);
+      sample.opsPerSec = Math.max(0, Math.round(commandsPerSec));
       sample.hits = info.hits - last.hits;
       sample.misses = info.misses - last.misses;
       sample.evictedKeys = Math.max(0, info.evicted - last.evicted);

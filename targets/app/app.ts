@@ -360,31 +360,20 @@ export class ResponseCache {
   #evictExpiredOrOldest(): void {
     const now = this.nowMs();
     for (const [key, entry] of this.#entries) if (entry.expiresAtMs <= now) this.#entries.delete(key);
-    if (this.#entries.size >= this.maxEntries) {
-      this.#entries.delete(this.#entries.keys().next().value!);
-    }
+    if (this.#entries.size >= this.maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
   }
 }
 
 /** The endpoints' cumulative counters (and the gauge of open sockets). */
-interface WsCounters {
-  wsOpen: number;
-  wsMessagesIn: number;
-  wsMessagesOut: number;
-  wsRooms: number;
-}
+type WsCounters = { wsOpen: number; wsMessagesIn: number; wsMessagesOut: number; wsRooms: number };
 
 /**
  * Adds `/ws/echo` (echoes) and `/ws/room?room=NAME` (each text message to the room as JSON
  * `{room, from, self, sentAt, data}`, `self` marking the sender's copy) to `app`; the counters they keep.
  */
 export function addWsEndpoints(app: Hono): () => Partial<WsCounters> {
-  const state: WsState = {
-    counters: { wsOpen: 0, wsMessagesIn: 0, wsMessagesOut: 0 },
-    rooms: new Map(),
-    nextId: 0,
-    upgrades: 0,
-  };
+  const counters = { wsOpen: 0, wsMessagesIn: 0, wsMessagesOut: 0 };
+  const state: WsState = { counters, rooms: new Map(), nextId: 0, upgrades: 0 };
   app.get("/ws/echo", (c) => upgrade(c.req.raw, state, echoHandlers(state)));
   app.get("/ws/room", (c) => {
     const name = c.req.query("room") || "main";
@@ -412,10 +401,7 @@ interface Handlers {
 function upgrade(req: Request, state: WsState, on: Handlers): Response {
   const { counters } = state;
   if (req.headers.get("upgrade")?.toLowerCase() !== "websocket") {
-    return new Response("expected a WebSocket upgrade\n", {
-      status: 426,
-      headers: { upgrade: "websocket" },
-    });
+    return new Response("expected a WebSocket upgrade\n", { status: 426, headers: { upgrade: "websocket" } });
   }
   const { socket, response } = Deno.upgradeWebSocket(req);
   socket.onopen = () => {

@@ -6,12 +6,7 @@
 import type { CmsSpec } from "../spec.ts";
 
 /** The `cms` option's defaults: 4 slots x (3 queries of 20 ms) = about 66 pages/s. */
-const CMS_DEFAULTS: Required<CmsSpec> = {
-  poolSize: 4,
-  queryMs: 20,
-  queries: 3,
-  acquireTimeoutMs: 5000,
-};
+const CMS_DEFAULTS: Required<CmsSpec> = { poolSize: 4, queryMs: 20, queries: 3, acquireTimeoutMs: 5000 };
 export type CmsOptions = Required<CmsSpec>;
 
 export function resolveCms(spec: CmsSpec = {}): CmsOptions {

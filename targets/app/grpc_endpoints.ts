@@ -92,12 +92,10 @@ async function answerOf(method: string, request: Uint8Array): Promise<Answer> {
   }
 }
 
+type Stream = http2.ServerHttp2Stream;
+
 /** One call: its one request message read within `maxBytes`, then its answer, trailers last. */
-function serveCall(
-  stream: http2.ServerHttp2Stream,
-  headers: http2.IncomingHttpHeaders,
-  maxBytes: number,
-): void {
+function serveCall(stream: Stream, headers: http2.IncomingHttpHeaders, maxBytes: number): void {
   const reader = new MessageReader(maxBytes);
   let request: Uint8Array | null = null;
   reader.onMessage = (payload) => (request ??= payload);
@@ -134,11 +132,7 @@ function serveCall(
 }
 
 /** `POST /echo` answers its body back, as the HTTP target's does; anything else is 404. */
-function serveHttp(
-  stream: http2.ServerHttp2Stream,
-  headers: http2.IncomingHttpHeaders,
-  maxBytes: number,
-): void {
+function serveHttp(stream: Stream, headers: http2.IncomingHttpHeaders, maxBytes: number): void {
   const echo = headers[":method"] === "POST" && String(headers[":path"]).split("?")[0] === "/echo";
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -151,16 +145,14 @@ function serveHttp(
     if (stream.closed || stream.destroyed) return;
     if (!echo) return void stream.respond({ ":status": 404 }, { endStream: true });
     if (size > maxBytes) return void stream.respond({ ":status": 413 }, { endStream: true });
-    stream.respond({
-      ":status": 200,
-      "content-type": String(headers["content-type"] ?? "application/octet-stream"),
-    });
+    const type = String(headers["content-type"] ?? "application/octet-stream");
+    stream.respond({ ":status": 200, "content-type": type });
     stream.end(Buffer.concat(chunks));
   });
 }
 
 /** A paced stream: each message `gapMs` after the one before (the first at once), then its end. */
-async function pace(stream: http2.ServerHttp2Stream, messages: Uint8Array[], gapMs: number): Promise<void> {
+async function pace(stream: Stream, messages: Uint8Array[], gapMs: number): Promise<void> {
   for (let k = 0; k < messages.length; k++) {
     if (k > 0) await new Promise((r) => setTimeout(r, gapMs));
     if (stream.closed || stream.destroyed) return;
@@ -169,26 +161,20 @@ async function pace(stream: http2.ServerHttp2Stream, messages: Uint8Array[], gap
   stream.end();
 }
 
-interface GrpcTarget {
-  readonly port: number;
-  close(): Promise<void>;
-}
-
 /** Serves on `hostname:port` (0: a free port), h2c or, with PEM text, TLS. */
 export function serveGrpcTarget(options: {
   hostname: string;
   port: number;
   tls?: { cert: string; key: string };
   maxMessageBytes?: number;
-}): Promise<GrpcTarget> {
+}): Promise<{ readonly port: number; close(): Promise<void> }> {
   const maxBytes = options.maxMessageBytes ?? 4 * 1024 * 1024;
   const server = options.tls
     ? http2.createSecureServer({ cert: options.tls.cert, key: options.tls.key, allowHTTP1: false })
     : http2.createServer();
   server.on("stream", (stream, headers) => {
     const grpc = String(headers["content-type"] ?? "").startsWith("application/grpc");
-    if (grpc) serveCall(stream, headers, maxBytes);
-    else serveHttp(stream, headers, maxBytes);
+    (grpc ? serveCall : serveHttp)(stream, headers, maxBytes);
   });
   server.on("sessionError", () => {});
   return new Promise((resolve, reject) => {

@@ -4,10 +4,7 @@
  * (read per request, so edits show at once). Paths may not climb out, by `..` or by a symlink.
  */
 
-interface StaticFile {
-  bytes: Uint8Array<ArrayBuffer>;
-  contentType: string;
-}
+type StaticFile = { bytes: Uint8Array<ArrayBuffer>; contentType: string };
 
 const CONTENT_TYPES: Record<string, string> = {
   html: "text/html; charset=utf-8",

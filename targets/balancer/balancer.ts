@@ -6,7 +6,6 @@
 import { writeAll } from "../../system/write_all.ts";
 import { Framing } from "../../http1/body_framing.ts";
 import { BufferedConn, UpstreamPool } from "./forward/conn.ts";
-import { opensWithH2Preface, relayH2 } from "./forward/h2.ts";
 import { exchange } from "./forward/exchange.ts";
 import {
   INCOMPLETE,
@@ -16,7 +15,7 @@ import {
   newHead,
   parseRequestHead,
 } from "./forward/http1.ts";
-import { plainAnswer } from "./forward/relay.ts";
+import { opensWithH2Preface, plainAnswer, relayH2 } from "./forward/relay.ts";
 import { STATS_PATH } from "../spec.ts";
 
 export type BalanceMode = "round-robin" | "least-connections";

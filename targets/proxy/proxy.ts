@@ -188,29 +188,16 @@ export function createProxy(opts: ProxyOptions): Proxy {
 }
 
 /** How the proxy verifies an `https:` upstream: extra trusted CAs (PEM), or no verification at all. */
-export interface UpstreamTls {
-  caCerts?: string[];
-  insecure?: boolean;
-}
+type UpstreamTls = { caCerts?: string[]; insecure?: boolean };
 
-export interface UpstreamResponse {
-  status: number;
-  headers: [string, string][];
-  body: Uint8Array<ArrayBuffer>;
-}
+type UpstreamResponse = { status: number; headers: [string, string][]; body: Uint8Array<ArrayBuffer> };
 
 /** Headers that describe one hop, not the message, and so are not forwarded (RFC 9110 7.6.1). */
-const HOP_BY_HOP = new Set([
-  "connection",
-  "keep-alive",
-  "proxy-connection",
-  "transfer-encoding",
-  "upgrade",
-  "te",
-  "trailer",
-  "host",
-  "content-length",
-]);
+const HOP_BY_HOP = new Set(
+  "connection keep-alive proxy-connection transfer-encoding upgrade te trailer host content-length".split(
+    " ",
+  ),
+);
 
 /**
  * Forwards one request to the upstream with `node:http`, buffering the answer: Deno's `fetch` decompresses
@@ -258,15 +245,8 @@ export class Upstream {
           const chunks: Uint8Array[] = [];
           res.on("data", (chunk: Uint8Array) => chunks.push(chunk));
           res.on("error", reject);
-          res.on(
-            "end",
-            () =>
-              resolve({
-                status: res.statusCode ?? 502,
-                headers: pairs(res.rawHeaders),
-                body: concatBytes(chunks),
-              }),
-          );
+          const end = { status: res.statusCode ?? 502, headers: pairs(res.rawHeaders) };
+          res.on("end", () => resolve({ ...end, body: concatBytes(chunks) }));
         },
       );
       out.on("error", reject);
@@ -288,7 +268,7 @@ function pairs(raw: string[]): [string, string][] {
 }
 
 /** A `Response` from a buffered upstream answer. */
-export function toResponse(up: UpstreamResponse, extraHeaders?: [string, string][]): Response {
+function toResponse(up: UpstreamResponse, extraHeaders?: [string, string][]): Response {
   const headers = new Headers(up.headers);
   if (extraHeaders) { for (const [k, v] of extraHeaders) headers.set(k, v); }
   const nullBody = up.status === 204 || up.status === 304 || up.body.length === 0 && up.status < 200;

@@ -37,13 +37,8 @@ export async function withScriptSetup(
   if (script === undefined) return load(config);
   const env = Object.keys(script.env).length > 0 ? script.env : Deno.env.toObject();
   const names = new ScriptNames(env);
-  const opened = await ScriptHost.open(
-    script.path,
-    script.setupTimeoutMs,
-    memoryLimitMbOf(config),
-    signal,
-    script.routes,
-  );
+  const limitMb = memoryLimitMbOf(config);
+  const opened = await ScriptHost.open(script.path, script.setupTimeoutMs, limitMb, signal, script.routes);
   if (opened.host === null) throw setupFailure(opened.outcome, loading(opened.outcome), names);
   const { host, exports } = opened;
   // The requests setup() and teardown() sent: a k6 script's count in its run, as k6 counts them.
@@ -51,11 +46,7 @@ export async function withScriptSetup(
   try {
     let setupData: unknown = undefined;
     if (exports.setup) {
-      const request = {
-        type: "setup",
-        limitMb: memoryLimitMbOf(config),
-        copies: config.workers + 1,
-      } as const;
+      const request = { type: "setup", limitMb, copies: config.workers + 1 } as const;
       const outcome = await host.call(request, script.setupTimeoutMs, signal);
       // As k6: a k6 script's setup() that threw or timed out ends the test, its summary of what it sent.
       if ((outcome.kind === "failed" || outcome.kind === "timeout") && script.path.startsWith(k6CacheDir())) {
@@ -113,9 +104,8 @@ function loading(outcome: HostOutcome): string {
 
 function setupFailure(outcome: HostOutcome, what: string, names: ScriptNames): Error {
   if (outcome.kind === "stopped") return new ScriptSetupStopped(what);
-  return new ScriptSetupError(
-    names.shownPlaced(`${what} ${endText(outcome, "setupTimeout")}`, "; no load was sent"),
-  );
+  const text = `${what} ${endText(outcome, "setupTimeout")}`;
+  return new ScriptSetupError(names.shownPlaced(text, "; no load was sent"));
 }
 
 function endText(outcome: HostOutcome, limit: string): string {

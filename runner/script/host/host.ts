@@ -176,14 +176,8 @@ export function busyText(busyMs: number): string {
 }
 
 function outcomeOf(reply: Exclude<HostReply, { type: "ready" } | { type: "pong" }>): HostOutcome {
-  switch (reply.type) {
-    case "exited":
-      return { kind: "exited" };
-    case "failed":
-      return { kind: "failed", message: reply.message, sent: reply.sent };
-    case "done":
-      return { kind: "done", value: reply.value, sent: reply.sent };
-    case "imported":
-      return { kind: "done", value: reply };
-  }
+  if (reply.type === "exited") return { kind: "exited" };
+  if (reply.type === "failed") return { kind: "failed", message: reply.message, sent: reply.sent };
+  if (reply.type === "imported") return { kind: "done", value: reply };
+  return { kind: "done", value: reply.value, sent: reply.sent };
 }

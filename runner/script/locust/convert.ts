@@ -7,6 +7,7 @@
  * hoisted). A construct outside the subset is a `LocustConvertError` naming each `file:line: why`.
  */
 import { parser } from "@lezer/python";
+import { builtins } from "./py.ts";
 import { MODULES } from "./py_modules.ts";
 import { LOCUST_EVENTS, REQUEST_KEYS } from "./runtime.ts";
 
@@ -54,11 +55,7 @@ const LOCUST_MODULES = new Set(
   "locust locust.contrib.fasthttp locust.exception locust.user.wait_time locust.runners".split(" "),
 );
 const PY_MODULES = new Set(Object.keys(MODULES));
-const BUILTINS = new Set(
-  ("len str repr int float bool list tuple dict set range min max sum abs round enumerate zip " +
-    "sorted reversed any all isinstance print hasattr getattr setattr Exception ValueError " +
-    "KeyError IndexError TypeError RuntimeError").split(" "),
-);
+const BUILTINS = new Set(Object.keys(builtins));
 const EVENTS_HELD = `loadlab takes listeners of ${LOCUST_EVENTS.join(", ")} (report_to_master and ` +
   "worker_report never fire: one process)";
 /** Names a locustfile reads without defining them, beside BUILTINS. */
@@ -667,28 +664,19 @@ class Converter {
   }
 
   private classMember(s: SyntaxNode, cls: string): string {
-    switch (s.name) {
-      case "FunctionDefinition":
-        return this.functionDefinition(s, [], cls);
-      case "ClassDefinition":
-        return this.classDefinition(s, [], true);
-      case "DecoratedStatement":
-        return this.decorated(s, cls);
-      case "PassStatement":
-        return "";
-      case "ExpressionStatement":
-        if (isDocstring(s)) return "";
-        break;
-      case "AssignStatement": {
-        const parts = children(s).filter((c) => c.name !== "TypeDef");
-        const [target, op, value] = parts;
-        if (parts.length !== 3 || target.name !== "VariableName" || op.name !== "AssignOp") break;
-        const attr = this.text(target);
-        const v = attr === "tasks" && value.name === "DictionaryExpression"
-          ? this.taskDict(value)
-          : this.expr(value);
-        return `static { __L.attr(this, ${JSON.stringify(attr)}, ${v}); }`;
-      }
+    if (s.name === "FunctionDefinition") return this.functionDefinition(s, [], cls);
+    if (s.name === "ClassDefinition") return this.classDefinition(s, [], true);
+    if (s.name === "DecoratedStatement") return this.decorated(s, cls);
+    if (s.name === "PassStatement" || (s.name === "ExpressionStatement" && isDocstring(s))) return "";
+    const parts = children(s).filter((c) => c.name !== "TypeDef");
+    const [target, op, value] = parts;
+    const attribute = parts.length === 3 && target.name === "VariableName" && op.name === "AssignOp";
+    if (s.name === "AssignStatement" && attribute) {
+      const attr = this.text(target);
+      const v = attr === "tasks" && value.name === "DictionaryExpression"
+        ? this.taskDict(value)
+        : this.expr(value);
+      return `static { __L.attr(this, ${JSON.stringify(attr)}, ${v}); }`;
     }
     return this.refuse(s, `${describe(s.name)} in a class body: attributes (name = value) and methods only`);
   }
@@ -942,7 +930,7 @@ class Converter {
         i += 2;
       } else positional.push(this.expr(p));
     }
-    if (named.length > 0) positional.push(`__py.kw({ ${named.join(", ")} })`);
+    if (named.length > 0) positional.push(`new __py.Kw({ ${named.join(", ")} })`);
     return positional.join(", ");
   }
 
@@ -1109,16 +1097,12 @@ function quoteOf(token: string): { at: number; quote: number; raw: boolean } {
 function unescape(body: string): string {
   return body.replace(
     /\\(x[\da-fA-F]{2}|u[\da-fA-F]{4}|U[\da-fA-F]{8}|[0-7]{1,3}|[\s\S])/g,
-    (m, e: string) =>
-      ESCAPES[e] ??
-        ("\\'\"".includes(e)
-          ? e
-          : e === "\n"
-          ? ""
-          : /^[xuU]./.test(e)
-          ? String.fromCodePoint(parseInt(e.slice(1), 16))
-          : /^[0-7]/.test(e)
-          ? String.fromCharCode(parseInt(e, 8))
-          : m),
+    (m, e: string) => {
+      if (ESCAPES[e] !== undefined) return ESCAPES[e];
+      if ("\\'\"".includes(e)) return e;
+      if (e === "\n") return "";
+      if (/^[xuU]./.test(e)) return String.fromCodePoint(parseInt(e.slice(1), 16));
+      return /^[0-7]/.test(e) ? String.fromCharCode(parseInt(e, 8)) : m;
+    },
   );
 }

@@ -6,13 +6,9 @@
  * `Kw` object, which every function here and every converted function reads with `args`.
  */
 
-/** Keyword arguments of a call (`f(a, b=1)` passes `a, kw({ b: 1 })`). */
+/** Keyword arguments of a call (`f(a, b=1)` passes `a, new Kw({ b: 1 })`). */
 export class Kw {
   constructor(readonly values: Record<string, unknown>) {}
-}
-
-export function kw(values: Record<string, unknown>): Kw {
-  return new Kw(values);
 }
 
 /** Python's exceptions as the subset raises and catches them. */
@@ -28,11 +24,6 @@ export function exceptionClass(name: string) {
   const make = (message?: unknown) => new PyError(name, message === undefined ? "" : str(message));
   return Object.assign(make, { pyType: name });
 }
-
-const EXCEPTIONS = ["Exception", "ValueError", "KeyError", "IndexError", "TypeError", "RuntimeError"];
-export const exceptions: Record<string, ReturnType<typeof exceptionClass>> = Object.fromEntries(
-  EXCEPTIONS.map((n) => [n, exceptionClass(n)]),
-);
 
 /** What `raise x` throws: `x`, or a new one of it when it is a class (`raise StopUser`). */
 export function raised(x: any): unknown {
@@ -205,7 +196,7 @@ export function slice(x: any, start?: number | null, end?: number | null, step?:
   return typeof x === "string" ? out.join("") : out;
 }
 
-export function typeName(x: unknown): string {
+function typeName(x: unknown): string {
   if (x === null || x === undefined) return "NoneType";
   if (Array.isArray(x)) return Object.isFrozen(x) ? "tuple" : "list";
   if (typeof x === "string") return "str";
@@ -511,7 +502,10 @@ export const builtins = {
   hasattr: (x: any, name: string) => x != null && name in Object(x),
   getattr: (x: any, name: string, ...dflt: unknown[]) => (x != null && name in Object(x) ? x[name] : dflt[0]),
   setattr: (x: any, name: string, v: unknown) => void (x[name] = v),
-  ...exceptions,
+  ...Object.fromEntries(
+    ["Exception", "ValueError", "KeyError", "IndexError", "TypeError", "RuntimeError"]
+      .map((n) => [n, exceptionClass(n)]),
+  ),
 };
 
 function isType(x: unknown, t: unknown): boolean {

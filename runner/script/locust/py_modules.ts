@@ -150,15 +150,8 @@ const os = {
   path: { join, dirname, basename, abspath: resolve, exists: existsSync, isfile: existsSync },
 };
 
-const math = {
-  ceil: Math.ceil,
-  floor: Math.floor,
-  sqrt: Math.sqrt,
-  log: Math.log,
-  exp: Math.exp,
-  pi: Math.PI,
-  inf: Infinity,
-};
+const { ceil, floor, sqrt, log: ln, exp, PI: pi } = Math;
+const math = { ceil, floor, sqrt, log: ln, exp, pi, inf: Infinity };
 
 const LEVELS = ["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"];
 
@@ -185,6 +178,7 @@ const logging = {
 };
 
 const FLAGS: Record<number, string> = { 2: "i", 8: "m", 16: "s" };
+const RE_FLAGS = { IGNORECASE: 2, I: 2, MULTILINE: 8, M: 8, DOTALL: 16, S: 16 };
 
 /** Python's pattern as JavaScript's; `extra` flags: `g` to find every match, `y` anchored where it starts. */
 function regex(pattern: unknown, flags: unknown = 0, extra = ""): RegExp {
@@ -255,12 +249,7 @@ function matched(a: unknown[], extra: string, wrap = (r: RegExp) => r): Match | 
 }
 
 const re = {
-  IGNORECASE: 2,
-  I: 2,
-  MULTILINE: 8,
-  M: 8,
-  DOTALL: 16,
-  S: 16,
+  ...RE_FLAGS,
   compile: (p: unknown, flags = 0) => new Pattern(str(p), flags),
   search: (...a: unknown[]) => matched(a, ""),
   match: (...a: unknown[]) => matched(a, "y"),
@@ -337,16 +326,5 @@ const csv = {
 };
 
 /** The modules of the subset by name. */
-export const MODULES: Record<string, Record<string, unknown>> = {
-  random,
-  string,
-  json,
-  time,
-  uuid,
-  itertools,
-  os,
-  math,
-  logging,
-  re,
-  csv,
-};
+const modules = { random, string, json, time, uuid, itertools, os, math, logging, re, csv };
+export const MODULES: Record<string, Record<string, unknown>> = modules;

@@ -1,5 +1,5 @@
 import { deepStrictEqual as assertEquals, throws } from "node:assert/strict";
-import { builtins, format, getitem, kw, mapping, method, mod, PyError, slice, str } from "./py.ts";
+import { builtins, format, getitem, Kw, mapping, method, mod, PyError, slice, str } from "./py.ts";
 import { MODULES, open } from "./py_modules.ts";
 
 Deno.test("Python's values as a locustfile's helpers read them", () => {
@@ -12,12 +12,12 @@ Deno.test("Python's values as a locustfile's helpers read them", () => {
   assertEquals(format(1234567, ","), "1,234,567");
   assertEquals(mod("%s has %d items", ["cart", 3.9]), "cart has 3 items");
   assertEquals(method("a-b-c", "split", "-", 1), ["a", "b-c"]);
-  assertEquals(method("{} and {name}", "format", 1, kw({ name: "x" })), "1 and x");
+  assertEquals(method("{} and {name}", "format", 1, new Kw({ name: "x" })), "1 and x");
   assertEquals(method({ a: 1 }, "get", "b", 0), 0);
   assertEquals(method(mapping((k) => k === "a" ? "x" : null), "get", "a"), "x"); // response headers
   assertEquals(str([1, "a", null, true, 2.5]), "[1, 'a', None, True, 2.5]");
   assertEquals(str(builtins.enumerate(["a"], 1)), "[(1, 'a')]");
-  assertEquals(builtins.sorted([3, 1, 2], kw({ reverse: true })), [3, 2, 1]);
+  assertEquals(builtins.sorted([3, 1, 2], new Kw({ reverse: true })), [3, 2, 1]);
   assertEquals(builtins.int("42"), 42);
   throws(() => builtins.int("4x"), (e: unknown) => e instanceof PyError && e.pyType === "ValueError");
 });
@@ -26,7 +26,7 @@ Deno.test("re as a locustfile reads a token, an id or a list out of a page", () 
   const re = MODULES.re as any;
   const page = '<form><input name="authenticity_token" value="t0k3n"></form>\nId: 42\nid: 7';
   assertEquals(re.search('name="authenticity_token" value="([^"]*)"', page).group(1), "t0k3n");
-  assertEquals(re.search(String.raw`(?P<key>id): (?P<n>\d+)`, page, kw({ flags: re.I })).groupdict(), {
+  assertEquals(re.search(String.raw`(?P<key>id): (?P<n>\d+)`, page, new Kw({ flags: re.I })).groupdict(), {
     key: "Id",
     n: "42",
   });
@@ -36,7 +36,7 @@ Deno.test("re as a locustfile reads a token, an id or a list out of a page", () 
   assertEquals(re.findall(String.raw`(\w+): (\d+)`, page), [["Id", "42"], ["id", "7"]]);
   assertEquals(re.sub(String.raw`(\d+)`, String.raw`<\1>`, "a1b22", 1), "a<1>b22");
   assertEquals(re.compile(",\\s*").split("a, b,c"), ["a", "b", "c"]);
-  assertEquals(re.split("(-)", "a-b", kw({ maxsplit: 1 })), ["a", "-", "b"]);
+  assertEquals(re.split("(-)", "a-b", new Kw({ maxsplit: 1 })), ["a", "-", "b"]);
   throws(() => re.search("(", "x"), (e: unknown) => e instanceof PyError && e.pyType === "error");
 });
 

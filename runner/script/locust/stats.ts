@@ -147,7 +147,7 @@ export function locustStats(run: RunResult): object {
 }
 
 /** The exceptions of the run's tasks (loadlab's `script` errors). */
-export function taskExceptions(run: RunResult): number {
+function taskExceptions(run: RunResult): number {
   return (run.errors as Record<string, number> | undefined)?.script ?? 0;
 }
 
@@ -202,11 +202,7 @@ const TIMES =
 const columns = (names: string) => names.split(",");
 
 /** Locust's CSV files of `run` at `prefix` (`_stats.csv`, `_failures`, `_stats_history`, `_exceptions`). */
-export async function writeLocustCsv(
-  prefix: string,
-  run: RunResult,
-  users: number,
-): Promise<void> {
+export async function writeLocustCsv(prefix: string, run: RunResult, users: number): Promise<void> {
   const { rows, total } = locustRows(run);
   const ints = (r: LocustRow) =>
     PERCENTILES.map((p) => r.percentile(p)).map((p) => p === null ? null : Math.round(p));
@@ -268,20 +264,12 @@ export async function writeLocustCsv(
 
 /** The run's intervals gathered by second, as Locust writes its history (one row a second). */
 function secondsOf(run: RunResult) {
-  const out: Array<{
-    startMs: number;
-    durationMs: number;
-    requests: number;
-    failed: number;
-    connections?: number;
-    histograms: string[];
-  }> = [];
+  type Second = { startMs: number; durationMs: number; requests: number; failed: number };
+  const out: Array<Second & { connections?: number; histograms: string[] }> = [];
   for (const i of run.intervals ?? []) {
-    const second = Math.floor(i.startMs / 1000);
-    let row = out.find((r) => r.startMs === second * 1000);
-    if (row === undefined) {
-      out.push(row = { startMs: second * 1000, durationMs: 0, requests: 0, failed: 0, histograms: [] });
-    }
+    const startMs = Math.floor(i.startMs / 1000) * 1000;
+    let row = out.find((r) => r.startMs === startMs);
+    if (row === undefined) out.push(row = { startMs, durationMs: 0, requests: 0, failed: 0, histograms: [] });
     row.durationMs = i.startMs + i.durationMs - row.startMs;
     row.requests += i.requests;
     row.failed += (i.failedStatus ?? 0) + i.errors;

@@ -59,14 +59,8 @@ export class ScriptGrpcRequests {
       this.#heads.set(key, head);
     }
     // The body is this call's own (framed for it), sent as its DATA frames; the head's frames are only read.
-    return {
-      frames: head.frames,
-      frameStarts: head.frameStarts,
-      body,
-      template: null,
-      head: false,
-      oneMessage: spec.grpcUnary === true,
-    };
+    const { frames, frameStarts } = head;
+    return { frames, frameStarts, body, template: null, head: false, oneMessage: spec.grpcUnary === true };
   }
 }
 

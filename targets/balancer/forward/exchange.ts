@@ -20,25 +20,13 @@ import { FramingError, plainAnswer, relayMessage, tunnel } from "./relay.ts";
 class ClosedBeforeAnswer extends Error {}
 
 /** Forwards the request head at client.buf[client.start, headEnd) and relays the answer; true: keep open. */
-export function exchange(
-  client: BufferedConn,
-  headEnd: number,
-  req: MessageHead,
-  pool: UpstreamPool,
-): Promise<boolean> {
+export function exchange(client: BufferedConn, headEnd: number, req: MessageHead, pool: UpstreamPool) {
   const inBuffer = req.framing === Framing.None ||
     (req.framing === Framing.Length && client.end - headEnd >= req.contentLength);
-  return inBuffer
-    ? exchangeBuffered(client, headEnd, req, pool)
-    : exchangeStreamed(client, headEnd, req, pool);
+  return (inBuffer ? exchangeBuffered : exchangeStreamed)(client, headEnd, req, pool);
 }
 
-async function exchangeBuffered(
-  client: BufferedConn,
-  headEnd: number,
-  req: MessageHead,
-  pool: UpstreamPool,
-): Promise<boolean> {
+async function exchangeBuffered(client: BufferedConn, headEnd: number, req: MessageHead, pool: UpstreamPool) {
   const requestEnd = headEnd + (req.framing === Framing.Length ? req.contentLength : 0);
   const request = client.buf.subarray(client.start, requestEnd);
   let up = pool.takeIdle();
@@ -65,12 +53,7 @@ async function exchangeBuffered(
   }
 }
 
-async function exchangeStreamed(
-  client: BufferedConn,
-  headEnd: number,
-  req: MessageHead,
-  pool: UpstreamPool,
-): Promise<boolean> {
+async function exchangeStreamed(client: BufferedConn, headEnd: number, req: MessageHead, pool: UpstreamPool) {
   let up: BufferedConn | undefined;
   let bodySent = false;
   let sending: Promise<void> = Promise.resolve();

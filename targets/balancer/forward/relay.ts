@@ -1,10 +1,12 @@
 /**
  * @module
  * Relays one HTTP/1.1 message between sockets as it arrives, in constant memory; also the tunnel after
- * `101 Switching Protocols` and the balancer's own small answers.
+ * `101 Switching Protocols` and the balancer's own small answers. HTTP/2 is relayed per connection: one
+ * opening with the h2 preface goes as bytes to one instance, so all its streams go there.
  */
 import { writeAll } from "../../../system/write_all.ts";
-import type { BufferedConn } from "./conn.ts";
+import { BufferedConn } from "./conn.ts";
+import { CLIENT_PREFACE } from "../../../http2/frames.ts";
 import { Framing } from "../../../http1/body_framing.ts";
 import { NEED_MORE, PARSE_ERROR } from "../../../http1/message_framer.ts";
 import { bodyFramer, type MessageHead } from "./http1.ts";
@@ -90,4 +92,27 @@ export function plainAnswer(status: number, reason: string, body: unknown, close
   encoder.encodeInto(head, out);
   out.set(json, head.length);
   return out;
+}
+
+/** Whether the connection opens with the HTTP/2 preface; false leaves what was read for HTTP/1.1. */
+export async function opensWithH2Preface(client: BufferedConn): Promise<boolean> {
+  for (;;) {
+    const have = Math.min(client.end - client.start, CLIENT_PREFACE.length);
+    for (let k = 0; k < have; k++) if (client.buf[client.start + k] !== CLIENT_PREFACE[k]) return false;
+    if (have === CLIENT_PREFACE.length) return true;
+    if (!(await client.fill())) return false;
+  }
+}
+
+/** Relays the client's connection to `hostname:port` until either side closes; false when unreachable. */
+export async function relayH2(client: BufferedConn, hostname: string, port: number): Promise<boolean> {
+  let up: Deno.TcpConn;
+  try {
+    up = await Deno.connect({ hostname, port });
+  } catch {
+    return false;
+  }
+  up.setNoDelay(true);
+  await tunnel(client, new BufferedConn(up));
+  return true;
 }
