@@ -95,10 +95,7 @@ const QPACK_STATIC_TABLE: readonly (readonly [string, string])[] = [
   ["access-control-request-method", "post"],
   ["alt-svc", "clear"],
   ["authorization", ""],
-  [
-    "content-security-policy",
-    "script-src 'none'; object-src 'none'; base-uri 'none'",
-  ],
+  ["content-security-policy", "script-src 'none'; object-src 'none'; base-uri 'none'"],
   ["early-data", "1"],
   ["expect-ct", ""],
   ["forwarded", ""],
