@@ -66,9 +66,7 @@ export async function memoryGivenBack(limitMb: number, readRssBytes = rssBytes):
 }
 
 /** A watch of loadlab's RSS; `stop()` ends it. */
-export interface MemoryWatch {
-  stop(): void;
-}
+export type MemoryWatch = { stop(): void };
 
 /** Calls `onOver` once, with the RSS in MB, when loadlab's RSS passes `limitMb`. */
 export function watchMemory(
