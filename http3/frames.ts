@@ -267,12 +267,8 @@ export class H3FrameReader {
     if (refused < 0) return refused;
     this.type = type;
     this.remaining = length;
-    if (type === FRAME_DATA) {
-      this.state = IN_DATA;
-      if (length === 0) this.state = IN_HEAD;
-    } else if (!known(type)) {
-      this.state = IN_SKIP;
-      if (length === 0) this.state = IN_HEAD;
+    if (type === FRAME_DATA || !known(type)) {
+      this.state = length === 0 ? IN_HEAD : type === FRAME_DATA ? IN_DATA : IN_SKIP;
     } else if (end - at >= length) {
       return this.whole(buf, at, length, at + length);
     } else {

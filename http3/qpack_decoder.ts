@@ -18,7 +18,7 @@ import {
   QPACK_DECOMPRESSION_FAILED,
   QPACK_ENCODER_STREAM_ERROR,
 } from "./frames.ts";
-import { QPACK_STATIC } from "./qpack_static.ts";
+import { QPACK_STATIC } from "./qpack_encoder.ts";
 
 export const QPACK_OK = 0;
 /** Not an error: the section refers to inserts not received yet; decode it again when ready. */
@@ -189,13 +189,7 @@ export class QpackDecoder extends FieldReader {
    * :status (100..999) if it had one, 0 if none, QPACK_BLOCKED, or a negative QPACK_* code
    * (QPACK_BAD_FIELD and QPACK_BAD_STATUS after the whole section was decoded).
    */
-  decodeSection(
-    streamId: number,
-    block: Uint8Array,
-    start: number,
-    end: number,
-    onField?: OnField,
-  ): number {
+  decodeSection(streamId: number, block: Uint8Array, start: number, end: number, onField?: OnField): number {
     this.pos = start;
     const ric = this.requiredInsertCountAt(block, end);
     if (ric < 0) return ric;

@@ -8,8 +8,7 @@ import { FrameParser, type FrameSink } from "./frame_parser.ts";
 import { closeFrame, MaskKeys, MessageTemplate, pongFrame } from "./frame_encoder.ts";
 import { acceptOf, handshakeRequest, HandshakeTemplate } from "./handshake.ts";
 import { readHandshake } from "./handshake_answer.ts";
-import { OP_BINARY, OP_TEXT } from "./opcodes.ts";
-import { UTF8_ACCEPT, UTF8_REJECT, utf8Step } from "./utf8.ts";
+import { OP_BINARY, OP_TEXT, UTF8_ACCEPT, UTF8_REJECT, utf8Step } from "./opcodes.ts";
 
 type Event = [string, ...unknown[]];
 

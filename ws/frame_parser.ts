@@ -15,8 +15,9 @@ import {
   OP_PING,
   OP_PONG,
   OP_TEXT,
+  UTF8_ACCEPT,
+  utf8Step,
 } from "./opcodes.ts";
-import { UTF8_ACCEPT, utf8Step } from "./utf8.ts";
 import { inflateMessage } from "./deflate.ts";
 import { BufferBudget } from "./buffer_budget.ts";
 

@@ -85,12 +85,8 @@ export function readHandshake(
   if (protocol !== undefined && !protocols.includes(protocol)) {
     return failed("handshake", code, "server chose a subprotocol not offered");
   }
-  return {
-    kind: "ok",
-    headBytes: headEnd + 4,
-    protocol: protocol ?? null,
-    deflate: extensions !== undefined,
-  };
+  const deflated = extensions !== undefined;
+  return { kind: "ok", headBytes: headEnd + 4, protocol: protocol ?? null, deflate: deflated };
 }
 
 function failed(fault: HandshakeFault, status: number, message: string): HandshakeResult {

@@ -41,15 +41,9 @@ export const HPACK_LINES: LineFormat = {
 const enc = new TextEncoder();
 const intBytes = new Uint8Array(8);
 
-/** Writes an integer with an N-bit prefix (RFC 7541 5.1) whose other bits are `flags`; returns the end. */
-export function writeInt(
-  out: Uint8Array,
-  at: number,
-  value: number,
-  prefixBits: number,
-  flags: number,
-): number {
-  const max = (1 << prefixBits) - 1;
+/** Writes an integer with a `bits`-bit prefix (RFC 7541 5.1), its other bits `flags`; returns the end. */
+export function writeInt(out: Uint8Array, at: number, value: number, bits: number, flags: number): number {
+  const max = (1 << bits) - 1;
   if (value < max) {
     out[at] = flags | value;
     return at + 1;

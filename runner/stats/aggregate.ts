@@ -70,14 +70,11 @@ export class RunAggregator {
     const index = sample.index;
     if (index > this.#lastIndex) this.#lastIndex = index;
     const done = this.#complete.get(index);
-    if (done !== undefined) {
+    if (done === undefined) this.#open.set(index, addSample(sample, this.#open.get(index)));
+    else {
       const late = addSample(sample);
       addToComplete(done, late, true);
       this.#onInterval?.(intervalDelta(index, late, true, this.#endpointNames));
-    } else {
-      const slot = this.#open.get(index);
-      if (slot === undefined) this.#open.set(index, addSample(sample));
-      else addSample(sample, slot);
     }
     while (workerIndex >= this.#reported.length) this.#reported.push(-1);
     this.#reported[workerIndex] = Math.max(this.#reported[workerIndex], index);
@@ -181,11 +178,8 @@ export class RunAggregator {
   }
 
   #foldInto(target: number): void {
-    let into = this.#complete.get(target);
-    if (into === undefined) {
-      into = completeInterval(emptyAccumulator());
-      this.#complete.set(target, into);
-    }
+    const into = this.#complete.get(target) ?? completeInterval(emptyAccumulator());
+    this.#complete.set(target, into);
     for (const [index, done] of this.#complete) {
       if (index <= target) continue;
       addToComplete(into, reopened(done), false);

@@ -13,8 +13,10 @@ import { takeStatusCodes } from "./tallies.ts";
 import { MAX_ENDPOINTS, OTHER_ENDPOINT, taggedKey } from "../endpoint_limits.ts";
 import { shownName } from "../../validation/shown_name.ts";
 
+type Tags = Readonly<Record<string, string>>;
+
 /** A run-time endpoint's tags as outputs keep names (one line, at most 384 characters); once per endpoint. */
-function shownTags(tags: Readonly<Record<string, string>>): Record<string, string> {
+function shownTags(tags: Tags): Record<string, string> {
   return Object.fromEntries(Object.entries(tags).map(([k, v]) => [shownName(k), shownName(String(v))]));
 }
 
@@ -34,7 +36,7 @@ export class EndpointRecorder {
   /** The method of each run-time endpoint's first request, index for index with `#names`. */
   readonly #methods: Array<string | undefined> = [];
   /** The user tags of each run-time endpoint (undefined: none), index for index with `#names`. */
-  readonly #tags: Array<Readonly<Record<string, string>> | undefined> = [];
+  readonly #tags: Array<Tags | undefined> = [];
   readonly #indexes = new Map<string, number>();
   /** Per frozen tags object (a k6 scenario's, reused), its names' indexes: no key made per request. */
   readonly #byTags = new WeakMap<object, Map<string, number>>();
@@ -53,7 +55,7 @@ export class EndpointRecorder {
   }
 
   /** The index of endpoint `name` with `tags` (each tag set its own endpoint, as in k6), added on need. */
-  indexOf(name: string, tags?: Readonly<Record<string, string>>, method?: string): number {
+  indexOf(name: string, tags?: Tags, method?: string): number {
     if (tags === undefined) return this.#indexes.get(name) ?? this.#add(name, name, undefined, method);
     const frozen = Object.isFrozen(tags);
     let names = frozen ? this.#byTags.get(tags) : undefined;
@@ -67,12 +69,7 @@ export class EndpointRecorder {
   }
 
   /** A new run-time endpoint under `key` (its name, or its name and tags). */
-  #add(
-    name: string,
-    key: string,
-    tags: Readonly<Record<string, string>> | undefined,
-    method?: string,
-  ): number {
+  #add(name: string, key: string, tags: Tags | undefined, method?: string): number {
     const names = this.#names;
     if (names === null) return 0;
     if (names.length >= MAX_ENDPOINTS && name !== OTHER_ENDPOINT) return this.indexOf(OTHER_ENDPOINT);
@@ -160,11 +157,8 @@ export class EndpointRecorder {
         bytesWritten: this.#bytesWritten[e],
         histogram,
       });
-      this.#requests[e] =
-        this.#bytesRead[e] =
-        this.#bytesWritten[e] =
-        this.#touched[e] =
-          0;
+      this.#requests[e] = this.#bytesRead[e] = this.#bytesWritten[e] = 0;
+      this.#touched[e] = 0;
     }
     return out;
   }

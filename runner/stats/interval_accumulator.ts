@@ -53,13 +53,7 @@ const NO_LATENCY: IntervalLatency = { p50: 0, p75: 0, p90: 0, p99: 0, mean: 0, m
 
 /** An interval no worker reported yet. */
 export function emptyAccumulator(): IntervalAccumulator {
-  return {
-    ...emptyIntervalCounts(),
-    errorKinds: {},
-    inFlight: 0,
-    connections: 0,
-    histograms: [],
-  };
+  return { ...emptyIntervalCounts(), errorKinds: {}, inFlight: 0, connections: 0, histograms: [] };
 }
 
 /**
@@ -70,11 +64,10 @@ export function compactCounts(counts: Record<string, number>): Record<string, nu
   return JSON.parse(JSON.stringify(counts));
 }
 
+type Folded = Omit<IntervalAccumulator, "histograms" | "inFlight" | "connections">;
+
 /** Adds one interval's counts into another (gauges excepted: they are summed per sample, not folded). */
-function addInterval(
-  into: Omit<IntervalAccumulator, "histograms" | "inFlight" | "connections">,
-  from: Omit<IntervalAccumulator, "histograms" | "inFlight" | "connections">,
-): void {
+function addInterval(into: Folded, from: Folded): void {
   addIntervalCounts(into, from);
   addCounts(into.errorKinds, from.errorKinds);
 }

@@ -111,10 +111,8 @@ export class RunTotals {
     let t = named.get(key);
     if (t !== undefined) return t;
     if (named.size >= MAX_ENDPOINTS && name !== OTHER_ENDPOINT) return this.#namedTotals(OTHER_ENDPOINT);
-    named.set(
-      key,
-      t = emptyEndpointTotals({ name, method, tags: tags === undefined ? undefined : { ...tags } }),
-    );
+    t = emptyEndpointTotals({ name, method, tags: tags === undefined ? undefined : { ...tags } });
+    named.set(key, t);
     this.#endpoints.push(t);
     return t;
   }

@@ -88,92 +88,11 @@ export function idleSample(index: number, inFlight: number, connections: number,
   return sample;
 }
 
-/** Kind to typed-array slot (`ERROR_KINDS` order); a switch on string constants costs no hashing. */
+const KIND_INDEX = new Map(ERROR_KINDS.map((kind, k) => [kind, k]));
+
+/** Kind to typed-array slot (`ERROR_KINDS` order): derived from the order, so the two cannot disagree. */
 export function errorKindIndex(kind: ErrorKind): number {
-  switch (kind) {
-    case "connect":
-      return 0;
-    case "timeout":
-      return 1;
-    case "reset":
-      return 2;
-    case "parse":
-      return 3;
-    case "closed-early":
-      return 4;
-    case "write":
-      return 5;
-    case "tls":
-      return 6;
-    case "unfinished":
-      return 7;
-    case "h2-protocol":
-      return 8;
-    case "h2-refused-stream":
-      return 9;
-    case "goaway":
-      return 10;
-    case "bad-value":
-      return 11;
-    case "body-too-large":
-      return 12;
-    case "ws-refused":
-      return 13;
-    case "ws-bad-accept":
-      return 14;
-    case "ws-handshake":
-      return 15;
-    case "ws-protocol":
-      return 16;
-    case "ws-too-big":
-      return 17;
-    case "ws-bad-utf8":
-      return 18;
-    case "ws-closed":
-      return 19;
-    case "script":
-      return 20;
-    case "grpc-protocol":
-      return 21;
-    case "grpc-too-big":
-      return 22;
-    case "grpc CANCELLED":
-      return 23;
-    case "grpc UNKNOWN":
-      return 24;
-    case "grpc INVALID_ARGUMENT":
-      return 25;
-    case "grpc DEADLINE_EXCEEDED":
-      return 26;
-    case "grpc NOT_FOUND":
-      return 27;
-    case "grpc ALREADY_EXISTS":
-      return 28;
-    case "grpc PERMISSION_DENIED":
-      return 29;
-    case "grpc RESOURCE_EXHAUSTED":
-      return 30;
-    case "grpc FAILED_PRECONDITION":
-      return 31;
-    case "grpc ABORTED":
-      return 32;
-    case "grpc OUT_OF_RANGE":
-      return 33;
-    case "grpc UNIMPLEMENTED":
-      return 34;
-    case "grpc INTERNAL":
-      return 35;
-    case "grpc UNAVAILABLE":
-      return 36;
-    case "grpc DATA_LOSS":
-      return 37;
-    case "grpc UNAUTHENTICATED":
-      return 38;
-    case "h3-protocol":
-      return 39;
-    case "quic":
-      return 40;
-    default:
-      throw new TypeError(`unknown error kind ${String(kind)}`);
-  }
+  const k = KIND_INDEX.get(kind);
+  if (k === undefined) throw new TypeError(`unknown error kind ${String(kind)}`);
+  return k;
 }

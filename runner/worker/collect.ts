@@ -220,6 +220,8 @@ class WorkerCollector implements Collecting {
   }
 }
 
+type TlsSession = LoadRunSummary["tlsSession"];
+
 /** The done workers' summaries, added up. */
 export class DoneTotals {
   #activeMs = 0;
@@ -234,7 +236,7 @@ export class DoneTotals {
   /** Answers a stuck worker counted that reached no sample: counted, their latencies lost with it. */
   unrecorded = 0;
   #endedBy: LoadRunSummary["endedBy"];
-  #tlsSession: LoadRunSummary["tlsSession"] = null;
+  #tlsSession: TlsSession = null;
   #maxStreamsPerConnection = 0;
   readonly #ws: WsSample[] = [];
 
@@ -274,10 +276,7 @@ export class DoneTotals {
 }
 
 /** The first worker's negotiated session, with every worker's handshake counts added up. */
-function mergeTlsSessions(
-  first: LoadRunSummary["tlsSession"],
-  next: LoadRunSummary["tlsSession"],
-): LoadRunSummary["tlsSession"] {
+function mergeTlsSessions(first: TlsSession, next: TlsSession): TlsSession {
   if (first === null || next === null) return first ?? next;
   const sum = (a: number | null, b: number | null) => a === null || b === null ? a ?? b : a + b;
   return {

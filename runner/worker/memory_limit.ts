@@ -52,14 +52,13 @@ function freeBytes(): number {
   }
 }
 
+const rssBytes = () => Deno.memoryUsage().rss;
+
 /** How long an ended worker may take to give its memory back (Deno forces the end 2 s later). */
 const GIVE_BACK_MS = 3_000;
 
 /** Resolves once the RSS is back under `limitMb`, or after `GIVE_BACK_MS`, so a next run starts under it. */
-export async function memoryGivenBack(
-  limitMb: number,
-  readRssBytes = () => Deno.memoryUsage().rss,
-): Promise<void> {
+export async function memoryGivenBack(limitMb: number, readRssBytes = rssBytes): Promise<void> {
   const untilMs = performance.now() + GIVE_BACK_MS;
   while (readRssBytes() / 2 ** 20 > limitMb && performance.now() < untilMs) {
     await new Promise((resolve) => setTimeout(resolve, MEMORY_CHECK_MS));
@@ -67,15 +66,13 @@ export async function memoryGivenBack(
 }
 
 /** A watch of loadlab's RSS; `stop()` ends it. */
-export interface MemoryWatch {
-  stop(): void;
-}
+export type MemoryWatch = { stop(): void };
 
 /** Calls `onOver` once, with the RSS in MB, when loadlab's RSS passes `limitMb`. */
 export function watchMemory(
   limitMb: number,
   onOver: (rssMb: number) => void,
-  readRssBytes = () => Deno.memoryUsage().rss,
+  readRssBytes = rssBytes,
 ): MemoryWatch {
   const timer = setInterval(() => {
     const rssMb = readRssBytes() / 2 ** 20;
@@ -94,7 +91,7 @@ const SCRIPT_HEAP_PAST_MB = 64;
  * The old-generation cap of a script isolate started now outside a load: what loadlab has left under
  * `limitMb` plus `SCRIPT_HEAP_PAST_MB`, so a loop stalls at its cap before outgrowing the watch.
  */
-export function scriptHeapCapMb(limitMb: number, readRssBytes = () => Deno.memoryUsage().rss): number {
+export function scriptHeapCapMb(limitMb: number, readRssBytes = rssBytes): number {
   const leftMb = Math.floor(limitMb - readRssBytes() / 2 ** 20);
   return Math.max(SCRIPT_HEAP_FLOOR_MB, leftMb + SCRIPT_HEAP_PAST_MB);
 }
@@ -115,8 +112,7 @@ export interface MemoryCut {
 
 /** Watches the RSS while script isolates run outside a load: past `limitMb` calls `end`. */
 export function cutPastMemoryLimit(limitMb: number, end: () => void): MemoryCut {
-  let resolveOver = (_rssMb: number) => {};
-  const over = new Promise<number>((resolve) => resolveOver = resolve);
+  const { promise: over, resolve: resolveOver } = Promise.withResolvers<number>();
   let done = false;
   const cut = (rssMb: number) => {
     if (done) return;
@@ -128,7 +124,7 @@ export function cutPastMemoryLimit(limitMb: number, end: () => void): MemoryCut 
   const watch = watchMemory(limitMb, cut);
   return {
     over,
-    cut: () => cut(Deno.memoryUsage().rss / 2 ** 20),
+    cut: () => cut(rssBytes() / 2 ** 20),
     stop: () => {
       done = true;
       watch.stop();

@@ -7,7 +7,7 @@
 import { basename } from "node:path";
 import { type AttackConfig, loadBoundMs } from "../config.ts";
 import type { SteerChange } from "../../results/schema/steering.ts";
-import { HEARTBEAT_SLOTS, type MainToWorker } from "./protocol.ts";
+import { HEARTBEAT_SLOTS, type MainToWorker, type WorkerToMain } from "./protocol.ts";
 import { wsSinkFor } from "../load/warmup_sink.ts";
 import type { LoadRunSummary, PrepareSummary } from "../load/load_run_types.ts";
 import { collect, LoadError, StoppedBeforeLoad, type WorkerSinks } from "./collect.ts";
@@ -53,9 +53,10 @@ export async function runWorkers(config: AttackConfig, opts: PoolOptions): Promi
   const stop = stopBeforeLoad(opts.signal);
   const overMemory = memoryBeforeLoad(config, workers, memoryLimitMb);
   try {
-    await Promise.race([allReady(workers), stop.stopped, overMemory.cut]);
+    await Promise.race([allAnswered(workers, "ready", START_TIMEOUT_MS), stop.stopped, overMemory.cut]);
     const warmupSinkUrl = (await sink)?.url;
-    const preparing = allPrepared(workers, READY_TIMEOUT_MS + 2 * config.timeoutMs);
+    const prepareMs = READY_TIMEOUT_MS + 2 * config.timeoutMs;
+    const preparing = allAnswered(workers, "prepared", prepareMs, notPreparedText(prepareMs));
     const heartbeats = workers.map(() =>
       new SharedArrayBuffer(HEARTBEAT_SLOTS * Float64Array.BYTES_PER_ELEMENT)
     );
@@ -71,7 +72,8 @@ export async function runWorkers(config: AttackConfig, opts: PoolOptions): Promi
         counters,
       })
     );
-    const prepared = mergePrepared(await Promise.race([preparing, stop.stopped, overMemory.cut]));
+    const answers = await Promise.race([preparing, stop.stopped, overMemory.cut]);
+    const prepared = mergePrepared(answers.map((m) => m.summary));
     stop.dispose();
     overMemory.dispose();
     sink.then((s) => s?.close());
@@ -158,65 +160,44 @@ function leadStartOf(config: AttackConfig, earliestEpochMs: number): number {
   return Math.ceil(earliestEpochMs / config.intervalMs) * config.intervalMs;
 }
 
-function allReady(workers: LoadWorker[]): Promise<void> {
+/** Each worker's `answer` (by worker index) once all came; a crash, failure, exit or `timeoutMs` rejects. */
+function allAnswered<T extends "ready" | "prepared", M = Extract<WorkerToMain, { type: T }>>(
+  workers: LoadWorker[],
+  answer: T,
+  timeoutMs: number,
+  timeoutText = `load workers not started within ${timeoutMs} ms`,
+): Promise<M[]> {
   return new Promise((resolve, reject) => {
-    let ready = 0;
-    const timer = setTimeout(
-      () => reject(new LoadError(`load workers not started within ${START_TIMEOUT_MS} ms`)),
-      START_TIMEOUT_MS,
-    );
+    const answers: M[] = [];
+    let remaining = workers.length;
+    const fail = (err: Error) => {
+      clearTimeout(timer);
+      reject(err);
+    };
+    const timer = setTimeout(() => fail(new LoadError(timeoutText)), timeoutMs);
     // A bound, not work: it must not hold the process open after a stop before the load ended the workers.
     Deno.unrefTimer(timer);
-    for (const w of workers) {
+    workers.forEach((w, k) => {
       w.onerror = (e) => {
         e.preventDefault();
-        clearTimeout(timer);
-        reject(new LoadError(`load worker failed to start: ${e.message}`));
-      };
-      w.onmessage = (e) => {
-        if (e.data.type === "exited") {
-          clearTimeout(timer);
-          reject(new ScriptSetupError(EXITED_BEFORE_LOAD));
-        }
-        if (e.data.type === "ready" && ++ready === workers.length) {
-          clearTimeout(timer);
-          resolve();
-        }
-      };
-    }
-  });
-}
-
-function allPrepared(workers: LoadWorker[], timeoutMs: number): Promise<PrepareSummary[]> {
-  return new Promise((resolve, reject) => {
-    const summaries: PrepareSummary[] = [];
-    let remaining = workers.length;
-    const timer = setTimeout(() => reject(new LoadError(notPreparedText(timeoutMs))), timeoutMs);
-    Deno.unrefTimer(timer);
-    const fail = (message: string) => {
-      clearTimeout(timer);
-      reject(new LoadError(message));
-    };
-    for (const w of workers) {
-      w.onerror = (e) => {
-        e.preventDefault();
-        fail(`load worker crashed: ${e.message}`);
+        fail(
+          new LoadError(`load worker ${answer === "ready" ? "failed to start" : "crashed"}: ${e.message}`),
+        );
       };
       w.onmessage = (e) => {
         const msg = e.data;
-        if (msg.type === "failed") fail(`load worker ${msg.workerIndex} failed: ${msg.message}`);
-        if (msg.type === "exited") {
-          clearTimeout(timer);
-          reject(new ScriptSetupError(EXITED_BEFORE_LOAD));
+        if (msg.type === "failed") {
+          fail(new LoadError(`load worker ${msg.workerIndex} failed: ${msg.message}`));
         }
-        if (msg.type !== "prepared") return;
-        summaries[msg.workerIndex] = msg.summary;
+        if (msg.type === "exited") fail(new ScriptSetupError(EXITED_BEFORE_LOAD));
+        if (msg.type !== answer) return;
+        answers[k] = msg as M;
         if (--remaining === 0) {
           clearTimeout(timer);
-          resolve(summaries);
+          resolve(answers);
         }
       };
-    }
+    });
   });
 }
 

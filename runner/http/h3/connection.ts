@@ -183,12 +183,8 @@ export class H3Connection {
           if (at < 0) return this.#fail(conn, -at, "on the server's control stream");
           if (control.event !== READ_FRAME) continue;
           if (control.type === FRAME_SETTINGS) {
-            const r = readSettings(
-              control.payload,
-              control.payloadOff,
-              control.payloadLen,
-              this.peerSettings,
-            );
+            const { payload, payloadOff, payloadLen } = control;
+            const r = readSettings(payload, payloadOff, payloadLen, this.peerSettings);
             if (r < 0) return this.#fail(conn, -r, "in the server's SETTINGS");
           } else if (control.type === FRAME_GOAWAY) this.#goaway(conn);
         }

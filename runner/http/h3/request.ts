@@ -21,21 +21,18 @@ export interface H3Request {
   readonly endpoint: number;
 }
 
-/** Encodes one request spec for `url` (scheme and authority from the URL, unless a Host header is set). */
-export function encodeH3Request(url: URL, spec: RequestSpec, endpoint = 0): H3Request {
-  const path = resolvePath(url, spec.path);
-  const fields = requestFieldsOf(hostHeaderOf(url), spec);
-  const headers = streamHeadersOf(spec, fields);
-  const body = bodyWithLength(spec, fields, headers);
-  const section = encodeRequestFields(spec.method, "https", fields.authority, path, headers);
-  return { bytes: encodeMessage(section, body), head: fields.isHead, endpoint };
-}
-
-/** Every request of a mix, in the mix's order (index = what `RequestMix.next()` returns). */
+/** Every request of a mix in order (index = `RequestMix.next()`); authority from the URL or a Host header. */
 export function encodeH3Mix(
   url: URL,
   specs: readonly RequestSpec[],
   endpoints: readonly number[] = [],
 ): H3Request[] {
-  return specs.map((spec, k) => encodeH3Request(url, spec, endpoints[k] ?? 0));
+  return specs.map((spec, k) => {
+    const path = resolvePath(url, spec.path);
+    const fields = requestFieldsOf(hostHeaderOf(url), spec);
+    const headers = streamHeadersOf(spec, fields);
+    const body = bodyWithLength(spec, fields, headers);
+    const section = encodeRequestFields(spec.method, "https", fields.authority, path, headers);
+    return { bytes: encodeMessage(section, body), head: fields.isHead, endpoint: endpoints[k] ?? 0 };
+  });
 }

@@ -173,13 +173,8 @@ export class H3Slot implements LoadConnection {
     }
     if (received > 0) recorder.addBytesRead(endMs, received, endpoint);
     if (kind === null) {
-      recorder.recordResponse(
-        endMs,
-        status,
-        (endMs - (intendedMs < 0 ? sentMs : intendedMs)) * 1000,
-        (endMs - sentMs) * 1000,
-        endpoint,
-      );
+      const fromMs = intendedMs < 0 ? sentMs : intendedMs;
+      recorder.recordResponse(endMs, status, (endMs - fromMs) * 1000, (endMs - sentMs) * 1000, endpoint);
       return 1;
     }
     if (!shared.stopping) recorder.recordError(endMs, kind, message, endpoint);
