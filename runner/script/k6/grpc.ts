@@ -312,51 +312,21 @@ export class Stream {
   }
 }
 
-/** k6's status constants: gRPC's codes by k6's names. */
-export const StatusOK = 0;
-export const StatusCanceled = 1;
-export const StatusUnknown = 2;
-export const StatusInvalidArgument = 3;
-export const StatusDeadlineExceeded = 4;
-export const StatusNotFound = 5;
-export const StatusAlreadyExists = 6;
-export const StatusPermissionDenied = 7;
-export const StatusResourceExhausted = 8;
-export const StatusFailedPrecondition = 9;
-export const StatusAborted = 10;
-export const StatusOutOfRange = 11;
-export const StatusUnimplemented = 12;
-export const StatusInternal = 13;
-export const StatusUnavailable = 14;
-export const StatusDataLoss = 15;
-export const StatusUnauthenticated = 16;
-export const HealthCheckUnknown = 0;
-export const HealthCheckServing = 1;
-export const HealthCheckNotServing = 2;
-export const HealthCheckServiceUnkown = 3;
+/** k6's status constants: gRPC's codes by k6's names, and grpc.health.v1's serving statuses. */
+const CODES: Record<string, number> = Object.fromEntries([
+  ...["OK", "Canceled", "Unknown", "InvalidArgument", "DeadlineExceeded", "NotFound", "AlreadyExists"],
+  ...["PermissionDenied", "ResourceExhausted", "FailedPrecondition", "Aborted", "OutOfRange"],
+  ...["Unimplemented", "Internal", "Unavailable", "DataLoss", "Unauthenticated"],
+].map((name, code) => [`Status${name}`, code]));
+const SERVING: Record<string, number> = Object.fromEntries(
+  ["Unknown", "Serving", "NotServing", "ServiceUnkown"].map((name, code) => [`HealthCheck${name}`, code]),
+);
+export const { StatusOK, StatusCanceled, StatusUnknown, StatusInvalidArgument } = CODES;
+export const { StatusDeadlineExceeded, StatusNotFound, StatusAlreadyExists, StatusPermissionDenied } = CODES;
+export const { StatusResourceExhausted, StatusFailedPrecondition, StatusAborted, StatusOutOfRange } = CODES;
+export const { StatusUnimplemented, StatusInternal, StatusUnavailable, StatusDataLoss } = CODES;
+export const { StatusUnauthenticated } = CODES;
+export const { HealthCheckUnknown, HealthCheckServing, HealthCheckNotServing } = SERVING;
+export const { HealthCheckServiceUnkown } = SERVING;
 
-export default {
-  Client,
-  Stream,
-  StatusOK,
-  StatusCanceled,
-  StatusUnknown,
-  StatusInvalidArgument,
-  StatusDeadlineExceeded,
-  StatusNotFound,
-  StatusAlreadyExists,
-  StatusPermissionDenied,
-  StatusResourceExhausted,
-  StatusFailedPrecondition,
-  StatusAborted,
-  StatusOutOfRange,
-  StatusUnimplemented,
-  StatusInternal,
-  StatusUnavailable,
-  StatusDataLoss,
-  StatusUnauthenticated,
-  HealthCheckUnknown,
-  HealthCheckServing,
-  HealthCheckNotServing,
-  HealthCheckServiceUnkown,
-};
+export default { Client, Stream, ...CODES, ...SERVING };
