@@ -347,22 +347,5 @@ export function setResponseCallback(callback: ExpectedStatuses | null): void {
 // k6/http's documented names, importable by name as k6 scripts write them (`import { file } from "k6/http"`).
 export { CookieJar, cookieJar, file };
 
-export default {
-  get,
-  head,
-  options,
-  post,
-  put,
-  patch,
-  del,
-  request,
-  asyncRequest,
-  batch,
-  url,
-  expectedStatuses,
-  setResponseCallback,
-  cookieJar,
-  CookieJar,
-  file,
-  ...TLS_NAMES,
-};
+const CALLS = { get, head, options, post, put, patch, del, request, asyncRequest, batch, url };
+export default { ...CALLS, expectedStatuses, setResponseCallback, cookieJar, CookieJar, file, ...TLS_NAMES };
