@@ -311,22 +311,14 @@ export async function batch(
       : Array.isArray(item)
       ? request(item[0], item[1], item[2], item[3])
       : request(item.method, item.url, item.body, item.params);
-  const s = current()?.s;
-  if (s !== undefined) {
-    const limits = { parallel: requestDefaults.batch, perHost: requestDefaults.batchPerHost };
-    if (Array.isArray(requests)) return await s.batch(() => Promise.all(requests.map(one)), limits);
-    const keys = Object.keys(requests);
-    const responses = await s.batch(() => Promise.all(keys.map((key) => one(requests[key]))), limits);
-    return Object.fromEntries(keys.map((key, k) => [key, responses[k]]));
-  }
-  if (Array.isArray(requests)) {
-    const out: K6Response[] = [];
-    for (const item of requests) out.push(await one(item));
-    return out;
-  }
-  const out: Record<string, K6Response> = {};
-  for (const [key, item] of Object.entries(requests)) out[key] = await one(item);
-  return out;
+  const s = current()?.s, items = Array.isArray(requests) ? requests : Object.values(requests);
+  const limits = { parallel: requestDefaults.batch, perHost: requestDefaults.batchPerHost };
+  const responses = s === undefined
+    ? [] as K6Response[]
+    : await s.batch(() => Promise.all(items.map(one)), limits);
+  if (s === undefined) { for (const item of items) responses.push(await one(item)); }
+  if (Array.isArray(requests)) return responses;
+  return Object.fromEntries(Object.keys(requests).map((key, k) => [key, responses[k]]));
 }
 
 /** k6's expectedStatuses: each a status or `{ min, max }`, as inclusive ranges. */
