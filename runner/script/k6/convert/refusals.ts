@@ -252,7 +252,7 @@ function isVuTags(node: Node): boolean {
 }
 
 /** Why `node` reaches an async k6 API other than by a direct call (`const get = http.get`), or null. */
-export function apiReferenceProblem(node: Node, parent: Node, bindings: Map<string, Binding>): string | null {
+function apiReferenceProblem(node: Node, parent: Node, bindings: Map<string, Binding>): string | null {
   if (node.type === "MemberExpression" && node.object.type === "Identifier") {
     return memberReferenceProblem(node, parent, bindings);
   }
