@@ -69,6 +69,7 @@ function session(what: string): ScriptSession | undefined {
   return s as ScriptSession | undefined;
 }
 
+const NOT_CONNECTED = "no gRPC connection, you must call connect first";
 /** k6's deadline of `connect` without `timeout` (60 s). */
 const K6_CONNECT_TIMEOUT_MS = 60_000;
 
@@ -136,9 +137,7 @@ export class Client {
       );
     }
     if (params.reflect === true) {
-      reflected ??= reflectSchema(new URL(s.target).origin, timeoutMs).then((root) =>
-        new ScriptGrpcSchema(root)
-      );
+      reflected ??= reflectSchema(new URL(s.target).origin, timeoutMs).then((r) => new ScriptGrpcSchema(r));
       this.#schema = await reflected;
     }
     this.#connected.add(vuId());
@@ -162,7 +161,7 @@ export class Client {
       throw new Error(`grpc params.${unknown} is not supported by loadlab's k6 runtime`);
     }
     if (s === undefined) return this.#invokeHook(this.#schema, method, message, params);
-    if (!this.#connected.has(vuId())) throw new Error("no gRPC connection, you must call connect first");
+    if (!this.#connected.has(vuId())) throw new Error(NOT_CONNECTED);
     return s.invokeGrpc(this.#schema, method, message, {
       metadata: params?.metadata,
       timeoutMs: params?.timeout === undefined ? K6_TIMEOUT_MS : durationMs(params.timeout),
@@ -178,7 +177,7 @@ export class Client {
     params: CallParams,
   ): Promise<GrpcResponse> {
     const hook = this.#hook;
-    if (hook === null) throw new Error("no gRPC connection, you must call connect first");
+    if (hook === null) throw new Error(NOT_CONNECTED);
     if (schema === null) {
       throw new Error(`${method}: no schema: load() its .proto first, or connect with reflect`);
     }
@@ -188,14 +187,8 @@ export class Client {
     const metadata = Object.fromEntries(
       Object.entries(params.metadata ?? {}).map(([k, v]) => [k, String(v)]),
     );
-    const answer = await oneOffCall(
-      hook,
-      "/" + m.path,
-      Array.isArray(sent) ? sent : [sent],
-      timeoutMs,
-      schema.maxReceiveBytes,
-      metadata,
-    );
+    const frames = Array.isArray(sent) ? sent : [sent];
+    const answer = await oneOffCall(hook, "/" + m.path, frames, timeoutMs, schema.maxReceiveBytes, metadata);
     const status = answer.status < 0 ? 2 : answer.status;
     const headers: Record<string, string[]> = {};
     for (const [k, v] of Object.entries(answer.fields)) {
@@ -216,9 +209,7 @@ export class Client {
   /** grpc.health.v1's Check; the response's `status` is the serving status (`HealthCheckServing`). */
   async healthCheck(service = ""): Promise<GrpcResponse> {
     const s = session("client.healthCheck()");
-    if (s !== undefined && !this.#connected.has(vuId())) {
-      throw new Error("no gRPC connection, you must call connect first");
-    }
+    if (s !== undefined && !this.#connected.has(vuId())) throw new Error(NOT_CONNECTED);
     const r = s === undefined
       ? await this.#invokeHook(HEALTH, "grpc.health.v1.Health/Check", { service }, {})
       : await s.invokeGrpc(HEALTH, "grpc.health.v1.Health/Check", { service });
@@ -255,9 +246,7 @@ export class Stream {
   #sent = false;
 
   constructor(client: Client, method: string, params: CallParams | null = null) {
-    if (!client.connected) {
-      throw new Error("invalid GRPC Stream's client: no gRPC connection, you must call connect first");
-    }
+    if (!client.connected) throw new Error(`invalid GRPC Stream's client: ${NOT_CONNECTED}`);
     this.#client = client;
     this.#method = method;
     this.#params = params ?? {};
