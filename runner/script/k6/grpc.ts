@@ -90,7 +90,6 @@ function vuId(): number {
   return current()?.vu.id ?? 0;
 }
 
-/** k6's gRPC client. */
 export class Client {
   #schema: ScriptGrpcSchema | null = null;
   /** The VUs connected (by `__VU`): one client of the script's init code serves every VU here. */
@@ -201,7 +200,6 @@ export class Client {
     return { status, message: reply, headers, trailers, error: { code: status, message: why } };
   }
 
-  /** k6's `asyncInvoke`: the same call, its promise. */
   asyncInvoke(method: string, message: unknown, params: CallParams = {}): Promise<GrpcResponse> {
     return this.invoke(method, message, params);
   }
@@ -223,7 +221,6 @@ export class Client {
     else this.#hook?.close(), this.#hook = null;
   }
 
-  /** The schema of this client (for its streams). */
   get schema(): ScriptGrpcSchema | null {
     return this.#schema;
   }
@@ -264,7 +261,6 @@ export class Stream {
     if (schema !== null && !schema.method(this.#method).clientStreaming) this.#send();
   }
 
-  /** Ends the client side: the call goes with the messages written. */
   end(): void {
     this.#send();
   }

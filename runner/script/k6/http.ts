@@ -49,7 +49,6 @@ const MAX_HOOK_REQUESTS = 10_000;
 export const takeHookRequests = (phase: string): HookRecord[] =>
   hookRequests.splice(0).map((r) => "check" in r ? { ...r, check: `::${phase}::${r.check}` } : r);
 
-/** A check outside a session (in setup() or teardown()). */
 export function noteHookCheck(check: string, ok: boolean): void {
   if (hookRequests.length < MAX_HOOK_REQUESTS) hookRequests.push({ check, ok });
 }

@@ -137,7 +137,6 @@ export function everyNode(
   }
 }
 
-/** A syntax node's child nodes, in source order. */
 export function childrenOf(node: Node): Node[] {
   const out: Node[] = [];
   for (const key of Object.keys(node)) {
