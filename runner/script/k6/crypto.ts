@@ -20,22 +20,12 @@ function encode(digest: Buffer, encoding = "binary"): Digest {
   return digest.buffer.slice(digest.byteOffset, digest.byteOffset + digest.byteLength) as ArrayBuffer;
 }
 
-const ALGORITHMS: Record<string, string> = {
-  md4: "md4",
-  md5: "md5",
-  sha1: "sha1",
-  sha256: "sha256",
-  sha384: "sha384",
-  sha512: "sha512",
-  sha512_224: "sha512-224",
-  sha512_256: "sha512-256",
-  ripemd160: "ripemd160",
-};
+/** k6's hash names: node:crypto's with `_` for `-` (sha512_224). */
+const HASHES = ["md4", "md5", "sha1", "sha256", "sha384", "sha512", "sha512_224", "sha512_256", "ripemd160"];
 
 const algorithm = (name: string) => {
-  const a = ALGORITHMS[name];
-  if (a === undefined) throw new TypeError(`${name}: not a hash k6/crypto knows`);
-  return a;
+  if (!HASHES.includes(name)) throw new TypeError(`${name}: not a hash k6/crypto knows`);
+  return name.replace("_", "-");
 };
 
 export function createHash(name: string) {
@@ -65,10 +55,7 @@ export function hmac(name: string, secret: Input, data: Input, encoding?: string
 const digestOf = (name: string) => (input: Input, encoding?: string) =>
   createHash(name).update(input).digest(encoding);
 
-const DIGESTS = Object.fromEntries(
-  ["md4", "md5", "sha1", "sha256", "sha384", "sha512", "sha512_224", "sha512_256", "ripemd160"]
-    .map((name) => [name, digestOf(name)]),
-);
+const DIGESTS = Object.fromEntries(HASHES.map((name) => [name, digestOf(name)]));
 export const { md4, md5, sha1, sha256, sha384, sha512, sha512_224, sha512_256, ripemd160 } = DIGESTS;
 
 export function randomBytes(size: number): ArrayBuffer {

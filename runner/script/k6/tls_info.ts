@@ -29,26 +29,20 @@ export function ocspOf(origin: string): Readonly<Ocsp> {
 }
 
 /** k6/http's constants for `res.ocsp` and `res.tls_version`, as k6 spells their values. */
-export const TLS_NAMES = {
-  OCSP_STATUS_GOOD: "good",
-  OCSP_STATUS_REVOKED: "revoked",
-  OCSP_STATUS_SERVER_FAILED: "server_failed",
-  OCSP_STATUS_UNKNOWN: "unknown",
-  OCSP_REASON_UNSPECIFIED: "unspecified",
-  OCSP_REASON_KEY_COMPROMISE: "key_compromise",
-  OCSP_REASON_CA_COMPROMISE: "ca_compromise",
-  OCSP_REASON_AFFILIATION_CHANGED: "affiliation_changed",
-  OCSP_REASON_SUPERSEDED: "superseded",
-  OCSP_REASON_CESSATION_OF_OPERATION: "cessation_of_operation",
-  OCSP_REASON_CERTIFICATE_HOLD: "certificate_hold",
-  OCSP_REASON_REMOVE_FROM_CRL: "remove_from_crl",
-  OCSP_REASON_PRIVILEGE_WITHDRAWN: "privilege_withdrawn",
-  OCSP_REASON_AA_COMPROMISE: "aa_compromise",
-  TLS_1_0: "tls1.0",
-  TLS_1_1: "tls1.1",
-  TLS_1_2: "tls1.2",
-  TLS_1_3: "tls1.3",
-} as const;
+export const TLS_NAMES: Readonly<Record<string, string>> = Object.fromEntries([
+  ...["good", "revoked", "server_failed", "unknown"].map((v) => [`OCSP_STATUS_${v.toUpperCase()}`, v]),
+  ...[
+    ...["unspecified", "key_compromise", "ca_compromise", "affiliation_changed", "superseded"],
+    ...[
+      "cessation_of_operation",
+      "certificate_hold",
+      "remove_from_crl",
+      "privilege_withdrawn",
+      "aa_compromise",
+    ],
+  ].map((v) => [`OCSP_REASON_${v.toUpperCase()}`, v]),
+  ...[0, 1, 2, 3].map((minor) => [`TLS_1_${minor}`, `tls1.${minor}`]),
+]);
 
 const K6_VERSIONS: Readonly<Record<string, string>> = {
   TLSv1: "tls1.0",
