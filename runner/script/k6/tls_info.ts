@@ -14,14 +14,8 @@ export interface Ocsp {
   status: string;
 }
 
-const OVER_TLS: Readonly<Ocsp> = Object.freeze({
-  produced_at: 0,
-  this_update: 0,
-  next_update: 0,
-  revoked_at: 0,
-  revocation_reason: "",
-  status: "unknown",
-});
+const TIMES = { produced_at: 0, this_update: 0, next_update: 0, revoked_at: 0 };
+const OVER_TLS: Readonly<Ocsp> = Object.freeze({ ...TIMES, revocation_reason: "", status: "unknown" });
 const PLAIN: Readonly<Ocsp> = Object.freeze({ ...OVER_TLS, status: "" });
 
 export function ocspOf(origin: string): Readonly<Ocsp> {

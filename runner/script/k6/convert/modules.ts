@@ -49,13 +49,10 @@ export function moduleUrl(name: string): string | undefined {
 }
 
 /** k6's remote libraries (jslib.k6.io) this folder replaces, by the address scripts import, any version. */
-const JSLIB: ReadonlyArray<{ name: string; url: string }> = [
-  { name: "k6-utils", url: new URL("../jslib/utils.ts", import.meta.url).href },
-  { name: "k6-summary", url: new URL("../jslib/summary.ts", import.meta.url).href },
-  { name: "papaparse", url: new URL("../jslib/papaparse.ts", import.meta.url).href },
-  { name: "url", url: new URL("../jslib/url.ts", import.meta.url).href },
-  { name: "httpx", url: new URL("../jslib/httpx.ts", import.meta.url).href },
-];
+const JSLIB = ["k6-utils", "k6-summary", "papaparse", "url", "httpx"].map((name) => ({
+  name,
+  url: new URL(`../jslib/${name.replace("k6-", "")}.ts`, import.meta.url).href,
+}));
 
 export function jslibOf(address: string): { module: string; url: string } | undefined {
   const m = /^https:\/\/jslib\.k6\.io\/([\w.-]+)\/[\w.-]+\/index\.js$/.exec(address);
