@@ -95,12 +95,9 @@ export function convertK6(
   if (problems.length > 0) {
     const sorted = problems.sort((a, b) => a.pos - b.pos);
     const listed = sorted.slice(0, MAX_PROBLEMS_LISTED).map((p) => `${file}:${lineOf(p.pos)}: ${p.why}`);
-    const more = sorted.length - listed.length;
-    if (more > 0) {
-      listed.push(
-        `and ${more.toLocaleString("en-US")} more places of the same kinds (fix these and run again)`,
-      );
-    }
+    const more = sorted.length - listed.length,
+      kinds = "more places of the same kinds (fix these and run again)";
+    if (more > 0) listed.push(`and ${more.toLocaleString("en-US")} ${kinds}`);
     throw new K6ConvertError(listed);
   }
   const html = parsesHtml(ast) ? `import ${JSON.stringify(moduleUrl("k6/html"))}; ` : "";
