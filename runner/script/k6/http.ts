@@ -131,12 +131,8 @@ function requestHops(method: string, target: Url, body: Body, params: Params): P
 
 /** The user and password of a URL and the path and query a Digest answer signs. */
 function credentialsOf(href: string): { user: string; password: string; path: string } {
-  const u = new URL(absolute(href));
-  return {
-    user: decodeURIComponent(u.username),
-    password: decodeURIComponent(u.password),
-    path: u.pathname + u.search,
-  };
+  const u = new URL(absolute(href)), user = decodeURIComponent(u.username);
+  return { user, password: decodeURIComponent(u.password), path: u.pathname + u.search };
 }
 
 /** A URL as the script names it: a path is read against the script's origin. */
