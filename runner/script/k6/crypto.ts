@@ -20,22 +20,12 @@ function encode(digest: Buffer, encoding = "binary"): Digest {
   return digest.buffer.slice(digest.byteOffset, digest.byteOffset + digest.byteLength) as ArrayBuffer;
 }
 
-const ALGORITHMS: Record<string, string> = {
-  md4: "md4",
-  md5: "md5",
-  sha1: "sha1",
-  sha256: "sha256",
-  sha384: "sha384",
-  sha512: "sha512",
-  sha512_224: "sha512-224",
-  sha512_256: "sha512-256",
-  ripemd160: "ripemd160",
-};
+/** k6's hash names: node:crypto's with `_` for `-` (sha512_224). */
+const HASHES = ["md4", "md5", "sha1", "sha256", "sha384", "sha512", "sha512_224", "sha512_256", "ripemd160"];
 
 const algorithm = (name: string) => {
-  const a = ALGORITHMS[name];
-  if (a === undefined) throw new TypeError(`${name}: not a hash k6/crypto knows`);
-  return a;
+  if (!HASHES.includes(name)) throw new TypeError(`${name}: not a hash k6/crypto knows`);
+  return name.replace("_", "-");
 };
 
 export function createHash(name: string) {
@@ -65,32 +55,11 @@ export function hmac(name: string, secret: Input, data: Input, encoding?: string
 const digestOf = (name: string) => (input: Input, encoding?: string) =>
   createHash(name).update(input).digest(encoding);
 
-export const md4 = digestOf("md4");
-export const md5 = digestOf("md5");
-export const sha1 = digestOf("sha1");
-export const sha256 = digestOf("sha256");
-export const sha384 = digestOf("sha384");
-export const sha512 = digestOf("sha512");
-export const sha512_224 = digestOf("sha512_224");
-export const sha512_256 = digestOf("sha512_256");
-export const ripemd160 = digestOf("ripemd160");
+const DIGESTS = Object.fromEntries(HASHES.map((name) => [name, digestOf(name)]));
+export const { md4, md5, sha1, sha256, sha384, sha512, sha512_224, sha512_256, ripemd160 } = DIGESTS;
 
 export function randomBytes(size: number): ArrayBuffer {
   return encode(nodeCrypto.randomBytes(size)) as ArrayBuffer;
 }
 
-export default {
-  createHash,
-  createHMAC,
-  hmac,
-  md4,
-  md5,
-  sha1,
-  sha256,
-  sha384,
-  sha512,
-  sha512_224,
-  sha512_256,
-  ripemd160,
-  randomBytes,
-};
+export default { createHash, createHMAC, hmac, randomBytes, ...DIGESTS };

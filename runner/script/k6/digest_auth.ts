@@ -46,14 +46,8 @@ export function digestAuthorization(
   const response = qop === ""
     ? h(`${ha1}:${nonce}:${ha2}`)
     : h(`${ha1}:${nonce}:${count}:${cnonce}:${qop}:${ha2}`);
-  const fields = [
-    `username="${user}"`,
-    `realm="${realm}"`,
-    `nonce="${nonce}"`,
-    `uri="${uri}"`,
-    `algorithm=${algorithm}`,
-    `response="${response}"`,
-  ];
+  const fields = [`username="${user}"`, `realm="${realm}"`, `nonce="${nonce}"`, `uri="${uri}"`];
+  fields.push(`algorithm=${algorithm}`, `response="${response}"`);
   if (qop !== "") fields.push(`qop=${qop}`, `nc=${count}`, `cnonce="${cnonce}"`);
   if (challenge.opaque !== undefined) fields.push(`opaque="${challenge.opaque}"`);
   return `Digest ${fields.join(", ")}`;

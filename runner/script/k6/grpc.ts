@@ -69,6 +69,7 @@ function session(what: string): ScriptSession | undefined {
   return s as ScriptSession | undefined;
 }
 
+const NOT_CONNECTED = "no gRPC connection, you must call connect first";
 /** k6's deadline of `connect` without `timeout` (60 s). */
 const K6_CONNECT_TIMEOUT_MS = 60_000;
 
@@ -89,7 +90,6 @@ function vuId(): number {
   return current()?.vu.id ?? 0;
 }
 
-/** k6's gRPC client. */
 export class Client {
   #schema: ScriptGrpcSchema | null = null;
   /** The VUs connected (by `__VU`): one client of the script's init code serves every VU here. */
@@ -136,9 +136,7 @@ export class Client {
       );
     }
     if (params.reflect === true) {
-      reflected ??= reflectSchema(new URL(s.target).origin, timeoutMs).then((root) =>
-        new ScriptGrpcSchema(root)
-      );
+      reflected ??= reflectSchema(new URL(s.target).origin, timeoutMs).then((r) => new ScriptGrpcSchema(r));
       this.#schema = await reflected;
     }
     this.#connected.add(vuId());
@@ -162,7 +160,7 @@ export class Client {
       throw new Error(`grpc params.${unknown} is not supported by loadlab's k6 runtime`);
     }
     if (s === undefined) return this.#invokeHook(this.#schema, method, message, params);
-    if (!this.#connected.has(vuId())) throw new Error("no gRPC connection, you must call connect first");
+    if (!this.#connected.has(vuId())) throw new Error(NOT_CONNECTED);
     return s.invokeGrpc(this.#schema, method, message, {
       metadata: params?.metadata,
       timeoutMs: params?.timeout === undefined ? K6_TIMEOUT_MS : durationMs(params.timeout),
@@ -178,7 +176,7 @@ export class Client {
     params: CallParams,
   ): Promise<GrpcResponse> {
     const hook = this.#hook;
-    if (hook === null) throw new Error("no gRPC connection, you must call connect first");
+    if (hook === null) throw new Error(NOT_CONNECTED);
     if (schema === null) {
       throw new Error(`${method}: no schema: load() its .proto first, or connect with reflect`);
     }
@@ -188,14 +186,8 @@ export class Client {
     const metadata = Object.fromEntries(
       Object.entries(params.metadata ?? {}).map(([k, v]) => [k, String(v)]),
     );
-    const answer = await oneOffCall(
-      hook,
-      "/" + m.path,
-      Array.isArray(sent) ? sent : [sent],
-      timeoutMs,
-      schema.maxReceiveBytes,
-      metadata,
-    );
+    const frames = Array.isArray(sent) ? sent : [sent];
+    const answer = await oneOffCall(hook, "/" + m.path, frames, timeoutMs, schema.maxReceiveBytes, metadata);
     const status = answer.status < 0 ? 2 : answer.status;
     const headers: Record<string, string[]> = {};
     for (const [k, v] of Object.entries(answer.fields)) {
@@ -208,7 +200,6 @@ export class Client {
     return { status, message: reply, headers, trailers, error: { code: status, message: why } };
   }
 
-  /** k6's `asyncInvoke`: the same call, its promise. */
   asyncInvoke(method: string, message: unknown, params: CallParams = {}): Promise<GrpcResponse> {
     return this.invoke(method, message, params);
   }
@@ -216,9 +207,7 @@ export class Client {
   /** grpc.health.v1's Check; the response's `status` is the serving status (`HealthCheckServing`). */
   async healthCheck(service = ""): Promise<GrpcResponse> {
     const s = session("client.healthCheck()");
-    if (s !== undefined && !this.#connected.has(vuId())) {
-      throw new Error("no gRPC connection, you must call connect first");
-    }
+    if (s !== undefined && !this.#connected.has(vuId())) throw new Error(NOT_CONNECTED);
     const r = s === undefined
       ? await this.#invokeHook(HEALTH, "grpc.health.v1.Health/Check", { service }, {})
       : await s.invokeGrpc(HEALTH, "grpc.health.v1.Health/Check", { service });
@@ -232,7 +221,6 @@ export class Client {
     else this.#hook?.close(), this.#hook = null;
   }
 
-  /** The schema of this client (for its streams). */
   get schema(): ScriptGrpcSchema | null {
     return this.#schema;
   }
@@ -255,9 +243,7 @@ export class Stream {
   #sent = false;
 
   constructor(client: Client, method: string, params: CallParams | null = null) {
-    if (!client.connected) {
-      throw new Error("invalid GRPC Stream's client: no gRPC connection, you must call connect first");
-    }
+    if (!client.connected) throw new Error(`invalid GRPC Stream's client: ${NOT_CONNECTED}`);
     this.#client = client;
     this.#method = method;
     this.#params = params ?? {};
@@ -275,7 +261,6 @@ export class Stream {
     if (schema !== null && !schema.method(this.#method).clientStreaming) this.#send();
   }
 
-  /** Ends the client side: the call goes with the messages written. */
   end(): void {
     this.#send();
   }
@@ -312,51 +297,21 @@ export class Stream {
   }
 }
 
-/** k6's status constants: gRPC's codes by k6's names. */
-export const StatusOK = 0;
-export const StatusCanceled = 1;
-export const StatusUnknown = 2;
-export const StatusInvalidArgument = 3;
-export const StatusDeadlineExceeded = 4;
-export const StatusNotFound = 5;
-export const StatusAlreadyExists = 6;
-export const StatusPermissionDenied = 7;
-export const StatusResourceExhausted = 8;
-export const StatusFailedPrecondition = 9;
-export const StatusAborted = 10;
-export const StatusOutOfRange = 11;
-export const StatusUnimplemented = 12;
-export const StatusInternal = 13;
-export const StatusUnavailable = 14;
-export const StatusDataLoss = 15;
-export const StatusUnauthenticated = 16;
-export const HealthCheckUnknown = 0;
-export const HealthCheckServing = 1;
-export const HealthCheckNotServing = 2;
-export const HealthCheckServiceUnkown = 3;
+/** k6's status constants: gRPC's codes by k6's names, and grpc.health.v1's serving statuses. */
+const CODES: Record<string, number> = Object.fromEntries([
+  ...["OK", "Canceled", "Unknown", "InvalidArgument", "DeadlineExceeded", "NotFound", "AlreadyExists"],
+  ...["PermissionDenied", "ResourceExhausted", "FailedPrecondition", "Aborted", "OutOfRange"],
+  ...["Unimplemented", "Internal", "Unavailable", "DataLoss", "Unauthenticated"],
+].map((name, code) => [`Status${name}`, code]));
+const SERVING: Record<string, number> = Object.fromEntries(
+  ["Unknown", "Serving", "NotServing", "ServiceUnkown"].map((name, code) => [`HealthCheck${name}`, code]),
+);
+export const { StatusOK, StatusCanceled, StatusUnknown, StatusInvalidArgument } = CODES;
+export const { StatusDeadlineExceeded, StatusNotFound, StatusAlreadyExists, StatusPermissionDenied } = CODES;
+export const { StatusResourceExhausted, StatusFailedPrecondition, StatusAborted, StatusOutOfRange } = CODES;
+export const { StatusUnimplemented, StatusInternal, StatusUnavailable, StatusDataLoss } = CODES;
+export const { StatusUnauthenticated } = CODES;
+export const { HealthCheckUnknown, HealthCheckServing, HealthCheckNotServing } = SERVING;
+export const { HealthCheckServiceUnkown } = SERVING;
 
-export default {
-  Client,
-  Stream,
-  StatusOK,
-  StatusCanceled,
-  StatusUnknown,
-  StatusInvalidArgument,
-  StatusDeadlineExceeded,
-  StatusNotFound,
-  StatusAlreadyExists,
-  StatusPermissionDenied,
-  StatusResourceExhausted,
-  StatusFailedPrecondition,
-  StatusAborted,
-  StatusOutOfRange,
-  StatusUnimplemented,
-  StatusInternal,
-  StatusUnavailable,
-  StatusDataLoss,
-  StatusUnauthenticated,
-  HealthCheckUnknown,
-  HealthCheckServing,
-  HealthCheckNotServing,
-  HealthCheckServiceUnkown,
-};
+export default { Client, Stream, ...CODES, ...SERVING };

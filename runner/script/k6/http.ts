@@ -49,7 +49,6 @@ const MAX_HOOK_REQUESTS = 10_000;
 export const takeHookRequests = (phase: string): HookRecord[] =>
   hookRequests.splice(0).map((r) => "check" in r ? { ...r, check: `::${phase}::${r.check}` } : r);
 
-/** A check outside a session (in setup() or teardown()). */
 export function noteHookCheck(check: string, ok: boolean): void {
   if (hookRequests.length < MAX_HOOK_REQUESTS) hookRequests.push({ check, ok });
 }
@@ -132,12 +131,8 @@ function requestHops(method: string, target: Url, body: Body, params: Params): P
 
 /** The user and password of a URL and the path and query a Digest answer signs. */
 function credentialsOf(href: string): { user: string; password: string; path: string } {
-  const u = new URL(absolute(href));
-  return {
-    user: decodeURIComponent(u.username),
-    password: decodeURIComponent(u.password),
-    path: u.pathname + u.search,
-  };
+  const u = new URL(absolute(href)), user = decodeURIComponent(u.username);
+  return { user, password: decodeURIComponent(u.password), path: u.pathname + u.search };
 }
 
 /** A URL as the script names it: a path is read against the script's origin. */
@@ -311,22 +306,14 @@ export async function batch(
       : Array.isArray(item)
       ? request(item[0], item[1], item[2], item[3])
       : request(item.method, item.url, item.body, item.params);
-  const s = current()?.s;
-  if (s !== undefined) {
-    const limits = { parallel: requestDefaults.batch, perHost: requestDefaults.batchPerHost };
-    if (Array.isArray(requests)) return await s.batch(() => Promise.all(requests.map(one)), limits);
-    const keys = Object.keys(requests);
-    const responses = await s.batch(() => Promise.all(keys.map((key) => one(requests[key]))), limits);
-    return Object.fromEntries(keys.map((key, k) => [key, responses[k]]));
-  }
-  if (Array.isArray(requests)) {
-    const out: K6Response[] = [];
-    for (const item of requests) out.push(await one(item));
-    return out;
-  }
-  const out: Record<string, K6Response> = {};
-  for (const [key, item] of Object.entries(requests)) out[key] = await one(item);
-  return out;
+  const s = current()?.s, items = Array.isArray(requests) ? requests : Object.values(requests);
+  const limits = { parallel: requestDefaults.batch, perHost: requestDefaults.batchPerHost };
+  const responses = s === undefined
+    ? [] as K6Response[]
+    : await s.batch(() => Promise.all(items.map(one)), limits);
+  if (s === undefined) { for (const item of items) responses.push(await one(item)); }
+  if (Array.isArray(requests)) return responses;
+  return Object.fromEntries(Object.keys(requests).map((key, k) => [key, responses[k]]));
 }
 
 /** k6's expectedStatuses: each a status or `{ min, max }`, as inclusive ranges. */
@@ -347,22 +334,5 @@ export function setResponseCallback(callback: ExpectedStatuses | null): void {
 // k6/http's documented names, importable by name as k6 scripts write them (`import { file } from "k6/http"`).
 export { CookieJar, cookieJar, file };
 
-export default {
-  get,
-  head,
-  options,
-  post,
-  put,
-  patch,
-  del,
-  request,
-  asyncRequest,
-  batch,
-  url,
-  expectedStatuses,
-  setResponseCallback,
-  cookieJar,
-  CookieJar,
-  file,
-  ...TLS_NAMES,
-};
+const CALLS = { get, head, options, post, put, patch, del, request, asyncRequest, batch, url };
+export default { ...CALLS, expectedStatuses, setResponseCallback, cookieJar, CookieJar, file, ...TLS_NAMES };

@@ -70,13 +70,9 @@ export function point(
   if (!seen.has(metric)) {
     seen.add(metric);
     const about = described.get(metric);
-    const data = {
-      name: metric,
-      type: kind,
-      contains: time ? "time" : "default",
-      thresholds: about?.thresholds ?? [],
-      submetrics: about?.submetrics.length ? about.submetrics : null,
-    };
+    const contains = time ? "time" : "default",
+      submetrics = about?.submetrics.length ? about.submetrics : null;
+    const data = { name: metric, type: kind, contains, thresholds: about?.thresholds ?? [], submetrics };
     lines.push(JSON.stringify({ type: "Metric", data, metric }));
   }
   const sorted: Record<string, string> = {};
@@ -108,17 +104,8 @@ export function requestPoints(
   tags: Readonly<Record<string, string>> | undefined,
 ): void {
   const expected = isExpectedStatus(status, expectedStatuses);
-  const all = {
-    scenario,
-    ...tags,
-    expected_response: String(expected),
-    group: tags?.group ?? "",
-    method,
-    name: name ?? url,
-    proto: "HTTP/1.1",
-    status: String(status),
-    url,
-  };
+  const fixed = { expected_response: String(expected), group: tags?.group ?? "", method, name: name ?? url };
+  const all = { scenario, ...tags, ...fixed, proto: "HTTP/1.1", status: String(status), url };
   point("http_reqs", "counter", false, 1, all);
   point("http_req_duration", "trend", true, durationMs, all);
   point("http_req_failed", "rate", false, expected ? 0 : 1, all);

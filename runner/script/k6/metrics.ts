@@ -68,15 +68,8 @@ const kinds = new Map<string, MetricPart["kind"]>([
   ...["http_req_failed", "checks"].map((n) => [n, "rate"] as const),
   ...["vus", "vus_max"].map((n) => [n, "gauge"] as const),
   ...[
-    "http_req_duration",
-    "http_req_blocked",
-    "http_req_connecting",
-    "http_req_tls_handshaking",
-    "http_req_sending",
-    "http_req_waiting",
-    "http_req_receiving",
-    "iteration_duration",
-    "group_duration",
+    ...["http_req_duration", "http_req_blocked", "http_req_connecting", "http_req_tls_handshaking"],
+    ...["http_req_sending", "http_req_waiting", "http_req_receiving", "iteration_duration", "group_duration"],
   ].map((n) => [n, "trend"] as const),
 ]);
 

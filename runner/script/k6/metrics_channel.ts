@@ -159,10 +159,8 @@ export async function k6CustomMetrics(
 
 /** The `p(N)` stats among `stats` (rules, summaryTrendStats): k6 computes any percentile named. */
 export function percentileStats(stats: readonly string[]): string[] {
-  const named = stats.map((s) => /^\s*(p\((\d+(?:\.\d+)?)\))/.exec(s)).filter((m) =>
-    m !== null && Number(m[2]) <= 100
-  );
-  return named.map((m) => m![1]);
+  const named = stats.map((s) => /^\s*(p\((\d+(?:\.\d+)?)\))/.exec(s));
+  return named.filter((m) => m !== null && Number(m[2]) <= 100).map((m) => m![1]);
 }
 
 function metricOf(t: MetricPart, sec: number, percentiles: readonly string[] = []): K6Metric {
@@ -176,16 +174,11 @@ function metricOf(t: MetricPart, sec: number, percentiles: readonly string[] = [
         const rank = q * (sorted.length - 1), low = Math.floor(rank);
         return sorted[low] + (sorted[Math.ceil(rank)] - sorted[low]) * (rank - low);
       };
-      const values: Record<string, number> = {
-        avg: t.count > 0 ? t.sum / t.count : 0,
-        min: trend.seen > 0 ? trend.min : 0,
-        med: at(0.5),
-        max: trend.seen > 0 ? trend.max : 0,
-        "p(90)": at(0.9),
-        "p(95)": at(0.95),
-        "p(99)": at(0.99),
-      };
-      for (const stat of percentiles) values[stat] = at(Number(stat.slice(2, -1)) / 100);
+      const min = trend.seen > 0 ? trend.min : 0, max = trend.seen > 0 ? trend.max : 0;
+      const values: Record<string, number> = { avg: t.sum / (t.count || 1), min, med: at(0.5), max };
+      for (const p of ["p(90)", "p(95)", "p(99)", ...percentiles]) {
+        values[p] = at(Number(p.slice(2, -1)) / 100);
+      }
       values.count = t.count;
       return { type: "trend", contains: t.time ? "time" : "default", values };
     }

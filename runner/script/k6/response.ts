@@ -46,13 +46,8 @@ export class K6Response {
     waitedMs: number,
     responseType: string,
   ) {
-    this.#raw = raw;
-    this.#method = method;
-    this.#headers = headers;
-    this.#body = body;
-    this.#responseType = responseType;
-    this.status = raw.status;
-    this.#waitedMs = waitedMs;
+    this.#raw = raw, this.#method = method, this.#headers = headers, this.#body = body;
+    this.#responseType = responseType, this.status = raw.status, this.#waitedMs = waitedMs;
   }
 
   get error(): string {
@@ -85,15 +80,8 @@ export class K6Response {
     const dial = this.#raw.dial;
     const connecting = dial?.connectingMs ?? 0, tls = dial?.tlsHandshakingMs ?? 0;
     const ms = Math.max(0, this.#waitedMs - connecting - tls);
-    return {
-      duration: ms,
-      waiting: ms,
-      blocked: connecting + tls,
-      connecting,
-      tls_handshaking: tls,
-      sending: 0,
-      receiving: 0,
-    };
+    const blocked = connecting + tls;
+    return { duration: ms, waiting: ms, blocked, connecting, tls_handshaking: tls, sending: 0, receiving: 0 };
   }
 
   get tls_version(): string | undefined {

@@ -14,48 +14,29 @@ export interface Ocsp {
   status: string;
 }
 
-const OVER_TLS: Readonly<Ocsp> = Object.freeze({
-  produced_at: 0,
-  this_update: 0,
-  next_update: 0,
-  revoked_at: 0,
-  revocation_reason: "",
-  status: "unknown",
-});
+const TIMES = { produced_at: 0, this_update: 0, next_update: 0, revoked_at: 0 };
+const OVER_TLS: Readonly<Ocsp> = Object.freeze({ ...TIMES, revocation_reason: "", status: "unknown" });
 const PLAIN: Readonly<Ocsp> = Object.freeze({ ...OVER_TLS, status: "" });
 
 export function ocspOf(origin: string): Readonly<Ocsp> {
   return origin.startsWith("https:") || origin.startsWith("wss:") ? OVER_TLS : PLAIN;
 }
 
+const OCSP_REASONS = [
+  ...["unspecified", "key_compromise", "ca_compromise", "affiliation_changed", "superseded"],
+  ...["cessation_of_operation", "certificate_hold", "remove_from_crl", "privilege_withdrawn"],
+  "aa_compromise",
+];
 /** k6/http's constants for `res.ocsp` and `res.tls_version`, as k6 spells their values. */
-export const TLS_NAMES = {
-  OCSP_STATUS_GOOD: "good",
-  OCSP_STATUS_REVOKED: "revoked",
-  OCSP_STATUS_SERVER_FAILED: "server_failed",
-  OCSP_STATUS_UNKNOWN: "unknown",
-  OCSP_REASON_UNSPECIFIED: "unspecified",
-  OCSP_REASON_KEY_COMPROMISE: "key_compromise",
-  OCSP_REASON_CA_COMPROMISE: "ca_compromise",
-  OCSP_REASON_AFFILIATION_CHANGED: "affiliation_changed",
-  OCSP_REASON_SUPERSEDED: "superseded",
-  OCSP_REASON_CESSATION_OF_OPERATION: "cessation_of_operation",
-  OCSP_REASON_CERTIFICATE_HOLD: "certificate_hold",
-  OCSP_REASON_REMOVE_FROM_CRL: "remove_from_crl",
-  OCSP_REASON_PRIVILEGE_WITHDRAWN: "privilege_withdrawn",
-  OCSP_REASON_AA_COMPROMISE: "aa_compromise",
-  TLS_1_0: "tls1.0",
-  TLS_1_1: "tls1.1",
-  TLS_1_2: "tls1.2",
-  TLS_1_3: "tls1.3",
-} as const;
+export const TLS_NAMES: Readonly<Record<string, string>> = Object.fromEntries([
+  ...["good", "revoked", "server_failed", "unknown"].map((v) => [`OCSP_STATUS_${v.toUpperCase()}`, v]),
+  ...OCSP_REASONS.map((v) => [`OCSP_REASON_${v.toUpperCase()}`, v]),
+  ...[0, 1, 2, 3].map((minor) => [`TLS_1_${minor}`, `tls1.${minor}`]),
+]);
 
-const K6_VERSIONS: Readonly<Record<string, string>> = {
-  TLSv1: "tls1.0",
-  "TLSv1.1": "tls1.1",
-  "TLSv1.2": "tls1.2",
-  "TLSv1.3": "tls1.3",
-};
+const K6_VERSIONS = new Map(
+  ["TLSv1", "TLSv1.1", "TLSv1.2", "TLSv1.3"].map((v, minor) => [v, `tls1.${minor}`]),
+);
 
 /** k6's `res.tls_version` and `res.tls_cipher_suite`: "" over plain HTTP; undefined when unknown. */
 export function tlsNamesOf(
@@ -67,7 +48,7 @@ export function tlsNamesOf(
     return plain ? { version: "", cipher: "" } : { version: undefined, cipher: undefined };
   }
   return {
-    version: tls.version === null ? undefined : K6_VERSIONS[tls.version] ?? tls.version,
+    version: tls.version === null ? undefined : K6_VERSIONS.get(tls.version) ?? tls.version,
     cipher: tls.cipher === null ? undefined : standardCipherName(tls.cipher),
   };
 }

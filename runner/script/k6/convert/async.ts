@@ -29,7 +29,6 @@ interface AsyncPlan {
   problems: Array<{ pos: number; why: string }>;
 }
 
-/** Whether `n` is a function node. */
 export const isFunction = (n: Node) =>
   n.type === "FunctionDeclaration" || n.type === "FunctionExpression" || n.type === "ArrowFunctionExpression";
 

@@ -95,12 +95,9 @@ export function convertK6(
   if (problems.length > 0) {
     const sorted = problems.sort((a, b) => a.pos - b.pos);
     const listed = sorted.slice(0, MAX_PROBLEMS_LISTED).map((p) => `${file}:${lineOf(p.pos)}: ${p.why}`);
-    const more = sorted.length - listed.length;
-    if (more > 0) {
-      listed.push(
-        `and ${more.toLocaleString("en-US")} more places of the same kinds (fix these and run again)`,
-      );
-    }
+    const more = sorted.length - listed.length,
+      kinds = "more places of the same kinds (fix these and run again)";
+    if (more > 0) listed.push(`and ${more.toLocaleString("en-US")} ${kinds}`);
     throw new K6ConvertError(listed);
   }
   const html = parsesHtml(ast) ? `import ${JSON.stringify(moduleUrl("k6/html"))}; ` : "";
@@ -117,9 +114,8 @@ export function convertK6(
   const timings = readsTimings(ast) || (modules?.facts.timings ?? false);
   const metrics = importsMetrics(ast) || (modules?.facts.metrics ?? false);
   const skips = readable ? "" : `, resumes: ${resumes}, timings: ${timings}, metrics: ${metrics}`;
-  const footer = `\n;export default __k6.session({ main: __k6_main, exports: { ${
-    exported.join(", ")
-  } }${skips} });\n`;
+  const names = exported.join(", ");
+  const footer = `\n;export default __k6.session({ main: __k6_main, exports: { ${names} }${skips} });\n`;
   return { code: header + applyEdits(source, edits) + footer, asyncExports: new Set() };
 }
 
@@ -135,11 +131,7 @@ function libraryExports(ast: Node, problems: Array<{ pos: number; why: string }>
   for (const s of ast.body) {
     if (s.type === "ExportDefaultDeclaration") {
       const d = s.declaration;
-      out.push(
-        d.type === "Identifier"
-          ? { exported: LOCAL_DEFAULT, local: d.name }
-          : { exported: LOCAL_DEFAULT, node: d },
-      );
+      out.push({ exported: LOCAL_DEFAULT, ...(d.type === "Identifier" ? { local: d.name } : { node: d }) });
     } else if (s.type === "ExportAllDeclaration" || (s.type === "ExportNamedDeclaration" && s.source)) {
       problems.push({ pos: s.start, why: "re-exports from another module are not converted" });
     } else if (s.type === "ExportNamedDeclaration") {

@@ -19,7 +19,6 @@ export function k6CacheDir(kind = "k6"): string {
   return join(base, "loadlab", kind);
 }
 
-/** Whether a conversion is kept at `out` (converted before). */
 export function isKept(out: string): boolean {
   try {
     Deno.statSync(out);

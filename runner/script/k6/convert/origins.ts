@@ -47,7 +47,6 @@ export function scriptOrigins(source: string, env: Readonly<Record<string, strin
   return [...found.values()];
 }
 
-/** k6's modules that send requests. */
 const SENDING = new Set(["k6/http", "k6/ws", "k6/net/grpc", "k6/websockets", "k6/experimental/websockets"]);
 
 /** Whether `source` imports a module that sends requests (k6's, or remote as httpx); unparsable: true. */

@@ -1,13 +1,12 @@
 /**
  * @module
  * What a k6 script may hold that parses but cannot run converted, found on its syntax tree before any load,
- * and whether a script names a k6 module at all, so it is taken for a k6 script.
+ * and whether a script names a k6 module at all, so it is taken for a k6 script. An async k6 API reached
+ * other than by a call (an alias, a computed member, `.default`) is refused: only calls seen are awaited.
  */
 import * as acorn from "acorn";
 import * as walk from "acorn-walk";
-import type { Binding, Node } from "./async.ts";
-import { isApiCall, isFunction } from "./async.ts";
-import { apiReferenceProblem } from "./references.ts";
+import { asyncCallsOf, type Binding, isApiCall, isFunction, type Node } from "./async.ts";
 
 /** Deepest syntax tree a script may have: Deno's parser overflowed from about 1,200 (nested arrows). */
 export const MAX_NESTING = 400;
@@ -15,15 +14,8 @@ export const MAX_NESTING = 400;
 type Problem = { pos: number; why: string };
 
 const NOT_A_FUNCTION = new Set([
-  "Literal",
-  "ObjectExpression",
-  "ArrayExpression",
-  "TemplateLiteral",
-  "ClassDeclaration",
-  "ClassExpression",
-  "UnaryExpression",
-  "BinaryExpression",
-  "UpdateExpression",
+  ...["Literal", "ObjectExpression", "ArrayExpression", "TemplateLiteral", "ClassDeclaration"],
+  ...["ClassExpression", "UnaryExpression", "BinaryExpression", "UpdateExpression"],
 ]);
 
 export function refusedConstructs(ast: Node, bindings: Map<string, Binding>): Problem[] {
@@ -145,7 +137,6 @@ export function everyNode(
   }
 }
 
-/** A syntax node's child nodes, in source order. */
 export function childrenOf(node: Node): Node[] {
   const out: Node[] = [];
   for (const key of Object.keys(node)) {
@@ -257,4 +248,62 @@ function isVuTags(node: Node): boolean {
   const keys: string[] = [];
   for (let n = node; n.type === "MemberExpression" && !n.computed; n = n.object) keys.push(n.property.name);
   return /^(tags|(tags|metadata),metrics),vu(,|$)/.test(keys.join());
+}
+
+/** Why `node` reaches an async k6 API other than by a direct call (`const get = http.get`), or null. */
+function apiReferenceProblem(node: Node, parent: Node, bindings: Map<string, Binding>): string | null {
+  if (node.type === "MemberExpression" && node.object.type === "Identifier") {
+    return memberReferenceProblem(node, parent, bindings);
+  }
+  if (node.type !== "Identifier") return null;
+  const b = bindings.get(node.name);
+  if (b === undefined || b.name.startsWith("new ")) return null;
+  const whole = b.name === "default" || b.name === "*";
+  if (whole ? asyncCallsOf(b) === undefined : !asyncCallsOf(b)?.has(b.name)) return null;
+  switch (parent?.type) {
+    case "ImportSpecifier":
+    case "ImportDefaultSpecifier":
+    case "ImportNamespaceSpecifier":
+      return null;
+    case "CallExpression":
+      if (!whole && parent.callee === node) return null;
+      break;
+    case "MemberExpression":
+      if (whole && parent.object === node) return null;
+      if (parent.property === node && !parent.computed) return null;
+      break;
+    case "Property":
+      if (parent.key === node && !parent.shorthand) return null;
+  }
+  return `${node.name} (${b.module}) is used as a value here: loadlab awaits only its direct calls, e.g. ` +
+    (whole ? `${node.name}.get(url)` : `${node.name}(...)`);
+}
+
+/** Why member `node` of a whole k6 module (`http[m]`, `ns.default`) is not a direct call, or null. */
+function memberReferenceProblem(node: Node, parent: Node, bindings: Map<string, Binding>): string | null {
+  const b = bindings.get(node.object.name);
+  const calls = b && (b.name === "default" || b.name === "*") ? asyncCallsOf(b) : undefined;
+  if (calls === undefined) return null;
+  const name = node.object.name, key = memberKey(node);
+  // A name computed as the script runs (`http[method](u)`) may be any of the module's calls.
+  if (key === null) {
+    return `${name}[...] picks a member of ${b!.module} by a name computed as it runs: loadlab awaits only ` +
+      `calls written as ${name}.${[...calls][0]}(...)`;
+  }
+  // `ns.default` of `import * as ns` is the whole module again: its calls would go unawaited.
+  if (b!.name === "*" && key === "default") {
+    return `${name}.default is ${b!.module} itself, whose calls loadlab awaits only when ` +
+      `written as ${name}.${[...calls][0]}(...): drop the .default`;
+  }
+  if (!calls.has(key)) return null;
+  if (!node.computed && parent?.type === "CallExpression" && parent.callee === node) return null;
+  return `${name}.${key} is reached here other than by a direct call: loadlab awaits only calls ` +
+    `written as ${name}.${key}(...)`;
+}
+
+function memberKey(node: Node): string | null {
+  const p = node.property;
+  if (!node.computed) return p.name;
+  if (p.type === "Literal") return String(p.value);
+  return p.type === "TemplateLiteral" && p.expressions.length === 0 ? p.quasis[0].value.cooked : null;
 }

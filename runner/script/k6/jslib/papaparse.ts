@@ -41,12 +41,8 @@ export function parse(text: string, config: ParseConfig = {}): ParseResult {
   if (config.skipEmptyLines === true) rows = rows.filter((r) => !(r.length === 1 && r[0] === ""));
   if (config.skipEmptyLines === "greedy") rows = rows.filter((r) => r.some((f) => f.trim() !== ""));
   const typed = (field: string) => (config.dynamicTyping ? typedValue(field) : field);
-  const meta = {
-    delimiter,
-    linebreak: text.includes("\r\n") ? "\r\n" : "\n",
-    aborted: false,
-    truncated: false,
-  };
+  const linebreak = text.includes("\r\n") ? "\r\n" : "\n";
+  const meta = { delimiter, linebreak, aborted: false, truncated: false };
   if (!config.header) {
     return { data: rows.map((r) => r.map(typed)), errors, meta: { ...meta, cursor: text.length } };
   }
