@@ -59,7 +59,9 @@ async function tryScript(path: string, target: ExampleTarget): Promise<ExampleOu
     try {
       run = JSON.parse(Deno.readTextFileSync(join(dir, "results.json"))).runs[0];
     } catch {
-      return { file, outcome: out.code === 2 ? "refused" : "does not load", detail: last };
+      // A construct loadlab does not run exits 107 as k6's init errors do: its words tell it apart.
+      const refused = out.code === 2 || last.startsWith("cannot run this k6 script");
+      return { file, outcome: refused ? "refused" : "does not load", detail: last };
     }
     const messages = Object.keys(run.errorMessages?.script ?? {});
     if (messages.length > 0) return { file, outcome: "script errors", detail: messages[0] };
