@@ -4,12 +4,20 @@
  * of their calls become asynchronous (k6's are synchronous: a VU owns its interpreter; loadlab's share one).
  */
 
-/** Each k6 module's file here is named by its last segment (`k6/net/grpc`: grpc.ts). */
-const K6_MODULES: Readonly<Record<string, string>> = Object.fromEntries(
-  ["k6", "k6/http", "k6/metrics", "k6/data", "k6/encoding", "k6/crypto", "k6/execution", "k6/ws", "k6/timers"]
-    .concat(["k6/net/grpc", "k6/html"])
-    .map((name) => [name, new URL(`../${name.split("/").pop()}.ts`, import.meta.url).href]),
-);
+/** Each k6 module's file, by literal URL: `deno compile` and the import graph follow only literals. */
+const K6_MODULES: Readonly<Record<string, string>> = {
+  "k6": new URL("../k6.ts", import.meta.url).href,
+  "k6/http": new URL("../http.ts", import.meta.url).href,
+  "k6/metrics": new URL("../metrics.ts", import.meta.url).href,
+  "k6/data": new URL("../data.ts", import.meta.url).href,
+  "k6/encoding": new URL("../encoding.ts", import.meta.url).href,
+  "k6/crypto": new URL("../crypto.ts", import.meta.url).href,
+  "k6/execution": new URL("../execution.ts", import.meta.url).href,
+  "k6/ws": new URL("../ws.ts", import.meta.url).href,
+  "k6/timers": new URL("../timers.ts", import.meta.url).href,
+  "k6/net/grpc": new URL("../grpc.ts", import.meta.url).href,
+  "k6/html": new URL("../html.ts", import.meta.url).href,
+};
 
 /** k6 modules refused, with why (a script importing one does not run here). */
 export const K6_REFUSED: Readonly<Record<string, string>> = {
@@ -49,10 +57,13 @@ export function moduleUrl(name: string): string | undefined {
 }
 
 /** k6's remote libraries (jslib.k6.io) this folder replaces, by the address scripts import, any version. */
-const JSLIB = ["k6-utils", "k6-summary", "papaparse", "url", "httpx"].map((name) => ({
-  name,
-  url: new URL(`../jslib/${name.replace("k6-", "")}.ts`, import.meta.url).href,
-}));
+const JSLIB: ReadonlyArray<{ name: string; url: string }> = [
+  { name: "k6-utils", url: new URL("../jslib/utils.ts", import.meta.url).href },
+  { name: "k6-summary", url: new URL("../jslib/summary.ts", import.meta.url).href },
+  { name: "papaparse", url: new URL("../jslib/papaparse.ts", import.meta.url).href },
+  { name: "url", url: new URL("../jslib/url.ts", import.meta.url).href },
+  { name: "httpx", url: new URL("../jslib/httpx.ts", import.meta.url).href },
+];
 
 export function jslibOf(address: string): { module: string; url: string } | undefined {
   const m = /^https:\/\/jslib\.k6\.io\/([\w.-]+)\/[\w.-]+\/index\.js$/.exec(address);
