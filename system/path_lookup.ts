@@ -5,9 +5,9 @@
  */
 
 /** Absolute path of the executable `name` on PATH, or null; a name with a `/` is checked as a path. */
-export function findProgram(name: string): string | null {
+export function findProgram(name: string, searchPath = Deno.env.get("PATH") ?? ""): string | null {
   if (name.includes("/")) return isExecutable(name) ? name : null;
-  for (const dir of (Deno.env.get("PATH") ?? "").split(":")) {
+  for (const dir of searchPath.split(":")) {
     // An empty entry means the current directory to a shell: never look there.
     if (dir && isExecutable(`${dir}/${name}`)) return `${dir}/${name}`;
   }

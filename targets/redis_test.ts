@@ -3,16 +3,17 @@ import { TargetError } from "./errors.ts";
 import { resolveRedis } from "./redis.ts";
 
 Deno.test("no --redis and no redis-server on PATH: the error names both ways out", async () => {
-  const path = Deno.env.get("PATH") ?? "";
-  Deno.env.set("PATH", "/nonexistent");
-  try {
-    const err = await resolveRedis(undefined, true).catch((e) => e);
-    assert(err instanceof TargetError, String(err));
-    assertMatch(err.message, /--redis redis:\/\/host:port/);
-    assertMatch(err.message, /install redis-server/);
-  } finally {
-    Deno.env.set("PATH", path);
-  }
+  // In a process of its own: the files of a parallel pass share one process's PATH.
+  const code = `import { resolveRedis } from "${new URL("./redis.ts", import.meta.url).href}";
+await resolveRedis(undefined, true).catch((e) => console.log(e.constructor.name, e.message));`;
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", "--no-check", code],
+    env: { PATH: "/nonexistent" },
+  }).output();
+  const said = new TextDecoder().decode(out.stdout);
+  assertMatch(said, /^TargetError /);
+  assertMatch(said, /--redis redis:\/\/host:port/);
+  assertMatch(said, /install redis-server/);
 });
 
 Deno.test("a Redis that is not needed is not started", async () => {
