@@ -97,41 +97,38 @@ export function listeningInodes(table: string, port: number): string[] {
   });
 }
 
-/** The pid of the lowest-numbered process holding a socket listening on `port`, or null. */
-export function listeningPid(port: number): number | null {
+/**
+ * The pid of the lowest-numbered process holding a socket listening on `port`, or null. Asynchronous: the
+ * walk over every process's descriptors takes 30-400 ms, which a caller keeps off its first request.
+ */
+export async function listeningPid(port: number): Promise<number | null> {
   const inodes = new Set<string>();
   for (const name of ["/proc/net/tcp", "/proc/net/tcp6"]) {
     try {
-      for (const inode of listeningInodes(Deno.readTextFileSync(name), port)) inodes.add(inode);
+      for (const inode of listeningInodes(await Deno.readTextFile(name), port)) {
+        inodes.add(`socket:[${inode}]`);
+      }
     } catch {
       continue;
     }
   }
   if (inodes.size === 0) return null;
-  let pids: number[];
+  const pids: number[] = [];
   try {
-    pids = [...Deno.readDirSync("/proc")].map((e) => Number(e.name)).filter(Number.isInteger);
+    for await (const e of Deno.readDir("/proc")) if (/^\d+$/.test(e.name)) pids.push(Number(e.name));
   } catch {
     return null;
   }
   for (const pid of pids.sort((a, b) => a - b)) {
-    let fds: Deno.DirEntry[];
+    const links: Promise<string | null>[] = [];
     try {
-      fds = [...Deno.readDirSync(`/proc/${pid}/fd`)];
+      for await (const fd of Deno.readDir(`/proc/${pid}/fd`)) {
+        links.push(Deno.readLink(`/proc/${pid}/fd/${fd.name}`).catch(() => null));
+      }
     } catch {
       continue; // gone, or another user's
     }
-    for (const fd of fds) {
-      if (inodes.has(socketInode(`/proc/${pid}/fd/${fd.name}`) ?? "")) return pid;
-    }
+    if ((await Promise.all(links)).some((link) => link !== null && inodes.has(link))) return pid;
   }
   return null;
-}
-
-function socketInode(fdPath: string): string | null {
-  try {
-    return /^socket:\[(\d+)\]$/.exec(Deno.readLinkSync(fdPath))?.[1] ?? null;
-  } catch {
-    return null;
-  }
 }

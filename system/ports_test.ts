@@ -54,10 +54,10 @@ Deno.test("listeningInodes keeps the port's listening sockets only", () => {
 Deno.test("listeningPid finds this process behind its own listener, and not once it is closed", async () => {
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => new Response("ok"));
   try {
-    assert.equal(listeningPid(server.addr.port), Deno.pid);
+    assert.equal(await listeningPid(server.addr.port), Deno.pid);
   } finally {
     await server.shutdown();
   }
   // Another process (a test beside this one) may listen on the port by now: only this one must be gone.
-  assert.notEqual(listeningPid(server.addr.port), Deno.pid);
+  assert.notEqual(await listeningPid(server.addr.port), Deno.pid);
 });

@@ -112,9 +112,9 @@ class RedisSeries {
  */
 export function startTelemetry(
   target: Pick<RunningTarget, "processes" | "redisUrl" | "redisPid" | "runtimeDir">,
-  opts: { intervalMs: number; redisUrl?: string },
+  opts: { intervalMs: number; redisUrl?: string; startMs?: number },
 ): { ready: Promise<void>; stop(): TelemetrySeries[]; peek(): TelemetrySeries[] } {
-  const startMs = performance.now();
+  const startMs = opts.startMs ?? performance.now();
   const processes = target.processes.map((p) => new ProcessSeries(p.name, "process", p.pid));
   const redisUrl = opts.redisUrl ?? target.redisUrl;
   const redisProc = target.redisPid ? new ProcessSeries("redis", "redis", target.redisPid) : null;
@@ -149,11 +149,11 @@ export function startTelemetry(
 }
 
 /** The local process behind a loopback URL, sampled as a started target's is; undefined when none. */
-export function loopbackListener(url: string): { processes: TargetProcess[] } | undefined {
+export async function loopbackListener(url: string): Promise<{ processes: TargetProcess[] } | undefined> {
   const u = URL.canParse(url) ? new URL(url) : null;
   if (!u || !(u.hostname === "localhost" || u.hostname === "[::1]" || u.hostname.startsWith("127."))) return;
   const port = Number(u.port || (u.protocol === "https:" || u.protocol === "wss:" ? 443 : 80));
-  const pid = listeningPid(port);
+  const pid = await listeningPid(port);
   return pid === null ? undefined : { processes: [{ name: "target", pid }] };
 }
 

@@ -176,8 +176,13 @@ async function runLoad(
   let run: RunResult | undefined;
   let logFailure: Error | null = null;
   // A server on this host is watched as a started target is: its waits for a core bound the gate's verdicts.
-  const watched = loopbackListener(config.url);
-  const telemetry = watched ? startTelemetry(watched, { intervalMs: config.intervalMs }) : null;
+  // Finding it walks every process's descriptors, so the load starts meanwhile (the series' axis keeps the
+  // command's start) and a run over before the walk is not kept waiting for it.
+  const startMs = performance.now();
+  let ended = false;
+  const telemetry = loopbackListener(config.url).then((watched) =>
+    watched && !ended ? startTelemetry(watched, { intervalMs: config.intervalMs, startMs }) : null
+  );
   try {
     const plannedMs = measuredDurationMs(config) + config.warmupMs;
     dashboard?.runStarted("attack", 0, 1, Number.isFinite(plannedMs) ? plannedMs : 0);
@@ -207,7 +212,8 @@ async function runLoad(
     run = err.run;
     logFailure = unwritable;
   } finally {
-    const series = telemetry?.stop();
+    ended = true;
+    const series = (await Promise.race([telemetry, null]))?.stop();
     if (run && series?.length) run = { ...run, telemetry: series };
     live.done();
     exported = await exporter?.close();

@@ -166,13 +166,22 @@ async function attackWatched(
   logFile: string | undefined,
 ): Promise<Watched> {
   const statsBefore = await target.stats();
-  const watched = target.running ?? loopbackListener(target.url);
-  const telemetry = watched ? startTelemetry(watched, { intervalMs: config.intervalMs }) : null;
-  await telemetry?.ready;
-  if (telemetry) opts.hooks?.onTelemetry?.(telemetry.peek);
+  // A started target is watched from before the load (its Redis counters need a baseline read); a server
+  // behind a loopback URL is looked for while the load starts: the walk over every process's descriptors
+  // is slow. The series' axis keeps the same start either way.
+  const startMs = performance.now();
+  let ended = false;
+  let telemetry = null as ReturnType<typeof startTelemetry> | null;
+  const watch = (watched: Parameters<typeof startTelemetry>[0] | undefined) => {
+    if (!watched || ended) return;
+    telemetry = startTelemetry(watched, { intervalMs: config.intervalMs, startMs });
+    opts.hooks?.onTelemetry?.(telemetry.peek);
+    return telemetry.ready;
+  };
+  if (target.running) await watch(target.running);
+  else void loopbackListener(target.url).then(watch);
   const warmupEnd = warmupSnapshot(target, config.warmupMs);
   const onInterval = opts.hooks?.onInterval;
-  const peek = telemetry ? telemetry.peek : null;
   const profiling = await startRunProfiles(target);
   let loadStartEpochMs = profiling?.startedAtEpochMs ?? 0;
   let attack: RunResult;
@@ -189,12 +198,15 @@ async function attackWatched(
       signal: opts.signal,
       abortOn: abortRules(run, thresholds, config.segment !== undefined),
       ...(opts.steering ? { steering: opts.steering } : {}),
-      ...(onInterval ? { onInterval: (delta: IntervalDelta) => onInterval(delta, run, peek) } : {}),
+      ...(onInterval
+        ? { onInterval: (delta: IntervalDelta) => onInterval(delta, run, telemetry ? telemetry.peek : null) }
+        : {}),
     };
     attack = parts ? await runAttackParts(parts, hooks) : await runAttack(config, hooks);
   } catch (err) {
     throw (logFile && requestLogError(err, logFile)) || err;
   } finally {
+    ended = true;
     series = telemetry?.stop();
     warmupEnd.cancel();
     taken = await profiling?.stop() ?? [];
