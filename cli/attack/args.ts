@@ -167,13 +167,11 @@ function runInputOf(flags: FlagValues) {
   return {
     ...options,
     protocol: flags.has("h3") ? "h3" as const : flags.has("h2") ? "h2" as const : options.protocol,
-    sourceAddresses: flags.text("source-addresses"),
     tls: Object.keys(tls).length > 0 ? tls as AttackConfigInput["tls"] : undefined,
     intervalHistograms: flags.has("interval-histograms")
       ? flags.choice("interval-histograms", ["keep", "none"]) === "keep"
       : undefined,
     generatorWarmup: flags.has("no-generator-warmup") ? false : undefined,
-    logFile: flags.path("log"),
     segment: parseSegment(flags.text("segment")),
     startAtEpochMs: parseStartAt(flags.text("start-at")),
   };

@@ -54,6 +54,7 @@ function valueOf(flags: FlagValues, s: FlagSpec, o: Option): unknown {
   const words = s.usage!.split(" ").at(-1)!.split("|");
   if (words.length > 1) return flags.choice(s.long, words);
   if (o.kind === "text") return flags.nonEmpty(s.long);
+  if (o.kind === "path") return flags.path(s.long);
   if (o.kind === "word") return flags.text(s.long);
   const zero = o.schema.safeParse(0).success;
   if (o.kind === "ms") return zero ? flags.durationMs(s.long) : flags.positiveDurationMs(s.long);
@@ -80,13 +81,9 @@ const ATTACK_TABLE: FlagTable = [
     "in flight dealt over N connections in turn (N 1 there)",
   ]),
   OPTION_FLAGS.durationMs,
-  flag("-n, --requests N", { aliases: ["total"], example: "1000", config: ["requests"] }, [
-    "send exactly N requests (count model; ghz's --total too)",
-  ]),
+  OPTION_FLAGS.requests,
   OPTION_FLAGS.maxDurationMs,
-  flag("-R, --rate N", { example: "1000", config: ["ratePerSec"] }, [
-    "requests per second, at most 10000000 (1e7) for the whole load",
-  ]),
+  OPTION_FLAGS.ratePerSec,
   flag("--ramp-to N", { example: "200" }, [
     "ramp the rate linearly from -R to N over the duration (rate model)",
   ]),
@@ -112,11 +109,7 @@ const ATTACK_TABLE: FlagTable = [
   OPTION_FLAGS.preConnect,
   OPTION_FLAGS.pipelining,
   OPTION_FLAGS.transport,
-  flag("--source-addresses L", { example: "127.0.0.1-127.0.0.4", config: ["sourceAddresses"] }, [
-    "bind connections to these local addresses in turn, past the",
-    "~14k connections one address opens quickly per destination: a list",
-    "or IPv4 ranges, e.g. 127.0.0.1-127.0.0.4 (epoll transport)",
-  ]),
+  OPTION_FLAGS.sourceAddresses,
   OPTION_FLAGS.protocol,
   flag("--h2", {}, ["same as --protocol h2"]),
   flag("--h3", {}, ["same as --protocol h3 (experimental)"]),
@@ -187,9 +180,7 @@ const ATTACK_TABLE: FlagTable = [
   "                           (docs/METRICS_OUT.md)",
   flag("--report FILE", { example: "report.html" }, ["write a self-contained HTML report"]),
   ...CI_FLAGS,
-  flag("--log FILE", { example: "requests.csv", config: ["logFile"] }, [
-    "stream every request to a CSV: code;startUs;endUs;connection",
-  ]),
+  OPTION_FLAGS.logFile,
   OPTION_FLAGS.intervalMs,
   flag("--interval-histograms keep|none", { example: "none", config: ["intervalHistograms"] }, [
     "keep each interval's latency histogram in results.json   [keep]",

@@ -54,7 +54,8 @@ Deno.test("attack --help shows each flag of the tables with the default the pars
   ];
   for (const [key, o, parsed] of all) {
     if (o.flag === undefined) continue;
-    assert.deepEqual(o.schema.parse(undefined), parsed, `${key}: the config's default is not the row's`);
+    const own = o.schema.safeParse(undefined);
+    if (own.success) assert.deepEqual(own.data, parsed, `${key}: the config's default is not the row's`);
     const at = help.findIndex((line) => line.includes(` ${o.flag} `) || line.endsWith(` ${o.flag}`));
     assert.ok(at >= 0, `${key}: --help never shows ${o.flag}`);
     const fallback = defaultText(o);
