@@ -179,6 +179,26 @@ export const OPTIONS = {
   ),
 };
 
+/** A gRPC message's size cap, bytes (grpc-go's 4 MiB default). */
+const messageCap = (what: string) =>
+  z.number().int().min(1, `max ${what} bytes must be >= 1`).max(0x7fff_ffff).default(4 * 1024 * 1024);
+
+/** gRPC's message caps: the `grpc` config's and an experiment's `grpc:` fields, ghz's flags. */
+export const GRPC_OPTIONS = {
+  maxReceiveBytes: option(
+    { flag: "--max-receive N", example: "4194304" },
+    messageCap("receive"),
+    "cap of a received message; a bigger one is grpc-too-big",
+  ),
+  /** A bigger message is refused before the load; a filled template's is counted, not sent. */
+  maxSendBytes: option(
+    { flag: "--max-send N", example: "4194304" },
+    messageCap("send"),
+    "cap of a sent message; a bigger one is refused before the load",
+    "(a filled template's: counted grpc RESOURCE_EXHAUSTED, not sent)",
+  ),
+};
+
 export type OptionKey = keyof typeof OPTIONS;
 /** The options of every config, not of some models. */
 export type CommonOptionKey = {
@@ -211,9 +231,7 @@ export const commonFields = {
   ) as OptionSchemas,
   /** gRPC: the mix's requests are calls encoded before the run, judged by gRPC's status; over h2 or h2c. */
   grpc: z.strictObject({
-    /** Cap of one received message, bytes (grpc-go's 4 MiB default). */
-    maxReceiveBytes: z.number().int().min(1, "max receive bytes must be >= 1").max(0x7fff_ffff)
-      .default(4 * 1024 * 1024),
+    maxReceiveBytes: GRPC_OPTIONS.maxReceiveBytes.schema,
     /** The schema as a FileDescriptorSet's bytes. */
     schema: z.instanceof(Uint8Array).optional(),
     /** Ask the server's reflection service for the schema at start; `call` becomes the request mix. */

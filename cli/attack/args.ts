@@ -12,12 +12,11 @@ import {
   attackHelp,
   FOREIGN_FLAG_HINTS,
   OPTION_FLAGS,
-  optionValues,
   TLS_FLAGS,
   WS_FLAGS,
 } from "./flags.ts";
 import { type CommonOptionKey, OPTIONS } from "../../runner/config_fields.ts";
-import { FlagValues } from "../flag_values.ts";
+import { FlagValues, optionValues } from "../flag_values.ts";
 import { resolveLoad } from "./load_model.ts";
 import { readOpenFileLimit } from "../../system/descriptors.ts";
 import { FD_HEADROOM, portProblem, socketProblem, socketsOf } from "../../runner/socket_budget.ts";

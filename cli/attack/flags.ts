@@ -8,26 +8,13 @@ import { BASELINE_FLAGS } from "../baseline_flags.ts";
 import { CI_FLAGS } from "../ci_outputs.ts";
 import { STRICT_FLAG } from "../exit_codes.ts";
 import { flag, flagsOf, type FlagSpec, type FlagTable, helpOf } from "../argv.ts";
-import type { FlagValues } from "../flag_values.ts";
+import { optionFlags } from "../flag_values.ts";
 import { DASHBOARD_FLAGS } from "../dashboard/server.ts";
 import { WS_OPTIONS } from "../../runner/http/ws/config.ts";
 import { TLS_OPTIONS } from "../../runner/http/tls/options.ts";
 import { GRPC_FLAGS } from "./grpc_args.ts";
 import { DATA_FILE_FLAGS } from "./request_args.ts";
 import { type OptionKey, OPTIONS } from "../../runner/config_fields.ts";
-import type { Option } from "../../runner/option.ts";
-
-/** The flags of the rows that have one, by key, each's default after its first help line. */
-function optionFlags(rows: Record<string, Option>, configPrefix = ""): Record<string, FlagSpec> {
-  const flagged = Object.entries(rows).filter(([, o]) => o.flag);
-  return Object.fromEntries(flagged.map(([key, o]) => {
-    const fallback = defaultText(o);
-    const [first = "", ...rest] = o.help;
-    const head = fallback === undefined ? first : `${first} `.padEnd(61 - fallback.length) + `[${fallback}]`;
-    const extras = { config: [configPrefix + key], example: o.example, aliases: o.aliases };
-    return [key, flag(o.flag!, { ...extras, repeatable: o.repeatable }, [head, ...rest])];
-  }));
-}
 
 /** The flag of each option that has one (runner/config_fields.ts). */
 export const OPTION_FLAGS = optionFlags(OPTIONS) as {
@@ -36,42 +23,6 @@ export const OPTION_FLAGS = optionFlags(OPTIONS) as {
 /** The `--ws-*` flags (runner/http/ws/config.ts) and the TLS flags, setting the `ws.` and `tls.` fields. */
 export const WS_FLAGS = optionFlags(WS_OPTIONS, "ws.");
 export const TLS_FLAGS = optionFlags(TLS_OPTIONS, "tls.");
-
-/** The values of the flags of `rows` (`specs` from `optionFlags`) that were given, by key; models' aside. */
-export function optionValues(
-  flags: FlagValues,
-  rows: Record<string, Option>,
-  specs: Record<string, FlagSpec>,
-): Record<string, unknown> {
-  const given = Object.entries(specs).filter(([key, s]) => !rows[key].model && flags.has(s.long));
-  return Object.fromEntries(given.map(([key, s]) => [key, valueOf(flags, s, rows[key])]));
-}
-
-/** A switch true, a repeatable flag's list, one of its words, text, a duration or a count (0 if allowed). */
-function valueOf(flags: FlagValues, s: FlagSpec, o: Option): unknown {
-  if (!s.takesValue) return true;
-  if (s.repeatable) return flags.all(s.long);
-  const words = s.usage!.split(" ").at(-1)!.split("|");
-  if (words.length > 1) return flags.choice(s.long, words);
-  if (o.kind === "text") return flags.nonEmpty(s.long);
-  if (o.kind === "path") return flags.path(s.long);
-  if (o.kind === "word") return flags.text(s.long);
-  const zero = o.schema.safeParse(0).success;
-  if (o.kind === "ms") return zero ? flags.durationMs(s.long) : flags.positiveDurationMs(s.long);
-  return zero ? flags.wholeNumber(s.long, 0) : flags.positiveInt(s.long);
-}
-
-/** An option's default as a flag's value is written (`10s`, `65536`, `echo`); undefined when it has none. */
-export function defaultText(o: Option): string | undefined {
-  const value: unknown = o.schema.safeParse(undefined).data;
-  if (typeof value === "number" && o.kind === "ms") {
-    if (value > 0 && value % 60_000 === 0) return `${value / 60_000}m`;
-    return value % 1000 === 0 ? `${value / 1000}s` : `${value}ms`;
-  }
-  if (Array.isArray(value)) return value.length > 0 ? value.join(",") : undefined;
-  if (typeof value === "object" && value !== null) return "kind" in value ? String(value.kind) : undefined;
-  return typeof value === "boolean" ? undefined : value?.toString();
-}
 
 const ATTACK_TABLE: FlagTable = [
   "Load",

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { attackHelp, defaultText, OPTION_FLAGS } from "./flags.ts";
+import { attackHelp, OPTION_FLAGS } from "./flags.ts";
+import { defaultText } from "../flag_values.ts";
 import { OPTION_ROWS, type OptionKey, OPTIONS } from "../../runner/config_fields.ts";
 import { parseAttackConfig } from "../../runner/config.ts";
 import { WS_DEFAULTS, WS_OPTIONS } from "../../runner/http/ws/config.ts";

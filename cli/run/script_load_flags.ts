@@ -3,7 +3,8 @@
  * A session or k6 script's load from `loadlab run`'s flags, with k6's and Locust's spellings.
  */
 import { flag, type FlagTable } from "../argv.ts";
-import { defaultText, OPTION_FLAGS } from "../attack/flags.ts";
+import { OPTION_FLAGS } from "../attack/flags.ts";
+import { defaultText } from "../flag_values.ts";
 import { OPTIONS } from "../../runner/config_fields.ts";
 import type { FlagValues } from "../flag_values.ts";
 import { parseStages, rampUpStages, spawnRateOf, spawnStages } from "../attack/schedules.ts";
