@@ -179,6 +179,7 @@ function valueOf(flags: FlagValues, s: FlagSpec, o: Option): unknown {
   if (words.length > 1) return flags.choice(s.long, words);
   if (o.kind === "text") return flags.nonEmpty(s.long);
   if (o.kind === "path") return flags.path(s.long);
+  if (o.kind === "list") return flags.text(s.long)?.split(",").map((item) => item.trim());
   if (o.kind === "word") return flags.text(s.long);
   const zero = o.schema.safeParse(0).success;
   if (o.kind === "ms") return zero ? flags.durationMs(s.long) : flags.positiveDurationMs(s.long);

@@ -7,14 +7,7 @@ import { type AttackConfig, type AttackConfigInput, parseAttackConfig } from "..
 import { ConfigError } from "../../validation/config_error.ts";
 import { loadTlsMaterial, TLS_OPTIONS, TlsFileError } from "../../runner/http/tls/options.ts";
 import { type FlagSpec, tokenize } from "../argv.ts";
-import {
-  ATTACK_FLAGS,
-  attackHelp,
-  FOREIGN_FLAG_HINTS,
-  OPTION_FLAGS,
-  TLS_FLAGS,
-  WS_FLAGS,
-} from "./flags.ts";
+import { ATTACK_FLAGS, attackHelp, FOREIGN_FLAG_HINTS, OPTION_FLAGS, TLS_FLAGS, WS_FLAGS } from "./flags.ts";
 import { type CommonOptionKey, OPTIONS } from "../../runner/config_fields.ts";
 import { FlagValues, optionValues } from "../flag_values.ts";
 import { resolveLoad } from "./load_model.ts";

@@ -107,7 +107,7 @@ const ATTACK_TABLE: FlagTable = [
     "whose method is not GET or HEAD. Each entry is an endpoint measured",
     'apart, named "METHOD /path" (results, report, thresholds, metrics out)',
   ]),
-  ...DATA_FILE_FLAGS,
+  ...Object.values(DATA_FILE_FLAGS),
   "",
   "TLS (https: URLs; docs/TLS.md)",
   ...Object.values(TLS_FLAGS),
