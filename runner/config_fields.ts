@@ -6,7 +6,13 @@
 import { z } from "zod";
 import { expandSourceAddresses } from "./source_addresses.ts";
 import { wsConfigSchema } from "./http/ws/config.ts";
-import { cappedMs, DEFAULT_DURATION_MS, DEFAULT_MAX_CONNECTIONS, ratePerSec } from "./load/models/fields.ts";
+import {
+  cappedMs,
+  DEFAULT_DURATION_MS,
+  DEFAULT_MAX_CONNECTIONS,
+  ratePerSec,
+  stagesSchema,
+} from "./load/models/fields.ts";
 import { tlsOptionsSchema } from "./http/tls/options.ts";
 import { steeringSchema } from "../results/schema/steering.ts";
 import { requestSpecSchema } from "./request_spec.ts";
@@ -145,6 +151,13 @@ export const OPTIONS = {
     { model: true, flag: "-R, --rate N", example: "1000" },
     ratePerSec,
     "requests per second, at most 10000000 (1e7) for the whole load",
+  ),
+  stages: option(
+    { model: true, flag: "--stages LIST", aliases: ["stage"], example: "30s:50,1m:200,30s:0" },
+    stagesSchema,
+    "ramping connections, k6's stages: DURATION:TARGET, comma-separated;",
+    "from 0, linear to each target, e.g. --stages 30s:50,1m:200,30s:0",
+    "(replaces -c and -d; at most 1000 stages, 1000000 connections)",
   ),
   maxConnections: option(
     { file: "maxConnections", sweep: true, model: true, flag: "--max-connections N", example: "500" },

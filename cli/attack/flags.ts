@@ -43,11 +43,7 @@ const ATTACK_TABLE: FlagTable = [
     "DURATION@FROM->TO, comma-separated; a rate of 0 is a pause, e.g.",
     '--phases "30s@10,60s@20,60s@100,30s@50->200"  (replaces -R and -d)',
   ]),
-  flag("--stages LIST", { example: "30s:50,1m:200,30s:0", config: ["stages"] }, [
-    "ramping connections, k6's stages: DURATION:TARGET, comma-separated;",
-    "from 0, linear to each target, e.g. --stages 30s:50,1m:200,30s:0",
-    "(replaces -c and -d; at most 1000 stages, 1000000 connections)",
-  ]),
+  OPTION_FLAGS.stages,
   flag("--ramp-up R/s", { example: "10/s" }, [
     "Locust's spawn rate: add R connections a second up to -c, then hold",
     "them for the rest of -d, e.g. -c 100 --ramp-up 10/s -d 1m",
