@@ -4,12 +4,12 @@
  */
 import type { RunSteering } from "../../runner/steering.ts";
 import { isRecord } from "../../scenarios/yaml_document.ts";
+import { isOwnHost } from "./local_http.ts";
 
 /** The header the dashboard page and `loadlab steer` send the token in. */
 export const TOKEN_HEADER = "x-loadlab-token";
 /** A change's JSON is a few fields; more is not a change. */
 const MAX_BODY_BYTES = 4096;
-const LOCAL_NAMES = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 /** A new token: 32 random bytes as hex. */
 export function newSteerToken(): string {
@@ -58,9 +58,7 @@ function sameOrigin(origin: string | null, opts: ControlOptions): boolean {
   } catch {
     return false;
   }
-  const host = url.hostname.toLowerCase();
-  const own = LOCAL_NAMES.has(host) || host === opts.listenHost.toLowerCase() ||
-    `[${opts.listenHost.toLowerCase()}]` === host;
+  const own = isOwnHost(url.hostname.toLowerCase(), opts.listenHost);
   return url.protocol === "http:" && own && Number(url.port || 80) === opts.port;
 }
 
