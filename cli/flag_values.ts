@@ -1,7 +1,8 @@
 /**
  * @module
  * Typed reads of tokenized flags, each refusal naming the flag as typed and a good value; durations
- * (`500ms`, `1m30s`, bare seconds) in milliseconds; the flags of option rows (runner/option.ts) and their values.
+ * (`500ms`, `1m30s`, bare seconds) in milliseconds; the flags of option rows (runner/option.ts) and their
+ * values.
  */
 import { flag, type FlagSpec, type RawArgs } from "./argv.ts";
 import type { Option } from "../runner/option.ts";
