@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { attackHelp, OPTION_FLAGS } from "./flags.ts";
 import { defaultText } from "../flag_values.ts";
-import { OPTION_ROWS, type OptionKey, OPTIONS } from "../../runner/config_fields.ts";
+import { GRPC_OPTIONS, OPTION_ROWS, type OptionKey, OPTIONS } from "../../runner/config_fields.ts";
+import { grpcSectionSchema } from "../../scenarios/grpc/experiment.ts";
+import { DATA_OPTIONS, dataSourceSchema } from "../../scenarios/data_sources.ts";
 import { parseAttackConfig } from "../../runner/config.ts";
 import { WS_DEFAULTS, WS_OPTIONS } from "../../runner/http/ws/config.ts";
 import { TLS_OPTIONS, tlsOptionsSchema } from "../../runner/http/tls/options.ts";
@@ -52,6 +54,13 @@ Deno.test("attack --help shows each flag of the tables with the default the pars
     ...rows(OPTIONS, "", (k) => configs.find((c) => k in c)?.[k]),
     ...rows(WS_OPTIONS, "ws.", (k) => WS_DEFAULTS[k as never]),
     ...rows(TLS_OPTIONS, "tls.", (k) => tls[k]),
+    ...rows(GRPC_OPTIONS, "grpc.", (k) => grpcSectionSchema.parse({})[k as never]),
+    // whenDone's default follows the order (wrap, or stop for unique): --help names it in words.
+    ...rows(
+      DATA_OPTIONS,
+      "data.",
+      (k) => k === "whenDone" ? undefined : dataSourceSchema.parse({ file: "r.csv" })[k as never],
+    ),
   ];
   for (const [key, o, parsed] of all) {
     if (o.flag === undefined) continue;
