@@ -172,7 +172,6 @@ export const OPTIONS = {
     "law: first rate x connect round trip x 2, at least 4 per worker]",
     "(0: none; no request is sent to size it, only connects)",
   ),
-  /** Local addresses connections bind to in turn, past one address's ~28,000 ports (epoll only). */
   sourceAddresses: option(
     { kind: "word", flag: "--source-addresses L", example: "127.0.0.1-127.0.0.4" },
     z.union([z.string(), z.array(z.string())]).transform((v, ctx) => {
@@ -203,7 +202,6 @@ export const GRPC_OPTIONS = {
     messageCap("receive"),
     "cap of a received message; a bigger one is grpc-too-big",
   ),
-  /** A bigger message is refused before the load; a filled template's is counted, not sent. */
   maxSendBytes: option(
     { flag: "--max-send N", example: "4194304" },
     messageCap("send"),

@@ -152,13 +152,6 @@ export function readBodyFile(path: string): Uint8Array<ArrayBuffer> {
 
 export const DATA_FILE_FLAGS = optionFlags(DATA_OPTIONS, "data.");
 
-/** The data source's field -> the flag that sets it, from the rows' `data.*` config fields. */
-const FIELD_FLAGS: Record<string, string> = Object.fromEntries(
-  Object.values(DATA_FILE_FLAGS).flatMap((f) =>
-    (f.config ?? []).map((field) => [field.slice("data.".length), `--${f.long}`])
-  ),
-);
-
 /** The rows of `--data-file` as the engine takes them, or undefined without it. */
 export function dataFileArgs(flags: FlagValues, url: URL): DataSpec | undefined {
   const given = optionValues(flags, DATA_OPTIONS, DATA_FILE_FLAGS);
@@ -176,10 +169,10 @@ export function dataFileArgs(flags: FlagValues, url: URL): DataSpec | undefined 
   const parsed = dataSourceSchema.safeParse(given);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const flag = FIELD_FLAGS[String(issue.path[0])] ?? "--data-file";
+    const flagOf = (field: PropertyKey) => `--${DATA_FILE_FLAGS[String(field)]?.long ?? "data-file"}`;
     // The schema's messages name the file's fields; a command line has flags.
-    const message = issue.message.replace(/\b(whenDone|skipHeader|fields)\b/g, (f) => FIELD_FLAGS[f]);
-    throw new UsageError(`${flag}: ${message}`, { cause: parsed.error });
+    const message = issue.message.replace(/\b(whenDone|skipHeader|fields)\b/g, flagOf);
+    throw new UsageError(`${flagOf(issue.path[0])}: ${message}`, { cause: parsed.error });
   }
   const source = parsed.data;
   try {

@@ -27,7 +27,7 @@ export const SCRIPT_LOAD_TABLE: FlagTable = [
   },
   {
     ...OPTION_FLAGS.durationMs,
-    ...flag("-d, -t, --duration <d>", { aliases: ["run-time"] }, ["how long, e.g. 30s"]),
+    ...flag("-d, -t, --duration <d>", { aliases: ["run-time"], example: "30s" }, ["how long, e.g. 30s"]),
   },
   flag("-i, --iterations <n>", { example: "100" }, [
     "this many sessions (k6 iterations), shared by the users",
@@ -39,7 +39,7 @@ export const SCRIPT_LOAD_TABLE: FlagTable = [
   },
   {
     ...OPTION_FLAGS.stages,
-    ...flag("-s, --stages D:N,...", { aliases: ["stage"], repeatable: true }, [
+    ...flag("-s, --stages D:N,...", { aliases: ["stage"], repeatable: true, example: "30s:50" }, [
       "ramping users, k6's stages (repeatable; k6's --stage too),",
       "e.g. -s 30s:50 -s 1m:50 -s 30s:0",
     ]),
