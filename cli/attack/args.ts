@@ -202,12 +202,7 @@ function parseUrl(positionals: string[]): URL {
     );
   }
   const text = positionals[0];
-  let url: URL | undefined;
-  try {
-    url = new URL(text);
-  } catch {
-    url = undefined;
-  }
+  const url = URL.parse(text);
   if (!url || !/^(https?|wss?|grpcs?):$/.test(url.protocol) || url.hostname === "") {
     throw new UsageError(
       `${
@@ -264,9 +259,7 @@ function toConfig(input: AttackConfigInput, flags: FlagValues): AttackConfig {
     return parseAttackConfig(input);
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
-    const lines = err.issues.map(({ path, message }) => {
-      return `${flagOf(path, flags) ?? path}: ${message}`;
-    });
+    const lines = err.issues.map(({ path, message }) => `${flagOf(path, flags) ?? path}: ${message}`);
     throw new UsageError(`${lines.join("; ")}; see loadlab attack --help`, { cause: err });
   }
 }

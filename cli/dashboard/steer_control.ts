@@ -52,12 +52,8 @@ export async function controlResponse(req: Request, opts: ControlOptions): Promi
 /** No `Origin` (a program, not a page), or this server's own (any loopback name, or `--host`). */
 function sameOrigin(origin: string | null, opts: ControlOptions): boolean {
   if (origin === null) return true;
-  let url: URL;
-  try {
-    url = new URL(origin);
-  } catch {
-    return false;
-  }
+  const url = URL.parse(origin);
+  if (url === null) return false;
   const own = isOwnHost(url.hostname.toLowerCase(), opts.listenHost);
   return url.protocol === "http:" && own && Number(url.port || 80) === opts.port;
 }
