@@ -1,9 +1,11 @@
 /**
  * @module
  * Typed reads of tokenized flags, each refusal naming the flag as typed and a good value; durations
- * (`500ms`, `1m30s`, bare seconds) in milliseconds.
+ * (`500ms`, `1m30s`, bare seconds) in milliseconds; the flags of option rows (runner/option.ts) and their
+ * values.
  */
-import type { FlagSpec, RawArgs } from "./argv.ts";
+import { flag, type FlagSpec, type RawArgs } from "./argv.ts";
+import type { Option } from "../runner/option.ts";
 import { UsageError } from "./usage_error.ts";
 import { MAX_RATE_PER_SEC } from "../runner/load/models/fields.ts";
 import { DURATION_HINT, durationMsOf, MAX_DURATION_MS, MAX_DURATION_WORDS } from "../validation/duration.ts";
@@ -146,4 +148,53 @@ export function parseDurationMs(s: string, flag?: string): number {
   }
   if (ms > MAX_DURATION_MS) throw new UsageError(`${prefix}: must be ${MAX_DURATION_WORDS}, ${eg("1h")}`);
   return ms;
+}
+
+/** The flags of the rows that have one, by key, each's default after its first help line. */
+export function optionFlags(rows: Record<string, Option>, configPrefix = ""): Record<string, FlagSpec> {
+  const flagged = Object.entries(rows).filter(([, o]) => o.flag);
+  return Object.fromEntries(flagged.map(([key, o]) => {
+    const fallback = defaultText(o);
+    const [first = "", ...rest] = o.help;
+    const head = fallback === undefined ? first : `${first} `.padEnd(61 - fallback.length) + `[${fallback}]`;
+    const extras = { config: [configPrefix + key], example: o.example, aliases: o.aliases };
+    return [key, flag(o.flag!, { ...extras, repeatable: o.repeatable }, [head, ...rest])];
+  }));
+}
+
+/** The values of the flags of `rows` (`specs` from `optionFlags`) that were given, by key; models' aside. */
+export function optionValues(
+  flags: FlagValues,
+  rows: Record<string, Option>,
+  specs: Record<string, FlagSpec>,
+): Record<string, unknown> {
+  const given = Object.entries(specs).filter(([key, s]) => !rows[key].model && flags.has(s.long));
+  return Object.fromEntries(given.map(([key, s]) => [key, valueOf(flags, s, rows[key])]));
+}
+
+/** A switch true, a repeatable flag's list, one of its words, text, a duration or a count (0 if allowed). */
+function valueOf(flags: FlagValues, s: FlagSpec, o: Option): unknown {
+  if (!s.takesValue) return true;
+  if (s.repeatable) return flags.all(s.long);
+  const words = s.usage!.split(" ").at(-1)!.split("|");
+  if (words.length > 1) return flags.choice(s.long, words);
+  if (o.kind === "text") return flags.nonEmpty(s.long);
+  if (o.kind === "path") return flags.path(s.long);
+  if (o.kind === "list") return flags.text(s.long)?.split(",").map((item) => item.trim());
+  if (o.kind === "word") return flags.text(s.long);
+  const zero = o.schema.safeParse(0).success;
+  if (o.kind === "ms") return zero ? flags.durationMs(s.long) : flags.positiveDurationMs(s.long);
+  return zero ? flags.wholeNumber(s.long, 0) : flags.positiveInt(s.long);
+}
+
+/** An option's default as a flag's value is written (`10s`, `65536`, `echo`); undefined when it has none. */
+export function defaultText(o: Option): string | undefined {
+  const value: unknown = o.schema.safeParse(undefined).data;
+  if (typeof value === "number" && o.kind === "ms") {
+    if (value > 0 && value % 60_000 === 0) return `${value / 60_000}m`;
+    return value % 1000 === 0 ? `${value / 1000}s` : `${value}ms`;
+  }
+  if (Array.isArray(value)) return value.length > 0 ? value.join(",") : undefined;
+  if (typeof value === "object" && value !== null) return "kind" in value ? String(value.kind) : undefined;
+  return typeof value === "boolean" ? undefined : value?.toString();
 }

@@ -76,10 +76,8 @@ export function runSteerCommand(argv: string[]): Promise<number> {
 
 /** The control endpoint and the token of a printed dashboard URL. */
 function controlUrlOf(address: string): { url: URL; token: string } {
-  let url: URL;
-  try {
-    url = new URL(address);
-  } catch {
+  const url = URL.parse(address);
+  if (url === null) {
     throw new UsageError(`"${address}" is not a URL; give the dashboard URL the running command printed`);
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {

@@ -6,7 +6,13 @@
 import { z } from "zod";
 import { expandSourceAddresses } from "./source_addresses.ts";
 import { wsConfigSchema } from "./http/ws/config.ts";
-import { cappedMs, DEFAULT_DURATION_MS, DEFAULT_MAX_CONNECTIONS } from "./load/models/fields.ts";
+import {
+  cappedMs,
+  DEFAULT_DURATION_MS,
+  DEFAULT_MAX_CONNECTIONS,
+  ratePerSec,
+  stagesSchema,
+} from "./load/models/fields.ts";
 import { tlsOptionsSchema } from "./http/tls/options.ts";
 import { steeringSchema } from "../results/schema/steering.ts";
 import { requestSpecSchema } from "./request_spec.ts";
@@ -130,11 +136,28 @@ export const OPTIONS = {
     "number is seconds; at most 7 days",
     "(with -n an optional upper bound; -n alone runs to the count)",
   ),
+  requests: option(
+    { model: true, flag: "-n, --requests N", aliases: ["total"], example: "1000" },
+    z.number().int().positive("requests must be >= 1"),
+    "send exactly N requests (count model; ghz's --total too)",
+  ),
   maxDurationMs: option(
     { kind: "ms", file: "maxDuration", model: true, flag: "--max-duration D", example: "10m" },
     cappedMs("max duration").positive("max duration must be > 0").default(10 * 60_000),
     "a count without -d stops here, flagged incomplete (k6's",
     "maxDuration; past the last send with -R)",
+  ),
+  ratePerSec: option(
+    { model: true, flag: "-R, --rate N", example: "1000" },
+    ratePerSec,
+    "requests per second, at most 10000000 (1e7) for the whole load",
+  ),
+  stages: option(
+    { model: true, flag: "--stages LIST", aliases: ["stage"], example: "30s:50,1m:200,30s:0" },
+    stagesSchema,
+    "ramping connections, k6's stages: DURATION:TARGET, comma-separated;",
+    "from 0, linear to each target, e.g. --stages 30s:50,1m:200,30s:0",
+    "(replaces -c and -d; at most 1000 stages, 1000000 connections)",
   ),
   maxConnections: option(
     { file: "maxConnections", sweep: true, model: true, flag: "--max-connections N", example: "500" },
@@ -148,6 +171,42 @@ export const OPTIONS = {
     "open models: connections opened before the first send   [Little's",
     "law: first rate x connect round trip x 2, at least 4 per worker]",
     "(0: none; no request is sent to size it, only connects)",
+  ),
+  sourceAddresses: option(
+    { kind: "word", flag: "--source-addresses L", example: "127.0.0.1-127.0.0.4" },
+    z.union([z.string(), z.array(z.string())]).transform((v, ctx) => {
+      const out = expandSourceAddresses(v);
+      if (!("problem" in out)) return out;
+      ctx.addIssue({ code: "custom", message: `source addresses: ${out.problem}` });
+      return z.NEVER;
+    }).optional(),
+    "bind connections to these local addresses in turn, past the",
+    "~14k connections one address opens quickly per destination: a list",
+    "or IPv4 ranges, e.g. 127.0.0.1-127.0.0.4 (epoll transport)",
+  ),
+  logFile: option(
+    { kind: "path", flag: "--log FILE", example: "requests.csv" },
+    z.string().optional(),
+    "stream every request to a CSV: code;startUs;endUs;connection",
+  ),
+};
+
+/** A gRPC message's size cap, bytes (grpc-go's 4 MiB default). */
+const messageCap = (what: string) =>
+  z.number().int().min(1, `max ${what} bytes must be >= 1`).max(0x7fff_ffff).default(4 * 1024 * 1024);
+
+/** gRPC's message caps: the `grpc` config's and an experiment's `grpc:` fields, ghz's flags. */
+export const GRPC_OPTIONS = {
+  maxReceiveBytes: option(
+    { flag: "--max-receive N", example: "4194304" },
+    messageCap("receive"),
+    "cap of a received message; a bigger one is grpc-too-big",
+  ),
+  maxSendBytes: option(
+    { flag: "--max-send N", example: "4194304" },
+    messageCap("send"),
+    "cap of a sent message; a bigger one is refused before the load",
+    "(a filled template's: counted grpc RESOURCE_EXHAUSTED, not sent)",
   ),
 };
 
@@ -181,18 +240,9 @@ export const commonFields = {
   ...Object.fromEntries(
     OPTION_ROWS.filter(([, o]) => !o.model).map(([key, o]) => [key, o.schema]),
   ) as OptionSchemas,
-  /** Local addresses connections bind to in turn, past one address's ~28,000 ports (epoll only). */
-  sourceAddresses: z.union([z.string(), z.array(z.string())]).transform((v, ctx) => {
-    const out = expandSourceAddresses(v);
-    if (!("problem" in out)) return out;
-    ctx.addIssue({ code: "custom", message: `source addresses: ${out.problem}` });
-    return z.NEVER;
-  }).optional(),
   /** gRPC: the mix's requests are calls encoded before the run, judged by gRPC's status; over h2 or h2c. */
   grpc: z.strictObject({
-    /** Cap of one received message, bytes (grpc-go's 4 MiB default). */
-    maxReceiveBytes: z.number().int().min(1, "max receive bytes must be >= 1").max(0x7fff_ffff)
-      .default(4 * 1024 * 1024),
+    maxReceiveBytes: GRPC_OPTIONS.maxReceiveBytes.schema,
     /** The schema as a FileDescriptorSet's bytes. */
     schema: z.instanceof(Uint8Array).optional(),
     /** Ask the server's reflection service for the schema at start; `call` becomes the request mix. */
@@ -210,7 +260,6 @@ export const commonFields = {
   intervalHistograms: z.boolean().default(true),
   /** Brings the generator's hot path to optimized code against an in-process sink before t0. */
   generatorWarmup: z.boolean().default(true),
-  logFile: z.string().optional(),
   /** A recorded steering schedule replayed (`loadlab run --replay`). */
   steering: steeringSchema.optional(),
   /**

@@ -8,23 +8,50 @@ import { VALUE_NAME } from "../runner/session_schema.ts";
 import { type PackedRows, packRows, shared } from "../runner/data_rows.ts";
 import { jsonErrorReason } from "../validation/json_error.ts";
 import { isRecord } from "./yaml_document.ts";
+import { fieldsOf, option } from "../runner/option.ts";
 
 /** Largest data file read: rows are held by every worker, so this is a memory bound too. */
 const MAX_DATA_FILE_BYTES = 64 * 2 ** 20;
 
-/** One `data:` entry as the file writes it. */
-export const dataSourceSchema = z.strictObject({
+/** One `data:` entry's fields as the file writes them, and as `--data-*` flags set them. */
+export const DATA_OPTIONS = {
   /** CSV (`.csv`), JSON array (`.json`) or NDJSON (`.ndjson`, `.jsonl`), relative to the experiment file. */
-  file: z.string().min(1),
-  /** `sequential` (default), `random`, or `unique` (each row once across workers and segments). */
-  order: z.enum(["sequential", "random", "unique"]).default("sequential"),
-  /** When a worker's rows are used up: `wrap` (default; not with unique) or `stop` (unique's only choice). */
-  whenDone: z.enum(["wrap", "stop"]).optional(),
-  /** CSV without a header row (Artillery's payload `fields`): the column names, in order. */
-  fields: z.array(z.string().min(1)).min(1).optional(),
-  /** With `fields`: the file's first row is a header all the same; skip it. */
-  skipHeader: z.boolean().optional(),
-}).superRefine((d, ctx) => {
+  file: option(
+    { kind: "path", flag: "--data-file FILE", example: "users.csv" },
+    z.string().min(1),
+    "rows filling {{ name }} placeholders in the URL's path and query, -H",
+    "values and -b (a gRPC message and its metadata too), one row per",
+    "request: a CSV with a header row, a JSON array of objects or NDJSON",
+    "(.ndjson, .jsonl), read as an experiment's data: source. A name no",
+    "column has is refused; {{ $randomNumber(1,9) }} and",
+    "{{ $randomString(8) }} need no file (docs/EXPERIMENTS.md)",
+  ),
+  order: option(
+    { kind: "word", flag: "--data-order O", example: "random" },
+    z.enum(["sequential", "random", "unique"]).default("sequential"),
+    "sequential, random, or unique (each row once across workers and",
+    "segments)",
+  ),
+  whenDone: option(
+    { kind: "word", flag: "--data-when-done W", example: "stop" },
+    z.enum(["wrap", "stop"]).optional(),
+    "when a worker's rows run out: wrap, or stop (unique's only one)",
+  ),
+  /** Artillery's payload `fields`: the column names, in order. */
+  fields: option(
+    { kind: "list", flag: "--data-fields A,B", example: "user,password" },
+    z.array(z.string().min(1)).min(1).optional(),
+    "a CSV without a header row: its column names",
+  ),
+  skipHeader: option(
+    { flag: "--data-skip-header" },
+    z.boolean().optional(),
+    "with --data-fields: the first row is a header all the same; skip it",
+  ),
+};
+
+/** One `data:` entry as the file writes it. */
+export const dataSourceSchema = z.strictObject(fieldsOf(DATA_OPTIONS)).superRefine((d, ctx) => {
   if (d.skipHeader !== undefined && d.fields === undefined) {
     ctx.addIssue({
       code: "custom",

@@ -198,6 +198,17 @@ export async function assertFileWritable(path: string): Promise<void> {
   await probeFolder(dirOf(target.path));
 }
 
+/** Throws `OutputError` naming the flag unless each `[flag, path]` given can be created. */
+export async function assertFilesWritable(files: Iterable<[string, string | undefined]>): Promise<void> {
+  for (const [flag, path] of files) {
+    if (path === undefined) continue;
+    await assertFileWritable(path).catch((err) => {
+      // Deno's message ends with the call and the probe file's path, which the user never named.
+      throw new OutputError(`${flag} ${path}: cannot write: ${osErrorText(err)}`, { cause: err });
+    });
+  }
+}
+
 /** Throws when the folder `dir` cannot be created or take a new file. */
 export async function assertWritable(dir: string): Promise<void> {
   await Deno.mkdir(dir, { recursive: true });

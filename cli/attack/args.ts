@@ -7,17 +7,9 @@ import { type AttackConfig, type AttackConfigInput, parseAttackConfig } from "..
 import { ConfigError } from "../../validation/config_error.ts";
 import { loadTlsMaterial, TLS_OPTIONS, TlsFileError } from "../../runner/http/tls/options.ts";
 import { type FlagSpec, tokenize } from "../argv.ts";
-import {
-  ATTACK_FLAGS,
-  attackHelp,
-  FOREIGN_FLAG_HINTS,
-  OPTION_FLAGS,
-  optionValues,
-  TLS_FLAGS,
-  WS_FLAGS,
-} from "./flags.ts";
+import { ATTACK_FLAGS, attackHelp, FOREIGN_FLAG_HINTS, OPTION_FLAGS, TLS_FLAGS, WS_FLAGS } from "./flags.ts";
 import { type CommonOptionKey, OPTIONS } from "../../runner/config_fields.ts";
-import { FlagValues } from "../flag_values.ts";
+import { FlagValues, optionValues } from "../flag_values.ts";
 import { resolveLoad } from "./load_model.ts";
 import { readOpenFileLimit } from "../../system/descriptors.ts";
 import { FD_HEADROOM, portProblem, socketProblem, socketsOf } from "../../runner/socket_budget.ts";
@@ -167,13 +159,11 @@ function runInputOf(flags: FlagValues) {
   return {
     ...options,
     protocol: flags.has("h3") ? "h3" as const : flags.has("h2") ? "h2" as const : options.protocol,
-    sourceAddresses: flags.text("source-addresses"),
     tls: Object.keys(tls).length > 0 ? tls as AttackConfigInput["tls"] : undefined,
     intervalHistograms: flags.has("interval-histograms")
       ? flags.choice("interval-histograms", ["keep", "none"]) === "keep"
       : undefined,
     generatorWarmup: flags.has("no-generator-warmup") ? false : undefined,
-    logFile: flags.path("log"),
     segment: parseSegment(flags.text("segment")),
     startAtEpochMs: parseStartAt(flags.text("start-at")),
   };
@@ -212,12 +202,7 @@ function parseUrl(positionals: string[]): URL {
     );
   }
   const text = positionals[0];
-  let url: URL | undefined;
-  try {
-    url = new URL(text);
-  } catch {
-    url = undefined;
-  }
+  const url = URL.parse(text);
   if (!url || !/^(https?|wss?|grpcs?):$/.test(url.protocol) || url.hostname === "") {
     throw new UsageError(
       `${
@@ -274,9 +259,7 @@ function toConfig(input: AttackConfigInput, flags: FlagValues): AttackConfig {
     return parseAttackConfig(input);
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
-    const lines = err.issues.map(({ path, message }) => {
-      return `${flagOf(path, flags) ?? path}: ${message}`;
-    });
+    const lines = err.issues.map(({ path, message }) => `${flagOf(path, flags) ?? path}: ${message}`);
     throw new UsageError(`${lines.join("; ")}; see loadlab attack --help`, { cause: err });
   }
 }

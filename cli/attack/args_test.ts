@@ -58,6 +58,7 @@ const CONFIG_CASES: Array<[string[], Record<string, unknown>]> = [
     ],
   }],
   [["-R", "100", "--max-connections", "200"], { model: "rate", maxConnections: 200 }],
+  [["--stage", "1s:5"], { model: "ramping-connections", stages: [{ durationMs: 1_000, target: 5 }] }],
   [["--stages", "30s:50,1m:200,30s:0"], {
     model: "ramping-connections",
     stages: [

@@ -9,7 +9,7 @@ import type { FailOn } from "../../results/fail_on.ts";
 import { parseAttackArgs, type ParsedAttack } from "./args.ts";
 import type { AttackOutputOptions } from "./output_args.ts";
 import { runCommand } from "../command_errors.ts";
-import { assertFileWritable, OutputError, writeTextAtomic } from "../../system/output_file.ts";
+import { assertFilesWritable, writeTextAtomic } from "../../system/output_file.ts";
 import { interruptSignal, liveLine } from "../live.ts";
 import { writeReport } from "../../report/write.ts";
 import { RequestLogFailed, runAttack } from "../../runner/attack.ts";
@@ -136,18 +136,12 @@ async function checkBeforeLoad(
   if (!config.script) {
     checkSelectors([...thresholds, ...(output.failOn ?? [])], endpointTable(config).endpoints);
   }
-  const files: Array<[string, string | undefined]> = [
+  await assertFilesWritable([
     ["--out", output.outFile ?? output.ghzFile],
     ["--report", output.reportFile],
     ["--log", config.logFile],
     ...ciFilesToProbe(output),
-  ];
-  for (const [flag, path] of files) {
-    if (path === undefined) continue;
-    await assertFileWritable(path).catch((err) => {
-      throw new OutputError(`${flag} ${path}: cannot write: ${(err as Error).message}`, { cause: err });
-    });
-  }
+  ]);
   const gateWith = gateArgs(output);
   return gateWith.baselinePath === undefined ? undefined : await loadBaseline(gateWith.baselinePath);
 }

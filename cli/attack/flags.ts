@@ -8,26 +8,13 @@ import { BASELINE_FLAGS } from "../baseline_flags.ts";
 import { CI_FLAGS } from "../ci_outputs.ts";
 import { STRICT_FLAG } from "../exit_codes.ts";
 import { flag, flagsOf, type FlagSpec, type FlagTable, helpOf } from "../argv.ts";
-import type { FlagValues } from "../flag_values.ts";
+import { optionFlags } from "../flag_values.ts";
 import { DASHBOARD_FLAGS } from "../dashboard/server.ts";
 import { WS_OPTIONS } from "../../runner/http/ws/config.ts";
 import { TLS_OPTIONS } from "../../runner/http/tls/options.ts";
 import { GRPC_FLAGS } from "./grpc_args.ts";
 import { DATA_FILE_FLAGS } from "./request_args.ts";
 import { type OptionKey, OPTIONS } from "../../runner/config_fields.ts";
-import type { Option } from "../../runner/option.ts";
-
-/** The flags of the rows that have one, by key, each's default after its first help line. */
-function optionFlags(rows: Record<string, Option>, configPrefix = ""): Record<string, FlagSpec> {
-  const flagged = Object.entries(rows).filter(([, o]) => o.flag);
-  return Object.fromEntries(flagged.map(([key, o]) => {
-    const fallback = defaultText(o);
-    const [first = "", ...rest] = o.help;
-    const head = fallback === undefined ? first : `${first} `.padEnd(61 - fallback.length) + `[${fallback}]`;
-    const extras = { config: [configPrefix + key], example: o.example, aliases: o.aliases };
-    return [key, flag(o.flag!, { ...extras, repeatable: o.repeatable }, [head, ...rest])];
-  }));
-}
 
 /** The flag of each option that has one (runner/config_fields.ts). */
 export const OPTION_FLAGS = optionFlags(OPTIONS) as {
@@ -37,41 +24,6 @@ export const OPTION_FLAGS = optionFlags(OPTIONS) as {
 export const WS_FLAGS = optionFlags(WS_OPTIONS, "ws.");
 export const TLS_FLAGS = optionFlags(TLS_OPTIONS, "tls.");
 
-/** The values of the flags of `rows` (`specs` from `optionFlags`) that were given, by key; models' aside. */
-export function optionValues(
-  flags: FlagValues,
-  rows: Record<string, Option>,
-  specs: Record<string, FlagSpec>,
-): Record<string, unknown> {
-  const given = Object.entries(specs).filter(([key, s]) => !rows[key].model && flags.has(s.long));
-  return Object.fromEntries(given.map(([key, s]) => [key, valueOf(flags, s, rows[key])]));
-}
-
-/** A switch true, a repeatable flag's list, one of its words, text, a duration or a count (0 if allowed). */
-function valueOf(flags: FlagValues, s: FlagSpec, o: Option): unknown {
-  if (!s.takesValue) return true;
-  if (s.repeatable) return flags.all(s.long);
-  const words = s.usage!.split(" ").at(-1)!.split("|");
-  if (words.length > 1) return flags.choice(s.long, words);
-  if (o.kind === "text") return flags.nonEmpty(s.long);
-  if (o.kind === "word") return flags.text(s.long);
-  const zero = o.schema.safeParse(0).success;
-  if (o.kind === "ms") return zero ? flags.durationMs(s.long) : flags.positiveDurationMs(s.long);
-  return zero ? flags.wholeNumber(s.long, 0) : flags.positiveInt(s.long);
-}
-
-/** An option's default as a flag's value is written (`10s`, `65536`, `echo`); undefined when it has none. */
-export function defaultText(o: Option): string | undefined {
-  const value: unknown = o.schema.safeParse(undefined).data;
-  if (typeof value === "number" && o.kind === "ms") {
-    if (value > 0 && value % 60_000 === 0) return `${value / 60_000}m`;
-    return value % 1000 === 0 ? `${value / 1000}s` : `${value}ms`;
-  }
-  if (Array.isArray(value)) return value.length > 0 ? value.join(",") : undefined;
-  if (typeof value === "object" && value !== null) return "kind" in value ? String(value.kind) : undefined;
-  return typeof value === "boolean" ? undefined : value?.toString();
-}
-
 const ATTACK_TABLE: FlagTable = [
   "Load",
   { ...OPTION_FLAGS.connections, config: ["connections", "concurrency"] },
@@ -80,13 +32,9 @@ const ATTACK_TABLE: FlagTable = [
     "in flight dealt over N connections in turn (N 1 there)",
   ]),
   OPTION_FLAGS.durationMs,
-  flag("-n, --requests N", { aliases: ["total"], example: "1000", config: ["requests"] }, [
-    "send exactly N requests (count model; ghz's --total too)",
-  ]),
+  OPTION_FLAGS.requests,
   OPTION_FLAGS.maxDurationMs,
-  flag("-R, --rate N", { example: "1000", config: ["ratePerSec"] }, [
-    "requests per second, at most 10000000 (1e7) for the whole load",
-  ]),
+  OPTION_FLAGS.ratePerSec,
   flag("--ramp-to N", { example: "200" }, [
     "ramp the rate linearly from -R to N over the duration (rate model)",
   ]),
@@ -95,11 +43,7 @@ const ATTACK_TABLE: FlagTable = [
     "DURATION@FROM->TO, comma-separated; a rate of 0 is a pause, e.g.",
     '--phases "30s@10,60s@20,60s@100,30s@50->200"  (replaces -R and -d)',
   ]),
-  flag("--stages LIST", { example: "30s:50,1m:200,30s:0", config: ["stages"] }, [
-    "ramping connections, k6's stages: DURATION:TARGET, comma-separated;",
-    "from 0, linear to each target, e.g. --stages 30s:50,1m:200,30s:0",
-    "(replaces -c and -d; at most 1000 stages, 1000000 connections)",
-  ]),
+  OPTION_FLAGS.stages,
   flag("--ramp-up R/s", { example: "10/s" }, [
     "Locust's spawn rate: add R connections a second up to -c, then hold",
     "them for the rest of -d, e.g. -c 100 --ramp-up 10/s -d 1m",
@@ -112,11 +56,7 @@ const ATTACK_TABLE: FlagTable = [
   OPTION_FLAGS.preConnect,
   OPTION_FLAGS.pipelining,
   OPTION_FLAGS.transport,
-  flag("--source-addresses L", { example: "127.0.0.1-127.0.0.4", config: ["sourceAddresses"] }, [
-    "bind connections to these local addresses in turn, past the",
-    "~14k connections one address opens quickly per destination: a list",
-    "or IPv4 ranges, e.g. 127.0.0.1-127.0.0.4 (epoll transport)",
-  ]),
+  OPTION_FLAGS.sourceAddresses,
   OPTION_FLAGS.protocol,
   flag("--h2", {}, ["same as --protocol h2"]),
   flag("--h3", {}, ["same as --protocol h3 (experimental)"]),
@@ -163,7 +103,7 @@ const ATTACK_TABLE: FlagTable = [
     "whose method is not GET or HEAD. Each entry is an endpoint measured",
     'apart, named "METHOD /path" (results, report, thresholds, metrics out)',
   ]),
-  ...DATA_FILE_FLAGS,
+  ...Object.values(DATA_FILE_FLAGS),
   "",
   "TLS (https: URLs; docs/TLS.md)",
   ...Object.values(TLS_FLAGS),
@@ -187,9 +127,7 @@ const ATTACK_TABLE: FlagTable = [
   "                           (docs/METRICS_OUT.md)",
   flag("--report FILE", { example: "report.html" }, ["write a self-contained HTML report"]),
   ...CI_FLAGS,
-  flag("--log FILE", { example: "requests.csv", config: ["logFile"] }, [
-    "stream every request to a CSV: code;startUs;endUs;connection",
-  ]),
+  OPTION_FLAGS.logFile,
   OPTION_FLAGS.intervalMs,
   flag("--interval-histograms keep|none", { example: "none", config: ["intervalHistograms"] }, [
     "keep each interval's latency histogram in results.json   [keep]",

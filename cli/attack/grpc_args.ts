@@ -3,7 +3,8 @@
  * The gRPC flags of `loadlab attack` (a grpc:// or grpcs:// URL), named as ghz names them.
  */
 import { flag, type FlagSpec, type RawArgs } from "../argv.ts";
-import type { FlagValues } from "../flag_values.ts";
+import { type FlagValues, optionFlags, optionValues } from "../flag_values.ts";
+import { GRPC_OPTIONS } from "../../runner/config_fields.ts";
 import { UsageError } from "../usage_error.ts";
 import type { AttackConfig, AttackConfigInput } from "../../runner/config.ts";
 import { RESERVED_METADATA } from "../../runner/http/grpc/call.ts";
@@ -14,6 +15,8 @@ import { GrpcMessageError } from "../../runner/http/grpc/message.ts";
 import type { DataSpec } from "../../runner/session_schema.ts";
 import { checkPlaceholderNames, readBodyFile } from "./request_args.ts";
 import { LOAD_MODEL_FACTS } from "../../results/load_models.ts";
+
+const CAP_FLAGS = optionFlags(GRPC_OPTIONS, "grpc.");
 
 export const GRPC_FLAGS: FlagSpec[] = [
   flag("--call M", { example: "helloworld.Greeter/SayHello" }, [
@@ -30,13 +33,7 @@ export const GRPC_FLAGS: FlagSpec[] = [
   flag("--reflect-header H", { repeatable: true, example: "authorization: Bearer t" }, [
     "metadata sent with the reflection calls only (repeatable)",
   ]),
-  flag("--max-receive N", { example: "4194304" }, [
-    "cap of a received message; a bigger one is grpc-too-big [4194304]",
-  ]),
-  flag("--max-send N", { example: "4194304" }, [
-    "cap of a sent message; a bigger one is refused before the load [4194304]",
-    "(a filled template's: counted grpc RESOURCE_EXHAUSTED, not sent)",
-  ]),
+  ...Object.values(CAP_FLAGS),
   flag("--compress gzip", { example: "gzip" }, [
     "send every message gzip-compressed (and accept gzip replies)",
   ]),
@@ -80,12 +77,16 @@ export function grpcArgs(flags: FlagValues, url: URL, data?: DataSpec): GrpcArgs
     ? new TextDecoder().decode(readBodyFile(bodyFile))
     : flags.text("body");
   const metadata = flags.all("header").map(metadataOf);
+  const caps = optionValues(flags, GRPC_OPTIONS, CAP_FLAGS) as {
+    maxReceiveBytes?: number;
+    maxSendBytes?: number;
+  };
   checkPlaceholderNames(metadata.map(([name, value]) => ["-H", `${name}: ${value}`]), data);
   return {
     url: new URL(`${secure ? "https" : "http"}://${url.host}/`).href,
     config: {
       protocol: secure ? "h2" : "h2c",
-      grpc: { maxReceiveBytes: flags.positiveInt("max-receive") },
+      grpc: { maxReceiveBytes: caps.maxReceiveBytes },
     },
     source: {
       call,
@@ -98,7 +99,7 @@ export function grpcArgs(flags: FlagValues, url: URL, data?: DataSpec): GrpcArgs
       message,
       metadata,
       ...compressOf(flags.text("compress")),
-      maxSendBytes: flags.positiveInt("max-send"),
+      maxSendBytes: caps.maxSendBytes,
       // The message's placeholders are checked against these where it is read (call_spec.ts).
       names: data?.columns ?? [],
     },

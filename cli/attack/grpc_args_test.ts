@@ -267,3 +267,10 @@ Deno.test("ghz's spellings: --import-paths a,b, -D the message file, -O and its 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("a message cap the config refuses is named by its flag, not by its config field", () => {
+  throws(
+    () => parse("grpc://127.0.0.1:50051", "--call", "a.B/C", "--max-receive", "4294967296"),
+    (err: Error) => err instanceof UsageError && /^--max-receive: /.test(err.message),
+  );
+});

@@ -13,27 +13,26 @@ import { parseMetricsOuts } from "../metrics_out/out_flags.ts";
 import { isMetricsOut, type MetricsOutput } from "../../results/export/metrics_output.ts";
 import { GHZ_FORMATS, type GhzFormat } from "../../results/export/ghz/report.ts";
 
-/** Where and how results are shown; everything not part of the load itself. */
+/**
+ * Where and how results are shown; everything not part of the load itself. Each field is the flag of its
+ * name (`outFile` is `-o`, `benchFile` `--output-bench`, `keepSecrets` `--no-redact`, `metricsOut`
+ * `--out KIND=URL`); `format` is `-O`, a gRPC run's report in ghz's format, on stdout or (ghz's `-o`) in
+ * `ghzFile`, not results.json.
+ */
 export interface AttackOutputOptions extends BaselineArgs {
   json: boolean;
   outFile?: string;
-  /** `-O`: a gRPC run's report in ghz's format, on stdout or (ghz's `-o`) in `ghzFile`, not results.json. */
   format?: GhzFormat;
   ghzFile?: string;
   reportFile?: string;
-  /** `--output-bench`: github-action-benchmark JSON (two files, report/ci/bench_json.ts). */
   benchFile?: string;
-  /** `--summary`: the markdown step summary, as `run` writes it (report/ci/summary.ts). */
   summaryFile?: string;
-  /** `--junit`: JUnit XML, a test case per threshold (and per run under `--strict`), as `run` writes it. */
   junitFile?: string;
   quiet: boolean;
   noLive: boolean;
-  /** `--no-redact`: write and print secrets (URL passwords, credential headers) as they are. */
   keepSecrets: boolean;
   strict: boolean;
   dashboard?: ServeOptions;
-  /** `--out KIND=URL`: metrics streamed while the load runs (cli/metrics_out/). */
   metricsOut?: MetricsOutput[];
 }
 

@@ -11,10 +11,9 @@ import { headerNameProblem, headerValueProblem } from "../../runner/request_rule
 import { shownHeader } from "../../results/redact.ts";
 import { FileReadError, readFileCapped } from "../../system/read_capped.ts";
 import { basename } from "node:path";
-import { flag, type FlagSpec } from "../argv.ts";
-import type { FlagValues } from "../flag_values.ts";
+import { type FlagValues, optionFlags, optionValues } from "../flag_values.ts";
 import type { DataSpec } from "../../runner/session_schema.ts";
-import { DataFileError, dataSourceSchema, readDataFile } from "../../scenarios/data_sources.ts";
+import { DATA_OPTIONS, DataFileError, dataSourceSchema, readDataFile } from "../../scenarios/data_sources.ts";
 
 /** The request-shaping flags as given (already split by the tokenizer). */
 interface RequestFlags {
@@ -151,42 +150,15 @@ export function readBodyFile(path: string): Uint8Array<ArrayBuffer> {
   }
 }
 
-export const DATA_FILE_FLAGS: FlagSpec[] = [
-  flag("--data-file FILE", { example: "users.csv", config: ["data.file"] }, [
-    "rows filling {{ name }} placeholders in the URL's path and query, -H",
-    "values and -b (a gRPC message and its metadata too), one row per",
-    "request: a CSV with a header row, a JSON array of objects or NDJSON",
-    "(.ndjson, .jsonl), read as an experiment's data: source. A name no",
-    "column has is refused; {{ $randomNumber(1,9) }} and",
-    "{{ $randomString(8) }} need no file (docs/EXPERIMENTS.md)",
-  ]),
-  flag("--data-order O", { example: "random", config: ["data.order"] }, [
-    "sequential, random, or unique (each row once across workers and",
-    "segments)                                           [sequential]",
-  ]),
-  flag("--data-when-done W", { example: "stop", config: ["data.whenDone"] }, [
-    "when a worker's rows run out: wrap, or stop (unique's only one)",
-  ]),
-  flag("--data-fields A,B", { example: "user,password", config: ["data.fields"] }, [
-    "a CSV without a header row: its column names (--data-skip-header",
-    "when its first row is a header all the same)",
-  ]),
-  { long: "data-skip-header", takesValue: false, config: ["data.skipHeader"] },
-];
-
-/** The data source's field -> the flag that sets it, from the rows' `data.*` config fields. */
-const FIELD_FLAGS: Record<string, string> = Object.fromEntries(
-  DATA_FILE_FLAGS.flatMap((f) =>
-    (f.config ?? []).map((field) => [field.slice("data.".length), `--${f.long}`])
-  ),
-);
+export const DATA_FILE_FLAGS = optionFlags(DATA_OPTIONS, "data.");
 
 /** The rows of `--data-file` as the engine takes them, or undefined without it. */
 export function dataFileArgs(flags: FlagValues, url: URL): DataSpec | undefined {
-  const file = flags.path("data-file");
+  const given = optionValues(flags, DATA_OPTIONS, DATA_FILE_FLAGS);
+  const file = given.file as string | undefined;
   if (file === undefined) {
-    const given = DATA_FILE_FLAGS.find((f) => flags.has(f.long));
-    if (given) throw new UsageError(`--${given.long} goes with --data-file FILE, e.g. --data-file users.csv`);
+    const other = Object.values(DATA_FILE_FLAGS).find((f) => flags.has(f.long));
+    if (other) throw new UsageError(`--${other.long} goes with --data-file FILE, e.g. --data-file users.csv`);
     return undefined;
   }
   if (url.protocol === "ws:" || url.protocol === "wss:") {
@@ -194,20 +166,13 @@ export function dataFileArgs(flags: FlagValues, url: URL): DataSpec | undefined 
       "--data-file fills HTTP requests and gRPC calls; a ws:// run sends its messages as given",
     );
   }
-  const fields = flags.text("data-fields")?.split(",").map((f) => f.trim());
-  const parsed = dataSourceSchema.safeParse({
-    file,
-    order: flags.text("data-order"),
-    whenDone: flags.text("data-when-done"),
-    ...(fields !== undefined ? { fields } : {}),
-    ...(flags.has("data-skip-header") ? { skipHeader: true } : {}),
-  });
+  const parsed = dataSourceSchema.safeParse(given);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const flag = FIELD_FLAGS[String(issue.path[0])] ?? "--data-file";
+    const flagOf = (field: PropertyKey) => `--${DATA_FILE_FLAGS[String(field)]?.long ?? "data-file"}`;
     // The schema's messages name the file's fields; a command line has flags.
-    const message = issue.message.replace(/\b(whenDone|skipHeader|fields)\b/g, (f) => FIELD_FLAGS[f]);
-    throw new UsageError(`${flag}: ${message}`, { cause: parsed.error });
+    const message = issue.message.replace(/\b(whenDone|skipHeader|fields)\b/g, flagOf);
+    throw new UsageError(`${flagOf(issue.path[0])}: ${message}`, { cause: parsed.error });
   }
   const source = parsed.data;
   try {

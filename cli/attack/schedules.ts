@@ -3,12 +3,14 @@
  * A load's schedule on one command line: arrival-rate phases (`--phases "30s@10,60s@50->200"`) and
  * ramping connections, k6's stages (`--stages 30s:50,1m:200,30s:0`) or Locust's spawn rate.
  */
+import type { Stage } from "../../runner/load/models/ramping_connections.ts";
 import {
+  DEFAULT_DURATION_MS,
+  MAX_RATE_PER_SEC,
   MAX_STAGE_CONNECTIONS,
   MAX_STAGES,
-  type Stage,
-} from "../../runner/load/models/ramping_connections.ts";
-import { DEFAULT_DURATION_MS, MAX_RATE_PER_SEC, type Phase } from "../../runner/load/models/fields.ts";
+  type Phase,
+} from "../../runner/load/models/fields.ts";
 import { MAX_DURATION_WORDS } from "../../validation/duration.ts";
 import { parseDurationMs } from "../flag_values.ts";
 import { UsageError } from "../usage_error.ts";

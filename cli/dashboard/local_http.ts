@@ -20,11 +20,15 @@ function asHostName(listenHost: string): string {
   return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
 }
 
+/** Whether a host name (`[::1]`, `localhost`) is loopback's or `--host`'s. */
+export function isOwnHost(name: string, listenHost: string): boolean {
+  return LOCAL_NAMES.has(name) || name === asHostName(listenHost);
+}
+
 /** A 421 response when the Host header names neither loopback nor `--host`; null when it may be served. */
 export function rejectForeignHost(req: Request, listenHost: string): Response | null {
   const header = req.headers.get("host");
-  const name = header === null ? "" : hostName(header);
-  if (LOCAL_NAMES.has(name) || name === asHostName(listenHost)) return null;
+  if (isOwnHost(header === null ? "" : hostName(header), listenHost)) return null;
   return new Response(
     `misdirected request: this server answers only to localhost, 127.0.0.1, [::1] or ${listenHost}\n`,
     { status: 421, headers: { "content-type": "text/plain; charset=utf-8" } },

@@ -4,12 +4,12 @@
  */
 import type { RunSteering } from "../../runner/steering.ts";
 import { isRecord } from "../../scenarios/yaml_document.ts";
+import { isOwnHost } from "./local_http.ts";
 
 /** The header the dashboard page and `loadlab steer` send the token in. */
 export const TOKEN_HEADER = "x-loadlab-token";
 /** A change's JSON is a few fields; more is not a change. */
 const MAX_BODY_BYTES = 4096;
-const LOCAL_NAMES = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 /** A new token: 32 random bytes as hex. */
 export function newSteerToken(): string {
@@ -52,15 +52,9 @@ export async function controlResponse(req: Request, opts: ControlOptions): Promi
 /** No `Origin` (a program, not a page), or this server's own (any loopback name, or `--host`). */
 function sameOrigin(origin: string | null, opts: ControlOptions): boolean {
   if (origin === null) return true;
-  let url: URL;
-  try {
-    url = new URL(origin);
-  } catch {
-    return false;
-  }
-  const host = url.hostname.toLowerCase();
-  const own = LOCAL_NAMES.has(host) || host === opts.listenHost.toLowerCase() ||
-    `[${opts.listenHost.toLowerCase()}]` === host;
+  const url = URL.parse(origin);
+  if (url === null) return false;
+  const own = isOwnHost(url.hostname.toLowerCase(), opts.listenHost);
   return url.protocol === "http:" && own && Number(url.port || 80) === opts.port;
 }
 

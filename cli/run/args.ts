@@ -117,41 +117,33 @@ response at all (any one run, any error kind), 5 output not writable, 6 a run fl
 check (nothing paired, only flagged runs, or noise or the run's own waits for a core could explain
 the change; the reason says what would settle it), 130 interrupted (Ctrl-C), 143 stopped by SIGTERM.`;
 
-/** What `loadlab run` was asked to do. */
+/**
+ * What `loadlab run` was asked to do: each field is the flag of its name (`outDir` is `--out-dir`,
+ * `keepSecrets` `--no-redact`, `benchFile` `--output-bench`, `metricsOut` `--out KIND=URL`, `scriptLoad` a
+ * script's load and variables); `source` is a file path or `preset:NAME`.
+ */
 export interface RunArgs extends BaselineArgs {
-  /** A file path or `preset:NAME`. */
   source: string;
   quick: boolean;
   outDir?: string;
   resume: boolean;
   only?: { target?: string[]; load?: string[] };
-  /** `--segment i/N`: this shard's part of every load. */
   segment?: SegmentArg;
-  /** `--start-at`: when the first run starts on every shard (ms since the epoch). */
   startAtEpochMs?: number;
   set: string[];
   targets: Record<string, string>;
-  /** `--profile`: `profile: cpu` on every target loadlab starts. */
   profile?: boolean;
   summaryFile?: string;
-  /** `--summary-mode`: the layout of a k6 script's end-of-test summary. */
   summaryMode?: K6SummaryMode;
   junitFile?: string;
-  /** `--output-bench`: github-action-benchmark JSON (two files, report/ci/bench_json.ts). */
   benchFile?: string;
-  /** `--no-redact`: outputs keep secrets as they are (results/redact.ts). */
   keepSecrets: boolean;
   strict: boolean;
-  /** `--max-memory-mb`: loadlab's memory limit for every run (runner/worker/memory_limit.ts). */
   maxMemoryMb?: number;
   dashboard?: ServeOptions;
-  /** `--out KIND=URL`: metrics streamed while the runs go (cli/metrics_out/). */
   metricsOut?: MetricsOutput[];
-  /** `--replay`: a results file whose steered runs' changes this run applies again (cli/run/source.ts). */
   replay?: string;
-  /** `--abort-on-fail`: every threshold of the experiment stops its run on failure. */
   abortOnFail?: AbortOnFailArg;
-  /** A script's load and variables from the command line (cli/run/script_load_flags.ts). */
   scriptLoad?: ScriptLoadArgs;
 }
 

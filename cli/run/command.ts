@@ -33,7 +33,7 @@ import { readRunPlanOrStop, type RunSource } from "./source.ts";
 import type { K6Flags } from "./script_load_flags.ts";
 import type { Plan } from "../../scenarios/plan/types.ts";
 import { runPlan, type RunPlanOutcome } from "../../scenarios/run/run_plan.ts";
-import { assertWritable, outputClobbersInput, OutputError } from "../../system/output_file.ts";
+import { assertWritable, osErrorText, outputClobbersInput, OutputError } from "../../system/output_file.ts";
 import { redactResults } from "../../results/redact_results.ts";
 import { keepSecretsShown, knowSecrets, redactShown } from "../../results/redact.ts";
 import { secretsFoundIn } from "../../results/secret_finder.ts";
@@ -185,18 +185,13 @@ async function checkedOutDir(args: RunArgs, plan: Plan): Promise<string> {
     [
       ["--out-dir", `${outDir}/results.json`],
       ["--out-dir", `${outDir}/report.html`],
-      [
-        "--summary",
-        args.summaryFile,
-      ],
-      ["--junit", args.junitFile],
-      ...ciFilesToProbe(args).slice(2),
+      ...ciFilesToProbe(args),
     ],
     [["the experiment file", args.source.startsWith("preset:") ? undefined : args.source]],
   );
   if (clash) throw new UsageError(clash);
   await assertWritable(outDir).catch((err) => {
-    throw new OutputError(`cannot write to ${outDir}: ${(err as Error).message}`, { cause: err });
+    throw new OutputError(`cannot write to ${outDir}: ${osErrorText(err)}`, { cause: err });
   });
   await assertOutputsWritable(plan, ciFilesToProbe(args));
   return outDir;

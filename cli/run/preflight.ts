@@ -3,7 +3,7 @@
  * What `loadlab run` checks about its outputs before any target starts (exit 5).
  */
 import type { Plan } from "../../scenarios/plan/types.ts";
-import { assertFileWritable, osErrorText, OutputError } from "../../system/output_file.ts";
+import { assertFilesWritable, osErrorText, OutputError } from "../../system/output_file.ts";
 import { formatPath } from "../../validation/mod.ts";
 import { FolderInUseError, type FolderLock, holderText, lockFolder } from "../../system/folder_lock.ts";
 
@@ -19,14 +19,7 @@ export async function assertOutputsWritable(
       logs.set(formatPath(["targets", run.variant, "logFile"]), spec.logFile);
     }
   }
-  for (const [flag, path] of [...files, ...logs]) {
-    if (path === undefined) continue;
-    await assertFileWritable(path).catch((err) => {
-      // Deno's message ends with the call and the probe file's path, which the user never named.
-      const why = osErrorText(err);
-      throw new OutputError(`${flag} ${path}: cannot write: ${why}`, { cause: err });
-    });
-  }
+  await assertFilesWritable([...files, ...logs]);
 }
 
 /** Locks the output folder; throws `OutputError` (exit 5) naming the process that holds it. */

@@ -3,7 +3,8 @@
  * A session or k6 script's load from `loadlab run`'s flags, with k6's and Locust's spellings.
  */
 import { flag, type FlagTable } from "../argv.ts";
-import { defaultText, OPTION_FLAGS } from "../attack/flags.ts";
+import { OPTION_FLAGS } from "../attack/flags.ts";
+import { defaultText } from "../flag_values.ts";
 import { OPTIONS } from "../../runner/config_fields.ts";
 import type { FlagValues } from "../flag_values.ts";
 import { parseStages, rampUpStages, spawnRateOf, spawnStages } from "../attack/schedules.ts";
@@ -24,7 +25,10 @@ export const SCRIPT_LOAD_TABLE: FlagTable = [
     usage: "-c, -u, --vus <n>",
     help: ["virtual users (connections); over a k6 script's options as k6's --vus"],
   },
-  flag("-d, -t, --duration <d>", { aliases: ["run-time"], example: "30s" }, ["how long, e.g. 30s"]),
+  {
+    ...OPTION_FLAGS.durationMs,
+    ...flag("-d, -t, --duration <d>", { aliases: ["run-time"], example: "30s" }, ["how long, e.g. 30s"]),
+  },
   flag("-i, --iterations <n>", { example: "100" }, [
     "this many sessions (k6 iterations), shared by the users",
   ]),
@@ -33,10 +37,13 @@ export const SCRIPT_LOAD_TABLE: FlagTable = [
     usage: "--max-duration <d>",
     help: [`with --iterations: stop there, flagged, if not done (${defaultText(OPTIONS.maxDurationMs)})`],
   },
-  flag("-s, --stages D:N,...", { aliases: ["stage"], repeatable: true, example: "30s:50" }, [
-    "ramping users, k6's stages (repeatable; k6's --stage too),",
-    "e.g. -s 30s:50 -s 1m:50 -s 30s:0",
-  ]),
+  {
+    ...OPTION_FLAGS.stages,
+    ...flag("-s, --stages D:N,...", { aliases: ["stage"], repeatable: true, example: "30s:50" }, [
+      "ramping users, k6's stages (repeatable; k6's --stage too),",
+      "e.g. -s 30s:50 -s 1m:50 -s 30s:0",
+    ]),
+  },
   flag("-r, --ramp-up <r/s>", { aliases: ["spawn-rate"], example: "10/s" }, [
     "with -c: Locust's spawn rate, e.g. -c 50 --ramp-up 10/s -d 20s",
   ]),

@@ -113,10 +113,7 @@ async function scriptText(args: RunArgs, signal?: AbortSignal): Promise<{ text: 
 
 /** The experiment of locustfile `source` (refused with `file:line: why`, exit 2, when it cannot run). */
 async function locustText(source: string, flags: ScriptLoadArgs): Promise<string> {
-  const load = hasLoadFlags(flags) ? sessionLoadOf({ ...flags, vus: flags.vus ?? 1 }) : sessionLoadOf({
-    ...flags,
-    vus: 1,
-  });
+  const load = sessionLoadOf({ ...flags, vus: flags.vus ?? 1 });
   try {
     const { vus, locust, durationMs } = flags;
     return await locustExperimentText(

@@ -13,7 +13,8 @@ import { GrpcMessageError } from "../../runner/http/grpc/message.ts";
 import { grpcTimeoutOf } from "../../grpc/timeout.ts";
 import protobuf from "protobufjs";
 import targetProto from "../../targets/app/target.proto" with { type: "text" };
-import { OPTIONS } from "../../runner/config_fields.ts";
+import { GRPC_OPTIONS, OPTIONS } from "../../runner/config_fields.ts";
+import { fieldsOf } from "../../runner/option.ts";
 
 /** The engine's request timeout when a load sets none. */
 const DEFAULT_TIMEOUT_MS: number = OPTIONS.timeoutMs.schema.parse(undefined);
@@ -32,12 +33,9 @@ export const grpcSectionSchema = z.strictObject({
     z.string(),
   )
     .default({}),
-  /** The cap of one received message, bytes (4 MiB, grpc-go's default). */
-  maxReceiveBytes: z.number().int().min(1).max(0x7fff_ffff).default(4 * 1024 * 1024),
+  ...fieldsOf(GRPC_OPTIONS),
   /** `gzip`: every message sent compressed (as `--compress gzip`). */
   compress: z.literal("gzip", { error: 'compress is "gzip", the one gRPC compression offered' }).optional(),
-  /** The cap of one sent message, bytes (4 MiB): a bigger message is a problem of the file. */
-  maxSendBytes: z.number().int().min(1).max(0x7fff_ffff).default(4 * 1024 * 1024),
   /** Schema from the server's reflection service as each run starts (runner/http/grpc/reflected_run.ts). */
   reflect: z.literal(true, { error: "reflect is true, or left out" }).optional(),
   /** Only these loads make the call (default every load without a mix or flows of its own). */

@@ -4,7 +4,6 @@
  * one, paced like the rate model until n sends. Exactly n start unless stopped or bounded first; without a
  * duration its max duration bounds it. With flows n counts sessions.
  */
-import { z } from "zod";
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../../../validation/duration.ts";
 import { connectionShareIssues, ratePerSec } from "./fields.ts";
 import { OPTIONS } from "../../config_fields.ts";
@@ -20,7 +19,7 @@ export const countModel = defineModel({
   model: "count",
   fields: {
     /** Requests to send; with `flows`, sessions to run. */
-    requests: z.number().int().positive("requests must be >= 1"),
+    requests: OPTIONS.requests.schema,
     connections: OPTIONS.connections.schema,
     ratePerSec: ratePerSec.optional(),
     maxConnections: OPTIONS.maxConnections.schema,

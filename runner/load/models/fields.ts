@@ -69,3 +69,21 @@ export function connectionShareIssues(
   }
   return [];
 }
+
+/** Most stages of one load. */
+export const MAX_STAGES = 1_000;
+/** Most connections a stage may ask for, the whole load's; one process is held to its open-file limit. */
+export const MAX_STAGE_CONNECTIONS = 1_000_000;
+/** A ramp's stages, each linear to its `target` connections over `durationMs`. */
+export const stagesSchema = z.array(z.strictObject({
+  durationMs: cappedMs("stage duration").positive("stage duration must be > 0"),
+  target: z.number().int("stage target must be a whole number of connections")
+    .min(0, "stage target must be >= 0")
+    .max(
+      MAX_STAGE_CONNECTIONS,
+      `stage target must be at most ${MAX_STAGE_CONNECTIONS.toLocaleString("en-US")}`,
+    ),
+})).min(1, "needs at least one stage").max(
+  MAX_STAGES,
+  `at most ${MAX_STAGES} stages`,
+);

@@ -5,9 +5,9 @@
  * A worker adds connections as its share rises and retires its newest as it falls, after the request in
  * flight (k6's `gracefulRampDown` at the timeout). A warm-up runs at the first stage's target.
  */
-import { z } from "zod";
+import type { z } from "zod";
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../../../validation/duration.ts";
-import { cappedMs } from "./fields.ts";
+import { stagesSchema } from "./fields.ts";
 import { defineModel, type ModelIssue } from "./model.ts";
 import { type LoadContext, mayStart } from "../executor.ts";
 import { shareOf } from "../schedule.ts";
@@ -16,25 +16,12 @@ import { closedLoop, CONNECT_BACKOFF_MS } from "../closed_loop.ts";
 import { connectionsAt } from "../../../results/load_models.ts";
 import type { LoadConnection } from "../../http/load_connection.ts";
 
-/** Most stages of one load. */
-export const MAX_STAGES = 1_000;
-/** Most connections a stage may ask for, the whole load's; one process is held to its open-file limit. */
-export const MAX_STAGE_CONNECTIONS = 1_000_000;
 /** Longest a worker sleeps between looks at its share (ms), to notice a stop; it wakes at each change. */
 const MAX_SLEEP_MS = 50;
 /** Woken this long after a change, the rounded count has surely moved (ms). */
 const CHANGE_MARGIN_MS = 0.5;
 
-const stageSchema = z.strictObject({
-  durationMs: cappedMs("stage duration").positive("stage duration must be > 0"),
-  target: z.number().int("stage target must be a whole number of connections")
-    .min(0, "stage target must be >= 0")
-    .max(
-      MAX_STAGE_CONNECTIONS,
-      `stage target must be at most ${MAX_STAGE_CONNECTIONS.toLocaleString("en-US")}`,
-    ),
-});
-export type Stage = z.infer<typeof stageSchema>;
+export type Stage = z.infer<typeof stagesSchema>[number];
 
 /** When `connectionsAt` next changes from `tMs`: Infinity after the last stage, 0 before 0 (warm-up). */
 export function nextChangeMs(stages: readonly Stage[], tMs: number): number {
@@ -73,10 +60,7 @@ function stagesMs(c: { stages: readonly Stage[] }): number {
 export const rampingConnectionsModel = defineModel({
   model: "ramping-connections",
   fields: {
-    stages: z.array(stageSchema).min(1, "needs at least one stage").max(
-      MAX_STAGES,
-      `at most ${MAX_STAGES} stages`,
-    ),
+    stages: stagesSchema,
   },
   keepsUncorrected: false,
   check(c) {

@@ -12,7 +12,7 @@ import { basename } from "node:path";
 import { pathToFileURL } from "node:url";
 import { convertLocustFile, locustSessionPath } from "./file.ts";
 import { LOCUST_ENV, type LocustSelection, type ShapePoints, shapePoints } from "./runtime.ts";
-import { MAX_STAGES } from "../../load/models/ramping_connections.ts";
+import { MAX_STAGES } from "../../load/models/fields.ts";
 
 /** How long users' `on_stop` may take at the end, beyond `--stop-timeout` (Locust waits without a bound). */
 export const ON_STOP_MS = 5_000;
