@@ -113,3 +113,34 @@ export default function () {
     );
     assertEquals(flags.code, 0, flags.text);
   }));
+
+Deno.test("exec.instance.vusInitialized is the scenarios' VUs; scenario.startTime and the run's duration", () =>
+  withTarget(async (url) => {
+    const before = Date.now();
+    const run = await runK6Text(
+      `import http from "k6/http";
+import exec from "k6/execution";
+import { Trend } from "k6/metrics";
+const inited = new Trend("inited"), since = new Trend("since_start"), ran = new Trend("ran");
+export const options = {
+  scenarios: {
+    a: { executor: "per-vu-iterations", vus: 2, iterations: 2 },
+    b: { executor: "ramping-vus", startVUs: 1, stages: [{ duration: "1s", target: 3 }] },
+  },
+};
+export default function () {
+  inited.add(exec.instance.vusInitialized);
+  since.add(exec.scenario.startTime);
+  ran.add(exec.instance.currentTestRunDuration);
+  http.get("http://app.test/json");
+}
+`,
+      url,
+      ["-q", "--summary-export", "export.json", "--summary-trend-stats", "min,max"],
+    );
+    assertEquals(run.code, 0, run.text);
+    const m = JSON.parse(Deno.readTextFileSync(`${run.dir}/export.json`)).metrics;
+    assertEquals([m.inited.min, m.inited.max], [5, 5]);
+    ok(m.since_start.min >= before && m.since_start.max <= Date.now(), JSON.stringify(m.since_start));
+    ok(m.ran.min >= 0 && m.ran.max <= Date.now() - before, JSON.stringify(m.ran));
+  }));

@@ -6,7 +6,7 @@
  * (runtime.ts `countIterations`). A field loadlab does not know (VU counts, a scenario's progress) throws
  * when read rather than answering wrongly.
  */
-import { countIterations, current, iterationsEnded, scenario } from "./runtime.ts";
+import { countIterations, current, iterationsEnded, scenario, scenarioStartMs } from "./runtime.ts";
 import { abortTest } from "./test_abort.ts";
 import { isolateFlags } from "./isolate_flags.ts";
 
@@ -54,16 +54,48 @@ export const scenarioInfo = {
   get iterationInTest() {
     return iteration().inTest;
   },
+  /** When this worker's first iteration of the scenario started (workers start within ms of each other). */
+  get startTime() {
+    return scenarioStartMs() || unknown("scenario.startTime (outside an iteration)");
+  },
 };
 
 export const instance = {
   get iterationsCompleted() {
     return iterationsEnded();
   },
+  get vusInitialized() {
+    return plannedVus() ?? unknown("instance.vusInitialized (scenarios that start apart or add VUs)");
+  },
+  /** Since loadlab read the script's options: k6's count, plus the workers' start-up. */
+  get currentTestRunDuration() {
+    return Date.now() - (isolateFlags.testStartMs ?? unknown("instance.currentTestRunDuration"));
+  },
 };
 
-const UNKNOWN = "scenario.startTime scenario.progress instance.vusActive instance.iterationsInterrupted " +
-  "instance.vusInitialized instance.currentTestRunDuration";
+/**
+ * The VUs k6 initializes before the test: each scenario's most (an arrival rate's preallocated ones),
+ * summed; null when k6's count would differ (scenarios started apart, an arrival rate that may add VUs).
+ */
+function plannedVus(): number | null {
+  let vus = 0;
+  for (const sc of Object.values(isolateFlags.options?.scenarios ?? {}) as Array<Record<string, unknown>>) {
+    if (sc.startTime !== undefined && sc.startTime !== "0s" && sc.startTime !== 0) return null;
+    const arrival = /-arrival-rate$/.test(String(sc.executor));
+    if (arrival && Number(sc.maxVUs ?? sc.preAllocatedVUs) > Number(sc.preAllocatedVUs)) return null;
+    const targets = ((sc.stages ?? []) as Array<{ target?: number }>).map((s) => Number(s.target));
+    const most = arrival
+      ? Number(sc.preAllocatedVUs)
+      : sc.executor === "ramping-vus"
+      ? Math.max(Number(sc.startVUs ?? 1), ...targets)
+      : Number(sc.vus ?? 1);
+    if (!Number.isFinite(most)) return null;
+    vus += most;
+  }
+  return vus === 0 ? null : vus;
+}
+
+const UNKNOWN = "scenario.progress instance.vusActive instance.iterationsInterrupted";
 for (const field of UNKNOWN.split(" ")) {
   const [of, name] = field.split(".");
   const get = () => unknown(field);

@@ -20,6 +20,8 @@ interface IsolateFlags {
   flagsLoad?: boolean;
   /** k6's options as the run applies them (`exec.test.options`): a shortcuts' load as scenario `default`. */
   options?: IsolateOptions;
+  /** When loadlab read the script's options (epoch ms): `exec.instance.currentTestRunDuration` from it. */
+  testStartMs?: number;
 }
 
 /** Adds `flags` to what the script's isolates read: before they import it. */

@@ -48,6 +48,8 @@ export const NO_DEFAULT = "no default function to run per iteration";
 const storage = new AsyncLocalStorage<VuContext>();
 setGroupSource(() => current()?.group);
 let scenarioName = "default";
+/** When this isolate's first iteration started (epoch ms; 0 before it). */
+let startedMs = 0;
 
 /** The options k6 applies to every request, which the runtime honours (http.ts reads them). */
 export const requestDefaults = {
@@ -258,6 +260,7 @@ function chooseScenario(
   const fn = mains.get(name);
   if (fn === undefined) throw new ScriptShapeError(NO_DEFAULT);
   scenarioName = name;
+  startedMs = Date.now();
   // A run has at most 64 workers, so at most 64 scenarios: their slots fit the run's counters.
   scenarioSlot = 4 + 2 * Math.max(0, names.indexOf(name));
   arrivals = /-arrival-rate$/.test(String((scenarios[name] as { executor?: unknown } | undefined)?.executor));
@@ -353,3 +356,5 @@ export function array(
 export function scenario(): string {
   return scenarioName;
 }
+
+export const scenarioStartMs = (): number => startedMs;
