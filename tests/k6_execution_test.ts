@@ -144,3 +144,41 @@ export default function () {
     ok(m.since_start.min >= before && m.since_start.max <= Date.now(), JSON.stringify(m.since_start));
     ok(m.ran.min >= 0 && m.ran.max <= Date.now() - before, JSON.stringify(m.ran));
   }));
+
+Deno.test("exec.vu.tags set in an iteration tag the VU's later samples; checks are judged by their own tags", () =>
+  withTarget(async (url) => {
+    const run = await runK6Text(
+      `import http from "k6/http";
+import exec from "k6/execution";
+import { check } from "k6";
+export const options = {
+  thresholds: {
+    "http_reqs{tier:gold}": ["count==3"],
+    "http_reqs{tier:silver}": ["count==0"],
+    "checks{kind:smoke}": ["rate==1"],
+    "checks{kind:deep}": ["rate==0"],
+    "checks{tier:gold}": ["rate==0.5"],
+  },
+};
+export default function () {
+  http.get("http://app.test/");
+  exec.vu.tags.tier = "gold";
+  const res = http.get("http://app.test/json");
+  check(res, { "ok": (r) => r.status === 200 }, { kind: "smoke" });
+  check(res, { "never": () => false }, { kind: "deep" });
+  delete exec.vu.tags.tier;
+  check(res, { "untagged": () => false });
+}
+`,
+      url,
+      ["-q", "-u", "1", "-i", "3", "--summary-export", "export.json"],
+    );
+    ok(run.code === 0 || run.code === 99, run.text);
+    const m = JSON.parse(Deno.readTextFileSync(`${run.dir}/export.json`)).metrics;
+    const failed = Object.entries(m).flatMap(([name, v]) =>
+      Object.entries((v as { thresholds?: Record<string, boolean> }).thresholds ?? {})
+        .filter(([, f]) => f).map(([rule]) => `${name}: ${rule}`)
+    );
+    assertEquals(failed, []);
+    assertEquals(run.code, 0, run.text);
+  }));

@@ -9,6 +9,7 @@
 import { countIterations, current, iterationsEnded, scenario, scenarioStartMs } from "./runtime.ts";
 import { abortTest } from "./test_abort.ts";
 import { isolateFlags } from "./isolate_flags.ts";
+import { VuTags } from "./tags.ts";
 
 countIterations();
 
@@ -37,8 +38,16 @@ export const vu = {
   get iterationInScenario() {
     return iteration().iter;
   },
-  tags: {} as Record<string, string>,
-  metrics: { tags: {} as Record<string, string>, metadata: {} as Record<string, string> },
+  /** The VU's own tags: set in an iteration, on its later samples (every iteration's after it too). */
+  get tags(): Record<string, string> {
+    const vu = iteration().vu;
+    return (vu.tags ??= new VuTags()).own;
+  },
+  metrics: {
+    get tags(): Record<string, string> {
+      return vu.tags;
+    },
+  },
 };
 
 export const scenarioInfo = {

@@ -184,8 +184,10 @@ export function wantSubmetrics(thresholds: unknown): void {
   if (thresholds === null || typeof thresholds !== "object") return;
   for (const key of Object.keys(thresholds)) {
     const m = /^([a-z_0-9]+)\{(.*)\}$/i.exec(key.trim());
-    if (m === null || (BUILT_IN.has(m[1]) && m[1] !== GROUP_DURATION)) continue;
-    const tags = tagPairs(m[2]).filter(([k, v]) => k !== "" || v !== "");
+    const tags = tagPairs(m?.[2] ?? "").filter(([k, v]) => k !== "" || v !== "");
+    // The run's results count checks by scenario, group and name; by any other tag they are kept here.
+    const ownChecks = m?.[1] === "checks" && tags.some(([k]) => !RESULT_CHECK_TAGS.has(k));
+    if (m === null || (BUILT_IN.has(m[1]) && m[1] !== GROUP_DURATION && !ownChecks)) continue;
     const list = wanted.get(m[1]) ?? [];
     list.push({ name: key.trim(), tags });
     wanted.set(m[1], list);
@@ -258,6 +260,15 @@ function addToSubmetrics(
 }
 
 const GROUP_DURATION = "group_duration";
+const RESULT_CHECK_TAGS = new Set(["scenario", "group", "check"]);
+
+/** A check's outcome for the `checks{...}` submetrics by other tags: its own tags over the request's. */
+export function addCheck(name: string, ok: boolean, tags: Record<string, string> | undefined): void {
+  const subs = wanted.get("checks");
+  if (subs === undefined) return;
+  const all = { ...jsonPointTags(), ...tags, check: name };
+  addToSubmetrics(subs, "rate", false, ok ? 1 : 0, ok, all);
+}
 
 /** Adds a group's duration to k6's `group_duration` (k6.ts, as it ends), tagged with its path (`::api`). */
 export function addGroupDuration(durationMs: number, group: string): void {

@@ -7,7 +7,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Session } from "../session.ts";
 import { flushMetricsSoon, wantSubmetrics } from "./metrics.ts";
-import { jsonPointTags, setGroupSource, setRunTags } from "./tags.ts";
+import { jsonPointTags, setRunTags, setTagSource, type VuTags } from "./tags.ts";
 import { flushPoints, jsonOut, point, setJsonThresholds } from "./json_out.ts";
 import { isolateFlags } from "./isolate_flags.ts";
 import { PART_ENV } from "../part_env.ts";
@@ -18,10 +18,11 @@ import { runCounters } from "../run_counters.ts";
 import { testAborted } from "./test_abort.ts";
 import { setCookiePair } from "../sessions/cookies.ts";
 
-/** A k6 VU: its id in the whole run (`__VU`) and the iterations it started. */
+/** A k6 VU: its id in the whole run (`__VU`), the iterations it started and its own tags once set. */
 export interface K6Vu {
   id: number;
   iterations: number;
+  tags?: VuTags;
 }
 
 /** One k6 iteration: the session it runs in, its VU and the scenario's name. */
@@ -46,7 +47,7 @@ export interface VuContext {
 export const NO_DEFAULT = "no default function to run per iteration";
 
 const storage = new AsyncLocalStorage<VuContext>();
-setGroupSource(() => current()?.group);
+setTagSource(current);
 let scenarioName = "default";
 /** When this isolate's first iteration started (epoch ms; 0 before it). */
 let startedMs = 0;
