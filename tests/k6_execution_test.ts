@@ -182,3 +182,43 @@ export default function () {
     assertEquals(failed, []);
     assertEquals(run.code, 0, run.text);
   }));
+
+Deno.test("k6's request phases: waiting holds the server's delay, connecting only on the request that dialed", () =>
+  withTarget(async (url) => {
+    const run = await runK6Text(
+      `import http from "k6/http";
+import { check } from "k6";
+export const options = {
+  thresholds: {
+    http_req_waiting: ["min>=55"],
+    "http_req_waiting{name:slow}": ["min>=55"],
+    http_req_receiving: ["max<55"],
+    http_req_sending: ["max<55"],
+    http_req_connecting: ["med==0", "max>0"],
+    http_req_blocked: ["max>0"],
+    http_req_tls_handshaking: ["max==0"],
+  },
+};
+export default function () {
+  const res = http.get("http://app.test/user?delayMs=60", { tags: { name: "slow" } });
+  const t = res.timings;
+  check(t, {
+    "duration is its phases": () => Math.abs(t.duration - t.sending - t.waiting - t.receiving) < 1e-6,
+    "waited the delay": () => t.waiting >= 55,
+    "dialed once": () => (__ITER === 0) === (t.connecting > 0),
+  });
+}
+`,
+      url,
+      ["-q", "-u", "1", "-i", "4", "--summary-export", "export.json"],
+    );
+    ok(run.code === 0 || run.code === 99, run.text);
+    const m = JSON.parse(Deno.readTextFileSync(`${run.dir}/export.json`)).metrics;
+    const failed = Object.entries(m).flatMap(([name, v]) =>
+      Object.entries((v as { thresholds?: Record<string, boolean> }).thresholds ?? {})
+        .filter(([, f]) => f).map(([rule]) => `${name}: ${rule}`)
+    );
+    assertEquals(failed, []);
+    assertEquals(m.checks.fails, 0, JSON.stringify(m.checks));
+    assertEquals(run.code, 0, run.text);
+  }));

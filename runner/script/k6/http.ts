@@ -18,6 +18,7 @@ import { TLS_NAMES } from "./tls_info.ts";
 import { debugExchange, httpDebug } from "./http_debug.ts";
 import { b64encode } from "./encoding.ts";
 import { jsonOut, requestPoints } from "./json_out.ts";
+import { addPhases } from "./metrics.ts";
 import type { Response, Session } from "../session.ts";
 import { durationMsOf } from "../../../validation/duration.ts";
 import { expectStatuses } from "../../stats/recorder.ts";
@@ -100,6 +101,9 @@ function requestHops(method: string, target: Url, body: Body, params: Params): P
   };
   const arrived = (raw: Response): K6Response | Promise<K6Response> => {
     if (httpDebug !== null && s !== undefined) debugExchange(verb, absolute(at), headers, sent, raw);
+    if (requestDefaults.phases && raw.waitingMs !== undefined && !Number.isNaN(raw.waitingMs)) {
+      addPhases(raw, tags, verb, absolute(at), name);
+    }
     if (jsonOut && s !== undefined) {
       const hopMs = performance.now() - startMs;
       requestPoints(verb, absolute(at), name, raw.status, hopMs, vu!.scenario, tags);

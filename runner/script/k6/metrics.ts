@@ -11,6 +11,7 @@ import { jsonOut, point } from "./json_out.ts";
 import { tagPairs } from "../../../results/thresholds/selector.ts";
 import { atRunEnd } from "../run_end.ts";
 import { inInit } from "./init_files.ts";
+import type { Response } from "../session.ts";
 
 /** What one isolate added to a metric since its last send. */
 export interface MetricPart {
@@ -187,7 +188,9 @@ export function wantSubmetrics(thresholds: unknown): void {
     const tags = tagPairs(m?.[2] ?? "").filter(([k, v]) => k !== "" || v !== "");
     // The run's results count checks by scenario, group and name; by any other tag they are kept here.
     const ownChecks = m?.[1] === "checks" && tags.some(([k]) => !RESULT_CHECK_TAGS.has(k));
-    if (m === null || (BUILT_IN.has(m[1]) && m[1] !== GROUP_DURATION && !ownChecks)) continue;
+    const kept = m?.[1] === GROUP_DURATION || ownChecks ||
+      (PHASES as readonly string[]).includes(m?.[1] ?? "");
+    if (m === null || (BUILT_IN.has(m[1]) && !kept)) continue;
     const list = wanted.get(m[1]) ?? [];
     list.push({ name: key.trim(), tags });
     wanted.set(m[1], list);
@@ -278,6 +281,42 @@ export function addGroupDuration(durationMs: number, group: string): void {
     addToSubmetrics(subs, "trend", true, durationMs, durationMs, requestTags(undefined, group));
   }
   if (jsonOut) point(GROUP_DURATION, "trend", true, durationMs, { ...jsonPointTags(), group });
+}
+
+/** k6's request phases, timed on the connection (sessions/response.ts): sent with the custom metrics. */
+export const PHASES = [
+  "http_req_blocked",
+  "http_req_connecting",
+  "http_req_tls_handshaking",
+  "http_req_sending",
+  "http_req_waiting",
+  "http_req_receiving",
+] as const;
+
+const phaseMs = new Float64Array(PHASES.length);
+
+/**
+ * Adds the phases of `raw` (measured: its `waitingMs` a number) to k6's phase trends; to the submetrics
+ * thresholds name by its tags and k6's `name`, `method`, `status` and `url`.
+ */
+export function addPhases(
+  raw: Response,
+  tags: Readonly<Record<string, string>> | undefined,
+  method: string,
+  url: string,
+  name: string | undefined,
+): void {
+  phaseMs[0] = raw.blockedMs!, phaseMs[1] = raw.dial?.connectingMs ?? 0;
+  phaseMs[2] = raw.dial?.tlsHandshakingMs ?? 0, phaseMs[3] = raw.sendingMs!;
+  phaseMs[4] = raw.waitingMs!, phaseMs[5] = raw.receivingMs!;
+  let all: Record<string, string> | undefined;
+  for (let k = 0; k < PHASES.length; k++) {
+    const v = phaseMs[k];
+    addTo(partOf(PHASES[k], "trend", true), v, v);
+    const subs = wanted.get(PHASES[k]);
+    all ??= subs && { ...tags, name: name ?? url, method, status: String(raw.status), url };
+    if (subs !== undefined) addToSubmetrics(subs, "trend", true, v, v, all);
+  }
 }
 
 /** Metrics whose invalid value was said already: once each. */

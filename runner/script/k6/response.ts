@@ -73,15 +73,22 @@ export class K6Response {
   }
 
   /**
-   * k6's phases: `connecting` and `tls_handshaking` of the connect the request opened (0 on a reused one),
-   * `blocked` both; `duration` and `waiting` the script's wait past them; sending and receiving 0.
+   * k6's phases: `connecting` and `tls_handshaking` of the connect the request opened (0 on a reused one);
+   * the others measured on the connection (`duration` their sum, as k6's), else (setup's and teardown's
+   * requests) `blocked` the connect's and `duration` and `waiting` the script's wait past it.
    */
   get timings(): Record<string, number> {
-    const dial = this.#raw.dial;
-    const connecting = dial?.connectingMs ?? 0, tls = dial?.tlsHandshakingMs ?? 0;
-    const ms = Math.max(0, this.#waitedMs - connecting - tls);
-    const blocked = connecting + tls;
-    return { duration: ms, waiting: ms, blocked, connecting, tls_handshaking: tls, sending: 0, receiving: 0 };
+    const raw = this.#raw, dial = raw.dial;
+    const connecting = dial?.connectingMs ?? 0, tls_handshaking = dial?.tlsHandshakingMs ?? 0;
+    const waiting = raw.waitingMs ?? NaN;
+    if (Number.isNaN(waiting)) {
+      const ms = Math.max(0, this.#waitedMs - connecting - tls_handshaking);
+      const blocked = connecting + tls_handshaking;
+      return { duration: ms, waiting: ms, blocked, connecting, tls_handshaking, sending: 0, receiving: 0 };
+    }
+    const sending = raw.sendingMs!, receiving = raw.receivingMs!, blocked = raw.blockedMs!;
+    const duration = sending + waiting + receiving;
+    return { duration, waiting, blocked, connecting, tls_handshaking, sending, receiving };
   }
 
   get tls_version(): string | undefined {

@@ -6,7 +6,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Session } from "../session.ts";
-import { flushMetricsSoon, wantSubmetrics } from "./metrics.ts";
+import { flushMetricsSoon, PHASES, wantSubmetrics } from "./metrics.ts";
 import { jsonPointTags, setRunTags, setTagSource, type VuTags } from "./tags.ts";
 import { flushPoints, jsonOut, point, setJsonThresholds } from "./json_out.ts";
 import { isolateFlags } from "./isolate_flags.ts";
@@ -60,6 +60,8 @@ export const requestDefaults = {
   noCookiesReset: false,
   /** Whether the script may read `res.timings` (else its requests are not timed again here). */
   timed: true,
+  /** Whether k6's request phases are kept: a summary, handleSummary or a threshold reads them. */
+  phases: false,
   /** `http.batch`'s requests in flight at once, and to one host (k6's `batch` and `batchPerHost`). */
   batch: 20,
   batchPerHost: 6,
@@ -136,6 +138,8 @@ export function session(mod: ConvertedModule): (s: Session) => unknown {
   if (typeof options.userAgent === "string") requestDefaults.userAgent = options.userAgent;
   requestDefaults.noCookiesReset = options.noCookiesReset === true;
   requestDefaults.timed = mod.timings !== false;
+  requestDefaults.phases = isolateFlags.phases === true || typeof mod.exports.handleSummary === "function" ||
+    Object.keys(options.thresholds ?? {}).some((key) => PHASES.some((p) => key.trim().startsWith(p)));
   setJsonThresholds(options.thresholds);
   // k6's 0 is "no limit": a batch then sends all its requests at once.
   if (typeof options.batch === "number") requestDefaults.batch = options.batch || Infinity;
@@ -165,7 +169,8 @@ export function session(mod: ConvertedModule): (s: Session) => unknown {
     resumed = ctx;
     try {
       // No timers (they keep the context above) and, without k6/metrics or counts, nothing after it.
-      return mod.metrics === false && !jsonOut && !counting && !arrivals ? fn(s.setup) : iterate(ctx, fn);
+      const bare = mod.metrics === false && !jsonOut && !counting && !arrivals && !requestDefaults.phases;
+      return bare ? fn(s.setup) : iterate(ctx, fn);
     } finally {
       resumed = undefined;
     }
