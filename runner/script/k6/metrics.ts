@@ -61,6 +61,12 @@ atRunEnd(flushMetrics);
  */
 const NAME = /^[a-zA-Z_][a-zA-Z0-9_]{1,128}$/;
 
+/** k6's request phases, timed on the connection (sessions/response.ts): sent with the custom metrics. */
+export const PHASES = [
+  ...["http_req_blocked", "http_req_connecting", "http_req_tls_handshaking"],
+  ...["http_req_sending", "http_req_waiting", "http_req_receiving"],
+];
+
 /** The kind each name is registered with: k6's built-in metrics, then the script's. */
 const kinds = new Map<string, MetricPart["kind"]>([
   ...["http_reqs", "iterations", "data_sent", "data_received", "dropped_iterations"].map((n) =>
@@ -68,24 +74,18 @@ const kinds = new Map<string, MetricPart["kind"]>([
   ),
   ...["http_req_failed", "checks"].map((n) => [n, "rate"] as const),
   ...["vus", "vus_max"].map((n) => [n, "gauge"] as const),
-  ...[
-    ...["http_req_duration", "http_req_blocked", "http_req_connecting", "http_req_tls_handshaking"],
-    ...["http_req_sending", "http_req_waiting", "http_req_receiving", "iteration_duration", "group_duration"],
-  ].map((n) => [n, "trend"] as const),
+  ...["http_req_duration", ...PHASES, "iteration_duration", "group_duration"].map((n) =>
+    [n, "trend"] as const
+  ),
 ]);
 
 /**
- * k6's built-in metrics, whose numbers loadlab's summary takes from the run's own counts. k6 adds a custom
- * metric of the same name and kind to its built-in one; here the script's part replaced the run's in the
- * summary (`new Counter("http_reqs")` read 4,000 requests for 4, a `Rate("checks")` hid the run's checks),
- * so such a name is refused. k6/ws's `ws_*` metrics are not here: they are counted through this module.
+ * k6's built-in metrics, counted by the run (k6/ws's `ws_*` are counted through this module): a script's
+ * metric of such a name is refused, as loadlab cannot add its values to the run's.
  */
 const BUILT_IN = new Set(kinds.keys());
 
-/**
- * Refuses a name k6 refuses (not of NAME, or taken by a metric of another kind) and a name of k6's
- * built-in metrics, whose values loadlab cannot add to.
- */
+/** Refuses a name k6 refuses (not of NAME, or taken by a metric of another kind) and a built-in's. */
 function register(name: unknown, kind: MetricPart["kind"]): string {
   if (!inInit()) {
     throw new TypeError(
@@ -189,7 +189,7 @@ export function wantSubmetrics(thresholds: unknown): void {
     // The run's results count checks by scenario, group and name; by any other tag they are kept here.
     const ownChecks = m?.[1] === "checks" && tags.some(([k]) => !RESULT_CHECK_TAGS.has(k));
     const kept = m?.[1] === GROUP_DURATION || ownChecks ||
-      (PHASES as readonly string[]).includes(m?.[1] ?? "");
+      PHASES.includes(m?.[1] ?? "");
     if (m === null || (BUILT_IN.has(m[1]) && !kept)) continue;
     const list = wanted.get(m[1]) ?? [];
     list.push({ name: key.trim(), tags });
@@ -282,16 +282,6 @@ export function addGroupDuration(durationMs: number, group: string): void {
   }
   if (jsonOut) point(GROUP_DURATION, "trend", true, durationMs, { ...jsonPointTags(), group });
 }
-
-/** k6's request phases, timed on the connection (sessions/response.ts): sent with the custom metrics. */
-export const PHASES = [
-  "http_req_blocked",
-  "http_req_connecting",
-  "http_req_tls_handshaking",
-  "http_req_sending",
-  "http_req_waiting",
-  "http_req_receiving",
-] as const;
 
 const phaseMs = new Float64Array(PHASES.length);
 

@@ -58,8 +58,6 @@ export const requestDefaults = {
   maxRedirects: 10,
   userAgent: "",
   noCookiesReset: false,
-  /** Whether the script may read `res.timings` (else its requests are not timed again here). */
-  timed: true,
   /** Whether k6's request phases are kept: a summary, handleSummary or a threshold reads them. */
   phases: false,
   /** `http.batch`'s requests in flight at once, and to one host (k6's `batch` and `batchPerHost`). */
@@ -120,8 +118,6 @@ export interface ConvertedModule {
   main: ((data: unknown) => unknown) | undefined;
   exports: Record<string, unknown>;
   resumes?: boolean;
-  /** False when the script never names `timings` (it cannot read `res.timings`). */
-  timings?: boolean;
   /** False when the script does not import k6/metrics (its iterations add to no custom metric). */
   metrics?: boolean;
 }
@@ -137,7 +133,6 @@ export function session(mod: ConvertedModule): (s: Session) => unknown {
   if (typeof options.maxRedirects === "number") requestDefaults.maxRedirects = options.maxRedirects;
   if (typeof options.userAgent === "string") requestDefaults.userAgent = options.userAgent;
   requestDefaults.noCookiesReset = options.noCookiesReset === true;
-  requestDefaults.timed = mod.timings !== false;
   requestDefaults.phases = isolateFlags.phases === true || typeof mod.exports.handleSummary === "function" ||
     Object.keys(options.thresholds ?? {}).some((key) => PHASES.some((p) => key.trim().startsWith(p)));
   setJsonThresholds(options.thresholds);
