@@ -168,7 +168,7 @@ export function fetchFailed(err: unknown): Response {
   return new FailedResponse(kind, message);
 }
 
-/** A response `fetch` gave outside a session, its body read whole: the wait from `startMs` its `waitingMs`. */
+/** A response `fetch` gave outside a session, its body read whole; `waitingMs` the wait from `startMs`. */
 export async function fetchedResponse(res: globalThis.Response, startMs: number): Promise<Response> {
   const body = new Uint8Array(await res.arrayBuffer());
   return new FetchedResponse(res.status, res.headers, body, performance.now() - startMs);

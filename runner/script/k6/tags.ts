@@ -33,27 +33,17 @@ export function setTagSource(source: typeof now): void {
 
 /** k6's `exec.vu.tags` of one VU: `own` as the script sets it, `merged` over the run's, frozen per change. */
 export class VuTags {
-  readonly own: Record<string, string>;
+  readonly #set: Record<string, string> = {};
   #merged: Readonly<Record<string, string>> | undefined | null = undefined;
-
-  constructor() {
-    const set: Record<string, string> = {};
-    const changed = () => {
-      this.#merged = null;
-      return true;
-    };
-    this.own = new Proxy(set, {
-      set: (_t, key, value) => typeof key === "string" && (set[key] = String(value), changed()),
-      deleteProperty: (_t, key) => typeof key === "string" && (delete set[key], changed()),
-    });
-    this.#read = () => Object.keys(set).length === 0 ? undefined : Object.freeze({ ...runTags, ...set });
-  }
-
-  readonly #read: () => Readonly<Record<string, string>> | undefined;
+  readonly own = new Proxy(this.#set, {
+    set: (set, key, value) =>
+      typeof key === "string" && (set[key] = String(value), this.#merged = null, true),
+    deleteProperty: (set, key) => typeof key === "string" && (delete set[key], this.#merged = null, true),
+  });
 
   get merged(): Readonly<Record<string, string>> | undefined {
-    if (this.#merged === null) this.#merged = this.#read();
-    return this.#merged;
+    const set = this.#set;
+    return this.#merged ??= Object.keys(set).length === 0 ? undefined : Object.freeze({ ...runTags, ...set });
   }
 }
 

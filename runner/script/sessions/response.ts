@@ -56,7 +56,7 @@ export class ScriptResponse extends Fields implements Response {
   readonly #conn: NegotiatingConn | null;
 
   readonly dial?: Readonly<{ connectingMs: number; tlsHandshakingMs: number }>;
-  /** k6's phases of the exchange (ms), NaN when not measured: waiting is first byte read past the last written. */
+  /** k6's phases in ms (NaN: not measured); waiting runs from the last byte written to the first read. */
   readonly blockedMs: number = NaN;
   readonly sendingMs: number = NaN;
   readonly waitingMs: number = NaN;
