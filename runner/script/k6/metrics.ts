@@ -185,12 +185,11 @@ export function wantSubmetrics(thresholds: unknown): void {
   if (thresholds === null || typeof thresholds !== "object") return;
   for (const key of Object.keys(thresholds)) {
     const m = /^([a-z_0-9]+)\{(.*)\}$/i.exec(key.trim());
-    const tags = tagPairs(m?.[2] ?? "").filter(([k, v]) => k !== "" || v !== "");
+    if (m === null) continue;
+    const tags = tagPairs(m[2]).filter(([k, v]) => k !== "" || v !== "");
     // The run's results count checks by scenario, group and name; by any other tag they are kept here.
-    const ownChecks = m?.[1] === "checks" && tags.some(([k]) => !RESULT_CHECK_TAGS.has(k));
-    const kept = m?.[1] === GROUP_DURATION || ownChecks ||
-      PHASES.includes(m?.[1] ?? "");
-    if (m === null || (BUILT_IN.has(m[1]) && !kept)) continue;
+    const ownChecks = m[1] === "checks" && tags.some(([k]) => !RESULT_CHECK_TAGS.has(k));
+    if (BUILT_IN.has(m[1]) && m[1] !== GROUP_DURATION && !ownChecks && !PHASES.includes(m[1])) continue;
     const list = wanted.get(m[1]) ?? [];
     list.push({ name: key.trim(), tags });
     wanted.set(m[1], list);
@@ -268,9 +267,9 @@ const RESULT_CHECK_TAGS = new Set(["scenario", "group", "check"]);
 /** A check's outcome for the `checks{...}` submetrics by other tags: its own tags over the request's. */
 export function addCheck(name: string, ok: boolean, tags: Record<string, string> | undefined): void {
   const subs = wanted.get("checks");
-  if (subs === undefined) return;
-  const all = { ...jsonPointTags(), ...tags, check: name };
-  addToSubmetrics(subs, "rate", false, ok ? 1 : 0, ok, all);
+  if (subs !== undefined) {
+    addToSubmetrics(subs, "rate", false, +ok, ok, { ...jsonPointTags(), ...tags, check: name });
+  }
 }
 
 /** Adds a group's duration to k6's `group_duration` (k6.ts, as it ends), tagged with its path (`::api`). */
@@ -296,9 +295,8 @@ export function addPhases(
   url: string,
   name: string | undefined,
 ): void {
-  phaseMs[0] = raw.blockedMs!, phaseMs[1] = raw.dial?.connectingMs ?? 0;
-  phaseMs[2] = raw.dial?.tlsHandshakingMs ?? 0, phaseMs[3] = raw.sendingMs!;
-  phaseMs[4] = raw.waitingMs!, phaseMs[5] = raw.receivingMs!;
+  phaseMs[0] = raw.blockedMs!, phaseMs[1] = raw.dial?.connectingMs ?? 0, phaseMs[3] = raw.sendingMs!;
+  phaseMs[2] = raw.dial?.tlsHandshakingMs ?? 0, phaseMs[4] = raw.waitingMs!, phaseMs[5] = raw.receivingMs!;
   let all: Record<string, string> | undefined;
   for (let k = 0; k < PHASES.length; k++) {
     const v = phaseMs[k];

@@ -102,9 +102,7 @@ export function back<T>(ctx: VuContext | undefined, value?: T): T | undefined {
 }
 
 /** The folder `open()` reads relative paths from: the k6 script's own (set by the converted header). */
-export function scriptDir(dir: string): void {
-  setScriptFolder(dir);
-}
+export const scriptDir = setScriptFolder;
 
 Object.defineProperties(globalThis, {
   __VU: { get: () => current()?.vu.id ?? 0, configurable: true },
