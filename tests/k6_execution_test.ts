@@ -113,3 +113,112 @@ export default function () {
     );
     assertEquals(flags.code, 0, flags.text);
   }));
+
+Deno.test("exec.instance.vusInitialized is the scenarios' VUs; scenario.startTime and the run's duration", () =>
+  withTarget(async (url) => {
+    const before = Date.now();
+    const run = await runK6Text(
+      `import http from "k6/http";
+import exec from "k6/execution";
+import { Trend } from "k6/metrics";
+const inited = new Trend("inited"), since = new Trend("since_start"), ran = new Trend("ran");
+export const options = {
+  scenarios: {
+    a: { executor: "per-vu-iterations", vus: 2, iterations: 2 },
+    b: { executor: "ramping-vus", startVUs: 1, stages: [{ duration: "1s", target: 3 }] },
+  },
+};
+export default function () {
+  inited.add(exec.instance.vusInitialized);
+  since.add(exec.scenario.startTime);
+  ran.add(exec.instance.currentTestRunDuration);
+  http.get("http://app.test/json");
+}
+`,
+      url,
+      ["-q", "--summary-export", "export.json", "--summary-trend-stats", "min,max"],
+    );
+    assertEquals(run.code, 0, run.text);
+    const m = JSON.parse(Deno.readTextFileSync(`${run.dir}/export.json`)).metrics;
+    assertEquals([m.inited.min, m.inited.max], [5, 5]);
+    ok(m.since_start.min >= before && m.since_start.max <= Date.now(), JSON.stringify(m.since_start));
+    ok(m.ran.min >= 0 && m.ran.max <= Date.now() - before, JSON.stringify(m.ran));
+  }));
+
+Deno.test("exec.vu.tags set in an iteration tag the VU's later samples; checks are judged by their own tags", () =>
+  withTarget(async (url) => {
+    const run = await runK6Text(
+      `import http from "k6/http";
+import exec from "k6/execution";
+import { check } from "k6";
+export const options = {
+  thresholds: {
+    "http_reqs{tier:gold}": ["count==3"],
+    "http_reqs{tier:silver}": ["count==0"],
+    "checks{kind:smoke}": ["rate==1"],
+    "checks{kind:deep}": ["rate==0"],
+    "checks{tier:gold}": ["rate==0.5"],
+  },
+};
+export default function () {
+  http.get("http://app.test/");
+  exec.vu.tags.tier = "gold";
+  const res = http.get("http://app.test/json");
+  check(res, { "ok": (r) => r.status === 200 }, { kind: "smoke" });
+  check(res, { "never": () => false }, { kind: "deep" });
+  delete exec.vu.tags.tier;
+  check(res, { "untagged": () => false });
+}
+`,
+      url,
+      ["-q", "-u", "1", "-i", "3", "--summary-export", "export.json"],
+    );
+    ok(run.code === 0 || run.code === 99, run.text);
+    const m = JSON.parse(Deno.readTextFileSync(`${run.dir}/export.json`)).metrics;
+    const failed = Object.entries(m).flatMap(([name, v]) =>
+      Object.entries((v as { thresholds?: Record<string, boolean> }).thresholds ?? {})
+        .filter(([, f]) => f).map(([rule]) => `${name}: ${rule}`)
+    );
+    assertEquals(failed, []);
+    assertEquals(run.code, 0, run.text);
+  }));
+
+Deno.test("k6's request phases: waiting holds the server's delay, connecting only on the request that dialed", () =>
+  withTarget(async (url) => {
+    const run = await runK6Text(
+      `import http from "k6/http";
+import { check } from "k6";
+export const options = {
+  thresholds: {
+    http_req_waiting: ["min>=55"],
+    "http_req_waiting{name:slow}": ["min>=55"],
+    http_req_receiving: ["max<55"],
+    http_req_sending: ["max<55"],
+    http_req_connecting: ["med==0", "max>0"],
+    http_req_blocked: ["max>0"],
+    http_req_tls_handshaking: ["max==0"],
+  },
+};
+export default function () {
+  const res = http.get("http://app.test/user?delayMs=60", { tags: { name: "slow" } });
+  const t = res.timings;
+  check(t, {
+    "duration is its phases": () => Math.abs(t.duration - t.sending - t.waiting - t.receiving) < 1e-6,
+    "waited the delay": () => t.waiting >= 55,
+    "dialed once": () => (__ITER === 0) === (t.connecting > 0),
+  });
+}
+`,
+      url,
+      ["-q", "-u", "1", "-i", "4", "--summary-export", "export.json"],
+    );
+    ok(run.code === 0 || run.code === 99, run.text);
+    const m = JSON.parse(Deno.readTextFileSync(`${run.dir}/export.json`)).metrics;
+    const failed = Object.entries(m).flatMap(([name, v]) =>
+      Object.entries((v as { thresholds?: Record<string, boolean> }).thresholds ?? {})
+        .filter(([, f]) => f).map(([rule]) => `${name}: ${rule}`)
+    );
+    assertEquals(failed, []);
+    assertEquals(m.checks.fails, 0, JSON.stringify(m.checks));
+    assertEquals(run.code, 0, run.text);
+  }));

@@ -64,6 +64,7 @@ export async function k6ExperimentText(
   const applied = { ...options, scenarios: options.scenarios ?? { default: shortcutScenario(options) } };
   // A variable past 128 KiB stops a child process from starting (a target's): larger options stay unknown.
   if (JSON.stringify(applied).length <= 64 * 1024) passToIsolates({ options: applied as IsolateOptions });
+  passToIsolates({ testStartMs: Date.now() });
   const mapped = k6Experiment(options);
   if (!mapped.ok) {
     throw new UsageError(`${basename(path)}: ${formatIssues(mapped.issues).join("; ")}`, {

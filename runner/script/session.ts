@@ -41,6 +41,11 @@ export interface Response {
   readonly tls?: Readonly<{ version: string | null; cipher: string | null }>;
   /** When the request opened its connection (HTTP/1.1): its TCP connect and TLS handshake times in ms. */
   readonly dial?: Readonly<{ connectingMs: number; tlsHandshakingMs: number }>;
+  /** HTTP/1.1: the wait for a connection, the write, the wait for the first byte and the read, in ms. */
+  readonly blockedMs?: number;
+  readonly sendingMs?: number;
+  readonly waitingMs?: number;
+  readonly receivingMs?: number;
   /** The response's header fields (names case-insensitive). */
   readonly headers: ResponseHeaders;
   /** The body as text (UTF-8). */

@@ -186,14 +186,12 @@ Deno.test("what loadlab cannot honour is refused at its path, never dropped", ()
       thresholds: {
         checks: ["count>1"],
         "iterations{kind:a}": ["count<1"],
-        http_req_waiting: ["p(95)<1"],
         iterations: [{ threshold: "count>1", abortOnFail: true }],
       },
     }),
     [
       "options.thresholds.checks[0]",
       'options.thresholds["iterations{kind:a}"]',
-      "options.thresholds.http_req_waiting",
       "options.thresholds.iterations[0]",
     ],
   );

@@ -28,14 +28,8 @@ const SECTIONS: Array<[title: string, holds: (name: string) => boolean]> = [
 
 /** Left out of the metric sections: checks has its own block, and compact drops HTTP's timing phases. */
 const SKIPPED = ["checks", "group_duration"];
-const COMPACT_SKIPPED = [
-  "http_req_blocked",
-  "http_req_connecting",
-  "http_req_receiving",
-  "http_req_sending",
-  "http_req_tls_handshaking",
-  "http_req_waiting",
-];
+const COMPACT_SKIPPED = ["blocked", "connecting", "receiving", "sending", "tls_handshaking", "waiting"]
+  .map((phase) => `http_req_${phase}`);
 
 /** A block's marker for a blank line (k6 joins lines so that one marker adds one line break). */
 const BREAK = "\n";

@@ -60,6 +60,14 @@ export class Connection implements StepConnection, InlineReader {
   /** The last connect's TCP and TLS times (ms), until a script's response takes them (`takeDial`). */
   dialedConnectMs = -1;
   dialedTlsMs = -1;
+  /**
+   * A kept exchange's phases (performance.now() ms), for a script's response: when it was asked for on a
+   * closed socket (-1: it was open), its first byte written, its last written and the response's first read.
+   */
+  askedMs = -1;
+  writeStartMs = 0;
+  writtenMs = 0;
+  firstByteMs = 0;
   /** The socket, Deno's seen as inline (transport/promise_inline.ts). */
   #sock: InlineConn | null = null;
   readonly #dialer: Dialer;
@@ -188,7 +196,10 @@ export class Connection implements StepConnection, InlineReader {
     request: EncodedRequest | null = null,
     next: NextExchange | null = null,
   ): Promise<number> {
-    if (this.#sock === null) return this.#openThenExchange(intendedMs, depth, request, next);
+    if (this.#sock === null) {
+      this.askedMs = performance.now();
+      return this.#openThenExchange(intendedMs, depth, request, next);
+    }
     const exchanged = new Promise<number>(CATCH);
     const resolve = caught!;
     caught = null;
@@ -278,6 +289,7 @@ export class Connection implements StepConnection, InlineReader {
     // Armed before the write, so a write that fails at once fails the armed read, as on Deno.Conn.
     inline.armRead(this.#buf, this);
     let n: number;
+    if (this.#keep !== 0) this.writeStartMs = performance.now();
     try {
       n = inline.writeNow(bytes);
     } catch (err) {
@@ -285,6 +297,7 @@ export class Connection implements StepConnection, InlineReader {
       return true;
     }
     if (n < bytes.length) this.#written(n);
+    else if (this.#keep !== 0) this.writtenMs = performance.now();
     return true;
   }
 
@@ -326,6 +339,7 @@ export class Connection implements StepConnection, InlineReader {
 
   #written(n: number): void {
     this.#writeOffset += n;
+    if (this.#writeOffset >= this.#writing.length) this.writtenMs = performance.now();
     if (this.#writeOffset >= this.#writing.length || this.#sock === null) return;
     this.#writeLater(this.#sock, this.#writing.subarray(this.#writeOffset));
   }
@@ -413,8 +427,9 @@ export class Connection implements StepConnection, InlineReader {
       return true;
     }
     this.shared.recorder.addBytesRead(nowMs, n, this.#requests.endpointOf(this.#done));
-    if (TRACE_CONN && this.#arrivedBytes === 0) {
-      traceConn(this.id, fdOf(this.#sock), "first-byte", `${n} bytes`);
+    if (this.#arrivedBytes === 0) {
+      this.firstByteMs = nowMs;
+      if (TRACE_CONN) traceConn(this.id, fdOf(this.#sock), "first-byte", `${n} bytes`);
     }
     this.#arrivedBytes += n;
     const buf = this.#buf;

@@ -6,9 +6,10 @@
  * (runtime.ts `countIterations`). A field loadlab does not know (VU counts, a scenario's progress) throws
  * when read rather than answering wrongly.
  */
-import { countIterations, current, iterationsEnded, scenario } from "./runtime.ts";
+import { countIterations, current, iterationsEnded, scenario, scenarioStartMs } from "./runtime.ts";
 import { abortTest } from "./test_abort.ts";
 import { isolateFlags } from "./isolate_flags.ts";
+import { VuTags } from "./tags.ts";
 
 countIterations();
 
@@ -24,50 +25,66 @@ function unknown(field: string): never {
   throw new Error(`exec.${field} is not known to loadlab's sessions`);
 }
 
-export const vu = {
-  get idInTest() {
-    return iteration().vu.id;
-  },
-  get idInInstance() {
-    return iteration().vu.id;
-  },
-  get iterationInInstance() {
-    return iteration().iter;
-  },
-  get iterationInScenario() {
-    return iteration().iter;
-  },
-  tags: {} as Record<string, string>,
-  metrics: { tags: {} as Record<string, string>, metadata: {} as Record<string, string> },
-};
+/** An object of `getters`' fields, each read when asked (as k6's, enumerable). */
+function fields(getters: Record<string, () => unknown>): Record<string, unknown> {
+  const out = {};
+  for (const [name, get] of Object.entries(getters)) {
+    Object.defineProperty(out, name, { get, enumerable: true });
+  }
+  return out;
+}
 
-export const scenarioInfo = {
-  get name() {
-    return scenario();
-  },
-  get executor() {
-    return isolateFlags.options?.scenarios?.[scenario()]?.executor ?? unknown("scenario.executor");
-  },
-  get iterationInInstance() {
-    return iteration().inTest;
-  },
-  get iterationInTest() {
-    return iteration().inTest;
-  },
-};
+/** The VU's own tags: set in an iteration, on its later samples (every iteration's after it too). */
+const vuTags = () => (iteration().vu.tags ??= new VuTags()).own;
 
-export const instance = {
-  get iterationsCompleted() {
-    return iterationsEnded();
-  },
-};
+export const vu = fields({
+  idInTest: () => iteration().vu.id,
+  idInInstance: () => iteration().vu.id,
+  iterationInInstance: () => iteration().iter,
+  iterationInScenario: () => iteration().iter,
+  tags: vuTags,
+  metrics: () => ({ tags: vuTags() }),
+});
 
-const UNKNOWN = "scenario.startTime scenario.progress instance.vusActive instance.iterationsInterrupted " +
-  "instance.vusInitialized instance.currentTestRunDuration";
-for (const field of UNKNOWN.split(" ")) {
-  const [of, name] = field.split(".");
-  const get = () => unknown(field);
-  Object.defineProperty(of === "scenario" ? scenarioInfo : instance, name, { get, enumerable: true });
+const scenarioInfo = fields({
+  name: scenario,
+  executor: () => isolateFlags.options?.scenarios?.[scenario()]?.executor ?? unknown("scenario.executor"),
+  iterationInInstance: () => iteration().inTest,
+  iterationInTest: () => iteration().inTest,
+  // When this worker's first iteration of the scenario started (workers start within ms of each other).
+  startTime: () => scenarioStartMs() || unknown("scenario.startTime (outside an iteration)"),
+  progress: () => unknown("scenario.progress"),
+});
+
+export const instance = fields({
+  iterationsCompleted: iterationsEnded,
+  vusInitialized: () => plannedVus() ?? unknown("instance.vusInitialized (scenarios apart, or adding VUs)"),
+  // Since loadlab read the script's options: k6's count, plus the workers' start-up.
+  currentTestRunDuration: () =>
+    Date.now() - (isolateFlags.testStartMs ?? unknown("instance.currentTestRunDuration")),
+  vusActive: () => unknown("instance.vusActive"),
+  iterationsInterrupted: () => unknown("instance.iterationsInterrupted"),
+});
+
+/**
+ * The VUs k6 initializes before the test: each scenario's most (an arrival rate's preallocated ones),
+ * summed; null when k6's count would differ (scenarios started apart, an arrival rate that may add VUs).
+ */
+function plannedVus(): number | null {
+  let vus = 0;
+  for (const sc of Object.values(isolateFlags.options?.scenarios ?? {}) as Array<Record<string, unknown>>) {
+    const arrival = /-arrival-rate$/.test(String(sc.executor));
+    const targets = ((sc.stages ?? []) as Array<{ target?: number }>).map((s) => Number(s.target));
+    const most = arrival
+      ? Number(sc.preAllocatedVUs)
+      : sc.executor === "ramping-vus"
+      ? Math.max(Number(sc.startVUs ?? 1), ...targets)
+      : Number(sc.vus ?? 1);
+    const apart = (sc.startTime ?? "0s") !== "0s" && sc.startTime !== 0;
+    if (apart || !Number.isFinite(most) || (arrival && Number(sc.maxVUs ?? most) > most)) return null;
+    vus += most;
+  }
+  return vus || null;
 }
 
 export const test = {

@@ -18,6 +18,7 @@ import { TLS_NAMES } from "./tls_info.ts";
 import { debugExchange, httpDebug } from "./http_debug.ts";
 import { b64encode } from "./encoding.ts";
 import { jsonOut, requestPoints } from "./json_out.ts";
+import { addPhases } from "./metrics.ts";
 import type { Response, Session } from "../session.ts";
 import { durationMsOf } from "../../../validation/duration.ts";
 import { expectStatuses } from "../../stats/recorder.ts";
@@ -91,15 +92,18 @@ function requestHops(method: string, target: Url, body: Body, params: Params): P
     answered = false;
   const responseType = params.responseType ?? (requestDefaults.discardResponseBodies ? "none" : "text");
   // Taken now: a redirect's or a Digest answer's next hop resumes where another VU may be current.
-  const vu = current(), s = vu?.s, timed = requestDefaults.timed || jsonOut;
+  const vu = current(), s = vu?.s;
   let startMs = 0;
   const next = (): Promise<K6Response> => {
-    startMs = timed ? performance.now() : 0;
+    startMs = jsonOut ? performance.now() : 0;
     jar?.addCookies(absolute(at), headers, givenCookie);
     return send(s, verb, at, place, sent, headers, name, tags, params.timeout).then(arrived);
   };
   const arrived = (raw: Response): K6Response | Promise<K6Response> => {
     if (httpDebug !== null && s !== undefined) debugExchange(verb, absolute(at), headers, sent, raw);
+    if (requestDefaults.phases && s !== undefined && (raw.waitingMs ?? NaN) >= 0) {
+      addPhases(raw, tags, verb, absolute(at), name);
+    }
     if (jsonOut && s !== undefined) {
       const hopMs = performance.now() - startMs;
       requestPoints(verb, absolute(at), name, raw.status, hopMs, vu!.scenario, tags);
@@ -116,8 +120,7 @@ function requestHops(method: string, target: Url, body: Body, params: Params): P
     }
     const location = raw.status >= 300 && raw.status < 400 ? raw.headers.get("location") : null;
     if (location === null || hops-- <= 0 || !sameOrigin(at, location)) {
-      const waitedMs = timed ? performance.now() - startMs : NaN;
-      return new K6Response(raw, at, verb, headers, sent, waitedMs, responseType);
+      return new K6Response(raw, at, verb, headers, sent, responseType);
     }
     at = new URL(location, at).href;
     place = placeOf(at);
@@ -207,7 +210,7 @@ function send(
     const signal = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
     const init = { method, headers, body: body as BodyInit | undefined, signal, redirect: "manual" as const };
     const startMs = performance.now();
-    return fetch(href, init).then(fetchedResponse, fetchFailed).then((r) => {
+    return fetch(href, init).then((res) => fetchedResponse(res, startMs), fetchFailed).then((r) => {
       const failure = r.failure?.kind as ErrorKind | undefined,
         latencyUs = (performance.now() - startMs) * 1000;
       const sent = { name: name ?? `${method} ${href}`, method, tags, status: r.status, failure, latencyUs };

@@ -20,6 +20,10 @@ interface IsolateFlags {
   flagsLoad?: boolean;
   /** k6's options as the run applies them (`exec.test.options`): a shortcuts' load as scenario `default`. */
   options?: IsolateOptions;
+  /** Whether a summary shown or written has k6's request phases (`http_req_waiting`, ...): then timed. */
+  phases?: boolean;
+  /** When loadlab read the script's options (epoch ms): `exec.instance.currentTestRunDuration` from it. */
+  testStartMs?: number;
 }
 
 /** Adds `flags` to what the script's isolates read: before they import it. */

@@ -11,6 +11,7 @@ import { jsonOut, point } from "./json_out.ts";
 import { tagPairs } from "../../../results/thresholds/selector.ts";
 import { atRunEnd } from "../run_end.ts";
 import { inInit } from "./init_files.ts";
+import type { Response } from "../session.ts";
 
 /** What one isolate added to a metric since its last send. */
 export interface MetricPart {
@@ -60,6 +61,12 @@ atRunEnd(flushMetrics);
  */
 const NAME = /^[a-zA-Z_][a-zA-Z0-9_]{1,128}$/;
 
+/** k6's request phases, timed on the connection (sessions/response.ts): sent with the custom metrics. */
+export const PHASES = [
+  ...["http_req_blocked", "http_req_connecting", "http_req_tls_handshaking"],
+  ...["http_req_sending", "http_req_waiting", "http_req_receiving"],
+];
+
 /** The kind each name is registered with: k6's built-in metrics, then the script's. */
 const kinds = new Map<string, MetricPart["kind"]>([
   ...["http_reqs", "iterations", "data_sent", "data_received", "dropped_iterations"].map((n) =>
@@ -67,24 +74,18 @@ const kinds = new Map<string, MetricPart["kind"]>([
   ),
   ...["http_req_failed", "checks"].map((n) => [n, "rate"] as const),
   ...["vus", "vus_max"].map((n) => [n, "gauge"] as const),
-  ...[
-    ...["http_req_duration", "http_req_blocked", "http_req_connecting", "http_req_tls_handshaking"],
-    ...["http_req_sending", "http_req_waiting", "http_req_receiving", "iteration_duration", "group_duration"],
-  ].map((n) => [n, "trend"] as const),
+  ...["http_req_duration", ...PHASES, "iteration_duration", "group_duration"].map((n) =>
+    [n, "trend"] as const
+  ),
 ]);
 
 /**
- * k6's built-in metrics, whose numbers loadlab's summary takes from the run's own counts. k6 adds a custom
- * metric of the same name and kind to its built-in one; here the script's part replaced the run's in the
- * summary (`new Counter("http_reqs")` read 4,000 requests for 4, a `Rate("checks")` hid the run's checks),
- * so such a name is refused. k6/ws's `ws_*` metrics are not here: they are counted through this module.
+ * k6's built-in metrics, counted by the run (k6/ws's `ws_*` are counted through this module): a script's
+ * metric of such a name is refused, as loadlab cannot add its values to the run's.
  */
 const BUILT_IN = new Set(kinds.keys());
 
-/**
- * Refuses a name k6 refuses (not of NAME, or taken by a metric of another kind) and a name of k6's
- * built-in metrics, whose values loadlab cannot add to.
- */
+/** Refuses a name k6 refuses (not of NAME, or taken by a metric of another kind) and a built-in's. */
 function register(name: unknown, kind: MetricPart["kind"]): string {
   if (!inInit()) {
     throw new TypeError(
@@ -184,8 +185,11 @@ export function wantSubmetrics(thresholds: unknown): void {
   if (thresholds === null || typeof thresholds !== "object") return;
   for (const key of Object.keys(thresholds)) {
     const m = /^([a-z_0-9]+)\{(.*)\}$/i.exec(key.trim());
-    if (m === null || (BUILT_IN.has(m[1]) && m[1] !== GROUP_DURATION)) continue;
+    if (m === null) continue;
     const tags = tagPairs(m[2]).filter(([k, v]) => k !== "" || v !== "");
+    // The run's results count checks by scenario, group and name; by any other tag they are kept here.
+    const ownChecks = m[1] === "checks" && tags.some(([k]) => !RESULT_CHECK_TAGS.has(k));
+    if (BUILT_IN.has(m[1]) && m[1] !== GROUP_DURATION && !ownChecks && !PHASES.includes(m[1])) continue;
     const list = wanted.get(m[1]) ?? [];
     list.push({ name: key.trim(), tags });
     wanted.set(m[1], list);
@@ -258,6 +262,15 @@ function addToSubmetrics(
 }
 
 const GROUP_DURATION = "group_duration";
+const RESULT_CHECK_TAGS = new Set(["scenario", "group", "check"]);
+
+/** A check's outcome for the `checks{...}` submetrics by other tags: its own tags over the request's. */
+export function addCheck(name: string, ok: boolean, tags: Record<string, string> | undefined): void {
+  const subs = wanted.get("checks");
+  if (subs !== undefined) {
+    addToSubmetrics(subs, "rate", false, +ok, ok, { ...jsonPointTags(), ...tags, check: name });
+  }
+}
 
 /** Adds a group's duration to k6's `group_duration` (k6.ts, as it ends), tagged with its path (`::api`). */
 export function addGroupDuration(durationMs: number, group: string): void {
@@ -267,6 +280,31 @@ export function addGroupDuration(durationMs: number, group: string): void {
     addToSubmetrics(subs, "trend", true, durationMs, durationMs, requestTags(undefined, group));
   }
   if (jsonOut) point(GROUP_DURATION, "trend", true, durationMs, { ...jsonPointTags(), group });
+}
+
+const phaseMs = new Float64Array(PHASES.length);
+
+/**
+ * Adds the phases of `raw` (measured: its `waitingMs` a number) to k6's phase trends; to the submetrics
+ * thresholds name by its tags and k6's `name`, `method`, `status` and `url`.
+ */
+export function addPhases(
+  raw: Response,
+  tags: Readonly<Record<string, string>> | undefined,
+  method: string,
+  url: string,
+  name: string | undefined,
+): void {
+  phaseMs[0] = raw.blockedMs!, phaseMs[1] = raw.dial?.connectingMs ?? 0, phaseMs[3] = raw.sendingMs!;
+  phaseMs[2] = raw.dial?.tlsHandshakingMs ?? 0, phaseMs[4] = raw.waitingMs!, phaseMs[5] = raw.receivingMs!;
+  let all: Record<string, string> | undefined;
+  for (let k = 0; k < PHASES.length; k++) {
+    const v = phaseMs[k];
+    addTo(partOf(PHASES[k], "trend", true), v, v);
+    const subs = wanted.get(PHASES[k]);
+    all ??= subs && { ...tags, name: name ?? url, method, status: String(raw.status), url };
+    if (subs !== undefined) addToSubmetrics(subs, "trend", true, v, v, all);
+  }
 }
 
 /** Metrics whose invalid value was said already: once each. */

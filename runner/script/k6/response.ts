@@ -29,7 +29,6 @@ export class K6Response {
   readonly proto = "HTTP/1.1";
   readonly remote_ip = "";
   readonly remote_port = 0;
-  readonly #waitedMs: number;
   readonly #raw: Response;
   readonly #responseType: string;
   // Kept as the request's own values (no object per request) until `res.request` is read.
@@ -43,11 +42,10 @@ export class K6Response {
     method: string,
     headers: Record<string, string>,
     body: string | Uint8Array | undefined,
-    waitedMs: number,
     responseType: string,
   ) {
     this.#raw = raw, this.#method = method, this.#headers = headers, this.#body = body;
-    this.#responseType = responseType, this.status = raw.status, this.#waitedMs = waitedMs;
+    this.#responseType = responseType, this.status = raw.status;
   }
 
   get error(): string {
@@ -73,15 +71,22 @@ export class K6Response {
   }
 
   /**
-   * k6's phases: `connecting` and `tls_handshaking` of the connect the request opened (0 on a reused one),
-   * `blocked` both; `duration` and `waiting` the script's wait past them; sending and receiving 0.
+   * k6's phases as the connection measured them (`duration` sending + waiting + receiving, as k6's); 0
+   * where none was (no response). `setup()`'s and `teardown()`'s (by fetch) wait whole as `waiting`.
    */
   get timings(): Record<string, number> {
-    const dial = this.#raw.dial;
-    const connecting = dial?.connectingMs ?? 0, tls = dial?.tlsHandshakingMs ?? 0;
-    const ms = Math.max(0, this.#waitedMs - connecting - tls);
-    const blocked = connecting + tls;
-    return { duration: ms, waiting: ms, blocked, connecting, tls_handshaking: tls, sending: 0, receiving: 0 };
+    const raw = this.#raw,
+      connecting = raw.dial?.connectingMs ?? 0,
+      tls_handshaking = raw.dial?.tlsHandshakingMs ?? 0;
+    const [blocked, sending, waiting, receiving] = [
+      raw.blockedMs,
+      raw.sendingMs,
+      raw.waitingMs,
+      raw.receivingMs,
+    ]
+      .map((ms) => ms || 0);
+    const duration = sending + waiting + receiving;
+    return { duration, waiting, blocked, connecting, tls_handshaking, sending, receiving };
   }
 
   get tls_version(): string | undefined {
@@ -163,13 +168,19 @@ export function fetchFailed(err: unknown): Response {
   return new FailedResponse(kind, message);
 }
 
-/** A response `fetch` gave outside a session, its body read whole. */
-export async function fetchedResponse(res: globalThis.Response): Promise<Response> {
-  return new FetchedResponse(res.status, res.headers, new Uint8Array(await res.arrayBuffer()));
+/** A response `fetch` gave outside a session, its body read whole; `waitingMs` the wait from `startMs`. */
+export async function fetchedResponse(res: globalThis.Response, startMs: number): Promise<Response> {
+  const body = new Uint8Array(await res.arrayBuffer());
+  return new FetchedResponse(res.status, res.headers, body, performance.now() - startMs);
 }
 
 class FetchedResponse extends Fields implements Response {
-  constructor(readonly status: number, private readonly fields: Headers, private readonly body: Uint8Array) {
+  constructor(
+    readonly status: number,
+    private readonly fields: Headers,
+    private readonly body: Uint8Array,
+    readonly waitingMs: number,
+  ) {
     super();
   }
 

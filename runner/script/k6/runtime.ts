@@ -6,8 +6,8 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Session } from "../session.ts";
-import { flushMetricsSoon, wantSubmetrics } from "./metrics.ts";
-import { jsonPointTags, setGroupSource, setRunTags } from "./tags.ts";
+import { flushMetricsSoon, PHASES, wantSubmetrics } from "./metrics.ts";
+import { jsonPointTags, setRunTags, setTagSource, type VuTags } from "./tags.ts";
 import { flushPoints, jsonOut, point, setJsonThresholds } from "./json_out.ts";
 import { isolateFlags } from "./isolate_flags.ts";
 import { PART_ENV } from "../part_env.ts";
@@ -18,10 +18,11 @@ import { runCounters } from "../run_counters.ts";
 import { testAborted } from "./test_abort.ts";
 import { setCookiePair } from "../sessions/cookies.ts";
 
-/** A k6 VU: its id in the whole run (`__VU`) and the iterations it started. */
+/** A k6 VU: its id in the whole run (`__VU`), the iterations it started and its own tags once set. */
 export interface K6Vu {
   id: number;
   iterations: number;
+  tags?: VuTags;
 }
 
 /** One k6 iteration: the session it runs in, its VU and the scenario's name. */
@@ -46,8 +47,10 @@ export interface VuContext {
 export const NO_DEFAULT = "no default function to run per iteration";
 
 const storage = new AsyncLocalStorage<VuContext>();
-setGroupSource(() => current()?.group);
+setTagSource(current);
 let scenarioName = "default";
+/** When this isolate's first iteration started (epoch ms; 0 before it). */
+let startedMs = 0;
 
 /** The options k6 applies to every request, which the runtime honours (http.ts reads them). */
 export const requestDefaults = {
@@ -55,8 +58,8 @@ export const requestDefaults = {
   maxRedirects: 10,
   userAgent: "",
   noCookiesReset: false,
-  /** Whether the script may read `res.timings` (else its requests are not timed again here). */
-  timed: true,
+  /** Whether k6's request phases are kept: a summary, handleSummary or a threshold reads them. */
+  phases: false,
   /** `http.batch`'s requests in flight at once, and to one host (k6's `batch` and `batchPerHost`). */
   batch: 20,
   batchPerHost: 6,
@@ -99,9 +102,7 @@ export function back<T>(ctx: VuContext | undefined, value?: T): T | undefined {
 }
 
 /** The folder `open()` reads relative paths from: the k6 script's own (set by the converted header). */
-export function scriptDir(dir: string): void {
-  setScriptFolder(dir);
-}
+export const scriptDir = setScriptFolder;
 
 Object.defineProperties(globalThis, {
   __VU: { get: () => current()?.vu.id ?? 0, configurable: true },
@@ -115,8 +116,6 @@ export interface ConvertedModule {
   main: ((data: unknown) => unknown) | undefined;
   exports: Record<string, unknown>;
   resumes?: boolean;
-  /** False when the script never names `timings` (it cannot read `res.timings`). */
-  timings?: boolean;
   /** False when the script does not import k6/metrics (its iterations add to no custom metric). */
   metrics?: boolean;
 }
@@ -132,7 +131,8 @@ export function session(mod: ConvertedModule): (s: Session) => unknown {
   if (typeof options.maxRedirects === "number") requestDefaults.maxRedirects = options.maxRedirects;
   if (typeof options.userAgent === "string") requestDefaults.userAgent = options.userAgent;
   requestDefaults.noCookiesReset = options.noCookiesReset === true;
-  requestDefaults.timed = mod.timings !== false;
+  requestDefaults.phases = isolateFlags.phases === true || typeof mod.exports.handleSummary === "function" ||
+    Object.keys(options.thresholds ?? {}).some((key) => PHASES.some((p) => key.trim().startsWith(p)));
   setJsonThresholds(options.thresholds);
   // k6's 0 is "no limit": a batch then sends all its requests at once.
   if (typeof options.batch === "number") requestDefaults.batch = options.batch || Infinity;
@@ -162,7 +162,8 @@ export function session(mod: ConvertedModule): (s: Session) => unknown {
     resumed = ctx;
     try {
       // No timers (they keep the context above) and, without k6/metrics or counts, nothing after it.
-      return mod.metrics === false && !jsonOut && !counting && !arrivals ? fn(s.setup) : iterate(ctx, fn);
+      const bare = mod.metrics === false && !jsonOut && !counting && !arrivals && !requestDefaults.phases;
+      return bare ? fn(s.setup) : iterate(ctx, fn);
     } finally {
       resumed = undefined;
     }
@@ -258,6 +259,7 @@ function chooseScenario(
   const fn = mains.get(name);
   if (fn === undefined) throw new ScriptShapeError(NO_DEFAULT);
   scenarioName = name;
+  startedMs = Date.now();
   // A run has at most 64 workers, so at most 64 scenarios: their slots fit the run's counters.
   scenarioSlot = 4 + 2 * Math.max(0, names.indexOf(name));
   arrivals = /-arrival-rate$/.test(String((scenarios[name] as { executor?: unknown } | undefined)?.executor));
@@ -353,3 +355,5 @@ export function array(
 export function scenario(): string {
   return scenarioName;
 }
+
+export const scenarioStartMs = (): number => startedMs;

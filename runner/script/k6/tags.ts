@@ -1,7 +1,8 @@
 /**
  * @module
  * The tags a k6 request carries: `options.tags`, its scenario's `tags` and `scenario: <name>` (when declared,
- * as k6 tags every sample), `group: ::name` in a group, with `params.tags` over them; `name` names the
+ * as k6 tags every sample), the VU's own (`exec.vu.tags`, set at run time), `group: ::name` in a group,
+ * with `params.tags` over them; `name` names the
  * endpoint instead. Requests are recorded by name and tags (runner/stats/endpoint_recorder.ts), so a
  * threshold by tag (`{scenario:browse}`) selects them. The run's tags are one frozen object, so the
  * recorder keys it once per name.
@@ -18,16 +19,32 @@ export function setRunTags(tags: Record<string, unknown> | undefined, scenario =
   runScenario = scenario;
 }
 
-/** The tags of a point k6 writes (`--out json`): the scenario, the run's tags and the group now. */
+/** The tags of a point k6 writes (`--out json`): the scenario, the run's and VU's tags and the group now. */
 export function jsonPointTags(): Record<string, string> {
-  return { scenario: runScenario, ...runTags, group: groupNow() ?? "" };
+  return { scenario: runScenario, ...runTags, ...now()?.vu.tags?.merged, group: now()?.group ?? "" };
 }
 
-/** The group path of the iteration running now (runtime.ts sets it: it knows the VU in progress). */
-let groupNow: () => string | undefined = () => undefined;
+/** The iteration running now: its group path and its VU (runtime.ts sets it: it knows the VU in progress). */
+let now: () => { group?: string; vu: { tags?: VuTags } } | undefined = () => undefined;
 
-export function setGroupSource(source: () => string | undefined): void {
-  groupNow = source;
+export function setTagSource(source: typeof now): void {
+  now = source;
+}
+
+/** k6's `exec.vu.tags` of one VU: `own` as the script sets it, `merged` over the run's, frozen per change. */
+export class VuTags {
+  readonly #set: Record<string, string> = {};
+  #merged: Readonly<Record<string, string>> | undefined | null = undefined;
+  readonly own = new Proxy(this.#set, {
+    set: (set, key, value) =>
+      typeof key === "string" && (set[key] = String(value), this.#merged = null, true),
+    deleteProperty: (set, key) => typeof key === "string" && (delete set[key], this.#merged = null, true),
+  });
+
+  get merged(): Readonly<Record<string, string>> | undefined {
+    const set = this.#set;
+    return this.#merged ??= Object.keys(set).length === 0 ? undefined : Object.freeze({ ...runTags, ...set });
+  }
 }
 
 /** The run's tags with each group's path, frozen once per path. */
@@ -39,10 +56,12 @@ const groupTags = new Map<string, Readonly<Record<string, string>>>();
  */
 export function requestTags(
   given: Record<string, string> | undefined,
-  group: string | undefined = groupNow(),
+  group: string | undefined = now()?.group,
 ): Readonly<Record<string, string>> | undefined {
-  let base = runTags;
-  if (group !== undefined) {
+  const vu = now()?.vu.tags?.merged;
+  let base = vu ?? runTags;
+  if (group !== undefined && vu !== undefined) base = Object.freeze({ ...vu, group });
+  else if (group !== undefined) {
     base = groupTags.get(group);
     if (base === undefined) groupTags.set(group, base = Object.freeze({ ...runTags, group }));
   }

@@ -12,6 +12,12 @@ const EMPTY = new Uint8Array(0);
 interface NegotiatingConn {
   tlsNegotiated(): { version: string | null; cipher: string | null } | null;
   takeDial?(): { connectingMs: number; tlsHandshakingMs: number } | null;
+  /** The exchange's times (h1/connection.ts): asked on a closed socket (-1: open), written, first read. */
+  askedMs?: number;
+  writeStartMs?: number;
+  writtenMs?: number;
+  firstByteMs?: number;
+  lastEventMs?: number;
 }
 const decoder = new TextDecoder();
 
@@ -50,6 +56,11 @@ export class ScriptResponse extends Fields implements Response {
   readonly #conn: NegotiatingConn | null;
 
   readonly dial?: Readonly<{ connectingMs: number; tlsHandshakingMs: number }>;
+  /** k6's phases in ms (NaN: not measured); waiting runs from the last byte written to the first read. */
+  readonly blockedMs: number = NaN;
+  readonly sendingMs: number = NaN;
+  readonly waitingMs: number = NaN;
+  readonly receivingMs: number = NaN;
 
   constructor(buf: Uint8Array, from: number, to: number, conn: NegotiatingConn | null = null) {
     super();
@@ -59,6 +70,15 @@ export class ScriptResponse extends Fields implements Response {
     this.#conn = conn;
     const dial = conn?.takeDial?.();
     if (dial) this.dial = dial;
+    if (conn?.firstByteMs !== undefined && from !== to) {
+      const { askedMs = -1, writeStartMs = 0, writtenMs = 0, firstByteMs, lastEventMs = 0 } = conn;
+      const dialMs = dial ? dial.connectingMs + dial.tlsHandshakingMs : 0;
+      this.blockedMs = Math.max(askedMs < 0 ? 0 : writeStartMs - askedMs, dialMs);
+      this.sendingMs = Math.max(0, writtenMs - writeStartMs);
+      this.waitingMs = Math.max(0, firstByteMs - writtenMs);
+      this.receivingMs = Math.max(0, lastEventMs - firstByteMs);
+      conn.askedMs = -1;
+    }
     if (from === to) {
       this.status = 0;
       return;

@@ -35,17 +35,6 @@ export function storageReason(ast: Node): string | null {
   return why;
 }
 
-/** Whether the script names `timings` (a property, a binding or in a string): else it cannot read them. */
-export function readsTimings(ast: Node): boolean {
-  let named = false;
-  everyNode(ast, (n: Node) => {
-    if (n.type === "Identifier" && n.name === "timings") named = true;
-    else if (n.type === "Literal" && typeof n.value === "string" && n.value.includes("timings")) named = true;
-    else if (n.type === "TemplateElement" && String(n.value.cooked).includes("timings")) named = true;
-  });
-  return named;
-}
-
 /** Whether the script imports k6/metrics or `group` (`group_duration`): else an iteration adds no metric. */
 export function importsMetrics(ast: Node): boolean {
   return ast.body.some((s: Node) =>

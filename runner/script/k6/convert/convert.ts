@@ -7,7 +7,7 @@
 import * as acorn from "acorn";
 import * as walk from "acorn-walk";
 import { type Binding, type Node, planAsync } from "./async.ts";
-import { contextEdits, importsMetrics, readsTimings, RESUMING_AWAIT, storageReason } from "./context.ts";
+import { contextEdits, importsMetrics, RESUMING_AWAIT, storageReason } from "./context.ts";
 import { jslibOf, K6_REFUSED, moduleUrl, RUNTIME_URL } from "./modules.ts";
 import { type Edit, exportEdits } from "./exports.ts";
 import {
@@ -39,8 +39,8 @@ export interface K6ModuleContext {
   locals: ReadonlyMap<string, ReadonlySet<string>>;
   /** A module the script imports (no session of its own: its exports stay as they are). */
   library: boolean;
-  /** Whether the script or any of its modules reads `timings`, imports k6/metrics, or holds callbacks. */
-  facts: { timings: boolean; metrics: boolean; stores: boolean };
+  /** Whether the script or any of its modules imports k6/metrics, or holds callbacks. */
+  facts: { metrics: boolean; stores: boolean };
 }
 
 /** The name a local module's default export is bound by (its async calls list it under this name). */
@@ -111,9 +111,8 @@ export function convertK6(
   }
   const header = `${runtime}__k6.scriptDir(${JSON.stringify(dir)}); `;
   // What the runtime may skip for this script; a readable conversion, edited on, skips nothing.
-  const timings = readsTimings(ast) || (modules?.facts.timings ?? false);
   const metrics = importsMetrics(ast) || (modules?.facts.metrics ?? false);
-  const skips = readable ? "" : `, resumes: ${resumes}, timings: ${timings}, metrics: ${metrics}`;
+  const skips = readable ? "" : `, resumes: ${resumes}, metrics: ${metrics}`;
   const names = exported.join(", ");
   const footer = `\n;export default __k6.session({ main: __k6_main, exports: { ${names} }${skips} });\n`;
   return { code: header + applyEdits(source, edits) + footer, asyncExports: new Set() };

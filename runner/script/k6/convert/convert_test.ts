@@ -109,15 +109,12 @@ Deno.test("what cannot be awaited is refused with file:line and why", () => {
   // A request's own expected statuses: refused at its line (the run has one set, setResponseCallback's).
   const own = refused(head + `export default function () {\n  http.get("/", { responseCallback: null });\n}`);
   ok(own.length === 1 && own[0].startsWith("t.js:4: a request's own responseCallback"), own.join());
-  // A VU's own tags set at run time: refused at each line that names them, never silently dropped.
+  // A VU's metadata: refused at its line, never silently dropped (its tags are kept).
   const vuTags = refused(
     `import exec from "k6/execution";\nexport default function () {\n  exec.vu.tags.tier = "gold";\n` +
       `  exec.vu.metrics.metadata.trace = "x";\n}`,
   );
-  assertEquals(vuTags.map((p) => p.slice(0, 30)), [
-    "t.js:3: exec.vu.tags (and vu.m",
-    "t.js:4: exec.vu.tags (and vu.m",
-  ]);
+  assertEquals(vuTags.map((p) => p.slice(0, 33)), ["t.js:4: exec.vu.metrics.metadata:"]);
   throws(
     () => convert("export default function ( {"),
     /^K6ConvertError: cannot run this k6 script: t.js:1: /,
@@ -204,7 +201,7 @@ export default async function () {
   ok(code.includes(`__k6.back(__k6.context(), await Promise.all([${A}http.asyncRequest(`), code);
   ok(code.includes(`} catch (e) {__k6.back(__k6c); `), code);
   ok(code.includes(`} finally {__k6.back(__k6c); `), code);
-  ok(code.includes(`resumes: true, timings: false, metrics: false });\n`), code);
+  ok(code.includes(`resumes: true, metrics: false });\n`), code);
 });
 
 Deno.test("a script handing callbacks over to run later keeps a context per iteration", () => {
@@ -222,12 +219,8 @@ export default function () { http.get("http://h/"); ${later} }`);
   }
 });
 
-Deno.test("requests go untimed by the runtime unless the script names timings; a readable conversion skips nothing", () => {
+Deno.test("a readable conversion skips nothing", () => {
   const get = `import http from "k6/http";\nexport default function () { const r = http.get("http://h/"); `;
-  ok(convert(get + "}").includes("timings: false"));
-  ok(convert(get + "r.timings.duration; }").includes("timings: true"));
-  ok(convert(get + `const { timings } = r; }`).includes("timings: true"));
-  ok(convert(get + `r["timings"]; }`).includes("timings: true"));
   const readable = convertK6(get + "}", "t.js", "/scripts", true).code;
   ok(readable.endsWith("exports: {  } });\n") && readable.includes("(await http.get("), readable);
 });

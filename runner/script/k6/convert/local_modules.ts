@@ -7,7 +7,7 @@ import * as acorn from "acorn";
 import { basename, dirname, relative, resolve } from "node:path";
 import { convertK6, K6ConvertError, type K6ModuleContext } from "./convert.ts";
 import type { Node } from "./async.ts";
-import { importsMetrics, readsTimings, storageReason } from "./context.ts";
+import { importsMetrics, storageReason } from "./context.ts";
 import { parseOrNull } from "./refusals.ts";
 
 /** One file of a script: its absolute path, text, name in problems and local imports (specifier -> path). */
@@ -72,7 +72,6 @@ export function convertK6Files(files: K6File[]): Map<string, string> {
   const script = files[files.length - 1];
   const asts = files.map((f) => f.ast).filter((a) => a !== null);
   const facts = {
-    timings: asts.some(readsTimings),
     metrics: asts.some(importsMetrics),
     stores: asts.some((a) => storageReason(a) !== null),
   };

@@ -56,8 +56,8 @@ function nodeProblem(
     return "a request's own responseCallback is not honoured (loadlab judges a response's status by one " +
       "set of expected statuses per run): give every request's with http.setResponseCallback(...)";
   }
-  if (node.type === "MemberExpression" && isVuTags(node)) {
-    return "exec.vu.tags (and vu.metrics.tags, .metadata): loadlab keeps no VU's own tags; give params.tags";
+  if (node.type === "MemberExpression" && isVuMetadata(node)) {
+    return "exec.vu.metrics.metadata: loadlab keeps no VU's metadata; give exec.vu.tags or params.tags";
   }
   if (node.type !== "CallExpression" && node.type !== "NewExpression") return null;
   const callee = node.callee;
@@ -243,11 +243,11 @@ export function importsK6ByTokens(source: string): boolean {
   return false;
 }
 
-/** `x.vu.tags`, `x.vu.metrics.tags` or `x.vu.metrics.metadata` (k6/execution's tags of a VU). */
-function isVuTags(node: Node): boolean {
+/** `x.vu.metrics.metadata` (k6/execution's metadata of a VU's samples). */
+function isVuMetadata(node: Node): boolean {
   const keys: string[] = [];
   for (let n = node; n.type === "MemberExpression" && !n.computed; n = n.object) keys.push(n.property.name);
-  return /^(tags|(tags|metadata),metrics),vu(,|$)/.test(keys.join());
+  return /^metadata,metrics,vu(,|$)/.test(keys.join());
 }
 
 /** Why `node` reaches an async k6 API other than by a direct call (`const get = http.get`), or null. */
