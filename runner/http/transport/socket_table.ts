@@ -8,6 +8,7 @@
 import { EINPROGRESS, type EpollSys } from "./epoll/ffi.ts";
 import type { SockAddr } from "./sock_addr.ts";
 import { connectError, notAttemptedError } from "./epoll/errors.ts";
+import { nextTurn } from "../../load/clock.ts";
 
 /** A socket the table holds: served from the ready list, closed with the loop. */
 interface TableSocket {
@@ -29,9 +30,49 @@ export abstract class SocketTable<S extends TableSocket> {
   asyncWakes = 0;
   protected pumping = false;
   protected closed = false;
+  abstract readonly sys: EpollSys;
 
   /** Runs rounds while sockets wait; clears `pumping` in the turn of its last check. */
   protected abstract pump(): void;
+  /** The blocking pump starts (its probe armed) and ends. */
+  protected abstract pumpStarted(): void;
+  protected pumpEnded(): void {}
+  /** Hands what the kernel finished to its sockets, where that needs no wait (io_uring's completions). */
+  protected reap(): void {}
+  /** Waits in the kernel up to `leftMs` (not at all while sockets are ready); false ends the turn. */
+  protected abstract block(leftMs: number): boolean;
+  /** The turn ends: what is queued for the kernel goes now. */
+  protected turnEnded(): void {}
+
+  /**
+   * The closed models' pump: rounds back to back while only inline work is done, up to `blockMs` a turn,
+   * blocking this thread in the kernel between them, as wrk's loop does; then a turn for the event loop.
+   */
+  protected async pumpBlocking(blockMs: number): Promise<void> {
+    const sys = this.sys;
+    try {
+      // Started inside whoever armed a read before its write: the first round waits for the next turn.
+      await nextTurn();
+      this.pumpStarted();
+      while (this.waiting > 0 && !this.closed) {
+        const turnEndMs = sys.nowMs() + blockMs;
+        this.asyncWakes = 0;
+        while (true) {
+          this.serveReady();
+          this.reap();
+          if (this.waiting === 0 || this.asyncWakes > 0 || this.closed) break;
+          const leftMs = turnEndMs - sys.nowMs();
+          if (leftMs <= 0 || !this.block(leftMs)) break;
+        }
+        this.turnEnded();
+        await nextTurn();
+      }
+    } finally {
+      // In the same turn as the loop's last check, so a socket that starts waiting next is seen by `wait`.
+      this.pumping = false;
+      this.pumpEnded();
+    }
+  }
 
   /** A socket starts waiting for an event: counted, and the pump started if it is not running. */
   wait(): void {

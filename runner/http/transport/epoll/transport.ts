@@ -3,7 +3,7 @@
  * The epoll transport (Linux; https: through OpenSSL): a worker's sockets edge-triggered in one epoll set,
  * one pump turning ready events into reads (one `epoll_wait` a round, no promise per read), with both
  * contracts of transport/transport.ts. Closed models (`blockMs > 0`) block in `epoll_wait` like wrk's loop;
- * open ones poll each turn, then wait off-thread. A timer probe measures how long responses wait.
+ * open ones poll each turn, then wait off-thread (socket_table.ts has the blocking pump). A timer probe measures how long responses wait.
  */
 import { EPOLL_CTL_ADD, EPOLLET, EPOLLIN, EPOLLOUT, EPOLLRDHUP, EpollSys } from "./ffi.ts";
 import type { SockAddr } from "../sock_addr.ts";
@@ -179,37 +179,20 @@ export class EpollLoop extends SocketTable<EpollSocket> implements SocketLoop {
   }
 
   protected pump(): void {
-    (this.#blockMs > 0 ? this.#pumpBlocking() : this.#pumpPolling()).catch((err) => {
+    (this.#blockMs > 0 ? this.pumpBlocking(this.#blockMs) : this.#pumpPolling()).catch((err) => {
       if (TRACE_CONN) traceConn(`epfd${this.#epfd}`, -1, "pump-died", `${err} waiting=${this.waiting}`);
     });
   }
 
-  /** Rounds back to back while only inline work is done, up to `blockMs` a turn, then blocks. */
-  async #pumpBlocking(): Promise<void> {
-    const sys = this.sys;
-    try {
-      // Started inside whoever armed a read before its write: the first round waits for the next turn.
-      await nextTurn();
-      this.#probe?.restart(sys.nowMs());
-      while (this.waiting > 0 && !this.closed) {
-        const turnEndMs = sys.nowMs() + this.#blockMs;
-        this.asyncWakes = 0;
-        while (true) {
-          this.serveReady();
-          if (this.waiting === 0 || this.asyncWakes > 0 || this.closed) break;
-          const leftMs = turnEndMs - sys.nowMs();
-          if (leftMs <= 0) break;
-          // A socket still on the ready list (its budget spent) has bytes no edge will announce: poll only.
-          const n = sys.epollWait(this.#epfd, this.readyCount > 0 ? 0 : Math.ceil(leftMs));
-          if (n > 0) this.#dispatch(sys.events, n);
-          else if (n < 0) break;
-        }
-        await nextTurn();
-      }
-    } finally {
-      // In the same turn as the loop's last check, so a socket that starts waiting next is seen by `wait`.
-      this.pumping = false;
-    }
+  protected pumpStarted(): void {
+    this.#probe?.restart(this.sys.nowMs());
+  }
+
+  protected block(leftMs: number): boolean {
+    // A socket still on the ready list (its budget spent) has bytes no edge will announce: poll only.
+    const n = this.sys.epollWait(this.#epfd, this.readyCount > 0 ? 0 : Math.ceil(leftMs));
+    if (n > 0) this.#dispatch(this.sys.events, n);
+    return n >= 0;
   }
 
   /** One non-blocking poll per event-loop turn; after a few empty ones, an off-thread wait. */
