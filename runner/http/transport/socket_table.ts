@@ -34,14 +34,15 @@ export abstract class SocketTable<S extends TableSocket> {
 
   /** Runs rounds while sockets wait; clears `pumping` in the turn of its last check. */
   protected abstract pump(): void;
-  /** The blocking pump starts (its probe armed) and ends. */
+  /**
+   * The blocking pump's steps: its start (the probe armed) and end; a wait in the kernel up to `leftMs`
+   * (none while sockets are ready; false ends the turn); handing over what the kernel finished that needs
+   * no wait (io_uring's completions); the turn's flush of what is queued for the kernel.
+   */
   protected abstract pumpStarted(): void;
-  protected pumpEnded(): void {}
-  /** Hands what the kernel finished to its sockets, where that needs no wait (io_uring's completions). */
-  protected reap(): void {}
-  /** Waits in the kernel up to `leftMs` (not at all while sockets are ready); false ends the turn. */
   protected abstract block(leftMs: number): boolean;
-  /** The turn ends: what is queued for the kernel goes now. */
+  protected pumpEnded(): void {}
+  protected reap(): void {}
   protected turnEnded(): void {}
 
   /**
