@@ -9,6 +9,15 @@ import { EINPROGRESS, type EpollSys } from "./epoll/ffi.ts";
 import type { SockAddr } from "./sock_addr.ts";
 import { connectError, notAttemptedError } from "./epoll/errors.ts";
 import { nextTurn } from "../../load/clock.ts";
+import type { ConnectLoop } from "./epoll/connect.ts";
+
+/** What a socket needs of its loop (a `SocketTable`): declared here, so sockets need not import loops. */
+export interface SocketLoop<S> extends ConnectLoop {
+  /** Events settled outside the pump since its last turn. */
+  asyncWakes: number;
+  ready(sock: S): void;
+  release(token: number): void;
+}
 
 /** A socket the table holds: served from the ready list, closed with the loop. */
 interface TableSocket {

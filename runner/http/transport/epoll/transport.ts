@@ -10,11 +10,11 @@ import type { SockAddr } from "../sock_addr.ts";
 import type { ConnectWaiter, TransportConn } from "../transport.ts";
 import type { OpenSslClient } from "../../tls/openssl_client.ts";
 import type { SslNegotiated } from "../../tls/openssl_conn.ts";
-import { EpollSocket, type SocketLoop } from "./socket.ts";
+import { EpollSocket } from "./socket.ts";
 import { errnoMessage, notAttemptedError } from "./errors.ts";
 import { TRACE_CONN, traceConn } from "../conn_trace.ts";
 import { nextTurn } from "../../../load/clock.ts";
-import { loopSocket, SocketTable, startConnect } from "../socket_table.ts";
+import { loopSocket, type SocketLoop, SocketTable, startConnect } from "../socket_table.ts";
 import { type ConnectPhase, HANDSHAKES_IN_FLIGHT } from "./connect.ts";
 import { PROBE_TOKEN, ReadyProbe, type ReadyWaitSum } from "../ready_wait.ts";
 
@@ -34,7 +34,7 @@ interface EpollLoopOptions {
 }
 
 /** One worker's epoll set and its sockets; `connect` is the transport, `close` ends it all. */
-export class EpollLoop extends SocketTable<EpollSocket> implements SocketLoop {
+export class EpollLoop extends SocketTable<EpollSocket> implements SocketLoop<EpollSocket> {
   readonly sys: EpollSys;
   readonly #epfd: number;
   readonly #blockMs: number;
