@@ -137,12 +137,8 @@ export class EpollSocket implements InlineConn {
     const { state: connecting, waiter: connectWaiter } = this.#connect.abandon(fd);
     const reading = this.#read.armed ? readStateOf(sys, fd) : "";
     if (TRACE_CONN) {
-      traceConn(
-        "epfd-sock",
-        fd,
-        "closed",
-        `token=${this.token} readable=${this.#readable} ${connecting}${reading}`,
-      );
+      const detail = `token=${this.token} readable=${this.#readable} ${connecting}${reading}`;
+      traceConn("epfd-sock", fd, "closed", detail);
     }
     this.ssl?.free();
     sys.closeDrained(fd);
@@ -153,14 +149,11 @@ export class EpollSocket implements InlineConn {
 
   onEvents(flags: number): void {
     if (TRACE_CONN) {
-      traceConn(
-        "epfd-sock",
-        this.fd,
-        "flags",
-        `token=${this.token} ${flags.toString(16)} connecting=${this.#connect.pending} reader=${
-          this.#read.reader !== null
-        }`,
-      );
+      const reading = this.#read.reader !== null;
+      const detail = `token=${this.token} ${
+        flags.toString(16)
+      } connecting=${this.#connect.pending} reader=${reading}`;
+      traceConn("epfd-sock", this.fd, "flags", detail);
     }
     if (this.#connect.pending) {
       this.#connect.edge((flags & (READ_FLAGS | WRITE_FLAGS)) !== 0, (flags & WRITE_FLAGS) !== 0);

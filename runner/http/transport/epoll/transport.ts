@@ -2,8 +2,8 @@
  * @module
  * The epoll transport (Linux; https: through OpenSSL): a worker's sockets edge-triggered in one epoll set,
  * one pump turning ready events into reads (one `epoll_wait` a round, no promise per read), with both
- * contracts of transport/transport.ts. Closed models (`blockMs > 0`) block in `epoll_wait` like wrk's loop;
- * open ones poll each turn, then wait off-thread (socket_table.ts has the blocking pump). A timer probe measures how long responses wait.
+ * contracts of transport/transport.ts. Closed models (`blockMs > 0`) block in `epoll_wait` (socket_table.ts's
+ * pump); open ones poll each turn, then wait off-thread. A timer probe measures how long responses wait.
  */
 import { EPOLL_CTL_ADD, EPOLLET, EPOLLIN, EPOLLOUT, EPOLLRDHUP, EpollSys } from "./ffi.ts";
 import type { SockAddr } from "../sock_addr.ts";
@@ -224,21 +224,12 @@ export class EpollLoop extends SocketTable<EpollSocket> implements SocketLoop<Ep
   /** The trace's note of an idle wait that came back late (the thread pool was behind) or after close. */
   #traceIdleWait(events: number, tookMs: number): void {
     if (tookMs < 4 * IDLE_WAIT_MS && !this.closed) return;
-    const tokens = [];
+    const sys = this.sys, tokens = [];
     for (let i = 0; i < Math.min(events, 8); i++) {
-      tokens.push(
-        `${this.sys.eventToken(this.sys.idleEvents, i)}:${
-          this.sys.eventFlags(this.sys.idleEvents, i).toString(16)
-        }`,
-      );
+      tokens.push(`${sys.eventToken(sys.idleEvents, i)}:${sys.eventFlags(sys.idleEvents, i).toString(16)}`);
     }
-    const what = this.closed ? "stray" : "slow-idle-wait";
-    traceConn(
-      `epfd${this.#epfd}`,
-      -1,
-      what,
-      `${events} events in ${tookMs.toFixed(1)} ms [${tokens.join(" ")}]`,
-    );
+    const detail = `${events} events in ${tookMs.toFixed(1)} ms [${tokens.join(" ")}]`;
+    traceConn(`epfd${this.#epfd}`, -1, this.closed ? "stray" : "slow-idle-wait", detail);
   }
 
   #dispatch(events: Uint32Array, n: number): void {
@@ -253,13 +244,9 @@ export class EpollLoop extends SocketTable<EpollSocket> implements SocketLoop<Ep
   }
 
   #traceEvent(events: Uint32Array, i: number, sock: EpollSocket | null | undefined): void {
-    const token = this.sys.eventToken(events, i);
-    const flags = this.sys.eventFlags(events, i).toString(16);
-    traceConn(
-      `epfd${this.#epfd}`,
-      sock?.fd ?? -1,
-      sock == null ? "stray" : "event",
-      `token=${token} flags=${flags}`,
-    );
+    const detail = `token=${this.sys.eventToken(events, i)} flags=${
+      this.sys.eventFlags(events, i).toString(16)
+    }`;
+    traceConn(`epfd${this.#epfd}`, sock?.fd ?? -1, sock == null ? "stray" : "event", detail);
   }
 }
