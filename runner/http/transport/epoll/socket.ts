@@ -5,7 +5,7 @@
  * `write`. `#readable` holds from an EPOLLIN edge until a short read; over TLS only once OpenSSL and the
  * kernel queue are proven empty. A readable socket is served TURN_READ_BYTES per turn.
  */
-import { EAGAIN, EINTR, EPOLLERR, EPOLLHUP, EPOLLIN, EPOLLOUT, EPOLLRDHUP, type EpollSys } from "./ffi.ts";
+import { EAGAIN, EINTR, EPOLLERR, EPOLLHUP, EPOLLIN, EPOLLOUT, EPOLLRDHUP } from "./ffi.ts";
 import {
   type ConnectWaiter,
   type InlineConn,
