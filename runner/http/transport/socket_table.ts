@@ -1,9 +1,9 @@
 /**
  * @module
  * What a transport's event loop keeps of its sockets: each by its token (a slot reused after close), the
- * ready list of sockets with bytes no event will announce, served next round (two lists take turns), and
- * the count of sockets waiting, which starts the loop's pump; and how both loops dial: a non-blocking
- * socket (bound to a source address when given), then the connect, each error saying what was attempted.
+ * ready list of sockets with bytes no event will announce, served next round (two lists take turns), the
+ * count of sockets waiting, which starts the loop's pump, and the closed models' blocking pump; and how both
+ * loops dial: a non-blocking socket (bound to a source address when given), then the connect.
  */
 import { EINPROGRESS, type EpollSys } from "./epoll/ffi.ts";
 import type { SockAddr } from "./sock_addr.ts";
