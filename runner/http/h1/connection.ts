@@ -40,10 +40,12 @@ const EMPTY = new Uint8Array(0);
  * bytes, so one buffer serves all. A read of Deno's sockets lands while others run, so it has its own.
  */
 const INLINE_READ = new Uint8Array(READ_BUFFER_BYTES);
-/** The one executor of every exchange's promise: hands its resolver out here, so no closure per exchange. */
+/** The one executor of every exchange's promise: hands its settlers out here, so no closure per exchange. */
 let caught: ((done: number) => void) | null = null;
-const CATCH = (resolve: (done: number) => void) => {
+let caughtFailed: ((err: unknown) => void) | null = null;
+const CATCH = (resolve: (done: number) => void, reject: (err: unknown) => void) => {
   caught = resolve;
+  caughtFailed = reject;
 };
 
 const NO_VALUES: Uint8Array[] = [];
@@ -201,47 +203,37 @@ export class Connection implements StepConnection, InlineReader {
       return this.#openThenExchange(intendedMs, depth, request, next);
     }
     const exchanged = new Promise<number>(CATCH);
-    const resolve = caught!;
-    caught = null;
-    this.#settle = resolve;
-    this.#next = next;
-    let begun: boolean;
-    try {
-      begun = this.#begin(intendedMs, depth, request, -1);
-    } catch (err) {
-      this.#settle = this.#next = null;
-      return Promise.reject(err);
-    }
-    if (!begun) {
-      this.#settle = this.#next = null;
-      resolve(0);
-    }
+    const settle = caught!, failed = caughtFailed!;
+    caught = caughtFailed = null;
+    this.exchangeInto(intendedMs, -1, request, settle, failed, depth, next);
     return exchanged;
   }
 
-  /** `exchange` of `request` alone, ending in `settle` or `failed`; `sentMs`: now, or negative. */
+  /** `exchange` ending in `settle` or `failed` instead of a promise; `sentMs`: now, or negative. */
   exchangeInto(
     intendedMs: number,
     sentMs: number,
-    request: EncodedRequest,
+    request: EncodedRequest | null,
     settle: (done: number) => void,
     failed: (err: unknown) => void,
+    depth = 1,
+    next: NextExchange | null = null,
   ): void {
     if (this.#sock === null) {
-      this.exchange(intendedMs, 1, request).then(settle, failed);
+      this.#openThenExchange(intendedMs, depth, request, next).then(settle, failed);
       return;
     }
     this.#settle = settle;
-    this.#next = null;
+    this.#next = next;
     let begun: boolean;
     try {
-      begun = this.#begin(intendedMs, 1, request, sentMs);
+      begun = this.#begin(intendedMs, depth, request, sentMs);
     } catch (err) {
-      this.#settle = null;
+      this.#settle = this.#next = null;
       return failed(err);
     }
     if (!begun) {
-      this.#settle = null;
+      this.#settle = this.#next = null;
       settle(0);
     }
   }

@@ -111,23 +111,18 @@ function boundTransport(url: URL, requested: TransportRequest, options: Transpor
 function denoTransport(url: URL, options: TransportOptions, fallbackReason: string | null): ChosenTransport {
   const probe = options.closedModel ? new LoopLagProbe() : null;
   const probed = probe === null ? {} : { takeReadyWait: () => probe.take(), close: () => probe.close() };
-  if (url.protocol !== "https:") {
-    return {
-      kind: "deno",
-      transport: transportFor(url),
-      fallbackReason,
-      tlsInfo: () => null,
-      close() {},
-      ...probed,
-    };
-  }
-  const tls = tlsTransport(
-    serverNameOf(url, options),
-    options.tls,
-    loadTlsMaterial(options.tls),
-    options.alpn,
-  );
-  return { kind: "deno", transport: tls.transport, fallbackReason, tlsInfo: tls.info, close() {}, ...probed };
+  const tls = url.protocol !== "https:"
+    ? null
+    : tlsTransport(serverNameOf(url, options), options.tls, loadTlsMaterial(options.tls), options.alpn);
+  const transport = tls?.transport ?? transportFor(url);
+  return {
+    kind: "deno",
+    transport,
+    fallbackReason,
+    tlsInfo: tls?.info ?? (() => null),
+    close() {},
+    ...probed,
+  };
 }
 
 /** The name a TLS client sends and verifies: the `sni` option, else the URL's (unbracketed) host. */

@@ -1,13 +1,23 @@
 /**
  * @module
  * What a transport's event loop keeps of its sockets: each by its token (a slot reused after close), the
- * ready list of sockets with bytes no event will announce, served next round (two lists take turns), and
- * the count of sockets waiting, which starts the loop's pump; and how both loops dial: a non-blocking
- * socket (bound to a source address when given), then the connect, each error saying what was attempted.
+ * ready list of sockets with bytes no event will announce, served next round (two lists take turns), the
+ * count of sockets waiting, which starts the loop's pump, and the closed models' blocking pump; and how both
+ * loops dial: a non-blocking socket (bound to a source address when given), then the connect.
  */
 import { EINPROGRESS, type EpollSys } from "./epoll/ffi.ts";
 import type { SockAddr } from "./sock_addr.ts";
 import { connectError, notAttemptedError } from "./epoll/errors.ts";
+import { nextTurn } from "../../load/clock.ts";
+import type { ConnectLoop } from "./epoll/connect.ts";
+
+/** What a socket needs of its loop (a `SocketTable`): declared here, so sockets need not import loops. */
+export interface SocketLoop<S> extends ConnectLoop {
+  /** Events settled outside the pump since its last turn. */
+  asyncWakes: number;
+  ready(sock: S): void;
+  release(token: number): void;
+}
 
 /** A socket the table holds: served from the ready list, closed with the loop. */
 interface TableSocket {
@@ -29,9 +39,50 @@ export abstract class SocketTable<S extends TableSocket> {
   asyncWakes = 0;
   protected pumping = false;
   protected closed = false;
+  abstract readonly sys: EpollSys;
 
   /** Runs rounds while sockets wait; clears `pumping` in the turn of its last check. */
   protected abstract pump(): void;
+  /**
+   * The blocking pump's steps: its start (the probe armed) and end; a wait in the kernel up to `leftMs`
+   * (none while sockets are ready; false ends the turn); handing over what the kernel finished that needs
+   * no wait (io_uring's completions); the turn's flush of what is queued for the kernel.
+   */
+  protected abstract pumpStarted(): void;
+  protected abstract block(leftMs: number): boolean;
+  protected pumpEnded(): void {}
+  protected reap(): void {}
+  protected turnEnded(): void {}
+
+  /**
+   * The closed models' pump: rounds back to back while only inline work is done, up to `blockMs` a turn,
+   * blocking this thread in the kernel between them, as wrk's loop does; then a turn for the event loop.
+   */
+  protected async pumpBlocking(blockMs: number): Promise<void> {
+    const sys = this.sys;
+    try {
+      // Started inside whoever armed a read before its write: the first round waits for the next turn.
+      await nextTurn();
+      this.pumpStarted();
+      while (this.waiting > 0 && !this.closed) {
+        const turnEndMs = sys.nowMs() + blockMs;
+        this.asyncWakes = 0;
+        while (true) {
+          this.serveReady();
+          this.reap();
+          if (this.waiting === 0 || this.asyncWakes > 0 || this.closed) break;
+          const leftMs = turnEndMs - sys.nowMs();
+          if (leftMs <= 0 || !this.block(leftMs)) break;
+        }
+        this.turnEnded();
+        await nextTurn();
+      }
+    } finally {
+      // In the same turn as the loop's last check, so a socket that starts waiting next is seen by `wait`.
+      this.pumping = false;
+      this.pumpEnded();
+    }
+  }
 
   /** A socket starts waiting for an event: counted, and the pump started if it is not running. */
   wait(): void {

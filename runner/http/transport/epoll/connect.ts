@@ -11,8 +11,8 @@ import { connectError, connectStateOf } from "./errors.ts";
 import type { SslConn, SslNegotiated } from "../../tls/openssl_conn.ts";
 import type { ConnectWaiter, TransportConn } from "../transport.ts";
 
-/** What the connect phase needs of the socket's loop (a part of transport/epoll/socket.ts's `SocketLoop`). */
-interface ConnectLoop {
+/** What the connect phase needs of the socket's loop (a part of socket_table.ts's `SocketLoop`). */
+export interface ConnectLoop {
   readonly sys: EpollSys;
   readonly addr: SockAddr;
   tlsInfo: SslNegotiated | null;

@@ -5,27 +5,7 @@
  * `write`. `#readable` holds from an EPOLLIN edge until a short read; over TLS only once OpenSSL and the
  * kernel queue are proven empty. A readable socket is served TURN_READ_BYTES per turn.
  */
-/** What a socket needs of its event loop (`EpollLoop`): declared here, so neither imports the other. */
-export interface SocketLoop {
-  readonly sys: EpollSys;
-  readonly addr: SockAddr;
-  /** https: what the loop's first completed handshake negotiated (null until one did). */
-  tlsInfo: SslNegotiated | null;
-  /** Sockets waiting for an event; the pump blocks only while some are. */
-  waiting: number;
-  /** Events settled outside the pump since its last turn. */
-  asyncWakes: number;
-  wait(): void;
-  settled(): void;
-  ready(sock: EpollSocket): void;
-  release(token: number): void;
-  /** https: a handshake may start now, else it is queued (epoll/connect.ts). */
-  handshakeSlot(phase: ConnectPhase): boolean;
-  handshakeEnded(): void;
-}
-
-import { EAGAIN, EINTR, EPOLLERR, EPOLLHUP, EPOLLIN, EPOLLOUT, EPOLLRDHUP, type EpollSys } from "./ffi.ts";
-import type { SockAddr } from "../sock_addr.ts";
+import { EAGAIN, EINTR, EPOLLERR, EPOLLHUP, EPOLLIN, EPOLLOUT, EPOLLRDHUP } from "./ffi.ts";
 import {
   type ConnectWaiter,
   type InlineConn,
@@ -34,10 +14,11 @@ import {
   TURN_READ_BYTES,
 } from "../transport.ts";
 import { TRACE_CONN, traceConn } from "../conn_trace.ts";
-import type { SslConn, SslNegotiated } from "../../tls/openssl_conn.ts";
+import type { SslConn } from "../../tls/openssl_conn.ts";
 import { readError, readStateOf, writeError } from "./errors.ts";
 import { ConnectPhase } from "./connect.ts";
 import { failClosed, WaitingRead, WaitingWrite } from "../waiting_read.ts";
+import type { SocketLoop } from "../socket_table.ts";
 
 const READ_FLAGS = EPOLLIN | EPOLLRDHUP | EPOLLERR | EPOLLHUP;
 const WRITE_FLAGS = EPOLLOUT | EPOLLERR | EPOLLHUP;
@@ -55,7 +36,7 @@ export class EpollSocket implements InlineConn {
   readonly #connect = new ConnectPhase(this);
 
   constructor(
-    readonly loop: SocketLoop,
+    readonly loop: SocketLoop<EpollSocket>,
     public fd: number,
     readonly token: number,
     readonly ssl: SslConn | null = null,
@@ -156,12 +137,8 @@ export class EpollSocket implements InlineConn {
     const { state: connecting, waiter: connectWaiter } = this.#connect.abandon(fd);
     const reading = this.#read.armed ? readStateOf(sys, fd) : "";
     if (TRACE_CONN) {
-      traceConn(
-        "epfd-sock",
-        fd,
-        "closed",
-        `token=${this.token} readable=${this.#readable} ${connecting}${reading}`,
-      );
+      const detail = `token=${this.token} readable=${this.#readable} ${connecting}${reading}`;
+      traceConn("epfd-sock", fd, "closed", detail);
     }
     this.ssl?.free();
     sys.closeDrained(fd);
@@ -172,14 +149,11 @@ export class EpollSocket implements InlineConn {
 
   onEvents(flags: number): void {
     if (TRACE_CONN) {
-      traceConn(
-        "epfd-sock",
-        this.fd,
-        "flags",
-        `token=${this.token} ${flags.toString(16)} connecting=${this.#connect.pending} reader=${
-          this.#read.reader !== null
-        }`,
-      );
+      const reading = this.#read.reader !== null;
+      const detail = `token=${this.token} ${
+        flags.toString(16)
+      } connecting=${this.#connect.pending} reader=${reading}`;
+      traceConn("epfd-sock", this.fd, "flags", detail);
     }
     if (this.#connect.pending) {
       this.#connect.edge((flags & (READ_FLAGS | WRITE_FLAGS)) !== 0, (flags & WRITE_FLAGS) !== 0);

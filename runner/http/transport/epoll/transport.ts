@@ -2,19 +2,19 @@
  * @module
  * The epoll transport (Linux; https: through OpenSSL): a worker's sockets edge-triggered in one epoll set,
  * one pump turning ready events into reads (one `epoll_wait` a round, no promise per read), with both
- * contracts of transport/transport.ts. Closed models (`blockMs > 0`) block in `epoll_wait` like wrk's loop;
- * open ones poll each turn, then wait off-thread. A timer probe measures how long responses wait.
+ * contracts of transport/transport.ts. Closed models (`blockMs > 0`) block in `epoll_wait` (socket_table.ts's
+ * pump); open ones poll each turn, then wait off-thread. A timer probe measures how long responses wait.
  */
 import { EPOLL_CTL_ADD, EPOLLET, EPOLLIN, EPOLLOUT, EPOLLRDHUP, EpollSys } from "./ffi.ts";
 import type { SockAddr } from "../sock_addr.ts";
 import type { ConnectWaiter, TransportConn } from "../transport.ts";
 import type { OpenSslClient } from "../../tls/openssl_client.ts";
 import type { SslNegotiated } from "../../tls/openssl_conn.ts";
-import { EpollSocket, type SocketLoop } from "./socket.ts";
+import { EpollSocket } from "./socket.ts";
 import { errnoMessage, notAttemptedError } from "./errors.ts";
 import { TRACE_CONN, traceConn } from "../conn_trace.ts";
 import { nextTurn } from "../../../load/clock.ts";
-import { loopSocket, SocketTable, startConnect } from "../socket_table.ts";
+import { loopSocket, type SocketLoop, SocketTable, startConnect } from "../socket_table.ts";
 import { type ConnectPhase, HANDSHAKES_IN_FLIGHT } from "./connect.ts";
 import { PROBE_TOKEN, ReadyProbe, type ReadyWaitSum } from "../ready_wait.ts";
 
@@ -34,7 +34,7 @@ interface EpollLoopOptions {
 }
 
 /** One worker's epoll set and its sockets; `connect` is the transport, `close` ends it all. */
-export class EpollLoop extends SocketTable<EpollSocket> implements SocketLoop {
+export class EpollLoop extends SocketTable<EpollSocket> implements SocketLoop<EpollSocket> {
   readonly sys: EpollSys;
   readonly #epfd: number;
   readonly #blockMs: number;
@@ -179,37 +179,20 @@ export class EpollLoop extends SocketTable<EpollSocket> implements SocketLoop {
   }
 
   protected pump(): void {
-    (this.#blockMs > 0 ? this.#pumpBlocking() : this.#pumpPolling()).catch((err) => {
+    (this.#blockMs > 0 ? this.pumpBlocking(this.#blockMs) : this.#pumpPolling()).catch((err) => {
       if (TRACE_CONN) traceConn(`epfd${this.#epfd}`, -1, "pump-died", `${err} waiting=${this.waiting}`);
     });
   }
 
-  /** Rounds back to back while only inline work is done, up to `blockMs` a turn, then blocks. */
-  async #pumpBlocking(): Promise<void> {
-    const sys = this.sys;
-    try {
-      // Started inside whoever armed a read before its write: the first round waits for the next turn.
-      await nextTurn();
-      this.#probe?.restart(sys.nowMs());
-      while (this.waiting > 0 && !this.closed) {
-        const turnEndMs = sys.nowMs() + this.#blockMs;
-        this.asyncWakes = 0;
-        while (true) {
-          this.serveReady();
-          if (this.waiting === 0 || this.asyncWakes > 0 || this.closed) break;
-          const leftMs = turnEndMs - sys.nowMs();
-          if (leftMs <= 0) break;
-          // A socket still on the ready list (its budget spent) has bytes no edge will announce: poll only.
-          const n = sys.epollWait(this.#epfd, this.readyCount > 0 ? 0 : Math.ceil(leftMs));
-          if (n > 0) this.#dispatch(sys.events, n);
-          else if (n < 0) break;
-        }
-        await nextTurn();
-      }
-    } finally {
-      // In the same turn as the loop's last check, so a socket that starts waiting next is seen by `wait`.
-      this.pumping = false;
-    }
+  protected pumpStarted(): void {
+    this.#probe?.restart(this.sys.nowMs());
+  }
+
+  protected block(leftMs: number): boolean {
+    // A socket still on the ready list (its budget spent) has bytes no edge will announce: poll only.
+    const n = this.sys.epollWait(this.#epfd, this.readyCount > 0 ? 0 : Math.ceil(leftMs));
+    if (n > 0) this.#dispatch(this.sys.events, n);
+    return n >= 0;
   }
 
   /** One non-blocking poll per event-loop turn; after a few empty ones, an off-thread wait. */
@@ -241,21 +224,12 @@ export class EpollLoop extends SocketTable<EpollSocket> implements SocketLoop {
   /** The trace's note of an idle wait that came back late (the thread pool was behind) or after close. */
   #traceIdleWait(events: number, tookMs: number): void {
     if (tookMs < 4 * IDLE_WAIT_MS && !this.closed) return;
-    const tokens = [];
+    const sys = this.sys, tokens = [];
     for (let i = 0; i < Math.min(events, 8); i++) {
-      tokens.push(
-        `${this.sys.eventToken(this.sys.idleEvents, i)}:${
-          this.sys.eventFlags(this.sys.idleEvents, i).toString(16)
-        }`,
-      );
+      tokens.push(`${sys.eventToken(sys.idleEvents, i)}:${sys.eventFlags(sys.idleEvents, i).toString(16)}`);
     }
-    const what = this.closed ? "stray" : "slow-idle-wait";
-    traceConn(
-      `epfd${this.#epfd}`,
-      -1,
-      what,
-      `${events} events in ${tookMs.toFixed(1)} ms [${tokens.join(" ")}]`,
-    );
+    const detail = `${events} events in ${tookMs.toFixed(1)} ms [${tokens.join(" ")}]`;
+    traceConn(`epfd${this.#epfd}`, -1, this.closed ? "stray" : "slow-idle-wait", detail);
   }
 
   #dispatch(events: Uint32Array, n: number): void {
@@ -270,13 +244,9 @@ export class EpollLoop extends SocketTable<EpollSocket> implements SocketLoop {
   }
 
   #traceEvent(events: Uint32Array, i: number, sock: EpollSocket | null | undefined): void {
-    const token = this.sys.eventToken(events, i);
-    const flags = this.sys.eventFlags(events, i).toString(16);
-    traceConn(
-      `epfd${this.#epfd}`,
-      sock?.fd ?? -1,
-      sock == null ? "stray" : "event",
-      `token=${token} flags=${flags}`,
-    );
+    const detail = `token=${this.sys.eventToken(events, i)} flags=${
+      this.sys.eventFlags(events, i).toString(16)
+    }`;
+    traceConn(`epfd${this.#epfd}`, sock?.fd ?? -1, sock == null ? "stray" : "event", detail);
   }
 }

@@ -7,14 +7,12 @@
  */
 import { CQE_F_BUFFER, CQE_F_MORE, ECANCELED, ENOBUFS, POLLERR, POLLHUP, POLLOUT } from "./ffi.ts";
 import type { UringRing } from "./ring.ts";
-import type { EpollSys } from "../epoll/ffi.ts";
-import type { SockAddr } from "../sock_addr.ts";
 import { type InlineConn, type InlineReader, type TransportConn, TURN_READ_BYTES } from "../transport.ts";
 import { readError, readStateOf, writeError } from "../epoll/errors.ts";
 import { ConnectPhase } from "../epoll/connect.ts";
 import { HeldChunks } from "./held.ts";
 import { failClosed, WaitingRead, WaitingWrite } from "../waiting_read.ts";
-import type { SslNegotiated } from "../../tls/openssl_conn.ts";
+import type { SocketLoop } from "../socket_table.ts";
 
 /** Bytes one socket may hold received and not yet read before its receive is cancelled. */
 export const HELD_MAX_BYTES = 64 * 1024;
@@ -25,19 +23,10 @@ export const UD_POLL = 3;
 const UD_CANCEL = 4;
 
 /** What a socket needs of its loop (transport/uring/transport.ts's `UringLoop`). */
-export interface UringSocketLoop {
-  readonly sys: EpollSys;
+export interface UringSocketLoop extends SocketLoop<UringSocket> {
   readonly ring: UringRing;
-  readonly addr: SockAddr;
-  tlsInfo: SslNegotiated | null;
-  waiting: number;
-  asyncWakes: number;
-  wait(): void;
-  settled(): void;
-  ready(sock: UringSocket): void;
   /** A socket whose receive ran out of buffers: armed again when one comes back. */
   starved(sock: UringSocket): void;
-  release(token: number): void;
   /** Why the loop failed (its ring refused to run), or null: said in each socket's close. */
   readonly failure: string | null;
 }

@@ -11,7 +11,6 @@ import { EBUSY, ETIME } from "./ffi.ts";
 import { UringRing } from "./ring.ts";
 import { UD_POLL, UD_RECV, UD_SEND, UringSocket, type UringSocketLoop } from "./socket.ts";
 import type { TransportConn } from "../transport.ts";
-import { nextTurn } from "../../../load/clock.ts";
 import { loopSocket, SocketTable, startConnect } from "../socket_table.ts";
 import { PROBE_PERIOD_MS, type ReadyWaitSum, ReadyWaitTally } from "../ready_wait.ts";
 
@@ -75,45 +74,35 @@ export class UringLoop extends SocketTable<UringSocket> implements UringSocketLo
   }
 
   protected pump(): void {
-    this.#rounds().catch(() => {});
+    this.pumpBlocking(this.#blockMs).catch(() => {});
   }
 
-  async #rounds(): Promise<void> {
-    const sys = this.sys;
-    const ring = this.ring;
-    try {
-      // Started inside whoever armed a read before writing: the first round waits a turn, as epoll's.
-      await nextTurn();
-      this.#probeSeq = (this.#probeSeq + 1) >>> 0;
-      this.#armProbe();
-      while (this.waiting > 0 && !this.closed) {
-        const turnEndMs = sys.nowMs() + this.#blockMs;
-        this.asyncWakes = 0;
-        while (true) {
-          this.serveReady();
-          this.#reap();
-          if (this.waiting === 0 || this.asyncWakes > 0 || this.closed) break;
-          const leftMs = turnEndMs - sys.nowMs();
-          if (leftMs <= 0) break;
-          this.#rearmStarved();
-          // A socket on the ready list has bytes no completion will announce: submit without waiting.
-          const rc = ring.enter(this.readyCount > 0 ? 0 : 1, leftMs);
-          if (rc < 0 && rc !== -ETIME && rc !== -EINTR) {
-            // One odd errno may be stale (read after the call, the thread ran on); a steady one cannot mend.
-            if (rc !== -EAGAIN && rc !== -EBUSY && ++this.#refusals >= MAX_REFUSALS) this.#fail(-rc);
-            break;
-          }
-          this.#refusals = 0;
-        }
-        if (!this.closed && ring.unsubmitted > 0) ring.enter(0, 0);
-        await nextTurn();
-      }
-    } finally {
-      this.pumping = false;
-      // No pump, nothing waits: an expiry left in flight measures nothing (its completion is dropped).
-      this.#probeSeq = (this.#probeSeq + 1) >>> 0;
-      this.#readyWait.armed(Infinity);
+  protected pumpStarted(): void {
+    this.#probeSeq = (this.#probeSeq + 1) >>> 0;
+    this.#armProbe();
+  }
+
+  protected block(leftMs: number): boolean {
+    this.#rearmStarved();
+    // A socket on the ready list has bytes no completion will announce: submit without waiting.
+    const rc = this.ring.enter(this.readyCount > 0 ? 0 : 1, leftMs);
+    if (rc < 0 && rc !== -ETIME && rc !== -EINTR) {
+      // One odd errno may be stale (read after the call, the thread ran on); a steady one cannot mend.
+      if (rc !== -EAGAIN && rc !== -EBUSY && ++this.#refusals >= MAX_REFUSALS) this.#fail(-rc);
+      return false;
     }
+    this.#refusals = 0;
+    return true;
+  }
+
+  protected override turnEnded(): void {
+    if (!this.closed && this.ring.unsubmitted > 0) this.ring.enter(0, 0);
+  }
+
+  protected override pumpEnded(): void {
+    // No pump, nothing waits: an expiry left in flight measures nothing (its completion is dropped).
+    this.#probeSeq = (this.#probeSeq + 1) >>> 0;
+    this.#readyWait.armed(Infinity);
   }
 
   /**
@@ -149,7 +138,7 @@ export class UringLoop extends SocketTable<UringSocket> implements UringSocketLo
   }
 
   /** Hands every CQE the ring holds to its socket (a stale one's buffer straight back). */
-  #reap(): void {
+  protected override reap(): void {
     const ring = this.ring;
     const words = ring.cqWords;
     const res = ring.cqRes;
