@@ -764,3 +764,42 @@ Deno.test("environment.runner.quit() ends the run, with Locust's exit code and i
     // Locust's -L and --html.
     ok(text.includes("DEBUG: debug shown") && Deno.statSync(`${dir}/r.html`).size > 0, text);
   }));
+
+const COUNTED = `from locust import HttpUser, constant, events, task
+
+counts = {}
+
+
+@events.request.add_listener
+def count(request_type, name, response_time, exception, response, **kwargs):
+    key = f"{request_type} {name} {response.status_code}" + (" failed" if exception else "")
+    counts[key] = counts.get(key, 0) + 1
+
+
+@events.test_stop.add_listener
+def report(environment, **kwargs):
+    for key in sorted(counts):
+        print(f"counted {key}: {counts[key]}")
+
+
+class Counted(HttpUser):
+    wait_time = constant(0.02)
+
+    @task
+    def pages(self):
+        self.client.get("/json", name="json")
+        self.client.get("/no-such-page", name="missing")
+`;
+
+Deno.test("request listeners see every request once, whatever the number of workers", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-counted-" });
+    const args = ["locustfile.py", "-u", "4", "-r", "4", "-t", "1s", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", COUNTED, args, dir);
+    assertEquals(code, 1, text);
+    const rows = csv(`${dir}/res_stats.csv`);
+    const count = (name: string) => rows.find((r) => r.Name === name)?.["Request Count"];
+    ok(Number(count("json")) > 4, text);
+    ok(text.includes(`counted GET json 200: ${count("json")}\n`), text);
+    ok(text.includes(`counted GET missing 404 failed: ${count("missing")}\n`), text);
+  }));

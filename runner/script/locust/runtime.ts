@@ -251,14 +251,38 @@ class LocustResponse {
   }
 }
 
+/** Where a worker tells the command's process each request, whose `request` listeners run there. */
+const REQUESTS_CHANNEL = "loadlab-locust-requests";
+let requestsOut: BroadcastChannel | undefined;
+
 /** A request's outcome as Locust reports it: a failure (`why`) counted, the `request` listeners told. */
 function report(r: LocustResponse, why: string | null): void {
   if (why !== null) session().check(false, why);
   if (listeners.request.length === 0) return;
   const meta = { request_type: r.method, name: r.name, response_time: r.elapsedMs, url: r.url };
-  const more = { response_length: r.content.length, response: r, exception: why, context: r.context };
-  for (const fn of listeners.request) fn(new Kw({ ...meta, ...more }));
+  const response = { status_code: r.status_code, text: r.text, ok: r.ok };
+  const more = { response_length: r.content.length, response, exception: why, context: r.context };
+  (requestsOut ??= new BroadcastChannel(REQUESTS_CHANNEL)).postMessage({ ...meta, ...more });
 }
+
+/**
+ * In the command's process, through the load: the file's `request` listeners run on each request a worker
+ * tells, so what they count is the whole run's, in the module its end's listeners read. The function
+ * returned waits for the requests still on their way (until none came for QUIET_MS) and stops.
+ */
+export function hearRequests(): () => Promise<void> {
+  const channel = new BroadcastChannel(REQUESTS_CHANNEL);
+  let lastMs = performance.now();
+  channel.onmessage = (e: MessageEvent<Record<string, unknown>>) => {
+    lastMs = performance.now();
+    for (const fn of listeners.request) fn(new Kw(e.data));
+  };
+  return async () => {
+    while (performance.now() - lastMs < QUIET_MS) await new Promise((r) => setTimeout(r, QUIET_MS / 4));
+    channel.close();
+  };
+}
+const QUIET_MS = 200;
 
 const NO_OPTIONS: Record<string, unknown> = Object.freeze({});
 
