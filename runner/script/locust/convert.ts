@@ -1049,6 +1049,7 @@ const SENDS = ["client", "sleep", "interrupt", "rest", "rest_"];
 /** Python's binary operators as JavaScript (`A` and `B` the operands). */
 const BINARY: Record<string, string> = {
   "+": "__py.add(A, B)",
+  "-": "__py.sub(A, B)",
   "*": "__py.mul(A, B)",
   "/": "__py.div(A, B)",
   "//": "__py.floordiv(A, B)",
@@ -1058,7 +1059,7 @@ const BINARY: Record<string, string> = {
   "!=": "!__py.eq(A, B)",
   "in": "__py.contains(B, A)",
   "not in": "!__py.contains(B, A)",
-  ...Object.fromEntries("- < > <= >= & | ^ << >>".split(" ").map((op) => [op, `(A ${op} B)`])),
+  ...Object.fromEntries("< > <= >= & | ^ << >>".split(" ").map((op) => [op, `(A ${op} B)`])),
 };
 
 function isComparison(op: string): boolean {

@@ -91,6 +91,7 @@ function isDict(x: unknown): x is Record<string, unknown> {
 }
 
 export function add(a: any, b: any): any {
+  if (a?.__add__) return a.__add__(b);
   if (Array.isArray(a) && Array.isArray(b)) {
     return Object.isFrozen(a) ? Object.freeze([...a, ...b]) : [...a, ...b];
   }
@@ -98,6 +99,10 @@ export function add(a: any, b: any): any {
     throw new PyError("TypeError", `unsupported operand types for +: ${typeName(a)} and ${typeName(b)}`);
   }
   return a + b;
+}
+
+export function sub(a: any, b: any): any {
+  return a?.__sub__ ? a.__sub__(b) : a - b;
 }
 
 export function mul(a: any, b: any): any {
@@ -281,6 +286,7 @@ export function format(value: unknown, spec = ""): string {
 /** `x.name(...)` on a script's value: Python's methods of text, lists and dicts, else the value's own. */
 export function method(x: any, name: string, ...a: unknown[]): any {
   if (typeof x === "string" && Object.hasOwn(STR_METHODS, name)) return STR_METHODS[name](x, ...a);
+  if (x instanceof Uint8Array && name === "decode") return new TextDecoder().decode(x);
   if (Array.isArray(x) && Object.hasOwn(LIST_METHODS, name)) return LIST_METHODS[name](x, ...a);
   if (isDict(x) && Object.hasOwn(DICT_METHODS, name)) return DICT_METHODS[name](x, ...a);
   const fn = x?.[name];

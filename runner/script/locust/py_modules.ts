@@ -1,16 +1,18 @@
 /**
  * @module
  * The Python modules a locustfile of the subset imports: `random`, `string`, `json`, `time`, `uuid`,
- * `itertools`, `math`, `os` (its environment), `logging` (to stderr) and `re` (on JavaScript's regular
- * expressions, Python's spellings of named groups, `\A`, `\Z` and flags translated), each with the
- * functions teams call. `time.sleep` is the session's own sleep (runtime.ts), set there. Any other module
- * is refused before the load (convert.ts).
+ * `itertools`, `math`, `os` (its environment), `logging` (to stderr), `re` (on JavaScript's regular
+ * expressions, Python's spellings of named groups, `\A`, `\Z` and flags translated), `csv`, `datetime`,
+ * `base64`, `hashlib` and `hmac`, each with the functions teams call. `time.sleep` is the session's own
+ * sleep (runtime.ts), set there. Any other module is refused before the load (convert.ts).
  */
-import { args, builtins, exceptionClass, iter, Kw, mapping, orDefault } from "./py.ts";
+import { args, builtins, exceptionClass, iter, Kw, mapping, method, orDefault } from "./py.ts";
 import { PyError, repr, str, tuple } from "./py.ts";
 import { randomIntBetween, randomItem } from "../k6/jslib/utils.ts";
 import { parse } from "../k6/jslib/papaparse.ts";
 import { existsSync } from "node:fs";
+import { createHash, createHmac } from "node:crypto";
+import { Buffer } from "node:buffer";
 import { basename, dirname, join, resolve } from "node:path";
 
 function choice<T>(items: Iterable<T>): T {
@@ -325,6 +327,138 @@ const csv = {
   },
 };
 
+/** Bytes as Python's `bytes` functions take them: a `str` (a `b"..."` literal) as UTF-8. */
+function bytesOf(x: unknown): Uint8Array {
+  return x instanceof Uint8Array ? x : new TextEncoder().encode(str(x));
+}
+
+const base64 = {
+  b64encode: (b: unknown) => new TextEncoder().encode(Buffer.from(bytesOf(b)).toString("base64")),
+  b64decode: (b: unknown) =>
+    new Uint8Array(Buffer.from(str(b instanceof Uint8Array ? method(b, "decode") : b), "base64")),
+  urlsafe_b64encode: (b: unknown) =>
+    new TextEncoder().encode(
+      Buffer.from(bytesOf(b)).toString("base64").replaceAll("+", "-").replaceAll("/", "_"),
+    ),
+};
+
+/** A `hashlib` hash (or an `hmac` with `key`): its data kept, so `digest()` may be read more than once. */
+class Hash {
+  #data: Uint8Array[] = [];
+  constructor(readonly name: string, data: unknown, readonly key?: Uint8Array) {
+    if (data != null) this.update(data);
+  }
+  update(data: unknown): void {
+    this.#data.push(bytesOf(data));
+  }
+  digest(): Uint8Array {
+    const h = this.key ? createHmac(this.name, this.key) : createHash(this.name);
+    for (const d of this.#data) h.update(d);
+    return new Uint8Array(h.digest());
+  }
+  hexdigest(): string {
+    return Buffer.from(this.digest()).toString("hex");
+  }
+}
+const hashlib = Object.fromEntries(
+  "md5 sha1 sha224 sha256 sha384 sha512".split(" ").map((n) => [n, (data?: unknown) => new Hash(n, data)]),
+);
+const hmac = {
+  new: (key: unknown, msg: unknown = null, mod: unknown = hashlib.md5) =>
+    new Hash(typeof mod === "string" ? mod : (mod as () => Hash)().name, msg, bytesOf(key)),
+  compare_digest: (a: unknown, b: unknown) => str(a) === str(b),
+};
+
+/**
+ * `datetime`'s `datetime` and `timedelta` on milliseconds of the wall clock (local for `now()`, UTC for
+ * `utcnow()` and `now(timezone.utc)`, which says `+00:00`), to the microsecond Python prints.
+ */
+class DateTime {
+  constructor(readonly ms: number, readonly us = 0, readonly tz = "") {}
+  valueOf(): number {
+    return this.ms;
+  }
+  __add__(d: TimeDelta): DateTime {
+    return new DateTime(this.ms + d.ms, this.us, this.tz);
+  }
+  __sub__(d: DateTime | TimeDelta): DateTime | TimeDelta {
+    return d instanceof DateTime ? new TimeDelta(this.ms - d.ms) : this.__add__(new TimeDelta(-d.ms));
+  }
+  timestamp(): number {
+    return this.ms / 1000;
+  }
+  strftime(format: unknown): string {
+    const d = new Date(this.ms), two = (n: number) => String(n).padStart(2, "0");
+    const f: Record<string, string> = {
+      Y: String(d.getUTCFullYear()),
+      y: two(d.getUTCFullYear() % 100),
+      m: two(d.getUTCMonth() + 1),
+      d: two(d.getUTCDate()),
+      H: two(d.getUTCHours()),
+      M: two(d.getUTCMinutes()),
+      S: two(d.getUTCSeconds()),
+      f: String(d.getUTCMilliseconds() * 1000 + this.us).padStart(6, "0"),
+      z: this.tz.replace(":", ""),
+      "%": "%",
+    };
+    return str(format).replace(/%(.)/g, (m, c: string) => f[c] ?? m);
+  }
+  isoformat(sep: unknown = "T"): string {
+    return this.strftime(`%Y-%m-%d${str(sep)}%H:%M:%S.%f`) + this.tz;
+  }
+  toString(): string {
+    return this.isoformat(" ");
+  }
+}
+class TimeDelta {
+  constructor(readonly ms: number) {}
+  valueOf(): number {
+    return this.ms;
+  }
+  total_seconds(): number {
+    return this.ms / 1000;
+  }
+}
+const UNITS_MS = [86400_000, 1000, 0.001, 1, 60_000, 3600_000, 7 * 86400_000];
+const at = (ms: number, tz: unknown) =>
+  new DateTime(tz ? ms : ms - new Date(ms).getTimezoneOffset() * 60_000, 0, tz ? "+00:00" : "");
+const datetime = {
+  datetime: Object.assign(
+    (...a: number[]) =>
+      new DateTime(
+        Date.UTC(a[0], a[1] - 1, a[2], a[3] ?? 0, a[4] ?? 0, a[5] ?? 0, Math.floor((a[6] ?? 0) / 1000)),
+        (a[6] ?? 0) % 1000,
+      ),
+    {
+      now: (tz: unknown = null) => at(Date.now(), tz),
+      utcnow: () => new DateTime(Date.now()),
+      fromtimestamp: (s: number, tz: unknown = null) => at(s * 1000, tz),
+    },
+  ),
+  timedelta: (...a: unknown[]) =>
+    new TimeDelta(
+      args(a, "days seconds microseconds milliseconds minutes hours weeks".split(" "), [0, 0, 0, 0, 0, 0, 0])
+        .reduce((sum: number, n, i) => sum + Number(n) * UNITS_MS[i], 0),
+    ),
+  timezone: { utc: "UTC" },
+};
+
 /** The modules of the subset by name. */
-const modules = { random, string, json, time, uuid, itertools, os, math, logging, re, csv };
+const modules = {
+  random,
+  string,
+  json,
+  time,
+  uuid,
+  itertools,
+  os,
+  math,
+  logging,
+  re,
+  csv,
+  datetime,
+  base64,
+  hashlib,
+  hmac,
+};
 export const MODULES: Record<string, Record<string, unknown>> = modules;
