@@ -803,3 +803,44 @@ Deno.test("request listeners see every request once, whatever the number of work
     ok(text.includes(`counted GET json 200: ${count("json")}\n`), text);
     ok(text.includes(`counted GET missing 404 failed: ${count("missing")}\n`), text);
   }));
+
+const STEPPED = `from contextlib import contextmanager
+
+from locust import HttpUser, constant, task
+
+
+@contextmanager
+def step(user, name):
+    with user.client.rename_request(name):
+        yield
+
+
+@contextmanager
+def guard():
+    try:
+        yield "a key"
+    except KeyError as e:
+        print(f"guard caught {e}")
+
+
+class Stepped(HttpUser):
+    wait_time = constant(0.05)
+
+    @task
+    def steps(self):
+        with step(self, "stepped"):
+            self.client.get("/json")
+        with guard() as key:
+            raise KeyError(key)
+`;
+
+Deno.test("@contextmanager helpers run around their with blocks, and may swallow what the block raised", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-stepped-" });
+    const args = ["locustfile.py", "-u", "2", "-r", "2", "-t", "1s", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", STEPPED, args, dir);
+    assertEquals(code, 0, text);
+    ok(text.includes("guard caught 'a key'"), text);
+    const row = csv(`${dir}/res_stats.csv`).find((r) => r.Name === "stepped");
+    ok(Number(row?.["Request Count"]) > 2, text);
+  }));

@@ -163,7 +163,8 @@ class Converter {
 
   private findSyntaxErrors(node: SyntaxNode): void {
     const cursor = node.cursor();
-    while (!cursor.type.isError) if (!cursor.next()) return;
+    // The parser marks a bare `yield` (a `@contextmanager`'s) with an error node of its own.
+    while (!cursor.type.isError || cursor.node.parent?.name === "YieldStatement") if (!cursor.next()) return;
     this.problems.push({
       line: this.lineOf(cursor.from),
       why: "invalid syntax (Python's parser stops here)",
@@ -214,7 +215,9 @@ class Converter {
         if (some(def, calls)) sends.add(name), grew = true;
       }
     }
-    for (const f of functions.keys()) (sends.has(f) ? this.asyncFunctions : this.syncFunctions).add(f);
+    for (const [f, def] of functions) {
+      (sends.has(f) && !isGenerator(def) ? this.asyncFunctions : this.syncFunctions).add(f);
+    }
     [...this.scope.locals, ...this.classes, ...functions.keys()].forEach((n) => this.moduleNames.add(n));
   }
 
@@ -288,6 +291,8 @@ class Converter {
   private readonly STATEMENTS: Record<string, (n: SyntaxNode) => string> = {
     ExpressionStatement: (n) => isDocstring(n) ? "" : `${this.expr(n.firstChild!)};`,
     PassStatement: () => ";",
+    YieldStatement: (n) =>
+      `yield ${exprChildren(n).length > 1 && !n.lastChild!.type.isError ? this.expr(n.lastChild!) : "null"};`,
     BreakStatement: () => "break;",
     ContinueStatement: () => "continue;",
     ReturnStatement: (n) => {
@@ -515,10 +520,13 @@ class Converter {
     const name = this.text(n.getChild("VariableName")!);
     const params = n.getChild("ParamList")!;
     if (n.getChild("async")) this.refuse(n, "async def: Locust's tasks are plain functions");
-    const isAsync = method !== undefined || this.asyncFunctions.has(name) || this.scope.async;
+    const body = n.getChild("Body")!, generator = isGenerator(n);
+    if (generator && (method !== undefined || some(body, (c) => this.sendsAt(c)))) {
+      this.refuse(n, "a generator that is a method or sends: make its requests in the with block");
+    }
+    const isAsync = !generator && (method !== undefined || this.asyncFunctions.has(name) || this.scope.async);
     const { names, defaults, rest, restKw } = this.params(params);
     const inner: Scope = { locals: new Set(), globals: new Set(), async: isAsync };
-    const body = n.getChild("Body")!;
     for (const s of children(body)) {
       if (s.name === "ScopeStatement") {
         s.getChildren("VariableName").forEach((g) => inner.globals.add(this.text(g)));
@@ -535,7 +543,7 @@ class Converter {
     const js = this.jsName(name), a = isAsync ? "async " : "";
     const head = method !== undefined
       ? `${a}${js}(...__a) { ${selfName ? `const ${this.jsName(selfName)} = this; ` : ""}`
-      : `${top ? "" : `${js} = `}${a}function ${js}(...__a) { `;
+      : `${top ? "" : `${js} = `}${a}function${generator ? "*" : ""} ${js}(...__a) { `;
     const argsLine = declared.length === 0 && !method
       ? "__py.args(__a, []); "
       : `let [${declared.map((p) => this.jsName(p)).join(", ")}] = __py.args(__a, ${
@@ -909,6 +917,14 @@ class Converter {
     return awaits ? `(await ${call})` : call;
   }
 
+  /** Whether call `n` sends or sleeps (a request method of a `.client`, `sleep`, `interrupt`). */
+  private sendsAt(n: SyntaxNode): boolean {
+    const callee = n.name === "CallExpression" ? n.firstChild : null;
+    const name = callee === null ? "" : this.text(callee);
+    return /(^|\.)(client\.(get|post|put|patch|delete|head|options|request)|sleep|interrupt)$/.test(name) ||
+      (callee?.name === "VariableName" && this.asyncFunctions.has(name));
+  }
+
   private mustAwait(n: SyntaxNode): void {
     if (this.inLambda > 0) this.refuse(n, "a request (or sleep) inside a lambda: write a def");
     if (!this.scope.async) {
@@ -1035,6 +1051,11 @@ const PUNCTUATION = new Set(
 /** The expressions among a node's children (keywords and punctuation left out). */
 function exprChildren(n: SyntaxNode): SyntaxNode[] {
   return children(n).filter((c) => !PUNCTUATION.has(c.name));
+}
+
+/** Whether function `def` is a generator (its body yields). */
+function isGenerator(def: SyntaxNode): boolean {
+  return some(def.getChild("Body")!, (n) => n.name === "YieldStatement");
 }
 
 /** Whether `n` or a node under it passes `test`. */

@@ -13,7 +13,7 @@ import { hearRequests } from "./runtime.ts";
 import { isKept, k6CacheDir, writeWhole } from "../k6/convert/converted_file.ts";
 
 /** Bumped when the conversion changes, so older cached conversions are not reused. */
-const CONVERSION_VERSION = "11";
+const CONVERSION_VERSION = "12";
 
 /** Whether `path` names a locustfile (a `.py` file). */
 export function isLocustFile(path: string): boolean {

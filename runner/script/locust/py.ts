@@ -21,7 +21,9 @@ export class PyError extends Error {
 
 /** An exception class named in the script (`ValueError`): raising it calls it, `except` matches it. */
 export function exceptionClass(name: string) {
-  const make = (message?: unknown) => new PyError(name, message === undefined ? "" : str(message));
+  // A KeyError says its key as repr() writes it, as Python's.
+  const text = name === "KeyError" ? repr : str;
+  const make = (message?: unknown) => new PyError(name, message === undefined ? "" : text(message));
   return Object.assign(make, { pyType: name });
 }
 

@@ -443,6 +443,29 @@ const datetime = {
   timezone: { utc: "UTC" },
 };
 
+/**
+ * `contextlib.contextmanager`: a generator as a `with` block's context manager, its code up to `yield`
+ * run on entering, the rest on leaving (where what the block raised is thrown at its `yield`).
+ */
+function contextmanager(fn: (...a: unknown[]) => Generator) {
+  return (...a: unknown[]) => {
+    const g = fn(...a);
+    return {
+      __enter__: () => g.next().value,
+      __exit__(err: unknown): boolean {
+        if (err === null) return g.next(), false;
+        try {
+          g.throw(err);
+        } catch (thrown) {
+          if (thrown === err) return false;
+          throw thrown;
+        }
+        return true;
+      },
+    };
+  };
+}
+
 /** The modules of the subset by name. */
 const modules = {
   random,
@@ -460,5 +483,6 @@ const modules = {
   base64,
   hashlib,
   hmac,
+  contextlib: { contextmanager },
 };
 export const MODULES: Record<string, Record<string, unknown>> = modules;
