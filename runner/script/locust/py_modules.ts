@@ -328,21 +328,15 @@ const csv = {
 };
 
 /** Bytes as Python's `bytes` functions take them: a `str` (a `b"..."` literal) as UTF-8. */
-function bytesOf(x: unknown): Uint8Array {
-  return x instanceof Uint8Array ? x : new TextEncoder().encode(str(x));
-}
-
+const bytesOf = (x: unknown) => x instanceof Uint8Array ? x : new TextEncoder().encode(str(x));
+const b64 = (x: unknown) => Buffer.from(bytesOf(x)).toString("base64");
 const base64 = {
-  b64encode: (b: unknown) => new TextEncoder().encode(Buffer.from(bytesOf(b)).toString("base64")),
-  b64decode: (b: unknown) =>
-    new Uint8Array(Buffer.from(str(b instanceof Uint8Array ? method(b, "decode") : b), "base64")),
-  urlsafe_b64encode: (b: unknown) =>
-    new TextEncoder().encode(
-      Buffer.from(bytesOf(b)).toString("base64").replaceAll("+", "-").replaceAll("/", "_"),
-    ),
+  b64encode: (x: unknown) => bytesOf(b64(x)),
+  b64decode: (x: unknown) => new Uint8Array(Buffer.from(new TextDecoder().decode(bytesOf(x)), "base64")),
+  urlsafe_b64encode: (x: unknown) => bytesOf(b64(x).replaceAll("+", "-").replaceAll("/", "_")),
 };
 
-/** A `hashlib` hash (or an `hmac` with `key`): its data kept, so `digest()` may be read more than once. */
+/** A `hashlib` hash (an `hmac` with `key`): its data kept, so `digest()` may be read more than once. */
 class Hash {
   #data: Uint8Array[] = [];
   constructor(readonly name: string, data: unknown, readonly key?: Uint8Array) {
@@ -353,8 +347,7 @@ class Hash {
   }
   digest(): Uint8Array {
     const h = this.key ? createHmac(this.name, this.key) : createHash(this.name);
-    for (const d of this.#data) h.update(d);
-    return new Uint8Array(h.digest());
+    return new Uint8Array(this.#data.reduce((h, d) => h.update(d), h).digest());
   }
   hexdigest(): string {
     return Buffer.from(this.digest()).toString("hex");
@@ -366,7 +359,6 @@ const hashlib = Object.fromEntries(
 const hmac = {
   new: (key: unknown, msg: unknown = null, mod: unknown = hashlib.md5) =>
     new Hash(typeof mod === "string" ? mod : (mod as () => Hash)().name, msg, bytesOf(key)),
-  compare_digest: (a: unknown, b: unknown) => str(a) === str(b),
 };
 
 /**
@@ -375,70 +367,49 @@ const hmac = {
  */
 class DateTime {
   constructor(readonly ms: number, readonly us = 0, readonly tz = "") {}
-  valueOf(): number {
-    return this.ms;
-  }
-  __add__(d: TimeDelta): DateTime {
-    return new DateTime(this.ms + d.ms, this.us, this.tz);
-  }
-  __sub__(d: DateTime | TimeDelta): DateTime | TimeDelta {
-    return d instanceof DateTime ? new TimeDelta(this.ms - d.ms) : this.__add__(new TimeDelta(-d.ms));
-  }
-  timestamp(): number {
-    return this.ms / 1000;
-  }
+  valueOf = () => this.ms;
+  timestamp = () => this.ms / 1000;
+  __add__ = (d: TimeDelta) => new DateTime(this.ms + d.ms, this.us, this.tz);
+  __sub__ = (d: DateTime | TimeDelta) =>
+    d instanceof DateTime ? new TimeDelta(this.ms - d.ms) : this.__add__(new TimeDelta(-d.ms));
   strftime(format: unknown): string {
-    const d = new Date(this.ms), two = (n: number) => String(n).padStart(2, "0");
-    const f: Record<string, string> = {
-      Y: String(d.getUTCFullYear()),
-      y: two(d.getUTCFullYear() % 100),
-      m: two(d.getUTCMonth() + 1),
-      d: two(d.getUTCDate()),
-      H: two(d.getUTCHours()),
-      M: two(d.getUTCMinutes()),
-      S: two(d.getUTCSeconds()),
-      f: String(d.getUTCMilliseconds() * 1000 + this.us).padStart(6, "0"),
+    const t = new Date(this.ms).toISOString(), us = Number(t.slice(20, 23)) * 1000 + this.us;
+    const fields: Record<string, string> = {
+      f: String(us).padStart(6, "0"),
       z: this.tz.replace(":", ""),
       "%": "%",
     };
-    return str(format).replace(/%(.)/g, (m, c: string) => f[c] ?? m);
+    for (
+      const [c, at] of [["Y", 0], ["y", 2], ["m", 5], ["d", 8], ["H", 11], ["M", 14], ["S", 17]] as const
+    ) {
+      fields[c] = t.slice(at, c === "Y" ? 4 : at + 2);
+    }
+    return str(format).replace(/%(.)/g, (m, c: string) => fields[c] ?? m);
   }
-  isoformat(sep: unknown = "T"): string {
-    return this.strftime(`%Y-%m-%d${str(sep)}%H:%M:%S.%f`) + this.tz;
-  }
-  toString(): string {
-    return this.isoformat(" ");
-  }
+  isoformat = (sep: unknown = "T") => this.strftime(`%Y-%m-%d${str(sep)}%H:%M:%S.%f`) + this.tz;
+  toString = () => this.isoformat(" ");
 }
 class TimeDelta {
   constructor(readonly ms: number) {}
-  valueOf(): number {
-    return this.ms;
-  }
-  total_seconds(): number {
-    return this.ms / 1000;
-  }
+  valueOf = () => this.ms;
+  total_seconds = () => this.ms / 1000;
 }
 const UNITS_MS = [86400_000, 1000, 0.001, 1, 60_000, 3600_000, 7 * 86400_000];
-const at = (ms: number, tz: unknown) =>
-  new DateTime(tz ? ms : ms - new Date(ms).getTimezoneOffset() * 60_000, 0, tz ? "+00:00" : "");
+const UNITS = "days seconds microseconds milliseconds minutes hours weeks".split(" ");
+const wall = (ms: number, tz: unknown) =>
+  tz ? new DateTime(ms, 0, "+00:00") : new DateTime(ms - new Date(ms).getTimezoneOffset() * 60_000);
 const datetime = {
-  datetime: Object.assign(
-    (...a: number[]) =>
-      new DateTime(
-        Date.UTC(a[0], a[1] - 1, a[2], a[3] ?? 0, a[4] ?? 0, a[5] ?? 0, Math.floor((a[6] ?? 0) / 1000)),
-        (a[6] ?? 0) % 1000,
-      ),
-    {
-      now: (tz: unknown = null) => at(Date.now(), tz),
-      utcnow: () => new DateTime(Date.now()),
-      fromtimestamp: (s: number, tz: unknown = null) => at(s * 1000, tz),
-    },
-  ),
+  datetime: Object.assign((...a: number[]) => {
+    const [y, mo, d, h = 0, mi = 0, s = 0, us = 0] = a;
+    return new DateTime(Date.UTC(y, mo - 1, d, h, mi, s, Math.floor(us / 1000)), us % 1000);
+  }, {
+    now: (tz: unknown = null) => wall(Date.now(), tz),
+    utcnow: () => new DateTime(Date.now()),
+    fromtimestamp: (s: number, tz: unknown = null) => wall(s * 1000, tz),
+  }),
   timedelta: (...a: unknown[]) =>
     new TimeDelta(
-      args(a, "days seconds microseconds milliseconds minutes hours weeks".split(" "), [0, 0, 0, 0, 0, 0, 0])
-        .reduce((sum: number, n, i) => sum + Number(n) * UNITS_MS[i], 0),
+      args(a, UNITS, UNITS.map(() => 0)).reduce((ms: number, n, i) => ms + Number(n) * UNITS_MS[i], 0),
     ),
   timezone: { utc: "UTC" },
 };
