@@ -844,3 +844,35 @@ Deno.test("@contextmanager helpers run around their with blocks, and may swallow
     const row = csv(`${dir}/res_stats.csv`).find((r) => r.Name === "stepped");
     ok(Number(row?.["Request Count"]) > 2, text);
   }));
+
+const NESTED = `from locust import HttpUser, TaskSet, constant, task
+
+
+class Inner(TaskSet):
+    @task
+    def inner(self):
+        self.client.get("/json", name="inner")
+        self.interrupt()
+
+
+class Outer(TaskSet):
+    tasks = {Inner: 1}
+
+    @task
+    def leave(self):
+        self.interrupt()
+
+
+class Nested(HttpUser):
+    wait_time = constant(0.05)
+    tasks = [Outer]
+`;
+
+Deno.test("a task set among another task set's tasks is entered, as Locust nests them", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-nested-" });
+    const args = ["locustfile.py", "-u", "2", "-r", "2", "-t", "1s", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", NESTED, args, dir);
+    assertEquals(code, 0, text);
+    ok(Number(csv(`${dir}/res_stats.csv`).find((r) => r.Name === "inner")?.["Request Count"]) > 2, text);
+  }));

@@ -733,22 +733,26 @@ export function locustfile(all: Record<string, unknown>, shape?: unknown) {
     }
   }
 
+  /** Task `entry` of `owner` run: a function, or a task set entered (its `on_start`, then its first task). */
+  async function runTask(user: HttpUser, owner: any, entry: TaskEntry): Promise<void> {
+    if (!isTaskSetClass(entry.run)) {
+      return await (entry.method ? entry.run.call(owner) : entry.run.call(owner, owner));
+    }
+    const set = new (entry.run as any)() as TaskSet & { on_start?: Fn };
+    set.user = user, set.parent = owner;
+    await set.__init___py(owner);
+    user.__stack.push(set);
+    if (typeof set.on_start === "function") await set.on_start();
+    await runTask(user, set, pick(set, tasks(entry.run)));
+  }
+
   async function run(s: Session) {
     const user = s.state.user as HttpUser | undefined;
     if (user === undefined || s.state.stopped) return void (await s.sleep(3_600_000));
     const owner: any = user.__stack.at(-1) ?? user;
     let wait = true;
     try {
-      const entry = pick(owner, tasks(owner.constructor));
-      if (isTaskSetClass(entry.run)) {
-        const set = new (entry.run as any)() as TaskSet & { on_start?: Fn };
-        set.user = user, set.parent = owner;
-        await set.__init___py(owner);
-        user.__stack.push(set);
-        if (typeof set.on_start === "function") await set.on_start();
-        const first = pick(set, tasks(entry.run));
-        await (first.method ? first.run.call(set) : first.run.call(set, set));
-      } else await (entry.method ? entry.run.call(owner) : entry.run.call(owner, owner));
+      await runTask(user, owner, pick(owner, tasks(owner.constructor)));
     } catch (err) {
       if (err instanceof InterruptTaskSet) {
         const set = user.__stack.pop() as (TaskSet & { on_stop?: Fn }) | undefined;
