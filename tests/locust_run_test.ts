@@ -767,7 +767,14 @@ Deno.test("environment.runner.quit() ends the run, with Locust's exit code and i
 
 const COUNTED = `from locust import HttpUser, constant, events, task
 
-counts = {}
+counts = None
+
+
+@events.test_start.add_listener
+def reset(environment, **kwargs):
+    global counts
+    counts = {}
+    print("test_start ran")
 
 
 @events.request.add_listener
@@ -791,7 +798,7 @@ class Counted(HttpUser):
         self.client.get("/no-such-page", name="missing")
 `;
 
-Deno.test("request listeners see every request once, whatever the number of workers", () =>
+Deno.test("test_start, request and end listeners share one module; each fires as often as Locust's", () =>
   withTarget(async (url) => {
     const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-counted-" });
     const args = ["locustfile.py", "-u", "4", "-r", "4", "-t", "1s", "-H", url, "--csv", `${dir}/res`];
@@ -802,6 +809,7 @@ Deno.test("request listeners see every request once, whatever the number of work
     ok(Number(count("json")) > 4, text);
     ok(text.includes(`counted GET json 200: ${count("json")}\n`), text);
     ok(text.includes(`counted GET missing 404 failed: ${count("missing")}\n`), text);
+    assertEquals(text.split("test_start ran").length, 2, text); // once, as Locust fires it
   }));
 
 const STEPPED = `from contextlib import contextmanager

@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import { basename, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { convertLocust, type LocustConversion } from "./convert.ts";
-import { hearRequests } from "./runtime.ts";
+import { listenHere, LOCUST_ENV } from "./runtime.ts";
 import { isKept, k6CacheDir, writeWhole } from "../k6/convert/converted_file.ts";
 
 /** Bumped when the conversion changes, so older cached conversions are not reused. */
@@ -37,11 +37,13 @@ export function locustSessionPath(path: string): string {
 
 /**
  * Locustfile `path`'s module loaded in this process (the command's) when it listens to requests or to the
- * end, its workers telling each request here: the function that waits for the last of them; else null.
+ * end, its start's listeners run here and its workers telling each request here: the function that waits
+ * for the last of them; else null.
  */
 export async function loadLocustListeners(path: string): Promise<(() => Promise<void>) | null> {
   const { events } = convertLocustFile(path);
   if (!events.some((e) => ["request", "test_stopping", "test_stop", "quitting"].includes(e))) return null;
+  Deno.env.set(LOCUST_ENV, JSON.stringify({ ...JSON.parse(Deno.env.get(LOCUST_ENV) ?? "{}"), heard: true }));
   await import(pathToFileURL(locustSessionPath(path)).href);
-  return hearRequests();
+  return await listenHere();
 }

@@ -43,6 +43,8 @@ export interface LocustSelection {
   logLevel?: string;
   /** Its own options given on the command line, by name (`region` of `--region`). */
   options?: Record<string, string>;
+  /** The command's process runs `init` and `test_start` (it listens: `listenHere`), not the setup. */
+  heard?: boolean;
 }
 
 /** `__file__`: the locustfile's path as the command line gave it (its conversion runs from a cache). */
@@ -266,16 +268,18 @@ function report(r: LocustResponse, why: string | null): void {
 }
 
 /**
- * In the command's process, through the load: the file's `request` listeners run on each request a worker
- * tells, so what they count is the whole run's, in the module its end's listeners read. The function
- * returned waits for the requests still on their way (until none came for QUIET_MS) and stops.
+ * In the command's process, through the load: the file's `init` and `test_start` listeners run, then its
+ * `request` listeners on each request a worker tells, so what they count is the whole run's, in the
+ * module its end's listeners read. The function returned waits for the requests still on their way
+ * (until none came for QUIET_MS) and stops.
  */
-export function hearRequests(): () => Promise<void> {
+export async function listenHere(): Promise<() => Promise<void>> {
+  await fire([...listeners.init, ...listeners.test_start], { environment });
   const channel = new BroadcastChannel(REQUESTS_CHANNEL);
   let lastMs = performance.now();
   channel.onmessage = (e: MessageEvent<Record<string, unknown>>) => {
     lastMs = performance.now();
-    for (const fn of listeners.request) fn(new Kw(e.data));
+    void fire(listeners.request, e.data);
   };
   return async () => {
     while (performance.now() - lastMs < QUIET_MS) await new Promise((r) => setTimeout(r, QUIET_MS / 4));
@@ -511,16 +515,21 @@ const environment = {
  */
 export async function locustEnd(stats: unknown): Promise<number | null> {
   environment.stats = stats;
-  const ends = [...listeners.test_stopping, ...listeners.test_stop, ...listeners.quitting.toReversed()];
-  for (const fn of ends) {
-    // As Locust's: a listener that raises is logged, and the next one runs.
+  await fire([...listeners.test_stopping, ...listeners.test_stop, ...listeners.quitting.toReversed()], {
+    environment,
+  });
+  return environment.process_exit_code === null ? null : Number(environment.process_exit_code);
+}
+
+/** Calls `fns` with `kw` as Locust fires an event: a listener that raises is logged, and the next runs. */
+async function fire(fns: Fn[], kw: Record<string, unknown>): Promise<void> {
+  for (const fn of fns) {
     try {
-      await fn(new Kw({ environment }));
+      await fn(new Kw(kw));
     } catch (err) {
       console.error(`ERROR: Uncaught exception in event handler: ${(err as Error).stack ?? err}`);
     }
   }
-  return environment.process_exit_code === null ? null : Number(environment.process_exit_code);
 }
 
 /** `catch_response`'s value `rest()` passes: Locust's response context manager with rest's rules. */
@@ -807,7 +816,7 @@ export function locustfile(all: Record<string, unknown>, shape?: unknown) {
     environment.parsed_options[flags.at(-1)!.replace(/^-+/, "").replaceAll("-", "_")] = value;
   };
   for (const fn of listeners.init_command_line_parser) fn(new Kw({ parser: { add_argument } }));
-  const starts = [...listeners.init, ...listeners.test_start];
+  const starts = sel.heard ? [] : [...listeners.init, ...listeners.test_start];
   return {
     start: (s: Session) => current.run(s, start, s),
     default: (s: Session) => current.run(s, run, s),
