@@ -418,8 +418,8 @@ const datetime = {
  * `contextlib.contextmanager`: a generator as a `with` block's context manager, its code up to `yield`
  * run on entering, the rest on leaving (where what the block raised is thrown at its `yield`).
  */
-function contextmanager(fn: (...a: unknown[]) => Generator) {
-  return (...a: unknown[]) => {
+const contextlib = {
+  contextmanager: (fn: (...a: unknown[]) => Generator) => (...a: unknown[]) => {
     const g = fn(...a);
     return {
       __enter__: () => g.next().value,
@@ -434,26 +434,9 @@ function contextmanager(fn: (...a: unknown[]) => Generator) {
         return true;
       },
     };
-  };
-}
+  },
+};
 
 /** The modules of the subset by name. */
-const modules = {
-  random,
-  string,
-  json,
-  time,
-  uuid,
-  itertools,
-  os,
-  math,
-  logging,
-  re,
-  csv,
-  datetime,
-  base64,
-  hashlib,
-  hmac,
-  contextlib: { contextmanager },
-};
-export const MODULES: Record<string, Record<string, unknown>> = modules;
+const modules = { random, string, json, time, uuid, itertools, os, math, logging, re, csv, datetime, base64 };
+export const MODULES: Record<string, Record<string, unknown>> = { ...modules, hashlib, hmac, contextlib };
