@@ -255,7 +255,8 @@ class LocustResponse {
 
 /** Where a worker tells the command's process each request, whose `request` listeners run there. */
 const REQUESTS_CHANNEL = "loadlab-locust-requests";
-let requestsOut: BroadcastChannel | undefined;
+/** Null when no command's process listens (a converted session run by itself): the listeners run here. */
+let requestsOut: BroadcastChannel | null = null;
 
 /** A request's outcome as Locust reports it: a failure (`why`) counted, the `request` listeners told. */
 function report(r: LocustResponse, why: string | null): void {
@@ -264,7 +265,8 @@ function report(r: LocustResponse, why: string | null): void {
   const meta = { request_type: r.method, name: r.name, response_time: r.elapsedMs, url: r.url };
   const response = { status_code: r.status_code, text: r.text, ok: r.ok };
   const more = { response_length: r.content.length, response, exception: why, context: r.context };
-  (requestsOut ??= new BroadcastChannel(REQUESTS_CHANNEL)).postMessage({ ...meta, ...more });
+  if (requestsOut === null) void fire(listeners.request, { ...meta, ...more });
+  else requestsOut.postMessage({ ...meta, ...more });
 }
 
 /**
@@ -816,6 +818,7 @@ export function locustfile(all: Record<string, unknown>, shape?: unknown) {
     environment.parsed_options[flags.at(-1)!.replace(/^-+/, "").replaceAll("-", "_")] = value;
   };
   for (const fn of listeners.init_command_line_parser) fn(new Kw({ parser: { add_argument } }));
+  if (sel.heard) requestsOut ??= new BroadcastChannel(REQUESTS_CHANNEL);
   const starts = sel.heard ? [] : [...listeners.init, ...listeners.test_start];
   return {
     start: (s: Session) => current.run(s, start, s),
