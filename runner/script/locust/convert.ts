@@ -619,9 +619,9 @@ class Converter {
     if (baseNodes.length > 1) {
       this.refuse(n, `class ${name}: one base class (HttpUser, TaskSet, ...) at most`);
     }
-    const base = baseNodes[0];
-    let extendsText = "";
-    let isUser = false;
+    const base = baseNodes[0], abstractAttr = this.classAttr(n, "abstract");
+    const abstract = abstractAttr !== undefined && this.text(abstractAttr) === "True";
+    let extendsText = "", isUser = false;
     if (base !== undefined) {
       const baseName = this.text(base);
       if (baseName === "User") {
@@ -631,18 +631,14 @@ class Converter {
       isUser = ["HttpUser", "FastHttpUser"].includes(baseName) ||
         this.users.some((u) => u.name === baseName);
       const shape = baseName === "LoadTestShape" || this.shapes.includes(baseName);
-      const abstract = this.classAttr(n, "abstract");
-      if (shape && !nested && (abstract === undefined || this.text(abstract) !== "True")) {
-        this.shapes.push(name);
-      }
+      if (shape && !nested && !abstract) this.shapes.push(name);
     }
     if (isUser && !nested) {
-      const abstract = this.classAttr(n, "abstract");
       const host = this.classAttr(n, "host");
       this.users.push({
         name,
         ...(host?.name === "String" ? { host: this.stringValue(host) } : {}),
-        ...(abstract !== undefined && this.text(abstract) === "True" ? { abstract: true } : {}),
+        ...(abstract ? { abstract: true } : {}),
       });
     }
     const applied = decorators.map((d) => `(${d})(`).join("");
