@@ -6,7 +6,7 @@
  * `base64`, `hashlib` and `hmac`, each with the functions teams call. `time.sleep` is the session's own
  * sleep (runtime.ts), set there. Any other module is refused before the load (convert.ts).
  */
-import { args, builtins, exceptionClass, iter, Kw, mapping, method, orDefault } from "./py.ts";
+import { args, builtins, exceptionClass, iter, Kw, mapping, orDefault } from "./py.ts";
 import { PyError, repr, str, tuple } from "./py.ts";
 import { randomIntBetween, randomItem } from "../k6/jslib/utils.ts";
 import { parse } from "../k6/jslib/papaparse.ts";
