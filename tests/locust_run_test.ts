@@ -585,7 +585,8 @@ def stopping(environment, **kwargs):
 @events.quitting.add_listener
 def broken(environment, **kwargs):
     print(f"runner stats: {environment.runner.stats.total.num_requests > 0}, "
-          f"region {environment.parsed_options.region}")
+          f"region {environment.parsed_options.region}, rate {int(environment.parsed_options.spawn_rate)}, "
+          f"time {environment.parsed_options.run_time}")
     raise ValueError("a listener's bug")
 
 
@@ -634,7 +635,7 @@ Deno.test("cookies, data files, quitting listeners with stats and process_exit_c
     const { code, text } = await runLocust("locustfile.py", GATED, [...args, "--region", "us"], dir);
     assertEquals(code, 0, text); // failures, but the quitting listener's exit code
     ok(text.includes("stopping listener ran"), text);
-    ok(text.includes("runner stats: True, region us"), text); // the file's own option, given
+    ok(text.includes("runner stats: True, region us, rate 2, time 1\n"), text); // its own option, given
     ok(text.includes("Uncaught exception in event handler"), text);
     ok(/gate: True [1-9]\d* 0\.\d\d True True True 1\n/.test(text), text); // one name fails
     const rows = csv(`${dir}/res_stats.csv`);

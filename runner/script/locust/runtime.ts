@@ -39,6 +39,9 @@ export interface LocustSelection {
   stopTimeoutMs?: number;
   /** The locustfile's own path (its `__file__`). */
   file?: string;
+  /** `-r` and `-t` (s), as `parsed_options.spawn_rate` and `run_time` read them. */
+  spawnRate?: number;
+  runTimeS?: number;
   /** `-L`: the level `logging` prints from. */
   logLevel?: string;
   /** Its own options given on the command line, by name (`region` of `--region`). */
@@ -800,6 +803,8 @@ export function locustfile(all: Record<string, unknown>, shape?: unknown) {
   environment.parsed_options = {
     host: environment.host,
     num_users: sel.userCount ?? 1,
+    spawn_rate: sel.spawnRate ?? 1,
+    run_time: sel.runTimeS ?? null,
     tags: sel.tags ?? null,
     exclude_tags: sel.excludeTags ?? null,
     stop_timeout: (sel.stopTimeoutMs ?? 0) / 1000,
