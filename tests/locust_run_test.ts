@@ -585,7 +585,8 @@ def stopping(environment, **kwargs):
 @events.quitting.add_listener
 def broken(environment, **kwargs):
     print(f"runner stats: {environment.runner.stats.total.num_requests > 0}, "
-          f"region {environment.parsed_options.region}")
+          f"region {environment.parsed_options.region}, rate {int(environment.parsed_options.spawn_rate)}, "
+          f"time {environment.parsed_options.run_time}")
     raise ValueError("a listener's bug")
 
 
@@ -634,7 +635,7 @@ Deno.test("cookies, data files, quitting listeners with stats and process_exit_c
     const { code, text } = await runLocust("locustfile.py", GATED, [...args, "--region", "us"], dir);
     assertEquals(code, 0, text); // failures, but the quitting listener's exit code
     ok(text.includes("stopping listener ran"), text);
-    ok(text.includes("runner stats: True, region us"), text); // the file's own option, given
+    ok(text.includes("runner stats: True, region us, rate 2, time 1\n"), text); // its own option, given
     ok(text.includes("Uncaught exception in event handler"), text);
     ok(/gate: True [1-9]\d* 0\.\d\d True True True 1\n/.test(text), text); // one name fails
     const rows = csv(`${dir}/res_stats.csv`);
@@ -763,4 +764,124 @@ Deno.test("environment.runner.quit() ends the run, with Locust's exit code and i
     ok(performance.now() - startMs < 25_000 && text.includes("user_count 3"), text);
     // Locust's -L and --html.
     ok(text.includes("DEBUG: debug shown") && Deno.statSync(`${dir}/r.html`).size > 0, text);
+  }));
+
+const COUNTED = `from locust import HttpUser, constant, events, task
+
+counts = None
+
+
+@events.test_start.add_listener
+def reset(environment, **kwargs):
+    global counts
+    counts = {}
+    print("test_start ran")
+
+
+@events.request.add_listener
+def count(request_type, name, response_time, exception, response, **kwargs):
+    key = f"{request_type} {name} {response.status_code}" + (" failed" if exception else "")
+    counts[key] = counts.get(key, 0) + 1
+
+
+@events.test_stop.add_listener
+def report(environment, **kwargs):
+    for key in sorted(counts):
+        print(f"counted {key}: {counts[key]}")
+
+
+class Counted(HttpUser):
+    wait_time = constant(0.02)
+
+    @task
+    def pages(self):
+        self.client.get("/json", name="json")
+        self.client.get("/no-such-page", name="missing")
+`;
+
+Deno.test("test_start, request and end listeners share one module; each fires as often as Locust's", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-counted-" });
+    const args = ["locustfile.py", "-u", "4", "-r", "4", "-t", "1s", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", COUNTED, args, dir);
+    assertEquals(code, 1, text);
+    const rows = csv(`${dir}/res_stats.csv`);
+    const count = (name: string) => rows.find((r) => r.Name === name)?.["Request Count"];
+    ok(Number(count("json")) > 4, text);
+    ok(text.includes(`counted GET json 200: ${count("json")}\n`), text);
+    ok(text.includes(`counted GET missing 404 failed: ${count("missing")}\n`), text);
+    assertEquals(text.split("test_start ran").length, 2, text); // once, as Locust fires it
+  }));
+
+const STEPPED = `from contextlib import contextmanager
+
+from locust import HttpUser, constant, task
+
+
+@contextmanager
+def step(user, name):
+    with user.client.rename_request(name):
+        yield
+
+
+@contextmanager
+def guard():
+    try:
+        yield "a key"
+    except KeyError as e:
+        print(f"guard caught {e}")
+
+
+class Stepped(HttpUser):
+    wait_time = constant(0.05)
+
+    @task
+    def steps(self):
+        with step(self, "stepped"):
+            self.client.get("/json")
+        with guard() as key:
+            raise KeyError(key)
+`;
+
+Deno.test("@contextmanager helpers run around their with blocks, and may swallow what the block raised", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-stepped-" });
+    const args = ["locustfile.py", "-u", "2", "-r", "2", "-t", "1s", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", STEPPED, args, dir);
+    assertEquals(code, 0, text);
+    ok(text.includes("guard caught 'a key'"), text);
+    const row = csv(`${dir}/res_stats.csv`).find((r) => r.Name === "stepped");
+    ok(Number(row?.["Request Count"]) > 2, text);
+  }));
+
+const NESTED = `from locust import HttpUser, TaskSet, constant, task
+
+
+class Inner(TaskSet):
+    @task
+    def inner(self):
+        self.client.get("/json", name="inner")
+        self.interrupt()
+
+
+class Outer(TaskSet):
+    tasks = {Inner: 1}
+
+    @task
+    def leave(self):
+        self.interrupt()
+
+
+class Nested(HttpUser):
+    wait_time = constant(0.05)
+    tasks = [Outer]
+`;
+
+Deno.test("a task set among another task set's tasks is entered, as Locust nests them", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-nested-" });
+    const args = ["locustfile.py", "-u", "2", "-r", "2", "-t", "1s", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", NESTED, args, dir);
+    assertEquals(code, 0, text);
+    ok(Number(csv(`${dir}/res_stats.csv`).find((r) => r.Name === "inner")?.["Request Count"]) > 2, text);
   }));

@@ -10,9 +10,8 @@ import { assertOutputsWritable, lockOutDir } from "./preflight.ts";
 import { UsageError } from "../usage_error.ts";
 import { runCommand } from "../command_errors.ts";
 import { resolve } from "node:path";
-import { pathToFileURL } from "node:url";
 import { isK6File } from "../../runner/script/k6/convert/converted_file.ts";
-import { convertLocustFile, isLocustFile, locustSessionPath } from "../../runner/script/locust/file.ts";
+import { isLocustFile, loadLocustListeners } from "../../runner/script/locust/file.ts";
 import {
   locustExitCode,
   locustStats,
@@ -116,6 +115,8 @@ async function runRead(
   await using _lock = await lockOutDir(command, outDir);
   // Which runtime serves each framework app, before the first run: it changes their numbers several-fold.
   for (const line of exampleRuntimeLines(plan)) console.error(`loadlab ${command}: ${line}`);
+  // A locustfile's request and end listeners run here, on one module: what they count is the run's.
+  const heard = isLocustFile(args.source) ? await loadLocustListeners(resolve(args.source)) : null;
   const outcome = await execute(
     command,
     plan,
@@ -142,30 +143,26 @@ async function runRead(
     gate,
   );
   const withK6 = k6Failed > 0 && code === EXIT.ok ? EXIT.thresholdFailed : code;
-  if (isLocustFile(args.source)) return await finishLocustRun(outcome.results, args, withK6, outDir);
+  if (isLocustFile(args.source)) return await finishLocustRun(outcome.results, args, withK6, outDir, heard);
   return outcome.k6 ? k6ExitCodeOf(withK6, outcome.results.runs) : withK6;
 }
 
 /** A locustfile's run ends as Locust's: its table, its CSV files (`--csv`), its exit code. */
-async function finishLocustRun(results: ResultsFile, args: RunArgs, code: number, outDir: string) {
+async function finishLocustRun(
+  results: ResultsFile,
+  args: RunArgs,
+  code: number,
+  outDir: string,
+  heard: (() => Promise<void>) | null,
+) {
   const locust = args.scriptLoad?.locust ?? {};
   if (locust.html !== undefined) {
     await Deno.copyFile(`${outDir}/report.html`, locust.html).catch((err: Error) => {
       throw new OutputError(`--html ${locust.html}: cannot write: ${err.message}`, { cause: err });
     });
   }
-  const path = resolve(args.source), { events } = convertLocustFile(path);
-  let set: number | null = null;
-  if (results.runs.length > 0 && events.some((e) => ["test_stopping", "test_stop", "quitting"].includes(e))) {
-    // The end's listeners run here, where the run's stats are: the file's module loaded once more.
-    await import(pathToFileURL(locustSessionPath(path)).href);
-    if (events.includes("request")) {
-      console.error(
-        `${args.source}: note: request listeners count in the load's workers; read environment.stats`,
-      );
-    }
-    set = await locustEnd(locustStats(results.runs[0]));
-  }
+  await heard?.();
+  const set = heard && results.runs.length > 0 ? await locustEnd(locustStats(results.runs[0])) : null;
   for (const run of results.runs) {
     console.log(`\n${terminalSafe(locustTable(run))}`);
     if (locust.csv === undefined) continue;

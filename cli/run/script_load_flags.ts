@@ -187,6 +187,7 @@ function locustFlagsOf(flags: FlagValues): LocustFlags {
   const exitCodeOnError = flags.wholeNumber("exit-code-on-error", 0, 255);
   if (exitCodeOnError !== undefined) out.exitCodeOnError = exitCodeOnError;
   if (flags.has("headless")) out.headless = true;
+  if (flags.has("ramp-up")) out.spawnRate = spawnRateOf(flags.text("ramp-up")!);
   const level = flags.text("loglevel")?.toUpperCase();
   if (level !== undefined) out.logLevel = level;
   const html = flags.path("html");

@@ -163,7 +163,8 @@ class Converter {
 
   private findSyntaxErrors(node: SyntaxNode): void {
     const cursor = node.cursor();
-    while (!cursor.type.isError) if (!cursor.next()) return;
+    // The parser marks a bare `yield` (a `@contextmanager`'s) with an error node of its own.
+    while (!cursor.type.isError || cursor.node.parent?.name === "YieldStatement") if (!cursor.next()) return;
     this.problems.push({
       line: this.lineOf(cursor.from),
       why: "invalid syntax (Python's parser stops here)",
@@ -214,7 +215,9 @@ class Converter {
         if (some(def, calls)) sends.add(name), grew = true;
       }
     }
-    for (const f of functions.keys()) (sends.has(f) ? this.asyncFunctions : this.syncFunctions).add(f);
+    for (const [f, def] of functions) {
+      (sends.has(f) && !isGenerator(def) ? this.asyncFunctions : this.syncFunctions).add(f);
+    }
     [...this.scope.locals, ...this.classes, ...functions.keys()].forEach((n) => this.moduleNames.add(n));
   }
 
@@ -288,6 +291,8 @@ class Converter {
   private readonly STATEMENTS: Record<string, (n: SyntaxNode) => string> = {
     ExpressionStatement: (n) => isDocstring(n) ? "" : `${this.expr(n.firstChild!)};`,
     PassStatement: () => ";",
+    YieldStatement: (n) =>
+      `yield ${exprChildren(n).length > 1 && !n.lastChild!.type.isError ? this.expr(n.lastChild!) : "null"};`,
     BreakStatement: () => "break;",
     ContinueStatement: () => "continue;",
     ReturnStatement: (n) => {
@@ -515,10 +520,13 @@ class Converter {
     const name = this.text(n.getChild("VariableName")!);
     const params = n.getChild("ParamList")!;
     if (n.getChild("async")) this.refuse(n, "async def: Locust's tasks are plain functions");
-    const isAsync = method !== undefined || this.asyncFunctions.has(name) || this.scope.async;
+    const body = n.getChild("Body")!, generator = isGenerator(n);
+    if (generator && (method !== undefined || some(body, (c) => this.sendsAt(c)))) {
+      this.refuse(n, "a generator that is a method or sends: make its requests in the with block");
+    }
+    const isAsync = !generator && (method !== undefined || this.asyncFunctions.has(name) || this.scope.async);
     const { names, defaults, rest, restKw } = this.params(params);
     const inner: Scope = { locals: new Set(), globals: new Set(), async: isAsync };
-    const body = n.getChild("Body")!;
     for (const s of children(body)) {
       if (s.name === "ScopeStatement") {
         s.getChildren("VariableName").forEach((g) => inner.globals.add(this.text(g)));
@@ -535,7 +543,7 @@ class Converter {
     const js = this.jsName(name), a = isAsync ? "async " : "";
     const head = method !== undefined
       ? `${a}${js}(...__a) { ${selfName ? `const ${this.jsName(selfName)} = this; ` : ""}`
-      : `${top ? "" : `${js} = `}${a}function ${js}(...__a) { `;
+      : `${top ? "" : `${js} = `}${a}function${generator ? "*" : ""} ${js}(...__a) { `;
     const argsLine = declared.length === 0 && !method
       ? "__py.args(__a, []); "
       : `let [${declared.map((p) => this.jsName(p)).join(", ")}] = __py.args(__a, ${
@@ -611,9 +619,9 @@ class Converter {
     if (baseNodes.length > 1) {
       this.refuse(n, `class ${name}: one base class (HttpUser, TaskSet, ...) at most`);
     }
-    const base = baseNodes[0];
-    let extendsText = "";
-    let isUser = false;
+    const base = baseNodes[0], abstractAttr = this.classAttr(n, "abstract");
+    const abstract = abstractAttr !== undefined && this.text(abstractAttr) === "True";
+    let extendsText = "", isUser = false;
     if (base !== undefined) {
       const baseName = this.text(base);
       if (baseName === "User") {
@@ -623,18 +631,14 @@ class Converter {
       isUser = ["HttpUser", "FastHttpUser"].includes(baseName) ||
         this.users.some((u) => u.name === baseName);
       const shape = baseName === "LoadTestShape" || this.shapes.includes(baseName);
-      const abstract = this.classAttr(n, "abstract");
-      if (shape && !nested && (abstract === undefined || this.text(abstract) !== "True")) {
-        this.shapes.push(name);
-      }
+      if (shape && !nested && !abstract) this.shapes.push(name);
     }
     if (isUser && !nested) {
-      const abstract = this.classAttr(n, "abstract");
       const host = this.classAttr(n, "host");
       this.users.push({
         name,
         ...(host?.name === "String" ? { host: this.stringValue(host) } : {}),
-        ...(abstract !== undefined && this.text(abstract) === "True" ? { abstract: true } : {}),
+        ...(abstract ? { abstract: true } : {}),
       });
     }
     const applied = decorators.map((d) => `(${d})(`).join("");
@@ -909,6 +913,14 @@ class Converter {
     return awaits ? `(await ${call})` : call;
   }
 
+  /** Whether call `n` sends or sleeps (a request method of a `.client`, `sleep`, `interrupt`). */
+  private sendsAt(n: SyntaxNode): boolean {
+    const callee = n.name === "CallExpression" ? n.firstChild : null;
+    const name = callee === null ? "" : this.text(callee);
+    return /(^|\.)(client\.(get|post|put|patch|delete|head|options|request)|sleep|interrupt)$/.test(name) ||
+      (callee?.name === "VariableName" && this.asyncFunctions.has(name));
+  }
+
   private mustAwait(n: SyntaxNode): void {
     if (this.inLambda > 0) this.refuse(n, "a request (or sleep) inside a lambda: write a def");
     if (!this.scope.async) {
@@ -1037,6 +1049,11 @@ function exprChildren(n: SyntaxNode): SyntaxNode[] {
   return children(n).filter((c) => !PUNCTUATION.has(c.name));
 }
 
+/** Whether function `def` is a generator (its body yields). */
+function isGenerator(def: SyntaxNode): boolean {
+  return some(def.getChild("Body")!, (n) => n.name === "YieldStatement");
+}
+
 /** Whether `n` or a node under it passes `test`. */
 function some(n: SyntaxNode, test: (n: SyntaxNode) => boolean): boolean {
   for (let c = n.firstChild; c !== null; c = c.nextSibling) if (some(c, test)) return true;
@@ -1049,6 +1066,7 @@ const SENDS = ["client", "sleep", "interrupt", "rest", "rest_"];
 /** Python's binary operators as JavaScript (`A` and `B` the operands). */
 const BINARY: Record<string, string> = {
   "+": "__py.add(A, B)",
+  "-": "__py.sub(A, B)",
   "*": "__py.mul(A, B)",
   "/": "__py.div(A, B)",
   "//": "__py.floordiv(A, B)",
@@ -1058,7 +1076,7 @@ const BINARY: Record<string, string> = {
   "!=": "!__py.eq(A, B)",
   "in": "__py.contains(B, A)",
   "not in": "!__py.contains(B, A)",
-  ...Object.fromEntries("- < > <= >= & | ^ << >>".split(" ").map((op) => [op, `(A ${op} B)`])),
+  ...Object.fromEntries("< > <= >= & | ^ << >>".split(" ").map((op) => [op, `(A ${op} B)`])),
 };
 
 function isComparison(op: string): boolean {

@@ -45,11 +45,15 @@ class U(HttpUser):
     ),
     [
       "locustfile.py:2: import requests: loadlab converts Locust's HTTP users with the modules random, " +
-      "string, json, time, uuid, itertools, os, math, logging, re, csv (requests is not one; docs/LOCUST.md)",
-      "locustfile.py:6: yield statement is outside the subset loadlab converts (docs/LOCUST.md)",
+      "string, json, time, uuid, itertools, os, math, logging, re, csv, datetime, base64, hashlib, hmac, " +
+      "contextlib (requests is not one; docs/LOCUST.md)",
+      "locustfile.py:5: a generator that is a method or sends: make its requests in the with block",
     ],
   );
   ok(problems(HEAD + "from locust import User\n")[0].startsWith("locustfile.py:2: from locust import User"));
+  assertEquals(problems("def timed(user):\n    user.client.get('/')\n    yield\n"), [
+    "locustfile.py:1: a generator that is a method or sends: make its requests in the with block",
+  ]);
   ok(
     problems(
       HEAD + "class U(HttpUser):\n    def t(self):\n        self.environment.runner.stats.reset_all()\n",

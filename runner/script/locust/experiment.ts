@@ -45,6 +45,8 @@ export interface LocustFlags {
   onlySummary?: boolean;
   /** `--headless`: accepted (loadlab always is). */
   headless?: boolean;
+  /** `-r`: users started a second (Locust's default 1). */
+  spawnRate?: number;
   stopTimeoutMs?: number;
   /** `-L, --loglevel`; `--html FILE`: report.html written there too. */
   logLevel?: string;
@@ -100,6 +102,8 @@ export async function locustExperimentText(
     ...(flags.stopTimeoutMs ? { stopTimeoutMs: flags.stopTimeoutMs } : {}),
     ...(flags.options ? { options: flags.options } : {}),
     ...(flags.logLevel ? { logLevel: flags.logLevel } : {}),
+    spawnRate: flags.spawnRate ?? 1,
+    ...(durationMs !== undefined ? { runTimeS: Math.round(durationMs / 1000) } : {}),
   };
   Deno.env.set(LOCUST_ENV, JSON.stringify(selection));
   if (shape !== undefined) {

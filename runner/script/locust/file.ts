@@ -7,11 +7,13 @@
  */
 import { createHash } from "node:crypto";
 import { basename, join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { convertLocust, type LocustConversion } from "./convert.ts";
+import { listenHere, LOCUST_ENV } from "./runtime.ts";
 import { isKept, k6CacheDir, writeWhole } from "../k6/convert/converted_file.ts";
 
 /** Bumped when the conversion changes, so older cached conversions are not reused. */
-const CONVERSION_VERSION = "10";
+const CONVERSION_VERSION = "12";
 
 /** Whether `path` names a locustfile (a `.py` file). */
 export function isLocustFile(path: string): boolean {
@@ -31,4 +33,17 @@ export function locustSessionPath(path: string): string {
   const out = join(k6CacheDir("locust"), hash, `${basename(path)}.js`);
   if (!isKept(out)) writeWhole(out, convertLocust(source, basename(path)).code);
   return out;
+}
+
+/**
+ * Locustfile `path`'s module loaded in this process (the command's) when it listens to requests or to the
+ * end, its start's listeners run here and its workers telling each request here: the function that waits
+ * for the last of them; else null.
+ */
+export async function loadLocustListeners(path: string): Promise<(() => Promise<void>) | null> {
+  const { events } = convertLocustFile(path);
+  if (!events.some((e) => ["request", "test_stopping", "test_stop", "quitting"].includes(e))) return null;
+  Deno.env.set(LOCUST_ENV, JSON.stringify({ ...JSON.parse(Deno.env.get(LOCUST_ENV) ?? "{}"), heard: true }));
+  await import(pathToFileURL(locustSessionPath(path)).href);
+  return await listenHere();
 }

@@ -21,7 +21,9 @@ export class PyError extends Error {
 
 /** An exception class named in the script (`ValueError`): raising it calls it, `except` matches it. */
 export function exceptionClass(name: string) {
-  const make = (message?: unknown) => new PyError(name, message === undefined ? "" : str(message));
+  // A KeyError says its key as repr() writes it, as Python's.
+  const text = name === "KeyError" ? repr : str;
+  const make = (message?: unknown) => new PyError(name, message === undefined ? "" : text(message));
   return Object.assign(make, { pyType: name });
 }
 
@@ -91,6 +93,7 @@ function isDict(x: unknown): x is Record<string, unknown> {
 }
 
 export function add(a: any, b: any): any {
+  if (a?.__add__) return a.__add__(b);
   if (Array.isArray(a) && Array.isArray(b)) {
     return Object.isFrozen(a) ? Object.freeze([...a, ...b]) : [...a, ...b];
   }
@@ -98,6 +101,10 @@ export function add(a: any, b: any): any {
     throw new PyError("TypeError", `unsupported operand types for +: ${typeName(a)} and ${typeName(b)}`);
   }
   return a + b;
+}
+
+export function sub(a: any, b: any): any {
+  return a?.__sub__ ? a.__sub__(b) : a - b;
 }
 
 export function mul(a: any, b: any): any {
@@ -281,6 +288,7 @@ export function format(value: unknown, spec = ""): string {
 /** `x.name(...)` on a script's value: Python's methods of text, lists and dicts, else the value's own. */
 export function method(x: any, name: string, ...a: unknown[]): any {
   if (typeof x === "string" && Object.hasOwn(STR_METHODS, name)) return STR_METHODS[name](x, ...a);
+  if (x instanceof Uint8Array && name === "decode") return new TextDecoder().decode(x);
   if (Array.isArray(x) && Object.hasOwn(LIST_METHODS, name)) return LIST_METHODS[name](x, ...a);
   if (isDict(x) && Object.hasOwn(DICT_METHODS, name)) return DICT_METHODS[name](x, ...a);
   const fn = x?.[name];

@@ -1,16 +1,18 @@
 /**
  * @module
  * The Python modules a locustfile of the subset imports: `random`, `string`, `json`, `time`, `uuid`,
- * `itertools`, `math`, `os` (its environment), `logging` (to stderr) and `re` (on JavaScript's regular
- * expressions, Python's spellings of named groups, `\A`, `\Z` and flags translated), each with the
- * functions teams call. `time.sleep` is the session's own sleep (runtime.ts), set there. Any other module
- * is refused before the load (convert.ts).
+ * `itertools`, `math`, `os` (its environment), `logging` (to stderr), `re` (on JavaScript's regular
+ * expressions, Python's spellings of named groups, `\A`, `\Z` and flags translated), `csv`, `datetime`,
+ * `base64`, `hashlib` and `hmac`, each with the functions teams call. `time.sleep` is the session's own
+ * sleep (runtime.ts), set there. Any other module is refused before the load (convert.ts).
  */
 import { args, builtins, exceptionClass, iter, Kw, mapping, orDefault } from "./py.ts";
 import { PyError, repr, str, tuple } from "./py.ts";
 import { randomIntBetween, randomItem } from "../k6/jslib/utils.ts";
 import { parse } from "../k6/jslib/papaparse.ts";
 import { existsSync } from "node:fs";
+import { createHash, createHmac } from "node:crypto";
+import { Buffer } from "node:buffer";
 import { basename, dirname, join, resolve } from "node:path";
 
 function choice<T>(items: Iterable<T>): T {
@@ -325,6 +327,116 @@ const csv = {
   },
 };
 
+/** Bytes as Python's `bytes` functions take them: a `str` (a `b"..."` literal) as UTF-8. */
+const bytesOf = (x: unknown) => x instanceof Uint8Array ? x : new TextEncoder().encode(str(x));
+const b64 = (x: unknown) => Buffer.from(bytesOf(x)).toString("base64");
+const base64 = {
+  b64encode: (x: unknown) => bytesOf(b64(x)),
+  b64decode: (x: unknown) => new Uint8Array(Buffer.from(new TextDecoder().decode(bytesOf(x)), "base64")),
+  urlsafe_b64encode: (x: unknown) => bytesOf(b64(x).replaceAll("+", "-").replaceAll("/", "_")),
+};
+
+/** A `hashlib` hash (an `hmac` with `key`): its data kept, so `digest()` may be read more than once. */
+class Hash {
+  #data: Uint8Array[] = [];
+  constructor(readonly name: string, data: unknown, readonly key?: Uint8Array) {
+    if (data != null) this.update(data);
+  }
+  update(data: unknown): void {
+    this.#data.push(bytesOf(data));
+  }
+  digest(): Uint8Array {
+    const h = this.key ? createHmac(this.name, this.key) : createHash(this.name);
+    return new Uint8Array(this.#data.reduce((h, d) => h.update(d), h).digest());
+  }
+  hexdigest(): string {
+    return Buffer.from(this.digest()).toString("hex");
+  }
+}
+const hashlib = Object.fromEntries(
+  "md5 sha1 sha224 sha256 sha384 sha512".split(" ").map((n) => [n, (data?: unknown) => new Hash(n, data)]),
+);
+const hmac = {
+  new: (key: unknown, msg: unknown = null, mod: unknown = hashlib.md5) =>
+    new Hash(typeof mod === "string" ? mod : (mod as () => Hash)().name, msg, bytesOf(key)),
+};
+
+/**
+ * `datetime`'s `datetime` and `timedelta` on milliseconds of the wall clock (local for `now()`, UTC for
+ * `utcnow()` and `now(timezone.utc)`, which says `+00:00`), to the microsecond Python prints.
+ */
+class DateTime {
+  constructor(readonly ms: number, readonly us = 0, readonly tz = "") {}
+  valueOf = () => this.ms;
+  timestamp = () => this.ms / 1000;
+  __add__ = (d: TimeDelta) => new DateTime(this.ms + d.ms, this.us, this.tz);
+  __sub__ = (d: DateTime | TimeDelta) =>
+    d instanceof DateTime ? new TimeDelta(this.ms - d.ms) : this.__add__(new TimeDelta(-d.ms));
+  strftime(format: unknown): string {
+    const t = new Date(this.ms).toISOString(), us = Number(t.slice(20, 23)) * 1000 + this.us;
+    const fields: Record<string, string> = {
+      f: String(us).padStart(6, "0"),
+      z: this.tz.replace(":", ""),
+      "%": "%",
+    };
+    for (
+      const [c, at] of [["Y", 0], ["y", 2], ["m", 5], ["d", 8], ["H", 11], ["M", 14], ["S", 17]] as const
+    ) {
+      fields[c] = t.slice(at, c === "Y" ? 4 : at + 2);
+    }
+    return str(format).replace(/%(.)/g, (m, c: string) => fields[c] ?? m);
+  }
+  isoformat = (sep: unknown = "T") => this.strftime(`%Y-%m-%d${str(sep)}%H:%M:%S.%f`) + this.tz;
+  toString = () => this.isoformat(" ");
+}
+class TimeDelta {
+  constructor(readonly ms: number) {}
+  valueOf = () => this.ms;
+  total_seconds = () => this.ms / 1000;
+}
+const UNITS_MS = [86400_000, 1000, 0.001, 1, 60_000, 3600_000, 7 * 86400_000];
+const UNITS = "days seconds microseconds milliseconds minutes hours weeks".split(" ");
+const wall = (ms: number, tz: unknown) =>
+  tz ? new DateTime(ms, 0, "+00:00") : new DateTime(ms - new Date(ms).getTimezoneOffset() * 60_000);
+const datetime = {
+  datetime: Object.assign((...a: number[]) => {
+    const [y, mo, d, h = 0, mi = 0, s = 0, us = 0] = a;
+    return new DateTime(Date.UTC(y, mo - 1, d, h, mi, s, Math.floor(us / 1000)), us % 1000);
+  }, {
+    now: (tz: unknown = null) => wall(Date.now(), tz),
+    utcnow: () => new DateTime(Date.now()),
+    fromtimestamp: (s: number, tz: unknown = null) => wall(s * 1000, tz),
+  }),
+  timedelta: (...a: unknown[]) =>
+    new TimeDelta(
+      args(a, UNITS, UNITS.map(() => 0)).reduce((ms: number, n, i) => ms + Number(n) * UNITS_MS[i], 0),
+    ),
+  timezone: { utc: "UTC" },
+};
+
+/**
+ * `contextlib.contextmanager`: a generator as a `with` block's context manager, its code up to `yield`
+ * run on entering, the rest on leaving (where what the block raised is thrown at its `yield`).
+ */
+const contextlib = {
+  contextmanager: (fn: (...a: unknown[]) => Generator) => (...a: unknown[]) => {
+    const g = fn(...a);
+    return {
+      __enter__: () => g.next().value,
+      __exit__(err: unknown): boolean {
+        if (err === null) return g.next(), false;
+        try {
+          g.throw(err);
+        } catch (thrown) {
+          if (thrown === err) return false;
+          throw thrown;
+        }
+        return true;
+      },
+    };
+  },
+};
+
 /** The modules of the subset by name. */
-const modules = { random, string, json, time, uuid, itertools, os, math, logging, re, csv };
-export const MODULES: Record<string, Record<string, unknown>> = modules;
+const modules = { random, string, json, time, uuid, itertools, os, math, logging, re, csv, datetime, base64 };
+export const MODULES: Record<string, Record<string, unknown>> = { ...modules, hashlib, hmac, contextlib };

@@ -1,5 +1,5 @@
-import { deepStrictEqual as assertEquals, throws } from "node:assert/strict";
-import { builtins, format, getitem, Kw, mapping, method, mod, PyError, slice, str } from "./py.ts";
+import { deepStrictEqual as assertEquals, ok, throws } from "node:assert/strict";
+import { add, builtins, format, getitem, Kw, mapping, method, mod, PyError, slice, str, sub } from "./py.ts";
 import { MODULES, open } from "./py_modules.ts";
 
 Deno.test("Python's values as a locustfile's helpers read them", () => {
@@ -44,4 +44,30 @@ Deno.test("json.load reads a data file beside the locustfile", () => {
   const path = Deno.makeTempFileSync({ suffix: ".json" });
   Deno.writeTextFileSync(path, '{"products": [{"id": 1}]}');
   assertEquals((MODULES.json as any).load(open(path)), { products: [{ id: 1 }] });
+});
+
+Deno.test("datetime, base64, hashlib and hmac as a locustfile signs and dates its requests", () => {
+  const { datetime: dt, base64, hashlib, hmac } = MODULES as any;
+  const day = dt.datetime(2026, 11, 27, 5, 8, 37, 123456);
+  assertEquals(day.isoformat(), "2026-11-27T05:08:37.123456");
+  assertEquals(str(day), "2026-11-27 05:08:37.123456");
+  assertEquals(day.strftime("%Y-%m-%d %H:%M:%S.%f %%"), "2026-11-27 05:08:37.123456 %");
+  const week = dt.timedelta(new Kw({ days: 7, hours: 1 }));
+  assertEquals(sub(day, week).strftime("%Y%m%d%H"), "2026112004");
+  assertEquals(add(day, dt.timedelta(0, 30)).isoformat(), "2026-11-27T05:09:07.123456");
+  assertEquals(sub(day, sub(day, week)).total_seconds(), 7 * 86400 + 3600);
+  assertEquals(dt.datetime.now(dt.timezone.utc).isoformat().endsWith("+00:00"), true);
+  ok(Math.abs(dt.datetime.utcnow().timestamp() - Date.now() / 1000) < 5);
+  const basic = method(base64.b64encode(method("alice:secret", "encode")), "decode");
+  assertEquals(basic, "YWxpY2U6c2VjcmV0");
+  assertEquals(method(base64.b64decode(basic), "decode"), "alice:secret");
+  assertEquals(method(base64.urlsafe_b64encode("\u00ff\u00ff"), "decode"), "w7_Dvw==");
+  assertEquals(hashlib.md5(method("x", "encode")).hexdigest(), "9dd4e461268c8034f5c8564e155c67a6");
+  const h = hashlib.sha256();
+  h.update("a"), h.update("bc");
+  assertEquals(h.hexdigest(), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  assertEquals(
+    hmac.new("key", "The quick brown fox jumps over the lazy dog", hashlib.sha256).hexdigest(),
+    "f7bc83f430538424b13298e6aa6fb143ef4d59a14946175997479dbc2d1a3cd8",
+  );
 });

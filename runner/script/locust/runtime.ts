@@ -39,10 +39,15 @@ export interface LocustSelection {
   stopTimeoutMs?: number;
   /** The locustfile's own path (its `__file__`). */
   file?: string;
+  /** `-r` and `-t` (s), as `parsed_options.spawn_rate` and `run_time` read them. */
+  spawnRate?: number;
+  runTimeS?: number;
   /** `-L`: the level `logging` prints from. */
   logLevel?: string;
   /** Its own options given on the command line, by name (`region` of `--region`). */
   options?: Record<string, string>;
+  /** The command's process runs `init` and `test_start` (it listens: `listenHere`), not the setup. */
+  heard?: boolean;
 }
 
 /** `__file__`: the locustfile's path as the command line gave it (its conversion runs from a cache). */
@@ -251,14 +256,42 @@ class LocustResponse {
   }
 }
 
+/** Where a worker tells the command's process each request, whose `request` listeners run there. */
+const REQUESTS_CHANNEL = "loadlab-locust-requests";
+/** Null when no command's process listens (a converted session run by itself): the listeners run here. */
+let requestsOut: BroadcastChannel | null = null;
+
 /** A request's outcome as Locust reports it: a failure (`why`) counted, the `request` listeners told. */
 function report(r: LocustResponse, why: string | null): void {
   if (why !== null) session().check(false, why);
   if (listeners.request.length === 0) return;
   const meta = { request_type: r.method, name: r.name, response_time: r.elapsedMs, url: r.url };
-  const more = { response_length: r.content.length, response: r, exception: why, context: r.context };
-  for (const fn of listeners.request) fn(new Kw({ ...meta, ...more }));
+  const response = { status_code: r.status_code, text: r.text, ok: r.ok };
+  const more = { response_length: r.content.length, response, exception: why, context: r.context };
+  if (requestsOut === null) void fire(listeners.request, { ...meta, ...more });
+  else requestsOut.postMessage({ ...meta, ...more });
 }
+
+/**
+ * In the command's process, through the load: the file's `init` and `test_start` listeners run, then its
+ * `request` listeners on each request a worker tells, so what they count is the whole run's, in the
+ * module its end's listeners read. The function returned waits for the requests still on their way
+ * (until none came for QUIET_MS) and stops.
+ */
+export async function listenHere(): Promise<() => Promise<void>> {
+  await fire([...listeners.init, ...listeners.test_start], { environment });
+  const channel = new BroadcastChannel(REQUESTS_CHANNEL);
+  let lastMs = performance.now();
+  channel.onmessage = (e: MessageEvent<Record<string, unknown>>) => {
+    lastMs = performance.now();
+    void fire(listeners.request, e.data);
+  };
+  return async () => {
+    while (performance.now() - lastMs < QUIET_MS) await new Promise((r) => setTimeout(r, QUIET_MS / 4));
+    channel.close();
+  };
+}
+const QUIET_MS = 200;
 
 const NO_OPTIONS: Record<string, unknown> = Object.freeze({});
 
@@ -487,16 +520,21 @@ const environment = {
  */
 export async function locustEnd(stats: unknown): Promise<number | null> {
   environment.stats = stats;
-  const ends = [...listeners.test_stopping, ...listeners.test_stop, ...listeners.quitting.toReversed()];
-  for (const fn of ends) {
-    // As Locust's: a listener that raises is logged, and the next one runs.
+  await fire([...listeners.test_stopping, ...listeners.test_stop, ...listeners.quitting.toReversed()], {
+    environment,
+  });
+  return environment.process_exit_code === null ? null : Number(environment.process_exit_code);
+}
+
+/** Calls `fns` with `kw` as Locust fires an event: a listener that raises is logged, and the next runs. */
+async function fire(fns: Fn[], kw: Record<string, unknown>): Promise<void> {
+  for (const fn of fns) {
     try {
-      await fn(new Kw({ environment }));
+      await fn(new Kw(kw));
     } catch (err) {
       console.error(`ERROR: Uncaught exception in event handler: ${(err as Error).stack ?? err}`);
     }
   }
-  return environment.process_exit_code === null ? null : Number(environment.process_exit_code);
 }
 
 /** `catch_response`'s value `rest()` passes: Locust's response context manager with rest's rules. */
@@ -709,22 +747,26 @@ export function locustfile(all: Record<string, unknown>, shape?: unknown) {
     }
   }
 
+  /** Task `entry` of `owner` run: a function, or a task set entered (its `on_start`, then its first task). */
+  async function runTask(user: HttpUser, owner: any, entry: TaskEntry): Promise<void> {
+    if (!isTaskSetClass(entry.run)) {
+      return await (entry.method ? entry.run.call(owner) : entry.run.call(owner, owner));
+    }
+    const set = new (entry.run as any)() as TaskSet & { on_start?: Fn };
+    set.user = user, set.parent = owner;
+    await set.__init___py(owner);
+    user.__stack.push(set);
+    if (typeof set.on_start === "function") await set.on_start();
+    await runTask(user, set, pick(set, tasks(entry.run)));
+  }
+
   async function run(s: Session) {
     const user = s.state.user as HttpUser | undefined;
     if (user === undefined || s.state.stopped) return void (await s.sleep(3_600_000));
     const owner: any = user.__stack.at(-1) ?? user;
     let wait = true;
     try {
-      const entry = pick(owner, tasks(owner.constructor));
-      if (isTaskSetClass(entry.run)) {
-        const set = new (entry.run as any)() as TaskSet & { on_start?: Fn };
-        set.user = user, set.parent = owner;
-        await set.__init___py(owner);
-        user.__stack.push(set);
-        if (typeof set.on_start === "function") await set.on_start();
-        const first = pick(set, tasks(entry.run));
-        await (first.method ? first.run.call(set) : first.run.call(set, set));
-      } else await (entry.method ? entry.run.call(owner) : entry.run.call(owner, owner));
+      await runTask(user, owner, pick(owner, tasks(owner.constructor)));
     } catch (err) {
       if (err instanceof InterruptTaskSet) {
         const set = user.__stack.pop() as (TaskSet & { on_stop?: Fn }) | undefined;
@@ -761,6 +803,8 @@ export function locustfile(all: Record<string, unknown>, shape?: unknown) {
   environment.parsed_options = {
     host: environment.host,
     num_users: sel.userCount ?? 1,
+    spawn_rate: sel.spawnRate ?? 1,
+    run_time: sel.runTimeS ?? null,
     tags: sel.tags ?? null,
     exclude_tags: sel.excludeTags ?? null,
     stop_timeout: (sel.stopTimeoutMs ?? 0) / 1000,
@@ -779,7 +823,8 @@ export function locustfile(all: Record<string, unknown>, shape?: unknown) {
     environment.parsed_options[flags.at(-1)!.replace(/^-+/, "").replaceAll("-", "_")] = value;
   };
   for (const fn of listeners.init_command_line_parser) fn(new Kw({ parser: { add_argument } }));
-  const starts = [...listeners.init, ...listeners.test_start];
+  if (sel.heard) requestsOut ??= new BroadcastChannel(REQUESTS_CHANNEL);
+  const starts = sel.heard ? [] : [...listeners.init, ...listeners.test_start];
   return {
     start: (s: Session) => current.run(s, start, s),
     default: (s: Session) => current.run(s, run, s),
