@@ -252,3 +252,19 @@ export default function () {
       await echo.shutdown();
     }
   }));
+
+Deno.test("options.throw: a request that cannot connect throws, where the script may catch it", () =>
+  withTwoServers(async (a, _b, counts) => {
+    const script = `import http from "k6/http";
+import { Counter } from "k6/metrics";
+const caught = new Counter("caught");
+export const options = { iterations: 2, throw: true, thresholds: { caught: ["count==2"] } };
+export default function () {
+  http.get("${a}/ok");
+  try { http.get("http://127.0.0.1:9/closed"); } catch (e) { if (e.message.includes("connection refused")) caught.add(1); }
+}
+`;
+    const { code, text } = await runK6Text(script, null);
+    assertEquals(code, 0, text);
+    assertEquals(counts(), [2, 0], text);
+  }));

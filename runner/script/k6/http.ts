@@ -117,7 +117,9 @@ function requestHops(method: string, target: Url, body: Body, params: Params): P
     const location = raw.status >= 300 && raw.status < 400 ? raw.headers.get("location") : null;
     if (location === null || hops-- <= 0 || !sameOrigin(at, location)) {
       const waitedMs = timed ? performance.now() - startMs : NaN;
-      return new K6Response(raw, at, verb, headers, sent, waitedMs, responseType);
+      const res = new K6Response(raw, at, verb, headers, sent, waitedMs, responseType);
+      if (raw.status === 0 && requestDefaults.throw) throw new Error(res.error);
+      return res;
     }
     at = new URL(location, at).href;
     place = placeOf(at);

@@ -55,6 +55,8 @@ export const requestDefaults = {
   maxRedirects: 10,
   userAgent: "",
   noCookiesReset: false,
+  /** k6's `throw`: a request that gets no response throws its error. */
+  throw: false,
   /** Whether the script may read `res.timings` (else its requests are not timed again here). */
   timed: true,
   /** `http.batch`'s requests in flight at once, and to one host (k6's `batch` and `batchPerHost`). */
@@ -132,6 +134,7 @@ export function session(mod: ConvertedModule): (s: Session) => unknown {
   if (typeof options.maxRedirects === "number") requestDefaults.maxRedirects = options.maxRedirects;
   if (typeof options.userAgent === "string") requestDefaults.userAgent = options.userAgent;
   requestDefaults.noCookiesReset = options.noCookiesReset === true;
+  requestDefaults.throw = options.throw === true;
   requestDefaults.timed = mod.timings !== false;
   setJsonThresholds(options.thresholds);
   // k6's 0 is "no limit": a batch then sends all its requests at once.
