@@ -546,6 +546,22 @@ export default function () { http.get("http://api.shop.internal/json"); }
     ok(/http_reqs\n\s+✓ 'count==4'/.test(run.stdout), run.stdout);
   }));
 
+pool.test("K6_NO_THRESHOLDS and K6_SUMMARY_TREND_STATS act as their flags; another K6_ option is refused", () =>
+  withTarget(async (url) => {
+    const script = `import http from "k6/http";
+export const options = { iterations: 2, thresholds: { http_reqs: ["count==999"] } };
+export default function () { http.get("${url}/json"); }
+`;
+    const env = { K6_NO_THRESHOLDS: "true", K6_SUMMARY_TREND_STATS: "avg,p(99.9)" };
+    const run = await runK6Text(script, null, [], { env });
+    assertEquals(run.code, 0, run.text);
+    ok(/http_req_duration\.*: avg=\S+ +p\(99\.9\)=\S+\n/.test(run.stdout), run.stdout);
+    const refused = await runK6Text(script, null, [], { env: { K6_USER_AGENT: "ci/1" } });
+    assertEquals(refused.code, 104, refused.text);
+    ok(refused.stderr.includes("K6_USER_AGENT"), refused.text);
+    assertEquals(refused.results, null, refused.text);
+  }));
+
 pool.test("k6's load flags replace the script's scenarios: the default function runs, not a scenario's exec", () =>
   withTarget(async (url) => {
     const run = await runK6Text(
