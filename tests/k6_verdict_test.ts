@@ -41,6 +41,28 @@ export default function () {
     ok(/checks_total\.+: 4 /.test(stdout) && /checks_succeeded\.+: 100\.00% 4 out of 4/.test(stdout), stdout);
   }));
 
+pool.test("a rate with no samples holds every rule, as k6 v1.8.1; an empty counter or trend is judged at 0", async () => {
+  const { code, text, stdout } = await runK6Text(
+    `import { check } from "k6";
+import { Counter, Rate } from "k6/metrics";
+const never = new Rate("never_rated");
+const none = new Counter("never_counted");
+export const options = {
+  iterations: 1,
+  thresholds: { never_rated: ["rate>0.5"], "checks{check:nope}": ["rate>0.5"], never_counted: ["count>0"] },
+};
+export default function () { check(1, { a: () => true }); }
+`,
+    null,
+  );
+  assertEquals(code, 99, text);
+  ok(
+    /never_rated\n\s+✓ 'rate>0\.5'/.test(stdout) && /checks\{check:nope\}\n\s+✓ 'rate>0\.5'/.test(stdout),
+    stdout,
+  );
+  ok(/never_counted\n\s+✗ 'count>0' count=0/.test(stdout), stdout);
+});
+
 pool.test("k6's init-error codes: 107 for a throw at the top level or a syntax error, 104 for invalid options", () =>
   withTarget(async (url) => {
     const thrown = await runK6Text(
