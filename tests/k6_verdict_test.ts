@@ -63,6 +63,24 @@ export default function () { check(1, { a: () => true }); }
   ok(/never_counted\n\s+✗ 'count>0' count=0/.test(stdout), stdout);
 });
 
+pool.test("checks{TAG:VALUE} judges the checks given that tag (check()'s third argument), as k6", async () => {
+  const { code, text, stdout } = await runK6Text(
+    `import { check, group } from "k6";
+export const options = {
+  iterations: 4,
+  thresholds: { "checks{kind:contract}": ["rate==1"], "checks{kind:slo}": ["rate<0.3"] },
+};
+export default function () {
+  check(1, { "contract holds": () => true }, { kind: "contract" });
+  group("g", () => check(__ITER, { "fast": (i) => i === 0 }, { kind: "slo" }));
+}
+`,
+    null,
+  );
+  assertEquals(code, 0, text);
+  ok(/checks\{kind:slo\}\n\s+✓ 'rate<0\.3' rate=25\.00%/.test(stdout), stdout);
+});
+
 pool.test("k6's init-error codes: 107 for a throw at the top level or a syntax error, 104 for invalid options", () =>
   withTarget(async (url) => {
     const thrown = await runK6Text(

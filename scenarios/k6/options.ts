@@ -302,8 +302,6 @@ const COUNTED_AFTER = new Set([
 ]);
 /** The iteration metrics judged by scenario (`iterations{scenario:api}`): each scenario's sessions kept. */
 const BY_SCENARIO = new Set(["iterations", "iteration_duration"]);
-/** The tags a threshold on `checks` selects by: a check's scenario, group path (`::api`) and name. */
-const CHECK_TAGS = new Set(["scenario", "group", "check"]);
 /** A rule on a metric judged after the run; a percentile is of 0 to 100 (`p(150)` read as a failed rule). */
 const AFTER_RUN_RULE =
   /^(avg|min|max|med|p\((100(\.0+)?|\d{1,2}(\.\d+)?)\)|count|rate|value)\s*(<=|>=|==|!=|<|>)\s*-?\d+(\.\d+)?$/;
@@ -330,14 +328,8 @@ function thresholdsOf(
     if (!METRICS.has(metric) || !(code >= 1400 && code < 1600)) {
       const tags = m[3] === undefined ? [] : tagPairs(m[3]).map(([k]) => k);
       if (m[2] === undefined) afterRun.push(...afterRunRules(m[1], list, path, problem));
-      else if (m[1] === "checks" && tags.every((t) => CHECK_TAGS.has(t))) {
-        afterRun.push(...afterRunRules(`checks${m[2]}`, list, path, problem));
-      } else if (m[1] === "checks") {
-        problem(
-          path,
-          `${key}: checks are judged by ${[...CHECK_TAGS].join(", ")} only, not yet by other tags`,
-        );
-      } else if (BY_SCENARIO.has(m[1]) && tags.every((t) => t === "scenario")) {
+      else if (m[1] === "checks") afterRun.push(...afterRunRules(`checks${m[2]}`, list, path, problem));
+      else if (BY_SCENARIO.has(m[1]) && tags.every((t) => t === "scenario")) {
         afterRun.push(...afterRunRules(`${m[1]}${m[2]}`, list, path, problem));
       } else if (
         (m[1] === "data_sent" || m[1] === "data_received") && !tags.some((t) => RESPONSE_TAGS.has(t))

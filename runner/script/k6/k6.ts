@@ -5,12 +5,12 @@
  */
 import { current } from "./runtime.ts";
 import { jsonPointTags } from "./tags.ts";
-import { addGroupDuration, flushMetrics } from "./metrics.ts";
+import { addCheck, addGroupDuration, flushMetrics } from "./metrics.ts";
 import { jsonOut, point } from "./json_out.ts";
 import { scriptText } from "../text.ts";
 import { noteHookCheck } from "./http.ts";
 
-export function check(value: unknown, sets: Record<string, unknown>, _tags?: object): boolean {
+export function check(value: unknown, sets: Record<string, unknown>, tags?: Record<string, string>): boolean {
   const ctx = current();
   const s = ctx?.s;
   // In a group, counted under k6's path (`::api::status 200`): the summary's root_group nests it there.
@@ -30,7 +30,7 @@ export function check(value: unknown, sets: Record<string, unknown>, _tags?: obj
       throw unreadable(err);
     }
     const ok = Boolean(typeof condition === "function" ? condition(value) : condition);
-    if (s !== undefined) s.check(ok, prefix + name);
+    if (s !== undefined) s.check(ok, prefix + name), addCheck(ok, name, ctx?.group, tags);
     else noteHookCheck(prefix + name, ok);
     if (jsonOut && s !== undefined) {
       point("checks", "rate", false, ok ? 1 : 0, { ...jsonPointTags(), check: name });

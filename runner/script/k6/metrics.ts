@@ -184,8 +184,10 @@ export function wantSubmetrics(thresholds: unknown): void {
   if (thresholds === null || typeof thresholds !== "object") return;
   for (const key of Object.keys(thresholds)) {
     const m = /^([a-z_0-9]+)\{(.*)\}$/i.exec(key.trim());
-    if (m === null || (BUILT_IN.has(m[1]) && m[1] !== GROUP_DURATION)) continue;
+    if (m === null || (BUILT_IN.has(m[1]) && m[1] !== GROUP_DURATION && m[1] !== CHECKS)) continue;
     const tags = tagPairs(m[2]).filter(([k, v]) => k !== "" || v !== "");
+    // The run's own counts judge checks by their scenario, group and name.
+    if (m[1] === CHECKS && tags.every(([k]) => ["scenario", "group", "check"].includes(k))) continue;
     const list = wanted.get(m[1]) ?? [];
     list.push({ name: key.trim(), tags });
     wanted.set(m[1], list);
@@ -257,7 +259,20 @@ function addToSubmetrics(
   }
 }
 
-const GROUP_DURATION = "group_duration";
+const GROUP_DURATION = "group_duration", CHECKS = "checks";
+
+/** Adds a check's outcome to the `checks` submetrics thresholds name by other tags (`checks{kind:slo}`). */
+export function addCheck(
+  ok: boolean,
+  check: string,
+  group: string | undefined,
+  tags?: Record<string, string>,
+) {
+  const subs = wanted.get(CHECKS);
+  if (subs !== undefined) {
+    addToSubmetrics(subs, "rate", false, ok ? 1 : 0, ok, { ...requestTags(tags, group), check });
+  }
+}
 
 /** Adds a group's duration to k6's `group_duration` (k6.ts, as it ends), tagged with its path (`::api`). */
 export function addGroupDuration(durationMs: number, group: string): void {
