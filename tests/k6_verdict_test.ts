@@ -595,7 +595,7 @@ export default function () { http.get("${url}/json"); }
     const env = { K6_NO_THRESHOLDS: "true", K6_SUMMARY_TREND_STATS: "avg,p(99.9)" };
     const run = await runK6Text(script, null, [], { env });
     assertEquals(run.code, 0, run.text);
-    ok(/http_req_duration\.*: avg=\S+ +p\(99\.9\)=\S+\n/.test(run.stdout), run.stdout);
+    ok(/http_req_duration\.*: avg=\S+ +p\(99\.9\)=\S+ *\n/.test(run.stdout), run.stdout);
     const refused = await runK6Text(script, null, [], { env: { K6_USER_AGENT: "ci/1" } });
     assertEquals(refused.code, 104, refused.text);
     ok(refused.stderr.includes("K6_USER_AGENT"), refused.text);
