@@ -62,8 +62,8 @@ function nodeProblem(
   if (
     node.type === "Identifier" && node.name === "__VU" && !declared.has("__VU") && readsInInit(node, above)
   ) {
-    return "__VU read by the init code: loadlab runs it once for many VUs (__VU is 0 there), k6 once per VU; " +
-      "read __VU in the default function, e.g. pick a VU's rows there";
+    return "__VU read by the init code: loadlab runs it once for many VUs (__VU is 0 there), k6 once per " +
+      "VU; read __VU in the default function, e.g. pick a VU's rows there";
   }
   if (node.type !== "CallExpression" && node.type !== "NewExpression") return null;
   const callee = node.callee;
