@@ -69,10 +69,10 @@ Deno.test("k6 res.html, cookie jars, http.file uploads, Digest and Basic auth ru
     const counts = checks.map((
       c: { name: string; passed: number; failed: number },
     ) => [c.name, c.passed, c.failed]);
-    assertEquals(counts.length, 14, JSON.stringify(counts));
+    assertEquals(counts.length, 17, JSON.stringify(counts));
     for (const [name, passed, failed] of counts) assertEquals([name, passed, failed], [name, 2, 0]);
-    // The Digest request is sent twice per iteration (challenged, then answered), a redirect two: 10 + 1.
-    assertEquals(results.runs[0].requests, 22, JSON.stringify(results.runs[0].endpoints));
+    // The Digest request is sent twice per iteration (challenged, then answered), a redirect two: 13 + 1.
+    assertEquals(results.runs[0].requests, 28, JSON.stringify(results.runs[0].endpoints));
   } finally {
     await server.shutdown();
   }

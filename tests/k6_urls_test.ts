@@ -67,6 +67,21 @@ export default function () { http.get(\`\${__ENV.BASE}/json\`); }
     assertEquals(counts(), [0, 3], text);
   }));
 
+Deno.test("a URL built from a host the script keeps in a const (with credentials) runs with no --target", () =>
+  withTwoServers(async (_a, b, counts) => {
+    const script = `import http from "k6/http";
+const HOST = __ENV.API_HOST || "127.0.0.1:9";
+const BASE = \`http://u:p@\${HOST}\`;
+export const options = { iterations: 3 };
+export default function () { http.get(\`\${BASE}/v\${__ENV.UNSET}/x\`); http.get(\`http://\${HOST}/y\`); }
+`;
+    const { code, text } = await runK6Text(script, null, [], {
+      env: { API_HOST: b.slice("http://".length) },
+    });
+    assertEquals(code, 0, text);
+    assertEquals(counts(), [0, 6], text);
+  }));
+
 Deno.test("--target sends the origin the script spells there, and says so at start-up", () =>
   withTwoServers(async (_a, b, counts) => {
     const script = `import http from "k6/http";
@@ -236,4 +251,20 @@ export default function () {
     } finally {
       await echo.shutdown();
     }
+  }));
+
+Deno.test("options.throw: a request that cannot connect throws, where the script may catch it", () =>
+  withTwoServers(async (a, _b, counts) => {
+    const script = `import http from "k6/http";
+import { Counter } from "k6/metrics";
+const caught = new Counter("caught");
+export const options = { iterations: 2, throw: true, thresholds: { caught: ["count==2"] } };
+export default function () {
+  http.get("${a}/ok");
+  try { http.get("http://127.0.0.1:9/closed"); } catch (e) { if (e.message.includes("connection refused")) caught.add(1); }
+}
+`;
+    const { code, text } = await runK6Text(script, null);
+    assertEquals(code, 0, text);
+    assertEquals(counts(), [2, 0], text);
   }));

@@ -41,6 +41,46 @@ export default function () {
     ok(/checks_total\.+: 4 /.test(stdout) && /checks_succeeded\.+: 100\.00% 4 out of 4/.test(stdout), stdout);
   }));
 
+pool.test("a rate with no samples holds every rule, as k6 v1.8.1; an empty counter or trend is judged at 0", async () => {
+  const { code, text, stdout } = await runK6Text(
+    `import { check } from "k6";
+import { Counter, Rate } from "k6/metrics";
+const never = new Rate("never_rated");
+const none = new Counter("never_counted");
+export const options = {
+  iterations: 1,
+  thresholds: { never_rated: ["rate>0.5"], "checks{check:nope}": ["rate>0.5"], never_counted: ["count>0"] },
+};
+export default function () { check(1, { a: () => true }); }
+`,
+    null,
+  );
+  assertEquals(code, 99, text);
+  ok(
+    /never_rated\n\s+✓ 'rate>0\.5'/.test(stdout) && /checks\{check:nope\}\n\s+✓ 'rate>0\.5'/.test(stdout),
+    stdout,
+  );
+  ok(/never_counted\n\s+✗ 'count>0' count=0/.test(stdout), stdout);
+});
+
+pool.test("checks{TAG:VALUE} judges the checks given that tag (check()'s third argument), as k6", async () => {
+  const { code, text, stdout } = await runK6Text(
+    `import { check, group } from "k6";
+export const options = {
+  iterations: 4,
+  thresholds: { "checks{kind:contract}": ["rate==1"], "checks{kind:slo}": ["rate<0.3"] },
+};
+export default function () {
+  check(1, { "contract holds": () => true }, { kind: "contract" });
+  group("g", () => check(__ITER, { "fast": (i) => i === 0 }, { kind: "slo" }));
+}
+`,
+    null,
+  );
+  assertEquals(code, 0, text);
+  ok(/checks\{kind:slo\}\n\s+✓ 'rate<0\.3' rate=25\.00%/.test(stdout), stdout);
+});
+
 pool.test("k6's init-error codes: 107 for a throw at the top level or a syntax error, 104 for invalid options", () =>
   withTarget(async (url) => {
     const thrown = await runK6Text(
@@ -544,6 +584,22 @@ export default function () { http.get("http://api.shop.internal/json"); }
     );
     assertEquals([run.results?.runs[0].requests, run.results?.runs[0].config.connections], [4, 2], run.text);
     ok(/http_reqs\n\s+✓ 'count==4'/.test(run.stdout), run.stdout);
+  }));
+
+pool.test("K6_NO_THRESHOLDS and K6_SUMMARY_TREND_STATS act as their flags; another K6_ option is refused", () =>
+  withTarget(async (url) => {
+    const script = `import http from "k6/http";
+export const options = { iterations: 2, thresholds: { http_reqs: ["count==999"] } };
+export default function () { http.get("${url}/json"); }
+`;
+    const env = { K6_NO_THRESHOLDS: "true", K6_SUMMARY_TREND_STATS: "avg,p(99.9)" };
+    const run = await runK6Text(script, null, [], { env });
+    assertEquals(run.code, 0, run.text);
+    ok(/http_req_duration\.*: avg=\S+ +p\(99\.9\)=\S+ *\n/.test(run.stdout), run.stdout);
+    const refused = await runK6Text(script, null, [], { env: { K6_USER_AGENT: "ci/1" } });
+    assertEquals(refused.code, 104, refused.text);
+    ok(refused.stderr.includes("K6_USER_AGENT"), refused.text);
+    assertEquals(refused.results, null, refused.text);
   }));
 
 pool.test("k6's load flags replace the script's scenarios: the default function runs, not a scenario's exec", () =>

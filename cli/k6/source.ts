@@ -115,6 +115,14 @@ function overHttp2(loads: Record<string, Record<string, unknown>>, url: string) 
  */
 function withK6Env(a: ScriptLoadArgs): ScriptLoadArgs {
   const text = (name: string) => Deno.env.get(name)?.trim() || undefined;
+  const unread = K6_ENV_UNREAD.map((name) => `K6_${name}`).filter((name) => text(name) !== undefined);
+  if (unread.length > 0) {
+    throw new UsageError(
+      `${unread.join(", ")}: k6 reads these as options; loadlab takes them from the script's options or ` +
+        "its flags only: set them there, or unset the variables",
+      { exitCode: K6_EXIT.invalidConfig },
+    );
+  }
   const whole = (name: string) => {
     const value = text(name);
     if (value === undefined) return undefined;
@@ -131,6 +139,13 @@ function withK6Env(a: ScriptLoadArgs): ScriptLoadArgs {
     stages: a.stages ?? (stages === undefined ? undefined : parseStages(stages, "K6_STAGES")),
   };
 }
+
+/** k6's options it reads from `K6_*` variables that loadlab does not (each would change a run unseen). */
+const K6_ENV_UNREAD =
+  ("USER_AGENT MAX_REDIRECTS THROW BATCH BATCH_PER_HOST DISCARD_RESPONSE_BODIES NO_CONNECTION_REUSE " +
+    "NO_VU_CONNECTION_REUSE INSECURE_SKIP_TLS_VERIFY NO_COOKIES_RESET MIN_ITERATION_DURATION SETUP_TIMEOUT " +
+    "TEARDOWN_TIMEOUT SYSTEM_TAGS NO_SETUP NO_TEARDOWN SUMMARY_EXPORT OUT HTTP_DEBUG NO_SUMMARY " +
+    "SUMMARY_MODE RPS SUMMARY_TIME_UNIT LOCAL_IPS DNS BLACKLIST_IPS BLOCK_HOSTNAMES PAUSED").split(" ");
 
 /** k6's flags over `options`: a flag of the load replaces the load's shortcuts and scenarios. */
 function overridesOf(a: ScriptLoadArgs): Record<string, unknown> {

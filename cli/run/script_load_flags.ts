@@ -250,20 +250,23 @@ function configOptions(path: string): Record<string, unknown> {
 }
 
 /**
- * A k6 script's `options` with k6's flags over them, as k6 applies its command line, and its `--config`
- * file's under them (an option the script sets replaces the file's whole, as k6's do).
+ * A k6 script's `options` with k6's flags over them, as k6 applies its command line, `K6_NO_THRESHOLDS` and
+ * `K6_SUMMARY_TREND_STATS` under the flags, and its `--config` file's under them (an option the script sets
+ * replaces the file's whole, as k6's do).
  */
 export function withK6Flags(
   options: Record<string, unknown>,
   k6: K6Flags | undefined,
 ): Record<string, unknown> {
-  if (k6 === undefined) return options;
-  const out = { ...k6.config, ...options };
-  if (k6.tags !== undefined) {
+  const out = { ...k6?.config, ...options };
+  if (k6?.tags !== undefined) {
     out.tags = { ...(out.tags as Record<string, unknown> | undefined), ...k6.tags };
   }
-  if (k6.summaryTrendStats !== undefined) out.summaryTrendStats = k6.summaryTrendStats;
-  if (k6.noThresholds) delete out.thresholds;
+  // k6's variables of the same options, under its flags.
+  const stats = k6?.summaryTrendStats ??
+    Deno.env.get("K6_SUMMARY_TREND_STATS")?.split(",").map((s) => s.trim());
+  if (stats !== undefined) out.summaryTrendStats = stats;
+  if (k6?.noThresholds || /^(1|t|true)$/i.test(Deno.env.get("K6_NO_THRESHOLDS") ?? "")) delete out.thresholds;
   return out;
 }
 

@@ -29,6 +29,8 @@ export interface RequestOptions {
   tags?: Readonly<Record<string, string>>;
   /** This request's response timeout in ms (default: the load's `timeout`). */
   timeoutMs?: number;
+  /** false: the jar neither sends its cookies with this request nor keeps its response's. */
+  cookies?: boolean;
 }
 
 /** A response; its body was received whole and is decoded only when asked. */

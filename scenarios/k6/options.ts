@@ -34,6 +34,7 @@ const HONOURED = new Set([
   "maxRedirects",
   "userAgent",
   "noCookiesReset",
+  "throw",
   // Every request's tags (runner/script/k6/tags.ts), which thresholds select by.
   "tags",
   // Where the script's origins go (cli/k6/source.ts), checked here.

@@ -97,7 +97,7 @@ function requestHops(method: string, target: Url, body: Body, params: Params): P
   const next = (): Promise<K6Response> => {
     startMs = jsonOut ? performance.now() : 0;
     jar?.addCookies(absolute(at), headers, givenCookie);
-    return send(s, verb, at, place, sent, headers, name, tags, params.timeout).then(arrived);
+    return send(s, verb, at, place, sent, headers, name, tags, params.timeout, jar !== null).then(arrived);
   };
   const arrived = (raw: Response): K6Response | Promise<K6Response> => {
     if (httpDebug !== null && s !== undefined) debugExchange(verb, absolute(at), headers, sent, raw);
@@ -120,7 +120,9 @@ function requestHops(method: string, target: Url, body: Body, params: Params): P
     }
     const location = raw.status >= 300 && raw.status < 400 ? raw.headers.get("location") : null;
     if (location === null || hops-- <= 0 || !sameOrigin(at, location)) {
-      return new K6Response(raw, at, verb, headers, sent, responseType);
+      const res = new K6Response(raw, at, verb, headers, sent, responseType);
+      if (raw.status === 0 && requestDefaults.throw) throw new Error(res.error);
+      return res;
     }
     at = new URL(location, at).href;
     place = placeOf(at);
@@ -204,6 +206,7 @@ function send(
   name: string | undefined,
   tags: Readonly<Record<string, string>> | undefined,
   timeout: string | number | undefined,
+  ownJar: boolean,
 ): Promise<Response> {
   const timeoutMs = timeout === undefined ? undefined : durationMs(timeout);
   if (s === undefined) {
@@ -223,7 +226,7 @@ function send(
   const path = pathOf(s, place, href), plain = own === undefined && body === undefined && name === undefined;
   const sending = plain && tags === undefined && timeoutMs === undefined
     ? s.request(method, path)
-    : s.request(method, path, { headers: own, body, name, tags, timeoutMs });
+    : s.request(method, path, { headers: own, body, name, tags, timeoutMs, cookies: !ownJar });
   if (!requestDefaults.noCookiesReset) return sending;
   return sending.then((response) => {
     keepCookies(s.vu, response.headers.getAll("set-cookie"));
@@ -268,10 +271,17 @@ function basicAuth(u: URL): string {
   return `Basic ${b64encode(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`)}`;
 }
 
-/** params.cookies as a Cookie header (beside the jar's, which the session adds itself). */
+/**
+ * params.cookies as a Cookie header; the session adds the VU jar's other cookies after it. As k6, a jar's
+ * cookie of the same name is sent too (after it) unless the given one says `replace: true`.
+ */
 function addCookies(cookies: Params["cookies"], headers: Record<string, string>): void {
   if (cookies === undefined) return;
-  const pairs = Object.entries(cookies).map(([k, v]) => `${k}=${typeof v === "string" ? v : v.value}`);
+  const jar = current()?.s.cookies;
+  const pairs = Object.entries(cookies).map(([k, v]) => {
+    const kept = typeof v === "string" || !v.replace ? jar?.get(k) : undefined;
+    return `${k}=${typeof v === "string" ? v : v.value}${kept === undefined ? "" : `; ${k}=${kept}`}`;
+  });
   if (pairs.length > 0) headers["Cookie"] = pairs.join("; ");
 }
 

@@ -60,6 +60,8 @@ export const requestDefaults = {
   noCookiesReset: false,
   /** Whether k6's request phases are kept: a summary, handleSummary or a threshold reads them. */
   phases: false,
+  /** k6's `throw`: a request that gets no response throws its error. */
+  throw: false,
   /** `http.batch`'s requests in flight at once, and to one host (k6's `batch` and `batchPerHost`). */
   batch: 20,
   batchPerHost: 6,
@@ -133,6 +135,7 @@ export function session(mod: ConvertedModule): (s: Session) => unknown {
   requestDefaults.noCookiesReset = options.noCookiesReset === true;
   requestDefaults.phases = isolateFlags.phases === true || typeof mod.exports.handleSummary === "function" ||
     Object.keys(options.thresholds ?? {}).some((key) => PHASES.some((p) => key.trim().startsWith(p)));
+  requestDefaults.throw = options.throw === true;
   setJsonThresholds(options.thresholds);
   // k6's 0 is "no limit": a batch then sends all its requests at once.
   if (typeof options.batch === "number") requestDefaults.batch = options.batch || Infinity;

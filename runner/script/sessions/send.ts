@@ -40,6 +40,7 @@ export const NO_OPTIONS: RequestOptions = {};
 const HEADER_VALUE_TYPES = new Set(["string", "number", "boolean"]);
 const VALUE_TEXT = 'its value must be text, e.g. { "x-id": "7" }';
 
+const decoder = new TextDecoder();
 /** What a request encodes to; one object reused, valid until the next request is encoded. */
 const SENT: ScriptSend = { sent: null!, name: "", path: "" };
 
@@ -68,7 +69,19 @@ export function encodeScriptRequest(
     }
   }
   const path = requests.pathOf(target);
-  const cookieLine = jar === null ? null : jar.line(requests.url.host, path, Date.now());
+  let cookieLine = jar === null || options.cookies === false
+    ? null
+    : jar.line(requests.url.host, path, Date.now());
+  // A Cookie field of the request's own: the jar's cookies of other names follow it on its line.
+  const own = cookieLine === null ? -1 : headers.findIndex(([n]) => n.toLowerCase() === "cookie");
+  if (own >= 0) {
+    const given = String(headers[own][1]), names = new Set(given.split(/; */).map((p) => p.split("=", 1)[0]));
+    const rest = decoder.decode(cookieLine!.subarray(8, -2)).split("; ").filter((p) =>
+      !names.has(p.split("=", 1)[0])
+    );
+    headers = headers.map((h, k) => k === own ? [h[0], [given, ...rest].join("; ")] : h);
+    cookieLine = null;
+  }
   const encoded = requests.encode(method, path, headers, body, cookieLine, !(conn instanceof Connection));
   if ("problem" in encoded) throw new ScriptRequestError(encoded.problem);
   if (headers !== NO_HEADERS) names.sent(headers);

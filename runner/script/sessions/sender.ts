@@ -55,6 +55,8 @@ export class SessionSender implements SessionCount {
   recorder: ScriptRecorder | null = null;
   /** Made when first used: a Set-Cookie kept (cookies on) or the script's own `s.cookies.set`. */
   private jar: CookieJar | null = null;
+  /** The request in flight said `cookies: false`: its response's cookies are not kept. */
+  #jarOff = false;
   /** The step checks count under: the last request's. */
   private step = -1;
   #sent = 0;
@@ -257,6 +259,7 @@ export class SessionSender implements SessionCount {
 
   #encode(method: string, path: string, opts: RequestOptions): ScriptSend["sent"] {
     const x = encodeScriptRequest(this.sessions, this.run.shared, this.conn!, this.jar, method, path, opts);
+    this.#jarOff = opts.cookies === false;
     this.stepOf(x.name, x.path);
     return x.sent;
   }
@@ -359,7 +362,9 @@ export class SessionSender implements SessionCount {
       ? keptScriptResponse(conn.keptBytes(), conn)
       : new H2ScriptResponse(conn.keptResponse().snapshot());
     // The jar is made by the first Set-Cookie it keeps (cookies on), or by the script's own `s.cookies`.
-    if ((this.jar !== null || this.sessions.options.cookies) && response.mayHaveSetCookie()) {
+    if (
+      !this.#jarOff && (this.jar !== null || this.sessions.options.cookies) && response.mayHaveSetCookie()
+    ) {
       const set = response.getAll("set-cookie");
       if (set.length > 0) {
         this.#jarOrNew().set(set, url.host, path, Date.now());

@@ -94,8 +94,11 @@ export function convertK6(
   const exported = library ? [] : exportEdits(ast, source, edits, problems);
   if (problems.length > 0) {
     const sorted = problems.sort((a, b) => a.pos - b.pos);
-    const listed = sorted.slice(0, MAX_PROBLEMS_LISTED).map((p) => `${file}:${lineOf(p.pos)}: ${p.why}`);
-    const more = sorted.length - listed.length,
+    // One line for each place and why, however often the line has it.
+    const listed = [
+      ...new Set(sorted.slice(0, MAX_PROBLEMS_LISTED).map((p) => `${file}:${lineOf(p.pos)}: ${p.why}`)),
+    ];
+    const more = Math.max(0, sorted.length - MAX_PROBLEMS_LISTED),
       kinds = "more places of the same kinds (fix these and run again)";
     if (more > 0) listed.push(`and ${more.toLocaleString("en-US")} ${kinds}`);
     throw new K6ConvertError(listed);

@@ -11,7 +11,7 @@ import { convertK6Files, readK6Files } from "./local_modules.ts";
 import { RUNTIME_URL } from "./modules.ts";
 
 /** Bumped when the conversion changes, so older cached conversions are not reused. */
-const CONVERSION_VERSION = "14";
+const CONVERSION_VERSION = "15";
 
 /** loadlab's cache folder of `kind`'s conversions (`$XDG_CACHE_HOME/loadlab/KIND`, else `~/.cache/...`). */
 export function k6CacheDir(kind = "k6"): string {

@@ -18,6 +18,12 @@ export function scriptOrigins(source: string, env: Readonly<Record<string, strin
   if (ast === null) return [];
   const found = new Map<string, ScriptOrigin>();
   const grpc = grpcScheme(ast);
+  const consts = new Map<string, Node>();
+  everyNode(ast, (n: Node, above: Node[]) => {
+    if (n.type === "VariableDeclarator" && n.id.type === "Identifier" && above[0]?.kind === "const") {
+      consts.set(n.id.name, n.init);
+    }
+  });
   const visit = (text: unknown, literal: boolean) => {
     const origin = originOf(text) ?? (grpc === null ? null : addressOrigin(text, grpc));
     if (origin !== null && !found.has(origin)) found.set(origin, { origin, literal });
@@ -30,9 +36,9 @@ export function scriptOrigins(source: string, env: Readonly<Record<string, strin
       return;
     }
     if (n.type === "Literal") visit(n.value, true);
-    // `http://${__ENV.HOST}:8080/`: the whole URL, when each of its parts is known.
-    const whole = n.type === "TemplateLiteral" ? templateText(n, env) : null;
-    if (whole !== null && originOf(whole) !== null) return visit(whole, n.expressions.length === 0);
+    // `http://${HOST}:8080/${id}`: the URL's origin, when the parts before its path are known.
+    const whole = n.type === "TemplateLiteral" ? textOf(n, env, consts, 0) : undefined;
+    if (whole !== undefined && originOf(whole) !== null) return visit(whole, n.expressions.length === 0);
     if (n.type === "TemplateElement") visit(n.value.cooked, true);
     // `a || b`, `a ?? b`: the fallback is named only when the variable before it is unset (or empty).
     if (n.type === "LogicalExpression" && n.operator !== "&&") {
@@ -96,13 +102,33 @@ function envRead(n: Node, env: Readonly<Record<string, string>>): { value: strin
   return { value: Object.hasOwn(env, name) ? env[name] : undefined };
 }
 
-/** A template's text when each expression in it is a set `__ENV` variable or a string literal, else null. */
-function templateText(n: Node, env: Readonly<Record<string, string>>): string | null {
-  let text = n.quasis[0].value.cooked ?? "";
+/**
+ * The text `n` has before the run: a string literal, a set `__ENV` variable, a `const` of the script, a
+ * fallback (`a || b`, `a ?? b`); a template up to its first unknown part when that part follows the
+ * origin (`http://h/${id}`); else undefined.
+ */
+function textOf(
+  n: Node,
+  env: Readonly<Record<string, string>>,
+  consts: Map<string, Node>,
+  depth: number,
+): string | undefined {
+  if (n === null || n === undefined || depth > 8) return undefined;
+  if (n.type === "Literal") return typeof n.value === "string" ? n.value : undefined;
+  const read = envRead(n, env);
+  if (read !== null) return read.value;
+  if (n.type === "Identifier") return textOf(consts.get(n.name), env, consts, depth + 1);
+  if (n.type === "LogicalExpression" && n.operator !== "&&") {
+    const left = textOf(n.left, env, consts, depth + 1);
+    return left === undefined || (left === "" && n.operator === "||")
+      ? textOf(n.right, env, consts, depth + 1)
+      : left;
+  }
+  if (n.type !== "TemplateLiteral") return undefined;
+  let text: string = n.quasis[0].value.cooked ?? "";
   for (let k = 0; k < n.expressions.length; k++) {
-    const e = n.expressions[k];
-    const value = e.type === "Literal" && typeof e.value === "string" ? e.value : envRead(e, env)?.value;
-    if (value === undefined) return null;
+    const value = textOf(n.expressions[k], env, consts, depth + 1);
+    if (value === undefined) return /^[a-z]+:\/\/[^/?#]+[/?#]/i.test(text) ? text : undefined;
     text += value + (n.quasis[k + 1].value.cooked ?? "");
   }
   return text;

@@ -59,6 +59,12 @@ function nodeProblem(
   if (node.type === "MemberExpression" && isVuMetadata(node)) {
     return "exec.vu.metrics.metadata: loadlab keeps no VU's metadata; give exec.vu.tags or params.tags";
   }
+  if (
+    node.type === "Identifier" && node.name === "__VU" && !declared.has("__VU") && readsInInit(node, above)
+  ) {
+    return "__VU read by the init code: loadlab runs it once for many VUs (__VU is 0 there), k6 once per " +
+      "VU; read __VU in the default function, e.g. pick a VU's rows there";
+  }
   if (node.type !== "CallExpression" && node.type !== "NewExpression") return null;
   const callee = node.callee;
   const name = callee.type === "Identifier" && !declared.has(callee.name) ? callee.name : null;
@@ -248,6 +254,20 @@ function isVuMetadata(node: Node): boolean {
   const keys: string[] = [];
   for (let n = node; n.type === "MemberExpression" && !n.computed; n = n.object) keys.push(n.property.name);
   return /^metadata,metrics,vu(,|$)/.test(keys.join());
+}
+
+/**
+ * Whether identifier `node` is a variable read when the init code runs: no function above it but callbacks
+ * given to a call (`rows.filter((r) => ...)`), and not a property's name.
+ */
+function readsInInit(node: Node, above: Node[]): boolean {
+  const parent = above[0];
+  if (parent?.type === "MemberExpression" && parent.property === node && !parent.computed) return false;
+  if (parent?.type === "Property" && parent.key === node && !parent.computed) return false;
+  return above.every((f, k) =>
+    !isFunction(f) || (["CallExpression", "NewExpression"].includes(above[k + 1]?.type) &&
+      above[k + 1].arguments.includes(f))
+  );
 }
 
 /** Why `node` reaches an async k6 API other than by a direct call (`const get = http.get`), or null. */

@@ -195,3 +195,16 @@ Deno.test("a script refused in thousands of places lists the first 20 and counts
   ok(found[19].startsWith("t.js:22: "), found[19]);
   assertEquals(found[20], "and 4,980 more places of the same kinds (fix these and run again)");
 });
+
+Deno.test("__VU read by the init code is refused at its line; read later by a function, it converts", () => {
+  const fn = "\nexport default function () {}\n";
+  refused(`const mine = __VU === 0 ? [] : [1, 2];${fn}`, 3, /__VU .*init code/);
+  refused(`const two = __VU + __VU;${fn}`, 3, /__VU .*init code/);
+  refused(`const rows = [1, 2, 3].filter((_, k) => k % 2 === __VU - 1);${fn}`, 3, /__VU .*init code/);
+  assertEquals(
+    problems(`const who = () => __VU;\nexport default function () { http.get("/" + __VU + who()); }`),
+    [],
+  );
+  assertEquals(problems(`function vu() { return [1].map(() => __VU); }${fn}`), []);
+  assertEquals(problems(`const o = { __VU: 1 };\nconst v = o.__VU;${fn}`), []);
+});
