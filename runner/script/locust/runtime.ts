@@ -62,7 +62,9 @@ function session(): Session {
 }
 
 MODULES.time.sleep = async (seconds: number) => {
-  const s = session(), endMs = performance.now() + Number(seconds) * 1000;
+  const s = current.getStore(), endMs = performance.now() + Number(seconds) * 1000;
+  // A task begun before the file first read `time` (an import in a function) has no context: a plain wait.
+  if (s === undefined) return void await new Promise((wake) => setTimeout(wake, Number(seconds) * 1000));
   stopsHere(s);
   await s.sleep(Math.max(0, endMs - performance.now()));
   // The load's end woke it: a task goes on until --stop-timeout, so its sleep does (Locust wakes a wait).
@@ -71,6 +73,12 @@ MODULES.time.sleep = async (seconds: number) => {
     stopsHere(s);
   }
 };
+
+// A task's requests find its session by the user's client; `time.sleep` by context, which costs each task
+// an AsyncLocalStorage switch: so tasks run in one only once the file read `time`.
+let timeRead = false;
+const TIME = MODULES.time;
+Object.defineProperty(MODULES, "time", { get: () => (timeRead = true, TIME), enumerable: true });
 
 let stopTimeoutMs = 0;
 /** When a user still in its task is stopped: the load's end plus `--stop-timeout`, as Locust kills it. */
@@ -164,8 +172,15 @@ class LocustResponse {
   #r: Response;
   #manual: true | string | null = null;
   [CATCH]: Catch = false;
-  constructor(r: Response, readonly method: string, readonly url: string, readonly elapsedMs: number) {
-    this.#r = r;
+  readonly #s: Session;
+  constructor(
+    s: Session,
+    r: Response,
+    readonly method: string,
+    readonly url: string,
+    readonly elapsedMs: number,
+  ) {
+    this.#s = s, this.#r = r;
   }
   get status_code(): number {
     return this.#r.status;
@@ -242,18 +257,18 @@ class LocustResponse {
     const assertion = (err as PyError | null)?.pyType === "AssertionError";
     if (rest) this.failure(assertion ? str(err) || "Assertion failed" : String(err));
     if (this.#manual !== null) {
-      report(this, this.#manual === true ? null : this.#manual);
+      report(this.#s, this, this.#manual === true ? null : this.#manual);
       return rest;
     }
-    if (err === null) report(this, this.failureText());
-    else if (!(err instanceof StopUser)) session().check(true, UNREPORTED);
+    if (err === null) report(this.#s, this, this.failureText());
+    else if (!(err instanceof StopUser)) this.#s.check(true, UNREPORTED);
     return false;
   }
 }
 
 /** A request's outcome as Locust reports it: a failure (`why`) counted, the `request` listeners told. */
-function report(r: LocustResponse, why: string | null): void {
-  if (why !== null) session().check(false, why);
+function report(s: Session, r: LocustResponse, why: string | null): void {
+  if (why !== null) s.check(false, why);
   if (listeners.request.length === 0) return;
   const meta = { request_type: r.method, name: r.name, response_time: r.elapsedMs, url: r.url };
   const more = { response_length: r.content.length, response: r, exception: why, context: r.context };
@@ -269,6 +284,8 @@ export const REQUEST_KEYS =
 
 /** `self.client`: Locust's `HttpSession` on the session's connection, its cookies the user's jar. */
 class Client {
+  /** The session of its user's task in progress. */
+  __s: Session | null = null;
   headers: Record<string, string> = {};
   request_name: string | null = null;
   /** `with self.client.rename_request(name):` names the block's requests without a `name=` of their own. */
@@ -280,8 +297,11 @@ class Client {
   }
   /** The user's cookie jar (requests' `RequestsCookieJar`: `get`, `in`, `[k]`, `set`, `clear`). */
   get cookies() {
-    const jar = session().cookies, set = (k: unknown, v: unknown) => jar.set(str(k), str(v));
+    const jar = this.#session().cookies, set = (k: unknown, v: unknown) => jar.set(str(k), str(v));
     return mapping((k) => jar.get(k), { set, __setitem__: set, clear: () => jar.clear() });
+  }
+  #session(): Session {
+    return current.getStore() ?? this.__s ?? session();
   }
   static {
     // `get(url, **kw)` and the like; `post(url, data, json, **kw)` and the like.
@@ -303,7 +323,7 @@ class Client {
       if (REQUEST_KEYS.includes(k)) continue;
       throw new PyError("TypeError", `self.client: ${k}= is not one the subset sends (docs/LOCUST.md)`);
     }
-    const s = session();
+    const s = this.#session();
     stopsHere(s);
     let path = str(url);
     if (o.params != null) path += (path.includes("?") ? "&" : "?") + form(o.params);
@@ -349,12 +369,12 @@ class Client {
       options.name = hop;
       r = await s.request(verb, at, options);
     }
-    const response = new LocustResponse(r, verb, at, performance.now() - startMs);
+    const response = new LocustResponse(s, r, verb, at, performance.now() - startMs);
     response.name = o.name != null ? str(o.name) : pathAndQuery(path);
     response.context = (o.context ?? {}) as Record<string, unknown>;
     if (bool(o.catch_response)) response[CATCH] = o.catch_response === REST ? "rest" : "catch";
     // A request the run's end cut is no failure of the server's (Locust does not report a killed user's).
-    else if (r.status !== 0 || !s.ended.aborted) report(response, response.failureText());
+    else if (r.status !== 0 || !s.ended.aborted) report(s, response, response.failureText());
     return response;
   }
 }
@@ -694,6 +714,7 @@ export function locustfile(all: Record<string, unknown>, shape?: unknown) {
     const cls = order[(s.vu - 1) % order.length];
     const user = new (cls as any)() as HttpUser & { on_start?: Fn };
     s.state.user = user;
+    user.client.__s = s;
     if (s.vu === sel.userCount) {
       for (const fn of listeners.spawning_complete) await fn(new Kw({ user_count: sel.userCount }));
     }
@@ -780,10 +801,15 @@ export function locustfile(all: Record<string, unknown>, shape?: unknown) {
   };
   for (const fn of listeners.init_command_line_parser) fn(new Kw({ parser: { add_argument } }));
   const starts = [...listeners.init, ...listeners.test_start];
+  const inTask = (fn: (s: Session) => Promise<unknown>) => (s: Session) => {
+    const user = s.state.user as HttpUser | undefined;
+    if (user !== undefined) user.client.__s = s;
+    return timeRead ? current.run(s, fn, s) : fn(s);
+  };
   return {
-    start: (s: Session) => current.run(s, start, s),
-    default: (s: Session) => current.run(s, run, s),
-    stop: (s: Session) => current.run(s, stop, s),
+    start: inTask(start),
+    default: inTask(run),
+    stop: inTask(stop),
     setup: starts.length === 0 ? undefined : async () => {
       for (const fn of starts) await fn(new Kw({ environment }));
     },
