@@ -21,6 +21,9 @@ import type { SessionSender } from "./sender.ts";
 import { NO_OPTIONS, overRefusal } from "./send.ts";
 import { COUNT_ERROR, type ScriptWsErrorKind } from "./ws_stats.ts";
 
+/** A session's clock (`performance.now()`, read more cheaply), by a key a script runtime needs no import for. */
+export const NOW_MS: unique symbol = Symbol.for("loadlab.nowMs");
+
 export class ScriptSession extends SessionEnd implements Session {
   readonly iteration: number;
   readonly #sender: SessionSender;
@@ -142,6 +145,10 @@ export class ScriptSession extends SessionEnd implements Session {
 
   get cookies(): SessionCookies {
     return this.#sender.cookies;
+  }
+
+  [NOW_MS](): number {
+    return this.#sender.nowMs();
   }
 
   /** Counts an error of what the session opened beside the engine (k6/ws's sockets) in its run. */
