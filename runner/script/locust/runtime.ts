@@ -281,7 +281,7 @@ export const REQUEST_KEYS =
 
 /** `self.client`: Locust's `HttpSession` on the session's connection, its cookies the user's jar. */
 class Client {
-  /** The session of its user's task in progress. */
+  /** The session of its user's task in progress (set as each begins, before the user's first request). */
   __s: Session | null = null;
   headers: Record<string, string> = {};
   request_name: string | null = null;
@@ -294,13 +294,8 @@ class Client {
   }
   /** The user's cookie jar (requests' `RequestsCookieJar`: `get`, `in`, `[k]`, `set`, `clear`). */
   get cookies() {
-    const jar = this.#session().cookies, set = (k: unknown, v: unknown) => jar.set(str(k), str(v));
+    const jar = this.__s!.cookies, set = (k: unknown, v: unknown) => jar.set(str(k), str(v));
     return mapping((k) => jar.get(k), { set, __setitem__: set, clear: () => jar.clear() });
-  }
-  #session(): Session {
-    const s = current.getStore() ?? this.__s;
-    if (s === null) throw new PyError("RuntimeError", "a request outside a task (no user runs here)");
-    return s;
   }
   static {
     // `get(url, **kw)` and the like; `post(url, data, json, **kw)` and the like.
@@ -322,7 +317,7 @@ class Client {
       if (REQUEST_KEYS.includes(k)) continue;
       throw new PyError("TypeError", `self.client: ${k}= is not one the subset sends (docs/LOCUST.md)`);
     }
-    const s = this.#session();
+    const s = this.__s!;
     stopsHere(s);
     let path = str(url);
     if (o.params != null) path += (path.includes("?") ? "&" : "?") + form(o.params);
