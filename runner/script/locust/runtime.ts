@@ -71,8 +71,7 @@ MODULES.time.sleep = async (seconds: number) => {
   }
 };
 
-// A task's requests find its session by the user's client; `time.sleep` by context, which costs each task
-// an AsyncLocalStorage switch: so tasks run in one only once the file read `time`.
+// `time.sleep` finds its session by context, which costs each task a switch: made once the file read `time`.
 let timeRead = false;
 const TIME = MODULES.time;
 Object.defineProperty(MODULES, "time", { get: () => (timeRead = true, TIME), enumerable: true });
@@ -170,13 +169,7 @@ class LocustResponse {
   #manual: true | string | null = null;
   [CATCH]: Catch = false;
   readonly #s: Session;
-  constructor(
-    s: Session,
-    r: Response,
-    readonly method: string,
-    readonly url: string,
-    readonly elapsedMs: number,
-  ) {
+  constructor(s: Session, r: Response, readonly method: string, readonly url: string) {
     this.#s = s, this.#r = r;
   }
   get status_code(): number {
@@ -239,6 +232,7 @@ class LocustResponse {
     this.#manual = `CatchResponseError(${JSON.stringify(str(why))})`;
   }
   declare name: string;
+  declare elapsedMs: number;
   declare context: Record<string, unknown>;
   js: unknown = null;
   __enter__(): this {
@@ -363,7 +357,8 @@ class Client {
       options.name = hop;
       r = await s.request(verb, at, options);
     }
-    const response = new LocustResponse(s, r, verb, at, nowMs(s) - startMs);
+    const response = new LocustResponse(s, r, verb, at);
+    response.elapsedMs = nowMs(s) - startMs;
     response.name = o.name != null ? str(o.name) : pathAndQuery(path);
     response.context = (o.context ?? {}) as Record<string, unknown>;
     if (bool(o.catch_response)) response[CATCH] = o.catch_response === REST ? "rest" : "catch";
@@ -727,6 +722,7 @@ export function locustfile(all: Record<string, unknown>, shape?: unknown) {
   async function run(s: Session) {
     const user = s.state.user as HttpUser | undefined;
     if (user === undefined || s.state.stopped) return void (await s.sleep(3_600_000));
+    user.client.__s = s;
     const owner: any = user.__stack.at(-1) ?? user;
     let wait = true;
     try {
@@ -765,7 +761,7 @@ export function locustfile(all: Record<string, unknown>, shape?: unknown) {
   async function stop(s: Session) {
     const user = s.state.user as HttpUser | undefined;
     if (user === undefined || s.state.final === true) return;
-    s.state.final = true;
+    s.state.final = true, user.client.__s = s;
     for (let set = user.__stack.pop(); set !== undefined; set = user.__stack.pop()) await set.on_stop();
     await user.on_stop();
   }
@@ -795,15 +791,10 @@ export function locustfile(all: Record<string, unknown>, shape?: unknown) {
   };
   for (const fn of listeners.init_command_line_parser) fn(new Kw({ parser: { add_argument } }));
   const starts = [...listeners.init, ...listeners.test_start];
-  const inTask = (fn: (s: Session) => Promise<unknown>) => (s: Session) => {
-    const user = s.state.user as HttpUser | undefined;
-    if (user !== undefined) user.client.__s = s;
-    return timeRead ? current.run(s, fn, s) : fn(s);
-  };
   return {
-    start: inTask(start),
-    default: inTask(run),
-    stop: inTask(stop),
+    start: (s: Session) => timeRead ? current.run(s, start, s) : start(s),
+    default: (s: Session) => timeRead ? current.run(s, run, s) : run(s),
+    stop: (s: Session) => timeRead ? current.run(s, stop, s) : stop(s),
     setup: starts.length === 0 ? undefined : async () => {
       for (const fn of starts) await fn(new Kw({ environment }));
     },
