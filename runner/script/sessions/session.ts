@@ -21,7 +21,7 @@ import type { SessionSender } from "./sender.ts";
 import { NO_OPTIONS, overRefusal } from "./send.ts";
 import { COUNT_ERROR, type ScriptWsErrorKind } from "./ws_stats.ts";
 
-/** A session's clock (`performance.now()`, read more cheaply), by a key a script runtime needs no import for. */
+/** The session's clock (`performance.now()`, read cheaper), by a key a runtime needs no import for. */
 export const NOW_MS: unique symbol = Symbol.for("loadlab.nowMs");
 
 export class ScriptSession extends SessionEnd implements Session {
