@@ -21,9 +21,6 @@ import type { SessionSender } from "./sender.ts";
 import { NO_OPTIONS, overRefusal } from "./send.ts";
 import { COUNT_ERROR, type ScriptWsErrorKind } from "./ws_stats.ts";
 
-/** The session's clock (`performance.now()`, read cheaper), by a key a runtime needs no import for. */
-export const NOW_MS: unique symbol = Symbol.for("loadlab.nowMs");
-
 export class ScriptSession extends SessionEnd implements Session {
   readonly iteration: number;
   readonly #sender: SessionSender;
@@ -147,7 +144,8 @@ export class ScriptSession extends SessionEnd implements Session {
     return this.#sender.cookies;
   }
 
-  [NOW_MS](): number {
+  /** The session's clock (`performance.now()`, read cheaper), by a key a runtime needs no import for. */
+  [Symbol.for("loadlab.nowMs")](): number {
     return this.#sender.nowMs();
   }
 
