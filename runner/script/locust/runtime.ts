@@ -59,15 +59,14 @@ export function locustPath(): string {
 export const REDIRECTED = " (redirected)";
 
 const current = new AsyncLocalStorage<Session>();
-
-function session(): Session {
-  const s = current.getStore();
-  if (s === undefined) throw new PyError("RuntimeError", "a request outside a task (no user runs here)");
-  return s;
-}
+/** A session's own clock (sessions/session.ts): `performance.now()` at a third of its cost. */
+const NOW_MS = Symbol.for("loadlab.nowMs");
+const nowMs = (s: Session): number => (s as { [NOW_MS]?: () => number })[NOW_MS]?.() ?? performance.now();
 
 MODULES.time.sleep = async (seconds: number) => {
-  const s = session(), endMs = performance.now() + Number(seconds) * 1000;
+  const s = current.getStore(), endMs = performance.now() + Number(seconds) * 1000;
+  // A task begun before the file first read `time` (an import in a function) has no context: a plain wait.
+  if (s === undefined) return void await new Promise((wake) => setTimeout(wake, Number(seconds) * 1000));
   stopsHere(s);
   await s.sleep(Math.max(0, endMs - performance.now()));
   // The load's end woke it: a task goes on until --stop-timeout, so its sleep does (Locust wakes a wait).
@@ -76,6 +75,11 @@ MODULES.time.sleep = async (seconds: number) => {
     stopsHere(s);
   }
 };
+
+// `time.sleep` finds its session by context, which costs each task a switch: made once the file read `time`.
+let timeRead = false;
+const TIME = MODULES.time;
+Object.defineProperty(MODULES, "time", { get: () => (timeRead = true, TIME), enumerable: true });
 
 let stopTimeoutMs = 0;
 /** When a user still in its task is stopped: the load's end plus `--stop-timeout`, as Locust kills it. */
@@ -169,8 +173,9 @@ class LocustResponse {
   #r: Response;
   #manual: true | string | null = null;
   [CATCH]: Catch = false;
-  constructor(r: Response, readonly method: string, readonly url: string, readonly elapsedMs: number) {
-    this.#r = r;
+  readonly #s: Session;
+  constructor(s: Session, r: Response, readonly method: string, readonly url: string) {
+    this.#s = s, this.#r = r;
   }
   get status_code(): number {
     return this.#r.status;
@@ -232,6 +237,7 @@ class LocustResponse {
     this.#manual = `CatchResponseError(${JSON.stringify(str(why))})`;
   }
   declare name: string;
+  declare elapsedMs: number;
   declare context: Record<string, unknown>;
   js: unknown = null;
   __enter__(): this {
@@ -247,11 +253,11 @@ class LocustResponse {
     const assertion = (err as PyError | null)?.pyType === "AssertionError";
     if (rest) this.failure(assertion ? str(err) || "Assertion failed" : String(err));
     if (this.#manual !== null) {
-      report(this, this.#manual === true ? null : this.#manual);
+      report(this.#s, this, this.#manual === true ? null : this.#manual);
       return rest;
     }
-    if (err === null) report(this, this.failureText());
-    else if (!(err instanceof StopUser)) session().check(true, UNREPORTED);
+    if (err === null) report(this.#s, this, this.failureText());
+    else if (!(err instanceof StopUser)) this.#s.check(true, UNREPORTED);
     return false;
   }
 }
@@ -262,8 +268,8 @@ const REQUESTS_CHANNEL = "loadlab-locust-requests";
 let requestsOut: BroadcastChannel | null = null;
 
 /** A request's outcome as Locust reports it: a failure (`why`) counted, the `request` listeners told. */
-function report(r: LocustResponse, why: string | null): void {
-  if (why !== null) session().check(false, why);
+function report(s: Session, r: LocustResponse, why: string | null): void {
+  if (why !== null) s.check(false, why);
   if (listeners.request.length === 0) return;
   const meta = { request_type: r.method, name: r.name, response_time: r.elapsedMs, url: r.url };
   const response = { status_code: r.status_code, text: r.text, ok: r.ok };
@@ -302,6 +308,8 @@ export const REQUEST_KEYS =
 
 /** `self.client`: Locust's `HttpSession` on the session's connection, its cookies the user's jar. */
 class Client {
+  /** The session of its user's task in progress (set as each begins, before the user's first request). */
+  __s: Session | null = null;
   headers: Record<string, string> = {};
   request_name: string | null = null;
   /** `with self.client.rename_request(name):` names the block's requests without a `name=` of their own. */
@@ -313,7 +321,7 @@ class Client {
   }
   /** The user's cookie jar (requests' `RequestsCookieJar`: `get`, `in`, `[k]`, `set`, `clear`). */
   get cookies() {
-    const jar = session().cookies, set = (k: unknown, v: unknown) => jar.set(str(k), str(v));
+    const jar = this.__s!.cookies, set = (k: unknown, v: unknown) => jar.set(str(k), str(v));
     return mapping((k) => jar.get(k), { set, __setitem__: set, clear: () => jar.clear() });
   }
   static {
@@ -336,7 +344,7 @@ class Client {
       if (REQUEST_KEYS.includes(k)) continue;
       throw new PyError("TypeError", `self.client: ${k}= is not one the subset sends (docs/LOCUST.md)`);
     }
-    const s = session();
+    const s = this.__s!;
     stopsHere(s);
     let path = str(url);
     if (o.params != null) path += (path.includes("?") ? "&" : "?") + form(o.params);
@@ -368,13 +376,13 @@ class Client {
       (headers ??= {})["content-type"] ??= "application/x-www-form-urlencoded";
       options.headers = headers;
     }
-    const startMs = performance.now();
+    const startMs = nowMs(s);
     let verb = method.toUpperCase(), at = path, r = await s.request(verb, path, options);
     // As requests follows a redirect (HEAD's only when asked), up to 30, the response the last one's; as
     // Locust counts it, one request under the first name (its hops' row folds into it: stats.ts).
-    let hops = (o.allow_redirects == null ? verb !== "HEAD" : bool(o.allow_redirects)) ? 30 : 0;
-    const hop = (options.name ?? `${verb} ${pathAndQuery(path).split("?")[0]}`) + REDIRECTED;
+    let hops = (o.allow_redirects == null ? verb !== "HEAD" : bool(o.allow_redirects)) ? 30 : 0, hop;
     for (let to = redirect(r); to !== null && hops-- > 0; to = redirect(r)) {
+      hop ??= (options.name ?? `${verb} ${pathAndQuery(path).split("?")[0]}`) + REDIRECTED;
       at = new URL(to, new URL(at, s.target)).href;
       if (r.status === 303 || ((r.status === 301 || r.status === 302) && verb === "POST")) {
         verb = "GET", delete options.body, delete options.json;
@@ -382,12 +390,13 @@ class Client {
       options.name = hop;
       r = await s.request(verb, at, options);
     }
-    const response = new LocustResponse(r, verb, at, performance.now() - startMs);
+    const response = new LocustResponse(s, r, verb, at);
+    response.elapsedMs = nowMs(s) - startMs;
     response.name = o.name != null ? str(o.name) : pathAndQuery(path);
     response.context = (o.context ?? {}) as Record<string, unknown>;
     if (bool(o.catch_response)) response[CATCH] = o.catch_response === REST ? "rest" : "catch";
     // A request the run's end cut is no failure of the server's (Locust does not report a killed user's).
-    else if (r.status !== 0 || !s.ended.aborted) report(response, response.failureText());
+    else if (r.status !== 0 || !s.ended.aborted) report(s, response, response.failureText());
     return response;
   }
 }
@@ -732,6 +741,7 @@ export function locustfile(all: Record<string, unknown>, shape?: unknown) {
     const cls = order[(s.vu - 1) % order.length];
     const user = new (cls as any)() as HttpUser & { on_start?: Fn };
     s.state.user = user;
+    user.client.__s = s;
     if (s.vu === sel.userCount) {
       for (const fn of listeners.spawning_complete) await fn(new Kw({ user_count: sel.userCount }));
     }
@@ -763,6 +773,7 @@ export function locustfile(all: Record<string, unknown>, shape?: unknown) {
   async function run(s: Session) {
     const user = s.state.user as HttpUser | undefined;
     if (user === undefined || s.state.stopped) return void (await s.sleep(3_600_000));
+    user.client.__s = s;
     const owner: any = user.__stack.at(-1) ?? user;
     let wait = true;
     try {
@@ -792,7 +803,7 @@ export function locustfile(all: Record<string, unknown>, shape?: unknown) {
   async function stop(s: Session) {
     const user = s.state.user as HttpUser | undefined;
     if (user === undefined || s.state.final === true) return;
-    s.state.final = true;
+    s.state.final = true, user.client.__s = s;
     for (let set = user.__stack.pop(); set !== undefined; set = user.__stack.pop()) await set.on_stop();
     await user.on_stop();
   }
@@ -826,9 +837,9 @@ export function locustfile(all: Record<string, unknown>, shape?: unknown) {
   if (sel.heard) requestsOut ??= new BroadcastChannel(REQUESTS_CHANNEL);
   const starts = sel.heard ? [] : [...listeners.init, ...listeners.test_start];
   return {
-    start: (s: Session) => current.run(s, start, s),
-    default: (s: Session) => current.run(s, run, s),
-    stop: (s: Session) => current.run(s, stop, s),
+    start: (s: Session) => timeRead ? current.run(s, start, s) : start(s),
+    default: (s: Session) => timeRead ? current.run(s, run, s) : run(s),
+    stop: (s: Session) => timeRead ? current.run(s, stop, s) : stop(s),
     setup: starts.length === 0 ? undefined : async () => {
       for (const fn of starts) await fn(new Kw({ environment }));
     },

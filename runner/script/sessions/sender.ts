@@ -335,7 +335,7 @@ export class SessionSender implements SessionCount {
   }
 
   /** `performance.now()`, read through the HTTP/1.1 connection's cheaper clock where it has one. */
-  private nowMs(): number {
+  nowMs(): number {
     const conn = this.conn;
     return conn instanceof Connection ? conn.nowMs() : performance.now();
   }
