@@ -42,6 +42,8 @@ export interface H3Run {
   readonly serverName: string;
   /** PEM roots trusted beside the defaults (`--cacert`), read once per worker. */
   readonly caCerts: Promise<string[] | undefined>;
+  /** One UDP socket for every connection of the worker, made by the first: one receive loop drains all. */
+  endpoint?: Deno.QuicEndpoint;
 }
 
 const ALPN = ["h3"];
@@ -82,6 +84,7 @@ export class H3Connection {
     let conn: Deno.QuicConn | null = null;
     try {
       conn = await Deno.connectQuic({
+        endpoint: this.run.endpoint ??= new Deno.QuicEndpoint(),
         hostname: shared.hostname,
         port: shared.port,
         serverName: this.run.serverName,
