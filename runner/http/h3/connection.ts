@@ -157,11 +157,8 @@ export class H3Connection {
   }
 
   async #readPeerStreams(conn: Deno.QuicConn): Promise<void> {
-    const incoming = conn.incomingUnidirectionalStreams.getReader();
-    for (;;) {
-      const { value, done } = await incoming.read();
-      if (done) return;
-      this.#readPeerStream(conn, value).catch(IGNORE);
+    for await (const stream of conn.incomingUnidirectionalStreams) {
+      this.#readPeerStream(conn, stream).catch(IGNORE);
     }
   }
 
@@ -214,9 +211,7 @@ export class H3Connection {
   close(): void {
     const conn = this.conn;
     if (conn === null) return;
-    this.conn = null;
-    this.#critical = [];
-    this.failKind = "closed-early";
+    this.#ended(conn, 0, "");
     this.failMessage = "the connection was closed by the run";
     closeQuietly(conn, H3_NO_ERROR);
   }
