@@ -6,6 +6,7 @@
  * HEADERS and DATA frames encoded once). Prints "listening <port>" when ready.
  *
  *   deno run -A --unstable-net bench/h3_deno_server.ts --cert C --key K [--port 0] [--body-bytes 13]
+ *                                                      [--log-peers]
  */
 import { parseArgs } from "node:util";
 import {
@@ -26,6 +27,7 @@ const { values } = parseArgs({
     key: { type: "string" },
     port: { type: "string", default: "0" },
     "body-bytes": { type: "string", default: "13" },
+    "log-peers": { type: "boolean", default: false },
   },
 });
 const bodyBytes = Number(values["body-bytes"]);
@@ -55,6 +57,7 @@ async function answerStream(stream: Deno.QuicBidirectionalStream, decoder: Qpack
 }
 
 async function serve(conn: Deno.QuicConn) {
+  if (values["log-peers"]) console.log("peer", conn.remoteAddr.port);
   const controlWriter = (await conn.createUnidirectionalStream()).getWriter();
   await controlWriter.write(CONTROL_STREAM_PREFACE);
   // The peer's control and QPACK streams: drained (no dynamic table is offered, so nothing to decode).

@@ -42,6 +42,8 @@ export interface H3Run {
   readonly serverName: string;
   /** PEM roots trusted beside the defaults (`--cacert`), read once per worker. */
   readonly caCerts: Promise<string[] | undefined>;
+  /** One UDP socket for every connection of the worker, made by the first: one receive loop drains all. */
+  endpoint?: Deno.QuicEndpoint;
 }
 
 const ALPN = ["h3"];
@@ -82,6 +84,7 @@ export class H3Connection {
     let conn: Deno.QuicConn | null = null;
     try {
       conn = await Deno.connectQuic({
+        endpoint: this.run.endpoint ??= new Deno.QuicEndpoint(),
         hostname: shared.hostname,
         port: shared.port,
         serverName: this.run.serverName,
@@ -154,11 +157,8 @@ export class H3Connection {
   }
 
   async #readPeerStreams(conn: Deno.QuicConn): Promise<void> {
-    const incoming = conn.incomingUnidirectionalStreams.getReader();
-    for (;;) {
-      const { value, done } = await incoming.read();
-      if (done) return;
-      this.#readPeerStream(conn, value).catch(IGNORE);
+    for await (const stream of conn.incomingUnidirectionalStreams) {
+      this.#readPeerStream(conn, stream).catch(IGNORE);
     }
   }
 
@@ -211,9 +211,7 @@ export class H3Connection {
   close(): void {
     const conn = this.conn;
     if (conn === null) return;
-    this.conn = null;
-    this.#critical = [];
-    this.failKind = "closed-early";
+    this.#ended(conn, 0, "");
     this.failMessage = "the connection was closed by the run";
     closeQuietly(conn, H3_NO_ERROR);
   }

@@ -36,9 +36,11 @@ async function withServer(
       text += value;
     }
     clearTimeout(deadline);
-    reader.releaseLock();
-    child.stdout.pipeTo(new WritableStream()).catch(() => {});
-    await fn({ port: Number(ready.exec(text)![1]), text });
+    const server = { port: Number(ready.exec(text)![1]), text };
+    (async () => {
+      for (let r = await reader.read(); !r.done; r = await reader.read()) server.text += r.value;
+    })().catch(() => {});
+    await fn(server);
   } finally {
     try {
       child.kill("SIGTERM");
@@ -47,7 +49,7 @@ async function withServer(
   }
 }
 
-function withDenoH3(tls: TlsFixtures, fn: (server: H3Server) => Promise<void>) {
+function withDenoH3(tls: TlsFixtures, fn: (server: H3Server) => Promise<void>, extra: string[] = []) {
   return withServer(Deno.execPath(), [
     "run",
     "-A",
@@ -57,6 +59,7 @@ function withDenoH3(tls: TlsFixtures, fn: (server: H3Server) => Promise<void>) {
     tls.serverCert,
     "--key",
     tls.serverKey,
+    ...extra,
   ], fn);
 }
 
@@ -121,6 +124,21 @@ Deno.test("attack --h3: every request answered 200 over streams, counted exactly
         );
       }
     });
+  });
+});
+
+Deno.test("attack --h3: a worker's connections share one UDP socket (one client port)", async () => {
+  if (!requireProgram("openssl")) return;
+  await withTempDir(async (dir) => {
+    const tls = await makeTlsFixtures(dir);
+    await withDenoH3(tls, async (server) => {
+      const args = ["--cacert", tls.ca, "-n", "40", "-c", "4", "--workers", "1"];
+      const r = await attackH3(`https://127.0.0.1:${server.port}/`, args);
+      assertEquals([r.code, r.json.requests, r.json.connects], [0, 40, 4], r.stderr);
+      const peers = () => [...server.text.matchAll(/peer (\d+)/g)].map((m) => m[1]);
+      for (let i = 0; i < 100 && peers().length < 4; i++) await new Promise((go) => setTimeout(go, 20));
+      assertEquals([peers().length, new Set(peers()).size], [4, 1], server.text);
+    }, ["--log-peers"]);
   });
 });
 
