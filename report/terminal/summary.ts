@@ -153,6 +153,14 @@ function distributionLines(run: RunResult, c: Palette): string[] {
   ];
 }
 
+/** oha's connect times (average, fastest, slowest); none when the run measured no connects. */
+function detailLines(run: RunResult, c: Palette): string[] {
+  const t = run.connectTimeMs;
+  if (t === null) return [];
+  const times = [t.mean, t.min, t.max].map(formatDurationMs).join(", ");
+  return [c.bold("Details (average, fastest, slowest):"), `  DNS+dialup:  ${times}`];
+}
+
 /** The status codes, each answered gRPC status with the messages its calls ended with. */
 function statusLines(run: RunResult, c: Palette): string[] {
   const entries = Object.entries(run.statusCodes).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
@@ -237,14 +245,34 @@ function verdictText(verdict: RunVerdict, c: Palette): string {
   return verdict.flags.some((f) => f.kind === "failed") ? c.red(verdict.label) : c.yellow(verdict.label);
 }
 
+function joinSections(sections: string[][]): string {
+  return sections.filter((lines) => lines.length > 0).map((lines) => lines.join("\n")).join("\n\n");
+}
+
+/**
+ * oha's part of the summary as report.html shows it: totals, percentiles, connects, statuses, errors.
+ * The bar histogram is left to the page's histogram chart (it would double the page's size budget's text).
+ */
+export function ohaSummary(run: RunResult): string {
+  const c = palette(false);
+  return joinSections([
+    overview(run, c),
+    distributionLines(run, c),
+    detailLines(run, c),
+    statusLines(run, c),
+    errorLines(run, c),
+  ]);
+}
+
 /** The full end-of-run text for one run (no trailing newline). */
 export function renderSummary(run: RunResult, opts: SummaryOptions = {}): string {
   const c = palette(opts.color ?? false);
   const autocannon = autocannonRows(run);
-  const sections = [
+  return joinSections([
     overview(run, c),
     histogramLines(run, c),
     distributionLines(run, c),
+    detailLines(run, c),
     statusLines(run, c),
     wsLines(run, c.bold),
     errorLines(run, c),
@@ -254,6 +282,5 @@ export function renderSummary(run: RunResult, opts: SummaryOptions = {}): string
     [boxTable(autocannon.latency)],
     [boxTable(autocannon.throughput)],
     segmentLines(run, c),
-  ];
-  return sections.filter((lines) => lines.length > 0).map((lines) => lines.join("\n")).join("\n\n");
+  ]);
 }
