@@ -199,7 +199,7 @@ interface ShareCounts {
 }
 
 /** The requests of these runs pooled, as their `successRate` counts them (answers plus errors). */
-export function shareCounts(runs: RunResult[]): ShareCounts {
+function shareCounts(runs: RunResult[]): ShareCounts {
   let sent = 0, succeeded = 0;
   for (const run of runs) {
     const n = run.requests + sumValues(run.errors);
@@ -218,7 +218,7 @@ interface ShareTest {
 }
 
 /** The two-proportion z-test of `b` against `a`; null when a side sent nothing. */
-export function twoProportion(a: ShareCounts, b: ShareCounts): ShareTest | null {
+function twoProportion(a: ShareCounts, b: ShareCounts): ShareTest | null {
   if (a.sent === 0 || b.sent === 0) return null;
   const pa = a.succeeded / a.sent, pb = b.succeeded / b.sent;
   const pooled = (a.succeeded + b.succeeded) / (a.sent + b.sent);
@@ -245,7 +245,7 @@ export function standardErrorsText(z: number): string {
 type ShareJudgement = { beyond: boolean; how: string } | { notJudged: string };
 
 /** The verdict of the two-proportion test on the success share of `runs` against `baseRuns`. */
-export function judgeShares(baseRuns: RunResult[], runs: RunResult[]): ShareJudgement {
+function judgeShares(baseRuns: RunResult[], runs: RunResult[]): ShareJudgement {
   const a = shareCounts(baseRuns), b = shareCounts(runs);
   const test = twoProportion(a, b);
   if (test === null) return { notJudged: "a side sent no request after its warm-up" };
