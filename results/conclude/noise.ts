@@ -50,11 +50,7 @@ function batchBar(a: MeanCi, b: MeanCi): number {
 const shortOfBar = (how: string, bar = BEYOND_NOISE_MIN_SE) =>
   `${how}: beyond noise needs ${Number(bar.toFixed(1))}`;
 
-function withinRunJudgement(
-  before: RunResult[],
-  after: RunResult[],
-  metric: NoiseMetric,
-): NoiseJudgement {
+function withinRunJudgement(before: RunResult[], after: RunResult[], metric: NoiseMetric): NoiseJudgement {
   if (metric === "success") return judgeShares(before, after);
   const blocker = [...before, ...after].map(withinRunBlocker).find((b) => b !== null);
   if (blocker) return { notJudged: blocker };
