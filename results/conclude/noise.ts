@@ -34,6 +34,9 @@ import {
 } from "./noise_samples.ts";
 import { judgeOwnWaits, type WaitsJudgement } from "./own_waits.ts";
 
+/** How a change is weighed: between repeats, or by batch means of each run's own intervals. */
+export type NoiseRule = "repeats" | "within-run";
+
 /** Beyond noise or not, with the test and its margin (`how`) and the own-waits margin; or why not judged. */
 export type NoiseJudgement = { beyond: boolean; how: string; waits?: string } | { notJudged: string };
 
@@ -76,7 +79,7 @@ function ownWaitsOf(runs: RunResult[], baseRuns: RunResult[], metric: NoiseMetri
 
 /** The verdict of `rule` on a group's runs against the baseline group's (repeats: Welch's t-test). */
 export function judgeNoise(
-  rule: "repeats" | "within-run",
+  rule: NoiseRule,
   runs: RunResult[],
   baseRuns: RunResult[],
   metric: NoiseMetric,
@@ -96,9 +99,22 @@ export function judgeNoise(
   return test.t < WITHIN_NOISE_MAX_SE ? { beyond: false, how } : { notJudged: shortOfBar(how) };
 }
 
+/** The baseline's and the runs' levels on the judged scale: over the repeats, or over batch means. */
+function judgedSides(
+  rule: NoiseRule,
+  runs: RunResult[],
+  baseRuns: RunResult[],
+  metric: NoiseMetric,
+): MeanCi[] {
+  const scale = judgedScale(metric);
+  return rule === "repeats"
+    ? [baseRuns, runs].map((list) => meanCi(list.map((r) => scale(runValue(r, metric)))))
+    : [sideBatches(baseRuns, metric), sideBatches(runs, metric)].map((x) => judgedNoise(x, metric));
+}
+
 /** How far `runs` lie from `baseRuns` in normal standard errors (signed); null when unmeasured. */
 export function normalErrors(
-  rule: "repeats" | "within-run",
+  rule: NoiseRule,
   runs: RunResult[],
   baseRuns: RunResult[],
   metric: NoiseMetric,
@@ -111,10 +127,7 @@ export function normalErrors(
     rule === "within-run" &&
     [...runs, ...baseRuns].some((r) => withinRunBlocker(r) !== null)
   ) return null;
-  const scale = judgedScale(metric);
-  const [a, b] = rule === "repeats"
-    ? [baseRuns, runs].map((list) => meanCi(list.map((r) => scale(runValue(r, metric)))))
-    : [sideBatches(baseRuns, metric), sideBatches(runs, metric)].map((x) => judgedNoise(x, metric));
+  const [a, b] = judgedSides(rule, runs, baseRuns, metric);
   const { diff, se, ci95 } = welchDiff(a, b);
   if (ci95 === null || !(se > 0) || Math.min(a.n, b.n) < 3) return null;
   const z = diff / se / (batchBar(a, b) / BEYOND_NOISE_MIN_SE);
@@ -125,7 +138,7 @@ export function normalErrors(
 }
 
 /** The statistic `judgedChange` compares, in words ("geometric mean of the batch means of interval p99s"). */
-function judgedStatistic(rule: "repeats" | "within-run", metric: NoiseMetric): string {
+function judgedStatistic(rule: NoiseRule, metric: NoiseMetric): string {
   if (metric === "success") return "successes of all sends";
   const what = metric === "rps" ? "served req/s" : `${metric}s`;
   const mean = metric === "rps" ? "mean" : "geometric mean";
@@ -156,7 +169,7 @@ function barOf(interval: number | null, se: number, bar: number): number | null 
  * interval is a ratio's, not symmetric). Preconditions (`withinRunBlocker`) are not checked.
  */
 export function judgedChange(
-  rule: "repeats" | "within-run",
+  rule: NoiseRule,
   runs: RunResult[],
   baseRuns: RunResult[],
   metric: NoiseMetric,
@@ -170,10 +183,7 @@ export function judgedChange(
     const bar = BEYOND_NOISE_MIN_SE * test.sePct;
     return { base, diff: test.diffPct, ci95: [test.diffPct - bar, test.diffPct + bar], statistic };
   }
-  const scale = judgedScale(metric);
-  const [a, b] = rule === "repeats"
-    ? [baseRuns, runs].map((list) => meanCi(list.map((r) => scale(runValue(r, metric)))))
-    : [sideBatches(baseRuns, metric), sideBatches(runs, metric)].map((x) => judgedNoise(x, metric));
+  const [a, b] = judgedSides(rule, runs, baseRuns, metric);
   const { se, ci95 } = welchDiff(a, b);
   const margin = rule === "repeats"
     ? barOf(ci95, se, BEYOND_NOISE_MIN_SE)
