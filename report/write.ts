@@ -5,7 +5,7 @@
  */
 import type { ResultsFile } from "../results/mod.ts";
 import { writeTextAtomic } from "../system/output_file.ts";
-import { type RenderOptions, renderReport } from "./html/mod.ts";
+import { type RenderOptions, renderReport } from "./html/render.ts";
 
 /** Renders `results` and writes the page to `path` atomically. */
 export async function writeReport(

@@ -6,7 +6,7 @@
  * reason and an unjudged rule exits 8, never passes. Pure.
  */
 import type { ResultsFile, RunResult } from "./mod.ts";
-import { judgedChange } from "./conclude/noise.ts";
+import { judgedChange, type NoiseRule } from "./conclude/noise.ts";
 import { COMPARE_METRICS, type CompareMetric, type NoiseMetric, runValue } from "./conclude/noise_samples.ts";
 import { judgeChange } from "./conclude/judged.ts";
 import { meanCi, round4 } from "./stats.ts";
@@ -14,8 +14,6 @@ import { type FailOn, LOWER_IS_BETTER } from "./fail_on.ts";
 import { runVerdict } from "./conclude/run_verdict.ts";
 import { requestKind } from "./conclude/ws_runs.ts";
 import { selectedRun, selectorText } from "./thresholds/selector.ts";
-
-type NoiseSource = "repeats" | "within-run";
 
 /** One metric of one paired group. */
 export interface MetricVerdict {
@@ -39,7 +37,7 @@ export interface MetricVerdict {
   waits?: string;
   /** Judged at the floor (`floorVerdict`): the metric's own two levels and why they have no verdict. */
   floor?: string;
-  noise: NoiseSource;
+  noise: NoiseRule;
   /** The `--fail-on` expressions this change fails. */
   failed: string[];
 }
@@ -112,7 +110,7 @@ function ownVerdict(
   failOn: FailOn[],
   as: NoiseMetric = metric,
 ): MetricVerdict {
-  const noise: NoiseSource = before.length >= 2 && after.length >= 2 ? "repeats" : "within-run";
+  const noise: NoiseRule = before.length >= 2 && after.length >= 2 ? "repeats" : "within-run";
   const judged = judgeChange(
     noise,
     { name: "this run", runs: after },

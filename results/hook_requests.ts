@@ -15,7 +15,7 @@ import { addCounts, successRateOf, sumValues } from "./interval_counts.ts";
 import { failedStatusOf } from "./thresholds/selector.ts";
 
 /** One request sent outside the load: its endpoint, status (0: none, `failure` its error kind), latency. */
-export interface HookRequest {
+interface HookRequest {
   name: string;
   method: string;
   tags?: Readonly<Record<string, string>>;

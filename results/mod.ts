@@ -21,7 +21,7 @@ export interface AttackProgress {
 }
 
 /** Outcome of validating untrusted JSON: the results, or one line saying where and what is wrong. */
-export type ParseOutcome = { ok: true; results: ResultsFile } | { ok: false; problem: string };
+type ParseOutcome = { ok: true; results: ResultsFile } | { ok: false; problem: string };
 
 /** Validates parsed JSON as a results file (v1 or v2), upgrading it to v2. */
 export function parseResultsFile(data: unknown): ParseOutcome {

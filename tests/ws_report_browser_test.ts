@@ -8,7 +8,7 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { createTargetApp } from "../targets/app/app.ts";
 import { parseAttackConfig } from "../runner/config.ts";
 import { runAttack } from "../runner/attack.ts";
-import { renderReport } from "../report/html/mod.ts";
+import { renderReport } from "../report/html/render.ts";
 import { buildResultsFile } from "../results/io.ts";
 import { openReport } from "./browser.ts";
 

@@ -40,7 +40,7 @@ import { guardConsole } from "../../system/console_guard.ts";
 import { terminalSafe } from "../../validation/terminal_text.ts";
 import type { ResultsFile } from "../../results/mod.ts";
 import { boxTable } from "../../report/terminal/tables.ts";
-import { renderReport } from "../../report/html/mod.ts";
+import { renderReport } from "../../report/html/render.ts";
 import { EXIT, exitCodeOf, k6ExitCodeOf } from "../exit_codes.ts";
 import { ciFilesToProbe, writeCiFiles } from "../ci_outputs.ts";
 import { buildFindings } from "../../results/conclude/findings.ts";

@@ -32,7 +32,7 @@ import type { Plan } from "../../scenarios/plan/types.ts";
 import type { Interrupt } from "../live.ts";
 import { ExperimentOutput } from "../../scenarios/run/output.ts";
 import type { ResultsFile } from "../../results/mod.ts";
-import { renderReport } from "../../report/html/mod.ts";
+import { renderReport } from "../../report/html/render.ts";
 import { loadResultsFile } from "../../results/io.ts";
 import { describeChange } from "../../results/schema/steering.ts";
 import { modelMisfit } from "../../runner/steering.ts";

@@ -14,7 +14,6 @@ import * as textFormat from "../../results/text_format.ts";
 import { maxOf, minOf } from "../../system/large_arrays.ts";
 import * as dom from "./client/dom.ts";
 import * as charts from "./client/charts.ts";
-import * as toolTables from "./client/tool_tables.ts";
 import * as sections from "./client/sections.ts";
 import * as reportHeader from "./client/report_header.ts";
 import * as overviewCharts from "./client/overview_charts.ts";
@@ -100,7 +99,6 @@ export function clientSource(entry = "loadlabMain"): string {
     textFormat,
     dom,
     charts,
-    toolTables,
     sections,
     reportHeader,
     overviewCharts,

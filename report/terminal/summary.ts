@@ -14,11 +14,13 @@ import {
   formatNumber,
   formatPercent,
   formatPercentile,
+  protocolTag,
 } from "../../results/text_format.ts";
 import { autocannonRows, boxTable } from "./tables.ts";
 import { wsLines } from "./ws.ts";
 import { endpointLines } from "./endpoints.ts";
-import { generatorLines } from "./generator.ts";
+import { generatorVerdict, HOST_TCP_LABEL, hostTcpLine, hostTcpTroubled } from "../generator_verdict.ts";
+import { crowdOpening, crowdOpeningText } from "../../results/conclude/planned_connections.ts";
 import { type RunVerdict, runVerdict } from "../../results/conclude/run_verdict.ts";
 import {
   achievedAbove,
@@ -153,6 +155,14 @@ function distributionLines(run: RunResult, c: Palette): string[] {
   ];
 }
 
+/** oha's connect times (average, fastest, slowest); none when the run measured no connects. */
+function detailLines(run: RunResult, c: Palette): string[] {
+  const t = run.connectTimeMs;
+  if (t === null) return [];
+  const times = [t.mean, t.min, t.max].map(formatDurationMs).join(", ");
+  return [c.bold("Details (average, fastest, slowest):"), `  DNS+dialup:  ${times}`];
+}
+
 /** The status codes, each answered gRPC status with the messages its calls ended with. */
 function statusLines(run: RunResult, c: Palette): string[] {
   const entries = Object.entries(run.statusCodes).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
@@ -218,6 +228,82 @@ export function renderChecks(run: RunResult, opts: SummaryOptions = {}): string[
   return out.length === 0 ? [] : [c.bold("Checks:"), ...out];
 }
 
+/** The verdict line, late, waiting and dropped counts, start-up facts, and a warning when bound. */
+function generatorLines(run: RunResult, { bold, yellow }: Palette): string[] {
+  const v = generatorVerdict(run);
+  if (v === null) return [];
+  const bound = v.kind === "generator-bound" || v.kind === "server-bound";
+  const hasSchedule = run.targetRps !== null || run.lateSends > 0;
+  const out = [`${bold("Generator:")} ${bound ? yellow(v.sentence) : v.sentence}`];
+  if (v.kind !== "closed") {
+    out.push(
+      `  Late sends: ${formatCount(run.lateSends)}, waited for a connection: ` +
+        `${formatCount(run.serverBoundSends ?? 0)}, dropped sends: ${formatCount(run.droppedSends)}`,
+    );
+  }
+  const startUp = startUpLine(run);
+  if (startUp) out.push(`  Start-up: ${startUp}`);
+  const crowd = crowdOpening(run);
+  if (crowd !== null) out.push(`  Crowd: ${crowdOpeningText(crowd)}`);
+  if (run.dataRanOutWorkers) {
+    out.push(yellow(
+      `  Data: rows ran out in ${formatCount(run.dataRanOutWorkers)} worker(s), which stopped sending ` +
+        "there (whenDone: stop / order: unique): the run sent less than its load asked for.",
+    ));
+  }
+  if (hostTcpTroubled(run)) {
+    out.push(yellow(`  ${HOST_TCP_LABEL[0].toUpperCase()}${HOST_TCP_LABEL.slice(1)}: ${hostTcpLine(run)}`));
+  }
+  if (run.generatorBound && !hasSchedule) {
+    out.push(yellow(
+      "WARNING: the load worker was saturated: the load generator, not the target, limited this " +
+        "run. Add workers (--workers), spread the crowd over machines (--segment), or do less per request.",
+    ));
+  } else if (run.generatorBound) {
+    out.push(yellow(
+      "WARNING: more than 1% of sends were late: the load generator, not the target, limited " +
+        "this run. Lower the rate, add workers, or use a bigger machine.",
+    ));
+  } else if (run.serverBound) {
+    out.push(yellow(
+      "Server-bound: the target held every connection (at --max-connections, or connects slow): " +
+        "the target, not the generator, limited this run.",
+    ));
+  }
+  return out;
+}
+
+/** Pool, connects in flight, warm-up and transport on one line; empty when the file has none of them. */
+function startUpLine(run: RunResult): string {
+  const parts: string[] = [];
+  if (run.preConnected !== undefined) parts.push(`${formatCount(run.preConnected)} pre-connected`);
+  if (run.maxConnectsInFlight !== undefined) {
+    parts.push(`at most ${formatCount(run.maxConnectsInFlight)} connects in flight`);
+  }
+  if (run.generatorWarmupMs !== undefined) {
+    parts.push(
+      run.generatorWarmupMs > 0
+        ? `generator warm-up ${formatDurationMs(run.generatorWarmupMs)}`
+        : "no warm-up",
+    );
+  }
+  if (run.transport !== undefined) parts.push(`transport ${run.transport}`);
+  if (protocolTag(run) !== "") {
+    parts.push(`protocol ${protocolTag(run)} (at most ${run.maxStreamsPerConnection ?? "?"} open at once)`);
+  }
+  if (run.tlsMs) {
+    const insecure = run.tls?.insecure ? ", certificates NOT verified (--insecure)" : "";
+    parts.push(
+      `TLS handshake mean ${formatDurationMs(run.tlsMs.mean)} p99 ${formatDurationMs(run.tlsMs.p99)}` +
+        ` (${run.tls?.client ?? "?"} client${insecure})`,
+    );
+    const tls = run.tls;
+    if (tls?.handshakes != null) parts.push(`${tls.resumed ?? 0} of ${tls.handshakes} handshakes resumed`);
+    if (tls?.resumeNote) parts.push(tls.resumeNote);
+  }
+  return parts.join(", ");
+}
+
 /** A shard's numbers are its part of the load only: say so, and how to get the whole. */
 function segmentLines(run: RunResult, c: Palette): string[] {
   const segment = run.segment;
@@ -237,23 +323,42 @@ function verdictText(verdict: RunVerdict, c: Palette): string {
   return verdict.flags.some((f) => f.kind === "failed") ? c.red(verdict.label) : c.yellow(verdict.label);
 }
 
+function joinSections(sections: string[][]): string {
+  return sections.filter((lines) => lines.length > 0).map((lines) => lines.join("\n")).join("\n\n");
+}
+
+/**
+ * oha's part of the summary as report.html shows it: totals, percentiles, connects, statuses, errors.
+ * The bar histogram is left to the page's histogram chart (it would double the page's size budget's text).
+ */
+export function ohaSummary(run: RunResult): string {
+  const c = palette(false);
+  return joinSections([
+    overview(run, c),
+    distributionLines(run, c),
+    detailLines(run, c),
+    statusLines(run, c),
+    errorLines(run, c),
+  ]);
+}
+
 /** The full end-of-run text for one run (no trailing newline). */
 export function renderSummary(run: RunResult, opts: SummaryOptions = {}): string {
   const c = palette(opts.color ?? false);
   const autocannon = autocannonRows(run);
-  const sections = [
+  return joinSections([
     overview(run, c),
     histogramLines(run, c),
     distributionLines(run, c),
+    detailLines(run, c),
     statusLines(run, c),
     wsLines(run, c.bold),
     errorLines(run, c),
     endpointLines(run, { bold: c.bold, everyOne: opts.everyOne }),
     renderChecks(run, opts),
-    generatorLines(run, c.bold, c.yellow),
+    generatorLines(run, c),
     [boxTable(autocannon.latency)],
     [boxTable(autocannon.throughput)],
     segmentLines(run, c),
-  ];
-  return sections.filter((lines) => lines.length > 0).map((lines) => lines.join("\n")).join("\n\n");
+  ]);
 }

@@ -1,7 +1,7 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import type { IntervalResult, RunResult } from "../../results/mod.ts";
 import { RunAggregator } from "../../runner/stats/aggregate.ts";
-import { renderSummary } from "./summary.ts";
+import { ohaSummary, renderSummary } from "./summary.ts";
 import { renderLiveLine } from "./live_line.ts";
 import { formatBytes, formatDurationMs } from "../../results/text_format.ts";
 import { perSecond, seriesStats } from "./tables.ts";
@@ -322,4 +322,16 @@ Deno.test("an https run's start-up line counts resumed handshakes, or says resum
     tls: { ...base, client: "deno", resume: false, handshakes: null, resumed: null, resumeNote: note },
   }));
   assert(unavailable.includes(note) && !unavailable.includes("handshakes resumed"), unavailable);
+});
+
+Deno.test("oha's part: connect times as oha's DNS+dialup line before the status codes, none without them", () => {
+  const text = ohaSummary(sampleRun());
+  assert(
+    text.includes("Details (average, fastest, slowest):\n  DNS+dialup:  200 µs, 100 µs, 500 µs\n"),
+    text,
+  );
+  assert(text.indexOf("DNS+dialup") < text.indexOf("Status code distribution"), text);
+  assert(renderSummary(sampleRun()).includes("DNS+dialup:  200 µs"));
+  assert(!ohaSummary(sampleRun({ connectTimeMs: null })).includes("DNS+dialup"));
+  assert(!text.includes("┌"), "the autocannon tables are the page's own");
 });

@@ -6,7 +6,7 @@
  */
 import type { RunResult } from "../mod.ts";
 import { type FlagBlocks, runVerdict, VERDICT_FLAGS, type VerdictKind } from "./run_verdict.ts";
-import { judgeNoise, type NoiseJudgement } from "./noise.ts";
+import { judgeNoise, type NoiseJudgement, type NoiseRule } from "./noise.ts";
 import { type NoiseMetric, withinRunBlocker } from "./noise_samples.ts";
 import type { NoiseVerdict } from "../stats.ts";
 
@@ -64,12 +64,7 @@ export interface Side {
 }
 
 /** A change of `metric` from `base` to `side`: not judged on `loadlabFlags`, else the noise rule's. */
-export function judgeChange(
-  rule: "repeats" | "within-run",
-  side: Side,
-  base: Side,
-  metric: NoiseMetric,
-): NoiseJudgement {
+export function judgeChange(rule: NoiseRule, side: Side, base: Side, metric: NoiseMetric): NoiseJudgement {
   // A load that changes its rate within the run can never be judged by its own intervals: said before any
   // flag, so the reason does not turn on how busy the machine was (a flag of either side is shown beside).
   const phased = rule === "within-run" && metric !== "success"

@@ -34,6 +34,9 @@ import {
 } from "./noise_samples.ts";
 import { judgeOwnWaits, type WaitsJudgement } from "./own_waits.ts";
 
+/** How a change is weighed: between repeats, or by batch means of each run's own intervals. */
+export type NoiseRule = "repeats" | "within-run";
+
 /** Beyond noise or not, with the test and its margin (`how`) and the own-waits margin; or why not judged. */
 export type NoiseJudgement = { beyond: boolean; how: string; waits?: string } | { notJudged: string };
 
@@ -50,11 +53,7 @@ function batchBar(a: MeanCi, b: MeanCi): number {
 const shortOfBar = (how: string, bar = BEYOND_NOISE_MIN_SE) =>
   `${how}: beyond noise needs ${Number(bar.toFixed(1))}`;
 
-function withinRunJudgement(
-  before: RunResult[],
-  after: RunResult[],
-  metric: NoiseMetric,
-): NoiseJudgement {
+function withinRunJudgement(before: RunResult[], after: RunResult[], metric: NoiseMetric): NoiseJudgement {
   if (metric === "success") return judgeShares(before, after);
   const blocker = [...before, ...after].map(withinRunBlocker).find((b) => b !== null);
   if (blocker) return { notJudged: blocker };
@@ -80,7 +79,7 @@ function ownWaitsOf(runs: RunResult[], baseRuns: RunResult[], metric: NoiseMetri
 
 /** The verdict of `rule` on a group's runs against the baseline group's (repeats: Welch's t-test). */
 export function judgeNoise(
-  rule: "repeats" | "within-run",
+  rule: NoiseRule,
   runs: RunResult[],
   baseRuns: RunResult[],
   metric: NoiseMetric,
@@ -100,9 +99,22 @@ export function judgeNoise(
   return test.t < WITHIN_NOISE_MAX_SE ? { beyond: false, how } : { notJudged: shortOfBar(how) };
 }
 
+/** The baseline's and the runs' levels on the judged scale: over the repeats, or over batch means. */
+function judgedSides(
+  rule: NoiseRule,
+  runs: RunResult[],
+  baseRuns: RunResult[],
+  metric: NoiseMetric,
+): MeanCi[] {
+  const scale = judgedScale(metric);
+  return rule === "repeats"
+    ? [baseRuns, runs].map((list) => meanCi(list.map((r) => scale(runValue(r, metric)))))
+    : [sideBatches(baseRuns, metric), sideBatches(runs, metric)].map((x) => judgedNoise(x, metric));
+}
+
 /** How far `runs` lie from `baseRuns` in normal standard errors (signed); null when unmeasured. */
 export function normalErrors(
-  rule: "repeats" | "within-run",
+  rule: NoiseRule,
   runs: RunResult[],
   baseRuns: RunResult[],
   metric: NoiseMetric,
@@ -115,10 +127,7 @@ export function normalErrors(
     rule === "within-run" &&
     [...runs, ...baseRuns].some((r) => withinRunBlocker(r) !== null)
   ) return null;
-  const scale = judgedScale(metric);
-  const [a, b] = rule === "repeats"
-    ? [baseRuns, runs].map((list) => meanCi(list.map((r) => scale(runValue(r, metric)))))
-    : [sideBatches(baseRuns, metric), sideBatches(runs, metric)].map((x) => judgedNoise(x, metric));
+  const [a, b] = judgedSides(rule, runs, baseRuns, metric);
   const { diff, se, ci95 } = welchDiff(a, b);
   if (ci95 === null || !(se > 0) || Math.min(a.n, b.n) < 3) return null;
   const z = diff / se / (batchBar(a, b) / BEYOND_NOISE_MIN_SE);
@@ -129,7 +138,7 @@ export function normalErrors(
 }
 
 /** The statistic `judgedChange` compares, in words ("geometric mean of the batch means of interval p99s"). */
-function judgedStatistic(rule: "repeats" | "within-run", metric: NoiseMetric): string {
+function judgedStatistic(rule: NoiseRule, metric: NoiseMetric): string {
   if (metric === "success") return "successes of all sends";
   const what = metric === "rps" ? "served req/s" : `${metric}s`;
   const mean = metric === "rps" ? "mean" : "geometric mean";
@@ -160,7 +169,7 @@ function barOf(interval: number | null, se: number, bar: number): number | null 
  * interval is a ratio's, not symmetric). Preconditions (`withinRunBlocker`) are not checked.
  */
 export function judgedChange(
-  rule: "repeats" | "within-run",
+  rule: NoiseRule,
   runs: RunResult[],
   baseRuns: RunResult[],
   metric: NoiseMetric,
@@ -174,10 +183,7 @@ export function judgedChange(
     const bar = BEYOND_NOISE_MIN_SE * test.sePct;
     return { base, diff: test.diffPct, ci95: [test.diffPct - bar, test.diffPct + bar], statistic };
   }
-  const scale = judgedScale(metric);
-  const [a, b] = rule === "repeats"
-    ? [baseRuns, runs].map((list) => meanCi(list.map((r) => scale(runValue(r, metric)))))
-    : [sideBatches(baseRuns, metric), sideBatches(runs, metric)].map((x) => judgedNoise(x, metric));
+  const [a, b] = judgedSides(rule, runs, baseRuns, metric);
   const { se, ci95 } = welchDiff(a, b);
   const margin = rule === "repeats"
     ? barOf(ci95, se, BEYOND_NOISE_MIN_SE)
@@ -199,7 +205,7 @@ interface ShareCounts {
 }
 
 /** The requests of these runs pooled, as their `successRate` counts them (answers plus errors). */
-export function shareCounts(runs: RunResult[]): ShareCounts {
+function shareCounts(runs: RunResult[]): ShareCounts {
   let sent = 0, succeeded = 0;
   for (const run of runs) {
     const n = run.requests + sumValues(run.errors);
@@ -218,7 +224,7 @@ interface ShareTest {
 }
 
 /** The two-proportion z-test of `b` against `a`; null when a side sent nothing. */
-export function twoProportion(a: ShareCounts, b: ShareCounts): ShareTest | null {
+function twoProportion(a: ShareCounts, b: ShareCounts): ShareTest | null {
   if (a.sent === 0 || b.sent === 0) return null;
   const pa = a.succeeded / a.sent, pb = b.succeeded / b.sent;
   const pooled = (a.succeeded + b.succeeded) / (a.sent + b.sent);
@@ -245,7 +251,7 @@ export function standardErrorsText(z: number): string {
 type ShareJudgement = { beyond: boolean; how: string } | { notJudged: string };
 
 /** The verdict of the two-proportion test on the success share of `runs` against `baseRuns`. */
-export function judgeShares(baseRuns: RunResult[], runs: RunResult[]): ShareJudgement {
+function judgeShares(baseRuns: RunResult[], runs: RunResult[]): ShareJudgement {
   const a = shareCounts(baseRuns), b = shareCounts(runs);
   const test = twoProportion(a, b);
   if (test === null) return { notJudged: "a side sent no request after its warm-up" };

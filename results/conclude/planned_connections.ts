@@ -16,7 +16,7 @@ const SHORT_SHARE = 0.5;
 /** Fewest short intervals that flag a run: one slow interval on a busy machine is not a ramp missed. */
 const MIN_SHORT_INTERVALS = 2;
 /** Plans below this many connections are not judged: a handful of connects in flight is half of them. */
-export const MIN_PLANNED = 20;
+const MIN_PLANNED = 20;
 
 interface RampShortfall {
   /** The interval furthest short: its start (s after the warm-up), its open and planned connections. */

@@ -77,9 +77,7 @@ export function latencyRising(intervals: IntervalResult[]): boolean {
 }
 
 /** True when an open run saturated its server: served short while latency kept rising. */
-export function saturated(
-  run: Pick<RunResult, "rps" | "targetRps" | "durationSec" | "intervals">,
-): boolean {
+export function saturated(run: Pick<RunResult, "rps" | "targetRps" | "durationSec" | "intervals">): boolean {
   return servedShortfall(run) !== null && latencyRising(run.intervals);
 }
 

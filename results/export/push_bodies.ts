@@ -14,7 +14,7 @@ import { denseBuckets, type NativeHistogram, spansAndDeltas } from "./native_his
 const CUMULATIVE = 2;
 
 /** A KeyValue with a string AnyValue. */
-export type OtlpAttribute = { key: string; value: { stringValue: string } };
+type OtlpAttribute = { key: string; value: { stringValue: string } };
 
 /** What every data point has; 64-bit integers as decimal strings, as the JSON mapping writes them. */
 interface OtlpPointBase {
@@ -24,10 +24,10 @@ interface OtlpPointBase {
 }
 
 /** NumberDataPoint: a counter's or a gauge's value. */
-export type OtlpNumberPoint = OtlpPointBase & ({ asInt: string } | { asDouble: number });
+type OtlpNumberPoint = OtlpPointBase & ({ asInt: string } | { asDouble: number });
 
 /** ExponentialHistogramDataPoint (positive buckets only: latencies are never negative). */
-export interface OtlpExponentialPoint extends OtlpPointBase {
+interface OtlpExponentialPoint extends OtlpPointBase {
   count: string;
   sum: number;
   scale: number;
@@ -39,7 +39,7 @@ export interface OtlpExponentialPoint extends OtlpPointBase {
 }
 
 /** Metric, with the one kind of data loadlab sends for it. */
-export type OtlpMetric =
+type OtlpMetric =
   & { name: string; description?: string; unit: string }
   & (
     | { sum: { aggregationTemporality: number; isMonotonic: boolean; dataPoints: OtlpNumberPoint[] } }
@@ -48,7 +48,7 @@ export type OtlpMetric =
   );
 
 /** ExportMetricsServiceRequest as loadlab fills it: one resource, one scope. */
-export interface OtlpRequest {
+interface OtlpRequest {
   resourceMetrics: {
     resource: { attributes: OtlpAttribute[] };
     scopeMetrics: { scope: { name: string; version: string }; metrics: OtlpMetric[] }[];

@@ -32,7 +32,7 @@ import { addWsParts } from "../ws_totals.ts";
 type Flow = NonNullable<RunResult["flows"]>[number];
 type Step = Flow["steps"][number];
 /** Two flows' session duration summaries as one, given how many sessions each completed. */
-export type PoolDurations = (
+type PoolDurations = (
   a: LatencySummaryMs | null,
   n: number,
   b: LatencySummaryMs | null,
@@ -232,7 +232,7 @@ function mergeTelemetry(runs: RunResult[]): NonNullable<RunResult["telemetry"]> 
  * Flows added by name, steps by label and checks by name. Session durations pool from histograms when
  * both have one, else through `pool` (left out unless a caller pools summaries).
  */
-export function addFlows(flows: Flow[], pool: PoolDurations = () => null): Flow[] {
+function addFlows(flows: Flow[], pool: PoolDurations = () => null): Flow[] {
   const byName = new Map<string, Flow>();
   for (const flow of flows) {
     const into = byName.get(flow.name);

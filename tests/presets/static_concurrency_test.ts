@@ -136,5 +136,5 @@ async function assertReport(path: string): Promise<void> {
   assert.equal(value.counterRows, 6);
   assert.ok(value.counterHeads.includes("staleHits"), value.counterHeads.join(", "));
   assert.ok(value.runCounters.includes("staleHits"), `run details' target table: ${value.runCounters}`);
-  assert.match(value.oha ?? "", /Status code distribution:\n {2}\[200\] \d+ responses/);
+  assert.match(value.oha ?? "", /Status code distribution:\n {2}\[200\] [\d,]+ responses/);
 }

@@ -90,14 +90,36 @@ export function renderSweeps(data: PageData): HTMLElement | null {
   return sec;
 }
 
-/** A sweep over numbers as lines against the parameter, with its knee marked when it has one. */
+/** A sweep over numbers as lines against the parameter (achieved and requested req/s, p99 on its own
+ * axis), with its knee marked when it has one. */
 export function numericSweepChart(grid: HTMLElement, sw: PageSweep): void {
   const pts = sw.points;
   const kneeX = sw.knee === null ? null : pts[sw.knee].x;
   const marks = typeof kneeX === "number" ? [{ x: kneeX, label: `knee ${fmtNum(kneeX)}` }] : [];
+  const line = (label: string, i: number, yAxisID: string, ys: Array<number | null>) => ({
+    label,
+    data: pts.map((p, j) => ({ x: p.x, y: ys[j] })),
+    borderColor: color(i),
+    backgroundColor: color(i),
+    yAxisID,
+    pointRadius: 3,
+  });
+  const datasets: any[] = [
+    line("achieved req/s", 0, "y", pts.map((p) => p.rps)),
+    line("p99 (ms)", 1, "y2", pts.map((p) => p.p99Ms)),
+  ];
+  if (sw.isRate) {
+    datasets.push({
+      label: "requested req/s",
+      data: pts.map((p) => ({ x: p.x, y: p.targetRps ?? p.x })),
+      borderColor: color(2),
+      borderDash: [4, 4],
+      yAxisID: "y",
+    });
+  }
   addChart(grid, `${sw.title} sweep`, {
     type: "line",
-    data: { datasets: sweepDatasets(sw) },
+    data: { datasets },
     options: {
       parsing: false,
       scales: {
@@ -113,39 +135,6 @@ export function numericSweepChart(grid: HTMLElement, sw: PageSweep): void {
     },
     plugins: [markerPlugin(marks)],
   });
-}
-
-/** A numeric sweep's lines: achieved req/s, p99 (own axis), and requested req/s for rate sweeps. */
-export function sweepDatasets(sw: PageSweep): any[] {
-  const pts = sw.points;
-  const datasets: any[] = [
-    {
-      label: "achieved req/s",
-      data: pts.map((p) => ({ x: p.x, y: p.rps })),
-      borderColor: color(0),
-      backgroundColor: color(0),
-      yAxisID: "y",
-      pointRadius: 3,
-    },
-    {
-      label: "p99 (ms)",
-      data: pts.map((p) => ({ x: p.x, y: p.p99Ms })),
-      borderColor: color(1),
-      backgroundColor: color(1),
-      yAxisID: "y2",
-      pointRadius: 3,
-    },
-  ];
-  if (sw.isRate) {
-    datasets.push({
-      label: "requested req/s",
-      data: pts.map((p) => ({ x: p.x, y: p.targetRps ?? p.x })),
-      borderColor: color(2),
-      borderDash: [4, 4],
-      yAxisID: "y",
-    });
-  }
-  return datasets;
 }
 
 /** Why each sweep has the knee it has (or none), one line per sweep that says; null when none does. */

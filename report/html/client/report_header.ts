@@ -34,6 +34,11 @@ export function renderHeader(data: PageData): HTMLElement {
 /** The header's facts: date, versions, machine, runs, generators, how it ran, secrets, metrics out. */
 export function headerFacts(data: PageData): Array<[string, string]> {
   const env = data.environment;
+  const quick = data.experiment.quick
+    ? "--quick (the file's quick: section: shorter runs, same shape)"
+    : null;
+  const shown = (label: string, value: string | null | undefined): Array<[string, string]> =>
+    value ? [[label, value]] : [];
   return [
     ["date", data.createdAt],
     ["loadlab", env.loadlab],
@@ -41,10 +46,11 @@ export function headerFacts(data: PageData): Array<[string, string]> {
     ["OS", `${env.os} ${env.arch}${env.hostname ? ` (${env.hostname})` : ""}`],
     ["CPU", `${env.cpu}, ${fmtNum(env.cores, 0)} cores`],
     ["runs", String(data.runs.length)],
-    ...(data.shards ? [["load generators", data.shards] as [string, string]] : []),
-    ...headerRunFacts(data),
-    ...(data.redaction ? [["secrets", data.redaction] as [string, string]] : []),
-    ...(data.metricsOut ? [["metrics out", data.metricsOut] as [string, string]] : []),
+    ...shown("load generators", data.shards),
+    ...shown("mode", quick),
+    ...shown("target runtime", targetRuntimes(data.runs)),
+    ...shown("secrets", data.redaction),
+    ...shown("metrics out", data.metricsOut),
   ];
 }
 
@@ -75,17 +81,6 @@ export function thresholdsBlock(data: PageData): HTMLElement | null {
       ),
     ),
   );
-}
-
-/** How the experiment ran: quick or full, and the runtime that served each target. */
-export function headerRunFacts(data: PageData): Array<[string, string]> {
-  const out: Array<[string, string]> = [];
-  if (data.experiment.quick) {
-    out.push(["mode", "--quick (the file's quick: section: shorter runs, same shape)"]);
-  }
-  const runtimes = targetRuntimes(data.runs);
-  if (runtimes) out.push(["target runtime", runtimes]);
-  return out;
 }
 
 /** The experiment that ran (with --quick, --set or --target applied), the file as written below it. */

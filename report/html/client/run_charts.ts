@@ -111,12 +111,7 @@ export function withRightAxis(opts: any): any {
 }
 
 /** Errors per interval stacked by kind with 4xx/5xx; late and server-bound sends on their own axis. */
-export function errorCharts(
-  run: PageRun,
-  grid: HTMLElement,
-  maxSec: number,
-  marks: Marks,
-): void {
+export function errorCharts(run: PageRun, grid: HTMLElement, maxSec: number, marks: Marks): void {
   const iv = run.iv;
   const kinds = Object.entries(iv.errorKinds ?? {});
   const errors: Array<[string, number[]]> = kinds.length
@@ -149,12 +144,7 @@ export function errorCharts(
 }
 
 /** CPU %, RSS (right axis) and time waiting for a core of each target process; nothing without one. */
-export function processTelemetryChart(
-  run: PageRun,
-  grid: HTMLElement,
-  maxSec: number,
-  marks: Marks,
-): void {
+export function processTelemetryChart(run: PageRun, grid: HTMLElement, maxSec: number, marks: Marks): void {
   const procs = run.telemetry.filter((t) => t.kind === "process");
   if (!procs.length) return;
   const datasets = procs.flatMap((t, i) => [
@@ -171,12 +161,7 @@ export function processTelemetryChart(
 }
 
 /** Redis ops, hits and misses per second of each Redis series; nothing without one. */
-export function redisTelemetryChart(
-  run: PageRun,
-  grid: HTMLElement,
-  maxSec: number,
-  marks: Marks,
-): void {
+export function redisTelemetryChart(run: PageRun, grid: HTMLElement, maxSec: number, marks: Marks): void {
   const redis = run.telemetry.filter((t) => t.kind === "redis");
   if (!redis.length) return;
   const datasets = redis.flatMap((t, i) => [

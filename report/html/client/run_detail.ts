@@ -6,11 +6,10 @@
  */
 import type { PageData } from "../page/data.ts";
 import type { PageRun } from "../page/run.ts";
-import { type Cell, facts, fmtMs, fmtNum, fmtPct, h, section, sortableTable } from "./dom.ts";
+import { type Cell, facts, fmtBytes, fmtMs, fmtNum, fmtPct, h, section, sortableTable } from "./dom.ts";
 import { formatExponent, isHuge } from "../../../results/text_format.ts";
 import { destroyCharts } from "./charts.ts";
 import { distributionCharts, timelineCharts } from "./run_charts.ts";
-import { autocannonTables, ohaText } from "./tool_tables.ts";
 import { experimentTables } from "./experiment.ts";
 import { runProfiles } from "./profiles.ts";
 import { endpointSection } from "./endpoints.ts";
@@ -65,7 +64,7 @@ export function showRun(run: PageRun, body: HTMLElement, profileCost = ""): void
     h(
       "div",
       { class: "grid2 tools" },
-      h("div", null, h("h3", null, "oha-style summary"), h("pre", { class: "oha" }, ohaText(run))),
+      h("div", null, h("h3", null, "oha-style summary"), h("pre", { class: "oha" }, run.ohaText)),
       h("div", null, h("h3", null, "autocannon-style tables"), autocannonTables(run)),
     ),
   ];
@@ -171,6 +170,44 @@ export function outcomeTables(run: PageRun): HTMLElement {
       errs.length
         ? sortableTable([{ label: "kind" }, { label: "message" }, { label: "count", num: true }], errs)
         : h("p", { class: "note" }, "No transport errors."),
+    ),
+  );
+}
+
+/** autocannon's latency table and its req/s and bytes/s tables, as the terminal prints them. */
+export function autocannonTables(run: PageRun): HTMLElement {
+  const table = ([head, ...rows]: string[][]) =>
+    h(
+      "div",
+      { class: "table-wrap" },
+      h(
+        "table",
+        { class: "data compact" },
+        h("thead", null, h("tr", null, ...head.map((c) => h("th", { scope: "col" }, c)))),
+        h(
+          "tbody",
+          null,
+          ...rows.map((r) => h("tr", null, ...r.map((c, i) => h("td", { class: i ? "num" : "" }, c)))),
+        ),
+      ),
+    );
+  const non2xx = Object.entries(run.statusCodes).filter(([c]) => !/^2/.test(c)).reduce(
+    (a, [, n]) => a + n,
+    0,
+  );
+  return h(
+    "div",
+    null,
+    table(run.autocannon.latency),
+    table(run.autocannon.throughput),
+    h(
+      "p",
+      { class: "note" },
+      `Req/Bytes counts sampled once per second; # of samples: ${run.autocannon.samples}. ` +
+        `${fmtNum(run.requests - non2xx)} 2xx responses, ${fmtNum(non2xx)} non 2xx responses. ` +
+        `${fmtNum(run.requests)} requests in ${fmtNum(run.durationSec, 2)}s, ${
+          fmtBytes(run.bytesRead)
+        } read.`,
     ),
   );
 }

@@ -21,12 +21,7 @@ export function telemetryLine(
 }
 
 /** Event-loop delay and GC of each sampled process; nothing when the run has no runtime series. */
-export function runtimeChart(
-  run: PageRun,
-  grid: HTMLElement,
-  maxSec: number,
-  marks: Marks,
-): void {
+export function runtimeChart(run: PageRun, grid: HTMLElement, maxSec: number, marks: Marks): void {
   const series = run.telemetry.filter((t) => t.kind === "runtime");
   if (!series.length) return;
   const several = series.length > 1;
@@ -57,12 +52,7 @@ export function runtimeChart(
 }
 
 /** The Redis server's own counters (INFO, SLOWLOG); nothing when the run sampled no Redis. */
-export function redisServerChart(
-  run: PageRun,
-  grid: HTMLElement,
-  maxSec: number,
-  marks: Marks,
-): void {
+export function redisServerChart(run: PageRun, grid: HTMLElement, maxSec: number, marks: Marks): void {
   const redis = run.telemetry.filter((t) => t.kind === "redis" && (t.usedMemoryMiB || t.hitRatioPct));
   if (!redis.length) return;
   const datasets = redis.flatMap((t) => [

@@ -194,10 +194,31 @@ export function renderOverview(
   onChoose: () => void,
 ): HTMLElement {
   const sec = section("overview", "Overview", overviewNote(data));
-  const metrics = overviewMetrics();
+  const metrics: Array<[OverviewMetric, string]> = [
+    ["rps", "achieved req/s"],
+    ["mean", "mean ms"],
+    ["p50", "p50 ms"],
+    ["p90", "p90 ms"],
+    ["p99", "p99 ms"],
+    ["p999", "p99.9 ms"],
+    ["max", "max ms"],
+    ["success", "success"],
+    ["errors", "errors"],
+    ["lateSends", "late sends"],
+  ];
+  const achieved = "served within the load window, per second (drain left out)";
+  const headers = [
+    { label: "✓" },
+    { label: "run" },
+    ...sendHeaders().slice(0, 1),
+    { label: "model" },
+    { label: "n", num: true },
+    ...sendHeaders().slice(1),
+    ...metrics.map(([m, label]) => ({ label, num: true, title: m === "rps" ? achieved : "" })),
+  ];
   const ticked = defaultOverlayRows(data);
   const rows: Cell[][] = data.overview.map((row) => overviewRow(row, metrics, ticked, onPick, onChoose));
-  sec.appendChild(sortableTable(overviewHeaders(metrics), rows, "overview"));
+  sec.appendChild(sortableTable(headers, rows, "overview"));
   return sec;
 }
 
@@ -211,45 +232,6 @@ export function overviewNote(data: PageData): string {
     baseline ? `Small figures: change against the baseline variant “${baseline}” at the same load.` : "",
     baseline && data.analysis ? `● beyond noise, ${data.analysis.noiseText}.` : "",
   ].join(" ");
-}
-
-/** The overview's metric columns with their labels, in table order. */
-export function overviewMetrics(): Array<[OverviewMetric, string]> {
-  return [
-    ["rps", "req/s"],
-    ["mean", "mean ms"],
-    ["p50", "p50 ms"],
-    ["p90", "p90 ms"],
-    ["p99", "p99 ms"],
-    ["p999", "p99.9 ms"],
-    ["max", "max ms"],
-    ["success", "success"],
-    ["errors", "errors"],
-    ["lateSends", "late sends"],
-  ];
-}
-
-/** The overview's column headers: the row's identity and sends, then one per metric. */
-export function overviewHeaders(
-  metrics: Array<[OverviewMetric, string]>,
-): Array<{ label: string; num?: boolean; title?: string }> {
-  return [
-    { label: "✓" },
-    { label: "run" },
-    ...sendHeaders().slice(0, 1),
-    { label: "model" },
-    { label: "n", num: true },
-    ...sendHeaders().slice(1),
-    ...metrics.map(([, label]) =>
-      label === "req/s"
-        ? {
-          label: "achieved req/s",
-          num: true,
-          title: "served within the load window, per second (drain left out)",
-        }
-        : { label, num: true }
-    ),
-  ];
 }
 
 /** One overview row: its overlay checkbox, the name that opens the run, verdict, model, sends and metrics. */

@@ -12,6 +12,7 @@ import { successQualifier } from "../../../results/conclude/send_counts.ts";
 import { type GeneratorVerdict, generatorVerdict } from "../../generator_verdict.ts";
 import { cacheBypassSentence } from "../../cache_bypass.ts";
 import { wsFacts } from "../../terminal/ws.ts";
+import { ohaSummary } from "../../terminal/summary.ts";
 import { type AutocannonRows, autocannonRows } from "../../terminal/tables.ts";
 import { groupSends, groupVerdict, type OverviewSends } from "./verdict.ts";
 import { intervalLatencySampled, sampledLatency } from "../../../results/conclude/responses.ts";
@@ -50,8 +51,8 @@ export type PageRun =
     endpointsOmitted: string;
     percentiles: Array<[number, number]>;
     uncorrectedPercentiles: Array<[number, number]> | null;
-    /** oha-style equal-width buckets [fromMs, toMs, count] (the oha table). */
-    histogram: Array<[number, number, number]>;
+    /** oha's part of the terminal summary (report/terminal/summary.ts). */
+    ohaText: string;
     /** autocannon's tables as the terminal prints them (report/terminal/tables.ts). */
     autocannon: AutocannonRows;
     /** Log-spaced buckets for the chart; the equal-width ones for files written before they existed. */
@@ -235,7 +236,7 @@ export function pageRun(run: RunResult, group: string): PageRun {
     uncorrectedLatencyMs: rest.uncorrectedLatencyMs && sampledLatency(run, rest.uncorrectedLatencyMs),
     percentiles: points(percentiles),
     uncorrectedPercentiles: uncorrectedPercentiles ? points(uncorrectedPercentiles) : null,
-    histogram: bars(histogram),
+    ohaText: ohaSummary(run),
     chartHistogram: bars(logHistogram ?? histogram),
     autocannon: autocannonRows(run),
     iv: columns(intervals),
