@@ -168,7 +168,7 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
   if (config.proto === undefined && config.protoset === undefined) flags.push("--reflect");
   const reflected = jsonObject(config["reflect-metadata"], where("reflect-metadata"));
   for (const [name, value] of Object.entries(reflected)) flags.push("--reflect-header", `${name}: ${value}`);
-  const call = new CallData(String(config.call ?? ""));
+  const call = new CallData(String(config.call ?? ""), config.name === undefined ? "" : `${config.name}:`);
   const binary = binaryData(config, where);
   const data = config["data-file"] !== undefined && config.data === undefined
     ? fileText(config["data-file"], where("data-file"))
@@ -374,12 +374,13 @@ function fileText(path: unknown, flag: string): string {
 }
 
 /**
- * ghz's template actions (Go's text/template over its call data) as loadlab's placeholders: randomString
- * and randomInt, the request's number (from rows: `numbered`), and the method's names, written once.
+ * ghz's template actions (Go's text/template over its call data) as loadlab's placeholders: randomString,
+ * randomInt, UUIDs, the call's time and worker, the request's number (from rows: `numbered`), and the
+ * method's names, written once.
  */
 class CallData {
   numbered = false;
-  constructor(private readonly call: string) {}
+  constructor(private readonly call: string, private readonly name: string) {}
 
   fill(text: string, flag: string): string {
     const [service, method] = this.call.replace(/\/(?=[^/]*$)/, ".").split(/\.(?=[^.]*$)/);
@@ -387,6 +388,11 @@ class CallData {
       ".FullyQualifiedName": `${service}.${method}`,
       ".MethodName": method,
       ".ServiceName": service?.split(".").at(-1),
+      ".WorkerID": `${this.name}{{ $worker() }}`,
+      ".Timestamp": "{{ $now(rfc3339) }}",
+      ".TimestampUnix": "{{ $now(s) }}",
+      ".TimestampUnixMilli": "{{ $now(ms) }}",
+      ".TimestampUnixNano": "{{ $now(ns) }}",
     };
     return text.replace(/\{\{\s*(.*?)\s*\}\}/g, (action: string, inner: string) => {
       const string = /^randomString\s+(\d+)$/.exec(inner);
@@ -402,8 +408,8 @@ class CallData {
       if (inner === ".UUID" || inner === "newUUID") return "{{ $uuid() }}";
       if (names[inner] !== undefined) return names[inner];
       throw refused(
-        `${flag}: ghz's template ${action} is not filled by loadlab (.RequestNumber, the method's names, ` +
-          ".UUID, newUUID, randomString N and randomInt MIN MAX are); write the value instead",
+        `${flag}: ghz's template ${action} is not filled by loadlab (.RequestNumber, .WorkerID, .Timestamp*, ` +
+          "the method's names, .UUID, newUUID, randomString N and randomInt MIN MAX are); write the value instead",
       );
     });
   }

@@ -113,9 +113,26 @@ Deno.test("ghz's randomString, randomInt and UUID templates become placeholders;
     "-H",
     "x-new: {{ $uuid() }}",
   ]);
+  // A worker's ID (the test's name before it) and the call's time in ghz's four forms.
+  const timed = ghzFlags({
+    host: "h:1",
+    name: "api",
+    metadata: { w: "{{.WorkerID}}", t: "{{.Timestamp}} {{.TimestampUnix}}", u: "{{.TimestampUnixMilli}}" },
+    data: { n: "{{.TimestampUnixNano}}" },
+  }, where);
+  assertEquals(timed.slice(timed.indexOf("-b"), timed.indexOf("-b") + 8), [
+    "-b",
+    '{"n":"{{ $now(ns) }}"}',
+    "-H",
+    "w: api:{{ $worker() }}",
+    "-H",
+    "t: {{ $now(rfc3339) }} {{ $now(s) }}",
+    "-H",
+    "u: {{ $now(ms) }}",
+  ]);
   throws(
-    () => ghzFlags({ host: "h:1", data: { id: "{{.WorkerID}}" } }, where),
-    (e) => e instanceof UsageError && /template \{\{\.WorkerID\}\} is not filled/.test(e.message),
+    () => ghzFlags({ host: "h:1", data: { id: "{{.InputName}}" } }, where),
+    (e) => e instanceof UsageError && /template \{\{\.InputName\}\} is not filled/.test(e.message),
   );
 });
 

@@ -2,8 +2,8 @@
  * @module
  * Requests with `{{ name }}` in path, headers or body, split once into byte segments and slots, so sending
  * one copies segments and values into a reused buffer. HOT PATH: `TemplateWriter.fill` allocates nothing.
- * A slot is a value index or an Artillery built-in (`$randomNumber(min,max)`, `$randomString(n)`); its
- * place (fill_values.ts) decides percent-encoding and refusal of CR, LF or NUL. Bodies are filled as is.
+ * A slot is a value index or a built-in (Artillery's `$randomNumber(min,max)`, `$randomString(n)`, `$uuid()`,
+ * `$now(unit)`, `$worker()`); its place (fill_values.ts) decides percent-encoding and refusal of CR, LF or NUL. Bodies are filled as is.
  */
 import { copyBytes } from "../../system/copy_bytes.ts";
 import {
@@ -30,6 +30,10 @@ const encoder = new TextEncoder();
 /** Slot kinds below 0; 0 and above index the values. */
 const RANDOM_NUMBER = -1;
 const RANDOM_STRING = -2;
+const NOW = -3;
+const WORKER = -4;
+/** `$now(unit)`'s units, by their code in a slot's args. */
+const NOW_UNITS = ["s", "ms", "ns", "rfc3339"];
 
 /** `{{ expr }}`, the expression trimmed. */
 const PLACEHOLDER = /\{\{\s*(.*?)\s*\}\}/g;
@@ -45,7 +49,9 @@ const MAX_RANDOM_STRING = 4096;
 type Placeholder =
   | { kind: "name"; name: string; raw: boolean }
   | { kind: "randomNumber"; min: number; max: number }
-  | { kind: "randomString"; length: number; uuid?: true };
+  | { kind: "randomString"; length: number; uuid?: true }
+  | { kind: "now"; unit: number }
+  | { kind: "worker" };
 
 export function hasPlaceholder(text: string): boolean {
   return text.includes("{{");
@@ -73,7 +79,10 @@ function placeholderOf(expr: string): Placeholder | string {
     return { kind: "randomString", length };
   }
   if (/^\$uuid\(\s*\)$/.test(expr)) return { kind: "randomString", length: 36, uuid: true };
-  return `{{ ${expr} }} is neither a name (letters, digits, _ . -), a name | raw, nor $randomNumber(min,max) / $randomString(n) / $uuid()`;
+  if (/^\$worker\(\s*\)$/.test(expr)) return { kind: "worker" };
+  const unit = NOW_UNITS.indexOf(/^\$now\(\s*(\w*)\s*\)$/.exec(expr)?.[1] ?? "");
+  if (unit >= 0) return { kind: "now", unit };
+  return `{{ ${expr} }} is neither a name (letters, digits, _ . -), a name | raw, nor $randomNumber(min,max) / $randomString(n) / $uuid() / $now(s|ms|ns|rfc3339) / $worker()`;
 }
 
 /** Every placeholder of `text` in order (problems as strings). */
@@ -136,9 +145,12 @@ export function partsOf(
     } else if (p.kind === "randomNumber") {
       slots.push(RANDOM_NUMBER);
       args.push(p.min, p.max);
-    } else {
+    } else if (p.kind === "randomString") {
       slots.push(RANDOM_STRING);
       args.push(p.length, p.uuid ? 1 : 0);
+    } else {
+      slots.push(p.kind === "now" ? NOW : WORKER);
+      args.push(p.kind === "now" ? p.unit : 0, 0);
     }
   }
   segments.push(encoder.encode(text.slice(last)));
@@ -199,7 +211,8 @@ export function upperBound(parts: Parts, values: ReadonlyArray<Uint8Array>): num
     if (slot >= 0) {
       const value = values[slot];
       if (value !== undefined) bytes += filledBytes(parts.fills[k], value);
-    } else bytes += slot === RANDOM_NUMBER ? 21 : parts.args[2 * k];
+    } else if (slot === WORKER) bytes += fillLane.id.length;
+    else bytes += slot === RANDOM_NUMBER || slot === NOW ? 21 : parts.args[2 * k];
   }
   return bytes;
 }
@@ -226,7 +239,9 @@ export function writeParts(
     } else if (slot === RANDOM_NUMBER) {
       const min = args[2 * k];
       at = writeInt(buf, at, min + Math.floor(engineRandom() * (args[2 * k + 1] - min + 1)));
-    } else if (args[2 * k + 1] === 1) {
+    } else if (slot === NOW) at = writeNow(buf, at, args[2 * k]);
+    else if (slot === WORKER) at = copyBytes(buf, at, fillLane.id, 0, fillLane.id.length);
+    else if (args[2 * k + 1] === 1) {
       for (let i = 0; i < 36; i++) buf[at++] = uuidChar(i);
     } else {
       const end = at + args[2 * k];
@@ -234,6 +249,30 @@ export function writeParts(
     }
   }
   return copyBytes(buf, at, segments[slots.length], 0, segments[slots.length].length);
+}
+
+/** The lane filling requests now, as ghz names a worker (`g<lane>c<connection>`); set by it before a fill. */
+export const fillLane: { id: Uint8Array } = { id: new Uint8Array(0) };
+
+/** The second whose RFC 3339 text is kept, made once a second. */
+let rfc3339Second = -1;
+let rfc3339 = new Uint8Array(0);
+
+/** Writes the time now in `$now`'s unit `unit`: Unix seconds, ms or ns (to the microsecond), or RFC 3339. */
+function writeNow(buf: Uint8Array, at: number, unit: number): number {
+  const ms = performance.timeOrigin + performance.now();
+  if (unit === 0) return writeInt(buf, at, Math.floor(ms / 1000));
+  if (unit !== 3) {
+    at = writeInt(buf, at, Math.floor(ms));
+    const ns = Math.floor((ms % 1) * 1e6);
+    for (let d = 100_000; unit === 2 && d >= 1; d /= 10) buf[at++] = 48 + (Math.floor(ns / d) % 10);
+    return at;
+  }
+  if (Math.floor(ms / 1000) !== rfc3339Second) {
+    rfc3339Second = Math.floor(ms / 1000);
+    rfc3339 = encoder.encode(new Date(rfc3339Second * 1000).toISOString().slice(0, 19) + "Z");
+  }
+  return copyBytes(buf, at, rfc3339, 0, rfc3339.length);
 }
 
 /** Character `i` of a random UUID v4 (RFC 9562): hex, dashes at 8, 13, 18 and 23, version 4, variant 8-b. */
