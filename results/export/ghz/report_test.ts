@@ -173,6 +173,10 @@ Deno.test("--skipFirst: the first calls to end leave the count, the statuses and
   assertEquals([r.count, r.statusCodeDistribution], [8, { OK: 4, Unavailable: 2, DeadlineExceeded: 2 }]);
   const csv = ghzOutput(run(), "csv", new Date(), log, { skipFirst: 2 }).split("\n");
   assertEquals(csv.slice(2, 3), ["9.00,Unavailable,rpc error: code = Unavailable desc = down"]);
+  // A skipped call that failed leaves its error's count too.
+  const failed = JSON.parse(ghzOutput(run(), "json", new Date(), log, { skipFirst: 3 }));
+  assertEquals([failed.count, failed.statusCodeDistribution.Unavailable], [7, 1]);
+  assertEquals(failed.errorDistribution["rpc error: code = Unavailable desc = down"], 1);
 });
 
 Deno.test("each status is keyed by grpc-go's name of its code", () => {
