@@ -26,7 +26,10 @@ const BOOLEANS = new Set(
 const FLAGS: FlagSpec[] = [
   { long: "help", short: "h", takesValue: false },
   { long: "config", takesValue: true, example: "ghz.json" },
-  ...GHZ_KEYS.filter((k) => k !== "host").map((long) => ({
+  // ghz's config file's keys that are no flag of its.
+  ...GHZ_KEYS.filter((k) => !/^(host|max-(recv|send)-message-size|disable-template-.*)$/.test(k)).map((
+    long,
+  ) => ({
     long,
     ...(SHORT.has(long) ? { short: SHORT.get(long) } : {}),
     takesValue: !BOOLEANS.has(long),
