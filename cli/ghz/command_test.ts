@@ -94,12 +94,15 @@ Deno.test("exit 1 for what ghz refuses, exit 2 for what loadlab would run otherw
   assertEquals(await runGhzCommand(["--insecure", "--call", "helloworld.Greeter.Nope", ...proto]), 1);
   assertEquals(await runGhzCommand([...CALL, "-d", '{"nmae":"x"}', ...proto]), 1);
   assertEquals(await runGhzCommand([...CALL, "--load-schedule", "step", ...proto]), 2);
+  // ghz's HTML page is loadlab's report.html, at -o only.
   assertEquals(await runGhzCommand([...CALL, "-O", "html", ...proto]), 2);
   // ghz dials no host without a port (every call Unavailable); loadlab would dial port 80.
   for (const host of ["127.0.0.1", "dns:///127.0.0.1:1"]) {
     assertEquals(await runGhzCommand([...CALL, "--proto", GREETER_PROTO, host]), 2);
   }
   assertEquals(await runGhzCommand([...CALL, "--duration-stop", "ignore", "-z", "1s", ...proto]), 2);
+  // ghz's -n 0 without a duration runs until it is stopped.
+  assertEquals(await runGhzCommand([...CALL, "-n", "0", ...proto]), 2);
   // ghz reads -d as JSON before filling its templates.
   assertEquals(await runGhzCommand([...CALL, "-d", '{"count":{{randomInt 1 9}}}', ...proto]), 1);
   // Go parses ghz's durations with their unit, its counts and rates as whole numbers, its metadata and
@@ -140,6 +143,23 @@ Deno.test({
         assertEquals(await runGhzCommand([...argv, `127.0.0.1:${port}`]), 0);
         const report = JSON.parse(await Deno.readTextFile(out));
         assertEquals([report.count, report.statusCodeDistribution], [15, { OK: 15 }]);
+      } finally {
+        await Deno.remove(out);
+      }
+    }),
+});
+
+Deno.test({
+  name: "-O html -o FILE writes the run's HTML page there, as ghz does",
+  ignore: nodeGreeterSkip("ghz -O html") !== null,
+  fn: () =>
+    withNodeGreeter(async (port) => {
+      const out = await Deno.makeTempFile({ suffix: ".html" });
+      try {
+        const argv = [...CALL, "-d", '{"name":"x"}', "-n", "20", "-c", "2", "-O", "html", "-o", out];
+        assertEquals(await runGhzCommand([...argv, "--proto", GREETER_PROTO, `127.0.0.1:${port}`]), 0);
+        const page = await Deno.readTextFile(out);
+        assertEquals([/^<!doctype html>/i.test(page), page.includes("SayHello")], [true, true]);
       } finally {
         await Deno.remove(out);
       }

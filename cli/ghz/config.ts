@@ -118,10 +118,15 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
     if (config[key] !== undefined && !(key === "rps" && noRps)) flags.push(flag, String(config[key]));
   }
   const format = String(config.format ?? "summary");
-  if (!GHZ_FORMATS.includes(format as never)) {
-    throw refused(`${where("format")} ${format}: not written by loadlab; give ${GHZ_FORMATS.join(", ")}`);
-  }
-  flags.push("-O", format);
+  if (format === "html") {
+    // ghz's HTML page of the run: loadlab's report.html of it, at -o.
+    if (config.output === undefined) throw refused(`${where("format")} html: give -o FILE.html for the page`);
+    flags.splice(flags.indexOf("-o"), 1, "-q", "--report");
+  } else if (!GHZ_FORMATS.includes(format as never)) {
+    throw refused(
+      `${where("format")} ${format}: not written by loadlab; give html, ${GHZ_FORMATS.join(", ")}`,
+    );
+  } else flags.push("-O", format);
   // ghz's defaults: its summary, 200 calls unless a duration, 50 in flight over 1 connection, 20 s per call.
   // As ghz: -x is a duration as -z is, which wins (the count is then ignored).
   const duration = given(config["max-duration"]) ? config["max-duration"] : config.duration;
@@ -129,6 +134,7 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
   const phases = schedulePhases(config, timed ? String(duration) : undefined, where);
   if (phases !== undefined) flags.push("--phases", phases);
   else if (timed) flags.push("-d", String(duration));
+  else if (isZero(config.total, 0)) throw refused(`${where("total")} 0: ghz runs it without end; give -z D`);
   else flags.push("-n", String(config.total ?? 200));
   // ghz's 0 is no timeout: loadlab's longest.
   const timeout = given(config.timeout ?? "20s") ? String(config.timeout ?? "20s") : "168h";
