@@ -40,8 +40,8 @@ const FLAGS: FlagSpec[] = [
 const HELP = `usage: loadlab ghz [<flags>] <host>
 
 ghz's command line, run by loadlab: the same flags, defaults (-n 200, -c 50, --connections 1, -t 20s) and
-report (-O summary|json|pretty|csv, or html: loadlab's report.html at -o FILE). docs/GRPC.md says what each flag does here and which ones are
-refused (exit 2) rather than run otherwise than ghz runs them.`;
+report (-O summary|json|pretty|csv, -o FILE; -O html: loadlab's report.html at -o FILE). docs/GRPC.md says
+what each flag does here and which ones are refused (exit 2) rather than run otherwise than ghz runs them.`;
 
 /** The attack arguments of a ghz command line, and what ghz's report shows besides the run. */
 export function ghzCommandLine(argv: string[]): GhzRun & { attack: string[] } {
