@@ -90,6 +90,8 @@ function clientWords(kind: string, message: string): string {
   if (kind === "timeout") return "context deadline exceeded";
   if (kind === "unfinished") return "grpc: the client connection is closing";
   if (kind === "closed-early" && message === "the server closed the connection") return "connection closed";
+  // A call refused unprocessed by a GOAWAY each time it went: grpc-go's call on a draining connection.
+  if (kind === "goaway" && / refused \d+ times/.test(message)) return "the connection is draining";
   const refused = /^refused: .* connecting to (\S+)$/.exec(message);
   if (kind === "connect" && refused) {
     return `connection error: desc = "transport: Error while dialing dial tcp ${
