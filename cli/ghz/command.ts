@@ -70,7 +70,18 @@ export function ghzCommandLine(argv: string[]): GhzRun & { attack: string[] } {
   // ghz's paced calls to a count wait for a worker, however late: none is dropped.
   const lateBoundMs = counted && attack.includes("-R") ? MAX_DURATION_MS : undefined;
   const call = String(config.call);
-  return { attack, name, tags, skipFirst, streamIntervalMs, concurrencySteps: steps, call, lateBoundMs };
+  const ignoreCut = config["duration-stop"] === "ignore";
+  return {
+    attack,
+    name,
+    tags,
+    skipFirst,
+    streamIntervalMs,
+    concurrencySteps: steps,
+    call,
+    lateBoundMs,
+    ignoreCut,
+  };
 }
 
 /** Runs the command; returns ghz's exit code for it. */

@@ -116,6 +116,8 @@ export interface GhzReportOptions {
   tags?: Record<string, string>;
   skipFirst?: number;
   call?: string;
+  /** `--duration-stop ignore`: the calls cut at the end are no calls of the report. */
+  ignoreCut?: boolean;
 }
 
 /** ghz's report of `run` as its JSON object (durations in nanoseconds). */
@@ -205,6 +207,7 @@ export function ghzOutput(
   log = "",
   labels: GhzReportOptions = {},
 ): string {
+  if (labels.ignoreCut) run = { ...run, unfinished: 0 };
   if (labels.skipFirst) [run, log] = skipFirst(run, log, labels.skipFirst);
   if (format === "csv") return ghzCsv(run, log);
   const report = ghzReport(run, date, labels);

@@ -182,6 +182,13 @@ Deno.test("--skipFirst: the first calls to end leave the count, the statuses and
   assertEquals(failed.errorDistribution["rpc error: code = Unavailable desc = down"], 1);
 });
 
+Deno.test("--duration-stop ignore: the calls cut at the end are left out of every count", () => {
+  const cut = { ...run(), unfinished: 3 } as RunResult;
+  assertEquals(JSON.parse(ghzOutput(cut, "json", new Date(), "", {})).statusCodeDistribution.Canceled, 3);
+  const r = JSON.parse(ghzOutput(cut, "json", new Date(), "", { ignoreCut: true }));
+  assertEquals([r.count, r.statusCodeDistribution.Canceled], [10, undefined]);
+});
+
 Deno.test("each status is keyed by grpc-go's name of its code", () => {
   const statusCodes = {
     "grpc CANCELLED": 1,
