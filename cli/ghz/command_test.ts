@@ -3,7 +3,7 @@
  * config file under the flags) and ghz's exit codes for what is refused: 1 for ghz's own errors, 2 for what
  * loadlab would run otherwise than ghz.
  */
-import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { deepStrictEqual as assertEquals, throws } from "node:assert/strict";
 import { ghzCommandLine, runGhzCommand } from "./command.ts";
 import { GREETER_PROTO, nodeGreeterSkip, withNodeGreeter } from "../../tests/fixtures/node_greeter.ts";
 
@@ -42,6 +42,9 @@ Deno.test("ghz's defaults, and -z or -x against -n, as ghz reads them", () => {
   // At -z's end ghz cuts the calls in flight ("close"), or waits for them.
   assertEquals(words(["-z", "1s", "--duration-stop", "wait"]).includes("--graceful-stop 20s"), true);
   assertEquals(words(["-z", "1s", "--duration-stop", "later"]).includes("--graceful-stop 20s"), true);
+  // --async: a count's calls all in flight at once; beside a rate or a duration, refused.
+  assertEquals(words(["--async", "-n", "100", "-c", "5"]).includes("--connections 1 -c 100"), true);
+  throws(() => words(["--async", "-z", "1s"]), /--async beside a duration: not run by loadlab/);
   assertEquals(words(["-z", "1s", "--duration-stop", "ignore"]).includes("--graceful-stop 0s"), true);
   // Paced calls to a count: up to ghz's calls in flight, over its connections.
   assertEquals(

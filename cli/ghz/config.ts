@@ -32,7 +32,6 @@ const SIMPLE: Record<string, string> = {
 /** Options honoured at ghz's default only (the fix for others), and ones loadlab has no counterpart for. */
 const AT_DEFAULT: Record<string, [unknown, string]> = {
   "stream-dynamic-messages": [false, "drop it: a stream's messages are filled once per call"],
-  async: [false, "drop it, or use --rps: calls wait for their answers"],
   "lb-strategy": [undefined, "drop it: loadlab calls one host"],
   debug: [undefined, "drop it; loadlab attack --log FILE lists every call"],
   "disable-template-data": [false, "drop it: loadlab fills ghz's templates"],
@@ -56,7 +55,7 @@ const GRPC_RESERVED =
 export const GHZ_KEYS = [
   ...Object.keys(SIMPLE),
   ...Object.keys(AT_DEFAULT),
-  ...["name", "tags", "count-errors", "connect-timeout", "keepalive", "authority"],
+  ...["async", "name", "tags", "count-errors", "connect-timeout", "keepalive", "authority"],
   ...["load-schedule", "load-start", "load-step", "load-end", "load-step-duration", "load-max-duration"],
   ...["concurrency-schedule", "concurrency-start", "concurrency-end", "concurrency-step"],
   ...["concurrency-step-duration", "concurrency-max-duration", "stream-call-count", "stream-interval"],
@@ -148,8 +147,13 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
   if (authority !== undefined) flags.push("-H", `host: ${authority}`);
   if (config.skipTLS === true) flags.push("-k");
   if (config["enable-compression"] === true) flags.push("--compress", "gzip");
+  // ghz's --async sends each call without waiting for the one before: a count's calls all in flight.
+  if (config.async === true && (timed || flags.includes("-R"))) {
+    throw refused(`${where("async")} beside ${timed ? "a duration" : "--rps"}: not run by loadlab; drop it`);
+  }
   // ghz's 0 connections is its 1, 0 CPUs all of them.
-  const [c, connections] = [Number(config.concurrency ?? 50), Number(config.connections ?? 1) || 1];
+  const c = Number(config.async === true ? config.total ?? 200 : config.concurrency ?? 50);
+  const connections = Number(config.connections ?? 1) || 1;
   // ghz's message caps: 2 GiB unless given (grpc-go's 4 MiB are not ghz's).
   flags.push("--max-receive", bytes(config["max-recv-message-size"], where("max-recv-message-size")));
   flags.push("--max-send", bytes(config["max-send-message-size"], where("max-send-message-size")));
