@@ -6,6 +6,7 @@
 import { deepStrictEqual as assertEquals, throws } from "node:assert/strict";
 import { ghzCommandLine, runGhzCommand } from "./command.ts";
 import { GREETER_PROTO, nodeGreeterSkip, withNodeGreeter } from "../../tests/fixtures/node_greeter.ts";
+import { selfSignedPair } from "../../targets/tls_cert.ts";
 
 const CALL = ["--insecure", "--call", "helloworld.Greeter.SayHello"];
 
@@ -20,6 +21,8 @@ Deno.test("ghz's defaults, and -z or -x against -n, as ghz reads them", () => {
     "200",
     "--timeout",
     "20s",
+    "--connect-timeout",
+    "10s",
     "--max-receive",
     "2147483647",
     "--max-send",
@@ -37,7 +40,10 @@ Deno.test("ghz's defaults, and -z or -x against -n, as ghz reads them", () => {
   assertEquals(words(["-z", "2s", "-n", "50"]).includes("-d 2s --timeout"), true);
   assertEquals(words(["-z", "2s", "-n", "50"]).includes("-n"), false);
   // ghz's -x is a duration as -z is: the count is ignored.
-  assertEquals(words(["-n", "100", "-x", "1s"]).includes("-d 1s --timeout 20s --graceful-stop 0s"), true);
+  assertEquals(
+    words(["-n", "100", "-x", "1s"]).includes("-d 1s --timeout 20s --connect-timeout 10s --graceful-stop 0s"),
+    true,
+  );
   assertEquals(words(["-n", "100", "-x", "1s"]).split(" ").includes("-n"), false);
   // At -z's end ghz cuts the calls in flight ("close"), or waits for them.
   assertEquals(words(["-z", "1s", "--duration-stop", "wait"]).includes("--graceful-stop 20s"), true);
@@ -168,4 +174,40 @@ Deno.test({
         await Deno.remove(out);
       }
     }),
+});
+
+Deno.test({
+  name: "-t bounds each call, not its connection's TLS handshake (ghz's --connect-timeout does)",
+  ignore: nodeGreeterSkip("ghz -t over TLS") !== null,
+  fn: async () => {
+    const dir = await Deno.makeTempDir();
+    const tls = await selfSignedPair();
+    const [ca, cert, key, out] = ["ca.pem", "cert.pem", "key.pem", "out.json"].map((f) => `${dir}/${f}`);
+    await Promise.all(
+      [[ca, tls.caPem], [cert, tls.certPem], [key, tls.keyPem]].map(([f, t]) => Deno.writeTextFile(f, t)),
+    );
+    try {
+      await withNodeGreeter(async (port) => {
+        // A handshake takes node more than 1 ms; each 50 ms call passes its 1 ms deadline.
+        const slow = [
+          "--call",
+          "helloworld.Greeter.Sleep",
+          "-d",
+          '{"ms":50}',
+          "-t",
+          "1ms",
+          "-n",
+          "6",
+          "-c",
+          "2",
+        ];
+        const argv = [...slow, "--cacert", ca, "--cname", "localhost", "-O", "json", "-o", out];
+        assertEquals(await runGhzCommand([...argv, "--proto", GREETER_PROTO, `127.0.0.1:${port}`]), 0);
+        const report = JSON.parse(await Deno.readTextFile(out));
+        assertEquals(report.statusCodeDistribution, { DeadlineExceeded: 6 });
+      }, { TLS_CERT: cert, TLS_KEY: key });
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
 });

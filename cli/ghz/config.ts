@@ -135,9 +135,10 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
   else if (timed) flags.push("-d", String(duration));
   else if (isZero(config.total, 0)) throw refused(`${where("total")} 0: ghz runs it without end; give -z D`);
   else flags.push("-n", String(config.total ?? 200));
-  // ghz's 0 is no timeout: loadlab's longest.
+  // ghz's 0 is no timeout: loadlab's longest. ghz dials within --connect-timeout, apart from a call's -t.
   const timeout = given(config.timeout ?? "20s") ? String(config.timeout ?? "20s") : "168h";
-  flags.push("--timeout", timeout);
+  const connect = config["connect-timeout"] ?? "10s";
+  flags.push("--timeout", timeout, "--connect-timeout", given(connect) ? String(connect) : "168h");
   // At -z's end ghz cuts the calls in flight (Canceled; "ignore": uncounted), or with any other word lets
   // them end ("wait").
   const stop = String(config["duration-stop"] ?? "close");

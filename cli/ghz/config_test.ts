@@ -30,6 +30,8 @@ Deno.test("ghz's example config becomes the flags it stands for, with ghz's defa
     "2000",
     "--timeout",
     "20s",
+    "--connect-timeout",
+    "10s",
     "--max-receive",
     "2147483647",
     "--max-send",
