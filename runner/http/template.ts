@@ -2,8 +2,9 @@
  * @module
  * Requests with `{{ name }}` in path, headers or body, split once into byte segments and slots, so sending
  * one copies segments and values into a reused buffer. HOT PATH: `TemplateWriter.fill` allocates nothing.
- * A slot is a value index or a built-in (Artillery's `$randomNumber(min,max)`, `$randomString(n)`, `$uuid()`,
- * `$now(unit)`, `$worker()`); its place (fill_values.ts) decides percent-encoding and refusal of CR, LF or NUL. Bodies are filled as is.
+ * A slot is a value index or a built-in (Artillery's `$randomNumber(min,max)`, `$randomString(n)`; `$uuid()`,
+ * `$now(unit)`, `$worker()`); its place (fill_values.ts) decides percent-encoding and refusal of CR, LF or
+ * NUL. Bodies are filled as is.
  */
 import { copyBytes } from "../../system/copy_bytes.ts";
 import {
@@ -254,25 +255,19 @@ export function writeParts(
 /** The lane filling requests now, as ghz names a worker (`g<lane>c<connection>`); set by it before a fill. */
 export const fillLane: { id: Uint8Array } = { id: new Uint8Array(0) };
 
-/** The second whose RFC 3339 text is kept, made once a second. */
-let rfc3339Second = -1;
-let rfc3339 = new Uint8Array(0);
+/** The RFC 3339 text of the second `rfc3339[0]` (made once a second). */
+let rfc3339: [number, Uint8Array] = [-1, new Uint8Array(0)];
 
-/** Writes the time now in `$now`'s unit `unit`: Unix seconds, ms or ns (to the microsecond), or RFC 3339. */
+/** Writes the time now in `$now`'s unit: Unix seconds, ms or ns (to the microsecond), or RFC 3339. */
 function writeNow(buf: Uint8Array, at: number, unit: number): number {
-  const ms = performance.timeOrigin + performance.now();
-  if (unit === 0) return writeInt(buf, at, Math.floor(ms / 1000));
-  if (unit !== 3) {
-    at = writeInt(buf, at, Math.floor(ms));
-    const ns = Math.floor((ms % 1) * 1e6);
-    for (let d = 100_000; unit === 2 && d >= 1; d /= 10) buf[at++] = 48 + (Math.floor(ns / d) % 10);
-    return at;
+  const ms = performance.timeOrigin + performance.now(), s = Math.floor(ms / 1000);
+  if (unit === 3 && s !== rfc3339[0]) {
+    rfc3339 = [s, encoder.encode(new Date(s * 1000).toISOString().slice(0, 19) + "Z")];
   }
-  if (Math.floor(ms / 1000) !== rfc3339Second) {
-    rfc3339Second = Math.floor(ms / 1000);
-    rfc3339 = encoder.encode(new Date(rfc3339Second * 1000).toISOString().slice(0, 19) + "Z");
-  }
-  return copyBytes(buf, at, rfc3339, 0, rfc3339.length);
+  if (unit === 3) return copyBytes(buf, at, rfc3339[1], 0, rfc3339[1].length);
+  at = writeInt(buf, at, unit === 0 ? s : Math.floor(ms));
+  for (let d = 1e5; unit === 2 && d >= 1; d /= 10) buf[at++] = 48 + (Math.floor(((ms % 1) * 1e6) / d) % 10);
+  return at;
 }
 
 /** Character `i` of a random UUID v4 (RFC 9562): hex, dashes at 8, 13, 18 and 23, version 4, variant 8-b. */
