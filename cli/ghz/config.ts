@@ -122,9 +122,7 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
     if (config.output === undefined) throw refused(`${where("format")} html: give -o FILE.html for the page`);
     flags.splice(flags.indexOf("-o"), 1, "-q", "--report");
   } else if (!GHZ_FORMATS.includes(format as never)) {
-    throw refused(
-      `${where("format")} ${format}: not written by loadlab; give html, ${GHZ_FORMATS.join(", ")}`,
-    );
+    throw refused(`${where("format")} ${format}: not written by loadlab; give html or ${GHZ_FORMATS}`);
   } else flags.push("-O", format);
   // ghz's defaults: its summary, 200 calls unless a duration, 50 in flight over 1 connection, 20 s per call.
   // As ghz: -x is a duration as -z is, which wins (the count is then ignored).
