@@ -46,13 +46,10 @@ const RANDOM_STRING_CALL = /^\$randomString\(\s*(\d+)?\s*\)$/;
 /** Longest `$randomString`; longer ones are a typo that would only inflate the buffer. */
 const MAX_RANDOM_STRING = 4096;
 
-/** One placeholder as written: a variable name, or a built-in call with its arguments. */
+/** One placeholder as written: a variable name, or a built-in call as its slot kind and two arguments. */
 type Placeholder =
   | { kind: "name"; name: string; raw: boolean }
-  | { kind: "randomNumber"; min: number; max: number }
-  | { kind: "randomString"; length: number; uuid?: true }
-  | { kind: "now"; unit: number }
-  | { kind: "worker" };
+  | { kind: "built-in"; slot: number; args: number[] };
 
 export function hasPlaceholder(text: string): boolean {
   return text.includes("{{");
@@ -69,7 +66,7 @@ function placeholderOf(expr: string): Placeholder | string {
     if (!Number.isSafeInteger(min) || !Number.isSafeInteger(max) || min > max) {
       return `{{ ${expr} }}: $randomNumber(min,max) needs integers with min <= max`;
     }
-    return { kind: "randomNumber", min, max };
+    return { kind: "built-in", slot: RANDOM_NUMBER, args: [min, max] };
   }
   const string = RANDOM_STRING_CALL.exec(expr);
   if (string) {
@@ -77,12 +74,12 @@ function placeholderOf(expr: string): Placeholder | string {
     if (length < 1 || length > MAX_RANDOM_STRING) {
       return `{{ ${expr} }}: $randomString(n) needs 1 <= n <= ${MAX_RANDOM_STRING}`;
     }
-    return { kind: "randomString", length };
+    return { kind: "built-in", slot: RANDOM_STRING, args: [length, 0] };
   }
-  if (/^\$uuid\(\s*\)$/.test(expr)) return { kind: "randomString", length: 36, uuid: true };
-  if (/^\$worker\(\s*\)$/.test(expr)) return { kind: "worker" };
+  if (/^\$uuid\(\s*\)$/.test(expr)) return { kind: "built-in", slot: RANDOM_STRING, args: [36, 1] };
+  if (/^\$worker\(\s*\)$/.test(expr)) return { kind: "built-in", slot: WORKER, args: [0, 0] };
   const unit = NOW_UNITS.indexOf(/^\$now\(\s*(\w*)\s*\)$/.exec(expr)?.[1] ?? "");
-  if (unit >= 0) return { kind: "now", unit };
+  if (unit >= 0) return { kind: "built-in", slot: NOW, args: [unit, 0] };
   return `{{ ${expr} }} is neither a name (letters, digits, _ . -), a name | raw, nor $randomNumber(min,max) / $randomString(n) / $uuid() / $now(s|ms|ns|rfc3339) / $worker()`;
 }
 
@@ -143,15 +140,9 @@ export function partsOf(
       if (index < 0) throw new TemplateError(`{{ ${p.name} }} is not a data column or an earlier capture`);
       slots.push(index);
       args.push(0, 0);
-    } else if (p.kind === "randomNumber") {
-      slots.push(RANDOM_NUMBER);
-      args.push(p.min, p.max);
-    } else if (p.kind === "randomString") {
-      slots.push(RANDOM_STRING);
-      args.push(p.length, p.uuid ? 1 : 0);
     } else {
-      slots.push(p.kind === "now" ? NOW : WORKER);
-      args.push(p.kind === "now" ? p.unit : 0, 0);
+      slots.push(p.slot);
+      args.push(...p.args);
     }
   }
   segments.push(encoder.encode(text.slice(last)));
