@@ -49,6 +49,11 @@ export const OPTIONS = {
     cappedMs("timeout").positive("timeout must be > 0").default(10_000),
     "per-request timeout; late responses count as timeouts",
   ),
+  connectTimeoutMs: option(
+    { kind: "ms", file: "connectTimeout", flag: "--connect-timeout D", example: "10s" },
+    cappedMs("connectTimeout").positive("connectTimeout must be > 0").optional(),
+    "a TCP and TLS connect's own timeout (ghz's) [--timeout]",
+  ),
   /** `auto` asks ALPN once before the run on https: (HTTP/1.1 on http:). */
   protocol: option(
     { kind: "word", file: "protocol", sweep: true, flag: "--protocol P", example: "h2" },

@@ -79,6 +79,7 @@ const ATTACK_TABLE: FlagTable = [
     "target)",
   ]),
   OPTION_FLAGS.timeoutMs,
+  OPTION_FLAGS.connectTimeoutMs,
   OPTION_FLAGS.gracefulStopMs,
   OPTION_FLAGS.maxHeaderBytes,
   "",

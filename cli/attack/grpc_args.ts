@@ -187,8 +187,7 @@ function metadataOf(line: string): [string, string] {
 /** `config` with its calls: the schema read (reflection asks the server), the message encoded once. */
 export async function withGrpcCalls(config: AttackConfig, source: GrpcSource): Promise<AttackConfig> {
   try {
-    const tls = { insecure: config.tls?.insecure, caFile: config.tls?.caFile, sni: config.tls?.sni };
-    const root = await schemaOf(source, new URL(config.url).origin, config.timeoutMs, tls);
+    const root = await schemaOf(source, new URL(config.url).origin, config.timeoutMs, config.tls);
     return { ...config, requestMix: grpcRequestMix(root, source, config.timeoutMs) };
   } catch (err) {
     if (err instanceof GrpcSchemaError) {

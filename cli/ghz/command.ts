@@ -11,7 +11,7 @@ import { runCommand } from "../command_errors.ts";
 import { parseDurationMs } from "../flag_values.ts";
 import { MAX_DURATION_MS } from "../../validation/duration.ts";
 import { UsageError } from "../usage_error.ts";
-import { concurrencySteps, GHZ_KEYS, ghzFlags, jsonObject, readConfig } from "./config.ts";
+import { concurrencySteps as stepsOf, GHZ_KEYS, ghzFlags, jsonObject, readConfig } from "./config.ts";
 import { attack, type GhzRun } from "../attack/command.ts";
 
 /** ghz's flags: its long names are its config file's keys; `long=short` where it has a short one. */
@@ -23,10 +23,12 @@ const SHORT = new Map(
 const BOOLEANS = new Set(
   ["skipTLS", "insecure", "async", "binary", "stream-dynamic-messages", "count-errors", "enable-compression"],
 );
+/** ghz's config file's keys that are no flag of its. */
+const CONFIG_ONLY = /^(host|max-(recv|send)-message-size|disable-template-.*)$/;
 const FLAGS: FlagSpec[] = [
   { long: "help", short: "h", takesValue: false },
   { long: "config", takesValue: true, example: "ghz.json" },
-  ...GHZ_KEYS.filter((k) => k !== "host").map((long) => ({
+  ...GHZ_KEYS.filter((k) => !CONFIG_ONLY.test(k)).map((long) => ({
     long,
     ...(SHORT.has(long) ? { short: SHORT.get(long) } : {}),
     takesValue: !BOOLEANS.has(long),
@@ -37,8 +39,8 @@ const FLAGS: FlagSpec[] = [
 const HELP = `usage: loadlab ghz [<flags>] <host>
 
 ghz's command line, run by loadlab: the same flags, defaults (-n 200, -c 50, --connections 1, -t 20s) and
-report (-O summary|json|pretty|csv, -o FILE). docs/GRPC.md says what each flag does here and which ones are
-refused (exit 2) rather than run otherwise than ghz runs them.`;
+report (-O summary|json|pretty|csv, -o FILE; -O html: loadlab's report.html at -o FILE). docs/GRPC.md says
+what each flag does here and which ones are refused (exit 2) rather than run otherwise than ghz runs them.`;
 
 /** The attack arguments of a ghz command line, and what ghz's report shows besides the run. */
 export function ghzCommandLine(argv: string[]): GhzRun & { attack: string[] } {
@@ -55,7 +57,7 @@ export function ghzCommandLine(argv: string[]): GhzRun & { attack: string[] } {
   // As ghz: "@" reads the message from stdin.
   if (config.data === "@") config.data = new TextDecoder().decode(Deno.readFileSync("/dev/stdin"));
   const where = (key: string) => `--${key}`;
-  const [attack, steps] = [ghzFlags(config, where), concurrencySteps(config, where)];
+  const [attack, concurrencySteps] = [ghzFlags(config, where), stepsOf(config, where)];
   const tags = config.tags === undefined ? undefined : jsonObject(config.tags, "--tags");
   const name = config.name === undefined ? undefined : String(config.name);
   const skipFirst = Number(config.skipFirst ?? 0);
@@ -66,8 +68,8 @@ export function ghzCommandLine(argv: string[]): GhzRun & { attack: string[] } {
   const streamIntervalMs = parseDurationMs(String(config["stream-interval"] ?? 0), where("stream-interval"));
   // ghz's paced calls to a count wait for a worker, however late: none is dropped.
   const lateBoundMs = counted && attack.includes("-R") ? MAX_DURATION_MS : undefined;
-  const call = String(config.call);
-  return { attack, name, tags, skipFirst, streamIntervalMs, concurrencySteps: steps, call, lateBoundMs };
+  const [call, ignoreCut] = [String(config.call), config["duration-stop"] === "ignore"];
+  return { attack, name, tags, skipFirst, streamIntervalMs, concurrencySteps, call, lateBoundMs, ignoreCut };
 }
 
 /** Runs the command; returns ghz's exit code for it. */

@@ -3,9 +3,10 @@
  * config file under the flags) and ghz's exit codes for what is refused: 1 for ghz's own errors, 2 for what
  * loadlab would run otherwise than ghz.
  */
-import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { deepStrictEqual as assertEquals, throws } from "node:assert/strict";
 import { ghzCommandLine, runGhzCommand } from "./command.ts";
 import { GREETER_PROTO, nodeGreeterSkip, withNodeGreeter } from "../../tests/fixtures/node_greeter.ts";
+import { selfSignedPair } from "../../targets/tls_cert.ts";
 
 const CALL = ["--insecure", "--call", "helloworld.Greeter.SayHello"];
 
@@ -20,6 +21,8 @@ Deno.test("ghz's defaults, and -z or -x against -n, as ghz reads them", () => {
     "200",
     "--timeout",
     "20s",
+    "--connect-timeout",
+    "10s",
     "--max-receive",
     "2147483647",
     "--max-send",
@@ -37,10 +40,18 @@ Deno.test("ghz's defaults, and -z or -x against -n, as ghz reads them", () => {
   assertEquals(words(["-z", "2s", "-n", "50"]).includes("-d 2s --timeout"), true);
   assertEquals(words(["-z", "2s", "-n", "50"]).includes("-n"), false);
   // ghz's -x is a duration as -z is: the count is ignored.
-  assertEquals(words(["-n", "100", "-x", "1s"]).includes("-d 1s --timeout 20s --graceful-stop 0s"), true);
+  assertEquals(
+    words(["-n", "100", "-x", "1s"]).includes("-d 1s --timeout 20s --connect-timeout 10s --graceful-stop 0s"),
+    true,
+  );
   assertEquals(words(["-n", "100", "-x", "1s"]).split(" ").includes("-n"), false);
   // At -z's end ghz cuts the calls in flight ("close"), or waits for them.
   assertEquals(words(["-z", "1s", "--duration-stop", "wait"]).includes("--graceful-stop 20s"), true);
+  assertEquals(words(["-z", "1s", "--duration-stop", "later"]).includes("--graceful-stop 20s"), true);
+  // --async: a count's calls all in flight at once; beside a rate or a duration, refused.
+  assertEquals(words(["--async", "-n", "100", "-c", "5"]).includes("--connections 1 -c 100"), true);
+  throws(() => words(["--async", "-z", "1s"]), /--async beside a duration: not run by loadlab/);
+  assertEquals(words(["-z", "1s", "--duration-stop", "ignore"]).includes("--graceful-stop 0s"), true);
   // Paced calls to a count: up to ghz's calls in flight, over its connections.
   assertEquals(
     words(["-n", "10", "--rps", "5", "-c", "8", "--connections", "2"]).split(" ").includes("-c"),
@@ -53,8 +64,6 @@ Deno.test("ghz's defaults, and -z or -x against -n, as ghz reads them", () => {
     true,
   );
   assertEquals(words(["-t", "0"]).includes("--timeout 168h"), true);
-  // ghz's message caps, 2 GiB unless given.
-  assertEquals(words(["--max-recv-message-size", "4MiB"]).includes("--max-receive 4194304"), true);
   // --cpus: ghz's cores, a worker isolate each as far as the connections go round.
   assertEquals(words(["--cpus", "2"]).includes("-w 1"), true);
   assertEquals(words(["--cpus", "2", "--connections", "4"]).includes("-w 2"), true);
@@ -89,15 +98,21 @@ Deno.test("a --config file's options, the flags given beside it winning", async 
 Deno.test("exit 1 for what ghz refuses, exit 2 for what loadlab would run otherwise", async () => {
   const proto = ["--proto", GREETER_PROTO, "127.0.0.1:1"];
   assertEquals(await runGhzCommand([...CALL, "--nope", ...proto]), 1);
+  // Keys of ghz's config file only.
+  for (const key of ["--max-recv-message-size", "--max-send-message-size", "--disable-template-data"]) {
+    assertEquals([key, await runGhzCommand([...CALL, `${key}=1`, ...proto])], [key, 1]);
+  }
   assertEquals(await runGhzCommand(["--insecure", "--call", "helloworld.Greeter.Nope", ...proto]), 1);
   assertEquals(await runGhzCommand([...CALL, "-d", '{"nmae":"x"}', ...proto]), 1);
   assertEquals(await runGhzCommand([...CALL, "--load-schedule", "step", ...proto]), 2);
+  // ghz's HTML page is loadlab's report.html, at -o only.
   assertEquals(await runGhzCommand([...CALL, "-O", "html", ...proto]), 2);
   // ghz dials no host without a port (every call Unavailable); loadlab would dial port 80.
   for (const host of ["127.0.0.1", "dns:///127.0.0.1:1"]) {
     assertEquals(await runGhzCommand([...CALL, "--proto", GREETER_PROTO, host]), 2);
   }
-  assertEquals(await runGhzCommand([...CALL, "--duration-stop", "ignore", "-z", "1s", ...proto]), 2);
+  // ghz's -n 0 without a duration runs until it is stopped.
+  assertEquals(await runGhzCommand([...CALL, "-n", "0", ...proto]), 2);
   // ghz reads -d as JSON before filling its templates.
   assertEquals(await runGhzCommand([...CALL, "-d", '{"count":{{randomInt 1 9}}}', ...proto]), 1);
   // Go parses ghz's durations with their unit, its counts and rates as whole numbers, its metadata and
@@ -142,4 +157,57 @@ Deno.test({
         await Deno.remove(out);
       }
     }),
+});
+
+Deno.test({
+  name: "-O html -o FILE writes the run's HTML page there, as ghz does",
+  ignore: nodeGreeterSkip("ghz -O html") !== null,
+  fn: () =>
+    withNodeGreeter(async (port) => {
+      const out = await Deno.makeTempFile({ suffix: ".html" });
+      try {
+        const argv = [...CALL, "-d", '{"name":"x"}', "-n", "20", "-c", "2", "-O", "html", "-o", out];
+        assertEquals(await runGhzCommand([...argv, "--proto", GREETER_PROTO, `127.0.0.1:${port}`]), 0);
+        const page = await Deno.readTextFile(out);
+        assertEquals([/^<!doctype html>/i.test(page), page.includes("SayHello")], [true, true]);
+      } finally {
+        await Deno.remove(out);
+      }
+    }),
+});
+
+Deno.test({
+  name: "-t bounds each call, not its connection's TLS handshake (ghz's --connect-timeout does)",
+  ignore: nodeGreeterSkip("ghz -t over TLS") !== null,
+  fn: async () => {
+    const dir = await Deno.makeTempDir();
+    const tls = await selfSignedPair();
+    const [ca, cert, key, out] = ["ca.pem", "cert.pem", "key.pem", "out.json"].map((f) => `${dir}/${f}`);
+    await Promise.all(
+      [[ca, tls.caPem], [cert, tls.certPem], [key, tls.keyPem]].map(([f, t]) => Deno.writeTextFile(f, t)),
+    );
+    try {
+      await withNodeGreeter(async (port) => {
+        // A handshake takes node more than 1 ms; each 50 ms call passes its 1 ms deadline.
+        const slow = [
+          "--call",
+          "helloworld.Greeter.Sleep",
+          "-d",
+          '{"ms":50}',
+          "-t",
+          "1ms",
+          "-n",
+          "6",
+          "-c",
+          "2",
+        ];
+        const argv = [...slow, "--cacert", ca, "--cname", "localhost", "-O", "json", "-o", out];
+        assertEquals(await runGhzCommand([...argv, "--proto", GREETER_PROTO, `127.0.0.1:${port}`]), 0);
+        const report = JSON.parse(await Deno.readTextFile(out));
+        assertEquals(report.statusCodeDistribution, { DeadlineExceeded: 6 });
+      }, { TLS_CERT: cert, TLS_KEY: key });
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
 });

@@ -32,7 +32,6 @@ const SIMPLE: Record<string, string> = {
 /** Options honoured at ghz's default only (the fix for others), and ones loadlab has no counterpart for. */
 const AT_DEFAULT: Record<string, [unknown, string]> = {
   "stream-dynamic-messages": [false, "drop it: a stream's messages are filled once per call"],
-  async: [false, "drop it, or use --rps: calls wait for their answers"],
   "lb-strategy": [undefined, "drop it: loadlab calls one host"],
   debug: [undefined, "drop it; loadlab attack --log FILE lists every call"],
   "disable-template-data": [false, "drop it: loadlab fills ghz's templates"],
@@ -56,7 +55,7 @@ const GRPC_RESERVED =
 export const GHZ_KEYS = [
   ...Object.keys(SIMPLE),
   ...Object.keys(AT_DEFAULT),
-  ...["name", "tags", "count-errors", "connect-timeout", "keepalive", "authority"],
+  ...["async", "name", "tags", "count-errors", "connect-timeout", "keepalive", "authority"],
   ...["load-schedule", "load-start", "load-step", "load-end", "load-step-duration", "load-max-duration"],
   ...["concurrency-schedule", "concurrency-start", "concurrency-end", "concurrency-step"],
   ...["concurrency-step-duration", "concurrency-max-duration", "stream-call-count", "stream-interval"],
@@ -118,10 +117,13 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
     if (config[key] !== undefined && !(key === "rps" && noRps)) flags.push(flag, String(config[key]));
   }
   const format = String(config.format ?? "summary");
-  if (!GHZ_FORMATS.includes(format as never)) {
-    throw refused(`${where("format")} ${format}: not written by loadlab; give ${GHZ_FORMATS.join(", ")}`);
-  }
-  flags.push("-O", format);
+  if (format === "html") {
+    // ghz's HTML page of the run: loadlab's report.html of it, at -o.
+    if (config.output === undefined) throw refused(`${where("format")} html: give -o FILE.html for the page`);
+    flags.splice(flags.indexOf("-o"), 1, "-q", "--report");
+  } else if (!GHZ_FORMATS.includes(format as never)) {
+    throw refused(`${where("format")} ${format}: not written by loadlab; give html or ${GHZ_FORMATS}`);
+  } else flags.push("-O", format);
   // ghz's defaults: its summary, 200 calls unless a duration, 50 in flight over 1 connection, 20 s per call.
   // As ghz: -x is a duration as -z is, which wins (the count is then ignored).
   const duration = given(config["max-duration"]) ? config["max-duration"] : config.duration;
@@ -129,23 +131,28 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
   const phases = schedulePhases(config, timed ? String(duration) : undefined, where);
   if (phases !== undefined) flags.push("--phases", phases);
   else if (timed) flags.push("-d", String(duration));
+  else if (isZero(config.total, 0)) throw refused(`${where("total")} 0: ghz runs it without end; give -z D`);
   else flags.push("-n", String(config.total ?? 200));
-  // ghz's 0 is no timeout: loadlab's longest.
+  // ghz's 0 is no timeout: loadlab's longest. ghz dials within --connect-timeout, apart from a call's -t.
   const timeout = given(config.timeout ?? "20s") ? String(config.timeout ?? "20s") : "168h";
-  flags.push("--timeout", timeout);
-  // At -z's end ghz cuts the calls in flight (Canceled), or with "wait" lets them end.
+  const connect = config["connect-timeout"] ?? "10s";
+  flags.push("--timeout", timeout, "--connect-timeout", given(connect) ? String(connect) : "168h");
+  // At -z's end ghz cuts the calls in flight (Canceled; "ignore": uncounted), or with any other word lets
+  // them end ("wait").
   const stop = String(config["duration-stop"] ?? "close");
-  if (!["close", "wait"].includes(stop)) {
-    throw refused(`${where("duration-stop")} ${stop}: not run by loadlab; give close or wait`);
-  }
-  if (timed) flags.push("--graceful-stop", stop === "close" ? "0s" : timeout);
+  if (timed) flags.push("--graceful-stop", ["close", "ignore"].includes(stop) ? "0s" : timeout);
   // grpc-go 1.34's :authority: --cname's over TLS (the name it verifies), --authority's in cleartext only.
   const authority = config.insecure === true ? config.authority : config.cname;
   if (authority !== undefined) flags.push("-H", `host: ${authority}`);
   if (config.skipTLS === true) flags.push("-k");
   if (config["enable-compression"] === true) flags.push("--compress", "gzip");
+  // ghz's --async sends each call without waiting for the one before: a count's calls all in flight.
+  if (config.async === true && (timed || flags.includes("-R"))) {
+    throw refused(`${where("async")} beside ${timed ? "a duration" : "--rps"}: not run by loadlab; drop it`);
+  }
   // ghz's 0 connections is its 1, 0 CPUs all of them.
-  const [c, connections] = [Number(config.concurrency ?? 50), Number(config.connections ?? 1) || 1];
+  const c = Number(config.async === true ? config.total ?? 200 : config.concurrency ?? 50);
+  const connections = Number(config.connections ?? 1) || 1;
   // ghz's message caps: 2 GiB unless given (grpc-go's 4 MiB are not ghz's).
   flags.push("--max-receive", bytes(config["max-recv-message-size"], where("max-recv-message-size")));
   flags.push("--max-send", bytes(config["max-send-message-size"], where("max-send-message-size")));
@@ -168,7 +175,7 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
   if (config.proto === undefined && config.protoset === undefined) flags.push("--reflect");
   const reflected = jsonObject(config["reflect-metadata"], where("reflect-metadata"));
   for (const [name, value] of Object.entries(reflected)) flags.push("--reflect-header", `${name}: ${value}`);
-  const call = new CallData(String(config.call ?? ""));
+  const call = new CallData(String(config.call ?? ""), config.name === undefined ? "" : `${config.name}:`);
   const binary = binaryData(config, where);
   const data = config["data-file"] !== undefined && config.data === undefined
     ? fileText(config["data-file"], where("data-file"))
@@ -374,12 +381,13 @@ function fileText(path: unknown, flag: string): string {
 }
 
 /**
- * ghz's template actions (Go's text/template over its call data) as loadlab's placeholders: randomString
- * and randomInt, the request's number (from rows: `numbered`), and the method's names, written once.
+ * ghz's template actions (Go's text/template over its call data) as loadlab's placeholders: randomString,
+ * randomInt, UUIDs, the call's time and worker, the request's number (from rows: `numbered`), and the
+ * method's names, written once.
  */
 class CallData {
   numbered = false;
-  constructor(private readonly call: string) {}
+  constructor(private readonly call: string, private readonly name: string) {}
 
   fill(text: string, flag: string): string {
     const [service, method] = this.call.replace(/\/(?=[^/]*$)/, ".").split(/\.(?=[^.]*$)/);
@@ -387,6 +395,11 @@ class CallData {
       ".FullyQualifiedName": `${service}.${method}`,
       ".MethodName": method,
       ".ServiceName": service?.split(".").at(-1),
+      ".WorkerID": `${this.name}{{ $worker() }}`,
+      ".Timestamp": "{{ $now(rfc3339) }}",
+      ".TimestampUnix": "{{ $now(s) }}",
+      ".TimestampUnixMilli": "{{ $now(ms) }}",
+      ".TimestampUnixNano": "{{ $now(ns) }}",
     };
     return text.replace(/\{\{\s*(.*?)\s*\}\}/g, (action: string, inner: string) => {
       const string = /^randomString\s+(\d+)$/.exec(inner);
@@ -402,8 +415,8 @@ class CallData {
       if (inner === ".UUID" || inner === "newUUID") return "{{ $uuid() }}";
       if (names[inner] !== undefined) return names[inner];
       throw refused(
-        `${flag}: ghz's template ${action} is not filled by loadlab (.RequestNumber, the method's names, ` +
-          ".UUID, newUUID, randomString N and randomInt MIN MAX are); write the value instead",
+        `${flag}: ghz's template ${action} is not filled by loadlab (.RequestNumber, .WorkerID, .Timestamp*, ` +
+          "the method's names, .UUID, newUUID, randomString N and randomInt MIN MAX are); write the value instead",
       );
     });
   }

@@ -30,6 +30,8 @@ Deno.test("ghz's example config becomes the flags it stands for, with ghz's defa
     "2000",
     "--timeout",
     "20s",
+    "--connect-timeout",
+    "10s",
     "--max-receive",
     "2147483647",
     "--max-send",
@@ -66,8 +68,8 @@ Deno.test("ghz's example config becomes the flags it stands for, with ghz's defa
 
 Deno.test("an option loadlab would run otherwise is refused with exit 2; no host is an error", () => {
   throws(
-    () => ghzFlags({ host: "h:1", async: true }, where),
-    (e) => e instanceof UsageError && e.exitCode === 2 && /^--async true: not run by/.test(e.message),
+    () => ghzFlags({ host: "h:1", async: true, rps: 5 }, where),
+    (e) => e instanceof UsageError && e.exitCode === 2 && /^--async beside --rps: not run by/.test(e.message),
   );
   // At its default it is ghz's own run: accepted.
   assertEquals(
@@ -113,9 +115,26 @@ Deno.test("ghz's randomString, randomInt and UUID templates become placeholders;
     "-H",
     "x-new: {{ $uuid() }}",
   ]);
+  // A worker's ID (the test's name before it) and the call's time in ghz's four forms.
+  const timed = ghzFlags({
+    host: "h:1",
+    name: "api",
+    metadata: { w: "{{.WorkerID}}", t: "{{.Timestamp}} {{.TimestampUnix}}", u: "{{.TimestampUnixMilli}}" },
+    data: { n: "{{.TimestampUnixNano}}" },
+  }, where);
+  assertEquals(timed.slice(timed.indexOf("-b"), timed.indexOf("-b") + 8), [
+    "-b",
+    '{"n":"{{ $now(ns) }}"}',
+    "-H",
+    "w: api:{{ $worker() }}",
+    "-H",
+    "t: {{ $now(rfc3339) }} {{ $now(s) }}",
+    "-H",
+    "u: {{ $now(ms) }}",
+  ]);
   throws(
-    () => ghzFlags({ host: "h:1", data: { id: "{{.WorkerID}}" } }, where),
-    (e) => e instanceof UsageError && /template \{\{\.WorkerID\}\} is not filled/.test(e.message),
+    () => ghzFlags({ host: "h:1", data: { id: "{{.InputName}}" } }, where),
+    (e) => e instanceof UsageError && /template \{\{\.InputName\}\} is not filled/.test(e.message),
   );
 });
 

@@ -59,7 +59,9 @@ const greeter = {
   },
 };
 
-const server = new grpc.Server();
+// MAX_CONNECTION_AGE_MS: each connection ends with GOAWAY at that age (a server behind a rolling deploy).
+const age = Number(process.env.MAX_CONNECTION_AGE_MS ?? 0);
+const server = new grpc.Server(age > 0 ? { "grpc.max_connection_age_ms": age } : {});
 server.addService(helloworld.Greeter.service, greeter);
 const reflection = new ReflectionService(definition);
 // @grpc/reflection links each file to the files its types come from but leaves the file's imports empty

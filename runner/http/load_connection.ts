@@ -28,6 +28,8 @@ export interface ConnectionShared {
   /** Data rows for the mix's templated requests (one each), or null (no data source, or flows). */
   readonly rows?: RowSource | null;
   readonly timeoutMs: number;
+  /** A connect's own timeout, when not `timeoutMs`. */
+  readonly connectTimeoutMs?: number;
   /** Cap of a response head; a bigger one is a `parse` error and the connection closes. */
   readonly maxHeaderBytes: number;
   /** Bounds connects in flight at once (every `open` passes it). */
@@ -53,6 +55,7 @@ export function connectionShared(fields: ConnectionShared): ConnectionShared {
     mix: fields.mix,
     rows: fields.rows ?? null,
     timeoutMs: fields.timeoutMs,
+    connectTimeoutMs: fields.connectTimeoutMs,
     maxHeaderBytes: fields.maxHeaderBytes,
     connectGate: fields.connectGate,
     connectsBesideTraffic: fields.connectsBesideTraffic ?? false,

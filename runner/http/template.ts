@@ -2,8 +2,9 @@
  * @module
  * Requests with `{{ name }}` in path, headers or body, split once into byte segments and slots, so sending
  * one copies segments and values into a reused buffer. HOT PATH: `TemplateWriter.fill` allocates nothing.
- * A slot is a value index or an Artillery built-in (`$randomNumber(min,max)`, `$randomString(n)`); its
- * place (fill_values.ts) decides percent-encoding and refusal of CR, LF or NUL. Bodies are filled as is.
+ * A slot is a value index or a built-in (Artillery's `$randomNumber(min,max)`, `$randomString(n)`; `$uuid()`,
+ * `$now(unit)`, `$worker()`); its place (fill_values.ts) decides percent-encoding and refusal of CR, LF or
+ * NUL. Bodies are filled as is.
  */
 import { copyBytes } from "../../system/copy_bytes.ts";
 import {
@@ -30,6 +31,10 @@ const encoder = new TextEncoder();
 /** Slot kinds below 0; 0 and above index the values. */
 const RANDOM_NUMBER = -1;
 const RANDOM_STRING = -2;
+const NOW = -3;
+const WORKER = -4;
+/** `$now(unit)`'s units, by their code in a slot's args. */
+const NOW_UNITS = ["s", "ms", "ns", "rfc3339"];
 
 /** `{{ expr }}`, the expression trimmed. */
 const PLACEHOLDER = /\{\{\s*(.*?)\s*\}\}/g;
@@ -41,11 +46,10 @@ const RANDOM_STRING_CALL = /^\$randomString\(\s*(\d+)?\s*\)$/;
 /** Longest `$randomString`; longer ones are a typo that would only inflate the buffer. */
 const MAX_RANDOM_STRING = 4096;
 
-/** One placeholder as written: a variable name, or a built-in call with its arguments. */
+/** One placeholder as written: a variable name, or a built-in call as its slot kind and two arguments. */
 type Placeholder =
   | { kind: "name"; name: string; raw: boolean }
-  | { kind: "randomNumber"; min: number; max: number }
-  | { kind: "randomString"; length: number; uuid?: true };
+  | { kind: "built-in"; slot: number; args: number[] };
 
 export function hasPlaceholder(text: string): boolean {
   return text.includes("{{");
@@ -62,7 +66,7 @@ function placeholderOf(expr: string): Placeholder | string {
     if (!Number.isSafeInteger(min) || !Number.isSafeInteger(max) || min > max) {
       return `{{ ${expr} }}: $randomNumber(min,max) needs integers with min <= max`;
     }
-    return { kind: "randomNumber", min, max };
+    return { kind: "built-in", slot: RANDOM_NUMBER, args: [min, max] };
   }
   const string = RANDOM_STRING_CALL.exec(expr);
   if (string) {
@@ -70,10 +74,13 @@ function placeholderOf(expr: string): Placeholder | string {
     if (length < 1 || length > MAX_RANDOM_STRING) {
       return `{{ ${expr} }}: $randomString(n) needs 1 <= n <= ${MAX_RANDOM_STRING}`;
     }
-    return { kind: "randomString", length };
+    return { kind: "built-in", slot: RANDOM_STRING, args: [length, 0] };
   }
-  if (/^\$uuid\(\s*\)$/.test(expr)) return { kind: "randomString", length: 36, uuid: true };
-  return `{{ ${expr} }} is neither a name (letters, digits, _ . -), a name | raw, nor $randomNumber(min,max) / $randomString(n) / $uuid()`;
+  if (/^\$uuid\(\s*\)$/.test(expr)) return { kind: "built-in", slot: RANDOM_STRING, args: [36, 1] };
+  if (/^\$worker\(\s*\)$/.test(expr)) return { kind: "built-in", slot: WORKER, args: [0, 0] };
+  const unit = NOW_UNITS.indexOf(/^\$now\(\s*(\w*)\s*\)$/.exec(expr)?.[1] ?? "");
+  if (unit >= 0) return { kind: "built-in", slot: NOW, args: [unit, 0] };
+  return `{{ ${expr} }} is neither a name (letters, digits, _ . -), a name | raw, nor $randomNumber(min,max) / $randomString(n) / $uuid() / $now(s|ms|ns|rfc3339) / $worker()`;
 }
 
 /** Every placeholder of `text` in order (problems as strings). */
@@ -133,12 +140,9 @@ export function partsOf(
       if (index < 0) throw new TemplateError(`{{ ${p.name} }} is not a data column or an earlier capture`);
       slots.push(index);
       args.push(0, 0);
-    } else if (p.kind === "randomNumber") {
-      slots.push(RANDOM_NUMBER);
-      args.push(p.min, p.max);
     } else {
-      slots.push(RANDOM_STRING);
-      args.push(p.length, p.uuid ? 1 : 0);
+      slots.push(p.slot);
+      args.push(...p.args);
     }
   }
   segments.push(encoder.encode(text.slice(last)));
@@ -199,7 +203,8 @@ export function upperBound(parts: Parts, values: ReadonlyArray<Uint8Array>): num
     if (slot >= 0) {
       const value = values[slot];
       if (value !== undefined) bytes += filledBytes(parts.fills[k], value);
-    } else bytes += slot === RANDOM_NUMBER ? 21 : parts.args[2 * k];
+    } else if (slot === WORKER) bytes += fillLane.id.length;
+    else bytes += slot === RANDOM_NUMBER || slot === NOW ? 21 : parts.args[2 * k];
   }
   return bytes;
 }
@@ -226,7 +231,9 @@ export function writeParts(
     } else if (slot === RANDOM_NUMBER) {
       const min = args[2 * k];
       at = writeInt(buf, at, min + Math.floor(engineRandom() * (args[2 * k + 1] - min + 1)));
-    } else if (args[2 * k + 1] === 1) {
+    } else if (slot === NOW) at = writeNow(buf, at, args[2 * k]);
+    else if (slot === WORKER) at = copyBytes(buf, at, fillLane.id, 0, fillLane.id.length);
+    else if (args[2 * k + 1] === 1) {
       for (let i = 0; i < 36; i++) buf[at++] = uuidChar(i);
     } else {
       const end = at + args[2 * k];
@@ -234,6 +241,24 @@ export function writeParts(
     }
   }
   return copyBytes(buf, at, segments[slots.length], 0, segments[slots.length].length);
+}
+
+/** The lane filling requests now, as ghz names a worker (`g<lane>c<connection>`); set by it before a fill. */
+export const fillLane: { id: Uint8Array } = { id: new Uint8Array(0) };
+
+/** The RFC 3339 text of the second `rfc3339[0]` (made once a second). */
+let rfc3339: [number, Uint8Array] = [-1, new Uint8Array(0)];
+
+/** Writes the time now in `$now`'s unit: Unix seconds, ms or ns (to the microsecond), or RFC 3339. */
+function writeNow(buf: Uint8Array, at: number, unit: number): number {
+  const ms = performance.timeOrigin + performance.now(), s = Math.floor(ms / 1000);
+  if (unit === 3 && s !== rfc3339[0]) {
+    rfc3339 = [s, encoder.encode(new Date(s * 1000).toISOString().slice(0, 19) + "Z")];
+  }
+  if (unit === 3) return copyBytes(buf, at, rfc3339[1], 0, rfc3339[1].length);
+  at = writeInt(buf, at, unit === 0 ? s : Math.floor(ms));
+  for (let d = 1e5; unit === 2 && d >= 1; d /= 10) buf[at++] = 48 + (Math.floor(((ms % 1) * 1e6) / d) % 10);
+  return at;
 }
 
 /** Character `i` of a random UUID v4 (RFC 9562): hex, dashes at 8, 13, 18 and 23, version 4, variant 8-b. */

@@ -1,6 +1,9 @@
-/** Built-in placeholders filled per request: `$uuid()` is a fresh random UUID v4 each time. */
-import { match, notStrictEqual } from "node:assert/strict";
-import { partsOf, upperBound, writeParts } from "./template.ts";
+/**
+ * Built-in placeholders filled per request: `$uuid()` is a fresh random UUID v4 each time, `$now(unit)`
+ * the time of the fill, `$worker()` the lane filling it.
+ */
+import { match, notStrictEqual, ok } from "node:assert/strict";
+import { fillLane, partsOf, upperBound, writeParts } from "./template.ts";
 
 Deno.test("$uuid() is a random UUID v4 (RFC 9562) at each fill", () => {
   const parts = partsOf('{"id":"{{ $uuid() }}"}', () => -1);
@@ -11,4 +14,23 @@ Deno.test("$uuid() is a random UUID v4 (RFC 9562) at each fill", () => {
   const first = fill();
   match(first, /^\{"id":"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}"\}$/);
   notStrictEqual(fill(), first);
+});
+
+Deno.test("$now(unit) is the time of the fill in its unit, $worker() the filling lane's ID", () => {
+  const parts = partsOf(
+    "{{ $now(s) }} {{ $now(ms) }} {{ $now(ns) }} {{ $now(rfc3339) }} {{ $worker() }}",
+    () => -1,
+  );
+  fillLane.id = new TextEncoder().encode("g3c1");
+  const before = Date.now();
+  const buf = new Uint8Array(upperBound(parts, []));
+  const text = new TextDecoder().decode(buf.subarray(0, writeParts(buf, 0, parts, [])));
+  const after = Date.now();
+  const [s, ms, ns, rfc3339, worker] = text.split(" ");
+  // A time in ms, or its second's start (`round` 1000), is one of the fill's.
+  const within = (t: number, round = 1) => t + round - 1 >= before - 5 && t <= after + 5;
+  ok(within(Number(s) * 1000, 1000) && within(Number(ms)) && within(Number(ns.slice(0, -6))), text);
+  match(ns, /^\d{19}$/);
+  ok(within(Date.parse(rfc3339), 1000) && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(rfc3339), rfc3339);
+  ok(worker === "g3c1", worker);
 });

@@ -176,6 +176,7 @@ function sharedOf(
     ),
     rows: config.flows === undefined && config.script === undefined ? parts.feeder : null,
     timeoutMs: config.timeoutMs,
+    connectTimeoutMs: config.connectTimeoutMs,
     maxHeaderBytes: config.maxHeaderBytes,
     connectGate: connectGateOf(config),
     connectsBesideTraffic: parts.chosen.kind !== "deno",

@@ -68,9 +68,11 @@ function failuresOf(run: RunResult): Failure[] {
         n: count,
       });
     let named = 0;
+    // A message never names more calls than its status holds (--skipFirst leaves some out).
     for (const [message, count] of Object.entries(run.errorMessages[key] ?? {})) {
-      failure(message, count);
-      named += count;
+      const c = Math.min(count, n - named);
+      if (c > 0) failure(message, c);
+      named += c;
     }
     if (named < n) failure(key, n - named);
   }
@@ -88,6 +90,8 @@ function clientWords(kind: string, message: string): string {
   if (kind === "timeout") return "context deadline exceeded";
   if (kind === "unfinished") return "grpc: the client connection is closing";
   if (kind === "closed-early" && message === "the server closed the connection") return "connection closed";
+  // A call refused unprocessed by a GOAWAY each time it went: grpc-go's call on a draining connection.
+  if (kind === "goaway" && / refused \d+ times/.test(message)) return "the connection is draining";
   const refused = /^refused: .* connecting to (\S+)$/.exec(message);
   if (kind === "connect" && refused) {
     return `connection error: desc = "transport: Error while dialing dial tcp ${
@@ -112,6 +116,8 @@ export interface GhzReportOptions {
   tags?: Record<string, string>;
   skipFirst?: number;
   call?: string;
+  /** `--duration-stop ignore`: the calls cut at the end are no calls of the report. */
+  ignoreCut?: boolean;
 }
 
 /** ghz's report of `run` as its JSON object (durations in nanoseconds). */
@@ -201,6 +207,7 @@ export function ghzOutput(
   log = "",
   labels: GhzReportOptions = {},
 ): string {
+  if (labels.ignoreCut) run = { ...run, unfinished: 0 };
   if (labels.skipFirst) [run, log] = skipFirst(run, log, labels.skipFirst);
   if (format === "csv") return ghzCsv(run, log);
   const report = ghzReport(run, date, labels);

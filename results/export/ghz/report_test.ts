@@ -123,21 +123,24 @@ Deno.test("calls that got no answer read as grpc-go's client words them: deadlin
   const base = run();
   const r = ghzReport({
     ...base,
-    errors: { timeout: 2, connect: 1, "closed-early": 4 },
+    errors: { timeout: 2, connect: 1, "closed-early": 4, goaway: 1 },
     unfinished: 3,
     errorMessages: {
       ...base.errorMessages,
       connect: { "refused: Connection refused (os error 111) connecting to 127.0.0.1:9": 1 },
       "closed-early": { "the server closed the connection": 4 },
+      // Refused unprocessed by a server's GOAWAY past the resends: grpc-go's draining connection.
+      goaway: { "GOAWAY NO_ERROR: refused 4 times, not sent again": 1 },
     },
   } as RunResult, new Date());
-  assertEquals(r.statusCodeDistribution, { OK: 6, Unavailable: 7, DeadlineExceeded: 2, Canceled: 3 });
+  assertEquals(r.statusCodeDistribution, { OK: 6, Unavailable: 8, DeadlineExceeded: 2, Canceled: 3 });
   assertEquals(r.errorDistribution, {
     "rpc error: code = Unavailable desc = down": 2,
     "rpc error: code = DeadlineExceeded desc = context deadline exceeded": 2,
     [DIAL_ERROR]: 1,
     "rpc error: code = Canceled desc = grpc: the client connection is closing": 3,
     "rpc error: code = Unavailable desc = connection closed": 4,
+    "rpc error: code = Unavailable desc = the connection is draining": 1,
   });
 });
 
@@ -173,6 +176,17 @@ Deno.test("--skipFirst: the first calls to end leave the count, the statuses and
   assertEquals([r.count, r.statusCodeDistribution], [8, { OK: 4, Unavailable: 2, DeadlineExceeded: 2 }]);
   const csv = ghzOutput(run(), "csv", new Date(), log, { skipFirst: 2 }).split("\n");
   assertEquals(csv.slice(2, 3), ["9.00,Unavailable,rpc error: code = Unavailable desc = down"]);
+  // A skipped call that failed leaves its error's count too.
+  const failed = JSON.parse(ghzOutput(run(), "json", new Date(), log, { skipFirst: 3 }));
+  assertEquals([failed.count, failed.statusCodeDistribution.Unavailable], [7, 1]);
+  assertEquals(failed.errorDistribution["rpc error: code = Unavailable desc = down"], 1);
+});
+
+Deno.test("--duration-stop ignore: the calls cut at the end are left out of every count", () => {
+  const cut = { ...run(), unfinished: 3 } as RunResult;
+  assertEquals(JSON.parse(ghzOutput(cut, "json", new Date(), "", {})).statusCodeDistribution.Canceled, 3);
+  const r = JSON.parse(ghzOutput(cut, "json", new Date(), "", { ignoreCut: true }));
+  assertEquals([r.count, r.statusCodeDistribution.Canceled], [10, undefined]);
 });
 
 Deno.test("each status is keyed by grpc-go's name of its code", () => {

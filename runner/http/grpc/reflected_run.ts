@@ -24,10 +24,9 @@ export function schemaBytes(root: protobuf.Root): Uint8Array<ArrayBuffer> {
 export async function withReflectedSchema(config: AttackConfig): Promise<AttackConfig> {
   const grpc = config.grpc;
   if (grpc?.reflect !== true) return config;
-  const tls = { insecure: config.tls?.insecure, caFile: config.tls?.caFile, sni: config.tls?.sni };
   let root: protobuf.Root;
   try {
-    root = await reflectSchema(new URL(config.url).origin, config.timeoutMs, tls);
+    root = await reflectSchema(new URL(config.url).origin, config.timeoutMs, config.tls);
   } catch (err) {
     if (!(err instanceof GrpcSchemaError)) throw err;
     const message = err.hint ? `${err.message}; ${err.hint}` : err.message;

@@ -8,6 +8,7 @@
  * kind, never thrown. A flow step that captures, checks or keeps cookies asks (`prepareStep`) for its
  * response's bytes to be kept; every other exchange keeps none.
  */
+import { fillLane } from "../template.ts";
 import type { ErrorKind } from "../../../results/mod.ts";
 import type { EncodedRequest } from "../request.ts";
 import { RequestPicker } from "../request_picker.ts";
@@ -102,9 +103,12 @@ export class Connection implements StepConnection, InlineReader {
   readonly #kept = new KeptBytes();
   /** Bytes read in the exchange in progress: a timeout says how much of the response had come. */
   #arrivedBytes = 0;
+  /** `$worker()`: this connection, its own lane. */
+  readonly #lane: Uint8Array;
 
   constructor(readonly id: number, readonly shared: ConnectionShared, readonly maxDepth = 1) {
     this.#requests = new RequestPicker(shared.mix, maxDepth, shared.rows ?? null);
+    this.#lane = new TextEncoder().encode(`g${id}c${id}`);
     this.#dialer = new Dialer(shared, this);
     this.#parser = new ResponseParser(shared.maxHeaderBytes);
   }
@@ -250,6 +254,7 @@ export class Connection implements StepConnection, InlineReader {
   /** Starts an exchange: arms the read, then writes the picked request; false when none was sent. */
   #begin(intendedMs: number, depth: number, request: EncodedRequest | null, sentMs: number): boolean {
     const shared = this.shared;
+    fillLane.id = this.#lane;
     const bytes = this.#requests.pick(depth, request);
     if (bytes === null) {
       const refused = this.#requests.refused;

@@ -13,6 +13,7 @@ import type { StreamTable } from "./stream_table.ts";
 import type { H2Request } from "./request.ts";
 import type { H2Run, H2Stream } from "./stream.ts";
 import { H2TemplateWriter } from "./template.ts";
+import { fillLane } from "../template.ts";
 import { H2KeptResponse } from "./kept.ts";
 import { DEFAULT_KEPT_BYTES } from "../kept_bytes.ts";
 import type { StreamAnswer } from "../stream_answer.ts";
@@ -66,6 +67,8 @@ export class H2Slot implements StepConnection, H2Stream {
   readonly #mix: RequestMix;
   readonly #requests: readonly H2Request[];
   #streams: StreamTable;
+  /** `$worker()`: this lane and its first connection. */
+  readonly #lane: Uint8Array;
 
   /** `writer`: where templated requests are filled (a per-arrival lane passes its own). */
   constructor(
@@ -78,6 +81,7 @@ export class H2Slot implements StepConnection, H2Stream {
     this.#requests = run.requests;
     this.#streams = session.streams;
     this.answer = this.#runAnswer = run.answer?.() ?? null;
+    this.#lane = new TextEncoder().encode(`g${id}c${session.id}`);
   }
 
   get isOpen(): boolean {
@@ -186,6 +190,7 @@ export class H2Slot implements StepConnection, H2Stream {
       const rows = shared.rows ?? null;
       const row = step !== null ? this.#stepValues : rows === null ? NO_VALUES : rows.next();
       if (row === null) return false;
+      fillLane.id = this.#lane;
       const filled = this.writer.fill(request.template, row, step !== null ? this.#cookie : null);
       if (filled === null) {
         // A refused value (a line break, an edge space, a message over the send cap): counted, unsent.

@@ -106,15 +106,15 @@ export class Dialer implements ConnectWaiter {
       queueMicrotask(this.#onEnded ??= () => this.#passOn());
       return;
     }
-    const { timeoutMs, connectBy } = this.shared;
+    const { connectTimeoutMs, timeoutMs, connectBy } = this.shared;
     const watch = this.watch;
     this.#startMs = performance.now();
     this.#timedOut = false;
     if (watch !== null) {
-      watch.deadlineMs = this.#startMs + timeoutMs;
+      watch.deadlineMs = this.#startMs + (connectTimeoutMs ?? timeoutMs);
       watch.timedOut = false;
       if (TRACE_CONN) traceConn(watch.id, -1, "connect", `port=${this.shared.port}`);
-    } else this.#timer = setTimeout(this.#onTimeout ??= () => this.#giveUp(), timeoutMs);
+    } else this.#timer = setTimeout(this.#onTimeout ??= () => this.#giveUp(), connectTimeoutMs ?? timeoutMs);
     this.#waiting = true;
     if (connectBy) {
       this.#inCall = true;
@@ -178,12 +178,12 @@ export class Dialer implements ConnectWaiter {
 
   /** A connect failed: counted by kind (a timeout as one), unless the run is stopping. */
   #failed(err: unknown): void {
-    const { recorder, timeoutMs } = this.shared;
+    const { recorder, connectTimeoutMs, timeoutMs } = this.shared;
     const watch = this.watch;
     const failedMs = performance.now();
     if (watch !== null) watch.lastEventMs = failedMs;
     const timedOut = watch !== null ? watch.timedOut : this.#timedOut;
-    const message = timedOut ? connectTimeoutMessage(timeoutMs, err) : errorMessage(err);
+    const message = timedOut ? connectTimeoutMessage(connectTimeoutMs ?? timeoutMs, err) : errorMessage(err);
     if (TRACE_CONN && watch !== null) traceConn(watch.id, -1, "connect-failed", message);
     const kind = this.failedKind = classifyError(err, "connect");
     this.failedMessage = kind === "tls" ? tlsFailureMessage(message) : message;
