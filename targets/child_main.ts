@@ -14,7 +14,7 @@ import { createTargetApp } from "./app/app.ts";
 import { serveBalancer } from "./balancer/balancer.ts";
 import { createProxy } from "./proxy/proxy.ts";
 import { connectRedis, type RedisClient, seedRedis } from "./redis.ts";
-import { type ChildSpec, READY_PREFIX } from "./child_spec.ts";
+import { type ChildSpec, READY_PREFIX } from "./spec.ts";
 import { sampleThisProcess } from "./runtime_sampler.ts";
 import { serveGrpcTarget } from "./app/grpc_endpoints.ts";
 import {

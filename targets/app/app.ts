@@ -6,7 +6,7 @@
  */
 import { Hono, type MiddlewareHandler } from "hono";
 import { z } from "zod";
-import { compressMiddleware, type CompressMode, negotiateEncoding } from "./compress.ts";
+import { compressMiddleware, negotiateEncoding } from "./compress.ts";
 import { type CmsOptions, cmsStats, PoolTimeoutError, QueryPool, resolveCms, runPageQueries } from "./cms.ts";
 import {
   busyCpu,
@@ -19,7 +19,7 @@ import {
   USER_RECORD,
   VERSION_HEADER,
 } from "./endpoints.ts";
-import { type CmsSpec, STATS_PATH } from "../spec.ts";
+import { type CmsSpec, type CompressMode, STATS_PATH } from "../spec.ts";
 import { createStaticStore, type StaticStore } from "./static_files.ts";
 
 /** What `/redis/:key` reads from; the npm `redis` client satisfies it. */
