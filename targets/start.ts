@@ -35,7 +35,7 @@ import {
   targetSpecSchema,
 } from "./spec.ts";
 
-export interface StartOptions {
+interface StartOptions {
   /** Aborting stops the target; an already aborted signal fails the start. */
   signal?: AbortSignal;
   /** Without it output is drained and only its tail kept. */

@@ -307,7 +307,7 @@ interface VersionCheck {
  * An in-process response cache with a TTL (like `apicache`) for 200 GET answers; with `versionCheck`,
  * hits of an older version count as `staleHits`, so the TTL's cost shows beside its gain.
  */
-export class ResponseCache {
+class ResponseCache {
   readonly stats: ResponseCacheStats = { hits: 0, misses: 0, staleHits: 0, entries: 0 };
   #entries = new Map<string, Entry>();
 
@@ -371,7 +371,7 @@ type WsCounters = { wsOpen: number; wsMessagesIn: number; wsMessagesOut: number;
  * Adds `/ws/echo` (echoes) and `/ws/room?room=NAME` (each text message to the room as JSON
  * `{room, from, self, sentAt, data}`, `self` marking the sender's copy) to `app`; the counters they keep.
  */
-export function addWsEndpoints(app: Hono): () => Partial<WsCounters> {
+function addWsEndpoints(app: Hono): () => Partial<WsCounters> {
   const counters = { wsOpen: 0, wsMessagesIn: 0, wsMessagesOut: 0 };
   const state: WsState = { counters, rooms: new Map(), nextId: 0, upgrades: 0 };
   app.get("/ws/echo", (c) => upgrade(c.req.raw, state, echoHandlers(state)));
