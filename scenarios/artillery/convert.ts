@@ -16,8 +16,7 @@ import { isRecord } from "../yaml_document.ts";
 import { allWsScenarios, convertWsScenarios } from "./ws.ts";
 import { captureNames, convertScenarios, uniqueName } from "./flow.ts";
 import { listOrigin, type Origin, type Origins, type OriginTable, originTable, tagOrigin } from "./paths.ts";
-import { endpointNaming } from "./endpoints.ts";
-import { type FlowContext, scalarMap, type Variables } from "./request.ts";
+import { endpointNaming, type FlowContext, scalarMap, type Variables } from "./request.ts";
 
 interface ArtilleryOptions {
   /** The script's file name: names the experiment (`cms.yml` -> `cms`) and appears in its description. */
