@@ -3,9 +3,9 @@
  * An Artillery script as the experiment it describes, every problem named at the script's own path.
  */
 import { durationMsOf, MAX_DURATION_MS } from "../../validation/duration.ts";
+import type { Issue } from "../../validation/mod.ts";
 import {
   ArtilleryError,
-  type ArtilleryIssue,
   type Collector,
   join,
   nonNegative,
@@ -32,7 +32,7 @@ interface ArtilleryConversion {
 
 /** The conversion with its issues and where each converted part came from. */
 interface ArtilleryImport extends ArtilleryConversion {
-  issues: ArtilleryIssue[];
+  issues: Issue[];
   /** Converted path -> the script's path (paths.ts), for problems found in the experiment. */
   origins: OriginTable;
 }
