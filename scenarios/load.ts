@@ -25,7 +25,7 @@ import { grpcFlowsOf } from "./grpc/flow_steps.ts";
 import { targetSpecSchema } from "../targets/spec.ts";
 import { shownSweepValue } from "../results/redact.ts";
 import { applyParameter } from "./plan/attack.ts";
-import { FILE_OPTIONS } from "./schema/loads.ts";
+import { defined, FILE_OPTIONS } from "./schema/loads.ts";
 
 /** Options of `loadExperiment`, as the command line gives them. */
 interface LoadOptions {
@@ -112,8 +112,7 @@ function planRunnable(
   const experiment = {
     ...loaded,
     dataTables: tables,
-    ...(grpc ? { grpcRequests: grpc.requests } : {}),
-    ...(grpcFlows.schema ? { grpcSchema: grpcFlows.schema } : {}),
+    ...defined({ grpcRequests: grpc?.requests, grpcSchema: grpcFlows.schema }),
   };
   const placeholderIssues = dataIssues.length > 0 ? dataIssues : templateIssues(experiment);
   if (placeholderIssues.length > 0) throw new ExperimentError(placeholderIssues, { file: opts.file });

@@ -18,7 +18,7 @@ class OutputPathError extends Error {
   override name = "OutputPathError";
 }
 
-export function dirOf(path: string): string {
+function dirOf(path: string): string {
   const slash = path.lastIndexOf("/");
   return slash < 0 ? "." : slash === 0 ? "/" : path.slice(0, slash);
 }
@@ -38,7 +38,7 @@ function followLinks(path: string): string {
   throw new OutputPathError("too many levels of symbolic links");
 }
 
-export async function resolveOutput(path: string): Promise<OutputTarget> {
+async function resolveOutput(path: string): Promise<OutputTarget> {
   const real = followLinks(path);
   const info = await Deno.stat(real).catch(() => null);
   if (!info || info.isFile) return { kind: "file", path: real };
@@ -191,7 +191,7 @@ export class WriteError extends Error {
 }
 
 /** Throws unless a file can be created at `path`: checked before any load, so a typo costs no run. */
-export async function assertFileWritable(path: string): Promise<void> {
+async function assertFileWritable(path: string): Promise<void> {
   const target = await resolveOutput(path);
   if (target.kind === "fifo") return;
   if (target.kind === "device") return (await Deno.open(target.path, { write: true })).close();

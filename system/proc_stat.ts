@@ -6,7 +6,7 @@
  */
 
 /** USER_HZ: `/proc` counts CPU time in these ticks on every architecture Deno runs on. */
-export const CLOCK_TICKS_PER_SEC = 100;
+const CLOCK_TICKS_PER_SEC = 100;
 
 interface ProcStat {
   state: string;

@@ -2,19 +2,15 @@
  * @module
  * Entry point of a built-in target's process (instance, balancer, proxy), pinnable apart from the
  * generator: one JSON argument, prints READY, exits on SIGTERM/SIGINT or stdin EOF. With `tls:` an
- * instance also answers HTTP/3 over Deno's QUIC (`Deno.QuicEndpoint`, unstable: `--unstable-net`) on the
- * UDP port of its HTTPS port's number, so one origin speaks HTTP/1.1, h2 and h3. Per connection: our
- * control stream with SETTINGS (no dynamic QPACK table, no blocked streams); the client's unidirectional
- * streams are drained (offered no table, its encoder stream carries nothing to decode). Per request
- * stream: its frames read with http3/'s reader from pooled buffers, its HEADERS decoded into a Request, the
- * handler's Response written whole as HEADERS and DATA, then FIN. A request breaking the framing or the
- * field rules has its stream stopped and reset, unanswered.
+ * instance also answers HTTP/3 over Deno's QUIC (`--unstable-net`) on the UDP port of its HTTPS port's
+ * number, so one origin speaks HTTP/1.1, h2 and h3. It offers no dynamic QPACK table; a request stream
+ * breaking the framing or the field rules is stopped and reset, unanswered.
  */
 import { createTargetApp } from "./app/app.ts";
 import { serveBalancer } from "./balancer/balancer.ts";
 import { createProxy } from "./proxy/proxy.ts";
 import { connectRedis, type RedisClient, seedRedis } from "./redis.ts";
-import { type ChildSpec, READY_PREFIX } from "./child_spec.ts";
+import { type ChildSpec, READY_PREFIX } from "./spec.ts";
 import { sampleThisProcess } from "./runtime_sampler.ts";
 import { serveGrpcTarget } from "./app/grpc_endpoints.ts";
 import {

@@ -23,7 +23,7 @@ export interface InspectedProcess {
 }
 
 /** Which runtime a profiled process runs: Deno counts its Rust side's work (HTTP serving) as idle. */
-export type ProfiledRuntime = "node" | "deno";
+type ProfiledRuntime = "node" | "deno";
 
 /** The sampling interval: 1 ms, Node's `--cpu-prof-interval` default (fine enough, cheap enough). */
 const SAMPLING_INTERVAL_US = 1000;

@@ -1,7 +1,8 @@
 /**
  * @module
  * What a target is, as data: the zod schemas, the `TargetSpec` union `startTarget` accepts and the
- * `RunningTarget` it returns, apart from process code so the scenario loader imports none of it.
+ * `RunningTarget` it returns, and the `ChildSpec` a built-in target's process (child_main.ts) starts from:
+ * apart from process code, so the scenario loader and the parent load no server code.
  */
 import { z } from "zod";
 import type { InspectedProcess } from "./inspector.ts";
@@ -11,6 +12,8 @@ export const STATS_PATH = "/__loadlab/stats";
 
 /** Compression of the built-in target: `true` negotiates brotli then gzip from Accept-Encoding. */
 const compressSchema = z.union([z.boolean(), z.enum(["gzip", "brotli"])]);
+export type CompressMode = z.infer<typeof compressSchema>;
+export type BalanceMode = "round-robin" | "least-connections";
 
 /** `profile: cpu`: a V8 CPU profile of the target's processes per run (targets/inspector.ts). */
 const profileSchema = z.enum(["cpu"]);
@@ -229,3 +232,38 @@ export function profileBlocker(spec: Pick<ExternalSpec, "command" | "args">): st
     : `profile: cpu needs a node or deno command (V8 inspector), not '${spec.command}': start the app with ` +
       "command: node (not through npm or a shell, whose own node would take the inspector's port)";
 }
+
+export type ChildSpec =
+  & {
+    host: string;
+    port: number;
+    reusePort?: boolean;
+    watchStdin?: boolean;
+    /** Serve HTTPS with these PEM files (targets/tls_cert.ts). */
+    tls?: { certFile: string; keyFile: string };
+  }
+  & (
+    | {
+      role: "app";
+      compress?: CompressMode;
+      cacheTtlSec?: number;
+      staticDir?: string;
+      redisUrl?: string;
+      cms?: CmsSpec;
+      /** Also serve the gRPC endpoints (grpc_endpoints.ts) on this port, with the same TLS. */
+      grpcPort?: number;
+    }
+    | { role: "balancer"; upstreams: string[]; mode: BalanceMode }
+    | {
+      role: "proxy";
+      upstream: string;
+      /** An `https:` upstream: the CA file to verify it with, or no verification. */
+      upstreamTls?: { caFile?: string; insecure?: boolean };
+      redisUrl: string;
+      cacheTtlSec?: number;
+      rateLimit?: { limit: number; windowMs: number };
+    }
+  );
+
+/** Prefix of the stdout line announcing `{ url, pid }` once the server listens. */
+export const READY_PREFIX = "LOADLAB_TARGET_READY ";

@@ -5,8 +5,6 @@
  * its own core; other apps start as given, the runtime samplers preloaded. All or nothing: the `Stack`
  * of what was started is stopped in reverse when a step fails, before the error.
  */
-import type { BalanceMode } from "./balancer/balancer.ts";
-import { type ChildSpec, READY_PREFIX } from "./child_spec.ts";
 import { TargetError } from "./errors.ts";
 import { exampleCommand } from "./example.ts";
 import { type InspectedProcess, inspectFlag } from "./inspector.ts";
@@ -20,11 +18,14 @@ import { freePort, waitForPort } from "../system/ports.ts";
 import {
   argsWithInspect,
   autoCores,
+  type BalanceMode,
   type BuiltinSpec,
+  type ChildSpec,
   type ExampleSpec,
   type ExternalSpec,
   profileBlocker,
   type ProxySpec,
+  READY_PREFIX,
   type RunningTarget,
   type ServeTls,
   STATS_PATH,
@@ -34,7 +35,7 @@ import {
   targetSpecSchema,
 } from "./spec.ts";
 
-export interface StartOptions {
+interface StartOptions {
   /** Aborting stops the target; an already aborted signal fails the start. */
   signal?: AbortSignal;
   /** Without it output is drained and only its tail kept. */

@@ -173,7 +173,7 @@ function runtimeSample(line: SamplerLine, tMs: number): Sample {
 }
 
 /** Tails every sampler file of one target's runtime folder. */
-export class RuntimeReader {
+class RuntimeReader {
   #offsets = new Map<string, number>();
   #series = new Map<number, TelemetrySeries>();
 

@@ -35,15 +35,6 @@ export function rejectForeignHost(req: Request, listenHost: string): Response | 
   );
 }
 
-/** `pathname` with its %-escapes decoded, or null when an escape is malformed (`/%ZZ`, `/%E0%A4%A`). */
-export function decodedPath(pathname: string): string | null {
-  try {
-    return decodeURIComponent(pathname);
-  } catch {
-    return null;
-  }
-}
-
 /** The answer to a path that cannot be decoded. */
 export function badPathResponse(): Response {
   return new Response("bad request: malformed %-escape in the path\n", {

@@ -4,16 +4,11 @@
  */
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../../validation/duration.ts";
 import type { Origins } from "./paths.ts";
-
-/** One problem in an Artillery script, at its path (`scenarios[0].flow[2].capture`). */
-export interface ArtilleryIssue {
-  path: string;
-  message: string;
-}
+import type { Issue } from "../../validation/mod.ts";
 
 /** Thrown before any load starts when a script uses something loadlab cannot reproduce faithfully. */
 export class ArtilleryError extends Error {
-  constructor(readonly issues: ArtilleryIssue[]) {
+  constructor(readonly issues: Issue[]) {
     super(
       `Artillery script not runnable by loadlab (${issues.length} ${
         issues.length === 1 ? "issue" : "issues"
@@ -26,7 +21,7 @@ export class ArtilleryError extends Error {
 
 /** Collects issues and warnings while a script is converted, so all of them are reported together. */
 export interface Collector {
-  issues: ArtilleryIssue[];
+  issues: Issue[];
   warnings: string[];
   /** Which script path each converted object came from (paths.ts); left out: not recorded. */
   origins?: Origins;

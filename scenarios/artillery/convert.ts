@@ -3,9 +3,9 @@
  * An Artillery script as the experiment it describes, every problem named at the script's own path.
  */
 import { durationMsOf, MAX_DURATION_MS } from "../../validation/duration.ts";
+import type { Issue } from "../../validation/mod.ts";
 import {
   ArtilleryError,
-  type ArtilleryIssue,
   type Collector,
   join,
   nonNegative,
@@ -16,8 +16,7 @@ import { isRecord } from "../yaml_document.ts";
 import { allWsScenarios, convertWsScenarios } from "./ws.ts";
 import { captureNames, convertScenarios, uniqueName } from "./flow.ts";
 import { listOrigin, type Origin, type Origins, type OriginTable, originTable, tagOrigin } from "./paths.ts";
-import { endpointNaming } from "./endpoints.ts";
-import { type FlowContext, scalarMap, type Variables } from "./request.ts";
+import { endpointNaming, type FlowContext, scalarMap, type Variables } from "./request.ts";
 
 interface ArtilleryOptions {
   /** The script's file name: names the experiment (`cms.yml` -> `cms`) and appears in its description. */
@@ -33,7 +32,7 @@ interface ArtilleryConversion {
 
 /** The conversion with its issues and where each converted part came from. */
 interface ArtilleryImport extends ArtilleryConversion {
-  issues: ArtilleryIssue[];
+  issues: Issue[];
   /** Converted path -> the script's path (paths.ts), for problems found in the experiment. */
   origins: OriginTable;
 }

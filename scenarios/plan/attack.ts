@@ -8,7 +8,7 @@
 import type { RelativeAttackInput } from "../../runner/config.ts";
 import type { TargetSpec } from "../../targets/spec.ts";
 import type { FileFlow, FileRequest } from "../schema/requests.ts";
-import { CONFIG_KEYS, type LoadSpec } from "../schema/loads.ts";
+import { CONFIG_KEYS, defined, type LoadSpec } from "../schema/loads.ts";
 import type { PlannedRun } from "./types.ts";
 import { dataSpecOf, type ExperimentWithData } from "./data.ts";
 import { scriptAttackOf } from "../script_source.ts";
@@ -55,13 +55,7 @@ function toFlowInput(flow: FileFlow): FlowInput {
     name: flow.name,
     weight: flow.weight,
     steps: flow.steps.map((s) =>
-      "thinkMs" in s || "ws" in s || "grpc" in s ? s : {
-        request: toRequestInput(s.request),
-        ...(s.label ? { label: s.label } : {}),
-        ...(s.capture ? { capture: s.capture } : {}),
-        ...(s.expect ? { expect: s.expect } : {}),
-        ...(s.maxKeptBytes !== undefined ? { maxKeptBytes: s.maxKeptBytes } : {}),
-      }
+      "thinkMs" in s || "ws" in s || "grpc" in s ? s : { ...s, request: toRequestInput(s.request) }
     ),
   };
 }
@@ -89,34 +83,33 @@ export function baseAttack(exp: ExperimentWithData, load: LoadSpec, loadName: st
   const ownFlows = flows ?? (mix ? undefined : fileFlows);
   // A script is the file's sessions too: loads with a mix of their own (or throughput) keep theirs.
   const script = mix || flows || !sessions ? undefined : scriptAttackOf(exp.script);
-  const scriptLimits = {
-    ...(exp.setupTimeout === undefined ? {} : { setupTimeoutMs: exp.setupTimeout }),
-    ...(exp.teardownTimeout === undefined ? {} : { teardownTimeoutMs: exp.teardownTimeout }),
-  };
+  const scriptLimits = defined({ setupTimeoutMs: exp.setupTimeout, teardownTimeoutMs: exp.teardownTimeout });
   const ownMix = mix ?? (ownFlows || script ? undefined : exp.requests);
   // Flows with gRPC steps make a gRPC run of their load, the section naming their schema.
   const grpcSchema = exp.grpcSchema !== undefined || exp.grpc?.reflect === true;
   if (exp.grpc !== undefined && grpcSchema && ownFlows?.some(hasGrpcStep)) {
     const grpc = grpcFlowAttackFields(exp.grpc, exp.grpcSchema, fields);
-    return { ...fields, ...common, flows: ownFlows.map(toFlowInput), ...grpc, ...(data ? { data } : {}) };
+    return { ...fields, ...common, flows: ownFlows.map(toFlowInput), ...grpc, ...defined({ data }) };
   }
   const grpcLoad = exp.grpc?.loads === undefined || exp.grpc.loads.includes(loadName);
   if (exp.grpc?.reflect && exp.grpc.call !== undefined && grpcLoad && !mix && !flows) {
     const grpc = grpcReflectAttackFields(exp.grpc, fields);
-    return { ...fields, ...common, ...grpc, ...(data ? { data } : {}) };
+    return { ...fields, ...common, ...grpc, ...defined({ data }) };
   }
   const grpcCall = exp.grpcRequests?.length ? exp.grpcRequests : undefined;
   if (exp.grpc !== undefined && grpcCall !== undefined && grpcLoad && !mix && !flows) {
     const grpc = grpcAttackFields(grpcCall, exp.grpc, fields);
-    return { ...fields, ...common, ...grpc, ...(data ? { data } : {}) };
+    return { ...fields, ...common, ...grpc, ...defined({ data }) };
   }
   return {
     ...fields,
     ...common,
-    ...(ownFlows ? { flows: ownFlows.map(toFlowInput) } : {}),
-    ...(ownMix ? { requestMix: ownMix.map(toRequestInput) } : {}),
-    ...(script ? { script: { ...script, ...scriptLimits } } : {}),
-    ...(data ? { data } : {}),
+    ...defined({
+      flows: ownFlows?.map(toFlowInput),
+      requestMix: ownMix?.map(toRequestInput),
+      script: script && { ...script, ...scriptLimits },
+      data,
+    }),
   };
 }
 

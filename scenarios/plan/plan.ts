@@ -13,6 +13,7 @@ import { applyParameter, baseAttack, targetKeyOf, withDurationMs } from "./attac
 import type { Experiment } from "../schema/experiment.ts";
 import type { FileTarget } from "../schema/targets.ts";
 import { ExperimentError } from "../experiment_error.ts";
+import { defined } from "../schema/loads.ts";
 import type { Plan, PlannedRun, PlanOptions, SearchPlan, SweepPoint } from "./types.ts";
 import { plannedLoads, togetherParts } from "../together.ts";
 import { LOAD_MODEL_FACTS } from "../../results/load_models.ts";
@@ -158,8 +159,7 @@ function buildRun(
     name: runName(exp, variant, load, shown, repeat),
     variant,
     load,
-    ...(shown.sweep ? { sweep: shown.sweep } : {}),
-    ...(shown.sweep2 ? { sweep2: shown.sweep2 } : {}),
+    ...defined({ sweep: shown.sweep, sweep2: shown.sweep2 }),
     repeat,
     targetKey: targetKeyOf(variant, target),
     target,
@@ -179,10 +179,7 @@ function buildRun(
 function shownPoint(point: Point): Point {
   const shown = (s: SweepPoint | undefined) =>
     s && { parameter: s.parameter, value: shownSweepValue(s.parameter, s.value) };
-  return {
-    ...(point.sweep ? { sweep: shown(point.sweep) } : {}),
-    ...(point.sweep2 ? { sweep2: shown(point.sweep2) } : {}),
-  };
+  return defined({ sweep: shown(point.sweep), sweep2: shown(point.sweep2) });
 }
 
 function runName(exp: Experiment, variant: string, load: string, point: Point, repeat: number): string {

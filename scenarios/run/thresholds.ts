@@ -3,6 +3,7 @@
  * The thresholds of a plan: parsed before any load, stopping runs live, judged on each result.
  */
 import type { RunResult, ThresholdResult } from "../../results/mod.ts";
+import { defined } from "../schema/loads.ts";
 import {
   evaluateThresholds,
   parseThreshold,
@@ -52,9 +53,5 @@ function thresholdResult(plan: Plan, threshold: Threshold, run: RunResult): Thre
     (t.load === undefined || t.load === run.load)
   );
   if (declared?.target === undefined && declared?.load === undefined) return result;
-  const scope = {
-    ...(declared.target !== undefined ? { target: declared.target } : {}),
-    ...(declared.load !== undefined ? { load: declared.load } : {}),
-  };
-  return { ...result, scope };
+  return { ...result, scope: defined({ target: declared.target, load: declared.load }) };
 }

@@ -71,7 +71,7 @@ const commonFields = {
 };
 
 /** Drops keys whose value is undefined, so plans and their JSON show only what the file set. */
-function defined<T extends object>(value: T): T {
+export function defined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
 

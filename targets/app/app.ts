@@ -6,7 +6,7 @@
  */
 import { Hono, type MiddlewareHandler } from "hono";
 import { z } from "zod";
-import { compressMiddleware, type CompressMode, negotiateEncoding } from "./compress.ts";
+import { compressMiddleware, negotiateEncoding } from "./compress.ts";
 import { type CmsOptions, cmsStats, PoolTimeoutError, QueryPool, resolveCms, runPageQueries } from "./cms.ts";
 import {
   busyCpu,
@@ -19,7 +19,7 @@ import {
   USER_RECORD,
   VERSION_HEADER,
 } from "./endpoints.ts";
-import { type CmsSpec, STATS_PATH } from "../spec.ts";
+import { type CmsSpec, type CompressMode, STATS_PATH } from "../spec.ts";
 import { createStaticStore, type StaticStore } from "./static_files.ts";
 
 /** What `/redis/:key` reads from; the npm `redis` client satisfies it. */
@@ -307,7 +307,7 @@ interface VersionCheck {
  * An in-process response cache with a TTL (like `apicache`) for 200 GET answers; with `versionCheck`,
  * hits of an older version count as `staleHits`, so the TTL's cost shows beside its gain.
  */
-export class ResponseCache {
+class ResponseCache {
   readonly stats: ResponseCacheStats = { hits: 0, misses: 0, staleHits: 0, entries: 0 };
   #entries = new Map<string, Entry>();
 
@@ -371,7 +371,7 @@ type WsCounters = { wsOpen: number; wsMessagesIn: number; wsMessagesOut: number;
  * Adds `/ws/echo` (echoes) and `/ws/room?room=NAME` (each text message to the room as JSON
  * `{room, from, self, sentAt, data}`, `self` marking the sender's copy) to `app`; the counters they keep.
  */
-export function addWsEndpoints(app: Hono): () => Partial<WsCounters> {
+function addWsEndpoints(app: Hono): () => Partial<WsCounters> {
   const counters = { wsOpen: 0, wsMessagesIn: 0, wsMessagesOut: 0 };
   const state: WsState = { counters, rooms: new Map(), nextId: 0, upgrades: 0 };
   app.get("/ws/echo", (c) => upgrade(c.req.raw, state, echoHandlers(state)));

@@ -5,9 +5,9 @@
  */
 import { brotliCompress, constants, gzip } from "node:zlib";
 import type { MiddlewareHandler } from "hono";
+import type { CompressMode } from "../spec.ts";
 
 export type Encoding = "gzip" | "br";
-export type CompressMode = boolean | "gzip" | "brotli";
 
 /** Express `compression`'s default. */
 const COMPRESS_THRESHOLD_BYTES = 1024;

@@ -43,8 +43,8 @@ export function normalizeRelPath(path: string): string | null {
   return parts.length ? parts.join("/") : null;
 }
 
-/** The path with `%xx` decoded; null for a broken escape (`%zz`), which names no file. */
-function decodedPath(path: string): string | null {
+/** The path with `%xx` decoded; null for a broken escape (`/%ZZ`, `/%E0%A4%A`), which names no file. */
+export function decodedPath(path: string): string | null {
   try {
     return decodeURIComponent(path);
   } catch {

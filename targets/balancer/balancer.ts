@@ -16,9 +16,7 @@ import {
   parseRequestHead,
 } from "./forward/http1.ts";
 import { opensWithH2Preface, plainAnswer, relayH2 } from "./forward/relay.ts";
-import { STATS_PATH } from "../spec.ts";
-
-export type BalanceMode = "round-robin" | "least-connections";
+import { type BalanceMode, STATS_PATH } from "../spec.ts";
 
 /** Time a client has to send a whole request head (or the HTTP/2 preface) before it is closed. */
 const DEFAULT_HEAD_TIMEOUT_MS = 30_000;

@@ -203,7 +203,7 @@ const HOP_BY_HOP = new Set(
  * Forwards one request to the upstream with `node:http`, buffering the answer: Deno's `fetch` decompresses
  * bodies but keeps `content-encoding`, which would corrupt compressed answers.
  */
-export class Upstream {
+class Upstream {
   readonly #agent: Agent;
   readonly #request: typeof httpRequest;
   readonly hostname: string;
