@@ -69,7 +69,8 @@ export function convertK6(
     ast = acorn.parse(source, { ecmaVersion: "latest", sourceType: "module", locations: true });
   } catch (err) {
     const { line, why } = parseProblem(err);
-    throw new K6ConvertError([`${file}:${line}: ${why}`]);
+    const ts = /\.m?ts$/.test(file) ? "; loadlab converts k6 scripts as JavaScript: compile it to .js" : "";
+    throw new K6ConvertError([`${file}:${line}: ${why}${ts}`]);
   }
   const lineOf = (pos: number) => acorn.getLineInfo(source, pos).line;
   const deep = nestingProblem(ast);

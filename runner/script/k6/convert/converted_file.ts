@@ -37,7 +37,7 @@ export function writeWhole(to: string, code: string): void {
 }
 
 export function isK6File(path: string): boolean {
-  if (!/\.(js|mjs)$/.test(path)) return false;
+  if (!/\.(js|mjs|ts|mts)$/.test(path)) return false;
   try {
     return isK6Source(Deno.readTextFileSync(path));
   } catch {
