@@ -132,3 +132,18 @@ export default function () { check(http.get(__ENV.BASE + "/json"), { ok: (r) => 
     ok(refused.text.includes("script.ts:4: syntax error"), refused.text);
     ok(refused.text.includes("compile it to .js"), refused.text);
   }));
+
+Deno.test("a k6 script that imports only its own modules is known by its k6 options and runs as k6's", () =>
+  withTarget(async (url) => {
+    const script = `import { twice } from "./lib/twice.js";
+export const options = { vus: 1, iterations: 3 };
+export default function () {}
+export function handleSummary(data) {
+  return { stdout: "iterations " + twice(data.metrics.iterations.values.count) + "\\n" };
+}
+`;
+    const files = { "lib/twice.js": "export const twice = (n) => 2 * n;\n" };
+    const { code, text } = await runK6Text(script, url, [], { files });
+    assertEquals(code, 0, text);
+    ok(text.includes("iterations 6"), text);
+  }));

@@ -46,7 +46,7 @@ export interface K6ModuleContext {
 /** The name a local module's default export is bound by (its async calls list it under this name). */
 const LOCAL_DEFAULT = "(default)";
 
-/** Whether `source` names a k6 module (imported, re-exported, `import()`, `require()`): a k6 script. */
+/** Whether `source` names a k6 module (imported, re-exported, `import()`, `require()`) or k6 options. */
 export function isK6Source(source: string): boolean {
   const ast = parseOrNull(source);
   // A k6 script with a syntax error is still one: its conversion reports the error at its line.

@@ -195,11 +195,20 @@ function specifierOf(node: Node | undefined): unknown {
   return undefined;
 }
 
+/** `export const options = {...}` with a k6 load key: one no experiment file has, so a k6 script's. */
+const exportsK6Options = (s: Node): boolean =>
+  (s.declaration?.declarations ?? []).some((d: Node) =>
+    s.type === "ExportNamedDeclaration" && d.id.name === "options" && d.init?.type === "ObjectExpression" &&
+    d.init.properties.some((p: Node) =>
+      ["vus", "iterations", "duration", "stages", "scenarios"].includes(p.key?.name)
+    )
+  );
+
 export function namesK6Module(ast: Node, source: string): boolean {
   const declared = ast.body.some((s: Node) =>
     (s.type === "ImportDeclaration" || s.type === "ExportNamedDeclaration" ||
-      s.type === "ExportAllDeclaration") &&
-    isK6Module(s.source?.value)
+        s.type === "ExportAllDeclaration") &&
+      isK6Module(s.source?.value) || exportsK6Options(s)
   );
   if (declared) return true;
   try {
