@@ -11,8 +11,8 @@ import { contextEdits, importsMetrics, RESUMING_AWAIT, storageReason } from "./c
 import { jslibOf, K6_REFUSED, moduleUrl, RUNTIME_URL } from "./modules.ts";
 import { type Edit, exportEdits } from "./exports.ts";
 import {
+  exportsK6Options,
   importsK6ByTokens,
-  namesK6Module,
   nestingProblem,
   parseOrNull,
   parseProblem,
@@ -48,9 +48,8 @@ const LOCAL_DEFAULT = "(default)";
 
 /** Whether `source` names a k6 module (imported, re-exported, `import()`, `require()`) or k6 options. */
 export function isK6Source(source: string): boolean {
-  const ast = parseOrNull(source);
   // A k6 script with a syntax error is still one: its conversion reports the error at its line.
-  return ast === null ? importsK6ByTokens(source) : namesK6Module(ast, source);
+  return importsK6ByTokens(source) || (parseOrNull(source)?.body.some(exportsK6Options) ?? false);
 }
 
 /**
