@@ -110,31 +110,33 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 /**
- * The corpus's scripts, each with its `// args:` line (none: no flags), or, for scripts kept unchanged
- * (bench/k6_public/), with `args` and `env` from the folder's cases.json.
+ * The corpus's scripts, each with its `// args:` line (none: no flags); in a folder with a cases.json
+ * (bench/k6_public/: scripts kept as their authors wrote them), the scripts it lists by path, with its `args`
+ * and `env`.
  */
 function corpusCases(folder: string): Case[] {
-  let manifest: Record<string, { args?: string[]; env?: Record<string, string> }> = {};
+  type Listed = Array<[string, { args?: string[]; env?: Record<string, string> }]>;
+  let listed: Listed | null = null;
   try {
-    manifest = JSON.parse(Deno.readTextFileSync(join(folder, "cases.json")));
+    listed = Object.entries(JSON.parse(Deno.readTextFileSync(join(folder, "cases.json"))))
+      .filter(([name]) => /\.(js|ts)$/.test(name)) as Listed;
   } catch { /* scripts with `// args:` lines */ }
+  if (listed !== null) {
+    return listed.map(([name, c]) => ({
+      name,
+      path: join(folder, name),
+      args: c.args ?? [],
+      k6Extra: [],
+      loadlabExtra: [],
+      env: c.env ?? {},
+    }));
+  }
   return [...Deno.readDirSync(folder)].filter((e) => e.isFile && e.name.endsWith(".js")).map((e) => {
     const path = join(folder, e.name);
     const text = Deno.readTextFileSync(path);
     const words = (key: string) =>
       (new RegExp(`^// ${key}:(.*)$`, "m").exec(text)?.[1] ?? "").trim().split(/\s+/).filter((a) => a !== "");
     const env = Object.fromEntries(words("env").map((pair) => pair.split(/=(.*)/s, 2)));
-    const kept = manifest[e.name];
-    if (kept !== undefined) {
-      return {
-        name: e.name,
-        path,
-        args: kept.args ?? [],
-        k6Extra: [],
-        loadlabExtra: [],
-        env: kept.env ?? {},
-      };
-    }
     return { name: e.name, path, args: words("args"), k6Extra: [], loadlabExtra: [], env };
   }).sort((a, b) => a.name.localeCompare(b.name));
 }
