@@ -7,7 +7,8 @@
  * codes, every threshold's outcome (from each tool's summary export), each check's passes and fails (the
  * same within 10%) and the requests each server answered (both servers reached or not alike). The corpus
  * is bench/k6_verdicts/ (written as teams write their tests; `--corpus DIR` names another folder of scripts
- * with `// args:` lines) and, with `--examples DIR`, k6's own examples/ that need no internet (their
+ * with `// args:` lines, or bench/k6_public/: public scripts kept unchanged, listed in its cases.json) and,
+ * with `--examples DIR`, k6's own examples/ that need no internet (their
  * `http://httpbin.org` sent to :18481: k6's `hosts` in a `--config` file, loadlab's `--target app=URL`;
  * `-u 1 -i 2` on both). gRPC scripts call examples/grpc/server.js's greeter at `$GRPC_ADDR`. Without k6
  * (`--k6-bin`, `$K6`, else `k6` on PATH) it prints why and runs nothing.
@@ -119,7 +120,7 @@ function corpusCases(folder: string): Case[] {
   let listed: Listed | null = null;
   try {
     listed = Object.entries(JSON.parse(Deno.readTextFileSync(join(folder, "cases.json"))))
-      .filter(([name]) => /\.(js|ts)$/.test(name)) as Listed;
+      .filter(([, c]) => (c as { args?: string[] }).args !== undefined) as Listed;
   } catch { /* scripts with `// args:` lines */ }
   if (listed !== null) {
     return listed.map(([name, c]) => ({
