@@ -147,3 +147,19 @@ export function handleSummary(data) {
     assertEquals(code, 0, text);
     ok(text.includes("iterations 6"), text);
   }));
+
+Deno.test("a local module's default export may be data: a script's options kept in a module", () =>
+  withTarget(async (url) => {
+    const script = `import { check } from "k6";
+import shared from "./lib/options.js";
+export const options = shared;
+export default function () { check(1, { ran: () => true }); }
+`;
+    const files = { "lib/options.js": "export default { vus: 1, iterations: 3 };\n" };
+    const { code, text, results } = await runK6Text(script, url, [], { files });
+    assertEquals(code, 0, text);
+    const checks = results.runs[0].flows[0].steps.flatMap((s: { checks?: Array<{ passed: number }> }) =>
+      (s.checks ?? []).map((c) => c.passed)
+    );
+    assertEquals(checks, [3], text);
+  }));

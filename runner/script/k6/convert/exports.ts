@@ -14,6 +14,11 @@ export interface Edit {
   rank?: number;
 }
 
+const NOT_A_FUNCTION = new Set([
+  ...["Literal", "ObjectExpression", "ArrayExpression", "TemplateLiteral", "ClassDeclaration"],
+  ...["ClassExpression", "UnaryExpression", "BinaryExpression", "UpdateExpression"],
+]);
+
 export function exportEdits(
   ast: Node,
   source: string,
@@ -25,6 +30,13 @@ export function exportEdits(
   for (const s of ast.body) {
     if (s.type === "ExportDefaultDeclaration") {
       main = true;
+      // A script's default export is what each iteration runs (a module's may be data).
+      if (NOT_A_FUNCTION.has(s.declaration.type)) {
+        problems.push({
+          pos: s.start,
+          why: "the default export is what each iteration runs: write export default function () { ... }",
+        });
+      }
       defaultEdits(s, edits);
     } else if (s.type === "ExportNamedDeclaration") {
       if (s.source) problems.push({ pos: s.start, why: "re-exports from another module are not converted" });
