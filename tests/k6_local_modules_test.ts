@@ -163,3 +163,18 @@ export default function () { check(1, { ran: () => true }); }
     );
     assertEquals(checks, [3], text);
   }));
+
+Deno.test("a script re-exports its options from a local module, as k6 runs it", () =>
+  withTarget(async (url) => {
+    const script = `import { check } from "k6";
+export { default as options } from "./lib/options.js";
+export default function () { check(1, { ran: () => true }); }
+`;
+    const files = { "lib/options.js": "export default { vus: 1, iterations: 3 };\n" };
+    const { code, text, results } = await runK6Text(script, url, [], { files });
+    assertEquals(code, 0, text);
+    const checks = results.runs[0].flows[0].steps.flatMap((s: { checks?: Array<{ passed: number }> }) =>
+      (s.checks ?? []).map((c) => c.passed)
+    );
+    assertEquals(checks, [3], text);
+  }));

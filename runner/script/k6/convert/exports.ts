@@ -39,7 +39,18 @@ export function exportEdits(
       }
       defaultEdits(s, edits);
     } else if (s.type === "ExportNamedDeclaration") {
-      if (s.source) problems.push({ pos: s.start, why: "re-exports from another module are not converted" });
+      const named = s.specifiers?.map((spec: Node) => spec.exported.name ?? spec.exported.value) ?? [];
+      if (
+        s.source && (!/^\.{0,2}\//.test(s.source.value) || named.length === 0 || named.includes("default"))
+      ) {
+        problems.push({ pos: s.start, why: "re-exports from another module are not converted" });
+      } else if (s.source) {
+        // Bound here as well: the runtime's footer reads the script's exports by name.
+        const as = s.specifiers.map((spec: Node) => source.slice(spec.exported.start, spec.exported.end));
+        const bound = s.specifiers.map((spec: Node) => source.slice(spec.start, spec.end));
+        const text = `import { ${bound.join(", ")} } from ${s.source.raw}; export { ${as.join(", ")} };`;
+        edits.push({ start: s.start, end: s.end, text });
+      }
       const d = s.declaration;
       if (d?.type === "FunctionDeclaration") names.push(d.id.name);
       else if (d?.type === "VariableDeclaration") {
@@ -53,7 +64,7 @@ export function exportEdits(
         if (exportedAs === "default") local = spec.local.name;
         else {
           kept.push(source.slice(spec.start, spec.end));
-          if (exportedAs === spec.local.name) names.push(exportedAs);
+          if (exportedAs === spec.local.name || s.source) names.push(exportedAs);
         }
       }
       if (local !== null && !s.source) {
