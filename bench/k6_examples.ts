@@ -87,6 +87,25 @@ function titleCase(name: string): string {
 }
 
 /** httpbin's answer to its echo paths, or null for a path it does not have here. */
+/**
+ * QuickPizza's API as grafana/quickpizza's k6/ scripts call it (bench/k6_public/): a pizza for any
+ * restrictions, a CSRF cookie, a login token, a rating; other paths are not QuickPizza's.
+ */
+async function quickPizza(req: Request): Promise<Response | null> {
+  const path = new URL(req.url).pathname;
+  if (!path.startsWith("/api/") || req.method !== "POST") return null;
+  await req.body?.cancel();
+  if (path === "/api/csrf-token") {
+    return new Response("", { headers: { "set-cookie": "csrf_token=k6csrf; Path=/" } });
+  }
+  if (path === "/api/users/token/login") return Response.json({ token: "QivfLrMEt7thtJLQ" });
+  if (path === "/api/ratings") return Response.json({ id: 1, stars: 5, pizza_id: 7 }, { status: 201 });
+  if (path === "/api/users") return Response.json({ username: "u" }, { status: 201 });
+  if (path !== "/api/pizza") return null;
+  const ingredients = [1, 2, 3, 4, 5].map((k) => ({ id: k, name: `topping ${k}`, caloriesPerSlice: 50 }));
+  return Response.json({ pizza: { id: 7, name: "Bench Special", ingredients, tool: "Pizza cutter" } });
+}
+
 export async function httpbin(req: Request): Promise<Response | null> {
   const url = new URL(req.url);
   // httpbin names each header field in title case (`X-Test`), as scripts read them back.
@@ -179,7 +198,7 @@ export function startExamplesServer(port = 0): ExamplesServer {
   let requests = 0;
   const server = Deno.serve({ hostname: "127.0.0.1", port, onListen() {} }, async (req) => {
     requests++;
-    return await httpbin(req) ?? target.fetch(req);
+    return await httpbin(req) ?? await quickPizza(req) ?? target.fetch(req);
   });
   return {
     url: `http://127.0.0.1:${server.addr.port}`,

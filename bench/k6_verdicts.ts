@@ -7,7 +7,8 @@
  * codes, every threshold's outcome (from each tool's summary export), each check's passes and fails (the
  * same within 10%) and the requests each server answered (both servers reached or not alike). The corpus
  * is bench/k6_verdicts/ (written as teams write their tests; `--corpus DIR` names another folder of scripts
- * with `// args:` lines) and, with `--examples DIR`, k6's own examples/ that need no internet (their
+ * with `// args:` lines, or bench/k6_public/: public scripts run unchanged from checkouts its cases.json names) and,
+ * with `--examples DIR`, k6's own examples/ that need no internet (their
  * `http://httpbin.org` sent to :18481: k6's `hosts` in a `--config` file, loadlab's `--target app=URL`;
  * `-u 1 -i 2` on both). gRPC scripts call examples/grpc/server.js's greeter at `$GRPC_ADDR`. Without k6
  * (`--k6-bin`, `$K6`, else `k6` on PATH) it prints why and runs nothing.
@@ -109,8 +110,28 @@ export async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-/** The corpus's scripts, each with its `// args:` line (none: no flags). */
+/**
+ * The corpus's scripts, each with its `// args:` line (none: no flags); in a folder with a cases.json
+ * (bench/k6_public/: scripts run as their authors wrote them), the scripts it lists by path, with its `args`
+ * and `env`.
+ */
 function corpusCases(folder: string): Case[] {
+  type Listed = Array<[string, { args?: string[]; env?: Record<string, string> }]>;
+  let listed: Listed | null = null;
+  try {
+    listed = Object.entries(JSON.parse(Deno.readTextFileSync(join(folder, "cases.json"))))
+      .filter(([, c]) => (c as { args?: string[] }).args !== undefined) as Listed;
+  } catch { /* scripts with `// args:` lines */ }
+  if (listed !== null) {
+    return listed.map(([name, c]) => ({
+      name,
+      path: join(folder, name),
+      args: c.args ?? [],
+      k6Extra: [],
+      loadlabExtra: [],
+      env: c.env ?? {},
+    }));
+  }
   return [...Deno.readDirSync(folder)].filter((e) => e.isFile && e.name.endsWith(".js")).map((e) => {
     const path = join(folder, e.name);
     const text = Deno.readTextFileSync(path);

@@ -2,7 +2,8 @@
  * A k6 script's local modules, through `loadlab run script.js` against the built-in target: relative
  * imports (nested, `../` too) converted as the script is, their requests awaited where the script calls
  * them, their lines kept; a construct a module cannot have refused at the module's own file:line; a remote
- * module refused before the load, naming how to vendor it. A few iterations each.
+ * module refused before the load, naming how to vendor it; a `.ts` k6 script run as k6 runs it, or its type
+ * syntax refused at its line. A few iterations each.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { withTarget } from "./helpers.ts";
@@ -106,4 +107,74 @@ export default function () {
       s: { checks?: Array<{ name: string; passed: number }> },
     ) => (s.checks ?? []).map((c) => [c.name, c.passed]));
     assertEquals(checks, [["httpx 200", 3], ["two users read", 3]], text);
+  }));
+
+Deno.test("a k6 script in a .ts file runs as k6's; its type syntax is refused at its line, saying why", () =>
+  withTarget(async (url) => {
+    const plain = `import http from "k6/http";
+import { check } from "k6";
+export const options = { iterations: 3 };
+export default function () { check(http.get(__ENV.BASE + "/json"), { ok: (r) => r.status === 200 }); }
+`;
+    const ran = await runK6Text(plain, null, ["-e", `BASE=${url}`], { name: "script.ts" });
+    assertEquals(ran.code, 0, ran.text);
+    const steps = ran.results.runs[0].flows[0].steps;
+    assertEquals(steps.map((s: { label: string; requests: number }) => [s.label, s.requests]), [[
+      "GET /json",
+      3,
+    ]]);
+    const typed = plain.replace(
+      "export default function () {",
+      "const n: number = 1;\nexport default function () {",
+    );
+    const refused = await runK6Text(typed, null, ["-e", `BASE=${url}`], { name: "script.ts" });
+    assertEquals(refused.code, 107, refused.text);
+    ok(refused.text.includes("script.ts:4: syntax error"), refused.text);
+    ok(refused.text.includes("compile it to .js"), refused.text);
+  }));
+
+Deno.test("a k6 script that imports only its own modules is known by its k6 options and runs as k6's", () =>
+  withTarget(async (url) => {
+    const script = `import { twice } from "./lib/twice.js";
+export const options = { vus: 1, iterations: 3 };
+export default function () {}
+export function handleSummary(data) {
+  return { stdout: "iterations " + twice(data.metrics.iterations.values.count) + "\\n" };
+}
+`;
+    const files = { "lib/twice.js": "export const twice = (n) => 2 * n;\n" };
+    const { code, text } = await runK6Text(script, url, [], { files });
+    assertEquals(code, 0, text);
+    ok(text.includes("iterations 6"), text);
+  }));
+
+Deno.test("a local module's default export may be data: a script's options kept in a module", () =>
+  withTarget(async (url) => {
+    const script = `import { check } from "k6";
+import shared from "./lib/options.js";
+export const options = shared;
+export default function () { check(1, { ran: () => true }); }
+`;
+    const files = { "lib/options.js": "export default { vus: 1, iterations: 3 };\n" };
+    const { code, text, results } = await runK6Text(script, url, [], { files });
+    assertEquals(code, 0, text);
+    const checks = results.runs[0].flows[0].steps.flatMap((s: { checks?: Array<{ passed: number }> }) =>
+      (s.checks ?? []).map((c) => c.passed)
+    );
+    assertEquals(checks, [3], text);
+  }));
+
+Deno.test("a script re-exports its options from a local module, as k6 runs it", () =>
+  withTarget(async (url) => {
+    const script = `import { check } from "k6";
+export { default as options } from "./lib/options.js";
+export default function () { check(1, { ran: () => true }); }
+`;
+    const files = { "lib/options.js": "export default { vus: 1, iterations: 3 };\n" };
+    const { code, text, results } = await runK6Text(script, url, [], { files });
+    assertEquals(code, 0, text);
+    const checks = results.runs[0].flows[0].steps.flatMap((s: { checks?: Array<{ passed: number }> }) =>
+      (s.checks ?? []).map((c) => c.passed)
+    );
+    assertEquals(checks, [3], text);
   }));

@@ -31,15 +31,19 @@ export function runK6Text(
   text: string,
   url: string | null,
   extra: string[] = [],
-  { env = {}, files = {} }: { env?: Record<string, string>; files?: Record<string, string> } = {},
+  { env = {}, files = {}, name = "script.js" }: {
+    env?: Record<string, string>;
+    files?: Record<string, string>;
+    name?: string;
+  } = {},
 ) {
   const dir = Deno.makeTempDirSync({ prefix: "loadlab-k6-run-" });
-  Deno.writeTextFileSync(`${dir}/script.js`, text);
+  Deno.writeTextFileSync(`${dir}/${name}`, text);
   for (const [name, content] of Object.entries(files)) {
     Deno.mkdirSync(dirname(`${dir}/${name}`), { recursive: true });
     Deno.writeTextFileSync(`${dir}/${name}`, content);
   }
-  return runK6("script.js", url, extra, dir, env);
+  return runK6(name, url, extra, dir, env);
 }
 
 async function runK6(

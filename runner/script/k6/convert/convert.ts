@@ -11,8 +11,8 @@ import { contextEdits, importsMetrics, RESUMING_AWAIT, storageReason } from "./c
 import { jslibOf, K6_REFUSED, moduleUrl, RUNTIME_URL } from "./modules.ts";
 import { type Edit, exportEdits } from "./exports.ts";
 import {
+  exportsK6Options,
   importsK6ByTokens,
-  namesK6Module,
   nestingProblem,
   parseOrNull,
   parseProblem,
@@ -46,11 +46,10 @@ export interface K6ModuleContext {
 /** The name a local module's default export is bound by (its async calls list it under this name). */
 const LOCAL_DEFAULT = "(default)";
 
-/** Whether `source` names a k6 module (imported, re-exported, `import()`, `require()`): a k6 script. */
+/** Whether `source` names a k6 module (imported, re-exported, `import()`, `require()`) or k6 options. */
 export function isK6Source(source: string): boolean {
-  const ast = parseOrNull(source);
   // A k6 script with a syntax error is still one: its conversion reports the error at its line.
-  return ast === null ? importsK6ByTokens(source) : namesK6Module(ast, source);
+  return importsK6ByTokens(source) || (parseOrNull(source)?.body.some(exportsK6Options) ?? false);
 }
 
 /**
@@ -69,7 +68,8 @@ export function convertK6(
     ast = acorn.parse(source, { ecmaVersion: "latest", sourceType: "module", locations: true });
   } catch (err) {
     const { line, why } = parseProblem(err);
-    throw new K6ConvertError([`${file}:${line}: ${why}`]);
+    const ts = /\.m?ts$/.test(file) ? "; loadlab converts k6 scripts as JavaScript: compile it to .js" : "";
+    throw new K6ConvertError([`${file}:${line}: ${why}${ts}`]);
   }
   const lineOf = (pos: number) => acorn.getLineInfo(source, pos).line;
   const deep = nestingProblem(ast);

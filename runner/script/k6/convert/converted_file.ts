@@ -4,11 +4,12 @@
  * each file under its own name so an error's `file:line` reads as the k6 file's.
  */
 import { createHash } from "node:crypto";
-import * as acorn from "acorn";
+import type { Node } from "./async.ts";
 import { dirname, join } from "node:path";
 import { isK6Source } from "./convert.ts";
 import { convertK6Files, readK6Files } from "./local_modules.ts";
 import { RUNTIME_URL } from "./modules.ts";
+import { parseOrNull } from "./refusals.ts";
 
 /** Bumped when the conversion changes, so older cached conversions are not reused. */
 const CONVERSION_VERSION = "15";
@@ -37,7 +38,7 @@ export function writeWhole(to: string, code: string): void {
 }
 
 export function isK6File(path: string): boolean {
-  if (!/\.(js|mjs)$/.test(path)) return false;
+  if (!/\.(js|mjs|ts|mts)$/.test(path)) return false;
   try {
     return isK6Source(Deno.readTextFileSync(path));
   } catch {
@@ -76,8 +77,7 @@ function writeImportMap(folder: string): void {
 
 /** Whether the k6 script at `path` imports k6 module `name` (`k6/net/grpc`: its load speaks HTTP/2). */
 export function importsK6Module(path: string, name: string): boolean {
-  // deno-lint-ignore no-explicit-any
-  const ast: any = acorn.parse(Deno.readTextFileSync(path), { ecmaVersion: "latest", sourceType: "module" });
-  // deno-lint-ignore no-explicit-any
-  return ast.body.some((s: any) => s.type === "ImportDeclaration" && s.source.value === name);
+  // A script that does not parse imports nothing: its conversion refuses it at its line.
+  const ast = parseOrNull(Deno.readTextFileSync(path));
+  return ast?.body.some((s: Node) => s.type === "ImportDeclaration" && s.source.value === name) ?? false;
 }

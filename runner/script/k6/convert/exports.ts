@@ -14,6 +14,11 @@ export interface Edit {
   rank?: number;
 }
 
+const NOT_A_FUNCTION = new Set([
+  ...["Literal", "ObjectExpression", "ArrayExpression", "TemplateLiteral", "ClassDeclaration"],
+  ...["ClassExpression", "UnaryExpression", "BinaryExpression", "UpdateExpression"],
+]);
+
 export function exportEdits(
   ast: Node,
   source: string,
@@ -25,9 +30,27 @@ export function exportEdits(
   for (const s of ast.body) {
     if (s.type === "ExportDefaultDeclaration") {
       main = true;
+      // A script's default export is what each iteration runs (a module's may be data).
+      if (NOT_A_FUNCTION.has(s.declaration.type)) {
+        problems.push({
+          pos: s.start,
+          why: "the default export is what each iteration runs: write export default function () { ... }",
+        });
+      }
       defaultEdits(s, edits);
     } else if (s.type === "ExportNamedDeclaration") {
-      if (s.source) problems.push({ pos: s.start, why: "re-exports from another module are not converted" });
+      const named = s.specifiers?.map((spec: Node) => spec.exported.name ?? spec.exported.value) ?? [];
+      if (
+        s.source && (!/^\.{0,2}\//.test(s.source.value) || named.length === 0 || named.includes("default"))
+      ) {
+        problems.push({ pos: s.start, why: "re-exports from another module are not converted" });
+      } else if (s.source) {
+        // Bound here as well: the runtime's footer reads the script's exports by name.
+        const as = s.specifiers.map((spec: Node) => source.slice(spec.exported.start, spec.exported.end));
+        const bound = s.specifiers.map((spec: Node) => source.slice(spec.start, spec.end));
+        const text = `import { ${bound.join(", ")} } from ${s.source.raw}; export { ${as.join(", ")} };`;
+        edits.push({ start: s.start, end: s.end, text });
+      }
       const d = s.declaration;
       if (d?.type === "FunctionDeclaration") names.push(d.id.name);
       else if (d?.type === "VariableDeclaration") {
@@ -41,7 +64,7 @@ export function exportEdits(
         if (exportedAs === "default") local = spec.local.name;
         else {
           kept.push(source.slice(spec.start, spec.end));
-          if (exportedAs === spec.local.name) names.push(exportedAs);
+          if (exportedAs === spec.local.name || s.source) names.push(exportedAs);
         }
       }
       if (local !== null && !s.source) {

@@ -39,7 +39,7 @@ export function readK6Files(path: string): K6File[] {
     };
     reading.push(file);
     for (const s of ast?.body ?? []) {
-      const specifier = s.type === "ImportDeclaration" ? String(s.source.value) : null;
+      const specifier = s.source ? String(s.source.value) : null;
       if (specifier === null || !isLocal(specifier)) continue;
       const target = resolve(dirname(file), specifier);
       const at = `${entry.name}:${acorn.getLineInfo(source, s.start).line}`;

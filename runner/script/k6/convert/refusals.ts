@@ -5,18 +5,12 @@
  * other than by a call (an alias, a computed member, `.default`) is refused: only calls seen are awaited.
  */
 import * as acorn from "acorn";
-import * as walk from "acorn-walk";
 import { asyncCallsOf, type Binding, isApiCall, isFunction, type Node } from "./async.ts";
 
 /** Deepest syntax tree a script may have: Deno's parser overflowed from about 1,200 (nested arrows). */
 export const MAX_NESTING = 400;
 
 type Problem = { pos: number; why: string };
-
-const NOT_A_FUNCTION = new Set([
-  ...["Literal", "ObjectExpression", "ArrayExpression", "TemplateLiteral", "ClassDeclaration"],
-  ...["ClassExpression", "UnaryExpression", "BinaryExpression", "UpdateExpression"],
-]);
 
 export function refusedConstructs(ast: Node, bindings: Map<string, Binding>): Problem[] {
   const problems: Problem[] = [];
@@ -25,14 +19,6 @@ export function refusedConstructs(ast: Node, bindings: Map<string, Binding>): Pr
     const why = nodeProblem(node, above, bindings, declared);
     if (why !== null) problems.push({ pos: node.start, why });
   });
-  for (const s of ast.body) {
-    if (s.type === "ExportDefaultDeclaration" && NOT_A_FUNCTION.has(s.declaration.type)) {
-      problems.push({
-        pos: s.start,
-        why: "the default export is what each iteration runs: write export default function () { ... }",
-      });
-    }
-  }
   return problems;
 }
 
@@ -201,29 +187,14 @@ function specifierOf(node: Node | undefined): unknown {
   return undefined;
 }
 
-export function namesK6Module(ast: Node, source: string): boolean {
-  const declared = ast.body.some((s: Node) =>
-    (s.type === "ImportDeclaration" || s.type === "ExportNamedDeclaration" ||
-      s.type === "ExportAllDeclaration") &&
-    isK6Module(s.source?.value)
+/** `export const options = {...}` with a k6 load key: one no experiment file has, so a k6 script's. */
+export const exportsK6Options = (s: Node): boolean =>
+  (s.declaration?.declarations ?? []).some((d: Node) =>
+    s.type === "ExportNamedDeclaration" && d.id.name === "options" && d.init?.type === "ObjectExpression" &&
+    d.init.properties.some((p: Node) =>
+      ["vus", "iterations", "duration", "stages", "scenarios"].includes(p.key?.name)
+    )
   );
-  if (declared) return true;
-  try {
-    let found = false;
-    walk.full(ast, (node: Node) => {
-      if (node.type === "ImportExpression") found ||= isK6Module(specifierOf(node.source));
-      else if (
-        node.type === "CallExpression" && node.callee.type === "Identifier" && node.callee.name === "require"
-      ) {
-        found ||= isK6Module(specifierOf(node.arguments[0]));
-      }
-    });
-    return found;
-  } catch {
-    // Nested past the walker's stack: the tokens tell (its conversion refuses the nesting at its line).
-    return importsK6ByTokens(source);
-  }
-}
 
 export function importsK6ByTokens(source: string): boolean {
   let previous = "";
@@ -231,11 +202,14 @@ export function importsK6ByTokens(source: string): boolean {
     for (const token of acorn.tokenizer(source, { ecmaVersion: "latest", sourceType: "module" })) {
       const value: unknown = (token as { value?: unknown }).value;
       if (
-        token.type === acorn.tokTypes.string &&
+        (token.type === acorn.tokTypes.string || token.type === acorn.tokTypes.template) &&
         ["import", "from", "import(", "require("].includes(previous) &&
         isK6Module(value)
       ) return true;
-      previous = token.type === acorn.tokTypes._import
+      // A template's backquote stands between `require(` and its text.
+      previous = token.type === acorn.tokTypes.backQuote
+        ? previous
+        : token.type === acorn.tokTypes._import
         ? "import"
         : token.type === acorn.tokTypes.parenL && (previous === "import" || previous === "require")
         ? `${previous}(`
