@@ -7,8 +7,8 @@
  * codes, every threshold's outcome (from each tool's summary export), each check's passes and fails (the
  * same within 10%) and the requests each server answered (both servers reached or not alike). The corpus
  * is bench/k6_verdicts/ (written as teams write their tests; `--corpus DIR` names another folder of scripts
- * with `// args:` lines, or bench/k6_public/: public scripts run unchanged from checkouts its cases.json names) and,
- * with `--examples DIR`, k6's own examples/ that need no internet (their
+ * with `// args:` lines, or bench/k6_public/: public scripts run unchanged from checkouts its cases.json
+ * names) and, with `--examples DIR`, k6's own examples/ that need no internet (their
  * `http://httpbin.org` sent to :18481: k6's `hosts` in a `--config` file, loadlab's `--target app=URL`;
  * `-u 1 -i 2` on both). gRPC scripts call examples/grpc/server.js's greeter at `$GRPC_ADDR`. Without k6
  * (`--k6-bin`, `$K6`, else `k6` on PATH) it prints why and runs nothing.
