@@ -286,7 +286,7 @@ export class Connection implements StepConnection, InlineReader {
     // Armed before the write, so a write that fails at once fails the armed read, as on Deno.Conn.
     inline.armRead(this.#buf, this);
     let n: number;
-    if (this.#keep !== 0) this.writeStartMs = performance.now();
+    if (this.#keep !== 0) this.writeStartMs = sentMs;
     try {
       n = inline.writeNow(bytes);
     } catch (err) {
@@ -294,7 +294,7 @@ export class Connection implements StepConnection, InlineReader {
       return true;
     }
     if (n < bytes.length) this.#written(n);
-    else if (this.#keep !== 0) this.writtenMs = performance.now();
+    else if (this.#keep !== 0) this.writtenMs = inline.nowMs();
     return true;
   }
 
@@ -336,7 +336,7 @@ export class Connection implements StepConnection, InlineReader {
 
   #written(n: number): void {
     this.#writeOffset += n;
-    if (this.#writeOffset >= this.#writing.length) this.writtenMs = performance.now();
+    if (this.#writeOffset >= this.#writing.length) this.writtenMs = this.nowMs();
     if (this.#writeOffset >= this.#writing.length || this.#sock === null) return;
     this.#writeLater(this.#sock, this.#writing.subarray(this.#writeOffset));
   }
