@@ -6,10 +6,13 @@
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { withTarget } from "./helpers.ts";
+import { testPool } from "./fixtures/test_pool.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const cache = Deno.makeTempDirSync({ prefix: "loadlab-locust-cache-" });
 const denoDir = Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME") ?? "/root"}/.cache/deno`;
+/** Runs at once: each is a process of its own, mostly waiting out its -t. */
+const pool = testPool(3);
 
 const LOCUSTFILE = `import random
 from locust import HttpUser, TaskSet, task, tag, constant, events
@@ -87,7 +90,7 @@ function csv(path: string): Array<Record<string, string>> {
   return rows.map((r) => Object.fromEntries(head.map((h, i) => [h, r[i]])));
 }
 
-Deno.test("a locustfile runs with Locust's flags: logins, weights, task sets, failures, CSV, exit code", () =>
+pool.test("a locustfile runs with Locust's flags: logins, weights, task sets, failures, CSV, exit code", () =>
   withTarget(async (url) => {
     const { code, text, dir } = await runLocust("locustfile.py", LOCUSTFILE, [
       "-f",
@@ -136,7 +139,7 @@ Deno.test("a locustfile runs with Locust's flags: logins, weights, task sets, fa
     ok(text.includes("Aggregated"), text);
   }));
 
-Deno.test("user classes and tags narrow the run; --exit-code-on-error sets its code", () =>
+pool.test("user classes and tags narrow the run; --exit-code-on-error sets its code", () =>
   withTarget(async (url) => {
     const { code, text, dir } = await runLocust("locustfile.py", LOCUSTFILE, [
       "locustfile.py",
@@ -246,7 +249,7 @@ class Long(HttpUser):
         self.client.get("/", name="stop")
 `;
 
-Deno.test("users spawn, pace and stop as Locust's: batches a second, pacing from on_start, on_stop at -t", () =>
+pool.test("users spawn, pace and stop as Locust's: batches a second, pacing from on_start, on_stop at -t", () =>
   withTarget(async (url) => {
     // -r 2: two users at 0 s, two at 1 s (the fifth would come at 2 s, after -t).
     const { code, text, dir } = await runLocust("locustfile.py", STOPPING, [
@@ -275,7 +278,7 @@ Deno.test("users spawn, pace and stop as Locust's: batches a second, pacing from
     assertEquals(count("paced"), 3 * paced, text);
   }));
 
-Deno.test("--stop-timeout lets a task run on that long past -t, then stops it and runs its on_stop", () =>
+pool.test("--stop-timeout lets a task run on that long past -t, then stops it and runs its on_stop", () =>
   withTarget(async (url) => {
     const { text, dir } = await runLocust("locustfile.py", STOPPING, [
       "locustfile.py",
@@ -296,7 +299,7 @@ Deno.test("--stop-timeout lets a task run on that long past -t, then stops it an
     assertEquals(count("stop"), 1, text);
   }));
 
-Deno.test("an on_stop that never returns is cut within --stop-timeout plus 5 s", () =>
+pool.test("an on_stop that never returns is cut within --stop-timeout plus 5 s", () =>
   withTarget(async (url) => {
     const started = performance.now();
     const { text, dir } = await runLocust("locustfile.py", STOPPING, [
@@ -314,7 +317,7 @@ Deno.test("an on_stop that never returns is cut within --stop-timeout plus 5 s",
     ok(performance.now() - started < 60_000, `took ${performance.now() - started} ms`);
   }));
 
-Deno.test("a redirect followed is one request under the first name, as Locust counts it", async () => {
+pool.test("a redirect followed is one request under the first name, as Locust counts it", async () => {
   const seen: string[] = [];
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
     const path = new URL(req.url).pathname;
@@ -430,7 +433,7 @@ class Api(FastHttpUser):
         raise RescheduleTask
 `;
 
-Deno.test("rest(), csv data, init and request listeners, Locust's exceptions and parsed options run", () =>
+pool.test("rest(), csv data, init and request listeners, Locust's exceptions and parsed options run", () =>
   withTarget(async (url) => {
     const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-wider-" });
     Deno.writeTextFileSync(`${dir}/users.csv`, 'name,password\r\nann,"se,cret"\r\nbob,x\r\n');
@@ -463,7 +466,7 @@ Deno.test("rest(), csv data, init and request listeners, Locust's exceptions and
     ok(Deno.readTextFileSync(`${dir}/res_failures.csv`).includes("nope missing"), text);
   }));
 
-Deno.test("RescheduleTask and InterruptTaskSet(reschedule=False) wait before the next task, as Locust's", () =>
+pool.test("RescheduleTask and InterruptTaskSet(reschedule=False) wait before the next task, as Locust's", () =>
   withTarget(async (url) => {
     const { text, dir } = await runLocust(
       "locustfile.py",
@@ -496,7 +499,7 @@ class U(HttpUser):
     ok(Number(all?.["Request Count"]) >= 2 && Number(all?.["Request Count"]) <= 5, text);
   }));
 
-Deno.test("a user class without a task runs as Locust's: each of its tasks an exception, then its wait", () =>
+pool.test("a user class without a task runs as Locust's: each of its tasks an exception, then its wait", () =>
   withTarget(async (url) => {
     const { code, text, dir } = await runLocust(
       "locustfile.py",
@@ -523,7 +526,7 @@ class Child(Base):
     ok(Number(n) >= 2 && Number(n) <= 6 && message.includes("No tasks defined on Base"), thrown);
   }));
 
-Deno.test("a construct outside the subset is refused at its line before any load (exit 2)", () =>
+pool.test("a construct outside the subset is refused at its line before any load (exit 2)", () =>
   withTarget(async (url) => {
     const { code, text } = await runLocust(
       "bad.py",
@@ -535,7 +538,7 @@ Deno.test("a construct outside the subset is refused at its line before any load
     ok(text.includes("bad.py:2: import requests"), text);
   }));
 
-Deno.test("loadlab convert locust writes the session, each statement on its line, and it runs", async () => {
+pool.test("loadlab convert locust writes the session, each statement on its line, and it runs", async () => {
   const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-convert-" });
   Deno.writeTextFileSync(`${dir}/locustfile.py`, LOCUSTFILE);
   const convert = await new Deno.Command(Deno.execPath(), {
@@ -627,7 +630,7 @@ class Member(HttpUser):
             pass
 `;
 
-Deno.test("cookies, data files, quitting listeners with stats and process_exit_code, unreported blocks", () =>
+pool.test("cookies, data files, quitting listeners with stats and process_exit_code, unreported blocks", () =>
   withTarget(async (url) => {
     const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-gated-" });
     Deno.writeTextFileSync(`${dir}/data.json`, '{"paths": ["/"]}');
@@ -667,7 +670,7 @@ class Steps(LoadTestShape):
         return None
 `;
 
-Deno.test("a LoadTestShape's tick() sets the users each second and ends the run where it returns None", () =>
+pool.test("a LoadTestShape's tick() sets the users each second and ends the run where it returns None", () =>
   withTarget(async (url) => {
     const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-shape-" });
     const startMs = performance.now();
@@ -706,7 +709,7 @@ class Shopper(HttpUser):
     tasks = [Journey]
 `;
 
-Deno.test("a MarkovTaskSet runs its first task, then each next drawn from the current's transitions", () =>
+pool.test("a MarkovTaskSet runs its first task, then each next drawn from the current's transitions", () =>
   withTarget(async (url) => {
     const args = ["locustfile.py", "-u", "2", "-r", "2", "-t", "2s", "-H", url, "--csv", "res"];
     const { code, text, dir } = await runLocust("locustfile.py", MARKOV, args);
@@ -740,7 +743,7 @@ class Smoke(HttpUser):
             self.environment.runner.quit()
 `;
 
-Deno.test("environment.runner.quit() ends the run, with Locust's exit code and its end listeners", () =>
+pool.test("environment.runner.quit() ends the run, with Locust's exit code and its end listeners", () =>
   withTarget(async (url) => {
     const startMs = performance.now();
     const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-quit-" });

@@ -84,7 +84,7 @@ interface CaseOptions {
   workers?: number;
   timeoutMs?: number;
   gracefulStopMs?: number;
-  /** Length of the run (the rate model's one phase); default about 1 s. */
+  /** Length of the run (the rate model's one phase); default 400 ms. */
   runMs?: number;
   /** Connections (closed and throughput models) and the count model's requests. */
   connections?: number;
@@ -95,8 +95,11 @@ interface CaseOptions {
   generatorWarmup?: boolean;
 }
 
+/** Each case's run: long enough for every model to send, reconnect and time out (a 200 ms timeout). */
+const RUN_MS = 400;
+
 /**
- * A bounded config of each model (about 1 s, small rates) for the shared cases: a model's conformance
+ * A bounded config of each model (400 ms, small rates) for the shared cases: a model's conformance
  * cases are its entry here, and a model in the table (runner/load/models/mod.ts) without one fails
  * type checking.
  */
@@ -114,12 +117,12 @@ const CASES: {
     ...base,
     model: "connections",
     connections: o.connections ?? 4,
-    durationMs: o.runMs ?? 800,
+    durationMs: o.runMs ?? RUN_MS,
   }),
   rate: (base, o) => ({
     ...base,
     model: "rate",
-    phases: [{ durationMs: o.runMs ?? 1000, ratePerSec: o.ratePerSec ?? 300 }],
+    phases: [{ durationMs: o.runMs ?? RUN_MS, ratePerSec: o.ratePerSec ?? 300 }],
   }),
   // Up to the connections at once, held for the rest of the run.
   "ramping-connections": (base, o) => ({
@@ -127,7 +130,7 @@ const CASES: {
     model: "ramping-connections",
     stages: [
       { durationMs: 1, target: o.connections ?? 4 },
-      { durationMs: (o.runMs ?? 800) - 1, target: o.connections ?? 4 },
+      { durationMs: (o.runMs ?? RUN_MS) - 1, target: o.connections ?? 4 },
     ],
   }),
   throughput: (base, o) => ({
@@ -135,7 +138,7 @@ const CASES: {
     model: "throughput",
     connections: o.connections ?? 4,
     ratePerSec: 300,
-    durationMs: o.runMs ?? 1000,
+    durationMs: o.runMs ?? RUN_MS,
   }),
 };
 

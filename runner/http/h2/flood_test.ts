@@ -24,7 +24,7 @@ import { requireProgram, withTempDir } from "../../../tests/helpers.ts";
 
 const EPOLL_BLOCKER = epollBlocker(new URL("http://127.0.0.1/"));
 const URING_BLOCKER = uringBlocker(new URL("http://127.0.0.1/"), { closedModel: true });
-const DURATION_MS = 1_000;
+const DURATION_MS = 500;
 const TIMEOUT_MS = 1_000;
 const GRACEFUL_STOP_MS = 500;
 /**

@@ -16,8 +16,8 @@ import { acceptEach } from "../../../tests/fixtures/accept_each.ts";
 
 const EPOLL_BLOCKER = epollBlocker(new URL("http://127.0.0.1/"));
 const URING_BLOCKER = uringBlocker(new URL("http://127.0.0.1/"), { closedModel: true });
-const DURATION_MS = 1_000;
-const TIMEOUT_MS = 800;
+const DURATION_MS = 500;
+const TIMEOUT_MS = 400;
 const GRACEFUL_STOP_MS = 500;
 /** What the run may take, and 8 s of slack for a busy machine; a starved worker takes minutes. */
 const BOUND_MS = DURATION_MS + TIMEOUT_MS + GRACEFUL_STOP_MS + 8_000;
