@@ -127,8 +127,7 @@ export function mayHaveSetCookie(raw: Uint8Array, from = 0, n = raw.length): boo
       while (j < SET_COOKIE.length && (raw[k + 1 + j] | 32) === SET_COOKIE[j]) j++;
       if (j === SET_COOKIE.length) return true;
     }
-    while (k < n && raw[k] !== LF) k++;
-    k++;
+    if ((k = raw.indexOf(LF, k) + 1) === 0) break;
   }
   return false;
 }

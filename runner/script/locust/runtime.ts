@@ -238,7 +238,7 @@ class LocustResponse {
   }
   declare name: string;
   declare elapsedMs: number;
-  declare context: Record<string, unknown>;
+  declare context: Record<string, unknown> | undefined;
   js: unknown = null;
   __enter__(): this {
     return this;
@@ -273,7 +273,7 @@ function report(s: Session, r: LocustResponse, why: string | null): void {
   if (listeners.request.length === 0) return;
   const meta = { request_type: r.method, name: r.name, response_time: r.elapsedMs, url: r.url };
   const response = { status_code: r.status_code, text: r.text, ok: r.ok };
-  const more = { response_length: r.content.length, response, exception: why, context: r.context };
+  const more = { response_length: r.content.length, response, exception: why, context: r.context ?? {} };
   if (requestsOut === null) void fire(listeners.request, { ...meta, ...more });
   else requestsOut.postMessage({ ...meta, ...more });
 }
@@ -393,7 +393,7 @@ class Client {
     const response = new LocustResponse(s, r, verb, at);
     response.elapsedMs = nowMs(s) - startMs;
     response.name = o.name != null ? str(o.name) : pathAndQuery(path);
-    response.context = (o.context ?? {}) as Record<string, unknown>;
+    response.context = o.context as Record<string, unknown> | undefined;
     if (bool(o.catch_response)) response[CATCH] = o.catch_response === REST ? "rest" : "catch";
     // A request the run's end cut is no failure of the server's (Locust does not report a killed user's).
     else if (r.status !== 0 || !s.ended.aborted) report(s, response, response.failureText());
@@ -418,8 +418,8 @@ function pathAndQuery(path: string): string {
   return url.pathname + url.search;
 }
 
-/** One task set or user's tasks: a function by its weight, or a TaskSet class. */
-type TaskEntry = { run: Fn; weight: number; method: boolean };
+/** One task set or user's tasks: a function by its weight, or a TaskSet class (`set`, once read). */
+type TaskEntry = { run: Fn; weight: number; method: boolean; set?: boolean };
 
 /** Locust's `TaskSet`: runs within its user (`self.user`, `self.client`) until `interrupt()`. */
 export class TaskSet {
@@ -642,9 +642,9 @@ function tasksOf(cls: any, sel: LocustSelection, inherited: string[] = cls.locus
       found.push({ run: run as Fn, weight: Number(weight), method: methods.has(run) });
     }
   }
-  return found.filter(({ run }) => {
-    const tags = [...inherited, ...(run as Fn).locustTags ?? []];
-    if (isTaskSetClass(run)) return tasksOf(run, sel, tags).length > 0;
+  return found.filter((e) => {
+    const tags = [...inherited, ...e.run.locustTags ?? []];
+    if ((e.set = isTaskSetClass(e.run))) return tasksOf(e.run, sel, tags).length > 0;
     if (sel.tags && !tags.some((t) => sel.tags!.includes(t))) return false;
     return !(sel.excludeTags && tags.some((t) => sel.excludeTags!.includes(t)));
   });
@@ -757,11 +757,11 @@ export function locustfile(all: Record<string, unknown>, shape?: unknown) {
     }
   }
 
-  /** Task `entry` of `owner` run: a function, or a task set entered (its `on_start`, then its first task). */
-  async function runTask(user: HttpUser, owner: any, entry: TaskEntry): Promise<void> {
-    if (!isTaskSetClass(entry.run)) {
-      return await (entry.method ? entry.run.call(owner) : entry.run.call(owner, owner));
-    }
+  /** Task `entry` of `owner` run: a function (its promise handed on, no frame to await), or a task set. */
+  const runTask = (user: HttpUser, owner: any, e: TaskEntry): Promise<void> =>
+    e.set ? enter(user, owner, e) : e.method ? e.run.call(owner) : e.run.call(owner, owner);
+  /** A task set entered: its `on_start`, then its first task. */
+  async function enter(user: HttpUser, owner: any, entry: TaskEntry): Promise<void> {
     const set = new (entry.run as any)() as TaskSet & { on_start?: Fn };
     set.user = user, set.parent = owner;
     await set.__init___py(owner);
