@@ -81,6 +81,8 @@ export function b() {
     assertEquals(m.seen.count, 20 + 6, JSON.stringify(m.seen));
     assertEquals(a.reduce((n, id) => n + m[`seen{sc:a,id:${id}}`].count, 0), 20, JSON.stringify(a));
     assertEquals(b.length, 2, JSON.stringify(b));
+    // per-vu-iterations: each of b's two VUs runs exactly its 3, never a faster VU's share.
+    assertEquals(b.map((id) => m[`seen{sc:b,id:${id}}`].count), [3, 3], JSON.stringify(b));
     ok(a.every((id) => !b.includes(id)), `a ${a}, b ${b}`);
     ok(m.iter_a.max >= 1, JSON.stringify(m.iter_a));
   }));

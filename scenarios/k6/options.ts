@@ -247,7 +247,13 @@ function iterationsLoad(r: ScenarioReader): Record<string, unknown> {
   const vus = (sc.vus as number | undefined) ?? 1, iterations = (sc.iterations as number | undefined) ?? 1;
   const requests = sc.executor === "per-vu-iterations" ? vus * iterations : iterations;
   const duration = r.duration("maxDuration");
-  return { model: "count", requests, connections: vus, ...(duration ? { duration } : {}) };
+  return {
+    model: "count",
+    requests,
+    connections: vus,
+    ...(duration ? { duration } : {}),
+    ...(sc.executor === "per-vu-iterations" && vus > 1 ? { eachConnection: true } : {}),
+  };
 }
 
 /** The arrival-rate executors as rate phases (per second). */

@@ -56,6 +56,7 @@ Deno.test("each k6 executor as a loadlab model", () => {
     requests: 12,
     connections: 3,
     duration: "60000ms",
+    eachConnection: true,
   });
   assertEquals(one({ executor: "shared-iterations", vus: 3, iterations: 4 }), {
     model: "count",

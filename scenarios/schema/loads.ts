@@ -185,6 +185,8 @@ const countLoad = z.strictObject({
   ...modelFields,
   /** This load's own request mix (`requests` is the count here). */
   mix: requestListSchema.optional(),
+  /** Closed: each connection runs an equal share of `requests` (k6's per-vu-iterations), none shared. */
+  eachConnection: z.literal(true).optional(),
   ...commonFields,
 }).superRefine((l, ctx) => {
   // Closed pacing keeps its `connections`; a cap of connections opened on demand would do nothing.

@@ -4,6 +4,7 @@
  * one, paced like the rate model until n sends. Exactly n start unless stopped or bounded first; without a
  * duration its max duration bounds it. With flows n counts sessions.
  */
+import { z } from "zod";
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../../../validation/duration.ts";
 import { connectionShareIssues, ratePerSec } from "./fields.ts";
 import { OPTIONS } from "../../config_fields.ts";
@@ -28,6 +29,8 @@ export const countModel = defineModel({
     /** An optional upper bound: the run stops at the count or at this time, whichever comes first. */
     durationMs: OPTIONS.durationMs.schema.unwrap().optional(),
     maxDurationMs: OPTIONS.maxDurationMs.schema,
+    /** Closed: each connection runs an equal share of the count (k6's per-vu-iterations), none shared. */
+    eachConnection: z.literal(true).optional(),
   },
   keepsUncorrected: false,
   check(c) {
@@ -72,14 +75,16 @@ export const countModel = defineModel({
     if (config.ratePerSec !== undefined) {
       return await openCount(ctx, total, config.ratePerSec, config.maxConnections);
     }
-    let remaining = shareOf(total, ctx.workerIndex, ctx.workerCount);
-    const take = (depth: number, nowMs: number) => {
-      if (remaining <= 0 || !mayStart(ctx, nowMs)) return 0;
-      const granted = Math.min(depth, remaining);
-      remaining -= granted;
-      return granted;
-    };
     const connections = slotsOf(ctx, config.connections);
+    if (config.eachConnection) {
+      const each = Math.floor(total / config.connections);
+      await Promise.all(
+        Array.from({ length: connections }, () => closedLoop(ctx, ctx.newConnection(), taker(ctx, each))),
+      );
+      return;
+    }
+    const remaining = shareOf(total, ctx.workerIndex, ctx.workerCount);
+    const take = taker(ctx, remaining);
     if (config.concurrencySteps !== undefined) {
       const conns = Array.from({ length: connections }, () => ctx.newConnection());
       return await runSteeredLoops(ctx, conns, conns.map(() => true), { left: remaining });
@@ -87,6 +92,16 @@ export const countModel = defineModel({
     await Promise.all(Array.from({ length: connections }, () => closedLoop(ctx, ctx.newConnection(), take)));
   },
 });
+
+/** Grants requests from a countdown of `remaining` while the run may start them. */
+function taker(ctx: LoadContext, remaining: number) {
+  return (depth: number, nowMs: number) => {
+    if (remaining <= 0 || !mayStart(ctx, nowMs)) return 0;
+    const granted = Math.min(depth, remaining);
+    remaining -= granted;
+    return granted;
+  };
+}
 
 async function openCount(
   ctx: LoadContext,
