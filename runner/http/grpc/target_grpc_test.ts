@@ -153,8 +153,9 @@ Deno.test("calls to a refused port fail at once while the connection waits to re
   const calls = await run(true);
   const failed = Object.values(calls.errors).reduce((a, b) => a + b, 0);
   // Paced by grpc-go's backoff (a redial after 1 s), not by a pause after each refused dial; each failed
-  // call costs what grpc-go's does (ghz makes 14k to 90k a second here), not a turn of the event loop.
-  assertEquals([calls.requests, Object.keys(calls.errors), failed > 1000, failed <= 300_000], [
+  // call costs what grpc-go's does (ghz makes 14k to 90k a second here, loadlab 10 us each), and none
+  // starts past the stop.
+  assertEquals([calls.requests, Object.keys(calls.errors), failed > 1000, failed <= 155_000], [
     0,
     ["connect"],
     true,
@@ -162,8 +163,9 @@ Deno.test("calls to a refused port fail at once while the connection waits to re
   ]);
   const http = await run(false);
   const refused = Object.values(http.errors).reduce((a, b) => a + b, 0);
-  // HTTP dials again for each request, 10 ms after a refusal.
-  assertEquals([Object.keys(http.errors), refused > 0 && refused <= 160], [["connect"], true]);
+  // HTTP dials again for each request, 10 ms after a refusal: at most 150 dials a stream in 1.5 s (the
+  // streams share a dial when they ask together, and drift apart on a busy machine).
+  assertEquals([Object.keys(http.errors), refused > 0 && refused <= 4 * 160], [["connect"], true]);
 });
 
 Deno.test("a concurrency schedule keeps its calls in flight at each step's count until the count is done", async () => {

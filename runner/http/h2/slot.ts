@@ -110,7 +110,10 @@ export class H2Slot implements StepConnection, H2Stream {
     if (this.session.handedOver) this.rehome();
     const opensFor = this.#step?.endpoint;
     if (!this.session.isOpen && !(await this.session.open(opensFor))) {
-      return this.session.failFast(opensFor ?? this.endpoint);
+      const failed = await this.session.failFast(opensFor ?? this.endpoint);
+      // The loop takes its next call by this time: a stale one would run it past the stop.
+      this.lastEventMs = performance.now();
+      return failed;
     }
     return new Promise((resolve) => {
       this.#settle = resolve;
