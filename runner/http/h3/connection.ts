@@ -48,7 +48,7 @@ export interface H3Run {
 
 const ALPN = ["h3"];
 const QPACK_PREFACES = [Uint8Array.of(STREAM_QPACK_ENCODER), Uint8Array.of(STREAM_QPACK_DECODER)];
-const IGNORE = () => {};
+export const IGNORE = () => {};
 
 /** One QUIC connection carrying the requests of `streams` slots (slot.ts). */
 export class H3Connection {

@@ -15,7 +15,7 @@ import type { RequestMix } from "../request.ts";
 import { FRAME_HEADERS, h3ErrorName, H3FrameReader, READ_DATA, READ_FRAME } from "../../../http3/frames.ts";
 import { qpackErrorName, qpackH3Code } from "../../../http3/qpack_decoder.ts";
 import { bytesRoughly, errorMessage, responseTimeoutMessage } from "../exchange_errors.ts";
-import type { H3Connection } from "./connection.ts";
+import { type H3Connection, IGNORE } from "./connection.ts";
 import type { H3Request } from "./request.ts";
 
 /** Deno's runtime core (`Deno[Deno.internal].core`, not public): its ops on a stream half's resource. */
@@ -35,7 +35,6 @@ const ridOf = (half: object): number => {
 
 const STREAM_OPTIONS = { waitUntilAvailable: true };
 const READ_BYTES = 16384;
-const IGNORE = () => {};
 
 /** One request stream's worth of an h3 connection, driven like a connection by the executors. */
 export class H3Slot implements LoadConnection {
@@ -47,8 +46,12 @@ export class H3Slot implements LoadConnection {
   /** The open stream, held (collecting it closes its resources), and its receive side's rid: -1 unopened. */
   #stream: Deno.QuicBidirectionalStream | null = null;
   #rx = -1;
-  /** Ends the pending read (with -1) when the stream is cancelled: Deno's read op cannot be. */
+  /** Ends the pending read (-1) on a cancel (Deno's read op cannot be); `#read` starts one, made once. */
   #wake: ((n: number) => void) | null = null;
+  readonly #read = (resolve: (n: number) => void, reject: (err: unknown) => void): void => {
+    this.#wake = resolve;
+    core.read(this.#rx, this.#buffer).then(resolve, reject);
+  };
   /** Where answers are read; a new one after a cancel, which the abandoned read may still fill. */
   #buffer = new Uint8Array(READ_BYTES);
   readonly #frames = new H3FrameReader(false);
@@ -98,7 +101,7 @@ export class H3Slot implements LoadConnection {
     frames.reset();
     try {
       const stream = this.#stream = await conn.createBidirectionalStream(STREAM_OPTIONS);
-      const rx = this.#rx = ridOf(stream.readable);
+      this.#rx = ridOf(stream.readable);
       const tx = ridOf(stream.writable);
       // A failed write shows on the read side too (a reset stream, a closed connection).
       core.writeAll(tx, request.bytes).catch(IGNORE);
@@ -107,10 +110,7 @@ export class H3Slot implements LoadConnection {
       const decoder = session.decoder;
       read: while (!this.timedOut) {
         const buffer = this.#buffer;
-        const end = await new Promise<number>((resolve, reject) => {
-          this.#wake = resolve;
-          core.read(rx, buffer).then(resolve, reject);
-        });
+        const end = await new Promise<number>(this.#read);
         this.#wake = null;
         if (end <= 0) break;
         received += end;
