@@ -888,3 +888,45 @@ Deno.test("a task set among another task set's tasks is entered, as Locust nests
     assertEquals(code, 0, text);
     ok(Number(csv(`${dir}/res_stats.csv`).find((r) => r.Name === "inner")?.["Request Count"]) > 2, text);
   }));
+
+const SET_UP = `from locust import HttpUser, constant, events, task
+
+print("module loaded")
+STATE = {"token": None, "starts": 0}
+SEEN = []
+RUNS = 0
+
+
+@events.init.add_listener
+def on_init(environment, **kwargs):
+    global RUNS
+    RUNS += 1
+    print("init ran")
+
+
+@events.test_start.add_listener
+def on_test_start(environment, **kwargs):
+    STATE["starts"] += 1
+    STATE["token"] = "abc"
+    SEEN.append("started")
+
+
+class Api(HttpUser):
+    wait_time = constant(0.05)
+    state = STATE
+
+    @task
+    def hello(self):
+        self.client.get("/json", name=f"{self.state['token']} {STATE['starts']} {RUNS} {len(SEEN)}")
+`;
+
+Deno.test("init and test_start run once for the run, and every user sees what they set", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-set-up-" });
+    const args = ["locustfile.py", "-u", "6", "-r", "6", "-t", "1s", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", SET_UP, args, dir);
+    assertEquals(code, 0, text);
+    assertEquals(csv(`${dir}/res_stats.csv`).map((r) => r.Name), ["abc 1 1 1", "Aggregated"], text);
+    assertEquals(text.split("module loaded").length, 2, text); // once, as Locust's one process prints it
+    assertEquals(text.split("init ran").length, 2, text);
+  }));

@@ -125,12 +125,14 @@ class Converter {
     this.write(`let __t, __e${lets.map((n) => `, ${this.jsName(n)}`).join("")}; `);
     for (const stmt of children(top)) this.statement(stmt);
     if (this.problems.length > 0) throw this.error();
+    const vars = lets.map((n) => this.jsName(n)).join(", ");
     const [py, locust, modules] = [PY_URL, LOCUST_URL, MODULES_URL].map((u) => JSON.stringify(u));
     this.out.push(
       `import * as __py from ${py}; import * as __L from ${locust}; ` +
         `import { MODULES as __M, next as __next, open as __open } from ${modules};`,
-      `const __f = __L.locustfile({ ${this.users.map((u) => this.jsName(u.name)).join(", ")} }` +
-        `${this.shapes.length > 0 ? `, ${this.jsName(this.shapes[0])}` : ""}); ` +
+      `const __f = __L.locustfile({ ${this.users.map((u) => this.jsName(u.name)).join(", ")} }, ` +
+        `${this.shapes.length > 0 ? this.jsName(this.shapes[0]) : "undefined"}, () => ({ ${vars} }), ` +
+        `(__v) => ({ ${lets.map((n) => `${this.jsName(n)} = ${this.jsName(n)}`).join(", ")} } = __v)); ` +
         "export default __f.default; export const { start, stop, setup } = __f;",
     );
     return {

@@ -11,7 +11,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { STATUS_CODES } from "node:http";
 import type { RequestOptions, Response, Session } from "../session.ts";
-import { args, bool, Kw, mapping, PyError, str } from "./py.ts";
+import { args, bool, Kw, mapping, output, PyError, str } from "./py.ts";
 import { MODULES } from "./py_modules.ts";
 import { setCookiePair } from "../sessions/cookies.ts";
 import { TEST_ABORT_CHANNEL } from "../k6/test_abort.ts";
@@ -46,9 +46,51 @@ export interface LocustSelection {
   logLevel?: string;
   /** Its own options given on the command line, by name (`region` of `--region`). */
   options?: Record<string, string>;
-  /** The command's process runs `init` and `test_start` (it listens: `listenHere`), not the setup. */
+  /** The command's process loads the module (`listenHere`): its top level, `init` and `test_start` run there. */
   heard?: boolean;
+  /** What they left in the module's variables and `environment`: where each worker's module starts. */
+  shared?: Shared;
 }
+
+type Shared = { vars: Record<string, unknown>; environment: Record<string, unknown> };
+
+/** The module's variables (not its functions and classes), read and set (the converter's footer gives them). */
+let varsOf: () => Record<string, unknown> = () => ({});
+let setVars: (vars: Record<string, unknown>) => void = () => {};
+
+/** What the module's variables and `environment` hold that a worker can be given (plain data). */
+function shared(): Shared {
+  const plain = ([k, v]: [string, unknown]) => !ENVIRONMENT_OWN.includes(k) && isPlain(v);
+  return {
+    vars: Object.fromEntries(Object.entries(varsOf()).filter(plain)),
+    environment: Object.fromEntries(Object.entries(environment).filter(plain)),
+  };
+}
+
+/** Adopts `shared` into this isolate's module: a list or dict in place, so what holds it sees it. */
+function adopt({ vars, environment: env }: Shared): void {
+  const now = varsOf();
+  for (const [k, v] of Object.entries(vars)) {
+    const was = now[k] as any;
+    if (Array.isArray(was) && Array.isArray(v)) vars[k] = was.splice(0, was.length, ...v) && was;
+    else if (isPlain(was) && was !== null && typeof was === "object" && v !== null && typeof v === "object") {
+      for (const key of Object.keys(was)) delete was[key];
+      vars[k] = Object.assign(was, v);
+    }
+  }
+  setVars(vars);
+  Object.assign(environment, env);
+}
+
+function isPlain(v: unknown): boolean {
+  if (v === null || ["string", "number", "boolean"].includes(typeof v)) return true;
+  if (Array.isArray(v)) return v.every(isPlain);
+  const proto = typeof v === "object" ? Object.getPrototypeOf(v) : undefined;
+  return (proto === Object.prototype || proto === null) && Object.values(v as object).every(isPlain);
+}
+
+// A worker runs the module's top level silently when the command's process ran it (its prints once).
+output.quiet = (JSON.parse(Deno.env.get(LOCUST_ENV) ?? "{}") as LocustSelection).heard === true;
 
 /** `__file__`: the locustfile's path as the command line gave it (its conversion runs from a cache). */
 export function locustPath(): string {
@@ -286,6 +328,8 @@ function report(s: Session, r: LocustResponse, why: string | null): void {
  */
 export async function listenHere(): Promise<() => Promise<void>> {
   await fire([...listeners.init, ...listeners.test_start], { environment });
+  const sel = JSON.parse(Deno.env.get(LOCUST_ENV) ?? "{}");
+  Deno.env.set(LOCUST_ENV, JSON.stringify({ ...sel, shared: shared() }));
   const channel = new BroadcastChannel(REQUESTS_CHANNEL);
   let lastMs = performance.now();
   channel.onmessage = (e: MessageEvent<Record<string, unknown>>) => {
@@ -523,6 +567,8 @@ const environment = {
   process_exit_code: null as number | null,
 };
 
+const ENVIRONMENT_OWN = Object.keys(environment);
+
 /**
  * Runs the end's listeners (`test_stopping`, `test_stop`, `quitting` last added first) with `stats` as
  * `environment.stats`, in the process that ran the load; the `process_exit_code` they set, or null.
@@ -709,8 +755,13 @@ function klOrder(shares: Array<[UserClass, number]>, n: number): UserClass[] {
 }
 
 /** The session module's exports for a locustfile's user classes (the converter's footer calls it). */
-export function locustfile(all: Record<string, unknown>, shape?: unknown) {
-  shapeClass = shape;
+export function locustfile(
+  all: Record<string, unknown>,
+  shape: unknown,
+  vars: () => Record<string, unknown>,
+  set: (vars: Record<string, unknown>) => void,
+) {
+  shapeClass = shape, varsOf = vars, setVars = set, output.quiet = false;
   const sel: LocustSelection = JSON.parse(Deno.env.get(LOCUST_ENV) ?? "{}");
   stopTimeoutMs = sel.stopTimeoutMs ?? 0;
   const classes = Object.entries(all).filter(([, v]) =>
@@ -732,6 +783,8 @@ export function locustfile(all: Record<string, unknown>, shape?: unknown) {
   };
 
   async function start(s: Session) {
+    const given = (s.setup as { shared?: Shared } | undefined)?.shared;
+    if (given !== undefined && !adopted) adopted = true, adopt(given);
     // Once an isolate: the load's end sets when a user still in its task is stopped.
     if (killAtMs === Infinity && !s.stopping.aborted) {
       killAtMs = Number.MAX_VALUE;
@@ -836,12 +889,15 @@ export function locustfile(all: Record<string, unknown>, shape?: unknown) {
   for (const fn of listeners.init_command_line_parser) fn(new Kw({ parser: { add_argument } }));
   if (sel.heard) requestsOut ??= new BroadcastChannel(REQUESTS_CHANNEL);
   const starts = sel.heard ? [] : [...listeners.init, ...listeners.test_start];
+  let adopted = false;
+  if (sel.shared !== undefined) adopt(sel.shared);
   return {
     start: (s: Session) => timeRead ? current.run(s, start, s) : start(s),
     default: (s: Session) => timeRead ? current.run(s, run, s) : run(s),
     stop: (s: Session) => timeRead ? current.run(s, stop, s) : stop(s),
     setup: starts.length === 0 ? undefined : async () => {
       for (const fn of starts) await fn(new Kw({ environment }));
+      return { shared: shared() };
     },
   };
 }
