@@ -55,6 +55,26 @@ const LOCUST_MODULES = new Set(
   "locust locust.contrib.fasthttp locust.exception locust.user.wait_time locust.runners".split(" "),
 );
 const PY_MODULES = new Set(Object.keys(MODULES));
+const NOT_HTTP = "a User that is not HTTP: loadlab times requests it sends itself; write its calls as " +
+  "self.client requests of an HttpUser, or test that service with its own client";
+const LIBRARY = "Locust as a library (its Environment, runners, stats, messages): loadlab runs the users " +
+  "itself; give Locust's flags to loadlab run, and read the run's numbers in a test_stop listener";
+/** What a module a locustfile imports is to Locust and what to write instead, by its first name. */
+const INSTEAD: Record<string, string> = {
+  gevent: "greenlets of its own (gevent): loadlab runs each user's tasks itself; put the work in a task, " +
+    "a user class of its own, or a test_start listener",
+  threading: "threads of its own: loadlab runs each user's tasks itself; put the work in a task",
+  pyquery: "an HTML parser: read what the test needs from r.text with re (re.search, re.findall)",
+  bs4: "an HTML parser: read what the test needs from r.text with re (re.search, re.findall)",
+  flask: "routes added to Locust's web UI: loadlab has no web UI; serve what the test needs from its target",
+  requests: "a client outside the user: send with self.client, whose requests count and are timed",
+  "locust.clients": "a client of its own (HttpSession): send with self.client, a full URL for another host",
+  "locust.env": LIBRARY,
+  "locust.stats": LIBRARY,
+  "locust.log": LIBRARY,
+  "locust.contrib": NOT_HTTP,
+  locust_plugins: "locust-plugins: loadlab runs Locust's own users and flags (-t rather than -i)",
+};
 const BUILTINS = new Set(Object.keys(builtins));
 const EVENTS_HELD = `loadlab takes listeners of ${LOCUST_EVENTS.join(", ")} (report_to_master and ` +
   "worker_report never fire: one process)";
@@ -499,16 +519,21 @@ class Converter {
       let value: string;
       if (LOCUST_MODULES.has(module)) {
         if (from !== null && !LOCUST_NAMES.has(name)) {
-          this.refuse(n, `${spelled}: not in the subset (${[...LOCUST_NAMES].join(", ")})`);
+          const why = name === "User"
+            ? NOT_HTTP
+            : module === "locust.runners"
+            ? LIBRARY
+            : "not in the subset";
+          this.refuse(n, `${spelled}: ${why} (docs/LOCUST.md)`);
         }
         value = from === null ? "__L" : `__L.${name}`;
       } else if (PY_MODULES.has(module)) value = from === null ? `__M.${module}` : `__M.${module}.${name}`;
       else {
+        const why = INSTEAD[module.split(".").slice(0, module.startsWith("locust.") ? 2 : 1).join(".")] ??
+          `${module} is not one of the modules loadlab runs (${[...PY_MODULES].join(", ")})`;
         value = this.refuse(
           n,
-          `${from === null ? spelled : `from ${module} import`}: loadlab converts ` +
-            `Locust's HTTP users with the modules ${[...PY_MODULES].join(", ")} (${module} is not one; ` +
-            "docs/LOCUST.md)",
+          `${from === null ? spelled : `from ${module} import`}: ${why} (docs/LOCUST.md)`,
         );
       }
       out.push(`const ${this.jsName(local)} = ${value};`);
@@ -627,7 +652,7 @@ class Converter {
     if (base !== undefined) {
       const baseName = this.text(base);
       if (baseName === "User") {
-        this.refuse(base, "User (not HTTP): loadlab runs HttpUser and FastHttpUser classes (docs/LOCUST.md)");
+        this.refuse(base, `class ${name}(User): ${NOT_HTTP} (docs/LOCUST.md)`);
       }
       extendsText = ` extends ${this.expr(base)}`;
       isUser = ["HttpUser", "FastHttpUser"].includes(baseName) ||

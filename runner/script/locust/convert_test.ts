@@ -44,13 +44,29 @@ class U(HttpUser):
 `,
     ),
     [
-      "locustfile.py:2: import requests: loadlab converts Locust's HTTP users with the modules random, " +
-      "string, json, time, uuid, itertools, os, math, logging, re, csv, datetime, base64, hashlib, hmac, " +
-      "contextlib (requests is not one; docs/LOCUST.md)",
+      "locustfile.py:2: import requests: a client outside the user: send with self.client, whose requests " +
+      "count and are timed (docs/LOCUST.md)",
       "locustfile.py:5: a generator that is a method or sends: make its requests in the with block",
     ],
   );
-  ok(problems(HEAD + "from locust import User\n")[0].startsWith("locustfile.py:2: from locust import User"));
+  // What Locust's examples import that loadlab cannot run: each named with what to write instead.
+  const refused = problems(
+    HEAD +
+      "from locust import User\nimport gevent\nfrom pyquery import PyQuery\nfrom flask import request\n" +
+      "from locust.env import Environment\nclass Dns(User):\n    pass\n",
+  );
+  assertEquals(refused.map((p) => p.split(":").slice(0, 3).join(":")), [
+    "locustfile.py:2: from locust import User",
+    "locustfile.py:3: import gevent",
+    "locustfile.py:4: from pyquery import",
+    "locustfile.py:5: from flask import",
+    "locustfile.py:6: from locust.env import",
+    "locustfile.py:7: class Dns(User)",
+  ]);
+  for (const [at, instead] of [[0, "self.client"], [1, "a task"], [2, "re.search"], [3, "no web UI"]]) {
+    ok(refused[at as number].includes(instead as string), refused[at as number]);
+  }
+  ok(refused[4].includes("give Locust's flags to loadlab run"), refused[4]);
   assertEquals(problems("def timed(user):\n    user.client.get('/')\n    yield\n"), [
     "locustfile.py:1: a generator that is a method or sends: make its requests in the with block",
   ]);
