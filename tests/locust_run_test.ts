@@ -930,3 +930,28 @@ Deno.test("init and test_start run once for the run, and every user sees what th
     assertEquals(text.split("module loaded").length, 2, text); // once, as Locust's one process prints it
     assertEquals(text.split("init ran").length, 2, text);
   }));
+
+const HOSTED = `from locust import HttpUser, constant, task
+
+
+class Staging(HttpUser):
+    host = "http://127.0.0.1:9"
+    wait_time = constant(0.05)
+
+    @task
+    def home(self):
+        self.client.get(f"{self.host}/json", name=self.__class__.__name__)
+`;
+
+Deno.test("-H is each user class's host, as Locust's runner sets it; -i is refused as Locust refuses it", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-hosted-" });
+    const args = ["locustfile.py", "-u", "2", "-r", "2", "-t", "1s", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", HOSTED, args, dir);
+    assertEquals(code, 0, text);
+    const row = csv(`${dir}/res_stats.csv`).find((r) => r.Name === "Staging");
+    ok(Number(row?.["Request Count"]) > 2 && row?.["Failure Count"] === "0", text);
+    const refused = await runLocust("locustfile.py", HOSTED, [...args, "-i", "20"]);
+    assertEquals(refused.code, 2, refused.text);
+    ok(refused.text.includes("-i/--iterations is locust-plugins' flag"), refused.text);
+  }));

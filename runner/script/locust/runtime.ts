@@ -471,6 +471,12 @@ export class TaskSet {
   declare parent: HttpUser | TaskSet;
   __next = 0;
   __cpLastRun = performance.now() / 1000;
+  static get __name__(): string {
+    return this.name;
+  }
+  get __class__(): unknown {
+    return this.constructor;
+  }
   get client(): Client {
     return this.user.client;
   }
@@ -505,6 +511,12 @@ export class HttpUser {
   /** The task sets entered, innermost last. */
   __stack: TaskSet[] = [];
   __cpLastRun = performance.now() / 1000;
+  static get __name__(): string {
+    return this.name;
+  }
+  get __class__(): unknown {
+    return this.constructor;
+  }
   on_start(): void {}
   on_stop(): void {}
   /** Python's constructor (`def __init__(self, environment)` converted), called before `on_start`. */
@@ -862,6 +874,8 @@ export function locustfile(
   }
 
   environment.host = sel.host ?? null;
+  // As Locust's runner: the run's host is each user class's `host` (its requests' base, and `self.host`).
+  if (sel.host !== undefined) { for (const cls of users) attr(cls, "host", sel.host); }
   MODULES.logging.level = sel.logLevel ?? "INFO";
   environment.runner.user_count = sel.userCount ?? 1;
   environment.parsed_options = {
