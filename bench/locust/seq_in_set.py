@@ -1,4 +1,4 @@
-# args: -u 10 -r 10 -t 8s
+# args: -u 20 -r 20 -t 12s
 # Checkout as a SequentialTaskSet inside a browsing TaskSet; leaving both without a wait (reschedule=False).
 from locust import HttpUser, SequentialTaskSet, TaskSet, constant, task
 

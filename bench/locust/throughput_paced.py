@@ -1,4 +1,4 @@
-# args: -u 6 -r 6 -t 8s
+# args: -u 20 -r 20 -t 12s
 # A pacing SLA: each user 4 tasks a second whatever the response time (constant_throughput).
 from locust import HttpUser, constant_throughput, task
 
