@@ -46,7 +46,7 @@ export interface LocustSelection {
   logLevel?: string;
   /** Its own options given on the command line, by name (`region` of `--region`). */
   options?: Record<string, string>;
-  /** The command's process loads the module (`listenHere`): its top level, `init` and `test_start` run there. */
+  /** The command's process loads the module (`listenHere`): its top level, `init`, `test_start` run there. */
   heard?: boolean;
   /** What they left in the module's variables and `environment`: where each worker's module starts. */
   shared?: Shared;
@@ -54,7 +54,7 @@ export interface LocustSelection {
 
 type Shared = { vars: Record<string, unknown>; environment: Record<string, unknown> };
 
-/** The module's variables (not its functions and classes), read and set (the converter's footer gives them). */
+/** The module's variables (not its functions and classes), read and set, as the converter's footer gives. */
 let varsOf: () => Record<string, unknown> = () => ({});
 let setVars: (vars: Record<string, unknown>) => void = () => {};
 
@@ -471,12 +471,6 @@ export class TaskSet {
   declare parent: HttpUser | TaskSet;
   __next = 0;
   __cpLastRun = performance.now() / 1000;
-  static get __name__(): string {
-    return this.name;
-  }
-  get __class__(): unknown {
-    return this.constructor;
-  }
   get client(): Client {
     return this.user.client;
   }
@@ -511,12 +505,6 @@ export class HttpUser {
   /** The task sets entered, innermost last. */
   __stack: TaskSet[] = [];
   __cpLastRun = performance.now() / 1000;
-  static get __name__(): string {
-    return this.name;
-  }
-  get __class__(): unknown {
-    return this.constructor;
-  }
   on_start(): void {}
   on_stop(): void {}
   /** Python's constructor (`def __init__(self, environment)` converted), called before `on_start`. */
@@ -608,6 +596,20 @@ async function fire(fns: Fn[], kw: Record<string, unknown>): Promise<void> {
 const REST = Symbol("rest");
 
 export class FastHttpUser extends HttpUser {}
+
+// Python's `self.__class__` and a class's `__name__`.
+for (const cls of [TaskSet, HttpUser]) {
+  Object.defineProperty(cls, "__name__", {
+    get: function (this: typeof cls) {
+      return this.name;
+    },
+  });
+  Object.defineProperty(cls.prototype, "__class__", {
+    get: function (this: object) {
+      return this.constructor;
+    },
+  });
+}
 
 /** `locust.runners`: a loadlab run is one process, its runner a `LocalRunner` (neither of these). */
 export class MasterRunner {}
