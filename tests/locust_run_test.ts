@@ -889,10 +889,12 @@ Deno.test("a task set among another task set's tasks is entered, as Locust nests
     ok(Number(csv(`${dir}/res_stats.csv`).find((r) => r.Name === "inner")?.["Request Count"]) > 2, text);
   }));
 
-const SET_UP = `from locust import HttpUser, constant, events, task
+const SET_UP = `import time
+
+from locust import HttpUser, constant, events, task
 
 print("module loaded")
-STATE = {"token": None, "starts": 0}
+STATE = {"token": None, "starts": 0, "at": 0}
 SEEN = []
 RUNS = 0
 
@@ -908,12 +910,18 @@ def on_init(environment, **kwargs):
 def on_test_start(environment, **kwargs):
     STATE["starts"] += 1
     STATE["token"] = "abc"
+    STATE["at"] = time.time()
     SEEN.append("started")
 
 
 class Api(HttpUser):
     wait_time = constant(0.05)
     state = STATE
+
+    def on_start(self):
+        # As Locust's: test_start fires as the users start, not before loadlab's own start-up.
+        if time.time() - STATE["at"] > 0.5:
+            raise Exception(f"test_start ran {time.time() - STATE['at']:.2f} s before the users")
 
     @task
     def hello(self):

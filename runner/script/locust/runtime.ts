@@ -48,8 +48,6 @@ export interface LocustSelection {
   options?: Record<string, string>;
   /** The command's process loads the module (`listenHere`): its top level, `init`, `test_start` run there. */
   heard?: boolean;
-  /** What they left in the module's variables and `environment`: where each worker's module starts. */
-  shared?: Shared;
 }
 
 type Shared = { vars: Record<string, unknown>; environment: Record<string, unknown> };
@@ -320,16 +318,24 @@ function report(s: Session, r: LocustResponse, why: string | null): void {
   else requestsOut.postMessage({ ...meta, ...more });
 }
 
+/** Where a worker's first user asks for what `test_start` left, and the command's process answers. */
+const SHARED_CHANNEL = "loadlab-locust-shared";
+
 /**
- * In the command's process, through the load: the file's `init` and `test_start` listeners run, then its
- * `request` listeners on each request a worker tells, so what they count is the whole run's, in the
- * module its end's listeners read. The function returned waits for the requests still on their way
- * (until none came for QUIET_MS) and stops.
+ * In the command's process, through the load: the file's `init` listeners run; its `test_start` ones as
+ * the first user starts (a worker asks), what they left given to each worker; then its `request`
+ * listeners on each request a worker tells, so what they count is the whole run's, in the module its
+ * end's listeners read. The function returned waits for the requests still on their way (until none came
+ * for QUIET_MS) and stops.
  */
 export async function listenHere(): Promise<() => Promise<void>> {
-  await fire([...listeners.init, ...listeners.test_start], { environment });
-  const sel = JSON.parse(Deno.env.get(LOCUST_ENV) ?? "{}");
-  Deno.env.set(LOCUST_ENV, JSON.stringify({ ...sel, shared: shared() }));
+  await fire(listeners.init, { environment });
+  const shares = new BroadcastChannel(SHARED_CHANNEL);
+  let given: Promise<Shared> | undefined;
+  shares.onmessage = async () => {
+    given ??= fire(listeners.test_start, { environment }).then(shared);
+    shares.postMessage(await given);
+  };
   const channel = new BroadcastChannel(REQUESTS_CHANNEL);
   let lastMs = performance.now();
   channel.onmessage = (e: MessageEvent<Record<string, unknown>>) => {
@@ -338,10 +344,23 @@ export async function listenHere(): Promise<() => Promise<void>> {
   };
   return async () => {
     while (performance.now() - lastMs < QUIET_MS) await new Promise((r) => setTimeout(r, QUIET_MS / 4));
-    channel.close();
+    channel.close(), shares.close();
   };
 }
 const QUIET_MS = 200;
+
+/** A worker's: what the command's process's `test_start` left, adopted once (its first user waits). */
+let sharedHere: Promise<void> | undefined;
+function sharedFromCommand(): Promise<void> {
+  return sharedHere ??= new Promise((done) => {
+    const channel = new BroadcastChannel(SHARED_CHANNEL);
+    channel.onmessage = (e: MessageEvent<Shared | null>) => {
+      if (e.data === null) return; // another worker's ask
+      channel.close(), adopt(e.data), done();
+    };
+    channel.postMessage(null);
+  });
+}
 
 const NO_OPTIONS: Record<string, unknown> = Object.freeze({});
 
@@ -799,6 +818,7 @@ export function locustfile(
   async function start(s: Session) {
     const given = (s.setup as { shared?: Shared } | undefined)?.shared;
     if (given !== undefined && !adopted) adopted = true, adopt(given);
+    else if (sel.heard) await sharedFromCommand();
     // Once an isolate: the load's end sets when a user still in its task is stopped.
     if (killAtMs === Infinity && !s.stopping.aborted) {
       killAtMs = Number.MAX_VALUE;
@@ -906,7 +926,6 @@ export function locustfile(
   if (sel.heard) requestsOut ??= new BroadcastChannel(REQUESTS_CHANNEL);
   const starts = sel.heard ? [] : [...listeners.init, ...listeners.test_start];
   let adopted = false;
-  if (sel.shared !== undefined) adopt(sel.shared);
   return {
     start: (s: Session) => timeRead ? current.run(s, start, s) : start(s),
     default: (s: Session) => timeRead ? current.run(s, run, s) : run(s),
