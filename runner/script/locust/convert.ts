@@ -282,7 +282,7 @@ class Converter {
   // ---- statements ----
 
   private statement(stmt: SyntaxNode, inClass?: string): void {
-    if (stmt.name === "Comment" || stmt.name === ":" || stmt.name === "newline") return;
+    if (stmt.name === ":" || stmt.name === "newline") return;
     this.at(stmt);
     try {
       this.write(inClass === undefined ? this.stmt(stmt) : this.classMember(stmt, inClass));
@@ -834,7 +834,7 @@ class Converter {
   /** A list's or set's items (`*xs` spread), or a dict's pairs (`**d` spread). */
   private items(n: SyntaxNode, dict = false): string {
     const out: string[] = [];
-    const parts = children(n).filter((c) => !["[", "]", "{", "}", "(", ")", ",", ":"].includes(c.name));
+    const parts = exprChildren(n);
     for (let i = 0; i < parts.length; i++) {
       const p = parts[i];
       if (p.name === "*" || p.name === "**") {
@@ -1061,14 +1061,15 @@ class Converter {
   }
 }
 
+/** A node's children, its comments left out (a comment may sit between any two of them). */
 function children(n: SyntaxNode): SyntaxNode[] {
   const out: SyntaxNode[] = [];
-  for (let c = n.firstChild; c !== null; c = c.nextSibling) out.push(c);
+  for (let c = n.firstChild; c !== null; c = c.nextSibling) if (c.name !== "Comment") out.push(c);
   return out;
 }
 
 const PUNCTUATION = new Set(
-  ("( ) [ ] { } , : return assert del raise from while else Body Comment").split(" "),
+  ("( ) [ ] { } , : return assert del raise from while else Body").split(" "),
 );
 
 /** The expressions among a node's children (keywords and punctuation left out). */

@@ -143,3 +143,32 @@ Deno.test("a module function defined again (a `_` per listener) assigns the name
   const lines = code.split("\n");
   ok(lines[0].includes("; function _(") && lines[2].startsWith("_ = function _("), code);
 });
+
+Deno.test("a comment between a call's arguments, an operator's operands or a literal's items converts", () => {
+  const { code } = convertLocust(
+    HEAD + `PAGES = [
+    "/",  # home
+    # the API
+    "/json",
+]
+
+
+class U(HttpUser):
+    @task
+    def t(self):
+        self.client.get(
+            PAGES[0],  # first
+            name={"a": 1,  # one
+                  **{"b": 2}}["a"],
+        )
+        x = (1  # one
+             + 2)
+        print([p for p in PAGES  # each
+               if p and  # both
+               x])
+`,
+    "locustfile.py",
+  );
+  ok(code.includes('PAGES = ["/", "/json"]'), code);
+  ok(code.includes("x = (__py.add(1, 2))"), code);
+});
