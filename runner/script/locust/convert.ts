@@ -508,7 +508,8 @@ class Converter {
     const parts = children(n).filter((c) => ![",", "(", ")"].includes(c.name));
     const importAt = parts.findIndex((c) => c.name === "import");
     const from = parts[0].name === "from" ? parts.slice(1, importAt).map((c) => this.text(c)).join("") : null;
-    if (from === "__future__") return ""; // Python 3's own behaviour already
+    // Python 3's own behaviour already; type hints, which the conversion leaves out.
+    if (from === "__future__" || from === "typing" || from === "collections.abc") return "";
     const out: string[] = [];
     for (let i = from === null ? 1 : importAt + 1; i < parts.length; i++) {
       const name = this.text(parts[i]), module = from ?? name;

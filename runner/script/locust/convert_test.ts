@@ -144,9 +144,11 @@ Deno.test("a module function defined again (a `_` per listener) assigns the name
   ok(lines[0].includes("; function _(") && lines[2].startsWith("_ = function _("), code);
 });
 
-Deno.test("a comment between a call's arguments, an operator's operands or a literal's items converts", () => {
+Deno.test("comments between a call's arguments, an operator's operands or items, and type hints convert", () => {
   const { code } = convertLocust(
-    HEAD + `PAGES = [
+    HEAD + `from typing import Optional
+from collections.abc import Generator
+PAGES = [
     "/",  # home
     # the API
     "/json",
@@ -155,7 +157,7 @@ Deno.test("a comment between a call's arguments, an operator's operands or a lit
 
 class U(HttpUser):
     @task
-    def t(self):
+    def t(self, at: Optional[int] = None) -> None:
         self.client.get(
             PAGES[0],  # first
             name={"a": 1,  # one
