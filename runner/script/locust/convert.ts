@@ -629,6 +629,12 @@ class Converter {
     const parts = children(d).filter((c) => c.name !== "At");
     const hook = parts[2] === undefined ? "" : this.text(parts[2]);
     if (this.text(parts[0]) === "events") this.event(d, hook);
+    if (["property", "staticmethod", "classmethod"].includes(this.text(parts[0]))) {
+      this.refuse(
+        d,
+        `@${this.text(parts[0])}: write a method and call it (self.busy()), or a module function`,
+      );
+    }
     let text = "";
     for (const p of parts) {
       if (p.name === "VariableName") text += text === "" ? this.name(p) : this.text(p);

@@ -67,6 +67,12 @@ class U(HttpUser):
     ok(refused[at as number].includes(instead as string), refused[at as number]);
   }
   ok(refused[4].includes("give Locust's flags to loadlab run"), refused[4]);
+  assertEquals(
+    problems(HEAD + "class U(HttpUser):\n    @property\n    def busy(self):\n        return 1\n"),
+    [
+      "locustfile.py:3: @property: write a method and call it (self.busy()), or a module function",
+    ],
+  );
   assertEquals(problems("def timed(user):\n    user.client.get('/')\n    yield\n"), [
     "locustfile.py:1: a generator that is a method or sends: make its requests in the with block",
   ]);
