@@ -963,3 +963,28 @@ Deno.test("-H is each user class's host, as Locust's runner sets it; -i is refus
     assertEquals(refused.code, 2, refused.text);
     ok(refused.text.includes("-i/--iterations is locust-plugins' flag"), refused.text);
   }));
+
+const FAST = `from locust import FastHttpUser, constant, task
+
+
+class Fast(FastHttpUser):
+    wait_time = constant(0.05)
+
+    @task
+    def timed(self):
+        self.client.get("/json", name="plain")
+        with self.client.get("/json", name="caught", catch_response=True) as r:
+            if r.elapsed.total_seconds() > 5:
+                r.failure("slow")
+`;
+
+Deno.test("a FastHttpUser's catch_response has no elapsed, as Locust's: its block raises, no request counted", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-fast-" });
+    const args = ["locustfile.py", "-u", "2", "-r", "2", "-t", "1s", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", FAST, args, dir);
+    assertEquals(code, 1, text); // Locust's: an exception in a task
+    assertEquals(csv(`${dir}/res_stats.csv`).map((r) => r.Name), ["plain", "Aggregated"], text);
+    const thrown = Deno.readTextFileSync(`${dir}/res_exceptions.csv`);
+    ok(thrown.includes("'ResponseContextManager' object has no attribute '_elapsed'"), thrown);
+  }));

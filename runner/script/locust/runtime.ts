@@ -241,6 +241,7 @@ class LocustResponse {
     return mapping((k) => h.get(k));
   }
   get cookies(): Record<string, string> {
+    this.#lacks("cookies");
     const out: Record<string, string> = {};
     for (const line of this.#r.headers.getAll("set-cookie")) {
       const pair = setCookiePair(line);
@@ -249,10 +250,12 @@ class LocustResponse {
     return out;
   }
   get elapsed() {
+    if (this.fast && this[CATCH]) this.#lacks("_elapsed", "ResponseContextManager");
     const ms = this.elapsedMs;
     return { total_seconds: () => ms / 1000, microseconds: Math.round(ms * 1000) };
   }
   get reason(): string {
+    this.#lacks("reason");
     return this.#r.status === 0 ? "" : (STATUS_CODES[this.#r.status] ?? "");
   }
   get error(): string | null {
@@ -279,6 +282,11 @@ class LocustResponse {
   declare name: string;
   declare elapsedMs: number;
   declare context: Record<string, unknown> | undefined;
+  /** A FastHttpUser's: Locust's FastResponse, which lacks some of requests' members. */
+  declare fast: boolean;
+  #lacks(name: string, type = "FastResponse"): void {
+    if (this.fast) throw new PyError("AttributeError", `'${type}' object has no attribute '${name}'`);
+  }
   js: unknown = null;
   __enter__(): this {
     return this;
@@ -373,6 +381,7 @@ export const REQUEST_KEYS =
 class Client {
   /** The session of its user's task in progress (set as each begins, before the user's first request). */
   __s: Session | null = null;
+  fast = false;
   headers: Record<string, string> = {};
   request_name: string | null = null;
   /** `with self.client.rename_request(name):` names the block's requests without a `name=` of their own. */
@@ -457,6 +466,7 @@ class Client {
     response.elapsedMs = nowMs(s) - startMs;
     response.name = o.name != null ? str(o.name) : pathAndQuery(path);
     response.context = o.context as Record<string, unknown> | undefined;
+    response.fast = this.fast;
     if (bool(o.catch_response)) response[CATCH] = o.catch_response === REST ? "rest" : "catch";
     // A request the run's end cut is no failure of the server's (Locust does not report a killed user's).
     else if (r.status !== 0 || !s.ended.aborted) report(s, response, response.failureText());
@@ -614,7 +624,12 @@ async function fire(fns: Fn[], kw: Record<string, unknown>): Promise<void> {
 /** `catch_response`'s value `rest()` passes: Locust's response context manager with rest's rules. */
 const REST = Symbol("rest");
 
-export class FastHttpUser extends HttpUser {}
+export class FastHttpUser extends HttpUser {
+  constructor() {
+    super();
+    this.client.fast = true;
+  }
+}
 
 // Python's `self.__class__` and a class's `__name__`.
 for (const cls of [TaskSet, HttpUser]) {
