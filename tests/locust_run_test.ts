@@ -988,3 +988,31 @@ Deno.test("a FastHttpUser's catch_response has no elapsed, as Locust's: its bloc
     const thrown = Deno.readTextFileSync(`${dir}/res_exceptions.csv`);
     ok(thrown.includes("'ResponseContextManager' object has no attribute '_elapsed'"), thrown);
   }));
+
+const SECOND_CLIENT = `from locust import HttpUser, constant, task
+from locust.clients import HttpSession
+
+
+class TwoHosts(HttpUser):
+    wait_time = constant(0.05)
+
+    def on_start(self):
+        self.api = HttpSession(base_url=self.host, request_event=self.client.request_event, user=self)
+
+    @task
+    def both(self):
+        self.client.get("/")
+        self.api.get("/json?via=api")
+`;
+
+Deno.test("an HttpSession of the user's sends to its base_url, named by path as Locust's", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-session-" });
+    const args = ["locustfile.py", "-u", "2", "-r", "2", "-t", "1s", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", SECOND_CLIENT, args, dir);
+    assertEquals(code, 0, text);
+    const rows = csv(`${dir}/res_stats.csv`);
+    assertEquals(rows.map((r) => r.Name), ["/", "/json?via=api", "Aggregated"], text);
+    // Each task sends one of each; the run's end may cut a user's task between them.
+    ok(Math.abs(Number(rows[0]["Request Count"]) - Number(rows[1]["Request Count"])) <= 2, text);
+  }));

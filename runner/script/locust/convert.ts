@@ -49,10 +49,11 @@ const MODULES_URL = new URL("./py_modules.ts", import.meta.url).href;
 const LOCUST_NAMES = new Set(
   ("HttpUser FastHttpUser TaskSet SequentialTaskSet task tag between constant constant_pacing " +
     "constant_throughput events StopUser RescheduleTask InterruptTaskSet run_single_user LoadTestShape " +
-    "MarkovTaskSet transition transitions MasterRunner WorkerRunner LocalRunner").split(" "),
+    "MarkovTaskSet transition transitions MasterRunner WorkerRunner LocalRunner HttpSession").split(" "),
 );
 const LOCUST_MODULES = new Set(
-  "locust locust.contrib.fasthttp locust.exception locust.user.wait_time locust.runners".split(" "),
+  "locust locust.contrib.fasthttp locust.exception locust.user.wait_time locust.runners locust.clients"
+    .split(" "),
 );
 const PY_MODULES = new Set(Object.keys(MODULES));
 const NOT_HTTP = "a User that is not HTTP: loadlab times requests it sends itself; write its calls as " +
@@ -68,7 +69,6 @@ const INSTEAD: Record<string, string> = {
   bs4: "an HTML parser: read what the test needs from r.text with re (re.search, re.findall)",
   flask: "routes added to Locust's web UI: loadlab has no web UI; serve what the test needs from its target",
   requests: "a client outside the user: send with self.client, whose requests count and are timed",
-  "locust.clients": "a client of its own (HttpSession): send with self.client, a full URL for another host",
   "locust.env": LIBRARY,
   "locust.stats": LIBRARY,
   "locust.log": LIBRARY,

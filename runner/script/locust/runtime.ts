@@ -382,6 +382,8 @@ class Client {
   /** The session of its user's task in progress (set as each begins, before the user's first request). */
   __s: Session | null = null;
   fast = false;
+  /** An `HttpSession`'s `base_url`, before each path it is given. */
+  base_url = "";
   headers: Record<string, string> = {};
   request_name: string | null = null;
   /** `with self.client.rename_request(name):` names the block's requests without a `name=` of their own. */
@@ -419,6 +421,7 @@ class Client {
     const s = this.__s!;
     stopsHere(s);
     let path = str(url);
+    if (this.base_url !== "" && path.startsWith("/")) path = this.base_url + path;
     if (o.params != null) path += (path.includes("?") ? "&" : "?") + form(o.params);
     let headers: Record<string, string> | undefined;
     for (const _ in this.headers) {
@@ -472,6 +475,13 @@ class Client {
     else if (r.status !== 0 || !s.ended.aborted) report(s, response, response.failureText());
     return response;
   }
+}
+
+/** `locust.clients.HttpSession(base_url, request_event, user)`: a client of the user's for another host. */
+export function HttpSession(...a: unknown[]): Client {
+  const [base, , user] = args(a, ["base_url", "request_event", "user"], [""]) as [string, unknown, HttpUser];
+  const client = Object.assign(new Client(), { base_url: str(base) });
+  return Object.defineProperty(client, "__s", { get: () => user.client.__s });
 }
 
 /** A dict as a query or form body (`a=1&b=x`). */
