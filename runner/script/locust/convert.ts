@@ -889,7 +889,7 @@ class Converter {
     if (this.text(obj) === `${environment}.runner` && !["quit", "user_count"].includes(p)) {
       this.refuse(n, `self.environment.runner.${p}: a user's runner has quit() and user_count only`);
     }
-    return `${this.expr(obj)}.${p}`;
+    return `${this.expr(obj)}.${p === "__class__" ? "constructor" : p === "__name__" ? "name" : p}`;
   }
 
   /** `events.X`: one loadlab fires, else refused. */

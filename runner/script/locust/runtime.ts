@@ -635,24 +635,7 @@ async function fire(fns: Fn[], kw: Record<string, unknown>): Promise<void> {
 const REST = Symbol("rest");
 
 export class FastHttpUser extends HttpUser {
-  constructor() {
-    super();
-    this.client.fast = true;
-  }
-}
-
-// Python's `self.__class__` and a class's `__name__`.
-for (const cls of [TaskSet, HttpUser]) {
-  Object.defineProperty(cls, "__name__", {
-    get: function (this: typeof cls) {
-      return this.name;
-    },
-  });
-  Object.defineProperty(cls.prototype, "__class__", {
-    get: function (this: object) {
-      return this.constructor;
-    },
-  });
+  override client = Object.assign(new Client(), { fast: true });
 }
 
 /** `locust.runners`: a loadlab run is one process, its runner a `LocalRunner` (neither of these). */
