@@ -496,6 +496,8 @@ export const builtins = {
   max: (...a: unknown[]) => extreme(1, a),
   sum: (x: unknown, start = 0) => [...iter(x)].reduce((t: number, v) => t + Number(v), start),
   abs: Math.abs,
+  ord: (c: string) => c.codePointAt(0),
+  chr: (n: number) => String.fromCodePoint(n),
   round: (x: number, digits?: number) =>
     digits === undefined ? Math.round(x) : Math.round(x * 10 ** digits) / 10 ** digits,
   enumerate: (x: unknown, start = 0) => [...iter(x)].map((v, i) => tuple(i + start, v)),
