@@ -76,6 +76,10 @@ const INSTEAD: Record<string, string> = {
   locust_plugins: "locust-plugins: loadlab runs Locust's own users and flags (-t rather than -i)",
 };
 const BUILTINS = new Set(Object.keys(builtins));
+/** Python's builtins a locustfile may call that the subset does not hold: refused at their line. */
+const PY_BUILTINS_OUTSIDE =
+  ("type hex oct bin divmod pow map filter format iter callable vars id hash bytes " +
+    "bytearray frozenset object input exit dir eval exec issubclass").split(" ");
 const EVENTS_HELD = `loadlab takes listeners of ${LOCUST_EVENTS.join(", ")} (report_to_master and ` +
   "worker_report never fire: one process)";
 /** Names a locustfile reads without defining them, beside BUILTINS. */
@@ -934,6 +938,9 @@ class Converter {
     } else if (callee.name === "VariableName") {
       const name = this.text(callee);
       const target = this.name(callee);
+      if (target === name && PY_BUILTINS_OUTSIDE.includes(name) && !this.moduleNames.has(name)) {
+        this.refuse(n, `${name}(): a Python builtin outside the subset (docs/LOCUST.md lists those it has)`);
+      }
       if (this.classes.has(name) || (LOCUST_CLASSES.has(name) && this.moduleNames.has(name))) {
         awaits = false;
         call = `new ${target}(${args})`;

@@ -73,6 +73,9 @@ class U(HttpUser):
       "locustfile.py:3: @property: write a method and call it (self.busy()), or a module function",
     ],
   );
+  assertEquals(problems(HEAD + "def page(sku):\n    return hex(ord(sku))\n"), [
+    "locustfile.py:3: hex(): a Python builtin outside the subset (docs/LOCUST.md lists those it has)",
+  ]);
   assertEquals(problems("def timed(user):\n    user.client.get('/')\n    yield\n"), [
     "locustfile.py:1: a generator that is a method or sends: make its requests in the with block",
   ]);
