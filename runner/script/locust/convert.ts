@@ -33,8 +33,6 @@ export interface LocustUserInfo {
 export interface LocustConversion {
   code: string;
   users: LocustUserInfo[];
-  /** The events it listens to. */
-  events: string[];
   /** Its `LoadTestShape` class, the first of them (as Locust's). */
   shape?: string;
   /** The options it adds (`parser.add_argument("--region", ...)`: `region`). */
@@ -127,7 +125,6 @@ class Converter {
   private asyncFunctions = new Set<string>();
   private syncFunctions = new Set<string>();
   private users: LocustUserInfo[] = [];
-  private events = new Set<string>();
   private shapes: string[] = [];
   private defined = new Set<string>();
   private options: string[] = [];
@@ -162,7 +159,6 @@ class Converter {
     return {
       code: this.out.join("\n") + "\n",
       users: this.users,
-      events: [...this.events],
       options: this.options,
       ...(this.shapes.length > 0 ? { shape: this.shapes[0] } : {}),
     };
@@ -899,7 +895,6 @@ class Converter {
   /** `events.X`: one loadlab fires, else refused. */
   private event(n: SyntaxNode, name: string): void {
     if (!LOCUST_EVENTS.includes(name)) this.refuse(n, `events.${name}: ${EVENTS_HELD}`);
-    this.events.add(name);
   }
 
   private call(n: SyntaxNode): string {
