@@ -1016,3 +1016,25 @@ Deno.test("an HttpSession of the user's sends to its base_url, named by path as 
     // Each task sends one of each; the run's end may cut a user's task between them.
     ok(Math.abs(Number(rows[0]["Request Count"]) - Number(rows[1]["Request Count"])) <= 2, text);
   }));
+
+const TIMED_OUT = `from locust import HttpUser, constant, task
+
+
+class Impatient(HttpUser):
+    wait_time = constant(0.05)
+
+    @task
+    def slow(self):
+        self.client.get("/sleep?ms=400", timeout=0.05, name="too slow")
+`;
+
+Deno.test("a request that timed out is a request of its name and its failure, as Locust counts it", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-timeout-" });
+    const args = ["locustfile.py", "-u", "2", "-r", "2", "-t", "1s", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", TIMED_OUT, args, dir);
+    assertEquals(code, 1, text);
+    const row = csv(`${dir}/res_stats.csv`).find((r) => r.Name === "too slow");
+    ok(Number(row?.["Request Count"]) > 2, text);
+    assertEquals(row?.["Failure Count"], row?.["Request Count"], text);
+  }));
