@@ -56,11 +56,18 @@ type Shared = { vars: Record<string, unknown>; environment: Record<string, unkno
 let varsOf: () => Record<string, unknown> = () => ({});
 let setVars: (vars: Record<string, unknown>) => void = () => {};
 
-/** What the module's variables and `environment` hold that a worker can be given (plain data). */
-function shared(): Shared {
+/**
+ * What the listeners left in the module's variables (those changed since the top level's `before`: a
+ * worker's own top level gives the rest, `STARTED = time.time()` as near its users as Locust's) and in
+ * `environment`, that a worker can be given (plain data).
+ */
+function shared(before: string): Shared {
   const plain = ([k, v]: [string, unknown]) => !ENVIRONMENT_OWN.includes(k) && isPlain(v);
+  const was = JSON.parse(before) as Record<string, unknown>;
+  const changed = ([k, v]: [string, unknown]) =>
+    plain([k, v]) && JSON.stringify(v) !== JSON.stringify(was[k]);
   return {
-    vars: Object.fromEntries(Object.entries(varsOf()).filter(plain)),
+    vars: Object.fromEntries(Object.entries(varsOf()).filter(changed)),
     environment: Object.fromEntries(Object.entries(environment).filter(plain)),
   };
 }
@@ -337,11 +344,12 @@ const SHARED_CHANNEL = "loadlab-locust-shared";
  * for QUIET_MS) and stops.
  */
 export async function listenHere(): Promise<() => Promise<void>> {
+  const before = JSON.stringify(varsOf());
   await fire(listeners.init, { environment });
   const shares = new BroadcastChannel(SHARED_CHANNEL);
   let given: Promise<Shared> | undefined;
   shares.onmessage = async () => {
-    given ??= fire(listeners.test_start, { environment }).then(shared);
+    given ??= fire(listeners.test_start, { environment }).then(() => shared(before));
     shares.postMessage(await given);
   };
   const channel = new BroadcastChannel(REQUESTS_CHANNEL);
@@ -939,8 +947,9 @@ export function locustfile(
     default: (s: Session) => timeRead ? current.run(s, run, s) : run(s),
     stop: (s: Session) => timeRead ? current.run(s, stop, s) : stop(s),
     setup: starts.length === 0 ? undefined : async () => {
+      const before = JSON.stringify(vars());
       for (const fn of starts) await fn(new Kw({ environment }));
-      return { shared: shared() };
+      return { shared: shared(before) };
     },
   };
 }
