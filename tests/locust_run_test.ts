@@ -888,3 +888,153 @@ Deno.test("a task set among another task set's tasks is entered, as Locust nests
     assertEquals(code, 0, text);
     ok(Number(csv(`${dir}/res_stats.csv`).find((r) => r.Name === "inner")?.["Request Count"]) > 2, text);
   }));
+
+const SET_UP = `import time
+
+from locust import HttpUser, constant, events, task
+
+print("module loaded")
+STATE = {"token": None, "starts": 0, "at": 0}
+SEEN = []
+RUNS = 0
+
+
+@events.init.add_listener
+def on_init(environment, **kwargs):
+    global RUNS
+    RUNS += 1
+    print("init ran")
+
+
+@events.test_start.add_listener
+def on_test_start(environment, **kwargs):
+    STATE["starts"] += 1
+    STATE["token"] = "abc"
+    STATE["at"] = time.time()
+    SEEN.append("started")
+
+
+class Api(HttpUser):
+    wait_time = constant(0.05)
+    state = STATE
+
+    def on_start(self):
+        # As Locust's: test_start fires as the users start, not before loadlab's own start-up.
+        if time.time() - STATE["at"] > 0.5:
+            raise Exception(f"test_start ran {time.time() - STATE['at']:.2f} s before the users")
+
+    @task
+    def hello(self):
+        self.client.get("/json", name=f"{self.state['token']} {STATE['starts']} {RUNS} {len(SEEN)}")
+`;
+
+Deno.test("init and test_start run once for the run, and every user sees what they set", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-set-up-" });
+    const args = ["locustfile.py", "-u", "6", "-r", "6", "-t", "1s", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", SET_UP, args, dir);
+    assertEquals(code, 0, text);
+    assertEquals(csv(`${dir}/res_stats.csv`).map((r) => r.Name), ["abc 1 1 1", "Aggregated"], text);
+    assertEquals(text.split("module loaded").length, 2, text); // once, as Locust's one process prints it
+    assertEquals(text.split("init ran").length, 2, text);
+  }));
+
+const HOSTED = `from locust import HttpUser, constant, task
+
+
+class Staging(HttpUser):
+    host = "http://127.0.0.1:9"
+    wait_time = constant(0.05)
+
+    @task
+    def home(self):
+        self.client.get(f"{self.host}/json", name=self.__class__.__name__)
+`;
+
+Deno.test("-H is each user class's host, as Locust's runner sets it; -i is refused as Locust refuses it", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-hosted-" });
+    const args = ["locustfile.py", "-u", "2", "-r", "2", "-t", "1s", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", HOSTED, args, dir);
+    assertEquals(code, 0, text);
+    const row = csv(`${dir}/res_stats.csv`).find((r) => r.Name === "Staging");
+    ok(Number(row?.["Request Count"]) > 2 && row?.["Failure Count"] === "0", text);
+    const refused = await runLocust("locustfile.py", HOSTED, [...args, "-i", "20"]);
+    assertEquals(refused.code, 2, refused.text);
+    ok(refused.text.includes("-i/--iterations is locust-plugins' flag"), refused.text);
+  }));
+
+const FAST = `from locust import FastHttpUser, constant, task
+
+
+class Fast(FastHttpUser):
+    wait_time = constant(0.05)
+
+    @task
+    def timed(self):
+        self.client.get("/json", name="plain")
+        with self.client.get("/json", name="caught", catch_response=True) as r:
+            if r.elapsed.total_seconds() > 5:
+                r.failure("slow")
+`;
+
+Deno.test("a FastHttpUser's catch_response has no elapsed, as Locust's: its block raises, no request counted", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-fast-" });
+    const args = ["locustfile.py", "-u", "2", "-r", "2", "-t", "1s", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", FAST, args, dir);
+    assertEquals(code, 1, text); // Locust's: an exception in a task
+    assertEquals(csv(`${dir}/res_stats.csv`).map((r) => r.Name), ["plain", "Aggregated"], text);
+    const thrown = Deno.readTextFileSync(`${dir}/res_exceptions.csv`);
+    ok(thrown.includes("'ResponseContextManager' object has no attribute '_elapsed'"), thrown);
+  }));
+
+const SECOND_CLIENT = `from locust import HttpUser, constant, task
+from locust.clients import HttpSession
+
+
+class TwoHosts(HttpUser):
+    wait_time = constant(0.05)
+
+    def on_start(self):
+        self.api = HttpSession(base_url=self.host, request_event=self.client.request_event, user=self)
+
+    @task
+    def both(self):
+        self.client.get("/")
+        self.api.get("/json?via=api")
+`;
+
+Deno.test("an HttpSession of the user's sends to its base_url, named by path as Locust's", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-session-" });
+    const args = ["locustfile.py", "-u", "2", "-r", "2", "-t", "1s", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", SECOND_CLIENT, args, dir);
+    assertEquals(code, 0, text);
+    const rows = csv(`${dir}/res_stats.csv`);
+    assertEquals(rows.map((r) => r.Name), ["/", "/json?via=api", "Aggregated"], text);
+    // Each task sends one of each; the run's end may cut a user's task between them.
+    ok(Math.abs(Number(rows[0]["Request Count"]) - Number(rows[1]["Request Count"])) <= 2, text);
+  }));
+
+const TIMED_OUT = `from locust import HttpUser, constant, task
+
+
+class Impatient(HttpUser):
+    wait_time = constant(0.05)
+
+    @task
+    def slow(self):
+        self.client.get("/sleep?ms=400", timeout=0.05, name="too slow")
+`;
+
+Deno.test("a request that timed out is a request of its name and its failure, as Locust counts it", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-timeout-" });
+    const args = ["locustfile.py", "-u", "2", "-r", "2", "-t", "1s", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", TIMED_OUT, args, dir);
+    assertEquals(code, 1, text);
+    const row = csv(`${dir}/res_stats.csv`).find((r) => r.Name === "too slow");
+    ok(Number(row?.["Request Count"]) > 2, text);
+    assertEquals(row?.["Failure Count"], row?.["Request Count"], text);
+  }));

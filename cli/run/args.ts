@@ -149,7 +149,11 @@ export interface RunArgs extends BaselineArgs {
 
 /** Parses the arguments after `run` (or `demo`, with its help); throws `UsageError` or `HelpRequested`. */
 export function parseRunArgs(argv: string[], command = "run", help = RUN_HELP): RunArgs {
-  const hints = { "-o": "use --out-dir <dir>" };
+  const hints = {
+    "-o": "use --out-dir <dir>",
+    "--csv-full-history": "loadlab's intervals are the run's, not each name's: --csv writes Locust's " +
+      "_stats_history.csv with its Aggregated row a second; leave the flag out",
+  };
   const own = locustOptionSpecs(argv);
   const raw = tokenize(argv, [...SPECS, ...own], hints, command, help);
   const flags = new FlagValues(raw, [...SPECS, ...own]);

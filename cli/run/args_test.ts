@@ -87,3 +87,11 @@ Deno.test("run args: Locust's --tags and --exclude-tags take every value up to t
     ["slow", "x"],
   ]);
 });
+
+Deno.test("run args: Locust's --csv-full-history is refused with why and what to do", () => {
+  throws(
+    () => parseRunArgs(["shop.py", "--csv", "res", "--csv-full-history"]),
+    (err: Error) =>
+      err instanceof UsageError && /--csv-full-history: unknown flag; .*Aggregated row/.test(err.message),
+  );
+});

@@ -115,6 +115,12 @@ async function scriptText(args: RunArgs, signal?: AbortSignal): Promise<{ text: 
 
 /** The experiment of locustfile `source` (refused with `file:line: why`, exit 2, when it cannot run). */
 async function locustText(source: string, flags: ScriptLoadArgs): Promise<string> {
+  if (flags.iterations !== undefined) {
+    throw new UsageError(
+      `${source}: -i/--iterations is locust-plugins' flag, not Locust's (which refuses it); a locustfile's ` +
+        "run is timed: give -t, or raise StopUser in a task after its count",
+    );
+  }
   const load = sessionLoadOf({ ...flags, vus: flags.vus ?? 1 });
   try {
     const { vus, locust, durationMs } = flags;

@@ -33,8 +33,6 @@ export interface LocustUserInfo {
 export interface LocustConversion {
   code: string;
   users: LocustUserInfo[];
-  /** The events it listens to. */
-  events: string[];
   /** Its `LoadTestShape` class, the first of them (as Locust's). */
   shape?: string;
   /** The options it adds (`parser.add_argument("--region", ...)`: `region`). */
@@ -49,13 +47,37 @@ const MODULES_URL = new URL("./py_modules.ts", import.meta.url).href;
 const LOCUST_NAMES = new Set(
   ("HttpUser FastHttpUser TaskSet SequentialTaskSet task tag between constant constant_pacing " +
     "constant_throughput events StopUser RescheduleTask InterruptTaskSet run_single_user LoadTestShape " +
-    "MarkovTaskSet transition transitions MasterRunner WorkerRunner LocalRunner").split(" "),
+    "MarkovTaskSet transition transitions MasterRunner WorkerRunner LocalRunner HttpSession").split(" "),
 );
 const LOCUST_MODULES = new Set(
-  "locust locust.contrib.fasthttp locust.exception locust.user.wait_time locust.runners".split(" "),
+  "locust locust.contrib.fasthttp locust.exception locust.user.wait_time locust.runners locust.clients"
+    .split(" "),
 );
 const PY_MODULES = new Set(Object.keys(MODULES));
+const NOT_HTTP = "a User that is not HTTP: loadlab times requests it sends itself; write its calls as " +
+  "self.client requests of an HttpUser, or test that service with its own client";
+const LIBRARY = "Locust as a library (its Environment, runners, stats, messages): loadlab runs the users " +
+  "itself; give Locust's flags to loadlab run, and read the run's numbers in a test_stop listener";
+/** What a module a locustfile imports is to Locust and what to write instead, by its first name. */
+const INSTEAD: Record<string, string> = {
+  gevent: "greenlets of its own (gevent): loadlab runs each user's tasks itself; put the work in a task, " +
+    "a user class of its own, or a test_start listener",
+  threading: "threads of its own: loadlab runs each user's tasks itself; put the work in a task",
+  pyquery: "an HTML parser: read what the test needs from r.text with re (re.search, re.findall)",
+  bs4: "an HTML parser: read what the test needs from r.text with re (re.search, re.findall)",
+  flask: "routes added to Locust's web UI: loadlab has no web UI; serve what the test needs from its target",
+  requests: "a client outside the user: send with self.client, whose requests count and are timed",
+  "locust.env": LIBRARY,
+  "locust.stats": LIBRARY,
+  "locust.log": LIBRARY,
+  "locust.contrib": NOT_HTTP,
+  locust_plugins: "locust-plugins: loadlab runs Locust's own users and flags (-t rather than -i)",
+};
 const BUILTINS = new Set(Object.keys(builtins));
+/** Python's builtins a locustfile may call that the subset does not hold: refused at their line. */
+const PY_BUILTINS_OUTSIDE =
+  ("type hex oct bin divmod pow map filter format iter callable vars id hash bytes " +
+    "bytearray frozenset object input exit dir eval exec issubclass").split(" ");
 const EVENTS_HELD = `loadlab takes listeners of ${LOCUST_EVENTS.join(", ")} (report_to_master and ` +
   "worker_report never fire: one process)";
 /** Names a locustfile reads without defining them, beside BUILTINS. */
@@ -103,7 +125,6 @@ class Converter {
   private asyncFunctions = new Set<string>();
   private syncFunctions = new Set<string>();
   private users: LocustUserInfo[] = [];
-  private events = new Set<string>();
   private shapes: string[] = [];
   private defined = new Set<string>();
   private options: string[] = [];
@@ -125,18 +146,19 @@ class Converter {
     this.write(`let __t, __e${lets.map((n) => `, ${this.jsName(n)}`).join("")}; `);
     for (const stmt of children(top)) this.statement(stmt);
     if (this.problems.length > 0) throw this.error();
+    const vars = lets.map((n) => this.jsName(n)).join(", ");
     const [py, locust, modules] = [PY_URL, LOCUST_URL, MODULES_URL].map((u) => JSON.stringify(u));
     this.out.push(
       `import * as __py from ${py}; import * as __L from ${locust}; ` +
         `import { MODULES as __M, next as __next, open as __open } from ${modules};`,
-      `const __f = __L.locustfile({ ${this.users.map((u) => this.jsName(u.name)).join(", ")} }` +
-        `${this.shapes.length > 0 ? `, ${this.jsName(this.shapes[0])}` : ""}); ` +
+      `const __f = __L.locustfile({ ${this.users.map((u) => this.jsName(u.name)).join(", ")} }, ` +
+        `${this.shapes.length > 0 ? this.jsName(this.shapes[0]) : "undefined"}, () => ({ ${vars} }), ` +
+        `(__v) => ({ ${lets.map((n) => `${this.jsName(n)} = ${this.jsName(n)}`).join(", ")} } = __v)); ` +
         "export default __f.default; export const { start, stop, setup } = __f;",
     );
     return {
       code: this.out.join("\n") + "\n",
       users: this.users,
-      events: [...this.events],
       options: this.options,
       ...(this.shapes.length > 0 ? { shape: this.shapes[0] } : {}),
     };
@@ -260,7 +282,7 @@ class Converter {
   // ---- statements ----
 
   private statement(stmt: SyntaxNode, inClass?: string): void {
-    if (stmt.name === "Comment" || stmt.name === ":" || stmt.name === "newline") return;
+    if (stmt.name === ":" || stmt.name === "newline") return;
     this.at(stmt);
     try {
       this.write(inClass === undefined ? this.stmt(stmt) : this.classMember(stmt, inClass));
@@ -486,7 +508,8 @@ class Converter {
     const parts = children(n).filter((c) => ![",", "(", ")"].includes(c.name));
     const importAt = parts.findIndex((c) => c.name === "import");
     const from = parts[0].name === "from" ? parts.slice(1, importAt).map((c) => this.text(c)).join("") : null;
-    if (from === "__future__") return ""; // Python 3's own behaviour already
+    // Python 3's own behaviour already; type hints, which the conversion leaves out.
+    if (from === "__future__" || from === "typing" || from === "collections.abc") return "";
     const out: string[] = [];
     for (let i = from === null ? 1 : importAt + 1; i < parts.length; i++) {
       const name = this.text(parts[i]), module = from ?? name;
@@ -497,16 +520,21 @@ class Converter {
       let value: string;
       if (LOCUST_MODULES.has(module)) {
         if (from !== null && !LOCUST_NAMES.has(name)) {
-          this.refuse(n, `${spelled}: not in the subset (${[...LOCUST_NAMES].join(", ")})`);
+          const why = name === "User"
+            ? NOT_HTTP
+            : module === "locust.runners"
+            ? LIBRARY
+            : "not in the subset";
+          this.refuse(n, `${spelled}: ${why} (docs/LOCUST.md)`);
         }
         value = from === null ? "__L" : `__L.${name}`;
       } else if (PY_MODULES.has(module)) value = from === null ? `__M.${module}` : `__M.${module}.${name}`;
       else {
+        const why = INSTEAD[module.split(".").slice(0, module.startsWith("locust.") ? 2 : 1).join(".")] ??
+          `${module} is not one of the modules loadlab runs (${[...PY_MODULES].join(", ")})`;
         value = this.refuse(
           n,
-          `${from === null ? spelled : `from ${module} import`}: loadlab converts ` +
-            `Locust's HTTP users with the modules ${[...PY_MODULES].join(", ")} (${module} is not one; ` +
-            "docs/LOCUST.md)",
+          `${from === null ? spelled : `from ${module} import`}: ${why} (docs/LOCUST.md)`,
         );
       }
       out.push(`const ${this.jsName(local)} = ${value};`);
@@ -601,6 +629,12 @@ class Converter {
     const parts = children(d).filter((c) => c.name !== "At");
     const hook = parts[2] === undefined ? "" : this.text(parts[2]);
     if (this.text(parts[0]) === "events") this.event(d, hook);
+    if (["property", "staticmethod", "classmethod"].includes(this.text(parts[0]))) {
+      this.refuse(
+        d,
+        `@${this.text(parts[0])}: write a method and call it (self.busy()), or a module function`,
+      );
+    }
     let text = "";
     for (const p of parts) {
       if (p.name === "VariableName") text += text === "" ? this.name(p) : this.text(p);
@@ -625,7 +659,7 @@ class Converter {
     if (base !== undefined) {
       const baseName = this.text(base);
       if (baseName === "User") {
-        this.refuse(base, "User (not HTTP): loadlab runs HttpUser and FastHttpUser classes (docs/LOCUST.md)");
+        this.refuse(base, `class ${name}(User): ${NOT_HTTP} (docs/LOCUST.md)`);
       }
       extendsText = ` extends ${this.expr(base)}`;
       isUser = ["HttpUser", "FastHttpUser"].includes(baseName) ||
@@ -807,7 +841,7 @@ class Converter {
   /** A list's or set's items (`*xs` spread), or a dict's pairs (`**d` spread). */
   private items(n: SyntaxNode, dict = false): string {
     const out: string[] = [];
-    const parts = children(n).filter((c) => !["[", "]", "{", "}", "(", ")", ",", ":"].includes(c.name));
+    const parts = exprChildren(n);
     for (let i = 0; i < parts.length; i++) {
       const p = parts[i];
       if (p.name === "*" || p.name === "**") {
@@ -855,13 +889,12 @@ class Converter {
     if (this.text(obj) === `${environment}.runner` && !["quit", "user_count"].includes(p)) {
       this.refuse(n, `self.environment.runner.${p}: a user's runner has quit() and user_count only`);
     }
-    return `${this.expr(obj)}.${p}`;
+    return `${this.expr(obj)}.${p === "__class__" ? "constructor" : p === "__name__" ? "name" : p}`;
   }
 
   /** `events.X`: one loadlab fires, else refused. */
   private event(n: SyntaxNode, name: string): void {
     if (!LOCUST_EVENTS.includes(name)) this.refuse(n, `events.${name}: ${EVENTS_HELD}`);
-    this.events.add(name);
   }
 
   private call(n: SyntaxNode): string {
@@ -900,6 +933,9 @@ class Converter {
     } else if (callee.name === "VariableName") {
       const name = this.text(callee);
       const target = this.name(callee);
+      if (target === name && PY_BUILTINS_OUTSIDE.includes(name) && !this.moduleNames.has(name)) {
+        this.refuse(n, `${name}(): a Python builtin outside the subset (docs/LOCUST.md lists those it has)`);
+      }
       if (this.classes.has(name) || (LOCUST_CLASSES.has(name) && this.moduleNames.has(name))) {
         awaits = false;
         call = `new ${target}(${args})`;
@@ -1034,14 +1070,15 @@ class Converter {
   }
 }
 
+/** A node's children, its comments left out (a comment may sit between any two of them). */
 function children(n: SyntaxNode): SyntaxNode[] {
   const out: SyntaxNode[] = [];
-  for (let c = n.firstChild; c !== null; c = c.nextSibling) out.push(c);
+  for (let c = n.firstChild; c !== null; c = c.nextSibling) if (c.name !== "Comment") out.push(c);
   return out;
 }
 
 const PUNCTUATION = new Set(
-  ("( ) [ ] { } , : return assert del raise from while else Body Comment").split(" "),
+  ("( ) [ ] { } , : return assert del raise from while else Body").split(" "),
 );
 
 /** The expressions among a node's children (keywords and punctuation left out). */

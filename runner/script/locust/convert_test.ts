@@ -44,13 +44,38 @@ class U(HttpUser):
 `,
     ),
     [
-      "locustfile.py:2: import requests: loadlab converts Locust's HTTP users with the modules random, " +
-      "string, json, time, uuid, itertools, os, math, logging, re, csv, datetime, base64, hashlib, hmac, " +
-      "contextlib (requests is not one; docs/LOCUST.md)",
+      "locustfile.py:2: import requests: a client outside the user: send with self.client, whose requests " +
+      "count and are timed (docs/LOCUST.md)",
       "locustfile.py:5: a generator that is a method or sends: make its requests in the with block",
     ],
   );
-  ok(problems(HEAD + "from locust import User\n")[0].startsWith("locustfile.py:2: from locust import User"));
+  // What Locust's examples import that loadlab cannot run: each named with what to write instead.
+  const refused = problems(
+    HEAD +
+      "from locust import User\nimport gevent\nfrom pyquery import PyQuery\nfrom flask import request\n" +
+      "from locust.env import Environment\nclass Dns(User):\n    pass\n",
+  );
+  assertEquals(refused.map((p) => p.split(":").slice(0, 3).join(":")), [
+    "locustfile.py:2: from locust import User",
+    "locustfile.py:3: import gevent",
+    "locustfile.py:4: from pyquery import",
+    "locustfile.py:5: from flask import",
+    "locustfile.py:6: from locust.env import",
+    "locustfile.py:7: class Dns(User)",
+  ]);
+  for (const [at, instead] of [[0, "self.client"], [1, "a task"], [2, "re.search"], [3, "no web UI"]]) {
+    ok(refused[at as number].includes(instead as string), refused[at as number]);
+  }
+  ok(refused[4].includes("give Locust's flags to loadlab run"), refused[4]);
+  assertEquals(
+    problems(HEAD + "class U(HttpUser):\n    @property\n    def busy(self):\n        return 1\n"),
+    [
+      "locustfile.py:3: @property: write a method and call it (self.busy()), or a module function",
+    ],
+  );
+  assertEquals(problems(HEAD + "def page(sku):\n    return hex(ord(sku))\n"), [
+    "locustfile.py:3: hex(): a Python builtin outside the subset (docs/LOCUST.md lists those it has)",
+  ]);
   assertEquals(problems("def timed(user):\n    user.client.get('/')\n    yield\n"), [
     "locustfile.py:1: a generator that is a method or sends: make its requests in the with block",
   ]);
@@ -126,4 +151,35 @@ Deno.test("a module function defined again (a `_` per listener) assigns the name
   const { code } = convertLocust("def _():\n    return 1\ndef _():\n    return 2\n", "l.py");
   const lines = code.split("\n");
   ok(lines[0].includes("; function _(") && lines[2].startsWith("_ = function _("), code);
+});
+
+Deno.test("comments between a call's arguments, an operator's operands or items, and type hints convert", () => {
+  const { code } = convertLocust(
+    HEAD + `from typing import Optional
+from collections.abc import Generator
+PAGES = [
+    "/",  # home
+    # the API
+    "/json",
+]
+
+
+class U(HttpUser):
+    @task
+    def t(self, at: Optional[int] = None) -> None:
+        self.client.get(
+            PAGES[0],  # first
+            name={"a": 1,  # one
+                  **{"b": 2}}["a"],
+        )
+        x = (1  # one
+             + 2)
+        print([p for p in PAGES  # each
+               if p and  # both
+               x])
+`,
+    "locustfile.py",
+  );
+  ok(code.includes('PAGES = ["/", "/json"]'), code);
+  ok(code.includes("x = (__py.add(1, 2))"), code);
 });

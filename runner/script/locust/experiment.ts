@@ -103,6 +103,7 @@ export async function locustExperimentText(
     ...(flags.options ? { options: flags.options } : {}),
     ...(flags.logLevel ? { logLevel: flags.logLevel } : {}),
     spawnRate: flags.spawnRate ?? 1,
+    heard: true,
     ...(durationMs !== undefined ? { runTimeS: Math.round(durationMs / 1000) } : {}),
   };
   Deno.env.set(LOCUST_ENV, JSON.stringify(selection));

@@ -9,11 +9,11 @@ import { createHash } from "node:crypto";
 import { basename, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { convertLocust, type LocustConversion } from "./convert.ts";
-import { listenHere, LOCUST_ENV } from "./runtime.ts";
+import { listenHere } from "./runtime.ts";
 import { isKept, k6CacheDir, writeWhole } from "../k6/convert/converted_file.ts";
 
 /** Bumped when the conversion changes, so older cached conversions are not reused. */
-const CONVERSION_VERSION = "12";
+const CONVERSION_VERSION = "16";
 
 /** Whether `path` names a locustfile (a `.py` file). */
 export function isLocustFile(path: string): boolean {
@@ -36,14 +36,12 @@ export function locustSessionPath(path: string): string {
 }
 
 /**
- * Locustfile `path`'s module loaded in this process (the command's) when it listens to requests or to the
- * end, its start's listeners run here and its workers telling each request here: the function that waits
- * for the last of them; else null.
+ * Locustfile `path`'s module loaded in this process (the command's), as Locust's one process loads it: its
+ * top level and its `init` and `test_start` listeners run here once, what they leave given to each worker
+ * (`LocustSelection.shared`), and its workers tell each request here, where its request and end listeners
+ * run. The function returned waits for the last request told.
  */
-export async function loadLocustListeners(path: string): Promise<(() => Promise<void>) | null> {
-  const { events } = convertLocustFile(path);
-  if (!events.some((e) => ["request", "test_stopping", "test_stop", "quitting"].includes(e))) return null;
-  Deno.env.set(LOCUST_ENV, JSON.stringify({ ...JSON.parse(Deno.env.get(LOCUST_ENV) ?? "{}"), heard: true }));
+export async function loadLocustListeners(path: string): Promise<() => Promise<void>> {
   await import(pathToFileURL(locustSessionPath(path)).href);
   return await listenHere();
 }

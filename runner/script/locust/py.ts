@@ -468,6 +468,9 @@ function extreme(sign: number, a: unknown[]): unknown {
 }
 
 /** The builtin functions of the subset, by their Python names. */
+/** Whether `print` and `logging` stay silent: in a worker, while it runs the top level the command's ran. */
+export const output = { quiet: false };
+
 export const builtins = {
   len: (x: any) => {
     if (typeof x === "string" || Array.isArray(x)) return x.length;
@@ -493,6 +496,8 @@ export const builtins = {
   max: (...a: unknown[]) => extreme(1, a),
   sum: (x: unknown, start = 0) => [...iter(x)].reduce((t: number, v) => t + Number(v), start),
   abs: Math.abs,
+  ord: (c: string) => c.codePointAt(0),
+  chr: (n: number) => String.fromCodePoint(n),
   round: (x: number, digits?: number) =>
     digits === undefined ? Math.round(x) : Math.round(x * 10 ** digits) / 10 ** digits,
   enumerate: (x: unknown, start = 0) => [...iter(x)].map((v, i) => tuple(i + start, v)),
@@ -506,7 +511,7 @@ export const builtins = {
   any: (x: unknown) => [...iter(x)].some(bool),
   all: (x: unknown) => [...iter(x)].every(bool),
   isinstance: (x: unknown, t: unknown) => (Array.isArray(t) ? t : [t]).some((one) => isType(x, one)),
-  print: (...a: unknown[]) => console.log(splitKw(a)[0].map(str).join(" ")),
+  print: (...a: unknown[]) => output.quiet || console.log(splitKw(a)[0].map(str).join(" ")),
   hasattr: (x: any, name: string) => x != null && name in Object(x),
   getattr: (x: any, name: string, ...dflt: unknown[]) => (x != null && name in Object(x) ? x[name] : dflt[0]),
   setattr: (x: any, name: string, v: unknown) => void (x[name] = v),

@@ -6,7 +6,7 @@
  * `base64`, `hashlib` and `hmac`, each with the functions teams call. `time.sleep` is the session's own
  * sleep (runtime.ts), set there. Any other module is refused before the load (convert.ts).
  */
-import { args, builtins, exceptionClass, iter, Kw, mapping, orDefault } from "./py.ts";
+import { args, builtins, exceptionClass, iter, Kw, mapping, orDefault, output } from "./py.ts";
 import { PyError, repr, str, tuple } from "./py.ts";
 import { randomIntBetween, randomItem } from "../k6/jslib/utils.ts";
 import { parse } from "../k6/jslib/papaparse.ts";
@@ -160,7 +160,7 @@ const LEVELS = ["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"];
 /** A `logging` function at `level`, printing when it is at or above `logging.level` (Locust's `-L`). */
 function log(level: string) {
   return (message: unknown, ...rest: unknown[]) => {
-    if (LEVELS.indexOf(level) < LEVELS.indexOf(logging.level)) return;
+    if (output.quiet || LEVELS.indexOf(level) < LEVELS.indexOf(logging.level)) return;
     const values = rest.filter((v) => !(v instanceof Kw));
     const text = values.length > 0
       ? str(message).replace(/%[sdr]/g, () => str(values.shift()))

@@ -19,6 +19,7 @@ Deno.test("Python's values as a locustfile's helpers read them", () => {
   assertEquals(str(builtins.enumerate(["a"], 1)), "[(1, 'a')]");
   assertEquals(builtins.sorted([3, 1, 2], new Kw({ reverse: true })), [3, 2, 1]);
   assertEquals(builtins.int("42"), 42);
+  assertEquals([builtins.ord("A"), builtins.chr(66)], [65, "B"]);
   throws(() => builtins.int("4x"), (e: unknown) => e instanceof PyError && e.pyType === "ValueError");
 });
 

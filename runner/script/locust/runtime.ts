@@ -11,7 +11,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { STATUS_CODES } from "node:http";
 import type { RequestOptions, Response, Session } from "../session.ts";
-import { args, bool, Kw, mapping, PyError, str } from "./py.ts";
+import { args, bool, Kw, mapping, output, PyError, str } from "./py.ts";
 import { MODULES } from "./py_modules.ts";
 import { setCookiePair } from "../sessions/cookies.ts";
 import { TEST_ABORT_CHANNEL } from "../k6/test_abort.ts";
@@ -46,9 +46,56 @@ export interface LocustSelection {
   logLevel?: string;
   /** Its own options given on the command line, by name (`region` of `--region`). */
   options?: Record<string, string>;
-  /** The command's process runs `init` and `test_start` (it listens: `listenHere`), not the setup. */
+  /** The command's process loads the module (`listenHere`): its top level, `init`, `test_start` run there. */
   heard?: boolean;
 }
+
+type Shared = { vars: Record<string, unknown>; environment: Record<string, unknown> };
+
+/** The module's variables (not its functions and classes), read and set, as the converter's footer gives. */
+let varsOf: () => Record<string, unknown> = () => ({});
+let setVars: (vars: Record<string, unknown>) => void = () => {};
+
+/**
+ * What the listeners left in the module's variables (those changed since the top level's `before`: a
+ * worker's own top level gives the rest, `STARTED = time.time()` as near its users as Locust's) and in
+ * `environment`, that a worker can be given (plain data).
+ */
+function shared(before: string): Shared {
+  const plain = ([k, v]: [string, unknown]) => !ENVIRONMENT_OWN.includes(k) && isPlain(v);
+  const was = JSON.parse(before) as Record<string, unknown>;
+  const changed = ([k, v]: [string, unknown]) =>
+    plain([k, v]) && JSON.stringify(v) !== JSON.stringify(was[k]);
+  return {
+    vars: Object.fromEntries(Object.entries(varsOf()).filter(changed)),
+    environment: Object.fromEntries(Object.entries(environment).filter(plain)),
+  };
+}
+
+/** Adopts `shared` into this isolate's module: a list or dict in place, so what holds it sees it. */
+function adopt({ vars, environment: env }: Shared): void {
+  const now = varsOf();
+  for (const [k, v] of Object.entries(vars)) {
+    const was = now[k] as any;
+    if (Array.isArray(was) && Array.isArray(v)) vars[k] = was.splice(0, was.length, ...v) && was;
+    else if (isPlain(was) && was !== null && typeof was === "object" && v !== null && typeof v === "object") {
+      for (const key of Object.keys(was)) delete was[key];
+      vars[k] = Object.assign(was, v);
+    }
+  }
+  setVars(vars);
+  Object.assign(environment, env);
+}
+
+function isPlain(v: unknown): boolean {
+  if (v === null || ["string", "number", "boolean"].includes(typeof v)) return true;
+  if (Array.isArray(v)) return v.every(isPlain);
+  const proto = typeof v === "object" ? Object.getPrototypeOf(v) : undefined;
+  return (proto === Object.prototype || proto === null) && Object.values(v as object).every(isPlain);
+}
+
+// A worker runs the module's top level silently when the command's process ran it (its prints once).
+output.quiet = (JSON.parse(Deno.env.get(LOCUST_ENV) ?? "{}") as LocustSelection).heard === true;
 
 /** `__file__`: the locustfile's path as the command line gave it (its conversion runs from a cache). */
 export function locustPath(): string {
@@ -201,6 +248,7 @@ class LocustResponse {
     return mapping((k) => h.get(k));
   }
   get cookies(): Record<string, string> {
+    this.#lacks("cookies");
     const out: Record<string, string> = {};
     for (const line of this.#r.headers.getAll("set-cookie")) {
       const pair = setCookiePair(line);
@@ -209,10 +257,12 @@ class LocustResponse {
     return out;
   }
   get elapsed() {
+    if (this.fast && this[CATCH]) this.#lacks("_elapsed", "ResponseContextManager");
     const ms = this.elapsedMs;
     return { total_seconds: () => ms / 1000, microseconds: Math.round(ms * 1000) };
   }
   get reason(): string {
+    this.#lacks("reason");
     return this.#r.status === 0 ? "" : (STATUS_CODES[this.#r.status] ?? "");
   }
   get error(): string | null {
@@ -239,6 +289,11 @@ class LocustResponse {
   declare name: string;
   declare elapsedMs: number;
   declare context: Record<string, unknown> | undefined;
+  /** A FastHttpUser's: Locust's FastResponse, which lacks some of requests' members. */
+  declare fast: boolean;
+  #lacks(name: string, type = "FastResponse"): void {
+    if (this.fast) throw new PyError("AttributeError", `'${type}' object has no attribute '${name}'`);
+  }
   js: unknown = null;
   __enter__(): this {
     return this;
@@ -278,14 +333,25 @@ function report(s: Session, r: LocustResponse, why: string | null): void {
   else requestsOut.postMessage({ ...meta, ...more });
 }
 
+/** Where a worker's first user asks for what `test_start` left, and the command's process answers. */
+const SHARED_CHANNEL = "loadlab-locust-shared";
+
 /**
- * In the command's process, through the load: the file's `init` and `test_start` listeners run, then its
- * `request` listeners on each request a worker tells, so what they count is the whole run's, in the
- * module its end's listeners read. The function returned waits for the requests still on their way
- * (until none came for QUIET_MS) and stops.
+ * In the command's process, through the load: the file's `init` listeners run; its `test_start` ones as
+ * the first user starts (a worker asks), what they left given to each worker; then its `request`
+ * listeners on each request a worker tells, so what they count is the whole run's, in the module its
+ * end's listeners read. The function returned waits for the requests still on their way (until none came
+ * for QUIET_MS) and stops.
  */
 export async function listenHere(): Promise<() => Promise<void>> {
-  await fire([...listeners.init, ...listeners.test_start], { environment });
+  const before = JSON.stringify(varsOf());
+  await fire(listeners.init, { environment });
+  const shares = new BroadcastChannel(SHARED_CHANNEL);
+  let given: Promise<Shared> | undefined;
+  shares.onmessage = async () => {
+    given ??= fire(listeners.test_start, { environment }).then(() => shared(before));
+    shares.postMessage(await given);
+  };
   const channel = new BroadcastChannel(REQUESTS_CHANNEL);
   let lastMs = performance.now();
   channel.onmessage = (e: MessageEvent<Record<string, unknown>>) => {
@@ -294,10 +360,23 @@ export async function listenHere(): Promise<() => Promise<void>> {
   };
   return async () => {
     while (performance.now() - lastMs < QUIET_MS) await new Promise((r) => setTimeout(r, QUIET_MS / 4));
-    channel.close();
+    channel.close(), shares.close();
   };
 }
 const QUIET_MS = 200;
+
+/** A worker's: what the command's process's `test_start` left, adopted once (its first user waits). */
+let sharedHere: Promise<void> | undefined;
+function sharedFromCommand(): Promise<void> {
+  return sharedHere ??= new Promise((done) => {
+    const channel = new BroadcastChannel(SHARED_CHANNEL);
+    channel.onmessage = (e: MessageEvent<Shared | null>) => {
+      if (e.data === null) return; // another worker's ask
+      channel.close(), adopt(e.data), done();
+    };
+    channel.postMessage(null);
+  });
+}
 
 const NO_OPTIONS: Record<string, unknown> = Object.freeze({});
 
@@ -310,6 +389,9 @@ export const REQUEST_KEYS =
 class Client {
   /** The session of its user's task in progress (set as each begins, before the user's first request). */
   __s: Session | null = null;
+  fast = false;
+  /** An `HttpSession`'s `base_url`, before each path it is given. */
+  base_url = "";
   headers: Record<string, string> = {};
   request_name: string | null = null;
   /** `with self.client.rename_request(name):` names the block's requests without a `name=` of their own. */
@@ -347,6 +429,7 @@ class Client {
     const s = this.__s!;
     stopsHere(s);
     let path = str(url);
+    if (this.base_url !== "" && path.startsWith("/")) path = this.base_url + path;
     if (o.params != null) path += (path.includes("?") ? "&" : "?") + form(o.params);
     let headers: Record<string, string> | undefined;
     for (const _ in this.headers) {
@@ -394,11 +477,19 @@ class Client {
     response.elapsedMs = nowMs(s) - startMs;
     response.name = o.name != null ? str(o.name) : pathAndQuery(path);
     response.context = o.context as Record<string, unknown> | undefined;
+    response.fast = this.fast;
     if (bool(o.catch_response)) response[CATCH] = o.catch_response === REST ? "rest" : "catch";
     // A request the run's end cut is no failure of the server's (Locust does not report a killed user's).
     else if (r.status !== 0 || !s.ended.aborted) report(s, response, response.failureText());
     return response;
   }
+}
+
+/** `locust.clients.HttpSession(base_url, request_event, user)`: a client of the user's for another host. */
+export function HttpSession(...a: unknown[]): Client {
+  const [base, , user] = args(a, ["base_url", "request_event", "user"], [""]) as [string, unknown, HttpUser];
+  const client = Object.assign(new Client(), { base_url: str(base) });
+  return Object.defineProperty(client, "__s", { get: () => user.client.__s });
 }
 
 /** A dict as a query or form body (`a=1&b=x`). */
@@ -523,6 +614,8 @@ const environment = {
   process_exit_code: null as number | null,
 };
 
+const ENVIRONMENT_OWN = Object.keys(environment);
+
 /**
  * Runs the end's listeners (`test_stopping`, `test_stop`, `quitting` last added first) with `stats` as
  * `environment.stats`, in the process that ran the load; the `process_exit_code` they set, or null.
@@ -549,7 +642,9 @@ async function fire(fns: Fn[], kw: Record<string, unknown>): Promise<void> {
 /** `catch_response`'s value `rest()` passes: Locust's response context manager with rest's rules. */
 const REST = Symbol("rest");
 
-export class FastHttpUser extends HttpUser {}
+export class FastHttpUser extends HttpUser {
+  override client = Object.assign(new Client(), { fast: true });
+}
 
 /** `locust.runners`: a loadlab run is one process, its runner a `LocalRunner` (neither of these). */
 export class MasterRunner {}
@@ -709,8 +804,13 @@ function klOrder(shares: Array<[UserClass, number]>, n: number): UserClass[] {
 }
 
 /** The session module's exports for a locustfile's user classes (the converter's footer calls it). */
-export function locustfile(all: Record<string, unknown>, shape?: unknown) {
-  shapeClass = shape;
+export function locustfile(
+  all: Record<string, unknown>,
+  shape: unknown,
+  vars: () => Record<string, unknown>,
+  set: (vars: Record<string, unknown>) => void,
+) {
+  shapeClass = shape, varsOf = vars, setVars = set, output.quiet = false;
   const sel: LocustSelection = JSON.parse(Deno.env.get(LOCUST_ENV) ?? "{}");
   stopTimeoutMs = sel.stopTimeoutMs ?? 0;
   const classes = Object.entries(all).filter(([, v]) =>
@@ -732,6 +832,9 @@ export function locustfile(all: Record<string, unknown>, shape?: unknown) {
   };
 
   async function start(s: Session) {
+    const given = (s.setup as { shared?: Shared } | undefined)?.shared;
+    if (given !== undefined && !adopted) adopted = true, adopt(given);
+    else if (sel.heard) await sharedFromCommand();
     // Once an isolate: the load's end sets when a user still in its task is stopped.
     if (killAtMs === Infinity && !s.stopping.aborted) {
       killAtMs = Number.MAX_VALUE;
@@ -809,6 +912,8 @@ export function locustfile(all: Record<string, unknown>, shape?: unknown) {
   }
 
   environment.host = sel.host ?? null;
+  // As Locust's runner: the run's host is each user class's `host` (its requests' base, and `self.host`).
+  if (sel.host !== undefined) { for (const cls of users) attr(cls, "host", sel.host); }
   MODULES.logging.level = sel.logLevel ?? "INFO";
   environment.runner.user_count = sel.userCount ?? 1;
   environment.parsed_options = {
@@ -836,12 +941,15 @@ export function locustfile(all: Record<string, unknown>, shape?: unknown) {
   for (const fn of listeners.init_command_line_parser) fn(new Kw({ parser: { add_argument } }));
   if (sel.heard) requestsOut ??= new BroadcastChannel(REQUESTS_CHANNEL);
   const starts = sel.heard ? [] : [...listeners.init, ...listeners.test_start];
+  let adopted = false;
   return {
     start: (s: Session) => timeRead ? current.run(s, start, s) : start(s),
     default: (s: Session) => timeRead ? current.run(s, run, s) : run(s),
     stop: (s: Session) => timeRead ? current.run(s, stop, s) : stop(s),
     setup: starts.length === 0 ? undefined : async () => {
+      const before = JSON.stringify(vars());
       for (const fn of starts) await fn(new Kw({ environment }));
+      return { shared: shared(before) };
     },
   };
 }

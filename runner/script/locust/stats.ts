@@ -56,6 +56,8 @@ export function locustRows(run: RunResult): { rows: LocustRow[]; total: LocustRo
     for (const c of checks.get(e.name) ?? []) {
       if (c.name === UNREPORTED) requests -= c.passed;
       else if (c.failed > 0) errors.set(c.name, (errors.get(c.name) ?? 0) + c.failed);
+      // No response (a timeout, a refused connection): no request of the endpoint's, one of Locust's.
+      if (c.name.startsWith("ConnectionError(")) requests += c.failed;
     }
     const failures = [...errors.values()].reduce((a, b) => a + b, 0);
     const h = e.histogramEncoded ? decodeHistogram(e.histogramEncoded) : null;
