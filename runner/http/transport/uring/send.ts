@@ -3,14 +3,15 @@
  * One io_uring socket's send slot: stable memory the kernel reads a send from after the call returned.
  * Bytes appended while a send is in flight go in the next, so one send is in flight at a time (two could
  * be issued out of order). HOT PATH: small frames copied by hand through the chunk's shared view. It is
- * the socket's base class (through held.ts), so a message touches one object.
+ * a base class of the socket (through held.ts) on loop_socket.ts's, so a message touches one object.
  */
 import { SEND_SLOT_BYTES, SMALL_SEND_SLOT_BYTES } from "./ffi.ts";
 import type { UringBuffers } from "./buffers.ts";
+import { LoopSocket } from "../loop_socket.ts";
+import type { SocketLoop } from "../socket_table.ts";
 
-export class SendSlot {
+export abstract class SendSlot extends LoopSocket {
   readonly #buffers: UringBuffers;
-  readonly #token: number;
   /** The slot's size: small until a write does not fit in it (ffi.ts `SMALL_SEND_SLOT_BYTES`). */
   #capacity = SMALL_SEND_SLOT_BYTES;
   /** The view of the slot's chunk (shared with its other slots), and where the slot starts in it. */
@@ -27,9 +28,9 @@ export class SendSlot {
   sendLo = 0;
   sendHi = 0;
 
-  constructor(buffers: UringBuffers, token: number) {
+  constructor(loop: SocketLoop<LoopSocket>, fd: number, token: number, buffers: UringBuffers) {
+    super(loop, fd, token, null);
     this.#buffers = buffers;
-    this.#token = token;
     const slot = buffers.slot(token, false);
     this.#chunk = slot.chunk;
     this.#at = slot.at;
@@ -39,7 +40,7 @@ export class SendSlot {
 
   /** Moves an empty small slot to the socket's big one (nothing of the small one is in flight then). */
   #grow(): void {
-    const slot = this.#buffers.slot(this.#token, true);
+    const slot = this.#buffers.slot(this.token, true);
     this.#capacity = SEND_SLOT_BYTES;
     this.#chunk = slot.chunk;
     this.#at = slot.at;
