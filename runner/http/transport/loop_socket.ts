@@ -6,7 +6,7 @@
  * or write settles. HOT PATH: a few stores on the socket itself, nothing allocated.
  */
 import { failReadClosed, type InlineConn, type InlineReader } from "./transport.ts";
-import { ConnectPhase } from "./epoll/connect.ts";
+import { ConnectPhase } from "./connect_phase.ts";
 import type { SocketLoop } from "./socket_table.ts";
 import type { SslConn } from "../tls/openssl_conn.ts";
 

@@ -8,7 +8,7 @@
 import { EAGAIN, EINTR, EPOLLERR, EPOLLHUP, EPOLLIN, EPOLLOUT, EPOLLRDHUP } from "./ffi.ts";
 import { type ConnectWaiter, type InlineReader, type TransportConn, TURN_READ_BYTES } from "../transport.ts";
 import { TRACE_CONN, traceConn } from "../conn_trace.ts";
-import { readError, readStateOf, writeError } from "./errors.ts";
+import { readError, readStateOf, writeError } from "../socket_errors.ts";
 import { LoopSocket } from "../loop_socket.ts";
 
 const READ_FLAGS = EPOLLIN | EPOLLRDHUP | EPOLLERR | EPOLLHUP;

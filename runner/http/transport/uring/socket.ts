@@ -8,7 +8,7 @@
 import { CQE_F_BUFFER, CQE_F_MORE, ECANCELED, ENOBUFS, POLLERR, POLLHUP, POLLOUT } from "./ffi.ts";
 import type { UringRing } from "./ring.ts";
 import { type InlineReader, type TransportConn, TURN_READ_BYTES } from "../transport.ts";
-import { readError, readStateOf, writeError } from "../epoll/errors.ts";
+import { readError, readStateOf, writeError } from "../socket_errors.ts";
 import { HeldChunks } from "./held.ts";
 import type { SocketLoop } from "../socket_table.ts";
 
