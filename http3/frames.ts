@@ -11,11 +11,11 @@ import { readVarint, VARINT_TRUNCATED, varintLengthAt, varintSize, writeVarint }
 
 export const FRAME_DATA = 0x0;
 export const FRAME_HEADERS = 0x1;
-export const FRAME_CANCEL_PUSH = 0x3;
+const FRAME_CANCEL_PUSH = 0x3;
 export const FRAME_SETTINGS = 0x4;
-export const FRAME_PUSH_PROMISE = 0x5;
+const FRAME_PUSH_PROMISE = 0x5;
 export const FRAME_GOAWAY = 0x7;
-export const FRAME_MAX_PUSH_ID = 0xd;
+const FRAME_MAX_PUSH_ID = 0xd;
 
 /** Unidirectional stream types (RFC 9114 6.2, RFC 9204 4.2). */
 export const STREAM_CONTROL = 0x0;
@@ -150,7 +150,7 @@ export function writeIdFrame(buf: Uint8Array, at: number, type: number, id: numb
 }
 
 /** `H3FrameReader.event`: the input was consumed and nothing completed. */
-export const READ_MORE = 0;
+const READ_MORE = 0;
 /** DATA payload octets at `input[dataOff, dataOff + dataLen)`. */
 export const READ_DATA = 1;
 /** A whole frame other than DATA: `type`, payload at `payload[payloadOff, payloadOff + payloadLen)`. */

@@ -20,18 +20,18 @@ import {
 } from "./frames.ts";
 import { QPACK_STATIC } from "./qpack_encoder.ts";
 
-export const QPACK_OK = 0;
+const QPACK_OK = 0;
 /** Not an error: the section refers to inserts not received yet; decode it again when ready. */
 export const QPACK_BLOCKED = -1;
 export const QPACK_BAD_INDEX = -2;
-export const QPACK_BAD_HUFFMAN = -3;
+const QPACK_BAD_HUFFMAN = -3;
 /** A field section over the maximum size, or an integer past 2^31. */
 export const QPACK_TOO_LARGE = -4;
-export const QPACK_TRUNCATED = -5;
+const QPACK_TRUNCATED = -5;
 /** A Required Insert Count or Base that RFC 9204 4.5.1 refuses. */
 export const QPACK_BAD_PREFIX = -6;
 export const QPACK_TOO_MANY_BLOCKED = -7;
-export const QPACK_BAD_STATUS = -8;
+const QPACK_BAD_STATUS = -8;
 /** A malformed field (RFC 9114 4.2, 4.3): the message is malformed, H3_MESSAGE_ERROR on its stream. */
 export const QPACK_BAD_FIELD = -9;
 /** Encoder stream: a capacity above our SETTINGS_QPACK_MAX_TABLE_CAPACITY, or an entry above the capacity. */

@@ -20,12 +20,15 @@ const flowStepSchema = z.union([
 /** Most steps one flow may have: longer is a generated file, whose checks and plan cost in proportion. */
 const MAX_FLOW_STEPS = 10_000;
 
-/** The problem of a flow of `count` steps: over `MAX_FLOW_STEPS`, with the fix. */
-export function flowLengthProblem(count: number): string | undefined {
-  if (count <= MAX_FLOW_STEPS) return undefined;
-  return `a flow has at most ${MAX_FLOW_STEPS.toLocaleString("en-US")} steps, found ` +
-    `${count.toLocaleString("en-US")}: write the part that repeats once (a session runs its flow again ` +
-    "until its load ends), or split it into flows";
+/** What a flow's steps may not be, in the config and in an experiment file: too many, or a bad ws step. */
+export function flowStepIssues(steps: ReadonlyArray<object>, ctx: z.RefinementCtx): void {
+  if (steps.length > MAX_FLOW_STEPS) {
+    const message = `a flow has at most ${MAX_FLOW_STEPS.toLocaleString("en-US")} steps, found ` +
+      `${steps.length.toLocaleString("en-US")}: write the part that repeats once (a session runs its flow ` +
+      "again until its load ends), or split it into flows";
+    return void ctx.addIssue({ code: "custom", message });
+  }
+  for (const issue of wsStepIssues(steps)) ctx.addIssue({ code: "custom", ...issue });
 }
 
 /** A session of requests on one connection (an Artillery scenario); arrivals pick flows by weight. */
@@ -34,10 +37,6 @@ export const flowSpecSchema = z.strictObject({
   steps: z.array(flowStepSchema).refine(
     (steps) => steps.some((s) => "request" in s || "ws" in s || "grpc" in s),
     "a flow needs at least one request, ws or grpc step",
-  ).superRefine((steps, ctx) => {
-    const tooLong = flowLengthProblem(steps.length);
-    if (tooLong !== undefined) return void ctx.addIssue({ code: "custom", message: tooLong });
-    for (const issue of wsStepIssues(steps)) ctx.addIssue({ code: "custom", ...issue });
-  }),
+  ).superRefine(flowStepIssues),
 });
 export type FlowSpec = z.infer<typeof flowSpecSchema>;

@@ -107,10 +107,7 @@ export function checkRules(
 ): void {
   const kinds = [c.status, c.json, c.contains, c.regexp].filter((k) => k !== undefined);
   if (kinds.length !== 1) {
-    ctx.addIssue({
-      code: "custom",
-      message: kindsText,
-    });
+    ctx.addIssue({ code: "custom", message: kindsText });
   } else if (c.json !== undefined && (c.equals === undefined) === (c.exists === undefined)) {
     ctx.addIssue({
       code: "custom",
@@ -186,8 +183,5 @@ export const dataSpecSchema = z.strictObject({
   if (!Array.isArray(d.rows) && d.rows.count === 0) {
     ctx.addIssue({ code: "custom", path: ["rows"], message: "a data source needs at least one row" });
   }
-}).transform((d) => ({
-  ...d,
-  rows: Array.isArray(d.rows) ? packRows(d.rows, d.columns.length) : d.rows,
-}));
+}).transform((d) => ({ ...d, rows: Array.isArray(d.rows) ? packRows(d.rows, d.columns.length) : d.rows }));
 export type DataSpec = z.infer<typeof dataSpecSchema>;

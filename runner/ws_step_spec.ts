@@ -113,9 +113,7 @@ interface StepLike {
 }
 
 /** What a flow's ws steps may not do, each with its path under the flow's `steps`. */
-export function wsStepIssues(
-  steps: ReadonlyArray<StepLike | object>,
-): PathIssue[] {
+export function wsStepIssues(steps: ReadonlyArray<StepLike | object>): PathIssue[] {
   const issues: PathIssue[] = [];
   // Whether a WebSocket is open before the step; null after a step that names no action (a mistyped
   // connect, say), when it cannot be told: the steps after it are not held to it.
@@ -148,11 +146,7 @@ export function wsStepIssues(
 }
 
 /** What a ws step's captures, checks and `maxKeptBytes` may not ask of a message (or of no message). */
-function messageIssues(
-  step: StepLike,
-  k: number,
-  action: string,
-): PathIssue[] {
+function messageIssues(step: StepLike, k: number, action: string): PathIssue[] {
   const issues: PathIssue[] = [];
   const reads = action === "send" || action === "wait";
   if (!reads && (step.capture !== undefined || step.expect !== undefined)) {

@@ -29,7 +29,7 @@ export interface LineFormat {
 }
 
 /** RFC 7541 6.2.2: indexed, or literal without indexing. */
-export const HPACK_LINES: LineFormat = {
+const HPACK_LINES: LineFormat = {
   statics: HPACK_STATIC,
   pair: [7, 0x80],
   nameRef: [4, 0x00],

@@ -96,7 +96,7 @@ export interface FieldBytesSink {
 export type OnField = ((name: string, value: string) => void) | FieldBytesSink;
 
 /** The codes a decoder answers with (each protocol numbers its own). */
-export interface FieldCodes {
+interface FieldCodes {
   readonly badIndex: number;
   readonly huffman: number;
   readonly tooLarge: number;

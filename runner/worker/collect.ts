@@ -40,12 +40,6 @@ export interface WorkerSinks {
   onFlows?(flows: FlowSample[]): void;
 }
 
-interface Collecting {
-  readonly done: Promise<LoadRunSummary>;
-  /** Ends silent unfinished workers at `deadlineMs` (the graceful stop's end), the rest a margin later. */
-  endBy(deadlineMs: number): void;
-}
-
 /** The measured run's span in `performance.now()` time (a cut worker's active time) and the memory limit. */
 interface LoadSpan {
   originMs: number;
@@ -55,17 +49,7 @@ interface LoadSpan {
 }
 
 /** Collects from `workers` (their heartbeats beside), started with `config` over `span`, into `sinks`. */
-export function collect(
-  workers: LoadWorker[],
-  heartbeats: Float64Array[],
-  sinks: WorkerSinks,
-  config: AttackConfig,
-  span: LoadSpan,
-): Collecting {
-  return new WorkerCollector(workers, heartbeats, sinks, config, span);
-}
-
-class WorkerCollector implements Collecting {
+export class WorkerCollector {
   readonly done: Promise<LoadRunSummary>;
   readonly #totals = new DoneTotals();
   readonly #finished: boolean[];
@@ -133,6 +117,7 @@ class WorkerCollector implements Collecting {
     });
   }
 
+  /** Ends silent unfinished workers at `ms` (the graceful stop's end), the rest a margin later. */
   endBy(ms: number): void {
     if (ms >= this.#deadlineMs || this.#finished.every((f) => f)) return;
     this.#deadlineMs = ms;

@@ -13,12 +13,12 @@ import type { MainToWorker, WorkerToMain } from "./protocol.ts";
 import { memoryLimitMbOf, reachedHeapCap } from "./memory_limit.ts";
 
 /** Every load worker's young generation but a session script's: 4 MB semi-spaces (met the memory goals). */
-export const DEFAULT_YOUNG_MB = 12;
+const DEFAULT_YOUNG_MB = 12;
 /** A session script's worker's, up to 10,000 sessions: three semi-spaces of 24 MB. */
 export const SESSIONS_YOUNG_MB = 72;
 
 /** What an isolate emitted before its load worker listened: a message, or an error. */
-export type Emitted = { data: unknown } | { err: unknown };
+type Emitted = { data: unknown } | { err: unknown };
 
 interface Early {
   worker: NodeWorker;
@@ -32,7 +32,7 @@ interface Early {
 let early: Early | null = null;
 
 /** A load worker isolate with these limits (through `node:worker_threads`: see the module comment). */
-export function spawnLoadIsolate(youngMb: number, memoryLimitMb: number): NodeWorker {
+function spawnLoadIsolate(youngMb: number, memoryLimitMb: number): NodeWorker {
   return new NodeWorker(new URL("./worker.ts", import.meta.url), {
     resourceLimits: { maxYoungGenerationSizeMb: youngMb, maxOldGenerationSizeMb: memoryLimitMb },
   });

@@ -10,7 +10,7 @@ import type { SteerChange } from "../../results/schema/steering.ts";
 import { HEARTBEAT_SLOTS, type MainToWorker, type WorkerToMain } from "./protocol.ts";
 import { wsSinkFor } from "../load/warmup_sink.ts";
 import type { LoadRunSummary, PrepareSummary } from "../load/load_run_types.ts";
-import { collect, LoadError, StoppedBeforeLoad, type WorkerSinks } from "./collect.ts";
+import { LoadError, StoppedBeforeLoad, WorkerCollector, type WorkerSinks } from "./collect.ts";
 import { ScriptSetupError } from "../script/host/hooks.ts";
 import { LoadWorker } from "./load_worker.ts";
 import { newRunCounters } from "../script/run_counters.ts";
@@ -86,7 +86,7 @@ export async function runWorkers(config: AttackConfig, opts: PoolOptions): Promi
     const originMs = startAtEpochMs - performance.timeOrigin + config.warmupMs;
     const endMs = originMs + loadBoundMs(config);
     const beats = heartbeats.map((buffer) => new Float64Array(buffer));
-    const collecting = collect(workers, beats, opts, config, { originMs, endMs, memoryLimitMb });
+    const collecting = new WorkerCollector(workers, beats, opts, config, { originMs, endMs, memoryLimitMb });
     opts.onStart?.(startAtEpochMs);
     workers.forEach((w) => send(w, { type: "start", startAtEpochMs }));
     opts.onSteerable?.((change) => workers.forEach((w) => send(w, { type: "steer", change })));

@@ -10,10 +10,10 @@ import {
   MAX_DURATION_WORDS,
 } from "../../validation/duration.ts";
 import { flowFields, requestStepFields } from "../../runner/session_schema.ts";
-import { wsActionFields, wsActionRules, wsStepIssues } from "../../runner/ws_step_spec.ts";
+import { wsActionFields, wsActionRules } from "../../runner/ws_step_spec.ts";
 import { grpcStepFields } from "../../runner/grpc_step_spec.ts";
 import { splitCall } from "../../runner/http/grpc/schema.ts";
-import { flowLengthProblem, type FlowSpec } from "../../runner/flow_spec.ts";
+import { type FlowSpec, flowStepIssues } from "../../runner/flow_spec.ts";
 import {
   endpointNameProblem,
   headerRules,
@@ -237,11 +237,7 @@ const flowSchema = z.strictObject({
   ...flowFields,
   /** The data source (top-level `data:`) whose rows fill this flow's sessions, one row each. */
   data: z.string().min(1).optional(),
-  steps: z.array(flowStepSchema).min(1, "a flow needs at least one step").superRefine((steps, ctx) => {
-    const tooLong = flowLengthProblem(steps.length);
-    if (tooLong !== undefined) return void ctx.addIssue({ code: "custom", message: tooLong });
-    for (const issue of wsStepIssues(steps)) ctx.addIssue({ code: "custom", ...issue });
-  }),
+  steps: z.array(flowStepSchema).min(1, "a flow needs at least one step").superRefine(flowStepIssues),
 }).meta({ id: "flow" });
 export type FileFlow = z.output<typeof flowSchema>;
 

@@ -73,9 +73,7 @@ export function loadProtoFile(file: string, importPaths: readonly string[] = [])
     throw new GrpcSchemaError(
       `--proto ${file}: ${what}`,
       missing ? "add the folder its imports are under with -i DIR" : "",
-      {
-        cause: err,
-      },
+      { cause: err },
     );
   }
 }

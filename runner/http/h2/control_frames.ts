@@ -28,14 +28,7 @@ export class ControlFrames {
   }
 
   /** SETTINGS: validated, applied (a new initial window moves every stream's) and acknowledged. */
-  settings(
-    buf: Uint8Array,
-    at: number,
-    length: number,
-    flags: number,
-    id: number,
-    nowMs: number,
-  ): boolean {
+  settings(buf: Uint8Array, at: number, length: number, flags: number, id: number, nowMs: number): boolean {
     const core = this.#core;
     if (id !== 0) return core.frameError(PROTOCOL_ERROR, "SETTINGS on a stream", nowMs);
     if ((flags & FLAG_ACK) !== 0) {

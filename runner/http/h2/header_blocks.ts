@@ -56,14 +56,7 @@ export class HeaderBlocks {
   }
 
   /** A HEADERS frame: its block, or the first fragment of a block CONTINUATION frames go on with. */
-  headers(
-    buf: Uint8Array,
-    at: number,
-    length: number,
-    flags: number,
-    id: number,
-    nowMs: number,
-  ): boolean {
+  headers(buf: Uint8Array, at: number, length: number, flags: number, id: number, nowMs: number): boolean {
     const core = this.#core;
     if (id === 0) return core.frameError(PROTOCOL_ERROR, "HEADERS on stream 0", nowMs);
     const padded = (flags & FLAG_PADDED) !== 0;

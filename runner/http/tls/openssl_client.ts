@@ -24,7 +24,7 @@ import {
   verifyResultMessage,
 } from "./openssl_ffi.ts";
 import { SslConn, type SslOwner } from "./openssl_conn.ts";
-import { errnoMessage } from "../transport/epoll/errors.ts";
+import { errnoMessage } from "../transport/socket_errors.ts";
 import { h2Required, type TlsOptions } from "./options.ts";
 import { openSslCipherLists, TLS_VERSIONS } from "./cipher_names.ts";
 

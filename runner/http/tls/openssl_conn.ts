@@ -69,12 +69,7 @@ export class SslConn {
   #readAhead = true;
   failure = "";
 
-  constructor(
-    readonly owner: SslOwner,
-    readonly s: LibSsl,
-    ssl: Deno.PointerObject,
-    resume: boolean,
-  ) {
+  constructor(readonly owner: SslOwner, readonly s: LibSsl, ssl: Deno.PointerObject, resume: boolean) {
     this.#ssl = ssl;
     this.#wantSession = resume;
   }

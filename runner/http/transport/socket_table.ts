@@ -7,9 +7,9 @@
  */
 import { EINPROGRESS, type EpollSys } from "./epoll/ffi.ts";
 import type { SockAddr } from "./sock_addr.ts";
-import { connectError, notAttemptedError } from "./epoll/errors.ts";
+import { connectError, notAttemptedError } from "./socket_errors.ts";
 import { nextTurn } from "../../load/clock.ts";
-import type { ConnectLoop } from "./epoll/connect.ts";
+import type { ConnectLoop } from "./connect_phase.ts";
 
 /** What a socket needs of its loop (a `SocketTable`): declared here, so sockets need not import loops. */
 export interface SocketLoop<S> extends ConnectLoop {

@@ -59,9 +59,7 @@ function stagesMs(c: { stages: readonly Stage[] }): number {
 
 export const rampingConnectionsModel = defineModel({
   model: "ramping-connections",
-  fields: {
-    stages: stagesSchema,
-  },
+  fields: { stages: stagesSchema },
   keepsUncorrected: false,
   check(c) {
     const issues: ModelIssue[] = [];

@@ -11,11 +11,11 @@ import type { ConnectWaiter, TransportConn } from "../transport.ts";
 import type { OpenSslClient } from "../../tls/openssl_client.ts";
 import type { SslNegotiated } from "../../tls/openssl_conn.ts";
 import { EpollSocket } from "./socket.ts";
-import { errnoMessage, notAttemptedError } from "./errors.ts";
+import { errnoMessage, notAttemptedError } from "../socket_errors.ts";
 import { TRACE_CONN, traceConn } from "../conn_trace.ts";
 import { nextTurn } from "../../../load/clock.ts";
 import { loopSocket, type SocketLoop, SocketTable, startConnect } from "../socket_table.ts";
-import { type ConnectPhase, HANDSHAKES_IN_FLIGHT } from "./connect.ts";
+import { type ConnectPhase, HANDSHAKES_IN_FLIGHT } from "../connect_phase.ts";
 import { PROBE_TOKEN, ReadyProbe, type ReadyWaitSum } from "../ready_wait.ts";
 
 /** Longest off-thread wait when idle: bounds how late a stop or a closed loop is noticed. */

@@ -8,8 +8,10 @@
 import { RECV_BUFFER_BYTES } from "./ffi.ts";
 import type { UringBuffers } from "./buffers.ts";
 import { SendSlot } from "./send.ts";
+import type { LoopSocket } from "../loop_socket.ts";
+import type { SocketLoop } from "../socket_table.ts";
 
-export class HeldChunks extends SendSlot {
+export abstract class HeldChunks extends SendSlot {
   /** The first chunk: its buffer id, the offset of its next byte, its end. */
   #bid = 0;
   #from = 0;
@@ -21,8 +23,8 @@ export class HeldChunks extends SendSlot {
   heldCount = 0;
   heldBytes = 0;
 
-  constructor(readonly buffers: UringBuffers, token: number) {
-    super(buffers, token);
+  constructor(loop: SocketLoop<LoopSocket>, fd: number, token: number, readonly buffers: UringBuffers) {
+    super(loop, fd, token, buffers);
   }
 
   hold(bid: number, length: number): void {

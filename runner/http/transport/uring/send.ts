@@ -3,22 +3,23 @@
  * One io_uring socket's send slot: stable memory the kernel reads a send from after the call returned.
  * Bytes appended while a send is in flight go in the next, so one send is in flight at a time (two could
  * be issued out of order). HOT PATH: small frames copied by hand through the chunk's shared view. It is
- * the socket's base class (through held.ts), so a message touches one object.
+ * a base class of the socket (through held.ts) on loop_socket.ts's, so a message touches one object.
  */
 import { SEND_SLOT_BYTES, SMALL_SEND_SLOT_BYTES } from "./ffi.ts";
 import type { UringBuffers } from "./buffers.ts";
+import { LoopSocket } from "../loop_socket.ts";
+import type { SocketLoop } from "../socket_table.ts";
 
-export class SendSlot {
+export abstract class SendSlot extends LoopSocket {
   readonly #buffers: UringBuffers;
-  readonly #token: number;
   /** The slot's size: small until a write does not fit in it (ffi.ts `SMALL_SEND_SLOT_BYTES`). */
   #capacity = SMALL_SEND_SLOT_BYTES;
   /** The view of the slot's chunk (shared with its other slots), and where the slot starts in it. */
-  #chunk: Uint8Array;
-  #at: number;
+  #chunk!: Uint8Array;
+  #at = 0;
   /** The slot's address, split into its low and high words once. */
-  #lo: number;
-  #hi: number;
+  #lo = 0;
+  #hi = 0;
   // [#start, #end) waits or is in flight; [#start, #inflightEnd) is in flight.
   #start = 0;
   #inflightEnd = 0;
@@ -27,20 +28,16 @@ export class SendSlot {
   sendLo = 0;
   sendHi = 0;
 
-  constructor(buffers: UringBuffers, token: number) {
+  constructor(loop: SocketLoop<LoopSocket>, fd: number, token: number, buffers: UringBuffers) {
+    super(loop, fd, token, null);
     this.#buffers = buffers;
-    this.#token = token;
-    const slot = buffers.slot(token, false);
-    this.#chunk = slot.chunk;
-    this.#at = slot.at;
-    this.#lo = slot.address % 2 ** 32;
-    this.#hi = Math.floor(slot.address / 2 ** 32);
+    this.#use(false);
   }
 
-  /** Moves an empty small slot to the socket's big one (nothing of the small one is in flight then). */
-  #grow(): void {
-    const slot = this.#buffers.slot(this.#token, true);
-    this.#capacity = SEND_SLOT_BYTES;
+  /** Takes the socket's small slot, or (`big`) moves an empty small one to its big one. */
+  #use(big: boolean): void {
+    const slot = this.#buffers.slot(this.token, big);
+    if (big) this.#capacity = SEND_SLOT_BYTES;
     this.#chunk = slot.chunk;
     this.#at = slot.at;
     this.#lo = slot.address % 2 ** 32;
@@ -67,7 +64,7 @@ export class SendSlot {
 
   /** Copies what fits of `bytes` after what waits: the bytes taken (0 when the slot is full). */
   append(bytes: Uint8Array): number {
-    if (this.#end === 0 && bytes.length > this.#capacity && this.#capacity < SEND_SLOT_BYTES) this.#grow();
+    if (this.#end === 0 && bytes.length > this.#capacity && this.#capacity < SEND_SLOT_BYTES) this.#use(true);
     const n = Math.min(bytes.length, this.#capacity - this.#end);
     if (n <= 0) return 0;
     const chunk = this.#chunk;

@@ -7,11 +7,9 @@
  */
 import { CQE_F_BUFFER, CQE_F_MORE, ECANCELED, ENOBUFS, POLLERR, POLLHUP, POLLOUT } from "./ffi.ts";
 import type { UringRing } from "./ring.ts";
-import { type InlineConn, type InlineReader, type TransportConn, TURN_READ_BYTES } from "../transport.ts";
-import { readError, readStateOf, writeError } from "../epoll/errors.ts";
-import { ConnectPhase } from "../epoll/connect.ts";
+import { type InlineReader, type TransportConn, TURN_READ_BYTES } from "../transport.ts";
+import { readError, readStateOf, writeError } from "../socket_errors.ts";
 import { HeldChunks } from "./held.ts";
-import { failClosed, WaitingRead, WaitingWrite } from "../waiting_read.ts";
 import type { SocketLoop } from "../socket_table.ts";
 
 /** Bytes one socket may hold received and not yet read before its receive is cancelled. */
@@ -31,38 +29,22 @@ export interface UringSocketLoop extends SocketLoop<UringSocket> {
   readonly failure: string | null;
 }
 
-export class UringSocket extends HeldChunks implements InlineConn {
-  readonly ssl = null;
-  readonly #connect = new ConnectPhase(this);
+export class UringSocket extends HeldChunks {
+  declare readonly loop: UringSocketLoop;
   /** The receive is armed (until its last CQE), and a cancel was asked for it. */
   #receiving = false;
   #cancelling = false;
   /** The stream's end (0) or failure (`-errno`) once the receive reported it; 1 while open. */
   #end = 1;
-  #queued = false;
-  /** The armed read: inline or promise, never both. */
-  readonly #read: WaitingRead;
   #writeErrno = 0;
-  readonly #write: WaitingWrite;
 
-  constructor(
-    readonly loop: UringSocketLoop,
-    public fd: number,
-    readonly token: number,
-    readonly gen: number,
-  ) {
-    super(loop.ring.buffers, token);
-    this.#read = new WaitingRead(loop);
-    this.#write = new WaitingWrite(loop);
-  }
-
-  get tlsMs(): number {
-    return this.#connect.tlsMs;
+  constructor(loop: UringSocketLoop, fd: number, token: number, readonly gen: number) {
+    super(loop, fd, token, loop.ring.buffers);
   }
 
   /** Dialled: waits for the connect (a poll for writability unless it completed at once). */
   awaitConnect(signal: AbortSignal, now: boolean): Promise<TransportConn> {
-    const connected = this.#connect.wait(signal);
+    const connected = this.connecting.wait(signal);
     if (now) this.connected();
     else this.loop.ring.prepPoll(this.fd, POLLOUT | POLLERR | POLLHUP, this.token << 8 | UD_POLL, this.gen);
     return connected;
@@ -70,7 +52,7 @@ export class UringSocket extends HeldChunks implements InlineConn {
 
   /** The connect's poll completed (or the connect did at once): settled, and the receive armed. */
   connected(): void {
-    this.#connect.connected();
+    this.connecting.connected();
     if (this.fd >= 0) this.armReceive();
   }
 
@@ -97,7 +79,7 @@ export class UringSocket extends HeldChunks implements InlineConn {
     // Its last CQE (ended, or cancelled at the bound): armed again unless the bound, the end or a
     // buffer shortage (armed again once one comes back) says otherwise.
     if (!this.#receiving && res !== -ENOBUFS) this.armReceive();
-    this.#serve();
+    this.serve();
   }
 
   /** Copies held bytes into `buf` (the bytes copied); the receive armed again below its bound. */
@@ -113,43 +95,30 @@ export class UringSocket extends HeldChunks implements InlineConn {
     if (this.#end <= 0) {
       return this.#end === 0 ? Promise.resolve(null) : Promise.reject(readError(-this.#end));
     }
-    return this.#read.promise(buf);
+    return this.readLater(buf);
   }
 
   armRead(buf: Uint8Array, reader: InlineReader): void {
-    if (!this.#read.arm(this.fd, buf, reader)) return;
-    if (this.heldCount > 0 || this.#end <= 0 || this.#writeErrno !== 0) this.#requeue();
-  }
-
-  #requeue(): void {
-    if (this.#queued) return;
-    this.#queued = true;
-    this.loop.ready(this);
-  }
-
-  /** The loop's ready list: a read armed while bytes were held, or its turn's budget spent. */
-  serveReady(): void {
-    this.#queued = false;
-    this.#serve();
+    if (!this.armReader(buf, reader)) return;
+    if (this.heldCount > 0 || this.#end <= 0 || this.#writeErrno !== 0) this.requeue();
   }
 
   /** Hands held bytes (or the end, or a send's failure) to the armed read, TURN_READ_BYTES a turn. */
-  #serve(): void {
-    const read = this.#read;
+  protected serve(): void {
     let budget = TURN_READ_BYTES;
     let served = false;
     while (this.fd >= 0) {
-      if (read.reader === null) {
-        if (read.onRead !== null && (this.heldCount > 0 || this.#end <= 0)) this.#readNow();
+      if (this.reader === null) {
+        if (this.readResolve !== null && (this.heldCount > 0 || this.#end <= 0)) this.#readNow();
         return;
       }
       if (this.heldCount === 0 && this.#end > 0 && this.#writeErrno === 0) break;
       if (budget <= 0) {
-        this.#requeue();
+        this.requeue();
         break;
       }
-      const buf = read.buf!;
-      const reader = read.takeReader();
+      const buf = this.readBuf!;
+      const reader = this.takeReader();
       served = true;
       let settled: boolean;
       if (this.heldCount > 0) {
@@ -160,14 +129,13 @@ export class UringSocket extends HeldChunks implements InlineConn {
       else settled = this.#end === 0 ? reader.onRead(null) : reader.onReadError(readError(-this.#end));
       if (settled) this.loop.asyncWakes++;
     }
-    if (served && this.fd >= 0) read.reader?.onDrained?.();
+    if (served && this.fd >= 0) this.reader?.onDrained?.();
   }
 
   #readNow(): void {
-    const read = this.#read;
-    if (this.heldCount > 0) read.resolve(this.#take(read.buf!));
-    else if (this.#end === 0) read.resolve(null);
-    else read.reject(readError(-this.#end));
+    if (this.heldCount > 0) this.resolveRead(this.#take(this.readBuf!));
+    else if (this.#end === 0) this.resolveRead(null);
+    else this.rejectRead(readError(-this.#end));
   }
 
   write(bytes: Uint8Array): Promise<number> {
@@ -175,7 +143,7 @@ export class UringSocket extends HeldChunks implements InlineConn {
     if (this.#writeErrno !== 0) return Promise.reject(writeError(this.#writeErrno));
     const n = this.#append(bytes);
     if (n > 0) return Promise.resolve(n);
-    return this.#write.promise(bytes);
+    return this.writeLater(bytes);
   }
 
   writeNow(bytes: Uint8Array): number {
@@ -202,20 +170,16 @@ export class UringSocket extends HeldChunks implements InlineConn {
     if (res < 0) {
       this.#writeErrno = -res;
       this.clearSlot();
-      if (this.#write.onWrite !== null) this.#write.reject(writeError(-res));
-      this.#serve();
+      if (this.writeResolve !== null) this.rejectWrite(writeError(-res));
+      this.serve();
       return;
     }
     if (this.sent(res)) {
       this.#sendQueued();
       return;
     }
-    const pending = this.#write.bytes;
-    if (pending !== null) this.#write.resolve(this.#append(pending));
-  }
-
-  nowMs(): number {
-    return this.loop.sys.nowMs();
+    const pending = this.writeBytes;
+    if (pending !== null) this.resolveWrite(this.#append(pending));
   }
 
   /**
@@ -235,8 +199,8 @@ export class UringSocket extends HeldChunks implements InlineConn {
     const fd = this.fd;
     if (fd < 0) return;
     const loop = this.loop;
-    const { state: connecting, waiter: connectWaiter } = this.#connect.abandon(fd);
-    const reading = this.#read.armed && this.heldCount === 0 ? readStateOf(loop.sys, fd) : "";
+    const { state: connecting, waiter: connectWaiter } = this.connecting.abandon(fd);
+    const reading = this.readArmed && this.heldCount === 0 ? readStateOf(loop.sys, fd) : "";
     this.#flushQueued(fd);
     // Each request in flight cancelled by its user_data, a lookup in the ring's hash table: a cancel by fd
     // walks every request of the ring, seconds of the worker's time for a stop closing 10,000 sockets.
@@ -249,8 +213,6 @@ export class UringSocket extends HeldChunks implements InlineConn {
     loop.sys.closeDrained(fd);
     this.clearHeld();
     if (this.inFlight) loop.waiting--;
-    loop.release(this.token);
-    connectWaiter?.connectFailed(new Deno.errors.Interrupted(connecting));
-    failClosed(this.#read, this.#write, loop.failure ?? reading);
+    this.closed(connectWaiter, connecting, loop.failure ?? reading);
   }
 }

@@ -1,15 +1,15 @@
 /**
  * @module
- * The connect phase of one epoll socket: the non-blocking connect's completion (`SO_ERROR` at the first
- * writable edge), then over TLS the OpenSSL handshake stepped on each edge and timed apart. It tells the
- * waiter once: the socket, or the error. MEMORY: a handshake holds ~50 KB of OpenSSL buffers, so the loop
- * runs HANDSHAKES_IN_FLIGHT at once and queues the rest in order.
+ * The connect phase of an epoll or io_uring socket: the non-blocking connect's completion (`SO_ERROR` at
+ * the first writable edge), then over TLS the OpenSSL handshake stepped on each edge and timed apart. It
+ * tells the waiter once: the socket, or the error. MEMORY: a handshake holds ~50 KB of OpenSSL buffers, so
+ * the loop runs HANDSHAKES_IN_FLIGHT at once and queues the rest in order.
  */
-import { EAGAIN, type EpollSys } from "./ffi.ts";
-import type { SockAddr } from "../sock_addr.ts";
-import { connectError, connectStateOf } from "./errors.ts";
-import type { SslConn, SslNegotiated } from "../../tls/openssl_conn.ts";
-import type { ConnectWaiter, TransportConn } from "../transport.ts";
+import { EAGAIN, type EpollSys } from "./epoll/ffi.ts";
+import type { SockAddr } from "./sock_addr.ts";
+import { connectError, connectStateOf } from "./socket_errors.ts";
+import type { SslConn, SslNegotiated } from "../tls/openssl_conn.ts";
+import type { ConnectWaiter, TransportConn } from "./transport.ts";
 
 /** What the connect phase needs of the socket's loop (a part of socket_table.ts's `SocketLoop`). */
 export interface ConnectLoop {

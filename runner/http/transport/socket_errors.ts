@@ -1,13 +1,13 @@
 /**
  * @module
- * The epoll transport's failures as errors a connection counts, each saying why, including what the kernel
- * had for a connect or read cut by the watchdog. Off the hot path.
+ * The epoll and io_uring transports' failures as errors a connection counts, each saying why, including
+ * what the kernel had for a connect or read cut by the watchdog. Off the hot path.
  */
-import { EAGAIN, EINPROGRESS } from "./ffi.ts";
-import type { EpollSys } from "./ffi.ts";
-import type { SockAddr } from "../sock_addr.ts";
-import { TLS_FAILED, TLS_TRUNCATED } from "../../tls/openssl_ffi.ts";
-import { NOTHING_ARRIVED } from "../../exchange_errors.ts";
+import { EAGAIN, EINPROGRESS } from "./epoll/ffi.ts";
+import type { EpollSys } from "./epoll/ffi.ts";
+import type { SockAddr } from "./sock_addr.ts";
+import { TLS_FAILED, TLS_TRUNCATED } from "../tls/openssl_ffi.ts";
+import { NOTHING_ARRIVED } from "../exchange_errors.ts";
 
 /** errno -> a message like Deno's (`Connection refused (os error 111)`). */
 export function errnoMessage(errno: number): string {

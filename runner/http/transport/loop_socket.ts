@@ -1,0 +1,173 @@
+/**
+ * @module
+ * The base of the epoll and io_uring sockets: its slot in the loop, its connect phase, the read it holds
+ * for its user until settled (a promise read or an inline one, never both) and the write the kernel had no
+ * room for, each counted in the loop's `waiting`; and the ready list turn. Each socket decides when a read
+ * or write settles. HOT PATH: a few stores on the socket itself, nothing allocated.
+ */
+import { failReadClosed, type InlineConn, type InlineReader } from "./transport.ts";
+import { ConnectPhase } from "./connect_phase.ts";
+import type { SocketLoop } from "./socket_table.ts";
+import type { SslConn } from "../tls/openssl_conn.ts";
+
+export abstract class LoopSocket implements InlineConn {
+  /** On the loop's ready list already: a re-arm while readable does not add it twice. */
+  #queued = false;
+  /** The connect and, over TLS, the handshake: until the connect's promise settles. */
+  readonly connecting: ConnectPhase;
+  /** The armed read's buffer, and its inline reader or its promise's settlers: never both. */
+  readBuf: Uint8Array | null = null;
+  reader: InlineReader | null = null;
+  readResolve: ((n: number | null) => void) | null = null;
+  readReject: ((err: Error) => void) | null = null;
+  /** The write waiting for kernel room: its bytes and its promise's settlers. */
+  writeBytes: Uint8Array | null = null;
+  writeResolve: ((n: number) => void) | null = null;
+  writeReject: ((err: Error) => void) | null = null;
+
+  constructor(
+    readonly loop: SocketLoop<LoopSocket>,
+    public fd: number,
+    readonly token: number,
+    readonly ssl: SslConn | null,
+  ) {
+    this.connecting = new ConnectPhase(this);
+  }
+
+  abstract read(buf: Uint8Array): Promise<number | null>;
+  abstract write(bytes: Uint8Array): Promise<number>;
+  abstract armRead(buf: Uint8Array, reader: InlineReader): void;
+  abstract writeNow(bytes: Uint8Array): number;
+  abstract close(): void;
+  /** Hands what the socket has to its armed read, up to TURN_READ_BYTES a turn. */
+  protected abstract serve(): void;
+
+  /** https: how long the handshake took (Connection reads it for `tlsMs`); -1 for plain TCP. */
+  get tlsMs(): number {
+    return this.connecting.tlsMs;
+  }
+
+  nowMs(): number {
+    return this.loop.sys.nowMs();
+  }
+
+  get readArmed(): boolean {
+    return this.reader !== null || this.readResolve !== null;
+  }
+
+  /** Onto the loop's ready list (once): served in its next round, after the others. */
+  protected requeue(): void {
+    if (this.#queued) return;
+    this.#queued = true;
+    this.loop.ready(this);
+  }
+
+  /** The loop's ready list: a read armed on a readable socket, or its turn's budget spent. */
+  serveReady(): void {
+    this.#queued = false;
+    this.serve();
+  }
+
+  /** A promise read into `buf` that waits: settled by `resolveRead` or `rejectRead`. */
+  protected readLater(buf: Uint8Array): Promise<number | null> {
+    return new Promise((resolve, reject) => {
+      this.readBuf = buf;
+      this.readResolve = resolve;
+      this.readReject = reject;
+      this.loop.wait();
+    });
+  }
+
+  /** Arms `reader` into `buf`; on a closed socket it fails in a microtask instead, and false is returned. */
+  protected armReader(buf: Uint8Array, reader: InlineReader): boolean {
+    if (this.fd < 0) {
+      failReadClosed(reader);
+      return false;
+    }
+    this.readBuf = buf;
+    this.reader = reader;
+    this.loop.wait();
+    return true;
+  }
+
+  /** The inline reader, taken to be called (read `readBuf` first): it waits no more. */
+  protected takeReader(): InlineReader {
+    const reader = this.reader!;
+    this.reader = null;
+    this.readBuf = null;
+    this.loop.waiting--;
+    return reader;
+  }
+
+  /** Settles the promise read with `n` bytes (null: the end). */
+  protected resolveRead(n: number | null): void {
+    const resolve = this.readResolve!;
+    this.readBuf = null;
+    this.readResolve = this.readReject = null;
+    this.loop.settled();
+    resolve(n);
+  }
+
+  protected rejectRead(err: Error): void {
+    const reject = this.readReject!;
+    this.readBuf = null;
+    this.readResolve = this.readReject = null;
+    this.loop.settled();
+    reject(err);
+  }
+
+  /** A promise write of `bytes` that waits: settled by `resolveWrite` or `rejectWrite`. */
+  protected writeLater(bytes: Uint8Array): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.writeBytes = bytes;
+      this.writeResolve = resolve;
+      this.writeReject = reject;
+      this.loop.wait();
+    });
+  }
+
+  protected resolveWrite(n: number): void {
+    const resolve = this.writeResolve!;
+    this.writeBytes = null;
+    this.writeResolve = this.writeReject = null;
+    this.loop.settled();
+    resolve(n);
+  }
+
+  protected rejectWrite(err: Error): void {
+    const reject = this.writeReject!;
+    this.writeBytes = null;
+    this.writeResolve = this.writeReject = null;
+    this.loop.settled();
+    reject(err);
+  }
+
+  /**
+   * The end of a close, the fd gone: the slot freed, a waiting connect failed with `connecting`, and a
+   * waiting read and write as on a closed Deno.Conn, saying `why` when known.
+   */
+  protected closed(
+    connectWaiter: { connectFailed(err: unknown): void } | null,
+    connecting: string,
+    why: string,
+  ) {
+    this.loop.release(this.token);
+    connectWaiter?.connectFailed(new Deno.errors.Interrupted(connecting));
+    const { reader, readReject, writeReject } = this;
+    this.loop.waiting -= Number(reader !== null) + Number(this.readResolve !== null) +
+      Number(this.writeResolve !== null);
+    this.reader = this.readBuf = this.writeBytes = null;
+    this.readResolve =
+      this.readReject =
+      this.writeResolve =
+      this.writeReject =
+        null;
+    // Made only when someone waits for it: a connection closed after its last response (every
+    // Connection: close exchange) has nothing pending, and an Error's stack costs a microsecond or more.
+    if (reader === null && readReject === null && writeReject === null) return;
+    const closed = new Deno.errors.BadResource(why ? `socket closed: ${why}` : "socket closed");
+    reader?.onReadError(closed);
+    readReject?.(closed);
+    writeReject?.(closed);
+  }
+}
