@@ -17,8 +17,6 @@ import { k6CacheDir } from "../../runner/script/k6/convert/converted_file.ts";
 
 /** Scripts already type-checked by this process (`run session.ts` checks before and after planning). */
 const typeChecked = new Set<string>();
-/** Each script's exports as this process imported it, and the memory limit its top level ran under. */
-const imported = new Map<string, { exports: ScriptExports; limitMb: number }>();
 
 /** Whether `source` names a session script rather than an experiment file. */
 export function isScriptPath(source: string): boolean {
@@ -49,9 +47,9 @@ export async function checkScript(
   memoryLimitMb = memoryLimitMbBesideRuns(),
   signal?: AbortSignal,
 ): Promise<ScriptExports> {
-  const known = imported.get(path);
   // Its top level ran within this limit already (the plan's check after the options' one).
-  if (known !== undefined && known.limitMb <= memoryLimitMb) return known.exports;
+  const known = ScriptHost.importedBefore(path, memoryLimitMb);
+  if (known !== undefined && typeChecked.has(path)) return known;
   // The type check and the import each take a process or an isolate to start: they run at once.
   const opening = ScriptHost.open(path, IMPORT_TIMEOUT_MS, memoryLimitMb, signal);
   opening.catch(() => {}); // awaited below, after the type check
@@ -77,7 +75,6 @@ export async function checkScript(
     if (opened.outcome.kind === "stopped") throw new ScriptCheckStopped("the script's top level");
     throw new UsageError(importProblem(basename(path), opened.outcome));
   }
-  imported.set(path, { exports: opened.exports, limitMb: memoryLimitMb });
   return opened.exports;
 }
 

@@ -15,6 +15,8 @@ import {
 
 /** The isolate's name (`self.name` there): how a script tells it from a load worker. */
 const SCRIPT_HOST_NAME = "loadlab-script-host";
+/** Each script's exports as this process imported it (by path and change time), and its top level's limit. */
+const imported = new Map<string, { exports: ScriptExports; limitMb: number }>();
 
 export type HostRequest =
   /** `routes`: where the script's fetches to an origin named there go. */
@@ -104,7 +106,14 @@ export class ScriptHost {
       host.close();
       return { host: null, outcome };
     }
+    imported.set(importKey(path), { exports: outcome.value as ScriptExports, limitMb: memoryLimitMb });
     return { host, exports: outcome.value as ScriptExports };
+  }
+
+  /** The exports of the script at `path` as imported here unchanged, its top level within `limitMb`. */
+  static importedBefore(path: string, limitMb: number): ScriptExports | undefined {
+    const known = imported.get(importKey(path));
+    return known !== undefined && known.limitMb <= limitMb ? known.exports : undefined;
   }
 
   close(): void {
@@ -163,6 +172,14 @@ export class ScriptHost {
       if (signal?.aborted) return onAbort();
       this.#worker.postMessage(request);
     });
+  }
+}
+
+function importKey(path: string): string {
+  try {
+    return `${path}\0${Deno.statSync(path).mtime?.getTime()}`;
+  } catch {
+    return path;
   }
 }
 
