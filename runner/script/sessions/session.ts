@@ -21,6 +21,9 @@ import type { SessionSender } from "./sender.ts";
 import { NO_OPTIONS, overRefusal } from "./send.ts";
 import { COUNT_ERROR, type ScriptWsErrorKind } from "./ws_stats.ts";
 
+/** Marks a runtime's session function (k6's) whose `s` no script code reaches, by a key needing no import. */
+export const RUNTIME_HELD = Symbol.for("loadlab.runtimeHeld");
+
 export class ScriptSession extends SessionEnd implements Session {
   readonly iteration: number;
   readonly #sender: SessionSender;
@@ -31,13 +34,14 @@ export class ScriptSession extends SessionEnd implements Session {
     run: SessionRun,
     iteration: number,
     data: Record<string, string> | null,
+    sealed: boolean,
   ) {
     super(run);
     this.#sender = sender;
     this.iteration = iteration;
     this.#data = data;
     // A script that re-parents `s` or shadows its methods fails at its line, not in the engine.
-    Object.preventExtensions(this);
+    if (sealed) Object.preventExtensions(this);
   }
 
   get data(): Readonly<Record<string, string>> {
