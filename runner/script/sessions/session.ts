@@ -21,9 +21,6 @@ import type { SessionSender } from "./sender.ts";
 import { NO_OPTIONS, overRefusal } from "./send.ts";
 import { COUNT_ERROR, type ScriptWsErrorKind } from "./ws_stats.ts";
 
-/** Marks a runtime's session function (k6's) whose `s` no script code reaches, by a key needing no import. */
-export const RUNTIME_HELD = Symbol.for("loadlab.runtimeHeld");
-
 export class ScriptSession extends SessionEnd implements Session {
   readonly iteration: number;
   readonly #sender: SessionSender;

@@ -16,7 +16,7 @@ import { H2ArrivalConnection } from "../../http/h2/arrival.ts";
 import { ScriptRecorder } from "./recorder.ts";
 import { ScriptNames } from "./names.ts";
 import { scriptError } from "../module.ts";
-import { RUNTIME_HELD, ScriptSession } from "./session.ts";
+import { ScriptSession } from "./session.ts";
 import { SessionSender } from "./sender.ts";
 import type {
   ScriptSessionOptions,
@@ -43,11 +43,11 @@ export class ScriptSessions implements SessionContext {
   #users = new Map<number, VirtualUser<ScriptSession, SessionSender>>();
   #arrivals = 0;
   readonly #live = new LiveSessions<ScriptSession>();
-  /** Each `s` is made non-extensible, unless the function is a runtime's that no script code gives it to. */
+  /** Each `s` is made non-extensible, but by a runtime's function that no script code gives it to (k6's). */
   readonly #sealed: boolean;
 
   constructor(readonly fn: (s: Session) => unknown, readonly options: ScriptSessionOptions, name: string) {
-    this.#sealed = !(RUNTIME_HELD in fn);
+    this.#sealed = !(Symbol.for("loadlab.runtimeHeld") in fn);
     this.recorder = new ScriptRecorder(name);
     this.requests = new ScriptRequests(options.url);
     this.grpcRequests = new ScriptGrpcRequests(options.url);
