@@ -15,7 +15,7 @@ import {
 
 /** The isolate's name (`self.name` there): how a script tells it from a load worker. */
 const SCRIPT_HOST_NAME = "loadlab-script-host";
-/** Each script's exports as this process imported it (by path and change time), and its top level's limit. */
+/** Each script's exports as this process imported it, and the memory limit its top level ran under. */
 const imported = new Map<string, { exports: ScriptExports; limitMb: number }>();
 
 export type HostRequest =
@@ -106,13 +106,13 @@ export class ScriptHost {
       host.close();
       return { host: null, outcome };
     }
-    imported.set(importKey(path), { exports: outcome.value as ScriptExports, limitMb: memoryLimitMb });
+    imported.set(path, { exports: outcome.value as ScriptExports, limitMb: memoryLimitMb });
     return { host, exports: outcome.value as ScriptExports };
   }
 
-  /** The exports of the script at `path` as imported here unchanged, its top level within `limitMb`. */
+  /** The exports of the script at `path` as imported here before, its top level within `limitMb`. */
   static importedBefore(path: string, limitMb: number): ScriptExports | undefined {
-    const known = imported.get(importKey(path));
+    const known = imported.get(path);
     return known !== undefined && known.limitMb <= limitMb ? known.exports : undefined;
   }
 
@@ -172,14 +172,6 @@ export class ScriptHost {
       if (signal?.aborted) return onAbort();
       this.#worker.postMessage(request);
     });
-  }
-}
-
-function importKey(path: string): string {
-  try {
-    return `${path}\0${Deno.statSync(path).mtime?.getTime()}`;
-  } catch {
-    return path;
   }
 }
 
