@@ -48,8 +48,7 @@ export async function k6Summaries(
   memoryLimitMb = memoryLimitMbBesideRuns(),
   k6Flags?: K6Flags,
 ): Promise<K6Summaries> {
-  // As its check read them, else read in an isolate of the script's own (a top level that changes
-  // built-ins must not reach loadlab).
+  // As its check read them, else in an isolate of its own (a top level changing built-ins reaches no loadlab).
   const path = sessionScriptPath(resolve(source));
   const exports = ScriptHost.importedBefore(path, memoryLimitMb) ??
     await readExports(path, source, memoryLimitMb);
