@@ -48,7 +48,7 @@ export async function k6Summaries(
   memoryLimitMb = memoryLimitMbBesideRuns(),
   k6Flags?: K6Flags,
 ): Promise<K6Summaries> {
-  // As its check read them, else in an isolate of its own (a top level changing built-ins reaches no loadlab).
+  // As its check read them, else in an isolate of its own (its top level's built-ins stay its own).
   const path = sessionScriptPath(resolve(source));
   const exports = ScriptHost.importedBefore(path, memoryLimitMb) ??
     await readExports(path, source, memoryLimitMb);

@@ -31,7 +31,7 @@ const WS_GENERATOR_WARMUP_MS = 400;
 const WS_FIRST_BURST_MS = 100;
 /** Sending rate of the burst in the open models (req/s): enough calls for V8 to optimize. */
 const WARMUP_RATE_PER_SEC = 8_000;
-/** Fewer sends than this optimize nothing: an HTTP count run of fewer (its burst sends its count) starts cold. */
+/** Fewer sends optimize nothing: an HTTP count run of fewer (its burst sends its count) starts cold. */
 const MIN_BURST_SENDS = 100;
 /** Connections of the burst in the closed and throughput models. */
 const WARMUP_CONNECTIONS = 4;
