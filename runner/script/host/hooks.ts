@@ -40,9 +40,7 @@ export async function withScriptSetup(
   const limitMb = memoryLimitMbOf(config);
   // A script imported before (its check) with neither hook needs no isolate of its own before the load.
   const known = ScriptHost.importedBefore(script.path, limitMb);
-  if (known !== undefined && !known.setup && !known.teardown) {
-    return load({ ...config, script: { ...script, env } });
-  }
+  if (known && !known.setup && !known.teardown) return load({ ...config, script: { ...script, env } });
   const opened = await ScriptHost.open(script.path, script.setupTimeoutMs, limitMb, signal, script.routes);
   if (opened.host === null) throw setupFailure(opened.outcome, loading(opened.outcome), names);
   const { host, exports } = opened;
