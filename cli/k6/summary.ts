@@ -28,7 +28,7 @@ import { errorText } from "../../runner/script/module.ts";
 import { k6ErrorOf } from "../../runner/script/k6/error_codes.ts";
 import { OutputError, sameFile, writeTextAtomic } from "../../system/output_file.ts";
 import { ScriptNames } from "../../runner/script/sessions/names.ts";
-import { busyText, type HostOutcome, ScriptHost } from "../../runner/script/host/host.ts";
+import { busyText, type HostOutcome, type ScriptExports, ScriptHost } from "../../runner/script/host/host.ts";
 import { memoryLimitMbBesideRuns, memoryPassedText } from "../../runner/worker/memory_limit.ts";
 import { type K6Flags, withK6Flags } from "../run/script_load_flags.ts";
 
@@ -48,18 +48,11 @@ export async function k6Summaries(
   memoryLimitMb = memoryLimitMbBesideRuns(),
   k6Flags?: K6Flags,
 ): Promise<K6Summaries> {
-  // Read in an isolate of the script's own: a top level that changes built-ins must not reach loadlab.
+  // As its check read them, else in an isolate of its own (its top level's built-ins stay its own).
   const path = sessionScriptPath(resolve(source));
-  const opened = await ScriptHost.open(path, HANDLE_SUMMARY_TIMEOUT_MS, memoryLimitMb);
-  if (opened.host === null) {
-    throw new OutputError(
-      `${basename(source)}: its exports could not be read again after the run: ${
-        outcomeText(opened.outcome)
-      }; the run's results are kept`,
-    );
-  }
-  opened.host.close();
-  const options = withK6Flags(opened.exports.options ?? {}, k6Flags);
+  const exports = ScriptHost.importedBefore(path, memoryLimitMb) ??
+    await readExports(path, source, memoryLimitMb);
+  const options = withK6Flags(exports.options ?? {}, k6Flags);
   const mapped = k6Experiment(options);
   const rules = mapped.ok ? mapped.value.afterRun : [];
   const trendStats = Array.isArray(options.summaryTrendStats)
@@ -89,7 +82,7 @@ export async function k6Summaries(
       // Own metrics only, so a rule on `constructor` or `toString` never judges Object's.
       if (!Object.hasOwn(data.metrics, metric)) {
         data.metrics[metric] = afterRunSubmetric(run, metric, data.options.summaryTrendStats, k6ErrorOf) ??
-          emptyMetric(rule, opened.exports.metrics?.[metric.split("{", 1)[0]]);
+          emptyMetric(rule, exports.metrics?.[metric.split("{", 1)[0]]);
       }
       const values = data.metrics[metric].values;
       // The rule that stopped the run (abortOnFail) failed, whatever the numbers after it say.
@@ -102,10 +95,21 @@ export async function k6Summaries(
     }
     return { run: run.name, data, scenarios: k6ScenarioParts(run, data.options.summaryTrendStats) };
   });
-  const handle = opened.exports.summary
+  const handle = exports.summary
     ? isolatedHandleSummary(path, HANDLE_SUMMARY_TIMEOUT_MS, memoryLimitMb)
     : undefined;
   return { runs, failed, handle };
+}
+
+async function readExports(path: string, source: string, memoryLimitMb: number): Promise<ScriptExports> {
+  const opened = await ScriptHost.open(path, HANDLE_SUMMARY_TIMEOUT_MS, memoryLimitMb);
+  if (opened.host !== null) return opened.host.close(), opened.exports;
+  const why = outcomeText(opened.outcome);
+  throw new OutputError(
+    `${
+      basename(source)
+    }: its exports could not be read again after the run: ${why}; the run's results are kept`,
+  );
 }
 
 /** Runs `handleSummary(data)` in an isolate of its own, ended past `timeoutMs` or `memoryLimitMb`. */

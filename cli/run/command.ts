@@ -242,7 +242,7 @@ async function execute(
       renderReport: (results) =>
         renderReport(results, { keepSecrets, compare: baseline, failOn: args.failOn }),
     });
-    // A k6 script is read again after its runs, under the command's memory limit.
+    // A k6 script's exports (as its check read them) give its summary, under the command's memory limit.
     const k6Source = isK6File(resolve(args.source))
       ? { path: args.source, maxMemoryMb: args.maxMemoryMb, flags: args.scriptLoad?.k6 }
       : null;

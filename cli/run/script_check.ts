@@ -15,11 +15,6 @@ import { inGroupOfItsOwn, signalGroup } from "../../targets/process_group.ts";
 import type { Plan } from "../../scenarios/plan/types.ts";
 import { k6CacheDir } from "../../runner/script/k6/convert/converted_file.ts";
 
-/** Scripts already type-checked by this process (`run session.ts` checks before and after planning). */
-const typeChecked = new Set<string>();
-/** Each script's exports as this process imported it, and the memory limit its top level ran under. */
-const imported = new Map<string, { exports: ScriptExports; limitMb: number }>();
-
 /** Whether `source` names a session script rather than an experiment file. */
 export function isScriptPath(source: string): boolean {
   return /\.(ts|js|mts|mjs|py)$/.test(source);
@@ -49,15 +44,15 @@ export async function checkScript(
   memoryLimitMb = memoryLimitMbBesideRuns(),
   signal?: AbortSignal,
 ): Promise<ScriptExports> {
-  const known = imported.get(path);
   // Its top level ran within this limit already (the plan's check after the options' one).
-  if (known !== undefined && known.limitMb <= memoryLimitMb) return known.exports;
+  const known = ScriptHost.importedBefore(path, memoryLimitMb);
+  if (known !== undefined) return known;
   // The type check and the import each take a process or an isolate to start: they run at once.
   const opening = ScriptHost.open(path, IMPORT_TIMEOUT_MS, memoryLimitMb, signal);
   opening.catch(() => {}); // awaited below, after the type check
   let problems: string[];
   try {
-    problems = typeChecked.has(path) ? [] : await typeProblems(path, signal);
+    problems = await typeProblems(path, signal);
   } catch (err) {
     const opened = await opening.catch(() => null);
     opened?.host?.close();
@@ -72,12 +67,10 @@ export async function checkScript(
   if (problems.length > 0) {
     throw new UsageError(`${basename(path)} does not type-check: ${problems.slice(0, 5).join("; ")}`);
   }
-  typeChecked.add(path);
   if (opened.host === null) {
     if (opened.outcome.kind === "stopped") throw new ScriptCheckStopped("the script's top level");
     throw new UsageError(importProblem(basename(path), opened.outcome));
   }
-  imported.set(path, { exports: opened.exports, limitMb: memoryLimitMb });
   return opened.exports;
 }
 

@@ -31,6 +31,8 @@ const WS_GENERATOR_WARMUP_MS = 400;
 const WS_FIRST_BURST_MS = 100;
 /** Sending rate of the burst in the open models (req/s): enough calls for V8 to optimize. */
 const WARMUP_RATE_PER_SEC = 8_000;
+/** Fewer sends optimize nothing: an HTTP count run of fewer (its burst sends its count) starts cold. */
+const MIN_BURST_SENDS = 100;
 /** Connections of the burst in the closed and throughput models. */
 const WARMUP_CONNECTIONS = 4;
 /** A WebSocket burst's most connections: it takes the run's own count up to this (a pump's full rounds). */
@@ -59,6 +61,8 @@ export async function warmUpGenerator(
   const beganMs = performance.now();
   // A hold run only pings idle connections: there is no hot path to warm.
   if (options.ws !== null && options.ws.pingIntervalMs > 0) return { durationMs: 0, answered: 0 };
+  const fewSends = options.ws === null && config.model === "count" && config.requests < MIN_BURST_SENDS;
+  if (fewSends) return { durationMs: 0, answered: 0 };
   let sink: Sink;
   try {
     sink = options.ws === null

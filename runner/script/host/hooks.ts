@@ -38,6 +38,9 @@ export async function withScriptSetup(
   const env = Object.keys(script.env).length > 0 ? script.env : Deno.env.toObject();
   const names = new ScriptNames(env);
   const limitMb = memoryLimitMbOf(config);
+  // A script imported before (its check) with neither hook needs no isolate of its own before the load.
+  const known = ScriptHost.importedBefore(script.path, limitMb);
+  if (known && !known.setup && !known.teardown) return load({ ...config, script: { ...script, env } });
   const opened = await ScriptHost.open(script.path, script.setupTimeoutMs, limitMb, signal, script.routes);
   if (opened.host === null) throw setupFailure(opened.outcome, loading(opened.outcome), names);
   const { host, exports } = opened;

@@ -15,6 +15,8 @@ import {
 
 /** The isolate's name (`self.name` there): how a script tells it from a load worker. */
 const SCRIPT_HOST_NAME = "loadlab-script-host";
+/** Each script's exports as this process imported it, and the memory limit its top level ran under. */
+const imported = new Map<string, { exports: ScriptExports; limitMb: number }>();
 
 export type HostRequest =
   /** `routes`: where the script's fetches to an origin named there go. */
@@ -104,7 +106,14 @@ export class ScriptHost {
       host.close();
       return { host: null, outcome };
     }
+    imported.set(path, { exports: outcome.value as ScriptExports, limitMb: memoryLimitMb });
     return { host, exports: outcome.value as ScriptExports };
+  }
+
+  /** The exports of the script at `path` as imported here before, its top level within `limitMb`. */
+  static importedBefore(path: string, limitMb: number): ScriptExports | undefined {
+    const known = imported.get(path);
+    return known !== undefined && known.limitMb <= limitMb ? known.exports : undefined;
   }
 
   close(): void {

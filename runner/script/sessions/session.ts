@@ -31,13 +31,14 @@ export class ScriptSession extends SessionEnd implements Session {
     run: SessionRun,
     iteration: number,
     data: Record<string, string> | null,
+    sealed: boolean,
   ) {
     super(run);
     this.#sender = sender;
     this.iteration = iteration;
     this.#data = data;
     // A script that re-parents `s` or shadows its methods fails at its line, not in the engine.
-    Object.preventExtensions(this);
+    if (sealed) Object.preventExtensions(this);
   }
 
   get data(): Readonly<Record<string, string>> {

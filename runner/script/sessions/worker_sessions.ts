@@ -43,8 +43,11 @@ export class ScriptSessions implements SessionContext {
   #users = new Map<number, VirtualUser<ScriptSession, SessionSender>>();
   #arrivals = 0;
   readonly #live = new LiveSessions<ScriptSession>();
+  /** Each `s` is made non-extensible, but by a runtime's function that no script code gives it to (k6's). */
+  readonly #sealed: boolean;
 
   constructor(readonly fn: (s: Session) => unknown, readonly options: ScriptSessionOptions, name: string) {
+    this.#sealed = !(Symbol.for("loadlab.runtimeHeld") in fn);
     this.recorder = new ScriptRecorder(name);
     this.requests = new ScriptRequests(options.url);
     this.grpcRequests = new ScriptGrpcRequests(options.url);
@@ -111,7 +114,7 @@ export class ScriptSessions implements SessionContext {
     const user = closed ? this.#user(vu) : { state: {}, jar: null, sessions: 0 };
     const iteration = user.sessions++;
     const sender = user.sender ??= new SessionSender(this, user, vu);
-    const s = new ScriptSession(sender, chain.run, iteration, data);
+    const s = new ScriptSession(sender, chain.run, iteration, data, this.#sealed);
     sender.begin(s, chain, startMs, recorder, nowMs);
     recorder?.sessionStarted();
     this.#live.add(s, chain.run.ended, o.stop ? chain.run.stopping : undefined);
