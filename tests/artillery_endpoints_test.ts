@@ -7,6 +7,7 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import type { ResultsFile } from "../results/mod.ts";
 import { requireProgram, runLoadlab, withTempDir } from "./helpers.ts";
+import { testPool } from "./fixtures/test_pool.ts";
 
 function countingTarget() {
   const byRoute: Record<string, number> = {};
@@ -56,39 +57,44 @@ async function runArtillery(file: string, output: string): Promise<void> {
   if (!out.success) throw new Error(`artillery failed: ${new TextDecoder().decode(out.stderr)}`);
 }
 
+/** Both cases, and in each Artillery's run and loadlab's, at once: each mostly waits on a process start. */
+const pool = testPool(2);
+
+/** Runs `script` against a counting target of its own with `run`; returns what the target received. */
+async function against(file: string, options: string, run: (file: string) => Promise<void>) {
+  const target = countingTarget();
+  try {
+    await Deno.writeTextFile(file, script(target.port, options));
+    await run(file);
+  } finally {
+    await target.close();
+  }
+  return target.byRoute;
+}
+
 for (
   const [options, names] of [
     ["{}", ["/home?page=1", "/json (data)", "/login (login)"]],
     ["{ useOnlyRequestNames: true }", ["/home?page=1", "data", "login"]],
   ] as const
 ) {
-  Deno.test(`metrics-by-endpoint ${options}: loadlab's endpoints and counts are Artillery's`, async () => {
+  pool.test(`metrics-by-endpoint ${options}: loadlab's endpoints and counts are Artillery's`, async () => {
     if (!requireProgram("artillery")) return;
     await withTempDir(async (dir) => {
-      const file = `${dir}/shop.yml`;
-      const artillery = countingTarget();
-      try {
-        await Deno.writeTextFile(file, script(artillery.port, options));
-        await runArtillery(file, `${dir}/artillery.json`);
-      } finally {
-        await artillery.close();
-      }
+      const [, received] = await Promise.all([
+        against(`${dir}/artillery.yml`, options, (file) => runArtillery(file, `${dir}/artillery.json`)),
+        against(`${dir}/loadlab.yml`, options, async (file) => {
+          const r = await runLoadlab(["run", file, "--out-dir", `${dir}/out`]);
+          assertEquals(r.code, 0, r.stdout + r.stderr);
+        }),
+      ]);
       const expected = artilleryCounts(JSON.parse(await Deno.readTextFile(`${dir}/artillery.json`)));
       assertEquals(Object.keys(expected).sort(), [...names]);
       assertEquals(Object.values(expected), [6, 6, 6]);
-
-      const loadlab = countingTarget();
-      try {
-        await Deno.writeTextFile(file, script(loadlab.port, options));
-        const r = await runLoadlab(["run", file, "--out-dir", `${dir}/out`]);
-        assertEquals(r.code, 0, r.stdout + r.stderr);
-      } finally {
-        await loadlab.close();
-      }
       const run = (JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`)) as ResultsFile).runs[0];
       const counts = Object.fromEntries(run.endpoints!.map((e) => [e.name, e.requests]));
       assertEquals(counts, expected);
-      assertEquals(Object.values(loadlab.byRoute), [6, 6, 6]);
+      assertEquals(Object.values(received), [6, 6, 6]);
     });
   });
 }

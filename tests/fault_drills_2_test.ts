@@ -35,15 +35,16 @@ import {
 } from "./fault_drill_helpers.ts";
 import type { ResultsFile } from "../results/mod.ts";
 import { startTarget } from "../targets/mod.ts";
+import { testPool } from "./fixtures/test_pool.ts";
 import { freePort } from "../system/ports.ts";
 
 const hasRedis = requireProgram("redis-server");
+/** The drills mostly wait (runs of seconds, Redis restarts, signals): three at once. */
+const pool = testPool(3);
 
-Deno.test({
-  name:
-    "drill 3: Redis killed under the caching proxy: answered from the upstream, bypasses counted; back: hits resume",
-  ignore: !hasRedis,
-  async fn() {
+pool.test(
+  "drill 3: Redis killed under the caching proxy: answered from the upstream, bypasses counted; back: hits resume",
+  async () => {
     await withProxy("drill3-cache", { cacheTtlSec: 60 }, async (proxy, redis) => {
       assertEquals((await get(`${proxy.url}/user`)).cache, "MISS");
       assertEquals((await get(`${proxy.url}/user`)).cache, "HIT");
@@ -69,13 +70,12 @@ Deno.test({
       assert(after.bypasses >= 5, `bypasses ${after.bypasses}`);
     });
   },
-});
+  { ignore: !hasRedis },
+);
 
-Deno.test({
-  name:
-    "drill 3: Redis killed under the rate limiter: requests let through and counted; back: limiting resumes",
-  ignore: !hasRedis,
-  async fn() {
+pool.test(
+  "drill 3: Redis killed under the rate limiter: requests let through and counted; back: limiting resumes",
+  async () => {
     await withProxy("drill3-limit", { rateLimit: { limit: 3, windowMs: 60_000 } }, async (proxy, redis) => {
       const as = (client: string) => ({ "x-forwarded-for": client });
       const statuses = async (client: string, n: number) => {
@@ -105,13 +105,12 @@ Deno.test({
       assertEquals(after.limiterBypasses, bypasses);
     });
   },
-});
+  { ignore: !hasRedis },
+);
 
-Deno.test({
-  name:
-    "drill 3 under load: `loadlab run` through the proxy while its Redis dies and comes back: no error, bypasses and the resumed hits in targetStats",
-  ignore: !hasRedis,
-  async fn() {
+pool.test(
+  "drill 3 under load: `loadlab run` through the proxy while its Redis dies and comes back: no error, bypasses and the resumed hits in targetStats",
+  async () => {
     await withTempDir(async (dir) => {
       const runId = `drill3-run-${crypto.randomUUID()}`;
       const port = freePort();
@@ -147,7 +146,8 @@ Deno.test({
       assertEquals(left, [], describeProcesses(left));
     });
   },
-});
+  { ignore: !hasRedis },
+);
 
 /** The drill-5 checks after a graceful stop by `signal` during run 3, the long load of `first`. */
 async function stopMidExperiment(
@@ -191,23 +191,21 @@ async function stopMidExperiment(
   });
 }
 
-Deno.test({
-  name:
-    "drill 5: SIGINT mid-experiment: sends stop within 1 s, in-flight answered, runs kept, incomplete one saved, exit 130, nothing left",
-  ignore: !hasRedis,
-  fn: () => stopMidExperiment("SIGINT", "direct", 130),
-});
+pool.test(
+  "drill 5: SIGINT mid-experiment: sends stop within 1 s, in-flight answered, runs kept, incomplete one saved, exit 130, nothing left",
+  () => stopMidExperiment("SIGINT", "direct", 130),
+  { ignore: !hasRedis },
+);
 
-Deno.test({
-  name: "drill 5: SIGTERM during the proxy's run: the same graceful stop, exit 143, redis-server stopped too",
-  ignore: !hasRedis,
-  fn: () => stopMidExperiment("SIGTERM", "limited", 143),
-});
+pool.test(
+  "drill 5: SIGTERM during the proxy's run: the same graceful stop, exit 143, redis-server stopped too",
+  () => stopMidExperiment("SIGTERM", "limited", 143),
+  { ignore: !hasRedis },
+);
 
-Deno.test({
-  name: "drill 5: a second SIGINT exits at once (130), finished runs kept, nothing left running",
-  ignore: !hasRedis,
-  async fn() {
+pool.test(
+  "drill 5: a second SIGINT exits at once (130), finished runs kept, nothing left running",
+  async () => {
     await withTempDir(async (dir) => {
       const runId = `drill5-twice-${crypto.randomUUID()}`;
       const { child, output } = startRun(dir, runId);
@@ -231,9 +229,10 @@ Deno.test({
       assertEquals(left, [], describeProcesses(left));
     });
   },
-});
+  { ignore: !hasRedis },
+);
 
-Deno.test("drill 5: SIGTERM stops attack gracefully too: partial results written, exit 143", async () => {
+pool.test("drill 5: SIGTERM stops attack gracefully too: partial results written, exit 143", async () => {
   await withTempDir(async (dir) => {
     const port = freePort();
     Deno.writeTextFileSync(`${dir}/requests.log`, "");
@@ -266,7 +265,7 @@ Deno.test("drill 5: SIGTERM stops attack gracefully too: partial results written
   });
 });
 
-Deno.test("drill 6 before load: run --summary or --junit under a regular file exits 5 naming it, nothing started", async () => {
+pool.test("drill 6 before load: run --summary or --junit under a regular file exits 5 naming it, nothing started", async () => {
   await withTempDir(async (dir) => {
     await Deno.writeTextFile(`${dir}/file`, "not a folder");
     await Deno.writeTextFile(
@@ -310,13 +309,13 @@ function assertNamed(stderr: string, path: string): void {
 }
 
 for (const log of [false, true]) {
-  Deno.test({
-    name: `drill 6: the disk fills up mid-experiment${log ? " (request log on)" : ""}: exit 5 naming ${
+  pool.test(
+    `drill 6: the disk fills up mid-experiment${log ? " (request log on)" : ""}: exit 5 naming ${
       log ? "the log" : "results.json"
     } and the OS error, earlier results intact, target stopped`,
-    ignore: noTmpfs !== null && !onCi,
-    fn: () => withTmpfs((disk, dir) => fullDiskDrill(dir, `${disk}/out`, log)),
-  });
+    () => withTmpfs((disk, dir) => fullDiskDrill(dir, `${disk}/out`, log)),
+    { ignore: noTmpfs !== null && !onCi },
+  );
 }
 
 /**
@@ -371,10 +370,9 @@ async function fullDiskDrill(dir: string, out: string, log: boolean) {
   assertEquals(left, [], describeProcesses(left));
 }
 
-Deno.test({
-  name: "drill 6: the disk fills up under attack --log mid-run: exit 5 naming the log and the OS error",
-  ignore: noTmpfs !== null && !onCi,
-  async fn() {
+pool.test(
+  "drill 6: the disk fills up under attack --log mid-run: exit 5 naming the log and the OS error",
+  async () => {
     const target = await startTarget({ kind: "builtin" });
     try {
       // The results go to another disk: since they are saved despite a failed log, on the full one they
@@ -399,4 +397,5 @@ Deno.test({
       await target.stop();
     }
   },
-});
+  { ignore: noTmpfs !== null && !onCi },
+);

@@ -445,7 +445,7 @@ pool.test("rest(), csv data, init and request listeners, Locust's exceptions and
       "-r",
       "2",
       "-t",
-      "1s",
+      "2s",
       "-H",
       url,
       "--csv",
@@ -456,7 +456,9 @@ pool.test("rest(), csv data, init and request listeners, Locust's exceptions and
     ok(text.includes("failed: POST rest_assert tenant=None"), text);
     const rows = csv(`${dir}/res_stats.csv`);
     const row = (name: string) => rows.find((r) => r.Name === name)!;
-    for (const name of ["visit", "/json", "rest_assert"]) ok(Number(row(name)?.["Request Count"]) > 2, text);
+    // Each task kind ran: a random pick of three, 50 ms apart, is about 70 picks in 2 s on idle cores and 20
+    // with both cores busy (where 10 in 1 s gave rest_ok 2): a count above 2 is the machine's speed.
+    for (const name of ["visit", "/json", "rest_assert"]) ok(Number(row(name)?.["Request Count"]) > 0, text);
     assertEquals(row("visit")["Failure Count"], "0");
     assertEquals(row("/json")["Failure Count"], "0");
     assertEquals(row("rest_assert")["Failure Count"], row("rest_assert")["Request Count"]);

@@ -82,8 +82,9 @@ Deno.test("flows, rate 20/s for 1 s: 20 sessions of two requests, every count ag
     ok(flow.steps.every((s) => s.latencyMs !== null && s.latencyMs.max < flow.sessionMs!.max));
     assertEquals(r.intervals.reduce((sum, i) => sum + i.requests, 0), 40, "flow requests count in intervals");
     assertEquals(r.targetRps, 40, "requested rate counts the requests of a session");
-    // Keep-alive: sessions overlap by about two, so a few connections serve all 20.
-    ok(target.connections.size <= 8, `keep-alive reuses connections: ${target.connections.size}`);
+    // Keep-alive: a connection serves the sessions after its own. How many overlap is the machine's speed
+    // (about two on idle cores, 9 connections with both cores busy); one a session would be 20.
+    ok(target.connections.size < flow.sessions, `keep-alive reuses connections: ${target.connections.size}`);
     // The pool opened before t0 is reported apart (preConnected); the target sees the ones used.
     ok(r.connects <= target.connections.size, `${r.connects} connects after t0`);
     ok(r.connects + (r.preConnected ?? 0) >= target.connections.size, `pool ${r.preConnected}`);
@@ -230,15 +231,20 @@ Deno.test("a stop request ends sessions in their think time; the run ends at onc
 
 Deno.test("a think past the graceful stop is cut: neither completed nor failed", async () => {
   await withTarget(async (target) => {
-    const started = performance.now();
-    const r = await runAttack(parseAttackConfig({
-      url: target.url,
-      model: "rate",
-      phases: [{ durationMs: 300, ratePerSec: 10 }],
-      gracefulStopMs: 300,
-      flows: [longThink],
-    }));
-    ok(performance.now() - started < 3_000, "ends at the graceful stop");
+    // Timed from the schedule's start (workers start for seconds on a busy machine): a think not cut is 10 s.
+    let startedEpochMs = Infinity;
+    const r = await runAttack(
+      parseAttackConfig({
+        url: target.url,
+        model: "rate",
+        phases: [{ durationMs: 300, ratePerSec: 10 }],
+        gracefulStopMs: 300,
+        flows: [longThink],
+      }),
+      { onStart: (startAtEpochMs) => startedEpochMs = startAtEpochMs },
+    );
+    const tookMs = performance.timeOrigin + performance.now() - startedEpochMs;
+    ok(tookMs < 5_000, `ends at the graceful stop: ${tookMs.toFixed(0)} ms`);
     assertEquals(r.flows?.map((f) => [f.sessions, f.completed, f.failed]), [[3, 0, 0]]);
     assertEquals(r.errors, {});
   });
