@@ -2,6 +2,7 @@
  * @module
  * A session or k6 script's load from `loadlab run`'s flags, with k6's and Locust's spellings.
  */
+import { defined } from "../../validation/defined.ts";
 import { flag, type FlagTable } from "../argv.ts";
 import { OPTION_FLAGS } from "../attack/flags.ts";
 import { defaultText } from "../flag_values.ts";
@@ -166,7 +167,7 @@ export function scriptLoadArgs(flags: FlagValues, locustfile = false): ScriptLoa
     iterations,
     stages,
     env,
-    ...(maxDurationMs !== undefined ? { maxDurationMs } : {}),
+    ...defined({ maxDurationMs }),
     ...(Object.keys(k6).length > 0 ? { k6 } : {}),
     ...(Object.keys(locust).length > 0 ? { locust } : {}),
   };

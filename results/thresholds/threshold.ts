@@ -5,6 +5,7 @@
  * `over` windows holds in every window of the run (latency exact from the intervals' HDR histograms); one
  * on an error kind (`errorRate{kind:timeout}<1%`) is judged on the whole run.
  */
+import { defined } from "../../validation/defined.ts";
 import type { IntervalResult, RunResult, ThresholdResult } from "../mod.ts";
 import { ERROR_KINDS, type LatencyKey, PERCENTILE_FIELDS } from "../schema/values.ts";
 import { ConfigError } from "../../validation/config_error.ts";
@@ -140,7 +141,7 @@ export function parseThreshold(expression: string): Threshold {
     value,
     ...(windowMs ? { windowMs } : {}),
     ...(selector ? { selector } : {}),
-    ...(kind !== undefined ? { kind } : {}),
+    ...defined({ kind }),
     ...(k6 !== null ? { k6: true as const } : {}),
   };
 }

@@ -8,7 +8,8 @@
 import type { RelativeAttackInput } from "../../runner/config.ts";
 import type { TargetSpec } from "../../targets/spec.ts";
 import type { FileFlow, FileRequest } from "../schema/requests.ts";
-import { CONFIG_KEYS, defined, type LoadSpec } from "../schema/loads.ts";
+import { CONFIG_KEYS, type LoadSpec } from "../schema/loads.ts";
+import { defined } from "../../validation/defined.ts";
 import type { PlannedRun } from "./types.ts";
 import { dataSpecOf, type ExperimentWithData } from "./data.ts";
 import { scriptAttackOf } from "../script_source.ts";
