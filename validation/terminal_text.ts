@@ -1,6 +1,7 @@
 /**
  * @module
- * Text from outside made safe to print: a crafted string's escape sequences could rewrite or hide lines.
+ * Text from outside made safe to print or embed: a crafted string's escape sequences could rewrite or hide
+ * lines, its markup could add elements to a page.
  */
 
 /** Escape sequences, 7- and 8-bit: CSI, string commands (OSC, DCS, SOS, PM, APC) to BEL or ST, `ESC x`. */
@@ -69,4 +70,9 @@ export function fitColumns(text: string, columns: number, keep: "ends" | "start"
 export function padColumns(text: string, columns: number, side: "end" | "start" = "end"): string {
   const pad = " ".repeat(Math.max(0, columns - columnsOf(text)));
   return side === "end" ? text + pad : pad + text;
+}
+
+/** Escapes text for HTML element content and attribute values. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

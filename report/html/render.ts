@@ -3,6 +3,7 @@
  * `renderReport`: results in, one self-contained report.html out. Data sits in a JSON block with `<`
  * escaped; the CSP allows only the page's own blocks by hash; the script is the client functions' source.
  */
+import { escapeHtml } from "../../validation/terminal_text.ts";
 import { escapeInvisible } from "../../results/json_text.ts";
 import { createHash } from "node:crypto";
 import type { ResultsFile } from "../../results/mod.ts";
@@ -52,11 +53,6 @@ export interface RenderOptions {
   site?: SiteNav;
   /** `--no-redact`: embed secrets (URL passwords, credential headers) as they are. */
   keepSecrets?: boolean;
-}
-
-/** Escapes text for HTML element content and attribute values. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
