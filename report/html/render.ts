@@ -3,8 +3,7 @@
  * `renderReport`: results in, one self-contained report.html out. Data sits in a JSON block with `<`
  * escaped; the CSP allows only the page's own blocks by hash; the script is the client functions' source.
  */
-import { escapeHtml } from "../../validation/terminal_text.ts";
-import { escapeInvisible } from "../../results/json_text.ts";
+import { escapeHtml, escapeInvisible, unicodeEscape } from "../../validation/terminal_text.ts";
 import { createHash } from "node:crypto";
 import type { ResultsFile } from "../../results/mod.ts";
 import type { FailOn } from "../../results/fail_on.ts";
@@ -57,20 +56,16 @@ export interface RenderOptions {
 
 const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
-function bidiEscape(c: string): string {
-  return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
-}
-
 /** `text` with each bidi control written as its escape, so a name cannot reverse its line. */
 function visibleBidi(text: string): string {
-  return text.replace(BIDI_CONTROLS, bidiEscape);
+  return text.replace(BIDI_CONTROLS, unicodeEscape);
 }
 
 /** JSON safe inside a `<script>` element, invisible characters escaped and bidi controls shown. */
 export function jsonForScript(value: unknown): string {
   const json = JSON.stringify(value).replace(/</g, "\\u003c").replace(
     BIDI_CONTROLS,
-    (c) => `\\${bidiEscape(c)}`,
+    (c) => `\\${unicodeEscape(c)}`,
   );
   return escapeInvisible(json);
 }
