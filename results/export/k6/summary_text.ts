@@ -74,9 +74,9 @@ function duration(ms: number, timeUnit = ""): string {
   return `${(ms / 1000).toFixed(2)}s`;
 }
 
-/** A number as k6's summary writes one of no unit: at most 6 decimals, no trailing zeros. */
-function sixPlaces(n: number): string {
-  return String(Number(n.toFixed(6)));
+/** A number as k6's summaries write one of no unit: at most `places` decimals, no trailing zeros. */
+export function noTrailingZeros(value: number, places = 6): string {
+  return String(Number(value.toFixed(places)));
 }
 
 function bytes(n: number): string {
@@ -91,7 +91,9 @@ function valuesText(m: K6Metric, options: K6SummaryData["options"]): string {
     case "trend":
       return options.summaryTrendStats.filter((s) => s in v).map((s) =>
         `${s}=${
-          m.contains === "time" && s !== "count" ? duration(v[s], options.summaryTimeUnit) : sixPlaces(v[s])
+          m.contains === "time" && s !== "count"
+            ? duration(v[s], options.summaryTimeUnit)
+            : noTrailingZeros(v[s])
         }`
       )
         .join(" ");

@@ -9,6 +9,7 @@ import {
   type K6Check,
   type K6Metric,
   type K6SummaryData,
+  noTrailingZeros,
   rateMetric,
 } from "./summary_text.ts";
 
@@ -249,11 +250,7 @@ function humanize(value: number, m: Pick<K6Metric, "type" | "contains">, timeUni
   if (m.type === "rate") return (Math.trunc(value * 100 * 100) / 100).toFixed(2) + "%";
   if (m.contains === "data") return bytes(value);
   if (m.contains === "time") return duration(value, timeUnit);
-  return noTrailingZeros(value, 6);
-}
-
-function noTrailingZeros(value: number, places: number): string {
-  return String(parseFloat(value.toFixed(places)));
+  return noTrailingZeros(value);
 }
 
 function truncated(value: number, places: number): string {
