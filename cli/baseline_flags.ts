@@ -16,7 +16,7 @@ import type { FlagValues } from "./flag_values.ts";
 import { UsageError } from "./usage_error.ts";
 import { boxTable } from "../report/terminal/tables.ts";
 import { unzipSync } from "fflate";
-import { jsonErrorReason } from "../validation/json_error.ts";
+import { jsonErrorReason } from "../validation/json_document.ts";
 import { concatBytes } from "../system/copy_bytes.ts";
 import { EXIT } from "./exit_codes.ts";
 
