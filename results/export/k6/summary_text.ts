@@ -39,6 +39,15 @@ export function rateMetric(trues: number, falses: number): K6Metric {
   };
 }
 
+/** A k6 counter of `count` over `sec` seconds. */
+export function counterMetric(
+  count: number,
+  sec: number,
+  contains: "default" | "data" = "default",
+): K6Metric {
+  return { type: "counter", contains, values: { count, rate: sec > 0 ? count / sec : 0 } };
+}
+
 /** Every check of `group` and the groups in it, in their order. */
 export function allChecks(group: K6Group): K6Check[] {
   return [...group.checks, ...group.groups.flatMap(allChecks)];
