@@ -173,25 +173,22 @@ export function scriptLoadArgs(flags: FlagValues, locustfile = false): ScriptLoa
 
 /** Locust's flags beyond the load (`-f`, user classes and `--host` are the command's: cli/run_args.ts). */
 function locustFlagsOf(flags: FlagValues): LocustFlags {
-  const out: LocustFlags = {};
   const list = (name: string) =>
-    flags.all(name).flatMap((v) => v.split(",")).map((v) => v.trim()).filter(Boolean);
-  if (flags.has("tags")) out.tags = list("tags");
-  if (flags.has("exclude-tags")) out.excludeTags = list("exclude-tags");
-  const csv = flags.path("csv");
-  if (csv !== undefined) out.csv = csv;
-  if (flags.has("only-summary")) out.onlySummary = true;
-  const stopTimeoutMs = flags.durationMs("stop-timeout");
-  if (stopTimeoutMs !== undefined) out.stopTimeoutMs = stopTimeoutMs;
-  const exitCodeOnError = flags.wholeNumber("exit-code-on-error", 0, 255);
-  if (exitCodeOnError !== undefined) out.exitCodeOnError = exitCodeOnError;
-  if (flags.has("headless")) out.headless = true;
-  if (flags.has("ramp-up")) out.spawnRate = spawnRateOf(flags.text("ramp-up")!);
-  const level = flags.text("loglevel")?.toUpperCase();
-  if (level !== undefined) out.logLevel = level;
-  const html = flags.path("html");
-  if (html !== undefined) out.html = html;
-  return out;
+    flags.has(name)
+      ? flags.all(name).flatMap((v) => v.split(",")).map((v) => v.trim()).filter(Boolean)
+      : undefined;
+  return defined({
+    tags: list("tags"),
+    excludeTags: list("exclude-tags"),
+    csv: flags.path("csv"),
+    onlySummary: flags.has("only-summary") || undefined,
+    stopTimeoutMs: flags.durationMs("stop-timeout"),
+    exitCodeOnError: flags.wholeNumber("exit-code-on-error", 0, 255),
+    headless: flags.has("headless") || undefined,
+    spawnRate: flags.has("ramp-up") ? spawnRateOf(flags.text("ramp-up")!) : undefined,
+    logLevel: flags.text("loglevel")?.toUpperCase(),
+    html: flags.path("html"),
+  });
 }
 
 /** k6's flags beyond the load, each checked as k6 checks it. */
@@ -204,10 +201,14 @@ function k6FlagsOf(flags: FlagValues): K6Flags {
     }
     (k6.tags ??= {})[pair.slice(0, eq)] = pair.slice(eq + 1);
   }
-  if (flags.has("no-thresholds")) k6.noThresholds = true;
-  if (flags.has("quiet")) k6.quiet = true;
-  const exportTo = flags.path("summary-export");
-  if (exportTo !== undefined) k6.summaryExport = exportTo;
+  Object.assign(
+    k6,
+    defined({
+      noThresholds: flags.has("no-thresholds") || undefined,
+      quiet: flags.has("quiet") || undefined,
+      summaryExport: flags.path("summary-export"),
+    }),
+  );
   const stats = flags.text("summary-trend-stats");
   if (stats !== undefined) {
     k6.summaryTrendStats = stats.split(",").map((s) => s.trim());
